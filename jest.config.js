@@ -1,0 +1,46 @@
+// Two tiers: pure unit specs, and integration/e2e specs that share one real infra harness
+// (nats-server + PostgreSQL from local binaries, or testcontainers where Docker is reachable).
+const transform = {
+  '^.+\\.ts$': [
+    '@swc/jest',
+    {
+      jsc: {
+        parser: { syntax: 'typescript', decorators: true },
+        transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+        target: 'es2023',
+      },
+      module: { type: 'es6' },
+      sourceMaps: 'inline',
+    },
+  ],
+};
+const moduleNameMapper = {
+  '^@openpaw/(.*)$': '<rootDir>/libs/$1/src/index.ts',
+  '^(\\.{1,2}/.*)\\.js$': '$1',
+};
+const common = {
+  rootDir: import.meta.dirname,
+  extensionsToTreatAsEsm: ['.ts'],
+  transform,
+  moduleNameMapper,
+  testEnvironment: 'node',
+  modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/.tools/', '<rootDir>/.run/'],
+};
+export default {
+  projects: [
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{apps,libs,bench,tools}/**/*.spec.ts'],
+      testPathIgnorePatterns: ['\\.int\\.spec\\.ts$', '\\.e2e\\.spec\\.ts$'],
+    },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/{apps,libs}/**/*.int.spec.ts', '<rootDir>/{apps,libs}/**/*.e2e.spec.ts'],
+      globalSetup: '<rootDir>/libs/testing/jest/global-setup.mjs',
+      globalTeardown: '<rootDir>/libs/testing/jest/global-teardown.mjs',
+      testTimeout: 120000,
+    },
+  ],
+};

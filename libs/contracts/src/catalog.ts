@@ -1,0 +1,26 @@
+import type { AnyMessageDefinition } from './message-definition.js';
+import * as workflow from './messages/workflow.js';
+
+/**
+ * The one typed catalog: every message OpenPaw publishes. A module per bounded context under
+ * `messages/`; add new modules here. JSON Schema and AsyncAPI under `contracts/` are generated from it.
+ */
+const modules: readonly Record<string, unknown>[] = [workflow];
+
+function isDefinition(value: unknown): value is AnyMessageDefinition {
+  return typeof value === 'object' && value !== null && 'subject' in value && 'schema' in value && 'kind' in value;
+}
+
+export const catalog: readonly AnyMessageDefinition[] = modules
+  .flatMap((m) => Object.values(m).filter(isDefinition))
+  .sort((a, b) => a.subject.localeCompare(b.subject));
+
+const bySubject = new Map<string, AnyMessageDefinition>();
+for (const definition of catalog) {
+  if (bySubject.has(definition.subject)) throw new Error(`duplicate message subject ${definition.subject}`);
+  bySubject.set(definition.subject, definition);
+}
+
+export function definitionForSubject(subject: string): AnyMessageDefinition | undefined {
+  return bySubject.get(subject);
+}

@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { AnyMessageDefinition, MessageData } from './message-definition.js';
+
+/**
+ * The envelope: a CloudEvents 1.0 event in JSON structured mode. `type` is the message's subject
+ * (`openpaw.cmd.<service>.<Name>.v<N>`), `subject` the entity it concerns (usually the workflow run).
+ * Extensions (CloudEvents names are lower-case alphanumerics): correlationid (the workflow run),
+ * causationid (the message that caused this one), userid, traceparent/tracestate (distributed tracing).
+ */
+export const envelopeSchema = z.looseObject({
+  specversion: z.literal('1.0'),
+  id: z.string().min(1),
+  source: z.string().min(1),
+  type: z.string().min(1),
+  time: z.iso.datetime({ offset: true }),
+  subject: z.string().min(1).optional(),
+  datacontenttype: z.literal('application/json'),
+  dataschema: z.url(),
+  data: z.unknown(),
+  correlationid: z.string().min(1),
+  causationid: z.string().min(1).optional(),
+  userid: z.string().min(1).optional(),
+  traceparent: z
+    .string()
+    .regex(/^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/)
+    .optional(),
+  tracestate: z.string().optional(),
+});
+
+export type Envelope<T = unknown> = Omit<z.infer<typeof envelopeSchema>, 'data'> & { data: T };
+
+export interface EnvelopeMeta {
+  /** Message id; becomes the JetStream Nats-Msg-Id. Derive it from an idempotency key where one exists. */
+  readonly id?: string;
+  /** `/openpaw/<service>` of the publisher. */
+  readonly source: string;
+  readonly correlationId: string;
+  readonly causationId?: string;
+  readonly userId?: string;
+  readonly subject?: string;
+  readonly traceparent?: string;
+  readonly tracestate?: string;
+  readonly time?: Date;
+}
+
+/** Builds an envelope, validating `data` against the message's schema (a bug if it fails). */
+export function createEnvelope<D extends AnyMessageDefinition>(
+  definition: D,
+  data: MessageData<D>,
+  meta: EnvelopeMeta,
+): Envelope<MessageData<D>> {
+  const parsed = definition.schema.parse(data) as MessageData<D>;
+  return {
+    specversion: '1.0',
+    id: meta.id ?? randomUUID(),
+    source: meta.source,
+    type: definition.subject,
+    time: (meta.time ?? new Date()).toISOString(),
+    ...(meta.subject === undefined ? {} : { subject: meta.subject }),
+    datacontenttype: 'application/json',
+    dataschema: definition.dataschema,
+    data: parsed,
+    correlationid: meta.correlationId,
+    ...(meta.causationId === undefined ? {} : { causationid: meta.causationId }),
+    ...(meta.userId === undefined ? {} : { userid: meta.userId }),
+    ...(meta.traceparent === undefined ? {} : { traceparent: meta.traceparent }),
+    ...(meta.tracestate === undefined ? {} : { tracestate: meta.tracestate }),
+  };
+}
+
+export type EnvelopeParseResult<T> =
+  | { readonly ok: true; readonly envelope: Envelope<T> }
+  | { readonly ok: false; readonly reason: string };
+
+/** Parses raw bytes into an envelope of `definition`, with a readable reason on failure. */
+export function parseEnvelope<D extends AnyMessageDefinition>(
+  definition: D,
+  raw: Uint8Array | string,
+): EnvelopeParseResult<MessageData<D>> {
+  let json: unknown;
+  try {
+    json = JSON.parse(typeof raw === 'string' ? raw : new TextDecoder().decode(raw));
+  } catch (error) {
+    return { ok: false, reason: `malformed JSON: ${(error as Error).message}` };
+  }
+  const envelope = envelopeSchema.safeParse(json);
+  if (!envelope.success) return { ok: false, reason: `invalid envelope: ${z.prettifyError(envelope.error)}` };
+  if (envelope.data.type !== definition.subject) {
+    return { ok: false, reason: `type ${envelope.data.type} is not ${definition.subject}` };
+  }
+  const data = definition.schema.safeParse(envelope.data.data);
+  if (!data.success) return { ok: false, reason: `invalid data for ${definition.subject}: ${z.prettifyError(data.error)}` };
+  return { ok: true, envelope: { ...envelope.data, data: data.data as MessageData<D> } };
+}

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { defineCommand, defineEvent } from '../message-definition.js';
+
+/** JSON object payloads whose shape belongs to one workflow definition (validated there). */
+export const jsonObject = z.record(z.string(), z.unknown());
+
+export const StartRun = defineCommand(
+  'coordinator',
+  'StartRun',
+  1,
+  z.object({
+    runId: z.uuid(),
+    workflowType: z.string().min(1),
+    idempotencyKey: z.string().min(1).max(200),
+    userId: z.string().min(1),
+    input: jsonObject,
+    parentRunId: z.uuid().optional(),
+  }),
+  'Start (or re-attempt after failure) a workflow run. The run id is derived from the idempotency key, so a duplicate start is a no-op.',
+);
+
+export const CancelRun = defineCommand(
+  'coordinator',
+  'CancelRun',
+  1,
+  z.object({ runId: z.uuid(), userId: z.string().min(1), reason: z.string().max(500).optional() }),
+  "Cancel a run on its owner's request; refused (InputRefused) where the workflow's transition table does not allow it.",
+);
+
+export const SubmitRunInput = defineCommand(
+  'coordinator',
+  'SubmitRunInput',
+  1,
+  z.object({
+    runId: z.uuid(),
+    userId: z.string().min(1),
+    inputType: z.string().min(1),
+    payload: jsonObject,
+  }),
+  'A human decision for a run waiting on one (checkpoint approve/edit/reject, proceed/retry/cancel).',
+);
+
+export const RunStateChanged = defineEvent(
+  'workflow',
+  'RunStateChanged',
+  1,
+  z.object({
+    runId: z.uuid(),
+    workflowType: z.string(),
+    userId: z.string(),
+    attemptNo: z.int().positive(),
+    version: z.int().nonnegative(),
+    stateBefore: z.string().nullable(),
+    stateAfter: z.string(),
+    terminal: z.boolean(),
+    stepName: z.string(),
+    parentRunId: z.uuid().nullable(),
+    /** The run's public view as its workflow defines it (result, progress, outputs). */
+    view: jsonObject,
+    occurredAt: z.iso.datetime({ offset: true }),
+  }),
+  'Every state change of every run, for projections (the gateway, other teams).',
+);
+
+export const InputRefused = defineEvent(
+  'workflow',
+  'InputRefused',
+  1,
+  z.object({
+    runId: z.uuid(),
+    inputMessageId: z.string(),
+    inputType: z.string(),
+    state: z.string().nullable(),
+    reason: z.enum(['illegal_transition', 'not_owner', 'unknown_run', 'terminal', 'invalid_input', 'unknown_workflow']),
+    detail: z.string(),
+  }),
+  'An input the coordinator refused: a transition its table does not allow, a stranger, an unknown run.',
+);

@@ -1,0 +1,12 @@
+export { findFreePort } from './free-port.js';
+export { spawnManaged, waitForPort, type ManagedProcess } from './process-control.js';
+export { startNatsServer, type NatsServerHandle, type NatsServerOptions } from './nats-server.js';
+export {
+  createDatabase,
+  findPostgresBinDir,
+  startPostgresServer,
+  type PostgresServerHandle,
+  type PostgresServerOptions,
+} from './postgres-server.js';
+export { dockerEngineReachable } from './docker.js';
+export { freshDatabase, privateNatsServer, startInfra, testInfra, type RunningInfra, type TestInfra } from './infra.js';

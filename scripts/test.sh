@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The whole test suite: setup, typecheck, lint, build, contract drift, unit + integration + e2e tests.
+# Exits non-zero on any failure.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+cd "$OPENPAW_ROOT"
+bash scripts/setup.sh
+source scripts/env.sh
+echo "== typecheck"; npm run --silent typecheck
+echo "== lint"; npm run --silent lint
+echo "== build"; npm run --silent build
+echo "== tests"; npm test -- --ci "$@"

@@ -1,0 +1,21 @@
+// Compiles apps and libs to dist/ with tsc, then links each lib as dist/node_modules/@openpaw/<lib>
+// so compiled code resolves `@openpaw/*` imports at run time the way tsconfig paths do at compile time.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+rmSync(join(root, 'dist'), { recursive: true, force: true });
+execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], {
+  stdio: 'inherit',
+});
+const scope = join(root, 'dist/node_modules/@openpaw');
+mkdirSync(scope, { recursive: true });
+for (const lib of readdirSync(join(root, 'libs'))) {
+  const target = join(root, 'dist/libs', lib, 'src');
+  if (!existsSync(target)) continue;
+  writeFileSync(join(target, 'package.json'), JSON.stringify({ name: `@openpaw/${lib}`, type: 'module', main: 'index.js' }));
+  symlinkSync(join('..', '..', 'libs', lib, 'src'), join(scope, lib));
+}
+console.log('build: dist/ ready');
