@@ -1,0 +1,50 @@
+import type { AnyMessageDefinition, Envelope, EnvelopeMeta, MessageData } from '@openpaw/contracts';
+
+/**
+ * The public face of messaging that services and the coordinator program against.
+ * Implemented on nats.js v3 (JetStream) in this lib.
+ */
+export interface MessagePublisher {
+  /** Builds the envelope (validating data) and publishes it; `Nats-Msg-Id` = envelope id. Resolves on the PubAck. */
+  publish<D extends AnyMessageDefinition>(definition: D, data: MessageData<D>, meta: EnvelopeMeta): Promise<Envelope<MessageData<D>>>;
+  /**
+   * Publishes an already-built envelope on its `type` subject. `msgId` overrides the Nats-Msg-Id
+   * (the outbox relay uses the outbox row id; a re-send uses a fresh one while the envelope id, the
+   * consumer's dedup key, stays the same).
+   */
+  publishEnvelope(envelope: Envelope, options?: { readonly msgId?: string }): Promise<void>;
+}
+
+/** What a handler returns; thrown errors count as `retry`. */
+export type HandlerOutcome =
+  | { readonly kind: 'ack' }
+  /** Transient failure: nak with backoff; dead-lettered after the consumer's max deliveries. */
+  | { readonly kind: 'retry'; readonly reason: string; readonly delayMs?: number }
+  /** Permanent failure: dead-letter now with the reason, then term. */
+  | { readonly kind: 'reject'; readonly reason: string };
+
+export interface MessageContext {
+  readonly subject: string;
+  /** 1 on first delivery. */
+  readonly deliveryCount: number;
+  readonly streamSequence: number;
+}
+
+export type MessageHandler<D extends AnyMessageDefinition> = (
+  envelope: Envelope<MessageData<D>>,
+  context: MessageContext,
+) => Promise<HandlerOutcome | void>;
+
+/** A validated message handed to a batch handler. */
+export interface BatchItem {
+  readonly definition: AnyMessageDefinition;
+  readonly envelope: Envelope;
+  readonly context: MessageContext;
+}
+
+/**
+ * Batch handler (the coordinator applies many inputs in one transaction). Returns one outcome per
+ * item, in order. Messages whose subject has no definition are acked and skipped only when the
+ * consumer says so (`ignoreUnknownSubjects`), else dead-lettered.
+ */
+export type BatchHandler = (items: readonly BatchItem[]) => Promise<readonly HandlerOutcome[]>;

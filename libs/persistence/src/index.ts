@@ -1,0 +1,1 @@
+export { createDataSource, openDatabase, type DatabaseOptions } from './data-source.js';
