@@ -8,7 +8,7 @@ import type { AnyMessageDefinition, MessageData } from './message-definition.js'
  * Extensions (CloudEvents names are lower-case alphanumerics): correlationid (the workflow run),
  * causationid (the message that caused this one), userid, traceparent/tracestate (distributed tracing).
  */
-export const envelopeSchema = z.looseObject({
+export const envelopeSchema = z.object({
   specversion: z.literal('1.0'),
   id: z.string().min(1),
   source: z.string().min(1),

@@ -27,7 +27,8 @@ export function createDataSource(options: DatabaseOptions): DataSource {
     synchronize: false,
     logging: false,
     applicationName: options.applicationName ?? `openpaw-${options.schema}`,
-    extra: { max: options.poolSize ?? 10 },
+    // Raw SQL (migrations, hot paths) resolves unqualified names in the service's own schema.
+    extra: { max: options.poolSize ?? 10, options: `-c search_path=${options.schema.replace(/[^a-z0-9_]/gi, '')}` },
   });
 }
 

@@ -1,0 +1,138 @@
+import type { AnyMessageDefinition, Envelope, MessageData } from '@openpaw/contracts';
+
+export type JsonObject = Record<string, unknown>;
+
+/** A run as a definition sees it: read-only, no I/O behind it. */
+export interface RunSnapshot<S extends string = string, D = unknown> {
+  readonly id: string;
+  readonly type: string;
+  readonly state: S;
+  readonly attemptNo: number;
+  readonly userId: string;
+  readonly idempotencyKey: string;
+  readonly parentRunId: string | null;
+  readonly data: D;
+  readonly version: number;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+/** Everything that can happen to a run is an input; each is applied atomically and exactly once. */
+export type SagaInput =
+  | { readonly kind: 'start'; readonly input: JsonObject }
+  | { readonly kind: 'event'; readonly envelope: Envelope }
+  | { readonly kind: 'timer'; readonly name: string; readonly payload: JsonObject }
+  | { readonly kind: 'cancel'; readonly userId: string; readonly reason?: string }
+  | { readonly kind: 'human'; readonly userId: string; readonly inputType: string; readonly payload: JsonObject }
+  | {
+      readonly kind: 'child';
+      readonly childRunId: string;
+      readonly workflowType: string;
+      readonly state: string;
+      readonly view: JsonObject;
+    };
+
+/** Side effects a decision asks for. The coordinator performs them through the outbox and timers. */
+export type Effect =
+  | {
+      /** A command to the owning service. `key` names the step; its id is derived from (run, attempt, key). */
+      readonly type: 'send';
+      readonly message: AnyMessageDefinition;
+      readonly data: unknown;
+      readonly key: string;
+      /**
+       * Step timeout: re-send the same command (same envelope id, which the service dedups) every
+       * `afterMs` while the run is still in this state, `maxResends` times; then the definition gets a
+       * `timer` input named `timeout:<key>`.
+       */
+      readonly timeout?: { readonly afterMs: number; readonly maxResends: number };
+    }
+  | { readonly type: 'publish'; readonly message: AnyMessageDefinition; readonly data: unknown; readonly key: string }
+  | { readonly type: 'setTimer'; readonly name: string; readonly afterMs: number; readonly payload?: JsonObject }
+  | { readonly type: 'clearTimer'; readonly name: string }
+  /** A child run; the parent receives a `child` input when it reaches a terminal state. */
+  | { readonly type: 'startChild'; readonly workflowType: string; readonly key: string; readonly input: JsonObject }
+  /** A fire-and-forget run (video, reindex): nothing reports back. */
+  | { readonly type: 'startBackground'; readonly workflowType: string; readonly key: string; readonly input: JsonObject };
+
+/** An extra `workflow_step_logs` row (e.g. `policy_applied`), beside the row of the transition itself. */
+export interface StepLogEntry {
+  readonly step: string;
+  readonly payload?: JsonObject;
+}
+
+export type Decision<S extends string, D> =
+  | {
+      readonly outcome: 'transition';
+      readonly to: S;
+      readonly data: D;
+      /** step_name of the transition's log row; defaults to the input's name. */
+      readonly step?: string;
+      readonly logs?: readonly StepLogEntry[];
+      readonly effects?: readonly Effect[];
+    }
+  /** Data, logs or effects without a state change (progress, a retry in place). */
+  | { readonly outcome: 'stay'; readonly data: D; readonly step?: string; readonly logs?: readonly StepLogEntry[]; readonly effects?: readonly Effect[] }
+  /** Irrelevant here (a late or stale event): recorded, nothing changes. */
+  | { readonly outcome: 'ignore'; readonly reason: string }
+  /** A guard failed: refused, logged and reported as `InputRefused`. */
+  | { readonly outcome: 'refuse'; readonly reason: string };
+
+export interface DecideContext {
+  readonly now: Date;
+}
+
+/**
+ * A workflow as data plus pure functions (no I/O): states, the transition table exactly as the spec's
+ * TRANSITIONS, terminal states, and `decide` returning the next state, data and effects.
+ */
+export interface SagaDefinition<S extends string = string, D = unknown> {
+  readonly type: string;
+  readonly states: readonly S[];
+  readonly initial: S;
+  /** Allowed targets per state; a state missing here (or terminal) allows nothing. */
+  readonly transitions: Readonly<Partial<Record<S, readonly S[]>>>;
+  readonly terminal: readonly S[];
+  /** Target of an owner's cancel, where the table allows it from the current state. */
+  readonly cancelledState?: S;
+  /** A terminal state from which a new `start` with the same key re-attempts (attempt_no + 1). */
+  readonly retryableFrom?: readonly S[];
+  /** Events from services this workflow consumes (routed to runs by correlation id). */
+  readonly inputs: readonly AnyMessageDefinition[];
+  /** Initial data from the start input; throw to refuse an invalid start. */
+  init(input: JsonObject, run: Pick<RunSnapshot, 'id' | 'userId' | 'attemptNo'>): D;
+  decide(run: RunSnapshot<S, D>, input: SagaInput, context: DecideContext): Decision<S, D>;
+  /** The run's public view (result, progress), published with every state change. */
+  view(run: RunSnapshot<S, D>): JsonObject;
+}
+
+// Definitions of different workflows share a registry; the state/data parameters are erased there.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnySagaDefinition = SagaDefinition<any, any>;
+
+/** Narrows an event input to a message definition, typed. */
+export function eventOf<M extends AnyMessageDefinition>(
+  input: SagaInput,
+  message: M,
+): Envelope<MessageData<M>> | undefined {
+  return input.kind === 'event' && input.envelope.type === message.subject
+    ? (input.envelope as Envelope<MessageData<M>>)
+    : undefined;
+}
+
+export function inputName(input: SagaInput): string {
+  switch (input.kind) {
+    case 'start':
+      return 'start';
+    case 'event':
+      return input.envelope.type;
+    case 'timer':
+      return `timer:${input.name}`;
+    case 'cancel':
+      return 'cancel';
+    case 'human':
+      return `human:${input.inputType}`;
+    case 'child':
+      return `child:${input.workflowType}:${input.state}`;
+  }
+}

@@ -1,0 +1,116 @@
+import type { Envelope } from '@openpaw/contracts';
+import type { DataSource } from 'typeorm';
+import type { OutboxRecord } from './records.js';
+
+/** The slice of messaging the relay needs (libs/messaging's MessagePublisher satisfies it). */
+export interface EnvelopePublisher {
+  publishEnvelope(envelope: Envelope, options?: { readonly msgId?: string }): Promise<void>;
+}
+
+export interface RelayObserver {
+  /** Age in seconds of the oldest unpublished row seen by the sweeper. */
+  onOutboxLag?(seconds: number): void;
+  onPublishFailed?(error: unknown): void;
+}
+
+export interface OutboxRelayOptions {
+  /** How often the sweeper looks for rows the fast path did not publish (crash, broker outage). */
+  readonly sweepIntervalMs?: number;
+  /** Rows younger than this belong to the fast path. */
+  readonly sweepMinAgeMs?: number;
+  readonly sweepBatch?: number;
+}
+
+/**
+ * Publishes the outbox. Fast path: right after a commit, the committed rows are published from
+ * memory and deleted in coalesced batches. Sweeper: rows left behind (a crash between commit and
+ * publish, a broker outage) are published on start-up and every `sweepIntervalMs`. Either may
+ * publish a row twice; the outbox id as Nats-Msg-Id makes the broker drop the second copy.
+ */
+export class OutboxRelay {
+  private readonly toDelete: string[] = [];
+  private flushing: Promise<void> | undefined;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private sweeping: Promise<void> | undefined;
+  private stopped = false;
+  private readonly sweepIntervalMs: number;
+  private readonly sweepMinAgeMs: number;
+  private readonly sweepBatch: number;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly publisher: EnvelopePublisher,
+    options: OutboxRelayOptions = {},
+    private readonly observer: RelayObserver = {},
+  ) {
+    this.sweepIntervalMs = options.sweepIntervalMs ?? 500;
+    this.sweepMinAgeMs = options.sweepMinAgeMs ?? 2000;
+    this.sweepBatch = options.sweepBatch ?? 500;
+  }
+
+  /** Publishes committed rows now; failures are left to the sweeper. */
+  async publishCommitted(records: readonly OutboxRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const published = await Promise.allSettled(records.map((r) => this.publisher.publishEnvelope(r.envelope, { msgId: r.msgId })));
+    published.forEach((result, i) => {
+      if (result.status === 'fulfilled') this.toDelete.push(records[i]?.msgId ?? '');
+      else this.observer.onPublishFailed?.(result.reason);
+    });
+    this.scheduleFlush();
+  }
+
+  start(): void {
+    const loop = (): void => {
+      if (this.stopped) return;
+      this.sweeping = this.sweepOnce()
+        .then(() => undefined)
+        .catch((error: unknown) => this.observer.onPublishFailed?.(error))
+        .finally(() => {
+          this.sweeping = undefined;
+          if (!this.stopped) this.sweepTimer = setTimeout(loop, this.sweepIntervalMs);
+        });
+    };
+    loop();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.sweepTimer !== undefined) clearTimeout(this.sweepTimer);
+    await this.sweeping;
+    await this.flush();
+  }
+
+  /** Publishes rows older than the fast path's window; returns how many. */
+  async sweepOnce(minAgeMs = this.sweepMinAgeMs): Promise<number> {
+    const rows = (await this.dataSource.query(
+      `select msg_id, envelope, extract(epoch from now() - created_at)::float8 as age
+       from outbox where created_at <= now() - make_interval(secs => $1::float8 / 1000)
+       order by created_at limit $2`,
+      [minAgeMs, this.sweepBatch],
+    )) as Array<{ msg_id: string; envelope: Envelope; age: number }>;
+    this.observer.onOutboxLag?.(rows[0]?.age ?? 0);
+    if (rows.length === 0) return 0;
+    await this.publishCommitted(rows.map((r) => ({ msgId: r.msg_id, envelope: r.envelope })));
+    await this.flush();
+    return rows.length;
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushing !== undefined) return;
+    this.flushing = (async () => {
+      while (this.toDelete.length > 0) {
+        const ids = this.toDelete.splice(0, this.toDelete.length);
+        await this.dataSource.query(`delete from outbox where msg_id = any($1::text[])`, [ids]);
+      }
+    })()
+      .catch((error: unknown) => this.observer.onPublishFailed?.(error))
+      .finally(() => {
+        this.flushing = undefined;
+      });
+  }
+
+  private async flush(): Promise<void> {
+    this.scheduleFlush();
+    await this.flushing;
+  }
+}

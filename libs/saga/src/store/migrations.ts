@@ -1,0 +1,64 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+export class CoordinatorInitial1763800000000 implements MigrationInterface {
+  name = 'CoordinatorInitial1763800000000';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`
+      create table workflow_runs (
+        id uuid primary key,
+        type text not null,
+        state text not null,
+        attempt_no int not null,
+        idempotency_key text not null unique,
+        user_id text not null,
+        parent_run_id uuid,
+        data jsonb not null,
+        version int not null,
+        created_at timestamptz not null,
+        updated_at timestamptz not null
+      )`);
+    await queryRunner.query(`create index workflow_runs_type_state on workflow_runs (type, state)`);
+    await queryRunner.query(`create index workflow_runs_parent on workflow_runs (parent_run_id) where parent_run_id is not null`);
+    await queryRunner.query(`
+      create table workflow_step_logs (
+        id bigint generated always as identity primary key,
+        workflow_run_id uuid not null,
+        workflow_type text not null,
+        attempt_no int not null,
+        step_name text not null,
+        state_before text,
+        state_after text not null,
+        payload jsonb not null,
+        occurred_at timestamptz not null
+      )`);
+    await queryRunner.query(`create index workflow_step_logs_run on workflow_step_logs (workflow_run_id, id)`);
+    await queryRunner.query(`create table inbox (message_id text primary key, processed_at timestamptz not null default now())`);
+    await queryRunner.query(`create index inbox_processed_at on inbox (processed_at)`);
+    await queryRunner.query(`
+      create table outbox (
+        msg_id text primary key,
+        subject text not null,
+        envelope jsonb not null,
+        created_at timestamptz not null default now()
+      )`);
+    await queryRunner.query(`create index outbox_created_at on outbox (created_at)`);
+    await queryRunner.query(`
+      create table timers (
+        run_id uuid not null,
+        name text not null,
+        fire_at timestamptz not null,
+        payload jsonb not null,
+        primary key (run_id, name)
+      )`);
+    await queryRunner.query(`create index timers_fire_at on timers (fire_at)`);
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    for (const table of ['timers', 'outbox', 'inbox', 'workflow_step_logs', 'workflow_runs']) {
+      await queryRunner.query(`drop table if exists ${table}`);
+    }
+  }
+}
+
+export const coordinatorMigrations = [CoordinatorInitial1763800000000];

@@ -1,0 +1,295 @@
+import type { DataSource, QueryRunner } from 'typeorm';
+import { type Applied, applyInput, applyStart, type StartRequest, unknownRunRefusal } from '../apply-input.js';
+import type { SagaInput } from '../definition.js';
+import type { InputMeta, OutboxRecord, RunRecord, StepLogRecord, TimerOperation } from '../records.js';
+import type { SagaRegistry } from '../registry.js';
+
+/** One input waiting to be applied. Its `meta.messageId` is the inbox dedup key. */
+export type PendingInput =
+  | { readonly kind: 'start'; readonly meta: InputMeta; readonly request: StartRequest }
+  | {
+      readonly kind: 'input';
+      readonly meta: InputMeta;
+      readonly input: SagaInput;
+      /** Who to answer with `InputRefused` when the run does not exist (cancel/human inputs). */
+      readonly requesterId?: string;
+      /** Fired timer to consume in the same transaction (run_id, name, fire_at). */
+      readonly firedTimer?: { readonly name: string; readonly fireAt: Date };
+    };
+
+export type InputResult =
+  | { readonly status: 'duplicate' }
+  | { readonly status: 'unknown_run' }
+  | { readonly status: 'applied' | 'ignored' | 'refused'; readonly applied: Applied };
+
+export interface BatchResult {
+  readonly results: readonly InputResult[];
+  /** Committed outbox rows, for the relay to publish right away. */
+  readonly outbox: readonly OutboxRecord[];
+}
+
+interface RunRow {
+  id: string;
+  type: string;
+  state: string;
+  attempt_no: number;
+  idempotency_key: string;
+  user_id: string;
+  parent_run_id: string | null;
+  data: unknown;
+  version: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const toRecord = (row: RunRow): RunRecord => ({
+  id: row.id,
+  type: row.type,
+  state: row.state,
+  attemptNo: row.attempt_no,
+  idempotencyKey: row.idempotency_key,
+  userId: row.user_id,
+  parentRunId: row.parent_run_id,
+  data: row.data,
+  version: row.version,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+/**
+ * Applies batches of inputs atomically: inbox dedup, run locks, state changes, step logs, outbox
+ * and timers commit together or not at all, in a fixed, small number of round trips per batch
+ * (round trips, not rows, decide throughput here).
+ */
+export class SagaStore {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly registry: SagaRegistry,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  async applyBatch(inputs: readonly PendingInput[]): Promise<BatchResult> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction();
+      const result = await this.applyInTransaction(runner, inputs);
+      await runner.commitTransaction();
+      return result;
+    } catch (error) {
+      if (runner.isTransactionActive) await runner.rollbackTransaction();
+      throw error;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  private async applyInTransaction(runner: QueryRunner, inputs: readonly PendingInput[]): Promise<BatchResult> {
+    const now = this.clock();
+    const results: InputResult[] = new Array<InputResult>(inputs.length).fill({ status: 'duplicate' });
+
+    // Fired timers are consumed first: only those still due and unchanged are applied (another
+    // replica, or a reschedule, may have taken the rest).
+    const timerInputs = inputs.flatMap((p, i) => (p.kind === 'input' && p.firedTimer !== undefined ? [{ p, i }] : []));
+    const liveTimers = new Set<string>();
+    if (timerInputs.length > 0) {
+      const deleted = (await runner.query(
+        `delete from timers t using unnest($1::uuid[], $2::text[], $3::timestamptz[]) as f(run_id, name, fire_at)
+         where t.run_id = f.run_id and t.name = f.name and t.fire_at = f.fire_at returning t.run_id, t.name`,
+        [
+          timerInputs.map(({ p }) => p.meta.runId),
+          timerInputs.map(({ p }) => (p.kind === 'input' ? (p.firedTimer?.name ?? '') : '')),
+          timerInputs.map(({ p }) => (p.kind === 'input' ? (p.firedTimer?.fireAt ?? now) : now)),
+        ],
+      )) as [Array<{ run_id: string; name: string }>, number];
+      for (const row of deleted[0]) liveTimers.add(`${row.run_id}\u0000${row.name}`);
+    }
+
+    const candidates: number[] = [];
+    const seen = new Set<string>();
+    inputs.forEach((p, i) => {
+      if (seen.has(p.meta.messageId)) return;
+      if (p.kind === 'input' && p.firedTimer !== undefined && !liveTimers.has(`${p.meta.runId}\u0000${p.firedTimer.name}`)) return;
+      seen.add(p.meta.messageId);
+      candidates.push(i);
+    });
+    if (candidates.length === 0) return { results, outbox: [] };
+
+    const freshRows = (await runner.query(
+      `insert into inbox (message_id) select unnest($1::text[]) on conflict do nothing returning message_id`,
+      [candidates.map((i) => inputs[i]?.meta.messageId)],
+    )) as Array<{ message_id: string }>;
+    const fresh = new Set(freshRows.map((r) => r.message_id));
+    const toApply = candidates.filter((i) => fresh.has(inputs[i]?.meta.messageId ?? ''));
+    if (toApply.length === 0) return { results, outbox: [] };
+
+    const runIds = [...new Set(toApply.map((i) => inputs[i]?.meta.runId ?? ''))].sort();
+    const rows = (await runner.query(
+      `select id, type, state, attempt_no, idempotency_key, user_id, parent_run_id, data, version, created_at, updated_at
+       from workflow_runs where id = any($1::uuid[]) order by id for update`,
+      [runIds],
+    )) as RunRow[];
+    const runs = new Map<string, RunRecord>(rows.map((row) => [row.id, toRecord(row)]));
+    const touched = new Set<string>();
+    const logs: StepLogRecord[] = [];
+    const outbox: OutboxRecord[] = [];
+    const timerOps: TimerOperation[] = [];
+
+    for (const i of toApply) {
+      const pending = inputs[i];
+      if (pending === undefined) continue;
+      const result = this.applyOne(pending, runs.get(pending.meta.runId), now);
+      results[i] = result;
+      if (result.status === 'unknown_run' || result.status === 'duplicate') {
+        if (result.status === 'unknown_run' && pending.kind === 'input' && pending.requesterId !== undefined) {
+          outbox.push(unknownRunRefusal(pending.meta.runId, pending.input, pending.meta, pending.requesterId, now));
+        }
+        continue;
+      }
+      const { applied } = result;
+      if (applied.run !== undefined && applied.changed) {
+        runs.set(applied.run.id, applied.run);
+        touched.add(applied.run.id);
+      }
+      logs.push(...applied.logs);
+      outbox.push(...applied.outbox);
+      timerOps.push(...applied.timers);
+    }
+
+    await this.write(runner, [...touched].map((id) => runs.get(id)).filter((r): r is RunRecord => r !== undefined), logs, outbox, timerOps);
+    return { results, outbox };
+  }
+
+  private applyOne(pending: PendingInput, run: RunRecord | undefined, now: Date): InputResult {
+    if (pending.kind === 'start') {
+      const definition = this.registry.get(pending.request.workflowType);
+      if (definition === undefined) return { status: 'unknown_run' };
+      if (run !== undefined && run.type !== definition.type) return { status: 'unknown_run' };
+      const applied = applyStart(definition, run, pending.meta.runId, pending.request, pending.meta, now);
+      return { status: applied.outcome, applied };
+    }
+    if (run === undefined) return { status: 'unknown_run' };
+    const definition = this.registry.get(run.type);
+    if (definition === undefined) return { status: 'unknown_run' };
+    if (pending.input.kind === 'event' && !this.registry.consumes(run.type, pending.input.envelope.type)) {
+      return { status: 'unknown_run' };
+    }
+    const applied = applyInput(definition, run, pending.input, pending.meta, now);
+    return { status: applied.outcome, applied };
+  }
+
+  private async write(
+    runner: QueryRunner,
+    runs: readonly RunRecord[],
+    logs: readonly StepLogRecord[],
+    outbox: readonly OutboxRecord[],
+    timerOps: readonly TimerOperation[],
+  ): Promise<void> {
+    if (runs.length === 0 && logs.length === 0 && outbox.length === 0 && timerOps.length === 0) return;
+    const { sets, clears } = foldTimerOperations(timerOps);
+    await runner.query(
+      `with
+       runs as (
+         insert into workflow_runs (id, type, state, attempt_no, idempotency_key, user_id, parent_run_id, data, version, created_at, updated_at)
+         select r.id, r.type, r.state, r.attempt_no, r.key, r.user_id, r.parent, r.data::jsonb, r.version, r.created_at, r.updated_at
+         from unnest($1::uuid[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::uuid[], $8::text[], $9::int[], $10::timestamptz[], $11::timestamptz[])
+           as r(id, type, state, attempt_no, key, user_id, parent, data, version, created_at, updated_at)
+         on conflict (id) do update set state = excluded.state, attempt_no = excluded.attempt_no, data = excluded.data,
+           version = excluded.version, updated_at = excluded.updated_at
+         returning 1
+       ),
+       logs as (
+         insert into workflow_step_logs (workflow_run_id, workflow_type, attempt_no, step_name, state_before, state_after, payload, occurred_at)
+         select l.run_id, l.type, l.attempt_no, l.step, l.before, l.after, l.payload::jsonb, l.at
+         from unnest($12::uuid[], $13::text[], $14::int[], $15::text[], $16::text[], $17::text[], $18::text[], $19::timestamptz[])
+           with ordinality as l(run_id, type, attempt_no, step, before, after, payload, at, ord)
+         order by l.ord
+         returning 1
+       ),
+       out as (
+         insert into outbox (msg_id, subject, envelope)
+         select o.msg_id, o.subject, o.envelope::jsonb from unnest($20::text[], $21::text[], $22::text[]) as o(msg_id, subject, envelope)
+         on conflict (msg_id) do nothing
+         returning 1
+       ),
+       timer_sets as (
+         select * from unnest($23::uuid[], $24::text[], $25::timestamptz[], $26::text[]) as s(run_id, name, fire_at, payload)
+       ),
+       timers_cleared as (
+         delete from timers t using unnest($27::uuid[], $28::text[], $29::bool[]) as c(run_id, prefix, exact)
+         where t.run_id = c.run_id and (case when c.exact then t.name = c.prefix else starts_with(t.name, c.prefix) end)
+           and not exists (select 1 from timer_sets s where s.run_id = t.run_id and s.name = t.name)
+         returning 1
+       ),
+       timers_set as (
+         insert into timers (run_id, name, fire_at, payload)
+         select s.run_id, s.name, s.fire_at, s.payload::jsonb from timer_sets s
+         on conflict (run_id, name) do update set fire_at = excluded.fire_at, payload = excluded.payload
+         returning 1
+       )
+       select (select count(*) from runs) as runs, (select count(*) from logs) as logs, (select count(*) from out) as outbox,
+              (select count(*) from timers_cleared) as cleared, (select count(*) from timers_set) as timers`,
+      [
+        runs.map((r) => r.id),
+        runs.map((r) => r.type),
+        runs.map((r) => r.state),
+        runs.map((r) => r.attemptNo),
+        runs.map((r) => r.idempotencyKey),
+        runs.map((r) => r.userId),
+        runs.map((r) => r.parentRunId),
+        runs.map((r) => JSON.stringify(r.data ?? null)),
+        runs.map((r) => r.version),
+        runs.map((r) => r.createdAt),
+        runs.map((r) => r.updatedAt),
+        logs.map((l) => l.workflowRunId),
+        logs.map((l) => l.workflowType),
+        logs.map((l) => l.attemptNo),
+        logs.map((l) => l.stepName),
+        logs.map((l) => l.stateBefore),
+        logs.map((l) => l.stateAfter),
+        logs.map((l) => JSON.stringify(l.payload)),
+        logs.map((l) => l.occurredAt),
+        outbox.map((o) => o.msgId),
+        outbox.map((o) => o.envelope.type),
+        outbox.map((o) => JSON.stringify(o.envelope)),
+        sets.map((s) => s.runId),
+        sets.map((s) => s.name),
+        sets.map((s) => s.fireAt),
+        sets.map((s) => JSON.stringify(s.payload)),
+        clears.map((c) => c.runId),
+        clears.map((c) => c.prefix),
+        clears.map((c) => c.exact),
+      ],
+    );
+  }
+}
+
+/**
+ * Folds a batch's timer operations into "clear these prefixes" and "set these timers" with
+ * sequential semantics: a clear cancels earlier sets in the same batch; a later set survives.
+ */
+export function foldTimerOperations(ops: readonly TimerOperation[]): {
+  sets: Array<Extract<TimerOperation, { op: 'set' }>>;
+  clears: Array<{ runId: string; prefix: string; exact: boolean }>;
+} {
+  const sets = new Map<string, Extract<TimerOperation, { op: 'set' }>>();
+  const clears: Array<{ runId: string; prefix: string; exact: boolean }> = [];
+  for (const op of ops) {
+    switch (op.op) {
+      case 'set':
+        sets.set(`${op.runId}\u0000${op.name}`, op);
+        break;
+      case 'clear':
+      case 'clearPrefix': {
+        const exact = op.op === 'clear';
+        const prefix = exact ? op.name : op.prefix;
+        for (const [key, set] of sets) {
+          if (set.runId === op.runId && (exact ? set.name === prefix : set.name.startsWith(prefix))) sets.delete(key);
+        }
+        clears.push({ runId: op.runId, prefix, exact });
+        break;
+      }
+    }
+  }
+  return { sets: [...sets.values()], clears };
+}
