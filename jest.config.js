@@ -27,6 +27,8 @@ const common = {
   modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/.tools/', '<rootDir>/.run/'],
 };
 export default {
+  // Global option (jest ignores it per project); integration suites start real servers.
+  testTimeout: 120000,
   projects: [
     {
       ...common,
@@ -40,7 +42,6 @@ export default {
       testMatch: ['<rootDir>/{apps,libs}/**/*.int.spec.ts', '<rootDir>/{apps,libs}/**/*.e2e.spec.ts'],
       globalSetup: '<rootDir>/libs/testing/jest/global-setup.mjs',
       globalTeardown: '<rootDir>/libs/testing/jest/global-teardown.mjs',
-      testTimeout: 120000,
     },
   ],
 };

@@ -7,9 +7,15 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 rmSync(join(root, 'dist'), { recursive: true, force: true });
-execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], {
-  stdio: 'inherit',
-});
+// tsc emits even on type errors; link what it wrote either way, then fail the build if it failed.
+let failed = false;
+try {
+  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], {
+    stdio: 'inherit',
+  });
+} catch {
+  failed = true;
+}
 const scope = join(root, 'dist/node_modules/@openpaw');
 mkdirSync(scope, { recursive: true });
 for (const lib of readdirSync(join(root, 'libs'))) {
@@ -17,5 +23,9 @@ for (const lib of readdirSync(join(root, 'libs'))) {
   if (!existsSync(target)) continue;
   writeFileSync(join(target, 'package.json'), JSON.stringify({ name: `@openpaw/${lib}`, type: 'module', main: 'index.js' }));
   symlinkSync(join('..', '..', 'libs', lib, 'src'), join(scope, lib));
+}
+if (failed) {
+  console.error('build: tsc reported errors (dist/ written anyway)');
+  process.exit(1);
 }
 console.log('build: dist/ ready');

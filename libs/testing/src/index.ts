@@ -11,3 +11,4 @@ export {
 export { dockerEngineReachable } from './docker.js';
 export { freshDatabase, privateNatsServer, startInfra, testInfra, type RunningInfra, type TestInfra } from './infra.js';
 export * from './fixtures/three-step-saga.js';
+export * from './fixtures/three-step-worker.js';

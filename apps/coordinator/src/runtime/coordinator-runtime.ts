@@ -1,0 +1,177 @@
+import type { JetStreamClient } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/nats-core';
+import { CancelRun, RunStateChanged, StartRun, STREAMS, SubmitRunInput, type AnyMessageDefinition } from '@openpaw/contracts';
+import {
+  type BatchItem,
+  type ConsumerHandle,
+  connectNats,
+  ensureConsumer,
+  type HandlerOutcome,
+  JetStreamPublisher,
+  type MessagingLogger,
+  type MessagingObserver,
+  provisionStreams,
+  startConsumer,
+} from '@openpaw/messaging';
+import { openDatabase } from '@openpaw/persistence';
+import {
+  coordinatorEntities,
+  coordinatorMigrations,
+  OutboxRelay,
+  type PendingInput,
+  type RelayObserver,
+  type SagaRegistry,
+  SagaStore,
+  TimerPoller,
+} from '@openpaw/saga';
+import type { DataSource } from 'typeorm';
+import { inputFromMessage } from './inputs-from-messages.js';
+
+/** Durable consumer names of the coordinator (FROZEN: renaming one needs a migration). */
+export const COORDINATOR_COMMANDS_DURABLE = 'coordinator';
+export const COORDINATOR_EVENTS_DURABLE = 'coordinator-events';
+
+export interface CoordinatorObserver extends RelayObserver {
+  onTransition?(workflowType: string, state: string): void;
+  onTimerLag?(seconds: number): void;
+}
+
+export interface CoordinatorConfig {
+  readonly natsUrl: string;
+  readonly databaseUrl: string;
+  readonly registry: SagaRegistry;
+  readonly logger: MessagingLogger;
+  readonly messagingObserver?: MessagingObserver;
+  readonly observer?: CoordinatorObserver;
+  /** Inputs applied per transaction at most. */
+  readonly maxBatch?: number;
+  /** Batches in flight per consumer (run locks keep each run's inputs serial). */
+  readonly concurrency?: number;
+  readonly timerIntervalMs?: number;
+  readonly relaySweepIntervalMs?: number;
+  readonly poolSize?: number;
+  /** Redelivery delay of messages a crashed coordinator held unacked. Batches take milliseconds. */
+  readonly ackWaitMs?: number;
+}
+
+const ACK: HandlerOutcome = { kind: 'ack' };
+
+/**
+ * The saga coordinator: consumes its commands and the events the registered workflows need,
+ * applies them in batched transactions, relays the outbox and fires timers.
+ */
+export class CoordinatorRuntime {
+  private readonly consumers: ConsumerHandle[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+
+  private constructor(
+    readonly dataSource: DataSource,
+    private readonly nc: NatsConnection,
+    private readonly js: JetStreamClient,
+    private readonly store: SagaStore,
+    private readonly relay: OutboxRelay,
+    private readonly timers: TimerPoller,
+    private readonly config: CoordinatorConfig,
+  ) {}
+
+  static async start(config: CoordinatorConfig): Promise<CoordinatorRuntime> {
+    const dataSource = await openDatabase({
+      url: config.databaseUrl,
+      schema: 'coordinator',
+      entities: coordinatorEntities,
+      migrations: coordinatorMigrations,
+      poolSize: config.poolSize ?? 8,
+      applicationName: 'openpaw-coordinator',
+    });
+    const nc = await connectNats({ servers: config.natsUrl, name: 'coordinator' });
+    const js = jetstream(nc);
+    const store = new SagaStore(dataSource, config.registry);
+    const relay = new OutboxRelay(dataSource, new JetStreamPublisher(js), { sweepIntervalMs: config.relaySweepIntervalMs ?? 500 }, config.observer ?? {});
+    let runtime: CoordinatorRuntime | undefined;
+    const timers = new TimerPoller(dataSource, (inputs) => (runtime === undefined ? Promise.resolve() : runtime.apply(inputs)), {
+      intervalMs: config.timerIntervalMs ?? 100,
+      onLag: (seconds) => config.observer?.onTimerLag?.(seconds),
+      onError: (error) => config.logger.error({ err: String(error) }, 'timer poll failed'),
+    });
+    runtime = new CoordinatorRuntime(dataSource, nc, js, store, relay, timers, config);
+    await runtime.provisionAndConsume();
+    relay.start();
+    timers.start();
+    return runtime;
+  }
+
+  private async provisionAndConsume(): Promise<void> {
+    const jsm = await jetstreamManager(this.nc);
+    await provisionStreams(jsm);
+    const common = { maxDeliver: 11, ackWaitMs: this.config.ackWaitMs ?? 5_000, maxAckPending: 4096 };
+    await ensureConsumer(jsm, { stream: STREAMS.commands.name, durable: COORDINATOR_COMMANDS_DURABLE, filterSubject: 'openpaw.cmd.coordinator.>', ...common });
+    await ensureConsumer(jsm, { stream: STREAMS.events.name, durable: COORDINATOR_EVENTS_DURABLE, filterSubject: 'openpaw.evt.>', ...common });
+    const eventDefinitions = new Map<string, AnyMessageDefinition>([[RunStateChanged.subject, RunStateChanged]]);
+    for (const definition of this.config.registry.all()) for (const input of definition.inputs) eventDefinitions.set(input.subject, input);
+    const shared = {
+      maxBatch: this.config.maxBatch ?? 256,
+      concurrency: this.config.concurrency ?? 2,
+      maxDeliver: 10,
+      backoffMs: [100, 500, 2_000, 5_000],
+      logger: this.config.logger,
+      ...(this.config.messagingObserver === undefined ? {} : { observer: this.config.messagingObserver }),
+      batchHandler: (items: readonly BatchItem[]) => this.handleBatch(items),
+    };
+    this.consumers.push(
+      await startConsumer(this.js, {
+        ...shared,
+        stream: STREAMS.commands.name,
+        durable: COORDINATOR_COMMANDS_DURABLE,
+        definitions: [StartRun, CancelRun, SubmitRunInput],
+      }),
+      await startConsumer(this.js, {
+        ...shared,
+        stream: STREAMS.events.name,
+        durable: COORDINATOR_EVENTS_DURABLE,
+        definitions: [...eventDefinitions.values()],
+        ignoreUnknownSubjects: true,
+      }),
+    );
+  }
+
+  /** One batch of messages: translated, applied in one transaction, acked after the commit. */
+  private async handleBatch(items: readonly BatchItem[]): Promise<readonly HandlerOutcome[]> {
+    const outcomes: HandlerOutcome[] = new Array<HandlerOutcome>(items.length).fill(ACK);
+    const inputs: PendingInput[] = [];
+    items.forEach((item, i) => {
+      const translated = inputFromMessage(item.envelope);
+      if (!translated.ok) outcomes[i] = { kind: 'reject', reason: translated.reason };
+      else if (translated.input !== undefined) inputs.push(translated.input);
+    });
+    if (inputs.length > 0) await this.apply(inputs);
+    return outcomes;
+  }
+
+  /** Applies inputs atomically, then hands the committed outbox to the relay without waiting for it. */
+  async apply(inputs: readonly PendingInput[]): Promise<void> {
+    const { outbox, results } = await this.store.applyBatch(inputs);
+    const observer = this.config.observer;
+    if (observer?.onTransition !== undefined) {
+      for (const result of results) {
+        if (result.status === 'applied' && result.applied.transition !== undefined && result.applied.run !== undefined) {
+          observer.onTransition(result.applied.run.type, result.applied.transition.to);
+        }
+      }
+    }
+    const publishing = this.relay.publishCommitted(outbox).catch((error: unknown) => {
+      this.config.logger.error({ err: String(error) }, 'outbox fast path failed; the sweeper will retry');
+    });
+    this.inFlight.add(publishing);
+    void publishing.finally(() => this.inFlight.delete(publishing));
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.consumers.map((c) => c.stop()));
+    await this.timers.stop();
+    await Promise.all([...this.inFlight]);
+    await this.relay.stop();
+    await this.nc.drain();
+    await this.dataSource.destroy();
+  }
+}
