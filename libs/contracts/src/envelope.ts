@@ -50,7 +50,7 @@ export function createEnvelope<D extends AnyMessageDefinition>(
   data: MessageData<D>,
   meta: EnvelopeMeta,
 ): Envelope<MessageData<D>> {
-  const parsed = definition.schema.parse(data) as MessageData<D>;
+  const parsed = (definition.schema as z.ZodType).parse(data) as MessageData<D>;
   return {
     specversion: '1.0',
     id: meta.id ?? randomUUID(),
@@ -89,7 +89,7 @@ export function parseEnvelope<D extends AnyMessageDefinition>(
   if (envelope.data.type !== definition.subject) {
     return { ok: false, reason: `type ${envelope.data.type} is not ${definition.subject}` };
   }
-  const data = definition.schema.safeParse(envelope.data.data);
+  const data = (definition.schema as z.ZodType).safeParse(envelope.data.data);
   if (!data.success) return { ok: false, reason: `invalid data for ${definition.subject}: ${z.prettifyError(data.error)}` };
   return { ok: true, envelope: { ...envelope.data, data: data.data as MessageData<D> } };
 }

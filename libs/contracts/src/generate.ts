@@ -8,7 +8,7 @@ import { schemaPathOf, SCHEMA_BASE_URI, STREAMS } from './subjects.js';
 type JsonSchema = Record<string, unknown>;
 
 function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output' = 'output'): JsonSchema {
-  return z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema;
+  return z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' });
 }
 
 function messageSchemaDocument(definition: AnyMessageDefinition): JsonSchema {

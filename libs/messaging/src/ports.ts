@@ -28,6 +28,9 @@ export interface MessageContext {
   /** 1 on first delivery. */
   readonly deliveryCount: number;
   readonly streamSequence: number;
+  /** W3C trace context the message carried (headers first, else the envelope); the handler already runs in it. */
+  readonly traceparent?: string;
+  readonly tracestate?: string;
 }
 
 export type MessageHandler<D extends AnyMessageDefinition> = (

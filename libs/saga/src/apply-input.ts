@@ -1,4 +1,5 @@
 import {
+  ChildRunFinished,
   createEnvelope,
   deterministicUuid,
   InputRefused,
@@ -112,7 +113,7 @@ function envelopeFor(
     subject: run.id,
     time: now,
     ...(meta.traceparent === undefined ? {} : { traceparent: meta.traceparent }),
-  }) as Envelope;
+  });
 }
 
 function refusedEvent(
@@ -235,9 +236,22 @@ function stateChangedEvent(definition: AnySagaDefinition, before: string | null,
   return { msgId: id, envelope };
 }
 
-export function serialisableInput(input: SagaInput): JsonObject {
+export /** Tells the parent run its child finished (the parent receives a `child` input). */
+function childFinished(definition: AnySagaDefinition, run: RunRecord, meta: InputMeta, now: Date): OutboxRecord {
+  const id = deterministicUuid(run.id, String(run.attemptNo), 'child-finished');
+  const data: MessageData<typeof ChildRunFinished> = {
+    parentRunId: run.parentRunId ?? '',
+    childRunId: run.id,
+    workflowType: run.type,
+    state: run.state,
+    view: definition.view(snapshot(run)),
+  };
+  return { msgId: id, envelope: envelopeFor(ChildRunFinished, data, id, run, meta, now) };
+}
+
+function serialisableInput(input: SagaInput): JsonObject {
   return input.kind === 'event'
-    ? { kind: 'event', type: input.envelope.type, id: input.envelope.id, data: input.envelope.data as unknown }
+    ? { kind: 'event', type: input.envelope.type, id: input.envelope.id, data: input.envelope.data }
     : { ...input };
 }
 
@@ -276,6 +290,7 @@ function applyDecision(
       if (to !== before.state) writes.timers.push({ op: 'clearPrefix', runId: next.id, prefix: isTerminal(definition, to) ? '' : RESEND_PREFIX });
       performEffects(definition, next, decision.effects ?? [], writes, meta, now);
       writes.outbox.push(stateChangedEvent(definition, stateBeforeInput, next, stepName, meta, now));
+      if (next.parentRunId !== null && isTerminal(definition, to)) writes.outbox.push(childFinished(definition, next, meta, now));
       return { ...finish('applied', next, true, writes), transition: { from: stateBeforeInput, to } };
     }
   }
@@ -295,7 +310,7 @@ function finish(outcome: Applied['outcome'], run: RunRecord, changed: boolean, w
 
 function safeDecide(definition: AnySagaDefinition, run: RunRecord, input: SagaInput, now: Date): Decision<string, unknown> {
   try {
-    return definition.decide(snapshot(run), input, { now }) as Decision<string, unknown>;
+    return definition.decide(snapshot(run), input, { now });
   } catch (error) {
     return { outcome: 'refuse', reason: `decide failed: ${(error as Error).message}` };
   }
@@ -370,7 +385,7 @@ export function applyInput(
     return finish('refused', run, false, writes, 'not_owner');
   }
   if (input.kind === 'cancel') {
-    const target = definition.cancelledState as string | undefined;
+    const target = definition.cancelledState;
     const decision: Decision<string, unknown> =
       target === undefined
         ? { outcome: 'transition', to: '<no cancelled state>', data: run.data }

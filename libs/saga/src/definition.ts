@@ -106,9 +106,9 @@ export interface SagaDefinition<S extends string = string, D = unknown> {
   view(run: RunSnapshot<S, D>): JsonObject;
 }
 
-// Definitions of different workflows share a registry; the state/data parameters are erased there.
+// Definitions of different workflows share a registry, where each one's data type is erased.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnySagaDefinition = SagaDefinition<any, any>;
+export type AnySagaDefinition = SagaDefinition<string, any>;
 
 /** Narrows an event input to a message definition, typed. */
 export function eventOf<M extends AnyMessageDefinition>(

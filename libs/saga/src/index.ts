@@ -4,7 +4,7 @@ export { isAllowed, isTerminal, validateDefinition } from './transition-table.js
 export { applyInput, applyStart, COORDINATOR_SOURCE, type Applied, type StartRequest } from './apply-input.js';
 export { SagaRegistry } from './registry.js';
 export { replayRun, type ReplayMismatch, type ReplayReport } from './replay.js';
-export { OutboxRelay, type EnvelopePublisher, type OutboxRelayOptions, type RelayObserver } from './relay.js';
+export { OutboxRelay, type EnvelopePublisher, type OutboxRelayOptions, type PublishedOutboxSink, type RelayObserver } from './relay.js';
 export { TimerPoller, type TimerPollerOptions } from './timers.js';
 export { SagaStore, foldTimerOperations, type BatchResult, type InputResult, type PendingInput } from './store/saga-store.js';
 export { coordinatorEntities, WorkflowRunEntity, WorkflowStepLogEntity, InboxEntity, OutboxEntity, TimerEntity } from './store/entities.js';

@@ -13,7 +13,17 @@ export interface RelayObserver {
   onPublishFailed?(error: unknown): void;
 }
 
+/**
+ * Where published ids go to be deleted. The SagaStore takes them into its next write, so deleting
+ * costs no transaction of its own; the relay deletes leftovers itself every `flushIntervalMs`.
+ */
+export interface PublishedOutboxSink {
+  notePublished(msgIds: readonly string[]): void;
+  takePublished(): string[];
+}
+
 export interface OutboxRelayOptions {
+  readonly flushIntervalMs?: number;
   /** How often the sweeper looks for rows the fast path did not publish (crash, broker outage). */
   readonly sweepIntervalMs?: number;
   /** Rows younger than this belong to the fast path. */
@@ -28,8 +38,9 @@ export interface OutboxRelayOptions {
  * publish a row twice; the outbox id as Nats-Msg-Id makes the broker drop the second copy.
  */
 export class OutboxRelay {
-  private readonly toDelete: string[] = [];
   private flushing: Promise<void> | undefined;
+  private flushTimer: NodeJS.Timeout | undefined;
+  private readonly flushIntervalMs: number;
   private sweepTimer: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> | undefined;
   private stopped = false;
@@ -40,26 +51,30 @@ export class OutboxRelay {
   constructor(
     private readonly dataSource: DataSource,
     private readonly publisher: EnvelopePublisher,
+    private readonly sink: PublishedOutboxSink,
     options: OutboxRelayOptions = {},
     private readonly observer: RelayObserver = {},
   ) {
     this.sweepIntervalMs = options.sweepIntervalMs ?? 500;
     this.sweepMinAgeMs = options.sweepMinAgeMs ?? 2000;
     this.sweepBatch = options.sweepBatch ?? 500;
+    this.flushIntervalMs = options.flushIntervalMs ?? 250;
   }
 
   /** Publishes committed rows now; failures are left to the sweeper. */
   async publishCommitted(records: readonly OutboxRecord[]): Promise<void> {
     if (records.length === 0) return;
     const published = await Promise.allSettled(records.map((r) => this.publisher.publishEnvelope(r.envelope, { msgId: r.msgId })));
+    const done: string[] = [];
     published.forEach((result, i) => {
-      if (result.status === 'fulfilled') this.toDelete.push(records[i]?.msgId ?? '');
+      if (result.status === 'fulfilled') done.push(records[i]?.msgId ?? '');
       else this.observer.onPublishFailed?.(result.reason);
     });
-    this.scheduleFlush();
+    this.sink.notePublished(done);
   }
 
   start(): void {
+    this.flushTimer = setInterval(() => this.scheduleFlush(), this.flushIntervalMs);
     const loop = (): void => {
       if (this.stopped) return;
       this.sweeping = this.sweepOnce()
@@ -76,18 +91,19 @@ export class OutboxRelay {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.sweepTimer !== undefined) clearTimeout(this.sweepTimer);
+    if (this.flushTimer !== undefined) clearInterval(this.flushTimer);
     await this.sweeping;
     await this.flush();
   }
 
   /** Publishes rows older than the fast path's window; returns how many. */
   async sweepOnce(minAgeMs = this.sweepMinAgeMs): Promise<number> {
-    const rows = (await this.dataSource.query(
+    const rows = await this.dataSource.query<Array<{ msg_id: string; envelope: Envelope; age: number }>>(
       `select msg_id, envelope, extract(epoch from now() - created_at)::float8 as age
        from outbox where created_at <= now() - make_interval(secs => $1::float8 / 1000)
        order by created_at limit $2`,
       [minAgeMs, this.sweepBatch],
-    )) as Array<{ msg_id: string; envelope: Envelope; age: number }>;
+    );
     this.observer.onOutboxLag?.(rows[0]?.age ?? 0);
     if (rows.length === 0) return 0;
     await this.publishCommitted(rows.map((r) => ({ msgId: r.msg_id, envelope: r.envelope })));
@@ -98,9 +114,13 @@ export class OutboxRelay {
   private scheduleFlush(): void {
     if (this.flushing !== undefined) return;
     this.flushing = (async () => {
-      while (this.toDelete.length > 0) {
-        const ids = this.toDelete.splice(0, this.toDelete.length);
+      const ids = this.sink.takePublished();
+      if (ids.length === 0) return;
+      try {
         await this.dataSource.query(`delete from outbox where msg_id = any($1::text[])`, [ids]);
+      } catch (error) {
+        this.sink.notePublished(ids);
+        throw error;
       }
     })()
       .catch((error: unknown) => this.observer.onPublishFailed?.(error))

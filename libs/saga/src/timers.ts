@@ -51,11 +51,11 @@ export class TimerPoller {
 
   /** Applies every due timer; returns how many were due. */
   async fireDue(): Promise<number> {
-    const rows = (await this.dataSource.query(
+    const rows = await this.dataSource.query<Array<{ run_id: string; name: string; fire_at: Date; payload: JsonObject; lag: number }>>(
       `select run_id, name, fire_at, payload, extract(epoch from now() - fire_at)::float8 as lag
        from timers where fire_at <= now() order by fire_at limit $1`,
       [this.batch],
-    )) as Array<{ run_id: string; name: string; fire_at: Date; payload: JsonObject; lag: number }>;
+    );
     if (rows.length === 0) return 0;
     this.options.onLag?.(rows[0]?.lag ?? 0);
     await this.apply(

@@ -1,7 +1,7 @@
 import type { AnySagaDefinition } from './definition.js';
 
 export function isTerminal(definition: AnySagaDefinition, state: string): boolean {
-  return (definition.terminal as readonly string[]).includes(state);
+  return (definition.terminal).includes(state);
 }
 
 export function isAllowed(definition: AnySagaDefinition, from: string, to: string): boolean {

@@ -1,5 +1,5 @@
 export { findFreePort } from './free-port.js';
-export { spawnManaged, waitForPort, type ManagedProcess } from './process-control.js';
+export { spawnManaged, waitForOutput, waitForPort, type ManagedProcess } from './process-control.js';
 export { startNatsServer, type NatsServerHandle, type NatsServerOptions } from './nats-server.js';
 export {
   createDatabase,
@@ -10,5 +10,3 @@ export {
 } from './postgres-server.js';
 export { dockerEngineReachable } from './docker.js';
 export { freshDatabase, privateNatsServer, startInfra, testInfra, type RunningInfra, type TestInfra } from './infra.js';
-export * from './fixtures/three-step-saga.js';
-export * from './fixtures/three-step-worker.js';

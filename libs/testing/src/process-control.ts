@@ -53,3 +53,13 @@ export async function waitForPort(host: string, port: number, proc: ManagedProce
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/** Resolves once the process has printed `text`; rejects if it exits first or time runs out. */
+export async function waitForOutput(proc: ManagedProcess, text: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!proc.output().includes(text)) {
+    if (proc.child.exitCode !== null) throw new Error(`process exited (${proc.child.exitCode}) before printing "${text}":\n${proc.output()}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for "${text}":\n${proc.output()}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -7,18 +7,15 @@ import { deterministicUuid, runIdFor, StartRun } from '@openpaw/contracts';
 import { JetStreamPublisher } from '@openpaw/messaging';
 import { openDatabase } from '@openpaw/persistence';
 import { coordinatorEntities, coordinatorMigrations, loadRunWithLogs, replayRun } from '@openpaw/saga';
-import { freshDatabase, type ManagedProcess, privateNatsServer, spawnManaged, startThreeStepWorker, threeStepSaga } from '@openpaw/testing';
+import { freshDatabase, type ManagedProcess, privateNatsServer, spawnManaged, waitForOutput } from '@openpaw/testing';
+import { startThreeStepWorker, threeStepSaga } from '@openpaw/testkit';
 
 const root = join(import.meta.dirname, '../../../..');
 const entry = join(root, 'dist/apps/coordinator/src/testing/three-step-coordinator.js');
 
 async function startCoordinatorProcess(env: Record<string, string>): Promise<ManagedProcess> {
   const proc = spawnManaged(process.execPath, [entry], { env: { ...process.env, ...env } });
-  const deadline = Date.now() + 20_000;
-  while (!proc.output().includes('coordinator ready')) {
-    if (proc.child.exitCode !== null || Date.now() > deadline) throw new Error(`coordinator did not start:\n${proc.output()}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await waitForOutput(proc, 'coordinator ready');
   return proc;
 }
 
@@ -52,16 +49,16 @@ describe('coordinator crash and restart', () => {
       }
       // Kill it mid-flight: some runs finished, others between steps.
       const progressed = async () =>
-        ((await dataSource.query(`select count(*)::int as n from workflow_step_logs where step_name like 'openpaw.evt.%'`)) as [{ n: number }])[0].n;
+        (await dataSource.query<[{ n: number }]>(`select count(*)::int as n from workflow_step_logs where step_name like 'openpaw.evt.%'`))[0].n;
       while ((await progressed()) < 20) await new Promise((r) => setTimeout(r, 5));
       await coordinator.stop('SIGKILL');
-      const finishedBeforeCrash = ((await dataSource.query(`select count(*)::int as n from workflow_runs where state = 'SUCCEEDED'`)) as [{ n: number }])[0].n;
+      const finishedBeforeCrash = (await dataSource.query<[{ n: number }]>(`select count(*)::int as n from workflow_runs where state = 'SUCCEEDED'`))[0].n;
       expect(finishedBeforeCrash).toBeLessThan(runIds.length);
 
       coordinator = await startCoordinatorProcess(env);
       const deadline = Date.now() + 30_000;
       for (;;) {
-        const rows = (await dataSource.query(`select state, count(*)::int as n from workflow_runs group by state`)) as Array<{ state: string; n: number }>;
+        const rows = await dataSource.query<Array<{ state: string; n: number }>>(`select state, count(*)::int as n from workflow_runs group by state`);
         if (rows.length === 1 && rows[0]?.state === 'SUCCEEDED' && rows[0].n === runIds.length) break;
         if (Date.now() > deadline) throw new Error(`runs did not all finish: ${JSON.stringify(rows)}`);
         await new Promise((r) => setTimeout(r, 50));

@@ -1,7 +1,7 @@
 import type { JetStreamClient } from '@nats-io/jetstream';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { CancelRun, RunStateChanged, StartRun, STREAMS, SubmitRunInput, type AnyMessageDefinition } from '@openpaw/contracts';
+import { CancelRun, ChildRunFinished, StartRun, STREAMS, SubmitRunInput, type AnyMessageDefinition } from '@openpaw/contracts';
 import {
   type BatchItem,
   type ConsumerHandle,
@@ -30,7 +30,12 @@ import { inputFromMessage } from './inputs-from-messages.js';
 
 /** Durable consumer names of the coordinator (FROZEN: renaming one needs a migration). */
 export const COORDINATOR_COMMANDS_DURABLE = 'coordinator';
-export const COORDINATOR_EVENTS_DURABLE = 'coordinator-events';
+/**
+ * One events consumer per context the workflows listen to (`openpaw.evt.<context>.>`): nats-server
+ * 2.9 allows one filter subject per consumer, and a single `openpaw.evt.>` consumer would also pull
+ * every run event the coordinator itself publishes.
+ */
+export const coordinatorEventsDurable = (context: string): string => `coordinator-evt-${context}`;
 
 export interface CoordinatorObserver extends RelayObserver {
   onTransition?(workflowType: string, state: string): void;
@@ -38,7 +43,7 @@ export interface CoordinatorObserver extends RelayObserver {
 }
 
 export interface CoordinatorConfig {
-  readonly natsUrl: string;
+  readonly natsUrl: string | readonly string[];
   readonly databaseUrl: string;
   readonly registry: SagaRegistry;
   readonly logger: MessagingLogger;
@@ -87,14 +92,15 @@ export class CoordinatorRuntime {
     const nc = await connectNats({ servers: config.natsUrl, name: 'coordinator' });
     const js = jetstream(nc);
     const store = new SagaStore(dataSource, config.registry);
-    const relay = new OutboxRelay(dataSource, new JetStreamPublisher(js), { sweepIntervalMs: config.relaySweepIntervalMs ?? 500 }, config.observer ?? {});
-    let runtime: CoordinatorRuntime | undefined;
-    const timers = new TimerPoller(dataSource, (inputs) => (runtime === undefined ? Promise.resolve() : runtime.apply(inputs)), {
+    const relay = new OutboxRelay(dataSource, new JetStreamPublisher(js), store, { sweepIntervalMs: config.relaySweepIntervalMs ?? 500 }, config.observer ?? {});
+    const holder: { runtime?: CoordinatorRuntime } = {};
+    const timers = new TimerPoller(dataSource, (inputs) => (holder.runtime === undefined ? Promise.resolve() : holder.runtime.apply(inputs)), {
       intervalMs: config.timerIntervalMs ?? 100,
       onLag: (seconds) => config.observer?.onTimerLag?.(seconds),
       onError: (error) => config.logger.error({ err: String(error) }, 'timer poll failed'),
     });
-    runtime = new CoordinatorRuntime(dataSource, nc, js, store, relay, timers, config);
+    const runtime = new CoordinatorRuntime(dataSource, nc, js, store, relay, timers, config);
+    holder.runtime = runtime;
     await runtime.provisionAndConsume();
     relay.start();
     timers.start();
@@ -106,9 +112,14 @@ export class CoordinatorRuntime {
     await provisionStreams(jsm);
     const common = { maxDeliver: 11, ackWaitMs: this.config.ackWaitMs ?? 5_000, maxAckPending: 4096 };
     await ensureConsumer(jsm, { stream: STREAMS.commands.name, durable: COORDINATOR_COMMANDS_DURABLE, filterSubject: 'openpaw.cmd.coordinator.>', ...common });
-    await ensureConsumer(jsm, { stream: STREAMS.events.name, durable: COORDINATOR_EVENTS_DURABLE, filterSubject: 'openpaw.evt.>', ...common });
-    const eventDefinitions = new Map<string, AnyMessageDefinition>([[RunStateChanged.subject, RunStateChanged]]);
-    for (const definition of this.config.registry.all()) for (const input of definition.inputs) eventDefinitions.set(input.subject, input);
+    const byContext = new Map<string, Map<string, AnyMessageDefinition>>();
+    for (const definition of this.config.registry.all()) {
+      for (const input of definition.inputs) {
+        const context = byContext.get(input.context) ?? new Map<string, AnyMessageDefinition>();
+        context.set(input.subject, input);
+        byContext.set(input.context, context);
+      }
+    }
     const shared = {
       maxBatch: this.config.maxBatch ?? 256,
       concurrency: this.config.concurrency ?? 2,
@@ -123,16 +134,23 @@ export class CoordinatorRuntime {
         ...shared,
         stream: STREAMS.commands.name,
         durable: COORDINATOR_COMMANDS_DURABLE,
-        definitions: [StartRun, CancelRun, SubmitRunInput],
-      }),
-      await startConsumer(this.js, {
-        ...shared,
-        stream: STREAMS.events.name,
-        durable: COORDINATOR_EVENTS_DURABLE,
-        definitions: [...eventDefinitions.values()],
-        ignoreUnknownSubjects: true,
+        definitions: [StartRun, CancelRun, SubmitRunInput, ChildRunFinished],
       }),
     );
+    for (const [context, definitions] of byContext) {
+      const durable = coordinatorEventsDurable(context);
+      await ensureConsumer(jsm, { stream: STREAMS.events.name, durable, filterSubject: `openpaw.evt.${context}.>`, ...common });
+      this.consumers.push(
+        await startConsumer(this.js, {
+          ...shared,
+          stream: STREAMS.events.name,
+          durable,
+          definitions: [...definitions.values()],
+          // Other events of the context are for other consumers.
+          ignoreUnknownSubjects: true,
+        }),
+      );
+    }
   }
 
   /** One batch of messages: translated, applied in one transaction, acked after the commit. */
@@ -164,6 +182,13 @@ export class CoordinatorRuntime {
     });
     this.inFlight.add(publishing);
     void publishing.finally(() => this.inFlight.delete(publishing));
+  }
+
+  /** Readiness: NATS connected and PostgreSQL answering. */
+  async checkReady(): Promise<void> {
+    if (this.nc.isClosed()) throw new Error('NATS connection closed');
+    await this.nc.flush();
+    await this.dataSource.query('select 1');
   }
 
   async stop(): Promise<void> {

@@ -4,15 +4,8 @@ import { connect } from '@nats-io/transport-node';
 import { CancelRun, createEnvelope, deterministicUuid, InputRefused, runIdFor, StartRun, STREAMS } from '@openpaw/contracts';
 import { JetStreamPublisher } from '@openpaw/messaging';
 import { loadRunWithLogs, replayRun, SagaRegistry } from '@openpaw/saga';
-import {
-  freshDatabase,
-  type NatsServerHandle,
-  privateNatsServer,
-  StepDone,
-  startThreeStepWorker,
-  threeStepSaga,
-  type ThreeStepWorker,
-} from '@openpaw/testing';
+import { freshDatabase, type NatsServerHandle, privateNatsServer } from '@openpaw/testing';
+import { StepDone, startThreeStepWorker, threeStepSaga, type ThreeStepWorker } from '@openpaw/testkit';
 import { CoordinatorRuntime } from './coordinator-runtime.js';
 
 const silent = { info: () => undefined, warn: () => undefined, error: (o: object, m: string) => console.error(m, o) };
@@ -133,7 +126,7 @@ describe('coordinator on real nats-server + PostgreSQL', () => {
     });
     expect(loaded.run.state).toBe('STEP_1');
     expect(loaded.logs.find((x) => x.stepName === 'transition_refused')?.payload).toMatchObject({ attempted: 'INITIATED' });
-    await until(async () => (refusals.some((r) => r.includes('illegal_transition') && r.includes(runId)) ? true : undefined));
+    await until(() => Promise.resolve(refusals.some((r) => r.includes('illegal_transition') && r.includes(runId)) ? true : undefined));
     sub.unsubscribe();
     outcomeFor = () => 'ok';
   });
@@ -147,7 +140,7 @@ describe('coordinator on real nats-server + PostgreSQL', () => {
     });
     await js.publish(StepDone.subject, new TextEncoder().encode('{not json'), { msgID: 'poison-1' });
     await js.publish(CancelRun.subject, new TextEncoder().encode(JSON.stringify({ specversion: '1.0' })), { msgID: 'poison-2' });
-    await until(async () => (dlq.length >= 2 ? true : undefined));
+    await until(() => Promise.resolve(dlq.length >= 2 ? true : undefined));
     expect(dlq.map((d) => d.subject).sort()).toEqual(['openpaw.dlq.cmd.coordinator.CancelRun.v1', 'openpaw.dlq.evt.testworker.StepDone.v1']);
     expect(dlq.every((d) => (d.reason ?? '').length > 0)).toBe(true);
     sub.unsubscribe();

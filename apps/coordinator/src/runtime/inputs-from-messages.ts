@@ -1,4 +1,4 @@
-import { CancelRun, type Envelope, type MessageData, RunStateChanged, runIdFor, StartRun, SubmitRunInput } from '@openpaw/contracts';
+import { CancelRun, ChildRunFinished, type Envelope, type MessageData, runIdFor, StartRun, SubmitRunInput } from '@openpaw/contracts';
 import type { PendingInput } from '@openpaw/saga';
 
 export type Translation = { readonly ok: true; readonly input: PendingInput | undefined } | { readonly ok: false; readonly reason: string };
@@ -60,16 +60,14 @@ export function inputFromMessage(envelope: Envelope): Translation {
         },
       };
     }
-    case RunStateChanged.subject: {
-      const data = envelope.data as MessageData<typeof RunStateChanged>;
-      // A child's terminal state is its parent's input; every other run event is for projections.
-      if (data.parentRunId === null || !data.terminal) return { ok: true, input: undefined };
+    case ChildRunFinished.subject: {
+      const data = envelope.data as MessageData<typeof ChildRunFinished>;
       return {
         ok: true,
         input: {
           kind: 'input',
           meta: meta(envelope, data.parentRunId),
-          input: { kind: 'child', childRunId: data.runId, workflowType: data.workflowType, state: data.stateAfter, view: data.view },
+          input: { kind: 'child', childRunId: data.childRunId, workflowType: data.workflowType, state: data.state, view: data.view },
         },
       };
     }

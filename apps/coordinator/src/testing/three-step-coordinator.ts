@@ -1,5 +1,5 @@
 import { SagaRegistry } from '@openpaw/saga';
-import { threeStepSaga } from '@openpaw/testing';
+import { threeStepSaga } from '@openpaw/testkit';
 import { CoordinatorRuntime } from '../runtime/coordinator-runtime.js';
 
 /**

@@ -76,3 +76,17 @@ export const InputRefused = defineEvent(
   }),
   'An input the coordinator refused: a transition its table does not allow, a stranger, an unknown run.',
 );
+
+export const ChildRunFinished = defineCommand(
+  'coordinator',
+  'ChildRunFinished',
+  1,
+  z.object({
+    parentRunId: z.uuid(),
+    childRunId: z.uuid(),
+    workflowType: z.string(),
+    state: z.string(),
+    view: jsonObject,
+  }),
+  "A child run reached a terminal state: an input for its parent run (the coordinator's note to itself).",
+);

@@ -1,9 +1,10 @@
 import { createEnvelope, runIdFor } from '@openpaw/contracts';
 import { openDatabase } from '@openpaw/persistence';
-import { freshDatabase, StepDone, threeStepSaga } from '@openpaw/testing';
+import { freshDatabase } from '@openpaw/testing';
 import type { DataSource } from 'typeorm';
 import { replayRun } from '../replay.js';
 import { SagaRegistry } from '../registry.js';
+import { twoStepDefinition, Worked } from '../testing/two-step-definition.js';
 import { coordinatorEntities } from './entities.js';
 import { coordinatorMigrations } from './migrations.js';
 import { loadRunWithLogs } from './run-queries.js';
@@ -20,78 +21,87 @@ describe('SagaStore on PostgreSQL', () => {
       entities: coordinatorEntities,
       migrations: coordinatorMigrations,
     });
-    store = new SagaStore(dataSource, new SagaRegistry([threeStepSaga]));
+    store = new SagaStore(dataSource, new SagaRegistry([twoStepDefinition]));
   });
 
   afterAll(async () => {
     await dataSource.destroy();
   });
 
+  const runIdOf = (key: string): string => runIdFor(twoStepDefinition.type, key);
+
   const start = (key: string, messageId = `start-${key}`): PendingInput => ({
     kind: 'start',
-    meta: { messageId, runId: runIdFor(threeStepSaga.type, key) },
-    request: { workflowType: threeStepSaga.type, idempotencyKey: key, userId: 'u1', input: { payload: key } },
+    meta: { messageId, runId: runIdOf(key) },
+    request: { workflowType: twoStepDefinition.type, idempotencyKey: key, userId: 'u1', input: { n: 1 } },
   });
 
-  const done = (key: string, step: number, messageId = `done-${key}-${step}`): PendingInput => {
-    const runId = runIdFor(threeStepSaga.type, key);
-    return {
-      kind: 'input',
-      meta: { messageId, runId },
-      input: {
-        kind: 'event',
-        envelope: createEnvelope(StepDone, { runId, step, outcome: 'ok', result: `r${step}` }, { id: messageId, source: '/test', correlationId: runId }),
-      },
-    };
-  };
+  const worked = (key: string, messageId = `worked-${key}`): PendingInput => ({
+    kind: 'input',
+    meta: { messageId, runId: runIdOf(key) },
+    input: { kind: 'event', envelope: createEnvelope(Worked, { n: 1, ok: true }, { id: messageId, source: '/test', correlationId: runIdOf(key) }) },
+  });
+
+  const approve = (key: string): PendingInput => ({
+    kind: 'input',
+    meta: { messageId: `approve-${key}`, runId: runIdOf(key) },
+    input: { kind: 'human', userId: 'u1', inputType: 'approve', payload: {} },
+    requesterId: 'u1',
+  });
 
   it('applies a batch for many runs in one transaction and dedups by message id', async () => {
     const first = await store.applyBatch([start('a'), start('b'), start('a', 'start-a')]);
     expect(first.results.map((r) => r.status)).toEqual(['applied', 'applied', 'duplicate']);
-    // Two DoStep commands and two RunStateChanged events, all in the outbox.
     expect(first.outbox.map((o) => o.envelope.type).sort()).toEqual([
-      'openpaw.cmd.testworker.DoStep.v1',
-      'openpaw.cmd.testworker.DoStep.v1',
+      'openpaw.cmd.unit.Work.v1',
+      'openpaw.cmd.unit.Work.v1',
       'openpaw.evt.workflow.RunStateChanged.v1',
       'openpaw.evt.workflow.RunStateChanged.v1',
     ]);
-    const again = await store.applyBatch([start('a')]);
-    expect(again.results.map((r) => r.status)).toEqual(['duplicate']);
-    const [{ count }] = (await dataSource.query(`select count(*)::int as count from outbox`)) as [{ count: number }];
+    expect((await store.applyBatch([start('a')])).results.map((r) => r.status)).toEqual(['duplicate']);
+    const [{ count }] = await dataSource.query<[{ count: number }]>(`select count(*)::int as count from outbox`);
     expect(count).toBe(4);
+    const [{ timers }] = await dataSource.query<[{ timers: number }]>(`select count(*)::int as timers from timers`);
+    expect(timers).toBe(2);
   });
 
-  it('runs a whole saga, and its step log replays to the same states', async () => {
-    await store.applyBatch([start('c')]);
-    await store.applyBatch([done('c', 1), done('c', 1, 'done-c-1-redelivered')]);
-    await store.applyBatch([done('c', 2)]);
-    await store.applyBatch([done('c', 3)]);
-    const loaded = await loadRunWithLogs(dataSource, runIdFor(threeStepSaga.type, 'c'));
-    expect(loaded?.run.state).toBe('SUCCEEDED');
-    expect(loaded?.logs.map((l) => `${l.stepName}:${l.stateAfter}`)).toEqual([
-      'run_started:INITIATED',
-      'start:STEP_1',
-      'openpaw.evt.testworker.StepDone.v1:STEP_2',
-      'input_ignored:STEP_2',
-      'openpaw.evt.testworker.StepDone.v1:STEP_3',
-      'completed:SUCCEEDED',
-    ]);
+  it('runs a whole saga, deletes published outbox rows in the next write, and replays to the same states', async () => {
+    const started = await store.applyBatch([start('c')]);
+    store.notePublished(started.outbox.map((o) => o.msgId));
+    await store.applyBatch([worked('c'), worked('c', 'worked-c-redelivered')]);
+    const left = await dataSource.query<unknown[]>(`select msg_id from outbox where msg_id = any($1::text[])`, [started.outbox.map((o) => o.msgId)]);
+    expect(left).toEqual([]);
+    await store.applyBatch([approve('c')]);
+    const loaded = await loadRunWithLogs(dataSource, runIdOf('c'));
     if (loaded === undefined) throw new Error('run missing');
-    expect(replayRun(threeStepSaga, loaded.run, loaded.logs)).toMatchObject({ ok: true, finalState: 'SUCCEEDED' });
+    expect(loaded.run.state).toBe('DONE');
+    expect(loaded.logs.map((l) => `${l.stepName}:${l.stateAfter}`)).toEqual([
+      'run_started:NEW',
+      'policy_applied:NEW',
+      'start:WORKING',
+      'openpaw.evt.unit.Worked.v1:REVIEW',
+      'transition_refused:REVIEW',
+      'human:approve:DONE',
+    ]);
+    expect(replayRun(twoStepDefinition, loaded.run, loaded.logs)).toMatchObject({ ok: true, finalState: 'DONE' });
+    // The run's step timer went when it left WORKING.
+    const timers = await dataSource.query<unknown[]>(`select name from timers where run_id = $1`, [runIdOf('c')]);
+    expect(timers).toEqual([]);
   });
 
   it('rolls everything back when the transaction fails', async () => {
     const broken: PendingInput = { ...start('d'), meta: { messageId: 'start-d', runId: 'not-a-uuid' } };
     await expect(store.applyBatch([start('e'), broken])).rejects.toThrow();
-    const rows = (await dataSource.query(`select count(*)::int as count from inbox where message_id = 'start-e'`)) as [{ count: number }];
+    const rows = await dataSource.query<[{ count: number }]>(`select count(*)::int as count from inbox where message_id = 'start-e'`);
     expect(rows[0].count).toBe(0);
-    expect(await loadRunWithLogs(dataSource, runIdFor(threeStepSaga.type, 'e'))).toBeUndefined();
+    expect(await loadRunWithLogs(dataSource, runIdOf('e'))).toBeUndefined();
   });
 
   it('serialises concurrent batches touching the same run', async () => {
     await store.applyBatch([start('f')]);
-    const results = await Promise.all([store.applyBatch([done('f', 1, 'x1')]), store.applyBatch([done('f', 1, 'x2')])]);
+    const results = await Promise.all([store.applyBatch([worked('f', 'x1')]), store.applyBatch([worked('f', 'x2')])]);
     const statuses = results.flatMap((r) => r.results.map((x) => x.status)).sort();
-    expect(statuses).toEqual(['applied', 'ignored']);
+    // The second arrives in REVIEW, where the definition asks for a transition the table refuses.
+    expect(statuses).toEqual(['applied', 'refused']);
   });
 });

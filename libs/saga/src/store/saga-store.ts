@@ -1,4 +1,5 @@
-import type { DataSource, QueryRunner } from 'typeorm';
+import type { PoolClient } from 'pg';
+import type { DataSource } from 'typeorm';
 import { type Applied, applyInput, applyStart, type StartRequest, unknownRunRefusal } from '../apply-input.js';
 import type { SagaInput } from '../definition.js';
 import type { InputMeta, OutboxRecord, RunRecord, StepLogRecord, TimerOperation } from '../records.js';
@@ -68,23 +69,48 @@ export class SagaStore {
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
+  /**
+   * Outbox rows the relay has published, deleted by the next batch's write (no transaction of
+   * their own on the hot path; the relay flushes them itself when the coordinator is idle).
+   */
+  private readonly publishedOutbox: string[] = [];
+
+  notePublished(msgIds: readonly string[]): void {
+    for (const id of msgIds) this.publishedOutbox.push(id);
+  }
+
+  /** Takes the published ids not yet deleted (for an idle flush). */
+  takePublished(): string[] {
+    return this.publishedOutbox.splice(0, this.publishedOutbox.length);
+  }
+
   async applyBatch(inputs: readonly PendingInput[]): Promise<BatchResult> {
     const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
+    // The hot path talks to the pg client TypeORM holds for this runner: fewer layers per round trip.
+    const client = (await runner.connect()) as PoolClient;
+    const published = this.takePublished();
+    let open = false;
     try {
-      await runner.startTransaction();
-      const result = await this.applyInTransaction(runner, inputs);
-      await runner.commitTransaction();
+      await client.query('begin');
+      open = true;
+      const result = await this.applyInTransaction(client, inputs, published);
+      await client.query('commit');
+      open = false;
       return result;
     } catch (error) {
-      if (runner.isTransactionActive) await runner.rollbackTransaction();
+      this.notePublished(published);
+      if (open) await client.query('rollback');
       throw error;
     } finally {
       await runner.release();
     }
   }
 
-  private async applyInTransaction(runner: QueryRunner, inputs: readonly PendingInput[]): Promise<BatchResult> {
+  private async applyInTransaction(client: PoolClient, inputs: readonly PendingInput[], published: readonly string[]): Promise<BatchResult> {
+    // Named statements: pg prepares each once per connection, so PostgreSQL plans them once, not per batch.
+    const runner = {
+      query: async (sql: string, params: unknown[]) => (await client.query({ name: statementName(sql), text: sql, values: params })).rows as unknown,
+    };
     const now = this.clock();
     const results: InputResult[] = new Array<InputResult>(inputs.length).fill({ status: 'duplicate' });
 
@@ -101,8 +127,8 @@ export class SagaStore {
           timerInputs.map(({ p }) => (p.kind === 'input' ? (p.firedTimer?.name ?? '') : '')),
           timerInputs.map(({ p }) => (p.kind === 'input' ? (p.firedTimer?.fireAt ?? now) : now)),
         ],
-      )) as [Array<{ run_id: string; name: string }>, number];
-      for (const row of deleted[0]) liveTimers.add(`${row.run_id}\u0000${row.name}`);
+      )) as Array<{ run_id: string; name: string }>;
+      for (const row of deleted) liveTimers.add(`${row.run_id}\u0000${row.name}`);
     }
 
     const candidates: number[] = [];
@@ -113,22 +139,26 @@ export class SagaStore {
       seen.add(p.meta.messageId);
       candidates.push(i);
     });
-    if (candidates.length === 0) return { results, outbox: [] };
+    if (candidates.length === 0) {
+      this.notePublished(published);
+      return { results, outbox: [] };
+    }
 
-    const freshRows = (await runner.query(
-      `insert into inbox (message_id) select unnest($1::text[]) on conflict do nothing returning message_id`,
-      [candidates.map((i) => inputs[i]?.meta.messageId)],
-    )) as Array<{ message_id: string }>;
-    const fresh = new Set(freshRows.map((r) => r.message_id));
+    // One round trip: record the inputs in the inbox and lock their runs (in id order: no deadlocks).
+    const messageIds = candidates.map((i) => inputs[i]?.meta.messageId ?? '').sort();
+    const candidateRunIds = [...new Set(candidates.map((i) => inputs[i]?.meta.runId ?? ''))].sort();
+    const [claimed] = (await runner.query(
+      `with fresh as (insert into inbox (message_id) select unnest($1::text[]) on conflict do nothing returning message_id)
+       select coalesce((select array_agg(message_id) from fresh), '{}') as fresh,
+              coalesce((select json_agg(r) from (
+                select id, type, state, attempt_no, idempotency_key, user_id, parent_run_id, data, version, created_at, updated_at
+                from workflow_runs where id = any($2::uuid[]) order by id for update) r), '[]') as runs`,
+      [messageIds, candidateRunIds],
+    )) as [{ fresh: string[]; runs: RunRow[] }];
+    const fresh = new Set(claimed.fresh);
     const toApply = candidates.filter((i) => fresh.has(inputs[i]?.meta.messageId ?? ''));
-    if (toApply.length === 0) return { results, outbox: [] };
-
-    const runIds = [...new Set(toApply.map((i) => inputs[i]?.meta.runId ?? ''))].sort();
-    const rows = (await runner.query(
-      `select id, type, state, attempt_no, idempotency_key, user_id, parent_run_id, data, version, created_at, updated_at
-       from workflow_runs where id = any($1::uuid[]) order by id for update`,
-      [runIds],
-    )) as RunRow[];
+    if (toApply.length === 0 && published.length === 0) return { results, outbox: [] };
+    const rows = claimed.runs.map((row) => ({ ...row, created_at: new Date(row.created_at), updated_at: new Date(row.updated_at) }));
     const runs = new Map<string, RunRecord>(rows.map((row) => [row.id, toRecord(row)]));
     const touched = new Set<string>();
     const logs: StepLogRecord[] = [];
@@ -156,7 +186,7 @@ export class SagaStore {
       timerOps.push(...applied.timers);
     }
 
-    await this.write(runner, [...touched].map((id) => runs.get(id)).filter((r): r is RunRecord => r !== undefined), logs, outbox, timerOps);
+    await this.write(runner, published, [...touched].map((id) => runs.get(id)).filter((r): r is RunRecord => r !== undefined), logs, outbox, timerOps);
     return { results, outbox };
   }
 
@@ -179,13 +209,14 @@ export class SagaStore {
   }
 
   private async write(
-    runner: QueryRunner,
+    runner: { query(sql: string, params: unknown[]): Promise<unknown> },
+    published: readonly string[],
     runs: readonly RunRecord[],
     logs: readonly StepLogRecord[],
     outbox: readonly OutboxRecord[],
     timerOps: readonly TimerOperation[],
   ): Promise<void> {
-    if (runs.length === 0 && logs.length === 0 && outbox.length === 0 && timerOps.length === 0) return;
+    if (runs.length === 0 && logs.length === 0 && outbox.length === 0 && timerOps.length === 0 && published.length === 0) return;
     const { sets, clears } = foldTimerOperations(timerOps);
     await runner.query(
       `with
@@ -221,6 +252,9 @@ export class SagaStore {
            and not exists (select 1 from timer_sets s where s.run_id = t.run_id and s.name = t.name)
          returning 1
        ),
+       published as (
+         delete from outbox where msg_id = any($30::text[]) returning 1
+       ),
        timers_set as (
          insert into timers (run_id, name, fire_at, payload)
          select s.run_id, s.name, s.fire_at, s.payload::jsonb from timer_sets s
@@ -228,7 +262,8 @@ export class SagaStore {
          returning 1
        )
        select (select count(*) from runs) as runs, (select count(*) from logs) as logs, (select count(*) from out) as outbox,
-              (select count(*) from timers_cleared) as cleared, (select count(*) from timers_set) as timers`,
+              (select count(*) from timers_cleared) as cleared, (select count(*) from timers_set) as timers,
+              (select count(*) from published) as published`,
       [
         runs.map((r) => r.id),
         runs.map((r) => r.type),
@@ -259,9 +294,21 @@ export class SagaStore {
         clears.map((c) => c.runId),
         clears.map((c) => c.prefix),
         clears.map((c) => c.exact),
+        published,
       ],
     );
   }
+}
+
+const statementNames = new Map<string, string>();
+
+function statementName(sql: string): string {
+  let name = statementNames.get(sql);
+  if (name === undefined) {
+    name = `saga_store_${statementNames.size + 1}`;
+    statementNames.set(sql, name);
+  }
+  return name;
 }
 
 /**

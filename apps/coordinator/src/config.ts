@@ -1,0 +1,31 @@
+import { natsUrlFromEnv } from '@openpaw/platform';
+import { z } from 'zod';
+
+const env = z.object({
+  OPENPAW_DATABASE_URL: z.string().min(1).default('postgres://openpaw@127.0.0.1:5432/openpaw'),
+  OPENPAW_COORDINATOR_MAX_BATCH: z.coerce.number().int().positive().default(256),
+  OPENPAW_COORDINATOR_CONCURRENCY: z.coerce.number().int().positive().default(2),
+  OPENPAW_COORDINATOR_TIMER_INTERVAL_MS: z.coerce.number().int().positive().default(100),
+  OPENPAW_COORDINATOR_POOL_SIZE: z.coerce.number().int().positive().default(8),
+});
+
+export interface CoordinatorSettings {
+  readonly natsUrl: readonly string[];
+  readonly databaseUrl: string;
+  readonly maxBatch: number;
+  readonly concurrency: number;
+  readonly timerIntervalMs: number;
+  readonly poolSize: number;
+}
+
+export function coordinatorSettingsFromEnv(source: NodeJS.ProcessEnv = process.env): CoordinatorSettings {
+  const e = env.parse(source);
+  return {
+    natsUrl: natsUrlFromEnv(source),
+    databaseUrl: e.OPENPAW_DATABASE_URL,
+    maxBatch: e.OPENPAW_COORDINATOR_MAX_BATCH,
+    concurrency: e.OPENPAW_COORDINATOR_CONCURRENCY,
+    timerIntervalMs: e.OPENPAW_COORDINATOR_TIMER_INTERVAL_MS,
+    poolSize: e.OPENPAW_COORDINATOR_POOL_SIZE,
+  };
+}

@@ -1,0 +1,53 @@
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { MessageLogContext, MetricsMessagingObserver, PlatformMetrics, ReadinessRegistry } from '@openpaw/platform';
+import type { SagaRegistry } from '@openpaw/saga';
+import type { CoordinatorSettings } from './config.js';
+import { CoordinatorRuntime } from './runtime/coordinator-runtime.js';
+
+export const COORDINATOR_SETTINGS = Symbol('openpaw.coordinator.settings');
+export const SAGA_REGISTRY = Symbol('openpaw.coordinator.registry');
+
+/** Runs the coordinator runtime for the Nest app's lifetime, with metrics, logs and readiness. */
+@Injectable()
+export class CoordinatorService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private runtime: CoordinatorRuntime | undefined;
+  private unregisterReadiness: (() => void) | undefined;
+
+  constructor(
+    @Inject(COORDINATOR_SETTINGS) private readonly settings: CoordinatorSettings,
+    @Inject(SAGA_REGISTRY) private readonly registry: SagaRegistry,
+    private readonly metrics: PlatformMetrics,
+    private readonly log: MessageLogContext,
+    private readonly readiness: ReadinessRegistry,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const metrics = this.metrics;
+    this.runtime = await CoordinatorRuntime.start({
+      natsUrl: this.settings.natsUrl,
+      databaseUrl: this.settings.databaseUrl,
+      registry: this.registry,
+      logger: this.log,
+      messagingObserver: new MetricsMessagingObserver(metrics),
+      observer: {
+        onTransition: (type, state) => metrics.recordSagaTransition(type, state),
+        onOutboxLag: (seconds) => metrics.recordOutboxLag(seconds),
+        onTimerLag: (seconds) => metrics.recordTimerLag(seconds),
+        onPublishFailed: (error) => this.log.warn({ err: String(error) }, 'outbox publish failed; will retry'),
+      },
+      maxBatch: this.settings.maxBatch,
+      concurrency: this.settings.concurrency,
+      timerIntervalMs: this.settings.timerIntervalMs,
+      poolSize: this.settings.poolSize,
+    });
+    const runtime = this.runtime;
+    this.unregisterReadiness = this.readiness.register({ name: 'coordinator', check: () => runtime.checkReady() });
+    this.log.info({ workflows: this.registry.all().map((d) => d.type) }, 'coordinator started');
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.unregisterReadiness?.();
+    await this.runtime?.stop();
+    this.runtime = undefined;
+  }
+}

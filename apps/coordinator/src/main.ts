@@ -1,0 +1,10 @@
+import { bootstrapService } from '@openpaw/platform';
+import { CoordinatorModule, SERVICE_NAME } from './app.module.js';
+import { coordinatorSettingsFromEnv } from './config.js';
+import { productionRegistry } from './workflows/index.js';
+
+await bootstrapService({
+  name: SERVICE_NAME,
+  module: CoordinatorModule.forRoot(coordinatorSettingsFromEnv(), productionRegistry()),
+  defaultPort: 3001,
+});

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+/** The gateway's configuration, from the environment (validated at start). */
+export interface GatewayConfig {
+  readonly natsUrl: string;
+  readonly databaseUrl: string;
+  readonly jwt: JwtConfig;
+  /** How long `POST /runs/:id/cancel` waits for the coordinator's answer. */
+  readonly cancelWaitMs: number;
+  /** Interval of SSE heartbeat comments. */
+  readonly sseHeartbeatMs: number;
+}
+
+export interface JwtConfig {
+  /** HS256 shared secret (at least 32 bytes). */
+  readonly secret: string;
+  readonly issuer: string;
+  readonly audience: string;
+}
+
+export const GATEWAY_CONFIG = Symbol('openpaw.gateway.config');
+
+export const DEFAULT_JWT_ISSUER = 'openpaw';
+export const DEFAULT_JWT_AUDIENCE = 'openpaw-api';
+
+const envSchema = z.object({
+  OPENPAW_NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
+  OPENPAW_DATABASE_URL: z.string().min(1).default('postgres://openpaw@127.0.0.1:5432/openpaw'),
+  OPENPAW_JWT_SECRET: z.string().min(32, 'OPENPAW_JWT_SECRET must be at least 32 characters'),
+  OPENPAW_JWT_ISSUER: z.string().min(1).default(DEFAULT_JWT_ISSUER),
+  OPENPAW_JWT_AUDIENCE: z.string().min(1).default(DEFAULT_JWT_AUDIENCE),
+  OPENPAW_GATEWAY_CANCEL_WAIT_MS: z.coerce.number().int().positive().default(5000),
+  OPENPAW_GATEWAY_SSE_HEARTBEAT_MS: z.coerce.number().int().positive().default(15000),
+});
+
+/** Reads the gateway's configuration from `env`; throws naming every missing or invalid variable. */
+export function gatewayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new Error(`invalid gateway configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  const e = parsed.data;
+  return {
+    natsUrl: e.OPENPAW_NATS_URL,
+    databaseUrl: e.OPENPAW_DATABASE_URL,
+    jwt: { secret: e.OPENPAW_JWT_SECRET, issuer: e.OPENPAW_JWT_ISSUER, audience: e.OPENPAW_JWT_AUDIENCE },
+    cancelWaitMs: e.OPENPAW_GATEWAY_CANCEL_WAIT_MS,
+    sseHeartbeatMs: e.OPENPAW_GATEWAY_SSE_HEARTBEAT_MS,
+  };
+}

@@ -1,0 +1,486 @@
+import { randomUUID } from 'node:crypto';
+import type { INestApplication } from '@nestjs/common';
+import { jetstream } from '@nats-io/jetstream';
+import type { Msg, NatsConnection } from '@nats-io/nats-core';
+import { connect } from '@nats-io/transport-node';
+import {
+  CancelRun,
+  InputRefused,
+  type MessageData,
+  parseEnvelope,
+  RunStateChanged,
+  StartRun,
+  type Envelope,
+} from '@openpaw/contracts';
+import { JetStreamPublisher } from '@openpaw/messaging';
+import { startService } from '@openpaw/platform';
+import { freshDatabase, privateNatsServer, type NatsServerHandle } from '@openpaw/testing';
+import { GatewayModule } from './app.module.js';
+import { signAccessToken } from './auth/tokens.js';
+import type { GatewayConfig } from './config.js';
+import { configureGateway } from './configure.js';
+import { RunSubmitter } from './runs/submit/run-submitter.js';
+
+process.env['LOG_LEVEL'] ??= 'warn';
+
+type RunEventData = MessageData<typeof RunStateChanged>;
+
+const ALICE = 'user-alice';
+const BOB = 'user-bob';
+const WORKFLOW = 'TestWorkflow';
+
+describe('gateway (real NATS + PostgreSQL)', () => {
+  let nats: NatsServerHandle;
+  let nc: NatsConnection;
+  let publisher: JetStreamPublisher;
+  let app: INestApplication;
+  let url: string;
+  let config: GatewayConfig;
+  let aliceToken: string;
+  let bobToken: string;
+  const clock = { ms: Date.parse('2030-01-01T00:00:00.000Z') };
+
+  /** A coordinator stand-in publishing run events (each later than the last, unless told). */
+  async function publishState(
+    runId: string,
+    userId: string,
+    version: number,
+    stateAfter: string,
+    options: { terminal?: boolean; occurredAt?: string; workflowType?: string; view?: Record<string, unknown> } = {},
+  ): Promise<void> {
+    clock.ms += 1000;
+    const data: RunEventData = {
+      runId,
+      workflowType: options.workflowType ?? WORKFLOW,
+      userId,
+      attemptNo: 1,
+      version,
+      stateBefore: version === 0 ? null : 'PREVIOUS',
+      stateAfter,
+      terminal: options.terminal ?? false,
+      stepName: `step-${version}`,
+      parentRunId: null,
+      view: options.view ?? { progress: version },
+      occurredAt: options.occurredAt ?? new Date(clock.ms).toISOString(),
+    };
+    await publisher.publish(RunStateChanged, data, { source: '/openpaw/test-coordinator', correlationId: runId });
+  }
+
+  function api(path: string, init: RequestInit & { token?: string } = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    if (init.token !== undefined) headers.set('authorization', `Bearer ${init.token}`);
+    if (init.body !== undefined) headers.set('content-type', 'application/json');
+    return fetch(`${url}${path}`, { ...init, headers });
+  }
+
+  async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = await probe();
+      if (value !== undefined) return value;
+      if (Date.now() > deadline) throw new Error('condition not met in time');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** Waits until the projection shows `runId` at `version` (as its owner sees it). */
+  async function projected(runId: string, token: string, version: number): Promise<Record<string, unknown>> {
+    return eventually(async () => {
+      const response = await api(`/runs/${runId}`, { token });
+      if (response.status !== 200) return undefined;
+      const body = (await response.json()) as Record<string, unknown>;
+      return body['version'] === version ? body : undefined;
+    });
+  }
+
+  beforeAll(async () => {
+    nats = await privateNatsServer();
+    config = {
+      natsUrl: nats.url,
+      databaseUrl: await freshDatabase('gateway'),
+      jwt: { secret: 'integration-test-secret-of-at-least-32-chars', issuer: 'openpaw', audience: 'openpaw-api' },
+      cancelWaitMs: 3000,
+      sseHeartbeatMs: 250,
+    };
+    // The gateway provisions the streams as it connects.
+    ({ app, url } = await startService({
+      name: 'gateway',
+      module: GatewayModule.forRoot(config),
+      defaultPort: 0,
+      port: 0,
+      configure: configureGateway,
+    }));
+    nc = await connect({ servers: nats.url, name: 'gateway-int-spec' });
+    publisher = new JetStreamPublisher(jetstream(nc));
+    aliceToken = await signAccessToken(config.jwt, ALICE);
+    bobToken = await signAccessToken(config.jwt, BOB);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await nc?.close();
+    await nats?.dispose();
+  });
+
+  describe('authentication', () => {
+    it('answers 401 with a JSON body without a token, or with a bad one', async () => {
+      const missing = await api('/runs');
+      expect(missing.status).toBe(401);
+      expect(missing.headers.get('www-authenticate')).toContain('Bearer');
+      expect(await missing.json()).toEqual({ error: 'unauthorized', message: 'a bearer token is required' });
+
+      const forged = await signAccessToken({ ...config.jwt, secret: 'another-secret-another-secret-another' }, ALICE);
+      const wrongAudience = await signAccessToken({ ...config.jwt, audience: 'someone-else' }, ALICE);
+      const expired = await signAccessToken(config.jwt, ALICE, { now: new Date(Date.now() - 3_600_000), expiresIn: 60 });
+      for (const token of [forged, wrongAudience, expired, 'not.a.jwt']) {
+        const response = await api(`/runs/${randomUUID()}`, { token });
+        expect(response.status).toBe(401);
+        expect(await response.json()).toMatchObject({ error: 'unauthorized' });
+      }
+    });
+
+    it('leaves the probes, metrics and docs public', async () => {
+      expect((await api('/healthz')).status).toBe(200);
+      const ready = await api('/readyz');
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toMatchObject({ status: 'ok', details: { database: { status: 'up' }, nats: { status: 'up' } } });
+      const metrics = await (await api('/metrics')).text();
+      expect(metrics).toContain('openpaw_messages_handled_total');
+      const openapi = (await (await api('/docs/openapi.json')).json()) as {
+        paths: Record<string, Record<string, unknown>>;
+        components: { securitySchemes: Record<string, unknown> };
+      };
+      expect(Object.keys(openapi.paths)).toEqual(
+        expect.arrayContaining(['/runs', '/runs/{id}', '/runs/{id}/events', '/runs/{id}/cancel', '/healthz', '/readyz']),
+      );
+      expect(openapi.components.securitySchemes).toHaveProperty('bearer');
+      const list = openapi.paths['/runs']?.['get'] as { parameters: { name: string; in: string }[]; security: unknown[] };
+      expect(list.parameters.map((p) => `${p.in}:${p.name}`).sort()).toEqual(['query:cursor', 'query:limit', 'query:state', 'query:type']);
+      expect(list.security).toEqual([{ bearer: [] }]);
+      const cancel = openapi.paths['/runs/{id}/cancel']?.['post'] as {
+        parameters: { name: string; in: string }[];
+        requestBody: { content: Record<string, { schema: { properties: Record<string, unknown> } }> };
+        responses: Record<string, unknown>;
+      };
+      expect(cancel.parameters.map((p) => `${p.in}:${p.name}`)).toEqual(['path:id']);
+      expect(cancel.requestBody.content['application/json']?.schema.properties).toHaveProperty('reason');
+      expect(Object.keys(cancel.responses).sort()).toEqual(['202', '400', '401', '404', '409']);
+      expect((await api('/docs')).status).toBe(200);
+    });
+
+    it('answers unknown routes with a JSON 404', async () => {
+      const response = await api('/nowhere', { token: aliceToken });
+      expect(response.status).toBe(404);
+      expect(await response.json()).toMatchObject({ error: 'not_found' });
+    });
+  });
+
+  describe('validation', () => {
+    it('answers 400 naming the field for a bad path parameter, query value or body', async () => {
+      const badId = await api('/runs/not-a-uuid', { token: aliceToken });
+      expect(badId.status).toBe(400);
+      expect(await badId.json()).toMatchObject({ error: 'validation_failed', location: 'params', issues: [{ path: 'id' }] });
+
+      const badLimit = await api('/runs?limit=lots', { token: aliceToken });
+      expect(badLimit.status).toBe(400);
+      expect(await badLimit.json()).toMatchObject({ error: 'validation_failed', location: 'query', issues: [{ path: 'limit' }] });
+
+      const badCursor = await api('/runs?cursor=bogus', { token: aliceToken });
+      expect(await badCursor.json()).toMatchObject({ issues: [{ path: 'cursor', message: 'not a cursor returned by this API' }] });
+
+      const badBody = await api(`/runs/${randomUUID()}/cancel`, { method: 'POST', token: aliceToken, body: JSON.stringify({ reason: 42 }) });
+      expect(badBody.status).toBe(400);
+      expect(await badBody.json()).toMatchObject({ error: 'validation_failed', location: 'body', issues: [{ path: 'reason' }] });
+
+      const malformed = await api(`/runs/${randomUUID()}/cancel`, { method: 'POST', token: aliceToken, body: '{"reason":' });
+      expect(malformed.status).toBe(400);
+      expect(await malformed.json()).toMatchObject({ error: 'malformed_json' });
+    });
+  });
+
+  describe('the projection', () => {
+    const aliceRun = randomUUID();
+    const bobRun = randomUUID();
+
+    it('serves a run from the projection, ignoring older versions', async () => {
+      await publishState(aliceRun, ALICE, 0, 'CREATED');
+      await publishState(aliceRun, ALICE, 2, 'WORKING', { view: { progress: 'two' } });
+      await publishState(aliceRun, ALICE, 1, 'STALE');
+      await publishState(bobRun, BOB, 0, 'CREATED');
+      await projected(bobRun, bobToken, 0);
+      const run = await projected(aliceRun, aliceToken, 2);
+      // v1 arrived after v2 and is ignored (the consumer applies in any order).
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const again = (await (await api(`/runs/${aliceRun}`, { token: aliceToken })).json()) as Record<string, unknown>;
+      expect(again).toEqual(run);
+      expect(run).toMatchObject({
+        runId: aliceRun,
+        workflowType: WORKFLOW,
+        state: 'WORKING',
+        terminal: false,
+        attemptNo: 1,
+        version: 2,
+        parentRunId: null,
+        view: { progress: 'two' },
+      });
+      expect(Date.parse(run['createdAt'] as string)).toBeLessThan(Date.parse(run['updatedAt'] as string));
+    });
+
+    it("answers 404 for another user's run, whatever the route", async () => {
+      const get = await api(`/runs/${bobRun}`, { token: aliceToken });
+      expect(get.status).toBe(404);
+      expect(await get.json()).toEqual({ error: 'not_found', message: 'no such run' });
+      expect((await api(`/runs/${bobRun}/events`, { token: aliceToken })).status).toBe(404);
+      expect((await api(`/runs/${bobRun}/cancel`, { method: 'POST', token: aliceToken })).status).toBe(404);
+      expect((await api(`/runs/${randomUUID()}`, { token: aliceToken })).status).toBe(404);
+    });
+
+    it("lists the caller's runs newest first, filtered, page by page", async () => {
+      const carol = 'user-carol';
+      const carolToken = await signAccessToken(config.jwt, carol);
+      const runs = [randomUUID(), randomUUID(), randomUUID()];
+      await publishState(runs[0]!, carol, 0, 'CREATED');
+      await publishState(runs[1]!, carol, 0, 'CREATED', { workflowType: 'OtherWorkflow' });
+      await publishState(runs[2]!, carol, 0, 'CREATED');
+      await publishState(runs[2]!, carol, 1, 'DONE', { terminal: true });
+      await projected(runs[2]!, carolToken, 1);
+      await projected(runs[1]!, carolToken, 0);
+      await projected(runs[0]!, carolToken, 0);
+
+      const all = (await (await api('/runs', { token: carolToken })).json()) as { items: { runId: string }[]; nextCursor?: string };
+      expect(all.items.map((r) => r.runId)).toEqual([runs[2], runs[1], runs[0]]);
+      expect(all.nextCursor).toBeUndefined();
+
+      const first = (await (await api('/runs?limit=2', { token: carolToken })).json()) as { items: { runId: string }[]; nextCursor: string };
+      expect(first.items.map((r) => r.runId)).toEqual([runs[2], runs[1]]);
+      const second = (await (await api(`/runs?limit=2&cursor=${first.nextCursor}`, { token: carolToken })).json()) as {
+        items: { runId: string }[];
+        nextCursor?: string;
+      };
+      expect(second.items.map((r) => r.runId)).toEqual([runs[0]]);
+      expect(second.nextCursor).toBeUndefined();
+
+      const byType = (await (await api(`/runs?type=${WORKFLOW}`, { token: carolToken })).json()) as { items: { runId: string }[] };
+      expect(byType.items.map((r) => r.runId)).toEqual([runs[2], runs[0]]);
+      const byState = (await (await api('/runs?state=DONE', { token: carolToken })).json()) as { items: { runId: string }[] };
+      expect(byState.items.map((r) => r.runId)).toEqual([runs[2]]);
+      // Nobody else's runs show up.
+      const bobs = (await (await api('/runs', { token: bobToken })).json()) as { items: { runId: string }[] };
+      expect(bobs.items.map((r) => r.runId)).toEqual([bobRun]);
+    });
+  });
+
+  describe('server-sent events', () => {
+    it('sends the current state, then each change, and ends after a terminal state', async () => {
+      const runId = randomUUID();
+      await publishState(runId, ALICE, 0, 'CREATED');
+      await publishState(runId, ALICE, 1, 'STEP_ONE');
+      await projected(runId, aliceToken, 1);
+
+      const response = await api(`/runs/${runId}/events`, { token: aliceToken });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toContain('text/event-stream');
+      const stream = sseReader(response);
+
+      const current = await stream.nextEvent();
+      expect(current).toMatchObject({ event: 'state', id: '1', data: { state: 'STEP_ONE', version: 1, terminal: false } });
+
+      await publishState(runId, ALICE, 2, 'STEP_TWO');
+      expect(await stream.nextEvent()).toMatchObject({ event: 'state', id: '2', data: { state: 'STEP_TWO' } });
+      // A stale redelivery is not repeated.
+      await publishState(runId, ALICE, 1, 'STEP_ONE');
+      await publishState(runId, ALICE, 3, 'COMPLETED', { terminal: true });
+      expect(await stream.nextEvent()).toMatchObject({ event: 'state', id: '3', data: { state: 'COMPLETED', terminal: true } });
+      expect(await stream.nextEvent()).toBeUndefined();
+      expect(stream.comments()).toBeGreaterThanOrEqual(0);
+    });
+
+    it('sends heartbeat comments while nothing happens, and resumes after Last-Event-ID', async () => {
+      const runId = randomUUID();
+      await publishState(runId, ALICE, 0, 'CREATED');
+      await projected(runId, aliceToken, 0);
+      const controller = new AbortController();
+      const response = await api(`/runs/${runId}/events`, {
+        token: aliceToken,
+        headers: { 'last-event-id': '0' },
+        signal: controller.signal,
+      });
+      const stream = sseReader(response);
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      await publishState(runId, ALICE, 1, 'WORKING');
+      expect(await stream.nextEvent()).toMatchObject({ id: '1', data: { state: 'WORKING' } });
+      expect(stream.comments()).toBeGreaterThanOrEqual(2);
+      controller.abort();
+    });
+  });
+
+  describe('cancel', () => {
+    let coordinator: { stop(): void };
+
+    /** A fake coordinator: answers each CancelRun with what `answer` decides. */
+    function fakeCoordinator(answer: (command: Envelope<MessageData<typeof CancelRun>>) => Promise<void>): { stop(): void } {
+      const subscription = nc.subscribe(CancelRun.subject, {
+        callback: (_error, message: Msg) => {
+          const parsed = parseEnvelope(CancelRun, message.data);
+          if (parsed.ok) void answer(parsed.envelope);
+        },
+      });
+      return { stop: () => subscription.unsubscribe() };
+    }
+
+    afterEach(() => coordinator?.stop());
+
+    it('answers 409 with the reason when the coordinator refuses', async () => {
+      const runId = randomUUID();
+      await publishState(runId, ALICE, 0, 'CREATED');
+      await projected(runId, aliceToken, 0);
+      coordinator = fakeCoordinator(async (command) => {
+        await publisher.publish(
+          InputRefused,
+          {
+            runId: command.data.runId,
+            inputMessageId: command.id,
+            inputType: CancelRun.subject,
+            state: 'CREATED',
+            reason: 'illegal_transition',
+            detail: 'CREATED does not accept CancelRun',
+          },
+          { source: '/openpaw/test-coordinator', correlationId: command.data.runId, causationId: command.id },
+        );
+      });
+      const response = await api(`/runs/${runId}/cancel`, { method: 'POST', token: aliceToken, body: JSON.stringify({ reason: 'changed my mind' }) });
+      expect(response.status).toBe(409);
+      expect(await response.json()).toEqual({
+        error: 'cancel_refused',
+        reason: 'illegal_transition',
+        detail: 'CREATED does not accept CancelRun',
+        state: 'CREATED',
+      });
+    });
+
+    it('answers 202 once the run is cancelled, with the caller as the command user and the trace continued', async () => {
+      const runId = randomUUID();
+      await publishState(runId, ALICE, 0, 'CREATED');
+      await projected(runId, aliceToken, 0);
+      const received: Envelope<MessageData<typeof CancelRun>>[] = [];
+      coordinator = fakeCoordinator(async (command) => {
+        received.push(command);
+        await publishState(command.data.runId, command.data.userId, 1, 'CANCELLED', { terminal: true });
+      });
+      const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+      const response = await api(`/runs/${runId}/cancel`, {
+        method: 'POST',
+        token: aliceToken,
+        headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
+      });
+      expect(response.status).toBe(202);
+      expect(await response.json()).toEqual({ runId, status: 'cancelled', state: 'CANCELLED', terminal: true });
+      expect(received).toHaveLength(1);
+      expect(received[0]).toMatchObject({ data: { runId, userId: ALICE }, userid: ALICE, correlationid: runId });
+      expect(received[0]?.traceparent).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`));
+
+      // Now terminal: refused at once, without asking the coordinator.
+      await projected(runId, aliceToken, 1);
+      const again = await api(`/runs/${runId}/cancel`, { method: 'POST', token: aliceToken });
+      expect(again.status).toBe(409);
+      expect(await again.json()).toMatchObject({ reason: 'terminal', state: 'CANCELLED' });
+      expect(received).toHaveLength(1);
+    });
+  });
+
+  describe('RunSubmitter', () => {
+    it('derives the run id from the idempotency key per user, publishes StartRun once, and awaits the run', async () => {
+      const submitter = app.get(RunSubmitter);
+      const starts: Envelope<MessageData<typeof StartRun>>[] = [];
+      const subscription = nc.subscribe(StartRun.subject, {
+        callback: (_error, message: Msg) => {
+          const parsed = parseEnvelope(StartRun, message.data);
+          if (parsed.ok) starts.push(parsed.envelope);
+        },
+      });
+      try {
+        const first = await submitter.submit({ workflowType: WORKFLOW, idempotencyKey: 'key-1', userId: ALICE, input: { n: 1 } });
+        const duplicate = await submitter.submit({ workflowType: WORKFLOW, idempotencyKey: 'key-1', userId: ALICE, input: { n: 1 } });
+        const bobs = await submitter.submit({ workflowType: WORKFLOW, idempotencyKey: 'key-1', userId: BOB, input: { n: 1 } });
+        expect(duplicate.runId).toBe(first.runId);
+        expect(bobs.runId).not.toBe(first.runId);
+        await eventually(() => Promise.resolve(starts.length === 3 ? true : undefined));
+        expect(starts[0]?.id).toBe(starts[1]?.id);
+        expect(starts[0]).toMatchObject({ correlationid: first.runId, userid: ALICE, data: { runId: first.runId, workflowType: WORKFLOW, input: { n: 1 } } });
+
+        const waiting = submitter.awaitRun(first.runId, { timeoutMs: 5000 });
+        await publishState(first.runId, ALICE, 0, 'CREATED');
+        await publishState(first.runId, ALICE, 1, 'COMPLETED', { terminal: true, view: { answer: 42 } });
+        const outcome = await waiting;
+        expect(outcome.reached).toBe(true);
+        expect(outcome.run).toMatchObject({ state: 'COMPLETED', terminal: true, view: { answer: 42 } });
+
+        const timedOut = await submitter.awaitRun(randomUUID(), { timeoutMs: 100 });
+        expect(timedOut).toEqual({ reached: false });
+      } finally {
+        subscription.unsubscribe();
+      }
+    });
+  });
+});
+
+interface SseEvent {
+  readonly event?: string;
+  readonly id?: string;
+  readonly data: unknown;
+}
+
+/** A minimal text/event-stream reader: `nextEvent()` resolves with the next event, or `undefined` at the end. */
+function sseReader(response: Response): { nextEvent(timeoutMs?: number): Promise<SseEvent | undefined>; comments(): number } {
+  const body = response.body;
+  if (body === null) throw new Error('no body');
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  let comments = 0;
+  let done = false;
+  const parse = (block: string): SseEvent | undefined => {
+    const fields: Record<string, string> = {};
+    for (const line of block.split('\n')) {
+      if (line.startsWith(':')) {
+        comments += 1;
+        continue;
+      }
+      const colon = line.indexOf(':');
+      if (colon <= 0) continue;
+      fields[line.slice(0, colon)] = line.slice(colon + 1).trimStart();
+    }
+    if (fields['data'] === undefined) return undefined;
+    return {
+      ...(fields['event'] === undefined ? {} : { event: fields['event'] }),
+      ...(fields['id'] === undefined ? {} : { id: fields['id'] }),
+      data: JSON.parse(fields['data']) as unknown,
+    };
+  };
+  return {
+    comments: () => comments,
+    nextEvent: async (timeoutMs = 10_000) => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        let boundary = buffer.indexOf('\n\n');
+        while (boundary >= 0) {
+          const block = buffer.slice(0, boundary);
+          buffer = buffer.slice(boundary + 2);
+          const event = parse(block);
+          if (event !== undefined) return event;
+          boundary = buffer.indexOf('\n\n');
+        }
+        if (done) return undefined;
+        if (Date.now() > deadline) throw new Error('no server-sent event in time');
+        let timer: NodeJS.Timeout | undefined;
+        const chunk = await Promise.race([
+          reader.read(),
+          new Promise<never>((_resolve, reject) => {
+            timer = setTimeout(() => reject(new Error('no server-sent event in time')), deadline - Date.now());
+          }),
+        ]).finally(() => clearTimeout(timer));
+        if (chunk.done) done = true;
+        else buffer += chunk.value;
+      }
+    },
+  };
+}

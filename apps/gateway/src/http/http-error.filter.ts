@@ -1,0 +1,62 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import type { Response } from 'express';
+
+const CODES: Readonly<Record<number, string>> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  422: 'unprocessable_entity',
+  429: 'too_many_requests',
+  500: 'internal_error',
+  503: 'service_unavailable',
+};
+
+export function errorCodeOf(status: number): string {
+  return CODES[status] ?? (status >= 500 ? 'internal_error' : 'bad_request');
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Every error is JSON: `{ error: <snake_case code>, message?, ... }`. Bodies already in that shape
+ * (thrown by our handlers) and structured bodies without Nest's default `statusCode` (the readiness
+ * report) pass through; Nest's defaults (`Cannot GET /x`, body-parser errors) are normalised;
+ * anything else is a logged 500 that reveals nothing.
+ */
+@Catch()
+export class HttpErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('HttpErrorFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const response = host.switchToHttp().getResponse<Response>();
+    if (response.headersSent) {
+      response.end();
+      return;
+    }
+    const { status, body } = this.describe(exception);
+    response.status(status).json(body);
+  }
+
+  private describe(exception: unknown): { status: number; body: Record<string, unknown> } {
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      // body-parser's errors reach us wrapped by the Express adapter, the original as `cause`.
+      if (isRecord(exception.cause) && exception.cause['type'] === 'entity.parse.failed') {
+        return { status, body: { error: 'malformed_json', message: 'the request body is not valid JSON' } };
+      }
+      const payload = exception.getResponse();
+      if (isRecord(payload) && !('statusCode' in payload)) return { status, body: payload };
+      const message = isRecord(payload) ? payload['message'] : payload;
+      return { status, body: { error: errorCodeOf(status), message: Array.isArray(message) ? message.join('; ') : String(message) } };
+    }
+    this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+    return { status: HttpStatus.INTERNAL_SERVER_ERROR, body: { error: 'internal_error', message: 'internal error' } };
+  }
+}

@@ -1,0 +1,53 @@
+import { applyDecorators, type INestApplication } from '@nestjs/common';
+import { ApiBody, ApiParam, ApiQuery, DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger';
+import { z } from 'zod';
+
+/** The OpenAPI (3.0) JSON Schema of a zod schema: the zod schema stays the only hand-written contract. */
+export function openApiSchema(schema: z.ZodType, io: 'input' | 'output' = 'output'): SchemaObject {
+  return z.toJSONSchema(schema, { target: 'openapi-3.0', io, unrepresentable: 'any' }) as SchemaObject;
+}
+
+function describeShape(schema: z.ZodObject, io: 'input' | 'output'): { name: string; required: boolean; schema: SchemaObject }[] {
+  const json = openApiSchema(schema, io);
+  const required = new Set(json.required ?? []);
+  return Object.entries(json.properties ?? {}).map(([name, property]) => ({
+    name,
+    required: required.has(name),
+    schema: property as SchemaObject,
+  }));
+}
+
+/** Documents every field of a zod object as a path parameter. */
+export function ApiZodParams(schema: z.ZodObject): MethodDecorator & ClassDecorator {
+  return applyDecorators(...describeShape(schema, 'input').map((p) => ApiParam({ name: p.name, required: true, schema: p.schema })));
+}
+
+/** Documents every field of a zod object as a query parameter. */
+export function ApiZodQuery(schema: z.ZodObject): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    ...describeShape(schema, 'input').map((p) => ApiQuery({ name: p.name, required: p.required, schema: p.schema })),
+  );
+}
+
+/** Documents a JSON body with a zod schema. */
+export function ApiZodBody(schema: z.ZodType, options: { readonly required?: boolean } = {}): MethodDecorator & ClassDecorator {
+  return applyDecorators(ApiBody({ schema: openApiSchema(schema, 'input'), required: options.required ?? true }));
+}
+
+export const BEARER_SCHEME = 'bearer';
+
+/** Serves the OpenAPI document at `/docs/openapi.json` and Swagger UI at `/docs`. */
+export function setupOpenApi(app: INestApplication): void {
+  const config = new DocumentBuilder()
+    .setTitle('OpenPaw API')
+    .setDescription(
+      'The public API of OpenPaw: submit workflows, follow their runs (REST and server-sent events), cancel them. ' +
+        'Every route except the probes needs a bearer token (JWT, HS256); a user sees only their own runs.',
+    )
+    .setVersion('1')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, BEARER_SCHEME)
+    .build();
+  const document = SwaggerModule.createDocument(app, config);
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json', raw: ['json'] });
+}

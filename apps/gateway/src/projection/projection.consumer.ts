@@ -1,0 +1,66 @@
+import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/nats-core';
+import { type Envelope, type MessageData, RunStateChanged, STREAMS, SUBJECT_ROOT } from '@openpaw/contracts';
+import { type ConsumerHandle, DEFAULT_MAX_DELIVER, ensureConsumer, NATS_CONNECTION, startConsumer } from '@openpaw/messaging';
+import { MessageLogContext, MetricsMessagingObserver } from '@openpaw/platform';
+import { RunProjectionStore } from './run-projection.store.js';
+
+/**
+ * FROZEN: the durable is the projection's position in the events stream; renaming it rebuilds the
+ * projection from the start of the stream (harmless, versions guard it, but slow).
+ */
+export const PROJECTION_DURABLE = 'gateway-projection';
+export const PROJECTION_FILTER = `${SUBJECT_ROOT}.evt.workflow.>`;
+
+/**
+ * Builds the gateway's projection: a durable JetStream consumer shared by every gateway replica
+ * (each event applied once, by one of them), applying `RunStateChanged` by version.
+ */
+@Injectable()
+export class ProjectionConsumer implements OnApplicationBootstrap, OnModuleDestroy {
+  private handle: ConsumerHandle | undefined;
+
+  constructor(
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    private readonly store: RunProjectionStore,
+    private readonly observer: MetricsMessagingObserver,
+    private readonly logs: MessageLogContext,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await ensureConsumer(await jetstreamManager(this.nc), {
+      stream: STREAMS.events.name,
+      durable: PROJECTION_DURABLE,
+      filterSubject: PROJECTION_FILTER,
+      maxDeliver: DEFAULT_MAX_DELIVER + 1,
+      ackWaitMs: 30_000,
+      maxAckPending: 1_000,
+    });
+    this.handle = await startConsumer(jetstream(this.nc), {
+      stream: STREAMS.events.name,
+      durable: PROJECTION_DURABLE,
+      definitions: [RunStateChanged],
+      // Other workflow events (InputRefused, ...) are not part of the projection.
+      ignoreUnknownSubjects: true,
+      // Order does not matter: each row only moves to a newer version.
+      concurrency: 8,
+      handler: (item) => this.apply(item.envelope as Envelope<MessageData<typeof RunStateChanged>>),
+      observer: this.observer,
+      logger: this.logs,
+    });
+  }
+
+  async apply(envelope: Envelope<MessageData<typeof RunStateChanged>>): Promise<void> {
+    await this.logs.run(envelope, async () => {
+      const applied = await this.store.apply(envelope.data);
+      this.logs.logger.debug({ state: envelope.data.stateAfter, version: envelope.data.version, applied }, 'run projection');
+    });
+  }
+
+  /** Stops pulling and lets the events in flight finish, while the database is still open. */
+  async onModuleDestroy(): Promise<void> {
+    await this.handle?.stop();
+    this.handle = undefined;
+  }
+}

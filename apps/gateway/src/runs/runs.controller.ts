@@ -1,0 +1,150 @@
+import { Body, ConflictException, Controller, Get, HttpCode, NotFoundException, Param, Post, Query, Req, Res } from '@nestjs/common';
+import {
+  ApiAcceptedResponse,
+  ApiBadRequestResponse,
+  ApiBearerAuth,
+  ApiConflictResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import { CurrentUser } from '../auth/current-user.decorator.js';
+import type { AuthenticatedUser } from '../auth/tokens.js';
+import { ApiZodBody, ApiZodParams, ApiZodQuery, BEARER_SCHEME, openApiSchema } from '../http/openapi.js';
+import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
+import { RunProjectionStore } from '../projection/run-projection.store.js';
+import { CancelRunHandler } from './cancel-run/cancel-run.handler.js';
+import { RunEventsStream } from './run-events/run-events.stream.js';
+import {
+  cancelAccepted,
+  cancelRefused,
+  cancelRunBody,
+  cancelRunBodyDoc,
+  encodeCursor,
+  errorBody,
+  listRunsQuery,
+  runIdParams,
+  runPage,
+  runResource,
+  toRunResource,
+  validationErrorBody,
+} from './runs.schemas.js';
+
+const notFound = (): NotFoundException => new NotFoundException({ error: 'not_found', message: 'no such run' });
+
+/** The caller's runs: read from the gateway's projection; commands go to the coordinator. */
+@ApiTags('runs')
+@ApiBearerAuth(BEARER_SCHEME)
+@ApiUnauthorizedResponse({ description: 'Missing or invalid bearer token.', schema: openApiSchema(errorBody) })
+@ApiBadRequestResponse({ description: 'Invalid input; `issues` name the fields.', schema: openApiSchema(validationErrorBody) })
+@Controller('runs')
+export class RunsController {
+  constructor(
+    private readonly runs: RunProjectionStore,
+    private readonly cancelRun: CancelRunHandler,
+    private readonly eventStream: RunEventsStream,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: "The caller's runs, newest first (keyset pagination)." })
+  @ApiZodQuery(listRunsQuery)
+  @ApiOkResponse({ schema: openApiSchema(runPage) })
+  async list(
+    @CurrentUser() user: AuthenticatedUser,
+    @Query(new ZodValidationPipe(listRunsQuery)) query: z.output<typeof listRunsQuery>,
+  ): Promise<z.output<typeof runPage>> {
+    const page = await this.runs.listForUser(user.userId, {
+      limit: query.limit,
+      ...(query.type === undefined ? {} : { type: query.type }),
+      ...(query.state === undefined ? {} : { state: query.state }),
+      ...(query.cursor === undefined ? {} : { after: query.cursor }),
+    });
+    return {
+      items: page.items.map(toRunResource),
+      ...(page.next === undefined ? {} : { nextCursor: encodeCursor(page.next) }),
+    };
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'One run: state, terminal, attempt, view, timestamps.' })
+  @ApiZodParams(runIdParams)
+  @ApiOkResponse({ schema: openApiSchema(runResource) })
+  @ApiNotFoundResponse({ description: 'No such run among the caller’s.', schema: openApiSchema(errorBody) })
+  async get(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param(new ZodValidationPipe(runIdParams)) params: z.output<typeof runIdParams>,
+  ): Promise<z.output<typeof runResource>> {
+    const run = await this.runs.findForUser(params.id, user.userId);
+    if (run === undefined) throw notFound();
+    return toRunResource(run);
+  }
+
+  @Get(':id/events')
+  @ApiOperation({
+    summary: 'Server-sent events of one run.',
+    description:
+      'The current state first, then every change (`event: state`, `id: <version>`, `data: <run>`), ' +
+      'heartbeat comments, and the end of the stream after a terminal state. Send `Last-Event-ID` to resume.',
+  })
+  @ApiProduces('text/event-stream')
+  @ApiZodParams(runIdParams)
+  @ApiOkResponse({ description: 'A `text/event-stream` of run states.', schema: openApiSchema(runResource) })
+  @ApiNotFoundResponse({ description: 'No such run among the caller’s.', schema: openApiSchema(errorBody) })
+  async events(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param(new ZodValidationPipe(runIdParams)) params: z.output<typeof runIdParams>,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    const run = await this.runs.findForUser(params.id, user.userId);
+    if (run === undefined) throw notFound();
+    await this.eventStream.stream(run, request, response);
+  }
+
+  @Post(':id/cancel')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Cancel a run.',
+    description:
+      'Sends `CancelRun` to the coordinator and waits a few seconds for its answer: 202 `cancelled` once the run ' +
+      'is in a terminal state, 202 `pending` if no answer came in time, 409 when the workflow refuses it.',
+  })
+  @ApiZodParams(runIdParams)
+  @ApiZodBody(cancelRunBodyDoc, { required: false })
+  @ApiAcceptedResponse({ schema: openApiSchema(cancelAccepted) })
+  @ApiConflictResponse({ description: 'Refused by the workflow (e.g. illegal_transition, terminal).', schema: openApiSchema(cancelRefused) })
+  @ApiNotFoundResponse({ description: 'No such run among the caller’s.', schema: openApiSchema(errorBody) })
+  async cancel(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param(new ZodValidationPipe(runIdParams)) params: z.output<typeof runIdParams>,
+    @Body(new ZodValidationPipe(cancelRunBody)) body: z.output<typeof cancelRunBody>,
+  ): Promise<z.output<typeof cancelAccepted>> {
+    const result = await this.cancelRun.execute({
+      runId: params.id,
+      userId: user.userId,
+      ...(body.reason === undefined ? {} : { reason: body.reason }),
+    });
+    switch (result.kind) {
+      case 'notFound':
+        throw notFound();
+      case 'refused': {
+        const refusal: z.output<typeof cancelRefused> = {
+          error: 'cancel_refused',
+          reason: result.reason,
+          detail: result.detail,
+          state: result.state,
+        };
+        throw new ConflictException(refusal);
+      }
+      case 'cancelled':
+        return { runId: params.id, status: 'cancelled', state: result.state, terminal: true };
+      case 'pending':
+        return { runId: params.id, status: 'pending', state: result.state, terminal: false };
+    }
+  }
+}

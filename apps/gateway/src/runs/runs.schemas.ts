@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import type { RunCursor, RunProjection } from '../projection/run-projection.store.js';
+
+/** `/runs/:id` */
+export const runIdParams = z.object({ id: z.uuid() });
+
+export function encodeCursor(cursor: RunCursor): string {
+  return Buffer.from(JSON.stringify([cursor.createdAt.toISOString(), cursor.runId])).toString('base64url');
+}
+
+const cursorTuple = z.tuple([z.iso.datetime({ offset: true }), z.uuid()]);
+
+/** An opaque keyset cursor (the `nextCursor` of the previous page). */
+export const runCursor = z
+  .string()
+  .max(200)
+  .transform((value, ctx): RunCursor => {
+    let decoded: unknown;
+    try {
+      decoded = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
+    } catch {
+      decoded = undefined;
+    }
+    const parsed = cursorTuple.safeParse(decoded);
+    if (!parsed.success) {
+      ctx.addIssue({ code: 'custom', message: 'not a cursor returned by this API' });
+      return z.NEVER;
+    }
+    return { createdAt: new Date(parsed.data[0]), runId: parsed.data[1] };
+  });
+
+const name = z.string().min(1).max(100);
+
+/** `GET /runs?type=&state=&limit=&cursor=` */
+export const listRunsQuery = z.object({
+  type: name.optional().describe('Only runs of this workflow type.'),
+  state: name.optional().describe('Only runs in this state.'),
+  limit: z.coerce.number().int().min(1).max(100).default(20).describe('Page size (1..100).'),
+  cursor: runCursor.optional().describe('`nextCursor` of the previous page.'),
+});
+
+const cancelRunBodyObject = z.object({
+  reason: z.string().trim().min(1).max(500).optional().describe('Why the run is cancelled (kept in its step log).'),
+});
+
+/** `POST /runs/:id/cancel` body; an empty body is an empty object. */
+export const cancelRunBody = z.preprocess((value) => value ?? {}, cancelRunBodyObject);
+export const cancelRunBodyDoc = cancelRunBodyObject;
+
+/** A run as the API shows it. */
+export const runResource = z.object({
+  runId: z.uuid(),
+  workflowType: z.string(),
+  state: z.string(),
+  terminal: z.boolean(),
+  attemptNo: z.int().positive(),
+  version: z.int().nonnegative(),
+  parentRunId: z.uuid().nullable(),
+  view: z.record(z.string(), z.unknown()).describe("The run's public view, as its workflow defines it."),
+  createdAt: z.iso.datetime({ offset: true }),
+  updatedAt: z.iso.datetime({ offset: true }),
+});
+export type RunResource = z.infer<typeof runResource>;
+
+export const runPage = z.object({
+  items: z.array(runResource),
+  nextCursor: z.string().optional().describe('Pass as `cursor` for the next page; absent on the last page.'),
+});
+
+export const cancelAccepted = z.object({
+  runId: z.uuid(),
+  status: z.enum(['cancelled', 'pending']).describe('`pending`: the coordinator has not answered within the wait.'),
+  state: z.string(),
+  terminal: z.boolean(),
+});
+
+export const cancelRefused = z.object({
+  error: z.literal('cancel_refused'),
+  reason: z.string().describe('e.g. illegal_transition, terminal'),
+  detail: z.string(),
+  state: z.string().nullable(),
+});
+
+export const errorBody = z.object({ error: z.string(), message: z.string().optional() });
+
+export const validationErrorBody = z.object({
+  error: z.literal('validation_failed'),
+  location: z.enum(['params', 'query', 'body', 'input']),
+  issues: z.array(z.object({ path: z.string(), message: z.string() })),
+});
+
+export function toRunResource(run: RunProjection): RunResource {
+  return {
+    runId: run.runId,
+    workflowType: run.workflowType,
+    state: run.state,
+    terminal: run.terminal,
+    attemptNo: run.attemptNo,
+    version: run.version,
+    parentRunId: run.parentRunId,
+    view: run.view,
+    createdAt: run.createdAt.toISOString(),
+    updatedAt: run.updatedAt.toISOString(),
+  };
+}

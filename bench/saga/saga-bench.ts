@@ -1,0 +1,124 @@
+/**
+ * Saga benchmark: a synthetic 3-step saga (three worker replies) over real local infra (nats-server
+ * with JetStream, PostgreSQL with fsync on), coordinator in its own process, at concurrency 1 and 64.
+ * Prints runs/s, p50/p99 end-to-end latency (StartRun published -> terminal RunStateChanged seen),
+ * and the raw JetStream publish/consume rate of the same machine for scale.
+ *
+ *   npm run build && node dist/bench/saga/saga-bench.js [--runs1 300] [--runs64 6000]
+ */
+import { join } from 'node:path';
+import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { deterministicUuid, RunStateChanged, runIdFor, StartRun, type MessageData } from '@openpaw/contracts';
+import { JetStreamPublisher } from '@openpaw/messaging';
+import { createDatabase, spawnManaged, startNatsServer, startPostgresServer, waitForOutput } from '@openpaw/testing';
+import { startThreeStepWorker, threeStepSaga } from '@openpaw/testkit';
+
+const arg = (name: string, fallback: number): number => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+};
+
+const percentile = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+
+async function main(): Promise<void> {
+  const root = join(import.meta.dirname, '../../..');
+  const nats = await startNatsServer();
+  const postgres = await startPostgresServer({ fsync: true });
+  const databaseUrl = await createDatabase(postgres.adminUrl, 'saga_bench');
+  const coordinator = spawnManaged(process.execPath, [join(root, 'dist/apps/coordinator/src/testing/three-step-coordinator.js')], {
+    env: { ...process.env, NATS_URL: nats.url, DATABASE_URL: databaseUrl },
+  });
+  await waitForOutput(coordinator, 'coordinator ready');
+  const nc = await connect({ servers: nats.url });
+  const js = jetstream(nc);
+  const worker = await startThreeStepWorker(nc, js);
+  const publisher = new JetStreamPublisher(js);
+
+  const waiting = new Map<string, () => void>();
+  const sub = nc.subscribe(RunStateChanged.subject, {
+    callback: (_err, msg) => {
+      const data = (msg.json<{ data: MessageData<typeof RunStateChanged> }>()).data;
+      if (data.terminal) waiting.get(data.runId)?.();
+    },
+  });
+
+  let sequence = 0;
+  async function oneRun(label: string): Promise<number> {
+    sequence += 1;
+    const key = `${label}-${sequence}`;
+    const runId = runIdFor(threeStepSaga.type, key);
+    const done = new Promise<void>((resolve) => waiting.set(runId, resolve));
+    const started = performance.now();
+    await publisher.publish(StartRun, { runId, workflowType: threeStepSaga.type, idempotencyKey: key, userId: 'bench', input: { payload: 'x' } }, {
+      id: deterministicUuid('start', key),
+      source: '/bench',
+      correlationId: runId,
+    });
+    await done;
+    waiting.delete(runId);
+    return performance.now() - started;
+  }
+
+  async function phase(concurrency: number, runs: number): Promise<void> {
+    // Warm-up (JIT, connection pools) outside the measurement.
+    await Promise.all(Array.from({ length: Math.min(concurrency, 16) }, () => oneRun('warm')));
+    const latencies: number[] = [];
+    let issued = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (issued < runs) {
+          issued += 1;
+          latencies.push(await oneRun(`c${concurrency}`));
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    latencies.sort((a, b) => a - b);
+    console.log(
+      `saga 3-step  concurrency=${String(concurrency).padStart(2)}  runs=${runs}  ${(runs / seconds).toFixed(0).padStart(5)} runs/s  ` +
+        `p50=${percentile(latencies, 50).toFixed(2)} ms  p99=${percentile(latencies, 99).toFixed(2)} ms`,
+    );
+  }
+
+  await phase(1, arg('runs1', 300));
+  await phase(64, arg('runs64', 6000));
+  sub.unsubscribe();
+  await worker.stop();
+
+  // Raw JetStream on the same machine: async publish (pipelined PubAcks) and pull consumption.
+  const jsm = await jetstreamManager(nc);
+  await jsm.streams.add({ name: 'BENCH_RAW', subjects: ['bench.raw'] });
+  await jsm.consumers.add('BENCH_RAW', { durable_name: 'raw', ack_policy: AckPolicy.Explicit });
+  const count = 50_000;
+  const payload = new TextEncoder().encode(JSON.stringify({ specversion: '1.0', data: { x: 'y'.repeat(200) } }));
+  let t = performance.now();
+  const acks: Promise<unknown>[] = [];
+  for (let i = 0; i < count; i += 1) {
+    acks.push(js.publish('bench.raw', payload, { msgID: `m${i}` }));
+    if (acks.length >= 1000) await Promise.all(acks.splice(0));
+  }
+  await Promise.all(acks);
+  const publishRate = count / ((performance.now() - t) / 1000);
+  const consumer = await js.consumers.get('BENCH_RAW', 'raw');
+  t = performance.now();
+  let consumed = 0;
+  const messages = await consumer.consume({ max_messages: 1000 });
+  for await (const m of messages) {
+    m.ack();
+    consumed += 1;
+    if (consumed === count) break;
+  }
+  const consumeRate = count / ((performance.now() - t) / 1000);
+  console.log(`raw JetStream  publish ${publishRate.toFixed(0)} msg/s (PubAck each)  consume+ack ${consumeRate.toFixed(0)} msg/s`);
+
+  await nc.close();
+  await coordinator.stop();
+  await Promise.all([nats.dispose(), postgres.dispose()]);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

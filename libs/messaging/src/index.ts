@@ -1,0 +1,37 @@
+export type { BatchHandler, BatchItem, HandlerOutcome, MessageContext, MessageHandler, MessagePublisher } from './ports.js';
+export { connectNats, ConnectionState, type ConnectNatsOptions } from './connection.js';
+export {
+  ensureConsumer,
+  ensureStream,
+  EVENTS_FILTER,
+  provisionStreams,
+  serviceCommandsDurable,
+  serviceCommandsFilter,
+  serviceEventsDurable,
+  streamSpecs,
+  type ConsumerSpec,
+  type ProvisionResult,
+  type StreamSpec,
+} from './provisioning.js';
+export { CLOUDEVENTS_CONTENT_TYPE, JetStreamPublisher } from './publisher.js';
+export {
+  DEFAULT_BACKOFF_MS,
+  DEFAULT_MAX_DELIVER,
+  DLQ_HEADERS,
+  startConsumer,
+  type BatchConsumerOptions,
+  type ConsumerHandle,
+  type ConsumerOptions,
+  type MessageConsumerOptions,
+} from './consumer.js';
+export { stderrLogger, type MessagingLogger, type MessagingObserver } from './observability.js';
+export { activeTraceHeaders, contextFromTraceHeaders, type TraceHeaders } from './trace-context.js';
+export { deterministicId } from './deterministic-id.js';
+export { OnMessage } from './nest/on-message.decorator.js';
+export {
+  MessagingHealth,
+  MessagingModule,
+  type MessagingModuleAsyncOptions,
+  type MessagingModuleOptions,
+} from './nest/messaging.module.js';
+export { MESSAGE_PUBLISHER, NATS_CONNECTION } from './nest/tokens.js';

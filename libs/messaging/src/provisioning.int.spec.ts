@@ -1,0 +1,109 @@
+import { jetstreamManager, RetentionPolicy, StorageType, type JetStreamManager } from '@nats-io/jetstream';
+import { nanos, type NatsConnection } from '@nats-io/nats-core';
+import { connect } from '@nats-io/transport-node';
+import { STREAMS } from '@openpaw/contracts';
+import { privateNatsServer } from './int-test-kit.js';
+import { ensureConsumer, provisionStreams, serviceCommandsDurable, serviceCommandsFilter, type ConsumerSpec } from './provisioning.js';
+
+const DAY_NS = nanos(24 * 60 * 60 * 1000);
+
+describe('provisioning (real nats-server)', () => {
+  let server: Awaited<ReturnType<typeof privateNatsServer>>;
+  let nc: NatsConnection;
+  let jsm: JetStreamManager;
+
+  beforeAll(async () => {
+    server = await privateNatsServer();
+    nc = await connect({ servers: server.url });
+    jsm = await jetstreamManager(nc);
+  });
+
+  afterAll(async () => {
+    await nc.close();
+    await server.dispose();
+  });
+
+  it('creates the three streams once; provisioning again is a no-op; a drifted setting is put back', async () => {
+    expect(await provisionStreams(jsm)).toEqual({
+      [STREAMS.commands.name]: 'created',
+      [STREAMS.events.name]: 'created',
+      [STREAMS.deadLetters.name]: 'created',
+    });
+    const before = await jsm.streams.info(STREAMS.commands.name);
+
+    expect(await provisionStreams(jsm)).toEqual({
+      [STREAMS.commands.name]: 'unchanged',
+      [STREAMS.events.name]: 'unchanged',
+      [STREAMS.deadLetters.name]: 'unchanged',
+    });
+    expect((await jsm.streams.info(STREAMS.commands.name)).created).toBe(before.created);
+
+    for (const [stream, days] of [
+      [STREAMS.commands.name, 7],
+      [STREAMS.events.name, 7],
+      [STREAMS.deadLetters.name, 30],
+    ] as const) {
+      const { config } = await jsm.streams.info(stream);
+      expect(config).toMatchObject({
+        storage: StorageType.File,
+        retention: RetentionPolicy.Limits,
+        duplicate_window: nanos(2 * 60 * 1000),
+        max_age: days * DAY_NS,
+      });
+    }
+
+    await jsm.streams.update(STREAMS.events.name, { max_age: DAY_NS });
+    expect((await provisionStreams(jsm))[STREAMS.events.name]).toBe('updated');
+    expect((await jsm.streams.info(STREAMS.events.name)).config.max_age).toBe(7 * DAY_NS);
+  });
+
+  it('creates a durable pull consumer once, and updates it when a setting changes', async () => {
+    await provisionStreams(jsm);
+    const spec: ConsumerSpec = {
+      stream: STREAMS.commands.name,
+      durable: serviceCommandsDurable('prov'),
+      filterSubject: serviceCommandsFilter('prov'),
+      maxDeliver: 6,
+      ackWaitMs: 30_000,
+      maxAckPending: 100,
+    };
+    expect(await ensureConsumer(jsm, spec)).toBe('created');
+    const created = await jsm.consumers.info(spec.stream, spec.durable);
+    expect(created.config).toMatchObject({
+      durable_name: 'svc-prov',
+      filter_subject: 'openpaw.cmd.prov.>',
+      ack_policy: 'explicit',
+      max_deliver: 6,
+      ack_wait: nanos(30_000),
+      max_ack_pending: 100,
+    });
+    expect(created.config.deliver_subject).toBeUndefined();
+
+    expect(await ensureConsumer(jsm, spec)).toBe('unchanged');
+    expect((await jsm.consumers.info(spec.stream, spec.durable)).created).toBe(created.created);
+
+    expect(await ensureConsumer(jsm, { ...spec, ackWaitMs: 10_000, maxDeliver: 9, maxAckPending: 50 })).toBe('updated');
+    const updated = await jsm.consumers.info(spec.stream, spec.durable);
+    expect(updated.config).toMatchObject({ ack_wait: nanos(10_000), max_deliver: 9, max_ack_pending: 50 });
+    expect(updated.created).toBe(created.created);
+
+    expect(await ensureConsumer(jsm, { ...spec, ackWaitMs: 10_000, maxDeliver: 9, maxAckPending: 50, backoffMs: [1_000, 2_000] })).toBe('updated');
+    expect((await jsm.consumers.info(spec.stream, spec.durable)).config).toMatchObject({
+      backoff: [nanos(1_000), nanos(2_000)],
+      ack_wait: nanos(1_000),
+    });
+    expect(await ensureConsumer(jsm, { ...spec, ackWaitMs: 10_000, maxDeliver: 9, maxAckPending: 50, backoffMs: [1_000, 2_000] })).toBe(
+      'unchanged',
+    );
+
+    const narrowed = { ...spec, filterSubject: 'openpaw.cmd.prov.Only.v1' };
+    expect(await ensureConsumer(jsm, narrowed)).toBe('updated');
+    expect((await jsm.consumers.info(spec.stream, spec.durable)).config).toMatchObject({
+      filter_subject: 'openpaw.cmd.prov.Only.v1',
+      ack_wait: nanos(30_000),
+      max_deliver: 6,
+    });
+    expect((await jsm.consumers.info(spec.stream, spec.durable)).config.backoff ?? []).toEqual([]);
+    expect(await ensureConsumer(jsm, narrowed)).toBe('unchanged');
+  });
+});

@@ -1,0 +1,59 @@
+import type { JetStreamClient, PubAck } from '@nats-io/jetstream';
+import { headers as natsHeaders } from '@nats-io/nats-core';
+import {
+  createEnvelope,
+  type AnyMessageDefinition,
+  type Envelope,
+  type EnvelopeMeta,
+  type MessageData,
+} from '@openpaw/contracts';
+import type { MessagePublisher } from './ports.js';
+import { activeTraceHeaders, TRACEPARENT, TRACESTATE } from './trace-context.js';
+
+/** The CloudEvents structured-mode content type, sent as the `Content-Type` header. */
+export const CLOUDEVENTS_CONTENT_TYPE = 'application/cloudevents+json';
+
+const encoder = new TextEncoder();
+
+/**
+ * Publishes envelopes to JetStream: the body is the JSON envelope, `Nats-Msg-Id` is the envelope id
+ * (or the given msgId) so the server drops a re-publish inside the duplicate window, and the W3C
+ * trace context travels in `traceparent`/`tracestate` headers. Every publish awaits the PubAck: a
+ * resolved promise means the message is stored.
+ */
+export class JetStreamPublisher implements MessagePublisher {
+  constructor(
+    private readonly js: JetStreamClient,
+    private readonly options: { readonly timeoutMs?: number } = {},
+  ) {}
+
+  /** Builds the envelope (validating `data`); the active trace context fills `traceparent` when `meta` has none. */
+  async publish<D extends AnyMessageDefinition>(
+    definition: D,
+    data: MessageData<D>,
+    meta: EnvelopeMeta,
+  ): Promise<Envelope<MessageData<D>>> {
+    const envelope = createEnvelope(definition, data, meta.traceparent === undefined ? { ...meta, ...activeTraceHeaders() } : meta);
+    await this.send(envelope, envelope.id);
+    return envelope;
+  }
+
+  async publishEnvelope(envelope: Envelope, options: { readonly msgId?: string } = {}): Promise<void> {
+    await this.send(envelope, options.msgId ?? envelope.id);
+  }
+
+  /** Publishes and returns the PubAck (`duplicate` is true when the server dropped it as a re-publish). */
+  async send(envelope: Envelope, msgId: string): Promise<PubAck> {
+    const h = natsHeaders();
+    h.set('Content-Type', CLOUDEVENTS_CONTENT_TYPE);
+    let { traceparent, tracestate } = envelope;
+    if (traceparent === undefined) ({ traceparent, tracestate } = activeTraceHeaders());
+    if (traceparent !== undefined) h.set(TRACEPARENT, traceparent);
+    if (tracestate !== undefined && tracestate !== '') h.set(TRACESTATE, tracestate);
+    return this.js.publish(envelope.type, encoder.encode(JSON.stringify(envelope)), {
+      msgID: msgId,
+      headers: h,
+      ...(this.options.timeoutMs === undefined ? {} : { timeout: this.options.timeoutMs }),
+    });
+  }
+}

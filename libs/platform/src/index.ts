@@ -1,0 +1,27 @@
+export { bootstrapService, createServiceApp, startService, type BootstrapOptions, type RunningService, type ServiceAppOptions } from './bootstrap.js';
+export { PlatformModule, type PlatformOptions } from './platform.module.js';
+export {
+  databaseReadiness,
+  HealthController,
+  MetricsController,
+  natsReadiness,
+  PUBLIC_ROUTE,
+  PublicRoute,
+  type ReadinessCheck,
+  ReadinessRegistry,
+  SERVICE_NAME,
+} from './health.js';
+export { METRIC_NAMES, PlatformMetrics } from './metrics.js';
+export { MetricsMessagingObserver, type MessagingObserver } from './messaging-observer.js';
+export { loggerParams, MessageLogContext, messageLogBindings, messageLogger, PROBE_PATHS, type MessageLogSource } from './logging.js';
+export {
+  currentSpanContext,
+  currentTraceId,
+  currentTraceparent,
+  formatTraceparent,
+  installTracing,
+  parseTraceparent,
+  startSpanContext,
+  withTraceparent,
+} from './tracing.js';
+export { DEFAULT_NATS_URL, natsUrlFromEnv, ServiceMessagingModule, type ServiceMessagingOptions } from './messaging.js';

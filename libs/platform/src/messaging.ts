@@ -1,0 +1,118 @@
+import { type DynamicModule, Inject, Module, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
+import { jetstreamManager } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/nats-core';
+import { STREAMS } from '@openpaw/contracts';
+import {
+  DEFAULT_MAX_DELIVER,
+  ensureConsumer,
+  MessagingHealth,
+  MessagingModule,
+  type MessagingModuleOptions,
+  NATS_CONNECTION,
+  serviceCommandsDurable,
+  serviceCommandsFilter,
+} from '@openpaw/messaging';
+import { ReadinessRegistry } from './health.js';
+import { MessageLogContext } from './logging.js';
+import { MetricsMessagingObserver } from './messaging-observer.js';
+
+export const DEFAULT_NATS_URL = 'nats://127.0.0.1:4222';
+
+/** `OPENPAW_NATS_URL` (comma-separated for several servers), default `nats://127.0.0.1:4222`. */
+export function natsUrlFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
+  const raw = env['OPENPAW_NATS_URL'];
+  if (raw === undefined || raw.trim() === '') return [DEFAULT_NATS_URL];
+  return raw
+    .split(',')
+    .map((url) => url.trim())
+    .filter((url) => url !== '');
+}
+
+export type ServiceMessagingOptions = Partial<Omit<MessagingModuleOptions, 'service'>> & {
+  /**
+   * Create the service's durable commands consumer (`svc-<service>`) at start even when it has no
+   * `@OnMessage` handlers yet, so commands sent to it wait in the stream until handlers exist.
+   * Default: true when consuming.
+   */
+  readonly provisionCommandsConsumer?: boolean;
+};
+
+/** What provisioning the commands consumer needs: the service and the consumer settings messaging uses. */
+interface CommandsConsumerPlan {
+  readonly enabled: boolean;
+  readonly service: string;
+  readonly maxDeliver: number;
+  readonly ackWaitMs: number;
+  readonly maxAckPending: number;
+}
+
+const COMMANDS_CONSUMER_PLAN = Symbol('openpaw.platform.commandsConsumerPlan');
+
+/**
+ * `MessagingModule` for a service, wired to the platform: messages handled and dead-lettered feed
+ * the shared metrics, messaging logs through the service's pino logger, and NATS connectivity is a
+ * readiness check (`nats`). Import it next to `PlatformModule.forService(name)`.
+ */
+@Module({})
+export class ServiceMessagingModule implements OnModuleInit, OnApplicationBootstrap {
+  constructor(
+    private readonly readiness: ReadinessRegistry,
+    private readonly health: MessagingHealth,
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    @Inject(COMMANDS_CONSUMER_PLAN) private readonly commandsConsumer: CommandsConsumerPlan,
+  ) {}
+
+  static forService(service: string, serviceOptions: ServiceMessagingOptions = {}): DynamicModule {
+    const { provisionCommandsConsumer, ...options } = serviceOptions;
+    return {
+      module: ServiceMessagingModule,
+      providers: [
+        {
+          provide: COMMANDS_CONSUMER_PLAN,
+          useValue: {
+            enabled: provisionCommandsConsumer ?? options.consume !== false,
+            service,
+            // The settings messaging's host provisions with, so whichever runs first, the other is a no-op.
+            maxDeliver: (options.maxDeliver ?? DEFAULT_MAX_DELIVER) + 1,
+            ackWaitMs: options.ackWaitMs ?? 30_000,
+            maxAckPending: options.maxAckPending ?? 1_000,
+          } satisfies CommandsConsumerPlan,
+        },
+      ],
+      imports: [
+        MessagingModule.forRootAsync({
+          inject: [MetricsMessagingObserver, MessageLogContext],
+          useFactory: (observer: MetricsMessagingObserver, logger: MessageLogContext): MessagingModuleOptions => ({
+            natsUrl: natsUrlFromEnv(),
+            observer,
+            logger,
+            ...options,
+            service,
+          }),
+        }),
+      ],
+    };
+  }
+
+  onModuleInit(): void {
+    this.readiness.register({
+      name: 'nats',
+      check: () => {
+        if (!this.health.isConnected()) throw new Error('not connected to NATS');
+      },
+    });
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    const plan = this.commandsConsumer;
+    if (!plan.enabled) return;
+    await ensureConsumer(await jetstreamManager(this.nc), {
+      stream: STREAMS.commands.name,
+      durable: serviceCommandsDurable(plan.service),
+      filterSubject: serviceCommandsFilter(plan.service),
+      maxDeliver: plan.maxDeliver,
+      ackWaitMs: plan.ackWaitMs,
+      maxAckPending: plan.maxAckPending,
+    });
+  }
+}

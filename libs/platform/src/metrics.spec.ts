@@ -1,0 +1,35 @@
+import { MetricsMessagingObserver } from './messaging-observer.js';
+import { PlatformMetrics } from './metrics.js';
+
+describe('PlatformMetrics', () => {
+  it('exposes the shared metric set and feeds it from messaging observations', async () => {
+    const metrics = new PlatformMetrics('ingestion', { defaultMetrics: false });
+    const observer = new MetricsMessagingObserver(metrics);
+    observer.onHandled('openpaw.cmd.ingestion.NormalizeMedia.v1', 'ack', 12);
+    observer.onHandled('openpaw.cmd.ingestion.NormalizeMedia.v1', 'retry', 3);
+    observer.onDeadLettered('openpaw.cmd.ingestion.NormalizeMedia.v1', 'invalid data');
+    metrics.recordSagaTransition('SolveWorkflow', 'GENERATING');
+    metrics.recordOutboxLag(0.004);
+    metrics.recordTimerLag(0.2);
+
+    const { contentType, body } = await metrics.scrape();
+    expect(contentType).toContain('text/plain');
+    expect(body).toContain(
+      'openpaw_messages_handled_total{service="ingestion",subject="openpaw.cmd.ingestion.NormalizeMedia.v1",outcome="ack"} 1',
+    );
+    expect(body).toContain('outcome="retry"} 1');
+    expect(body).toContain('openpaw_messages_dead_lettered_total{service="ingestion",subject="openpaw.cmd.ingestion.NormalizeMedia.v1"} 1');
+    expect(body).toContain('openpaw_handler_duration_seconds_count{service="ingestion",subject="openpaw.cmd.ingestion.NormalizeMedia.v1"} 2');
+    expect(body).toContain('openpaw_saga_transitions_total{workflow_type="SolveWorkflow",state="GENERATING"} 1');
+    expect(body).toContain('openpaw_outbox_lag_seconds_count 1');
+    expect(body).toContain('openpaw_timer_lag_seconds_count 1');
+  });
+
+  it('keeps one registry per application', async () => {
+    const a = new PlatformMetrics('a', { defaultMetrics: false });
+    const b = new PlatformMetrics('b');
+    a.recordDeadLettered('x');
+    expect((await b.scrape()).body).not.toContain('subject="x"');
+    expect((await b.scrape()).body).toContain('process_cpu_user_seconds_total');
+  });
+});

@@ -1,0 +1,99 @@
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+
+/**
+ * The metric set every OpenPaw service exposes on `/metrics`. One registry per application (not
+ * prom-client's global one), so several apps in one process (tests) never collide.
+ * Metric names and labels are part of the dashboards' contract: change them with care.
+ */
+export const METRIC_NAMES = {
+  messagesHandled: 'openpaw_messages_handled_total',
+  messagesDeadLettered: 'openpaw_messages_dead_lettered_total',
+  handlerDuration: 'openpaw_handler_duration_seconds',
+  sagaTransitions: 'openpaw_saga_transitions_total',
+  outboxLag: 'openpaw_outbox_lag_seconds',
+  timerLag: 'openpaw_timer_lag_seconds',
+} as const;
+
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+const LAG_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
+
+export class PlatformMetrics {
+  readonly registry = new Registry();
+  readonly messagesHandled: Counter<'service' | 'subject' | 'outcome'>;
+  readonly messagesDeadLettered: Counter<'service' | 'subject'>;
+  readonly handlerDuration: Histogram<'service' | 'subject'>;
+  readonly sagaTransitions: Counter<'workflow_type' | 'state'>;
+  readonly outboxLag: Histogram;
+  readonly timerLag: Histogram;
+
+  constructor(
+    readonly service: string,
+    options: { readonly defaultMetrics?: boolean } = {},
+  ) {
+    const registers = [this.registry];
+    if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
+    this.messagesHandled = new Counter({
+      name: METRIC_NAMES.messagesHandled,
+      help: 'Messages handled, by outcome (ack, retry, reject).',
+      labelNames: ['service', 'subject', 'outcome'],
+      registers,
+    });
+    this.messagesDeadLettered = new Counter({
+      name: METRIC_NAMES.messagesDeadLettered,
+      help: 'Messages moved to the dead-letter subject.',
+      labelNames: ['service', 'subject'],
+      registers,
+    });
+    this.handlerDuration = new Histogram({
+      name: METRIC_NAMES.handlerDuration,
+      help: 'Time spent in message handlers.',
+      labelNames: ['service', 'subject'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.sagaTransitions = new Counter({
+      name: METRIC_NAMES.sagaTransitions,
+      help: 'Saga transitions applied, by workflow type and the state entered.',
+      labelNames: ['workflow_type', 'state'],
+      registers,
+    });
+    this.outboxLag = new Histogram({
+      name: METRIC_NAMES.outboxLag,
+      help: 'Time from an outbox row being written to its publication.',
+      buckets: LAG_BUCKETS,
+      registers,
+    });
+    this.timerLag = new Histogram({
+      name: METRIC_NAMES.timerLag,
+      help: 'Time from a durable timer being due to it firing.',
+      buckets: LAG_BUCKETS,
+      registers,
+    });
+  }
+
+  recordHandled(subject: string, outcome: string, durationMs: number): void {
+    this.messagesHandled.inc({ service: this.service, subject, outcome });
+    this.handlerDuration.observe({ service: this.service, subject }, Math.max(0, durationMs) / 1000);
+  }
+
+  recordDeadLettered(subject: string): void {
+    this.messagesDeadLettered.inc({ service: this.service, subject });
+  }
+
+  recordSagaTransition(workflowType: string, state: string): void {
+    this.sagaTransitions.inc({ workflow_type: workflowType, state });
+  }
+
+  recordOutboxLag(seconds: number): void {
+    this.outboxLag.observe(Math.max(0, seconds));
+  }
+
+  recordTimerLag(seconds: number): void {
+    this.timerLag.observe(Math.max(0, seconds));
+  }
+
+  /** The Prometheus text exposition and its content type. */
+  async scrape(): Promise<{ readonly contentType: string; readonly body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}

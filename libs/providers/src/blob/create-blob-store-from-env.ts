@@ -1,0 +1,45 @@
+import { resolve } from 'node:path';
+import { type Env, envValue } from '../shared/env.js';
+import { type ProviderLogger, silentLogger } from '../shared/logger.js';
+import { GcsBlobStore } from './gcs-blob-store.js';
+import { LocalFsBlobStore } from './local-fs-blob-store.js';
+import type { BlobStore } from './port.js';
+import { loadOrCreateShareSecret } from './share-token.js';
+
+export const DEFAULT_LOCAL_BLOB_DIR = '.run/blobs';
+export const DEFAULT_SHARE_BASE_URL = 'http://127.0.0.1:3000/v1/shared';
+
+/**
+ * The blob store for a service, from env:
+ *
+ * - GCS when `OPENPAW_GCS_BUCKET` is set, with `OPENPAW_GCS_PROJECT_ID` (else
+ *   `GOOGLE_CLOUD_PROJECT`), `OPENPAW_GCS_API_ENDPOINT` (an emulator) and Application Default
+ *   Credentials (`GOOGLE_APPLICATION_CREDENTIALS` or workload identity);
+ * - otherwise the local filesystem under `OPENPAW_BLOB_DIR` (default `.run/blobs` in the working
+ *   directory), share URLs `OPENPAW_BLOB_SHARE_BASE_URL/<token>` signed with
+ *   `OPENPAW_BLOB_SHARE_SECRET` (default: a secret file in the blob directory, see `localShareSecretFromEnv`).
+ */
+export async function createBlobStoreFromEnv(env: Env, options: { readonly logger?: ProviderLogger } = {}): Promise<BlobStore> {
+  const logger = options.logger ?? silentLogger;
+  const bucket = envValue(env, 'OPENPAW_GCS_BUCKET');
+  if (bucket !== undefined) {
+    const projectId = envValue(env, 'OPENPAW_GCS_PROJECT_ID') ?? envValue(env, 'GOOGLE_CLOUD_PROJECT');
+    const apiEndpoint = envValue(env, 'OPENPAW_GCS_API_ENDPOINT');
+    logger.info({ backend: 'gcs', bucket, apiEndpoint: apiEndpoint ?? 'https://storage.googleapis.com', local: false }, `blob storage: GCS bucket ${bucket}`);
+    return new GcsBlobStore({ bucket, ...(projectId !== undefined ? { projectId } : {}), ...(apiEndpoint !== undefined ? { apiEndpoint } : {}) });
+  }
+  const rootDir = localBlobDir(env);
+  const shareBaseUrl = envValue(env, 'OPENPAW_BLOB_SHARE_BASE_URL') ?? DEFAULT_SHARE_BASE_URL;
+  const shareSecret = await localShareSecretFromEnv(env);
+  logger.info({ backend: 'local-fs', rootDir, shareBaseUrl, local: true }, `blob storage: LOCAL filesystem at ${rootDir} (local default; set OPENPAW_GCS_BUCKET for GCS)`);
+  return new LocalFsBlobStore({ rootDir, shareSecret, shareBaseUrl });
+}
+
+/** What the gateway verifies local share tokens with: the same secret the local store signs with. */
+export async function localShareSecretFromEnv(env: Env): Promise<Uint8Array | string> {
+  return envValue(env, 'OPENPAW_BLOB_SHARE_SECRET') ?? loadOrCreateShareSecret(localBlobDir(env));
+}
+
+function localBlobDir(env: Env): string {
+  return resolve(envValue(env, 'OPENPAW_BLOB_DIR') ?? DEFAULT_LOCAL_BLOB_DIR);
+}

@@ -1,0 +1,66 @@
+// Public face of @openpaw/providers: ports, real adapters, local defaults and their factories.
+
+// ---- shared ----
+export { type Clock, type RandomSource, systemClock } from './shared/clock.js';
+export type { Env } from './shared/env.js';
+export type { ProviderLogger } from './shared/logger.js';
+export { redactSecrets } from './shared/redact.js';
+export { defaultRetryPolicy, type RetryPolicy } from './shared/retry.js';
+
+// ---- LLM ----
+export type {
+  AttemptRecord,
+  ChatMessage,
+  ChatModel,
+  ChatModelRequest,
+  ChatModelResponse,
+  ChatOptions,
+  ChatResult,
+  ChatRole,
+  JsonSchema,
+  LlmClient,
+  ProviderCredentials,
+  ProviderErrorKind,
+  StructuredOptions,
+  StructuredResult,
+  TokenUsage,
+} from './llm/port.js';
+export { CostCapExceededError, LlmCallFailedError, ProviderError, StructuredOutputError } from './llm/errors.js';
+export { ResilientLlmClient, type ResilientLlmClientConfig } from './llm/resilient-llm-client.js';
+export { type BudgetReservation, CostBudgets, RunBudget } from './llm/cost-budget.js';
+export { type CooldownPolicy, defaultCooldownPolicy, ProviderCooldown } from './llm/cooldown.js';
+export {
+  costUsd,
+  defaultPriceTable,
+  fallbackPrice,
+  lookupPrice,
+  type ModelPrice,
+  type PriceLookup,
+  type PriceTable,
+  priceTableFromJson,
+} from './llm/pricing.js';
+export { type ModelRef, parseModelRef } from './llm/model-ref.js';
+export { OpenAiChatModel, type OpenAiChatModelConfig } from './llm/openai-chat-model.js';
+export { AnthropicChatModel, type AnthropicChatModelConfig } from './llm/anthropic-chat-model.js';
+export { GeminiChatModel, type GeminiChatModelConfig } from './llm/gemini-chat-model.js';
+export { LOCAL_MODEL_ID, LocalChatModel } from './llm/local/local-chat-model.js';
+export { createLlmFromEnv, DEFAULT_MODELS, type LlmFactoryOptions } from './llm/create-llm-from-env.js';
+
+// ---- per-user API keys ----
+export { InMemoryUserKeyStore, KEY_PROVIDERS, type KeyProvider, type StoredUserKey, type UserKeyStore } from './keys/user-key-store.js';
+export { KEY_ENCRYPTION_KEY_ENV, UserKeyDecryptionError, UserKeyVault } from './keys/user-key-vault.js';
+
+// ---- embeddings ----
+export { cosineSimilarity, type Embedder, type EmbeddingResult } from './embeddings/port.js';
+export { embedText, LocalHashedEmbedder, type LocalHashedEmbedderOptions, normaliseText } from './embeddings/local-hashed-embedder.js';
+export { OpenAiEmbedder, type OpenAiEmbedderConfig } from './embeddings/openai-embedder.js';
+export { createEmbedderFromEnv } from './embeddings/create-embedder-from-env.js';
+
+// ---- blob storage ----
+export type { BlobInfo, BlobStore, ListOptions, ListPage, PutOptions, ShareUrl } from './blob/port.js';
+export { BlobNotFoundError, InvalidBlobKeyError } from './blob/errors.js';
+export { validateBlobKey } from './blob/blob-key.js';
+export { createShareToken, loadOrCreateShareSecret, type ShareTokenVerification, verifyShareToken } from './blob/share-token.js';
+export { LocalFsBlobStore, type LocalFsBlobStoreConfig } from './blob/local-fs-blob-store.js';
+export { GcsBlobStore, type GcsBlobStoreConfig, MAX_SIGNED_URL_SECONDS } from './blob/gcs-blob-store.js';
+export { createBlobStoreFromEnv, DEFAULT_LOCAL_BLOB_DIR, DEFAULT_SHARE_BASE_URL, localShareSecretFromEnv } from './blob/create-blob-store-from-env.js';

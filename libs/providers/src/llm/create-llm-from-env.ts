@@ -1,0 +1,90 @@
+import type { Clock, RandomSource } from '../shared/clock.js';
+import { type Env, envList, envPositiveInt, envValue } from '../shared/env.js';
+import { type ProviderLogger, silentLogger } from '../shared/logger.js';
+import { AnthropicChatModel } from './anthropic-chat-model.js';
+import type { ProviderCooldown } from './cooldown.js';
+import { GeminiChatModel } from './gemini-chat-model.js';
+import { LOCAL_MODEL_ID, LocalChatModel } from './local/local-chat-model.js';
+import { parseModelRef } from './model-ref.js';
+import { OpenAiChatModel } from './openai-chat-model.js';
+import { priceTableFromJson } from './pricing.js';
+import { ResilientLlmClient } from './resilient-llm-client.js';
+
+/** The default model of each provider when `OPENPAW_LLM_MODEL` does not name one. */
+export const DEFAULT_MODELS = {
+  openai: 'openai/gpt-4o-mini',
+  anthropic: 'anthropic/claude-haiku-4-5',
+  gemini: 'gemini/gemini-2.5-flash',
+} as const;
+
+export interface LlmFactoryOptions {
+  readonly logger?: ProviderLogger;
+  readonly clock?: Clock;
+  readonly random?: RandomSource;
+  readonly cooldown?: ProviderCooldown;
+}
+
+/**
+ * The LLM client for a service, from env:
+ *
+ * - `OPENAI_API_KEY`, `OPENAI_BASE_URL` (any OpenAI-compatible server), `ANTHROPIC_API_KEY`,
+ *   `ANTHROPIC_BASE_URL`, `GEMINI_API_KEY` (or `GOOGLE_API_KEY`), `GEMINI_BASE_URL`;
+ * - `OPENPAW_LLM_MODEL` (`provider/model`; `local/deterministic` forces the local model),
+ *   `OPENPAW_LLM_FALLBACK_MODELS` (comma-separated), `OPENPAW_LLM_PRICES` (JSON price overrides),
+ *   `OPENPAW_LLM_MAX_ATTEMPTS`, `OPENPAW_LLM_TIMEOUT_MS`.
+ *
+ * With no provider credentials it uses the local deterministic model and says so in the log. All
+ * three real adapters are always wired, so per-user keys (`ChatOptions.credentials`) work even when
+ * env has none; the local model is never added to a chain silently.
+ */
+export function createLlmFromEnv(env: Env, options: LlmFactoryOptions = {}): ResilientLlmClient {
+  const logger = options.logger ?? silentLogger;
+  const openaiKey = envValue(env, 'OPENAI_API_KEY');
+  const openaiBaseUrl = envValue(env, 'OPENAI_BASE_URL');
+  const anthropicKey = envValue(env, 'ANTHROPIC_API_KEY');
+  const geminiKey = envValue(env, 'GEMINI_API_KEY') ?? envValue(env, 'GOOGLE_API_KEY');
+  const clock = options.clock !== undefined ? { clock: options.clock } : {};
+
+  const models = [
+    new OpenAiChatModel({ ...opt('apiKey', openaiKey), ...opt('baseURL', openaiBaseUrl), ...clock }),
+    new AnthropicChatModel({ ...opt('apiKey', anthropicKey), ...opt('baseURL', envValue(env, 'ANTHROPIC_BASE_URL')), ...clock }),
+    new GeminiChatModel({ ...opt('apiKey', geminiKey), ...opt('baseUrl', envValue(env, 'GEMINI_BASE_URL')), ...clock }),
+    new LocalChatModel(),
+  ];
+  const configured = models.filter((m) => m.provider !== 'local' && m.hasDefaultCredentials).map((m) => m.provider as keyof typeof DEFAULT_MODELS);
+  const defaultModel = envValue(env, 'OPENPAW_LLM_MODEL') ?? (configured[0] !== undefined ? DEFAULT_MODELS[configured[0]] : LOCAL_MODEL_ID);
+  const explicitFallbacks = envList(env, 'OPENPAW_LLM_FALLBACK_MODELS');
+  const fallbackModels = explicitFallbacks.length > 0 ? explicitFallbacks : configured.map((p) => DEFAULT_MODELS[p]).filter((id) => id !== defaultModel);
+
+  const client = new ResilientLlmClient({
+    models,
+    defaultModel,
+    fallbackModels,
+    prices: priceTableFromJson(envValue(env, 'OPENPAW_LLM_PRICES')),
+    retry: { maxAttempts: envPositiveInt(env, 'OPENPAW_LLM_MAX_ATTEMPTS', 3) },
+    defaultTimeoutMs: envPositiveInt(env, 'OPENPAW_LLM_TIMEOUT_MS', 60_000),
+    logger,
+    ...clock,
+    ...(options.random !== undefined ? { random: options.random } : {}),
+    ...(options.cooldown !== undefined ? { cooldown: options.cooldown } : {}),
+  });
+
+  const local = parseModelRef(defaultModel).provider === 'local';
+  logger.info(
+    { defaultModel, fallbackModels, local, providersWithCredentials: configured },
+    local
+      ? `LLM: using the LOCAL deterministic model ${defaultModel} (${configured.length === 0 ? 'no provider credentials configured' : 'forced by OPENPAW_LLM_MODEL'}); it solves arithmetic and linear equations and extracts from prompts, nothing more`
+      : `LLM: using ${defaultModel}${fallbackModels.length > 0 ? ` with fallbacks ${fallbackModels.join(', ')}` : ''}`,
+  );
+  for (const id of [defaultModel, ...fallbackModels]) {
+    const provider = parseModelRef(id).provider;
+    if (provider !== 'local' && !configured.includes(provider as keyof typeof DEFAULT_MODELS)) {
+      logger.warn({ model: id }, `LLM: ${id} has no credentials in env; it answers only calls that pass a per-user key`);
+    }
+  }
+  return client;
+}
+
+function opt<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: string };
+}

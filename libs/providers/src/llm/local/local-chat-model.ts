@@ -1,0 +1,76 @@
+import { abortFailure } from '../provider-failure.js';
+import type { ChatMessage, ChatModel, ChatModelRequest, ChatModelResponse } from '../port.js';
+import { findMathCandidate, type MathSolution, solveMathProblem } from './math-solver.js';
+import { fillSchema } from './schema-filler.js';
+import { TextFacts } from './text-facts.js';
+
+export const LOCAL_MODEL_ID = 'local/deterministic';
+
+/**
+ * The local default LLM (`local/...`): no network, no account, deterministic, and computed from its
+ * input. It solves arithmetic and linear equations in one variable with mathjs (worked steps and a
+ * checked answer) and says "cannot solve" otherwise; for other requests it extracts from the prompt
+ * (key sentences and terms), and structured requests get their schema filled from the prompt's
+ * content (see schema-filler.ts). It does not reason, paraphrase, or know anything not in the prompt.
+ */
+export class LocalChatModel implements ChatModel {
+  readonly provider = 'local';
+  readonly hasDefaultCredentials = true;
+
+  complete(request: ChatModelRequest): Promise<ChatModelResponse> {
+    const aborted = abortFailure(request.signal, this.provider);
+    if (aborted !== undefined) return Promise.reject(aborted);
+    const problem = problemText(request.messages);
+    const content = contentText(request.messages);
+    const solve = (): MathSolution => solveMathProblem(problem);
+    const text =
+      request.responseSchema !== undefined
+        ? JSON.stringify(fillSchema(request.responseSchema.schema, content, solve))
+        : findMathCandidate(problem) !== undefined
+          ? solutionText(solve())
+          : extractiveReply(content);
+    return Promise.resolve({
+      text,
+      model: request.model,
+      usage: { inputTokens: approximateTokens(request.messages.map((m) => m.content).join('\n')), outputTokens: approximateTokens(text) },
+      finishReason: 'stop',
+    });
+  }
+}
+
+/** The problem is the latest user message with math in it (a re-ask message has none), else the latest user message. */
+function problemText(messages: readonly ChatMessage[]): string {
+  const users = messages.filter((m) => m.role === 'user').map((m) => m.content);
+  return [...users].reverse().find((text) => findMathCandidate(text) !== undefined) ?? users.at(-1) ?? '';
+}
+
+/** What structured answers draw on: the user turns, or the system turns when the users carry no content. */
+function contentText(messages: readonly ChatMessage[]): string {
+  const users = messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n');
+  if (!new TextFacts(users).isEmpty) return users;
+  return messages.map((m) => m.content).join('\n');
+}
+
+function solutionText(solution: MathSolution): string {
+  if (!solution.canSolve) {
+    return `${LOCAL_MODEL_ID} cannot solve this problem: ${solution.reason}.`;
+  }
+  const steps = solution.steps.map((step, i) => `${i + 1}. ${step.title}: ${step.detail}`).join('\n');
+  return `Worked solution (${LOCAL_MODEL_ID}, computed with mathjs):\n${steps}\nFinal answer: ${solution.finalAnswer}`;
+}
+
+function extractiveReply(content: string): string {
+  const facts = new TextFacts(content);
+  if (facts.isEmpty) {
+    return `${LOCAL_MODEL_ID} is a deterministic stand-in, not a language model: it found no content sentences to extract from, and it cannot compose free text.`;
+  }
+  return [
+    `${LOCAL_MODEL_ID} is a deterministic stand-in, not a language model; this reply is extracted from the input.`,
+    `Key points: ${facts.summary(3)}`,
+    `Key terms: ${facts.terms.slice(0, 8).join(', ')}.`,
+  ].join('\n');
+}
+
+function approximateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}

@@ -1,0 +1,89 @@
+import OpenAI from 'openai';
+import { type Clock, systemClock } from '../shared/clock.js';
+import { ProviderError } from './errors.js';
+import type { ChatModel, ChatModelRequest, ChatModelResponse } from './port.js';
+import { estimateInputTokens } from './pricing.js';
+import { providerFailure } from './provider-failure.js';
+
+export interface OpenAiChatModelConfig {
+  /** From env (`OPENAI_API_KEY`); per-user keys can be passed per call instead. */
+  readonly apiKey?: string;
+  /** `OPENAI_BASE_URL`: any OpenAI-compatible server (vLLM, Ollama, llama.cpp) as `http://host:port/v1`. */
+  readonly baseURL?: string;
+  /** The model-id prefix this adapter answers to; `openai` unless several compatible servers are wired. */
+  readonly provider?: string;
+  /**
+   * `max_completion_tokens` (OpenAI's current name) or `max_tokens` (what most compatible servers
+   * read). Defaults to the former for api.openai.com and the latter when a base URL is set.
+   */
+  readonly maxTokensParam?: 'max_completion_tokens' | 'max_tokens';
+  readonly clock?: Clock;
+}
+
+/** Chat completions through the `openai` SDK (SDK retries off; the resilient client retries). */
+export class OpenAiChatModel implements ChatModel {
+  readonly provider: string;
+  readonly hasDefaultCredentials: boolean;
+  private readonly maxTokensParam: 'max_completion_tokens' | 'max_tokens';
+  private readonly clock: Clock;
+  private readonly defaultClient: OpenAI | undefined;
+
+  constructor(private readonly config: OpenAiChatModelConfig) {
+    this.provider = config.provider ?? 'openai';
+    // A compatible server (Ollama, llama.cpp) usually needs no key: a base URL alone is enough.
+    this.hasDefaultCredentials = config.apiKey !== undefined || config.baseURL !== undefined;
+    this.maxTokensParam = config.maxTokensParam ?? (config.baseURL === undefined ? 'max_completion_tokens' : 'max_tokens');
+    this.clock = config.clock ?? systemClock;
+    this.defaultClient = this.hasDefaultCredentials ? this.client(config.apiKey ?? 'no-key-required') : undefined;
+  }
+
+  private client(apiKey: string): OpenAI {
+    return new OpenAI({
+      apiKey,
+      // Explicit, so OPENAI_BASE_URL in the process env cannot redirect a per-user-key client.
+      baseURL: this.config.baseURL ?? 'https://api.openai.com/v1',
+      maxRetries: 0,
+      timeout: 24 * 60 * 60 * 1000, // the attempt's AbortSignal is the deadline
+      organization: null,
+      project: null,
+    });
+  }
+
+  async complete(request: ChatModelRequest): Promise<ChatModelResponse> {
+    const client = request.apiKey !== undefined ? this.client(request.apiKey) : this.defaultClient;
+    if (client === undefined) throw new ProviderError('no_credentials', this.provider, 'no API key configured and none passed for this call');
+    const secrets = [request.apiKey, this.config.apiKey];
+    let completion: OpenAI.Chat.Completions.ChatCompletion;
+    try {
+      completion = await client.chat.completions.create(
+        {
+          model: request.model,
+          messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
+          temperature: request.temperature,
+          [this.maxTokensParam]: request.maxTokens,
+          ...(request.responseSchema
+            ? { response_format: { type: 'json_schema' as const, json_schema: { name: request.responseSchema.name, schema: { ...request.responseSchema.schema }, strict: false } } }
+            : {}),
+        },
+        { signal: request.signal, maxRetries: 0 },
+      );
+    } catch (error) {
+      throw providerFailure(error, this.provider, request.signal, this.clock.now(), secrets);
+    }
+    const choice = completion.choices?.[0];
+    const text = choice?.message?.content;
+    if (typeof text !== 'string') {
+      throw new ProviderError('malformed_response', this.provider, `completion has no text content (finish_reason=${choice?.finish_reason ?? 'none'})`);
+    }
+    const usage = completion.usage;
+    return {
+      text,
+      model: typeof completion.model === 'string' ? completion.model : request.model,
+      usage:
+        usage !== undefined && usage !== null
+          ? { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens }
+          : { inputTokens: estimateInputTokens(request.messages.map((m) => m.content)), outputTokens: estimateInputTokens([text]) },
+      ...(choice?.finish_reason ? { finishReason: choice.finish_reason } : {}),
+    };
+  }
+}

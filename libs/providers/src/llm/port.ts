@@ -1,0 +1,131 @@
+import type { z } from 'zod';
+import type { RunBudget } from './cost-budget.js';
+
+export type ChatRole = 'system' | 'user' | 'assistant';
+
+export interface ChatMessage {
+  readonly role: ChatRole;
+  readonly content: string;
+}
+
+export interface TokenUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
+/** Per-user API keys passed in by the caller (decrypted from the UserKeyVault); never logged. */
+export interface ProviderCredentials {
+  readonly openai?: string;
+  readonly anthropic?: string;
+  readonly gemini?: string;
+}
+
+export interface ChatOptions {
+  /** `provider/model`, e.g. `openai/gpt-4o-mini`; the client's default model when omitted. */
+  readonly model?: string;
+  /** Tried in order after `model` fails; the client's default chain when omitted. */
+  readonly fallbackModels?: readonly string[];
+  /** Default 0.2. */
+  readonly temperature?: number;
+  /** Upper bound of output tokens; also what the cost cap reserves. */
+  readonly maxTokens: number;
+  /** Per attempt; the client's default (60 s) when omitted. */
+  readonly timeoutMs?: number;
+  readonly signal?: AbortSignal;
+  /** The run's cost budget; a call whose worst-case cost does not fit is refused. */
+  readonly budget?: RunBudget;
+  /** Per-user keys; take precedence over keys from env for their provider. */
+  readonly credentials?: ProviderCredentials;
+}
+
+export type StructuredOptions = ChatOptions;
+
+/** One try of one model, as recorded for step logs and metrics. */
+export interface AttemptRecord {
+  readonly model: string;
+  readonly outcome: 'ok' | 'skipped_cooldown' | 'skipped_cost_cap' | 'not_configured' | ProviderErrorKind;
+  readonly status?: number;
+  /** The wait before this attempt (backoff or Retry-After), 0 for a model's first attempt. */
+  readonly waitedMs: number;
+  readonly latencyMs?: number;
+}
+
+export interface ChatResult {
+  readonly text: string;
+  /** `provider/model` that actually answered, as the provider reported it. */
+  readonly model: string;
+  /** `provider/model` that was asked for first. */
+  readonly requestedModel: string;
+  readonly usage: TokenUsage;
+  /** Of the answering attempt. */
+  readonly latencyMs: number;
+  readonly costUsd: number;
+  /** `table` when the model is in the price table, `fallback` when the default (conservative) price was used. */
+  readonly pricing: 'table' | 'fallback';
+  readonly finishReason?: string;
+  readonly attempts: readonly AttemptRecord[];
+}
+
+export interface StructuredResult<T> extends Omit<ChatResult, 'text'> {
+  readonly value: T;
+  /** Raw text of the reply that validated. */
+  readonly rawText: string;
+  /** 1, or 2 when the first reply failed validation and the model was re-asked. */
+  readonly calls: 1 | 2;
+}
+
+/** What a service receives: chat and schema-validated structured output, with resilience inside. */
+export interface LlmClient {
+  chat(messages: readonly ChatMessage[], options: ChatOptions): Promise<ChatResult>;
+  structured<S extends z.ZodType>(messages: readonly ChatMessage[], schema: S, options: StructuredOptions): Promise<StructuredResult<z.output<S>>>;
+  /** The default model and chain, for logs and health output. */
+  describe(): { readonly defaultModel: string; readonly fallbackModels: readonly string[]; readonly providers: readonly string[] };
+}
+
+// ---- the adapter side: one ChatModel per provider, wrapped by the resilient client ----
+
+/** A JSON Schema object (as produced by `z.toJSONSchema`). */
+export type JsonSchema = { readonly [key: string]: unknown };
+
+export interface ChatModelRequest {
+  /** The model name without the provider prefix. */
+  readonly model: string;
+  readonly messages: readonly ChatMessage[];
+  readonly temperature: number;
+  readonly maxTokens: number;
+  /** Aborts on caller cancellation or on the attempt's timeout (reason: a `TimeoutError` DOMException). */
+  readonly signal: AbortSignal;
+  /** Ask for JSON matching this schema, with the provider's native JSON mode where it has one. */
+  readonly responseSchema?: { readonly name: string; readonly schema: JsonSchema };
+  /** A per-user key for this call; the adapter's own key otherwise. */
+  readonly apiKey?: string;
+}
+
+export interface ChatModelResponse {
+  readonly text: string;
+  /** The model name the provider reported (without prefix), e.g. a dated snapshot. */
+  readonly model: string;
+  readonly usage: TokenUsage;
+  readonly finishReason?: string;
+}
+
+export type ProviderErrorKind =
+  | 'rate_limited'
+  | 'server_error'
+  | 'timeout'
+  | 'network'
+  | 'malformed_response'
+  | 'auth'
+  | 'no_credentials'
+  | 'bad_request'
+  | 'not_found'
+  | 'aborted';
+
+/** One provider's adapter. Throws only `ProviderError`. */
+export interface ChatModel {
+  /** `openai`, `anthropic`, `gemini` or `local`: the prefix of its model ids. */
+  readonly provider: string;
+  /** True when it has a key of its own (from env); per-user keys can still be passed per call. */
+  readonly hasDefaultCredentials: boolean;
+  complete(request: ChatModelRequest): Promise<ChatModelResponse>;
+}

@@ -1,0 +1,25 @@
+/** Environment as plain data, so factories are testable without touching `process.env`. */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** The trimmed value, or undefined when unset or blank. */
+export function envValue(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+}
+
+export function envList(env: Env, name: string): string[] {
+  return (envValue(env, name) ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
+
+export function envPositiveInt(env: Env, name: string, fallback: number): number {
+  const raw = envValue(env, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  }
+  return value;
+}

@@ -1,0 +1,2 @@
+export * from './three-step-saga.js';
+export * from './three-step-worker.js';
