@@ -4,3 +4,8 @@ export * from './envelope.js';
 export { catalog, definitionForSubject } from './catalog.js';
 export * from './messages/workflow.js';
 export * from './ids.js';
+export * from './messages/problem.js';
+export * from './messages/ingestion.js';
+export * from './messages/retrieval.js';
+export * from './messages/solve.js';
+export * from './messages/assets.js';

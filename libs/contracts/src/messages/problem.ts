@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+/** What a submitted problem is, once ingested: the key to retrieval, registration and indexing. */
+export const problemSignature = z.object({
+  /** NFKC, case/whitespace folded, math symbols canonicalised. */
+  normalizedText: z.string(),
+  textSha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** sha256 of the normalised image bytes, for image submissions. */
+  imageSha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  /** 64-bit DCT pHash as 16 hex digits, with the algorithm version it was computed with. */
+  phash: z.string().regex(/^[0-9a-f]{16}$/).optional(),
+  phashVersion: z.string().optional(),
+  /** Gradient-energy quality of the hashed image: low-quality images never match by pHash. */
+  imageQuality: z.number().min(0).optional(),
+  ocrConfidence: z.number().min(0).max(100).optional(),
+  topicTags: z.object({ subject: z.string(), keywords: z.array(z.string()) }),
+});
+export type ProblemSignature = z.infer<typeof problemSignature>;
+
+/** A submission as the gateway received it; bytes never travel in messages, only blob keys. */
+export const submission = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('text'), text: z.string().min(1).max(20_000) }),
+  z.object({ kind: z.literal('url'), url: z.url({ protocol: /^https?$/ }) }),
+  z.object({
+    kind: z.literal('upload'),
+    /** Blob key of the uploaded bytes. */
+    blobKey: z.string().min(1),
+    contentType: z.string().optional(),
+    filename: z.string().max(255).optional(),
+    byteLength: z.int().nonnegative(),
+  }),
+]);
+export type Submission = z.infer<typeof submission>;
+
+export const retrievalMethod = z.enum(['exact_image', 'exact_phash', 'near_duplicate', 'text_exact', 'vector', 'hybrid']);
+
+export const retrievalTraceEntry = z.object({
+  stage: z.string(),
+  candidate: z.string().nullable(),
+  score: z.number().nullable(),
+  accepted: z.boolean(),
+  reason: z.string(),
+});
+
+export const solutionProvenance = z.object({
+  model: z.string(),
+  promptVersion: z.string(),
+  inputTokens: z.int().nonnegative(),
+  outputTokens: z.int().nonnegative(),
+  costUsd: z.number().nonnegative(),
+  latencyMs: z.number().nonnegative(),
+});

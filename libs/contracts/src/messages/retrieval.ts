@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { defineCommand, defineEvent } from '../message-definition.js';
+import { problemSignature, retrievalMethod, retrievalTraceEntry } from './problem.js';
+
+export const SearchSolutions = defineCommand(
+  'retrieval',
+  'SearchSolutions',
+  1,
+  z.object({ runId: z.uuid(), signature: problemSignature, threshold: z.number().min(0).max(1) }),
+  'Hybrid search for an existing solution; answers RetrievalHit or RetrievalMiss.',
+);
+
+const candidate = z.object({
+  assetVersionId: z.uuid(),
+  problemId: z.uuid(),
+  confidence: z.number().min(0).max(1),
+  method: retrievalMethod,
+});
+
+export const RetrievalHit = defineEvent(
+  'retrieval',
+  'RetrievalHit',
+  1,
+  z.object({ runId: z.uuid(), commandId: z.string(), candidate, trace: z.array(retrievalTraceEntry) }),
+  'A solved problem matched at or above the threshold.',
+);
+
+export const RetrievalMiss = defineEvent(
+  'retrieval',
+  'RetrievalMiss',
+  1,
+  z.object({ runId: z.uuid(), commandId: z.string(), topCandidate: candidate.nullable(), trace: z.array(retrievalTraceEntry) }),
+  'Nothing matched at the threshold; carries the best candidate (the near-miss rule needs it).',
+);
+
+export const IndexDocument = defineCommand(
+  'retrieval',
+  'IndexDocument',
+  1,
+  z.object({ runId: z.uuid(), problemId: z.uuid(), assetVersionId: z.uuid(), signature: problemSignature }),
+  'Index a solved problem (exact keys, pHash, keyword, vector); idempotent per asset version.',
+);
+
+export const DocumentIndexed = defineEvent(
+  'retrieval',
+  'DocumentIndexed',
+  1,
+  z.object({ runId: z.uuid(), commandId: z.string(), assetVersionId: z.uuid(), problemId: z.uuid() }),
+  'An asset version is searchable.',
+);
