@@ -5,7 +5,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$OPENPAW_ROOT"
 
-NODE_VERSION=24.9.0
+NODE_VERSION=24.21.0
 node_major() { node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
 if [ "$(node_major)" -lt 24 ]; then
   echo "setup: system Node is $(node -v 2>/dev/null || echo missing); installing Node $NODE_VERSION under .tools/"
@@ -30,7 +30,10 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "setup: npm ci"
-  npm ci --no-fund --no-audit >/dev/null
+  # `npm install` with the committed lock installs exactly the locked versions. Not `npm ci`: npm 11
+  # writes lockfiles without other platforms' optional packages (@swc/core-darwin-*, ...) and then
+  # `npm ci` refuses those same lockfiles as out of sync.
+  echo "setup: npm install (from package-lock.json)"
+  npm install --no-fund --no-audit >/dev/null
 fi
 echo "setup: done"

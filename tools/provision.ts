@@ -1,0 +1,39 @@
+/**
+ * Provisions what the platform needs before services start: the JetStream streams (idempotent) and
+ * the database. Each service applies its own schema's migrations when it starts (in Kubernetes: the
+ * migration Job runs the same). Env: OPENPAW_NATS_URL, OPENPAW_DATABASE_URL.
+ */
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connectNats, provisionStreams } from '@openpaw/messaging';
+import pg from 'pg';
+
+async function ensureDatabase(url: string): Promise<void> {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (rowCount === 0) await client.query(`create database "${name.replace(/"/g, '')}"`);
+  } finally {
+    await client.end();
+  }
+  console.log(`provision: database ${name} ready`);
+}
+
+async function main(): Promise<void> {
+  const natsUrl = process.env['OPENPAW_NATS_URL'] ?? 'nats://127.0.0.1:4222';
+  const databaseUrl = process.env['OPENPAW_DATABASE_URL'] ?? 'postgres://openpaw@127.0.0.1:5432/openpaw';
+  await ensureDatabase(databaseUrl);
+  const nc = await connectNats({ servers: natsUrl, name: 'provision' });
+  const results = await provisionStreams(await jetstreamManager(nc));
+  console.log(`provision: streams ${JSON.stringify(results)}`);
+  await nc.drain();
+}
+
+main().catch((error: unknown) => {
+  console.error('provision failed:', error);
+  process.exit(1);
+});
