@@ -1,4 +1,4 @@
-import { InputRefused, RunStateChanged, StartRun } from '@openpaw/contracts';
+import { ChildRunFinished, InputRefused, RunStateChanged, StartRun } from '@openpaw/contracts';
 import type { SagaDefinition } from './definition.js';
 import { replayRun } from './replay.js';
 import { scenario } from './scenario.js';
@@ -150,6 +150,18 @@ describe('saga engine (given / when / then)', () => {
       expect(starts[0]?.parentRunId).toBe('00000000-0000-4000-8000-000000000001');
       expect(starts[1]?.parentRunId).toBeUndefined();
       expect(step.steps()).toEqual(['run_started', 'start', 'child_started', 'background_started']);
+    });
+  });
+
+  describe('given a child run', () => {
+    it('when it reaches a terminal state, then its parent is told with ChildRunFinished', () => {
+      const parentRunId = '00000000-0000-4000-8000-0000000000aa';
+      const s = scenario(definition);
+      expect(s.givenStarted({ n: 1 }, 'child-key', parentRunId).sent(ChildRunFinished)).toEqual([]);
+      const failed = s.when(s.event(Worked, { n: 1, ok: false }));
+      expect(failed.sent(ChildRunFinished)).toEqual([
+        { parentRunId, childRunId: s.runId, workflowType: 'unit_two_step', state: 'FAILED', view: { n: 1, log: [] } },
+      ]);
     });
   });
 

@@ -34,10 +34,9 @@ export class SagaScenario {
     return this;
   }
 
-  givenStarted(input: JsonObject = {}, idempotencyKey = 'key-1'): ScenarioStep {
-    return this.record(
-      applyStart(this.definition, this.current, this.runId, { workflowType: this.definition.type, idempotencyKey, userId: this.userId, input }, this.meta(), this.clock),
-    );
+  givenStarted(input: JsonObject = {}, idempotencyKey = 'key-1', parentRunId?: string): ScenarioStep {
+    const request = { workflowType: this.definition.type, idempotencyKey, userId: this.userId, input, ...(parentRunId === undefined ? {} : { parentRunId }) };
+    return this.record(applyStart(this.definition, this.current, this.runId, request, this.meta(), this.clock));
   }
 
   when(input: SagaInput): ScenarioStep {

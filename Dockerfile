@@ -1,0 +1,17 @@
+# One image for every OpenPaw service: `node dist/apps/<service>/src/main.js`.
+FROM node:24-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm install --no-audit --no-fund
+COPY . .
+RUN npm run build && npm prune --omit=dev
+
+FROM node:24-bookworm-slim
+RUN apt-get update && apt-get install -y --no-install-recommends ffmpeg && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY --from=build /app/package.json ./
+USER node
+ENV NODE_ENV=production HOST=0.0.0.0
+CMD ["node", "dist/apps/gateway/src/main.js"]
