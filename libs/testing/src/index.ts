@@ -10,3 +10,4 @@ export {
 } from './postgres-server.js';
 export { dockerEngineReachable } from './docker.js';
 export { freshDatabase, privateNatsServer, startInfra, testInfra, type RunningInfra, type TestInfra } from './infra.js';
+export { ALL_SERVICES, startPlatformProcesses, type PlatformOptions, type RunningPlatform, type ServiceName } from './platform-processes.js';

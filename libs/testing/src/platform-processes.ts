@@ -1,0 +1,104 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { findFreePort } from './free-port.js';
+import { type ManagedProcess, spawnManaged } from './process-control.js';
+
+export const ALL_SERVICES = ['coordinator', 'ingestion', 'retrieval', 'solve', 'assets', 'artifacts', 'research', 'visual-search', 'gateway'] as const;
+export type ServiceName = (typeof ALL_SERVICES)[number];
+
+export interface PlatformOptions {
+  /** Repository root (holds `dist/`, built by `npm run build`). */
+  readonly root: string;
+  readonly natsUrl: string;
+  readonly databaseUrl: string;
+  readonly services?: readonly ServiceName[];
+  /** Env for every service (e.g. provider endpoints), and per service. */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly serviceEnv?: Partial<Record<ServiceName, Readonly<Record<string, string>>>>;
+}
+
+export interface RunningPlatform {
+  readonly gatewayUrl: string;
+  readonly blobDir: string;
+  readonly jwtSecret: string;
+  urlOf(service: ServiceName): string;
+  /** SIGKILL one service (a crash). */
+  kill(service: ServiceName): Promise<void>;
+  /** Starts a stopped or killed service again, on the same port, and waits until it is ready. */
+  start(service: ServiceName): Promise<void>;
+  logs(service: ServiceName): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Every service as its own process from the compiled build, on free ports, against the given NATS and
+ * PostgreSQL: what end-to-end tests drive through the gateway, and what they crash with SIGKILL.
+ */
+export async function startPlatformProcesses(options: PlatformOptions): Promise<RunningPlatform> {
+  const services = options.services ?? ALL_SERVICES;
+  for (const service of services) {
+    const entry = join(options.root, 'dist/apps', service, 'src/main.js');
+    if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first`);
+  }
+  const blobDir = mkdtempSync(join(tmpdir(), 'openpaw-blobs-'));
+  const jwtSecret = 'e2e-secret-e2e-secret-e2e-secret-e2e-secret';
+  const ports = new Map<ServiceName, number>();
+  for (const service of services) ports.set(service, await findFreePort());
+  const processes = new Map<ServiceName, ManagedProcess>();
+  const urlOf = (service: ServiceName): string => `http://127.0.0.1:${ports.get(service) ?? 0}`;
+
+  const start = async (service: ServiceName): Promise<void> => {
+    const proc = spawnManaged(process.execPath, [join(options.root, 'dist/apps', service, 'src/main.js')], {
+      cwd: options.root,
+      env: {
+        ...process.env,
+        OPENPAW_NATS_URL: options.natsUrl,
+        OPENPAW_DATABASE_URL: options.databaseUrl,
+        OPENPAW_BLOB_DIR: blobDir,
+        OPENPAW_JWT_SECRET: jwtSecret,
+        OPENPAW_BLOB_SHARE_BASE_URL: `${urlOf('gateway')}/v1/shared`,
+        LOG_LEVEL: process.env['OPENPAW_E2E_LOG_LEVEL'] ?? 'warn',
+        ...options.env,
+        ...options.serviceEnv?.[service],
+        PORT: String(ports.get(service)),
+        HOST: '127.0.0.1',
+      },
+    });
+    processes.set(service, proc);
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (proc.child.exitCode !== null || proc.child.signalCode !== null) {
+        throw new Error(`${service} exited during start:\n${proc.output()}`);
+      }
+      const ready = await fetch(`${urlOf(service)}/readyz`).then((r) => r.ok, () => false);
+      if (ready) return;
+      if (Date.now() > deadline) throw new Error(`${service} not ready after 60 s:\n${proc.output()}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+
+  const stopAll = async (): Promise<void> => {
+    await Promise.all([...processes.values()].map((p) => p.stop('SIGTERM', 10_000)));
+    rmSync(blobDir, { recursive: true, force: true });
+  };
+
+  try {
+    // Sequential: each service provisions streams and migrates its schema at start.
+    for (const service of services) await start(service);
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+
+  return {
+    gatewayUrl: urlOf('gateway'),
+    blobDir,
+    jwtSecret,
+    urlOf,
+    kill: async (service) => processes.get(service)?.stop('SIGKILL'),
+    start,
+    logs: (service) => processes.get(service)?.output() ?? '',
+    stop: stopAll,
+  };
+}
