@@ -1,7 +1,43 @@
 import { type AnySagaDefinition, SagaRegistry } from '@openpaw/saga';
+import { DEFAULT_POLICY_CONFIG, type PolicyConfig, policyConfigFromEnv } from './policy/index.js';
+import { reindexAssetDefinition } from './reindex-asset/reindex-asset.definition.js';
+import { retrieveOrGenerateDefinition } from './retrieve-or-generate/retrieve-or-generate.definition.js';
+import { DEFAULT_WORKFLOW_TIMINGS, type WorkflowTimings, workflowTimingsFromEnv } from './shared/timings.js';
+import { solveWorkflowDefinition } from './solve/solve-workflow.definition.js';
+import { videoWorkflowDefinition } from './video/video-workflow.definition.js';
 
-/** Every workflow the coordinator runs: one saga definition each (specs 01–05). */
-export const workflowDefinitions: readonly AnySagaDefinition[] = [];
+export * from './policy/index.js';
+export * from './shared/workflow-types.js';
+export { DEFAULT_WORKFLOW_TIMINGS, REINDEX_MAX_ATTEMPTS, RETRIES, workflowTimingsFromEnv, workflowTimingsSchema, type Backoff, type WorkflowTimings } from './shared/timings.js';
+export * from './retrieve-or-generate/retrieve-or-generate.definition.js';
+export * from './solve/solve-workflow.definition.js';
+export * from './video/video-workflow.definition.js';
+export * from './reindex-asset/reindex-asset.definition.js';
+
+export interface WorkflowConfig {
+  readonly policy: PolicyConfig;
+  readonly timings: WorkflowTimings;
+}
+
+/** OPENPAW_POLICY_JSON (+ OPENPAW_LLM_MODEL / OPENPAW_LLM_FALLBACK_MODELS) and OPENPAW_WORKFLOW_TIMINGS_JSON; throws when invalid. */
+export function workflowConfigFromEnv(env: NodeJS.ProcessEnv = process.env): WorkflowConfig {
+  return { policy: policyConfigFromEnv(env), timings: workflowTimingsFromEnv(env) };
+}
+
+/** Spec 01's four workflows, built from one config. */
+export function createWorkflowDefinitions(
+  config: WorkflowConfig = { policy: DEFAULT_POLICY_CONFIG, timings: DEFAULT_WORKFLOW_TIMINGS },
+): readonly AnySagaDefinition[] {
+  return [
+    retrieveOrGenerateDefinition(config),
+    solveWorkflowDefinition(config.timings),
+    videoWorkflowDefinition(config.timings),
+    reindexAssetDefinition(config.timings),
+  ];
+}
+
+/** Every workflow the coordinator runs: one saga definition each (specs 01–05), configured from the environment. */
+export const workflowDefinitions: readonly AnySagaDefinition[] = createWorkflowDefinitions(workflowConfigFromEnv());
 
 export function productionRegistry(): SagaRegistry {
   return new SagaRegistry(workflowDefinitions);

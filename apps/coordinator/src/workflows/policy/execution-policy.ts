@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+/**
+ * ExecutionPolicy (spec 01, "Step 0: get policy"): what governs every later decision of a run. Field
+ * names are the spec's (`policy.retrieval_threshold`, `policy.video_generation`, ...) because the
+ * policy is logged verbatim as the run's first step (`policy_applied`).
+ */
+export const SUBSCRIPTION_TIERS = ['free', 'pro', 'enterprise'] as const;
+export type SubscriptionTier = (typeof SUBSCRIPTION_TIERS)[number];
+
+export const CONTENT_SENSITIVITIES = ['standard', 'sensitive'] as const;
+export type ContentSensitivity = (typeof CONTENT_SENSITIVITIES)[number];
+
+export const VIDEO_GENERATION_MODES = ['skip', 'async', 'sync'] as const;
+export type VideoGeneration = (typeof VIDEO_GENERATION_MODES)[number];
+
+/** The local default LLM (`@openpaw/providers` LOCAL_MODEL_ID): no account, no network. */
+export const LOCAL_MODEL = 'local/deterministic';
+
+export const executionPolicySchema = z.strictObject({
+  /** Vector-similarity acceptance bar for a retrieval hit (hybrid re-ranked: this − 0.02). */
+  retrieval_threshold: z.number().min(0).max(1),
+  /** skip: no video; async: rendered in the background, `video_pending: true`; sync: rendered with priority. */
+  video_generation: z.enum(VIDEO_GENERATION_MODES),
+  /** Retries after the first try, for INGESTING and GENERATING_SOLUTION (spec's retry table). */
+  retry_max: z.int().min(0).max(10),
+  /** LLM spend allowed for one attempt of the run, in USD. */
+  cost_cap_usd: z.number().positive(),
+  primary_model: z.string().min(1),
+  /** Used in order by the solve retries after the primary model; the last one repeats when exhausted. */
+  fallback_models: z.array(z.string().min(1)).max(10),
+});
+export type ExecutionPolicy = z.infer<typeof executionPolicySchema>;
+
+export const policyOverrideSchema = executionPolicySchema.partial();
+export type PolicyOverride = z.infer<typeof policyOverrideSchema>;
+
+/**
+ * Where a policy comes from. Resolution, each layer overriding the fields it sets:
+ * defaults → workflows[workflowType] → tiers[tier] → users[userId], then, for sensitive content, the
+ * `sensitive` layer, which can only tighten (see `tightenForSensitiveContent`).
+ */
+export const policyConfigSchema = z.strictObject({
+  defaults: executionPolicySchema,
+  tiers: z.strictObject({ free: policyOverrideSchema, pro: policyOverrideSchema, enterprise: policyOverrideSchema }),
+  sensitive: policyOverrideSchema,
+  workflows: z.record(z.string().min(1), policyOverrideSchema),
+  users: z.record(z.string().min(1), policyOverrideSchema),
+});
+export type PolicyConfig = z.infer<typeof policyConfigSchema>;
+
+export const DEFAULT_POLICY_CONFIG: PolicyConfig = {
+  defaults: {
+    retrieval_threshold: 0.85,
+    video_generation: 'async',
+    retry_max: 3,
+    cost_cap_usd: 0.5,
+    primary_model: LOCAL_MODEL,
+    fallback_models: [],
+  },
+  tiers: {
+    free: { cost_cap_usd: 0.1 },
+    pro: {},
+    enterprise: { retry_max: 5, cost_cap_usd: 2, video_generation: 'sync' },
+  },
+  // Sensitive content: a near match must be nearer before someone else's solution is served, and no
+  // video is rendered from it.
+  sensitive: { retrieval_threshold: 0.95, video_generation: 'skip' },
+  workflows: {},
+  users: {},
+};

@@ -1,0 +1,528 @@
+import {
+  AssetVersionCreated,
+  DocumentIndexed,
+  IndexDocument,
+  MediaNormalized,
+  MediaRejected,
+  type mediaRejectionReason,
+  type MessageData,
+  NormalizeMedia,
+  type ProblemSignature,
+  ProblemRegistered,
+  RegisterSolution,
+  RetrievalHit,
+  RetrievalMiss,
+  runIdFor,
+  SearchSolutions,
+  solveErrorCode,
+  submission,
+  type solutionProvenance,
+} from '@openpaw/contracts';
+import { type Decision, type Effect, eventOf, type RunSnapshot, type SagaDefinition, type SagaInput, type StepLogEntry } from '@openpaw/saga';
+import { z } from 'zod';
+import {
+  CONTENT_SENSITIVITIES,
+  DEFAULT_POLICY_CONFIG,
+  type ExecutionPolicy,
+  type PolicyConfig,
+  PolicyEngine,
+  SUBSCRIPTION_TIERS,
+} from '../policy/index.js';
+import {
+  clearPendingRetry,
+  firstTry,
+  isReplyTo,
+  isRetryDue,
+  isStepTimeout,
+  nextTry,
+  retriesUsed,
+  scheduleRetry,
+  sendTry,
+  type StepProgress,
+} from '../shared/command-steps.js';
+import { durationMs, roundUsd, type RunStatus, statusOf } from '../shared/run-status.js';
+import { type Backoff, DEFAULT_WORKFLOW_TIMINGS, RETRIES, type WorkflowTimings } from '../shared/timings.js';
+import { REINDEX_ASSET, RETRIEVE_OR_GENERATE, SOLVE_WORKFLOW, VIDEO_WORKFLOW } from '../shared/workflow-types.js';
+import type { ReindexStart } from '../reindex-asset/reindex-asset.definition.js';
+import { type SolveStart, solveViewSchema } from '../solve/solve-workflow.definition.js';
+import type { VideoStart } from '../video/video-workflow.definition.js';
+
+/**
+ * RetrieveOrGenerateWorkflow (spec 01): ingest a submitted problem, serve an existing solution when
+ * retrieval is confident enough, else generate one (solve_workflow child run), register and index it,
+ * and enqueue its video in the background. Pure: every I/O is a command to the owning service.
+ */
+export const RETRIEVE_OR_GENERATE_STATES = [
+  'INITIATED',
+  'INGESTING',
+  'RETRIEVING',
+  'GENERATING_SOLUTION',
+  'REGISTERING',
+  'INDEXING',
+  'SUCCEEDED',
+  'FAILED',
+  'CANCELLED',
+] as const;
+export type RetrieveOrGenerateState = (typeof RETRIEVE_OR_GENERATE_STATES)[number];
+type S = RetrieveOrGenerateState;
+
+/** The spec's TRANSITIONS, verbatim. CANCELLED is reachable only up to GENERATING_SOLUTION (ADR 0001). */
+export const SPEC_TRANSITIONS = {
+  INITIATED: ['INGESTING', 'CANCELLED'],
+  INGESTING: ['RETRIEVING', 'FAILED', 'CANCELLED'],
+  RETRIEVING: ['SUCCEEDED', 'GENERATING_SOLUTION', 'FAILED', 'CANCELLED'],
+  GENERATING_SOLUTION: ['REGISTERING', 'FAILED', 'CANCELLED'],
+  REGISTERING: ['INDEXING', 'FAILED'],
+  INDEXING: ['SUCCEEDED', 'FAILED'],
+} as const satisfies Partial<Record<S, readonly S[]>>;
+
+/**
+ * The table the engine enforces: SPEC_TRANSITIONS plus one edge, GENERATING_SOLUTION → SUCCEEDED.
+ * The spec's retry section serves a near-miss (`is_approximate: true`) when solving failed, which is a
+ * success reached from GENERATING_SOLUTION, but its TRANSITIONS omit that edge; without it the engine
+ * would refuse the near-miss. The edge is used for nothing else.
+ */
+export const RETRIEVE_OR_GENERATE_TRANSITIONS: Readonly<Partial<Record<S, readonly S[]>>> = {
+  ...SPEC_TRANSITIONS,
+  GENERATING_SOLUTION: [...SPEC_TRANSITIONS.GENERATING_SOLUTION, 'SUCCEEDED'],
+};
+
+/** Spec: hybrid re-ranked candidates are accepted at `policy.retrieval_threshold − 0.02` (as the retrieval service does). */
+export const HYBRID_THRESHOLD_OFFSET = 0.02;
+/** Spec: after a failed solve, a top candidate with confidence > 0.70 is served as a near-miss. */
+export const NEAR_MISS_MIN_CONFIDENCE = 0.7;
+
+export const retrieveOrGenerateStartSchema = z.object({
+  submission,
+  intent: z.string().min(1).max(200).optional(),
+  subscriptionTier: z.enum(SUBSCRIPTION_TIERS).default('free'),
+  contentSensitivity: z.enum(CONTENT_SENSITIVITIES).default('standard'),
+  /**
+   * Digest of the submitted content (normalised text, image bytes or URL) that the idempotency key
+   * sha256(contentDigest + user id + intent) was derived from; the real problem signature is only
+   * known after INGESTING.
+   */
+  contentDigest: z.string().min(1).max(256),
+});
+/** The start input as the gateway sends it (tier and sensitivity optional). */
+export type RetrieveOrGenerateStartInput = z.input<typeof retrieveOrGenerateStartSchema>;
+export type RetrieveOrGenerateStart = z.output<typeof retrieveOrGenerateStartSchema>;
+
+type Candidate = MessageData<typeof RetrievalHit>['candidate'];
+type Provenance = z.infer<typeof solutionProvenance>;
+
+export type RetrieveOrGenerateErrorCode =
+  | z.infer<typeof mediaRejectionReason>
+  | z.infer<typeof solveErrorCode>
+  | 'ingest_timeout'
+  | 'retrieval_timeout'
+  | 'registration_timeout'
+  | 'solve_failed'
+  | 'solve_cancelled'
+  | 'invalid_solve_result';
+
+type StepName = 'ingest' | 'retrieve' | 'register' | 'index';
+const STEP_STATE: Readonly<Record<StepName, S>> = { ingest: 'INGESTING', retrieve: 'RETRIEVING', register: 'REGISTERING', index: 'INDEXING' };
+
+export interface RetrieveOrGenerateData {
+  readonly request: RetrieveOrGenerateStart;
+  /** Resolved once per attempt, before anything else, and logged as `policy_applied`. */
+  readonly policy: ExecutionPolicy;
+  readonly startedAt: string | null;
+  /** The command step in progress; null before the start and while the solve child run works. */
+  readonly step: StepProgress<StepName> | null;
+  readonly signature: ProblemSignature | null;
+  readonly mediaType: 'text' | 'image' | null;
+  /** Retrieval's best candidate below the bar, for the near-miss rule. */
+  readonly topCandidate: Candidate | null;
+  readonly solveRunId: string | null;
+  readonly solution: { readonly storageKey: string; readonly contentSha256: string; readonly provenance: Provenance } | null;
+  /** REGISTERING needs both registry events, in either order. */
+  readonly problemRegistered: { readonly problemId: string; readonly created: boolean } | null;
+  readonly assetVersionCreated: { readonly assetVersionId: string; readonly problemId: string; readonly version: number } | null;
+  readonly result: {
+    readonly outcome: 'hit' | 'new';
+    readonly assetVersionId: string;
+    readonly isApproximate: boolean;
+    readonly videoPending: boolean;
+    readonly indexDeferred: boolean;
+  } | null;
+  readonly costUsd: number;
+  readonly errorCode: RetrieveOrGenerateErrorCode | null;
+}
+
+/** WorkflowResult (spec 01 Output), plus the run's state and, once known, a problem signature summary. */
+export type RetrieveOrGenerateView = {
+  readonly status: RunStatus;
+  readonly outcome?: 'hit' | 'new';
+  readonly output: { readonly asset_version_id?: string; readonly video_pending?: boolean; readonly is_approximate?: boolean };
+  readonly workflow_run_id: string;
+  readonly attempt_no: number;
+  readonly cost_usd: number;
+  readonly duration_ms: number;
+  readonly error_code?: RetrieveOrGenerateErrorCode;
+  readonly state: S;
+  readonly problem_signature?: { readonly text_sha256: string; readonly subject: string };
+};
+
+export interface RetrieveOrGenerateOptions {
+  readonly policy?: PolicyConfig;
+  readonly timings?: WorkflowTimings;
+}
+
+/** The confidence a candidate needs to be a hit. */
+export function acceptanceBar(method: Candidate['method'], threshold: number): number {
+  return method === 'hybrid' ? threshold - HYBRID_THRESHOLD_OFFSET : threshold;
+}
+
+/** Guard of INGESTING → RETRIEVING: a signature retrieval can search with (text or an image hash). */
+export function signatureComputed(signature: ProblemSignature): boolean {
+  return signature.normalizedText.trim() !== '' || signature.imageSha256 !== undefined || signature.phash !== undefined;
+}
+
+/** The id the engine gives a child or background run started with `key` (libs/saga performEffects). */
+export function childRunIdFor(run: Pick<RunSnapshot, 'id' | 'attemptNo'>, workflowType: string, key: string): string {
+  return runIdFor(workflowType, `${run.id}:${run.attemptNo}:${key}`);
+}
+
+type Run = RunSnapshot<S, RetrieveOrGenerateData>;
+type D = RetrieveOrGenerateData;
+type RogDecision = Decision<S, D>;
+
+const ignore = (reason: string): RogDecision => ({ outcome: 'ignore', reason });
+
+function required<T>(value: T | null, what: string): T {
+  if (value === null) throw new Error(`invariant: ${what} is not known yet`);
+  return value;
+}
+
+const SOLVE_CHILD_KEY = 'solve';
+
+export function retrieveOrGenerateDefinition(options: RetrieveOrGenerateOptions = {}): SagaDefinition<S, D> {
+  const policies = new PolicyEngine(options.policy ?? DEFAULT_POLICY_CONFIG);
+  const timings = options.timings ?? DEFAULT_WORKFLOW_TIMINGS;
+
+  /** The command of a step's latest try, rebuilt from the run's data (a retry re-sends the same request). */
+  const commandFor = (run: Run, data: D, step: StepProgress<StepName>): Effect => {
+    switch (step.name) {
+      case 'ingest':
+        return sendTry(NormalizeMedia, { runId: run.id, submission: data.request.submission }, step, timings.ingest.timeoutMs);
+      case 'retrieve': {
+        const search: MessageData<typeof SearchSolutions> = {
+          runId: run.id,
+          signature: required(data.signature, 'the problem signature'),
+          threshold: data.policy.retrieval_threshold,
+        };
+        return sendTry(SearchSolutions, search, step, timings.retrieve.timeoutMs);
+      }
+      case 'register': {
+        const solution = required(data.solution, 'the solution');
+        const register: MessageData<typeof RegisterSolution> = {
+          runId: run.id,
+          signature: required(data.signature, 'the problem signature'),
+          storageKey: solution.storageKey,
+          contentSha256: solution.contentSha256,
+          provenance: solution.provenance,
+        };
+        return sendTry(RegisterSolution, register, step, timings.register.timeoutMs);
+      }
+      case 'index': {
+        const version = required(data.assetVersionCreated, 'the asset version');
+        const index: MessageData<typeof IndexDocument> = {
+          runId: run.id,
+          problemId: version.problemId,
+          assetVersionId: version.assetVersionId,
+          signature: required(data.signature, 'the problem signature'),
+        };
+        return sendTry(IndexDocument, index, step, timings.index.timeoutMs);
+      }
+    }
+  };
+
+  /** Leaves the current step for the next state and sends the first try of its command. */
+  const enterStep = (run: Run, data: D, to: S, name: StepName, stepName: string, logs: readonly StepLogEntry[] = []): RogDecision => {
+    const step = firstTry(name);
+    const next: D = { ...data, step };
+    return { outcome: 'transition', to, data: next, step: stepName, logs, effects: [...clearPendingRetry(run.data.step), commandFor(run, next, step)] };
+  };
+
+  const fail = (run: Run, data: D, errorCode: RetrieveOrGenerateErrorCode, detail: string, stepName: string): RogDecision => ({
+    outcome: 'transition',
+    to: 'FAILED',
+    data: { ...data, errorCode },
+    step: stepName,
+    logs: [{ step: 'error_recorded', payload: { error_code: errorCode, detail } }],
+  });
+
+  const start = (run: Run, now: Date): RogDecision => {
+    const { request, policy } = run.data;
+    const data: D = { ...run.data, startedAt: now.toISOString() };
+    // Step 0: the policy governs everything after it, so it is logged first.
+    const policyApplied: StepLogEntry = {
+      step: 'policy_applied',
+      payload: {
+        policy,
+        workflow_type: RETRIEVE_OR_GENERATE,
+        subscription_tier: request.subscriptionTier,
+        content_sensitivity: request.contentSensitivity,
+      },
+    };
+    return enterStep(run, data, 'INGESTING', 'ingest', 'ingest_requested', [policyApplied]);
+  };
+
+  /** RETRIEVING → GENERATING_SOLUTION: the solve child run; the run waits for its `child` input. */
+  const generate = (run: Run, data: D, stepName: string, logs: readonly StepLogEntry[] = []): RogDecision => {
+    const { primary_model, fallback_models, cost_cap_usd, retry_max } = data.policy;
+    const input: SolveStart = {
+      signature: required(data.signature, 'the problem signature'),
+      policy: { primary_model, fallback_models, cost_cap_usd, retry_max },
+    };
+    return {
+      outcome: 'transition',
+      to: 'GENERATING_SOLUTION',
+      data: { ...data, step: null, solveRunId: childRunIdFor(run, SOLVE_WORKFLOW, SOLVE_CHILD_KEY) },
+      step: stepName,
+      logs,
+      effects: [...clearPendingRetry(run.data.step), { type: 'startChild', workflowType: SOLVE_WORKFLOW, key: SOLVE_CHILD_KEY, input }],
+    };
+  };
+
+  /** SUCCEEDED (outcome=new); the index may have been deferred to a reindex_asset background run. */
+  const succeedNew = (run: Run, indexDeferred: boolean, stepName: string, logs: readonly StepLogEntry[] = []): RogDecision => {
+    const data = run.data;
+    const version = required(data.assetVersionCreated, 'the asset version');
+    const signature = required(data.signature, 'the problem signature');
+    const mode = data.policy.video_generation;
+    const effects: Effect[] = [...clearPendingRetry(data.step)];
+    if (indexDeferred) {
+      const reindex: ReindexStart = { problemId: version.problemId, assetVersionId: version.assetVersionId, signature };
+      effects.push({ type: 'startBackground', workflowType: REINDEX_ASSET, key: 'reindex', input: reindex });
+    }
+    // Video never blocks the user's result: a background run, and `video_pending` tells the client.
+    if (mode !== 'skip') {
+      const video: VideoStart = { problemId: version.problemId, solutionAssetVersionId: version.assetVersionId, mode };
+      effects.push({ type: 'startBackground', workflowType: VIDEO_WORKFLOW, key: 'video', input: video });
+    }
+    return {
+      outcome: 'transition',
+      to: 'SUCCEEDED',
+      data: {
+        ...data,
+        result: { outcome: 'new', assetVersionId: version.assetVersionId, isApproximate: false, videoPending: mode === 'async', indexDeferred },
+      },
+      step: stepName,
+      logs,
+      effects,
+    };
+  };
+
+  /** Spec retry table: INGESTING retry_max (1 s, 4 s, 16 s), RETRIEVING 3, REGISTERING 5; INDEXING defers. */
+  const onStepTimeout = (run: Run, step: StepProgress<StepName>): RogDecision => {
+    const retryOr = (maxRetries: number, backoff: Backoff, errorCode: RetrieveOrGenerateErrorCode): RogDecision => {
+      const stepName = `${step.name}_timed_out`;
+      if (retriesUsed(step) < maxRetries) {
+        const retry = scheduleRetry(run, step, backoff, 'timeout');
+        return { outcome: 'stay', data: { ...run.data, step: retry.step }, step: stepName, logs: [retry.log], effects: retry.effects };
+      }
+      return fail(run, run.data, errorCode, `no reply after ${step.tries} tries`, stepName);
+    };
+    switch (step.name) {
+      case 'ingest':
+        return retryOr(run.data.policy.retry_max, timings.ingest.backoff, 'ingest_timeout');
+      case 'retrieve':
+        return retryOr(RETRIES.retrieve, timings.retrieve.backoff, 'retrieval_timeout');
+      case 'register':
+        return retryOr(RETRIES.register, timings.register.backoff, 'registration_timeout');
+      case 'index':
+        // Index failure is non-fatal: the asset is served now and indexed by a background run.
+        return succeedNew(run, true, 'index_timed_out', [
+          { step: 'index_deferred', payload: { reason: 'timeout', timeout_ms: timings.index.timeoutMs, asset_version_id: run.data.assetVersionCreated?.assetVersionId ?? null } },
+        ]);
+    }
+  };
+
+  const onTimer = (run: Run, input: SagaInput): RogDecision => {
+    const step = run.data.step;
+    if (step === null || STEP_STATE[step.name] !== run.state) return ignore('no step in progress for this timer');
+    if (isStepTimeout(input, step)) return onStepTimeout(run, step);
+    if (isRetryDue(run, input, step)) {
+      const next = nextTry(step);
+      const data: D = { ...run.data, step: next };
+      return { outcome: 'stay', data, step: `${step.name}_retried`, effects: [commandFor(run, data, next)] };
+    }
+    return ignore('stale timer');
+  };
+
+  /** REGISTERING → INDEXING once both registry events are in, whichever came first. */
+  const afterRegistryEvent = (run: Run, data: D, stepName: string): RogDecision => {
+    const problem = data.problemRegistered;
+    const version = data.assetVersionCreated;
+    if (problem === null || version === null) return { outcome: 'stay', data, step: stepName };
+    if (problem.problemId !== version.problemId) {
+      return { outcome: 'refuse', reason: `ProblemRegistered (${problem.problemId}) and AssetVersionCreated (${version.problemId}) name different problems` };
+    }
+    return enterStep(run, data, 'INDEXING', 'index', stepName);
+  };
+
+  const onEvent = (run: Run, input: SagaInput): RogDecision => {
+    const data = run.data;
+    const step = data.step;
+    const answers = (state: S, name: StepName, commandId: string): boolean => run.state === state && isReplyTo(run, step, name, commandId);
+
+    const normalized = eventOf(input, MediaNormalized);
+    if (normalized !== undefined) {
+      if (!answers('INGESTING', 'ingest', normalized.data.commandId)) return ignore('stale MediaNormalized');
+      const { signature, mediaType } = normalized.data;
+      if (!signatureComputed(signature)) return { outcome: 'refuse', reason: 'problem signature not computed: no normalised text and no image hash' };
+      return enterStep(run, { ...data, signature, mediaType }, 'RETRIEVING', 'retrieve', 'media_normalized');
+    }
+    const rejected = eventOf(input, MediaRejected);
+    if (rejected !== undefined) {
+      if (!answers('INGESTING', 'ingest', rejected.data.commandId)) return ignore('stale MediaRejected');
+      return fail(run, data, rejected.data.reason, rejected.data.detail, 'media_rejected');
+    }
+    const hit = eventOf(input, RetrievalHit);
+    if (hit !== undefined) {
+      if (!answers('RETRIEVING', 'retrieve', hit.data.commandId)) return ignore('stale RetrievalHit');
+      const candidate = hit.data.candidate;
+      const bar = acceptanceBar(candidate.method, data.policy.retrieval_threshold);
+      if (candidate.confidence < bar) {
+        // Below the policy's bar (retrieval may run with another threshold): a miss, with this as its top candidate.
+        return generate(run, { ...data, topCandidate: candidate }, 'retrieval_hit_below_threshold', [
+          { step: 'hit_below_threshold', payload: { confidence: candidate.confidence, threshold: bar, method: candidate.method } },
+        ]);
+      }
+      return {
+        outcome: 'transition',
+        to: 'SUCCEEDED',
+        data: { ...data, result: { outcome: 'hit', assetVersionId: candidate.assetVersionId, isApproximate: false, videoPending: false, indexDeferred: false } },
+        step: 'retrieval_hit',
+        effects: clearPendingRetry(step),
+      };
+    }
+    const miss = eventOf(input, RetrievalMiss);
+    if (miss !== undefined) {
+      if (!answers('RETRIEVING', 'retrieve', miss.data.commandId)) return ignore('stale RetrievalMiss');
+      return generate(run, { ...data, topCandidate: miss.data.topCandidate }, 'retrieval_miss');
+    }
+    const registered = eventOf(input, ProblemRegistered);
+    if (registered !== undefined) {
+      if (!answers('REGISTERING', 'register', registered.data.commandId)) return ignore('stale ProblemRegistered');
+      if (data.problemRegistered !== null) return ignore('ProblemRegistered already recorded');
+      const { problemId, created } = registered.data;
+      return afterRegistryEvent(run, { ...data, problemRegistered: { problemId, created } }, 'problem_registered');
+    }
+    const created = eventOf(input, AssetVersionCreated);
+    if (created !== undefined) {
+      if (!answers('REGISTERING', 'register', created.data.commandId)) return ignore('stale AssetVersionCreated');
+      if (created.data.assetType !== 'solution_html') return { outcome: 'refuse', reason: `asset version of type ${created.data.assetType}, not solution_html` };
+      if (data.assetVersionCreated !== null) return ignore('AssetVersionCreated already recorded');
+      const { assetVersionId, problemId, version } = created.data;
+      return afterRegistryEvent(run, { ...data, assetVersionCreated: { assetVersionId, problemId, version } }, 'asset_version_created');
+    }
+    const indexed = eventOf(input, DocumentIndexed);
+    if (indexed !== undefined) {
+      if (!answers('INDEXING', 'index', indexed.data.commandId)) return ignore('stale DocumentIndexed');
+      if (indexed.data.assetVersionId !== data.assetVersionCreated?.assetVersionId) return { outcome: 'refuse', reason: 'DocumentIndexed for another asset version' };
+      return succeedNew(run, false, 'document_indexed');
+    }
+    return ignore(`not an input of ${RETRIEVE_OR_GENERATE}`);
+  };
+
+  const onChild = (run: Run, input: Extract<SagaInput, { kind: 'child' }>): RogDecision => {
+    if (run.state !== 'GENERATING_SOLUTION' || input.workflowType !== SOLVE_WORKFLOW || input.childRunId !== run.data.solveRunId) {
+      return ignore('stale child result');
+    }
+    const view = solveViewSchema.safeParse(input.view);
+    const data: D = { ...run.data, costUsd: run.data.costUsd + (view.success ? view.data.cost_usd : 0) };
+    if (input.state === 'SUCCEEDED') {
+      const solved = view.success ? view.data : undefined;
+      if (solved?.storageKey === undefined || solved.contentSha256 === undefined || solved.provenance === undefined) {
+        return fail(run, data, 'invalid_solve_result', 'solve_workflow succeeded without storageKey, contentSha256 and provenance', 'solve_failed');
+      }
+      const solution = { storageKey: solved.storageKey, contentSha256: solved.contentSha256, provenance: solved.provenance };
+      return enterStep(run, { ...data, solution }, 'REGISTERING', 'register', 'solution_generated');
+    }
+    // FAILED (retries exhausted, not retryable, or cost cap) or CANCELLED.
+    const reported = solveErrorCode.safeParse(view.success ? view.data.error_code : undefined);
+    const errorCode: RetrieveOrGenerateErrorCode = input.state === 'CANCELLED' ? 'solve_cancelled' : reported.success ? reported.data : 'solve_failed';
+    const capExceeded = errorCode === 'cost_cap_exceeded' || data.costUsd > data.policy.cost_cap_usd;
+    const near = data.topCandidate;
+    const solveFailed: StepLogEntry = { step: 'solve_failed', payload: { error_code: errorCode, cost_usd: roundUsd(data.costUsd), cost_cap_exceeded: capExceeded } };
+    if (!capExceeded && near !== null && near.confidence > NEAR_MISS_MIN_CONFIDENCE) {
+      // Served as outcome=hit: the user gets an existing, retrieved solution (nothing new was made, so no
+      // video and no indexing), flagged as approximate.
+      return {
+        outcome: 'transition',
+        to: 'SUCCEEDED',
+        data: { ...data, result: { outcome: 'hit', assetVersionId: near.assetVersionId, isApproximate: true, videoPending: false, indexDeferred: false } },
+        step: 'near_miss_served',
+        logs: [solveFailed, { step: 'near_miss', payload: { asset_version_id: near.assetVersionId, confidence: near.confidence, method: near.method } }],
+      };
+    }
+    return fail(run, data, errorCode, `solve_workflow ${input.state.toLowerCase()}${capExceeded ? ' (cost cap exceeded)' : ''}`, 'solve_failed');
+  };
+
+  return {
+    type: RETRIEVE_OR_GENERATE,
+    states: RETRIEVE_OR_GENERATE_STATES,
+    initial: 'INITIATED',
+    transitions: RETRIEVE_OR_GENERATE_TRANSITIONS,
+    terminal: ['SUCCEEDED', 'FAILED', 'CANCELLED'],
+    cancelledState: 'CANCELLED',
+    retryableFrom: ['FAILED'],
+    inputs: [MediaNormalized, MediaRejected, RetrievalHit, RetrievalMiss, ProblemRegistered, AssetVersionCreated, DocumentIndexed],
+    init(input, run) {
+      const request = retrieveOrGenerateStartSchema.parse(input);
+      return {
+        request,
+        policy: policies.getPolicy(RETRIEVE_OR_GENERATE, run.userId, request.subscriptionTier, request.contentSensitivity),
+        startedAt: null,
+        step: null,
+        signature: null,
+        mediaType: null,
+        topCandidate: null,
+        solveRunId: null,
+        solution: null,
+        problemRegistered: null,
+        assetVersionCreated: null,
+        result: null,
+        costUsd: 0,
+        errorCode: null,
+      };
+    },
+    decide(run, input, { now }) {
+      switch (input.kind) {
+        case 'start':
+          return start(run, now);
+        case 'event':
+          return onEvent(run, input);
+        case 'timer':
+          return onTimer(run, input);
+        case 'child':
+          return onChild(run, input);
+        case 'human':
+        case 'cancel':
+          // Cancellation is the engine's (to CANCELLED where the table allows it); no human inputs here.
+          return ignore(`${input.kind} is not an input of ${RETRIEVE_OR_GENERATE}`);
+      }
+    },
+    view(run): RetrieveOrGenerateView {
+      const d = run.data;
+      const result = d.result;
+      return {
+        status: statusOf(run.state),
+        ...(result === null ? {} : { outcome: result.outcome }),
+        output:
+          result === null ? {} : { asset_version_id: result.assetVersionId, video_pending: result.videoPending, is_approximate: result.isApproximate },
+        workflow_run_id: run.id,
+        attempt_no: run.attemptNo,
+        cost_usd: roundUsd(d.costUsd),
+        duration_ms: durationMs(run, d.startedAt),
+        ...(d.errorCode === null ? {} : { error_code: d.errorCode }),
+        state: run.state,
+        ...(d.signature === null ? {} : { problem_signature: { text_sha256: d.signature.textSha256, subject: d.signature.topicTags.subject } }),
+      };
+    },
+  };
+}
