@@ -1,13 +1,57 @@
-import { Module } from '@nestjs/common';
-import { PlatformModule, ServiceMessagingModule } from '@openpaw/platform';
+import { type DynamicModule, Inject, Module, type OnModuleInit, type Provider } from '@nestjs/common';
+import { databaseReadiness, MessageLogContext, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
+import { type BlobStore, createBlobStoreFromEnv } from '@openpaw/providers';
+import type { DataSource } from 'typeorm';
+import type { AssetsSettings } from './config.js';
+import { RegisterSolutionHandler } from './handlers/register-solution/register-solution.handler.js';
+import { RenderVideoHandler } from './handlers/render-video/render-video.handler.js';
+import { AssetsCommandsConsumer } from './messaging/assets-commands.consumer.js';
+import { ASSETS_DATA_SOURCE, databaseProviders } from './persistence/database.js';
+import { ASSETS_BLOBS, ASSETS_SETTINGS, VIDEO_RENDERER, type VideoRenderer } from './ports.js';
+import { SlideshowVideoRenderer } from './video/slideshow-video-renderer.js';
 
 export const SERVICE_NAME = 'assets';
 
+/** Adapters a test (or an embedding process) may supply instead of the ones built from env and settings. */
+export interface AssetsAdapters {
+  readonly blobs?: BlobStore;
+  readonly videoRenderer?: VideoRenderer;
+}
+
 /**
- * The assets service: logs, probes and metrics from the platform; JetStream through messaging, which
- * consumes `openpaw.cmd.assets.>` with the `@OnMessage` handlers of the providers added here.
+ * The assets service: the registry of problems and asset versions (schema `assets`) and solution
+ * videos. Answers `RegisterSolution` (ProblemRegistered + AssetVersionCreated) and `RenderVideo`
+ * (VideoRendered + AssetVersionCreated, or VideoRenderFailed), consumed from `openpaw.cmd.assets.>`.
  */
-@Module({
-  imports: [PlatformModule.forService(SERVICE_NAME), ServiceMessagingModule.forService(SERVICE_NAME)],
-})
-export class AssetsModule {}
+@Module({})
+export class AssetsModule implements OnModuleInit {
+  constructor(
+    private readonly readiness: ReadinessRegistry,
+    @Inject(ASSETS_DATA_SOURCE) private readonly dataSource: DataSource,
+  ) {}
+
+  static forRoot(settings: AssetsSettings, adapters: AssetsAdapters = {}): DynamicModule {
+    const blobs: Provider =
+      adapters.blobs !== undefined
+        ? { provide: ASSETS_BLOBS, useValue: adapters.blobs }
+        : { provide: ASSETS_BLOBS, inject: [MessageLogContext], useFactory: (log: MessageLogContext) => createBlobStoreFromEnv(process.env, { logger: log }) };
+    const renderer: Provider = { provide: VIDEO_RENDERER, useValue: adapters.videoRenderer ?? new SlideshowVideoRenderer(settings.video) };
+    return {
+      module: AssetsModule,
+      imports: [PlatformModule.forService(SERVICE_NAME), ServiceMessagingModule.forService(SERVICE_NAME)],
+      providers: [
+        { provide: ASSETS_SETTINGS, useValue: settings },
+        blobs,
+        renderer,
+        ...databaseProviders,
+        RegisterSolutionHandler,
+        RenderVideoHandler,
+        AssetsCommandsConsumer,
+      ],
+    };
+  }
+
+  onModuleInit(): void {
+    this.readiness.register(databaseReadiness('database', this.dataSource));
+  }
+}

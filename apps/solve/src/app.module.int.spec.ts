@@ -1,19 +1,28 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { STREAMS } from '@openpaw/contracts';
 import { startService } from '@openpaw/platform';
-import { privateNatsServer } from '@openpaw/testing';
+import { freshDatabase, privateNatsServer } from '@openpaw/testing';
 import { SolveModule, SERVICE_NAME } from './app.module.js';
+import { solveSettingsFromEnv } from './config.js';
 
 process.env['LOG_LEVEL'] ??= 'warn';
 
-it('boots the solve service: probes, metrics and its durable commands consumer', async () => {
+it('boots the solve service from env: probes (database included), metrics and its durable commands consumer', async () => {
   const nats = await privateNatsServer();
+  const blobDir = await mkdtemp(join(tmpdir(), 'openpaw-solve-boot-'));
   process.env['OPENPAW_NATS_URL'] = nats.url;
-  const { app, url } = await startService({ name: SERVICE_NAME, module: SolveModule, defaultPort: 0, port: 0 });
+  process.env['OPENPAW_BLOB_DIR'] = blobDir;
+  const settings = solveSettingsFromEnv({ OPENPAW_DATABASE_URL: await freshDatabase('solve_boot') });
+  const { app, url } = await startService({ name: SERVICE_NAME, module: SolveModule.forRoot(settings), defaultPort: 0, port: 0 });
   try {
     expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ status: 'ok', service: 'solve' });
-    expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    const ready = await fetch(`${url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.text()).toContain('database');
     expect(await (await fetch(`${url}/metrics`)).text()).toContain('openpaw_messages_handled_total');
     const nc = await connect({ servers: nats.url });
     const consumer = await (await jetstreamManager(nc)).consumers.info(STREAMS.commands.name, 'svc-solve');
@@ -22,5 +31,6 @@ it('boots the solve service: probes, metrics and its durable commands consumer',
   } finally {
     await app.close();
     await nats.dispose();
+    await rm(blobDir, { recursive: true, force: true });
   }
 });

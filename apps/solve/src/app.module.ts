@@ -1,13 +1,51 @@
-import { Module } from '@nestjs/common';
-import { PlatformModule, ServiceMessagingModule } from '@openpaw/platform';
+import { type DynamicModule, Inject, Module, type OnModuleInit, type Provider } from '@nestjs/common';
+import { databaseReadiness, MessageLogContext, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
+import { type BlobStore, createBlobStoreFromEnv, createLlmFromEnv, type LlmClient } from '@openpaw/providers';
+import type { DataSource } from 'typeorm';
+import type { SolveSettings } from './config.js';
+import { GenerateSolutionHandler } from './handlers/generate-solution/generate-solution.handler.js';
+import { SolveCommandsConsumer } from './messaging/solve-commands.consumer.js';
+import { databaseProviders, SOLVE_DATA_SOURCE } from './persistence/database.js';
+import { SOLVE_BLOBS, SOLVE_LLM, SOLVE_SETTINGS } from './ports.js';
 
 export const SERVICE_NAME = 'solve';
 
+/** Adapters a test (or an embedding process) may supply instead of the ones built from env. */
+export interface SolveAdapters {
+  readonly llm?: LlmClient;
+  readonly blobs?: BlobStore;
+}
+
 /**
- * The solve service: logs, probes and metrics from the platform; JetStream through messaging, which
- * consumes `openpaw.cmd.solve.>` with the `@OnMessage` handlers of the providers added here.
+ * The solve service: answers `GenerateSolution` (consumed from `openpaw.cmd.solve.>`) with
+ * `SolutionGenerated` or `SolutionFailed`. The LLM client and blob store come from env
+ * (`@openpaw/providers`: the local deterministic model and the local filesystem by default); its
+ * attempts live in the `solve` schema.
  */
-@Module({
-  imports: [PlatformModule.forService(SERVICE_NAME), ServiceMessagingModule.forService(SERVICE_NAME)],
-})
-export class SolveModule {}
+@Module({})
+export class SolveModule implements OnModuleInit {
+  constructor(
+    private readonly readiness: ReadinessRegistry,
+    @Inject(SOLVE_DATA_SOURCE) private readonly dataSource: DataSource,
+  ) {}
+
+  static forRoot(settings: SolveSettings, adapters: SolveAdapters = {}): DynamicModule {
+    const llm: Provider =
+      adapters.llm !== undefined
+        ? { provide: SOLVE_LLM, useValue: adapters.llm }
+        : { provide: SOLVE_LLM, inject: [MessageLogContext], useFactory: (log: MessageLogContext) => createLlmFromEnv(process.env, { logger: log }) };
+    const blobs: Provider =
+      adapters.blobs !== undefined
+        ? { provide: SOLVE_BLOBS, useValue: adapters.blobs }
+        : { provide: SOLVE_BLOBS, inject: [MessageLogContext], useFactory: (log: MessageLogContext) => createBlobStoreFromEnv(process.env, { logger: log }) };
+    return {
+      module: SolveModule,
+      imports: [PlatformModule.forService(SERVICE_NAME), ServiceMessagingModule.forService(SERVICE_NAME)],
+      providers: [{ provide: SOLVE_SETTINGS, useValue: settings }, llm, blobs, ...databaseProviders, GenerateSolutionHandler, SolveCommandsConsumer],
+    };
+  }
+
+  onModuleInit(): void {
+    this.readiness.register(databaseReadiness('database', this.dataSource));
+  }
+}

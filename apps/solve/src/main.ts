@@ -1,4 +1,5 @@
 import { bootstrapService } from '@openpaw/platform';
 import { SolveModule, SERVICE_NAME } from './app.module.js';
+import { solveSettingsFromEnv } from './config.js';
 
-await bootstrapService({ name: SERVICE_NAME, module: SolveModule, defaultPort: 3103 });
+await bootstrapService({ name: SERVICE_NAME, module: SolveModule.forRoot(solveSettingsFromEnv()), defaultPort: 3103 });

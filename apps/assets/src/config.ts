@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+/** The assets service's settings, from the environment (validated at start). */
+export interface AssetsSettings {
+  readonly databaseUrl: string;
+  readonly poolSize: number;
+  readonly video: VideoSettings;
+}
+
+export interface VideoSettings {
+  /** The ffmpeg executable (a path, or a name looked up on PATH). */
+  readonly ffmpegPath: string;
+  /** `libx264` or `mpeg4`; undefined: libx264 when this ffmpeg has it, else mpeg4. */
+  readonly encoder: 'libx264' | 'mpeg4' | undefined;
+  /** How long each frame (title, step, answer) stays on screen. */
+  readonly secondsPerFrame: number;
+  /** ffmpeg is killed past this. */
+  readonly encodeTimeoutMs: number;
+  /** Renders running at once in this process (each is one ffmpeg process). */
+  readonly maxConcurrentRenders: number;
+}
+
+export const ASSETS_SCHEMA = 'assets';
+
+const envSchema = z.object({
+  OPENPAW_DATABASE_URL: z.string().min(1).default('postgres://openpaw@127.0.0.1:5432/openpaw'),
+  OPENPAW_ASSETS_POOL_SIZE: z.coerce.number().int().positive().default(4),
+  OPENPAW_FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
+  OPENPAW_VIDEO_ENCODER: z.enum(['libx264', 'mpeg4']).optional(),
+  OPENPAW_VIDEO_SECONDS_PER_FRAME: z.coerce.number().positive().max(60).default(4),
+  OPENPAW_VIDEO_ENCODE_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
+  OPENPAW_VIDEO_MAX_CONCURRENT: z.coerce.number().int().positive().default(2),
+});
+
+/** Reads the settings; throws naming every invalid variable. */
+export function assetsSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): AssetsSettings {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new Error(`invalid assets configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  const e = parsed.data;
+  return {
+    databaseUrl: e.OPENPAW_DATABASE_URL,
+    poolSize: e.OPENPAW_ASSETS_POOL_SIZE,
+    video: {
+      ffmpegPath: e.OPENPAW_FFMPEG_PATH,
+      encoder: e.OPENPAW_VIDEO_ENCODER,
+      secondsPerFrame: e.OPENPAW_VIDEO_SECONDS_PER_FRAME,
+      encodeTimeoutMs: e.OPENPAW_VIDEO_ENCODE_TIMEOUT_MS,
+      maxConcurrentRenders: e.OPENPAW_VIDEO_MAX_CONCURRENT,
+    },
+  };
+}

@@ -1,0 +1,110 @@
+import type {
+  AssetVersionCreated,
+  assetType,
+  MessageData,
+  ProblemRegistered,
+  ProblemSignature,
+  solutionProvenance,
+  VideoRendered,
+  VideoRenderFailed,
+} from '@openpaw/contracts';
+import type { z } from 'zod';
+import type { StepsDocument } from './video/steps-document.js';
+
+/** Injection tokens of the assets service's ports. */
+export const ASSET_REGISTRY = Symbol('openpaw.assets.registry');
+export const ASSETS_BLOBS = Symbol('openpaw.assets.blobs');
+export const VIDEO_RENDERER = Symbol('openpaw.assets.videoRenderer');
+export const ASSETS_SETTINGS = Symbol('openpaw.assets.settings');
+
+export type AssetType = z.infer<typeof assetType>;
+export type SolutionProvenance = z.infer<typeof solutionProvenance>;
+/** Flat facts of how an asset was made, stored as jsonb. */
+export type Provenance = Record<string, string | number | boolean | null>;
+
+export interface ProblemRecord {
+  readonly id: string;
+  readonly signatureKey: string;
+  /** The run whose registration created the problem. */
+  readonly createdByRunId: string;
+}
+
+export interface AssetVersionRecord {
+  readonly id: string;
+  readonly problemId: string;
+  readonly assetType: AssetType;
+  readonly version: number;
+  readonly storageKey: string;
+  readonly contentType: string;
+  readonly contentSha256: string;
+  readonly provenance: Readonly<Provenance>;
+  readonly sourceRunId: string;
+  readonly parentAssetVersionId: string | null;
+  readonly createdAt: Date;
+}
+
+/** A reply of the assets service, stored with its command before it is published. */
+export type AssetsReply =
+  | { readonly type: 'ProblemRegistered'; readonly id: string; readonly data: MessageData<typeof ProblemRegistered> }
+  | { readonly type: 'AssetVersionCreated'; readonly id: string; readonly data: MessageData<typeof AssetVersionCreated> }
+  | { readonly type: 'VideoRendered'; readonly id: string; readonly data: MessageData<typeof VideoRendered> }
+  | { readonly type: 'VideoRenderFailed'; readonly id: string; readonly data: MessageData<typeof VideoRenderFailed> };
+
+export interface NewSolutionVersion {
+  readonly runId: string;
+  readonly signature: ProblemSignature;
+  readonly storageKey: string;
+  readonly contentType: string;
+  readonly contentSha256: string;
+  readonly provenance: SolutionProvenance;
+}
+
+export interface RegisteredSolution {
+  readonly problem: ProblemRecord;
+  readonly version: AssetVersionRecord;
+}
+
+export interface NewVideoVersion {
+  readonly runId: string;
+  readonly solution: AssetVersionRecord;
+  readonly storageKey: string;
+  readonly contentType: string;
+  readonly contentSha256: string;
+  readonly provenance: Readonly<Provenance>;
+}
+
+/**
+ * The registry of problems and asset versions (schema `assets`). Each registration is one
+ * transaction that also stores the command's replies, so a redelivered command gets the same replies
+ * and creates nothing; a run has at most one version per asset type.
+ */
+export interface AssetRegistry {
+  /** The replies stored for a command already handled. */
+  repliesTo(commandId: string): Promise<readonly AssetsReply[] | undefined>;
+  /** Get-or-create the problem by signature, and the run's solution version (the next version number when new). */
+  registerSolution(commandId: string, input: NewSolutionVersion, replies: (registered: RegisteredSolution) => readonly AssetsReply[]): Promise<readonly AssetsReply[]>;
+  /** The run's video version (existing, or the next version number of the solution's problem). */
+  registerVideo(commandId: string, input: NewVideoVersion, replies: (version: AssetVersionRecord) => readonly AssetsReply[]): Promise<readonly AssetsReply[]>;
+  /** Stores replies that need no registration (a failure); the first stored for a command wins. */
+  saveReplies(commandId: string, replies: readonly AssetsReply[]): Promise<readonly AssetsReply[]>;
+  findAssetVersion(id: string): Promise<AssetVersionRecord | undefined>;
+  findRunAsset(runId: string, assetType: AssetType): Promise<AssetVersionRecord | undefined>;
+}
+
+export interface RenderedVideo {
+  readonly bytes: Buffer;
+  readonly contentType: string;
+  readonly durationMs: number;
+  readonly frameCount: number;
+  readonly width: number;
+  readonly height: number;
+  readonly fps: number;
+  readonly encoder: string;
+  /** Renderer name and version, for provenance. */
+  readonly renderer: string;
+}
+
+/** Renders a solution's steps to a video. */
+export interface VideoRenderer {
+  render(steps: StepsDocument): Promise<RenderedVideo>;
+}

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+
+/** The solve service's settings, from the environment (validated at start). */
+export interface SolveSettings {
+  readonly databaseUrl: string;
+  readonly poolSize: number;
+  /** Output token limit of the solve call (also what the cost cap reserves per call). */
+  readonly maxTokens: number;
+  /** Per model attempt; the LLM client's default when unset. */
+  readonly llmTimeoutMs: number | undefined;
+  /**
+   * The whole attempt's deadline, across retries and fallbacks; past it the attempt answers `timeout`.
+   * Keep it below the coordinator's GenerateSolution step timeout (120 s by default), so the answer
+   * arrives before the coordinator gives up on the try.
+   */
+  readonly deadlineMs: number;
+  /** How long a delivery's claim on an attempt keeps other deliveries of the same command waiting. */
+  readonly claimLeaseMs: number;
+}
+
+export const SOLVE_SCHEMA = 'solve';
+
+const envSchema = z.object({
+  OPENPAW_DATABASE_URL: z.string().min(1).default('postgres://openpaw@127.0.0.1:5432/openpaw'),
+  OPENPAW_SOLVE_POOL_SIZE: z.coerce.number().int().positive().default(4),
+  OPENPAW_SOLVE_MAX_TOKENS: z.coerce.number().int().positive().default(2_000),
+  OPENPAW_SOLVE_LLM_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
+  OPENPAW_SOLVE_DEADLINE_MS: z.coerce.number().int().positive().default(100_000),
+  OPENPAW_SOLVE_CLAIM_LEASE_MS: z.coerce.number().int().positive().optional(),
+});
+
+/** Reads the settings; throws naming every invalid variable. */
+export function solveSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): SolveSettings {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new Error(`invalid solve configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  const e = parsed.data;
+  return {
+    databaseUrl: e.OPENPAW_DATABASE_URL,
+    poolSize: e.OPENPAW_SOLVE_POOL_SIZE,
+    maxTokens: e.OPENPAW_SOLVE_MAX_TOKENS,
+    llmTimeoutMs: e.OPENPAW_SOLVE_LLM_TIMEOUT_MS,
+    deadlineMs: e.OPENPAW_SOLVE_DEADLINE_MS,
+    // Outlives the deadline, so a live attempt is never taken over; a crashed one is after this.
+    claimLeaseMs: e.OPENPAW_SOLVE_CLAIM_LEASE_MS ?? e.OPENPAW_SOLVE_DEADLINE_MS + 30_000,
+  };
+}

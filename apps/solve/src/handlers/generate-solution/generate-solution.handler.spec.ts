@@ -1,0 +1,253 @@
+import { deterministicUuid, type GenerateSolution, type MessageData, SolutionFailed, SolutionGenerated } from '@openpaw/contracts';
+import {
+  type BlobInfo,
+  BlobNotFoundError,
+  type BlobStore,
+  createLlmFromEnv,
+  type LlmClient,
+  LlmCallFailedError,
+  ProviderError,
+  StructuredOutputError,
+} from '@openpaw/providers';
+import type { SolveSettings } from '../../config.js';
+import type { AttemptClaim, AttemptKey, SolveAttemptStore, SolveReply, StoredAnswer } from '../../ports.js';
+import { PROMPT_VERSION } from '../../solution/prompt.js';
+import { GenerateSolutionHandler } from './generate-solution.handler.js';
+
+const settings: SolveSettings = { databaseUrl: 'unused', poolSize: 1, maxTokens: 1500, llmTimeoutMs: undefined, deadlineMs: 5_000, claimLeaseMs: 60_000 };
+const RUN = '5b0b7e3c-8f0e-4a43-9a55-0c3c9d1f8a10';
+
+function command(problem: string, overrides: Partial<MessageData<typeof GenerateSolution>> = {}, commandId = 'cmd-1') {
+  return {
+    commandId,
+    data: {
+      runId: RUN,
+      attempt: 1,
+      signature: { normalizedText: problem, textSha256: 'a'.repeat(64), topicTags: { subject: 'algebra', keywords: ['equation'] } },
+      model: 'local/deterministic',
+      fallbackModels: [],
+      costCapUsd: 1,
+      spentUsd: 0,
+      ...overrides,
+    },
+  };
+}
+
+/** The store's semantics in memory (the SQL version is covered by the integration test). */
+class InMemoryAttempts implements SolveAttemptStore {
+  readonly rows = new Map<string, { status: 'in_progress' | 'answered' | 'done'; claimedAt: number; answer?: StoredAnswer; reply?: SolveReply }>();
+  now = 0;
+
+  claim(key: AttemptKey, _commandId: string, leaseMs: number): Promise<AttemptClaim> {
+    const id = `${key.runId}/${key.attempt}`;
+    const row = this.rows.get(id);
+    if (row === undefined) {
+      this.rows.set(id, { status: 'in_progress', claimedAt: this.now });
+      return Promise.resolve({ kind: 'claimed', answer: undefined });
+    }
+    if (row.status === 'done') return Promise.resolve({ kind: 'done', reply: row.reply! });
+    if (row.claimedAt + leaseMs > this.now) return Promise.resolve({ kind: 'busy', retryInMs: row.claimedAt + leaseMs - this.now });
+    row.claimedAt = this.now;
+    return Promise.resolve({ kind: 'claimed', answer: row.answer });
+  }
+
+  saveAnswer(key: AttemptKey, answer: StoredAnswer): Promise<void> {
+    Object.assign(this.rows.get(`${key.runId}/${key.attempt}`)!, { status: 'answered', answer });
+    return Promise.resolve();
+  }
+
+  complete(key: AttemptKey, reply: SolveReply): Promise<void> {
+    Object.assign(this.rows.get(`${key.runId}/${key.attempt}`)!, { status: 'done', reply });
+    return Promise.resolve();
+  }
+
+  countInvalidOutputs(runId: string, beforeAttempt: number): Promise<number> {
+    let n = 0;
+    for (const [id, row] of this.rows) {
+      const [r, a] = id.split('/');
+      if (r === runId && Number(a) < beforeAttempt && row.reply?.kind === 'failed' && row.reply.data.errorCode === 'invalid_output') n++;
+    }
+    return Promise.resolve(n);
+  }
+}
+
+class MemoryBlobs implements BlobStore {
+  readonly backend = 'memory';
+  readonly objects = new Map<string, { body: Buffer; info: BlobInfo }>();
+  puts: string[] = [];
+
+  put(key: string, body: Uint8Array | string, options: { contentType?: string } = {}): Promise<BlobInfo> {
+    const buffer = Buffer.from(body);
+    const info: BlobInfo = { key, size: buffer.length, contentType: options.contentType ?? 'application/octet-stream', metadata: {}, updatedAt: new Date().toISOString() };
+    this.objects.set(key, { body: buffer, info });
+    this.puts.push(key);
+    return Promise.resolve(info);
+  }
+  get(key: string): Promise<{ info: BlobInfo; body: Buffer }> {
+    const object = this.objects.get(key);
+    return object === undefined ? Promise.reject(new BlobNotFoundError(key)) : Promise.resolve(object);
+  }
+  head(key: string): Promise<BlobInfo | undefined> {
+    return Promise.resolve(this.objects.get(key)?.info);
+  }
+  delete(key: string): Promise<boolean> {
+    return Promise.resolve(this.objects.delete(key));
+  }
+  list(): Promise<{ items: BlobInfo[] }> {
+    return Promise.resolve({ items: [...this.objects.values()].map((o) => o.info) });
+  }
+  shareUrl(): Promise<{ url: string; expiresAt: string }> {
+    return Promise.reject(new Error('not supported'));
+  }
+}
+
+/** The real client with the local model, counting structured calls. */
+function countingLocalLlm(): LlmClient & { calls: number } {
+  const inner = createLlmFromEnv({ OPENPAW_LLM_MODEL: 'local/deterministic' });
+  const llm = {
+    calls: 0,
+    chat: inner.chat.bind(inner),
+    describe: inner.describe.bind(inner),
+    structured: ((...args: Parameters<LlmClient['structured']>) => {
+      llm.calls++;
+      return inner.structured(...args);
+    }) as LlmClient['structured'],
+  };
+  return llm;
+}
+
+function failingLlm(error: Error): LlmClient {
+  return {
+    chat: () => Promise.reject(error),
+    structured: () => Promise.reject(error),
+    describe: () => ({ defaultModel: 'x/y', fallbackModels: [], providers: [] }),
+  };
+}
+
+function setup(llm: LlmClient = countingLocalLlm()) {
+  const attempts = new InMemoryAttempts();
+  const blobs = new MemoryBlobs();
+  return { attempts, blobs, handler: new GenerateSolutionHandler(llm, blobs, attempts, settings) };
+}
+
+describe('GenerateSolutionHandler', () => {
+  it('solves, stores the HTML and its steps, and answers SolutionGenerated with provenance', async () => {
+    const { handler, blobs } = setup();
+    const result = await handler.execute(command('2x + 3 = 7'));
+    expect(result.kind).toBe('reply');
+    if (result.kind !== 'reply' || result.reply.kind !== 'generated') throw new Error('expected SolutionGenerated');
+    const { reply } = result;
+    expect(reply.id).toBe(deterministicUuid('cmd-1', SolutionGenerated.subject));
+    expect(reply.data).toMatchObject({
+      runId: RUN,
+      commandId: 'cmd-1',
+      attempt: 1,
+      storageKey: `solutions/${RUN}/1.html`,
+      finalAnswer: 'x = 2',
+      stepCount: 5,
+      provenance: { model: 'local/deterministic', promptVersion: PROMPT_VERSION, costUsd: 0 },
+    });
+    expect(reply.data.provenance.inputTokens).toBeGreaterThan(0);
+    const html = blobs.objects.get(`solutions/${RUN}/1.html`)!;
+    expect(html.info.contentType).toBe('text/html; charset=utf-8');
+    expect(html.body.toString()).toMatch(/data-final-answer>[\s\S]*<mi>x<\/mi><mo>=<\/mo><mn>2<\/mn>/);
+    const steps = JSON.parse(blobs.objects.get(`solutions/${RUN}/1.steps.json`)!.body.toString()) as { steps: unknown[]; finalAnswer: string };
+    expect(steps).toMatchObject({ format: 'openpaw.solution-steps.v1', finalAnswer: 'x = 2', problem: '2x + 3 = 7' });
+    expect(steps.steps).toHaveLength(5);
+    const { createHash } = await import('node:crypto');
+    expect(reply.data.contentSha256).toBe(createHash('sha256').update(html.body).digest('hex'));
+  });
+
+  it('answers a redelivery with the stored reply: no second LLM call, no second write', async () => {
+    const llm = countingLocalLlm();
+    const { handler, blobs } = setup(llm);
+    const first = await handler.execute(command('2x + 3 = 7'));
+    const again = await handler.execute(command('2x + 3 = 7'));
+    expect(again).toEqual(first);
+    expect(llm.calls).toBe(1);
+    expect(blobs.puts).toHaveLength(2);
+  });
+
+  it('answers another command for an attempt already done with the same outcome, addressed to it', async () => {
+    const llm = countingLocalLlm();
+    const { handler, blobs } = setup(llm);
+    const first = await handler.execute(command('2x + 3 = 7'));
+    const other = await handler.execute(command('2x + 3 = 7', {}, 'cmd-other'));
+    if (first.kind !== 'reply' || other.kind !== 'reply') throw new Error('expected replies');
+    expect(other.reply.id).toBe(deterministicUuid('cmd-other', SolutionGenerated.subject));
+    expect(other.reply.data).toEqual({ ...first.reply.data, commandId: 'cmd-other' });
+    expect(llm.calls).toBe(1);
+    expect(blobs.puts).toHaveLength(2);
+  });
+
+  it('resumes from a kept answer after a crash, without asking the model again', async () => {
+    const llm = countingLocalLlm();
+    const { handler, attempts, blobs } = setup(llm);
+    await handler.execute(command('2x + 3 = 7'));
+    const row = attempts.rows.get(`${RUN}/1`)!;
+    // As if the process died after keeping the answer, before writing the blobs.
+    Object.assign(row, { status: 'answered', reply: undefined, claimedAt: -1_000_000 });
+    blobs.objects.clear();
+    const result = await handler.execute(command('2x + 3 = 7'));
+    expect(result).toMatchObject({ kind: 'reply', reply: { kind: 'generated', data: { finalAnswer: 'x = 2' } } });
+    expect(llm.calls).toBe(1);
+    expect(blobs.objects.has(`solutions/${RUN}/1.html`)).toBe(true);
+  });
+
+  it('tells a concurrent delivery of the same attempt to come back later', async () => {
+    const { handler, attempts } = setup();
+    attempts.rows.set(`${RUN}/1`, { status: 'in_progress', claimedAt: 0 });
+    attempts.now = 10_000;
+    expect(await handler.execute(command('2x + 3 = 7'))).toEqual({ kind: 'busy', retryInMs: 50_000 });
+  });
+
+  it('answers cannot_solve, not retryable, when the model says it cannot solve', async () => {
+    const { handler, blobs } = setup();
+    const result = await handler.execute(command('prove that there are infinitely many primes'));
+    expect(result).toMatchObject({
+      kind: 'reply',
+      reply: { kind: 'failed', id: deterministicUuid('cmd-1', SolutionFailed.subject), data: { errorCode: 'cannot_solve', retryable: false, costUsd: 0 } },
+    });
+    expect(blobs.puts).toEqual([]);
+  });
+
+  it('answers cost_cap_exceeded when the run has spent its cap, without calling a model', async () => {
+    const { handler, blobs } = setup();
+    const result = await handler.execute(command('2x + 3 = 7', { costCapUsd: 0.1, spentUsd: 0.2 }));
+    expect(result).toMatchObject({ kind: 'reply', reply: { kind: 'failed', data: { errorCode: 'cost_cap_exceeded', retryable: false, costUsd: 0 } } });
+    expect(blobs.puts).toEqual([]);
+  });
+
+  it('answers invalid_output retryable once per run, with what the bad replies cost', async () => {
+    const error = new StructuredOutputError('nope', ['steps: required'], 'openai/gpt-4o-mini', { inputTokens: 100, outputTokens: 20 }, 0.002, 'nope');
+    const { handler } = setup(failingLlm(error));
+    const first = await handler.execute(command('2x + 3 = 7'));
+    expect(first).toMatchObject({ reply: { data: { errorCode: 'invalid_output', retryable: true, costUsd: 0.002 } } });
+    const second = await handler.execute(command('2x + 3 = 7', { attempt: 2 }, 'cmd-2'));
+    expect(second).toMatchObject({ reply: { data: { errorCode: 'invalid_output', retryable: false, attempt: 2 } } });
+  });
+
+  it('answers llm_unavailable (retryable) when every model of the chain fails', async () => {
+    const error = new LlmCallFailedError([{ model: 'openai/gpt-4o-mini', outcome: 'server_error', waitedMs: 0 }], new ProviderError('server_error', 'openai', '503'));
+    const { handler } = setup(failingLlm(error));
+    expect(await handler.execute(command('2x + 3 = 7'))).toMatchObject({ reply: { data: { errorCode: 'llm_unavailable', retryable: true } } });
+  });
+
+  it('answers timeout when the attempt’s deadline passes', async () => {
+    const slow: LlmClient = {
+      ...failingLlm(new Error('unused')),
+      structured: (_messages, _schema, options) =>
+        new Promise((_resolve, reject) => {
+          options.signal?.addEventListener('abort', () => reject(new ProviderError('aborted', 'openai', 'aborted')));
+        }),
+    };
+    const attempts = new InMemoryAttempts();
+    const handler = new GenerateSolutionHandler(slow, new MemoryBlobs(), attempts, { ...settings, deadlineMs: 50 });
+    expect(await handler.execute(command('2x + 3 = 7'))).toMatchObject({ reply: { data: { errorCode: 'timeout', retryable: true } } });
+  });
+
+  it('lets an error that is not the LLM’s propagate, so the command is redelivered', async () => {
+    const { handler } = setup(failingLlm(new Error('database is down')));
+    await expect(handler.execute(command('2x + 3 = 7'))).rejects.toThrow('database is down');
+  });
+});

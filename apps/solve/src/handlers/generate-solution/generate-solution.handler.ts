@@ -1,0 +1,189 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { deterministicUuid, GenerateSolution, type MessageData, SolutionFailed, SolutionGenerated } from '@openpaw/contracts';
+import { type BlobStore, type LlmClient, RunBudget, StructuredOutputError } from '@openpaw/providers';
+import type { SolveSettings } from '../../config.js';
+import {
+  type AttemptKey,
+  SOLVE_ATTEMPTS,
+  SOLVE_BLOBS,
+  SOLVE_LLM,
+  SOLVE_SETTINGS,
+  type SolveAttemptStore,
+  type SolveReply,
+  type StoredAnswer,
+} from '../../ports.js';
+import { buildSolvePrompt, PROMPT_VERSION, solutionAnswerSchema } from '../../solution/prompt.js';
+import { cannotSolve, failureFromError, incompleteAnswer, type SolveFailure } from '../../solution/solve-failure.js';
+import { renderSolutionHtml, SOLUTION_HTML_CONTENT_TYPE } from '../../solution/solution-html.js';
+import { solutionBlobKeys, STEPS_DOCUMENT_CONTENT_TYPE, STEPS_DOCUMENT_FORMAT, type StepsDocument } from '../../solution/steps-document.js';
+
+export interface GenerateSolutionCommand {
+  /** The command's envelope id: reply ids derive from it. */
+  readonly commandId: string;
+  readonly data: MessageData<typeof GenerateSolution>;
+}
+
+export type GenerateSolutionResult =
+  /** Publish this reply (a fresh one, or the stored reply of an attempt already done). */
+  | { readonly kind: 'reply'; readonly reply: SolveReply }
+  /** Another delivery of the same attempt is at work; try again after `retryInMs`. */
+  | { readonly kind: 'busy'; readonly retryInMs: number };
+
+type AskOutcome = { readonly kind: 'answered'; readonly answer: StoredAnswer } | { readonly kind: 'failed'; readonly failure: SolveFailure; readonly costUsd: number };
+
+/**
+ * GenerateSolution: ask the LLM for a worked solution (versioned prompt, the command's model and
+ * fallback chain, a budget of the run's cap minus what it spent), render it to self-contained HTML,
+ * store it with its steps, and answer SolutionGenerated or SolutionFailed.
+ *
+ * Idempotent per (runId, attempt): the attempt is claimed before the LLM call, the model's answer is
+ * kept as soon as it arrives, and the reply is kept before it is published. A redelivered command
+ * gets the stored reply (same event id) with no second LLM call or blob write (another command for
+ * the same attempt gets the same outcome, addressed to it); a delivery that follows a crash after
+ * the answer resumes from the answer, without asking the model again.
+ */
+@Injectable()
+export class GenerateSolutionHandler {
+  constructor(
+    @Inject(SOLVE_LLM) private readonly llm: LlmClient,
+    @Inject(SOLVE_BLOBS) private readonly blobs: BlobStore,
+    @Inject(SOLVE_ATTEMPTS) private readonly attempts: SolveAttemptStore,
+    @Inject(SOLVE_SETTINGS) private readonly settings: SolveSettings,
+  ) {}
+
+  async execute(command: GenerateSolutionCommand): Promise<GenerateSolutionResult> {
+    const { data } = command;
+    const key: AttemptKey = { runId: data.runId, attempt: data.attempt };
+    const claim = await this.attempts.claim(key, command.commandId, this.settings.claimLeaseMs);
+    switch (claim.kind) {
+      case 'done':
+        return { kind: 'reply', reply: readdressed(claim.reply, command.commandId) };
+      case 'busy':
+        return { kind: 'busy', retryInMs: claim.retryInMs };
+      case 'claimed':
+        break;
+    }
+
+    let answer = claim.answer;
+    if (answer === undefined) {
+      const outcome = await this.ask(data);
+      if (outcome.kind === 'failed') return this.finish(key, failedReply(command, outcome.failure, outcome.costUsd));
+      answer = outcome.answer;
+    }
+
+    const { value, provenance } = answer;
+    if (!value.can_solve) return this.finish(key, failedReply(command, cannotSolve(value.reason), provenance.costUsd));
+    const finalAnswer = value.final_answer?.trim() ?? '';
+    const steps = value.steps.filter((s) => s.title.trim() !== '' || s.detail.trim() !== '');
+    if (steps.length === 0 || finalAnswer === '') {
+      const what = steps.length === 0 ? 'gave no steps' : 'gave no final answer';
+      const failure = incompleteAnswer(what, await this.attempts.countInvalidOutputs(data.runId, data.attempt));
+      return this.finish(key, failedReply(command, failure, provenance.costUsd));
+    }
+    if (claim.answer === undefined) await this.attempts.saveAnswer(key, answer);
+
+    const stepsDocument: StepsDocument = {
+      format: STEPS_DOCUMENT_FORMAT,
+      problem: data.signature.normalizedText,
+      subject: data.signature.topicTags.subject,
+      steps: steps.map((s) => ({ title: s.title.trim(), detail: s.detail.trim() })),
+      finalAnswer,
+      model: provenance.model,
+      promptVersion: provenance.promptVersion,
+    };
+    const html = renderSolutionHtml(stepsDocument);
+    const keys = solutionBlobKeys(data.runId, data.attempt);
+    const metadata = { runId: data.runId, attempt: String(data.attempt), model: provenance.model, promptVersion: provenance.promptVersion };
+    // Steps first: once the HTML exists, its sidecar does too.
+    await this.blobs.put(keys.steps, JSON.stringify(stepsDocument), { contentType: STEPS_DOCUMENT_CONTENT_TYPE, metadata });
+    await this.blobs.put(keys.html, html, { contentType: SOLUTION_HTML_CONTENT_TYPE, metadata });
+
+    return this.finish(key, {
+      kind: 'generated',
+      id: deterministicUuid(command.commandId, SolutionGenerated.subject),
+      data: {
+        runId: data.runId,
+        commandId: command.commandId,
+        attempt: data.attempt,
+        storageKey: keys.html,
+        contentSha256: createHash('sha256').update(html, 'utf8').digest('hex'),
+        finalAnswer,
+        stepCount: stepsDocument.steps.length,
+        provenance,
+      },
+    });
+  }
+
+  private async ask(data: MessageData<typeof GenerateSolution>): Promise<AskOutcome> {
+    const budget = new RunBudget(data.runId, data.costCapUsd, data.spentUsd);
+    const deadline = AbortSignal.timeout(this.settings.deadlineMs);
+    try {
+      const result = await this.llm.structured(buildSolvePrompt(data.signature), solutionAnswerSchema, {
+        model: data.model,
+        fallbackModels: data.fallbackModels,
+        maxTokens: this.settings.maxTokens,
+        budget,
+        signal: deadline,
+        ...(this.settings.llmTimeoutMs === undefined ? {} : { timeoutMs: this.settings.llmTimeoutMs }),
+      });
+      return {
+        kind: 'answered',
+        answer: {
+          value: result.value,
+          provenance: {
+            model: result.model,
+            promptVersion: PROMPT_VERSION,
+            inputTokens: result.usage.inputTokens,
+            outputTokens: result.usage.outputTokens,
+            costUsd: result.costUsd,
+            latencyMs: result.latencyMs,
+          },
+        },
+      };
+    } catch (error) {
+      const earlierInvalidOutputs = await this.attempts.countInvalidOutputs(data.runId, data.attempt);
+      const failure = failureFromError(error, { deadlineExceeded: deadline.aborted, earlierInvalidOutputs });
+      if (failure === undefined) throw error;
+      // What this attempt paid: replies that failed validation were still billed.
+      const billed = Math.max(budget.spentUsd - data.spentUsd, error instanceof StructuredOutputError ? error.costUsd : 0);
+      return { kind: 'failed', failure, costUsd: Math.max(0, billed) };
+    }
+  }
+
+  private async finish(key: AttemptKey, reply: SolveReply): Promise<GenerateSolutionResult> {
+    await this.attempts.complete(key, reply);
+    return { kind: 'reply', reply };
+  }
+}
+
+/**
+ * The stored reply, as the answer to `commandId`: verbatim for a redelivery of the command that
+ * produced it; for another command of the same (run, attempt), the same outcome addressed to that
+ * command (its own deterministic id and `commandId`), so its sender recognises the answer.
+ */
+function readdressed(reply: SolveReply, commandId: string): SolveReply {
+  if (reply.data.commandId === commandId) return reply;
+  switch (reply.kind) {
+    case 'generated':
+      return { kind: 'generated', id: deterministicUuid(commandId, SolutionGenerated.subject), data: { ...reply.data, commandId } };
+    case 'failed':
+      return { kind: 'failed', id: deterministicUuid(commandId, SolutionFailed.subject), data: { ...reply.data, commandId } };
+  }
+}
+
+function failedReply(command: GenerateSolutionCommand, failure: SolveFailure, costUsd: number): SolveReply {
+  return {
+    kind: 'failed',
+    id: deterministicUuid(command.commandId, SolutionFailed.subject),
+    data: {
+      runId: command.data.runId,
+      commandId: command.commandId,
+      attempt: command.data.attempt,
+      errorCode: failure.errorCode,
+      retryable: failure.retryable,
+      detail: failure.detail,
+      costUsd,
+    },
+  };
+}

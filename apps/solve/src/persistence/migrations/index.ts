@@ -1,0 +1,5 @@
+import type { MigrationInterface } from 'typeorm';
+import { CreateSolutionAttempts1764000000000 } from './1764000000000-create-solution-attempts.js';
+
+/** The `solve` schema's migrations, in order. Never edit one that has shipped; add the next. */
+export const solveMigrations: readonly (new () => MigrationInterface)[] = [CreateSolutionAttempts1764000000000];

@@ -1,0 +1,81 @@
+import { SolutionFailed, SolutionGenerated, solutionProvenance } from '@openpaw/contracts';
+import type { DataSource } from 'typeorm';
+import { z } from 'zod';
+import type { AttemptClaim, AttemptKey, SolveAttemptStore, SolveReply, StoredAnswer } from '../ports.js';
+import { solutionAnswerSchema } from '../solution/prompt.js';
+import { SolutionAttemptEntity } from './solution-attempt.entity.js';
+
+const storedReplySchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('generated'), id: z.string(), data: SolutionGenerated.schema }),
+  z.object({ kind: z.literal('failed'), id: z.string(), data: SolutionFailed.schema }),
+]);
+const storedAnswerSchema = z.object({ value: solutionAnswerSchema, provenance: solutionProvenance });
+
+interface ClaimRow {
+  readonly status: string;
+  readonly answer: unknown;
+}
+
+interface ExistingRow extends ClaimRow {
+  readonly reply: unknown;
+  readonly retry_in_ms: number | string | null;
+}
+
+/** `SolveAttemptStore` over PostgreSQL (schema `solve`, table `solution_attempts`). */
+export class PgSolveAttemptStore implements SolveAttemptStore {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async claim(key: AttemptKey, commandId: string, leaseMs: number): Promise<AttemptClaim> {
+    // One statement: insert, or take over a claim whose lease ran out; a done attempt is never touched.
+    const claimed = await this.dataSource.query<ClaimRow[]>(
+      `insert into solution_attempts as a (run_id, attempt, command_id, status, claimed_at)
+       values ($1, $2, $3, 'in_progress', now())
+       on conflict (run_id, attempt) do update
+         set claimed_at = now(), command_id = excluded.command_id, updated_at = now()
+         where a.status <> 'done' and a.claimed_at <= now() - make_interval(secs => $4::double precision / 1000)
+       returning a.status, a.answer`,
+      [key.runId, key.attempt, commandId, leaseMs],
+    );
+    const row = claimed[0];
+    if (row !== undefined) {
+      return { kind: 'claimed', answer: row.answer === null ? undefined : storedAnswerSchema.parse(row.answer) };
+    }
+    const existing = await this.dataSource.query<ExistingRow[]>(
+      `select status, answer, reply,
+              greatest(0, extract(epoch from (claimed_at + make_interval(secs => $3::double precision / 1000) - now())) * 1000) as retry_in_ms
+         from solution_attempts where run_id = $1 and attempt = $2`,
+      [key.runId, key.attempt, leaseMs],
+    );
+    const current = existing[0];
+    if (current?.status === 'done') return { kind: 'done', reply: storedReplySchema.parse(current.reply) };
+    // Claimed by a live delivery (or inserted by one after this statement's snapshot: look again soon).
+    return { kind: 'busy', retryInMs: Math.ceil(Number(current?.retry_in_ms ?? 1_000)) };
+  }
+
+  async saveAnswer(key: AttemptKey, answer: StoredAnswer): Promise<void> {
+    await this.dataSource.getRepository(SolutionAttemptEntity).update(
+      { runId: key.runId, attempt: key.attempt },
+      { status: 'answered', answer: storedAnswerSchema.parse(answer), updatedAt: new Date() },
+    );
+  }
+
+  async complete(key: AttemptKey, reply: SolveReply): Promise<void> {
+    await this.dataSource.getRepository(SolutionAttemptEntity).update(
+      { runId: key.runId, attempt: key.attempt },
+      {
+        status: 'done',
+        reply: storedReplySchema.parse(reply),
+        errorCode: reply.kind === 'failed' ? reply.data.errorCode : null,
+        updatedAt: new Date(),
+      },
+    );
+  }
+
+  async countInvalidOutputs(runId: string, beforeAttempt: number): Promise<number> {
+    const rows = await this.dataSource.query<{ n: number }[]>(
+      `select count(*)::int as n from solution_attempts where run_id = $1 and attempt < $2 and error_code = 'invalid_output'`,
+      [runId, beforeAttempt],
+    );
+    return rows[0]?.n ?? 0;
+  }
+}

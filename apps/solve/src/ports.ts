@@ -1,0 +1,47 @@
+import type { MessageData, SolutionFailed, SolutionGenerated, solutionProvenance } from '@openpaw/contracts';
+import type { z } from 'zod';
+import type { SolutionAnswer } from './solution/prompt.js';
+
+/** Injection tokens of the solve service's ports. */
+export const SOLVE_LLM = Symbol('openpaw.solve.llm');
+export const SOLVE_BLOBS = Symbol('openpaw.solve.blobs');
+export const SOLVE_ATTEMPTS = Symbol('openpaw.solve.attempts');
+export const SOLVE_SETTINGS = Symbol('openpaw.solve.settings');
+
+export type SolutionProvenance = z.infer<typeof solutionProvenance>;
+
+/** The idempotency key of a solve: one answer per (run, attempt). */
+export interface AttemptKey {
+  readonly runId: string;
+  readonly attempt: number;
+}
+
+/** The model's validated answer with its provenance, kept so a retried delivery never asks again. */
+export interface StoredAnswer {
+  readonly value: SolutionAnswer;
+  readonly provenance: SolutionProvenance;
+}
+
+/** The reply of an attempt, stored before it is published and republished verbatim on redelivery. */
+export type SolveReply =
+  | { readonly kind: 'generated'; readonly id: string; readonly data: MessageData<typeof SolutionGenerated> }
+  | { readonly kind: 'failed'; readonly id: string; readonly data: MessageData<typeof SolutionFailed> };
+
+export type AttemptClaim =
+  /** This delivery owns the attempt; `answer` is set when an earlier delivery already got the model's answer. */
+  | { readonly kind: 'claimed'; readonly answer: StoredAnswer | undefined }
+  /** The attempt is finished: republish its reply. */
+  | { readonly kind: 'done'; readonly reply: SolveReply }
+  /** Another delivery holds a live claim on the attempt; look again later. */
+  | { readonly kind: 'busy'; readonly retryInMs: number };
+
+/** The `solve` schema's record of attempts (table `solution_attempts`). */
+export interface SolveAttemptStore {
+  /** Claims the attempt for `leaseMs` unless it is done or another delivery's claim is still live. */
+  claim(key: AttemptKey, commandId: string, leaseMs: number): Promise<AttemptClaim>;
+  saveAnswer(key: AttemptKey, answer: StoredAnswer): Promise<void>;
+  /** Records the final reply (and the failure's code, if any); the attempt is done. */
+  complete(key: AttemptKey, reply: SolveReply): Promise<void>;
+  /** How many attempts of the run before `attempt` ended in `invalid_output`. */
+  countInvalidOutputs(runId: string, beforeAttempt: number): Promise<number>;
+}
