@@ -2,15 +2,17 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { STREAMS } from '@openpaw/contracts';
 import { startService } from '@openpaw/platform';
-import { privateNatsServer } from '@openpaw/testing';
+import { freshDatabase, privateNatsServer } from '@openpaw/testing';
 import { ArtifactsModule, SERVICE_NAME } from './app.module.js';
+import { artifactsSettingsFromEnv } from './config.js';
 
 process.env['LOG_LEVEL'] ??= 'warn';
 
-it('boots the artifacts service: probes, metrics and its durable commands consumer', async () => {
+it('boots the artifacts service: probes (database and NATS), metrics and its durable commands consumer', async () => {
   const nats = await privateNatsServer();
   process.env['OPENPAW_NATS_URL'] = nats.url;
-  const { app, url } = await startService({ name: SERVICE_NAME, module: ArtifactsModule, defaultPort: 0, port: 0 });
+  const settings = artifactsSettingsFromEnv({ OPENPAW_DATABASE_URL: await freshDatabase('artifacts_boot') });
+  const { app, url } = await startService({ name: SERVICE_NAME, module: ArtifactsModule.forRoot(settings), defaultPort: 0, port: 0 });
   try {
     expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ status: 'ok', service: 'artifacts' });
     expect((await fetch(`${url}/readyz`)).status).toBe(200);

@@ -1,13 +1,69 @@
-import { Module } from '@nestjs/common';
-import { PlatformModule, ServiceMessagingModule } from '@openpaw/platform';
+import { type DynamicModule, Inject, Module, type OnModuleInit, type Provider } from '@nestjs/common';
+import { databaseReadiness, MessageLogContext, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
+import { type BlobStore, createBlobStoreFromEnv } from '@openpaw/providers';
+import type { DataSource } from 'typeorm';
+import type { IngestionSettings } from './config.js';
+import { TesseractOcrPool } from './domain/ocr-pool.js';
+import { NormalizeMediaHandler } from './handlers/normalize-media/normalize-media.handler.js';
+import { OcrLifecycle } from './media/ocr-lifecycle.js';
+import { createUrlFetcher } from './media/url-fetcher.js';
+import { IngestionCommandsConsumer } from './messaging/ingestion-commands.consumer.js';
+import { databaseProviders, INGESTION_DATA_SOURCE } from './persistence/database.js';
+import { INGESTION_BLOBS, INGESTION_OCR, INGESTION_SETTINGS, INGESTION_URL_FETCHER } from './ports.js';
 
 export const SERVICE_NAME = 'ingestion';
 
+/** Adapters a test (or an embedding process) may supply instead of the ones built from env. */
+export interface IngestionAdapters {
+  readonly blobs?: BlobStore;
+}
+
 /**
- * The ingestion service: logs, probes and metrics from the platform; JetStream through messaging, which
- * consumes `openpaw.cmd.ingestion.>` with the `@OnMessage` handlers of the providers added here.
+ * The ingestion service: answers `NormalizeMedia` (consumed from `openpaw.cmd.ingestion.>`) with
+ * `MediaNormalized` or `MediaRejected`. Upload bytes and normalised images live in blob storage
+ * (`@openpaw/providers`, the local filesystem by default); OCR is a long-lived tesseract.js pool
+ * (offline, bundled English data); answered commands are kept in the `ingestion` schema.
  */
-@Module({
-  imports: [PlatformModule.forService(SERVICE_NAME), ServiceMessagingModule.forService(SERVICE_NAME)],
-})
-export class IngestionModule {}
+@Module({})
+export class IngestionModule implements OnModuleInit {
+  constructor(
+    private readonly readiness: ReadinessRegistry,
+    private readonly log: MessageLogContext,
+    @Inject(INGESTION_DATA_SOURCE) private readonly dataSource: DataSource,
+    @Inject(INGESTION_SETTINGS) private readonly settings: IngestionSettings,
+  ) {}
+
+  static forRoot(settings: IngestionSettings, adapters: IngestionAdapters = {}): DynamicModule {
+    const blobs: Provider =
+      adapters.blobs !== undefined
+        ? { provide: INGESTION_BLOBS, useValue: adapters.blobs }
+        : { provide: INGESTION_BLOBS, inject: [MessageLogContext], useFactory: (log: MessageLogContext) => createBlobStoreFromEnv(process.env, { logger: log }) };
+    return {
+      module: IngestionModule,
+      imports: [
+        PlatformModule.forService(SERVICE_NAME),
+        ServiceMessagingModule.forService(SERVICE_NAME, { concurrency: settings.concurrency }),
+      ],
+      providers: [
+        { provide: INGESTION_SETTINGS, useValue: settings },
+        blobs,
+        { provide: INGESTION_OCR, useFactory: () => new TesseractOcrPool({ size: settings.ocr.workers, model: settings.ocr.model }) },
+        { provide: INGESTION_URL_FETCHER, useFactory: () => createUrlFetcher(settings.fetch) },
+        ...databaseProviders,
+        OcrLifecycle,
+        NormalizeMediaHandler,
+        IngestionCommandsConsumer,
+      ],
+    };
+  }
+
+  onModuleInit(): void {
+    this.readiness.register(databaseReadiness('database', this.dataSource));
+    if (this.settings.fetch.allowAddressClasses.length > 0 || this.settings.fetch.resolver !== undefined) {
+      this.log.warn(
+        { allowAddressClasses: this.settings.fetch.allowAddressClasses, testResolver: this.settings.fetch.resolver !== undefined },
+        'TEST-ONLY URL fetching is on: submitted URLs may reach non-public addresses; never run a deployment like this',
+      );
+    }
+  }
+}

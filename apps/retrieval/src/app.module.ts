@@ -1,13 +1,69 @@
-import { Module } from '@nestjs/common';
-import { PlatformModule, ServiceMessagingModule } from '@openpaw/platform';
+import { type DynamicModule, Inject, Module, type OnModuleInit, type Provider } from '@nestjs/common';
+import { databaseReadiness, MessageLogContext, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
+import { createEmbedderFromEnv, type Embedder } from '@openpaw/providers';
+import type { DataSource } from 'typeorm';
+import type { RetrievalSettings } from './config.js';
+import { IndexDocumentHandler } from './handlers/index-document/index-document.handler.js';
+import { SearchSolutionsHandler } from './handlers/search-solutions/search-solutions.handler.js';
+import { RetrievalCommandsConsumer } from './messaging/retrieval-commands.consumer.js';
+import { databaseProviders, pgPoolOf, RETRIEVAL_DATA_SOURCE } from './persistence/database.js';
+import { RETRIEVAL_EMBEDDER, RETRIEVAL_SETTINGS } from './ports.js';
+import { ProviderEmbedderAdapter } from './search/embedder-adapter.js';
+import { RetrievalIndex } from './search/retrieval-index.js';
 
 export const SERVICE_NAME = 'retrieval';
 
+/** Adapters a test (or an embedding process) may supply instead of the ones built from env. */
+export interface RetrievalAdapters {
+  readonly embedder?: Embedder;
+}
+
 /**
- * The retrieval service: logs, probes and metrics from the platform; JetStream through messaging, which
- * consumes `openpaw.cmd.retrieval.>` with the `@OnMessage` handlers of the providers added here.
+ * The retrieval service: answers `SearchSolutions` (RetrievalHit / RetrievalMiss) and `IndexDocument`
+ * (DocumentIndexed), consumed from `openpaw.cmd.retrieval.>`. Its index lives in the `retrieval`
+ * schema (catalogue with full-text search, embedded vectors, answered commands); the pHash indexes and
+ * the embedded vector index are rebuilt in memory from it at start. Vectors go to Qdrant when
+ * `OPENPAW_QDRANT_URL` is set; the embedder comes from `OPENPAW_EMBEDDINGS_*` (local hashed n-grams by default).
  */
-@Module({
-  imports: [PlatformModule.forService(SERVICE_NAME), ServiceMessagingModule.forService(SERVICE_NAME)],
-})
-export class RetrievalModule {}
+@Module({})
+export class RetrievalModule implements OnModuleInit {
+  constructor(
+    private readonly readiness: ReadinessRegistry,
+    private readonly log: MessageLogContext,
+    private readonly index: RetrievalIndex,
+    @Inject(RETRIEVAL_DATA_SOURCE) private readonly dataSource: DataSource,
+  ) {}
+
+  static forRoot(settings: RetrievalSettings, adapters: RetrievalAdapters = {}): DynamicModule {
+    const embedder: Provider =
+      adapters.embedder !== undefined
+        ? { provide: RETRIEVAL_EMBEDDER, useValue: adapters.embedder }
+        : { provide: RETRIEVAL_EMBEDDER, inject: [MessageLogContext], useFactory: (log: MessageLogContext) => createEmbedderFromEnv(process.env, { logger: log }) };
+    return {
+      module: RetrievalModule,
+      imports: [
+        PlatformModule.forService(SERVICE_NAME),
+        ServiceMessagingModule.forService(SERVICE_NAME, { concurrency: settings.concurrency }),
+      ],
+      providers: [
+        { provide: RETRIEVAL_SETTINGS, useValue: settings },
+        embedder,
+        ...databaseProviders,
+        {
+          provide: RetrievalIndex,
+          inject: [RETRIEVAL_DATA_SOURCE, RETRIEVAL_EMBEDDER],
+          useFactory: async (dataSource: DataSource, inner: Embedder) =>
+            RetrievalIndex.open(pgPoolOf(dataSource), await ProviderEmbedderAdapter.open(inner), { vectors: settings.vectors, refreshMs: settings.refreshMs }),
+        },
+        SearchSolutionsHandler,
+        IndexDocumentHandler,
+        RetrievalCommandsConsumer,
+      ],
+    };
+  }
+
+  onModuleInit(): void {
+    this.readiness.register(databaseReadiness('database', this.dataSource));
+    this.log.info({ index: this.index.stats() }, 'retrieval index loaded');
+  }
+}

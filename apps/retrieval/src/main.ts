@@ -1,4 +1,5 @@
 import { bootstrapService } from '@openpaw/platform';
 import { RetrievalModule, SERVICE_NAME } from './app.module.js';
+import { retrievalSettingsFromEnv } from './config.js';
 
-await bootstrapService({ name: SERVICE_NAME, module: RetrievalModule, defaultPort: 3102 });
+await bootstrapService({ name: SERVICE_NAME, module: RetrievalModule.forRoot(retrievalSettingsFromEnv()), defaultPort: 3102 });

@@ -9,3 +9,4 @@ export * from './messages/ingestion.js';
 export * from './messages/retrieval.js';
 export * from './messages/solve.js';
 export * from './messages/assets.js';
+export * from './messages/artifacts.js';

@@ -1,5 +1,6 @@
 import { type AnySagaDefinition, SagaRegistry } from '@openpaw/saga';
 import { DEFAULT_POLICY_CONFIG, type PolicyConfig, policyConfigFromEnv } from './policy/index.js';
+import { artifactJobDefinition } from './artifact-job/index.js';
 import { reindexAssetDefinition } from './reindex-asset/reindex-asset.definition.js';
 import { retrieveOrGenerateDefinition } from './retrieve-or-generate/retrieve-or-generate.definition.js';
 import { DEFAULT_WORKFLOW_TIMINGS, type WorkflowTimings, workflowTimingsFromEnv } from './shared/timings.js';
@@ -36,8 +37,8 @@ export function createWorkflowDefinitions(
   ];
 }
 
-/** Every workflow the coordinator runs: one saga definition each (specs 01–05), configured from the environment. */
-export const workflowDefinitions: readonly AnySagaDefinition[] = createWorkflowDefinitions(workflowConfigFromEnv());
+/** Every workflow the coordinator runs (spec 01 and spec 02 so far), configured from the environment. */
+export const workflowDefinitions: readonly AnySagaDefinition[] = [...createWorkflowDefinitions(workflowConfigFromEnv()), artifactJobDefinition()];
 
 export function productionRegistry(): SagaRegistry {
   return new SagaRegistry(workflowDefinitions);

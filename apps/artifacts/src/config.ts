@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+/** The artifacts service's settings, from the environment (validated at start). */
+export interface ArtifactsSettings {
+  readonly databaseUrl: string;
+  readonly poolSize: number;
+  /** Output token limit of plan and generation calls. */
+  readonly maxTokens: number;
+  /** Per LLM attempt; the LLM client's default when unset. */
+  readonly llmTimeoutMs: number | undefined;
+  /** URL sources: deadline and size limit of the fetch. */
+  readonly fetchTimeoutMs: number;
+  readonly maxDocumentBytes: number;
+  /** Fetch URLs on loopback/private addresses: local development and tests only. */
+  readonly allowPrivateUrls: boolean;
+  /** Upper bound of a chunk (characters). */
+  readonly chunkMaxChars: number;
+  /** TEST-ONLY: honour the fault markers of `domain/validation/fault-injection.ts`. */
+  readonly faultInjection: boolean;
+}
+
+export const ARTIFACTS_SCHEMA = 'artifacts';
+
+const flag = z
+  .enum(['0', '1', 'true', 'false', ''])
+  .default('0')
+  .transform((v) => v === '1' || v === 'true');
+
+const envSchema = z.object({
+  OPENPAW_DATABASE_URL: z.string().min(1).default('postgres://openpaw@127.0.0.1:5432/openpaw'),
+  OPENPAW_ARTIFACTS_POOL_SIZE: z.coerce.number().int().positive().default(4),
+  OPENPAW_ARTIFACTS_MAX_TOKENS: z.coerce.number().int().positive().default(3_000),
+  OPENPAW_ARTIFACTS_LLM_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
+  OPENPAW_ARTIFACTS_FETCH_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  OPENPAW_ARTIFACTS_MAX_DOCUMENT_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
+  OPENPAW_ARTIFACTS_ALLOW_PRIVATE_URLS: flag,
+  OPENPAW_ARTIFACTS_CHUNK_MAX_CHARS: z.coerce.number().int().min(200).max(20_000).default(1_000),
+  OPENPAW_ARTIFACTS_FAULT_INJECTION: flag,
+});
+
+/** Reads the settings; throws naming every invalid variable. */
+export function artifactsSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): ArtifactsSettings {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new Error(`invalid artifacts configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  const e = parsed.data;
+  return {
+    databaseUrl: e.OPENPAW_DATABASE_URL,
+    poolSize: e.OPENPAW_ARTIFACTS_POOL_SIZE,
+    maxTokens: e.OPENPAW_ARTIFACTS_MAX_TOKENS,
+    llmTimeoutMs: e.OPENPAW_ARTIFACTS_LLM_TIMEOUT_MS,
+    fetchTimeoutMs: e.OPENPAW_ARTIFACTS_FETCH_TIMEOUT_MS,
+    maxDocumentBytes: e.OPENPAW_ARTIFACTS_MAX_DOCUMENT_BYTES,
+    allowPrivateUrls: e.OPENPAW_ARTIFACTS_ALLOW_PRIVATE_URLS,
+    chunkMaxChars: e.OPENPAW_ARTIFACTS_CHUNK_MAX_CHARS,
+    faultInjection: e.OPENPAW_ARTIFACTS_FAULT_INJECTION,
+  };
+}

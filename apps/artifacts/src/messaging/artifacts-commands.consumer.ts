@@ -1,0 +1,99 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  AddSource,
+  AnswerChat,
+  ArtifactJobProgress,
+  CaptureSnapshot,
+  deterministicUuid,
+  type Envelope,
+  type EnvelopeMeta,
+  GenerateArtifact,
+  type MessageData,
+  PlanArtifact,
+  ValidateArtifact,
+} from '@openpaw/contracts';
+import { type HandlerOutcome, MESSAGE_PUBLISHER, type MessagePublisher, OnMessage } from '@openpaw/messaging';
+import { AddSourceHandler } from '../handlers/add-source/add-source.handler.js';
+import { AnswerChatHandler } from '../handlers/answer-chat/answer-chat.handler.js';
+import { CaptureSnapshotHandler } from '../handlers/capture-snapshot/capture-snapshot.handler.js';
+import { GenerateArtifactHandler } from '../handlers/generate-artifact/generate-artifact.handler.js';
+import { PlanArtifactHandler } from '../handlers/plan-artifact/plan-artifact.handler.js';
+import { ValidateArtifactHandler } from '../handlers/validate-artifact/validate-artifact.handler.js';
+import { type Reply, REPLY_STORE, type ReplyStore } from '../ports.js';
+
+export const ARTIFACTS_SOURCE = '/openpaw/artifacts';
+
+const ACK: HandlerOutcome = { kind: 'ack' };
+
+/**
+ * The artifacts service's JetStream transport: builds each handler's command from the envelope,
+ * answers it once (`ReplyStore`: a redelivery republishes the stored answer) and publishes the
+ * answer with ids derived from the command (correlation = the command's, causation = the command).
+ */
+@Injectable()
+export class ArtifactsCommandsConsumer {
+  constructor(
+    private readonly addSource: AddSourceHandler,
+    private readonly captureSnapshot: CaptureSnapshotHandler,
+    private readonly planArtifact: PlanArtifactHandler,
+    private readonly generateArtifact: GenerateArtifactHandler,
+    private readonly validateArtifact: ValidateArtifactHandler,
+    private readonly answerChat: AnswerChatHandler,
+    @Inject(REPLY_STORE) private readonly replies: ReplyStore,
+    @Inject(MESSAGE_PUBLISHER) private readonly publisher: MessagePublisher,
+  ) {}
+
+  @OnMessage(AddSource)
+  onAddSource(envelope: Envelope<MessageData<typeof AddSource>>): Promise<HandlerOutcome> {
+    return this.answer(envelope, () => this.addSource.execute({ commandId: envelope.id, issuedAt: new Date(envelope.time), data: envelope.data }));
+  }
+
+  @OnMessage(CaptureSnapshot)
+  onCaptureSnapshot(envelope: Envelope<MessageData<typeof CaptureSnapshot>>): Promise<HandlerOutcome> {
+    return this.answer(envelope, () => this.captureSnapshot.execute({ commandId: envelope.id, data: envelope.data }));
+  }
+
+  @OnMessage(PlanArtifact)
+  onPlanArtifact(envelope: Envelope<MessageData<typeof PlanArtifact>>): Promise<HandlerOutcome> {
+    return this.answer(envelope, () => this.planArtifact.execute({ commandId: envelope.id, data: envelope.data }));
+  }
+
+  @OnMessage(GenerateArtifact)
+  onGenerateArtifact(envelope: Envelope<MessageData<typeof GenerateArtifact>>): Promise<HandlerOutcome> {
+    return this.answer(envelope, () => this.generateArtifact.execute({ commandId: envelope.id, data: envelope.data }));
+  }
+
+  /** Reports "checking structure" (90%) before validating, as the spec's worker does. */
+  @OnMessage(ValidateArtifact)
+  async onValidateArtifact(envelope: Envelope<MessageData<typeof ValidateArtifact>>): Promise<HandlerOutcome> {
+    const progress: Reply = {
+      message: ArtifactJobProgress,
+      data: { runId: envelope.data.runId, commandId: envelope.id, phase: 'validating', progress: 90, detail: 'Checking structure' },
+    };
+    await this.publish(envelope, progress);
+    return this.answer(envelope, () => this.validateArtifact.execute({ commandId: envelope.id, data: envelope.data }));
+  }
+
+  @OnMessage(AnswerChat)
+  onAnswerChat(envelope: Envelope<MessageData<typeof AnswerChat>>): Promise<HandlerOutcome> {
+    return this.answer(envelope, () => this.answerChat.execute({ commandId: envelope.id, data: envelope.data }));
+  }
+
+  private async answer(command: Envelope, work: () => Promise<readonly Reply[]>): Promise<HandlerOutcome> {
+    for (const answer of await this.replies.once(command.id, work)) await this.publish(command, answer);
+    return ACK;
+  }
+
+  private async publish(command: Envelope, answer: Reply): Promise<void> {
+    const meta: EnvelopeMeta = {
+      id: deterministicUuid(command.id, answer.message.subject),
+      source: ARTIFACTS_SOURCE,
+      correlationId: command.correlationid,
+      causationId: command.id,
+      ...(command.subject === undefined ? {} : { subject: command.subject }),
+      ...(command.userid === undefined ? {} : { userId: command.userid }),
+      ...(command.traceparent === undefined ? {} : { traceparent: command.traceparent }),
+    };
+    await this.publisher.publish(answer.message, answer.data, meta);
+  }
+}

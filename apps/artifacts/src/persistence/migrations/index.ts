@@ -1,0 +1,5 @@
+import type { MigrationInterface } from 'typeorm';
+import { CreateArtifactsSchema1764100000000 } from './1764100000000-create-artifacts-schema.js';
+
+/** The `artifacts` schema's migrations, in order. Never edit one that has shipped; add the next. */
+export const artifactsMigrations: readonly (new () => MigrationInterface)[] = [CreateArtifactsSchema1764100000000];

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+/**
+ * Step timeouts of the artifact job (operations' business, so configurable with
+ * `OPENPAW_ARTIFACT_JOB_TIMINGS_JSON`, e.g. shorter in end-to-end tests). How many validation retries
+ * a job gets is the spec's (one), not configuration.
+ */
+export const artifactJobTimingsSchema = z.strictObject({
+  /** CaptureSnapshot (retrieval over the notebook's chunks). */
+  snapshotTimeoutMs: z.int().positive(),
+  /** PlanArtifact (one structured LLM call). */
+  planTimeoutMs: z.int().positive(),
+  /** GenerateArtifact (one structured LLM call). */
+  generateTimeoutMs: z.int().positive(),
+  /** ValidateArtifact (pure validators). */
+  validateTimeoutMs: z.int().positive(),
+  /** Re-sends of the same command (same id, deduplicated by the service) before the step times out. */
+  maxResends: z.int().nonnegative(),
+  /** The retry's wait in `pending` before a worker takes the job again. */
+  retryDelayMs: z.int().nonnegative(),
+  /** Chunks in the retrieval snapshot (the spec's k). */
+  snapshotK: z.int().min(1).max(50),
+});
+export type ArtifactJobTimings = z.infer<typeof artifactJobTimingsSchema>;
+
+export const DEFAULT_ARTIFACT_JOB_TIMINGS: ArtifactJobTimings = {
+  snapshotTimeoutMs: 15_000,
+  planTimeoutMs: 90_000,
+  generateTimeoutMs: 120_000,
+  validateTimeoutMs: 15_000,
+  maxResends: 2,
+  retryDelayMs: 1_000,
+  snapshotK: 5,
+};
+
+/** The defaults with `OPENPAW_ARTIFACT_JOB_TIMINGS_JSON` (any part of it) applied; throws when invalid. */
+export function artifactJobTimingsFromEnv(env: NodeJS.ProcessEnv = process.env): ArtifactJobTimings {
+  const raw = env['OPENPAW_ARTIFACT_JOB_TIMINGS_JSON'];
+  if (raw === undefined || raw.trim() === '') return DEFAULT_ARTIFACT_JOB_TIMINGS;
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (error) {
+    throw new Error(`OPENPAW_ARTIFACT_JOB_TIMINGS_JSON is not valid JSON: ${(error as Error).message}`);
+  }
+  const parsed = artifactJobTimingsSchema.partial().safeParse(json);
+  if (!parsed.success) throw new Error(`OPENPAW_ARTIFACT_JOB_TIMINGS_JSON is invalid:\n${z.prettifyError(parsed.error)}`);
+  return artifactJobTimingsSchema.parse({ ...DEFAULT_ARTIFACT_JOB_TIMINGS, ...parsed.data });
+}

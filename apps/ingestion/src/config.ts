@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import type { AddressClass } from './domain/ip-address-policy.js';
+import type { HostResolver } from './domain/safe-fetch.js';
+
+/** The ingestion service's settings, from the environment (validated at start). */
+export interface IngestionSettings {
+  readonly databaseUrl: string;
+  readonly poolSize: number;
+  /** NormalizeMedia commands handled at once (each may hold a decoded image in memory). */
+  readonly concurrency: number;
+  readonly ocr: {
+    /** Tesseract workers kept alive for the process (each ~50–100 MB); one per spare core. */
+    readonly workers: number;
+    readonly model: 'best_int' | 'standard';
+  };
+  /** Largest uploaded file accepted (also the image decoder's input limit). */
+  readonly maxUploadBytes: number;
+  /** Longest problem text accepted, in characters after normalisation. */
+  readonly maxTextLength: number;
+  /** Blob keys an upload submission may name: the gateway writes uploads under this prefix only. */
+  readonly uploadKeyPrefix: string;
+  readonly fetch: FetchSettings;
+}
+
+export interface FetchSettings {
+  readonly maxBytes: number;
+  readonly timeoutMs: number;
+  readonly maxRedirects: number;
+  /**
+   * TEST ONLY. Address classes fetched in addition to public ones (`['loopback']` lets a test reach
+   * its own HTTP server on 127.0.0.1). Empty in production: safe fetching refuses loopback, private,
+   * link-local and every other non-public target.
+   */
+  readonly allowAddressClasses: readonly AddressClass[];
+  /** TEST ONLY, never from env: a resolver that maps test host names to chosen addresses. */
+  readonly resolver?: HostResolver;
+}
+
+export const INGESTION_SCHEMA = 'ingestion';
+
+const flag = z
+  .enum(['0', '1', 'true', 'false', ''])
+  .optional()
+  .transform((value) => value === '1' || value === 'true');
+
+const envSchema = z.object({
+  OPENPAW_DATABASE_URL: z.string().min(1).default('postgres://openpaw@127.0.0.1:5432/openpaw'),
+  OPENPAW_INGESTION_POOL_SIZE: z.coerce.number().int().positive().default(4),
+  OPENPAW_INGESTION_CONCURRENCY: z.coerce.number().int().positive().max(64).default(4),
+  OPENPAW_INGESTION_OCR_WORKERS: z.coerce.number().int().positive().max(16).default(1),
+  OPENPAW_INGESTION_OCR_MODEL: z.enum(['best_int', 'standard']).default('best_int'),
+  OPENPAW_INGESTION_MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
+  OPENPAW_INGESTION_MAX_TEXT_LENGTH: z.coerce.number().int().positive().default(20_000),
+  OPENPAW_INGESTION_FETCH_MAX_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
+  OPENPAW_INGESTION_FETCH_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  OPENPAW_INGESTION_FETCH_MAX_REDIRECTS: z.coerce.number().int().nonnegative().max(20).default(5),
+  /** TEST ONLY (end-to-end suites serve problem pages from 127.0.0.1). Never set it in a deployment. */
+  OPENPAW_INGESTION_ALLOW_LOOPBACK_FETCH: flag,
+});
+
+/** Reads the settings; throws naming every invalid variable. */
+export function ingestionSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): IngestionSettings {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new Error(`invalid ingestion configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  const e = parsed.data;
+  return {
+    databaseUrl: e.OPENPAW_DATABASE_URL,
+    poolSize: e.OPENPAW_INGESTION_POOL_SIZE,
+    concurrency: e.OPENPAW_INGESTION_CONCURRENCY,
+    ocr: { workers: e.OPENPAW_INGESTION_OCR_WORKERS, model: e.OPENPAW_INGESTION_OCR_MODEL },
+    maxUploadBytes: e.OPENPAW_INGESTION_MAX_UPLOAD_BYTES,
+    maxTextLength: e.OPENPAW_INGESTION_MAX_TEXT_LENGTH,
+    uploadKeyPrefix: 'uploads/',
+    fetch: {
+      maxBytes: e.OPENPAW_INGESTION_FETCH_MAX_BYTES,
+      timeoutMs: e.OPENPAW_INGESTION_FETCH_TIMEOUT_MS,
+      maxRedirects: e.OPENPAW_INGESTION_FETCH_MAX_REDIRECTS,
+      allowAddressClasses: e.OPENPAW_INGESTION_ALLOW_LOOPBACK_FETCH ? ['loopback'] : [],
+    },
+  };
+}

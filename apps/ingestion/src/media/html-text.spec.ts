@@ -1,0 +1,25 @@
+import { htmlToText } from './html-text.js';
+
+describe('htmlToText', () => {
+  it('reads the problem off a page: head, script and style dropped, blocks as lines, references decoded', () => {
+    const page = `<!DOCTYPE html><html><head><title>Homework</title><style>p { color: red }</style></head>
+      <body><!-- nav --><script>var x = "<p>not text</p>";</script>
+      <h1>Problem&nbsp;3</h1><p>Solve for <i>x</i>: 3x&sup2; &minus; 12 = 0</p><p>Give both roots &amp; check them.</p>
+      <table><tr><td>a</td><td>b</td></tr></table></body></html>`;
+    expect(htmlToText(page)).toBe('Problem 3\nSolve for x: 3x² − 12 = 0\nGive both roots & check them.\na b');
+  });
+
+  it('keeps a bare "<" of the text and tolerates broken markup', () => {
+    expect(htmlToText('<p>x < 3 and y >= 2</p>')).toBe('x < 3 and y >= 2');
+    expect(htmlToText('<div>find &#x3c0; &#960; &unknown; &#0;</div><p unterminated')).toBe('find π π &unknown; &#0;');
+    expect(htmlToText('<SCRIPT type="x">alert(1)</Script >after')).toBe('after');
+    expect(htmlToText('<script>never closed')).toBe('');
+  });
+
+  it('stays linear on hostile input', () => {
+    const hostile = '<script>'.repeat(20_000) + '<'.repeat(200_000) + '&#'.repeat(100_000);
+    const started = performance.now();
+    htmlToText(hostile);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+});

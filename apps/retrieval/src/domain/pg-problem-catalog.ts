@@ -1,0 +1,205 @@
+import type { Pool } from 'pg';
+import type { PhashIndexEntry } from './phash-index.js';
+import type { CatalogChange, IndexedProblem, KeywordHit, ProblemCatalog, ProblemDocument } from './problem-catalog.js';
+import { sameDocument } from './problem-catalog.js';
+
+/**
+ * The retrieval catalogue table (schema `retrieval`, owned by this service alone). `doc_id` is a dense
+ * identity the in-memory pHash index uses as its slot; the tsvector is generated from the normalised
+ * text, so keyword search can never drift from it. Exposed for the migrations to adopt verbatim.
+ */
+export const PROBLEM_CATALOG_DDL = `
+CREATE SCHEMA IF NOT EXISTS retrieval;
+CREATE TABLE IF NOT EXISTS retrieval.indexed_problems (
+  doc_id            bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+  asset_version_id  text PRIMARY KEY,
+  problem_id        text,
+  normalised_text   text NOT NULL,
+  text_sha256       text NOT NULL,
+  image_sha256      text,
+  phash             bigint,
+  phash_version     text,
+  quality           smallint,
+  text_dominant     boolean NOT NULL DEFAULT false,
+  subject           text,
+  keywords          text[] NOT NULL DEFAULT '{}',
+  search_vector     tsvector GENERATED ALWAYS AS (to_tsvector('english', normalised_text)) STORED,
+  indexed_at        timestamptz NOT NULL DEFAULT now(),
+  updated_at        timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX IF NOT EXISTS indexed_problems_text_sha256_idx ON retrieval.indexed_problems (text_sha256);
+CREATE INDEX IF NOT EXISTS indexed_problems_image_sha256_idx ON retrieval.indexed_problems (image_sha256) WHERE image_sha256 IS NOT NULL;
+CREATE INDEX IF NOT EXISTS indexed_problems_phash_idx ON retrieval.indexed_problems (phash_version, doc_id) WHERE phash IS NOT NULL;
+CREATE INDEX IF NOT EXISTS indexed_problems_search_idx ON retrieval.indexed_problems USING GIN (search_vector);
+`;
+
+export async function ensureProblemCatalogTables(pool: Pool): Promise<void> {
+  await pool.query(PROBLEM_CATALOG_DDL);
+}
+
+interface ProblemRow {
+  doc_id: string;
+  asset_version_id: string;
+  problem_id: string | null;
+  normalised_text: string;
+  text_sha256: string;
+  image_sha256: string | null;
+  phash: string | null;
+  phash_version: string | null;
+  quality: number | null;
+  text_dominant: boolean;
+  subject: string | null;
+  keywords: string[];
+}
+
+const COLUMNS = `doc_id, asset_version_id, problem_id, normalised_text, text_sha256, image_sha256, phash, phash_version,
+  quality, text_dominant, subject, keywords`;
+
+/** PostgreSQL has only signed bigint; the unsigned 64-bit hash is stored as its two's-complement twin. */
+export function phashHexToSigned(hex: string): string {
+  return BigInt.asIntN(64, BigInt(`0x${hex}`)).toString();
+}
+
+export function signedToPhashHex(signed: string): string {
+  return BigInt.asUintN(64, BigInt(signed)).toString(16).padStart(16, '0');
+}
+
+function toProblem(row: ProblemRow): IndexedProblem {
+  return {
+    docId: Number(row.doc_id),
+    assetVersionId: row.asset_version_id,
+    ...(row.problem_id === null ? {} : { problemId: row.problem_id }),
+    normalisedText: row.normalised_text,
+    textSha256: row.text_sha256,
+    ...(row.image_sha256 === null ? {} : { imageSha256: row.image_sha256 }),
+    ...(row.phash === null ? {} : { phash: signedToPhashHex(row.phash) }),
+    ...(row.phash_version === null ? {} : { phashVersion: row.phash_version }),
+    ...(row.quality === null ? {} : { quality: row.quality }),
+    textDominant: row.text_dominant,
+    ...(row.subject === null ? {} : { subject: row.subject }),
+    keywords: row.keywords,
+  };
+}
+
+/**
+ * Keyword query for a whole problem text. `websearch_to_tsquery` never fails on user text; joining the
+ * words with "or" makes it a disjunction, so a paraphrase that shares most words still matches (the
+ * default conjunction would need every word). Ranking does the rest.
+ */
+export function keywordQueryText(normalisedText: string, maxTerms = 24): string {
+  const words = normalisedText.match(/[a-z]{2,}|\d+/g) ?? [];
+  return [...new Set(words)].slice(0, maxTerms).join(' or ');
+}
+
+export class PgProblemCatalog implements ProblemCatalog {
+  constructor(
+    private readonly pool: Pool,
+    private readonly pageSize = 10_000,
+  ) {}
+
+  async upsert(document: ProblemDocument): Promise<{ problem: IndexedProblem; change: CatalogChange }> {
+    const existing = await this.byAssetVersionId(document.assetVersionId);
+    if (existing !== undefined && sameDocument(existing, document)) return { problem: existing, change: 'unchanged' };
+    const { rows } = await this.pool.query<ProblemRow>(
+      `INSERT INTO retrieval.indexed_problems
+         (asset_version_id, problem_id, normalised_text, text_sha256, image_sha256, phash, phash_version, quality,
+          text_dominant, subject, keywords)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+       ON CONFLICT (asset_version_id) DO UPDATE SET
+         problem_id = EXCLUDED.problem_id, normalised_text = EXCLUDED.normalised_text, text_sha256 = EXCLUDED.text_sha256,
+         image_sha256 = EXCLUDED.image_sha256, phash = EXCLUDED.phash, phash_version = EXCLUDED.phash_version,
+         quality = EXCLUDED.quality, text_dominant = EXCLUDED.text_dominant, subject = EXCLUDED.subject,
+         keywords = EXCLUDED.keywords, updated_at = now()
+       RETURNING ${COLUMNS}`,
+      [
+        document.assetVersionId,
+        document.problemId ?? null,
+        document.normalisedText,
+        document.textSha256,
+        document.imageSha256 ?? null,
+        document.phash === undefined ? null : phashHexToSigned(document.phash),
+        document.phashVersion ?? null,
+        document.quality === undefined ? null : Math.round(document.quality),
+        document.textDominant ?? false,
+        document.subject ?? null,
+        [...(document.keywords ?? [])],
+      ],
+    );
+    const row = rows[0];
+    if (row === undefined) throw new Error(`upsert of ${document.assetVersionId} returned no row`);
+    return { problem: toProblem(row), change: existing === undefined ? 'created' : 'updated' };
+  }
+
+  async remove(assetVersionId: string): Promise<IndexedProblem | undefined> {
+    const { rows } = await this.pool.query<ProblemRow>(
+      `DELETE FROM retrieval.indexed_problems WHERE asset_version_id = $1 RETURNING ${COLUMNS}`,
+      [assetVersionId],
+    );
+    return rows[0] === undefined ? undefined : toProblem(rows[0]);
+  }
+
+  async findByImageSha256(sha256: string): Promise<IndexedProblem[]> {
+    return this.select('image_sha256 = $1 ORDER BY doc_id DESC LIMIT 20', [sha256]);
+  }
+
+  async findByTextSha256(sha256: string): Promise<IndexedProblem[]> {
+    return this.select('text_sha256 = $1 ORDER BY doc_id DESC LIMIT 20', [sha256]);
+  }
+
+  async getByDocIds(docIds: readonly number[]): Promise<IndexedProblem[]> {
+    if (docIds.length === 0) return [];
+    return this.select('doc_id = ANY($1::bigint[])', [docIds.map(String)]);
+  }
+
+  async getByAssetVersionIds(assetVersionIds: readonly string[]): Promise<IndexedProblem[]> {
+    if (assetVersionIds.length === 0) return [];
+    return this.select('asset_version_id = ANY($1::text[])', [[...assetVersionIds]]);
+  }
+
+  async keywordSearch(normalisedText: string, limit: number, candidates?: readonly string[]): Promise<KeywordHit[]> {
+    const query = keywordQueryText(normalisedText);
+    if (query === '' || limit <= 0) return [];
+    // Ranked against the disjunction (partial matches score), but the rows considered are either every
+    // row matching it (GIN) or, when candidates are given, those rows plus the rows matching all terms
+    // (GIN on the conjunction, primary key on the ids): a handful of rows instead of most of the table.
+    const scope =
+      candidates === undefined
+        ? 'search_vector @@ q'
+        : "(asset_version_id = ANY($3::text[]) OR search_vector @@ plainto_tsquery('english', $1)) AND search_vector @@ q";
+    const { rows } = await this.pool.query<{ doc_id: string; asset_version_id: string; rank: number }>(
+      `SELECT doc_id, asset_version_id, ts_rank_cd(search_vector, q) AS rank
+         FROM retrieval.indexed_problems, websearch_to_tsquery('english', ${candidates === undefined ? '$1' : '$4'}) AS q
+        WHERE ${scope}
+        ORDER BY rank DESC, doc_id DESC
+        LIMIT $2`,
+      candidates === undefined ? [query, limit] : [normalisedText, limit, [...candidates], query],
+    );
+    return rows.map((row) => ({ docId: Number(row.doc_id), assetVersionId: row.asset_version_id, rank: row.rank }));
+  }
+
+  async *phashEntries(phashVersion: string): AsyncIterable<readonly PhashIndexEntry[]> {
+    let after = 0;
+    for (;;) {
+      const { rows } = await this.pool.query<{ doc_id: string; phash: string }>(
+        `SELECT doc_id, phash FROM retrieval.indexed_problems
+          WHERE phash IS NOT NULL AND phash_version = $1 AND doc_id > $2
+          ORDER BY doc_id LIMIT $3`,
+        [phashVersion, after, this.pageSize],
+      );
+      if (rows.length === 0) return;
+      yield rows.map((row) => ({ id: Number(row.doc_id), hash: BigInt.asUintN(64, BigInt(row.phash)) }));
+      after = Number(rows[rows.length - 1]?.doc_id ?? after);
+      if (rows.length < this.pageSize) return;
+    }
+  }
+
+  private async byAssetVersionId(assetVersionId: string): Promise<IndexedProblem | undefined> {
+    const [problem] = await this.select('asset_version_id = $1', [assetVersionId]);
+    return problem;
+  }
+
+  private async select(where: string, params: unknown[]): Promise<IndexedProblem[]> {
+    const { rows } = await this.pool.query<ProblemRow>(`SELECT ${COLUMNS} FROM retrieval.indexed_problems WHERE ${where}`, params);
+    return rows.map(toProblem);
+  }
+}

@@ -1,0 +1,71 @@
+import type { PhashIndexEntry } from './phash-index.js';
+
+/**
+ * What retrieval stores per indexed asset version: the signature the ingestion service computed
+ * (mirrored here rather than imported, because services share contracts, not code) plus identity.
+ */
+export interface ProblemDocument {
+  readonly assetVersionId: string;
+  readonly problemId?: string;
+  readonly normalisedText: string;
+  readonly textSha256: string;
+  readonly imageSha256?: string;
+  /** 16 lower-case hex digits. */
+  readonly phash?: string;
+  readonly phashVersion?: string;
+  readonly quality?: number;
+  readonly textDominant?: boolean;
+  readonly subject?: string;
+  readonly keywords?: readonly string[];
+}
+
+export interface IndexedProblem extends ProblemDocument {
+  /** Dense serial id assigned by the catalogue; the pHash index is keyed by it. */
+  readonly docId: number;
+}
+
+export type CatalogChange = 'created' | 'updated' | 'unchanged';
+
+export interface KeywordHit {
+  readonly docId: number;
+  readonly assetVersionId: string;
+  /** Relevance from the full-text engine; only the order is used (ranks feed reciprocal-rank fusion). */
+  readonly rank: number;
+}
+
+/** The retrieval catalogue port: exact keys, keyword search and the rows the pHash index is rebuilt from. */
+export interface ProblemCatalog {
+  /** Insert or update by asset version id; re-sending the same document reports `unchanged`. */
+  upsert(document: ProblemDocument): Promise<{ readonly problem: IndexedProblem; readonly change: CatalogChange }>;
+  remove(assetVersionId: string): Promise<IndexedProblem | undefined>;
+  findByImageSha256(sha256: string): Promise<IndexedProblem[]>;
+  findByTextSha256(sha256: string): Promise<IndexedProblem[]>;
+  getByDocIds(docIds: readonly number[]): Promise<IndexedProblem[]>;
+  getByAssetVersionIds(assetVersionIds: readonly string[]): Promise<IndexedProblem[]>;
+  /**
+   * Full-text ranking of documents against the text. Without `candidates`, any document sharing a term
+   * is ranked (fine for small corpora; costly at 100k, where common terms match most rows). With them,
+   * only those documents plus the ones containing every term are ranked: how hybrid search re-ranks
+   * its vector candidates without scanning the corpus.
+   */
+  keywordSearch(normalisedText: string, limit: number, candidates?: readonly string[]): Promise<KeywordHit[]>;
+  /** Every stored pHash of one algorithm version, in pages. */
+  phashEntries(phashVersion: string): AsyncIterable<readonly PhashIndexEntry[]>;
+}
+
+/** Canonical comparison of two documents: whether an upsert would change anything. */
+export function sameDocument(a: ProblemDocument, b: ProblemDocument): boolean {
+  return (
+    a.assetVersionId === b.assetVersionId &&
+    (a.problemId ?? null) === (b.problemId ?? null) &&
+    a.normalisedText === b.normalisedText &&
+    a.textSha256 === b.textSha256 &&
+    (a.imageSha256 ?? null) === (b.imageSha256 ?? null) &&
+    (a.phash ?? null) === (b.phash ?? null) &&
+    (a.phashVersion ?? null) === (b.phashVersion ?? null) &&
+    (a.quality ?? null) === (b.quality ?? null) &&
+    (a.textDominant ?? false) === (b.textDominant ?? false) &&
+    (a.subject ?? null) === (b.subject ?? null) &&
+    (a.keywords ?? []).join('\u0000') === (b.keywords ?? []).join('\u0000')
+  );
+}

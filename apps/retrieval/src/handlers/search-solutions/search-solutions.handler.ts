@@ -1,0 +1,60 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { deterministicUuid, type MessageData, RetrievalHit, RetrievalMiss, type SearchSolutions } from '@openpaw/contracts';
+import type { HybridSearchResult } from '../../domain/hybrid-search.js';
+import { RETRIEVAL_REPLIES, type RetrievalReply, type RetrievalReplyStore } from '../../ports.js';
+import { RetrievalIndex } from '../../search/retrieval-index.js';
+import { methodOf, queryFromSignature, traceEntriesOf } from '../../search/signature-mapping.js';
+
+export interface SearchSolutionsCommand {
+  /** The command's envelope id: the reply's id derives from it and the saga matches the reply by it. */
+  readonly commandId: string;
+  readonly data: MessageData<typeof SearchSolutions>;
+}
+
+type Candidate = MessageData<typeof RetrievalHit>['candidate'];
+
+/**
+ * SearchSolutions: hybrid search for the signature at the command's threshold (exact image 1.0, exact
+ * pHash 1.0, normalised text 0.99, near-duplicate pHash 0.95 confirmed by the texts, vector cosine ≥
+ * threshold, fused keyword + vector ≥ threshold − 0.02). Answers RetrievalHit with the accepted
+ * candidate, or RetrievalMiss with the best candidate considered (spec 01's near-miss rule needs it);
+ * both carry the per-stage trace.
+ *
+ * The reply is kept before it is published: a redelivered command gets the same answer (same event id)
+ * even when the index changed in between.
+ */
+@Injectable()
+export class SearchSolutionsHandler {
+  constructor(
+    private readonly index: RetrievalIndex,
+    @Inject(RETRIEVAL_REPLIES) private readonly replies: RetrievalReplyStore,
+  ) {}
+
+  async execute(command: SearchSolutionsCommand): Promise<RetrievalReply> {
+    const kept = await this.replies.find(command.commandId);
+    if (kept !== undefined) return kept;
+    const { data } = command;
+    const result = await this.index.search(queryFromSignature(data.signature), data.threshold);
+    const candidate = await this.candidateOf(result);
+    const trace = traceEntriesOf(result.trace);
+    const reply: RetrievalReply =
+      result.outcome === 'hit' && candidate !== null
+        ? { type: 'RetrievalHit', id: deterministicUuid(command.commandId, RetrievalHit.subject), data: { runId: data.runId, commandId: command.commandId, candidate, trace } }
+        : {
+            type: 'RetrievalMiss',
+            id: deterministicUuid(command.commandId, RetrievalMiss.subject),
+            data: { runId: data.runId, commandId: command.commandId, topCandidate: candidate, trace },
+          };
+    return this.replies.save(command.commandId, reply);
+  }
+
+  /** The result's candidate in the contract's terms; its problem looked up when the stage that found it did not know it. */
+  private async candidateOf(result: HybridSearchResult): Promise<Candidate | null> {
+    if (result.candidate === null || result.stage === null) return null;
+    const { assetVersionId } = result.candidate;
+    const problemId = result.candidate.problemId ?? (await this.index.problemIdsOf([assetVersionId])).get(assetVersionId);
+    // Every asset version is indexed with its problem (IndexDocument requires it); one without is not servable.
+    if (problemId === undefined) return null;
+    return { assetVersionId, problemId, confidence: Math.min(1, Math.max(0, result.confidence)), method: methodOf(result.stage, result.confidence) };
+  }
+}

@@ -1,0 +1,68 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  DocumentIndexed,
+  type Envelope,
+  type EnvelopeMeta,
+  IndexDocument,
+  type MessageData,
+  RetrievalHit,
+  RetrievalMiss,
+  SearchSolutions,
+} from '@openpaw/contracts';
+import { type HandlerOutcome, MESSAGE_PUBLISHER, type MessagePublisher, OnMessage } from '@openpaw/messaging';
+import { IndexDocumentHandler } from '../handlers/index-document/index-document.handler.js';
+import { SearchSolutionsHandler } from '../handlers/search-solutions/search-solutions.handler.js';
+import type { RetrievalReply } from '../ports.js';
+
+export const RETRIEVAL_SOURCE = '/openpaw/retrieval';
+
+/**
+ * The retrieval service's JetStream transport: builds each command from its (validated) envelope, calls
+ * the handler and publishes its reply as the answer to the command (id derived from the command,
+ * correlation = the command's run, causation = the command, same user). A handler that throws (the
+ * database or Qdrant down) leaves the delivery to messaging's retry and dead-letter policy.
+ */
+@Injectable()
+export class RetrievalCommandsConsumer {
+  constructor(
+    private readonly searchSolutions: SearchSolutionsHandler,
+    private readonly indexDocument: IndexDocumentHandler,
+    @Inject(MESSAGE_PUBLISHER) private readonly publisher: MessagePublisher,
+  ) {}
+
+  @OnMessage(SearchSolutions)
+  async onSearchSolutions(envelope: Envelope<MessageData<typeof SearchSolutions>>): Promise<HandlerOutcome> {
+    const reply = await this.searchSolutions.execute({ commandId: envelope.id, data: envelope.data });
+    await this.publish(envelope, reply);
+    return { kind: 'ack' };
+  }
+
+  @OnMessage(IndexDocument)
+  async onIndexDocument(envelope: Envelope<MessageData<typeof IndexDocument>>): Promise<HandlerOutcome> {
+    const reply = await this.indexDocument.execute({ commandId: envelope.id, data: envelope.data });
+    await this.publish(envelope, reply);
+    return { kind: 'ack' };
+  }
+
+  private async publish(command: Envelope<{ readonly runId: string }>, reply: RetrievalReply): Promise<void> {
+    const meta: EnvelopeMeta = {
+      id: reply.id,
+      source: RETRIEVAL_SOURCE,
+      correlationId: command.correlationid,
+      causationId: command.id,
+      subject: command.data.runId,
+      ...(command.userid === undefined ? {} : { userId: command.userid }),
+    };
+    switch (reply.type) {
+      case 'RetrievalHit':
+        await this.publisher.publish(RetrievalHit, reply.data, meta);
+        return;
+      case 'RetrievalMiss':
+        await this.publisher.publish(RetrievalMiss, reply.data, meta);
+        return;
+      case 'DocumentIndexed':
+        await this.publisher.publish(DocumentIndexed, reply.data, meta);
+        return;
+    }
+  }
+}

@@ -1,0 +1,54 @@
+import { Inject, Injectable, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import { openDatabase } from '@openpaw/persistence';
+import type { Pool } from 'pg';
+import type { DataSource } from 'typeorm';
+import { RETRIEVAL_SCHEMA, type RetrievalSettings } from '../config.js';
+import { RETRIEVAL_REPLIES, RETRIEVAL_SETTINGS } from '../ports.js';
+import { retrievalMigrations } from './migrations/index.js';
+import { PgRetrievalReplyStore } from './pg-retrieval-reply.store.js';
+
+export const RETRIEVAL_DATA_SOURCE = Symbol('openpaw.retrieval.dataSource');
+
+/**
+ * The pg pool under the TypeORM data source (`PostgresDriver.master`). The domain's PostgreSQL stores
+ * (catalogue, embedded vectors) are written against `pg` directly; sharing the data source's pool keeps
+ * one pool per process, sized by `OPENPAW_RETRIEVAL_POOL_SIZE`.
+ */
+export function pgPoolOf(dataSource: DataSource): Pool {
+  const pool = (dataSource.driver as { master?: unknown }).master;
+  if (typeof pool !== 'object' || pool === null || typeof (pool as { query?: unknown }).query !== 'function') {
+    throw new Error('the retrieval data source has no pg pool (expected the postgres driver)');
+  }
+  return pool as Pool;
+}
+
+/** Closes the data source last, after the consumers have stopped. */
+@Injectable()
+export class RetrievalDatabaseLifecycle implements OnApplicationShutdown {
+  constructor(@Inject(RETRIEVAL_DATA_SOURCE) private readonly dataSource: DataSource) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+  }
+}
+
+export const databaseProviders: Provider[] = [
+  {
+    provide: RETRIEVAL_DATA_SOURCE,
+    inject: [RETRIEVAL_SETTINGS],
+    useFactory: (settings: RetrievalSettings): Promise<DataSource> =>
+      openDatabase({
+        url: settings.databaseUrl,
+        schema: RETRIEVAL_SCHEMA,
+        migrations: retrievalMigrations,
+        poolSize: settings.poolSize,
+        applicationName: 'openpaw-retrieval',
+      }),
+  },
+  {
+    provide: RETRIEVAL_REPLIES,
+    inject: [RETRIEVAL_DATA_SOURCE],
+    useFactory: (dataSource: DataSource) => new PgRetrievalReplyStore(dataSource),
+  },
+  RetrievalDatabaseLifecycle,
+];

@@ -1,0 +1,5 @@
+import type { MigrationInterface } from 'typeorm';
+import { CreateRetrievalIndex1764100000001 } from './1764100000001-create-retrieval-index.js';
+
+/** The `retrieval` schema's migrations, in order. Never edit one that has shipped; add the next. */
+export const retrievalMigrations: readonly (new () => MigrationInterface)[] = [CreateRetrievalIndex1764100000001];

@@ -1,0 +1,49 @@
+import { EmbeddedVectorIndex, type StoredVector, type VectorStore } from '../domain/embedded-vector-index.js';
+import { l2Normalised, VectorDimensionError, type VectorHit, type VectorIndex, type VectorPayload } from '../domain/vector-index.js';
+
+/**
+ * The embedded vector index as the service runs it: vectors written through to PostgreSQL (the store)
+ * and searched in memory, like the domain's `EmbeddedVectorIndex` with a store, plus `apply`, which
+ * takes vectors another replica already stored into memory without writing them back.
+ */
+export class PersistedVectorIndex implements VectorIndex {
+  private readonly memory: EmbeddedVectorIndex;
+
+  constructor(
+    readonly dimension: number,
+    private readonly store: VectorStore,
+  ) {
+    this.memory = new EmbeddedVectorIndex(dimension);
+  }
+
+  get size(): number {
+    return this.memory.size;
+  }
+
+  /** The start-up load: every stored vector into memory. */
+  async load(): Promise<void> {
+    for await (const page of this.store.loadAll()) await this.apply(page);
+  }
+
+  /** Vectors already in the store (written by another replica) into memory. */
+  async apply(entries: readonly StoredVector[]): Promise<void> {
+    for (const entry of entries) await this.memory.upsert(entry.id, entry.vector, entry.payload);
+  }
+
+  async upsert(id: string, vector: Float32Array, payload: VectorPayload): Promise<void> {
+    if (vector.length !== this.dimension) throw new VectorDimensionError(`expected ${this.dimension} dimensions, got ${vector.length}`);
+    const unit = l2Normalised(vector);
+    // The store first: memory never holds a vector the database does not.
+    await this.store.save({ id, vector: unit, payload });
+    await this.memory.upsert(id, unit, payload);
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.store.remove(id);
+    await this.memory.delete(id);
+  }
+
+  search(vector: Float32Array, k: number): Promise<VectorHit[]> {
+    return this.memory.search(vector, k);
+  }
+}

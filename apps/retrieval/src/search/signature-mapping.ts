@@ -1,0 +1,85 @@
+import type { IndexDocument, MessageData, ProblemSignature, retrievalMethod, retrievalTraceEntry } from '@openpaw/contracts';
+import type { z } from 'zod';
+import { CONFIDENCE, type RetrievalQuery, type SearchStage, type TraceEntry } from '../domain/hybrid-search.js';
+import type { ProblemDocument } from '../domain/problem-catalog.js';
+
+export type RetrievalMethod = z.infer<typeof retrievalMethod>;
+export type RetrievalTraceEntry = z.infer<typeof retrievalTraceEntry>;
+
+/**
+ * The ingestion service's rule for a text-dominant image (`TEXT_DOMINANT_MIN_CHARS`,
+ * `TEXT_DOMINANT_MIN_CONFIDENCE` in its problem-signature.ts), applied here because the v1 contract
+ * does not carry the flag: at least 12 alphanumerics read with a mean OCR confidence of 40 or more.
+ * For such an image a pHash match must be confirmed by the texts, and the text alone may identify it.
+ */
+export const TEXT_DOMINANT_MIN_CHARS = 12;
+export const TEXT_DOMINANT_MIN_CONFIDENCE = 40;
+
+export function isTextDominant(signature: ProblemSignature): boolean | undefined {
+  if (signature.imageSha256 === undefined && signature.phash === undefined) return undefined;
+  const alphanumerics = signature.normalizedText.replace(/[^0-9a-z]/g, '').length;
+  return alphanumerics >= TEXT_DOMINANT_MIN_CHARS && (signature.ocrConfidence ?? 0) >= TEXT_DOMINANT_MIN_CONFIDENCE;
+}
+
+/** What hybrid search looks for, from the signature a SearchSolutions command carries. */
+export function queryFromSignature(signature: ProblemSignature): RetrievalQuery {
+  const textDominant = isTextDominant(signature);
+  return {
+    normalisedText: signature.normalizedText,
+    textSha256: signature.textSha256,
+    ...(signature.imageSha256 === undefined ? {} : { imageSha256: signature.imageSha256 }),
+    ...(signature.phash === undefined ? {} : { phash: signature.phash }),
+    ...(signature.phashVersion === undefined ? {} : { phashVersion: signature.phashVersion }),
+    ...(signature.imageQuality === undefined ? {} : { quality: signature.imageQuality }),
+    ...(textDominant === undefined ? {} : { textDominant }),
+  };
+}
+
+/**
+ * What the catalogue stores for an IndexDocument command. The quality is rounded as the catalogue's
+ * smallint column stores it, so a redelivered command compares equal and is reported unchanged.
+ */
+export function documentFromIndexCommand(data: MessageData<typeof IndexDocument>): ProblemDocument {
+  const { signature } = data;
+  const textDominant = isTextDominant(signature);
+  return {
+    assetVersionId: data.assetVersionId,
+    problemId: data.problemId,
+    normalisedText: signature.normalizedText,
+    textSha256: signature.textSha256,
+    ...(signature.imageSha256 === undefined ? {} : { imageSha256: signature.imageSha256 }),
+    ...(signature.phash === undefined ? {} : { phash: signature.phash }),
+    ...(signature.phashVersion === undefined ? {} : { phashVersion: signature.phashVersion }),
+    ...(signature.imageQuality === undefined ? {} : { quality: Math.round(signature.imageQuality) }),
+    ...(textDominant === undefined ? {} : { textDominant }),
+    subject: signature.topicTags.subject,
+    keywords: [...signature.topicTags.keywords],
+  };
+}
+
+/** The contract's method for a search stage: the pHash stage is an exact match at 1.0, a near duplicate below. */
+export function methodOf(stage: SearchStage, confidence: number): RetrievalMethod {
+  switch (stage) {
+    case 'exact_image':
+      return 'exact_image';
+    case 'phash':
+      return confidence >= CONFIDENCE.exactPhash ? 'exact_phash' : 'near_duplicate';
+    case 'exact_text':
+      return 'text_exact';
+    case 'vector':
+      return 'vector';
+    case 'hybrid':
+      return 'hybrid';
+  }
+}
+
+/** The per-stage trace as the contract carries it: the candidate by asset version, skips spelled out. */
+export function traceEntriesOf(trace: readonly TraceEntry[]): RetrievalTraceEntry[] {
+  return trace.map((entry) => ({
+    stage: entry.stage,
+    candidate: entry.candidate?.assetVersionId ?? null,
+    score: entry.score === null || !Number.isFinite(entry.score) ? null : entry.score,
+    accepted: entry.decision === 'accepted',
+    reason: entry.decision === 'skipped' ? `skipped: ${entry.reason}` : entry.reason,
+  }));
+}

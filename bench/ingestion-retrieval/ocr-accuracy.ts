@@ -1,0 +1,111 @@
+/**
+ * OCR character accuracy on rendered printed problems, through the ingestion pipeline's own OCR path
+ * (normalise → deskew/upscale → tesseract.js pool with the bundled eng traineddata, offline).
+ *
+ * accuracy = 1 − Σ Levenshtein(truth, ocr) / Σ |truth|, with whitespace runs collapsed on both sides.
+ * "raw" compares the OCR text with the exact printed characters (× − ² ÷ ° included); "normalised"
+ * compares both after the ingestion text normalisation, which is what retrieval actually keys on.
+ *
+ * Run offline to prove no download happens: npm run build && unshare -rn node dist/bench/ingestion-retrieval/ocr-accuracy.js [problemsPerLayoutFont=5] [workers=2]
+ */
+import { ingestProblem } from '../../apps/ingestion/src/domain/ingest-problem.js';
+import { TesseractOcrPool } from '../../apps/ingestion/src/domain/ocr-pool.js';
+import { normaliseText } from '../../apps/ingestion/src/domain/text-normalisation.js';
+import { levenshtein } from '../../apps/retrieval/src/domain/text-similarity.js';
+import { FAMILY_NAMES, generateProblem } from './support/problem-corpus.js';
+import { seededRandom } from './support/random.js';
+import { FONTS, LAYOUTS, renderProblem, transformCopy, type TransformName } from './support/render.js';
+
+const perCell = Number(process.argv[2] ?? 5);
+const workers = Number(process.argv[3] ?? 2);
+
+interface Case {
+  readonly font: string;
+  readonly variant: 'original' | TransformName;
+  readonly truth: string;
+  readonly png: Buffer;
+  ocr?: string;
+  confidence?: number;
+}
+
+const collapse = (text: string): string => text.replace(/\s+/g, ' ').trim();
+
+async function main(): Promise<void> {
+  const random = seededRandom(4242);
+  const cases: Case[] = [];
+  let n = 0;
+  for (const layout of LAYOUTS) {
+    for (const font of FONTS) {
+      for (let k = 0; k < perCell; k += 1) {
+        n += 1;
+        const problem = generateProblem(random, FAMILY_NAMES[n % FAMILY_NAMES.length] ?? 'linear');
+        const rendered = await renderProblem({ text: problem.text, font, layout, number: n });
+        const truth = rendered.lines.join('\n');
+        cases.push({ font, variant: 'original', truth, png: rendered.png });
+        for (const variant of ['jpeg40', 'half', 'photo'] as const) cases.push({ font, variant, truth, png: await transformCopy(rendered.png, variant, n) });
+      }
+    }
+  }
+  const ocr = new TesseractOcrPool({ size: workers });
+  const started = Date.now();
+  try {
+    const queue = [...cases];
+    const ports = { ocr, fetch: () => Promise.reject(new Error('no URLs here')) };
+    await Promise.all(
+      Array.from({ length: workers }, async () => {
+        for (let c = queue.shift(); c !== undefined; c = queue.shift()) {
+          const outcome = await ingestProblem({ kind: 'image', bytes: c.png }, ports);
+          if (outcome.status !== 'normalised' || outcome.media.kind !== 'image') throw new Error('rejected');
+          c.ocr = outcome.media.ocr.text;
+          c.confidence = outcome.media.ocr.confidence;
+        }
+      }),
+    );
+  } finally {
+    await ocr.shutdown();
+  }
+  const perImageMs = (Date.now() - started) / cases.length;
+
+  const score = (subset: readonly Case[], normalise: boolean): { accuracy: number; chars: number } => {
+    let errors = 0;
+    let chars = 0;
+    for (const c of subset) {
+      const truth = normalise ? normaliseText(c.truth) : collapse(c.truth);
+      const read = normalise ? normaliseText(c.ocr ?? '') : collapse(c.ocr ?? '');
+      errors += levenshtein(truth, read);
+      chars += truth.length;
+    }
+    return { accuracy: 1 - errors / chars, chars };
+  };
+  console.log(`OCR: ${cases.length} images, ${perImageMs.toFixed(0)} ms/image wall with ${workers} workers (tesseract.js, eng 4.0.0_best_int, LSTM)`);
+  console.log(`${'subset'.padEnd(28)}${'chars'.padStart(8)}${'raw'.padStart(10)}${'normalised'.padStart(12)}${'mean conf'.padStart(11)}`);
+  const row = (label: string, subset: readonly Case[]): void => {
+    const raw = score(subset, false);
+    const norm = score(subset, true);
+    const conf = subset.reduce((s, c) => s + (c.confidence ?? 0), 0) / subset.length;
+    console.log(`${label.padEnd(28)}${String(raw.chars).padStart(8)}${(raw.accuracy * 100).toFixed(2).padStart(9)}%${(norm.accuracy * 100).toFixed(2).padStart(11)}%${conf.toFixed(1).padStart(11)}`);
+  };
+  const originals = cases.filter((c) => c.variant === 'original');
+  row('originals (all fonts)', originals);
+  for (const font of FONTS) row(`  ${font}`, originals.filter((c) => c.font === font));
+  for (const variant of ['jpeg40', 'half', 'photo'] as const) row(`copies: ${variant}`, cases.filter((c) => c.variant === variant));
+
+  // The commonest confusions, to say what the remaining errors are.
+  const confusions = new Map<string, number>();
+  for (const c of originals) {
+    const truth = collapse(c.truth).split(' ');
+    const read = collapse(c.ocr ?? '').split(' ');
+    if (truth.length !== read.length) continue;
+    truth.forEach((word, i) => {
+      const got = read[i] ?? '';
+      if (word !== got) confusions.set(`${word} → ${got}`, (confusions.get(`${word} → ${got}`) ?? 0) + 1);
+    });
+  }
+  const top = [...confusions].sort((a, b) => b[1] - a[1]).slice(0, 8);
+  console.log(`\nmost frequent word-level misreads in originals: ${top.map(([k, v]) => `${k} (${v})`).join('; ')}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
