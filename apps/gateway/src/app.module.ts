@@ -3,6 +3,13 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { MESSAGE_PUBLISHER } from '@openpaw/messaging';
 import { databaseReadiness, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
 import type { DataSource } from 'typeorm';
+import { ArtifactsApiModule } from './artifacts/artifacts-api.module.js';
+import { AssetAccess } from './assets/asset-access.js';
+import { AssetsController } from './assets/assets.controller.js';
+import { blobProviders } from './assets/blobs/blob-store.provider.js';
+import { AssetProjectionConsumer } from './assets/projection/asset-projection.consumer.js';
+import { RunAssetsController } from './assets/run-assets.controller.js';
+import { SharedController } from './assets/shared.controller.js';
 import { AuthGuard } from './auth/auth.guard.js';
 import { GATEWAY_CONFIG, type GatewayConfig } from './config.js';
 import { RunEventBus } from './events/run-event-bus.js';
@@ -10,6 +17,10 @@ import { RunEventsSubscription } from './events/run-events.subscription.js';
 import { HttpErrorFilter } from './http/http-error.filter.js';
 import { databaseProviders, GATEWAY_DATA_SOURCE } from './projection/database.js';
 import { ProjectionConsumer } from './projection/projection.consumer.js';
+import { RunEtaEstimator } from './problems/eta/run-eta.js';
+import { ProblemsController } from './problems/problems.controller.js';
+import { SubmitProblemHandler } from './problems/submit-problem/submit-problem.handler.js';
+import { ProblemUploadInterceptor } from './problems/upload/problem-upload.interceptor.js';
 import { CancelRunHandler } from './runs/cancel-run/cancel-run.handler.js';
 import { COMMAND_PUBLISHER } from './runs/ports.js';
 import { RunEventsStream } from './runs/run-events/run-events.stream.js';
@@ -22,6 +33,8 @@ export const GATEWAY_SERVICE = 'gateway';
  * The public HTTP API. Reads come from the gateway's own projection (schema `gateway`), built by a
  * durable consumer of the run events; live progress from a core NATS subscription; commands go to
  * the coordinator over JetStream. `RunSubmitter` is exported for workflow submission routes.
+ * Problems (spec 01) are submitted at `POST /problems`; assets are served from the gateway's own
+ * asset projection (fed by the assets service's events) and the shared blob store.
  */
 @Module({})
 export class GatewayModule implements OnModuleInit {
@@ -37,8 +50,9 @@ export class GatewayModule implements OnModuleInit {
         PlatformModule.forService(GATEWAY_SERVICE),
         // Publishes commands and runs its own consumers (projection, live events); no @OnMessage handlers.
         ServiceMessagingModule.forService(GATEWAY_SERVICE, { natsUrl: config.natsUrl, provisionCommandsConsumer: false }),
+        ArtifactsApiModule,
       ],
-      controllers: [RunsController],
+      controllers: [ProblemsController, RunsController, RunAssetsController, AssetsController, SharedController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: COMMAND_PUBLISHER, useExisting: MESSAGE_PUBLISHER },
@@ -51,6 +65,12 @@ export class GatewayModule implements OnModuleInit {
         RunEventsStream,
         CancelRunHandler,
         RunSubmitter,
+        ...blobProviders,
+        AssetProjectionConsumer,
+        AssetAccess,
+        RunEtaEstimator,
+        SubmitProblemHandler,
+        ProblemUploadInterceptor,
       ],
       exports: [RunSubmitter, RunEventBus, GATEWAY_CONFIG],
     };

@@ -1,3 +1,4 @@
+import type { Env } from '@openpaw/providers';
 import { z } from 'zod';
 
 /** The gateway's configuration, from the environment (validated at start). */
@@ -9,6 +10,19 @@ export interface GatewayConfig {
   readonly cancelWaitMs: number;
   /** Interval of SSE heartbeat comments. */
   readonly sseHeartbeatMs: number;
+  /**
+   * How long `POST /problems` waits, after starting a run, for the coordinator's first answer (the
+   * run's first state, or a refusal of the start) before answering 202 without it.
+   */
+  readonly startWaitMs: number;
+  /** Largest image `POST /problems` accepts (bytes); larger is a 413 naming the limit. */
+  readonly uploadMaxBytes: number;
+  /**
+   * The environment the blob store and the share-link secret are built from (`OPENPAW_BLOB_DIR`,
+   * `OPENPAW_GCS_*`, `OPENPAW_BLOB_SHARE_*`, see `@openpaw/providers`): the same directory or bucket
+   * the other services use.
+   */
+  readonly blobEnv: Env;
 }
 
 export interface JwtConfig {
@@ -22,6 +36,8 @@ export const GATEWAY_CONFIG = Symbol('openpaw.gateway.config');
 
 export const DEFAULT_JWT_ISSUER = 'openpaw';
 export const DEFAULT_JWT_AUDIENCE = 'openpaw-api';
+/** 10 MiB: a phone photo fits, a video does not. */
+export const DEFAULT_UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
 
 const envSchema = z.object({
   OPENPAW_NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
@@ -31,6 +47,8 @@ const envSchema = z.object({
   OPENPAW_JWT_AUDIENCE: z.string().min(1).default(DEFAULT_JWT_AUDIENCE),
   OPENPAW_GATEWAY_CANCEL_WAIT_MS: z.coerce.number().int().positive().default(5000),
   OPENPAW_GATEWAY_SSE_HEARTBEAT_MS: z.coerce.number().int().positive().default(15000),
+  OPENPAW_GATEWAY_START_WAIT_MS: z.coerce.number().int().nonnegative().default(2000),
+  OPENPAW_GATEWAY_UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(DEFAULT_UPLOAD_MAX_BYTES),
 });
 
 /** Reads the gateway's configuration from `env`; throws naming every missing or invalid variable. */
@@ -46,5 +64,8 @@ export function gatewayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Gate
     jwt: { secret: e.OPENPAW_JWT_SECRET, issuer: e.OPENPAW_JWT_ISSUER, audience: e.OPENPAW_JWT_AUDIENCE },
     cancelWaitMs: e.OPENPAW_GATEWAY_CANCEL_WAIT_MS,
     sseHeartbeatMs: e.OPENPAW_GATEWAY_SSE_HEARTBEAT_MS,
+    startWaitMs: e.OPENPAW_GATEWAY_START_WAIT_MS,
+    uploadMaxBytes: e.OPENPAW_GATEWAY_UPLOAD_MAX_BYTES,
+    blobEnv: env,
   };
 }

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { jetstream } from '@nats-io/jetstream';
 import type { Msg, NatsConnection } from '@nats-io/nats-core';
@@ -38,6 +41,7 @@ describe('gateway (real NATS + PostgreSQL)', () => {
   let config: GatewayConfig;
   let aliceToken: string;
   let bobToken: string;
+  let blobDir: string;
   const clock = { ms: Date.parse('2030-01-01T00:00:00.000Z') };
 
   /** A coordinator stand-in publishing run events (each later than the last, unless told). */
@@ -95,12 +99,16 @@ describe('gateway (real NATS + PostgreSQL)', () => {
 
   beforeAll(async () => {
     nats = await privateNatsServer();
+    blobDir = await mkdtemp(join(tmpdir(), 'openpaw-gateway-blobs-'));
     config = {
       natsUrl: nats.url,
       databaseUrl: await freshDatabase('gateway'),
       jwt: { secret: 'integration-test-secret-of-at-least-32-chars', issuer: 'openpaw', audience: 'openpaw-api' },
       cancelWaitMs: 3000,
       sseHeartbeatMs: 250,
+      startWaitMs: 2000,
+      uploadMaxBytes: 1024 * 1024,
+      blobEnv: { OPENPAW_BLOB_DIR: blobDir },
     };
     // The gateway provisions the streams as it connects.
     ({ app, url } = await startService({
@@ -120,6 +128,7 @@ describe('gateway (real NATS + PostgreSQL)', () => {
     await app?.close();
     await nc?.close();
     await nats?.dispose();
+    if (blobDir !== undefined) await rm(blobDir, { recursive: true, force: true });
   });
 
   describe('authentication', () => {

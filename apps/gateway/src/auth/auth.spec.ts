@@ -14,6 +14,11 @@ describe('access tokens', () => {
     await expect(verifyAccessToken(jwt, token)).resolves.toEqual({ userId: 'user-1' });
   });
 
+  it('carries the subscription tier claim when there is a well-formed one', async () => {
+    await expect(verifyAccessToken(jwt, await signAccessToken(jwt, 'user-1', { tier: 'pro' }))).resolves.toEqual({ userId: 'user-1', tier: 'pro' });
+    await expect(verifyAccessToken(jwt, await signAccessToken(jwt, 'user-1', { tier: 'Not A Tier!' }))).resolves.toEqual({ userId: 'user-1' });
+  });
+
   it.each([
     ['another secret', { ...jwt, secret: 'a-different-secret-a-different-secret' }, 'token is not valid'],
     ['another issuer', { ...jwt, issuer: 'someone' }, 'token claim "iss" is not valid'],

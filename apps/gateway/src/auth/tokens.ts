@@ -1,10 +1,14 @@
 import { errors, jwtVerify, SignJWT } from 'jose';
 import type { JwtConfig } from '../config.js';
 
-/** Who is calling: the token's `sub`. */
+/** Who is calling: the token's `sub`, and its subscription tier (claim `tier`) when the token has one. */
 export interface AuthenticatedUser {
   readonly userId: string;
+  readonly tier?: string;
 }
+
+/** A tier claim is a short lower-case name (`free`, `pro`, ...); anything else is ignored. */
+const TIER = /^[a-z][a-z0-9_-]{0,31}$/;
 
 export class InvalidTokenError extends Error {
   constructor(readonly reason: string) {
@@ -21,10 +25,10 @@ function keyOf(config: JwtConfig): Uint8Array {
 export async function signAccessToken(
   config: JwtConfig,
   userId: string,
-  options: { readonly expiresIn?: string | number; readonly now?: Date } = {},
+  options: { readonly expiresIn?: string | number; readonly now?: Date; readonly tier?: string } = {},
 ): Promise<string> {
   const issuedAt = Math.floor((options.now ?? new Date()).getTime() / 1000);
-  return new SignJWT({})
+  return new SignJWT(options.tier === undefined ? {} : { tier: options.tier })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(userId)
     .setIssuer(config.issuer)
@@ -44,7 +48,8 @@ export async function verifyAccessToken(config: JwtConfig, token: string): Promi
       requiredClaims: ['sub', 'exp'],
     });
     if (typeof payload.sub !== 'string' || payload.sub.length === 0) throw new InvalidTokenError('token has no subject');
-    return { userId: payload.sub };
+    const tier = payload['tier'];
+    return typeof tier === 'string' && TIER.test(tier) ? { userId: payload.sub, tier } : { userId: payload.sub };
   } catch (error) {
     if (error instanceof InvalidTokenError) throw error;
     if (error instanceof errors.JWTExpired) throw new InvalidTokenError('token expired');

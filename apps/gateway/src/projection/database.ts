@@ -2,6 +2,7 @@ import { Inject, Injectable, type OnApplicationShutdown, type Provider } from '@
 import { openDatabase } from '@openpaw/persistence';
 import type { DataSource } from 'typeorm';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config.js';
+import { AssetProjectionStore } from '../assets/projection/asset-projection.store.js';
 import { gatewayMigrations } from './migrations/index.js';
 import { GATEWAY_SCHEMA, RunProjectionEntity } from './run-projection.entity.js';
 import { RunProjectionStore } from './run-projection.store.js';
@@ -35,6 +36,11 @@ export const databaseProviders: Provider[] = [
     provide: RunProjectionStore,
     inject: [GATEWAY_DATA_SOURCE],
     useFactory: (dataSource: DataSource) => new RunProjectionStore(dataSource),
+  },
+  {
+    provide: AssetProjectionStore,
+    inject: [GATEWAY_DATA_SOURCE],
+    useFactory: (dataSource: DataSource) => new AssetProjectionStore(dataSource),
   },
   GatewayDatabaseLifecycle,
 ];

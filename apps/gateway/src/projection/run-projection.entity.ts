@@ -42,4 +42,8 @@ export class RunProjectionEntity {
 
   @Column('timestamptz', { name: 'updated_at' })
   updatedAt!: Date;
+
+  /** When the current attempt started (as far as the projection saw): the first event of its attempt number. */
+  @Column('timestamptz', { name: 'attempt_started_at', nullable: true })
+  attemptStartedAt!: Date | null;
 }

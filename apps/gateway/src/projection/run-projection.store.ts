@@ -17,6 +17,15 @@ export interface RunProjection {
   readonly view: Record<string, unknown>;
   readonly createdAt: Date;
   readonly updatedAt: Date;
+  /** When the current attempt started (the first event seen with its attempt number); null on rows from before it was tracked. */
+  readonly attemptStartedAt: Date | null;
+}
+
+/** How long recent runs of a workflow type took, for ETAs. */
+export interface RecentDurations {
+  /** Median duration in ms; undefined when there is no finished run to learn from. */
+  readonly medianMs?: number;
+  readonly sampleSize: number;
 }
 
 export interface RunListQuery {
@@ -50,6 +59,7 @@ function toProjection(entity: RunProjectionEntity): RunProjection {
     view: entity.view,
     createdAt: entity.createdAt,
     updatedAt: entity.updatedAt,
+    attemptStartedAt: entity.attemptStartedAt,
   };
 }
 
@@ -68,6 +78,7 @@ export function projectionOf(event: RunStateChangedData): RunProjection {
     view: event.view,
     createdAt: at,
     updatedAt: at,
+    attemptStartedAt: at,
   };
 }
 
@@ -83,13 +94,16 @@ export class RunProjectionStore {
 
   /**
    * Applies a run event when it is newer than what the row holds (by `version`), so redeliveries
-   * and reordering are harmless. `created_at` keeps the earliest time seen. Returns whether the row changed.
+   * and reordering are harmless. `created_at` keeps the earliest time seen; `attempt_started_at`
+   * moves to the event's time when the attempt number grows (a re-attempt on the same row).
+   * Returns whether the row changed.
    */
   async apply(event: RunStateChangedData): Promise<boolean> {
     const rows: unknown = await this.dataSource.query(
       `insert into ${TABLE} as p
-         (run_id, workflow_type, user_id, state, terminal, attempt_no, version, parent_run_id, view, created_at, updated_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, date_trunc('milliseconds', $10::timestamptz), $10::timestamptz)
+         (run_id, workflow_type, user_id, state, terminal, attempt_no, version, parent_run_id, view, created_at, updated_at, attempt_started_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, date_trunc('milliseconds', $10::timestamptz), $10::timestamptz,
+               date_trunc('milliseconds', $10::timestamptz))
        on conflict (run_id) do update set
          workflow_type = excluded.workflow_type,
          user_id = excluded.user_id,
@@ -100,7 +114,11 @@ export class RunProjectionStore {
          parent_run_id = excluded.parent_run_id,
          view = excluded.view,
          created_at = least(p.created_at, excluded.created_at),
-         updated_at = excluded.updated_at
+         updated_at = excluded.updated_at,
+         attempt_started_at = case
+           when excluded.attempt_no > p.attempt_no or p.attempt_started_at is null then excluded.attempt_started_at
+           else least(p.attempt_started_at, excluded.attempt_started_at)
+         end
        where p.version < excluded.version
        returning run_id`,
       [
@@ -116,7 +134,43 @@ export class RunProjectionStore {
         event.occurredAt,
       ],
     );
-    return Array.isArray(rows) && rows.length > 0;
+    const applied = Array.isArray(rows) && rows.length > 0;
+    if (!applied) {
+      // An older event arriving late (the consumer applies in any order) still carries the earliest times.
+      await this.dataSource.query(
+        `update ${TABLE} set
+           created_at = least(created_at, date_trunc('milliseconds', $2::timestamptz)),
+           attempt_started_at = case when attempt_no = $3 then least(attempt_started_at, date_trunc('milliseconds', $2::timestamptz))
+                                     else attempt_started_at end
+         where run_id = $1
+           and (created_at > $2::timestamptz or (attempt_no = $3 and attempt_started_at > $2::timestamptz))`,
+        [event.runId, event.occurredAt, event.attemptNo],
+      );
+    }
+    return applied;
+  }
+
+  /**
+   * Median duration of the `sampleSize` most recently finished runs of `workflowType` that ended
+   * in `finishedState` (top-level runs only): the workflow's own `duration_ms` where its view has
+   * one, else the projection's time from the attempt's first event to its terminal event.
+   */
+  async recentDurations(workflowType: string, finishedState: string, sampleSize: number): Promise<RecentDurations> {
+    const rows = await this.dataSource.query<{ median_ms: number | string | null; sample_size: number }[]>(
+      `select percentile_cont(0.5) within group (order by duration_ms) as median_ms, count(*)::int as sample_size
+         from (select coalesce(
+                        case when jsonb_typeof(view -> 'duration_ms') = 'number' then (view ->> 'duration_ms')::float8 end,
+                        extract(epoch from (updated_at - coalesce(attempt_started_at, created_at))) * 1000
+                      ) as duration_ms
+                 from ${TABLE}
+                where workflow_type = $1 and state = $2 and parent_run_id is null
+                order by updated_at desc
+                limit $3) recent`,
+      [workflowType, finishedState, sampleSize],
+    );
+    const row = rows[0];
+    if (row === undefined || row.median_ms === null) return { sampleSize: 0 };
+    return { medianMs: Number(row.median_ms), sampleSize: row.sample_size };
   }
 
   async find(runId: string): Promise<RunProjection | undefined> {

@@ -71,7 +71,10 @@ export class RunsController {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'One run: state, terminal, attempt, view, timestamps.' })
+  @ApiOperation({
+    summary: 'One run: state, terminal, attempt, view, timestamps.',
+    description: "`view` is the workflow's public view; for `retrieve_or_generate` it is spec 01's WorkflowResult plus `state`.",
+  })
   @ApiZodParams(runIdParams)
   @ApiOkResponse({ schema: openApiSchema(runResource) })
   @ApiNotFoundResponse({ description: 'No such run among the caller’s.', schema: openApiSchema(errorBody) })

@@ -1,4 +1,5 @@
 import { CreateRunProjection1763800000000 } from './1763800000000-create-run-projection.js';
+import { CreateAssetProjection1763900000000 } from './1763900000000-create-asset-projection.js';
 
 /** The gateway schema's migrations, oldest first. */
-export const gatewayMigrations = [CreateRunProjection1763800000000];
+export const gatewayMigrations = [CreateRunProjection1763800000000, CreateAssetProjection1763900000000];

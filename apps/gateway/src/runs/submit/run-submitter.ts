@@ -58,6 +58,11 @@ export class RunSubmitter {
     return runIdFor(workflowType, scopedIdempotencyKey(userId, idempotencyKey));
   }
 
+  /** The message id of the `StartRun` of `attempt` (default 1) of a run: what an `InputRefused` names. */
+  startMessageIdOf(runId: string, attempt?: number): string {
+    return deterministicUuid('StartRun', runId, String(attempt ?? 1));
+  }
+
   async submit(submission: RunSubmission): Promise<SubmittedRun> {
     const idempotencyKey = scopedIdempotencyKey(submission.userId, submission.idempotencyKey);
     const runId = runIdFor(submission.workflowType, idempotencyKey);
@@ -74,7 +79,7 @@ export class RunSubmitter {
         ...(submission.parentRunId === undefined ? {} : { parentRunId: submission.parentRunId }),
       },
       {
-        id: deterministicUuid('StartRun', runId, String(submission.attempt ?? 1)),
+        id: this.startMessageIdOf(runId, submission.attempt),
         source: GATEWAY_SOURCE,
         correlationId: runId,
         subject: runId,

@@ -1,0 +1,315 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { jwtVerify } from 'jose';
+import { EXIT, runCli } from './cli.js';
+import type { CliIo } from './io.js';
+import { localBlobPath } from './local-blob-path.js';
+
+const SECRET = 'cli-test-secret-cli-test-secret-0123';
+const SOLUTION_ID = '7a0b5c1e-2d3f-4a5b-8c6d-9e0f1a2b3c4d';
+const STATES = ['INITIATED', 'INGESTING', 'RETRIEVING', 'GENERATING_SOLUTION', 'REGISTERING', 'INDEXING', 'SUCCEEDED'];
+
+interface Recorded {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: IncomingMessage['headers'];
+  readonly body: Buffer;
+}
+
+interface RunScript {
+  /** Answer of POST /problems. */
+  readonly submission: { status: number; body: Record<string, unknown> };
+  /** Each connection to /events: 404 (not known yet), or events to send, then `end` or `drop`. */
+  readonly connections: ({ notFound: true } | { events: Record<string, unknown>[]; then: 'end' | 'drop' })[];
+  readonly final: Record<string, unknown>;
+}
+
+function run(runId: string, version: number, state: string, attemptNo = 1, view: Record<string, unknown> = { status: 'running', state }): Record<string, unknown> {
+  const terminal = ['SUCCEEDED', 'FAILED', 'CANCELLED'].includes(state);
+  return { runId, workflowType: 'retrieve_or_generate', state, terminal, attemptNo, version, parentRunId: null, view, createdAt: '', updatedAt: '' };
+}
+
+const succeededView = (runId: string, attemptNo = 1): Record<string, unknown> => ({
+  status: 'succeeded',
+  state: 'SUCCEEDED',
+  outcome: 'new',
+  output: { asset_version_id: SOLUTION_ID, video_pending: true, is_approximate: false },
+  workflow_run_id: runId,
+  attempt_no: attemptNo,
+  cost_usd: 0.0123,
+  duration_ms: 1840,
+  error_code: null,
+});
+
+/** A stand-in for the gateway, speaking its wire format (JSON bodies, SSE with ids, 404 before a run is known). */
+class FakeGateway {
+  readonly requests: Recorded[] = [];
+  script: RunScript | undefined;
+  private connection = 0;
+  private server: Server | undefined;
+  url = '';
+
+  async start(): Promise<void> {
+    this.server = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const recorded = { method: request.method ?? '', path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks) };
+        this.requests.push(recorded);
+        this.handle(recorded, response);
+      });
+    });
+    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server?.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise((resolve) => this.server?.close(resolve));
+  }
+
+  reset(script: RunScript): void {
+    this.script = script;
+    this.connection = 0;
+    this.requests.length = 0;
+  }
+
+  private json(response: ServerResponse, status: number, body: unknown): void {
+    response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  }
+
+  private handle(request: Recorded, response: ServerResponse): void {
+    const script = this.script;
+    if (script === undefined) return this.json(response, 500, { error: 'no script' });
+    const runId = script.submission.body['run_id'] as string;
+    if (request.method === 'POST' && request.path === '/problems') return this.json(response, script.submission.status, script.submission.body);
+    if (request.method === 'GET' && request.path === `/runs/${runId}`) return this.json(response, 200, script.final);
+    if (request.method === 'GET' && request.path === `/assets/${SOLUTION_ID}`) {
+      return this.json(response, 200, { asset_version_id: SOLUTION_ID, asset_type: 'solution_html', storage_key: `solutions/p/${SOLUTION_ID}.html`, content_type: 'text/html' });
+    }
+    if (request.method === 'POST' && request.path === `/runs/${runId}/cancel`) {
+      return runId.endsWith('9') ? this.json(response, 409, { error: 'cancel_refused', reason: 'illegal_transition', detail: 'REGISTERING does not accept CancelRun', state: 'REGISTERING' }) : this.json(response, 202, { runId, status: 'cancelled', state: 'CANCELLED', terminal: true });
+    }
+    if (request.method === 'GET' && request.path === `/runs/${runId}/events`) {
+      const connection = script.connections[this.connection];
+      this.connection += 1;
+      if (connection === undefined || 'notFound' in connection) return this.json(response, 404, { error: 'not_found', message: 'no such run' });
+      response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8' });
+      response.write('retry: 3000\n\n: heartbeat\n\n');
+      for (const event of connection.events) response.write(`event: state\nid: ${String(event['version'])}\ndata: ${JSON.stringify(event)}\n\n`);
+      // A drop mid-stream: after the events reached the client, the connection dies without an end.
+      if (connection.then === 'drop') setTimeout(() => response.socket?.destroy(), 50);
+      else response.end();
+      return;
+    }
+    this.json(response, 404, { error: 'not_found', message: `no route ${request.method} ${request.path}` });
+  }
+}
+
+describe('openpaw CLI', () => {
+  const gateway = new FakeGateway();
+  let blobDir: string;
+  let workDir: string;
+
+  beforeAll(async () => {
+    await gateway.start();
+    blobDir = await mkdtemp(join(tmpdir(), 'openpaw-cli-blobs-'));
+    workDir = await mkdtemp(join(tmpdir(), 'openpaw-cli-work-'));
+  });
+
+  afterAll(async () => {
+    await gateway.stop();
+    await rm(blobDir, { recursive: true, force: true });
+    await rm(workDir, { recursive: true, force: true });
+  });
+
+  function cli(env: Record<string, string> = {}): { io: CliIo; out: string[]; err: string[] } {
+    const out: string[] = [];
+    const err: string[] = [];
+    const io: CliIo = {
+      env: { OPENPAW_API_URL: gateway.url, OPENPAW_JWT_SECRET: SECRET, OPENPAW_BLOB_DIR: blobDir, ...env },
+      cwd: workDir,
+      stdout: (line) => out.push(line),
+      stderr: (line) => err.push(line),
+      fetch: (input, init) => fetch(input, init),
+      now: () => Date.now(),
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.min(ms, 20))),
+    };
+    return { io, out, err };
+  }
+
+  /** The state names printed as `[  t.ts] STATE` lines, in order. */
+  const statesIn = (lines: readonly string[]): string[] =>
+    lines.flatMap((line) => {
+      const match = /^\[\s*\d+\.\ds\] ([A-Z_]+)/.exec(line);
+      return match?.[1] === undefined ? [] : [match[1]];
+    });
+
+  it('solves text: follows the states in order across a 404 and a dropped stream, prints where the solution is, exits 0', async () => {
+    const runId = '0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f1';
+    const events = STATES.map((state, i) => run(runId, i + 1, state, 1, state === 'SUCCEEDED' ? succeededView(runId) : { status: 'running', state }));
+    gateway.reset({
+      submission: { status: 202, body: { run_id: runId, state: 'INITIATED', status: 'running', terminal: false, attempt_no: 1, eta_seconds: 6 } },
+      connections: [{ notFound: true }, { events: events.slice(0, 2), then: 'drop' }, { events: events.slice(2), then: 'end' }],
+      final: events.at(-1)!,
+    });
+    const solutionFile = localBlobPath({ OPENPAW_BLOB_DIR: blobDir }, workDir, `solutions/p/${SOLUTION_ID}.html`)!;
+    await mkdir(join(solutionFile, '..'), { recursive: true });
+    await writeFile(solutionFile, '<html></html>');
+
+    const { io, out, err } = cli();
+    const code = await runCli(['solve', '2x + 3 = 7'], io);
+
+    expect(err).toHaveLength(1);
+    expect(err[0]).toMatch(/^\(lost the event stream: .+; reconnecting\)$/);
+    expect(statesIn(out)).toEqual(STATES);
+    expect(code).toBe(EXIT.ok);
+    expect(out).toEqual(
+      expect.arrayContaining([
+        `run ${runId}`,
+        'SUCCEEDED (outcome: new)',
+        'cost:      $0.0123',
+        'duration:  1.84 s',
+        `solution:  ${gateway.url}/runs/${runId}/solution`,
+        `file:      ${solutionFile}`,
+        `video:     rendering in the background; ${gateway.url}/runs/${runId}/video`,
+      ]),
+    );
+    expect(out[0]).toBe(`submitting text "2x + 3 = 7" to ${gateway.url}`);
+    expect(out[2]).toMatch(/^\[\s+0\.\ds\] INITIATED {2}\(eta ~6 s\)$/);
+
+    const submit = gateway.requests.find((r) => r.path === '/problems')!;
+    expect(submit.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(submit.body.toString())).toEqual({ text: '2x + 3 = 7' });
+    // A dev token minted with OPENPAW_JWT_SECRET, as the gateway expects it.
+    const token = /^Bearer (.+)$/.exec(submit.headers.authorization ?? '')?.[1] ?? '';
+    const { payload } = await jwtVerify(token, new TextEncoder().encode(SECRET), { issuer: 'openpaw', audience: 'openpaw-api' });
+    expect(payload.sub).toBe('local-user');
+    // The reconnection resumed after the last event it saw.
+    const eventRequests = gateway.requests.filter((r) => r.path.endsWith('/events'));
+    expect(eventRequests.map((r) => r.headers['last-event-id'])).toEqual([undefined, undefined, '2']);
+  });
+
+  it('exits non-zero when the run fails or is cancelled, naming the error', async () => {
+    for (const state of ['FAILED', 'CANCELLED']) {
+      const runId = '0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f2';
+      const view = { status: state.toLowerCase(), state, outcome: null, output: null, cost_usd: 0, duration_ms: 900, error_code: state === 'FAILED' ? 'media_rejected' : null };
+      gateway.reset({
+        submission: { status: 202, body: { run_id: runId, state: 'INITIATED', status: 'running', terminal: false, attempt_no: 1, eta_seconds: null } },
+        connections: [{ events: [run(runId, 1, 'INITIATED'), run(runId, 2, 'INGESTING'), run(runId, 3, state, 1, view)], then: 'end' }],
+        final: run(runId, 3, state, 1, view),
+      });
+      const { io, out } = cli({ OPENPAW_TOKEN: 'given.bearer.token' });
+      expect(await runCli(['solve', 'x', '=', '?'], io)).toBe(EXIT.runDidNotSucceed);
+      expect(statesIn(out)).toEqual(['INITIATED', 'INGESTING', state]);
+      if (state === 'FAILED') expect(out).toContain('error:     media_rejected');
+      expect(gateway.requests[0]?.headers.authorization).toBe('Bearer given.bearer.token');
+      expect(JSON.parse(gateway.requests[0]!.body.toString())).toEqual({ text: 'x = ?' });
+    }
+  });
+
+  it('uploads an existing file as an image, and sends an http(s) argument as a URL', async () => {
+    const runId = '0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f3';
+    const photo = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
+    await writeFile(join(workDir, 'photo.png'), photo);
+    const done = run(runId, 2, 'SUCCEEDED', 1, succeededView(runId));
+    const script: RunScript = {
+      submission: { status: 202, body: { run_id: runId, state: 'INITIATED', status: 'running', terminal: false, attempt_no: 1 } },
+      connections: [{ events: [run(runId, 1, 'INITIATED'), done], then: 'end' }],
+      final: done,
+    };
+    gateway.reset(script);
+    const { io } = cli();
+    expect(await runCli(['solve', './photo.png', '--intent', 'explain'], io)).toBe(EXIT.ok);
+    const upload = gateway.requests[0]!;
+    expect(upload.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    const form = await new Response(new Uint8Array(upload.body), { headers: { 'content-type': upload.headers['content-type']! } }).formData();
+    const file = form.get('file') as File;
+    expect(file.name).toBe('photo.png');
+    expect(file.type).toBe('image/png');
+    expect(Buffer.from(await file.arrayBuffer()).equals(photo)).toBe(true);
+    expect(form.get('intent')).toBe('explain');
+
+    gateway.reset(script);
+    expect(await runCli(['solve', 'https://example.com/problem.png'], cli().io)).toBe(EXIT.ok);
+    expect(JSON.parse(gateway.requests[0]!.body.toString())).toEqual({ url: 'https://example.com/problem.png' });
+  });
+
+  it('prints a cached result at once without following events', async () => {
+    const runId = '0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f4';
+    gateway.reset({
+      submission: { status: 200, body: { run_id: runId, state: 'SUCCEEDED', status: 'succeeded', terminal: true, attempt_no: 1, result: succeededView(runId) } },
+      connections: [],
+      final: run(runId, 7, 'SUCCEEDED', 1, succeededView(runId)),
+    });
+    const { io, out } = cli();
+    expect(await runCli(['solve', '2x + 3 = 7'], io)).toBe(EXIT.ok);
+    expect(out[1]).toBe(`run ${runId} (answered from an earlier run)`);
+    expect(statesIn(out)).toEqual(['SUCCEEDED']);
+    expect(gateway.requests.some((r) => r.path.endsWith('/events'))).toBe(false);
+  });
+
+  it("follows a re-attempt past the previous attempt's FAILED", async () => {
+    const runId = '0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f5';
+    const failed = run(runId, 3, 'FAILED', 1, { status: 'failed', state: 'FAILED', error_code: 'solve_failed' });
+    const done = run(runId, 6, 'SUCCEEDED', 2, succeededView(runId, 2));
+    gateway.reset({
+      submission: { status: 202, body: { run_id: runId, state: 'INITIATED', status: 'running', terminal: false, attempt_no: 2 } },
+      connections: [
+        { events: [failed], then: 'end' },
+        { events: [run(runId, 4, 'INITIATED', 2), run(runId, 5, 'INGESTING', 2), done], then: 'end' },
+      ],
+      final: done,
+    });
+    const { io, out } = cli();
+    expect(await runCli(['solve', 'x/2 = 9'], io)).toBe(EXIT.ok);
+    expect(out[1]).toBe(`run ${runId} (attempt 2)`);
+    expect(statesIn(out)).toEqual(['INITIATED', 'INGESTING', 'SUCCEEDED']);
+  });
+
+  it('reports a run with status, and cancels one (refusal exits non-zero)', async () => {
+    const runId = '0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f6';
+    const failed = run(runId, 3, 'FAILED', 1, { status: 'failed', state: 'FAILED', error_code: 'solve_failed', cost_usd: 0.5 });
+    gateway.reset({ submission: { status: 202, body: { run_id: runId } }, connections: [], final: failed });
+    const status = cli();
+    expect(await runCli(['status', runId], status.io)).toBe(EXIT.runDidNotSucceed);
+    expect(status.out).toEqual(expect.arrayContaining([`run ${runId}: FAILED, attempt 1, retrieve_or_generate`, 'error:     solve_failed', 'cost:      $0.5000']));
+
+    const cancelled = cli();
+    expect(await runCli(['cancel', runId, '--reason', 'typo'], cancelled.io)).toBe(EXIT.ok);
+    expect(cancelled.out).toEqual([`cancelled: run ${runId} is CANCELLED`]);
+    expect(JSON.parse(gateway.requests.at(-1)!.body.toString())).toEqual({ reason: 'typo' });
+
+    const refusedId = '0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9';
+    gateway.reset({ submission: { status: 202, body: { run_id: refusedId } }, connections: [], final: {} });
+    const refused = cli();
+    expect(await runCli(['cancel', refusedId], refused.io)).toBe(EXIT.runDidNotSucceed);
+    expect(refused.err).toEqual(['cancel refused (illegal_transition): REGISTERING does not accept CancelRun']);
+  });
+
+  it('refuses to run without credentials or a problem, and reports API errors', async () => {
+    const noCredentials = cli({ OPENPAW_JWT_SECRET: '' });
+    expect(await runCli(['solve', '1 + 1'], noCredentials.io)).toBe(EXIT.usage);
+    expect(noCredentials.err[0]).toMatch(/^no credentials: set OPENPAW_TOKEN/);
+
+    const noProblem = cli();
+    expect(await runCli(['solve'], noProblem.io)).toBe(EXIT.usage);
+    expect(await runCli(['frobnicate'], cli().io)).toBe(EXIT.usage);
+
+    gateway.reset({
+      submission: { status: 400, body: { error: 'validation_failed', location: 'body', issues: [{ path: 'text', message: 'text is empty' }] } },
+      connections: [],
+      final: {},
+    });
+    const refused = cli();
+    expect(await runCli(['solve', 'anything'], refused.io)).toBe(EXIT.error);
+    expect(refused.err).toEqual(['error: 400 validation_failed: text: text is empty']);
+
+    const unreachable = cli({ OPENPAW_API_URL: 'http://127.0.0.1:1' });
+    expect(await runCli(['status', '0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f6'], unreachable.io)).toBe(EXIT.error);
+    expect(unreachable.err[0]).toMatch(/^error: cannot reach the API at http:\/\/127\.0\.0\.1:1/);
+  });
+});

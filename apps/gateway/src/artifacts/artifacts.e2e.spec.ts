@@ -1,0 +1,298 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { freshDatabase, type NatsServerHandle, privateNatsServer, type RunningPlatform, startPlatformProcesses } from '@openpaw/testing';
+import pg from 'pg';
+import { ArtifactsApiClient } from './testing/artifacts-api-client.js';
+
+/**
+ * Spec 02 end to end: the gateway, the coordinator and the artifacts service as their own processes
+ * from the build, on a real nats-server and PostgreSQL, with the local deterministic model.
+ *
+ * `OPENPAW_E2E_ROOT` may point at another build of this tree (a directory holding `dist/`), e.g.
+ * one whose coordinator registers `artifact_job` before the shared workflow list does.
+ * The artifacts service runs with its TEST-ONLY fault injection on: a source containing
+ * `openpaw-fault:validation-fails-once` (or `-always`) makes validation of jobs built on it fail
+ * on generation 1 (or always), which is how the retry rule is driven through real services.
+ */
+const root = process.env['OPENPAW_E2E_ROOT'] ?? join(import.meta.dirname, '../../../..');
+
+const PHOTOSYNTHESIS = [
+  'Photosynthesis converts light energy into chemical energy stored in glucose.',
+  'Chloroplasts are the organelles where photosynthesis happens in plant cells.',
+  'Chlorophyll is the green pigment that absorbs red and blue light.',
+  'The Calvin cycle uses carbon dioxide to build sugars in the stroma.',
+  'Stomata are small pores in leaves that let carbon dioxide enter the plant.',
+].join(' ');
+const CELLS = [
+  'Mitochondria release energy from glucose through cellular respiration.',
+  'Ribosomes assemble proteins from amino acids in every living cell.',
+  'The nucleus stores genetic information as long molecules of DNA.',
+  'Lysosomes digest worn out organelles with powerful enzymes.',
+  'The membrane controls which substances enter and leave the cell.',
+].join(' ');
+const ONCE = 'Testing note: openpaw-fault:validation-fails-once is set for this source.';
+const ALWAYS = 'Testing note: openpaw-fault:validation-fails-always is set for this source.';
+
+type Job = Record<string, unknown>;
+const terminal = (job: Job): boolean => job['status'] === 'completed' || job['status'] === 'failed';
+
+describe('artifact jobs through the gateway (spec 02)', () => {
+  let nats: NatsServerHandle;
+  let platform: RunningPlatform;
+  let databaseUrl: string;
+  let ada: ArtifactsApiClient;
+  let bob: ArtifactsApiClient;
+
+  beforeAll(async () => {
+    const workflows = join(root, 'dist/apps/coordinator/src/workflows/index.js');
+    if (existsSync(workflows) && !readFileSync(workflows, 'utf8').includes('artifactJobDefinition')) {
+      throw new Error(
+        `the coordinator in ${root}/dist does not register artifact_job: add artifactJobDefinition() (apps/coordinator/src/workflows/artifact-job) to workflowDefinitions and rebuild, or set OPENPAW_E2E_ROOT to a build that does`,
+      );
+    }
+    nats = await privateNatsServer();
+    databaseUrl = await freshDatabase('e2e_artifacts');
+    platform = await startPlatformProcesses({
+      root,
+      natsUrl: nats.url,
+      databaseUrl,
+      services: ['coordinator', 'artifacts', 'gateway'],
+      serviceEnv: {
+        coordinator: { OPENPAW_ARTIFACT_JOB_TIMINGS_JSON: JSON.stringify({ retryDelayMs: 2_000 }) },
+        artifacts: { OPENPAW_ARTIFACTS_FAULT_INJECTION: '1', OPENPAW_LLM_MODEL: 'local/deterministic' },
+      },
+    });
+    ada = await ArtifactsApiClient.forUser(platform, 'e2e-ada');
+    bob = await ArtifactsApiClient.forUser(platform, 'e2e-bob');
+  });
+
+  afterAll(async () => {
+    await platform?.stop();
+    await nats?.dispose();
+  });
+
+  async function stepLog(runId: string): Promise<{ step: string; message: string | undefined; payload: Record<string, unknown> }[]> {
+    const db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    try {
+      const rows = await db.query<{ step_name: string; payload: Record<string, unknown> }>(
+        'select step_name, payload from coordinator.workflow_step_logs where workflow_run_id = $1 order by id',
+        [runId],
+      );
+      return rows.rows.map((r) => ({ step: r.step_name, message: r.payload['message'] as string | undefined, payload: r.payload }));
+    } finally {
+      await db.end();
+    }
+  }
+
+  it('answers the spec’s three requests: new job, the same job while active (also for concurrent duplicates), a new job after completion', async () => {
+    const { chunkIds } = await ada.addText('nb-idem', PHOTOSYNTHESIS);
+    const request = { message: 'Create a quiz on photosynthesis', session_id: 'nb-idem', options: { num_questions: 3 } };
+
+    // With the worker down, the job stays active as long as the test needs.
+    await platform.kill('artifacts');
+    const burst = await Promise.all(Array.from({ length: 8 }, () => ada.chat(request)));
+    const jobId = burst[0]?.body['job_id'] as string;
+    expect(burst[0]).toEqual({
+      status: 202,
+      body: { type: 'artifact_job_created', job_id: jobId, status: 'pending', artifact_type: 'quiz', message: `Artifact generation job created. Job ID: ${jobId}` },
+    });
+    expect(new Set(burst.map((r) => r.body['job_id']))).toEqual(new Set([jobId]));
+
+    const pending = await ada.waitForJob(jobId, () => true);
+    expect(pending).toEqual({ job_id: jobId, status: 'pending', progress: 0, artifact_type: 'quiz', created_at: expect.any(String), updated_at: expect.any(String) });
+
+    // Request 2: a duplicate while active is the same job, as it is.
+    const duplicate = await ada.chat(request);
+    expect(duplicate).toEqual({
+      status: 202,
+      body: { type: 'artifact_job_created', job_id: jobId, status: 'pending', artifact_type: 'quiz', message: `Artifact generation job already in progress. Job ID: ${jobId}` },
+    });
+    const { body: runs } = await ada.call('GET', '/runs?type=artifact_job&limit=100');
+    const fingerprint = (await ada.view(jobId))['fingerprint'];
+    expect((runs['items'] as { view: Record<string, unknown> }[]).filter((r) => r.view['fingerprint'] === fingerprint)).toHaveLength(1);
+
+    // The worker comes back: the job runs through its phases, visible as SSE progress.
+    const progress = ada.progressEvents(jobId);
+    await platform.start('artifacts');
+    const events = await progress;
+    expect(events[0]).toEqual({ status: 'pending', progress: 0 });
+    expect(events.at(-1)).toEqual({ status: 'completed', progress: 100 });
+    const values = events.map((e) => e.progress);
+    expect(values).toEqual([...values].sort((a, b) => a - b));
+    for (const [status, value] of [['planning', 0], ['generating', 20], ['validating', 60]] as const) expect(events).toContainEqual({ status, progress: value });
+
+    const completed = await ada.waitForJob(jobId, terminal);
+    expect(Object.keys(completed)).toEqual(['job_id', 'status', 'progress', 'artifact_type', 'result', 'created_at', 'updated_at']);
+    expect(completed).toMatchObject({ job_id: jobId, status: 'completed', progress: 100, artifact_type: 'quiz' });
+    const questions = (completed['result'] as { questions: { question: string; options: string[]; correct_answer: string; explanation: string; chunk_ids: string[] }[] }).questions;
+    expect(questions).toHaveLength(3);
+    for (const q of questions) {
+      expect(Object.keys(q)).toEqual(['question', 'options', 'correct_answer', 'explanation', 'chunk_ids']);
+      expect(new Set(q.options).size).toBe(4);
+      expect(q.options).toContain(q.correct_answer);
+      expect(q.chunk_ids.every((id) => chunkIds.includes(id))).toBe(true);
+    }
+
+    // The spec's lifecycle trace is in the step log.
+    const messages = (await stepLog(jobId)).map((l) => l.message).filter((m) => m !== undefined);
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        'Intent classified: artifact (quiz)',
+        `Fingerprint: ${String(fingerprint).slice(0, 14)}...`,
+        `✓ Created job: ${jobId}`,
+        '→ Status: pending (0%)',
+        `Worker fetched job: ${jobId}`,
+        '→ Status: planning (0%)',
+        'Phase 1: Planning quiz structure...',
+        '→ Loaded 1 chunk from snapshot',
+        '→ LLM planning call complete',
+        '→ Status: planning (20%)',
+        '→ Status: generating (20%)',
+        '✓ Generated artifact: 3 questions',
+        '→ Status: generating (60%)',
+        '→ Status: validating (60%)',
+        '→ Checking structure (90%)',
+        '✓ Validation passed',
+        '→ Status: completed (100%)',
+        `✅ Job ${jobId} completed successfully`,
+      ]),
+    );
+
+    // Request 3: after completion, a new job.
+    const again = await ada.chat(request);
+    expect(again.status).toBe(202);
+    expect(again.body).toMatchObject({ type: 'artifact_job_created', status: 'pending', artifact_type: 'quiz' });
+    expect(again.body['job_id']).not.toBe(jobId);
+    expect(await ada.waitForJob(again.body['job_id'] as string, terminal)).toMatchObject({ status: 'completed' });
+    expect(await ada.view(again.body['job_id'] as string)).toMatchObject({ fingerprint, sequence: 2 });
+
+    // Another user's job is not there for them.
+    expect((await bob.call('GET', `/ai/artifact/${jobId}`)).status).toBe(404);
+  });
+
+  it('retries a job that fails validation once, from pending with the same plan and snapshot, and completes it', async () => {
+    await ada.addText('nb-retry', `${PHOTOSYNTHESIS} ${ONCE}`);
+    const created = await ada.chat({ message: 'Make flashcards about photosynthesis', session_id: 'nb-retry', options: { num_cards: 3 } });
+    const jobId = created.body['job_id'] as string;
+    expect(created.body).toMatchObject({ type: 'artifact_job_created', artifact_type: 'flashcards' });
+
+    const completed = await ada.waitForJob(jobId, terminal);
+    expect(completed).toMatchObject({ status: 'completed', progress: 100, result: { flashcards: expect.any(Array) } });
+    const view = await ada.view(jobId);
+    expect(view).toMatchObject({ retries: 1, plan_computations: 1, validation_error: null });
+
+    const log = await stepLog(jobId);
+    const messages = log.map((l) => l.message);
+    const failedAt = messages.findIndex((m) => m?.startsWith('✗ Validation failed: injected fault'));
+    expect(failedAt).toBeGreaterThan(0);
+    expect(messages.slice(failedAt)).toEqual(
+      expect.arrayContaining(['→ Retry 1/1 queued', '→ Status: pending (0%)', `Worker fetched job: ${jobId} (retry 1)`, '→ Stored plan loaded from the job (not recomputed)', '✓ Validation passed']),
+    );
+    // The plan was computed by the LLM once; the retry generated from the stored plan and the same snapshot.
+    expect(log.filter((l) => l.step === 'llm_call_complete' && l.payload['phase'] === 'planning')).toHaveLength(1);
+    const plans = log.filter((l) => l.step === 'plan_created').map((l) => l.payload['concepts']);
+    expect(plans).toHaveLength(2);
+    expect(plans[1]).toEqual(plans[0]);
+    expect(log.filter((l) => l.step === 'snapshot_captured')).toHaveLength(1);
+  });
+
+  it('fails a job permanently, with the validator’s error, when the retry fails validation too', async () => {
+    await ada.addText('nb-fail', `${CELLS} ${ALWAYS}`);
+    const created = await ada.chat({ message: 'Summarize my notes', session_id: 'nb-fail' });
+    const jobId = created.body['job_id'] as string;
+    const failed = await ada.waitForJob(jobId, terminal);
+    expect(Object.keys(failed)).toEqual(['job_id', 'status', 'progress', 'artifact_type', 'error', 'created_at', 'updated_at']);
+    expect(failed).toMatchObject({
+      job_id: jobId,
+      status: 'failed',
+      artifact_type: 'summary',
+      error: expect.stringMatching(/^validation failed after 1 retry: injected fault \(openpaw-fault:validation-fails-always\): generation 2 rejected/),
+    });
+    expect(await ada.view(jobId)).toMatchObject({ retries: 1, result: null });
+  });
+
+  it('keeps a job on its snapshot: a source changed after creation does not change the artifact; the next job sees the change', async () => {
+    // The ONCE marker holds the job in pending (retry queued) for 2 s after its snapshot was taken.
+    const v1 = await ada.addText('nb-snap', `${PHOTOSYNTHESIS} ${ONCE}`);
+    const request = { message: 'Create a quiz on these notes', session_id: 'nb-snap', source_ids: [v1.sourceId], options: { num_questions: 2 } };
+    const jobId = (await ada.chat(request)).body['job_id'] as string;
+    await ada.waitForJob(jobId, (job) => job['status'] === 'pending' && job['progress'] === 0 && job['updated_at'] !== job['created_at']);
+    expect(await ada.view(jobId)).toMatchObject({ retries: 1, snapshot: { chunk_ids: v1.chunkIds } });
+
+    // The source changes while the job waits for its retry.
+    const { status, body } = await ada.call('PUT', `/notebooks/nb-snap/sources/${v1.sourceId}`, { text: CELLS });
+    expect(status).toBe(201);
+    const v2Chunks = body['chunk_ids'] as string[];
+    expect(v2Chunks.some((id) => v1.chunkIds.includes(id))).toBe(false);
+
+    const done = await ada.waitForJob(jobId, terminal);
+    expect(done['status']).toBe('completed');
+    const text = JSON.stringify(done['result']);
+    const cited = (done['result'] as { questions: { chunk_ids: string[] }[] }).questions.flatMap((q) => q.chunk_ids);
+    expect(cited.every((id) => v1.chunkIds.includes(id))).toBe(true);
+    expect(text).toMatch(/photosynthesis|chlorophyll|chloroplasts/i);
+    expect(text).not.toMatch(/mitochondria|ribosomes|lysosomes/i);
+
+    // After completion the same request is a new job, with a new snapshot: the changed source.
+    const next = (await ada.chat(request)).body['job_id'] as string;
+    expect(next).not.toBe(jobId);
+    const nextDone = await ada.waitForJob(next, terminal);
+    expect(nextDone['status']).toBe('completed');
+    expect(await ada.view(next)).toMatchObject({ snapshot: { chunk_ids: v2Chunks }, retries: 0 });
+    expect(JSON.stringify(nextDone['result'])).toMatch(/mitochondria|ribosomes|lysosomes|nucleus|membrane/i);
+  });
+
+  it('answers other messages with a grounded chat answer from the artifacts service', async () => {
+    const cells = await ada.addText('nb-chat', CELLS);
+    const answer = await ada.chat({ message: 'What do ribosomes do in the cell?', session_id: 'nb-chat' });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ type: 'chat_response', session_id: 'nb-chat', model: 'local/deterministic' });
+    expect(answer.body['message']).toEqual(expect.stringContaining('Ribosomes assemble proteins'));
+    expect(answer.body['citations']).toEqual(cells.chunkIds.map((id) => ({ chunk_id: id, source_id: cells.sourceId })));
+
+    const unknown = await ada.chat({ message: 'What is in this source?', session_id: 'nb-chat', source_ids: ['00000000-0000-4000-8000-000000000000'] });
+    expect(unknown).toMatchObject({ status: 422, body: { error: 'unknown_sources' } });
+  });
+
+  it('takes sources as text, files (PDF) and URLs, and refuses bad input with the field named', async () => {
+    const form = new FormData();
+    const pdf = [
+      '%PDF-1.4',
+      '1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj',
+      '2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj',
+      '3 0 obj << /Type /Page /Parent 2 0 R /Contents 4 0 R >> endobj',
+      '4 0 obj << /Length 90 >>',
+      'stream',
+      'BT /F1 12 Tf 72 720 Td (Enzymes speed up chemical reactions in living things.) Tj ET',
+      'endstream',
+      'endobj',
+      'trailer << /Root 1 0 R >>',
+      '%%EOF',
+    ].join('\n');
+    form.append('file', new Blob([pdf], { type: 'application/pdf' }), 'enzymes.pdf');
+    const uploaded = await ada.call('POST', '/notebooks/nb-files/sources', form);
+    expect(uploaded).toMatchObject({ status: 201, body: { status: 'indexed', kind: 'file', title: 'Enzymes speed up chemical reactions in living things.' } });
+    // The same content again is the same source, with the same chunk ids.
+    const again = await ada.call('POST', '/notebooks/nb-files/sources', (() => {
+      const f = new FormData();
+      f.append('file', new Blob([pdf], { type: 'application/pdf' }), 'enzymes.pdf');
+      return f;
+    })());
+    expect(again.body).toMatchObject({ source_id: uploaded.body['source_id'], chunk_ids: uploaded.body['chunk_ids'] });
+
+    const blank = await ada.call('POST', '/notebooks/nb-files/sources', { text: '' });
+    expect(blank).toMatchObject({ status: 400, body: { error: 'validation_failed', issues: [{ path: 'text' }] } });
+    const unreachable = await ada.call('POST', '/notebooks/nb-files/sources', { url: 'http://127.0.0.1:9/nothing' });
+    expect(unreachable).toMatchObject({ status: 422, body: { error: 'source_rejected', reason: 'fetch_failed' } });
+    const badChat = await ada.chat({ message: 'Create a quiz', session_id: 'nb files!' });
+    expect(badChat).toMatchObject({ status: 400, body: { error: 'validation_failed', issues: [{ path: 'session_id' }] } });
+    const badOptions = await ada.chat({ message: 'Create a quiz', session_id: 'nb-files', options: { num_questions: 500 } });
+    expect(badOptions).toMatchObject({ status: 400, body: { issues: [{ path: 'options.num_questions' }] } });
+
+    const openapi = (await (await fetch(`${platform.gatewayUrl}/docs/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(openapi.paths)).toEqual(
+      expect.arrayContaining(['/ai/chat', '/ai/artifact/{id}', '/notebooks/{notebookId}/sources', '/notebooks/{notebookId}/sources/{sourceId}']),
+    );
+  });
+});

@@ -1,0 +1,114 @@
+import { Body, Controller, GatewayTimeoutException, Get, HttpStatus, NotFoundException, Param, Post, Res, ServiceUnavailableException, UnprocessableEntityException } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import type { Response } from 'express';
+import type { z } from 'zod';
+import { CurrentUser } from '../../auth/current-user.decorator.js';
+import type { AuthenticatedUser } from '../../auth/tokens.js';
+import { ApiZodBody, ApiZodParams, BEARER_SCHEME, openApiSchema } from '../../http/openapi.js';
+import { ZodValidationPipe } from '../../http/zod-validation.pipe.js';
+import { errorBody, validationErrorBody } from '../../runs/runs.schemas.js';
+import { artifactIdParams, artifactJobCreated, type ChatBody, chatBody, chatResponse } from '../artifacts.schemas.js';
+import { GatewayHost } from '../gateway-host.js';
+import { routeIntent } from '../intent/intent-router.js';
+import { artifactJobResponse, artifactJobResponseOf } from '../jobs/artifact-job-response.js';
+import { CreateArtifactJobHandler } from '../jobs/create-artifact-job.handler.js';
+import { resolveOptions } from '../jobs/fingerprint.js';
+import { AnswerChatHandler } from './answer-chat.handler.js';
+
+const notFound = (): NotFoundException => new NotFoundException({ error: 'not_found', message: 'no such artifact job' });
+
+/** Spec 02's API: chat with artifact mode, and artifact jobs. */
+@ApiTags('ai')
+@ApiBearerAuth(BEARER_SCHEME)
+@ApiUnauthorizedResponse({ description: 'Missing or invalid bearer token.', schema: openApiSchema(errorBody) })
+@ApiBadRequestResponse({ description: 'Invalid input; `issues` name the fields.', schema: openApiSchema(validationErrorBody) })
+@Controller('ai')
+export class ChatController {
+  constructor(
+    private readonly createJob: CreateArtifactJobHandler,
+    private readonly answerChat: AnswerChatHandler,
+    private readonly host: GatewayHost,
+  ) {}
+
+  @Post('chat')
+  @ApiOperation({
+    summary: 'Chat about a notebook, or ask for a study artifact (quiz, flashcards, summary).',
+    description:
+      'An intent router (rules) decides. An artifact request creates a job (202 `artifact_job_created`), idempotently: while a job with ' +
+      'the same fingerprint (user, notebook, type, sorted sources, options) is active, that job is returned; after it ended, a new one is ' +
+      'created. Follow it with `GET /ai/artifact/{job_id}` or `GET /runs/{job_id}/events`. Any other message is answered by the ' +
+      'artifacts service from the notebook’s sources (200 `chat_response`; 504 when no answer came in time).',
+  })
+  @ApiZodBody(chatBody)
+  @ApiAcceptedResponse({ description: 'Artifact mode: the job.', schema: openApiSchema(artifactJobCreated) })
+  @ApiOkResponse({ description: 'Chat mode: the answer.', schema: openApiSchema(chatResponse) })
+  async chat(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body(new ZodValidationPipe(chatBody)) body: ChatBody,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<z.output<typeof artifactJobCreated> | z.output<typeof chatResponse>> {
+    const intent = routeIntent(body.message);
+    if (intent.mode === 'artifact') {
+      const job = await this.createJob.execute({
+        userId: user.userId,
+        notebookId: body.session_id,
+        artifactType: intent.artifactType,
+        content: body.message,
+        sourceIds: body.source_ids ?? [],
+        options: resolveOptions(intent.artifactType, intent.statedOptions, body.options),
+        intentReason: intent.reason,
+      });
+      response.status(HttpStatus.ACCEPTED);
+      return {
+        type: 'artifact_job_created',
+        job_id: job.jobId,
+        status: job.status,
+        artifact_type: intent.artifactType,
+        message: job.existing
+          ? `Artifact generation job already in progress. Job ID: ${job.jobId}`
+          : `Artifact generation job created. Job ID: ${job.jobId}`,
+      };
+    }
+    const abort = new AbortController();
+    const onClose = (): void => {
+      if (!response.writableFinished) abort.abort();
+    };
+    response.on('close', onClose);
+    try {
+      const result = await this.answerChat.execute({
+        userId: user.userId,
+        notebookId: body.session_id,
+        message: body.message,
+        sourceIds: body.source_ids ?? [],
+        signal: abort.signal,
+      });
+      switch (result.kind) {
+        case 'answered':
+          response.status(HttpStatus.OK);
+          return { type: 'chat_response', session_id: body.session_id, message: result.data.answer, citations: result.data.citations, model: result.data.model };
+        case 'timeout':
+          throw new GatewayTimeoutException({ error: 'chat_timeout', message: 'the artifacts service did not answer in time' });
+        case 'failed':
+          if (result.errorCode === 'unknown_sources') throw new UnprocessableEntityException({ error: 'unknown_sources', message: result.error });
+          throw new ServiceUnavailableException({ error: result.errorCode, message: result.error });
+      }
+    } finally {
+      response.off('close', onClose);
+    }
+  }
+
+  @Get('artifact/:id')
+  @ApiOperation({ summary: 'An artifact job: status, progress (0 → 20 → 60 → 90 → 100), and the result once completed (spec 02).' })
+  @ApiZodParams(artifactIdParams)
+  @ApiOkResponse({ schema: openApiSchema(artifactJobResponse) })
+  @ApiNotFoundResponse({ description: 'No such artifact job among the caller’s.', schema: openApiSchema(errorBody) })
+  async artifact(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param(new ZodValidationPipe(artifactIdParams)) params: z.output<typeof artifactIdParams>,
+  ): Promise<z.output<typeof artifactJobResponse>> {
+    const run = await this.host.runs.findForUser(params.id, user.userId);
+    const job = run === undefined ? undefined : artifactJobResponseOf(run);
+    if (job === undefined) throw notFound();
+    return job;
+  }
+}

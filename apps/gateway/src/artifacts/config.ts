@@ -1,0 +1,24 @@
+import { z } from 'zod';
+
+/** The artifact routes' settings, from the environment (validated when the module starts). */
+export interface ArtifactsApiConfig {
+  /** How long `POST /ai/chat` waits for the artifacts service's answer to a chat message. */
+  readonly chatTimeoutMs: number;
+  /** How long `POST /notebooks/:id/sources` waits for the source to be indexed by default (`?wait=` overrides). */
+  readonly sourceWaitMs: number;
+}
+
+export const ARTIFACTS_API_CONFIG = Symbol('openpaw.gateway.artifactsApiConfig');
+
+const envSchema = z.object({
+  OPENPAW_GATEWAY_CHAT_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  OPENPAW_GATEWAY_SOURCE_WAIT_MS: z.coerce.number().int().nonnegative().default(15_000),
+});
+
+export function artifactsApiConfigFromEnv(env: NodeJS.ProcessEnv = process.env): ArtifactsApiConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new Error(`invalid gateway configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  return { chatTimeoutMs: parsed.data.OPENPAW_GATEWAY_CHAT_TIMEOUT_MS, sourceWaitMs: parsed.data.OPENPAW_GATEWAY_SOURCE_WAIT_MS };
+}

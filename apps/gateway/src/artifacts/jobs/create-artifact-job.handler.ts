@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import { ARTIFACT_JOB_WORKFLOW, type ArtifactJobInput, artifactJobInput, type ArtifactOptions, type ArtifactType } from '@openpaw/contracts';
+import { GatewayHost } from '../gateway-host.js';
+import { artifactFingerprint, artifactJobKey, sortedSourceIds } from './fingerprint.js';
+
+export interface CreateArtifactJobCommand {
+  readonly userId: string;
+  readonly notebookId: string;
+  readonly artifactType: ArtifactType;
+  /** The user's message: the job's content. */
+  readonly content: string;
+  readonly sourceIds: readonly string[];
+  /** Resolved (`resolveOptions`): part of the fingerprint. */
+  readonly options: ArtifactOptions;
+  readonly intentReason: string;
+}
+
+export interface CreatedArtifactJob {
+  readonly jobId: string;
+  /** The job's state: `pending` for a new job, the current state of an active one. */
+  readonly status: string;
+  /** True when an active job with the same fingerprint was returned as it is. */
+  readonly existing: boolean;
+  readonly fingerprint: string;
+  readonly sequence: number;
+}
+
+/** More jobs than this of one fingerprint means something is wrong (each one was asked for and finished). */
+const MAX_SEQUENCE = 10_000;
+
+/**
+ * Creates an artifact job, idempotently (spec 02): the fingerprint of (user, notebook, type, sorted
+ * sources, options) names a sequence of jobs, job n's run id derived from (fingerprint, n). The
+ * projection is walked from n = 1: an active job is returned as it is (a duplicate request); past
+ * a finished one the next n is tried; the first unknown n is started. Concurrent duplicates all
+ * reach the same unknown n, so the same run id and the same `StartRun` message id: JetStream and the
+ * coordinator make them one job. After completion the next request finds job n terminal and
+ * starts n + 1: a new job.
+ */
+@Injectable()
+export class CreateArtifactJobHandler {
+  constructor(private readonly host: GatewayHost) {}
+
+  async execute(command: CreateArtifactJobCommand): Promise<CreatedArtifactJob> {
+    const sourceIds = sortedSourceIds(command.sourceIds);
+    const fingerprint = artifactFingerprint(command.userId, command.notebookId, command.artifactType, sourceIds, command.options);
+    const { submitter, runs } = this.host;
+    for (let sequence = 1; sequence <= MAX_SEQUENCE; sequence++) {
+      const key = artifactJobKey(fingerprint, sequence);
+      const runId = submitter.runIdOf(ARTIFACT_JOB_WORKFLOW, command.userId, key);
+      const run = await runs.findForUser(runId, command.userId);
+      if (run !== undefined && run.terminal) continue;
+      if (run !== undefined) return { jobId: runId, status: run.state, existing: true, fingerprint, sequence };
+      const input: ArtifactJobInput = artifactJobInput.parse({
+        notebook_id: command.notebookId,
+        artifact_type: command.artifactType,
+        content: command.content,
+        source_ids: sourceIds,
+        options: command.options,
+        fingerprint,
+        sequence,
+        intent: { router: 'rules', reason: command.intentReason },
+      });
+      await submitter.submit({ workflowType: ARTIFACT_JOB_WORKFLOW, idempotencyKey: key, userId: command.userId, input });
+      return { jobId: runId, status: 'pending', existing: false, fingerprint, sequence };
+    }
+    throw new Error(`fingerprint ${fingerprint} has more than ${MAX_SEQUENCE} jobs`);
+  }
+}

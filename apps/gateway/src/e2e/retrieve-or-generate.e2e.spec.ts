@@ -1,0 +1,139 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { freshDatabase, privateNatsServer, type NatsServerHandle, type RunningPlatform, type ServiceName, startPlatformProcesses } from '@openpaw/testing';
+import { GatewayClient } from './e2e-client.js';
+import { renderProblemPng, rephotograph } from './problem-images.js';
+
+const root = join(import.meta.dirname, '../../../..');
+
+/** A slow local web page holding a problem: keeps a run in INGESTING long enough to cancel it. */
+async function startProblemPageServer(): Promise<{ url: (path: string) => string; server: Server }> {
+  const server = createServer((request, response) => {
+    const delayMs = request.url?.startsWith('/slow') === true ? 3_000 : 0;
+    setTimeout(() => {
+      response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+      response.end(request.url?.includes('fraction') === true ? 'Solve for y: 4y - 2 = 10' : 'Solve for n: 5n + 5 = 40');
+    }, delayMs);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: (path) => `http://127.0.0.1:${port}${path}`, server };
+}
+
+describe('RetrieveOrGenerate end to end through the gateway', () => {
+  let nats: NatsServerHandle;
+  let platform: RunningPlatform;
+  let pages: Awaited<ReturnType<typeof startProblemPageServer>>;
+  let alice: GatewayClient;
+
+  beforeAll(async () => {
+    nats = await privateNatsServer();
+    pages = await startProblemPageServer();
+    platform = await startPlatformProcesses({
+      root,
+      natsUrl: nats.url,
+      databaseUrl: await freshDatabase('e2e_rog'),
+      services: ['coordinator', 'ingestion', 'retrieval', 'solve', 'assets', 'gateway'],
+      // Test-only: the problem pages are served from 127.0.0.1, which safe fetching refuses otherwise.
+      serviceEnv: { ingestion: { OPENPAW_INGESTION_ALLOW_LOOPBACK_FETCH: '1' } },
+    });
+    alice = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'alice');
+  });
+
+  afterAll(async () => {
+    await platform.stop();
+    pages.server.close();
+    await nats.dispose();
+  });
+
+  it('solves a new text problem, then serves the same problem as a hit without a new solve', async () => {
+    const first = await alice.submitText('2x + 3 = 7', 60);
+    expect(first.status).toBe(200);
+    expect(first.body.result).toMatchObject({ status: 'succeeded', outcome: 'new', output: { is_approximate: false } });
+    const assetVersionId = first.body.result?.output.asset_version_id;
+    const html = await (await alice.request(`/runs/${first.body.run_id}/solution`)).text();
+    expect(html).toContain('<mn>2</mn>');
+    expect(html).not.toMatch(/<script|https?:\/\//i);
+
+    // The identical submission is the same run: the cached result at once.
+    const again = await alice.submitText('2x + 3 = 7');
+    expect(again.status).toBe(200);
+    expect(again.body.run_id).toBe(first.body.run_id);
+
+    // The same problem from another user (so another idempotency key, a new run), typed a little
+    // differently: retrieval answers it, a hit on the same asset, no new solve.
+    const bob = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'bob');
+    const copy = await bob.submitText('2x+3 = 7', 60);
+    expect(copy.body.run_id).not.toBe(first.body.run_id);
+    expect(copy.body.result).toMatchObject({ status: 'succeeded', outcome: 'hit', output: { asset_version_id: assetVersionId } });
+    expect(copy.body.result?.cost_usd).toBe(0);
+  });
+
+  it('finds a paraphrase through vector/hybrid search', async () => {
+    const original = await alice.submitText('Solve for x: 3x - 4 = 11', 60);
+    expect(original.body.result?.outcome).toBe('new');
+    const paraphrase = await alice.submitText('Solve 3x - 4 = 11 for x', 60);
+    expect(paraphrase.body.result).toMatchObject({ outcome: 'hit', output: { asset_version_id: original.body.result?.output.asset_version_id } });
+  });
+
+  it('solves an image problem, and a re-photographed copy is a near-duplicate hit', async () => {
+    const png = await renderProblemPng('5x - 10 = 15');
+    const first = await alice.submitImage(png, 'problem.png', 60);
+    expect(first.body.result).toMatchObject({ status: 'succeeded', outcome: 'new' });
+    const copy = await alice.submitImage(await rephotograph(png), 'photo.jpg', 60);
+    expect(copy.body.run_id).not.toBe(first.body.run_id);
+    expect(copy.body.result).toMatchObject({ outcome: 'hit', output: { asset_version_id: first.body.result?.output.asset_version_id } });
+  });
+
+  it('solves a problem given by URL', async () => {
+    const submitted = await alice.submitUrl(pages.url('/problem.txt'), 60);
+    expect(submitted.body.result).toMatchObject({ status: 'succeeded', outcome: 'new' });
+  });
+
+  it('fails a rejected upload with its reason, and a re-submission is attempt 2 of the same run', async () => {
+    // A PNG signature followed by garbage: an image by its magic bytes, unreadable as one.
+    const broken = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);
+    const first = await alice.submitImage(broken, 'broken.png', 60);
+    expect(first.body.result).toMatchObject({ status: 'failed', error_code: 'unreadable' });
+    const retry = await alice.submitImage(broken, 'broken.png', 60);
+    expect(retry.body.run_id).toBe(first.body.run_id);
+    expect(retry.body.attempt_no).toBe(2);
+    expect(retry.body.result).toMatchObject({ status: 'failed', attempt_no: 2 });
+  });
+
+  it('returns the same run for a duplicate submission while it runs, and cancels it on the owner’s command', async () => {
+    const url = pages.url('/slow/problem.txt');
+    const first = await alice.submitUrl(url);
+    expect(first.status).toBe(202);
+    const duplicate = await alice.submitUrl(url);
+    expect(duplicate.status).toBe(202);
+    expect(duplicate.body.run_id).toBe(first.body.run_id);
+    expect(duplicate.body.eta_seconds === undefined).toBe(false);
+
+    const bob = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'bob');
+    expect((await bob.request(`/runs/${first.body.run_id}/cancel`, { method: 'POST' })).status).toBe(404);
+    const cancel = await alice.request(`/runs/${first.body.run_id}/cancel`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(cancel.status).toBe(202);
+    const run = await alice.untilTerminal(first.body.run_id);
+    expect(run.state).toBe('CANCELLED');
+    // The slow page answers later; the late MediaNormalized changes nothing.
+    await new Promise((r) => setTimeout(r, 3_500));
+    expect((await alice.run(first.body.run_id)).state).toBe('CANCELLED');
+  });
+
+  it.each<ServiceName>(['coordinator', 'ingestion', 'retrieval', 'solve', 'assets'])(
+    'survives kill -9 of %s mid-run: SUCCEEDED with exactly one asset version',
+    async (service) => {
+      const submitted = await alice.submitText(`7y + 2 = ${30 + ['coordinator', 'ingestion', 'retrieval', 'solve', 'assets'].indexOf(service) * 7}`);
+      await platform.kill(service);
+      await new Promise((r) => setTimeout(r, 300));
+      await platform.start(service);
+      const run = await alice.untilTerminal(submitted.body.run_id, 90_000);
+      expect(run.state).toBe('SUCCEEDED');
+      const assetVersionId = (run.view['output'] as { asset_version_id: string }).asset_version_id;
+      const asset = (await (await alice.request(`/assets/${assetVersionId}`)).json()) as { version: number | null };
+      expect(asset.version).toBe(1);
+    },
+  );
+});

@@ -1,0 +1,209 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { type Submission, submission as submissionSchema } from '@openpaw/contracts';
+import type { BlobStore } from '@openpaw/providers';
+import { BLOB_STORE } from '../../assets/blobs/blob-store.provider.js';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../../config.js';
+import { RunEventBus } from '../../events/run-event-bus.js';
+import { projectionOf, type RunProjection, RunProjectionStore } from '../../projection/run-projection.store.js';
+import { RunSubmitter } from '../../runs/submit/run-submitter.js';
+import type { AcceptedImageType } from '../upload/image-upload.js';
+import { uploadBlobKey } from '../upload/image-upload.js';
+import { RETRIEVE_OR_GENERATE } from '../workflow-result.js';
+import { contentDigestOf, problemIdempotencyKey } from './idempotency-key.js';
+
+export type ProblemContent =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'url'; readonly url: string }
+  | {
+      readonly kind: 'image';
+      readonly bytes: Buffer;
+      readonly contentType: AcceptedImageType;
+      readonly filename?: string;
+    };
+
+export interface SubmitProblemCommand {
+  readonly userId: string;
+  /** From the token's `tier` claim; `free` without one. */
+  readonly subscriptionTier: string;
+  readonly intent: string;
+  readonly content: ProblemContent;
+  /** How long to wait for the run to end (0: answer at once). */
+  readonly waitMs: number;
+  /** Aborts the wait (the client went away). */
+  readonly signal?: AbortSignal;
+}
+
+export interface SubmitProblemResult {
+  readonly runId: string;
+  /** The attempt this submission is about: the run's current one, or the one it just started. */
+  readonly attemptNo: number;
+  /**
+   * The run as the projection knows it, when it knows this attempt; `undefined` when the
+   * coordinator has not reported the (new or re-started) attempt yet.
+   */
+  readonly run?: RunProjection;
+  /** What the submission did: started a run, re-attempted a failed one, or answered from the projection. */
+  readonly action: 'started' | 'reattempted' | 'existing';
+  /** The coordinator refused the start (`InputRefused` naming this `StartRun`): no run exists for it. */
+  readonly refused?: { readonly reason: string; readonly detail: string };
+}
+
+/**
+ * The content sensitivity of a submission. The coordinator's policy engine knows `standard` and
+ * `sensitive` (its start schema refuses anything else); the gateway does not classify content yet.
+ */
+export const DEFAULT_CONTENT_SENSITIVITY = 'standard';
+
+type StartAnswer =
+  | { readonly kind: 'accepted'; readonly run: RunProjection }
+  | { readonly kind: 'refused'; readonly reason: string; readonly detail: string }
+  | { readonly kind: 'unanswered' };
+
+/** The input of a `retrieve_or_generate` run, as the gateway sends it in `StartRun`. */
+export interface RetrieveOrGenerateInput {
+  readonly submission: Submission;
+  readonly intent: string;
+  readonly subscriptionTier: string;
+  readonly contentSensitivity: typeof DEFAULT_CONTENT_SENSITIVITY;
+  readonly contentDigest: string;
+  readonly [key: string]: unknown;
+}
+
+/**
+ * Submits a problem (spec 01, idempotency): the key is sha256(content digest + user + intent), the
+ * run id derives from it, and the projection of that run decides —
+ * unknown: start it; running: nothing to send, report it; SUCCEEDED (or CANCELLED): the cached
+ * result, no re-run; FAILED: re-submit with attempt n + 1, so the coordinator re-attempts on the same row.
+ * An image is stored in blob storage first (`uploads/<user>/<sha256>`); only its key travels.
+ * After a `StartRun` it waits (at most `startWaitMs`) for the coordinator's first answer, so a
+ * refused start (invalid input, unknown workflow) is an error now rather than a run that never appears.
+ */
+@Injectable()
+export class SubmitProblemHandler {
+  constructor(
+    private readonly runs: RunProjectionStore,
+    private readonly submitter: RunSubmitter,
+    private readonly bus: RunEventBus,
+    @Inject(BLOB_STORE) private readonly blobs: BlobStore,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  async execute(command: SubmitProblemCommand): Promise<SubmitProblemResult> {
+    const contentDigest = contentDigestOf(
+      command.content.kind === 'image' ? { kind: 'image', bytes: command.content.bytes } : command.content,
+    );
+    const idempotencyKey = problemIdempotencyKey(contentDigest, command.userId, command.intent);
+    const runId = this.submitter.runIdOf(RETRIEVE_OR_GENERATE, command.userId, idempotencyKey);
+    const existing = await this.runs.findForUser(runId, command.userId);
+
+    let result: SubmitProblemResult;
+    if (existing === undefined || existing.state === 'FAILED') {
+      // Unknown (or started a moment ago and not reported yet): a repeated StartRun carries the
+      // same message id, so JetStream drops it within its duplicate window and the coordinator after.
+      // FAILED: attempt n + 1 is a new message id, and the coordinator re-attempts on the same row.
+      const attemptNo = existing === undefined ? 1 : existing.attemptNo + 1;
+      const answer = await this.start(command, runId, idempotencyKey, contentDigest, attemptNo);
+      const action = existing === undefined ? 'started' : 'reattempted';
+      switch (answer.kind) {
+        case 'refused':
+          return { runId, attemptNo, action, refused: { reason: answer.reason, detail: answer.detail } };
+        case 'accepted':
+          result = { runId, attemptNo, action, run: answer.run };
+          break;
+        case 'unanswered':
+          result = { runId, attemptNo, action };
+          break;
+      }
+    } else {
+      result = { runId, attemptNo: existing.attemptNo, run: existing, action: 'existing' };
+    }
+    if (command.waitMs <= 0 || result.run?.terminal === true) return result;
+    return this.wait(result, command);
+  }
+
+  /** Waits until this attempt ends (a previous attempt's FAILED does not count) or the wait is over. */
+  private async wait(result: SubmitProblemResult, command: SubmitProblemCommand): Promise<SubmitProblemResult> {
+    const current = (run: RunProjection): boolean => run.attemptNo >= result.attemptNo;
+    const outcome = await this.submitter.awaitRun(result.runId, {
+      timeoutMs: command.waitMs,
+      until: (run) => current(run) && run.terminal,
+      ...(command.signal === undefined ? {} : { signal: command.signal }),
+    });
+    if (outcome.reached && outcome.run !== undefined) return { ...result, run: outcome.run };
+    // Not ended: the stored row (its attempt start is exact, a live event's is not) if it is this attempt.
+    const stored = await this.runs.find(result.runId);
+    return stored !== undefined && current(stored) ? { ...result, attemptNo: stored.attemptNo, run: stored } : result;
+  }
+
+  private async start(
+    command: SubmitProblemCommand,
+    runId: string,
+    idempotencyKey: string,
+    contentDigest: string,
+    attemptNo: number,
+  ): Promise<StartAnswer> {
+    const input: RetrieveOrGenerateInput = {
+      submission: submissionSchema.parse(await this.submissionOf(command)),
+      intent: command.intent,
+      subscriptionTier: command.subscriptionTier,
+      contentSensitivity: DEFAULT_CONTENT_SENSITIVITY,
+      contentDigest,
+    };
+    const messageId = this.submitter.startMessageIdOf(runId, attemptNo);
+    // Listen before publishing, so the answer cannot slip past.
+    const answer = this.bus.waitFor<StartAnswer>(
+      runId,
+      (event) => {
+        switch (event.kind) {
+          case 'inputRefused':
+            return event.data.inputMessageId === messageId ? { kind: 'refused', reason: event.data.reason, detail: event.data.detail } : undefined;
+          case 'stateChanged':
+            return event.data.attemptNo >= attemptNo ? { kind: 'accepted', run: projectionOf(event.data) } : undefined;
+        }
+      },
+      { timeoutMs: this.config.startWaitMs, ...(command.signal === undefined ? {} : { signal: command.signal }) },
+    );
+    try {
+      const submitted = await this.submitter.submit({
+        workflowType: RETRIEVE_OR_GENERATE,
+        idempotencyKey,
+        userId: command.userId,
+        input,
+        ...(attemptNo === 1 ? {} : { attempt: attemptNo }),
+      });
+      if (submitted.runId !== runId) throw new Error(`run id mismatch: ${submitted.runId} is not ${runId}`);
+    } catch (error) {
+      answer.cancel();
+      throw error;
+    }
+    return (await answer.result) ?? { kind: 'unanswered' };
+  }
+
+  private async submissionOf(command: SubmitProblemCommand): Promise<Submission> {
+    const { content } = command;
+    switch (content.kind) {
+      case 'text':
+        return { kind: 'text', text: content.text };
+      case 'url':
+        return { kind: 'url', url: content.url };
+      case 'image': {
+        const blobKey = uploadBlobKey(command.userId, createHash('sha256').update(content.bytes).digest('hex'));
+        // Content-addressed: the same photo uploaded again is already there.
+        if ((await this.blobs.head(blobKey)) === undefined) {
+          await this.blobs.put(blobKey, content.bytes, {
+            contentType: content.contentType,
+            metadata: { userId: command.userId, ...(content.filename === undefined ? {} : { filename: content.filename.slice(0, 255) }) },
+          });
+        }
+        return {
+          kind: 'upload',
+          blobKey,
+          contentType: content.contentType,
+          byteLength: content.bytes.length,
+          ...(content.filename === undefined ? {} : { filename: content.filename.slice(0, 255) }),
+        };
+      }
+    }
+  }
+}

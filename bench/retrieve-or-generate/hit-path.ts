@@ -1,0 +1,117 @@
+/**
+ * RetrieveOrGenerate over the gateway, every service as its own process, local infra (fsync on):
+ *  - hit path at 100 requests/s (open loop): (a) identical re-submission (cached result) and
+ *    (b) a trivially different copy (a new run: ingest → retrieve → hit), each with ?wait;
+ *  - miss path with the instant local model: end-to-end time per run and platform time per step
+ *    (from the coordinator's step log).
+ *
+ *   npm run build && node dist/bench/retrieve-or-generate/hit-path.js [--seconds 15] [--rate 100]
+ */
+import { join } from 'node:path';
+import pg from 'pg';
+import { createDatabase, startNatsServer, startPlatformProcesses, startPostgresServer } from '@openpaw/testing';
+import { SignJWT } from 'jose';
+
+const arg = (name: string, fallback: number): number => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const pct = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const summary = (label: string, latencies: number[], seconds: number): string => {
+  latencies.sort((a, b) => a - b);
+  return `${label.padEnd(44)} n=${String(latencies.length).padStart(5)}  ${(latencies.length / seconds).toFixed(0).padStart(4)} req/s  p50=${pct(latencies, 50).toFixed(1)} ms  p99=${pct(latencies, 99).toFixed(1)} ms`;
+};
+
+async function main(): Promise<void> {
+  const root = join(import.meta.dirname, '../../..');
+  const nats = await startNatsServer();
+  const postgres = await startPostgresServer({ fsync: true });
+  const databaseUrl = await createDatabase(postgres.adminUrl, 'rog_bench');
+  const platform = await startPlatformProcesses({
+    root,
+    natsUrl: nats.url,
+    databaseUrl,
+    services: ['coordinator', 'ingestion', 'retrieval', 'solve', 'assets', 'gateway'],
+    // The video is a background run; keep it out of the measured path's CPU.
+    env: { OPENPAW_POLICY_JSON: JSON.stringify({ defaults: { video_generation: 'skip' } }) },
+  });
+  const token = await new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject('bench')
+    .setIssuer('openpaw')
+    .setAudience('openpaw-api')
+    .setIssuedAt()
+    .setExpirationTime('1h')
+    .sign(new TextEncoder().encode(platform.jwtSecret));
+  const submit = async (text: string, intent = 'solve'): Promise<{ ms: number; body: { result?: { outcome?: string }; run_id: string } }> => {
+    const t = performance.now();
+    const response = await fetch(`${platform.gatewayUrl}/problems?wait=30`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ text, intent }),
+    });
+    const body = (await response.json()) as { result?: { outcome?: string }; run_id: string };
+    return { ms: performance.now() - t, body };
+  };
+
+  try {
+    // Miss path: new problems one at a time with the instant local model.
+    const missLatencies: number[] = [];
+    const missRuns: string[] = [];
+    for (let i = 0; i < 40; i += 1) {
+      const { ms, body } = await submit(`${i + 2}x + ${i} = ${3 * (i + 2) + i}`);
+      if (body.result?.outcome !== 'new') throw new Error(`expected a new solution, got ${JSON.stringify(body)}`);
+      missLatencies.push(ms);
+      missRuns.push(body.run_id);
+    }
+    console.log(summary('miss path (new solve, local model), c=1', missLatencies, missLatencies.reduce((a, b) => a + b, 0) / 1000));
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    const steps = await client.query<{ state: string; avg_ms: number; n: number }>(
+      `with t as (
+         select workflow_run_id, state_before as state,
+                extract(epoch from occurred_at - lag(occurred_at) over (partition by workflow_run_id order by id)) * 1000 as ms
+         from coordinator.workflow_step_logs where workflow_run_id = any($1::uuid[]) and state_before is distinct from state_after)
+       select state, avg(ms)::float8 as avg_ms, count(*)::int as n from t where ms is not null group by state order by avg_ms desc`,
+      [missRuns],
+    );
+    for (const row of steps.rows) console.log(`   time in ${row.state.padEnd(20)} avg ${row.avg_ms.toFixed(1)} ms (n=${row.n})`);
+    await client.end();
+
+    // Hit path at a fixed arrival rate (open loop: latency includes queueing).
+    const rate = arg('rate', 100);
+    const seconds = arg('seconds', 15);
+    for (const variant of ['identical re-submission (cached)', 'copy → new run → retrieval hit'] as const) {
+      const latencies: number[] = [];
+      const pending: Promise<void>[] = [];
+      const started = performance.now();
+      for (let i = 0; i < rate * seconds; i += 1) {
+        const due = started + (i * 1000) / rate;
+        const wait = due - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        const n = i % 40;
+        const text = `${n + 2}x + ${n} = ${3 * (n + 2) + n}`;
+        // The intent is part of the idempotency key: a different intent is a new run of the same
+        // problem, which ingestion and retrieval must answer (a hit), while the same one is cached.
+        const intent = variant === 'identical re-submission (cached)' ? 'solve' : `bench_${i}`;
+        pending.push(
+          submit(text, intent).then(({ ms, body }) => {
+            if (body.result?.outcome !== 'hit' && body.result?.outcome !== 'new') throw new Error(JSON.stringify(body));
+            if (variant !== 'identical re-submission (cached)' && body.result.outcome !== 'hit') throw new Error(`expected a hit: ${JSON.stringify(body)}`);
+            latencies.push(ms);
+          }),
+        );
+      }
+      await Promise.all(pending);
+      console.log(summary(`hit path: ${variant} @${rate}/s`, latencies, (performance.now() - started) / 1000));
+    }
+  } finally {
+    await platform.stop();
+    await Promise.all([nats.dispose(), postgres.dispose()]);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
