@@ -32,7 +32,7 @@ import {
 import { connectNats, JetStreamPublisher, provisionStreams } from '@openpaw/messaging';
 import { type RunningService, startService } from '@openpaw/platform';
 import { type BlobStore, createBlobStoreFromEnv, createLlmFromEnv, type LlmClient } from '@openpaw/providers';
-import { freshDatabase, privateNatsServer } from '@openpaw/testing';
+import { counting, freshDatabase, privateNatsServer, waitFor } from '@openpaw/testing';
 import pg from 'pg';
 import { ArtifactsModule, SERVICE_NAME } from './app.module.js';
 import { artifactsSettingsFromEnv } from './config.js';
@@ -40,33 +40,6 @@ import { FAULT_MARKERS } from './domain/validation/fault-injection.js';
 import { minimalPdf } from './domain/test-support/minimal-pdf.js';
 
 process.env['LOG_LEVEL'] ??= 'warn';
-
-/** Counts calls of the named methods, passing them through to the real adapter. */
-function counting<T extends object>(target: T, methods: readonly (keyof T & string)[]): { adapter: T; calls: Record<string, number> } {
-  const calls: Record<string, number> = Object.fromEntries(methods.map((m) => [m, 0]));
-  const adapter = new Proxy(target, {
-    get(obj, prop, receiver) {
-      const value: unknown = Reflect.get(obj, prop, receiver);
-      if (typeof value !== 'function') return value;
-      const fn = value as (...args: unknown[]) => unknown;
-      return (...args: unknown[]) => {
-        if (typeof prop === 'string' && prop in calls) calls[prop] = (calls[prop] ?? 0) + 1;
-        return fn.apply(obj, args);
-      };
-    },
-  });
-  return { adapter, calls };
-}
-
-async function waitFor<T>(probe: () => T | undefined, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 const USER = 'user-ada';
 const PHOTOSYNTHESIS = [

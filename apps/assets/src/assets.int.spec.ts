@@ -19,7 +19,7 @@ import {
 import { connectNats, JetStreamPublisher, provisionStreams } from '@openpaw/messaging';
 import { type RunningService, startService } from '@openpaw/platform';
 import { type BlobStore, createBlobStoreFromEnv } from '@openpaw/providers';
-import { freshDatabase, privateNatsServer } from '@openpaw/testing';
+import { freshDatabase, privateNatsServer, waitFor } from '@openpaw/testing';
 import pg from 'pg';
 import { AssetsModule, SERVICE_NAME } from './app.module.js';
 import { assetsSettingsFromEnv } from './config.js';
@@ -27,16 +27,6 @@ import { assetsSettingsFromEnv } from './config.js';
 process.env['LOG_LEVEL'] ??= 'warn';
 
 type AnyReply = Envelope<Record<string, unknown>>;
-
-async function waitFor<T>(probe: () => T | undefined, what: string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 function sha256(text: string | Buffer): string {
   return createHash('sha256').update(text).digest('hex');
@@ -63,6 +53,7 @@ describe('assets service on real NATS and PostgreSQL', () => {
   let blobDir: string;
   let blobs: BlobStore;
   let db: pg.Client;
+  let videoWorkDir: string;
   const puts: string[] = [];
   const replies: AnyReply[] = [];
 
@@ -70,6 +61,7 @@ describe('assets service on real NATS and PostgreSQL', () => {
     nats = await privateNatsServer();
     const databaseUrl = await freshDatabase('assets_service');
     blobDir = await mkdtemp(join(tmpdir(), 'openpaw-assets-int-'));
+    videoWorkDir = await mkdtemp(join(tmpdir(), 'openpaw-assets-video-'));
     const store = await createBlobStoreFromEnv({ OPENPAW_BLOB_DIR: blobDir });
     // The real local store, recording writes.
     blobs = new Proxy(store, {
@@ -85,7 +77,7 @@ describe('assets service on real NATS and PostgreSQL', () => {
       },
     });
     process.env['OPENPAW_NATS_URL'] = nats.url;
-    const settings = assetsSettingsFromEnv({ OPENPAW_DATABASE_URL: databaseUrl, OPENPAW_VIDEO_SECONDS_PER_FRAME: '2' });
+    const settings = assetsSettingsFromEnv({ OPENPAW_DATABASE_URL: databaseUrl, OPENPAW_VIDEO_SECONDS_PER_FRAME: '2', OPENPAW_VIDEO_WORK_DIR: videoWorkDir });
     service = await startService({ name: SERVICE_NAME, module: AssetsModule.forRoot(settings, { blobs }), defaultPort: 0, port: 0 });
 
     nc = await connectNats({ servers: nats.url, name: 'assets-int-spec' });
@@ -108,6 +100,7 @@ describe('assets service on real NATS and PostgreSQL', () => {
     await service?.app.close();
     await nats?.dispose();
     if (blobDir !== undefined) await rm(blobDir, { recursive: true, force: true });
+    await rm(videoWorkDir, { recursive: true, force: true });
   });
 
   /** What the solve service stores for an attempt: the HTML and its steps document beside it. */
@@ -283,7 +276,7 @@ describe('assets service on real NATS and PostgreSQL', () => {
       provenance: { frameCount: 4, width: 1280, height: 720, durationMs: 8_000, encoder: expect.stringMatching(/^(libx264|mpeg4)$/) },
     });
     // The per-job temp directory is gone.
-    expect((await readdir(tmpdir())).filter((name) => name.startsWith('openpaw-video-'))).toEqual([]);
+    expect(await readdir(videoWorkDir)).toEqual([]);
 
     // Redelivered: the same replies, no second render or write.
     const writes = puts.filter((k) => k === storageKey).length;

@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import { z } from 'zod';
 
 /** The assets service's settings, from the environment (validated at start). */
@@ -18,6 +19,8 @@ export interface VideoSettings {
   readonly encodeTimeoutMs: number;
   /** Renders running at once in this process (each is one ffmpeg process). */
   readonly maxConcurrentRenders: number;
+  /** Where per-render working directories are made (and removed after each render). */
+  readonly workDir: string;
 }
 
 export const ASSETS_SCHEMA = 'assets';
@@ -30,6 +33,7 @@ const envSchema = z.object({
   OPENPAW_VIDEO_SECONDS_PER_FRAME: z.coerce.number().positive().max(60).default(4),
   OPENPAW_VIDEO_ENCODE_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
   OPENPAW_VIDEO_MAX_CONCURRENT: z.coerce.number().int().positive().default(2),
+  OPENPAW_VIDEO_WORK_DIR: z.string().min(1).optional(),
 });
 
 /** Reads the settings; throws naming every invalid variable. */
@@ -48,6 +52,7 @@ export function assetsSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Ass
       secondsPerFrame: e.OPENPAW_VIDEO_SECONDS_PER_FRAME,
       encodeTimeoutMs: e.OPENPAW_VIDEO_ENCODE_TIMEOUT_MS,
       maxConcurrentRenders: e.OPENPAW_VIDEO_MAX_CONCURRENT,
+      workDir: e.OPENPAW_VIDEO_WORK_DIR ?? tmpdir(),
     },
   };
 }

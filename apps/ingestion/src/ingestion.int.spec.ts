@@ -19,7 +19,7 @@ import {
 import { connectNats, JetStreamPublisher, provisionStreams } from '@openpaw/messaging';
 import { type RunningService, startService } from '@openpaw/platform';
 import { type BlobStore, createBlobStoreFromEnv } from '@openpaw/providers';
-import { freshDatabase, privateNatsServer } from '@openpaw/testing';
+import { counting, freshDatabase, privateNatsServer, waitFor } from '@openpaw/testing';
 import pg from 'pg';
 import sharp from 'sharp';
 import { IngestionModule, SERVICE_NAME } from './app.module.js';
@@ -32,33 +32,6 @@ process.env['LOG_LEVEL'] ??= 'warn';
 type Normalized = Envelope<MessageData<typeof MediaNormalized>>;
 type Rejected = Envelope<MessageData<typeof MediaRejected>>;
 type Reply = Normalized | Rejected;
-
-/** Counts calls of the named methods, passing them through to the real adapter. */
-function counting<T extends object>(target: T, methods: readonly (keyof T & string)[]): { adapter: T; calls: Record<string, number> } {
-  const calls: Record<string, number> = Object.fromEntries(methods.map((m) => [m, 0]));
-  const adapter = new Proxy(target, {
-    get(obj, prop, receiver) {
-      const value: unknown = Reflect.get(obj, prop, receiver);
-      if (typeof value !== 'function') return value;
-      const fn = value as (...args: unknown[]) => unknown;
-      return (...args: unknown[]) => {
-        if (typeof prop === 'string' && prop in calls) calls[prop] = (calls[prop] ?? 0) + 1;
-        return fn.apply(obj, args);
-      };
-    },
-  });
-  return { adapter, calls };
-}
-
-async function waitFor<T>(probe: () => T | undefined, what: string, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 const hamming = (a: string, b: string): number => (BigInt(`0x${a}`) ^ BigInt(`0x${b}`)).toString(2).replace(/0/g, '').length;
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');

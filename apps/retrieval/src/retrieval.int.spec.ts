@@ -15,7 +15,7 @@ import {
 } from '@openpaw/contracts';
 import { connectNats, JetStreamPublisher, provisionStreams } from '@openpaw/messaging';
 import { type RunningService, startService } from '@openpaw/platform';
-import { freshDatabase, privateNatsServer } from '@openpaw/testing';
+import { freshDatabase, privateNatsServer, waitFor } from '@openpaw/testing';
 import pg from 'pg';
 import { RetrievalModule, SERVICE_NAME } from './app.module.js';
 import { type RetrievalSettings, retrievalSettingsFromEnv } from './config.js';
@@ -27,16 +27,6 @@ type Hit = Envelope<MessageData<typeof RetrievalHit>>;
 type Miss = Envelope<MessageData<typeof RetrievalMiss>>;
 type Indexed = Envelope<MessageData<typeof DocumentIndexed>>;
 type Reply = Hit | Miss | Indexed;
-
-async function waitFor<T>(probe: () => T | undefined, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 /** A typed problem's signature, its text already in the ingestion service's normal form. */
 function textSignature(normalizedText: string, subject = 'other'): ProblemSignature {

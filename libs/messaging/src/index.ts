@@ -26,7 +26,6 @@ export {
 } from './consumer.js';
 export { stderrLogger, type MessagingLogger, type MessagingObserver } from './observability.js';
 export { activeTraceHeaders, contextFromTraceHeaders, type TraceHeaders } from './trace-context.js';
-export { deterministicId } from './deterministic-id.js';
 export { OnMessage } from './nest/on-message.decorator.js';
 export {
   MessagingHealth,

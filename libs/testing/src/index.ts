@@ -11,3 +11,4 @@ export {
 export { dockerEngineReachable } from './docker.js';
 export { freshDatabase, privateNatsServer, startInfra, testInfra, type RunningInfra, type TestInfra } from './infra.js';
 export { ALL_SERVICES, startPlatformProcesses, type PlatformOptions, type RunningPlatform, type ServiceName } from './platform-processes.js';
+export { counting, waitFor } from './waiting.js';

@@ -1,5 +1,4 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { VideoSettings } from '../config.js';
 import type { RenderedVideo, VideoRenderer } from '../ports.js';
@@ -27,7 +26,7 @@ export class SlideshowVideoRenderer implements VideoRenderer {
     await this.acquire();
     let dir: string | undefined;
     try {
-      dir = await mkdtemp(join(tmpdir(), 'openpaw-video-'));
+      dir = await mkdtemp(join(this.settings.workDir, 'openpaw-video-'));
       const frames = framesFor(steps);
       for (const [i, frame] of frames.entries()) {
         await writeFile(join(dir, `frame-${String(i + 1).padStart(4, '0')}.png`), await renderFrame(frame));

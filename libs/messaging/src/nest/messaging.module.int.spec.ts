@@ -1,9 +1,8 @@
 import { Inject, Injectable, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { defineCommand, defineEvent, STREAMS, type Envelope, type MessageData } from '@openpaw/contracts';
+import { defineCommand, defineEvent, deterministicUuid, STREAMS, type Envelope, type MessageData } from '@openpaw/contracts';
 import { z } from 'zod';
-import { deterministicId } from '../deterministic-id.js';
 import { recordingLogger, startBroker, storedMessages, waitFor, type Broker } from '../int-test-kit.js';
 import type { HandlerOutcome, MessageContext, MessagePublisher } from '../ports.js';
 import { MessagingHealth, MessagingModule } from './messaging.module.js';
@@ -28,7 +27,7 @@ class GreetHandler {
     await this.publisher.publish(
       Greeted,
       { name: envelope.data.name },
-      { id: deterministicId(envelope.id, Greeted.subject), source: '/openpaw/greeter', correlationId: envelope.correlationid, causationId: envelope.id },
+      { id: deterministicUuid(envelope.id, Greeted.subject), source: '/openpaw/greeter', correlationId: envelope.correlationid, causationId: envelope.id },
     );
     return { kind: 'ack' };
   }
@@ -74,7 +73,7 @@ describe('MessagingModule (real nats-server, NestJS application context)', () =>
       ]);
       expect(greetedEvents).toEqual(['Ada']);
       const events = await storedMessages(broker.jsm, STREAMS.events.name, Greeted.subject);
-      expect(events.map((m) => m.header.get('Nats-Msg-Id'))).toEqual([deterministicId(command.id, Greeted.subject)]);
+      expect(events.map((m) => m.header.get('Nats-Msg-Id'))).toEqual([deterministicUuid(command.id, Greeted.subject)]);
 
       const consumers = await Promise.all([
         broker.jsm.consumers.info(STREAMS.commands.name, 'svc-greeter'),
