@@ -67,22 +67,26 @@ async function main(): Promise<void> {
     console.log(summary('miss path (new solve, local model), c=1', missLatencies, missLatencies.reduce((a, b) => a + b, 0) / 1000));
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
-    const steps = await client.query<{ state: string; avg_ms: number; n: number }>(
-      `with t as (
-         select workflow_run_id, state_before as state,
-                extract(epoch from occurred_at - lag(occurred_at) over (partition by workflow_run_id order by id)) * 1000 as ms
-         from coordinator.workflow_step_logs where workflow_run_id = any($1::uuid[]) and state_before is distinct from state_after)
-       select state, avg(ms)::float8 as avg_ms, count(*)::int as n from t where ms is not null group by state order by avg_ms desc`,
-      [missRuns],
-    );
-    for (const row of steps.rows) console.log(`   time in ${row.state.padEnd(20)} avg ${row.avg_ms.toFixed(1)} ms (n=${row.n})`);
-    await client.end();
+    const stepTimes = async (runIds: readonly string[]): Promise<void> => {
+      const steps = await client.query<{ state: string; avg_ms: number; p99_ms: number; n: number }>(
+        `with t as (
+           select workflow_run_id, state_before as state,
+                  extract(epoch from occurred_at - lag(occurred_at) over (partition by workflow_run_id order by id)) * 1000 as ms
+           from coordinator.workflow_step_logs where workflow_run_id = any($1::uuid[]) and state_before is distinct from state_after)
+         select state, avg(ms)::float8 as avg_ms, (percentile_cont(0.99) within group (order by ms))::float8 as p99_ms, count(*)::int as n
+         from t where ms is not null and state <> 'INITIATED' group by state order by avg_ms desc`,
+        [runIds],
+      );
+      for (const row of steps.rows) console.log(`   time in ${row.state.padEnd(20)} avg ${row.avg_ms.toFixed(1)} ms  p99 ${row.p99_ms.toFixed(1)} ms (n=${row.n})`);
+    };
+    await stepTimes(missRuns);
 
     // Hit path at a fixed arrival rate (open loop: latency includes queueing).
     const rate = arg('rate', 100);
     const seconds = arg('seconds', 15);
     for (const variant of ['identical re-submission (cached)', 'copy → new run → retrieval hit'] as const) {
       const latencies: number[] = [];
+      const runIds: string[] = [];
       const pending: Promise<void>[] = [];
       const started = performance.now();
       for (let i = 0; i < rate * seconds; i += 1) {
@@ -99,12 +103,15 @@ async function main(): Promise<void> {
             if (body.result?.outcome !== 'hit' && body.result?.outcome !== 'new') throw new Error(JSON.stringify(body));
             if (variant !== 'identical re-submission (cached)' && body.result.outcome !== 'hit') throw new Error(`expected a hit: ${JSON.stringify(body)}`);
             latencies.push(ms);
+            runIds.push(body.run_id);
           }),
         );
       }
       await Promise.all(pending);
       console.log(summary(`hit path: ${variant} @${rate}/s`, latencies, (performance.now() - started) / 1000));
+      if (variant !== 'identical re-submission (cached)') await stepTimes(runIds);
     }
+    await client.end();
   } finally {
     await platform.stop();
     await Promise.all([nats.dispose(), postgres.dispose()]);
