@@ -5,7 +5,7 @@
  *  - miss path with the instant local model: end-to-end time per run and platform time per step
  *    (from the coordinator's step log).
  *
- *   npm run build && node dist/bench/retrieve-or-generate/hit-path.js [--seconds 15] [--rate 100]
+ *   npm run build && node dist/bench/retrieve-or-generate/hit-path.js [--seconds 15] [--rate 100] [--warmup 3]
  */
 import { join } from 'node:path';
 import pg from 'pg';
@@ -84,12 +84,23 @@ async function main(): Promise<void> {
     // Hit path at a fixed arrival rate (open loop: latency includes queueing).
     const rate = arg('rate', 100);
     const seconds = arg('seconds', 15);
+    // Steady state: the first `warmup` seconds of each variant (JIT, pools, caches) are not measured.
+    const warmup = arg('warmup', 3);
     for (const variant of ['identical re-submission (cached)', 'copy → new run → retrieval hit'] as const) {
       const latencies: number[] = [];
       const runIds: string[] = [];
       const pending: Promise<void>[] = [];
-      const started = performance.now();
-      for (let i = 0; i < rate * seconds; i += 1) {
+      let started = performance.now();
+      let measureStart = started;
+      const total = rate * (seconds + warmup);
+      for (let i = 0; i < total; i += 1) {
+        if (i === rate * warmup) {
+          await Promise.all(pending.splice(0));
+          latencies.splice(0);
+          runIds.splice(0);
+          measureStart = performance.now();
+          started = measureStart - (i * 1000) / rate;
+        }
         const due = started + (i * 1000) / rate;
         const wait = due - performance.now();
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
@@ -108,7 +119,7 @@ async function main(): Promise<void> {
         );
       }
       await Promise.all(pending);
-      console.log(summary(`hit path: ${variant} @${rate}/s`, latencies, (performance.now() - started) / 1000));
+      console.log(summary(`hit path: ${variant} @${rate}/s`, latencies, (performance.now() - measureStart) / 1000));
       if (variant !== 'identical re-submission (cached)') await stepTimes(runIds);
     }
     await client.end();
