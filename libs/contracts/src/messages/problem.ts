@@ -50,3 +50,23 @@ export const solutionProvenance = z.object({
   costUsd: z.number().nonnegative(),
   latencyMs: z.number().nonnegative(),
 });
+
+export const SUBSCRIPTION_TIERS = ['free', 'pro', 'enterprise'] as const;
+export const CONTENT_SENSITIVITIES = ['standard', 'sensitive'] as const;
+
+/**
+ * `StartRun.input` of a `retrieve_or_generate` run: what the gateway sends and the coordinator's
+ * definition accepts (one schema, so the two cannot disagree).
+ */
+export const retrieveOrGenerateStartInput = z.object({
+  submission,
+  intent: z.string().min(1).max(200).optional(),
+  subscriptionTier: z.enum(SUBSCRIPTION_TIERS).default('free'),
+  contentSensitivity: z.enum(CONTENT_SENSITIVITIES).default('standard'),
+  /**
+   * Digest of the submitted content (normalised text, image bytes or URL) that the idempotency key
+   * sha256(contentDigest + user id + intent) was derived from; the real problem signature is only
+   * known after INGESTING.
+   */
+  contentDigest: z.string().min(1).max(256),
+});

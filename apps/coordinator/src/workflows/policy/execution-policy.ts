@@ -1,3 +1,4 @@
+import { CONTENT_SENSITIVITIES, SUBSCRIPTION_TIERS } from '@openpaw/contracts';
 import { z } from 'zod';
 
 /**
@@ -5,10 +6,9 @@ import { z } from 'zod';
  * names are the spec's (`policy.retrieval_threshold`, `policy.video_generation`, ...) because the
  * policy is logged verbatim as the run's first step (`policy_applied`).
  */
-export const SUBSCRIPTION_TIERS = ['free', 'pro', 'enterprise'] as const;
+export { CONTENT_SENSITIVITIES, SUBSCRIPTION_TIERS };
 export type SubscriptionTier = (typeof SUBSCRIPTION_TIERS)[number];
 
-export const CONTENT_SENSITIVITIES = ['standard', 'sensitive'] as const;
 export type ContentSensitivity = (typeof CONTENT_SENSITIVITIES)[number];
 
 export const VIDEO_GENERATION_MODES = ['skip', 'async', 'sync'] as const;

@@ -12,22 +12,15 @@ import {
   RegisterSolution,
   RetrievalHit,
   RetrievalMiss,
+  retrieveOrGenerateStartInput,
   runIdFor,
   SearchSolutions,
   solveErrorCode,
-  submission,
   type solutionProvenance,
 } from '@openpaw/contracts';
 import { type Decision, type Effect, eventOf, type RunSnapshot, type SagaDefinition, type SagaInput, type StepLogEntry } from '@openpaw/saga';
-import { z } from 'zod';
-import {
-  CONTENT_SENSITIVITIES,
-  DEFAULT_POLICY_CONFIG,
-  type ExecutionPolicy,
-  type PolicyConfig,
-  PolicyEngine,
-  SUBSCRIPTION_TIERS,
-} from '../policy/index.js';
+import type { z } from 'zod';
+import { DEFAULT_POLICY_CONFIG, type ExecutionPolicy, type PolicyConfig, PolicyEngine } from '../policy/index.js';
 import {
   clearPendingRetry,
   firstTry,
@@ -92,18 +85,7 @@ export const HYBRID_THRESHOLD_OFFSET = 0.02;
 /** Spec: after a failed solve, a top candidate with confidence > 0.70 is served as a near-miss. */
 export const NEAR_MISS_MIN_CONFIDENCE = 0.7;
 
-export const retrieveOrGenerateStartSchema = z.object({
-  submission,
-  intent: z.string().min(1).max(200).optional(),
-  subscriptionTier: z.enum(SUBSCRIPTION_TIERS).default('free'),
-  contentSensitivity: z.enum(CONTENT_SENSITIVITIES).default('standard'),
-  /**
-   * Digest of the submitted content (normalised text, image bytes or URL) that the idempotency key
-   * sha256(contentDigest + user id + intent) was derived from; the real problem signature is only
-   * known after INGESTING.
-   */
-  contentDigest: z.string().min(1).max(256),
-});
+export const retrieveOrGenerateStartSchema = retrieveOrGenerateStartInput;
 /** The start input as the gateway sends it (tier and sensitivity optional). */
 export type RetrieveOrGenerateStartInput = z.input<typeof retrieveOrGenerateStartSchema>;
 export type RetrieveOrGenerateStart = z.output<typeof retrieveOrGenerateStartSchema>;

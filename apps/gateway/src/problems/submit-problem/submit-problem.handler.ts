@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { type Submission, submission as submissionSchema } from '@openpaw/contracts';
+import { retrieveOrGenerateStartInput, type Submission, submission as submissionSchema } from '@openpaw/contracts';
+import { z } from 'zod';
 import type { BlobStore } from '@openpaw/providers';
 import { BLOB_STORE } from '../../assets/blobs/blob-store.provider.js';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../../config.js';
@@ -60,15 +61,8 @@ type StartAnswer =
   | { readonly kind: 'refused'; readonly reason: string; readonly detail: string }
   | { readonly kind: 'unanswered' };
 
-/** The input of a `retrieve_or_generate` run, as the gateway sends it in `StartRun`. */
-export interface RetrieveOrGenerateInput {
-  readonly submission: Submission;
-  readonly intent: string;
-  readonly subscriptionTier: string;
-  readonly contentSensitivity: typeof DEFAULT_CONTENT_SENSITIVITY;
-  readonly contentDigest: string;
-  readonly [key: string]: unknown;
-}
+/** The input of a `retrieve_or_generate` run, as the gateway sends it in `StartRun` (the contract's schema). */
+export type RetrieveOrGenerateInput = z.input<typeof retrieveOrGenerateStartInput>;
 
 /**
  * Submits a problem (spec 01, idempotency): the key is sha256(content digest + user + intent), the
@@ -143,13 +137,17 @@ export class SubmitProblemHandler {
     contentDigest: string,
     attemptNo: number,
   ): Promise<StartAnswer> {
-    const input: RetrieveOrGenerateInput = {
+    const candidate: RetrieveOrGenerateInput = {
       submission: submissionSchema.parse(await this.submissionOf(command)),
       intent: command.intent,
-      subscriptionTier: command.subscriptionTier,
+      // An unknown tier claim fails the contract below and is refused like the coordinator would.
+      subscriptionTier: command.subscriptionTier as RetrieveOrGenerateInput['subscriptionTier'],
       contentSensitivity: DEFAULT_CONTENT_SENSITIVITY,
       contentDigest,
     };
+    const checked = retrieveOrGenerateStartInput.safeParse(candidate);
+    if (!checked.success) return { kind: 'refused', reason: 'invalid_input', detail: z.prettifyError(checked.error) };
+    const input = checked.data;
     const messageId = this.submitter.startMessageIdOf(runId, attemptNo);
     // Listen before publishing, so the answer cannot slip past.
     const answer = this.bus.waitFor<StartAnswer>(
