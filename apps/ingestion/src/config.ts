@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AddressClass } from './domain/ip-address-policy.js';
+import type { AddressClass } from '@openpaw/providers';
 import type { HostResolver } from './domain/safe-fetch.js';
 
 /** The ingestion service's settings, from the environment (validated at start). */

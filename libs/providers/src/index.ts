@@ -64,3 +64,4 @@ export { createShareToken, loadOrCreateShareSecret, type ShareTokenVerification,
 export { LocalFsBlobStore, type LocalFsBlobStoreConfig } from './blob/local-fs-blob-store.js';
 export { GcsBlobStore, type GcsBlobStoreConfig, MAX_SIGNED_URL_SECONDS } from './blob/gcs-blob-store.js';
 export { createBlobStoreFromEnv, DEFAULT_LOCAL_BLOB_DIR, DEFAULT_SHARE_BASE_URL, localShareSecretFromEnv } from './blob/create-blob-store-from-env.js';
+export * from './web/index.js';

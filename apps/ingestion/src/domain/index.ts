@@ -11,7 +11,7 @@ export {
   ingestProblem,
   type ProblemInput,
 } from './ingest-problem.js';
-export { type AddressClass, classifyAddress } from './ip-address-policy.js';
+export { type AddressClass, classifyAddress } from '@openpaw/providers';
 export { isMediaRejectedError, MediaRejectedError, REJECTION_REASONS, type RejectionReason } from './media-rejection.js';
 export { type SniffedMediaType, sniffMediaType } from './media-type.js';
 export { prepareOcrInput } from './ocr-input.js';

@@ -1,0 +1,12 @@
+export { type AddressClass, classifyAddress, parseIpv6 } from './ip-address-policy.js';
+export {
+  DEFAULT_FETCH_CONTENT_TYPES,
+  safeFetch,
+  systemResolver,
+  UrlFetchError,
+  type FetchedResource,
+  type HostResolver,
+  type ResolvedAddress,
+  type SafeFetchOptions,
+  type UrlFetchRefusal,
+} from './safe-fetch.js';
