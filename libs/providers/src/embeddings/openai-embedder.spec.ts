@@ -1,10 +1,9 @@
-import { fakeClock, startStubServer, type StubHandler, type StubServer } from '../test-support/stub-server.js';
+import { fakeClock, useScriptedStubServer } from '../test-support/stub-server.js';
 import { ProviderError } from '../llm/errors.js';
 import { OpenAiEmbedder } from './openai-embedder.js';
 
 const KEY = 'sk-embed-test-0123456789';
-const script: StubHandler[] = [];
-let server: StubServer;
+const stub = useScriptedStubServer();
 
 function embeddings(vectors: number[][], promptTokens: number) {
   return {
@@ -19,25 +18,13 @@ function embeddings(vectors: number[][], promptTokens: number) {
   };
 }
 
-beforeAll(async () => {
-  server = await startStubServer((request) => {
-    const next = script.shift();
-    if (next === undefined) throw new Error('unexpected request');
-    return next(request);
-  });
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-  script.length = 0;
-});
 
 describe('OpenAiEmbedder against an OpenAI embeddings wire-format server', () => {
   it('sends the documented request and returns vectors in input order with usage and cost', async () => {
-    script.push(() => embeddings([[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]], 9));
-    const embedder = new OpenAiEmbedder({ model: 'text-embedding-3-small', apiKey: KEY, baseURL: `${server.url}/v1`, dimensions: 3 });
+    stub.script.push(() => embeddings([[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]], 9));
+    const embedder = new OpenAiEmbedder({ model: 'text-embedding-3-small', apiKey: KEY, baseURL: `${stub.server.url}/v1`, dimensions: 3 });
     const result = await embedder.embed(['first text', 'second text']);
-    const request = server.requests[0]!;
+    const request = stub.server.requests[0]!;
     expect(request.url.pathname).toBe('/v1/embeddings');
     expect(request.headers.authorization).toBe(`Bearer ${KEY}`);
     expect(request.json()).toEqual({ model: 'text-embedding-3-small', input: ['first text', 'second text'], encoding_format: 'float', dimensions: 3 });
@@ -50,30 +37,30 @@ describe('OpenAiEmbedder against an OpenAI embeddings wire-format server', () =>
   });
 
   it('batches large inputs', async () => {
-    script.push(() => embeddings([[1], [2]], 2));
-    script.push(() => embeddings([[3]], 1));
-    const embedder = new OpenAiEmbedder({ model: 'nomic-embed-text', baseURL: `${server.url}/v1`, batchSize: 2 });
+    stub.script.push(() => embeddings([[1], [2]], 2));
+    stub.script.push(() => embeddings([[3]], 1));
+    const embedder = new OpenAiEmbedder({ model: 'nomic-embed-text', baseURL: `${stub.server.url}/v1`, batchSize: 2 });
     const result = await embedder.embed(['a', 'b', 'c']);
     expect(result.vectors.map((v) => v[0])).toEqual([1, 2, 3]);
-    expect(server.requests.map((r) => (r.json() as { input: string[] }).input)).toEqual([['a', 'b'], ['c']]);
+    expect(stub.server.requests.map((r) => (r.json() as { input: string[] }).input)).toEqual([['a', 'b'], ['c']]);
     expect(embedder.dimensions).toBe(1);
   });
 
   it('retries a 429 after Retry-After and a 500 with backoff', async () => {
-    script.push(() => ({ status: 429, headers: { 'retry-after': '4' }, body: { error: { message: 'slow down' } } }));
-    script.push(() => ({ status: 500, body: { error: { message: 'oops' } } }));
-    script.push(() => embeddings([[1, 0]], 1));
+    stub.script.push(() => ({ status: 429, headers: { 'retry-after': '4' }, body: { error: { message: 'slow down' } } }));
+    stub.script.push(() => ({ status: 500, body: { error: { message: 'oops' } } }));
+    stub.script.push(() => embeddings([[1, 0]], 1));
     const clock = fakeClock();
-    const embedder = new OpenAiEmbedder({ model: 'text-embedding-3-small', apiKey: KEY, baseURL: `${server.url}/v1`, clock, random: () => 0 });
+    const embedder = new OpenAiEmbedder({ model: 'text-embedding-3-small', apiKey: KEY, baseURL: `${stub.server.url}/v1`, clock, random: () => 0 });
     await embedder.embed(['x']);
     expect(clock.sleeps).toEqual([4000, 500]);
   });
 
   it('reports malformed JSON and timeouts as typed errors', async () => {
-    script.push(() => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"data": [' }));
-    const embedder = new OpenAiEmbedder({ model: 'm', apiKey: KEY, baseURL: `${server.url}/v1`, retry: { maxAttempts: 1 }, timeoutMs: 150 });
+    stub.script.push(() => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"data": [' }));
+    const embedder = new OpenAiEmbedder({ model: 'm', apiKey: KEY, baseURL: `${stub.server.url}/v1`, retry: { maxAttempts: 1 }, timeoutMs: 150 });
     await expect(embedder.embed(['x'])).rejects.toMatchObject({ kind: 'malformed_response' });
-    script.push(() => ({ hang: true }));
+    stub.script.push(() => ({ hang: true }));
     const error = await embedder.embed(['x']).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ kind: 'timeout' });

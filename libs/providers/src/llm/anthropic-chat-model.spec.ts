@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { fakeClock, startStubServer, type StubHandler, type StubServer } from '../test-support/stub-server.js';
+import { fakeClock, useScriptedStubServer } from '../test-support/stub-server.js';
 import { AnthropicChatModel, toAnthropicMessages } from './anthropic-chat-model.js';
 import { LlmCallFailedError } from './errors.js';
 import { ResilientLlmClient } from './resilient-llm-client.js';
 
 const KEY = 'sk-ant-test-0123456789abcdef';
-const script: StubHandler[] = [];
-let server: StubServer;
+const stub = useScriptedStubServer();
 
 function message(text: string, model = 'claude-haiku-4-5-20251001') {
   return {
@@ -30,26 +29,14 @@ function anthropicError(status: number, type: string, text: string, headers: Rec
 
 function client(options: { nativeStructuredOutput?: boolean } = {}) {
   const clock = fakeClock();
-  const model = new AnthropicChatModel({ apiKey: KEY, baseURL: server.url, clock, ...options });
+  const model = new AnthropicChatModel({ apiKey: KEY, baseURL: stub.server.url, clock, ...options });
   return { clock, llm: new ResilientLlmClient({ models: [model], defaultModel: 'anthropic/claude-haiku-4-5', clock, random: () => 0.5, defaultTimeoutMs: 2_000 }) };
 }
 
-beforeAll(async () => {
-  server = await startStubServer((request) => {
-    const next = script.shift();
-    if (next === undefined) throw new Error(`unexpected request ${request.method} ${request.url.pathname}`);
-    return next(request);
-  });
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-  script.length = 0;
-});
 
 describe('AnthropicChatModel against an Anthropic Messages wire-format server', () => {
   it('sends a Messages request (without the deprecated temperature) and reports usage, answering model and cost', async () => {
-    script.push(() => message('Paris'));
+    stub.script.push(() => message('Paris'));
     const { llm } = client();
     const result = await llm.chat(
       [
@@ -58,7 +45,7 @@ describe('AnthropicChatModel against an Anthropic Messages wire-format server', 
       ],
       { maxTokens: 50, temperature: 0.3 },
     );
-    const request = server.requests[0]!;
+    const request = stub.server.requests[0]!;
     expect(request.method).toBe('POST');
     expect(request.url.pathname).toBe('/v1/messages');
     // @anthropic-ai/sdk 1.x sends the API key as a bearer token (older majors used x-api-key).
@@ -82,8 +69,8 @@ describe('AnthropicChatModel against an Anthropic Messages wire-format server', 
   });
 
   it('retries a 429 after the Retry-After delay, on the injected clock', async () => {
-    script.push(() => anthropicError(429, 'rate_limit_error', 'Number of requests has exceeded your rate limit', { 'retry-after': '3' }));
-    script.push(() => message('ok'));
+    stub.script.push(() => anthropicError(429, 'rate_limit_error', 'Number of requests has exceeded your rate limit', { 'retry-after': '3' }));
+    stub.script.push(() => message('ok'));
     const { llm, clock } = client();
     const result = await llm.chat([{ role: 'user', content: 'hi' }], { maxTokens: 16 });
     expect(clock.sleeps).toEqual([3000]);
@@ -94,9 +81,9 @@ describe('AnthropicChatModel against an Anthropic Messages wire-format server', 
   });
 
   it('retries an overloaded 529 / 500 and then succeeds', async () => {
-    script.push(() => anthropicError(529, 'overloaded_error', 'Overloaded'));
-    script.push(() => anthropicError(500, 'api_error', 'Internal server error'));
-    script.push(() => message('ok'));
+    stub.script.push(() => anthropicError(529, 'overloaded_error', 'Overloaded'));
+    stub.script.push(() => anthropicError(500, 'api_error', 'Internal server error'));
+    stub.script.push(() => message('ok'));
     const { llm, clock } = client();
     const result = await llm.chat([{ role: 'user', content: 'hi' }], { maxTokens: 16 });
     expect(clock.sleeps).toEqual([375, 750]);
@@ -104,7 +91,7 @@ describe('AnthropicChatModel against an Anthropic Messages wire-format server', 
   });
 
   it('reports malformed JSON as a malformed_response', async () => {
-    script.push(() => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"type":"message", "content": [' }));
+    stub.script.push(() => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"type":"message", "content": [' }));
     const { llm } = client();
     const failure = (await llm.chat([{ role: 'user', content: 'hi' }], { maxTokens: 16 }).catch((e: unknown) => e)) as LlmCallFailedError;
     expect(failure).toBeInstanceOf(LlmCallFailedError);
@@ -112,8 +99,8 @@ describe('AnthropicChatModel against an Anthropic Messages wire-format server', 
   });
 
   it('times out a hanging request and retries it', async () => {
-    script.push(() => ({ hang: true }));
-    script.push(() => message('after timeout'));
+    stub.script.push(() => ({ hang: true }));
+    stub.script.push(() => message('after timeout'));
     const { llm } = client();
     const result = await llm.chat([{ role: 'user', content: 'hi' }], { maxTokens: 16, timeoutMs: 150 });
     expect(result.attempts.map((a) => a.outcome)).toEqual(['timeout', 'ok']);
@@ -121,16 +108,16 @@ describe('AnthropicChatModel against an Anthropic Messages wire-format server', 
 
   it('puts the schema in the system prompt, or in output_config when native structured output is on', async () => {
     const schema = z.object({ city: z.string() });
-    script.push(() => message('{"city":"Paris"}'));
+    stub.script.push(() => message('{"city":"Paris"}'));
     const prompted = await client().llm.structured([{ role: 'user', content: 'Capital of France?' }], schema, { maxTokens: 32 });
     expect(prompted.value).toEqual({ city: 'Paris' });
-    const first = server.requests[0]!.json() as Record<string, unknown>;
+    const first = stub.server.requests[0]!.json() as Record<string, unknown>;
     expect(first['system']).toContain('JSON Schema');
     expect(first['output_config']).toBeUndefined();
 
-    script.push(() => message('{"city":"Paris"}'));
+    stub.script.push(() => message('{"city":"Paris"}'));
     await client({ nativeStructuredOutput: true }).llm.structured([{ role: 'user', content: 'Capital of France?' }], schema, { maxTokens: 32 });
-    expect((server.requests[1]!.json() as Record<string, unknown>)['output_config']).toEqual({
+    expect((stub.server.requests[1]!.json() as Record<string, unknown>)['output_config']).toEqual({
       format: { type: 'json_schema', schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
     });
   });

@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { fakeClock, startStubServer, type StubHandler, type StubServer } from '../test-support/stub-server.js';
+import { fakeClock, useScriptedStubServer } from '../test-support/stub-server.js';
 import { LlmCallFailedError } from './errors.js';
 import { GeminiChatModel } from './gemini-chat-model.js';
 import { ResilientLlmClient } from './resilient-llm-client.js';
 
 const KEY = 'AIzaTestKey0123456789abcdefghij';
-const script: StubHandler[] = [];
-let server: StubServer;
+const stub = useScriptedStubServer();
 
 function generated(text: string, modelVersion = 'gemini-2.5-flash') {
   return {
@@ -26,26 +25,14 @@ function googleError(status: number, statusText: string, text: string, headers: 
 
 function client() {
   const clock = fakeClock();
-  const model = new GeminiChatModel({ apiKey: KEY, baseUrl: server.url, clock });
+  const model = new GeminiChatModel({ apiKey: KEY, baseUrl: stub.server.url, clock });
   return { clock, llm: new ResilientLlmClient({ models: [model], defaultModel: 'gemini/gemini-2.5-flash', clock, random: () => 0.5, defaultTimeoutMs: 2_000 }) };
 }
 
-beforeAll(async () => {
-  server = await startStubServer((request) => {
-    const next = script.shift();
-    if (next === undefined) throw new Error(`unexpected request ${request.method} ${request.url.pathname}`);
-    return next(request);
-  });
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-  script.length = 0;
-});
 
 describe('GeminiChatModel against a Gemini generateContent wire-format server', () => {
   it('sends generateContent and reports usage (thinking billed as output), answering model and cost', async () => {
-    script.push(() => generated('Paris'));
+    stub.script.push(() => generated('Paris'));
     const { llm } = client();
     const result = await llm.chat(
       [
@@ -56,7 +43,7 @@ describe('GeminiChatModel against a Gemini generateContent wire-format server', 
       ],
       { maxTokens: 40, temperature: 0.1 },
     );
-    const request = server.requests[0]!;
+    const request = stub.server.requests[0]!;
     expect(request.method).toBe('POST');
     // @google/genai 3.x defaults to the v1 surface of the Gemini API.
     expect(request.url.pathname).toBe('/v1/models/gemini-2.5-flash:generateContent');
@@ -81,8 +68,8 @@ describe('GeminiChatModel against a Gemini generateContent wire-format server', 
   });
 
   it('retries a 429 after the Retry-After delay, on the injected clock', async () => {
-    script.push(() => googleError(429, 'RESOURCE_EXHAUSTED', 'Resource has been exhausted', { 'retry-after': '2' }));
-    script.push(() => generated('ok'));
+    stub.script.push(() => googleError(429, 'RESOURCE_EXHAUSTED', 'Resource has been exhausted', { 'retry-after': '2' }));
+    stub.script.push(() => generated('ok'));
     const { llm, clock } = client();
     const result = await llm.chat([{ role: 'user', content: 'hi' }], { maxTokens: 16 });
     expect(clock.sleeps).toEqual([2000]);
@@ -93,8 +80,8 @@ describe('GeminiChatModel against a Gemini generateContent wire-format server', 
   });
 
   it('retries a 500 with backoff, then succeeds', async () => {
-    script.push(() => googleError(500, 'INTERNAL', 'An internal error has occurred'));
-    script.push(() => generated('ok'));
+    stub.script.push(() => googleError(500, 'INTERNAL', 'An internal error has occurred'));
+    stub.script.push(() => generated('ok'));
     const { llm, clock } = client();
     const result = await llm.chat([{ role: 'user', content: 'hi' }], { maxTokens: 16 });
     expect(clock.sleeps).toEqual([375]);
@@ -102,7 +89,7 @@ describe('GeminiChatModel against a Gemini generateContent wire-format server', 
   });
 
   it('reports malformed JSON as a malformed_response', async () => {
-    script.push(() => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"candidates": [' }));
+    stub.script.push(() => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"candidates": [' }));
     const { llm } = client();
     const failure = (await llm.chat([{ role: 'user', content: 'hi' }], { maxTokens: 16 }).catch((e: unknown) => e)) as LlmCallFailedError;
     expect(failure).toBeInstanceOf(LlmCallFailedError);
@@ -110,19 +97,19 @@ describe('GeminiChatModel against a Gemini generateContent wire-format server', 
   });
 
   it('times out a hanging request and retries it', async () => {
-    script.push(() => ({ hang: true }));
-    script.push(() => generated('after timeout'));
+    stub.script.push(() => ({ hang: true }));
+    stub.script.push(() => generated('after timeout'));
     const { llm } = client();
     const result = await llm.chat([{ role: 'user', content: 'hi' }], { maxTokens: 16, timeoutMs: 150 });
     expect(result.attempts.map((a) => a.outcome)).toEqual(['timeout', 'ok']);
   });
 
   it('asks for JSON with the response schema in structured calls', async () => {
-    script.push(() => generated('{"city":"Paris"}'));
+    stub.script.push(() => generated('{"city":"Paris"}'));
     const { llm } = client();
     const result = await llm.structured([{ role: 'user', content: 'Capital of France?' }], z.object({ city: z.string() }), { maxTokens: 32 });
     expect(result.value).toEqual({ city: 'Paris' });
-    const body = server.requests[0]!.json() as { generationConfig: Record<string, unknown> };
+    const body = stub.server.requests[0]!.json() as { generationConfig: Record<string, unknown> };
     expect(body.generationConfig).toMatchObject({
       responseMimeType: 'application/json',
       responseJsonSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },

@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { fakeClock, startStubServer, type StubHandler, type StubServer } from '../test-support/stub-server.js';
+import { fakeClock, useScriptedStubServer } from '../test-support/stub-server.js';
 import { LlmCallFailedError, ProviderError } from './errors.js';
 import { OpenAiChatModel } from './openai-chat-model.js';
 import { ResilientLlmClient } from './resilient-llm-client.js';
 
 const KEY = 'sk-test-openai-0123456789abcdef';
-const script: StubHandler[] = [];
-let server: StubServer;
+const stub = useScriptedStubServer();
 
 function completion(text: string, model = 'gpt-4o-mini-2024-07-18') {
   return {
@@ -23,26 +22,14 @@ function completion(text: string, model = 'gpt-4o-mini-2024-07-18') {
 }
 
 function client(clock = fakeClock()) {
-  const model = new OpenAiChatModel({ apiKey: KEY, baseURL: `${server.url}/v1`, maxTokensParam: 'max_completion_tokens', clock });
+  const model = new OpenAiChatModel({ apiKey: KEY, baseURL: `${stub.server.url}/v1`, maxTokensParam: 'max_completion_tokens', clock });
   return { clock, llm: new ResilientLlmClient({ models: [model], defaultModel: 'openai/gpt-4o-mini', clock, random: () => 0.5, defaultTimeoutMs: 2_000 }) };
 }
 
-beforeAll(async () => {
-  server = await startStubServer((request) => {
-    const next = script.shift();
-    if (next === undefined) throw new Error(`unexpected request ${request.method} ${request.url.pathname}`);
-    return next(request);
-  });
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-  script.length = 0;
-});
 
 describe('OpenAiChatModel against an OpenAI wire-format server', () => {
   it('sends a chat completion and reports usage, answering model and cost', async () => {
-    script.push(() => completion('4'));
+    stub.script.push(() => completion('4'));
     const { llm } = client();
     const result = await llm.chat(
       [
@@ -52,8 +39,8 @@ describe('OpenAiChatModel against an OpenAI wire-format server', () => {
       { maxTokens: 64, temperature: 0 },
     );
 
-    expect(server.requests).toHaveLength(1);
-    const request = server.requests[0]!;
+    expect(stub.server.requests).toHaveLength(1);
+    const request = stub.server.requests[0]!;
     expect(request.method).toBe('POST');
     expect(request.url.pathname).toBe('/v1/chat/completions');
     expect(request.headers.authorization).toBe(`Bearer ${KEY}`);
@@ -80,20 +67,20 @@ describe('OpenAiChatModel against an OpenAI wire-format server', () => {
   });
 
   it('sends max_tokens to an OpenAI-compatible server by default', async () => {
-    script.push(() => completion('ok', 'llama3.1'));
-    const model = new OpenAiChatModel({ baseURL: `${server.url}/v1` });
+    stub.script.push(() => completion('ok', 'llama3.1'));
+    const model = new OpenAiChatModel({ baseURL: `${stub.server.url}/v1` });
     const response = await model.complete({ model: 'llama3.1', messages: [{ role: 'user', content: 'hi' }], temperature: 0.2, maxTokens: 10, signal: AbortSignal.timeout(2000) });
-    expect(server.requests[0]!.json()).toMatchObject({ model: 'llama3.1', max_tokens: 10 });
+    expect(stub.server.requests[0]!.json()).toMatchObject({ model: 'llama3.1', max_tokens: 10 });
     expect(response.model).toBe('llama3.1');
   });
 
   it('retries a 429 after the Retry-After delay, on the injected clock', async () => {
-    script.push(() => ({ status: 429, headers: { 'retry-after': '7' }, body: { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } } }));
-    script.push(() => completion('done'));
+    stub.script.push(() => ({ status: 429, headers: { 'retry-after': '7' }, body: { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } } }));
+    stub.script.push(() => completion('done'));
     const { llm, clock } = client();
     const result = await llm.chat([{ role: 'user', content: 'hi' }], { maxTokens: 16 });
     expect(clock.sleeps).toEqual([7000]);
-    expect(server.requests).toHaveLength(2);
+    expect(stub.server.requests).toHaveLength(2);
     expect(result.attempts.map((a) => [a.outcome, a.status, a.waitedMs])).toEqual([
       ['rate_limited', 429, 0],
       ['ok', undefined, 7000],
@@ -102,8 +89,8 @@ describe('OpenAiChatModel against an OpenAI wire-format server', () => {
   });
 
   it('retries a 500 with jittered exponential backoff, then succeeds', async () => {
-    script.push(() => ({ status: 500, body: { error: { message: 'The server had an error', type: 'server_error' } } }));
-    script.push(() => completion('recovered'));
+    stub.script.push(() => ({ status: 500, body: { error: { message: 'The server had an error', type: 'server_error' } } }));
+    stub.script.push(() => completion('recovered'));
     const { llm, clock } = client();
     const result = await llm.chat([{ role: 'user', content: 'hi' }], { maxTokens: 16 });
     // first retry: cap = 500 ms, equal jitter with random() = 0.5 -> 250 + 125
@@ -112,19 +99,19 @@ describe('OpenAiChatModel against an OpenAI wire-format server', () => {
   });
 
   it('reports malformed JSON as a malformed_response and does not retry it', async () => {
-    script.push(() => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"id": "chatcmpl-1", "choices": [' }));
+    stub.script.push(() => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"id": "chatcmpl-1", "choices": [' }));
     const { llm } = client();
     const failure = await llm.chat([{ role: 'user', content: 'hi' }], { maxTokens: 16 }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(LlmCallFailedError);
     const failed = failure as LlmCallFailedError;
     expect(failed.attempts.map((a) => a.outcome)).toEqual(['malformed_response']);
     expect(failed.lastError).toBeInstanceOf(ProviderError);
-    expect(server.requests).toHaveLength(1);
+    expect(stub.server.requests).toHaveLength(1);
   });
 
   it('times out a hanging request and retries it', async () => {
-    script.push(() => ({ hang: true }));
-    script.push(() => completion('after timeout'));
+    stub.script.push(() => ({ hang: true }));
+    stub.script.push(() => completion('after timeout'));
     const { llm } = client();
     const result = await llm.chat([{ role: 'user', content: 'hi' }], { maxTokens: 16, timeoutMs: 150 });
     expect(result.attempts.map((a) => a.outcome)).toEqual(['timeout', 'ok']);
@@ -133,13 +120,13 @@ describe('OpenAiChatModel against an OpenAI wire-format server', () => {
 
   it('uses a per-user key and never lets it into an error message', async () => {
     const userKey = 'sk-user-key-abcdefghijklmnop';
-    script.push((request) => ({
+    stub.script.push((request) => ({
       status: 401,
       body: { error: { message: `Incorrect API key provided: ${String(request.headers.authorization).slice(7)}`, type: 'invalid_request_error', code: 'invalid_api_key' } },
     }));
     const { llm } = client();
     const failure = (await llm.chat([{ role: 'user', content: 'hi' }], { maxTokens: 16, credentials: { openai: userKey } }).catch((e: unknown) => e)) as LlmCallFailedError;
-    expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${userKey}`);
+    expect(stub.server.requests[0]!.headers.authorization).toBe(`Bearer ${userKey}`);
     expect(failure.attempts.map((a) => a.outcome)).toEqual(['auth']);
     expect(failure.message).not.toContain(userKey);
     expect(failure.lastError?.message).toContain('[redacted]');
@@ -147,11 +134,11 @@ describe('OpenAiChatModel against an OpenAI wire-format server', () => {
   });
 
   it('asks for json_schema output in structured calls', async () => {
-    script.push(() => completion('{"answer": 4}'));
+    stub.script.push(() => completion('{"answer": 4}'));
     const { llm } = client();
     const result = await llm.structured([{ role: 'user', content: '2 + 2?' }], z.object({ answer: z.number() }), { maxTokens: 32 });
     expect(result.value).toEqual({ answer: 4 });
-    const body = server.requests[0]!.json() as { response_format: unknown };
+    const body = stub.server.requests[0]!.json() as { response_format: unknown };
     expect(body.response_format).toEqual({
       type: 'json_schema',
       json_schema: {

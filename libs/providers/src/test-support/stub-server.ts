@@ -97,3 +97,38 @@ export function fakeClock(startMs = Date.UTC(2026, 0, 1)): { now(): number; slee
     sleeps,
   };
 }
+
+/** A stub server answering each request with the next scripted handler; reset before every test. */
+export interface ScriptedStubServer {
+  /** Handlers for the coming requests, in order; a request with none left fails the test. */
+  readonly script: StubHandler[];
+  readonly server: StubServer;
+}
+
+/**
+ * Registers the suite's scripted stub server (started once, closed after the suite, script and
+ * recorded requests cleared before each test). Call at the top level of a spec file.
+ */
+export function useScriptedStubServer(): ScriptedStubServer {
+  const script: StubHandler[] = [];
+  let server: StubServer | undefined;
+  beforeAll(async () => {
+    server = await startStubServer((request) => {
+      const next = script.shift();
+      if (next === undefined) throw new Error(`unexpected request ${request.method} ${request.url.pathname}`);
+      return next(request);
+    });
+  });
+  afterAll(async () => server?.close());
+  beforeEach(() => {
+    server?.requests.splice(0);
+    script.length = 0;
+  });
+  return {
+    script,
+    get server(): StubServer {
+      if (server === undefined) throw new Error('the stub server starts in beforeAll');
+      return server;
+    },
+  };
+}
