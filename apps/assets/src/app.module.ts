@@ -1,5 +1,6 @@
 import { type DynamicModule, Inject, Module, type OnModuleInit, type Provider } from '@nestjs/common';
-import { databaseReadiness, MessageLogContext, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
+import { PRIORITY_VIDEO_LANE, VIDEO_LANE } from '@openpaw/contracts';
+import { databaseReadiness, laneSettingsFromEnv, MessageLogContext, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
 import { type BlobStore, createBlobStoreFromEnv } from '@openpaw/providers';
 import type { DataSource } from 'typeorm';
 import type { AssetsSettings } from './config.js';
@@ -38,7 +39,15 @@ export class AssetsModule implements OnModuleInit {
     const renderer: Provider = { provide: VIDEO_RENDERER, useValue: adapters.videoRenderer ?? new SlideshowVideoRenderer(settings.video) };
     return {
       module: AssetsModule,
-      imports: [PlatformModule.forService(SERVICE_NAME), ServiceMessagingModule.forService(SERVICE_NAME)],
+      imports: [
+        PlatformModule.forService(SERVICE_NAME),
+        // Renders consume their own lane (`video`), at most as many at once as the renderer runs, so a
+        // queue of renders never holds up a RegisterSolution (critical lane). OPENPAW_LANES=video runs
+        // a video-only worker; OPENPAW_LANE_CONCURRENCY overrides.
+        ServiceMessagingModule.forService(SERVICE_NAME, {
+          laneConcurrency: { [VIDEO_LANE]: settings.video.maxConcurrentRenders, [PRIORITY_VIDEO_LANE]: 1, ...laneSettingsFromEnv().laneConcurrency },
+        }),
+      ],
       providers: [
         { provide: ASSETS_SETTINGS, useValue: settings },
         blobs,

@@ -106,5 +106,6 @@ export interface RenderedVideo {
 
 /** Renders a solution's steps to a video. */
 export interface VideoRenderer {
-  render(steps: StepsDocument): Promise<RenderedVideo>;
+  /** `priority`: a render of the priority lane, served before queued background renders. */
+  render(steps: StepsDocument, options?: { readonly priority?: boolean }): Promise<RenderedVideo>;
 }

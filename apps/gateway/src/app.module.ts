@@ -3,6 +3,9 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { MESSAGE_PUBLISHER } from '@openpaw/messaging';
 import { databaseReadiness, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
 import type { DataSource } from 'typeorm';
+import { AdmissionControl } from './admission/admission-control.js';
+import { ADMISSION_LIMITS } from './admission/admission-limits.js';
+import { AdmissionMetrics } from './admission/admission-metrics.js';
 import { ArtifactsApiModule } from './artifacts/artifacts-api.module.js';
 import { AssetAccess } from './assets/asset-access.js';
 import { AssetsController } from './assets/assets.controller.js';
@@ -55,6 +58,9 @@ export class GatewayModule implements OnModuleInit {
       controllers: [ProblemsController, RunsController, RunAssetsController, AssetsController, SharedController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
+        { provide: ADMISSION_LIMITS, useValue: config.admission },
+        AdmissionControl,
+        AdmissionMetrics,
         { provide: COMMAND_PUBLISHER, useExisting: MESSAGE_PUBLISHER },
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: HttpErrorFilter },

@@ -1,5 +1,6 @@
 import type { Env } from '@openpaw/providers';
 import { z } from 'zod';
+import { type AdmissionLimits, admissionLimitsFrom } from './admission/admission-limits.js';
 
 /** The gateway's configuration, from the environment (validated at start). */
 export interface GatewayConfig {
@@ -23,6 +24,8 @@ export interface GatewayConfig {
    * the other services use.
    */
   readonly blobEnv: Env;
+  /** Admission control (flow control at the edge): per-tier rate and in-flight limits, global bounds. */
+  readonly admission: AdmissionLimits;
 }
 
 export interface JwtConfig {
@@ -67,5 +70,6 @@ export function gatewayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Gate
     startWaitMs: e.OPENPAW_GATEWAY_START_WAIT_MS,
     uploadMaxBytes: e.OPENPAW_GATEWAY_UPLOAD_MAX_BYTES,
     blobEnv: env,
+    admission: admissionLimitsFrom(env['OPENPAW_ADMISSION_JSON']),
   };
 }

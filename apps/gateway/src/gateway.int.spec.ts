@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { DEFAULT_ADMISSION_LIMITS } from './admission/admission-limits.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -104,6 +105,7 @@ describe('gateway (real NATS + PostgreSQL)', () => {
       natsUrl: nats.url,
       databaseUrl: await freshDatabase('gateway'),
       jwt: { secret: 'integration-test-secret-of-at-least-32-chars', issuer: 'openpaw', audience: 'openpaw-api' },
+      admission: DEFAULT_ADMISSION_LIMITS,
       cancelWaitMs: 3000,
       sseHeartbeatMs: 250,
       startWaitMs: 2000,

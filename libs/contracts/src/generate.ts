@@ -2,6 +2,7 @@ import { stringify } from 'yaml';
 import { z } from 'zod';
 import { catalog } from './catalog.js';
 import { envelopeSchema } from './envelope.js';
+import { laneDurableOf, laneOf } from './lanes.js';
 import type { AnyMessageDefinition } from './message-definition.js';
 import { schemaPathOf, SCHEMA_BASE_URI, STREAMS } from './subjects.js';
 
@@ -65,6 +66,7 @@ function asyncApiDocument(): Record<string, unknown> {
       channel: { $ref: `#/channels/${key}` },
       summary: definition.description,
       messages: [{ $ref: `#/channels/${key}/messages/${key}` }],
+      ...lanePropertiesOf(definition),
     };
   }
   const { $schema: _s, ...envelope } = jsonSchemaOf(envelopeSchema);
@@ -98,4 +100,14 @@ export function renderContractFiles(): Map<string, string> {
   }
   files.set('asyncapi.yaml', `# Generated from libs/contracts by \`npm run contracts:generate\`. Do not edit.\n${stringify(asyncApiDocument(), { aliasDuplicateObjects: false, lineWidth: 0 })}`);
   return files;
+}
+
+/** A command's lane and the durable consumer that reads it (flow control: see `lanes.ts`). */
+function lanePropertiesOf(definition: AnyMessageDefinition): Record<string, string> {
+  const lane = laneOf(definition);
+  if (lane === undefined) return {};
+  return {
+    'x-openpaw-lane': lane,
+    'x-openpaw-durable': laneDurableOf(definition.context, lane),
+  };
 }

@@ -1,5 +1,6 @@
 export * from './subjects.js';
 export * from './message-definition.js';
+export * from './lanes.js';
 export * from './envelope.js';
 export { catalog, definitionForSubject } from './catalog.js';
 export * from './messages/workflow.js';

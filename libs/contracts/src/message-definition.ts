@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { CRITICAL_LANE, type Lane, assertLaneName } from './lanes.js';
 import { type MessageKind, type Subject, schemaPathOf, SCHEMA_BASE_URI, subjectOf } from './subjects.js';
 
 /** One message of the catalog: its zod schema is the only hand-written contract. */
@@ -18,6 +19,11 @@ export interface MessageDefinition<
   readonly description: string;
   /** URI of the generated JSON Schema (the CloudEvents `dataschema`). */
   readonly dataschema: string;
+  /**
+   * Commands only: the lane the owning service consumes it on (its own durable consumer and
+   * concurrency), so background work never queues ahead of critical-path commands. See `lanes.ts`.
+   */
+  readonly lane?: Lane;
 }
 
 // The catalog is heterogeneous; `any` here only widens the schema parameter for collections.
@@ -33,9 +39,11 @@ function define<K extends MessageKind, C extends string, N extends string, V ext
   version: V,
   schema: S,
   description: string,
+  lane?: Lane,
 ): MessageDefinition<K, C, N, V, S> {
   return {
     kind,
+    ...(lane === undefined ? {} : { lane }),
     context,
     name,
     version,
@@ -46,15 +54,21 @@ function define<K extends MessageKind, C extends string, N extends string, V ext
   };
 }
 
-/** An imperative message with exactly one consumer: the service named by `service`. */
+export interface CommandOptions {
+  /** Default `critical`: a step some user waits for. Background work names its own lane (`video`, `background`). */
+  readonly lane?: Lane;
+}
+
+/** An imperative message with exactly one consumer: the service named by `service`, on the command's lane. */
 export function defineCommand<C extends string, N extends string, V extends number, S extends z.ZodType>(
   service: C,
   name: N,
   version: V,
   schema: S,
   description: string,
+  options: CommandOptions = {},
 ): MessageDefinition<'cmd', C, N, V, S> {
-  return define('cmd', service, name, version, schema, description);
+  return define('cmd', service, name, version, schema, description, assertLaneName(options.lane ?? CRITICAL_LANE));
 }
 
 /** A past-tense fact; any number of consumers. */

@@ -13,7 +13,8 @@ export interface ConnectNatsOptions {
 /**
  * Connects to NATS with settings fit for a long-running service: reconnect forever
  * with a jittered wait, and detect a dead server within about a minute (ping every 20 s, 3 missed).
- * The first connect fails fast, so an orchestrator restarts a service that cannot reach NATS.
+ * The first connect waits too (flow control: a service starts while NATS is down, reports not ready,
+ * and carries on when it returns); pass `waitOnFirstConnect: false` to fail fast instead.
  */
 export async function connectNats(options: ConnectNatsOptions): Promise<NatsConnection> {
   return connect({
@@ -28,6 +29,7 @@ export async function connectNats(options: ConnectNatsOptions): Promise<NatsConn
     // Capturing a stack for every request (each JetStream publish is one) costs more CPU than the
     // publish itself at thousands per second; errors keep their messages.
     noAsyncTraces: true,
+    waitOnFirstConnect: true,
     ...options.connectOptions,
   });
 }

@@ -40,6 +40,10 @@ interface ConsumerCommonOptions {
   readonly backoffMs?: readonly number[];
   /** Ack and skip subjects with no definition (an events consumer reading all of `openpaw.evt.>`); else they are dead-lettered. */
   readonly ignoreUnknownSubjects?: boolean;
+  /** Subjects acked without handling: another lane of the service consumes them through its own durable. */
+  readonly otherLanesSubjects?: ReadonlySet<string>;
+  /** Called when a valid message is handed to its handler (command receipts: see `command-receipts.ts`). */
+  readonly onPickup?: (envelopeId: string, deliveryCount: number) => void;
   readonly observer?: MessagingObserver;
   readonly logger?: MessagingLogger;
   /**
@@ -124,6 +128,8 @@ class PullConsumerRunner implements ConsumerHandle {
   readonly #maxDeliver: number;
   readonly #backoffMs: readonly number[];
   readonly #ignoreUnknown: boolean;
+  readonly #otherLanesSubjects: ReadonlySet<string>;
+  readonly #onPickup: ((envelopeId: string, deliveryCount: number) => void) | undefined;
   readonly #observer: MessagingObserver | undefined;
   readonly #logger: MessagingLogger;
   readonly #handler: MessageConsumerOptions['handler'] | undefined;
@@ -164,6 +170,8 @@ class PullConsumerRunner implements ConsumerHandle {
     this.#maxDeliver = Math.max(1, options.maxDeliver ?? DEFAULT_MAX_DELIVER);
     this.#backoffMs = options.backoffMs !== undefined && options.backoffMs.length > 0 ? options.backoffMs : DEFAULT_BACKOFF_MS;
     this.#ignoreUnknown = options.ignoreUnknownSubjects ?? false;
+    this.#otherLanesSubjects = options.otherLanesSubjects ?? new Set();
+    this.#onPickup = options.onPickup;
     this.#observer = options.observer;
     this.#logger = options.logger ?? stderrLogger;
     if (options.batchHandler !== undefined) {
@@ -319,6 +327,7 @@ class PullConsumerRunner implements ConsumerHandle {
       const item = this.#validate(msg);
       if (typeof item === 'string') return await this.#deadLetter(msg, item);
       if (item === undefined) return this.#settle(msg, 'ack');
+      this.#onPickup?.(item.envelope.id, item.context.deliveryCount);
       const started = this.#observer === undefined ? 0 : performance.now();
       let outcome: HandlerOutcome;
       try {
@@ -382,7 +391,9 @@ class PullConsumerRunner implements ConsumerHandle {
   /** A BatchItem, or the dead-letter reason, or undefined for an unknown subject to skip. */
   #validate(msg: JsMsg): BatchItem | string | undefined {
     const definition = this.#definitions.get(msg.subject);
-    if (definition === undefined) return this.#ignoreUnknown ? undefined : `no handler for subject ${msg.subject}`;
+    if (definition === undefined) {
+      return this.#ignoreUnknown || this.#otherLanesSubjects.has(msg.subject) ? undefined : `no handler for subject ${msg.subject}`;
+    }
     const { deliveryCount, streamSequence } = msg.info;
     if (deliveryCount > this.#maxDeliver) {
       return `delivered ${deliveryCount} times (max ${this.#maxDeliver}); the last attempt never settled (crash or ack timeout)`;

@@ -1,8 +1,10 @@
 export type { BatchHandler, BatchItem, HandlerOutcome, MessageContext, MessageHandler, MessagePublisher } from './ports.js';
 export { connectNats, ConnectionState, type ConnectNatsOptions } from './connection.js';
 export {
+  consumerInfoIfExists,
   ensureConsumer,
   ensureStream,
+  laneFilterOf,
   EVENTS_FILTER,
   provisionStreams,
   serviceCommandsDurable,
@@ -28,8 +30,17 @@ export { stderrLogger, type MessagingLogger, type MessagingObserver } from './ob
 export { activeTraceHeaders, contextFromTraceHeaders, type TraceHeaders } from './trace-context.js';
 export { OnMessage } from './nest/on-message.decorator.js';
 export {
+  COMMAND_RECEIPTS_BUCKET,
+  KvCommandReceiptStore,
+  receiptRecorder,
+  type CommandReceipt,
+  type CommandReceiptStore,
+} from './command-receipts.js';
+export {
   MessagingHealth,
+  MessagingHost,
   MessagingModule,
+  type LaneBacklog,
   type MessagingModuleAsyncOptions,
   type MessagingModuleOptions,
 } from './nest/messaging.module.js';

@@ -13,7 +13,7 @@ import {
   type StreamInfo,
 } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/nats-core';
-import { STREAMS, SUBJECT_ROOT } from '@openpaw/contracts';
+import { CRITICAL_LANE, laneDurableOf, STREAMS, SUBJECT_ROOT } from '@openpaw/contracts';
 
 /** What provisioning did to one stream or consumer. */
 export type ProvisionResult = 'created' | 'updated' | 'unchanged';
@@ -138,6 +138,12 @@ export interface ConsumerSpec {
    */
   readonly backoffMs?: readonly number[];
   readonly maxAckPending: number;
+  /**
+   * Where a consumer that does not exist yet starts (stream sequence); default: the stream's start.
+   * A new lane's durable starts where the service's single consumer had got to, so it does not
+   * replay the stream's history (see the lanes ADR).
+   */
+  readonly startSequence?: number;
 }
 
 /** JetStream replaces ack_wait by the first backoff step when a backoff is set. */
@@ -187,7 +193,9 @@ export async function ensureConsumer(jsm: JetStreamManager, spec: ConsumerSpec):
         await jsm.consumers.add(spec.stream, {
           durable_name: spec.durable,
           ack_policy: AckPolicy.Explicit,
-          deliver_policy: DeliverPolicy.All,
+          ...(spec.startSequence === undefined
+            ? { deliver_policy: DeliverPolicy.All }
+            : { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: spec.startSequence }),
           replay_policy: ReplayPolicy.Instant,
           ...settings,
         });
@@ -216,9 +224,23 @@ export async function ensureConsumer(jsm: JetStreamManager, spec: ConsumerSpec):
  * migration.
  */
 
-/** `svc-<service>`: the one consumer of a service's commands. */
+/** `svc-<service>`: the consumer of a service's critical-lane commands (before lanes: of all its commands). */
 export function serviceCommandsDurable(service: string): string {
-  return `svc-${service}`;
+  return laneDurableOf(service, CRITICAL_LANE);
+}
+
+/**
+ * What a lane's durable reads: its one subject when the lane has a single command (nats-server 2.9
+ * has one filter subject per consumer), else all of the service's commands, the other lanes' skipped.
+ * The critical lane keeps the service's original filter.
+ */
+export function laneFilterOf(service: string, lane: string, subjects: readonly string[]): string {
+  return lane !== CRITICAL_LANE && subjects.length === 1 ? (subjects[0] as string) : serviceCommandsFilter(service);
+}
+
+/** Consumer info, or undefined when the consumer does not exist. */
+export async function consumerInfoIfExists(jsm: JetStreamManager, stream: string, durable: string): Promise<ConsumerInfo | undefined> {
+  return consumerInfoOrUndefined(jsm, stream, durable);
 }
 
 /** `openpaw.cmd.<service>.>`: the commands a service owns. */

@@ -12,6 +12,21 @@ export interface DatabaseOptions {
   readonly migrations?: readonly (new () => MigrationInterface)[];
   readonly poolSize?: number;
   readonly applicationName?: string;
+  /**
+   * Start-up with PostgreSQL down or in recovery: connection failures are retried with backoff
+   * (1 s doubling to 30 s) until this signal aborts; each retry is reported. Default: retry forever.
+   */
+  readonly waitForDatabase?: { readonly signal?: AbortSignal; readonly onRetry?: (attempt: number, error: Error, delayMs: number) => void };
+}
+
+/** Errors that mean "PostgreSQL is not there (yet)": worth waiting for, unlike bad credentials or SQL. */
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN', '57P03', '57P01', '08001', '08006']);
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+  return /not yet accepting connections|starting up|shutting down|Connection terminated|connect ECONNREFUSED/i.test(error.message);
 }
 
 /** A TypeORM data source for one service schema. Migrations only: never `synchronize`. */
@@ -35,7 +50,7 @@ export function createDataSource(options: DatabaseOptions): DataSource {
 /** Initialises the data source, creates its schema if missing and applies pending migrations. */
 export async function openDatabase(options: DatabaseOptions): Promise<DataSource> {
   const dataSource = createDataSource(options);
-  await dataSource.initialize();
+  await initializeWhenAvailable(dataSource, options.waitForDatabase ?? {});
   try {
     await dataSource.query(`create schema if not exists "${options.schema.replace(/"/g, '')}"`);
     await dataSource.runMigrations({ transaction: 'each' });
@@ -44,4 +59,31 @@ export async function openDatabase(options: DatabaseOptions): Promise<DataSource
     throw error;
   }
   return dataSource;
+}
+
+function reportRetry(attempt: number, error: Error, delayMs: number): void {
+  if (attempt === 1 || attempt % 10 === 0) {
+    process.stderr.write(`${JSON.stringify({ level: 'warn', time: Date.now(), msg: 'PostgreSQL unavailable; retrying', attempt, retryInMs: delayMs, err: error.message })}\n`);
+  }
+}
+
+/** `initialize()`, retried with backoff while PostgreSQL is unreachable or not accepting connections. */
+async function initializeWhenAvailable(dataSource: DataSource, wait: NonNullable<DatabaseOptions['waitForDatabase']>): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await dataSource.initialize();
+      return;
+    } catch (error) {
+      if (!isDatabaseUnavailable(error) || wait.signal?.aborted === true) throw error;
+      const delayMs = Math.min(30_000, 1_000 * 2 ** Math.min(attempt - 1, 5));
+      (wait.onRetry ?? reportRetry)(attempt, error as Error, delayMs);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delayMs);
+        wait.signal?.addEventListener('abort', () => {
+          clearTimeout(timer);
+          resolve();
+        }, { once: true });
+      });
+    }
+  }
 }

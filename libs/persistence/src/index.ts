@@ -1,1 +1,1 @@
-export { createDataSource, openDatabase, type DatabaseOptions } from './data-source.js';
+export { createDataSource, isDatabaseUnavailable, openDatabase, type DatabaseOptions } from './data-source.js';

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory, type IEntryNestModule } from '@nestjs/core';
 import { Logger, PinoLogger } from 'nestjs-pino';
+import { startStartupProbeServer } from './startup-probe-server.js';
 import { installTracing } from './tracing.js';
 
 export interface ServiceAppOptions {
@@ -59,9 +60,17 @@ function portFromEnv(defaultPort: number): number {
 
 /** Starts a service: creates the app, listens on `PORT`/`HOST` (default `defaultPort` on 127.0.0.1). */
 export async function startService(options: BootstrapOptions): Promise<RunningService> {
-  const app = await createServiceApp(options);
   const port = options.port ?? portFromEnv(options.defaultPort);
   const host = options.host ?? process.env['HOST'] ?? '127.0.0.1';
+  // While the app waits for NATS/PostgreSQL (they may be down or recovering), the port answers the
+  // probes: alive, not ready. (Port 0 means "any free port": nobody probes it before it is known.)
+  const probes = port === 0 ? undefined : await startStartupProbeServer(port, host, options.name);
+  let app: INestApplication;
+  try {
+    app = await createServiceApp(options);
+  } finally {
+    await probes?.close();
+  }
   try {
     await app.listen(port, host);
   } catch (error) {

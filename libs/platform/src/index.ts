@@ -11,7 +11,7 @@ export {
   ReadinessRegistry,
   SERVICE_NAME,
 } from './health.js';
-export { METRIC_NAMES, PlatformMetrics } from './metrics.js';
+export { METRIC_NAMES, PlatformMetrics, type LaneBacklogReading } from './metrics.js';
 export { MetricsMessagingObserver, type MessagingObserver } from './messaging-observer.js';
 export { loggerParams, MessageLogContext, messageLogBindings, messageLogger, PROBE_PATHS, type MessageLogSource } from './logging.js';
 export {
@@ -24,4 +24,4 @@ export {
   startSpanContext,
   withTraceparent,
 } from './tracing.js';
-export { DEFAULT_NATS_URL, natsUrlFromEnv, ServiceMessagingModule, type ServiceMessagingOptions } from './messaging.js';
+export { DEFAULT_NATS_URL, laneSettingsFromEnv, natsUrlFromEnv, ServiceMessagingModule, type ServiceMessagingOptions } from './messaging.js';

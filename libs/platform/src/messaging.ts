@@ -1,11 +1,12 @@
 import { type DynamicModule, Inject, Module, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { STREAMS } from '@openpaw/contracts';
+import { CRITICAL_LANE, STREAMS } from '@openpaw/contracts';
 import {
   DEFAULT_MAX_DELIVER,
   ensureConsumer,
   MessagingHealth,
+  MessagingHost,
   MessagingModule,
   type MessagingModuleOptions,
   NATS_CONNECTION,
@@ -15,6 +16,7 @@ import {
 import { ReadinessRegistry } from './health.js';
 import { MessageLogContext } from './logging.js';
 import { MetricsMessagingObserver } from './messaging-observer.js';
+import { PlatformMetrics } from './metrics.js';
 
 export const DEFAULT_NATS_URL = 'nats://127.0.0.1:4222';
 
@@ -28,6 +30,27 @@ export function natsUrlFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
     .filter((url) => url !== '');
 }
 
+/**
+ * The process's role (flow control): `OPENPAW_LANES` names the command lanes it consumes
+ * (comma-separated, e.g. `video` for a video worker; unset: every lane of the service), and
+ * `OPENPAW_LANE_CONCURRENCY` the handlers in flight per lane (`critical=8,video=1`).
+ */
+export function laneSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Pick<MessagingModuleOptions, 'lanes' | 'laneConcurrency'> {
+  const lanesRaw = env['OPENPAW_LANES']?.trim();
+  const lanes = lanesRaw === undefined || lanesRaw === '' || lanesRaw === 'all' ? undefined : lanesRaw.split(',').map((l) => l.trim()).filter((l) => l !== '');
+  const concurrencyRaw = env['OPENPAW_LANE_CONCURRENCY']?.trim();
+  const laneConcurrency: Record<string, number> = {};
+  for (const pair of concurrencyRaw === undefined || concurrencyRaw === '' ? [] : concurrencyRaw.split(',')) {
+    const [lane, value] = pair.split('=').map((part) => part.trim());
+    const n = Number(value);
+    if (lane === undefined || lane === '' || !Number.isInteger(n) || n < 1) {
+      throw new Error(`OPENPAW_LANE_CONCURRENCY: "${pair}" is not <lane>=<positive integer>`);
+    }
+    laneConcurrency[lane] = n;
+  }
+  return { ...(lanes === undefined ? {} : { lanes }), ...(Object.keys(laneConcurrency).length === 0 ? {} : { laneConcurrency }) };
+}
+
 export type ServiceMessagingOptions = Partial<Omit<MessagingModuleOptions, 'service'>> & {
   /**
    * Create the service's durable commands consumer (`svc-<service>`) at start even when it has no
@@ -39,6 +62,7 @@ export type ServiceMessagingOptions = Partial<Omit<MessagingModuleOptions, 'serv
 
 /** What provisioning the commands consumer needs: the service and the consumer settings messaging uses. */
 interface CommandsConsumerPlan {
+  /** Consuming, and the critical lane is one of this process's lanes. */
   readonly enabled: boolean;
   readonly service: string;
   readonly maxDeliver: number;
@@ -58,19 +82,23 @@ export class ServiceMessagingModule implements OnModuleInit, OnApplicationBootst
   constructor(
     private readonly readiness: ReadinessRegistry,
     private readonly health: MessagingHealth,
+    private readonly host: MessagingHost,
+    private readonly metrics: PlatformMetrics,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     @Inject(COMMANDS_CONSUMER_PLAN) private readonly commandsConsumer: CommandsConsumerPlan,
   ) {}
 
   static forService(service: string, serviceOptions: ServiceMessagingOptions = {}): DynamicModule {
-    const { provisionCommandsConsumer, ...options } = serviceOptions;
+    const { provisionCommandsConsumer, ...explicit } = serviceOptions;
+    const options: Partial<Omit<MessagingModuleOptions, 'service'>> = { ...laneSettingsFromEnv(), ...explicit };
+    const runsCritical = options.lanes === undefined || options.lanes.includes(CRITICAL_LANE);
     return {
       module: ServiceMessagingModule,
       providers: [
         {
           provide: COMMANDS_CONSUMER_PLAN,
           useValue: {
-            enabled: provisionCommandsConsumer ?? options.consume !== false,
+            enabled: (provisionCommandsConsumer ?? options.consume !== false) && runsCritical,
             service,
             // The settings messaging's host provisions with, so whichever runs first, the other is a no-op.
             maxDeliver: (options.maxDeliver ?? DEFAULT_MAX_DELIVER) + 1,
@@ -95,6 +123,7 @@ export class ServiceMessagingModule implements OnModuleInit, OnApplicationBootst
   }
 
   onModuleInit(): void {
+    this.metrics.readLaneBacklogsFrom(() => this.host.laneBacklogs());
     this.readiness.register({
       name: 'nats',
       check: () => {

@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
  * The metric set every OpenPaw service exposes on `/metrics`. One registry per application (not
@@ -12,7 +12,15 @@ export const METRIC_NAMES = {
   sagaTransitions: 'openpaw_saga_transitions_total',
   outboxLag: 'openpaw_outbox_lag_seconds',
   timerLag: 'openpaw_timer_lag_seconds',
+  lanePending: 'openpaw_lane_pending_messages',
 } as const;
+
+/** One lane consumer's backlog as JetStream reports it. */
+export interface LaneBacklogReading {
+  readonly lane: string;
+  readonly pending: number;
+  readonly ackPending: number;
+}
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 const LAG_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
@@ -25,6 +33,8 @@ export class PlatformMetrics {
   readonly sagaTransitions: Counter<'workflow_type' | 'state'>;
   readonly outboxLag: Histogram;
   readonly timerLag: Histogram;
+  readonly lanePending: Gauge<'service' | 'lane' | 'state'>;
+  #laneBacklogs: (() => Promise<readonly LaneBacklogReading[]>) | undefined;
 
   constructor(
     readonly service: string,
@@ -69,6 +79,32 @@ export class PlatformMetrics {
       buckets: LAG_BUCKETS,
       registers,
     });
+    this.lanePending = new Gauge({
+      name: METRIC_NAMES.lanePending,
+      help: 'Commands of each lane this process consumes: pending (stored, not delivered) and ack_pending (being handled).',
+      labelNames: ['service', 'lane', 'state'],
+      registers,
+      collect: () => this.#collectLanePending(),
+    });
+  }
+
+  async #collectLanePending(): Promise<void> {
+    const source = this.#laneBacklogs;
+    if (source === undefined) return;
+    this.lanePending.reset();
+    try {
+      for (const reading of await source()) {
+        this.lanePending.set({ service: this.service, lane: reading.lane, state: 'pending' }, reading.pending);
+        this.lanePending.set({ service: this.service, lane: reading.lane, state: 'ack_pending' }, reading.ackPending);
+      }
+    } catch {
+      // NATS unreachable: no reading this scrape (readiness reports the outage).
+    }
+  }
+
+  /** Where `/metrics` reads the lanes' backlogs from at each scrape (the service's messaging host). */
+  readLaneBacklogsFrom(source: () => Promise<readonly LaneBacklogReading[]>): void {
+    this.#laneBacklogs = source;
   }
 
   recordHandled(subject: string, outcome: string, durationMs: number): void {

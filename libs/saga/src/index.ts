@@ -11,3 +11,5 @@ export { coordinatorEntities, WorkflowRunEntity, WorkflowStepLogEntity, InboxEnt
 export { coordinatorMigrations } from './store/migrations.js';
 export { loadRunWithLogs } from './store/run-queries.js';
 export { scenario, SagaScenario, ScenarioStep } from './scenario.js';
+export { isCommandObservation, type CommandObservation, type CommandObserver } from './command-observation.js';
+export { RUN_DEADLINE_TIMER, STEP_TIMER_PREFIX, stepTimeoutInputName, stepTimerName } from './step-timers.js';

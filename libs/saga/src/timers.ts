@@ -1,8 +1,16 @@
 import type { DataSource } from 'typeorm';
+import type { Envelope } from '@openpaw/contracts';
+import type { CommandObserver } from './command-observation.js';
 import type { JsonObject } from './definition.js';
+import { STEP_TIMER_PREFIX } from './step-timers.js';
 import type { PendingInput } from './store/saga-store.js';
 
 export interface TimerPollerOptions {
+  /**
+   * Observes the command of a step timer (`resend:<key>`) before it fires, so the engine can tell a
+   * command waiting in its lane from a lost one. Without it, step timeouts run from the send.
+   */
+  readonly observeCommand?: CommandObserver;
   readonly intervalMs?: number;
   readonly batch?: number;
   readonly onLag?: (seconds: number) => void;
@@ -58,14 +66,24 @@ export class TimerPoller {
     );
     if (rows.length === 0) return 0;
     this.options.onLag?.(rows[0]?.lag ?? 0);
+    const payloads = await Promise.all(rows.map((row) => this.observed(row.name, row.payload)));
     await this.apply(
-      rows.map((row) => ({
+      rows.map((row, i) => ({
         kind: 'input',
         meta: { messageId: `timer:${row.run_id}:${row.name}:${row.fire_at.getTime()}`, runId: row.run_id },
-        input: { kind: 'timer', name: row.name, payload: row.payload },
+        input: { kind: 'timer', name: row.name, payload: payloads[i] ?? row.payload },
         firedTimer: { name: row.name, fireAt: row.fire_at },
       })),
     );
     return rows.length;
+  }
+
+  /** A step timer's payload with what was observed of its command; any other timer's unchanged. */
+  private async observed(name: string, payload: JsonObject): Promise<JsonObject> {
+    const observe = this.options.observeCommand;
+    const envelope = payload['envelope'];
+    if (observe === undefined || !name.startsWith(STEP_TIMER_PREFIX) || typeof envelope !== 'object' || envelope === null) return payload;
+    const observation = await observe(envelope as Envelope);
+    return { ...payload, observation: { ...observation } };
   }
 }

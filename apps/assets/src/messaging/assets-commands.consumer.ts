@@ -6,6 +6,7 @@ import {
   type MessageData,
   ProblemRegistered,
   RegisterSolution,
+  RenderPriorityVideo,
   RenderVideo,
   VideoRendered,
   VideoRenderFailed,
@@ -42,6 +43,12 @@ export class AssetsCommandsConsumer {
     const replies = await this.renderVideo.execute({ commandId: envelope.id, data: envelope.data });
     await this.publish(envelope, replies);
     return { kind: 'ack' };
+  }
+
+  /** The same render, consumed on the priority lane (`video_generation: sync`). */
+  @OnMessage(RenderPriorityVideo)
+  async onRenderPriorityVideo(envelope: Envelope<MessageData<typeof RenderPriorityVideo>>): Promise<HandlerOutcome> {
+    return this.onRenderVideo(envelope);
   }
 
   private async publish(command: Envelope<{ readonly runId: string }>, replies: readonly AssetsReply[]): Promise<void> {

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 
 export type VideoEncoder = 'libx264' | 'mpeg4';
 
@@ -10,10 +11,26 @@ export interface RunResult {
   readonly stderrTail: string;
 }
 
+/**
+ * Encoding is background work: on a shared machine it must not take CPU from critical-path steps, so
+ * the encoder runs at the lowest scheduling priority (the kernel gives it what others leave).
+ */
+const BACKGROUND_NICENESS = 19;
+
+function lowerPriority(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    setPriority(pid, BACKGROUND_NICENESS);
+  } catch {
+    // Not permitted here (some sandboxes): the lane's concurrency still bounds it.
+  }
+}
+
 /** Runs ffmpeg with an argument array (never a shell), killing it at `timeoutMs`. */
 export function runFfmpeg(ffmpegPath: string, args: readonly string[], timeoutMs: number): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(ffmpegPath, [...args], { stdio: ['ignore', 'pipe', 'pipe'], shell: false, windowsHide: true });
+    lowerPriority(child.pid);
     let stdout = '';
     let stderr = '';
     let timedOut = false;

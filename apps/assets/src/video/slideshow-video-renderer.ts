@@ -19,11 +19,13 @@ export class SlideshowVideoRenderer implements VideoRenderer {
   private encoder: Promise<VideoEncoder> | undefined;
   private running = 0;
   private readonly waiting: (() => void)[] = [];
+  /** Renders of the priority lane (`video_generation: sync`) waiting: they take the next free slot first. */
+  private readonly waitingPriority: (() => void)[] = [];
 
   constructor(private readonly settings: VideoSettings) {}
 
-  async render(steps: StepsDocument): Promise<RenderedVideo> {
-    await this.acquire();
+  async render(steps: StepsDocument, options: { readonly priority?: boolean } = {}): Promise<RenderedVideo> {
+    await this.acquire(options.priority ?? false);
     let dir: string | undefined;
     try {
       dir = await mkdtemp(join(this.settings.workDir, 'openpaw-video-'));
@@ -62,16 +64,16 @@ export class SlideshowVideoRenderer implements VideoRenderer {
     return this.encoder;
   }
 
-  private async acquire(): Promise<void> {
+  private async acquire(priority: boolean): Promise<void> {
     if (this.running < this.settings.maxConcurrentRenders) {
       this.running++;
       return;
     }
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
+    await new Promise<void>((resolve) => (priority ? this.waitingPriority : this.waiting).push(resolve));
   }
 
   private release(): void {
-    const next = this.waiting.shift();
+    const next = this.waitingPriority.shift() ?? this.waiting.shift();
     if (next !== undefined) next(); // the slot passes to the next render
     else this.running--;
   }

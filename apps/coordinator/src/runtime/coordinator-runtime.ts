@@ -26,6 +26,7 @@ import {
   TimerPoller,
 } from '@openpaw/saga';
 import type { DataSource } from 'typeorm';
+import { JetStreamCommandObserver } from './command-observer.js';
 import { inputFromMessage } from './inputs-from-messages.js';
 
 /** Durable consumer names of the coordinator (FROZEN: renaming one needs a migration). */
@@ -98,6 +99,7 @@ export class CoordinatorRuntime {
       intervalMs: config.timerIntervalMs ?? 100,
       onLag: (seconds) => config.observer?.onTimerLag?.(seconds),
       onError: (error) => config.logger.error({ err: String(error) }, 'timer poll failed'),
+      observeCommand: new JetStreamCommandObserver(nc, js, config.logger).observe,
     });
     const runtime = new CoordinatorRuntime(dataSource, nc, js, store, relay, timers, config);
     holder.runtime = runtime;

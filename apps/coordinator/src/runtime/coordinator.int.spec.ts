@@ -108,7 +108,9 @@ describe('coordinator on real nats-server + PostgreSQL', () => {
     await startWorker();
     await reaches(runId, 'SUCCEEDED');
     const loaded = await loadRunWithLogs(runtime.dataSource, runId);
-    expect(loaded?.logs.some((l) => l.stepName === 'command_resent')).toBe(true);
+    // Never picked up and its lane empty: found lost (not merely queued), and re-sent.
+    expect(loaded?.logs.some((l) => l.stepName === 'command_lost_resent')).toBe(true);
+    expect(loaded?.logs.some((l) => l.stepName === 'command_resent')).toBe(false);
   });
 
   it('refuses and logs an illegal transition, publishing InputRefused', async () => {

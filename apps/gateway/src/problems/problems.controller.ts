@@ -2,6 +2,7 @@ import {
   ConflictException,
   Controller,
   HttpException,
+  HttpStatus,
   Post,
   ServiceUnavailableException,
   UnprocessableEntityException,
@@ -19,6 +20,7 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiPayloadTooLargeResponse,
+  ApiTooManyRequestsResponse,
   ApiTags,
   ApiUnauthorizedResponse,
   ApiUnprocessableEntityResponse,
@@ -113,6 +115,15 @@ export function problemInputOf(request: Request): { content: ProblemContent; int
   return { content, intent: body.intent };
 }
 
+/** 429 with Retry-After: the submission was not accepted, and may be sent again after that many seconds. */
+function overloaded(response: Response, refusal: SubmitProblemResult['overloaded'] & object): HttpException {
+  response.setHeader('Retry-After', String(refusal.retryAfterSeconds));
+  return new HttpException(
+    { error: 'too_many_requests', reason: refusal.reason, message: refusal.detail, retry_after_seconds: refusal.retryAfterSeconds },
+    HttpStatus.TOO_MANY_REQUESTS,
+  );
+}
+
 /** Submitting problems: spec 01's RetrieveOrGenerate workflow behind one idempotent route. */
 @ApiTags('problems')
 @ApiBearerAuth(BEARER_SCHEME)
@@ -151,6 +162,12 @@ export class ProblemsController {
   @ApiPayloadTooLargeResponse({ description: 'The image is larger than the upload limit (named in the message).', schema: openApiSchema(errorBody) })
   @ApiUnprocessableEntityResponse({ description: 'The coordinator refused the start (`start_refused`, with its reason).', schema: openApiSchema(errorBody) })
   @ApiUnsupportedMediaTypeResponse({ description: 'Neither JSON nor multipart, or the file is not an accepted image.', schema: openApiSchema(errorBody) })
+  @ApiTooManyRequestsResponse({
+    description:
+      'Admission control: the user is over their tier\'s rate or in-flight limit, or the platform\'s critical backlog is full (`reason`). ' +
+      'Nothing was started; send it again after `Retry-After` seconds.',
+    schema: openApiSchema(errorBody),
+  })
   async submit(
     @CurrentUser() user: AuthenticatedUser,
     @Query(new ZodValidationPipe(submitProblemQuery)) query: z.output<typeof submitProblemQuery>,
@@ -174,6 +191,7 @@ export class ProblemsController {
         signal: abort.signal,
       });
       if (result.refused !== undefined) throw startRefused(result.refused);
+      if (result.overloaded !== undefined) throw overloaded(response, result.overloaded);
       const body = await this.describe(result);
       response.status(body.terminal ? 200 : 202);
       if (!body.terminal) response.setHeader('Location', body.links.run);

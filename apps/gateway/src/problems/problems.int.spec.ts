@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { DEFAULT_ADMISSION_LIMITS } from '../admission/admission-limits.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -237,6 +238,16 @@ describe('problems and assets (real NATS + PostgreSQL, fake coordinator)', () =>
       natsUrl: nats.url,
       databaseUrl: await freshDatabase('gateway_problems'),
       jwt: { secret: 'integration-test-secret-of-at-least-32-chars', issuer: 'openpaw', audience: 'openpaw-api' },
+      // Generous for the free and pro users of these tests; the enterprise tier is squeezed so one
+      // test can watch admission control answer 429.
+      admission: {
+        ...DEFAULT_ADMISSION_LIMITS,
+        tiers: {
+          free: { ratePerSecond: 1_000, burst: 1_000, maxInFlight: 1_000 },
+          pro: { ratePerSecond: 1_000, burst: 1_000, maxInFlight: 1_000 },
+          enterprise: { ratePerSecond: 0.2, burst: 1, maxInFlight: 1_000 },
+        },
+      },
       cancelWaitMs: 3000,
       sseHeartbeatMs: 250,
       startWaitMs: 2000,
@@ -291,6 +302,33 @@ describe('problems and assets (real NATS + PostgreSQL, fake coordinator)', () =>
     await nc?.close();
     await nats?.dispose();
     if (blobDir !== undefined) await rm(blobDir, { recursive: true, force: true });
+  });
+
+  describe('admission control', () => {
+    it('answers a new run over the tier rate 429 with Retry-After, starting nothing; a known run is still answered', async () => {
+      const token = await signAccessToken(config.jwt, 'user-squeezed', { tier: 'enterprise' });
+      const starts: string[] = [];
+      const subscription = nc.subscribe(StartRun.subject, {
+        callback: (_error, message: Msg) => {
+          const parsed = parseEnvelope(StartRun, message.data);
+          if (parsed.ok && parsed.envelope.data.userId === 'user-squeezed') starts.push(parsed.envelope.data.runId);
+        },
+      });
+      const first = await submitText('What is 40 + 2?', token);
+      expect(first.status).toBe(202);
+      const response = await api('/problems', { method: 'POST', token, json: { text: 'What is 40 + 3?' } });
+      expect(response.status).toBe(429);
+      expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(await response.json()).toMatchObject({ error: 'too_many_requests', reason: 'rate_limited' });
+      await delay(300);
+      subscription.unsubscribe();
+      // Only the admitted run was started.
+      expect(new Set(starts)).toEqual(new Set([first.body['run_id']]));
+      // The same problem again is its existing run, not a new one: answered, never limited.
+      const again = await submitText('What is 40 + 2?', token);
+      expect(again.status).toBe(202);
+      expect(again.body['run_id']).toBe(first.body['run_id']);
+    });
   });
 
   describe('submitting text', () => {
@@ -751,7 +789,7 @@ describe('problems and assets (real NATS + PostgreSQL, fake coordinator)', () =>
     };
     expect(Object.keys(submit.requestBody.content).sort()).toEqual(['application/json', 'multipart/form-data']);
     expect(submit.parameters.map((p) => p.name)).toEqual(['wait']);
-    expect(Object.keys(submit.responses).sort()).toEqual(['200', '202', '400', '401', '413', '415', '422']);
+    expect(Object.keys(submit.responses).sort()).toEqual(['200', '202', '400', '401', '413', '415', '422', '429']);
     expect(openapi.paths['/v1/shared/{token}']?.['get']).not.toHaveProperty('security');
   });
 });

@@ -82,7 +82,8 @@ export function projectionOf(event: RunStateChangedData): RunProjection {
   };
 }
 
-const TABLE = `"${GATEWAY_SCHEMA}"."run_projection"`;
+export const RUN_PROJECTION_TABLE = `"${GATEWAY_SCHEMA}"."run_projection"`;
+const TABLE = RUN_PROJECTION_TABLE;
 
 /** Reads and writes the gateway's `run_projection` table. */
 export class RunProjectionStore {

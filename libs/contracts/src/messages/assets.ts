@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PRIORITY_VIDEO_LANE, VIDEO_LANE } from '../lanes.js';
 import { defineCommand, defineEvent } from '../message-definition.js';
 import { problemSignature, solutionProvenance } from './problem.js';
 
@@ -43,12 +44,24 @@ export const AssetVersionCreated = defineEvent(
   'A new asset version (solution HTML or video) is registered.',
 );
 
+const renderVideoRequest = z.object({ runId: z.uuid(), problemId: z.uuid(), solutionAssetVersionId: z.uuid(), mode: z.enum(['async', 'sync']) });
+
 export const RenderVideo = defineCommand(
   'assets',
   'RenderVideo',
   1,
-  z.object({ runId: z.uuid(), problemId: z.uuid(), solutionAssetVersionId: z.uuid(), mode: z.enum(['async', 'sync']) }),
-  "Render an MP4 of a solution's steps and register it as a video asset version.",
+  renderVideoRequest,
+  "Render an MP4 of a solution's steps and register it as a video asset version (background lane `video`).",
+  { lane: VIDEO_LANE },
+);
+
+export const RenderPriorityVideo = defineCommand(
+  'assets',
+  'RenderPriorityVideo',
+  1,
+  renderVideoRequest,
+  'RenderVideo for a policy with `video_generation: sync`: the same work and replies, on the `priorityvideo` lane, ahead of background renders.',
+  { lane: PRIORITY_VIDEO_LANE },
 );
 
 export const VideoRendered = defineEvent(

@@ -13,19 +13,13 @@ import {
 import { DiscoveryModule, DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { ConnectionOptions, NatsConnection } from '@nats-io/nats-core';
-import { STREAMS, type AnyMessageDefinition } from '@openpaw/contracts';
+import { catalog, CRITICAL_LANE, laneDurableOf, laneOf, lanesOfService, STREAMS, type AnyMessageDefinition } from '@openpaw/contracts';
+import { type CommandReceiptStore, KvCommandReceiptStore, receiptRecorder } from '../command-receipts.js';
 import { connectNats, ConnectionState } from '../connection.js';
 import { startConsumer, DEFAULT_MAX_DELIVER, type ConsumerHandle } from '../consumer.js';
 import { stderrLogger, type MessagingLogger, type MessagingObserver } from '../observability.js';
 import type { BatchItem, HandlerOutcome, MessageContext, MessagePublisher } from '../ports.js';
-import {
-  ensureConsumer,
-  EVENTS_FILTER,
-  provisionStreams,
-  serviceCommandsDurable,
-  serviceCommandsFilter,
-  serviceEventsDurable,
-} from '../provisioning.js';
+import { consumerInfoIfExists, ensureConsumer, EVENTS_FILTER, laneFilterOf, provisionStreams, serviceEventsDurable } from '../provisioning.js';
 import { JetStreamPublisher } from '../publisher.js';
 import { ON_MESSAGE_METADATA } from './on-message.decorator.js';
 import { MESSAGE_PUBLISHER, MESSAGING_OPTIONS, NATS_CONNECTION } from './tokens.js';
@@ -40,6 +34,15 @@ export interface MessagingModuleOptions {
   readonly consumeEvents?: boolean;
   /** Handlers in flight at once, per consumer. Default 8. */
   readonly concurrency?: number;
+  /**
+   * The command lanes this process consumes (a lane can run as its own process: the same app with
+   * another role). Default: every lane the service has handlers for.
+   */
+  readonly lanes?: readonly string[];
+  /** Handlers in flight at once per lane, overriding `concurrency` (e.g. `{ video: 1 }`). */
+  readonly laneConcurrency?: Readonly<Record<string, number>>;
+  /** Record command receipts (pickup times) for queue-aware step timeouts. Default true. */
+  readonly commandReceipts?: boolean;
   /** Deliveries before a failing message is dead-lettered. Default 5. */
   readonly maxDeliver?: number;
   /** Nak delays by delivery count (the last repeats). */
@@ -81,6 +84,16 @@ export class MessagingHealth {
   }
 }
 
+/** One lane's consumer as it stands in JetStream (flow-control metrics). */
+export interface LaneBacklog {
+  readonly lane: string;
+  readonly durable: string;
+  /** Stored, not yet delivered. */
+  readonly pending: number;
+  /** Delivered, not yet acknowledged (being handled). */
+  readonly ackPending: number;
+}
+
 interface DiscoveredHandler {
   readonly definition: AnyMessageDefinition;
   readonly owner: string;
@@ -91,6 +104,8 @@ interface DiscoveredHandler {
 @Injectable()
 export class MessagingHost implements OnApplicationBootstrap, OnModuleDestroy, OnApplicationShutdown {
   readonly #consumers: ConsumerHandle[] = [];
+  /** Lane → durable of the lane consumers this process runs. */
+  readonly #laneDurables = new Map<string, string>();
   #stopping: Promise<void> | undefined;
 
   constructor(
@@ -162,7 +177,16 @@ export class MessagingHost implements OnApplicationBootstrap, OnModuleDestroy, O
       if (handler === undefined) return Promise.resolve({ kind: 'reject', reason: `no handler for ${item.envelope.type}` });
       return handler.invoke(item.envelope, item.context);
     };
-    const start = async (stream: string, durable: string, filterSubject: string, group: readonly DiscoveredHandler[], ignoreUnknownSubjects: boolean) => {
+    const start = async (
+      stream: string,
+      durable: string,
+      filterSubject: string,
+      group: readonly DiscoveredHandler[],
+      extra: { readonly ignoreUnknownSubjects: boolean; readonly concurrency: number; readonly startSequence?: number } & Pick<
+        Parameters<typeof startConsumer>[1],
+        'otherLanesSubjects' | 'onPickup'
+      >,
+    ) => {
       await ensureConsumer(jsm, {
         stream,
         durable,
@@ -171,6 +195,7 @@ export class MessagingHost implements OnApplicationBootstrap, OnModuleDestroy, O
         maxDeliver: maxDeliver + 1,
         ackWaitMs: this.options.ackWaitMs ?? 30_000,
         maxAckPending: this.options.maxAckPending ?? 1_000,
+        ...(extra.startSequence === undefined ? {} : { startSequence: extra.startSequence }),
       });
       this.#consumers.push(
         await startConsumer(js, {
@@ -178,22 +203,79 @@ export class MessagingHost implements OnApplicationBootstrap, OnModuleDestroy, O
           durable,
           definitions: group.map((h) => h.definition),
           handler: handle,
-          concurrency: this.options.concurrency ?? 8,
+          concurrency: extra.concurrency,
           maxDeliver,
-          ignoreUnknownSubjects,
+          ignoreUnknownSubjects: extra.ignoreUnknownSubjects,
           logger,
+          ...(extra.otherLanesSubjects === undefined ? {} : { otherLanesSubjects: extra.otherLanesSubjects }),
+          ...(extra.onPickup === undefined ? {} : { onPickup: extra.onPickup }),
           ...(this.options.backoffMs === undefined ? {} : { backoffMs: this.options.backoffMs }),
           ...(this.options.observer === undefined ? {} : { observer: this.options.observer }),
         }),
       );
     };
+    const concurrencyOf = (lane: string): number => this.options.laneConcurrency?.[lane] ?? this.options.concurrency ?? 8;
+    const lanesRun: string[] = [];
     if (commands.length > 0) {
-      await start(STREAMS.commands.name, serviceCommandsDurable(service), serviceCommandsFilter(service), commands, false);
+      const receipts: CommandReceiptStore | undefined = this.options.commandReceipts === false ? undefined : await KvCommandReceiptStore.open(js);
+      const serviceLanes = lanesOfService(catalog, service);
+      const byLane = new Map<string, DiscoveredHandler[]>();
+      for (const handler of commands) {
+        const lane = laneOf(handler.definition) ?? CRITICAL_LANE;
+        byLane.set(lane, [...(byLane.get(lane) ?? []), handler]);
+      }
+      const wanted = this.options.lanes;
+      const unknown = (wanted ?? []).filter((lane) => !byLane.has(lane));
+      if (unknown.length > 0) throw new Error(`service ${service} has no lane ${unknown.join(', ')} (lanes: ${[...byLane.keys()].join(', ')})`);
+      const criticalDurable = laneDurableOf(service, CRITICAL_LANE);
+      for (const [lane, group] of byLane) {
+        if (wanted !== undefined && !wanted.includes(lane)) continue;
+        const durable = laneDurableOf(service, lane);
+        const subjects = group.map((h) => h.definition.subject);
+        // The service's commands on other lanes (as the catalog declares them, and as its handlers do).
+        const own = new Set([...(serviceLanes.get(lane) ?? []).map((d) => d.subject), ...subjects]);
+        const everyCommand = [...[...serviceLanes.values()].flat(), ...commands.map((h) => h.definition)];
+        const otherLanesSubjects = new Set(everyCommand.map((d) => d.subject).filter((subject) => !own.has(subject)));
+        // A lane's durable created after the service ran with one consumer starts where that one had got to.
+        const startSequence =
+          lane === CRITICAL_LANE || (await consumerInfoIfExists(jsm, STREAMS.commands.name, durable)) !== undefined
+            ? undefined
+            : await this.#resumePointOf(jsm, criticalDurable);
+        await start(STREAMS.commands.name, durable, laneFilterOf(service, lane, subjects), group, {
+          ignoreUnknownSubjects: false,
+          concurrency: concurrencyOf(lane),
+          otherLanesSubjects,
+          ...(startSequence === undefined ? {} : { startSequence }),
+          ...(receipts === undefined ? {} : { onPickup: receiptRecorder(receipts, service, lane, logger) }),
+        });
+        this.#laneDurables.set(lane, durable);
+        lanesRun.push(lane);
+      }
     }
     if (events.length > 0 && this.options.consumeEvents !== false) {
-      await start(STREAMS.events.name, serviceEventsDurable(service), EVENTS_FILTER, events, true);
+      await start(STREAMS.events.name, serviceEventsDurable(service), EVENTS_FILTER, events, {
+        ignoreUnknownSubjects: true,
+        concurrency: this.options.concurrency ?? 8,
+      });
     }
-    logger.info({ service, commands: commands.length, events: events.length }, 'messaging consumers started');
+    logger.info({ service, commands: commands.length, events: events.length, lanes: lanesRun }, 'messaging consumers started');
+  }
+
+  async #resumePointOf(jsm: Awaited<ReturnType<typeof jetstreamManager>>, durable: string): Promise<number | undefined> {
+    const info = await consumerInfoIfExists(jsm, STREAMS.commands.name, durable);
+    return info === undefined ? undefined : info.ack_floor.stream_seq + 1;
+  }
+
+  /** Backlog of each lane consumer this process runs, from JetStream (for metrics). */
+  async laneBacklogs(): Promise<LaneBacklog[]> {
+    if (this.#laneDurables.size === 0 || this.nc.isClosed()) return [];
+    const jsm = await jetstreamManager(this.nc);
+    const backlogs: LaneBacklog[] = [];
+    for (const [lane, durable] of this.#laneDurables) {
+      const info = await consumerInfoIfExists(jsm, STREAMS.commands.name, durable);
+      if (info !== undefined) backlogs.push({ lane, durable, pending: info.num_pending, ackPending: info.num_ack_pending });
+    }
+    return backlogs;
   }
 
   /** Stops the consumers first, while the providers their handlers use are still up. */
@@ -247,7 +329,7 @@ function coreProviders(): Provider[] {
   ];
 }
 
-const EXPORTS = [MESSAGE_PUBLISHER, NATS_CONNECTION, MessagingHealth];
+const EXPORTS = [MESSAGE_PUBLISHER, NATS_CONNECTION, MessagingHealth, MessagingHost];
 
 /**
  * JetStream for a NestJS service: connects (and provisions the streams), exports the publisher

@@ -52,7 +52,7 @@ export class RenderVideoHandler {
 
     let video;
     try {
-      video = await this.renderer.render(steps);
+      video = await this.renderer.render(steps, { priority: data.mode === 'sync' });
     } catch (error) {
       return this.registry.saveReplies(command.commandId, [failedReply(command, true, `rendering failed: ${(error as Error).message}`)]);
     }

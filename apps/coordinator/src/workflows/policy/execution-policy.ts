@@ -29,6 +29,11 @@ export const executionPolicySchema = z.strictObject({
   primary_model: z.string().min(1),
   /** Used in order by the solve retries after the primary model; the last one repeats when exhausted. */
   fallback_models: z.array(z.string().min(1)).max(10),
+  /**
+   * Flow control: how long a run may take in all. A step waiting in a busy lane waits (it is never
+   * re-sent or failed for being queued); past this deadline the run fails with `deadline_exceeded`.
+   */
+  run_deadline_ms: z.int().min(1_000).max(7 * 24 * 60 * 60 * 1000),
 });
 export type ExecutionPolicy = z.infer<typeof executionPolicySchema>;
 
@@ -57,6 +62,7 @@ export const DEFAULT_POLICY_CONFIG: PolicyConfig = {
     cost_cap_usd: 0.5,
     primary_model: LOCAL_MODEL,
     fallback_models: [],
+    run_deadline_ms: 30 * 60 * 1000,
   },
   tiers: {
     free: { cost_cap_usd: 0.1 },

@@ -14,6 +14,7 @@ describe('PolicyEngine.getPolicy(workflowType, userId, subscriptionTier, content
         cost_cap_usd: 0.5,
         primary_model: LOCAL_MODEL,
         fallback_models: [],
+        run_deadline_ms: 1_800_000,
       });
     });
 
@@ -55,6 +56,7 @@ describe('PolicyEngine.getPolicy(workflowType, userId, subscriptionTier, content
         cost_cap_usd: 0.1,
         primary_model: 'anthropic/claude-sonnet-4-5',
         fallback_models: ['openai/gpt-4.1-mini', LOCAL_MODEL],
+        run_deadline_ms: 1_800_000,
       });
     });
 

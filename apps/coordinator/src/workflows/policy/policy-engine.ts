@@ -28,6 +28,7 @@ export function tightenForSensitiveContent(policy: ExecutionPolicy, sensitive: P
     cost_cap_usd: Math.min(policy.cost_cap_usd, sensitive.cost_cap_usd ?? policy.cost_cap_usd),
     primary_model: sensitive.primary_model ?? policy.primary_model,
     fallback_models: [...(sensitive.fallback_models ?? policy.fallback_models)],
+    run_deadline_ms: Math.min(policy.run_deadline_ms, sensitive.run_deadline_ms ?? policy.run_deadline_ms),
   };
 }
 

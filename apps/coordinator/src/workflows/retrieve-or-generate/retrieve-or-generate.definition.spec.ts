@@ -176,7 +176,7 @@ describe('retrieve_or_generate', () => {
         content_sensitivity: 'standard',
       });
       expect(step.sent(NormalizeMedia)).toEqual([{ runId: d.runId, submission: START.submission }]);
-      expect(d.pendingTimers()).toEqual(['resend:ingest:1']);
+      expect(d.pendingTimers()).toEqual(['deadline', 'resend:ingest:1']);
       expect(d.delayOf('resend:ingest:1')).toBe(DEFAULT_WORKFLOW_TIMINGS.ingest.timeoutMs);
       expect(step.sent(RunStateChanged)).toEqual([expect.objectContaining({ stateBefore: null, stateAfter: 'INGESTING' })]);
     });
@@ -219,7 +219,7 @@ describe('retrieve_or_generate', () => {
       expect(step.steps()).toEqual(['media_normalized']);
       expect(step.sent(SearchSolutions)).toEqual([{ runId: d.runId, signature: SIG, threshold: 0.85 }]);
       expect(step.view()).toMatchObject({ status: 'running', state: 'RETRIEVING', problem_signature: { text_sha256: SIG.textSha256, subject: 'algebra' } });
-      expect(d.pendingTimers()).toEqual(['resend:retrieve:1']);
+      expect(d.pendingTimers()).toEqual(['deadline', 'resend:retrieve:1']);
     });
 
     it('when an image is normalised without OCR text, then its image hash is signature enough', () => {
@@ -276,10 +276,10 @@ describe('retrieve_or_generate', () => {
     it('when the first try answers late, during the backoff, then it is accepted and the backoff timer cleared', () => {
       const d = ingesting();
       d.fire('resend:ingest:1');
-      expect(d.pendingTimers()).toEqual(['retry:ingest']);
+      expect(d.pendingTimers()).toEqual(['deadline', 'retry:ingest']);
       const step = d.reply(NormalizeMedia, MediaNormalized, { mediaType: 'text', signature: SIG }, 0);
       expect(step.state).toBe('RETRIEVING');
-      expect(d.pendingTimers()).toEqual(['resend:retrieve:1']);
+      expect(d.pendingTimers()).toEqual(['deadline', 'resend:retrieve:1']);
     });
 
     it('when a reply names a command this run never sent, then it is ignored', () => {
@@ -355,7 +355,7 @@ describe('retrieve_or_generate', () => {
       });
       expect(child?.runId).toBe(dataOf(d).solveRunId);
       expect(child?.runId).toBe(childRunIdFor({ id: d.runId, attemptNo: 1 }, SOLVE_WORKFLOW, 'solve'));
-      expect(d.pendingTimers()).toEqual([]);
+      expect(d.pendingTimers()).toEqual(['deadline']);
     });
 
     it('when retrieval times out, then it retries 3 times with exponential backoff (1 s, 2 s, 4 s), then FAILED', () => {
@@ -392,7 +392,7 @@ describe('retrieve_or_generate', () => {
         { runId: d.runId, signature: SIG, storageKey: 'solutions/abc.html', contentSha256: sha256Of('e'), provenance: PROVENANCE },
       ]);
       expect(step.view()).toMatchObject({ cost_usd: 0.02, status: 'running' });
-      expect(d.pendingTimers()).toEqual(['resend:register:1']);
+      expect(d.pendingTimers()).toEqual(['deadline', 'resend:register:1']);
     });
 
     it('when the solve child "succeeds" without a solution, then FAILED invalid_solve_result', () => {
@@ -480,6 +480,16 @@ describe('retrieve_or_generate', () => {
   });
 
   describe('given a run in REGISTERING', () => {
+    it('when the run deadline passes (the registry queued too long), then FAILED deadline_exceeded, and the generated solution is kept', () => {
+      const d = registering();
+      expect(d.delayOf('deadline')).toBe(DEFAULT_POLICY_CONFIG.defaults.run_deadline_ms);
+      const step = d.fire('deadline');
+      expect(step.state).toBe('FAILED');
+      expect(step.view()).toMatchObject({ error_code: 'deadline_exceeded' });
+      expect(dataOf(d).solution).toMatchObject({ storageKey: 'solutions/abc.html' });
+      expect(d.pendingTimers()).toEqual([]);
+    });
+
     it('when ProblemRegistered then AssetVersionCreated arrive, then it waits for both, then INDEXING with IndexDocument', () => {
       const d = registering();
       const first = problemRegistered(d);
@@ -490,7 +500,7 @@ describe('retrieve_or_generate', () => {
       expect(second.state).toBe('INDEXING');
       expect(second.steps()).toEqual(['asset_version_created']);
       expect(second.sent(IndexDocument)).toEqual([{ runId: d.runId, problemId: PROBLEM, assetVersionId: ASSET, signature: SIG }]);
-      expect(d.pendingTimers()).toEqual(['resend:index:1']);
+      expect(d.pendingTimers()).toEqual(['deadline', 'resend:index:1']);
       expect(d.delayOf('resend:index:1')).toBe(DEFAULT_WORKFLOW_TIMINGS.index.timeoutMs);
     });
 
@@ -574,11 +584,11 @@ describe('retrieve_or_generate', () => {
       expect(d.pendingTimers()).toEqual([]);
     });
 
-    it('when the policy renders video sync, then the video run is sync and video_pending is false', () => {
+    it('when the policy renders video sync, then the video run is sync and video_pending is true while it renders', () => {
       const d = indexing(definition, { ...START, subscriptionTier: 'enterprise' });
       const step = documentIndexed(d);
       expect(SagaDriver.started(step)).toEqual([expect.objectContaining({ workflowType: VIDEO_WORKFLOW, input: expect.objectContaining({ mode: 'sync' }) })]);
-      expect(step.view()).toMatchObject({ output: { video_pending: false } });
+      expect(step.view()).toMatchObject({ output: { video_pending: true } });
     });
 
     it('when the policy skips video, then no video run and video_pending is false', () => {

@@ -18,7 +18,7 @@ import {
   solveErrorCode,
   type solutionProvenance,
 } from '@openpaw/contracts';
-import { type Decision, type Effect, eventOf, type RunSnapshot, type SagaDefinition, type SagaInput, type StepLogEntry } from '@openpaw/saga';
+import { type Decision, type Effect, eventOf, RUN_DEADLINE_TIMER, type RunSnapshot, type SagaDefinition, type SagaInput, type StepLogEntry } from '@openpaw/saga';
 import type { z } from 'zod';
 import { DEFAULT_POLICY_CONFIG, type ExecutionPolicy, type PolicyConfig, PolicyEngine } from '../policy/index.js';
 import {
@@ -101,7 +101,8 @@ export type RetrieveOrGenerateErrorCode =
   | 'registration_timeout'
   | 'solve_failed'
   | 'solve_cancelled'
-  | 'invalid_solve_result';
+  | 'invalid_solve_result'
+  | 'deadline_exceeded';
 
 type StepName = 'ingest' | 'retrieve' | 'register' | 'index';
 const STEP_STATE: Readonly<Record<StepName, S>> = { ingest: 'INGESTING', retrieve: 'RETRIEVING', register: 'REGISTERING', index: 'INDEXING' };
@@ -249,7 +250,10 @@ export function retrieveOrGenerateDefinition(options: RetrieveOrGenerateOptions 
         content_sensitivity: request.contentSensitivity,
       },
     };
-    return enterStep(run, data, 'INGESTING', 'ingest', 'ingest_requested', [policyApplied]);
+    const entered = enterStep(run, data, 'INGESTING', 'ingest', 'ingest_requested', [policyApplied]);
+    // The run's deadline (flow control): a step queued in a busy lane waits, up to here.
+    const deadline: Effect = { type: 'setTimer', name: RUN_DEADLINE_TIMER, afterMs: policy.run_deadline_ms };
+    return entered.outcome === 'transition' ? { ...entered, effects: [...(entered.effects ?? []), deadline] } : entered;
   };
 
   /** RETRIEVING → GENERATING_SOLUTION: the solve child run; the run waits for its `child` input. */
@@ -280,7 +284,8 @@ export function retrieveOrGenerateDefinition(options: RetrieveOrGenerateOptions 
       const reindex: ReindexStart = { problemId: version.problemId, assetVersionId: version.assetVersionId, signature };
       effects.push({ type: 'startBackground', workflowType: REINDEX_ASSET, key: 'reindex', input: reindex });
     }
-    // Video never blocks the user's result: a background run, and `video_pending` tells the client.
+    // Video never blocks the user's result: a background run (priority lane for `sync`), and
+    // `video_pending` tells the client a video is coming in both modes (ADR: video_generation sync).
     if (mode !== 'skip') {
       const video: VideoStart = { problemId: version.problemId, solutionAssetVersionId: version.assetVersionId, mode };
       effects.push({ type: 'startBackground', workflowType: VIDEO_WORKFLOW, key: 'video', input: video });
@@ -290,7 +295,7 @@ export function retrieveOrGenerateDefinition(options: RetrieveOrGenerateOptions 
       to: 'SUCCEEDED',
       data: {
         ...data,
-        result: { outcome: 'new', assetVersionId: version.assetVersionId, isApproximate: false, videoPending: mode === 'async', indexDeferred },
+        result: { outcome: 'new', assetVersionId: version.assetVersionId, isApproximate: false, videoPending: mode !== 'skip', indexDeferred },
       },
       step: stepName,
       logs,
@@ -324,6 +329,11 @@ export function retrieveOrGenerateDefinition(options: RetrieveOrGenerateOptions 
   };
 
   const onTimer = (run: Run, input: SagaInput): RogDecision => {
+    if (input.kind === 'timer' && input.name === RUN_DEADLINE_TIMER) {
+      // Whatever was made so far stays: a generated solution is kept in the run's data (and its blob).
+      const kept = run.data.solution === null ? '' : `; the generated solution is kept (${run.data.solution.storageKey})`;
+      return fail(run, run.data, 'deadline_exceeded', `run deadline of ${run.data.policy.run_deadline_ms} ms passed in ${run.state}${kept}`, 'deadline_exceeded');
+    }
     const step = run.data.step;
     if (step === null || STEP_STATE[step.name] !== run.state) return ignore('no step in progress for this timer');
     if (isStepTimeout(input, step)) return onStepTimeout(run, step);

@@ -1,4 +1,4 @@
-import { InputRefused, type MessageData, RenderVideo, VideoRendered, VideoRenderFailed } from '@openpaw/contracts';
+import { InputRefused, laneOf, type MessageData, RenderPriorityVideo, RenderVideo, VideoRendered, VideoRenderFailed } from '@openpaw/contracts';
 import { isAllowed, replayRun, validateDefinition } from '@openpaw/saga';
 import { DEFAULT_WORKFLOW_TIMINGS } from '../shared/timings.js';
 import { SagaDriver, uuid } from '../testing/saga-driver.js';
@@ -42,6 +42,15 @@ describe('video_workflow', () => {
       expect(step.steps()).toEqual(['run_started', 'render_requested']);
       expect(step.sent(RenderVideo)).toEqual([{ runId: d.runId, problemId: PROBLEM, solutionAssetVersionId: SOLUTION, mode: 'async' }]);
       expect(d.delayOf('resend:render:1')).toBe(DEFAULT_WORKFLOW_TIMINGS.render.timeoutMs);
+    });
+
+    it('when started in sync mode, then RenderPriorityVideo on the priority lane, not RenderVideo', () => {
+      const d = new SagaDriver(definition);
+      const step = d.start({ ...START, mode: 'sync' });
+      expect(step.state).toBe('RENDERING');
+      expect(step.sent(RenderVideo)).toEqual([]);
+      expect(step.sent(RenderPriorityVideo)).toEqual([{ runId: d.runId, problemId: PROBLEM, solutionAssetVersionId: SOLUTION, mode: 'sync' }]);
+      expect(laneOf(RenderPriorityVideo)).not.toBe(laneOf(RenderVideo));
     });
 
     it.each([

@@ -1,4 +1,4 @@
-import { type MessageData, RenderVideo, VideoRendered, VideoRenderFailed } from '@openpaw/contracts';
+import { type MessageData, RenderPriorityVideo, RenderVideo, VideoRendered, VideoRenderFailed } from '@openpaw/contracts';
 import { type Decision, eventOf, type RunSnapshot, type SagaDefinition, type SagaInput } from '@openpaw/saga';
 import { z } from 'zod';
 import {
@@ -61,7 +61,8 @@ export function videoWorkflowDefinition(timings: WorkflowTimings = DEFAULT_WORKF
   const render = (run: VideoRun, step: StepProgress<'render'>) => {
     const { problemId, solutionAssetVersionId, mode } = run.data.request;
     const command: MessageData<typeof RenderVideo> = { runId: run.id, problemId, solutionAssetVersionId, mode };
-    return sendTry(RenderVideo, command, step, timings.render.timeoutMs);
+    // `sync` renders go to the priority lane, ahead of background renders (ADR: video_generation sync).
+    return sendTry(mode === 'sync' ? RenderPriorityVideo : RenderVideo, command, step, timings.render.timeoutMs);
   };
 
   const onFailure = (run: VideoRun, step: StepProgress<'render'>, retryable: boolean, errorCode: VideoErrorCode, detail: string, stepName: string): VideoDecision => {

@@ -3,6 +3,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { retrieveOrGenerateStartInput, type Submission, submission as submissionSchema } from '@openpaw/contracts';
 import { z } from 'zod';
 import type { BlobStore } from '@openpaw/providers';
+import { AdmissionControl, type AdmissionDecision } from '../../admission/admission-control.js';
+import { tierOf } from '../../admission/admission-limits.js';
 import { BLOB_STORE } from '../../assets/blobs/blob-store.provider.js';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../../config.js';
 import { RunEventBus } from '../../events/run-event-bus.js';
@@ -48,6 +50,8 @@ export interface SubmitProblemResult {
   readonly action: 'started' | 'reattempted' | 'existing';
   /** The coordinator refused the start (`InputRefused` naming this `StartRun`): no run exists for it. */
   readonly refused?: { readonly reason: string; readonly detail: string };
+  /** Admission control refused to start a run now (answer 429 with Retry-After): nothing was sent. */
+  readonly overloaded?: Extract<AdmissionDecision, { admitted: false }>;
 }
 
 /**
@@ -81,6 +85,7 @@ export class SubmitProblemHandler {
     private readonly bus: RunEventBus,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    private readonly admission: AdmissionControl,
   ) {}
 
   async execute(command: SubmitProblemCommand): Promise<SubmitProblemResult> {
@@ -97,8 +102,13 @@ export class SubmitProblemHandler {
       // same message id, so JetStream drops it within its duplicate window and the coordinator after.
       // FAILED: attempt n + 1 is a new message id, and the coordinator re-attempts on the same row.
       const attemptNo = existing === undefined ? 1 : existing.attemptNo + 1;
-      const answer = await this.start(command, runId, idempotencyKey, contentDigest, attemptNo);
       const action = existing === undefined ? 'started' : 'reattempted';
+      // Overload is answered here, before anything is sent: never a run accepted now and failed later.
+      const tier = tierOf(command.subscriptionTier);
+      const admission = await this.admission.admit(command.userId, tier);
+      if (!admission.admitted) return { runId, attemptNo, action, overloaded: admission };
+      this.admission.started(runId, command.userId, tier);
+      const answer = await this.start(command, runId, idempotencyKey, contentDigest, attemptNo);
       switch (answer.kind) {
         case 'refused':
           return { runId, attemptNo, action, refused: { reason: answer.reason, detail: answer.detail } };

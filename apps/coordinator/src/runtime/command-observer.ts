@@ -1,0 +1,92 @@
+import { type JetStreamClient, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/nats-core';
+import { CRITICAL_LANE, definitionForSubject, type Envelope, laneDurableOf, laneOf, parseSubject, STREAMS } from '@openpaw/contracts';
+import { type CommandReceiptStore, consumerInfoIfExists, KvCommandReceiptStore, type MessagingLogger } from '@openpaw/messaging';
+import type { CommandObservation, CommandObserver } from '@openpaw/saga';
+
+/** A lane's backlog is read at most this often: one consumer-info request serves every timer due meanwhile. */
+const BACKLOG_CACHE_MS = 250;
+/** A look-up slower than this counts as "could not be read" (the step then keeps waiting). */
+const LOOKUP_TIMEOUT_MS = 2_000;
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    timer.unref();
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+/**
+ * The coordinator's view of a sent command when its step timer fires: the service's receipt (from
+ * the receipts KV bucket) and the backlog of the lane consumer the command waits on. Failures to
+ * look either up come back as nulls (the engine then waits rather than re-sends).
+ */
+export class JetStreamCommandObserver {
+  readonly #backlogs = new Map<string, { readonly at: number; readonly value: Promise<number | null> }>();
+  #receipts: Promise<CommandReceiptStore> | undefined;
+  #jsm: Promise<JetStreamManager> | undefined;
+
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly js: JetStreamClient,
+    private readonly logger: MessagingLogger,
+  ) {}
+
+  readonly observe: CommandObserver = async (envelope: Envelope): Promise<CommandObservation> => {
+    const [receipt, laneBacklog] = await Promise.all([this.#receiptOf(envelope.id), this.#backlogOf(envelope.type)]);
+    return { receipt, laneBacklog };
+  };
+
+  async #receiptOf(commandId: string): Promise<CommandObservation['receipt']> {
+    try {
+      this.#receipts ??= KvCommandReceiptStore.open(this.js).catch((error: unknown) => {
+        this.#receipts = undefined;
+        throw error;
+      });
+      const found = await withTimeout((await this.#receipts).lookup(commandId), LOOKUP_TIMEOUT_MS);
+      return found === undefined ? null : { pickedUpAt: found.pickedUpAt, deliveries: found.deliveries };
+    } catch (error) {
+      this.logger.warn({ commandId, err: String(error) }, 'command receipt look-up failed');
+      return null;
+    }
+  }
+
+  #backlogOf(subject: string): Promise<number | null> {
+    // A command the catalog does not know (yet) is read from its service's critical lane.
+    const definition = definitionForSubject(subject);
+    const parsed = parseSubject(subject);
+    if (parsed?.kind !== 'cmd') return Promise.resolve(null);
+    const durable = laneDurableOf(parsed.context, (definition === undefined ? undefined : laneOf(definition)) ?? CRITICAL_LANE);
+    const cached = this.#backlogs.get(durable);
+    if (cached !== undefined && Date.now() - cached.at < BACKLOG_CACHE_MS) return cached.value;
+    const value = this.#readBacklog(durable);
+    this.#backlogs.set(durable, { at: Date.now(), value });
+    return value;
+  }
+
+  async #readBacklog(durable: string): Promise<number | null> {
+    try {
+      this.#jsm ??= jetstreamManager(this.nc).catch((error: unknown) => {
+        this.#jsm = undefined;
+        throw error;
+      });
+      const info = await withTimeout(consumerInfoIfExists(await this.#jsm, STREAMS.commands.name, durable), LOOKUP_TIMEOUT_MS);
+      // No consumer yet (the service never started): its commands wait in the stream.
+      if (info === undefined) return null;
+      return info.num_pending + info.num_ack_pending;
+    } catch (error) {
+      this.logger.warn({ durable, err: String(error) }, 'lane backlog look-up failed');
+      return null;
+    }
+  }
+}

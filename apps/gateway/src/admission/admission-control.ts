@@ -1,0 +1,142 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/nats-core';
+import { ARTIFACT_JOB_WORKFLOW, catalog, CRITICAL_LANE, laneDurableOf, STREAMS } from '@openpaw/contracts';
+import { consumerInfoIfExists, NATS_CONNECTION } from '@openpaw/messaging';
+import type { DataSource } from 'typeorm';
+import { GATEWAY_DATA_SOURCE } from '../projection/database.js';
+import { RUN_PROJECTION_TABLE } from '../projection/run-projection.store.js';
+import { RETRIEVE_OR_GENERATE } from '../problems/workflow-result.js';
+import { ADMISSION_LIMITS, type AdmissionLimits, type Tier } from './admission-limits.js';
+import { TokenBuckets } from './token-bucket.js';
+
+/** Workflows users start themselves (their runs count as in flight; background runs do not). */
+export const USER_STARTED_WORKFLOWS: readonly string[] = [RETRIEVE_OR_GENERATE, ARTIFACT_JOB_WORKFLOW];
+/** The coordinator's commands durable (StartRun waits there). */
+const COORDINATOR_DURABLE = 'coordinator';
+/** Backlog and totals are read at most this often; one reading serves every request meanwhile. */
+const READING_TTL_MS = 250;
+/** A run admitted here counts as in flight until the projection shows it (covers the projection's lag). */
+const UNPROJECTED_GRACE_MS = 30_000;
+
+export type AdmissionDecision =
+  | { readonly admitted: true }
+  | { readonly admitted: false; readonly reason: 'rate_limited' | 'too_many_in_flight' | 'platform_busy'; readonly retryAfterSeconds: number; readonly detail: string };
+
+interface Admitted {
+  readonly userId: string;
+  readonly tier: Tier;
+  readonly at: number;
+}
+
+/**
+ * Admission control at the edge: per-user rate (token bucket) and in-flight limits by tier, a
+ * global in-flight bound and a bound on the critical lanes' backlog. In-flight counts come from the
+ * projection (shared by every gateway replica), plus runs admitted here that it does not show yet.
+ */
+@Injectable()
+export class AdmissionControl {
+  readonly #buckets = new TokenBuckets();
+  /** Runs admitted by this gateway and not yet seen ended, by run id. */
+  readonly #admitted = new Map<string, Admitted>();
+  #backlog: { readonly at: number; readonly value: Promise<number> } | undefined;
+  #jsm: Promise<JetStreamManager> | undefined;
+
+  constructor(
+    @Inject(ADMISSION_LIMITS) readonly limits: AdmissionLimits,
+    @Inject(GATEWAY_DATA_SOURCE) private readonly dataSource: DataSource,
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+  ) {}
+
+  /** Decides whether `userId` may start a new run now; on admission, call `started` with its run id. */
+  async admit(userId: string, tier: Tier, nowMs = Date.now()): Promise<AdmissionDecision> {
+    const limits = this.limits.tiers[tier];
+    const backlog = await this.criticalBacklog(nowMs);
+    if (backlog > this.limits.maxCriticalBacklog) {
+      return { admitted: false, reason: 'platform_busy', retryAfterSeconds: 2, detail: `${backlog} critical commands are queued (limit ${this.limits.maxCriticalBacklog})` };
+    }
+    const { user, total } = await this.inFlight(userId, nowMs);
+    if (total >= this.limits.maxInFlightTotal) {
+      return { admitted: false, reason: 'platform_busy', retryAfterSeconds: 2, detail: `${total} runs are in flight (limit ${this.limits.maxInFlightTotal})` };
+    }
+    if (user >= limits.maxInFlight) {
+      return { admitted: false, reason: 'too_many_in_flight', retryAfterSeconds: 1, detail: `you have ${user} runs in flight (the ${tier} tier allows ${limits.maxInFlight})` };
+    }
+    const waitMs = this.#buckets.take(userId, limits.ratePerSecond, limits.burst, nowMs);
+    if (waitMs > 0) {
+      return {
+        admitted: false,
+        reason: 'rate_limited',
+        retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)),
+        detail: `the ${tier} tier starts at most ${limits.ratePerSecond} runs per second (burst ${limits.burst})`,
+      };
+    }
+    return { admitted: true };
+  }
+
+  /** Records a run this gateway admitted (counted in flight until the projection shows it ended). */
+  started(runId: string, userId: string, tier: Tier, nowMs = Date.now()): void {
+    this.#admitted.set(runId, { userId, tier, at: nowMs });
+  }
+
+  /** Runs admitted here and not ended, by tier (for metrics); forgets ended ones. */
+  async inFlightByTier(): Promise<Record<Tier, number>> {
+    await this.forgetEnded(Date.now());
+    const counts: Record<Tier, number> = { free: 0, pro: 0, enterprise: 0 };
+    for (const admitted of this.#admitted.values()) counts[admitted.tier] += 1;
+    return counts;
+  }
+
+  private async inFlight(userId: string, nowMs: number): Promise<{ readonly user: number; readonly total: number }> {
+    const unprojected = await this.forgetEnded(nowMs);
+    const rows = await this.dataSource.query<Array<{ user_count: string; total_count: string }>>(
+      `select count(*) filter (where user_id = $1) as user_count, count(*) as total_count
+       from ${RUN_PROJECTION_TABLE} where not terminal and workflow_type = any($2::text[])`,
+      [userId, USER_STARTED_WORKFLOWS],
+    );
+    const row = rows[0];
+    const mine = unprojected.filter((a) => a.userId === userId).length;
+    return { user: Number(row?.user_count ?? 0) + mine, total: Number(row?.total_count ?? 0) + unprojected.length };
+  }
+
+  /** Drops admitted runs the projection shows ended (or that it never showed within the grace); returns those it does not show yet. */
+  private async forgetEnded(nowMs: number): Promise<Admitted[]> {
+    if (this.#admitted.size === 0) return [];
+    const ids = [...this.#admitted.keys()];
+    const rows = await this.dataSource.query<Array<{ run_id: string; terminal: boolean }>>(
+      `select run_id, terminal from ${RUN_PROJECTION_TABLE} where run_id = any($1::uuid[])`,
+      [ids],
+    );
+    const projected = new Map(rows.map((r) => [r.run_id, r.terminal]));
+    const unprojected: Admitted[] = [];
+    for (const [runId, admitted] of this.#admitted) {
+      const terminal = projected.get(runId);
+      if (terminal === true || (terminal === undefined && nowMs - admitted.at > UNPROJECTED_GRACE_MS)) this.#admitted.delete(runId);
+      else if (terminal === undefined) unprojected.push(admitted);
+    }
+    return unprojected;
+  }
+
+  /** Commands waiting (not yet delivered) on the coordinator's and every service's critical lane. */
+  private criticalBacklog(nowMs: number): Promise<number> {
+    if (this.#backlog !== undefined && nowMs - this.#backlog.at < READING_TTL_MS) return this.#backlog.value;
+    const value = this.readCriticalBacklog();
+    this.#backlog = { at: nowMs, value };
+    return value;
+  }
+
+  private async readCriticalBacklog(): Promise<number> {
+    try {
+      this.#jsm ??= jetstreamManager(this.nc);
+      const jsm = await this.#jsm;
+      const services = new Set(catalog.filter((d) => d.kind === 'cmd' && d.context !== 'coordinator').map((d) => d.context));
+      const durables = [COORDINATOR_DURABLE, ...[...services].map((service) => laneDurableOf(service, CRITICAL_LANE))];
+      const infos = await Promise.all(durables.map((durable) => consumerInfoIfExists(jsm, STREAMS.commands.name, durable)));
+      return infos.reduce((sum, info) => sum + (info?.num_pending ?? 0), 0);
+    } catch {
+      this.#jsm = undefined;
+      // Unreadable (NATS reconnecting): do not refuse users for it; readiness reports the outage.
+      return 0;
+    }
+  }
+}

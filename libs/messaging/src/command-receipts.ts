@@ -1,0 +1,81 @@
+import type { JetStreamClient } from '@nats-io/jetstream';
+import { type KV, Kvm } from '@nats-io/kv';
+import { errorMessage, type MessagingLogger } from './observability.js';
+
+/**
+ * Command receipts (flow control): when a service picks up a command, it records the pickup under
+ * the command's id. The coordinator reads it when a step's timer fires, so a step timeout runs from
+ * pickup, never from the send: a command waiting its turn in a lane is not mistaken for a lost one.
+ * Kept in a JetStream KV bucket with a TTL (FROZEN name); a missing receipt means "not picked up
+ * (yet)", never an error.
+ */
+export const COMMAND_RECEIPTS_BUCKET = 'openpaw_command_receipts';
+/** Longer than any run deadline; receipts are looked up only while their step is in progress. */
+export const COMMAND_RECEIPTS_TTL_MS = 24 * 60 * 60 * 1000;
+
+export interface CommandReceipt {
+  /** When the latest delivery was handed to a handler (ISO 8601). */
+  readonly pickedUpAt: string;
+  /** JetStream delivery count of that delivery (1 on first pickup; more after a crash or nak). */
+  readonly deliveries: number;
+  readonly service: string;
+  readonly lane: string;
+}
+
+export interface CommandReceiptStore {
+  record(commandId: string, receipt: CommandReceipt): Promise<void>;
+  lookup(commandId: string): Promise<CommandReceipt | undefined>;
+}
+
+/** KV keys allow `[-/_=.a-zA-Z0-9]`; command ids are UUIDs, anything else is made safe. */
+function keyOf(commandId: string): string {
+  return commandId.replace(/[^-/_=.a-zA-Z0-9]/g, '_');
+}
+
+function isReceipt(value: unknown): value is CommandReceipt {
+  if (typeof value !== 'object' || value === null) return false;
+  const r = value as Record<string, unknown>;
+  return typeof r['pickedUpAt'] === 'string' && typeof r['deliveries'] === 'number';
+}
+
+export class KvCommandReceiptStore implements CommandReceiptStore {
+  private constructor(private readonly kv: KV) {}
+
+  /** Creates the bucket when missing (or binds to the existing one: its settings are left as ops set them). */
+  static async open(js: JetStreamClient, options: { readonly replicas?: number } = {}): Promise<KvCommandReceiptStore> {
+    const kv = await new Kvm(js).create(COMMAND_RECEIPTS_BUCKET, {
+      ttl: COMMAND_RECEIPTS_TTL_MS,
+      history: 1,
+      ...(options.replicas === undefined ? {} : { replicas: options.replicas }),
+    });
+    return new KvCommandReceiptStore(kv);
+  }
+
+  async record(commandId: string, receipt: CommandReceipt): Promise<void> {
+    await this.kv.put(keyOf(commandId), JSON.stringify(receipt));
+  }
+
+  async lookup(commandId: string): Promise<CommandReceipt | undefined> {
+    const entry = await this.kv.get(keyOf(commandId));
+    if (entry === null || entry.operation !== 'PUT' || entry.length === 0) return undefined;
+    try {
+      const value: unknown = entry.json();
+      return isReceipt(value) ? value : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/**
+ * Records receipts without holding up the handler: the put runs beside it, and a failed put is only
+ * logged (the coordinator then sees "not picked up" and keeps waiting; nothing is re-sent for it
+ * while the lane has a backlog).
+ */
+export function receiptRecorder(store: CommandReceiptStore, service: string, lane: string, logger: MessagingLogger) {
+  return (commandId: string, deliveries: number): void => {
+    store.record(commandId, { pickedUpAt: new Date().toISOString(), deliveries, service, lane }).catch((error: unknown) => {
+      logger.warn({ commandId, service, lane, err: errorMessage(error) }, 'could not record command receipt');
+    });
+  };
+}
