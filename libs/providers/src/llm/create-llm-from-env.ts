@@ -8,7 +8,7 @@ import { LOCAL_MODEL_ID, LocalChatModel } from './local/local-chat-model.js';
 import { parseModelRef } from './model-ref.js';
 import { OpenAiChatModel } from './openai-chat-model.js';
 import { priceTableFromJson } from './pricing.js';
-import { ResilientLlmClient } from './resilient-llm-client.js';
+import { type LlmConcurrencyLimits, ResilientLlmClient } from './resilient-llm-client.js';
 
 /** The default model of each provider when `OPENPAW_LLM_MODEL` does not name one. */
 export const DEFAULT_MODELS = {
@@ -63,6 +63,7 @@ export function createLlmFromEnv(env: Env, options: LlmFactoryOptions = {}): Res
     prices: priceTableFromJson(envValue(env, 'OPENPAW_LLM_PRICES')),
     retry: { maxAttempts: envPositiveInt(env, 'OPENPAW_LLM_MAX_ATTEMPTS', 3) },
     defaultTimeoutMs: envPositiveInt(env, 'OPENPAW_LLM_TIMEOUT_MS', 60_000),
+    concurrency: llmConcurrencyFromEnv(env),
     logger,
     ...clock,
     ...(options.random !== undefined ? { random: options.random } : {}),
@@ -87,4 +88,24 @@ export function createLlmFromEnv(env: Env, options: LlmFactoryOptions = {}): Res
 
 function opt<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: string };
+}
+
+/** Default calls in flight per provider: paid APIs' rate limits are the usual wall; the local model is CPU. */
+export const DEFAULT_LLM_CONCURRENCY: Readonly<Record<string, number>> = { openai: 16, anthropic: 8, gemini: 8, local: 4 };
+
+/**
+ * `OPENPAW_LLM_CONCURRENCY` (`openai=16,anthropic=8,...`, merged over the defaults) and
+ * `OPENPAW_LLM_CONCURRENCY_PER_KEY` (calls per provider per caller, e.g. per user; default 4).
+ */
+export function llmConcurrencyFromEnv(env: Env): LlmConcurrencyLimits {
+  const perProvider: Record<string, number> = { ...DEFAULT_LLM_CONCURRENCY };
+  for (const pair of envList(env, 'OPENPAW_LLM_CONCURRENCY')) {
+    const [provider, value] = pair.split('=').map((part) => part.trim());
+    const n = Number(value);
+    if (provider === undefined || provider === '' || !Number.isInteger(n) || n < 1) {
+      throw new Error(`OPENPAW_LLM_CONCURRENCY: "${pair}" is not <provider>=<positive integer>`);
+    }
+    perProvider[provider] = n;
+  }
+  return { perProvider, perKeyPerProvider: envPositiveInt(env, 'OPENPAW_LLM_CONCURRENCY_PER_KEY', 4) };
 }

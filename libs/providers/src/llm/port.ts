@@ -36,6 +36,8 @@ export interface ChatOptions {
   readonly budget?: RunBudget;
   /** Per-user keys; take precedence over keys from env for their provider. */
   readonly credentials?: ProviderCredentials;
+  /** Who the call is for (e.g. the user id): calls with the same key share a per-provider concurrency limit. */
+  readonly concurrencyKey?: string;
 }
 
 export type StructuredOptions = ChatOptions;

@@ -249,3 +249,50 @@ describe('ResilientLlmClient', () => {
     expect(() => new ResilientLlmClient({ models: [new LocalChatModel()], defaultModel: 'gpt-4o' })).toThrow(/provider\/model/);
   });
 });
+
+describe('ResilientLlmClient concurrency limits (per provider, per caller)', () => {
+  /** A provider that holds every call until released, counting how many run at once. */
+  class GatedModel implements ChatModel {
+    readonly hasDefaultCredentials = true;
+    running = 0;
+    maxRunning = 0;
+    readonly #release: (() => void)[] = [];
+    constructor(readonly provider: string) {}
+    async complete(): Promise<ChatModelResponse> {
+      this.running += 1;
+      this.maxRunning = Math.max(this.maxRunning, this.running);
+      await new Promise<void>((resolve) => this.#release.push(resolve));
+      this.running -= 1;
+      return reply('ok', 'gpt-4o-mini');
+    }
+    releaseAll(): void {
+      for (const release of this.#release.splice(0)) release();
+    }
+  }
+
+  const settle = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+  it('runs at most the provider limit at once, and at most the per-key limit for one caller', async () => {
+    const openai = new GatedModel('openai');
+    const { llm } = setup([openai], { concurrency: { perProvider: { openai: 3 }, perKeyPerProvider: 1 }, fallbackModels: [] });
+    const calls = [
+      llm.chat(hi, { maxTokens: 10, concurrencyKey: 'alice' }),
+      llm.chat(hi, { maxTokens: 10, concurrencyKey: 'alice' }),
+      llm.chat(hi, { maxTokens: 10, concurrencyKey: 'bob' }),
+      llm.chat(hi, { maxTokens: 10, concurrencyKey: 'carol' }),
+      llm.chat(hi, { maxTokens: 10, concurrencyKey: 'dave' }),
+    ];
+    await settle();
+    // alice's second call waits for her first; the provider takes 3 at once (alice, bob, carol).
+    expect(openai.running).toBe(3);
+    for (let i = 0; i < 5 && openai.running > 0; i += 1) {
+      openai.releaseAll();
+      await settle();
+      await settle();
+    }
+    openai.releaseAll();
+    const results = await Promise.all(calls);
+    expect(results.map((r) => r.text)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
+    expect(openai.maxRunning).toBe(3);
+  });
+});

@@ -18,6 +18,7 @@ import type {
   StructuredOptions,
   StructuredResult,
 } from './port.js';
+import { type ConcurrencyKey, ConcurrencyLimiter } from '../shared/concurrency-limiter.js';
 import { costUsd, defaultPriceTable, estimateInputTokens, lookupPrice, type PriceTable } from './pricing.js';
 import { jsonSchemaOf, reaskMessages, validateReply, withSchemaInstruction } from './structured-output.js';
 
@@ -35,6 +36,19 @@ export interface ResilientLlmClientConfig {
   readonly clock?: Clock;
   readonly random?: RandomSource;
   readonly logger?: ProviderLogger;
+  /**
+   * Flow control: calls in flight at once per provider (e.g. `{ openai: 16, local: 4 }`; a provider
+   * not named is unlimited) and per provider per caller (`ChatOptions.concurrencyKey`, e.g. the user).
+   * A call beyond a limit waits for a slot (FIFO) before its attempt starts; its timeout runs from there.
+   */
+  readonly concurrency?: LlmConcurrencyLimits;
+  /** Share one limiter among several clients of a process (the limits hold across them). */
+  readonly limiter?: ConcurrencyLimiter;
+}
+
+export interface LlmConcurrencyLimits {
+  readonly perProvider?: Readonly<Record<string, number>>;
+  readonly perKeyPerProvider?: number;
 }
 
 interface ChatOutcome extends ChatResult {
@@ -60,6 +74,8 @@ export class ResilientLlmClient implements LlmClient {
   private readonly fallbackModels: readonly string[];
   private readonly defaultTimeoutMs: number;
   private readonly defaultTemperature: number;
+  private readonly concurrency: LlmConcurrencyLimits;
+  private readonly limiter: ConcurrencyLimiter;
 
   constructor(config: ResilientLlmClientConfig) {
     for (const model of config.models) this.adapters.set(model.provider, model);
@@ -75,6 +91,18 @@ export class ResilientLlmClient implements LlmClient {
     this.logger = config.logger ?? silentLogger;
     this.defaultTimeoutMs = config.defaultTimeoutMs ?? 60_000;
     this.defaultTemperature = config.defaultTemperature ?? 0.2;
+    this.concurrency = config.concurrency ?? {};
+    this.limiter = config.limiter ?? new ConcurrencyLimiter();
+  }
+
+  /** The concurrency keys a call to `provider` counts against. */
+  private concurrencyKeysOf(provider: string, concurrencyKey: string | undefined): ConcurrencyKey[] {
+    const keys: ConcurrencyKey[] = [];
+    const perProvider = this.concurrency.perProvider?.[provider];
+    if (perProvider !== undefined) keys.push({ key: `provider:${provider}`, limit: perProvider });
+    const perKey = this.concurrency.perKeyPerProvider;
+    if (perKey !== undefined && concurrencyKey !== undefined) keys.push({ key: `provider:${provider}:key:${concurrencyKey}`, limit: perKey });
+    return keys;
   }
 
   describe(): { defaultModel: string; fallbackModels: readonly string[]; providers: readonly string[] } {
@@ -150,18 +178,26 @@ export class ResilientLlmClient implements LlmClient {
           break;
         }
 
-        const started = this.clock.now();
-        const signal = attemptSignal(options.signal, options.timeoutMs ?? this.defaultTimeoutMs);
+        let started = this.clock.now();
         try {
-          const response = await adapter.complete({
-            model: ref.model,
-            messages,
-            temperature: options.temperature ?? this.defaultTemperature,
-            maxTokens: options.maxTokens,
-            signal,
-            ...(responseSchema ? { responseSchema } : {}),
-            ...(apiKey !== undefined ? { apiKey } : {}),
-          });
+          const response = await this.limiter.run(
+            this.concurrencyKeysOf(ref.provider, options.concurrencyKey),
+            () => {
+              // The attempt's clock and timeout start once it holds its slots, not while it queues.
+              started = this.clock.now();
+              const signal = attemptSignal(options.signal, options.timeoutMs ?? this.defaultTimeoutMs);
+              return adapter.complete({
+                model: ref.model,
+                messages,
+                temperature: options.temperature ?? this.defaultTemperature,
+                maxTokens: options.maxTokens,
+                signal,
+                ...(responseSchema ? { responseSchema } : {}),
+                ...(apiKey !== undefined ? { apiKey } : {}),
+              });
+            },
+            options.signal,
+          );
           const latencyMs = this.clock.now() - started;
           const answered = modelId(ref.provider, response.model === '' ? ref.model : response.model);
           let price = lookupPrice(this.prices, answered);
