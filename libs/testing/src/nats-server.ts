@@ -12,6 +12,8 @@ export interface NatsServerHandle {
   stop(): Promise<void>;
   /** Starts the server again on the same port and store (for crash/restart tests). */
   restart(): Promise<void>;
+  /** SIGKILL (no flush of what the store has not synced), then, after `downMs`, a start on the same port and store. */
+  crashAndRestart(downMs?: number): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -41,6 +43,11 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
     stop: async () => proc?.stop(),
     restart: async () => {
       await proc?.stop();
+      await launch();
+    },
+    crashAndRestart: async (downMs = 1_000) => {
+      await proc?.stop('SIGKILL');
+      await new Promise((r) => setTimeout(r, downMs));
       await launch();
     },
     dispose: async () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { findFreePort } from './free-port.js';
-import { spawnManaged, waitForPort } from './process-control.js';
+import { type ManagedProcess, spawnManaged, waitForPort } from './process-control.js';
 
 export interface PostgresServerHandle {
   readonly host: string;
@@ -13,6 +13,11 @@ export interface PostgresServerHandle {
   /** URL of the maintenance database (`postgres`). */
   readonly adminUrl: string;
   urlFor(database: string): string;
+  /**
+   * An immediate stop (SIGQUIT: no checkpoint, crash recovery on the next start), then, after
+   * `downMs`, a start on the same port and data directory (fault tests).
+   */
+  crashAndRestart(downMs?: number): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -67,7 +72,8 @@ export async function startPostgresServer(options: PostgresServerOptions = {}): 
   }
   const port = options.port ?? (await findFreePort());
   const fsync = options.fsync ?? false ? 'on' : 'off';
-  const proc = spawnManaged(
+  const launch = (): ManagedProcess =>
+    spawnManaged(
     bin('postgres'),
     [
       '-D', dataDir,
@@ -82,6 +88,7 @@ export async function startPostgresServer(options: PostgresServerOptions = {}): 
     ],
     { ...identity },
   );
+  let proc = launch();
   await waitForPort('127.0.0.1', port, proc);
   const host = '127.0.0.1';
   const urlFor = (database: string): string => `postgres://${user}@${host}:${port}/${database}`;
@@ -92,6 +99,12 @@ export async function startPostgresServer(options: PostgresServerOptions = {}): 
     user,
     adminUrl: urlFor('postgres'),
     urlFor,
+    crashAndRestart: async (downMs = 1_000) => {
+      await proc.stop('SIGQUIT');
+      await new Promise((r) => setTimeout(r, downMs));
+      proc = launch();
+      await waitForPort('127.0.0.1', port, proc);
+    },
     dispose: async () => {
       // SIGINT is PostgreSQL's "fast shutdown".
       await proc.stop('SIGINT');

@@ -1,2 +1,6 @@
 export * from './three-step-saga.js';
 export * from './three-step-worker.js';
+export { devToken, distinctProblem, driveProblem, type ProblemOutcome } from './load/load-client.js';
+export { formatLoadReport } from './load/format-report.js';
+export { percentile, runLoad, type LoadOptions, type LoadReport } from './load/load-harness.js';
+export type { PlatformFacts } from './load/platform-facts.js';

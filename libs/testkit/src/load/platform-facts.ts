@@ -1,0 +1,108 @@
+import { jetstream } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import pg from 'pg';
+
+/** What the platform's own records say after a load run (PostgreSQL and the commands stream). */
+export interface PlatformFacts {
+  /** Time spent in each retrieve_or_generate state (ms), per run, from the step log. */
+  readonly stateTimesMs: Readonly<Record<string, readonly number[]>>;
+  /** Per command subject: messages stored in the stream and distinct commands (envelope ids). */
+  readonly commands: Readonly<Record<string, { readonly stored: number; readonly distinct: number }>>;
+  /** Step-log counts of the flow-control decisions. */
+  readonly flowControlLogs: Readonly<Record<string, number>>;
+  /** The same solution (problem, type, content) registered more than once. */
+  readonly duplicateAssetVersions: number;
+  /** Asset versions made by runs that did not succeed. */
+  readonly orphanedAssetVersions: number;
+  /** Solution versions with more than one video. */
+  readonly videosRenderedTwice: number;
+  readonly videoRuns: Readonly<Record<string, number>>;
+}
+
+export async function videoRunsPending(databaseUrl: string): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: string }>(
+      `select count(*) as n from coordinator.workflow_runs where type = 'video_workflow' and state not in ('SUCCEEDED', 'FAILED', 'CANCELLED')`,
+    );
+    return Number(rows[0]?.n ?? 0);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function collectPlatformFacts(databaseUrl: string, natsUrl: string): Promise<PlatformFacts> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const transitions = await client.query<{ run: string; state: string; at: Date }>(
+      `select workflow_run_id as run, state_after as state, occurred_at as at from coordinator.workflow_step_logs
+       where workflow_type = 'retrieve_or_generate' and state_before is distinct from state_after order by workflow_run_id, id`,
+    );
+    const stateTimesMs: Record<string, number[]> = {};
+    for (let i = 0; i + 1 < transitions.rows.length; i += 1) {
+      const row = transitions.rows[i];
+      const next = transitions.rows[i + 1];
+      if (row === undefined || next === undefined || row.run !== next.run) continue;
+      (stateTimesMs[row.state] ??= []).push(next.at.getTime() - row.at.getTime());
+    }
+    const logs = await client.query<{ step: string; n: string }>(
+      `select step_name as step, count(*) as n from coordinator.workflow_step_logs
+       where step_name in ('command_queued', 'command_picked_up', 'command_lost_resent', 'command_resent', 'retry_scheduled', 'deadline_exceeded') group by 1`,
+    );
+    const duplicates = await client.query<{ n: string }>(
+      `select count(*) as n from (select 1 from assets.asset_versions group by problem_id, asset_type, content_sha256 having count(*) > 1) d`,
+    );
+    const orphaned = await client.query<{ n: string }>(
+      `select count(*) as n from assets.asset_versions v
+       where v.asset_type = 'solution_html'
+         and not exists (select 1 from coordinator.workflow_runs r where r.id = v.source_run_id and r.state = 'SUCCEEDED')`,
+    );
+    const videosTwice = await client.query<{ n: string }>(
+      `select count(*) as n from (select 1 from assets.asset_versions where asset_type = 'video' group by parent_asset_version_id having count(*) > 1) d`,
+    );
+    const videoRuns = await client.query<{ state: string; n: string }>(`select state, count(*) as n from coordinator.workflow_runs where type = 'video_workflow' group by 1`);
+    return {
+      stateTimesMs,
+      commands: await commandCounts(natsUrl),
+      flowControlLogs: Object.fromEntries(logs.rows.map((r) => [r.step, Number(r.n)])),
+      duplicateAssetVersions: Number(duplicates.rows[0]?.n ?? 0),
+      orphanedAssetVersions: Number(orphaned.rows[0]?.n ?? 0),
+      videosRenderedTwice: Number(videosTwice.rows[0]?.n ?? 0),
+      videoRuns: Object.fromEntries(videoRuns.rows.map((r) => [r.state, Number(r.n)])),
+    };
+  } finally {
+    await client.end();
+  }
+}
+
+/** Reads every stored command once (an ordered consumer): stored copies vs distinct envelope ids, per subject. */
+async function commandCounts(natsUrl: string): Promise<Record<string, { stored: number; distinct: number }>> {
+  const nc = await connect({ servers: natsUrl });
+  try {
+    const js = jetstream(nc);
+    const consumer = await js.consumers.get('OPENPAW_COMMANDS');
+    const info = await consumer.info(true);
+    const total = info.num_pending;
+    const counts: Record<string, { stored: number; ids: Set<string> }> = {};
+    if (total > 0) {
+      const messages = await consumer.fetch({ max_messages: total, expires: 10_000 });
+      let seen = 0;
+      for await (const msg of messages) {
+        const entry = (counts[msg.subject] ??= { stored: 0, ids: new Set() });
+        entry.stored += 1;
+        try {
+          entry.ids.add(String((msg.json() as { id?: unknown }).id));
+        } catch {
+          entry.ids.add(`unparsable:${msg.seq}`);
+        }
+        seen += 1;
+        if (seen >= total) break;
+      }
+    }
+    return Object.fromEntries(Object.entries(counts).map(([subject, c]) => [subject, { stored: c.stored, distinct: c.ids.size }]));
+  } finally {
+    await nc.close();
+  }
+}
