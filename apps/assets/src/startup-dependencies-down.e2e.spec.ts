@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findFreePort, type ManagedProcess, type NatsServerHandle, type PostgresServerHandle, spawnManaged, startNatsServer, startPostgresServer } from '@openpaw/testing';
+import { findFreePort, type ManagedProcess, type NatsServerHandle, type PostgresServerHandle, spawnManaged, startNatsServer, startPostgresServer, waitFor } from '@openpaw/testing';
 
 /**
  * Flow control, start-up: a service started while NATS and PostgreSQL are both down stays alive,
@@ -15,16 +15,6 @@ async function status(url: string): Promise<number | undefined> {
     (r) => r.status,
     () => undefined,
   );
-}
-
-async function until<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 describe('start-up with dependencies down (assets service from the build)', () => {
@@ -55,7 +45,7 @@ describe('start-up with dependencies down (assets service from the build)', () =
       },
     });
     const base = `http://127.0.0.1:${httpPort}`;
-    await until(async () => ((await status(`${base}/healthz`)) === 200 ? true : undefined), '/healthz answering while the dependencies are down');
+    await waitFor(async () => ((await status(`${base}/healthz`)) === 200 ? true : undefined), '/healthz answering while the dependencies are down');
     expect(await status(`${base}/readyz`)).toBe(503);
     // Still alive, still not ready, a few seconds later: it waits rather than exits.
     await new Promise((r) => setTimeout(r, 3_000));
@@ -64,7 +54,7 @@ describe('start-up with dependencies down (assets service from the build)', () =
 
     nats = await startNatsServer({ port: natsPort });
     postgres = await startPostgresServer({ port: pgPort });
-    await until(async () => ((await status(`${base}/readyz`)) === 200 ? true : undefined), '/readyz 200 once NATS and PostgreSQL are up', 90_000);
+    await waitFor(async () => ((await status(`${base}/readyz`)) === 200 ? true : undefined), '/readyz 200 once NATS and PostgreSQL are up', 90_000);
     expect(service.child.exitCode).toBeNull();
   }, 150_000);
 });

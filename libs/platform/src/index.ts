@@ -25,3 +25,4 @@ export {
   withTraceparent,
 } from './tracing.js';
 export { DEFAULT_NATS_URL, laneSettingsFromEnv, natsUrlFromEnv, ServiceMessagingModule, type ServiceMessagingOptions } from './messaging.js';
+export { parseJsonSetting, validSetting } from './json-setting.js';

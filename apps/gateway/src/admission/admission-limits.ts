@@ -1,3 +1,4 @@
+import { parseJsonSetting, validSetting } from '@openpaw/platform';
 import { z } from 'zod';
 
 /**
@@ -41,20 +42,14 @@ const patchSchema = z.strictObject({
   maxCriticalBacklog: z.int().positive().optional(),
 });
 
+const SETTING = 'OPENPAW_ADMISSION_JSON';
+
 /** DEFAULT_ADMISSION_LIMITS with `raw` (JSON, any part of the shape) applied; throws naming what is invalid. */
 export function admissionLimitsFrom(raw: string | undefined): AdmissionLimits {
-  if (raw === undefined || raw.trim() === '') return DEFAULT_ADMISSION_LIMITS;
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch (error) {
-    throw new Error(`OPENPAW_ADMISSION_JSON is not valid JSON: ${(error as Error).message}`);
-  }
-  const patch = patchSchema.safeParse(json);
-  if (!patch.success) throw new Error(`OPENPAW_ADMISSION_JSON is invalid:\n${z.prettifyError(patch.error)}`);
+  const p = parseJsonSetting(SETTING, raw, patchSchema);
+  if (p === undefined) return DEFAULT_ADMISSION_LIMITS;
   const d = DEFAULT_ADMISSION_LIMITS;
-  const p = patch.data;
-  return admissionLimitsSchema.parse({
+  return validSetting(SETTING, admissionLimitsSchema, {
     tiers: {
       free: { ...d.tiers.free, ...p.tiers?.free },
       pro: { ...d.tiers.pro, ...p.tiers?.pro },

@@ -93,7 +93,7 @@ async function commandCounts(natsUrl: string): Promise<Record<string, { stored: 
         const entry = (counts[msg.subject] ??= { stored: 0, ids: new Set() });
         entry.stored += 1;
         try {
-          entry.ids.add(String((msg.json() as { id?: unknown }).id));
+          entry.ids.add(String(msg.json<{ id?: unknown }>().id));
         } catch {
           entry.ids.add(`unparsable:${msg.seq}`);
         }

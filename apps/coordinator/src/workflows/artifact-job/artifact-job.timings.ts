@@ -1,3 +1,4 @@
+import { parseJsonSetting } from '@openpaw/platform';
 import { z } from 'zod';
 
 /**
@@ -35,15 +36,6 @@ export const DEFAULT_ARTIFACT_JOB_TIMINGS: ArtifactJobTimings = {
 
 /** The defaults with `OPENPAW_ARTIFACT_JOB_TIMINGS_JSON` (any part of it) applied; throws when invalid. */
 export function artifactJobTimingsFromEnv(env: NodeJS.ProcessEnv = process.env): ArtifactJobTimings {
-  const raw = env['OPENPAW_ARTIFACT_JOB_TIMINGS_JSON'];
-  if (raw === undefined || raw.trim() === '') return DEFAULT_ARTIFACT_JOB_TIMINGS;
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch (error) {
-    throw new Error(`OPENPAW_ARTIFACT_JOB_TIMINGS_JSON is not valid JSON: ${(error as Error).message}`);
-  }
-  const parsed = artifactJobTimingsSchema.partial().safeParse(json);
-  if (!parsed.success) throw new Error(`OPENPAW_ARTIFACT_JOB_TIMINGS_JSON is invalid:\n${z.prettifyError(parsed.error)}`);
-  return artifactJobTimingsSchema.parse({ ...DEFAULT_ARTIFACT_JOB_TIMINGS, ...parsed.data });
+  const patch = parseJsonSetting('OPENPAW_ARTIFACT_JOB_TIMINGS_JSON', env['OPENPAW_ARTIFACT_JOB_TIMINGS_JSON'], artifactJobTimingsSchema.partial());
+  return patch === undefined ? DEFAULT_ARTIFACT_JOB_TIMINGS : artifactJobTimingsSchema.parse({ ...DEFAULT_ARTIFACT_JOB_TIMINGS, ...patch });
 }

@@ -1,3 +1,4 @@
+import { parseJsonSetting, validSetting } from '@openpaw/platform';
 import { z } from 'zod';
 import {
   type ContentSensitivity,
@@ -115,17 +116,6 @@ export function policyConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Polic
   if (fallbacks !== undefined) models.fallback_models = fallbacks.split(',').map((m) => m.trim()).filter((m) => m !== '');
   const withModels = policyConfigSchema.safeParse(layer(DEFAULT_POLICY_CONFIG, { defaults: models }));
   if (!withModels.success) throw new Error(`OPENPAW_LLM_MODEL / OPENPAW_LLM_FALLBACK_MODELS are invalid:\n${z.prettifyError(withModels.error)}`);
-  const raw = env['OPENPAW_POLICY_JSON'];
-  if (raw === undefined || raw.trim() === '') return withModels.data;
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch (error) {
-    throw new Error(`OPENPAW_POLICY_JSON is not valid JSON: ${(error as Error).message}`);
-  }
-  const patch = policyConfigPatchSchema.safeParse(json);
-  if (!patch.success) throw new Error(`OPENPAW_POLICY_JSON is invalid:\n${z.prettifyError(patch.error)}`);
-  const merged = policyConfigSchema.safeParse(layer(withModels.data, patch.data));
-  if (!merged.success) throw new Error(`OPENPAW_POLICY_JSON is invalid:\n${z.prettifyError(merged.error)}`);
-  return merged.data;
+  const patch = parseJsonSetting('OPENPAW_POLICY_JSON', env['OPENPAW_POLICY_JSON'], policyConfigPatchSchema);
+  return patch === undefined ? withModels.data : validSetting('OPENPAW_POLICY_JSON', policyConfigSchema, layer(withModels.data, patch));
 }

@@ -1,3 +1,4 @@
+import { parseJsonSetting, validSetting } from '@openpaw/platform';
 import { z } from 'zod';
 
 const backoffSchema = z.strictObject({
@@ -69,25 +70,18 @@ const timingsPatchSchema = z.strictObject({
   reindex: stepPatch.optional(),
 });
 
+const TIMINGS_SETTING = 'OPENPAW_WORKFLOW_TIMINGS_JSON';
+
 /** DEFAULT_WORKFLOW_TIMINGS with `OPENPAW_WORKFLOW_TIMINGS_JSON` (any part of it) applied; throws when invalid. */
 export function workflowTimingsFromEnv(env: NodeJS.ProcessEnv = process.env): WorkflowTimings {
-  const raw = env['OPENPAW_WORKFLOW_TIMINGS_JSON'];
-  if (raw === undefined || raw.trim() === '') return DEFAULT_WORKFLOW_TIMINGS;
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch (error) {
-    throw new Error(`OPENPAW_WORKFLOW_TIMINGS_JSON is not valid JSON: ${(error as Error).message}`);
-  }
-  const patch = timingsPatchSchema.safeParse(json);
-  if (!patch.success) throw new Error(`OPENPAW_WORKFLOW_TIMINGS_JSON is invalid:\n${z.prettifyError(patch.error)}`);
+  const p = parseJsonSetting(TIMINGS_SETTING, env[TIMINGS_SETTING], timingsPatchSchema);
+  if (p === undefined) return DEFAULT_WORKFLOW_TIMINGS;
   const d = DEFAULT_WORKFLOW_TIMINGS;
-  const p = patch.data;
   const step = (base: WorkflowTimings['ingest'], over: z.infer<typeof stepPatch> | undefined): WorkflowTimings['ingest'] => ({
     timeoutMs: over?.timeoutMs ?? base.timeoutMs,
     backoff: { ...base.backoff, ...over?.backoff },
   });
-  const merged = workflowTimingsSchema.safeParse({
+  return validSetting(TIMINGS_SETTING, workflowTimingsSchema, {
     ingest: step(d.ingest, p.ingest),
     retrieve: step(d.retrieve, p.retrieve),
     register: step(d.register, p.register),
@@ -96,6 +90,4 @@ export function workflowTimingsFromEnv(env: NodeJS.ProcessEnv = process.env): Wo
     render: step(d.render, p.render),
     reindex: step(d.reindex, p.reindex),
   });
-  if (!merged.success) throw new Error(`OPENPAW_WORKFLOW_TIMINGS_JSON is invalid:\n${z.prettifyError(merged.error)}`);
-  return merged.data;
 }
