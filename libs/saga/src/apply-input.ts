@@ -5,7 +5,6 @@ import {
   InputRefused,
   type MessageData,
   RunStateChanged,
-  runIdFor,
   StartRun,
   type AnyMessageDefinition,
   type Envelope,
@@ -21,6 +20,7 @@ import {
 } from './definition.js';
 import type { InputMeta, OutboxRecord, RunRecord, StepLogRecord, TimerOperation } from './records.js';
 import { isCommandObservation } from './command-observation.js';
+import { childIdempotencyKey, childRunIdFor, effectMessageId } from './engine-ids.js';
 import { STEP_TIMER_PREFIX, stepTimeoutInputName } from './step-timers.js';
 import { isAllowed, isTerminal } from './transition-table.js';
 
@@ -158,7 +158,7 @@ function performEffects(
     switch (effect.type) {
       case 'send':
       case 'publish': {
-        const id = deterministicUuid(run.id, String(run.attemptNo), effect.type, effect.key);
+        const id = effectMessageId(run.id, run.attemptNo, effect.type, effect.key);
         const envelope = envelopeFor(effect.message, effect.data, id, run, meta, now);
         writes.outbox.push({ msgId: id, envelope });
         if (effect.type === 'send' && effect.timeout !== undefined) {
@@ -196,8 +196,8 @@ function performEffects(
         break;
       case 'startChild':
       case 'startBackground': {
-        const idempotencyKey = `${run.id}:${run.attemptNo}:${effect.key}`;
-        const childRunId = runIdFor(effect.workflowType, idempotencyKey);
+        const idempotencyKey = childIdempotencyKey(run, effect.key);
+        const childRunId = childRunIdFor(run, effect.workflowType, effect.key);
         const data: MessageData<typeof StartRun> = {
           runId: childRunId,
           workflowType: effect.workflowType,

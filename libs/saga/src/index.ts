@@ -13,3 +13,20 @@ export { loadRunWithLogs } from './store/run-queries.js';
 export { scenario, SagaScenario, ScenarioStep } from './scenario.js';
 export { isCommandObservation, type CommandObservation, type CommandObserver } from './command-observation.js';
 export { RUN_DEADLINE_TIMER, STEP_TIMER_PREFIX, stepTimeoutInputName, stepTimerName } from './step-timers.js';
+export { childIdempotencyKey, childRunIdFor, commandIdFor, effectMessageId } from './engine-ids.js';
+export * from './command-steps.js';
+export {
+  decideByTable,
+  inputKeyOf,
+  onChild,
+  onEvent,
+  onHuman,
+  onStart,
+  onTimer,
+  transitionsOf,
+  type ChildInput,
+  type HumanInput,
+  type Row,
+  type TimerInput,
+  type WorkflowTable,
+} from './workflow-table.js';

@@ -15,8 +15,8 @@ import {
   SnapshotCaptured,
   ValidateArtifact,
 } from '@openpaw/contracts';
-import { replayRun, scenario, type SagaScenario, type ScenarioStep, type StepLogRecord, validateDefinition } from '@openpaw/saga';
-import { artifactJobDefinition, commandIdFor, type ArtifactJobData } from './artifact-job.definition.js';
+import { commandIdFor, replayRun, type SagaScenario, scenario, type ScenarioStep, type StepLogRecord, validateDefinition } from '@openpaw/saga';
+import { artifactJobDefinition, type ArtifactJobData } from './artifact-job.definition.js';
 import { DEFAULT_ARTIFACT_JOB_TIMINGS } from './artifact-job.timings.js';
 
 const definition = artifactJobDefinition({ ...DEFAULT_ARTIFACT_JOB_TIMINGS, retryDelayMs: 500 });

@@ -12,7 +12,6 @@ import {
   ArtifactStepFailed,
   ArtifactValidated,
   CaptureSnapshot,
-  deterministicUuid,
   GenerateArtifact,
   PlanArtifact,
   REQUEST_CHUNK_ID,
@@ -21,7 +20,7 @@ import {
   SnapshotCaptured,
   ValidateArtifact,
 } from '@openpaw/contracts';
-import { type Decision, type Effect, eventOf, type JsonObject, type RunSnapshot, type SagaDefinition, type SagaInput, type StepLogEntry } from '@openpaw/saga';
+import { commandIdFor, type Decision, type Effect, eventOf, type JsonObject, type RunSnapshot, type SagaDefinition, type SagaInput, type StepLogEntry } from '@openpaw/saga';
 import { type ArtifactJobTimings, artifactJobTimingsFromEnv } from './artifact-job.timings.js';
 import { itemCount, line, shortFingerprint, statusLine } from './lifecycle-log.js';
 
@@ -61,10 +60,6 @@ type Run = RunSnapshot<S, D>;
 
 const PHASE = { plan: 'planning', generate: 'generating', validate: 'validating', snapshot: 'snapshot capture' } as const;
 
-/** The id the engine gives a `send` effect's command (engine: apply-input performEffects); replies carry it as `commandId`. */
-export function commandIdFor(runId: string, attemptNo: number, key: string): string {
-  return deterministicUuid(runId, String(attemptNo), 'send', key);
-}
 
 /** What the worker may use: the snapshot's chunks, or the request's content when there was nothing to retrieve. */
 export function workerChunks(data: D): SnapshotChunk[] {

@@ -1,5 +1,5 @@
 import type { ArtifactType } from '@openpaw/contracts';
-import type { JsonObject, StepLogEntry } from '@openpaw/saga';
+import { type JsonObject, type StepLogEntry } from '@openpaw/saga';
 
 /**
  * The lines of spec 02's "Example Lifecycle Trace", as `workflow_step_logs` rows: the step name says

@@ -1,7 +1,6 @@
 import { DocumentIndexed, IndexDocument, type MessageData, problemSignature } from '@openpaw/contracts';
-import { type Decision, eventOf, type RunSnapshot, type SagaDefinition, type SagaInput } from '@openpaw/saga';
+import { clearPendingRetry, type Decision, eventOf, firstTry, isReplyTo, isRetryDue, isStepTimeout, nextTry, type RunSnapshot, type SagaDefinition, type SagaInput, scheduleRetry, sendTry, type StepProgress } from '@openpaw/saga';
 import { z } from 'zod';
-import { firstTry, isReplyTo, isRetryDue, isStepTimeout, nextTry, scheduleRetry, sendTry, type StepProgress, clearPendingRetry } from '../shared/command-steps.js';
 import { durationMs, statusOf } from '../shared/run-status.js';
 import { DEFAULT_WORKFLOW_TIMINGS, REINDEX_MAX_ATTEMPTS, type WorkflowTimings } from '../shared/timings.js';
 import { REINDEX_ASSET } from '../shared/workflow-types.js';

@@ -15,16 +15,14 @@ import {
   SearchSolutions,
   type MessageData,
 } from '@openpaw/contracts';
-import { isAllowed, replayRun, SagaRegistry, validateDefinition } from '@openpaw/saga';
+import { childRunIdFor, commandIdFor, isAllowed, replayRun, SagaRegistry, validateDefinition } from '@openpaw/saga';
 import { createWorkflowDefinitions } from '../index.js';
 import { DEFAULT_POLICY_CONFIG, mergePolicyConfig, type PolicyConfig } from '../policy/index.js';
-import { commandIdFor } from '../shared/command-steps.js';
 import { DEFAULT_WORKFLOW_TIMINGS } from '../shared/timings.js';
 import { REINDEX_ASSET, SOLVE_WORKFLOW, VIDEO_WORKFLOW } from '../shared/workflow-types.js';
 import { type SolveView } from '../solve/solve-workflow.definition.js';
 import { SagaDriver, sha256Of, signature, uuid } from '../testing/saga-driver.js';
 import {
-  childRunIdFor,
   RETRIEVE_OR_GENERATE_STATES,
   RETRIEVE_OR_GENERATE_TRANSITIONS,
   type RetrieveOrGenerateData,

@@ -13,26 +13,13 @@ import {
   RetrievalHit,
   RetrievalMiss,
   retrieveOrGenerateStartInput,
-  runIdFor,
   SearchSolutions,
   solveErrorCode,
   type solutionProvenance,
 } from '@openpaw/contracts';
-import { type Decision, type Effect, eventOf, RUN_DEADLINE_TIMER, type RunSnapshot, type SagaDefinition, type SagaInput, type StepLogEntry } from '@openpaw/saga';
+import { childRunIdFor, clearPendingRetry, type Decision, type Effect, eventOf, firstTry, isReplyTo, isRetryDue, isStepTimeout, nextTry, retriesUsed, RUN_DEADLINE_TIMER, type RunSnapshot, type SagaDefinition, type SagaInput, scheduleRetry, sendTry, type StepLogEntry, type StepProgress } from '@openpaw/saga';
 import type { z } from 'zod';
 import { DEFAULT_POLICY_CONFIG, type ExecutionPolicy, type PolicyConfig, PolicyEngine } from '../policy/index.js';
-import {
-  clearPendingRetry,
-  firstTry,
-  isReplyTo,
-  isRetryDue,
-  isStepTimeout,
-  nextTry,
-  retriesUsed,
-  scheduleRetry,
-  sendTry,
-  type StepProgress,
-} from '../shared/command-steps.js';
 import { durationMs, roundUsd, type RunStatus, statusOf } from '../shared/run-status.js';
 import { type Backoff, DEFAULT_WORKFLOW_TIMINGS, RETRIES, type WorkflowTimings } from '../shared/timings.js';
 import { REINDEX_ASSET, RETRIEVE_OR_GENERATE, SOLVE_WORKFLOW, VIDEO_WORKFLOW } from '../shared/workflow-types.js';
@@ -163,10 +150,6 @@ export function signatureComputed(signature: ProblemSignature): boolean {
   return signature.normalizedText.trim() !== '' || signature.imageSha256 !== undefined || signature.phash !== undefined;
 }
 
-/** The id the engine gives a child or background run started with `key` (libs/saga performEffects). */
-export function childRunIdFor(run: Pick<RunSnapshot, 'id' | 'attemptNo'>, workflowType: string, key: string): string {
-  return runIdFor(workflowType, `${run.id}:${run.attemptNo}:${key}`);
-}
 
 type Run = RunSnapshot<S, RetrieveOrGenerateData>;
 type D = RetrieveOrGenerateData;

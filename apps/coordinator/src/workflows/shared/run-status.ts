@@ -1,4 +1,4 @@
-import type { RunSnapshot } from '@openpaw/saga';
+import { type RunSnapshot } from '@openpaw/saga';
 
 /** WorkflowResult.status (spec 01 Output): the terminal states map one to one, everything else runs. */
 export type RunStatus = 'running' | 'succeeded' | 'failed' | 'cancelled';

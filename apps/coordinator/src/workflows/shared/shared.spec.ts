@@ -1,4 +1,4 @@
-import { backoffDelay, commandIdFor, firstTry, isReplyTo, isReplyToLatest, isRetryDue, isStepTimeout, nextTry, scheduleRetry } from './command-steps.js';
+import { backoffDelay, commandIdFor, firstTry, isReplyTo, isReplyToLatest, isRetryDue, isStepTimeout, nextTry, scheduleRetry } from '@openpaw/saga';
 import { durationMs, roundUsd, statusOf } from './run-status.js';
 import { DEFAULT_WORKFLOW_TIMINGS, workflowTimingsFromEnv } from './timings.js';
 

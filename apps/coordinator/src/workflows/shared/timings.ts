@@ -8,7 +8,8 @@ const backoffSchema = z.strictObject({
   factor: z.number().min(1),
   maxMs: z.int().positive(),
 });
-export type Backoff = z.infer<typeof backoffSchema>;
+/** The step idiom's backoff (libs/saga), validated here. */
+export type { Backoff } from '@openpaw/saga';
 
 const timeoutMs = z.int().positive();
 const retriedStep = z.strictObject({ timeoutMs, backoff: backoffSchema });

@@ -1,5 +1,5 @@
 import { GenerateSolution, InputRefused, type MessageData, NormalizeMedia, MediaNormalized, RegisterSolution, RetrievalMiss, SearchSolutions, SolutionFailed, SolutionGenerated } from '@openpaw/contracts';
-import { isAllowed, replayRun, validateDefinition, type ScenarioStep } from '@openpaw/saga';
+import { isAllowed, replayRun, type ScenarioStep, validateDefinition } from '@openpaw/saga';
 import { retrieveOrGenerateDefinition } from '../retrieve-or-generate/retrieve-or-generate.definition.js';
 import { DEFAULT_WORKFLOW_TIMINGS } from '../shared/timings.js';
 import { SOLVE_WORKFLOW } from '../shared/workflow-types.js';

@@ -1,21 +1,7 @@
 import { GenerateSolution, type MessageData, problemSignature, SolutionFailed, SolutionGenerated, solutionProvenance, type solveErrorCode } from '@openpaw/contracts';
-import { type Decision, eventOf, type RunSnapshot, type SagaDefinition, type SagaInput } from '@openpaw/saga';
+import { clearPendingRetry, clearStepTimeout, type Decision, eventOf, firstTry, isReplyTo, isReplyToLatest, isRetryDue, isStepTimeout, nextTry, retriesUsed, type RunSnapshot, type SagaDefinition, type SagaInput, scheduleRetry, sendTry, type StepProgress } from '@openpaw/saga';
 import { z } from 'zod';
 import { executionPolicySchema } from '../policy/index.js';
-import {
-  clearPendingRetry,
-  clearStepTimeout,
-  firstTry,
-  isReplyTo,
-  isReplyToLatest,
-  isRetryDue,
-  isStepTimeout,
-  nextTry,
-  retriesUsed,
-  scheduleRetry,
-  sendTry,
-  type StepProgress,
-} from '../shared/command-steps.js';
 import { durationMs, roundUsd, statusOf } from '../shared/run-status.js';
 import { DEFAULT_WORKFLOW_TIMINGS, type WorkflowTimings } from '../shared/timings.js';
 import { SOLVE_WORKFLOW } from '../shared/workflow-types.js';

@@ -29,6 +29,8 @@ describe('video_workflow', () => {
 
     it('is INITIATED -> RENDERING -> SUCCEEDED | FAILED, cancellable, re-attemptable from FAILED, and validates', () => {
       expect(VIDEO_TRANSITIONS).toEqual({ INITIATED: ['RENDERING', 'CANCELLED'], RENDERING: ['SUCCEEDED', 'FAILED', 'CANCELLED'] });
+      // The table the engine enforces is derived from the definition's rows: it must be the spec's.
+      expect(definition.transitions).toEqual(VIDEO_TRANSITIONS);
       expect(definition.retryableFrom).toEqual(['FAILED']);
       expect(() => validateDefinition(definition)).not.toThrow();
     });

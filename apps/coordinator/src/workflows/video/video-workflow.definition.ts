@@ -1,20 +1,30 @@
 import { type MessageData, RenderPriorityVideo, RenderVideo, VideoRendered, VideoRenderFailed } from '@openpaw/contracts';
-import { type Decision, eventOf, type RunSnapshot, type SagaDefinition, type SagaInput } from '@openpaw/saga';
-import { z } from 'zod';
 import {
   clearPendingRetry,
   clearStepTimeout,
+  type Decision,
+  decideByTable,
   firstTry,
   isReplyTo,
   isReplyToLatest,
   isRetryDue,
   isStepTimeout,
   nextTry,
+  onEvent,
+  onStart,
+  onTimer,
   retriesUsed,
+  retryTimerName,
+  type RunSnapshot,
+  type SagaDefinition,
   scheduleRetry,
   sendTry,
+  stepTimeoutInputName,
   type StepProgress,
-} from '../shared/command-steps.js';
+  transitionsOf,
+  type WorkflowTable,
+} from '@openpaw/saga';
+import { z } from 'zod';
 import { durationMs, statusOf } from '../shared/run-status.js';
 import { DEFAULT_WORKFLOW_TIMINGS, RETRIES, type WorkflowTimings } from '../shared/timings.js';
 import { VIDEO_WORKFLOW } from '../shared/workflow-types.js';
@@ -28,6 +38,7 @@ import { VIDEO_WORKFLOW } from '../shared/workflow-types.js';
 export const VIDEO_STATES = ['INITIATED', 'RENDERING', 'SUCCEEDED', 'FAILED', 'CANCELLED'] as const;
 export type VideoState = (typeof VIDEO_STATES)[number];
 
+/** The spec's table (the definition's, derived from its rows, must equal it: see the spec file). */
 export const VIDEO_TRANSITIONS = {
   INITIATED: ['RENDERING', 'CANCELLED'],
   RENDERING: ['SUCCEEDED', 'FAILED', 'CANCELLED'],
@@ -61,10 +72,11 @@ export function videoWorkflowDefinition(timings: WorkflowTimings = DEFAULT_WORKF
   const render = (run: VideoRun, step: StepProgress<'render'>) => {
     const { problemId, solutionAssetVersionId, mode } = run.data.request;
     const command: MessageData<typeof RenderVideo> = { runId: run.id, problemId, solutionAssetVersionId, mode };
-    // `sync` renders go to the priority lane, ahead of background renders (ADR: video_generation sync).
+    // `sync` renders go to the priority lane, ahead of background renders (ADR 0011).
     return sendTry(mode === 'sync' ? RenderPriorityVideo : RenderVideo, command, step, timings.render.timeoutMs);
   };
 
+  /** A failed or timed-out try: retried with backoff while retries remain (stays in RENDERING), else FAILED. */
   const onFailure = (run: VideoRun, step: StepProgress<'render'>, retryable: boolean, errorCode: VideoErrorCode, detail: string, stepName: string): VideoDecision => {
     if (retryable && retriesUsed(step) < RETRIES.render) {
       const retry = scheduleRetry(run, step, timings.render.backoff, errorCode);
@@ -82,45 +94,45 @@ export function videoWorkflowDefinition(timings: WorkflowTimings = DEFAULT_WORKF
     };
   };
 
-  const onEvent = (run: VideoRun, input: SagaInput): VideoDecision => {
-    const step = run.data.step;
-    const rendered = eventOf(input, VideoRendered);
-    if (rendered !== undefined) {
-      const d = rendered.data;
-      if (run.state !== 'RENDERING' || !isReplyTo(run, step, 'render', d.commandId)) return ignore('stale VideoRendered');
-      if (d.solutionAssetVersionId !== run.data.request.solutionAssetVersionId) return { outcome: 'refuse', reason: 'VideoRendered for another solution' };
-      return {
-        outcome: 'transition',
-        to: 'SUCCEEDED',
-        data: { ...run.data, video: { assetVersionId: d.videoAssetVersionId, storageKey: d.storageKey, durationMs: d.durationMs } },
-        step: 'video_rendered',
-        effects: clearPendingRetry(step),
-      };
-    }
-    const failed = eventOf(input, VideoRenderFailed);
-    if (failed !== undefined) {
-      if (run.state !== 'RENDERING' || step === null || !isReplyToLatest(run, step, 'render', failed.data.commandId)) return ignore('stale VideoRenderFailed');
-      return onFailure(run, step, failed.data.retryable, 'render_failed', failed.data.detail, 'render_failed');
-    }
-    return ignore(`not an input of ${VIDEO_WORKFLOW}`);
-  };
-
-  const onTimer = (run: VideoRun, input: SagaInput): VideoDecision => {
-    const step = run.data.step;
-    if (run.state !== 'RENDERING' || step === null) return ignore('timer outside RENDERING');
-    if (isStepTimeout(input, step)) return onFailure(run, step, true, 'render_timeout', `no reply within ${timings.render.timeoutMs} ms`, 'render_timed_out');
-    if (isRetryDue(run, input, step)) {
-      const next = nextTry(step);
-      return { outcome: 'stay', data: { ...run.data, step: next }, step: 'render_retried', effects: [render(run, next)] };
-    }
-    return ignore('stale timer');
+  /** Spec rows: state → input → targets → decision. */
+  const table: WorkflowTable<VideoState, VideoData> = {
+    INITIATED: [
+      onStart(['RENDERING'], (run, _start, { now }) => {
+        const step = firstTry('render');
+        return { outcome: 'transition', to: 'RENDERING', data: { ...run.data, startedAt: now.toISOString(), step }, step: 'render_requested', effects: [render(run, step)] };
+      }),
+    ],
+    RENDERING: [
+      onEvent(VideoRendered, ['SUCCEEDED'], (run, { data: d }) => {
+        if (!isReplyTo(run, run.data.step, 'render', d.commandId)) return ignore('stale VideoRendered');
+        if (d.solutionAssetVersionId !== run.data.request.solutionAssetVersionId) return { outcome: 'refuse', reason: 'VideoRendered for another solution' };
+        const video = { assetVersionId: d.videoAssetVersionId, storageKey: d.storageKey, durationMs: d.durationMs };
+        return { outcome: 'transition', to: 'SUCCEEDED', data: { ...run.data, video }, step: 'video_rendered', effects: clearPendingRetry(run.data.step) };
+      }),
+      onEvent(VideoRenderFailed, ['FAILED'], (run, { data: d }) => {
+        const step = run.data.step;
+        if (step === null || !isReplyToLatest(run, step, 'render', d.commandId)) return ignore('stale VideoRenderFailed');
+        return onFailure(run, step, d.retryable, 'render_failed', d.detail, 'render_failed');
+      }),
+      onTimer(stepTimeoutInputName('render'), ['FAILED'], (run, timer) => {
+        const step = run.data.step;
+        if (step === null || !isStepTimeout({ kind: 'timer', ...timer }, step)) return ignore('stale step timeout');
+        return onFailure(run, step, true, 'render_timeout', `no reply within ${timings.render.timeoutMs} ms`, 'render_timed_out');
+      }),
+      onTimer(retryTimerName('render'), [], (run, timer) => {
+        const step = run.data.step;
+        if (step === null || !isRetryDue(run, { kind: 'timer', ...timer }, step)) return ignore('stale retry timer');
+        const next = nextTry(step);
+        return { outcome: 'stay', data: { ...run.data, step: next }, step: 'render_retried', effects: [render(run, next)] };
+      }),
+    ],
   };
 
   return {
     type: VIDEO_WORKFLOW,
     states: VIDEO_STATES,
     initial: 'INITIATED',
-    transitions: VIDEO_TRANSITIONS,
+    transitions: transitionsOf(table, { from: ['INITIATED', 'RENDERING'], to: 'CANCELLED' }),
     terminal: ['SUCCEEDED', 'FAILED', 'CANCELLED'],
     cancelledState: 'CANCELLED',
     // An operator (or the owner) may re-drive a failed render with the same key.
@@ -129,28 +141,7 @@ export function videoWorkflowDefinition(timings: WorkflowTimings = DEFAULT_WORKF
     init(input) {
       return { request: videoStartSchema.parse(input), startedAt: null, step: null, video: null, errorCode: null, errorDetail: null };
     },
-    decide(run, input, { now }) {
-      switch (input.kind) {
-        case 'start': {
-          const step = firstTry('render');
-          return {
-            outcome: 'transition',
-            to: 'RENDERING',
-            data: { ...run.data, startedAt: now.toISOString(), step },
-            step: 'render_requested',
-            effects: [render(run, step)],
-          };
-        }
-        case 'event':
-          return onEvent(run, input);
-        case 'timer':
-          return onTimer(run, input);
-        case 'child':
-        case 'human':
-        case 'cancel':
-          return ignore(`${input.kind} is not an input of ${VIDEO_WORKFLOW}`);
-      }
-    },
+    decide: decideByTable(VIDEO_WORKFLOW, table),
     view(run) {
       const d = run.data;
       return {

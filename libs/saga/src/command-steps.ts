@@ -1,9 +1,20 @@
-import { type AnyMessageDefinition, deterministicUuid, type MessageData } from '@openpaw/contracts';
-import type { Effect, JsonObject, RunSnapshot, SagaInput, StepLogEntry } from '@openpaw/saga';
-import { type Backoff } from './timings.js';
+import type { AnyMessageDefinition, MessageData } from '@openpaw/contracts';
+import type { Effect, JsonObject, RunSnapshot, SagaInput, StepLogEntry } from './definition.js';
+import { commandIdFor } from './engine-ids.js';
+import { stepTimeoutInputName, stepTimerName } from './step-timers.js';
+
+/** Exponential backoff between the tries of a step. */
+export interface Backoff {
+  /** Delay before the first retry. */
+  readonly baseMs: number;
+  /** Each further retry waits this many times longer. */
+  readonly factor: number;
+  readonly maxMs: number;
+}
 
 /**
- * A command step of a workflow (ingest, retrieve, register, generate, ...), tried one or more times.
+ * THE step idiom of every workflow (see README.md): a command step (ingest, retrieve, register,
+ * generate, ...), tried one or more times.
  * Each try is its own command (key `<step>:<n>`, so its own id and JetStream msgID: a retry is never
  * dropped as a duplicate) with a step timeout; between tries the run waits on a backoff timer.
  * Replies are matched to the step by the `commandId` they carry (the id of the command they answer):
@@ -28,15 +39,6 @@ export function nextTry<N extends string>(step: StepProgress<N>): StepProgress<N
 
 export function tryKey(name: string, tryNo: number): string {
   return `${name}:${tryNo}`;
-}
-
-/**
- * The id the engine gives a `send` effect's command: derived from (run, attempt, 'send', key). A
- * service's reply carries it as `commandId`. (engine: libs/saga apply-input performEffects; a spec
- * checks the two agree.)
- */
-export function commandIdFor(runId: string, attemptNo: number, key: string): string {
-  return deterministicUuid(runId, String(attemptNo), 'send', key);
 }
 
 type RunIdentity = Pick<RunSnapshot, 'id' | 'attemptNo'>;
@@ -64,12 +66,12 @@ export function sendTry<M extends AnyMessageDefinition>(message: M, data: Messag
  * drift, the stale timeout would still be ignored (isStepTimeout), only logged.
  */
 export function clearStepTimeout(step: StepProgress): Effect {
-  return { type: 'clearTimer', name: `resend:${tryKey(step.name, step.tries)}` };
+  return { type: 'clearTimer', name: stepTimerName(tryKey(step.name, step.tries)) };
 }
 
 /** The engine's `timeout:<key>` input for the latest try, while its reply is awaited. */
 export function isStepTimeout(input: SagaInput, step: StepProgress): boolean {
-  return input.kind === 'timer' && step.waiting === 'reply' && input.name === `timeout:${tryKey(step.name, step.tries)}`;
+  return input.kind === 'timer' && step.waiting === 'reply' && input.name === stepTimeoutInputName(tryKey(step.name, step.tries));
 }
 
 export function retryTimerName(name: string): string {
