@@ -17,7 +17,35 @@ import {
   solveErrorCode,
   type solutionProvenance,
 } from '@openpaw/contracts';
-import { childRunIdFor, clearPendingRetry, type Decision, type Effect, eventOf, firstTry, isReplyTo, isRetryDue, isStepTimeout, nextTry, retriesUsed, RUN_DEADLINE_TIMER, type RunSnapshot, type SagaDefinition, type SagaInput, scheduleRetry, sendTry, type StepLogEntry, type StepProgress } from '@openpaw/saga';
+import {
+  type ChildInput,
+  childRunIdFor,
+  clearPendingRetry,
+  type Decision,
+  decideByTable,
+  type Effect,
+  firstTry,
+  isReplyTo,
+  isRetryDue,
+  isStepTimeout,
+  nextTry,
+  onChild,
+  onEvent,
+  onStart,
+  onTimer,
+  retriesUsed,
+  retryTimerName,
+  RUN_DEADLINE_TIMER,
+  type RunSnapshot,
+  type SagaDefinition,
+  scheduleRetry,
+  sendTry,
+  stepTimeoutInputName,
+  type StepLogEntry,
+  type StepProgress,
+  transitionsOf,
+  type WorkflowTable,
+} from '@openpaw/saga';
 import type { z } from 'zod';
 import { DEFAULT_POLICY_CONFIG, type ExecutionPolicy, type PolicyConfig, PolicyEngine } from '../policy/index.js';
 import { durationMs, roundUsd, type RunStatus, statusOf } from '../shared/run-status.js';
@@ -92,7 +120,6 @@ export type RetrieveOrGenerateErrorCode =
   | 'deadline_exceeded';
 
 type StepName = 'ingest' | 'retrieve' | 'register' | 'index';
-const STEP_STATE: Readonly<Record<StepName, S>> = { ingest: 'INGESTING', retrieve: 'RETRIEVING', register: 'REGISTERING', index: 'INDEXING' };
 
 export interface RetrieveOrGenerateData {
   readonly request: RetrieveOrGenerateStart;
@@ -311,22 +338,27 @@ export function retrieveOrGenerateDefinition(options: RetrieveOrGenerateOptions 
     }
   };
 
-  const onTimer = (run: Run, input: SagaInput): RogDecision => {
-    if (input.kind === 'timer' && input.name === RUN_DEADLINE_TIMER) {
-      // Whatever was made so far stays: a generated solution is kept in the run's data (and its blob).
-      const kept = run.data.solution === null ? '' : `; the generated solution is kept (${run.data.solution.storageKey})`;
-      return fail(run, run.data, 'deadline_exceeded', `run deadline of ${run.data.policy.run_deadline_ms} ms passed in ${run.state}${kept}`, 'deadline_exceeded');
-    }
-    const step = run.data.step;
-    if (step === null || STEP_STATE[step.name] !== run.state) return ignore('no step in progress for this timer');
-    if (isStepTimeout(input, step)) return onStepTimeout(run, step);
-    if (isRetryDue(run, input, step)) {
+  /** The step's own timers: its latest try timed out (from pickup), or its backoff is over. */
+  const stepTimeoutRow = (name: StepName, to: readonly S[]) =>
+    onTimer<S, D>(stepTimeoutInputName(name), to, (run, timer) => {
+      const step = run.data.step;
+      if (step?.name !== name || !isStepTimeout({ kind: 'timer', ...timer }, step)) return ignore('stale step timeout');
+      return onStepTimeout(run, step);
+    });
+  const retryDueRow = (name: StepName) =>
+    onTimer<S, D>(retryTimerName(name), [], (run, timer) => {
+      const step = run.data.step;
+      if (step?.name !== name || !isRetryDue(run, { kind: 'timer', ...timer }, step)) return ignore('stale retry timer');
       const next = nextTry(step);
       const data: D = { ...run.data, step: next };
       return { outcome: 'stay', data, step: `${step.name}_retried`, effects: [commandFor(run, data, next)] };
-    }
-    return ignore('stale timer');
-  };
+    });
+  /** The run's deadline (flow control): whatever was made so far stays (a generated solution, in the run's data and its blob). */
+  const deadlineRow = onTimer<S, D>(RUN_DEADLINE_TIMER, ['FAILED'], (run) => {
+    const kept = run.data.solution === null ? '' : `; the generated solution is kept (${run.data.solution.storageKey})`;
+    return fail(run, run.data, 'deadline_exceeded', `run deadline of ${run.data.policy.run_deadline_ms} ms passed in ${run.state}${kept}`, 'deadline_exceeded');
+  });
+  const replyTo = (run: Run, name: StepName, commandId: string): boolean => isReplyTo(run, run.data.step, name, commandId);
 
   /** REGISTERING → INDEXING once both registry events are in, whichever came first. */
   const afterRegistryEvent = (run: Run, data: D, stepName: string): RogDecision => {
@@ -339,75 +371,9 @@ export function retrieveOrGenerateDefinition(options: RetrieveOrGenerateOptions 
     return enterStep(run, data, 'INDEXING', 'index', stepName);
   };
 
-  const onEvent = (run: Run, input: SagaInput): RogDecision => {
-    const data = run.data;
-    const step = data.step;
-    const answers = (state: S, name: StepName, commandId: string): boolean => run.state === state && isReplyTo(run, step, name, commandId);
-
-    const normalized = eventOf(input, MediaNormalized);
-    if (normalized !== undefined) {
-      if (!answers('INGESTING', 'ingest', normalized.data.commandId)) return ignore('stale MediaNormalized');
-      const { signature, mediaType } = normalized.data;
-      if (!signatureComputed(signature)) return { outcome: 'refuse', reason: 'problem signature not computed: no normalised text and no image hash' };
-      return enterStep(run, { ...data, signature, mediaType }, 'RETRIEVING', 'retrieve', 'media_normalized');
-    }
-    const rejected = eventOf(input, MediaRejected);
-    if (rejected !== undefined) {
-      if (!answers('INGESTING', 'ingest', rejected.data.commandId)) return ignore('stale MediaRejected');
-      return fail(run, data, rejected.data.reason, rejected.data.detail, 'media_rejected');
-    }
-    const hit = eventOf(input, RetrievalHit);
-    if (hit !== undefined) {
-      if (!answers('RETRIEVING', 'retrieve', hit.data.commandId)) return ignore('stale RetrievalHit');
-      const candidate = hit.data.candidate;
-      const bar = acceptanceBar(candidate.method, data.policy.retrieval_threshold);
-      if (candidate.confidence < bar) {
-        // Below the policy's bar (retrieval may run with another threshold): a miss, with this as its top candidate.
-        return generate(run, { ...data, topCandidate: candidate }, 'retrieval_hit_below_threshold', [
-          { step: 'hit_below_threshold', payload: { confidence: candidate.confidence, threshold: bar, method: candidate.method } },
-        ]);
-      }
-      return {
-        outcome: 'transition',
-        to: 'SUCCEEDED',
-        data: { ...data, result: { outcome: 'hit', assetVersionId: candidate.assetVersionId, isApproximate: false, videoPending: false, indexDeferred: false } },
-        step: 'retrieval_hit',
-        effects: clearPendingRetry(step),
-      };
-    }
-    const miss = eventOf(input, RetrievalMiss);
-    if (miss !== undefined) {
-      if (!answers('RETRIEVING', 'retrieve', miss.data.commandId)) return ignore('stale RetrievalMiss');
-      return generate(run, { ...data, topCandidate: miss.data.topCandidate }, 'retrieval_miss');
-    }
-    const registered = eventOf(input, ProblemRegistered);
-    if (registered !== undefined) {
-      if (!answers('REGISTERING', 'register', registered.data.commandId)) return ignore('stale ProblemRegistered');
-      if (data.problemRegistered !== null) return ignore('ProblemRegistered already recorded');
-      const { problemId, created } = registered.data;
-      return afterRegistryEvent(run, { ...data, problemRegistered: { problemId, created } }, 'problem_registered');
-    }
-    const created = eventOf(input, AssetVersionCreated);
-    if (created !== undefined) {
-      if (!answers('REGISTERING', 'register', created.data.commandId)) return ignore('stale AssetVersionCreated');
-      if (created.data.assetType !== 'solution_html') return { outcome: 'refuse', reason: `asset version of type ${created.data.assetType}, not solution_html` };
-      if (data.assetVersionCreated !== null) return ignore('AssetVersionCreated already recorded');
-      const { assetVersionId, problemId, version } = created.data;
-      return afterRegistryEvent(run, { ...data, assetVersionCreated: { assetVersionId, problemId, version } }, 'asset_version_created');
-    }
-    const indexed = eventOf(input, DocumentIndexed);
-    if (indexed !== undefined) {
-      if (!answers('INDEXING', 'index', indexed.data.commandId)) return ignore('stale DocumentIndexed');
-      if (indexed.data.assetVersionId !== data.assetVersionCreated?.assetVersionId) return { outcome: 'refuse', reason: 'DocumentIndexed for another asset version' };
-      return succeedNew(run, false, 'document_indexed');
-    }
-    return ignore(`not an input of ${RETRIEVE_OR_GENERATE}`);
-  };
-
-  const onChild = (run: Run, input: Extract<SagaInput, { kind: 'child' }>): RogDecision => {
-    if (run.state !== 'GENERATING_SOLUTION' || input.workflowType !== SOLVE_WORKFLOW || input.childRunId !== run.data.solveRunId) {
-      return ignore('stale child result');
-    }
+  /** The solve child run ended: register its solution, or serve a near-miss, or fail. */
+  const onSolveFinished = (run: Run, input: ChildInput): RogDecision => {
+    if (input.childRunId !== run.data.solveRunId) return ignore('stale child result');
     const view = solveViewSchema.safeParse(input.view);
     const data: D = { ...run.data, costUsd: run.data.costUsd + (view.success ? view.data.cost_usd : 0) };
     if (input.state === 'SUCCEEDED') {
@@ -438,11 +404,86 @@ export function retrieveOrGenerateDefinition(options: RetrieveOrGenerateOptions 
     return fail(run, data, errorCode, `solve_workflow ${input.state.toLowerCase()}${capExceeded ? ' (cost cap exceeded)' : ''}`, 'solve_failed');
   };
 
+  /** Spec 01's rows: state → input → the states it may move to → decision. */
+  const table: WorkflowTable<S, D> = {
+    INITIATED: [onStart(['INGESTING'], (run, _input, { now }) => start(run, now))],
+    INGESTING: [
+      onEvent(MediaNormalized, ['RETRIEVING'], (run, { data: e }) => {
+        if (!replyTo(run, 'ingest', e.commandId)) return ignore('stale MediaNormalized');
+        if (!signatureComputed(e.signature)) return { outcome: 'refuse', reason: 'problem signature not computed: no normalised text and no image hash' };
+        return enterStep(run, { ...run.data, signature: e.signature, mediaType: e.mediaType }, 'RETRIEVING', 'retrieve', 'media_normalized');
+      }),
+      onEvent(MediaRejected, ['FAILED'], (run, { data: e }) =>
+        replyTo(run, 'ingest', e.commandId) ? fail(run, run.data, e.reason, e.detail, 'media_rejected') : ignore('stale MediaRejected'),
+      ),
+      stepTimeoutRow('ingest', ['FAILED']),
+      retryDueRow('ingest'),
+      deadlineRow,
+    ],
+    RETRIEVING: [
+      onEvent(RetrievalHit, ['SUCCEEDED', 'GENERATING_SOLUTION'], (run, { data: e }) => {
+        if (!replyTo(run, 'retrieve', e.commandId)) return ignore('stale RetrievalHit');
+        const candidate = e.candidate;
+        const bar = acceptanceBar(candidate.method, run.data.policy.retrieval_threshold);
+        if (candidate.confidence < bar) {
+          // Below the policy's bar (retrieval may run with another threshold): a miss, with this as its top candidate.
+          return generate(run, { ...run.data, topCandidate: candidate }, 'retrieval_hit_below_threshold', [
+            { step: 'hit_below_threshold', payload: { confidence: candidate.confidence, threshold: bar, method: candidate.method } },
+          ]);
+        }
+        return {
+          outcome: 'transition',
+          to: 'SUCCEEDED',
+          data: { ...run.data, result: { outcome: 'hit', assetVersionId: candidate.assetVersionId, isApproximate: false, videoPending: false, indexDeferred: false } },
+          step: 'retrieval_hit',
+          effects: clearPendingRetry(run.data.step),
+        };
+      }),
+      onEvent(RetrievalMiss, ['GENERATING_SOLUTION'], (run, { data: e }) =>
+        replyTo(run, 'retrieve', e.commandId) ? generate(run, { ...run.data, topCandidate: e.topCandidate }, 'retrieval_miss') : ignore('stale RetrievalMiss'),
+      ),
+      stepTimeoutRow('retrieve', ['FAILED']),
+      retryDueRow('retrieve'),
+      deadlineRow,
+    ],
+    GENERATING_SOLUTION: [
+      // SUCCEEDED: a near-miss served after a failed solve (the one edge beyond the spec's TRANSITIONS).
+      onChild(SOLVE_WORKFLOW, ['REGISTERING', 'FAILED', 'SUCCEEDED'], (run, child) => onSolveFinished(run, child)),
+      deadlineRow,
+    ],
+    REGISTERING: [
+      onEvent(ProblemRegistered, ['INDEXING'], (run, { data: e }) => {
+        if (!replyTo(run, 'register', e.commandId)) return ignore('stale ProblemRegistered');
+        if (run.data.problemRegistered !== null) return ignore('ProblemRegistered already recorded');
+        return afterRegistryEvent(run, { ...run.data, problemRegistered: { problemId: e.problemId, created: e.created } }, 'problem_registered');
+      }),
+      onEvent(AssetVersionCreated, ['INDEXING'], (run, { data: e }) => {
+        if (!replyTo(run, 'register', e.commandId)) return ignore('stale AssetVersionCreated');
+        if (e.assetType !== 'solution_html') return { outcome: 'refuse', reason: `asset version of type ${e.assetType}, not solution_html` };
+        if (run.data.assetVersionCreated !== null) return ignore('AssetVersionCreated already recorded');
+        return afterRegistryEvent(run, { ...run.data, assetVersionCreated: { assetVersionId: e.assetVersionId, problemId: e.problemId, version: e.version } }, 'asset_version_created');
+      }),
+      stepTimeoutRow('register', ['FAILED']),
+      retryDueRow('register'),
+      deadlineRow,
+    ],
+    INDEXING: [
+      onEvent(DocumentIndexed, ['SUCCEEDED'], (run, { data: e }) => {
+        if (!replyTo(run, 'index', e.commandId)) return ignore('stale DocumentIndexed');
+        if (e.assetVersionId !== run.data.assetVersionCreated?.assetVersionId) return { outcome: 'refuse', reason: 'DocumentIndexed for another asset version' };
+        return succeedNew(run, false, 'document_indexed');
+      }),
+      // Index failure is non-fatal: SUCCEEDED now, indexed by a reindex_asset background run.
+      stepTimeoutRow('index', ['SUCCEEDED']),
+      deadlineRow,
+    ],
+  };
+
   return {
     type: RETRIEVE_OR_GENERATE,
     states: RETRIEVE_OR_GENERATE_STATES,
     initial: 'INITIATED',
-    transitions: RETRIEVE_OR_GENERATE_TRANSITIONS,
+    transitions: transitionsOf(table, { from: ['INITIATED', 'INGESTING', 'RETRIEVING', 'GENERATING_SOLUTION'], to: 'CANCELLED' }),
     terminal: ['SUCCEEDED', 'FAILED', 'CANCELLED'],
     cancelledState: 'CANCELLED',
     retryableFrom: ['FAILED'],
@@ -466,22 +507,7 @@ export function retrieveOrGenerateDefinition(options: RetrieveOrGenerateOptions 
         errorCode: null,
       };
     },
-    decide(run, input, { now }) {
-      switch (input.kind) {
-        case 'start':
-          return start(run, now);
-        case 'event':
-          return onEvent(run, input);
-        case 'timer':
-          return onTimer(run, input);
-        case 'child':
-          return onChild(run, input);
-        case 'human':
-        case 'cancel':
-          // Cancellation is the engine's (to CANCELLED where the table allows it); no human inputs here.
-          return ignore(`${input.kind} is not an input of ${RETRIEVE_OR_GENERATE}`);
-      }
-    },
+    decide: decideByTable(RETRIEVE_OR_GENERATE, table),
     view(run): RetrieveOrGenerateView {
       const d = run.data;
       const result = d.result;
