@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import sharp, { type Metadata } from 'sharp';
 
 /** Rekognition's limit for image bytes sent inline. */
 export const MAX_RECOGNITION_BYTES = 5 * 1024 * 1024;
@@ -22,7 +22,7 @@ export interface PreparedImage {
  * then size) until it fits.
  */
 export async function prepareImageForRecognition(input: Uint8Array, maxBytes = MAX_RECOGNITION_BYTES): Promise<PreparedImage> {
-  let metadata: sharp.Metadata;
+  let metadata: Metadata;
   try {
     metadata = await sharp(input).metadata();
   } catch (error) {
