@@ -36,8 +36,9 @@ export interface ObserverPorts {
 }
 
 /**
- * Search → fetch → pHash → recognise, for the queries of one step, within the step's budget. A photo
- * is recognised at most once per run: an image URL seen before, or a photo whose pHash is within a few
+ * Search → fetch → pHash → recognise, for the queries of one step, within the step's budget. A query
+ * already run in this run is not searched again (its hits are in `seen:queries`). A photo is
+ * recognised at most once per run: an image URL seen before, or a photo whose pHash is within a few
  * bits of one seen before (the same picture found by another query, re-encoded or resized), reuses the
  * recognition kept in run memory. If that memory expired, the photo is simply recognised again.
  */
@@ -59,19 +60,22 @@ export class ImageObserver {
     let budgetExhausted: 'search' | 'recognition' | undefined;
     const usage = (): StepUsage => ({ searchCalls, recognitionCalls, imagesSkipped });
 
+    const seenQueries = await memory.seen(request.run, 'queries');
     queries: for (const query of request.queries) {
-      if (searchCalls >= request.budget.searchCalls) {
-        budgetExhausted = 'search';
-        break;
+      let hits = rememberedHits(seenQueries.get(query), request.imagesPerQuery);
+      if (hits === undefined) {
+        if (searchCalls >= request.budget.searchCalls) {
+          budgetExhausted = 'search';
+          break;
+        }
+        searchCalls += 1;
+        try {
+          hits = (await this.ports.search.search(query, { limit: request.imagesPerQuery, ...signal(request) })).hits.slice(0, request.imagesPerQuery);
+        } catch (error) {
+          throw StepProviderFailure.from('search_unavailable', error, usage());
+        }
+        newQueries.set(query, JSON.stringify({ limit: request.imagesPerQuery, hits: hits.map((h) => ({ imageUrl: h.imageUrl, ...(h.sourcePageUrl === undefined ? {} : { sourcePageUrl: h.sourcePageUrl }) })) }));
       }
-      searchCalls += 1;
-      let hits;
-      try {
-        hits = (await this.ports.search.search(query, { limit: request.imagesPerQuery, ...signal(request) })).hits.slice(0, request.imagesPerQuery);
-      } catch (error) {
-        throw StepProviderFailure.from('search_unavailable', error, usage());
-      }
-      newQueries.set(query, String(hits.length));
       for (const hit of hits) {
         const page = hit.sourcePageUrl === undefined ? {} : { sourcePageUrl: hit.sourcePageUrl };
         const keep = (phash: string, celebrities: readonly SeenCelebrity[]): void => {
@@ -146,6 +150,23 @@ export class ImageObserver {
   private async remember(run: RunKey, images: ReadonlyMap<string, string>, queries: ReadonlyMap<string, string>): Promise<void> {
     await this.ports.memory.addSeen(run, 'images', images);
     await this.ports.memory.addSeen(run, 'queries', queries);
+  }
+}
+
+interface RememberedHit {
+  readonly imageUrl: string;
+  readonly sourcePageUrl?: string;
+}
+
+/** The hits of a query already run in this run (`seen:queries`), when they cover `limit` images. */
+function rememberedHits(stored: string | undefined, limit: number): readonly RememberedHit[] | undefined {
+  if (stored === undefined) return undefined;
+  try {
+    const parsed = JSON.parse(stored) as { limit?: unknown; hits?: unknown };
+    if (typeof parsed.limit !== 'number' || parsed.limit < limit || !Array.isArray(parsed.hits)) return undefined;
+    return (parsed.hits as RememberedHit[]).slice(0, limit);
+  } catch {
+    return undefined;
   }
 }
 

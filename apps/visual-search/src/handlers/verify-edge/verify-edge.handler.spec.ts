@@ -114,13 +114,13 @@ describe('VerifyEdge over the local world', () => {
     });
   });
 
-  it('recognises a photo once per run (URL and pHash dedup), and survives run memory expiring mid-run', async () => {
+  it('runs a query and recognises a photo once per run (seen sets), and survives run memory expiring mid-run', async () => {
     const { ports, handler, recognizer } = setup();
     const [a, b] = clearPair(ports.world);
     await handler.execute(command(ports.world, a, b, {}, 'cmd-1'));
     const firstCalls = recognizer.calls();
     const reversed = await handler.execute(command(ports.world, b, a, { queries: directEdgeQueries(ports.world.people[a]!.name, ports.world.people[b]!.name) }, 'cmd-2'));
-    expect(reversed).toMatchObject({ kind: 'edge_verified', data: { usage: { recognitionCalls: 0 } } });
+    expect(reversed).toMatchObject({ kind: 'edge_verified', data: { usage: { searchCalls: 0, recognitionCalls: 0 } } });
     expect(reversed.kind === 'edge_verified' && reversed.data.usage.imagesSkipped).toBeGreaterThan(0);
     expect(recognizer.calls()).toBe(firstCalls);
 
