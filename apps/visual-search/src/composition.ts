@@ -4,6 +4,7 @@ import { DiscoverCandidatesHandler } from './handlers/discover-candidates/discov
 import { SelectNextExpansionHandler } from './handlers/select-next-expansion/select-next-expansion.handler.js';
 import { VerifyEdgeHandler } from './handlers/verify-edge/verify-edge.handler.js';
 import { KvEvidenceCache } from './memory/kv-evidence-cache.js';
+import { DEFAULT_EVIDENCE_CACHE_TTL_MS, DEFAULT_RUN_MEMORY_TTL_MS } from './memory/kv-keys.js';
 import { KvRunMemory } from './memory/kv-run-memory.js';
 
 export interface VisualSearchHandlers {
@@ -30,8 +31,8 @@ function positiveMs(env: Env, name: string, fallback: number): number {
  */
 export async function createVisualSearchHandlers(nc: NatsConnection, env: Env, options: { readonly logger?: ProviderLogger } = {}): Promise<VisualSearchHandlers> {
   const providers = createVisualProvidersFromEnv(env, options);
-  const memory = await KvRunMemory.open(nc, { ttlMs: positiveMs(env, 'OPENPAW_VISUAL_RUN_TTL_MS', 30 * 60_000) });
-  const cache = await KvEvidenceCache.open(nc, { ttlMs: positiveMs(env, 'OPENPAW_VISUAL_EVIDENCE_TTL_MS', 24 * 60 * 60_000) });
+  const memory = await KvRunMemory.open(nc, { ttlMs: positiveMs(env, 'OPENPAW_VISUAL_RUN_TTL_MS', DEFAULT_RUN_MEMORY_TTL_MS) });
+  const cache = await KvEvidenceCache.open(nc, { ttlMs: positiveMs(env, 'OPENPAW_VISUAL_EVIDENCE_TTL_MS', DEFAULT_EVIDENCE_CACHE_TTL_MS) });
   const steps = { search: providers.imageSearch, fetcher: providers.imageFetcher, recognizer: providers.recognizer, memory, cache };
   return {
     verifyEdge: new VerifyEdgeHandler(steps),
