@@ -11,3 +11,5 @@ export * from './messages/retrieval.js';
 export * from './messages/solve.js';
 export * from './messages/assets.js';
 export * from './messages/artifacts.js';
+// Not in the catalog yet: registered when the visual_degrees saga lands.
+export * from './messages/visual-search.js';

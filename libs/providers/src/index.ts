@@ -65,3 +65,19 @@ export { LocalFsBlobStore, type LocalFsBlobStoreConfig } from './blob/local-fs-b
 export { GcsBlobStore, type GcsBlobStoreConfig, MAX_SIGNED_URL_SECONDS } from './blob/gcs-blob-store.js';
 export { createBlobStoreFromEnv, DEFAULT_LOCAL_BLOB_DIR, DEFAULT_SHARE_BASE_URL, localShareSecretFromEnv } from './blob/create-blob-store-from-env.js';
 export * from './web/index.js';
+
+// ---- image search ----
+export type { ImageSearch, ImageSearchHit, ImageSearchOptions, ImageSearchResult } from './image-search/port.js';
+export { SerpApiImageSearch, type SerpApiImageSearchConfig } from './image-search/serpapi-image-search.js';
+export { BraveImageSearch, type BraveImageSearchConfig } from './image-search/brave-image-search.js';
+export { BingImageSearch, type BingImageSearchConfig } from './image-search/bing-image-search.js';
+
+// ---- celebrity recognition ----
+export { type CelebrityRecognizer, type FaceBox, largestFirst, type RecognitionResult, type RecognizedCelebrity } from './recognition/port.js';
+export { RekognitionRecognizer, type RekognitionRecognizerConfig } from './recognition/rekognition-recognizer.js';
+export { MAX_RECOGNITION_BYTES, type PreparedImage, prepareImageForRecognition, UnsupportedImageError } from './recognition/prepare-image.js';
+export { type FetchedImage, IMAGE_CONTENT_TYPES, type ImageFetcher, SafeImageFetcher } from './recognition/image-fetcher.js';
+export { createVisualProvidersFromEnv, type VisualProviders } from './recognition/create-visual-providers-from-env.js';
+
+// ---- the local visual world (offline default of image search and recognition) ----
+export * from './visual-world/index.js';

@@ -1,0 +1,43 @@
+import type { NatsConnection } from '@nats-io/nats-core';
+import { createLlmFromEnv, createVisualProvidersFromEnv, type Env, type ProviderLogger, type VisualWorld } from '@openpaw/providers';
+import { DiscoverCandidatesHandler } from './handlers/discover-candidates/discover-candidates.handler.js';
+import { SelectNextExpansionHandler } from './handlers/select-next-expansion/select-next-expansion.handler.js';
+import { VerifyEdgeHandler } from './handlers/verify-edge/verify-edge.handler.js';
+import { KvEvidenceCache } from './memory/kv-evidence-cache.js';
+import { DEFAULT_EVIDENCE_CACHE_TTL_MS, DEFAULT_RUN_MEMORY_TTL_MS } from './memory/kv-keys.js';
+import { KvRunMemory } from './memory/kv-run-memory.js';
+
+export interface VisualSearchHandlers {
+  readonly verifyEdge: VerifyEdgeHandler;
+  readonly discoverCandidates: DiscoverCandidatesHandler;
+  readonly selectNextExpansion: SelectNextExpansionHandler;
+  /** The local world, when a local default is in use (the demo picks its pairs from it). */
+  readonly world?: VisualWorld;
+}
+
+function positiveMs(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer (milliseconds), got "${raw}"`);
+  return value;
+}
+
+/**
+ * The service's handlers with their real ports, from env: image search, recognition and the image
+ * fetcher (`createVisualProvidersFromEnv`: local world by default), the LLM (`createLlmFromEnv`), run
+ * memory and the evidence cache in JetStream KV (`OPENPAW_VISUAL_RUN_TTL_MS`, default 30 min;
+ * `OPENPAW_VISUAL_EVIDENCE_TTL_MS`, default 24 h). The JetStream consumer calls these handlers.
+ */
+export async function createVisualSearchHandlers(nc: NatsConnection, env: Env, options: { readonly logger?: ProviderLogger } = {}): Promise<VisualSearchHandlers> {
+  const providers = createVisualProvidersFromEnv(env, options);
+  const memory = await KvRunMemory.open(nc, { ttlMs: positiveMs(env, 'OPENPAW_VISUAL_RUN_TTL_MS', DEFAULT_RUN_MEMORY_TTL_MS) });
+  const cache = await KvEvidenceCache.open(nc, { ttlMs: positiveMs(env, 'OPENPAW_VISUAL_EVIDENCE_TTL_MS', DEFAULT_EVIDENCE_CACHE_TTL_MS) });
+  const steps = { search: providers.imageSearch, fetcher: providers.imageFetcher, recognizer: providers.recognizer, memory, cache };
+  return {
+    verifyEdge: new VerifyEdgeHandler(steps),
+    discoverCandidates: new DiscoverCandidatesHandler(steps),
+    selectNextExpansion: new SelectNextExpansionHandler({ llm: createLlmFromEnv(env, options), memory }),
+    ...(providers.world !== undefined ? { world: providers.world } : {}),
+  };
+}

@@ -1,0 +1,7 @@
+import type { AnyMessageDefinition, MessageData } from '@openpaw/contracts';
+
+/** A command as a handler receives it: its envelope id (reply ids derive from it) and its data. */
+export interface VisualCommand<D extends AnyMessageDefinition> {
+  readonly commandId: string;
+  readonly data: MessageData<D>;
+}

@@ -1,0 +1,59 @@
+import { clearCoAppearances } from '@openpaw/providers';
+import { fallbackOrder } from '../../domain/candidates.js';
+import { lookUp } from '../../domain/evidence-cache.js';
+import { discoveryQueries } from '../../domain/queries.js';
+import { localWorldPorts } from '../../testing/local-world-ports.js';
+import { DiscoverCandidatesHandler } from './discover-candidates.handler.js';
+
+const RUN = '1d2c3b4a-2b1c-4c1e-9a55-3c3c9d1f8a10';
+
+describe('DiscoverCandidates over the local world', () => {
+  const ports = localWorldPorts(7);
+  const graph = clearCoAppearances(ports.world);
+  const hub = [...graph.entries()].sort((x, y) => y[1].size - x[1].size || x[0] - y[0])[0]![0];
+  const person = ports.world.people[hub]!;
+  const command = (exclude: string[], commandId: string) => ({
+    commandId,
+    data: {
+      sessionId: 's',
+      runId: RUN,
+      step: 2,
+      frontier: { name: person.name },
+      queries: discoveryQueries(person.name).slice(0, 2),
+      imagesPerQuery: 5,
+      threshold: 80,
+      budget: { searchCalls: 5, recognitionCalls: 40 },
+      exclude,
+    },
+  });
+
+  it('finds people really photographed with the frontier (≥ 80 % both), in fallback order, and caches their edges', async () => {
+    const reply = await new DiscoverCandidatesHandler(ports).execute(command([], 'cmd-1'));
+    expect(reply.kind).toBe('candidates_discovered');
+    if (reply.kind !== 'candidates_discovered') return;
+    expect(reply.data.frontier).toEqual({ name: person.name, celebrityId: person.celebrityId });
+    const { candidates } = reply.data;
+    expect(candidates.length).toBeGreaterThan(0);
+    const neighbours = new Set([...(graph.get(hub) ?? [])].map((i) => ports.world.people[i]!.celebrityId));
+    for (const c of candidates) {
+      expect(neighbours).toContain(c.person.celebrityId);
+      expect(c.bestConfWithFrontier).toBeGreaterThanOrEqual(80);
+      expect(c.count).toBe(c.evidence.length);
+    }
+    expect([...candidates].sort(fallbackOrder)).toEqual(candidates);
+    expect(reply.data.usage.searchCalls).toBe(2);
+    const first = candidates[0]!;
+    expect(await lookUp(ports.cache, first.person.celebrityId, person.celebrityId, 80)).toMatchObject({ status: 'verified' });
+    expect(Object.keys((await ports.memory.getCandidates({ sessionId: 's', runId: RUN }, person.celebrityId)) ?? {})).toEqual(candidates.map((c) => c.person.celebrityId));
+  });
+
+  it('leaves out excluded ids', async () => {
+    const all = await new DiscoverCandidatesHandler(ports).execute(command([], 'cmd-1'));
+    if (all.kind !== 'candidates_discovered') throw new Error(all.kind);
+    const excluded = all.data.candidates[0]!.person.celebrityId;
+    const reply = await new DiscoverCandidatesHandler(ports).execute(command([excluded], 'cmd-2'));
+    if (reply.kind !== 'candidates_discovered') throw new Error(reply.kind);
+    expect(reply.data.candidates.map((c) => c.person.celebrityId)).toEqual(all.data.candidates.slice(1).map((c) => c.person.celebrityId));
+    expect(reply.data.usage.recognitionCalls).toBe(0);
+  });
+});

@@ -1,0 +1,70 @@
+import { deterministicUuid, ExpansionSelected, type MessageData, type SelectNextExpansion } from '@openpaw/contracts';
+import { fallbackSelection, parseSelection, type Selection, type SelectionInput, selectionPrompt } from '../../domain/selection.js';
+import type { SelectionPorts } from '../../ports.js';
+import type { VisualCommand } from '../command.js';
+
+export type SelectNextExpansionReply = { readonly kind: 'expansion_selected'; readonly id: string; readonly data: MessageData<typeof ExpansionSelected> };
+
+type FallbackReason = NonNullable<MessageData<typeof ExpansionSelected>['fallbackReason']>;
+
+export interface SelectionSettings {
+  readonly maxTokens: number;
+  readonly timeoutMs: number;
+}
+
+/**
+ * SelectNextExpansion (S3): one LLM call through the LLM port with the spec's inputs, its reply parsed
+ * as strict JSON (parseSelection); on invalid JSON, a choice that is not a candidate, an LLM failure or
+ * no LLM budget left, the spec's deterministic fallback ranking. Which one decided, and why, is in the
+ * reply (so the saga's step log records it). Idempotent per command through run memory.
+ */
+export class SelectNextExpansionHandler {
+  constructor(
+    private readonly ports: SelectionPorts,
+    private readonly settings: SelectionSettings = { maxTokens: 400, timeoutMs: 30_000 },
+  ) {}
+
+  async execute(command: VisualCommand<typeof SelectNextExpansion>): Promise<SelectNextExpansionReply> {
+    const { data, commandId } = command;
+    const run = { sessionId: data.sessionId, runId: data.runId };
+    const stored = await this.ports.memory.getReply<SelectNextExpansionReply>(run, commandId);
+    if (stored !== undefined) return stored;
+    const reply = await this.decide(command);
+    await this.ports.memory.putReply(run, commandId, reply);
+    return reply;
+  }
+
+  private async decide({ commandId, data }: VisualCommand<typeof SelectNextExpansion>): Promise<SelectNextExpansionReply> {
+    const input: SelectionInput = { target: data.target, frontier: data.frontier, candidates: data.candidates, hopsRemaining: data.hopsRemaining, budgetsRemaining: data.budgetsRemaining };
+    const reply = (selection: Selection, usage: { llmCalls: number; costUsd: number; model?: string }, fallbackReason?: FallbackReason): SelectNextExpansionReply => ({
+      kind: 'expansion_selected',
+      id: deterministicUuid(commandId, ExpansionSelected.subject),
+      data: {
+        runId: data.runId,
+        commandId,
+        step: data.step,
+        nextCandidates: [...selection.nextCandidates],
+        searchQueries: [...selection.searchQueries],
+        narration: selection.narration,
+        decidedBy: fallbackReason === undefined ? 'llm' : 'fallback',
+        ...(fallbackReason !== undefined ? { fallbackReason } : {}),
+        usage,
+      },
+    });
+    if (data.budgetsRemaining.llmCalls <= 0) return reply(fallbackSelection(input), { llmCalls: 0, costUsd: 0 }, 'no_llm_budget');
+    let result;
+    try {
+      result = await this.ports.llm.chat(selectionPrompt(input), {
+        ...(data.model !== undefined ? { model: data.model } : {}),
+        maxTokens: this.settings.maxTokens,
+        temperature: 0,
+        timeoutMs: this.settings.timeoutMs,
+      });
+    } catch {
+      return reply(fallbackSelection(input), { llmCalls: 1, costUsd: 0 }, 'llm_unavailable');
+    }
+    const usage = { llmCalls: 1, costUsd: result.costUsd, model: result.model };
+    const parsed = parseSelection(result.text, input);
+    return parsed.ok ? reply(parsed.selection, usage) : reply(fallbackSelection(input), usage, parsed.reason);
+  }
+}

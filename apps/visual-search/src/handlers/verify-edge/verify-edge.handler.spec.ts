@@ -1,0 +1,140 @@
+import { clearCoAppearances, ProviderError, type VisualWorld } from '@openpaw/providers';
+import { directEdgeQueries } from '../../domain/queries.js';
+import { countingRecognizer } from '../../testing/counting-recognizer.js';
+import { localWorldPorts } from '../../testing/local-world-ports.js';
+import { VerifyEdgeHandler } from './verify-edge.handler.js';
+
+const RUN = '8a0f7a5e-2b1c-4c1e-9a55-3c3c9d1f8a10';
+
+function setup() {
+  const ports = localWorldPorts(7);
+  const recognizer = countingRecognizer(ports.recognizer);
+  return { ports: { ...ports, recognizer }, recognizer, handler: new VerifyEdgeHandler({ ...ports, recognizer }) };
+}
+
+function clearPair(world: VisualWorld): [number, number] {
+  const graph = clearCoAppearances(world);
+  for (const [a, ns] of graph) for (const b of ns) return [a, b];
+  throw new Error('no clear pair');
+}
+
+/** Two people photographed together only with one face blurred: real, but not verifiable at 80 %. */
+function blurredOnlyPair(world: VisualWorld): [number, number] {
+  const graph = clearCoAppearances(world);
+  for (const photo of world.photos) {
+    const [x, y] = photo.faces.map((f) => f.personIndex);
+    if (photo.faces.length === 2 && x !== null && y !== null && x !== undefined && y !== undefined && !graph.get(x)?.has(y)) return [x, y];
+  }
+  throw new Error('no blurred-only pair');
+}
+
+function command(world: VisualWorld, a: number, b: number, overrides: Record<string, unknown> = {}, commandId = 'cmd-1') {
+  const from = world.people[a]!;
+  const to = world.people[b]!;
+  return {
+    commandId,
+    data: {
+      sessionId: 'session-1',
+      runId: RUN,
+      step: 3,
+      from: { name: from.name },
+      to: { name: to.name },
+      queries: directEdgeQueries(from.name, to.name),
+      imagesPerQuery: 5,
+      threshold: 80,
+      budget: { searchCalls: 10, recognitionCalls: 40 },
+      ...overrides,
+    },
+  };
+}
+
+describe('VerifyEdge over the local world', () => {
+  it('verifies a pair photographed together: evidence ≥ 80 % on both sides, ids from the recogniser, edge and path in run memory', async () => {
+    const { ports, handler } = setup();
+    const [a, b] = clearPair(ports.world);
+    const pathSoFar = [{ name: 'Someone Before', celebrityId: 'lw-x' }, { name: ports.world.people[a]!.name, celebrityId: ports.world.people[a]!.celebrityId }];
+    const reply = await handler.execute(command(ports.world, a, b, { pathSoFar }));
+    expect(reply.kind).toBe('edge_verified');
+    if (reply.kind !== 'edge_verified') return;
+    const { edge, usage } = reply.data;
+    expect(edge.from.celebrityId).toBe(ports.world.people[a]!.celebrityId);
+    expect(edge.to.celebrityId).toBe(ports.world.people[b]!.celebrityId);
+    expect(edge.evidence.length).toBeGreaterThan(0);
+    for (const e of edge.evidence) expect(Math.min(e.confidenceFrom, e.confidenceTo)).toBeGreaterThanOrEqual(80);
+    expect(edge.edgeConf).toBe(Math.max(...edge.evidence.map((e) => Math.min(e.confidenceFrom, e.confidenceTo))));
+    expect(usage).toMatchObject({ searchCalls: 2, cacheHit: false });
+    expect(usage.recognitionCalls).toBeGreaterThan(0);
+    expect(usage.recognitionCalls).toBeLessThanOrEqual(10);
+    const run = { sessionId: 'session-1', runId: RUN };
+    expect(await ports.memory.getEdge(run, edge.from.celebrityId, edge.to.celebrityId)).toMatchObject({ edgeConf: edge.edgeConf });
+    expect(await ports.memory.getPath(run)).toEqual(['lw-x', edge.from.celebrityId, edge.to.celebrityId]);
+  });
+
+  it('answers a redelivered command with the same reply and no provider call; another run asks the evidence cache', async () => {
+    const { ports, handler, recognizer } = setup();
+    const [a, b] = clearPair(ports.world);
+    const first = await handler.execute(command(ports.world, a, b));
+    const calls = recognizer.calls();
+    expect(await handler.execute(command(ports.world, a, b))).toEqual(first);
+    expect(recognizer.calls()).toBe(calls);
+
+    const ids = { from: { name: ports.world.people[b]!.name, celebrityId: ports.world.people[b]!.celebrityId }, to: { name: ports.world.people[a]!.name, celebrityId: ports.world.people[a]!.celebrityId } };
+    const cached = await handler.execute(command(ports.world, b, a, { ...ids, runId: 'f0f0f0f0-2b1c-4c1e-9a55-3c3c9d1f8a10' }, 'cmd-2'));
+    expect(cached).toMatchObject({ kind: 'edge_verified', data: { commandId: 'cmd-2', usage: { searchCalls: 0, recognitionCalls: 0, cacheHit: true }, edge: { from: { celebrityId: ids.from.celebrityId } } } });
+    expect(cached.id).not.toBe(first.id);
+    expect(recognizer.calls()).toBe(calls);
+  });
+
+  it('refutes a pair seen together only blurred (below 80 %), keeps partial evidence, and caches the refutation', async () => {
+    const { ports, handler } = setup();
+    const [a, b] = blurredOnlyPair(ports.world);
+    const reply = await handler.execute(command(ports.world, a, b));
+    expect(reply).toMatchObject({ kind: 'edge_refuted', data: { reason: 'no_evidence' } });
+    if (reply.kind !== 'edge_refuted') return;
+    expect(reply.data.partialEvidence.length).toBeGreaterThan(0);
+    expect(reply.data.partialEvidence.some((p) => p.confidenceFrom !== null && p.confidenceTo !== null && Math.min(p.confidenceFrom, p.confidenceTo) < 80)).toBe(true);
+
+    const withIds = { from: { name: 'x', celebrityId: ports.world.people[a]!.celebrityId }, to: { name: 'y', celebrityId: ports.world.people[b]!.celebrityId } };
+    const again = await handler.execute(command(ports.world, a, b, withIds, 'cmd-2'));
+    expect(again.kind).toBe('edge_refuted');
+    const refuted = await handler.execute(command(ports.world, a, b, withIds, 'cmd-3'));
+    expect(refuted).toMatchObject({ kind: 'edge_refuted', data: { usage: { cacheHit: true, recognitionCalls: 0 } } });
+  });
+
+  it('stops at the step budget and says which one ran out', async () => {
+    const { ports, handler } = setup();
+    const [a, b] = clearPair(ports.world);
+    expect(await handler.execute(command(ports.world, a, b, { budget: { searchCalls: 0, recognitionCalls: 40 } }, 'cmd-s'))).toMatchObject({
+      kind: 'edge_refuted',
+      data: { reason: 'budget_exhausted', budgetExhausted: 'search', usage: { searchCalls: 0 } },
+    });
+    expect(await handler.execute(command(ports.world, a, b, { budget: { searchCalls: 5, recognitionCalls: 0 } }, 'cmd-r'))).toMatchObject({
+      kind: 'edge_refuted',
+      data: { reason: 'budget_exhausted', budgetExhausted: 'recognition', usage: { searchCalls: 1, recognitionCalls: 0 } },
+    });
+  });
+
+  it('runs a query and recognises a photo once per run (seen sets), and survives run memory expiring mid-run', async () => {
+    const { ports, handler, recognizer } = setup();
+    const [a, b] = clearPair(ports.world);
+    await handler.execute(command(ports.world, a, b, {}, 'cmd-1'));
+    const firstCalls = recognizer.calls();
+    const reversed = await handler.execute(command(ports.world, b, a, { queries: directEdgeQueries(ports.world.people[a]!.name, ports.world.people[b]!.name) }, 'cmd-2'));
+    expect(reversed).toMatchObject({ kind: 'edge_verified', data: { usage: { searchCalls: 0, recognitionCalls: 0 } } });
+    expect(reversed.kind === 'edge_verified' && reversed.data.usage.imagesSkipped).toBeGreaterThan(0);
+    expect(recognizer.calls()).toBe(firstCalls);
+
+    ports.memory.forget();
+    const afterExpiry = await handler.execute(command(ports.world, b, a, { queries: directEdgeQueries(ports.world.people[a]!.name, ports.world.people[b]!.name) }, 'cmd-3'));
+    expect(afterExpiry.kind).toBe('edge_verified');
+    expect(recognizer.calls()).toBeGreaterThan(firstCalls);
+  });
+
+  it('answers VisualStepFailed when image search stays unavailable', async () => {
+    const { ports } = setup();
+    const failing = { provider: 'serpapi/google_images', local: false, search: () => Promise.reject(new ProviderError('server_error', 'serpapi', 'HTTP 503', { status: 503 })) };
+    const handler = new VerifyEdgeHandler({ ...ports, search: failing });
+    const reply = await handler.execute(command(ports.world, 0, 1));
+    expect(reply).toMatchObject({ kind: 'step_failed', data: { command: 'VerifyEdge', errorCode: 'search_unavailable', retryable: true, usage: { searchCalls: 1, recognitionCalls: 0 } } });
+  });
+});

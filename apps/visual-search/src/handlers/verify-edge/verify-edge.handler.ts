@@ -1,0 +1,106 @@
+import { deterministicUuid, EdgeRefuted, EdgeVerified, type MessageData, type VerifyEdge } from '@openpaw/contracts';
+import { lookUp } from '../../domain/evidence-cache.js';
+import { type PartialEvidence, verifyEdge, type VerifiedEdge } from '../../domain/edge-verification.js';
+import { ImageObserver, type StepUsage } from '../../observation/image-observer.js';
+import { StepProviderFailure } from '../../observation/step-failure.js';
+import type { VisualStepPorts } from '../../ports.js';
+import type { VisualCommand } from '../command.js';
+import { type StepFailedReply, stepFailedReply } from '../step-failed.js';
+
+export type VerifyEdgeReply =
+  | { readonly kind: 'edge_verified'; readonly id: string; readonly data: MessageData<typeof EdgeVerified> }
+  | { readonly kind: 'edge_refuted'; readonly id: string; readonly data: MessageData<typeof EdgeRefuted> }
+  | StepFailedReply;
+
+const NO_USAGE: StepUsage = { searchCalls: 0, recognitionCalls: 0, imagesSkipped: 0 };
+
+/**
+ * VerifyEdge (S1, S4, S5): is there an image showing both persons at or above the threshold?
+ *
+ * Asks the evidence cache first (both ids known: a verified or refuted pair costs nothing), then
+ * searches the command's queries, recognises the first N images of each (deduplicated across the run),
+ * and applies the edge rule. A verified edge goes to run memory (`edge:{from}:{to}`, and `path` when
+ * the command carries the chain so far) and to the evidence cache; a refutation reached without the
+ * budget cutting it short goes to the cache too. The reply is kept in run memory before it is returned,
+ * so a redelivered command gets the same reply (same id) with no new provider call.
+ */
+export class VerifyEdgeHandler {
+  private readonly observer: ImageObserver;
+
+  constructor(private readonly ports: VisualStepPorts) {
+    this.observer = new ImageObserver(ports);
+  }
+
+  async execute(command: VisualCommand<typeof VerifyEdge>): Promise<VerifyEdgeReply> {
+    const { data, commandId } = command;
+    const run = { sessionId: data.sessionId, runId: data.runId };
+    const stored = await this.ports.memory.getReply<VerifyEdgeReply>(run, commandId);
+    if (stored !== undefined) return stored;
+    const reply = await this.decide(command);
+    await this.ports.memory.putReply(run, commandId, reply);
+    return reply;
+  }
+
+  private async decide({ commandId, data }: VisualCommand<typeof VerifyEdge>): Promise<VerifyEdgeReply> {
+    const run = { sessionId: data.sessionId, runId: data.runId };
+    if (data.from.celebrityId !== undefined && data.to.celebrityId !== undefined) {
+      const cached = await lookUp(this.ports.cache, data.from.celebrityId, data.to.celebrityId, data.threshold);
+      if (cached?.status === 'verified') return this.verified(commandId, data, cached.edge, NO_USAGE, true);
+      if (cached?.status === 'refuted') return refuted(commandId, data, 'no_evidence', undefined, [], NO_USAGE, true);
+    }
+    let outcome;
+    try {
+      outcome = await this.observer.observe({ run, queries: data.queries, imagesPerQuery: data.imagesPerQuery, budget: data.budget });
+    } catch (error) {
+      if (error instanceof StepProviderFailure) return stepFailedReply(commandId, data, 'VerifyEdge', error);
+      throw error;
+    }
+    const verdict = verifyEdge(outcome.observations, data.from, data.to, data.threshold);
+    if (verdict.verified) {
+      await this.ports.cache.put({ status: 'verified', edge: verdict.edge });
+      return this.verified(commandId, data, verdict.edge, outcome.usage, false);
+    }
+    if (outcome.budgetExhausted !== undefined) return refuted(commandId, data, 'budget_exhausted', outcome.budgetExhausted, verdict.partial, outcome.usage, false);
+    if (data.from.celebrityId !== undefined && data.to.celebrityId !== undefined) {
+      await this.ports.cache.put({ status: 'refuted', ids: [data.from.celebrityId, data.to.celebrityId], threshold: data.threshold });
+    }
+    return refuted(commandId, data, 'no_evidence', undefined, verdict.partial, outcome.usage, false);
+  }
+
+  private async verified(commandId: string, data: MessageData<typeof VerifyEdge>, edge: VerifiedEdge, usage: StepUsage, cacheHit: boolean): Promise<VerifyEdgeReply> {
+    const run = { sessionId: data.sessionId, runId: data.runId };
+    await this.ports.memory.putEdge(run, edge.from.celebrityId, edge.to.celebrityId, { edgeConf: edge.edgeConf, evidence: edge.evidence });
+    if (data.pathSoFar !== undefined) await this.ports.memory.putPath(run, [...data.pathSoFar.map((p) => p.celebrityId), edge.to.celebrityId]);
+    return {
+      kind: 'edge_verified',
+      id: deterministicUuid(commandId, EdgeVerified.subject),
+      data: { runId: data.runId, commandId, step: data.step, edge: { ...edge, evidence: [...edge.evidence] }, usage: { ...usage, cacheHit } },
+    };
+  }
+}
+
+function refuted(
+  commandId: string,
+  data: MessageData<typeof VerifyEdge>,
+  reason: 'no_evidence' | 'budget_exhausted',
+  budgetExhausted: 'search' | 'recognition' | undefined,
+  partial: readonly PartialEvidence[],
+  usage: StepUsage,
+  cacheHit: boolean,
+): VerifyEdgeReply {
+  return {
+    kind: 'edge_refuted',
+    id: deterministicUuid(commandId, EdgeRefuted.subject),
+    data: {
+      runId: data.runId,
+      commandId,
+      step: data.step,
+      from: data.from,
+      to: data.to,
+      reason,
+      ...(budgetExhausted !== undefined ? { budgetExhausted } : {}),
+      partialEvidence: partial.slice(0, 20),
+      usage: { ...usage, cacheHit },
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import type { RunKey, SeenKind } from './run-memory.js';
+
+/**
+ * Bucket names are frozen: changing one orphans live runs' memory and the shared evidence cache.
+ */
+export const RUN_MEMORY_BUCKET = 'openpaw-visual-runs';
+export const EVIDENCE_CACHE_BUCKET = 'openpaw-visual-evidence';
+export const DEFAULT_RUN_MEMORY_TTL_MS = 30 * 60_000;
+export const DEFAULT_EVIDENCE_CACHE_TTL_MS = 24 * 60 * 60_000;
+
+/**
+ * One key token from any string: NATS KV keys allow `[-/_=.A-Za-z0-9]` with `.` as the separator, so
+ * plain ids pass as they are and anything else is `=` + base64url (a raw token never starts with `=`).
+ */
+export function keyToken(value: string): string {
+  return /^[A-Za-z0-9_-]{1,100}$/.test(value) ? value : `=${Buffer.from(value, 'utf8').toString('base64url')}`;
+}
+
+function prefix(run: RunKey): string {
+  return `vd.${keyToken(run.sessionId)}.${keyToken(run.runId)}`;
+}
+
+export const runKeys = {
+  meta: (run: RunKey) => `${prefix(run)}.meta`,
+  seen: (run: RunKey, kind: SeenKind) => `${prefix(run)}.seen.${kind}`,
+  recognition: (run: RunKey, phash: string) => `${prefix(run)}.recognition.${keyToken(phash)}`,
+  candidates: (run: RunKey, frontierId: string) => `${prefix(run)}.candidates.${keyToken(frontierId)}`,
+  edge: (run: RunKey, fromId: string, toId: string) => `${prefix(run)}.edge.${keyToken(fromId)}.${keyToken(toId)}`,
+  path: (run: RunKey) => `${prefix(run)}.path`,
+  reply: (run: RunKey, commandId: string) => `${prefix(run)}.reply.${keyToken(commandId)}`,
+};

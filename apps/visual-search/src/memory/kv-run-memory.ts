@@ -1,0 +1,74 @@
+import { Kvm, type KV } from '@nats-io/kv';
+import type { NatsConnection } from '@nats-io/nats-core';
+import type { SeenCelebrity } from '../domain/observation.js';
+import { getJson, mergeJson, putJson } from './kv-json.js';
+import { DEFAULT_RUN_MEMORY_TTL_MS, RUN_MEMORY_BUCKET, runKeys } from './kv-keys.js';
+import type { RunKey, RunMemory, RunMeta, SeenKind, StoredCandidate, StoredEdge } from './run-memory.js';
+
+/** Run memory in a JetStream KV bucket whose TTL (stream max age) expires every key of a run. */
+export class KvRunMemory implements RunMemory {
+  private constructor(private readonly kv: KV) {}
+
+  /** Opens the bucket, creating it with `ttlMs` (default 30 min) when it does not exist. */
+  static async open(nc: NatsConnection, options: { readonly bucket?: string; readonly ttlMs?: number } = {}): Promise<KvRunMemory> {
+    const kv = await new Kvm(nc).create(options.bucket ?? RUN_MEMORY_BUCKET, { ttl: options.ttlMs ?? DEFAULT_RUN_MEMORY_TTL_MS, history: 1 });
+    return new KvRunMemory(kv);
+  }
+
+  getMeta(run: RunKey): Promise<RunMeta | undefined> {
+    return getJson<RunMeta>(this.kv, runKeys.meta(run));
+  }
+
+  putMeta(run: RunKey, meta: RunMeta): Promise<void> {
+    return putJson(this.kv, runKeys.meta(run), meta);
+  }
+
+  async seen(run: RunKey, kind: SeenKind): Promise<ReadonlyMap<string, string>> {
+    return new Map(Object.entries((await getJson<Record<string, string>>(this.kv, runKeys.seen(run, kind))) ?? {}));
+  }
+
+  addSeen(run: RunKey, kind: SeenKind, entries: ReadonlyMap<string, string>): Promise<void> {
+    if (entries.size === 0) return Promise.resolve();
+    return mergeJson<Record<string, string>>(this.kv, runKeys.seen(run, kind), (current) => ({ ...current, ...Object.fromEntries(entries) }));
+  }
+
+  getRecognition(run: RunKey, phash: string): Promise<readonly SeenCelebrity[] | undefined> {
+    return getJson<SeenCelebrity[]>(this.kv, runKeys.recognition(run, phash));
+  }
+
+  putRecognition(run: RunKey, phash: string, celebrities: readonly SeenCelebrity[]): Promise<void> {
+    return putJson(this.kv, runKeys.recognition(run, phash), celebrities);
+  }
+
+  getCandidates(run: RunKey, frontierId: string): Promise<Readonly<Record<string, StoredCandidate>> | undefined> {
+    return getJson<Record<string, StoredCandidate>>(this.kv, runKeys.candidates(run, frontierId));
+  }
+
+  putCandidates(run: RunKey, frontierId: string, candidates: Readonly<Record<string, StoredCandidate>>): Promise<void> {
+    return mergeJson<Record<string, StoredCandidate>>(this.kv, runKeys.candidates(run, frontierId), (current) => ({ ...current, ...candidates }));
+  }
+
+  getEdge(run: RunKey, fromId: string, toId: string): Promise<StoredEdge | undefined> {
+    return getJson<StoredEdge>(this.kv, runKeys.edge(run, fromId, toId));
+  }
+
+  putEdge(run: RunKey, fromId: string, toId: string, edge: StoredEdge): Promise<void> {
+    return putJson(this.kv, runKeys.edge(run, fromId, toId), edge);
+  }
+
+  getPath(run: RunKey): Promise<readonly string[] | undefined> {
+    return getJson<string[]>(this.kv, runKeys.path(run));
+  }
+
+  putPath(run: RunKey, path: readonly string[]): Promise<void> {
+    return putJson(this.kv, runKeys.path(run), path);
+  }
+
+  getReply<T>(run: RunKey, commandId: string): Promise<T | undefined> {
+    return getJson<T>(this.kv, runKeys.reply(run, commandId));
+  }
+
+  putReply(run: RunKey, commandId: string, reply: unknown): Promise<void> {
+    return putJson(this.kv, runKeys.reply(run, commandId), reply);
+  }
+}
