@@ -1,6 +1,25 @@
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
+/**
+ * ARCHITECTURE.md's nevers as lint (tags in each project.json): apps depend on libs only; contracts
+ * depend on nothing; the gateway and the coordinator never use providers (the gateway may use the
+ * blob entry point, `@openpaw/providers/blob`: ADR 0012). Test kits (`@openpaw/testing`,
+ * `@openpaw/testkit`) only from specs, `testing/` and `test-support/` folders and benches: an import
+ * rule, since Nx's tag constraints follow every file's edges, specs' included.
+ */
+const moduleBoundaries = {
+  allow: ['@openpaw/providers/blob'],
+  depConstraints: [
+    { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
+    { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
+    { sourceTag: 'scope:contracts', onlyDependOnLibsWithTags: ['scope:contracts'] },
+    { sourceTag: 'role:gateway', notDependOnLibsWithTags: ['scope:providers'] },
+    { sourceTag: 'role:coordinator', notDependOnLibsWithTags: ['scope:providers'] },
+  ],
+};
+const TEST_KITS = ['@openpaw/testing', '@openpaw/testkit'];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.tools/**', '.run/**', 'contracts/**', '**/*.mjs', '**/*.js', '**/*.cjs'] },
   ...tseslint.configs.recommendedTypeChecked,
@@ -17,17 +36,17 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      '@nx/enforce-module-boundaries': [
+      '@nx/enforce-module-boundaries': ['error', moduleBoundaries],
+      '@typescript-eslint/no-restricted-imports': [
         'error',
-        {
-          allow: [],
-          depConstraints: [
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
-            { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
-          ],
-        },
+        { paths: TEST_KITS.map((name) => ({ name, message: 'test kits are for specs, testing/ folders and benches only', allowTypeImports: false })) },
       ],
     },
+  },
+  {
+    // Test kits may be used by specs, test-support folders and benches, and nowhere else.
+    files: ['**/*.spec.ts', '**/testing/**/*.ts', '**/test-support/**/*.ts', 'bench/**/*.ts', 'libs/testing/**/*.ts', 'libs/testkit/**/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': 'off' },
   },
   {
     // Specs use jest's loosely typed matchers (expect.any, expect.objectContaining) on purpose.

@@ -15,6 +15,8 @@ const transform = {
   ],
 };
 const moduleNameMapper = {
+  // A lib's secondary entry point (`@openpaw/providers/blob`): its folder's index.
+  '^@openpaw/([^/]+)/(.+)$': '<rootDir>/libs/$1/src/$2/index.ts',
   '^@openpaw/(.*)$': '<rootDir>/libs/$1/src/index.ts',
   '^(\\.{1,2}/.*)\\.js$': '$1',
 };

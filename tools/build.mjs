@@ -21,7 +21,11 @@ mkdirSync(scope, { recursive: true });
 for (const lib of readdirSync(join(root, 'libs'))) {
   const target = join(root, 'dist/libs', lib, 'src');
   if (!existsSync(target)) continue;
-  writeFileSync(join(target, 'package.json'), JSON.stringify({ name: `@openpaw/${lib}`, type: 'module', main: 'index.js' }));
+  // `exports`: the lib's index, and its secondary entry points (`@openpaw/<lib>/<folder>` → the folder's index).
+  writeFileSync(
+    join(target, 'package.json'),
+    JSON.stringify({ name: `@openpaw/${lib}`, type: 'module', main: 'index.js', exports: { '.': './index.js', './*': './*/index.js' } }),
+  );
   symlinkSync(join('..', '..', 'libs', lib, 'src'), join(scope, lib));
 }
 if (failed) {

@@ -1,34 +1,30 @@
 import { type DynamicModule, Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
-import { MESSAGE_PUBLISHER } from '@openpaw/messaging';
 import { databaseReadiness, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
 import type { DataSource } from 'typeorm';
 import { AdmissionControl } from './admission/admission-control.js';
 import { ADMISSION_LIMITS } from './admission/admission-limits.js';
 import { AdmissionMetrics } from './admission/admission-metrics.js';
+import { RunsModule } from './runs/runs.module.js';
 import { ArtifactsApiModule } from './artifacts/artifacts-api.module.js';
 import { AssetAccess } from './assets/asset-access.js';
 import { AssetsController } from './assets/assets.controller.js';
-import { blobProviders } from './assets/blobs/blob-store.provider.js';
 import { AssetProjectionConsumer } from './assets/projection/asset-projection.consumer.js';
 import { RunAssetsController } from './assets/run-assets.controller.js';
 import { SharedController } from './assets/shared.controller.js';
 import { AuthGuard } from './auth/auth.guard.js';
-import { GATEWAY_CONFIG, type GatewayConfig } from './config.js';
-import { RunEventBus } from './events/run-event-bus.js';
+import type { GatewayConfig } from './config.js';
 import { RunEventsSubscription } from './events/run-events.subscription.js';
 import { HttpErrorFilter } from './http/http-error.filter.js';
-import { databaseProviders, GATEWAY_DATA_SOURCE } from './projection/database.js';
+import { GATEWAY_DATA_SOURCE } from './projection/database.js';
 import { ProjectionConsumer } from './projection/projection.consumer.js';
 import { RunEtaEstimator } from './problems/eta/run-eta.js';
 import { ProblemsController } from './problems/problems.controller.js';
 import { SubmitProblemHandler } from './problems/submit-problem/submit-problem.handler.js';
 import { ProblemUploadInterceptor } from './problems/upload/problem-upload.interceptor.js';
 import { CancelRunHandler } from './runs/cancel-run/cancel-run.handler.js';
-import { COMMAND_PUBLISHER } from './runs/ports.js';
 import { RunEventsStream } from './runs/run-events/run-events.stream.js';
 import { RunsController } from './runs/runs.controller.js';
-import { RunSubmitter } from './runs/submit/run-submitter.js';
 
 export const GATEWAY_SERVICE = 'gateway';
 
@@ -53,32 +49,26 @@ export class GatewayModule implements OnModuleInit {
         PlatformModule.forService(GATEWAY_SERVICE),
         // Publishes commands and runs its own consumers (projection, live events); no @OnMessage handlers.
         ServiceMessagingModule.forService(GATEWAY_SERVICE, { natsUrl: config.natsUrl, provisionCommandsConsumer: false }),
+        RunsModule.forRoot(config),
         ArtifactsApiModule,
       ],
       controllers: [ProblemsController, RunsController, RunAssetsController, AssetsController, SharedController],
       providers: [
-        { provide: GATEWAY_CONFIG, useValue: config },
         { provide: ADMISSION_LIMITS, useValue: config.admission },
         AdmissionControl,
         AdmissionMetrics,
-        { provide: COMMAND_PUBLISHER, useExisting: MESSAGE_PUBLISHER },
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: HttpErrorFilter },
-        ...databaseProviders,
-        RunEventBus,
         RunEventsSubscription,
         ProjectionConsumer,
         RunEventsStream,
         CancelRunHandler,
-        RunSubmitter,
-        ...blobProviders,
         AssetProjectionConsumer,
         AssetAccess,
         RunEtaEstimator,
         SubmitProblemHandler,
         ProblemUploadInterceptor,
       ],
-      exports: [RunSubmitter, RunEventBus, GATEWAY_CONFIG],
     };
   }
 

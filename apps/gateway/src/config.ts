@@ -1,4 +1,4 @@
-import type { Env } from '@openpaw/providers';
+import type { Env } from '@openpaw/providers/blob';
 import { z } from 'zod';
 import { type AdmissionLimits, admissionLimitsFrom } from './admission/admission-limits.js';
 

@@ -1,7 +1,7 @@
 import { deadLetterSubjectOf, defineCommand, STREAMS } from '@openpaw/contracts';
 import { z } from 'zod';
 import { DLQ_HEADERS, startConsumer, type ConsumerHandle } from './consumer.js';
-import { commandsConsumer, recordingLogger, startBroker, storedMessages, waitFor, type Broker } from './int-test-kit.js';
+import { commandsConsumer, recordingLogger, startBroker, storedMessages, waitFor, type Broker } from './testing/int-test-kit.js';
 import type { BatchItem, HandlerOutcome } from './ports.js';
 
 const meta = { source: '/openpaw/test', correlationId: 'run-1' };

@@ -2,7 +2,7 @@ import { createEnvelope, defineCommand } from '@openpaw/contracts';
 import { z } from 'zod';
 import { ConnectionState } from './connection.js';
 import { startConsumer, type ConsumerHandle } from './consumer.js';
-import { commandsConsumer, recordingLogger, startBroker, waitFor, type Broker } from './int-test-kit.js';
+import { commandsConsumer, recordingLogger, startBroker, waitFor, type Broker } from './testing/int-test-kit.js';
 import { JetStreamPublisher } from './publisher.js';
 
 const Work = defineCommand('reconnect', 'Work', 1, z.object({ n: z.int() }), 'test command');

@@ -3,7 +3,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { createEnvelope, deadLetterSubjectOf, defineCommand, STREAMS, type AnyMessageDefinition } from '@openpaw/contracts';
 import { z } from 'zod';
 import { DLQ_HEADERS, startConsumer, type ConsumerHandle, type MessageConsumerOptions } from './consumer.js';
-import { commandsConsumer, recordingLogger, sleep, startBroker, storedMessages, waitFor, type Broker } from './int-test-kit.js';
+import { commandsConsumer, recordingLogger, sleep, startBroker, storedMessages, waitFor, type Broker } from './testing/int-test-kit.js';
 import type { MessagingObserver } from './observability.js';
 import type { BatchItem, HandlerOutcome } from './ports.js';
 

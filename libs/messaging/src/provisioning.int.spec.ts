@@ -2,7 +2,7 @@ import { jetstreamManager, RetentionPolicy, StorageType, type JetStreamManager }
 import { nanos, type NatsConnection } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
 import { STREAMS } from '@openpaw/contracts';
-import { privateNatsServer } from './int-test-kit.js';
+import { privateNatsServer } from './testing/int-test-kit.js';
 import { ensureConsumer, provisionStreams, serviceCommandsDurable, serviceCommandsFilter, type ConsumerSpec } from './provisioning.js';
 
 const DAY_NS = nanos(24 * 60 * 60 * 1000);

@@ -2,7 +2,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { context, trace, TraceFlags } from '@opentelemetry/api';
 import { createEnvelope, defineCommand, STREAMS } from '@openpaw/contracts';
 import { z } from 'zod';
-import { startBroker, storedMessages, type Broker } from './int-test-kit.js';
+import { startBroker, storedMessages, type Broker } from './testing/int-test-kit.js';
 import { CLOUDEVENTS_CONTENT_TYPE } from './publisher.js';
 
 const Ping = defineCommand('pub', 'Ping', 1, z.object({ n: z.int() }), 'test command');

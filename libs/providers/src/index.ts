@@ -56,14 +56,8 @@ export { embedText, LocalHashedEmbedder, type LocalHashedEmbedderOptions, normal
 export { OpenAiEmbedder, type OpenAiEmbedderConfig } from './embeddings/openai-embedder.js';
 export { createEmbedderFromEnv } from './embeddings/create-embedder-from-env.js';
 
-// ---- blob storage ----
-export type { BlobInfo, BlobStore, ListOptions, ListPage, PutOptions, ShareUrl } from './blob/port.js';
-export { BlobNotFoundError, InvalidBlobKeyError } from './blob/errors.js';
-export { validateBlobKey } from './blob/blob-key.js';
-export { createShareToken, loadOrCreateShareSecret, type ShareTokenVerification, verifyShareToken } from './blob/share-token.js';
-export { LocalFsBlobStore, type LocalFsBlobStoreConfig } from './blob/local-fs-blob-store.js';
-export { GcsBlobStore, type GcsBlobStoreConfig, MAX_SIGNED_URL_SECONDS } from './blob/gcs-blob-store.js';
-export { createBlobStoreFromEnv, DEFAULT_LOCAL_BLOB_DIR, DEFAULT_SHARE_BASE_URL, localShareSecretFromEnv } from './blob/create-blob-store-from-env.js';
+// ---- blob storage (also its own entry point, @openpaw/providers/blob) ----
+export * from './blob/index.js';
 export * from './web/index.js';
 
 // ---- image search ----

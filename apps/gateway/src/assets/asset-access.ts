@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { BlobNotFoundError, type BlobStore } from '@openpaw/providers';
+import { BlobNotFoundError, type BlobStore } from '@openpaw/providers/blob';
 import { type RunProjection, RunProjectionStore } from '../projection/run-projection.store.js';
 import { solutionAssetIdOf, videoPendingOf } from '../problems/workflow-result.js';
 import { BLOB_STORE } from './blobs/blob-store.provider.js';

@@ -10,7 +10,7 @@ import {
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import { BlobNotFoundError, type BlobStore } from '@openpaw/providers';
+import { BlobNotFoundError, type BlobStore } from '@openpaw/providers/blob';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import { CurrentUser } from '../auth/current-user.decorator.js';

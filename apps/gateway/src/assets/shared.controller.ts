@@ -1,7 +1,7 @@
 import { Controller, ForbiddenException, Get, GoneException, Inject, NotFoundException, Param, Req, Res } from '@nestjs/common';
 import { ApiForbiddenResponse, ApiGoneResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PublicRoute } from '@openpaw/platform';
-import { BlobNotFoundError, type BlobStore } from '@openpaw/providers';
+import { BlobNotFoundError, type BlobStore } from '@openpaw/providers/blob';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import { ApiZodParams, openApiSchema } from '../http/openapi.js';

@@ -21,7 +21,7 @@ import {
 } from '@openpaw/contracts';
 import { JetStreamPublisher } from '@openpaw/messaging';
 import { startService } from '@openpaw/platform';
-import { LocalFsBlobStore } from '@openpaw/providers';
+import { LocalFsBlobStore } from '@openpaw/providers/blob';
 import { freshDatabase, privateNatsServer, type NatsServerHandle } from '@openpaw/testing';
 import sharp from 'sharp';
 import { GatewayModule } from '../app.module.js';

@@ -5,7 +5,7 @@ import type { NatsConnection } from '@nats-io/nats-core';
 import { defineCommand, STREAMS, type Envelope, type MessageData } from '@openpaw/contracts';
 import { z } from 'zod';
 import { KvCommandReceiptStore } from '../command-receipts.js';
-import { recordingLogger, startBroker, waitFor, type Broker } from '../int-test-kit.js';
+import { recordingLogger, startBroker, waitFor, type Broker } from '../testing/int-test-kit.js';
 import { MessagingHost, MessagingModule } from './messaging.module.js';
 import { OnMessage } from './on-message.decorator.js';
 import { NATS_CONNECTION } from './tokens.js';

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { defineCommand, defineEvent, deterministicUuid, STREAMS, type Envelope, type MessageData } from '@openpaw/contracts';
 import { z } from 'zod';
-import { recordingLogger, startBroker, storedMessages, waitFor, type Broker } from '../int-test-kit.js';
+import { recordingLogger, startBroker, storedMessages, waitFor, type Broker } from '../testing/int-test-kit.js';
 import type { HandlerOutcome, MessageContext, MessagePublisher } from '../ports.js';
 import { MessagingHealth, MessagingModule } from './messaging.module.js';
 import { OnMessage } from './on-message.decorator.js';

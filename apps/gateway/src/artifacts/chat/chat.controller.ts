@@ -8,7 +8,7 @@ import { ApiZodBody, ApiZodParams, BEARER_SCHEME, openApiSchema } from '../../ht
 import { ZodValidationPipe } from '../../http/zod-validation.pipe.js';
 import { errorBody, validationErrorBody } from '../../runs/runs.schemas.js';
 import { artifactIdParams, artifactJobCreated, type ChatBody, chatBody, chatResponse } from '../artifacts.schemas.js';
-import { GatewayHost } from '../gateway-host.js';
+import { RunProjectionStore } from '../../projection/run-projection.store.js';
 import { routeIntent } from '../intent/intent-router.js';
 import { artifactJobResponse, artifactJobResponseOf } from '../jobs/artifact-job-response.js';
 import { CreateArtifactJobHandler } from '../jobs/create-artifact-job.handler.js';
@@ -27,7 +27,7 @@ export class ChatController {
   constructor(
     private readonly createJob: CreateArtifactJobHandler,
     private readonly answerChat: AnswerChatHandler,
-    private readonly host: GatewayHost,
+    private readonly runs: RunProjectionStore,
   ) {}
 
   @Post('chat')
@@ -106,7 +106,7 @@ export class ChatController {
     @CurrentUser() user: AuthenticatedUser,
     @Param(new ZodValidationPipe(artifactIdParams)) params: z.output<typeof artifactIdParams>,
   ): Promise<z.output<typeof artifactJobResponse>> {
-    const run = await this.host.runs.findForUser(params.id, user.userId);
+    const run = await this.runs.findForUser(params.id, user.userId);
     const job = run === undefined ? undefined : artifactJobResponseOf(run);
     if (job === undefined) throw notFound();
     return job;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ARTIFACT_JOB_WORKFLOW, type ArtifactJobInput, artifactJobInput, type ArtifactOptions, type ArtifactType } from '@openpaw/contracts';
-import { GatewayHost } from '../gateway-host.js';
+import { RunProjectionStore } from '../../projection/run-projection.store.js';
+import { RunSubmitter } from '../../runs/submit/run-submitter.js';
 import { artifactFingerprint, artifactJobKey, sortedSourceIds } from './fingerprint.js';
 
 export interface CreateArtifactJobCommand {
@@ -39,12 +40,15 @@ const MAX_SEQUENCE = 10_000;
  */
 @Injectable()
 export class CreateArtifactJobHandler {
-  constructor(private readonly host: GatewayHost) {}
+  constructor(
+    private readonly submitter: RunSubmitter,
+    private readonly runs: RunProjectionStore,
+  ) {}
 
   async execute(command: CreateArtifactJobCommand): Promise<CreatedArtifactJob> {
     const sourceIds = sortedSourceIds(command.sourceIds);
     const fingerprint = artifactFingerprint(command.userId, command.notebookId, command.artifactType, sourceIds, command.options);
-    const { submitter, runs } = this.host;
+    const { submitter, runs } = this;
     for (let sequence = 1; sequence <= MAX_SEQUENCE; sequence++) {
       const key = artifactJobKey(fingerprint, sequence);
       const runId = submitter.runIdOf(ARTIFACT_JOB_WORKFLOW, command.userId, key);

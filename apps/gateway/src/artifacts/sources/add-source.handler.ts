@@ -2,9 +2,9 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { AddSource, deterministicUuid, type MessageData, SourceIndexed, type SourceContent, SourceRejected } from '@openpaw/contracts';
 import { currentTraceparent } from '@openpaw/platform';
-import { type BlobStore, createBlobStoreFromEnv } from '@openpaw/providers';
+import type { BlobStore } from '@openpaw/providers/blob';
 import { COMMAND_PUBLISHER, type CommandPublisher, GATEWAY_SOURCE } from '../../runs/ports.js';
-import { GatewayHost } from '../gateway-host.js';
+import { BLOB_STORE } from '../../assets/blobs/blob-store.provider.js';
 import { ArtifactReplies } from '../replies/artifact-replies.js';
 
 export type SourceInput =
@@ -45,10 +45,8 @@ function userSegment(userId: string): string {
  */
 @Injectable()
 export class AddSourceHandler {
-  private blobs: Promise<BlobStore> | undefined;
-
   constructor(
-    private readonly host: GatewayHost,
+    @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     private readonly replies: ArtifactReplies,
     @Inject(COMMAND_PUBLISHER) private readonly publisher: CommandPublisher,
   ) {}
@@ -88,8 +86,7 @@ export class AddSourceHandler {
       case 'file': {
         const hash = sha256(input.bytes);
         const blobKey = `notebook-sources/${userSegment(command.userId)}/${hash}`;
-        this.blobs ??= createBlobStoreFromEnv(this.host.config.blobEnv);
-        const blobs = await this.blobs;
+        const blobs = this.blobs;
         // Content-addressed: the same file uploaded again is already there.
         if ((await blobs.head(blobKey)) === undefined) {
           await blobs.put(blobKey, input.bytes, { contentType: input.contentType, metadata: { userId: command.userId } });

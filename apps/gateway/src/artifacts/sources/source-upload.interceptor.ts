@@ -1,7 +1,7 @@
-import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor, PayloadTooLargeException, BadRequestException, HttpException } from '@nestjs/common';
+import { type CallHandler, type ExecutionContext, Inject, Injectable, type NestInterceptor, PayloadTooLargeException, BadRequestException, HttpException } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 import type { Observable } from 'rxjs';
-import { GatewayHost } from '../gateway-host.js';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../../config.js';
 
 /** The multipart field holding a source file. */
 export const SOURCE_FILE_FIELD = 'file';
@@ -14,11 +14,11 @@ export const SOURCE_FILE_FIELD = 'file';
 export class SourceUploadInterceptor implements NestInterceptor {
   private multer: { interceptor: NestInterceptor; maxBytes: number } | undefined;
 
-  constructor(private readonly host: GatewayHost) {}
+  constructor(@Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig) {}
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     if (this.multer === undefined) {
-      const maxBytes = this.host.config.uploadMaxBytes;
+      const maxBytes = this.config.uploadMaxBytes;
       const Multer = FileInterceptor(SOURCE_FILE_FIELD, { limits: { fileSize: maxBytes, files: 1, fields: 4, fieldSize: 1024, parts: 6 } });
       this.multer = { interceptor: new Multer(), maxBytes };
     }

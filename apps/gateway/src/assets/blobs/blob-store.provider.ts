@@ -1,6 +1,6 @@
 import { Inject, Injectable, type Provider } from '@nestjs/common';
 import { MessageLogContext } from '@openpaw/platform';
-import { type BlobStore, createBlobStoreFromEnv, localShareSecretFromEnv, type ShareTokenVerification, verifyShareToken } from '@openpaw/providers';
+import { type BlobStore, createBlobStoreFromEnv, localShareSecretFromEnv, type ShareTokenVerification, verifyShareToken } from '@openpaw/providers/blob';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../../config.js';
 
 /** The blob store (`BlobStore` port): the directory or bucket every service shares, from `GatewayConfig.blobEnv`. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { retrieveOrGenerateStartInput, type Submission, submission as submissionSchema } from '@openpaw/contracts';
 import { z } from 'zod';
-import type { BlobStore } from '@openpaw/providers';
+import type { BlobStore } from '@openpaw/providers/blob';
 import { AdmissionControl, type AdmissionDecision } from '../../admission/admission-control.js';
 import { tierOf } from '../../admission/admission-limits.js';
 import { BLOB_STORE } from '../../assets/blobs/blob-store.provider.js';

@@ -6,10 +6,10 @@ import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManage
 import type { NatsConnection } from '@nats-io/nats-core';
 import { STREAMS } from '@openpaw/contracts';
 import { privateNatsServer } from '@openpaw/testing';
-import { connectNats } from './connection.js';
-import type { MessagingLogger } from './observability.js';
-import { ensureConsumer, provisionStreams, serviceCommandsDurable, serviceCommandsFilter, type ConsumerSpec } from './provisioning.js';
-import { JetStreamPublisher } from './publisher.js';
+import { connectNats } from '../connection.js';
+import type { MessagingLogger } from '../observability.js';
+import { ensureConsumer, provisionStreams, serviceCommandsDurable, serviceCommandsFilter, type ConsumerSpec } from '../provisioning.js';
+import { JetStreamPublisher } from '../publisher.js';
 
 export { privateNatsServer };
 
