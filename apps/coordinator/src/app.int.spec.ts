@@ -1,3 +1,4 @@
+import { DEFAULT_WORKFLOW_CONFIG } from './workflows/index.js';
 import { startService } from '@openpaw/platform';
 import { SagaRegistry } from '@openpaw/saga';
 import { freshDatabase, privateNatsServer } from '@openpaw/testing';
@@ -11,7 +12,7 @@ describe('coordinator service', () => {
     const service = await startService({
       name: SERVICE_NAME,
       module: CoordinatorModule.forRoot(
-        { natsUrl: [nats.url], databaseUrl, maxBatch: 64, concurrency: 1, timerIntervalMs: 100, poolSize: 4 },
+        { natsUrl: [nats.url], databaseUrl, maxBatch: 64, concurrency: 1, timerIntervalMs: 100, poolSize: 4, workflows: DEFAULT_WORKFLOW_CONFIG },
         new SagaRegistry([threeStepSaga]),
       ),
       defaultPort: 0,

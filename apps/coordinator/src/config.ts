@@ -1,5 +1,6 @@
 import { natsUrlFromEnv } from '@openpaw/platform';
 import { z } from 'zod';
+import { type WorkflowConfig, workflowConfigFromEnv } from './workflows/index.js';
 
 const env = z.object({
   OPENPAW_DATABASE_URL: z.string().min(1).default('postgres://openpaw@127.0.0.1:5432/openpaw'),
@@ -16,6 +17,8 @@ export interface CoordinatorSettings {
   readonly concurrency: number;
   readonly timerIntervalMs: number;
   readonly poolSize: number;
+  /** Policy and timings of the workflows (validated here, once, at bootstrap). */
+  readonly workflows: WorkflowConfig;
 }
 
 export function coordinatorSettingsFromEnv(source: NodeJS.ProcessEnv = process.env): CoordinatorSettings {
@@ -27,5 +30,6 @@ export function coordinatorSettingsFromEnv(source: NodeJS.ProcessEnv = process.e
     concurrency: e.OPENPAW_COORDINATOR_CONCURRENCY,
     timerIntervalMs: e.OPENPAW_COORDINATOR_TIMER_INTERVAL_MS,
     poolSize: e.OPENPAW_COORDINATOR_POOL_SIZE,
+    workflows: workflowConfigFromEnv(source),
   };
 }

@@ -28,6 +28,7 @@ export type {
 export { CostCapExceededError, LlmCallFailedError, ProviderError, StructuredOutputError } from './llm/errors.js';
 export { ResilientLlmClient, type ResilientLlmClientConfig } from './llm/resilient-llm-client.js';
 export { type BudgetReservation, CostBudgets, RunBudget } from './llm/cost-budget.js';
+export type { CostBudget } from './llm/port.js';
 export { type CooldownPolicy, defaultCooldownPolicy, ProviderCooldown } from './llm/cooldown.js';
 export {
   costUsd,

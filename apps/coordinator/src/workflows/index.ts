@@ -1,6 +1,6 @@
 import { type AnySagaDefinition, SagaRegistry } from '@openpaw/saga';
 import { DEFAULT_POLICY_CONFIG, type PolicyConfig, policyConfigFromEnv } from './policy/index.js';
-import { artifactJobDefinition } from './artifact-job/index.js';
+import { artifactJobDefinition, type ArtifactJobTimings, artifactJobTimingsFromEnv, DEFAULT_ARTIFACT_JOB_TIMINGS } from './artifact-job/index.js';
 import { reindexAssetDefinition } from './reindex-asset/reindex-asset.definition.js';
 import { retrieveOrGenerateDefinition } from './retrieve-or-generate/retrieve-or-generate.definition.js';
 import { DEFAULT_WORKFLOW_TIMINGS, type WorkflowTimings, workflowTimingsFromEnv } from './shared/timings.js';
@@ -18,17 +18,25 @@ export * from './reindex-asset/reindex-asset.definition.js';
 export interface WorkflowConfig {
   readonly policy: PolicyConfig;
   readonly timings: WorkflowTimings;
+  readonly artifactJobTimings: ArtifactJobTimings;
 }
 
-/** OPENPAW_POLICY_JSON (+ OPENPAW_LLM_MODEL / OPENPAW_LLM_FALLBACK_MODELS) and OPENPAW_WORKFLOW_TIMINGS_JSON; throws when invalid. */
+export const DEFAULT_WORKFLOW_CONFIG: WorkflowConfig = {
+  policy: DEFAULT_POLICY_CONFIG,
+  timings: DEFAULT_WORKFLOW_TIMINGS,
+  artifactJobTimings: DEFAULT_ARTIFACT_JOB_TIMINGS,
+};
+
+/**
+ * OPENPAW_POLICY_JSON (+ OPENPAW_LLM_MODEL / OPENPAW_LLM_FALLBACK_MODELS), OPENPAW_WORKFLOW_TIMINGS_JSON and
+ * OPENPAW_ARTIFACT_JOB_TIMINGS_JSON; throws when invalid. Read once, at bootstrap, into the coordinator's settings.
+ */
 export function workflowConfigFromEnv(env: NodeJS.ProcessEnv = process.env): WorkflowConfig {
-  return { policy: policyConfigFromEnv(env), timings: workflowTimingsFromEnv(env) };
+  return { policy: policyConfigFromEnv(env), timings: workflowTimingsFromEnv(env), artifactJobTimings: artifactJobTimingsFromEnv(env) };
 }
 
 /** Spec 01's four workflows, built from one config. */
-export function createWorkflowDefinitions(
-  config: WorkflowConfig = { policy: DEFAULT_POLICY_CONFIG, timings: DEFAULT_WORKFLOW_TIMINGS },
-): readonly AnySagaDefinition[] {
+export function createWorkflowDefinitions(config: Pick<WorkflowConfig, 'policy' | 'timings'> = DEFAULT_WORKFLOW_CONFIG): readonly AnySagaDefinition[] {
   return [
     retrieveOrGenerateDefinition(config),
     solveWorkflowDefinition(config.timings),
@@ -37,9 +45,7 @@ export function createWorkflowDefinitions(
   ];
 }
 
-/** Every workflow the coordinator runs (spec 01 and spec 02 so far), configured from the environment. */
-export const workflowDefinitions: readonly AnySagaDefinition[] = [...createWorkflowDefinitions(workflowConfigFromEnv()), artifactJobDefinition()];
-
-export function productionRegistry(): SagaRegistry {
-  return new SagaRegistry(workflowDefinitions);
+/** Every workflow the coordinator runs (spec 01 and spec 02 so far), from its settings. */
+export function productionRegistry(config: WorkflowConfig = DEFAULT_WORKFLOW_CONFIG): SagaRegistry {
+  return new SagaRegistry([...createWorkflowDefinitions(config), artifactJobDefinition(config.artifactJobTimings)]);
 }

@@ -1,16 +1,14 @@
 import { CostCapExceededError } from './errors.js';
+import type { BudgetReservation, CostBudget } from './port.js';
 
-export interface BudgetReservation {
-  readonly id: number;
-  readonly amountUsd: number;
-}
+export type { BudgetReservation };
 
 /**
  * The spending limit of one run. A call reserves its worst-case cost before it is sent (refused with
  * `CostCapExceededError` when the reservation does not fit), then settles at its actual cost, which
  * releases the rest. Concurrent calls of a run therefore cannot overshoot the cap together.
  */
-export class RunBudget {
+export class RunBudget implements CostBudget {
   private spent: number;
   private readonly reservations = new Map<number, number>();
   private nextId = 1;

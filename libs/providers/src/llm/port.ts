@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import type { RunBudget } from './cost-budget.js';
 
 export type ChatRole = 'system' | 'user' | 'assistant';
 
@@ -20,6 +19,22 @@ export interface ProviderCredentials {
   readonly gemini?: string;
 }
 
+/** A worst-case cost reserved before a call and settled at its actual cost (`RunBudget`). */
+export interface BudgetReservation {
+  readonly id: number;
+  readonly amountUsd: number;
+}
+
+/**
+ * The spending limit a call counts against (implemented by `RunBudget`). Declared here, beside the
+ * options that carry it, so the port depends on nothing of the budget's implementation.
+ */
+export interface CostBudget {
+  /** Reserves `amountUsd` for a call to `model`; throws `CostCapExceededError` when it does not fit. */
+  reserve(amountUsd: number, model: string): BudgetReservation;
+  settle(reservation: BudgetReservation, actualUsd: number): void;
+}
+
 export interface ChatOptions {
   /** `provider/model`, e.g. `openai/gpt-4o-mini`; the client's default model when omitted. */
   readonly model?: string;
@@ -33,7 +48,7 @@ export interface ChatOptions {
   readonly timeoutMs?: number;
   readonly signal?: AbortSignal;
   /** The run's cost budget; a call whose worst-case cost does not fit is refused. */
-  readonly budget?: RunBudget;
+  readonly budget?: CostBudget;
   /** Per-user keys; take precedence over keys from env for their provider. */
   readonly credentials?: ProviderCredentials;
   /** Who the call is for (e.g. the user id): calls with the same key share a per-provider concurrency limit. */

@@ -21,7 +21,7 @@ import {
   ValidateArtifact,
 } from '@openpaw/contracts';
 import { commandIdFor, type Decision, type Effect, eventOf, type JsonObject, type RunSnapshot, type SagaDefinition, type SagaInput, type StepLogEntry } from '@openpaw/saga';
-import { type ArtifactJobTimings, artifactJobTimingsFromEnv } from './artifact-job.timings.js';
+import { type ArtifactJobTimings, DEFAULT_ARTIFACT_JOB_TIMINGS } from './artifact-job.timings.js';
 import { itemCount, line, shortFingerprint, statusLine } from './lifecycle-log.js';
 
 export type ArtifactJobState = ArtifactJobStatus;
@@ -86,7 +86,7 @@ function nouns(type: ArtifactJobInput['artifact_type']): { structure: string; co
  * `pending` with the same plan and snapshot (the plan is reused, not recomputed); a second failure
  * fails it with the validator's error. The trace lines of the spec go to the step log.
  */
-export function artifactJobDefinition(timings: ArtifactJobTimings = artifactJobTimingsFromEnv()): SagaDefinition<S, D> {
+export function artifactJobDefinition(timings: ArtifactJobTimings = DEFAULT_ARTIFACT_JOB_TIMINGS): SagaDefinition<S, D> {
   const send = (message: Parameters<typeof sendEffect>[0], data: unknown, key: string, timeoutMs: number): Effect =>
     sendEffect(message, data, key, timeoutMs, timings.maxResends);
 
