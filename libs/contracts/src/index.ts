@@ -10,3 +10,7 @@ export * from './messages/retrieval.js';
 export * from './messages/solve.js';
 export * from './messages/assets.js';
 export * from './messages/artifacts.js';
+// Paper search (issue 13): exported for the research service; registered in the catalog with the saga.
+export * from './messages/paper-search-model.js';
+export * from './messages/paper-search-decisions.js';
+export * from './messages/paper-search.js';
