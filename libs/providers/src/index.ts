@@ -65,3 +65,6 @@ export { LocalFsBlobStore, type LocalFsBlobStoreConfig } from './blob/local-fs-b
 export { GcsBlobStore, type GcsBlobStoreConfig, MAX_SIGNED_URL_SECONDS } from './blob/gcs-blob-store.js';
 export { createBlobStoreFromEnv, DEFAULT_LOCAL_BLOB_DIR, DEFAULT_SHARE_BASE_URL, localShareSecretFromEnv } from './blob/create-blob-store-from-env.js';
 export * from './web/index.js';
+
+// ---- scholarly sources ----
+export * from './scholarly/index.js';
