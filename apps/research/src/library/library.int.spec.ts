@@ -23,8 +23,8 @@ describe('the library source on real PostgreSQL full-text search', () => {
     const { references } = readLibraryFile('bibtex', DEMO);
     expect(await store.upsert('ada', references)).toEqual({ added: 20, updated: 0 });
     expect(await store.upsert('ada', references)).toEqual({ added: 0, updated: 20 });
-    const [{ n }] = await dataSource.query<{ n: number }[]>(`select count(*)::int as n from library_references where user_id = 'ada'`);
-    expect(n).toBe(20);
+    const rows = await dataSource.query<{ n: number }[]>(`select count(*)::int as n from library_references where user_id = 'ada'`);
+    expect(rows).toEqual([{ n: 20 }]);
   });
 
   it('finds papers by stemmed title and keyword words, best match first, within the user only', async () => {

@@ -115,7 +115,7 @@ export function toTsquery(phrases: readonly string[]): string | null {
   const groups = phrases
     .map((p) => p.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').match(/[\p{L}\p{N}]+/gu) ?? [])
     .filter((words) => words.length > 0)
-    .map((words) => (words.length === 1 ? words[0]! : `(${words.join(' & ')})`));
+    .map((words) => (words.length === 1 ? words[0] : `(${words.join(' & ')})`));
   return groups.length === 0 ? null : groups.join(' | ');
 }
 
