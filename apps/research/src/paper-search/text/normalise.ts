@@ -33,13 +33,21 @@ export function contentWords(text: string): string[] {
     .filter((w) => w.length > 1 && !STOPWORDS.has(w));
 }
 
-/** A light English stemmer for matching ("networks" ~ "network", "learning" ~ "learn"). */
+/** A light English stemmer for matching ("networks" ~ "network", "imaging" ~ "images", "studies" ~ "study"). */
 export function stem(word: string): string {
   if (word.length <= 4 || /\d/.test(word)) return word;
-  for (const suffix of ['ational', 'ization', 'ations', 'ation', 'ments', 'ment', 'ings', 'ing', 'ies', 'ers', 'er', 'es', 'ed', 'ly', 's']) {
-    if (word.endsWith(suffix) && word.length - suffix.length >= 3) return suffix === 'ies' ? `${word.slice(0, -3)}y` : word.slice(0, -suffix.length);
+  let base = word;
+  if (base.endsWith('ies')) base = `${base.slice(0, -3)}y`;
+  else if (/(?:ss|x|z|ch|sh)es$/.test(base)) base = base.slice(0, -2);
+  else {
+    for (const suffix of ['ational', 'ization', 'ations', 'ation', 'ments', 'ment', 'ings', 'ing', 'ers', 'er', 'ed', 'ly', 's']) {
+      if (base.endsWith(suffix) && base.length - suffix.length >= 3 && !base.endsWith('ss')) {
+        base = base.slice(0, -suffix.length);
+        break;
+      }
+    }
   }
-  return word;
+  return base.length > 4 && base.endsWith('e') ? base.slice(0, -1) : base;
 }
 
 export function isStopword(word: string): boolean {

@@ -19,5 +19,8 @@ describe('text folding and similarity', () => {
     expect(stem('networks')).toBe(stem('network'));
     expect(stem('learning')).toBe('learn');
     expect(stem('studies')).toBe('study');
+    expect(stem('molecules')).toBe(stem('molecule'));
+    expect(stem('imaging')).toBe(stem('images'));
+    expect(stem('processes')).toBe(stem('process'));
   });
 });
