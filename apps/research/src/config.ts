@@ -12,6 +12,8 @@ export interface ResearchSettings {
   readonly maxTokens: number;
   /** Papers scored per LLM call. */
   readonly scoreBatchSize: number;
+  /** A skill's whole LLM work (retries and fallbacks included); past it the step answers `timeout`. */
+  readonly stepDeadlineMs: number;
 }
 
 export const RESEARCH_SCHEMA = 'research';
@@ -23,6 +25,7 @@ const envSchema = z.object({
   OPENPAW_RESEARCH_SOURCE_DEADLINE_MS: z.coerce.number().int().positive().default(45_000),
   OPENPAW_RESEARCH_MAX_TOKENS: z.coerce.number().int().positive().default(2_000),
   OPENPAW_RESEARCH_SCORE_BATCH_SIZE: z.coerce.number().int().positive().max(100).default(20),
+  OPENPAW_RESEARCH_STEP_DEADLINE_MS: z.coerce.number().int().positive().default(100_000),
 });
 
 /** Reads the settings; throws naming every invalid variable. */
@@ -39,5 +42,6 @@ export function researchSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): R
     sourceDeadlineMs: e.OPENPAW_RESEARCH_SOURCE_DEADLINE_MS,
     maxTokens: e.OPENPAW_RESEARCH_MAX_TOKENS,
     scoreBatchSize: e.OPENPAW_RESEARCH_SCORE_BATCH_SIZE,
+    stepDeadlineMs: e.OPENPAW_RESEARCH_STEP_DEADLINE_MS,
   };
 }

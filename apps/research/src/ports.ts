@@ -19,6 +19,8 @@ export const RESEARCH_LIBRARY = Symbol('openpaw.research.library');
 export const RESEARCH_REPLIES = Symbol('openpaw.research.replies');
 export const RESEARCH_SETTINGS = Symbol('openpaw.research.settings');
 export const RESEARCH_CLOCK = Symbol('openpaw.research.clock');
+/** The paper-search skills (`PaperSearchSkills`), built from the LLM client. */
+export const RESEARCH_SKILLS = Symbol('openpaw.research.skills');
 
 /** A reference found in a library search, with its full-text rank. */
 export interface LibraryHit extends LibraryReference {
