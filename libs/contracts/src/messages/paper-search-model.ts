@@ -77,9 +77,14 @@ export const searchStrategyEdit = z.strictObject({
 export const paperId = z.string().min(1).max(200);
 
 /** Abstracts travel in messages: longer ones are cut (with an ellipsis) where papers are made. */
-export const MAX_ABSTRACT_CHARS = 2_000;
+export const MAX_ABSTRACT_CHARS = 1_500;
 /** Papers in one message (a search's results, a collection). */
-export const MAX_PAPERS_PER_MESSAGE = 300;
+export const MAX_PAPERS_PER_MESSAGE = 200;
+/**
+ * What the papers of one message may take as JSON, leaving room for the rest under NATS's default
+ * 1 MiB payload limit; producers trim to it (`fitPapersToMessage` in the research service).
+ */
+export const MAX_PAPERS_JSON_BYTES = 768 * 1024;
 
 const feedbackShape = {
   markedRelevant: z.array(paperId).max(500).default([]),
@@ -137,7 +142,7 @@ export type Paper = z.infer<typeof paper>;
 
 export const scoredPaper = paper.extend({
   relevanceScore: z.number().min(0).max(1),
-  relevanceReason: z.string().max(2_000),
+  relevanceReason: z.string().max(1_000),
   tags: z.array(paperTag).max(PAPER_TAGS.length),
 });
 export type ScoredPaper = z.infer<typeof scoredPaper>;

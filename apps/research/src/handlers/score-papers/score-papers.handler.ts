@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { deterministicUuid, type MessageData, PapersScored, type ScorePapers } from '@openpaw/contracts';
 import type { ResearchSettings } from '../../config.js';
+import { fitPapersToMessage } from '../../paper-search/papers/fit-papers-to-message.js';
 import type { PaperSearchSkills } from '../../paper-search/skills/paper-search-skills.js';
 import { RESEARCH_REPLIES, RESEARCH_SETTINGS, RESEARCH_SKILLS, type ReplyStore, type ResearchReply } from '../../ports.js';
 import { answerOnce, type ResearchCommand, withSkillFailure } from '../answer-once.js';
@@ -22,7 +23,7 @@ export class ScorePapersHandler {
         return {
           kind: 'scored',
           id: deterministicUuid(command.commandId, PapersScored.subject),
-          data: { runId: data.runId, commandId: command.commandId, iteration: data.iteration, papers, provenance },
+          data: { runId: data.runId, commandId: command.commandId, iteration: data.iteration, papers: fitPapersToMessage(papers).papers, provenance },
         };
       }),
     );

@@ -1,4 +1,5 @@
 import type { Facets, PaperCollection, ScoredPaper, SearchStrategy, SkillProvenance, SourceReport, Theme } from '@openpaw/contracts';
+import { fitPapersToMessage } from '../papers/fit-papers-to-message.js';
 import { byRelevance } from '../score/relevance-scorer.js';
 
 export interface CollectionInput {
@@ -17,11 +18,12 @@ export interface CollectionInput {
 }
 
 /**
- * Skill 6's assembly: papers best first and cut to the strategy's `maxResults`, facets counted
+ * Skill 6's assembly: papers best first and cut to the strategy's `maxResults` (and to what one
+ * message carries), facets counted
  * (years newest first, venues and authors by count), themes kept to the papers in the collection.
  */
 export function organiseCollection(input: CollectionInput): PaperCollection {
-  const papers = [...input.papers].sort(byRelevance).slice(0, input.strategy.filters.maxResults);
+  const papers = fitPapersToMessage([...input.papers].sort(byRelevance).slice(0, input.strategy.filters.maxResults)).papers;
   const kept = new Set(papers.map((p) => p.id));
   const themes = input.themes.map((t) => ({ ...t, paperIds: t.paperIds.filter((id) => kept.has(id)) })).filter((t) => t.paperIds.length > 0);
   return {

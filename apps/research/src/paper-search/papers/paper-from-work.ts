@@ -5,11 +5,12 @@ import { paperIdOf } from './paper-id.js';
 /** A source's work as a Paper of the contracts: identifiers completed, long fields cut to fit a message. */
 export function paperFromWork(work: ScholarlyWork): Paper {
   const arxivId = work.arxivId ?? normaliseArxivId(work.doi);
-  const title = work.title.slice(0, 2_000);
+  const title = work.title.slice(0, 1_000);
   return {
     id: paperIdOf({ doi: work.doi, arxivId, pmid: work.pmid, title }),
     title,
-    authors: work.authors.slice(0, 200).map((a) => ({ name: a.name.slice(0, 300), id: a.id === null ? null : a.id.slice(0, 200) })),
+    // Long author lists (consortium papers) are cut to the first 50: enough to cite, small enough to send.
+    authors: work.authors.slice(0, 50).map((a) => ({ name: a.name.slice(0, 300), id: a.id === null ? null : a.id.slice(0, 200) })),
     year: work.year !== null && work.year >= 1000 && work.year <= 3000 ? work.year : null,
     venue: work.venue === null ? null : work.venue.slice(0, 500),
     abstract: clip(work.abstract, MAX_ABSTRACT_CHARS),

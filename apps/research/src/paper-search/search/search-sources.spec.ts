@@ -1,4 +1,4 @@
-import { searchStrategy } from '@openpaw/contracts';
+import { MAX_ABSTRACT_CHARS, searchStrategy } from '@openpaw/contracts';
 import { ProviderError, type ScholarlyQuery, type ScholarlySource, type ScholarlyWork } from '@openpaw/providers';
 import { searchSources } from './search-sources.js';
 
@@ -56,7 +56,7 @@ describe('searching the sources (skill 3)', () => {
     expect(sourceReports[0]!.totalAvailable).toBe(20);
     // Interleaved across sources; abstracts cut to fit a message.
     expect(papers.map((p) => p.sourceIds[0]!.id)).toEqual(['library-1', 'openalex-1', 'library-2', 'openalex-2']);
-    expect(papers[0]!.abstract!.length).toBeLessThanOrEqual(2_000);
+    expect(papers[0]!.abstract!.length).toBeLessThanOrEqual(MAX_ABSTRACT_CHARS);
     expect(papers[0]!.abstract!.endsWith('…')).toBe(true);
   });
 

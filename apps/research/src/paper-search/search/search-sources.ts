@@ -1,5 +1,6 @@
 import { MAX_PAPERS_PER_MESSAGE, type Paper, type ScholarlySourceName, type SearchStrategy, type SOURCE_ERROR_KINDS, type SourceReport } from '@openpaw/contracts';
 import { type Clock, ProviderError, type ScholarlySource, type ScholarlyWork } from '@openpaw/providers';
+import { fitPapersToMessage } from '../papers/fit-papers-to-message.js';
 import { paperFromWork } from '../papers/paper-from-work.js';
 
 export interface SourceSearchOptions {
@@ -16,7 +17,7 @@ type SourceErrorKind = (typeof SOURCE_ERROR_KINDS)[number];
  * Skill 3: every source of the strategy in parallel, its queries one after another (each source has
  * its own rate limiter). A source that fails, times out or is not configured is reported with why;
  * it never fails the search, and what it found before failing is kept. Papers are interleaved
- * across sources and capped to what one message carries.
+ * across sources and capped to what one message carries (count and bytes).
  */
 export async function searchSources(
   strategy: SearchStrategy,
@@ -24,7 +25,7 @@ export async function searchSources(
   options: SourceSearchOptions,
 ): Promise<{ papers: Paper[]; sourceReports: SourceReport[] }> {
   const outcomes = await Promise.all(strategy.sources.map((name) => searchOne(name, sources.get(name), strategy, options)));
-  return { papers: interleave(outcomes.map((o) => o.papers)).slice(0, MAX_PAPERS_PER_MESSAGE), sourceReports: outcomes.map((o) => o.report) };
+  return { papers: fitPapersToMessage(interleave(outcomes.map((o) => o.papers)).slice(0, MAX_PAPERS_PER_MESSAGE)).papers, sourceReports: outcomes.map((o) => o.report) };
 }
 
 async function searchOne(
