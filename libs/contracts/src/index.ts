@@ -14,3 +14,4 @@ export * from './messages/artifacts.js';
 export * from './messages/paper-search-model.js';
 export * from './messages/paper-search-decisions.js';
 export * from './messages/paper-search.js';
+export * from './messages/paper-search-accumulation.js';
