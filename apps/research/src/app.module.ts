@@ -1,13 +1,80 @@
-import { Module } from '@nestjs/common';
-import { PlatformModule, ServiceMessagingModule } from '@openpaw/platform';
+import { type DynamicModule, Inject, Module, type OnModuleInit, type Provider } from '@nestjs/common';
+import { databaseReadiness, MessageLogContext, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
+import { type Clock, createLlmFromEnv, createScholarlySourcesFromEnv, type LlmClient, type ScholarlySource, systemClock } from '@openpaw/providers';
+import type { DataSource } from 'typeorm';
+import type { ResearchSettings } from './config.js';
+import { BuildSearchStrategyHandler } from './handlers/build-search-strategy/build-search-strategy.handler.js';
+import { DeduplicatePapersHandler } from './handlers/deduplicate-papers/deduplicate-papers.handler.js';
+import { ImportLibraryReferencesHandler } from './handlers/import-library-references/import-library-references.handler.js';
+import { OrganisePapersHandler } from './handlers/organise-papers/organise-papers.handler.js';
+import { ParsePaperSearchIntentHandler } from './handlers/parse-paper-search-intent/parse-paper-search-intent.handler.js';
+import { ScorePapersHandler } from './handlers/score-papers/score-papers.handler.js';
+import { SearchPaperSourcesHandler } from './handlers/search-paper-sources/search-paper-sources.handler.js';
+import { ResearchCommandsConsumer } from './messaging/research-commands.consumer.js';
+import { createPaperSearchSkills } from './paper-search/skills/paper-search-skills.js';
+import { databaseProviders, RESEARCH_DATA_SOURCE } from './persistence/database.js';
+import { RESEARCH_CLOCK, RESEARCH_LLM, RESEARCH_SETTINGS, RESEARCH_SKILLS, RESEARCH_SOURCES } from './ports.js';
 
 export const SERVICE_NAME = 'research';
 
+/** Adapters a test (or an embedding process) may supply instead of the ones built from env. */
+export interface ResearchAdapters {
+  readonly llm?: LlmClient;
+  readonly sources?: readonly ScholarlySource[];
+  readonly clock?: Clock;
+}
+
 /**
- * The research service: logs, probes and metrics from the platform; JetStream through messaging, which
- * consumes `openpaw.cmd.research.>` with the `@OnMessage` handlers of the providers added here.
+ * The research service: answers the paper-search commands (consumed from `openpaw.cmd.research.>`)
+ * with `paper-search` events. The LLM client and remote scholarly sources come from env
+ * (`@openpaw/providers`: the local deterministic model, hence the local skills, and no remote
+ * sources by default); the user's library and the kept replies live in the `research` schema.
  */
-@Module({
-  imports: [PlatformModule.forService(SERVICE_NAME), ServiceMessagingModule.forService(SERVICE_NAME)],
-})
-export class ResearchModule {}
+@Module({})
+export class ResearchModule implements OnModuleInit {
+  constructor(
+    private readonly readiness: ReadinessRegistry,
+    @Inject(RESEARCH_DATA_SOURCE) private readonly dataSource: DataSource,
+  ) {}
+
+  static forRoot(settings: ResearchSettings, adapters: ResearchAdapters = {}): DynamicModule {
+    const llm: Provider =
+      adapters.llm !== undefined
+        ? { provide: RESEARCH_LLM, useValue: adapters.llm }
+        : { provide: RESEARCH_LLM, inject: [MessageLogContext], useFactory: (log: MessageLogContext) => createLlmFromEnv(process.env, { logger: log }) };
+    const sources: Provider =
+      adapters.sources !== undefined
+        ? { provide: RESEARCH_SOURCES, useValue: adapters.sources }
+        : { provide: RESEARCH_SOURCES, inject: [MessageLogContext], useFactory: (log: MessageLogContext) => createScholarlySourcesFromEnv(process.env, { logger: log }) };
+    const clock = adapters.clock ?? systemClock;
+    return {
+      module: ResearchModule,
+      imports: [PlatformModule.forService(SERVICE_NAME), ServiceMessagingModule.forService(SERVICE_NAME)],
+      providers: [
+        { provide: RESEARCH_SETTINGS, useValue: settings },
+        { provide: RESEARCH_CLOCK, useValue: clock },
+        llm,
+        sources,
+        {
+          provide: RESEARCH_SKILLS,
+          inject: [RESEARCH_LLM],
+          useFactory: (client: LlmClient) =>
+            createPaperSearchSkills(client, { maxTokens: settings.maxTokens, scoreBatchSize: settings.scoreBatchSize, currentYear: () => new Date(clock.now()).getUTCFullYear() }),
+        },
+        ...databaseProviders,
+        ParsePaperSearchIntentHandler,
+        BuildSearchStrategyHandler,
+        SearchPaperSourcesHandler,
+        DeduplicatePapersHandler,
+        ScorePapersHandler,
+        OrganisePapersHandler,
+        ImportLibraryReferencesHandler,
+        ResearchCommandsConsumer,
+      ],
+    };
+  }
+
+  onModuleInit(): void {
+    this.readiness.register(databaseReadiness('database', this.dataSource));
+  }
+}

@@ -13,3 +13,9 @@ export * from './messages/assets.js';
 export * from './messages/artifacts.js';
 // Not in the catalog yet: registered when the visual_degrees saga lands.
 export * from './messages/visual-search.js';
+
+// Paper search (issue 13): exported for the research service; registered in the catalog with the saga.
+export * from './messages/paper-search-model.js';
+export * from './messages/paper-search-decisions.js';
+export * from './messages/paper-search.js';
+export * from './messages/paper-search-accumulation.js';

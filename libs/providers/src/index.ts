@@ -76,3 +76,6 @@ export { createVisualProvidersFromEnv, type VisualProviders } from './recognitio
 
 // ---- the local visual world (offline default of image search and recognition) ----
 export * from './visual-world/index.js';
+
+// ---- scholarly sources ----
+export * from './scholarly/index.js';

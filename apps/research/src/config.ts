@@ -1,0 +1,47 @@
+import { z } from 'zod';
+
+/** The research service's settings, from the environment (validated at start). */
+export interface ResearchSettings {
+  readonly databaseUrl: string;
+  readonly poolSize: number;
+  /** Works asked of each source per strategy query. */
+  readonly perSourceLimit: number;
+  /** One source's whole search (all its pages) must answer within this; else it is reported as timed out. */
+  readonly sourceDeadlineMs: number;
+  /** Output token limit of each skill's LLM call. */
+  readonly maxTokens: number;
+  /** Papers scored per LLM call. */
+  readonly scoreBatchSize: number;
+  /** A skill's whole LLM work (retries and fallbacks included); past it the step answers `timeout`. */
+  readonly stepDeadlineMs: number;
+}
+
+export const RESEARCH_SCHEMA = 'research';
+
+const envSchema = z.object({
+  OPENPAW_DATABASE_URL: z.string().min(1).default('postgres://openpaw@127.0.0.1:5432/openpaw'),
+  OPENPAW_RESEARCH_POOL_SIZE: z.coerce.number().int().positive().default(4),
+  OPENPAW_RESEARCH_PER_SOURCE_LIMIT: z.coerce.number().int().positive().max(200).default(25),
+  OPENPAW_RESEARCH_SOURCE_DEADLINE_MS: z.coerce.number().int().positive().default(45_000),
+  OPENPAW_RESEARCH_MAX_TOKENS: z.coerce.number().int().positive().default(2_000),
+  OPENPAW_RESEARCH_SCORE_BATCH_SIZE: z.coerce.number().int().positive().max(100).default(20),
+  OPENPAW_RESEARCH_STEP_DEADLINE_MS: z.coerce.number().int().positive().default(100_000),
+});
+
+/** Reads the settings; throws naming every invalid variable. */
+export function researchSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): ResearchSettings {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new Error(`invalid research configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  const e = parsed.data;
+  return {
+    databaseUrl: e.OPENPAW_DATABASE_URL,
+    poolSize: e.OPENPAW_RESEARCH_POOL_SIZE,
+    perSourceLimit: e.OPENPAW_RESEARCH_PER_SOURCE_LIMIT,
+    sourceDeadlineMs: e.OPENPAW_RESEARCH_SOURCE_DEADLINE_MS,
+    maxTokens: e.OPENPAW_RESEARCH_MAX_TOKENS,
+    scoreBatchSize: e.OPENPAW_RESEARCH_SCORE_BATCH_SIZE,
+    stepDeadlineMs: e.OPENPAW_RESEARCH_STEP_DEADLINE_MS,
+  };
+}

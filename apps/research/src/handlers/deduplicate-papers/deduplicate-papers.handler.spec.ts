@@ -1,0 +1,24 @@
+import type { Paper } from '@openpaw/contracts';
+import { RUN_ID } from '../../testing/handler-fixtures.js';
+import { InMemoryReplyStore } from '../../testing/in-memory-stores.js';
+import { DeduplicatePapersHandler } from './deduplicate-papers.handler.js';
+
+const base = { authors: [], year: 2017, venue: null, abstract: null, pmid: null, url: null, pdfUrl: null, citationCount: null };
+const papers: Paper[] = [
+  { ...base, id: 'arxiv:1706.03762', title: 'Attention Is All You Need', doi: null, arxivId: '1706.03762', sources: ['arxiv'], sourceIds: [{ source: 'arxiv', id: '1706.03762' }] },
+  { ...base, id: 'arxiv:1706.03762', title: 'Attention is all you need', doi: null, arxivId: '1706.03762', sources: ['openalex'], sourceIds: [{ source: 'openalex', id: 'W1' }] },
+  { ...base, id: 'doi:10.1/rejected', title: 'A paper the user rejected', doi: '10.1/rejected', arxivId: null, sources: ['crossref'], sourceIds: [{ source: 'crossref', id: '10.1/rejected' }] },
+];
+
+describe('DeduplicatePapersHandler', () => {
+  it('merges duplicates keeping both sources ids, and leaves rejected papers out', async () => {
+    const reply = await new DeduplicatePapersHandler(new InMemoryReplyStore()).execute({ commandId: 'd1', data: { runId: RUN_ID, iteration: 2, papers, excludePaperIds: ['doi:10.1/rejected'] } });
+    expect(reply).toMatchObject({ kind: 'deduplicated', data: { iteration: 2, duplicatesMerged: 1, rejectedExcluded: 1 } });
+    if (reply.kind !== 'deduplicated') throw new Error(reply.kind);
+    expect(reply.data.papers).toHaveLength(1);
+    expect(reply.data.papers[0]!.sourceIds).toEqual([
+      { source: 'arxiv', id: '1706.03762' },
+      { source: 'openalex', id: 'W1' },
+    ]);
+  });
+});

@@ -1,0 +1,40 @@
+import type { ScholarlyQuery, ScholarlySearchResult, ScholarlySource, ScholarlyWork } from '@openpaw/providers';
+import type { LibraryHit, LibraryStore } from '../ports.js';
+
+/**
+ * The local default source: the user's own imported references, searched with PostgreSQL full-text
+ * search. Needs no network and no account, so an offline run searches something real.
+ */
+export class LibrarySource implements ScholarlySource {
+  readonly name = 'library';
+  readonly local = true;
+
+  constructor(
+    private readonly store: LibraryStore,
+    private readonly userId: string,
+  ) {}
+
+  async search(query: ScholarlyQuery): Promise<ScholarlySearchResult> {
+    const phrases = query.phrases.length > 0 ? query.phrases : [query.text];
+    const { hits, total } = await this.store.search(this.userId, { phrases, yearFrom: query.yearFrom ?? null, yearTo: query.yearTo ?? null, limit: query.limit });
+    return { works: hits.map(toWork), totalAvailable: total, requests: 1 };
+  }
+}
+
+function toWork(hit: LibraryHit): ScholarlyWork {
+  return {
+    source: 'library',
+    sourceId: hit.citationKey,
+    title: hit.title,
+    authors: hit.authors.map((name) => ({ name, id: null })),
+    year: hit.year,
+    venue: hit.venue,
+    abstract: hit.abstract,
+    doi: hit.doi,
+    arxivId: hit.arxivId,
+    pmid: hit.pmid,
+    url: hit.url ?? (hit.doi !== null ? `https://doi.org/${hit.doi}` : hit.arxivId !== null ? `https://arxiv.org/abs/${hit.arxivId}` : null),
+    pdfUrl: null,
+    citationCount: null,
+  };
+}

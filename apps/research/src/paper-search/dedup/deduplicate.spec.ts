@@ -1,0 +1,123 @@
+import type { Paper } from '@openpaw/contracts';
+import { normaliseArxivId, normaliseDoi } from '@openpaw/providers';
+import { paperIdOf } from '../papers/paper-id.js';
+import { deduplicate } from './deduplicate.js';
+import { excludeRejected } from './exclude-rejected.js';
+
+function paper(overrides: Partial<Paper> & Pick<Paper, 'title' | 'sources'>): Paper {
+  const base: Paper = {
+    id: '',
+    title: overrides.title,
+    authors: [{ name: 'A. Author', id: null }],
+    year: null,
+    venue: null,
+    abstract: null,
+    doi: null,
+    arxivId: null,
+    pmid: null,
+    url: null,
+    pdfUrl: null,
+    citationCount: null,
+    sources: overrides.sources,
+    sourceIds: overrides.sources.map((s) => ({ source: s, id: `${s}-${overrides.title.length}` })),
+  };
+  const p = { ...base, ...overrides };
+  return { ...p, id: paperIdOf(p) };
+}
+
+describe('deduplicate (DOI → arXiv id / PMID → exact title → fuzzy title → merge)', () => {
+  it('merges DOI case and prefix variants once they are normalised by the adapters', () => {
+    const dois = ['10.1038/NATURE14539', 'https://doi.org/10.1038/nature14539', 'doi:10.1038/Nature14539'].map(normaliseDoi);
+    const papers = [
+      paper({ title: 'Deep learning', doi: dois[0]!, sources: ['crossref'], venue: 'Nature', year: 2015, citationCount: 10 }),
+      paper({ title: 'Deep Learning.', doi: dois[1]!, sources: ['openalex'], abstract: 'Deep learning allows computational models...', citationCount: 70000 }),
+      paper({ title: 'Deep learning (review)', doi: dois[2]!, sources: ['semantic_scholar'], pmid: '26017442' }),
+    ];
+    const { papers: merged, duplicatesMerged } = deduplicate(papers);
+    expect(duplicatesMerged).toBe(2);
+    expect(merged).toHaveLength(1);
+    expect(merged[0]).toMatchObject({
+      id: 'doi:10.1038/nature14539',
+      title: 'Deep learning',
+      doi: '10.1038/nature14539',
+      pmid: '26017442',
+      venue: 'Nature',
+      year: 2015,
+      abstract: 'Deep learning allows computational models...',
+      citationCount: 70000,
+      sources: ['crossref', 'openalex', 'semantic_scholar'],
+    });
+    expect(merged[0]!.sourceIds.map((s) => s.source)).toEqual(['crossref', 'openalex', 'semantic_scholar']);
+  });
+
+  it('merges arXiv versions and an arXiv DOI with the journal version that carries the arXiv id', () => {
+    const papers = [
+      paper({ title: 'Attention Is All You Need', arxivId: normaliseArxivId('1706.03762v1'), sources: ['arxiv'], venue: 'arXiv', year: 2017 }),
+      paper({ title: 'Attention is all you need', arxivId: normaliseArxivId('arXiv:1706.03762v5'), sources: ['serpapi_scholar'] }),
+      paper({ title: 'Attention is All you Need', doi: '10.48550/arxiv.1706.03762', arxivId: normaliseArxivId('10.48550/arXiv.1706.03762'), sources: ['openalex'] }),
+      paper({ title: 'Attention is all you need (NeurIPS)', arxivId: '1706.03762', sources: ['semantic_scholar'], venue: 'NeurIPS', year: 2017, citationCount: 100000 }),
+    ];
+    const { papers: merged } = deduplicate(papers);
+    expect(merged).toHaveLength(1);
+    expect(merged[0]).toMatchObject({ id: 'arxiv:1706.03762', arxivId: '1706.03762', venue: 'NeurIPS', citationCount: 100000 });
+    expect(merged[0]!.sources.sort()).toEqual(['arxiv', 'openalex', 'semantic_scholar', 'serpapi_scholar']);
+  });
+
+  it('merges by PMID', () => {
+    const { papers: merged } = deduplicate([
+      paper({ title: 'A trial of aspirin', pmid: '123', sources: ['openalex'] }),
+      paper({ title: 'Aspirin trial: results', pmid: '123', sources: ['semantic_scholar'] }),
+    ]);
+    expect(merged).toHaveLength(1);
+  });
+
+  it('merges exact titles after folding punctuation, case, accents and LaTeX', () => {
+    const { papers: merged } = deduplicate([
+      paper({ title: 'BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding', sources: ['serpapi_scholar'] }),
+      paper({ title: 'BERT - pre-training of deep {B}idirectional transformers for language understanding!', sources: ['library'] }),
+      paper({ title: 'Bért: Pre–training of deep bidirectional transformers for language understanding', sources: ['crossref'], doi: '10.18653/v1/n19-1423' }),
+    ]);
+    expect(merged).toHaveLength(1);
+    expect(merged[0]).toMatchObject({ id: 'doi:10.18653/v1/n19-1423', sources: ['serpapi_scholar', 'library', 'crossref'] });
+  });
+
+  it('merges fuzzy titles at 0.95, or at 0.85 only when the years agree', () => {
+    const near = 'Graph attention networks for molecular property prediction';
+    const typo = 'Graph attention network for molecular property predictions';
+    const looser = 'Graph attention networks in molecule property prediction';
+    expect(deduplicate([paper({ title: near, sources: ['openalex'] }), paper({ title: typo, sources: ['arxiv'] })]).papers).toHaveLength(1);
+    expect(deduplicate([paper({ title: near, year: 2021, sources: ['openalex'] }), paper({ title: looser, year: 2021, sources: ['arxiv'] })]).papers).toHaveLength(1);
+    expect(deduplicate([paper({ title: near, year: 2021, sources: ['openalex'] }), paper({ title: looser, year: 2019, sources: ['arxiv'] })]).papers).toHaveLength(2);
+    expect(deduplicate([paper({ title: near, sources: ['openalex'] }), paper({ title: looser, sources: ['arxiv'] })]).papers).toHaveLength(2);
+  });
+
+  it('never merges same-titled papers whose DOIs differ (an editorial "Introduction" in two journals)', () => {
+    const { papers: merged } = deduplicate([
+      paper({ title: 'Introduction', doi: '10.1000/a', sources: ['crossref'] }),
+      paper({ title: 'Introduction', doi: '10.2000/b', sources: ['crossref'] }),
+      paper({ title: 'Introduction', sources: ['serpapi_scholar'] }),
+    ]);
+    expect(merged).toHaveLength(2);
+  });
+
+  it('keeps unrelated papers apart and in order', () => {
+    const { papers: merged, duplicatesMerged } = deduplicate([
+      paper({ title: 'Mastering the game of Go with deep neural networks and tree search', sources: ['openalex'] }),
+      paper({ title: 'ImageNet classification with deep convolutional neural networks', sources: ['openalex'] }),
+    ]);
+    expect(duplicatesMerged).toBe(0);
+    expect(merged.map((p) => p.title[0])).toEqual(['M', 'I']);
+  });
+});
+
+describe('excludeRejected', () => {
+  it('drops rejected papers by id or by any identifier they gained since', () => {
+    const arxivOnly = paper({ title: 'Attention Is All You Need', arxivId: '1706.03762', sources: ['arxiv'] });
+    const laterWithDoi = paper({ title: 'Attention Is All You Need', arxivId: '1706.03762', doi: '10.5555/3295222', sources: ['crossref'] });
+    const other = paper({ title: 'Other', sources: ['library'] });
+    expect(laterWithDoi.id).toBe('doi:10.5555/3295222');
+    const { kept, excluded } = excludeRejected([laterWithDoi, other], [arxivOnly.id]);
+    expect(kept).toEqual([other]);
+    expect(excluded).toBe(1);
+  });
+});

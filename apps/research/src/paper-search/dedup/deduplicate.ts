@@ -1,0 +1,155 @@
+import type { Paper, ScholarlySourceName } from '@openpaw/contracts';
+import { isArxivDoi, paperIdOf } from '../papers/paper-id.js';
+import { normaliseTitle } from '../text/normalise.js';
+import { levenshteinSimilarity } from '../text/similarity.js';
+
+export const FUZZY_TITLE_THRESHOLD = 0.95;
+export const FUZZY_TITLE_SAME_YEAR_THRESHOLD = 0.85;
+
+export interface DedupResult {
+  readonly papers: Paper[];
+  /** Input papers folded into another. */
+  readonly duplicatesMerged: number;
+}
+
+/**
+ * Dedup in the issue's order: normalised DOI → arXiv id / PMID → exact normalised title → fuzzy title
+ * (≥ 0.95, or ≥ 0.85 when both have the same year) → merged metadata keeping every source's ids.
+ * Identifiers come normalised from the adapters (case, resolver prefix, arXiv version). Titles never
+ * join two papers whose identifiers disagree (two different publisher DOIs, or arXiv ids). Output
+ * keeps the order of each group's first paper.
+ */
+export function deduplicate(papers: readonly Paper[]): DedupResult {
+  const groups = new UnionFind(papers.length);
+  joinOnKey(papers, groups, (p) => (p.doi !== null && !isArxivDoi(p.doi) ? p.doi : null));
+  joinOnKey(papers, groups, (p) => p.arxivId);
+  joinOnKey(papers, groups, (p) => p.pmid);
+  joinOnKey(papers, groups, (p) => (p.doi !== null && isArxivDoi(p.doi) ? p.doi : null));
+
+  const titles = papers.map((p) => normaliseTitle(p.title));
+  joinByTitle(papers, groups, (i, j) => titles[i] === titles[j] && titles[i] !== '');
+  joinByTitle(papers, groups, (i, j) => {
+    const sameYear = papers[i]!.year !== null && papers[i]!.year === papers[j]!.year;
+    const threshold = sameYear ? FUZZY_TITLE_SAME_YEAR_THRESHOLD : FUZZY_TITLE_THRESHOLD;
+    return levenshteinSimilarity(titles[i]!, titles[j]!, threshold) >= threshold;
+  });
+
+  const byRoot = new Map<number, Paper[]>();
+  papers.forEach((p, i) => {
+    const root = groups.find(i);
+    const list = byRoot.get(root);
+    if (list === undefined) byRoot.set(root, [p]);
+    else list.push(p);
+  });
+  const merged = [...byRoot.values()].map(mergePapers);
+  return { papers: merged, duplicatesMerged: papers.length - merged.length };
+}
+
+function joinOnKey(papers: readonly Paper[], groups: UnionFind, key: (p: Paper) => string | null): void {
+  const first = new Map<string, number>();
+  papers.forEach((p, i) => {
+    const k = key(p);
+    if (k === null) return;
+    const seen = first.get(k);
+    if (seen === undefined) first.set(k, i);
+    else groups.union(seen, i);
+  });
+}
+
+/** Title joins, one pair at a time, refused when the two groups' identifiers conflict. */
+function joinByTitle(papers: readonly Paper[], groups: UnionFind, same: (i: number, j: number) => boolean): void {
+  for (let i = 0; i < papers.length; i++) {
+    for (let j = i + 1; j < papers.length; j++) {
+      if (groups.find(i) === groups.find(j) || !same(i, j)) continue;
+      if (conflicting(groups.members(i).map((m) => papers[m]!), groups.members(j).map((m) => papers[m]!))) continue;
+      groups.union(i, j);
+    }
+  }
+}
+
+function conflicting(a: readonly Paper[], b: readonly Paper[]): boolean {
+  const differ = (key: (p: Paper) => string | null): boolean => {
+    const left = new Set(a.map(key).filter((k) => k !== null));
+    const right = new Set(b.map(key).filter((k) => k !== null));
+    return left.size > 0 && right.size > 0 && ![...left].some((k) => right.has(k));
+  };
+  return differ((p) => (p.doi !== null && !isArxivDoi(p.doi) ? p.doi : null)) || differ((p) => p.arxivId) || differ((p) => p.pmid);
+}
+
+/** Bibliographic metadata is trusted in this order; the first source listed wins a tie. */
+const SOURCE_PRIORITY: readonly ScholarlySourceName[] = ['crossref', 'openalex', 'semantic_scholar', 'library', 'arxiv', 'serpapi_scholar'];
+
+/** One paper from a group: the best source's metadata, completed by the others, every id kept. */
+export function mergePapers(group: readonly Paper[]): Paper {
+  const first = group[0];
+  if (first === undefined) throw new Error('mergePapers needs at least one paper');
+  if (group.length === 1) return first;
+  const ranked = [...group].sort((x, y) => rank(x) - rank(y));
+  const best = ranked[0]!;
+  const pick = <T>(value: (p: Paper) => T | null): T | null => ranked.map(value).find((v) => v !== null) ?? null;
+  const publisherDoi = pick((p) => (p.doi !== null && !isArxivDoi(p.doi) ? p.doi : null));
+  const doi = publisherDoi ?? pick((p) => p.doi);
+  const arxivId = pick((p) => p.arxivId);
+  const pmid = pick((p) => p.pmid);
+  const longest = <T>(values: readonly T[], size: (v: T) => number): T | undefined => values.reduce<T | undefined>((acc, v) => (acc === undefined || size(v) > size(acc) ? v : acc), undefined);
+  const abstracts = group.map((p) => p.abstract).filter((a) => a !== null);
+  const citations = group.map((p) => p.citationCount).filter((c) => c !== null);
+  const sourceIds = new Map<string, Paper['sourceIds'][number]>();
+  for (const p of group) for (const sid of p.sourceIds) sourceIds.set(`${sid.source}\u0000${sid.id}`, sid);
+  const merged: Paper = {
+    ...best,
+    authors: longest(ranked.map((p) => p.authors), (a) => a.length) ?? best.authors,
+    // A publication's year over its preprint's: the venue that is not arXiv tells which is which.
+    year: pick((p) => (p.venue !== null && !/^arxiv$/i.test(p.venue) ? p.year : null)) ?? pick((p) => p.year),
+    venue: pick((p) => (p.venue !== null && !/^arxiv$/i.test(p.venue) ? p.venue : null)) ?? pick((p) => p.venue),
+    abstract: longest(abstracts, (a) => a.length) ?? null,
+    doi,
+    arxivId,
+    pmid,
+    url: pick((p) => p.url),
+    pdfUrl: pick((p) => p.pdfUrl),
+    citationCount: citations.length === 0 ? null : Math.max(...citations),
+    sources: [...new Set(group.flatMap((p) => p.sources))],
+    sourceIds: [...sourceIds.values()],
+  };
+  return { ...merged, id: paperIdOf(merged) };
+}
+
+function rank(p: Paper): number {
+  return Math.min(...p.sources.map((s) => SOURCE_PRIORITY.indexOf(s)));
+}
+
+class UnionFind {
+  private readonly parent: number[];
+  private readonly groupMembers = new Map<number, number[]>();
+
+  constructor(size: number) {
+    this.parent = Array.from({ length: size }, (_, i) => i);
+    for (let i = 0; i < size; i++) this.groupMembers.set(i, [i]);
+  }
+
+  find(i: number): number {
+    let root = i;
+    while (this.parent[root] !== root) root = this.parent[root]!;
+    let node = i;
+    while (this.parent[node] !== root) {
+      const next = this.parent[node]!;
+      this.parent[node] = root;
+      node = next;
+    }
+    return root;
+  }
+
+  union(a: number, b: number): void {
+    const ra = this.find(a);
+    const rb = this.find(b);
+    if (ra === rb) return;
+    this.parent[rb] = ra;
+    this.groupMembers.set(ra, [...(this.groupMembers.get(ra) ?? []), ...(this.groupMembers.get(rb) ?? [])]);
+    this.groupMembers.delete(rb);
+  }
+
+  members(i: number): readonly number[] {
+    return this.groupMembers.get(this.find(i)) ?? [i];
+  }
+}

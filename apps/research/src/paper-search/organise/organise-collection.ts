@@ -1,0 +1,67 @@
+import type { Facets, PaperCollection, ScoredPaper, SearchStrategy, SkillProvenance, SourceReport, Theme } from '@openpaw/contracts';
+import { fitPapersToMessage } from '../papers/fit-papers-to-message.js';
+import { byRelevance } from '../score/relevance-scorer.js';
+
+export interface CollectionInput {
+  readonly query: string;
+  readonly iteration: number;
+  readonly strategy: SearchStrategy;
+  readonly papers: readonly ScoredPaper[];
+  readonly totalFound: number;
+  readonly duplicatesMerged: number;
+  readonly rejectedExcluded: number;
+  readonly sourceReports: readonly SourceReport[];
+  readonly scoredBy: SkillProvenance;
+  readonly themes: readonly Theme[];
+  readonly organisedBy: SkillProvenance;
+  readonly createdAt: string;
+}
+
+/**
+ * Skill 6's assembly: papers best first and cut to the strategy's `maxResults` (and to what one
+ * message carries), facets counted
+ * (years newest first, venues and authors by count), themes kept to the papers in the collection.
+ */
+export function organiseCollection(input: CollectionInput): PaperCollection {
+  const papers = fitPapersToMessage([...input.papers].sort(byRelevance).slice(0, input.strategy.filters.maxResults)).papers;
+  const kept = new Set(papers.map((p) => p.id));
+  const themes = input.themes.map((t) => ({ ...t, paperIds: t.paperIds.filter((id) => kept.has(id)) })).filter((t) => t.paperIds.length > 0);
+  return {
+    metadata: {
+      query: input.query,
+      strategy: input.strategy,
+      iteration: input.iteration,
+      totalFound: input.totalFound,
+      duplicatesMerged: input.duplicatesMerged,
+      rejectedExcluded: input.rejectedExcluded,
+      sourceReports: [...input.sourceReports],
+      scoredBy: input.scoredBy,
+      organisedBy: input.organisedBy,
+      createdAt: input.createdAt,
+    },
+    papers,
+    facets: facetsOf(papers, themes),
+  };
+}
+
+function facetsOf(papers: readonly ScoredPaper[], themes: Theme[]): Facets {
+  const count = <K>(keys: readonly K[]): [K, number][] => {
+    const counts = new Map<K, number>();
+    for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
+    return [...counts];
+  };
+  return {
+    byYear: count(papers.flatMap((p) => (p.year === null ? [] : [p.year])))
+      .sort((a, b) => b[0] - a[0])
+      .map(([year, n]) => ({ year, count: n })),
+    byVenue: count(papers.flatMap((p) => (p.venue === null ? [] : [p.venue])))
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .slice(0, 20)
+      .map(([venue, n]) => ({ venue, count: n })),
+    topAuthors: count(papers.flatMap((p) => p.authors.map((a) => a.name)))
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .slice(0, 10)
+      .map(([name]) => name),
+    themes,
+  };
+}

@@ -1,0 +1,39 @@
+import type { Paper } from '@openpaw/contracts';
+import { fitPapersToMessage } from './fit-papers-to-message.js';
+
+function paper(n: number, abstractChars: number): Paper {
+  return {
+    id: `doi:10.1/${n}`,
+    title: `Paper ${n}`,
+    authors: [{ name: 'A. Author', id: null }],
+    year: 2020,
+    venue: null,
+    abstract: 'a'.repeat(abstractChars),
+    doi: `10.1/${n}`,
+    arxivId: null,
+    pmid: null,
+    url: null,
+    pdfUrl: null,
+    citationCount: null,
+    sources: ['openalex'],
+    sourceIds: [{ source: 'openalex', id: `W${n}` }],
+  };
+}
+
+describe('fitPapersToMessage', () => {
+  it('leaves a list that fits alone', () => {
+    const papers = [paper(1, 100), paper(2, 100)];
+    expect(fitPapersToMessage(papers, 10_000)).toEqual({ papers, dropped: 0 });
+  });
+
+  it('cuts abstracts first, then drops papers from the end, and never exceeds the budget', () => {
+    const papers = Array.from({ length: 50 }, (_, i) => paper(i, 1_500));
+    const shortened = fitPapersToMessage(papers, 40_000);
+    expect(shortened.dropped).toBe(0);
+    expect(shortened.papers.every((p) => p.abstract!.length === 400)).toBe(true);
+    const dropped = fitPapersToMessage(papers, 10_000);
+    expect(dropped.dropped).toBeGreaterThan(0);
+    expect(dropped.papers.map((p) => p.id)).toEqual(papers.slice(0, 50 - dropped.dropped).map((p) => p.id));
+    expect(Buffer.byteLength(JSON.stringify(dropped.papers))).toBeLessThanOrEqual(10_000);
+  });
+});

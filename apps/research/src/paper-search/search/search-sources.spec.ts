@@ -1,0 +1,69 @@
+import { MAX_ABSTRACT_CHARS, searchStrategy } from '@openpaw/contracts';
+import { ProviderError, type ScholarlyQuery, type ScholarlySource, type ScholarlyWork } from '@openpaw/providers';
+import { searchSources } from './search-sources.js';
+
+function work(source: ScholarlyWork['source'], n: number): ScholarlyWork {
+  return { source, sourceId: `${source}-${n}`, title: `${source} paper ${n}`, authors: [], year: 2020, venue: null, abstract: 'x'.repeat(3_000), doi: null, arxivId: null, pmid: null, url: null, pdfUrl: null, citationCount: null };
+}
+
+/** A ScholarlySource (the port) answering from a function, recording its queries. */
+function source(name: ScholarlyWork['source'], answer: (q: ScholarlyQuery, call: number) => Promise<ScholarlyWork[]>): ScholarlySource & { queries: ScholarlyQuery[] } {
+  const queries: ScholarlyQuery[] = [];
+  return {
+    name,
+    local: name === 'library',
+    queries,
+    search: async (q) => {
+      queries.push(q);
+      const works = await answer(q, queries.length);
+      return { works, totalAvailable: works.length * 10, requests: 1 };
+    },
+  };
+}
+
+const strategy = searchStrategy.parse({
+  queries: [
+    { keywords: ['graph neural networks', 'molecules'], booleanQuery: 'x' },
+    { keywords: ['drug discovery'], booleanQuery: 'y' },
+  ],
+  sources: ['library', 'openalex', 'crossref', 'serpapi_scholar'],
+  filters: { yearFrom: 2019, yearTo: 2024 },
+});
+const clock = { now: () => Date.now() };
+
+describe('searching the sources (skill 3)', () => {
+  it('searches every source in parallel, reports each, and never fails for a failing, slow or missing source', async () => {
+    const library = source('library', (_, call) => Promise.resolve([work('library', call)]));
+    const openalex = source('openalex', (_, call) => (call === 1 ? Promise.resolve([work('openalex', 1), work('openalex', 2)]) : Promise.reject(new ProviderError('rate_limited', 'openalex', 'HTTP 429', { status: 429 }))));
+    const crossref = source('crossref', (q) => new Promise((_, reject) => q.signal?.addEventListener('abort', () => reject(new ProviderError('aborted', 'crossref', 'aborted')))));
+    const sources = new Map([
+      ['library', library],
+      ['openalex', openalex],
+      ['crossref', crossref],
+    ] as const);
+    const { papers, sourceReports } = await searchSources(strategy, sources, { perSourceLimit: 5, deadlineMs: 200, clock });
+
+    expect(library.queries.map((q) => [q.text, q.phrases, q.yearFrom, q.yearTo, q.limit])).toEqual([
+      ['graph neural networks molecules', ['graph neural networks', 'molecules'], 2019, 2024, 5],
+      ['drug discovery', ['drug discovery'], 2019, 2024, 5],
+    ]);
+    expect(sourceReports.map((r) => [r.source, r.status, r.count, r.error?.kind ?? null])).toEqual([
+      ['library', 'ok', 2, null],
+      ['openalex', 'failed', 2, 'rate_limited'],
+      ['crossref', 'failed', 0, 'timeout'],
+      ['serpapi_scholar', 'failed', 0, 'not_configured'],
+    ]);
+    expect(sourceReports[0]!.totalAvailable).toBe(20);
+    // Interleaved across sources; abstracts cut to fit a message.
+    expect(papers.map((p) => p.sourceIds[0]!.id)).toEqual(['library-1', 'openalex-1', 'library-2', 'openalex-2']);
+    expect(papers[0]!.abstract!.length).toBeLessThanOrEqual(MAX_ABSTRACT_CHARS);
+    expect(papers[0]!.abstract!.endsWith('…')).toBe(true);
+  });
+
+  it('reports every source failed when all fail, with no papers (the run goes on to checkpoint 2)', async () => {
+    const down = source('openalex', () => Promise.reject(new ProviderError('server_error', 'openalex', 'HTTP 503', { status: 503 })));
+    const { papers, sourceReports } = await searchSources(searchStrategy.parse({ ...strategy, sources: ['openalex'] }), new Map([['openalex', down]]), { perSourceLimit: 5, deadlineMs: 1_000, clock });
+    expect(papers).toEqual([]);
+    expect(sourceReports).toMatchObject([{ source: 'openalex', status: 'failed', error: { kind: 'server_error', message: 'openalex: HTTP 503' } }]);
+  });
+});

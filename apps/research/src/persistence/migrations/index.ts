@@ -1,0 +1,5 @@
+import type { MigrationInterface } from 'typeorm';
+import { CreateLibraryAndReplies1764100000000 } from './1764100000000-create-library-and-replies.js';
+
+/** The `research` schema's migrations, in order. Never edit one that has shipped; add the next. */
+export const researchMigrations: readonly (new () => MigrationInterface)[] = [CreateLibraryAndReplies1764100000000];

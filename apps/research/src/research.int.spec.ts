@@ -1,0 +1,209 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import type { NatsConnection, Subscription } from '@nats-io/nats-core';
+import type {
+  PapersDeduplicated,
+  PaperSourcesSearched,
+  PapersOrganised,
+  PapersScored,
+  SearchStrategyBuilt} from '@openpaw/contracts';
+import {
+  BuildSearchStrategy,
+  DeduplicatePapers,
+  deterministicUuid,
+  type Envelope,
+  ImportLibraryReferences,
+  LibraryReferencesImported,
+  type MessageData,
+  OrganisePapers,
+  PaperSearchIntentParsed,
+  ParsePaperSearchIntent,
+  ScorePapers,
+  SearchPaperSources,
+  STREAMS,
+} from '@openpaw/contracts';
+import { connectNats, JetStreamPublisher, provisionStreams } from '@openpaw/messaging';
+import { type RunningService, startService } from '@openpaw/platform';
+import { createLlmFromEnv, OpenAlexSource, SemanticScholarSource } from '@openpaw/providers';
+import { freshDatabase, privateNatsServer, waitFor } from '@openpaw/testing';
+import { ResearchModule, SERVICE_NAME } from './app.module.js';
+import type { ResearchSettings } from './config.js';
+
+process.env['LOG_LEVEL'] ??= 'warn';
+
+const USER = 'researcher-7';
+const RUN = deterministicUuid('research-int-spec', String(Date.now()));
+const DEMO_BIB = readFileSync(join(import.meta.dirname, '../sample-library/openpaw-demo.bib'), 'utf8');
+
+/** An OpenAlex works endpoint: one page holding the GAT paper (also in the library) and one other. */
+function startOpenAlexServer(): Promise<{ server: Server; url: string; requests: URL[] }> {
+  const requests: URL[] = [];
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    requests.push(url);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({
+        meta: { count: 2, per_page: 25, next_cursor: null },
+        results: [
+          {
+            id: 'https://openalex.org/W2963858333',
+            doi: null,
+            display_name: 'Graph Attention Networks',
+            publication_year: 2018,
+            authorships: [{ author: { id: 'https://openalex.org/A1', display_name: 'Petar Veličković' } }],
+            primary_location: { landing_page_url: 'https://arxiv.org/abs/1710.10903v3', source: { display_name: 'arXiv' } },
+            abstract_inverted_index: { We: [0], present: [1], graph: [2], attention: [3], networks: [4] },
+            cited_by_count: 20000,
+            ids: {},
+          },
+          {
+            id: 'https://openalex.org/W1',
+            doi: 'https://doi.org/10.1000/GNN.SURVEY',
+            display_name: 'A comprehensive survey on graph neural networks',
+            publication_year: 2021,
+            authorships: [],
+            primary_location: { source: { display_name: 'IEEE Transactions on Neural Networks and Learning Systems' } },
+            cited_by_count: 5000,
+            ids: {},
+          },
+        ],
+      }),
+    );
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests })));
+}
+
+describe('research service: the paper-search commands on real NATS and PostgreSQL', () => {
+  let nats: Awaited<ReturnType<typeof privateNatsServer>>;
+  let service: RunningService;
+  let nc: NatsConnection;
+  let publisher: JetStreamPublisher;
+  let subscription: Subscription;
+  let openalex: Awaited<ReturnType<typeof startOpenAlexServer>>;
+  const replies: Envelope[] = [];
+
+  beforeAll(async () => {
+    nats = await privateNatsServer();
+    openalex = await startOpenAlexServer();
+    process.env['OPENPAW_NATS_URL'] = nats.url;
+    const settings: ResearchSettings = {
+      databaseUrl: await freshDatabase('research_service'),
+      poolSize: 4,
+      perSourceLimit: 10,
+      sourceDeadlineMs: 5_000,
+      maxTokens: 1_000,
+      scoreBatchSize: 20,
+      stepDeadlineMs: 10_000,
+    };
+    // Two remote sources: OpenAlex answering, Semantic Scholar refusing every connection (port 9).
+    const sources = [new OpenAlexSource({ baseUrl: openalex.url, mailto: 'team@openpaw.dev' }), new SemanticScholarSource({ baseUrl: 'http://127.0.0.1:9/graph/v1', retry: { maxAttempts: 1 } })];
+    service = await startService({ name: SERVICE_NAME, module: ResearchModule.forRoot(settings, { llm: createLlmFromEnv({}), sources }), defaultPort: 0, port: 0 });
+    nc = await connectNats({ servers: nats.url, name: 'research-int-spec' });
+    await provisionStreams(await jetstreamManager(nc));
+    publisher = new JetStreamPublisher(jetstream(nc));
+    subscription = nc.subscribe('openpaw.evt.paper-search.>', {
+      callback: (_error, msg) => {
+        replies.push(msg.json<Envelope>());
+      },
+    });
+    await nc.flush();
+  });
+
+  afterAll(async () => {
+    subscription?.unsubscribe();
+    await nc?.close();
+    await service?.app.close();
+    await new Promise((resolve) => openalex?.server.close(resolve));
+    await nats?.dispose();
+  });
+
+  function replyTo<D>(command: Envelope, count = 1): Promise<Envelope<D>> {
+    return waitFor(() => {
+      const matching = replies.filter((r) => r.causationid === command.id);
+      return matching.length >= count ? (matching[count - 1] as Envelope<D>) : undefined;
+    }, `reply ${count} to ${command.type}`);
+  }
+
+  const meta = { source: '/openpaw/coordinator', correlationId: RUN, userId: USER, subject: RUN };
+
+  it('probes, metrics and the durable commands consumer are up', async () => {
+    expect(await (await fetch(`${service.url}/healthz`)).json()).toEqual({ status: 'ok', service: 'research' });
+    expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
+    const consumer = await (await jetstreamManager(nc)).consumers.info(STREAMS.commands.name, 'svc-research');
+    expect(consumer.config.filter_subject).toBe('openpaw.cmd.research.>');
+  });
+
+  it('runs one iteration: import, parse, build, search (one source failing), dedup, score, organise; a redelivery gets the same reply', async () => {
+    const importCommand = await publisher.publish(ImportLibraryReferences, { importId: deterministicUuid(RUN, 'import'), userId: USER, format: 'bibtex', content: DEMO_BIB }, meta);
+    const imported = await replyTo<MessageData<typeof LibraryReferencesImported>>(importCommand);
+    expect(imported).toMatchObject({ type: LibraryReferencesImported.subject, id: deterministicUuid(importCommand.id, LibraryReferencesImported.subject), data: { added: 20, updated: 0, skipped: [] } });
+
+    const parse = await publisher.publish(ParsePaperSearchIntent, { runId: RUN, query: 'graph neural networks with attention since 2016' }, meta);
+    const parsed = await replyTo<MessageData<typeof PaperSearchIntentParsed>>(parse);
+    expect(parsed).toMatchObject({ type: PaperSearchIntentParsed.subject, causationid: parse.id, correlationid: RUN, userid: USER, source: '/openpaw/research' });
+    const { intent } = parsed.data;
+    expect(intent).toMatchObject({ concepts: ['graph neural networks', 'attention'], constraints: { yearFrom: 2016 } });
+    expect(parsed.data.provenance.local).toBe(true);
+
+    const build = await publisher.publish(BuildSearchStrategy, { runId: RUN, iteration: 1, intent, previousStrategies: [], feedback: null, availableSources: ['library', 'openalex', 'semantic_scholar'] }, meta);
+    const built = await replyTo<MessageData<typeof SearchStrategyBuilt>>(build);
+    expect(built.data.diff).toBeNull();
+    const { strategy } = built.data;
+
+    const search = await publisher.publish(SearchPaperSources, { runId: RUN, iteration: 1, userId: USER, strategy }, meta);
+    const searched = await replyTo<MessageData<typeof PaperSourcesSearched>>(search);
+    expect(searched.data.sourceReports.map((r) => [r.source, r.status, r.error?.kind ?? null])).toEqual([
+      ['library', 'ok', null],
+      ['openalex', 'ok', null],
+      ['semantic_scholar', 'failed', 'network'],
+    ]);
+    expect(openalex.requests[0]!.searchParams.get('mailto')).toBe('team@openpaw.dev');
+    expect(searched.data.papers.map((p) => p.title)).toContain('Graph Attention Networks');
+
+    const dedup = await publisher.publish(DeduplicatePapers, { runId: RUN, iteration: 1, papers: searched.data.papers, excludePaperIds: ['doi:10.1000/gnn.survey'] }, meta);
+    const deduped = await replyTo<MessageData<typeof PapersDeduplicated>>(dedup);
+    expect(deduped.data).toMatchObject({ duplicatesMerged: 1, rejectedExcluded: 1 });
+    const gat = deduped.data.papers.find((p) => p.arxivId === '1710.10903')!;
+    expect(gat.sources.sort()).toEqual(['library', 'openalex']);
+    expect(gat.sourceIds.map((s) => s.id).sort()).toEqual(['W2963858333', 'velickovic2018gat']);
+
+    const score = await publisher.publish(ScorePapers, { runId: RUN, iteration: 1, query: parse.data.query, intent, strategy, papers: deduped.data.papers }, meta);
+    const scored = await replyTo<MessageData<typeof PapersScored>>(score);
+    expect(scored.data.provenance).toMatchObject({ local: true, model: 'local/lexical-overlap' });
+    expect(scored.data.papers[0]!.relevanceReason).toMatch(/^Local lexical score \(no LLM\)/);
+
+    const organise = await publisher.publish(
+      OrganisePapers,
+      {
+        runId: RUN,
+        iteration: 1,
+        query: parse.data.query,
+        strategy,
+        papers: scored.data.papers,
+        scoredBy: scored.data.provenance,
+        totalFound: searched.data.papers.length,
+        duplicatesMerged: deduped.data.duplicatesMerged,
+        rejectedExcluded: deduped.data.rejectedExcluded,
+        sourceReports: searched.data.sourceReports,
+      },
+      meta,
+    );
+    const organised = await replyTo<MessageData<typeof PapersOrganised>>(organise);
+    const { collection } = organised.data;
+    expect(collection.papers.map((p) => p.id)).toEqual(scored.data.papers.map((p) => p.id));
+    expect(collection.metadata.sourceReports.find((r) => r.source === 'semantic_scholar')!.status).toBe('failed');
+    expect(collection.facets.byYear.length).toBeGreaterThan(0);
+
+    // The relay re-sends the search under a new Nats-Msg-Id: the kept reply, same id, no new source request.
+    const requestsBefore = openalex.requests.length;
+    await publisher.publishEnvelope(search, { msgId: `${search.id}:again` });
+    const again = await replyTo<MessageData<typeof PaperSourcesSearched>>(search, 2);
+    expect(again.id).toBe(searched.id);
+    expect(again.data).toEqual(searched.data);
+    expect(openalex.requests.length).toBe(requestsBefore);
+  });
+});

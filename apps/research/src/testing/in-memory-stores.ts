@@ -1,0 +1,50 @@
+import type { LibraryReference } from '../library/reference.js';
+import { paperIdOf } from '../paper-search/papers/paper-id.js';
+import { contentWords, stem } from '../paper-search/text/normalise.js';
+import type { LibraryHit, LibraryQuery, LibraryStore, ReplyStore, ResearchReply } from '../ports.js';
+
+/** The reply store port in memory, for handler unit specs (the PostgreSQL one is in the service test). */
+export class InMemoryReplyStore implements ReplyStore {
+  readonly kept = new Map<string, ResearchReply>();
+
+  find(commandId: string): Promise<ResearchReply | undefined> {
+    return Promise.resolve(this.kept.get(commandId));
+  }
+
+  keep(commandId: string, reply: ResearchReply): Promise<ResearchReply> {
+    if (!this.kept.has(commandId)) this.kept.set(commandId, reply);
+    return Promise.resolve(this.kept.get(commandId)!);
+  }
+}
+
+/**
+ * The library store port in memory: a reference matches when every word of one phrase is in its
+ * title or keywords (stemmed), like the PostgreSQL store's tsquery; ranked by matching phrases.
+ */
+export class InMemoryLibraryStore implements LibraryStore {
+  readonly references = new Map<string, Map<string, LibraryReference>>();
+
+  upsert(userId: string, references: readonly LibraryReference[]): Promise<{ added: number; updated: number }> {
+    const library = this.references.get(userId) ?? new Map<string, LibraryReference>();
+    this.references.set(userId, library);
+    let added = 0;
+    for (const r of references) {
+      if (!library.has(paperIdOf(r))) added += 1;
+      library.set(paperIdOf(r), r);
+    }
+    return Promise.resolve({ added, updated: references.length - added });
+  }
+
+  search(userId: string, query: LibraryQuery): Promise<{ hits: LibraryHit[]; total: number }> {
+    const phrases = query.phrases.map((p) => contentWords(p).map(stem));
+    const hits = [...(this.references.get(userId)?.entries() ?? [])]
+      .map(([referenceId, r]) => {
+        const words = new Set(contentWords(`${r.title} ${r.keywords.join(' ')}`).map(stem));
+        const rank = phrases.filter((p) => p.length > 0 && p.every((w) => words.has(w))).length;
+        return { ...r, referenceId, rank };
+      })
+      .filter((h) => h.rank > 0 && (query.yearFrom === null || (h.year ?? 0) >= query.yearFrom) && (query.yearTo === null || (h.year ?? 9999) <= query.yearTo))
+      .sort((a, b) => b.rank - a.rank);
+    return Promise.resolve({ hits: hits.slice(0, query.limit), total: hits.length });
+  }
+}

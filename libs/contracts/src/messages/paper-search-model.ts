@@ -1,0 +1,250 @@
+import { z } from 'zod';
+
+/**
+ * The paper-search domain (spec 04): intent, strategy, feedback, papers, collections, checkpoints and
+ * decisions. Field names are camelCase like every other contract; the spec's snake_case names map
+ * one to one (`revised_data` → `revisedData`, `marked_relevant` → `markedRelevant`, ...).
+ *
+ * Shapes embedded in messages strip unknown fields (consumers ignore what they do not know). What a
+ * person types in a decision is parsed with the `...Edit` schemas, which reject unknown fields, so a
+ * typo in an edited strategy is an error, not a silently dropped change.
+ */
+
+export const INTENT_TYPES = ['survey', 'method', 'dataset', 'baseline'] as const;
+export const intentType = z.enum(INTENT_TYPES);
+export type IntentType = z.infer<typeof intentType>;
+
+export const PAPER_TAGS = ['method', 'review', 'empirical', 'theoretical', 'dataset'] as const;
+export const paperTag = z.enum(PAPER_TAGS);
+export type PaperTag = z.infer<typeof paperTag>;
+
+/** Scholarly sources by name: the five remote adapters and the user's own `library`. */
+export const SCHOLARLY_SOURCE_NAMES = ['library', 'openalex', 'arxiv', 'crossref', 'semantic_scholar', 'serpapi_scholar'] as const;
+export const scholarlySourceName = z.enum(SCHOLARLY_SOURCE_NAMES);
+export type ScholarlySourceName = z.infer<typeof scholarlySourceName>;
+
+const year = z.int().min(1000).max(3000);
+const term = z.string().trim().min(1).max(200);
+
+const searchConstraintsShape = {
+  yearFrom: year.nullable().default(null),
+  yearTo: year.nullable().default(null),
+  /** ISO 639-1 code, when the user asked for one language. */
+  language: z.string().regex(/^[a-z]{2}$/).nullable().default(null),
+  maxResults: z.int().min(1).max(500).default(100),
+};
+const yearsInOrder = (c: { yearFrom: number | null; yearTo: number | null }): boolean => c.yearFrom === null || c.yearTo === null || c.yearFrom <= c.yearTo;
+const yearsMessage = { message: 'yearFrom must not be after yearTo', path: ['yearTo'] };
+
+export const searchConstraints = z.object(searchConstraintsShape).refine(yearsInOrder, yearsMessage);
+export type SearchConstraints = z.infer<typeof searchConstraints>;
+
+export const parsedIntent = z.object({
+  topic: z.string().trim().min(1).max(500),
+  concepts: z.array(term).min(1).max(20),
+  intentType,
+  constraints: searchConstraints,
+});
+export type ParsedIntent = z.infer<typeof parsedIntent>;
+
+const synonymGroupShape = { keyword: term, synonyms: z.array(term).max(20) };
+const searchQueryShape = {
+  keywords: z.array(term).min(1).max(30),
+  synonyms: z.array(z.object(synonymGroupShape)).max(30).default([]),
+  /** The query as sent to sources that take boolean syntax (`"a b" AND (c OR d)`). */
+  booleanQuery: z.string().trim().min(1).max(1_000),
+};
+export const searchQuery = z.object(searchQueryShape);
+export type SearchQuery = z.infer<typeof searchQuery>;
+
+const strategyShape = {
+  queries: z.array(searchQuery).min(1).max(10),
+  sources: z.array(scholarlySourceName).min(1).max(SCHOLARLY_SOURCE_NAMES.length),
+  filters: searchConstraints,
+  /** Terms a paper must not be about (from feedback such as "no surveys"); dropped when scoring. */
+  excludedTerms: z.array(term).max(30).default([]),
+};
+export const searchStrategy = z.object(strategyShape);
+export type SearchStrategy = z.infer<typeof searchStrategy>;
+
+/** A strategy as a person edits it at checkpoint 1: unknown fields are errors. */
+export const searchStrategyEdit = z.strictObject({
+  ...strategyShape,
+  queries: z.array(z.strictObject({ ...searchQueryShape, synonyms: z.array(z.strictObject(synonymGroupShape)).max(30).default([]) })).min(1).max(10),
+  filters: z.strictObject(searchConstraintsShape).refine(yearsInOrder, yearsMessage),
+});
+
+export const paperId = z.string().min(1).max(200);
+
+/** Abstracts travel in messages: longer ones are cut (with an ellipsis) where papers are made. */
+export const MAX_ABSTRACT_CHARS = 1_500;
+/** Papers in one message (a search's results, a collection). */
+export const MAX_PAPERS_PER_MESSAGE = 200;
+/**
+ * What the papers of one message may take as JSON, leaving room for the rest under NATS's default
+ * 1 MiB payload limit; producers trim to it (`fitPapersToMessage` in the research service).
+ */
+export const MAX_PAPERS_JSON_BYTES = 768 * 1024;
+
+const feedbackShape = {
+  markedRelevant: z.array(paperId).max(500).default([]),
+  markedIrrelevant: z.array(paperId).max(500).default([]),
+  freeText: z.string().trim().max(4_000).nullable().default(null),
+};
+export const userFeedback = z.object(feedbackShape);
+export type UserFeedback = z.infer<typeof userFeedback>;
+/** Feedback as a person gives it at checkpoint 2: unknown fields are errors. */
+export const userFeedbackEdit = z.strictObject(feedbackShape);
+
+/** What changed from the previous iteration's strategy, shown at checkpoint 1. */
+export const strategyDiff = z.object({
+  addedKeywords: z.array(z.string()),
+  removedKeywords: z.array(z.string()),
+  addedQueries: z.array(z.string()),
+  removedQueries: z.array(z.string()),
+  addedSources: z.array(scholarlySourceName),
+  removedSources: z.array(scholarlySourceName),
+  addedExcludedTerms: z.array(z.string()),
+  removedExcludedTerms: z.array(z.string()),
+  filterChanges: z.array(z.object({ field: z.string(), from: z.union([z.string(), z.number()]).nullable(), to: z.union([z.string(), z.number()]).nullable() })),
+});
+export type StrategyDiff = z.infer<typeof strategyDiff>;
+
+export const paperAuthor = z.object({ name: z.string().min(1).max(300), id: z.string().max(200).nullable().default(null) });
+export type PaperAuthor = z.infer<typeof paperAuthor>;
+
+/** One source's own id for a paper (an OpenAlex W-id, a Semantic Scholar paperId, a BibTeX key, ...). */
+export const sourceRecordId = z.object({ source: scholarlySourceName, id: z.string().min(1).max(300) });
+export type SourceRecordId = z.infer<typeof sourceRecordId>;
+
+export const paper = z.object({
+  /** Stable across iterations: derived from the strongest identifier (DOI, arXiv id, PMID, title). */
+  id: paperId,
+  title: z.string().min(1).max(2_000),
+  authors: z.array(paperAuthor).max(200),
+  year: year.nullable(),
+  venue: z.string().max(500).nullable(),
+  /** Sources' abstracts are cut to `MAX_ABSTRACT_CHARS`, so a collection fits in one message. */
+  abstract: z.string().max(MAX_ABSTRACT_CHARS).nullable(),
+  /** Normalised: lower case, no resolver prefix (`10.1000/xyz`). */
+  doi: z.string().max(300).nullable(),
+  /** Without version (`2101.00001`, `hep-th/9901001`). */
+  arxivId: z.string().max(100).nullable(),
+  pmid: z.string().regex(/^\d{1,10}$/).nullable(),
+  url: z.string().max(2_000).nullable(),
+  pdfUrl: z.string().max(2_000).nullable(),
+  citationCount: z.int().nonnegative().nullable(),
+  sources: z.array(scholarlySourceName).min(1),
+  /** Every source's ids, kept through dedup. */
+  sourceIds: z.array(sourceRecordId),
+});
+export type Paper = z.infer<typeof paper>;
+
+export const scoredPaper = paper.extend({
+  relevanceScore: z.number().min(0).max(1),
+  relevanceReason: z.string().max(1_000),
+  tags: z.array(paperTag).max(PAPER_TAGS.length),
+});
+export type ScoredPaper = z.infer<typeof scoredPaper>;
+
+export const SOURCE_ERROR_KINDS = ['rate_limited', 'server_error', 'timeout', 'network', 'malformed_response', 'auth', 'bad_request', 'not_configured', 'aborted'] as const;
+
+/** How one source did in one search; a failed source never fails the run. */
+export const sourceReport = z.object({
+  source: scholarlySourceName,
+  status: z.enum(['ok', 'failed']),
+  count: z.int().nonnegative(),
+  /** What the source said it has in total, where it says. */
+  totalAvailable: z.int().nonnegative().nullable(),
+  durationMs: z.number().nonnegative(),
+  error: z.object({ kind: z.enum(SOURCE_ERROR_KINDS), message: z.string().max(1_000) }).nullable(),
+});
+export type SourceReport = z.infer<typeof sourceReport>;
+
+/** How papers were scored or organised: by an LLM, or by the local lexical stand-in (and it says so). */
+export const skillProvenance = z.object({
+  model: z.string(),
+  local: z.boolean(),
+  method: z.string().max(300),
+  costUsd: z.number().nonnegative(),
+});
+export type SkillProvenance = z.infer<typeof skillProvenance>;
+
+export const theme = z.object({ name: z.string().min(1).max(200), summary: z.string().max(1_000), paperIds: z.array(paperId) });
+export type Theme = z.infer<typeof theme>;
+
+export const facets = z.object({
+  byYear: z.array(z.object({ year, count: z.int().positive() })),
+  byVenue: z.array(z.object({ venue: z.string(), count: z.int().positive() })),
+  topAuthors: z.array(z.string()),
+  themes: z.array(theme),
+});
+export type Facets = z.infer<typeof facets>;
+
+export const searchMetadata = z.object({
+  query: z.string(),
+  strategy: searchStrategy,
+  iteration: z.int().positive(),
+  /** Papers found by the sources before dedup. */
+  totalFound: z.int().nonnegative(),
+  duplicatesMerged: z.int().nonnegative(),
+  /** Papers left out because the user rejected them in an earlier iteration. */
+  rejectedExcluded: z.int().nonnegative(),
+  sourceReports: z.array(sourceReport),
+  scoredBy: skillProvenance,
+  organisedBy: skillProvenance,
+  createdAt: z.iso.datetime(),
+});
+export type SearchMetadata = z.infer<typeof searchMetadata>;
+
+export const paperCollection = z.object({ metadata: searchMetadata, papers: z.array(scoredPaper), facets });
+export type PaperCollection = z.infer<typeof paperCollection>;
+
+// ---- checkpoints and decisions ----
+
+export const CHECKPOINT_KINDS = ['strategy_confirmation', 'result_review'] as const;
+export const checkpointKind = z.enum(CHECKPOINT_KINDS);
+export type CheckpointKind = z.infer<typeof checkpointKind>;
+
+export const strategyCheckpointPayload = z.object({
+  intent: parsedIntent,
+  strategy: searchStrategy,
+  iteration: z.int().positive(),
+  /** Null in the first iteration. */
+  diff: strategyDiff.nullable(),
+});
+
+export const resultCheckpointPayload = z.object({
+  collection: paperCollection,
+  accumulatedPapers: z.array(scoredPaper),
+  iteration: z.int().positive(),
+});
+
+const checkpointCommon = {
+  checkpointId: z.uuid(),
+  runId: z.uuid(),
+  iteration: z.int().positive(),
+  createdAt: z.iso.datetime(),
+};
+
+/** The unified checkpoint object: a kind and its payload. */
+export const checkpoint = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('strategy_confirmation'), payload: strategyCheckpointPayload, ...checkpointCommon }),
+  z.object({ kind: z.literal('result_review'), payload: resultCheckpointPayload, ...checkpointCommon }),
+]);
+export type Checkpoint = z.infer<typeof checkpoint>;
+
+export const DECISION_ACTIONS = ['approve', 'edit', 'reject'] as const;
+export const decisionAction = z.enum(DECISION_ACTIONS);
+export type DecisionAction = z.infer<typeof decisionAction>;
+
+/**
+ * A person's decision at a checkpoint. `revisedData` is a SearchStrategy (checkpoint 1) or a
+ * UserFeedback (checkpoint 2); `interpretDecision` validates it against the checkpoint's kind.
+ */
+export const decision = z.strictObject({
+  action: decisionAction,
+  revisedData: z.unknown().optional(),
+  note: z.string().trim().max(4_000).nullable().default(null),
+});
+export type Decision = z.infer<typeof decision>;

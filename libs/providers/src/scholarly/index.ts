@@ -1,0 +1,10 @@
+export type { ScholarlyErrorKind, ScholarlyQuery, ScholarlySearchResult, ScholarlySource, ScholarlySourceName, ScholarlyWork } from './port.js';
+export { findArxivId, findDoi, normaliseArxivId, normaliseDoi, normalisePmid } from './identifiers.js';
+export { RateLimiter } from './rate-limiter.js';
+export type { ScholarlySourceConfig } from './source-config.js';
+export { OpenAlexSource, type OpenAlexSourceConfig } from './openalex-source.js';
+export { ARXIV_MIN_INTERVAL_MS, ArxivSource, type ArxivSourceConfig } from './arxiv-source.js';
+export { CrossrefSource, type CrossrefSourceConfig } from './crossref-source.js';
+export { SemanticScholarSource, type SemanticScholarSourceConfig } from './semantic-scholar-source.js';
+export { SerpApiScholarSource, type SerpApiScholarSourceConfig } from './serpapi-scholar-source.js';
+export { createScholarlySourcesFromEnv, REMOTE_SCHOLARLY_SOURCES, type RemoteScholarlySourceName, type ScholarlySourcesFactoryOptions } from './create-scholarly-sources-from-env.js';

@@ -1,0 +1,56 @@
+import type { ProviderErrorKind } from '../llm/port.js';
+
+/** Names of the scholarly sources (the five remote adapters and the user's local `library`). */
+export type ScholarlySourceName = 'library' | 'openalex' | 'arxiv' | 'crossref' | 'semantic_scholar' | 'serpapi_scholar';
+
+/** One search of one source, built from one query of a search strategy. */
+export interface ScholarlyQuery {
+  /** Free text, as typed into a search box (the keywords joined). */
+  readonly text: string;
+  /** The query's keywords and phrases; sources with field syntax (arXiv) combine them themselves. */
+  readonly phrases: readonly string[];
+  readonly yearFrom?: number | null;
+  readonly yearTo?: number | null;
+  /** At most this many works (the adapter pages until it has them or the source runs out). */
+  readonly limit: number;
+  readonly signal?: AbortSignal;
+}
+
+/** A work as one source describes it; identifiers are normalised (see `identifiers.ts`). */
+export interface ScholarlyWork {
+  readonly source: ScholarlySourceName;
+  /** The source's own id (OpenAlex W-id, arXiv id, DOI for Crossref, S2 paperId, SerpApi result_id, library key). */
+  readonly sourceId: string;
+  readonly title: string;
+  readonly authors: readonly { readonly name: string; readonly id: string | null }[];
+  readonly year: number | null;
+  readonly venue: string | null;
+  readonly abstract: string | null;
+  readonly doi: string | null;
+  readonly arxivId: string | null;
+  readonly pmid: string | null;
+  readonly url: string | null;
+  readonly pdfUrl: string | null;
+  readonly citationCount: number | null;
+}
+
+export interface ScholarlySearchResult {
+  readonly works: readonly ScholarlyWork[];
+  /** What the source says it has in total for the query, where it says. */
+  readonly totalAvailable: number | null;
+  /** HTTP requests made (pages), for logs and metrics. */
+  readonly requests: number;
+}
+
+/**
+ * A scholarly search source. Adapters throw only `ProviderError` (provider = the source's name), so a
+ * caller can report a failing source by `kind` and go on with the others.
+ */
+export interface ScholarlySource {
+  readonly name: ScholarlySourceName;
+  /** True for sources that need no network and no account (the library). */
+  readonly local: boolean;
+  search(query: ScholarlyQuery): Promise<ScholarlySearchResult>;
+}
+
+export type ScholarlyErrorKind = ProviderErrorKind;
