@@ -11,6 +11,7 @@ import {
   NATS_CONNECTION,
   serviceCommandsDurable,
   serviceCommandsFilter,
+  streamProvisionFromEnv,
 } from '@openpaw/messaging';
 import { ReadinessRegistry } from './health.js';
 import { MessageLogContext } from './logging.js';
@@ -84,6 +85,7 @@ export class ServiceMessagingModule implements OnModuleInit, OnApplicationBootst
           inject: [MetricsMessagingObserver, MessageLogContext],
           useFactory: (observer: MetricsMessagingObserver, logger: MessageLogContext): MessagingModuleOptions => ({
             natsUrl: natsUrlFromEnv(),
+            streams: streamProvisionFromEnv(),
             observer,
             logger,
             ...options,

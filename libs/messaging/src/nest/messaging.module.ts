@@ -27,6 +27,7 @@ import {
   serviceEventsDurable,
 } from '../provisioning.js';
 import { JetStreamPublisher } from '../publisher.js';
+import type { StreamProvisionOptions } from '../stream-settings.js';
 import { ON_MESSAGE_METADATA } from './on-message.decorator.js';
 import { MESSAGE_PUBLISHER, MESSAGING_OPTIONS, NATS_CONNECTION } from './tokens.js';
 
@@ -50,7 +51,8 @@ export interface MessagingModuleOptions {
   readonly maxAckPending?: number;
   /** Provision the streams on connect. Default true. */
   readonly provisionStreams?: boolean;
-  readonly streamReplicas?: number;
+  /** How (default `create-missing`: never changes an existing stream) and with which settings. */
+  readonly streams?: StreamProvisionOptions;
   readonly logger?: MessagingLogger;
   readonly observer?: MessagingObserver;
   /** Credentials, TLS, ...; passed to nats.js. */
@@ -228,7 +230,7 @@ function coreProviders(): Provider[] {
         });
         try {
           if (options.provisionStreams !== false) {
-            await provisionStreams(await jetstreamManager(nc), options.streamReplicas === undefined ? {} : { replicas: options.streamReplicas });
+            await provisionStreams(await jetstreamManager(nc), options.streams);
           }
         } catch (error) {
           await nc.close();
