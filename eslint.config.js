@@ -24,6 +24,7 @@ export default tseslint.config(
           depConstraints: [
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
+            { sourceTag: 'type:deploy', onlyDependOnLibsWithTags: ['type:lib'] },
           ],
         },
       ],

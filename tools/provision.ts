@@ -26,7 +26,8 @@ async function ensureDatabase(url: string): Promise<void> {
 async function main(): Promise<void> {
   const natsUrl = process.env['OPENPAW_NATS_URL'] ?? 'nats://127.0.0.1:4222';
   const databaseUrl = process.env['OPENPAW_DATABASE_URL'] ?? 'postgres://openpaw@127.0.0.1:5432/openpaw';
-  await ensureDatabase(databaseUrl);
+  // In a cluster the database exists and the Job's role may not create one (OPENPAW_PROVISION_DATABASE=false).
+  if (process.env['OPENPAW_PROVISION_DATABASE'] !== 'false') await ensureDatabase(databaseUrl);
   const nc = await connectNats({ servers: natsUrl, name: 'provision' });
   // The one owner of the streams: reconciles limits and subjects to the configuration, raises
   // replicas, never lowers them (OPENPAW_STREAMS_PROVISION=off leaves the streams to ops entirely).

@@ -1,1 +1,11 @@
 export { createDataSource, openDatabase, type DatabaseOptions } from './data-source.js';
+export {
+  migrateWithLock,
+  migrationModeFromEnv,
+  migrationNames,
+  MIGRATIONS_LOCK_KEY,
+  pendingMigrations,
+  verifySchema,
+  type MigrationMode,
+  type VerifyOptions,
+} from './migrations.js';
