@@ -16,12 +16,17 @@ export { MetricsMessagingObserver, type MessagingObserver } from './messaging-ob
 export { loggerParams, MessageLogContext, messageLogBindings, messageLogger, PROBE_PATHS, type MessageLogSource } from './logging.js';
 export {
   currentSpanContext,
+  currentSpanId,
   currentTraceId,
   currentTraceparent,
   formatTraceparent,
   installTracing,
   parseTraceparent,
+  platformTracer,
+  shutdownTracing,
   startSpanContext,
   withTraceparent,
+  type TracingOptions,
 } from './tracing.js';
+export { httpServerSpans } from './http-spans.js';
 export { DEFAULT_NATS_URL, natsUrlFromEnv, ServiceMessagingModule, type ServiceMessagingOptions } from './messaging.js';
