@@ -30,3 +30,4 @@ export {
 } from './tracing.js';
 export { httpServerSpans } from './http-spans.js';
 export { DEFAULT_NATS_URL, natsUrlFromEnv, ServiceMessagingModule, type ServiceMessagingOptions } from './messaging.js';
+export { InternalHttpServer, internalPortFromEnv, type InternalResponse } from './internal-server.js';
