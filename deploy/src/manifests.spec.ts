@@ -45,6 +45,15 @@ describe('synthesized manifests', () => {
     expect(policyViolations(rendered.platform, rendered.hpa, policy)).toEqual([]);
   });
 
+  it('the policy also checks the pods of Jobs and CronJobs', () => {
+    const cron = rendered.platform.map(clone).filter((o) => o.kind === 'CronJob');
+    expect(cron.map((o) => o.metadata.name)).toEqual(['openpaw-retention']);
+    const spec = (cron[0]?.['spec'] as { jobTemplate: { spec: { template: { spec: { containers: Record<string, unknown>[] } } } } }).jobTemplate.spec.template.spec;
+    (spec.containers[0]?.['securityContext'] as Record<string, unknown>)['runAsNonRoot'] = false;
+    expect(policyViolations([...cron, ...byKind('NetworkPolicy')], [], policy)).toEqual(['CronJob openpaw-retention container retention: may run as root']);
+    expect(policyViolations(cron, [], policy)).toContain('CronJob openpaw-retention: no NetworkPolicy of its own');
+  });
+
   it('the policy catches a container without probes, limits or a read-only root, and a Deployment without a PDB', () => {
     const broken = rendered.platform.map(clone).filter((o) => !(o.kind === 'PodDisruptionBudget' && o.metadata.name === 'solve'));
     const solve = broken.find((o) => o.kind === 'Deployment' && o.metadata.name === 'solve') as K8sObject;

@@ -5,7 +5,9 @@ import type { INamespace } from 'kubernetes-models/v1/Namespace';
 import type { Construct } from 'constructs';
 import { cpuAutoscaler, scaledObject, type ScalingProps } from './autoscaling.js';
 import { collector, COLLECTOR_NAME, COLLECTOR_OTLP_HTTP } from './collector.js';
+import { selectorLabels } from './labels.js';
 import { migrationsJob } from './migrations-job.js';
+import { retentionCronJob } from './retention-cronjob.js';
 import { serviceMonitor } from './monitoring.js';
 import { collectorPolicy, defaultDeny, natsPolicy, workloadPolicy } from './network.js';
 import type { PlatformSettings } from './settings.js';
@@ -118,6 +120,11 @@ class PlatformChart extends Chart {
     collectorPolicy(this, settings, collectorLabels);
     serviceMonitor(this);
     migrationsJob(this, { image: settings.image, natsUrl: settings.natsUrl, databaseUrl, streamReplicas: settings.streamReplicas });
+    retentionCronJob(this, { image: settings.image, config, databaseUrl });
+    // Default-deny covers the Jobs too: the migrations Job reaches NATS (streams) and PostgreSQL, retention PostgreSQL.
+    for (const name of ['openpaw-migrate', 'openpaw-retention']) {
+      workloadPolicy(this, settings, { name, labels: selectorLabels(name), port: 0, public: false, database: true, externalEgress: false }, collectorLabels);
+    }
 
     for (const plan of workloadPlans(settings)) {
       const { service, lane } = plan;

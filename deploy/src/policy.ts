@@ -33,8 +33,14 @@ interface Selector {
 }
 
 function podSpec(object: K8sObject): PodSpec | undefined {
-  const spec = object['spec'] as { template?: { spec?: PodSpec } } | undefined;
-  return spec?.template?.spec;
+  const spec = object['spec'] as { template?: { spec?: PodSpec }; jobTemplate?: { spec?: { template?: { spec?: PodSpec } } } } | undefined;
+  return spec?.template?.spec ?? spec?.jobTemplate?.spec?.template?.spec;
+}
+
+function podLabels(object: K8sObject): Record<string, string> {
+  type Template = { metadata?: { labels?: Record<string, string> } };
+  const spec = object['spec'] as { template?: Template; jobTemplate?: { spec?: { template?: Template } } };
+  return (spec.template ?? spec.jobTemplate?.spec?.template)?.metadata?.labels ?? {};
 }
 
 function selects(selector: Selector | undefined, labels: Record<string, string>): boolean {
@@ -76,11 +82,10 @@ export function policyViolations(objects: readonly K8sObject[], scaling: readonl
     if (spec.securityContext?.runAsNonRoot !== true) out.push(`${where}: pod may run as root`);
     for (const c of spec.containers) out.push(...containerViolations(where, c, longRunning));
     for (const c of spec.initContainers ?? []) out.push(...containerViolations(where, c, false));
-    if (!longRunning) continue;
-    const template = (object['spec'] as { template: { metadata: { labels: Record<string, string> } } }).template;
-    const labels = template.metadata.labels;
-    if (!pdbs.some((pdb) => selects((pdb['spec'] as { selector?: Selector }).selector, labels))) out.push(`${where}: no PodDisruptionBudget`);
+    const labels = podLabels(object);
     if (!policies.some((np) => selects((np['spec'] as { podSelector?: Selector }).podSelector, labels))) out.push(`${where}: no NetworkPolicy of its own`);
+    if (!longRunning) continue;
+    if (!pdbs.some((pdb) => selects((pdb['spec'] as { selector?: Selector }).selector, labels))) out.push(`${where}: no PodDisruptionBudget`);
     const component = labels['app.kubernetes.io/component'];
     const scaled = (component !== 'service' && component !== 'lane') || scaling.some((s) => (s['spec'] as { scaleTargetRef?: { name?: string } }).scaleTargetRef?.name === object.metadata.name);
     if (!scaled) out.push(`${where}: no autoscaler`);

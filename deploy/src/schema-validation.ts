@@ -3,6 +3,7 @@ import { ScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObj
 import { ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
+import { CronJob } from 'kubernetes-models/batch/v1/CronJob';
 import { Job } from 'kubernetes-models/batch/v1/Job';
 import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
@@ -21,6 +22,7 @@ const MODELS: Record<string, ModelClass> = {
   'v1/Service': Service,
   'apps/v1/Deployment': Deployment,
   'batch/v1/Job': Job,
+  'batch/v1/CronJob': CronJob,
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
   'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
   'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,

@@ -9,3 +9,12 @@ export {
   type MigrationMode,
   type VerifyOptions,
 } from './migrations.js';
+export {
+  applyRetention,
+  RETENTION_LOCK_KEY,
+  runRetention,
+  tableSizes,
+  type RetentionResult,
+  type RetentionRule,
+  type TableSize,
+} from './retention.js';
