@@ -13,6 +13,7 @@ const moduleBoundaries = {
   depConstraints: [
     { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
     { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
+    { sourceTag: 'type:deploy', onlyDependOnLibsWithTags: ['type:lib'] },
     { sourceTag: 'scope:contracts', onlyDependOnLibsWithTags: ['scope:contracts'] },
     { sourceTag: 'role:gateway', notDependOnLibsWithTags: ['scope:providers'] },
     { sourceTag: 'role:coordinator', notDependOnLibsWithTags: ['scope:providers'] },

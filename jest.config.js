@@ -35,7 +35,7 @@ export default {
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{apps,libs,bench,tools}/**/*.spec.ts'],
+      testMatch: ['<rootDir>/{apps,libs,bench,tools,deploy}/**/*.spec.ts'],
       testPathIgnorePatterns: ['\\.int\\.spec\\.ts$', '\\.e2e\\.spec\\.ts$'],
     },
     {

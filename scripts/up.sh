@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs OpenPaw locally: installs what is missing, starts nats-server (JetStream) and PostgreSQL on
-# 127.0.0.1 under .run/, provisions streams and the database, starts every service (each applies
-# its migrations), waits for readiness and runs a short demo against the gateway.
+# 127.0.0.1 under .run/, provisions streams and the database, migrates every schema (as the
+# cluster's migrations Job does; services in the default OPENPAW_MIGRATIONS=run mode would also
+# migrate under the same advisory lock), starts every service, waits for readiness and runs a short demo against the gateway.
 # Services keep running in the background; stop everything with ./scripts/down.sh.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
@@ -48,8 +49,9 @@ for _ in $(seq 1 100); do
   (echo >"/dev/tcp/127.0.0.1/$NATS_PORT") 2>/dev/null && break; sleep 0.1
 done
 
-echo "== provision streams and database"
+echo "== provision streams and database, migrate every schema (advisory lock)"
 node dist/tools/provision.js
+node dist/tools/migrate.js
 
 declare -A PORTS=([gateway]=3000 [coordinator]=3001 [ingestion]=3101 [retrieval]=3102 [solve]=3103 [assets]=3104 [artifacts]=3105 [research]=3106 [visual-search]=3107)
 echo "== services"

@@ -1,10 +1,10 @@
 /**
- * Provisions what the platform needs before services start: the JetStream streams (idempotent) and
- * the database. Each service applies its own schema's migrations when it starts (in Kubernetes: the
+ * Provisions what the platform needs before services start: the JetStream streams (idempotent; this
+ * is the streams' one owner, services only create a missing stream) and the database. Each service applies its own schema's migrations when it starts (in Kubernetes: the
  * migration Job runs the same). Env: OPENPAW_NATS_URL, OPENPAW_DATABASE_URL.
  */
 import { jetstreamManager } from '@nats-io/jetstream';
-import { connectNats, provisionStreams } from '@openpaw/messaging';
+import { connectNats, provisionStreams, streamProvisionFromEnv } from '@openpaw/messaging';
 import pg from 'pg';
 
 async function ensureDatabase(url: string): Promise<void> {
@@ -26,10 +26,15 @@ async function ensureDatabase(url: string): Promise<void> {
 async function main(): Promise<void> {
   const natsUrl = process.env['OPENPAW_NATS_URL'] ?? 'nats://127.0.0.1:4222';
   const databaseUrl = process.env['OPENPAW_DATABASE_URL'] ?? 'postgres://openpaw@127.0.0.1:5432/openpaw';
-  await ensureDatabase(databaseUrl);
+  // In a cluster the database exists and the Job's role may not create one (OPENPAW_PROVISION_DATABASE=false).
+  if (process.env['OPENPAW_PROVISION_DATABASE'] !== 'false') await ensureDatabase(databaseUrl);
   const nc = await connectNats({ servers: natsUrl, name: 'provision' });
-  const results = await provisionStreams(await jetstreamManager(nc));
-  console.log(`provision: streams ${JSON.stringify(results)}`);
+  // The one owner of the streams: reconciles limits and subjects to the configuration, raises
+  // replicas, never lowers them (OPENPAW_STREAMS_PROVISION=off leaves the streams to ops entirely).
+  const reports = await provisionStreams(await jetstreamManager(nc), streamProvisionFromEnv(process.env, 'reconcile'));
+  for (const [stream, report] of Object.entries(reports)) {
+    console.log(`provision: stream ${stream} ${report.result}${report.drift.length === 0 ? '' : ` (left as is: ${report.drift.join('; ')})`}`);
+  }
   await nc.drain();
 }
 

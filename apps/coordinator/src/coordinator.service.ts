@@ -1,11 +1,15 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { MessageLogContext, MetricsMessagingObserver, PlatformMetrics, ReadinessRegistry } from '@openpaw/platform';
+import { tableSizes } from '@openpaw/persistence';
 import type { SagaRegistry } from '@openpaw/saga';
 import type { CoordinatorSettings } from './config.js';
 import { CoordinatorRuntime } from './runtime/coordinator-runtime.js';
 
 export const COORDINATOR_SETTINGS = Symbol('openpaw.coordinator.settings');
 export const SAGA_REGISTRY = Symbol('openpaw.coordinator.registry');
+
+/** The coordinator's tables that grow with traffic (sizes on /metrics; retention: tools/retention). */
+const COORDINATOR_TABLES = ['coordinator.inbox', 'coordinator.outbox', 'coordinator.timers', 'coordinator.workflow_runs', 'coordinator.workflow_step_logs'];
 
 /** Runs the coordinator runtime for the Nest app's lifetime, with metrics, logs and readiness. */
 @Injectable()
@@ -41,6 +45,7 @@ export class CoordinatorService implements OnApplicationBootstrap, OnApplication
       poolSize: this.settings.poolSize,
     });
     const runtime = this.runtime;
+    metrics.watchTableSizes(() => tableSizes(runtime.dataSource, COORDINATOR_TABLES));
     this.unregisterReadiness = this.readiness.register({ name: 'coordinator', check: () => runtime.checkReady() });
     this.log.info({ workflows: this.registry.all().map((d) => d.type) }, 'coordinator started');
   }

@@ -29,10 +29,16 @@ export interface GatewayConfig {
 }
 
 export interface JwtConfig {
-  /** HS256 shared secret (at least 32 bytes). */
-  readonly secret: string;
+  /** HS256 shared secret (at least 32 bytes): the development mode. Absent when only JWKS is trusted. */
+  readonly secret?: string;
   readonly issuer: string;
   readonly audience: string;
+  /** JWKS of the identity provider (RS256/ES256 tokens; keys rotate by `kid`). */
+  readonly jwksUrl?: string;
+  /** OIDC issuer whose discovery document names the JWKS (`<issuer>/.well-known/openid-configuration`). */
+  readonly oidcIssuer?: string;
+  /** Least time between two JWKS refetches for an unknown `kid` (default 30 s). */
+  readonly jwksCooldownMs?: number;
 }
 
 export const GATEWAY_CONFIG = Symbol('openpaw.gateway.config');
@@ -42,17 +48,24 @@ export const DEFAULT_JWT_AUDIENCE = 'openpaw-api';
 /** 10 MiB: a phone photo fits, a video does not. */
 export const DEFAULT_UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
 
-const envSchema = z.object({
+const envSchema = z
+  .object({
   OPENPAW_NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
   OPENPAW_DATABASE_URL: z.string().min(1).default('postgres://openpaw@127.0.0.1:5432/openpaw'),
-  OPENPAW_JWT_SECRET: z.string().min(32, 'OPENPAW_JWT_SECRET must be at least 32 characters'),
+  OPENPAW_JWT_SECRET: z.string().min(32, 'OPENPAW_JWT_SECRET must be at least 32 characters').optional(),
+  OPENPAW_JWKS_URL: z.url().optional(),
+  OPENPAW_OIDC_ISSUER: z.url().optional(),
   OPENPAW_JWT_ISSUER: z.string().min(1).default(DEFAULT_JWT_ISSUER),
   OPENPAW_JWT_AUDIENCE: z.string().min(1).default(DEFAULT_JWT_AUDIENCE),
   OPENPAW_GATEWAY_CANCEL_WAIT_MS: z.coerce.number().int().positive().default(5000),
   OPENPAW_GATEWAY_SSE_HEARTBEAT_MS: z.coerce.number().int().positive().default(15000),
   OPENPAW_GATEWAY_START_WAIT_MS: z.coerce.number().int().nonnegative().default(2000),
   OPENPAW_GATEWAY_UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(DEFAULT_UPLOAD_MAX_BYTES),
-});
+  })
+  .refine((e) => e.OPENPAW_JWT_SECRET !== undefined || e.OPENPAW_JWKS_URL !== undefined || e.OPENPAW_OIDC_ISSUER !== undefined, {
+    path: ['OPENPAW_JWT_SECRET'],
+    message: 'set OPENPAW_JWT_SECRET (HS256, development) or OPENPAW_JWKS_URL / OPENPAW_OIDC_ISSUER (RS256/ES256)',
+  });
 
 /** Reads the gateway's configuration from `env`; throws naming every missing or invalid variable. */
 export function gatewayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
@@ -64,7 +77,13 @@ export function gatewayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Gate
   return {
     natsUrl: e.OPENPAW_NATS_URL,
     databaseUrl: e.OPENPAW_DATABASE_URL,
-    jwt: { secret: e.OPENPAW_JWT_SECRET, issuer: e.OPENPAW_JWT_ISSUER, audience: e.OPENPAW_JWT_AUDIENCE },
+    jwt: {
+      issuer: e.OPENPAW_JWT_ISSUER,
+      audience: e.OPENPAW_JWT_AUDIENCE,
+      ...(e.OPENPAW_JWT_SECRET === undefined ? {} : { secret: e.OPENPAW_JWT_SECRET }),
+      ...(e.OPENPAW_JWKS_URL === undefined ? {} : { jwksUrl: e.OPENPAW_JWKS_URL }),
+      ...(e.OPENPAW_OIDC_ISSUER === undefined ? {} : { oidcIssuer: e.OPENPAW_OIDC_ISSUER }),
+    },
     cancelWaitMs: e.OPENPAW_GATEWAY_CANCEL_WAIT_MS,
     sseHeartbeatMs: e.OPENPAW_GATEWAY_SSE_HEARTBEAT_MS,
     startWaitMs: e.OPENPAW_GATEWAY_START_WAIT_MS,

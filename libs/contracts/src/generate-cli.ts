@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { renderContractFiles } from './generate.js';
+import { isKept, renderContractFiles } from './generate.js';
 
 /** Writes `contracts/` from the catalog, removing files the catalog no longer produces. */
 function main(): void {
@@ -8,7 +8,7 @@ function main(): void {
   const files = renderContractFiles();
   for (const existing of listFiles(root)) {
     const path = relative(root, existing);
-    if (!files.has(path) && path !== 'README.md') rmSync(existing);
+    if (!files.has(path) && !isKept(path)) rmSync(existing);
   }
   for (const [path, content] of files) {
     mkdirSync(dirname(join(root, path)), { recursive: true });

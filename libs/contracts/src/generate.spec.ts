@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { renderContractFiles } from './generate.js';
+import { parse } from 'yaml';
+import { SCHEMA_BASE_URI } from './subjects.js';
+import { isKept, renderContractFiles } from './generate.js';
 
 const contractsDir = join(import.meta.dirname, '../../../contracts');
 
@@ -21,7 +23,41 @@ describe('generated contracts', () => {
   });
 
   it('leave no stale committed file behind', () => {
-    const stale = committedFiles(contractsDir).filter((path) => path !== 'README.md' && !rendered.has(path));
+    const stale = committedFiles(contractsDir).filter((path) => !isKept(path) && !rendered.has(path));
     expect(stale).toEqual([]);
+  });
+});
+
+describe('published schemas', () => {
+  const rendered = renderContractFiles();
+  const schemas = [...rendered].filter(([path]) => path.endsWith('.schema.json'));
+
+  it('let consumers ignore unknown fields (no additionalProperties: false anywhere)', () => {
+    expect(schemas.length).toBeGreaterThan(10);
+    for (const [path, content] of schemas) expect({ path, closed: content.includes('"additionalProperties": false') }).toEqual({ path, closed: false });
+    expect(rendered.get('asyncapi.yaml')).not.toContain('additionalProperties: false');
+  });
+
+  it('have an $id that is the base URI plus the file\'s own path under contracts/', () => {
+    for (const [path, content] of schemas) {
+      const { $id } = JSON.parse(content) as { $id: string };
+      expect($id).toBe(`${SCHEMA_BASE_URI}${path}`);
+    }
+  });
+
+  it('the AsyncAPI document has production servers with security, the dead-letter channel and NATS specifics', () => {
+    const doc = parse(rendered.get('asyncapi.yaml') ?? '') as {
+      servers: Record<string, { security?: unknown[] }>;
+      channels: Record<string, Record<string, unknown>>;
+      components: { securitySchemes: Record<string, unknown> };
+    };
+    expect(doc.servers['production']?.security).toHaveLength(2);
+    expect(Object.keys(doc.components.securitySchemes)).toEqual(['natsCredentials', 'mutualTls']);
+    expect(doc.channels['deadLetters']).toMatchObject({ address: 'openpaw.dlq.{original}', 'x-nats-stream': 'OPENPAW_DLQ' });
+    expect(doc.channels['solve_GenerateSolution_v1']).toMatchObject({
+      'x-nats-stream': 'OPENPAW_COMMANDS',
+      'x-nats-durable': 'svc-solve',
+      'x-nats-dead-letter-subject': 'openpaw.dlq.cmd.solve.GenerateSolution.v1',
+    });
   });
 });

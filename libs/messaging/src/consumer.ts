@@ -1,9 +1,10 @@
 import type { Consumer, ConsumerMessages, JetStreamClient, JsMsg } from '@nats-io/jetstream';
 import { ClosedConnectionError, DrainingConnectionError, headers as natsHeaders, type MsgHdrs } from '@nats-io/nats-core';
-import { context, ROOT_CONTEXT, type Context } from '@opentelemetry/api';
+import type { Context } from '@opentelemetry/api';
 import { deadLetterSubjectOf, parseEnvelope, type AnyMessageDefinition } from '@openpaw/contracts';
 import { errorMessage, stderrLogger, type MessagingLogger, type MessagingObserver } from './observability.js';
 import type { BatchHandler, BatchItem, HandlerOutcome, MessageContext } from './ports.js';
+import { inBatchConsumerSpans, inConsumerSpan } from './message-spans.js';
 import { contextFromTraceHeaders, TRACEPARENT, TRACESTATE } from './trace-context.js';
 
 /** Headers a dead letter carries besides the original message's own. */
@@ -331,7 +332,7 @@ class PullConsumerRunner implements ConsumerHandle {
       const started = this.#observer === undefined ? 0 : performance.now();
       let outcome: HandlerOutcome;
       try {
-        outcome = (await context.with(this.#traceContextOf(item), handler, undefined, item)) ?? ACK;
+        outcome = await inConsumerSpan(item, this.#traceContextOf(item), this.#durable, async () => (await handler(item)) ?? ACK);
       } catch (error) {
         outcome = { kind: 'retry', reason: errorMessage(error) };
       }
@@ -362,8 +363,7 @@ class PullConsumerRunner implements ConsumerHandle {
         const started = this.#observer === undefined ? 0 : performance.now();
         let outcomes: readonly HandlerOutcome[];
         try {
-          const ctx = items.length === 1 ? this.#traceContextOf(items[0] as BatchItem) : ROOT_CONTEXT;
-          outcomes = await context.with(ctx, handler, undefined, items);
+          outcomes = await inBatchConsumerSpans(items, (item) => this.#traceContextOf(item), this.#durable, () => handler(items));
         } catch (error) {
           const retry: HandlerOutcome = { kind: 'retry', reason: errorMessage(error) };
           outcomes = items.map(() => retry);

@@ -10,11 +10,26 @@ export {
   serviceCommandsDurable,
   serviceCommandsFilter,
   serviceEventsDurable,
+  streamDrift,
   streamSpecs,
   type ConsumerSpec,
+  type EnsureStreamOptions,
   type ProvisionResult,
+  type StreamProvisionReport,
   type StreamSpec,
 } from './provisioning.js';
+export {
+  DEFAULT_STREAM_SETTINGS,
+  parseDurationMs,
+  parseSize,
+  streamProvisionFromEnv,
+  streamSettingsFromEnv,
+  type StreamLimits,
+  type StreamProvisionMode,
+  type StreamProvisionOptions,
+  type StreamSettings,
+  type StreamStorage,
+} from './stream-settings.js';
 export { CLOUDEVENTS_CONTENT_TYPE, JetStreamPublisher } from './publisher.js';
 export {
   DEFAULT_BACKOFF_MS,

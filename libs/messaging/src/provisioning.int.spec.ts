@@ -4,6 +4,7 @@ import { connect } from '@nats-io/transport-node';
 import { STREAMS } from '@openpaw/contracts';
 import { privateNatsServer } from './testing/int-test-kit.js';
 import { ensureConsumer, provisionStreams, serviceCommandsDurable, serviceCommandsFilter, type ConsumerSpec } from './provisioning.js';
+import { streamSettingsFromEnv } from './stream-settings.js';
 
 const DAY_NS = nanos(24 * 60 * 60 * 1000);
 
@@ -23,15 +24,18 @@ describe('provisioning (real nats-server)', () => {
     await server.dispose();
   });
 
-  it('creates the three streams once; provisioning again is a no-op; a drifted setting is put back', async () => {
-    expect(await provisionStreams(jsm)).toEqual({
+  const results = (reports: Record<string, { result: string }>): Record<string, string> =>
+    Object.fromEntries(Object.entries(reports).map(([stream, report]) => [stream, report.result]));
+
+  it('creates the three streams once; provisioning again is a no-op; only the owner puts a drifted limit back', async () => {
+    expect(results(await provisionStreams(jsm))).toEqual({
       [STREAMS.commands.name]: 'created',
       [STREAMS.events.name]: 'created',
       [STREAMS.deadLetters.name]: 'created',
     });
     const before = await jsm.streams.info(STREAMS.commands.name);
 
-    expect(await provisionStreams(jsm)).toEqual({
+    expect(results(await provisionStreams(jsm, { mode: 'reconcile' }))).toEqual({
       [STREAMS.commands.name]: 'unchanged',
       [STREAMS.events.name]: 'unchanged',
       [STREAMS.deadLetters.name]: 'unchanged',
@@ -49,12 +53,30 @@ describe('provisioning (real nats-server)', () => {
         retention: RetentionPolicy.Limits,
         duplicate_window: nanos(2 * 60 * 1000),
         max_age: days * DAY_NS,
+        num_replicas: 1,
       });
     }
 
-    await jsm.streams.update(STREAMS.events.name, { max_age: DAY_NS });
-    expect((await provisionStreams(jsm))[STREAMS.events.name]).toBe('updated');
-    expect((await jsm.streams.info(STREAMS.events.name)).config.max_age).toBe(7 * DAY_NS);
+    // Ops shorten the events stream and add a subject: a service's bootstrap reports it and leaves it.
+    await jsm.streams.update(STREAMS.events.name, { max_age: DAY_NS, max_bytes: 1024 * 1024 * 1024, subjects: [...STREAMS.events.subjects, 'ops.audit.>'] });
+    const bootstrap = (await provisionStreams(jsm))[STREAMS.events.name];
+    expect(bootstrap).toEqual({ result: 'kept', drift: [`max_age is ${DAY_NS}, configured ${7 * DAY_NS}`, `max_bytes is ${1024 ** 3}, configured -1`] });
+    expect((await jsm.streams.info(STREAMS.events.name)).config).toMatchObject({ max_age: DAY_NS, max_bytes: 1024 ** 3 });
+
+    // The owner applies the configuration: here limits from the environment, and keeps ops' extra subject.
+    const settings = streamSettingsFromEnv({ OPENPAW_STREAM_EVENTS_MAX_AGE: '3d', OPENPAW_STREAM_EVENTS_MAX_BYTES: '2GiB', OPENPAW_STREAM_EVENTS_MAX_MSG_SIZE: '1MiB' });
+    expect((await provisionStreams(jsm, { mode: 'reconcile', settings }))[STREAMS.events.name]).toEqual({ result: 'updated', drift: [] });
+    expect((await jsm.streams.info(STREAMS.events.name)).config).toMatchObject({
+      max_age: 3 * DAY_NS,
+      max_bytes: 2 * 1024 ** 3,
+      max_msg_size: 1024 ** 2,
+      subjects: [...STREAMS.events.subjects, 'ops.audit.>'],
+    });
+    expect(results(await provisionStreams(jsm, { mode: 'reconcile', settings }))[STREAMS.events.name]).toBe('unchanged');
+
+    // Mode off touches nothing, even a stream the configuration would change.
+    expect((await provisionStreams(jsm, { mode: 'off' }))[STREAMS.events.name]).toEqual({ result: 'skipped', drift: [] });
+    expect((await jsm.streams.info(STREAMS.events.name)).config.max_age).toBe(3 * DAY_NS);
   });
 
   it('creates a durable pull consumer once, and updates it when a setting changes', async () => {

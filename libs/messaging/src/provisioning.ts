@@ -14,57 +14,88 @@ import {
 } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/nats-core';
 import { CRITICAL_LANE, laneDurableOf, STREAMS, SUBJECT_ROOT } from '@openpaw/contracts';
+import {
+  DEFAULT_STREAM_SETTINGS,
+  STREAM_KEYS,
+  type StreamLimits,
+  type StreamProvisionMode,
+  type StreamProvisionOptions,
+  type StreamSettings,
+  type StreamStorage,
+} from './stream-settings.js';
 
 /** What provisioning did to one stream or consumer. */
 export type ProvisionResult = 'created' | 'updated' | 'unchanged';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+/**
+ * What provisioning did to one stream: `kept` means the stream exists and differs from the
+ * configuration, and was deliberately left as it is; `drift` lists what still differs after this
+ * run (after `updated` too: what the owner may not change, e.g. replicas above the configuration);
+ * `skipped` is mode `off`.
+ */
+export interface StreamProvisionReport {
+  readonly result: ProvisionResult | 'kept' | 'skipped';
+  readonly drift: readonly string[];
+}
 
-/** The settings this lib owns for a stream; everything else keeps the server's defaults. */
-export interface StreamSpec {
+/** The settings of one stream, resolved from the stream settings. */
+export interface StreamSpec extends StreamLimits {
   readonly name: string;
   readonly subjects: readonly string[];
-  readonly maxAgeMs: number;
   readonly duplicateWindowMs: number;
   readonly replicas: number;
+  readonly storage: StreamStorage;
+}
+
+/** The three OpenPaw streams (names and subjects FROZEN in `@openpaw/contracts`) with the configured settings. */
+export function streamSpecs(settings: StreamSettings = DEFAULT_STREAM_SETTINGS): readonly StreamSpec[] {
+  return STREAM_KEYS.map(([key, stream]) => ({
+    name: stream.name,
+    subjects: stream.subjects,
+    duplicateWindowMs: settings.duplicateWindowMs,
+    replicas: settings.replicas,
+    storage: settings.storage,
+    ...settings.limits[key],
+  }));
 }
 
 /**
- * The three OpenPaw streams (names and subjects are FROZEN in `@openpaw/contracts`). File storage,
- * limits retention, a 2 minute duplicate window (the span inside which a re-publish with the same
- * Nats-Msg-Id is dropped), commands and events kept 7 days, dead letters 30 days.
+ * Provisions the three streams in the given mode (default `create-missing`: a service's bootstrap
+ * creates what is missing and changes nothing that exists). See `StreamProvisionMode`.
  */
-export function streamSpecs(options: { readonly replicas?: number } = {}): readonly StreamSpec[] {
-  const replicas = options.replicas ?? 1;
-  const duplicateWindowMs = 2 * 60 * 1000;
-  return [
-    { name: STREAMS.commands.name, subjects: STREAMS.commands.subjects, maxAgeMs: 7 * DAY_MS, duplicateWindowMs, replicas },
-    { name: STREAMS.events.name, subjects: STREAMS.events.subjects, maxAgeMs: 7 * DAY_MS, duplicateWindowMs, replicas },
-    { name: STREAMS.deadLetters.name, subjects: STREAMS.deadLetters.subjects, maxAgeMs: 30 * DAY_MS, duplicateWindowMs, replicas },
-  ];
-}
-
-/** Creates or updates the three streams; a no-op when they already match. Safe to run from every service at start. */
 export async function provisionStreams(
   jsm: JetStreamManager,
-  options: { readonly replicas?: number } = {},
-): Promise<Record<string, ProvisionResult>> {
-  const results: Record<string, ProvisionResult> = {};
-  for (const spec of streamSpecs(options)) results[spec.name] = await ensureStream(jsm, spec);
-  return results;
+  options: StreamProvisionOptions = {},
+): Promise<Record<string, StreamProvisionReport>> {
+  const mode = options.mode ?? 'create-missing';
+  const reports: Record<string, StreamProvisionReport> = {};
+  for (const spec of streamSpecs(options.settings)) {
+    reports[spec.name] =
+      mode === 'off' ? { result: 'skipped', drift: [] } : await ensureStream(jsm, spec, { mode, allowReplicaDecrease: options.allowReplicaDecrease ?? false });
+  }
+  return reports;
 }
 
-function sameSubjects(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && [...a].sort().join('\u0000') === [...b].sort().join('\u0000');
+function storageType(storage: StreamStorage): StorageType {
+  return storage === 'memory' ? StorageType.Memory : StorageType.File;
 }
 
-function streamDiffers(config: StreamConfig, spec: StreamSpec): boolean {
-  return (
-    !sameSubjects(config.subjects, spec.subjects) ||
-    config.max_age !== nanos(spec.maxAgeMs) ||
-    config.duplicate_window !== nanos(spec.duplicateWindowMs) ||
-    config.num_replicas !== spec.replicas
-  );
+/** How the existing stream differs from the spec, one line per setting. */
+export function streamDrift(config: StreamConfig, spec: StreamSpec): string[] {
+  const drift: string[] = [];
+  const missing = spec.subjects.filter((subject) => !config.subjects.includes(subject));
+  if (missing.length > 0) drift.push(`subjects lack ${missing.join(', ')}`);
+  const compare = (field: string, actual: number | string | undefined, wanted: number | string): void => {
+    if (actual !== wanted) drift.push(`${field} is ${String(actual)}, configured ${String(wanted)}`);
+  };
+  compare('num_replicas', config.num_replicas, spec.replicas);
+  compare('storage', config.storage, storageType(spec.storage));
+  compare('max_age', config.max_age, nanos(spec.maxAgeMs));
+  compare('max_bytes', config.max_bytes, spec.maxBytes);
+  compare('max_msgs', config.max_msgs, spec.maxMsgs);
+  compare('max_msg_size', config.max_msg_size, spec.maxMsgSize);
+  compare('duplicate_window', config.duplicate_window, nanos(spec.duplicateWindowMs));
+  return drift;
 }
 
 function isApiError(error: unknown, code: number): boolean {
@@ -84,8 +115,21 @@ async function streamInfoOrUndefined(jsm: JetStreamManager, name: string): Promi
   }
 }
 
-/** Creates the stream if missing, updates the settings this lib owns if they differ, otherwise does nothing. */
-export async function ensureStream(jsm: JetStreamManager, spec: StreamSpec): Promise<ProvisionResult> {
+export interface EnsureStreamOptions {
+  readonly mode: Exclude<StreamProvisionMode, 'off'>;
+  readonly allowReplicaDecrease?: boolean;
+}
+
+/**
+ * Creates the stream if missing. An existing stream is left as it is in `create-missing` mode (its
+ * drift is reported); in `reconcile` mode its limits and subjects are brought to the spec (subjects
+ * only ever added), replicas only raised (unless `allowReplicaDecrease`), storage never changed.
+ */
+export async function ensureStream(
+  jsm: JetStreamManager,
+  spec: StreamSpec,
+  options: EnsureStreamOptions = { mode: 'create-missing' },
+): Promise<StreamProvisionReport> {
   for (let attempt = 0; ; attempt += 1) {
     const existing = await streamInfoOrUndefined(jsm, spec.name);
     if (existing === undefined) {
@@ -93,13 +137,16 @@ export async function ensureStream(jsm: JetStreamManager, spec: StreamSpec): Pro
         await jsm.streams.add({
           name: spec.name,
           subjects: [...spec.subjects],
-          storage: StorageType.File,
+          storage: storageType(spec.storage),
           retention: RetentionPolicy.Limits,
           max_age: nanos(spec.maxAgeMs),
+          max_bytes: spec.maxBytes,
+          max_msgs: spec.maxMsgs,
+          max_msg_size: spec.maxMsgSize,
           duplicate_window: nanos(spec.duplicateWindowMs),
           num_replicas: spec.replicas,
         });
-        return 'created';
+        return { result: 'created', drift: [] };
       } catch (error) {
         // Another instance created it between our info and add: compare against theirs.
         if (attempt === 0 && isApiError(error, NAME_IN_USE)) continue;
@@ -107,20 +154,31 @@ export async function ensureStream(jsm: JetStreamManager, spec: StreamSpec): Pro
       }
     }
     const { config } = existing;
-    if (config.storage !== StorageType.File || config.retention !== RetentionPolicy.Limits) {
+    if (config.retention !== RetentionPolicy.Limits) {
       throw new Error(
-        `stream ${spec.name} has storage ${config.storage} and retention ${config.retention}; ` +
-          'both are fixed at creation, so moving to file/limits needs a migration',
+        `stream ${spec.name} has retention ${config.retention}; OpenPaw needs limits retention (several consumers per stream), ` +
+          'and retention is fixed at creation, so changing it needs a migration',
       );
     }
-    if (!streamDiffers(config, spec)) return 'unchanged';
-    await jsm.streams.update(spec.name, {
-      subjects: [...spec.subjects],
+    const drift = streamDrift(config, spec);
+    if (drift.length === 0) return { result: 'unchanged', drift };
+    if (options.mode === 'create-missing') return { result: 'kept', drift };
+    const replicas = options.allowReplicaDecrease === true ? spec.replicas : Math.max(spec.replicas, config.num_replicas);
+    const wanted = {
+      subjects: [...config.subjects, ...spec.subjects.filter((subject) => !config.subjects.includes(subject))],
       max_age: nanos(spec.maxAgeMs),
+      max_bytes: spec.maxBytes,
+      max_msgs: spec.maxMsgs,
+      max_msg_size: spec.maxMsgSize,
       duplicate_window: nanos(spec.duplicateWindowMs),
-      num_replicas: spec.replicas,
-    });
-    return 'updated';
+      num_replicas: replicas,
+    };
+    const changes = (Object.keys(wanted) as (keyof typeof wanted)[]).some((key) => JSON.stringify(config[key]) !== JSON.stringify(wanted[key]));
+    // What is left differs but is not ours to change (storage, or replicas above the configuration).
+    const kept = streamDrift({ ...config, ...wanted }, spec);
+    if (!changes) return { result: 'kept', drift: kept };
+    await jsm.streams.update(spec.name, wanted);
+    return { result: 'updated', drift: kept };
   }
 }
 

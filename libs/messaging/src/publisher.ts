@@ -8,6 +8,7 @@ import {
   type MessageData,
 } from '@openpaw/contracts';
 import type { MessagePublisher } from './ports.js';
+import { inProducerSpan } from './message-spans.js';
 import { activeTraceHeaders, TRACEPARENT, TRACESTATE } from './trace-context.js';
 
 /** The CloudEvents structured-mode content type, sent as the `Content-Type` header. */
@@ -44,16 +45,21 @@ export class JetStreamPublisher implements MessagePublisher {
 
   /** Publishes and returns the PubAck (`duplicate` is true when the server dropped it as a re-publish). */
   async send(envelope: Envelope, msgId: string): Promise<PubAck> {
-    const h = natsHeaders();
-    h.set('Content-Type', CLOUDEVENTS_CONTENT_TYPE);
-    let { traceparent, tracestate } = envelope;
-    if (traceparent === undefined) ({ traceparent, tracestate } = activeTraceHeaders());
-    if (traceparent !== undefined) h.set(TRACEPARENT, traceparent);
-    if (tracestate !== undefined && tracestate !== '') h.set(TRACESTATE, tracestate);
-    return this.js.publish(envelope.type, encoder.encode(JSON.stringify(envelope)), {
-      msgID: msgId,
-      headers: h,
-      ...(this.options.timeoutMs === undefined ? {} : { timeout: this.options.timeoutMs }),
+    // The headers carry the PRODUCER span's context (consumers parent on it); the envelope keeps the
+    // trace it was created in (the outbox row), which parents the producer span when nothing is active.
+    return inProducerSpan(envelope, async (span, ctx) => {
+      const h = natsHeaders();
+      h.set('Content-Type', CLOUDEVENTS_CONTENT_TYPE);
+      const { traceparent, tracestate } = span.isRecording() ? activeTraceHeaders(ctx) : envelope.traceparent === undefined ? activeTraceHeaders(ctx) : envelope;
+      if (traceparent !== undefined) h.set(TRACEPARENT, traceparent);
+      if (tracestate !== undefined && tracestate !== '') h.set(TRACESTATE, tracestate);
+      const ack = await this.js.publish(envelope.type, encoder.encode(JSON.stringify(envelope)), {
+        msgID: msgId,
+        headers: h,
+        ...(this.options.timeoutMs === undefined ? {} : { timeout: this.options.timeoutMs }),
+      });
+      if (ack.duplicate) span.setAttribute('messaging.nats.duplicate', true);
+      return ack;
     });
   }
 }

@@ -1,12 +1,17 @@
-import { context, defaultTextMapGetter, defaultTextMapSetter, ROOT_CONTEXT, trace, type Context } from '@opentelemetry/api';
+import { context, defaultTextMapGetter, defaultTextMapSetter, propagation, ROOT_CONTEXT, trace, type Context, type TextMapPropagator } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 
 /**
  * W3C trace context (`traceparent`, `tracestate`) between the OpenTelemetry context and message
- * headers / envelopes. Uses the W3C propagator directly rather than the global one, so trace
- * context travels even in a process that registered no OpenTelemetry SDK.
+ * headers / envelopes, through the global propagator (installed by the platform's tracing). A
+ * process that registered none (a script, a test) still carries W3C context: the fallback below.
  */
-const propagator = new W3CTraceContextPropagator();
+const w3c = new W3CTraceContextPropagator();
+
+function propagator(): TextMapPropagator {
+  // The API's no-op propagator declares no fields.
+  return propagation.fields().length > 0 ? propagation : w3c;
+}
 
 export const TRACEPARENT = 'traceparent';
 export const TRACESTATE = 'tracestate';
@@ -16,12 +21,11 @@ export interface TraceHeaders {
   readonly tracestate?: string;
 }
 
-/** The active OpenTelemetry context as W3C trace headers; empty when no span is active. */
-export function activeTraceHeaders(): TraceHeaders {
-  const active = context.active();
-  if (trace.getSpanContext(active) === undefined) return {};
+/** `ctx` (default: the active context) as W3C trace headers; empty when it has no span. */
+export function activeTraceHeaders(ctx: Context = context.active()): TraceHeaders {
+  if (trace.getSpanContext(ctx) === undefined) return {};
   const carrier: Record<string, string> = {};
-  propagator.inject(active, carrier, defaultTextMapSetter);
+  propagator().inject(ctx, carrier, defaultTextMapSetter);
   return carrier;
 }
 
@@ -29,5 +33,5 @@ export function activeTraceHeaders(): TraceHeaders {
 export function contextFromTraceHeaders(traceparent: string | undefined, tracestate: string | undefined): Context {
   if (traceparent === undefined) return ROOT_CONTEXT;
   const carrier: Record<string, string> = tracestate === undefined ? { traceparent } : { traceparent, tracestate };
-  return propagator.extract(ROOT_CONTEXT, carrier, defaultTextMapGetter);
+  return propagator().extract(ROOT_CONTEXT, carrier, defaultTextMapGetter);
 }

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { DataSource, type MixedList, type MigrationInterface, type EntitySchema } from 'typeorm';
+import { migrateWithLock, migrationModeFromEnv, verifySchema, type MigrationMode } from './migrations.js';
 
 export interface DatabaseOptions {
   /** postgres://user@host:port/db */
@@ -17,6 +18,10 @@ export interface DatabaseOptions {
    * (1 s doubling to 30 s) until this signal aborts; each retry is reported. Default: retry forever.
    */
   readonly waitForDatabase?: { readonly signal?: AbortSignal; readonly onRetry?: (attempt: number, error: Error, delayMs: number) => void };
+  /** `run` migrates under the advisory lock, `verify` only checks the version. Default `OPENPAW_MIGRATIONS` (else `run`). */
+  readonly migrationMode?: MigrationMode;
+  /** `verify`: how long to wait for the migrations Job. Default `OPENPAW_MIGRATIONS_WAIT_MS` or 120 s. */
+  readonly migrationWaitMs?: number;
 }
 
 /** Errors that mean "PostgreSQL is not there (yet)": worth waiting for, unlike bad credentials or SQL. */
@@ -47,13 +52,21 @@ export function createDataSource(options: DatabaseOptions): DataSource {
   });
 }
 
-/** Initialises the data source, creates its schema if missing and applies pending migrations. */
+/**
+ * Initialises the data source and makes sure its schema is at this code's version: in `run` mode by
+ * applying pending migrations under the advisory lock, in `verify` mode by waiting for the
+ * migrations Job (see `migrations.ts`).
+ */
 export async function openDatabase(options: DatabaseOptions): Promise<DataSource> {
   const dataSource = createDataSource(options);
   await initializeWhenAvailable(dataSource, options.waitForDatabase ?? {});
   try {
-    await dataSource.query(`create schema if not exists "${options.schema.replace(/"/g, '')}"`);
-    await dataSource.runMigrations({ transaction: 'each' });
+    const mode = options.migrationMode ?? migrationModeFromEnv();
+    if (mode === 'run') await migrateWithLock(dataSource, options.schema);
+    else {
+      const waitMs = options.migrationWaitMs ?? Number(process.env['OPENPAW_MIGRATIONS_WAIT_MS'] ?? 120_000);
+      await verifySchema(dataSource, options.schema, options.migrations ?? [], { waitMs });
+    }
   } catch (error) {
     await dataSource.destroy();
     throw error;

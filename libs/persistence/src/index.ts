@@ -1,1 +1,20 @@
 export { createDataSource, isDatabaseUnavailable, openDatabase, type DatabaseOptions } from './data-source.js';
+export {
+  migrateWithLock,
+  migrationModeFromEnv,
+  migrationNames,
+  MIGRATIONS_LOCK_KEY,
+  pendingMigrations,
+  verifySchema,
+  type MigrationMode,
+  type VerifyOptions,
+} from './migrations.js';
+export {
+  applyRetention,
+  RETENTION_LOCK_KEY,
+  runRetention,
+  tableSizes,
+  type RetentionResult,
+  type RetentionRule,
+  type TableSize,
+} from './retention.js';

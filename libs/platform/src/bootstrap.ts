@@ -4,8 +4,9 @@ import type { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory, type IEntryNestModule } from '@nestjs/core';
 import { Logger, PinoLogger } from 'nestjs-pino';
+import { httpServerSpans } from './http-spans.js';
 import { startStartupProbeServer } from './startup-probe-server.js';
-import { installTracing } from './tracing.js';
+import { installTracing, shutdownTracing } from './tracing.js';
 
 export interface ServiceAppOptions {
   /** The service's name (as given to `PlatformModule.forService`). */
@@ -38,14 +39,17 @@ export interface RunningService {
  * close connections), open HTTP connections closed on shutdown (long-lived SSE streams included).
  */
 export async function createServiceApp(options: ServiceAppOptions): Promise<INestApplication> {
-  installTracing();
+  installTracing({ serviceName: options.name });
   const app = await NestFactory.create(options.module, {
     bufferLogs: true,
     abortOnError: false,
     forceCloseConnections: true,
   });
   app.useLogger(app.get(Logger));
+  // First, so the request's logs, publishes and handlers run inside its SERVER span.
+  app.use(httpServerSpans);
   app.enableShutdownHooks();
+  process.once('beforeExit', () => void shutdownTracing());
   await options.configure?.(app);
   return app;
 }

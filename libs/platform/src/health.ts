@@ -2,6 +2,7 @@ import { Controller, Get, Inject, Injectable, Res, SetMetadata } from '@nestjs/c
 import { ApiExcludeEndpoint, ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, type HealthCheckResult, HealthIndicatorService } from '@nestjs/terminus';
 import type { Response } from 'express';
+import { InternalHttpServer } from './internal-server.js';
 import { PlatformMetrics } from './metrics.js';
 
 /** Injection token of the service's name (`PlatformModule.forService(name)`). */
@@ -102,12 +103,19 @@ export class HealthController {
 @PublicRoute()
 @Controller()
 export class MetricsController {
-  constructor(private readonly metrics: PlatformMetrics) {}
+  constructor(
+    private readonly metrics: PlatformMetrics,
+    private readonly internal: InternalHttpServer,
+  ) {}
 
-  /** Prometheus exposition of the service's registry. */
+  /** Prometheus exposition of the service's registry (404 here when it lives on the internal port). */
   @Get('metrics')
   @ApiExcludeEndpoint()
   async scrape(@Res() response: Response): Promise<void> {
+    if (this.internal.enabled) {
+      response.status(404).json({ statusCode: 404, message: 'Cannot GET /metrics' });
+      return;
+    }
     const { contentType, body } = await this.metrics.scrape();
     response.status(200).type(contentType).send(body);
   }

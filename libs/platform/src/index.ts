@@ -16,13 +16,19 @@ export { MetricsMessagingObserver, type MessagingObserver } from './messaging-ob
 export { loggerParams, MessageLogContext, messageLogBindings, messageLogger, PROBE_PATHS, type MessageLogSource } from './logging.js';
 export {
   currentSpanContext,
+  currentSpanId,
   currentTraceId,
   currentTraceparent,
   formatTraceparent,
   installTracing,
   parseTraceparent,
+  platformTracer,
+  shutdownTracing,
   startSpanContext,
   withTraceparent,
+  type TracingOptions,
 } from './tracing.js';
 export { DEFAULT_NATS_URL, laneSettingsFromEnv, natsUrlFromEnv, ServiceMessagingModule, type ServiceMessagingOptions } from './messaging.js';
 export { parseJsonSetting, validSetting } from './json-setting.js';
+export { httpServerSpans } from './http-spans.js';
+export { InternalHttpServer, internalPortFromEnv, type InternalResponse } from './internal-server.js';

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { Injectable } from '@nestjs/common';
 import { PinoLogger, type Params } from 'nestjs-pino';
 import { type Bindings, type Logger, stdTimeFunctions } from 'pino';
-import { currentTraceId } from './tracing.js';
+import { currentSpanId, currentTraceId } from './tracing.js';
 
 /** Paths probed every few seconds; their requests are not logged. */
 export const PROBE_PATHS: readonly string[] = ['/healthz', '/readyz', '/metrics'];
@@ -21,7 +21,7 @@ export function loggerParams(service: string, options: { readonly level?: string
       formatters: { level: (label) => ({ level: label }) },
       mixin: () => {
         const traceId = currentTraceId();
-        return traceId === undefined ? {} : { traceId };
+        return traceId === undefined ? {} : { traceId, spanId: currentSpanId() };
       },
       autoLogging: { ignore: (req: IncomingMessage) => PROBE_PATHS.includes((req.url ?? '').split('?')[0] ?? '') },
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },

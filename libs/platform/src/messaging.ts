@@ -12,6 +12,7 @@ import {
   NATS_CONNECTION,
   serviceCommandsDurable,
   serviceCommandsFilter,
+  streamProvisionFromEnv,
 } from '@openpaw/messaging';
 import { ReadinessRegistry } from './health.js';
 import { MessageLogContext } from './logging.js';
@@ -112,6 +113,7 @@ export class ServiceMessagingModule implements OnModuleInit, OnApplicationBootst
           inject: [MetricsMessagingObserver, MessageLogContext],
           useFactory: (observer: MetricsMessagingObserver, logger: MessageLogContext): MessagingModuleOptions => ({
             natsUrl: natsUrlFromEnv(),
+            streams: streamProvisionFromEnv(),
             observer,
             logger,
             ...options,

@@ -25,6 +25,17 @@ describe('PlatformMetrics', () => {
     expect(body).toContain('openpaw_timer_lag_seconds_count 1');
   });
 
+  it('exposes table sizes read at scrape time', async () => {
+    const metrics = new PlatformMetrics('coordinator', { defaultMetrics: false });
+    let bytes = 8192;
+    metrics.watchTableSizes(() => Promise.resolve([{ table: 'coordinator.inbox', bytes, rows: 12 }]));
+    expect((await metrics.scrape()).body).toContain('openpaw_table_size_bytes{table="coordinator.inbox"} 8192');
+    expect((await metrics.scrape()).body).toContain('openpaw_table_rows_estimate{table="coordinator.inbox"} 12');
+    bytes = 16384;
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await metrics.scrape()).body).toContain('openpaw_table_size_bytes{table="coordinator.inbox"} 16384');
+  });
+
   it('keeps one registry per application', async () => {
     const a = new PlatformMetrics('a', { defaultMetrics: false });
     const b = new PlatformMetrics('b');

@@ -128,6 +128,39 @@ export class PlatformMetrics {
     this.timerLag.observe(Math.max(0, seconds));
   }
 
+  /**
+   * `openpaw_table_size_bytes` and `openpaw_table_rows_estimate` by table, read from `source` at
+   * each scrape (so a table that grows without bound shows before it hurts). One source per registry.
+   */
+  watchTableSizes(source: () => Promise<readonly { readonly table: string; readonly bytes: number; readonly rows: number }[]>): void {
+    let latest: Promise<readonly { readonly table: string; readonly bytes: number; readonly rows: number }[]> | undefined;
+    // Both gauges are collected in one scrape: read the sizes once for the pair.
+    const read = (): Promise<readonly { readonly table: string; readonly bytes: number; readonly rows: number }[]> => {
+      latest ??= source().finally(() => setTimeout(() => (latest = undefined), 1_000).unref());
+      return latest;
+    };
+    new Gauge({
+      name: 'openpaw_table_size_bytes',
+      help: 'Size on disk of a table with its indexes and TOAST.',
+      labelNames: ['table'],
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const size of await read().catch(() => [])) this.set({ table: size.table }, size.bytes);
+      },
+    });
+    new Gauge({
+      name: 'openpaw_table_rows_estimate',
+      help: "The planner's row estimate of a table.",
+      labelNames: ['table'],
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const size of await read().catch(() => [])) this.set({ table: size.table }, size.rows);
+      },
+    });
+  }
+
   /** The Prometheus text exposition and its content type. */
   async scrape(): Promise<{ readonly contentType: string; readonly body: string }> {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };

@@ -2,6 +2,7 @@ import { type DynamicModule, Inject, Module, type OnModuleInit } from '@nestjs/c
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import { HealthController, MetricsController, type ReadinessCheck, ReadinessRegistry, SERVICE_NAME } from './health.js';
+import { InternalHttpServer } from './internal-server.js';
 import { loggerParams, MessageLogContext } from './logging.js';
 import { MetricsMessagingObserver } from './messaging-observer.js';
 import { PlatformMetrics } from './metrics.js';
@@ -62,8 +63,9 @@ export class PlatformModule implements OnModuleInit {
         },
         ReadinessRegistry,
         MessageLogContext,
+        InternalHttpServer,
       ],
-      exports: [SERVICE_NAME, PlatformMetrics, MetricsMessagingObserver, ReadinessRegistry, MessageLogContext, LoggerModule],
+      exports: [SERVICE_NAME, PlatformMetrics, MetricsMessagingObserver, ReadinessRegistry, MessageLogContext, LoggerModule, InternalHttpServer],
     };
   }
 

@@ -1,22 +1,60 @@
 import { randomBytes } from 'node:crypto';
-import { context, isSpanContextValid, propagation, type SpanContext, trace, TraceFlags } from '@opentelemetry/api';
+import { context, isSpanContextValid, propagation, type SpanContext, trace, TraceFlags, type Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BatchSpanProcessor, SimpleSpanProcessor, type SpanExporter, TracerProvider } from '@opentelemetry/sdk-trace';
 
 /**
- * Trace context without an SDK: OpenPaw carries W3C trace context from the gateway through every
- * message (the envelope's `traceparent`) so logs and a collector can join a run's hops. Span
- * contexts are created here with random ids and made current with the global context manager.
+ * OpenTelemetry for a service: the SDK's tracer provider (3.x) exporting over OTLP when
+ * `OTEL_EXPORTER_OTLP_ENDPOINT` is set (or to the exporter a test passes), the AsyncLocalStorage
+ * context manager and the W3C propagator as globals. Spans: SERVER per HTTP request (`http-spans.ts`),
+ * PRODUCER per publish and CONSUMER per handled message (libs/messaging). Without an exporter no
+ * span is recorded, but trace context still travels (the API's non-recording spans keep the ids).
  */
 
 let installed = false;
+let provider: TracerProvider | undefined;
 
-/** Installs the AsyncLocalStorage context manager and the W3C propagator globally (idempotent). */
-export function installTracing(): void {
-  if (installed) return;
-  installed = true;
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+export interface TracingOptions {
+  /** `service.name` of the spans; default `OTEL_SERVICE_NAME`, else `openpaw`. */
+  readonly serviceName?: string;
+  /** Where spans go; default an OTLP/protobuf exporter when `OTEL_EXPORTER_OTLP_ENDPOINT` is set. */
+  readonly exporter?: SpanExporter;
+  /** `simple` exports each span as it ends (tests); default `batch`. */
+  readonly processor?: 'batch' | 'simple';
+}
+
+/**
+ * Installs the context manager and the W3C propagator globally (once), and a recording tracer
+ * provider when there is somewhere to export to (once; a later call with an exporter is ignored).
+ */
+export function installTracing(options: TracingOptions = {}): void {
+  if (!installed) {
+    installed = true;
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  }
+  if (provider !== undefined) return;
+  const endpoint = process.env['OTEL_EXPORTER_OTLP_ENDPOINT'];
+  const exporter = options.exporter ?? (endpoint === undefined || endpoint === '' ? undefined : new OTLPTraceExporter());
+  if (exporter === undefined) return;
+  provider = new TracerProvider({
+    resource: resourceFromAttributes({ 'service.name': options.serviceName ?? process.env['OTEL_SERVICE_NAME'] ?? 'openpaw' }),
+    spanProcessors: [options.processor === 'simple' ? new SimpleSpanProcessor({ exporter }) : new BatchSpanProcessor({ exporter })],
+  });
+  trace.setGlobalTracerProvider(provider);
+}
+
+/** Flushes and stops the exporter (on shutdown, so the last spans are not lost). */
+export async function shutdownTracing(): Promise<void> {
+  await provider?.shutdown();
+}
+
+/** The tracer OpenPaw's own spans come from. */
+export function platformTracer(): Tracer {
+  return trace.getTracer('openpaw');
 }
 
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
@@ -72,6 +110,11 @@ export function currentTraceparent(): string | undefined {
 /** The active trace id, for log lines. */
 export function currentTraceId(): string | undefined {
   return currentSpanContext()?.traceId;
+}
+
+/** The active span id, for log lines. */
+export function currentSpanId(): string | undefined {
+  return currentSpanContext()?.spanId;
 }
 
 /**

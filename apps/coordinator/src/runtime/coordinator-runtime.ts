@@ -12,6 +12,8 @@ import {
   type MessagingLogger,
   type MessagingObserver,
   provisionStreams,
+  streamProvisionFromEnv,
+  type StreamProvisionOptions,
   startConsumer,
 } from '@openpaw/messaging';
 import { openDatabase } from '@openpaw/persistence';
@@ -59,6 +61,8 @@ export interface CoordinatorConfig {
   readonly poolSize?: number;
   /** Redelivery delay of messages a crashed coordinator held unacked. Batches take milliseconds. */
   readonly ackWaitMs?: number;
+  /** Stream provisioning at start; default from the environment (`create-missing`: never changes an existing stream). */
+  readonly streams?: StreamProvisionOptions;
 }
 
 const ACK: HandlerOutcome = { kind: 'ack' };
@@ -111,7 +115,7 @@ export class CoordinatorRuntime {
 
   private async provisionAndConsume(): Promise<void> {
     const jsm = await jetstreamManager(this.nc);
-    await provisionStreams(jsm);
+    await provisionStreams(jsm, this.config.streams ?? streamProvisionFromEnv());
     const common = { maxDeliver: 11, ackWaitMs: this.config.ackWaitMs ?? 5_000, maxAckPending: 4096 };
     await ensureConsumer(jsm, { stream: STREAMS.commands.name, durable: COORDINATOR_COMMANDS_DURABLE, filterSubject: 'openpaw.cmd.coordinator.>', ...common });
     const byContext = new Map<string, Map<string, AnyMessageDefinition>>();

@@ -1,5 +1,6 @@
-import { errors, jwtVerify, SignJWT } from 'jose';
+import { decodeProtectedHeader, errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import type { JwtConfig } from '../config.js';
+import { JWKS_ALGORITHMS, JwksKeys } from './jwks.js';
 
 /** Who is calling: the token's `sub`, and its subscription tier (claim `tier`) when the token has one. */
 export interface AuthenticatedUser {
@@ -18,7 +19,40 @@ export class InvalidTokenError extends Error {
 }
 
 function keyOf(config: JwtConfig): Uint8Array {
+  if (config.secret === undefined) throw new Error('no OPENPAW_JWT_SECRET: HS256 tokens are disabled');
   return new TextEncoder().encode(config.secret);
+}
+
+/** One cached key set per configuration (the guard's config lives as long as the app). */
+const keySets = new WeakMap<JwtConfig, JwksKeys>();
+
+function jwksOf(config: JwtConfig): JwksKeys {
+  let keys = keySets.get(config);
+  if (keys === undefined) {
+    keys = new JwksKeys(config);
+    keySets.set(config, keys);
+  }
+  return keys;
+}
+
+/** HS256 with the shared secret (dev mode) when configured; RS256/ES256 from the JWKS when configured. Never both for one token. */
+async function verifiedPayload(config: JwtConfig, token: string): Promise<JWTPayload> {
+  const options = { issuer: config.issuer, audience: config.audience, requiredClaims: ['sub', 'exp'] };
+  let alg: unknown;
+  try {
+    alg = decodeProtectedHeader(token).alg;
+  } catch {
+    throw new InvalidTokenError('token is not valid');
+  }
+  if (alg === 'HS256' && config.secret !== undefined) {
+    return (await jwtVerify(token, keyOf(config), { ...options, algorithms: ['HS256'] })).payload;
+  }
+  const jwks = jwksOf(config);
+  if (jwks.enabled && typeof alg === 'string' && (JWKS_ALGORITHMS as readonly string[]).includes(alg)) {
+    return (await jwtVerify(token, await jwks.keys(), { ...options, algorithms: [...JWKS_ALGORITHMS] })).payload;
+  }
+  // Same answer as a bad signature: the caller learns nothing about which algorithms exist.
+  throw new InvalidTokenError('token is not valid');
 }
 
 /** Signs an HS256 access token for `userId` (the dev token of the local demo and of tests). */
@@ -38,15 +72,13 @@ export async function signAccessToken(
     .sign(keyOf(config));
 }
 
-/** Verifies signature (HS256 only), issuer, audience, expiry and `sub`; throws `InvalidTokenError`. */
+/**
+ * Verifies signature (HS256 with the shared secret, or RS256/ES256 from the identity provider's
+ * JWKS), issuer, audience, expiry and `sub`; throws `InvalidTokenError`.
+ */
 export async function verifyAccessToken(config: JwtConfig, token: string): Promise<AuthenticatedUser> {
   try {
-    const { payload } = await jwtVerify(token, keyOf(config), {
-      algorithms: ['HS256'],
-      issuer: config.issuer,
-      audience: config.audience,
-      requiredClaims: ['sub', 'exp'],
-    });
+    const payload = await verifiedPayload(config, token);
     if (typeof payload.sub !== 'string' || payload.sub.length === 0) throw new InvalidTokenError('token has no subject');
     const tier = payload['tier'];
     return typeof tier === 'string' && TIER.test(tier) ? { userId: payload.sub, tier } : { userId: payload.sub };

@@ -1,6 +1,7 @@
 import { applyDecorators, type INestApplication } from '@nestjs/common';
 import { ApiBody, ApiParam, ApiQuery, DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger';
+import { InternalHttpServer } from '@openpaw/platform';
 import { z } from 'zod';
 
 /** The OpenAPI (3.0) JSON Schema of a zod schema: the zod schema stays the only hand-written contract. */
@@ -37,7 +38,7 @@ export function ApiZodBody(schema: z.ZodType, options: { readonly required?: boo
 
 export const BEARER_SCHEME = 'bearer';
 
-/** Serves the OpenAPI document at `/docs/openapi.json` and Swagger UI at `/docs`. */
+/** Serves the OpenAPI document at `/docs/openapi.json` and Swagger UI at `/docs` (see `docsArePublic`). */
 export function setupOpenApi(app: INestApplication): void {
   const config = new DocumentBuilder()
     .setTitle('OpenPaw API')
@@ -49,5 +50,15 @@ export function setupOpenApi(app: INestApplication): void {
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, BEARER_SCHEME)
     .build();
   const document = SwaggerModule.createDocument(app, config);
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json', raw: ['json'] });
+  const internal = app.get(InternalHttpServer);
+  // Always on the internal port (when there is one); on the public port only by flag, or when there is no internal port (local dev).
+  internal.add('/docs/openapi.json', () => Promise.resolve({ contentType: 'application/json', body: JSON.stringify(document) }));
+  if (docsArePublic(process.env, internal.enabled)) {
+    SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json', raw: ['json'] });
+  }
+}
+
+/** `OPENPAW_DOCS_PUBLIC=true` serves Swagger UI and the document on the public port next to the internal one. */
+export function docsArePublic(env: NodeJS.ProcessEnv, internalPort: boolean): boolean {
+  return env['OPENPAW_DOCS_PUBLIC'] === 'true' || !internalPort;
 }

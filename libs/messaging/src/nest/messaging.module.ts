@@ -21,6 +21,7 @@ import { stderrLogger, type MessagingLogger, type MessagingObserver } from '../o
 import type { BatchItem, HandlerOutcome, MessageContext, MessagePublisher } from '../ports.js';
 import { consumerInfoIfExists, ensureConsumer, EVENTS_FILTER, laneFilterOf, provisionStreams, serviceEventsDurable } from '../provisioning.js';
 import { JetStreamPublisher } from '../publisher.js';
+import type { StreamProvisionOptions } from '../stream-settings.js';
 import { ON_MESSAGE_METADATA } from './on-message.decorator.js';
 import { MESSAGE_PUBLISHER, MESSAGING_OPTIONS, NATS_CONNECTION } from './tokens.js';
 
@@ -53,7 +54,8 @@ export interface MessagingModuleOptions {
   readonly maxAckPending?: number;
   /** Provision the streams on connect. Default true. */
   readonly provisionStreams?: boolean;
-  readonly streamReplicas?: number;
+  /** How (default `create-missing`: never changes an existing stream) and with which settings. */
+  readonly streams?: StreamProvisionOptions;
   readonly logger?: MessagingLogger;
   readonly observer?: MessagingObserver;
   /** Credentials, TLS, ...; passed to nats.js. */
@@ -310,7 +312,7 @@ function coreProviders(): Provider[] {
         });
         try {
           if (options.provisionStreams !== false) {
-            await provisionStreams(await jetstreamManager(nc), options.streamReplicas === undefined ? {} : { replicas: options.streamReplicas });
+            await provisionStreams(await jetstreamManager(nc), options.streams);
           }
         } catch (error) {
           await nc.close();

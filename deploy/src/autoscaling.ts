@@ -1,0 +1,75 @@
+import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
+import type { IScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject';
+import type { Construct } from 'constructs';
+import { selectorLabels } from './labels.js';
+import { typedObject } from './typed-object.js';
+
+export interface ScalingProps {
+  readonly name: string;
+  readonly min: number;
+  readonly max: number;
+  /** The JetStream durable whose pending messages drive the scale (absent: CPU only). */
+  readonly lag?: {
+    readonly monitoringEndpoint: string;
+    readonly stream: string;
+    readonly consumer: string;
+    readonly threshold: number;
+  };
+}
+
+const CPU_TARGET_PERCENT = 70;
+
+/**
+ * KEDA ScaledObject on the lane's consumer lag (nats-jetstream scaler, read from the NATS monitoring
+ * endpoint) with CPU as a second trigger; if the scaler cannot read the lag, KEDA holds `fallback`
+ * replicas. KEDA owns the HPA it creates, so there is no second HPA on the same Deployment.
+ */
+export function scaledObject(scope: Construct, props: ScalingProps): void {
+  typedObject<IScaledObject>(scope, `${props.name}-scaledobject`, {
+    apiVersion: 'keda.sh/v1alpha1',
+    kind: 'ScaledObject',
+    metadata: { name: props.name, labels: selectorLabels(props.name) },
+    spec: {
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: props.name },
+      minReplicaCount: props.min,
+      maxReplicaCount: props.max,
+      pollingInterval: 15,
+      cooldownPeriod: 300,
+      fallback: { failureThreshold: 3, replicas: props.min },
+      triggers: [
+        ...(props.lag === undefined
+          ? []
+          : [
+              {
+                type: 'nats-jetstream',
+                metadata: {
+                  natsServerMonitoringEndpoint: props.lag.monitoringEndpoint,
+                  account: '$G',
+                  stream: props.lag.stream,
+                  consumer: props.lag.consumer,
+                  lagThreshold: String(props.lag.threshold),
+                  activationLagThreshold: '0',
+                  useHttps: 'false',
+                },
+              },
+            ]),
+        { type: 'cpu', metricType: 'Utilization', metadata: { value: String(CPU_TARGET_PERCENT) } },
+      ],
+    },
+  });
+}
+
+/** A plain CPU HPA: the fallback for clusters without KEDA (the Helm chart picks one by `keda.enabled`). */
+export function cpuAutoscaler(scope: Construct, props: ScalingProps): void {
+  typedObject<IHorizontalPodAutoscaler>(scope, `${props.name}-hpa`, {
+    apiVersion: 'autoscaling/v2',
+    kind: 'HorizontalPodAutoscaler',
+    metadata: { name: props.name, labels: selectorLabels(props.name) },
+    spec: {
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: props.name },
+      minReplicas: props.min,
+      maxReplicas: props.max,
+      metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: CPU_TARGET_PERCENT } } }],
+    },
+  });
+}

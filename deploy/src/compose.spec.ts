@@ -1,0 +1,45 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { SEPARATE_LANES, SERVICES } from './topology.js';
+
+interface ComposeService {
+  readonly image?: string;
+  readonly build?: string;
+  readonly command?: readonly string[];
+  readonly environment?: Record<string, string>;
+  readonly depends_on?: Record<string, { condition: string }>;
+  readonly healthcheck?: { readonly test?: readonly string[]; readonly disable?: boolean };
+  readonly restart?: string;
+}
+
+const root = join(import.meta.dirname, '../..');
+const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, ComposeService> };
+const services = compose.services;
+const apps = [...SERVICES.map((s) => s.name as string), ...SEPARATE_LANES.map((l) => `${l.service}-${l.lane}`)];
+
+describe('docker-compose.yml (validated offline: no Docker engine on CI)', () => {
+  it('runs every service and separate lane of deploy/src/topology.ts, plus the infrastructure and the collector', () => {
+    expect(Object.keys(services).sort()).toEqual([...apps, 'nats', 'postgres', 'qdrant', 'gcs', 'otel-collector', 'provision'].sort());
+  });
+
+  it('every service waits for provisioning, checks readiness, verifies its schema and leaves the streams alone', () => {
+    for (const name of apps) {
+      const service = services[name] as ComposeService;
+      expect({ name, after: service.depends_on?.['provision']?.condition }).toEqual({ name, after: 'service_completed_successfully' });
+      expect({ name, health: service.healthcheck?.test?.join(' ') }).toEqual({ name, health: expect.stringContaining('/readyz') });
+      expect(service.environment).toMatchObject({ OPENPAW_MIGRATIONS: 'verify', OPENPAW_STREAMS_PROVISION: 'off', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector:4318' });
+      expect(service.command?.[1]).toBe(`dist/apps/${name.startsWith('assets') ? 'assets' : name}/src/main.js`);
+    }
+    expect(services['assets-video']?.environment?.['OPENPAW_LANES']).toBe('video');
+  });
+
+  it('provisioning runs once, after NATS and PostgreSQL are healthy, as the streams owner and the migrator', () => {
+    const provision = services['provision'] as ComposeService;
+    expect(provision.restart).toBe('no');
+    expect(provision.depends_on).toEqual({ nats: { condition: 'service_healthy' }, postgres: { condition: 'service_healthy' } });
+    expect(provision.command?.join(' ')).toContain('dist/tools/provision.js && node dist/tools/migrate.js');
+    expect(provision.environment?.['OPENPAW_STREAMS_PROVISION']).toBe('reconcile');
+    for (const infra of ['nats', 'postgres', 'qdrant']) expect(services[infra]?.healthcheck?.test).toBeDefined();
+  });
+});

@@ -1,0 +1,123 @@
+import { policyViolations, type PolicyOptions } from './policy.js';
+import { renderPlatform, type K8sObject } from './render.js';
+import { schemaError } from './schema-validation.js';
+import { DEFAULT_SETTINGS } from './settings.js';
+import { SEPARATE_LANES, SERVICES, SHUTDOWN_GRACE_SECONDS } from './topology.js';
+
+const rendered = renderPlatform(DEFAULT_SETTINGS);
+const all = [...rendered.platform, ...rendered.keda, ...rendered.hpa, ...rendered.nats];
+
+const policy: PolicyOptions = {
+  requiredGraceSeconds: (name) => {
+    const lane = SEPARATE_LANES.find((l) => `${l.service}-${l.lane}` === name);
+    const service = SERVICES.find((s) => s.name === name);
+    const drain = lane?.drainSeconds ?? service?.drainSeconds ?? 0;
+    return SHUTDOWN_GRACE_SECONDS + drain;
+  },
+};
+
+function byKind(kind: string, list: readonly K8sObject[] = rendered.platform): K8sObject[] {
+  return list.filter((o) => o.kind === kind);
+}
+
+function clone(object: K8sObject): K8sObject {
+  return structuredClone<K8sObject>(object);
+}
+
+describe('synthesized manifests', () => {
+  it('validate against the Kubernetes, KEDA and Prometheus Operator schemas', () => {
+    expect(all.length).toBeGreaterThan(50);
+    expect(all.map(schemaError).filter((e) => e !== undefined)).toEqual([]);
+  });
+
+  it('the schema check rejects an invalid object', () => {
+    const deployment = clone(byKind('Deployment')[0] as K8sObject);
+    (deployment['spec'] as { strategy: unknown }).strategy = { type: 'Sometimes' };
+    const pdb = clone(byKind('PodDisruptionBudget')[0] as K8sObject);
+    (pdb['spec'] as { maxUnavailable: unknown }).maxUnavailable = { half: true };
+    expect(schemaError(deployment)).toContain('Deployment');
+    expect(schemaError(pdb)).toContain('PodDisruptionBudget');
+    expect(schemaError({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } })).toContain('no schema known');
+  });
+
+  it('pass the policy with KEDA and with the HPA fallback', () => {
+    expect(policyViolations(rendered.platform, rendered.keda, policy)).toEqual([]);
+    expect(policyViolations(rendered.platform, rendered.hpa, policy)).toEqual([]);
+  });
+
+  it('the policy also checks the pods of Jobs and CronJobs', () => {
+    const cron = rendered.platform.map(clone).filter((o) => o.kind === 'CronJob');
+    expect(cron.map((o) => o.metadata.name)).toEqual(['openpaw-retention']);
+    const spec = (cron[0]?.['spec'] as { jobTemplate: { spec: { template: { spec: { containers: Record<string, unknown>[] } } } } }).jobTemplate.spec.template.spec;
+    (spec.containers[0]?.['securityContext'] as Record<string, unknown>)['runAsNonRoot'] = false;
+    expect(policyViolations([...cron, ...byKind('NetworkPolicy')], [], policy)).toEqual(['CronJob openpaw-retention container retention: may run as root']);
+    expect(policyViolations(cron, [], policy)).toContain('CronJob openpaw-retention: no NetworkPolicy of its own');
+  });
+
+  it('the policy catches a container without probes, limits or a read-only root, and a Deployment without a PDB', () => {
+    const broken = rendered.platform.map(clone).filter((o) => !(o.kind === 'PodDisruptionBudget' && o.metadata.name === 'solve'));
+    const solve = broken.find((o) => o.kind === 'Deployment' && o.metadata.name === 'solve') as K8sObject;
+    const container = (solve['spec'] as { template: { spec: { containers: Record<string, unknown>[] } } }).template.spec.containers[0] as Record<string, unknown>;
+    delete container['readinessProbe'];
+    container['resources'] = { requests: { cpu: '100m' } };
+    (container['securityContext'] as Record<string, unknown>)['readOnlyRootFilesystem'] = false;
+    (solve['spec'] as { template: { spec: Record<string, unknown> } }).template.spec['terminationGracePeriodSeconds'] = 30;
+    expect(policyViolations(broken, rendered.keda, policy)).toEqual([
+      'Deployment solve container solve: no liveness/readiness probe',
+      'Deployment solve container solve: no cpu/memory limits',
+      'Deployment solve container solve: writable root filesystem',
+      'Deployment solve: no PodDisruptionBudget',
+      `Deployment solve: terminationGracePeriodSeconds 30 < ${SHUTDOWN_GRACE_SECONDS + 120} needed to drain`,
+    ]);
+  });
+
+  it('one Deployment per service and per separate lane (assets-video), each with KEDA on its own consumer', () => {
+    const names = byKind('Deployment').map((d) => d.metadata.name);
+    expect(names).toEqual(expect.arrayContaining([...SERVICES.map((s) => s.name), 'assets-video', 'otel-collector']));
+    expect(names).toHaveLength(SERVICES.length + SEPARATE_LANES.length + 1);
+    const triggers = Object.fromEntries(
+      byKind('ScaledObject', rendered.keda).map((so) => {
+        const spec = so['spec'] as { triggers: { type: string; metadata: Record<string, string> }[] };
+        return [so.metadata.name, spec.triggers.find((t) => t.type === 'nats-jetstream')?.metadata];
+      }),
+    );
+    expect(triggers['assets-video']).toMatchObject({ stream: 'OPENPAW_COMMANDS', consumer: 'svc-assets-video', lagThreshold: '2' });
+    expect(triggers['assets']).toMatchObject({ consumer: 'svc-assets', natsServerMonitoringEndpoint: DEFAULT_SETTINGS.natsMonitoringEndpoint });
+    expect(triggers['gateway']).toBeUndefined();
+    const env = (name: string): Record<string, unknown> => {
+      const d = byKind('Deployment').find((o) => o.metadata.name === name) as K8sObject;
+      const c = (d['spec'] as { template: { spec: { containers: { env: { name: string; value?: string }[] }[] } } }).template.spec.containers[0];
+      return Object.fromEntries((c?.env ?? []).map((e) => [e.name, e.value]));
+    };
+    expect(env('assets-video')['OPENPAW_LANES']).toBe('video');
+    expect(env('assets')['OPENPAW_LANES']).toBe('critical,priorityvideo');
+    expect(env('solve')).not.toHaveProperty('OPENPAW_LANES');
+  });
+
+  it('only the gateway is reachable from the ingress controller; the NATS monitoring port only from KEDA and Prometheus', () => {
+    const fromIngress = byKind('NetworkPolicy').filter((np) => JSON.stringify(np['spec']).includes(DEFAULT_SETTINGS.ingressNamespace));
+    expect(fromIngress.map((np) => np.metadata.name)).toEqual(['gateway']);
+    const nats = rendered.nats[0] as K8sObject;
+    const rules = (nats['spec'] as { ingress: { from: unknown[]; ports: { port: number }[] }[] }).ingress;
+    const monitoring = rules.filter((r) => r.ports.some((p) => p.port === 8222));
+    expect(monitoring).toHaveLength(1);
+    expect(JSON.stringify(monitoring[0]?.from)).toContain(DEFAULT_SETTINGS.kedaNamespace);
+    expect(JSON.stringify(monitoring[0]?.from)).not.toContain(`"${DEFAULT_SETTINGS.namespace}"`);
+  });
+
+  it('services never migrate or touch the streams; the migrations Job does both (R3), before Helm rolls the Deployments', () => {
+    const config = byKind('ConfigMap').find((c) => c.metadata.name === 'openpaw-config') as K8sObject;
+    expect(config['data']).toMatchObject({ OPENPAW_MIGRATIONS: 'verify', OPENPAW_STREAMS_PROVISION: 'off', SHUTDOWN_GRACE_MS: String(SHUTDOWN_GRACE_SECONDS * 1000) });
+    const job = byKind('Job')[0] as K8sObject;
+    expect(job.metadata.annotations?.['helm.sh/hook']).toBe('pre-install,pre-upgrade');
+    const spec = (job['spec'] as { template: { spec: { initContainers: { command: string[]; env: { name: string; value?: string }[] }[]; containers: { command: string[] }[] } } }).template.spec;
+    expect(spec.initContainers[0]?.command).toEqual(['node', 'dist/tools/provision.js']);
+    expect(spec.initContainers[0]?.env).toEqual(
+      expect.arrayContaining([
+        { name: 'OPENPAW_STREAMS_PROVISION', value: 'reconcile' },
+        { name: 'OPENPAW_STREAM_REPLICAS', value: '3' },
+      ]),
+    );
+    expect(spec.containers[0]?.command).toEqual(['node', 'dist/tools/migrate.js']);
+  });
+});

@@ -1,0 +1,199 @@
+import { catalog, CRITICAL_LANE, laneDurableOf, lanesOfService, STREAMS } from '@openpaw/contracts';
+import { App, Chart } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-34';
+import type { INamespace } from 'kubernetes-models/v1/Namespace';
+import type { Construct } from 'constructs';
+import { cpuAutoscaler, scaledObject, type ScalingProps } from './autoscaling.js';
+import { collector, COLLECTOR_NAME, COLLECTOR_OTLP_HTTP } from './collector.js';
+import { selectorLabels } from './labels.js';
+import { migrationsJob } from './migrations-job.js';
+import { retentionCronJob } from './retention-cronjob.js';
+import { serviceMonitor } from './monitoring.js';
+import { collectorPolicy, defaultDeny, natsPolicy, workloadPolicy } from './network.js';
+import type { PlatformSettings } from './settings.js';
+import {
+  DEFAULT_LAG_THRESHOLD,
+  METRICS_PORT,
+  SEPARATE_LANES,
+  serviceSpec,
+  SERVICES,
+  SHUTDOWN_GRACE_SECONDS,
+  type LaneSpec,
+  type ServiceSpec,
+} from './topology.js';
+import { typedObject } from './typed-object.js';
+import { Workload } from './workload.js';
+
+/** The commands stream (FROZEN name in the contracts). */
+const COMMANDS_STREAM = STREAMS.commands.name;
+
+/** One Deployment of the platform: a service's main Deployment, or a lane split off into its own. */
+export interface WorkloadPlan {
+  readonly name: string;
+  readonly service: ServiceSpec;
+  readonly lane?: LaneSpec;
+  /** `OPENPAW_LANES` for this Deployment (absent: every lane of the service). */
+  readonly lanes?: string;
+  readonly scaling: ScalingProps;
+}
+
+/** Lanes a service's main Deployment keeps when some of its lanes run separately: every other lane the catalog declares. */
+function mainLanesOf(service: string): string {
+  const separate = new Set(SEPARATE_LANES.filter((lane) => lane.service === service).map((lane) => lane.lane));
+  return [...lanesOfService(catalog, service).keys()].filter((lane) => !separate.has(lane)).join(',');
+}
+
+/** Every Deployment, from the typed table in `topology.ts`. */
+export function workloadPlans(settings: PlatformSettings): readonly WorkloadPlan[] {
+  const plans: WorkloadPlan[] = [];
+  for (const service of SERVICES) {
+    const split = SEPARATE_LANES.some((lane) => lane.service === service.name);
+    // The gateway and the coordinator consume events and their own small command set: CPU scales them.
+    const consumesCommands = service.name !== 'gateway' && service.name !== 'coordinator';
+    plans.push({
+      name: service.name,
+      service,
+      ...(split ? { lanes: mainLanesOf(service.name) } : {}),
+      scaling: {
+        name: service.name,
+        min: service.replicas.min,
+        max: service.replicas.max,
+        ...(consumesCommands
+          ? { lag: { monitoringEndpoint: settings.natsMonitoringEndpoint, stream: COMMANDS_STREAM, consumer: laneDurableOf(service.name, CRITICAL_LANE), threshold: DEFAULT_LAG_THRESHOLD } }
+          : {}),
+      },
+    });
+  }
+  for (const lane of SEPARATE_LANES) {
+    const name = `${lane.service}-${lane.lane}`;
+    plans.push({
+      name,
+      service: serviceSpec(lane.service),
+      lane,
+      lanes: lane.lane,
+      scaling: {
+        name,
+        min: lane.replicas.min,
+        max: lane.replicas.max,
+        lag: { monitoringEndpoint: settings.natsMonitoringEndpoint, stream: COMMANDS_STREAM, consumer: laneDurableOf(lane.service, lane.lane), threshold: lane.lagThreshold },
+      },
+    });
+  }
+  return plans;
+}
+
+class PlatformChart extends Chart {
+  constructor(scope: Construct, settings: PlatformSettings) {
+    super(scope, 'openpaw', { namespace: settings.namespace, disableResourceNameHashes: true });
+    typedObject<INamespace>(this, 'namespace', {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: {
+        name: settings.namespace,
+        labels: {
+          'pod-security.kubernetes.io/enforce': 'restricted',
+          'pod-security.kubernetes.io/enforce-version': 'latest',
+          'pod-security.kubernetes.io/warn': 'restricted',
+        },
+      },
+    });
+    const config = new kplus.ConfigMap(this, 'config', {
+      metadata: { name: 'openpaw-config' },
+      data: {
+        HOST: '0.0.0.0',
+        LOG_LEVEL: 'info',
+        OPENPAW_NATS_URL: settings.natsUrl,
+        // The streams' one owner is the migrations Job (tools/provision.js, reconcile); services never touch them.
+        OPENPAW_STREAMS_PROVISION: 'off',
+        OPENPAW_STREAM_REPLICAS: String(settings.streamReplicas),
+        // Services check the schema version at start; only the migrations Job migrates.
+        OPENPAW_MIGRATIONS: 'verify',
+        SHUTDOWN_GRACE_MS: String(SHUTDOWN_GRACE_SECONDS * 1000),
+        METRICS_PORT: String(METRICS_PORT),
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://${COLLECTOR_NAME}:${COLLECTOR_OTLP_HTTP}`,
+      },
+    });
+    const databaseSecret = kplus.Secret.fromSecretName(this, 'database-secret', settings.secrets.database);
+    const databaseUrl = kplus.EnvValue.fromSecretValue({ secret: databaseSecret, key: 'url' });
+    const gatewayAuth = kplus.Secret.fromSecretName(this, 'gateway-auth-secret', settings.secrets.gatewayAuth);
+    const providers = kplus.Secret.fromSecretName(this, 'providers-secret', settings.secrets.providers);
+
+    const collectorLabels = collector(this, settings.traceBackendEndpoint);
+    defaultDeny(this);
+    collectorPolicy(this, settings, collectorLabels);
+    serviceMonitor(this);
+    migrationsJob(this, { image: settings.image, natsUrl: settings.natsUrl, databaseUrl, streamReplicas: settings.streamReplicas });
+    retentionCronJob(this, { image: settings.image, config, databaseUrl });
+    // Default-deny covers the Jobs too: the migrations Job reaches NATS (streams) and PostgreSQL, retention PostgreSQL.
+    for (const name of ['openpaw-migrate', 'openpaw-retention']) {
+      workloadPolicy(this, settings, { name, labels: selectorLabels(name), port: 0, public: false, database: true, externalEgress: false }, collectorLabels);
+    }
+
+    for (const plan of workloadPlans(settings)) {
+      const { service, lane } = plan;
+      const env: Record<string, kplus.EnvValue> = { OTEL_SERVICE_NAME: kplus.EnvValue.fromValue(plan.name) };
+      if (service.database) env['OPENPAW_DATABASE_URL'] = databaseUrl;
+      if (plan.lanes !== undefined) env['OPENPAW_LANES'] = kplus.EnvValue.fromValue(plan.lanes);
+      const envFrom: kplus.EnvFrom[] = [];
+      if (service.name === 'gateway') envFrom.push(kplus.Env.fromSecret(gatewayAuth));
+      if (service.externalEgress) envFrom.push(kplus.Env.fromSecret(providers));
+      const workload = new Workload(this, plan.name, {
+        name: plan.name,
+        service: service.name,
+        component: lane === undefined ? 'service' : 'lane',
+        image: settings.image,
+        port: service.port,
+        replicas: plan.scaling.min,
+        resources: lane?.resources ?? service.resources,
+        drainSeconds: lane?.drainSeconds ?? service.drainSeconds,
+        config,
+        env,
+        envFrom,
+        scratch: [{ name: 'tmp', path: '/tmp', sizeMiB: lane === undefined ? 256 : 4096 }],
+      });
+      workloadPolicy(
+        this,
+        settings,
+        { name: plan.name, labels: workload.labels, port: service.port, public: service.public, database: service.database, externalEgress: service.externalEgress },
+        collectorLabels,
+      );
+    }
+  }
+}
+
+class ScalingChart extends Chart {
+  constructor(scope: Construct, id: string, settings: PlatformSettings, kind: 'keda' | 'hpa') {
+    super(scope, id, { namespace: settings.namespace, disableResourceNameHashes: true });
+    for (const plan of workloadPlans(settings)) {
+      if (kind === 'keda') scaledObject(this, plan.scaling);
+      else cpuAutoscaler(this, plan.scaling);
+    }
+  }
+}
+
+class NatsPolicyChart extends Chart {
+  constructor(scope: Construct, settings: PlatformSettings) {
+    super(scope, 'nats-networkpolicy', { disableResourceNameHashes: true });
+    natsPolicy(this, settings);
+  }
+}
+
+/** The charts, by output file: the platform, KEDA scaling (or the HPA fallback: apply one of the two), NATS' NetworkPolicy. */
+export interface PlatformCharts {
+  readonly app: App;
+  readonly platform: Chart;
+  readonly keda: Chart;
+  readonly hpa: Chart;
+  readonly nats: Chart;
+}
+
+export function buildPlatform(settings: PlatformSettings): PlatformCharts {
+  const app = new App();
+  return {
+    app,
+    platform: new PlatformChart(app, settings),
+    keda: new ScalingChart(app, 'openpaw-keda', settings, 'keda'),
+    hpa: new ScalingChart(app, 'openpaw-hpa', settings, 'hpa'),
+    nats: new NatsPolicyChart(app, settings),
+  };
+}

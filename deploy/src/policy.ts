@@ -1,0 +1,97 @@
+import type { K8sObject } from './render.js';
+
+/*
+ * The policy checks every synthesized manifest passes (as a Kyverno/OPA policy would in a cluster):
+ * restricted Pod Security, probes and limits on every long-running container, a PDB, a
+ * NetworkPolicy and an autoscaler for every Deployment, and enough grace to drain.
+ */
+
+interface Container {
+  readonly name: string;
+  readonly livenessProbe?: unknown;
+  readonly readinessProbe?: unknown;
+  readonly resources?: { readonly limits?: { readonly cpu?: string; readonly memory?: string }; readonly requests?: Record<string, string> };
+  readonly securityContext?: {
+    readonly runAsNonRoot?: boolean;
+    readonly readOnlyRootFilesystem?: boolean;
+    readonly allowPrivilegeEscalation?: boolean;
+    readonly capabilities?: { readonly drop?: readonly string[]; readonly add?: readonly string[] };
+    readonly seccompProfile?: { readonly type?: string };
+  };
+}
+
+interface PodSpec {
+  readonly containers: readonly Container[];
+  readonly initContainers?: readonly Container[];
+  readonly terminationGracePeriodSeconds?: number;
+  readonly hostNetwork?: boolean;
+  readonly securityContext?: { readonly runAsNonRoot?: boolean };
+}
+
+interface Selector {
+  readonly matchLabels?: Record<string, string>;
+}
+
+function podSpec(object: K8sObject): PodSpec | undefined {
+  const spec = object['spec'] as { template?: { spec?: PodSpec }; jobTemplate?: { spec?: { template?: { spec?: PodSpec } } } } | undefined;
+  return spec?.template?.spec ?? spec?.jobTemplate?.spec?.template?.spec;
+}
+
+function podLabels(object: K8sObject): Record<string, string> {
+  type Template = { metadata?: { labels?: Record<string, string> } };
+  const spec = object['spec'] as { template?: Template; jobTemplate?: { spec?: { template?: Template } } };
+  return (spec.template ?? spec.jobTemplate?.spec?.template)?.metadata?.labels ?? {};
+}
+
+function selects(selector: Selector | undefined, labels: Record<string, string>): boolean {
+  const match = selector?.matchLabels;
+  return match !== undefined && Object.keys(match).length > 0 && Object.entries(match).every(([k, v]) => labels[k] === v);
+}
+
+function containerViolations(where: string, container: Container, longRunning: boolean): string[] {
+  const out: string[] = [];
+  const at = `${where} container ${container.name}`;
+  if (longRunning && (container.livenessProbe === undefined || container.readinessProbe === undefined)) out.push(`${at}: no liveness/readiness probe`);
+  if (container.resources?.limits?.cpu === undefined || container.resources.limits.memory === undefined) out.push(`${at}: no cpu/memory limits`);
+  if (container.resources?.requests === undefined) out.push(`${at}: no requests`);
+  const sc = container.securityContext ?? {};
+  if (sc.runAsNonRoot !== true) out.push(`${at}: may run as root`);
+  if (sc.readOnlyRootFilesystem !== true) out.push(`${at}: writable root filesystem`);
+  if (sc.allowPrivilegeEscalation !== false) out.push(`${at}: privilege escalation allowed`);
+  if (!(sc.capabilities?.drop ?? []).includes('ALL') || (sc.capabilities?.add ?? []).length > 0) out.push(`${at}: capabilities not dropped`);
+  if (sc.seccompProfile?.type !== 'RuntimeDefault') out.push(`${at}: no RuntimeDefault seccomp profile`);
+  return out;
+}
+
+export interface PolicyOptions {
+  /** Seconds a Deployment's pods need to stop cleanly, by Deployment name. */
+  readonly requiredGraceSeconds: (deployment: string) => number;
+}
+
+/** Every policy violation in the objects (empty when all pass). `scaling` holds the autoscalers applied with them. */
+export function policyViolations(objects: readonly K8sObject[], scaling: readonly K8sObject[], options: PolicyOptions): string[] {
+  const out: string[] = [];
+  const pdbs = objects.filter((o) => o.kind === 'PodDisruptionBudget');
+  const policies = objects.filter((o) => o.kind === 'NetworkPolicy');
+  for (const object of objects) {
+    const spec = podSpec(object);
+    if (spec === undefined) continue;
+    const where = `${object.kind} ${object.metadata.name}`;
+    const longRunning = object.kind === 'Deployment';
+    if (spec.hostNetwork === true) out.push(`${where}: host network`);
+    if (spec.securityContext?.runAsNonRoot !== true) out.push(`${where}: pod may run as root`);
+    for (const c of spec.containers) out.push(...containerViolations(where, c, longRunning));
+    for (const c of spec.initContainers ?? []) out.push(...containerViolations(where, c, false));
+    const labels = podLabels(object);
+    if (!policies.some((np) => selects((np['spec'] as { podSelector?: Selector }).podSelector, labels))) out.push(`${where}: no NetworkPolicy of its own`);
+    if (!longRunning) continue;
+    if (!pdbs.some((pdb) => selects((pdb['spec'] as { selector?: Selector }).selector, labels))) out.push(`${where}: no PodDisruptionBudget`);
+    const component = labels['app.kubernetes.io/component'];
+    const scaled = (component !== 'service' && component !== 'lane') || scaling.some((s) => (s['spec'] as { scaleTargetRef?: { name?: string } }).scaleTargetRef?.name === object.metadata.name);
+    if (!scaled) out.push(`${where}: no autoscaler`);
+    const grace = spec.terminationGracePeriodSeconds ?? 30;
+    const needed = options.requiredGraceSeconds(object.metadata.name);
+    if (grace < needed) out.push(`${where}: terminationGracePeriodSeconds ${grace} < ${needed} needed to drain`);
+  }
+  return out;
+}

@@ -1,0 +1,51 @@
+import { Cron, Duration, Size } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-34';
+import type { Construct } from 'constructs';
+import { workloadLabels } from './labels.js';
+import { RESTRICTED_CONTAINER, RESTRICTED_POD } from './security.js';
+
+export interface RetentionCronJobProps {
+  readonly image: string;
+  readonly config: kplus.IConfigMap;
+  readonly databaseUrl: kplus.EnvValue;
+}
+
+/**
+ * Hourly data lifecycle (`tools/retention.js`): deletes dedup records, command replies and timers
+ * of terminal runs past their horizons (refusing a horizon shorter than the streams' age), under an
+ * advisory lock, and logs every watched table's size. Never two at once.
+ */
+export function retentionCronJob(scope: Construct, props: RetentionCronJobProps): kplus.CronJob {
+  const name = 'openpaw-retention';
+  return new kplus.CronJob(scope, 'retention-cronjob', {
+    metadata: { name, labels: workloadLabels(name, 'retention') },
+    podMetadata: { labels: workloadLabels(name, 'retention') },
+    schedule: Cron.schedule({ minute: '17', hour: '*' }),
+    concurrencyPolicy: kplus.ConcurrencyPolicy.FORBID,
+    startingDeadline: Duration.minutes(10),
+    backoffLimit: 2,
+    activeDeadline: Duration.minutes(50),
+    ttlAfterFinished: Duration.hours(6),
+    securityContext: RESTRICTED_POD,
+    automountServiceAccountToken: false,
+    containers: [
+      {
+        name: 'retention',
+        image: props.image,
+        imagePullPolicy: kplus.ImagePullPolicy.IF_NOT_PRESENT,
+        command: ['node', 'dist/tools/retention.js'],
+        envFrom: [kplus.Env.fromConfigMap(props.config)],
+        envVariables: {
+          OPENPAW_DATABASE_URL: props.databaseUrl,
+          OPENPAW_RETENTION_DEDUP: kplus.EnvValue.fromValue('14d'),
+          OPENPAW_RETENTION_TERMINAL_TIMERS: kplus.EnvValue.fromValue('1h'),
+        },
+        resources: {
+          cpu: { request: kplus.Cpu.millis(50), limit: kplus.Cpu.millis(500) },
+          memory: { request: Size.mebibytes(128), limit: Size.mebibytes(256) },
+        },
+        securityContext: RESTRICTED_CONTAINER,
+      },
+    ],
+  });
+}

@@ -1,0 +1,49 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { renderFiles } from './render.js';
+import { DEFAULT_SETTINGS } from './settings.js';
+
+const root = join(import.meta.dirname, '../..');
+const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+const files = renderFiles(DEFAULT_SETTINGS, version);
+
+function listed(dir: string): string[] {
+  if (!existsSync(join(root, dir))) return [];
+  return readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name).slice(root.length + 1));
+}
+
+describe('committed deploy output', () => {
+  it('matches a fresh synthesis (run `npm run deploy:synth` after changing deploy/src)', () => {
+    for (const [path, content] of Object.entries(files)) {
+      expect({ path, content: existsSync(join(root, path)) ? readFileSync(join(root, path), 'utf8') : '<missing>' }).toEqual({ path, content });
+    }
+    expect([...listed('deploy/k8s'), ...listed('deploy/helm'), ...listed('deploy/nats')].sort()).toEqual(Object.keys(files).sort());
+  });
+
+  it('plain manifests are valid YAML; the Helm templates only add image, namespace and flags', () => {
+    for (const path of Object.keys(files).filter((p) => p.startsWith('deploy/k8s/'))) {
+      for (const doc of parseAllDocuments(files[path] ?? '')) expect(doc.errors).toEqual([]);
+    }
+    const templates = Object.entries(files).filter(([p]) => p.startsWith('deploy/helm/openpaw/templates/'));
+    const expressions = new Set(templates.flatMap(([, content]) => content.match(/\{\{[^}]*\}\}/g) ?? []));
+    expect([...expressions].sort()).toEqual(
+      [
+        '{{ .Release.Namespace }}',
+        '{{ .Values.image }}',
+        '{{- end }}',
+        '{{- if .Values.autoscaling.keda }}',
+        '{{- if .Values.monitoring.serviceMonitor }}',
+        '{{- if not .Values.autoscaling.keda }}',
+      ].sort(),
+    );
+    expect(files['deploy/helm/openpaw/templates/platform.yaml']).not.toContain('kind: Namespace');
+  });
+
+  it('NATS runs 3 replicas with JetStream on PVCs and fsync on every write', () => {
+    expect(files['deploy/nats/values.yaml']).toContain('sync_interval: always');
+    expect(files['deploy/nats/values.yaml']).toMatch(/cluster:\n\s+enabled: true\n\s+replicas: 3/);
+  });
+});

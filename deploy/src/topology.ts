@@ -1,0 +1,101 @@
+/*
+ * What runs in the cluster, as a small typed table: one entry per service, and the lanes of a
+ * service that run as their own Deployment. Until the lanes are declared in the catalog (the
+ * flow-control issue), the table here is the source; a lane's consumer is `svc-<service>-<lane>`.
+ */
+
+export type ServiceName =
+  | 'gateway'
+  | 'coordinator'
+  | 'ingestion'
+  | 'retrieval'
+  | 'solve'
+  | 'assets'
+  | 'artifacts'
+  | 'research'
+  | 'visual-search';
+
+export interface Resources {
+  readonly cpuRequestMillis: number;
+  readonly cpuLimitMillis: number;
+  readonly memoryRequestMiB: number;
+  readonly memoryLimitMiB: number;
+}
+
+export interface ServiceSpec {
+  readonly name: ServiceName;
+  /** The HTTP port (`PORT`): API for the gateway, probes for everyone. */
+  readonly port: number;
+  /** Reached from outside the cluster (through the ingress controller). Only the gateway. */
+  readonly public: boolean;
+  /** Has a schema in PostgreSQL (migrated by the migrations Job, checked at start). */
+  readonly database: boolean;
+  /** Calls providers outside the cluster (LLMs, OCR, search APIs, GCS): egress to the internet. */
+  readonly externalEgress: boolean;
+  readonly replicas: { readonly min: number; readonly max: number };
+  readonly resources: Resources;
+  /** Longest a handler runs before it acks; the drain budget on shutdown. */
+  readonly drainSeconds: number;
+}
+
+export interface LaneSpec {
+  readonly service: ServiceName;
+  /** `video` -> Deployment `assets-video`, `OPENPAW_LANES=video`, durable `svc-assets-video`. */
+  readonly lane: string;
+  readonly replicas: { readonly min: number; readonly max: number };
+  readonly resources: Resources;
+  readonly drainSeconds: number;
+  /** Pending messages per replica before KEDA adds one. */
+  readonly lagThreshold: number;
+}
+
+const SMALL: Resources = { cpuRequestMillis: 100, cpuLimitMillis: 500, memoryRequestMiB: 192, memoryLimitMiB: 384 };
+const MEDIUM: Resources = { cpuRequestMillis: 250, cpuLimitMillis: 1000, memoryRequestMiB: 384, memoryLimitMiB: 768 };
+const HEAVY: Resources = { cpuRequestMillis: 500, cpuLimitMillis: 2000, memoryRequestMiB: 768, memoryLimitMiB: 1536 };
+
+export const SERVICES: readonly ServiceSpec[] = [
+  { name: 'gateway', port: 3000, public: true, database: true, externalEgress: false, replicas: { min: 2, max: 10 }, resources: MEDIUM, drainSeconds: 30 },
+  { name: 'coordinator', port: 3001, public: false, database: true, externalEgress: false, replicas: { min: 2, max: 6 }, resources: MEDIUM, drainSeconds: 10 },
+  { name: 'ingestion', port: 3101, public: false, database: true, externalEgress: true, replicas: { min: 2, max: 8 }, resources: HEAVY, drainSeconds: 60 },
+  { name: 'retrieval', port: 3102, public: false, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: HEAVY, drainSeconds: 30 },
+  { name: 'solve', port: 3103, public: false, database: true, externalEgress: true, replicas: { min: 2, max: 10 }, resources: SMALL, drainSeconds: 120 },
+  { name: 'assets', port: 3104, public: false, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: SMALL, drainSeconds: 30 },
+  { name: 'artifacts', port: 3105, public: false, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: SMALL, drainSeconds: 120 },
+  { name: 'research', port: 3106, public: false, database: false, externalEgress: true, replicas: { min: 2, max: 6 }, resources: SMALL, drainSeconds: 120 },
+  { name: 'visual-search', port: 3107, public: false, database: false, externalEgress: true, replicas: { min: 2, max: 6 }, resources: MEDIUM, drainSeconds: 60 },
+];
+
+/** Lanes that run as their own Deployment (the rest of a service's lanes run in its main Deployment). */
+export const SEPARATE_LANES: readonly LaneSpec[] = [
+  {
+    service: 'assets',
+    lane: 'video',
+    replicas: { min: 1, max: 8 },
+    resources: { cpuRequestMillis: 1000, cpuLimitMillis: 2000, memoryRequestMiB: 1024, memoryLimitMiB: 2048 },
+    drainSeconds: 600,
+    lagThreshold: 2,
+  },
+];
+
+/** Pending commands per replica before KEDA scales a service's main (critical) lane. */
+export const DEFAULT_LAG_THRESHOLD = 20;
+
+/** Every port a pod opens: the HTTP API/probes on the service's port, Prometheus on `METRICS_PORT`. */
+export const METRICS_PORT = 9464;
+
+/** Seconds a pod stays listed but not ready before it stops (the platform's `SHUTDOWN_GRACE_MS`). */
+export const SHUTDOWN_GRACE_SECONDS = 5;
+
+/**
+ * `terminationGracePeriodSeconds`: the readiness grace, then the longest handler's drain, then a
+ * margin for closing connections. Kubernetes kills the pod after it, so it must cover all three.
+ */
+export function terminationGraceSeconds(drainSeconds: number): number {
+  return SHUTDOWN_GRACE_SECONDS + drainSeconds + 10;
+}
+
+export function serviceSpec(name: ServiceName): ServiceSpec {
+  const spec = SERVICES.find((s) => s.name === name);
+  if (spec === undefined) throw new Error(`unknown service ${name}`);
+  return spec;
+}

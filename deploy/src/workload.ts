@@ -1,0 +1,105 @@
+import { ApiObject, Duration, JsonPatch, Size } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-34';
+import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
+import { Construct } from 'constructs';
+import { selectorLabels, workloadLabels } from './labels.js';
+import { RESTRICTED_CONTAINER, RESTRICTED_POD } from './security.js';
+import { METRICS_PORT, type Resources, terminationGraceSeconds } from './topology.js';
+import { typedObject } from './typed-object.js';
+
+export interface WorkloadProps {
+  /** Deployment, Service and PDB name: `<service>` or `<service>-<lane>`. */
+  readonly name: string;
+  readonly service: string;
+  readonly component: 'service' | 'lane';
+  readonly image: string;
+  readonly port: number;
+  readonly replicas: number;
+  readonly resources: Resources;
+  readonly drainSeconds: number;
+  readonly config: kplus.IConfigMap;
+  /** Extra variables (secrets, lanes). */
+  readonly env: Record<string, kplus.EnvValue>;
+  readonly envFrom: readonly kplus.EnvFrom[];
+  /** Writable scratch directories (the root filesystem is read-only). */
+  readonly scratch: readonly { readonly name: string; readonly path: string; readonly sizeMiB: number }[];
+}
+
+/**
+ * One Deployment of a service or of a lane: its pods (restricted PSS, probes, resources, graceful
+ * shutdown), its Service (http + metrics ports), a PDB and a zone/node topology spread.
+ */
+export class Workload extends Construct {
+  readonly deployment: kplus.Deployment;
+  readonly labels: Record<string, string>;
+
+  constructor(scope: Construct, id: string, props: WorkloadProps) {
+    super(scope, id);
+    this.labels = selectorLabels(props.name);
+    const probe = (path: string, failureThreshold: number): kplus.Probe =>
+      kplus.Probe.fromHttpGet(path, { port: props.port, periodSeconds: Duration.seconds(10), timeoutSeconds: Duration.seconds(3), failureThreshold });
+    this.deployment = new kplus.Deployment(this, 'deployment', {
+      metadata: { name: props.name, labels: workloadLabels(props.name, props.component) },
+      podMetadata: { labels: workloadLabels(props.name, props.component) },
+      select: false,
+      spread: false,
+      replicas: props.replicas,
+      strategy: kplus.DeploymentStrategy.rollingUpdate({ maxSurge: kplus.PercentOrAbsolute.absolute(1), maxUnavailable: kplus.PercentOrAbsolute.absolute(0) }),
+      securityContext: RESTRICTED_POD,
+      automountServiceAccountToken: false,
+      terminationGracePeriod: Duration.seconds(terminationGraceSeconds(props.drainSeconds)),
+      containers: [
+        {
+          name: props.service,
+          image: props.image,
+          imagePullPolicy: kplus.ImagePullPolicy.IF_NOT_PRESENT,
+          command: ['node', `dist/apps/${props.service}/src/main.js`],
+          ports: [
+            { name: 'http', number: props.port },
+            { name: 'metrics', number: METRICS_PORT },
+          ],
+          envFrom: [kplus.Env.fromConfigMap(props.config), ...props.envFrom],
+          envVariables: { PORT: kplus.EnvValue.fromValue(String(props.port)), ...props.env },
+          startup: probe('/healthz', 30),
+          liveness: probe('/healthz', 3),
+          readiness: probe('/readyz', 2),
+          resources: {
+            cpu: { request: kplus.Cpu.millis(props.resources.cpuRequestMillis), limit: kplus.Cpu.millis(props.resources.cpuLimitMillis) },
+            memory: { request: Size.mebibytes(props.resources.memoryRequestMiB), limit: Size.mebibytes(props.resources.memoryLimitMiB) },
+          },
+          securityContext: RESTRICTED_CONTAINER,
+        },
+      ],
+    });
+    this.deployment.select(kplus.LabelSelector.of({ labels: this.labels }));
+    const container = this.deployment.containers[0];
+    for (const dir of props.scratch) {
+      const volume = kplus.Volume.fromEmptyDir(this, `scratch-${dir.name}`, dir.name, { sizeLimit: Size.mebibytes(dir.sizeMiB) });
+      container?.mount(dir.path, volume);
+    }
+    ApiObject.of(this.deployment).addJsonPatch(
+      // The autoscaler owns the replica count; a count here would reset it on every apply.
+      JsonPatch.remove('/spec/replicas'),
+      JsonPatch.add('/spec/template/spec/topologySpreadConstraints', [
+        { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: this.labels } },
+        { maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: this.labels } },
+      ]),
+    );
+
+    new kplus.Service(this, 'service', {
+      metadata: { name: props.name, labels: workloadLabels(props.name, props.component) },
+      selector: this.deployment,
+      ports: [
+        { name: 'http', port: props.port, targetPort: props.port },
+        { name: 'metrics', port: METRICS_PORT, targetPort: METRICS_PORT },
+      ],
+    });
+
+    typedObject<IPodDisruptionBudget>(this, 'pdb', {
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: props.name, labels: workloadLabels(props.name, props.component) },
+      spec: { maxUnavailable: 1, selector: { matchLabels: this.labels } },
+    });
+  }
+}

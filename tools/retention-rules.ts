@@ -1,0 +1,44 @@
+import { parseDurationMs, streamSettingsFromEnv } from '@openpaw/messaging';
+import type { RetentionRule } from '@openpaw/persistence';
+
+/** Schemas whose services keep `command_replies` (one row per handled command: the idempotent reply). */
+export const REPLY_SCHEMAS = ['ingestion', 'retrieval', 'assets', 'artifacts'] as const;
+
+/** Longest redelivery of one message: max deliveries x the longest ack wait / backoff step in the platform (11 x 10 min, video). */
+export const REDELIVERY_BOUND_MS = 11 * 10 * 60_000;
+
+/**
+ * The retention rules, horizons from the environment:
+ * `OPENPAW_RETENTION_DEDUP` (coordinator inbox and services' command replies; default 14d) must
+ * exceed the commands/events streams' max age (a replay of what the streams hold is still
+ * de-duplicated), the duplicate window and the redelivery bound;
+ * `OPENPAW_RETENTION_TERMINAL_TIMERS` (timers of runs in a terminal state; default 1h).
+ * Delivered outbox rows need no rule: the relay deletes each row once JetStream acknowledged it.
+ */
+export function retentionRules(env: NodeJS.ProcessEnv, terminalStates: readonly string[]): RetentionRule[] {
+  const streams = streamSettingsFromEnv(env);
+  const minimumDedup = Math.max(streams.limits.commands.maxAgeMs, streams.limits.events.maxAgeMs, streams.duplicateWindowMs, REDELIVERY_BOUND_MS);
+  const dedup = parseDurationMs(env['OPENPAW_RETENTION_DEDUP'] ?? '14d', 'OPENPAW_RETENTION_DEDUP');
+  const timers = parseDurationMs(env['OPENPAW_RETENTION_TERMINAL_TIMERS'] ?? '1h', 'OPENPAW_RETENTION_TERMINAL_TIMERS');
+  return [
+    { table: 'coordinator.inbox', column: 'processed_at', horizonMs: dedup, minimumHorizonMs: minimumDedup },
+    ...REPLY_SCHEMAS.map((schema) => ({ table: `${schema}.command_replies`, column: 'created_at', horizonMs: dedup, minimumHorizonMs: minimumDedup })),
+    {
+      table: 'coordinator.timers',
+      column: 'fire_at',
+      horizonMs: timers,
+      where: 'exists (select 1 from coordinator.workflow_runs r where r.id = t.run_id and r.state = any($2::text[]))',
+      params: [[...terminalStates]],
+    },
+  ];
+}
+
+/** Tables whose size the retention run reports (the ones above, plus what grows by design). */
+export const WATCHED_TABLES = [
+  'coordinator.inbox',
+  'coordinator.outbox',
+  'coordinator.timers',
+  'coordinator.workflow_runs',
+  'coordinator.workflow_step_logs',
+  ...REPLY_SCHEMAS.map((schema) => `${schema}.command_replies`),
+];
