@@ -13,7 +13,7 @@ import {
   type StreamInfo,
 } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/nats-core';
-import { CRITICAL_LANE, laneDurableOf, STREAMS, SUBJECT_ROOT } from '@openpaw/contracts';
+import { CRITICAL_LANE, laneDurableOf, SUBJECT_ROOT } from '@openpaw/contracts';
 import {
   DEFAULT_STREAM_SETTINGS,
   STREAM_KEYS,
