@@ -60,3 +60,4 @@ export {
   type MessagingModuleOptions,
 } from './nest/messaging.module.js';
 export { MESSAGE_PUBLISHER, NATS_CONNECTION } from './nest/tokens.js';
+export { replyMetaFor } from './reply-meta.js';

@@ -6,13 +6,12 @@ import {
   CaptureSnapshot,
   deterministicUuid,
   type Envelope,
-  type EnvelopeMeta,
-  GenerateArtifact,
+    GenerateArtifact,
   type MessageData,
   PlanArtifact,
   ValidateArtifact,
 } from '@openpaw/contracts';
-import { type HandlerOutcome, MESSAGE_PUBLISHER, type MessagePublisher, OnMessage } from '@openpaw/messaging';
+import { type HandlerOutcome, MESSAGE_PUBLISHER, type MessagePublisher, OnMessage, replyMetaFor } from '@openpaw/messaging';
 import { AddSourceHandler } from '../handlers/add-source/add-source.handler.js';
 import { AnswerChatHandler } from '../handlers/answer-chat/answer-chat.handler.js';
 import { CaptureSnapshotHandler } from '../handlers/capture-snapshot/capture-snapshot.handler.js';
@@ -85,15 +84,7 @@ export class ArtifactsCommandsConsumer {
   }
 
   private async publish(command: Envelope, answer: Reply): Promise<void> {
-    const meta: EnvelopeMeta = {
-      id: deterministicUuid(command.id, answer.message.subject),
-      source: ARTIFACTS_SOURCE,
-      correlationId: command.correlationid,
-      causationId: command.id,
-      ...(command.subject === undefined ? {} : { subject: command.subject }),
-      ...(command.userid === undefined ? {} : { userId: command.userid }),
-      ...(command.traceparent === undefined ? {} : { traceparent: command.traceparent }),
-    };
+    const meta = replyMetaFor(command, { id: deterministicUuid(command.id, answer.message.subject), source: ARTIFACTS_SOURCE });
     await this.publisher.publish(answer.message, answer.data, meta);
   }
 }

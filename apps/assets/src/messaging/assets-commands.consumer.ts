@@ -2,8 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   AssetVersionCreated,
   type Envelope,
-  type EnvelopeMeta,
-  type MessageData,
+    type MessageData,
   ProblemRegistered,
   RegisterSolution,
   RenderPriorityVideo,
@@ -11,7 +10,7 @@ import {
   VideoRendered,
   VideoRenderFailed,
 } from '@openpaw/contracts';
-import { type HandlerOutcome, MESSAGE_PUBLISHER, type MessagePublisher, OnMessage } from '@openpaw/messaging';
+import { type HandlerOutcome, MESSAGE_PUBLISHER, type MessagePublisher, OnMessage, replyMetaFor } from '@openpaw/messaging';
 import { RegisterSolutionHandler } from '../handlers/register-solution/register-solution.handler.js';
 import { RenderVideoHandler } from '../handlers/render-video/render-video.handler.js';
 import type { AssetsReply } from '../ports.js';
@@ -53,14 +52,7 @@ export class AssetsCommandsConsumer {
 
   private async publish(command: Envelope<{ readonly runId: string }>, replies: readonly AssetsReply[]): Promise<void> {
     for (const reply of replies) {
-      const meta: EnvelopeMeta = {
-        id: reply.id,
-        source: ASSETS_SOURCE,
-        correlationId: command.correlationid,
-        causationId: command.id,
-        subject: command.data.runId,
-        ...(command.userid === undefined ? {} : { userId: command.userid }),
-      };
+      const meta = replyMetaFor(command, { id: reply.id, source: ASSETS_SOURCE, subject: command.data.runId });
       switch (reply.type) {
         case 'ProblemRegistered':
           await this.publisher.publish(ProblemRegistered, reply.data, meta);

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Envelope, type EnvelopeMeta, MediaNormalized, MediaRejected, type MessageData, NormalizeMedia } from '@openpaw/contracts';
-import { type HandlerOutcome, MESSAGE_PUBLISHER, type MessagePublisher, OnMessage } from '@openpaw/messaging';
+import { type Envelope, MediaNormalized, MediaRejected, type MessageData, NormalizeMedia } from '@openpaw/contracts';
+import { type HandlerOutcome, MESSAGE_PUBLISHER, type MessagePublisher, OnMessage, replyMetaFor } from '@openpaw/messaging';
 import { NormalizeMediaHandler } from '../handlers/normalize-media/normalize-media.handler.js';
 import type { IngestionReply } from '../ports.js';
 
@@ -27,14 +27,7 @@ export class IngestionCommandsConsumer {
   }
 
   private async publish(command: Envelope<MessageData<typeof NormalizeMedia>>, reply: IngestionReply): Promise<void> {
-    const meta: EnvelopeMeta = {
-      id: reply.id,
-      source: INGESTION_SOURCE,
-      correlationId: command.correlationid,
-      causationId: command.id,
-      subject: command.data.runId,
-      ...(command.userid === undefined ? {} : { userId: command.userid }),
-    };
+    const meta = replyMetaFor(command, { id: reply.id, source: INGESTION_SOURCE, subject: command.data.runId });
     switch (reply.type) {
       case 'MediaNormalized':
         await this.publisher.publish(MediaNormalized, reply.data, meta);

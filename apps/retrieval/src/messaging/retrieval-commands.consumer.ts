@@ -2,14 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   DocumentIndexed,
   type Envelope,
-  type EnvelopeMeta,
-  IndexDocument,
+    IndexDocument,
   type MessageData,
   RetrievalHit,
   RetrievalMiss,
   SearchSolutions,
 } from '@openpaw/contracts';
-import { type HandlerOutcome, MESSAGE_PUBLISHER, type MessagePublisher, OnMessage } from '@openpaw/messaging';
+import { type HandlerOutcome, MESSAGE_PUBLISHER, type MessagePublisher, OnMessage, replyMetaFor } from '@openpaw/messaging';
 import { IndexDocumentHandler } from '../handlers/index-document/index-document.handler.js';
 import { SearchSolutionsHandler } from '../handlers/search-solutions/search-solutions.handler.js';
 import type { RetrievalReply } from '../ports.js';
@@ -45,14 +44,7 @@ export class RetrievalCommandsConsumer {
   }
 
   private async publish(command: Envelope<{ readonly runId: string }>, reply: RetrievalReply): Promise<void> {
-    const meta: EnvelopeMeta = {
-      id: reply.id,
-      source: RETRIEVAL_SOURCE,
-      correlationId: command.correlationid,
-      causationId: command.id,
-      subject: command.data.runId,
-      ...(command.userid === undefined ? {} : { userId: command.userid }),
-    };
+    const meta = replyMetaFor(command, { id: reply.id, source: RETRIEVAL_SOURCE, subject: command.data.runId });
     switch (reply.type) {
       case 'RetrievalHit':
         await this.publisher.publish(RetrievalHit, reply.data, meta);
