@@ -45,6 +45,12 @@ export function solveProblem(text: string): EngineOutcome {
   }
 }
 
+/** The first piece of mathematics in the text (as written), or undefined when it has none. */
+export function findMaths(text: string): string | undefined {
+  if (/\\[A-Za-z]+|[{}]/.test(text)) return undefined;
+  return mathStatements(normaliseMaths(text)).find((s) => s.kind === 'relation' || !(isConstantNode(s.node) || isSymbolNode(s.node)))?.text;
+}
+
 function route(ctx: ProblemContext): SolverResult {
   switch (ctx.intent) {
     case 'differentiate':

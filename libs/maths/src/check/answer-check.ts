@@ -2,10 +2,13 @@ import { type MathNode } from 'mathjs';
 import { mj } from '../core/mathjs.js';
 import { solveProblem } from '../engine.js';
 import type { Answer, EngineSolution } from '../types.js';
+import { substituteRoots } from './substitution-check.js';
 
 export type AnswerCheck =
   | { readonly verdict: 'agrees'; readonly engine: EngineSolution }
-  | { readonly verdict: 'disagrees'; readonly engine: EngineSolution; readonly detail: string }
+  | { readonly verdict: 'disagrees'; readonly detail: string }
+  /** Out of the engine's scope, but every claimed root satisfies the equation (none is wrong; some may be missing). */
+  | { readonly verdict: 'substituted'; readonly detail: string }
   /** The engine cannot solve the problem, or cannot read the answer: no verdict. */
   | { readonly verdict: 'unchecked'; readonly reason: string };
 
@@ -17,11 +20,24 @@ export type AnswerCheck =
  */
 export function checkFinalAnswer(problem: string, finalAnswer: string): AnswerCheck {
   const engine = solveProblem(problem);
-  if (!engine.solved) return { verdict: 'unchecked', reason: engine.reason };
   const text = plainText(finalAnswer);
+  if (!engine.solved) return substitutionOnly(problem, text, engine.reason);
   const outcome = compare(engine.answer, text);
   if (outcome === undefined) return { verdict: 'unchecked', reason: 'the maths engine could not read the final answer' };
-  return outcome === true ? { verdict: 'agrees', engine } : { verdict: 'disagrees', engine, detail: `the maths engine's answer is ${engine.finalAnswer}; the final answer given was ${finalAnswer.trim()}` };
+  return outcome === true ? { verdict: 'agrees', engine } : { verdict: 'disagrees', detail: `the maths engine's answer is ${engine.finalAnswer}; the final answer given was ${finalAnswer.trim()}` };
+}
+
+/** Out of the engine's scope: the roots of a one-unknown equation can still be substituted. */
+function substitutionOnly(problem: string, text: string, reason: string): AnswerCheck {
+  const variable = /\b([a-z])\s*[=≈]/.exec(text)?.[1];
+  const values = variable === undefined ? undefined : valuesOf(text, variable);
+  if (values === undefined || values.some((v) => v.im !== 0)) return { verdict: 'unchecked', reason };
+  const verdict = substituteRoots(
+    problem,
+    values.map((v) => ({ value: v.re, tolerance: v.tolerance })),
+  );
+  if (verdict === undefined) return { verdict: 'unchecked', reason };
+  return verdict.satisfied ? { verdict: 'substituted', detail: verdict.detail } : { verdict: 'disagrees', detail: verdict.detail };
 }
 
 /** LaTeX and prose reduced to mathjs-readable text. */

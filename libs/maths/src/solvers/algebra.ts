@@ -3,6 +3,7 @@ import { expandFactorisation, type Factorisation, factorisationText, factorUniva
 import { evaluateReal, freeVariables, parseExpression, texOf } from '../core/mathjs.js';
 import { Polynomial } from '../core/polynomial.js';
 import { Rational } from '../core/rational.js';
+import { sumTerms } from '../core/terms.js';
 import type { EngineSolution, Intent, SolverResult, Step } from '../types.js';
 import { decline, m } from './context.js';
 import { simplifyPowers } from './exponent-rules.js';
@@ -41,8 +42,8 @@ function expandPolynomial(node: MathNode, poly: Polynomial, intent: Intent): Eng
   const terms = sumTerms(strip(node));
   if (terms.length > 1) {
     for (const term of terms) {
-      const expanded = Polynomial.fromNode(term.node)!;
-      if (texOf(term.node) !== expanded.toTex()) steps.push({ title: `Expand ${term.node.toString({ implicit: 'hide' })}`, detail: m(`${texOf(term.node)} = ${expanded.toTex()}`) });
+      const expanded = Polynomial.fromNode(term)!;
+      if (texOf(term) !== expanded.toTex()) steps.push({ title: `Expand ${term.toString({ implicit: 'hide' })}`, detail: m(`${texOf(term)} = ${expanded.toTex()}`) });
     }
   } else if (isOperatorNode(strip(node)) && (strip(node) as { fn?: string }).fn === 'pow') {
     steps.push({ title: 'Write the power as a product', detail: 'Multiply the bracket by itself, one factor at a time.' });
@@ -144,14 +145,6 @@ function wrap(text: string): string {
 
 function strip(node: MathNode): MathNode {
   return isParenthesisNode(node) ? strip(node.content) : node;
-}
-
-function sumTerms(node: MathNode): { node: MathNode; sign: 1 | -1 }[] {
-  if (isOperatorNode(node) && (node.fn === 'add' || node.fn === 'subtract') && node.args.length === 2) {
-    const right = sumTerms(strip(node.args[1]!));
-    return [...sumTerms(strip(node.args[0]!)), ...(node.fn === 'add' ? right : right.map((t) => ({ node: t.node, sign: (t.sign === 1 ? -1 : 1) as 1 | -1 })))];
-  }
-  return [{ node, sign: 1 }];
 }
 
 const SAMPLES = [-2.7, -1.3, 0.4, 1.9, 3.1];

@@ -3,6 +3,7 @@ import { evaluateReal, freeVariables, mj, texOf } from '../core/mathjs.js';
 import type { ProblemContext } from './context.js';
 import { decline, m } from './context.js';
 import { calculusTarget } from './calculus-target.js';
+import { sumTerms } from '../core/terms.js';
 import type { SolverResult, Step } from '../types.js';
 import { displayText } from './format.js';
 
@@ -100,12 +101,4 @@ function ruleOf(node: MathNode, x: string): string {
 
 function strip(node: MathNode): MathNode {
   return isParenthesisNode(node) ? strip(node.content) : node;
-}
-
-export function sumTerms(node: MathNode): MathNode[] {
-  if (isOperatorNode(node) && (node.fn === 'add' || node.fn === 'subtract') && node.args.length === 2) {
-    const right = sumTerms(strip(node.args[1]!));
-    return [...sumTerms(strip(node.args[0]!)), ...(node.fn === 'add' ? right : right.map((t) => new mj.OperatorNode('-', 'unaryMinus', [t])))];
-  }
-  return [node];
 }

@@ -1,7 +1,7 @@
 import { freeVariables } from '../core/mathjs.js';
 import { Polynomial } from '../core/polynomial.js';
 import type { MathStatement } from '../text/extract.js';
-import type { Relation, SolverResult } from '../types.js';
+import type { SolverResult } from '../types.js';
 import { type ProblemContext, decline } from './context.js';
 import { solveExponentialOrLogEquation } from './exponent-log.js';
 import { solveLinearEquation } from './linear-equation.js';
@@ -45,7 +45,7 @@ export function solveRelations(ctx: ProblemContext): SolverResult {
   const degree = left.sub(right).degree();
   if (relation.op !== '=') {
     if (degree !== 1) return { solved: false, inScope: false, reason: 'only linear inequalities are in scope' };
-    return solveLinearInequality(relation.lhs, relation.rhs, relation.op as Relation, left, right, variable, intent) ?? decline('linear_inequality', 'the variable cancels');
+    return solveLinearInequality(relation.lhs, relation.rhs, relation.op, left, right, variable, intent) ?? decline('linear_inequality', 'the variable cancels');
   }
   if (degree <= 1) return solveLinearEquation(relation.lhs, relation.rhs, left, right, variable, intent);
   if (degree === 2) return solveQuadraticEquation(relation.lhs, relation.rhs, left.sub(right), variable, intent);

@@ -6,7 +6,8 @@ import { formatDecimal, Rational } from '../core/rational.js';
 import type { SolverResult, Step } from '../types.js';
 import { calculusTarget } from './calculus-target.js';
 import { type ProblemContext, decline, m } from './context.js';
-import { checkDerivative, sumTerms } from './derivative.js';
+import { checkDerivative } from './derivative.js';
+import { sumTerms } from '../core/terms.js';
 import { displayText, exactWithDecimal } from './format.js';
 import { mathStatements } from '../text/extract.js';
 

@@ -1,3 +1,4 @@
+import type { Unit } from 'mathjs';
 import { mj } from '../core/mathjs.js';
 import type { EngineSolution, SolverResult } from '../types.js';
 import type { ProblemContext } from './context.js';
@@ -32,11 +33,11 @@ export function solveSpeedDistanceTime(ctx: ProblemContext): SolverResult {
   const asksDistance = /how far|what distance|find the distance|how many (?:km|kilometres|kilometers|miles|metres|meters)/.test(t);
   const asksTime = /how long|how much time|how many (?:hours|minutes|seconds)|find the time|what time does it take/.test(t);
   if ([asksSpeed, asksDistance, asksTime].filter(Boolean).length !== 1) return undefined;
-  const time = times.length === 0 ? undefined : times.map((x) => mj.unit(Number(x[1]), TIME_UNITS[x[2]!]!)).reduce((a, b) => mj.add(a, b) as typeof a);
+  const time = times.length === 0 ? undefined : times.map((x) => mj.unit(Number(x[1]), TIME_UNITS[x[2]!])).reduce((a, b) => mj.add<Unit>(a, b));
   const timeText = times.map((x) => `${x[1]} ${x[2]}`).join(' ');
   if (asksSpeed && distances.length === 1 && times.length >= 1 && speeds.length === 0 && time !== undefined) {
     const d = distances[0]!;
-    const distance = mj.unit(Number(d[1]), DISTANCE_UNITS[d[2]!]!);
+    const distance = mj.unit(Number(d[1]), DISTANCE_UNITS[d[2]!]);
     const unit = DISTANCE_UNITS[d[2]!] === 'mi' ? 'mi/h' : DISTANCE_UNITS[d[2]!] === 'm' && time.toNumber('s') < 3600 ? 'm/s' : 'km/h';
     const hours = time.toNumber(unit === 'm/s' ? 's' : 'h');
     const speed = mj.divide(distance, time) as typeof distance;
@@ -52,7 +53,7 @@ export function solveSpeedDistanceTime(ctx: ProblemContext): SolverResult {
     const speedUnit = SPEED_UNITS[s[2]!]!;
     const speed = mj.unit(Number(s[1]), speedUnit);
     const distanceUnit = speedUnit === 'mi/h' ? 'mi' : speedUnit === 'm/s' ? 'm' : 'km';
-    const value = (mj.multiply(speed, time) as typeof speed).toNumber(distanceUnit);
+    const value = mj.multiply<Unit>(speed, time).toNumber(distanceUnit);
     return done('distance', `${s[0]} for ${timeText}`, [
       { title: 'Write the formula', detail: m('\\text{distance} = \\text{speed} \\times \\text{time}') },
       { title: 'Multiply (time in the speed\'s unit)', detail: `${s[1]} ${s[2]} × ${timeText} = ${approx(value)} ${distanceUnit === 'mi' ? 'miles' : distanceUnit}` },
@@ -61,8 +62,8 @@ export function solveSpeedDistanceTime(ctx: ProblemContext): SolverResult {
   if (asksTime && speeds.length === 1 && distances.length === 1 && times.length === 0) {
     const s = speeds[0]!;
     const d = distances[0]!;
-    const speed = mj.unit(Number(s[1]), SPEED_UNITS[s[2]!]!);
-    const distance = mj.unit(Number(d[1]), DISTANCE_UNITS[d[2]!]!);
+    const speed = mj.unit(Number(s[1]), SPEED_UNITS[s[2]!]);
+    const distance = mj.unit(Number(d[1]), DISTANCE_UNITS[d[2]!]);
     const timeUnit = SPEED_UNITS[s[2]!] === 'm/s' ? 's' : 'h';
     const value = (mj.divide(distance, speed) as typeof speed).toNumber(timeUnit);
     const minutes = timeUnit === 'h' && !Number.isInteger(value) ? ` (${approx(value * 60)} minutes)` : '';

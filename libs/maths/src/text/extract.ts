@@ -20,20 +20,37 @@ export function mathStatements(normalised: string): MathStatement[] {
   const out: MathStatement[] = [];
   for (const run of normalised.match(/[0-9a-zA-Z.+\-*/^()=<>!,;\s]+/g) ?? []) {
     let current = '';
-    const pieces: string[] = [];
+    const pieces: { text: string; after: string }[] = [];
+    let separator = '';
     for (const token of run.split(/([A-Za-z]{2,}\d*)/)) {
       if (/^[A-Za-z]{2,}\d*$/.test(token) && !KNOWN_FUNCTIONS.has(token.toLowerCase())) {
-        pieces.push(current);
+        pieces.push({ text: current, after: separator });
+        separator = token.toLowerCase();
         current = '';
       } else current += token;
     }
-    pieces.push(current);
-    for (const piece of pieces.flatMap(splitTopLevel)) {
+    pieces.push({ text: current, after: separator });
+    if (!trustedRun(pieces)) continue;
+    for (const piece of pieces.flatMap((p) => splitTopLevel(p.text))) {
       const statement = toStatement(trimPiece(piece));
       if (statement !== undefined) out.push(statement);
     }
   }
   return out;
+}
+
+/**
+ * Maths split by words other than "and"/"or" ("x = 3 mod 5", "3 squared plus 4 is 25") may use
+ * the words as operators the engine does not know: such a run is not read at all.
+ */
+function trustedRun(pieces: readonly { text: string; after: string }[]): boolean {
+  let seenNumeric = false;
+  for (const piece of pieces) {
+    const numeric = /\d/.test(piece.text);
+    if (numeric && seenNumeric && !['and', 'or'].includes(piece.after)) return false;
+    seenNumeric ||= numeric;
+  }
+  return true;
 }
 
 function splitTopLevel(text: string): string[] {

@@ -14,7 +14,7 @@ import type { AttemptClaim, AttemptKey, SolveAttemptStore, SolveReply, StoredAns
 import { PROMPT_VERSION } from '../../solution/prompt.js';
 import { GenerateSolutionHandler } from './generate-solution.handler.js';
 
-const settings: SolveSettings = { databaseUrl: 'unused', poolSize: 1, maxTokens: 1500, llmTimeoutMs: undefined, deadlineMs: 5_000, claimLeaseMs: 60_000 };
+const settings: SolveSettings = { databaseUrl: 'unused', poolSize: 1, maxTokens: 1500, llmTimeoutMs: undefined, deadlineMs: 5_000, claimLeaseMs: 60_000, mathsEngine: 'first' };
 const RUN = '5b0b7e3c-8f0e-4a43-9a55-0c3c9d1f8a10';
 
 function command(problem: string, overrides: Partial<MessageData<typeof GenerateSolution>> = {}, commandId = 'cmd-1') {
@@ -124,15 +124,58 @@ function failingLlm(error: Error): LlmClient {
   };
 }
 
-function setup(llm: LlmClient = countingLocalLlm()) {
-  const attempts = new InMemoryAttempts();
-  const blobs = new MemoryBlobs();
-  return { attempts, blobs, handler: new GenerateSolutionHandler(llm, blobs, attempts, settings) };
+/** A model that answers every solve with the given steps and final answer (for the answer check). */
+function scriptedLlm(finalAnswer: string): LlmClient & { calls: number } {
+  const llm = {
+    calls: 0,
+    chat: () => Promise.reject(new Error('unused')),
+    describe: () => ({ defaultModel: 'openai/gpt-4o-mini', fallbackModels: [], providers: ['openai'] }),
+    structured: (() => {
+      llm.calls++;
+      const value = { can_solve: true, reason: null, steps: [{ title: 'Work it out', detail: 'the working' }], final_answer: finalAnswer };
+      return Promise.resolve({
+        value,
+        rawText: JSON.stringify(value),
+        calls: 1,
+        model: 'openai/gpt-4o-mini',
+        requestedModel: 'openai/gpt-4o-mini',
+        usage: { inputTokens: 100, outputTokens: 50 },
+        latencyMs: 5,
+        costUsd: 0.001,
+        pricing: 'table',
+      });
+    }) as unknown as LlmClient['structured'],
+  };
+  return llm;
 }
 
+function setup(llm: LlmClient = countingLocalLlm(), overrides: Partial<SolveSettings> = {}) {
+  const attempts = new InMemoryAttempts();
+  const blobs = new MemoryBlobs();
+  return { attempts, blobs, handler: new GenerateSolutionHandler(llm, blobs, attempts, { ...settings, ...overrides }) };
+}
+
+/** A cubic: outside the maths engine's step generators (a model must answer), but checkable by substitution. */
+const CUBIC = 'solve x^3 - 6x^2 + 11x - 6 = 0';
+
 describe('GenerateSolutionHandler', () => {
+  it('solves with the maths engine first: no model call, cost 0, the engine\'s steps as MathML, provenance "solved"', async () => {
+    const llm = countingLocalLlm();
+    const { handler, blobs } = setup(llm);
+    const result = await handler.execute(command('a car travels 150 km in 2 hours 30 minutes. what is its average speed?'));
+    if (result.kind !== 'reply' || result.reply.kind !== 'generated') throw new Error('expected SolutionGenerated');
+    expect(llm.calls).toBe(0);
+    expect(result.reply.data).toMatchObject({
+      finalAnswer: '60 km/h',
+      provenance: { model: 'openpaw/maths-engine', promptVersion: 'maths-v1', costUsd: 0, inputTokens: 0, mathsEngine: 'solved', mathsEngineCategory: 'speed_distance_time' },
+    });
+    const html = blobs.objects.get(`solutions/${RUN}/1.html`)!.body.toString();
+    expect(html).toContain('<math');
+    expect(html).toContain('Express the time in one unit');
+  });
+
   it('solves, stores the HTML and its steps, and answers SolutionGenerated with provenance', async () => {
-    const { handler, blobs } = setup();
+    const { handler, blobs } = setup(countingLocalLlm(), { mathsEngine: 'check' });
     const result = await handler.execute(command('2x + 3 = 7'));
     expect(result.kind).toBe('reply');
     if (result.kind !== 'reply' || result.reply.kind !== 'generated') throw new Error('expected SolutionGenerated');
@@ -144,8 +187,7 @@ describe('GenerateSolutionHandler', () => {
       attempt: 1,
       storageKey: `solutions/${RUN}/1.html`,
       finalAnswer: 'x = 2',
-      stepCount: 5,
-      provenance: { model: 'local/deterministic', promptVersion: PROMPT_VERSION, costUsd: 0 },
+      provenance: { model: 'local/deterministic', promptVersion: PROMPT_VERSION, costUsd: 0, mathsEngine: 'checked_agrees' },
     });
     expect(reply.data.provenance.inputTokens).toBeGreaterThan(0);
     const html = blobs.objects.get(`solutions/${RUN}/1.html`)!;
@@ -153,14 +195,43 @@ describe('GenerateSolutionHandler', () => {
     expect(html.body.toString()).toMatch(/data-final-answer>[\s\S]*<mi>x<\/mi><mo>=<\/mo><mn>2<\/mn>/);
     const steps = JSON.parse(blobs.objects.get(`solutions/${RUN}/1.steps.json`)!.body.toString()) as { steps: unknown[]; finalAnswer: string };
     expect(steps).toMatchObject({ format: 'openpaw.solution-steps.v1', finalAnswer: 'x = 2', problem: '2x + 3 = 7' });
-    expect(steps.steps).toHaveLength(5);
+    expect(steps.steps).toHaveLength(reply.data.stepCount);
     const { createHash } = await import('node:crypto');
     expect(reply.data.contentSha256).toBe(createHash('sha256').update(html.body).digest('hex'));
   });
 
+  it('fails the attempt when the maths engine disagrees with the model\'s final answer (invalid_output, retryable once)', async () => {
+    const { handler, blobs } = setup(scriptedLlm('\\(x = 3\\)'), { mathsEngine: 'check' });
+    const result = await handler.execute(command('2x + 3 = 7'));
+    expect(result).toMatchObject({ reply: { kind: 'failed', data: { errorCode: 'invalid_output', retryable: true, costUsd: 0.001 } } });
+    if (result.kind === 'reply' && result.reply.kind === 'failed') expect(result.reply.data.detail).toMatch(/checked by the maths engine.*x = 2/);
+    expect(blobs.puts).toEqual([]);
+  });
+
+  it('records "checked by the maths engine" when it agrees with a model', async () => {
+    const { handler } = setup(scriptedLlm('\\(x = \\frac{4}{2}\\)'), { mathsEngine: 'check' });
+    expect(await handler.execute(command('2x + 3 = 7'))).toMatchObject({
+      reply: { kind: 'generated', data: { provenance: { model: 'openai/gpt-4o-mini', mathsEngine: 'checked_agrees', mathsEngineCategory: 'linear_equation' } } },
+    });
+  });
+
+  it('substitutes a model\'s roots of an equation outside the engine\'s scope, and rejects a root that fails', async () => {
+    const good = setup(scriptedLlm('x = 1, x = 2 or x = 3'));
+    expect(await good.handler.execute(command(CUBIC))).toMatchObject({ reply: { kind: 'generated', data: { provenance: { mathsEngine: 'checked_agrees' } } } });
+    const bad = setup(scriptedLlm('x = 1, x = 2 or x = 4'));
+    expect(await bad.handler.execute(command(CUBIC))).toMatchObject({ reply: { kind: 'failed', data: { errorCode: 'invalid_output' } } });
+  });
+
+  it('records "not checked" when the engine can neither solve nor substitute', async () => {
+    const { handler } = setup(scriptedLlm('there are infinitely many'));
+    expect(await handler.execute(command('prove that there are infinitely many primes'))).toMatchObject({
+      reply: { kind: 'generated', data: { provenance: { mathsEngine: 'not_checked' } } },
+    });
+  });
+
   it('answers a redelivery with the stored reply: no second LLM call, no second write', async () => {
     const llm = countingLocalLlm();
-    const { handler, blobs } = setup(llm);
+    const { handler, blobs } = setup(llm, { mathsEngine: 'check' });
     const first = await handler.execute(command('2x + 3 = 7'));
     const again = await handler.execute(command('2x + 3 = 7'));
     expect(again).toEqual(first);
@@ -170,7 +241,7 @@ describe('GenerateSolutionHandler', () => {
 
   it('answers another command for an attempt already done with the same outcome, addressed to it', async () => {
     const llm = countingLocalLlm();
-    const { handler, blobs } = setup(llm);
+    const { handler, blobs } = setup(llm, { mathsEngine: 'check' });
     const first = await handler.execute(command('2x + 3 = 7'));
     const other = await handler.execute(command('2x + 3 = 7', {}, 'cmd-other'));
     if (first.kind !== 'reply' || other.kind !== 'reply') throw new Error('expected replies');
@@ -182,7 +253,7 @@ describe('GenerateSolutionHandler', () => {
 
   it('resumes from a kept answer after a crash, without asking the model again', async () => {
     const llm = countingLocalLlm();
-    const { handler, attempts, blobs } = setup(llm);
+    const { handler, attempts, blobs } = setup(llm, { mathsEngine: 'check' });
     await handler.execute(command('2x + 3 = 7'));
     const row = attempts.rows.get(`${RUN}/1`)!;
     // As if the process died after keeping the answer, before writing the blobs.
@@ -213,7 +284,7 @@ describe('GenerateSolutionHandler', () => {
 
   it('answers cost_cap_exceeded when the run has spent its cap, without calling a model', async () => {
     const { handler, blobs } = setup();
-    const result = await handler.execute(command('2x + 3 = 7', { costCapUsd: 0.1, spentUsd: 0.2 }));
+    const result = await handler.execute(command(CUBIC, { costCapUsd: 0.1, spentUsd: 0.2 }));
     expect(result).toMatchObject({ kind: 'reply', reply: { kind: 'failed', data: { errorCode: 'cost_cap_exceeded', retryable: false, costUsd: 0 } } });
     expect(blobs.puts).toEqual([]);
   });
@@ -221,16 +292,16 @@ describe('GenerateSolutionHandler', () => {
   it('answers invalid_output retryable once per run, with what the bad replies cost', async () => {
     const error = new StructuredOutputError('nope', ['steps: required'], 'openai/gpt-4o-mini', { inputTokens: 100, outputTokens: 20 }, 0.002, 'nope');
     const { handler } = setup(failingLlm(error));
-    const first = await handler.execute(command('2x + 3 = 7'));
+    const first = await handler.execute(command(CUBIC));
     expect(first).toMatchObject({ reply: { data: { errorCode: 'invalid_output', retryable: true, costUsd: 0.002 } } });
-    const second = await handler.execute(command('2x + 3 = 7', { attempt: 2 }, 'cmd-2'));
+    const second = await handler.execute(command(CUBIC, { attempt: 2 }, 'cmd-2'));
     expect(second).toMatchObject({ reply: { data: { errorCode: 'invalid_output', retryable: false, attempt: 2 } } });
   });
 
   it('answers llm_unavailable (retryable) when every model of the chain fails', async () => {
     const error = new LlmCallFailedError([{ model: 'openai/gpt-4o-mini', outcome: 'server_error', waitedMs: 0 }], new ProviderError('server_error', 'openai', '503'));
     const { handler } = setup(failingLlm(error));
-    expect(await handler.execute(command('2x + 3 = 7'))).toMatchObject({ reply: { data: { errorCode: 'llm_unavailable', retryable: true } } });
+    expect(await handler.execute(command(CUBIC))).toMatchObject({ reply: { data: { errorCode: 'llm_unavailable', retryable: true } } });
   });
 
   it('answers timeout when the attempt’s deadline passes', async () => {
@@ -243,11 +314,11 @@ describe('GenerateSolutionHandler', () => {
     };
     const attempts = new InMemoryAttempts();
     const handler = new GenerateSolutionHandler(slow, new MemoryBlobs(), attempts, { ...settings, deadlineMs: 50 });
-    expect(await handler.execute(command('2x + 3 = 7'))).toMatchObject({ reply: { data: { errorCode: 'timeout', retryable: true } } });
+    expect(await handler.execute(command(CUBIC))).toMatchObject({ reply: { data: { errorCode: 'timeout', retryable: true } } });
   });
 
   it('lets an error that is not the LLM’s propagate, so the command is redelivered', async () => {
     const { handler } = setup(failingLlm(new Error('database is down')));
-    await expect(handler.execute(command('2x + 3 = 7'))).rejects.toThrow('database is down');
+    await expect(handler.execute(command(CUBIC))).rejects.toThrow('database is down');
   });
 });
