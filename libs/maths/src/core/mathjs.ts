@@ -29,6 +29,8 @@ export function parseExpression(text: string): MathNode | undefined {
     if (name.length === 1 && !FUNCTION_LETTERS.has(name) && n.args.length === 1) {
       return new mj.OperatorNode('*', 'multiply', [new mj.SymbolNode(name), new mj.ParenthesisNode(n.args[0]!)], true);
     }
+    // "f(x)" names a function ("f(x) = x^2 + 1"); solvers read it only as the left side of a definition.
+    if (FUNCTION_LETTERS.has(name) && n.args.length === 1 && isSymbolNode(n.args[0]!)) return n;
     ok = false;
     return n;
   });

@@ -28,3 +28,14 @@ export function antiderivative(expression: string, variable: string): string | u
     return undefined;
   }
 }
+
+/** The derivative of `expression` with respect to `variable`, in mathjs syntax; undefined when nerdamer fails. */
+export function derivativeText(expression: string, variable: string): string | undefined {
+  try {
+    const result = nerdamer(`diff(${expression}, ${variable})`).toString();
+    nerdamer.flush();
+    return /diff/.test(result) ? undefined : result;
+  } catch {
+    return undefined;
+  }
+}

@@ -11,6 +11,7 @@ export interface SurdPair {
 /** √q for a rational q ≥ 0 as k·√m with k rational and m square-free. */
 export function sqrtRational(q: Rational): { readonly k: Rational; readonly m: bigint } {
   if (q.sign < 0) throw new RangeError('negative radicand');
+  if (q.isZero) return { k: Rational.ZERO, m: 1n };
   // √(n/d) = √(n·d)/d
   const radicand = q.num * q.den;
   let k = 1n;

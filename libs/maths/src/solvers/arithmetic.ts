@@ -36,6 +36,7 @@ export function solveArithmetic(node: MathNode, intent: Intent): SolverResult {
     current = current.transform((n) => (n === target ? replacement : n)).transform((n) => (isParenthesisNode(n) && isConstantish(n.content) ? n.content : n));
     steps.push({ title: `Compute ${textOf(target)}`, detail: `${m(`${texOf(target)} ${shown.startsWith('\\approx') ? '' : '= '}${shown}`)}${before === current ? '' : `, so the expression becomes ${m(texOf(current))}`}` });
   }
+  if (approximate && intent === 'simplify') return { solved: false, inScope: false, reason: 'simplifying surds and other irrational forms is outside the engine\'s scope' };
   const exactTotal = Polynomial.fromNode(node)?.constantValue();
   const independent = evaluateReal(node);
   if (independent === undefined) return decline('arithmetic', 'the expression has no finite real value');

@@ -15,16 +15,18 @@ export function calculusTarget(ctx: ProblemContext, statements = ctx.statements)
     if ((isFunctionNode(lhs) && ['f', 'g', 'h'].includes(lhs.fn.name)) || (isSymbolNode(lhs) && lhs.name === 'y')) node = s.rhs;
   }
   if (node === undefined) {
-    const candidates = statements.filter((s) => s.kind === 'expression' && freeVariables(s.node).length > 0);
+    const expressions = statements.filter((s) => s.kind === 'expression');
+    const candidates = expressions.filter((s) => freeVariables(s.node).length > 0);
     candidates.sort((a, b) => b.text.length - a.text.length);
-    const best = candidates[0];
+    // A lone constant is a function too ("integrate 5"), when it is the only maths there is.
+    const best = candidates[0] ?? (expressions.length === 1 ? expressions[0] : undefined);
     if (best?.kind === 'expression') node = best.node;
   }
   if (node === undefined) return undefined;
   const variables = freeVariables(node);
-  const named = /with respect to ([a-z])\b|\bd([a-z])\b|d\/d([a-z])\b/.exec(ctx.lower);
-  const variable = named?.[1] ?? named?.[2] ?? named?.[3] ?? (variables.length === 1 ? variables[0] : variables.includes('x') ? 'x' : undefined);
-  if (variable === undefined || !variables.includes(variable)) return undefined;
+  const named = /d\/d([a-z])\b/.exec(ctx.lower)?.[1] ?? /with respect to ([a-z])\b/.exec(ctx.lower)?.[1] ?? /\bd([a-z])\s*(?:$|[.?!,]|from\b)/.exec(ctx.lower)?.[1];
+  const variable = named ?? (variables.length === 1 ? variables[0] : variables.length === 0 ? 'x' : undefined);
+  if (variable === undefined || (variables.length > 0 && !variables.includes(variable))) return undefined;
   if (variables.length > 1) return undefined;
   return { node, variable };
 }

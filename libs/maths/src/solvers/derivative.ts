@@ -1,5 +1,7 @@
 import { isConstantNode, isFunctionNode, isOperatorNode, isParenthesisNode, isSymbolNode, type MathNode } from 'mathjs';
-import { evaluateReal, freeVariables, mj, texOf } from '../core/mathjs.js';
+import { evaluateReal, freeVariables, parseExpression, texOf } from '../core/mathjs.js';
+import { derivativeText } from '../core/nerdamer.js';
+import { Polynomial } from '../core/polynomial.js';
 import type { ProblemContext } from './context.js';
 import { decline, m } from './context.js';
 import { calculusTarget } from './calculus-target.js';
@@ -16,23 +18,15 @@ export function solveDerivative(ctx: ProblemContext): SolverResult {
   const target = calculusTarget(ctx);
   if (target === undefined) return decline('derivative', 'no function of one variable found to differentiate');
   const { node, variable: x } = target;
-  let derivative: MathNode;
-  try {
-    derivative = mj.simplify(mj.derivative(node, x));
-  } catch (error) {
-    return decline('derivative', `mathjs cannot differentiate it: ${(error as Error).message}`);
-  }
+  const derivative = differentiate(node, x);
+  if (derivative === undefined) return decline('derivative', 'the function could not be differentiated');
   checkDerivative(node, derivative, x);
   const steps: Step[] = [{ title: 'Write the function', detail: m(`f(${x}) = ${texOf(node)}`) }];
   const terms = sumTerms(strip(node));
   if (terms.length > 1) steps.push({ title: 'Sum rule', detail: 'Differentiate term by term.' });
   for (const term of terms) {
-    let d: MathNode;
-    try {
-      d = mj.simplify(mj.derivative(term, x));
-    } catch {
-      return decline('derivative', 'a term could not be differentiated');
-    }
+    const d = differentiate(term, x);
+    if (d === undefined) return decline('derivative', 'a term could not be differentiated');
     steps.push({ title: `Differentiate ${term.toString({ implicit: 'hide' })} (${ruleOf(term, x)})`, detail: m(`\\frac{d}{d${x}}\\left[${texOf(term)}\\right] = ${texOf(d)}`) });
   }
   steps.push({ title: 'Combine', detail: m(`f'(${x}) = ${texOf(derivative)}`) });
@@ -43,10 +37,22 @@ export function solveDerivative(ctx: ProblemContext): SolverResult {
     intent: 'differentiate',
     problem: texOf(node),
     steps,
-    finalAnswer: `f'(${x}) = ${displayText(derivative)}`,
+    finalAnswer: `f'(${x}) = ${Polynomial.fromNode(derivative)?.toDisplay() ?? displayText(derivative)}`,
     answer: { kind: 'expression', expression, variables: [x], upToConstant: false },
     verification: 'compared with a central finite difference at sample points',
   };
+}
+
+/**
+ * nerdamer's derivative (fast, and its output parses back into mathjs); a polynomial result is
+ * printed in standard order. The caller checks it numerically.
+ */
+function differentiate(node: MathNode, x: string): MathNode | undefined {
+  const text = derivativeText(node.toString({ implicit: 'show' }), x);
+  const parsed = text === undefined ? undefined : parseExpression(text);
+  if (parsed === undefined) return undefined;
+  const poly = Polynomial.fromNode(parsed);
+  return poly === undefined ? parsed : parseExpression(poly.toString());
 }
 
 export function checkDerivative(f: MathNode, derivative: MathNode, x: string): void {

@@ -20,7 +20,7 @@ const BOUNDS = /\bfrom\s+(-?\d+(?:\.\d+)?)\s+to\s+(-?\d+(?:\.\d+)?)/;
  */
 export function solveIntegral(ctx: ProblemContext): SolverResult {
   const bounds = BOUNDS.exec(ctx.lower);
-  const statements = bounds === null ? ctx.statements : mathStatements(ctx.normalised.replace(/\bfrom\s+-?\d+(?:\.\d+)?\s+to\s+-?\d+(?:\.\d+)?/i, ' '));
+  const statements = mathStatements(bounds === null ? ctx.normalised : ctx.normalised.replace(/\bfrom\s+-?\d+(?:\.\d+)?\s+to\s+-?\d+(?:\.\d+)?/i, ' '));
   const target = calculusTarget(ctx, statements);
   if (target === undefined) return decline('integral', 'no function of one variable found to integrate');
   const { node, variable: x } = target;
@@ -29,7 +29,7 @@ export function solveIntegral(ctx: ProblemContext): SolverResult {
   if (terms.length > 1) steps.push({ title: 'Linearity', detail: 'Integrate term by term.' });
   const pieces: MathNode[] = [];
   for (const term of terms) {
-    const text = antiderivative(term.toString(), x);
+    const text = antiderivative(term.toString({ implicit: 'show' }), x);
     const piece = text === undefined ? undefined : parseExpression(text);
     if (piece === undefined) return decline('integral', `no elementary antiderivative found for ${term.toString({ implicit: 'hide' })}`);
     try {
@@ -40,7 +40,10 @@ export function solveIntegral(ctx: ProblemContext): SolverResult {
     pieces.push(piece);
     steps.push({ title: `Integrate ${term.toString({ implicit: 'hide' })} (${ruleOf(term, x)})`, detail: m(`\\int ${texOf(term)} \\, d${x} = ${texOf(piece)}`) });
   }
-  const total = mj.simplify(pieces.reduce((acc: MathNode, p) => new mj.OperatorNode('+', 'add', [acc, p])));
+  // A polynomial antiderivative is printed in standard order; anything else as the sum of its pieces.
+  const sum = pieces.reduce((acc: MathNode, p) => new mj.OperatorNode('+', 'add', [acc, p]));
+  const sumPolynomial = Polynomial.fromNode(sum);
+  const total = sumPolynomial === undefined ? sum : mj.parse(sumPolynomial.toString());
   checkDerivative(total, node, x);
   steps.push({ title: 'Check by differentiating', detail: `${m(`\\frac{d}{d${x}}\\left[${texOf(total)}\\right]`)} gives back the integrand.` });
   if (bounds === null) {
@@ -51,7 +54,7 @@ export function solveIntegral(ctx: ProblemContext): SolverResult {
       intent: 'integrate',
       problem: texOf(node),
       steps,
-      finalAnswer: `${displayText(total)} + C`,
+      finalAnswer: `${sumPolynomial?.toDisplay() ?? displayText(total)} + C`,
       answer: { kind: 'expression', expression: total.toString(), variables: [x], upToConstant: true },
       verification: 'differentiated back to the integrand at sample points',
     };

@@ -20,7 +20,7 @@ export function solveInterest(ctx: ProblemContext): SolverResult {
   if (principal === null || rate === null || years === null) return undefined;
   const pText = (principal[1] ?? principal[2])!;
   if (!usesEveryNumber(t, [Number(pText.replace(/,/g, '')), Number(rate[1]), Number(years[1])])) return undefined;
-  const asksInterest = /how much interest|find the (?:simple |compound )?interest|what is the (?:simple |compound )?interest|interest earned|calculate the (?:simple |compound )?interest/.test(t);
+  const asksInterest = /how much (?:simple |compound )?interest|find the (?:simple |compound )?interest|what is the (?:simple |compound )?interest|interest earned|calculate the (?:simple |compound )?interest/.test(t);
   const asksAmount = /\b(amount|total|balance|worth|how much (?:money )?will|how much is in)/.test(t);
   if (asksInterest === asksAmount) return undefined;
   const P = exact(pText);
@@ -47,6 +47,7 @@ export function solveInterest(ctx: ProblemContext): SolverResult {
   const interest = amount.sub(P);
   if (asksInterest) steps.push({ title: 'The interest earned', detail: m(`${money(amount)} - ${P.toTex()} = ${money(interest)}`) });
   else steps.push({ title: 'The final amount', detail: m(`A = ${money(amount)}`) });
+  // Money is answered to the cent: the structured value is the rounded figure the answer states.
   const value = asksInterest ? interest : amount;
   return {
     solved: true,
@@ -55,7 +56,7 @@ export function solveInterest(ctx: ProblemContext): SolverResult {
     problem: `${simple ? 'simple' : 'compound'} interest on ${currency}${pText} at ${rate[1]}% for ${years[1]} years`,
     steps,
     finalAnswer: `${currency}${money(value)}`,
-    answer: { kind: 'number', value: value.toNumber(), unit: currency },
+    answer: { kind: 'number', value: Number(money(value)), unit: currency },
     verification: 'exact rational arithmetic, rounded to the cent at the end',
   };
 }

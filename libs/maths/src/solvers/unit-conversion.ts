@@ -12,13 +12,17 @@ const NAMES: Record<string, string> = {
   litres: 'L', liters: 'L', l: 'L', ml: 'mL', millilitres: 'mL', milliliters: 'mL',
   'km/h': 'km/h', 'm/s': 'm/s', mph: 'mi/h',
 };
-const UNIT = `(${Object.keys(NAMES).map((k) => k.replace('/', '\\/')).join('|')})`;
+// Longest names first, so "km/h" is not read as "km" and "m/s" not as "m".
+const UNIT = `(${Object.keys(NAMES)
+  .sort((a, b) => b.length - a.length)
+  .map((k) => k.replace('/', '\\/'))
+  .join('|')})(?![\\w/])`;
 
 /** "Convert 5 km to m", "How many minutes are in 3.5 hours?", "Express 72 km/h in m/s": mathjs units. */
 export function solveUnitConversion(ctx: ProblemContext): SolverResult {
   const t = ctx.lower;
-  const convert = new RegExp(`(?:convert|express|change|write)\\s+(\\d+(?:\\.\\d+)?)\\s*${UNIT}\\s+(?:to|into|in)\\s+${UNIT}\\b`).exec(t);
-  const howMany = new RegExp(`how many\\s+${UNIT}\\s+(?:are |is )?(?:there )?in\\s+(\\d+(?:\\.\\d+)?)\\s*${UNIT}\\b`).exec(t);
+  const convert = new RegExp(`(?:convert|express|change|write)\\s+(\\d+(?:\\.\\d+)?)\\s*${UNIT}\\s+(?:to|into|in)\\s+${UNIT}`).exec(t);
+  const howMany = new RegExp(`how many\\s+${UNIT}\\s+(?:are |is )?(?:there )?in\\s+(\\d+(?:\\.\\d+)?)\\s*${UNIT}`).exec(t);
   const parts = convert !== null ? { value: convert[1]!, from: convert[2]!, to: convert[3]! } : howMany !== null ? { value: howMany[2]!, from: howMany[3]!, to: howMany[1]! } : undefined;
   if (parts === undefined || !usesEveryNumber(t, [Number(parts.value)])) return undefined;
   const from = NAMES[parts.from]!;

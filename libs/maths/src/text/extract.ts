@@ -80,7 +80,7 @@ function trimPiece(piece: string): string {
 const RELATION = /<=|>=|!=|=|<|>/g;
 
 function toStatement(text: string): MathStatement | undefined {
-  if (text === '' || !/[0-9]|[+\-*/^]|[a-z]\s*[=<>]/i.test(text)) return undefined;
+  if (text === '' || !/[0-9]|[+\-*/^]|[a-z]\s*[=<>]|[a-z]\(/i.test(text)) return undefined;
   const ops = text.match(RELATION) ?? [];
   if (ops.length === 0) {
     const node = parseExpression(text);
