@@ -86,7 +86,14 @@ function compare(expected: Answer, text: string): boolean | undefined {
       const last = numbers.at(-1)![0];
       const [value, tolerance] = readNumber(last.replace(/\s+/g, ''));
       if (/π|pi/.test(text) && !/≈|=\s*-?\d+\.\d/.test(text)) {
-        const withPi = evaluate(text.replace(/.*=/, '').replace(/[a-z²³$£€%]+(?<!pi)/gi, ' '));
+        // Units and words dropped, π kept: "25π cm²" is 25·π.
+        const withPi = evaluate(
+          text
+            .replace(/.*=/, '')
+            .replace(/pi|π/gi, 'π')
+            .replace(/[a-z²³$£€%]+/gi, ' ')
+            .replace(/π/g, ' pi '),
+        );
         if (withPi !== undefined) return near(withPi.re, expected.value, 1e-9);
       }
       return near(value, expected.value, tolerance);

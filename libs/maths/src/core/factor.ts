@@ -71,7 +71,9 @@ export function factorUnivariate(p: Polynomial, x: string): Factorisation | unde
   if (ints.length > 4) return undefined; // degree ≥ 4 without rational roots: it may still factor; not claimed
   if (ints.length > 1) {
     const rest = fromInts(x, ints);
-    factors.push({ poly: rest, power: 1 });
+    const same = factors.findIndex((f) => f.poly.equals(rest));
+    if (same >= 0) factors[same] = { poly: rest, power: factors[same]!.power + 1 };
+    else factors.push({ poly: rest, power: 1 });
     if (ints.length > 2) moves.push({ title: 'The rest does not factor over the rationals', detail: `\\(${rest.toTex()}\\) has no rational root.` });
   }
   return { constant, factors, moves };

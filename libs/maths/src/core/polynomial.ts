@@ -197,7 +197,7 @@ export class Polynomial {
   }
 
   private render(coef: (c: Rational) => string, power: (v: string, e: number) => string, times: string): string {
-    const sorted = [...this.terms.values()].sort((a, b) => totalDegree(b.exponents) - totalDegree(a.exponents) || monomialKey(a.exponents).localeCompare(monomialKey(b.exponents)));
+    const sorted = [...this.terms.values()].sort((a, b) => totalDegree(b.exponents) - totalDegree(a.exponents) || gradedLex(a.exponents, b.exponents));
     if (sorted.length === 0) return '0';
     let out = '';
     sorted.forEach((t, i) => {
@@ -223,6 +223,16 @@ function monomialKey(exponents: Exponents): string {
     .sort()
     .map((v) => (exponents[v] === 1 ? v : `${v}^${exponents[v]}`))
     .join('*');
+}
+
+/** Among terms of equal degree, a higher power of the alphabetically first variable comes first: a², ab, b². */
+function gradedLex(a: Exponents, b: Exponents): number {
+  const names = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+  for (const v of names) {
+    const d = (b[v] ?? 0) - (a[v] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
 }
 
 function totalDegree(exponents: Exponents): number {

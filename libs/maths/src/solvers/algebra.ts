@@ -16,6 +16,8 @@ import { simplifyPowers } from './exponent-rules.js';
 export function solveExpression(node: MathNode, intent: Intent): SolverResult {
   const variables = freeVariables(node);
   if (variables.length === 0) return undefined;
+  const powers = intent === 'expand' ? undefined : simplifyPowers(node, intent);
+  if (powers !== undefined) return powers;
   const body = strip(node);
   if (isOperatorNode(body) && body.fn === 'divide') {
     const numerator = Polynomial.fromNode(body.args[0]!);
@@ -25,8 +27,6 @@ export function solveExpression(node: MathNode, intent: Intent): SolverResult {
       return simplifyRational(node, numerator, denominator, variables[0]!, intent);
     }
   }
-  const powers = intent === 'expand' ? undefined : simplifyPowers(node, intent);
-  if (powers !== undefined) return powers;
   const poly = Polynomial.fromNode(node);
   if (poly === undefined) return undefined;
   if (intent === 'factor') {
@@ -106,7 +106,7 @@ function simplifyRational(node: MathNode, numerator: Polynomial, denominator: Po
   const resultBottom: Factorisation = { constant: Rational.ONE, factors: remainingBottom.filter((f) => f.power > 0), moves: [] };
   // Excluded values: the rational roots of the original denominator.
   const excluded = bottom.factors
-    .filter((f) => f.poly.degree() === 1)
+    .filter((f) => f.poly.degree() === 1 && f.poly.variables().length === 1)
     .map((f) => {
       const [c0, c1] = f.poly.coefficients(x)!;
       return c0!.neg().div(c1!);

@@ -27,7 +27,7 @@ export function solveDerivative(ctx: ProblemContext): SolverResult {
   for (const term of terms) {
     const d = differentiate(term, x);
     if (d === undefined) return decline('derivative', 'a term could not be differentiated');
-    steps.push({ title: `Differentiate ${term.toString({ implicit: 'hide' })} (${ruleOf(term, x)})`, detail: m(`\\frac{d}{d${x}}\\left[${texOf(term)}\\right] = ${texOf(d)}`) });
+    steps.push({ title: `Differentiate ${displayText(term)} (${ruleOf(term, x)})`, detail: m(`\\frac{d}{d${x}}\\left[${texOf(term)}\\right] = ${texOf(d)}`) });
   }
   steps.push({ title: 'Combine', detail: m(`f'(${x}) = ${texOf(derivative)}`) });
   const expression = derivative.toString();

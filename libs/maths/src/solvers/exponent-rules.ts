@@ -117,6 +117,6 @@ function render(monomial: Monomial): { expression: string; tex: string; text: st
   return {
     expression,
     tex: negative.length === 0 ? topTex : `\\frac{${topTex}}{${denTex}}`,
-    text: negative.length === 0 ? top : `${top}/${negative.length > 1 || /\^/.test(denText) ? `(${denText})` : denText}`,
+    text: negative.length === 0 ? top : `${top}/${negative.length > 1 ? `(${denText})` : denText}`,
   };
 }

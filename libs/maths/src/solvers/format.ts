@@ -14,5 +14,8 @@ export function rationalTex(value: Rational): string {
 
 /** An expression as a student reads it: implicit products hidden, the natural logarithm written ln. */
 export function displayText(node: MathNode): string {
-  return node.toString({ implicit: 'hide' }).replace(/\blog\(/g, 'ln(');
+  return node
+    .toString({ implicit: 'hide' })
+    .replace(/\s*\^\s*/g, '^')
+    .replace(/\blog\(/g, 'ln(');
 }

@@ -38,7 +38,7 @@ export function solveIntegral(ctx: ProblemContext): SolverResult {
       return decline('integral', 'an antiderivative failed the differentiation check');
     }
     pieces.push(piece);
-    steps.push({ title: `Integrate ${term.toString({ implicit: 'hide' })} (${ruleOf(term, x)})`, detail: m(`\\int ${texOf(term)} \\, d${x} = ${texOf(piece)}`) });
+    steps.push({ title: `Integrate ${displayText(term)} (${ruleOf(term, x)})`, detail: m(`\\int ${texOf(term)} \\, d${x} = ${texOf(piece)}`) });
   }
   // A polynomial antiderivative is printed in standard order; anything else as the sum of its pieces.
   const sum = pieces.reduce((acc: MathNode, p) => new mj.OperatorNode('+', 'add', [acc, p]));

@@ -4,8 +4,11 @@
  * rewritten. Prose words stay: solvers read them.
  */
 export function normaliseMaths(text: string): string {
-  return text
-    .normalize('NFKC')
+  return (
+    text
+      // Superscript powers before NFKC, which would fold x² into the name "x2".
+      .replace(/[⁰¹²³⁴⁵⁶⁷⁸⁹]+/g, (digits) => `^${[...digits].map((d) => SUPERSCRIPTS.indexOf(d)).join('')}`)
+      .normalize('NFKC')
     .replace(/[×·∙⋅]/g, '*')
     .replace(/÷/g, '/')
     .replace(/[−–—]/g, '-')
@@ -14,11 +17,13 @@ export function normaliseMaths(text: string): string {
     .replace(/π/g, 'pi')
     .replace(/√\s*\(/g, 'sqrt(')
     .replace(/√\s*([0-9a-z.]+)/gi, 'sqrt($1)')
-    // A bare "log" is the common logarithm in school maths; mathjs' log is natural, like "ln".
+    // log_b first (kept apart by a marker), then a bare "log": the common logarithm in school maths
+    // (mathjs' log is natural, like "ln").
+    .replace(/\blog_?\s*\{?(\d+)\}?\s*\(([^()]+)\)/gi, 'LOG_BASE($2, $1)')
+    .replace(/\blog_?\s*\{?(\d+)\}?\s+(\d+|[a-z])\b/gi, 'LOG_BASE($2, $1)')
     .replace(/\blog\s*\(/gi, 'log10(')
     .replace(/\blog\s+(\d+(?:\.\d+)?|[a-z])\b/gi, 'log10($1)')
-    .replace(/\blog_?\s*\{?(\d+)\}?\s*\(([^()]+)\)/gi, 'log($2, $1)')
-    .replace(/\blog_?\s*\{?(\d+)\}?\s+(\d+|[a-z])\b/gi, 'log($2, $1)')
+    .replace(/LOG_BASE\(/g, 'log(')
     .replace(/\bln\s*\(/gi, 'log(')
     .replace(/\bln\s+([a-z0-9]+)/gi, 'log($1)')
     .replace(/\bmultiplied by\b|\btimes\b/gi, '*')
@@ -31,8 +36,11 @@ export function normaliseMaths(text: string): string {
     .replace(/\bis equal to\b|\bequals\b/gi, '=')
     .replace(/\*\*/g, '^')
     .replace(/\s+/g, ' ')
-    .trim();
+    .trim()
+  );
 }
+
+const SUPERSCRIPTS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
 
 /** Every number written in the text (digits), for templates that must use each one. */
 export function numbersIn(text: string): number[] {
