@@ -57,3 +57,16 @@ function engineRecord(engine: EngineSolution): Partial<SolutionProvenance> {
 function clip(text: string): string {
   return text.length <= 500 ? text : `${text.slice(0, 499)}…`;
 }
+
+/** The footer line of a solution page saying what the maths engine did, if anything. */
+export function checkedByNote(provenance: SolutionProvenance): { checkedBy?: string } {
+  switch (provenance.mathsEngine) {
+    case 'solved':
+      return { checkedBy: `Solved offline by the maths engine; answer checked (${provenance.mathsEngineDetail?.replace(/^checked: /, '') ?? 'by substitution'}).` };
+    case 'checked_agrees':
+      return { checkedBy: 'Final answer checked by the maths engine.' };
+    case 'not_checked':
+    case undefined:
+      return {};
+  }
+}

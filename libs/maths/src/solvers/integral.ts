@@ -11,7 +11,8 @@ import { sumTerms } from '../core/terms.js';
 import { displayText, exactWithDecimal } from './format.js';
 import { mathStatements } from '../text/extract.js';
 
-const BOUNDS = /\bfrom\s+(-?\d+(?:\.\d+)?)\s+to\s+(-?\d+(?:\.\d+)?)/;
+// Ingestion may write "from -1" as "from-1".
+const BOUNDS = /\bfrom\s*(-?\d+(?:\.\d+)?)\s*to\s*(-?\d+(?:\.\d+)?)/;
 
 /**
  * Basic integrals term by term (linearity, then the power rule, exponentials, 1/x, sine and cosine,
@@ -20,7 +21,7 @@ const BOUNDS = /\bfrom\s+(-?\d+(?:\.\d+)?)\s+to\s+(-?\d+(?:\.\d+)?)/;
  */
 export function solveIntegral(ctx: ProblemContext): SolverResult {
   const bounds = BOUNDS.exec(ctx.lower);
-  const statements = mathStatements(bounds === null ? ctx.normalised : ctx.normalised.replace(/\bfrom\s+-?\d+(?:\.\d+)?\s+to\s+-?\d+(?:\.\d+)?/i, ' '));
+  const statements = mathStatements(bounds === null ? ctx.normalised : ctx.normalised.replace(/\bfrom\s*-?\d+(?:\.\d+)?\s*to\s*-?\d+(?:\.\d+)?/i, ' '));
   const target = calculusTarget(ctx, statements);
   if (target === undefined) return decline('integral', 'no function of one variable found to integrate');
   const { node, variable: x } = target;

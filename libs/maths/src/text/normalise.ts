@@ -15,6 +15,8 @@ export function normaliseMaths(text: string): string {
     .replace(/≤|=</g, '<=')
     .replace(/≥|=>/g, '>=')
     .replace(/π/g, 'pi')
+    // Ingestion writes √2 as "sqrt2" and ∞ as "inf".
+    .replace(/\bsqrt(\d+(?:\.\d+)?)\b/g, 'sqrt($1)')
     .replace(/√\s*\(/g, 'sqrt(')
     .replace(/√\s*([0-9a-z.]+)/gi, 'sqrt($1)')
     // log_b first (kept apart by a marker), then a bare "log": the common logarithm in school maths

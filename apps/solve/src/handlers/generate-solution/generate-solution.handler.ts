@@ -14,7 +14,7 @@ import {
   type StoredAnswer,
 } from '../../ports.js';
 import { buildSolvePrompt, PROMPT_VERSION, solutionAnswerSchema } from '../../solution/prompt.js';
-import { checkModelAnswer, engineAnswer } from '../../solution/maths-engine.js';
+import { checkedByNote, checkModelAnswer, engineAnswer } from '../../solution/maths-engine.js';
 import { cannotSolve, failureFromError, incompleteAnswer, type SolveFailure } from '../../solution/solve-failure.js';
 import { renderSolutionHtml, SOLUTION_HTML_CONTENT_TYPE } from '../../solution/solution-html.js';
 import { solutionBlobKeys, STEPS_DOCUMENT_CONTENT_TYPE, STEPS_DOCUMENT_FORMAT, type StepsDocument } from '../../solution/steps-document.js';
@@ -101,7 +101,7 @@ export class GenerateSolutionHandler {
       model: provenance.model,
       promptVersion: provenance.promptVersion,
     };
-    const html = renderSolutionHtml(stepsDocument);
+    const html = renderSolutionHtml({ ...stepsDocument, ...checkedByNote(provenance) });
     const keys = solutionBlobKeys(data.runId, data.attempt);
     const metadata = { runId: data.runId, attempt: String(data.attempt), model: provenance.model, promptVersion: provenance.promptVersion };
     // Steps first: once the HTML exists, its sidecar does too.
