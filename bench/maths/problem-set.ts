@@ -191,6 +191,15 @@ const outOfScope: BenchProblem[] = OUT_OF_SCOPE.map((text) => ({ category: 'out_
 /** The hand-written calculus results, for the bench's own check of its labels. */
 export const CALCULUS_LABELS = { derivatives: DERIVATIVES, integrals: INTEGRALS };
 
+/** The symbolic cases with their expected results, for comparing symbolic libraries (cas-compare.ts). */
+export const SYMBOLIC_CASES = {
+  factor: FACTOR,
+  expand: EXPAND.map((e) => [e, e] as const),
+  simplify: RATIONAL,
+  differentiate: DERIVATIVES,
+  integrate: INTEGRALS,
+};
+
 export const PROBLEMS: readonly BenchProblem[] = [
   ...arithmetic, ...linear, ...quadratic, ...systems, ...inequalities, ...factor, ...expand, ...rational, ...powers, ...exponential, ...logs, ...logEquations,
   ...percent, ...SDT, ...interest, ...geometry, ...conversions, ...derivatives, ...integrals, ...definite, ...limits, ...outOfScope,
