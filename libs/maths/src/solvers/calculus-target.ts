@@ -7,12 +7,15 @@ import type { ProblemContext } from './context.js';
  * longest expression with an unknown. The variable is the one named by "with respect to", "dx" or
  * the only unknown.
  */
-export function calculusTarget(ctx: ProblemContext, statements = ctx.statements): { node: MathNode; variable: string } | undefined {
+export function calculusTarget(ctx: ProblemContext, statements = ctx.statements): { node: MathNode; variable: string; name: string } | undefined {
   let node: MathNode | undefined;
+  /** How the problem names the function: f (f(x) = …, or unnamed), g, h or y. */
+  let name = 'f';
   for (const s of statements) {
     if (s.kind !== 'relation' || s.op !== '=') continue;
     const lhs = s.lhs;
-    if ((isFunctionNode(lhs) && ['f', 'g', 'h'].includes(lhs.fn.name)) || (isSymbolNode(lhs) && lhs.name === 'y')) node = s.rhs;
+    if (isFunctionNode(lhs) && ['f', 'g', 'h'].includes(lhs.fn.name)) [node, name] = [s.rhs, lhs.fn.name];
+    if (isSymbolNode(lhs) && lhs.name === 'y') [node, name] = [s.rhs, 'y'];
   }
   if (node === undefined) {
     const expressions = statements.filter((s) => s.kind === 'expression');
@@ -28,5 +31,5 @@ export function calculusTarget(ctx: ProblemContext, statements = ctx.statements)
   const variable = named ?? (variables.length === 1 ? variables[0] : variables.length === 0 ? 'x' : undefined);
   if (variable === undefined || (variables.length > 0 && !variables.includes(variable))) return undefined;
   if (variables.length > 1) return undefined;
-  return { node, variable };
+  return { node, variable, name };
 }

@@ -12,6 +12,8 @@ describe('derivatives', () => {
     ['Find the derivative of x^3 + 2x', "f'(x) = 3x^2 + 2"],
     ["If f(x) = 5x^4 - 3x^2 + 7, find f'(x).", "f'(x) = 20x^3 - 6x"],
     ['Differentiate (3x + 1)^4 with respect to x.', "f'(x) = 324x^3 + 324x^2 + 108x + 12"],
+    ['Differentiate y = 3x^2 - 4x + 1', 'dy/dx = 6x - 4'],
+    ["If g(t) = t^3, find g'(t)", "g'(t) = 3t^2"],
   ])('%j → %j', (text, answer) => {
     expect(solved(text)).toMatchObject({ category: 'derivative', finalAnswer: answer });
   });

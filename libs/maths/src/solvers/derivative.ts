@@ -17,11 +17,12 @@ import { displayText } from './format.js';
 export function solveDerivative(ctx: ProblemContext): SolverResult {
   const target = calculusTarget(ctx);
   if (target === undefined) return decline('derivative', 'no function of one variable found to differentiate');
-  const { node, variable: x } = target;
+  const { node, variable: x, name } = target;
+  const lhs = name === 'y' ? `dy/d${x}` : `${name}'(${x})`;
   const derivative = differentiate(node, x);
   if (derivative === undefined) return decline('derivative', 'the function could not be differentiated');
   checkDerivative(node, derivative, x);
-  const steps: Step[] = [{ title: 'Write the function', detail: m(`f(${x}) = ${texOf(node)}`) }];
+  const steps: Step[] = [{ title: 'Write the function', detail: m(`${name === 'y' ? 'y' : `${name}(${x})`} = ${texOf(node)}`) }];
   const terms = sumTerms(strip(node));
   if (terms.length > 1) steps.push({ title: 'Sum rule', detail: 'Differentiate term by term.' });
   for (const term of terms) {
@@ -29,7 +30,7 @@ export function solveDerivative(ctx: ProblemContext): SolverResult {
     if (d === undefined) return decline('derivative', 'a term could not be differentiated');
     steps.push({ title: `Differentiate ${displayText(term)} (${ruleOf(term, x)})`, detail: m(`\\frac{d}{d${x}}\\left[${texOf(term)}\\right] = ${texOf(d)}`) });
   }
-  steps.push({ title: 'Combine', detail: m(`f'(${x}) = ${texOf(derivative)}`) });
+  steps.push({ title: 'Combine', detail: m(`${name === 'y' ? `\\frac{dy}{d${x}}` : `${name}'(${x})`} = ${texOf(derivative)}`) });
   const expression = derivative.toString();
   return {
     solved: true,
@@ -37,7 +38,7 @@ export function solveDerivative(ctx: ProblemContext): SolverResult {
     intent: 'differentiate',
     problem: texOf(node),
     steps,
-    finalAnswer: `f'(${x}) = ${Polynomial.fromNode(derivative)?.toDisplay() ?? displayText(derivative)}`,
+    finalAnswer: `${lhs} = ${Polynomial.fromNode(derivative)?.toDisplay() ?? displayText(derivative)}`,
     answer: { kind: 'expression', expression, variables: [x], upToConstant: false },
     verification: 'compared with a central finite difference at sample points',
   };

@@ -2,7 +2,7 @@ import type { Intent } from '../types.js';
 
 /** The first matching wording decides; order matters (a "derivative" problem also says "find"). */
 const RULES: readonly [Intent, RegExp][] = [
-  ['differentiate', /\b(differentiate|derivative|d\/d[a-z]|dy\/dx|rate of change)\b|f'\s*\(/],
+  ['differentiate', /\b(differentiate|derivative|d\/d[a-z]|dy\/dx|rate of change)\b|\b[fgh]'\s*\(/],
   ['integrate', /\b(integrate|integral|antiderivative|anti-derivative)\b|∫/],
   ['limit', /\b(limit|lim)\b/],
   ['factor', /\b(factori[sz]e|factor|factorise completely)\b/],
