@@ -16,6 +16,12 @@ export interface SolveSettings {
   readonly deadlineMs: number;
   /** How long a delivery's claim on an attempt keeps other deliveries of the same command waiting. */
   readonly claimLeaseMs: number;
+  /**
+   * `first`: the offline maths engine answers what it can solve (cost 0) and checks the models'
+   * answers to the rest; `check`: models answer everything and the engine only checks them (for
+   * deployments that want a model's explanations).
+   */
+  readonly mathsEngine: 'first' | 'check';
 }
 
 export const SOLVE_SCHEMA = 'solve';
@@ -27,6 +33,7 @@ const envSchema = z.object({
   OPENPAW_SOLVE_LLM_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
   OPENPAW_SOLVE_DEADLINE_MS: z.coerce.number().int().positive().default(100_000),
   OPENPAW_SOLVE_CLAIM_LEASE_MS: z.coerce.number().int().positive().optional(),
+  OPENPAW_SOLVE_MATHS_ENGINE: z.enum(['first', 'check']).default('first'),
 });
 
 /** Reads the settings; throws naming every invalid variable. */
@@ -44,5 +51,6 @@ export function solveSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Solv
     deadlineMs: e.OPENPAW_SOLVE_DEADLINE_MS,
     // Outlives the deadline, so a live attempt is never taken over; a crashed one is after this.
     claimLeaseMs: e.OPENPAW_SOLVE_CLAIM_LEASE_MS ?? e.OPENPAW_SOLVE_DEADLINE_MS + 30_000,
+    mathsEngine: e.OPENPAW_SOLVE_MATHS_ENGINE,
   };
 }

@@ -49,6 +49,16 @@ export const solutionProvenance = z.object({
   outputTokens: z.int().nonnegative(),
   costUsd: z.number().nonnegative(),
   latencyMs: z.number().nonnegative(),
+  /**
+   * What the offline maths engine did: solved the problem itself (no model, cost 0), checked the
+   * model's final answer and agreed ("checked by the maths engine"), or could not check it. Flat
+   * scalars, so asset provenance (a flat record) keeps them as they are.
+   */
+  mathsEngine: z.enum(['solved', 'checked_agrees', 'not_checked']).optional(),
+  mathsEngineVersion: z.string().optional(),
+  /** The engine's category (e.g. quadratic_equation) and its check or reason, when it had one. */
+  mathsEngineCategory: z.string().optional(),
+  mathsEngineDetail: z.string().optional(),
 });
 
 export const SUBSCRIPTION_TIERS = ['free', 'pro', 'enterprise'] as const;

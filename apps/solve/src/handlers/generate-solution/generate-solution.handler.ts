@@ -14,6 +14,7 @@ import {
   type StoredAnswer,
 } from '../../ports.js';
 import { buildSolvePrompt, PROMPT_VERSION, solutionAnswerSchema } from '../../solution/prompt.js';
+import { checkedByNote, checkModelAnswer, engineAnswer } from '../../solution/maths-engine.js';
 import { cannotSolve, failureFromError, incompleteAnswer, type SolveFailure } from '../../solution/solve-failure.js';
 import { renderSolutionHtml, SOLUTION_HTML_CONTENT_TYPE } from '../../solution/solution-html.js';
 import { solutionBlobKeys, STEPS_DOCUMENT_CONTENT_TYPE, STEPS_DOCUMENT_FORMAT, type StepsDocument } from '../../solution/steps-document.js';
@@ -33,7 +34,9 @@ export type GenerateSolutionResult =
 type AskOutcome = { readonly kind: 'answered'; readonly answer: StoredAnswer } | { readonly kind: 'failed'; readonly failure: SolveFailure; readonly costUsd: number };
 
 /**
- * GenerateSolution: ask the LLM for a worked solution (versioned prompt, the command's model and
+ * GenerateSolution: the offline maths engine solves it when it is in its scope; otherwise ask the
+ * LLM for a worked solution (checked by the maths engine where it can; a disagreement fails the
+ * attempt) (versioned prompt, the command's model and
  * fallback chain, a budget of the run's cap minus what it spent), render it to self-contained HTML,
  * store it with its steps, and answer SolutionGenerated or SolutionFailed.
  *
@@ -66,13 +69,16 @@ export class GenerateSolutionHandler {
     }
 
     let answer = claim.answer;
+    // The maths engine first: a problem it solves needs no model (cost 0, a few ms).
+    if (this.settings.mathsEngine === 'first') answer ??= engineAnswer(data.signature.normalizedText);
     if (answer === undefined) {
       const outcome = await this.ask(data);
       if (outcome.kind === 'failed') return this.finish(key, failedReply(command, outcome.failure, outcome.costUsd));
       answer = outcome.answer;
     }
 
-    const { value, provenance } = answer;
+    const { value } = answer;
+    let { provenance } = answer;
     if (!value.can_solve) return this.finish(key, failedReply(command, cannotSolve(value.reason), provenance.costUsd));
     const finalAnswer = value.final_answer?.trim() ?? '';
     const steps = value.steps.filter((s) => s.title.trim() !== '' || s.detail.trim() !== '');
@@ -82,6 +88,9 @@ export class GenerateSolutionHandler {
       return this.finish(key, failedReply(command, failure, provenance.costUsd));
     }
     if (claim.answer === undefined) await this.attempts.saveAnswer(key, answer);
+    const checked = checkModelAnswer(data.signature.normalizedText, finalAnswer, provenance, await this.attempts.countInvalidOutputs(data.runId, data.attempt));
+    if (checked.kind === 'rejected') return this.finish(key, failedReply(command, checked.failure, provenance.costUsd));
+    provenance = checked.provenance;
 
     const stepsDocument: StepsDocument = {
       format: STEPS_DOCUMENT_FORMAT,
@@ -92,7 +101,7 @@ export class GenerateSolutionHandler {
       model: provenance.model,
       promptVersion: provenance.promptVersion,
     };
-    const html = renderSolutionHtml(stepsDocument);
+    const html = renderSolutionHtml({ ...stepsDocument, ...checkedByNote(provenance) });
     const keys = solutionBlobKeys(data.runId, data.attempt);
     const metadata = { runId: data.runId, attempt: String(data.attempt), model: provenance.model, promptVersion: provenance.promptVersion };
     // Steps first: once the HTML exists, its sidecar does too.

@@ -8,7 +8,7 @@ export const LOCAL_MODEL_ID = 'local/deterministic';
 
 /**
  * The local default LLM (`local/...`): no network, no account, deterministic, and computed from its
- * input. It solves arithmetic and linear equations in one variable with mathjs (worked steps and a
+ * input. It solves school maths with the offline maths engine (libs/maths: worked steps and a
  * checked answer) and says "cannot solve" otherwise; for other requests it extracts from the prompt
  * (key sentences and terms), and structured requests get their schema filled from the prompt's
  * content (see schema-filler.ts). It does not reason, paraphrase, or know anything not in the prompt.
@@ -56,7 +56,7 @@ function solutionText(solution: MathSolution): string {
     return `${LOCAL_MODEL_ID} cannot solve this problem: ${solution.reason}.`;
   }
   const steps = solution.steps.map((step, i) => `${i + 1}. ${step.title}: ${step.detail}`).join('\n');
-  return `Worked solution (${LOCAL_MODEL_ID}, computed with mathjs):\n${steps}\nFinal answer: ${solution.finalAnswer}`;
+  return `Worked solution (${LOCAL_MODEL_ID}, computed by the OpenPaw maths engine):\n${steps}\nFinal answer: ${solution.finalAnswer}`;
 }
 
 function extractiveReply(content: string): string {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { JsonSchema } from '../port.js';
+import type { Category } from '@openpaw/maths';
 import type { MathSolution, SolutionStep } from './math-solver.js';
 import { type Fact, TextFacts } from './text-facts.js';
 
@@ -282,8 +283,8 @@ function isSolutionShaped(properties: Record<string, unknown>): boolean {
   return keys.some((k) => STEPS_KEY.test(k)) && keys.some((k) => FINAL_KEY.test(k));
 }
 
-function describeMethod(kind: 'arithmetic' | 'linear_equation'): string {
-  return kind === 'arithmetic' ? 'exact arithmetic, one operation at a time (mathjs)' : 'linear equation in one variable, reduced to a·x + b = 0 (mathjs)';
+function describeMethod(kind: Category): string {
+  return `${kind.replace(/_/g, ' ')}: worked by the OpenPaw maths engine (exact arithmetic, answer checked)`;
 }
 
 function typeOf(schema: Schema): string {

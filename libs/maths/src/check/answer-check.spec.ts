@@ -1,0 +1,48 @@
+import { checkFinalAnswer } from './answer-check.js';
+
+describe('checking a model’s final answer', () => {
+  it.each([
+    ['Solve 2x + 3 = 7', '\\(x = 2\\)'],
+    ['Solve 2x + 3 = 7', 'x = \\frac{4}{2}'],
+    ['Solve x^2 + 5x + 6 = 0', '\\(x = -2\\) or \\(x = -3\\)'],
+    ['Solve x^2 - 2x - 1 = 0', 'x = 1 \\pm \\sqrt{2}'],
+    ['Solve x^2 - 2x - 1 = 0', 'x ≈ 2.414 or x ≈ -0.414'],
+    ['Solve x^2 + 2x + 5 = 0', 'x = -1 + 2i, x = -1 - 2i'],
+    ['Solve the system 2x + y = 5, x - y = 1', 'x = 2, y = 1'],
+    ['Solve -2x + 1 <= 7', '\\(x \\geq -3\\)'],
+    ['Find the derivative of x^3 + 2x', "f'(x) = 2 + 3x^2"],
+    ['Integrate 3x^2 + 2x dx', 'x^3 + x^2 + 7 + C'],
+    ['Find the area of a circle with radius 5 cm.', '78.54 cm²'],
+    ['Find the area of a circle with radius 5 cm.', '\\(25\\pi\\) cm²'],
+    ['Find the limit of 1/(x - 2) as x approaches 2', 'The limit does not exist.'],
+    ['Divide 120 in the ratio 2:3.', '48 and 72'],
+  ])('agrees with a right answer: %j ← %j', (problem, answer) => {
+    expect(checkFinalAnswer(problem, answer).verdict).toBe('agrees');
+  });
+
+  it.each([
+    ['Solve 2x + 3 = 7', '\\(x = 3\\)'],
+    ['Solve x^2 + 5x + 6 = 0', 'x = -2'],
+    ['Solve x^2 + 5x + 6 = 0', 'x = 2 or x = 3'],
+    ['Solve the system 2x + y = 5, x - y = 1', 'x = 1, y = 3'],
+    ['Solve -2x + 1 <= 7', 'x <= -3'],
+    ['Find the derivative of x^3 + 2x', '3x^2'],
+    ['Find the area of a circle with radius 5 cm.', '78.6 cm²'],
+    ['Find the limit of (x^2 - 4)/(x - 2) as x approaches 2', '0'],
+  ])('disagrees with a wrong answer: %j ← %j', (problem, answer) => {
+    const check = checkFinalAnswer(problem, answer);
+    expect(check.verdict).toBe('disagrees');
+    if (check.verdict === 'disagrees') expect(check.detail).toMatch(/the maths engine's answer is|substituting/);
+  });
+
+  it('substitutes the roots of an equation outside its scope: right roots pass, a wrong one fails', () => {
+    expect(checkFinalAnswer('Solve x^3 - 6x^2 + 11x - 6 = 0', 'x = 1, x = 2, x = 3').verdict).toBe('substituted');
+    expect(checkFinalAnswer('Solve x^3 - 6x^2 + 11x - 6 = 0', 'x = 1, x = 2, x = 4')).toMatchObject({ verdict: 'disagrees', detail: expect.stringContaining('x = 4') });
+    expect(checkFinalAnswer('Solve x^3 - 2 = 0', 'x ≈ 1.26').verdict).toBe('substituted');
+  });
+
+  it('gives no verdict when it cannot solve or cannot read', () => {
+    expect(checkFinalAnswer('Prove that there are infinitely many primes.', 'Euclid’s argument').verdict).toBe('unchecked');
+    expect(checkFinalAnswer('Solve 2x + 3 = 7', 'the value two').verdict).toBe('unchecked');
+  });
+});

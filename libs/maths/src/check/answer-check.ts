@@ -1,0 +1,221 @@
+import { type MathNode } from 'mathjs';
+import { mj } from '../core/mathjs.js';
+import { solveProblem } from '../engine.js';
+import type { Answer, EngineSolution } from '../types.js';
+import { substituteRoots } from './substitution-check.js';
+
+export type AnswerCheck =
+  | { readonly verdict: 'agrees'; readonly engine: EngineSolution }
+  | { readonly verdict: 'disagrees'; readonly detail: string }
+  /** Out of the engine's scope, but every claimed root satisfies the equation (none is wrong; some may be missing). */
+  | { readonly verdict: 'substituted'; readonly detail: string }
+  /** The engine cannot solve the problem, or cannot read the answer: no verdict. */
+  | { readonly verdict: 'unchecked'; readonly reason: string };
+
+/**
+ * Checks another solver's final answer (a model's) against the engine's own, where the engine can
+ * solve the problem and read the answer: roots and assignments as sets of values, numbers within
+ * the precision the answer was written with, expressions by evaluation at sample points (up to a
+ * constant for antiderivatives), inequalities by relation and bound.
+ */
+export function checkFinalAnswer(problem: string, finalAnswer: string): AnswerCheck {
+  const engine = solveProblem(problem);
+  const text = plainText(finalAnswer);
+  if (!engine.solved) return substitutionOnly(problem, text, engine.reason);
+  const outcome = compare(engine.answer, text);
+  if (outcome === undefined) return { verdict: 'unchecked', reason: 'the maths engine could not read the final answer' };
+  return outcome === true ? { verdict: 'agrees', engine } : { verdict: 'disagrees', detail: `the maths engine's answer is ${engine.finalAnswer}; the final answer given was ${finalAnswer.trim()}` };
+}
+
+/** Out of the engine's scope: the roots of a one-unknown equation can still be substituted. */
+function substitutionOnly(problem: string, text: string, reason: string): AnswerCheck {
+  const variable = /\b([a-z])\s*[=≈]/.exec(text)?.[1];
+  const values = variable === undefined ? undefined : valuesOf(text, variable);
+  if (values === undefined || values.some((v) => v.im !== 0)) return { verdict: 'unchecked', reason };
+  const verdict = substituteRoots(
+    problem,
+    values.map((v) => ({ value: v.re, tolerance: v.tolerance })),
+  );
+  if (verdict === undefined) return { verdict: 'unchecked', reason };
+  return verdict.satisfied ? { verdict: 'substituted', detail: verdict.detail } : { verdict: 'disagrees', detail: verdict.detail };
+}
+
+/** LaTeX and prose reduced to mathjs-readable text. */
+function plainText(answer: string): string {
+  let t = answer
+    .replace(/\\[()[\]]|\$/g, ' ')
+    .replace(/\\left|\\right|\\,|\\;|\\!|\\quad/g, ' ')
+    .replace(/\\[dt]?frac\{([^{}]*)\}\{([^{}]*)\}/g, '(($1)/($2))')
+    .replace(/\\sqrt\{([^{}]*)\}/g, 'sqrt($1)')
+    .replace(/\\pm/g, '±')
+    .replace(/\\cdot|\\times/g, '*')
+    .replace(/\\le(q)?\b/g, '<=')
+    .replace(/\\ge(q)?\b/g, '>=')
+    .replace(/\\infty/g, '∞')
+    .replace(/\\pi/g, 'pi')
+    .replace(/\\ln/g, 'ln')
+    .replace(/\\(sin|cos|tan|exp|log)/g, '$1')
+    .replace(/\^\{([^{}]*)\}/g, '^($1)')
+    .replace(/[{}]/g, ' ')
+    .replace(/≤/g, '<=')
+    .replace(/≥/g, '>=')
+    .replace(/−/g, '-')
+    .replace(/π/g, 'pi')
+    .replace(/√\s*\(/g, 'sqrt(')
+    .replace(/√\s*([0-9.]+)/g, 'sqrt($1)');
+  t = t.replace(/\bln\s*\(/g, 'log(');
+  return t.replace(/\s+/g, ' ').trim();
+}
+
+function compare(expected: Answer, text: string): boolean | undefined {
+  switch (expected.kind) {
+    case 'roots': {
+      if (/no (real )?solution/i.test(text) && expected.roots.every((r) => r.im !== 0)) return /complex|i\b/.test(text) ? undefined : true;
+      const listed = valuesOf(text, expected.variable);
+      if (listed === undefined) return undefined;
+      // A double root may be written once or twice.
+      const values = listed.filter((v, i) => listed.findIndex((w) => near(w.re, v.re, 1e-12) && near(w.im, v.im, 1e-12)) === i);
+      const wanted = expected.roots.filter((r, i) => expected.roots.findIndex((s) => near(s.re, r.re, 1e-12) && near(s.im, r.im, 1e-12)) === i);
+      if (values.length !== wanted.length) return false;
+      return wanted.every((r) => values.some((v) => near(v.re, r.re, v.tolerance) && near(v.im, r.im, v.tolerance)));
+    }
+    case 'number': {
+      const numbers = [...text.replace(/(\d),(\d{3})/g, '$1$2').matchAll(/-?\d+(?:\.\d+)?(?:\s*\/\s*\d+)?/g)];
+      if (numbers.length === 0) return undefined;
+      // The last number of "… = 60" is the result; "x ≈ 78.54" too.
+      const last = numbers.at(-1)![0];
+      const [value, tolerance] = readNumber(last.replace(/\s+/g, ''));
+      if (/π|pi/.test(text) && !/≈|=\s*-?\d+\.\d/.test(text)) {
+        // Units and words dropped, π kept: "25π cm²" is 25·π.
+        const withPi = evaluate(
+          text
+            .replace(/.*=/, '')
+            .replace(/pi|π/gi, 'π')
+            .replace(/[a-z²³$£€%]+/gi, ' ')
+            .replace(/π/g, ' pi '),
+        );
+        if (withPi !== undefined) return near(withPi.re, expected.value, 1e-9);
+      }
+      return near(value, expected.value, tolerance);
+    }
+    case 'assignment': {
+      for (const [name, value] of Object.entries(expected.values)) {
+        const match = new RegExp(`\\b${name}\\s*=\\s*([^,;]+?)(?=,|;|\\band\\b|$)`).exec(text);
+        if (match === null) return undefined;
+        const got = evaluate(match[1]!);
+        if (got === undefined) return undefined;
+        if (!near(got.re, value, toleranceOf(match[1]!))) return false;
+      }
+      return true;
+    }
+    case 'inequality': {
+      const match = new RegExp(`\\b${expected.variable}\\s*(<=|>=|<|>)\\s*(.+)$`).exec(text);
+      if (match === null) return undefined;
+      const bound = evaluate(match[2]!.replace(/\(.*\)$/, ''));
+      if (bound === undefined) return undefined;
+      return match[1] === expected.relation && near(bound.re, expected.bound, toleranceOf(match[2]!));
+    }
+    case 'expression': {
+      const rhs = text.replace(/^.*=/, '').replace(/\+\s*C\b/, '').replace(/\(\s*[a-z]\s*≠.*\)$/, '');
+      let node: MathNode;
+      let reference: MathNode;
+      try {
+        node = mj.parse(rhs.replace(/\bln\(/g, 'log('));
+        reference = mj.parse(expected.expression);
+      } catch {
+        return undefined;
+      }
+      const diffs: number[] = [];
+      for (const s of [0.31, 0.77, 1.29, 1.83, 2.41]) {
+        const scope = Object.fromEntries(expected.variables.map((v, i) => [v, s + i * 0.53]));
+        try {
+          const a = node.evaluate({ ...scope }) as unknown;
+          const b = reference.evaluate({ ...scope }) as unknown;
+          if (typeof a !== 'number' || typeof b !== 'number' || !Number.isFinite(a) || !Number.isFinite(b)) continue;
+          diffs.push(a - b);
+        } catch {
+          return undefined;
+        }
+      }
+      if (diffs.length < 3) return undefined;
+      const base = expected.upToConstant ? diffs[0]! : 0;
+      return diffs.every((d) => Math.abs(d - base) <= 1e-6 * Math.max(1, Math.abs(d)));
+    }
+    case 'limit': {
+      if (/does not exist|dne|undefined/i.test(text)) return expected.value === 'does_not_exist';
+      if (/∞|infinity/i.test(text)) return /-\s*(∞|infinity)/i.test(text) ? expected.value === '-infinity' : expected.value === 'infinity';
+      const got = evaluate(text.replace(/^.*=/, ''));
+      if (got === undefined) return undefined;
+      return typeof expected.value === 'number' && near(got.re, expected.value, toleranceOf(text));
+    }
+    case 'ratio': {
+      const numbers = [...text.matchAll(/-?\d+(?:\.\d+)?(?:\/\d+)?/g)].map((x) => readNumber(x[0]));
+      if (numbers.length !== expected.parts.length) return numbers.length === 0 ? undefined : false;
+      return numbers.every(([v, tol], i) => near(v, expected.parts[i]!, tol));
+    }
+    case 'no_solution':
+      return /no solution|no real|∅|empty/i.test(text) ? true : /[a-z]\s*=/.test(text) ? false : undefined;
+    case 'all_values':
+      return /all real|every real|infinitely many|any real|all x|identity/i.test(text) ? true : /[a-z]\s*=\s*-?\d/.test(text) ? false : undefined;
+    case 'truth':
+      return /\btrue\b/i.test(text) ? expected.value : /\bfalse\b/i.test(text) ? !expected.value : undefined;
+  }
+}
+
+interface Value {
+  readonly re: number;
+  readonly im: number;
+  readonly tolerance: number;
+}
+
+/** The values in "x = 2 or x = -3", "x = (-1 ± √5)/2", "x = 1 ± 2i", "x ≈ 0.618, x ≈ -1.618". */
+function valuesOf(text: string, variable: string): Value[] | undefined {
+  const parts = text
+    .replace(/\(x ≈[^)]*\)|\(complex[^)]*\)/g, '')
+    .split(/\bor\b|,|;|\band\b/)
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  const out: Value[] = [];
+  for (const part of parts) {
+    const rhs = part.includes('=') || part.includes('≈') ? part.split(/=|≈/).at(-1)!.trim() : part.replace(new RegExp(`^${variable}\\s*`), '');
+    if (rhs === '') continue;
+    const variants = rhs.includes('±') ? [rhs.replace('±', '+'), rhs.replace('±', '-')] : [rhs];
+    for (const v of variants) {
+      const got = evaluate(v);
+      if (got === undefined) return undefined;
+      out.push({ ...got, tolerance: toleranceOf(v) });
+    }
+  }
+  return out.length === 0 ? undefined : out;
+}
+
+function evaluate(text: string): { re: number; im: number } | undefined {
+  try {
+    const value: unknown = mj.evaluate(text.replace(/(\d)\s*i\b/g, '$1*i').replace(/\bi\s*sqrt/g, 'i*sqrt').replace(/(\d)\s*sqrt/g, '$1*sqrt'));
+    if (typeof value === 'number') return Number.isFinite(value) ? { re: value, im: 0 } : undefined;
+    if (mj.isComplex(value)) return { re: value.re, im: value.im };
+    if (mj.isFraction(value)) return { re: mj.number(value), im: 0 };
+    return undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Half a unit in the last decimal place written, or a tight relative tolerance for exact forms. */
+function toleranceOf(text: string): number {
+  const decimals = [...text.matchAll(/\d+\.(\d+)/g)].map((x) => x[1]!.length);
+  if (decimals.length === 0) return 1e-9;
+  return 0.51 * 10 ** -Math.min(...decimals);
+}
+
+function readNumber(text: string): [number, number] {
+  if (text.includes('/')) {
+    const [a, b] = text.split('/').map(Number);
+    return [a! / b!, 1e-9];
+  }
+  return [Number(text), toleranceOf(text)];
+}
+
+function near(a: number, b: number, tolerance: number): boolean {
+  return Math.abs(a - b) <= Math.max(tolerance, 1e-9 * Math.max(1, Math.abs(b)));
+}

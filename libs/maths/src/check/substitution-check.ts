@@ -1,0 +1,36 @@
+import { evaluateReal, freeVariables } from '../core/mathjs.js';
+import { mathStatements } from '../text/extract.js';
+import { normaliseMaths } from '../text/normalise.js';
+
+export type SubstitutionVerdict = { readonly satisfied: boolean; readonly detail: string } | undefined;
+
+/**
+ * For an equation in one unknown that the engine does not solve (a cubic, a trigonometric
+ * equation): do the claimed real roots satisfy it? Each root must make the two sides equal, or
+ * (for a root written with rounded decimals) the difference must change sign within the rounding.
+ * This catches wrong roots, not missing ones. Undefined when there is no such equation.
+ */
+export function substituteRoots(problem: string, roots: readonly { readonly value: number; readonly tolerance: number }[]): SubstitutionVerdict {
+  const relations = mathStatements(normaliseMaths(problem)).filter((s) => s.kind === 'relation');
+  if (relations.length !== 1 || relations[0]!.kind !== 'relation' || relations[0]!.op !== '=') return undefined;
+  const { lhs, rhs } = relations[0]!;
+  const variables = [...new Set([...freeVariables(lhs), ...freeVariables(rhs)])];
+  if (variables.length !== 1) return undefined;
+  const x = variables[0]!;
+  const residual = (value: number): number | undefined => {
+    const l = evaluateReal(lhs, { [x]: value });
+    const r = evaluateReal(rhs, { [x]: value });
+    return l === undefined || r === undefined ? undefined : l - r;
+  };
+  for (const root of roots) {
+    const at = residual(root.value);
+    if (at === undefined) return { satisfied: false, detail: `${x} = ${root.value} is outside the equation's domain` };
+    const scale = Math.max(1, Math.abs(evaluateReal(lhs, { [x]: root.value }) ?? 1));
+    if (Math.abs(at) <= 1e-9 * scale) continue;
+    const below = residual(root.value - root.tolerance);
+    const above = residual(root.value + root.tolerance);
+    if (below !== undefined && above !== undefined && Math.sign(below) !== Math.sign(above)) continue;
+    return { satisfied: false, detail: `substituting ${x} = ${root.value} leaves the sides unequal (difference ${at.toPrecision(4)})` };
+  }
+  return { satisfied: true, detail: `each root satisfies the equation on substitution` };
+}

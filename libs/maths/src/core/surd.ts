@@ -1,0 +1,72 @@
+import { gcd, lcm, Rational } from './rational.js';
+
+/** `p ± s·√m` (real) or `p ± s·√m·i` (complex), with p, s rational and m a square-free integer ≥ 1. */
+export interface SurdPair {
+  readonly p: Rational;
+  readonly s: Rational;
+  readonly m: bigint;
+  readonly imaginary: boolean;
+}
+
+/** √q for a rational q ≥ 0 as k·√m with k rational and m square-free. */
+export function sqrtRational(q: Rational): { readonly k: Rational; readonly m: bigint } {
+  if (q.sign < 0) throw new RangeError('negative radicand');
+  if (q.isZero) return { k: Rational.ZERO, m: 1n };
+  // √(n/d) = √(n·d)/d
+  const radicand = q.num * q.den;
+  let k = 1n;
+  let m = radicand;
+  for (let f = 2n; f * f <= m; f++) {
+    while (m % (f * f) === 0n) {
+      m /= f * f;
+      k *= f;
+    }
+  }
+  return { k: Rational.of(k, q.den), m };
+}
+
+/** `(A ± B√m)/C` with integers, `A ± B√m`, `±B√m/C`, and `i` for complex pairs. */
+export function formatSurdPair(pair: SurdPair): string {
+  const C = lcm(pair.p.den, pair.s.den);
+  const A = (pair.p.num * C) / pair.p.den;
+  let B = (pair.s.num * C) / pair.s.den;
+  if (B < 0n) B = -B;
+  const g = gcd(gcd(A, B), C);
+  const [a, b, c] = [A / g, B / g, C / g];
+  const root = pair.m === 1n ? '' : `√${pair.m}`;
+  const coefficient = b === 1n && (root !== '' || pair.imaginary) ? '' : String(b);
+  const surd = pair.imaginary ? `${coefficient}i${root}` : `${coefficient}${root}`;
+  const plusMinus = a === 0n ? `±${surd}` : `${a} ± ${surd}`;
+  if (c === 1n) return plusMinus;
+  return a === 0n ? `${plusMinus}/${c}` : `(${plusMinus})/${c}`;
+}
+
+/** The same in LaTeX. */
+export function texSurdPair(pair: SurdPair): string {
+  const C = lcm(pair.p.den, pair.s.den);
+  const A = (pair.p.num * C) / pair.p.den;
+  let B = (pair.s.num * C) / pair.s.den;
+  if (B < 0n) B = -B;
+  const g = gcd(gcd(A, B), C);
+  const [a, b, c] = [A / g, B / g, C / g];
+  const root = pair.m === 1n ? '' : `\\sqrt{${pair.m}}`;
+  const coefficient = b === 1n && (root !== '' || pair.imaginary) ? '' : String(b);
+  const surd = pair.imaginary ? `${coefficient}i${root}` : `${coefficient}${root}`;
+  const top = a === 0n ? `\\pm ${surd}` : `${a} \\pm ${surd}`;
+  return c === 1n ? top : `\\frac{${top}}{${c}}`;
+}
+
+/** The two numeric values (re, im) of the pair: + first. */
+export function surdValues(pair: SurdPair): [{ re: number; im: number }, { re: number; im: number }] {
+  const p = pair.p.toNumber();
+  const s = Math.abs(pair.s.toNumber()) * Math.sqrt(Number(pair.m));
+  return pair.imaginary
+    ? [
+        { re: p, im: s },
+        { re: p, im: -s },
+      ]
+    : [
+        { re: p + s, im: 0 },
+        { re: p - s, im: 0 },
+      ];
+}

@@ -1,0 +1,81 @@
+import { isConstantNode, isSymbolNode } from 'mathjs';
+import { solveArithmetic } from './solvers/arithmetic.js';
+import { solveExpression } from './solvers/algebra.js';
+import type { ProblemContext } from './solvers/context.js';
+import { solveDerivative } from './solvers/derivative.js';
+import { solveRelations } from './solvers/equations.js';
+import { evaluateLogarithm } from './solvers/exponent-log.js';
+import { solveGeometry } from './solvers/geometry.js';
+import { solveIntegral } from './solvers/integral.js';
+import { solveInterest } from './solvers/interest.js';
+import { solveLimit } from './solvers/limit.js';
+import { solvePercentOrRatio } from './solvers/percent-ratio.js';
+import { solveSpeedDistanceTime } from './solvers/speed-distance-time.js';
+import { solveUnitConversion } from './solvers/unit-conversion.js';
+import { mathStatements } from './text/extract.js';
+import { detectIntent } from './text/intent.js';
+import { normaliseMaths } from './text/normalise.js';
+import type { EngineOutcome, SolverResult } from './types.js';
+
+/** Engine name and version, recorded in a solution's provenance. */
+export const MATHS_ENGINE_ID = 'openpaw/maths-engine';
+export const MATHS_ENGINE_VERSION = 'maths-v1';
+
+const MAX_TEXT = 2_000;
+
+/**
+ * Solves a school maths problem offline with worked steps, or declines. It claims a problem only
+ * when one of its step generators recognises it completely (word problems must account for every
+ * number), and every answer passes its category's check (substitution, expansion, differentiation,
+ * numeric evaluation) before it is returned; a failed check is a decline, never an answer.
+ */
+export function solveProblem(text: string): EngineOutcome {
+  if (text.length > MAX_TEXT) return { solved: false, inScope: false, reason: 'the problem text is too long for the maths engine' };
+  if (/\\[A-Za-z]+|[{}]/.test(text)) return { solved: false, inScope: false, reason: 'the problem uses LaTeX or other notation the maths engine does not read' };
+  const normalised = normaliseMaths(text);
+  const lower = normalised.toLowerCase();
+  const statements = mathStatements(normalised).filter((s) => s.kind === 'relation' || !(isConstantNode(s.node) || isSymbolNode(s.node)));
+  const ctx: ProblemContext = { text, normalised, lower, intent: detectIntent(lower), statements };
+  try {
+    const result = route(ctx);
+    return result ?? { solved: false, inScope: false, reason: 'the problem is not one the maths engine recognises' };
+  } catch (error) {
+    // A check failed inside a step generator: decline rather than risk a wrong answer.
+    return { solved: false, inScope: true, reason: `the engine's own check failed: ${(error as Error).message}` };
+  }
+}
+
+/** The first piece of mathematics in the text (as written), or undefined when it has none. */
+export function findMaths(text: string): string | undefined {
+  if (/\\[A-Za-z]+|[{}]/.test(text)) return undefined;
+  return mathStatements(normaliseMaths(text)).find((s) => s.kind === 'relation' || !(isConstantNode(s.node) || isSymbolNode(s.node)))?.text;
+}
+
+function route(ctx: ProblemContext): SolverResult {
+  switch (ctx.intent) {
+    case 'differentiate':
+      return solveDerivative(ctx);
+    case 'integrate':
+      return solveIntegral(ctx);
+    case 'limit':
+      return solveLimit(ctx);
+    default:
+      break;
+  }
+  for (const wordProblem of [solveInterest, solvePercentOrRatio, solveGeometry, solveSpeedDistanceTime, solveUnitConversion]) {
+    const result = wordProblem(ctx);
+    if (result !== undefined) return result;
+  }
+  if (/%|percent|\bratio\b|\binterest\b|\bspeed\b|\barea\b|\bvolume\b|\bperimeter\b/.test(ctx.lower)) {
+    return { solved: false, inScope: false, reason: 'a word problem the engine has no template for' };
+  }
+  const relations = solveRelations(ctx);
+  if (relations !== undefined) return relations;
+  const expressions = ctx.statements.filter((s) => s.kind === 'expression');
+  if (expressions.length !== 1 || ctx.statements.length !== 1) return undefined;
+  const [statement] = expressions;
+  const intent = ctx.intent ?? 'evaluate';
+  const expression = solveExpression(statement!.node, intent);
+  if (expression !== undefined) return expression;
+  return evaluateLogarithm(statement!.node, intent) ?? solveArithmetic(statement!.node, intent);
+}

@@ -1,0 +1,23 @@
+import type { MathStatement } from '../text/extract.js';
+import type { Category, EngineDecline, Intent } from '../types.js';
+
+/** A problem as every solver sees it. */
+export interface ProblemContext {
+  /** As submitted. */
+  readonly text: string;
+  /** Maths in mathjs syntax (see normaliseMaths). */
+  readonly normalised: string;
+  /** Lower-case normalised text, for wording templates. */
+  readonly lower: string;
+  readonly intent: Intent | undefined;
+  readonly statements: readonly MathStatement[];
+}
+
+export function decline(category: Category, reason: string): EngineDecline {
+  return { solved: false, inScope: true, category, reason };
+}
+
+/** Inline LaTeX for a step's detail. */
+export function m(tex: string): string {
+  return `\\(${tex}\\)`;
+}

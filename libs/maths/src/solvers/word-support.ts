@@ -1,0 +1,29 @@
+import { numbersIn } from '../text/normalise.js';
+import { formatDecimal, Rational } from '../core/rational.js';
+
+/** A number written in the text, as an exact rational. */
+export function exact(text: string): Rational {
+  const value = Rational.parse(text.replace(/,/g, ''));
+  if (value === undefined) throw new Error(`not a decimal number: ${text}`);
+  return value;
+}
+
+/**
+ * Word-problem templates only answer when they account for every number in the problem: an
+ * unused number means the problem says something the template does not understand.
+ */
+export function usesEveryNumber(text: string, used: readonly number[]): boolean {
+  const all = numbersIn(text).sort((a, b) => a - b);
+  const mine = [...used].sort((a, b) => a - b);
+  return all.length === mine.length && all.every((n, i) => Math.abs(n - mine[i]!) < 1e-12);
+}
+
+/** Money to the cent, e.g. `1102.50`. */
+export function money(value: Rational): string {
+  const cents = Math.round(value.toNumber() * 100) / 100;
+  return cents.toFixed(2);
+}
+
+export function approx(value: number): string {
+  return formatDecimal(value, 10);
+}

@@ -1,0 +1,96 @@
+import type { MathNode } from 'mathjs';
+import { KNOWN_FUNCTIONS, parseExpression } from '../core/mathjs.js';
+import type { Relation } from '../types.js';
+
+export type RelationOp = '=' | Relation;
+
+/** A piece of mathematics found in prose: an expression, or two sides and a relation. */
+export type MathStatement =
+  | { readonly kind: 'expression'; readonly text: string; readonly node: MathNode }
+  | { readonly kind: 'relation'; readonly text: string; readonly op: RelationOp; readonly lhs: MathNode; readonly rhs: MathNode };
+
+/**
+ * The mathematical statements in a (normalised) problem, in order. The text is cut into runs of
+ * maths characters; a word of two letters or more ends a run unless it names a function; runs are
+ * split at top-level commas and semicolons; each piece must parse with mathjs (each side of a
+ * relation too) and contain a digit, an operator or a relation. This never guesses at prose: what
+ * does not parse is dropped, and the solvers decide whether what is left is a problem they know.
+ */
+export function mathStatements(normalised: string): MathStatement[] {
+  const out: MathStatement[] = [];
+  for (const run of normalised.match(/[0-9a-zA-Z.+\-*/^()=<>!,;\s]+/g) ?? []) {
+    let current = '';
+    const pieces: { text: string; after: string }[] = [];
+    let separator = '';
+    for (const token of run.split(/([A-Za-z]{2,}\d*)/)) {
+      if (/^[A-Za-z]{2,}\d*$/.test(token) && !KNOWN_FUNCTIONS.has(token.toLowerCase())) {
+        pieces.push({ text: current, after: separator });
+        separator = token.toLowerCase();
+        current = '';
+      } else current += token;
+    }
+    pieces.push({ text: current, after: separator });
+    if (!trustedRun(pieces)) continue;
+    for (const piece of pieces.flatMap((p) => splitTopLevel(p.text))) {
+      const statement = toStatement(trimPiece(piece));
+      if (statement !== undefined) out.push(statement);
+    }
+  }
+  return out;
+}
+
+/**
+ * Maths split by words other than "and"/"or" ("x = 3 mod 5", "3 squared plus 4 is 25") may use
+ * the words as operators the engine does not know: such a run is not read at all.
+ */
+function trustedRun(pieces: readonly { text: string; after: string }[]): boolean {
+  let seenNumeric = false;
+  for (const piece of pieces) {
+    const numeric = /\d/.test(piece.text);
+    if (numeric && seenNumeric && !['and', 'or'].includes(piece.after)) return false;
+    seenNumeric ||= numeric;
+  }
+  return true;
+}
+
+function splitTopLevel(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const ch of text) {
+    if (ch === '(') depth++;
+    if (ch === ')') depth--;
+    if ((ch === ',' || ch === ';') && depth === 0) {
+      parts.push(current);
+      current = '';
+    } else current += ch;
+  }
+  parts.push(current);
+  return parts;
+}
+
+function trimPiece(piece: string): string {
+  let text = piece.trim().replace(/^(and|or)\s+/i, '');
+  // Sentence punctuation and dangling operators at the edges are not maths.
+  text = text.replace(/^[=+*/^.)<>!]+|[=+\-*/^.(<>!']+$/g, '').trim();
+  // A single letter standing alone at the start is prose ("a", "I") when a space follows it and a digit-led expression continues.
+  return text.replace(/^[aAI]\s+(?=\d)/, '').trim();
+}
+
+const RELATION = /<=|>=|!=|=|<|>/g;
+
+function toStatement(text: string): MathStatement | undefined {
+  if (text === '' || !/[0-9]|[+\-*/^]|[a-z]\s*[=<>]|[a-z]\(/i.test(text)) return undefined;
+  const ops = text.match(RELATION) ?? [];
+  if (ops.length === 0) {
+    const node = parseExpression(text);
+    return node === undefined ? undefined : { kind: 'expression', text, node };
+  }
+  if (ops.length !== 1 || ops[0] === '!=') return undefined;
+  const [left, right] = text.split(RELATION).map((s) => s.trim());
+  if (left === undefined || right === undefined || left === '' || right === '') return undefined;
+  const lhs = parseExpression(left);
+  const rhs = parseExpression(right);
+  if (lhs === undefined || rhs === undefined) return undefined;
+  return { kind: 'relation', text, op: ops[0] as RelationOp, lhs, rhs };
+}

@@ -1,0 +1,50 @@
+/**
+ * Problem text with its mathematics in mathjs syntax: Unicode operators and superscripts, operator
+ * words ("times", "squared", "to the power of") and notation mathjs does not read (√, π, ln, log_2)
+ * rewritten. Prose words stay: solvers read them.
+ */
+export function normaliseMaths(text: string): string {
+  return (
+    text
+      // Superscript powers before NFKC, which would fold x² into the name "x2".
+      .replace(/[⁰¹²³⁴⁵⁶⁷⁸⁹]+/g, (digits) => `^${[...digits].map((d) => SUPERSCRIPTS.indexOf(d)).join('')}`)
+      .normalize('NFKC')
+    .replace(/[×·∙⋅]/g, '*')
+    .replace(/÷/g, '/')
+    .replace(/[−–—]/g, '-')
+    .replace(/≤|=</g, '<=')
+    .replace(/≥|=>/g, '>=')
+    .replace(/π/g, 'pi')
+    // Ingestion writes √2 as "sqrt2" and ∞ as "inf".
+    .replace(/\bsqrt(\d+(?:\.\d+)?)\b/g, 'sqrt($1)')
+    .replace(/√\s*\(/g, 'sqrt(')
+    .replace(/√\s*([0-9a-z.]+)/gi, 'sqrt($1)')
+    // log_b first (kept apart by a marker), then a bare "log": the common logarithm in school maths
+    // (mathjs' log is natural, like "ln").
+    .replace(/\blog_?\s*\{?(\d+)\}?\s*\(([^()]+)\)/gi, 'LOG_BASE($2, $1)')
+    .replace(/\blog_?\s*\{?(\d+)\}?\s+(\d+|[a-z])\b/gi, 'LOG_BASE($2, $1)')
+    .replace(/\blog\s*\(/gi, 'log10(')
+    .replace(/\blog\s+(\d+(?:\.\d+)?|[a-z])\b/gi, 'log10($1)')
+    .replace(/LOG_BASE\(/g, 'log(')
+    .replace(/\bln\s*\(/gi, 'log(')
+    .replace(/\bln\s+([a-z0-9]+)/gi, 'log($1)')
+    .replace(/\bmultiplied by\b|\btimes\b/gi, '*')
+    .replace(/\bdivided by\b/gi, '/')
+    .replace(/\bplus\b/gi, '+')
+    .replace(/\bminus\b/gi, '-')
+    .replace(/\bsquared\b/gi, '^2')
+    .replace(/\bcubed\b/gi, '^3')
+    .replace(/\bto the power of\b/gi, '^')
+    .replace(/\bis equal to\b|\bequals\b/gi, '=')
+    .replace(/\*\*/g, '^')
+    .replace(/\s+/g, ' ')
+    .trim()
+  );
+}
+
+const SUPERSCRIPTS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+
+/** Every number written in the text (digits), for templates that must use each one. */
+export function numbersIn(text: string): number[] {
+  return [...text.replace(/(\d),(\d{3})\b/g, '$1$2').matchAll(/(?<![A-Za-z_])\d+(?:\.\d+)?/g)].map((m) => Number(m[0]));
+}

@@ -1,0 +1,77 @@
+/** What a problem asks for, read from its wording. */
+export type Intent = 'solve' | 'evaluate' | 'simplify' | 'factor' | 'expand' | 'differentiate' | 'integrate' | 'limit' | 'convert';
+
+/** The engine's scope: each category has its own step generator. */
+export const CATEGORIES = [
+  'arithmetic',
+  'linear_equation',
+  'quadratic_equation',
+  'linear_system',
+  'linear_inequality',
+  'polynomial',
+  'rational_expression',
+  'exponent_log',
+  'percent_ratio',
+  'speed_distance_time',
+  'interest',
+  'geometry',
+  'unit_conversion',
+  'derivative',
+  'integral',
+  'limit',
+] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+export interface Step {
+  readonly title: string;
+  /** Prose with mathematics in LaTeX between `\(` and `\)` (rendered to MathML by the solution page). */
+  readonly detail: string;
+}
+
+export interface Complex {
+  readonly re: number;
+  readonly im: number;
+}
+
+export type Relation = '<' | '<=' | '>' | '>=';
+
+/** The final answer in a form a checker can compare (the text form is `finalAnswer`). */
+export type Answer =
+  | { readonly kind: 'number'; readonly value: number; readonly unit?: string }
+  | { readonly kind: 'roots'; readonly variable: string; readonly roots: readonly Complex[] }
+  | { readonly kind: 'no_solution' }
+  | { readonly kind: 'all_values'; readonly variable: string }
+  | { readonly kind: 'assignment'; readonly values: Readonly<Record<string, number>> }
+  | { readonly kind: 'inequality'; readonly variable: string; readonly relation: Relation; readonly bound: number }
+  /** An expression in mathjs syntax; `upToConstant` for antiderivatives (+ C). */
+  | { readonly kind: 'expression'; readonly expression: string; readonly variables: readonly string[]; readonly upToConstant: boolean }
+  | { readonly kind: 'limit'; readonly value: number | 'infinity' | '-infinity' | 'does_not_exist' }
+  | { readonly kind: 'ratio'; readonly parts: readonly number[] }
+  | { readonly kind: 'truth'; readonly value: boolean };
+
+export interface EngineSolution {
+  readonly solved: true;
+  readonly category: Category;
+  readonly intent: Intent;
+  /** The mathematics the engine worked on, as it read it from the text. */
+  readonly problem: string;
+  readonly steps: readonly Step[];
+  /** The final answer as a student writes it: `x = 2 or x = 3`, `60 km/h`, `25π cm² ≈ 78.54 cm²`. */
+  readonly finalAnswer: string;
+  readonly answer: Answer;
+  /** How the answer was verified before it was returned (substitution, differentiation, ...). */
+  readonly verification: string;
+}
+
+export interface EngineDecline {
+  readonly solved: false;
+  /** True when the problem is of a kind the engine handles but this instance failed a check or a limit. */
+  readonly inScope: boolean;
+  readonly category?: Category;
+  readonly reason: string;
+}
+
+export type EngineOutcome = EngineSolution | EngineDecline;
+
+/** What a solver says about a problem: solved, declined with a reason, or not its kind (undefined). */
+export type SolverResult = EngineSolution | EngineDecline | undefined;
