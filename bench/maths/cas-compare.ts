@@ -2,7 +2,7 @@
  * nerdamer vs algebrite on the bench's symbolic cases (factor, expand, simplify rational
  * expressions, differentiate, integrate): how many results are right (checked numerically against
  * the bench's labels, factored forms also required to be products) and how long each call takes.
- * The numbers behind docs/adr/0004-maths-engine-symbolic-library.md. algebrite is not a project
+ * The numbers behind docs/adr/0005-maths-engine-symbolic-library.md. algebrite is not a project
  * dependency; install it for the run only:
  *
  *   npm install --no-save algebrite@1.4.0 && npm run build && node dist/bench/maths/cas-compare.js
