@@ -5,11 +5,11 @@ import type {
   ProblemRegistered,
   ProblemSignature,
   solutionProvenance,
+  StepsDocument,
   VideoRendered,
   VideoRenderFailed,
 } from '@openpaw/contracts';
 import type { z } from 'zod';
-import type { StepsDocument } from './video/steps-document.js';
 
 /** Injection tokens of the assets service's ports. */
 export const ASSET_REGISTRY = Symbol('openpaw.assets.registry');

@@ -19,3 +19,4 @@ export * from './messages/paper-search-model.js';
 export * from './messages/paper-search-decisions.js';
 export * from './messages/paper-search.js';
 export * from './messages/paper-search-accumulation.js';
+export * from './documents/steps-document.js';

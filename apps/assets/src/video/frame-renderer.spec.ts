@@ -1,6 +1,6 @@
 import sharp from 'sharp';
+import { STEPS_DOCUMENT_FORMAT, type StepsDocument } from '@openpaw/contracts';
 import { FRAME_HEIGHT, FRAME_WIDTH, framesFor, frameSvg, plainMath, renderFrame, wrap } from './frame-renderer.js';
-import { STEPS_DOCUMENT_FORMAT, type StepsDocument } from './steps-document.js';
 
 const doc: StepsDocument = {
   format: STEPS_DOCUMENT_FORMAT,

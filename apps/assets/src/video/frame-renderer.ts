@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import type { StepsDocument } from './steps-document.js';
+import { type StepsDocument } from '@openpaw/contracts';
 
 export const FRAME_WIDTH = 1280;
 export const FRAME_HEIGHT = 720;

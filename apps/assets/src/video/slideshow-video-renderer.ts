@@ -1,10 +1,10 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { type StepsDocument } from '@openpaw/contracts';
 import { join } from 'node:path';
 import type { VideoSettings } from '../config.js';
 import type { RenderedVideo, VideoRenderer } from '../ports.js';
 import { detectEncoder, runFfmpeg, slideshowArgs, type VideoEncoder } from './ffmpeg.js';
 import { FRAME_HEIGHT, FRAME_WIDTH, framesFor, renderFrame } from './frame-renderer.js';
-import type { StepsDocument } from './steps-document.js';
 
 export const SLIDESHOW_RENDERER = 'openpaw-assets/slideshow-v1';
 const FPS = 25;

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type Envelope, type EnvelopeMeta, GenerateSolution, type MessageData, SolutionFailed, SolutionGenerated } from '@openpaw/contracts';
-import { type HandlerOutcome, MESSAGE_PUBLISHER, type MessagePublisher, OnMessage } from '@openpaw/messaging';
+import { type HandlerOutcome, MESSAGE_PUBLISHER, type MessagePublisher, OnMessage, replyMetaFor } from '@openpaw/messaging';
 import { GenerateSolutionHandler } from '../handlers/generate-solution/generate-solution.handler.js';
 import type { SolveReply } from '../ports.js';
 
@@ -24,20 +24,9 @@ export class SolveCommandsConsumer {
     if (result.kind === 'busy') {
       return { kind: 'retry', reason: 'another delivery of this solve attempt is in progress', delayMs: result.retryInMs + 250 };
     }
-    await publishSolveReply(this.publisher, result.reply, replyMeta(envelope, result.reply.id));
+    await publishSolveReply(this.publisher, result.reply, replyMetaFor(envelope, { id: result.reply.id, source: SOLVE_SOURCE, subject: envelope.data.runId }));
     return { kind: 'ack' };
   }
-}
-
-function replyMeta(command: Envelope<MessageData<typeof GenerateSolution>>, id: string): EnvelopeMeta {
-  return {
-    id,
-    source: SOLVE_SOURCE,
-    correlationId: command.correlationid,
-    causationId: command.id,
-    subject: command.data.runId,
-    ...(command.userid === undefined ? {} : { userId: command.userid }),
-  };
 }
 
 async function publishSolveReply(publisher: MessagePublisher, reply: SolveReply, meta: EnvelopeMeta): Promise<void> {

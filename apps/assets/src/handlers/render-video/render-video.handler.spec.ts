@@ -1,7 +1,6 @@
-import { deterministicUuid, VideoRenderFailed } from '@openpaw/contracts';
+import { deterministicUuid, type StepsDocument, VideoRenderFailed } from '@openpaw/contracts';
 import { type BlobInfo, BlobNotFoundError, type BlobStore } from '@openpaw/providers';
 import type { AssetRegistry, AssetsReply, AssetVersionRecord, NewVideoVersion, RenderedVideo, VideoRenderer } from '../../ports.js';
-import type { StepsDocument } from '../../video/steps-document.js';
 import { RenderVideoHandler } from './render-video.handler.js';
 
 const PROBLEM = '11111111-1111-4111-8111-111111111111';

@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { AssetVersionCreated, deterministicUuid, type MessageData, type RenderVideo, VideoRendered, VideoRenderFailed } from '@openpaw/contracts';
+import { AssetVersionCreated, deterministicUuid, type MessageData, type RenderVideo, type StepsDocument, stepsDocumentSchema, stepsKeyFor, VideoRendered, VideoRenderFailed } from '@openpaw/contracts';
 import { BlobNotFoundError, type BlobStore } from '@openpaw/providers';
 import { ASSET_REGISTRY, ASSETS_BLOBS, type AssetRegistry, type AssetsReply, type AssetVersionRecord, VIDEO_RENDERER, type VideoRenderer } from '../../ports.js';
 import { VIDEO_CONTENT_TYPE, videoKeyFor } from '../../registry/registry-rules.js';
-import { type StepsDocument, stepsDocumentSchema, stepsKeyFor } from '../../video/steps-document.js';
 
 export interface RenderVideoCommand {
   readonly commandId: string;

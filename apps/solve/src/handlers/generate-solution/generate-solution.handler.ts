@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { deterministicUuid, GenerateSolution, type MessageData, SolutionFailed, SolutionGenerated } from '@openpaw/contracts';
+import { deterministicUuid, GenerateSolution, type MessageData, solutionBlobKeys, SolutionFailed, SolutionGenerated, STEPS_DOCUMENT_CONTENT_TYPE, STEPS_DOCUMENT_FORMAT, type StepsDocument } from '@openpaw/contracts';
 import { type BlobStore, type LlmClient, RunBudget, StructuredOutputError } from '@openpaw/providers';
 import type { SolveSettings } from '../../config.js';
 import {
@@ -17,7 +17,6 @@ import { buildSolvePrompt, PROMPT_VERSION, solutionAnswerSchema } from '../../so
 import { checkedByNote, checkModelAnswer, engineAnswer } from '../../solution/maths-engine.js';
 import { cannotSolve, failureFromError, incompleteAnswer, type SolveFailure } from '../../solution/solve-failure.js';
 import { renderSolutionHtml, SOLUTION_HTML_CONTENT_TYPE } from '../../solution/solution-html.js';
-import { solutionBlobKeys, STEPS_DOCUMENT_CONTENT_TYPE, STEPS_DOCUMENT_FORMAT, type StepsDocument } from '../../solution/steps-document.js';
 
 export interface GenerateSolutionCommand {
   /** The command's envelope id: reply ids derive from it. */
