@@ -20,3 +20,4 @@ export * from './messages/paper-search-decisions.js';
 export * from './messages/paper-search.js';
 export * from './messages/paper-search-accumulation.js';
 export * from './documents/steps-document.js';
+export * from './workflow-types.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-/** FROZEN: the workflow type of spec 01 (the coordinator's saga definition registers it). */
-export const RETRIEVE_OR_GENERATE = 'retrieve_or_generate';
+/** The workflow type of spec 01 (defined once, in the contracts). */
+export { RETRIEVE_OR_GENERATE } from '@openpaw/contracts';
 
 export const TERMINAL_STATUS_BY_STATE: Readonly<Record<string, 'succeeded' | 'failed' | 'cancelled'>> = {
   SUCCEEDED: 'succeeded',

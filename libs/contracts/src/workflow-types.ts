@@ -1,0 +1,10 @@
+/**
+ * Workflow type names: the `workflow_type` of runs, step logs, `StartRun` and `RunStateChanged`.
+ * FROZEN: changing one orphans existing runs. Defined once, here, for the coordinator that registers
+ * the definitions and the gateway (and other teams) that start and read them.
+ */
+export const RETRIEVE_OR_GENERATE = 'retrieve_or_generate';
+export const SOLVE_WORKFLOW = 'solve_workflow';
+export const VIDEO_WORKFLOW = 'video_workflow';
+/** The spec's `admin.ReindexAsset` background run. */
+export const REINDEX_ASSET = 'reindex_asset';
