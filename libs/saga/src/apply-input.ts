@@ -64,6 +64,8 @@ interface ResendTimerPayload {
   readonly pickedUpAt?: string;
   /** Re-sends of a command found lost (never picked up, its lane empty). */
   readonly lostResends?: number;
+  /** `send`: the timeout runs from the send, queued or not (see the `send` effect). */
+  readonly from?: 'pickup' | 'send';
 }
 
 class Writes {
@@ -171,6 +173,7 @@ function performEffects(
             afterMs: effect.timeout.afterMs,
             envelope,
             sentAt: now.toISOString(),
+            ...(effect.timeout.from === 'send' ? { from: 'send' as const } : {}),
           };
           writes.timers.push({
             op: 'set',
@@ -431,7 +434,7 @@ function applyResend(
   const rearm = (fireAt: Date, next: ResendTimerPayload): void => {
     writes.timers.push({ op: 'set', runId: run.id, name: `${RESEND_PREFIX}${timer.key}`, fireAt, payload: next as unknown as JsonObject });
   };
-  if (isCommandObservation(observation)) {
+  if (timer.from !== 'send' && isCommandObservation(observation)) {
     const { receipt, laneBacklog } = observation;
     const base = { key: timer.key, message_id: timer.envelope.id };
     if (receipt === null) {

@@ -56,8 +56,15 @@ export function isReplyToLatest(run: RunIdentity, step: StepProgress | null, nam
 }
 
 /** The command of the step's latest try, with its step timeout (no resends: the next try is a retry). */
-export function sendTry<M extends AnyMessageDefinition>(message: M, data: MessageData<M>, step: StepProgress, timeoutMs: number): Effect {
-  return { type: 'send', message, data, key: tryKey(step.name, step.tries), timeout: { afterMs: timeoutMs, maxResends: 0 } };
+export function sendTry<M extends AnyMessageDefinition>(
+  message: M,
+  data: MessageData<M>,
+  step: StepProgress,
+  timeoutMs: number,
+  options: { readonly timeoutFrom?: 'pickup' | 'send' } = {},
+): Effect {
+  const from = options.timeoutFrom === 'send' ? { from: 'send' as const } : {};
+  return { type: 'send', message, data, key: tryKey(step.name, step.tries), timeout: { afterMs: timeoutMs, maxResends: 0, ...from } };
 }
 
 /**

@@ -45,7 +45,16 @@ export type Effect =
        * `afterMs` while the run is still in this state, `maxResends` times; then the definition gets a
        * `timer` input named `timeout:<key>`.
        */
-      readonly timeout?: { readonly afterMs: number; readonly maxResends: number };
+      readonly timeout?: {
+        readonly afterMs: number;
+        readonly maxResends: number;
+        /**
+         * Where the timeout runs from: `pickup` (default; flow control, ADR 0010) waits while the command
+         * is queued in its lane; `send` times out regardless, for a step the run must not wait for (an
+         * index the run can defer to the background).
+         */
+        readonly from?: 'pickup' | 'send';
+      };
     }
   | { readonly type: 'publish'; readonly message: AnyMessageDefinition; readonly data: unknown; readonly key: string }
   | { readonly type: 'setTimer'; readonly name: string; readonly afterMs: number; readonly payload?: JsonObject }

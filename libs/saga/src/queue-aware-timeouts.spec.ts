@@ -90,4 +90,24 @@ describe('queue-aware step timeouts (given / when / then)', () => {
       expect(timedOut.steps()).toContain('work_timed_out');
     });
   });
+
+  describe('given a step whose timeout runs from the send (a step the run must not wait for)', () => {
+    it('when its command is still queued at the timeout, then it times out anyway', () => {
+      const sendTimed: typeof definition = {
+        ...definition,
+        decide: (run, input, context) => {
+          const decision = definition.decide(run, input, context);
+          if (decision.outcome !== 'transition' || decision.effects === undefined) return decision;
+          const effects = decision.effects.map((e) => (e.type === 'send' && e.timeout !== undefined ? { ...e, timeout: { ...e.timeout, maxResends: 0, from: 'send' as const } } : e));
+          return { ...decision, effects };
+        },
+      };
+      const s = scenario(sendTimed);
+      const started = s.givenStarted({ n: 1 });
+      s.advance(1_000);
+      const step = s.when(fired(started, { receipt: null, laneBacklog: 250 }));
+      expect(step.state).toBe('FAILED');
+      expect(step.steps()).toContain('work_timed_out');
+    });
+  });
 });

@@ -82,7 +82,7 @@ export class TimerPoller {
   private async observed(name: string, payload: JsonObject): Promise<JsonObject> {
     const observe = this.options.observeCommand;
     const envelope = payload['envelope'];
-    if (observe === undefined || !name.startsWith(STEP_TIMER_PREFIX) || typeof envelope !== 'object' || envelope === null) return payload;
+    if (observe === undefined || !name.startsWith(STEP_TIMER_PREFIX) || payload['from'] === 'send' || typeof envelope !== 'object' || envelope === null) return payload;
     const observation = await observe(envelope as Envelope);
     return { ...payload, observation: { ...observation } };
   }

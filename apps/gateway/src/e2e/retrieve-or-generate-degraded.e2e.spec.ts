@@ -42,7 +42,8 @@ describe('RetrieveOrGenerate when parts degrade', () => {
       databaseUrl: await freshDatabase('e2e_rog_degraded'),
       services: ['coordinator', 'ingestion', 'retrieval', 'solve', 'assets', 'gateway'],
       serviceEnv: {
-        solve: llm,
+        // The maths engine as checker only: this run is about the model path degrading, so the model must be asked.
+        solve: { ...llm, OPENPAW_SOLVE_MATHS_ENGINE: 'check' },
         // A short index step timeout: with retrieval down, the run must still succeed and reindex later.
         coordinator: { ...llm, OPENPAW_WORKFLOW_TIMINGS_JSON: JSON.stringify({ index: { timeoutMs: 1_000 } }) },
       },

@@ -227,7 +227,9 @@ export function retrieveOrGenerateDefinition(options: RetrieveOrGenerateOptions 
           assetVersionId: version.assetVersionId,
           signature: required(data.signature, 'the problem signature'),
         };
-        return sendTry(IndexDocument, index, step, timings.index.timeoutMs);
+        // The run does not wait for the index: on timeout it succeeds and reindexes in the background,
+        // so this timeout runs from the send even while retrieval's lane is busy or down.
+        return sendTry(IndexDocument, index, step, timings.index.timeoutMs, { timeoutFrom: 'send' });
       }
     }
   };
