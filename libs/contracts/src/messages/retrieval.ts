@@ -6,7 +6,13 @@ export const SearchSolutions = defineCommand(
   'retrieval',
   'SearchSolutions',
   1,
-  z.object({ runId: z.uuid(), signature: problemSignature, threshold: z.number().min(0).max(1) }),
+  z.object({
+    runId: z.uuid(),
+    signature: problemSignature,
+    threshold: z.number().min(0).max(1),
+    /** `policy.maths_signature_threshold`: the bar of the maths-signature stage (the service's default when absent). */
+    mathsSignatureThreshold: z.number().min(0).max(1).optional(),
+  }),
   'Hybrid search for an existing solution; answers RetrievalHit or RetrievalMiss.',
 );
 
