@@ -31,6 +31,8 @@ export interface MathsExtraction {
   readonly signature?: MathsSignature;
   /** Runs that looked like maths but did not parse (an OCR misreading often shows up here). */
   readonly unparsed: readonly string[];
+  /** Runs cut short by a word next to an operator ("by+2=17"): in a reading, a misread operand. */
+  readonly dangling: readonly string[];
 }
 
 function hasStatement(tree: Canon): boolean {
@@ -54,16 +56,18 @@ export function extractMathsSignature(normalisedText: string, reading?: readonly
   const statements: Canon[] = [];
   const numbers: string[] = [];
   const unparsed: string[] = [];
+  const dangling: string[] = [];
   for (const run of mathsRuns(text)) {
+    if (run.dangling !== '') dangling.push(`${run.dangling} next to ${runText(run.tokens)}`);
     try {
-      statements.push(...statementsOf(run));
-      for (const token of run) if (token.kind === 'number') numbers.push(token.text);
+      statements.push(...statementsOf(run.tokens));
+      for (const token of run.tokens) if (token.kind === 'number') numbers.push(token.text);
     } catch (error) {
       if (!(error instanceof MathsParseError)) throw error;
-      unparsed.push(runText(run));
+      unparsed.push(runText(run.tokens));
     }
   }
-  if (statements.length === 0) return { unparsed };
+  if (statements.length === 0) return { unparsed, dangling };
   const canonical = canonicalForm(statements);
   const intent = questionIntent(text, statements.some(hasStatement), statements.some(hasUnknowns));
   const confidence = reading === undefined || reading.length === 0 ? 1 : Math.min(...reading.map((t) => t.confidence));
@@ -76,5 +80,5 @@ export function extractMathsSignature(normalisedText: string, reading?: readonly
     confidence: Math.max(0, Math.min(1, confidence)),
     ...(reading === undefined ? {} : { tokens: reading.map((t) => ({ text: t.text, confidence: Math.max(0, Math.min(1, t.confidence)) })) }),
   };
-  return { signature, unparsed };
+  return { signature, unparsed, dangling };
 }

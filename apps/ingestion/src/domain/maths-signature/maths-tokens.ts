@@ -51,13 +51,22 @@ const isMaths = (t: RawToken): t is MathsToken => t.kind !== 'word' && t.kind !=
  * number or a bracket ("what is x when" is prose; "4x-9" is maths). A run is kept when it holds an
  * operator and a number, trimmed of dangling operators.
  */
-export function mathsRuns(text: string): MathsToken[][] {
+export interface MathsRun {
+  readonly tokens: readonly MathsToken[];
+  /** Operators trimmed off its ends: maths cut short by a word ("by + 2 = 17"), a sign of a misreading. */
+  readonly dangling: string;
+}
+
+export function mathsRuns(text: string): MathsRun[] {
   const tokens = lex(text);
-  const runs: MathsToken[][] = [];
+  const runs: MathsRun[] = [];
   let current: MathsToken[] = [];
   const flush = (): void => {
     const trimmed = trim(current);
-    if (trimmed.some((t) => t.kind === 'number') && trimmed.some((t) => t.kind === 'operator')) runs.push(trimmed);
+    if (trimmed.some((t) => t.kind === 'number') && trimmed.some((t) => t.kind === 'operator')) {
+      const dangling = current.filter((t, i) => (i < current.indexOf(trimmed[0] ?? t) || i > current.lastIndexOf(trimmed[trimmed.length - 1] ?? t)) && t.kind === 'operator');
+      runs.push({ tokens: trimmed, dangling: dangling.map((t) => t.text).join(' ') });
+    }
     current = [];
   };
   tokens.forEach((token, i) => {

@@ -1,0 +1,95 @@
+import type { NormalisedImage } from '../image-normalisation.js';
+import { extractMathsSignature, type MathsExtraction, type ReadToken } from '../maths-signature/index.js';
+import type { OcrEngine, OcrResult, OcrWord } from '../ocr-pool.js';
+import { prepareOcrInput } from '../ocr-input.js';
+import { normaliseText } from '../text-normalisation.js';
+import { binarisedOcrInput } from './second-pass-input.js';
+import { confusion, isMathsWord, lostExponent } from './token-checks.js';
+
+export interface MathsReadingSettings {
+  /** A maths word read below this confidence (0..1), or any suspicious word, triggers the second pass. */
+  readonly secondPassBelow: number;
+  /** The bar: a reading whose weakest maths word is below it (or that stays suspicious) is refused. */
+  readonly refuseBelow: number;
+}
+
+export const DEFAULT_MATHS_READING: MathsReadingSettings = { secondPassBelow: 0.85, refuseBelow: 0.6 };
+
+/** One OCR pass, judged. */
+export interface Reading {
+  readonly ocr: OcrResult;
+  readonly pass: 'first' | 'second';
+  /** The maths words with their confidences 0..1: what the maths signature records. */
+  readonly tokens: readonly ReadToken[];
+  /** Why the reading is not to be trusted as it stands (confusions, lost exponents, maths that does not parse). */
+  readonly doubts: readonly string[];
+  readonly weakest: number;
+  readonly extraction: MathsExtraction;
+}
+
+export type MathsReadingOutcome =
+  | { readonly status: 'read'; readonly reading: Reading; readonly passes: 1 | 2 }
+  | { readonly status: 'unreadable'; readonly reason: string; readonly passes: 1 | 2 };
+
+const pct = (value: number): string => value.toFixed(2);
+
+export function judgeReading(ocr: OcrResult, pass: Reading['pass']): Reading {
+  const words = ocr.words ?? [];
+  const lines = new Map<number, OcrWord[]>();
+  for (const w of words) lines.set(w.line, [...(lines.get(w.line) ?? []), w]);
+  const doubts: string[] = [];
+  const tokens: ReadToken[] = [];
+  for (const w of words.filter(isMathsWord)) {
+    tokens.push({ text: w.text, confidence: Math.max(0, Math.min(1, w.confidence / 100)) });
+    const confused = confusion(w);
+    if (confused !== undefined) doubts.push(`"${w.text}": ${confused}`);
+    if (lostExponent(w, lines.get(w.line) ?? [])) doubts.push(`"${w.text}": raised digits read as plain digits (a lost exponent)`);
+  }
+  const extraction = extractMathsSignature(normaliseText(ocr.text), tokens);
+  for (const run of extraction.unparsed) doubts.push(`"${run}": does not parse as maths`);
+  for (const run of extraction.dangling) doubts.push(`operator ${run}: an operand was read as a word`);
+  const weakest = tokens.length === 0 ? 1 : Math.min(...tokens.map((t) => t.confidence));
+  return { ocr, pass, tokens, doubts, weakest, extraction };
+}
+
+function trusted(reading: Reading, settings: MathsReadingSettings): boolean {
+  return reading.doubts.length === 0 && reading.weakest >= settings.refuseBelow;
+}
+
+/** Trusted readings first, then fewer doubts, then the surer weakest word. */
+function better(a: Reading, b: Reading, settings: MathsReadingSettings): Reading {
+  const ta = trusted(a, settings);
+  const tb = trusted(b, settings);
+  if (ta !== tb) return ta ? a : b;
+  if (a.doubts.length !== b.doubts.length) return a.doubts.length < b.doubts.length ? a : b;
+  return b.weakest > a.weakest ? b : a;
+}
+
+function refusal(reading: Reading, settings: MathsReadingSettings): string {
+  const weak = reading.tokens.filter((t) => t.confidence < settings.refuseBelow).map((t) => `"${t.text}" ${pct(t.confidence)}`);
+  const parts = [...reading.doubts, ...(weak.length === 0 ? [] : [`maths read below confidence ${pct(settings.refuseBelow)}: ${weak.join(', ')}`])];
+  return `the maths in the image cannot be read reliably (${parts.join('; ')}); please send a sharper photo or type the problem`;
+}
+
+/**
+ * OCR for maths you can trust (issue 16): read the page; when a maths word is read with low confidence
+ * or looks confused (`5y` as `S5y`, an exponent as digits), read it again from a binarised, larger
+ * rendition as one text block, and keep the reading that parses with no doubts and the surer weakest
+ * word. A reading that stays doubtful, or whose weakest maths word is below the bar, is refused with
+ * the reason: solving a different problem silently is worse than asking for a better photo.
+ */
+export async function readMaths(
+  image: NormalisedImage,
+  skewDegrees: number,
+  ocr: Pick<OcrEngine, 'recognise'>,
+  settings: MathsReadingSettings = DEFAULT_MATHS_READING,
+): Promise<MathsReadingOutcome> {
+  const first = judgeReading(await ocr.recognise(await prepareOcrInput(image, skewDegrees)), 'first');
+  if (first.tokens.length === 0 || (first.doubts.length === 0 && first.weakest >= settings.secondPassBelow)) {
+    return { status: 'read', reading: first, passes: 1 };
+  }
+  const second = judgeReading(await ocr.recognise(await binarisedOcrInput(image, skewDegrees), { segmentation: 'block' }), 'second');
+  const chosen = better(first, second, settings);
+  if (!trusted(chosen, settings)) return { status: 'unreadable', reason: refusal(chosen, settings), passes: 2 };
+  return { status: 'read', reading: chosen, passes: 2 };
+}

@@ -1,0 +1,47 @@
+import type { OcrBox, OcrWord } from '../ocr-pool.js';
+
+/** Characters that make a word part of the maths: digits, operators, brackets, and what OCR turns them into. */
+const MATHS_CHAR = /[0-9=+\-−–—×÷*/^<>()²³¹⁰⁴⁵⁶⁷⁸⁹]/;
+
+export function isMathsWord(word: Pick<OcrWord, 'text'>): boolean {
+  return MATHS_CHAR.test(word.text);
+}
+
+/**
+ * Letters and digits tesseract confuses in maths (`5`/`s`, `1`/`l`/`I`, `0`/`o`, `2`/`z`, `8`/`B`, `9`/`g`)
+ * and symbols it reads in place of a superscript (`'`, `"`; `?` before a digit). A maths word is suspicious when such a
+ * letter sits before a digit ("S5y", "l2"), between digits ("1o0"), or a superscript stand-in touches a
+ * digit ("2'%"): a coefficient is written before its unknown ("5y"), never after.
+ */
+const CONFUSABLE_BEFORE_DIGIT = /[sSlIoOzZbBgq|][0-9]/;
+const CONFUSABLE_BETWEEN_DIGITS = /[0-9][sSlIoOzZbBgq|][0-9]/;
+const SUPERSCRIPT_STAND_IN = /[0-9]['"’”]|['"’”?][0-9]/;
+
+export function confusion(word: Pick<OcrWord, 'text'>): string | undefined {
+  if (CONFUSABLE_BETWEEN_DIGITS.test(word.text)) return 'letter between digits';
+  if (CONFUSABLE_BEFORE_DIGIT.test(word.text)) return 'letter that looks like a digit before a digit';
+  if (SUPERSCRIPT_STAND_IN.test(word.text)) return 'quote glued to a digit (an exponent misread?)';
+  return undefined;
+}
+
+const height = (b: OcrBox): number => b.y1 - b.y0;
+
+/**
+ * Whether a word holds raised, smaller characters (an exponent) that its text does not mark as one
+ * (no `^` and no superscript digit): "2¹⁰" read as "210" or "2'%" has lost its exponent. Judged from the
+ * characters' boxes against the line: a superscript is under 0.75 of the line's median character
+ * height and ends above the middle of the line's characters.
+ */
+export function lostExponent(word: OcrWord, lineWords: readonly OcrWord[]): boolean {
+  if (/[\^²³¹⁰⁴⁵⁶⁷⁸⁹]/.test(word.text)) return false;
+  const symbols = lineWords.flatMap((w) => w.symbols).filter((s) => /[0-9a-zA-Z]/.test(s.text));
+  if (symbols.length < 3) return false;
+  const heights = symbols.map((s) => height(s.bbox)).sort((a, b) => a - b);
+  const median = heights[Math.floor(heights.length / 2)] ?? 0;
+  const bottoms = symbols.map((s) => s.bbox.y1).sort((a, b) => a - b);
+  const baseline = bottoms[Math.floor(bottoms.length / 2)] ?? 0;
+  if (median <= 0) return false;
+  return word.symbols.some(
+    (s) => /[0-9]/.test(s.text) && height(s.bbox) < 0.75 * median && s.bbox.y1 < baseline - 0.35 * median,
+  );
+}
