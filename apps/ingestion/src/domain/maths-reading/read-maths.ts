@@ -4,7 +4,7 @@ import type { OcrEngine, OcrResult, OcrWord } from '../ocr-pool.js';
 import { prepareOcrInput } from '../ocr-input.js';
 import { normaliseText } from '../text-normalisation.js';
 import { binarisedOcrInput } from './second-pass-input.js';
-import { confusion, isMathsWord, lostExponent } from './token-checks.js';
+import { confusion, isMathsWord, lostExponent, symbolInsideMaths } from './token-checks.js';
 
 export interface MathsReadingSettings {
   /** A maths word read below this confidence (0..1), or any suspicious word, triggers the second pass. */
@@ -45,7 +45,10 @@ export function judgeReading(ocr: OcrResult, pass: Reading['pass']): Reading {
     if (confused !== undefined) doubts.push(`"${w.text}": ${confused}`);
     if (lostExponent(w, lines.get(w.line) ?? [])) doubts.push(`"${w.text}": raised digits read as plain digits (a lost exponent)`);
   }
-  const extraction = extractMathsSignature(normaliseText(ocr.text), tokens);
+  const normalised = normaliseText(ocr.text);
+  const stray = symbolInsideMaths(normalised);
+  if (stray !== undefined) doubts.push(`"${stray}": a symbol between a number and an operator (an exponent misread?)`);
+  const extraction = extractMathsSignature(normalised, tokens);
   for (const run of extraction.unparsed) doubts.push(`"${run}": does not parse as maths`);
   for (const run of extraction.dangling) doubts.push(`operator ${run}: an operand was read as a word`);
   const weakest = tokens.length === 0 ? 1 : Math.min(...tokens.map((t) => t.confidence));

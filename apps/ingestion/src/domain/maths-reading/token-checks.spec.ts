@@ -1,5 +1,5 @@
 import type { OcrWord } from '../ocr-pool.js';
-import { confusion, isMathsWord, lostExponent } from './token-checks.js';
+import { confusion, isMathsWord, lostExponent, symbolInsideMaths } from './token-checks.js';
 
 const box = (x0: number, y0: number, x1: number, y1: number) => ({ x0, y0, x1, y1 });
 
@@ -34,5 +34,15 @@ describe('maths token checks', () => {
     expect(lostExponent(line[3] as OcrWord, line)).toBe(true);
     expect(lostExponent(word('2^10', [2, 3], 200), line)).toBe(false);
     expect(lostExponent(line[0] as OcrWord, line)).toBe(false);
+  });
+});
+
+describe('symbols inside maths', () => {
+  it.each(['evaluate 5 deg+8%', 'evaluate 6?+74', "compute 2'-1"])('flags %s', (text) => {
+    expect(symbolInsideMaths(text)).toBeDefined();
+  });
+
+  it.each(['the angles measure 45 deg, 60 deg and x deg', 'a jacket is discounted by 25% and then taxed', 'what is 7*12?'])('leaves prose alone: %s', (text) => {
+    expect(symbolInsideMaths(text)).toBeUndefined();
   });
 });

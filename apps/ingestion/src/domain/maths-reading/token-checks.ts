@@ -27,7 +27,7 @@ export function confusion(word: Pick<OcrWord, 'text'>): string | undefined {
 const height = (b: OcrBox): number => b.y1 - b.y0;
 
 /**
- * Whether a word holds raised, smaller characters (an exponent) that its text does not mark as one
+ * Whether a maths word holds raised, smaller characters (an exponent, or what OCR made of it) that its text does not mark as one
  * (no `^` and no superscript digit): "2¹⁰" read as "210" or "2'%" has lost its exponent. Judged from the
  * characters' boxes against the line: a superscript is under 0.75 of the line's median character
  * height and ends above the middle of the line's characters.
@@ -41,7 +41,16 @@ export function lostExponent(word: OcrWord, lineWords: readonly OcrWord[]): bool
   const bottoms = symbols.map((s) => s.bbox.y1).sort((a, b) => a - b);
   const baseline = bottoms[Math.floor(bottoms.length / 2)] ?? 0;
   if (median <= 0) return false;
-  return word.symbols.some(
-    (s) => /[0-9]/.test(s.text) && height(s.bbox) < 0.75 * median && s.bbox.y1 < baseline - 0.35 * median,
-  );
+  if (!/[0-9]/.test(word.text)) return false;
+  return word.symbols.some((s) => /[0-9°'"*%?]/.test(s.text) && height(s.bbox) < 0.75 * median && s.bbox.y1 < baseline - 0.35 * median);
+}
+
+/**
+ * A symbol between a number and an operator in the normalised reading ("5 deg+8", "6?+7", "2%-1"):
+ * tesseract's eng model reads a raised exponent as °, %, ? or a quote, which leaves maths that parses
+ * without its powers, or no maths at all. Degrees, percentages and questions in prose ("45°, 60° and x°",
+ * "25% off", "what is 7 × 12?") are not followed by an operator.
+ */
+export function symbolInsideMaths(normalisedReading: string): string | undefined {
+  return /\d\s*(?:deg|[%?'"])\s*[-+*/=^<>]\s*\d/.exec(normalisedReading)?.[0];
 }

@@ -92,3 +92,10 @@ describe('maths signature', () => {
     expect(read?.tokens).toHaveLength(2);
   });
 });
+
+describe('the times sign typed (or read) as x', () => {
+  it('reads an x between two numbers as multiplication', () => {
+    expect(hashOf('Evaluate 17 x 9 + 22')).toBe(hashOf('Evaluate 17 × 9 + 22'));
+    expect(sig('Solve 4x + 9 = 23')?.canonical).toBe('(= (+ (* 4 v0) 9) 23)');
+  });
+});

@@ -31,7 +31,10 @@ function lex(text: string): RawToken[] {
     else if (close !== undefined) tokens.push({ kind: 'close', text: ')' });
     else tokens.push({ kind: 'other', text: other ?? '' });
   }
-  return tokens;
+  // "17 x 9": an x between two numbers is the times sign as typed (and as OCR reads "×"), not an unknown.
+  return tokens.map((t, i) =>
+    t.kind === 'unknown' && t.text === 'x' && tokens[i - 1]?.kind === 'number' && tokens[i + 1]?.kind === 'number' ? { kind: 'operator', text: '*' } : t,
+  );
 }
 
 /** "007" → "7", "3.50" → "3.5", "2,000" → "2000": one spelling per value as written (no rounding). */
