@@ -66,6 +66,8 @@ async function main(): Promise<void> {
 
     const truthOf = (p: MathsProblem): string => computeProblemSignature(p.original).maths?.canonical ?? '';
     const reads = new Map<string, ReadTally>();
+    const wrongReads: string[] = [];
+    const wrongHits: string[] = [];
     const tallyRead = (label: string, outcome: IngestionOutcome, truthText: string, truthMaths: string): Signature | undefined => {
       const t = reads.get(label) ?? emptyRead();
       reads.set(label, t);
@@ -77,7 +79,10 @@ async function main(): Promise<void> {
       t.errors += levenshtein(norm, outcome.signature.normalisedText);
       t.chars += norm.length;
       if (outcome.signature.maths?.canonical === truthMaths) t.right += 1;
-      else t.wrong += 1;
+      else {
+        t.wrong += 1;
+        wrongReads.push(`${label}: "${outcome.signature.normalisedText}" read as ${outcome.signature.maths?.canonical ?? 'no maths'} (confidence ${outcome.signature.maths?.confidence.toFixed(2) ?? '-'}), truth ${truthMaths}`);
+      }
       return toContractSignature(outcome.signature, outcome.media.kind === 'image' ? outcome.media.ocr.confidence : undefined);
     };
     const pageText = (p: MathsProblem, i: number, text: string): string => {
@@ -123,7 +128,10 @@ async function main(): Promise<void> {
       const got = result.outcome === 'hit' ? result.candidate?.assetVersionId : undefined;
       if (got === undefined) t.miss += 1;
       else if (expected !== undefined ? got === expected : got !== forbidden) t.hit += 1;
-      else t.wrong += 1;
+      else {
+        t.wrong += 1;
+        wrongHits.push(`${label}: "${signature.normalizedText}" hit ${got} at ${result.stage ?? '?'} ${result.confidence.toFixed(3)} (expected ${expected ?? `anything but ${forbidden ?? '?'}`})`);
+      }
     };
     const jobs: (() => Promise<void>)[] = [];
     for (const [i, p] of set.entries()) {
@@ -177,6 +185,8 @@ async function main(): Promise<void> {
     console.log(`\n${'search'.padEnd(44)}${'hit'.padStart(6)}${'miss'.padStart(6)}${'WRONG'.padStart(7)}${'refused'.padStart(9)}`);
     for (const [label, t] of search) console.log(`${label.padEnd(44)}${String(t.hit).padStart(6)}${String(t.miss).padStart(6)}${String(t.wrong).padStart(7)}${String(t.refused).padStart(9)}`);
     const copies = [...search].filter(([k]) => k.startsWith('copy/')).reduce((s, [, t]) => ({ hit: s.hit + t.hit, n: s.n + t.hit + t.miss + t.wrong + t.refused, wrong: s.wrong + t.wrong }), { hit: 0, n: 0, wrong: 0 });
+    for (const w of wrongReads) console.log(`  read wrong: ${w}`);
+    for (const w of wrongHits) console.log(`  WRONG HIT: ${w}`);
     console.log(`copies: recall ${(copies.hit / Math.max(1, copies.n)).toFixed(3)} (${copies.hit}/${copies.n}), wrong hits ${copies.wrong}; originals indexed ${originals.size}/${set.length}`);
   } finally {
     await ocr.shutdown();

@@ -255,6 +255,22 @@ describe('ingestion service on real NATS and PostgreSQL', () => {
     }
   });
 
+  it('reads clean printed maths into its signature with per-token confidence, and refuses maths it cannot read reliably', async () => {
+    const clean = await normalized(await send(await upload(await renderTextImage(['Solve 5y + 2 = 17.']))));
+    expect(clean.signature.maths).toMatchObject({ canonical: '(= (+ (* 5 v0) 2) 17)', intent: 'solve', numbers: ['17', '2', '5'] });
+    expect(clean.signature.maths?.tokens?.map((t) => t.text)).toEqual(expect.arrayContaining(['+', '2', '=']));
+    expect(clean.signature.maths?.confidence).toBeGreaterThan(0.6);
+
+    // Exponents the eng model reads as ° and digits: refused with the reason, never solved as another sum.
+    const command = await send(await upload(await renderTextImage(['Evaluate 2¹⁰ + 3⁵ and show your working.'])));
+    const reply = await replyTo(command);
+    expect(reply).toMatchObject({
+      type: MediaRejected.subject,
+      id: deterministicUuid(command.id, MediaRejected.subject),
+      data: { reason: 'unreadable', detail: expect.stringMatching(/maths in the image cannot be read reliably .*exponent/) },
+    });
+  });
+
   it('answers a redelivered command with the same event, without reading, fetching or writing again', async () => {
     const uploadCommand = await send(await upload(problemPng));
     const urlCommand = await send({ kind: 'url', url: `${pageBase}/problem.txt` });

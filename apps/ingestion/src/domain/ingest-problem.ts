@@ -88,7 +88,7 @@ async function ingestImage(bytes: Uint8Array, ports: IngestionPorts, options: In
   const read = await readMaths(image, rendition.skewDegrees, ports.ocr, options.mathsReading ?? DEFAULT_MATHS_READING);
   if (read.status === 'unreadable') throw new MediaRejectedError('unreadable', read.reason);
   const { ocr, tokens } = read.reading;
-  const signature = computeProblemSignature(ocr.text, { image, rendition, ocrConfidence: ocr.confidence, mathsReading: tokens });
+  const signature = computeProblemSignature(ocr.text, { image, rendition, ocrConfidence: ocr.confidence, mathsReading: tokens, mathsConfidence: read.confidence });
   return {
     status: 'normalised',
     signature,

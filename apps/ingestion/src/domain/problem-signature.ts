@@ -37,6 +37,8 @@ export interface SignatureImageFacts {
   readonly ocrConfidence: number;
   /** The OCR words that carry maths, with their confidence 0..1 (the maths signature's reading). */
   readonly mathsReading?: readonly ReadToken[];
+  /** The maths reader's confidence in the reading as a whole (two agreeing passes beat their weakest word). */
+  readonly mathsConfidence?: number;
 }
 
 /** Alphanumeric characters an OCR reading needs before the image counts as text-dominant. */
@@ -53,7 +55,7 @@ export function computeProblemSignature(rawText: string, imageFacts?: SignatureI
   const normalisedText = normaliseText(rawText);
   // An image's maths is only as sure as its reading: per maths word when the OCR gave words, else the page.
   const reading = imageFacts === undefined ? undefined : (imageFacts.mathsReading ?? [{ text: '(page)', confidence: imageFacts.ocrConfidence / 100 }]);
-  const { signature: maths } = extractMathsSignature(normalisedText, reading);
+  const { signature: maths } = extractMathsSignature(normalisedText, reading, imageFacts?.mathsConfidence);
   const base = {
     normalisedText,
     textSha256: textSha256(normalisedText),

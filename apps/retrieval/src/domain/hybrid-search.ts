@@ -44,7 +44,9 @@ interface Scored {
  * Guards beyond the spec, each from a measured failure (see bench/ingestion-retrieval):
  * - pHash matches need both images above the quality bound (blank pages hash alike);
  * - for text-dominant images a pHash match must be confirmed by the OCR'd texts, because a pHash of a
- *   page of text describes the layout, and different problems in one layout collide;
+ *   page of text describes the layout, and different problems in one layout collide; and whenever both
+ *   sides have a maths signature, a pHash match must have the same maths (short problems are not
+ *   text-dominant, and issue 16's benchmark found siblings in one layout matched by pHash alone);
  * - exact text is not trusted when either side is an image that is more than its text (a figure);
  * - vector and hybrid candidates whose maths (or, without maths, numbers) differ from the query's are
  *   dropped: an embedding cannot tell "3x + 7 = 22" from "5x + 7 = 22", and serving the sibling's

@@ -23,7 +23,7 @@ export const executionPolicySchema = z.strictObject({
   /**
    * Bar of the maths-signature retrieval stage (ADR 0004): same canonical maths and intent, confidence
    * 0.97 × the weaker reading's confidence. Optional so policies written before it stay valid; retrieval
-   * applies its default (0.9) when a command does not carry it.
+   * applies its default (0.85, like `retrieval_threshold`) when a command does not carry it.
    */
   maths_signature_threshold: z.number().min(0).max(1).optional(),
   /** skip: no video; async: rendered in the background, `video_pending: true`; sync: rendered with priority. */

@@ -4,7 +4,7 @@ import type { OcrEngine, OcrResult, OcrWord } from '../ocr-pool.js';
 import { prepareOcrInput } from '../ocr-input.js';
 import { normaliseText } from '../text-normalisation.js';
 import { binarisedOcrInput } from './second-pass-input.js';
-import { confusion, isMathsWord, lostExponent, symbolInsideMaths } from './token-checks.js';
+import { confusion, digitReadAsLetter, isMathsWord, lostExponent, symbolInsideMaths } from './token-checks.js';
 
 export interface MathsReadingSettings {
   /** A maths word read below this confidence (0..1), or any suspicious word, triggers the second pass. */
@@ -28,7 +28,13 @@ export interface Reading {
 }
 
 export type MathsReadingOutcome =
-  | { readonly status: 'read'; readonly reading: Reading; readonly passes: 1 | 2 }
+  | {
+      readonly status: 'read';
+      readonly reading: Reading;
+      readonly passes: 1 | 2;
+      /** How sure the reading of the maths is, 0..1 (see `readMaths`). */
+      readonly confidence: number;
+    }
   | { readonly status: 'unreadable'; readonly reason: string; readonly passes: 1 | 2 };
 
 const pct = (value: number): string => value.toFixed(2);
@@ -48,6 +54,8 @@ export function judgeReading(ocr: OcrResult, pass: Reading['pass']): Reading {
   const normalised = normaliseText(ocr.text);
   const stray = symbolInsideMaths(normalised);
   if (stray !== undefined) doubts.push(`"${stray}": a symbol between a number and an operator (an exponent misread?)`);
+  const letter = digitReadAsLetter(normalised);
+  if (letter !== undefined) doubts.push(`"${letter.trim()}": a lone letter where a digit is expected (5/s, 1/l, 0/o)`);
   const extraction = extractMathsSignature(normalised, tokens);
   for (const run of extraction.unparsed) doubts.push(`"${run}": does not parse as maths`);
   for (const run of extraction.dangling) doubts.push(`operator ${run}: an operand was read as a word`);
@@ -79,7 +87,9 @@ function refusal(reading: Reading, settings: MathsReadingSettings): string {
  * or looks confused (`5y` as `S5y`, an exponent as digits), read it again from a binarised, larger
  * rendition as one text block, and keep the reading that parses with no doubts and the surer weakest
  * word. A reading that stays doubtful, or whose weakest maths word is below the bar, is refused with
- * the reason: solving a different problem silently is worse than asking for a better photo.
+ * the reason: solving a different problem silently is worse than asking for a better photo. The
+ * confidence is the weakest maths word's, or, when both passes read the same maths, the chance that
+ * not both are wrong.
  */
 export async function readMaths(
   image: NormalisedImage,
@@ -89,10 +99,15 @@ export async function readMaths(
 ): Promise<MathsReadingOutcome> {
   const first = judgeReading(await ocr.recognise(await prepareOcrInput(image, skewDegrees)), 'first');
   if (first.tokens.length === 0 || (first.doubts.length === 0 && first.weakest >= settings.secondPassBelow)) {
-    return { status: 'read', reading: first, passes: 1 };
+    return { status: 'read', reading: first, passes: 1, confidence: first.weakest };
   }
   const second = judgeReading(await ocr.recognise(await binarisedOcrInput(image, skewDegrees), { segmentation: 'block' }), 'second');
   const chosen = better(first, second, settings);
   if (!trusted(chosen, settings)) return { status: 'unreadable', reason: refusal(chosen, settings), passes: 2 };
-  return { status: 'read', reading: chosen, passes: 2 };
+  const other = chosen === first ? second : first;
+  const agree = trusted(other, settings) && other.extraction.signature?.hash !== undefined && other.extraction.signature.hash === chosen.extraction.signature?.hash;
+  // Two readings from different renditions and segmentations that agree on the maths are wrong together
+  // far less often than either alone: their doubts combine as if independent.
+  const confidence = agree ? 1 - (1 - chosen.weakest) * (1 - other.weakest) : chosen.weakest;
+  return { status: 'read', reading: chosen, passes: 2, confidence };
 }

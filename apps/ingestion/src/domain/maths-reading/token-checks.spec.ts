@@ -1,5 +1,5 @@
 import type { OcrWord } from '../ocr-pool.js';
-import { confusion, isMathsWord, lostExponent, symbolInsideMaths } from './token-checks.js';
+import { confusion, digitReadAsLetter, isMathsWord, lostExponent, symbolInsideMaths } from './token-checks.js';
 
 const box = (x0: number, y0: number, x1: number, y1: number) => ({ x0, y0, x1, y1 });
 
@@ -44,5 +44,20 @@ describe('symbols inside maths', () => {
 
   it.each(['the angles measure 45 deg, 60 deg and x deg', 'a jacket is discounted by 25% and then taxed', 'what is 7*12?'])('leaves prose alone: %s', (text) => {
     expect(symbolInsideMaths(text)).toBeUndefined();
+  });
+});
+
+describe('a digit read as a letter', () => {
+  it.each(['solve 3x+s=68', 'solve 4x-l=23', 'evaluate 2*o+7'])('flags %s', (text) => {
+    expect(digitReadAsLetter(text)).toBeDefined();
+  });
+
+  it.each(['solve 3x+5=68', 'solve 4y-9=23', 'a bag holds 5 red marbles'])('leaves %s alone', (text) => {
+    expect(digitReadAsLetter(text)).toBeUndefined();
+  });
+
+  it('flags a percent or degree sign closing a sum (an exponent misread)', () => {
+    expect(symbolInsideMaths('evaluate 22+6%')).toBeDefined();
+    expect(symbolInsideMaths('a jacket is discounted by 25%')).toBeUndefined();
   });
 });

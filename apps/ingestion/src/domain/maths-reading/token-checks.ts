@@ -27,22 +27,25 @@ export function confusion(word: Pick<OcrWord, 'text'>): string | undefined {
 const height = (b: OcrBox): number => b.y1 - b.y0;
 
 /**
- * Whether a maths word holds raised, smaller characters (an exponent, or what OCR made of it) that its text does not mark as one
- * (no `^` and no superscript digit): "2¹⁰" read as "210" or "2'%" has lost its exponent. Judged from the
- * characters' boxes against the line: a superscript is under 0.75 of the line's median character
- * height and ends above the middle of the line's characters.
+ * Whether a maths word holds raised, smaller characters (an exponent, or what OCR made of it) that its
+ * text does not mark as one (no `^`, no superscript digit): "2¹⁰" read as "210" or "2'°" has lost its
+ * exponent. Judged against the line's digits (lower-case letters are shorter than any digit, so they
+ * are no reference): a raised glyph is under 0.8 of the tallest digit and ends a quarter of that height
+ * above the digits' baseline.
  */
 export function lostExponent(word: OcrWord, lineWords: readonly OcrWord[]): boolean {
-  if (/[\^²³¹⁰⁴⁵⁶⁷⁸⁹]/.test(word.text)) return false;
-  const symbols = lineWords.flatMap((w) => w.symbols).filter((s) => /[0-9a-zA-Z]/.test(s.text));
-  if (symbols.length < 3) return false;
-  const heights = symbols.map((s) => height(s.bbox)).sort((a, b) => a - b);
-  const median = heights[Math.floor(heights.length / 2)] ?? 0;
-  const bottoms = symbols.map((s) => s.bbox.y1).sort((a, b) => a - b);
-  const baseline = bottoms[Math.floor(bottoms.length / 2)] ?? 0;
-  if (median <= 0) return false;
-  if (!/[0-9]/.test(word.text)) return false;
-  return word.symbols.some((s) => /[0-9°'"*%?]/.test(s.text) && height(s.bbox) < 0.75 * median && s.bbox.y1 < baseline - 0.35 * median);
+  if (/[\^²³¹⁰⁴⁵⁶⁷⁸⁹]/.test(word.text) || !/[0-9]/.test(word.text)) return false;
+  const digits = lineWords.flatMap((w) => w.symbols).filter((s) => /[0-9]/.test(s.text));
+  if (digits.length === 0) return false;
+  const tallest = Math.max(...digits.map((s) => height(s.bbox)));
+  const baseline = Math.max(...digits.map((s) => s.bbox.y1));
+  if (tallest <= 0) return false;
+  return word.symbols.some((s) => /[0-9°'"*%?]/.test(s.text) && height(s.bbox) < 0.8 * tallest && s.bbox.y1 < baseline - 0.25 * tallest);
+}
+
+/** A lone letter that OCR makes of a digit (`s` for 5, `l` for 1, `o` for 0, `z` for 2) standing as an operand. */
+export function digitReadAsLetter(normalisedReading: string): string | undefined {
+  return /(?:^|[-+*/=^(]|\d)\s*[sloz]\s*(?=[-+*/=^)]|$)|[-+*/=^(]\s*[sloz](?![a-z])/.exec(normalisedReading)?.[0];
 }
 
 /**
@@ -52,5 +55,5 @@ export function lostExponent(word: OcrWord, lineWords: readonly OcrWord[]): bool
  * "25% off", "what is 7 × 12?") are not followed by an operator.
  */
 export function symbolInsideMaths(normalisedReading: string): string | undefined {
-  return /\d\s*(?:deg|[%?'"])\s*[-+*/=^<>]\s*\d/.exec(normalisedReading)?.[0];
+  return (/\d\s*(?:deg|[%?'"])\s*[-+*/=^<>]\s*\d/.exec(normalisedReading) ?? /[-+*/=^]\s*\d+\s*(?:deg|[%'"])/.exec(normalisedReading))?.[0];
 }

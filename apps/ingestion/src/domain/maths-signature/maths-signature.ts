@@ -49,9 +49,9 @@ const runText = (run: readonly MathsToken[]): string => run.map((t) => t.text).j
 /**
  * The maths signature of a problem's normalised text: word operators rewritten, maths runs extracted and
  * parsed (mathjs), canonicalised and hashed with the question's intent. A reading's per-token confidences
- * travel with it, and its lowest is the signature's confidence.
+ * travel with it; the signature's confidence is the reader's verdict when given, else the lowest of them.
  */
-export function extractMathsSignature(normalisedText: string, reading?: readonly ReadToken[]): MathsExtraction {
+export function extractMathsSignature(normalisedText: string, reading?: readonly ReadToken[], readingConfidence?: number): MathsExtraction {
   const text = rewriteWordOperators(normalisedText);
   const statements: Canon[] = [];
   const numbers: string[] = [];
@@ -70,7 +70,8 @@ export function extractMathsSignature(normalisedText: string, reading?: readonly
   if (statements.length === 0) return { unparsed, dangling };
   const canonical = canonicalForm(statements);
   const intent = questionIntent(text, statements.some(hasStatement), statements.some(hasUnknowns));
-  const confidence = reading === undefined || reading.length === 0 ? 1 : Math.min(...reading.map((t) => t.confidence));
+  const weakest = reading === undefined || reading.length === 0 ? 1 : Math.min(...reading.map((t) => t.confidence));
+  const confidence = readingConfidence ?? weakest;
   const signature: MathsSignature = {
     version: MATHS_SIGNATURE_VERSION,
     hash: createHash('sha256').update(`${MATHS_SIGNATURE_VERSION}\n${intent}\n${canonical}`, 'utf8').digest('hex'),

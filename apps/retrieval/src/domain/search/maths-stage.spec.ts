@@ -86,3 +86,29 @@ describe('the maths-signature stage', () => {
     expect(result.trace.find((t) => t.stage === 'maths_signature')).toMatchObject({ decision: 'skipped' });
   });
 });
+
+describe('the pHash stage with maths signatures', () => {
+  it('refuses a near-duplicate pHash whose maths differs (a sibling printed in the same layout)', async () => {
+    const catalog = new InMemoryProblemCatalog();
+    const ports: HybridSearchPorts & IndexingPorts = {
+      catalog,
+      phashIndex: new MultiIndexHashIndex(),
+      vectors: new EmbeddedVectorIndex(64),
+      embedder: new HashedNgramEmbedder(64),
+      phashVersion: 'v1',
+    };
+    const image = { imageSha256: sha('pixels'), phash: 'a5c30f963c5ae187', phashVersion: 'v1', quality: 100, textDominant: false };
+    await indexProblem({ ...doc('av-96', 'solve 6x+38=96', maths('(= (+ (* 6 v0) 38) 96)', ['38', '6', '96'])), ...image }, ports);
+    const sibling: RetrievalQuery = {
+      ...query('solve 6x+38=99', maths('(= (+ (* 6 v0) 38) 99)', ['38', '6', '99'])),
+      imageSha256: sha('other pixels'),
+      phash: 'a5c30f963c5ae186',
+      phashVersion: 'v1',
+      quality: 100,
+      textDominant: false,
+    };
+    const result = await hybridSearch(sibling, { threshold: 0.85 }, ports);
+    expect(result.outcome).toBe('miss');
+    expect(result.trace).toContainEqual(expect.objectContaining({ stage: 'phash', decision: 'rejected', reason: expect.stringContaining("is not the query's") }));
+  });
+});

@@ -4,7 +4,8 @@ import { DEFAULT_SEARCH_SETTINGS, fmt, type HybridSearchPorts, type HybridSearch
 
 /**
  * The image stage on its own: the nearest indexed pHash within the bound that passes the quality gate,
- * the version check and, for text-dominant images, the OCR text confirmation. Exported for the
+ * the version check, the same maths when both sides have it and, for text-dominant images, the OCR
+ * text confirmation. Exported for the
  * near-duplicate benchmark, which measures exactly this stage.
  */
 export async function findPhashDuplicate(
@@ -42,6 +43,11 @@ export async function findPhashDuplicate(
     }
     if ((problem.quality ?? 0) < settings.minQuality) {
       reject(`candidate image quality ${problem.quality ?? 0} < ${settings.minQuality}`);
+      continue;
+    }
+    // The same layout with other numbers hashes alike; when both sides' maths is known, it must be the same.
+    if (query.maths !== undefined && problem.maths !== undefined && query.maths.hash !== problem.maths.hash) {
+      reject(`maths ${problem.maths.canonical} is not the query's ${query.maths.canonical}`);
       continue;
     }
     let similarity = 1;

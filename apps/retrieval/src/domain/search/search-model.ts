@@ -17,7 +17,7 @@ export const CONFIDENCE = {
 export const HYBRID_THRESHOLD_OFFSET = 0.02;
 
 /** `policy.maths_signature_threshold` when the command does not carry it (ADR 0004). */
-export const DEFAULT_MATHS_SIGNATURE_THRESHOLD = 0.9;
+export const DEFAULT_MATHS_SIGNATURE_THRESHOLD = 0.85;
 
 export type SearchStage = 'exact_image' | 'phash' | 'exact_text' | 'maths_signature' | 'vector' | 'hybrid';
 
