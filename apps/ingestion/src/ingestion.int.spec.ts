@@ -200,7 +200,7 @@ describe('ingestion service on real NATS and PostgreSQL', () => {
     expect(hamming(copy.signature.phash ?? '', original.signature.phash ?? '')).toBeLessThan(8);
   });
 
-  it('normalises a typed text: NFKC, case and maths folding, its hash and topic; no image fields', async () => {
+  it('normalises a typed text: NFKC, case and maths folding, its hash, topic and maths signature; no image fields', async () => {
     const command = await send({ kind: 'text', text: 'Find the  DERIVATIVE of f(x) = x³' });
     const data = await normalized(command);
     expect(data).toEqual({
@@ -211,6 +211,14 @@ describe('ingestion service on real NATS and PostgreSQL', () => {
         normalizedText: 'find the derivative of f(x)=x^3',
         textSha256: sha256(Buffer.from('find the derivative of f(x)=x^3', 'utf8')),
         topicTags: { subject: 'calculus', keywords: expect.arrayContaining(['derivative']) },
+        maths: {
+          version: 'maths-sig/v1',
+          hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+          canonical: '(= (^ v0 3) (f v0))',
+          intent: 'differentiate',
+          numbers: ['3'],
+          confidence: 1,
+        },
       },
     });
   });
