@@ -9,7 +9,8 @@
  * one number changed) and a filler corpus of other generated problems. Queried: every paraphrase, with
  * and without its maths signature (without = the text stages alone, as before issue 16).
  *
- * Run: npm run build && node dist/bench/ingestion-retrieval/paraphrase.js [problems=40] [filler=2000]
+ * Run: npm run build && node dist/bench/ingestion-retrieval/paraphrase.js [problems=40] [filler=2000] [ngrams|maths]
+ * (the last argument picks the local embedder's variant: `maths` is `local/hashed-ngrams-maths`).
  */
 import { LocalHashedEmbedder } from '@openpaw/providers';
 import { createDatabase, startPostgresServer } from '@openpaw/testing';
@@ -30,6 +31,7 @@ import { seededRandom } from './support/random.js';
 
 const PROBLEMS = Number(process.argv[2] ?? 40);
 const FILLER = Number(process.argv[3] ?? 2000);
+const VARIANT = process.argv[4] === 'maths' ? 'maths' : 'ngrams';
 
 const uuid = (n: number): string => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 const signatureOf = (text: string) => toContractSignature(computeProblemSignature(text));
@@ -47,7 +49,7 @@ async function main(): Promise<void> {
   try {
     await ensureProblemCatalogTables(pool);
     await ensureEmbeddedVectorTables(pool);
-    const embedder = await ProviderEmbedderAdapter.open(new LocalHashedEmbedder());
+    const embedder = await ProviderEmbedderAdapter.open(new LocalHashedEmbedder({ variant: VARIANT }));
     const vectors = new PersistedVectorIndex(embedder.dimension, new PgVectorStore(pool));
     const catalog = new PgProblemCatalog(pool);
     const phashIndex = new MultiIndexHashIndex();
@@ -70,7 +72,7 @@ async function main(): Promise<void> {
     }
     const random = seededRandom(99);
     for (let i = 0; i < FILLER; i += 1) await index(generateAnyProblem(random).text, `filler-${i}`);
-    console.log(`indexed ${n} problems (${set.length} originals, ${set.length} siblings, ${FILLER} filler) in PostgreSQL + HNSW`);
+    console.log(`indexed ${n} problems (${set.length} originals, ${set.length} siblings, ${FILLER} filler) in PostgreSQL + HNSW; embedder ${embedder.model}`);
 
     const modes = { 'with maths signature': true, 'text stages only (before)': false } as const;
     for (const [mode, withMaths] of Object.entries(modes)) {

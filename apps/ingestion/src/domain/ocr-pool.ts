@@ -30,11 +30,13 @@ export interface OcrResult {
   readonly words?: readonly OcrWord[];
 }
 
-/** How the page is segmented: tesseract's automatic layout analysis, or the page as one uniform block of text. */
-export type PageSegmentation = 'auto' | 'block';
+/** How the page is segmented: tesseract's automatic layout analysis, the page as one uniform block of text, or one word. */
+export type PageSegmentation = 'auto' | 'block' | 'word';
 
 export interface RecogniseOptions {
   readonly segmentation?: PageSegmentation;
+  /** Only these characters may be recognised (e.g. digits, for an exponent cut out of the page). */
+  readonly charWhitelist?: string;
 }
 
 /** The OCR port the ingestion pipeline depends on; the tesseract pool below is the local default. */
@@ -43,7 +45,7 @@ export interface OcrEngine {
   shutdown(): Promise<void>;
 }
 
-const PSM_OF: Readonly<Record<PageSegmentation, PSM>> = { auto: PSM.AUTO, block: PSM.SINGLE_BLOCK };
+const PSM_OF: Readonly<Record<PageSegmentation, PSM>> = { auto: PSM.AUTO, block: PSM.SINGLE_BLOCK, word: PSM.SINGLE_WORD };
 
 function wordsOf(page: Page): OcrWord[] {
   const words: OcrWord[] = [];
@@ -117,7 +119,7 @@ export class TesseractOcrPool implements OcrEngine {
     const worker = await this.acquire();
     let healthy = true;
     try {
-      await worker.setParameters({ tessedit_pageseg_mode: PSM_OF[options.segmentation ?? 'auto'] });
+      await worker.setParameters({ tessedit_pageseg_mode: PSM_OF[options.segmentation ?? 'auto'], tessedit_char_whitelist: options.charWhitelist ?? '' });
       const { data } = await worker.recognize(image, {}, { text: true, blocks: true });
       return { text: data.text, confidence: data.confidence, words: wordsOf(data) };
     } catch (error) {

@@ -3,8 +3,9 @@ import { extractMathsSignature, type MathsExtraction, type ReadToken } from '../
 import type { OcrEngine, OcrResult, OcrWord } from '../ocr-pool.js';
 import { prepareOcrInput } from '../ocr-input.js';
 import { normaliseText } from '../text-normalisation.js';
+import { recoverExponents } from './exponent-recovery.js';
 import { binarisedOcrInput } from './second-pass-input.js';
-import { confusion, digitReadAsLetter, isMathsWord, lostExponent, symbolInsideMaths } from './token-checks.js';
+import { confusion, digitReadAsLetter, isMathsWord, lostExponent, symbolInsideMaths, unevenDigits } from './token-checks.js';
 
 export interface MathsReadingSettings {
   /** A maths word read below this confidence (0..1), or any suspicious word, triggers the second pass. */
@@ -25,6 +26,8 @@ export interface Reading {
   readonly doubts: readonly string[];
   readonly weakest: number;
   readonly extraction: MathsExtraction;
+  /** Exponents re-read from raised glyphs: such a reading needs the other pass to agree. */
+  readonly recoveredExponents: number;
 }
 
 export type MathsReadingOutcome =
@@ -50,7 +53,7 @@ export function calibrated(score: number, settings: MathsReadingSettings): numbe
   return 0.9 + (0.1 * (score - settings.refuseBelow)) / Math.max(1e-9, 1 - settings.refuseBelow);
 }
 
-export function judgeReading(ocr: OcrResult, pass: Reading['pass']): Reading {
+export function judgeReading(ocr: OcrResult, pass: Reading['pass'], recoveredExponents = 0): Reading {
   const words = ocr.words ?? [];
   const lines = new Map<number, OcrWord[]>();
   for (const w of words) lines.set(w.line, [...(lines.get(w.line) ?? []), w]);
@@ -61,6 +64,7 @@ export function judgeReading(ocr: OcrResult, pass: Reading['pass']): Reading {
     const confused = confusion(w);
     if (confused !== undefined) doubts.push(`"${w.text}": ${confused}`);
     if (lostExponent(w, lines.get(w.line) ?? [])) doubts.push(`"${w.text}": raised digits read as plain digits (a lost exponent)`);
+    else if (unevenDigits(w)) doubts.push(`"${w.text}": digits of one number at different sizes (a lost exponent?)`);
   }
   const normalised = normaliseText(ocr.text);
   const stray = symbolInsideMaths(normalised);
@@ -71,7 +75,7 @@ export function judgeReading(ocr: OcrResult, pass: Reading['pass']): Reading {
   for (const run of extraction.unparsed) doubts.push(`"${run}": does not parse as maths`);
   for (const run of extraction.dangling) doubts.push(`operator ${run}: an operand was read as a word`);
   const weakest = tokens.length === 0 ? 1 : Math.min(...tokens.map((t) => t.confidence));
-  return { ocr, pass, tokens, doubts, weakest, extraction };
+  return { ocr, pass, tokens, doubts, weakest, extraction, recoveredExponents };
 }
 
 function trusted(reading: Reading, settings: MathsReadingSettings): boolean {
@@ -94,7 +98,8 @@ function refusal(reading: Reading, settings: MathsReadingSettings): string {
 }
 
 /**
- * OCR for maths you can trust (issue 16): read the page; when a maths word is read with low confidence
+ * OCR for maths you can trust (issue 16): read the page, re-reading raised glyphs alone as exponents
+ * (`recoverExponents`; such a reading stands only if the second pass reads the same maths); when a maths word is read with low confidence
  * or looks confused (`5y` as `S5y`, an exponent as digits), read it again from a binarised, larger
  * rendition as one text block, and keep the reading that parses with no doubts and the surer weakest
  * word. A reading that stays doubtful, or whose weakest maths word is below the bar, is refused with
@@ -108,15 +113,24 @@ export async function readMaths(
   ocr: Pick<OcrEngine, 'recognise'>,
   settings: MathsReadingSettings = DEFAULT_MATHS_READING,
 ): Promise<MathsReadingOutcome> {
-  const first = judgeReading(await ocr.recognise(await prepareOcrInput(image, skewDegrees)), 'first');
-  if (first.tokens.length === 0 || (first.doubts.length === 0 && first.weakest >= settings.secondPassBelow)) {
+  const firstInput = await prepareOcrInput(image, skewDegrees);
+  const firstRead = await recoverExponents(firstInput, await ocr.recognise(firstInput), ocr);
+  const first = judgeReading(firstRead.ocr, 'first', firstRead.recovered);
+  if (first.tokens.length === 0 || (first.doubts.length === 0 && first.weakest >= settings.secondPassBelow && first.recoveredExponents === 0)) {
     return { status: 'read', reading: first, passes: 1, confidence: calibrated(first.weakest, settings) };
   }
-  const second = judgeReading(await ocr.recognise(await binarisedOcrInput(image, skewDegrees), { segmentation: 'block' }), 'second');
+  const secondInput = await binarisedOcrInput(image, skewDegrees);
+  const secondRead = await recoverExponents(secondInput, await ocr.recognise(secondInput, { segmentation: 'block' }), ocr);
+  const second = judgeReading(secondRead.ocr, 'second', secondRead.recovered);
   const chosen = better(first, second, settings);
   if (!trusted(chosen, settings)) return { status: 'unreadable', reason: refusal(chosen, settings), passes: 2 };
   const other = chosen === first ? second : first;
-  const agree = trusted(other, settings) && other.extraction.signature?.hash !== undefined && other.extraction.signature.hash === chosen.extraction.signature?.hash;
+  // Agreement: the other pass, free of doubts, reads the same maths (however unsure its weakest word).
+  const agree = other.doubts.length === 0 && other.extraction.signature?.hash !== undefined && other.extraction.signature.hash === chosen.extraction.signature?.hash;
+  if (chosen.recoveredExponents + other.recoveredExponents > 0 && !agree) {
+    const readings = [first, second].map((r) => `${r.pass} pass "${normaliseText(r.ocr.text)}"`).join(', ');
+    return { status: 'unreadable', reason: `the exponents in the image cannot be read reliably (the two readings differ: ${readings}); please send a sharper photo or type the problem`, passes: 2 };
+  }
   // Two readings from different renditions and segmentations that agree on the maths are wrong together
   // far less often than either alone: their doubts combine as if independent.
   const confidence = agree ? 1 - (1 - chosen.weakest) * (1 - other.weakest) : chosen.weakest;

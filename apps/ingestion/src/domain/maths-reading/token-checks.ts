@@ -34,13 +34,23 @@ const height = (b: OcrBox): number => b.y1 - b.y0;
  * above the digits' baseline.
  */
 export function lostExponent(word: OcrWord, lineWords: readonly OcrWord[]): boolean {
-  if (/[\^²³¹⁰⁴⁵⁶⁷⁸⁹]/.test(word.text) || !/[0-9]/.test(word.text)) return false;
+  if (/[\^²³¹⁰⁴⁵⁶⁷⁸⁹]/.test(word.text)) return false;
+  return raisedSymbols(word, lineWords).length > 0;
+}
+
+/** Indexes of a maths word's raised glyphs (see `lostExponent`), judged against the digits of its line. */
+export function raisedSymbols(word: OcrWord, lineWords: readonly OcrWord[]): number[] {
+  if (!/[0-9]/.test(word.text)) return [];
   const digits = lineWords.flatMap((w) => w.symbols).filter((s) => /[0-9]/.test(s.text));
-  if (digits.length === 0) return false;
+  if (digits.length === 0) return [];
   const tallest = Math.max(...digits.map((s) => height(s.bbox)));
   const baseline = Math.max(...digits.map((s) => s.bbox.y1));
-  if (tallest <= 0) return false;
-  return word.symbols.some((s) => /[0-9°'"*%?]/.test(s.text) && height(s.bbox) < 0.8 * tallest && s.bbox.y1 < baseline - 0.25 * tallest);
+  if (tallest <= 0) return [];
+  const raised: number[] = [];
+  word.symbols.forEach((s, i) => {
+    if (/[0-9°'"*%?]/.test(s.text) && height(s.bbox) < 0.8 * tallest && s.bbox.y1 < baseline - 0.25 * tallest) raised.push(i);
+  });
+  return raised;
 }
 
 /** A lone letter that OCR makes of a digit (`s` for 5, `l` for 1, `o` for 0, `z` for 2) standing as an operand. */
@@ -56,4 +66,27 @@ export function digitReadAsLetter(normalisedReading: string): string | undefined
  */
 export function symbolInsideMaths(normalisedReading: string): string | undefined {
   return (/\d\s*(?:deg|[%?'"])\s*[-+*/=^<>]\s*\d/.exec(normalisedReading) ?? /[-+*/=^]\s*\d+\s*(?:deg|[%'"])/.exec(normalisedReading))?.[0];
+}
+
+/**
+ * Digits of one number printed at different sizes or heights ("7⁴" read as "74" when the raised 4 was
+ * not recognised as raised): one size is how numbers are printed, so the difference is an exponent lost.
+ */
+export function unevenDigits(word: OcrWord): boolean {
+  let run: OcrBox[] = [];
+  const uneven = (): boolean => {
+    if (run.length < 2) return false;
+    const heights = run.map(height);
+    const tallest = Math.max(...heights);
+    const bottoms = run.map((b) => b.y1);
+    return tallest > 1.3 * Math.min(...heights) || Math.max(...bottoms) - Math.min(...bottoms) > 0.25 * tallest;
+  };
+  for (const s of word.symbols) {
+    if (/[0-9]/.test(s.text)) run.push(s.bbox);
+    else {
+      if (uneven()) return true;
+      run = [];
+    }
+  }
+  return uneven();
 }
