@@ -19,7 +19,7 @@ const EXACT_SAMPLE = 50;
 
 const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 
-function main(): void {
+async function main(): Promise<void> {
   for (const size of SIZES) {
     const random = seededRandom(size);
     const text = (): string => `Exercise ${randomInt(random, 1, 400)}. ${generateAnyProblem(random).text}`;
@@ -41,7 +41,7 @@ function main(): void {
       const vector = embedText(text(), DIMENSION);
       embedMs += Date.now() - t;
       page.push({ id: `v${i}`, vector, payload: { asset_version_id: `av-${i}` } });
-      void exact.upsert(`v${i}`, vector, { asset_version_id: `av-${i}` });
+      await exact.upsert(`v${i}`, vector, { asset_version_id: `av-${i}` });
       if (page.length === 10_000) flush();
     }
     flush();
@@ -70,4 +70,7 @@ function main(): void {
   }
 }
 
-main();
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -101,6 +101,20 @@ async function main(): Promise<void> {
       for (const w of wrongs.slice(0, 10)) console.log(`  WRONG: ${w}`);
     }
 
+    // What the embedder alone makes of a paraphrase: its cosine to the original (the vector tier needs 0.85).
+    const cosines: number[] = [];
+    for (const p of set) {
+      const [original] = await embedder.embed([signatureOf(p.original).normalizedText]);
+      for (const { text } of p.paraphrases.filter((x) => !x.style.startsWith('hard:'))) {
+        const [vector] = await embedder.embed([signatureOf(text).normalizedText]);
+        if (original !== undefined && vector !== undefined) cosines.push(original.reduce((sum, v, i) => sum + v * (vector[i] ?? 0), 0));
+      }
+    }
+    cosines.sort((a, b) => a - b);
+    const at = (q: number): string => (cosines[Math.min(cosines.length - 1, Math.floor(q * cosines.length))] ?? 0).toFixed(3);
+    console.log(`
+${embedder.model}: cosine paraphrase↔original p10 ${at(0.1)}, median ${at(0.5)}, p90 ${at(0.9)}, ≥ 0.85: ${cosines.filter((c) => c >= 0.85).length}/${cosines.length}`);
+
     // Siblings asked as new problems: each must hit its own entry (exact text), never the original.
     let siblingOk = 0;
     for (const p of set) {
