@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { EmbeddedVectorIndex } from '../embedded-vector-index.js';
 import { hybridSearch, type HybridSearchPorts, type RetrievalQuery } from '../hybrid-search.js';
+import { withoutItemLabel } from './maths-stage.js';
 import { MultiIndexHashIndex } from '../phash-index.js';
 import type { DocumentMaths, ProblemDocument } from '../problem-catalog.js';
 import { indexProblem, type IndexingPorts } from '../problem-indexer.js';
@@ -110,5 +111,16 @@ describe('the pHash stage with maths signatures', () => {
     const result = await hybridSearch(sibling, { threshold: 0.85 }, ports);
     expect(result.outcome).toBe('miss');
     expect(result.trace).toContainEqual(expect.objectContaining({ stage: 'phash', decision: 'rejected', reason: expect.stringContaining("is not the query's") }));
+  });
+});
+
+describe('item labels', () => {
+  it.each([
+    ['problem 12. evaluate 7^10+7^5', 'evaluate 7^10+7^5'],
+    ['22. solve 3x+5=68', 'solve 3x+5=68'],
+    ['q4) solve x+1=2', 'solve x+1=2'],
+    ['solve 3x+5=68', 'solve 3x+5=68'],
+  ])('"%s" is compared as "%s"', (text, expected) => {
+    expect(withoutItemLabel(text)).toBe(expected);
   });
 });
