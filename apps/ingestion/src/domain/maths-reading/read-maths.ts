@@ -5,7 +5,7 @@ import { prepareOcrInput } from '../ocr-input.js';
 import { normaliseText } from '../text-normalisation.js';
 import { recoverExponents } from './exponent-recovery.js';
 import { binarisedOcrInput } from './second-pass-input.js';
-import { confusion, digitReadAsLetter, isMathsWord, lostExponent, symbolInsideMaths, unevenDigits } from './token-checks.js';
+import { confusion, digitReadAsLetter, falseNumericEquation, isMathsWord, lostExponent, symbolInsideMaths, unevenDigits } from './token-checks.js';
 
 export interface MathsReadingSettings {
   /** A maths word read below this confidence (0..1), or any suspicious word, triggers the second pass. */
@@ -69,6 +69,8 @@ export function judgeReading(ocr: OcrResult, pass: Reading['pass'], recoveredExp
   const normalised = normaliseText(ocr.text);
   const stray = symbolInsideMaths(normalised);
   if (stray !== undefined) doubts.push(`"${stray}": a symbol between a number and an operator (an exponent misread?)`);
+  const falsehood = falseNumericEquation(normalised);
+  if (falsehood !== undefined) doubts.push(`"${falsehood}": an equation between two different numbers (a term lost?)`);
   const letter = digitReadAsLetter(normalised);
   if (letter !== undefined) doubts.push(`"${letter.trim()}": a lone letter where a digit is expected (5/s, 1/l, 0/o)`);
   const extraction = extractMathsSignature(normalised, tokens);

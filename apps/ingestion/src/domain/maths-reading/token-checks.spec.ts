@@ -1,5 +1,5 @@
 import type { OcrWord } from '../ocr-pool.js';
-import { confusion, digitReadAsLetter, isMathsWord, lostExponent, symbolInsideMaths } from './token-checks.js';
+import { confusion, digitReadAsLetter, falseNumericEquation, isMathsWord, lostExponent, symbolInsideMaths } from './token-checks.js';
 
 const box = (x0: number, y0: number, x1: number, y1: number) => ({ x0, y0, x1, y1 });
 
@@ -59,5 +59,14 @@ describe('a digit read as a letter', () => {
   it('flags a percent or degree sign closing a sum (an exponent misread)', () => {
     expect(symbolInsideMaths('evaluate 22+6%')).toBeDefined();
     expect(symbolInsideMaths('a jacket is discounted by 25%')).toBeUndefined();
+  });
+});
+
+describe('a false equation between numbers', () => {
+  it('flags "2=17" but not a true one, nor an equation with an unknown', () => {
+    expect(falseNumericEquation('sulye hy « 2=17')).toBe('2=17');
+    expect(falseNumericEquation('check that 5=5')).toBeUndefined();
+    expect(falseNumericEquation('solve 5y+2=17')).toBeUndefined();
+    expect(falseNumericEquation('evaluate 2^10+3^5=1267')).toBeUndefined();
   });
 });

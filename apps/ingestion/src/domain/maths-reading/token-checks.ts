@@ -90,3 +90,14 @@ export function unevenDigits(word: OcrWord): boolean {
   }
   return uneven();
 }
+
+/**
+ * An equation between two different bare numbers ("2=17"): true maths never says that, a reading that
+ * lost the unknown's term does ("5y + 2 = 17" read as "hy « 2=17").
+ */
+export function falseNumericEquation(normalisedReading: string): string | undefined {
+  for (const m of normalisedReading.matchAll(/(?<![\w.^*/+\-])(\d+(?:\.\d+)?)=(\d+(?:\.\d+)?)(?![\w.^*/+\-(])/g)) {
+    if (Number(m[1]) !== Number(m[2])) return m[0];
+  }
+  return undefined;
+}
