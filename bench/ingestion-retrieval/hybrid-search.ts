@@ -18,7 +18,7 @@ import { createDatabase, startPostgresServer } from '@openpaw/testing';
 import pg from 'pg';
 import { normaliseText } from '../../apps/ingestion/src/domain/text-normalisation.js';
 import { EmbeddedVectorIndex } from '../../apps/retrieval/src/domain/embedded-vector-index.js';
-import { HnswVectorIndex } from '../../apps/retrieval/src/domain/hnsw-vector-index.js';
+import { DEFAULT_HNSW_SETTINGS, HnswVectorIndex } from '../../apps/retrieval/src/domain/hnsw-vector-index.js';
 import { hybridSearch, type HybridSearchPorts, type RetrievalQuery, type SearchStage } from '../../apps/retrieval/src/domain/hybrid-search.js';
 import { MultiIndexHashIndex } from '../../apps/retrieval/src/domain/phash-index.js';
 import { ensureProblemCatalogTables, PgProblemCatalog, phashHexToSigned } from '../../apps/retrieval/src/domain/pg-problem-catalog.js';
@@ -123,7 +123,7 @@ async function main(): Promise<void> {
     console.log(`pHash index rebuilt from PostgreSQL: ${phashIndex.size} hashes in ${Date.now() - rebuildStarted} ms`);
 
     const embedder = new HashedNgramEmbedder(DIMENSION);
-    const vectors = VECTORS === 'exact' ? new EmbeddedVectorIndex(DIMENSION, undefined, DOCUMENTS) : new HnswVectorIndex(DIMENSION);
+    const vectors = VECTORS === 'exact' ? new EmbeddedVectorIndex(DIMENSION, undefined, DOCUMENTS) : new HnswVectorIndex(DIMENSION, { ...DEFAULT_HNSW_SETTINGS, loadThreads: 2 });
     const embedStarted = Date.now();
     if (vectors instanceof HnswVectorIndex) {
       for (let from = 0; from < docs.length; from += 10_000) {
