@@ -184,7 +184,7 @@ async function main(): Promise<void> {
     console.log(formatLatency('all queries', summarise(all)));
 
     // Where the time of the worst-case (unseen) query goes.
-    const parts = { embed: [] as number[], vector: [] as number[], keyword: [] as number[], keywordOpen: [] as number[], exactKeys: [] as number[] };
+    const parts = { embed: [] as number[], vector: [] as number[], keyword: [] as number[], keywordOpen: [] as number[], exactKeys: [] as number[], gate: [] as number[] };
     const timed = async <T>(bucket: number[], fn: () => Promise<T>): Promise<T> => {
       const start = process.hrtime.bigint();
       const value = await fn();
@@ -196,6 +196,7 @@ async function main(): Promise<void> {
       const hits = await timed(parts.vector, () => vectors.search(vector ?? new Float32Array(DIMENSION), 20));
       const ids = hits.map((h) => h.payload.asset_version_id);
       await timed(parts.keyword, () => catalog.keywordSearch(query.normalisedText, 20, ids));
+      await timed(parts.gate, () => catalog.getByAssetVersionIds(ids));
       // The unrestricted any-term query, for comparison only (a sample: each takes most of a second).
       if (i < 40) await timed(parts.keywordOpen, () => catalog.keywordSearch(query.normalisedText, 20));
       await timed(parts.exactKeys, () => catalog.findByTextSha256(query.textSha256));
@@ -206,6 +207,7 @@ async function main(): Promise<void> {
     console.log(formatLatency('  keyword, vector candidates + all-terms', summarise(parts.keyword)));
     console.log(formatLatency('  keyword, any term over the corpus', summarise(parts.keywordOpen)));
     console.log(formatLatency('  exact text key (PG btree)', summarise(parts.exactKeys)));
+    console.log(formatLatency('  gate: candidates by id (PG)', summarise(parts.gate)));
   } finally {
     await pool.end();
     await server.dispose();
