@@ -1,8 +1,9 @@
 /**
  * Hybrid search latency over 100k indexed problems with the local-default stack: PostgreSQL catalogue
  * (exact keys + full-text keyword search, a real server started from local binaries), the in-memory
- * multi-index pHash index, and the embedded exact-cosine vector index (256-d vectors from the
- * deterministic hashed n-gram embedder that stands in for the providers' local embedder).
+ * multi-index pHash index, and the embedded vector index — HNSW (usearch) as the service runs it since
+ * issue 16, or the exact cosine scan it replaced with `exact` as the third argument — over 256-d vectors
+ * from the deterministic hashed n-gram embedder that stands in for the providers' local embedder.
  *
  * Query classes (sequential, one at a time, so the figures are latencies, not throughput):
  * - exact text: a stored problem's normalised text (stops at tier exact_text);
@@ -10,13 +11,14 @@
  * - paraphrase: a stored problem re-worded (runs vector, often hybrid);
  * - unseen: a new problem of a known template with new numbers (every tier runs: the worst case).
  *
- * Run: npm run build && node dist/bench/ingestion-retrieval/hybrid-search.js [documents=100000] [queriesPerClass=250]
+ * Run: npm run build && node dist/bench/ingestion-retrieval/hybrid-search.js [documents=100000] [queriesPerClass=250] [hnsw|exact]
  */
 import { createHash } from 'node:crypto';
 import { createDatabase, startPostgresServer } from '@openpaw/testing';
 import pg from 'pg';
 import { normaliseText } from '../../apps/ingestion/src/domain/text-normalisation.js';
 import { EmbeddedVectorIndex } from '../../apps/retrieval/src/domain/embedded-vector-index.js';
+import { DEFAULT_HNSW_SETTINGS, HnswVectorIndex } from '../../apps/retrieval/src/domain/hnsw-vector-index.js';
 import { hybridSearch, type HybridSearchPorts, type RetrievalQuery, type SearchStage } from '../../apps/retrieval/src/domain/hybrid-search.js';
 import { MultiIndexHashIndex } from '../../apps/retrieval/src/domain/phash-index.js';
 import { ensureProblemCatalogTables, PgProblemCatalog, phashHexToSigned } from '../../apps/retrieval/src/domain/pg-problem-catalog.js';
@@ -27,6 +29,7 @@ import { formatLatency, summarise } from './support/stats.js';
 
 const DOCUMENTS = Number(process.argv[2] ?? 100_000);
 const PER_CLASS = Number(process.argv[3] ?? 250);
+const VECTORS = process.argv[4] === 'exact' ? 'exact' : 'hnsw';
 const VERSION = 'dct64-median-dc/v1+crop-deskew-v1';
 const DIMENSION = 256;
 
@@ -120,10 +123,16 @@ async function main(): Promise<void> {
     console.log(`pHash index rebuilt from PostgreSQL: ${phashIndex.size} hashes in ${Date.now() - rebuildStarted} ms`);
 
     const embedder = new HashedNgramEmbedder(DIMENSION);
-    const vectors = new EmbeddedVectorIndex(DIMENSION, undefined, DOCUMENTS);
+    const vectors = VECTORS === 'exact' ? new EmbeddedVectorIndex(DIMENSION, undefined, DOCUMENTS) : new HnswVectorIndex(DIMENSION, { ...DEFAULT_HNSW_SETTINGS, loadThreads: 2 });
     const embedStarted = Date.now();
-    for (const doc of docs) await vectors.upsert(doc.assetVersionId, embedder.embedOne(doc.text), { asset_version_id: doc.assetVersionId });
-    console.log(`vectors: ${vectors.size} × ${DIMENSION} embedded and indexed in ${((Date.now() - embedStarted) / 1000).toFixed(1)} s`);
+    if (vectors instanceof HnswVectorIndex) {
+      for (let from = 0; from < docs.length; from += 10_000) {
+        vectors.bulkLoad(docs.slice(from, from + 10_000).map((doc) => ({ id: doc.assetVersionId, vector: embedder.embedOne(doc.text), payload: { asset_version_id: doc.assetVersionId } })));
+      }
+    } else {
+      for (const doc of docs) await vectors.upsert(doc.assetVersionId, embedder.embedOne(doc.text), { asset_version_id: doc.assetVersionId });
+    }
+    console.log(`vectors (${VECTORS}): ${vectors.size} × ${DIMENSION} embedded and indexed in ${((Date.now() - embedStarted) / 1000).toFixed(1)} s`);
 
     const ports: HybridSearchPorts = { catalog, phashIndex, vectors, embedder };
     type Probe = RetrievalQuery & { readonly expected?: string };
@@ -175,7 +184,7 @@ async function main(): Promise<void> {
     console.log(formatLatency('all queries', summarise(all)));
 
     // Where the time of the worst-case (unseen) query goes.
-    const parts = { embed: [] as number[], vector: [] as number[], keyword: [] as number[], keywordOpen: [] as number[], exactKeys: [] as number[] };
+    const parts = { embed: [] as number[], vector: [] as number[], keyword: [] as number[], keywordOpen: [] as number[], exactKeys: [] as number[], gate: [] as number[] };
     const timed = async <T>(bucket: number[], fn: () => Promise<T>): Promise<T> => {
       const start = process.hrtime.bigint();
       const value = await fn();
@@ -187,16 +196,18 @@ async function main(): Promise<void> {
       const hits = await timed(parts.vector, () => vectors.search(vector ?? new Float32Array(DIMENSION), 20));
       const ids = hits.map((h) => h.payload.asset_version_id);
       await timed(parts.keyword, () => catalog.keywordSearch(query.normalisedText, 20, ids));
+      await timed(parts.gate, () => catalog.getByAssetVersionIds(ids));
       // The unrestricted any-term query, for comparison only (a sample: each takes most of a second).
       if (i < 40) await timed(parts.keywordOpen, () => catalog.keywordSearch(query.normalisedText, 20));
       await timed(parts.exactKeys, () => catalog.findByTextSha256(query.textSha256));
     }
     console.log('\nstage costs for unseen queries:');
     console.log(formatLatency('  embed (hashed n-grams, 256-d)', summarise(parts.embed)));
-    console.log(formatLatency('  vector exact cosine, 100k', summarise(parts.vector)));
+    console.log(formatLatency(`  vector ${VECTORS}, ${DOCUMENTS}`, summarise(parts.vector)));
     console.log(formatLatency('  keyword, vector candidates + all-terms', summarise(parts.keyword)));
     console.log(formatLatency('  keyword, any term over the corpus', summarise(parts.keywordOpen)));
     console.log(formatLatency('  exact text key (PG btree)', summarise(parts.exactKeys)));
+    console.log(formatLatency('  gate: candidates by id (PG)', summarise(parts.gate)));
   } finally {
     await pool.end();
     await server.dispose();

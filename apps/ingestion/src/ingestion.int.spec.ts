@@ -200,7 +200,7 @@ describe('ingestion service on real NATS and PostgreSQL', () => {
     expect(hamming(copy.signature.phash ?? '', original.signature.phash ?? '')).toBeLessThan(8);
   });
 
-  it('normalises a typed text: NFKC, case and maths folding, its hash and topic; no image fields', async () => {
+  it('normalises a typed text: NFKC, case and maths folding, its hash, topic and maths signature; no image fields', async () => {
     const command = await send({ kind: 'text', text: 'Find the  DERIVATIVE of f(x) = x³' });
     const data = await normalized(command);
     expect(data).toEqual({
@@ -211,6 +211,14 @@ describe('ingestion service on real NATS and PostgreSQL', () => {
         normalizedText: 'find the derivative of f(x)=x^3',
         textSha256: sha256(Buffer.from('find the derivative of f(x)=x^3', 'utf8')),
         topicTags: { subject: 'calculus', keywords: expect.arrayContaining(['derivative']) },
+        maths: {
+          version: 'maths-sig/v1',
+          hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+          canonical: '(= (^ v0 3) (f v0))',
+          intent: 'differentiate',
+          numbers: ['3'],
+          confidence: 1,
+        },
       },
     });
   });
@@ -253,6 +261,29 @@ describe('ingestion service on real NATS and PostgreSQL', () => {
       expect(reply.id).toBe(deterministicUuid(command?.id ?? '', MediaRejected.subject));
       expect(reply.data).toMatchObject({ runId: command?.data.runId, commandId: command?.id, detail: expect.any(String) });
     }
+  });
+
+  it('reads printed maths into its signature with per-token confidence (exponents too), and refuses a low-confidence reading', async () => {
+    const clean = await normalized(await send(await upload(await renderTextImage(['Solve 5y + 2 = 17.']))));
+    expect(clean.signature.maths).toMatchObject({ canonical: '(= (+ (* 5 v0) 2) 17)', intent: 'solve', numbers: ['17', '2', '5'] });
+    expect(clean.signature.maths?.tokens?.map((t) => t.text)).toEqual(expect.arrayContaining(['+', '2', '=']));
+    expect(clean.signature.maths?.confidence).toBeGreaterThanOrEqual(0.9);
+
+    // Superscripts the eng model cannot read are cut out and re-read as digits: 2¹⁰ + 3⁵, not 2'° + 3°.
+    const powers = await normalized(await send(await upload(await renderTextImage(['Evaluate 2¹⁰ + 3⁵ and show your working.']))));
+    expect(powers.signature.maths).toMatchObject({ canonical: '(+ (^ 2 10) (^ 3 5))', intent: 'evaluate' });
+
+    // The same equation at a quarter size in a JPEG at quality 30: its operator and number are read at
+    // 0.42, under the bar, so the run is refused with the reason instead of solving a guess.
+    const { width = 0 } = await sharp(await renderTextImage(['Solve 5y + 2 = 17.'])).metadata();
+    const blurred = await sharp(await renderTextImage(['Solve 5y + 2 = 17.'])).resize({ width: Math.round(width * 0.25) }).jpeg({ quality: 30 }).toBuffer();
+    const command = await send(await upload(blurred));
+    const reply = await replyTo(command);
+    expect(reply).toMatchObject({
+      type: MediaRejected.subject,
+      id: deterministicUuid(command.id, MediaRejected.subject),
+      data: { reason: 'unreadable', detail: expect.stringMatching(/maths in the image cannot be read reliably .*below confidence 0\.60/) },
+    });
   });
 
   it('answers a redelivered command with the same event, without reading, fetching or writing again', async () => {

@@ -9,6 +9,8 @@ import {
   type MessageData,
   type ProblemSignature,
   RetrievalHit,
+  RetrievalHitV1,
+  definitionForSubject,
   RetrievalMiss,
   SearchSolutions,
   STREAMS,
@@ -31,6 +33,12 @@ type Reply = Hit | Miss | Indexed;
 /** A typed problem's signature, its text already in the ingestion service's normal form. */
 function textSignature(normalizedText: string, subject = 'other'): ProblemSignature {
   return { normalizedText, textSha256: createHash('sha256').update(normalizedText, 'utf8').digest('hex'), topicTags: { subject, keywords: [] } };
+}
+
+/** A typed maths problem's signature: its text, and the maths signature ingestion would compute for it. */
+function mathsSignature(normalizedText: string, canonical: string, numbers: string[]): ProblemSignature {
+  const hash = createHash('sha256').update(`maths-sig/v1\nsolve\n${canonical}`, 'utf8').digest('hex');
+  return { ...textSignature(normalizedText, 'algebra'), maths: { version: 'maths-sig/v1', hash, canonical, intent: 'solve', numbers, confidence: 1 } };
 }
 
 const SPEED = 'a cyclist rides 45 km in 3 hours. what is her average speed?';
@@ -96,7 +104,8 @@ describe('retrieval service on real NATS and PostgreSQL', () => {
 
   function replyTo(command: Envelope, count = 1): Promise<Reply> {
     return waitFor(() => {
-      const matching = replies.filter((r) => r.causationid === command.id);
+      // The deprecated v1 copies of v2 replies are checked on their own below.
+      const matching = replies.filter((r) => r.causationid === command.id && definitionForSubject(r.type)?.supersededBy === undefined);
       return matching.length >= count ? matching[count - 1] : undefined;
     }, `reply ${count} to ${command.id}`);
   }
@@ -210,7 +219,7 @@ describe('retrieval service on real NATS and PostgreSQL', () => {
     const unrelated = (await searchReply(textSignature('balance the redox equation for permanganate in acid solution'))) as Miss;
     expect(unrelated.type).toBe(RetrievalMiss.subject);
     expect(unrelated.data.topCandidate?.confidence ?? 0).toBeLessThan(POLICY_THRESHOLD);
-    expect([...new Set(unrelated.data.trace.map((t) => t.stage))]).toEqual(['exact_image', 'phash', 'exact_text', 'vector', 'hybrid']);
+    expect([...new Set(unrelated.data.trace.map((t) => t.stage))]).toEqual(['exact_image', 'phash', 'exact_text', 'maths_signature', 'vector', 'hybrid']);
 
     // Cosine 0.83 to the indexed cyclist problem, but 60 km in 4 hours is another problem: no candidate at all.
     const sibling = (await searchReply(textSignature('a cyclist rides 60 km in 4 hours. what is her average speed?'))) as Miss;
@@ -221,6 +230,38 @@ describe('retrieval service on real NATS and PostgreSQL', () => {
     );
   });
 
+  it('hits the same maths reworded at the maths-signature stage, scaled by the reading, at the policy bar; never other maths', async () => {
+    const indexed = await replyTo(await indexDocument('linear', mathsSignature('solve 4x-9=23', '(= (+ (* 4 v0) -9) 23)', ['23', '4', '9'])));
+    expect(indexed.type).toBe(DocumentIndexed.subject);
+    const { rows } = await db.query<{ maths_canonical: string; maths_confidence: number }>(
+      'select maths_canonical, maths_confidence from retrieval.indexed_problems where asset_version_id = $1',
+      [assetVersion('linear')],
+    );
+    expect(rows).toEqual([{ maths_canonical: '(= (+ (* 4 v0) -9) 23)', maths_confidence: 1 }]);
+
+    // A paraphrase typed by another user: same canonical maths and intent.
+    const paraphrase = mathsSignature('what is y when 23=-9+4y?', '(= (+ (* 4 v0) -9) 23)', ['23', '4', '9']);
+    const hit = (await searchReply(paraphrase)) as Hit;
+    expect(hit.type).toBe(RetrievalHit.subject);
+    expect(hit.data.candidate).toMatchObject({ assetVersionId: assetVersion('linear'), problemId: problemOf('linear'), method: 'maths_signature' });
+    expect(hit.data.candidate.confidence).toBeCloseTo(0.97);
+    expect(hit.data.trace).toContainEqual(expect.objectContaining({ stage: 'maths_signature', accepted: true, reason: expect.stringContaining('same maths (= (+ (* 4 v0) -9) 23) (solve)') }));
+    // v1 cannot name the method: no deprecated copy of this reply.
+    expect(replies.filter((r) => r.causationid === hit.causationid).map((r) => r.type)).toEqual([RetrievalHit.subject]);
+
+    // The same maths read from a photo with reading confidence 0.8: 0.776, under the command's maths bar.
+    const unsure = { ...paraphrase, maths: { ...(paraphrase.maths as NonNullable<ProblemSignature['maths']>), confidence: 0.8 } };
+    const runId = nextRunId();
+    const strict = (await replyTo(await publisher.publish(SearchSolutions, { runId, signature: unsure, threshold: POLICY_THRESHOLD, mathsSignatureThreshold: 0.85 }, meta(runId)))) as Hit | Miss;
+    expect(strict.data.trace).toContainEqual(expect.objectContaining({ stage: 'maths_signature', candidate: assetVersion('linear'), accepted: false, reason: expect.stringContaining('too unsure') }));
+    expect(strict.type === RetrievalHit.subject ? (strict as Hit).data.candidate.method : 'miss').not.toBe('maths_signature');
+
+    // Other numbers are other maths: never this problem.
+    const other = await searchReply(mathsSignature('what is y when 23=-9+5y?', '(= (+ (* 5 v0) -9) 23)', ['23', '5', '9']));
+    expect(other.type === RetrievalHit.subject ? (other as Hit).data.candidate.assetVersionId : null).not.toBe(assetVersion('linear'));
+    expect(other.data.trace).toContainEqual(expect.objectContaining({ stage: 'maths_signature', accepted: false, reason: expect.stringContaining('no problem indexed with maths') }));
+  });
+
   it('answers a redelivered command with the same event, even after the index changed, and indexes nothing twice', async () => {
     const newProblem = textSignature('a train leaves at 9:40 and arrives at 13:05. how long is the journey?');
     const firstSearch = await search(newProblem);
@@ -229,7 +270,11 @@ describe('retrieval service on real NATS and PostgreSQL', () => {
 
     const indexCommand = await indexDocument('train', newProblem);
     const indexed = await replyTo(indexCommand);
-    expect((await searchReply(newProblem)).data).toMatchObject({ candidate: { assetVersionId: assetVersion('train'), method: 'text_exact' } });
+    const textHit = await searchReply(newProblem);
+    expect(textHit.data).toMatchObject({ candidate: { assetVersionId: assetVersion('train'), method: 'text_exact' } });
+    // The deprecated v1 follows v2 with the same data under its own id, for subscribers that have not moved.
+    const v1Copy = await waitFor(() => replies.find((r) => r.causationid === textHit.causationid && r.type === RetrievalHitV1.subject), 'the v1 copy');
+    expect(v1Copy).toMatchObject({ id: deterministicUuid(textHit.causationid ?? '', RetrievalHitV1.subject), data: textHit.data });
 
     const rowBefore = await db.query('select doc_id, updated_at from retrieval.indexed_problems where asset_version_id = $1', [assetVersion('train')]);
     const vectorBefore = await db.query('select updated_at from retrieval.embedded_vectors where id = $1', [assetVersion('train')]);

@@ -66,6 +66,7 @@ function asyncApiDocument(): Record<string, unknown> {
       name: `${definition.context}.${definition.name}`,
       title: `${definition.context}.${definition.name} v${definition.version}`,
       summary: definition.description,
+      ...(definition.supersededBy === undefined ? {} : { deprecated: true, 'x-openpaw-superseded-by': definition.supersededBy }),
       contentType: 'application/cloudevents+json',
       headers: {
         type: 'object',

@@ -24,6 +24,12 @@ export interface MessageDefinition<
    * concurrency), so background work never queues ahead of critical-path commands. See `lanes.ts`.
    */
   readonly lane?: Lane;
+  /**
+   * Events only: the subject of the version that replaces this one. A superseded version is still produced
+   * beside its successor for subscribers that have not moved (contracts/README.md), and OpenPaw's own
+   * consumers read the successor only.
+   */
+  readonly supersededBy?: string;
 }
 
 // The catalog is heterogeneous; `any` here only widens the schema parameter for collections.
@@ -39,11 +45,12 @@ function define<K extends MessageKind, C extends string, N extends string, V ext
   version: V,
   schema: S,
   description: string,
-  lane?: Lane,
+  extra: { readonly lane?: Lane; readonly supersededBy?: string } = {},
 ): MessageDefinition<K, C, N, V, S> {
   return {
     kind,
-    ...(lane === undefined ? {} : { lane }),
+    ...(extra.lane === undefined ? {} : { lane: extra.lane }),
+    ...(extra.supersededBy === undefined ? {} : { supersededBy: extra.supersededBy }),
     context,
     name,
     version,
@@ -68,7 +75,12 @@ export function defineCommand<C extends string, N extends string, V extends numb
   description: string,
   options: CommandOptions = {},
 ): MessageDefinition<'cmd', C, N, V, S> {
-  return define('cmd', service, name, version, schema, description, assertLaneName(options.lane ?? CRITICAL_LANE));
+  return define('cmd', service, name, version, schema, description, { lane: assertLaneName(options.lane ?? CRITICAL_LANE) });
+}
+
+export interface EventOptions {
+  /** The newer version of this event (same context and name): this one becomes deprecated. */
+  readonly supersededBy?: AnyMessageDefinition;
 }
 
 /** A past-tense fact; any number of consumers. */
@@ -78,6 +90,11 @@ export function defineEvent<C extends string, N extends string, V extends number
   version: V,
   schema: S,
   description: string,
+  options: EventOptions = {},
 ): MessageDefinition<'evt', C, N, V, S> {
-  return define('evt', context, name, version, schema, description);
+  const successor = options.supersededBy;
+  if (successor !== undefined && (successor.context !== context || successor.name !== name || successor.version <= version)) {
+    throw new Error(`evt ${context}.${name}.v${version}: supersededBy must be a later version of the same event, got ${successor.subject}`);
+  }
+  return define('evt', context, name, version, schema, description, successor === undefined ? {} : { supersededBy: successor.subject });
 }

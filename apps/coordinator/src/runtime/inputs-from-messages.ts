@@ -1,4 +1,4 @@
-import { CancelRun, ChildRunFinished, type Envelope, type MessageData, runIdFor, StartRun, SubmitRunInput } from '@openpaw/contracts';
+import { CancelRun, ChildRunFinished, definitionForSubject, type Envelope, type MessageData, runIdFor, StartRun, SubmitRunInput } from '@openpaw/contracts';
 import type { PendingInput } from '@openpaw/saga';
 
 export type Translation = { readonly ok: true; readonly input: PendingInput | undefined } | { readonly ok: false; readonly reason: string };
@@ -14,6 +14,8 @@ const meta = (envelope: Envelope, runId: string) => ({
  * skipped); a failure is a message that can never be applied (dead-lettered with the reason).
  */
 export function inputFromMessage(envelope: Envelope): Translation {
+  // A superseded event version is produced beside its successor for outside subscribers; runs read the successor.
+  if (definitionForSubject(envelope.type)?.supersededBy !== undefined) return { ok: true, input: undefined };
   switch (envelope.type) {
     case StartRun.subject: {
       const data = envelope.data as MessageData<typeof StartRun>;

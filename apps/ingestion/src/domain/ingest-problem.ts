@@ -1,8 +1,8 @@
 import { canonicalRendition } from './canonical-rendition.js';
 import { type ImageNormalisationOptions, type NormalisedImage, normaliseImage } from './image-normalisation.js';
 import { isMediaRejectedError, MediaRejectedError, type RejectionReason } from './media-rejection.js';
+import { DEFAULT_MATHS_READING, type MathsReadingSettings, readMaths } from './maths-reading/index.js';
 import type { OcrEngine, OcrResult } from './ocr-pool.js';
-import { prepareOcrInput } from './ocr-input.js';
 import { computeProblemSignature, type ProblemSignature } from './problem-signature.js';
 import type { FetchedResource } from './safe-fetch.js';
 
@@ -38,6 +38,8 @@ export interface IngestionOptions {
   readonly image?: ImageNormalisationOptions;
   /** Longest accepted problem text, in characters after normalisation. */
   readonly maxTextLength?: number;
+  /** When the maths of an image is read twice, and when a reading is refused as `unreadable`. */
+  readonly mathsReading?: MathsReadingSettings;
 }
 
 const DEFAULT_MAX_TEXT_LENGTH = 20_000;
@@ -83,8 +85,10 @@ async function ingestImage(bytes: Uint8Array, ports: IngestionPorts, options: In
   const image = await normaliseImage(bytes, options.image);
   const rendition = await canonicalRendition(image);
   if (rendition.contentBox === null) throw new MediaRejectedError('empty', 'image is blank');
-  const ocr = await ports.ocr.recognise(await prepareOcrInput(image, rendition.skewDegrees));
-  const signature = computeProblemSignature(ocr.text, { image, rendition, ocrConfidence: ocr.confidence });
+  const read = await readMaths(image, rendition.skewDegrees, ports.ocr, options.mathsReading ?? DEFAULT_MATHS_READING);
+  if (read.status === 'unreadable') throw new MediaRejectedError('unreadable', read.reason);
+  const { ocr, tokens } = read.reading;
+  const signature = computeProblemSignature(ocr.text, { image, rendition, ocrConfidence: ocr.confidence, mathsReading: tokens, mathsConfidence: read.confidence });
   return {
     status: 'normalised',
     signature,

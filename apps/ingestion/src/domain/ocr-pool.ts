@@ -2,18 +2,65 @@ import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { createWorker, OEM, type Worker } from 'tesseract.js';
+import { createWorker, OEM, PSM, type Page, type Worker } from 'tesseract.js';
+
+export interface OcrBox {
+  readonly x0: number;
+  readonly y0: number;
+  readonly x1: number;
+  readonly y1: number;
+}
+
+/** One recognised word, with its confidence and its characters' boxes (what the maths reading checks). */
+export interface OcrWord {
+  readonly text: string;
+  /** 0..100. */
+  readonly confidence: number;
+  /** Index of its line on the page, in reading order. */
+  readonly line: number;
+  readonly bbox: OcrBox;
+  readonly symbols: readonly { readonly text: string; readonly bbox: OcrBox }[];
+}
 
 export interface OcrResult {
   readonly text: string;
   /** Tesseract's mean word confidence, 0..100. */
   readonly confidence: number;
+  /** The words with their confidences, when the engine reports them. */
+  readonly words?: readonly OcrWord[];
+}
+
+/** How the page is segmented: tesseract's automatic layout analysis, the page as one uniform block of text, or one word. */
+export type PageSegmentation = 'auto' | 'block' | 'word';
+
+export interface RecogniseOptions {
+  readonly segmentation?: PageSegmentation;
+  /** Only these characters may be recognised (e.g. digits, for an exponent cut out of the page). */
+  readonly charWhitelist?: string;
 }
 
 /** The OCR port the ingestion pipeline depends on; the tesseract pool below is the local default. */
 export interface OcrEngine {
-  recognise(image: Buffer): Promise<OcrResult>;
+  recognise(image: Buffer, options?: RecogniseOptions): Promise<OcrResult>;
   shutdown(): Promise<void>;
+}
+
+const PSM_OF: Readonly<Record<PageSegmentation, PSM>> = { auto: PSM.AUTO, block: PSM.SINGLE_BLOCK, word: PSM.SINGLE_WORD };
+
+function wordsOf(page: Page): OcrWord[] {
+  const words: OcrWord[] = [];
+  let line = 0;
+  for (const block of page.blocks ?? []) {
+    for (const paragraph of block.paragraphs) {
+      for (const l of paragraph.lines) {
+        for (const w of l.words) {
+          words.push({ text: w.text, confidence: w.confidence, line, bbox: w.bbox, symbols: w.symbols.map((s) => ({ text: s.text, bbox: s.bbox })) });
+        }
+        line += 1;
+      }
+    }
+  }
+  return words;
 }
 
 export interface TesseractPoolOptions {
@@ -68,12 +115,13 @@ export class TesseractOcrPool implements OcrEngine {
     return this.all.size;
   }
 
-  async recognise(image: Buffer): Promise<OcrResult> {
+  async recognise(image: Buffer, options: RecogniseOptions = {}): Promise<OcrResult> {
     const worker = await this.acquire();
     let healthy = true;
     try {
-      const { data } = await worker.recognize(image);
-      return { text: data.text, confidence: data.confidence };
+      await worker.setParameters({ tessedit_pageseg_mode: PSM_OF[options.segmentation ?? 'auto'], tessedit_char_whitelist: options.charWhitelist ?? '' });
+      const { data } = await worker.recognize(image, {}, { text: true, blocks: true });
+      return { text: data.text, confidence: data.confidence, words: wordsOf(data) };
     } catch (error) {
       // A failed recognise can leave the wasm instance in any state; replace it rather than reuse it.
       healthy = false;

@@ -15,6 +15,7 @@ describe('computeProblemSignature', () => {
       textNormalisationVersion: TEXT_NORMALISATION_VERSION,
       phashVersion: PHASH_VERSION,
       topicTags: { subject: 'algebra', keywords: expect.arrayContaining(['solve for']) },
+      maths: expect.objectContaining({ canonical: '(= (+ (* 3 v0) 7) 22)', intent: 'solve', numbers: ['22', '3', '7'], confidence: 1 }),
     });
     expect(computeProblemSignature('solve for x: 3x+7=22').textSha256).toBe(signature.textSha256);
     expect(computeProblemSignature('solve for x: 3x+7=23').textSha256).not.toBe(signature.textSha256);

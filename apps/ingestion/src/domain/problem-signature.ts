@@ -2,6 +2,7 @@ import type { CanonicalRendition } from './canonical-rendition.js';
 import { imageSha256, textSha256 } from './content-hashes.js';
 import type { NormalisedImage } from './image-normalisation.js';
 import { pdqQuality } from './image-quality.js';
+import { extractMathsSignature, type MathsSignature, type ReadToken } from './maths-signature/index.js';
 import { dctPhash, PHASH_VERSION, phashToHex } from './phash.js';
 import { normaliseText, TEXT_NORMALISATION_VERSION } from './text-normalisation.js';
 import { tagTopics, type TopicTags } from './topic-tagger.js';
@@ -26,12 +27,18 @@ export interface ProblemSignature {
    */
   readonly textDominant?: boolean;
   readonly topicTags: TopicTags;
+  /** The problem's maths, canonicalised and hashed; absent when its text holds none that parses. */
+  readonly maths?: MathsSignature;
 }
 
 export interface SignatureImageFacts {
   readonly image: NormalisedImage;
   readonly rendition: CanonicalRendition;
   readonly ocrConfidence: number;
+  /** The OCR words that carry maths, with their confidence 0..1 (the maths signature's reading). */
+  readonly mathsReading?: readonly ReadToken[];
+  /** The maths reader's confidence in the reading as a whole (two agreeing passes beat their weakest word). */
+  readonly mathsConfidence?: number;
 }
 
 /** Alphanumeric characters an OCR reading needs before the image counts as text-dominant. */
@@ -46,12 +53,16 @@ export const TEXT_DOMINANT_MIN_CONFIDENCE = 40;
  */
 export function computeProblemSignature(rawText: string, imageFacts?: SignatureImageFacts): ProblemSignature {
   const normalisedText = normaliseText(rawText);
+  // An image's maths is only as sure as its reading: per maths word when the OCR gave words, else the page.
+  const reading = imageFacts === undefined ? undefined : (imageFacts.mathsReading ?? [{ text: '(page)', confidence: imageFacts.ocrConfidence / 100 }]);
+  const { signature: maths } = extractMathsSignature(normalisedText, reading, imageFacts?.mathsConfidence);
   const base = {
     normalisedText,
     textSha256: textSha256(normalisedText),
     textNormalisationVersion: TEXT_NORMALISATION_VERSION,
     phashVersion: PHASH_VERSION,
     topicTags: tagTopics(normalisedText),
+    ...(maths === undefined ? {} : { maths }),
   };
   if (imageFacts === undefined) return base;
   const { image, rendition, ocrConfidence } = imageFacts;

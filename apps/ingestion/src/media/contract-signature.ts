@@ -1,4 +1,5 @@
 import type { ProblemSignature as ContractSignature } from '@openpaw/contracts';
+import type { MathsSignature } from '../domain/maths-signature/index.js';
 import type { ProblemSignature } from '../domain/problem-signature.js';
 
 /**
@@ -17,6 +18,19 @@ export function toContractSignature(signature: ProblemSignature, ocrConfidence?:
     ...(signature.quality === undefined ? {} : { imageQuality: Math.max(0, signature.quality) }),
     ...(ocrConfidence === undefined || !Number.isFinite(ocrConfidence) ? {} : { ocrConfidence: Math.min(100, Math.max(0, ocrConfidence)) }),
     topicTags: { subject: signature.topicTags.subject, keywords: [...signature.topicTags.keywords] },
+    ...(signature.maths === undefined ? {} : { maths: toContractMaths(signature.maths) }),
+  };
+}
+
+function toContractMaths(maths: MathsSignature): NonNullable<ContractSignature['maths']> {
+  return {
+    version: maths.version,
+    hash: maths.hash,
+    canonical: maths.canonical,
+    intent: maths.intent,
+    numbers: [...maths.numbers],
+    confidence: maths.confidence,
+    ...(maths.tokens === undefined ? {} : { tokens: maths.tokens.map((t) => ({ text: t.text, confidence: t.confidence })) }),
   };
 }
 

@@ -151,7 +151,7 @@ describe('hybridSearch', () => {
     expect(result.candidate).not.toBeNull();
     expect(result.confidence).toBeGreaterThan(0);
     expect(result.confidence).toBeLessThan(0.85);
-    expect([...new Set(result.trace.map((t) => t.stage))]).toEqual(['exact_image', 'phash', 'exact_text', 'vector', 'hybrid']);
+    expect([...new Set(result.trace.map((t) => t.stage))]).toEqual(['exact_image', 'phash', 'exact_text', 'maths_signature', 'vector', 'hybrid']);
   });
 
   it('takes the threshold from the policy on every call', async () => {

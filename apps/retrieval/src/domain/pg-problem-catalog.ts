@@ -23,6 +23,11 @@ CREATE TABLE IF NOT EXISTS retrieval.indexed_problems (
   text_dominant     boolean NOT NULL DEFAULT false,
   subject           text,
   keywords          text[] NOT NULL DEFAULT '{}',
+  maths_hash        text,
+  maths_canonical   text,
+  maths_intent      text,
+  maths_numbers     text[],
+  maths_confidence  double precision,
   search_vector     tsvector GENERATED ALWAYS AS (to_tsvector('english', normalised_text)) STORED,
   indexed_at        timestamptz NOT NULL DEFAULT now(),
   updated_at        timestamptz NOT NULL DEFAULT now()
@@ -30,6 +35,7 @@ CREATE TABLE IF NOT EXISTS retrieval.indexed_problems (
 CREATE INDEX IF NOT EXISTS indexed_problems_text_sha256_idx ON retrieval.indexed_problems (text_sha256);
 CREATE INDEX IF NOT EXISTS indexed_problems_image_sha256_idx ON retrieval.indexed_problems (image_sha256) WHERE image_sha256 IS NOT NULL;
 CREATE INDEX IF NOT EXISTS indexed_problems_phash_idx ON retrieval.indexed_problems (phash_version, doc_id) WHERE phash IS NOT NULL;
+CREATE INDEX IF NOT EXISTS indexed_problems_maths_hash_idx ON retrieval.indexed_problems (maths_hash) WHERE maths_hash IS NOT NULL;
 CREATE INDEX IF NOT EXISTS indexed_problems_search_idx ON retrieval.indexed_problems USING GIN (search_vector);
 `;
 
@@ -50,10 +56,15 @@ interface ProblemRow {
   text_dominant: boolean;
   subject: string | null;
   keywords: string[];
+  maths_hash: string | null;
+  maths_canonical: string | null;
+  maths_intent: string | null;
+  maths_numbers: string[] | null;
+  maths_confidence: number | null;
 }
 
 const COLUMNS = `doc_id, asset_version_id, problem_id, normalised_text, text_sha256, image_sha256, phash, phash_version,
-  quality, text_dominant, subject, keywords`;
+  quality, text_dominant, subject, keywords, maths_hash, maths_canonical, maths_intent, maths_numbers, maths_confidence`;
 
 /** PostgreSQL has only signed bigint; the unsigned 64-bit hash is stored as its two's-complement twin. */
 export function phashHexToSigned(hex: string): string {
@@ -78,6 +89,17 @@ function toProblem(row: ProblemRow): IndexedProblem {
     textDominant: row.text_dominant,
     ...(row.subject === null ? {} : { subject: row.subject }),
     keywords: row.keywords,
+    ...(row.maths_hash === null
+      ? {}
+      : {
+          maths: {
+            hash: row.maths_hash,
+            canonical: row.maths_canonical ?? '',
+            intent: row.maths_intent ?? 'unspecified',
+            numbers: row.maths_numbers ?? [],
+            confidence: row.maths_confidence ?? 0,
+          },
+        }),
   };
 }
 
@@ -103,13 +125,15 @@ export class PgProblemCatalog implements ProblemCatalog {
     const { rows } = await this.pool.query<ProblemRow>(
       `INSERT INTO retrieval.indexed_problems
          (asset_version_id, problem_id, normalised_text, text_sha256, image_sha256, phash, phash_version, quality,
-          text_dominant, subject, keywords)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+          text_dominant, subject, keywords, maths_hash, maths_canonical, maths_intent, maths_numbers, maths_confidence)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
        ON CONFLICT (asset_version_id) DO UPDATE SET
          problem_id = EXCLUDED.problem_id, normalised_text = EXCLUDED.normalised_text, text_sha256 = EXCLUDED.text_sha256,
          image_sha256 = EXCLUDED.image_sha256, phash = EXCLUDED.phash, phash_version = EXCLUDED.phash_version,
          quality = EXCLUDED.quality, text_dominant = EXCLUDED.text_dominant, subject = EXCLUDED.subject,
-         keywords = EXCLUDED.keywords, updated_at = now()
+         keywords = EXCLUDED.keywords, maths_hash = EXCLUDED.maths_hash, maths_canonical = EXCLUDED.maths_canonical,
+         maths_intent = EXCLUDED.maths_intent, maths_numbers = EXCLUDED.maths_numbers,
+         maths_confidence = EXCLUDED.maths_confidence, updated_at = now()
        RETURNING ${COLUMNS}`,
       [
         document.assetVersionId,
@@ -123,6 +147,11 @@ export class PgProblemCatalog implements ProblemCatalog {
         document.textDominant ?? false,
         document.subject ?? null,
         [...(document.keywords ?? [])],
+        document.maths?.hash ?? null,
+        document.maths?.canonical ?? null,
+        document.maths?.intent ?? null,
+        document.maths === undefined ? null : [...document.maths.numbers],
+        document.maths?.confidence ?? null,
       ],
     );
     const row = rows[0];
@@ -146,6 +175,10 @@ export class PgProblemCatalog implements ProblemCatalog {
     return this.select('text_sha256 = $1 ORDER BY doc_id DESC LIMIT 20', [sha256]);
   }
 
+  async findByMathsHash(hash: string): Promise<IndexedProblem[]> {
+    return this.select('maths_hash = $1 ORDER BY doc_id DESC LIMIT 20', [hash]);
+  }
+
   async getByDocIds(docIds: readonly number[]): Promise<IndexedProblem[]> {
     if (docIds.length === 0) return [];
     return this.select('doc_id = ANY($1::bigint[])', [docIds.map(String)]);
@@ -160,18 +193,29 @@ export class PgProblemCatalog implements ProblemCatalog {
     const query = keywordQueryText(normalisedText);
     if (query === '' || limit <= 0) return [];
     // Ranked against the disjunction (partial matches score), but the rows considered are either every
-    // row matching it (GIN) or, when candidates are given, those rows plus the rows matching all terms
-    // (GIN on the conjunction, primary key on the ids): a handful of rows instead of most of the table.
-    const scope =
+    // row matching it (GIN) or, when candidates are given, those rows (primary key) plus the rows matching
+    // all terms (GIN on the conjunction): a handful of rows instead of most of the table. The two lookups
+    // are separate branches of a UNION, so each keeps its own index (as one OR-ed condition the planner
+    // fell back to scanning the disjunction's matches: 20–40 ms at 100k, issue 16's benchmark).
+    const sql =
       candidates === undefined
-        ? 'search_vector @@ q'
-        : "(asset_version_id = ANY($3::text[]) OR search_vector @@ plainto_tsquery('english', $1)) AND search_vector @@ q";
+        ? `SELECT doc_id, asset_version_id, ts_rank_cd(search_vector, q) AS rank
+             FROM retrieval.indexed_problems, websearch_to_tsquery('english', $1) AS q
+            WHERE search_vector @@ q
+            ORDER BY rank DESC, doc_id DESC
+            LIMIT $2`
+        : `WITH considered AS (
+             SELECT doc_id FROM retrieval.indexed_problems WHERE asset_version_id = ANY($3::text[])
+             UNION
+             SELECT doc_id FROM retrieval.indexed_problems WHERE search_vector @@ plainto_tsquery('english', $1)
+           )
+           SELECT p.doc_id, p.asset_version_id, ts_rank_cd(p.search_vector, q) AS rank
+             FROM considered JOIN retrieval.indexed_problems p USING (doc_id), websearch_to_tsquery('english', $4) AS q
+            WHERE p.search_vector @@ q
+            ORDER BY rank DESC, p.doc_id DESC
+            LIMIT $2`;
     const { rows } = await this.pool.query<{ doc_id: string; asset_version_id: string; rank: number }>(
-      `SELECT doc_id, asset_version_id, ts_rank_cd(search_vector, q) AS rank
-         FROM retrieval.indexed_problems, websearch_to_tsquery('english', ${candidates === undefined ? '$1' : '$4'}) AS q
-        WHERE ${scope}
-        ORDER BY rank DESC, doc_id DESC
-        LIMIT $2`,
+      sql,
       candidates === undefined ? [query, limit] : [normalisedText, limit, [...candidates], query],
     );
     return rows.map((row) => ({ docId: Number(row.doc_id), assetVersionId: row.asset_version_id, rank: row.rank }));

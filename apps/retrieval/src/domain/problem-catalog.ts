@@ -17,6 +17,18 @@ export interface ProblemDocument {
   readonly textDominant?: boolean;
   readonly subject?: string;
   readonly keywords?: readonly string[];
+  /** The maths signature ingestion computed, when the problem's text holds maths. */
+  readonly maths?: DocumentMaths;
+}
+
+/** A problem's maths as retrieval keeps it: the hash it is looked up by, and what the gate and trace need. */
+export interface DocumentMaths {
+  readonly hash: string;
+  readonly canonical: string;
+  readonly intent: string;
+  readonly numbers: readonly string[];
+  /** How sure the reading was, 0..1 (1 for typed text). */
+  readonly confidence: number;
 }
 
 export interface IndexedProblem extends ProblemDocument {
@@ -40,6 +52,7 @@ export interface ProblemCatalog {
   remove(assetVersionId: string): Promise<IndexedProblem | undefined>;
   findByImageSha256(sha256: string): Promise<IndexedProblem[]>;
   findByTextSha256(sha256: string): Promise<IndexedProblem[]>;
+  findByMathsHash(hash: string): Promise<IndexedProblem[]>;
   getByDocIds(docIds: readonly number[]): Promise<IndexedProblem[]>;
   getByAssetVersionIds(assetVersionIds: readonly string[]): Promise<IndexedProblem[]>;
   /**
@@ -66,6 +79,18 @@ export function sameDocument(a: ProblemDocument, b: ProblemDocument): boolean {
     (a.quality ?? null) === (b.quality ?? null) &&
     (a.textDominant ?? false) === (b.textDominant ?? false) &&
     (a.subject ?? null) === (b.subject ?? null) &&
-    (a.keywords ?? []).join('\u0000') === (b.keywords ?? []).join('\u0000')
+    (a.keywords ?? []).join('\u0000') === (b.keywords ?? []).join('\u0000') &&
+    sameMaths(a.maths, b.maths)
+  );
+}
+
+function sameMaths(a: DocumentMaths | undefined, b: DocumentMaths | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return (
+    a.hash === b.hash &&
+    a.canonical === b.canonical &&
+    a.intent === b.intent &&
+    a.numbers.join(' ') === b.numbers.join(' ') &&
+    Math.abs(a.confidence - b.confidence) < 1e-6
   );
 }

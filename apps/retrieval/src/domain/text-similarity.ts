@@ -123,3 +123,23 @@ export function textAgreement(a: string, b: string, bounds: TextAgreementBounds 
   const consistent = numbersConsistent(numbersIn(a), numbersIn(b), bounds.maxDroppedNumbers);
   return { similarity, numbersConsistent: consistent, agree: similarity >= bounds.minSimilarity && consistent };
 }
+
+/**
+ * Whether two texts hold the same numbers in any order (a paraphrase reorders them: "23 = 4x - 9").
+ * Numbers only one side has are tolerated if single digits, at most `maxDropped` of them (what OCR drops
+ * or adds); a number on each side that the other lacks is a substitution, so a different problem.
+ */
+export function numberMultisetsAgree(a: readonly string[], b: readonly string[], maxDropped: number): boolean {
+  const counts = new Map<string, number>();
+  for (const n of a) counts.set(n, (counts.get(n) ?? 0) + 1);
+  for (const n of b) counts.set(n, (counts.get(n) ?? 0) - 1);
+  const onlyA = [...counts].filter(([, c]) => c > 0);
+  const onlyB = [...counts].filter(([, c]) => c < 0);
+  if (onlyA.length > 0 && onlyB.length > 0) return false;
+  let dropped = 0;
+  for (const [n, c] of [...onlyA, ...onlyB]) {
+    if (n.length > 1) return false;
+    dropped += Math.abs(c);
+  }
+  return dropped <= maxDropped;
+}

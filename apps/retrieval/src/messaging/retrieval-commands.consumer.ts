@@ -1,11 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  deterministicUuid,
   DocumentIndexed,
   type Envelope,
-    IndexDocument,
+  IndexDocument,
   type MessageData,
   RetrievalHit,
+  RetrievalHitV1,
   RetrievalMiss,
+  RetrievalMissV1,
+  retrievalMethodV1,
   SearchSolutions,
 } from '@openpaw/contracts';
 import { type HandlerOutcome, MESSAGE_PUBLISHER, type MessagePublisher, OnMessage, replyMetaFor } from '@openpaw/messaging';
@@ -45,13 +49,25 @@ export class RetrievalCommandsConsumer {
 
   private async publish(command: Envelope<{ readonly runId: string }>, reply: RetrievalReply): Promise<void> {
     const meta = replyMetaFor(command, { id: reply.id, source: RETRIEVAL_SOURCE, subject: command.data.runId });
+    // v1 (deprecated) follows v2 for subscribers that have not moved, when v1 can name the candidate's method.
+    const v1Meta = (subject: string) => ({ ...meta, id: deterministicUuid(command.id, subject) });
     switch (reply.type) {
-      case 'RetrievalHit':
+      case 'RetrievalHit': {
         await this.publisher.publish(RetrievalHit, reply.data, meta);
+        const v1 = retrievalMethodV1.safeParse(reply.data.candidate.method);
+        if (v1.success) await this.publisher.publish(RetrievalHitV1, { ...reply.data, candidate: { ...reply.data.candidate, method: v1.data } }, v1Meta(RetrievalHitV1.subject));
         return;
-      case 'RetrievalMiss':
+      }
+      case 'RetrievalMiss': {
         await this.publisher.publish(RetrievalMiss, reply.data, meta);
+        const top = reply.data.topCandidate;
+        const v1 = top === null ? null : retrievalMethodV1.safeParse(top.method);
+        if (top === null || v1?.success === true) {
+          const topCandidate = top === null || v1?.success !== true ? null : { ...top, method: v1.data };
+          await this.publisher.publish(RetrievalMissV1, { ...reply.data, topCandidate }, v1Meta(RetrievalMissV1.subject));
+        }
         return;
+      }
       case 'DocumentIndexed':
         await this.publisher.publish(DocumentIndexed, reply.data, meta);
         return;

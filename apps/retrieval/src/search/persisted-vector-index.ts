@@ -1,19 +1,22 @@
-import { EmbeddedVectorIndex, type StoredVector, type VectorStore } from '../domain/embedded-vector-index.js';
+import type { StoredVector, VectorStore } from '../domain/embedded-vector-index.js';
+import { DEFAULT_HNSW_SETTINGS, type HnswSettings, HnswVectorIndex } from '../domain/hnsw-vector-index.js';
 import { l2Normalised, VectorDimensionError, type VectorHit, type VectorIndex, type VectorPayload } from '../domain/vector-index.js';
 
 /**
- * The embedded vector index as the service runs it: vectors written through to PostgreSQL (the store)
- * and searched in memory, like the domain's `EmbeddedVectorIndex` with a store, plus `apply`, which
- * takes vectors another replica already stored into memory without writing them back.
+ * The embedded vector index as the service runs it: vectors written through to PostgreSQL (the store,
+ * the truth) and searched in memory through an HNSW graph rebuilt from it at start (issue 16: the exact
+ * scan was 52 ms p50 at 100k); `apply` takes vectors another replica already stored into memory without
+ * writing them back.
  */
 export class PersistedVectorIndex implements VectorIndex {
-  private readonly memory: EmbeddedVectorIndex;
+  private readonly memory: HnswVectorIndex;
 
   constructor(
     readonly dimension: number,
     private readonly store: VectorStore,
+    hnsw: HnswSettings = DEFAULT_HNSW_SETTINGS,
   ) {
-    this.memory = new EmbeddedVectorIndex(dimension);
+    this.memory = new HnswVectorIndex(dimension, hnsw);
   }
 
   get size(): number {
@@ -26,8 +29,9 @@ export class PersistedVectorIndex implements VectorIndex {
   }
 
   /** Vectors already in the store (written by another replica) into memory. */
-  async apply(entries: readonly StoredVector[]): Promise<void> {
-    for (const entry of entries) await this.memory.upsert(entry.id, entry.vector, entry.payload);
+  apply(entries: readonly StoredVector[]): Promise<void> {
+    this.memory.bulkLoad(entries);
+    return Promise.resolve();
   }
 
   async upsert(id: string, vector: Float32Array, payload: VectorPayload): Promise<void> {

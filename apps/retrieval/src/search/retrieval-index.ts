@@ -95,11 +95,11 @@ export class RetrievalIndex {
     };
   }
 
-  /** Spec 01's RETRIEVING step at the command's threshold (hybrid tier at threshold − 0.02). */
-  async search(query: RetrievalQuery, threshold: number): Promise<HybridSearchResult> {
+  /** Spec 01's RETRIEVING step at the command's thresholds (hybrid tier at threshold − 0.02; maths stage at its own). */
+  async search(query: RetrievalQuery, threshold: number, mathsThreshold?: number): Promise<HybridSearchResult> {
     await this.catchUp();
     const ports = { catalog: this.catalog, phashIndex: this.phash.lookup(query.phashVersion), vectors: this.vectors, embedder: this.embedder };
-    return hybridSearch(query, { threshold }, ports, this.options.search ?? DEFAULT_SEARCH_SETTINGS);
+    return hybridSearch(query, { threshold, ...(mathsThreshold === undefined ? {} : { mathsThreshold }) }, ports, this.options.search ?? DEFAULT_SEARCH_SETTINGS);
   }
 
   /** Indexes one asset version everywhere; idempotent per asset version. */

@@ -1,7 +1,7 @@
 import type { IndexDocument, MessageData, ProblemSignature, retrievalMethod, retrievalTraceEntry } from '@openpaw/contracts';
 import type { z } from 'zod';
 import { CONFIDENCE, type RetrievalQuery, type SearchStage, type TraceEntry } from '../domain/hybrid-search.js';
-import type { ProblemDocument } from '../domain/problem-catalog.js';
+import type { DocumentMaths, ProblemDocument } from '../domain/problem-catalog.js';
 
 export type RetrievalMethod = z.infer<typeof retrievalMethod>;
 export type RetrievalTraceEntry = z.infer<typeof retrievalTraceEntry>;
@@ -21,6 +21,13 @@ export function isTextDominant(signature: ProblemSignature): boolean | undefined
   return alphanumerics >= TEXT_DOMINANT_MIN_CHARS && (signature.ocrConfidence ?? 0) >= TEXT_DOMINANT_MIN_CONFIDENCE;
 }
 
+/** The maths signature as retrieval keeps it (the canonical form, hash, intent, numbers and reading confidence). */
+export function mathsOf(signature: ProblemSignature): DocumentMaths | undefined {
+  const { maths } = signature;
+  if (maths === undefined) return undefined;
+  return { hash: maths.hash, canonical: maths.canonical, intent: maths.intent, numbers: [...maths.numbers], confidence: maths.confidence };
+}
+
 /** What hybrid search looks for, from the signature a SearchSolutions command carries. */
 export function queryFromSignature(signature: ProblemSignature): RetrievalQuery {
   const textDominant = isTextDominant(signature);
@@ -32,6 +39,7 @@ export function queryFromSignature(signature: ProblemSignature): RetrievalQuery 
     ...(signature.phashVersion === undefined ? {} : { phashVersion: signature.phashVersion }),
     ...(signature.imageQuality === undefined ? {} : { quality: signature.imageQuality }),
     ...(textDominant === undefined ? {} : { textDominant }),
+    ...(signature.maths === undefined ? {} : { maths: mathsOf(signature) }),
   };
 }
 
@@ -54,6 +62,7 @@ export function documentFromIndexCommand(data: MessageData<typeof IndexDocument>
     ...(textDominant === undefined ? {} : { textDominant }),
     subject: signature.topicTags.subject,
     keywords: [...signature.topicTags.keywords],
+    ...(signature.maths === undefined ? {} : { maths: mathsOf(signature) }),
   };
 }
 
@@ -66,6 +75,8 @@ export function methodOf(stage: SearchStage, confidence: number): RetrievalMetho
       return confidence >= CONFIDENCE.exactPhash ? 'exact_phash' : 'near_duplicate';
     case 'exact_text':
       return 'text_exact';
+    case 'maths_signature':
+      return 'maths_signature';
     case 'vector':
       return 'vector';
     case 'hybrid':

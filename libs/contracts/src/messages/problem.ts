@@ -1,5 +1,30 @@
 import { z } from 'zod';
 
+/** Question intents a maths signature distinguishes; two problems with the same maths but other intents differ. */
+export const MATHS_INTENTS = ['solve', 'evaluate', 'simplify', 'expand', 'factor', 'differentiate', 'integrate', 'unspecified'] as const;
+
+/**
+ * The mathematical content of a problem (equations, expressions, numbers, unknowns) parsed and
+ * canonicalised (operand order, implicit multiplication, renamed unknowns, word operators), so copies
+ * and paraphrases of one problem share `hash` and problems with other numbers never do.
+ */
+export const mathsSignature = z.object({
+  /** Canonicalisation rules version; hashes are comparable only under one version. */
+  version: z.string().min(1),
+  /** sha256 of version, intent and canonical form. */
+  hash: z.string().regex(/^[0-9a-f]{64}$/),
+  /** The canonical form, e.g. `(= (+ -9 (* 4 v0)) 23)`; statements sorted and joined by `;`. */
+  canonical: z.string().min(1),
+  intent: z.enum(MATHS_INTENTS),
+  /** Every number in the maths, canonical spelling, sorted: what the number gate compares. */
+  numbers: z.array(z.string()),
+  /** How sure the reading of the maths is, 0..1: 1 for typed text; the weakest maths token for OCR. */
+  confidence: z.number().min(0).max(1),
+  /** OCR only: the maths tokens as read with their confidence 0..1 (the why behind `confidence`). */
+  tokens: z.array(z.object({ text: z.string(), confidence: z.number().min(0).max(1) })).optional(),
+});
+export type MathsSignature = z.infer<typeof mathsSignature>;
+
 /** What a submitted problem is, once ingested: the key to retrieval, registration and indexing. */
 export const problemSignature = z.object({
   /** NFKC, case/whitespace folded, math symbols canonicalised. */
@@ -14,6 +39,8 @@ export const problemSignature = z.object({
   imageQuality: z.number().min(0).optional(),
   ocrConfidence: z.number().min(0).max(100).optional(),
   topicTags: z.object({ subject: z.string(), keywords: z.array(z.string()) }),
+  /** The problem's mathematics, canonicalised and hashed (absent when the text holds no maths). */
+  maths: mathsSignature.optional(),
 });
 export type ProblemSignature = z.infer<typeof problemSignature>;
 
@@ -32,7 +59,9 @@ export const submission = z.discriminatedUnion('kind', [
 ]);
 export type Submission = z.infer<typeof submission>;
 
-export const retrievalMethod = z.enum(['exact_image', 'exact_phash', 'near_duplicate', 'text_exact', 'vector', 'hybrid']);
+/** The match methods of RetrievalHit/RetrievalMiss v1 (before the maths-signature stage). */
+export const retrievalMethodV1 = z.enum(['exact_image', 'exact_phash', 'near_duplicate', 'text_exact', 'vector', 'hybrid']);
+export const retrievalMethod = z.enum([...retrievalMethodV1.options, 'maths_signature']);
 
 export const retrievalTraceEntry = z.object({
   stage: z.string(),

@@ -1,36 +1,61 @@
 import { z } from 'zod';
 import { defineCommand, defineEvent } from '../message-definition.js';
-import { problemSignature, retrievalMethod, retrievalTraceEntry } from './problem.js';
+import { problemSignature, retrievalMethod, retrievalMethodV1, retrievalTraceEntry } from './problem.js';
 
 export const SearchSolutions = defineCommand(
   'retrieval',
   'SearchSolutions',
   1,
-  z.object({ runId: z.uuid(), signature: problemSignature, threshold: z.number().min(0).max(1) }),
+  z.object({
+    runId: z.uuid(),
+    signature: problemSignature,
+    threshold: z.number().min(0).max(1),
+    /** `policy.maths_signature_threshold`: the bar of the maths-signature stage (the service's default when absent). */
+    mathsSignatureThreshold: z.number().min(0).max(1).optional(),
+  }),
   'Hybrid search for an existing solution; answers RetrievalHit or RetrievalMiss.',
 );
 
-const candidate = z.object({
+const candidateFields = {
   assetVersionId: z.uuid(),
   problemId: z.uuid(),
   confidence: z.number().min(0).max(1),
-  method: retrievalMethod,
-});
+};
+const candidate = z.object({ ...candidateFields, method: retrievalMethod });
+const candidateV1 = z.object({ ...candidateFields, method: retrievalMethodV1 });
 
 export const RetrievalHit = defineEvent(
   'retrieval',
   'RetrievalHit',
-  1,
+  2,
   z.object({ runId: z.uuid(), commandId: z.string(), candidate, trace: z.array(retrievalTraceEntry) }),
-  'A solved problem matched at or above the threshold.',
+  'A solved problem matched at or above the threshold (v2: method may be maths_signature).',
 );
 
 export const RetrievalMiss = defineEvent(
   'retrieval',
   'RetrievalMiss',
-  1,
+  2,
   z.object({ runId: z.uuid(), commandId: z.string(), topCandidate: candidate.nullable(), trace: z.array(retrievalTraceEntry) }),
-  'Nothing matched at the threshold; carries the best candidate (the near-miss rule needs it).',
+  'Nothing matched at the threshold; carries the best candidate (the near-miss rule needs it; v2: method may be maths_signature).',
+);
+
+export const RetrievalHitV1 = defineEvent(
+  'retrieval',
+  'RetrievalHit',
+  1,
+  z.object({ runId: z.uuid(), commandId: z.string(), candidate: candidateV1, trace: z.array(retrievalTraceEntry) }),
+  'Deprecated (use v2): produced beside v2 while subscribers move, except for a maths-signature candidate, which v1 cannot name.',
+  { supersededBy: RetrievalHit },
+);
+
+export const RetrievalMissV1 = defineEvent(
+  'retrieval',
+  'RetrievalMiss',
+  1,
+  z.object({ runId: z.uuid(), commandId: z.string(), topCandidate: candidateV1.nullable(), trace: z.array(retrievalTraceEntry) }),
+  'Deprecated (use v2): produced beside v2 while subscribers move, except when the best candidate is a maths-signature one, which v1 cannot name.',
+  { supersededBy: RetrievalMiss },
 );
 
 export const IndexDocument = defineCommand(

@@ -9,7 +9,7 @@ import type { Embedder } from './port.js';
  * only searchable with the embedder that built it (adding an LLM key must not change the vectors):
  *
  * - `OPENPAW_EMBEDDINGS_MODEL`: `openai/<model>` (OpenAI or any OpenAI-compatible server) or
- *   `local/...`; unset means the local hashed n-gram embedder;
+ *   `local/...` (`local/hashed-ngrams-maths` adds maths tokens); unset means the local hashed n-gram embedder;
  * - `OPENPAW_EMBEDDINGS_API_KEY` (else `OPENAI_API_KEY`), `OPENPAW_EMBEDDINGS_BASE_URL` (else
  *   `OPENAI_BASE_URL`), `OPENPAW_EMBEDDINGS_DIMENSIONS` (also the local embedder's size; 384 by default).
  */
@@ -19,7 +19,8 @@ export function createEmbedderFromEnv(env: Env, options: { readonly logger?: Pro
   const dimensionsRaw = envValue(env, 'OPENPAW_EMBEDDINGS_DIMENSIONS');
   const dimensions = dimensionsRaw === undefined ? undefined : envPositiveInt(env, 'OPENPAW_EMBEDDINGS_DIMENSIONS', 384);
   if (model === undefined || model.startsWith('local/')) {
-    const embedder = new LocalHashedEmbedder(dimensions !== undefined ? { dimensions } : {});
+    const variant = model?.startsWith('local/hashed-ngrams-maths') === true ? 'maths' : 'ngrams';
+    const embedder = new LocalHashedEmbedder({ variant, ...(dimensions !== undefined ? { dimensions } : {}) });
     logger.info({ model: embedder.model, local: true }, `embeddings: using the LOCAL hashed n-gram embedder ${embedder.model} (lexical similarity, no synonyms)`);
     return embedder;
   }

@@ -55,3 +55,20 @@ describe('LocalHashedEmbedder', () => {
     expect(small.model).toBe('local/hashed-ngrams-64');
   });
 });
+
+describe('LocalHashedEmbedder, maths variant', () => {
+  it('names its own vector space and leaves texts without maths as the plain variant embeds them, but for question words', () => {
+    expect(new LocalHashedEmbedder({ variant: 'maths' }).model).toBe('local/hashed-ngrams-maths-384');
+    expect(Array.from(embedText('the stock market fell', 384, 'maths'))).toEqual(Array.from(embedText('the stock market fell')));
+  });
+
+  it('brings a reworded equation closer than the plain variant does; other numbers still differ (the gate, not the embedding, tells them apart)', () => {
+    const original = 'Solve 4x − 9 = 23.';
+    const paraphrase = 'What is y when 4y - 9 = 23?';
+    const sibling = 'Solve 4x − 9 = 24.';
+    const plain = cosineSimilarity(embedText(original), embedText(paraphrase));
+    const maths = cosineSimilarity(embedText(original, 384, 'maths'), embedText(paraphrase, 384, 'maths'));
+    expect(maths).toBeGreaterThan(plain + 0.1);
+    expect(cosineSimilarity(embedText(original, 384, 'maths'), embedText(sibling, 384, 'maths'))).toBeLessThan(0.9);
+  });
+});

@@ -20,6 +20,12 @@ export const LOCAL_MODEL = 'local/deterministic';
 export const executionPolicySchema = z.strictObject({
   /** Vector-similarity acceptance bar for a retrieval hit (hybrid re-ranked: this − 0.02). */
   retrieval_threshold: z.number().min(0).max(1),
+  /**
+   * Bar of the maths-signature retrieval stage (ADR 0007): same canonical maths and intent, confidence
+   * 0.97 × the weaker reading's confidence. Optional so policies written before it stay valid; retrieval
+   * applies its default (0.85, like `retrieval_threshold`) when a command does not carry it.
+   */
+  maths_signature_threshold: z.number().min(0).max(1).optional(),
   /** skip: no video; async: rendered in the background, `video_pending: true`; sync: rendered with priority. */
   video_generation: z.enum(VIDEO_GENERATION_MODES),
   /** Retries after the first try, for INGESTING and GENERATING_SOLUTION (spec's retry table). */

@@ -82,6 +82,12 @@ describe('PolicyEngine.getPolicy(workflowType, userId, subscriptionTier, content
   describe('tightenForSensitiveContent', () => {
     const base: ExecutionPolicy = { ...DEFAULT_POLICY_CONFIG.defaults, video_generation: 'sync', retry_max: 4, cost_cap_usd: 1 };
 
+    it('takes the higher maths-signature threshold, and sets none when neither layer does', () => {
+      expect(tightenForSensitiveContent({ ...base, maths_signature_threshold: 0.9 }, { maths_signature_threshold: 0.95 }).maths_signature_threshold).toBe(0.95);
+      expect(tightenForSensitiveContent({ ...base, maths_signature_threshold: 0.9 }, { maths_signature_threshold: 0.8 }).maths_signature_threshold).toBe(0.9);
+      expect(tightenForSensitiveContent(base, {})).not.toHaveProperty('maths_signature_threshold');
+    });
+
     it('takes the higher threshold, the lower cap and retries, the stricter video mode, and its own models', () => {
       expect(tightenForSensitiveContent(base, { retrieval_threshold: 0.9, cost_cap_usd: 0.2, retry_max: 1, video_generation: 'async', primary_model: 'onprem/llama' })).toEqual({
         ...base,

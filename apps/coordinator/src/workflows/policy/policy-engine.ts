@@ -16,14 +16,16 @@ import {
 const VIDEO_STRICTNESS: Readonly<Record<VideoGeneration, number>> = { skip: 0, async: 1, sync: 2 };
 
 /**
- * The sensitive-content layer only tightens: a higher retrieval threshold wins, a lower cost cap and
+ * The sensitive-content layer only tightens: a higher retrieval (and maths-signature) threshold wins, a lower cost cap and
  * fewer retries win, video can only move towards `skip`; models, when it names them, replace the
  * others (e.g. an approved on-premises model).
  */
 export function tightenForSensitiveContent(policy: ExecutionPolicy, sensitive: PolicyOverride): ExecutionPolicy {
   const video = sensitive.video_generation;
+  const maths = [policy.maths_signature_threshold, sensitive.maths_signature_threshold].filter((t) => t !== undefined);
   return {
     retrieval_threshold: Math.max(policy.retrieval_threshold, sensitive.retrieval_threshold ?? 0),
+    ...(maths.length === 0 ? {} : { maths_signature_threshold: Math.max(...maths) }),
     video_generation: video !== undefined && VIDEO_STRICTNESS[video] < VIDEO_STRICTNESS[policy.video_generation] ? video : policy.video_generation,
     retry_max: Math.min(policy.retry_max, sensitive.retry_max ?? policy.retry_max),
     cost_cap_usd: Math.min(policy.cost_cap_usd, sensitive.cost_cap_usd ?? policy.cost_cap_usd),

@@ -32,6 +32,10 @@ export class InMemoryProblemCatalog implements ProblemCatalog {
     return Promise.resolve(this.newestFirst((p) => p.textSha256 === sha256));
   }
 
+  findByMathsHash(hash: string): Promise<IndexedProblem[]> {
+    return Promise.resolve(this.newestFirst((p) => p.maths?.hash === hash));
+  }
+
   getByDocIds(docIds: readonly number[]): Promise<IndexedProblem[]> {
     const wanted = new Set(docIds);
     return Promise.resolve(this.newestFirst((p) => wanted.has(p.docId)));

@@ -15,7 +15,8 @@ type Candidate = MessageData<typeof RetrievalHit>['candidate'];
 
 /**
  * SearchSolutions: hybrid search for the signature at the command's threshold (exact image 1.0, exact
- * pHash 1.0, normalised text 0.99, near-duplicate pHash 0.95 confirmed by the texts, vector cosine ≥
+ * pHash 1.0, normalised text 0.99, near-duplicate pHash 0.95 confirmed by the texts, the same canonical maths
+ * (0.97 × reading confidence ≥ the maths threshold), vector cosine ≥
  * threshold, fused keyword + vector ≥ threshold − 0.02). Answers RetrievalHit with the accepted
  * candidate, or RetrievalMiss with the best candidate considered (spec 01's near-miss rule needs it);
  * both carry the per-stage trace.
@@ -34,7 +35,7 @@ export class SearchSolutionsHandler {
     const kept = await this.replies.find(command.commandId);
     if (kept !== undefined) return kept;
     const { data } = command;
-    const result = await this.index.search(queryFromSignature(data.signature), data.threshold);
+    const result = await this.index.search(queryFromSignature(data.signature), data.threshold, data.mathsSignatureThreshold);
     const candidate = await this.candidateOf(result);
     const trace = traceEntriesOf(result.trace);
     const reply: RetrievalReply =

@@ -1,0 +1,72 @@
+import type { OcrWord } from '../ocr-pool.js';
+import { confusion, digitReadAsLetter, falseNumericEquation, isMathsWord, lostExponent, symbolInsideMaths } from './token-checks.js';
+
+const box = (x0: number, y0: number, x1: number, y1: number) => ({ x0, y0, x1, y1 });
+
+/** A word whose characters sit on one baseline (y 100..140), except the ones listed as raised. */
+function word(text: string, raised: readonly number[] = [], x = 0): OcrWord {
+  const symbols = [...text].map((c, i) => ({ text: c, bbox: raised.includes(i) ? box(x + i * 20, 92, x + i * 20 + 14, 116) : box(x + i * 20, 100, x + i * 20 + 18, 140) }));
+  return { text, confidence: 90, line: 0, bbox: box(x, 92, x + text.length * 20, 140), symbols };
+}
+
+describe('maths token checks', () => {
+  it('counts words with digits or operators as maths', () => {
+    expect(['4x', '=', '23.', '−9', '(x', 'x²'].every((t) => isMathsWord({ text: t }))).toBe(true);
+    expect(['Solve', 'for', 'x', 'when'].some((t) => isMathsWord({ text: t }))).toBe(false);
+  });
+
+  it.each([
+    ['S5y', 'letter that looks like a digit before a digit'],
+    ['l2', 'letter that looks like a digit before a digit'],
+    ['1o0', 'letter between digits'],
+    ["2'", 'quote glued to a digit (an exponent misread?)'],
+  ])('flags %s as a digit/letter confusion', (text, reason) => {
+    expect(confusion({ text })).toBe(reason);
+  });
+
+  it.each(['5y', '4x', '23', 'x1', '12?', '25%', '45°', '9.8'])('leaves %s alone', (text) => {
+    expect(confusion({ text })).toBeUndefined();
+  });
+
+  it('spots raised digits that the text does not mark as an exponent', () => {
+    const line = [word('Evaluate', [], 0), word('210', [1, 2], 200), word('+', [], 280), word('35', [1], 320)];
+    expect(lostExponent(line[1] as OcrWord, line)).toBe(true);
+    expect(lostExponent(line[3] as OcrWord, line)).toBe(true);
+    expect(lostExponent(word('2^10', [2, 3], 200), line)).toBe(false);
+    expect(lostExponent(line[0] as OcrWord, line)).toBe(false);
+  });
+});
+
+describe('symbols inside maths', () => {
+  it.each(['evaluate 5 deg+8%', 'evaluate 6?+74', "compute 2'-1"])('flags %s', (text) => {
+    expect(symbolInsideMaths(text)).toBeDefined();
+  });
+
+  it.each(['the angles measure 45 deg, 60 deg and x deg', 'a jacket is discounted by 25% and then taxed', 'what is 7*12?'])('leaves prose alone: %s', (text) => {
+    expect(symbolInsideMaths(text)).toBeUndefined();
+  });
+});
+
+describe('a digit read as a letter', () => {
+  it.each(['solve 3x+s=68', 'solve 4x-l=23', 'evaluate 2*o+7'])('flags %s', (text) => {
+    expect(digitReadAsLetter(text)).toBeDefined();
+  });
+
+  it.each(['solve 3x+5=68', 'solve 4y-9=23', 'a bag holds 5 red marbles'])('leaves %s alone', (text) => {
+    expect(digitReadAsLetter(text)).toBeUndefined();
+  });
+
+  it('flags a percent or degree sign closing a sum (an exponent misread)', () => {
+    expect(symbolInsideMaths('evaluate 22+6%')).toBeDefined();
+    expect(symbolInsideMaths('a jacket is discounted by 25%')).toBeUndefined();
+  });
+});
+
+describe('a false equation between numbers', () => {
+  it('flags "2=17" but not a true one, nor an equation with an unknown', () => {
+    expect(falseNumericEquation('sulye hy « 2=17')).toBe('2=17');
+    expect(falseNumericEquation('check that 5=5')).toBeUndefined();
+    expect(falseNumericEquation('solve 5y+2=17')).toBeUndefined();
+    expect(falseNumericEquation('evaluate 2^10+3^5=1267')).toBeUndefined();
+  });
+});

@@ -1,0 +1,103 @@
+import type { OcrBox, OcrWord } from '../ocr-pool.js';
+
+/** Characters that make a word part of the maths: digits, operators, brackets, and what OCR turns them into. */
+const MATHS_CHAR = /[0-9=+\-−–—×÷*/^<>()²³¹⁰⁴⁵⁶⁷⁸⁹]/;
+
+export function isMathsWord(word: Pick<OcrWord, 'text'>): boolean {
+  return MATHS_CHAR.test(word.text);
+}
+
+/**
+ * Letters and digits tesseract confuses in maths (`5`/`s`, `1`/`l`/`I`, `0`/`o`, `2`/`z`, `8`/`B`, `9`/`g`)
+ * and symbols it reads in place of a superscript (`'`, `"`; `?` before a digit). A maths word is suspicious when such a
+ * letter sits before a digit ("S5y", "l2"), between digits ("1o0"), or a superscript stand-in touches a
+ * digit ("2'%"): a coefficient is written before its unknown ("5y"), never after.
+ */
+const CONFUSABLE_BEFORE_DIGIT = /[sSlIoOzZbBgq|][0-9]/;
+const CONFUSABLE_BETWEEN_DIGITS = /[0-9][sSlIoOzZbBgq|][0-9]/;
+const SUPERSCRIPT_STAND_IN = /[0-9]['"’”]|['"’”?][0-9]/;
+
+export function confusion(word: Pick<OcrWord, 'text'>): string | undefined {
+  if (CONFUSABLE_BETWEEN_DIGITS.test(word.text)) return 'letter between digits';
+  if (CONFUSABLE_BEFORE_DIGIT.test(word.text)) return 'letter that looks like a digit before a digit';
+  if (SUPERSCRIPT_STAND_IN.test(word.text)) return 'quote glued to a digit (an exponent misread?)';
+  return undefined;
+}
+
+const height = (b: OcrBox): number => b.y1 - b.y0;
+
+/**
+ * Whether a maths word holds raised, smaller characters (an exponent, or what OCR made of it) that its
+ * text does not mark as one (no `^`, no superscript digit): "2¹⁰" read as "210" or "2'°" has lost its
+ * exponent. Judged against the line's digits (lower-case letters are shorter than any digit, so they
+ * are no reference): a raised glyph is under 0.8 of the tallest digit and ends a quarter of that height
+ * above the digits' baseline.
+ */
+export function lostExponent(word: OcrWord, lineWords: readonly OcrWord[]): boolean {
+  if (/[\^²³¹⁰⁴⁵⁶⁷⁸⁹]/.test(word.text)) return false;
+  return raisedSymbols(word, lineWords).length > 0;
+}
+
+/** Indexes of a maths word's raised glyphs (see `lostExponent`), judged against the digits of its line. */
+export function raisedSymbols(word: OcrWord, lineWords: readonly OcrWord[]): number[] {
+  if (!/[0-9]/.test(word.text)) return [];
+  const digits = lineWords.flatMap((w) => w.symbols).filter((s) => /[0-9]/.test(s.text));
+  if (digits.length === 0) return [];
+  const tallest = Math.max(...digits.map((s) => height(s.bbox)));
+  const baseline = Math.max(...digits.map((s) => s.bbox.y1));
+  if (tallest <= 0) return [];
+  const raised: number[] = [];
+  word.symbols.forEach((s, i) => {
+    if (/[0-9°'"*%?]/.test(s.text) && height(s.bbox) < 0.8 * tallest && s.bbox.y1 < baseline - 0.25 * tallest) raised.push(i);
+  });
+  return raised;
+}
+
+/** A lone letter that OCR makes of a digit (`s` for 5, `l` for 1, `o` for 0, `z` for 2) standing as an operand. */
+export function digitReadAsLetter(normalisedReading: string): string | undefined {
+  return /(?:^|[-+*/=^(]|\d)\s*[sloz]\s*(?=[-+*/=^)]|$)|[-+*/=^(]\s*[sloz](?![a-z])/.exec(normalisedReading)?.[0];
+}
+
+/**
+ * A symbol between a number and an operator in the normalised reading ("5 deg+8", "6?+7", "2%-1"):
+ * tesseract's eng model reads a raised exponent as °, %, ? or a quote, which leaves maths that parses
+ * without its powers, or no maths at all. Degrees, percentages and questions in prose ("45°, 60° and x°",
+ * "25% off", "what is 7 × 12?") are not followed by an operator.
+ */
+export function symbolInsideMaths(normalisedReading: string): string | undefined {
+  return (/\d\s*(?:deg|[%?'"])\s*[-+*/=^<>]\s*\d/.exec(normalisedReading) ?? /[-+*/=^]\s*\d+\s*(?:deg|[%'"])/.exec(normalisedReading))?.[0];
+}
+
+/**
+ * Digits of one number printed at different sizes or heights ("7⁴" read as "74" when the raised 4 was
+ * not recognised as raised): one size is how numbers are printed, so the difference is an exponent lost.
+ */
+export function unevenDigits(word: OcrWord): boolean {
+  let run: OcrBox[] = [];
+  const uneven = (): boolean => {
+    if (run.length < 2) return false;
+    const heights = run.map(height);
+    const tallest = Math.max(...heights);
+    const bottoms = run.map((b) => b.y1);
+    return tallest > 1.3 * Math.min(...heights) || Math.max(...bottoms) - Math.min(...bottoms) > 0.25 * tallest;
+  };
+  for (const s of word.symbols) {
+    if (/[0-9]/.test(s.text)) run.push(s.bbox);
+    else {
+      if (uneven()) return true;
+      run = [];
+    }
+  }
+  return uneven();
+}
+
+/**
+ * An equation between two different bare numbers ("2=17"): true maths never says that, a reading that
+ * lost the unknown's term does ("5y + 2 = 17" read as "hy « 2=17").
+ */
+export function falseNumericEquation(normalisedReading: string): string | undefined {
+  for (const m of normalisedReading.matchAll(/(?<![\w.^*/+\-])(\d+(?:\.\d+)?)=(\d+(?:\.\d+)?)(?![\w.^*/+\-(])/g)) {
+    if (Number(m[1]) !== Number(m[2])) return m[0];
+  }
+  return undefined;
+}

@@ -1,0 +1,179 @@
+import { type MathNode, parse } from 'mathjs';
+import { canonicalNumber, isComparison, type MathsToken, toSource } from './maths-tokens.js';
+
+/** A canonical expression tree: numbers as written, named unknowns, operators with their arguments. */
+export type Canon =
+  | { readonly kind: 'num'; readonly value: string }
+  | { readonly kind: 'sym'; readonly name: string; readonly renamable: boolean }
+  | { readonly kind: 'op'; readonly op: string; readonly args: readonly Canon[] };
+
+/** Operators whose argument order carries no meaning. */
+const COMMUTATIVE = new Set(['+', '*', '=', '!=']);
+const CONSTANT_SYMBOLS = new Set(['pi']);
+
+export class MathsParseError extends Error {
+  override readonly name = 'MathsParseError';
+}
+
+const num = (value: string): Canon => ({ kind: 'num', value });
+const op = (name: string, args: readonly Canon[]): Canon => ({ kind: 'op', op: name, args });
+
+function negate(term: Canon): Canon {
+  if (term.kind === 'num') return num(term.value.startsWith('-') ? term.value.slice(1) : term.value === '0' ? '0' : `-${term.value}`);
+  if (term.kind === 'op' && term.op === 'neg') return term.args[0] ?? num('0');
+  if (term.kind === 'op' && term.op === '*') {
+    const coefficient = term.args.findIndex((a) => a.kind === 'num');
+    const target = term.args[coefficient];
+    if (target !== undefined) return op('*', term.args.map((a, i) => (i === coefficient ? negate(target) : a)));
+  }
+  return op('neg', [term]);
+}
+
+/** Terms of a sum / factors of a product, nested sums and products flattened, subtraction as adding a negation. */
+function flatten(node: MathNode, into: 'add' | 'multiply', sign: boolean): Canon[] {
+  const inner = unwrap(node);
+  if (inner.type === 'OperatorNode') {
+    const o = inner as MathNode & { fn: string; args: MathNode[] };
+    const [a, b] = o.args;
+    if (into === 'add' && (o.fn === 'add' || o.fn === 'subtract') && a !== undefined && b !== undefined) {
+      return [...flatten(a, 'add', sign), ...flatten(b, 'add', o.fn === 'subtract' ? !sign : sign)];
+    }
+    if (into === 'multiply' && o.fn === 'multiply' && a !== undefined && b !== undefined) return [...flatten(a, into, false), ...flatten(b, into, false)];
+  }
+  const term = fromNode(inner);
+  return [sign ? negate(term) : term];
+}
+
+function unwrap(node: MathNode): MathNode {
+  let current = node;
+  while (current.type === 'ParenthesisNode') current = (current as MathNode & { content: MathNode }).content;
+  return current;
+}
+
+function fromNode(node: MathNode): Canon {
+  const n = unwrap(node);
+  switch (n.type) {
+    case 'ConstantNode': {
+      const value = (n as MathNode & { value: unknown }).value;
+      if (typeof value !== 'number' || !Number.isFinite(value)) throw new MathsParseError(`unsupported constant ${String(value)}`);
+      return num(canonicalNumber(String(value)));
+    }
+    case 'SymbolNode': {
+      const name = (n as MathNode & { name: string }).name;
+      return { kind: 'sym', name, renamable: !CONSTANT_SYMBOLS.has(name) };
+    }
+    case 'OperatorNode': {
+      const o = n as MathNode & { fn: string; args: MathNode[] };
+      switch (o.fn) {
+        case 'add':
+        case 'subtract':
+          return op('+', flatten(o, 'add', false));
+        case 'multiply':
+          return op('*', flatten(o, 'multiply', false));
+        case 'unaryMinus':
+          return negate(fromNode(o.args[0] ?? n));
+        case 'unaryPlus':
+          return fromNode(o.args[0] ?? n);
+        case 'divide':
+          return op('/', o.args.map(fromNode));
+        case 'pow':
+          return op('^', o.args.map(fromNode));
+        default:
+          return op(o.fn, o.args.map(fromNode));
+      }
+    }
+    case 'FunctionNode': {
+      const f = n as MathNode & { fn: MathNode & { name?: string }; args: MathNode[] };
+      return op(f.fn.name ?? 'fn', f.args.map(fromNode));
+    }
+    default:
+      throw new MathsParseError(`unsupported ${n.type}`);
+  }
+}
+
+function parseSide(tokens: readonly MathsToken[]): Canon {
+  const source = toSource(tokens);
+  if (source === '') throw new MathsParseError('empty side');
+  try {
+    return fromNode(parse(source));
+  } catch (error) {
+    if (error instanceof MathsParseError) throw error;
+    throw new MathsParseError(`${source}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/**
+ * One run of maths as a statement: an equation or inequality (sides split at the comparison, since
+ * mathjs reads "=" as assignment; "a > b" becomes "b < a") or a bare expression. A chain "a = b = c"
+ * becomes its pairwise statements. Throws `MathsParseError` when a side does not parse.
+ */
+export function statementsOf(run: readonly MathsToken[]): Canon[] {
+  const sides: MathsToken[][] = [[]];
+  const comparisons: string[] = [];
+  for (const token of run) {
+    if (isComparison(token)) {
+      comparisons.push(token.text);
+      sides.push([]);
+    } else sides[sides.length - 1]?.push(token);
+  }
+  const parsed = sides.map(parseSide);
+  if (comparisons.length === 0) return parsed;
+  return comparisons.map((comparison, i) => {
+    const left = parsed[i] ?? num('0');
+    const right = parsed[i + 1] ?? num('0');
+    switch (comparison) {
+      case '>':
+        return op('<', [right, left]);
+      case '>=':
+        return op('<=', [right, left]);
+      default:
+        return op(comparison, [left, right]);
+    }
+  });
+}
+
+type Names = (name: string) => string;
+
+/** Children of commutative operators sorted by their own rendering under `names`, recursively. */
+function ordered(tree: Canon, names: Names): Canon {
+  if (tree.kind !== 'op') return tree;
+  const args = tree.args.map((a) => ordered(a, names));
+  if (!COMMUTATIVE.has(tree.op)) return op(tree.op, args);
+  const keyed = args.map((a) => ({ a, key: render(a, names) }));
+  keyed.sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
+  return op(tree.op, keyed.map((k) => k.a));
+}
+
+function render(tree: Canon, names: Names): string {
+  switch (tree.kind) {
+    case 'num':
+      return tree.value;
+    case 'sym':
+      return tree.renamable ? names(tree.name) : tree.name;
+    case 'op':
+      return `(${tree.op} ${tree.args.map((a) => render(a, names)).join(' ')})`;
+  }
+}
+
+function unknownsInOrder(tree: Canon, into: string[]): void {
+  if (tree.kind === 'sym') {
+    if (tree.renamable && !into.includes(tree.name)) into.push(tree.name);
+  } else if (tree.kind === 'op') for (const a of tree.args) unknownsInOrder(a, into);
+}
+
+/**
+ * The canonical form of a set of statements: operands of +, × and = sorted, unknowns renamed v0, v1, …
+ * in order of first appearance in the name-blind ordering (so "3a + 2 = 11" and "2 + 3y = 11" agree),
+ * statements sorted and joined by ";". Numbers are kept exactly as written, so two problems whose numbers
+ * differ never share a form, even when their equations are equivalent.
+ */
+export function canonicalForm(statements: readonly Canon[]): string {
+  const blind: Names = () => '_';
+  const byShape = statements.map((s) => ordered(s, blind)).map((s) => ({ s, key: render(s, blind) }));
+  byShape.sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
+  const order: string[] = [];
+  for (const { s } of byShape) unknownsInOrder(s, order);
+  const renamed: Names = (name) => `v${order.indexOf(name)}`;
+  const final = byShape.map(({ s }) => render(ordered(s, renamed), renamed));
+  return [...new Set(final)].sort().join(';');
+}

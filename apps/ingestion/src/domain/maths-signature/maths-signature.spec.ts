@@ -1,0 +1,101 @@
+import { normaliseText } from '../text-normalisation.js';
+import { extractMathsSignature } from './maths-signature.js';
+
+/** The signature of a problem as typed: normalised as ingestion normalises it, then extracted. */
+const sig = (text: string) => extractMathsSignature(normaliseText(text)).signature;
+const hashOf = (text: string): string | undefined => sig(text)?.hash;
+
+describe('maths signature', () => {
+  describe('the same problem, written differently, has one signature', () => {
+    it.each([
+      ['Solve 4x − 9 = 23', 'What is x when 4x - 9 = 23?'],
+      ['Solve 4x − 9 = 23', 'Find the value of y if 23 = -9 + 4y.'],
+      ['Solve 4x − 9 = 23', 'Solve 4·x − 9 = 23'],
+      ['Solve 4x − 9 = 23', 'Solve 4 × x - 9 = 23'],
+      ['Solve 4x − 9 = 23', 'Solve x*4-9=23'],
+      ['Solve x + 3 = 7', 'If x plus 3 equals 7, what is x?'],
+      ['Solve 2x + 3 = 11', '2 times x plus 3 is equal to 11. Find x.'],
+      ['Compute 12 × 7', 'What is 7 times 12?'],
+      ['Evaluate 2^10 + 3^5', 'What is 3⁵ + 2¹⁰?'],
+      ['Evaluate 2^10 + 3^5', 'Simplify 3**5 + 2**10'],
+      ['Solve the system x + y = 10 and x − y = 2', 'Solve a - b = 2 and b + a = 10'],
+      ['Solve 3x + 2y = 11', 'Solve 2b + 3a = 11'],
+      ['Solve x^2 + 5x + 6 = 0', 'Solve x squared plus 5x plus 6 equals 0'],
+      ['Work out 2,000 + 350', 'Work out 350 + 2000'],
+      ['Solve 2(x + 1) = 8', 'Solve 2 ( x+1 ) = 8'],
+      ['Solve 0.50x = 3', 'Solve 0.5x = 3'],
+      ['Solve x / 4 = 3', 'Solve x ÷ 4 = 3'],
+      ['Solve 5 - 2x = 1', 'Solve -2x + 5 = 1'],
+      ['Solve 3x > 12', 'Solve 12 < 3x'],
+    ])('%s ≡ %s', (a, b) => {
+      expect(hashOf(a)).toBeDefined();
+      expect(hashOf(b)).toBe(hashOf(a));
+    });
+  });
+
+  describe('different problems never share a signature', () => {
+    it.each([
+      ['Solve 4x − 9 = 23', 'Solve 4x − 9 = 24'],
+      ['Solve 4x − 9 = 23', 'Solve 4x − 10 = 22'],
+      ['Solve 4x − 9 = 23', 'Solve 4x + 9 = 23'],
+      ['Solve 2x + 3 = 7', 'Solve 3x + 2 = 7'],
+      ['Solve 5y + 2 = 17', 'Solve 15y + 2 = 17'],
+      ['Evaluate 2^10 + 3^5', 'Evaluate 2710 + 375'],
+      ['Evaluate 2^10 + 3^5', 'Evaluate 10^2 + 5^3'],
+      ['Compute 12 / 4', 'Compute 4 / 12'],
+      ['Solve x - 3 = 5', 'Solve 3 - x = 5'],
+      ['Factor x^2 + 5x + 6', 'Expand x^2 + 5x + 6'],
+      ['Solve 3x > 12', 'Solve 3x < 12'],
+      ['Solve x^2 = 9', 'Solve x^3 = 9'],
+    ])('%s ≠ %s', (a, b) => {
+      expect(hashOf(a)).toBeDefined();
+      expect(hashOf(b)).toBeDefined();
+      expect(hashOf(b)).not.toBe(hashOf(a));
+    });
+  });
+
+  it('canonicalises operand order, implicit multiplication and unknown names', () => {
+    expect(sig('Solve 23 = 4y - 9')?.canonical).toBe('(= (+ (* 4 v0) -9) 23)');
+    expect(sig('Simplify 2(x + 1) + 3x')?.canonical).toBe('(+ (* (+ 1 v0) 2) (* 3 v0))');
+  });
+
+  it('reads the intent: equations are solved however asked, numeric expressions evaluated', () => {
+    expect(sig('What is x when 4x - 9 = 23?')?.intent).toBe('solve');
+    expect(sig('Simplify 2^10 + 3^5')?.intent).toBe('evaluate');
+    expect(sig('Factorise x^2 + 5x + 6')?.intent).toBe('factor');
+    expect(sig('Expand (x + 2)(x + 3)')?.intent).toBe('expand');
+    expect(sig('Simplify 2(x + 1) + 3x')?.intent).toBe('simplify');
+  });
+
+  it('lists the numbers of the maths, sorted, in one spelling', () => {
+    expect(sig('Solve 4x − 9 = 23.50')?.numbers).toEqual(['23.5', '4', '9']);
+  });
+
+  it('finds no maths in prose, and keeps prose letters out of the maths', () => {
+    expect(sig('A car travels 60 km in 2 hours. What is its average speed?')).toBeUndefined();
+    expect(sig('How many times does a clock chime?')).toBeUndefined();
+    expect(sig('Let a be a number: solve 2a + 1 = 5')?.canonical).toBe('(= (+ (* 2 v0) 1) 5)');
+  });
+
+  it('reports runs that look like maths but do not parse', () => {
+    const extraction = extractMathsSignature(normaliseText('solve 4x - (9 = 23'));
+    expect(extraction.unparsed.length).toBeGreaterThan(0);
+  });
+
+  it('carries the weakest reading confidence of OCR tokens, and 1 for typed text', () => {
+    expect(sig('Solve 4x - 9 = 23')?.confidence).toBe(1);
+    const read = extractMathsSignature(normaliseText('Solve 4x - 9 = 23'), [
+      { text: '4x', confidence: 0.96 },
+      { text: '23', confidence: 0.71 },
+    ]).signature;
+    expect(read?.confidence).toBeCloseTo(0.71);
+    expect(read?.tokens).toHaveLength(2);
+  });
+});
+
+describe('the times sign typed (or read) as x', () => {
+  it('reads an x between two numbers as multiplication', () => {
+    expect(hashOf('Evaluate 17 x 9 + 22')).toBe(hashOf('Evaluate 17 × 9 + 22'));
+    expect(sig('Solve 4x + 9 = 23')?.canonical).toBe('(= (+ (* 4 v0) 9) 23)');
+  });
+});

@@ -1,0 +1,85 @@
+import { createHash } from 'node:crypto';
+import { type Canon, canonicalForm, MathsParseError, statementsOf } from './canonical-form.js';
+import { questionIntent } from './intent.js';
+import { mathsRuns, type MathsToken } from './maths-tokens.js';
+import { rewriteWordOperators } from './word-operators.js';
+
+/** Version of the extraction and canonicalisation rules; bump it whenever a rule changes (hashes change). */
+export const MATHS_SIGNATURE_VERSION = 'maths-sig/v1';
+
+export type MathsIntent = 'solve' | 'evaluate' | 'simplify' | 'expand' | 'factor' | 'differentiate' | 'integrate' | 'unspecified';
+
+/** A maths token as read from an image, with the reader's confidence 0..1. */
+export interface ReadToken {
+  readonly text: string;
+  readonly confidence: number;
+}
+
+export interface MathsSignature {
+  readonly version: string;
+  readonly hash: string;
+  readonly canonical: string;
+  readonly intent: MathsIntent;
+  readonly numbers: readonly string[];
+  /** 1 for typed text; for a reading, the lowest confidence of its maths tokens. */
+  readonly confidence: number;
+  readonly tokens?: readonly ReadToken[];
+}
+
+export interface MathsExtraction {
+  /** Absent when the text holds no maths that parses. */
+  readonly signature?: MathsSignature;
+  /** Runs that looked like maths but did not parse (an OCR misreading often shows up here). */
+  readonly unparsed: readonly string[];
+  /** Runs cut short by a word next to an operator ("by+2=17"): in a reading, a misread operand. */
+  readonly dangling: readonly string[];
+}
+
+function hasStatement(tree: Canon): boolean {
+  return tree.kind === 'op' && ['=', '<', '<=', '!='].includes(tree.op);
+}
+
+function hasUnknowns(tree: Canon): boolean {
+  if (tree.kind === 'sym') return tree.renamable;
+  return tree.kind === 'op' && tree.args.some(hasUnknowns);
+}
+
+const runText = (run: readonly MathsToken[]): string => run.map((t) => t.text).join('');
+
+/**
+ * The maths signature of a problem's normalised text: word operators rewritten, maths runs extracted and
+ * parsed (mathjs), canonicalised and hashed with the question's intent. A reading's per-token confidences
+ * travel with it; the signature's confidence is the reader's verdict when given, else the lowest of them.
+ */
+export function extractMathsSignature(normalisedText: string, reading?: readonly ReadToken[], readingConfidence?: number): MathsExtraction {
+  const text = rewriteWordOperators(normalisedText);
+  const statements: Canon[] = [];
+  const numbers: string[] = [];
+  const unparsed: string[] = [];
+  const dangling: string[] = [];
+  for (const run of mathsRuns(text)) {
+    if (run.dangling !== '') dangling.push(`${run.dangling} next to ${runText(run.tokens)}`);
+    try {
+      statements.push(...statementsOf(run.tokens));
+      for (const token of run.tokens) if (token.kind === 'number') numbers.push(token.text);
+    } catch (error) {
+      if (!(error instanceof MathsParseError)) throw error;
+      unparsed.push(runText(run.tokens));
+    }
+  }
+  if (statements.length === 0) return { unparsed, dangling };
+  const canonical = canonicalForm(statements);
+  const intent = questionIntent(text, statements.some(hasStatement), statements.some(hasUnknowns));
+  const weakest = reading === undefined || reading.length === 0 ? 1 : Math.min(...reading.map((t) => t.confidence));
+  const confidence = readingConfidence ?? weakest;
+  const signature: MathsSignature = {
+    version: MATHS_SIGNATURE_VERSION,
+    hash: createHash('sha256').update(`${MATHS_SIGNATURE_VERSION}\n${intent}\n${canonical}`, 'utf8').digest('hex'),
+    canonical,
+    intent,
+    numbers: numbers.sort(),
+    confidence: Math.max(0, Math.min(1, confidence)),
+    ...(reading === undefined ? {} : { tokens: reading.map((t) => ({ text: t.text, confidence: Math.max(0, Math.min(1, t.confidence)) })) }),
+  };
+  return { signature, unparsed, dangling };
+}

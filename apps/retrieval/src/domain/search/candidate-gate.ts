@@ -1,0 +1,32 @@
+import type { KeywordHit } from '../problem-catalog.js';
+import { numbersConsistent, numbersIn } from '../text-similarity.js';
+import type { VectorHit } from '../vector-index.js';
+import type { HybridSearchPorts, HybridSearchSettings, RetrievalQuery } from './search-model.js';
+
+/**
+ * The gate in front of the vector and keyword tiers: the text candidates that are certainly another
+ * problem, with why. An embedding or a keyword ranking cannot tell "3x + 7 = 22" from "5x + 7 = 22".
+ * When both sides have a maths signature, the maths must be the same (a paraphrase keeps it); and the
+ * numbers of the whole texts must be consistent (the same numbers, up to what OCR drops), which also
+ * covers prose numbers outside the maths ("… then find 2x").
+ */
+export async function refusedCandidates(
+  query: RetrievalQuery,
+  vectorHits: readonly VectorHit[],
+  keywordHits: readonly KeywordHit[],
+  ports: Pick<HybridSearchPorts, 'catalog'>,
+  settings: HybridSearchSettings,
+): Promise<Map<string, string>> {
+  const ids = [...new Set([...vectorHits.map((h) => h.payload.asset_version_id), ...keywordHits.map((h) => h.assetVersionId)])];
+  const refused = new Map<string, string>();
+  if (ids.length === 0) return refused;
+  const queryNumbers = numbersIn(query.normalisedText);
+  for (const candidate of await ports.catalog.getByAssetVersionIds(ids)) {
+    if (query.maths !== undefined && candidate.maths !== undefined && candidate.maths.hash !== query.maths.hash) {
+      refused.set(candidate.assetVersionId, `its maths ${candidate.maths.canonical} (${candidate.maths.intent}) is not the query's ${query.maths.canonical} (${query.maths.intent})`);
+    } else if (!numbersConsistent(queryNumbers, numbersIn(candidate.normalisedText), settings.textAgreement.maxDroppedNumbers)) {
+      refused.set(candidate.assetVersionId, "its numbers differ from the query's");
+    }
+  }
+  return refused;
+}

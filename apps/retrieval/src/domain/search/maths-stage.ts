@@ -1,0 +1,66 @@
+import type { IndexedProblem } from '../problem-catalog.js';
+import { numberMultisetsAgree, numbersIn } from '../text-similarity.js';
+import { CONFIDENCE, fmt, type HybridSearchPorts, type HybridSearchSettings, type Note, ref, type RetrievalQuery } from './search-model.js';
+
+/** A leading item label ("problem 12.", "12.", "exercise 3:", "q4)") names the item on a page, not the problem. */
+const ITEM_LABEL = /^(?:(?:problem|exercise|question|ex|q)\s*)?\d+\s*[.):]\s+(?:(?:problem|exercise|question)\s*\d+\s*[.):]\s*)?/;
+
+export function withoutItemLabel(normalisedText: string): string {
+  return normalisedText.replace(ITEM_LABEL, '').replace(/^(?:problem|exercise|question)\s*\d+\s*[.):]\s*/, '');
+}
+
+export interface MathsMatch {
+  readonly problem: IndexedProblem;
+  readonly confidence: number;
+  /** Why it is the same problem, for the trace. */
+  readonly detail: string;
+}
+
+/**
+ * The maths-signature tier (ADR 0007): an indexed problem whose canonical maths and question intent
+ * hash the same as the query's. The hash holds every number of the maths exactly, so different numbers
+ * never meet here; the numbers of the prose around the maths ("… then find 2x") must agree too, up to
+ * what OCR drops when either side was read from an image, leaving out a leading item label ("problem 12.",
+ * "7.") that numbers the problem on its page. Confidence: 0.97 × the weaker reading's
+ * confidence (1 for typed text, the weakest maths token for OCR).
+ */
+export async function mathsStage(
+  query: RetrievalQuery,
+  ports: Pick<HybridSearchPorts, 'catalog'>,
+  settings: HybridSearchSettings,
+  note: Note,
+): Promise<MathsMatch | undefined> {
+  const maths = query.maths;
+  if (maths === undefined) {
+    note({ stage: 'maths_signature', candidate: null, score: null, decision: 'skipped', reason: 'query has no maths signature' });
+    return undefined;
+  }
+  const candidates = await ports.catalog.findByMathsHash(maths.hash);
+  if (candidates.length === 0) {
+    note({ stage: 'maths_signature', candidate: null, score: null, decision: 'rejected', reason: `no problem indexed with maths ${maths.canonical} (${maths.intent})` });
+    return undefined;
+  }
+  const queryNumbers = numbersIn(withoutItemLabel(query.normalisedText));
+  let best: MathsMatch | undefined;
+  for (const candidate of candidates) {
+    const read = query.imageSha256 !== undefined || candidate.imageSha256 !== undefined;
+    const tolerance = read ? settings.textAgreement.maxDroppedNumbers : 0;
+    if (!numberMultisetsAgree(queryNumbers, numbersIn(withoutItemLabel(candidate.normalisedText)), tolerance)) {
+      note({
+        stage: 'maths_signature',
+        candidate: ref(candidate),
+        score: null,
+        decision: 'rejected',
+        reason: `same maths ${maths.canonical} but the numbers around it differ`,
+      });
+      continue;
+    }
+    const reading = Math.min(maths.confidence, candidate.maths?.confidence ?? 0);
+    const confidence = CONFIDENCE.mathsSignature * reading;
+    if (best === undefined || confidence > best.confidence) {
+      const detail = `same maths ${maths.canonical} (${maths.intent}); reading confidence query ${fmt(maths.confidence)}, candidate ${fmt(candidate.maths?.confidence ?? 0)}`;
+      best = { problem: candidate, confidence, detail };
+    }
+  }
+  return best;
+}
