@@ -59,6 +59,17 @@ describe('ingestProblem', () => {
     expect(outcome.media).toMatchObject({ kind: 'image', sourceType: 'png', width: 900 });
   });
 
+  it('reads a large printed equation whose glyph boxes tesseract reports at the line height (no exponent invented)', async () => {
+    // Tesseract gives "= 15" one tall box for every glyph: judged against it, "-10" looked raised and
+    // the first pass made an exponent of it; that doubtful reading must not veto the clean second pass.
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="260"><rect width="100%" height="100%" fill="white"/>
+      <text x="60" y="150" font-family="DejaVu Sans, sans-serif" font-size="64" fill="black">5x - 10 = 15</text></svg>`;
+    const png = await sharp(Buffer.from(svg)).png().toBuffer();
+    const outcome = await ingestProblem({ kind: 'image', bytes: png }, ports);
+    if (outcome.status !== 'normalised') throw new Error(`rejected: ${outcome.detail}`);
+    expect(outcome.signature.maths).toMatchObject({ canonical: '(= (+ (* 5 v0) -10) 15)', intent: 'solve' });
+  });
+
   it('gives a tilted JPEG copy the same text and a near pHash', async () => {
     const original = await ingestProblem({ kind: 'image', bytes: problemPng }, ports);
     const copy = await ingestProblem({ kind: 'image', bytes: await degrade.jpeg(await degrade.rotate(problemPng, 2.5), 60) }, ports);

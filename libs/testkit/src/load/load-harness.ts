@@ -33,6 +33,8 @@ export interface LoadReport {
   readonly videoDrainMs: number | null;
   readonly faultsInjected: readonly string[];
   readonly facts: PlatformFacts;
+  /** When a run did not succeed: the last lines each service printed, to tell why without a rerun. */
+  readonly serviceLogTails: Readonly<Record<string, string>>;
 }
 
 export function percentile(values: readonly number[], p: number): number {
@@ -102,7 +104,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     for (const o of ended) if (o.state !== 'SUCCEEDED') failedByReason[`${o.state}:${o.errorCode ?? 'unknown'}`] = (failedByReason[`${o.state}:${o.errorCode ?? 'unknown'}`] ?? 0) + 1;
     const times = ended.filter((o) => o.state === 'SUCCEEDED').map((o) => o.msToResult);
     const { log: _log, root: _root, ...reported } = options;
+    const allSucceeded = ended.length === outcomes.length - rejected.length && Object.keys(failedByReason).length === 0;
+    const serviceLogTails = allSucceeded ? {} : Object.fromEntries(ALL_SERVICES.map((s) => [s, running.logs(s).split('\n').slice(-25).join('\n')]));
     return {
+      serviceLogTails,
       options: reported,
       submitted: options.problems,
       outcomes,
@@ -167,7 +172,10 @@ async function injectFaults(
     await platform.kill(victim);
     const restart = platform
       .start(victim)
-      .catch((error: unknown) => log(`restart of ${victim} failed: ${String(error)}`))
+      .catch((error: unknown) => {
+        injected.push(`restart of ${victim} FAILED: ${String(error)}`);
+        log(injected.at(-1) ?? '');
+      })
       .finally(() => restarting.delete(victim));
     restarting.set(victim, restart);
     restarts.push(restart);

@@ -129,7 +129,10 @@ export async function readMaths(
   const other = chosen === first ? second : first;
   // Agreement: the other pass, free of doubts, reads the same maths (however unsure its weakest word).
   const agree = other.doubts.length === 0 && other.extraction.signature?.hash !== undefined && other.extraction.signature.hash === chosen.extraction.signature?.hash;
-  if (chosen.recoveredExponents + other.recoveredExponents > 0 && !agree) {
+  // Exponents recovered in a reading that stays doubtful are no evidence: the raised glyphs were judged
+  // against symbol boxes tesseract got wrong (a word's box given to each of its glyphs), not a real exponent.
+  const evidence = (r: Reading): number => (r.doubts.length === 0 ? r.recoveredExponents : 0);
+  if (evidence(chosen) + evidence(other) > 0 && !agree) {
     const readings = [first, second].map((r) => `${r.pass} pass "${normaliseText(r.ocr.text)}"`).join(', ');
     return { status: 'unreadable', reason: `the exponents in the image cannot be read reliably (the two readings differ: ${readings}); please send a sharper photo or type the problem`, passes: 2 };
   }
