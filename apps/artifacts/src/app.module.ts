@@ -1,5 +1,5 @@
-import { type DynamicModule, Inject, Module, type OnModuleInit, type Provider } from '@nestjs/common';
-import { databaseReadiness, MessageLogContext, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
+import { type DynamicModule, Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { adapterProvider, databaseReadiness, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
 import { type BlobStore, createBlobStoreFromEnv, createEmbedderFromEnv, createLlmFromEnv, type Embedder, type LlmClient } from '@openpaw/providers';
 import type { DataSource } from 'typeorm';
 import type { ArtifactsSettings } from './config.js';
@@ -39,8 +39,6 @@ export class ArtifactsModule implements OnModuleInit {
   ) {}
 
   static forRoot(settings: ArtifactsSettings, adapters: ArtifactsAdapters = {}): DynamicModule {
-    const fromEnv = <T>(token: symbol, given: T | undefined, build: (log: MessageLogContext) => T | Promise<T>): Provider =>
-      given !== undefined ? { provide: token, useValue: given } : { provide: token, inject: [MessageLogContext], useFactory: build };
     const fetchUrl: UrlFetcher =
       adapters.fetchUrl ??
       ((url) => safeFetch(url, { timeoutMs: settings.fetchTimeoutMs, maxBytes: settings.maxDocumentBytes, allowPrivateAddresses: settings.allowPrivateUrls }));
@@ -49,9 +47,9 @@ export class ArtifactsModule implements OnModuleInit {
       imports: [PlatformModule.forService(SERVICE_NAME), ServiceMessagingModule.forService(SERVICE_NAME)],
       providers: [
         { provide: ARTIFACTS_SETTINGS, useValue: settings },
-        fromEnv(ARTIFACTS_LLM, adapters.llm, (log) => createLlmFromEnv(process.env, { logger: log })),
-        fromEnv(ARTIFACTS_EMBEDDER, adapters.embedder, (log) => createEmbedderFromEnv(process.env, { logger: log })),
-        fromEnv(ARTIFACTS_BLOBS, adapters.blobs, (log) => createBlobStoreFromEnv(process.env, { logger: log })),
+        adapterProvider(ARTIFACTS_LLM, adapters.llm, (log) => createLlmFromEnv(process.env, { logger: log })),
+        adapterProvider(ARTIFACTS_EMBEDDER, adapters.embedder, (log) => createEmbedderFromEnv(process.env, { logger: log })),
+        adapterProvider(ARTIFACTS_BLOBS, adapters.blobs, (log) => createBlobStoreFromEnv(process.env, { logger: log })),
         { provide: URL_FETCHER, useValue: fetchUrl },
         {
           provide: ArtifactAgent,

@@ -1,6 +1,6 @@
 import { type DynamicModule, Inject, Module, type OnModuleInit, type Provider } from '@nestjs/common';
 import { PRIORITY_VIDEO_LANE, VIDEO_LANE } from '@openpaw/contracts';
-import { databaseReadiness, laneSettingsFromEnv, MessageLogContext, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
+import { adapterProvider, databaseReadiness, laneSettingsFromEnv, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
 import { type BlobStore, createBlobStoreFromEnv } from '@openpaw/providers';
 import type { DataSource } from 'typeorm';
 import type { AssetsSettings } from './config.js';
@@ -32,10 +32,7 @@ export class AssetsModule implements OnModuleInit {
   ) {}
 
   static forRoot(settings: AssetsSettings, adapters: AssetsAdapters = {}): DynamicModule {
-    const blobs: Provider =
-      adapters.blobs !== undefined
-        ? { provide: ASSETS_BLOBS, useValue: adapters.blobs }
-        : { provide: ASSETS_BLOBS, inject: [MessageLogContext], useFactory: (log: MessageLogContext) => createBlobStoreFromEnv(process.env, { logger: log }) };
+    const blobs = adapterProvider(ASSETS_BLOBS, adapters.blobs, (log) => createBlobStoreFromEnv(process.env, { logger: log }));
     const renderer: Provider = { provide: VIDEO_RENDERER, useValue: adapters.videoRenderer ?? new SlideshowVideoRenderer(settings.video) };
     return {
       module: AssetsModule,

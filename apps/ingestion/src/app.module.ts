@@ -1,5 +1,5 @@
-import { type DynamicModule, Inject, Module, type OnModuleInit, type Provider } from '@nestjs/common';
-import { databaseReadiness, MessageLogContext, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
+import { type DynamicModule, Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { adapterProvider, databaseReadiness, MessageLogContext, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
 import { type BlobStore, createBlobStoreFromEnv } from '@openpaw/providers';
 import type { DataSource } from 'typeorm';
 import type { IngestionSettings } from './config.js';
@@ -34,10 +34,7 @@ export class IngestionModule implements OnModuleInit {
   ) {}
 
   static forRoot(settings: IngestionSettings, adapters: IngestionAdapters = {}): DynamicModule {
-    const blobs: Provider =
-      adapters.blobs !== undefined
-        ? { provide: INGESTION_BLOBS, useValue: adapters.blobs }
-        : { provide: INGESTION_BLOBS, inject: [MessageLogContext], useFactory: (log: MessageLogContext) => createBlobStoreFromEnv(process.env, { logger: log }) };
+    const blobs = adapterProvider(INGESTION_BLOBS, adapters.blobs, (log) => createBlobStoreFromEnv(process.env, { logger: log }));
     return {
       module: IngestionModule,
       imports: [

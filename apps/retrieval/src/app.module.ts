@@ -1,5 +1,5 @@
-import { type DynamicModule, Inject, Module, type OnModuleInit, type Provider } from '@nestjs/common';
-import { databaseReadiness, MessageLogContext, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
+import { type DynamicModule, Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { adapterProvider, databaseReadiness, MessageLogContext, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
 import { createEmbedderFromEnv, type Embedder } from '@openpaw/providers';
 import type { DataSource } from 'typeorm';
 import type { RetrievalSettings } from './config.js';
@@ -35,10 +35,7 @@ export class RetrievalModule implements OnModuleInit {
   ) {}
 
   static forRoot(settings: RetrievalSettings, adapters: RetrievalAdapters = {}): DynamicModule {
-    const embedder: Provider =
-      adapters.embedder !== undefined
-        ? { provide: RETRIEVAL_EMBEDDER, useValue: adapters.embedder }
-        : { provide: RETRIEVAL_EMBEDDER, inject: [MessageLogContext], useFactory: (log: MessageLogContext) => createEmbedderFromEnv(process.env, { logger: log }) };
+    const embedder = adapterProvider(RETRIEVAL_EMBEDDER, adapters.embedder, (log) => createEmbedderFromEnv(process.env, { logger: log }));
     return {
       module: RetrievalModule,
       imports: [

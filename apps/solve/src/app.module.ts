@@ -1,5 +1,5 @@
-import { type DynamicModule, Inject, Module, type OnModuleInit, type Provider } from '@nestjs/common';
-import { databaseReadiness, MessageLogContext, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
+import { type DynamicModule, Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { adapterProvider, databaseReadiness, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
 import { type BlobStore, createBlobStoreFromEnv, createLlmFromEnv, type LlmClient } from '@openpaw/providers';
 import type { DataSource } from 'typeorm';
 import type { SolveSettings } from './config.js';
@@ -30,14 +30,8 @@ export class SolveModule implements OnModuleInit {
   ) {}
 
   static forRoot(settings: SolveSettings, adapters: SolveAdapters = {}): DynamicModule {
-    const llm: Provider =
-      adapters.llm !== undefined
-        ? { provide: SOLVE_LLM, useValue: adapters.llm }
-        : { provide: SOLVE_LLM, inject: [MessageLogContext], useFactory: (log: MessageLogContext) => createLlmFromEnv(process.env, { logger: log }) };
-    const blobs: Provider =
-      adapters.blobs !== undefined
-        ? { provide: SOLVE_BLOBS, useValue: adapters.blobs }
-        : { provide: SOLVE_BLOBS, inject: [MessageLogContext], useFactory: (log: MessageLogContext) => createBlobStoreFromEnv(process.env, { logger: log }) };
+    const llm = adapterProvider(SOLVE_LLM, adapters.llm, (log) => createLlmFromEnv(process.env, { logger: log }));
+    const blobs = adapterProvider(SOLVE_BLOBS, adapters.blobs, (log) => createBlobStoreFromEnv(process.env, { logger: log }));
     return {
       module: SolveModule,
       imports: [PlatformModule.forService(SERVICE_NAME), ServiceMessagingModule.forService(SERVICE_NAME)],

@@ -32,3 +32,5 @@ export { DEFAULT_NATS_URL, laneSettingsFromEnv, natsUrlFromEnv, ServiceMessaging
 export { parseJsonSetting, validSetting } from './json-setting.js';
 export { httpServerSpans } from './http-spans.js';
 export { InternalHttpServer, internalPortFromEnv, type InternalResponse } from './internal-server.js';
+export { type DatabaseSettings, serviceDatabaseProviders, type ServiceDatabaseOptions } from './service-database.js';
+export { adapterProvider } from './adapter-provider.js';

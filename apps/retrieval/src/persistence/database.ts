@@ -1,8 +1,8 @@
-import { Inject, Injectable, type OnApplicationShutdown, type Provider } from '@nestjs/common';
-import { openDatabase } from '@openpaw/persistence';
+import type { Provider } from '@nestjs/common';
+import { serviceDatabaseProviders } from '@openpaw/platform';
 import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
-import { RETRIEVAL_SCHEMA, type RetrievalSettings } from '../config.js';
+import { RETRIEVAL_SCHEMA } from '../config.js';
 import { RETRIEVAL_REPLIES, RETRIEVAL_SETTINGS } from '../ports.js';
 import { retrievalMigrations } from './migrations/index.js';
 import { PgRetrievalReplyStore } from './pg-retrieval-reply.store.js';
@@ -22,33 +22,17 @@ export function pgPoolOf(dataSource: DataSource): Pool {
   return pool as Pool;
 }
 
-/** Closes the data source last, after the consumers have stopped. */
-@Injectable()
-export class RetrievalDatabaseLifecycle implements OnApplicationShutdown {
-  constructor(@Inject(RETRIEVAL_DATA_SOURCE) private readonly dataSource: DataSource) {}
-
-  async onApplicationShutdown(): Promise<void> {
-    if (this.dataSource.isInitialized) await this.dataSource.destroy();
-  }
-}
-
 export const databaseProviders: Provider[] = [
-  {
-    provide: RETRIEVAL_DATA_SOURCE,
-    inject: [RETRIEVAL_SETTINGS],
-    useFactory: (settings: RetrievalSettings): Promise<DataSource> =>
-      openDatabase({
-        url: settings.databaseUrl,
-        schema: RETRIEVAL_SCHEMA,
-        migrations: retrievalMigrations,
-        poolSize: settings.poolSize,
-        applicationName: 'openpaw-retrieval',
-      }),
-  },
+  ...serviceDatabaseProviders({
+    service: 'retrieval',
+    dataSourceToken: RETRIEVAL_DATA_SOURCE,
+    settingsToken: RETRIEVAL_SETTINGS,
+    schema: RETRIEVAL_SCHEMA,
+    migrations: retrievalMigrations,
+  }),
   {
     provide: RETRIEVAL_REPLIES,
     inject: [RETRIEVAL_DATA_SOURCE],
     useFactory: (dataSource: DataSource) => new PgRetrievalReplyStore(dataSource),
   },
-  RetrievalDatabaseLifecycle,
 ];
