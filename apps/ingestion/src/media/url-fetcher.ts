@@ -1,8 +1,8 @@
+import { htmlToText } from '@openpaw/providers';
 import type { FetchSettings } from '../config.js';
 import { MediaRejectedError } from '../domain/media-rejection.js';
 import { DEFAULT_FETCH_CONTENT_TYPES, safeFetch } from '../domain/safe-fetch.js';
 import type { UrlFetcher } from '../ports.js';
-import { htmlToText } from './html-text.js';
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 

@@ -10,3 +10,4 @@ export {
   type SafeFetchOptions,
   type UrlFetchRefusal,
 } from './safe-fetch.js';
+export { decodeEntities, htmlToText, type HtmlReading, type HtmlReadingOptions, readHtml } from './html-to-text.js';

@@ -1,4 +1,4 @@
-import { htmlToText } from '../text/html-text.js';
+import { readHtml } from '@openpaw/providers';
 import { pdfToText } from '../text/pdf-text.js';
 
 export type DocumentFormat = 'pdf' | 'html' | 'text';
@@ -42,7 +42,7 @@ export function extractText(body: Uint8Array, format: DocumentFormat): { text: s
     case 'pdf':
       return { text: pdfToText(body) };
     case 'html': {
-      const { title, text } = htmlToText(new TextDecoder('utf-8').decode(body));
+      const { title, text } = readHtml(new TextDecoder('utf-8').decode(body), { dropBoilerplate: true, paragraphBreak: '\n\n' });
       return title === undefined ? { text } : { text, title };
     }
     case 'text':

@@ -1,6 +1,5 @@
 import { minimalPdf } from '../test-support/minimal-pdf.js';
 import { chunkIdOf, chunkText } from './chunker.js';
-import { decodeEntities, htmlToText } from './html-text.js';
 import { normaliseSourceText, titleFromText } from './normalise.js';
 import { pdfToText } from './pdf-text.js';
 
@@ -28,15 +27,6 @@ describe('source text', () => {
     expect(chunkIdOf('s1', 0, 'text')).toBe(id);
     expect(chunkIdOf('s1', 0, 'other text')).not.toBe(id);
     expect(chunkIdOf('s2', 0, 'text')).not.toBe(id);
-  });
-
-  it('reads the text of an HTML page without scripts, styles or navigation', () => {
-    const { title, text } = htmlToText(
-      '<html><head><title>Cells &amp; Life</title><style>p{}</style></head><body><nav>Menu</nav><h1>Cells</h1><p>A cell has a&nbsp;membrane.<br>It divides.</p><script>alert(1)</script></body></html>',
-    );
-    expect(title).toBe('Cells & Life');
-    expect(normaliseSourceText(text)).toBe('Cells\n\nA cell has a membrane.\nIt divides.');
-    expect(decodeEntities('&#x41;&#66;&unknown;')).toBe('AB&unknown;');
   });
 
   it('extracts the text of a PDF, plain or Flate-compressed, Tj and TJ', () => {

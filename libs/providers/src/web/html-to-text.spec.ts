@@ -1,4 +1,4 @@
-import { htmlToText } from './html-text.js';
+import { decodeEntities, htmlToText, readHtml } from './html-to-text.js';
 
 describe('htmlToText', () => {
   it('reads the problem off a page: head, script and style dropped, blocks as lines, references decoded', () => {
@@ -16,10 +16,20 @@ describe('htmlToText', () => {
     expect(htmlToText('<script>never closed')).toBe('');
   });
 
+  it('reads a document: title, paragraphs as blank lines, <br> as a line, navigation and footer dropped on request', () => {
+    const page =
+      '<html><head><title>Cells &amp; Life</title><style>p{}</style></head><body><nav>Menu</nav><h1>Cells</h1><p>A cell has a&nbsp;membrane.<br>It divides.</p><script>alert(1)</script><footer>(c) 2026</footer></body></html>';
+    expect(readHtml(page, { dropBoilerplate: true, paragraphBreak: '\n\n' })).toEqual({ title: 'Cells & Life', text: 'Cells\n\nA cell has a membrane.\nIt divides.' });
+    expect(readHtml(page)).toEqual({ title: 'Cells & Life', text: 'Menu\nCells\nA cell has a membrane.\nIt divides.\n(c) 2026' });
+    expect(readHtml('<p>no title</p>').title).toBeUndefined();
+    expect(decodeEntities('&#x41;&#66;&unknown;&copy;')).toBe('AB&unknown;©');
+  });
+
   it('stays linear on hostile input', () => {
     const hostile = '<script>'.repeat(20_000) + '<'.repeat(200_000) + '&#'.repeat(100_000);
     const started = performance.now();
     htmlToText(hostile);
+    readHtml(hostile, { dropBoilerplate: true, paragraphBreak: '\n\n' });
     expect(performance.now() - started).toBeLessThan(2_000);
   });
 });
