@@ -20,7 +20,7 @@ export class SolveCommandsConsumer {
 
   @OnMessage(GenerateSolution)
   async onGenerateSolution(envelope: Envelope<MessageData<typeof GenerateSolution>>): Promise<HandlerOutcome> {
-    const result = await this.generateSolution.execute({ commandId: envelope.id, data: envelope.data });
+    const result = await this.generateSolution.execute({ commandId: envelope.id, data: envelope.data, ...(envelope.userid === undefined ? {} : { userId: envelope.userid }) });
     if (result.kind === 'busy') {
       return { kind: 'retry', reason: 'another delivery of this solve attempt is in progress', delayMs: result.retryInMs + 250 };
     }

@@ -22,6 +22,8 @@ export interface GenerateSolutionCommand {
   /** The command's envelope id: reply ids derive from it. */
   readonly commandId: string;
   readonly data: MessageData<typeof GenerateSolution>;
+  /** Who the run is for (the envelope's user): model calls are limited per provider per user (OPENPAW_LLM_CONCURRENCY_PER_KEY). */
+  readonly userId?: string;
 }
 
 export type GenerateSolutionResult =
@@ -71,7 +73,7 @@ export class GenerateSolutionHandler {
     // The maths engine first: a problem it solves needs no model (cost 0, a few ms).
     if (this.settings.mathsEngine === 'first') answer ??= engineAnswer(data.signature.normalizedText);
     if (answer === undefined) {
-      const outcome = await this.ask(data);
+      const outcome = await this.ask(data, command.userId);
       if (outcome.kind === 'failed') return this.finish(key, failedReply(command, outcome.failure, outcome.costUsd));
       answer = outcome.answer;
     }
@@ -123,7 +125,7 @@ export class GenerateSolutionHandler {
     });
   }
 
-  private async ask(data: MessageData<typeof GenerateSolution>): Promise<AskOutcome> {
+  private async ask(data: MessageData<typeof GenerateSolution>, userId: string | undefined): Promise<AskOutcome> {
     const budget = new RunBudget(data.runId, data.costCapUsd, data.spentUsd);
     const deadline = AbortSignal.timeout(this.settings.deadlineMs);
     try {
@@ -133,6 +135,7 @@ export class GenerateSolutionHandler {
         maxTokens: this.settings.maxTokens,
         budget,
         signal: deadline,
+        ...(userId === undefined ? {} : { concurrencyKey: userId }),
         ...(this.settings.llmTimeoutMs === undefined ? {} : { timeoutMs: this.settings.llmTimeoutMs }),
       });
       return {
