@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -215,6 +216,28 @@ describe('paper search through the gateway: two checkpoints, one source failing,
     const badDecision = await client.request(`/paper-searches/${runId}/checkpoints/${runId}/decision`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'maybe' }) });
     expect(badDecision.status).toBe(400);
     expect(await badDecision.json()).toMatchObject({ issues: [{ path: 'action' }] });
+  });
+
+  it('the CLI (`openpaw papers`) shows both checkpoints and takes the decisions from stdin', async () => {
+    const cli = spawn(process.execPath, [join(root, 'dist/apps/cli/src/main.js'), 'papers', 'graph attention networks', '--export', 'ris'], {
+      env: { ...process.env, OPENPAW_API_URL: platform.gatewayUrl, OPENPAW_JWT_SECRET: platform.jwtSecret, OPENPAW_USER: 'e2e-cli-user', OPENPAW_TOKEN: '' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    cli.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    cli.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    // Checkpoint 1: approve. Checkpoint 2: approve, keeping paper 1.
+    cli.stdin.end('a\na +1\n');
+    const code = await new Promise<number | null>((resolve) => cli.on('exit', resolve));
+    expect({ code, stderr: code === 0 ? '' : stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout).toContain('checkpoint 1 of iteration 1: the search strategy');
+    expect(stdout).toContain('sources: openalex, semantic_scholar');
+    expect(stdout).toContain('checkpoint 2 of iteration 1: 3 papers');
+    expect(stdout).toContain('source semantic_scholar failed');
+    expect(stdout).toContain('completed (approved) after 1 iteration: 3 papers');
+    expect(stdout).toContain('TI  - Graph Attention Networks');
+    expect(stderr).toContain('a = approve');
   });
 
   it('documents the paper-search routes in the OpenAPI document', async () => {
