@@ -166,6 +166,8 @@ describe('paper search through the gateway: two checkpoints, one source failing,
     const second = await until(runId, 'at checkpoint 1 of iteration 2', atCheckpoint('strategy_confirmation', 2));
     expect(second.iterations).toEqual([{ iteration: 1, resultCount: 3, decision: 'edit', note: null }]);
     expect(second.accumulatedPapers.map((p) => p.id)).toEqual([kept?.id]);
+    // Checkpoint 1 of iteration 2 shows what changed from iteration 1's strategy.
+    expect(second.checkpoint?.kind === 'strategy_confirmation' ? second.checkpoint.payload.diff : null).not.toBeNull();
     expect((await decide(runId, second.checkpoint?.checkpointId ?? '', { action: 'approve' })).status).toBe(202);
     const secondReview = await until(runId, 'at checkpoint 2 of iteration 2', atCheckpoint('result_review', 2));
     const secondCollection = secondReview.checkpoint?.kind === 'result_review' ? secondReview.checkpoint.payload.collection : undefined;
