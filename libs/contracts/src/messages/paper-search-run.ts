@@ -68,5 +68,11 @@ export const paperSearchView = z.object({
   result: paperCollection.nullable(),
   completion: z.enum(PAPER_SEARCH_COMPLETIONS).nullable(),
   error: z.object({ step: z.string(), code: z.string(), detail: z.string() }).nullable(),
+  /**
+   * The view travels in every RunStateChanged (one NATS message): when its papers would not fit, they
+   * are shortened here (abstracts left out; if still too large, rationales and authors after the
+   * third too). The run keeps them whole; this says the view's are not.
+   */
+  papersTrimmed: z.boolean().default(false),
 });
 export type PaperSearchView = z.infer<typeof paperSearchView>;

@@ -29,6 +29,7 @@ import { SagaDriver } from '../testing/saga-driver.js';
 import { checkpointIdOf, paperSearchDefinition } from './paper-search.definition.js';
 import { PAPER_SEARCH_STATES, PAPER_SEARCH_TRANSITIONS } from './paper-search.data.js';
 import { DEFAULT_PAPER_SEARCH_SETTINGS, paperSearchSettingsFromEnv } from './paper-search.settings.js';
+import { VIEW_BUDGET_BYTES } from './paper-search.view.js';
 
 const definition = paperSearchDefinition();
 const QUERY = 'graph neural networks with attention since 2016';
@@ -450,6 +451,32 @@ describe('paper_search', () => {
       const stale = d.event(SearchStrategyBuilt, { runId: d.runId, commandId: firstBuild, iteration: 1, strategy: strategy('old'), diff: null, provenance });
       expect(stale.outcome).toBe('ignored');
     });
+  });
+
+  it('given papers too large for one message together, then the view shortens them (and says so), the run keeps them whole', () => {
+    const long = (id: string): ScoredPaper => ({ ...scored(id), abstract: 'a'.repeat(1_500), relevanceReason: 'r'.repeat(1_000), title: `Paper ${id} ${'t'.repeat(300)}` });
+    const ids = Array.from({ length: 200 }, (_, i) => `p${i}`);
+    const d = atStrategyCheckpoint();
+    decide(d, { action: 'approve' });
+    d.reply(SearchPaperSources, PaperSourcesSearched, { iteration: 1, papers: ids.map(paper), sourceReports: [ok(200)] });
+    d.reply(DeduplicatePapers, PapersDeduplicated, { iteration: 1, papers: ids.map(paper), duplicatesMerged: 0, rejectedExcluded: 0 });
+    d.reply(ScorePapers, PapersScored, { iteration: 1, papers: ids.map(long), provenance });
+    const big: PaperCollection = { ...collection([], 1, strategy('query 1')), papers: ids.map(long) };
+    const small = d.reply(OrganisePapers, PapersOrganised, { iteration: 1, collection: big });
+    expect(view(small).papersTrimmed).toBe(false);
+    // Every paper kept: the next checkpoint shows them twice over (collection and accumulated).
+    decide(d, { action: 'edit', revisedData: { markedRelevant: ids } });
+    built(d, 2);
+    decide(d, { action: 'approve' });
+    d.reply(SearchPaperSources, PaperSourcesSearched, { iteration: 2, papers: ids.map(paper), sourceReports: [ok(200)] });
+    d.reply(DeduplicatePapers, PapersDeduplicated, { iteration: 2, papers: ids.map(paper), duplicatesMerged: 0, rejectedExcluded: 0 });
+    d.reply(ScorePapers, PapersScored, { iteration: 2, papers: ids.map(long), provenance });
+    const step = d.reply(OrganisePapers, PapersOrganised, { iteration: 2, collection: { ...big, metadata: { ...big.metadata, iteration: 2 } } });
+    const shown = view(step);
+    expect(shown.papersTrimmed).toBe(true);
+    expect(Buffer.byteLength(JSON.stringify(shown))).toBeLessThanOrEqual(VIEW_BUDGET_BYTES);
+    expect(shown.checkpoint).toMatchObject({ payload: { collection: { papers: expect.arrayContaining([expect.objectContaining({ id: 'p0', abstract: null, relevanceReason: '' })]) } } });
+    expect((d.s.run.data as { accumulated: ScoredPaper[] }).accumulated[0]?.abstract).toHaveLength(1_500);
   });
 
   it('replays a two-iteration run from its step log', () => {

@@ -1,4 +1,4 @@
-import type { PaperSearchView } from '@openpaw/contracts';
+import type { Checkpoint, PaperCollection, PaperSearchView, ScoredPaper } from '@openpaw/contracts';
 import type { RunSnapshot } from '@openpaw/saga';
 import type { PaperSearchData, PaperSearchState } from './paper-search.data.js';
 
@@ -24,8 +24,47 @@ function statusOf(state: PaperSearchState): PaperSearchView['status'] {
   }
 }
 
-/** The public view: the open checkpoint with its payload, the accumulated papers, the result once completed. */
+/**
+ * What the view may take as JSON: it is published in every RunStateChanged, under NATS's default
+ * 1 MiB payload limit with room for the envelope.
+ */
+export const VIEW_BUDGET_BYTES = 900 * 1024;
+
+type Trim = (p: ScoredPaper) => ScoredPaper;
+
+/** Shortenings, mildest first, until the view fits. */
+const TRIMS: readonly Trim[] = [
+  (p) => ({ ...p, abstract: null }),
+  (p) => ({ ...p, abstract: null, relevanceReason: '', authors: p.authors.slice(0, 3), sourceIds: [] }),
+];
+
+function trimmed(view: PaperSearchView, trim: Trim): PaperSearchView {
+  const collection = (c: PaperCollection): PaperCollection => ({ ...c, papers: c.papers.map(trim) });
+  const checkpoint: Checkpoint | null =
+    view.checkpoint?.kind === 'result_review'
+      ? { ...view.checkpoint, payload: { ...view.checkpoint.payload, collection: collection(view.checkpoint.payload.collection), accumulatedPapers: view.checkpoint.payload.accumulatedPapers.map(trim) } }
+      : view.checkpoint;
+  return { ...view, checkpoint, accumulatedPapers: view.accumulatedPapers.map(trim), result: view.result === null ? null : collection(view.result), papersTrimmed: true };
+}
+
+const fits = (view: PaperSearchView): boolean => Buffer.byteLength(JSON.stringify(view)) <= VIEW_BUDGET_BYTES;
+
+/**
+ * The public view: the open checkpoint with its payload, the accumulated papers, the result once
+ * completed; its papers shortened when they would not fit in one message (`papersTrimmed`).
+ */
 export function paperSearchViewOf(run: RunSnapshot<PaperSearchState, PaperSearchData>): PaperSearchView {
+  const view = fullViewOf(run);
+  if (fits(view)) return view;
+  let shortest = view;
+  for (const trim of TRIMS) {
+    shortest = trimmed(view, trim);
+    if (fits(shortest)) return shortest;
+  }
+  return shortest;
+}
+
+function fullViewOf(run: RunSnapshot<PaperSearchState, PaperSearchData>): PaperSearchView {
   const d = run.data;
   return {
     status: statusOf(run.state),
@@ -44,5 +83,6 @@ export function paperSearchViewOf(run: RunSnapshot<PaperSearchState, PaperSearch
     result: d.result,
     completion: d.completion,
     error: d.error,
+    papersTrimmed: false,
   };
 }

@@ -51,6 +51,7 @@ const base: PaperSearchView = {
   result: null,
   completion: null,
   error: null,
+  papersTrimmed: false,
 };
 
 describe('exporting a paper search collection', () => {
