@@ -38,6 +38,8 @@ export async function papers(api: ApiClient, query: string, options: PapersOptio
   io.stdout(`paper search ${runId}`);
   const deadline = io.now() + options.timeoutSeconds * 1000;
   let shown = '';
+  // Decided (or found stale) here: the gateway's projection may show it a moment longer; never asked twice.
+  const decided = new Set<string>();
   for (;;) {
     const { status, body } = await api.json<PaperSearchResource>(`/paper-searches/${runId}`, {}, [404]);
     if (status === 404) {
@@ -55,9 +57,10 @@ export async function papers(api: ApiClient, query: string, options: PapersOptio
       io.stderr(`the search ${body.status}${body.error === null ? '' : `: ${body.error.detail}`}`);
       return 'failed';
     }
-    if (body.checkpoint !== null) {
-      const decided = await decideCheckpoint(api, body, body.checkpoint, io);
-      if (!decided) {
+    if (body.checkpoint !== null && !decided.has(body.checkpoint.checkpointId)) {
+      decided.add(body.checkpoint.checkpointId);
+      const answered = await decideCheckpoint(api, body, body.checkpoint, io);
+      if (!answered) {
         io.stdout(`the search waits at ${body.checkpoint.kind}; decide later with: openpaw papers --resume ${runId}`);
         return 'waiting';
       }
