@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -240,6 +241,33 @@ describe('paper search through the gateway: two checkpoints, one source failing,
     expect(stdout).toContain('completed (approved) after 1 iteration: 3 papers');
     expect(stdout).toContain('TI  - Graph Attention Networks');
     expect(stderr).toContain('a = approve');
+  });
+
+  it("imports the user's BibTeX library and searches it: the local default source", async () => {
+    const librarian = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'e2e-librarian');
+    const bib = readFileSync(join(root, 'apps/research/sample-library/openpaw-demo.bib'), 'utf8');
+    const imported = await librarian.request('/library/references', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ format: 'bibtex', content: bib }) });
+    expect(imported.status).toBe(200);
+    expect(await imported.json()).toMatchObject({ status: 'imported', added: 20, updated: 0, skipped: [] });
+    const started = await librarian.request('/paper-searches', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'graph neural networks with attention', options: { sources: ['library'], autoApprove: true } }),
+    });
+    const { runId } = (await started.json()) as { runId: string };
+    const deadline = Date.now() + 60_000;
+    let found: Resource | undefined;
+    while (found?.status !== 'completed') {
+      if (Date.now() > deadline || found?.status === 'failed') throw new Error(`library search not completed: ${JSON.stringify(found?.error)}`);
+      await new Promise((r) => setTimeout(r, 100));
+      const response = await librarian.request(`/paper-searches/${runId}`);
+      if (response.status === 200) found = (await response.json()) as Resource;
+    }
+    const titles = found.result?.papers.map((p) => p.title) ?? [];
+    expect(titles).toContain('Graph Attention Networks');
+    expect(found.result?.papers.every((p) => p.sources.includes('library'))).toBe(true);
+    // An unknown format is refused, naming the field.
+    expect((await client.request('/library/references', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ format: 'endnote', content: 'x' }) })).status).toBe(400);
   });
 
   it('documents the paper-search routes in the OpenAPI document', async () => {
