@@ -61,7 +61,7 @@ export const SERVICES: readonly ServiceSpec[] = [
   { name: 'solve', port: 3103, public: false, database: true, externalEgress: true, replicas: { min: 2, max: 10 }, resources: SMALL, drainSeconds: 120 },
   { name: 'assets', port: 3104, public: false, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: SMALL, drainSeconds: 30 },
   { name: 'artifacts', port: 3105, public: false, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: SMALL, drainSeconds: 120 },
-  { name: 'research', port: 3106, public: false, database: false, externalEgress: true, replicas: { min: 2, max: 6 }, resources: SMALL, drainSeconds: 120 },
+  { name: 'research', port: 3106, public: false, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: SMALL, drainSeconds: 120 },
   { name: 'visual-search', port: 3107, public: false, database: false, externalEgress: true, replicas: { min: 2, max: 6 }, resources: MEDIUM, drainSeconds: 60 },
 ];
 

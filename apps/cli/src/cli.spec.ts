@@ -137,6 +137,8 @@ describe('openpaw CLI', () => {
       fetch: (input, init) => fetch(input, init),
       now: () => Date.now(),
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.min(ms, 20))),
+      prompt: () => Promise.resolve(undefined),
+      close: () => undefined,
     };
     return { io, out, err };
   }

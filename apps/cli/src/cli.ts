@@ -5,6 +5,7 @@ import { ApiClient, ApiError, type AssetMetadata, DEFAULT_API_URL, type ProblemS
 import { mintDevToken } from './dev-token.js';
 import type { CliIo } from './io.js';
 import { localBlobPath } from './local-blob-path.js';
+import { papers, type PapersOptions } from './papers.js';
 
 /** Exit codes: the run failed or was cancelled (1), bad usage or configuration (2), the API said no or could not be reached (3). */
 export const EXIT = { ok: 0, runDidNotSucceed: 1, usage: 2, error: 3 } as const;
@@ -17,11 +18,16 @@ export const DEFAULT_FOLLOW_TIMEOUT_SECONDS = 900;
 
 export const USAGE = `usage:
   openpaw solve <problem text | image file | http(s) URL> [--intent <name>] [--timeout <seconds>] [--json]
+  openpaw papers "<query>" [--no-strategy-checkpoint] [--auto] [--max-iterations <n>] [--sources <a,b>]
+                 [--export bibtex|ris|csl-json] [--timeout <seconds>]
+  openpaw papers --resume <runId>      decide the checkpoint a paper search waits at
   openpaw status <runId> [--json]
   openpaw cancel <runId> [--reason <text>]
 
   An existing file is uploaded as an image; an http(s):// argument is a URL; anything else is text
   (quote it, or put it after --, when it starts with a dash).
+  \`papers\` shows the strategy (checkpoint 1) and the collection (checkpoint 2) and asks for a decision
+  on stdin; q (or the end of input) leaves the search waiting.
 
 environment:
   OPENPAW_API_URL     the gateway (default ${DEFAULT_API_URL})
@@ -47,6 +53,7 @@ const IMAGE_TYPES: Readonly<Record<string, string>> = {
 };
 
 interface Options {
+  readonly papers: Omit<PapersOptions, 'timeoutSeconds'>;
   readonly intent?: string;
   readonly json: boolean;
   readonly reason?: string;
@@ -74,6 +81,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     switch (command) {
       case 'solve':
         return await solve(api, args, options, io);
+      case 'papers':
+        return await searchPapers(api, args, options, io);
       case 'status':
         return await status(api, single(args, 'status <runId>'), options, io);
       case 'cancel':
@@ -107,8 +116,18 @@ function parseCommandLine(argv: readonly string[]): { command: string | undefine
       reason: { type: 'string' },
       timeout: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
+      'no-strategy-checkpoint': { type: 'boolean', default: false },
+      auto: { type: 'boolean', default: false },
+      'max-iterations': { type: 'string' },
+      sources: { type: 'string' },
+      export: { type: 'string' },
+      resume: { type: 'string' },
     },
   });
+  const maxIterations = values['max-iterations'] === undefined ? undefined : Number(values['max-iterations']);
+  if (maxIterations !== undefined && !(Number.isInteger(maxIterations) && maxIterations > 0)) throw new UsageError('--max-iterations must be a positive whole number');
+  const exportFormat = values.export;
+  if (exportFormat !== undefined && exportFormat !== 'bibtex' && exportFormat !== 'ris' && exportFormat !== 'csl-json') throw new UsageError('--export must be bibtex, ris or csl-json');
   const timeoutSeconds = values.timeout === undefined ? DEFAULT_FOLLOW_TIMEOUT_SECONDS : Number(values.timeout);
   if (!(timeoutSeconds > 0)) throw new UsageError('--timeout must be a positive number of seconds');
   const [command, ...args] = positionals;
@@ -118,6 +137,14 @@ function parseCommandLine(argv: readonly string[]): { command: string | undefine
     options: {
       json: values.json === true,
       timeoutSeconds,
+      papers: {
+        strategyCheckpoint: values['no-strategy-checkpoint'] !== true,
+        autoApprove: values.auto === true,
+        ...(maxIterations === undefined ? {} : { maxIterations }),
+        ...(values.sources === undefined ? {} : { sources: values.sources.split(',').map((s) => s.trim()).filter((s) => s !== '') }),
+        ...(exportFormat === undefined ? {} : { exportFormat }),
+        ...(values.resume === undefined ? {} : { resume: values.resume }),
+      },
       ...(values.intent === undefined ? {} : { intent: values.intent }),
       ...(values.reason === undefined ? {} : { reason: values.reason }),
     },
@@ -287,6 +314,22 @@ async function assetMetadata(api: ApiClient, assetId: string, io: CliIo): Promis
     await io.sleep(200);
   }
   return undefined;
+}
+
+async function searchPapers(api: ApiClient, args: readonly string[], options: Options, io: CliIo): Promise<number> {
+  const query = args.join(' ').trim();
+  if (query === '' && options.papers.resume === undefined) throw new UsageError('usage: openpaw papers "<query>"');
+  const outcome = await papers(api, query, { ...options.papers, timeoutSeconds: options.timeoutSeconds }, io);
+  switch (outcome) {
+    case 'completed':
+    case 'waiting':
+      return EXIT.ok;
+    case 'failed':
+      return EXIT.runDidNotSucceed;
+    case 'timeout':
+      io.stderr(`still running after ${options.timeoutSeconds} s`);
+      return EXIT.error;
+  }
 }
 
 async function status(api: ApiClient, runId: string, options: Options, io: CliIo): Promise<number> {

@@ -17,6 +17,7 @@ import type { GatewayConfig } from './config.js';
 import { RunEventsSubscription } from './events/run-events.subscription.js';
 import { HttpErrorFilter } from './http/http-error.filter.js';
 import { GATEWAY_DATA_SOURCE } from './projection/database.js';
+import { PAPER_SEARCHES_CONTROLLERS, PAPER_SEARCHES_PROVIDERS } from './paper-searches/paper-searches-api.js';
 import { ProjectionConsumer } from './projection/projection.consumer.js';
 import { RunEtaEstimator } from './problems/eta/run-eta.js';
 import { ProblemsController } from './problems/problems.controller.js';
@@ -52,7 +53,7 @@ export class GatewayModule implements OnModuleInit {
         RunsModule.forRoot(config),
         ArtifactsApiModule,
       ],
-      controllers: [ProblemsController, RunsController, RunAssetsController, AssetsController, SharedController],
+      controllers: [ProblemsController, RunsController, RunAssetsController, AssetsController, SharedController, ...PAPER_SEARCHES_CONTROLLERS],
       providers: [
         { provide: ADMISSION_LIMITS, useValue: config.admission },
         AdmissionControl,
@@ -68,6 +69,7 @@ export class GatewayModule implements OnModuleInit {
         RunEtaEstimator,
         SubmitProblemHandler,
         ProblemUploadInterceptor,
+        ...PAPER_SEARCHES_PROVIDERS,
       ],
     };
   }

@@ -1,5 +1,6 @@
 import { type DynamicModule, Inject, Module, type OnModuleInit, type Provider } from '@nestjs/common';
-import { databaseReadiness, MessageLogContext, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
+import { PAPER_SEARCH_LANE } from '@openpaw/contracts';
+import { databaseReadiness, laneSettingsFromEnv, MessageLogContext, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
 import { type Clock, createLlmFromEnv, createScholarlySourcesFromEnv, type LlmClient, type ScholarlySource, systemClock } from '@openpaw/providers';
 import type { DataSource } from 'typeorm';
 import type { ResearchSettings } from './config.js';
@@ -49,7 +50,12 @@ export class ResearchModule implements OnModuleInit {
     const clock = adapters.clock ?? systemClock;
     return {
       module: ResearchModule,
-      imports: [PlatformModule.forService(SERVICE_NAME), ServiceMessagingModule.forService(SERVICE_NAME)],
+      imports: [
+        PlatformModule.forService(SERVICE_NAME),
+        // The paper-search skills consume their own lane (`papersearch`, ADR 0010): slow, rate-limited
+        // source calls never hold up the service's critical commands. OPENPAW_LANE_CONCURRENCY overrides.
+        ServiceMessagingModule.forService(SERVICE_NAME, { laneConcurrency: { [PAPER_SEARCH_LANE]: settings.paperSearchConcurrency, ...laneSettingsFromEnv().laneConcurrency } }),
+      ],
       providers: [
         { provide: RESEARCH_SETTINGS, useValue: settings },
         { provide: RESEARCH_CLOCK, useValue: clock },

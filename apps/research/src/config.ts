@@ -14,6 +14,8 @@ export interface ResearchSettings {
   readonly scoreBatchSize: number;
   /** A skill's whole LLM work (retries and fallbacks included); past it the step answers `timeout`. */
   readonly stepDeadlineMs: number;
+  /** Paper-search skill commands handled at once (the `papersearch` lane's concurrency). */
+  readonly paperSearchConcurrency: number;
 }
 
 export const RESEARCH_SCHEMA = 'research';
@@ -26,6 +28,7 @@ const envSchema = z.object({
   OPENPAW_RESEARCH_MAX_TOKENS: z.coerce.number().int().positive().default(2_000),
   OPENPAW_RESEARCH_SCORE_BATCH_SIZE: z.coerce.number().int().positive().max(100).default(20),
   OPENPAW_RESEARCH_STEP_DEADLINE_MS: z.coerce.number().int().positive().default(100_000),
+  OPENPAW_RESEARCH_PAPER_SEARCH_CONCURRENCY: z.coerce.number().int().positive().max(64).default(4),
 });
 
 /** Reads the settings; throws naming every invalid variable. */
@@ -43,5 +46,6 @@ export function researchSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): R
     maxTokens: e.OPENPAW_RESEARCH_MAX_TOKENS,
     scoreBatchSize: e.OPENPAW_RESEARCH_SCORE_BATCH_SIZE,
     stepDeadlineMs: e.OPENPAW_RESEARCH_STEP_DEADLINE_MS,
+    paperSearchConcurrency: e.OPENPAW_RESEARCH_PAPER_SEARCH_CONCURRENCY,
   };
 }

@@ -12,13 +12,17 @@ import type {
   SearchStrategyBuilt} from '@openpaw/contracts';
 import {
   BuildSearchStrategy,
+  CRITICAL_LANE,
   DeduplicatePapers,
   deterministicUuid,
   type Envelope,
   ImportLibraryReferences,
+  laneDurableOf,
+  laneOf,
   LibraryReferencesImported,
   type MessageData,
   OrganisePapers,
+  PAPER_SEARCH_LANE,
   PaperSearchIntentParsed,
   ParsePaperSearchIntent,
   ScorePapers,
@@ -98,6 +102,7 @@ describe('research service: the paper-search commands on real NATS and PostgreSQ
       maxTokens: 1_000,
       scoreBatchSize: 20,
       stepDeadlineMs: 10_000,
+      paperSearchConcurrency: 2,
     };
     // Two remote sources: OpenAlex answering, Semantic Scholar refusing every connection (port 9).
     const sources = [new OpenAlexSource({ baseUrl: openalex.url, mailto: 'team@openpaw.dev' }), new SemanticScholarSource({ baseUrl: 'http://127.0.0.1:9/graph/v1', retry: { maxAttempts: 1 } })];
@@ -130,11 +135,16 @@ describe('research service: the paper-search commands on real NATS and PostgreSQ
 
   const meta = { source: '/openpaw/coordinator', correlationId: RUN, userId: USER, subject: RUN };
 
-  it('probes, metrics and the durable commands consumer are up', async () => {
+  it('probes, metrics and the durable consumers of both lanes are up: critical (library import) and papersearch (the skills)', async () => {
     expect(await (await fetch(`${service.url}/healthz`)).json()).toEqual({ status: 'ok', service: 'research' });
     expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
-    const consumer = await (await jetstreamManager(nc)).consumers.info(STREAMS.commands.name, 'svc-research');
+    const jsm = await jetstreamManager(nc);
+    const consumer = await jsm.consumers.info(STREAMS.commands.name, 'svc-research');
     expect(consumer.config.filter_subject).toBe('openpaw.cmd.research.>');
+    const skills = await jsm.consumers.info(STREAMS.commands.name, laneDurableOf(SERVICE_NAME, PAPER_SEARCH_LANE));
+    expect(skills.config.filter_subject).toBe('openpaw.cmd.research.>');
+    expect([ParsePaperSearchIntent, SearchPaperSources, ScorePapers].map(laneOf)).toEqual([PAPER_SEARCH_LANE, PAPER_SEARCH_LANE, PAPER_SEARCH_LANE]);
+    expect(laneOf(ImportLibraryReferences)).toBe(CRITICAL_LANE);
   });
 
   it('runs one iteration: import, parse, build, search (one source failing), dedup, score, organise; a redelivery gets the same reply', async () => {

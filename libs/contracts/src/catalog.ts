@@ -2,6 +2,7 @@ import type { AnyMessageDefinition } from './message-definition.js';
 import * as artifacts from './messages/artifacts.js';
 import * as assets from './messages/assets.js';
 import * as ingestion from './messages/ingestion.js';
+import * as paperSearch from './messages/paper-search.js';
 import * as retrieval from './messages/retrieval.js';
 import * as solve from './messages/solve.js';
 import * as workflow from './messages/workflow.js';
@@ -11,12 +12,14 @@ import * as workflow from './messages/workflow.js';
  * `messages/`; add new modules here. JSON Schema and AsyncAPI under `contracts/` are generated from it.
  */
 const modules: readonly Record<string, unknown>[] = [workflow, ingestion, retrieval, solve, assets, artifacts];
+/** Paper search (spec 04): the research service's skills and their replies. */
+const paperSearchModules: readonly Record<string, unknown>[] = [paperSearch];
 
 function isDefinition(value: unknown): value is AnyMessageDefinition {
   return typeof value === 'object' && value !== null && 'subject' in value && 'schema' in value && 'kind' in value;
 }
 
-export const catalog: readonly AnyMessageDefinition[] = modules
+export const catalog: readonly AnyMessageDefinition[] = [...modules, ...paperSearchModules]
   .flatMap((m) => Object.values(m).filter(isDefinition))
   .sort((a, b) => a.subject.localeCompare(b.subject));
 

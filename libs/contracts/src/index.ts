@@ -19,5 +19,7 @@ export * from './messages/paper-search-model.js';
 export * from './messages/paper-search-decisions.js';
 export * from './messages/paper-search.js';
 export * from './messages/paper-search-accumulation.js';
+export * from './messages/paper-search-run.js';
+export * from './paper-search-export/index.js';
 export * from './documents/steps-document.js';
 export * from './workflow-types.js';

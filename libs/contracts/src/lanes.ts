@@ -22,6 +22,12 @@ export const VIDEO_LANE = 'video';
  */
 export const PRIORITY_VIDEO_LANE = 'priorityvideo';
 
+/**
+ * The paper-search skills of the research service (spec 04): source searches are rate-limited and
+ * slow (seconds to a minute), LLM scoring likewise, so they never queue ahead of critical steps.
+ */
+export const PAPER_SEARCH_LANE = 'papersearch';
+
 const LANE_NAME = /^[a-z][a-z0-9]*$/;
 
 export function assertLaneName(lane: Lane): Lane {

@@ -8,3 +8,5 @@ export const SOLVE_WORKFLOW = 'solve_workflow';
 export const VIDEO_WORKFLOW = 'video_workflow';
 /** The spec's `admin.ReindexAsset` background run. */
 export const REINDEX_ASSET = 'reindex_asset';
+/** Spec 04: paper search with two human checkpoints (issue 13). */
+export const PAPER_SEARCH = 'paper_search';

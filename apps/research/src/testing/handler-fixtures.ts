@@ -10,6 +10,7 @@ export const testSettings: ResearchSettings = {
   maxTokens: 500,
   scoreBatchSize: 10,
   stepDeadlineMs: 2_000,
+  paperSearchConcurrency: 2,
 };
 
 export function skillsFor(llm: LlmClient): PaperSearchSkills {

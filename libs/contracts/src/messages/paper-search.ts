@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PAPER_SEARCH_LANE } from '../lanes.js';
 import { defineCommand, defineEvent } from '../message-definition.js';
 import {
   MAX_PAPERS_PER_MESSAGE,
@@ -16,9 +17,12 @@ import {
 } from './paper-search-model.js';
 
 // The six paper-search skills (spec 04) as commands to the research service, each answered by one
-// `paper-search` event carrying `commandId`, or by PaperSearchStepFailed.
+// `paper-search` event carrying `commandId`, or by PaperSearchStepFailed. The skills are consumed on
+// the research service's `papersearch` lane; ImportLibraryReferences on its critical lane.
 
 const iteration = z.int().positive();
+/** The skills run on their own lane (slow, rate-limited sources and LLM calls); the library import stays critical. */
+const onPaperSearchLane = { lane: PAPER_SEARCH_LANE };
 const papers = z.array(paper).max(MAX_PAPERS_PER_MESSAGE);
 const scoredPapers = z.array(scoredPaper).max(MAX_PAPERS_PER_MESSAGE);
 
@@ -28,6 +32,7 @@ export const ParsePaperSearchIntent = defineCommand(
   1,
   z.object({ runId: z.uuid(), query: z.string().trim().min(1).max(2_000) }),
   "Parse the user's request into a ParsedIntent (topic, concepts, intent type, constraints); answers PaperSearchIntentParsed or PaperSearchStepFailed.",
+  onPaperSearchLane,
 );
 
 export const PaperSearchIntentParsed = defineEvent(
@@ -54,6 +59,7 @@ export const BuildSearchStrategy = defineCommand(
     availableSources: z.array(scholarlySourceName).min(1),
   }),
   'Build the next SearchStrategy from the intent, the previous strategies and the feedback; answers SearchStrategyBuilt or PaperSearchStepFailed.',
+  onPaperSearchLane,
 );
 
 export const SearchStrategyBuilt = defineEvent(
@@ -84,6 +90,7 @@ export const SearchPaperSources = defineCommand(
     strategy: searchStrategy,
   }),
   "Search the strategy's sources in parallel; a failing source is reported, never fails the step. Answers PaperSourcesSearched.",
+  onPaperSearchLane,
 );
 
 export const PaperSourcesSearched = defineEvent(
@@ -106,6 +113,7 @@ export const DeduplicatePapers = defineCommand(
     excludePaperIds: z.array(paperId).max(2_000),
   }),
   'Merge duplicates (DOI, arXiv id / PMID, exact then fuzzy title) keeping every source id; answers PapersDeduplicated.',
+  onPaperSearchLane,
 );
 
 export const PapersDeduplicated = defineEvent(
@@ -129,6 +137,7 @@ export const ScorePapers = defineCommand(
   1,
   z.object({ runId: z.uuid(), iteration, query: z.string().min(1).max(2_000), intent: parsedIntent, strategy: searchStrategy, papers }),
   'Score each paper for relevance with a rationale and tags; answers PapersScored or PaperSearchStepFailed.',
+  onPaperSearchLane,
 );
 
 export const PapersScored = defineEvent(
@@ -156,6 +165,7 @@ export const OrganisePapers = defineCommand(
     sourceReports: z.array(sourceReport),
   }),
   'Organise scored papers into a collection with facets and themes; answers PapersOrganised or PaperSearchStepFailed.',
+  onPaperSearchLane,
 );
 
 export const PapersOrganised = defineEvent(

@@ -1,10 +1,6 @@
-import type { Paper } from '@openpaw/contracts';
+import { type Paper, splitName, toBibtex, toCslJson, toRis } from '@openpaw/contracts';
 import { readLibraryFile } from '../../library/read-library-file.js';
 import { paperIdOf } from '../papers/paper-id.js';
-import { toBibtex } from './bibtex-export.js';
-import { toCslJson } from './csl-json-export.js';
-import { splitName } from './person-name.js';
-import { toRis } from './ris-export.js';
 
 function paper(p: Omit<Paper, 'id' | 'sourceIds' | 'sources' | 'url' | 'pdfUrl' | 'citationCount' | 'abstract' | 'pmid'> & Partial<Paper>): Paper {
   const full: Paper = { url: null, pdfUrl: null, citationCount: null, abstract: null, pmid: null, sources: ['openalex'], sourceIds: [], id: '', ...p };

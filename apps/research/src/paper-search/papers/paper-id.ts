@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
+import { isArxivDoi } from '@openpaw/contracts';
 import { normaliseTitle } from '../text/normalise.js';
 
-/** arXiv's own DOIs (10.48550/arXiv.*) name the preprint, not a publication. */
-export function isArxivDoi(doi: string | null): boolean {
-  return doi !== null && doi.startsWith('10.48550/arxiv.');
-}
+export { isArxivDoi } from '@openpaw/contracts';
 
 /**
  * A paper's id, stable across iterations and sources: from the strongest identifier it has, in

@@ -1,17 +1,7 @@
-/**
- * Text folding shared by dedup, the local scorer and the library: NFKD with accents dropped, LaTeX
- * braces and commands removed, lower case, punctuation to spaces, whitespace collapsed.
- */
-export function foldText(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/\\[a-zA-Z]+\s*/g, ' ')
-    .replace(/[{}]/g, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-}
+import { foldText } from '@openpaw/contracts';
+
+/** Text folding (the contracts' own, which the collection exports use too). */
+export { foldText };
 
 /** The title as dedup compares it exactly: folded, so "BERT: Pre-Training..." = "Bert pre training ...". */
 export function normaliseTitle(title: string): string {

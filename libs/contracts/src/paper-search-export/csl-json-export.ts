@@ -1,5 +1,5 @@
-import type { Paper } from '@openpaw/contracts';
-import { isArxivDoi } from '../papers/paper-id.js';
+import type { Paper } from '../messages/paper-search-model.js';
+import { isArxivDoi } from './paper-text.js';
 import { splitName } from './person-name.js';
 
 /** One CSL-JSON item (the citeproc input format), the fields we fill. */

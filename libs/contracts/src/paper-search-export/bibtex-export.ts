@@ -1,6 +1,5 @@
-import type { Paper } from '@openpaw/contracts';
-import { isArxivDoi } from '../papers/paper-id.js';
-import { foldText } from '../text/normalise.js';
+import type { Paper } from '../messages/paper-search-model.js';
+import { foldText, isArxivDoi } from './paper-text.js';
 import { familyName, splitName } from './person-name.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { Paper } from '@openpaw/contracts';
-import { isArxivDoi } from '../papers/paper-id.js';
+import type { Paper } from '../messages/paper-search-model.js';
+import { isArxivDoi } from './paper-text.js';
 
 /**
  * A collection's papers as RIS (`TAG  - value` lines, CRLF, one `ER  - ` per record): `JOUR` for

@@ -1,0 +1,219 @@
+import type { Checkpoint, PaperCollection, PaperSearchView } from '@openpaw/contracts';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { type ApiClient, ApiError } from './api-client.js';
+import type { CliIo } from './io.js';
+
+/** `GET /paper-searches/:id` as the CLI reads it. */
+export type PaperSearchResource = PaperSearchView & { readonly runId: string; readonly terminal: boolean };
+
+export interface PapersOptions {
+  readonly strategyCheckpoint: boolean;
+  readonly autoApprove: boolean;
+  readonly maxIterations?: number;
+  readonly sources?: readonly string[];
+  readonly exportFormat?: 'bibtex' | 'ris' | 'csl-json';
+  readonly resume?: string;
+  readonly timeoutSeconds: number;
+}
+
+export type PapersOutcome = 'completed' | 'failed' | 'waiting' | 'timeout';
+
+const POLL_MS = 300;
+const PAPERS_SHOWN = 20;
+
+export const CHECKPOINT_HELP = {
+  strategy_confirmation: 'a = approve · r <note> = reject, with why · e <file.json> = edit: search this SearchStrategy instead · q = decide later',
+  result_review:
+    'a [+1,3] = approve (keeping papers 1 and 3 across iterations) · r <note> = reject, with why · e [+1,3] [-2] [text] = iterate: 1 and 3 relevant, 2 never again, text as feedback · q = decide later',
+} as const;
+
+/**
+ * `openpaw papers "<query>"`: starts a paper search (or resumes one) and follows it, showing each
+ * state; at each checkpoint it shows the strategy or the collection and asks for a decision, until
+ * the search completes. Quitting at a checkpoint leaves the search waiting (`--resume <id>` later).
+ */
+export async function papers(api: ApiClient, query: string, options: PapersOptions, io: CliIo): Promise<PapersOutcome> {
+  const runId = options.resume ?? (await start(api, query, options, io));
+  io.stdout(`paper search ${runId}`);
+  const deadline = io.now() + options.timeoutSeconds * 1000;
+  let shown = '';
+  // Decided (or found stale) here: the gateway's projection may show it a moment longer; never asked twice.
+  const decided = new Set<string>();
+  for (;;) {
+    const { status, body } = await api.json<PaperSearchResource>(`/paper-searches/${runId}`, {}, [404]);
+    if (status === 404) {
+      if (io.now() > deadline) return 'timeout';
+      await io.sleep(POLL_MS);
+      continue;
+    }
+    const key = `${body.state}:${body.iteration}`;
+    if (key !== shown) {
+      shown = key;
+      io.stdout(`  ${body.state}${body.iteration > 0 ? ` (iteration ${body.iteration}/${body.options.maxIterations})` : ''}`);
+    }
+    if (body.status === 'completed') return finish(api, body, options, io);
+    if (body.status === 'failed' || body.status === 'cancelled') {
+      io.stderr(`the search ${body.status}${body.error === null ? '' : `: ${body.error.detail}`}`);
+      return 'failed';
+    }
+    if (body.checkpoint !== null && !decided.has(body.checkpoint.checkpointId)) {
+      decided.add(body.checkpoint.checkpointId);
+      const answered = await decideCheckpoint(api, body, body.checkpoint, io);
+      if (!answered) {
+        io.stdout(`the search waits at ${body.checkpoint.kind}; decide later with: openpaw papers --resume ${runId}`);
+        return 'waiting';
+      }
+      continue;
+    }
+    if (io.now() > deadline) return 'timeout';
+    await io.sleep(POLL_MS);
+  }
+}
+
+async function start(api: ApiClient, query: string, options: PapersOptions, io: CliIo): Promise<string> {
+  const body = {
+    query,
+    options: {
+      strategyCheckpoint: options.strategyCheckpoint,
+      autoApprove: options.autoApprove,
+      ...(options.maxIterations === undefined ? {} : { maxIterations: options.maxIterations }),
+      ...(options.sources === undefined ? {} : { sources: options.sources }),
+    },
+  };
+  io.stdout(`searching papers for "${query}" at ${api.baseUrl}`);
+  const { body: created } = await api.json<{ runId: string }>('/paper-searches', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return created.runId;
+}
+
+/** Shows the checkpoint, asks until a decision is accepted (true), or the person quits / input ends (false). */
+async function decideCheckpoint(api: ApiClient, search: PaperSearchResource, checkpoint: Checkpoint, io: CliIo): Promise<boolean> {
+  const numbered = checkpoint.kind === 'result_review' ? checkpoint.payload.collection.papers.map((p) => p.id) : [];
+  showCheckpoint(checkpoint, io);
+  for (;;) {
+    const answer = await io.prompt(`${CHECKPOINT_HELP[checkpoint.kind]}\n> `);
+    if (answer === undefined || answer.trim() === 'q') return false;
+    let decision: Record<string, unknown>;
+    try {
+      decision = await decisionOf(answer.trim(), checkpoint.kind, numbered, io.cwd);
+    } catch (error) {
+      io.stderr(`  ${(error as Error).message}`);
+      continue;
+    }
+    const { status, body } = await api.json<{ state?: string; message?: string }>(
+      `/paper-searches/${search.runId}/checkpoints/${checkpoint.checkpointId}/decision`,
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(decision) },
+      [400, 409],
+    );
+    if (status === 400) {
+      io.stderr(`  refused: ${new ApiError(status, body).message}`);
+      continue;
+    }
+    if (status === 409) io.stderr(`  ${body.message ?? 'the checkpoint is no longer open'}`);
+    return true;
+  }
+}
+
+/** One answer line as a decision (the gateway's Decision: action, revisedData, note). */
+export async function decisionOf(answer: string, kind: Checkpoint['kind'], numbered: readonly string[], cwd: string): Promise<Record<string, unknown>> {
+  const [verb = '', ...rest] = answer.split(/\s+/);
+  const text = rest.join(' ').trim();
+  const paperIds = (token: string, sign: '+' | '-'): string[] =>
+    token
+      .slice(1)
+      .split(',')
+      .filter((n) => n !== '')
+      .map((n) => {
+        const id = numbered[Number(n) - 1];
+        if (!/^\d+$/.test(n) || id === undefined) throw new Error(`${sign}${n}: no paper numbered ${n}`);
+        return id;
+      });
+  const marks = (): { relevant: string[]; irrelevant: string[]; words: string[] } => {
+    const relevant: string[] = [];
+    const irrelevant: string[] = [];
+    const words: string[] = [];
+    for (const token of rest) {
+      if (/^\+[\d,]+$/.test(token)) relevant.push(...paperIds(token, '+'));
+      else if (/^-[\d,]+$/.test(token)) irrelevant.push(...paperIds(token, '-'));
+      else words.push(token);
+    }
+    return { relevant, irrelevant, words };
+  };
+  switch (verb.toLowerCase()) {
+    case 'a':
+    case 'approve': {
+      if (kind === 'strategy_confirmation' || rest.length === 0) return { action: 'approve' };
+      return { action: 'approve', revisedData: { markedRelevant: marks().relevant } };
+    }
+    case 'r':
+    case 'reject':
+      if (text === '') throw new Error('say why: r <note>');
+      return { action: 'reject', note: text };
+    case 'e':
+    case 'edit': {
+      if (kind === 'strategy_confirmation') {
+        if (text === '') throw new Error('e <file.json>: a SearchStrategy as JSON');
+        const raw = await readFile(resolve(cwd, text), 'utf8');
+        return { action: 'edit', revisedData: JSON.parse(raw) as unknown };
+      }
+      const { relevant, irrelevant, words } = marks();
+      return { action: 'edit', revisedData: { markedRelevant: relevant, markedIrrelevant: irrelevant, freeText: words.length === 0 ? null : words.join(' ') } };
+    }
+    default:
+      throw new Error(`"${answer}" is not a decision`);
+  }
+}
+
+function showCheckpoint(checkpoint: Checkpoint, io: CliIo): void {
+  io.stdout('');
+  if (checkpoint.kind === 'strategy_confirmation') {
+    const { strategy, diff } = checkpoint.payload;
+    io.stdout(`checkpoint 1 of iteration ${checkpoint.iteration}: the search strategy`);
+    strategy.queries.forEach((q, i) => io.stdout(`  query ${i + 1}: ${q.booleanQuery}`));
+    io.stdout(`  sources: ${strategy.sources.join(', ')}`);
+    const { yearFrom, yearTo, language } = strategy.filters;
+    io.stdout(`  filters: years ${yearFrom ?? '…'}–${yearTo ?? '…'}${language === null ? '' : `, language ${language}`}`);
+    if (strategy.excludedTerms.length > 0) io.stdout(`  excluded: ${strategy.excludedTerms.join(', ')}`);
+    if (diff !== null) {
+      const changes = [
+        ...diff.addedKeywords.map((k) => `+${k}`),
+        ...diff.removedKeywords.map((k) => `-${k}`),
+        ...diff.addedSources.map((s) => `+source ${s}`),
+        ...diff.removedSources.map((s) => `-source ${s}`),
+      ];
+      io.stdout(`  changed since the last iteration: ${changes.length === 0 ? 'nothing' : changes.join(' ')}`);
+    }
+  } else {
+    const { collection, accumulatedPapers } = checkpoint.payload;
+    io.stdout(`checkpoint 2 of iteration ${checkpoint.iteration}: ${collection.papers.length} papers`);
+    showCollection(collection, io);
+    if (accumulatedPapers.length > 0) io.stdout(`  kept from earlier iterations: ${accumulatedPapers.map((p) => p.title).join('; ')}`);
+  }
+}
+
+function showCollection(collection: PaperCollection, io: CliIo): void {
+  collection.papers.slice(0, PAPERS_SHOWN).forEach((p, i) => {
+    io.stdout(`  ${String(i + 1).padStart(2)}. [${p.relevanceScore.toFixed(2)}] ${p.title} (${p.year ?? 'n.d.'}${p.venue === null ? '' : `, ${p.venue}`})`);
+    if (p.relevanceReason !== '') io.stdout(`      ${p.relevanceReason}`);
+  });
+  if (collection.papers.length > PAPERS_SHOWN) io.stdout(`  … and ${collection.papers.length - PAPERS_SHOWN} more`);
+  for (const report of collection.metadata.sourceReports.filter((r) => r.status === 'failed')) {
+    io.stdout(`  source ${report.source} failed: ${report.error?.kind ?? 'error'} (${report.error?.message ?? ''})`);
+  }
+  const themes = collection.facets.themes.map((t) => t.name);
+  if (themes.length > 0) io.stdout(`  themes: ${themes.join(', ')}`);
+}
+
+async function finish(api: ApiClient, search: PaperSearchResource, options: PapersOptions, io: CliIo): Promise<PapersOutcome> {
+  const result = search.result;
+  io.stdout('');
+  io.stdout(`completed (${search.completion ?? 'done'}) after ${search.iterations.length} iteration${search.iterations.length === 1 ? '' : 's'}: ${result?.papers.length ?? 0} papers`);
+  if (result !== null) showCollection(result, io);
+  if (options.exportFormat !== undefined && result !== null) {
+    const response = await api.request(`/paper-searches/${search.runId}/export?format=${options.exportFormat}`);
+    if (!response.ok) throw new ApiError(response.status, await response.text());
+    io.stdout('');
+    io.stdout((await response.text()).trimEnd());
+  }
+  return 'completed';
+}

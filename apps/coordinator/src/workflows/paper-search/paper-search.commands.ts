@@ -1,0 +1,80 @@
+import {
+  BuildSearchStrategy,
+  DeduplicatePapers,
+  type MessageData,
+  OrganisePapers,
+  ParsePaperSearchIntent,
+  ScorePapers,
+  SearchPaperSources,
+} from '@openpaw/contracts';
+import { type Effect, type RunSnapshot, sendTry, type StepProgress } from '@openpaw/saga';
+import type { PaperSearchData, StepName } from './paper-search.data.js';
+import { skillOf } from './paper-search.data.js';
+import type { PaperSearchSettings } from './paper-search.settings.js';
+
+type Run = Pick<RunSnapshot<string, PaperSearchData>, 'id' | 'userId'>;
+
+function required<T>(value: T | null, what: string): T {
+  if (value === null) throw new Error(`invariant: ${what} is not known yet`);
+  return value;
+}
+
+/**
+ * The command of a step's latest try, rebuilt from the run's data (a retry sends the same request
+ * under the try's own id). Every skill runs on the research service's `papersearch` lane.
+ */
+export function commandFor(run: Run, data: PaperSearchData, step: StepProgress<StepName>, settings: PaperSearchSettings): Effect {
+  const skill = skillOf(step);
+  const timeout = settings.timeoutsMs[skill];
+  const iteration = data.iteration;
+  switch (skill) {
+    case 'parse_intent':
+      return sendTry(ParsePaperSearchIntent, { runId: run.id, query: data.request.query }, step, timeout);
+    case 'build_strategy': {
+      const previous = data.iterations.map((i) => i.strategy);
+      const command: MessageData<typeof BuildSearchStrategy> = {
+        runId: run.id,
+        iteration,
+        intent: required(data.intent, 'the intent'),
+        previousStrategies: previous,
+        feedback: data.iterations.at(-1)?.feedback ?? null,
+        availableSources: [...data.sources],
+      };
+      return sendTry(BuildSearchStrategy, command, step, timeout);
+    }
+    case 'search_sources':
+      return sendTry(SearchPaperSources, { runId: run.id, iteration, userId: run.userId, strategy: required(data.strategy, 'the strategy') }, step, timeout);
+    case 'deduplicate': {
+      const found = required(data.pipeline.found, 'the papers found');
+      return sendTry(DeduplicatePapers, { runId: run.id, iteration, papers: [...found.papers], excludePaperIds: [...data.rejectedIds] }, step, timeout);
+    }
+    case 'score': {
+      const deduplicated = required(data.pipeline.deduplicated, 'the deduplicated papers');
+      const command: MessageData<typeof ScorePapers> = {
+        runId: run.id,
+        iteration,
+        query: data.request.query,
+        intent: required(data.intent, 'the intent'),
+        strategy: required(data.strategy, 'the strategy'),
+        papers: [...deduplicated.papers],
+      };
+      return sendTry(ScorePapers, command, step, timeout);
+    }
+    case 'organise': {
+      const { found, deduplicated, scored } = data.pipeline;
+      const command: MessageData<typeof OrganisePapers> = {
+        runId: run.id,
+        iteration,
+        query: data.request.query,
+        strategy: required(data.strategy, 'the strategy'),
+        papers: [...required(scored, 'the scored papers').papers],
+        scoredBy: required(scored, 'the scored papers').provenance,
+        totalFound: required(found, 'the papers found').papers.length,
+        duplicatesMerged: required(deduplicated, 'the deduplicated papers').duplicatesMerged,
+        rejectedExcluded: required(deduplicated, 'the deduplicated papers').rejectedExcluded,
+        sourceReports: [...required(found, 'the papers found').sourceReports],
+      };
+      return sendTry(OrganisePapers, command, step, timeout);
+    }
+  }
+}
