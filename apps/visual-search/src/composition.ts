@@ -7,6 +7,9 @@ import { KvEvidenceCache } from './memory/kv-evidence-cache.js';
 import { DEFAULT_EVIDENCE_CACHE_TTL_MS, DEFAULT_RUN_MEMORY_TTL_MS } from './memory/kv-keys.js';
 import { KvRunMemory } from './memory/kv-run-memory.js';
 
+/** Injection token of the service's handlers (built by `createVisualSearchHandlers`). */
+export const VISUAL_SEARCH_HANDLERS = Symbol('openpaw.visual-search.handlers');
+
 export interface VisualSearchHandlers {
   readonly verifyEdge: VerifyEdgeHandler;
   readonly discoverCandidates: DiscoverCandidatesHandler;
