@@ -8,3 +8,5 @@ export const SOLVE_WORKFLOW = 'solve_workflow';
 export const VIDEO_WORKFLOW = 'video_workflow';
 /** The spec's `admin.ReindexAsset` background run. */
 export const REINDEX_ASSET = 'reindex_asset';
+/** Spec 03: an evidence-verified visual chain between two persons. */
+export const VISUAL_DEGREES = 'visual_degrees';

@@ -6,6 +6,7 @@ import { retrieveOrGenerateDefinition } from './retrieve-or-generate/retrieve-or
 import { DEFAULT_WORKFLOW_TIMINGS, type WorkflowTimings, workflowTimingsFromEnv } from './shared/timings.js';
 import { solveWorkflowDefinition } from './solve/solve-workflow.definition.js';
 import { videoWorkflowDefinition } from './video/video-workflow.definition.js';
+import { visualDegreesDefinition } from './visual-degrees/visual-degrees.definition.js';
 
 export * from './policy/index.js';
 export * from './shared/workflow-types.js';
@@ -14,6 +15,7 @@ export * from './retrieve-or-generate/retrieve-or-generate.definition.js';
 export * from './solve/solve-workflow.definition.js';
 export * from './video/video-workflow.definition.js';
 export * from './reindex-asset/reindex-asset.definition.js';
+export * from './visual-degrees/visual-degrees.definition.js';
 
 export interface WorkflowConfig {
   readonly policy: PolicyConfig;
@@ -47,5 +49,10 @@ export function createWorkflowDefinitions(config: Pick<WorkflowConfig, 'policy' 
 
 /** Every workflow the coordinator runs (spec 01 and spec 02 so far), from its settings. */
 export function productionRegistry(config: WorkflowConfig = DEFAULT_WORKFLOW_CONFIG): SagaRegistry {
-  return new SagaRegistry([...createWorkflowDefinitions(config), artifactJobDefinition(config.artifactJobTimings)]);
+  return new SagaRegistry([
+    ...createWorkflowDefinitions(config),
+    artifactJobDefinition(config.artifactJobTimings),
+    // Spec 03.
+    visualDegreesDefinition(),
+  ]);
 }
