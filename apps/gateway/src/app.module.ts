@@ -25,6 +25,8 @@ import { ProblemUploadInterceptor } from './problems/upload/problem-upload.inter
 import { CancelRunHandler } from './runs/cancel-run/cancel-run.handler.js';
 import { RunEventsStream } from './runs/run-events/run-events.stream.js';
 import { RunsController } from './runs/runs.controller.js';
+import { VisualDegreesEventsStream } from './visual-degrees/visual-degrees-events.stream.js';
+import { VisualDegreesController } from './visual-degrees/visual-degrees.controller.js';
 
 export const GATEWAY_SERVICE = 'gateway';
 
@@ -52,7 +54,15 @@ export class GatewayModule implements OnModuleInit {
         RunsModule.forRoot(config),
         ArtifactsApiModule,
       ],
-      controllers: [ProblemsController, RunsController, RunAssetsController, AssetsController, SharedController],
+      controllers: [
+        ProblemsController,
+        RunsController,
+        RunAssetsController,
+        AssetsController,
+        SharedController,
+        // Spec 03.
+        VisualDegreesController,
+      ],
       providers: [
         { provide: ADMISSION_LIMITS, useValue: config.admission },
         AdmissionControl,
@@ -68,6 +78,7 @@ export class GatewayModule implements OnModuleInit {
         RunEtaEstimator,
         SubmitProblemHandler,
         ProblemUploadInterceptor,
+        VisualDegreesEventsStream,
       ],
     };
   }

@@ -9,6 +9,7 @@ import {
   SelectNextExpansion,
   VerifyEdge,
   VISUAL_DEGREES,
+  visualDegreesRequest,
   VisualStepFailed,
 } from '@openpaw/contracts';
 import {
@@ -54,7 +55,6 @@ import {
   type VerifiedEdge,
   VISUAL_DEGREES_PARAMETERS,
   type VisualDegreesData,
-  visualDegreesStartSchema,
 } from './visual-degrees.model.js';
 
 /**
@@ -467,7 +467,7 @@ export function visualDegreesDefinition(timings: VisualDegreesTimings = DEFAULT_
     cancelledState: 'CANCELLED',
     inputs: [EdgeVerified, EdgeRefuted, CandidatesDiscovered, ExpansionSelected, VisualStepFailed],
     init(input, run): D {
-      const start = visualDegreesStartSchema.parse(input);
+      const start = visualDegreesRequest.parse(input);
       const options = start.options ?? {};
       const from = { name: start.from };
       return {

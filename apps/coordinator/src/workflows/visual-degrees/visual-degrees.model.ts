@@ -1,44 +1,18 @@
-import type { EdgeVerified, MessageData, visualPerson } from '@openpaw/contracts';
+import { type EdgeVerified, type MessageData, normalisePersonName, VISUAL_DEGREES_MAX_HOPS, type visualPerson } from '@openpaw/contracts';
 import type { StepProgress } from '@openpaw/saga';
-import { z } from 'zod';
+import type { z } from 'zod';
 
 /** Spec 03's fixed parameters (MVP defaults). */
-export const VISUAL_DEGREES_PARAMETERS = { maxHops: 6, threshold: 80, imagesPerQuery: 5 } as const;
+export const VISUAL_DEGREES_PARAMETERS = { maxHops: VISUAL_DEGREES_MAX_HOPS, threshold: 80, imagesPerQuery: 5 } as const;
 
 /** Spec 03's recommended budgets, per run (options may lower or raise them within the caps). */
 export const DEFAULT_VISUAL_BUDGETS = { maxSearchCalls: 20, maxRecognitionCalls: 120, maxLlmCalls: 8, maxRuntimeMs: 300_000 } as const;
 
-/** Trims and collapses spaces (spec S0). */
-export function normaliseName(name: string): string {
-  return name.trim().replace(/\s+/g, ' ');
-}
-
 /** Case- and accent-insensitive identity of a name (a person known by name only). */
 export function nameKey(name: string): string {
-  return normaliseName(name).normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+  return normalisePersonName(name).normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
-const personName = z.string().transform(normaliseName).pipe(z.string().min(1, 'a name is required').max(200));
-
-export const visualDegreesOptionsSchema = z.strictObject({
-  /** At most spec 03's 6. */
-  maxHops: z.int().min(1).max(VISUAL_DEGREES_PARAMETERS.maxHops).optional(),
-  maxSearchCalls: z.int().min(1).max(100).optional(),
-  maxRecognitionCalls: z.int().min(1).max(600).optional(),
-  maxLlmCalls: z.int().min(0).max(50).optional(),
-  maxRuntimeMs: z.int().min(1_000).max(3_600_000).optional(),
-  /** `provider/model` for the selection; the service's default when absent. */
-  model: z.string().min(1).max(200).optional(),
-});
-
-export const visualDegreesStartSchema = z.strictObject({
-  from: personName,
-  to: personName,
-  /** Run memory key prefix `vd.{sessionId}.{runId}`; the run's user when absent. */
-  sessionId: z.string().min(1).max(128).optional(),
-  options: visualDegreesOptionsSchema.optional(),
-});
-export type VisualDegreesStart = z.input<typeof visualDegreesStartSchema>;
 
 export type Person = z.infer<typeof visualPerson>;
 export interface IdentifiedPerson {
