@@ -139,3 +139,44 @@ describe('visual degrees (spec 03) end to end through the gateway, over the loca
     }
   });
 });
+
+describe('visual degrees when run memory expires mid-run (KV TTL 1 s)', () => {
+  let nats: NatsServerHandle;
+  let platform: RunningPlatform;
+  let alice: GatewayClient;
+  let pairs: DemoPairs;
+
+  beforeAll(async () => {
+    nats = await privateNatsServer();
+    platform = await startPlatformProcesses({
+      root,
+      natsUrl: nats.url,
+      databaseUrl: await freshDatabase('e2e_visual_ttl'),
+      services: ['coordinator', 'visual-search', 'gateway'],
+      serviceEnv: { 'visual-search': { LOG_LEVEL: 'info', OPENPAW_VISUAL_WORLD_SEED: '7', OPENPAW_VISUAL_RUN_TTL_MS: '1000', OPENPAW_VISUAL_EVIDENCE_TTL_MS: '1000' } },
+    });
+    alice = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'alice');
+    pairs = await waitFor(() => demoPairsFrom(platform.logs('visual-search')), 'the local world demo pairs in the visual-search log');
+  });
+
+  afterAll(async () => {
+    await platform.stop();
+    await nats.dispose();
+  });
+
+  it('finds the chain from the saga’s own data: the service, restarted after every key expired, redoes the lost work', async () => {
+    const response = await alice.request('/visual-degrees', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(pairs.threeHop) });
+    const { runId } = (await response.json()) as { runId: string };
+    await alice.untilState(runId, ['DISCOVERING', 'SELECTING', 'VERIFYING', 'BRIDGING']);
+    await platform.kill('visual-search');
+    expect((await alice.run(runId)).terminal).toBe(false);
+    // Longer than the TTL: seen queries, recognitions, candidates, path and the reply cache are gone.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    await platform.start('visual-search');
+    const run = await alice.untilTerminal(runId, 90_000);
+    expect(run.state).toBe('SUCCEEDED');
+    const path = run.view['path'] as string[];
+    expect(path[0]).toBe(pairs.threeHop.from);
+    expect(path.at(-1)).toBe(pairs.threeHop.to);
+  });
+});
