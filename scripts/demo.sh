@@ -17,3 +17,16 @@ node -e "import('sharp').then(async ({ default: sharp }) => { await sharp(Buffer
 echo "-- GET /runs"
 curl -fsS -H "Authorization: Bearer $TOKEN" "$API/runs?limit=5"
 echo
+echo "-- visual degrees (spec 03) over the LOCAL world of invented people: a 3-hop pair, evidence live on SSE"
+DEMO_PAIRS="$(grep -m1 localWorldDemo "$OPENPAW_ROOT/.run/logs/visual-search.log")"
+visual_degrees() {
+  local body run_id
+  body="$(node -e 'const d = JSON.parse(process.argv[1]).localWorldDemo; console.log(JSON.stringify(d[process.argv[2]]))' "$DEMO_PAIRS" "$1")"
+  echo "   POST /visual-degrees $body"
+  run_id="$(curl -fsS -X POST -H "Authorization: Bearer $TOKEN" -H 'content-type: application/json' -d "$body" "$API/visual-degrees" |
+    node -e 'let s = ""; process.stdin.on("data", (c) => (s += c)).on("end", () => console.log(JSON.parse(s).runId))')"
+  curl -fsSN -H "Authorization: Bearer $TOKEN" "$API/visual-degrees/$run_id/events"
+}
+visual_degrees threeHop
+echo "-- visual degrees: a pair with no connection (no_path)"
+visual_degrees noPath

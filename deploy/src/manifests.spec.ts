@@ -84,6 +84,8 @@ describe('synthesized manifests', () => {
     expect(triggers['assets-video']).toMatchObject({ stream: 'OPENPAW_COMMANDS', consumer: 'svc-assets-video', lagThreshold: '2' });
     expect(triggers['assets']).toMatchObject({ consumer: 'svc-assets', natsServerMonitoringEndpoint: DEFAULT_SETTINGS.natsMonitoringEndpoint });
     expect(triggers['gateway']).toBeUndefined();
+    // Every visual-search command is on its `visual` lane: its main Deployment scales on that lane's lag.
+    expect(triggers['visual-search']).toMatchObject({ consumer: 'svc-visual-search-visual' });
     const env = (name: string): Record<string, unknown> => {
       const d = byKind('Deployment').find((o) => o.metadata.name === name) as K8sObject;
       const c = (d['spec'] as { template: { spec: { containers: { env: { name: string; value?: string }[] }[] } } }).template.spec.containers[0];

@@ -43,6 +43,16 @@ function mainLanesOf(service: string): string {
   return [...lanesOfService(catalog, service).keys()].filter((lane) => !separate.has(lane)).join(',');
 }
 
+/**
+ * The durable whose lag scales a service's main Deployment: its critical lane's, unless every command it
+ * keeps is on a named lane (visual-search: all on `visual`), then that lane's.
+ */
+function mainLagDurableOf(service: string): string {
+  const separate = new Set(SEPARATE_LANES.filter((lane) => lane.service === service).map((lane) => lane.lane));
+  const kept = [...lanesOfService(catalog, service)].filter(([lane, commands]) => !separate.has(lane) && commands.length > 0).map(([lane]) => lane);
+  return laneDurableOf(service, kept.includes(CRITICAL_LANE) || kept[0] === undefined ? CRITICAL_LANE : kept[0]);
+}
+
 /** Every Deployment, from the typed table in `topology.ts`. */
 export function workloadPlans(settings: PlatformSettings): readonly WorkloadPlan[] {
   const plans: WorkloadPlan[] = [];
@@ -59,7 +69,7 @@ export function workloadPlans(settings: PlatformSettings): readonly WorkloadPlan
         min: service.replicas.min,
         max: service.replicas.max,
         ...(consumesCommands
-          ? { lag: { monitoringEndpoint: settings.natsMonitoringEndpoint, stream: COMMANDS_STREAM, consumer: laneDurableOf(service.name, CRITICAL_LANE), threshold: DEFAULT_LAG_THRESHOLD } }
+          ? { lag: { monitoringEndpoint: settings.natsMonitoringEndpoint, stream: COMMANDS_STREAM, consumer: mainLagDurableOf(service.name), threshold: DEFAULT_LAG_THRESHOLD } }
           : {}),
       },
     });

@@ -26,6 +26,8 @@ import { ProblemUploadInterceptor } from './problems/upload/problem-upload.inter
 import { CancelRunHandler } from './runs/cancel-run/cancel-run.handler.js';
 import { RunEventsStream } from './runs/run-events/run-events.stream.js';
 import { RunsController } from './runs/runs.controller.js';
+import { VisualDegreesEventsStream } from './visual-degrees/visual-degrees-events.stream.js';
+import { VisualDegreesController } from './visual-degrees/visual-degrees.controller.js';
 
 export const GATEWAY_SERVICE = 'gateway';
 
@@ -53,7 +55,16 @@ export class GatewayModule implements OnModuleInit {
         RunsModule.forRoot(config),
         ArtifactsApiModule,
       ],
-      controllers: [ProblemsController, RunsController, RunAssetsController, AssetsController, SharedController, ...PAPER_SEARCHES_CONTROLLERS],
+      controllers: [
+        ProblemsController,
+        RunsController,
+        RunAssetsController,
+        AssetsController,
+        SharedController,
+        ...PAPER_SEARCHES_CONTROLLERS,
+        // Spec 03.
+        VisualDegreesController,
+      ],
       providers: [
         { provide: ADMISSION_LIMITS, useValue: config.admission },
         AdmissionControl,
@@ -70,6 +81,7 @@ export class GatewayModule implements OnModuleInit {
         SubmitProblemHandler,
         ProblemUploadInterceptor,
         ...PAPER_SEARCHES_PROVIDERS,
+        VisualDegreesEventsStream,
       ],
     };
   }

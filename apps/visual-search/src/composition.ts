@@ -1,5 +1,5 @@
 import type { NatsConnection } from '@nats-io/nats-core';
-import { createLlmFromEnv, createVisualProvidersFromEnv, type Env, type ProviderLogger, type VisualWorld } from '@openpaw/providers';
+import { createLlmFromEnv, createVisualProvidersFromEnv, demoPairs, type Env, type ProviderLogger, type VisualWorld } from '@openpaw/providers';
 import { DiscoverCandidatesHandler } from './handlers/discover-candidates/discover-candidates.handler.js';
 import { SelectNextExpansionHandler } from './handlers/select-next-expansion/select-next-expansion.handler.js';
 import { VerifyEdgeHandler } from './handlers/verify-edge/verify-edge.handler.js';
@@ -7,12 +7,22 @@ import { KvEvidenceCache } from './memory/kv-evidence-cache.js';
 import { DEFAULT_EVIDENCE_CACHE_TTL_MS, DEFAULT_RUN_MEMORY_TTL_MS } from './memory/kv-keys.js';
 import { KvRunMemory } from './memory/kv-run-memory.js';
 
+/** Injection token of the service's handlers (built by `createVisualSearchHandlers`). */
+export const VISUAL_SEARCH_HANDLERS = Symbol('openpaw.visual-search.handlers');
+
 export interface VisualSearchHandlers {
   readonly verifyEdge: VerifyEdgeHandler;
   readonly discoverCandidates: DiscoverCandidatesHandler;
   readonly selectNextExpansion: SelectNextExpansionHandler;
   /** The local world, when a local default is in use (the demo picks its pairs from it). */
   readonly world?: VisualWorld;
+}
+
+/** The local world's demo pairs, for `./scripts/demo.sh` and whoever tries the local default by hand. */
+function logDemoPairs(world: VisualWorld, logger: ProviderLogger | undefined): void {
+  const { threeHop, noPath } = demoPairs(world);
+  const names = ([a, b]: readonly [number, number]) => ({ from: world.people[a]?.name ?? '', to: world.people[b]?.name ?? '' });
+  logger?.info({ localWorldDemo: { threeHop: names(threeHop), noPath: names(noPath) } }, `LOCAL visual world (seed ${world.seed}): pairs for a 3-hop chain and for no path`);
 }
 
 function positiveMs(env: Env, name: string, fallback: number): number {
@@ -33,6 +43,7 @@ export async function createVisualSearchHandlers(nc: NatsConnection, env: Env, o
   const providers = createVisualProvidersFromEnv(env, options);
   const memory = await KvRunMemory.open(nc, { ttlMs: positiveMs(env, 'OPENPAW_VISUAL_RUN_TTL_MS', DEFAULT_RUN_MEMORY_TTL_MS) });
   const cache = await KvEvidenceCache.open(nc, { ttlMs: positiveMs(env, 'OPENPAW_VISUAL_EVIDENCE_TTL_MS', DEFAULT_EVIDENCE_CACHE_TTL_MS) });
+  if (providers.world !== undefined) logDemoPairs(providers.world, options.logger);
   const steps = { search: providers.imageSearch, fetcher: providers.imageFetcher, recognizer: providers.recognizer, memory, cache };
   return {
     verifyEdge: new VerifyEdgeHandler(steps),

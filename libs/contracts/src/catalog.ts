@@ -5,21 +5,31 @@ import * as ingestion from './messages/ingestion.js';
 import * as paperSearch from './messages/paper-search.js';
 import * as retrieval from './messages/retrieval.js';
 import * as solve from './messages/solve.js';
+import * as visualSearch from './messages/visual-search.js';
 import * as workflow from './messages/workflow.js';
 
 /**
  * The one typed catalog: every message OpenPaw publishes. A module per bounded context under
  * `messages/`; add new modules here. JSON Schema and AsyncAPI under `contracts/` are generated from it.
  */
-const modules: readonly Record<string, unknown>[] = [workflow, ingestion, retrieval, solve, assets, artifacts];
-/** Paper search (spec 04): the research service's skills and their replies. */
-const paperSearchModules: readonly Record<string, unknown>[] = [paperSearch];
+const modules: readonly Record<string, unknown>[] = [
+  workflow,
+  ingestion,
+  retrieval,
+  solve,
+  assets,
+  artifacts,
+  // Paper search (spec 04): the research service's skills and their replies.
+  paperSearch,
+  // Visual degrees (spec 03).
+  visualSearch,
+];
 
 function isDefinition(value: unknown): value is AnyMessageDefinition {
   return typeof value === 'object' && value !== null && 'subject' in value && 'schema' in value && 'kind' in value;
 }
 
-export const catalog: readonly AnyMessageDefinition[] = [...modules, ...paperSearchModules]
+export const catalog: readonly AnyMessageDefinition[] = modules
   .flatMap((m) => Object.values(m).filter(isDefinition))
   .sort((a, b) => a.subject.localeCompare(b.subject));
 

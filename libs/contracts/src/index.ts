@@ -11,8 +11,8 @@ export * from './messages/retrieval.js';
 export * from './messages/solve.js';
 export * from './messages/assets.js';
 export * from './messages/artifacts.js';
-// Not in the catalog yet: registered when the visual_degrees saga lands.
 export * from './messages/visual-search.js';
+export * from './messages/visual-degrees.js';
 
 // Paper search (issue 13): exported for the research service; registered in the catalog with the saga.
 export * from './messages/paper-search-model.js';

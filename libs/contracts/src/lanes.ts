@@ -21,6 +21,11 @@ export const VIDEO_LANE = 'video';
  * queue behind background renders (JetStream delivers a consumer's messages in stream order).
  */
 export const PRIORITY_VIDEO_LANE = 'priorityvideo';
+/**
+ * Visual degrees' fan-out steps (image search, recognition of up to N images, LLM selection): seconds
+ * each, many per run; their own workers, so they never queue ahead of a critical step.
+ */
+export const VISUAL_LANE = 'visual';
 
 /**
  * The paper-search skills of the research service (spec 04): source searches are rate-limited and

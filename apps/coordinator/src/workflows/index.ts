@@ -7,6 +7,7 @@ import { retrieveOrGenerateDefinition } from './retrieve-or-generate/retrieve-or
 import { DEFAULT_WORKFLOW_TIMINGS, type WorkflowTimings, workflowTimingsFromEnv } from './shared/timings.js';
 import { solveWorkflowDefinition } from './solve/solve-workflow.definition.js';
 import { videoWorkflowDefinition } from './video/video-workflow.definition.js';
+import { visualDegreesDefinition } from './visual-degrees/visual-degrees.definition.js';
 
 export * from './policy/index.js';
 export * from './shared/workflow-types.js';
@@ -16,6 +17,7 @@ export * from './solve/solve-workflow.definition.js';
 export * from './video/video-workflow.definition.js';
 export * from './reindex-asset/reindex-asset.definition.js';
 export * from './paper-search/index.js';
+export * from './visual-degrees/visual-degrees.definition.js';
 
 export interface WorkflowConfig {
   readonly policy: PolicyConfig;
@@ -55,5 +57,7 @@ export function productionRegistry(config: WorkflowConfig = DEFAULT_WORKFLOW_CON
     ...createWorkflowDefinitions(config),
     artifactJobDefinition(config.artifactJobTimings),
     paperSearchDefinition(config.paperSearch ?? DEFAULT_PAPER_SEARCH_SETTINGS),
+    // Spec 03.
+    visualDegreesDefinition(),
   ]);
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { ARTIFACT_JOB_WORKFLOW, catalog, CRITICAL_LANE, laneDurableOf, STREAMS } from '@openpaw/contracts';
+import { ARTIFACT_JOB_WORKFLOW, catalog, CRITICAL_LANE, laneDurableOf, STREAMS, VISUAL_DEGREES } from '@openpaw/contracts';
 import { consumerInfoIfExists, NATS_CONNECTION } from '@openpaw/messaging';
 import type { DataSource } from 'typeorm';
 import { GATEWAY_DATA_SOURCE } from '../projection/database.js';
@@ -11,7 +11,11 @@ import { ADMISSION_LIMITS, type AdmissionLimits, type Tier } from './admission-l
 import { TokenBuckets } from './token-bucket.js';
 
 /** Workflows users start themselves (their runs count as in flight; background runs do not). */
-export const USER_STARTED_WORKFLOWS: readonly string[] = [RETRIEVE_OR_GENERATE, ARTIFACT_JOB_WORKFLOW];
+export const USER_STARTED_WORKFLOWS: readonly string[] = [
+  RETRIEVE_OR_GENERATE,
+  ARTIFACT_JOB_WORKFLOW,
+  VISUAL_DEGREES,
+];
 /** The coordinator's commands durable (StartRun waits there). */
 const COORDINATOR_DURABLE = 'coordinator';
 /** Backlog and totals are read at most this often; one reading serves every request meanwhile. */

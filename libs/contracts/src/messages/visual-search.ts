@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { VISUAL_LANE } from '../lanes.js';
 import { defineCommand, defineEvent } from '../message-definition.js';
 
 // Visual degrees (spec 03): the commands the visual_degrees saga sends to visual-search, and their
@@ -90,6 +91,7 @@ export const VerifyEdge = defineCommand(
     pathSoFar: z.array(identifiedPerson).max(7).optional(),
   }),
   'Search images of both persons, recognise them, and accept the edge when one image shows both at or above the threshold (S1, S4, S5); answers EdgeVerified, EdgeRefuted or VisualStepFailed.',
+  { lane: VISUAL_LANE },
 );
 
 export const EdgeVerified = defineEvent(
@@ -138,6 +140,7 @@ export const DiscoverCandidates = defineCommand(
     exclude: z.array(z.string().min(1)).max(200),
   }),
   'Search images around the frontier and collect who co-appears with it at or above the threshold (S2); answers CandidatesDiscovered or VisualStepFailed.',
+  { lane: VISUAL_LANE },
 );
 
 export const CandidatesDiscovered = defineEvent(
@@ -173,6 +176,7 @@ export const SelectNextExpansion = defineCommand(
     model: z.string().optional(),
   }),
   'Ask the LLM which candidates to expand next, as strict JSON; on invalid output, no LLM budget or LLM failure, the deterministic fallback (S3); answers ExpansionSelected or VisualStepFailed.',
+  { lane: VISUAL_LANE },
 );
 
 export const ExpansionSelected = defineEvent(

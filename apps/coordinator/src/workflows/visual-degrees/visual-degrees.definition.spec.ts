@@ -1,0 +1,395 @@
+import {
+  CandidatesDiscovered,
+  DiscoverCandidates,
+  EdgeRefuted,
+  EdgeVerified,
+  ExpansionSelected,
+  InputRefused,
+  laneOf,
+  type MessageData,
+  SelectNextExpansion,
+  VerifyEdge,
+  VisualStepFailed,
+} from '@openpaw/contracts';
+import { isAllowed, RUN_DEADLINE_TIMER, replayRun, validateDefinition } from '@openpaw/saga';
+import { SagaDriver } from '../testing/saga-driver.js';
+import {
+  DEFAULT_VISUAL_DEGREES_TIMINGS,
+  VISUAL_DEGREES_STATES,
+  VISUAL_DEGREES_TRANSITIONS,
+  visualDegreesDefinition,
+} from './visual-degrees.definition.js';
+import type { VisualDegreesData } from './visual-degrees.model.js';
+
+const definition = visualDegreesDefinition();
+
+const ADA = { name: 'Ada Stone', celebrityId: 'c-ada' };
+const XAV = { name: 'Xavier Reed', celebrityId: 'c-xav' };
+const YUL = { name: 'Yuliya Park', celebrityId: 'c-yul' };
+const ZED = { name: 'Zed Moss', celebrityId: 'c-zed' };
+const BEA = { name: 'Bea North', celebrityId: 'c-bea' };
+const START = { from: ADA.name, to: BEA.name };
+type Person = { name: string; celebrityId: string };
+type Usage = MessageData<typeof EdgeVerified>['usage'];
+
+const usage = (searchCalls: number, recognitionCalls: number, cacheHit = false): Usage => ({ searchCalls, recognitionCalls, imagesSkipped: 0, cacheHit });
+const image = (a: Person, b: Person, confidenceFrom: number, confidenceTo: number) => ({
+  imageUrl: `https://img.example/${a.celebrityId}-${b.celebrityId}-${confidenceFrom}.jpg`,
+  sourcePageUrl: `https://news.example/${a.celebrityId}-${b.celebrityId}`,
+  query: `${a.name} ${b.name}`,
+  phash: '0123456789abcdef',
+  confidenceFrom,
+  confidenceTo,
+});
+const edge = (a: Person, b: Person, confs: readonly [number, number][] = [[97, 91]]) => {
+  const evidence = confs.map(([f, t]) => image(a, b, f, t));
+  return { from: a, to: b, edgeConf: Math.max(...confs.map(([f, t]) => Math.min(f, t))), evidence };
+};
+const candidate = (person: Person, bestConfWithFrontier: number, count = 1, frontier: Person = ADA) => ({
+  person,
+  count,
+  bestConfWithFrontier,
+  evidence: [image(frontier, person, 95, bestConfWithFrontier)],
+});
+
+const data = (d: SagaDriver): VisualDegreesData => d.s.run.data as VisualDegreesData;
+/** The saga's step number of the command in flight (what the service echoes). */
+const step = (d: SagaDriver): number => data(d).stepNo;
+
+const verified = (d: SagaDriver, e: ReturnType<typeof edge>, u = usage(1, 5)) => d.reply(VerifyEdge, EdgeVerified, { step: step(d), edge: e, usage: u });
+const refuted = (d: SagaDriver, from: Partial<Person> & { name: string }, to: Partial<Person> & { name: string }, u = usage(1, 5), over: Partial<MessageData<typeof EdgeRefuted>> = {}) =>
+  d.reply(VerifyEdge, EdgeRefuted, { step: step(d), from, to, reason: 'no_evidence', partialEvidence: [], usage: u, ...over });
+const discovered = (d: SagaDriver, frontier: Person, candidates: ReturnType<typeof candidate>[], u = usage(3, 15), over: Partial<MessageData<typeof CandidatesDiscovered>> = {}) =>
+  d.reply(DiscoverCandidates, CandidatesDiscovered, { step: step(d), frontier, candidates, usage: u, ...over });
+const selected = (d: SagaDriver, next: Person[], over: Partial<MessageData<typeof ExpansionSelected>> = {}) =>
+  d.reply(SelectNextExpansion, ExpansionSelected, {
+    step: step(d),
+    nextCandidates: next,
+    searchQueries: [`${next[0]?.name ?? ''} backstage`],
+    narration: `Trying an expansion via ${next[0]?.name ?? ''}`,
+    decidedBy: 'llm',
+    usage: { llmCalls: 1, costUsd: 0.001, model: 'local/model' },
+    ...over,
+  });
+
+function started(input: Record<string, unknown> = START): SagaDriver {
+  const d = new SagaDriver(definition);
+  d.start(input);
+  return d;
+}
+
+/** A run that found nothing directly and discovered `candidates` around Ada. */
+function selecting(candidates = [candidate(XAV, 95, 2), candidate(ZED, 90, 1)], input: Record<string, unknown> = START): SagaDriver {
+  const d = started(input);
+  refuted(d, { name: ADA.name }, { name: BEA.name });
+  discovered(d, ADA, candidates);
+  return d;
+}
+
+const eventTypes = (d: SagaDriver): string[] => data(d).events.map((e) => e.type);
+const decisions = (d: SagaDriver, decision: string) => d.logs.filter((l) => l.stepName === 'decision' && l.payload['decision'] === decision).map((l) => l.payload);
+
+describe('visual_degrees (spec 03)', () => {
+  describe('the transition table', () => {
+    const expected: Record<string, readonly string[]> = { ...VISUAL_DEGREES_TRANSITIONS };
+    it.each(VISUAL_DEGREES_STATES.flatMap((from) => VISUAL_DEGREES_STATES.map((to) => [from, to] as const)))('%s -> %s is allowed exactly when the table lists it', (from, to) => {
+      expect(isAllowed(definition, from, to)).toBe(expected[from]?.includes(to) ?? false);
+    });
+
+    it("is the spec's S0–S7, derived from the rows, and validates", () => {
+      expect(definition.transitions).toEqual(VISUAL_DEGREES_TRANSITIONS);
+      expect(definition.terminal).toEqual(['SUCCEEDED', 'FAILED', 'CANCELLED']);
+      expect(() => validateDefinition(definition)).not.toThrow();
+    });
+
+    it('its commands are on the visual lane, never on the critical one', () => {
+      expect([VerifyEdge, DiscoverCandidates, SelectNextExpansion].map(laneOf)).toEqual(['visual', 'visual', 'visual']);
+    });
+  });
+
+  describe('S0 → S1: given a request', () => {
+    it('when started, then names are normalised, the direct edge is asked for first, the runtime budget is the deadline', () => {
+      const d = new SagaDriver(definition);
+      const s = d.start({ from: '  Ada   Stone ', to: 'Bea North', options: { maxSearchCalls: 12 } });
+      expect(s.state).toBe('DIRECT_EDGE');
+      expect(s.sent(VerifyEdge)).toEqual([
+        {
+          sessionId: 'user-1',
+          runId: d.runId,
+          step: 1,
+          from: { name: 'Ada Stone' },
+          to: { name: 'Bea North' },
+          queries: ['Ada Stone Bea North'],
+          imagesPerQuery: 5,
+          threshold: 80,
+          budget: { searchCalls: 12, recognitionCalls: 120 },
+        },
+      ]);
+      expect(d.delayOf(RUN_DEADLINE_TIMER)).toBe(300_000);
+      expect(d.delayOf('resend:direct:1:1')).toBe(DEFAULT_VISUAL_DEGREES_TIMINGS.stepTimeoutMs);
+      expect(eventTypes(d)).toEqual(['status', 'status']);
+      expect(decisions(d, 'initialized')).toEqual([
+        expect.objectContaining({ hop_limit: 6, threshold: 80, images_per_query: 5, budgets: { maxSearchCalls: 12, maxRecognitionCalls: 120, maxLlmCalls: 8, maxRuntimeMs: 300_000 } }),
+      ]);
+    });
+
+    it.each([
+      ['no target', { from: 'Ada Stone' }],
+      ['a blank name', { from: '   ', to: 'Bea North' }],
+      ['more than 6 hops', { ...START, options: { maxHops: 7 } }],
+      ['an unknown option', { ...START, options: { depth: 3 } }],
+    ])('when started with %s, then refused', (_, input) => {
+      expect(new SagaDriver(definition).start(input).sent(InputRefused)).toEqual([expect.objectContaining({ reason: 'invalid_input' })]);
+    });
+  });
+
+  describe('S1: given the direct attempt', () => {
+    it('when one image shows both at ≥ 80 %, then S6 with the one-edge path', () => {
+      const d = started();
+      const s = verified(d, edge(ADA, BEA, [[99, 84], [90, 88]]));
+      expect(s.state).toBe('SUCCEEDED');
+      expect(eventTypes(d)).toEqual(['status', 'status', 'evidence', 'path_update', 'final']);
+      expect(s.view()).toMatchObject({ status: 'succeeded', path: ['Ada Stone', 'Bea North'], hop_depth: 1, result: { path: ['Ada Stone', 'Bea North'], confidenceMap: { bottleneck: 88, cumulative: 0.88 } } });
+    });
+
+    it('when refuted, then S2 from A', () => {
+      const d = started();
+      const s = refuted(d, { name: ADA.name }, { name: BEA.name });
+      expect(s.state).toBe('DISCOVERING');
+      expect(s.sent(DiscoverCandidates)).toEqual([
+        expect.objectContaining({ step: 2, frontier: { name: ADA.name }, queries: ['Ada Stone with celebrities', 'Ada Stone event'], exclude: [], budget: { searchCalls: 19, recognitionCalls: 115 } }),
+      ]);
+    });
+
+    it('when a reply answers an earlier step, then it is ignored', () => {
+      const d = started();
+      refuted(d, { name: ADA.name }, { name: BEA.name });
+      expect(d.event(EdgeVerified, { runId: d.runId, commandId: d.commandId(VerifyEdge), step: 1, edge: edge(ADA, BEA), usage: usage(0, 0) }).outcome).toBe('ignored');
+      expect(d.s.run.state).toBe('DISCOVERING');
+    });
+  });
+
+  describe('a 3-hop chain A → X → Y → B', () => {
+    it('is found within the hop limit: every decision logged, evidence streamed, confidence from the evidence, replayable', () => {
+      const d = selecting();
+      expect(d.s.run.state).toBe('SELECTING');
+      expect(d.s.run.data).toMatchObject({ from: ADA, path: [ADA] });
+      expect(d.commandCount(SelectNextExpansion)).toBe(1);
+
+      let s = selected(d, [XAV]);
+      expect(s.state).toBe('VERIFYING');
+      // The LLM's queries are run (strict JSON, validated by the service).
+      expect(s.sent(VerifyEdge)).toEqual([expect.objectContaining({ from: ADA, to: XAV, queries: ['Xavier Reed backstage'], pathSoFar: [ADA] })]);
+
+      s = verified(d, edge(ADA, XAV, [[98, 93]]), usage(0, 0, true));
+      expect(s.state).toBe('BRIDGING');
+      expect(s.sent(VerifyEdge)).toEqual([expect.objectContaining({ from: XAV, to: { name: BEA.name }, queries: ['Xavier Reed Bea North'], pathSoFar: [ADA, XAV] })]);
+
+      s = refuted(d, XAV, { name: BEA.name });
+      expect(s.state).toBe('DISCOVERING');
+      expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: XAV, exclude: ['c-ada', 'c-xav'] })]);
+
+      s = discovered(d, XAV, [candidate(YUL, 92, 1, XAV)]);
+      expect(s.state).toBe('SELECTING');
+      expect(s.sent(SelectNextExpansion)).toEqual([expect.objectContaining({ frontier: XAV, hopsRemaining: 5, candidates: [{ person: YUL, count: 1, bestConfWithFrontier: 92 }] })]);
+
+      selected(d, [YUL]);
+      verified(d, edge(XAV, YUL, [[90, 85], [88, 96]]), usage(0, 0, true));
+      s = verified(d, edge(YUL, BEA, [[94, 99]]));
+      expect(s.state).toBe('SUCCEEDED');
+
+      const view = s.view() as { result: { path: string[]; confidenceMap: { edges: Record<string, number>; bottleneck: number; cumulative: number }; graph: { nodes: unknown[] } }; used: Record<string, number> };
+      expect(view.result.path).toEqual(['Ada Stone', 'Xavier Reed', 'Yuliya Park', 'Bea North']);
+      expect(view.result.confidenceMap.edges).toEqual({ 'c-ada->c-xav': 93, 'c-xav->c-yul': 88, 'c-yul->c-bea': 94 });
+      expect(view.result.confidenceMap.bottleneck).toBe(88);
+      expect(view.result.confidenceMap.cumulative).toBeCloseTo(0.93 * 0.88 * 0.94, 10);
+      expect(view.result.graph.nodes).toEqual([
+        { id: 'c-ada', name: 'Ada Stone' },
+        { id: 'c-xav', name: 'Xavier Reed' },
+        { id: 'c-yul', name: 'Yuliya Park' },
+        { id: 'c-bea', name: 'Bea North' },
+      ]);
+      // Every reply's usage is charged: 1 + 3 + 0 + 1 + 3 + 0 + 1 searches; 2 LLM calls.
+      expect(view.used).toMatchObject({ searchCalls: 9, recognitionCalls: 45, llmCalls: 2 });
+      expect(data(d).events.filter((e) => e.type === 'evidence').map((e) => e.data)).toEqual([
+        expect.objectContaining({ from: 'Ada Stone', to: 'Xavier Reed', edgeConf: 93, confidenceFrom: 98, confidenceTo: 93, sourcePageUrl: 'https://news.example/c-ada-c-xav' }),
+        // The best image is the one whose weaker face is strongest: (88, 96), not (90, 85).
+        expect.objectContaining({ from: 'Xavier Reed', to: 'Yuliya Park', edgeConf: 88, confidenceFrom: 88, confidenceTo: 96, images: 2 }),
+        expect.objectContaining({ from: 'Yuliya Park', to: 'Bea North', edgeConf: 94 }),
+      ]);
+      expect(data(d).events.map((e) => e.seq)).toEqual(data(d).events.map((_, i) => i + 1));
+      expect(d.logs.filter((l) => l.stepName === 'decision').map((l) => l.payload['decision'])).toEqual([
+        'initialized',
+        'discover_from',
+        'candidates',
+        'expansion',
+        'edge_accepted',
+        'discover_from',
+        'candidates',
+        'expansion',
+        'edge_accepted',
+        'finalize_success',
+      ]);
+      expect(replayRun(definition, { id: d.runId, idempotencyKey: 'key-1', userId: 'user-1', parentRunId: null }, d.logs)).toEqual({ ok: true, finalState: 'SUCCEEDED', mismatches: [] });
+    });
+  });
+
+  describe('S5: the hop limit', () => {
+    it('when the chain has 5 hops and its end does not reach B, then S7 hop_limit_reached: no path of more than 6 hops', () => {
+      const people = Array.from({ length: 6 }, (_, i) => ({ name: `Person ${i}`, celebrityId: `c-${i}` }));
+      const d = started({ ...START, options: { maxSearchCalls: 100, maxRecognitionCalls: 600, maxLlmCalls: 20 } });
+      refuted(d, { name: ADA.name }, { name: BEA.name });
+      let frontier: Person = ADA;
+      for (const next of people.slice(0, 5)) {
+        expect(d.s.run.state).toBe('DISCOVERING');
+        discovered(d, frontier, [candidate(next, 90, 1, frontier)]);
+        selected(d, [next]);
+        verified(d, edge(frontier, next), usage(0, 0, true));
+        refuted(d, next, { name: BEA.name });
+        frontier = next;
+      }
+      expect(d.s.run.state).toBe('FAILED');
+      expect(data(d).edges).toHaveLength(5);
+      expect(data(d).events.at(-1)).toMatchObject({
+        type: 'no_path',
+        data: { message: 'No verified visual connection found within 6 degrees at ≥80% confidence.', reason: 'hop_limit_reached', hopDepth: 5, hopLimit: 6 },
+      });
+      expect(data(d).events.some((e) => e.type === 'final')).toBe(false);
+    });
+
+    it('when the limit is lowered to 2, then one expansion is all there is', () => {
+      const d = selecting(undefined, { ...START, options: { maxHops: 2 } });
+      selected(d, [XAV]);
+      verified(d, edge(ADA, XAV), usage(0, 0, true));
+      const s = refuted(d, XAV, { name: BEA.name });
+      expect(s.state).toBe('FAILED');
+      expect(data(d).failure).toMatchObject({ reason: 'hop_limit_reached' });
+    });
+  });
+
+  describe('budgets: each one spent ends the run in S7 with its reason', () => {
+    it('search: the budget is spent before discovery can search', () => {
+      const d = started({ ...START, options: { maxSearchCalls: 1 } });
+      const s = refuted(d, { name: ADA.name }, { name: BEA.name }, usage(1, 5));
+      expect(s.state).toBe('FAILED');
+      expect(s.sent(DiscoverCandidates)).toEqual([]);
+      expect(data(d).events.at(-1)).toMatchObject({ type: 'no_path', data: { reason: 'search_budget_exhausted', used: { searchCalls: 1 } } });
+    });
+
+    it('recognition: a step that stopped at its recognition budget', () => {
+      const d = started();
+      refuted(d, { name: ADA.name }, { name: BEA.name });
+      const s = discovered(d, ADA, [candidate(XAV, 95)], usage(3, 115), { budgetExhausted: 'recognition' });
+      expect(s.state).toBe('FAILED');
+      expect(data(d).failure).toMatchObject({ reason: 'recognition_budget_exhausted' });
+    });
+
+    it('recognition: a verification refuted because the budget ran out is not a refutation of the candidate', () => {
+      const d = selecting();
+      selected(d, [XAV]);
+      const s = refuted(d, ADA, XAV, usage(2, 10), { reason: 'budget_exhausted', budgetExhausted: 'search' });
+      expect(s.state).toBe('FAILED');
+      expect(data(d).failure).toMatchObject({ reason: 'search_budget_exhausted' });
+      expect(data(d).failedFrom).toEqual({});
+    });
+
+    it('LLM calls: none left for the selection', () => {
+      const d = selecting(undefined, { ...START, options: { maxLlmCalls: 0 } });
+      expect(d.s.run.state).toBe('FAILED');
+      expect(d.commandCount(SelectNextExpansion)).toBe(0);
+      expect(data(d).failure).toMatchObject({ reason: 'llm_budget_exhausted' });
+    });
+
+    it('runtime: the deadline passes mid-run', () => {
+      const d = selecting(undefined, { ...START, options: { maxRuntimeMs: 5_000 } });
+      const s = d.fire(RUN_DEADLINE_TIMER);
+      expect(s.state).toBe('FAILED');
+      expect(data(d).events.at(-1)).toMatchObject({ type: 'no_path', data: { reason: 'runtime_budget_exhausted' } });
+      expect(d.pendingTimers()).toEqual([]);
+    });
+  });
+
+  describe('S3: the LLM selection', () => {
+    it('when the LLM answered invalid JSON, then the fallback chosen by the service is followed with the spec queries, and the log says why', () => {
+      const d = selecting();
+      const s = selected(d, [XAV], { decidedBy: 'fallback', fallbackReason: 'invalid_json', searchQueries: [], narration: '', usage: { llmCalls: 1, costUsd: 0 } });
+      expect(s.state).toBe('VERIFYING');
+      expect(s.sent(VerifyEdge)).toEqual([expect.objectContaining({ to: XAV, queries: ['Ada Stone Xavier Reed', 'Ada Stone Xavier Reed event'] })]);
+      expect(decisions(d, 'expansion')).toEqual([expect.objectContaining({ decided_by: 'fallback', fallback_reason: 'invalid_json', candidate: 'Xavier Reed' })]);
+      expect(data(d).events.at(-1)).toMatchObject({ type: 'status', data: { message: 'Trying an expansion via Xavier Reed…' } });
+    });
+
+    it('when the choice is not among the candidates, then the deterministic ranking decides: best confidence, then count', () => {
+      const d = selecting([candidate(ZED, 90, 5), candidate(XAV, 93, 1), candidate(YUL, 93, 2)]);
+      const s = selected(d, [BEA]);
+      expect(s.sent(VerifyEdge)).toEqual([expect.objectContaining({ to: YUL, queries: ['Ada Stone Yuliya Park', 'Ada Stone Yuliya Park event'] })]);
+      expect(decisions(d, 'expansion')).toEqual([expect.objectContaining({ decided_by: 'fallback', fallback_reason: 'invalid_choice', candidate: 'Yuliya Park' })]);
+    });
+  });
+
+  describe('dedup of candidates', () => {
+    it('keeps one entry per person (the best), never one on the path or the target, in the fallback order', () => {
+      const d = started();
+      refuted(d, { name: ADA.name }, { name: BEA.name });
+      const s = discovered(d, ADA, [candidate(ZED, 85, 1), candidate(XAV, 88, 1), candidate(XAV, 95, 3), candidate({ name: 'bea  north', celebrityId: 'c-bea' }, 99, 4), candidate(ADA, 99, 9)]);
+      expect(s.sent(SelectNextExpansion)).toEqual([
+        expect.objectContaining({
+          candidates: [
+            { person: XAV, count: 3, bestConfWithFrontier: 95 },
+            { person: ZED, count: 1, bestConfWithFrontier: 85 },
+          ],
+        }),
+      ]);
+      // The target seen beside the frontier is identified by the recogniser's id.
+      expect(data(d).to).toEqual({ name: BEA.name, celebrityId: 'c-bea' });
+    });
+  });
+
+  describe('S4: an intermediate that cannot be verified', () => {
+    it('when candidates remain, then back to S3 without it; when none, another frontier (one step back); from A with none left, S7', () => {
+      const d = selecting();
+      selected(d, [XAV]);
+      let s = refuted(d, ADA, XAV);
+      expect(s.state).toBe('SELECTING');
+      expect(s.sent(SelectNextExpansion)).toEqual([expect.objectContaining({ candidates: [{ person: ZED, count: 1, bestConfWithFrontier: 90 }] })]);
+      selected(d, [ZED]);
+      verified(d, edge(ADA, ZED), usage(0, 0, true));
+      refuted(d, ZED, { name: BEA.name });
+      discovered(d, ZED, [candidate(YUL, 91, 1, ZED)]);
+      selected(d, [YUL]);
+      s = refuted(d, ZED, YUL);
+      // Zed is a dead end: discovery goes back to Ada, Zed and Xavier excluded.
+      expect(s.state).toBe('DISCOVERING');
+      expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: ADA, exclude: ['c-ada', 'c-zed', 'c-xav'] })]);
+      expect(data(d).path).toEqual([ADA]);
+      s = discovered(d, ADA, [candidate(ZED, 90), candidate(XAV, 95)], usage(0, 0));
+      expect(s.state).toBe('FAILED');
+      expect(data(d).failure).toMatchObject({ reason: 'no_candidates' });
+    });
+  });
+
+  describe('a step that fails', () => {
+    it('when retryable, then retried after a backoff under a new id; when it keeps failing, then S7 with a sanitised error', () => {
+      const d = started();
+      const first = d.commandId(VerifyEdge);
+      let s = d.reply(VerifyEdge, VisualStepFailed, { step: 1, command: 'VerifyEdge', errorCode: 'search_unavailable', retryable: true, detail: 'HTTP 503 from upstream', usage: usage(1, 0) });
+      expect(s.state).toBe('DIRECT_EDGE');
+      s = d.fire('retry:direct:1');
+      expect(d.commandId(VerifyEdge)).not.toBe(first);
+      expect(s.sent(VerifyEdge)).toEqual([expect.objectContaining({ step: 1, queries: ['Ada Stone Bea North'] })]);
+      s = d.fire('resend:direct:1:2');
+      expect(s.state).toBe('DIRECT_EDGE');
+      d.fire('retry:direct:1');
+      s = d.reply(VerifyEdge, VisualStepFailed, { step: 1, command: 'VerifyEdge', errorCode: 'search_unavailable', retryable: true, detail: 'HTTP 503 from upstream', usage: usage(1, 0) });
+      expect(s.state).toBe('FAILED');
+      expect(data(d).events.at(-1)).toEqual(expect.objectContaining({ type: 'error', data: { code: 'step_failed', message: 'A search or recognition step failed; the investigation stopped.' } }));
+      expect(JSON.stringify(data(d).events)).not.toContain('503');
+      expect(data(d).used.searchCalls).toBe(2);
+    });
+  });
+
+  it('is cancellable while it works', () => {
+    const d = selecting();
+    expect(d.cancel().state).toBe('CANCELLED');
+  });
+});

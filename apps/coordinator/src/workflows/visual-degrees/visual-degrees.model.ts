@@ -1,0 +1,129 @@
+import { type EdgeVerified, type MessageData, normalisePersonName, VISUAL_DEGREES_MAX_HOPS, type visualPerson } from '@openpaw/contracts';
+import type { StepProgress } from '@openpaw/saga';
+import type { z } from 'zod';
+
+/** Spec 03's fixed parameters (MVP defaults). */
+export const VISUAL_DEGREES_PARAMETERS = { maxHops: VISUAL_DEGREES_MAX_HOPS, threshold: 80, imagesPerQuery: 5 } as const;
+
+/** Spec 03's recommended budgets, per run (options may lower or raise them within the caps). */
+export const DEFAULT_VISUAL_BUDGETS = { maxSearchCalls: 20, maxRecognitionCalls: 120, maxLlmCalls: 8, maxRuntimeMs: 300_000 } as const;
+
+/** Case- and accent-insensitive identity of a name (a person known by name only). */
+export function nameKey(name: string): string {
+  return normalisePersonName(name).normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+
+export type Person = z.infer<typeof visualPerson>;
+export interface IdentifiedPerson {
+  readonly name: string;
+  readonly celebrityId: string;
+}
+export type VerifiedEdge = MessageData<typeof EdgeVerified>['edge'];
+
+export interface Budgets {
+  readonly maxSearchCalls: number;
+  readonly maxRecognitionCalls: number;
+  readonly maxLlmCalls: number;
+  readonly maxRuntimeMs: number;
+}
+
+export interface Usage {
+  readonly searchCalls: number;
+  readonly recognitionCalls: number;
+  readonly llmCalls: number;
+  readonly imagesSkipped: number;
+  readonly costUsd: number;
+}
+
+export type StepKind = 'direct' | 'discover' | 'select' | 'verify' | 'bridge';
+
+/** A candidate for the frontier: verified co-appearance (its evidence), with the spec's ranking figures. */
+export interface Candidate {
+  readonly person: IdentifiedPerson;
+  readonly count: number;
+  readonly bestConfWithFrontier: number;
+}
+
+/** Why S7. */
+export type FailureReason =
+  | 'hop_limit_reached'
+  | 'no_candidates'
+  | 'search_budget_exhausted'
+  | 'recognition_budget_exhausted'
+  | 'llm_budget_exhausted'
+  | 'runtime_budget_exhausted'
+  | 'step_failed';
+
+/** The spec's streaming events, kept in run data in order (`seq` is the SSE id, so a client resumes). */
+export type StreamEvent =
+  | { readonly seq: number; readonly type: 'status'; readonly at: string; readonly data: { readonly message: string } }
+  | { readonly seq: number; readonly type: 'evidence'; readonly at: string; readonly data: EvidenceCard }
+  | { readonly seq: number; readonly type: 'path_update'; readonly at: string; readonly data: { readonly path: readonly string[]; readonly hops: number } }
+  | { readonly seq: number; readonly type: 'final'; readonly at: string; readonly data: FinalPayload }
+  | { readonly seq: number; readonly type: 'no_path'; readonly at: string; readonly data: NoPathPayload }
+  | { readonly seq: number; readonly type: 'error'; readonly at: string; readonly data: { readonly code: string; readonly message: string } };
+
+export type StreamEventType = StreamEvent['type'];
+
+/** A verified edge as the client sees it: its best image, the page it came from, both confidences. */
+export interface EvidenceCard {
+  readonly from: string;
+  readonly to: string;
+  readonly edgeConf: number;
+  readonly imageUrl: string;
+  readonly sourcePageUrl: string | null;
+  readonly confidenceFrom: number;
+  readonly confidenceTo: number;
+  readonly images: number;
+}
+
+export interface FinalPayload {
+  readonly path: readonly string[];
+  readonly edges: readonly { readonly from: string; readonly to: string; readonly edgeConf: number; readonly evidence: readonly { readonly imageUrl: string; readonly sourcePageUrl: string | null; readonly confidenceFrom: number; readonly confidenceTo: number }[] }[];
+  readonly confidenceMap: { readonly edges: Readonly<Record<string, number>>; readonly bottleneck: number; readonly cumulative: number };
+  readonly graph: { readonly nodes: readonly { readonly id: string; readonly name: string }[]; readonly edges: readonly { readonly source: string; readonly target: string; readonly edgeConf: number }[] };
+}
+
+export interface NoPathPayload {
+  readonly message: string;
+  readonly reason: FailureReason;
+  readonly hopDepth: number;
+  readonly hopLimit: number;
+  readonly budgets: Budgets;
+  readonly used: Usage;
+}
+
+/**
+ * The run's data, the source of truth (run memory in KV is a cache that may expire): the request, its
+ * limits, what has been spent, the verified chain from `from` to the frontier, the frontier's candidates
+ * and failures, the step in flight, and the stream events so far.
+ */
+export interface VisualDegreesData {
+  readonly sessionId: string;
+  readonly from: Person;
+  readonly to: Person;
+  readonly hopLimit: number;
+  readonly budgets: Budgets;
+  readonly model: string | null;
+  readonly used: Usage;
+  readonly startedAt: string | null;
+  /** The saga's step counter (the commands' `step`; with the run id, the service's idempotency key). */
+  readonly stepNo: number;
+  readonly step: StepProgress | null;
+  /** The step's command as first sent, re-sent as is by a retry (a new try, so a new id). */
+  readonly command: { readonly subject: string; readonly data: object } | null;
+  /** The verified chain: path[0] is `from`, its last node the frontier; edges[i] joins path[i] and path[i+1]. */
+  readonly path: readonly Person[];
+  readonly edges: readonly VerifiedEdge[];
+  /** The frontier's candidates (deduplicated, in the fallback order), those still untried. */
+  readonly candidates: readonly Candidate[];
+  /** Per frontier (celebrity id), the candidates that could not be verified from it. */
+  readonly failedFrom: Readonly<Record<string, readonly string[]>>;
+  /** Frontiers whose every candidate failed: never proposed again. */
+  readonly deadEnds: readonly string[];
+  /** The candidate S4 is verifying, with the queries it runs. */
+  readonly verifying: { readonly candidate: IdentifiedPerson; readonly queries: readonly string[] } | null;
+  readonly events: readonly StreamEvent[];
+  readonly failure: { readonly reason: FailureReason; readonly detail: string } | null;
+}

@@ -1,0 +1,182 @@
+import { join } from 'node:path';
+import { freshDatabase, privateNatsServer, type NatsServerHandle, type RunningPlatform, startPlatformProcesses, waitFor } from '@openpaw/testing';
+import { GatewayClient } from './e2e-client.js';
+import { readSse, type SseEvent } from './sse-reader.js';
+
+const root = join(import.meta.dirname, '../../../..');
+
+interface DemoPairs {
+  readonly threeHop: { readonly from: string; readonly to: string };
+  readonly noPath: { readonly from: string; readonly to: string };
+}
+
+/** The local world's demo pairs, as the visual-search service announces them at start. */
+function demoPairsFrom(logs: string): DemoPairs | undefined {
+  for (const line of logs.split('\n')) {
+    if (!line.includes('localWorldDemo')) continue;
+    return (JSON.parse(line) as { localWorldDemo: DemoPairs }).localWorldDemo;
+  }
+  return undefined;
+}
+
+const dataOf = (events: readonly SseEvent[], type: string) => events.filter((e) => e.event === type).map((e) => JSON.parse(e.data) as Record<string, unknown>);
+
+describe('visual degrees (spec 03) end to end through the gateway, over the local world', () => {
+  let nats: NatsServerHandle;
+  let platform: RunningPlatform;
+  let alice: GatewayClient;
+  let pairs: DemoPairs;
+
+  beforeAll(async () => {
+    nats = await privateNatsServer();
+    platform = await startPlatformProcesses({
+      root,
+      natsUrl: nats.url,
+      databaseUrl: await freshDatabase('e2e_visual'),
+      services: ['coordinator', 'visual-search', 'gateway'],
+      serviceEnv: { 'visual-search': { LOG_LEVEL: 'info', OPENPAW_VISUAL_WORLD_SEED: '7' } },
+    });
+    alice = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'alice');
+    pairs = await waitFor(() => demoPairsFrom(platform.logs('visual-search')), 'the local world demo pairs in the visual-search log');
+  });
+
+  afterAll(async () => {
+    await platform.stop();
+    await nats.dispose();
+  });
+
+  const start = async (body: unknown, headers: Record<string, string> = {}) => {
+    const response = await alice.request('/visual-degrees', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> & { runId: string } };
+  };
+
+  it('refuses bad input with 400 naming the field', async () => {
+    const missing = await start({ from: 'Ada Stone' });
+    expect(missing.status).toBe(400);
+    expect(missing.body).toMatchObject({ error: 'validation_failed', location: 'body', issues: [expect.objectContaining({ path: 'to' })] });
+    const hops = await start({ from: 'A', to: 'B', options: { maxHops: 9 } });
+    expect(hops.status).toBe(400);
+    expect(hops.body['issues']).toEqual([expect.objectContaining({ path: 'options.maxHops' })]);
+    const documented = (await (await fetch(`${platform.gatewayUrl}/docs/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(documented.paths)).toEqual(expect.arrayContaining(['/visual-degrees', '/visual-degrees/{id}', '/visual-degrees/{id}/events', '/visual-degrees/{id}/cancel']));
+  });
+
+  it('finds a 3-hop chain with evidence on the SSE stream, and resumes after Last-Event-ID', async () => {
+    const started = await start(pairs.threeHop, { 'idempotency-key': 'three-hop-1' });
+    expect(started.status).toBe(202);
+    const runId = started.body.runId;
+    const events = await readSse(`${platform.gatewayUrl}/visual-degrees/${runId}/events`, alice, { timeoutMs: 60_000 });
+    const types = events.map((e) => e.event);
+    expect(types[0]).toBe('status');
+    expect(types.at(-1)).toBe('final');
+    const evidence = dataOf(events, 'evidence');
+    // The pair is 3 hops apart at best; the one-sided search (spec 03's MVP) may find a longer chain, never over 6.
+    expect(evidence.length).toBeGreaterThanOrEqual(3);
+    expect(evidence.length).toBeLessThanOrEqual(6);
+    for (const card of evidence) {
+      expect(card).toMatchObject({ imageUrl: expect.stringMatching(/^local-world:/), confidenceFrom: expect.any(Number), confidenceTo: expect.any(Number) });
+      expect(Math.min(card['confidenceFrom'] as number, card['confidenceTo'] as number)).toBeGreaterThanOrEqual(80);
+    }
+    const [final] = dataOf(events, 'final') as [{ path: string[]; confidenceMap: { bottleneck: number; cumulative: number } }];
+    expect(final.path).toHaveLength(evidence.length + 1);
+    expect(final.path[0]).toBe(pairs.threeHop.from);
+    expect(final.path.at(-1)).toBe(pairs.threeHop.to);
+    expect(evidence.map((card) => [card['from'], card['to']])).toEqual(final.path.slice(1).map((to, i) => [final.path[i], to]));
+    expect(final.confidenceMap.bottleneck).toBe(Math.min(...evidence.map((e) => e['edgeConf'] as number)));
+    // Ids are the run's own sequence: resuming after the second event replays the rest, nothing else.
+    const resumed = await readSse(`${platform.gatewayUrl}/visual-degrees/${runId}/events`, alice, { timeoutMs: 10_000, lastEventId: '2' });
+    expect(resumed.map((e) => e.id)).toEqual(events.slice(2).map((e) => e.id));
+
+    const run = (await (await alice.request(`/visual-degrees/${runId}`)).json()) as { state: string; view: { path: string[]; used: Record<string, number> } };
+    expect(run.state).toBe('SUCCEEDED');
+    expect(run.view.path).toEqual(final.path);
+    expect(run.view.used['searchCalls']).toBeGreaterThan(0);
+    // The same key is the same run.
+    expect((await start(pairs.threeHop, { 'idempotency-key': 'three-hop-1' })).body).toMatchObject({ runId, state: 'SUCCEEDED', terminal: true });
+  });
+
+  it('answers no_path honestly when the persons are not connected', async () => {
+    const started = await start({ ...pairs.noPath, options: { maxHops: 3 } });
+    const events = await readSse(`${platform.gatewayUrl}/visual-degrees/${started.body.runId}/events`, alice, { timeoutMs: 60_000 });
+    expect(events.at(-1)?.event).toBe('no_path');
+    expect(dataOf(events, 'final')).toEqual([]);
+    const [noPath] = dataOf(events, 'no_path');
+    expect(noPath).toMatchObject({ message: expect.stringContaining('No verified visual connection found'), reason: expect.stringMatching(/hop_limit_reached|no_candidates|budget_exhausted/) });
+    expect((await alice.request(`/visual-degrees/${started.body.runId}`)).status).toBe(200);
+    // Another user sees nothing of it.
+    const bob = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'bob');
+    expect((await bob.request(`/visual-degrees/${started.body.runId}`)).status).toBe(404);
+  });
+
+  it('survives kill -9 of visual-search mid-run: the step is re-sent to the restarted service and the chain is found', async () => {
+    const started = await start(pairs.threeHop, { 'idempotency-key': 'three-hop-crash' });
+    const runId = started.body.runId;
+    await alice.untilState(runId, ['DISCOVERING', 'SELECTING', 'VERIFYING', 'BRIDGING']);
+    await platform.kill('visual-search');
+    // The crash happened mid-run (else this test would prove nothing).
+    expect((await alice.run(runId)).terminal).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await platform.start('visual-search');
+    const run = await alice.untilTerminal(runId, 90_000);
+    expect(run.state).toBe('SUCCEEDED');
+    expect((run.view['path'] as string[]).at(-1)).toBe(pairs.threeHop.to);
+    // Every command was answered once: nothing the crash lost stays unanswered, nothing is dead-lettered.
+    expect(run.view['failure']).toBeUndefined();
+  });
+
+  it('cancels a running search: with visual-search down, the run waits in S1 until cancelled', async () => {
+    await platform.kill('visual-search');
+    try {
+      const started = await start(pairs.noPath);
+      await alice.untilState(started.body.runId, ['DIRECT_EDGE']);
+      const cancelled = await alice.request(`/visual-degrees/${started.body.runId}/cancel`, { method: 'POST' });
+      expect(cancelled.status).toBe(202);
+      expect(await alice.untilTerminal(started.body.runId)).toMatchObject({ state: 'CANCELLED' });
+      // Ended: a second cancel is refused.
+      expect((await alice.request(`/visual-degrees/${started.body.runId}/cancel`, { method: 'POST' })).status).toBe(409);
+    } finally {
+      await platform.start('visual-search');
+    }
+  });
+});
+
+describe('visual degrees when run memory expires mid-run (KV TTL 1 s)', () => {
+  let nats: NatsServerHandle;
+  let platform: RunningPlatform;
+  let alice: GatewayClient;
+  let pairs: DemoPairs;
+
+  beforeAll(async () => {
+    nats = await privateNatsServer();
+    platform = await startPlatformProcesses({
+      root,
+      natsUrl: nats.url,
+      databaseUrl: await freshDatabase('e2e_visual_ttl'),
+      services: ['coordinator', 'visual-search', 'gateway'],
+      serviceEnv: { 'visual-search': { LOG_LEVEL: 'info', OPENPAW_VISUAL_WORLD_SEED: '7', OPENPAW_VISUAL_RUN_TTL_MS: '1000', OPENPAW_VISUAL_EVIDENCE_TTL_MS: '1000' } },
+    });
+    alice = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'alice');
+    pairs = await waitFor(() => demoPairsFrom(platform.logs('visual-search')), 'the local world demo pairs in the visual-search log');
+  });
+
+  afterAll(async () => {
+    await platform.stop();
+    await nats.dispose();
+  });
+
+  it('finds the chain from the saga’s own data: the service, restarted after every key expired, redoes the lost work', async () => {
+    const response = await alice.request('/visual-degrees', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(pairs.threeHop) });
+    const { runId } = (await response.json()) as { runId: string };
+    await alice.untilState(runId, ['DISCOVERING', 'SELECTING', 'VERIFYING', 'BRIDGING']);
+    await platform.kill('visual-search');
+    expect((await alice.run(runId)).terminal).toBe(false);
+    // Longer than the TTL: seen queries, recognitions, candidates, path and the reply cache are gone.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    await platform.start('visual-search');
+    const run = await alice.untilTerminal(runId, 90_000);
+    expect(run.state).toBe('SUCCEEDED');
+    const path = run.view['path'] as string[];
+    expect(path[0]).toBe(pairs.threeHop.from);
+    expect(path.at(-1)).toBe(pairs.threeHop.to);
+  });
+});

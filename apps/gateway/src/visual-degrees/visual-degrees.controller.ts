@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import { BadRequestException, Body, ConflictException, Controller, Get, Headers, HttpCode, HttpException, HttpStatus, NotFoundException, Param, Post, Req, Res } from '@nestjs/common';
+import {
+  ApiAcceptedResponse,
+  ApiBadRequestResponse,
+  ApiBearerAuth,
+  ApiConflictResponse,
+  ApiHeader,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import { VISUAL_DEGREES } from '@openpaw/contracts';
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import { AdmissionControl } from '../admission/admission-control.js';
+import { tierOf } from '../admission/admission-limits.js';
+import { CurrentUser } from '../auth/current-user.decorator.js';
+import type { AuthenticatedUser } from '../auth/tokens.js';
+import { ApiZodBody, ApiZodParams, BEARER_SCHEME, openApiSchema } from '../http/openapi.js';
+import { type ValidationErrorBody, ZodValidationPipe } from '../http/zod-validation.pipe.js';
+import { type RunProjection, RunProjectionStore } from '../projection/run-projection.store.js';
+import { CancelRunHandler } from '../runs/cancel-run/cancel-run.handler.js';
+import { cancelAccepted, cancelRefused, errorBody, runIdParams, toRunResource, validationErrorBody } from '../runs/runs.schemas.js';
+import { RunSubmitter } from '../runs/submit/run-submitter.js';
+import { VisualDegreesEventsStream } from './visual-degrees-events.stream.js';
+import { idempotencyKeyHeader, linksOf, visualDegreesAccepted, visualDegreesBody, visualDegreesRun } from './visual-degrees.schemas.js';
+
+/** The state a run is created in, reported until the coordinator reports the run itself. */
+const INITIAL_STATE = 'INITIALIZING';
+/** How long `POST /visual-degrees` waits for the coordinator to have started the run. */
+const START_WAIT_MS = 5_000;
+
+const notFound = (): NotFoundException => new NotFoundException({ error: 'not_found', message: 'no such visual degrees run' });
+
+/**
+ * Spec 03 in the gateway: start a search for an evidence-verified visual chain between two persons,
+ * read it, follow its evidence live (SSE) and cancel it. Runs are read from the gateway's projection;
+ * the `visual_degrees` saga in the coordinator does the work.
+ */
+@ApiTags('visual-degrees')
+@ApiBearerAuth(BEARER_SCHEME)
+@ApiUnauthorizedResponse({ description: 'Missing or invalid bearer token.', schema: openApiSchema(errorBody) })
+@ApiBadRequestResponse({ description: 'Invalid input; `issues` name the fields.', schema: openApiSchema(validationErrorBody) })
+@Controller('visual-degrees')
+export class VisualDegreesController {
+  constructor(
+    private readonly submitter: RunSubmitter,
+    private readonly runs: RunProjectionStore,
+    private readonly admission: AdmissionControl,
+    private readonly cancelRun: CancelRunHandler,
+    private readonly eventStream: VisualDegreesEventsStream,
+  ) {}
+
+  @Post()
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Find an evidence-verified visual chain between two persons (spec 03).',
+    description:
+      'Starts a `visual_degrees` run: at most 6 hops, each edge shown by an image where both persons are recognised at ≥ 80 %. ' +
+      '`options` may lower the hop limit and set the budgets (search calls, recognition calls, LLM calls, runtime). ' +
+      'The same `Idempotency-Key` from the same user answers with the same run. Follow it with `GET /visual-degrees/{id}/events`.',
+  })
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'The same key from the same user is the same run.' })
+  @ApiZodBody(visualDegreesBody)
+  @ApiAcceptedResponse({ description: 'The run is started (or was, with this key).', schema: openApiSchema(visualDegreesAccepted) })
+  @ApiTooManyRequestsResponse({ description: 'Admission control: over the tier\'s rate or in-flight limit, or the platform is busy. Retry after `Retry-After` seconds.', schema: openApiSchema(errorBody) })
+  async start(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body(new ZodValidationPipe(visualDegreesBody)) body: z.output<typeof visualDegreesBody>,
+    @Headers('idempotency-key') rawKey: string | undefined,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<z.output<typeof visualDegreesAccepted>> {
+    const header = idempotencyKeyHeader.safeParse(rawKey);
+    if (!header.success) {
+      const refusal: ValidationErrorBody = { error: 'validation_failed', location: 'input', issues: [{ path: 'Idempotency-Key', message: header.error.issues[0]?.message ?? 'invalid' }] };
+      throw new BadRequestException(refusal);
+    }
+    const key = header.data ?? randomUUID();
+    const runId = this.submitter.runIdOf(VISUAL_DEGREES, user.userId, key);
+    const known = await this.runs.findForUser(runId, user.userId);
+    if (known === undefined) {
+      const tier = tierOf(user.tier);
+      const admission = await this.admission.admit(user.userId, tier);
+      if (!admission.admitted) {
+        response.setHeader('Retry-After', String(admission.retryAfterSeconds));
+        throw new HttpException(
+          { error: 'too_many_requests', reason: admission.reason, message: admission.detail, retry_after_seconds: admission.retryAfterSeconds },
+          HttpStatus.TOO_MANY_REQUESTS,
+        );
+      }
+      this.admission.started(runId, user.userId, tier);
+      await this.submitter.submit({ workflowType: VISUAL_DEGREES, idempotencyKey: key, userId: user.userId, input: body });
+    }
+    // Answer once the projection holds the run (bounded), so reading it or its events works at once.
+    const current = known ?? (await this.projected(runId, user.userId));
+    response.setHeader('Location', linksOf(runId).self);
+    return { runId, state: current?.state ?? INITIAL_STATE, terminal: current?.terminal ?? false, links: linksOf(runId) };
+  }
+
+  @Get(':id')
+  @ApiOperation({
+    summary: 'One visual degrees run: state, chain so far, budgets spent, its stream events, and the result or the reason for no path.',
+  })
+  @ApiZodParams(runIdParams)
+  @ApiOkResponse({ schema: openApiSchema(visualDegreesRun) })
+  @ApiNotFoundResponse({ description: 'No such visual degrees run among the caller’s.', schema: openApiSchema(errorBody) })
+  async get(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(runIdParams)) params: z.output<typeof runIdParams>): Promise<z.output<typeof visualDegreesRun>> {
+    const run = await this.ownRun(params.id, user);
+    return { ...toRunResource(run), links: linksOf(run.runId) };
+  }
+
+  @Get(':id/events')
+  @ApiOperation({
+    summary: 'Server-sent events of a visual degrees run.',
+    description:
+      'Spec 03\'s event types: `status` (progress), `evidence` (a verified edge: image, source page, both confidences), `path_update` ' +
+      '(the chain so far), `final` (`{ path, edges, confidenceMap, graph }`), `no_path` (the reason: hop limit, a budget, no candidates), ' +
+      '`error` (sanitised). Each has `id: <seq>`; send `Last-Event-ID` to resume after it. The stream ends after the run does.',
+  })
+  @ApiProduces('text/event-stream')
+  @ApiZodParams(runIdParams)
+  @ApiOkResponse({ description: 'A `text/event-stream`.' })
+  @ApiNotFoundResponse({ description: 'No such visual degrees run among the caller’s.', schema: openApiSchema(errorBody) })
+  async events(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param(new ZodValidationPipe(runIdParams)) params: z.output<typeof runIdParams>,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    await this.eventStream.stream(await this.ownRun(params.id, user), request, response);
+  }
+
+  @Post(':id/cancel')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Cancel a visual degrees run.', description: 'As `POST /runs/{id}/cancel`: 202 `cancelled` or `pending`, 409 when the run has already ended.' })
+  @ApiZodParams(runIdParams)
+  @ApiAcceptedResponse({ schema: openApiSchema(cancelAccepted) })
+  @ApiConflictResponse({ description: 'Refused by the workflow (e.g. terminal).', schema: openApiSchema(cancelRefused) })
+  @ApiNotFoundResponse({ description: 'No such visual degrees run among the caller’s.', schema: openApiSchema(errorBody) })
+  async cancel(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(runIdParams)) params: z.output<typeof runIdParams>): Promise<z.output<typeof cancelAccepted>> {
+    await this.ownRun(params.id, user);
+    const result = await this.cancelRun.execute({ runId: params.id, userId: user.userId, reason: 'cancelled by the user' });
+    switch (result.kind) {
+      case 'notFound':
+        throw notFound();
+      case 'refused':
+        throw new ConflictException({ error: 'cancel_refused', reason: result.reason, detail: result.detail, state: result.state } satisfies z.output<typeof cancelRefused>);
+      case 'cancelled':
+        return { runId: params.id, status: 'cancelled', state: result.state, terminal: true };
+      case 'pending':
+        return { runId: params.id, status: 'pending', state: result.state, terminal: false };
+    }
+  }
+
+  /** The run once the projection shows it, polled for at most START_WAIT_MS (live events reach the bus before the row is written). */
+  private async projected(runId: string, userId: string): Promise<RunProjection | undefined> {
+    const deadline = Date.now() + START_WAIT_MS;
+    for (;;) {
+      const run = await this.runs.findForUser(runId, userId);
+      if (run !== undefined || Date.now() > deadline) return run;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  private async ownRun(runId: string, user: AuthenticatedUser): Promise<RunProjection> {
+    const run = await this.runs.findForUser(runId, user.userId);
+    if (run?.workflowType !== VISUAL_DEGREES) throw notFound();
+    return run;
+  }
+}

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+/** Spec 03's fixed parameters (MVP defaults): the hop limit is also the most a request may ask for. */
+export const VISUAL_DEGREES_MAX_HOPS = 6;
+
+/** Trims and collapses spaces (spec S0). */
+export function normalisePersonName(name: string): string {
+  return name.trim().replace(/\s+/g, ' ');
+}
+
+const personName = z
+  .string()
+  .transform(normalisePersonName)
+  .pipe(z.string().min(1, 'a name is required').max(200));
+
+export const visualDegreesOptions = z.strictObject({
+  /** At most spec 03's 6. */
+  maxHops: z.int().min(1).max(VISUAL_DEGREES_MAX_HOPS).optional(),
+  maxSearchCalls: z.int().min(1).max(100).optional(),
+  maxRecognitionCalls: z.int().min(1).max(600).optional(),
+  maxLlmCalls: z.int().min(0).max(50).optional(),
+  maxRuntimeMs: z.int().min(1_000).max(3_600_000).optional(),
+  /** `provider/model` for the selection; the service's default when absent. */
+  model: z.string().min(1).max(200).optional(),
+});
+
+/**
+ * The input of a `visual_degrees` run (spec 03): two persons and optional limits. Not a message: what
+ * the gateway validates (`POST /visual-degrees`) and the saga starts from.
+ */
+export const visualDegreesRequest = z.strictObject({
+  from: personName,
+  to: personName,
+  /** Run memory key prefix `vd.{sessionId}.{runId}`; the run's user when absent. */
+  sessionId: z.string().min(1).max(128).optional(),
+  options: visualDegreesOptions.optional(),
+});
+export type VisualDegreesRequest = z.input<typeof visualDegreesRequest>;
+
+/** The spec's streaming event types, in the run's view and on its SSE stream. */
+export const VISUAL_DEGREES_EVENT_TYPES = ['status', 'evidence', 'path_update', 'final', 'no_path', 'error'] as const;
