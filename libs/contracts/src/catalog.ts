@@ -2,6 +2,7 @@ import type { AnyMessageDefinition } from './message-definition.js';
 import * as artifacts from './messages/artifacts.js';
 import * as assets from './messages/assets.js';
 import * as ingestion from './messages/ingestion.js';
+import * as researchFlow from './messages/research-flow.js';
 import * as retrieval from './messages/retrieval.js';
 import * as solve from './messages/solve.js';
 import * as workflow from './messages/workflow.js';
@@ -10,7 +11,15 @@ import * as workflow from './messages/workflow.js';
  * The one typed catalog: every message OpenPaw publishes. A module per bounded context under
  * `messages/`; add new modules here. JSON Schema and AsyncAPI under `contracts/` are generated from it.
  */
-const modules: readonly Record<string, unknown>[] = [workflow, ingestion, retrieval, solve, assets, artifacts];
+const modules: readonly Record<string, unknown>[] = [
+  workflow,
+  ingestion,
+  retrieval,
+  solve,
+  assets,
+  artifacts,
+  researchFlow,
+];
 
 function isDefinition(value: unknown): value is AnyMessageDefinition {
   return typeof value === 'object' && value !== null && 'subject' in value && 'schema' in value && 'kind' in value;

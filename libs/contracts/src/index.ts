@@ -11,6 +11,7 @@ export * from './messages/retrieval.js';
 export * from './messages/solve.js';
 export * from './messages/assets.js';
 export * from './messages/artifacts.js';
+export * from './messages/research-flow.js';
 // Not in the catalog yet: registered when the visual_degrees saga lands.
 export * from './messages/visual-search.js';
 

@@ -21,6 +21,8 @@ export const VIDEO_LANE = 'video';
  * queue behind background renders (JetStream delivers a consumer's messages in stream order).
  */
 export const PRIORITY_VIDEO_LANE = 'priorityvideo';
+/** Research legs and synthesis (spec 05): model calls of up to an hour each, on their own workers. */
+export const RESEARCH_LANE = 'research';
 
 const LANE_NAME = /^[a-z][a-z0-9]*$/;
 
