@@ -1,8 +1,9 @@
 import { type AnySagaDefinition, SagaRegistry } from '@openpaw/saga';
-import { DEFAULT_POLICY_CONFIG, type PolicyConfig, policyConfigFromEnv } from './policy/index.js';
+import { DEFAULT_POLICY_CONFIG, type PolicyConfig, policyConfigFromEnv, PolicyEngine } from './policy/index.js';
 import { artifactJobDefinition, type ArtifactJobTimings, artifactJobTimingsFromEnv, DEFAULT_ARTIFACT_JOB_TIMINGS } from './artifact-job/index.js';
 import { reindexAssetDefinition } from './reindex-asset/reindex-asset.definition.js';
 import { retrieveOrGenerateDefinition } from './retrieve-or-generate/retrieve-or-generate.definition.js';
+import { DEFAULT_RESEARCH_TIMINGS, researchDefinition, type ResearchTimings, researchTimingsFromEnv } from './research/index.js';
 import { DEFAULT_WORKFLOW_TIMINGS, type WorkflowTimings, workflowTimingsFromEnv } from './shared/timings.js';
 import { solveWorkflowDefinition } from './solve/solve-workflow.definition.js';
 import { videoWorkflowDefinition } from './video/video-workflow.definition.js';
@@ -14,17 +15,21 @@ export * from './retrieve-or-generate/retrieve-or-generate.definition.js';
 export * from './solve/solve-workflow.definition.js';
 export * from './video/video-workflow.definition.js';
 export * from './reindex-asset/reindex-asset.definition.js';
+export * from './research/index.js';
 
 export interface WorkflowConfig {
   readonly policy: PolicyConfig;
   readonly timings: WorkflowTimings;
   readonly artifactJobTimings: ArtifactJobTimings;
+  /** Spec 05 (OPENPAW_RESEARCH_TIMINGS_JSON). */
+  readonly researchTimings: ResearchTimings;
 }
 
 export const DEFAULT_WORKFLOW_CONFIG: WorkflowConfig = {
   policy: DEFAULT_POLICY_CONFIG,
   timings: DEFAULT_WORKFLOW_TIMINGS,
   artifactJobTimings: DEFAULT_ARTIFACT_JOB_TIMINGS,
+  researchTimings: DEFAULT_RESEARCH_TIMINGS,
 };
 
 /**
@@ -32,7 +37,12 @@ export const DEFAULT_WORKFLOW_CONFIG: WorkflowConfig = {
  * OPENPAW_ARTIFACT_JOB_TIMINGS_JSON; throws when invalid. Read once, at bootstrap, into the coordinator's settings.
  */
 export function workflowConfigFromEnv(env: NodeJS.ProcessEnv = process.env): WorkflowConfig {
-  return { policy: policyConfigFromEnv(env), timings: workflowTimingsFromEnv(env), artifactJobTimings: artifactJobTimingsFromEnv(env) };
+  return {
+    policy: policyConfigFromEnv(env),
+    timings: workflowTimingsFromEnv(env),
+    artifactJobTimings: artifactJobTimingsFromEnv(env),
+    researchTimings: researchTimingsFromEnv(env),
+  };
 }
 
 /** Spec 01's four workflows, built from one config. */
@@ -47,5 +57,9 @@ export function createWorkflowDefinitions(config: Pick<WorkflowConfig, 'policy' 
 
 /** Every workflow the coordinator runs (spec 01 and spec 02 so far), from its settings. */
 export function productionRegistry(config: WorkflowConfig = DEFAULT_WORKFLOW_CONFIG): SagaRegistry {
-  return new SagaRegistry([...createWorkflowDefinitions(config), artifactJobDefinition(config.artifactJobTimings)]);
+  return new SagaRegistry([
+    ...createWorkflowDefinitions(config),
+    artifactJobDefinition(config.artifactJobTimings),
+    researchDefinition(config.researchTimings, new PolicyEngine(config.policy)),
+  ]);
 }

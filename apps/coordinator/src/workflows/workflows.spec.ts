@@ -1,10 +1,10 @@
-import { ARTIFACT_JOB_WORKFLOW } from '@openpaw/contracts';
+import { ARTIFACT_JOB_WORKFLOW, RESEARCH_WORKFLOW } from '@openpaw/contracts';
 import { SagaRegistry } from '@openpaw/saga';
 import { createWorkflowDefinitions, productionRegistry, REINDEX_ASSET, RETRIEVE_OR_GENERATE, SOLVE_WORKFLOW, VIDEO_WORKFLOW, workflowConfigFromEnv } from './index.js';
 
 describe('the coordinator workflows', () => {
   it("registers spec 01's four workflows and spec 02's artifact job in the production registry", () => {
-    expect(productionRegistry().all().map((d) => d.type)).toEqual([RETRIEVE_OR_GENERATE, SOLVE_WORKFLOW, VIDEO_WORKFLOW, REINDEX_ASSET, ARTIFACT_JOB_WORKFLOW]);
+    expect(productionRegistry().all().map((d) => d.type)).toEqual([RETRIEVE_OR_GENERATE, SOLVE_WORKFLOW, VIDEO_WORKFLOW, REINDEX_ASSET, ARTIFACT_JOB_WORKFLOW, RESEARCH_WORKFLOW]);
   });
 
   it('builds them from the environment: policy and timings', () => {

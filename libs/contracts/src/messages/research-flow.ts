@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RESEARCH_LANE } from '../lanes.js';
 import { defineCommand, defineEvent } from '../message-definition.js';
+import { SUBSCRIPTION_TIERS } from './problem.js';
 
 /**
  * Spec 05 (research flow): one research run fans a prompt out to several model providers ("legs"),
@@ -71,6 +72,8 @@ export const researchDraftInput = z.strictObject({
   keys: sealedKeys,
   /** Start right away (POST /research without a draft): draft → processing in the same input. */
   start: z.boolean(),
+  /** The caller's tier: the run's policy (cost cap) is resolved with it. */
+  subscriptionTier: z.enum(SUBSCRIPTION_TIERS),
 });
 export type ResearchDraftInput = z.infer<typeof researchDraftInput>;
 
@@ -361,3 +364,19 @@ export const researchView = z.object({
   completedAt: z.string().nullable(),
 });
 export type ResearchView = z.infer<typeof researchView>;
+
+/**
+ * The deterministic fallback title of a research (no model): the prompt's first sentence, cut at a
+ * word boundary to 80 characters, with an ellipsis when cut. The coordinator shows it while the
+ * model's title is pending; the research service answers with it when no model is available.
+ */
+export function fallbackResearchTitle(prompt: string): string {
+  const flat = prompt.replace(/\s+/g, ' ').trim();
+  const sentence = /^(.+?[.?!])(\s|$)/.exec(flat)?.[1] ?? flat;
+  const bare = sentence.replace(/[.?!]+$/, '').trim();
+  if (bare.length <= 80) return bare === '' ? 'Untitled research' : bare.charAt(0).toUpperCase() + bare.slice(1);
+  const cut = bare.slice(0, 80);
+  const space = cut.lastIndexOf(' ');
+  const words = (space > 40 ? cut.slice(0, space) : cut).replace(/[\s,;:–-]+$/, '');
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)}…`;
+}
