@@ -307,6 +307,9 @@ export const ResearchFailed = defineEvent(
     failedProviders: z.array(researchProvider),
     /** Retries used so far; the run can be retried from `failed` while this is below 2 (and it was not cancelled). */
     retryCount: z.int().nonnegative(),
+    /** Legs of rounds up to this one and syntheses up to `synthesisRound` are over: the research service aborts any still running. */
+    legRound: z.int().nonnegative(),
+    synthesisRound: z.int().nonnegative(),
     failedAt: z.iso.datetime({ offset: true }),
   }),
   'A research run failed (all legs failed, synthesis failed, max retries, cancelled, deadline). The research service stops its in-flight legs on it.',

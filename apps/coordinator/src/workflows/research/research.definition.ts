@@ -231,6 +231,8 @@ export function researchDefinition(timings: ResearchTimings = DEFAULT_RESEARCH_T
       error,
       failedProviders: providersWhere(d, 'failed'),
       retryCount: d.retryCount,
+      legRound: Math.max(0, ...d.legs.map((l) => l.round)),
+      synthesisRound: d.synthesisRound,
       failedAt: now.toISOString(),
     };
     return {
