@@ -65,6 +65,9 @@ function missingKeys(providers: readonly (typeof KEYED_RESEARCH_PROVIDERS)[numbe
 }
 
 function refused(outcome: Extract<InputOutcome, { kind: 'refused' }>, status: string): HttpException {
+  // The saga refuses an input its state does not take (the projection read here may be a moment behind).
+  const wrongState = /is not possible while the research is (\w+)/.exec(outcome.detail);
+  if (wrongState !== null) return conflict(wrongState[1] ?? status, outcome.detail, 'wrong_state');
   switch (outcome.reason) {
     case 'invalid_input':
       return status === 'draft' ? new UnprocessableEntityException({ error: 'refused', reason: outcome.reason, message: outcome.detail }) : conflict(status, outcome.detail, outcome.reason);

@@ -421,11 +421,12 @@ describe('research (spec 05)', () => {
       expect(step.sent(ResearchFailed)).toEqual([expect.objectContaining({ errorKind: 'cancelled', error: CANCELLED_BY_USER })]);
     });
 
-    it.each(['proceed', 'retry', 'cancel'])('given processing, when %s, then nothing changes (confirm is for awaiting_confirmation)', (action) => {
+    it.each(['proceed', 'retry', 'cancel', 'start_research'])('given processing, when %s, then refused, nothing changes (confirm is for awaiting_confirmation; a draft starts once)', (action) => {
       const d = processing();
       const step = human(d, action, { keys: {} });
       expect(step.state).toBe('processing');
-      expect(step.outcome).toBe('ignored');
+      expect(step.outcome).toBe('refused');
+      expect(step.sent(InputRefused)).toEqual([expect.objectContaining({ detail: `${action} is not possible while the research is processing` })]);
     });
 
     it("refuses another user's decision", () => {

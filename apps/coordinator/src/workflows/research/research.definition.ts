@@ -448,6 +448,16 @@ export function researchDefinition(timings: ResearchTimings = DEFAULT_RESEARCH_T
     legs: d.legs.map((l) => (isOpen(l) ? { ...l, status: 'failed' as const, error: CANCELLED_BY_USER, errorReason: 'cancelled' as const, completedAt: now.toISOString() } : l)),
   });
 
+  /**
+   * A human input this state does not take, refused (not just ignored) so the caller hears why: the
+   * gateway checks the state first, but its projection may be a moment behind.
+   */
+  const refuseIn = (state: S, inputTypes: readonly string[]): Row<S, D>[] =>
+    inputTypes.map((inputType) =>
+      onHuman<S, D>(inputType, [], () => ({ outcome: 'refuse', reason: `${inputType} is not possible while the research is ${state}` })),
+    );
+  const { start: START, proceed: PROCEED, retry: RETRY, cancel: CANCEL } = RESEARCH_INPUTS;
+
   /** Spec rows: state → input → targets → decision. */
   const table: WorkflowTable<S, D> = {
     draft: [
@@ -477,8 +487,17 @@ export function researchDefinition(timings: ResearchTimings = DEFAULT_RESEARCH_T
         return beginProcessing(run, { ...run.data, request, keys }, now, []);
       }),
       titleGenerated,
+      ...refuseIn('draft', [PROCEED, RETRY, CANCEL]),
     ],
-    processing: [legStarted([]), legCompleted(settling), legFailedRow(settling), legTimedOut(settling), legsDeadline(settling), titleGenerated],
+    processing: [
+      legStarted([]),
+      legCompleted(settling),
+      legFailedRow(settling),
+      legTimedOut(settling),
+      legsDeadline(settling),
+      titleGenerated,
+      ...refuseIn('processing', [START, PROCEED, RETRY, CANCEL]),
+    ],
     retrying: [
       legStarted(['processing']),
       legCompleted(['processing', ...settling]),
@@ -486,6 +505,7 @@ export function researchDefinition(timings: ResearchTimings = DEFAULT_RESEARCH_T
       legTimedOut(['processing', ...settling]),
       legsDeadline(['processing', ...settling]),
       titleGenerated,
+      ...refuseIn('retrying', [START, PROCEED, RETRY, CANCEL]),
     ],
     awaiting_confirmation: [
       onHuman(RESEARCH_INPUTS.proceed, ['synthesizing', 'failed'], (run, _input, { now }) => enterSynthesis(run, run.data, now, [{ step: 'confirmed', payload: { action: 'proceed' } }])),
@@ -497,6 +517,7 @@ export function researchDefinition(timings: ResearchTimings = DEFAULT_RESEARCH_T
       }),
       onHuman(RESEARCH_INPUTS.cancel, ['failed'], (run, _input, { now }) => fail(run, cancelled(run.data, now), 'cancelled', CANCELLED_BY_USER, now, [{ step: 'confirmed', payload: { action: 'cancel' } }])),
       titleGenerated,
+      ...refuseIn('awaiting_confirmation', [START]),
     ],
     synthesizing: [
       onEvent(ResearchSynthesized, ['completed'], (run, { data: r }, { now }) => {
@@ -527,6 +548,7 @@ export function researchDefinition(timings: ResearchTimings = DEFAULT_RESEARCH_T
         return fail(run, { ...run.data, synthesisError: detail }, 'deadline', `Synthesis failed: ${detail}`, now);
       }),
       titleGenerated,
+      ...refuseIn('synthesizing', [START, PROCEED, RETRY, CANCEL]),
     ],
     // Phase 6: retry from `failed` (a terminal state the human input `retry` reopens).
     failed: [

@@ -68,7 +68,22 @@ export class ResearchRuns {
       throw error;
     }
     const outcome = (await answer.result) ?? { kind: 'pending', run: await this.runs.findForUser(runId, userId) };
-    return { ...outcome, runId };
+    return { ...(await this.projected(outcome)), runId };
+  }
+
+  /**
+   * Read your writes: an answer heard on the live events is returned once the projection holds it
+   * too (briefly waited for), so a GET or another write right after sees at least this version.
+   */
+  private async projected(outcome: InputOutcome): Promise<InputOutcome> {
+    if (outcome.kind !== 'applied') return outcome;
+    const deadline = Date.now() + this.config.startWaitMs;
+    for (;;) {
+      const stored = await this.runs.find(outcome.run.runId);
+      if (stored !== undefined && stored.version >= outcome.run.version) return { kind: 'applied', run: stored };
+      if (Date.now() > deadline) return outcome;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   }
 
   /** Sends a human input to the run and waits for its state to change (or a refusal). */
@@ -97,6 +112,6 @@ export class ResearchRuns {
       answer.cancel();
       throw error;
     }
-    return (await answer.result) ?? { kind: 'pending', run: await this.runs.findForUser(run.runId, userId) };
+    return this.projected((await answer.result) ?? { kind: 'pending', run: await this.runs.findForUser(run.runId, userId) });
   }
 }
