@@ -4,12 +4,12 @@ import tseslint from 'typescript-eslint';
 /**
  * ARCHITECTURE.md's nevers as lint (tags in each project.json): apps depend on libs only; contracts
  * depend on nothing; the gateway and the coordinator never use providers (the gateway may use the
- * blob entry point, `@openpaw/providers/blob`: ADR 0012). Test kits (`@openpaw/testing`,
+ * blob entry point, `@openpaw/providers/blob`: ADR 0012, and the key vault's, `@openpaw/providers/keys`: ADR 0013). Test kits (`@openpaw/testing`,
  * `@openpaw/testkit`) only from specs, `testing/` and `test-support/` folders and benches: an import
  * rule, since Nx's tag constraints follow every file's edges, specs' included.
  */
 const moduleBoundaries = {
-  allow: ['@openpaw/providers/blob'],
+  allow: ['@openpaw/providers/blob', '@openpaw/providers/keys'],
   depConstraints: [
     { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
     { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },

@@ -7,6 +7,7 @@ import { ADMISSION_LIMITS } from './admission/admission-limits.js';
 import { AdmissionMetrics } from './admission/admission-metrics.js';
 import { RunsModule } from './runs/runs.module.js';
 import { ArtifactsApiModule } from './artifacts/artifacts-api.module.js';
+import { ResearchApiModule } from './research/research-api.module.js';
 import { AssetAccess } from './assets/asset-access.js';
 import { AssetsController } from './assets/assets.controller.js';
 import { AssetProjectionConsumer } from './assets/projection/asset-projection.consumer.js';
@@ -54,6 +55,7 @@ export class GatewayModule implements OnModuleInit {
         ServiceMessagingModule.forService(GATEWAY_SERVICE, { natsUrl: config.natsUrl, provisionCommandsConsumer: false }),
         RunsModule.forRoot(config),
         ArtifactsApiModule,
+        ResearchApiModule,
       ],
       controllers: [
         ProblemsController,

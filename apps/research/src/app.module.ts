@@ -15,6 +15,8 @@ import { ResearchCommandsConsumer } from './messaging/research-commands.consumer
 import { createPaperSearchSkills } from './paper-search/skills/paper-search-skills.js';
 import { databaseProviders, RESEARCH_DATA_SOURCE } from './persistence/database.js';
 import { RESEARCH_CLOCK, RESEARCH_LLM, RESEARCH_SETTINGS, RESEARCH_SKILLS, RESEARCH_SOURCES } from './ports.js';
+import { researchFlowSettingsFromEnv } from './research-flow/config.js';
+import { type ResearchFlowAdapters, researchFlowProviders } from './research-flow/research-flow.providers.js';
 
 export const SERVICE_NAME = 'research';
 
@@ -23,6 +25,8 @@ export interface ResearchAdapters {
   readonly llm?: LlmClient;
   readonly sources?: readonly ScholarlySource[];
   readonly clock?: Clock;
+  /** Spec 05's research flow (key opener, share store). */
+  readonly researchFlow?: ResearchFlowAdapters;
 }
 
 /**
@@ -76,6 +80,8 @@ export class ResearchModule implements OnModuleInit {
         OrganisePapersHandler,
         ImportLibraryReferencesHandler,
         ResearchCommandsConsumer,
+        // Spec 05: the research flow (legs, synthesis, titles).
+        ...researchFlowProviders(researchFlowSettingsFromEnv(), adapters.researchFlow),
       ],
     };
   }

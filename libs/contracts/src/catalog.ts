@@ -3,6 +3,7 @@ import * as artifacts from './messages/artifacts.js';
 import * as assets from './messages/assets.js';
 import * as ingestion from './messages/ingestion.js';
 import * as paperSearch from './messages/paper-search.js';
+import * as researchFlow from './messages/research-flow.js';
 import * as retrieval from './messages/retrieval.js';
 import * as solve from './messages/solve.js';
 import * as visualSearch from './messages/visual-search.js';
@@ -23,6 +24,8 @@ const modules: readonly Record<string, unknown>[] = [
   paperSearch,
   // Visual degrees (spec 03).
   visualSearch,
+  // Research flow (spec 05).
+  researchFlow,
 ];
 
 function isDefinition(value: unknown): value is AnyMessageDefinition {

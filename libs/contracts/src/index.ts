@@ -11,10 +11,11 @@ export * from './messages/retrieval.js';
 export * from './messages/solve.js';
 export * from './messages/assets.js';
 export * from './messages/artifacts.js';
+export * from './messages/research-flow.js';
 export * from './messages/visual-search.js';
 export * from './messages/visual-degrees.js';
 
-// Paper search (issue 13): exported for the research service; registered in the catalog with the saga.
+// Paper search (issue 13).
 export * from './messages/paper-search-model.js';
 export * from './messages/paper-search-decisions.js';
 export * from './messages/paper-search.js';

@@ -33,6 +33,9 @@ export const VISUAL_LANE = 'visual';
  */
 export const PAPER_SEARCH_LANE = 'papersearch';
 
+/** Research legs and synthesis (spec 05): model calls of up to an hour each, on their own workers. */
+export const RESEARCH_LANE = 'research';
+
 const LANE_NAME = /^[a-z][a-z0-9]*$/;
 
 export function assertLaneName(lane: Lane): Lane {

@@ -22,7 +22,7 @@ import type { InputMeta, OutboxRecord, RunRecord, StepLogRecord, TimerOperation 
 import { isCommandObservation } from './command-observation.js';
 import { childIdempotencyKey, childRunIdFor, effectMessageId } from './engine-ids.js';
 import { STEP_TIMER_PREFIX, stepTimeoutInputName } from './step-timers.js';
-import { isAllowed, isTerminal } from './transition-table.js';
+import { isAllowed, isReopenable, isTerminal } from './transition-table.js';
 
 export const COORDINATOR_SOURCE = '/openpaw/coordinator';
 const RESEND_PREFIX = STEP_TIMER_PREFIX;
@@ -382,7 +382,8 @@ export function applyInput(
   now: Date,
 ): Applied {
   const writes = new Writes(now, input);
-  if (isTerminal(definition, run.state)) {
+  const reopening = input.kind === 'human' && isReopenable(definition, run.state) && reopenableInputs(definition, run.state).includes(input.inputType);
+  if (isTerminal(definition, run.state) && !reopening) {
     if (input.kind === 'cancel' || input.kind === 'human') {
       const detail = `run is ${run.state}`;
       writes.outbox.push(refusedEvent(run.id, run.state, input, 'terminal', detail, meta, run.userId, now));
@@ -398,10 +399,20 @@ export function applyInput(
   }
   if (input.kind === 'cancel') {
     const target = definition.cancelledState;
-    const decision: Decision<string, unknown> =
-      target === undefined
-        ? { outcome: 'transition', to: '<no cancelled state>', data: run.data }
-        : { outcome: 'transition', to: target, data: run.data, step: 'cancelled', logs: [{ step: 'cancel_requested', payload: { reason: input.reason ?? null } }] };
+    let decision: Decision<string, unknown>;
+    if (target === undefined) decision = { outcome: 'transition', to: '<no cancelled state>', data: run.data };
+    else {
+      // Only a cancel the table allows reaches the definition's hook.
+      const hook = isAllowed(definition, run.state, target) ? definition.onCancel?.(snapshot(run), input.reason, { now }) : undefined;
+      decision = {
+        outcome: 'transition',
+        to: target,
+        data: hook === undefined ? run.data : hook.data,
+        step: 'cancelled',
+        logs: [{ step: 'cancel_requested', payload: { reason: input.reason ?? null } }],
+        ...(hook?.effects === undefined ? {} : { effects: hook.effects }),
+      };
+    }
     return applyDecision(definition, run, run.state, decision, input, meta, now, writes);
   }
   if (input.kind === 'timer' && input.name.startsWith(RESEND_PREFIX)) {
@@ -474,6 +485,10 @@ function applyResend(
   }
   const timeout: SagaInput = { kind: 'timer', name: stepTimeoutInputName(timer.key), payload: { key: timer.key, resends: timer.count } };
   return applyDecision(definition, run, run.state, safeDecide(definition, run, timeout, now), timeout, meta, now, writes);
+}
+
+function reopenableInputs(definition: AnySagaDefinition, state: string): readonly string[] {
+  return definition.reopenableBy?.[state] ?? [];
 }
 
 export function unknownRunRefusal(runId: string, input: SagaInput, meta: InputMeta, userId: string, now: Date): OutboxRecord {

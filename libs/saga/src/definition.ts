@@ -106,6 +106,17 @@ export interface SagaDefinition<S extends string = string, D = unknown> {
   readonly cancelledState?: S;
   /** A terminal state from which a new `start` with the same key re-attempts (attempt_no + 1). */
   readonly retryableFrom?: readonly S[];
+  /**
+   * Terminal states a human input may reopen, keeping the run's data and attempt (spec 05: retry a
+   * research from `failed`): per state, the `inputType`s it still answers. Every other input to it is
+   * refused or ignored as in any terminal state; its outgoing transitions are its table rows'.
+   */
+  readonly reopenableBy?: Readonly<Partial<Record<S, readonly string[]>>>;
+  /**
+   * An owner's cancel (the engine's, see `cancelledState`): the run's data and effects on the way to
+   * the cancelled state (default: data unchanged, nothing sent). Pure, like `decide`.
+   */
+  onCancel?(run: RunSnapshot<S, D>, reason: string | undefined, context: DecideContext): { readonly data: D; readonly effects?: readonly Effect[] };
   /** Events from services this workflow consumes (routed to runs by correlation id). */
   readonly inputs: readonly AnyMessageDefinition[];
   /** Initial data from the start input; throw to refuse an invalid start. */

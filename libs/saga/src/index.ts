@@ -1,6 +1,6 @@
 export * from './definition.js';
 export * from './records.js';
-export { isAllowed, isTerminal, validateDefinition } from './transition-table.js';
+export { isAllowed, isReopenable, isTerminal, validateDefinition } from './transition-table.js';
 export { applyInput, applyStart, COORDINATOR_SOURCE, type Applied, type StartRequest } from './apply-input.js';
 export { SagaRegistry } from './registry.js';
 export { replayRun, type ReplayMismatch, type ReplayReport } from './replay.js';

@@ -4,8 +4,13 @@ export function isTerminal(definition: AnySagaDefinition, state: string): boolea
   return (definition.terminal).includes(state);
 }
 
+/** A terminal state that some human input may reopen (`reopenableBy`). */
+export function isReopenable(definition: AnySagaDefinition, state: string): boolean {
+  return isTerminal(definition, state) && (definition.reopenableBy?.[state]?.length ?? 0) > 0;
+}
+
 export function isAllowed(definition: AnySagaDefinition, from: string, to: string): boolean {
-  if (isTerminal(definition, from)) return false;
+  if (isTerminal(definition, from) && !isReopenable(definition, from)) return false;
   const targets = (definition.transitions as Record<string, readonly string[] | undefined>)[from];
   return targets?.includes(to) ?? false;
 }
@@ -18,11 +23,14 @@ export function validateDefinition(definition: AnySagaDefinition): void {
   for (const terminal of definition.terminal) if (!states.has(terminal)) problems.push(`terminal ${terminal} is not a state`);
   for (const [from, targets] of Object.entries(definition.transitions as Record<string, readonly string[]>)) {
     if (!states.has(from)) problems.push(`transition source ${from} is not a state`);
-    if (isTerminal(definition, from)) problems.push(`terminal state ${from} has outgoing transitions`);
+    if (isTerminal(definition, from) && !isReopenable(definition, from)) problems.push(`terminal state ${from} has outgoing transitions`);
     for (const to of targets) if (!states.has(to)) problems.push(`transition ${from} -> ${to}: unknown target`);
   }
   if (definition.cancelledState !== undefined && !isTerminal(definition, definition.cancelledState)) {
     problems.push(`cancelled state ${definition.cancelledState} must be terminal`);
+  }
+  for (const state of Object.keys(definition.reopenableBy ?? {})) {
+    if (!isTerminal(definition, state)) problems.push(`reopenable state ${state} must be terminal`);
   }
   for (const state of definition.retryableFrom ?? []) {
     if (!isTerminal(definition, state)) problems.push(`retryable state ${state} must be terminal`);

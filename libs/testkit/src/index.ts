@@ -4,3 +4,4 @@ export { devToken, distinctProblem, driveProblem, type ProblemOutcome } from './
 export { formatLoadReport } from './load/format-report.js';
 export { percentile, runLoad, type LoadOptions, type LoadReport } from './load/load-harness.js';
 export type { PlatformFacts } from './load/platform-facts.js';
+export { type LlmWireServer, startAnthropicWireServer, startOpenAiWireServer, type WireAnswer, type WireRequest } from './llm-wire-servers.js';

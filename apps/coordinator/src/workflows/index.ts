@@ -1,9 +1,10 @@
 import { type AnySagaDefinition, SagaRegistry } from '@openpaw/saga';
-import { DEFAULT_POLICY_CONFIG, type PolicyConfig, policyConfigFromEnv } from './policy/index.js';
+import { DEFAULT_POLICY_CONFIG, type PolicyConfig, policyConfigFromEnv, PolicyEngine } from './policy/index.js';
 import { artifactJobDefinition, type ArtifactJobTimings, artifactJobTimingsFromEnv, DEFAULT_ARTIFACT_JOB_TIMINGS } from './artifact-job/index.js';
 import { DEFAULT_PAPER_SEARCH_SETTINGS, paperSearchDefinition, type PaperSearchSettings, paperSearchSettingsFromEnv } from './paper-search/index.js';
 import { reindexAssetDefinition } from './reindex-asset/reindex-asset.definition.js';
 import { retrieveOrGenerateDefinition } from './retrieve-or-generate/retrieve-or-generate.definition.js';
+import { DEFAULT_RESEARCH_TIMINGS, researchDefinition, type ResearchTimings, researchTimingsFromEnv } from './research/index.js';
 import { DEFAULT_WORKFLOW_TIMINGS, type WorkflowTimings, workflowTimingsFromEnv } from './shared/timings.js';
 import { solveWorkflowDefinition } from './solve/solve-workflow.definition.js';
 import { videoWorkflowDefinition } from './video/video-workflow.definition.js';
@@ -18,6 +19,7 @@ export * from './video/video-workflow.definition.js';
 export * from './reindex-asset/reindex-asset.definition.js';
 export * from './paper-search/index.js';
 export * from './visual-degrees/visual-degrees.definition.js';
+export * from './research/index.js';
 
 export interface WorkflowConfig {
   readonly policy: PolicyConfig;
@@ -25,12 +27,15 @@ export interface WorkflowConfig {
   readonly artifactJobTimings: ArtifactJobTimings;
   /** Spec 04 (paper search); the defaults when absent. */
   readonly paperSearch?: PaperSearchSettings;
+  /** Spec 05 (OPENPAW_RESEARCH_TIMINGS_JSON). */
+  readonly researchTimings: ResearchTimings;
 }
 
 export const DEFAULT_WORKFLOW_CONFIG: WorkflowConfig = {
   policy: DEFAULT_POLICY_CONFIG,
   timings: DEFAULT_WORKFLOW_TIMINGS,
   artifactJobTimings: DEFAULT_ARTIFACT_JOB_TIMINGS,
+  researchTimings: DEFAULT_RESEARCH_TIMINGS,
 };
 
 /**
@@ -38,7 +43,13 @@ export const DEFAULT_WORKFLOW_CONFIG: WorkflowConfig = {
  * OPENPAW_ARTIFACT_JOB_TIMINGS_JSON; throws when invalid. Read once, at bootstrap, into the coordinator's settings.
  */
 export function workflowConfigFromEnv(env: NodeJS.ProcessEnv = process.env): WorkflowConfig {
-  return { policy: policyConfigFromEnv(env), timings: workflowTimingsFromEnv(env), artifactJobTimings: artifactJobTimingsFromEnv(env), paperSearch: paperSearchSettingsFromEnv(env) };
+  return {
+    policy: policyConfigFromEnv(env),
+    timings: workflowTimingsFromEnv(env),
+    artifactJobTimings: artifactJobTimingsFromEnv(env),
+    paperSearch: paperSearchSettingsFromEnv(env),
+    researchTimings: researchTimingsFromEnv(env),
+  };
 }
 
 /** Spec 01's four workflows, built from one config. */
@@ -59,5 +70,7 @@ export function productionRegistry(config: WorkflowConfig = DEFAULT_WORKFLOW_CON
     paperSearchDefinition(config.paperSearch ?? DEFAULT_PAPER_SEARCH_SETTINGS),
     // Spec 03.
     visualDegreesDefinition(),
+    // Spec 05.
+    researchDefinition(config.researchTimings, new PolicyEngine(config.policy)),
   ]);
 }

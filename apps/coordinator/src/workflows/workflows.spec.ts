@@ -1,10 +1,10 @@
-import { ARTIFACT_JOB_WORKFLOW, PAPER_SEARCH, VISUAL_DEGREES } from '@openpaw/contracts';
+import { ARTIFACT_JOB_WORKFLOW, PAPER_SEARCH, RESEARCH_WORKFLOW, VISUAL_DEGREES } from '@openpaw/contracts';
 import { SagaRegistry } from '@openpaw/saga';
 import { createWorkflowDefinitions, productionRegistry, REINDEX_ASSET, RETRIEVE_OR_GENERATE, SOLVE_WORKFLOW, VIDEO_WORKFLOW, workflowConfigFromEnv } from './index.js';
 
 describe('the coordinator workflows', () => {
-  it("registers spec 01's four workflows, spec 02's artifact job, spec 04's paper search and spec 03's visual degrees in the production registry", () => {
-    expect(productionRegistry().all().map((d) => d.type)).toEqual([RETRIEVE_OR_GENERATE, SOLVE_WORKFLOW, VIDEO_WORKFLOW, REINDEX_ASSET, ARTIFACT_JOB_WORKFLOW, PAPER_SEARCH, VISUAL_DEGREES]);
+  it("registers spec 01's four workflows, spec 02's artifact job, spec 04's paper search, spec 03's visual degrees and spec 05's research in the production registry", () => {
+    expect(productionRegistry().all().map((d) => d.type)).toEqual([RETRIEVE_OR_GENERATE, SOLVE_WORKFLOW, VIDEO_WORKFLOW, REINDEX_ASSET, ARTIFACT_JOB_WORKFLOW, PAPER_SEARCH, VISUAL_DEGREES, RESEARCH_WORKFLOW]);
   });
 
   it('builds them from the environment: policy and timings', () => {

@@ -21,6 +21,19 @@ describe('UserKeyVault', () => {
     expect(await vault.get('user-2', 'openai')).toBeUndefined();
   });
 
+  it('hands out a key sealed, for a command, and opens it only for its user and provider', async () => {
+    const store = new InMemoryUserKeyStore();
+    const vault = new UserKeyVault(randomBytes(32), store);
+    await vault.put('user-1', 'anthropic', SECRET);
+    const sealed = await vault.sealed('user-1', 'anthropic');
+    expect(sealed).toMatch(/^v1:/);
+    expect(sealed).not.toContain(SECRET);
+    expect(vault.open('user-1', 'anthropic', sealed!)).toBe(SECRET);
+    expect(() => vault.open('user-2', 'anthropic', sealed!)).toThrow(UserKeyDecryptionError);
+    expect(() => vault.open('user-1', 'openai', sealed!)).toThrow(UserKeyDecryptionError);
+    expect(await vault.sealed('user-1', 'openai')).toBeUndefined();
+  });
+
   it('encrypts the same key differently each time (fresh IV)', async () => {
     const store = new InMemoryUserKeyStore();
     const vault = new UserKeyVault(randomBytes(32), store);

@@ -59,6 +59,21 @@ export class UserKeyVault {
     return record === undefined ? undefined : this.decrypt(record);
   }
 
+  /**
+   * The stored ciphertext of a key (`v1:...`, bound to the user and provider), not decrypted: what a
+   * command carries so that only the service that calls the provider ever opens it.
+   */
+  async sealed(userId: string, provider: KeyProvider): Promise<string | undefined> {
+    assertProvider(provider);
+    return (await this.store.load(userId, provider))?.ciphertext;
+  }
+
+  /** Opens a sealed key of `userId`'s `provider` (see `sealed`); throws `UserKeyDecryptionError` if it is not theirs or was tampered with. */
+  open(userId: string, provider: KeyProvider, ciphertext: string): string {
+    assertProvider(provider);
+    return this.decrypt({ userId, provider, ciphertext, updatedAt: '' });
+  }
+
   /** Every key of the user, ready to pass as `ChatOptions.credentials`. */
   async credentialsFor(userId: string): Promise<ProviderCredentials> {
     const out: { openai?: string; anthropic?: string; gemini?: string } = {};

@@ -1,5 +1,10 @@
 import type { MigrationInterface } from 'typeorm';
 import { CreateLibraryAndReplies1764100000000 } from './1764100000000-create-library-and-replies.js';
+import { CreateResearchFlowReplies1764300000000 } from './1764300000000-create-research-flow-replies.js';
 
 /** The `research` schema's migrations, in order. Never edit one that has shipped; add the next. */
-export const researchMigrations: readonly (new () => MigrationInterface)[] = [CreateLibraryAndReplies1764100000000];
+export const researchMigrations: readonly (new () => MigrationInterface)[] = [
+  CreateLibraryAndReplies1764100000000,
+  // Spec 05 (research flow).
+  CreateResearchFlowReplies1764300000000,
+];

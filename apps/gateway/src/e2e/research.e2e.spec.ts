@@ -1,0 +1,292 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { NatsConnection } from '@nats-io/nats-core';
+import { type MessageData, parseEnvelope, ResearchCompleted, ResearchFailed } from '@openpaw/contracts';
+import { connectNats } from '@openpaw/messaging';
+import { freshDatabase, type NatsServerHandle, privateNatsServer, type RunningPlatform, startPlatformProcesses } from '@openpaw/testing';
+import { type LlmWireServer, startAnthropicWireServer, startOpenAiWireServer, type WireAnswer } from '@openpaw/testkit';
+import { type Json, ResearchApiClient } from '../research/testing/research-api-client.js';
+
+/**
+ * Spec 05 end to end: the gateway, the coordinator and the research service as their own processes
+ * from the build, on a real nats-server and PostgreSQL. The research legs reach a local
+ * OpenAI-compatible server and a local Anthropic Messages server through the real adapters, with the
+ * users' own keys (stored sealed by the gateway, opened by the research service).
+ */
+const root = process.env['OPENPAW_E2E_ROOT'] ?? join(import.meta.dirname, '../../../..');
+
+const FIELD_STUDY = {
+  title: 'Field study 2023',
+  content:
+    'Cold-climate heat pumps kept a coefficient of performance above 2 at -15 °C in the 2023 field study. ' +
+    'Gas boilers convert at most 95 percent of the fuel energy into heat. The study did not cover installation cost.',
+};
+const PROMPT = 'How efficient are cold-climate heat pumps compared with gas boilers? Include running costs.';
+const OPENAI_REPORT =
+  'Cold-climate heat pumps keep a coefficient of performance above 2 even at -15 °C [External 1]. ' +
+  'Gas boilers convert at most 95 percent of their fuel into heat. Running costs depend on the electricity to gas price ratio.';
+const ANTHROPIC_REPORT =
+  'Gas boilers convert at most 95 percent of their fuel into heat. ' + 'Heat pumps deliver two to three units of heat per unit of electricity in winter.';
+
+type Script = 'ok' | 'fail';
+
+describe('research through the gateway (spec 05)', () => {
+  let nats: NatsServerHandle;
+  let platform: RunningPlatform;
+  let openai: LlmWireServer;
+  let anthropic: LlmWireServer;
+  /** What each wire server answers, per user key (each test is its own user). */
+  const scripts = new Map<string, Script>();
+  let nc: NatsConnection;
+  const completedEvents: MessageData<typeof ResearchCompleted>[] = [];
+  const failedEvents: MessageData<typeof ResearchFailed>[] = [];
+
+  const answer =
+    (report: string) =>
+    (apiKey: string | undefined): WireAnswer =>
+      scripts.get(apiKey ?? '') === 'fail' ? { status: 500, message: 'upstream exploded' } : { text: report };
+
+  beforeAll(async () => {
+    const workflows = join(root, 'dist/apps/coordinator/src/workflows/index.js');
+    if (existsSync(workflows) && !readFileSync(workflows, 'utf8').includes('researchDefinition')) {
+      throw new Error(`the coordinator in ${root}/dist does not register research: rebuild (npm run build), or set OPENPAW_E2E_ROOT to a build that does`);
+    }
+    openai = await startOpenAiWireServer((r) => answer(OPENAI_REPORT)(r.apiKey));
+    anthropic = await startAnthropicWireServer((r) => answer(ANTHROPIC_REPORT)(r.apiKey));
+    nats = await privateNatsServer();
+    const databaseUrl = await freshDatabase('e2e_research');
+    const keyEncryptionKey = randomBytes(32).toString('base64');
+    platform = await startPlatformProcesses({
+      root,
+      natsUrl: nats.url,
+      databaseUrl,
+      services: ['coordinator', 'research', 'gateway'],
+      env: { OPENPAW_KEY_ENCRYPTION_KEY: keyEncryptionKey },
+      serviceEnv: {
+        research: {
+          OPENAI_BASE_URL: openai.baseUrl,
+          ANTHROPIC_BASE_URL: anthropic.baseUrl,
+          OPENPAW_LLM_MAX_ATTEMPTS: '2',
+          OPENPAW_RESEARCH_MODELS: JSON.stringify({ openai: 'openai/gpt-4o-mini', anthropic: 'anthropic/claude-haiku-4-5' }),
+        },
+      },
+    });
+    nc = await connectNats({ servers: nats.url, name: 'e2e-research-listener' });
+    nc.subscribe(ResearchCompleted.subject, {
+      callback: (_, m) => {
+        const parsed = parseEnvelope(ResearchCompleted, m.data);
+        if (parsed.ok) completedEvents.push(parsed.envelope.data);
+      },
+    });
+    nc.subscribe(ResearchFailed.subject, {
+      callback: (_, m) => {
+        const parsed = parseEnvelope(ResearchFailed, m.data);
+        if (parsed.ok) failedEvents.push(parsed.envelope.data);
+      },
+    });
+    await nc.flush();
+  });
+
+  afterAll(async () => {
+    await nc?.close();
+    await platform?.stop();
+    await nats?.dispose();
+    await openai?.close();
+    await anthropic?.close();
+  });
+
+  /** A user with keys for openai and anthropic (their keys script the wire servers). */
+  async function user(name: string, anthropicScript: Script = 'ok', openaiScript: Script = 'ok'): Promise<{ client: ResearchApiClient; keys: { openai: string; anthropic: string } }> {
+    const client = await ResearchApiClient.forUser(platform, name);
+    const keys = { openai: `sk-openai-${name}-0123456789`, anthropic: `sk-ant-${name}-0123456789` };
+    scripts.set(keys.openai, openaiScript);
+    scripts.set(keys.anthropic, anthropicScript);
+    for (const [provider, apiKey] of Object.entries(keys)) expect((await client.call('PUT', `/research/keys/${provider}`, { apiKey })).status).toBe(204);
+    return { client, keys };
+  }
+
+  const legStatuses = (view: Json): string[] => (view['llmResults'] as { status: string }[]).map((r) => r.status);
+  const requestsWith = (server: LlmWireServer, apiKey: string) => server.requests.filter((r) => r.apiKey === apiKey);
+
+  it('one leg fails → awaiting_confirmation → proceed → completed with a synthesis citing its sources, shared, announced; progress over SSE', async () => {
+    const { client, keys } = await user('e2e-ada', 'fail');
+    expect((await client.call('GET', '/research/keys')).body).toEqual({
+      keys: [
+        { provider: 'anthropic', updatedAt: expect.any(String) },
+        { provider: 'openai', updatedAt: expect.any(String) },
+      ],
+    });
+
+    const started = await client.call('POST', '/research', { prompt: PROMPT, selectedLlms: ['openai', 'anthropic'], externalReports: [FIELD_STUDY] });
+    expect(started.status).toBe(202);
+    const id = started.body['id'] as string;
+    expect(started.body).toMatchObject({ status: 'processing', selectedLlms: ['openai', 'anthropic'], synthesisLlm: 'local', startedAt: expect.any(String) });
+
+    // Per-leg progress on the run's SSE stream, up to the human gate.
+    const toGate = await client.events(id, (v) => v['status'] === 'awaiting_confirmation');
+    expect(toGate[0]?.['status']).toBe('processing');
+    expect(toGate.some((v) => legStatuses(v).includes('processing') || legStatuses(v).join() === 'completed,pending')).toBe(true);
+    expect(toGate.at(-1)?.['status']).toBe('awaiting_confirmation');
+
+    const gate = await client.research(id);
+    expect(gate).toMatchObject({
+      status: 'awaiting_confirmation',
+      partialFailure: { failedProviders: ['anthropic'], detectedAt: expect.any(String), retryCount: 0 },
+      ui: { card: 'confirm_dialog', actions: ['proceed', 'retry', 'cancel'] },
+    });
+    const [openaiLeg, anthropicLeg] = gate['llmResults'] as Json[];
+    expect(openaiLeg).toMatchObject({ provider: 'openai', status: 'completed', model: 'openai/gpt-4o-mini', result: OPENAI_REPORT, local: false });
+    expect(anthropicLeg).toMatchObject({ provider: 'anthropic', status: 'failed', errorReason: 'server_error', error: expect.stringMatching(/500/) });
+    // The user's own keys reached the providers; the failing provider was retried by the wrapper, then failed.
+    expect(requestsWith(openai, keys.openai)).toHaveLength(1);
+    expect(requestsWith(anthropic, keys.anthropic)).toHaveLength(2);
+    expect(requestsWith(openai, keys.openai)[0]?.user).toContain('[External 1: Field study 2023]');
+
+    // The spec's 409s for the wrong state.
+    expect(await client.call('POST', `/research/${id}/retry`)).toMatchObject({ status: 409, body: { error: 'conflict', status: 'awaiting_confirmation' } });
+
+    const toEnd = client.events(id, (v) => v['status'] === 'completed');
+    const proceeded = await client.call('POST', `/research/${id}/confirm`, { action: 'proceed' });
+    expect(proceeded.status).toBe(200);
+    expect(['synthesizing', 'completed']).toContain(proceeded.body['status']);
+    const ending = await toEnd;
+    expect(ending.map((v) => v['status'])).toEqual(expect.arrayContaining(['synthesizing', 'completed']));
+
+    const done = await client.research(id);
+    expect(done).toMatchObject({ status: 'completed', synthesisModel: 'local/extractive', synthesisSkipped: false, completedAt: expect.any(String), ui: { card: 'synthesis_and_reports' } });
+    const synthesis = done['synthesizedResult'] as string;
+    expect(synthesis).toContain('[openai]');
+    expect(synthesis).toContain('[External 1]');
+    expect(synthesis).not.toContain('[anthropic]');
+    expect(done['synthesisAttributions']).toEqual([
+      { source: 'openai', label: 'openai', sentences: expect.any(Number) },
+      { source: 'external:1', label: 'External 1', sentences: expect.any(Number) },
+    ]);
+    // The sentence both the OpenAI report and the external report carry is one finding citing both.
+    expect(synthesis).toMatch(/Gas boilers convert at most 95 percent of (their|the) fuel.*\[openai\]\[External 1\]|\[External 1\]\[openai\]/);
+
+    // Shared: a signed, expiring URL to a self-contained HTML page, no token needed.
+    const share = done['shareInfo'] as { url: string; expiresAt: string };
+    expect(share.url.startsWith(`${platform.gatewayUrl}/v1/shared/`)).toBe(true);
+    const page = await fetch(share.url);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'; img-src data:");
+    const html = await page.text();
+    expect(html).toContain('<h2>Synthesis</h2>');
+    expect(html).not.toMatch(/<script/i);
+    expect((await fetch(`${share.url.slice(0, -4)}AAAA`)).status).toBe(403);
+
+    // Announced for other teams.
+    await waitUntil(() => completedEvents.some((e) => e.researchId === id));
+    expect(completedEvents.find((e) => e.researchId === id)).toMatchObject({ userId: 'e2e-ada', providers: ['openai'], failedProviders: ['anthropic'], synthesized: true, shareUrl: share.url });
+
+    // Finished: the gate is closed, and a stranger sees nothing.
+    expect(await client.call('POST', `/research/${id}/confirm`, { action: 'cancel' })).toMatchObject({ status: 409, body: { status: 'completed' } });
+    const bob = await ResearchApiClient.forUser(platform, 'e2e-bob');
+    expect((await bob.call('GET', `/research/${id}`)).status).toBe(404);
+  });
+
+  it('refuses bad input naming the field, and a start without keys naming the providers', async () => {
+    const { client } = await user('e2e-cleo');
+    const cases: [unknown, string][] = [
+      [{ prompt: '   ' }, 'prompt'],
+      [{ prompt: PROMPT, selectedLlms: ['mistral'] }, 'selectedLlms.0'],
+      [{ prompt: PROMPT, selectedLlms: [] }, 'selectedLlms'],
+      [{ prompt: PROMPT, externalReports: [{ content: 'x'.repeat(50_001) }] }, 'externalReports.0.content'],
+    ];
+    for (const [body, path] of cases) {
+      const refused = await client.call('POST', '/research', body);
+      expect({ status: refused.status, paths: (refused.body['issues'] as { path: string }[]).map((i) => i.path) }).toEqual({ status: 400, paths: [path] });
+    }
+    expect(await client.call('POST', '/research', { prompt: PROMPT, selectedLlms: ['openai', 'gemini'], synthesisLlm: 'gemini' })).toMatchObject({
+      status: 400,
+      body: { error: 'missing_api_keys', providers: ['gemini'] },
+    });
+    expect((await client.call('PUT', '/research/keys/mistral', { apiKey: 'sk-0123456789' })).status).toBe(400);
+  });
+
+  it('draft → start → one local leg → completed without synthesis (skip rule), shared; a draft starts once', async () => {
+    const { client } = await user('e2e-dan');
+    const draft = await client.call('POST', '/research/draft', { prompt: PROMPT, externalReports: [] }, { 'idempotency-key': 'draft-1' });
+    expect(draft.status).toBe(201);
+    const id = draft.body['id'] as string;
+    expect(draft.body).toMatchObject({
+      status: 'draft',
+      title: 'How efficient are cold-climate heat pumps compared with gas boilers',
+      titleSource: 'fallback',
+      selectedLlms: ['openai', 'anthropic', 'local'],
+      synthesisLlm: 'local',
+      ui: { card: 'edit_form', actions: ['start'] },
+    });
+    // The same Idempotency-Key is the same draft.
+    expect((await client.call('POST', '/research/draft', { prompt: 'another' }, { 'idempotency-key': 'draft-1' })).body['id']).toBe(id);
+
+    const started = await client.call('POST', '/research', { draftId: id, selectedLlms: ['local'], externalReports: [FIELD_STUDY] });
+    expect(started.status).toBe(202);
+    expect(['processing', 'synthesizing', 'completed']).toContain(started.body['status']);
+    expect(await client.call('POST', '/research', { draftId: id })).toMatchObject({ status: 409, body: { error: 'conflict' } });
+
+    const done = await client.waitFor(id, (r) => r['status'] === 'completed');
+    const local = (done['llmResults'] as Json[])[0];
+    expect(local).toMatchObject({ provider: 'local', status: 'completed', local: true, model: 'local/extractive' });
+    expect(local?.['result']).toContain('"Cold-climate heat pumps kept a coefficient of performance above 2 at -15 °C in the 2023 field study." [E1]');
+    // One result and one external report: synthesis runs (external reports count).
+    expect(done).toMatchObject({ synthesisSkipped: false, shareInfo: expect.any(Object) });
+
+    const single = await client.call('POST', '/research', { prompt: PROMPT, selectedLlms: ['local'] });
+    const skipped = await client.waitFor(single.body['id'] as string, (r) => r['status'] === 'completed');
+    expect(skipped).toMatchObject({ synthesizedResult: null, synthesisSkipped: true, ui: { card: 'synthesis_not_available', showSynthesisNotAvailable: true }, shareInfo: expect.any(Object) });
+  });
+
+  it('confirm retry re-runs only the failed leg; the retried leg succeeds and the research completes', async () => {
+    const { client, keys } = await user('e2e-eve', 'fail');
+    const id = (await client.call('POST', '/research', { prompt: PROMPT, selectedLlms: ['openai', 'anthropic'] })).body['id'] as string;
+    await client.waitFor(id, (r) => r['status'] === 'awaiting_confirmation');
+    scripts.set(keys.anthropic, 'ok');
+    const retried = await client.call('POST', `/research/${id}/confirm`, { action: 'retry' });
+    expect(retried.status).toBe(200);
+    expect(retried.body).toMatchObject({ retryCount: 1 });
+    const done = await client.waitFor(id, (r) => r['status'] === 'completed');
+    expect(legStatuses(done)).toEqual(['completed', 'completed']);
+    expect((done['llmResults'] as Json[])[1]).toMatchObject({ round: 2, result: ANTHROPIC_REPORT });
+    expect(requestsWith(openai, keys.openai)).toHaveLength(1);
+    expect(done['synthesizedResult']).toMatch(/\[openai\]\[anthropic\]|\[anthropic\]\[openai\]/);
+  });
+
+  it('all legs fail → failed; POST retry → retrying → completed; the 409s of retry', async () => {
+    const { client, keys } = await user('e2e-fay', 'fail', 'fail');
+    const id = (await client.call('POST', '/research', { prompt: PROMPT, selectedLlms: ['openai', 'anthropic'] })).body['id'] as string;
+    const failed = await client.waitFor(id, (r) => r['status'] === 'failed');
+    expect(failed).toMatchObject({ error: 'All LLM calls failed', errorKind: 'all_failed', ui: { card: 'error', actions: ['retry'] } });
+    await waitUntil(() => failedEvents.some((e) => e.researchId === id && e.errorKind === 'all_failed'));
+
+    scripts.set(keys.openai, 'ok');
+    scripts.set(keys.anthropic, 'ok');
+    const retried = await client.call('POST', `/research/${id}/retry`);
+    expect(retried.status).toBe(202);
+    expect(['retrying', 'processing', 'synthesizing', 'completed']).toContain(retried.body['status']);
+    const done = await client.waitFor(id, (r) => r['status'] === 'completed');
+    expect(done).toMatchObject({ retryCount: 1, error: null });
+    expect(await client.call('POST', `/research/${id}/retry`)).toMatchObject({ status: 409, body: { status: 'completed' } });
+  });
+
+  it('cancel at the gate → failed "Cancelled by user"; a retry of it is refused', async () => {
+    const { client } = await user('e2e-gus', 'fail');
+    const id = (await client.call('POST', '/research', { prompt: PROMPT, selectedLlms: ['openai', 'anthropic'] })).body['id'] as string;
+    await client.waitFor(id, (r) => r['status'] === 'awaiting_confirmation');
+    const cancelled = await client.call('POST', `/research/${id}/confirm`, { action: 'cancel' });
+    expect(cancelled).toMatchObject({ status: 200, body: { status: 'failed', error: 'Cancelled by user', errorKind: 'cancelled', ui: { actions: ['create_new'] } } });
+    expect(await client.call('POST', `/research/${id}/retry`)).toMatchObject({ status: 409, body: { reason: 'cancelled' } });
+    expect(await client.call('POST', `/research/${id}/confirm`, { action: 'proceed' })).toMatchObject({ status: 409 });
+  });
+});
+
+async function waitUntil(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

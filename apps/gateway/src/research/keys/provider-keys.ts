@@ -1,0 +1,59 @@
+import { Inject, Injectable, ServiceUnavailableException } from '@nestjs/common';
+import { KEYED_RESEARCH_PROVIDERS, type KeyedResearchProvider, type ResearchProvider, type SealedKeys } from '@openpaw/contracts';
+import { type KeyProvider, UserKeyVault } from '@openpaw/providers/keys';
+import type { DataSource } from 'typeorm';
+import { GATEWAY_DATA_SOURCE } from '../../projection/database.js';
+import { PgUserKeyStore } from './pg-user-key-store.js';
+
+/**
+ * The users' provider keys (ADR 0013): sealed with `OPENPAW_KEY_ENCRYPTION_KEY` (AES-256-GCM, bound
+ * to the user and provider) and stored as ciphertext in the gateway schema. The gateway never opens
+ * one: commands carry the ciphertext, the research service opens it for the call.
+ */
+@Injectable()
+export class ProviderKeys {
+  readonly #vault: UserKeyVault | undefined;
+  readonly #unavailable: string | undefined;
+  readonly #store: PgUserKeyStore;
+
+  constructor(@Inject(GATEWAY_DATA_SOURCE) dataSource: DataSource) {
+    this.#store = new PgUserKeyStore(dataSource);
+    try {
+      this.#vault = UserKeyVault.fromEnv(process.env, this.#store);
+    } catch (error) {
+      this.#unavailable = error instanceof Error ? error.message : String(error);
+    }
+  }
+
+  private vault(): UserKeyVault {
+    if (this.#vault === undefined) throw new ServiceUnavailableException({ error: 'keys_not_configured', message: `per-user provider keys are not configured: ${this.#unavailable ?? ''}` });
+    return this.#vault;
+  }
+
+  put(userId: string, provider: KeyProvider, apiKey: string): Promise<void> {
+    return this.vault().put(userId, provider, apiKey);
+  }
+
+  delete(userId: string, provider: KeyProvider): Promise<boolean> {
+    return this.#store.delete(userId, provider);
+  }
+
+  /** Which providers the user has a key for, and since when (no decryption). */
+  async list(userId: string): Promise<{ provider: KeyProvider; updatedAt: string }[]> {
+    return (await this.#store.list(userId)).map((r) => ({ provider: r.provider, updatedAt: r.updatedAt }));
+  }
+
+  /** The user's sealed keys of `providers` (those they have), for a command. */
+  async sealedFor(userId: string, providers: readonly ResearchProvider[]): Promise<SealedKeys> {
+    const keyed = KEYED_RESEARCH_PROVIDERS.filter((p) => providers.includes(p));
+    const sealed: { -readonly [P in KeyedResearchProvider]?: string } = {};
+    for (const record of await this.#store.list(userId)) if (keyed.includes(record.provider)) sealed[record.provider] = record.ciphertext;
+    return sealed;
+  }
+
+  /** The keyed providers among `providers` the user has no key for. */
+  async missing(userId: string, providers: readonly ResearchProvider[]): Promise<KeyedResearchProvider[]> {
+    const have = new Set((await this.#store.list(userId)).map((r) => r.provider));
+    return KEYED_RESEARCH_PROVIDERS.filter((p) => providers.includes(p) && !have.has(p));
+  }
+}

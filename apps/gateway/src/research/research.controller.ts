@@ -1,0 +1,301 @@
+import { randomUUID } from 'node:crypto';
+import {
+  BadRequestException,
+  Body,
+  ConflictException,
+  Controller,
+  Get,
+  Headers,
+  HttpCode,
+  type HttpException,
+  NotFoundException,
+  Param,
+  Post,
+  ServiceUnavailableException,
+  UnprocessableEntityException,
+} from '@nestjs/common';
+import {
+  ApiAcceptedResponse,
+  ApiBadRequestResponse,
+  ApiBearerAuth,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiHeader,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import {
+  KEYED_RESEARCH_PROVIDERS,
+  RESEARCH_INPUTS,
+  RESEARCH_LIMITS,
+  type ResearchDraftInput,
+  type ResearchProvider,
+  type ResearchView,
+  researchView,
+  SUBSCRIPTION_TIERS,
+} from '@openpaw/contracts';
+import type { z } from 'zod';
+import { CurrentUser } from '../auth/current-user.decorator.js';
+import type { AuthenticatedUser } from '../auth/tokens.js';
+import { ApiZodBody, ApiZodParams, BEARER_SCHEME, openApiSchema } from '../http/openapi.js';
+import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
+import type { RunProjection } from '../projection/run-projection.store.js';
+import { errorBody, validationErrorBody } from '../runs/runs.schemas.js';
+import { type InputOutcome, ResearchRuns } from './handlers/research-runs.js';
+import { ProviderKeys } from './keys/provider-keys.js';
+import { conflictBody, confirmBody, createDraftBody, missingKeysBody, researchIdParams, type ResearchResponse, researchResponse, startResearchBody } from './research.schemas.js';
+
+const notFound = (): NotFoundException => new NotFoundException({ error: 'not_found', message: 'no such research' });
+
+function conflict(status: string, message: string, reason?: string): ConflictException {
+  const body: z.output<typeof conflictBody> = { error: 'conflict', message, status, ...(reason === undefined ? {} : { reason }) };
+  return new ConflictException(body);
+}
+
+function missingKeys(providers: readonly (typeof KEYED_RESEARCH_PROVIDERS)[number][]): BadRequestException {
+  const body: z.output<typeof missingKeysBody> = {
+    error: 'missing_api_keys',
+    message: `no API key for ${providers.join(', ')}: add it with PUT /research/keys/{provider}`,
+    providers: [...providers],
+  };
+  return new BadRequestException(body);
+}
+
+function refused(outcome: Extract<InputOutcome, { kind: 'refused' }>, status: string): HttpException {
+  // The saga refuses an input its state does not take (the projection read here may be a moment behind).
+  const wrongState = /is not possible while the research is (\w+)/.exec(outcome.detail);
+  if (wrongState !== null) return conflict(wrongState[1] ?? status, outcome.detail, 'wrong_state');
+  switch (outcome.reason) {
+    case 'invalid_input':
+      return status === 'draft' ? new UnprocessableEntityException({ error: 'refused', reason: outcome.reason, message: outcome.detail }) : conflict(status, outcome.detail, outcome.reason);
+    case 'unknown_workflow':
+      return new ServiceUnavailableException({ error: 'unavailable', message: 'the research workflow is not deployed' });
+    default:
+      return conflict(status, outcome.detail, outcome.reason);
+  }
+}
+
+const tierOf = (user: AuthenticatedUser): (typeof SUBSCRIPTION_TIERS)[number] =>
+  (SUBSCRIPTION_TIERS as readonly string[]).includes(user.tier ?? '') ? (user.tier as (typeof SUBSCRIPTION_TIERS)[number]) : 'free';
+
+/**
+ * Spec 05's research API. Reads are the saga's view from the gateway's projection (plus the spec's
+ * UI mapping); writes start the `research` workflow or send it a human input and wait briefly for
+ * its answer. Progress, per leg, is the run's SSE stream: `GET /runs/{id}/events`.
+ */
+@ApiTags('research')
+@ApiBearerAuth(BEARER_SCHEME)
+@ApiUnauthorizedResponse({ description: 'Missing or invalid bearer token.', schema: openApiSchema(errorBody) })
+@ApiBadRequestResponse({ description: 'Invalid input (`issues` name the fields), or `missing_api_keys` naming the providers.', schema: openApiSchema(validationErrorBody.or(missingKeysBody)) })
+@Controller('research')
+export class ResearchController {
+  constructor(
+    private readonly research: ResearchRuns,
+    private readonly keys: ProviderKeys,
+  ) {}
+
+  @Post('draft')
+  @HttpCode(201)
+  @ApiOperation({
+    summary: 'Create a research draft (spec 05 Phase 1).',
+    description:
+      'Status `draft`. The title is the user’s, else generated from the prompt (Gemini with the caller’s key, else a deterministic fallback, shown at once). ' +
+      '`selectedLlms` defaults to every provider the caller has a key for plus `local` (the offline extractive researcher); `synthesisLlm` to `gemini` with a Gemini key, else `local`. ' +
+      'Send `Idempotency-Key` to make a retried request land on the same draft.',
+  })
+  @ApiHeader({ name: 'Idempotency-Key', required: false })
+  @ApiZodBody(createDraftBody)
+  @ApiCreatedResponse({ schema: openApiSchema(researchResponse) })
+  async createDraft(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body(new ZodValidationPipe(createDraftBody)) body: z.output<typeof createDraftBody>,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+  ): Promise<ResearchResponse> {
+    const defaults = await this.defaults(user.userId);
+    const selectedLlms = body.selectedLlms ?? defaults.selectedLlms;
+    const synthesisLlm = body.synthesisLlm ?? defaults.synthesisLlm;
+    const input: ResearchDraftInput = {
+      title: body.title ?? null,
+      prompt: body.prompt,
+      selectedLlms,
+      synthesisLlm,
+      externalReports: body.externalReports ?? [],
+      keys: await this.keys.sealedFor(user.userId, [...selectedLlms, synthesisLlm, 'gemini']),
+      start: false,
+      subscriptionTier: tierOf(user),
+    };
+    return this.created(await this.research.create(user.userId, this.keyOf(idempotencyKey), input), 'draft');
+  }
+
+  @Post()
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Start a research (spec 05: draft → processing).',
+    description:
+      'With `draftId`, starts that draft (fields given here replace the draft’s); without, creates and starts one. Validation: at least one LLM, and an API key ' +
+      'for each selected keyed provider and the synthesis provider (400 `missing_api_keys` naming them). 409 when the draft is no longer a draft. ' +
+      'Then one leg per provider runs; follow them on `GET /runs/{id}/events` or `GET /research/{id}`.',
+  })
+  @ApiHeader({ name: 'Idempotency-Key', required: false })
+  @ApiZodBody(startResearchBody)
+  @ApiAcceptedResponse({ schema: openApiSchema(researchResponse) })
+  @ApiNotFoundResponse({ description: 'No such draft among the caller’s.', schema: openApiSchema(errorBody) })
+  @ApiConflictResponse({ description: 'The draft was already started (or ended).', schema: openApiSchema(conflictBody) })
+  async start(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body(new ZodValidationPipe(startResearchBody)) body: z.output<typeof startResearchBody>,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+  ): Promise<ResearchResponse> {
+    if (body.draftId !== undefined) {
+      const run = await this.research.find(user.userId, body.draftId);
+      if (run === undefined) throw notFound();
+      const draft = this.viewOf(run);
+      if (draft.status !== 'draft') throw conflict(draft.status, `research ${run.runId} is ${draft.status}, not a draft`);
+      const selectedLlms = body.selectedLlms ?? draft.selectedLlms;
+      const synthesisLlm = body.synthesisLlm ?? draft.synthesisLlm;
+      await this.requireKeys(user.userId, [...selectedLlms, synthesisLlm]);
+      const payload = {
+        ...(body.prompt === undefined ? {} : { prompt: body.prompt }),
+        ...(body.title === undefined ? {} : { title: body.title }),
+        ...(body.selectedLlms === undefined ? {} : { selectedLlms: body.selectedLlms }),
+        ...(body.synthesisLlm === undefined ? {} : { synthesisLlm: body.synthesisLlm }),
+        ...(body.externalReports === undefined ? {} : { externalReports: body.externalReports }),
+        keys: await this.keys.sealedFor(user.userId, [...selectedLlms, synthesisLlm, 'gemini']),
+      };
+      return this.answered(await this.research.input(run, user.userId, RESEARCH_INPUTS.start, payload), run);
+    }
+    const defaults = await this.defaults(user.userId);
+    const selectedLlms = body.selectedLlms ?? defaults.selectedLlms;
+    const synthesisLlm = body.synthesisLlm ?? defaults.synthesisLlm;
+    await this.requireKeys(user.userId, [...selectedLlms, synthesisLlm]);
+    const input: ResearchDraftInput = {
+      title: body.title ?? null,
+      prompt: body.prompt ?? '',
+      selectedLlms,
+      synthesisLlm,
+      externalReports: body.externalReports ?? [],
+      keys: await this.keys.sealedFor(user.userId, [...selectedLlms, synthesisLlm, 'gemini']),
+      start: true,
+      subscriptionTier: tierOf(user),
+    };
+    return this.created(await this.research.create(user.userId, this.keyOf(idempotencyKey), input), 'processing');
+  }
+
+  @Get(':id')
+  @ApiOperation({
+    summary: 'One research: spec 05’s fields and the card to show.',
+    description:
+      '`status`, `llmResults` (per-leg `pending` / `processing` / `completed` / `failed` with result or error), `synthesizedResult` with `synthesisAttributions` ' +
+      '(which source each part rests on), `partialFailure`, `retryCount`, `shareInfo` (signed, expiring URL of the report page), `error`; `ui` is the spec’s status → UI mapping.',
+  })
+  @ApiZodParams(researchIdParams)
+  @ApiOkResponse({ schema: openApiSchema(researchResponse) })
+  @ApiNotFoundResponse({ description: 'No such research among the caller’s.', schema: openApiSchema(errorBody) })
+  async get(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(researchIdParams)) params: z.output<typeof researchIdParams>): Promise<ResearchResponse> {
+    const run = await this.research.find(user.userId, params.id);
+    if (run === undefined) throw notFound();
+    return this.research.response(run);
+  }
+
+  @Post(':id/confirm')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Decide at the human gate (spec 05 Phase 5): proceed, retry or cancel.',
+    description:
+      '`proceed`: synthesis with the successful results only; `retry`: re-run the failed providers (at most 2 retries; past that the research fails with ' +
+      '"Max retries exceeded"); `cancel`: failed, "Cancelled by user". 409 unless the research is `awaiting_confirmation`.',
+  })
+  @ApiZodParams(researchIdParams)
+  @ApiZodBody(confirmBody)
+  @ApiOkResponse({ schema: openApiSchema(researchResponse) })
+  @ApiNotFoundResponse({ description: 'No such research among the caller’s.', schema: openApiSchema(errorBody) })
+  @ApiConflictResponse({ description: 'Not awaiting confirmation.', schema: openApiSchema(conflictBody) })
+  async confirm(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param(new ZodValidationPipe(researchIdParams)) params: z.output<typeof researchIdParams>,
+    @Body(new ZodValidationPipe(confirmBody)) body: z.output<typeof confirmBody>,
+  ): Promise<ResearchResponse> {
+    const run = await this.research.find(user.userId, params.id);
+    if (run === undefined) throw notFound();
+    const view = this.viewOf(run);
+    if (view.status !== 'awaiting_confirmation') throw conflict(view.status, `confirm needs a research awaiting confirmation; this one is ${view.status}`);
+    const payload = body.action === 'retry' ? { keys: await this.retryKeys(user.userId, view) } : {};
+    return this.answered(await this.research.input(run, user.userId, RESEARCH_INPUTS[body.action], payload), run);
+  }
+
+  @Post(':id/retry')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Retry a failed research (spec 05 Phase 6).',
+    description:
+      '`failed` with failed LLMs: re-run them (`retrying` → processing); with a synthesis error: re-run the synthesis; with nothing to retry: `completed` (idempotent). ' +
+      '409 in any other status, after 2 retries ("max retries"), and for a research its user cancelled (create a new one).',
+  })
+  @ApiZodParams(researchIdParams)
+  @ApiAcceptedResponse({ schema: openApiSchema(researchResponse) })
+  @ApiNotFoundResponse({ description: 'No such research among the caller’s.', schema: openApiSchema(errorBody) })
+  @ApiConflictResponse({ description: 'Not failed, retried twice already, or cancelled by its user.', schema: openApiSchema(conflictBody) })
+  async retry(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(researchIdParams)) params: z.output<typeof researchIdParams>): Promise<ResearchResponse> {
+    const run = await this.research.find(user.userId, params.id);
+    if (run === undefined) throw notFound();
+    const view = this.viewOf(run);
+    if (view.status !== 'failed') throw conflict(view.status, `only a failed research can be retried; this one is ${view.status}`);
+    if (view.errorKind === 'cancelled') throw conflict(view.status, 'cancelled by user: create a new research', 'cancelled');
+    if (view.llmResults.some((r) => r.status === 'failed') && view.retryCount >= RESEARCH_LIMITS.maxRetries) {
+      throw conflict(view.status, `max retries (${RESEARCH_LIMITS.maxRetries}) reached: create a new research`, 'max_retries');
+    }
+    return this.answered(await this.research.input(run, user.userId, RESEARCH_INPUTS.retry, { keys: await this.retryKeys(user.userId, view) }), run);
+  }
+
+  private viewOf(run: RunProjection): ResearchView {
+    return researchView.parse(run.view);
+  }
+
+  private keyOf(header: string | undefined): string {
+    const key = header?.trim() ?? '';
+    if (key.length > 200) throw new BadRequestException({ error: 'validation_failed', location: 'input', issues: [{ path: 'Idempotency-Key', message: 'at most 200 characters' }] });
+    return key === '' ? randomUUID() : key;
+  }
+
+  /** Spec: "selectedLlms: default all available", "synthesisLlm: default google". */
+  private async defaults(userId: string): Promise<{ selectedLlms: ResearchProvider[]; synthesisLlm: ResearchProvider }> {
+    const have = (await this.keys.list(userId)).map((k) => k.provider);
+    return { selectedLlms: [...KEYED_RESEARCH_PROVIDERS.filter((p) => have.includes(p)), 'local'], synthesisLlm: have.includes('gemini') ? 'gemini' : 'local' };
+  }
+
+  private async requireKeys(userId: string, providers: readonly ResearchProvider[]): Promise<void> {
+    const missing = await this.keys.missing(userId, providers);
+    if (missing.length > 0) throw missingKeys(missing);
+  }
+
+  /** The current keys of what a retry re-runs (the user may have replaced a rejected key). */
+  private retryKeys(userId: string, view: ResearchView) {
+    return this.keys.sealedFor(userId, [...view.llmResults.filter((r) => r.status === 'failed').map((r) => r.provider), view.synthesisLlm]);
+  }
+
+  private created(outcome: InputOutcome & { readonly runId: string }, expected: string): ResearchResponse {
+    switch (outcome.kind) {
+      case 'applied':
+        return this.research.response(outcome.run);
+      case 'refused':
+        throw refused(outcome, 'draft');
+      case 'pending':
+        if (outcome.run !== undefined) return this.research.response(outcome.run);
+        throw new ServiceUnavailableException({ error: 'pending', message: `research ${outcome.runId} was accepted but is not visible yet (expected ${expected}); GET /research/${outcome.runId} shortly` });
+    }
+  }
+
+  private answered(outcome: InputOutcome, before: RunProjection): ResearchResponse {
+    switch (outcome.kind) {
+      case 'applied':
+        return this.research.response(outcome.run);
+      case 'refused':
+        throw refused(outcome, this.viewOf(before).status);
+      case 'pending':
+        return this.research.response(outcome.run ?? before);
+    }
+  }
+}

@@ -1,0 +1,50 @@
+import { DEFAULT_MODELS } from '@openpaw/providers';
+import { z } from 'zod';
+
+/** The research flow's settings (spec 05), from the environment, validated at start. */
+export interface ResearchFlowSettings {
+  /** `provider/model` of each keyed provider (legs, synthesis; gemini's also titles drafts). */
+  readonly models: { readonly openai: string; readonly anthropic: string; readonly gemini: string };
+  /** Output token limit of a leg's call (also what its cost cap reserves). */
+  readonly legMaxTokens: number;
+  readonly synthesisMaxTokens: number;
+  /** A title call's own limit (the fallback answers past it). */
+  readonly titleTimeoutMs: number;
+  /** Lifetime of a share URL; 0 turns sharing off. GCS caps signed URLs at 7 days. */
+  readonly shareTtlSeconds: number;
+}
+
+const modelId = z.string().regex(/^(openai|anthropic|gemini)\/.+/, 'provider/model');
+const envSchema = z.object({
+  OPENPAW_RESEARCH_MODELS: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw.trim() === '') return {};
+      try {
+        return JSON.parse(raw) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'not valid JSON' });
+        return z.NEVER;
+      }
+    })
+    .pipe(z.strictObject({ openai: modelId.optional(), anthropic: modelId.optional(), gemini: modelId.optional() })),
+  OPENPAW_RESEARCH_LEG_MAX_TOKENS: z.coerce.number().int().positive().default(4_000),
+  OPENPAW_RESEARCH_SYNTHESIS_MAX_TOKENS: z.coerce.number().int().positive().default(4_000),
+  OPENPAW_RESEARCH_TITLE_TIMEOUT_MS: z.coerce.number().int().positive().default(20_000),
+  OPENPAW_RESEARCH_SHARE_TTL_SECONDS: z.coerce.number().int().min(0).max(7 * 24 * 3600).default(7 * 24 * 3600),
+});
+
+/** Reads the settings; throws naming every invalid variable. */
+export function researchFlowSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): ResearchFlowSettings {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) throw new Error(`invalid research flow configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  const e = parsed.data;
+  return {
+    models: { openai: e.OPENPAW_RESEARCH_MODELS.openai ?? DEFAULT_MODELS.openai, anthropic: e.OPENPAW_RESEARCH_MODELS.anthropic ?? DEFAULT_MODELS.anthropic, gemini: e.OPENPAW_RESEARCH_MODELS.gemini ?? DEFAULT_MODELS.gemini },
+    legMaxTokens: e.OPENPAW_RESEARCH_LEG_MAX_TOKENS,
+    synthesisMaxTokens: e.OPENPAW_RESEARCH_SYNTHESIS_MAX_TOKENS,
+    titleTimeoutMs: e.OPENPAW_RESEARCH_TITLE_TIMEOUT_MS,
+    shareTtlSeconds: e.OPENPAW_RESEARCH_SHARE_TTL_SECONDS,
+  };
+}

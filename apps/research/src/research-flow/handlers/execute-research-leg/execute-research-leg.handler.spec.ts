@@ -1,0 +1,151 @@
+import { type ExecuteResearchLeg, type MessageData } from '@openpaw/contracts';
+import { type LlmWireServer, startAnthropicWireServer, startOpenAiWireServer, type WireAnswer, type WireRequest } from '@openpaw/testkit';
+import { LOCAL_LABEL } from '../../researchers/local-extractive-researcher.js';
+import { flowFixture, type FlowFixture } from '../../testing/flow-fixtures.js';
+
+const RUN = '00000000-0000-4000-8000-00000000aaaa';
+const USER = 'user-7';
+const OPENAI_KEY = 'sk-openai-user-7-0123456789';
+const ANTHROPIC_KEY = 'sk-ant-user-7-0123456789';
+const PROMPT = 'How efficient are cold-climate heat pumps compared with gas boilers?';
+const FIELD_STUDY = {
+  title: 'Field study 2023',
+  content:
+    'Cold-climate heat pumps kept a coefficient of performance above 2 at -15 °C in the 2023 field study. ' +
+    'Gas boilers convert at most 95 percent of the fuel energy into heat. ' +
+    'The study did not cover installation cost. Heat pumps were quieter than expected.',
+};
+
+describe('ExecuteResearchLeg (a leg through the LLM port, with the user’s own key)', () => {
+  let openai: LlmWireServer;
+  let anthropic: LlmWireServer;
+  let script: { openai: (r: WireRequest) => WireAnswer; anthropic: (r: WireRequest) => WireAnswer };
+  let f: FlowFixture;
+  let n = 0;
+
+  beforeAll(async () => {
+    script = { openai: () => ({ text: 'openai report' }), anthropic: () => ({ text: 'anthropic report' }) };
+    openai = await startOpenAiWireServer((r) => script.openai(r));
+    anthropic = await startAnthropicWireServer((r) => script.anthropic(r));
+  });
+  afterAll(async () => {
+    await openai.close();
+    await anthropic.close();
+  });
+  beforeEach(() => {
+    f = flowFixture({ OPENAI_BASE_URL: openai.baseUrl, ANTHROPIC_BASE_URL: anthropic.baseUrl, OPENPAW_RESEARCH_MODELS: JSON.stringify({ openai: 'openai/gpt-4o-mini', anthropic: 'anthropic/claude-haiku-4-5' }) });
+    openai.requests.length = 0;
+    anthropic.requests.length = 0;
+  });
+
+  async function leg(over: Partial<MessageData<typeof ExecuteResearchLeg>> & Pick<MessageData<typeof ExecuteResearchLeg>, 'provider'>) {
+    n += 1;
+    const key = over.provider === 'local' ? null : await f.seal(USER, over.provider === 'anthropic' ? 'anthropic' : 'openai', over.provider === 'anthropic' ? ANTHROPIC_KEY : OPENAI_KEY);
+    const data: MessageData<typeof ExecuteResearchLeg> = { runId: RUN, userId: USER, legIndex: 0, round: 1, prompt: PROMPT, externalReports: [FIELD_STUDY], key, capMs: 10_000, costCapUsd: 1, ...over };
+    const started: string[] = [];
+    const commandId = `cmd-${n}`;
+    const reply = await f.legs.execute({ commandId, data }, (at) => Promise.resolve(void started.push(at)));
+    return { reply, started, commandId, data };
+  }
+
+  it('given an openai leg, then the report comes from the OpenAI-compatible server, called with the user’s key, and is kept', async () => {
+    script.openai = () => ({ text: '## Summary\nHeat pumps win on efficiency [External 1].', inputTokens: 400, outputTokens: 120 });
+    const { reply, started } = await leg({ provider: 'openai' });
+    expect(reply).toMatchObject({ kind: 'leg_completed', data: { provider: 'openai', model: 'openai/gpt-4o-mini', content: '## Summary\nHeat pumps win on efficiency [External 1].', local: false, usage: { inputTokens: 400, outputTokens: 120 } } });
+    expect(reply.kind === 'leg_completed' && reply.data.costUsd).toBeGreaterThan(0);
+    expect(started).toHaveLength(1);
+    expect(openai.requests).toHaveLength(1);
+    expect(openai.requests[0]).toMatchObject({ apiKey: OPENAI_KEY, model: 'gpt-4o-mini' });
+    expect(openai.requests[0]?.user).toContain('[External 1: Field study 2023]');
+  });
+
+  it('given an anthropic leg, then the report comes from the Anthropic Messages server', async () => {
+    script.anthropic = () => ({ text: 'Anthropic says heat pumps are 2-3x as efficient.' });
+    const { reply } = await leg({ provider: 'anthropic' });
+    expect(reply).toMatchObject({ kind: 'leg_completed', data: { provider: 'anthropic', model: expect.stringMatching(/^anthropic\//), content: 'Anthropic says heat pumps are 2-3x as efficient.' } });
+    expect(anthropic.requests[0]).toMatchObject({ path: '/v1/messages', apiKey: ANTHROPIC_KEY });
+  });
+
+  it('is idempotent per command id: a redelivery answers from the kept reply and never calls the provider again (no double billing)', async () => {
+    script.openai = () => ({ text: 'first answer' });
+    const first = await leg({ provider: 'openai' });
+    const again = await f.legs.execute({ commandId: first.commandId, data: first.data }, () => Promise.reject(new Error('must not start again')));
+    expect(again).toEqual(first.reply);
+    expect(openai.requests).toHaveLength(1);
+  });
+
+  it('given a provider that answers 500, then the wrapper retries, and the leg fails with server_error and the reason', async () => {
+    script.openai = () => ({ status: 500, message: 'upstream exploded' });
+    const { reply } = await leg({ provider: 'openai' });
+    expect(reply).toMatchObject({ kind: 'leg_failed', data: { reason: 'server_error', detail: expect.stringMatching(/500/) } });
+    expect(openai.requests).toHaveLength(2);
+  });
+
+  it('given a 429 then a success, then the wrapper’s retry makes the leg succeed', async () => {
+    let calls = 0;
+    script.anthropic = () => (++calls === 1 ? { status: 429, message: 'slow down', retryAfterSeconds: 0 } : { text: 'after the 429' });
+    const { reply } = await leg({ provider: 'anthropic' });
+    expect(reply).toMatchObject({ kind: 'leg_completed', data: { content: 'after the 429' } });
+    expect(anthropic.requests).toHaveLength(2);
+  });
+
+  it('given a rejected key (401), then failed with auth and no retry', async () => {
+    script.openai = () => ({ status: 401, message: 'invalid api key' });
+    const { reply } = await leg({ provider: 'openai' });
+    expect(reply).toMatchObject({ kind: 'leg_failed', data: { reason: 'auth' } });
+    expect(openai.requests).toHaveLength(1);
+  });
+
+  it('given a provider that hangs, then the leg is stopped at its hard cap (timeout), never later', async () => {
+    script.openai = () => ({ hang: true });
+    const t0 = Date.now();
+    const { reply } = await leg({ provider: 'openai', capMs: 300 });
+    expect(reply).toMatchObject({ kind: 'leg_failed', data: { reason: 'timeout' } });
+    expect(Date.now() - t0).toBeLessThan(3_000);
+  });
+
+  it('given the research ends while the leg runs, then the call is aborted and the leg answers cancelled', async () => {
+    script.openai = () => ({ hang: true });
+    const running = leg({ provider: 'openai', capMs: 30_000 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(f.cancellations.ended(RUN, { legRound: 1, synthesisRound: 0 })).toBe(1);
+    expect((await running).reply).toMatchObject({ kind: 'leg_failed', data: { reason: 'cancelled' } });
+  });
+
+  it('given a leg of a round the research already ended, then cancelled without calling anyone; a later round runs', async () => {
+    f.cancellations.ended(RUN, { legRound: 1, synthesisRound: 0 });
+    const { reply, started } = await leg({ provider: 'openai' });
+    expect(reply).toMatchObject({ kind: 'leg_failed', data: { reason: 'cancelled' } });
+    expect(started).toEqual([]);
+    expect(openai.requests).toHaveLength(0);
+    script.openai = () => ({ text: 'round two' });
+    expect((await leg({ provider: 'openai', round: 2 })).reply).toMatchObject({ kind: 'leg_completed' });
+  });
+
+  it('given no key, or a key sealed for someone else, then no_key / auth, and the provider is never called', async () => {
+    expect((await leg({ provider: 'openai', key: null })).reply).toMatchObject({ kind: 'leg_failed', data: { reason: 'no_key' } });
+    const otherUsers = await f.seal('user-8', 'openai', 'sk-other');
+    expect((await leg({ provider: 'openai', key: otherUsers })).reply).toMatchObject({ kind: 'leg_failed', data: { reason: 'auth', detail: expect.stringMatching(/cannot be opened/) } });
+    expect(openai.requests).toHaveLength(0);
+  });
+
+  it('given a cost cap below the call’s worst case, then cost_cap and nothing is sent', async () => {
+    const { reply } = await leg({ provider: 'openai', costCapUsd: 0 });
+    expect(reply).toMatchObject({ kind: 'leg_failed', data: { reason: 'cost_cap' } });
+    expect(openai.requests).toHaveLength(0);
+  });
+
+  it('given a local leg, then the extractive researcher quotes real sentences of the external reports, cited and labelled local', async () => {
+    const { reply } = await leg({ provider: 'local' });
+    expect(reply.kind).toBe('leg_completed');
+    if (reply.kind !== 'leg_completed') return;
+    expect(reply.data).toMatchObject({ provider: 'local', model: 'local/extractive', local: true, costUsd: 0 });
+    expect(reply.data.content.startsWith(LOCAL_LABEL)).toBe(true);
+    expect(reply.data.content).toContain('"Cold-climate heat pumps kept a coefficient of performance above 2 at -15 °C in the 2023 field study." [E1]');
+    expect(reply.data.content).toContain('- [E1] Field study 2023');
+    // Every quoted finding is a sentence of the material, verbatim.
+    const quoted = [...reply.data.content.matchAll(/^\d+\. "(.*)" \[E1\]$/gm)].map((m) => m[1]);
+    expect(quoted.length).toBeGreaterThan(1);
+    for (const q of quoted) expect(FIELD_STUDY.content).toContain(q);
+  });
+});

@@ -1,0 +1,83 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { deterministicUuid, type ExecuteResearchLeg, type MessageData, RESEARCH_LIMITS, ResearchLegCompleted, ResearchLegFailed } from '@openpaw/contracts';
+import type { Clock } from '@openpaw/providers';
+import { RESEARCH_CLOCK } from '../../../ports.js';
+import type { LegCancellations } from '../../cancellation/leg-cancellations.js';
+import { FLOW_CANCELLATIONS, FLOW_KEYS, FLOW_PROVIDERS, FLOW_REPLIES, type FlowReply, type FlowReplyStore, type KeyOpener } from '../../ports.js';
+import type { ResearchProviders } from '../../research-providers.js';
+import { abortedLeg, legFailureOf } from '../../researchers/llm-researcher.js';
+import { LegFailure } from '../../researchers/researcher.js';
+import { cutTo } from '../../text/sentences.js';
+import { capped, type FlowCommand, openKey } from '../research-command.js';
+
+type Command = FlowCommand<MessageData<typeof ExecuteResearchLeg>>;
+
+/**
+ * One leg (spec's `llm.call` → process-llm-call): the provider's researcher under the leg's hard cap
+ * and the run's cancellation, with the user's own key. Idempotent: the reply is kept by command id
+ * before it is published, so a redelivery (a crash after the call, a re-send) answers from it and
+ * never calls the provider again. `started` runs once the leg really begins (per-leg `processing`).
+ */
+@Injectable()
+export class ExecuteResearchLegHandler {
+  constructor(
+    @Inject(FLOW_REPLIES) private readonly replies: FlowReplyStore,
+    @Inject(FLOW_KEYS) private readonly keys: KeyOpener,
+    @Inject(FLOW_PROVIDERS) private readonly providers: ResearchProviders,
+    @Inject(FLOW_CANCELLATIONS) private readonly cancellations: LegCancellations,
+    @Inject(RESEARCH_CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute(command: Command, started: (startedAt: string) => Promise<void>): Promise<FlowReply> {
+    const kept = await this.replies.find(command.commandId);
+    if (kept !== undefined) return kept;
+    const d = command.data;
+    const base = { runId: d.runId, commandId: command.commandId, legIndex: d.legIndex, provider: d.provider, round: d.round };
+    const failed = (failure: LegFailure): FlowReply => ({
+      kind: 'leg_failed',
+      id: deterministicUuid(command.commandId, ResearchLegFailed.subject),
+      data: { ...base, reason: failure.reason, detail: failure.message.slice(0, 2_000), costUsd: failure.costUsd },
+    });
+    if (this.cancellations.isOver(d.runId, 'leg', d.round)) return this.replies.keep(command.commandId, failed(new LegFailure('cancelled', 'the research ended before this leg started')));
+
+    let apiKey: string | null;
+    try {
+      apiKey = openKey(this.keys, d.userId, d.provider, d.key);
+    } catch (error) {
+      if (!(error instanceof LegFailure)) throw error;
+      return this.replies.keep(command.commandId, failed(error));
+    }
+
+    const startedAt = this.clock.now();
+    await started(new Date(startedAt).toISOString());
+    const researcher = this.providers.researcherFor(d.provider);
+    const outcome = await this.cancellations.track(d.runId, 'leg', d.round, async (cancel) => {
+      const signal = capped(cancel, d.capMs);
+      try {
+        const report = await researcher.research({ runId: d.runId, userId: d.userId, provider: d.provider, prompt: d.prompt, externalReports: d.externalReports, apiKey, costCapUsd: d.costCapUsd, signal });
+        // A local leg answers at once; one that ignored its signal still counts as stopped.
+        if (signal.aborted) return { ok: false as const, failure: abortedLeg(signal, report.costUsd) };
+        return { ok: true as const, report };
+      } catch (error) {
+        return { ok: false as const, failure: legFailureOf(error, signal) };
+      }
+    });
+    if (!outcome.ok) return this.replies.keep(command.commandId, failed(outcome.failure));
+    const { report } = outcome;
+    const content = cutTo(report.content, RESEARCH_LIMITS.reportChars);
+    return this.replies.keep(command.commandId, {
+      kind: 'leg_completed',
+      id: deterministicUuid(command.commandId, ResearchLegCompleted.subject),
+      data: {
+        ...base,
+        model: report.model,
+        content: content.text,
+        truncated: content.truncated,
+        local: report.local,
+        usage: report.usage,
+        costUsd: report.costUsd,
+        latencyMs: Math.max(0, Math.round(this.clock.now() - startedAt)),
+      },
+    });
+  }
+}

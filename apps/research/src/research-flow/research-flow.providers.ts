@@ -1,0 +1,71 @@
+import type { Provider } from '@nestjs/common';
+import { MessageLogContext } from '@openpaw/platform';
+import { type BlobStore, createBlobStoreFromEnv, InMemoryUserKeyStore, type LlmClient, UserKeyVault } from '@openpaw/providers';
+import type { DataSource } from 'typeorm';
+import { RESEARCH_DATA_SOURCE } from '../persistence/database.js';
+import { RESEARCH_LLM } from '../ports.js';
+import { LegCancellations } from './cancellation/leg-cancellations.js';
+import { ResearchEndedSubscription } from './cancellation/research-ended.subscription.js';
+import type { ResearchFlowSettings } from './config.js';
+import { ExecuteResearchLegHandler } from './handlers/execute-research-leg/execute-research-leg.handler.js';
+import { GenerateResearchTitleHandler } from './handlers/generate-research-title/generate-research-title.handler.js';
+import { SynthesizeResearchHandler } from './handlers/synthesize-research/synthesize-research.handler.js';
+import { ResearchFlowConsumer } from './messaging/research-flow.consumer.js';
+import { PgFlowReplyStore } from './persistence/pg-flow-reply-store.js';
+import { FLOW_BLOBS, FLOW_CANCELLATIONS, FLOW_KEYS, FLOW_PROVIDERS, FLOW_REPLIES, FLOW_SETTINGS, type KeyOpener } from './ports.js';
+import { createResearchProviders } from './research-providers.js';
+import { ReportSharer } from './share/report-sharer.js';
+
+/** What a test (or an embedding process) may supply instead of what is built from env. */
+export interface ResearchFlowAdapters {
+  readonly keys?: KeyOpener;
+  readonly blobs?: BlobStore | null;
+}
+
+/**
+ * The research flow's providers for the research service's module (spec 05): the consumer of its
+ * three commands, their handlers, the kept replies (schema `research`), the key opener
+ * (`OPENPAW_KEY_ENCRYPTION_KEY`, the same key the gateway seals with), the share store and the
+ * cancellation of in-flight legs. Uses the service's LLM client (`RESEARCH_LLM`).
+ */
+export function researchFlowProviders(settings: ResearchFlowSettings, adapters: ResearchFlowAdapters = {}): Provider[] {
+  return [
+    { provide: FLOW_SETTINGS, useValue: settings },
+    {
+      provide: FLOW_KEYS,
+      useFactory: (): KeyOpener => adapters.keys ?? keyOpenerFromEnv(process.env),
+    },
+    {
+      provide: FLOW_BLOBS,
+      inject: [MessageLogContext],
+      useFactory: async (log: MessageLogContext): Promise<BlobStore | null> =>
+        adapters.blobs !== undefined ? adapters.blobs : settings.shareTtlSeconds === 0 ? null : createBlobStoreFromEnv(process.env, { logger: log }),
+    },
+    { provide: FLOW_REPLIES, inject: [RESEARCH_DATA_SOURCE], useFactory: (dataSource: DataSource) => new PgFlowReplyStore(dataSource) },
+    { provide: FLOW_CANCELLATIONS, useValue: new LegCancellations() },
+    { provide: FLOW_PROVIDERS, inject: [RESEARCH_LLM], useFactory: (llm: LlmClient) => createResearchProviders(llm, settings) },
+    { provide: ReportSharer, inject: [FLOW_BLOBS], useFactory: (blobs: BlobStore | null) => new ReportSharer(blobs, settings.shareTtlSeconds) },
+    ExecuteResearchLegHandler,
+    SynthesizeResearchHandler,
+    GenerateResearchTitleHandler,
+    ResearchFlowConsumer,
+    ResearchEndedSubscription,
+  ];
+}
+
+/**
+ * The vault that opens sealed keys. Without `OPENPAW_KEY_ENCRYPTION_KEY` no key can be opened: legs of
+ * keyed providers fail with `auth` (the local researcher needs none), and the service says so once.
+ */
+export function keyOpenerFromEnv(env: NodeJS.ProcessEnv): KeyOpener {
+  try {
+    return UserKeyVault.fromEnv(env, new InMemoryUserKeyStore());
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return {
+      open: () => {
+        throw new Error(`per-user keys cannot be opened: ${reason}`);
+      },
+    };
+  }
+}

@@ -1,0 +1,118 @@
+import type { ExternalReport, LegReport as ReportOfLeg } from '@openpaw/contracts';
+
+export interface ShareableReport {
+  readonly researchId: string;
+  readonly title: string;
+  readonly prompt: string;
+  readonly synthesis: { readonly content: string; readonly model: string } | null;
+  readonly reports: readonly ReportOfLeg[];
+  readonly externalReports: readonly ExternalReport[];
+  readonly generatedAt: string;
+}
+
+const STYLE = `body{font:16px/1.55 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1d1d1f}
+h1{font-size:1.7rem}h2{border-bottom:1px solid #ddd;padding-bottom:.2rem;margin-top:2.2rem}h3{margin-top:1.6rem}
+.meta{color:#666;font-size:.9rem}.prompt{background:#f5f5f7;border-left:4px solid #888;padding:.6rem 1rem;white-space:pre-wrap}
+section.report{border:1px solid #e3e3e3;border-radius:6px;padding:.2rem 1rem 1rem;margin:1rem 0}.label{font-family:ui-monospace,monospace;background:#eef;padding:0 .3rem;border-radius:3px}
+code{background:#f2f2f2;padding:0 .2rem;border-radius:3px}`;
+
+/** Everything that reaches the page is text: `<`, `>`, `&`, quotes become entities (no markup from a model or a user survives). */
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+
+/** Inline Markdown on escaped text: **bold**, *italic*, `code`, and [label] citations. Links are not rendered (no URL reaches an href). */
+function inline(escaped: string): string {
+  return escaped
+    .replace(/`([^`]+)`/g, '<code>$1</code>')
+    .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
+    .replace(/(^|[^*])\*([^*\s][^*]*)\*/g, '$1<em>$2</em>')
+    .replace(/(^|\W)_([^_]+)_(?=\W|$)/g, '$1<em>$2</em>')
+    .replace(/\[((?:openai|anthropic|gemini|local|External \d+|E\d+|Q))\]/g, '<span class="label">[$1]</span>');
+}
+
+/**
+ * A small, safe subset of Markdown to HTML: headings, lists, paragraphs and inline emphasis. The text
+ * is escaped first, so the only tags in the output are the ones written here.
+ */
+export function markdownToHtml(markdown: string): string {
+  const out: string[] = [];
+  let list: 'ul' | 'ol' | null = null;
+  let paragraph: string[] = [];
+  const flush = (): void => {
+    if (paragraph.length > 0) out.push(`<p>${inline(escapeHtml(paragraph.join(' ')))}</p>`);
+    paragraph = [];
+  };
+  const closeList = (): void => {
+    if (list !== null) out.push(`</${list}>`);
+    list = null;
+  };
+  for (const raw of markdown.replace(/\r/g, '').split('\n')) {
+    const line = raw.trimEnd();
+    const heading = /^(#{1,6})\s+(.*)$/.exec(line);
+    const bullet = /^\s*[-*•]\s+(.*)$/.exec(line);
+    const numbered = /^\s*\d+[.)]\s+(.*)$/.exec(line);
+    if (heading !== null) {
+      flush();
+      closeList();
+      const level = Math.min(6, (heading[1]?.length ?? 1) + 2);
+      out.push(`<h${level}>${inline(escapeHtml(heading[2] ?? ''))}</h${level}>`);
+    } else if (bullet !== null || numbered !== null) {
+      flush();
+      const kind = bullet !== null ? 'ul' : 'ol';
+      if (list !== kind) {
+        closeList();
+        out.push(`<${kind}>`);
+        list = kind;
+      }
+      out.push(`<li>${inline(escapeHtml((bullet ?? numbered)?.[1] ?? ''))}</li>`);
+    } else if (line.trim() === '') {
+      flush();
+      closeList();
+    } else {
+      closeList();
+      paragraph.push(line.trim());
+    }
+  }
+  flush();
+  closeList();
+  return out.join('\n');
+}
+
+/**
+ * The completed report as one self-contained, sanitised HTML page: inline CSS only, no script, no
+ * external resource, no link, every piece of text escaped. Served with the gateway's blob CSP.
+ */
+export function renderReportHtml(report: ShareableReport): string {
+  const sections = report.reports
+    .map((r) => `<section class="report"><h3><span class="label">[${escapeHtml(r.provider)}]</span> ${escapeHtml(r.model)}</h3>\n${markdownToHtml(r.content)}</section>`)
+    .join('\n');
+  const external =
+    report.externalReports.length === 0
+      ? ''
+      : `<h2>External reports</h2>\n<ol>${report.externalReports.map((r, i) => `<li><span class="label">[External ${i + 1}]</span> ${escapeHtml(r.title ?? `External report ${i + 1}`)} (${r.content.length} characters)</li>`).join('')}</ol>`;
+  const synthesis =
+    report.synthesis === null
+      ? '<h2>Synthesis</h2>\n<p class="meta">Synthesis not available: one report, no external report.</p>'
+      : `<h2>Synthesis</h2>\n<p class="meta">Written by ${escapeHtml(report.synthesis.model)}; each sentence cites its sources.</p>\n${markdownToHtml(report.synthesis.content)}`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(report.title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<h1>${escapeHtml(report.title)}</h1>
+<p class="meta">OpenPaw research ${escapeHtml(report.researchId)} · generated ${escapeHtml(report.generatedAt)}</p>
+<div class="prompt">${escapeHtml(report.prompt)}</div>
+${synthesis}
+<h2>Individual reports</h2>
+${sections}
+${external}
+</body>
+</html>
+`;
+}
