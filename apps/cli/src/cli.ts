@@ -21,6 +21,7 @@ export const USAGE = `usage:
   openpaw papers "<query>" [--no-strategy-checkpoint] [--auto] [--max-iterations <n>] [--sources <a,b>]
                  [--export bibtex|ris|csl-json] [--timeout <seconds>]
   openpaw papers --resume <runId>      decide the checkpoint a paper search waits at
+  openpaw library <file.bib | file.ris>   import references into your library (the \`library\` source)
   openpaw status <runId> [--json]
   openpaw cancel <runId> [--reason <text>]
 
@@ -83,6 +84,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return await solve(api, args, options, io);
       case 'papers':
         return await searchPapers(api, args, options, io);
+      case 'library':
+        return await importLibrary(api, single(args, 'library <file.bib | file.ris>'), io);
       case 'status':
         return await status(api, single(args, 'status <runId>'), options, io);
       case 'cancel':
@@ -330,6 +333,26 @@ async function searchPapers(api: ApiClient, args: readonly string[], options: Op
       io.stderr(`still running after ${options.timeoutSeconds} s`);
       return EXIT.error;
   }
+}
+
+async function importLibrary(api: ApiClient, file: string, io: CliIo): Promise<number> {
+  const path = resolve(io.cwd, file);
+  const extension = extname(path).toLowerCase();
+  const format = extension === '.bib' || extension === '.bibtex' ? 'bibtex' : extension === '.ris' ? 'ris' : undefined;
+  if (format === undefined) throw new UsageError('openpaw library: a .bib or .ris file');
+  const content = await readFile(path, 'utf8');
+  const { body } = await api.json<{ status: string; importId: string; added?: number; updated?: number; skipped?: { entry: number; reason: string }[] }>('/library/references', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ format, content }),
+  });
+  if (body.status !== 'imported') {
+    io.stdout(`import ${body.importId} queued (the research service has not answered yet)`);
+    return EXIT.ok;
+  }
+  io.stdout(`imported ${path}: ${body.added ?? 0} added, ${body.updated ?? 0} updated, ${body.skipped?.length ?? 0} skipped`);
+  for (const skipped of body.skipped ?? []) io.stdout(`  entry ${skipped.entry}: ${skipped.reason}`);
+  return EXIT.ok;
 }
 
 async function status(api: ApiClient, runId: string, options: Options, io: CliIo): Promise<number> {

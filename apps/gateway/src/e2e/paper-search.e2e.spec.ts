@@ -221,11 +221,14 @@ describe('paper search through the gateway: two checkpoints, one source failing,
     expect(await badDecision.json()).toMatchObject({ issues: [{ path: 'action' }] });
   });
 
-  it('the CLI (`openpaw papers`) shows both checkpoints and takes the decisions from stdin', async () => {
-    const cli = spawn(process.execPath, [join(root, 'dist/apps/cli/src/main.js'), 'papers', 'graph attention networks', '--export', 'ris'], {
-      env: { ...process.env, OPENPAW_API_URL: platform.gatewayUrl, OPENPAW_JWT_SECRET: platform.jwtSecret, OPENPAW_USER: 'e2e-cli-user', OPENPAW_TOKEN: '' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+  it('the CLI (`openpaw library`, `openpaw papers`) imports a library, shows both checkpoints and takes the decisions from stdin', async () => {
+    const env = { ...process.env, OPENPAW_API_URL: platform.gatewayUrl, OPENPAW_JWT_SECRET: platform.jwtSecret, OPENPAW_USER: 'e2e-cli-user', OPENPAW_TOKEN: '' };
+    const library = spawn(process.execPath, [join(root, 'dist/apps/cli/src/main.js'), 'library', join(root, 'apps/research/sample-library/openpaw-demo.bib')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let imported = '';
+    library.stdout.on('data', (chunk: Buffer) => (imported += chunk.toString()));
+    expect(await new Promise<number | null>((resolve) => library.on('exit', resolve))).toBe(0);
+    expect(imported).toContain('20 added, 0 updated, 0 skipped');
+    const cli = spawn(process.execPath, [join(root, 'dist/apps/cli/src/main.js'), 'papers', 'graph attention networks', '--export', 'ris'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     cli.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -439,6 +439,15 @@ describe('paper_search', () => {
       expect(refusal(step)).toMatchObject({ reason: 'invalid_input', detail: 'no checkpoint is open: the run is SEARCHING' });
     });
 
+    it('given a run waiting at a checkpoint, when its owner cancels, then CANCELLED and no decision applies any more', () => {
+      const d = atResultReview();
+      const id = dataOf(d).checkpoint?.checkpointId;
+      const cancelled = d.cancel();
+      expect(cancelled.state).toBe('CANCELLED');
+      expect(view(cancelled)).toMatchObject({ status: 'cancelled', checkpoint: null });
+      expect(refusal(decide(d, { action: 'approve' }, id))).toMatchObject({ reason: 'terminal' });
+    });
+
     it("given another user's decision, then refused as not the owner", () => {
       const d = atResultReview();
       expect(refusal(decide(d, { action: 'approve' }, undefined, 'someone-else'))).toMatchObject({ reason: 'not_owner' });

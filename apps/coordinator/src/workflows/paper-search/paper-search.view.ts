@@ -77,7 +77,8 @@ function fullViewOf(run: RunSnapshot<PaperSearchState, PaperSearchData>): PaperS
       sources: [...d.sources],
     },
     iteration: d.iteration,
-    checkpoint: d.checkpoint,
+    // Only while the run waits at it (a cancelled run keeps its last checkpoint in its data, not open).
+    checkpoint: statusOf(run.state) === 'waiting' ? d.checkpoint : null,
     accumulatedPapers: [...d.accumulated],
     iterations: d.iterations.map((i) => ({ iteration: i.iteration, resultCount: i.resultCount, decision: i.decision, note: i.note })),
     result: d.result,
