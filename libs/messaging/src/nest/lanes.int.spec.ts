@@ -62,10 +62,14 @@ describe('lanes (real nats-server): background work never delays a critical comm
       await waitFor(() => (registered.includes(42) ? true : undefined), 'the critical command handled while every render waits');
       expect(rendersStarted).toEqual([1]);
 
-      const [critical, slow] = await Promise.all([
-        broker.jsm.consumers.info(STREAMS.commands.name, 'svc-lanetest'),
-        broker.jsm.consumers.info(STREAMS.commands.name, 'svc-lanetest-slow'),
-      ]);
+      // The critical lane acks the renders it skips as it reads them: wait until it has read them all.
+      const [critical, slow] = await waitFor(async () => {
+        const infos = await Promise.all([
+          broker.jsm.consumers.info(STREAMS.commands.name, 'svc-lanetest'),
+          broker.jsm.consumers.info(STREAMS.commands.name, 'svc-lanetest-slow'),
+        ]);
+        return infos[0].num_ack_pending + infos[0].num_pending === 0 ? infos : undefined;
+      }, 'the critical lane past the renders', 10_000);
       expect(critical.config.filter_subject).toBe('openpaw.cmd.lanetest.>');
       expect(slow.config.filter_subject).toBe(Render.subject);
       // The critical lane skipped the renders (acked, not dead-lettered); the slow lane holds them.
