@@ -1,4 +1,5 @@
 import {
+  CancelRun,
   ChildRunFinished,
   createEnvelope,
   deterministicUuid,
@@ -217,6 +218,14 @@ function performEffects(
         });
         break;
       }
+      case 'cancelChild': {
+        const childRunId = childRunIdFor(run, effect.workflowType, effect.key);
+        const id = deterministicUuid(run.id, String(run.attemptNo), 'cancelChild', effect.key);
+        const data: MessageData<typeof CancelRun> = { runId: childRunId, userId: run.userId, reason: effect.reason };
+        writes.outbox.push({ msgId: id, envelope: envelopeFor(CancelRun, data, id, run, meta, now) });
+        writes.log(run, 'child_cancel_requested', run.state, run.state, { workflow_type: effect.workflowType, run_id: childRunId });
+        break;
+      }
     }
   }
   void definition;
@@ -401,7 +410,14 @@ export function applyInput(
     const decision: Decision<string, unknown> =
       target === undefined
         ? { outcome: 'transition', to: '<no cancelled state>', data: run.data }
-        : { outcome: 'transition', to: target, data: run.data, step: 'cancelled', logs: [{ step: 'cancel_requested', payload: { reason: input.reason ?? null } }] };
+        : {
+            outcome: 'transition',
+            to: target,
+            data: run.data,
+            step: 'cancelled',
+            logs: [{ step: 'cancel_requested', payload: { reason: input.reason ?? null } }],
+            effects: definition.cancelEffects?.(snapshot(run)) ?? [],
+          };
     return applyDecision(definition, run, run.state, decision, input, meta, now, writes);
   }
   if (input.kind === 'timer' && input.name.startsWith(RESEND_PREFIX)) {

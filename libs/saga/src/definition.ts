@@ -62,7 +62,9 @@ export type Effect =
   /** A child run; the parent receives a `child` input when it reaches a terminal state. */
   | { readonly type: 'startChild'; readonly workflowType: string; readonly key: string; readonly input: JsonObject }
   /** A fire-and-forget run (video, reindex): nothing reports back. */
-  | { readonly type: 'startBackground'; readonly workflowType: string; readonly key: string; readonly input: JsonObject };
+  | { readonly type: 'startBackground'; readonly workflowType: string; readonly key: string; readonly input: JsonObject }
+  /** Cancels the child run started under `key` (a `CancelRun` on the owner's behalf); a finished child refuses it. */
+  | { readonly type: 'cancelChild'; readonly workflowType: string; readonly key: string; readonly reason: string };
 
 /** An extra `workflow_step_logs` row (e.g. `policy_applied`), beside the row of the transition itself. */
 export interface StepLogEntry {
@@ -104,6 +106,11 @@ export interface SagaDefinition<S extends string = string, D = unknown> {
   readonly terminal: readonly S[];
   /** Target of an owner's cancel, where the table allows it from the current state. */
   readonly cancelledState?: S;
+  /**
+   * Effects of an owner's cancel that the engine applies (the move to `cancelledState` is the
+   * engine's): e.g. cancel the child run the run is waiting for, so its work stops too.
+   */
+  cancelEffects?(run: RunSnapshot<S, D>): readonly Effect[];
   /** A terminal state from which a new `start` with the same key re-attempts (attempt_no + 1). */
   readonly retryableFrom?: readonly S[];
   /** Events from services this workflow consumes (routed to runs by correlation id). */

@@ -1,5 +1,6 @@
 import {
   AssetVersionCreated,
+  CancelRun,
   DocumentIndexed,
   IndexDocument,
   InputRefused,
@@ -57,7 +58,8 @@ const solvedView: SolveView = {
   contentSha256: sha256Of('e'),
   provenance: PROVENANCE,
 };
-const failedView = (errorCode: string, costUsd = 0.03): SolveView => ({
+/** A failed solve run's view; by default it failed after all its retries (the spec's near-miss condition). */
+const failedView = (errorCode: string, costUsd = 0.03, retriesExhausted = true): SolveView => ({
   status: 'failed',
   state: 'FAILED',
   attempts: 4,
@@ -65,6 +67,7 @@ const failedView = (errorCode: string, costUsd = 0.03): SolveView => ({
   cost_usd: costUsd,
   duration_ms: 12,
   error_code: errorCode,
+  retries_exhausted: retriesExhausted,
 });
 
 const dataOf = (d: SagaDriver): RetrieveOrGenerateData => d.s.run.data as RetrieveOrGenerateData;
@@ -426,8 +429,23 @@ describe('retrieve_or_generate', () => {
     it('when a hit below the threshold was the top candidate and solving fails, then that candidate is the near-miss', () => {
       const d = retrieving();
       const [child] = SagaDriver.started(d.reply(SearchSolutions, RetrievalHit, { candidate: candidate(0.8, 'vector', NEAR_ASSET), trace: [] }));
-      const step = d.child(SOLVE_WORKFLOW, child?.runId ?? '', 'FAILED', failedView('cannot_solve'));
+      const step = d.child(SOLVE_WORKFLOW, child?.runId ?? '', 'FAILED', failedView('timeout'));
       expect(step.view()).toMatchObject({ status: 'succeeded', output: { asset_version_id: NEAR_ASSET, is_approximate: true } });
+    });
+
+    it('when the solve child failed without using its retries (non-retryable cannot_solve), then no near-miss: FAILED cannot_solve', () => {
+      const { d, solveRunId } = generating(candidate(0.9, 'vector', NEAR_ASSET));
+      const step = d.child(SOLVE_WORKFLOW, solveRunId, 'FAILED', failedView('cannot_solve', 0.03, false));
+      expect(step.state).toBe('FAILED');
+      expect(step.view()).toMatchObject({ status: 'failed', error_code: 'cannot_solve', output: {} });
+    });
+
+    it('when the solve child was cancelled and a candidate > 0.70 exists, then no near-miss: FAILED solve_cancelled', () => {
+      const { d, solveRunId } = generating(candidate(0.9, 'vector', NEAR_ASSET));
+      const { error_code: _e, retries_exhausted: _r, ...cancelled } = { ...failedView('timeout'), status: 'cancelled', state: 'CANCELLED' };
+      const step = d.child(SOLVE_WORKFLOW, solveRunId, 'CANCELLED', cancelled);
+      expect(step.state).toBe('FAILED');
+      expect(step.view()).toMatchObject({ error_code: 'solve_cancelled', output: {} });
     });
 
     it('when the solve child fails and the top candidate has confidence exactly 0.70, then FAILED with the child error code', () => {
@@ -471,9 +489,12 @@ describe('retrieve_or_generate', () => {
       expect(step.state).toBe('GENERATING_SOLUTION');
     });
 
-    it('when cancelled, then CANCELLED; the child finishing later is ignored', () => {
+    it('when cancelled, then CANCELLED and the solve child run is cancelled too; the child finishing later is ignored', () => {
       const { d, solveRunId } = generating();
-      expect(d.cancel().state).toBe('CANCELLED');
+      const cancelled = d.cancel();
+      expect(cancelled.state).toBe('CANCELLED');
+      expect(cancelled.sent(CancelRun)).toEqual([{ runId: solveRunId, userId: d.userId, reason: 'the parent run was cancelled' }]);
+      expect(cancelled.steps()).toContain('child_cancel_requested');
       const late = d.child(SOLVE_WORKFLOW, solveRunId, 'SUCCEEDED', solvedView);
       expect(late.outcome).toBe('ignored');
       expect(late.state).toBe('CANCELLED');

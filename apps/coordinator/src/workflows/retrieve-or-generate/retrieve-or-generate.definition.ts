@@ -390,9 +390,15 @@ export function retrieveOrGenerateDefinition(options: RetrieveOrGenerateOptions 
     const reported = solveErrorCode.safeParse(view.success ? view.data.error_code : undefined);
     const errorCode: RetrieveOrGenerateErrorCode = input.state === 'CANCELLED' ? 'solve_cancelled' : reported.success ? reported.data : 'solve_failed';
     const capExceeded = errorCode === 'cost_cap_exceeded' || data.costUsd > data.policy.cost_cap_usd;
+    // Spec: a near-miss only "after all retries AND cost cap not exceeded": not after a non-retryable
+    // failure (the model said it cannot solve it) and not after the solve run was cancelled.
+    const retriesExhausted = input.state === 'FAILED' && view.success && view.data.retries_exhausted === true;
     const near = data.topCandidate;
-    const solveFailed: StepLogEntry = { step: 'solve_failed', payload: { error_code: errorCode, cost_usd: roundUsd(data.costUsd), cost_cap_exceeded: capExceeded } };
-    if (!capExceeded && near !== null && near.confidence > NEAR_MISS_MIN_CONFIDENCE) {
+    const solveFailed: StepLogEntry = {
+      step: 'solve_failed',
+      payload: { error_code: errorCode, cost_usd: roundUsd(data.costUsd), cost_cap_exceeded: capExceeded, retries_exhausted: retriesExhausted },
+    };
+    if (retriesExhausted && !capExceeded && near !== null && near.confidence > NEAR_MISS_MIN_CONFIDENCE) {
       // Served as outcome=hit: the user gets an existing, retrieved solution (nothing new was made, so no
       // video and no indexing), flagged as approximate.
       return {
@@ -489,6 +495,11 @@ export function retrieveOrGenerateDefinition(options: RetrieveOrGenerateOptions 
     terminal: ['SUCCEEDED', 'FAILED', 'CANCELLED'],
     cancelledState: 'CANCELLED',
     retryableFrom: ['FAILED'],
+    // Cancelled while the solve child works: that run is cancelled too, so it stops spending.
+    cancelEffects: (run) =>
+      run.state === 'GENERATING_SOLUTION' && run.data.solveRunId !== null
+        ? [{ type: 'cancelChild', workflowType: SOLVE_WORKFLOW, key: SOLVE_CHILD_KEY, reason: 'the parent run was cancelled' }]
+        : [],
     inputs: [MediaNormalized, MediaRejected, RetrievalHit, RetrievalMiss, ProblemRegistered, AssetVersionCreated, DocumentIndexed],
     init(input, run) {
       const request = retrieveOrGenerateStartSchema.parse(input);
