@@ -221,9 +221,35 @@ describe('retrieve_or_generate', () => {
       const step = d.reply(NormalizeMedia, MediaNormalized, { mediaType: 'text', signature: SIG });
       expect(step.state).toBe('RETRIEVING');
       expect(step.steps()).toEqual(['media_normalized']);
-      expect(step.sent(SearchSolutions)).toEqual([{ runId: d.runId, signature: SIG, threshold: 0.85 }]);
+      expect(step.sent(SearchSolutions)).toEqual([
+        { runId: d.runId, signature: SIG, threshold: 0.85, methodThresholds: { exactPhash: 1, nearDuplicate: 0.95, exactText: 0.99, hybridOffset: 0.02 } },
+      ]);
       expect(step.view()).toMatchObject({ status: 'running', state: 'RETRIEVING', problem_signature: { text_sha256: SIG.textSha256, subject: 'algebra' } });
       expect(d.pendingTimers()).toEqual(['deadline', 'resend:retrieve:1']);
+    });
+
+    it('when ingestion tags the content sensitive, then the policy is resolved again with the sensitive layer: retrieval at 0.95, no video', () => {
+      const d = ingesting();
+      const tagged = { ...SIG, contentSensitivity: 'sensitive' as const, sensitivityReasons: ['personal_data'] };
+      const step = d.reply(NormalizeMedia, MediaNormalized, { mediaType: 'text', signature: tagged });
+      expect(step.state).toBe('RETRIEVING');
+      expect(step.steps()).toEqual(['policy_applied', 'media_normalized']);
+      expect(step.applied.logs[0]?.payload).toMatchObject({
+        content_sensitivity: 'sensitive',
+        sensitivity_reasons: ['personal_data'],
+        policy: { retrieval_threshold: 0.95, video_generation: 'skip' },
+      });
+      expect(step.sent(SearchSolutions)).toEqual([expect.objectContaining({ threshold: 0.95 })]);
+      // A vector hit at 0.9 would have served a standard submission; this one must generate.
+      const miss = d.reply(SearchSolutions, RetrievalHit, { candidate: candidate(0.9, 'vector'), trace: [] });
+      expect(miss.state).toBe('GENERATING_SOLUTION');
+    });
+
+    it('when the client already marked it sensitive, then the policy stays the one applied at the start', () => {
+      const d = ingesting(definition, { ...START, contentSensitivity: 'sensitive' });
+      const step = d.reply(NormalizeMedia, MediaNormalized, { mediaType: 'text', signature: { ...SIG, contentSensitivity: 'standard' } });
+      expect(step.steps()).toEqual(['media_normalized']);
+      expect(step.sent(SearchSolutions)).toEqual([expect.objectContaining({ threshold: 0.95 })]);
     });
 
     it('when an image is normalised without OCR text, then its image hash is signature enough', () => {
@@ -336,6 +362,17 @@ describe('retrieve_or_generate', () => {
     it('when a hybrid re-ranked hit clears threshold − 0.02, then it is a hit; just below, a miss', () => {
       expect(retrieving().reply(SearchSolutions, RetrievalHit, { candidate: candidate(0.85 - 0.02, 'hybrid'), trace: [] }).state).toBe('SUCCEEDED');
       expect(retrieving().reply(SearchSolutions, RetrievalHit, { candidate: candidate(0.8299, 'hybrid'), trace: [] }).state).toBe('GENERATING_SOLUTION');
+    });
+
+    it.each([
+      ['near_duplicate', 0.95, 'near_duplicate_threshold', 0.96],
+      ['text_exact', 0.99, 'text_exact_threshold', 0.995],
+    ] as const)('when a %s hit has confidence %s, then it is a hit at the spec default and a miss when the policy raises %s to %s', (method, confidence, field, strict) => {
+      expect(retrieving().reply(SearchSolutions, RetrievalHit, { candidate: candidate(confidence, method), trace: [] }).state).toBe('SUCCEEDED');
+      const def = retrieveOrGenerateDefinition({ policy: withPolicy({ defaults: { [field]: strict } }) });
+      const d = retrieving(def);
+      expect(d.s.run.data).toMatchObject({ policy: { [field]: strict } });
+      expect(d.reply(SearchSolutions, RetrievalHit, { candidate: candidate(confidence, method), trace: [] }).state).toBe('GENERATING_SOLUTION');
     });
 
     it("when the policy's threshold is higher, then a hit must clear that one", () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { retrieveOrGenerateStartInput, type Submission, submission as submissionSchema } from '@openpaw/contracts';
+import { type CONTENT_SENSITIVITIES, retrieveOrGenerateStartInput, type Submission, submission as submissionSchema } from '@openpaw/contracts';
 import { z } from 'zod';
 import type { BlobStore } from '@openpaw/providers/blob';
 import { AdmissionControl, type AdmissionDecision } from '../../admission/admission-control.js';
@@ -30,6 +30,8 @@ export interface SubmitProblemCommand {
   /** From the token's `tier` claim; `free` without one. */
   readonly subscriptionTier: string;
   readonly intent: string;
+  /** What the client declared; ingestion may still tag the content sensitive (it only tightens). */
+  readonly contentSensitivity?: ContentSensitivity;
   readonly content: ProblemContent;
   /** How long to wait for the run to end (0: answer at once). */
   readonly waitMs: number;
@@ -55,10 +57,11 @@ export interface SubmitProblemResult {
 }
 
 /**
- * The content sensitivity of a submission. The coordinator's policy engine knows `standard` and
- * `sensitive` (its start schema refuses anything else); the gateway does not classify content yet.
+ * The content sensitivity of a submission the client did not mark: `standard`, until ingestion tags
+ * the content (personal data, exam-paper markers, explicit content) and the run re-applies its policy.
  */
 export const DEFAULT_CONTENT_SENSITIVITY = 'standard';
+export type ContentSensitivity = (typeof CONTENT_SENSITIVITIES)[number];
 
 type StartAnswer =
   | { readonly kind: 'accepted'; readonly run: RunProjection }
@@ -152,7 +155,7 @@ export class SubmitProblemHandler {
       intent: command.intent,
       // An unknown tier claim fails the contract below and is refused like the coordinator would.
       subscriptionTier: command.subscriptionTier as RetrieveOrGenerateInput['subscriptionTier'],
-      contentSensitivity: DEFAULT_CONTENT_SENSITIVITY,
+      contentSensitivity: command.contentSensitivity ?? DEFAULT_CONTENT_SENSITIVITY,
       contentDigest,
     };
     const checked = retrieveOrGenerateStartInput.safeParse(candidate);

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { freshDatabase, privateNatsServer, type NatsServerHandle, type RunningPlatform, startPlatformProcesses } from '@openpaw/testing';
+import pg from 'pg';
 import { GatewayClient } from './e2e-client.js';
 import { type ChatCompletionRequest, type ScriptedModelServer, type ScriptedReply, schemaFields, startScriptedModelServer } from './scripted-model-server.js';
 
@@ -36,9 +37,12 @@ function tutor(mode: () => TutorMode): (request: ChatCompletionRequest) => Scrip
 // under the hybrid bar (0.85 − 0.02) and over the near-miss bar (0.70); same numbers, so not refused.
 const ORIGINAL = 'A train travels 120 km in 2 hours. What is its average speed in km/h?';
 const PARAPHRASE = 'The train travels 120 km in 2 hours. What is the average speed of the train in km/h?';
+// Cosine ≈ 0.89: a vector hit at the standard threshold (0.85), a miss at the sensitive one (0.95).
+const CLOSE_PARAPHRASE = 'A train covers 120 km in 2 hours. What is its average speed in km/h?';
 
-describe('RetrieveOrGenerate near-miss and cancel, through the gateway with a scripted model', () => {
+describe('RetrieveOrGenerate through the gateway with a scripted model: near-miss, cancel, sensitive content', () => {
   let nats: NatsServerHandle;
+  let databaseUrl: string;
   let platform: RunningPlatform;
   let model: ScriptedModelServer;
   let mode: TutorMode = 'solves';
@@ -50,7 +54,7 @@ describe('RetrieveOrGenerate near-miss and cancel, through the gateway with a sc
     platform = await startPlatformProcesses({
       root,
       natsUrl: nats.url,
-      databaseUrl: await freshDatabase('e2e_rog_near_miss'),
+      databaseUrl: (databaseUrl = await freshDatabase('e2e_rog_scripted_model')),
       services: ['coordinator', 'ingestion', 'retrieval', 'solve', 'assets', 'gateway'],
       serviceEnv: {
         solve: { ...llm, OPENPAW_SOLVE_MATHS_ENGINE: 'check' },
@@ -64,6 +68,21 @@ describe('RetrieveOrGenerate near-miss and cancel, through the gateway with a sc
     await model?.close();
     await nats?.dispose();
   });
+
+  /** The `policy_applied` rows of a run's step log, in order. */
+  async function policiesApplied(runId: string): Promise<Record<string, unknown>[]> {
+    const db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    try {
+      const rows = await db.query<{ payload: Record<string, unknown> }>(
+        "select payload from coordinator.workflow_step_logs where workflow_run_id = $1 and step_name = 'policy_applied' order by id",
+        [runId],
+      );
+      return rows.rows.map((r) => r.payload);
+    } finally {
+      await db.end();
+    }
+  }
 
   const solveRuns = async (client: GatewayClient) =>
     ((await (await client.request('/runs?type=solve_workflow&limit=100')).json()) as { items: { runId: string; state: string; view: Record<string, unknown> }[] }).items;
@@ -105,5 +124,35 @@ describe('RetrieveOrGenerate near-miss and cancel, through the gateway with a sc
       child = (await solveRuns(carol))[0];
     }
     expect(child).toMatchObject({ state: 'CANCELLED' });
+  });
+
+  it('tags an exam paper sensitive while ingesting and applies the sensitive policy: no video', async () => {
+    mode = 'solves';
+    const erin = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'erin');
+    const standard = await erin.submitText('A cyclist rides 180 km in 3 hours. What is her average speed in km/h?', 60);
+    expect(standard.body.result).toMatchObject({ status: 'succeeded', outcome: 'new', output: { video_pending: true } });
+
+    const exam = await erin.submitText('Candidate number 4821. Time allowed: 1 hour. A car drives 240 km in 4 hours. What is its average speed in km/h?', 60);
+    expect(exam.body.result).toMatchObject({ status: 'succeeded', outcome: 'new', output: { video_pending: false } });
+    const policies = await policiesApplied(exam.body.run_id);
+    expect(policies.map((p) => p['content_sensitivity'])).toEqual(['standard', 'sensitive']);
+    expect(policies[1]).toMatchObject({ sensitivity_reasons: ['exam_paper'], policy: { retrieval_threshold: 0.95, video_generation: 'skip' } });
+  });
+
+  it('lets a client mark its submission sensitive: a paraphrase that is a hit for standard content is solved anew at 0.95', async () => {
+    mode = 'solves';
+    const frank = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'frank');
+    const standard = await frank.submitText(CLOSE_PARAPHRASE, 60);
+    expect(standard.body.result).toMatchObject({ status: 'succeeded', outcome: 'hit', output: { is_approximate: false } });
+
+    const grace = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'grace');
+    const response = await grace.request('/problems?wait=60', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: CLOSE_PARAPHRASE, content_sensitivity: 'sensitive' }),
+    });
+    const sensitive = (await response.json()) as { run_id: string; result?: Record<string, unknown> };
+    expect(sensitive.result).toMatchObject({ status: 'succeeded', outcome: 'new', output: { video_pending: false } });
+    expect((await policiesApplied(sensitive.run_id)).map((p) => p['content_sensitivity'])).toEqual(['sensitive']);
   });
 });
