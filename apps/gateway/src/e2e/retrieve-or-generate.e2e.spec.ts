@@ -122,6 +122,11 @@ describe('RetrieveOrGenerate end to end through the gateway', () => {
     // The slow page answers later; the late MediaNormalized changes nothing.
     await new Promise((r) => setTimeout(r, 3_500));
     expect((await alice.run(first.body.run_id)).state).toBe('CANCELLED');
+
+    // Submitted again after the cancel: attempt 2 of the same run, which runs to the end (ADR 0013).
+    const again = await alice.submitUrl(url, 60);
+    expect(again.body).toMatchObject({ run_id: first.body.run_id, attempt_no: 2 });
+    expect(again.body.result).toMatchObject({ status: 'succeeded', attempt_no: 2 });
   });
 
   /** The state a service's step holds the run in; the coordinator is crashed while ingestion holds it in INGESTING. */

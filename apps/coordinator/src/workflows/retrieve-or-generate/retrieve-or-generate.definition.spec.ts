@@ -145,10 +145,10 @@ describe('retrieve_or_generate', () => {
       expect(isAllowed(definition, from, to)).toBe(expected[from]?.includes(to) ?? false);
     });
 
-    it('has SUCCEEDED, FAILED and CANCELLED terminal, cancels to CANCELLED, re-attempts from FAILED, and validates', () => {
+    it('has SUCCEEDED, FAILED and CANCELLED terminal, cancels to CANCELLED, re-attempts from FAILED and CANCELLED, and validates', () => {
       expect(definition.terminal).toEqual(['SUCCEEDED', 'FAILED', 'CANCELLED']);
       expect(definition.cancelledState).toBe('CANCELLED');
-      expect(definition.retryableFrom).toEqual(['FAILED']);
+      expect(definition.retryableFrom).toEqual(['FAILED', 'CANCELLED']);
       expect(() => validateDefinition(definition)).not.toThrow();
     });
 
@@ -701,6 +701,16 @@ describe('retrieve_or_generate', () => {
       documentIndexed(d);
       expect(documentIndexed(d).outcome).toBe('ignored');
       expect(d.cancel().sent(InputRefused)).toEqual([expect.objectContaining({ reason: 'terminal' })]);
+    });
+
+    it('when CANCELLED and the same submission starts again, then attempt 2 on the same row (ADR 0013)', () => {
+      const d = ingesting();
+      expect(d.cancel().state).toBe('CANCELLED');
+      const retry = d.start(START);
+      expect(retry.state).toBe('INGESTING');
+      expect(retry.applied.run?.attemptNo).toBe(2);
+      expect(retry.applied.logs[0]).toMatchObject({ stateBefore: 'CANCELLED', stateAfter: 'INITIATED', attemptNo: 2 });
+      expect(d.reply(NormalizeMedia, MediaNormalized, { mediaType: 'text', signature: SIG }).state).toBe('RETRIEVING');
     });
 
     it('when FAILED and the same submission starts again, then attempt 2 on the same row, from INITIATED, policy first again', () => {

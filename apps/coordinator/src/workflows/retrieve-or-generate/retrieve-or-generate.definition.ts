@@ -562,7 +562,9 @@ export function retrieveOrGenerateDefinition(options: RetrieveOrGenerateOptions 
     transitions: transitionsOf(table, { from: ['INITIATED', 'INGESTING', 'RETRIEVING', 'GENERATING_SOLUTION'], to: 'CANCELLED' }),
     terminal: ['SUCCEEDED', 'FAILED', 'CANCELLED'],
     cancelledState: 'CANCELLED',
-    retryableFrom: ['FAILED'],
+    // Spec 01 re-runs a FAILED key as attempt n + 1; a CANCELLED one too (ADR 0013): the user stopped
+    // that attempt, and submitting the problem again is asking for it anew.
+    retryableFrom: ['FAILED', 'CANCELLED'],
     // Cancelled while the solve child works: that run is cancelled too, so it stops spending.
     cancelEffects: (run) =>
       run.state === 'GENERATING_SOLUTION' && run.data.solveRunId !== null

@@ -74,8 +74,8 @@ export type RetrieveOrGenerateInput = z.input<typeof retrieveOrGenerateStartInpu
 /**
  * Submits a problem (spec 01, idempotency): the key is sha256(content digest + user + intent), the
  * run id derives from it, and the projection of that run decides —
- * unknown: start it; running: nothing to send, report it; SUCCEEDED (or CANCELLED): the cached
- * result, no re-run; FAILED: re-submit with attempt n + 1, so the coordinator re-attempts on the same row.
+ * unknown: start it; running: nothing to send, report it; SUCCEEDED: the cached result, no re-run;
+ * FAILED or CANCELLED (ADR 0013): re-submit with attempt n + 1, so the coordinator re-attempts on the same row.
  * An image is stored in blob storage first (`uploads/<user>/<sha256>`); only its key travels.
  * After a `StartRun` it waits (at most `startWaitMs`) for the coordinator's first answer, so a
  * refused start (invalid input, unknown workflow) is an error now rather than a run that never appears.
@@ -100,10 +100,10 @@ export class SubmitProblemHandler {
     const existing = await this.runs.findForUser(runId, command.userId);
 
     let result: SubmitProblemResult;
-    if (existing === undefined || existing.state === 'FAILED') {
+    if (existing === undefined || existing.state === 'FAILED' || existing.state === 'CANCELLED') {
       // Unknown (or started a moment ago and not reported yet): a repeated StartRun carries the
       // same message id, so JetStream drops it within its duplicate window and the coordinator after.
-      // FAILED: attempt n + 1 is a new message id, and the coordinator re-attempts on the same row.
+      // FAILED or CANCELLED: attempt n + 1 is a new message id, and the coordinator re-attempts on the same row.
       const attemptNo = existing === undefined ? 1 : existing.attemptNo + 1;
       const action = existing === undefined ? 'started' : 'reattempted';
       // Overload is answered here, before anything is sent: never a run accepted now and failed later.
