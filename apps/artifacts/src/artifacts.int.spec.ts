@@ -36,7 +36,6 @@ import { counting, freshDatabase, privateNatsServer, waitFor } from '@openpaw/te
 import pg from 'pg';
 import { ArtifactsModule, SERVICE_NAME } from './app.module.js';
 import { artifactsSettingsFromEnv } from './config.js';
-import { FAULT_MARKERS } from './domain/validation/fault-injection.js';
 import { minimalPdf } from './domain/test-support/minimal-pdf.js';
 
 process.env['LOG_LEVEL'] ??= 'warn';
@@ -86,7 +85,6 @@ describe('artifacts service on real NATS and PostgreSQL', () => {
     const settings = {
       ...artifactsSettingsFromEnv({ OPENPAW_DATABASE_URL: databaseUrl }),
       allowPrivateUrls: true,
-      faultInjection: true,
       chunkMaxChars: 200,
     };
     service = await startService({ name: SERVICE_NAME, module: ArtifactsModule.forRoot(settings, { llm: llm.adapter, blobs }), defaultPort: 0, port: 0 });
@@ -274,17 +272,16 @@ describe('artifacts service on real NATS and PostgreSQL', () => {
     expect(validated).toMatchObject({ type: ArtifactValidated.subject, data: { valid: true, error: null, errors: [] } });
   });
 
-  it('rejects in validation what the snapshot marks as a test fault: once on generation 1 only, always on every generation', async () => {
-    const chunk = (marker: string): SnapshotChunk[] => [{ chunk_id: 'chk_x', source_id: randomUUID(), text: `Cells divide by mitosis. ${marker}` }];
-    const result = { questions: [{ question: 'Q?', options: ['a', 'b', 'c', 'd'], correct_answer: 'a', explanation: 'e', chunk_ids: ['chk_x'] }] };
-    const validate = async (marker: string, generation: number): Promise<MessageData<typeof ArtifactValidated>> => {
-      const runId = randomUUID();
-      const command = await send(ValidateArtifact, { runId, artifactType: 'quiz', options: { num_questions: 1 }, generation, result, chunks: chunk(marker) }, runId);
-      return (await replyTo(command, ArtifactValidated)).data;
-    };
-    expect(await validate(FAULT_MARKERS.once, 1)).toMatchObject({ valid: false, error: expect.stringContaining('injected fault') });
-    expect(await validate(FAULT_MARKERS.once, 2)).toMatchObject({ valid: true });
-    expect(await validate(FAULT_MARKERS.always, 2)).toMatchObject({ valid: false });
+  it('rejects in validation an artifact that breaks the quiz rules, naming every problem', async () => {
+    const chunks: SnapshotChunk[] = [{ chunk_id: 'chk_x', source_id: randomUUID(), text: 'Cells divide by mitosis.' }];
+    const result = { questions: [{ question: 'Q?', options: ['a', 'a', 'c', 'd'], correct_answer: 'b', explanation: 'e', chunk_ids: ['chk_y'] }] };
+    const runId = randomUUID();
+    const command = await send(ValidateArtifact, { runId, artifactType: 'quiz', options: { num_questions: 1 }, generation: 1, result, chunks }, runId);
+    expect((await replyTo(command, ArtifactValidated)).data).toMatchObject({
+      valid: false,
+      error: 'question 1: the options are not unique',
+      errors: ['question 1: the options are not unique', 'question 1: correct_answer is not among the options', 'question 1: cites chunks outside the snapshot (chk_y)'],
+    });
   });
 
   it('answers a chat message from the notebook, citing the chunks it used', async () => {

@@ -15,8 +15,6 @@ export interface ArtifactsSettings {
   readonly allowPrivateUrls: boolean;
   /** Upper bound of a chunk (characters). */
   readonly chunkMaxChars: number;
-  /** TEST-ONLY: honour the fault markers of `domain/validation/fault-injection.ts`. */
-  readonly faultInjection: boolean;
 }
 
 export const ARTIFACTS_SCHEMA = 'artifacts';
@@ -35,7 +33,6 @@ const envSchema = z.object({
   OPENPAW_ARTIFACTS_MAX_DOCUMENT_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
   OPENPAW_ARTIFACTS_ALLOW_PRIVATE_URLS: flag,
   OPENPAW_ARTIFACTS_CHUNK_MAX_CHARS: z.coerce.number().int().min(200).max(20_000).default(1_000),
-  OPENPAW_ARTIFACTS_FAULT_INJECTION: flag,
 });
 
 /** Reads the settings; throws naming every invalid variable. */
@@ -54,6 +51,5 @@ export function artifactsSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): 
     maxDocumentBytes: e.OPENPAW_ARTIFACTS_MAX_DOCUMENT_BYTES,
     allowPrivateUrls: e.OPENPAW_ARTIFACTS_ALLOW_PRIVATE_URLS,
     chunkMaxChars: e.OPENPAW_ARTIFACTS_CHUNK_MAX_CHARS,
-    faultInjection: e.OPENPAW_ARTIFACTS_FAULT_INJECTION,
   };
 }

@@ -1,4 +1,5 @@
 import {
+  CancelRun,
   ChildRunFinished,
   createEnvelope,
   deterministicUuid,
@@ -215,6 +216,14 @@ function performEffects(
           workflow_type: effect.workflowType,
           run_id: childRunId,
         });
+        break;
+      }
+      case 'cancelChild': {
+        const childRunId = childRunIdFor(run, effect.workflowType, effect.key);
+        const id = deterministicUuid(run.id, String(run.attemptNo), 'cancelChild', effect.key);
+        const data: MessageData<typeof CancelRun> = { runId: childRunId, userId: run.userId, reason: effect.reason };
+        writes.outbox.push({ msgId: id, envelope: envelopeFor(CancelRun, data, id, run, meta, now) });
+        writes.log(run, 'child_cancel_requested', run.state, run.state, { workflow_type: effect.workflowType, run_id: childRunId });
         break;
       }
     }

@@ -62,7 +62,9 @@ export type Effect =
   /** A child run; the parent receives a `child` input when it reaches a terminal state. */
   | { readonly type: 'startChild'; readonly workflowType: string; readonly key: string; readonly input: JsonObject }
   /** A fire-and-forget run (video, reindex): nothing reports back. */
-  | { readonly type: 'startBackground'; readonly workflowType: string; readonly key: string; readonly input: JsonObject };
+  | { readonly type: 'startBackground'; readonly workflowType: string; readonly key: string; readonly input: JsonObject }
+  /** Cancels the child run started under `key` (a `CancelRun` on the owner's behalf); a finished child refuses it. */
+  | { readonly type: 'cancelChild'; readonly workflowType: string; readonly key: string; readonly reason: string };
 
 /** An extra `workflow_step_logs` row (e.g. `policy_applied`), beside the row of the transition itself. */
 export interface StepLogEntry {
@@ -114,7 +116,8 @@ export interface SagaDefinition<S extends string = string, D = unknown> {
   readonly reopenableBy?: Readonly<Partial<Record<S, readonly string[]>>>;
   /**
    * An owner's cancel (the engine's, see `cancelledState`): the run's data and effects on the way to
-   * the cancelled state (default: data unchanged, nothing sent). Pure, like `decide`.
+   * the cancelled state (default: data unchanged, nothing sent), e.g. cancel the child run it waits
+   * for, so that work stops too. Pure, like `decide`.
    */
   onCancel?(run: RunSnapshot<S, D>, reason: string | undefined, context: DecideContext): { readonly data: D; readonly effects?: readonly Effect[] };
   /** Events from services this workflow consumes (routed to runs by correlation id). */

@@ -25,6 +25,12 @@ export interface RunningPlatform {
   urlOf(service: ServiceName): string;
   /** SIGKILL one service (a crash). */
   kill(service: ServiceName): Promise<void>;
+  /**
+   * SIGSTOP one service: it keeps its connections but does nothing, so a step it owns stays in flight
+   * for as long as a test needs (e.g. to crash it provably mid-step). `thaw` sends SIGCONT.
+   */
+  freeze(service: ServiceName): void;
+  thaw(service: ServiceName): void;
   /** Starts a stopped or killed service again, on the same port, and waits until it is ready. */
   start(service: ServiceName): Promise<void>;
   logs(service: ServiceName): string;
@@ -97,6 +103,12 @@ export async function startPlatformProcesses(options: PlatformOptions): Promise<
     jwtSecret,
     urlOf,
     kill: async (service) => processes.get(service)?.stop('SIGKILL'),
+    freeze: (service) => {
+      processes.get(service)?.child.kill('SIGSTOP');
+    },
+    thaw: (service) => {
+      processes.get(service)?.child.kill('SIGCONT');
+    },
     start,
     logs: (service) => processes.get(service)?.output() ?? '',
     stop: stopAll,

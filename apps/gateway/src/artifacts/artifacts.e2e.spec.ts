@@ -2,17 +2,19 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freshDatabase, type NatsServerHandle, privateNatsServer, type RunningPlatform, startPlatformProcesses } from '@openpaw/testing';
 import pg from 'pg';
+import { type ScriptedModelServer, startScriptedModelServer } from '../e2e/scripted-model-server.js';
 import { ArtifactsApiClient } from './testing/artifacts-api-client.js';
+import { StudyNotesModel } from './testing/study-notes-model.js';
 
 /**
  * Spec 02 end to end: the gateway, the coordinator and the artifacts service as their own processes
- * from the build, on a real nats-server and PostgreSQL, with the local deterministic model.
+ * from the build, on a real nats-server and PostgreSQL. The artifacts service calls its model through
+ * the real OpenAI adapter, against a scripted OpenAI-compatible server (`StudyNotesModel`): it answers
+ * from the prompt's chunks, and a test queues faults for the next calls (output that misses the
+ * schema, the API unavailable), which is how the retry rules are driven through real services.
  *
  * `OPENPAW_E2E_ROOT` may point at another build of this tree (a directory holding `dist/`), e.g.
  * one whose coordinator registers `artifact_job` before the shared workflow list does.
- * The artifacts service runs with its TEST-ONLY fault injection on: a source containing
- * `openpaw-fault:validation-fails-once` (or `-always`) makes validation of jobs built on it fail
- * on generation 1 (or always), which is how the retry rule is driven through real services.
  */
 const root = process.env['OPENPAW_E2E_ROOT'] ?? join(import.meta.dirname, '../../../..');
 
@@ -30,8 +32,8 @@ const CELLS = [
   'Lysosomes digest worn out organelles with powerful enzymes.',
   'The membrane controls which substances enter and leave the cell.',
 ].join(' ');
-const ONCE = 'Testing note: openpaw-fault:validation-fails-once is set for this source.';
-const ALWAYS = 'Testing note: openpaw-fault:validation-fails-always is set for this source.';
+/** One generation whose output misses the schema: the request and the client's re-ask. */
+const ONE_GENERATION = 2;
 
 type Job = Record<string, unknown>;
 const terminal = (job: Job): boolean => job['status'] === 'completed' || job['status'] === 'failed';
@@ -42,6 +44,8 @@ describe('artifact jobs through the gateway (spec 02)', () => {
   let databaseUrl: string;
   let ada: ArtifactsApiClient;
   let bob: ArtifactsApiClient;
+  let modelServer: ScriptedModelServer;
+  const model = new StudyNotesModel();
 
   beforeAll(async () => {
     const workflows = join(root, 'dist/apps/coordinator/src/workflows/index.js');
@@ -51,6 +55,7 @@ describe('artifact jobs through the gateway (spec 02)', () => {
       );
     }
     nats = await privateNatsServer();
+    modelServer = await startScriptedModelServer(model.answer);
     databaseUrl = await freshDatabase('e2e_artifacts');
     platform = await startPlatformProcesses({
       root,
@@ -58,16 +63,19 @@ describe('artifact jobs through the gateway (spec 02)', () => {
       databaseUrl,
       services: ['coordinator', 'artifacts', 'gateway'],
       serviceEnv: {
-        coordinator: { OPENPAW_ARTIFACT_JOB_TIMINGS_JSON: JSON.stringify({ retryDelayMs: 2_000 }) },
-        artifacts: { OPENPAW_ARTIFACTS_FAULT_INJECTION: '1', OPENPAW_LLM_MODEL: 'local/deterministic' },
+        coordinator: { OPENPAW_ARTIFACT_JOB_TIMINGS_JSON: JSON.stringify({ retryDelayMs: 2_000, stepBackoff: { baseMs: 500, factor: 2, maxMs: 2_000 } }) },
+        artifacts: { OPENPAW_LLM_MODEL: 'openai/gpt-4o-mini', OPENAI_BASE_URL: modelServer.baseUrl, OPENAI_API_KEY: 'sk-e2e', OPENPAW_LLM_MAX_ATTEMPTS: '1' },
       },
     });
     ada = await ArtifactsApiClient.forUser(platform, 'e2e-ada');
     bob = await ArtifactsApiClient.forUser(platform, 'e2e-bob');
   });
 
+  afterEach(() => model.clearFaults());
+
   afterAll(async () => {
     await platform?.stop();
+    await modelServer?.close();
     await nats?.dispose();
   });
 
@@ -171,24 +179,29 @@ describe('artifact jobs through the gateway (spec 02)', () => {
     expect((await bob.call('GET', `/ai/artifact/${jobId}`)).status).toBe(404);
   });
 
-  it('retries a job that fails validation once, from pending with the same plan and snapshot, and completes it', async () => {
-    await ada.addText('nb-retry', `${PHOTOSYNTHESIS} ${ONCE}`);
-    const created = await ada.chat({ message: 'Make flashcards about photosynthesis', session_id: 'nb-retry', options: { num_cards: 3 } });
+  it('retries a job whose generated output misses the schema once, from pending with the same plan and snapshot, and completes it (the spec’s retry example)', async () => {
+    await ada.addText('nb-retry', PHOTOSYNTHESIS);
+    model.failNext('generate', ONE_GENERATION, 'missing_field');
+    const created = await ada.chat({ message: 'Create a quiz on photosynthesis', session_id: 'nb-retry', options: { num_questions: 3 } });
     const jobId = created.body['job_id'] as string;
-    expect(created.body).toMatchObject({ type: 'artifact_job_created', artifact_type: 'flashcards' });
+    expect(created.body).toMatchObject({ type: 'artifact_job_created', artifact_type: 'quiz' });
 
     const completed = await ada.waitForJob(jobId, terminal);
-    expect(completed).toMatchObject({ status: 'completed', progress: 100, result: { flashcards: expect.any(Array) } });
+    expect(completed).toMatchObject({ status: 'completed', progress: 100, result: { questions: expect.any(Array) } });
     const view = await ada.view(jobId);
     expect(view).toMatchObject({ retries: 1, plan_computations: 1, validation_error: null });
 
     const log = await stepLog(jobId);
     const messages = log.map((l) => l.message);
-    const failedAt = messages.findIndex((m) => m?.startsWith('✗ Validation failed: injected fault'));
+    const failedAt = messages.indexOf("✗ Validation failed: Missing 'questions' field");
     expect(failedAt).toBeGreaterThan(0);
+    expect(messages.slice(failedAt, failedAt + 3)).toEqual(["✗ Validation failed: Missing 'questions' field", '→ Retry 1/1 queued', '→ Status: pending (0%)']);
     expect(messages.slice(failedAt)).toEqual(
-      expect.arrayContaining(['→ Retry 1/1 queued', '→ Status: pending (0%)', `Worker fetched job: ${jobId} (retry 1)`, '→ Stored plan loaded from the job (not recomputed)', '✓ Validation passed']),
+      expect.arrayContaining([`Worker fetched job: ${jobId} (retry 1)`, '→ Stored plan loaded from the job (not recomputed)', '✓ Validation passed']),
     );
+    // The retry told the model what was wrong.
+    const generations = modelServer.requests.filter((r) => JSON.stringify(r.response_format ?? {}).includes('"questions"'));
+    expect(generations.at(-1)?.messages.some((m) => m.content.includes("rejected by validation: Missing 'questions' field"))).toBe(true);
     // The plan was computed by the LLM once; the retry generated from the stored plan and the same snapshot.
     expect(log.filter((l) => l.step === 'llm_call_complete' && l.payload['phase'] === 'planning')).toHaveLength(1);
     const plans = log.filter((l) => l.step === 'plan_created').map((l) => l.payload['concepts']);
@@ -198,7 +211,8 @@ describe('artifact jobs through the gateway (spec 02)', () => {
   });
 
   it('fails a job permanently, with the validator’s error, when the retry fails validation too', async () => {
-    await ada.addText('nb-fail', `${CELLS} ${ALWAYS}`);
+    await ada.addText('nb-fail', CELLS);
+    model.failNext('generate', 2 * ONE_GENERATION, 'missing_field');
     const created = await ada.chat({ message: 'Summarize my notes', session_id: 'nb-fail' });
     const jobId = created.body['job_id'] as string;
     const failed = await ada.waitForJob(jobId, terminal);
@@ -207,14 +221,15 @@ describe('artifact jobs through the gateway (spec 02)', () => {
       job_id: jobId,
       status: 'failed',
       artifact_type: 'summary',
-      error: expect.stringMatching(/^validation failed after 1 retry: injected fault \(openpaw-fault:validation-fails-always\): generation 2 rejected/),
+      error: "validation failed after 1 retry: Missing 'summary' or 'key_points' field",
     });
     expect(await ada.view(jobId)).toMatchObject({ retries: 1, result: null });
   });
 
   it('keeps a job on its snapshot: a source changed after creation does not change the artifact; the next job sees the change', async () => {
-    // The ONCE marker holds the job in pending (retry queued) for 2 s after its snapshot was taken.
-    const v1 = await ada.addText('nb-snap', `${PHOTOSYNTHESIS} ${ONCE}`);
+    // A generation that misses the schema holds the job in pending (retry queued) for 2 s after its snapshot was taken.
+    const v1 = await ada.addText('nb-snap', PHOTOSYNTHESIS);
+    model.failNext('generate', ONE_GENERATION, 'missing_field');
     const request = { message: 'Create a quiz on these notes', session_id: 'nb-snap', source_ids: [v1.sourceId], options: { num_questions: 2 } };
     const jobId = (await ada.chat(request)).body['job_id'] as string;
     await ada.waitForJob(jobId, (job) => job['status'] === 'pending' && job['progress'] === 0 && job['updated_at'] !== job['created_at']);
@@ -243,11 +258,25 @@ describe('artifact jobs through the gateway (spec 02)', () => {
     expect(JSON.stringify(nextDone['result'])).toMatch(/mitochondria|ribosomes|lysosomes|nucleus|membrane/i);
   });
 
+  it('retries planning with backoff while the model is unavailable, then completes the job', async () => {
+    await ada.addText('nb-outage', CELLS);
+    model.failNext('plan', 2, 'unavailable');
+    const jobId = (await ada.chat({ message: 'Make flashcards about cells', session_id: 'nb-outage', options: { num_cards: 2 } })).body['job_id'] as string;
+    expect(await ada.waitForJob(jobId, terminal)).toMatchObject({ status: 'completed', result: { flashcards: expect.any(Array) } });
+    const log = await stepLog(jobId);
+    expect(log.filter((l) => l.step === 'retry_scheduled').map((l) => [l.payload['step'], l.payload['failed_try'], l.payload['backoff_ms']])).toEqual([
+      ['plan', 1, 500],
+      ['plan', 2, 1_000],
+    ]);
+    expect(log.filter((l) => l.step === 'llm_call_complete' && l.payload['phase'] === 'planning')).toHaveLength(1);
+    expect(await ada.view(jobId)).toMatchObject({ retries: 0, plan_computations: 1 });
+  });
+
   it('answers other messages with a grounded chat answer from the artifacts service', async () => {
     const cells = await ada.addText('nb-chat', CELLS);
     const answer = await ada.chat({ message: 'What do ribosomes do in the cell?', session_id: 'nb-chat' });
     expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ type: 'chat_response', session_id: 'nb-chat', model: 'local/deterministic' });
+    expect(answer.body).toMatchObject({ type: 'chat_response', session_id: 'nb-chat', model: 'openai/gpt-4o-mini' });
     expect(answer.body['message']).toEqual(expect.stringContaining('Ribosomes assemble proteins'));
     expect(answer.body['citations']).toEqual(cells.chunkIds.map((id) => ({ chunk_id: id, source_id: cells.sourceId })));
 

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { freshDatabase, privateNatsServer, type NatsServerHandle, type RunningPlatform, type ServiceName, startPlatformProcesses } from '@openpaw/testing';
+import { freshDatabase, privateNatsServer, type NatsServerHandle, type RunningPlatform, startPlatformProcesses } from '@openpaw/testing';
+import pg from 'pg';
 import { GatewayClient } from './e2e-client.js';
 import { renderProblemPng, rephotograph } from './problem-images.js';
 
@@ -26,6 +27,7 @@ describe('RetrieveOrGenerate end to end through the gateway', () => {
   let platform: RunningPlatform;
   let pages: Awaited<ReturnType<typeof startProblemPageServer>>;
   let alice: GatewayClient;
+  let databaseUrl: string;
 
   beforeAll(async () => {
     nats = await privateNatsServer();
@@ -33,7 +35,7 @@ describe('RetrieveOrGenerate end to end through the gateway', () => {
     platform = await startPlatformProcesses({
       root,
       natsUrl: nats.url,
-      databaseUrl: await freshDatabase('e2e_rog'),
+      databaseUrl: (databaseUrl = await freshDatabase('e2e_rog')),
       services: ['coordinator', 'ingestion', 'retrieval', 'solve', 'assets', 'gateway'],
       // Test-only: the problem pages are served from 127.0.0.1, which safe fetching refuses otherwise.
       serviceEnv: { ingestion: { OPENPAW_INGESTION_ALLOW_LOOPBACK_FETCH: '1' } },
@@ -120,20 +122,70 @@ describe('RetrieveOrGenerate end to end through the gateway', () => {
     // The slow page answers later; the late MediaNormalized changes nothing.
     await new Promise((r) => setTimeout(r, 3_500));
     expect((await alice.run(first.body.run_id)).state).toBe('CANCELLED');
+
+    // Submitted again after the cancel: attempt 2 of the same run, which runs to the end (ADR 0016).
+    const again = await alice.submitUrl(url, 60);
+    expect(again.body).toMatchObject({ run_id: first.body.run_id, attempt_no: 2 });
+    expect(again.body.result).toMatchObject({ status: 'succeeded', attempt_no: 2 });
   });
 
-  it.each<ServiceName>(['coordinator', 'ingestion', 'retrieval', 'solve', 'assets'])(
-    'survives kill -9 of %s mid-run: SUCCEEDED with exactly one asset version',
+  /** The state a service's step holds the run in; the coordinator is crashed while ingestion holds it in INGESTING. */
+  const STEP_STATE: Record<'ingestion' | 'retrieval' | 'solve' | 'assets', string> = {
+    ingestion: 'INGESTING',
+    retrieval: 'RETRIEVING',
+    solve: 'GENERATING_SOLUTION',
+    assets: 'REGISTERING',
+  };
+
+  async function stepLog(runId: string): Promise<{ stateBefore: string | null; stateAfter: string; step: string; occurredAt: Date }[]> {
+    const db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    try {
+      const rows = await db.query<{ state_before: string | null; state_after: string; step_name: string; occurred_at: Date }>(
+        'select state_before, state_after, step_name, occurred_at from coordinator.workflow_step_logs where workflow_run_id = $1 order by id',
+        [runId],
+      );
+      return rows.rows.map((r) => ({ stateBefore: r.state_before, stateAfter: r.state_after, step: r.step_name, occurredAt: r.occurred_at }));
+    } finally {
+      await db.end();
+    }
+  }
+
+  it.each<'coordinator' | keyof typeof STEP_STATE>(['coordinator', 'ingestion', 'retrieval', 'solve', 'assets'])(
+    'survives kill -9 of %s mid-step: SUCCEEDED with exactly one asset version',
     async (service) => {
-      const submitted = await alice.submitText(`7y + 2 = ${30 + ['coordinator', 'ingestion', 'retrieval', 'solve', 'assets'].indexOf(service) * 7}`);
-      await platform.kill(service);
-      await new Promise((r) => setTimeout(r, 300));
-      await platform.start(service);
-      const run = await alice.untilTerminal(submitted.body.run_id, 90_000);
-      expect(run.state).toBe('SUCCEEDED');
-      const assetVersionId = (run.view['output'] as { asset_version_id: string }).asset_version_id;
-      const asset = (await (await alice.request(`/assets/${assetVersionId}`)).json()) as { version: number | null };
-      expect(asset.version).toBe(1);
+      // The service owning the step is frozen, so the step is provably in flight when the kill comes:
+      // the run's step log says it is in that step's state, and it leaves that state only after the restart.
+      const owner = service === 'coordinator' ? 'ingestion' : service;
+      const state = STEP_STATE[owner];
+      platform.freeze(owner);
+      let killedAt: Date;
+      try {
+        const submitted = await alice.submitText(`7y + 2 = ${30 + ['coordinator', 'ingestion', 'retrieval', 'solve', 'assets'].indexOf(service) * 7}`);
+        const runId = submitted.body.run_id;
+        // A solve step runs in the solve_workflow child run; the parent waits in GENERATING_SOLUTION.
+        const deadline = Date.now() + 30_000;
+        while ((await stepLog(runId)).at(-1)?.stateAfter !== state) {
+          if (Date.now() > deadline) throw new Error(`run ${runId} never reached ${state}: ${JSON.stringify(await stepLog(runId))}`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        killedAt = new Date();
+        await platform.kill(service);
+        expect((await stepLog(runId)).at(-1)?.stateAfter).toBe(state);
+        if (service === 'coordinator') platform.thaw(owner);
+        await new Promise((r) => setTimeout(r, 300));
+        await platform.start(service);
+
+        const run = await alice.untilTerminal(runId, 90_000);
+        expect(run.state).toBe('SUCCEEDED');
+        const left = (await stepLog(runId)).find((l) => l.stateBefore === state && l.stateAfter !== state);
+        expect(left?.occurredAt.getTime()).toBeGreaterThan(killedAt.getTime());
+        const assetVersionId = (run.view['output'] as { asset_version_id: string }).asset_version_id;
+        const asset = (await (await alice.request(`/assets/${assetVersionId}`)).json()) as { version: number | null };
+        expect(asset.version).toBe(1);
+      } finally {
+        platform.thaw(owner);
+      }
     },
   );
 });

@@ -44,7 +44,7 @@ import {
   submitProblemQuery,
   UPLOAD_FIELD,
 } from './problems.schemas.js';
-import { type ProblemContent, SubmitProblemHandler, type SubmitProblemResult } from './submit-problem/submit-problem.handler.js';
+import { type ContentSensitivity, type ProblemContent, SubmitProblemHandler, type SubmitProblemResult } from './submit-problem/submit-problem.handler.js';
 import { ProblemUploadInterceptor } from './upload/problem-upload.interceptor.js';
 import { ACCEPTED_IMAGE_TYPES, sniffImageType } from './upload/image-upload.js';
 import { RETRIEVE_OR_GENERATE, TERMINAL_STATUS_BY_STATE } from './workflow-result.js';
@@ -83,7 +83,7 @@ export function startRefused(refusal: { readonly reason: string; readonly detail
 }
 
 /** Reads the submitted content from a JSON body or a multipart upload (already parsed by the interceptor). */
-export function problemInputOf(request: Request): { content: ProblemContent; intent: string } {
+export function problemInputOf(request: Request): { content: ProblemContent; intent: string; contentSensitivity: ContentSensitivity } {
   const contentType = request.headers['content-type'];
   if (request.is('multipart/form-data') === 'multipart/form-data') {
     const fields = new ZodValidationPipe(problemMultipartFields).transform(request.body ?? {}, { type: 'body' });
@@ -101,6 +101,7 @@ export function problemInputOf(request: Request): { content: ProblemContent; int
     const filename = file.originalname.length > 0 ? file.originalname : undefined;
     return {
       intent: fields.intent,
+      contentSensitivity: fields.content_sensitivity,
       content: { kind: 'image', bytes: file.buffer, contentType: imageType, ...(filename === undefined ? {} : { filename }) },
     };
   }
@@ -112,7 +113,7 @@ export function problemInputOf(request: Request): { content: ProblemContent; int
   }
   const body = new ZodValidationPipe(problemJsonBody).transform(request.body, { type: 'body' });
   const content: ProblemContent = body.text !== undefined ? { kind: 'text', text: body.text } : { kind: 'url', url: body.url ?? '' };
-  return { content, intent: body.intent };
+  return { content, intent: body.intent, contentSensitivity: body.content_sensitivity };
 }
 
 /** 429 with Retry-After: the submission was not accepted, and may be sent again after that many seconds. */
@@ -174,7 +175,7 @@ export class ProblemsController {
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
   ): Promise<ProblemSubmission> {
-    const { content, intent } = problemInputOf(request);
+    const { content, intent, contentSensitivity } = problemInputOf(request);
     const waitMs = Math.round((query.wait ?? 0) * 1000);
     const abort = new AbortController();
     const onClose = (): void => {
@@ -186,6 +187,7 @@ export class ProblemsController {
         userId: user.userId,
         subscriptionTier: user.tier ?? DEFAULT_SUBSCRIPTION_TIER,
         intent,
+        contentSensitivity,
         content,
         waitMs,
         signal: abort.signal,

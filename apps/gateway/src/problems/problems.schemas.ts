@@ -14,6 +14,14 @@ export const intentField = z
   .default('solve')
   .describe('What to do with the problem (default `solve`). Part of the idempotency key.');
 
+export const contentSensitivityField = z
+  .enum(['standard', 'sensitive'])
+  .default('standard')
+  .describe(
+    'The client may mark its submission `sensitive` (stricter retrieval threshold 0.95, no video). It can only tighten: ' +
+      'ingestion also tags content sensitive by its text (personal data, exam-paper markers, explicit content), whatever this says.',
+  );
+
 const problemJsonBodyObject = z.object({
   text: z.string().trim().min(1, 'text is empty').max(20_000).optional().describe('The problem as text.'),
   url: z
@@ -22,6 +30,7 @@ const problemJsonBodyObject = z.object({
     .optional()
     .describe('The problem at a URL (a page or an image).'),
   intent: intentField,
+  content_sensitivity: contentSensitivityField,
 });
 
 /** `POST /problems` JSON body: exactly one of `text` or `url`. */
@@ -38,11 +47,12 @@ export const problemJsonBody = z.preprocess(
 export const problemJsonBodyDoc = problemJsonBodyObject;
 
 /** `POST /problems` multipart fields besides the file. */
-export const problemMultipartFields = z.object({ intent: intentField });
+export const problemMultipartFields = z.object({ intent: intentField, content_sensitivity: contentSensitivityField });
 
 export const problemMultipartDoc = z.object({
   file: z.string().describe('The image (PNG, JPEG, WebP, GIF, TIFF, AVIF or HEIC).'),
   intent: intentField,
+  content_sensitivity: contentSensitivityField,
 });
 
 /** `POST /problems?wait=` */

@@ -16,9 +16,14 @@ describe('computeProblemSignature', () => {
       phashVersion: PHASH_VERSION,
       topicTags: { subject: 'algebra', keywords: expect.arrayContaining(['solve for']) },
       maths: expect.objectContaining({ canonical: '(= (+ (* 3 v0) 7) 22)', intent: 'solve', numbers: ['22', '3', '7'], confidence: 1 }),
+      sensitivity: { sensitivity: 'standard', reasons: [] },
     });
     expect(computeProblemSignature('solve for x: 3x+7=22').textSha256).toBe(signature.textSha256);
     expect(computeProblemSignature('solve for x: 3x+7=23').textSha256).not.toBe(signature.textSha256);
+  });
+
+  it('tags the content sensitive from the raw text, before normalisation folds an e-mail address away', () => {
+    expect(computeProblemSignature('Name: Jo, jo.smith@example.com. Solve 3x + 7 = 22.').sensitivity).toEqual({ sensitivity: 'sensitive', reasons: ['personal_data'] });
   });
 
   it('adds the image keys, pHash, quality and text dominance for an image', async () => {

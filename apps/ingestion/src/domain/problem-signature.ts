@@ -1,4 +1,5 @@
 import type { CanonicalRendition } from './canonical-rendition.js';
+import { type ContentSensitivityTag, tagContentSensitivity } from './content-sensitivity.js';
 import { imageSha256, textSha256 } from './content-hashes.js';
 import type { NormalisedImage } from './image-normalisation.js';
 import { pdqQuality } from './image-quality.js';
@@ -29,6 +30,8 @@ export interface ProblemSignature {
   readonly topicTags: TopicTags;
   /** The problem's maths, canonicalised and hashed; absent when its text holds none that parses. */
   readonly maths?: MathsSignature;
+  /** Spec 01's sensitivity tag, from rules over the submitted or OCR'd text (see content-sensitivity.ts). */
+  readonly sensitivity?: ContentSensitivityTag;
 }
 
 export interface SignatureImageFacts {
@@ -63,6 +66,7 @@ export function computeProblemSignature(rawText: string, imageFacts?: SignatureI
     phashVersion: PHASH_VERSION,
     topicTags: tagTopics(normalisedText),
     ...(maths === undefined ? {} : { maths }),
+    sensitivity: tagContentSensitivity(rawText),
   };
   if (imageFacts === undefined) return base;
   const { image, rendition, ocrConfidence } = imageFacts;

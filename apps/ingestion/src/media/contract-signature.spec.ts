@@ -21,6 +21,12 @@ describe('toContractSignature', () => {
     expect(MediaNormalized.schema.safeParse(data).success).toBe(true);
   });
 
+  it('carries a sensitive tag with its reasons (and nothing for standard content)', () => {
+    const signature = toContractSignature(computeProblemSignature('Candidate number 4821. Solve 3x - 4 = 11'));
+    expect(signature).toMatchObject({ contentSensitivity: 'sensitive', sensitivityReasons: ['exam_paper'] });
+    expect(MediaNormalized.schema.shape.signature.safeParse(signature).success).toBe(true);
+  });
+
   it('leaves the image fields out for a typed text', () => {
     expect(Object.keys(toContractSignature(computeProblemSignature('2x + 3 = 7'))).sort()).toEqual(['maths', 'normalizedText', 'textSha256', 'topicTags']);
     expect(Object.keys(toContractSignature(computeProblemSignature('a train travels 60 km')))).not.toContain('maths');

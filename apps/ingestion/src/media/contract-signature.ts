@@ -19,6 +19,8 @@ export function toContractSignature(signature: ProblemSignature, ocrConfidence?:
     ...(ocrConfidence === undefined || !Number.isFinite(ocrConfidence) ? {} : { ocrConfidence: Math.min(100, Math.max(0, ocrConfidence)) }),
     topicTags: { subject: signature.topicTags.subject, keywords: [...signature.topicTags.keywords] },
     ...(signature.maths === undefined ? {} : { maths: toContractMaths(signature.maths) }),
+    // Only a sensitive tag travels (absent reads as standard), so signatures of ordinary problems are unchanged.
+    ...(signature.sensitivity?.sensitivity === 'sensitive' ? { contentSensitivity: 'sensitive' as const, sensitivityReasons: [...signature.sensitivity.reasons] } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { EmbeddedVectorIndex } from './embedded-vector-index.js';
-import { fuse, hybridSearch, type HybridSearchPorts, type RetrievalQuery } from './hybrid-search.js';
+import { DEFAULT_METHOD_THRESHOLDS, fuse, hybridSearch, type HybridSearchPorts, type RetrievalQuery } from './hybrid-search.js';
 import { MultiIndexHashIndex } from './phash-index.js';
 import type { ProblemDocument } from './problem-catalog.js';
 import { indexProblem, type IndexingPorts } from './problem-indexer.js';
@@ -154,12 +154,15 @@ describe('hybridSearch', () => {
     expect([...new Set(result.trace.map((t) => t.stage))]).toEqual(['exact_image', 'phash', 'exact_text', 'maths_signature', 'vector', 'hybrid']);
   });
 
-  it('takes the threshold from the policy on every call', async () => {
-    const strict = await hybridSearch(textQuery(TRAIN), { threshold: 0.995 }, ports);
+  it('takes the thresholds from the policy on every call: each exact tier its own bar (spec defaults), the vector tier the retrieval threshold', async () => {
+    // Spec 01: the normalised text exactly is held to its own bar (0.99), not the vector threshold.
+    const byDefault = await hybridSearch(textQuery(TRAIN), { threshold: 0.995 }, ports);
+    expect(byDefault).toMatchObject({ outcome: 'hit', stage: 'exact_text', confidence: 0.99 });
+    const strict = await hybridSearch(textQuery(TRAIN), { threshold: 0.995, methods: { ...DEFAULT_METHOD_THRESHOLDS, exactText: 0.995 } }, ports);
     expect(strict.trace).toContainEqual(expect.objectContaining({ stage: 'exact_text', score: 0.99, decision: 'rejected' }));
     // The identical text's own embedding still clears 0.995 at the vector tier.
     expect(strict).toMatchObject({ outcome: 'hit', stage: 'vector' });
-    const off = await hybridSearch(textQuery(CIRCLE), { threshold: 1.1 }, ports);
+    const off = await hybridSearch(textQuery(CIRCLE), { threshold: 1.1, methods: { ...DEFAULT_METHOD_THRESHOLDS, exactText: 1.1 } }, ports);
     expect(off).toMatchObject({ outcome: 'miss', candidate: { assetVersionId: 'av-circle' } });
     expect(off.confidence).toBeGreaterThanOrEqual(0.99);
   });

@@ -6,9 +6,9 @@ import { fuse, vectorRef } from './search/rank-fusion.js';
 import {
   CONFIDENCE,
   DEFAULT_MATHS_SIGNATURE_THRESHOLD,
+  DEFAULT_METHOD_THRESHOLDS,
   DEFAULT_SEARCH_SETTINGS,
   fmt,
-  HYBRID_THRESHOLD_OFFSET,
   type HybridSearchPorts,
   type HybridSearchResult,
   type HybridSearchSettings,
@@ -80,6 +80,7 @@ export async function hybridSearch(
   };
   const hit = (entry: Scored): HybridSearchResult => ({ outcome: 'hit', candidate: entry.candidate, confidence: entry.confidence, stage: entry.stage, trace });
   const threshold = policy.threshold;
+  const methods = policy.methods ?? DEFAULT_METHOD_THRESHOLDS;
   const below = (confidence: number, bar: number): string => `confidence ${fmt(confidence)} < threshold ${fmt(bar)}`;
 
   // Tier 1: the same normalised image.
@@ -89,25 +90,25 @@ export async function hybridSearch(
     const [same] = await ports.catalog.findByImageSha256(query.imageSha256);
     if (same === undefined) note({ stage: 'exact_image', candidate: null, score: null, decision: 'rejected', reason: 'no identical image indexed' });
     else {
-      const entry = { stage: 'exact_image' as const, candidate: ref(same), confidence: CONFIDENCE.exactImage, bar: threshold };
-      if (consider(entry, below(entry.confidence, threshold))) return hit(entry);
+      const entry = { stage: 'exact_image' as const, candidate: ref(same), confidence: CONFIDENCE.exactImage, bar: methods.exactPhash };
+      if (consider(entry, below(entry.confidence, entry.bar))) return hit(entry);
     }
   }
 
   // Tiers 2–4: pHash (exact 1.0 beats exact text 0.99 beats near duplicate 0.95).
   const phashBest = await findPhashDuplicate(query, ports, settings, note);
   if (phashBest !== undefined && phashBest.distance === 0) {
-    const entry = { stage: 'phash' as const, candidate: ref(phashBest.problem), confidence: CONFIDENCE.exactPhash, bar: threshold };
-    if (consider(entry, below(entry.confidence, threshold))) return hit(entry);
+    const entry = { stage: 'phash' as const, candidate: ref(phashBest.problem), confidence: CONFIDENCE.exactPhash, bar: methods.exactPhash };
+    if (consider(entry, below(entry.confidence, entry.bar))) return hit(entry);
   }
   const textMatch = await exactTextStage(query, ports, settings, note);
   if (textMatch !== undefined) {
-    const entry = { stage: 'exact_text' as const, candidate: ref(textMatch), confidence: CONFIDENCE.exactText, bar: threshold };
-    if (consider(entry, below(entry.confidence, threshold))) return hit(entry);
+    const entry = { stage: 'exact_text' as const, candidate: ref(textMatch), confidence: CONFIDENCE.exactText, bar: methods.exactText };
+    if (consider(entry, below(entry.confidence, entry.bar))) return hit(entry);
   }
   if (phashBest !== undefined && phashBest.distance > 0) {
-    const entry = { stage: 'phash' as const, candidate: ref(phashBest.problem), confidence: CONFIDENCE.nearDuplicate, bar: threshold };
-    if (consider(entry, below(entry.confidence, threshold))) return hit(entry);
+    const entry = { stage: 'phash' as const, candidate: ref(phashBest.problem), confidence: CONFIDENCE.nearDuplicate, bar: methods.nearDuplicate };
+    if (consider(entry, below(entry.confidence, entry.bar))) return hit(entry);
   }
 
   // Tier 5: the same canonical maths and intent (ADR 0007).
@@ -157,7 +158,7 @@ export async function hybridSearch(
   if (fused === undefined) {
     note({ stage: 'hybrid', candidate: null, score: null, decision: 'rejected', reason: 'no keyword or vector candidates' });
   } else {
-    const bar = threshold - HYBRID_THRESHOLD_OFFSET;
+    const bar = threshold - methods.hybridOffset;
     const entry = { stage: 'hybrid' as const, candidate: fused.candidate, confidence: fused.confidence, bar };
     const why =
       fused.cosine === undefined

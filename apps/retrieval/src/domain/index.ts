@@ -3,6 +3,7 @@ export { EmbeddedVectorIndex, type StoredVector, type VectorStore } from './embe
 export type { Embedder } from './embedder.js';
 export {
   CONFIDENCE,
+  DEFAULT_METHOD_THRESHOLDS,
   DEFAULT_SEARCH_SETTINGS,
   findPhashDuplicate,
   fuse,
@@ -12,6 +13,7 @@ export {
   type HybridSearchPorts,
   type HybridSearchResult,
   type HybridSearchSettings,
+  type MethodThresholds,
   type PhashLookup,
   type RetrievalQuery,
   type SearchPolicy,

@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import type { VectorBackendSettings } from '../config.js';
-import { DEFAULT_SEARCH_SETTINGS, hybridSearch, type HybridSearchResult, type HybridSearchSettings, type RetrievalQuery } from '../domain/hybrid-search.js';
+import { DEFAULT_SEARCH_SETTINGS, hybridSearch, type HybridSearchResult, type HybridSearchSettings, type MethodThresholds, type RetrievalQuery } from '../domain/hybrid-search.js';
 import { PgProblemCatalog } from '../domain/pg-problem-catalog.js';
 import { PgVectorStore } from '../domain/pg-vector-store.js';
 import type { ProblemDocument } from '../domain/problem-catalog.js';
@@ -96,10 +96,11 @@ export class RetrievalIndex {
   }
 
   /** Spec 01's RETRIEVING step at the command's thresholds (hybrid tier at threshold − 0.02; maths stage at its own). */
-  async search(query: RetrievalQuery, threshold: number, mathsThreshold?: number): Promise<HybridSearchResult> {
+  async search(query: RetrievalQuery, threshold: number, mathsThreshold?: number, methods?: MethodThresholds): Promise<HybridSearchResult> {
     await this.catchUp();
     const ports = { catalog: this.catalog, phashIndex: this.phash.lookup(query.phashVersion), vectors: this.vectors, embedder: this.embedder };
-    return hybridSearch(query, { threshold, ...(mathsThreshold === undefined ? {} : { mathsThreshold }) }, ports, this.options.search ?? DEFAULT_SEARCH_SETTINGS);
+    const policy = { threshold, ...(mathsThreshold === undefined ? {} : { mathsThreshold }), ...(methods === undefined ? {} : { methods }) };
+    return hybridSearch(query, policy, ports, this.options.search ?? DEFAULT_SEARCH_SETTINGS);
   }
 
   /** Indexes one asset version everywhere; idempotent per asset version. */

@@ -26,6 +26,8 @@ export const mathsSignature = z.object({
 export type MathsSignature = z.infer<typeof mathsSignature>;
 
 /** What a submitted problem is, once ingested: the key to retrieval, registration and indexing. */
+export const CONTENT_SENSITIVITIES = ['standard', 'sensitive'] as const;
+
 export const problemSignature = z.object({
   /** NFKC, case/whitespace folded, math symbols canonicalised. */
   normalizedText: z.string(),
@@ -41,6 +43,13 @@ export const problemSignature = z.object({
   topicTags: z.object({ subject: z.string(), keywords: z.array(z.string()) }),
   /** The problem's mathematics, canonicalised and hashed (absent when the text holds no maths). */
   maths: mathsSignature.optional(),
+  /**
+   * The content sensitivity ingestion tagged from the text (personal data, exam-paper markers,
+   * explicit content); absent from producers that do not tag (read as `standard`).
+   */
+  contentSensitivity: z.enum(CONTENT_SENSITIVITIES).optional(),
+  /** Why the content was tagged sensitive: the rules that matched (never the matched text itself). */
+  sensitivityReasons: z.array(z.string().max(100)).max(10).optional(),
 });
 export type ProblemSignature = z.infer<typeof problemSignature>;
 
@@ -91,7 +100,6 @@ export const solutionProvenance = z.object({
 });
 
 export const SUBSCRIPTION_TIERS = ['free', 'pro', 'enterprise'] as const;
-export const CONTENT_SENSITIVITIES = ['standard', 'sensitive'] as const;
 
 /**
  * `StartRun.input` of a `retrieve_or_generate` run: what the gateway sends and the coordinator's

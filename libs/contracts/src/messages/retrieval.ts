@@ -12,6 +12,18 @@ export const SearchSolutions = defineCommand(
     threshold: z.number().min(0).max(1),
     /** `policy.maths_signature_threshold`: the bar of the maths-signature stage (the service's default when absent). */
     mathsSignatureThreshold: z.number().min(0).max(1).optional(),
+    /**
+     * The policy's per-method bars (spec 01 "Retrieval Confidence Thresholds"); the service's defaults
+     * (the spec's: 1.0, 0.95, 0.99, offset 0.02) when absent.
+     */
+    methodThresholds: z
+      .object({
+        exactPhash: z.number().min(0).max(1),
+        nearDuplicate: z.number().min(0).max(1),
+        exactText: z.number().min(0).max(1),
+        hybridOffset: z.number().min(0).max(0.5),
+      })
+      .optional(),
   }),
   'Hybrid search for an existing solution; answers RetrievalHit or RetrievalMiss.',
 );

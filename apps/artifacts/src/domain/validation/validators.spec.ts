@@ -1,6 +1,5 @@
 import type { ArtifactResult } from '@openpaw/contracts';
-import { FAULT_MARKERS, injectedValidationFault } from './fault-injection.js';
-import { validateArtifact } from './validators.js';
+import { schemaErrorOf, validateArtifact } from './validators.js';
 
 const snapshot = ['chk_1', 'chk_2'];
 
@@ -58,11 +57,19 @@ describe('artifact validators', () => {
     ]);
   });
 
-  it('inject test faults only when enabled, from markers in the snapshot', () => {
-    const chunks = [{ chunk_id: 'c', source_id: 's', text: `Some text. ${FAULT_MARKERS.once}` }];
-    expect(injectedValidationFault(false, chunks, 1)).toBeUndefined();
-    expect(injectedValidationFault(true, chunks, 1)).toMatch(/injected fault/);
-    expect(injectedValidationFault(true, chunks, 2)).toBeUndefined();
-    expect(injectedValidationFault(true, [{ chunk_id: 'c', source_id: 's', text: FAULT_MARKERS.always }], 2)).toMatch(/generation 2 rejected/);
+  it.each([
+    ['quiz', '{"items": []}', "Missing 'questions' field"],
+    ['quiz', '{"questions": "none"}', "Missing 'questions' field"],
+    ['flashcards', '[]', "Missing 'flashcards' field"],
+    ['summary', '{"title": "T", "summary": "S"}', "Missing 'summary' or 'key_points' field"],
+    ['quiz', 'Sorry, I cannot help with that.', 'the output is not a JSON object'],
+  ] as const)('name the missing field of %s output that missed its schema (%s)', (type, raw, error) => {
+    expect(schemaErrorOf(type, raw, ['questions[0].options: Required'])).toBe(error);
+  });
+
+  it('name the schema problems when the fields are there but their items are wrong', () => {
+    expect(schemaErrorOf('quiz', '{"questions": [{"question": "Q?"}]}', ['questions.0.options: Invalid input'])).toBe(
+      "the output did not match the quiz schema: questions.0.options: Invalid input",
+    );
   });
 });

@@ -85,6 +85,34 @@ export function validateSummary(result: ArtifactResult, options: ArtifactOptions
   return errors;
 }
 
+/** The top-level fields an artifact type's output must have (the validators' "Missing ... field" wording). */
+const REQUIRED_FIELDS: Record<ArtifactType, { readonly fields: readonly string[]; readonly missing: string }> = {
+  quiz: { fields: ['questions'], missing: "Missing 'questions' field" },
+  flashcards: { fields: ['flashcards'], missing: "Missing 'flashcards' field" },
+  summary: { fields: ['summary', 'key_points'], missing: "Missing 'summary' or 'key_points' field" },
+};
+
+/**
+ * Why raw model output that failed the generation schema is invalid, in the validators' words, so a
+ * schema failure reads like any validation failure ("Missing 'questions' field", spec 02).
+ */
+export function schemaErrorOf(type: ArtifactType, rawText: string, issues: readonly string[]): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(rawText);
+  } catch {
+    return 'the output is not a JSON object';
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return REQUIRED_FIELDS[type].missing;
+  }
+  const fields = parsed as Record<string, unknown>;
+  const { fields: required, missing } = REQUIRED_FIELDS[type];
+  const arrayField = required.at(-1) ?? '';
+  if (required.some((f) => fields[f] === undefined) || !Array.isArray(fields[arrayField])) return missing;
+  return `the output did not match the ${type} schema: ${issues.slice(0, 5).join('; ')}`;
+}
+
 /** The validator of each artifact type. */
 export function validateArtifact(type: ArtifactType, result: ArtifactResult, options: ArtifactOptions, snapshotChunkIds: readonly string[]): ValidationReport {
   const snapshot = new Set(snapshotChunkIds);

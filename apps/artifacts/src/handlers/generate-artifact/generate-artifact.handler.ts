@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ArtifactGenerated, ArtifactStepFailed, type GenerateArtifact, type MessageData } from '@openpaw/contracts';
+import { StructuredOutputError } from '@openpaw/providers';
 import { ArtifactAgent } from '../../domain/agent/artifact-agent.js';
+import { schemaErrorOf } from '../../domain/validation/validators.js';
 import { reply, type Reply } from '../../ports.js';
 import { llmFailureOf } from '../llm-failure.js';
 
@@ -11,7 +13,9 @@ export interface GenerateArtifactCommand {
 
 /**
  * GenerateArtifact (phase 2): `ArtifactAgent.generateFromPlan()` with the job's plan and snapshot
- * chunks only; on the retry the validator's complaint is fed back to the model.
+ * chunks only; on the retry the validator's complaint is fed back to the model. Output that misses
+ * the schema (after the client's re-ask) is answered as `invalid_output` in the validators' words, so
+ * the coordinator retries it like any validation failure.
  */
 @Injectable()
 export class GenerateArtifactHandler {
@@ -35,6 +39,10 @@ export class GenerateArtifactHandler {
         }),
       ];
     } catch (error) {
+      if (error instanceof StructuredOutputError) {
+        const reason = schemaErrorOf(data.artifactType, error.rawText, error.issues);
+        return [reply(ArtifactStepFailed, { runId: data.runId, commandId: command.commandId, step: 'generating', errorCode: 'invalid_output', error: reason })];
+      }
       const failure = llmFailureOf(error);
       if (failure === undefined) throw error;
       return [reply(ArtifactStepFailed, { runId: data.runId, commandId: command.commandId, step: 'generating', ...failure })];

@@ -136,7 +136,7 @@ describe('artifact_job saga (spec 02)', () => {
     expect(definition.transitions).toEqual({
       pending: ['planning', 'failed'],
       planning: ['generating', 'failed'],
-      generating: ['validating', 'failed'],
+      generating: ['validating', 'pending', 'failed'],
       validating: ['completed', 'pending', 'failed'],
     });
     expect(definition.terminal).toEqual(['completed', 'failed']);
@@ -244,22 +244,47 @@ describe('artifact_job saga (spec 02)', () => {
       expect(job.s.run.state).toBe('planning');
     });
 
-    it('when the planner fails, then failed with its error', () => {
+    const plannerUnavailable = (job: Job, commandId: string): ScenarioStep =>
+      job.record(
+        job.s.when(job.s.event(ArtifactStepFailed, { runId: job.s.runId, commandId, step: 'planning', errorCode: 'llm_unavailable', error: 'every model failed' })),
+      );
+
+    it('when the planner is unavailable, then the plan is retried with backoff as a new command, and the job fails only after the last try', () => {
       const job = new Job();
       job.started();
-      const planning = job.captured();
-      const step = job.s.when(
-        job.s.event(ArtifactStepFailed, { runId: job.s.runId, commandId: commandOf(planning), step: 'planning', errorCode: 'llm_unavailable', error: 'every model failed' }),
-      );
+      let planId = commandOf(job.captured());
+      const delays: number[] = [];
+      for (const tryNo of [2, 3]) {
+        const failed = plannerUnavailable(job, planId);
+        expect(failed.state).toBe('planning');
+        expect(failed.messages()).toEqual([]);
+        const timer = failed.applied.timers.find((t) => t.op === 'set' && t.name === 'retry:plan');
+        expect(timer).toBeDefined();
+        delays.push((failed.applied.logs.find((l) => l.stepName === 'retry_scheduled')?.payload as { backoff_ms: number }).backoff_ms);
+        // The failed try's answer is not awaited any more.
+        expect(plannerUnavailable(job, planId).outcome).toBe('ignored');
+        const retried = job.record(job.s.advance(30_000).when({ kind: 'timer', name: 'retry:plan', payload: { step: 'plan', tries: tryNo, generation: 1 } }));
+        expect(retried.sent(PlanArtifact)).toEqual([expect.objectContaining({ storedPlan: null, chunks: snapshot.chunks })]);
+        planId = commandOf(retried);
+        expect(planId).toBe(commandIdFor(job.s.runId, 1, `plan:1:${tryNo}`));
+      }
+      expect(delays).toEqual([2_000, 8_000]);
+      const step = plannerUnavailable(job, planId);
       expect(step.state).toBe('failed');
       expect(step.view()).toMatchObject({ error: 'planning: every model failed' });
+      expect(job.messages()).toContain('✗ planning failed after 3 tries: planning: every model failed');
     });
 
-    it('when planning times out, then failed', () => {
+    it('when planning times out, then it is retried; the retried plan moves the job on', () => {
       const job = new Job();
       job.started();
       job.captured();
-      expect(job.s.when({ kind: 'timer', name: 'timeout:plan:1', payload: {} }).view()).toMatchObject({ status: 'failed', error: 'planning timed out' });
+      const timedOut = job.s.when({ kind: 'timer', name: 'timeout:plan:1', payload: {} });
+      expect(timedOut.state).toBe('planning');
+      expect(timedOut.applied.logs).toContainEqual(expect.objectContaining({ stepName: 'retry_scheduled', payload: expect.objectContaining({ reason: 'planning timed out' }) }));
+      expect(job.s.when({ kind: 'timer', name: 'retry:plan', payload: { step: 'plan', tries: 1, generation: 1 } }).outcome).toBe('ignored');
+      job.record(job.s.advance(2_000).when({ kind: 'timer', name: 'retry:plan', payload: { step: 'plan', tries: 2, generation: 1 } }));
+      expect(job.planned().state).toBe('generating');
     });
   });
 
@@ -277,12 +302,40 @@ describe('artifact_job saga (spec 02)', () => {
       ]);
     });
 
-    it('when generation times out, then failed', () => {
+    it('when generation times out on every try, then failed', () => {
       const job = new Job();
       job.started();
       job.captured();
       job.planned();
-      expect(job.s.when({ kind: 'timer', name: 'timeout:generate:1', payload: {} }).view()).toMatchObject({ status: 'failed', error: 'generating timed out' });
+      for (const tryNo of [2, 3]) {
+        const key = tryNo === 2 ? 'generate:1' : `generate:1:${tryNo - 1}`;
+        expect(job.s.when({ kind: 'timer', name: `timeout:${key}`, payload: {} }).state).toBe('generating');
+        const retried = job.record(job.s.advance(30_000).when({ kind: 'timer', name: 'retry:generate', payload: { step: 'generate', tries: tryNo, generation: 1 } }));
+        expect(retried.sent(GenerateArtifact)).toEqual([expect.objectContaining({ plan, generation: 1 })]);
+      }
+      expect(job.s.when({ kind: 'timer', name: 'timeout:generate:1:3', payload: {} }).view()).toMatchObject({ status: 'failed', error: 'generating timed out' });
+    });
+
+    it('when the output misses the schema, then it is a validation failure: re-queued once with the stored plan (spec: "Missing \'questions\' field → Retry 1/1 queued")', () => {
+      const job = new Job();
+      job.started();
+      job.captured();
+      const generating = job.planned();
+      const missing = "Missing 'questions' field";
+      const step = job.record(
+        job.s.when(job.s.event(ArtifactStepFailed, { runId: job.s.runId, commandId: commandOf(generating), step: 'generating', errorCode: 'invalid_output', error: missing })),
+      );
+      expect(step.state).toBe('pending');
+      expect(step.view()).toMatchObject({ status: 'pending', progress: 0, retries: 1, validation_error: missing, plan });
+      expect(job.messages().slice(-3)).toEqual([`✗ Validation failed: ${missing}`, '→ Retry 1/1 queued', '→ Status: pending (0%)']);
+      const fetched = job.retryFires();
+      expect(fetched.sent(PlanArtifact)).toEqual([expect.objectContaining({ storedPlan: plan })]);
+      const again = job.planned(true);
+      expect(again.sent(GenerateArtifact)).toEqual([expect.objectContaining({ plan, generation: 2, previousError: missing })]);
+      const failed = job.record(
+        job.s.when(job.s.event(ArtifactStepFailed, { runId: job.s.runId, commandId: commandOf(again), step: 'generating', errorCode: 'invalid_output', error: missing })),
+      );
+      expect(failed.view()).toMatchObject({ status: 'failed', error: `validation failed after 1 retry: ${missing}` });
     });
   });
 

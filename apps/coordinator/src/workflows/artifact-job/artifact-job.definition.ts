@@ -20,7 +20,20 @@ import {
   SnapshotCaptured,
   ValidateArtifact,
 } from '@openpaw/contracts';
-import { commandIdFor, type Decision, type Effect, eventOf, type JsonObject, type RunSnapshot, type SagaDefinition, type SagaInput, type StepLogEntry } from '@openpaw/saga';
+import {
+  backoffDelay,
+  commandIdFor,
+  type Decision,
+  type Effect,
+  eventOf,
+  type JsonObject,
+  type RunSnapshot,
+  type SagaDefinition,
+  type SagaInput,
+  type StepLogEntry,
+  stepTimeoutInputName,
+  stepTimerName,
+} from '@openpaw/saga';
 import { type ArtifactJobTimings, DEFAULT_ARTIFACT_JOB_TIMINGS } from './artifact-job.timings.js';
 import { itemCount, line, shortFingerprint, statusLine } from './lifecycle-log.js';
 
@@ -46,6 +59,8 @@ export interface ArtifactJobData {
   readonly planComputations: number;
   /** Generation in progress: 1, or 2 on the retry. */
   readonly generation: number;
+  /** Tries of the plan or generate step in progress (a transient failure is retried with backoff). */
+  readonly stepTries: number;
   readonly retries: number;
   /** Effect key of the command whose reply the job waits for (`snapshot`, `plan:1`, ...), if any. */
   readonly awaiting: string | null;
@@ -59,6 +74,20 @@ type S = ArtifactJobState;
 type Run = RunSnapshot<S, D>;
 
 const PHASE = { plan: 'planning', generate: 'generating', validate: 'validating', snapshot: 'snapshot capture' } as const;
+
+/** The steps whose transient failures are retried with backoff (LLM calls). */
+type RetriedStep = 'plan' | 'generate';
+const RETRIED_STEP_OF_STATE: Partial<Record<S, RetriedStep>> = { planning: 'plan', generating: 'generate' };
+
+/** The timer of a transient retry's backoff. */
+export function stepRetryTimer(step: RetriedStep): string {
+  return `retry:${step}`;
+}
+
+/** The effect key of a try: `plan:1` for the first try of generation 1, `plan:1:2` for its second (its own command id, so the service does not answer it from its reply store). */
+export function stepKey(step: RetriedStep, generation: number, tries: number): string {
+  return tries <= 1 ? `${step}:${generation}` : `${step}:${generation}:${tries}`;
+}
 
 
 /** What the worker may use: the snapshot's chunks, or the request's content when there was nothing to retrieve. */
@@ -101,14 +130,31 @@ export function artifactJobDefinition(timings: ArtifactJobTimings = DEFAULT_ARTI
         chunks: workerChunks(data),
         storedPlan: data.plan,
       },
-      `plan:${data.generation}`,
+      stepKey('plan', data.generation, data.stepTries),
       timings.planTimeoutMs,
+    );
+
+  const generateCommand = (run: Run, data: D): Effect =>
+    send(
+      GenerateArtifact,
+      {
+        runId: run.id,
+        artifactType: data.request.artifact_type,
+        content: data.request.content,
+        options: data.request.options,
+        chunks: workerChunks(data),
+        plan: data.plan,
+        generation: data.generation,
+        previousError: data.validationError,
+      },
+      stepKey('generate', data.generation, data.stepTries),
+      timings.generateTimeoutMs,
     );
 
   /** A worker takes the job: pending → planning with the snapshot's chunks (first time or retry). */
   const fetchedByWorker = (run: Run, data: D, logs: StepLogEntry[]): Decision<S, D> => {
     const retry = data.retries > 0 ? ` (retry ${data.retries})` : '';
-    const next: D = { ...data, progress: PROGRESS.planning, awaiting: `plan:${data.generation}` };
+    const next: D = { ...data, progress: PROGRESS.planning, stepTries: 1, awaiting: stepKey('plan', data.generation, 1) };
     return {
       outcome: 'transition',
       to: 'planning',
@@ -198,7 +244,8 @@ export function artifactJobDefinition(timings: ArtifactJobTimings = DEFAULT_ARTI
       plan: reused && data.plan !== null ? data.plan : plan,
       planComputations: data.planComputations + (reused ? 0 : 1),
       progress: PROGRESS.planned,
-      awaiting: `generate:${data.generation}`,
+      stepTries: 1,
+      awaiting: stepKey('generate', data.generation, 1),
     };
     const type = data.request.artifact_type;
     return {
@@ -218,23 +265,7 @@ export function artifactJobDefinition(timings: ArtifactJobTimings = DEFAULT_ARTI
         line('phase_started', `Phase 2: ${nouns(type).content}`, { phase: 2 }),
         statusLine('generating', PROGRESS.planned),
       ],
-      effects: [
-        send(
-          GenerateArtifact,
-          {
-            runId: run.id,
-            artifactType: type,
-            content: data.request.content,
-            options: data.request.options,
-            chunks: workerChunks(data),
-            plan: next.plan,
-            generation: data.generation,
-            previousError: data.validationError,
-          },
-          `generate:${data.generation}`,
-          timings.generateTimeoutMs,
-        ),
-      ],
+      effects: [generateCommand(run, next)],
     };
   };
 
@@ -308,10 +339,18 @@ export function artifactJobDefinition(timings: ArtifactJobTimings = DEFAULT_ARTI
         ],
       };
     }
-    const error = validated.data.error ?? 'the artifact failed validation';
-    const failedLine = line('validation_failed', `✗ Validation failed: ${error}`, { error, errors: validated.data.errors, generation: data.generation });
+    return validationFailed(run, validated.data.error ?? 'the artifact failed validation', validated.data.errors, checking);
+  };
+
+  /**
+   * The artifact is not valid (the validator said so, or the generated output missed the schema):
+   * re-queued once in `pending` with the same plan and snapshot, then failed.
+   */
+  const validationFailed = (run: Run, error: string, errors: readonly string[], logs: StepLogEntry[]): Decision<S, D> => {
+    const data = run.data;
+    const failedLine = line('validation_failed', `✗ Validation failed: ${error}`, { error, errors: [...errors], generation: data.generation });
     if (data.retries >= MAX_VALIDATION_RETRIES) {
-      return fail(run, `validation failed after ${data.retries} ${data.retries === 1 ? 'retry' : 'retries'}: ${error}`, [...checking, failedLine]);
+      return fail(run, `validation failed after ${data.retries} ${data.retries === 1 ? 'retry' : 'retries'}: ${error}`, [...logs, failedLine]);
     }
     const retries = data.retries + 1;
     return {
@@ -321,7 +360,7 @@ export function artifactJobDefinition(timings: ArtifactJobTimings = DEFAULT_ARTI
       data: { ...data, retries, generation: data.generation + 1, progress: PROGRESS.pending, awaiting: null, result: null, validationError: error },
       step: 'retry_queued',
       logs: [
-        ...checking,
+        ...logs,
         failedLine,
         line('retry_queued', `→ Retry ${retries}/${MAX_VALIDATION_RETRIES} queued`, { retry: retries, delay_ms: timings.retryDelayMs }),
         statusLine('pending', PROGRESS.pending),
@@ -330,16 +369,63 @@ export function artifactJobDefinition(timings: ArtifactJobTimings = DEFAULT_ARTI
     };
   };
 
-  /** A step's failure reply or timeout ends the job; anything else is not for this state. */
+  /**
+   * A plan or generate step failed transiently (the model unavailable after the provider's own
+   * retries, or the step timed out): the same step again after a backoff, up to `maxStepTries`.
+   */
+  const retryOrFail = (run: Run, step: RetriedStep, reason: string): Decision<S, D> => {
+    const data = run.data;
+    const tries = data.stepTries;
+    if (tries >= timings.maxStepTries) {
+      return fail(run, reason, [line('step_failed', `✗ ${PHASE[step]} failed after ${tries} ${tries === 1 ? 'try' : 'tries'}: ${reason}`, { step, tries, reason })]);
+    }
+    const delayMs = backoffDelay(timings.stepBackoff, tries);
+    const failedKey = stepKey(step, data.generation, tries);
+    return {
+      outcome: 'stay',
+      data: { ...data, stepTries: tries + 1, awaiting: null },
+      step: 'step_backoff',
+      logs: [line('retry_scheduled', `→ ${PHASE[step]} failed (${reason}); try ${tries + 1}/${timings.maxStepTries} in ${delayMs} ms`, { step, failed_try: tries, backoff_ms: delayMs, reason })],
+      effects: [
+        { type: 'clearTimer', name: stepTimerName(failedKey) },
+        { type: 'setTimer', name: stepRetryTimer(step), afterMs: delayMs, payload: { step, tries: tries + 1, generation: data.generation } },
+      ],
+    };
+  };
+
+  /** The backoff is over: the next try of the step, as its own command. */
+  const nextTry = (run: Run, step: RetriedStep): Decision<S, D> => {
+    const data: D = { ...run.data, awaiting: stepKey(step, run.data.generation, run.data.stepTries) };
+    return {
+      outcome: 'stay',
+      data,
+      step: 'step_resent',
+      logs: [line('step_retried', `→ ${PHASE[step]}: try ${data.stepTries}/${timings.maxStepTries}`, { step, try: data.stepTries })],
+      effects: [step === 'plan' ? planCommand(run, data) : generateCommand(run, data)],
+    };
+  };
+
+  /** A step's failure reply or timeout: retried, re-queued (invalid output) or the end of the job; anything else is not for this state. */
   const onFailureInputs = (run: Run, input: SagaInput): Decision<S, D> => {
+    const retried = RETRIED_STEP_OF_STATE[run.state];
     const failed = eventOf(input, ArtifactStepFailed);
     if (failed !== undefined) {
       if (!awaitingReply(run, failed.data.commandId)) return { outcome: 'ignore', reason: 'a reply to another command' };
-      return fail(run, `${failed.data.step}: ${failed.data.error}`);
+      const reason = `${failed.data.step}: ${failed.data.error}`;
+      if (retried !== undefined && failed.data.errorCode === 'llm_unavailable') return retryOrFail(run, retried, reason);
+      // Output that misses the artifact's schema is a validation failure (spec 02: "Missing 'questions' field → Retry 1/1 queued").
+      if (retried === 'generate' && failed.data.errorCode === 'invalid_output') return validationFailed(run, failed.data.error, [failed.data.error], []);
+      return fail(run, reason);
     }
-    if (input.kind === 'timer' && run.data.awaiting !== null && input.name === `timeout:${run.data.awaiting}`) {
-      const step = run.data.awaiting.split(':')[0] as keyof typeof PHASE;
-      return fail(run, `${PHASE[step]} timed out`);
+    if (input.kind !== 'timer') return { outcome: 'ignore', reason: `nothing to do in ${run.state}` };
+    const awaiting = run.data.awaiting;
+    if (awaiting !== null && input.name === stepTimeoutInputName(awaiting)) {
+      const step = awaiting.split(':')[0] as keyof typeof PHASE;
+      const reason = `${PHASE[step]} timed out`;
+      return retried !== undefined ? retryOrFail(run, retried, reason) : fail(run, reason);
+    }
+    if (retried !== undefined && awaiting === null && input.name === stepRetryTimer(retried) && input.payload['tries'] === run.data.stepTries) {
+      return nextTry(run, retried);
     }
     return { outcome: 'ignore', reason: `nothing to do in ${run.state}` };
   };
@@ -351,7 +437,7 @@ export function artifactJobDefinition(timings: ArtifactJobTimings = DEFAULT_ARTI
     transitions: {
       pending: ['planning', 'failed'],
       planning: ['generating', 'failed'],
-      generating: ['validating', 'failed'],
+      generating: ['validating', 'pending', 'failed'],
       validating: ['completed', 'pending', 'failed'],
     },
     terminal: ['completed', 'failed'],
@@ -367,6 +453,7 @@ export function artifactJobDefinition(timings: ArtifactJobTimings = DEFAULT_ARTI
         plan: null,
         planComputations: 0,
         generation: 1,
+        stepTries: 1,
         retries: 0,
         awaiting: null,
         result: null,

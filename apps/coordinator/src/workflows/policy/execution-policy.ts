@@ -26,6 +26,14 @@ export const executionPolicySchema = z.strictObject({
    * applies its default (0.85, like `retrieval_threshold`) when a command does not carry it.
    */
   maths_signature_threshold: z.number().min(0).max(1).optional(),
+  /** Spec 01 per-method bars: an exact pHash match (1.0; an identical image is held to it too). */
+  exact_phash_threshold: z.number().min(0).max(1),
+  /** A near-duplicate pHash, Hamming distance < 8 (0.95). */
+  near_duplicate_threshold: z.number().min(0).max(1),
+  /** The normalised text, exactly (0.99). */
+  text_exact_threshold: z.number().min(0).max(1),
+  /** Hybrid re-ranked candidates are accepted at `retrieval_threshold` − this (0.02). */
+  hybrid_threshold_offset: z.number().min(0).max(0.5),
   /** skip: no video; async: rendered in the background, `video_pending: true`; sync: rendered with priority. */
   video_generation: z.enum(VIDEO_GENERATION_MODES),
   /** Retries after the first try, for INGESTING and GENERATING_SOLUTION (spec's retry table). */
@@ -63,6 +71,10 @@ export type PolicyConfig = z.infer<typeof policyConfigSchema>;
 export const DEFAULT_POLICY_CONFIG: PolicyConfig = {
   defaults: {
     retrieval_threshold: 0.85,
+    exact_phash_threshold: 1.0,
+    near_duplicate_threshold: 0.95,
+    text_exact_threshold: 0.99,
+    hybrid_threshold_offset: 0.02,
     video_generation: 'async',
     retry_max: 3,
     cost_cap_usd: 0.5,

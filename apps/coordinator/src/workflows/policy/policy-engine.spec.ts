@@ -6,9 +6,13 @@ const WF = 'retrieve_or_generate';
 
 describe('PolicyEngine.getPolicy(workflowType, userId, subscriptionTier, contentSensitivity)', () => {
   describe('with the default config', () => {
-    it('gives the spec defaults for the pro tier: threshold 0.85, async video, the local model', () => {
+    it('gives the spec defaults for the pro tier: threshold 0.85, the per-method bars (1.0, 0.95, 0.99, offset 0.02), async video, the local model', () => {
       expect(engine.getPolicy(WF, 'u', 'pro', 'standard')).toEqual({
         retrieval_threshold: 0.85,
+        exact_phash_threshold: 1.0,
+        near_duplicate_threshold: 0.95,
+        text_exact_threshold: 0.99,
+        hybrid_threshold_offset: 0.02,
         video_generation: 'async',
         retry_max: 3,
         cost_cap_usd: 0.5,
@@ -51,6 +55,10 @@ describe('PolicyEngine.getPolicy(workflowType, userId, subscriptionTier, content
     it("applies the user's override last among the standard layers", () => {
       expect(withOverrides.getPolicy(WF, 'alice', 'free', 'standard')).toEqual({
         retrieval_threshold: 0.8,
+        exact_phash_threshold: 1.0,
+        near_duplicate_threshold: 0.95,
+        text_exact_threshold: 0.99,
+        hybrid_threshold_offset: 0.02,
         video_generation: 'async',
         retry_max: 2,
         cost_cap_usd: 0.1,
@@ -58,6 +66,12 @@ describe('PolicyEngine.getPolicy(workflowType, userId, subscriptionTier, content
         fallback_models: ['openai/gpt-4.1-mini', LOCAL_MODEL],
         run_deadline_ms: 1_800_000,
       });
+    });
+
+    it('tightens the per-method bars for sensitive content only upwards (offset downwards)', () => {
+      const strict = new PolicyEngine(mergePolicyConfig(DEFAULT_POLICY_CONFIG, { sensitive: { near_duplicate_threshold: 0.98, hybrid_threshold_offset: 0 }, users: { dan: { text_exact_threshold: 1 } } }));
+      expect(strict.getPolicy(WF, 'dan', 'pro', 'sensitive')).toMatchObject({ near_duplicate_threshold: 0.98, hybrid_threshold_offset: 0, text_exact_threshold: 1, exact_phash_threshold: 1 });
+      expect(strict.getPolicy(WF, 'dan', 'pro', 'standard')).toMatchObject({ near_duplicate_threshold: 0.95, hybrid_threshold_offset: 0.02 });
     });
 
     it('never lets a user override loosen the sensitive-content variant', () => {

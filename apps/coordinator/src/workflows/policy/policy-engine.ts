@@ -25,6 +25,10 @@ export function tightenForSensitiveContent(policy: ExecutionPolicy, sensitive: P
   const maths = [policy.maths_signature_threshold, sensitive.maths_signature_threshold].filter((t) => t !== undefined);
   return {
     retrieval_threshold: Math.max(policy.retrieval_threshold, sensitive.retrieval_threshold ?? 0),
+    exact_phash_threshold: Math.max(policy.exact_phash_threshold, sensitive.exact_phash_threshold ?? 0),
+    near_duplicate_threshold: Math.max(policy.near_duplicate_threshold, sensitive.near_duplicate_threshold ?? 0),
+    text_exact_threshold: Math.max(policy.text_exact_threshold, sensitive.text_exact_threshold ?? 0),
+    hybrid_threshold_offset: Math.min(policy.hybrid_threshold_offset, sensitive.hybrid_threshold_offset ?? policy.hybrid_threshold_offset),
     ...(maths.length === 0 ? {} : { maths_signature_threshold: Math.max(...maths) }),
     video_generation: video !== undefined && VIDEO_STRICTNESS[video] < VIDEO_STRICTNESS[policy.video_generation] ? video : policy.video_generation,
     retry_max: Math.min(policy.retry_max, sensitive.retry_max ?? policy.retry_max),

@@ -1,5 +1,6 @@
 import {
   AssetVersionCreated,
+  CancelRun,
   DocumentIndexed,
   IndexDocument,
   InputRefused,
@@ -57,7 +58,8 @@ const solvedView: SolveView = {
   contentSha256: sha256Of('e'),
   provenance: PROVENANCE,
 };
-const failedView = (errorCode: string, costUsd = 0.03): SolveView => ({
+/** A failed solve run's view; by default it failed after all its retries (the spec's near-miss condition). */
+const failedView = (errorCode: string, costUsd = 0.03, retriesExhausted = true): SolveView => ({
   status: 'failed',
   state: 'FAILED',
   attempts: 4,
@@ -65,6 +67,7 @@ const failedView = (errorCode: string, costUsd = 0.03): SolveView => ({
   cost_usd: costUsd,
   duration_ms: 12,
   error_code: errorCode,
+  retries_exhausted: retriesExhausted,
 });
 
 const dataOf = (d: SagaDriver): RetrieveOrGenerateData => d.s.run.data as RetrieveOrGenerateData;
@@ -142,10 +145,10 @@ describe('retrieve_or_generate', () => {
       expect(isAllowed(definition, from, to)).toBe(expected[from]?.includes(to) ?? false);
     });
 
-    it('has SUCCEEDED, FAILED and CANCELLED terminal, cancels to CANCELLED, re-attempts from FAILED, and validates', () => {
+    it('has SUCCEEDED, FAILED and CANCELLED terminal, cancels to CANCELLED, re-attempts from FAILED and CANCELLED, and validates', () => {
       expect(definition.terminal).toEqual(['SUCCEEDED', 'FAILED', 'CANCELLED']);
       expect(definition.cancelledState).toBe('CANCELLED');
-      expect(definition.retryableFrom).toEqual(['FAILED']);
+      expect(definition.retryableFrom).toEqual(['FAILED', 'CANCELLED']);
       expect(() => validateDefinition(definition)).not.toThrow();
     });
 
@@ -218,9 +221,35 @@ describe('retrieve_or_generate', () => {
       const step = d.reply(NormalizeMedia, MediaNormalized, { mediaType: 'text', signature: SIG });
       expect(step.state).toBe('RETRIEVING');
       expect(step.steps()).toEqual(['media_normalized']);
-      expect(step.sent(SearchSolutions)).toEqual([{ runId: d.runId, signature: SIG, threshold: 0.85 }]);
+      expect(step.sent(SearchSolutions)).toEqual([
+        { runId: d.runId, signature: SIG, threshold: 0.85, methodThresholds: { exactPhash: 1, nearDuplicate: 0.95, exactText: 0.99, hybridOffset: 0.02 } },
+      ]);
       expect(step.view()).toMatchObject({ status: 'running', state: 'RETRIEVING', problem_signature: { text_sha256: SIG.textSha256, subject: 'algebra' } });
       expect(d.pendingTimers()).toEqual(['deadline', 'resend:retrieve:1']);
+    });
+
+    it('when ingestion tags the content sensitive, then the policy is resolved again with the sensitive layer: retrieval at 0.95, no video', () => {
+      const d = ingesting();
+      const tagged = { ...SIG, contentSensitivity: 'sensitive' as const, sensitivityReasons: ['personal_data'] };
+      const step = d.reply(NormalizeMedia, MediaNormalized, { mediaType: 'text', signature: tagged });
+      expect(step.state).toBe('RETRIEVING');
+      expect(step.steps()).toEqual(['policy_applied', 'media_normalized']);
+      expect(step.applied.logs[0]?.payload).toMatchObject({
+        content_sensitivity: 'sensitive',
+        sensitivity_reasons: ['personal_data'],
+        policy: { retrieval_threshold: 0.95, video_generation: 'skip' },
+      });
+      expect(step.sent(SearchSolutions)).toEqual([expect.objectContaining({ threshold: 0.95 })]);
+      // A vector hit at 0.9 would have served a standard submission; this one must generate.
+      const miss = d.reply(SearchSolutions, RetrievalHit, { candidate: candidate(0.9, 'vector'), trace: [] });
+      expect(miss.state).toBe('GENERATING_SOLUTION');
+    });
+
+    it('when the client already marked it sensitive, then the policy stays the one applied at the start', () => {
+      const d = ingesting(definition, { ...START, contentSensitivity: 'sensitive' });
+      const step = d.reply(NormalizeMedia, MediaNormalized, { mediaType: 'text', signature: { ...SIG, contentSensitivity: 'standard' } });
+      expect(step.steps()).toEqual(['media_normalized']);
+      expect(step.sent(SearchSolutions)).toEqual([expect.objectContaining({ threshold: 0.95 })]);
     });
 
     it('when an image is normalised without OCR text, then its image hash is signature enough', () => {
@@ -335,6 +364,17 @@ describe('retrieve_or_generate', () => {
       expect(retrieving().reply(SearchSolutions, RetrievalHit, { candidate: candidate(0.8299, 'hybrid'), trace: [] }).state).toBe('GENERATING_SOLUTION');
     });
 
+    it.each([
+      ['near_duplicate', 0.95, 'near_duplicate_threshold', 0.96],
+      ['text_exact', 0.99, 'text_exact_threshold', 0.995],
+    ] as const)('when a %s hit has confidence %s, then it is a hit at the spec default and a miss when the policy raises %s to %s', (method, confidence, field, strict) => {
+      expect(retrieving().reply(SearchSolutions, RetrievalHit, { candidate: candidate(confidence, method), trace: [] }).state).toBe('SUCCEEDED');
+      const def = retrieveOrGenerateDefinition({ policy: withPolicy({ defaults: { [field]: strict } }) });
+      const d = retrieving(def);
+      expect(d.s.run.data).toMatchObject({ policy: { [field]: strict } });
+      expect(d.reply(SearchSolutions, RetrievalHit, { candidate: candidate(confidence, method), trace: [] }).state).toBe('GENERATING_SOLUTION');
+    });
+
     it("when the policy's threshold is higher, then a hit must clear that one", () => {
       const def = retrieveOrGenerateDefinition({ policy: withPolicy({ defaults: { retrieval_threshold: 0.9 } }) });
       const d = retrieving(def);
@@ -426,8 +466,23 @@ describe('retrieve_or_generate', () => {
     it('when a hit below the threshold was the top candidate and solving fails, then that candidate is the near-miss', () => {
       const d = retrieving();
       const [child] = SagaDriver.started(d.reply(SearchSolutions, RetrievalHit, { candidate: candidate(0.8, 'vector', NEAR_ASSET), trace: [] }));
-      const step = d.child(SOLVE_WORKFLOW, child?.runId ?? '', 'FAILED', failedView('cannot_solve'));
+      const step = d.child(SOLVE_WORKFLOW, child?.runId ?? '', 'FAILED', failedView('timeout'));
       expect(step.view()).toMatchObject({ status: 'succeeded', output: { asset_version_id: NEAR_ASSET, is_approximate: true } });
+    });
+
+    it('when the solve child failed without using its retries (non-retryable cannot_solve), then no near-miss: FAILED cannot_solve', () => {
+      const { d, solveRunId } = generating(candidate(0.9, 'vector', NEAR_ASSET));
+      const step = d.child(SOLVE_WORKFLOW, solveRunId, 'FAILED', failedView('cannot_solve', 0.03, false));
+      expect(step.state).toBe('FAILED');
+      expect(step.view()).toMatchObject({ status: 'failed', error_code: 'cannot_solve', output: {} });
+    });
+
+    it('when the solve child was cancelled and a candidate > 0.70 exists, then no near-miss: FAILED solve_cancelled', () => {
+      const { d, solveRunId } = generating(candidate(0.9, 'vector', NEAR_ASSET));
+      const { error_code: _e, retries_exhausted: _r, ...cancelled } = { ...failedView('timeout'), status: 'cancelled', state: 'CANCELLED' };
+      const step = d.child(SOLVE_WORKFLOW, solveRunId, 'CANCELLED', cancelled);
+      expect(step.state).toBe('FAILED');
+      expect(step.view()).toMatchObject({ error_code: 'solve_cancelled', output: {} });
     });
 
     it('when the solve child fails and the top candidate has confidence exactly 0.70, then FAILED with the child error code', () => {
@@ -471,9 +526,12 @@ describe('retrieve_or_generate', () => {
       expect(step.state).toBe('GENERATING_SOLUTION');
     });
 
-    it('when cancelled, then CANCELLED; the child finishing later is ignored', () => {
+    it('when cancelled, then CANCELLED and the solve child run is cancelled too; the child finishing later is ignored', () => {
       const { d, solveRunId } = generating();
-      expect(d.cancel().state).toBe('CANCELLED');
+      const cancelled = d.cancel();
+      expect(cancelled.state).toBe('CANCELLED');
+      expect(cancelled.sent(CancelRun)).toEqual([{ runId: solveRunId, userId: d.userId, reason: 'the parent run was cancelled' }]);
+      expect(cancelled.steps()).toContain('child_cancel_requested');
       const late = d.child(SOLVE_WORKFLOW, solveRunId, 'SUCCEEDED', solvedView);
       expect(late.outcome).toBe('ignored');
       expect(late.state).toBe('CANCELLED');
@@ -643,6 +701,16 @@ describe('retrieve_or_generate', () => {
       documentIndexed(d);
       expect(documentIndexed(d).outcome).toBe('ignored');
       expect(d.cancel().sent(InputRefused)).toEqual([expect.objectContaining({ reason: 'terminal' })]);
+    });
+
+    it('when CANCELLED and the same submission starts again, then attempt 2 on the same row (ADR 0016)', () => {
+      const d = ingesting();
+      expect(d.cancel().state).toBe('CANCELLED');
+      const retry = d.start(START);
+      expect(retry.state).toBe('INGESTING');
+      expect(retry.applied.run?.attemptNo).toBe(2);
+      expect(retry.applied.logs[0]).toMatchObject({ stateBefore: 'CANCELLED', stateAfter: 'INITIATED', attemptNo: 2 });
+      expect(d.reply(NormalizeMedia, MediaNormalized, { mediaType: 'text', signature: SIG }).state).toBe('RETRIEVING');
     });
 
     it('when FAILED and the same submission starts again, then attempt 2 on the same row, from INITIATED, policy first again', () => {

@@ -95,8 +95,6 @@ export const RETRIEVE_OR_GENERATE_TRANSITIONS: Readonly<Partial<Record<S, readon
   GENERATING_SOLUTION: [...SPEC_TRANSITIONS.GENERATING_SOLUTION, 'SUCCEEDED'],
 };
 
-/** Spec: hybrid re-ranked candidates are accepted at `policy.retrieval_threshold − 0.02` (as the retrieval service does). */
-export const HYBRID_THRESHOLD_OFFSET = 0.02;
 /** Spec: after a failed solve, a top candidate with confidence > 0.70 is served as a near-miss. */
 export const NEAR_MISS_MIN_CONFIDENCE = 0.7;
 
@@ -123,8 +121,10 @@ type StepName = 'ingest' | 'retrieve' | 'register' | 'index';
 
 export interface RetrieveOrGenerateData {
   readonly request: RetrieveOrGenerateStart;
-  /** Resolved once per attempt, before anything else, and logged as `policy_applied`. */
+  /** Resolved once per attempt, before anything else, and logged as `policy_applied`; again when ingestion tags the content sensitive. */
   readonly policy: ExecutionPolicy;
+  /** The request's, or `sensitive` once ingestion tagged the content so. */
+  readonly contentSensitivity?: RetrieveOrGenerateStart['contentSensitivity'];
   readonly startedAt: string | null;
   /** The command step in progress; null before the start and while the solve child run works. */
   readonly step: StepProgress<StepName> | null;
@@ -167,9 +167,56 @@ export interface RetrieveOrGenerateOptions {
   readonly timings?: WorkflowTimings;
 }
 
-/** The confidence a candidate needs to be a hit. */
-export function acceptanceBar(method: Candidate['method'], threshold: number): number {
-  return method === 'hybrid' ? threshold - HYBRID_THRESHOLD_OFFSET : threshold;
+type MethodThresholds = NonNullable<MessageData<typeof SearchSolutions>['methodThresholds']>;
+
+/** A run's stored policy, with the per-method bars of runs started before those fields existed filled from the defaults. */
+function withMethodBars(stored: ExecutionPolicy): ExecutionPolicy {
+  const { defaults } = DEFAULT_POLICY_CONFIG;
+  // The fields are typed as required, but a policy stored in a run before they existed lacks them.
+  const partial = stored as Partial<ExecutionPolicy> & ExecutionPolicy;
+  return {
+    ...stored,
+    exact_phash_threshold: partial.exact_phash_threshold ?? defaults.exact_phash_threshold,
+    near_duplicate_threshold: partial.near_duplicate_threshold ?? defaults.near_duplicate_threshold,
+    text_exact_threshold: partial.text_exact_threshold ?? defaults.text_exact_threshold,
+    hybrid_threshold_offset: partial.hybrid_threshold_offset ?? defaults.hybrid_threshold_offset,
+  };
+}
+
+/** The policy's per-method bars (spec 01 "Retrieval Confidence Thresholds (from ExecutionPolicy)"), as SearchSolutions carries them. */
+export function methodThresholdsOf(stored: ExecutionPolicy): MethodThresholds {
+  const policy = withMethodBars(stored);
+  return {
+    exactPhash: policy.exact_phash_threshold,
+    nearDuplicate: policy.near_duplicate_threshold,
+    exactText: policy.text_exact_threshold,
+    hybridOffset: policy.hybrid_threshold_offset,
+  };
+}
+
+/** The confidence a candidate needs to be a hit, by the method that found it (the same bars retrieval applies). */
+export function acceptanceBar(method: Candidate['method'], stored: ExecutionPolicy): number {
+  const policy = withMethodBars(stored);
+  const threshold = policy.retrieval_threshold;
+  switch (method) {
+    case 'exact_image':
+    case 'exact_phash':
+      return policy.exact_phash_threshold;
+    case 'near_duplicate':
+      return policy.near_duplicate_threshold;
+    case 'text_exact':
+      return policy.text_exact_threshold;
+    case 'hybrid':
+      return threshold - policy.hybrid_threshold_offset;
+    case 'vector':
+    case 'maths_signature':
+      return threshold;
+  }
+}
+
+/** Sensitive when the client said so or ingestion tagged it (personal data, exam-paper markers, explicit content). */
+export function contentSensitivityOf(request: RetrieveOrGenerateStart, signature: ProblemSignature): RetrieveOrGenerateStart['contentSensitivity'] {
+  return request.contentSensitivity === 'sensitive' || signature.contentSensitivity === 'sensitive' ? 'sensitive' : 'standard';
 }
 
 /** Guard of INGESTING → RETRIEVING: a signature retrieval can search with (text or an image hash). */
@@ -205,6 +252,7 @@ export function retrieveOrGenerateDefinition(options: RetrieveOrGenerateOptions 
           runId: run.id,
           signature: required(data.signature, 'the problem signature'),
           threshold: data.policy.retrieval_threshold,
+          methodThresholds: methodThresholdsOf(data.policy),
         };
         return sendTry(SearchSolutions, search, step, timings.retrieve.timeoutMs);
       }
@@ -390,9 +438,15 @@ export function retrieveOrGenerateDefinition(options: RetrieveOrGenerateOptions 
     const reported = solveErrorCode.safeParse(view.success ? view.data.error_code : undefined);
     const errorCode: RetrieveOrGenerateErrorCode = input.state === 'CANCELLED' ? 'solve_cancelled' : reported.success ? reported.data : 'solve_failed';
     const capExceeded = errorCode === 'cost_cap_exceeded' || data.costUsd > data.policy.cost_cap_usd;
+    // Spec: a near-miss only "after all retries AND cost cap not exceeded": not after a non-retryable
+    // failure (the model said it cannot solve it) and not after the solve run was cancelled.
+    const retriesExhausted = input.state === 'FAILED' && view.success && view.data.retries_exhausted === true;
     const near = data.topCandidate;
-    const solveFailed: StepLogEntry = { step: 'solve_failed', payload: { error_code: errorCode, cost_usd: roundUsd(data.costUsd), cost_cap_exceeded: capExceeded } };
-    if (!capExceeded && near !== null && near.confidence > NEAR_MISS_MIN_CONFIDENCE) {
+    const solveFailed: StepLogEntry = {
+      step: 'solve_failed',
+      payload: { error_code: errorCode, cost_usd: roundUsd(data.costUsd), cost_cap_exceeded: capExceeded, retries_exhausted: retriesExhausted },
+    };
+    if (retriesExhausted && !capExceeded && near !== null && near.confidence > NEAR_MISS_MIN_CONFIDENCE) {
       // Served as outcome=hit: the user gets an existing, retrieved solution (nothing new was made, so no
       // video and no indexing), flagged as approximate.
       return {
@@ -413,7 +467,27 @@ export function retrieveOrGenerateDefinition(options: RetrieveOrGenerateOptions 
       onEvent(MediaNormalized, ['RETRIEVING'], (run, { data: e }) => {
         if (!replyTo(run, 'ingest', e.commandId)) return ignore('stale MediaNormalized');
         if (!signatureComputed(e.signature)) return { outcome: 'refuse', reason: 'problem signature not computed: no normalised text and no image hash' };
-        return enterStep(run, { ...run.data, signature: e.signature, mediaType: e.mediaType }, 'RETRIEVING', 'retrieve', 'media_normalized');
+        const { request } = run.data;
+        const sensitivity = contentSensitivityOf(request, e.signature);
+        if (sensitivity === request.contentSensitivity) {
+          return enterStep(run, { ...run.data, signature: e.signature, mediaType: e.mediaType }, 'RETRIEVING', 'retrieve', 'media_normalized');
+        }
+        // Tagged sensitive while ingesting: the policy is resolved again with the sensitive layer
+        // before anything it governs (retrieval's bars, video) is decided.
+        const policy = policies.getPolicy(RETRIEVE_OR_GENERATE, run.userId, request.subscriptionTier, sensitivity);
+        const tightened: StepLogEntry = {
+          step: 'policy_applied',
+          payload: {
+            policy,
+            workflow_type: RETRIEVE_OR_GENERATE,
+            subscription_tier: request.subscriptionTier,
+            content_sensitivity: sensitivity,
+            reason: 'content tagged sensitive while ingesting',
+            sensitivity_reasons: e.signature.sensitivityReasons ?? [],
+          },
+        };
+        const data: D = { ...run.data, signature: e.signature, mediaType: e.mediaType, policy, contentSensitivity: sensitivity };
+        return enterStep(run, data, 'RETRIEVING', 'retrieve', 'media_normalized', [tightened]);
       }),
       onEvent(MediaRejected, ['FAILED'], (run, { data: e }) =>
         replyTo(run, 'ingest', e.commandId) ? fail(run, run.data, e.reason, e.detail, 'media_rejected') : ignore('stale MediaRejected'),
@@ -426,7 +500,7 @@ export function retrieveOrGenerateDefinition(options: RetrieveOrGenerateOptions 
       onEvent(RetrievalHit, ['SUCCEEDED', 'GENERATING_SOLUTION'], (run, { data: e }) => {
         if (!replyTo(run, 'retrieve', e.commandId)) return ignore('stale RetrievalHit');
         const candidate = e.candidate;
-        const bar = acceptanceBar(candidate.method, run.data.policy.retrieval_threshold);
+        const bar = acceptanceBar(candidate.method, run.data.policy);
         if (candidate.confidence < bar) {
           // Below the policy's bar (retrieval may run with another threshold): a miss, with this as its top candidate.
           return generate(run, { ...run.data, topCandidate: candidate }, 'retrieval_hit_below_threshold', [
@@ -488,7 +562,17 @@ export function retrieveOrGenerateDefinition(options: RetrieveOrGenerateOptions 
     transitions: transitionsOf(table, { from: ['INITIATED', 'INGESTING', 'RETRIEVING', 'GENERATING_SOLUTION'], to: 'CANCELLED' }),
     terminal: ['SUCCEEDED', 'FAILED', 'CANCELLED'],
     cancelledState: 'CANCELLED',
-    retryableFrom: ['FAILED'],
+    // Spec 01 re-runs a FAILED key as attempt n + 1; a CANCELLED one too (ADR 0016): the user stopped
+    // that attempt, and submitting the problem again is asking for it anew.
+    retryableFrom: ['FAILED', 'CANCELLED'],
+    // Cancelled while the solve child works: that run is cancelled too, so it stops spending.
+    onCancel: (run) => ({
+      data: run.data,
+      effects:
+        run.state === 'GENERATING_SOLUTION' && run.data.solveRunId !== null
+          ? [{ type: 'cancelChild', workflowType: SOLVE_WORKFLOW, key: SOLVE_CHILD_KEY, reason: 'the parent run was cancelled' }]
+          : [],
+    }),
     inputs: [MediaNormalized, MediaRejected, RetrievalHit, RetrievalMiss, ProblemRegistered, AssetVersionCreated, DocumentIndexed],
     init(input, run) {
       const request = retrieveOrGenerateStartSchema.parse(input);

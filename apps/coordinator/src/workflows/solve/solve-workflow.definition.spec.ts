@@ -152,7 +152,7 @@ describe('solve_workflow', () => {
       const last = failed(d);
       expect(last.state).toBe('FAILED');
       expect(last.steps()).toEqual(['error_recorded', 'generate_failed']);
-      expect(last.view()).toMatchObject({ status: 'failed', attempts: 4, model: 'local/deterministic', cost_usd: 0.04, error_code: 'llm_unavailable' });
+      expect(last.view()).toMatchObject({ status: 'failed', attempts: 4, model: 'local/deterministic', cost_usd: 0.04, error_code: 'llm_unavailable', retries_exhausted: true });
       expect(last.view()?.['error_detail']).toContain('retries exhausted');
     });
 
@@ -160,14 +160,14 @@ describe('solve_workflow', () => {
       const d = generating();
       const step = failed(d, { errorCode: 'cannot_solve', retryable: false });
       expect(step.state).toBe('FAILED');
-      expect(step.view()).toMatchObject({ error_code: 'cannot_solve', attempts: 1 });
+      expect(step.view()).toMatchObject({ error_code: 'cannot_solve', attempts: 1, retries_exhausted: false });
       expect(d.pendingTimers()).toEqual([]);
     });
 
     it('when the service reports the cost cap exceeded, then FAILED cost_cap_exceeded, even if marked retryable', () => {
       const step = failed(generating(), { errorCode: 'cost_cap_exceeded', retryable: true, costUsd: 0.5 });
       expect(step.state).toBe('FAILED');
-      expect(step.view()).toMatchObject({ error_code: 'cost_cap_exceeded', cost_usd: 0.5 });
+      expect(step.view()).toMatchObject({ error_code: 'cost_cap_exceeded', cost_usd: 0.5, retries_exhausted: false });
     });
 
     it('when a retryable failure has spent the whole budget, then no retry: FAILED cost_cap_exceeded', () => {

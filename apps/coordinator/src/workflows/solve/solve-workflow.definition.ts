@@ -41,6 +41,8 @@ export interface SolveData {
   readonly solution: { readonly storageKey: string; readonly contentSha256: string; readonly provenance: Provenance } | null;
   readonly errorCode: SolveErrorCode | null;
   readonly errorDetail: string | null;
+  /** Failed after every retry policy.retry_max allowed (not on a non-retryable error or the cost cap). */
+  readonly retriesExhausted?: boolean;
 }
 
 /** The view published with every change, and handed to the parent (`child` input) at the end. */
@@ -58,6 +60,8 @@ export const solveViewSchema = z.object({
   provenance: solutionProvenance.optional(),
   error_code: z.string().optional(),
   error_detail: z.string().optional(),
+  /** The run failed after all its retries (spec 01's condition for a near-miss), not on a non-retryable error or the cost cap. */
+  retries_exhausted: z.boolean().optional(),
 });
 export type SolveView = z.infer<typeof solveViewSchema>;
 
@@ -99,10 +103,10 @@ export function solveWorkflowDefinition(timings: WorkflowTimings = DEFAULT_WORKF
     return sendTry(GenerateSolution, command, step, timings.generate.timeoutMs);
   };
 
-  const fail = (run: SolveRun, spentUsd: number, errorCode: SolveErrorCode, detail: string, stepName: string): SolveDecision => ({
+  const fail = (run: SolveRun, spentUsd: number, errorCode: SolveErrorCode, detail: string, stepName: string, retriesExhausted = false): SolveDecision => ({
     outcome: 'transition',
     to: 'FAILED',
-    data: { ...run.data, spentUsd, errorCode, errorDetail: detail },
+    data: { ...run.data, spentUsd, errorCode, errorDetail: detail, retriesExhausted },
     step: stepName,
     logs: [{ step: 'error_recorded', payload: { error_code: errorCode, detail, attempts: run.data.step?.tries ?? 0, spent_usd: roundUsd(spentUsd) } }],
   });
@@ -114,7 +118,7 @@ export function solveWorkflowDefinition(timings: WorkflowTimings = DEFAULT_WORKF
     if (failure.errorCode === 'cost_cap_exceeded') return fail(run, spent, 'cost_cap_exceeded', failure.detail, stepName);
     if (!failure.retryable) return fail(run, spent, failure.errorCode, failure.detail, stepName);
     if (retriesUsed(step) >= policy.retry_max) {
-      return fail(run, spent, failure.errorCode, `${failure.detail} (retries exhausted: ${step.tries} attempts)`, stepName);
+      return fail(run, spent, failure.errorCode, `${failure.detail} (retries exhausted: ${step.tries} attempts)`, stepName, true);
     }
     if (spent >= policy.cost_cap_usd) {
       return fail(run, spent, 'cost_cap_exceeded', `spent ${roundUsd(spent)} of the ${policy.cost_cap_usd} USD cap; no retry`, stepName);
@@ -227,6 +231,7 @@ export function solveWorkflowDefinition(timings: WorkflowTimings = DEFAULT_WORKF
         ...(d.solution === null ? {} : d.solution),
         ...(d.errorCode === null ? {} : { error_code: d.errorCode }),
         ...(d.errorDetail === null ? {} : { error_detail: d.errorDetail }),
+        ...(run.state === 'FAILED' ? { retries_exhausted: d.retriesExhausted === true } : {}),
       };
     },
   };

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { retrieveOrGenerateStartInput, type Submission, submission as submissionSchema } from '@openpaw/contracts';
+import { type CONTENT_SENSITIVITIES, retrieveOrGenerateStartInput, type Submission, submission as submissionSchema } from '@openpaw/contracts';
 import { z } from 'zod';
 import type { BlobStore } from '@openpaw/providers/blob';
 import { AdmissionControl, type AdmissionDecision } from '../../admission/admission-control.js';
@@ -30,6 +30,8 @@ export interface SubmitProblemCommand {
   /** From the token's `tier` claim; `free` without one. */
   readonly subscriptionTier: string;
   readonly intent: string;
+  /** What the client declared; ingestion may still tag the content sensitive (it only tightens). */
+  readonly contentSensitivity?: ContentSensitivity;
   readonly content: ProblemContent;
   /** How long to wait for the run to end (0: answer at once). */
   readonly waitMs: number;
@@ -55,10 +57,11 @@ export interface SubmitProblemResult {
 }
 
 /**
- * The content sensitivity of a submission. The coordinator's policy engine knows `standard` and
- * `sensitive` (its start schema refuses anything else); the gateway does not classify content yet.
+ * The content sensitivity of a submission the client did not mark: `standard`, until ingestion tags
+ * the content (personal data, exam-paper markers, explicit content) and the run re-applies its policy.
  */
 export const DEFAULT_CONTENT_SENSITIVITY = 'standard';
+export type ContentSensitivity = (typeof CONTENT_SENSITIVITIES)[number];
 
 type StartAnswer =
   | { readonly kind: 'accepted'; readonly run: RunProjection }
@@ -71,8 +74,8 @@ export type RetrieveOrGenerateInput = z.input<typeof retrieveOrGenerateStartInpu
 /**
  * Submits a problem (spec 01, idempotency): the key is sha256(content digest + user + intent), the
  * run id derives from it, and the projection of that run decides —
- * unknown: start it; running: nothing to send, report it; SUCCEEDED (or CANCELLED): the cached
- * result, no re-run; FAILED: re-submit with attempt n + 1, so the coordinator re-attempts on the same row.
+ * unknown: start it; running: nothing to send, report it; SUCCEEDED: the cached result, no re-run;
+ * FAILED or CANCELLED (ADR 0016): re-submit with attempt n + 1, so the coordinator re-attempts on the same row.
  * An image is stored in blob storage first (`uploads/<user>/<sha256>`); only its key travels.
  * After a `StartRun` it waits (at most `startWaitMs`) for the coordinator's first answer, so a
  * refused start (invalid input, unknown workflow) is an error now rather than a run that never appears.
@@ -97,10 +100,10 @@ export class SubmitProblemHandler {
     const existing = await this.runs.findForUser(runId, command.userId);
 
     let result: SubmitProblemResult;
-    if (existing === undefined || existing.state === 'FAILED') {
+    if (existing === undefined || existing.state === 'FAILED' || existing.state === 'CANCELLED') {
       // Unknown (or started a moment ago and not reported yet): a repeated StartRun carries the
       // same message id, so JetStream drops it within its duplicate window and the coordinator after.
-      // FAILED: attempt n + 1 is a new message id, and the coordinator re-attempts on the same row.
+      // FAILED or CANCELLED: attempt n + 1 is a new message id, and the coordinator re-attempts on the same row.
       const attemptNo = existing === undefined ? 1 : existing.attemptNo + 1;
       const action = existing === undefined ? 'started' : 'reattempted';
       // Overload is answered here, before anything is sent: never a run accepted now and failed later.
@@ -152,7 +155,7 @@ export class SubmitProblemHandler {
       intent: command.intent,
       // An unknown tier claim fails the contract below and is refused like the coordinator would.
       subscriptionTier: command.subscriptionTier as RetrieveOrGenerateInput['subscriptionTier'],
-      contentSensitivity: DEFAULT_CONTENT_SENSITIVITY,
+      contentSensitivity: command.contentSensitivity ?? DEFAULT_CONTENT_SENSITIVITY,
       contentDigest,
     };
     const checked = retrieveOrGenerateStartInput.safeParse(candidate);

@@ -79,8 +79,9 @@ describe('problemInputOf (the submitted content)', () => {
   const multipart = 'multipart/form-data; boundary=x';
 
   it('takes an image from a multipart body, with the intent field', () => {
-    expect(problemInputOf(requestOf(multipart, { intent: 'explain' }, { buffer: PNG, originalname: 'p.png' }))).toEqual({
+    expect(problemInputOf(requestOf(multipart, { intent: 'explain', content_sensitivity: 'sensitive' }, { buffer: PNG, originalname: 'p.png' }))).toEqual({
       intent: 'explain',
+      contentSensitivity: 'sensitive',
       content: { kind: 'image', bytes: PNG, contentType: 'image/png', filename: 'p.png' },
     });
     expect(problemInputOf(requestOf(multipart, {}, { buffer: JPEG })).intent).toBe('solve');
@@ -109,9 +110,10 @@ describe('problemInputOf (the submitted content)', () => {
   });
 
   it('takes text or a URL from JSON, exactly one of them', () => {
-    expect(problemInputOf(requestOf('application/json', { text: '  2x + 3 = 7 ' }))).toEqual({ intent: 'solve', content: { kind: 'text', text: '2x + 3 = 7' } });
-    expect(problemInputOf(requestOf('application/json; charset=utf-8', { url: 'https://example.com/p.png', intent: 'solve' }))).toEqual({
+    expect(problemInputOf(requestOf('application/json', { text: '  2x + 3 = 7 ' }))).toEqual({ intent: 'solve', contentSensitivity: 'standard', content: { kind: 'text', text: '2x + 3 = 7' } });
+    expect(problemInputOf(requestOf('application/json; charset=utf-8', { url: 'https://example.com/p.png', intent: 'solve', content_sensitivity: 'sensitive' }))).toEqual({
       intent: 'solve',
+      contentSensitivity: 'sensitive',
       content: { kind: 'url', url: 'https://example.com/p.png' },
     });
     // No body at all is an empty JSON object.
@@ -121,6 +123,10 @@ describe('problemInputOf (the submitted content)', () => {
       body: { issues: [{ path: 'url', message: 'give `text` or `url`, not both' }] },
     });
     expect(refusal(() => problemInputOf(requestOf('application/json', { text: 'x'.repeat(20_001) })))).toMatchObject({ body: { issues: [{ path: 'text' }] } });
+    expect(refusal(() => problemInputOf(requestOf('application/json', { text: '2x = 4', content_sensitivity: 'public' })))).toMatchObject({
+      status: 400,
+      body: { issues: [{ path: 'content_sensitivity' }] },
+    });
   });
 
   it('refuses other content types with 415', () => {

@@ -16,6 +16,20 @@ export const CONFIDENCE = {
 /** Spec 01: hybrid re-ranked results are accepted at `policy.retrieval_threshold - 0.02`. */
 export const HYBRID_THRESHOLD_OFFSET = 0.02;
 
+/**
+ * Spec 01's per-method bars ("Retrieval Confidence Thresholds (from ExecutionPolicy)"): a command
+ * carries the policy's; these are the spec's defaults for a command that does not. The vector bar
+ * is `SearchPolicy.threshold` itself; an identical image is held to the exact pHash bar.
+ */
+export interface MethodThresholds {
+  readonly exactPhash: number;
+  readonly nearDuplicate: number;
+  readonly exactText: number;
+  readonly hybridOffset: number;
+}
+
+export const DEFAULT_METHOD_THRESHOLDS: MethodThresholds = { exactPhash: 1.0, nearDuplicate: 0.95, exactText: 0.99, hybridOffset: HYBRID_THRESHOLD_OFFSET };
+
 /** `policy.maths_signature_threshold` when the command does not carry it (ADR 0007). */
 export const DEFAULT_MATHS_SIGNATURE_THRESHOLD = 0.85;
 
@@ -38,6 +52,8 @@ export interface SearchPolicy {
   readonly threshold: number;
   /** `policy.maths_signature_threshold`: the maths-signature stage's bar. */
   readonly mathsThreshold?: number;
+  /** The policy's bars of the exact tiers and the hybrid offset; DEFAULT_METHOD_THRESHOLDS when absent. */
+  readonly methods?: MethodThresholds;
 }
 
 export interface HybridSearchSettings {

@@ -35,7 +35,7 @@ export class SearchSolutionsHandler {
     const kept = await this.replies.find(command.commandId);
     if (kept !== undefined) return kept;
     const { data } = command;
-    const result = await this.index.search(queryFromSignature(data.signature), data.threshold, data.mathsSignatureThreshold);
+    const result = await this.index.search(queryFromSignature(data.signature), data.threshold, data.mathsSignatureThreshold, data.methodThresholds);
     const candidate = await this.candidateOf(result);
     const trace = traceEntriesOf(result.trace);
     const reply: RetrievalReply =
