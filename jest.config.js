@@ -29,8 +29,13 @@ const common = {
   modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/.tools/', '<rootDir>/.run/'],
 };
 export default {
-  // Global option (jest ignores it per project); integration suites start real servers.
+  // Global options (jest ignores them per project); integration suites start real servers.
   testTimeout: 120000,
+  // Never in band: on a 2-core machine jest's default (cores - 1 = 1 worker) runs every suite inside
+  // the parent process, whose heap then grows with each ESM module graph until it aborts (CI exit 134
+  // at 4 GB after ~300 suites). Workers are recycled once they hold more than the limit.
+  maxWorkers: 2,
+  workerIdleMemoryLimit: '2GB',
   projects: [
     {
       ...common,
