@@ -408,7 +408,8 @@ describe('visual_degrees (spec 03)', () => {
       expect(s.state).toBe('DIRECT_EDGE');
       s = d.fire('retry:direct:1');
       expect(d.commandId(VerifyEdge)).not.toBe(first);
-      expect(s.sent(VerifyEdge)).toEqual([expect.objectContaining({ step: 1, queries: ['Ada Stone Bea North'] })]);
+      // The retry carries what the budget allows after the failed try's usage (1 search of 20).
+      expect(s.sent(VerifyEdge)).toEqual([expect.objectContaining({ step: 1, queries: ['Ada Stone Bea North'], budget: { searchCalls: 19, recognitionCalls: 120 } })]);
       s = d.fire('resend:direct:1:2');
       expect(s.state).toBe('DIRECT_EDGE');
       d.fire('retry:direct:1');

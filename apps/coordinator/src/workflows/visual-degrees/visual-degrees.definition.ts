@@ -326,7 +326,10 @@ export function visualDegreesDefinition(timings: VisualDegreesTimings = DEFAULT_
         const next = nextTry(step);
         const message = [VerifyEdge, DiscoverCandidates, SelectNextExpansion].find((m) => m.subject === command.subject);
         if (message === undefined) return { outcome: 'refuse', reason: `no command to retry for ${step.name}` };
-        return { outcome: 'stay', data: { ...run.data, step: next }, step: `${kind}_retried`, effects: [sendTry(message, command.data as MessageData<typeof message>, next, timings.stepTimeoutMs)] };
+        // The same command, with what the budgets allow now (a failed try's usage has been charged).
+        const left = remaining(run.data);
+        const data = 'budget' in command.data ? { ...command.data, budget: { searchCalls: left.searchCalls, recognitionCalls: left.recognitionCalls } } : command.data;
+        return { outcome: 'stay', data: { ...run.data, step: next }, step: `${kind}_retried`, effects: [sendTry(message, data as MessageData<typeof message>, next, timings.stepTimeoutMs)] };
       }),
       onTimer(RUN_DEADLINE_TIMER, ['FAILED'], (run, _timer, { now }) => fail(run.data, 'runtime_budget_exhausted', `runtime budget of ${run.data.budgets.maxRuntimeMs} ms spent in ${run.state}`, now, 'runtime_budget_exhausted')),
     ];
