@@ -7,7 +7,7 @@
  *  - verification → SSE latency: from the `EdgeVerified` reply's envelope time (visual-search, when the
  *    edge was verified) to the `evidence` event's arrival at the SSE client, p50 / p99.
  *
- *   npm run build && node dist/bench/visual/visual-degrees-runs.js [--runs 48] [--concurrency 4]
+ *   npm run build && node dist/bench/visual/visual-degrees-runs.js [--runs 46] [--concurrency 4] [--meet-in-the-middle]
  *
  * The evidence cache is shared across runs (spec 03 "beyond the spec"): once `--runs` exceeds the
  * number of 3-hop pairs, later runs meet edges an earlier run verified and cost no recognition.
@@ -58,6 +58,7 @@ async function follow(url: string, token: string): Promise<SseEvent[]> {
 async function main(): Promise<void> {
   const runs = arg('runs', 48);
   const concurrency = arg('concurrency', 4);
+  const strategy = process.argv.includes('--meet-in-the-middle') ? 'meet_in_the_middle' : 'one_sided';
   const root = join(import.meta.dirname, '../../..');
   const world = generateVisualWorld({ seed: WORLD_SEED });
   const pairs = pairsAtDistance(world, 3).map(([a, b]) => ({ from: world.people[a]?.name ?? '', to: world.people[b]?.name ?? '' }));
@@ -93,6 +94,8 @@ async function main(): Promise<void> {
     const latencies: number[] = [];
     const outcomes = new Map<string, number>();
     const hops: number[] = [];
+    let recognitions = 0;
+    let searches = 0;
     let next = 0;
     const t0 = performance.now();
     const worker = async (): Promise<void> => {
@@ -101,7 +104,7 @@ async function main(): Promise<void> {
         const response = await fetch(`${platform.gatewayUrl}/visual-degrees`, {
           method: 'POST',
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': `bench-${i}` },
-          body: JSON.stringify(pair),
+          body: JSON.stringify({ ...pair, options: { strategy } }),
         });
         const { runId } = (await response.json()) as { runId: string };
         const events = await follow(`${platform.gatewayUrl}/visual-degrees/${runId}/events`, token);
@@ -109,6 +112,9 @@ async function main(): Promise<void> {
         const outcome = last?.event === 'no_path' ? `no_path:${String(last.data['reason'])}` : (last?.event ?? 'none');
         outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
         if (last?.event === 'final') hops.push((last.data['path'] as string[]).length - 1);
+        const run = (await (await fetch(`${platform.gatewayUrl}/visual-degrees/${runId}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { view: { used: { recognitionCalls: number; searchCalls: number } } };
+        recognitions += run.view.used.recognitionCalls;
+        searches += run.view.used.searchCalls;
         for (const evidence of events.filter((e) => e.event === 'evidence')) {
           const at = verifiedAt.get(`${runId}|${String(evidence.data['from'])}|${String(evidence.data['to'])}`);
           if (at !== undefined) latencies.push(evidence.receivedAt - at);
@@ -118,8 +124,9 @@ async function main(): Promise<void> {
     await Promise.all(Array.from({ length: concurrency }, worker));
     const seconds = (performance.now() - t0) / 1000;
     latencies.sort((a, b) => a - b);
-    console.log(`visual degrees, local world seed ${WORLD_SEED}: ${runs} runs over ${pairs.length} 3-hop pairs, ${concurrency} at a time`);
+    console.log(`visual degrees, local world seed ${WORLD_SEED}: ${runs} runs over ${pairs.length} 3-hop pairs, ${concurrency} at a time, ${strategy}`);
     console.log(`  outcomes: ${[...outcomes].map(([k, v]) => `${k}=${v}`).join(' ')}; hops of found chains: mean ${(hops.reduce((a, b) => a + b, 0) / Math.max(1, hops.length)).toFixed(2)}`);
+    console.log(`  recognition calls, all runs / chains found: ${(recognitions / Math.max(1, hops.length)).toFixed(1)}; search calls: ${(searches / Math.max(1, hops.length)).toFixed(1)}`);
     console.log(`  ${(runs / (seconds / 60)).toFixed(1)} runs/min (${seconds.toFixed(1)} s)`);
     console.log(`  verification → SSE: n=${latencies.length} p50=${pct(latencies, 50)} ms p90=${pct(latencies, 90)} ms p99=${pct(latencies, 99)} ms max=${latencies.at(-1) ?? NaN} ms`);
   } finally {

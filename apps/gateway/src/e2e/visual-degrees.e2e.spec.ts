@@ -1,5 +1,15 @@
 import { join } from 'node:path';
-import { freshDatabase, privateNatsServer, type NatsServerHandle, type RunningPlatform, startPlatformProcesses, waitFor } from '@openpaw/testing';
+import {
+  freshDatabase,
+  type ManagedProcess,
+  privateNatsServer,
+  type NatsServerHandle,
+  type RunningPlatform,
+  spawnManaged,
+  startPlatformProcesses,
+  waitFor,
+  waitForOutput,
+} from '@openpaw/testing';
 import { GatewayClient } from './e2e-client.js';
 import { readSse, type SseEvent } from './sse-reader.js';
 
@@ -178,5 +188,60 @@ describe('visual degrees when run memory expires mid-run (KV TTL 1 s)', () => {
     const path = run.view['path'] as string[];
     expect(path[0]).toBe(pairs.threeHop.from);
     expect(path.at(-1)).toBe(pairs.threeHop.to);
+  });
+});
+
+describe('visual degrees over the wire: the real SerpApi and Rekognition adapters against servers speaking their formats', () => {
+  let nats: NatsServerHandle;
+  let platform: RunningPlatform;
+  let wire: ManagedProcess;
+  let alice: GatewayClient;
+  let world: { url: string; demo: DemoPairs };
+
+  beforeAll(async () => {
+    // The wire servers run as their own process (the gateway's code may not import the providers).
+    wire = spawnManaged(process.execPath, [join(root, 'dist/apps/visual-search/src/testing/wire-world-server.js'), '7']);
+    await waitForOutput(wire, 'wireWorld');
+    const line = wire.output().split('\n').find((l) => l.includes('wireWorld')) ?? '';
+    world = (JSON.parse(line) as { wireWorld: { url: string; demo: DemoPairs } }).wireWorld;
+    nats = await privateNatsServer();
+    platform = await startPlatformProcesses({
+      root,
+      natsUrl: nats.url,
+      databaseUrl: await freshDatabase('e2e_visual_wire'),
+      services: ['coordinator', 'visual-search', 'gateway'],
+      serviceEnv: {
+        'visual-search': {
+          OPENPAW_IMAGE_SEARCH: 'serpapi',
+          SERPAPI_API_KEY: 'wire-test-key',
+          SERPAPI_BASE_URL: world.url,
+          OPENPAW_RECOGNITION: 'rekognition',
+          OPENPAW_REKOGNITION_ENDPOINT: world.url,
+          AWS_REGION: 'us-east-1',
+          AWS_ACCESS_KEY_ID: 'AKIDWIRETEST',
+          AWS_SECRET_ACCESS_KEY: 'wire-test-secret',
+          OPENPAW_VISUAL_ALLOW_LOOPBACK_FETCH: '1',
+        },
+      },
+    });
+    alice = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'alice');
+  });
+
+  afterAll(async () => {
+    await platform?.stop();
+    await nats?.dispose();
+    await wire?.stop();
+  });
+
+  it('finds the chain with evidence images fetched from the image host and recognised by Rekognition', async () => {
+    const response = await alice.request('/visual-degrees', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(world.demo.threeHop) });
+    const { runId } = (await response.json()) as { runId: string };
+    const events = await readSse(`${platform.gatewayUrl}/visual-degrees/${runId}/events`, alice, { timeoutMs: 90_000 });
+    expect(events.at(-1)?.event).toBe('final');
+    const evidence = dataOf(events, 'evidence');
+    expect(evidence.length).toBeGreaterThanOrEqual(3);
+    for (const card of evidence) expect(card['imageUrl']).toEqual(expect.stringMatching(new RegExp(`^${world.url}/img/`)));
+    const [final] = dataOf(events, 'final') as [{ path: string[] }];
+    expect([final.path[0], final.path.at(-1)]).toEqual([world.demo.threeHop.from, world.demo.threeHop.to]);
   });
 });

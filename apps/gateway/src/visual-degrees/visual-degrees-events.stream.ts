@@ -5,6 +5,9 @@ import { RunEventBus } from '../events/run-event-bus.js';
 import { projectionOf, type RunProjection, RunProjectionStore } from '../projection/run-projection.store.js';
 import { streamEventsOf } from './visual-degrees.schemas.js';
 
+/** Re-reads of the projection after a stream opens (ms), besides the heartbeat's. */
+const CATCH_UP_READS_MS = [250, 1_000, 3_000];
+
 /**
  * Server-sent events of a visual degrees run, in spec 03's types: `status`, `evidence`, `path_update`,
  * `final`, `no_path`, `error`. They are the run's own stream events (kept in its data by the saga and
@@ -30,10 +33,12 @@ export class VisualDegreesEventsStream implements BeforeApplicationShutdown {
     let ready = false;
     const pending: RunProjection[] = [];
 
+    const catchUps: NodeJS.Timeout[] = [];
     const end = (): void => {
       if (ended) return;
       ended = true;
       clearInterval(heartbeat);
+      for (const timer of catchUps) clearTimeout(timer);
       unsubscribe();
       this.open.delete(end);
       response.end();
@@ -57,16 +62,22 @@ export class VisualDegreesEventsStream implements BeforeApplicationShutdown {
       if (ready) consider(next);
       else pending.push(next);
     });
-    const heartbeat = setInterval(() => {
-      if (ended) return;
-      response.write(': heartbeat\n\n');
+    const reread = (): void => {
       void this.runs.find(run.runId).then(
         (latest) => {
           if (latest !== undefined) consider(latest);
         },
         () => undefined,
       );
+    };
+    const heartbeat = setInterval(() => {
+      if (ended) return;
+      response.write(': heartbeat\n\n');
+      reread();
     }, this.config.sseHeartbeatMs);
+    // The projection's row can lag the live events by a moment: a client resuming just after a change
+    // the bus already delivered would otherwise wait for the next heartbeat to hear of it.
+    for (const afterMs of CATCH_UP_READS_MS) catchUps.push(setTimeout(reread, afterMs));
     this.open.add(end);
     response.on('close', end);
 

@@ -47,10 +47,14 @@ export const visualDegreesRun = runResource.extend({
   links: visualDegreesLinks,
 });
 
-/** The stream events a run's view holds, in order; anything unreadable is left out. */
+/** The stream events a run's view holds, in order; an event this gateway cannot read is left out, the others kept. */
 export function streamEventsOf(view: Record<string, unknown>): VisualDegreesStreamEvent[] {
-  const parsed = z.array(visualDegreesStreamEvent).safeParse(view['events']);
-  return parsed.success ? [...parsed.data].sort((a, b) => a.seq - b.seq) : [];
+  const events = view['events'];
+  if (!Array.isArray(events)) return [];
+  return events.flatMap((event) => {
+    const parsed = visualDegreesStreamEvent.safeParse(event);
+    return parsed.success ? [parsed.data] : [];
+  }).sort((a, b) => a.seq - b.seq);
 }
 
 export function linksOf(runId: string): z.infer<typeof visualDegreesLinks> {

@@ -20,6 +20,11 @@ export const visualDegreesOptions = z.strictObject({
   maxRecognitionCalls: z.int().min(1).max(600).optional(),
   maxLlmCalls: z.int().min(0).max(50).optional(),
   maxRuntimeMs: z.int().min(1_000).max(3_600_000).optional(),
+  /**
+   * `one_sided` (spec 03's MVP, the default) expands from `from` only; `meet_in_the_middle` (its optional
+   * frontier strategy) also grows a chain from `to`, always expanding the shorter one, and bridges the two ends.
+   */
+  strategy: z.enum(['one_sided', 'meet_in_the_middle']).optional(),
   /** `provider/model` for the selection; the service's default when absent. */
   model: z.string().min(1).max(200).optional(),
 });

@@ -31,6 +31,7 @@ const SEARCH_PROVIDERS = ['serpapi', 'brave', 'bing', 'local'] as const;
  * - `OPENPAW_RECOGNITION`: `rekognition` | `local`; unset means Rekognition when `AWS_ACCESS_KEY_ID`
  *   or `OPENPAW_REKOGNITION_ENDPOINT` is set, else local. `AWS_REGION` (default us-east-1).
  * - `OPENPAW_VISUAL_WORLD_SEED`: the local world's seed (default 7).
+ * - `OPENPAW_VISUAL_ALLOW_LOOPBACK_FETCH=1`: fetch images from 127.0.0.1 too (tests with local wire servers only).
  *
  * Local defaults are logged as LOCAL: a generated world of invented people; its photos are served
  * from `local-world://` URLs, every other URL through the platform's safe fetcher.
@@ -52,7 +53,8 @@ export function createVisualProvidersFromEnv(env: Env, options: { readonly logge
           region: envValue(env, 'AWS_REGION') ?? 'us-east-1',
           ...(envValue(env, 'OPENPAW_REKOGNITION_ENDPOINT') !== undefined ? { endpoint: envValue(env, 'OPENPAW_REKOGNITION_ENDPOINT') } : {}),
         });
-  const safe = new SafeImageFetcher();
+  // Test-only: image hosts on 127.0.0.1 (wire servers in end-to-end tests); the safe fetcher refuses them otherwise.
+  const safe = new SafeImageFetcher(envValue(env, 'OPENPAW_VISUAL_ALLOW_LOOPBACK_FETCH') === '1' ? { allowAddressClasses: ['loopback'] } : {});
   const imageFetcher = world === undefined ? safe : new LocalWorldImageFetcher(world, safe);
   for (const [what, provider, local] of [
     ['image search', imageSearch.provider, imageSearch.local],

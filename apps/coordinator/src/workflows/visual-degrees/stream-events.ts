@@ -12,8 +12,9 @@ export function withEvents(data: VisualDegreesData, now: Date, ...events: readon
 
 export const status = (message: string): EventBody => ({ type: 'status', data: { message } });
 
-export function pathUpdate(path: readonly Person[], hops: number): EventBody {
-  return { type: 'path_update', data: { path: path.map((p) => p.name), hops } };
+/** The chain from `from` so far; meeting in the middle, also the chain from `to` (to first). */
+export function pathUpdate(path: readonly Person[], hops: number, reversePath?: readonly Person[]): EventBody {
+  return { type: 'path_update', data: { path: path.map((p) => p.name), hops, ...(reversePath === undefined ? {} : { reversePath: reversePath.map((p) => p.name) }) } };
 }
 
 /** The edge card of a verified edge: its best image (by the edge rule), the page it came from, both confidences. */

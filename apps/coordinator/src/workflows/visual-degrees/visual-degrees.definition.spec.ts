@@ -234,6 +234,38 @@ describe('visual_degrees (spec 03)', () => {
     });
   });
 
+  describe('meeting in the middle (spec 03 frontier strategy, optional)', () => {
+    it('grows a chain from B when the one from A does not reach it, and bridges the two ends; the path reads from A to B', () => {
+      const d = selecting([candidate(XAV, 95)], { ...START, options: { strategy: 'meet_in_the_middle' } });
+      selected(d, [XAV]);
+      verified(d, edge(ADA, XAV, [[98, 93]]), usage(0, 0, true));
+      // X ↔ B refuted: the chain from B is shorter now, so B is expanded next.
+      let s = refuted(d, XAV, { name: BEA.name });
+      expect(s.state).toBe('DISCOVERING');
+      expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: { name: BEA.name }, exclude: ['c-ada', 'c-xav'] })]);
+      s = discovered(d, BEA, [candidate(XAV, 99, 1, BEA), candidate(YUL, 90, 1, BEA)]);
+      // X is the other end (S5 asks for that edge directly), not an intermediate; S3 aims at X.
+      expect(s.sent(SelectNextExpansion)).toEqual([expect.objectContaining({ target: XAV, frontier: BEA, candidates: [{ person: YUL, count: 1, bestConfWithFrontier: 90 }] })]);
+      s = selected(d, [YUL]);
+      expect(s.sent(VerifyEdge)).toEqual([expect.objectContaining({ from: BEA, to: YUL })]);
+      s = verified(d, edge(BEA, YUL, [[96, 90]]), usage(0, 0, true));
+      expect(s.sent(VerifyEdge)).toEqual([expect.objectContaining({ from: YUL, to: XAV, queries: ['Yuliya Park Xavier Reed'] })]);
+      s = verified(d, edge(YUL, XAV, [[85, 97]]));
+      expect(s.state).toBe('SUCCEEDED');
+      const result = (s.view() as { result: { path: string[]; edges: { from: string; to: string; edgeConf: number; evidence: { confidenceFrom: number; confidenceTo: number }[] }[] } }).result;
+      expect(result.path).toEqual(['Ada Stone', 'Xavier Reed', 'Yuliya Park', 'Bea North']);
+      expect(result.edges.map((e) => [e.from, e.to, e.edgeConf])).toEqual([
+        ['Ada Stone', 'Xavier Reed', 93],
+        ['Xavier Reed', 'Yuliya Park', 85],
+        ['Yuliya Park', 'Bea North', 90],
+      ]);
+      // Edges found from B's side are read forwards: their confidences swap with their ends.
+      expect(result.edges[1]?.evidence[0]).toMatchObject({ confidenceFrom: 97, confidenceTo: 85 });
+      expect(result.edges[2]?.evidence[0]).toMatchObject({ confidenceFrom: 90, confidenceTo: 96 });
+      expect(replayRun(definition, { id: d.runId, idempotencyKey: 'key-1', userId: 'user-1', parentRunId: null }, d.logs)).toEqual({ ok: true, finalState: 'SUCCEEDED', mismatches: [] });
+    });
+  });
+
   describe('S5: the hop limit', () => {
     it('when the chain has 5 hops and its end does not reach B, then S7 hop_limit_reached: no path of more than 6 hops', () => {
       const people = Array.from({ length: 6 }, (_, i) => ({ name: `Person ${i}`, celebrityId: `c-${i}` }));
@@ -376,7 +408,8 @@ describe('visual_degrees (spec 03)', () => {
       expect(s.state).toBe('DIRECT_EDGE');
       s = d.fire('retry:direct:1');
       expect(d.commandId(VerifyEdge)).not.toBe(first);
-      expect(s.sent(VerifyEdge)).toEqual([expect.objectContaining({ step: 1, queries: ['Ada Stone Bea North'] })]);
+      // The retry carries what the budget allows after the failed try's usage (1 search of 20).
+      expect(s.sent(VerifyEdge)).toEqual([expect.objectContaining({ step: 1, queries: ['Ada Stone Bea North'], budget: { searchCalls: 19, recognitionCalls: 120 } })]);
       s = d.fire('resend:direct:1:2');
       expect(s.state).toBe('DIRECT_EDGE');
       d.fire('retry:direct:1');

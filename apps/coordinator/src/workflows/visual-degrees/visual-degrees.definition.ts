@@ -43,6 +43,7 @@ import {
 } from '@openpaw/saga';
 import { durationMs, statusOf } from '../shared/run-status.js';
 import { chosenCandidate, usableCandidates } from './candidates.js';
+import { chainOf, everyone, frontierOf, hopsVerified, joined, otherEndOf, otherSide, withChain } from './chains.js';
 import { evidence, finalPayload, pathUpdate, status, withEvents } from './stream-events.js';
 import {
   DEFAULT_VISUAL_BUDGETS,
@@ -136,7 +137,6 @@ function charge(data: D, usage: Partial<Usage>): D {
   };
 }
 
-const frontierOf = (data: D): Person => data.path.at(-1) ?? data.from;
 const identified = (person: Person): IdentifiedPerson | undefined => (person.celebrityId === undefined ? undefined : { name: person.name, celebrityId: person.celebrityId });
 /** A person as a reply identified them (the reply's id wins; the name we asked with stays). */
 const learn = (known: Person, seen: Person): Person => (known.celebrityId === undefined && seen.celebrityId !== undefined ? { name: known.name, celebrityId: seen.celebrityId } : known);
@@ -162,14 +162,14 @@ export function visualDegreesDefinition(timings: VisualDegreesTimings = DEFAULT_
         ? { type: 'error' as const, data: { code: reason, message: 'A search or recognition step failed; the investigation stopped.' } }
         : {
             type: 'no_path' as const,
-            data: { message: NO_PATH_MESSAGE(data.hopLimit, threshold), reason, hopDepth: data.edges.length, hopLimit: data.hopLimit, budgets: data.budgets, used: data.used },
+            data: { message: NO_PATH_MESSAGE(data.hopLimit, threshold), reason, hopDepth: hopsVerified(data), hopLimit: data.hopLimit, budgets: data.budgets, used: data.used },
           };
     return {
       outcome: 'transition',
       to: 'FAILED',
       data: withEvents(failed, now, body),
       step: stepName,
-      logs: [{ step: 'decision', payload: { decision: 'finalize_failure', reason, detail, hop_depth: data.edges.length, used: { ...data.used } } }],
+      logs: [{ step: 'decision', payload: { decision: 'finalize_failure', reason, detail, hop_depth: hopsVerified(data), used: { ...data.used } } }],
     };
   };
 
@@ -183,7 +183,7 @@ export function visualDegreesDefinition(timings: VisualDegreesTimings = DEFAULT_
 
   const verifyEdge = (run: Run, data: D, kind: 'direct' | 'verify' | 'bridge', from: Person, to: Person, queries: readonly string[]) =>
     send(run, data, kind, VerifyEdge, (step): MessageData<typeof VerifyEdge> => {
-      const pathSoFar = data.path.map(identified);
+      const pathSoFar = chainOf(data).path.map(identified);
       return {
         sessionId: data.sessionId,
         runId: run.id,
@@ -203,7 +203,7 @@ export function visualDegreesDefinition(timings: VisualDegreesTimings = DEFAULT_
     const spent = searchBudgetSpent(data);
     if (spent !== undefined) return { failed: spent };
     const frontier = frontierOf(data);
-    const excluded = [...data.path.flatMap((p) => (p.celebrityId === undefined ? [] : [p.celebrityId])), ...data.deadEnds, ...(frontier.celebrityId === undefined ? [] : (data.failedFrom[frontier.celebrityId] ?? []))];
+    const excluded = [...everyone(data).flatMap((p) => (p.celebrityId === undefined ? [] : [p.celebrityId])), ...data.deadEnds, ...(frontier.celebrityId === undefined ? [] : (data.failedFrom[frontier.celebrityId] ?? []))];
     const sent = send(run, { ...data, candidates: [], verifying: null }, 'discover', DiscoverCandidates, (step): MessageData<typeof DiscoverCandidates> => ({
       sessionId: data.sessionId,
       runId: run.id,
@@ -218,7 +218,7 @@ export function visualDegreesDefinition(timings: VisualDegreesTimings = DEFAULT_
     return {
       data: withEvents(sent.data, now, status('Expanding search to find strong intermediates…')),
       effects: sent.effects,
-      logs: [{ step: 'decision', payload: { decision: 'discover_from', frontier: frontier.name, hop_depth: data.edges.length, excluded: excluded.length } }],
+      logs: [{ step: 'decision', payload: { decision: 'discover_from', side: data.side, frontier: frontier.name, hop_depth: hopsVerified(data), excluded: excluded.length } }],
     };
   };
 
@@ -232,10 +232,10 @@ export function visualDegreesDefinition(timings: VisualDegreesTimings = DEFAULT_
       sessionId: data.sessionId,
       runId: run.id,
       step,
-      target: data.to,
+      target: otherEndOf(data),
       frontier,
       candidates: data.candidates.slice(0, 50).map((c) => ({ person: c.person, count: c.count, bestConfWithFrontier: c.bestConfWithFrontier })),
-      hopsRemaining: Math.max(0, data.hopLimit - data.edges.length),
+      hopsRemaining: Math.max(0, data.hopLimit - hopsVerified(data)),
       budgetsRemaining: left,
       ...(data.model === null ? {} : { model: data.model }),
     }));
@@ -249,12 +249,15 @@ export function visualDegreesDefinition(timings: VisualDegreesTimings = DEFAULT_
    */
   const anotherFrontier = (run: Run, data: D, now: Date, stepName: string, stay: boolean): VisualDecision => {
     const frontier = frontierOf(data);
-    if (data.path.length <= 1) return fail(data, 'no_candidates', `no verifiable intermediate from ${frontier.name}`, now, stepName);
+    const chain = chainOf(data);
+    if (chain.path.length <= 1) return fail(data, 'no_candidates', `no verifiable intermediate from ${frontier.name}`, now, stepName);
+    const deadEnds = frontier.celebrityId === undefined ? data.deadEnds : [...data.deadEnds, frontier.celebrityId];
+    const shorter = { path: chain.path.slice(0, -1), edges: chain.edges.slice(0, -1) };
     const backed: D = withEvents(
-      { ...data, path: data.path.slice(0, -1), edges: data.edges.slice(0, -1), deadEnds: frontier.celebrityId === undefined ? data.deadEnds : [...data.deadEnds, frontier.celebrityId] },
+      withChain({ ...data, deadEnds }, shorter),
       now,
       status(`No intermediate left from ${frontier.name}; stepping back…`),
-      pathUpdate(data.path.slice(0, -1), data.edges.length - 1),
+      pathUpdate(data.side === 'from' ? shorter.path : data.path, hopsVerified(data) - 1),
     );
     const next = discover(run, backed, now);
     if ('failed' in next) return fail(backed, next.failed, 'no budget left to discover from another frontier', now, stepName);
@@ -265,12 +268,13 @@ export function visualDegreesDefinition(timings: VisualDegreesTimings = DEFAULT_
   };
 
   /** S6: the path, its edges and the confidence maths, from the run's own data. */
-  const succeed = (data: D, now: Date, stepName: string): VisualDecision => {
-    const payload = finalPayload(data.path, data.edges);
+  const succeed = (data: D, bridge: VerifiedEdge, now: Date, stepName: string): VisualDecision => {
+    const full = joined(data, bridge);
+    const payload = finalPayload(full.path, full.edges);
     return {
       outcome: 'transition',
       to: 'SUCCEEDED',
-      data: withEvents(data, now, { type: 'final', data: payload }),
+      data: withEvents({ ...data, path: full.path, edges: full.edges, reversePath: [data.to], reverseEdges: [] }, now, evidence(bridge), pathUpdate(full.path, full.edges.length), { type: 'final', data: payload }),
       step: stepName,
       logs: [{ step: 'decision', payload: { decision: 'finalize_success', path: [...payload.path], bottleneck: payload.confidenceMap.bottleneck, cumulative: payload.confidenceMap.cumulative } }],
     };
@@ -278,9 +282,9 @@ export function visualDegreesDefinition(timings: VisualDegreesTimings = DEFAULT_
 
   /** A verified edge joins the chain: the evidence card and the new path are streamed. */
   const extend = (data: D, edge: VerifiedEdge, now: Date): D => {
-    const path = [...data.path, { name: edge.to.name, celebrityId: edge.to.celebrityId }];
-    const edges = [...data.edges, edge];
-    return withEvents({ ...data, path, edges }, now, evidence(edge), pathUpdate(path, edges.length));
+    const chain = chainOf(data);
+    const extended = withChain(data, { path: [...chain.path, { name: edge.to.name, celebrityId: edge.to.celebrityId }], edges: [...chain.edges, edge] });
+    return withEvents(extended, now, evidence(edge), pathUpdate(extended.path, hopsVerified(extended), extended.strategy === 'one_sided' ? undefined : extended.reversePath));
   };
 
   /** The reply belongs to the step in flight (any try of it); else it is stale. */
@@ -291,7 +295,8 @@ export function visualDegreesDefinition(timings: VisualDegreesTimings = DEFAULT_
     const spent = searchBudgetSpent(data);
     if (spent !== undefined) return fail(data, spent, 'no budget left to bridge toward the target', now, stepName);
     const x = frontierOf(data);
-    const sent = verifyEdge(run, withEvents(data, now, status(`Checking whether ${x.name} connects directly to ${data.to.name}…`)), 'bridge', x, data.to, directQueries(x.name, data.to.name));
+    const end = otherEndOf(data);
+    const sent = verifyEdge(run, withEvents(data, now, status(`Checking whether ${x.name} connects directly to ${end.name}…`)), 'bridge', x, end, directQueries(x.name, end.name));
     return { outcome: 'transition', to: 'BRIDGING', data: sent.data, step: stepName, logs, effects: sent.effects };
   };
 
@@ -321,7 +326,10 @@ export function visualDegreesDefinition(timings: VisualDegreesTimings = DEFAULT_
         const next = nextTry(step);
         const message = [VerifyEdge, DiscoverCandidates, SelectNextExpansion].find((m) => m.subject === command.subject);
         if (message === undefined) return { outcome: 'refuse', reason: `no command to retry for ${step.name}` };
-        return { outcome: 'stay', data: { ...run.data, step: next }, step: `${kind}_retried`, effects: [sendTry(message, command.data as MessageData<typeof message>, next, timings.stepTimeoutMs)] };
+        // The same command, with what the budgets allow now (a failed try's usage has been charged).
+        const left = remaining(run.data);
+        const data = 'budget' in command.data ? { ...command.data, budget: { searchCalls: left.searchCalls, recognitionCalls: left.recognitionCalls } } : command.data;
+        return { outcome: 'stay', data: { ...run.data, step: next }, step: `${kind}_retried`, effects: [sendTry(message, data as MessageData<typeof message>, next, timings.stepTimeoutMs)] };
       }),
       onTimer(RUN_DEADLINE_TIMER, ['FAILED'], (run, _timer, { now }) => fail(run.data, 'runtime_budget_exhausted', `runtime budget of ${run.data.budgets.maxRuntimeMs} ms spent in ${run.state}`, now, 'runtime_budget_exhausted')),
     ];
@@ -349,13 +357,16 @@ export function visualDegreesDefinition(timings: VisualDegreesTimings = DEFAULT_
     DIRECT_EDGE: [
       onEvent(EdgeVerified, ['SUCCEEDED'], (run, { data: d }, { now }) => {
         if (!isCurrent(run, d.commandId)) return ignore('stale EdgeVerified');
-        const data = charge({ ...run.data, from: learn(run.data.from, d.edge.from), to: learn(run.data.to, d.edge.to), path: [learn(run.data.from, d.edge.from)] }, d.usage);
-        return succeed(extend(data, d.edge, now), now, 'direct_edge_verified');
+        const from = learn(run.data.from, d.edge.from);
+        const to = learn(run.data.to, d.edge.to);
+        const data = charge({ ...run.data, from, to, path: [from], reversePath: [to] }, d.usage);
+        return succeed(data, d.edge, now, 'direct_edge_verified');
       }),
       onEvent(EdgeRefuted, ['DISCOVERING', 'FAILED'], (run, { data: d }, { now }) => {
         if (!isCurrent(run, d.commandId)) return ignore('stale EdgeRefuted');
         const from = learn(run.data.from, d.from);
-        const data = charge({ ...run.data, from, to: learn(run.data.to, d.to), path: [from] }, d.usage);
+        const to = learn(run.data.to, d.to);
+        const data = charge({ ...run.data, from, to, path: [from], reversePath: [to] }, d.usage);
         if (d.reason === 'budget_exhausted') return fail(data, budgetReason(d.budgetExhausted), 'budget spent on the direct attempt', now, 'direct_edge_refuted');
         const next = discover(run, data, now);
         if ('failed' in next) return fail(data, next.failed, 'no budget left for discovery', now, 'direct_edge_refuted');
@@ -368,13 +379,18 @@ export function visualDegreesDefinition(timings: VisualDegreesTimings = DEFAULT_
       onEvent(CandidatesDiscovered, ['SELECTING', 'FAILED'], (run, { data: d }, { now }) => {
         if (!isCurrent(run, d.commandId)) return ignore('stale CandidatesDiscovered');
         const frontier = learn(frontierOf(run.data), d.frontier);
-        let data = charge({ ...run.data, path: [...run.data.path.slice(0, -1), frontier], ...(run.data.path.length === 1 ? { from: frontier } : {}) }, d.usage);
+        const chain = chainOf(run.data);
+        let data = charge(withChain(run.data, { path: [...chain.path.slice(0, -1), frontier], edges: chain.edges }), d.usage);
         if (d.budgetExhausted !== undefined) return fail(data, budgetReason(d.budgetExhausted), 'budget spent on discovery', now, 'candidates_discovered');
-        // The target among them identifies it (its edge is asked for directly in S5, never as an intermediate).
-        const target = d.candidates.find((c) => nameKey(c.person.name) === nameKey(data.to.name));
-        if (target !== undefined) data = { ...data, to: learn(data.to, target.person) };
+        // The other end among them identifies it (its edge is asked for directly in S5, never as an intermediate).
+        const end = otherEndOf(data);
+        const seen = d.candidates.find((c) => nameKey(c.person.name) === nameKey(end.name));
+        if (seen !== undefined && end.celebrityId === undefined) {
+          const other = chainOf(data, otherSide(data.side));
+          data = withChain(data, { path: [...other.path.slice(0, -1), learn(end, seen.person)], edges: other.edges }, otherSide(data.side));
+        }
         const excluded = new Set([...data.deadEnds, ...(frontier.celebrityId === undefined ? [] : (data.failedFrom[frontier.celebrityId] ?? []))]);
-        const candidates = usableCandidates(d.candidates, { path: data.path, excluded, target: data.to });
+        const candidates = usableCandidates(d.candidates, { path: everyone(data), excluded, target: otherEndOf(data) });
         const log = { step: 'decision', payload: { decision: 'candidates', frontier: frontier.name, found: d.candidates.length, usable: candidates.map((c) => c.person.name) } };
         if (candidates.length === 0) {
           const next = anotherFrontier(run, data, now, 'candidates_discovered', true);
@@ -418,7 +434,7 @@ export function visualDegreesDefinition(timings: VisualDegreesTimings = DEFAULT_
         if (!isCurrent(run, d.commandId)) return ignore('stale EdgeVerified');
         const x = d.edge.to;
         const data = extend(charge({ ...run.data, candidates: run.data.candidates.filter((c) => c.person.celebrityId !== x.celebrityId), verifying: null }, d.usage), d.edge, now);
-        const log = { step: 'decision', payload: { decision: 'edge_accepted', from: d.edge.from.name, to: x.name, edge_conf: d.edge.edgeConf, hop_depth: data.edges.length, cache_hit: d.usage.cacheHit } };
+        const log = { step: 'decision', payload: { decision: 'edge_accepted', from: d.edge.from.name, to: x.name, edge_conf: d.edge.edgeConf, hop_depth: hopsVerified(data), cache_hit: d.usage.cacheHit } };
         const next = bridge(run, data, now, 'intermediate_verified', [log]);
         return next.outcome === 'transition' || next.outcome === 'stay' ? { ...next, effects: [...clearPendingRetry(run.data.step), ...(next.effects ?? [])] } : next;
       }),
@@ -442,16 +458,21 @@ export function visualDegreesDefinition(timings: VisualDegreesTimings = DEFAULT_
     BRIDGING: [
       onEvent(EdgeVerified, ['SUCCEEDED'], (run, { data: d }, { now }) => {
         if (!isCurrent(run, d.commandId)) return ignore('stale EdgeVerified');
-        const data = charge({ ...run.data, to: learn(run.data.to, d.edge.to) }, d.usage);
-        return succeed(extend(data, d.edge, now), now, 'target_reached');
+        const other = chainOf(run.data, otherSide(run.data.side));
+        const end = learn(otherEndOf(run.data), d.edge.to);
+        const data = charge(withChain(run.data, { path: [...other.path.slice(0, -1), end], edges: other.edges }, otherSide(run.data.side)), d.usage);
+        return succeed(data, d.edge, now, 'target_reached');
       }),
       onEvent(EdgeRefuted, ['DISCOVERING', 'FAILED'], (run, { data: d }, { now }) => {
         if (!isCurrent(run, d.commandId)) return ignore('stale EdgeRefuted');
         const data = withEvents(charge(run.data, d.usage), now, status('No direct edge found; expanding again…'));
         if (d.reason === 'budget_exhausted') return fail(data, budgetReason(d.budgetExhausted), 'budget spent bridging toward the target', now, 'bridge_refuted');
         // Another expansion adds an edge and the bridge after it one more: both must fit in the hop limit.
-        if (data.edges.length + 2 > data.hopLimit) return fail(data, 'hop_limit_reached', `${data.edges.length} hops verified; another expansion would pass ${data.hopLimit}`, now, 'bridge_refuted');
-        const next = discover(run, data, now);
+        const hops = hopsVerified(data);
+        if (hops + 2 > data.hopLimit) return fail(data, 'hop_limit_reached', `${hops} hops verified; another expansion would pass ${data.hopLimit}`, now, 'bridge_refuted');
+        // Meeting in the middle, the shorter chain grows next (from's on a tie after to's turn).
+        const side = data.strategy === 'one_sided' ? 'from' : data.edges.length <= data.reverseEdges.length ? 'from' : 'to';
+        const next = discover(run, { ...data, side }, now);
         if ('failed' in next) return fail(data, next.failed, 'no budget left for discovery', now, 'bridge_refuted');
         return { outcome: 'transition', to: 'DISCOVERING', data: next.data, step: 'bridge_refuted', logs: next.logs, effects: [...clearPendingRetry(run.data.step), ...next.effects] };
       }),
@@ -488,8 +509,12 @@ export function visualDegreesDefinition(timings: VisualDegreesTimings = DEFAULT_
         stepNo: 0,
         step: null,
         command: null,
+        strategy: options.strategy ?? 'one_sided',
+        side: 'from',
         path: [from],
         edges: [],
+        reversePath: [{ name: start.to }],
+        reverseEdges: [],
         candidates: [],
         failedFrom: {},
         deadEnds: [],
@@ -508,8 +533,10 @@ export function visualDegreesDefinition(timings: VisualDegreesTimings = DEFAULT_
         from: d.from.name,
         to: d.to.name,
         hop_limit: d.hopLimit,
-        hop_depth: d.edges.length,
+        hop_depth: hopsVerified(d),
+        strategy: d.strategy,
         path: d.path.map((p) => p.name),
+        ...(d.strategy === 'one_sided' ? {} : { reverse_path: d.reversePath.map((p) => p.name) }),
         budgets: { ...d.budgets },
         used: { ...d.used },
         duration_ms: durationMs(run, d.startedAt),

@@ -59,7 +59,7 @@ export type FailureReason =
 export type StreamEvent =
   | { readonly seq: number; readonly type: 'status'; readonly at: string; readonly data: { readonly message: string } }
   | { readonly seq: number; readonly type: 'evidence'; readonly at: string; readonly data: EvidenceCard }
-  | { readonly seq: number; readonly type: 'path_update'; readonly at: string; readonly data: { readonly path: readonly string[]; readonly hops: number } }
+  | { readonly seq: number; readonly type: 'path_update'; readonly at: string; readonly data: { readonly path: readonly string[]; readonly hops: number; readonly reversePath?: readonly string[] } }
   | { readonly seq: number; readonly type: 'final'; readonly at: string; readonly data: FinalPayload }
   | { readonly seq: number; readonly type: 'no_path'; readonly at: string; readonly data: NoPathPayload }
   | { readonly seq: number; readonly type: 'error'; readonly at: string; readonly data: { readonly code: string; readonly message: string } };
@@ -113,9 +113,16 @@ export interface VisualDegreesData {
   readonly step: StepProgress | null;
   /** The step's command as first sent, re-sent as is by a retry (a new try, so a new id). */
   readonly command: { readonly subject: string; readonly data: object } | null;
-  /** The verified chain: path[0] is `from`, its last node the frontier; edges[i] joins path[i] and path[i+1]. */
+  /** One-sided (spec 03's MVP) or meeting in the middle (its optional frontier strategy). */
+  readonly strategy: 'one_sided' | 'meet_in_the_middle';
+  /** The chain being expanded (see chains.ts). */
+  readonly side: 'from' | 'to';
+  /** The verified chain from `from`: path[0] is `from`; edges[i] joins path[i] and path[i+1]. */
   readonly path: readonly Person[];
   readonly edges: readonly VerifiedEdge[];
+  /** The verified chain from `to` (meeting in the middle): reversePath[0] is `to`. */
+  readonly reversePath: readonly Person[];
+  readonly reverseEdges: readonly VerifiedEdge[];
   /** The frontier's candidates (deduplicated, in the fallback order), those still untried. */
   readonly candidates: readonly Candidate[];
   /** Per frontier (celebrity id), the candidates that could not be verified from it. */
