@@ -3,6 +3,7 @@ import { AnswerChatHandler } from './chat/answer-chat.handler.js';
 import { ChatController } from './chat/chat.controller.js';
 import { ARTIFACTS_API_CONFIG, artifactsApiConfigFromEnv } from './config.js';
 import { CreateArtifactJobHandler } from './jobs/create-artifact-job.handler.js';
+import { SnapshotCapture } from './jobs/snapshot-capture.js';
 import { ArtifactReplies } from './replies/artifact-replies.js';
 import { AddSourceHandler } from './sources/add-source.handler.js';
 import { SourcesController } from './sources/sources.controller.js';
@@ -19,6 +20,7 @@ import { SourceUploadInterceptor } from './sources/source-upload.interceptor.js'
     { provide: ARTIFACTS_API_CONFIG, useFactory: () => artifactsApiConfigFromEnv() },
     ArtifactReplies,
     CreateArtifactJobHandler,
+    SnapshotCapture,
     AnswerChatHandler,
     AddSourceHandler,
     SourceUploadInterceptor,

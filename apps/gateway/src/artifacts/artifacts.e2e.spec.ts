@@ -97,8 +97,9 @@ describe('artifact jobs through the gateway (spec 02)', () => {
     const { chunkIds } = await ada.addText('nb-idem', PHOTOSYNTHESIS);
     const request = { message: 'Create a quiz on photosynthesis', session_id: 'nb-idem', options: { num_questions: 3 } };
 
-    // With the worker down, the job stays active as long as the test needs.
-    await platform.kill('artifacts');
+    // A slow planning call keeps the job active (in planning) while the duplicates come in.
+    model.failNext('plan', 1, 'slow');
+    const progress = (jobId: string) => ada.progressEvents(jobId);
     const burst = await Promise.all(Array.from({ length: 8 }, () => ada.chat(request)));
     const jobId = burst[0]?.body['job_id'] as string;
     expect(burst[0]).toEqual({
@@ -107,28 +108,28 @@ describe('artifact jobs through the gateway (spec 02)', () => {
     });
     expect(new Set(burst.map((r) => r.body['job_id']))).toEqual(new Set([jobId]));
 
-    const pending = await ada.waitForJob(jobId, () => true);
-    expect(pending).toEqual({ job_id: jobId, status: 'pending', progress: 0, artifact_type: 'quiz', created_at: expect.any(String), updated_at: expect.any(String) });
+    // The snapshot was captured at creation, so a worker has the job at once: planning (spec: "Request 2 → ... (status: planning)").
+    const events = progress(jobId);
+    const planning = await ada.waitForJob(jobId, (job) => job['status'] === 'planning');
+    expect(planning).toEqual({ job_id: jobId, status: 'planning', progress: 0, artifact_type: 'quiz', created_at: expect.any(String), updated_at: expect.any(String) });
 
     // Request 2: a duplicate while active is the same job, as it is.
     const duplicate = await ada.chat(request);
     expect(duplicate).toEqual({
       status: 202,
-      body: { type: 'artifact_job_created', job_id: jobId, status: 'pending', artifact_type: 'quiz', message: `Artifact generation job already in progress. Job ID: ${jobId}` },
+      body: { type: 'artifact_job_created', job_id: jobId, status: 'planning', artifact_type: 'quiz', message: `Artifact generation job already in progress. Job ID: ${jobId}` },
     });
     const { body: runs } = await ada.call('GET', '/runs?type=artifact_job&limit=100');
     const fingerprint = (await ada.view(jobId))['fingerprint'];
     expect((runs['items'] as { view: Record<string, unknown> }[]).filter((r) => r.view['fingerprint'] === fingerprint)).toHaveLength(1);
 
-    // The worker comes back: the job runs through its phases, visible as SSE progress.
-    const progress = ada.progressEvents(jobId);
-    await platform.start('artifacts');
-    const events = await progress;
-    expect(events[0]).toEqual({ status: 'pending', progress: 0 });
-    expect(events.at(-1)).toEqual({ status: 'completed', progress: 100 });
-    const values = events.map((e) => e.progress);
+    // The plan arrives: the job runs through its phases, visible as SSE progress.
+    const seen = await events;
+    expect(seen[0]).toEqual({ status: 'planning', progress: 0 });
+    expect(seen.at(-1)).toEqual({ status: 'completed', progress: 100 });
+    const values = seen.map((e) => e.progress);
     expect(values).toEqual([...values].sort((a, b) => a - b));
-    for (const [status, value] of [['planning', 0], ['generating', 20], ['validating', 60]] as const) expect(events).toContainEqual({ status, progress: value });
+    for (const [status, value] of [['planning', 0], ['generating', 20], ['validating', 60]] as const) expect(seen).toContainEqual({ status, progress: value });
 
     const completed = await ada.waitForJob(jobId, terminal);
     expect(Object.keys(completed)).toEqual(['job_id', 'status', 'progress', 'artifact_type', 'result', 'created_at', 'updated_at']);
@@ -232,7 +233,10 @@ describe('artifact jobs through the gateway (spec 02)', () => {
     model.failNext('generate', ONE_GENERATION, 'missing_field');
     const request = { message: 'Create a quiz on these notes', session_id: 'nb-snap', source_ids: [v1.sourceId], options: { num_questions: 2 } };
     const jobId = (await ada.chat(request)).body['job_id'] as string;
+    const answeredAt = Date.now();
     await ada.waitForJob(jobId, (job) => job['status'] === 'pending' && job['progress'] === 0 && job['updated_at'] !== job['created_at']);
+    // Captured at creation: before the request was answered.
+    expect(Date.parse(((await ada.view(jobId))['snapshot'] as { captured_at: string }).captured_at)).toBeLessThanOrEqual(answeredAt);
     expect(await ada.view(jobId)).toMatchObject({ retries: 1, snapshot: { chunk_ids: v1.chunkIds } });
 
     // The source changes while the job waits for its retry.
@@ -270,6 +274,14 @@ describe('artifact jobs through the gateway (spec 02)', () => {
     ]);
     expect(log.filter((l) => l.step === 'llm_call_complete' && l.payload['phase'] === 'planning')).toHaveLength(1);
     expect(await ada.view(jobId)).toMatchObject({ retries: 0, plan_computations: 1 });
+  });
+
+  it('refuses a job over unknown source ids at once (404), starting nothing', async () => {
+    await ada.addText('nb-unknown', CELLS);
+    const before = ((await ada.call('GET', '/runs?type=artifact_job&limit=100')).body['items'] as unknown[]).length;
+    const refused = await ada.chat({ message: 'Create a quiz on these notes', session_id: 'nb-unknown', source_ids: ['00000000-0000-4000-8000-000000000000'] });
+    expect(refused).toMatchObject({ status: 404, body: { error: 'unknown_sources', message: expect.stringContaining('00000000-0000-4000-8000-000000000000') } });
+    expect(((await ada.call('GET', '/runs?type=artifact_job&limit=100')).body['items'] as unknown[]).length).toBe(before);
   });
 
   it('answers other messages with a grounded chat answer from the artifacts service', async () => {

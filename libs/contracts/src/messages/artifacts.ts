@@ -378,6 +378,11 @@ export const artifactJobInput = z.strictObject({
   sequence: z.int().positive(),
   /** How the intent router decided (logged as the trace's first line). */
   intent: z.strictObject({ router: z.string(), reason: z.string() }),
+  /**
+   * The retrieval snapshot the gateway captured while creating the job (spec 02: "at job creation
+   * time"); null when the notebook had no sources. Absent: the job captures it as its first step.
+   */
+  snapshot: retrievalSnapshot.nullable().optional(),
 });
 export type ArtifactJobInput = z.infer<typeof artifactJobInput>;
 

@@ -160,6 +160,18 @@ describe('artifact_job saga (spec 02)', () => {
       ]);
     });
 
+    it('when the gateway captured the snapshot at creation, then it is stored as it is and a worker takes the job: planning with its chunks, no CaptureSnapshot', () => {
+      const job = new Job();
+      const step = job.record(job.s.givenStarted({ ...input, snapshot }));
+      expect(step.state).toBe('planning');
+      expect(step.sent(CaptureSnapshot)).toEqual([]);
+      expect(step.sent(PlanArtifact)).toEqual([expect.objectContaining({ chunks: snapshot.chunks, storedPlan: null })]);
+      expect(step.view()).toMatchObject({ status: 'planning', progress: 0, snapshot: { chunk_ids: ['chk_a', 'chk_b'], captured_at: snapshot.captured_at } });
+      expect(job.messages()).toEqual(expect.arrayContaining([`✓ Created job: ${job.s.runId}`, '→ Status: pending (0%)', `Worker fetched job: ${job.s.runId}`]));
+      // A late SnapshotCaptured (to the gateway's command) changes nothing.
+      expect(job.s.when(job.s.event(SnapshotCaptured, { runId: job.s.runId, commandId: 'gateway-command', snapshot: null })).outcome).toBe('ignored');
+    });
+
     it('when the input is not a valid job request, then the start is refused', () => {
       const step = scenario(definition).givenStarted({ ...input, artifact_type: 'poem' });
       expect(step.outcome).toBe('refused');

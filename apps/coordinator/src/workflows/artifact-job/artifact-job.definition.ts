@@ -109,8 +109,9 @@ function nouns(type: ArtifactJobInput['artifact_type']): { structure: string; co
 
 /**
  * The `artifact_job` saga (spec 02): pending → planning → generating → validating → completed |
- * failed, progress 0 → 20 → 60 → 90 → 100. The retrieval snapshot is captured by the artifacts
- * service when the job is created and stored with the job; every worker command carries the
+ * failed, progress 0 → 20 → 60 → 90 → 100. The retrieval snapshot is captured while the job is
+ * created (the gateway asks the artifacts service before it starts the job, and the start input
+ * carries it; a start without one captures it as its first step) and stored with the job; every worker command carries the
  * snapshot's chunks (the worker never re-queries). A validation failure re-queues the job once in
  * `pending` with the same plan and snapshot (the plan is reused, not recomputed); a second failure
  * fails it with the validator's error. The trace lines of the spec go to the step log.
@@ -181,16 +182,19 @@ export function artifactJobDefinition(timings: ArtifactJobTimings = DEFAULT_ARTI
 
   const onStart = (run: Run): Decision<S, D> => {
     const request = run.data.request;
+    const created = [
+      line('intent_classified', `Intent classified: artifact (${request.artifact_type})`, { router: request.intent.router, reason: request.intent.reason }),
+      line('fingerprint', `Fingerprint: ${shortFingerprint(request.fingerprint)}`, { fingerprint: request.fingerprint, sequence: request.sequence }),
+      line('job_created', `✓ Created job: ${run.id}`),
+      statusLine('pending', PROGRESS.pending),
+    ];
+    // Captured by the gateway while it created the job: stored as it is, and a worker takes the job.
+    if (request.snapshot !== undefined) return withSnapshot(run, run.data, request.snapshot, created);
     return {
       outcome: 'stay',
       data: { ...run.data, awaiting: 'snapshot' },
       step: 'job_queued',
-      logs: [
-        line('intent_classified', `Intent classified: artifact (${request.artifact_type})`, { router: request.intent.router, reason: request.intent.reason }),
-        line('fingerprint', `Fingerprint: ${shortFingerprint(request.fingerprint)}`, { fingerprint: request.fingerprint, sequence: request.sequence }),
-        line('job_created', `✓ Created job: ${run.id}`),
-        statusLine('pending', PROGRESS.pending),
-      ],
+      logs: created,
       effects: [
         send(
           CaptureSnapshot,
@@ -214,23 +218,27 @@ export function artifactJobDefinition(timings: ArtifactJobTimings = DEFAULT_ARTI
     const captured = eventOf(input, SnapshotCaptured);
     if (captured !== undefined) {
       if (data.snapshotCaptured || !awaitingReply(run, captured.data.commandId)) return { outcome: 'ignore', reason: 'not the awaited snapshot' };
-      const snapshot = captured.data.snapshot;
-      const withSnapshot: D = { ...data, snapshot, snapshotCaptured: true };
-      const capturedLine =
-        snapshot === null
-          ? line('snapshot_captured', 'Retrieval snapshot: none (the notebook has no sources); the job content is the only chunk', { chunks: 0 })
-          : line(
-              'snapshot_captured',
-              `Retrieval snapshot captured: ${chunkCount(snapshot.chunks.length)} from ${sourceCount(new Set(snapshot.chunks.map((c) => c.source_id)).size)} (embedding ${snapshot.embedding_version})`,
-              { chunks: snapshot.chunks.length, chunk_ids: snapshot.chunks.map((c) => c.chunk_id), embedding_version: snapshot.embedding_version, captured_at: snapshot.captured_at },
-            );
-      return fetchedByWorker(run, withSnapshot, [capturedLine]);
+      return withSnapshot(run, data, captured.data.snapshot, []);
     }
     if (input.kind === 'timer' && input.name === RETRY_TIMER) {
       if (!data.snapshotCaptured || data.plan === null || data.awaiting !== null) return { outcome: 'ignore', reason: 'no retry is queued' };
       return fetchedByWorker(run, data, []);
     }
     return onFailureInputs(run, input);
+  };
+
+  /** The snapshot is stored with the job (once) and a worker takes it. */
+  const withSnapshot = (run: Run, data: D, snapshot: RetrievalSnapshot | null, logs: StepLogEntry[]): Decision<S, D> => {
+    const stored: D = { ...data, snapshot, snapshotCaptured: true };
+    const capturedLine =
+      snapshot === null
+        ? line('snapshot_captured', 'Retrieval snapshot: none (the notebook has no sources); the job content is the only chunk', { chunks: 0 })
+        : line(
+            'snapshot_captured',
+            `Retrieval snapshot captured: ${chunkCount(snapshot.chunks.length)} from ${sourceCount(new Set(snapshot.chunks.map((c) => c.source_id)).size)} (embedding ${snapshot.embedding_version})`,
+            { chunks: snapshot.chunks.length, chunk_ids: snapshot.chunks.map((c) => c.chunk_id), embedding_version: snapshot.embedding_version, captured_at: snapshot.captured_at },
+          );
+    return fetchedByWorker(run, stored, [...logs, capturedLine]);
   };
 
   const onPlanning = (run: Run, input: SagaInput): Decision<S, D> => {

@@ -1,4 +1,4 @@
-import { Body, Controller, GatewayTimeoutException, Get, HttpStatus, NotFoundException, Param, Post, Res, ServiceUnavailableException, UnprocessableEntityException } from '@nestjs/common';
+import { Body, Controller, GatewayTimeoutException, Get, type HttpException, HttpStatus, NotFoundException, Param, Post, Res, ServiceUnavailableException, UnprocessableEntityException } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { z } from 'zod';
@@ -11,11 +11,23 @@ import { artifactIdParams, artifactJobCreated, type ChatBody, chatBody, chatResp
 import { RunProjectionStore } from '../../projection/run-projection.store.js';
 import { routeIntent } from '../intent/intent-router.js';
 import { artifactJobResponse, artifactJobResponseOf } from '../jobs/artifact-job-response.js';
-import { CreateArtifactJobHandler } from '../jobs/create-artifact-job.handler.js';
+import { CreateArtifactJobHandler, type RefusedArtifactJob } from '../jobs/create-artifact-job.handler.js';
 import { resolveOptions } from '../jobs/fingerprint.js';
 import { AnswerChatHandler } from './answer-chat.handler.js';
 
 const notFound = (): NotFoundException => new NotFoundException({ error: 'not_found', message: 'no such artifact job' });
+
+/** A new job whose snapshot could not be taken at creation: unknown sources are the client's 404; the rest is ours. */
+function snapshotRefused(outcome: RefusedArtifactJob['snapshot']): HttpException {
+  switch (outcome.kind) {
+    case 'unknown_sources':
+      return new NotFoundException({ error: 'unknown_sources', message: outcome.error });
+    case 'failed':
+      return new ServiceUnavailableException({ error: 'snapshot_failed', message: outcome.error });
+    case 'timeout':
+      return new GatewayTimeoutException({ error: 'snapshot_timeout', message: 'the artifacts service did not capture the sources in time' });
+  }
+}
 
 /** Spec 02's API: chat with artifact mode, and artifact jobs. */
 @ApiTags('ai')
@@ -58,6 +70,7 @@ export class ChatController {
         options: resolveOptions(intent.artifactType, intent.statedOptions, body.options),
         intentReason: intent.reason,
       });
+      if (job.kind === 'refused') throw snapshotRefused(job.snapshot);
       response.status(HttpStatus.ACCEPTED);
       return {
         type: 'artifact_job_created',

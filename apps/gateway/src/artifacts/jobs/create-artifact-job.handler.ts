@@ -3,6 +3,7 @@ import { ARTIFACT_JOB_WORKFLOW, type ArtifactJobInput, artifactJobInput, type Ar
 import { RunProjectionStore } from '../../projection/run-projection.store.js';
 import { RunSubmitter } from '../../runs/submit/run-submitter.js';
 import { artifactFingerprint, artifactJobKey, sortedSourceIds } from './fingerprint.js';
+import { SnapshotCapture, type SnapshotOutcome } from './snapshot-capture.js';
 
 export interface CreateArtifactJobCommand {
   readonly userId: string;
@@ -17,6 +18,7 @@ export interface CreateArtifactJobCommand {
 }
 
 export interface CreatedArtifactJob {
+  readonly kind: 'created';
   readonly jobId: string;
   /** The job's state: `pending` for a new job, the current state of an active one. */
   readonly status: string;
@@ -24,6 +26,12 @@ export interface CreatedArtifactJob {
   readonly existing: boolean;
   readonly fingerprint: string;
   readonly sequence: number;
+}
+
+/** A new job whose snapshot could not be captured: nothing was started. */
+export interface RefusedArtifactJob {
+  readonly kind: 'refused';
+  readonly snapshot: Exclude<SnapshotOutcome, { kind: 'captured' }>;
 }
 
 /** More jobs than this of one fingerprint means something is wrong (each one was asked for and finished). */
@@ -36,16 +44,18 @@ const MAX_SEQUENCE = 10_000;
  * a finished one the next n is tried; the first unknown n is started. Concurrent duplicates all
  * reach the same unknown n, so the same run id and the same `StartRun` message id: JetStream and the
  * coordinator make them one job. After completion the next request finds job n terminal and
- * starts n + 1: a new job.
+ * starts n + 1: a new job. A new job's retrieval snapshot is captured before it is started and
+ * travels in its input (spec 02: captured at creation); unknown source ids refuse the request.
  */
 @Injectable()
 export class CreateArtifactJobHandler {
   constructor(
     private readonly submitter: RunSubmitter,
     private readonly runs: RunProjectionStore,
+    private readonly snapshots: SnapshotCapture,
   ) {}
 
-  async execute(command: CreateArtifactJobCommand): Promise<CreatedArtifactJob> {
+  async execute(command: CreateArtifactJobCommand): Promise<CreatedArtifactJob | RefusedArtifactJob> {
     const sourceIds = sortedSourceIds(command.sourceIds);
     const fingerprint = artifactFingerprint(command.userId, command.notebookId, command.artifactType, sourceIds, command.options);
     const { submitter, runs } = this;
@@ -54,7 +64,9 @@ export class CreateArtifactJobHandler {
       const runId = submitter.runIdOf(ARTIFACT_JOB_WORKFLOW, command.userId, key);
       const run = await runs.findForUser(runId, command.userId);
       if (run !== undefined && run.terminal) continue;
-      if (run !== undefined) return { jobId: runId, status: run.state, existing: true, fingerprint, sequence };
+      if (run !== undefined) return { kind: 'created', jobId: runId, status: run.state, existing: true, fingerprint, sequence };
+      const captured = await this.snapshots.capture({ jobId: runId, userId: command.userId, notebookId: command.notebookId, sourceIds, query: command.content });
+      if (captured.kind !== 'captured') return { kind: 'refused', snapshot: captured };
       const input: ArtifactJobInput = artifactJobInput.parse({
         notebook_id: command.notebookId,
         artifact_type: command.artifactType,
@@ -64,9 +76,10 @@ export class CreateArtifactJobHandler {
         fingerprint,
         sequence,
         intent: { router: 'rules', reason: command.intentReason },
+        snapshot: captured.snapshot,
       });
       await submitter.submit({ workflowType: ARTIFACT_JOB_WORKFLOW, idempotencyKey: key, userId: command.userId, input });
-      return { jobId: runId, status: 'pending', existing: false, fingerprint, sequence };
+      return { kind: 'created', jobId: runId, status: 'pending', existing: false, fingerprint, sequence };
     }
     throw new Error(`fingerprint ${fingerprint} has more than ${MAX_SEQUENCE} jobs`);
   }

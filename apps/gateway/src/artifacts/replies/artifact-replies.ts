@@ -1,10 +1,21 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { NatsConnection, Subscription } from '@nats-io/nats-core';
-import { type AnyMessageDefinition, ChatAnswered, ChatFailed, type Envelope, type MessageData, parseEnvelope, SourceIndexed, SourceRejected } from '@openpaw/contracts';
+import {
+  type AnyMessageDefinition,
+  ArtifactStepFailed,
+  ChatAnswered,
+  ChatFailed,
+  type Envelope,
+  type MessageData,
+  parseEnvelope,
+  SnapshotCaptured,
+  SourceIndexed,
+  SourceRejected,
+} from '@openpaw/contracts';
 import { NATS_CONNECTION } from '@openpaw/messaging';
 
 /** The artifacts service's answers the gateway waits for (they carry the command's id as `commandId`). */
-export const AWAITED_REPLIES = [SourceIndexed, SourceRejected, ChatAnswered, ChatFailed] as const;
+export const AWAITED_REPLIES = [SourceIndexed, SourceRejected, ChatAnswered, ChatFailed, SnapshotCaptured, ArtifactStepFailed] as const;
 type Awaited = (typeof AWAITED_REPLIES)[number];
 export type AwaitedReply = { [K in Awaited['subject']]: Envelope<MessageData<Extract<Awaited, { subject: K }>>> & { type: K } }[Awaited['subject']];
 

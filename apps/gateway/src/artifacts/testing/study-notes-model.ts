@@ -3,8 +3,10 @@ import { type ChatCompletionRequest, type ScriptedReply, schemaFields } from '..
 /** A call of the artifact agent: its plan, its generation, or a grounded chat answer. */
 export type StudyCall = 'plan' | 'generate' | 'chat';
 
-/** How a scripted call fails: output that misses the artifact's schema, or the API unavailable (503). */
-export type StudyFault = 'missing_field' | 'unavailable';
+/** How a scripted call misbehaves: output that misses the artifact's schema, the API unavailable (503), or a correct answer after 4 s. */
+export type StudyFault = 'missing_field' | 'unavailable' | 'slow';
+
+const SLOW_REPLY_MS = 4_000;
 
 /**
  * The script of a study-notes model: it answers the artifact agent's prompts from the chunks they
@@ -29,6 +31,11 @@ export class StudyNotesModel {
     const fault = this.takeFault(call);
     if (fault === 'unavailable') return { status: 503, message: 'The server is overloaded' };
     if (fault === 'missing_field') return { content: JSON.stringify({ items: [] }) };
+    const answer = this.answerFrom(request, call, fields);
+    return fault === 'slow' ? { ...answer, delayMs: SLOW_REPLY_MS } : answer;
+  };
+
+  private answerFrom(request: ChatCompletionRequest, call: StudyCall, fields: readonly string[]): ScriptedReply {
     const sources = request.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
     const sentences = [...sources.matchAll(/^Chunk \d+: (.*)$/gm)].flatMap((m) => (m[1] ?? '').split(/(?<=[.!?])\s+/)).filter((s) => s.trim() !== '');
     const count = Number(/Create (?:exactly|a plan for) (\d+)/.exec(sources)?.[1] ?? '3');
@@ -52,7 +59,7 @@ export class StudyNotesModel {
     return {
       content: JSON.stringify({ title: 'Study notes', summary: `${pick(0)} ${pick(1)}`, key_points: items.map((i) => ({ point: pick(i), evidence: pick(i) })) }),
     };
-  };
+  }
 
   private takeFault(call: StudyCall): StudyFault | undefined {
     const next = this.faults[call][0];
