@@ -17,3 +17,5 @@ node -e "import('sharp').then(async ({ default: sharp }) => { await sharp(Buffer
 echo "-- GET /runs"
 curl -fsS -H "Authorization: Bearer $TOKEN" "$API/runs?limit=5"
 echo
+echo "-- a research (spec 05): a local leg and a leg whose key the provider rejects → the human gate → proceed → synthesis"
+node scripts/demo-research.mjs
