@@ -30,3 +30,5 @@ visual_degrees() {
 visual_degrees threeHop
 echo "-- visual degrees: a pair with no connection (no_path)"
 visual_degrees noPath
+echo "-- a research (spec 05): a local leg and a leg whose key the provider rejects → the human gate → proceed → synthesis"
+node scripts/demo-research.mjs

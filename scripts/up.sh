@@ -18,6 +18,8 @@ export OPENPAW_NATS_URL="nats://127.0.0.1:$NATS_PORT"
 export OPENPAW_DATABASE_URL="postgres://openpaw@127.0.0.1:$PG_PORT/openpaw"
 export OPENPAW_BLOB_DIR="$RUN/blobs"
 export OPENPAW_JWT_SECRET="${OPENPAW_JWT_SECRET:-$(cat "$RUN/jwt-secret" 2>/dev/null || head -c 48 /dev/urandom | base64 | tr -d '/+=\n' | tee "$RUN/jwt-secret")}"
+# Seals the users' provider keys (gateway) and opens them for their research legs (research service).
+export OPENPAW_KEY_ENCRYPTION_KEY="${OPENPAW_KEY_ENCRYPTION_KEY:-$(cat "$RUN/key-encryption-key" 2>/dev/null || head -c 32 /dev/urandom | base64 | tr -d '\n' | tee "$RUN/key-encryption-key")}"
 export LOG_LEVEL="${LOG_LEVEL:-info}"
 
 alive() { [ -f "$RUN/pids/$1" ] && kill -0 "$(cat "$RUN/pids/$1")" 2>/dev/null; }

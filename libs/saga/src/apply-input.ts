@@ -23,7 +23,7 @@ import type { InputMeta, OutboxRecord, RunRecord, StepLogRecord, TimerOperation 
 import { isCommandObservation } from './command-observation.js';
 import { childIdempotencyKey, childRunIdFor, effectMessageId } from './engine-ids.js';
 import { STEP_TIMER_PREFIX, stepTimeoutInputName } from './step-timers.js';
-import { isAllowed, isReopenable, isTerminal } from './transition-table.js';
+import { isAllowed, isTerminal, reopeningInputs } from './transition-table.js';
 
 export const COORDINATOR_SOURCE = '/openpaw/coordinator';
 const RESEND_PREFIX = STEP_TIMER_PREFIX;
@@ -391,7 +391,7 @@ export function applyInput(
   now: Date,
 ): Applied {
   const writes = new Writes(now, input);
-  const reopening = input.kind === 'human' && isReopenable(definition, run.state) && reopenableInputs(definition, run.state).includes(input.inputType);
+  const reopening = input.kind === 'human' && reopeningInputs(definition, run.state).includes(input.inputType);
   if (isTerminal(definition, run.state) && !reopening) {
     if (input.kind === 'cancel' || input.kind === 'human') {
       const detail = `run is ${run.state}`;
@@ -494,10 +494,6 @@ function applyResend(
   }
   const timeout: SagaInput = { kind: 'timer', name: stepTimeoutInputName(timer.key), payload: { key: timer.key, resends: timer.count } };
   return applyDecision(definition, run, run.state, safeDecide(definition, run, timeout, now), timeout, meta, now, writes);
-}
-
-function reopenableInputs(definition: AnySagaDefinition, state: string): readonly string[] {
-  return definition.reopenableBy?.[state] ?? [];
 }
 
 export function unknownRunRefusal(runId: string, input: SagaInput, meta: InputMeta, userId: string, now: Date): OutboxRecord {

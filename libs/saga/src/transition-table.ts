@@ -4,9 +4,14 @@ export function isTerminal(definition: AnySagaDefinition, state: string): boolea
   return (definition.terminal).includes(state);
 }
 
-/** A terminal state that some human input may reopen (`reopenableBy`). */
+/** The human input types that reopen `state` (`reopenableBy`): none unless it is terminal. */
+export function reopeningInputs(definition: AnySagaDefinition, state: string): readonly string[] {
+  return isTerminal(definition, state) ? (definition.reopenableBy?.[state] ?? []) : [];
+}
+
+/** A terminal state that some human input may reopen. */
 export function isReopenable(definition: AnySagaDefinition, state: string): boolean {
-  return isTerminal(definition, state) && (definition.reopenableBy?.[state]?.length ?? 0) > 0;
+  return reopeningInputs(definition, state).length > 0;
 }
 
 export function isAllowed(definition: AnySagaDefinition, from: string, to: string): boolean {

@@ -1,7 +1,7 @@
 /**
  * The per-user key entry point of the providers lib (`@openpaw/providers/keys`): the key vault
  * (AES-256-GCM at rest) and its store port, nothing else. The gateway may import this and the blob
- * entry point only (ADR 0013): it seals keys, it never calls a provider with them.
+ * entry point only (ADR 0014): it seals keys, it never calls a provider with them.
  */
 export type { Env } from '../shared/env.js';
 export { InMemoryUserKeyStore, KEY_PROVIDERS, type KeyProvider, type StoredUserKey, type UserKeyStore } from './user-key-store.js';

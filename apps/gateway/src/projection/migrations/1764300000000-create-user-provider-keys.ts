@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Spec 05: per-user provider API keys, AES-256-GCM ciphertext only (ADR 0013). */
+/** Spec 05: per-user provider API keys, AES-256-GCM ciphertext only (ADR 0014). */
 export class CreateUserProviderKeys1764300000000 implements MigrationInterface {
   name = 'CreateUserProviderKeys1764300000000';
 

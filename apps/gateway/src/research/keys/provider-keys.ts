@@ -6,7 +6,7 @@ import { GATEWAY_DATA_SOURCE } from '../../projection/database.js';
 import { PgUserKeyStore } from './pg-user-key-store.js';
 
 /**
- * The users' provider keys (ADR 0013): sealed with `OPENPAW_KEY_ENCRYPTION_KEY` (AES-256-GCM, bound
+ * The users' provider keys (ADR 0014): sealed with `OPENPAW_KEY_ENCRYPTION_KEY` (AES-256-GCM, bound
  * to the user and provider) and stored as ciphertext in the gateway schema. The gateway never opens
  * one: commands carry the ciphertext, the research service opens it for the call.
  */

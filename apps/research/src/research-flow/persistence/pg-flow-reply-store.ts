@@ -14,11 +14,11 @@ export class PgFlowReplyStore implements FlowReplyStore {
 
   async keep(commandId: string, reply: FlowReply): Promise<FlowReply> {
     // First writer wins: a concurrent delivery of the same command publishes the reply kept here.
-    await this.dataSource.query(`insert into research_flow_replies (command_id, subject, reply) values ($1, $2, $3) on conflict (command_id) do nothing`, [
-      commandId,
-      flowReplySubject(reply),
-      JSON.stringify(flowReplySchema.parse(reply)),
-    ]);
+    const inserted = await this.dataSource.query<unknown[]>(
+      `insert into research_flow_replies (command_id, subject, reply) values ($1, $2, $3) on conflict (command_id) do nothing returning 1`,
+      [commandId, flowReplySubject(reply), JSON.stringify(flowReplySchema.parse(reply))],
+    );
+    if (inserted.length > 0) return reply;
     const kept = await this.find(commandId);
     if (kept === undefined) throw new Error(`reply of command ${commandId} was not kept`);
     return kept;

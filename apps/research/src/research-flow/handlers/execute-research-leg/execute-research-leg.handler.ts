@@ -49,7 +49,11 @@ export class ExecuteResearchLegHandler {
     }
 
     const startedAt = this.clock.now();
-    await started(new Date(startedAt).toISOString());
+    // Announced while the provider works (not before: a round trip less per leg); settled before the reply goes out.
+    const announced = started(new Date(startedAt).toISOString()).then(
+      () => null,
+      (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+    );
     const researcher = this.providers.researcherFor(d.provider);
     const outcome = await this.cancellations.track(d.runId, 'leg', d.round, async (cancel) => {
       const signal = capped(cancel, d.capMs);
@@ -62,6 +66,9 @@ export class ExecuteResearchLegHandler {
         return { ok: false as const, failure: legFailureOf(error, signal) };
       }
     });
+    // A lost announcement fails the delivery (redelivered); a leg whose call ended is answered from its kept reply next time only once it is kept.
+    const unannounced = await announced;
+    if (unannounced !== null) throw unannounced;
     if (!outcome.ok) return this.replies.keep(command.commandId, failed(outcome.failure));
     const { report } = outcome;
     const content = cutTo(report.content, RESEARCH_LIMITS.reportChars);

@@ -1,0 +1,180 @@
+/**
+ * Research flow (spec 05) platform overhead, every service as its own process, local infra (fsync on).
+ * Each run has 3 instant legs: `openai` and `anthropic` on local wire servers that answer at once, and
+ * `local` (the extractive researcher); the synthesis is the local one. From the coordinator's step log:
+ *
+ *  - overhead per leg = (leg recorded completed) − (research started) − (the provider call's own latency):
+ *    outbox → JetStream → the research lane's pickup → key, kept-reply check, started event → reply kept and
+ *    published → the coordinator's apply;
+ *  - run time = research started → completed (3 legs, the matrix, the synthesis command and the share page).
+ *
+ * Phases: runs one at a time, then 50 concurrent runs (50 users, 150 legs at once).
+ *
+ *   npm run build && node dist/bench/research/research-bench.js [--sequential 20] [--concurrent 50] [--lane-concurrency 64]
+ */
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import pg from 'pg';
+import { createDatabase, startNatsServer, startPlatformProcesses, startPostgresServer } from '@openpaw/testing';
+import { startAnthropicWireServer, startOpenAiWireServer } from '@openpaw/testkit';
+import { SignJWT } from 'jose';
+
+const arg = (name: string, fallback: number): number => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const pct = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const line = (label: string, values: number[]): string => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mean = sorted.reduce((s, v) => s + v, 0) / Math.max(1, sorted.length);
+  return `${label.padEnd(40)} n=${String(sorted.length).padStart(4)}  mean=${mean.toFixed(1)} ms  p50=${pct(sorted, 50).toFixed(1)} ms  p95=${pct(sorted, 95).toFixed(1)} ms  p99=${pct(sorted, 99).toFixed(1)} ms  max=${(sorted.at(-1) ?? NaN).toFixed(1)} ms`;
+};
+
+const REPORT = 'Cold-climate heat pumps kept a coefficient of performance above 2 at -15 °C. Gas boilers convert at most 95 percent of the fuel energy into heat.';
+
+async function main(): Promise<void> {
+  const root = join(import.meta.dirname, '../../..');
+  const sequential = arg('sequential', 20);
+  const concurrent = arg('concurrent', 50);
+  const laneConcurrency = arg('lane-concurrency', 64);
+  const openai = await startOpenAiWireServer(() => ({ text: `openai: ${REPORT}` }));
+  const anthropic = await startAnthropicWireServer(() => ({ text: `anthropic: ${REPORT}` }));
+  const nats = await startNatsServer();
+  const postgres = await startPostgresServer({ fsync: true });
+  const databaseUrl = await createDatabase(postgres.adminUrl, 'research_bench');
+  const platform = await startPlatformProcesses({
+    root,
+    natsUrl: nats.url,
+    databaseUrl,
+    services: ['coordinator', 'research', 'gateway'],
+    env: { OPENPAW_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: 'warn' },
+    serviceEnv: {
+      research: {
+        OPENAI_BASE_URL: openai.baseUrl,
+        ANTHROPIC_BASE_URL: anthropic.baseUrl,
+        OPENPAW_LANE_CONCURRENCY: `research=${laneConcurrency}`,
+        OPENPAW_RESEARCH_POOL_SIZE: '16',
+        OPENPAW_LLM_CONCURRENCY: `openai=${laneConcurrency},anthropic=${laneConcurrency},local=${laneConcurrency}`,
+      },
+    },
+  });
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+
+  const userClient = async (userId: string) => {
+    const token = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(userId)
+      .setIssuer('openpaw')
+      .setAudience('openpaw-api')
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode(platform.jwtSecret));
+    const call = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> => {
+      const response = await fetch(`${platform.gatewayUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await response.text();
+      return { status: response.status, body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) };
+    };
+    for (const provider of ['openai', 'anthropic']) await call('PUT', `/research/keys/${provider}`, { apiKey: `sk-${provider}-${userId}-0123456789` });
+    return call;
+  };
+
+  /** Starts a research and waits until it completed; returns its id and the client-side time. */
+  const research = async (call: Awaited<ReturnType<typeof userClient>>): Promise<{ id: string; ms: number }> => {
+    const t = performance.now();
+    const started = await call('POST', '/research', { prompt: 'How efficient are cold-climate heat pumps?', selectedLlms: ['openai', 'anthropic', 'local'], synthesisLlm: 'local', externalReports: [{ content: REPORT }] });
+    if (started.status !== 202) throw new Error(`POST /research answered ${started.status}: ${JSON.stringify(started.body)}`);
+    const id = started.body['id'] as string;
+    for (;;) {
+      const { status, body } = await call('GET', `/research/${id}`);
+      if (status === 200 && (body['status'] === 'completed' || body['status'] === 'failed')) {
+        if (body['status'] !== 'completed') throw new Error(`research ${id} failed: ${String(body['error'])}`);
+        return { id, ms: performance.now() - t };
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+
+  /**
+   * Overheads of finished runs, from the coordinator's step log: per leg in all, and split at the
+   * research service's pickup (the `startedAt` of ResearchLegStarted, recorded with the input).
+   */
+  const overheads = async (ids: readonly string[]): Promise<{ legs: number[]; toPickup: number[]; afterPickup: number[]; runs: number[] }> => {
+    type Payload = { leg?: number; latency_ms?: number; input?: { data?: { legIndex?: number; startedAt?: string } } };
+    const rows = await db.query<{ workflow_run_id: string; step_name: string; payload: Payload; at: number }>(
+      `select workflow_run_id, step_name, payload, extract(epoch from occurred_at) * 1000 as at from coordinator.workflow_step_logs
+        where workflow_run_id = any($1::uuid[]) and step_name in ('research_started', 'leg_started', 'leg_completed', 'research_completed')`,
+      [ids],
+    );
+    const legs: number[] = [];
+    const toPickup: number[] = [];
+    const afterPickup: number[] = [];
+    const runs: number[] = [];
+    for (const id of ids) {
+      const mine = rows.rows.filter((r) => r.workflow_run_id === id);
+      const start = Number(mine.find((r) => r.step_name === 'research_started')?.at);
+      const pickups = new Map<number, number>();
+      for (const r of mine.filter((x) => x.step_name === 'leg_started')) {
+        const data = r.payload.input?.data;
+        if (data?.legIndex !== undefined && data.startedAt !== undefined) pickups.set(data.legIndex, Date.parse(data.startedAt));
+      }
+      for (const r of mine.filter((x) => x.step_name === 'leg_completed')) {
+        const done = Number(r.at) - (r.payload.latency_ms ?? 0);
+        legs.push(done - start);
+        const pickup = pickups.get(r.payload.leg ?? -1);
+        if (pickup !== undefined) {
+          toPickup.push(pickup - start);
+          afterPickup.push(done - pickup);
+        }
+      }
+      const end = mine.find((r) => r.step_name === 'research_completed');
+      if (end !== undefined) runs.push(Number(end.at) - start);
+    }
+    return { legs, toPickup, afterPickup, runs };
+  };
+
+  try {
+    const warm = await userClient('bench-warmup');
+    for (let i = 0; i < 3; i++) await research(warm);
+
+    const one = await userClient('bench-sequential');
+    const sequentialRuns: { id: string; ms: number }[] = [];
+    for (let i = 0; i < sequential; i++) sequentialRuns.push(await research(one));
+    const seq = await overheads(sequentialRuns.map((r) => r.id));
+
+    const clients = await Promise.all(Array.from({ length: concurrent }, (_, i) => userClient(`bench-user-${i}`)));
+    const t = performance.now();
+    const concurrentRuns = await Promise.all(clients.map((call) => research(call)));
+    const wall = performance.now() - t;
+    const conc = await overheads(concurrentRuns.map((r) => r.id));
+
+    console.log(`research bench: 3 instant legs per run (openai + anthropic wire servers, local), local synthesis; research lane concurrency ${laneConcurrency}`);
+    console.log(`-- one run at a time (${sequential} runs)`);
+    console.log(line('platform overhead per leg', seq.legs));
+    console.log(line('  of which: started → picked up', seq.toPickup));
+    console.log(line('  of which: picked up → recorded', seq.afterPickup));
+    console.log(line('run: started → completed (coordinator)', seq.runs));
+    console.log(line('run: POST → GET completed (client)', sequentialRuns.map((r) => r.ms)));
+    console.log(`-- ${concurrent} concurrent runs (${concurrent * 3} legs), wall ${wall.toFixed(0)} ms`);
+    console.log(line('platform overhead per leg', conc.legs));
+    console.log(line('  of which: started → picked up', conc.toPickup));
+    console.log(line('  of which: picked up → recorded', conc.afterPickup));
+    console.log(line('run: started → completed (coordinator)', conc.runs));
+    console.log(line('run: POST → GET completed (client)', concurrentRuns.map((r) => r.ms)));
+    const p99 = pct([...conc.legs].sort((a, b) => a - b), 99);
+    console.log(`p99 overhead per leg at ${concurrent} concurrent runs: ${p99.toFixed(1)} ms (target ≤ 100 ms): ${p99 <= 100 ? 'met' : 'NOT met'}`);
+  } finally {
+    await db.end();
+    await platform.stop();
+    await nats.dispose();
+    await postgres.dispose();
+    await openai.close();
+    await anthropic.close();
+  }
+}
+
+await main();
