@@ -287,6 +287,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/runs/{id}/transitions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A run's timeline: every state change, oldest first.
+         * @description From the run events the gateway projects (`RunStateChanged`): state before and after, the step that caused it, the attempt.
+         */
+        get: operations["RunsController_timeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/runs/{id}/video": {
         parameters: {
             query?: never;
@@ -1803,6 +1823,85 @@ export interface operations {
                         message: string;
                         state?: string;
                         video_pending?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    RunsController_timeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Oldest first. */
+                        items: {
+                            attemptNo: number;
+                            /** Format: date-time */
+                            occurredAt: string;
+                            stateAfter: string;
+                            /** @description null for the run's first state. */
+                            stateBefore: string | null;
+                            /** @description The step (input) that caused the change, as the workflow names it. */
+                            stepName: string;
+                            terminal: boolean;
+                            version: number;
+                        }[];
+                        /** Format: uuid */
+                        runId: string;
+                    };
+                };
+            };
+            /** @description Invalid input; `issues` name the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "validation_failed";
+                        issues: {
+                            message: string;
+                            path: string;
+                        }[];
+                        /** @enum {string} */
+                        location: "params" | "query" | "body" | "input";
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description No such run among the caller’s. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
                     };
                 };
             };
