@@ -13,6 +13,11 @@ describe("a run's progress on spec 01's main path", () => {
     expect(progress.map((step) => step.status)).toEqual(['done', 'done', 'done', 'skipped', 'skipped', 'skipped', 'current']);
   });
 
+  it('given a first event that already names INGESTING, then INITIATED is done, not skipped', () => {
+    const progress = mainPathProgress(mainPath, ['INGESTING'], 'INGESTING');
+    expect(progress.slice(0, 3).map((step) => step.status)).toEqual(['done', 'current', 'upcoming']);
+  });
+
   it('names states for people', () => {
     expect(stateLabel('GENERATING_SOLUTION')).toBe('Generating solution');
   });

@@ -44,13 +44,16 @@ export type StepStatus = 'done' | 'current' | 'upcoming' | 'skipped';
 /**
  * Where a run stands on its workflow's main path, given the states it went through: each state
  * done, current, upcoming, or skipped (RETRIEVING → SUCCEEDED skips generation on a retrieval hit).
+ * The first state counts as visited: every run starts there, though its first event may already
+ * name the next one (a RetrieveOrGenerate run's first event is INGESTING).
  */
 export function mainPathProgress(mainPath: readonly string[], visited: readonly string[], current: string): { state: string; status: StepStatus }[] {
+  const seen = new Set([...mainPath.slice(0, 1), ...visited]);
   const currentIndex = mainPath.indexOf(current);
-  const lastVisitedIndex = Math.max(currentIndex, ...visited.map((state) => mainPath.indexOf(state)));
+  const lastVisitedIndex = Math.max(currentIndex, ...[...seen].map((state) => mainPath.indexOf(state)));
   return mainPath.map((state, index) => {
     if (state === current) return { state, status: 'current' };
-    if (visited.includes(state)) return { state, status: 'done' };
+    if (seen.has(state)) return { state, status: 'done' };
     return { state, status: index < lastVisitedIndex ? 'skipped' : 'upcoming' };
   });
 }

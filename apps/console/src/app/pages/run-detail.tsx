@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import type { GatewayClient } from '../api/client.js';
 import { useGatewayClient } from '../api/context.js';
 import { followRun } from '../api/follow-run.js';
 import { errorMessage, type Run, type RunTransition } from '../api/resources.js';
@@ -8,6 +9,19 @@ import { StateBadge } from '../components/state-badge.js';
 import { Timeline } from '../components/timeline.js';
 import { hrefOf } from '../routes.js';
 import { workflowTitle } from '../workflows.js';
+
+/** How long to wait for a just-submitted run to reach the gateway's projection (it lags the submission by a moment). */
+const NOT_YET_PROJECTED_RETRIES = 20;
+const NOT_YET_PROJECTED_DELAY_MS = 500;
+
+async function readRun(client: GatewayClient, runId: string, signal: AbortSignal): Promise<{ run?: Run; problem: string }> {
+  for (let attempt = 0; ; attempt++) {
+    const { data, error, response } = await client.GET('/runs/{id}', { params: { path: { id: runId } }, signal });
+    if (data !== undefined) return { run: data, problem: '' };
+    if (response.status !== 404 || attempt >= NOT_YET_PROJECTED_RETRIES) return { problem: errorMessage(error, 'The run could not be read.') };
+    await new Promise((resolve) => setTimeout(resolve, NOT_YET_PROJECTED_DELAY_MS));
+  }
+}
 
 /**
  * One run: its state live (server-sent events until it ends), its progress on the workflow's main
@@ -24,13 +38,13 @@ export function RunDetailPage({ runId }: { runId: string }) {
     const abort = new AbortController();
     setRun(undefined);
     void (async () => {
-      const { data, error } = await client.GET('/runs/{id}', { params: { path: { id: runId } }, signal: abort.signal });
-      if (data === undefined) {
-        setProblem(errorMessage(error, 'The run could not be read.'));
+      const first = await readRun(client, runId, abort.signal);
+      if (first.run === undefined) {
+        setProblem(first.problem);
         return;
       }
-      setRun(data);
-      if (!data.terminal) await followRun(client, runId, setRun, abort.signal);
+      setRun(first.run);
+      if (!first.run.terminal) await followRun(client, runId, setRun, abort.signal);
     })().catch((error: unknown) => {
       if (!abort.signal.aborted) setProblem(error instanceof Error ? error.message : 'The run could not be followed.');
     });
