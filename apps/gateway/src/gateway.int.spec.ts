@@ -237,11 +237,34 @@ describe('gateway (real NATS + PostgreSQL)', () => {
       expect(Date.parse(run['createdAt'] as string)).toBeLessThan(Date.parse(run['updatedAt'] as string));
     });
 
+    it("keeps every transition in the run's timeline, oldest version first, whatever order they came in", async () => {
+      await projected(aliceRun, aliceToken, 2);
+      // A redelivery of version 2 (a new message id, the same transition) changes nothing.
+      await publishState(aliceRun, ALICE, 2, 'WORKING', { view: { progress: 'two' } });
+      const timeline = await eventually(async () => {
+        const body = (await (await api(`/runs/${aliceRun}/transitions`, { token: aliceToken })).json()) as {
+          runId: string;
+          items: { version: number; stateAfter: string; stepName: string; stateBefore: string | null; occurredAt: string }[];
+        };
+        return body.items.length === 3 ? body : undefined;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(timeline.runId).toBe(aliceRun);
+      expect(timeline.items.map((t) => [t.version, t.stateBefore, t.stateAfter, t.stepName])).toEqual([
+        [0, null, 'CREATED', 'step-0'],
+        [1, 'PREVIOUS', 'STALE', 'step-1'],
+        [2, 'PREVIOUS', 'WORKING', 'step-2'],
+      ]);
+      const again = (await (await api(`/runs/${aliceRun}/transitions`, { token: aliceToken })).json()) as { items: unknown[] };
+      expect(again.items).toHaveLength(3);
+    });
+
     it("answers 404 for another user's run, whatever the route", async () => {
       const get = await api(`/runs/${bobRun}`, { token: aliceToken });
       expect(get.status).toBe(404);
       expect(await get.json()).toEqual({ error: 'not_found', message: 'no such run' });
       expect((await api(`/runs/${bobRun}/events`, { token: aliceToken })).status).toBe(404);
+      expect((await api(`/runs/${bobRun}/transitions`, { token: aliceToken })).status).toBe(404);
       expect((await api(`/runs/${bobRun}/cancel`, { method: 'POST', token: aliceToken })).status).toBe(404);
       expect((await api(`/runs/${randomUUID()}`, { token: aliceToken })).status).toBe(404);
     });

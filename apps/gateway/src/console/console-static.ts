@@ -42,6 +42,18 @@ export function defaultConsoleDir(): string {
   return join(import.meta.dirname, '../../../console/public');
 }
 
+/** The file a URL path names inside `root`; undefined for a path that escapes it or cannot be decoded. */
+function fileOf(root: string, urlPath: string): string | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return undefined;
+  }
+  const file = normalize(join(root, decoded));
+  return file.startsWith(root + sep) ? file : undefined;
+}
+
 /**
  * Serves the built console as static files: `GET /console/<file>`, `index.html` for the folder
  * itself. Public (the console holds no secret; its API calls carry the user's token), read-only,
@@ -56,9 +68,8 @@ export function consoleStatic(dir: string): (request: Request, response: Respons
       response.redirect(301, `${request.baseUrl}/`);
       return;
     }
-    const relative = decodeURIComponent(request.path === '/' || request.path === '' ? '/index.html' : request.path);
-    const file = normalize(join(root, relative));
-    if (!file.startsWith(root + sep) || !existsSync(file) || !statSync(file).isFile()) {
+    const file = fileOf(root, request.path === '/' || request.path === '' ? '/index.html' : request.path);
+    if (file === undefined || !existsSync(file) || !statSync(file).isFile()) {
       response.status(404).type('application/json').send({
         error: 'not_found',
         message: existsSync(root) ? 'no such console file' : 'the console is not built (npm run build)',
