@@ -5,6 +5,10 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium, screenshot, seriousAccessibilityViolations } from './testing/browser.js';
 
 const root = join(import.meta.dirname, '../../..');
+const STUDY_MATERIAL =
+  'Photosynthesis is the process by which green plants use sunlight, water and carbon dioxide to make glucose and release oxygen. ' +
+  'It takes place in the chloroplasts, which contain the green pigment chlorophyll. The light-dependent reactions make ATP and NADPH; ' +
+  'the Calvin cycle then fixes carbon dioxide into sugars.';
 const RUN_URL = /#\/runs\/([0-9a-f-]{36})$/;
 
 /** A dev token as the gateway signs it (`dev-token.ts`): HS256 with the platform's secret. */
@@ -33,7 +37,9 @@ describe('the web console in a real browser (Chromium), against the platform', (
       root,
       natsUrl: nats.url,
       databaseUrl: await freshDatabase('e2e_console'),
-      services: ['coordinator', 'ingestion', 'retrieval', 'solve', 'assets', 'gateway'],
+      services: ['coordinator', 'ingestion', 'retrieval', 'solve', 'assets', 'artifacts', 'gateway'],
+      // The artifacts service's local model (deterministic, no account), as in the artifacts e2e spec.
+      serviceEnv: { artifacts: { OPENPAW_LLM_MODEL: 'local/deterministic' } },
     });
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
@@ -121,5 +127,24 @@ describe('the web console in a real browser (Chromium), against the platform', (
     await page.locator('.timeline li[data-state=SUCCEEDED]').waitFor();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await screenshot(page, '6-run-detail');
+  });
+
+  it('adds study material, asks for a quiz, follows the job to completed and shows the quiz', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Study artifacts' }).click();
+    await page.getByRole('heading', { name: 'Study artifacts' }).waitFor();
+    await page.getByLabel('Notebook', { exact: true }).fill('nb-console');
+    await page.getByLabel('Study material', { exact: true }).fill(STUDY_MATERIAL);
+    await page.getByRole('radio', { name: 'quiz' }).check();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, '7-study-artifacts');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.waitForURL(/#\/artifacts\/[0-9a-f-]{36}$/, { timeout: 60_000 });
+
+    await page.locator('.job-status[data-status=completed]').waitFor({ timeout: 90_000 });
+    expect(await page.getByLabel('Progress', { exact: true }).getAttribute('value')).toBe('100');
+    await page.getByRole('heading', { name: 'Quiz', exact: true }).waitFor();
+    expect(await page.locator('.quiz-question').count()).toBeGreaterThan(0);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, '8-artifact-job-quiz');
   });
 });

@@ -2,12 +2,23 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { createGatewayClient } from './api/client.js';
 import { GatewayClientContext } from './api/context.js';
 import { Layout } from './components/layout.js';
+import { ArtifactJobPage } from './pages/artifact-job.js';
+import { ArtifactsPage } from './pages/artifacts.js';
 import { RunDetailPage } from './pages/run-detail.js';
 import { RunsPage } from './pages/runs.js';
 import { SignInPage } from './pages/sign-in.js';
 import { SubmitProblemPage } from './pages/submit-problem.js';
 import { type Route, routeOf } from './routes.js';
 import { forgetToken, storedToken, storeToken } from './session.js';
+
+const PAGE_TITLES: Record<Route['page'], string> = {
+  submitProblem: 'Solve a problem',
+  runs: 'Runs',
+  run: 'Run',
+  artifacts: 'Study artifacts',
+  artifactJob: 'Artifact job',
+  notFound: 'Not found',
+};
 
 function useRoute(): Route {
   const [route, setRoute] = useState(() => routeOf(location.hash));
@@ -27,6 +38,10 @@ function Page({ route }: { route: Route }) {
       return <RunsPage filter={route} />;
     case 'run':
       return <RunDetailPage runId={route.runId} />;
+    case 'artifacts':
+      return <ArtifactsPage />;
+    case 'artifactJob':
+      return <ArtifactJobPage jobId={route.jobId} />;
     case 'notFound':
       return (
         <section aria-labelledby="page-title">
@@ -58,7 +73,7 @@ export function App() {
     [token],
   );
   useEffect(() => {
-    const title = route.page === 'run' ? 'Run' : route.page === 'runs' ? 'Runs' : route.page === 'submitProblem' ? 'Solve a problem' : 'Not found';
+    const title = PAGE_TITLES[route.page];
     document.title = `${token === undefined ? 'Sign in' : title} · OpenPaw console`;
   }, [route, token]);
 

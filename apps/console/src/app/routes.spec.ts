@@ -7,6 +7,8 @@ describe('console routes', () => {
       { page: 'runs' },
       { page: 'runs', type: 'retrieve_or_generate', state: 'FAILED' },
       { page: 'run', runId: '0b6f0d8e-6c4a-4e8e-9d2a-2f1d7f3b9a10' },
+      { page: 'artifacts' },
+      { page: 'artifactJob', jobId: '0b6f0d8e-6c4a-4e8e-9d2a-2f1d7f3b9a10' },
     ] as const;
     for (const route of routes) expect(routeOf(hrefOf(route))).toEqual(route);
   });

@@ -3,9 +3,12 @@ export type Route =
   | { readonly page: 'submitProblem' }
   | { readonly page: 'runs'; readonly type?: string; readonly state?: string }
   | { readonly page: 'run'; readonly runId: string }
+  | { readonly page: 'artifacts' }
+  | { readonly page: 'artifactJob'; readonly jobId: string }
   | { readonly page: 'notFound'; readonly path: string };
 
 const RUN_PATH = /^\/runs\/([0-9a-f-]{36})$/i;
+const ARTIFACT_JOB_PATH = /^\/artifacts\/([0-9a-f-]{36})$/i;
 
 /** The route of a location hash (`#/runs?type=retrieve_or_generate`, `#/runs/<id>`, ...). */
 export function routeOf(hash: string): Route {
@@ -17,6 +20,9 @@ export function routeOf(hash: string): Route {
     const state = params.get('state') ?? '';
     return { page: 'runs', ...(type === '' ? {} : { type }), ...(state === '' ? {} : { state }) };
   }
+  if (path === '/artifacts') return { page: 'artifacts' };
+  const job = ARTIFACT_JOB_PATH.exec(path);
+  if (job?.[1] !== undefined) return { page: 'artifactJob', jobId: job[1].toLowerCase() };
   const run = RUN_PATH.exec(path);
   if (run?.[1] !== undefined) return { page: 'run', runId: run[1].toLowerCase() };
   return { page: 'notFound', path };
@@ -36,6 +42,10 @@ export function hrefOf(route: Route): string {
     }
     case 'run':
       return `#/runs/${route.runId}`;
+    case 'artifacts':
+      return '#/artifacts';
+    case 'artifactJob':
+      return `#/artifacts/${route.jobId}`;
     case 'notFound':
       return `#${route.path}`;
   }

@@ -22,6 +22,7 @@ export const WORKFLOWS: readonly WorkflowPresentation[] = [
     title: 'Solve (child run)',
     mainPath: [],
   },
+  { type: 'artifact_job', title: 'Study artifact job', mainPath: [] },
   { type: 'video_workflow', title: 'Video (background)', mainPath: [] },
   { type: 'reindex_asset', title: 'Reindex asset (background)', mainPath: [] },
 ];

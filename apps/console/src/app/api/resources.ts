@@ -20,3 +20,5 @@ export function errorMessage(error: unknown, fallback: string): string {
   }
   return fallback;
 }
+
+export type ArtifactJob = operations['ChatController_artifact']['responses'][200]['content']['application/json'];

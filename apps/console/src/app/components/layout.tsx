@@ -18,6 +18,11 @@ export function Layout({ route, onSignOut, children }: { route: Route; onSignOut
               </a>
             </li>
             <li>
+              <a href="#/artifacts" aria-current={route.page === 'artifacts' ? 'page' : undefined}>
+                Study artifacts
+              </a>
+            </li>
+            <li>
               <a href="#/runs" aria-current={route.page === 'runs' ? 'page' : undefined}>
                 Runs
               </a>
