@@ -25,7 +25,7 @@ export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.tools/**', '.run/**', 'contracts/**', '**/*.mjs', '**/*.js', '**/*.cjs'] },
   ...tseslint.configs.recommendedTypeChecked,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },

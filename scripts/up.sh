@@ -79,3 +79,5 @@ echo "== demo"
 bash scripts/demo.sh
 echo
 echo "OpenPaw is running: gateway http://127.0.0.1:3000 (OpenAPI at /docs). Stop with ./scripts/down.sh"
+echo "Web console: http://127.0.0.1:3000/console/  sign in with this dev token (user console-user, 12 h):"
+node dist/apps/gateway/src/dev-token.js console-user 12h

@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildConsole } from './build-console.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 rmSync(join(root, 'dist'), { recursive: true, force: true });
@@ -27,6 +28,13 @@ for (const lib of readdirSync(join(root, 'libs'))) {
     JSON.stringify({ name: `@openpaw/${lib}`, type: 'module', main: 'index.js', exports: { '.': './index.js', './*': './*/index.js' } }),
   );
   symlinkSync(join('..', '..', 'libs', lib, 'src'), join(scope, lib));
+}
+// The web console's bundle (served by the gateway at /console; ADR 0015).
+try {
+  await buildConsole(root);
+} catch (error) {
+  console.error(`build: the console did not build: ${error instanceof Error ? error.message : String(error)}`);
+  failed = true;
 }
 if (failed) {
   console.error('build: tsc reported errors (dist/ written anyway)');

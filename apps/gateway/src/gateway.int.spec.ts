@@ -237,11 +237,34 @@ describe('gateway (real NATS + PostgreSQL)', () => {
       expect(Date.parse(run['createdAt'] as string)).toBeLessThan(Date.parse(run['updatedAt'] as string));
     });
 
+    it("keeps every transition in the run's timeline, oldest version first, whatever order they came in", async () => {
+      await projected(aliceRun, aliceToken, 2);
+      // A redelivery of version 2 (a new message id, the same transition) changes nothing.
+      await publishState(aliceRun, ALICE, 2, 'WORKING', { view: { progress: 'two' } });
+      const timeline = await eventually(async () => {
+        const body = (await (await api(`/runs/${aliceRun}/transitions`, { token: aliceToken })).json()) as {
+          runId: string;
+          items: { version: number; stateAfter: string; stepName: string; stateBefore: string | null; occurredAt: string }[];
+        };
+        return body.items.length === 3 ? body : undefined;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(timeline.runId).toBe(aliceRun);
+      expect(timeline.items.map((t) => [t.version, t.stateBefore, t.stateAfter, t.stepName])).toEqual([
+        [0, null, 'CREATED', 'step-0'],
+        [1, 'PREVIOUS', 'STALE', 'step-1'],
+        [2, 'PREVIOUS', 'WORKING', 'step-2'],
+      ]);
+      const again = (await (await api(`/runs/${aliceRun}/transitions`, { token: aliceToken })).json()) as { items: unknown[] };
+      expect(again.items).toHaveLength(3);
+    });
+
     it("answers 404 for another user's run, whatever the route", async () => {
       const get = await api(`/runs/${bobRun}`, { token: aliceToken });
       expect(get.status).toBe(404);
       expect(await get.json()).toEqual({ error: 'not_found', message: 'no such run' });
       expect((await api(`/runs/${bobRun}/events`, { token: aliceToken })).status).toBe(404);
+      expect((await api(`/runs/${bobRun}/transitions`, { token: aliceToken })).status).toBe(404);
       expect((await api(`/runs/${bobRun}/cancel`, { method: 'POST', token: aliceToken })).status).toBe(404);
       expect((await api(`/runs/${randomUUID()}`, { token: aliceToken })).status).toBe(404);
     });
@@ -329,13 +352,15 @@ describe('gateway (real NATS + PostgreSQL)', () => {
     let coordinator: { stop(): void };
 
     /** A fake coordinator: answers each CancelRun with what `answer` decides. */
-    function fakeCoordinator(answer: (command: Envelope<MessageData<typeof CancelRun>>) => Promise<void>): { stop(): void } {
+    async function fakeCoordinator(answer: (command: Envelope<MessageData<typeof CancelRun>>) => Promise<void>): Promise<{ stop(): void }> {
       const subscription = nc.subscribe(CancelRun.subject, {
         callback: (_error, message: Msg) => {
           const parsed = parseEnvelope(CancelRun, message.data);
           if (parsed.ok) void answer(parsed.envelope);
         },
       });
+      // Subscribed at the server before the test's request can publish a CancelRun.
+      await nc.flush();
       return { stop: () => subscription.unsubscribe() };
     }
 
@@ -345,7 +370,7 @@ describe('gateway (real NATS + PostgreSQL)', () => {
       const runId = randomUUID();
       await publishState(runId, ALICE, 0, 'CREATED');
       await projected(runId, aliceToken, 0);
-      coordinator = fakeCoordinator(async (command) => {
+      coordinator = await fakeCoordinator(async (command) => {
         await publisher.publish(
           InputRefused,
           {
@@ -374,7 +399,7 @@ describe('gateway (real NATS + PostgreSQL)', () => {
       await publishState(runId, ALICE, 0, 'CREATED');
       await projected(runId, aliceToken, 0);
       const received: Envelope<MessageData<typeof CancelRun>>[] = [];
-      coordinator = fakeCoordinator(async (command) => {
+      coordinator = await fakeCoordinator(async (command) => {
         received.push(command);
         await publishState(command.data.runId, command.data.userId, 1, 'CANCELLED', { terminal: true });
       });
@@ -409,6 +434,8 @@ describe('gateway (real NATS + PostgreSQL)', () => {
           if (parsed.ok) starts.push(parsed.envelope);
         },
       });
+      // The subscription exists at the server before anything is published (else a loaded machine drops the first StartRun).
+      await nc.flush();
       try {
         const first = await submitter.submit({ workflowType: WORKFLOW, idempotencyKey: 'key-1', userId: ALICE, input: { n: 1 } });
         const duplicate = await submitter.submit({ workflowType: WORKFLOW, idempotencyKey: 'key-1', userId: ALICE, input: { n: 1 } });

@@ -1,6 +1,6 @@
 import { applyDecorators, type INestApplication } from '@nestjs/common';
 import { ApiBody, ApiParam, ApiQuery, DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import type { SchemaObject } from '@nestjs/swagger';
+import type { OpenAPIObject, SchemaObject } from '@nestjs/swagger';
 import { InternalHttpServer } from '@openpaw/platform';
 import { z } from 'zod';
 
@@ -38,8 +38,8 @@ export function ApiZodBody(schema: z.ZodType, options: { readonly required?: boo
 
 export const BEARER_SCHEME = 'bearer';
 
-/** Serves the OpenAPI document at `/docs/openapi.json` and Swagger UI at `/docs` (see `docsArePublic`). */
-export function setupOpenApi(app: INestApplication): void {
+/** The gateway's OpenAPI document, from its controllers' decorators (no listening, no connections needed). */
+export function openApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('OpenPaw API')
     .setDescription(
@@ -49,7 +49,12 @@ export function setupOpenApi(app: INestApplication): void {
     .setVersion('1')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, BEARER_SCHEME)
     .build();
-  const document = SwaggerModule.createDocument(app, config);
+  return SwaggerModule.createDocument(app, config);
+}
+
+/** Serves the OpenAPI document at `/docs/openapi.json` and Swagger UI at `/docs` (see `docsArePublic`). */
+export function setupOpenApi(app: INestApplication): void {
+  const document = openApiDocument(app);
   const internal = app.get(InternalHttpServer);
   // Always on the internal port (when there is one); on the public port only by flag, or when there is no internal port (local dev).
   internal.add('/docs/openapi.json', () => Promise.resolve({ contentType: 'application/json', body: JSON.stringify(document) }));

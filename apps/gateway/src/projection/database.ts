@@ -6,6 +6,7 @@ import { AssetProjectionStore } from '../assets/projection/asset-projection.stor
 import { gatewayMigrations } from './migrations/index.js';
 import { GATEWAY_SCHEMA, RunProjectionEntity } from './run-projection.entity.js';
 import { RunProjectionStore } from './run-projection.store.js';
+import { RunTransitionStore } from './run-transition.store.js';
 
 export const GATEWAY_DATA_SOURCE = Symbol('openpaw.gateway.dataSource');
 
@@ -36,6 +37,11 @@ export const databaseProviders: Provider[] = [
     provide: RunProjectionStore,
     inject: [GATEWAY_DATA_SOURCE],
     useFactory: (dataSource: DataSource) => new RunProjectionStore(dataSource),
+  },
+  {
+    provide: RunTransitionStore,
+    inject: [GATEWAY_DATA_SOURCE],
+    useFactory: (dataSource: DataSource) => new RunTransitionStore(dataSource),
   },
   {
     provide: AssetProjectionStore,

@@ -5,6 +5,7 @@ import { type Envelope, type MessageData, RunStateChanged, STREAMS, SUBJECT_ROOT
 import { type ConsumerHandle, DEFAULT_MAX_DELIVER, ensureConsumer, NATS_CONNECTION, startConsumer } from '@openpaw/messaging';
 import { MessageLogContext, MetricsMessagingObserver } from '@openpaw/platform';
 import { RunProjectionStore } from './run-projection.store.js';
+import { RunTransitionStore } from './run-transition.store.js';
 
 /**
  * FROZEN: the durable is the projection's position in the events stream; renaming it rebuilds the
@@ -15,7 +16,8 @@ export const PROJECTION_FILTER = `${SUBJECT_ROOT}.evt.workflow.>`;
 
 /**
  * Builds the gateway's projection: a durable JetStream consumer shared by every gateway replica
- * (each event applied once, by one of them), applying `RunStateChanged` by version.
+ * (each event applied once, by one of them), applying `RunStateChanged` by version
+ * and recording each one in the run's timeline.
  */
 @Injectable()
 export class ProjectionConsumer implements OnApplicationBootstrap, OnModuleDestroy {
@@ -24,6 +26,7 @@ export class ProjectionConsumer implements OnApplicationBootstrap, OnModuleDestr
   constructor(
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     private readonly store: RunProjectionStore,
+    private readonly transitions: RunTransitionStore,
     private readonly observer: MetricsMessagingObserver,
     private readonly logs: MessageLogContext,
   ) {}
@@ -53,6 +56,8 @@ export class ProjectionConsumer implements OnApplicationBootstrap, OnModuleDestr
 
   async apply(envelope: Envelope<MessageData<typeof RunStateChanged>>): Promise<void> {
     await this.logs.run(envelope, async () => {
+      // The timeline keeps every transition (idempotent by version); the run's row keeps the newest.
+      await this.transitions.record(envelope.data);
       const applied = await this.store.apply(envelope.data);
       this.logs.logger.debug({ state: envelope.data.stateAfter, version: envelope.data.version, applied }, 'run projection');
     });

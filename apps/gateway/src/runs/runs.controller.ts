@@ -18,6 +18,7 @@ import type { AuthenticatedUser } from '../auth/tokens.js';
 import { ApiZodBody, ApiZodParams, ApiZodQuery, BEARER_SCHEME, openApiSchema } from '../http/openapi.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { RunProjectionStore } from '../projection/run-projection.store.js';
+import { RunTransitionStore } from '../projection/run-transition.store.js';
 import { CancelRunHandler } from './cancel-run/cancel-run.handler.js';
 import { RunEventsStream } from './run-events/run-events.stream.js';
 import {
@@ -31,7 +32,9 @@ import {
   runIdParams,
   runPage,
   runResource,
+  runTimeline,
   toRunResource,
+  toRunTransitionResource,
   validationErrorBody,
 } from './runs.schemas.js';
 
@@ -46,6 +49,7 @@ const notFound = (): NotFoundException => new NotFoundException({ error: 'not_fo
 export class RunsController {
   constructor(
     private readonly runs: RunProjectionStore,
+    private readonly transitions: RunTransitionStore,
     private readonly cancelRun: CancelRunHandler,
     private readonly eventStream: RunEventsStream,
   ) {}
@@ -85,6 +89,24 @@ export class RunsController {
     const run = await this.runs.findForUser(params.id, user.userId);
     if (run === undefined) throw notFound();
     return toRunResource(run);
+  }
+
+  @Get(':id/transitions')
+  @ApiOperation({
+    summary: "A run's timeline: every state change, oldest first.",
+    description: 'From the run events the gateway projects (`RunStateChanged`): state before and after, the step that caused it, the attempt.',
+  })
+  @ApiZodParams(runIdParams)
+  @ApiOkResponse({ schema: openApiSchema(runTimeline) })
+  @ApiNotFoundResponse({ description: 'No such run among the caller’s.', schema: openApiSchema(errorBody) })
+  async timeline(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param(new ZodValidationPipe(runIdParams)) params: z.output<typeof runIdParams>,
+  ): Promise<z.output<typeof runTimeline>> {
+    const run = await this.runs.findForUser(params.id, user.userId);
+    if (run === undefined) throw notFound();
+    const transitions = await this.transitions.forRun(run.runId);
+    return { runId: run.runId, items: transitions.map(toRunTransitionResource) };
   }
 
   @Get(':id/events')

@@ -5,6 +5,7 @@ import { GATEWAY_CONFIG, type GatewayConfig } from '../config.js';
 import { RunEventBus } from '../events/run-event-bus.js';
 import { databaseProviders, GATEWAY_DATA_SOURCE } from '../projection/database.js';
 import { RunProjectionStore } from '../projection/run-projection.store.js';
+import { RunTransitionStore } from '../projection/run-transition.store.js';
 import { AssetProjectionStore } from '../assets/projection/asset-projection.store.js';
 import { COMMAND_PUBLISHER } from './ports.js';
 import { RunSubmitter } from './submit/run-submitter.js';
@@ -28,7 +29,7 @@ export class RunsModule {
         RunEventBus,
         RunSubmitter,
       ],
-      exports: [GATEWAY_CONFIG, COMMAND_PUBLISHER, GATEWAY_DATA_SOURCE, RunProjectionStore, AssetProjectionStore, BLOB_STORE, ShareLinkVerifier, RunEventBus, RunSubmitter],
+      exports: [GATEWAY_CONFIG, COMMAND_PUBLISHER, GATEWAY_DATA_SOURCE, RunProjectionStore, RunTransitionStore, AssetProjectionStore, BLOB_STORE, ShareLinkVerifier, RunEventBus, RunSubmitter],
     };
   }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RunCursor, RunProjection } from '../projection/run-projection.store.js';
+import type { RunTransition } from '../projection/run-transition.store.js';
 
 /** `/runs/:id` */
 export const runIdParams = z.object({ id: z.uuid() });
@@ -102,4 +103,24 @@ export function toRunResource(run: RunProjection): RunResource {
     createdAt: run.createdAt.toISOString(),
     updatedAt: run.updatedAt.toISOString(),
   };
+}
+
+/** One state change in a run's timeline. */
+export const runTransitionResource = z.object({
+  version: z.int().nonnegative(),
+  attemptNo: z.int().positive(),
+  stateBefore: z.string().nullable().describe('null for the run\'s first state.'),
+  stateAfter: z.string(),
+  stepName: z.string().describe('The step (input) that caused the change, as the workflow names it.'),
+  terminal: z.boolean(),
+  occurredAt: z.iso.datetime({ offset: true }),
+});
+
+export const runTimeline = z.object({
+  runId: z.uuid(),
+  items: z.array(runTransitionResource).describe('Oldest first.'),
+});
+
+export function toRunTransitionResource(transition: RunTransition): z.infer<typeof runTransitionResource> {
+  return { ...transition, occurredAt: transition.occurredAt.toISOString() };
 }

@@ -1,6 +1,7 @@
 import { CreateRunProjection1763800000000 } from './1763800000000-create-run-projection.js';
 import { CreateAssetProjection1763900000000 } from './1763900000000-create-asset-projection.js';
 import { IndexRunsInFlight1764100000000 } from './1764100000000-index-runs-in-flight.js';
+import { CreateRunTransitions1764200000000 } from './1764200000000-create-run-transitions.js';
 import { CreateUserProviderKeys1764300000000 } from './1764300000000-create-user-provider-keys.js';
 
 /** The gateway schema's migrations, oldest first. */
@@ -8,6 +9,7 @@ export const gatewayMigrations = [
   CreateRunProjection1763800000000,
   CreateAssetProjection1763900000000,
   IndexRunsInFlight1764100000000,
+  CreateRunTransitions1764200000000,
   // Spec 05 (research flow).
   CreateUserProviderKeys1764300000000,
 ];

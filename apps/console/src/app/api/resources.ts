@@ -1,0 +1,24 @@
+import type { operations } from './schema.js';
+
+/** The resources the console shows, named from the generated operations (never restated by hand). */
+export type Run = operations['RunsController_get']['responses'][200]['content']['application/json'];
+export type RunPage = operations['RunsController_list']['responses'][200]['content']['application/json'];
+export type RunTimeline = operations['RunsController_timeline']['responses'][200]['content']['application/json'];
+export type RunTransition = RunTimeline['items'][number];
+export type ProblemSubmission = operations['ProblemsController_submit']['responses'][202]['content']['application/json'];
+
+/** The message of an error body the gateway answered (`{ error, message? }`), for people. */
+export function errorMessage(error: unknown, fallback: string): string {
+  if (typeof error === 'object' && error !== null) {
+    const body = error as { message?: unknown; error?: unknown; detail?: unknown; issues?: unknown };
+    if (Array.isArray(body.issues)) {
+      return body.issues.map((issue: { path?: string; message?: string }) => `${issue.path ?? ''}: ${issue.message ?? ''}`).join('; ');
+    }
+    if (typeof body.detail === 'string') return body.detail;
+    if (typeof body.message === 'string') return body.message;
+    if (typeof body.error === 'string') return body.error;
+  }
+  return fallback;
+}
+
+export type ArtifactJob = operations['ChatController_artifact']['responses'][200]['content']['application/json'];

@@ -1,0 +1,105 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { createGatewayClient } from './api/client.js';
+import { GatewayClientContext } from './api/context.js';
+import { Layout } from './components/layout.js';
+import { ArtifactJobPage } from './pages/artifact-job.js';
+import { ArtifactsPage } from './pages/artifacts.js';
+import { RunDetailPage } from './pages/run-detail.js';
+import { RunsPage } from './pages/runs.js';
+import { SignInPage } from './pages/sign-in.js';
+import { SubmitProblemPage } from './pages/submit-problem.js';
+import { type Route, routeOf } from './routes.js';
+import { forgetToken, storedToken, storeToken } from './session.js';
+
+const PAGE_TITLES: Record<Route['page'], string> = {
+  submitProblem: 'Solve a problem',
+  runs: 'Runs',
+  run: 'Run',
+  artifacts: 'Study artifacts',
+  artifactJob: 'Artifact job',
+  notFound: 'Not found',
+};
+
+function useRoute(): Route {
+  const [route, setRoute] = useState(() => routeOf(location.hash));
+  useEffect(() => {
+    const onChange = (): void => setRoute(routeOf(location.hash));
+    addEventListener('hashchange', onChange);
+    return () => removeEventListener('hashchange', onChange);
+  }, []);
+  return route;
+}
+
+function Page({ route }: { route: Route }) {
+  switch (route.page) {
+    case 'submitProblem':
+      return <SubmitProblemPage />;
+    case 'runs':
+      return <RunsPage filter={route} />;
+    case 'run':
+      return <RunDetailPage runId={route.runId} />;
+    case 'artifacts':
+      return <ArtifactsPage />;
+    case 'artifactJob':
+      return <ArtifactJobPage jobId={route.jobId} />;
+    case 'notFound':
+      return (
+        <section aria-labelledby="page-title">
+          <h1 id="page-title">Page not found</h1>
+          <p>
+            There is no page at <code>{route.path}</code>. <a href="#/runs">See your runs</a>.
+          </p>
+        </section>
+      );
+  }
+}
+
+/** The console: the sign-in page until there is a token, then the pages of the signed-in session. */
+export function App() {
+  const [token, setToken] = useState(storedToken);
+  const [expired, setExpired] = useState(false);
+  const route = useRoute();
+  const client = useMemo(
+    () =>
+      createGatewayClient({
+        baseUrl: location.origin,
+        token: () => token,
+        onUnauthorized: () => {
+          forgetToken();
+          setExpired(true);
+          setToken(undefined);
+        },
+      }),
+    [token],
+  );
+  useEffect(() => {
+    const title = PAGE_TITLES[route.page];
+    document.title = `${token === undefined ? 'Sign in' : title} · OpenPaw console`;
+  }, [route, token]);
+
+  if (token === undefined) {
+    return (
+      <SignInPage
+        expired={expired}
+        onSignedIn={(signedIn) => {
+          storeToken(signedIn);
+          setExpired(false);
+          setToken(signedIn);
+        }}
+      />
+    );
+  }
+  return (
+    <GatewayClientContext.Provider value={client}>
+      <Layout
+        route={route}
+        onSignOut={() => {
+          forgetToken();
+          setToken(undefined);
+        }}
+      >
+        <Page route={route} />
+      </Layout>
+    </GatewayClientContext.Provider>
+  );
+}

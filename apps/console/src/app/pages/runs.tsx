@@ -1,0 +1,133 @@
+import { useEffect, useState } from 'preact/hooks';
+import { useGatewayClient } from '../api/context.js';
+import { errorMessage, type Run } from '../api/resources.js';
+import { StateBadge } from '../components/state-badge.js';
+import { hrefOf } from '../routes.js';
+import { FILTER_STATES, stateLabel, WORKFLOWS, workflowTitle } from '../workflows.js';
+
+const PAGE_SIZE = 20;
+
+export interface RunsFilter {
+  readonly type?: string;
+  readonly state?: string;
+}
+
+/** The caller's runs, newest first, filtered by type and state (the filter lives in the URL, so a view can be bookmarked). */
+export function RunsPage({ filter }: { filter: RunsFilter }) {
+  const client = useGatewayClient();
+  const [runs, setRuns] = useState<Run[]>([]);
+  const [nextCursor, setNextCursor] = useState<string | undefined>();
+  const [problem, setProblem] = useState<string | undefined>();
+  const [loading, setLoading] = useState(true);
+
+  const load = async (cursor: string | undefined): Promise<void> => {
+    setLoading(true);
+    const { data, error } = await client.GET('/runs', {
+      params: { query: { limit: PAGE_SIZE, ...(filter.type === undefined ? {} : { type: filter.type }), ...(filter.state === undefined ? {} : { state: filter.state }), ...(cursor === undefined ? {} : { cursor }) } },
+    });
+    setLoading(false);
+    if (data === undefined) {
+      setProblem(errorMessage(error, 'The runs could not be read.'));
+      return;
+    }
+    setProblem(undefined);
+    setRuns((previous) => (cursor === undefined ? data.items : [...previous, ...data.items]));
+    setNextCursor(data.nextCursor);
+  };
+
+  useEffect(() => {
+    void load(undefined);
+    // A new filter is a new list.
+  }, [filter.type, filter.state]);
+
+  const applyFilter = (next: RunsFilter): void => {
+    location.hash = hrefOf({ page: 'runs', ...next });
+  };
+
+  return (
+    <section aria-labelledby="page-title">
+      <h1 id="page-title">Runs</h1>
+      <form class="filters" aria-label="Filter runs" onSubmit={(event) => event.preventDefault()}>
+        <div class="field">
+          <label for="filter-type">Workflow</label>
+          <select
+            id="filter-type"
+            value={filter.type ?? ''}
+            onChange={(event) => applyFilter({ ...filter, type: event.currentTarget.value || undefined })}
+          >
+            <option value="">All workflows</option>
+            {WORKFLOWS.map((workflow) => (
+              <option key={workflow.type} value={workflow.type}>
+                {workflow.title}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div class="field">
+          <label for="filter-state">State</label>
+          <select
+            id="filter-state"
+            value={filter.state ?? ''}
+            onChange={(event) => applyFilter({ ...filter, state: event.currentTarget.value || undefined })}
+          >
+            <option value="">Any state</option>
+            {FILTER_STATES.map((state) => (
+              <option key={state} value={state}>
+                {stateLabel(state)}
+              </option>
+            ))}
+          </select>
+        </div>
+      </form>
+      {problem !== undefined && (
+        <p class="error" role="alert">
+          {problem}
+        </p>
+      )}
+      <p class="sr-status" role="status">
+        {loading ? 'Loading runs…' : `${runs.length} run${runs.length === 1 ? '' : 's'} shown.`}
+      </p>
+      {runs.length > 0 && (
+        <table class="runs">
+          <caption class="visually-hidden">Your runs, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Run</th>
+              <th scope="col">Workflow</th>
+              <th scope="col">State</th>
+              <th scope="col">Started</th>
+              <th scope="col">Updated</th>
+            </tr>
+          </thead>
+          <tbody>
+            {runs.map((run) => (
+              <tr key={run.runId}>
+                <td>
+                  <a href={hrefOf({ page: 'run', runId: run.runId })}>
+                    <code>{run.runId.slice(0, 8)}</code>
+                    <span class="visually-hidden"> (run {run.runId})</span>
+                  </a>
+                </td>
+                <td>{workflowTitle(run.workflowType)}</td>
+                <td>
+                  <StateBadge state={run.state} terminal={run.terminal} />
+                </td>
+                <td>
+                  <time dateTime={run.createdAt}>{new Date(run.createdAt).toLocaleString()}</time>
+                </td>
+                <td>
+                  <time dateTime={run.updatedAt}>{new Date(run.updatedAt).toLocaleString()}</time>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {nextCursor !== undefined && (
+        <button type="button" class="secondary" disabled={loading} onClick={() => void load(nextCursor)}>
+          Load more
+        </button>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,20 @@
+import { hrefOf, routeOf } from './routes.js';
+
+describe('console routes', () => {
+  it('given each page, when its href is read back, then the same route comes out', () => {
+    const routes = [
+      { page: 'submitProblem' },
+      { page: 'runs' },
+      { page: 'runs', type: 'retrieve_or_generate', state: 'FAILED' },
+      { page: 'run', runId: '0b6f0d8e-6c4a-4e8e-9d2a-2f1d7f3b9a10' },
+      { page: 'artifacts' },
+      { page: 'artifactJob', jobId: '0b6f0d8e-6c4a-4e8e-9d2a-2f1d7f3b9a10' },
+    ] as const;
+    for (const route of routes) expect(routeOf(hrefOf(route))).toEqual(route);
+  });
+
+  it('given an empty hash, then the problem form; given an unknown path, then not found', () => {
+    expect(routeOf('')).toEqual({ page: 'submitProblem' });
+    expect(routeOf('#/nowhere')).toEqual({ page: 'notFound', path: '/nowhere' });
+  });
+});

@@ -1,0 +1,150 @@
+import { join } from 'node:path';
+import { freshDatabase, privateNatsServer, type NatsServerHandle, type RunningPlatform, startPlatformProcesses } from '@openpaw/testing';
+import { SignJWT } from 'jose';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium, screenshot, seriousAccessibilityViolations } from './testing/browser.js';
+
+const root = join(import.meta.dirname, '../../..');
+const STUDY_MATERIAL =
+  'Photosynthesis is the process by which green plants use sunlight, water and carbon dioxide to make glucose and release oxygen. ' +
+  'It takes place in the chloroplasts, which contain the green pigment chlorophyll. The light-dependent reactions make ATP and NADPH; ' +
+  'the Calvin cycle then fixes carbon dioxide into sugars.';
+const RUN_URL = /#\/runs\/([0-9a-f-]{36})$/;
+
+/** A dev token as the gateway signs it (`dev-token.ts`): HS256 with the platform's secret. */
+async function devToken(secret: string, userId: string): Promise<string> {
+  return new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(userId)
+    .setIssuer('openpaw')
+    .setAudience('openpaw-api')
+    .setIssuedAt()
+    .setExpirationTime('1h')
+    .sign(new TextEncoder().encode(secret));
+}
+
+describe('the web console in a real browser (Chromium), against the platform', () => {
+  let nats: NatsServerHandle;
+  let platform: RunningPlatform;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const policyViolations: string[] = [];
+
+  beforeAll(async () => {
+    nats = await privateNatsServer();
+    platform = await startPlatformProcesses({
+      root,
+      natsUrl: nats.url,
+      databaseUrl: await freshDatabase('e2e_console'),
+      services: ['coordinator', 'ingestion', 'retrieval', 'solve', 'assets', 'artifacts', 'gateway'],
+      // The artifacts service's local model (deterministic, no account), as in the artifacts e2e spec.
+      serviceEnv: { artifacts: { OPENPAW_LLM_MODEL: 'local/deterministic' } },
+    });
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+    page = await context.newPage();
+    // Anything the console's CSP blocks is a bug in the console (or in the policy).
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) policyViolations.push(message.text());
+    });
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await platform?.stop();
+    await nats?.dispose();
+  });
+
+  afterEach(() => expect(policyViolations).toEqual([]));
+
+  it('is served by the gateway at /console with its security and cache headers', async () => {
+    const response = await page.goto(`${platform.gatewayUrl}/console`);
+    expect(page.url()).toBe(`${platform.gatewayUrl}/console/`);
+    const headers = response?.headers() ?? {};
+    expect(headers['content-security-policy']).toContain("script-src 'self'");
+    expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(headers['cache-control']).toBe('no-cache');
+    const bundle = await page.request.get(await page.locator('script[type=module]').getAttribute('src').then((src) => new URL(src ?? '', page.url()).href));
+    expect(bundle.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('refuses a wrong token, then signs in with the dev token', async () => {
+    await page.getByRole('heading', { name: 'Sign in to the OpenPaw console' }).waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.getByLabel('Access token', { exact: true }).fill('not-a-token');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'did not accept this token' }).waitFor();
+    await screenshot(page, '1-sign-in-refused');
+
+    await page.getByLabel('Access token', { exact: true }).fill(await devToken(platform.jwtSecret, 'console-alice'));
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Solve a problem' }).waitFor();
+  });
+
+  it('submits a text problem and follows the run live to SUCCEEDED with the MathML solution and its timeline', async () => {
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.getByLabel('Problem', { exact: true }).fill('Solve for x: 2x + 3 = 7');
+    await screenshot(page, '2-submit-problem');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.waitForURL(RUN_URL);
+
+    const state = page.locator('.run-state [data-state]');
+    await state.and(page.locator('[data-state=SUCCEEDED]')).waitFor({ timeout: 90_000 });
+    // spec 01's main path, the current state marked for assistive technology.
+    await page.locator('.progress li[aria-current=step][data-state=SUCCEEDED]').waitFor();
+    const solution = page.frameLocator('iframe[title=Solution]');
+    await solution.locator('math').first().waitFor({ timeout: 30_000 });
+    expect(await page.locator('iframe[title=Solution]').getAttribute('sandbox')).toBe('');
+    const timeline = page.locator('.timeline li');
+    await timeline.and(page.locator('[data-state=SUCCEEDED]')).waitFor();
+    const timelineStates = await Promise.all((await timeline.all()).map((item) => item.getAttribute('data-state')));
+    expect(timelineStates).toEqual(expect.arrayContaining(['INGESTING', 'RETRIEVING', 'SUCCEEDED']));
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, '3-run-succeeded-with-solution');
+  });
+
+  it('lists the run, filters by state, and opens its detail page with the timeline', async () => {
+    const runId = RUN_URL.exec(page.url())?.[1] ?? '';
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
+    await page.getByRole('heading', { name: 'Runs' }).waitFor();
+    const runLink = page.getByRole('link', { name: new RegExp(`run ${runId}`) });
+    await runLink.waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, '4-runs');
+
+    await page.getByLabel('State', { exact: true }).selectOption('FAILED');
+    await page.getByRole('status').filter({ hasText: '0 runs shown.' }).waitFor();
+    await page.getByLabel('State', { exact: true }).selectOption('SUCCEEDED');
+    await page.getByLabel('Workflow', { exact: true }).selectOption('retrieve_or_generate');
+    await runLink.waitFor();
+    expect(page.url()).toContain('#/runs?type=retrieve_or_generate&state=SUCCEEDED');
+    await screenshot(page, '5-runs-filtered');
+
+    await runLink.click();
+    await page.waitForURL(RUN_URL);
+    await page.getByRole('heading', { name: 'Timeline' }).waitFor();
+    await page.locator('.timeline li[data-state=SUCCEEDED]').waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, '6-run-detail');
+  });
+
+  it('adds study material, asks for a quiz, follows the job to completed and shows the quiz', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Study artifacts' }).click();
+    await page.getByRole('heading', { name: 'Study artifacts' }).waitFor();
+    await page.getByLabel('Notebook', { exact: true }).fill('nb-console');
+    await page.getByLabel('Study material', { exact: true }).fill(STUDY_MATERIAL);
+    await page.getByRole('radio', { name: 'quiz' }).check();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, '7-study-artifacts');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.waitForURL(/#\/artifacts\/[0-9a-f-]{36}$/, { timeout: 60_000 });
+
+    await page.locator('.job-status[data-status=completed]').waitFor({ timeout: 90_000 });
+    expect(await page.getByLabel('Progress', { exact: true }).getAttribute('value')).toBe('100');
+    await page.getByRole('heading', { name: 'Quiz', exact: true }).waitFor();
+    expect(await page.locator('.quiz-question').count()).toBeGreaterThan(0);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, '8-artifact-job-quiz');
+  });
+});

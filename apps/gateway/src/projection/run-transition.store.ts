@@ -1,0 +1,62 @@
+import type { DataSource } from 'typeorm';
+import { GATEWAY_SCHEMA } from './run-projection.entity.js';
+import type { RunStateChangedData } from './run-projection.store.js';
+
+/** One state change of a run, as its `RunStateChanged` event told it. */
+export interface RunTransition {
+  readonly version: number;
+  readonly attemptNo: number;
+  readonly stateBefore: string | null;
+  readonly stateAfter: string;
+  readonly stepName: string;
+  readonly terminal: boolean;
+  readonly occurredAt: Date;
+}
+
+const TABLE = `"${GATEWAY_SCHEMA}"."run_transitions"`;
+
+/** Most transitions one run's timeline shows (a run retries a step a bounded number of times). */
+export const MAX_TIMELINE_TRANSITIONS = 500;
+
+interface TransitionRow {
+  version: number;
+  attempt_no: number;
+  state_before: string | null;
+  state_after: string;
+  step_name: string;
+  terminal: boolean;
+  occurred_at: Date;
+}
+
+/** The gateway's `run_transitions` table: each run's public timeline, in version order. */
+export class RunTransitionStore {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Records a run event's transition; a redelivered event (same run and version) changes nothing. */
+  async record(event: RunStateChangedData): Promise<void> {
+    await this.dataSource.query(
+      `insert into ${TABLE} (run_id, version, attempt_no, state_before, state_after, step_name, terminal, occurred_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8::timestamptz)
+       on conflict (run_id, version) do nothing`,
+      [event.runId, event.version, event.attemptNo, event.stateBefore, event.stateAfter, event.stepName, event.terminal, event.occurredAt],
+    );
+  }
+
+  /** A run's transitions, oldest first (the caller has checked that the run is the user's). */
+  async forRun(runId: string): Promise<RunTransition[]> {
+    const rows = await this.dataSource.query<TransitionRow[]>(
+      `select version, attempt_no, state_before, state_after, step_name, terminal, occurred_at
+         from ${TABLE} where run_id = $1 order by version limit $2`,
+      [runId, MAX_TIMELINE_TRANSITIONS],
+    );
+    return rows.map((row) => ({
+      version: row.version,
+      attemptNo: row.attempt_no,
+      stateBefore: row.state_before,
+      stateAfter: row.state_after,
+      stepName: row.step_name,
+      terminal: row.terminal,
+      occurredAt: row.occurred_at,
+    }));
+  }
+}
