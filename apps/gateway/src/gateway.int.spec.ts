@@ -329,6 +329,24 @@ describe('gateway (real NATS + PostgreSQL)', () => {
       expect(stream.comments()).toBeGreaterThanOrEqual(0);
     });
 
+    it('waits briefly for a run accepted a moment before it is projected, and still answers 404 for a run that never comes', async () => {
+      const runId = randomUUID();
+      const opening = api(`/runs/${runId}/events`, { token: aliceToken });
+      // The run's first event arrives after the client opened the stream (as right after a submission).
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await publishState(runId, ALICE, 0, 'CREATED');
+      const response = await opening;
+      expect(response.status).toBe(200);
+      const stream = sseReader(response);
+      expect(await stream.nextEvent()).toMatchObject({ event: 'state', id: '0', data: { state: 'CREATED' } });
+      await publishState(runId, ALICE, 1, 'COMPLETED', { terminal: true });
+      expect(await stream.nextEvent()).toMatchObject({ event: 'state', id: '1', data: { state: 'COMPLETED' } });
+
+      const started = Date.now();
+      expect((await api(`/runs/${randomUUID()}/events`, { token: aliceToken })).status).toBe(404);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(4_500);
+    });
+
     it('sends heartbeat comments while nothing happens, and resumes after Last-Event-ID', async () => {
       const runId = randomUUID();
       await publishState(runId, ALICE, 0, 'CREATED');

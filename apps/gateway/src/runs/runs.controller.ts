@@ -17,7 +17,7 @@ import { CurrentUser } from '../auth/current-user.decorator.js';
 import type { AuthenticatedUser } from '../auth/tokens.js';
 import { ApiZodBody, ApiZodParams, ApiZodQuery, BEARER_SCHEME, openApiSchema } from '../http/openapi.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
-import { RunProjectionStore } from '../projection/run-projection.store.js';
+import { type RunProjection, RunProjectionStore } from '../projection/run-projection.store.js';
 import { RunTransitionStore } from '../projection/run-transition.store.js';
 import { CancelRunHandler } from './cancel-run/cancel-run.handler.js';
 import { RunEventsStream } from './run-events/run-events.stream.js';
@@ -37,6 +37,9 @@ import {
   toRunTransitionResource,
   validationErrorBody,
 } from './runs.schemas.js';
+
+/** How long the event stream waits for a just-accepted run to reach the projection (its first event in flight). */
+const PROJECTION_GRACE_MS = 5_000;
 
 const notFound = (): NotFoundException => new NotFoundException({ error: 'not_found', message: 'no such run' });
 
@@ -126,7 +129,9 @@ export class RunsController {
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
-    const run = await this.runs.findForUser(params.id, user.userId);
+    // A run accepted a moment ago may not be projected yet (its first event is on its way): a client
+    // that opens the stream right after submitting waits for it briefly instead of getting a 404.
+    const run = await this.projectedSoon(params.id, user.userId);
     if (run === undefined) throw notFound();
     await this.eventStream.stream(run, request, response);
   }
@@ -170,6 +175,16 @@ export class RunsController {
         return { runId: params.id, status: 'cancelled', state: result.state, terminal: true };
       case 'pending':
         return { runId: params.id, status: 'pending', state: result.state, terminal: false };
+    }
+  }
+
+  /** The caller's run, waiting up to `PROJECTION_GRACE_MS` for a run the projection does not show yet. */
+  private async projectedSoon(runId: string, userId: string): Promise<RunProjection | undefined> {
+    const deadline = Date.now() + PROJECTION_GRACE_MS;
+    for (;;) {
+      const run = await this.runs.findForUser(runId, userId);
+      if (run !== undefined || Date.now() >= deadline) return run;
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
 }
