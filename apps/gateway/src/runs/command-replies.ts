@@ -1,0 +1,71 @@
+import { Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import type { NatsConnection, Subscription } from '@nats-io/nats-core';
+import { type AnyMessageDefinition, type Envelope, parseEnvelope } from '@openpaw/contracts';
+
+/**
+ * Request/reply over the event stream for the routes that answer synchronously: a core NATS
+ * subscription per replica on the answer subjects (like the run events), and a waiter per command id
+ * (every awaited answer carries the command's id as `commandId`). Register the waiter before
+ * publishing the command. Each service whose answers the gateway awaits has a subclass naming them.
+ */
+export abstract class CommandReplies<Reply extends Envelope> implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger: Logger;
+  private readonly subscriptions: Subscription[] = [];
+  private readonly waiters = new Map<string, (reply: Reply) => void>();
+
+  protected constructor(
+    private readonly nc: NatsConnection,
+    private readonly answers: readonly AnyMessageDefinition[],
+    name: string,
+  ) {
+    this.logger = new Logger(name);
+  }
+
+  async onModuleInit(): Promise<void> {
+    for (const definition of this.answers) {
+      this.subscriptions.push(
+        this.nc.subscribe(definition.subject, {
+          callback: (error, message) => {
+            if (error !== null) return;
+            const parsed = parseEnvelope(definition, message.data);
+            if (!parsed.ok) {
+              this.logger.warn({ subject: message.subject, reason: parsed.reason }, 'ignoring an unreadable reply');
+              return;
+            }
+            const commandId = (parsed.envelope.data as { commandId: string }).commandId;
+            // The subject was subscribed for this subclass's answers, so the envelope is one of `Reply`.
+            this.waiters.get(commandId)?.(parsed.envelope as Reply);
+          },
+        }),
+      );
+    }
+    await this.nc.flush();
+  }
+
+  /**
+   * Resolves with the answer to command `commandId`, or `undefined` after `timeoutMs` (or when
+   * `signal` aborts). `cancel()` stops waiting (e.g. when publishing the command failed).
+   */
+  waitFor(commandId: string, timeoutMs: number, signal?: AbortSignal): { readonly reply: Promise<Reply | undefined>; cancel(): void } {
+    let cancel: () => void = () => undefined;
+    const reply = new Promise<Reply | undefined>((resolve) => {
+      const finish = (value: Reply | undefined): void => {
+        clearTimeout(timer);
+        this.waiters.delete(commandId);
+        signal?.removeEventListener('abort', onAbort);
+        resolve(value);
+      };
+      const onAbort = (): void => finish(undefined);
+      const timer = setTimeout(() => finish(undefined), timeoutMs);
+      this.waiters.set(commandId, finish);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      cancel = () => finish(undefined);
+      if (signal?.aborted === true) finish(undefined);
+    });
+    return { reply, cancel };
+  }
+
+  onApplicationShutdown(): void {
+    for (const subscription of this.subscriptions.splice(0)) subscription.unsubscribe();
+  }
+}
