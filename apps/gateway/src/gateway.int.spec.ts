@@ -23,6 +23,7 @@ import { GatewayModule } from './app.module.js';
 import { signAccessToken } from './auth/tokens.js';
 import type { GatewayConfig } from './config.js';
 import { configureGateway } from './configure.js';
+import { RunProjectionStore } from './projection/run-projection.store.js';
 import { RunSubmitter } from './runs/submit/run-submitter.js';
 
 process.env['LOG_LEVEL'] ??= 'warn';
@@ -470,6 +471,8 @@ describe('gateway (real NATS + PostgreSQL)', () => {
         const outcome = await waiting;
         expect(outcome.reached).toBe(true);
         expect(outcome.run).toMatchObject({ state: 'COMPLETED', terminal: true, view: { answer: 42 } });
+        // Read-your-writes: once the wait says COMPLETED, the projection every other route reads says so too.
+        expect((await app.get(RunProjectionStore).find(first.runId))?.state).toBe('COMPLETED');
 
         const timedOut = await submitter.awaitRun(randomUUID(), { timeoutMs: 100 });
         expect(timedOut).toEqual({ reached: false });

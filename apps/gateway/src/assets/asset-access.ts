@@ -1,9 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { BlobNotFoundError, type BlobStore } from '@openpaw/providers/blob';
 import { type RunProjection, RunProjectionStore } from '../projection/run-projection.store.js';
+import { pollUntil } from '../projection/poll-until.js';
 import { solutionAssetIdOf, videoPendingOf } from '../problems/workflow-result.js';
 import { BLOB_STORE } from './blobs/blob-store.provider.js';
 import { type AssetRecord, AssetProjectionStore } from './projection/asset-projection.store.js';
+
+/** How long a finished run's solution waits for the asset projection to show it. */
+const ASSET_CATCH_UP_MS = 2_000;
 
 export type RunSolution =
   | { readonly kind: 'notFound' }
@@ -63,7 +67,8 @@ export class AssetAccess {
     if (run === undefined) return { kind: 'notFound' };
     const assetId = solutionAssetIdOf(run.view);
     if (assetId === undefined) return run.terminal ? { kind: 'none', run } : { kind: 'pending', run };
-    const asset = await this.assets.find(assetId);
+    // The asset's own projection may trail the run's by a moment; an ended run's asset is waited for briefly.
+    const asset = run.terminal ? await pollUntil(() => this.assets.find(assetId), (found) => found !== undefined, ASSET_CATCH_UP_MS) : await this.assets.find(assetId);
     return asset === undefined ? { kind: 'pending', run } : { kind: 'ready', run, asset };
   }
 

@@ -1,6 +1,7 @@
 import type { MessageData, RunStateChanged } from '@openpaw/contracts';
 import type { DataSource, Repository } from 'typeorm';
 import { GATEWAY_SCHEMA, RunProjectionEntity } from './run-projection.entity.js';
+import { pollUntil } from './poll-until.js';
 
 export type RunStateChangedData = MessageData<typeof RunStateChanged>;
 
@@ -183,6 +184,17 @@ export class RunProjectionStore {
   async findForUser(runId: string, userId: string): Promise<RunProjection | undefined> {
     const entity = await this.repository.findOneBy({ runId, userId });
     return entity === null ? undefined : toProjection(entity);
+  }
+
+  /** The run once its row satisfies `ready`, waiting at most `graceMs` (see `pollUntil`); else the row as it is then. */
+  findWhen(
+    runId: string,
+    ready: (run: RunProjection) => boolean,
+    options: { readonly userId?: string; readonly graceMs: number },
+  ): Promise<RunProjection | undefined> {
+    const read = (): Promise<RunProjection | undefined> =>
+      options.userId === undefined ? this.find(runId) : this.findForUser(runId, options.userId);
+    return pollUntil(read, (run) => run !== undefined && ready(run), options.graceMs);
   }
 
   /** The user's runs, newest first, `limit` per page, after the cursor. */

@@ -17,7 +17,7 @@ import { CurrentUser } from '../auth/current-user.decorator.js';
 import type { AuthenticatedUser } from '../auth/tokens.js';
 import { ApiZodBody, ApiZodParams, ApiZodQuery, BEARER_SCHEME, openApiSchema } from '../http/openapi.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
-import { type RunProjection, RunProjectionStore } from '../projection/run-projection.store.js';
+import { RunProjectionStore } from '../projection/run-projection.store.js';
 import { RunTransitionStore } from '../projection/run-transition.store.js';
 import { CancelRunHandler } from './cancel-run/cancel-run.handler.js';
 import { RunEventsStream } from './run-events/run-events.stream.js';
@@ -131,7 +131,7 @@ export class RunsController {
   ): Promise<void> {
     // A run accepted a moment ago may not be projected yet (its first event is on its way): a client
     // that opens the stream right after submitting waits for it briefly instead of getting a 404.
-    const run = await this.projectedSoon(params.id, user.userId);
+    const run = await this.runs.findWhen(params.id, () => true, { userId: user.userId, graceMs: PROJECTION_GRACE_MS });
     if (run === undefined) throw notFound();
     await this.eventStream.stream(run, request, response);
   }
@@ -175,16 +175,6 @@ export class RunsController {
         return { runId: params.id, status: 'cancelled', state: result.state, terminal: true };
       case 'pending':
         return { runId: params.id, status: 'pending', state: result.state, terminal: false };
-    }
-  }
-
-  /** The caller's run, waiting up to `PROJECTION_GRACE_MS` for a run the projection does not show yet. */
-  private async projectedSoon(runId: string, userId: string): Promise<RunProjection | undefined> {
-    const deadline = Date.now() + PROJECTION_GRACE_MS;
-    for (;;) {
-      const run = await this.runs.findForUser(runId, userId);
-      if (run !== undefined || Date.now() >= deadline) return run;
-      await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
 }

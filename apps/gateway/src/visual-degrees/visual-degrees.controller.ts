@@ -97,7 +97,7 @@ export class VisualDegreesController {
       await this.submitter.submit({ workflowType: VISUAL_DEGREES, idempotencyKey: key, userId: user.userId, input: body });
     }
     // Answer once the projection holds the run (bounded), so reading it or its events works at once.
-    const current = known ?? (await this.projected(runId, user.userId));
+    const current = known ?? (await this.runs.findWhen(runId, () => true, { userId: user.userId, graceMs: START_WAIT_MS }));
     response.setHeader('Location', linksOf(runId).self);
     return { runId, state: current?.state ?? INITIAL_STATE, terminal: current?.terminal ?? false, links: linksOf(runId) };
   }
@@ -154,16 +154,6 @@ export class VisualDegreesController {
         return { runId: params.id, status: 'cancelled', state: result.state, terminal: true };
       case 'pending':
         return { runId: params.id, status: 'pending', state: result.state, terminal: false };
-    }
-  }
-
-  /** The run once the projection shows it, polled for at most START_WAIT_MS (live events reach the bus before the row is written). */
-  private async projected(runId: string, userId: string): Promise<RunProjection | undefined> {
-    const deadline = Date.now() + START_WAIT_MS;
-    for (;;) {
-      const run = await this.runs.findForUser(runId, userId);
-      if (run !== undefined || Date.now() > deadline) return run;
-      await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
 
