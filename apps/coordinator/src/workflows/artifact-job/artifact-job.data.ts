@@ -74,7 +74,7 @@ export interface JobFacts {
   /** Validation retries used (at most MAX_VALIDATION_RETRIES). */
   readonly retries: number;
   readonly planComputations: number;
-  /** The last validation failure: sent to the generator on the retry, and shown (`validation_error`) until the job completes. */
+  /** The validation failure that re-queued the job: sent to the generator on the retry (`previousError`), shown as `validation_error` unless the job completes. */
   readonly validationError: string | null;
 }
 

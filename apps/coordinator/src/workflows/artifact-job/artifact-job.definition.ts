@@ -9,10 +9,7 @@ import {
   SnapshotCaptured,
 } from '@openpaw/contracts';
 import {
-  clearPendingRetry,
   decideByTable,
-  firstTry,
-  nextTry,
   onEvent,
   onStart,
   onTimer,
@@ -22,22 +19,10 @@ import {
   transitionsOf,
   type WorkflowTable,
 } from '@openpaw/saga';
-import { captureSnapshot, generateArtifact, retriedCommand, validateArtifact } from './artifact-job.commands.js';
-import {
-  ARTIFACT_JOB_STATES,
-  type ArtifactJobData,
-  type ArtifactJobState,
-  type DataAt,
-  factsOf,
-  generateStep,
-  PHASE,
-  PROGRESS,
-  RETRY_TIMER,
-  type Stage,
-  validateStep,
-} from './artifact-job.data.js';
+import { ARTIFACT_JOB_STATES, type ArtifactJobData, type ArtifactJobState, type DataAt, PHASE, PROGRESS, RETRY_TIMER, type Stage } from './artifact-job.data.js';
+import { completed, generated, planned, retried, started } from './artifact-job.handlers.js';
 import { currentData } from './artifact-job.legacy.js';
-import { afterValidationFailure, ignore, type JobDecision, retryOrFail, type Run, toFailed, toPlanning, withStep } from './artifact-job.outcomes.js';
+import { afterValidationFailure, ignore, type JobDecision, retryOrFail, type Run, toFailed, toPlanning } from './artifact-job.outcomes.js';
 import { answersLatestTry, answersStep, isBackoffOver, isTimeoutOf } from './artifact-job.replies.js';
 import type { ArtifactJobTimings } from './artifact-job.timings.js';
 import * as trace from './artifact-job.trace.js';
@@ -63,82 +48,10 @@ function during<K extends Stage>(run: Run, stage: K, decide: (data: DataAt<K>) =
  * the step log.
  */
 export function artifactJobDefinition(timings: ArtifactJobTimings): SagaDefinition<S, D> {
-  const start = (run: Run, data: DataAt<'created'>): JobDecision => {
-    const created = trace.jobCreated(run.id, data.request);
-    const { snapshot } = data.request;
-    // Captured by the gateway while it created the job: stored as it is, and a worker takes the job.
-    if (snapshot !== undefined) return toPlanning(run, data, snapshot, undefined, timings, [...created, trace.snapshotCaptured(snapshot)]);
-    const capturing: DataAt<'capturing'> = { ...factsOf(data), stage: 'capturing', step: firstTry('snapshot') };
-    return { outcome: 'stay', data: capturing, step: 'job_queued', logs: created, effects: [captureSnapshot(run, capturing, timings)] };
-  };
-
-  const planned = (run: Run, data: DataAt<'planning'>, reply: { plan: DataAt<'generating'>['plan']; reused: boolean }): JobDecision => {
-    // On the retry the planner answers with the stored plan (reused): the job keeps the one it has.
-    const plan = reply.reused && data.plan !== undefined ? data.plan : reply.plan;
-    const generating: DataAt<'generating'> = {
-      ...factsOf(data),
-      planComputations: data.planComputations + (reply.reused ? 0 : 1),
-      progress: PROGRESS.planned,
-      stage: 'generating',
-      snapshot: data.snapshot,
-      plan,
-      step: firstTry(generateStep(data.generation)),
-    };
-    return {
-      outcome: 'transition',
-      to: 'generating',
-      data: generating,
-      step: 'generating_started',
-      logs: trace.planned(data.request.artifact_type, plan, reply.reused, reply.plan.model),
-      effects: [...clearPendingRetry(data.step), generateArtifact(run, generating, timings)],
-    };
-  };
-
-  const generated = (run: Run, data: DataAt<'generating'>, reply: { result: DataAt<'validating'>['result']; itemCount: number; model: string }): JobDecision => {
-    const validating: DataAt<'validating'> = {
-      ...factsOf(data),
-      progress: PROGRESS.generated,
-      stage: 'validating',
-      snapshot: data.snapshot,
-      plan: data.plan,
-      result: reply.result,
-      step: firstTry(validateStep(data.generation)),
-    };
-    return {
-      outcome: 'transition',
-      to: 'validating',
-      data: validating,
-      step: 'validating_started',
-      logs: trace.generated(data.request.artifact_type, data.generation, reply.itemCount, reply.model),
-      effects: [...clearPendingRetry(data.step), validateArtifact(run, validating, timings)],
-    };
-  };
-
-  const completed = (run: Run, data: DataAt<'validating'>): JobDecision => ({
-    outcome: 'transition',
-    to: 'completed',
-    data: { ...factsOf(data), progress: PROGRESS.completed, validationError: null, stage: 'completed', snapshot: data.snapshot, plan: data.plan, result: data.result },
-    step: 'completed',
-    logs: [...trace.checkedStructure(data.progress), ...trace.validationPassed(run.id, data.generation)],
-  });
-
-  /** The backoff of a plan or generate try is over: its next try. */
-  const retried = (run: Run, data: DataAt<'planning'> | DataAt<'generating'>): JobDecision => {
-    const next = withStep(data, nextTry(data.step));
-    const kind = next.stage === 'planning' ? 'plan' : 'generate';
-    return {
-      outcome: 'stay',
-      data: next,
-      step: 'step_resent',
-      logs: [trace.stepRetried(PHASE[kind], kind, next.step.tries, timings.maxStepTries)],
-      effects: [retriedCommand(run, next, timings)],
-    };
-  };
-
   /** Spec 02's rows: state → input → the states it may move to → decision ([] = stays). */
   const table: WorkflowTable<S, D> = {
     pending: [
-      onStart(['planning'], (run) => during(run, 'created', (d) => start(run, d))),
+      onStart(['planning'], (run) => during(run, 'created', (d) => started(run, d, timings))),
       onEvent(SnapshotCaptured, ['planning'], (run, { data: e }) =>
         during(run, 'capturing', (d) =>
           answersStep(run, d, e.commandId) ? toPlanning(run, d, e.snapshot, undefined, timings, [trace.snapshotCaptured(e.snapshot)]) : ignore('not the awaited snapshot'),
@@ -155,7 +68,7 @@ export function artifactJobDefinition(timings: ArtifactJobTimings): SagaDefiniti
     ],
     planning: [
       onEvent(ArtifactPlanned, ['generating'], (run, { data: e }) =>
-        during(run, 'planning', (d) => (answersStep(run, d, e.commandId) ? planned(run, d, e) : ignore('a reply to another command'))),
+        during(run, 'planning', (d) => (answersStep(run, d, e.commandId) ? planned(run, d, e, timings) : ignore('a reply to another command'))),
       ),
       onEvent(ArtifactStepFailed, ['failed'], (run, { data: e }) =>
         during(run, 'planning', (d) => {
@@ -167,11 +80,11 @@ export function artifactJobDefinition(timings: ArtifactJobTimings): SagaDefiniti
       onTimer(stepTimeoutInputName('plan'), ['failed'], (run, timer) =>
         during(run, 'planning', (d) => (isTimeoutOf(d, timer) ? retryOrFail(run, d, `${PHASE.plan} timed out`, timings, 'timeout') : ignore('stale step timeout'))),
       ),
-      onTimer(retryTimerName('plan'), [], (run, timer) => during(run, 'planning', (d) => (isBackoffOver(run, d, timer) ? retried(run, d) : ignore('stale retry timer')))),
+      onTimer(retryTimerName('plan'), [], (run, timer) => during(run, 'planning', (d) => (isBackoffOver(run, d, timer) ? retried(run, d, timings) : ignore('stale retry timer')))),
     ],
     generating: [
       onEvent(ArtifactGenerated, ['validating'], (run, { data: e }) =>
-        during(run, 'generating', (d) => (answersStep(run, d, e.commandId) ? generated(run, d, e) : ignore('a reply to another command'))),
+        during(run, 'generating', (d) => (answersStep(run, d, e.commandId) ? generated(run, d, e, timings) : ignore('a reply to another command'))),
       ),
       onEvent(ArtifactStepFailed, ['pending', 'failed'], (run, { data: e }) =>
         during(run, 'generating', (d) => {
@@ -186,7 +99,7 @@ export function artifactJobDefinition(timings: ArtifactJobTimings): SagaDefiniti
       onTimer(stepTimeoutInputName('generate'), ['failed'], (run, timer) =>
         during(run, 'generating', (d) => (isTimeoutOf(d, timer) ? retryOrFail(run, d, `${PHASE.generate} timed out`, timings, 'timeout') : ignore('stale step timeout'))),
       ),
-      onTimer(retryTimerName('generate'), [], (run, timer) => during(run, 'generating', (d) => (isBackoffOver(run, d, timer) ? retried(run, d) : ignore('stale retry timer')))),
+      onTimer(retryTimerName('generate'), [], (run, timer) => during(run, 'generating', (d) => (isBackoffOver(run, d, timer) ? retried(run, d, timings) : ignore('stale retry timer')))),
     ],
     validating: [
       onEvent(ArtifactJobProgress, [], (run, { data: e }) =>
