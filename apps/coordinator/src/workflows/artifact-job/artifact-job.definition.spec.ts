@@ -15,8 +15,21 @@ import {
   SnapshotCaptured,
   ValidateArtifact,
 } from '@openpaw/contracts';
-import { commandIdFor, replayRun, type SagaScenario, scenario, type ScenarioStep, type StepLogRecord, validateDefinition } from '@openpaw/saga';
-import { artifactJobDefinition, type ArtifactJobData } from './artifact-job.definition.js';
+import {
+  commandIdFor,
+  replayRun,
+  retryTimerName,
+  type SagaInput,
+  type SagaScenario,
+  scenario,
+  type ScenarioStep,
+  stepTimeoutInputName,
+  type StepLogRecord,
+  tryKey,
+  validateDefinition,
+} from '@openpaw/saga';
+import { ARTIFACT_JOB_TRANSITIONS, type ArtifactJobData } from './artifact-job.data.js';
+import { artifactJobDefinition } from './artifact-job.definition.js';
 import { DEFAULT_ARTIFACT_JOB_TIMINGS } from './artifact-job.timings.js';
 
 const definition = artifactJobDefinition({ ...DEFAULT_ARTIFACT_JOB_TIMINGS, retryDelayMs: 500 });
@@ -59,6 +72,18 @@ function commandOf(step: ScenarioStep): string {
   const sent = step.messages();
   expect(sent).toHaveLength(1);
   return sent[0]!.envelope.id;
+}
+
+/** The engine's input when the try `tryNo` of `step` (e.g. `plan:1`) times out. */
+function timeoutOf(step: string, tryNo: number): SagaInput {
+  return { kind: 'timer', name: stepTimeoutInputName(tryKey(step, tryNo)), payload: {} };
+}
+
+/** The backoff timer `step` set, as it fires. */
+function backoffTimerSetBy(step: ScenarioStep, stepName: string): Extract<SagaInput, { kind: 'timer' }> {
+  const timer = step.applied.timers.find((t) => t.op === 'set' && t.name === retryTimerName(stepName));
+  if (timer?.op !== 'set') throw new Error(`no backoff timer for ${stepName} was set`);
+  return { kind: 'timer', name: timer.name, payload: timer.payload };
 }
 
 function data(step: ScenarioStep): ArtifactJobData {
@@ -139,6 +164,8 @@ describe('artifact_job saga (spec 02)', () => {
       generating: ['validating', 'pending', 'failed'],
       validating: ['completed', 'pending', 'failed'],
     });
+    // The table the rows declare is the spec's, as the data module states it.
+    expect(definition.transitions).toEqual(ARTIFACT_JOB_TRANSITIONS);
     expect(definition.terminal).toEqual(['completed', 'failed']);
   });
 
@@ -151,7 +178,7 @@ describe('artifact_job saga (spec 02)', () => {
       expect(step.sent(CaptureSnapshot)).toEqual([
         { runId: job.s.runId, userId: 'user-1', notebookId: 'session123', sourceIds: [S1, S2], query: 'Create a quiz on photosynthesis', k: 5 },
       ]);
-      expect(step.messages()[0]?.envelope.id).toBe(commandIdFor(job.s.runId, 1, 'snapshot'));
+      expect(step.messages()[0]?.envelope.id).toBe(commandIdFor(job.s.runId, 1, tryKey('snapshot', 1)));
       expect(job.messages()).toEqual([
         'Intent classified: artifact (quiz)',
         'Fingerprint: a7f9b2c3d4e5f6...',
@@ -185,7 +212,7 @@ describe('artifact_job saga (spec 02)', () => {
       job.started();
       const step = job.captured();
       expect(step.state).toBe('planning');
-      expect(data(step)).toMatchObject({ snapshot, snapshotCaptured: true, progress: 0 });
+      expect(data(step)).toMatchObject({ stage: 'planning', snapshot, progress: 0 });
       expect(step.view()).toMatchObject({ status: 'planning', progress: 0, snapshot: { chunk_ids: ['chk_a', 'chk_b'], embedding_version: snapshot.embedding_version } });
       expect(step.sent(PlanArtifact)).toEqual([
         { runId: job.s.runId, artifactType: 'quiz', content: input.content, options: input.options, chunks: snapshot.chunks, storedPlan: null },
@@ -213,7 +240,7 @@ describe('artifact_job saga (spec 02)', () => {
     it('when the snapshot step times out, then failed', () => {
       const job = new Job();
       job.started();
-      const step = job.s.when({ kind: 'timer', name: 'timeout:snapshot', payload: {} });
+      const step = job.s.when(timeoutOf('snapshot', 1));
       expect(step.state).toBe('failed');
       expect(step.view()).toMatchObject({ error: 'snapshot capture timed out' });
     });
@@ -270,12 +297,11 @@ describe('artifact_job saga (spec 02)', () => {
         const failed = plannerUnavailable(job, planId);
         expect(failed.state).toBe('planning');
         expect(failed.messages()).toEqual([]);
-        const timer = failed.applied.timers.find((t) => t.op === 'set' && t.name === 'retry:plan');
-        expect(timer).toBeDefined();
+        const backoffOver = backoffTimerSetBy(failed, 'plan:1');
         delays.push((failed.applied.logs.find((l) => l.stepName === 'retry_scheduled')?.payload as { backoff_ms: number }).backoff_ms);
         // The failed try's answer is not awaited any more.
         expect(plannerUnavailable(job, planId).outcome).toBe('ignored');
-        const retried = job.record(job.s.advance(30_000).when({ kind: 'timer', name: 'retry:plan', payload: { step: 'plan', tries: tryNo, generation: 1 } }));
+        const retried = job.record(job.s.advance(30_000).when(backoffOver));
         expect(retried.sent(PlanArtifact)).toEqual([expect.objectContaining({ storedPlan: null, chunks: snapshot.chunks })]);
         planId = commandOf(retried);
         expect(planId).toBe(commandIdFor(job.s.runId, 1, `plan:1:${tryNo}`));
@@ -291,11 +317,13 @@ describe('artifact_job saga (spec 02)', () => {
       const job = new Job();
       job.started();
       job.captured();
-      const timedOut = job.s.when({ kind: 'timer', name: 'timeout:plan:1', payload: {} });
+      const timedOut = job.s.when(timeoutOf('plan:1', 1));
       expect(timedOut.state).toBe('planning');
       expect(timedOut.applied.logs).toContainEqual(expect.objectContaining({ stepName: 'retry_scheduled', payload: expect.objectContaining({ reason: 'planning timed out' }) }));
-      expect(job.s.when({ kind: 'timer', name: 'retry:plan', payload: { step: 'plan', tries: 1, generation: 1 } }).outcome).toBe('ignored');
-      job.record(job.s.advance(2_000).when({ kind: 'timer', name: 'retry:plan', payload: { step: 'plan', tries: 2, generation: 1 } }));
+      const backoffOver = backoffTimerSetBy(timedOut, 'plan:1');
+      // A backoff timer of another try is stale.
+      expect(job.s.when({ ...backoffOver, payload: { ...backoffOver.payload, tries: 2 } }).outcome).toBe('ignored');
+      job.record(job.s.advance(2_000).when(backoffOver));
       expect(job.planned().state).toBe('generating');
     });
   });
@@ -320,12 +348,12 @@ describe('artifact_job saga (spec 02)', () => {
       job.captured();
       job.planned();
       for (const tryNo of [2, 3]) {
-        const key = tryNo === 2 ? 'generate:1' : `generate:1:${tryNo - 1}`;
-        expect(job.s.when({ kind: 'timer', name: `timeout:${key}`, payload: {} }).state).toBe('generating');
-        const retried = job.record(job.s.advance(30_000).when({ kind: 'timer', name: 'retry:generate', payload: { step: 'generate', tries: tryNo, generation: 1 } }));
+        const timedOut = job.s.when(timeoutOf('generate:1', tryNo - 1));
+        expect(timedOut.state).toBe('generating');
+        const retried = job.record(job.s.advance(30_000).when(backoffTimerSetBy(timedOut, 'generate:1')));
         expect(retried.sent(GenerateArtifact)).toEqual([expect.objectContaining({ plan, generation: 1 })]);
       }
-      expect(job.s.when({ kind: 'timer', name: 'timeout:generate:1:3', payload: {} }).view()).toMatchObject({ status: 'failed', error: 'generating timed out' });
+      expect(job.s.when(timeoutOf('generate:1', 3)).view()).toMatchObject({ status: 'failed', error: 'generating timed out' });
     });
 
     it('when the output misses the schema, then it is a validation failure: re-queued once with the stored plan (spec: "Missing \'questions\' field → Retry 1/1 queued")', () => {
@@ -434,7 +462,7 @@ describe('artifact_job saga (spec 02)', () => {
     it('when validation times out, then failed', () => {
       const job = new Job();
       job.toValidating();
-      expect(job.s.when({ kind: 'timer', name: 'timeout:validate:1', payload: {} }).view()).toMatchObject({ status: 'failed', error: 'validating timed out' });
+      expect(job.s.when(timeoutOf('validate:1', 1)).view()).toMatchObject({ status: 'failed', error: 'validating timed out' });
     });
   });
 
@@ -453,7 +481,7 @@ describe('artifact_job saga (spec 02)', () => {
       expect(fetched.state).toBe('planning');
       expect(fetched.view()).toMatchObject({ status: 'planning', progress: 0 });
       expect(fetched.sent(PlanArtifact)).toEqual([expect.objectContaining({ storedPlan: plan, chunks: snapshot.chunks })]);
-      expect(fetched.messages()[0]?.envelope.id).toBe(commandIdFor(job.s.runId, 1, 'plan:2'));
+      expect(fetched.messages()[0]?.envelope.id).toBe(commandIdFor(job.s.runId, 1, tryKey('plan:2', 1)));
 
       const replanned = job.planned(true, { ...plan, concepts: ['something', 'else'] });
       expect(replanned.view()).toMatchObject({ status: 'generating', progress: 20, plan, plan_computations: 1 });

@@ -2,7 +2,7 @@ import { parseJsonSetting } from '@openpaw/platform';
 import { z } from 'zod';
 
 /**
- * Step timeouts of the artifact job (operations' business, so configurable with
+ * Step timeouts (from the command's pickup, libs/saga's step idiom) of the artifact job (operations' business, so configurable with
  * `OPENPAW_ARTIFACT_JOB_TIMINGS_JSON`, e.g. shorter in end-to-end tests). How many validation retries
  * a job gets is the spec's (one), not configuration; how often a transient step failure is retried is.
  */
@@ -15,8 +15,6 @@ export const artifactJobTimingsSchema = z.strictObject({
   generateTimeoutMs: z.int().positive(),
   /** ValidateArtifact (pure validators). */
   validateTimeoutMs: z.int().positive(),
-  /** Re-sends of the same command (same id, deduplicated by the service) before the step times out. */
-  maxResends: z.int().nonnegative(),
   /** The retry's wait in `pending` before a worker takes the job again. */
   retryDelayMs: z.int().nonnegative(),
   /** Chunks in the retrieval snapshot (the spec's k). */
@@ -33,7 +31,6 @@ export const DEFAULT_ARTIFACT_JOB_TIMINGS: ArtifactJobTimings = {
   planTimeoutMs: 90_000,
   generateTimeoutMs: 120_000,
   validateTimeoutMs: 15_000,
-  maxResends: 2,
   retryDelayMs: 1_000,
   snapshotK: 5,
   maxStepTries: 3,

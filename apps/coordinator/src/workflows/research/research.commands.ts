@@ -1,0 +1,54 @@
+import { ExecuteResearchLeg, GenerateResearchTitle, type MessageData } from '@openpaw/contracts';
+import { type Effect, RUN_DEADLINE_TIMER, type RunSnapshot, type StepLogEntry } from '@openpaw/saga';
+import { roundUsd } from '../shared/run-status.js';
+import { keyFor, type Leg, remainingUsd, type ResearchData } from './research.data.js';
+import { type DeadlinePayload, legKey, TITLE_KEY } from './research.ids.js';
+import type { ResearchTimings } from './research.timings.js';
+import type { ResearchState } from './research.transitions.js';
+
+type D = ResearchData;
+type Run = RunSnapshot<ResearchState, D>;
+
+/** The effects the research run asks for: its phase deadline, the title command, the legs' commands. */
+export function researchCommands(timings: ResearchTimings) {
+  const deadline = (phase: DeadlinePayload['phase'], round: number): Effect => ({
+    type: 'setTimer',
+    name: RUN_DEADLINE_TIMER,
+    afterMs: timings.phaseDeadlineMs,
+    payload: { phase, round },
+  });
+  const clearDeadline: Effect = { type: 'clearTimer', name: RUN_DEADLINE_TIMER };
+  const policyLog = (d: D): StepLogEntry => ({ step: 'policy_applied', payload: { cost_cap_usd: d.costCapUsd, subscription_tier: d.request.subscriptionTier } });
+
+  const titleCommand = (run: Run, d: D): Effect[] =>
+    d.request.titleSource === 'user'
+      ? []
+      : [{ type: 'send', message: GenerateResearchTitle, key: TITLE_KEY, data: { runId: run.id, userId: run.userId, prompt: d.request.prompt, key: d.keys.gemini ?? null } satisfies MessageData<typeof GenerateResearchTitle> }];
+
+  /** The commands of the legs at `indexes` (their rounds already set), sharing what is left of the cost cap. */
+  const sendLegs = (run: Run, d: D, indexes: readonly number[]): Effect[] => {
+    const share = indexes.length === 0 ? 0 : roundUsd(remainingUsd(d) / indexes.length);
+    return indexes.map((index) => {
+      const leg = d.legs[index] as Leg;
+      const data: MessageData<typeof ExecuteResearchLeg> = {
+        runId: run.id,
+        userId: run.userId,
+        legIndex: index,
+        provider: leg.provider,
+        round: leg.round,
+        prompt: d.request.prompt,
+        externalReports: [...d.request.externalReports],
+        key: keyFor(d.keys, leg.provider),
+        capMs: timings.legCapMs,
+        costCapUsd: share,
+      };
+      // No step timeout here: the leg's cap runs from its pickup (`legcap` timer, set on ResearchLegStarted),
+      // and the phase deadline bounds the wait in the lane; neither is cleared when retrying turns processing.
+      return { type: 'send', message: ExecuteResearchLeg, data, key: legKey(index, leg.round) } satisfies Effect;
+    });
+  };
+
+  return { deadline, clearDeadline, policyLog, titleCommand, sendLegs };
+}
+
+export type ResearchCommands = ReturnType<typeof researchCommands>;

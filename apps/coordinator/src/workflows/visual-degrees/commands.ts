@@ -1,0 +1,66 @@
+import { type AnyMessageDefinition, DiscoverCandidates, type MessageData, VerifyEdge } from '@openpaw/contracts';
+import { type Effect, firstTry, type RunSnapshot, sendTry, type StepLogEntry } from '@openpaw/saga';
+import { remaining, searchBudgetSpent } from './budgets.js';
+import { chainOf, everyone, frontierOf, hopsVerified } from './chains.js';
+import { identified } from './persons.js';
+import { discoveryQueries } from './queries.js';
+import { status, withEvents } from './stream-events.js';
+import type { VisualDegreesState, VisualDegreesTimings } from './visual-degrees.states.js';
+import { type FailureReason, type Person, type StepKind, VISUAL_DEGREES_PARAMETERS, type VisualDegreesData } from './visual-degrees.model.js';
+
+/** The commands of the run's steps: each a new step number, its first try (libs/saga `sendTry`). */
+
+type D = VisualDegreesData;
+type Run = RunSnapshot<VisualDegreesState, D>;
+
+const { threshold, imagesPerQuery } = VISUAL_DEGREES_PARAMETERS;
+
+/** Sends the step's command (a new step number, its first try), remembering the command for retries. */
+export function send(timings: VisualDegreesTimings, data: D, kind: StepKind, message: AnyMessageDefinition, build: (stepNo: number) => object): { data: D; effects: Effect[] } {
+  const stepNo = data.stepNo + 1;
+  const step = firstTry(`${kind}:${stepNo}`);
+  const command = build(stepNo);
+  return { data: { ...data, stepNo, step, command: { subject: message.subject, data: command } }, effects: [sendTry(message, command as MessageData<typeof message>, step, timings.stepTimeoutMs)] };
+}
+
+export function verifyEdge(timings: VisualDegreesTimings, run: Run, data: D, kind: 'direct' | 'verify' | 'bridge', from: Person, to: Person, queries: readonly string[]) {
+  return send(timings, data, kind, VerifyEdge, (step): MessageData<typeof VerifyEdge> => {
+    const pathSoFar = chainOf(data).path.map(identified);
+    return {
+      sessionId: data.sessionId,
+      runId: run.id,
+      step,
+      from,
+      to,
+      queries: [...queries],
+      imagesPerQuery,
+      threshold,
+      budget: { searchCalls: remaining(data).searchCalls, recognitionCalls: remaining(data).recognitionCalls },
+      ...(kind !== 'direct' && pathSoFar.every((p) => p !== undefined) ? { pathSoFar: pathSoFar } : {}),
+    };
+  });
+}
+
+/** S2 from the current frontier: what it sends, or why it cannot. */
+export function discover(timings: VisualDegreesTimings, run: Run, data: D, now: Date): { data: D; effects: Effect[]; logs: StepLogEntry[] } | { failed: FailureReason } {
+  const spent = searchBudgetSpent(data);
+  if (spent !== undefined) return { failed: spent };
+  const frontier = frontierOf(data);
+  const excluded = [...everyone(data).flatMap((p) => (p.celebrityId === undefined ? [] : [p.celebrityId])), ...data.deadEnds, ...(frontier.celebrityId === undefined ? [] : (data.failedFrom[frontier.celebrityId] ?? []))];
+  const sent = send(timings, { ...data, candidates: [], verifying: null }, 'discover', DiscoverCandidates, (step): MessageData<typeof DiscoverCandidates> => ({
+    sessionId: data.sessionId,
+    runId: run.id,
+    step,
+    frontier,
+    queries: discoveryQueries(frontier.name),
+    imagesPerQuery,
+    threshold,
+    budget: { searchCalls: remaining(data).searchCalls, recognitionCalls: remaining(data).recognitionCalls },
+    exclude: [...new Set(excluded)].slice(0, 200),
+  }));
+  return {
+    data: withEvents(sent.data, now, status('Expanding search to find strong intermediates…')),
+    effects: sent.effects,
+    logs: [{ step: 'decision', payload: { decision: 'discover_from', side: data.side, frontier: frontier.name, hop_depth: hopsVerified(data), excluded: excluded.length } }],
+  };
+}

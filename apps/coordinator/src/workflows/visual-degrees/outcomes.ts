@@ -1,0 +1,123 @@
+import { type MessageData, SelectNextExpansion } from '@openpaw/contracts';
+import { type Decision, isReplyTo, type RunSnapshot, type StepLogEntry } from '@openpaw/saga';
+import { remaining, searchBudgetSpent } from './budgets.js';
+import { chainOf, frontierOf, hopsVerified, joined, otherEndOf, withChain } from './chains.js';
+import { discover, send, verifyEdge } from './commands.js';
+import { identified } from './persons.js';
+import { directQueries } from './queries.js';
+import { evidence, finalPayload, pathUpdate, status, withEvents } from './stream-events.js';
+import type { VisualDegreesState, VisualDegreesTimings } from './visual-degrees.states.js';
+import { type FailureReason, type VerifiedEdge, VISUAL_DEGREES_PARAMETERS, type VisualDegreesData } from './visual-degrees.model.js';
+
+/**
+ * The decisions more than one row of the table reaches, each named by where it goes (S3 select,
+ * S5 bridge, S6 succeed, S7 fail, S2 another frontier); the table lists every row's targets.
+ */
+
+type S = VisualDegreesState;
+type D = VisualDegreesData;
+export type Run = RunSnapshot<S, D>;
+export type VisualDecision = Decision<S, D>;
+
+const { threshold } = VISUAL_DEGREES_PARAMETERS;
+
+export const ignore = (reason: string): VisualDecision => ({ outcome: 'ignore', reason });
+
+export const NO_PATH_MESSAGE = (hopLimit: number, threshold: number): string => `No verified visual connection found within ${hopLimit} degrees at ≥${threshold}% confidence.`;
+
+/** The reply belongs to the step in flight (any try of it); else it is stale. */
+export const isCurrent = (run: Run, commandId: string): boolean => run.data.step !== null && isReplyTo(run, run.data.step, run.data.step.name, commandId);
+
+/** S7: the honest failure (`no_path`, or a sanitised `error` when a step itself failed). */
+export function fail(data: D, reason: FailureReason, detail: string, now: Date, stepName: string): VisualDecision {
+  const failed = { ...data, failure: { reason, detail } };
+  const body =
+    reason === 'step_failed'
+      ? { type: 'error' as const, data: { code: reason, message: 'A search or recognition step failed; the investigation stopped.' } }
+      : {
+          type: 'no_path' as const,
+          data: { message: NO_PATH_MESSAGE(data.hopLimit, threshold), reason, hopDepth: hopsVerified(data), hopLimit: data.hopLimit, budgets: data.budgets, used: data.used },
+        };
+  return {
+    outcome: 'transition',
+    to: 'FAILED',
+    data: withEvents(failed, now, body),
+    step: stepName,
+    logs: [{ step: 'decision', payload: { decision: 'finalize_failure', reason, detail, hop_depth: hopsVerified(data), used: { ...data.used } } }],
+  };
+}
+
+/** S3 over the frontier's remaining candidates (LLM budget permitting). */
+export function select(timings: VisualDegreesTimings, run: Run, data: D, now: Date, stepName: string, logs: StepLogEntry[] = []): VisualDecision {
+  const left = remaining(data);
+  if (left.llmCalls <= 0) return fail(data, 'llm_budget_exhausted', `${data.budgets.maxLlmCalls} LLM calls spent`, now, stepName);
+  const frontier = identified(frontierOf(data));
+  if (frontier === undefined) return fail(data, 'no_candidates', 'the frontier was never recognised', now, stepName);
+  const sent = send(timings, data, 'select', SelectNextExpansion, (step): MessageData<typeof SelectNextExpansion> => ({
+    sessionId: data.sessionId,
+    runId: run.id,
+    step,
+    target: otherEndOf(data),
+    frontier,
+    candidates: data.candidates.slice(0, 50).map((c) => ({ person: c.person, count: c.count, bestConfWithFrontier: c.bestConfWithFrontier })),
+    hopsRemaining: Math.max(0, data.hopLimit - hopsVerified(data)),
+    budgetsRemaining: left,
+    ...(data.model === null ? {} : { model: data.model }),
+  }));
+  return { outcome: 'transition', to: 'SELECTING', data: sent.data, step: stepName, logs, effects: sent.effects };
+}
+
+/**
+ * The frontier has no candidate left: the spec's alternate frontier strategy. Back one node on the
+ * chain (the exhausted frontier becomes a dead end, never proposed again) and discover from there;
+ * from `from` itself there is nothing left to try.
+ */
+export function anotherFrontier(timings: VisualDegreesTimings, run: Run, data: D, now: Date, stepName: string, stay: boolean): VisualDecision {
+  const frontier = frontierOf(data);
+  const chain = chainOf(data);
+  if (chain.path.length <= 1) return fail(data, 'no_candidates', `no verifiable intermediate from ${frontier.name}`, now, stepName);
+  const deadEnds = frontier.celebrityId === undefined ? data.deadEnds : [...data.deadEnds, frontier.celebrityId];
+  const shorter = { path: chain.path.slice(0, -1), edges: chain.edges.slice(0, -1) };
+  const backed: D = withEvents(
+    withChain({ ...data, deadEnds }, shorter),
+    now,
+    status(`No intermediate left from ${frontier.name}; stepping back…`),
+    pathUpdate(data.side === 'from' ? shorter.path : data.path, hopsVerified(data) - 1),
+  );
+  const next = discover(timings, run, backed, now);
+  if ('failed' in next) return fail(backed, next.failed, 'no budget left to discover from another frontier', now, stepName);
+  const logs = [{ step: 'decision', payload: { decision: 'alternate_frontier', dead_end: frontier.name, frontier: frontierOf(backed).name } }, ...next.logs];
+  return stay
+    ? { outcome: 'stay', data: next.data, step: stepName, logs, effects: next.effects }
+    : { outcome: 'transition', to: 'DISCOVERING', data: next.data, step: stepName, logs, effects: next.effects };
+}
+
+/** S6: the path, its edges and the confidence maths, from the run's own data. */
+export function succeed(data: D, bridge: VerifiedEdge, now: Date, stepName: string): VisualDecision {
+  const full = joined(data, bridge);
+  const payload = finalPayload(full.path, full.edges);
+  return {
+    outcome: 'transition',
+    to: 'SUCCEEDED',
+    data: withEvents({ ...data, path: full.path, edges: full.edges, reversePath: [data.to], reverseEdges: [] }, now, evidence(bridge), pathUpdate(full.path, full.edges.length), { type: 'final', data: payload }),
+    step: stepName,
+    logs: [{ step: 'decision', payload: { decision: 'finalize_success', path: [...payload.path], bottleneck: payload.confidenceMap.bottleneck, cumulative: payload.confidenceMap.cumulative } }],
+  };
+}
+
+/** A verified edge joins the chain: the evidence card and the new path are streamed. */
+export function extend(data: D, edge: VerifiedEdge, now: Date): D {
+  const chain = chainOf(data);
+  const extended = withChain(data, { path: [...chain.path, { name: edge.to.name, celebrityId: edge.to.celebrityId }], edges: [...chain.edges, edge] });
+  return withEvents(extended, now, evidence(edge), pathUpdate(extended.path, hopsVerified(extended), extended.strategy === 'one_sided' ? undefined : extended.reversePath));
+}
+
+/** S5 after an edge to X: X ↔ B directly. */
+export function bridge(timings: VisualDegreesTimings, run: Run, data: D, now: Date, stepName: string, logs: StepLogEntry[]): VisualDecision {
+  const spent = searchBudgetSpent(data);
+  if (spent !== undefined) return fail(data, spent, 'no budget left to bridge toward the target', now, stepName);
+  const x = frontierOf(data);
+  const end = otherEndOf(data);
+  const sent = verifyEdge(timings, run, withEvents(data, now, status(`Checking whether ${x.name} connects directly to ${end.name}…`)), 'bridge', x, end, directQueries(x.name, end.name));
+  return { outcome: 'transition', to: 'BRIDGING', data: sent.data, step: stepName, logs, effects: sent.effects };
+}
