@@ -1,4 +1,4 @@
-import { retentionRules } from './retention-rules.js';
+import { retentionRules, stepLogArchivePolicy } from './retention-rules.js';
 
 describe('retention rules', () => {
   it('keep dedup records longer than the streams, the duplicate window and the redelivery bound', () => {
@@ -21,5 +21,12 @@ describe('retention rules', () => {
     const inbox = rules.find((r) => r.table === 'coordinator.inbox');
     expect(inbox?.minimumHorizonMs).toBe(30 * 86_400_000);
     expect(inbox?.horizonMs).toBeLessThan(inbox?.minimumHorizonMs ?? 0);
+  });
+
+  it('archives step logs 30 days after their run ended unless told otherwise; `keep` keeps them in PostgreSQL', () => {
+    expect(stepLogArchivePolicy({}, ['SUCCEEDED'])).toEqual({ horizonMs: 30 * 86_400_000, terminalStates: ['SUCCEEDED'] });
+    expect(stepLogArchivePolicy({ OPENPAW_RETENTION_STEP_LOGS: '90d' }, [])?.horizonMs).toBe(90 * 86_400_000);
+    expect(stepLogArchivePolicy({ OPENPAW_RETENTION_STEP_LOGS: 'keep' }, [])).toBeUndefined();
+    expect(() => stepLogArchivePolicy({ OPENPAW_RETENTION_STEP_LOGS: 'soon' }, [])).toThrow('OPENPAW_RETENTION_STEP_LOGS');
   });
 });

@@ -1,5 +1,6 @@
 import { parseDurationMs, streamSettingsFromEnv } from '@openpaw/messaging';
 import type { RetentionRule } from '@openpaw/persistence';
+import type { StepLogArchivePolicy } from './step-log-archive.js';
 
 /** Schemas whose services keep `command_replies` (one row per handled command: the idempotent reply). */
 export const REPLY_SCHEMAS = ['ingestion', 'retrieval', 'assets', 'artifacts'] as const;
@@ -42,3 +43,13 @@ export const WATCHED_TABLES = [
   'coordinator.workflow_step_logs',
   ...REPLY_SCHEMAS.map((schema) => `${schema}.command_replies`),
 ];
+
+/**
+ * When step logs leave PostgreSQL: `OPENPAW_RETENTION_STEP_LOGS` (default 30d) after their run
+ * ended, archived to blob storage first (step-log-archive.ts); `keep` keeps them in PostgreSQL.
+ */
+export function stepLogArchivePolicy(env: NodeJS.ProcessEnv, terminalStates: readonly string[]): StepLogArchivePolicy | undefined {
+  const raw = env['OPENPAW_RETENTION_STEP_LOGS'] ?? '30d';
+  if (raw === 'keep') return undefined;
+  return { horizonMs: parseDurationMs(raw, 'OPENPAW_RETENTION_STEP_LOGS'), terminalStates: [...terminalStates] };
+}

@@ -133,10 +133,11 @@ class PlatformChart extends Chart {
     collectorPolicy(this, settings, collectorLabels);
     serviceMonitor(this);
     migrationsJob(this, { image: settings.image, natsUrl: settings.natsUrl, databaseUrl, streamReplicas: settings.streamReplicas });
-    retentionCronJob(this, { image: settings.image, config, databaseUrl });
-    // Default-deny covers the Jobs too: the migrations Job reaches NATS (streams) and PostgreSQL, retention PostgreSQL.
-    for (const name of ['openpaw-migrate', 'openpaw-retention']) {
-      workloadPolicy(this, settings, { name, labels: selectorLabels(name), port: 0, public: false, database: true, externalEgress: false }, collectorLabels);
+    retentionCronJob(this, { image: settings.image, config, databaseUrl, providers });
+    // Default-deny covers the Jobs too: the migrations Job reaches NATS (streams) and PostgreSQL; retention
+    // PostgreSQL and the blob store over HTTPS (the step-log archive).
+    for (const [name, externalEgress] of [['openpaw-migrate', false], ['openpaw-retention', true]] as const) {
+      workloadPolicy(this, settings, { name, labels: selectorLabels(name), port: 0, public: false, database: true, externalEgress }, collectorLabels);
     }
 
     for (const plan of workloadPlans(settings)) {

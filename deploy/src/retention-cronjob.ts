@@ -8,12 +8,15 @@ export interface RetentionCronJobProps {
   readonly image: string;
   readonly config: kplus.IConfigMap;
   readonly databaseUrl: kplus.EnvValue;
+  /** The providers' Secret: the blob store step logs are archived to (`OPENPAW_GCS_BUCKET`, ...). */
+  readonly providers: kplus.ISecret;
 }
 
 /**
- * Hourly data lifecycle (`tools/retention.js`): deletes dedup records, command replies and timers
- * of terminal runs past their horizons (refusing a horizon shorter than the streams' age), under an
- * advisory lock, and logs every watched table's size. Never two at once.
+ * Hourly data lifecycle (`tools/retention.js`): archives the step logs of runs that ended more than
+ * 30 days ago to the blob store (NDJSON per run) before deleting them; deletes dedup records, command
+ * replies and timers of terminal runs past their horizons (refusing a horizon shorter than the
+ * streams' age), under advisory locks, and logs every watched table's size. Never two at once.
  */
 export function retentionCronJob(scope: Construct, props: RetentionCronJobProps): kplus.CronJob {
   const name = 'openpaw-retention';
@@ -34,11 +37,12 @@ export function retentionCronJob(scope: Construct, props: RetentionCronJobProps)
         image: props.image,
         imagePullPolicy: kplus.ImagePullPolicy.IF_NOT_PRESENT,
         command: ['node', 'dist/tools/retention.js'],
-        envFrom: [kplus.Env.fromConfigMap(props.config)],
+        envFrom: [kplus.Env.fromConfigMap(props.config), kplus.Env.fromSecret(props.providers)],
         envVariables: {
           OPENPAW_DATABASE_URL: props.databaseUrl,
           OPENPAW_RETENTION_DEDUP: kplus.EnvValue.fromValue('14d'),
           OPENPAW_RETENTION_TERMINAL_TIMERS: kplus.EnvValue.fromValue('1h'),
+          OPENPAW_RETENTION_STEP_LOGS: kplus.EnvValue.fromValue('30d'),
         },
         resources: {
           cpu: { request: kplus.Cpu.millis(50), limit: kplus.Cpu.millis(500) },

@@ -13,6 +13,7 @@ export {
   applyRetention,
   RETENTION_LOCK_KEY,
   runRetention,
+  schemaTableSizes,
   tableSizes,
   type RetentionResult,
   type RetentionRule,

@@ -1,7 +1,7 @@
 import { freshDatabase } from '@openpaw/testing';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from './data-source.js';
-import { applyRetention, RETENTION_LOCK_KEY, runRetention, tableSizes, type RetentionRule } from './retention.js';
+import { applyRetention, RETENTION_LOCK_KEY, runRetention, schemaTableSizes, tableSizes, type RetentionRule } from './retention.js';
 
 const DAY = 86_400_000;
 
@@ -68,5 +68,10 @@ describe('retention (real PostgreSQL)', () => {
     expect(sizes).toHaveLength(1);
     expect(sizes[0]).toMatchObject({ table: 'ret.inbox', rows: 10 });
     expect(sizes[0]?.bytes).toBeGreaterThan(0);
+  });
+
+  it('reports the size of every table of a schema', async () => {
+    expect((await schemaTableSizes(ds, 'ret')).map((size) => size.table)).toEqual(['ret.inbox', 'ret.runs', 'ret.timers']);
+    expect(await schemaTableSizes(ds, 'no_such_schema')).toEqual([]);
   });
 });

@@ -103,3 +103,15 @@ export async function tableSizes(dataSource: DataSource, tables: readonly string
   );
   return rows.map((r) => ({ table: r.table, bytes: Number(r.bytes), rows: Number(r.rows) }));
 }
+
+/** `tableSizes` of every table of one schema (a service's own: whatever its migrations created). */
+export async function schemaTableSizes(dataSource: DataSource, schema: string): Promise<TableSize[]> {
+  const rows = await dataSource.query<{ table: string }[]>(
+    `select format('%s.%s', schemaname, tablename) as table from pg_tables where schemaname = $1 and tablename <> 'migrations' order by tablename`,
+    [schema],
+  );
+  return tableSizes(
+    dataSource,
+    rows.map((r) => r.table),
+  );
+}

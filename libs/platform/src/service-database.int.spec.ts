@@ -2,6 +2,7 @@ import { Inject, Injectable, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { freshDatabase } from '@openpaw/testing';
 import type { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
+import { PlatformMetrics } from './metrics.js';
 import { serviceDatabaseProviders } from './service-database.js';
 
 const SETTINGS = Symbol('demo.settings');
@@ -42,5 +43,27 @@ describe('serviceDatabaseProviders', () => {
     expect(row).toEqual({ name: 'openpaw-demo', migrated: true });
     await app.close();
     expect(dataSource.isInitialized).toBe(false);
+  });
+
+  it('puts the size of each table of its schema on the service metrics', async () => {
+    const databaseUrl = await freshDatabase('platform_service_database_sizes');
+    const metrics = new PlatformMetrics('demo', { defaultMetrics: false });
+    @Module({
+      providers: [
+        { provide: SETTINGS, useValue: { databaseUrl, poolSize: 2 } },
+        { provide: PlatformMetrics, useValue: metrics },
+        ...serviceDatabaseProviders({ service: 'demo', dataSourceToken: DATA_SOURCE, settingsToken: SETTINGS, schema: 'demo', migrations: [CreateDemoTable1700000000000] }),
+      ],
+    })
+    class DemoModule {}
+    const app = await NestFactory.createApplicationContext(DemoModule, { logger: false });
+    try {
+      const { body } = await metrics.scrape();
+      expect(body).toMatch(/^openpaw_table_size_bytes\{[^}]*table="demo\.demo_items"[^}]*\} [1-9]\d*$/m);
+      expect(body).toMatch(/^openpaw_table_rows_estimate\{[^}]*table="demo\.demo_items"[^}]*\} 0$/m);
+      expect(body).not.toContain('demo.migrations');
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -1,6 +1,7 @@
 import type { OnApplicationShutdown, Provider } from '@nestjs/common';
-import { type DatabaseOptions, openDatabase } from '@openpaw/persistence';
+import { type DatabaseOptions, openDatabase, schemaTableSizes } from '@openpaw/persistence';
 import type { DataSource } from 'typeorm';
+import { PlatformMetrics } from './metrics.js';
 
 /** What a service's settings say about its database. */
 export interface DatabaseSettings {
@@ -32,8 +33,9 @@ class DataSourceCloser implements OnApplicationShutdown {
 
 /**
  * A service's database, the same way in every service: opened from its settings (waiting while
- * PostgreSQL is down, migrating its own schema under the advisory lock) and closed at shutdown. Spread
- * the providers into the service's module, beside the stores built on the data source.
+ * PostgreSQL is down, migrating its own schema under the advisory lock), the size of each of its
+ * tables on /metrics (`command_replies` and whatever else grows), and closed at shutdown. Spread the
+ * providers into the service's module, beside the stores built on the data source.
  */
 export function serviceDatabaseProviders(options: ServiceDatabaseOptions): Provider[] {
   const closerToken = Symbol(`openpaw.${options.service}.dataSourceCloser`);
@@ -51,6 +53,13 @@ export function serviceDatabaseProviders(options: ServiceDatabaseOptions): Provi
           applicationName: `openpaw-${options.service}`,
         }),
     },
-    { provide: closerToken, inject: [options.dataSourceToken], useFactory: (dataSource: DataSource) => new DataSourceCloser(dataSource) },
+    {
+      provide: closerToken,
+      inject: [options.dataSourceToken, { token: PlatformMetrics, optional: true }],
+      useFactory: (dataSource: DataSource, metrics: PlatformMetrics | undefined) => {
+        metrics?.watchTableSizes(() => schemaTableSizes(dataSource, options.schema));
+        return new DataSourceCloser(dataSource);
+      },
+    },
   ];
 }

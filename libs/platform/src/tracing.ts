@@ -5,13 +5,15 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, SimpleSpanProcessor, type SpanExporter, TracerProvider } from '@opentelemetry/sdk-trace';
+import { installClientInstrumentation } from './client-instrumentation.js';
 
 /**
  * OpenTelemetry for a service: the SDK's tracer provider (3.x) exporting over OTLP when
  * `OTEL_EXPORTER_OTLP_ENDPOINT` is set (or to the exporter a test passes), the AsyncLocalStorage
  * context manager and the W3C propagator as globals. Spans: SERVER per HTTP request (`http-spans.ts`),
- * PRODUCER per publish and CONSUMER per handled message (libs/messaging). Without an exporter no
- * span is recorded, but trace context still travels (the API's non-recording spans keep the ids).
+ * PRODUCER per publish and CONSUMER per handled message (libs/messaging), CLIENT per PostgreSQL query
+ * and outgoing `fetch` (`client-instrumentation.ts`). Without an exporter no span is recorded (and
+ * nothing is patched), but trace context still travels (the API's non-recording spans keep the ids).
  */
 
 let installed = false;
@@ -45,6 +47,7 @@ export function installTracing(options: TracingOptions = {}): void {
     spanProcessors: [options.processor === 'simple' ? new SimpleSpanProcessor({ exporter }) : new BatchSpanProcessor({ exporter })],
   });
   trace.setGlobalTracerProvider(provider);
+  installClientInstrumentation();
 }
 
 /** Flushes and stops the exporter (on shutdown, so the last spans are not lost). */

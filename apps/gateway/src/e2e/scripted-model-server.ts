@@ -15,6 +15,8 @@ export interface ScriptedModelServer {
   /** `http://127.0.0.1:<port>/v1`, for `OPENAI_BASE_URL`. */
   readonly baseUrl: string;
   readonly requests: ChatCompletionRequest[];
+  /** The W3C `traceparent` header of each request that carried one (the caller's trace travels on). */
+  readonly traceparents: string[];
   close(): Promise<void>;
 }
 
@@ -25,6 +27,7 @@ export interface ScriptedModelServer {
  */
 export async function startScriptedModelServer(script: (request: ChatCompletionRequest) => ScriptedReply): Promise<ScriptedModelServer> {
   const requests: ChatCompletionRequest[] = [];
+  const traceparents: string[] = [];
   const server = createServer((req, res) => {
     void readJson(req)
       .then(async (body) => {
@@ -33,6 +36,8 @@ export async function startScriptedModelServer(script: (request: ChatCompletionR
           return;
         }
         requests.push(body);
+        const traceparent = req.headers['traceparent'];
+        if (typeof traceparent === 'string') traceparents.push(traceparent);
         const answer = script(body);
         await delay(answer.delayMs ?? 0);
         if ('status' in answer) {
@@ -56,6 +61,7 @@ export async function startScriptedModelServer(script: (request: ChatCompletionR
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
     requests,
+    traceparents,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
