@@ -1,7 +1,7 @@
 export * from './definition.js';
 export * from './records.js';
 export { isAllowed, isReopenable, isTerminal, validateDefinition } from './transition-table.js';
-export { applyInput, applyStart, COORDINATOR_SOURCE, type Applied, type StartRequest } from './apply-input.js';
+export { applyInput, applyStart, COORDINATOR_SOURCE, type Applied, type StartRequest } from './apply/index.js';
 export { SagaRegistry } from './registry.js';
 export { replayRun, type ReplayMismatch, type ReplayReport } from './replay.js';
 export { OutboxRelay, type EnvelopePublisher, type OutboxRelayOptions, type PublishedOutboxSink, type RelayObserver } from './relay.js';
