@@ -1,4 +1,4 @@
-import type { OutboxRecord, RunRecord, StepLogRecord, TimerOperation } from '../records.js';
+import type { KeyClaim, OutboxRecord, RunRecord, StepLogRecord, TimerOperation } from '../records.js';
 import type { InputWrites } from './input-writes.js';
 
 /** What applying one input produced: the run's next row and the writes that commit with it. */
@@ -11,6 +11,8 @@ export interface Applied {
   readonly logs: readonly StepLogRecord[];
   readonly outbox: readonly OutboxRecord[];
   readonly timers: readonly TimerOperation[];
+  /** Keys the decision claimed (`claimKey`): the store answers each with a `claim` input in the same transaction. */
+  readonly claims: readonly KeyClaim[];
 }
 
 /** The `Applied` of an input: its outcome and run, with everything the input wrote so far. */
@@ -22,6 +24,7 @@ export function finish(outcome: Applied['outcome'], run: RunRecord, changed: boo
     logs: writes.logs,
     outbox: writes.outbox,
     timers: writes.timers,
+    claims: writes.claims,
     ...(reason === undefined ? {} : { reason }),
   };
 }

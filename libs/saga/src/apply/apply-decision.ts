@@ -49,6 +49,12 @@ export function applyDecision(
         writes.outbox.push(refusedEvent(before.id, before.state, input, 'illegal_transition', detail, meta, before.userId, now));
         return finish('refused', before, false, writes, detail);
       }
+      if (definition.keyClaims === undefined && (decision.effects ?? []).some((effect) => effect.type === 'claimKey')) {
+        const detail = `${definition.type} claims a key but declares no keyClaims`;
+        writes.log(before, 'input_refused', before.state, before.state, { reason: detail });
+        writes.outbox.push(refusedEvent(before.id, before.state, input, 'invalid_input', detail, meta, before.userId, now));
+        return finish('refused', before, false, writes, detail);
+      }
       for (const entry of decision.logs ?? []) writes.log(before, entry.step, before.state, before.state, entry.payload ?? {});
       const next: RunRecord = { ...before, state: to, data: decision.data, version: before.version + 1, updatedAt: now };
       const stepName = decision.step ?? inputName(input);

@@ -1,5 +1,6 @@
 import type { AnySagaDefinition, Decision, SagaInput } from '../definition.js';
 import type { InputMeta, RunRecord } from '../records.js';
+import { claimInputOf } from '../key-claims.js';
 import { isAllowed, isTerminal, reopeningInputs } from '../transition-table.js';
 import { applyDecision, safeDecide } from './apply-decision.js';
 import { applyResend } from './apply-resend.js';
@@ -11,7 +12,7 @@ import { RESEND_PREFIX, type ResendTimerPayload } from './resend-timer.js';
 /**
  * Applies any other input than a start to an existing run: a finished run refuses or ignores it, only
  * the owner may cancel or answer, a cancel goes to `cancelledState`, the engine's step timers are its
- * own; everything else is the definition's. Pure.
+ * own, a key holder's end is a `claim` input; everything else is the definition's. Pure.
  */
 export function applyInput(definition: AnySagaDefinition, run: RunRecord, input: SagaInput, meta: InputMeta, now: Date): Applied {
   const writes = new InputWrites(now, input);
@@ -36,7 +37,9 @@ export function applyInput(definition: AnySagaDefinition, run: RunRecord, input:
   if (input.kind === 'timer' && input.name.startsWith(RESEND_PREFIX)) {
     return applyResend(definition, run, input.payload as unknown as ResendTimerPayload, input, meta, now, writes);
   }
-  return applyDecision(definition, run, run.state, safeDecide(definition, run, input, now), input, meta, now, writes);
+  // A claimant waiting for a key's holder hears that it ended: the definition sees the claim's news.
+  const decided = claimInputOf(input) ?? input;
+  return applyDecision(definition, run, run.state, safeDecide(definition, run, decided, now), decided, meta, now, writes);
 }
 
 /** An owner's cancel: to `cancelledState`, with what the definition's `onCancel` adds where the table allows it. */

@@ -1,11 +1,12 @@
 import type { JsonObject, SagaInput } from '../definition.js';
-import type { OutboxRecord, RunRecord, StepLogRecord, TimerOperation } from '../records.js';
+import type { KeyClaim, OutboxRecord, RunRecord, StepLogRecord, TimerOperation } from '../records.js';
 
-/** The rows one input writes (step logs, outbox, timers), committed with the run's next state. */
+/** The rows one input writes (step logs, outbox, timers, key claims), committed with the run's next state. */
 export class InputWrites {
   readonly logs: StepLogRecord[] = [];
   readonly outbox: OutboxRecord[] = [];
   readonly timers: TimerOperation[] = [];
+  readonly claims: KeyClaim[] = [];
   private tick = 0;
   private inputRecorded = false;
 

@@ -69,6 +69,10 @@ export function performEffects(run: RunRecord, effects: readonly Effect[], write
         });
         break;
       }
+      case 'claimKey':
+        writes.claims.push({ runId: run.id, workflowType: run.type, userId: run.userId, key: effect.key, meta });
+        writes.log(run, 'key_claim_requested', run.state, run.state, { key: effect.key });
+        break;
       case 'cancelChild': {
         const childRunId = childRunIdFor(run, effect.workflowType, effect.key);
         const id = deterministicUuid(run.id, String(run.attemptNo), 'cancelChild', effect.key);

@@ -2,8 +2,11 @@ import type { PoolClient } from 'pg';
 import type { DataSource } from 'typeorm';
 import { type Applied, applyInput, applyStart, type StartRequest, unknownRunRefusal } from '../apply/index.js';
 import type { SagaInput } from '../definition.js';
-import type { InputMeta, OutboxRecord, RunRecord, StepLogRecord, TimerOperation } from '../records.js';
+import type { InputMeta, KeyClaim, OutboxRecord, RunRecord, StepLogRecord, TimerOperation } from '../records.js';
 import type { SagaRegistry } from '../registry.js';
+import { isTerminal } from '../transition-table.js';
+import { claimKeys, releaseWaiters } from './key-claim-store.js';
+import { type RunRow, toRunRecord, type TransactionQuery } from './run-rows.js';
 
 /** One input waiting to be applied. Its `meta.messageId` is the inbox dedup key. */
 export type PendingInput =
@@ -28,34 +31,6 @@ export interface BatchResult {
   /** Committed outbox rows, for the relay to publish right away. */
   readonly outbox: readonly OutboxRecord[];
 }
-
-interface RunRow {
-  id: string;
-  type: string;
-  state: string;
-  attempt_no: number;
-  idempotency_key: string;
-  user_id: string;
-  parent_run_id: string | null;
-  data: unknown;
-  version: number;
-  created_at: Date;
-  updated_at: Date;
-}
-
-const toRecord = (row: RunRow): RunRecord => ({
-  id: row.id,
-  type: row.type,
-  state: row.state,
-  attemptNo: row.attempt_no,
-  idempotencyKey: row.idempotency_key,
-  userId: row.user_id,
-  parentRunId: row.parent_run_id,
-  data: row.data,
-  version: row.version,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-});
 
 /**
  * Applies batches of inputs atomically: inbox dedup, run locks, state changes, step logs, outbox
@@ -108,9 +83,8 @@ export class SagaStore {
 
   private async applyInTransaction(client: PoolClient, inputs: readonly PendingInput[], published: readonly string[]): Promise<BatchResult> {
     // Named statements: pg prepares each once per connection, so PostgreSQL plans them once, not per batch.
-    const runner = {
-      query: async (sql: string, params: unknown[]) => (await client.query({ name: statementName(sql), text: sql, values: params })).rows as unknown,
-    };
+    const query: TransactionQuery = async (sql, params) => (await client.query({ name: statementName(sql), text: sql, values: params })).rows as unknown;
+    const runner = { query };
     const now = this.clock();
     const results: InputResult[] = new Array<InputResult>(inputs.length).fill({ status: 'duplicate' });
 
@@ -158,12 +132,27 @@ export class SagaStore {
     const fresh = new Set(claimed.fresh);
     const toApply = candidates.filter((i) => fresh.has(inputs[i]?.meta.messageId ?? ''));
     if (toApply.length === 0 && published.length === 0) return { results, outbox: [] };
-    const rows = claimed.runs.map((row) => ({ ...row, created_at: new Date(row.created_at), updated_at: new Date(row.updated_at) }));
-    const runs = new Map<string, RunRecord>(rows.map((row) => [row.id, toRecord(row)]));
+    const runs = new Map<string, RunRecord>(claimed.runs.map((row) => [row.id, toRunRecord(row)]));
     const touched = new Set<string>();
     const logs: StepLogRecord[] = [];
     const outbox: OutboxRecord[] = [];
     const timerOps: TimerOperation[] = [];
+    let claims: KeyClaim[] = [];
+    /** Runs of workflows that claim keys which ended in this batch: their keys' waiters are told. */
+    const endedHolders = new Map<string, RunRecord>();
+    const absorb = (applied: Applied): void => {
+      const run = applied.run;
+      if (run !== undefined && applied.changed) {
+        runs.set(run.id, run);
+        touched.add(run.id);
+        const definition = this.registry.get(run.type);
+        if (applied.transition !== undefined && definition?.keyClaims !== undefined && isTerminal(definition, run.state)) endedHolders.set(run.id, run);
+      }
+      logs.push(...applied.logs);
+      outbox.push(...applied.outbox);
+      timerOps.push(...applied.timers);
+      claims.push(...applied.claims);
+    };
 
     for (const i of toApply) {
       const pending = inputs[i];
@@ -176,15 +165,24 @@ export class SagaStore {
         }
         continue;
       }
-      const { applied } = result;
-      if (applied.run !== undefined && applied.changed) {
-        runs.set(applied.run.id, applied.run);
-        touched.add(applied.run.id);
-      }
-      logs.push(...applied.logs);
-      outbox.push(...applied.outbox);
-      timerOps.push(...applied.timers);
+      absorb(result.applied);
     }
+
+    // Key claims are answered here, in the transaction of the decisions that asked (a claim's answer
+    // may claim again, e.g. after a holder gave its key up: a few rounds at most).
+    for (let round = 0; claims.length > 0; round += 1) {
+      if (round === MAX_CLAIM_ROUNDS) throw new Error(`key claims still asked after ${MAX_CLAIM_ROUNDS} rounds in one batch: a definition claims in a loop`);
+      const answers = await claimKeys(runner.query, claims, this.registry, runs);
+      claims = [];
+      for (const { claim, input } of answers) {
+        const run = runs.get(claim.runId);
+        const definition = run === undefined ? undefined : this.registry.get(run.type);
+        if (run === undefined || definition === undefined) continue;
+        const meta: InputMeta = { ...claim.meta, messageId: `${claim.meta.messageId}:claim:${claim.key}`, runId: run.id };
+        absorb(applyInput(definition, run, input, meta, now));
+      }
+    }
+    if (endedHolders.size > 0) timerOps.push(...(await releaseWaiters(runner.query, [...endedHolders.values()], this.registry, now)));
 
     await this.write(runner, published, [...touched].map((id) => runs.get(id)).filter((r): r is RunRecord => r !== undefined), logs, outbox, timerOps);
     return { results, outbox };
@@ -299,6 +297,9 @@ export class SagaStore {
     );
   }
 }
+
+/** Rounds of claim answers one batch applies before it gives up (a definition that claims on every answer). */
+const MAX_CLAIM_ROUNDS = 4;
 
 const statementNames = new Map<string, string>();
 
