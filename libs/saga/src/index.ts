@@ -31,5 +31,5 @@ export {
   type TimerInput,
   type WorkflowTable,
 } from './workflow-table.js';
-export { KEY_HOLDER_ENDED_TIMER_PREFIX, keyHolderOf, type KeyHolderEndedPayload } from './key-claims.js';
+export { KEY_HOLDER_ENDED_TIMER_PREFIX, keyHolderEndedPayload, keyHolderOf, type KeyHolderEndedPayload } from './key-claims.js';
 export { RunKeyEntity } from './store/entities.js';
