@@ -89,7 +89,9 @@ describe('idempotency key claims on PostgreSQL', () => {
   it('given a holder that ended DONE, a later claimant answers at once, in the transaction of its claim', async () => {
     await store.applyBatch([start('d1', 'done-key', 'u1', 7)]);
     await store.applyBatch([worked('d1', true, 7)]);
-    await store.applyBatch([start('d2', 'done-key')]);
+    const batch = await store.applyBatch([start('d2', 'done-key')]);
+    // The claim's answer is reported beside the batch's inputs (the coordinator counts its transitions too).
+    expect(batch.claimAnswers?.map((answer) => answer.transition?.to)).toEqual(['DONE']);
     const loaded = await loadRunWithLogs(dataSource, runIdOf('d2'));
     expect(loaded?.run.state).toBe('DONE');
     expect(loaded?.run.data).toMatchObject({ result: 7, answeredFrom: runIdOf('d1') });

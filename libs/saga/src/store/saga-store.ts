@@ -30,6 +30,8 @@ export interface BatchResult {
   readonly results: readonly InputResult[];
   /** Committed outbox rows, for the relay to publish right away. */
   readonly outbox: readonly OutboxRecord[];
+  /** Claim answers applied in this batch (inputs of the engine's, not of the batch): their transitions count too. */
+  readonly claimAnswers?: readonly Applied[];
 }
 
 /**
@@ -138,6 +140,7 @@ export class SagaStore {
     const outbox: OutboxRecord[] = [];
     const timerOps: TimerOperation[] = [];
     let claims: KeyClaim[] = [];
+    const claimAnswers: Applied[] = [];
     /** Runs of workflows that claim keys which ended in this batch: their keys' waiters are told. */
     const endedHolders = new Map<string, RunRecord>();
     const absorb = (applied: Applied): void => {
@@ -179,13 +182,15 @@ export class SagaStore {
         const definition = run === undefined ? undefined : this.registry.get(run.type);
         if (run === undefined || definition === undefined) continue;
         const meta: InputMeta = { ...claim.meta, messageId: `${claim.meta.messageId}:claim:${claim.key}`, runId: run.id };
-        absorb(applyInput(definition, run, input, meta, now));
+        const answered = applyInput(definition, run, input, meta, now);
+        claimAnswers.push(answered);
+        absorb(answered);
       }
     }
     if (endedHolders.size > 0) timerOps.push(...(await releaseWaiters(runner.query, [...endedHolders.values()], this.registry, now)));
 
     await this.write(runner, published, [...touched].map((id) => runs.get(id)).filter((r): r is RunRecord => r !== undefined), logs, outbox, timerOps);
-    return { results, outbox };
+    return { results, outbox, claimAnswers };
   }
 
   private applyOne(pending: PendingInput, run: RunRecord | undefined, now: Date): InputResult {
