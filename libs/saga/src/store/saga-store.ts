@@ -2,9 +2,9 @@ import type { PoolClient } from 'pg';
 import type { DataSource } from 'typeorm';
 import { type Applied, applyInput, applyStart, type StartRequest, unknownRunRefusal } from '../apply/index.js';
 import type { SagaInput } from '../definition.js';
-import type { InputMeta, KeyClaim, OutboxRecord, RunRecord, StepLogRecord, TimerOperation } from '../records.js';
+import type { InputMeta, OutboxRecord, RunRecord, StepLogRecord, TimerOperation } from '../records.js';
 import type { SagaRegistry } from '../registry.js';
-import { isTerminal } from '../transition-table.js';
+import { BatchWrites } from './batch-writes.js';
 import { claimKeys, releaseWaiters } from './key-claim-store.js';
 import { type RunRow, toRunRecord, type TransactionQuery } from './run-rows.js';
 
@@ -134,63 +134,45 @@ export class SagaStore {
     const fresh = new Set(claimed.fresh);
     const toApply = candidates.filter((i) => fresh.has(inputs[i]?.meta.messageId ?? ''));
     if (toApply.length === 0 && published.length === 0) return { results, outbox: [] };
-    const runs = new Map<string, RunRecord>(claimed.runs.map((row) => [row.id, toRunRecord(row)]));
-    const touched = new Set<string>();
-    const logs: StepLogRecord[] = [];
-    const outbox: OutboxRecord[] = [];
-    const timerOps: TimerOperation[] = [];
-    let claims: KeyClaim[] = [];
-    const claimAnswers: Applied[] = [];
-    /** Runs of workflows that claim keys which ended in this batch: their keys' waiters are told. */
-    const endedHolders = new Map<string, RunRecord>();
-    const absorb = (applied: Applied): void => {
-      const run = applied.run;
-      if (run !== undefined && applied.changed) {
-        runs.set(run.id, run);
-        touched.add(run.id);
-        const definition = this.registry.get(run.type);
-        if (applied.transition !== undefined && definition?.keyClaims !== undefined && isTerminal(definition, run.state)) endedHolders.set(run.id, run);
-      }
-      logs.push(...applied.logs);
-      outbox.push(...applied.outbox);
-      timerOps.push(...applied.timers);
-      claims.push(...applied.claims);
-    };
-
+    const batch = new BatchWrites(new Map<string, RunRecord>(claimed.runs.map((row) => [row.id, toRunRecord(row)])), this.registry);
     for (const i of toApply) {
       const pending = inputs[i];
       if (pending === undefined) continue;
-      const result = this.applyOne(pending, runs.get(pending.meta.runId), now);
+      const result = this.applyOne(pending, batch.runs.get(pending.meta.runId), now);
       results[i] = result;
       if (result.status === 'unknown_run' || result.status === 'duplicate') {
         if (result.status === 'unknown_run' && pending.kind === 'input' && pending.requesterId !== undefined) {
-          outbox.push(unknownRunRefusal(pending.meta.runId, pending.input, pending.meta, pending.requesterId, now));
+          batch.outbox.push(unknownRunRefusal(pending.meta.runId, pending.input, pending.meta, pending.requesterId, now));
         }
         continue;
       }
-      absorb(result.applied);
+      batch.absorb(result.applied);
     }
+    await this.settleKeyClaims(query, batch, now);
 
-    // Key claims are answered here, in the transaction of the decisions that asked (a claim's answer
-    // may claim again, e.g. after a holder gave its key up: a few rounds at most).
-    for (let round = 0; claims.length > 0; round += 1) {
+    await this.write(runner, published, batch.changedRuns(), batch.logs, batch.outbox, batch.timers);
+    return { results, outbox: batch.outbox, claimAnswers: batch.claimAnswers };
+  }
+
+  /**
+   * Key claims are answered here, in the transaction of the decisions that asked (an answer may claim
+   * again, e.g. after a holder gave its key up: a few rounds at most); then the holders that ended
+   * tell their waiters.
+   */
+  private async settleKeyClaims(query: TransactionQuery, batch: BatchWrites, now: Date): Promise<void> {
+    for (let round = 0, claims = batch.takeClaims(); claims.length > 0; round += 1, claims = batch.takeClaims()) {
       if (round === MAX_CLAIM_ROUNDS) throw new Error(`key claims still asked after ${MAX_CLAIM_ROUNDS} rounds in one batch: a definition claims in a loop`);
-      const answers = await claimKeys(runner.query, claims, this.registry, runs);
-      claims = [];
-      for (const { claim, input } of answers) {
-        const run = runs.get(claim.runId);
+      for (const { claim, input } of await claimKeys(query, claims, this.registry, batch.runs)) {
+        const run = batch.runs.get(claim.runId);
         const definition = run === undefined ? undefined : this.registry.get(run.type);
         if (run === undefined || definition === undefined) continue;
         const meta: InputMeta = { ...claim.meta, messageId: `${claim.meta.messageId}:claim:${claim.key}`, runId: run.id };
         const answered = applyInput(definition, run, input, meta, now);
-        claimAnswers.push(answered);
-        absorb(answered);
+        batch.claimAnswers.push(answered);
+        batch.absorb(answered);
       }
     }
-    if (endedHolders.size > 0) timerOps.push(...(await releaseWaiters(runner.query, [...endedHolders.values()], this.registry, now)));
-
-    await this.write(runner, published, [...touched].map((id) => runs.get(id)).filter((r): r is RunRecord => r !== undefined), logs, outbox, timerOps);
-    return { results, outbox, claimAnswers };
+    if (batch.endedHolders.size > 0) batch.timers.push(...(await releaseWaiters(query, [...batch.endedHolders.values()], this.registry, now)));
   }
 
   private applyOne(pending: PendingInput, run: RunRecord | undefined, now: Date): InputResult {
