@@ -17,8 +17,29 @@ export interface RunSnapshot<S extends string = string, D = unknown> {
   readonly updatedAt: Date;
 }
 
+/** The run that holds an idempotency key another run claimed, as it was when the claim was answered (or when it ended). */
+export interface KeyHolder {
+  readonly runId: string;
+  readonly state: string;
+  readonly attemptNo: number;
+  readonly terminal: boolean;
+  /** Its public view (the definition's `view`), e.g. the result a claimant answers with. */
+  readonly view: JsonObject;
+}
+
+/**
+ * The answer to a `claimKey` effect, applied in the same transaction as the decision that asked:
+ * `claimed` (this run holds the key now), or `held` by another run. A claimant told `held` by a run
+ * still going is told again, `held` with the holder `terminal`, when that run ends.
+ */
+export type ClaimInput = { readonly kind: 'claim'; readonly key: string } & (
+  | { readonly outcome: 'claimed' }
+  | { readonly outcome: 'held'; readonly holder: KeyHolder }
+);
+
 /** Everything that can happen to a run is an input; each is applied atomically and exactly once. */
 export type SagaInput =
+  | ClaimInput
   | { readonly kind: 'start'; readonly input: JsonObject }
   | { readonly kind: 'event'; readonly envelope: Envelope }
   | { readonly kind: 'timer'; readonly name: string; readonly payload: JsonObject }
@@ -64,7 +85,14 @@ export type Effect =
   /** A fire-and-forget run (video, reindex): nothing reports back. */
   | { readonly type: 'startBackground'; readonly workflowType: string; readonly key: string; readonly input: JsonObject }
   /** Cancels the child run started under `key` (a `CancelRun` on the owner's behalf); a finished child refuses it. */
-  | { readonly type: 'cancelChild'; readonly workflowType: string; readonly key: string; readonly reason: string };
+  | { readonly type: 'cancelChild'; readonly workflowType: string; readonly key: string; readonly reason: string }
+  /**
+   * Claims an idempotency key for this run, unique per (workflow type, user, key), in the transaction
+   * that applies this decision; the run then gets a `claim` input (see `ClaimInput`). A holder in one
+   * of the definition's `keyClaims.releasedIn` states gives the key up to the claimant. Needs
+   * `keyClaims` on the definition.
+   */
+  | { readonly type: 'claimKey'; readonly key: string };
 
 /** An extra `workflow_step_logs` row (e.g. `policy_applied`), beside the row of the transition itself. */
 export interface StepLogEntry {
@@ -120,6 +148,11 @@ export interface SagaDefinition<S extends string = string, D = unknown> {
    * for, so that work stops too. Pure, like `decide`.
    */
   onCancel?(run: RunSnapshot<S, D>, reason: string | undefined, context: DecideContext): { readonly data: D; readonly effects?: readonly Effect[] };
+  /**
+   * This workflow claims idempotency keys (`claimKey`): the terminal states in which a run gives its
+   * keys up to the next claimant (spec 01: a FAILED run's key is re-run, not answered from).
+   */
+  readonly keyClaims?: { readonly releasedIn: readonly S[] };
   /** Events from services this workflow consumes (routed to runs by correlation id). */
   readonly inputs: readonly AnyMessageDefinition[];
   /** Initial data from the start input; throw to refuse an invalid start. */
@@ -157,5 +190,7 @@ export function inputName(input: SagaInput): string {
       return `human:${input.inputType}`;
     case 'child':
       return `child:${input.workflowType}:${input.state}`;
+    case 'claim':
+      return `claim:${input.outcome}`;
   }
 }

@@ -1,7 +1,7 @@
 export * from './definition.js';
 export * from './records.js';
 export { isAllowed, isReopenable, isTerminal, validateDefinition } from './transition-table.js';
-export { applyInput, applyStart, COORDINATOR_SOURCE, type Applied, type StartRequest } from './apply-input.js';
+export { applyInput, applyStart, COORDINATOR_SOURCE, type Applied, type StartRequest } from './apply/index.js';
 export { SagaRegistry } from './registry.js';
 export { replayRun, type ReplayMismatch, type ReplayReport } from './replay.js';
 export { OutboxRelay, type EnvelopePublisher, type OutboxRelayOptions, type PublishedOutboxSink, type RelayObserver } from './relay.js';
@@ -19,6 +19,7 @@ export {
   decideByTable,
   inputKeyOf,
   onChild,
+  onClaim,
   onEvent,
   onHuman,
   onStart,
@@ -30,3 +31,5 @@ export {
   type TimerInput,
   type WorkflowTable,
 } from './workflow-table.js';
+export { KEY_HOLDER_ENDED_TIMER_PREFIX, keyHolderEndedPayload, keyHolderOf, type KeyHolderEndedPayload } from './key-claims.js';
+export { RunKeyEntity } from './store/entities.js';

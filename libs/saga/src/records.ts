@@ -52,3 +52,13 @@ export interface InputMeta {
   readonly runId: string;
   readonly traceparent?: string;
 }
+
+/** A `claimKey` effect as the store performs it: this run wants (workflow type, user, key). */
+export interface KeyClaim {
+  readonly runId: string;
+  readonly workflowType: string;
+  readonly userId: string;
+  readonly key: string;
+  /** The input that asked (the claim's answer is applied as part of it, under a derived message id). */
+  readonly meta: InputMeta;
+}

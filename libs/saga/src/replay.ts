@@ -1,5 +1,5 @@
 import type { Envelope } from '@openpaw/contracts';
-import { applyInput, applyStart } from './apply-input.js';
+import { applyInput, applyStart } from './apply/index.js';
 import type { AnySagaDefinition, JsonObject, SagaInput } from './definition.js';
 import type { RunRecord, StepLogRecord } from './records.js';
 

@@ -1,5 +1,5 @@
 import { type AnyMessageDefinition, createEnvelope, type MessageData } from '@openpaw/contracts';
-import { type Applied, applyInput, applyStart } from './apply-input.js';
+import { type Applied, applyInput, applyStart } from './apply/index.js';
 import type { AnySagaDefinition, JsonObject, SagaInput } from './definition.js';
 import type { OutboxRecord, RunRecord } from './records.js';
 

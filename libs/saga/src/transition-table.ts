@@ -37,6 +37,9 @@ export function validateDefinition(definition: AnySagaDefinition): void {
   for (const state of Object.keys(definition.reopenableBy ?? {})) {
     if (!isTerminal(definition, state)) problems.push(`reopenable state ${state} must be terminal`);
   }
+  for (const state of definition.keyClaims?.releasedIn ?? []) {
+    if (!isTerminal(definition, state)) problems.push(`key-releasing state ${state} must be terminal`);
+  }
   for (const state of definition.retryableFrom ?? []) {
     if (!isTerminal(definition, state)) problems.push(`retryable state ${state} must be terminal`);
   }

@@ -1,5 +1,5 @@
 import type { AnyMessageDefinition, Envelope, MessageData } from '@openpaw/contracts';
-import type { Decision, DecideContext, JsonObject, RunSnapshot, SagaInput } from './definition.js';
+import type { ClaimInput, Decision, DecideContext, JsonObject, RunSnapshot, SagaInput } from './definition.js';
 
 /**
  * A workflow definition as a table you can hold next to its spec: per state, the inputs it answers,
@@ -9,7 +9,7 @@ import type { Decision, DecideContext, JsonObject, RunSnapshot, SagaInput } from
  *
  * Input keys: `start`; an event's subject; `timer:<family>` (a timer's name without its trailing
  * `:<try>` segments, e.g. `timer:timeout:render` for `timeout:render:2`); `child:<workflowType>`;
- * `human:<inputType>`. Cancellation is the engine's (see `cancelledState`).
+ * `human:<inputType>`; `claim` (the answer to a `claimKey`). Cancellation is the engine's (see `cancelledState`).
  */
 export interface Row<S extends string, D> {
   readonly key: string;
@@ -74,6 +74,15 @@ export function onHuman<S extends string, D>(inputType: string, to: readonly NoI
   };
 }
 
+/** The answer to this run's `claimKey` (claimed, or held by another run), and news that a holder it waits for ended. */
+export function onClaim<S extends string, D>(to: readonly NoInfer<S>[], decide: Handler<S, D, ClaimInput>): Row<S, D> {
+  return {
+    key: 'claim',
+    to,
+    decide: (run, input, context) => (input.kind === 'claim' ? decide(run, input, context) : { outcome: 'ignore', reason: 'not a claim' }),
+  };
+}
+
 /** The row key an input is looked up by (see `Row`). */
 export function inputKeyOf(input: SagaInput): string {
   switch (input.kind) {
@@ -89,6 +98,8 @@ export function inputKeyOf(input: SagaInput): string {
       return `human:${input.inputType}`;
     case 'cancel':
       return 'cancel';
+    case 'claim':
+      return 'claim';
   }
 }
 

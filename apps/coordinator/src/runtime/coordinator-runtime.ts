@@ -174,13 +174,12 @@ export class CoordinatorRuntime {
 
   /** Applies inputs atomically, then hands the committed outbox to the relay without waiting for it. */
   async apply(inputs: readonly PendingInput[]): Promise<void> {
-    const { outbox, results } = await this.store.applyBatch(inputs);
+    const { outbox, results, claimAnswers = [] } = await this.store.applyBatch(inputs);
     const observer = this.config.observer;
     if (observer?.onTransition !== undefined) {
-      for (const result of results) {
-        if (result.status === 'applied' && result.applied.transition !== undefined && result.applied.run !== undefined) {
-          observer.onTransition(result.applied.run.type, result.applied.transition.to);
-        }
+      const applied = [...results.flatMap((result) => (result.status === 'applied' ? [result.applied] : [])), ...claimAnswers];
+      for (const { transition, run } of applied) {
+        if (transition !== undefined && run !== undefined) observer.onTransition(run.type, transition.to);
       }
     }
     const publishing = this.relay.publishCommitted(outbox).catch((error: unknown) => {

@@ -14,6 +14,8 @@ export interface SubmissionBody {
     readonly attempt_no: number;
     readonly cost_usd: number;
     readonly duration_ms: number;
+    readonly cached_from?: string;
+    readonly waiting_for_run_id?: string;
   };
   readonly eta_seconds?: number | null;
 }
@@ -33,11 +35,11 @@ export class GatewayClient {
     return fetch(`${this.baseUrl}${path}`, { ...init, headers: { authorization: `Bearer ${this.token}`, ...init.headers } });
   }
 
-  async submitText(text: string, waitSeconds = 0): Promise<{ status: number; body: SubmissionBody }> {
+  async submitText(text: string, waitSeconds = 0, intent?: string): Promise<{ status: number; body: SubmissionBody }> {
     const response = await this.request(`/problems${waitSeconds > 0 ? `?wait=${waitSeconds}` : ''}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ text }),
+      body: JSON.stringify({ text, ...(intent === undefined ? {} : { intent }) }),
     });
     return { status: response.status, body: (await response.json()) as SubmissionBody };
   }

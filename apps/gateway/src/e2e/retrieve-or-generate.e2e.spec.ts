@@ -79,13 +79,19 @@ describe('RetrieveOrGenerate end to end through the gateway', () => {
     expect(paraphrase.body.result).toMatchObject({ outcome: 'hit', output: { asset_version_id: original.body.result?.output.asset_version_id } });
   });
 
-  it('solves an image problem, and a re-photographed copy is a near-duplicate hit', async () => {
+  it('solves an image problem; re-photographed, it is the same problem: answered from that run for its user, a hit for another', async () => {
     const png = await renderProblemPng('5x - 10 = 15');
     const first = await alice.submitImage(png, 'problem.png', 60);
     expect(first.body.result).toMatchObject({ status: 'succeeded', outcome: 'new' });
-    const copy = await alice.submitImage(await rephotograph(png), 'photo.jpg', 60);
+    const photo = await rephotograph(png);
+    // Other bytes, another run; the same signature, user and intent after INGESTING: the earlier run's result (ADR 0016).
+    const copy = await alice.submitImage(photo, 'photo.jpg', 60);
     expect(copy.body.run_id).not.toBe(first.body.run_id);
-    expect(copy.body.result).toMatchObject({ outcome: 'hit', output: { asset_version_id: first.body.result?.output.asset_version_id } });
+    expect(copy.body.result).toMatchObject({ outcome: 'new', cached_from: first.body.run_id, output: { asset_version_id: first.body.result?.output.asset_version_id } });
+    // Another user's photo of it is retrieval's: a hit on the same asset.
+    const bob = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'bob');
+    const bobs = await bob.submitImage(photo, 'photo.jpg', 60);
+    expect(bobs.body.result).toMatchObject({ outcome: 'hit', output: { asset_version_id: first.body.result?.output.asset_version_id } });
   });
 
   it('solves a problem given by URL', async () => {
@@ -127,6 +133,61 @@ describe('RetrieveOrGenerate end to end through the gateway', () => {
     const again = await alice.submitUrl(url, 60);
     expect(again.body).toMatchObject({ run_id: first.body.run_id, attempt_no: 2 });
     expect(again.body.result).toMatchObject({ status: 'succeeded', attempt_no: 2 });
+  });
+
+  /** Solve runs started by these runs (children of theirs): how many times the problem was solved. */
+  async function solvesOf(runIds: readonly string[]): Promise<number> {
+    const db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    try {
+      const rows = await db.query<{ count: number }>(
+        "select count(*)::int as count from coordinator.workflow_runs where type = 'solve_workflow' and parent_run_id = any($1::uuid[])",
+        [runIds],
+      );
+      return rows.rows[0]?.count ?? 0;
+    } finally {
+      await db.end();
+    }
+  }
+
+  it('answers the same problem submitted differently by the same user from the earlier run (spec 01 idempotency, ADR 0016); another user or intent is its own', async () => {
+    // Other bytes (so another byte key, another run), the same problem once ingestion normalised it
+    // (a trailing full stop is dropped): the same signature, user and intent.
+    const first = await alice.submitText('Solve for z: 7z + 1 = 50.', 60);
+    expect(first.body.result).toMatchObject({ status: 'succeeded', outcome: 'new' });
+    const retyped = await alice.submitText('Solve for z: 7z + 1 = 50', 60);
+    expect(retyped.body.run_id).not.toBe(first.body.run_id);
+    expect(retyped.body.result).toMatchObject({
+      status: 'succeeded',
+      outcome: 'new',
+      cached_from: first.body.run_id,
+      cost_usd: 0,
+      output: { asset_version_id: first.body.result?.output.asset_version_id, is_approximate: false },
+    });
+    expect(await solvesOf([first.body.run_id, retyped.body.run_id])).toBe(1);
+    expect(await (await alice.request(`/runs/${retyped.body.run_id}/solution`)).text()).toBe(await (await alice.request(`/runs/${first.body.run_id}/solution`)).text());
+
+    // Another user's identical text is not alice's run: retrieval finds the solution (a hit).
+    const bob = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'bob');
+    const bobs = await bob.submitText('Solve for z: 7z + 1 = 50', 60);
+    expect(bobs.body.result).toMatchObject({ status: 'succeeded', outcome: 'hit' });
+    expect(bobs.body.result).not.toHaveProperty('cached_from');
+    // Another intent is another question about the problem: not answered from the `solve` run.
+    const explained = await alice.submitText('Solve for z: 7z + 1 = 50', 60, 'explain');
+    expect(explained.body.result?.status).toBe('succeeded');
+    expect(explained.body.result).not.toHaveProperty('cached_from');
+  });
+
+  it('given two submissions of one problem by one user at once, solves it once: one run waits for the other and ends with its result', async () => {
+    const [a, b] = await Promise.all([alice.submitText('Solve for k: 9k - 6 = 30.', 60), alice.submitText('Solve for k: 9k - 6 = 30', 60)]);
+    expect(a.body.run_id).not.toBe(b.body.run_id);
+    expect([a.body.result?.status, b.body.result?.status]).toEqual(['succeeded', 'succeeded']);
+    const cached = [a, b].filter((s) => s.body.result?.cached_from !== undefined);
+    expect(cached).toHaveLength(1);
+    const [answered] = cached;
+    const solver = answered === a ? b : a;
+    expect(answered?.body.result).toMatchObject({ cached_from: solver.body.run_id, output: { asset_version_id: solver.body.result?.output.asset_version_id } });
+    expect(await solvesOf([a.body.run_id, b.body.run_id])).toBe(1);
   });
 
   /** The state a service's step holds the run in; the coordinator is crashed while ingestion holds it in INGESTING. */

@@ -31,6 +31,14 @@ export const workflowResult = z.looseObject({
   duration_ms: z.number().nullable().optional(),
   error_code: z.string().nullable().optional(),
   state: z.string().optional(),
+  waiting_for_run_id: z
+    .uuid()
+    .optional()
+    .describe('An earlier run of yours with the same problem signature and intent is still going; this run waits for it and ends with its result.'),
+  cached_from: z
+    .uuid()
+    .optional()
+    .describe('This result is the one of an earlier run of yours with the same problem signature and intent (spec 01 idempotency): nothing was searched or solved again.'),
 });
 export type WorkflowResult = z.infer<typeof workflowResult>;
 

@@ -54,4 +54,16 @@ export class TimerEntity {
   @Column('jsonb') payload!: Record<string, unknown>;
 }
 
-export const coordinatorEntities = [WorkflowRunEntity, WorkflowStepLogEntity, InboxEntity, OutboxEntity, TimerEntity];
+/** An idempotency key a run claimed (`claimKey`): one holder per (workflow type, user, key). */
+@Entity({ name: 'run_keys' })
+export class RunKeyEntity {
+  @PrimaryColumn('text', { name: 'workflow_type' }) workflowType!: string;
+  @PrimaryColumn('text', { name: 'user_id' }) userId!: string;
+  @PrimaryColumn('text') key!: string;
+  @Index() @Column('uuid', { name: 'run_id' }) runId!: string;
+  @Column('timestamptz', { name: 'claimed_at' }) claimedAt!: Date;
+  /** Claimants waiting for the holder to end (told by a key-holder-ended timer, then cleared). */
+  @Column('uuid', { array: true, default: () => "'{}'" }) waiters!: string[];
+}
+
+export const coordinatorEntities = [WorkflowRunEntity, WorkflowStepLogEntity, InboxEntity, OutboxEntity, TimerEntity, RunKeyEntity];

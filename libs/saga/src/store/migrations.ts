@@ -61,4 +61,27 @@ export class CoordinatorInitial1763800000000 implements MigrationInterface {
   }
 }
 
-export const coordinatorMigrations = [CoordinatorInitial1763800000000];
+/** Idempotency key claims (ADR 0016): one holder per (workflow type, user, key), and who waits for it. */
+export class CoordinatorRunKeys1764000000000 implements MigrationInterface {
+  name = 'CoordinatorRunKeys1764000000000';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`
+      create table run_keys (
+        workflow_type text not null,
+        user_id text not null,
+        key text not null,
+        run_id uuid not null,
+        claimed_at timestamptz not null,
+        waiters uuid[] not null default '{}',
+        primary key (workflow_type, user_id, key)
+      )`);
+    await queryRunner.query(`create index run_keys_run on run_keys (run_id)`);
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`drop table if exists run_keys`);
+  }
+}
+
+export const coordinatorMigrations = [CoordinatorInitial1763800000000, CoordinatorRunKeys1764000000000];

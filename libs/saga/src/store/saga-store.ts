@@ -1,9 +1,12 @@
 import type { PoolClient } from 'pg';
 import type { DataSource } from 'typeorm';
-import { type Applied, applyInput, applyStart, type StartRequest, unknownRunRefusal } from '../apply-input.js';
+import { type Applied, applyInput, applyStart, type StartRequest, unknownRunRefusal } from '../apply/index.js';
 import type { SagaInput } from '../definition.js';
 import type { InputMeta, OutboxRecord, RunRecord, StepLogRecord, TimerOperation } from '../records.js';
 import type { SagaRegistry } from '../registry.js';
+import { BatchWrites } from './batch-writes.js';
+import { claimKeys, releaseWaiters } from './key-claim-store.js';
+import { type RunRow, toRunRecord, type TransactionQuery } from './run-rows.js';
 
 /** One input waiting to be applied. Its `meta.messageId` is the inbox dedup key. */
 export type PendingInput =
@@ -27,35 +30,9 @@ export interface BatchResult {
   readonly results: readonly InputResult[];
   /** Committed outbox rows, for the relay to publish right away. */
   readonly outbox: readonly OutboxRecord[];
+  /** Claim answers applied in this batch (inputs of the engine's, not of the batch): their transitions count too. */
+  readonly claimAnswers?: readonly Applied[];
 }
-
-interface RunRow {
-  id: string;
-  type: string;
-  state: string;
-  attempt_no: number;
-  idempotency_key: string;
-  user_id: string;
-  parent_run_id: string | null;
-  data: unknown;
-  version: number;
-  created_at: Date;
-  updated_at: Date;
-}
-
-const toRecord = (row: RunRow): RunRecord => ({
-  id: row.id,
-  type: row.type,
-  state: row.state,
-  attemptNo: row.attempt_no,
-  idempotencyKey: row.idempotency_key,
-  userId: row.user_id,
-  parentRunId: row.parent_run_id,
-  data: row.data,
-  version: row.version,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-});
 
 /**
  * Applies batches of inputs atomically: inbox dedup, run locks, state changes, step logs, outbox
@@ -108,9 +85,8 @@ export class SagaStore {
 
   private async applyInTransaction(client: PoolClient, inputs: readonly PendingInput[], published: readonly string[]): Promise<BatchResult> {
     // Named statements: pg prepares each once per connection, so PostgreSQL plans them once, not per batch.
-    const runner = {
-      query: async (sql: string, params: unknown[]) => (await client.query({ name: statementName(sql), text: sql, values: params })).rows as unknown,
-    };
+    const query: TransactionQuery = async (sql, params) => (await client.query({ name: statementName(sql), text: sql, values: params })).rows as unknown;
+    const runner = { query };
     const now = this.clock();
     const results: InputResult[] = new Array<InputResult>(inputs.length).fill({ status: 'duplicate' });
 
@@ -158,36 +134,45 @@ export class SagaStore {
     const fresh = new Set(claimed.fresh);
     const toApply = candidates.filter((i) => fresh.has(inputs[i]?.meta.messageId ?? ''));
     if (toApply.length === 0 && published.length === 0) return { results, outbox: [] };
-    const rows = claimed.runs.map((row) => ({ ...row, created_at: new Date(row.created_at), updated_at: new Date(row.updated_at) }));
-    const runs = new Map<string, RunRecord>(rows.map((row) => [row.id, toRecord(row)]));
-    const touched = new Set<string>();
-    const logs: StepLogRecord[] = [];
-    const outbox: OutboxRecord[] = [];
-    const timerOps: TimerOperation[] = [];
-
+    const batch = new BatchWrites(new Map<string, RunRecord>(claimed.runs.map((row) => [row.id, toRunRecord(row)])), this.registry);
     for (const i of toApply) {
       const pending = inputs[i];
       if (pending === undefined) continue;
-      const result = this.applyOne(pending, runs.get(pending.meta.runId), now);
+      const result = this.applyOne(pending, batch.runs.get(pending.meta.runId), now);
       results[i] = result;
       if (result.status === 'unknown_run' || result.status === 'duplicate') {
         if (result.status === 'unknown_run' && pending.kind === 'input' && pending.requesterId !== undefined) {
-          outbox.push(unknownRunRefusal(pending.meta.runId, pending.input, pending.meta, pending.requesterId, now));
+          batch.outbox.push(unknownRunRefusal(pending.meta.runId, pending.input, pending.meta, pending.requesterId, now));
         }
         continue;
       }
-      const { applied } = result;
-      if (applied.run !== undefined && applied.changed) {
-        runs.set(applied.run.id, applied.run);
-        touched.add(applied.run.id);
-      }
-      logs.push(...applied.logs);
-      outbox.push(...applied.outbox);
-      timerOps.push(...applied.timers);
+      batch.absorb(result.applied);
     }
+    await this.settleKeyClaims(query, batch, now);
 
-    await this.write(runner, published, [...touched].map((id) => runs.get(id)).filter((r): r is RunRecord => r !== undefined), logs, outbox, timerOps);
-    return { results, outbox };
+    await this.write(runner, published, batch.changedRuns(), batch.logs, batch.outbox, batch.timers);
+    return { results, outbox: batch.outbox, claimAnswers: batch.claimAnswers };
+  }
+
+  /**
+   * Key claims are answered here, in the transaction of the decisions that asked (an answer may claim
+   * again, e.g. after a holder gave its key up: a few rounds at most); then the holders that ended
+   * tell their waiters.
+   */
+  private async settleKeyClaims(query: TransactionQuery, batch: BatchWrites, now: Date): Promise<void> {
+    for (let round = 0, claims = batch.takeClaims(); claims.length > 0; round += 1, claims = batch.takeClaims()) {
+      if (round === MAX_CLAIM_ROUNDS) throw new Error(`key claims still asked after ${MAX_CLAIM_ROUNDS} rounds in one batch: a definition claims in a loop`);
+      for (const { claim, input } of await claimKeys(query, claims, this.registry, batch.runs)) {
+        const run = batch.runs.get(claim.runId);
+        const definition = run === undefined ? undefined : this.registry.get(run.type);
+        if (run === undefined || definition === undefined) continue;
+        const meta: InputMeta = { ...claim.meta, messageId: `${claim.meta.messageId}:claim:${claim.key}`, runId: run.id };
+        const answered = applyInput(definition, run, input, meta, now);
+        batch.claimAnswers.push(answered);
+        batch.absorb(answered);
+      }
+    }
+    if (batch.endedHolders.size > 0) batch.timers.push(...(await releaseWaiters(query, [...batch.endedHolders.values()], this.registry, now)));
   }
 
   private applyOne(pending: PendingInput, run: RunRecord | undefined, now: Date): InputResult {
@@ -299,6 +284,9 @@ export class SagaStore {
     );
   }
 }
+
+/** Rounds of claim answers one batch applies before it gives up (a definition that claims on every answer). */
+const MAX_CLAIM_ROUNDS = 4;
 
 const statementNames = new Map<string, string>();
 

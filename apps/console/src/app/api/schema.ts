@@ -3022,6 +3022,11 @@ export interface operations {
                         /** @description Once terminal: the WorkflowResult (spec 01 Output). */
                         result?: {
                             attempt_no?: number;
+                            /**
+                             * Format: uuid
+                             * @description This result is the one of an earlier run of yours with the same problem signature and intent (spec 01 idempotency): nothing was searched or solved again.
+                             */
+                            cached_from?: string;
                             cost_usd?: number | null;
                             duration_ms?: number | null;
                             error_code?: string | null;
@@ -3046,6 +3051,11 @@ export interface operations {
                             state?: string;
                             /** @description `running` while the run goes on; then `succeeded` | `failed` | `cancelled`. */
                             status: string;
+                            /**
+                             * Format: uuid
+                             * @description An earlier run of yours with the same problem signature and intent is still going; this run waits for it and ends with its result.
+                             */
+                            waiting_for_run_id?: string;
                             /** Format: uuid */
                             workflow_run_id?: string;
                         } & {
@@ -3082,6 +3092,11 @@ export interface operations {
                         /** @description Once terminal: the WorkflowResult (spec 01 Output). */
                         result?: {
                             attempt_no?: number;
+                            /**
+                             * Format: uuid
+                             * @description This result is the one of an earlier run of yours with the same problem signature and intent (spec 01 idempotency): nothing was searched or solved again.
+                             */
+                            cached_from?: string;
                             cost_usd?: number | null;
                             duration_ms?: number | null;
                             error_code?: string | null;
@@ -3106,6 +3121,11 @@ export interface operations {
                             state?: string;
                             /** @description `running` while the run goes on; then `succeeded` | `failed` | `cancelled`. */
                             status: string;
+                            /**
+                             * Format: uuid
+                             * @description An earlier run of yours with the same problem signature and intent is still going; this run waits for it and ends with its result.
+                             */
+                            waiting_for_run_id?: string;
                             /** Format: uuid */
                             workflow_run_id?: string;
                         } & {

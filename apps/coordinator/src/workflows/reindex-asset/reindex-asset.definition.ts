@@ -99,6 +99,7 @@ export function reindexAssetDefinition(timings: WorkflowTimings = DEFAULT_WORKFL
         case 'child':
         case 'human':
         case 'cancel':
+        case 'claim':
           return ignore(`${input.kind} is not an input of ${REINDEX_ASSET}`);
       }
     },

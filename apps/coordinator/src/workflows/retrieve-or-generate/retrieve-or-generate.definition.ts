@@ -19,6 +19,7 @@ import {
 } from '@openpaw/contracts';
 import {
   type ChildInput,
+  type ClaimInput,
   childRunIdFor,
   clearPendingRetry,
   type Decision,
@@ -30,6 +31,7 @@ import {
   isStepTimeout,
   nextTry,
   onChild,
+  onClaim,
   onEvent,
   onStart,
   onTimer,
@@ -54,6 +56,7 @@ import { REINDEX_ASSET, RETRIEVE_OR_GENERATE, SOLVE_WORKFLOW, VIDEO_WORKFLOW } f
 import type { ReindexStart } from '../reindex-asset/reindex-asset.definition.js';
 import { type SolveStart, solveViewSchema } from '../solve/solve-workflow.definition.js';
 import type { VideoStart } from '../video/video-workflow.definition.js';
+import { earlierResultSchema, problemKeyOf } from './problem-key.js';
 
 /**
  * RetrieveOrGenerateWorkflow (spec 01): ingest a submitted problem, serve an existing solution when
@@ -132,6 +135,12 @@ export interface RetrieveOrGenerateData {
   readonly mediaType: 'text' | 'image' | null;
   /** Retrieval's best candidate below the bar, for the near-miss rule. */
   readonly topCandidate: Candidate | null;
+  /** Spec 01's idempotency key (signature + user + intent), claimed once ingestion computed the signature (ADR 0016). */
+  readonly problemKey?: string | null;
+  /** The earlier run holding `problemKey` this run waits for, while it does. */
+  readonly waitingForRunId?: string | null;
+  /** The earlier run (same user, signature and intent) whose result this run answered with. */
+  readonly cachedFrom?: string | null;
   readonly solveRunId: string | null;
   readonly solution: { readonly storageKey: string; readonly contentSha256: string; readonly provenance: Provenance } | null;
   /** REGISTERING needs both registry events, in either order. */
@@ -160,6 +169,10 @@ export type RetrieveOrGenerateView = {
   readonly error_code?: RetrieveOrGenerateErrorCode;
   readonly state: S;
   readonly problem_signature?: { readonly text_sha256: string; readonly subject: string };
+  /** The earlier run with the same signature, user and intent this run waits for (ADR 0016). */
+  readonly waiting_for_run_id?: string;
+  /** The earlier run whose result this one is: nothing was retrieved or solved again (ADR 0016). */
+  readonly cached_from?: string;
 };
 
 export interface RetrieveOrGenerateOptions {
@@ -316,6 +329,59 @@ export function retrieveOrGenerateDefinition(options: RetrieveOrGenerateOptions 
     return entered.outcome === 'transition' ? { ...entered, effects: [...(entered.effects ?? []), deadline] } : entered;
   };
 
+  /**
+   * INGESTING → RETRIEVING: the signature is known, so the run claims spec 01's key before it
+   * searches (the engine answers with a `claim` input in the same transaction).
+   */
+  const claimProblemKey = (run: Run, data: D, logs: readonly StepLogEntry[] = []): RogDecision => {
+    const problemKey = problemKeyOf(required(data.signature, 'the problem signature'), run.userId, data.request.intent);
+    return {
+      outcome: 'transition',
+      to: 'RETRIEVING',
+      data: { ...data, step: null, problemKey },
+      step: 'media_normalized',
+      logs,
+      effects: [...clearPendingRetry(run.data.step), { type: 'claimKey', key: problemKey }],
+    };
+  };
+
+  /**
+   * Spec 01, idempotency: the key claimed → retrieve; held by an earlier run that SUCCEEDED → its
+   * result, no re-run; held by one still going → wait for it (told again when it ends); the earlier
+   * run FAILED or was CANCELLED while this one waited → claim again (the engine hands the key over).
+   */
+  const onProblemKeyClaim = (run: Run, claim: ClaimInput): RogDecision => {
+    if (claim.key !== run.data.problemKey) return ignore('claim of another key');
+    if (run.data.step !== null) return ignore('the problem key is already claimed');
+    const retrieve = (stepName: string, logs: readonly StepLogEntry[] = []): RogDecision => {
+      const step = firstTry('retrieve');
+      const data: D = { ...run.data, step, waitingForRunId: null };
+      return { outcome: 'stay', data, step: stepName, logs, effects: [commandFor(run, data, step)] };
+    };
+    if (claim.outcome === 'claimed') return retrieve('problem_key_claimed');
+    const { holder } = claim;
+    const earlier = { run_id: holder.runId, state: holder.state, attempt_no: holder.attemptNo };
+    if (!holder.terminal) return { outcome: 'stay', data: { ...run.data, waitingForRunId: holder.runId }, step: 'waiting_for_earlier_run', logs: [{ step: 'problem_key_held', payload: earlier }] };
+    if (holder.state !== 'SUCCEEDED') {
+      return { outcome: 'stay', data: { ...run.data, waitingForRunId: null }, step: 'earlier_run_released_key', logs: [{ step: 'problem_key_held', payload: earlier }], effects: [{ type: 'claimKey', key: claim.key }] };
+    }
+    const result = earlierResultSchema.safeParse(holder.view);
+    if (!result.success) return retrieve('earlier_run_unreadable', [{ step: 'problem_key_held', payload: { ...earlier, problem: result.error.message.slice(0, 500) } }]);
+    const { outcome, output } = result.data;
+    return {
+      outcome: 'transition',
+      to: 'SUCCEEDED',
+      data: {
+        ...run.data,
+        waitingForRunId: null,
+        cachedFrom: holder.runId,
+        result: { outcome, assetVersionId: output.asset_version_id, isApproximate: output.is_approximate ?? false, videoPending: output.video_pending ?? false, indexDeferred: false },
+      },
+      step: 'answered_from_earlier_run',
+      logs: [{ step: 'problem_key_held', payload: earlier }],
+    };
+  };
+
   /** RETRIEVING → GENERATING_SOLUTION: the solve child run; the run waits for its `child` input. */
   const generate = (run: Run, data: D, stepName: string, logs: readonly StepLogEntry[] = []): RogDecision => {
     const { primary_model, fallback_models, cost_cap_usd, retry_max } = data.policy;
@@ -470,7 +536,7 @@ export function retrieveOrGenerateDefinition(options: RetrieveOrGenerateOptions 
         const { request } = run.data;
         const sensitivity = contentSensitivityOf(request, e.signature);
         if (sensitivity === request.contentSensitivity) {
-          return enterStep(run, { ...run.data, signature: e.signature, mediaType: e.mediaType }, 'RETRIEVING', 'retrieve', 'media_normalized');
+          return claimProblemKey(run, { ...run.data, signature: e.signature, mediaType: e.mediaType });
         }
         // Tagged sensitive while ingesting: the policy is resolved again with the sensitive layer
         // before anything it governs (retrieval's bars, video) is decided.
@@ -487,7 +553,7 @@ export function retrieveOrGenerateDefinition(options: RetrieveOrGenerateOptions 
           },
         };
         const data: D = { ...run.data, signature: e.signature, mediaType: e.mediaType, policy, contentSensitivity: sensitivity };
-        return enterStep(run, data, 'RETRIEVING', 'retrieve', 'media_normalized', [tightened]);
+        return claimProblemKey(run, data, [tightened]);
       }),
       onEvent(MediaRejected, ['FAILED'], (run, { data: e }) =>
         replyTo(run, 'ingest', e.commandId) ? fail(run, run.data, e.reason, e.detail, 'media_rejected') : ignore('stale MediaRejected'),
@@ -497,6 +563,8 @@ export function retrieveOrGenerateDefinition(options: RetrieveOrGenerateOptions 
       deadlineRow,
     ],
     RETRIEVING: [
+      // SUCCEEDED: an earlier run with the same signature, user and intent succeeded; its result is this run's.
+      onClaim(['SUCCEEDED'], (run, claim) => onProblemKeyClaim(run, claim)),
       onEvent(RetrievalHit, ['SUCCEEDED', 'GENERATING_SOLUTION'], (run, { data: e }) => {
         if (!replyTo(run, 'retrieve', e.commandId)) return ignore('stale RetrievalHit');
         const candidate = e.candidate;
@@ -565,6 +633,8 @@ export function retrieveOrGenerateDefinition(options: RetrieveOrGenerateOptions 
     // Spec 01 re-runs a FAILED key as attempt n + 1; a CANCELLED one too (ADR 0016): the user stopped
     // that attempt, and submitting the problem again is asking for it anew.
     retryableFrom: ['FAILED', 'CANCELLED'],
+    // Spec 01: a FAILED run's key is re-run, not answered from; a CANCELLED one's too (ADR 0016).
+    keyClaims: { releasedIn: ['FAILED', 'CANCELLED'] },
     // Cancelled while the solve child works: that run is cancelled too, so it stops spending.
     onCancel: (run) => ({
       data: run.data,
@@ -584,6 +654,9 @@ export function retrieveOrGenerateDefinition(options: RetrieveOrGenerateOptions 
         signature: null,
         mediaType: null,
         topCandidate: null,
+        problemKey: null,
+        waitingForRunId: null,
+        cachedFrom: null,
         solveRunId: null,
         solution: null,
         problemRegistered: null,
@@ -609,6 +682,8 @@ export function retrieveOrGenerateDefinition(options: RetrieveOrGenerateOptions 
         ...(d.errorCode === null ? {} : { error_code: d.errorCode }),
         state: run.state,
         ...(d.signature === null ? {} : { problem_signature: { text_sha256: d.signature.textSha256, subject: d.signature.topicTags.subject } }),
+        ...(d.waitingForRunId == null ? {} : { waiting_for_run_id: d.waitingForRunId }),
+        ...(d.cachedFrom == null ? {} : { cached_from: d.cachedFrom }),
       };
     },
   };

@@ -216,6 +216,7 @@ export function solveWorkflowDefinition(timings: WorkflowTimings = DEFAULT_WORKF
         case 'child':
         case 'human':
         case 'cancel':
+        case 'claim':
           return ignore(`${input.kind} is not an input of ${SOLVE_WORKFLOW}`);
       }
     },

@@ -1,5 +1,5 @@
 import { type AnyMessageDefinition, type MessageData, type ProblemSignature, StartRun } from '@openpaw/contracts';
-import { type AnySagaDefinition, type JsonObject, type SagaInput, SagaScenario, type ScenarioStep, type StepLogRecord } from '@openpaw/saga';
+import { type Applied, type AnySagaDefinition, type JsonObject, type KeyHolder, type SagaInput, SagaScenario, ScenarioStep, type StepLogRecord } from '@openpaw/saga';
 
 /** Test ids: a valid UUID per number. */
 export const uuid = (n: number): string => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
@@ -23,7 +23,8 @@ interface PendingTimer {
 /**
  * The libs/saga scenario (given/when/then on the coordinator's pure engine) with what these specs
  * repeat: replies that answer the latest command sent (by its envelope id, as a service would),
- * durable timers fired at their time, and the complete step log for replay.
+ * durable timers fired at their time, key claims answered in the same step as the store answers them
+ * in the same transaction, and the complete step log for replay.
  */
 export class SagaDriver {
   readonly s: SagaScenario;
@@ -31,6 +32,7 @@ export class SagaDriver {
   private readonly commandIds = new Map<string, string[]>();
   private readonly timers = new Map<string, PendingTimer>();
   private now = new Date('2026-01-01T00:00:00Z');
+  private keyHolder: KeyHolder | undefined;
 
   constructor(
     readonly definition: AnySagaDefinition,
@@ -76,6 +78,16 @@ export class SagaDriver {
     return this.when({ kind: 'cancel', userId });
   }
 
+  /**
+   * Every key this run claims from now on is held by `holder` (`undefined`: free, so claimed), as
+   * the store would answer: a holder in one of the definition's `keyClaims.releasedIn` states gives
+   * the key up.
+   */
+  givenKeyHeldBy(holder: KeyHolder | undefined): this {
+    this.keyHolder = holder;
+    return this;
+  }
+
   advance(ms: number): this {
     this.now = new Date(this.now.getTime() + ms);
     this.s.advance(ms);
@@ -108,7 +120,26 @@ export class SagaDriver {
     return step.sent(StartRun);
   }
 
+  /** Records a step, and answers the keys it claimed (and those the answers claim) into one step, like the store's transaction. */
   private record(step: ScenarioStep): ScenarioStep {
+    this.track(step);
+    let combined = step.applied;
+    for (let claims = step.applied.claims, round = 0; claims.length > 0 && round < 4; round += 1) {
+      const answers = claims.map((claim) => this.track(this.s.when(this.claimAnswer(claim.key))).applied);
+      claims = answers.flatMap((answer) => answer.claims);
+      combined = answers.reduce(combine, combined);
+    }
+    return combined === step.applied ? step : new ScenarioStep(combined);
+  }
+
+  private claimAnswer(key: string): SagaInput {
+    const holder = this.keyHolder;
+    const released = holder !== undefined && holder.terminal && (this.definition.keyClaims?.releasedIn ?? []).includes(holder.state);
+    if (holder === undefined || holder.runId === this.runId || released) return { kind: 'claim', key, outcome: 'claimed' };
+    return { kind: 'claim', key, outcome: 'held', holder };
+  }
+
+  private track(step: ScenarioStep): ScenarioStep {
     this.logs.push(...step.applied.logs);
     for (const o of step.messages()) {
       if (!o.envelope.type.startsWith('openpaw.cmd.')) continue;
@@ -131,4 +162,17 @@ export class SagaDriver {
     }
     return step;
   }
+}
+
+/** Two inputs applied in one transaction, as one `Applied`: the first's outcome and transition, the last run. */
+function combine(first: Applied, next: Applied): Applied {
+  return {
+    ...first,
+    run: next.run ?? first.run,
+    changed: first.changed || next.changed,
+    logs: [...first.logs, ...next.logs],
+    outbox: [...first.outbox, ...next.outbox],
+    timers: [...first.timers, ...next.timers],
+    claims: next.claims,
+  };
 }

@@ -1,0 +1,106 @@
+import {
+  type AnyMessageDefinition,
+  ChildRunFinished,
+  createEnvelope,
+  deterministicUuid,
+  type Envelope,
+  InputRefused,
+  type MessageData,
+  RunStateChanged,
+} from '@openpaw/contracts';
+import { type AnySagaDefinition, inputName, type SagaInput } from '../definition.js';
+import type { InputMeta, OutboxRecord, RunRecord } from '../records.js';
+import { isTerminal } from '../transition-table.js';
+
+/** The engine's messages: their envelopes, and the events it publishes about runs. */
+
+export const COORDINATOR_SOURCE = '/openpaw/coordinator';
+
+type RefusalReason = MessageData<typeof InputRefused>['reason'];
+
+/** An envelope from the coordinator about `run`, caused by the input `meta` names. */
+export function envelopeFor(
+  message: AnyMessageDefinition,
+  data: unknown,
+  id: string,
+  run: Pick<RunRecord, 'id' | 'userId'>,
+  meta: InputMeta,
+  now: Date,
+): Envelope {
+  return createEnvelope(message, data, {
+    id,
+    source: COORDINATOR_SOURCE,
+    correlationId: run.id,
+    causationId: meta.messageId,
+    userId: run.userId,
+    subject: run.id,
+    time: now,
+    ...(meta.traceparent === undefined ? {} : { traceparent: meta.traceparent }),
+  });
+}
+
+/** `InputRefused`: tells whoever sent the input why it was not applied. */
+export function refusedEvent(
+  runId: string,
+  state: string | null,
+  input: SagaInput,
+  reason: RefusalReason,
+  detail: string,
+  meta: InputMeta,
+  userId: string,
+  now: Date,
+): OutboxRecord {
+  const envelope = envelopeFor(
+    InputRefused,
+    { runId, inputMessageId: meta.messageId, inputType: inputName(input), state, reason, detail },
+    deterministicUuid('refused', meta.messageId),
+    { id: runId, userId },
+    meta,
+    now,
+  );
+  return { msgId: envelope.id, envelope };
+}
+
+export function unknownRunRefusal(runId: string, input: SagaInput, meta: InputMeta, userId: string, now: Date): OutboxRecord {
+  return refusedEvent(runId, null, input, 'unknown_run', 'no such run', meta, userId, now);
+}
+
+/** `RunStateChanged` with the run's view: what the gateway's projection is built from. */
+export function stateChangedEvent(definition: AnySagaDefinition, before: string | null, run: RunRecord, stepName: string, meta: InputMeta, now: Date): OutboxRecord {
+  const id = deterministicUuid(run.id, 'state', String(run.version));
+  const envelope = envelopeFor(
+    RunStateChanged,
+    {
+      runId: run.id,
+      workflowType: run.type,
+      userId: run.userId,
+      attemptNo: run.attemptNo,
+      version: run.version,
+      stateBefore: before,
+      stateAfter: run.state,
+      terminal: isTerminal(definition, run.state),
+      stepName,
+      parentRunId: run.parentRunId,
+      view: definition.view(run),
+      occurredAt: now.toISOString(),
+    },
+    id,
+    run,
+    meta,
+    now,
+  );
+  return { msgId: id, envelope };
+}
+
+/** Tells the parent run its child finished (the parent receives a `child` input). */
+export function childFinished(definition: AnySagaDefinition, run: RunRecord, meta: InputMeta, now: Date): OutboxRecord {
+  const id = deterministicUuid(run.id, String(run.attemptNo), 'child-finished');
+  const data: MessageData<typeof ChildRunFinished> = {
+    parentRunId: run.parentRunId ?? '',
+    childRunId: run.id,
+    workflowType: run.type,
+    state: run.state,
+    view: definition.view(run),
+  };
+  return { msgId: id, envelope: envelopeFor(ChildRunFinished, data, id, run, meta, now) };
+}
