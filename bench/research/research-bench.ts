@@ -100,6 +100,8 @@ async function main(): Promise<void> {
     services: ['coordinator', 'research', 'gateway'],
     env: { OPENPAW_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: 'warn' },
     serviceEnv: {
+      // The bench measures the platform, not admission: one user's sequential runs are not rate-limited.
+      gateway: { OPENPAW_ADMISSION_JSON: JSON.stringify({ tiers: { free: { ratePerSecond: 1_000, burst: 1_000, maxInFlight: 1_000 } } }) },
       research: {
         OPENAI_BASE_URL: openai.baseUrl,
         ANTHROPIC_BASE_URL: anthropic.baseUrl,

@@ -301,7 +301,7 @@ export interface paths {
         put?: never;
         /**
          * Start a research (spec 05: draft → processing).
-         * @description With `draftId`, starts that draft (fields given here replace the draft’s); without, creates and starts one. Validation: at least one LLM, and an API key for each selected keyed provider and the synthesis provider (400 `missing_api_keys` naming them). 409 when the draft is no longer a draft. Then one leg per provider runs; follow them on `GET /runs/{id}/events` or `GET /research/{id}`.
+         * @description With `draftId`, starts that draft (fields given here replace the draft’s); without, creates and starts one. Validation: at least one LLM, and an API key for each selected keyed provider and the synthesis provider (400 `missing_api_keys` naming them). 409 when the draft is no longer a draft. Then one leg per provider runs; follow them on `GET /runs/{id}/events` or `GET /research/{id}`. Admission control as for `POST /problems`: over the caller’s rate or in-flight limit (by tier), or while the platform is busy, 429 with `Retry-After` and nothing starts.
          */
         post: operations["ResearchController_start"];
         delete?: never;
@@ -3522,6 +3522,18 @@ export interface operations {
                         message: string;
                         reason?: string;
                         status: string;
+                    };
+                };
+            };
+            /** @description Over the caller’s rate or in-flight limit, or the platform is busy: `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
                     };
                 };
             };
