@@ -425,6 +425,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/research/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Register (or replace) the caller’s research webhook.
+         * @description Every `ResearchCompleted` and `ResearchFailed` of the caller is POSTed to `url` as JSON `{id, type, createdAt, data}`, with headers `X-OpenPaw-Signature: sha256=<hex>`, `X-OpenPaw-Timestamp: <unix seconds>` and `X-OpenPaw-Event-Id`. The signature is HMAC-SHA256 with the secret over `<timestamp>.<body>`: check it, refuse old timestamps (replay) and event ids already seen (a delivery may repeat). A non-2xx answer or no answer within the timeout is retried with backoff. The secret is answered once; without `secret` one is generated. Takes effect within moments.
+         */
+        put: operations["ResearchWebhookController_put"];
+        post?: never;
+        /** Remove the caller’s research webhook (no more deliveries; idempotent). */
+        delete: operations["ResearchWebhookController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/runs": {
         parameters: {
             query?: never;
@@ -4276,6 +4297,109 @@ export interface operations {
                 };
             };
             /** @description Per-user keys are not configured (`OPENPAW_KEY_ENCRYPTION_KEY`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
+    ResearchWebhookController_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    secret?: string;
+                    /** Format: uri */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        events: string[];
+                        secret: string;
+                        signature: {
+                            eventIdHeader: string;
+                            header: string;
+                            scheme: string;
+                            timestampHeader: string;
+                        };
+                        url: string;
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Secrets cannot be sealed (`OPENPAW_KEY_ENCRYPTION_KEY` is not configured). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
+    ResearchWebhookController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed (or there was none). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Secrets cannot be sealed (`OPENPAW_KEY_ENCRYPTION_KEY` is not configured). */
             503: {
                 headers: {
                     [name: string]: unknown;
