@@ -12,8 +12,18 @@ export interface ResearchFlowSettings {
   readonly titleTimeoutMs: number;
   /** Lifetime of a share URL; 0 turns sharing off. GCS caps signed URLs at 7 days. */
   readonly shareTtlSeconds: number;
-  /** Users' webhooks: one delivery attempt's limit, the waits between attempts, and whether private addresses (loopback, LAN) may be called. */
-  readonly webhook: { readonly timeoutMs: number; readonly backoffMs: readonly number[]; readonly allowPrivateAddresses: boolean };
+  /**
+   * Users' webhooks: one attempt's time limit, the waits between attempts (the last repeats), attempts
+   * before an event is dead-lettered, deliveries in flight per event type, and whether private
+   * addresses (loopback, LAN) may be called.
+   */
+  readonly webhook: {
+    readonly timeoutMs: number;
+    readonly backoffMs: readonly number[];
+    readonly attempts: number;
+    readonly concurrency: number;
+    readonly allowPrivateAddresses: boolean;
+  };
 }
 
 const modelId = z.string().regex(/^(openai|anthropic|gemini)\/.+/, 'provider/model');
@@ -41,6 +51,8 @@ const envSchema = z.object({
     .default('5000,30000,120000,600000')
     .transform((raw) => raw.split(',').map((part) => Number(part.trim())))
     .pipe(z.array(z.int().nonnegative()).min(1, 'at least one delay')),
+  OPENPAW_RESEARCH_WEBHOOK_ATTEMPTS: z.coerce.number().int().positive().max(50).default(8),
+  OPENPAW_RESEARCH_WEBHOOK_CONCURRENCY: z.coerce.number().int().positive().max(256).default(8),
   OPENPAW_RESEARCH_WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
 });
 
@@ -58,6 +70,8 @@ export function researchFlowSettingsFromEnv(env: NodeJS.ProcessEnv = process.env
     webhook: {
       timeoutMs: e.OPENPAW_RESEARCH_WEBHOOK_TIMEOUT_MS,
       backoffMs: e.OPENPAW_RESEARCH_WEBHOOK_BACKOFF_MS,
+      attempts: e.OPENPAW_RESEARCH_WEBHOOK_ATTEMPTS,
+      concurrency: e.OPENPAW_RESEARCH_WEBHOOK_CONCURRENCY,
       allowPrivateAddresses: e.OPENPAW_RESEARCH_WEBHOOK_ALLOW_PRIVATE === 'true',
     },
   };

@@ -16,6 +16,7 @@ import { SetResearchWebhookHandler } from './handlers/set-research-webhook/set-r
 import { SynthesizeResearchHandler } from './handlers/synthesize-research/synthesize-research.handler.js';
 import { ResearchFlowConsumer } from './messaging/research-flow.consumer.js';
 import { ResearchWebhookConsumer } from './messaging/research-webhook.consumer.js';
+import { ResearchWebhookDeliveries } from './messaging/research-webhook-deliveries.js';
 import { PgFlowReplyStore } from './persistence/pg-flow-reply-store.js';
 import {
   FLOW_BLOBS,
@@ -76,6 +77,7 @@ export function researchFlowProviders(settings: ResearchFlowSettings, adapters: 
     SetResearchWebhookHandler,
     DeliverResearchWebhookHandler,
     ResearchWebhookConsumer,
+    ResearchWebhookDeliveries,
   ];
 }
 

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import pg from 'pg';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { RESEARCH_WEBHOOK_SECRET_PURPOSE, ResearchCompleted, ResearchFailed, SetResearchWebhook } from '@openpaw/contracts';
+import { deadLetterSubjectOf, RESEARCH_WEBHOOK_SECRET_PURPOSE, ResearchCompleted, ResearchFailed, SetResearchWebhook } from '@openpaw/contracts';
+import { DLQ_HEADERS } from '@openpaw/messaging';
 import { connectNats, JetStreamPublisher, provisionStreams } from '@openpaw/messaging';
 import { type RunningService, startService } from '@openpaw/platform';
 import { createLlmFromEnv } from '@openpaw/providers';
@@ -21,14 +22,14 @@ interface Received {
   readonly answered: number;
 }
 
-/** A user's endpoint on 127.0.0.1: answers 503 to the first `failFirst` deliveries, then 204. */
-async function startEndpoint(failFirst: number): Promise<{ server: Server; url: string; received: Received[] }> {
+/** A user's endpoint on 127.0.0.1: answers `failWith` (503) to the first `failFirst` deliveries, then 204. */
+async function startEndpoint(failFirst: number, failWith = 503): Promise<{ server: Server; url: string; received: Received[] }> {
   const received: Received[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const answered = received.length < failFirst ? 503 : 204;
+      const answered = received.length < failFirst ? failWith : 204;
       received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), answered });
       res.writeHead(answered);
       res.end();
@@ -187,5 +188,26 @@ describe('research webhooks (real NATS + PostgreSQL, a scripted endpoint on 127.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(endpoint.received).toHaveLength(1);
     expect(JSON.parse(endpoint.received[0]?.body ?? '{}')).toMatchObject({ type: ResearchCompleted.subject, data: { userId } });
+  });
+
+  it('dead-letters an event the endpoint refuses (4xx) with the reason, without another attempt', async () => {
+    const endpoint = await startEndpoint(100, 410);
+    servers.push(endpoint.server);
+    const userId = `user-${randomUUID()}`;
+    const version = Date.now();
+    const deadLetters: string[] = [];
+    const subscription = nc.subscribe(deadLetterSubjectOf(ResearchCompleted.subject), {
+      callback: (_error, message) => {
+        if (message.headers?.get(DLQ_HEADERS.consumer) === 'research-webhooks-completed') deadLetters.push(message.headers.get(DLQ_HEADERS.reason));
+      },
+    });
+    await nc.flush();
+    await register(userId, endpoint.url, 'whsec_0123456789abcdefghijklmnop', version);
+    await applied(userId, version);
+    await completed(userId);
+    const reason = await waitFor(() => deadLetters[0], 'the dead letter', 20_000);
+    subscription.unsubscribe();
+    expect(reason).toContain('answered 410');
+    expect(endpoint.received).toHaveLength(1);
   });
 });

@@ -4,6 +4,8 @@ import type { DataSource } from 'typeorm';
 export interface StoredWebhook {
   readonly url: string;
   readonly sealedSecret: string;
+  /** When the user registered it (epoch ms): events from before are not theirs to receive. */
+  readonly registeredAt: number;
 }
 
 /** A registration or removal (`url: null`) with its version: the latest version wins. */
@@ -36,9 +38,12 @@ export class PgWebhookStore implements WebhookStore {
   }
 
   async find(userId: string): Promise<StoredWebhook | undefined> {
-    const rows = await this.dataSource.query<{ url: string | null; sealed_secret: string | null }[]>(`select url, sealed_secret from research_webhooks where user_id = $1`, [userId]);
+    const rows = await this.dataSource.query<{ url: string | null; sealed_secret: string | null; version: string }[]>(
+      `select url, sealed_secret, version from research_webhooks where user_id = $1`,
+      [userId],
+    );
     const row = rows[0];
-    return row?.url === undefined || row.url === null || row.sealed_secret === null ? undefined : { url: row.url, sealedSecret: row.sealed_secret };
+    return row?.url === undefined || row.url === null || row.sealed_secret === null ? undefined : { url: row.url, sealedSecret: row.sealed_secret, registeredAt: Number(row.version) };
   }
 }
 
@@ -55,6 +60,6 @@ export class InMemoryWebhookStore implements WebhookStore {
 
   find(userId: string): Promise<StoredWebhook | undefined> {
     const s = this.settings.get(userId);
-    return Promise.resolve(s?.url === undefined || s.url === null || s.sealedSecret === null ? undefined : { url: s.url, sealedSecret: s.sealedSecret });
+    return Promise.resolve(s?.url === undefined || s.url === null || s.sealedSecret === null ? undefined : { url: s.url, sealedSecret: s.sealedSecret, registeredAt: s.version });
   }
 }

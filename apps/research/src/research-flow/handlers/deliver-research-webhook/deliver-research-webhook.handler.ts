@@ -23,8 +23,8 @@ export interface ResearchEventDelivery {
  * One attempt to deliver a research event to its user's webhook, if they registered one: the body
  * `{id, type, createdAt, data}`, signed with their secret over the timestamp and the body. A failed
  * attempt worth repeating is retried by the consumer after the configured backoff (the message waits
- * in JetStream, holding up nothing else); past the consumer's attempts it is dead-lettered with the
- * reason. Receivers dedupe by the event id: an attempt that reached them may be repeated.
+ * in JetStream, holding up nothing else); past the configured attempts, or refused by the endpoint
+ * (4xx, a redirect, a private address), it is dead-lettered with the reason. Receivers dedupe by the event id: an attempt that reached them may be repeated.
  */
 @Injectable()
 export class DeliverResearchWebhookHandler {
@@ -38,7 +38,8 @@ export class DeliverResearchWebhookHandler {
 
   async execute(event: ResearchEventDelivery): Promise<HandlerOutcome> {
     const webhook = await this.webhooks.find(event.userId);
-    if (webhook === undefined) return { kind: 'ack' };
+    // Events from before the registration are not delivered (a consumer created later replays the stream's history).
+    if (webhook === undefined || Date.parse(event.time) < webhook.registeredAt) return { kind: 'ack' };
     let secret: string;
     try {
       secret = this.secrets.open(event.userId, webhook.sealedSecret);
