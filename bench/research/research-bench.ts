@@ -10,7 +10,7 @@
  *
  * Phases: runs one at a time, then 50 concurrent runs (50 users, 150 legs at once).
  *
- *   npm run build && node dist/bench/research/research-bench.js [--sequential 20] [--concurrent 50] [--lane-concurrency 64] [--poll-ms 50]
+ *   npm run build && node dist/bench/research/research-bench.js [--sequential 20] [--concurrent 50] [--lane-concurrency N (default: the services')] [--poll-ms 50]
  */
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -86,7 +86,8 @@ async function main(): Promise<void> {
   const root = join(import.meta.dirname, '../../..');
   const sequential = arg('sequential', 20);
   const concurrent = arg('concurrent', 50);
-  const laneConcurrency = arg('lane-concurrency', 64);
+  // Unset: the services' own defaults (the research lane sized from the providers' call limits).
+  const laneConcurrency = process.argv.includes('--lane-concurrency') ? arg('lane-concurrency', 0) : undefined;
   const pollMs = arg('poll-ms', 50);
   const openai = await startOpenAiWireServer(() => ({ text: `openai: ${REPORT}` }));
   const anthropic = await startAnthropicWireServer(() => ({ text: `anthropic: ${REPORT}` }));
@@ -105,9 +106,10 @@ async function main(): Promise<void> {
       research: {
         OPENAI_BASE_URL: openai.baseUrl,
         ANTHROPIC_BASE_URL: anthropic.baseUrl,
-        OPENPAW_LANE_CONCURRENCY: `research=${laneConcurrency}`,
         OPENPAW_RESEARCH_POOL_SIZE: '16',
-        OPENPAW_LLM_CONCURRENCY: `openai=${laneConcurrency},anthropic=${laneConcurrency},local=${laneConcurrency}`,
+        ...(laneConcurrency === undefined
+          ? {}
+          : { OPENPAW_LANE_CONCURRENCY: `research=${laneConcurrency}`, OPENPAW_LLM_CONCURRENCY: `openai=${laneConcurrency},anthropic=${laneConcurrency},local=${laneConcurrency}` }),
       },
     },
   });
@@ -264,7 +266,7 @@ async function main(): Promise<void> {
     const seqSplit = await dispatchSplit(sequentialRuns.map((r) => r.id));
     const concSplit = await dispatchSplit(concurrentRuns.map((r) => r.id));
 
-    console.log(`research bench: 3 instant legs per run (openai + anthropic wire servers, local), local synthesis; research lane concurrency ${laneConcurrency}`);
+    console.log(`research bench: 3 instant legs per run (openai + anthropic wire servers, local), local synthesis; research lane concurrency ${laneConcurrency ?? 'default (the providers\' call limits summed)'}`);
     console.log(`-- one run at a time (${sequential} runs)`);
     console.log(line('platform overhead per leg', seq.legs));
     console.log(line('  of which: started → picked up', seq.toPickup));
