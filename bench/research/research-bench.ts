@@ -257,11 +257,22 @@ async function main(): Promise<void> {
     const seq = await overheads(sequentialRuns.map((r) => r.id));
 
     const clients = await Promise.all(Array.from({ length: concurrent }, (_, i) => userClient(`bench-user-${i}`)));
+    /** Reads of the gateway's run projection (index lookups by run id) and its writes: what the gateway asks of PostgreSQL. */
+    const projectionStats = async (): Promise<{ reads: number; writes: number }> => {
+      const rows = await db.query<{ reads: string; writes: string }>(
+        `select coalesce(idx_scan, 0) + coalesce(seq_scan, 0) as reads, n_tup_ins + n_tup_upd as writes from pg_stat_user_tables where schemaname = 'gateway' and relname = 'run_projection'`,
+      );
+      return { reads: Number(rows.rows[0]?.reads ?? 0), writes: Number(rows.rows[0]?.writes ?? 0) };
+    };
+    const projectionBefore = await projectionStats();
     const cpuBefore = cpuByProcess();
     const t = performance.now();
     const concurrentRuns = await Promise.all(clients.map((call) => research(call)));
     const wall = performance.now() - t;
     const cpu = cpuSince(cpuBefore);
+    // The statistics collector publishes with a small delay.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const projectionAfter = await projectionStats();
     const conc = await overheads(concurrentRuns.map((r) => r.id));
     const seqSplit = await dispatchSplit(sequentialRuns.map((r) => r.id));
     const concSplit = await dispatchSplit(concurrentRuns.map((r) => r.id));
@@ -278,6 +289,7 @@ async function main(): Promise<void> {
     console.log(line('run: POST → GET completed (client)', sequentialRuns.map((r) => r.ms)));
     console.log(`-- ${concurrent} concurrent runs (${concurrent * 3} legs), wall ${wall.toFixed(0)} ms`);
     console.log(`CPU used meanwhile: ${cpu}`);
+    console.log(`gateway run projection meanwhile: ${projectionAfter.reads - projectionBefore.reads} reads, ${projectionAfter.writes - projectionBefore.writes} rows written`);
     console.log(line('platform overhead per leg', conc.legs));
     console.log(line('  of which: started → picked up', conc.toPickup));
     console.log(line('    started → command in the stream', concSplit.relay));
