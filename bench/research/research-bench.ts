@@ -10,11 +10,17 @@
  *
  * Phases: runs one at a time, then 50 concurrent runs (50 users, 150 legs at once).
  *
- *   npm run build && node dist/bench/research/research-bench.js [--sequential 20] [--concurrent 50] [--lane-concurrency 64]
+ *   npm run build && node dist/bench/research/research-bench.js [--sequential 20] [--concurrent 50] [--lane-concurrency N (default: the services')] [--poll-ms 50]
  */
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
+import { jetstream } from '@nats-io/jetstream';
+import { Kvm } from '@nats-io/kv';
+import { connect } from '@nats-io/transport-node';
+import { ExecuteResearchLeg, STREAMS } from '@openpaw/contracts';
+import { COMMAND_RECEIPTS_BUCKET } from '@openpaw/messaging';
 import { createDatabase, startNatsServer, startPlatformProcesses, startPostgresServer } from '@openpaw/testing';
 import { startAnthropicWireServer, startOpenAiWireServer } from '@openpaw/testkit';
 import { SignJWT } from 'jose';
@@ -30,13 +36,59 @@ const line = (label: string, values: number[]): string => {
   return `${label.padEnd(40)} n=${String(sorted.length).padStart(4)}  mean=${mean.toFixed(1)} ms  p50=${pct(sorted, 50).toFixed(1)} ms  p95=${pct(sorted, 95).toFixed(1)} ms  p99=${pct(sorted, 99).toFixed(1)} ms  max=${(sorted.at(-1) ?? NaN).toFixed(1)} ms`;
 };
 
+/**
+ * CPU seconds used so far by this process's descendants (the services, nats-server, PostgreSQL and
+ * its backends) and by the bench itself (its HTTP clients and the wire servers), by name, from /proc.
+ */
+function cpuByProcess(): Map<string, number> {
+  const ticks = 100; // USER_HZ on Linux
+  const procs = new Map<number, { parent: number; name: string; cpu: number }>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^[0-9]+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      const app = cmd.find((part) => part.includes('dist/apps/'))?.replace(/.*dist\/apps\/([^/]+).*/, '$1');
+      const name = app ?? stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      procs.set(Number(entry), { parent: Number(fields[1]), name, cpu: (Number(fields[11]) + Number(fields[12])) / ticks });
+    } catch {
+      // exited meanwhile
+    }
+  }
+  const mine = (pid: number): boolean => {
+    for (let p = pid, hops = 0; p > 1 && hops < 10; hops += 1) {
+      if (p === process.pid) return true;
+      p = procs.get(p)?.parent ?? 0;
+    }
+    return false;
+  };
+  const byName = new Map<string, number>();
+  for (const [pid, p] of procs) {
+    if (!mine(pid)) continue;
+    const name = pid === process.pid ? 'bench (clients, wire servers)' : p.name.startsWith('postgres') ? 'postgres' : p.name;
+    byName.set(name, (byName.get(name) ?? 0) + p.cpu);
+  }
+  return byName;
+}
+
+const cpuSince = (before: Map<string, number>): string =>
+  [...cpuByProcess()]
+    .map(([name, cpu]) => [name, cpu - (before.get(name) ?? 0)] as const)
+    .filter(([, cpu]) => cpu > 0.05)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, cpu]) => `${name} ${cpu.toFixed(2)} s`)
+    .join(', ');
+
 const REPORT = 'Cold-climate heat pumps kept a coefficient of performance above 2 at -15 °C. Gas boilers convert at most 95 percent of the fuel energy into heat.';
 
 async function main(): Promise<void> {
   const root = join(import.meta.dirname, '../../..');
   const sequential = arg('sequential', 20);
   const concurrent = arg('concurrent', 50);
-  const laneConcurrency = arg('lane-concurrency', 64);
+  // Unset: the services' own defaults (the research lane sized from the providers' call limits).
+  const laneConcurrency = process.argv.includes('--lane-concurrency') ? arg('lane-concurrency', 0) : undefined;
+  const pollMs = arg('poll-ms', 50);
   const openai = await startOpenAiWireServer(() => ({ text: `openai: ${REPORT}` }));
   const anthropic = await startAnthropicWireServer(() => ({ text: `anthropic: ${REPORT}` }));
   const nats = await startNatsServer();
@@ -49,12 +101,15 @@ async function main(): Promise<void> {
     services: ['coordinator', 'research', 'gateway'],
     env: { OPENPAW_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: 'warn' },
     serviceEnv: {
+      // The bench measures the platform, not admission: one user's sequential runs are not rate-limited.
+      gateway: { OPENPAW_ADMISSION_JSON: JSON.stringify({ tiers: { free: { ratePerSecond: 1_000, burst: 1_000, maxInFlight: 1_000 } } }) },
       research: {
         OPENAI_BASE_URL: openai.baseUrl,
         ANTHROPIC_BASE_URL: anthropic.baseUrl,
-        OPENPAW_LANE_CONCURRENCY: `research=${laneConcurrency}`,
         OPENPAW_RESEARCH_POOL_SIZE: '16',
-        OPENPAW_LLM_CONCURRENCY: `openai=${laneConcurrency},anthropic=${laneConcurrency},local=${laneConcurrency}`,
+        ...(laneConcurrency === undefined
+          ? {}
+          : { OPENPAW_LANE_CONCURRENCY: `research=${laneConcurrency}`, OPENPAW_LLM_CONCURRENCY: `openai=${laneConcurrency},anthropic=${laneConcurrency},local=${laneConcurrency}` }),
       },
     },
   });
@@ -80,7 +135,7 @@ async function main(): Promise<void> {
       return { status: response.status, body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) };
     };
     for (const provider of ['openai', 'anthropic']) await call('PUT', `/research/keys/${provider}`, { apiKey: `sk-${provider}-${userId}-0123456789` });
-    return call;
+    return Object.assign(call, { token });
   };
 
   /** Starts a research and waits until it completed; returns its id and the client-side time. */
@@ -89,13 +144,17 @@ async function main(): Promise<void> {
     const started = await call('POST', '/research', { prompt: 'How efficient are cold-climate heat pumps?', selectedLlms: ['openai', 'anthropic', 'local'], synthesisLlm: 'local', externalReports: [{ content: REPORT }] });
     if (started.status !== 202) throw new Error(`POST /research answered ${started.status}: ${JSON.stringify(started.body)}`);
     const id = started.body['id'] as string;
+    // The run's event stream ends after its terminal state: one connection per run, not a poll every few ms
+    // (50 clients polling every 20 ms kept the gateway the busiest process of the bench).
+    const stream = await fetch(`${platform.gatewayUrl}/runs/${id}/events`, { headers: { authorization: `Bearer ${call.token}` } });
+    await stream.text();
     for (;;) {
       const { status, body } = await call('GET', `/research/${id}`);
       if (status === 200 && (body['status'] === 'completed' || body['status'] === 'failed')) {
         if (body['status'] !== 'completed') throw new Error(`research ${id} failed: ${String(body['error'])}`);
         return { id, ms: performance.now() - t };
       }
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
   };
 
@@ -137,6 +196,57 @@ async function main(): Promise<void> {
     return { legs, toPickup, afterPickup, runs };
   };
 
+  const nc = await connect({ servers: nats.url });
+  const js = jetstream(nc);
+  const receipts = await new Kvm(js).open(COMMAND_RECEIPTS_BUCKET);
+
+  /**
+   * Where "started → picked up" goes, per leg command: the coordinator's commit and relay (the
+   * command's time in the stream), the wait in the research lane (stream → the lane hands it to a
+   * handler, from the command receipt), the handler's start (receipt → ResearchLegStarted's startedAt).
+   */
+  const dispatchSplit = async (ids: readonly string[]): Promise<{ relay: number[]; lane: number[]; handlerStart: number[] }> => {
+    const wanted = new Set(ids);
+    const starts = await db.query<{ workflow_run_id: string; at: number }>(
+      `select workflow_run_id, extract(epoch from occurred_at) * 1000 as at from coordinator.workflow_step_logs where workflow_run_id = any($1::uuid[]) and step_name = 'research_started'`,
+      [ids],
+    );
+    const startOf = new Map(starts.rows.map((r) => [r.workflow_run_id, Number(r.at)]));
+    const legStarted = await db.query<{ payload: { input?: { data?: { commandId?: string; startedAt?: string } } } }>(
+      `select payload from coordinator.workflow_step_logs where workflow_run_id = any($1::uuid[]) and step_name = 'leg_started'`,
+      [ids],
+    );
+    const startedAtOf = new Map<string, number>();
+    for (const r of legStarted.rows) {
+      const d = r.payload.input?.data;
+      if (d?.commandId !== undefined && d.startedAt !== undefined) startedAtOf.set(d.commandId, Date.parse(d.startedAt));
+    }
+    const relay: number[] = [];
+    const lane: number[] = [];
+    const handlerStart: number[] = [];
+    // Every command of the bench (nats-server 2.9 takes no filter on an ordered consumer): a few hundred.
+    const reader = await js.consumers.get(STREAMS.commands.name);
+    const info = await reader.info();
+    let left = info.num_pending;
+    if (left === 0) return { relay, lane, handlerStart };
+    for await (const msg of await reader.consume()) {
+      const envelope = msg.subject === ExecuteResearchLeg.subject ? msg.json<{ id: string; data: { runId: string } }>() : undefined;
+      const start = envelope === undefined ? undefined : startOf.get(envelope.data.runId);
+      if (envelope !== undefined && wanted.has(envelope.data.runId) && start !== undefined) {
+        const published = msg.info.timestampNanos / 1e6;
+        relay.push(published - start);
+        const receipt = await receipts.get(envelope.id);
+        const pickedUp = receipt === null ? undefined : Date.parse(receipt.json<{ pickedUpAt: string }>().pickedUpAt);
+        if (pickedUp !== undefined) lane.push(pickedUp - published);
+        const startedAt = startedAtOf.get(envelope.id);
+        if (pickedUp !== undefined && startedAt !== undefined) handlerStart.push(startedAt - pickedUp);
+      }
+      left -= 1;
+      if (left === 0) break;
+    }
+    return { relay, lane, handlerStart };
+  };
+
   try {
     const warm = await userClient('bench-warmup');
     for (let i = 0; i < 3; i++) await research(warm);
@@ -147,27 +257,51 @@ async function main(): Promise<void> {
     const seq = await overheads(sequentialRuns.map((r) => r.id));
 
     const clients = await Promise.all(Array.from({ length: concurrent }, (_, i) => userClient(`bench-user-${i}`)));
+    /** Reads of the gateway's run projection (index lookups by run id) and its writes: what the gateway asks of PostgreSQL. */
+    const projectionStats = async (): Promise<{ reads: number; writes: number }> => {
+      const rows = await db.query<{ reads: string; writes: string }>(
+        `select coalesce(idx_scan, 0) + coalesce(seq_scan, 0) as reads, n_tup_ins + n_tup_upd as writes from pg_stat_user_tables where schemaname = 'gateway' and relname = 'run_projection'`,
+      );
+      return { reads: Number(rows.rows[0]?.reads ?? 0), writes: Number(rows.rows[0]?.writes ?? 0) };
+    };
+    const projectionBefore = await projectionStats();
+    const cpuBefore = cpuByProcess();
     const t = performance.now();
     const concurrentRuns = await Promise.all(clients.map((call) => research(call)));
     const wall = performance.now() - t;
+    const cpu = cpuSince(cpuBefore);
+    // The statistics collector publishes with a small delay.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const projectionAfter = await projectionStats();
     const conc = await overheads(concurrentRuns.map((r) => r.id));
+    const seqSplit = await dispatchSplit(sequentialRuns.map((r) => r.id));
+    const concSplit = await dispatchSplit(concurrentRuns.map((r) => r.id));
 
-    console.log(`research bench: 3 instant legs per run (openai + anthropic wire servers, local), local synthesis; research lane concurrency ${laneConcurrency}`);
+    console.log(`research bench: 3 instant legs per run (openai + anthropic wire servers, local), local synthesis; research lane concurrency ${laneConcurrency ?? 'default (the providers\' call limits summed)'}`);
     console.log(`-- one run at a time (${sequential} runs)`);
     console.log(line('platform overhead per leg', seq.legs));
     console.log(line('  of which: started → picked up', seq.toPickup));
+    console.log(line('    started → command in the stream', seqSplit.relay));
+    console.log(line('    stream → handed to a handler', seqSplit.lane));
+    console.log(line('    handed → leg started', seqSplit.handlerStart));
     console.log(line('  of which: picked up → recorded', seq.afterPickup));
     console.log(line('run: started → completed (coordinator)', seq.runs));
     console.log(line('run: POST → GET completed (client)', sequentialRuns.map((r) => r.ms)));
     console.log(`-- ${concurrent} concurrent runs (${concurrent * 3} legs), wall ${wall.toFixed(0)} ms`);
+    console.log(`CPU used meanwhile: ${cpu}`);
+    console.log(`gateway run projection meanwhile: ${projectionAfter.reads - projectionBefore.reads} reads, ${projectionAfter.writes - projectionBefore.writes} rows written`);
     console.log(line('platform overhead per leg', conc.legs));
     console.log(line('  of which: started → picked up', conc.toPickup));
+    console.log(line('    started → command in the stream', concSplit.relay));
+    console.log(line('    stream → handed to a handler', concSplit.lane));
+    console.log(line('    handed → leg started', concSplit.handlerStart));
     console.log(line('  of which: picked up → recorded', conc.afterPickup));
     console.log(line('run: started → completed (coordinator)', conc.runs));
     console.log(line('run: POST → GET completed (client)', concurrentRuns.map((r) => r.ms)));
     const p99 = pct([...conc.legs].sort((a, b) => a - b), 99);
     console.log(`p99 overhead per leg at ${concurrent} concurrent runs: ${p99.toFixed(1)} ms (target ≤ 100 ms): ${p99 <= 100 ? 'met' : 'NOT met'}`);
   } finally {
+    await nc.close();
     await db.end();
     await platform.stop();
     await nats.dispose();

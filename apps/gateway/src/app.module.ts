@@ -7,7 +7,7 @@ import { ADMISSION_LIMITS } from './admission/admission-limits.js';
 import { AdmissionMetrics } from './admission/admission-metrics.js';
 import { RunsModule } from './runs/runs.module.js';
 import { ArtifactsApiModule } from './artifacts/artifacts-api.module.js';
-import { ResearchApiModule } from './research/research-api.module.js';
+import { RESEARCH_API_CONTROLLERS, RESEARCH_API_PROVIDERS } from './research/research-api.module.js';
 import { AssetAccess } from './assets/asset-access.js';
 import { AssetsController } from './assets/assets.controller.js';
 import { AssetProjectionConsumer } from './assets/projection/asset-projection.consumer.js';
@@ -55,7 +55,6 @@ export class GatewayModule implements OnModuleInit {
         ServiceMessagingModule.forService(GATEWAY_SERVICE, { natsUrl: config.natsUrl, provisionCommandsConsumer: false }),
         RunsModule.forRoot(config),
         ArtifactsApiModule,
-        ResearchApiModule,
       ],
       controllers: [
         ProblemsController,
@@ -66,6 +65,8 @@ export class GatewayModule implements OnModuleInit {
         ...PAPER_SEARCHES_CONTROLLERS,
         // Spec 03.
         VisualDegreesController,
+        // Spec 05.
+        ...RESEARCH_API_CONTROLLERS,
       ],
       providers: [
         { provide: ADMISSION_LIMITS, useValue: config.admission },
@@ -84,6 +85,7 @@ export class GatewayModule implements OnModuleInit {
         ProblemUploadInterceptor,
         ...PAPER_SEARCHES_PROVIDERS,
         VisualDegreesEventsStream,
+        ...RESEARCH_API_PROVIDERS,
       ],
     };
   }

@@ -1,5 +1,5 @@
 import { type DynamicModule, Inject, Module, type OnModuleInit, type Provider } from '@nestjs/common';
-import { PAPER_SEARCH_LANE } from '@openpaw/contracts';
+import { PAPER_SEARCH_LANE, RESEARCH_LANE } from '@openpaw/contracts';
 import { databaseReadiness, laneSettingsFromEnv, MessageLogContext, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
 import { type Clock, createLlmFromEnv, createScholarlySourcesFromEnv, type LlmClient, type ScholarlySource, systemClock } from '@openpaw/providers';
 import type { DataSource } from 'typeorm';
@@ -16,6 +16,7 @@ import { createPaperSearchSkills } from './paper-search/skills/paper-search-skil
 import { databaseProviders, RESEARCH_DATA_SOURCE } from './persistence/database.js';
 import { RESEARCH_CLOCK, RESEARCH_LLM, RESEARCH_SETTINGS, RESEARCH_SKILLS, RESEARCH_SOURCES } from './ports.js';
 import { researchFlowSettingsFromEnv } from './research-flow/config.js';
+import { researchLaneConcurrency } from './research-flow/research-lane-concurrency.js';
 import { type ResearchFlowAdapters, researchFlowProviders } from './research-flow/research-flow.providers.js';
 
 export const SERVICE_NAME = 'research';
@@ -57,8 +58,12 @@ export class ResearchModule implements OnModuleInit {
       imports: [
         PlatformModule.forService(SERVICE_NAME),
         // The paper-search skills consume their own lane (`papersearch`, ADR 0010): slow, rate-limited
-        // source calls never hold up the service's critical commands. OPENPAW_LANE_CONCURRENCY overrides.
-        ServiceMessagingModule.forService(SERVICE_NAME, { laneConcurrency: { [PAPER_SEARCH_LANE]: settings.paperSearchConcurrency, ...laneSettingsFromEnv().laneConcurrency } }),
+        // source calls never hold up the service's critical commands. The research lane's legs are
+        // model calls that wait on the provider, so the lane takes as many at once as the providers'
+        // limits let run (see researchLaneConcurrency). OPENPAW_LANE_CONCURRENCY overrides either.
+        ServiceMessagingModule.forService(SERVICE_NAME, {
+          laneConcurrency: { [PAPER_SEARCH_LANE]: settings.paperSearchConcurrency, [RESEARCH_LANE]: researchLaneConcurrency(process.env), ...laneSettingsFromEnv().laneConcurrency },
+        }),
       ],
       providers: [
         { provide: RESEARCH_SETTINGS, useValue: settings },

@@ -4,6 +4,7 @@ import * as assets from './messages/assets.js';
 import * as ingestion from './messages/ingestion.js';
 import * as paperSearch from './messages/paper-search.js';
 import * as researchFlow from './messages/research-flow.js';
+import * as researchWebhook from './messages/research-webhook.js';
 import * as retrieval from './messages/retrieval.js';
 import * as solve from './messages/solve.js';
 import * as visualSearch from './messages/visual-search.js';
@@ -26,6 +27,7 @@ const modules: readonly Record<string, unknown>[] = [
   visualSearch,
   // Research flow (spec 05).
   researchFlow,
+  researchWebhook,
 ];
 
 function isDefinition(value: unknown): value is AnyMessageDefinition {

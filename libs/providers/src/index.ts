@@ -45,7 +45,7 @@ export { OpenAiChatModel, type OpenAiChatModelConfig } from './llm/openai-chat-m
 export { AnthropicChatModel, type AnthropicChatModelConfig } from './llm/anthropic-chat-model.js';
 export { GeminiChatModel, type GeminiChatModelConfig } from './llm/gemini-chat-model.js';
 export { LOCAL_MODEL_ID, LocalChatModel } from './llm/local/local-chat-model.js';
-export { createLlmFromEnv, DEFAULT_MODELS, type LlmFactoryOptions } from './llm/create-llm-from-env.js';
+export { createLlmFromEnv, DEFAULT_LLM_CONCURRENCY, DEFAULT_MODELS, llmConcurrencyFromEnv, type LlmFactoryOptions } from './llm/create-llm-from-env.js';
 
 // ---- per-user API keys ----
 export { InMemoryUserKeyStore, KEY_PROVIDERS, type KeyProvider, type StoredUserKey, type UserKeyStore } from './keys/user-key-store.js';

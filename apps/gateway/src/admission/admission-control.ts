@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { ARTIFACT_JOB_WORKFLOW, catalog, CRITICAL_LANE, laneDurableOf, STREAMS, VISUAL_DEGREES } from '@openpaw/contracts';
+import { ARTIFACT_JOB_WORKFLOW, catalog, CRITICAL_LANE, laneDurableOf, RESEARCH_WORKFLOW, STREAMS, VISUAL_DEGREES } from '@openpaw/contracts';
 import { consumerInfoIfExists, NATS_CONNECTION } from '@openpaw/messaging';
 import type { DataSource } from 'typeorm';
 import { GATEWAY_DATA_SOURCE } from '../projection/database.js';
@@ -15,7 +15,10 @@ export const USER_STARTED_WORKFLOWS: readonly string[] = [
   RETRIEVE_OR_GENERATE,
   ARTIFACT_JOB_WORKFLOW,
   VISUAL_DEGREES,
+  RESEARCH_WORKFLOW,
 ];
+/** A research draft (spec 05) waits for its user indefinitely and runs nothing: not in flight. */
+const RESEARCH_DRAFT_STATE = 'draft';
 /** The coordinator's commands durable (StartRun waits there). */
 const COORDINATOR_DURABLE = 'coordinator';
 /** Backlog and totals are read at most this often; one reading serves every request meanwhile. */
@@ -95,8 +98,8 @@ export class AdmissionControl {
     const unprojected = await this.forgetEnded(nowMs);
     const rows = await this.dataSource.query<Array<{ user_count: string; total_count: string }>>(
       `select count(*) filter (where user_id = $1) as user_count, count(*) as total_count
-       from ${RUN_PROJECTION_TABLE} where not terminal and workflow_type = any($2::text[])`,
-      [userId, USER_STARTED_WORKFLOWS],
+       from ${RUN_PROJECTION_TABLE} where not terminal and workflow_type = any($2::text[]) and not (workflow_type = $3 and state = $4)`,
+      [userId, USER_STARTED_WORKFLOWS, RESEARCH_WORKFLOW, RESEARCH_DRAFT_STATE],
     );
     const row = rows[0];
     const mine = unprojected.filter((a) => a.userId === userId).length;

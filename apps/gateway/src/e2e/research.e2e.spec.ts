@@ -1,5 +1,7 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { type MessageData, parseEnvelope, ResearchCompleted, ResearchFailed } from '@openpaw/contracts';
@@ -69,6 +71,9 @@ describe('research through the gateway (spec 05)', () => {
           ANTHROPIC_BASE_URL: anthropic.baseUrl,
           OPENPAW_LLM_MAX_ATTEMPTS: '2',
           OPENPAW_RESEARCH_MODELS: JSON.stringify({ openai: 'openai/gpt-4o-mini', anthropic: 'anthropic/claude-haiku-4-5' }),
+          // The webhook receiver of these tests is on loopback; short waits between attempts.
+          OPENPAW_RESEARCH_WEBHOOK_ALLOW_PRIVATE: 'true',
+          OPENPAW_RESEARCH_WEBHOOK_BACKOFF_MS: '200,400',
         },
       },
     });
@@ -280,6 +285,50 @@ describe('research through the gateway (spec 05)', () => {
     expect(cancelled).toMatchObject({ status: 200, body: { status: 'failed', error: 'Cancelled by user', errorKind: 'cancelled', ui: { actions: ['create_new'] } } });
     expect(await client.call('POST', `/research/${id}/retry`)).toMatchObject({ status: 409, body: { reason: 'cancelled' } });
     expect(await client.call('POST', `/research/${id}/confirm`, { action: 'proceed' })).toMatchObject({ status: 409 });
+  });
+
+  it('a registered webhook receives the signed ResearchCompleted, retried after 5xx answers until accepted', async () => {
+    // The user's receiver on 127.0.0.1: 503 twice, then 204.
+    const received: { headers: IncomingHttpHeaders; body: string; status: number }[] = [];
+    const receiver: Server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const status = received.length < 2 ? 503 : 204;
+        received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), status });
+        res.writeHead(status);
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const { client } = await user('e2e-wes');
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/openpaw`;
+      const registered = await client.call('PUT', '/research/webhook', { url });
+      expect(registered.status).toBe(200);
+      const secret = registered.body['secret'] as string;
+      // Registration is a command to the research service: give it its moment before the run can end.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+
+      const started = await client.call('POST', '/research', { prompt: PROMPT, selectedLlms: ['local'], externalReports: [FIELD_STUDY] });
+      expect(started.status).toBe(202);
+      const id = started.body['id'] as string;
+      await client.waitFor(id, (r) => r['status'] === 'completed');
+      await waitUntil(() => received.some((r) => r.status === 204), 30_000);
+
+      expect(received.map((r) => r.status)).toEqual([503, 503, 204]);
+      for (const attempt of received) {
+        // What a receiver checks: HMAC-SHA256 with the secret over "<timestamp>.<body>".
+        const timestamp = String(attempt.headers['x-openpaw-timestamp']);
+        const expected = `sha256=${createHmac('sha256', secret).update(`${timestamp}.${attempt.body}`).digest('hex')}`;
+        expect(attempt.headers['x-openpaw-signature']).toBe(expected);
+        expect(Math.abs(Date.now() / 1000 - Number(timestamp))).toBeLessThan(300);
+        expect(JSON.parse(attempt.body)).toMatchObject({ type: ResearchCompleted.subject, data: { researchId: id, providers: ['local'] } });
+      }
+      expect(new Set(received.map((r) => r.headers['x-openpaw-event-id'])).size).toBe(1);
+    } finally {
+      receiver.close();
+    }
   });
 });
 

@@ -1,17 +1,16 @@
-import { Module } from '@nestjs/common';
+import type { Provider, Type } from '@nestjs/common';
 import { ResearchRuns } from './handlers/research-runs.js';
 import { ProviderKeys } from './keys/provider-keys.js';
 import { ProviderKeysController } from './provider-keys.controller.js';
 import { ResearchController } from './research.controller.js';
+import { ResearchWebhookController } from './webhook/research-webhook.controller.js';
 
 /**
  * Spec 05 in the gateway: `POST /research/draft`, `POST /research`, `GET /research/:id`,
- * `POST /research/:id/confirm`, `POST /research/:id/retry`, and the caller's provider keys
- * (`/research/keys`). Imported by `GatewayModule`; builds on `RunsModule` (projection, run
- * submission, live events, config).
+ * `POST /research/:id/confirm`, `POST /research/:id/retry`, the caller's provider keys
+ * (`/research/keys`) and webhook (`/research/webhook`). Registered in `GatewayModule` itself (not a module of its own), because
+ * starting a research goes through the gateway's one `AdmissionControl` (its token buckets are per
+ * process); builds on `RunsModule` (projection, run submission, live events, config).
  */
-@Module({
-  controllers: [ProviderKeysController, ResearchController],
-  providers: [ResearchRuns, ProviderKeys],
-})
-export class ResearchApiModule {}
+export const RESEARCH_API_CONTROLLERS: readonly Type[] = [ProviderKeysController, ResearchWebhookController, ResearchController];
+export const RESEARCH_API_PROVIDERS: readonly Provider[] = [ResearchRuns, ProviderKeys];

@@ -7,10 +7,12 @@ import {
   Get,
   Headers,
   HttpCode,
-  type HttpException,
+  HttpException,
+  HttpStatus,
   NotFoundException,
   Param,
   Post,
+  Res,
   ServiceUnavailableException,
   UnprocessableEntityException,
 } from '@nestjs/common';
@@ -25,6 +27,7 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiTags,
+  ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import {
@@ -37,7 +40,10 @@ import {
   researchView,
   SUBSCRIPTION_TIERS,
 } from '@openpaw/contracts';
+import type { Response } from 'express';
 import type { z } from 'zod';
+import { AdmissionControl } from '../admission/admission-control.js';
+import { tierOf as admissionTierOf } from '../admission/admission-limits.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import type { AuthenticatedUser } from '../auth/tokens.js';
 import { ApiZodBody, ApiZodParams, BEARER_SCHEME, openApiSchema } from '../http/openapi.js';
@@ -95,6 +101,7 @@ export class ResearchController {
   constructor(
     private readonly research: ResearchRuns,
     private readonly keys: ProviderKeys,
+    private readonly admission: AdmissionControl,
   ) {}
 
   @Post('draft')
@@ -137,17 +144,20 @@ export class ResearchController {
     description:
       'With `draftId`, starts that draft (fields given here replace the draft’s); without, creates and starts one. Validation: at least one LLM, and an API key ' +
       'for each selected keyed provider and the synthesis provider (400 `missing_api_keys` naming them). 409 when the draft is no longer a draft. ' +
-      'Then one leg per provider runs; follow them on `GET /runs/{id}/events` or `GET /research/{id}`.',
+      'Then one leg per provider runs; follow them on `GET /runs/{id}/events` or `GET /research/{id}`. ' +
+      'Admission control as for `POST /problems`: over the caller’s rate or in-flight limit (by tier), or while the platform is busy, 429 with `Retry-After` and nothing starts.',
   })
   @ApiHeader({ name: 'Idempotency-Key', required: false })
   @ApiZodBody(startResearchBody)
   @ApiAcceptedResponse({ schema: openApiSchema(researchResponse) })
   @ApiNotFoundResponse({ description: 'No such draft among the caller’s.', schema: openApiSchema(errorBody) })
   @ApiConflictResponse({ description: 'The draft was already started (or ended).', schema: openApiSchema(conflictBody) })
+  @ApiTooManyRequestsResponse({ description: 'Over the caller’s rate or in-flight limit, or the platform is busy: `Retry-After` says when to try again.', schema: openApiSchema(errorBody) })
   async start(
     @CurrentUser() user: AuthenticatedUser,
     @Body(new ZodValidationPipe(startResearchBody)) body: z.output<typeof startResearchBody>,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @Res({ passthrough: true }) response: Response,
   ): Promise<ResearchResponse> {
     if (body.draftId !== undefined) {
       const run = await this.research.find(user.userId, body.draftId);
@@ -157,6 +167,7 @@ export class ResearchController {
       const selectedLlms = body.selectedLlms ?? draft.selectedLlms;
       const synthesisLlm = body.synthesisLlm ?? draft.synthesisLlm;
       await this.requireKeys(user.userId, [...selectedLlms, synthesisLlm]);
+      await this.admit(user, run.runId, response);
       const payload = {
         ...(body.prompt === undefined ? {} : { prompt: body.prompt }),
         ...(body.title === undefined ? {} : { title: body.title }),
@@ -171,6 +182,10 @@ export class ResearchController {
     const selectedLlms = body.selectedLlms ?? defaults.selectedLlms;
     const synthesisLlm = body.synthesisLlm ?? defaults.synthesisLlm;
     await this.requireKeys(user.userId, [...selectedLlms, synthesisLlm]);
+    const key = this.keyOf(idempotencyKey);
+    const runId = this.research.runIdOf(user.userId, key);
+    // A repeated request (same Idempotency-Key) is its existing run: answered, never limited.
+    if ((await this.research.find(user.userId, runId)) === undefined) await this.admit(user, runId, response);
     const input: ResearchDraftInput = {
       title: body.title ?? null,
       prompt: body.prompt ?? '',
@@ -181,7 +196,7 @@ export class ResearchController {
       start: true,
       subscriptionTier: tierOf(user),
     };
-    return this.created(await this.research.create(user.userId, this.keyOf(idempotencyKey), input), 'processing');
+    return this.created(await this.research.create(user.userId, key, input), 'processing');
   }
 
   @Get(':id')
@@ -248,6 +263,20 @@ export class ResearchController {
       throw conflict(view.status, `max retries (${RESEARCH_LIMITS.maxRetries}) reached: create a new research`, 'max_retries');
     }
     return this.answered(await this.research.input(run, user.userId, RESEARCH_INPUTS.retry, { keys: await this.retryKeys(user.userId, view) }), run);
+  }
+
+  /** Admission control at the edge (flow control): a start over the caller's limits is refused with 429 and Retry-After. */
+  private async admit(user: AuthenticatedUser, runId: string, response: Response): Promise<void> {
+    const tier = admissionTierOf(user.tier);
+    const decision = await this.admission.admit(user.userId, tier);
+    if (!decision.admitted) {
+      response.setHeader('Retry-After', String(decision.retryAfterSeconds));
+      throw new HttpException(
+        { error: 'too_many_requests', reason: decision.reason, message: decision.detail, retry_after_seconds: decision.retryAfterSeconds },
+        HttpStatus.TOO_MANY_REQUESTS,
+      );
+    }
+    this.admission.started(runId, user.userId, tier);
   }
 
   private viewOf(run: RunProjection): ResearchView {

@@ -12,6 +12,18 @@ export interface ResearchFlowSettings {
   readonly titleTimeoutMs: number;
   /** Lifetime of a share URL; 0 turns sharing off. GCS caps signed URLs at 7 days. */
   readonly shareTtlSeconds: number;
+  /**
+   * Users' webhooks: one attempt's time limit, the waits between attempts (the last repeats), attempts
+   * before an event is dead-lettered, deliveries in flight per event type, and whether private
+   * addresses (loopback, LAN) may be called.
+   */
+  readonly webhook: {
+    readonly timeoutMs: number;
+    readonly backoffMs: readonly number[];
+    readonly attempts: number;
+    readonly concurrency: number;
+    readonly allowPrivateAddresses: boolean;
+  };
 }
 
 const modelId = z.string().regex(/^(openai|anthropic|gemini)\/.+/, 'provider/model');
@@ -33,6 +45,15 @@ const envSchema = z.object({
   OPENPAW_RESEARCH_SYNTHESIS_MAX_TOKENS: z.coerce.number().int().positive().default(4_000),
   OPENPAW_RESEARCH_TITLE_TIMEOUT_MS: z.coerce.number().int().positive().default(20_000),
   OPENPAW_RESEARCH_SHARE_TTL_SECONDS: z.coerce.number().int().min(0).max(7 * 24 * 3600).default(7 * 24 * 3600),
+  OPENPAW_RESEARCH_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  OPENPAW_RESEARCH_WEBHOOK_BACKOFF_MS: z
+    .string()
+    .default('5000,30000,120000,600000')
+    .transform((raw) => raw.split(',').map((part) => Number(part.trim())))
+    .pipe(z.array(z.int().nonnegative()).min(1, 'at least one delay')),
+  OPENPAW_RESEARCH_WEBHOOK_ATTEMPTS: z.coerce.number().int().positive().max(50).default(8),
+  OPENPAW_RESEARCH_WEBHOOK_CONCURRENCY: z.coerce.number().int().positive().max(256).default(8),
+  OPENPAW_RESEARCH_WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
 });
 
 /** Reads the settings; throws naming every invalid variable. */
@@ -46,5 +67,12 @@ export function researchFlowSettingsFromEnv(env: NodeJS.ProcessEnv = process.env
     synthesisMaxTokens: e.OPENPAW_RESEARCH_SYNTHESIS_MAX_TOKENS,
     titleTimeoutMs: e.OPENPAW_RESEARCH_TITLE_TIMEOUT_MS,
     shareTtlSeconds: e.OPENPAW_RESEARCH_SHARE_TTL_SECONDS,
+    webhook: {
+      timeoutMs: e.OPENPAW_RESEARCH_WEBHOOK_TIMEOUT_MS,
+      backoffMs: e.OPENPAW_RESEARCH_WEBHOOK_BACKOFF_MS,
+      attempts: e.OPENPAW_RESEARCH_WEBHOOK_ATTEMPTS,
+      concurrency: e.OPENPAW_RESEARCH_WEBHOOK_CONCURRENCY,
+      allowPrivateAddresses: e.OPENPAW_RESEARCH_WEBHOOK_ALLOW_PRIVATE === 'true',
+    },
   };
 }

@@ -18,6 +18,16 @@ export const FLOW_CANCELLATIONS = Symbol('openpaw.research.flow.cancellations');
 /** `ResearchProviders`: the researcher of each provider, the synthesizers. */
 export const FLOW_PROVIDERS = Symbol('openpaw.research.flow.providers');
 
+/** Users' webhooks (`WebhookStore`), the opener of their sealed secrets and the HTTP sender. */
+export const FLOW_WEBHOOKS = Symbol('openpaw.research.flow.webhooks');
+export const FLOW_WEBHOOK_SECRETS = Symbol('openpaw.research.flow.webhookSecrets');
+export const FLOW_WEBHOOK_SENDER = Symbol('openpaw.research.flow.webhookSender');
+
+/** Opens a user's sealed webhook secret (the `SecretSealer` of `@openpaw/providers/keys`); throws if it is not theirs. */
+export interface WebhookSecretOpener {
+  open(userId: string, sealed: string): string;
+}
+
 /** Opens a sealed key (the `UserKeyVault` of `@openpaw/providers`); throws if it is not the user's. */
 export interface KeyOpener {
   open(userId: string, provider: 'openai' | 'anthropic' | 'gemini', sealed: string): string;

@@ -1,20 +1,40 @@
 import type { Provider } from '@nestjs/common';
+import { RESEARCH_WEBHOOK_SECRET_PURPOSE } from '@openpaw/contracts';
 import { MessageLogContext } from '@openpaw/platform';
 import { type BlobStore, createBlobStoreFromEnv, InMemoryUserKeyStore, type LlmClient, UserKeyVault } from '@openpaw/providers';
+import { SecretSealer } from '@openpaw/providers/keys';
 import type { DataSource } from 'typeorm';
 import { RESEARCH_DATA_SOURCE } from '../persistence/database.js';
 import { RESEARCH_LLM } from '../ports.js';
 import { LegCancellations } from './cancellation/leg-cancellations.js';
 import { ResearchEndedSubscription } from './cancellation/research-ended.subscription.js';
 import type { ResearchFlowSettings } from './config.js';
+import { DeliverResearchWebhookHandler } from './handlers/deliver-research-webhook/deliver-research-webhook.handler.js';
 import { ExecuteResearchLegHandler } from './handlers/execute-research-leg/execute-research-leg.handler.js';
 import { GenerateResearchTitleHandler } from './handlers/generate-research-title/generate-research-title.handler.js';
+import { SetResearchWebhookHandler } from './handlers/set-research-webhook/set-research-webhook.handler.js';
 import { SynthesizeResearchHandler } from './handlers/synthesize-research/synthesize-research.handler.js';
 import { ResearchFlowConsumer } from './messaging/research-flow.consumer.js';
+import { ResearchWebhookConsumer } from './messaging/research-webhook.consumer.js';
+import { ResearchWebhookDeliveries } from './messaging/research-webhook-deliveries.js';
 import { PgFlowReplyStore } from './persistence/pg-flow-reply-store.js';
-import { FLOW_BLOBS, FLOW_CANCELLATIONS, FLOW_KEYS, FLOW_PROVIDERS, FLOW_REPLIES, FLOW_SETTINGS, type KeyOpener } from './ports.js';
+import {
+  FLOW_BLOBS,
+  FLOW_CANCELLATIONS,
+  FLOW_KEYS,
+  FLOW_PROVIDERS,
+  FLOW_REPLIES,
+  FLOW_SETTINGS,
+  FLOW_WEBHOOK_SECRETS,
+  FLOW_WEBHOOK_SENDER,
+  FLOW_WEBHOOKS,
+  type KeyOpener,
+  type WebhookSecretOpener,
+} from './ports.js';
 import { createResearchProviders } from './research-providers.js';
 import { ReportSharer } from './share/report-sharer.js';
+import { WebhookSender } from './webhooks/webhook-sender.js';
+import { PgWebhookStore } from './webhooks/webhook-store.js';
 
 /** What a test (or an embedding process) may supply instead of what is built from env. */
 export interface ResearchFlowAdapters {
@@ -50,7 +70,30 @@ export function researchFlowProviders(settings: ResearchFlowSettings, adapters: 
     GenerateResearchTitleHandler,
     ResearchFlowConsumer,
     ResearchEndedSubscription,
+    // Users' webhooks.
+    { provide: FLOW_WEBHOOKS, inject: [RESEARCH_DATA_SOURCE], useFactory: (dataSource: DataSource) => new PgWebhookStore(dataSource) },
+    { provide: FLOW_WEBHOOK_SECRETS, useFactory: (): WebhookSecretOpener => webhookSecretOpenerFromEnv(process.env) },
+    { provide: FLOW_WEBHOOK_SENDER, useValue: new WebhookSender(settings.webhook) },
+    SetResearchWebhookHandler,
+    DeliverResearchWebhookHandler,
+    ResearchWebhookConsumer,
+    ResearchWebhookDeliveries,
   ];
+}
+
+/** Opens webhook secrets with `OPENPAW_KEY_ENCRYPTION_KEY`; without it, no delivery can be signed (each is dead-lettered saying so). */
+export function webhookSecretOpenerFromEnv(env: NodeJS.ProcessEnv): WebhookSecretOpener {
+  try {
+    const sealer = SecretSealer.fromEnv(env);
+    return { open: (userId, sealed) => sealer.open(RESEARCH_WEBHOOK_SECRET_PURPOSE, userId, sealed) };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return {
+      open: () => {
+        throw new Error(`webhook secrets cannot be opened: ${reason}`);
+      },
+    };
+  }
 }
 
 /**

@@ -6,3 +6,4 @@
 export type { Env } from '../shared/env.js';
 export { InMemoryUserKeyStore, KEY_PROVIDERS, type KeyProvider, type StoredUserKey, type UserKeyStore } from './user-key-store.js';
 export { KEY_ENCRYPTION_KEY_ENV, UserKeyDecryptionError, UserKeyVault } from './user-key-vault.js';
+export { SecretSealer } from './secret-sealer.js';

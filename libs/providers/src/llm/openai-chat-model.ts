@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { type Clock, systemClock } from '../shared/clock.js';
 import { ProviderError } from './errors.js';
+import { completeInBackground, DEFAULT_POLL_BACKOFF, isDeepResearchModel, type PollBackoff } from './openai-background-responses.js';
 import type { ChatModel, ChatModelRequest, ChatModelResponse } from './port.js';
 import { estimateInputTokens } from './pricing.js';
 import { providerFailure } from './provider-failure.js';
@@ -18,6 +19,12 @@ export interface OpenAiChatModelConfig {
    */
   readonly maxTokensParam?: 'max_completion_tokens' | 'max_tokens';
   readonly clock?: Clock;
+  /**
+   * Models run in the background through the Responses API and polled with backoff (long "deep
+   * research" calls): by default those named `*deep-research*`.
+   */
+  readonly isBackgroundModel?: (model: string) => boolean;
+  readonly pollBackoff?: PollBackoff;
 }
 
 /** Chat completions through the `openai` SDK (SDK retries off; the resilient client retries). */
@@ -53,6 +60,9 @@ export class OpenAiChatModel implements ChatModel {
     const client = request.apiKey !== undefined ? this.client(request.apiKey) : this.defaultClient;
     if (client === undefined) throw new ProviderError('no_credentials', this.provider, 'no API key configured and none passed for this call');
     const secrets = [request.apiKey, this.config.apiKey];
+    if ((this.config.isBackgroundModel ?? isDeepResearchModel)(request.model)) {
+      return completeInBackground(client, request, this.provider, this.clock, this.config.pollBackoff ?? DEFAULT_POLL_BACKOFF, secrets);
+    }
     let completion: OpenAI.Chat.Completions.ChatCompletion;
     try {
       completion = await client.chat.completions.create(

@@ -301,7 +301,7 @@ export interface paths {
         put?: never;
         /**
          * Start a research (spec 05: draft → processing).
-         * @description With `draftId`, starts that draft (fields given here replace the draft’s); without, creates and starts one. Validation: at least one LLM, and an API key for each selected keyed provider and the synthesis provider (400 `missing_api_keys` naming them). 409 when the draft is no longer a draft. Then one leg per provider runs; follow them on `GET /runs/{id}/events` or `GET /research/{id}`.
+         * @description With `draftId`, starts that draft (fields given here replace the draft’s); without, creates and starts one. Validation: at least one LLM, and an API key for each selected keyed provider and the synthesis provider (400 `missing_api_keys` naming them). 409 when the draft is no longer a draft. Then one leg per provider runs; follow them on `GET /runs/{id}/events` or `GET /research/{id}`. Admission control as for `POST /problems`: over the caller’s rate or in-flight limit (by tier), or while the platform is busy, 429 with `Retry-After` and nothing starts.
          */
         post: operations["ResearchController_start"];
         delete?: never;
@@ -420,6 +420,27 @@ export interface paths {
         post?: never;
         /** Forget the caller’s API key of a provider. */
         delete: operations["ProviderKeysController_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/research/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Register (or replace) the caller’s research webhook.
+         * @description Every `ResearchCompleted` and `ResearchFailed` of the caller is POSTed to `url` as JSON `{id, type, createdAt, data}`, with headers `X-OpenPaw-Signature: sha256=<hex>`, `X-OpenPaw-Timestamp: <unix seconds>` and `X-OpenPaw-Event-Id`. The signature is HMAC-SHA256 with the secret over `<timestamp>.<body>`: check it, refuse old timestamps (replay) and event ids already seen (a delivery may repeat). A non-2xx answer or no answer within the timeout is retried with backoff. The secret is answered once; without `secret` one is generated. Takes effect within moments.
+         */
+        put: operations["ResearchWebhookController_put"];
+        post?: never;
+        /** Remove the caller’s research webhook (no more deliveries; idempotent). */
+        delete: operations["ResearchWebhookController_remove"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3545,6 +3566,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Over the caller’s rate or in-flight limit, or the platform is busy: `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
         };
     };
     ResearchController_get: {
@@ -4284,6 +4317,109 @@ export interface operations {
                 };
             };
             /** @description Per-user keys are not configured (`OPENPAW_KEY_ENCRYPTION_KEY`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
+    ResearchWebhookController_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    secret?: string;
+                    /** Format: uri */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        events: string[];
+                        secret: string;
+                        signature: {
+                            eventIdHeader: string;
+                            header: string;
+                            scheme: string;
+                            timestampHeader: string;
+                        };
+                        url: string;
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Secrets cannot be sealed (`OPENPAW_KEY_ENCRYPTION_KEY` is not configured). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
+    ResearchWebhookController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed (or there was none). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Secrets cannot be sealed (`OPENPAW_KEY_ENCRYPTION_KEY` is not configured). */
             503: {
                 headers: {
                     [name: string]: unknown;

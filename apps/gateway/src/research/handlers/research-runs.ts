@@ -37,6 +37,11 @@ export class ResearchRuns {
     return run?.workflowType === RESEARCH_WORKFLOW ? run : undefined;
   }
 
+  /** The run id a start with this idempotency key has (whether or not it exists yet). */
+  runIdOf(userId: string, idempotencyKey: string): string {
+    return this.submitter.runIdOf(RESEARCH_WORKFLOW, userId, idempotencyKey);
+  }
+
   /** The API's research document: the saga's view, its UI mapping and the run's timestamps. */
   response(run: RunProjection): ResearchResponse {
     const view = researchView.parse(run.view);

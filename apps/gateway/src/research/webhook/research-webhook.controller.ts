@@ -1,0 +1,79 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Body, Controller, Delete, HttpCode, Inject, Put, ServiceUnavailableException } from '@nestjs/common';
+import { ApiBearerAuth, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { RESEARCH_WEBHOOK_SECRET_PURPOSE, ResearchCompleted, ResearchFailed, SetResearchWebhook } from '@openpaw/contracts';
+import { currentTraceparent } from '@openpaw/platform';
+import { SecretSealer } from '@openpaw/providers/keys';
+import type { z } from 'zod';
+import { CurrentUser } from '../../auth/current-user.decorator.js';
+import type { AuthenticatedUser } from '../../auth/tokens.js';
+import { ApiZodBody, BEARER_SCHEME, openApiSchema } from '../../http/openapi.js';
+import { ZodValidationPipe } from '../../http/zod-validation.pipe.js';
+import { type CommandPublisher, COMMAND_PUBLISHER, GATEWAY_SOURCE } from '../../runs/ports.js';
+import { errorBody } from '../../runs/runs.schemas.js';
+import { putWebhookBody, WEBHOOK_SIGNATURE, webhookRegistered } from './research-webhook.schemas.js';
+
+/**
+ * The caller's optional research webhook (spec 05): registered here, kept and called by the research
+ * service (`SetResearchWebhook`), which POSTs each of the caller's `ResearchCompleted` and
+ * `ResearchFailed` events to it, signed, retried with backoff. The secret is sealed before it leaves
+ * the gateway and is shown only in this answer.
+ */
+@ApiTags('research')
+@ApiBearerAuth(BEARER_SCHEME)
+@ApiUnauthorizedResponse({ description: 'Missing or invalid bearer token.', schema: openApiSchema(errorBody) })
+@ApiServiceUnavailableResponse({ description: 'Secrets cannot be sealed (`OPENPAW_KEY_ENCRYPTION_KEY` is not configured).', schema: openApiSchema(errorBody) })
+@Controller('research/webhook')
+export class ResearchWebhookController {
+  readonly #sealer: SecretSealer | undefined;
+  readonly #unavailable: string | undefined;
+
+  constructor(@Inject(COMMAND_PUBLISHER) private readonly publisher: CommandPublisher) {
+    try {
+      this.#sealer = SecretSealer.fromEnv(process.env);
+    } catch (error) {
+      this.#unavailable = error instanceof Error ? error.message : String(error);
+    }
+  }
+
+  @Put()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Register (or replace) the caller’s research webhook.',
+    description:
+      'Every `ResearchCompleted` and `ResearchFailed` of the caller is POSTed to `url` as JSON `{id, type, createdAt, data}`, with headers ' +
+      `\`${WEBHOOK_SIGNATURE.header}: sha256=<hex>\`, \`${WEBHOOK_SIGNATURE.timestampHeader}: <unix seconds>\` and \`${WEBHOOK_SIGNATURE.eventIdHeader}\`. ` +
+      'The signature is HMAC-SHA256 with the secret over `<timestamp>.<body>`: check it, refuse old timestamps (replay) and event ids already seen (a delivery may repeat). ' +
+      'A non-2xx answer or no answer within the timeout is retried with backoff. The secret is answered once; without `secret` one is generated. Takes effect within moments.',
+  })
+  @ApiZodBody(putWebhookBody)
+  @ApiOkResponse({ schema: openApiSchema(webhookRegistered) })
+  async put(@CurrentUser() user: AuthenticatedUser, @Body(new ZodValidationPipe(putWebhookBody)) body: z.output<typeof putWebhookBody>): Promise<z.output<typeof webhookRegistered>> {
+    const secret = body.secret ?? `whsec_${randomBytes(32).toString('base64url')}`;
+    const sealedSecret = this.sealer().seal(RESEARCH_WEBHOOK_SECRET_PURPOSE, user.userId, secret);
+    await this.send(user.userId, body.url, sealedSecret);
+    return { url: body.url, secret, signature: { ...WEBHOOK_SIGNATURE }, events: [ResearchCompleted.subject, ResearchFailed.subject] };
+  }
+
+  @Delete()
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Remove the caller’s research webhook (no more deliveries; idempotent).' })
+  @ApiNoContentResponse({ description: 'Removed (or there was none).' })
+  async remove(@CurrentUser() user: AuthenticatedUser): Promise<void> {
+    await this.send(user.userId, null, null);
+  }
+
+  private sealer(): SecretSealer {
+    if (this.#sealer === undefined) throw new ServiceUnavailableException({ error: 'secrets_not_configured', message: `webhook secrets cannot be sealed: ${this.#unavailable ?? ''}` });
+    return this.#sealer;
+  }
+
+  private async send(userId: string, url: string | null, sealedSecret: string | null): Promise<void> {
+    const traceparent = currentTraceparent();
+    await this.publisher.publish(
+      SetResearchWebhook,
+      { userId, url, sealedSecret, version: Date.now() },
+      { source: GATEWAY_SOURCE, correlationId: randomUUID(), subject: userId, userId, ...(traceparent === undefined ? {} : { traceparent }) },
+    );
+  }
+}

@@ -1,0 +1,108 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { INestApplication } from '@nestjs/common';
+import type { Msg, NatsConnection } from '@nats-io/nats-core';
+import { connect } from '@nats-io/transport-node';
+import { type MessageData, parseEnvelope, RESEARCH_WEBHOOK_SECRET_PURPOSE, SetResearchWebhook } from '@openpaw/contracts';
+import { startService } from '@openpaw/platform';
+import { SecretSealer } from '@openpaw/providers/keys';
+import { freshDatabase, privateNatsServer, type NatsServerHandle, waitFor } from '@openpaw/testing';
+import { DEFAULT_ADMISSION_LIMITS } from '../../admission/admission-limits.js';
+import { GatewayModule } from '../../app.module.js';
+import { signAccessToken } from '../../auth/tokens.js';
+import type { GatewayConfig } from '../../config.js';
+import { configureGateway } from '../../configure.js';
+
+process.env['LOG_LEVEL'] ??= 'warn';
+
+/** `PUT` / `DELETE /research/webhook`: validated, the secret sealed and answered once, `SetResearchWebhook` sent (real NATS + PostgreSQL). */
+describe('research webhook registration', () => {
+  const encryptionKey = randomBytes(32);
+  let nats: NatsServerHandle;
+  let nc: NatsConnection;
+  let app: INestApplication;
+  let url: string;
+  let config: GatewayConfig;
+  const sent: MessageData<typeof SetResearchWebhook>[] = [];
+
+  beforeAll(async () => {
+    process.env['OPENPAW_KEY_ENCRYPTION_KEY'] = encryptionKey.toString('base64');
+    nats = await privateNatsServer();
+    config = {
+      natsUrl: nats.url,
+      databaseUrl: await freshDatabase('gateway_research_webhook'),
+      jwt: { secret: 'integration-test-secret-of-at-least-32-chars', issuer: 'openpaw', audience: 'openpaw-api' },
+      admission: DEFAULT_ADMISSION_LIMITS,
+      cancelWaitMs: 1000,
+      sseHeartbeatMs: 250,
+      startWaitMs: 300,
+      uploadMaxBytes: 64 * 1024,
+      blobEnv: {},
+    };
+    ({ app, url } = await startService({ name: 'gateway', module: GatewayModule.forRoot(config), defaultPort: 0, port: 0, configure: configureGateway }));
+    nc = await connect({ servers: nats.url, name: 'research-webhook-int-spec' });
+    nc.subscribe(SetResearchWebhook.subject, {
+      callback: (_error, message: Msg) => {
+        const parsed = parseEnvelope(SetResearchWebhook, message.data);
+        if (parsed.ok) sent.push(parsed.envelope.data);
+      },
+    });
+    await nc.flush();
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await nc?.close();
+    await nats?.dispose();
+    delete process.env['OPENPAW_KEY_ENCRYPTION_KEY'];
+  });
+
+  const call = async (token: string, method: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> => {
+    const response = await fetch(`${url}/research/webhook`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) };
+  };
+
+  it('registers a webhook: answers the generated secret once and sends it sealed for the caller only; DELETE sends the removal', async () => {
+    const userId = `user-${randomUUID()}`;
+    const token = await signAccessToken(config.jwt, userId);
+    const put = await call(token, 'PUT', { url: 'https://hooks.example.com/openpaw' });
+    expect(put.status).toBe(200);
+    const secret = put.body['secret'] as string;
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{40,}$/);
+    expect(put.body).toMatchObject({ url: 'https://hooks.example.com/openpaw', signature: { header: 'X-OpenPaw-Signature' } });
+
+    const registration = await waitFor(() => sent.find((s) => s.userId === userId), 'SetResearchWebhook');
+    expect(registration.url).toBe('https://hooks.example.com/openpaw');
+    expect(JSON.stringify(registration)).not.toContain(secret);
+    const sealer = new SecretSealer(encryptionKey);
+    expect(sealer.open(RESEARCH_WEBHOOK_SECRET_PURPOSE, userId, registration.sealedSecret ?? '')).toBe(secret);
+    expect(() => sealer.open(RESEARCH_WEBHOOK_SECRET_PURPOSE, 'someone-else', registration.sealedSecret ?? '')).toThrow();
+
+    const removed = await call(token, 'DELETE');
+    expect(removed.status).toBe(204);
+    const removal = await waitFor(() => sent.find((s) => s.userId === userId && s.url === null), 'the removal');
+    expect(removal.sealedSecret).toBeNull();
+    expect(removal.version).toBeGreaterThanOrEqual(registration.version);
+  });
+
+  it('keeps a secret the caller chose, and answers 400 naming the field for a bad URL or a short secret', async () => {
+    const token = await signAccessToken(config.jwt, `user-${randomUUID()}`);
+    const chosen = 'my-own-signing-secret-0123456789';
+    expect((await call(token, 'PUT', { url: 'http://127.0.0.1:8080/hook', secret: chosen })).body['secret']).toBe(chosen);
+    for (const [body, field] of [
+      [{ url: 'ftp://example.com/hook' }, 'url'],
+      [{ url: 'not a url' }, 'url'],
+      [{ url: 'https://user:pass@example.com/hook' }, 'url'],
+      [{ url: 'https://example.com/hook', secret: 'short' }, 'secret'],
+      [{}, 'url'],
+    ] as const) {
+      const answer = await call(token, 'PUT', body);
+      expect(answer.status).toBe(400);
+      expect(JSON.stringify(answer.body)).toContain(field);
+    }
+  });
+});

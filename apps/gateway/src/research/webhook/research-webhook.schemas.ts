@@ -1,0 +1,31 @@
+import { RESEARCH_WEBHOOK_LIMITS } from '@openpaw/contracts';
+import { z } from 'zod';
+
+/** The header that carries the signature, and how it is made (also documented in the API). */
+export const WEBHOOK_SIGNATURE = {
+  header: 'X-OpenPaw-Signature',
+  timestampHeader: 'X-OpenPaw-Timestamp',
+  eventIdHeader: 'X-OpenPaw-Event-Id',
+  scheme: 'sha256=hex(HMAC-SHA256(secret, `${timestamp}.${body}`)); reject timestamps older than 5 minutes and event ids seen before',
+} as const;
+
+export const putWebhookBody = z.strictObject({
+  url: z
+    .url({ protocol: /^https?$/, error: 'an http(s) URL' })
+    .max(RESEARCH_WEBHOOK_LIMITS.urlChars)
+    .refine((raw) => {
+      // Runs after a failed URL check too (zod reports every issue): only a parsed URL can carry credentials.
+      const parsed = URL.canParse(raw) ? new URL(raw) : undefined;
+      return parsed === undefined || (parsed.username === '' && parsed.password === '');
+    }, 'no credentials in the URL: the signature authenticates the call'),
+  /** Your own signing secret; omitted: one is generated and answered once. */
+  secret: z.string().min(24, 'a signing secret is at least 24 characters').max(200).optional(),
+});
+
+export const webhookRegistered = z.object({
+  url: z.string(),
+  /** Shown once: store it to verify the signature. */
+  secret: z.string(),
+  signature: z.object({ header: z.string(), timestampHeader: z.string(), eventIdHeader: z.string(), scheme: z.string() }),
+  events: z.array(z.string()),
+});
