@@ -20,6 +20,7 @@ import { HttpErrorFilter } from './http/http-error.filter.js';
 import { GATEWAY_DATA_SOURCE } from './projection/database.js';
 import { PAPER_SEARCHES_CONTROLLERS, PAPER_SEARCHES_PROVIDERS } from './paper-searches/paper-searches-api.js';
 import { ProjectionConsumer } from './projection/projection.consumer.js';
+import { RunEventApplier } from './projection/run-event-applier.js';
 import { RunEtaEstimator } from './problems/eta/run-eta.js';
 import { ProblemsController } from './problems/problems.controller.js';
 import { SubmitProblemHandler } from './problems/submit-problem/submit-problem.handler.js';
@@ -74,6 +75,7 @@ export class GatewayModule implements OnModuleInit {
         AdmissionMetrics,
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: HttpErrorFilter },
+        RunEventApplier,
         RunEventsSubscription,
         ProjectionConsumer,
         RunEventsStream,

@@ -29,6 +29,11 @@ export class RunEventBus {
     }
   }
 
+  /** Whether a request on this replica listens to the run (its events are worth writing through at once). */
+  isWatched(runId: string): boolean {
+    return this.listeners.has(runId);
+  }
+
   /** Listens to one run's events; returns the function that stops listening. */
   subscribe(runId: string, listener: RunEventListener): () => void {
     let listeners = this.listeners.get(runId);

@@ -2,22 +2,32 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleIn
 import type { NatsConnection, Subscription } from '@nats-io/nats-core';
 import { InputRefused, parseEnvelope, RunStateChanged } from '@openpaw/contracts';
 import { NATS_CONNECTION } from '@openpaw/messaging';
-import { RunEventBus } from './run-event-bus.js';
+import { RunEventApplier } from '../projection/run-event-applier.js';
+import { type RunEvent, RunEventBus } from './run-event-bus.js';
 
 /**
  * A core NATS subscription (not a durable consumer) on the run events: every gateway replica
  * receives every event and feeds its own `RunEventBus`, so an SSE stream or a waiting cancel is
  * answered whichever replica holds it. Events are best-effort here; the projection (durable
  * consumer) is the source of truth, and readers reconcile with it.
+ *
+ * Read-your-writes: a state change of a run that a request on this replica is watching is written
+ * into the projection *before* the watchers hear of it, so whatever a client does after hearing
+ * "completed" (GET the run, its solution, its report) reads a row that says so, instead of one the
+ * durable consumer has not caught up yet. The write is idempotent by version; the consumer's
+ * later apply of the same event changes nothing. A run's events go to its watchers in arrival order.
  */
 @Injectable()
 export class RunEventsSubscription implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(RunEventsSubscription.name);
   private readonly subscriptions: Subscription[] = [];
+  /** Per watched run, the delivery in progress: the next event of the run waits for it. */
+  private readonly deliveries = new Map<string, Promise<void>>();
 
   constructor(
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     private readonly bus: RunEventBus,
+    private readonly applier: RunEventApplier,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -30,7 +40,7 @@ export class RunEventsSubscription implements OnModuleInit, OnApplicationShutdow
             this.logger.warn({ subject: message.subject, reason: parsed.reason }, 'ignoring an unreadable run event');
             return;
           }
-          this.bus.publish({ kind: 'stateChanged', messageId: parsed.envelope.id, data: parsed.envelope.data });
+          this.deliver({ kind: 'stateChanged', messageId: parsed.envelope.id, data: parsed.envelope.data });
         },
       }),
       this.nc.subscribe(InputRefused.subject, {
@@ -41,7 +51,7 @@ export class RunEventsSubscription implements OnModuleInit, OnApplicationShutdow
             this.logger.warn({ subject: message.subject, reason: parsed.reason }, 'ignoring an unreadable refusal');
             return;
           }
-          this.bus.publish({ kind: 'inputRefused', messageId: parsed.envelope.id, data: parsed.envelope.data });
+          this.deliver({ kind: 'inputRefused', messageId: parsed.envelope.id, data: parsed.envelope.data });
         },
       }),
     );
@@ -51,5 +61,29 @@ export class RunEventsSubscription implements OnModuleInit, OnApplicationShutdow
 
   onApplicationShutdown(): void {
     for (const subscription of this.subscriptions.splice(0)) subscription.unsubscribe();
+  }
+
+  /** Unwatched runs cost nothing; a watched run's state change is projected, then published, in order. */
+  private deliver(event: RunEvent): void {
+    const runId = event.data.runId;
+    const previous = this.deliveries.get(runId);
+    if (previous === undefined && !this.bus.isWatched(runId)) return;
+    const delivery = (previous ?? Promise.resolve()).then(async () => {
+      if (event.kind === 'stateChanged') await this.writeThrough(event.data);
+      this.bus.publish(event);
+    });
+    this.deliveries.set(runId, delivery);
+    void delivery.finally(() => {
+      if (this.deliveries.get(runId) === delivery) this.deliveries.delete(runId);
+    });
+  }
+
+  private async writeThrough(data: Extract<RunEvent, { kind: 'stateChanged' }>['data']): Promise<void> {
+    try {
+      await this.applier.apply(data);
+    } catch (error) {
+      // The watchers still hear the event; the durable consumer projects it when it can.
+      this.logger.warn({ runId: data.runId, version: data.version, err: error }, 'could not project a watched run event ahead of its consumer');
+    }
   }
 }

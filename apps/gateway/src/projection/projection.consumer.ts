@@ -4,8 +4,7 @@ import type { NatsConnection } from '@nats-io/nats-core';
 import { type Envelope, type MessageData, RunStateChanged, STREAMS, SUBJECT_ROOT } from '@openpaw/contracts';
 import { type ConsumerHandle, DEFAULT_MAX_DELIVER, ensureConsumer, NATS_CONNECTION, startConsumer } from '@openpaw/messaging';
 import { MessageLogContext, MetricsMessagingObserver } from '@openpaw/platform';
-import { RunProjectionStore } from './run-projection.store.js';
-import { RunTransitionStore } from './run-transition.store.js';
+import { RunEventApplier } from './run-event-applier.js';
 
 /**
  * FROZEN: the durable is the projection's position in the events stream; renaming it rebuilds the
@@ -25,8 +24,7 @@ export class ProjectionConsumer implements OnApplicationBootstrap, OnModuleDestr
 
   constructor(
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
-    private readonly store: RunProjectionStore,
-    private readonly transitions: RunTransitionStore,
+    private readonly applier: RunEventApplier,
     private readonly observer: MetricsMessagingObserver,
     private readonly logs: MessageLogContext,
   ) {}
@@ -56,9 +54,7 @@ export class ProjectionConsumer implements OnApplicationBootstrap, OnModuleDestr
 
   async apply(envelope: Envelope<MessageData<typeof RunStateChanged>>): Promise<void> {
     await this.logs.run(envelope, async () => {
-      // The timeline keeps every transition (idempotent by version); the run's row keeps the newest.
-      await this.transitions.record(envelope.data);
-      const applied = await this.store.apply(envelope.data);
+      const applied = await this.applier.apply(envelope.data);
       this.logs.logger.debug({ state: envelope.data.stateAfter, version: envelope.data.version, applied }, 'run projection');
     });
   }

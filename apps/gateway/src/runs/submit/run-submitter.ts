@@ -27,9 +27,6 @@ export interface SubmittedRun {
   readonly existing?: RunProjection;
 }
 
-/** How long a run heard to have reached a state waits for the projection row to show it too. */
-const PROJECTION_CATCH_UP_MS = 5_000;
-
 export interface AwaitRunOptions {
   readonly timeoutMs: number;
   /** Default: the run is terminal. */
@@ -117,12 +114,6 @@ export class RunSubmitter {
       return { run: latest, reached: true };
     }
     const reached = (await waiting.result) === true;
-    if (reached && latest !== undefined) {
-      // Heard live, ahead of this gateway's projection: the caller's next read (its solution, the
-      // run) must not answer from the row one state behind, so wait for the row to catch up.
-      const heard = latest.version;
-      await this.runs.findWhen(runId, (row) => row.version >= heard, { graceMs: PROJECTION_CATCH_UP_MS });
-    }
     if (!reached) {
       const final = await this.runs.find(runId);
       if (final !== undefined && consider(final)) return { run: latest, reached: true };
