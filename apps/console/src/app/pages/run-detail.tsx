@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { GatewayClient } from '../api/client.js';
 import { useGatewayClient } from '../api/context.js';
 import { followRun } from '../api/follow-run.js';
+import { readOnceProjected } from '../api/projection.js';
 import { errorMessage, type Run, type RunTransition } from '../api/resources.js';
 import { PendingStep } from '../components/pending-step.js';
 import { Progress } from '../components/progress.js';
@@ -14,17 +15,9 @@ import { Timeline } from '../components/timeline.js';
 import { hrefOf } from '../routes.js';
 import { workflowTitle } from '../workflows.js';
 
-/** How long to wait for a just-submitted run to reach the gateway's projection (it lags the submission by a moment). */
-const NOT_YET_PROJECTED_RETRIES = 20;
-const NOT_YET_PROJECTED_DELAY_MS = 500;
-
 async function readRun(client: GatewayClient, runId: string, signal: AbortSignal): Promise<{ run?: Run; problem: string }> {
-  for (let attempt = 0; ; attempt++) {
-    const { data, error, response } = await client.GET('/runs/{id}', { params: { path: { id: runId } }, signal });
-    if (data !== undefined) return { run: data, problem: '' };
-    if (response.status !== 404 || attempt >= NOT_YET_PROJECTED_RETRIES) return { problem: errorMessage(error, 'The run could not be read.') };
-    await new Promise((resolve) => setTimeout(resolve, NOT_YET_PROJECTED_DELAY_MS));
-  }
+  const { data, error } = await readOnceProjected(() => client.GET('/runs/{id}', { params: { path: { id: runId } }, signal }));
+  return data !== undefined ? { run: data, problem: '' } : { problem: errorMessage(error, 'The run could not be read.') };
 }
 
 /** How often the pending step's "since" is refreshed while the run is live. */
