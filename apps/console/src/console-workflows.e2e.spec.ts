@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { jetstream } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { ExecuteResearchLeg } from '@openpaw/contracts';
 import { freshDatabase, privateNatsServer, type NatsServerHandle, type RunningPlatform, startPlatformProcesses, waitFor } from '@openpaw/testing';
 import { type LlmWireServer, startOpenAiWireServer } from '@openpaw/testkit';
 import type { Browser, Page } from 'playwright-core';
@@ -151,6 +154,35 @@ describe('the console workflow pages in a real browser (Chromium), against the p
     await page.locator('.run-state [data-state=COMPLETED]').waitFor({ timeout: 60_000 });
     await page.getByText('Completed: approved.').waitFor();
     expect(await page.locator('ul.papers li').count()).toBe(found > 0 ? 1 : 0);
+  });
+
+  it('operations: refused without the admin role; with it, the lanes and a dead letter the research service really dead-lettered, its payload redacted', async () => {
+    // A command the research service cannot parse: its lane dead-letters it with the reason.
+    const nc = await connect({ servers: nats.url, name: 'console-e2e-dead-letter' });
+    try {
+      await jetstream(nc).publish(ExecuteResearchLeg.subject, JSON.stringify({ specversion: '1.0', id: 'console-e2e-bad-1', prompt: 'Jane Doe private question' }), { msgID: 'console-e2e-bad-1' });
+    } finally {
+      await nc.close();
+    }
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Operations' }).click();
+    const refusal = page.getByRole('alert');
+    await refusal.waitFor();
+    expect(await refusal.textContent()).toMatch(/admin.*\(403\)/);
+
+    const operator = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+    const opsPage = await operator.newPage();
+    await signIn(opsPage, platform.gatewayUrl, await devToken(platform.jwtSecret, 'console-olga', { roles: ['admin'] }));
+    await opsPage.goto(`${platform.gatewayUrl}/console/#/ops`);
+    await opsPage.getByRole('heading', { name: 'Lanes' }).waitFor();
+    expect(await opsPage.locator('tr[data-lane]').count()).toBeGreaterThan(0);
+    const letter = opsPage.locator('[data-dead-letter]').filter({ hasText: ExecuteResearchLeg.subject });
+    await letter.first().waitFor({ timeout: 60_000 });
+    expect(await letter.first().locator('[data-column=reason]').textContent()).not.toBe('not recorded');
+    expect(await opsPage.locator('main').textContent()).not.toContain('Jane Doe');
+    expect(await seriousAccessibilityViolations(opsPage)).toEqual([]);
+    await screenshot(opsPage, 'w7-operations');
+    await operator.close();
   });
 
   it('visual degrees: the chain grows live with an evidence card per link, both confidences shown', async () => {

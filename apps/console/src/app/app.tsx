@@ -4,6 +4,7 @@ import { GatewayClientContext } from './api/context.js';
 import { Layout } from './components/layout.js';
 import { ArtifactJobPage } from './pages/artifact-job.js';
 import { ArtifactsPage } from './pages/artifacts.js';
+import { OpsPage } from './pages/ops.js';
 import { PaperSearchPage } from './pages/paper-search.js';
 import { PaperSearchesPage } from './pages/paper-searches.js';
 import { ResearchPage } from './pages/research.js';
@@ -68,6 +69,7 @@ function Page({ route }: { route: Route }) {
     case 'visualDegreesRun':
       return <VisualDegreesRunPage runId={route.runId} />;
     case 'ops':
+      return <OpsPage />;
     case 'notFound':
       return (
         <section aria-labelledby="page-title">

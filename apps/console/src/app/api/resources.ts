@@ -28,3 +28,6 @@ export type ResearchDraft = operations['ResearchController_createDraft']['respon
 export type ResearchProvider = Research['selectedLlms'][number];
 export type PaperSearch = operations['PaperSearchesController_get']['responses'][200]['content']['application/json'];
 export type VisualDegreesRun = operations['VisualDegreesController_get']['responses'][200]['content']['application/json'];
+
+export type OpsLanes = operations['OpsController_lanes']['responses'][200]['content']['application/json'];
+export type OpsDeadLetters = operations['OpsController_deadLetters']['responses'][200]['content']['application/json'];
