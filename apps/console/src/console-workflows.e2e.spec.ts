@@ -48,8 +48,9 @@ describe('the console workflow pages in a real browser (Chromium), against the p
           OPENAI_BASE_URL: openai.baseUrl,
           OPENPAW_LLM_MAX_ATTEMPTS: '1',
           OPENPAW_RESEARCH_MODELS: JSON.stringify({ openai: 'openai/gpt-4o-mini' }),
-          // Paper search's skills on the local model: only the research legs, with the user's key, reach the failing server.
+          // Paper search's skills are the local stand-ins (every model local): only the research legs, with the user's key, reach the failing server.
           OPENPAW_LLM_MODEL: 'local/deterministic',
+          OPENPAW_LLM_FALLBACK_MODELS: 'local/deterministic',
         },
         'visual-search': { LOG_LEVEL: 'info', OPENPAW_VISUAL_WORLD_SEED: '7' },
       },
@@ -116,7 +117,7 @@ describe('the console workflow pages in a real browser (Chromium), against the p
     await screenshot(page, 'w3-research-completed');
   });
 
-  it('paper search: decides checkpoint 1 (an edit refused naming the field, then approve) and checkpoint 2 (approve with ticked papers) over the imported library', async () => {
+  it('paper search: decides checkpoint 1 (an edit refused naming the field, then a valid edit) and checkpoint 2 (approve with ticked papers) over the imported library', async () => {
     const bib = readFileSync(join(root, 'apps/research/sample-library/openpaw-demo.bib'), 'utf8');
     expect(await callApi(platform.gatewayUrl, token, 'POST', '/library/references', { format: 'bibtex', content: bib })).toMatchObject({ status: 200, body: { added: 20 } });
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Paper search' }).click();
@@ -132,13 +133,13 @@ describe('the console workflow pages in a real browser (Chromium), against the p
     });
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'w4-paper-search-checkpoint-1');
-    // An edit the gateway refuses is named back; then the strategy is approved as proposed.
+    // An edit the gateway refuses is named back; then a valid edit is searched.
     await page.getByLabel('Published from (year, optional)', { exact: true }).fill('99');
     await page.getByRole('button', { name: 'Search with my edits' }).click();
     await strategy.getByRole('alert').waitFor();
     expect(await strategy.getByRole('alert').textContent()).toMatch(/yearFrom/);
-    await page.getByLabel('Published from (year, optional)', { exact: true }).fill('');
-    await page.getByRole('button', { name: 'Approve the strategy' }).click();
+    await page.getByLabel('Published from (year, optional)', { exact: true }).fill('2010');
+    await page.getByRole('button', { name: 'Search with my edits' }).click();
 
     const review = page.locator('[data-checkpoint=result_review]');
     await review.waitFor({ timeout: 90_000 }).catch(async (error: unknown) => {
@@ -148,12 +149,14 @@ describe('the console workflow pages in a real browser (Chromium), against the p
     const papers = review.getByRole('checkbox');
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'w5-paper-search-checkpoint-2');
-    const found = await papers.count();
-    if (found > 0) await papers.first().check();
+    expect(await papers.count()).toBeGreaterThan(0);
+    const ticked = (await review.locator('ul.papers label').first().textContent())?.split(' (')[0]?.split(' — ')[0]?.trim() ?? '';
+    expect(ticked.length).toBeGreaterThan(3);
+    await papers.first().check();
     await page.getByRole('button', { name: 'Approve the results' }).click();
     await page.locator('.run-state [data-state=COMPLETED]').waitFor({ timeout: 60_000 });
     await page.getByText('Completed: approved.').waitFor();
-    expect(await page.locator('ul.papers li').count()).toBe(found > 0 ? 1 : 0);
+    expect(await page.locator('ul.papers li').allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining(ticked)]));
   });
 
   it('operations: refused without the admin role; with it, the lanes and a dead letter the research service really dead-lettered, its payload redacted', async () => {
