@@ -81,3 +81,5 @@ echo
 echo "OpenPaw is running: gateway http://127.0.0.1:3000 (OpenAPI at /docs). Stop with ./scripts/down.sh"
 echo "Web console: http://127.0.0.1:3000/console/  sign in with this dev token (user console-user, 12 h):"
 node dist/apps/gateway/src/dev-token.js console-user 12h
+echo "Operations page (#/ops, admin role): sign in with this one instead (user console-operator, 12 h):"
+OPENPAW_DEV_TOKEN_ROLES=admin node dist/apps/gateway/src/dev-token.js console-operator 12h

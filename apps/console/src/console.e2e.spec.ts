@@ -1,8 +1,11 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { freshDatabase, privateNatsServer, type NatsServerHandle, type RunningPlatform, startPlatformProcesses } from '@openpaw/testing';
 import { SignJWT } from 'jose';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium, screenshot, seriousAccessibilityViolations } from './testing/browser.js';
+import { renderProblemPng } from './testing/problem-image.js';
 
 const root = join(import.meta.dirname, '../../..');
 const STUDY_MATERIAL =
@@ -23,23 +26,44 @@ async function devToken(secret: string, userId: string): Promise<string> {
     .sign(new TextEncoder().encode(secret));
 }
 
+/**
+ * A web page holding a problem, on 127.0.0.1: `/held` answers only once the test releases it, which
+ * keeps a run in INGESTING for as long as the test looks at its pending step.
+ */
+async function startProblemPageServer(): Promise<{ url: (path: string) => string; release: () => void; server: Server }> {
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const server = createServer((request, response) => {
+    void (request.url === '/held' ? released : Promise.resolve()).then(() => {
+      response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+      response.end(request.url === '/held' ? 'Solve for n: 5n + 5 = 40' : 'Solve for y: 4y - 2 = 10');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: (path) => `http://127.0.0.1:${port}${path}`, release, server };
+}
+
 describe('the web console in a real browser (Chromium), against the platform', () => {
   let nats: NatsServerHandle;
   let platform: RunningPlatform;
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
+  let problemPages: Awaited<ReturnType<typeof startProblemPageServer>>;
   const policyViolations: string[] = [];
 
   beforeAll(async () => {
     nats = await privateNatsServer();
+    problemPages = await startProblemPageServer();
     platform = await startPlatformProcesses({
       root,
       natsUrl: nats.url,
       databaseUrl: await freshDatabase('e2e_console'),
       services: ['coordinator', 'ingestion', 'retrieval', 'solve', 'assets', 'artifacts', 'gateway'],
       // The artifacts service's local model (deterministic, no account), as in the artifacts e2e spec.
-      serviceEnv: { artifacts: { OPENPAW_LLM_MODEL: 'local/deterministic' } },
+      // Test-only: ingestion may fetch the problem pages this spec serves on 127.0.0.1.
+      serviceEnv: { artifacts: { OPENPAW_LLM_MODEL: 'local/deterministic' }, ingestion: { OPENPAW_INGESTION_ALLOW_LOOPBACK_FETCH: '1' } },
     });
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
@@ -52,6 +76,8 @@ describe('the web console in a real browser (Chromium), against the platform', (
 
   afterAll(async () => {
     await browser?.close();
+    problemPages?.release();
+    problemPages?.server.close();
     await platform?.stop();
     await nats?.dispose();
   });
@@ -100,8 +126,63 @@ describe('the web console in a real browser (Chromium), against the platform', (
     await timeline.and(page.locator('[data-state=SUCCEEDED]')).waitFor();
     const timelineStates = await Promise.all((await timeline.all()).map((item) => item.getAttribute('data-state')));
     expect(timelineStates).toEqual(expect.arrayContaining(['INGESTING', 'RETRIEVING', 'SUCCEEDED']));
+    // The state diagram is drawn from the coordinator's table: every state, the path taken bold, the end state current.
+    const diagram = page.locator('svg.state-diagram');
+    await diagram.locator('[data-state=SUCCEEDED][data-status=current]').waitFor();
+    expect(await diagram.locator('g[data-state]').count()).toBe(9);
+    expect(await diagram.locator('[data-state=INGESTING]').getAttribute('data-status')).toBe('visited');
+    expect(await diagram.locator('[data-state=CANCELLED]').getAttribute('data-status')).toBe('unvisited');
+    expect(await diagram.locator('[data-edge="INITIATED→INGESTING"]').getAttribute('data-taken')).toBe('true');
+    expect(await diagram.locator('[data-edge="INGESTING→FAILED"]').getAttribute('data-taken')).toBeNull();
+    expect(await page.locator('.pending-step').count()).toBe(0);
+    // The video: being rendered, then played from the gateway's /runs/{id}/video.
+    await page.locator('video[data-video=ready]').waitFor({ timeout: 120_000 });
+    expect(await page.locator('video[data-video=ready]').evaluate((video) => (video as unknown as { readyState: number }).readyState)).toBeGreaterThan(0);
+    // A share link that works without a token.
+    await page.getByRole('button', { name: 'Create a share link to the solution' }).click();
+    const shared = await page.getByLabel('Share link', { exact: true }).inputValue();
+    expect(shared).toMatch(new RegExp(`^${platform.gatewayUrl}/v1/shared/`));
+    const sharedContent = await fetch(shared);
+    expect(sharedContent.status).toBe(200);
+    expect(await sharedContent.text()).toContain('<math');
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await screenshot(page, '3-run-succeeded-with-solution');
+  });
+
+  it('submits a problem by web address and shows what the run waits for while the page is fetched', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Solve a problem' }).click();
+    await page.getByRole('radio', { name: 'Web address (URL)' }).check();
+    await page.getByLabel('Web address', { exact: true }).fill(problemPages.url('/held'));
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.waitForURL(RUN_URL);
+    // The page is held: the run waits in INGESTING, which the pending step and the diagram show.
+    await page.locator('.pending-step [data-pending-state=INGESTING]').waitFor({ timeout: 60_000 });
+    await page.locator('svg.state-diagram [data-state=INGESTING][data-status=current]').waitFor();
+    expect(await page.locator('.pending-step').textContent()).toMatch(/Retrieving/);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, '3b-run-pending-step');
+    problemPages.release();
+    await page.locator('.run-state [data-state=SUCCEEDED]').waitFor({ timeout: 90_000 });
+    await page.locator('svg.state-diagram [data-state=SUCCEEDED][data-status=current]').waitFor();
+  });
+
+  it('submits an image: a refused file gets the gateway\'s 415 message, a picture of a problem is solved', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Solve a problem' }).click();
+    await page.getByRole('radio', { name: 'Image' }).check();
+    await page.getByLabel('Image of the problem', { exact: true }).setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not a picture at all') });
+    await page.getByRole('button', { name: 'Submit' }).click();
+    const refusal = page.getByRole('alert');
+    await refusal.waitFor();
+    expect(await refusal.textContent()).toMatch(/image/i);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, '3c-submit-image-refused');
+
+    await page.getByLabel('Image of the problem', { exact: true }).setInputFiles({ name: 'problem.png', mimeType: 'image/png', buffer: await renderProblemPng('Solve for x: 3x + 4 = 19') });
+    await page.getByRole('img', { name: /The chosen image, problem.png/ }).waitFor();
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.waitForURL(RUN_URL);
+    await page.locator('.run-state [data-state=SUCCEEDED]').waitFor({ timeout: 120_000 });
   });
 
   it('lists the run, filters by state, and opens its detail page with the timeline', async () => {

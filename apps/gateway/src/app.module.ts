@@ -8,6 +8,7 @@ import { AdmissionMetrics } from './admission/admission-metrics.js';
 import { RunsModule } from './runs/runs.module.js';
 import { ArtifactsApiModule } from './artifacts/artifacts-api.module.js';
 import { RESEARCH_API_CONTROLLERS, RESEARCH_API_PROVIDERS } from './research/research-api.module.js';
+import { OpsApiModule } from './ops/ops-api.module.js';
 import { AssetAccess } from './assets/asset-access.js';
 import { AssetsController } from './assets/assets.controller.js';
 import { AssetProjectionConsumer } from './assets/projection/asset-projection.consumer.js';
@@ -56,6 +57,7 @@ export class GatewayModule implements OnModuleInit {
         ServiceMessagingModule.forService(GATEWAY_SERVICE, { natsUrl: config.natsUrl, provisionCommandsConsumer: false }),
         RunsModule.forRoot(config),
         ArtifactsApiModule,
+        OpsApiModule,
       ],
       controllers: [
         ProblemsController,

@@ -4,11 +4,18 @@ import { GatewayClientContext } from './api/context.js';
 import { Layout } from './components/layout.js';
 import { ArtifactJobPage } from './pages/artifact-job.js';
 import { ArtifactsPage } from './pages/artifacts.js';
+import { OpsPage } from './pages/ops.js';
+import { PaperSearchPage } from './pages/paper-search.js';
+import { PaperSearchesPage } from './pages/paper-searches.js';
+import { ResearchPage } from './pages/research.js';
+import { ResearchRunPage } from './pages/research-run.js';
 import { RunDetailPage } from './pages/run-detail.js';
 import { RunsPage } from './pages/runs.js';
 import { SignInPage } from './pages/sign-in.js';
 import { SubmitProblemPage } from './pages/submit-problem.js';
-import { type Route, routeOf } from './routes.js';
+import { VisualDegreesPage } from './pages/visual-degrees.js';
+import { VisualDegreesRunPage } from './pages/visual-degrees-run.js';
+import { hrefOf, type Route, routeOf } from './routes.js';
 import { forgetToken, storedToken, storeToken } from './session.js';
 
 const PAGE_TITLES: Record<Route['page'], string> = {
@@ -17,6 +24,13 @@ const PAGE_TITLES: Record<Route['page'], string> = {
   run: 'Run',
   artifacts: 'Study artifacts',
   artifactJob: 'Artifact job',
+  research: 'Research',
+  researchRun: 'Research',
+  paperSearches: 'Paper search',
+  paperSearch: 'Paper search',
+  visualDegrees: 'Visual degrees',
+  visualDegreesRun: 'Visual degrees',
+  ops: 'Operations',
   notFound: 'Not found',
 };
 
@@ -42,12 +56,26 @@ function Page({ route }: { route: Route }) {
       return <ArtifactsPage />;
     case 'artifactJob':
       return <ArtifactJobPage jobId={route.jobId} />;
+    case 'research':
+      return <ResearchPage />;
+    case 'researchRun':
+      return <ResearchRunPage researchId={route.researchId} />;
+    case 'paperSearches':
+      return <PaperSearchesPage />;
+    case 'paperSearch':
+      return <PaperSearchPage searchId={route.searchId} />;
+    case 'visualDegrees':
+      return <VisualDegreesPage />;
+    case 'visualDegreesRun':
+      return <VisualDegreesRunPage runId={route.runId} />;
+    case 'ops':
+      return <OpsPage />;
     case 'notFound':
       return (
         <section aria-labelledby="page-title">
           <h1 id="page-title">Page not found</h1>
           <p>
-            There is no page at <code>{route.path}</code>. <a href="#/runs">See your runs</a>.
+            There is no page at <code>{hrefOf(route).slice(1)}</code>. <a href="#/runs">See your runs</a>.
           </p>
         </section>
       );

@@ -9,6 +9,13 @@ describe('console routes', () => {
       { page: 'run', runId: '0b6f0d8e-6c4a-4e8e-9d2a-2f1d7f3b9a10' },
       { page: 'artifacts' },
       { page: 'artifactJob', jobId: '0b6f0d8e-6c4a-4e8e-9d2a-2f1d7f3b9a10' },
+      { page: 'research' },
+      { page: 'researchRun', researchId: '0b6f0d8e-6c4a-4e8e-9d2a-2f1d7f3b9a10' },
+      { page: 'paperSearches' },
+      { page: 'paperSearch', searchId: '0b6f0d8e-6c4a-4e8e-9d2a-2f1d7f3b9a10' },
+      { page: 'visualDegrees' },
+      { page: 'visualDegreesRun', runId: '0b6f0d8e-6c4a-4e8e-9d2a-2f1d7f3b9a10' },
+      { page: 'ops' },
     ] as const;
     for (const route of routes) expect(routeOf(hrefOf(route))).toEqual(route);
   });

@@ -5,10 +5,20 @@ export type Route =
   | { readonly page: 'run'; readonly runId: string }
   | { readonly page: 'artifacts' }
   | { readonly page: 'artifactJob'; readonly jobId: string }
+  | { readonly page: 'research' }
+  | { readonly page: 'researchRun'; readonly researchId: string }
+  | { readonly page: 'paperSearches' }
+  | { readonly page: 'paperSearch'; readonly searchId: string }
+  | { readonly page: 'visualDegrees' }
+  | { readonly page: 'visualDegreesRun'; readonly runId: string }
+  | { readonly page: 'ops' }
   | { readonly page: 'notFound'; readonly path: string };
 
 const RUN_PATH = /^\/runs\/([0-9a-f-]{36})$/i;
 const ARTIFACT_JOB_PATH = /^\/artifacts\/([0-9a-f-]{36})$/i;
+const RESEARCH_PATH = /^\/research\/([0-9a-f-]{36})$/i;
+const PAPER_SEARCH_PATH = /^\/paper-searches\/([0-9a-f-]{36})$/i;
+const VISUAL_DEGREES_PATH = /^\/visual-degrees\/([0-9a-f-]{36})$/i;
 
 /** The route of a location hash (`#/runs?type=retrieve_or_generate`, `#/runs/<id>`, ...). */
 export function routeOf(hash: string): Route {
@@ -21,6 +31,16 @@ export function routeOf(hash: string): Route {
     return { page: 'runs', ...(type === '' ? {} : { type }), ...(state === '' ? {} : { state }) };
   }
   if (path === '/artifacts') return { page: 'artifacts' };
+  if (path === '/research') return { page: 'research' };
+  if (path === '/paper-searches') return { page: 'paperSearches' };
+  if (path === '/visual-degrees') return { page: 'visualDegrees' };
+  if (path === '/ops') return { page: 'ops' };
+  const research = RESEARCH_PATH.exec(path);
+  if (research?.[1] !== undefined) return { page: 'researchRun', researchId: research[1].toLowerCase() };
+  const paperSearch = PAPER_SEARCH_PATH.exec(path);
+  if (paperSearch?.[1] !== undefined) return { page: 'paperSearch', searchId: paperSearch[1].toLowerCase() };
+  const visualDegrees = VISUAL_DEGREES_PATH.exec(path);
+  if (visualDegrees?.[1] !== undefined) return { page: 'visualDegreesRun', runId: visualDegrees[1].toLowerCase() };
   const job = ARTIFACT_JOB_PATH.exec(path);
   if (job?.[1] !== undefined) return { page: 'artifactJob', jobId: job[1].toLowerCase() };
   const run = RUN_PATH.exec(path);
@@ -46,6 +66,20 @@ export function hrefOf(route: Route): string {
       return '#/artifacts';
     case 'artifactJob':
       return `#/artifacts/${route.jobId}`;
+    case 'research':
+      return '#/research';
+    case 'researchRun':
+      return `#/research/${route.researchId}`;
+    case 'paperSearches':
+      return '#/paper-searches';
+    case 'paperSearch':
+      return `#/paper-searches/${route.searchId}`;
+    case 'visualDegrees':
+      return '#/visual-degrees';
+    case 'visualDegreesRun':
+      return `#/visual-degrees/${route.runId}`;
+    case 'ops':
+      return '#/ops';
     case 'notFound':
       return `#${route.path}`;
   }

@@ -1,8 +1,8 @@
 /**
  * What the console knows of each workflow to show its runs: a name for people and, where its spec
- * has one main path, the states in order (spec 01 for RetrieveOrGenerate). A workflow the console
- * does not know yet (research, paper search, visual degrees until their pages land) is still listed
- * and shown, with its raw state names.
+ * has one main path, the states in order (spec 01 for RetrieveOrGenerate). Every workflow's full
+ * state diagram comes from its transition table (`api/workflow-tables.ts`). A workflow the console
+ * does not know is still listed and shown, with its raw state names.
  */
 export interface WorkflowPresentation {
   readonly type: string;
@@ -25,6 +25,9 @@ export const WORKFLOWS: readonly WorkflowPresentation[] = [
   { type: 'artifact_job', title: 'Study artifact job', mainPath: [] },
   { type: 'video_workflow', title: 'Video (background)', mainPath: [] },
   { type: 'reindex_asset', title: 'Reindex asset (background)', mainPath: [] },
+  { type: 'research', title: 'Research', mainPath: [] },
+  { type: 'paper_search', title: 'Paper search', mainPath: [] },
+  { type: 'visual_degrees', title: 'Visual degrees', mainPath: [] },
 ];
 
 /** The states a run filter offers: spec 01's, then the common terminal ones. */

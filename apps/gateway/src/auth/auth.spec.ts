@@ -19,6 +19,11 @@ describe('access tokens', () => {
     await expect(verifyAccessToken(jwt, await signAccessToken(jwt, 'user-1', { tier: 'Not A Tier!' }))).resolves.toEqual({ userId: 'user-1' });
   });
 
+  it('carries the well-formed roles of the roles claim (the operations API needs admin)', async () => {
+    await expect(verifyAccessToken(jwt, await signAccessToken(jwt, 'user-1', { roles: ['admin', 'Not A Role!'] }))).resolves.toEqual({ userId: 'user-1', roles: ['admin'] });
+    await expect(verifyAccessToken(jwt, await signAccessToken(jwt, 'user-1', { roles: [] }))).resolves.toEqual({ userId: 'user-1' });
+  });
+
   it.each([
     ['another secret', { ...jwt, secret: 'a-different-secret-a-different-secret' }, 'token is not valid'],
     ['another issuer', { ...jwt, issuer: 'someone' }, 'token claim "iss" is not valid'],

@@ -2,10 +2,18 @@ import { decodeProtectedHeader, errors, jwtVerify, SignJWT, type JWTPayload } fr
 import type { JwtConfig } from '../config.js';
 import { JWKS_ALGORITHMS, JwksKeys } from './jwks.js';
 
-/** Who is calling: the token's `sub`, and its subscription tier (claim `tier`) when the token has one. */
+/** Who is calling: the token's `sub`, its subscription tier (claim `tier`) and roles (claim `roles`, e.g. `admin`) when the token has them. */
 export interface AuthenticatedUser {
   readonly userId: string;
   readonly tier?: string;
+  readonly roles?: readonly string[];
+}
+
+/** A role claim is a short lower-case name; anything else in `roles` is ignored. */
+const ROLE = /^[a-z][a-z0-9_-]{0,31}$/;
+
+function rolesOf(claim: unknown): readonly string[] {
+  return Array.isArray(claim) ? claim.filter((role): role is string => typeof role === 'string' && ROLE.test(role)) : [];
 }
 
 /** A tier claim is a short lower-case name (`free`, `pro`, ...); anything else is ignored. */
@@ -59,10 +67,10 @@ async function verifiedPayload(config: JwtConfig, token: string): Promise<JWTPay
 export async function signAccessToken(
   config: JwtConfig,
   userId: string,
-  options: { readonly expiresIn?: string | number; readonly now?: Date; readonly tier?: string } = {},
+  options: { readonly expiresIn?: string | number; readonly now?: Date; readonly tier?: string; readonly roles?: readonly string[] } = {},
 ): Promise<string> {
   const issuedAt = Math.floor((options.now ?? new Date()).getTime() / 1000);
-  return new SignJWT(options.tier === undefined ? {} : { tier: options.tier })
+  return new SignJWT({ ...(options.tier === undefined ? {} : { tier: options.tier }), ...(options.roles === undefined ? {} : { roles: [...options.roles] }) })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(userId)
     .setIssuer(config.issuer)
@@ -81,7 +89,8 @@ export async function verifyAccessToken(config: JwtConfig, token: string): Promi
     const payload = await verifiedPayload(config, token);
     if (typeof payload.sub !== 'string' || payload.sub.length === 0) throw new InvalidTokenError('token has no subject');
     const tier = payload['tier'];
-    return typeof tier === 'string' && TIER.test(tier) ? { userId: payload.sub, tier } : { userId: payload.sub };
+    const roles = rolesOf(payload['roles']);
+    return { userId: payload.sub, ...(typeof tier === 'string' && TIER.test(tier) ? { tier } : {}), ...(roles.length === 0 ? {} : { roles }) };
   } catch (error) {
     if (error instanceof InvalidTokenError) throw error;
     if (error instanceof errors.JWTExpired) throw new InvalidTokenError('token expired');

@@ -9,13 +9,15 @@ export const CONSOLE_PATH = '/console';
  * The console's Content-Security-Policy: its own bundle and the gateway's API only; no inline
  * script, no framing by others. `style-src 'unsafe-inline'` because a solution (self-contained
  * HTML with inline styles) is shown in a sandboxed `srcdoc` frame, which inherits this policy;
- * no script can run there (`sandbox` without `allow-scripts`, and `script-src 'self'`).
+ * no script can run there (`sandbox` without `allow-scripts`, and `script-src 'self'`). `blob:`
+ * media: a solution's video is fetched with the session's bearer token and played from a blob URL.
  */
 export const CONSOLE_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
+  "media-src 'self' blob:",
   "connect-src 'self'",
   "frame-src 'self'",
   "object-src 'none'",

@@ -1,6 +1,6 @@
 import type { GatewayClient } from './client.js';
+import { readEventStream } from './event-stream.js';
 import type { Run } from './resources.js';
-import { ServerSentEventParser } from '../runs/sse.js';
 
 /**
  * Follows a run's server-sent events (`GET /runs/{id}/events`, through the generated client) and
@@ -14,17 +14,7 @@ export async function followRun(client: GatewayClient, runId: string, onRun: (ru
     signal,
   });
   if (error !== undefined || body === undefined || body === null) throw new Error(`could not follow the run (${JSON.stringify(error)})`);
-  const parser = new ServerSentEventParser();
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      for (const event of parser.feed(value)) {
-        if (event.event === 'state') onRun(JSON.parse(event.data) as Run);
-      }
-    }
-  } finally {
-    reader.releaseLock();
-  }
+  await readEventStream(body, (event) => {
+    if (event.event === 'state') onRun(JSON.parse(event.data) as Run);
+  });
 }

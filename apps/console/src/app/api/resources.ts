@@ -22,3 +22,12 @@ export function errorMessage(error: unknown, fallback: string): string {
 }
 
 export type ArtifactJob = operations['ChatController_artifact']['responses'][200]['content']['application/json'];
+
+export type Research = operations['ResearchController_get']['responses'][200]['content']['application/json'];
+export type ResearchDraft = operations['ResearchController_createDraft']['responses'][201]['content']['application/json'];
+export type ResearchProvider = Research['selectedLlms'][number];
+export type PaperSearch = operations['PaperSearchesController_get']['responses'][200]['content']['application/json'];
+export type VisualDegreesRun = operations['VisualDegreesController_get']['responses'][200]['content']['application/json'];
+
+export type OpsLanes = operations['OpsController_lanes']['responses'][200]['content']['application/json'];
+export type OpsDeadLetters = operations['OpsController_deadLetters']['responses'][200]['content']['application/json'];

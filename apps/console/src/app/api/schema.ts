@@ -174,6 +174,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ops/dead-letters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The newest dead letters with their reason (admin).
+         * @description From the dead-letter stream, newest first: original subject, stream and consumer, deliveries, reason, and the payload with its values redacted.
+         */
+        get: operations["OpsController_deadLetters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ops/lanes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every durable consumer: backlog, in flight, redelivered (admin).
+         * @description From JetStream consumer info, for the commands stream (each service lane) and the events stream (projections, reactions).
+         */
+        get: operations["OpsController_lanes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/paper-searches": {
         parameters: {
             query?: never;
@@ -1460,6 +1500,141 @@ export interface operations {
                         reason: string;
                         /** Format: uuid */
                         source_id: string;
+                    };
+                };
+            };
+        };
+    };
+    OpsController_deadLetters: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deadLetters: {
+                            bytes: number;
+                            consumer: string | null;
+                            deliveries: number | null;
+                            originalMsgId: string | null;
+                            originalStream: string | null;
+                            originalSubject: string | null;
+                            /** @description The message, values redacted: strings become `[redacted: N chars]` except ids, types and times. */
+                            payload: unknown;
+                            reason: string | null;
+                            receivedAt: string;
+                            seq: number;
+                            subject: string;
+                        }[];
+                        total: number;
+                    };
+                };
+            };
+            /** @description Invalid input; `issues` name the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "validation_failed";
+                        issues: {
+                            message: string;
+                            path: string;
+                        }[];
+                        /** @enum {string} */
+                        location: "params" | "query" | "body" | "input";
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The token has no `admin` role (claim `roles`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
+    OpsController_lanes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        lanes: {
+                            ackPending: number;
+                            consumer: string;
+                            filterSubject: string | null;
+                            /** @description When a message was last delivered (ISO 8601). */
+                            lastActive: string | null;
+                            maxAckPending: number | null;
+                            pending: number;
+                            redelivered: number;
+                            stream: string;
+                            waiting: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The token has no `admin` role (claim `roles`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
                     };
                 };
             };

@@ -1,6 +1,16 @@
 import type { ComponentChildren } from 'preact';
 import type { Route } from '../routes.js';
 
+const NAVIGATION: readonly { readonly href: string; readonly label: string; readonly pages: readonly Route['page'][] }[] = [
+  { href: '#/problems/new', label: 'Solve a problem', pages: ['submitProblem'] },
+  { href: '#/artifacts', label: 'Study artifacts', pages: ['artifacts', 'artifactJob'] },
+  { href: '#/research', label: 'Research', pages: ['research', 'researchRun'] },
+  { href: '#/paper-searches', label: 'Paper search', pages: ['paperSearches', 'paperSearch'] },
+  { href: '#/visual-degrees', label: 'Visual degrees', pages: ['visualDegrees', 'visualDegreesRun'] },
+  { href: '#/runs', label: 'Runs', pages: ['runs', 'run'] },
+  { href: '#/ops', label: 'Operations', pages: ['ops'] },
+];
+
 /** The frame of every signed-in page: a skip link, the navigation, and the page as `main`. */
 export function Layout({ route, onSignOut, children }: { route: Route; onSignOut: () => void; children: ComponentChildren }) {
   return (
@@ -12,21 +22,13 @@ export function Layout({ route, onSignOut, children }: { route: Route; onSignOut
         <span class="brand">OpenPaw console</span>
         <nav aria-label="Main">
           <ul>
-            <li>
-              <a href="#/problems/new" aria-current={route.page === 'submitProblem' ? 'page' : undefined}>
-                Solve a problem
-              </a>
-            </li>
-            <li>
-              <a href="#/artifacts" aria-current={route.page === 'artifacts' ? 'page' : undefined}>
-                Study artifacts
-              </a>
-            </li>
-            <li>
-              <a href="#/runs" aria-current={route.page === 'runs' ? 'page' : undefined}>
-                Runs
-              </a>
-            </li>
+            {NAVIGATION.map((item) => (
+              <li key={item.href}>
+                <a href={item.href} aria-current={item.pages.includes(route.page) ? 'page' : undefined}>
+                  {item.label}
+                </a>
+              </li>
+            ))}
           </ul>
         </nav>
         <button type="button" class="secondary" onClick={onSignOut}>

@@ -2,30 +2,47 @@ import { useEffect, useState } from 'preact/hooks';
 import type { GatewayClient } from '../api/client.js';
 import { useGatewayClient } from '../api/context.js';
 import { followRun } from '../api/follow-run.js';
+import { readOnceProjected } from '../api/projection.js';
 import { errorMessage, type Run, type RunTransition } from '../api/resources.js';
+import { PendingStep } from '../components/pending-step.js';
 import { Progress } from '../components/progress.js';
+import { ShareLink, type SharedLink } from '../components/share-link.js';
 import { Solution } from '../components/solution.js';
+import { SolutionVideo } from '../components/solution-video.js';
+import { StateDiagram } from '../components/state-diagram.js';
 import { StateBadge } from '../components/state-badge.js';
 import { Timeline } from '../components/timeline.js';
 import { hrefOf } from '../routes.js';
 import { workflowTitle } from '../workflows.js';
 
-/** How long to wait for a just-submitted run to reach the gateway's projection (it lags the submission by a moment). */
-const NOT_YET_PROJECTED_RETRIES = 20;
-const NOT_YET_PROJECTED_DELAY_MS = 500;
-
 async function readRun(client: GatewayClient, runId: string, signal: AbortSignal): Promise<{ run?: Run; problem: string }> {
-  for (let attempt = 0; ; attempt++) {
-    const { data, error, response } = await client.GET('/runs/{id}', { params: { path: { id: runId } }, signal });
-    if (data !== undefined) return { run: data, problem: '' };
-    if (response.status !== 404 || attempt >= NOT_YET_PROJECTED_RETRIES) return { problem: errorMessage(error, 'The run could not be read.') };
-    await new Promise((resolve) => setTimeout(resolve, NOT_YET_PROJECTED_DELAY_MS));
-  }
+  const { data, error } = await readOnceProjected(() => client.GET('/runs/{id}', { params: { path: { id: runId } }, signal }));
+  return data !== undefined ? { run: data, problem: '' } : { problem: errorMessage(error, 'The run could not be read.') };
+}
+
+/** How often the pending step's "since" is refreshed while the run is live. */
+const CLOCK_TICK_MS = 5000;
+
+/** The solution's asset version in a RetrieveOrGenerate run's view (`output.asset_version_id`), once it has one. */
+function solutionAssetOf(run: Run): string | undefined {
+  const output = (run.view as { output?: { asset_version_id?: unknown } }).output;
+  return typeof output?.asset_version_id === 'string' ? output.asset_version_id : undefined;
+}
+
+function useClock(live: boolean): Date {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    if (!live) return;
+    const timer = setInterval(() => setNow(new Date()), CLOCK_TICK_MS);
+    return () => clearInterval(timer);
+  }, [live]);
+  return now;
 }
 
 /**
  * One run: its state live (server-sent events until it ends), its progress on the workflow's main
- * path, the solution once there is one, and its timeline of state changes.
+ * path and on its workflow's state diagram, what it waits for, the solution, video and share link
+ * once there is one, and its timeline of state changes.
  */
 export function RunDetailPage({ runId }: { runId: string }) {
   const client = useGatewayClient();
@@ -33,6 +50,7 @@ export function RunDetailPage({ runId }: { runId: string }) {
   const [transitions, setTransitions] = useState<RunTransition[]>([]);
   const [problem, setProblem] = useState<string | undefined>();
   const [cancelOutcome, setCancelOutcome] = useState<string | undefined>();
+  const now = useClock(run !== undefined && !run.terminal);
 
   useEffect(() => {
     const abort = new AbortController();
@@ -65,6 +83,12 @@ export function RunDetailPage({ runId }: { runId: string }) {
     const { data, error } = await client.POST('/runs/{id}/cancel', { params: { path: { id: runId } }, body: { reason: 'cancelled from the console' } });
     setCancelOutcome(data !== undefined ? `Cancel ${data.status} (state ${data.state}).` : `Cancel refused: ${errorMessage(error, 'the gateway refused it')}.`);
   };
+
+  const shareSolution = async (assetVersionId: string): Promise<SharedLink | string> => {
+    const { data, error } = await client.POST('/assets/{assetVersionId}/share', { params: { path: { assetVersionId } }, body: {} });
+    return data !== undefined ? { url: data.url, expiresAt: data.expires_at } : errorMessage(error, 'The gateway refused to share it.');
+  };
+  const solutionAsset = run === undefined ? undefined : solutionAssetOf(run);
 
   if (problem !== undefined) {
     return (
@@ -115,6 +139,8 @@ export function RunDetailPage({ runId }: { runId: string }) {
             )}
           </dl>
           <Progress run={run} transitions={transitions} />
+          <PendingStep run={run} transitions={transitions} now={now} />
+          <StateDiagram workflowType={run.workflowType} state={run.state} transitions={transitions} />
           {!run.terminal && (
             <p>
               <button type="button" class="secondary" onClick={() => void cancel()}>
@@ -123,7 +149,13 @@ export function RunDetailPage({ runId }: { runId: string }) {
             </p>
           )}
           {cancelOutcome !== undefined && <p role="status">{cancelOutcome}</p>}
-          {run.workflowType === 'retrieve_or_generate' && run.state === 'SUCCEEDED' && <Solution runId={runId} />}
+          {run.workflowType === 'retrieve_or_generate' && run.state === 'SUCCEEDED' && (
+            <>
+              <Solution runId={runId} />
+              <SolutionVideo runId={runId} />
+              {solutionAsset !== undefined && <ShareLink what="the solution" create={() => shareSolution(solutionAsset)} />}
+            </>
+          )}
           <Timeline transitions={transitions} />
           <details>
             <summary>The run's view (as the workflow publishes it)</summary>

@@ -1,0 +1,170 @@
+import { useState } from 'preact/hooks';
+import type { PaperSearch } from '../api/resources.js';
+
+type Checkpoint = NonNullable<PaperSearch['checkpoint']>;
+type StrategyCheckpoint = Extract<Checkpoint, { kind: 'strategy_confirmation' }>;
+type ReviewCheckpoint = Extract<Checkpoint, { kind: 'result_review' }>;
+type Strategy = StrategyCheckpoint['payload']['strategy'];
+
+export type CheckpointDecision =
+  | { readonly action: 'approve'; readonly revisedData?: { readonly markedRelevant: readonly string[] } }
+  | { readonly action: 'edit'; readonly revisedData: unknown }
+  | { readonly action: 'reject'; readonly note: string };
+
+/** Answers `undefined` when the gateway took the decision, else why not (shown to the user). */
+type Decide = (decision: CheckpointDecision) => Promise<string | undefined>;
+
+/** The strategy the edit form shows: one boolean query per line, the keywords of each as its words. */
+function queriesOf(strategy: Strategy): string {
+  return strategy.queries.map((query) => query.booleanQuery).join('\n');
+}
+
+/** A year as typed: empty is no bound; anything else is sent as typed, for the gateway to accept or name. */
+function yearOf(typed: string): number | null {
+  return typed.trim() === '' ? null : Number(typed.trim());
+}
+
+function DecisionProblem({ problem }: { problem: string | undefined }) {
+  return problem === undefined ? null : (
+    <p class="error" role="alert">
+      {problem}
+    </p>
+  );
+}
+
+/**
+ * Checkpoint 1: the proposed strategy (and what changed since the last iteration). Approve it, edit
+ * its queries and year range (sent as a revised SearchStrategy; the gateway names a field it
+ * refuses), or reject it with a note for the next iteration.
+ */
+export function StrategyConfirmation({ checkpoint, onDecide }: { checkpoint: StrategyCheckpoint; onDecide: Decide }) {
+  const { strategy, intent, diff } = checkpoint.payload;
+  const [queries, setQueries] = useState(queriesOf(strategy));
+  const [yearFrom, setYearFrom] = useState(strategy.filters.yearFrom?.toString() ?? '');
+  const [yearTo, setYearTo] = useState(strategy.filters.yearTo?.toString() ?? '');
+  const [note, setNote] = useState('');
+  const [problem, setProblem] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const send = async (decision: CheckpointDecision): Promise<void> => {
+    setBusy(true);
+    setProblem(await onDecide(decision));
+    setBusy(false);
+  };
+  const edited = (): CheckpointDecision => {
+    const lines = queries.split('\n').map((line) => line.trim()).filter((line) => line !== '');
+    const revised: Strategy = {
+      ...strategy,
+      // An unchanged line keeps its query (keywords, synonyms); a new one searches its words.
+      queries: lines.map(
+        (booleanQuery) =>
+          strategy.queries.find((query) => query.booleanQuery === booleanQuery) ?? {
+            booleanQuery,
+            keywords: booleanQuery.split(/[^\p{L}\p{N}-]+/u).filter((word) => word !== '' && !/^(AND|OR|NOT)$/.test(word)),
+            synonyms: [],
+          },
+      ),
+      filters: { ...strategy.filters, yearFrom: yearOf(yearFrom), yearTo: yearOf(yearTo) },
+    };
+    return { action: 'edit', revisedData: revised };
+  };
+  const changes = diff === null ? [] : [...diff.addedKeywords.map((word) => `+ ${word}`), ...diff.removedKeywords.map((word) => `− ${word}`), ...diff.addedSources.map((source) => `+ source ${source}`), ...diff.removedSources.map((source) => `− source ${source}`), ...diff.filterChanges.map((change) => `${change.field}: ${String(change.from)} → ${String(change.to)}`)];
+  return (
+    <section aria-labelledby="checkpoint-title" class="pending-step" data-checkpoint="strategy_confirmation">
+      <h2 id="checkpoint-title">Checkpoint 1: confirm the search strategy (iteration {checkpoint.iteration})</h2>
+      <p>
+        Topic: <strong>{intent.topic}</strong> ({intent.intentType}); sources: {strategy.sources.join(', ')}.
+      </p>
+      {changes.length > 0 && (
+        <>
+          <h3>Changes since the last iteration</h3>
+          <ul class="strategy-diff">
+            {changes.map((change) => (
+              <li key={change}>{change}</li>
+            ))}
+          </ul>
+        </>
+      )}
+      <label for="strategy-queries">Queries (one per line)</label>
+      <textarea id="strategy-queries" rows={Math.max(2, strategy.queries.length + 1)} value={queries} onInput={(event) => setQueries(event.currentTarget.value)} />
+      <label for="strategy-year-from">Published from (year, optional)</label>
+      <input id="strategy-year-from" inputMode="numeric" value={yearFrom} onInput={(event) => setYearFrom(event.currentTarget.value)} />
+      <label for="strategy-year-to">Published until (year, optional)</label>
+      <input id="strategy-year-to" inputMode="numeric" value={yearTo} onInput={(event) => setYearTo(event.currentTarget.value)} />
+      <div>
+        <button type="button" disabled={busy} onClick={() => void send({ action: 'approve' })}>
+          Approve the strategy
+        </button>{' '}
+        <button type="button" class="secondary" disabled={busy || (queries === queriesOf(strategy) && yearOf(yearFrom) === strategy.filters.yearFrom && yearOf(yearTo) === strategy.filters.yearTo)} onClick={() => void send(edited())}>
+          Search with my edits
+        </button>
+      </div>
+      <label for="strategy-note">Note for a rejection</label>
+      <input id="strategy-note" class="wide" value={note} onInput={(event) => setNote(event.currentTarget.value)} />
+      <button type="button" class="secondary" disabled={busy || note.trim() === ''} onClick={() => void send({ action: 'reject', note })}>
+        Reject with this note
+      </button>
+      <DecisionProblem problem={problem} />
+    </section>
+  );
+}
+
+/**
+ * Checkpoint 2: the organised papers. Approve (the ones ticked relevant are kept), ask for another
+ * iteration with the ticks as feedback, or reject with a note.
+ */
+export function ResultReview({ checkpoint, onDecide }: { checkpoint: ReviewCheckpoint; onDecide: Decide }) {
+  const { collection } = checkpoint.payload;
+  const [relevant, setRelevant] = useState<readonly string[]>([]);
+  const [note, setNote] = useState('');
+  const [problem, setProblem] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const send = async (decision: CheckpointDecision): Promise<void> => {
+    setBusy(true);
+    setProblem(await onDecide(decision));
+    setBusy(false);
+  };
+  return (
+    <section aria-labelledby="checkpoint-title" class="pending-step" data-checkpoint="result_review">
+      <h2 id="checkpoint-title">Checkpoint 2: review the results (iteration {checkpoint.iteration})</h2>
+      <p>
+        {collection.papers.length} papers of {collection.metadata.totalFound} found;{' '}
+        {collection.metadata.sourceReports.map((report) => `${report.source} ${report.status === 'ok' ? `${report.count}` : `failed (${report.error?.kind ?? 'error'})`}`).join(', ')}.
+      </p>
+      <fieldset>
+        <legend>Tick the relevant papers</legend>
+        <ul class="papers">
+          {collection.papers.map((paper) => (
+            <li key={paper.id}>
+              <label class="choice">
+                <input
+                  type="checkbox"
+                  checked={relevant.includes(paper.id)}
+                  onChange={(event) => setRelevant(event.currentTarget.checked ? [...relevant, paper.id] : relevant.filter((id) => id !== paper.id))}
+                />{' '}
+                {paper.title}
+                {paper.year === null ? '' : ` (${paper.year})`} — relevance {paper.relevanceScore.toFixed(2)}
+              </label>
+            </li>
+          ))}
+        </ul>
+      </fieldset>
+      <button type="button" disabled={busy} onClick={() => void send({ action: 'approve', revisedData: { markedRelevant: relevant } })}>
+        Approve the results
+      </button>{' '}
+      <button
+        type="button"
+        class="secondary"
+        disabled={busy || relevant.length === 0}
+        onClick={() => void send({ action: 'edit', revisedData: { markedRelevant: relevant, markedIrrelevant: collection.papers.map((paper) => paper.id).filter((id) => !relevant.includes(id)), freeText: note } })}
+      >
+        Search again, more like the ticked ones
+      </button>
+      <label for="review-note">Note for a rejection</label>
+      <input id="review-note" class="wide" value={note} onInput={(event) => setNote(event.currentTarget.value)} />
+      <button type="button" class="secondary" disabled={busy || note.trim() === ''} onClick={() => void send({ action: 'reject', note })}>
+        Reject with this note
+      </button>
+      <DecisionProblem problem={problem} />
+    </section>
+  );
+}

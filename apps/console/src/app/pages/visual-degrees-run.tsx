@@ -1,0 +1,132 @@
+import { useEffect, useState } from 'preact/hooks';
+import { useGatewayClient } from '../api/context.js';
+import { readEventStream } from '../api/event-stream.js';
+import { readOnceProjected } from '../api/projection.js';
+import { errorMessage } from '../api/resources.js';
+import { StateBadge } from '../components/state-badge.js';
+import { hrefOf } from '../routes.js';
+
+/** An evidence card as the stream sends it (spec 03): the verified link, its best image and both confidences. */
+interface EvidenceCard {
+  readonly from: string;
+  readonly to: string;
+  readonly edgeConf: number;
+  readonly imageUrl: string;
+  readonly sourcePageUrl: string | null;
+  readonly confidenceFrom: number;
+  readonly confidenceTo: number;
+}
+
+interface Progress {
+  readonly status?: string;
+  readonly path: readonly string[];
+  readonly evidence: readonly EvidenceCard[];
+  readonly ending?: { readonly kind: 'final' | 'no_path' | 'error'; readonly detail: string };
+}
+
+const asText = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
+
+/** The stream's events folded into what the page shows. */
+function applyEvent(progress: Progress, type: string, data: Record<string, unknown>): Progress {
+  switch (type) {
+    case 'status':
+      return { ...progress, status: asText(data['message'] ?? data['phase'] ?? data['state'] ?? '') };
+    case 'evidence':
+      return { ...progress, evidence: [...progress.evidence, data as unknown as EvidenceCard] };
+    case 'path_update':
+      return { ...progress, path: Array.isArray(data['path']) ? data['path'].map(asText) : progress.path };
+    case 'final':
+      return { ...progress, path: Array.isArray(data['path']) ? data['path'].map(asText) : progress.path, ending: { kind: 'final', detail: 'Chain found.' } };
+    case 'no_path':
+      return { ...progress, ending: { kind: 'no_path', detail: asText(data['detail'] ?? data['reason'] ?? 'no chain') } };
+    case 'error':
+      return { ...progress, ending: { kind: 'error', detail: asText(data['message'] ?? data['detail'] ?? 'the run failed') } };
+    default:
+      return progress;
+  }
+}
+
+/** One visual degrees run, live: the chain growing on `GET /visual-degrees/{id}/events`, an evidence card per verified link. */
+export function VisualDegreesRunPage({ runId }: { runId: string }) {
+  const client = useGatewayClient();
+  const [progress, setProgress] = useState<Progress>({ path: [], evidence: [] });
+  const [state, setState] = useState<{ state: string; terminal: boolean } | undefined>();
+  const [problem, setProblem] = useState<string | undefined>();
+
+  useEffect(() => {
+    const abort = new AbortController();
+    setProgress({ path: [], evidence: [] });
+    const readState = async (): Promise<void> => {
+      const { data } = await readOnceProjected(() => client.GET('/visual-degrees/{id}', { params: { path: { id: runId } }, signal: abort.signal }));
+      if (data !== undefined) setState({ state: data.state, terminal: data.terminal });
+    };
+    void (async () => {
+      await readState();
+      const { data: body, error } = await client.GET('/visual-degrees/{id}/events', { params: { path: { id: runId } }, parseAs: 'stream', signal: abort.signal });
+      if (body === undefined || body === null) throw new Error(errorMessage(error, 'The run could not be followed.'));
+      await readEventStream(body, (event) => setProgress((current) => applyEvent(current, event.event, JSON.parse(event.data) as Record<string, unknown>)));
+      await readState();
+    })().catch((error: unknown) => {
+      if (!abort.signal.aborted) setProblem(error instanceof Error ? error.message : 'The run could not be followed.');
+    });
+    return () => abort.abort();
+  }, [client, runId]);
+
+  return (
+    <section aria-labelledby="page-title">
+      <h1 id="page-title">Visual degrees</h1>
+      {problem !== undefined && (
+        <p class="error" role="alert">
+          {problem}
+        </p>
+      )}
+      <p role="status" aria-live="polite" class="run-state">
+        {state === undefined ? 'Loading…' : <StateBadge state={state.state} terminal={state.terminal} />}
+        {progress.status === undefined || progress.status === '' ? '' : ` — ${progress.status}`}
+      </p>
+      <p>
+        <a href={hrefOf({ page: 'run', runId })}>The run's state diagram and timeline</a>
+      </p>
+      <h2>Chain so far</h2>
+      <ol class="chain" aria-label="Chain so far">
+        {progress.path.map((person, index) => (
+          <li key={`${index}-${person}`}>{person}</li>
+        ))}
+      </ol>
+      {progress.ending !== undefined && (
+        <p data-ending={progress.ending.kind} class={progress.ending.kind === 'final' ? '' : 'error'}>
+          {progress.ending.detail}
+        </p>
+      )}
+      <h2>Evidence</h2>
+      {progress.evidence.length === 0 && <p>No verified link yet.</p>}
+      <ul class="evidence-cards">
+        {progress.evidence.map((card) => (
+          <li key={`${card.from}→${card.to}`} class="evidence-card">
+            <strong>
+              {card.from} → {card.to}
+            </strong>
+            <dl class="run-facts">
+              <dt>{card.from} recognised at</dt>
+              <dd>{card.confidenceFrom.toFixed(1)} %</dd>
+              <dt>{card.to} recognised at</dt>
+              <dd>{card.confidenceTo.toFixed(1)} %</dd>
+              <dt>Link confidence</dt>
+              <dd>{card.edgeConf.toFixed(1)} %</dd>
+              <dt>Image</dt>
+              <dd>
+                <code>{card.imageUrl}</code>
+                {card.sourcePageUrl !== null && (
+                  <>
+                    {' '}
+                    (<a href={card.sourcePageUrl} rel="noreferrer noopener" target="_blank">source page</a>)
+                  </>
+                )}
+              </dd>
+            </dl>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

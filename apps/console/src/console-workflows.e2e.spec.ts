@@ -1,0 +1,210 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { jetstream } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { ExecuteResearchLeg } from '@openpaw/contracts';
+import { freshDatabase, privateNatsServer, type NatsServerHandle, type RunningPlatform, startPlatformProcesses, waitFor } from '@openpaw/testing';
+import { type LlmWireServer, startOpenAiWireServer } from '@openpaw/testkit';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, screenshot, seriousAccessibilityViolations } from './testing/browser.js';
+import { callApi, devToken, signIn } from './testing/session.js';
+
+const root = join(import.meta.dirname, '../../..');
+
+/** The local world's demo pairs, as the visual-search service announces them at start. */
+function demoPairsFrom(logs: string): { threeHop: { from: string; to: string } } | undefined {
+  const line = logs.split('\n').find((candidate) => candidate.includes('localWorldDemo'));
+  return line === undefined ? undefined : (JSON.parse(line) as { localWorldDemo: { threeHop: { from: string; to: string } } }).localWorldDemo;
+}
+
+/**
+ * The workflow pages with people in them, in Chromium against the platform: research with its human
+ * gate after a partial failure, paper search's two checkpoints, visual degrees' chain growing live.
+ * OpenAI is a local server speaking its wire format that answers 500 (the failing leg); the local
+ * researcher succeeds; paper search reads the user's imported BibTeX library; visual degrees runs
+ * over the visual-search service's local world.
+ */
+describe('the console workflow pages in a real browser (Chromium), against the platform', () => {
+  let nats: NatsServerHandle;
+  let platform: RunningPlatform;
+  let openai: LlmWireServer;
+  let browser: Browser;
+  let page: Page;
+  let token: string;
+  const policyViolations: string[] = [];
+
+  beforeAll(async () => {
+    openai = await startOpenAiWireServer(() => ({ status: 500, message: 'upstream exploded' }));
+    nats = await privateNatsServer();
+    platform = await startPlatformProcesses({
+      root,
+      natsUrl: nats.url,
+      databaseUrl: await freshDatabase('e2e_console_workflows'),
+      services: ['coordinator', 'research', 'visual-search', 'gateway'],
+      env: { OPENPAW_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64') },
+      serviceEnv: {
+        research: {
+          OPENAI_BASE_URL: openai.baseUrl,
+          OPENPAW_LLM_MAX_ATTEMPTS: '1',
+          OPENPAW_RESEARCH_MODELS: JSON.stringify({ openai: 'openai/gpt-4o-mini' }),
+          // Paper search's skills are the local stand-ins (every model local): only the research legs, with the user's key, reach the failing server.
+          OPENPAW_LLM_MODEL: 'local/deterministic',
+          OPENPAW_LLM_FALLBACK_MODELS: 'local/deterministic',
+        },
+        'visual-search': { LOG_LEVEL: 'info', OPENPAW_VISUAL_WORLD_SEED: '7' },
+      },
+    });
+    token = await devToken(platform.jwtSecret, 'console-rosa');
+    browser = await launchChromium();
+    page = await (await browser.newContext({ viewport: { width: 1100, height: 800 } })).newPage();
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) policyViolations.push(message.text());
+    });
+    await signIn(page, platform.gatewayUrl, token);
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await platform?.stop();
+    await nats?.dispose();
+    await openai?.close();
+  });
+
+  afterEach(() => expect(policyViolations).toEqual([]));
+
+  it("research: creates a draft, starts it, shows each leg, proceeds at the gate after a partial failure, shows spec 05's 'synthesis not available' with the one report, and its share link", async () => {
+    expect((await callApi(platform.gatewayUrl, token, 'PUT', '/research/keys/openai', { apiKey: 'sk-openai-console-rosa-0123456789' })).status).toBe(204);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Research' }).click();
+    await page.getByLabel('Question', { exact: true }).fill('How efficient are cold-climate heat pumps compared with gas boilers?');
+    await page.getByRole('checkbox', { name: 'openai' }).check();
+    await page.getByRole('checkbox', { name: 'local' }).check();
+    await page.getByRole('button', { name: 'Create draft' }).click();
+    await page.getByRole('heading', { name: /^Draft: / }).waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'w1-research-draft');
+    await page.getByRole('button', { name: 'Start research' }).click();
+    await page.waitForURL(/#\/research\/[0-9a-f-]{36}$/);
+
+    // The openai leg fails (its server answers 500), the local one succeeds: the human gate.
+    const gate = page.locator('[data-gate=awaiting_confirmation]');
+    await gate.waitFor({ timeout: 90_000 });
+    expect(await page.locator('tr[data-leg=openai]').getAttribute('data-status')).toBe('failed');
+    expect(await page.locator('tr[data-leg=local]').getAttribute('data-status')).toBe('completed');
+    expect(await gate.textContent()).toContain('openai failed');
+    expect(await gate.getByRole('button').allTextContents()).toEqual(['Proceed with the successful reports', 'Retry the failed models', 'Cancel the research']);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'w2-research-gate');
+
+    await gate.getByRole('button', { name: 'Proceed with the successful reports' }).click();
+    await page
+      .locator('.run-state [data-state=completed]')
+      .waitFor({ timeout: 90_000 })
+      .catch(async (error: unknown) => {
+        await screenshot(page, 'w-research-not-completed');
+        throw new Error(`the research did not complete on the page: ${await page.locator('main').innerText()}`, { cause: error });
+      });
+    // One report left: spec 05 shows it alone, with "synthesis not available".
+    await page.getByText('Synthesis not available', { exact: false }).first().waitFor();
+    expect(await page.getByRole('heading', { name: 'Synthesis' }).count()).toBe(0);
+    expect((await page.locator('[data-report=local] .synthesis').textContent())?.length).toBeGreaterThan(20);
+    expect(await page.locator('[data-report=openai]').count()).toBe(0);
+    const shared = await page.getByLabel('Share link', { exact: true }).inputValue();
+    const report = await fetch(shared);
+    expect(report.status).toBe(200);
+    expect(await report.text()).toMatch(/cold-climate heat pumps/i);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'w3-research-completed');
+  });
+
+  it('paper search: decides checkpoint 1 (an edit refused naming the field, then a valid edit) and checkpoint 2 (approve with ticked papers) over the imported library', async () => {
+    const bib = readFileSync(join(root, 'apps/research/sample-library/openpaw-demo.bib'), 'utf8');
+    expect(await callApi(platform.gatewayUrl, token, 'POST', '/library/references', { format: 'bibtex', content: bib })).toMatchObject({ status: 200, body: { added: 20 } });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Paper search' }).click();
+    await page.getByLabel('What are you looking for?', { exact: true }).fill('graph neural networks with attention');
+    await page.getByRole('checkbox', { name: 'library' }).check();
+    await page.getByRole('button', { name: 'Start the search' }).click();
+    await page.waitForURL(/#\/paper-searches\/[0-9a-f-]{36}$/);
+
+    const strategy = page.locator('[data-checkpoint=strategy_confirmation]');
+    await strategy.waitFor({ timeout: 90_000 }).catch(async (error: unknown) => {
+      await screenshot(page, 'w-paper-search-no-checkpoint');
+      throw new Error(`no checkpoint 1 on the page: ${await page.locator('main').innerText()}`, { cause: error });
+    });
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'w4-paper-search-checkpoint-1');
+    // An edit the gateway refuses is named back; then a valid edit is searched.
+    await page.getByLabel('Published from (year, optional)', { exact: true }).fill('99');
+    await page.getByRole('button', { name: 'Search with my edits' }).click();
+    await strategy.getByRole('alert').waitFor();
+    expect(await strategy.getByRole('alert').textContent()).toMatch(/yearFrom/);
+    await page.getByLabel('Published from (year, optional)', { exact: true }).fill('2010');
+    await page.getByRole('button', { name: 'Search with my edits' }).click();
+
+    const review = page.locator('[data-checkpoint=result_review]');
+    await review.waitFor({ timeout: 90_000 }).catch(async (error: unknown) => {
+      await screenshot(page, 'w-paper-search-no-review');
+      throw new Error(`no checkpoint 2 on the page: ${await page.locator('main').innerText()}`, { cause: error });
+    });
+    const papers = review.getByRole('checkbox');
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'w5-paper-search-checkpoint-2');
+    expect(await papers.count()).toBeGreaterThan(0);
+    const ticked = (await review.locator('ul.papers label').first().textContent())?.split(' (')[0]?.split(' — ')[0]?.trim() ?? '';
+    expect(ticked.length).toBeGreaterThan(3);
+    await papers.first().check();
+    await page.getByRole('button', { name: 'Approve the results' }).click();
+    await page.locator('.run-state [data-state=COMPLETED]').waitFor({ timeout: 60_000 });
+    await page.getByText('Completed: approved.').waitFor();
+    expect(await page.locator('ul.papers li').allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining(ticked)]));
+  });
+
+  it('operations: refused without the admin role; with it, the lanes and a dead letter the research service really dead-lettered, its payload redacted', async () => {
+    // A command the research service cannot parse: its lane dead-letters it with the reason.
+    const nc = await connect({ servers: nats.url, name: 'console-e2e-dead-letter' });
+    try {
+      await jetstream(nc).publish(ExecuteResearchLeg.subject, JSON.stringify({ specversion: '1.0', id: 'console-e2e-bad-1', prompt: 'Jane Doe private question' }), { msgID: 'console-e2e-bad-1' });
+    } finally {
+      await nc.close();
+    }
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Operations' }).click();
+    const refusal = page.getByRole('alert');
+    await refusal.waitFor();
+    expect(await refusal.textContent()).toMatch(/admin.*\(403\)/);
+
+    const operator = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+    const opsPage = await operator.newPage();
+    await signIn(opsPage, platform.gatewayUrl, await devToken(platform.jwtSecret, 'console-olga', { roles: ['admin'] }));
+    await opsPage.goto(`${platform.gatewayUrl}/console/#/ops`);
+    await opsPage.getByRole('heading', { name: 'Lanes' }).waitFor();
+    expect(await opsPage.locator('tr[data-lane]').count()).toBeGreaterThan(0);
+    const letter = opsPage.locator('[data-dead-letter]').filter({ hasText: ExecuteResearchLeg.subject });
+    await letter.first().waitFor({ timeout: 60_000 });
+    expect(await letter.first().locator('[data-column=reason]').textContent()).not.toBe('not recorded');
+    expect(await opsPage.locator('main').textContent()).not.toContain('Jane Doe');
+    expect(await seriousAccessibilityViolations(opsPage)).toEqual([]);
+    await screenshot(opsPage, 'w7-operations');
+    await operator.close();
+  });
+
+  it('visual degrees: the chain grows live with an evidence card per link, both confidences shown', async () => {
+    const pairs = await waitFor(() => demoPairsFrom(platform.logs('visual-search')), 'the local world demo pairs in the visual-search log');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Visual degrees' }).click();
+    await page.getByLabel("From (a person's name)", { exact: true }).fill(pairs.threeHop.from);
+    await page.getByLabel("To (a person's name)", { exact: true }).fill(pairs.threeHop.to);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Find the chain' }).click();
+    await page.waitForURL(/#\/visual-degrees\/[0-9a-f-]{36}$/);
+    await page.locator('[data-ending=final]').waitFor({ timeout: 90_000 });
+    const cards = page.locator('.evidence-card');
+    expect(await cards.count()).toBeGreaterThanOrEqual(3);
+    expect(await cards.first().textContent()).toMatch(/recognised at\s*\d+(\.\d)? %/);
+    const chain = await page.getByRole('list', { name: 'Chain so far' }).getByRole('listitem').allTextContents();
+    expect(chain[0]).toBe(pairs.threeHop.from);
+    expect(chain.at(-1)).toBe(pairs.threeHop.to);
+    expect(chain).toHaveLength((await cards.count()) + 1);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'w6-visual-degrees');
+  });
+});

@@ -1,0 +1,87 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { jetstreamManager, type ConsumerInfo, type JetStreamManager } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/nats-core';
+import { STREAMS } from '@openpaw/contracts';
+import { DLQ_HEADERS, NATS_CONNECTION } from '@openpaw/messaging';
+import type { z } from 'zod';
+import { redactedPayloadOf } from './redact.js';
+import type { deadLetterSchema, laneSchema } from './ops.schemas.js';
+
+type Lane = z.output<typeof laneSchema>;
+type DeadLetter = z.output<typeof deadLetterSchema>;
+
+/** The streams whose consumers are lanes (commands) or projections and reactions (events). */
+const CONSUMER_STREAMS = [STREAMS.commands.name, STREAMS.events.name];
+
+/** nats.js types `last_active` as nanoseconds; the server sends an RFC 3339 time (and omits it before the first delivery). */
+function lastActiveOf(raw: unknown): string | null {
+  return typeof raw === 'string' && raw !== '' ? raw : null;
+}
+
+function laneOf(info: ConsumerInfo): Lane {
+  return {
+    stream: info.stream_name,
+    consumer: info.name,
+    filterSubject: info.config.filter_subject ?? info.config.filter_subjects?.join(', ') ?? null,
+    pending: info.num_pending,
+    ackPending: info.num_ack_pending,
+    redelivered: info.num_redelivered,
+    waiting: info.num_waiting,
+    maxAckPending: info.config.max_ack_pending ?? null,
+    lastActive: lastActiveOf(info.delivered.last_active),
+  };
+}
+
+const intOrNull = (value: string | undefined): number | null => (value === undefined || value === '' || !/^\d+$/.test(value) ? null : Number(value));
+const textOrNull = (value: string | undefined): string | null => (value === undefined || value === '' ? null : value);
+
+/**
+ * Read-only operations view of the platform's JetStream: every durable consumer's backlog and
+ * in-flight count, and the newest dead letters with their reason (payload redacted).
+ */
+@Injectable()
+export class JetStreamOps {
+  #jsm: Promise<JetStreamManager> | undefined;
+
+  constructor(@Inject(NATS_CONNECTION) private readonly nc: NatsConnection) {}
+
+  private manager(): Promise<JetStreamManager> {
+    this.#jsm ??= jetstreamManager(this.nc);
+    return this.#jsm;
+  }
+
+  async lanes(): Promise<Lane[]> {
+    const jsm = await this.manager();
+    const lanes: Lane[] = [];
+    for (const stream of CONSUMER_STREAMS) {
+      for await (const info of jsm.consumers.list(stream)) lanes.push(laneOf(info));
+    }
+    return lanes.sort((a, b) => a.stream.localeCompare(b.stream) || a.consumer.localeCompare(b.consumer));
+  }
+
+  /** The newest `limit` dead letters, newest first, and how many the stream holds. */
+  async deadLetters(limit: number): Promise<{ deadLetters: DeadLetter[]; total: number }> {
+    const jsm = await this.manager();
+    const { state } = await jsm.streams.info(STREAMS.deadLetters.name);
+    const deadLetters: DeadLetter[] = [];
+    for (let seq = state.last_seq; seq >= state.first_seq && seq > 0 && deadLetters.length < limit; seq--) {
+      const stored = await jsm.streams.getMessage(STREAMS.deadLetters.name, { seq });
+      if (stored === null) continue; // deleted or purged
+      const header = (name: string): string | undefined => stored.header?.get(name);
+      deadLetters.push({
+        seq: stored.seq,
+        subject: stored.subject,
+        receivedAt: stored.time.toISOString(),
+        reason: textOrNull(header(DLQ_HEADERS.reason)),
+        originalSubject: textOrNull(header(DLQ_HEADERS.originalSubject)),
+        originalStream: textOrNull(header(DLQ_HEADERS.stream)),
+        consumer: textOrNull(header(DLQ_HEADERS.consumer)),
+        deliveries: intOrNull(header(DLQ_HEADERS.deliveries)),
+        originalMsgId: textOrNull(header(DLQ_HEADERS.originalMsgId)),
+        bytes: stored.data.length,
+        payload: redactedPayloadOf(stored.data),
+      });
+    }
+    return { deadLetters, total: state.messages };
+  }
+}

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+/** One durable consumer (a service's lane, or an events consumer), as JetStream reports it. */
+export const laneSchema = z.object({
+  stream: z.string(),
+  consumer: z.string(),
+  filterSubject: z.string().nullable(),
+  /** Messages in the stream for this consumer not delivered yet (its backlog). */
+  pending: z.int().nonnegative(),
+  /** Delivered and not acknowledged yet (in flight). */
+  ackPending: z.int().nonnegative(),
+  /** Messages delivered more than once. */
+  redelivered: z.int().nonnegative(),
+  /** Pull requests waiting (workers idle and asking). */
+  waiting: z.int().nonnegative(),
+  maxAckPending: z.int().nullable(),
+  lastActive: z.string().nullable().describe('When a message was last delivered (ISO 8601).'),
+});
+
+export const lanesResponse = z.object({ lanes: z.array(laneSchema) });
+
+/** A dead letter: where it came from, why, and its payload with the values redacted (shape and ids kept). */
+export const deadLetterSchema = z.object({
+  seq: z.int().positive(),
+  subject: z.string(),
+  receivedAt: z.string(),
+  reason: z.string().nullable(),
+  originalSubject: z.string().nullable(),
+  originalStream: z.string().nullable(),
+  consumer: z.string().nullable(),
+  deliveries: z.int().nonnegative().nullable(),
+  originalMsgId: z.string().nullable(),
+  bytes: z.int().nonnegative(),
+  payload: z.unknown().describe('The message, values redacted: strings become `[redacted: N chars]` except ids, types and times.'),
+});
+
+export const deadLettersResponse = z.object({
+  deadLetters: z.array(deadLetterSchema),
+  /** How many the dead-letter stream holds in all. */
+  total: z.int().nonnegative(),
+});
+
+export const deadLettersQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50).describe('The newest this many (1..200, default 50).'),
+});
