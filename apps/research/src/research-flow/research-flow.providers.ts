@@ -1,8 +1,10 @@
 import type { Provider } from '@nestjs/common';
+import { PgKeptReplyStore } from '@openpaw/messaging';
 import { MessageLogContext } from '@openpaw/platform';
 import { type BlobStore, createBlobStoreFromEnv, InMemoryUserKeyStore, type LlmClient, UserKeyVault } from '@openpaw/providers';
 import type { DataSource } from 'typeorm';
 import { RESEARCH_DATA_SOURCE } from '../persistence/database.js';
+import { RESEARCH_SCHEMA } from '../config.js';
 import { RESEARCH_LLM } from '../ports.js';
 import { LegCancellations } from './cancellation/leg-cancellations.js';
 import { ResearchEndedSubscription } from './cancellation/research-ended.subscription.js';
@@ -11,7 +13,6 @@ import { ExecuteResearchLegHandler } from './handlers/execute-research-leg/execu
 import { GenerateResearchTitleHandler } from './handlers/generate-research-title/generate-research-title.handler.js';
 import { SynthesizeResearchHandler } from './handlers/synthesize-research/synthesize-research.handler.js';
 import { ResearchFlowConsumer } from './messaging/research-flow.consumer.js';
-import { PgFlowReplyStore } from './persistence/pg-flow-reply-store.js';
 import { FLOW_BLOBS, FLOW_CANCELLATIONS, FLOW_KEYS, FLOW_PROVIDERS, FLOW_REPLIES, FLOW_SETTINGS, type KeyOpener } from './ports.js';
 import { createResearchProviders } from './research-providers.js';
 import { ReportSharer } from './share/report-sharer.js';
@@ -41,7 +42,7 @@ export function researchFlowProviders(settings: ResearchFlowSettings, adapters: 
       useFactory: async (log: MessageLogContext): Promise<BlobStore | null> =>
         adapters.blobs !== undefined ? adapters.blobs : settings.shareTtlSeconds === 0 ? null : createBlobStoreFromEnv(process.env, { logger: log }),
     },
-    { provide: FLOW_REPLIES, inject: [RESEARCH_DATA_SOURCE], useFactory: (dataSource: DataSource) => new PgFlowReplyStore(dataSource) },
+    { provide: FLOW_REPLIES, inject: [RESEARCH_DATA_SOURCE], useFactory: (dataSource: DataSource) => new PgKeptReplyStore(dataSource, RESEARCH_SCHEMA) },
     { provide: FLOW_CANCELLATIONS, useValue: new LegCancellations() },
     { provide: FLOW_PROVIDERS, inject: [RESEARCH_LLM], useFactory: (llm: LlmClient) => createResearchProviders(llm, settings) },
     { provide: ReportSharer, inject: [FLOW_BLOBS], useFactory: (blobs: BlobStore | null) => new ReportSharer(blobs, settings.shareTtlSeconds) },
