@@ -1,3 +1,4 @@
+import { hasErrorCode, OpenPawError } from '@openpaw/contracts';
 import { decodeProtectedHeader, errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import type { JwtConfig } from '../config.js';
 import { JWKS_ALGORITHMS, JwksKeys } from './jwks.js';
@@ -11,7 +12,8 @@ export interface AuthenticatedUser {
 /** A tier claim is a short lower-case name (`free`, `pro`, ...); anything else is ignored. */
 const TIER = /^[a-z][a-z0-9_-]{0,31}$/;
 
-export class InvalidTokenError extends Error {
+export class InvalidTokenError extends OpenPawError {
+  readonly code = 'invalid_token';
   constructor(readonly reason: string) {
     super(reason);
     this.name = 'InvalidTokenError';
@@ -83,7 +85,7 @@ export async function verifyAccessToken(config: JwtConfig, token: string): Promi
     const tier = payload['tier'];
     return typeof tier === 'string' && TIER.test(tier) ? { userId: payload.sub, tier } : { userId: payload.sub };
   } catch (error) {
-    if (error instanceof InvalidTokenError) throw error;
+    if (hasErrorCode(error, 'invalid_token')) throw error;
     if (error instanceof errors.JWTExpired) throw new InvalidTokenError('token expired');
     if (error instanceof errors.JWTClaimValidationFailed) throw new InvalidTokenError(`token claim "${error.claim}" is not valid`);
     throw new InvalidTokenError('token is not valid');

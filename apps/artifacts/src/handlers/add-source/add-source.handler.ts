@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { AddSource, type MessageData, SourceIndexed, SourceRejected } from '@openpaw/contracts';
+import { AddSource, type MessageData, SourceIndexed, SourceRejected, OpenPawError } from '@openpaw/contracts';
 import { BlobNotFoundError, type BlobStore, type Embedder } from '@openpaw/providers';
 import { type Reply, replyTo } from '@openpaw/messaging';
 import type { ArtifactsSettings } from '../../config.js';
@@ -28,7 +28,8 @@ export interface AddSourceCommand {
 
 type Rejection = MessageData<typeof SourceRejected>['reason'];
 
-class SourceRejectedError extends Error {
+class SourceRejectedError extends OpenPawError {
+  readonly code = 'source_rejected';
   constructor(
     readonly reason: Rejection,
     message: string,

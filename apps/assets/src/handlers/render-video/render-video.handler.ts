@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { AssetVersionCreated, type MessageData, type RenderVideo, type StepsDocument, stepsDocumentSchema, stepsKeyFor, VideoRendered, VideoRenderFailed } from '@openpaw/contracts';
+import { AssetVersionCreated, type MessageData, type RenderVideo, type StepsDocument, stepsDocumentSchema, stepsKeyFor, VideoRendered, VideoRenderFailed, OpenPawError } from '@openpaw/contracts';
 import { BlobNotFoundError, type BlobStore } from '@openpaw/providers';
 import { type Reply, replyTo } from '@openpaw/messaging';
 import { ASSET_REGISTRY, ASSETS_BLOBS, type AssetRegistry, type AssetVersionRecord, VIDEO_RENDERER, type VideoRenderer } from '../../ports.js';
@@ -12,7 +12,9 @@ export interface RenderVideoCommand {
 }
 
 /** Why the video cannot be made from this command, whatever the number of tries. */
-class PermanentFailure extends Error {}
+class PermanentFailure extends OpenPawError {
+  readonly code = 'video_render_impossible';
+}
 
 /**
  * RenderVideo: read the solution's steps (the `.steps.json` the solve service stores beside the
