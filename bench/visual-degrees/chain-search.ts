@@ -14,14 +14,22 @@
  *   npm run build && node dist/bench/visual-degrees/chain-search.js [--seeds 7,11,13] [--pairs 12] [--recognitions 120] [--searches 20]
  */
 import { generateVisualWorld, pairsAtDistance } from '@openpaw/providers';
-import { DiscoverCandidatesHandler } from '../../apps/visual-search/src/handlers/discover-candidates/discover-candidates.handler.js';
-import { VerifyEdgeHandler } from '../../apps/visual-search/src/handlers/verify-edge/verify-edge.handler.js';
-import { InMemoryEvidenceCache } from '../../apps/visual-search/src/domain/evidence-cache.js';
-import { type FrontierState, nextExpansion, recordExpansion, startFrontiers, type Strategy } from '../../apps/visual-search/src/domain/frontier-search.js';
-import { isPerson, type PersonRef } from '../../apps/visual-search/src/domain/person.js';
-import { directEdgeQueries, discoveryQueries } from '../../apps/visual-search/src/domain/queries.js';
-import { InMemoryRunMemory } from '../../apps/visual-search/src/memory/in-memory-run-memory.js';
-import { localWorldPorts } from '../../apps/visual-search/src/testing/local-world-ports.js';
+import {
+  directEdgeQueries,
+  DiscoverCandidatesHandler,
+  discoveryQueries,
+  type FrontierState,
+  InMemoryEvidenceCache,
+  InMemoryRunMemory,
+  isPerson,
+  localWorldPorts,
+  nextExpansion,
+  type PersonRef,
+  recordExpansion,
+  startFrontiers,
+  type Strategy,
+  VerifyEdgeHandler,
+} from '../../apps/visual-search/src/public-api.js';
 
 const arg = (name: string, fallback: string): string => {
   const i = process.argv.indexOf(`--${name}`);
