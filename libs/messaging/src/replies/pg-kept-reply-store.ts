@@ -1,6 +1,5 @@
-import { definitionForSubject } from '@openpaw/contracts';
-import { z } from 'zod';
 import type { KeptReplyStore } from './kept-replies.js';
+import { keptForm, restoredReplies } from './reply-codec.js';
 import type { Reply } from './reply.js';
 
 /** Anything that runs SQL with `$n` parameters: a TypeORM `DataSource`, or the `EntityManager` of a transaction. */
@@ -21,21 +20,6 @@ export function keptRepliesTableDdl(schema: string): string {
     replies jsonb not null,
     created_at timestamptz not null default now()
   )`;
-}
-
-const storedReplies = z.array(z.object({ subject: z.string(), id: z.string(), data: z.unknown() }));
-type StoredReply = z.infer<typeof storedReplies>[number];
-
-/** A stored reply as it is published: its definition found by subject, its data validated by today's schema. */
-function restore(stored: StoredReply): Reply {
-  const message = definitionForSubject(stored.subject);
-  if (message === undefined) throw new Error(`kept reply ${stored.id} has unknown subject ${stored.subject}`);
-  return { message, id: stored.id, data: (message.schema as z.ZodType).parse(stored.data) };
-}
-
-/** A reply as it is stored; validated first, since a reply that could never be published must not be kept for ever. */
-function store(reply: Reply): StoredReply {
-  return { subject: reply.message.subject, id: reply.id, data: (reply.message.schema as z.ZodType).parse(reply.data) };
 }
 
 /**
@@ -60,13 +44,13 @@ export class PgKeptReplyStore implements KeptReplyStore {
   async find(commandId: string): Promise<readonly Reply[] | undefined> {
     const rows = await this.sql.query<{ replies: unknown }[]>(`select replies from ${this.table} where command_id = $1`, [commandId]);
     const row = rows[0];
-    return row === undefined ? undefined : storedReplies.parse(row.replies).map(restore);
+    return row === undefined ? undefined : restoredReplies(row.replies);
   }
 
   async keep(commandId: string, replies: readonly Reply[]): Promise<readonly Reply[]> {
     const inserted = await this.sql.query<unknown[]>(`insert into ${this.table} (command_id, replies) values ($1, $2::jsonb) on conflict (command_id) do nothing returning 1`, [
       commandId,
-      JSON.stringify(replies.map(store)),
+      JSON.stringify(keptForm(replies)),
     ]);
     if (inserted.length > 0) return replies;
     // Another delivery answered first: its answer is the one.

@@ -20,3 +20,9 @@ export function replyTo<D extends AnyMessageDefinition>(commandId: string, messa
 export function isReplyOf<D extends AnyMessageDefinition>(reply: Reply, message: D): reply is Reply<D> {
   return reply.message.subject === message.subject;
 }
+
+/** `reply` as one of `messages`, its data typed accordingly; throws when it is none of them. */
+export function replyAs<const D extends readonly AnyMessageDefinition[]>(reply: Reply, ...messages: D): Reply<D[number]> {
+  if (messages.some((message) => message.subject === reply.message.subject)) return reply as Reply<D[number]>;
+  throw new Error(`expected a reply of ${messages.map((message) => message.subject).join(' or ')}, got ${reply.message.subject}`);
+}
