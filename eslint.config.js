@@ -50,6 +50,23 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-restricted-imports': 'off' },
   },
   {
+    // Benches reach an app only through its public module (`apps/<app>/src/public-api.ts`), never its internals.
+    files: ['bench/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)apps/[^/]+/src/(?!public-api\\.js$)',
+              message: 'benches import an app only through its public module, apps/<app>/src/public-api.js (export what the bench needs there)',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Specs use jest's loosely typed matchers (expect.any, expect.objectContaining) on purpose.
     files: ['**/*.spec.ts'],
     rules: {

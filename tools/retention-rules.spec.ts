@@ -11,6 +11,7 @@ describe('retention rules', () => {
       'retrieval.command_replies',
       'assets.command_replies',
       'artifacts.command_replies',
+      'research.command_replies',
       'coordinator.timers',
     ]);
     expect(rules.find((r) => r.table === 'coordinator.timers')?.params).toEqual([['COMPLETED']]);

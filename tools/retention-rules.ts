@@ -3,7 +3,7 @@ import type { RetentionRule } from '@openpaw/persistence';
 import type { StepLogArchivePolicy } from './step-log-archive.js';
 
 /** Schemas whose services keep `command_replies` (one row per handled command: the idempotent reply). */
-export const REPLY_SCHEMAS = ['ingestion', 'retrieval', 'assets', 'artifacts'] as const;
+export const REPLY_SCHEMAS = ['ingestion', 'retrieval', 'assets', 'artifacts', 'research'] as const;
 
 /** Longest redelivery of one message: max deliveries x the longest ack wait / backoff step in the platform (11 x 10 min, video). */
 export const REDELIVERY_BOUND_MS = 11 * 10 * 60_000;

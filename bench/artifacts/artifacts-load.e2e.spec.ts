@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { freshDatabase, type NatsServerHandle, privateNatsServer, type RunningPlatform, startPlatformProcesses } from '@openpaw/testing';
-import { ArtifactsApiClient } from '../../apps/gateway/src/artifacts/testing/artifacts-api-client.js';
+import { ArtifactsApiClient } from '../../apps/gateway/src/public-api.js';
 
 /**
  * Spec 02's performance figures, measured end to end (gateway, coordinator and artifacts service as

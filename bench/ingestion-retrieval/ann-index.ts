@@ -6,8 +6,7 @@
  * Run: npm run build && node --expose-gc dist/bench/ingestion-retrieval/ann-index.js [sizes=100000,1000000] [queries=300]
  */
 import { embedText } from '@openpaw/providers';
-import { EmbeddedVectorIndex } from '../../apps/retrieval/src/domain/embedded-vector-index.js';
-import { DEFAULT_HNSW_SETTINGS, HnswVectorIndex } from '../../apps/retrieval/src/domain/hnsw-vector-index.js';
+import { DEFAULT_HNSW_SETTINGS, EmbeddedVectorIndex, HnswVectorIndex } from '../../apps/retrieval/src/public-api.js';
 import { generateAnyProblem } from './support/problem-corpus.js';
 import { randomInt, seededRandom } from './support/random.js';
 import { formatLatency, summarise } from './support/stats.js';

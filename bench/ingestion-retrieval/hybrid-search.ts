@@ -16,13 +16,21 @@
 import { createHash } from 'node:crypto';
 import { createDatabase, startPostgresServer } from '@openpaw/testing';
 import pg from 'pg';
-import { normaliseText } from '../../apps/ingestion/src/domain/text-normalisation.js';
-import { EmbeddedVectorIndex } from '../../apps/retrieval/src/domain/embedded-vector-index.js';
-import { DEFAULT_HNSW_SETTINGS, HnswVectorIndex } from '../../apps/retrieval/src/domain/hnsw-vector-index.js';
-import { hybridSearch, type HybridSearchPorts, type RetrievalQuery, type SearchStage } from '../../apps/retrieval/src/domain/hybrid-search.js';
-import { MultiIndexHashIndex } from '../../apps/retrieval/src/domain/phash-index.js';
-import { ensureProblemCatalogTables, PgProblemCatalog, phashHexToSigned } from '../../apps/retrieval/src/domain/pg-problem-catalog.js';
-import { HashedNgramEmbedder } from '../../apps/retrieval/src/domain/test-support/hashed-ngram-embedder.js';
+import { normaliseText } from '../../apps/ingestion/src/public-api.js';
+import {
+  DEFAULT_HNSW_SETTINGS,
+  EmbeddedVectorIndex,
+  ensureProblemCatalogTables,
+  HashedNgramEmbedder,
+  HnswVectorIndex,
+  hybridSearch,
+  type HybridSearchPorts,
+  MultiIndexHashIndex,
+  PgProblemCatalog,
+  phashHexToSigned,
+  type RetrievalQuery,
+  type SearchStage,
+} from '../../apps/retrieval/src/public-api.js';
 import { generateAnyProblem } from './support/problem-corpus.js';
 import { pick, randomInt, seededRandom } from './support/random.js';
 import { formatLatency, summarise } from './support/stats.js';

@@ -15,21 +15,29 @@
 import { LocalHashedEmbedder } from '@openpaw/providers';
 import { createDatabase, startPostgresServer } from '@openpaw/testing';
 import pg from 'pg';
-import { ingestProblem, type IngestionOutcome } from '../../apps/ingestion/src/domain/ingest-problem.js';
-import { TesseractOcrPool } from '../../apps/ingestion/src/domain/ocr-pool.js';
-import { PHASH_VERSION } from '../../apps/ingestion/src/domain/phash.js';
-import { computeProblemSignature } from '../../apps/ingestion/src/domain/problem-signature.js';
-import { normaliseText } from '../../apps/ingestion/src/domain/text-normalisation.js';
-import { toContractSignature } from '../../apps/ingestion/src/media/contract-signature.js';
-import { hybridSearch } from '../../apps/retrieval/src/domain/hybrid-search.js';
-import { MultiIndexHashIndex } from '../../apps/retrieval/src/domain/phash-index.js';
-import { ensureProblemCatalogTables, PgProblemCatalog } from '../../apps/retrieval/src/domain/pg-problem-catalog.js';
-import { ensureEmbeddedVectorTables, PgVectorStore } from '../../apps/retrieval/src/domain/pg-vector-store.js';
-import { indexProblem } from '../../apps/retrieval/src/domain/problem-indexer.js';
-import { levenshtein } from '../../apps/retrieval/src/domain/text-similarity.js';
-import { ProviderEmbedderAdapter } from '../../apps/retrieval/src/search/embedder-adapter.js';
-import { PersistedVectorIndex } from '../../apps/retrieval/src/search/persisted-vector-index.js';
-import { documentFromIndexCommand, queryFromSignature } from '../../apps/retrieval/src/search/signature-mapping.js';
+import {
+  computeProblemSignature,
+  type IngestionOutcome,
+  ingestProblem,
+  normaliseText,
+  PHASH_VERSION,
+  TesseractOcrPool,
+  toContractSignature,
+} from '../../apps/ingestion/src/public-api.js';
+import {
+  documentFromIndexCommand,
+  ensureEmbeddedVectorTables,
+  ensureProblemCatalogTables,
+  hybridSearch,
+  indexProblem,
+  levenshtein,
+  MultiIndexHashIndex,
+  PersistedVectorIndex,
+  PgProblemCatalog,
+  PgVectorStore,
+  ProviderEmbedderAdapter,
+  queryFromSignature,
+} from '../../apps/retrieval/src/public-api.js';
 import { type MathsProblem, mathsProblemSet } from './sets/maths-problems.js';
 import { COPY_DEGRADATIONS, degradeCopy, MATHS_FONTS, MATHS_LAYOUTS, renderMathsProblem } from './support/render-maths.js';
 

@@ -14,17 +14,26 @@
  * Run: npm run build && node dist/bench/ingestion-retrieval/near-duplicate.js [problemsPerLayoutFont=5] [ocrWorkers=2]
  */
 import sharp from 'sharp';
-import { canonicalRendition } from '../../apps/ingestion/src/domain/canonical-rendition.js';
-import { normaliseImage } from '../../apps/ingestion/src/domain/image-normalisation.js';
-import { LOW_QUALITY_THRESHOLD, pdqQuality } from '../../apps/ingestion/src/domain/image-quality.js';
-import { ingestProblem } from '../../apps/ingestion/src/domain/ingest-problem.js';
-import { TesseractOcrPool } from '../../apps/ingestion/src/domain/ocr-pool.js';
-import { dctPhash, hammingDistance, PHASH_VERSION } from '../../apps/ingestion/src/domain/phash.js';
-import type { ProblemSignature } from '../../apps/ingestion/src/domain/problem-signature.js';
-import { DEFAULT_SEARCH_SETTINGS, findPhashDuplicate } from '../../apps/retrieval/src/domain/hybrid-search.js';
-import { MultiIndexHashIndex } from '../../apps/retrieval/src/domain/phash-index.js';
-import { InMemoryProblemCatalog } from '../../apps/retrieval/src/domain/test-support/in-memory-problem-catalog.js';
-import { DEFAULT_TEXT_AGREEMENT, textAgreement } from '../../apps/retrieval/src/domain/text-similarity.js';
+import {
+  canonicalRendition,
+  dctPhash,
+  hammingDistance,
+  ingestProblem,
+  LOW_QUALITY_THRESHOLD,
+  normaliseImage,
+  pdqQuality,
+  PHASH_VERSION,
+  type ProblemSignature,
+  TesseractOcrPool,
+} from '../../apps/ingestion/src/public-api.js';
+import {
+  DEFAULT_SEARCH_SETTINGS,
+  DEFAULT_TEXT_AGREEMENT,
+  findPhashDuplicate,
+  InMemoryProblemCatalog,
+  MultiIndexHashIndex,
+  textAgreement,
+} from '../../apps/retrieval/src/public-api.js';
 import { FAMILY_NAMES, generateProblem } from './support/problem-corpus.js';
 import { seededRandom } from './support/random.js';
 import { FONTS, LAYOUTS, renderProblem, TRANSFORMS, transformCopy, type TransformName } from './support/render.js';

@@ -8,10 +8,8 @@
  *
  * Run offline to prove no download happens: npm run build && unshare -rn node dist/bench/ingestion-retrieval/ocr-accuracy.js [problemsPerLayoutFont=5] [workers=2]
  */
-import { ingestProblem } from '../../apps/ingestion/src/domain/ingest-problem.js';
-import { TesseractOcrPool } from '../../apps/ingestion/src/domain/ocr-pool.js';
-import { normaliseText } from '../../apps/ingestion/src/domain/text-normalisation.js';
-import { levenshtein } from '../../apps/retrieval/src/domain/text-similarity.js';
+import { ingestProblem, normaliseText, TesseractOcrPool } from '../../apps/ingestion/src/public-api.js';
+import { levenshtein } from '../../apps/retrieval/src/public-api.js';
 import { FAMILY_NAMES, generateProblem } from './support/problem-corpus.js';
 import { seededRandom } from './support/random.js';
 import { FONTS, LAYOUTS, renderProblem, transformCopy, type TransformName } from './support/render.js';

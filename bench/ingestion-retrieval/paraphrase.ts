@@ -15,16 +15,21 @@
 import { LocalHashedEmbedder } from '@openpaw/providers';
 import { createDatabase, startPostgresServer } from '@openpaw/testing';
 import pg from 'pg';
-import { computeProblemSignature } from '../../apps/ingestion/src/domain/problem-signature.js';
-import { toContractSignature } from '../../apps/ingestion/src/media/contract-signature.js';
-import { hybridSearch, type RetrievalQuery } from '../../apps/retrieval/src/domain/hybrid-search.js';
-import { MultiIndexHashIndex } from '../../apps/retrieval/src/domain/phash-index.js';
-import { ensureProblemCatalogTables, PgProblemCatalog } from '../../apps/retrieval/src/domain/pg-problem-catalog.js';
-import { ensureEmbeddedVectorTables, PgVectorStore } from '../../apps/retrieval/src/domain/pg-vector-store.js';
-import { indexProblem } from '../../apps/retrieval/src/domain/problem-indexer.js';
-import { ProviderEmbedderAdapter } from '../../apps/retrieval/src/search/embedder-adapter.js';
-import { PersistedVectorIndex } from '../../apps/retrieval/src/search/persisted-vector-index.js';
-import { documentFromIndexCommand, queryFromSignature } from '../../apps/retrieval/src/search/signature-mapping.js';
+import { computeProblemSignature, toContractSignature } from '../../apps/ingestion/src/public-api.js';
+import {
+  documentFromIndexCommand,
+  ensureEmbeddedVectorTables,
+  ensureProblemCatalogTables,
+  hybridSearch,
+  indexProblem,
+  MultiIndexHashIndex,
+  PersistedVectorIndex,
+  PgProblemCatalog,
+  PgVectorStore,
+  ProviderEmbedderAdapter,
+  queryFromSignature,
+  type RetrievalQuery,
+} from '../../apps/retrieval/src/public-api.js';
 import { mathsProblemSet } from './sets/maths-problems.js';
 import { generateAnyProblem } from './support/problem-corpus.js';
 import { seededRandom } from './support/random.js';

@@ -8,7 +8,7 @@
  *
  * Run: npm run build && node dist/bench/ingestion-retrieval/phash-index.js [sizes=1000000,10000000]
  */
-import { MultiIndexHashIndex, type PhashIndexEntry } from '../../apps/retrieval/src/domain/phash-index.js';
+import { MultiIndexHashIndex, type PhashIndexEntry } from '../../apps/retrieval/src/public-api.js';
 import { formatLatency, summarise } from './support/stats.js';
 
 function xorshift32(seed: number): () => number {

@@ -13,15 +13,25 @@
  *
  *   npm run build && node dist/bench/visual-degrees/chain-search.js [--seeds 7,11,13] [--pairs 12] [--recognitions 120] [--searches 20]
  */
+import { CandidatesDiscovered, EdgeRefuted, EdgeVerified, VisualStepFailed } from '@openpaw/contracts';
+import { isReplyOf, replyAs } from '@openpaw/messaging';
 import { generateVisualWorld, pairsAtDistance } from '@openpaw/providers';
-import { DiscoverCandidatesHandler } from '../../apps/visual-search/src/handlers/discover-candidates/discover-candidates.handler.js';
-import { VerifyEdgeHandler } from '../../apps/visual-search/src/handlers/verify-edge/verify-edge.handler.js';
-import { InMemoryEvidenceCache } from '../../apps/visual-search/src/domain/evidence-cache.js';
-import { type FrontierState, nextExpansion, recordExpansion, startFrontiers, type Strategy } from '../../apps/visual-search/src/domain/frontier-search.js';
-import { isPerson, type PersonRef } from '../../apps/visual-search/src/domain/person.js';
-import { directEdgeQueries, discoveryQueries } from '../../apps/visual-search/src/domain/queries.js';
-import { InMemoryRunMemory } from '../../apps/visual-search/src/memory/in-memory-run-memory.js';
-import { localWorldPorts } from '../../apps/visual-search/src/testing/local-world-ports.js';
+import {
+  directEdgeQueries,
+  DiscoverCandidatesHandler,
+  discoveryQueries,
+  type FrontierState,
+  InMemoryEvidenceCache,
+  InMemoryRunMemory,
+  isPerson,
+  localWorldPorts,
+  nextExpansion,
+  type PersonRef,
+  recordExpansion,
+  startFrontiers,
+  type Strategy,
+  VerifyEdgeHandler,
+} from '../../apps/visual-search/src/public-api.js';
 
 const arg = (name: string, fallback: string): string => {
   const i = process.argv.indexOf(`--${name}`);
@@ -61,10 +71,11 @@ async function searchChain(seed: number, a: number, b: number, strategy: Strateg
     commandId: `d-${runNo}`,
     data: { ...run, step, from: roots.A, to: roots.B, queries: directEdgeQueries(roots.A.name, roots.B.name), imagesPerQuery: 5, threshold: THRESHOLD, budget: remaining() },
   });
-  if (direct.kind === 'step_failed') return { found: false, hops: 0, recognitions, searches, reason: direct.data.errorCode };
-  searches += direct.data.usage.searchCalls;
-  recognitions += direct.data.usage.recognitionCalls;
-  if (direct.kind === 'edge_verified') return { found: true, hops: 1, recognitions, searches };
+  if (isReplyOf(direct, VisualStepFailed)) return { found: false, hops: 0, recognitions, searches, reason: direct.data.errorCode };
+  const edge = replyAs(direct, EdgeVerified, EdgeRefuted);
+  searches += edge.data.usage.searchCalls;
+  recognitions += edge.data.usage.recognitionCalls;
+  if (isReplyOf(edge, EdgeVerified)) return { found: true, hops: 1, recognitions, searches };
 
   let state: FrontierState = startFrontiers('A', 'B', strategy, HOP_LIMIT);
   for (;;) {
@@ -74,11 +85,12 @@ async function searchChain(seed: number, a: number, b: number, strategy: Strateg
     step += 1;
     const root = next.node === 'A' || next.node === 'B' ? roots[next.node] : undefined;
     const frontier = root ?? { name: names.get(next.node) ?? next.node, celebrityId: next.node };
-    const reply = await discover.execute({
+    const answer = await discover.execute({
       commandId: `x-${runNo}-${step}`,
       data: { ...run, step, frontier, queries: discoveryQueries(frontier.name).slice(0, 2), imagesPerQuery: 5, threshold: THRESHOLD, budget: remaining(), exclude: [] },
     });
-    if (reply.kind === 'step_failed') return { found: false, hops: 0, recognitions, searches, reason: reply.data.errorCode };
+    if (isReplyOf(answer, VisualStepFailed)) return { found: false, hops: 0, recognitions, searches, reason: answer.data.errorCode };
+    const reply = replyAs(answer, CandidatesDiscovered);
     searches += reply.data.usage.searchCalls;
     recognitions += reply.data.usage.recognitionCalls;
     if (root !== undefined && reply.data.frontier.celebrityId !== undefined) roots[next.node as 'A' | 'B'] = reply.data.frontier;

@@ -1,4 +1,3 @@
-import type { AnyMessageDefinition, MessageData } from '@openpaw/contracts';
 import type { IndexedChunk } from './domain/retrieval/rank-chunks.js';
 import type { FetchedDocument } from './domain/sources/safe-fetch.js';
 
@@ -8,26 +7,9 @@ export const ARTIFACTS_EMBEDDER = Symbol('openpaw.artifacts.embedder');
 export const ARTIFACTS_BLOBS = Symbol('openpaw.artifacts.blobs');
 export const ARTIFACTS_SETTINGS = Symbol('openpaw.artifacts.settings');
 export const SOURCE_STORE = Symbol('openpaw.artifacts.sourceStore');
+/** The `artifacts` schema's kept replies (`KeptReplyStore` of `@openpaw/messaging`, table `command_replies`). */
 export const REPLY_STORE = Symbol('openpaw.artifacts.replyStore');
 export const URL_FETCHER = Symbol('openpaw.artifacts.urlFetcher');
-
-/** An event answering a command; published with id `deterministicUuid(commandId, subject)`. */
-export interface Reply<D extends AnyMessageDefinition = AnyMessageDefinition> {
-  readonly message: D;
-  readonly data: MessageData<D>;
-}
-
-export function reply<D extends AnyMessageDefinition>(message: D, data: MessageData<D>): Reply {
-  return { message, data };
-}
-
-/**
- * What each command was answered with (table `command_replies`). A redelivered command gets the
- * stored replies, republished with the same ids: no second LLM call, no second side effect.
- */
-export interface ReplyStore {
-  once(commandId: string, work: () => Promise<readonly Reply[]>): Promise<readonly Reply[]>;
-}
 
 export interface SourceRecord {
   readonly sourceId: string;

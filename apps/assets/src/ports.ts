@@ -1,14 +1,5 @@
-import type {
-  AssetVersionCreated,
-  assetType,
-  MessageData,
-  ProblemRegistered,
-  ProblemSignature,
-  solutionProvenance,
-  StepsDocument,
-  VideoRendered,
-  VideoRenderFailed,
-} from '@openpaw/contracts';
+import type { assetType, ProblemSignature, solutionProvenance, StepsDocument } from '@openpaw/contracts';
+import type { Reply } from '@openpaw/messaging';
 import type { z } from 'zod';
 
 /** Injection tokens of the assets service's ports. */
@@ -43,13 +34,6 @@ export interface AssetVersionRecord {
   readonly createdAt: Date;
 }
 
-/** A reply of the assets service, stored with its command before it is published. */
-export type AssetsReply =
-  | { readonly type: 'ProblemRegistered'; readonly id: string; readonly data: MessageData<typeof ProblemRegistered> }
-  | { readonly type: 'AssetVersionCreated'; readonly id: string; readonly data: MessageData<typeof AssetVersionCreated> }
-  | { readonly type: 'VideoRendered'; readonly id: string; readonly data: MessageData<typeof VideoRendered> }
-  | { readonly type: 'VideoRenderFailed'; readonly id: string; readonly data: MessageData<typeof VideoRenderFailed> };
-
 export interface NewSolutionVersion {
   readonly runId: string;
   readonly signature: ProblemSignature;
@@ -80,13 +64,13 @@ export interface NewVideoVersion {
  */
 export interface AssetRegistry {
   /** The replies stored for a command already handled. */
-  repliesTo(commandId: string): Promise<readonly AssetsReply[] | undefined>;
+  repliesTo(commandId: string): Promise<readonly Reply[] | undefined>;
   /** Get-or-create the problem by signature, and the run's solution version (the next version number when new). */
-  registerSolution(commandId: string, input: NewSolutionVersion, replies: (registered: RegisteredSolution) => readonly AssetsReply[]): Promise<readonly AssetsReply[]>;
+  registerSolution(commandId: string, input: NewSolutionVersion, replies: (registered: RegisteredSolution) => readonly Reply[]): Promise<readonly Reply[]>;
   /** The run's video version (existing, or the next version number of the solution's problem). */
-  registerVideo(commandId: string, input: NewVideoVersion, replies: (version: AssetVersionRecord) => readonly AssetsReply[]): Promise<readonly AssetsReply[]>;
+  registerVideo(commandId: string, input: NewVideoVersion, replies: (version: AssetVersionRecord) => readonly Reply[]): Promise<readonly Reply[]>;
   /** Stores replies that need no registration (a failure); the first stored for a command wins. */
-  saveReplies(commandId: string, replies: readonly AssetsReply[]): Promise<readonly AssetsReply[]>;
+  saveReplies(commandId: string, replies: readonly Reply[]): Promise<readonly Reply[]>;
   findAssetVersion(id: string): Promise<AssetVersionRecord | undefined>;
   findRunAsset(runId: string, assetType: AssetType): Promise<AssetVersionRecord | undefined>;
 }

@@ -306,12 +306,12 @@ describe('ingestion service on real NATS and PostgreSQL', () => {
     const db = new pg.Client({ connectionString: databaseUrl });
     await db.connect();
     try {
-      const rows = await db.query<{ command_id: string; reply_type: string }>(
-        'select command_id, reply_type from ingestion.command_replies where command_id = any($1) order by command_id',
+      const rows = await db.query<{ command_id: string; subject: string }>(
+        "select command_id, replies->0->>'subject' as subject from ingestion.command_replies where command_id = any($1) order by command_id",
         [[uploadCommand.id, urlCommand.id]],
       );
       expect(rows.rows).toHaveLength(2);
-      expect(rows.rows.every((r) => r.reply_type === 'MediaNormalized')).toBe(true);
+      expect(rows.rows.every((r) => r.subject === MediaNormalized.subject)).toBe(true);
     } finally {
       await db.end();
     }

@@ -1,14 +1,3 @@
-import type {
-  LibraryReferencesImported,
-  MessageData,
-  PapersDeduplicated,
-  PaperSearchIntentParsed,
-  PaperSearchStepFailed,
-  PaperSourcesSearched,
-  PapersOrganised,
-  PapersScored,
-  SearchStrategyBuilt,
-} from '@openpaw/contracts';
 import type { LibraryReference } from './library/reference.js';
 
 /** Injection tokens of the research service's ports. */
@@ -16,6 +5,7 @@ export const RESEARCH_LLM = Symbol('openpaw.research.llm');
 /** The remote scholarly sources (`ScholarlySource[]`, from env); the library is added per user. */
 export const RESEARCH_SOURCES = Symbol('openpaw.research.sources');
 export const RESEARCH_LIBRARY = Symbol('openpaw.research.library');
+/** The `research` schema's kept replies (`KeptReplyStore` of `@openpaw/messaging`, table `command_replies`). */
 export const RESEARCH_REPLIES = Symbol('openpaw.research.replies');
 export const RESEARCH_SETTINGS = Symbol('openpaw.research.settings');
 export const RESEARCH_CLOCK = Symbol('openpaw.research.clock');
@@ -42,22 +32,4 @@ export interface LibraryStore {
   upsert(userId: string, references: readonly LibraryReference[]): Promise<{ readonly added: number; readonly updated: number }>;
   /** PostgreSQL full-text search over the user's references, best first. */
   search(userId: string, query: LibraryQuery): Promise<{ readonly hits: LibraryHit[]; readonly total: number }>;
-}
-
-/** Every reply a research command can get, by kind: stored before it is published. */
-export type ResearchReply =
-  | { readonly kind: 'intent_parsed'; readonly id: string; readonly data: MessageData<typeof PaperSearchIntentParsed> }
-  | { readonly kind: 'strategy_built'; readonly id: string; readonly data: MessageData<typeof SearchStrategyBuilt> }
-  | { readonly kind: 'sources_searched'; readonly id: string; readonly data: MessageData<typeof PaperSourcesSearched> }
-  | { readonly kind: 'deduplicated'; readonly id: string; readonly data: MessageData<typeof PapersDeduplicated> }
-  | { readonly kind: 'scored'; readonly id: string; readonly data: MessageData<typeof PapersScored> }
-  | { readonly kind: 'organised'; readonly id: string; readonly data: MessageData<typeof PapersOrganised> }
-  | { readonly kind: 'step_failed'; readonly id: string; readonly data: MessageData<typeof PaperSearchStepFailed> }
-  | { readonly kind: 'library_imported'; readonly id: string; readonly data: MessageData<typeof LibraryReferencesImported> };
-
-/** The `research` schema's record of replies (table `paper_search_replies`), by command id. */
-export interface ReplyStore {
-  find(commandId: string): Promise<ResearchReply | undefined>;
-  /** Keeps `reply` unless a reply for the command is already kept; returns the kept one. */
-  keep(commandId: string, reply: ResearchReply): Promise<ResearchReply>;
 }

@@ -1,4 +1,5 @@
-import type { MessageData, SolutionFailed, SolutionGenerated, solutionProvenance } from '@openpaw/contracts';
+import type { solutionProvenance } from '@openpaw/contracts';
+import type { Reply } from '@openpaw/messaging';
 import type { z } from 'zod';
 import type { SolutionAnswer } from './solution/prompt.js';
 
@@ -22,16 +23,11 @@ export interface StoredAnswer {
   readonly provenance: SolutionProvenance;
 }
 
-/** The reply of an attempt, stored before it is published and republished verbatim on redelivery. */
-export type SolveReply =
-  | { readonly kind: 'generated'; readonly id: string; readonly data: MessageData<typeof SolutionGenerated> }
-  | { readonly kind: 'failed'; readonly id: string; readonly data: MessageData<typeof SolutionFailed> };
-
 export type AttemptClaim =
   /** This delivery owns the attempt; `answer` is set when an earlier delivery already got the model's answer. */
   | { readonly kind: 'claimed'; readonly answer: StoredAnswer | undefined }
   /** The attempt is finished: republish its reply. */
-  | { readonly kind: 'done'; readonly reply: SolveReply }
+  | { readonly kind: 'done'; readonly reply: Reply }
   /** Another delivery holds a live claim on the attempt; look again later. */
   | { readonly kind: 'busy'; readonly retryInMs: number };
 
@@ -41,7 +37,7 @@ export interface SolveAttemptStore {
   claim(key: AttemptKey, commandId: string, leaseMs: number): Promise<AttemptClaim>;
   saveAnswer(key: AttemptKey, answer: StoredAnswer): Promise<void>;
   /** Records the final reply (and the failure's code, if any); the attempt is done. */
-  complete(key: AttemptKey, reply: SolveReply): Promise<void>;
+  complete(key: AttemptKey, reply: Reply): Promise<void>;
   /** How many attempts of the run before `attempt` ended in `invalid_output`. */
   countInvalidOutputs(runId: string, beforeAttempt: number): Promise<number>;
 }

@@ -1,3 +1,5 @@
+import { isReplyOf, replyAs } from '@openpaw/messaging';
+import { CandidatesDiscovered, EdgeRefuted, EdgeVerified, ExpansionSelected } from '@openpaw/contracts';
 import { connect } from '@nats-io/transport-node';
 import { demoPairs } from '@openpaw/providers';
 import { privateNatsServer } from '@openpaw/testing';
@@ -19,13 +21,13 @@ it('runs the visual-search steps of a local-world chain with run memory and evid
       commandId: 'c1',
       data: { ...run, step: 1, from: { name: a!.name }, to: { name: b!.name }, queries: directEdgeQueries(a!.name, b!.name), imagesPerQuery: 5, threshold: 80, budget },
     });
-    expect(direct.kind).toBe('edge_refuted');
+    expect(direct.message).toBe(EdgeRefuted);
 
     const discovered = await handlers.discoverCandidates.execute({
       commandId: 'c2',
       data: { ...run, step: 2, frontier: { name: a!.name }, queries: discoveryQueries(a!.name).slice(0, 2), imagesPerQuery: 5, threshold: 80, budget, exclude: [] },
     });
-    if (discovered.kind !== 'candidates_discovered') throw new Error(discovered.kind);
+    if (!isReplyOf(discovered, CandidatesDiscovered)) throw new Error(discovered.message.name);
     expect(discovered.data.frontier.celebrityId).toBe(a!.celebrityId);
     expect(discovered.data.candidates.length).toBeGreaterThan(0);
 
@@ -41,7 +43,7 @@ it('runs the visual-search steps of a local-world chain with run memory and evid
         budgetsRemaining: { searchCalls: 16, recognitionCalls: 100, llmCalls: 6 },
       },
     });
-    const next = selected.data.nextCandidates[0]!;
+    const next = replyAs(selected, ExpansionSelected).data.nextCandidates[0]!;
     expect(next).toEqual(discovered.data.candidates[0]!.person);
 
     // S4 for a candidate found by discovery: the evidence cache already holds the edge, no search needed.
@@ -49,14 +51,14 @@ it('runs the visual-search steps of a local-world chain with run memory and evid
       commandId: 'c4',
       data: { ...run, step: 4, from: { name: a!.name, celebrityId: a!.celebrityId }, to: next, queries: directEdgeQueries(a!.name, next.name), imagesPerQuery: 5, threshold: 80, budget, pathSoFar: [{ name: a!.name, celebrityId: a!.celebrityId }] },
     });
-    expect(verified).toMatchObject({ kind: 'edge_verified', data: { usage: { cacheHit: true, searchCalls: 0 } } });
+    expect(verified).toMatchObject({ message: EdgeVerified, data: { usage: { cacheHit: true, searchCalls: 0 } } });
 
     const [x, y] = noPath.map((i) => world.people[i]!);
     const none = await handlers.verifyEdge.execute({
       commandId: 'c5',
       data: { ...run, step: 5, from: { name: x!.name }, to: { name: y!.name }, queries: directEdgeQueries(x!.name, y!.name), imagesPerQuery: 5, threshold: 80, budget },
     });
-    expect(none.kind).toBe('edge_refuted');
+    expect(none.message).toBe(EdgeRefuted);
   } finally {
     await nc.close();
     await nats.dispose();

@@ -25,3 +25,4 @@ export * from './messages/paper-search-run.js';
 export * from './paper-search-export/index.js';
 export * from './documents/steps-document.js';
 export * from './workflow-types.js';
+export { hasErrorCode, OpenPawError } from './errors.js';

@@ -61,3 +61,8 @@ export {
 } from './nest/messaging.module.js';
 export { MESSAGE_PUBLISHER, NATS_CONNECTION } from './nest/tokens.js';
 export { replyMetaFor } from './reply-meta.js';
+export { isReplyOf, replyAs, replyTo, type Reply } from './replies/reply.js';
+export { answerOnce, answerOnceWith, type KeptReplyStore } from './replies/kept-replies.js';
+export { KEPT_REPLIES_TABLE, keptRepliesTableDdl, PgKeptReplyStore, type SqlRunner } from './replies/pg-kept-reply-store.js';
+export { publishReplies, type ReplyOrigin } from './replies/publish-replies.js';
+export { keptForm, restoredReplies, type KeptForm } from './replies/reply-codec.js';

@@ -4,21 +4,30 @@ import {
   AnswerChat,
   ArtifactJobProgress,
   CaptureSnapshot,
-  deterministicUuid,
   type Envelope,
-    GenerateArtifact,
+  GenerateArtifact,
   type MessageData,
   PlanArtifact,
   ValidateArtifact,
 } from '@openpaw/contracts';
-import { type HandlerOutcome, MESSAGE_PUBLISHER, type MessagePublisher, OnMessage, replyMetaFor } from '@openpaw/messaging';
+import {
+  answerOnce,
+  type HandlerOutcome,
+  type KeptReplyStore,
+  MESSAGE_PUBLISHER,
+  type MessagePublisher,
+  OnMessage,
+  publishReplies,
+  type Reply,
+  replyTo,
+} from '@openpaw/messaging';
 import { AddSourceHandler } from '../handlers/add-source/add-source.handler.js';
 import { AnswerChatHandler } from '../handlers/answer-chat/answer-chat.handler.js';
 import { CaptureSnapshotHandler } from '../handlers/capture-snapshot/capture-snapshot.handler.js';
 import { GenerateArtifactHandler } from '../handlers/generate-artifact/generate-artifact.handler.js';
 import { PlanArtifactHandler } from '../handlers/plan-artifact/plan-artifact.handler.js';
 import { ValidateArtifactHandler } from '../handlers/validate-artifact/validate-artifact.handler.js';
-import { type Reply, REPLY_STORE, type ReplyStore } from '../ports.js';
+import { REPLY_STORE } from '../ports.js';
 
 export const ARTIFACTS_SOURCE = '/openpaw/artifacts';
 
@@ -26,7 +35,7 @@ const ACK: HandlerOutcome = { kind: 'ack' };
 
 /**
  * The artifacts service's JetStream transport: builds each handler's command from the envelope,
- * answers it once (`ReplyStore`: a redelivery republishes the stored answer) and publishes the
+ * answers it once (`answerOnce`: a redelivery republishes the kept answer) and publishes the
  * answer with ids derived from the command (correlation = the command's, causation = the command).
  */
 @Injectable()
@@ -38,7 +47,7 @@ export class ArtifactsCommandsConsumer {
     private readonly generateArtifact: GenerateArtifactHandler,
     private readonly validateArtifact: ValidateArtifactHandler,
     private readonly answerChat: AnswerChatHandler,
-    @Inject(REPLY_STORE) private readonly replies: ReplyStore,
+    @Inject(REPLY_STORE) private readonly replies: KeptReplyStore,
     @Inject(MESSAGE_PUBLISHER) private readonly publisher: MessagePublisher,
   ) {}
 
@@ -65,11 +74,14 @@ export class ArtifactsCommandsConsumer {
   /** Reports "checking structure" (90%) before validating, as the spec's worker does. */
   @OnMessage(ValidateArtifact)
   async onValidateArtifact(envelope: Envelope<MessageData<typeof ValidateArtifact>>): Promise<HandlerOutcome> {
-    const progress: Reply = {
-      message: ArtifactJobProgress,
-      data: { runId: envelope.data.runId, commandId: envelope.id, phase: 'validating', progress: 90, detail: 'Checking structure' },
-    };
-    await this.publish(envelope, progress);
+    const progress = replyTo(envelope.id, ArtifactJobProgress, {
+      runId: envelope.data.runId,
+      commandId: envelope.id,
+      phase: 'validating',
+      progress: 90,
+      detail: 'Checking structure',
+    });
+    await publishReplies(this.publisher, envelope, [progress], { source: ARTIFACTS_SOURCE });
     return this.answer(envelope, () => this.validateArtifact.execute({ commandId: envelope.id, data: envelope.data }));
   }
 
@@ -79,12 +91,7 @@ export class ArtifactsCommandsConsumer {
   }
 
   private async answer(command: Envelope, work: () => Promise<readonly Reply[]>): Promise<HandlerOutcome> {
-    for (const answer of await this.replies.once(command.id, work)) await this.publish(command, answer);
+    await publishReplies(this.publisher, command, await answerOnce(this.replies, command.id, work), { source: ARTIFACTS_SOURCE });
     return ACK;
-  }
-
-  private async publish(command: Envelope, answer: Reply): Promise<void> {
-    const meta = replyMetaFor(command, { id: deterministicUuid(command.id, answer.message.subject), source: ARTIFACTS_SOURCE });
-    await this.publisher.publish(answer.message, answer.data, meta);
   }
 }

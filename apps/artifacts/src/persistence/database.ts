@@ -1,10 +1,10 @@
 import type { Provider } from '@nestjs/common';
+import { PgKeptReplyStore } from '@openpaw/messaging';
 import { serviceDatabaseProviders } from '@openpaw/platform';
 import type { DataSource } from 'typeorm';
 import { ARTIFACTS_SCHEMA } from '../config.js';
 import { ARTIFACTS_SETTINGS, REPLY_STORE, SOURCE_STORE } from '../ports.js';
 import { artifactsMigrations } from './migrations/index.js';
-import { PgReplyStore } from './pg-reply-store.js';
 import { PgSourceStore } from './pg-source-store.js';
 
 export const ARTIFACTS_DATA_SOURCE = Symbol('openpaw.artifacts.dataSource');
@@ -18,5 +18,5 @@ export const databaseProviders: Provider[] = [
     migrations: artifactsMigrations,
   }),
   { provide: SOURCE_STORE, inject: [ARTIFACTS_DATA_SOURCE], useFactory: (dataSource: DataSource) => new PgSourceStore(dataSource) },
-  { provide: REPLY_STORE, inject: [ARTIFACTS_DATA_SOURCE], useFactory: (dataSource: DataSource) => new PgReplyStore(dataSource) },
+  { provide: REPLY_STORE, inject: [ARTIFACTS_DATA_SOURCE], useFactory: (dataSource: DataSource) => new PgKeptReplyStore(dataSource, ARTIFACTS_SCHEMA) },
 ];

@@ -3,7 +3,7 @@ import { serviceDatabaseProviders } from '@openpaw/platform';
 import type { DataSource } from 'typeorm';
 import { ASSETS_SCHEMA } from '../config.js';
 import { ASSET_REGISTRY, ASSETS_SETTINGS } from '../ports.js';
-import { AssetVersionEntity, CommandReplyEntity, ProblemEntity } from './entities.js';
+import { AssetVersionEntity, ProblemEntity } from './entities.js';
 import { assetsMigrations } from './migrations/index.js';
 import { PgAssetRegistry } from './pg-asset-registry.js';
 
@@ -15,7 +15,7 @@ export const databaseProviders: Provider[] = [
     dataSourceToken: ASSETS_DATA_SOURCE,
     settingsToken: ASSETS_SETTINGS,
     schema: ASSETS_SCHEMA,
-    entities: [ProblemEntity, AssetVersionEntity, CommandReplyEntity],
+    entities: [ProblemEntity, AssetVersionEntity],
     migrations: assetsMigrations,
   }),
   {

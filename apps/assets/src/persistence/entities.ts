@@ -83,16 +83,3 @@ export class AssetVersionEntity {
   @Column('timestamptz', { name: 'created_at' })
   createdAt!: Date;
 }
-
-/** The replies of each handled command, republished verbatim when the command is delivered again. */
-@Entity({ name: 'command_replies' })
-export class CommandReplyEntity {
-  @PrimaryColumn('text', { name: 'command_id' })
-  commandId!: string;
-
-  @Column('jsonb')
-  replies!: unknown;
-
-  @Column('timestamptz', { name: 'created_at' })
-  createdAt!: Date;
-}

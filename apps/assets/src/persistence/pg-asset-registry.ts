@@ -1,9 +1,8 @@
-import { AssetVersionCreated, ProblemRegistered, VideoRendered, VideoRenderFailed } from '@openpaw/contracts';
+import { PgKeptReplyStore, type Reply } from '@openpaw/messaging';
 import type { DataSource, EntityManager } from 'typeorm';
-import { z } from 'zod';
+import { ASSETS_SCHEMA } from '../config.js';
 import type {
   AssetRegistry,
-  AssetsReply,
   AssetType,
   AssetVersionRecord,
   NewSolutionVersion,
@@ -12,32 +11,28 @@ import type {
   RegisteredSolution,
 } from '../ports.js';
 import { assetVersionIdFor, nextVersion, problemIdFor, signatureKeyOf } from '../registry/registry-rules.js';
-import { AssetVersionEntity, CommandReplyEntity, ProblemEntity } from './entities.js';
+import { AssetVersionEntity, ProblemEntity } from './entities.js';
 
-const storedRepliesSchema = z.array(
-  z.discriminatedUnion('type', [
-    z.object({ type: z.literal('ProblemRegistered'), id: z.string(), data: ProblemRegistered.schema }),
-    z.object({ type: z.literal('AssetVersionCreated'), id: z.string(), data: AssetVersionCreated.schema }),
-    z.object({ type: z.literal('VideoRendered'), id: z.string(), data: VideoRendered.schema }),
-    z.object({ type: z.literal('VideoRenderFailed'), id: z.string(), data: VideoRenderFailed.schema }),
-  ]),
-);
-
-/** `AssetRegistry` over PostgreSQL (schema `assets`). */
+/** `AssetRegistry` over PostgreSQL (schema `assets`); the replies are kept in `command_replies`, in the registration's transaction. */
 export class PgAssetRegistry implements AssetRegistry {
-  constructor(private readonly dataSource: DataSource) {}
+  private readonly replies: PgKeptReplyStore;
 
-  async repliesTo(commandId: string): Promise<readonly AssetsReply[] | undefined> {
-    return storedReplies(this.dataSource.manager, commandId);
+  constructor(private readonly dataSource: DataSource) {
+    this.replies = new PgKeptReplyStore(dataSource, ASSETS_SCHEMA);
+  }
+
+  repliesTo(commandId: string): Promise<readonly Reply[] | undefined> {
+    return this.replies.find(commandId);
   }
 
   registerSolution(
     commandId: string,
     input: NewSolutionVersion,
-    replies: (registered: RegisteredSolution) => readonly AssetsReply[],
-  ): Promise<readonly AssetsReply[]> {
+    replies: (registered: RegisteredSolution) => readonly Reply[],
+  ): Promise<readonly Reply[]> {
     return this.dataSource.transaction(async (manager) => {
-      const stored = await storedReplies(manager, commandId);
+      const kept = this.replies.within(manager);
+      const stored = await kept.find(commandId);
       if (stored !== undefined) return stored;
 
       const signatureKey = signatureKeyOf(input.signature);
@@ -85,13 +80,14 @@ export class PgAssetRegistry implements AssetRegistry {
         sourceRunId: input.runId,
         parentAssetVersionId: null,
       });
-      return saveRepliesIn(manager, commandId, replies({ problem: toProblemRecord(problem), version: toRecord(version) }));
+      return kept.keep(commandId, replies({ problem: toProblemRecord(problem), version: toRecord(version) }));
     });
   }
 
-  registerVideo(commandId: string, input: NewVideoVersion, replies: (version: AssetVersionRecord) => readonly AssetsReply[]): Promise<readonly AssetsReply[]> {
+  registerVideo(commandId: string, input: NewVideoVersion, replies: (version: AssetVersionRecord) => readonly Reply[]): Promise<readonly Reply[]> {
     return this.dataSource.transaction(async (manager) => {
-      const stored = await storedReplies(manager, commandId);
+      const kept = this.replies.within(manager);
+      const stored = await kept.find(commandId);
       if (stored !== undefined) return stored;
       await manager
         .getRepository(ProblemEntity)
@@ -112,12 +108,12 @@ export class PgAssetRegistry implements AssetRegistry {
           sourceRunId: input.runId,
           parentAssetVersionId: input.solution.id,
         }));
-      return saveRepliesIn(manager, commandId, replies(toRecord(version)));
+      return kept.keep(commandId, replies(toRecord(version)));
     });
   }
 
-  saveReplies(commandId: string, replies: readonly AssetsReply[]): Promise<readonly AssetsReply[]> {
-    return this.dataSource.transaction((manager) => saveRepliesIn(manager, commandId, replies));
+  saveReplies(commandId: string, replies: readonly Reply[]): Promise<readonly Reply[]> {
+    return this.replies.keep(commandId, replies);
   }
 
   async findAssetVersion(id: string): Promise<AssetVersionRecord | undefined> {
@@ -142,25 +138,6 @@ async function insertVersion(manager: EntityManager, fields: Omit<AssetVersionEn
   const entity = manager.getRepository(AssetVersionEntity).create({ ...fields, version: nextVersion(latest?.latest), createdAt: new Date() });
   await manager.getRepository(AssetVersionEntity).insert(entity);
   return entity;
-}
-
-async function storedReplies(manager: EntityManager, commandId: string): Promise<readonly AssetsReply[] | undefined> {
-  const row = await manager.getRepository(CommandReplyEntity).findOneBy({ commandId });
-  return row === null ? undefined : storedRepliesSchema.parse(row.replies);
-}
-
-/** Stores the command's replies unless some are stored already; returns the stored ones. */
-async function saveRepliesIn(manager: EntityManager, commandId: string, replies: readonly AssetsReply[]): Promise<readonly AssetsReply[]> {
-  await manager
-    .createQueryBuilder()
-    .insert()
-    .into(CommandReplyEntity)
-    .values({ commandId, replies: storedRepliesSchema.parse(replies), createdAt: new Date() })
-    .orIgnore()
-    .execute();
-  const stored = await storedReplies(manager, commandId);
-  if (stored === undefined) throw new Error(`replies of command ${commandId} were not stored`);
-  return stored;
 }
 
 function toProblemRecord(row: ProblemEntity): ProblemRecord {

@@ -1,5 +1,6 @@
+import { hasErrorCode } from '@openpaw/contracts';
 import { Inject, Injectable } from '@nestjs/common';
-import { BlobNotFoundError, type BlobStore } from '@openpaw/providers/blob';
+import type { BlobStore } from '@openpaw/providers/blob';
 import { type RunProjection, RunProjectionStore } from '../projection/run-projection.store.js';
 import { pollUntil } from '../projection/poll-until.js';
 import { solutionAssetIdOf, videoPendingOf } from '../problems/workflow-result.js';
@@ -57,7 +58,7 @@ export class AssetAccess {
     try {
       return (await this.blobs.get(asset.storageKey)).body;
     } catch (error) {
-      if (error instanceof BlobNotFoundError) return undefined;
+      if (hasErrorCode(error, 'blob_not_found')) return undefined;
       throw error;
     }
   }

@@ -1,3 +1,4 @@
+import { hasErrorCode } from '@openpaw/contracts';
 import { Body, Controller, Get, HttpCode, Inject, NotFoundException, Param, Post, Req, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -10,7 +11,7 @@ import {
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import { BlobNotFoundError, type BlobStore } from '@openpaw/providers/blob';
+import type { BlobStore } from '@openpaw/providers/blob';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import { CurrentUser } from '../auth/current-user.decorator.js';
@@ -98,7 +99,7 @@ export class AssetsController {
       const link = await this.blobs.shareUrl(asset.storageKey, { expiresInSeconds: body.expires_in_seconds });
       return { asset_version_id: asset.assetVersionId, url: link.url, expires_at: link.expiresAt };
     } catch (error) {
-      if (error instanceof BlobNotFoundError) {
+      if (hasErrorCode(error, 'blob_not_found')) {
         throw new NotFoundException({ error: 'not_found', message: 'the asset’s content is missing from storage' });
       }
       throw error;

@@ -1,7 +1,8 @@
+import { hasErrorCode } from '@openpaw/contracts';
 import { Controller, ForbiddenException, Get, GoneException, Inject, NotFoundException, Param, Req, Res } from '@nestjs/common';
 import { ApiForbiddenResponse, ApiGoneResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PublicRoute } from '@openpaw/platform';
-import { BlobNotFoundError, type BlobStore } from '@openpaw/providers/blob';
+import type { BlobStore } from '@openpaw/providers/blob';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import { ApiZodParams, openApiSchema } from '../http/openapi.js';
@@ -48,7 +49,7 @@ export class SharedController {
     try {
       blob = await this.blobs.get(verified.key);
     } catch (error) {
-      if (error instanceof BlobNotFoundError) throw new NotFoundException({ error: 'not_found', message: 'the shared content no longer exists' });
+      if (hasErrorCode(error, 'blob_not_found')) throw new NotFoundException({ error: 'not_found', message: 'the shared content no longer exists' });
       throw error;
     }
     sendBlob(request, response, { body: blob.body, contentType: blob.info.contentType, caching: 'no-store' });

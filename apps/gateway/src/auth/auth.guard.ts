@@ -1,5 +1,6 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { hasErrorCode } from '@openpaw/contracts';
 import { PUBLIC_ROUTE } from '@openpaw/platform';
 import type { Request, Response } from 'express';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config.js';
@@ -36,9 +37,10 @@ export class AuthGuard implements CanActivate {
       request.user = await verifyAccessToken(this.config.jwt, token);
       return true;
     } catch (error) {
-      const reason = error instanceof InvalidTokenError ? error.reason : 'token is not valid';
-      response.setHeader('WWW-Authenticate', `Bearer realm="openpaw", error="invalid_token", error_description="${reason}"`);
-      throw new UnauthorizedException({ error: 'unauthorized', message: reason });
+      // Answered 401 by its code (the HTTP error filter); anything else the verifier threw is an invalid token too.
+      const invalid = hasErrorCode(error, 'invalid_token') ? error : new InvalidTokenError('token is not valid');
+      response.setHeader('WWW-Authenticate', `Bearer realm="openpaw", error="invalid_token", error_description="${invalid.message}"`);
+      throw invalid;
     }
   }
 }

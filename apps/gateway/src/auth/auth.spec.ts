@@ -4,6 +4,7 @@ import { PublicRoute } from '@openpaw/platform';
 import type { GatewayConfig } from '../config.js';
 import { type AuthenticatedRequest, AuthGuard } from './auth.guard.js';
 import { bearerTokenOf, signAccessToken, verifyAccessToken } from './tokens.js';
+import { filterResponse } from '../http/testing/filter-response.js';
 
 const jwt = { secret: 'unit-test-secret-unit-test-secret-123', issuer: 'openpaw', audience: 'openpaw-api' };
 const config = { jwt } as GatewayConfig;
@@ -93,7 +94,7 @@ describe('AuthGuard', () => {
   it('answers 401 naming the problem for a bad token', async () => {
     const { context, headers } = contextFor('private', 'Bearer aaa.bbb.ccc');
     const error = await guard.canActivate(context).catch((e: unknown) => e);
-    expect((error as UnauthorizedException).getResponse()).toEqual({ error: 'unauthorized', message: 'token is not valid' });
+    expect(filterResponse(error)).toEqual({ status: 401, body: { error: 'unauthorized', message: 'token is not valid' } });
     expect(headers['WWW-Authenticate']).toContain('error="invalid_token"');
   });
 

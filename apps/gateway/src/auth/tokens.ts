@@ -1,3 +1,4 @@
+import { hasErrorCode, OpenPawError } from '@openpaw/contracts';
 import { decodeProtectedHeader, errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import type { JwtConfig } from '../config.js';
 import { JWKS_ALGORITHMS, JwksKeys } from './jwks.js';
@@ -19,7 +20,8 @@ function rolesOf(claim: unknown): readonly string[] {
 /** A tier claim is a short lower-case name (`free`, `pro`, ...); anything else is ignored. */
 const TIER = /^[a-z][a-z0-9_-]{0,31}$/;
 
-export class InvalidTokenError extends Error {
+export class InvalidTokenError extends OpenPawError {
+  readonly code = 'invalid_token';
   constructor(readonly reason: string) {
     super(reason);
     this.name = 'InvalidTokenError';
@@ -92,7 +94,7 @@ export async function verifyAccessToken(config: JwtConfig, token: string): Promi
     const roles = rolesOf(payload['roles']);
     return { userId: payload.sub, ...(typeof tier === 'string' && TIER.test(tier) ? { tier } : {}), ...(roles.length === 0 ? {} : { roles }) };
   } catch (error) {
-    if (error instanceof InvalidTokenError) throw error;
+    if (hasErrorCode(error, 'invalid_token')) throw error;
     if (error instanceof errors.JWTExpired) throw new InvalidTokenError('token expired');
     if (error instanceof errors.JWTClaimValidationFailed) throw new InvalidTokenError(`token claim "${error.claim}" is not valid`);
     throw new InvalidTokenError('token is not valid');

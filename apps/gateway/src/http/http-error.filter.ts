@@ -1,4 +1,5 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { OpenPawError } from '@openpaw/contracts';
 import type { Response } from 'express';
 
 const CODES: Readonly<Record<number, string>> = {
@@ -20,6 +21,15 @@ export function errorCodeOf(status: number): string {
   return CODES[status] ?? (status >= 500 ? 'internal_error' : 'bad_request');
 }
 
+/**
+ * OpenPaw errors that may reach a response unhandled, by their stable `code`: the status and the
+ * body's `error` (the message is the error's own, so only codes whose messages are fit for the caller
+ * are listed). Any other OpenPaw error is an internal error like any exception.
+ */
+const RESPONSE_OF_CODE: Readonly<Record<string, { readonly status: number; readonly error: string }>> = {
+  invalid_token: { status: HttpStatus.UNAUTHORIZED, error: 'unauthorized' },
+};
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -28,7 +38,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * Every error is JSON: `{ error: <snake_case code>, message?, ... }`. Bodies already in that shape
  * (thrown by our handlers) and structured bodies without Nest's default `statusCode` (the readiness
  * report) pass through; Nest's defaults (`Cannot GET /x`, body-parser errors) are normalised;
- * anything else is a logged 500 that reveals nothing.
+ * OpenPaw errors are answered by their `code` (`RESPONSE_OF_CODE`); anything else is a logged 500
+ * that reveals nothing.
  */
 @Catch()
 export class HttpErrorFilter implements ExceptionFilter {
@@ -55,6 +66,10 @@ export class HttpErrorFilter implements ExceptionFilter {
       if (isRecord(payload) && !('statusCode' in payload)) return { status, body: payload };
       const message = isRecord(payload) ? payload['message'] : payload;
       return { status, body: { error: errorCodeOf(status), message: Array.isArray(message) ? message.join('; ') : String(message) } };
+    }
+    if (exception instanceof OpenPawError) {
+      const response = RESPONSE_OF_CODE[exception.code];
+      if (response !== undefined) return { status: response.status, body: { error: response.error, message: exception.message } };
     }
     this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
     return { status: HttpStatus.INTERNAL_SERVER_ERROR, body: { error: 'internal_error', message: 'internal error' } };

@@ -5,8 +5,9 @@ import { type AnyMessageDefinition, type Envelope, parseEnvelope } from '@openpa
 /**
  * Request/reply over the event stream for the routes that answer synchronously: a core NATS
  * subscription per replica on the answer subjects (like the run events), and a waiter per command id
- * (every awaited answer carries the command's id as `commandId`). Register the waiter before
- * publishing the command. Each service whose answers the gateway awaits has a subclass naming them.
+ * (every awaited answer carries the command's id as `commandId`). `request` registers the waiter,
+ * publishes the command and awaits its answer. Each service whose answers the gateway awaits has a
+ * subclass naming them.
  */
 export abstract class CommandReplies<Reply extends Envelope> implements OnModuleInit, OnApplicationShutdown {
   private readonly logger: Logger;
@@ -43,10 +44,31 @@ export abstract class CommandReplies<Reply extends Envelope> implements OnModule
   }
 
   /**
+   * Publishes command `commandId` (`publish`) and resolves with its answer, or `undefined` after
+   * `timeoutMs` (or when `signal` aborts); with `timeoutMs` 0, publishes without waiting. The waiter
+   * is registered before publishing, so an answer that comes at once is not missed; a failed publish
+   * stops the wait and throws.
+   */
+  async request(commandId: string, wait: { readonly timeoutMs: number; readonly signal?: AbortSignal }, publish: () => Promise<unknown>): Promise<Reply | undefined> {
+    if (wait.timeoutMs <= 0) {
+      await publish();
+      return undefined;
+    }
+    const waiting = this.waitFor(commandId, wait.timeoutMs, wait.signal);
+    try {
+      await publish();
+    } catch (error) {
+      waiting.cancel();
+      throw error;
+    }
+    return waiting.reply;
+  }
+
+  /**
    * Resolves with the answer to command `commandId`, or `undefined` after `timeoutMs` (or when
    * `signal` aborts). `cancel()` stops waiting (e.g. when publishing the command failed).
    */
-  waitFor(commandId: string, timeoutMs: number, signal?: AbortSignal): { readonly reply: Promise<Reply | undefined>; cancel(): void } {
+  private waitFor(commandId: string, timeoutMs: number, signal?: AbortSignal): { readonly reply: Promise<Reply | undefined>; cancel(): void } {
     let cancel: () => void = () => undefined;
     const reply = new Promise<Reply | undefined>((resolve) => {
       const finish = (value: Reply | undefined): void => {

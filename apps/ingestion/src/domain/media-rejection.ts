@@ -1,3 +1,4 @@
+import { OpenPawError } from '@openpaw/contracts';
 /**
  * Why an input was refused. These are the reason codes of `ingestion.MediaRejected`; the saga turns
  * them into `FAILED` with the code as its error, so the set is closed and every refusal maps to one.
@@ -11,7 +12,8 @@ export type RejectionReason = (typeof REJECTION_REASONS)[number];
  * (`ingestProblem`) catches it and returns a typed rejection, so callers never see a crash for a bad
  * input; any other error is a bug or an infrastructure failure and is allowed to propagate.
  */
-export class MediaRejectedError extends Error {
+export class MediaRejectedError extends OpenPawError {
+  readonly code = 'media_rejected';
   override readonly name = 'MediaRejectedError';
 
   constructor(

@@ -1,3 +1,4 @@
+import { OpenPawError } from '@openpaw/contracts';
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -72,7 +73,8 @@ export interface TesseractPoolOptions {
   readonly langPath?: string;
 }
 
-export class OcrPoolClosedError extends Error {
+export class OcrPoolClosedError extends OpenPawError {
+  readonly code = 'ocr_pool_closed';
   override readonly name = 'OcrPoolClosedError';
 }
 

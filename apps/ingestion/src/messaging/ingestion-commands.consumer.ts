@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Envelope, MediaNormalized, MediaRejected, type MessageData, NormalizeMedia } from '@openpaw/contracts';
-import { type HandlerOutcome, MESSAGE_PUBLISHER, type MessagePublisher, OnMessage, replyMetaFor } from '@openpaw/messaging';
+import { type Envelope, type MessageData, NormalizeMedia } from '@openpaw/contracts';
+import { type HandlerOutcome, MESSAGE_PUBLISHER, type MessagePublisher, OnMessage, publishReplies } from '@openpaw/messaging';
 import { NormalizeMediaHandler } from '../handlers/normalize-media/normalize-media.handler.js';
-import type { IngestionReply } from '../ports.js';
 
 export const INGESTION_SOURCE = '/openpaw/ingestion';
 
@@ -22,19 +21,7 @@ export class IngestionCommandsConsumer {
   @OnMessage(NormalizeMedia)
   async onNormalizeMedia(envelope: Envelope<MessageData<typeof NormalizeMedia>>): Promise<HandlerOutcome> {
     const reply = await this.normalizeMedia.execute({ commandId: envelope.id, data: envelope.data });
-    await this.publish(envelope, reply);
+    await publishReplies(this.publisher, envelope, [reply], { source: INGESTION_SOURCE, subject: envelope.data.runId });
     return { kind: 'ack' };
-  }
-
-  private async publish(command: Envelope<MessageData<typeof NormalizeMedia>>, reply: IngestionReply): Promise<void> {
-    const meta = replyMetaFor(command, { id: reply.id, source: INGESTION_SOURCE, subject: command.data.runId });
-    switch (reply.type) {
-      case 'MediaNormalized':
-        await this.publisher.publish(MediaNormalized, reply.data, meta);
-        return;
-      case 'MediaRejected':
-        await this.publisher.publish(MediaRejected, reply.data, meta);
-        return;
-    }
   }
 }

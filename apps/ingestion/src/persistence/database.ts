@@ -1,10 +1,10 @@
 import type { Provider } from '@nestjs/common';
+import { PgKeptReplyStore } from '@openpaw/messaging';
 import { serviceDatabaseProviders } from '@openpaw/platform';
 import type { DataSource } from 'typeorm';
 import { INGESTION_SCHEMA } from '../config.js';
 import { INGESTION_REPLIES, INGESTION_SETTINGS } from '../ports.js';
 import { ingestionMigrations } from './migrations/index.js';
-import { PgIngestionReplyStore } from './pg-ingestion-reply.store.js';
 
 export const INGESTION_DATA_SOURCE = Symbol('openpaw.ingestion.dataSource');
 
@@ -19,6 +19,6 @@ export const databaseProviders: Provider[] = [
   {
     provide: INGESTION_REPLIES,
     inject: [INGESTION_DATA_SOURCE],
-    useFactory: (dataSource: DataSource) => new PgIngestionReplyStore(dataSource),
+    useFactory: (dataSource: DataSource) => new PgKeptReplyStore(dataSource, INGESTION_SCHEMA),
   },
 ];

@@ -10,7 +10,7 @@ import {
   ScorePapers,
   SearchPaperSources,
 } from '@openpaw/contracts';
-import { type HandlerOutcome, MESSAGE_PUBLISHER, type MessagePublisher, OnMessage } from '@openpaw/messaging';
+import { type HandlerOutcome, MESSAGE_PUBLISHER, type MessagePublisher, OnMessage, publishReplies, type Reply } from '@openpaw/messaging';
 import { BuildSearchStrategyHandler } from '../handlers/build-search-strategy/build-search-strategy.handler.js';
 import { DeduplicatePapersHandler } from '../handlers/deduplicate-papers/deduplicate-papers.handler.js';
 import { ImportLibraryReferencesHandler } from '../handlers/import-library-references/import-library-references.handler.js';
@@ -18,8 +18,6 @@ import { OrganisePapersHandler } from '../handlers/organise-papers/organise-pape
 import { ParsePaperSearchIntentHandler } from '../handlers/parse-paper-search-intent/parse-paper-search-intent.handler.js';
 import { ScorePapersHandler } from '../handlers/score-papers/score-papers.handler.js';
 import { SearchPaperSourcesHandler } from '../handlers/search-paper-sources/search-paper-sources.handler.js';
-import type { ResearchReply } from '../ports.js';
-import { publishResearchReply } from './publish-research-reply.js';
 
 export const RESEARCH_SOURCE = '/openpaw/research';
 
@@ -76,14 +74,8 @@ export class ResearchCommandsConsumer {
     return this.answer(envelope, envelope.data.importId, this.importLibrary.execute({ commandId: envelope.id, data: envelope.data }));
   }
 
-  private async answer(command: Envelope<unknown>, subject: string, reply: Promise<ResearchReply>): Promise<HandlerOutcome> {
-    await publishResearchReply(this.publisher, await reply, {
-      source: RESEARCH_SOURCE,
-      correlationId: command.correlationid,
-      causationId: command.id,
-      subject,
-      ...(command.userid === undefined ? {} : { userId: command.userid }),
-    });
+  private async answer(command: Envelope<unknown>, subject: string, reply: Promise<Reply>): Promise<HandlerOutcome> {
+    await publishReplies(this.publisher, command, [await reply], { source: RESEARCH_SOURCE, subject });
     return { kind: 'ack' };
   }
 }

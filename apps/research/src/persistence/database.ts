@@ -1,13 +1,12 @@
 import { Inject, Injectable, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import { PgKeptReplyStore } from '@openpaw/messaging';
 import { openDatabase } from '@openpaw/persistence';
 import type { DataSource } from 'typeorm';
 import { RESEARCH_SCHEMA, type ResearchSettings } from '../config.js';
 import { RESEARCH_LIBRARY, RESEARCH_REPLIES, RESEARCH_SETTINGS } from '../ports.js';
 import { LibraryReferenceEntity } from './library-reference.entity.js';
 import { researchMigrations } from './migrations/index.js';
-import { PaperSearchReplyEntity } from './paper-search-reply.entity.js';
 import { PgLibraryStore } from './pg-library-store.js';
-import { PgReplyStore } from './pg-reply-store.js';
 
 export const RESEARCH_DATA_SOURCE = Symbol('openpaw.research.dataSource');
 
@@ -16,7 +15,7 @@ export function openResearchDatabase(settings: Pick<ResearchSettings, 'databaseU
   return openDatabase({
     url: settings.databaseUrl,
     schema: RESEARCH_SCHEMA,
-    entities: [LibraryReferenceEntity, PaperSearchReplyEntity],
+    entities: [LibraryReferenceEntity],
     migrations: researchMigrations,
     poolSize: settings.poolSize,
     applicationName: 'openpaw-research',
@@ -36,6 +35,6 @@ export class ResearchDatabaseLifecycle implements OnApplicationShutdown {
 export const databaseProviders: Provider[] = [
   { provide: RESEARCH_DATA_SOURCE, inject: [RESEARCH_SETTINGS], useFactory: (settings: ResearchSettings): Promise<DataSource> => openResearchDatabase(settings) },
   { provide: RESEARCH_LIBRARY, inject: [RESEARCH_DATA_SOURCE], useFactory: (dataSource: DataSource) => new PgLibraryStore(dataSource) },
-  { provide: RESEARCH_REPLIES, inject: [RESEARCH_DATA_SOURCE], useFactory: (dataSource: DataSource) => new PgReplyStore(dataSource) },
+  { provide: RESEARCH_REPLIES, inject: [RESEARCH_DATA_SOURCE], useFactory: (dataSource: DataSource) => new PgKeptReplyStore(dataSource, RESEARCH_SCHEMA) },
   ResearchDatabaseLifecycle,
 ];

@@ -1,10 +1,12 @@
 import type { Provider } from '@nestjs/common';
 import { RESEARCH_WEBHOOK_SECRET_PURPOSE } from '@openpaw/contracts';
+import { PgKeptReplyStore } from '@openpaw/messaging';
 import { MessageLogContext } from '@openpaw/platform';
 import { type BlobStore, createBlobStoreFromEnv, InMemoryUserKeyStore, type LlmClient, UserKeyVault } from '@openpaw/providers';
 import { SecretSealer } from '@openpaw/providers/keys';
 import type { DataSource } from 'typeorm';
 import { RESEARCH_DATA_SOURCE } from '../persistence/database.js';
+import { RESEARCH_SCHEMA } from '../config.js';
 import { RESEARCH_LLM } from '../ports.js';
 import { LegCancellations } from './cancellation/leg-cancellations.js';
 import { ResearchEndedSubscription } from './cancellation/research-ended.subscription.js';
@@ -17,7 +19,6 @@ import { SynthesizeResearchHandler } from './handlers/synthesize-research/synthe
 import { ResearchFlowConsumer } from './messaging/research-flow.consumer.js';
 import { ResearchWebhookConsumer } from './messaging/research-webhook.consumer.js';
 import { ResearchWebhookDeliveries } from './messaging/research-webhook-deliveries.js';
-import { PgFlowReplyStore } from './persistence/pg-flow-reply-store.js';
 import {
   FLOW_BLOBS,
   FLOW_CANCELLATIONS,
@@ -61,7 +62,7 @@ export function researchFlowProviders(settings: ResearchFlowSettings, adapters: 
       useFactory: async (log: MessageLogContext): Promise<BlobStore | null> =>
         adapters.blobs !== undefined ? adapters.blobs : settings.shareTtlSeconds === 0 ? null : createBlobStoreFromEnv(process.env, { logger: log }),
     },
-    { provide: FLOW_REPLIES, inject: [RESEARCH_DATA_SOURCE], useFactory: (dataSource: DataSource) => new PgFlowReplyStore(dataSource) },
+    { provide: FLOW_REPLIES, inject: [RESEARCH_DATA_SOURCE], useFactory: (dataSource: DataSource) => new PgKeptReplyStore(dataSource, RESEARCH_SCHEMA) },
     { provide: FLOW_CANCELLATIONS, useValue: new LegCancellations() },
     { provide: FLOW_PROVIDERS, inject: [RESEARCH_LLM], useFactory: (llm: LlmClient) => createResearchProviders(llm, settings) },
     { provide: ReportSharer, inject: [FLOW_BLOBS], useFactory: (blobs: BlobStore | null) => new ReportSharer(blobs, settings.shareTtlSeconds) },

@@ -1,21 +1,7 @@
 import type { LibraryReference } from '../library/reference.js';
 import { paperIdOf } from '../paper-search/papers/paper-id.js';
 import { contentWords, stem } from '../paper-search/text/normalise.js';
-import type { LibraryHit, LibraryQuery, LibraryStore, ReplyStore, ResearchReply } from '../ports.js';
-
-/** The reply store port in memory, for handler unit specs (the PostgreSQL one is in the service test). */
-export class InMemoryReplyStore implements ReplyStore {
-  readonly kept = new Map<string, ResearchReply>();
-
-  find(commandId: string): Promise<ResearchReply | undefined> {
-    return Promise.resolve(this.kept.get(commandId));
-  }
-
-  keep(commandId: string, reply: ResearchReply): Promise<ResearchReply> {
-    if (!this.kept.has(commandId)) this.kept.set(commandId, reply);
-    return Promise.resolve(this.kept.get(commandId)!);
-  }
-}
+import type { LibraryHit, LibraryQuery, LibraryStore } from '../ports.js';
 
 /**
  * The library store port in memory: a reference matches when every word of one phrase is in its

@@ -1,3 +1,4 @@
+import { OpenPawError } from '@openpaw/contracts';
 export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
 
 /** Stored beside every vector. `asset_version_id` is what a hit resolves to; the rest is free-form. */
@@ -23,7 +24,8 @@ export interface VectorIndex {
   delete(id: string): Promise<void>;
 }
 
-export class VectorDimensionError extends Error {
+export class VectorDimensionError extends OpenPawError {
+  readonly code = 'vector_dimension_mismatch';
   override readonly name = 'VectorDimensionError';
 }
 

@@ -1,11 +1,11 @@
 import type { Provider } from '@nestjs/common';
+import { PgKeptReplyStore } from '@openpaw/messaging';
 import { serviceDatabaseProviders } from '@openpaw/platform';
 import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import { RETRIEVAL_SCHEMA } from '../config.js';
 import { RETRIEVAL_REPLIES, RETRIEVAL_SETTINGS } from '../ports.js';
 import { retrievalMigrations } from './migrations/index.js';
-import { PgRetrievalReplyStore } from './pg-retrieval-reply.store.js';
 
 export const RETRIEVAL_DATA_SOURCE = Symbol('openpaw.retrieval.dataSource');
 
@@ -33,6 +33,6 @@ export const databaseProviders: Provider[] = [
   {
     provide: RETRIEVAL_REPLIES,
     inject: [RETRIEVAL_DATA_SOURCE],
-    useFactory: (dataSource: DataSource) => new PgRetrievalReplyStore(dataSource),
+    useFactory: (dataSource: DataSource) => new PgKeptReplyStore(dataSource, RETRIEVAL_SCHEMA),
   },
 ];

@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Envelope, type EnvelopeMeta, GenerateSolution, type MessageData, SolutionFailed, SolutionGenerated } from '@openpaw/contracts';
-import { type HandlerOutcome, MESSAGE_PUBLISHER, type MessagePublisher, OnMessage, replyMetaFor } from '@openpaw/messaging';
+import { type Envelope, GenerateSolution, type MessageData } from '@openpaw/contracts';
+import { type HandlerOutcome, MESSAGE_PUBLISHER, type MessagePublisher, OnMessage, publishReplies } from '@openpaw/messaging';
 import { GenerateSolutionHandler } from '../handlers/generate-solution/generate-solution.handler.js';
-import type { SolveReply } from '../ports.js';
 
 export const SOLVE_SOURCE = '/openpaw/solve';
 
@@ -24,18 +23,7 @@ export class SolveCommandsConsumer {
     if (result.kind === 'busy') {
       return { kind: 'retry', reason: 'another delivery of this solve attempt is in progress', delayMs: result.retryInMs + 250 };
     }
-    await publishSolveReply(this.publisher, result.reply, replyMetaFor(envelope, { id: result.reply.id, source: SOLVE_SOURCE, subject: envelope.data.runId }));
+    await publishReplies(this.publisher, envelope, [result.reply], { source: SOLVE_SOURCE, subject: envelope.data.runId });
     return { kind: 'ack' };
-  }
-}
-
-async function publishSolveReply(publisher: MessagePublisher, reply: SolveReply, meta: EnvelopeMeta): Promise<void> {
-  switch (reply.kind) {
-    case 'generated':
-      await publisher.publish(SolutionGenerated, reply.data, meta);
-      return;
-    case 'failed':
-      await publisher.publish(SolutionFailed, reply.data, meta);
-      return;
   }
 }

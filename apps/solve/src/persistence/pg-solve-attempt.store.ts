@@ -1,14 +1,17 @@
-import { SolutionFailed, SolutionGenerated, solutionProvenance } from '@openpaw/contracts';
+import { SolutionFailed, solutionProvenance } from '@openpaw/contracts';
+import { isReplyOf, keptForm, type Reply, restoredReplies } from '@openpaw/messaging';
 import type { DataSource } from 'typeorm';
 import { z } from 'zod';
-import type { AttemptClaim, AttemptKey, SolveAttemptStore, SolveReply, StoredAnswer } from '../ports.js';
+import type { AttemptClaim, AttemptKey, SolveAttemptStore, StoredAnswer } from '../ports.js';
 import { solutionAnswerSchema } from '../solution/prompt.js';
 import { SolutionAttemptEntity } from './solution-attempt.entity.js';
 
-const storedReplySchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('generated'), id: z.string(), data: SolutionGenerated.schema }),
-  z.object({ kind: z.literal('failed'), id: z.string(), data: SolutionFailed.schema }),
-]);
+/** The attempt's one reply, from its kept form (`@openpaw/messaging`: `[{ subject, id, data }]`). */
+function storedReply(kept: unknown): Reply {
+  const [reply] = restoredReplies(kept);
+  if (reply === undefined) throw new Error('a done attempt has no kept reply');
+  return reply;
+}
 const storedAnswerSchema = z.object({ value: solutionAnswerSchema, provenance: solutionProvenance });
 
 interface ClaimRow {
@@ -47,7 +50,7 @@ export class PgSolveAttemptStore implements SolveAttemptStore {
       [key.runId, key.attempt, leaseMs],
     );
     const current = existing[0];
-    if (current?.status === 'done') return { kind: 'done', reply: storedReplySchema.parse(current.reply) };
+    if (current?.status === 'done') return { kind: 'done', reply: storedReply(current.reply) };
     // Claimed by a live delivery (or inserted by one after this statement's snapshot: look again soon).
     return { kind: 'busy', retryInMs: Math.ceil(Number(current?.retry_in_ms ?? 1_000)) };
   }
@@ -59,13 +62,13 @@ export class PgSolveAttemptStore implements SolveAttemptStore {
     );
   }
 
-  async complete(key: AttemptKey, reply: SolveReply): Promise<void> {
+  async complete(key: AttemptKey, reply: Reply): Promise<void> {
     await this.dataSource.getRepository(SolutionAttemptEntity).update(
       { runId: key.runId, attempt: key.attempt },
       {
         status: 'done',
-        reply: storedReplySchema.parse(reply),
-        errorCode: reply.kind === 'failed' ? reply.data.errorCode : null,
+        reply: keptForm([reply]),
+        errorCode: isReplyOf(reply, SolutionFailed) ? reply.data.errorCode : null,
         updatedAt: new Date(),
       },
     );

@@ -1,7 +1,6 @@
-import { deterministicUuid, type MessageData, VisualStepFailed } from '@openpaw/contracts';
+import { type MessageData, VisualStepFailed } from '@openpaw/contracts';
+import { type Reply, replyTo } from '@openpaw/messaging';
 import type { StepProviderFailure } from '../observation/step-failure.js';
-
-export type StepFailedReply = { readonly kind: 'step_failed'; readonly id: string; readonly data: MessageData<typeof VisualStepFailed> };
 
 export function stepFailedReply(
   commandId: string,
@@ -9,19 +8,15 @@ export function stepFailedReply(
   command: MessageData<typeof VisualStepFailed>['command'],
   failure: StepProviderFailure,
   cacheHit = false,
-): StepFailedReply {
-  return {
-    kind: 'step_failed',
-    id: deterministicUuid(commandId, VisualStepFailed.subject),
-    data: {
-      runId: data.runId,
-      commandId,
-      step: data.step,
-      command,
-      errorCode: failure.code,
-      retryable: failure.retryable,
-      detail: failure.detail,
-      usage: { ...failure.usage, cacheHit },
-    },
-  };
+): Reply {
+  return replyTo(commandId, VisualStepFailed, {
+    runId: data.runId,
+    commandId,
+    step: data.step,
+    command,
+    errorCode: failure.code,
+    retryable: failure.retryable,
+    detail: failure.detail,
+    usage: { ...failure.usage, cacheHit },
+  });
 }

@@ -1,25 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  CandidatesDiscovered,
-  DiscoverCandidates,
-  EdgeRefuted,
-  EdgeVerified,
-  type Envelope,
-  ExpansionSelected,
-  type MessageData,
-  SelectNextExpansion,
-  VerifyEdge,
-  VisualStepFailed,
-} from '@openpaw/contracts';
-import { type HandlerOutcome, MESSAGE_PUBLISHER, type MessagePublisher, OnMessage, replyMetaFor } from '@openpaw/messaging';
-import type { DiscoverCandidatesReply } from '../handlers/discover-candidates/discover-candidates.handler.js';
-import type { SelectNextExpansionReply } from '../handlers/select-next-expansion/select-next-expansion.handler.js';
-import type { VerifyEdgeReply } from '../handlers/verify-edge/verify-edge.handler.js';
+import { DiscoverCandidates, type Envelope, type MessageData, SelectNextExpansion, VerifyEdge } from '@openpaw/contracts';
+import { type HandlerOutcome, MESSAGE_PUBLISHER, type MessagePublisher, OnMessage, publishReplies, type Reply } from '@openpaw/messaging';
 import { VISUAL_SEARCH_HANDLERS, type VisualSearchHandlers } from '../composition.js';
 
 export const VISUAL_SEARCH_SOURCE = '/openpaw/visual-search';
-
-type VisualReply = VerifyEdgeReply | DiscoverCandidatesReply | SelectNextExpansionReply;
 
 /**
  * The visual-search service's JetStream transport (lane `visual`): builds each command from its
@@ -37,40 +21,21 @@ export class VisualSearchCommandsConsumer {
 
   @OnMessage(VerifyEdge)
   async onVerifyEdge(envelope: Envelope<MessageData<typeof VerifyEdge>>): Promise<HandlerOutcome> {
-    await this.publish(envelope, await this.handlers.verifyEdge.execute({ commandId: envelope.id, data: envelope.data }));
-    return { kind: 'ack' };
+    return this.answer(envelope, await this.handlers.verifyEdge.execute({ commandId: envelope.id, data: envelope.data }));
   }
 
   @OnMessage(DiscoverCandidates)
   async onDiscoverCandidates(envelope: Envelope<MessageData<typeof DiscoverCandidates>>): Promise<HandlerOutcome> {
-    await this.publish(envelope, await this.handlers.discoverCandidates.execute({ commandId: envelope.id, data: envelope.data }));
-    return { kind: 'ack' };
+    return this.answer(envelope, await this.handlers.discoverCandidates.execute({ commandId: envelope.id, data: envelope.data }));
   }
 
   @OnMessage(SelectNextExpansion)
   async onSelectNextExpansion(envelope: Envelope<MessageData<typeof SelectNextExpansion>>): Promise<HandlerOutcome> {
-    await this.publish(envelope, await this.handlers.selectNextExpansion.execute({ commandId: envelope.id, data: envelope.data }));
-    return { kind: 'ack' };
+    return this.answer(envelope, await this.handlers.selectNextExpansion.execute({ commandId: envelope.id, data: envelope.data }));
   }
 
-  private async publish(command: Envelope<{ readonly runId: string }>, reply: VisualReply): Promise<void> {
-    const meta = replyMetaFor(command, { id: reply.id, source: VISUAL_SEARCH_SOURCE, subject: command.data.runId });
-    switch (reply.kind) {
-      case 'edge_verified':
-        await this.publisher.publish(EdgeVerified, reply.data, meta);
-        return;
-      case 'edge_refuted':
-        await this.publisher.publish(EdgeRefuted, reply.data, meta);
-        return;
-      case 'candidates_discovered':
-        await this.publisher.publish(CandidatesDiscovered, reply.data, meta);
-        return;
-      case 'expansion_selected':
-        await this.publisher.publish(ExpansionSelected, reply.data, meta);
-        return;
-      case 'step_failed':
-        await this.publisher.publish(VisualStepFailed, reply.data, meta);
-        return;
-    }
+  private async answer(command: Envelope<{ readonly runId: string }>, reply: Reply): Promise<HandlerOutcome> {
+    await publishReplies(this.publisher, command, [reply], { source: VISUAL_SEARCH_SOURCE, subject: command.data.runId });
+    return { kind: 'ack' };
   }
 }

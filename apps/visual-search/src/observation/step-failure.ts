@@ -1,10 +1,11 @@
+import { OpenPawError } from '@openpaw/contracts';
 import { ProviderError } from '@openpaw/providers';
 import type { StepUsage } from './image-observer.js';
 
 export type StepErrorCode = 'search_unavailable' | 'recognition_unavailable';
 
 /** A provider stayed unavailable (after its own retries) or refused the call: the step cannot finish. */
-export class StepProviderFailure extends Error {
+export class StepProviderFailure extends OpenPawError {
   override readonly name = 'StepProviderFailure';
   constructor(
     readonly code: StepErrorCode,

@@ -1,3 +1,4 @@
+import { OpenPawError } from '@openpaw/contracts';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { type Env, envValue } from '../shared/env.js';
 import type { ProviderCredentials } from '../llm/port.js';
@@ -6,7 +7,8 @@ import { KEY_PROVIDERS, type KeyProvider, type StoredUserKey, type UserKeyStore 
 export const KEY_ENCRYPTION_KEY_ENV = 'OPENPAW_KEY_ENCRYPTION_KEY';
 
 /** A stored key could not be decrypted (wrong encryption key, tampering, or a row moved to another user). */
-export class UserKeyDecryptionError extends Error {
+export class UserKeyDecryptionError extends OpenPawError {
+  readonly code = 'user_key_undecryptable';
   override readonly name = 'UserKeyDecryptionError';
   constructor(
     readonly userId: string,

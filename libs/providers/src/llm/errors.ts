@@ -1,10 +1,12 @@
+import { OpenPawError } from '@openpaw/contracts';
 import { redactSecrets } from '../shared/redact.js';
 import type { AttemptRecord, ProviderErrorKind, TokenUsage } from './port.js';
 
 const RETRYABLE: ReadonlySet<ProviderErrorKind> = new Set(['rate_limited', 'server_error', 'timeout', 'network']);
 
 /** The one error an adapter throws: a normalised provider failure, with secrets redacted from its message. */
-export class ProviderError extends Error {
+export class ProviderError extends OpenPawError {
+  readonly code = 'llm_provider_error';
   override readonly name = 'ProviderError';
   readonly retryable: boolean;
 
@@ -30,7 +32,8 @@ export class ProviderError extends Error {
 }
 
 /** Every model of the chain failed (or was skipped); carries what was tried. */
-export class LlmCallFailedError extends Error {
+export class LlmCallFailedError extends OpenPawError {
+  readonly code = 'llm_call_failed';
   override readonly name = 'LlmCallFailedError';
   constructor(
     readonly attempts: readonly AttemptRecord[],
@@ -41,7 +44,8 @@ export class LlmCallFailedError extends Error {
 }
 
 /** The run's budget cannot cover the worst-case cost of the call; nothing was sent. */
-export class CostCapExceededError extends Error {
+export class CostCapExceededError extends OpenPawError {
+  readonly code = 'cost_cap_exceeded';
   override readonly name = 'CostCapExceededError';
   constructor(
     readonly runId: string,
@@ -63,7 +67,8 @@ export class CostCapExceededError extends Error {
 }
 
 /** The model's reply did not validate against the schema, even after one re-ask. */
-export class StructuredOutputError extends Error {
+export class StructuredOutputError extends OpenPawError {
+  readonly code = 'invalid_structured_output';
   override readonly name = 'StructuredOutputError';
   constructor(
     /** The last reply, as the model sent it. */

@@ -1,10 +1,12 @@
+import { OpenPawError } from '@openpaw/contracts';
 import sharp, { type Metadata } from 'sharp';
 
 /** Rekognition's limit for image bytes sent inline. */
 export const MAX_RECOGNITION_BYTES = 5 * 1024 * 1024;
 const MAX_SIDE = 4096;
 
-export class UnsupportedImageError extends Error {
+export class UnsupportedImageError extends OpenPawError {
+  readonly code = 'unsupported_image';
   override readonly name = 'UnsupportedImageError';
 }
 

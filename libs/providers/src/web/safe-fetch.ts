@@ -1,3 +1,4 @@
+import { OpenPawError } from '@openpaw/contracts';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { IncomingMessage } from 'node:http';
 import { request as httpRequest } from 'node:http';
@@ -9,7 +10,8 @@ import { type AddressClass, classifyAddress } from './ip-address-policy.js';
 /** Why a user-supplied URL was not fetched (the codes match `ingestion.MediaRejected`'s). */
 export type UrlFetchRefusal = 'unsafe_url' | 'fetch_failed' | 'too_large' | 'unsupported_type';
 
-export class UrlFetchError extends Error {
+export class UrlFetchError extends OpenPawError {
+  readonly code = 'url_fetch_refused';
   override readonly name = 'UrlFetchError';
 
   constructor(

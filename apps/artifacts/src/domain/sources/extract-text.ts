@@ -1,10 +1,12 @@
+import { OpenPawError } from '@openpaw/contracts';
 import { readHtml } from '@openpaw/providers';
 import { pdfToText } from '../text/pdf-text.js';
 
 export type DocumentFormat = 'pdf' | 'html' | 'text';
 
 /** Thrown for bytes that are not a document this service can read. */
-export class UnsupportedDocumentError extends Error {
+export class UnsupportedDocumentError extends OpenPawError {
+  readonly code = 'unsupported_document';
   constructor(message: string) {
     super(message);
     this.name = 'UnsupportedDocumentError';

@@ -1,7 +1,9 @@
+import { OpenPawError } from '@openpaw/contracts';
 import { safeFetch as fetchUserUrl, UrlFetchError } from '@openpaw/providers';
 
 /** Why a URL source could not be fetched. */
-export class FetchRefusedError extends Error {
+export class FetchRefusedError extends OpenPawError {
+  readonly code = 'fetch_refused';
   constructor(
     message: string,
     readonly reason: 'fetch_failed' | 'too_large',

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { AddSource, type MessageData, SourceIndexed, SourceRejected } from '@openpaw/contracts';
+import { AddSource, type MessageData, SourceIndexed, SourceRejected, OpenPawError } from '@openpaw/contracts';
 import { BlobNotFoundError, type BlobStore, type Embedder } from '@openpaw/providers';
+import { type Reply, replyTo } from '@openpaw/messaging';
 import type { ArtifactsSettings } from '../../config.js';
 import { documentFormatOf, extractText, UnsupportedDocumentError } from '../../domain/sources/extract-text.js';
 import { FetchRefusedError } from '../../domain/sources/safe-fetch.js';
@@ -12,8 +13,6 @@ import {
   ARTIFACTS_EMBEDDER,
   ARTIFACTS_SETTINGS,
   type ChunkRecord,
-  reply,
-  type Reply,
   SOURCE_STORE,
   type SourceStore,
   URL_FETCHER,
@@ -29,7 +28,8 @@ export interface AddSourceCommand {
 
 type Rejection = MessageData<typeof SourceRejected>['reason'];
 
-class SourceRejectedError extends Error {
+class SourceRejectedError extends OpenPawError {
+  readonly code = 'source_rejected';
   constructor(
     readonly reason: Rejection,
     message: string,
@@ -61,7 +61,7 @@ export class AddSourceHandler {
   async execute(command: AddSourceCommand): Promise<readonly Reply[]> {
     const { data } = command;
     const rejected = (reason: Rejection, detail: string): Reply[] => [
-      reply(SourceRejected, { sourceId: data.sourceId, commandId: command.commandId, notebookId: data.notebookId, reason, detail }),
+      replyTo(command.commandId, SourceRejected, { sourceId: data.sourceId, commandId: command.commandId, notebookId: data.notebookId, reason, detail }),
     ];
     let document: { text: string; title?: string; uri: string | null };
     try {
@@ -97,7 +97,7 @@ export class AddSourceHandler {
         return rejected('superseded', 'a newer revision of this source was indexed already');
       case 'applied':
         return [
-          reply(SourceIndexed, {
+          replyTo(command.commandId, SourceIndexed, {
             sourceId: data.sourceId,
             commandId: command.commandId,
             notebookId: data.notebookId,

@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type AnswerChat, ChatAnswered, ChatFailed, type MessageData, type SnapshotChunk } from '@openpaw/contracts';
 import type { LlmClient } from '@openpaw/providers';
+import { type Reply, replyTo } from '@openpaw/messaging';
 import { chatMessages } from '../../domain/agent/prompts.js';
-import { ARTIFACTS_LLM, ARTIFACTS_SETTINGS, reply, type Reply } from '../../ports.js';
+import { ARTIFACTS_LLM, ARTIFACTS_SETTINGS } from '../../ports.js';
 import type { ArtifactsSettings } from '../../config.js';
 import { NotebookRetriever } from '../capture-snapshot/capture-snapshot.handler.js';
 import { llmFailureOf } from '../llm-failure.js';
@@ -31,7 +32,7 @@ export class AnswerChatHandler {
   async execute(command: AnswerChatCommand): Promise<readonly Reply[]> {
     const { data } = command;
     const failed = (errorCode: MessageData<typeof ChatFailed>['errorCode'], error: string): Reply[] => [
-      reply(ChatFailed, { commandId: command.commandId, notebookId: data.notebookId, errorCode, error }),
+      replyTo(command.commandId, ChatFailed, { commandId: command.commandId, notebookId: data.notebookId, errorCode, error }),
     ];
     const retrieved = await this.retriever.retrieve(data.userId, data.notebookId, data.sourceIds, data.message, CHAT_K);
     if (retrieved.kind === 'unknownSources') return failed('unknown_sources', `unknown source ids in notebook ${data.notebookId}: ${retrieved.missing.join(', ')}`);
@@ -44,7 +45,7 @@ export class AnswerChatHandler {
       const referenced = [...answer.text.matchAll(/\[(\d{1,2})\]/g)].map((m) => chunks[Number(m[1]) - 1]).filter((c): c is SnapshotChunk => c !== undefined);
       const cited = referenced.length > 0 ? [...new Map(referenced.map((c) => [c.chunk_id, c])).values()] : chunks;
       return [
-        reply(ChatAnswered, {
+        replyTo(command.commandId, ChatAnswered, {
           commandId: command.commandId,
           notebookId: data.notebookId,
           answer: answer.text,

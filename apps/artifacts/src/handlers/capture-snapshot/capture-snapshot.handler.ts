@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ArtifactStepFailed, type CaptureSnapshot, type MessageData, type RetrievalSnapshot, SnapshotCaptured } from '@openpaw/contracts';
 import type { Embedder } from '@openpaw/providers';
+import { type Reply, replyTo } from '@openpaw/messaging';
 import { type RankedChunk, rankChunks } from '../../domain/retrieval/rank-chunks.js';
-import { ARTIFACTS_EMBEDDER, reply, type Reply, SOURCE_STORE, type SourceStore } from '../../ports.js';
+import { ARTIFACTS_EMBEDDER, SOURCE_STORE, type SourceStore } from '../../ports.js';
 import { embeddingVersionOf } from '../add-source/add-source.handler.js';
 
 export interface CaptureSnapshotCommand {
@@ -52,7 +53,7 @@ export class CaptureSnapshotHandler {
     const outcome = await this.retriever.retrieve(data.userId, data.notebookId, data.sourceIds, data.query, data.k);
     if (outcome.kind === 'unknownSources') {
       return [
-        reply(ArtifactStepFailed, {
+        replyTo(command.commandId, ArtifactStepFailed, {
           runId: data.runId,
           commandId: command.commandId,
           step: 'snapshot',
@@ -70,6 +71,6 @@ export class CaptureSnapshotHandler {
             embedding_version: outcome.embeddingVersion,
             captured_at: new Date().toISOString(),
           };
-    return [reply(SnapshotCaptured, { runId: data.runId, commandId: command.commandId, snapshot })];
+    return [replyTo(command.commandId, SnapshotCaptured, { runId: data.runId, commandId: command.commandId, snapshot })];
   }
 }

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ArtifactGenerated, ArtifactStepFailed, type GenerateArtifact, type MessageData } from '@openpaw/contracts';
 import { StructuredOutputError } from '@openpaw/providers';
+import { type Reply, replyTo } from '@openpaw/messaging';
 import { ArtifactAgent } from '../../domain/agent/artifact-agent.js';
 import { schemaErrorOf } from '../../domain/validation/validators.js';
-import { reply, type Reply } from '../../ports.js';
 import { llmFailureOf } from '../llm-failure.js';
 
 export interface GenerateArtifactCommand {
@@ -29,7 +29,7 @@ export class GenerateArtifactHandler {
         previousError: data.previousError,
       });
       return [
-        reply(ArtifactGenerated, {
+        replyTo(command.commandId, ArtifactGenerated, {
           runId: data.runId,
           commandId: command.commandId,
           generation: data.generation,
@@ -41,11 +41,11 @@ export class GenerateArtifactHandler {
     } catch (error) {
       if (error instanceof StructuredOutputError) {
         const reason = schemaErrorOf(data.artifactType, error.rawText, error.issues);
-        return [reply(ArtifactStepFailed, { runId: data.runId, commandId: command.commandId, step: 'generating', errorCode: 'invalid_output', error: reason })];
+        return [replyTo(command.commandId, ArtifactStepFailed, { runId: data.runId, commandId: command.commandId, step: 'generating', errorCode: 'invalid_output', error: reason })];
       }
       const failure = llmFailureOf(error);
       if (failure === undefined) throw error;
-      return [reply(ArtifactStepFailed, { runId: data.runId, commandId: command.commandId, step: 'generating', ...failure })];
+      return [replyTo(command.commandId, ArtifactStepFailed, { runId: data.runId, commandId: command.commandId, step: 'generating', ...failure })];
     }
   }
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ArtifactPlanned, ArtifactStepFailed, type MessageData, type PlanArtifact } from '@openpaw/contracts';
+import { type Reply, replyTo } from '@openpaw/messaging';
 import { ArtifactAgent } from '../../domain/agent/artifact-agent.js';
-import { reply, type Reply } from '../../ports.js';
 import { llmFailureOf } from '../llm-failure.js';
 
 export interface PlanArtifactCommand {
@@ -20,7 +20,7 @@ export class PlanArtifactHandler {
   async execute(command: PlanArtifactCommand): Promise<readonly Reply[]> {
     const { data } = command;
     const planned = (plan: MessageData<typeof ArtifactPlanned>['plan'], reused: boolean): Reply[] => [
-      reply(ArtifactPlanned, { runId: data.runId, commandId: command.commandId, plan, reused, chunksLoaded: data.chunks.length }),
+      replyTo(command.commandId, ArtifactPlanned, { runId: data.runId, commandId: command.commandId, plan, reused, chunksLoaded: data.chunks.length }),
     ];
     if (data.storedPlan !== null) return planned(data.storedPlan, true);
     try {
@@ -28,7 +28,7 @@ export class PlanArtifactHandler {
     } catch (error) {
       const failure = llmFailureOf(error);
       if (failure === undefined) throw error;
-      return [reply(ArtifactStepFailed, { runId: data.runId, commandId: command.commandId, step: 'planning', ...failure })];
+      return [replyTo(command.commandId, ArtifactStepFailed, { runId: data.runId, commandId: command.commandId, step: 'planning', ...failure })];
     }
   }
 }

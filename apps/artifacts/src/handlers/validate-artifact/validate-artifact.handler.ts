@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ArtifactValidated, type MessageData, type ValidateArtifact } from '@openpaw/contracts';
+import { type Reply, replyTo } from '@openpaw/messaging';
 import { validateArtifact } from '../../domain/validation/validators.js';
-import { reply, type Reply } from '../../ports.js';
 
 export interface ValidateArtifactCommand {
   readonly commandId: string;
@@ -21,7 +21,7 @@ export class ValidateArtifactHandler {
     );
     const errors = [...report.errors];
     return Promise.resolve([
-      reply(ArtifactValidated, {
+      replyTo(command.commandId, ArtifactValidated, {
         runId: data.runId,
         commandId: command.commandId,
         generation: data.generation,

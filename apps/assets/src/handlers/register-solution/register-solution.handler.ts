@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AssetVersionCreated, deterministicUuid, type MessageData, ProblemRegistered, type RegisterSolution } from '@openpaw/contracts';
-import { ASSET_REGISTRY, type AssetRegistry, type AssetsReply, type RegisteredSolution } from '../../ports.js';
+import { AssetVersionCreated, type MessageData, ProblemRegistered, type RegisterSolution } from '@openpaw/contracts';
+import { type Reply, replyTo } from '@openpaw/messaging';
+import { ASSET_REGISTRY, type AssetRegistry, type RegisteredSolution } from '../../ports.js';
 import { SOLUTION_HTML_CONTENT_TYPE } from '../../registry/registry-rules.js';
 
 export interface RegisterSolutionCommand {
@@ -19,7 +20,7 @@ export interface RegisterSolutionCommand {
 export class RegisterSolutionHandler {
   constructor(@Inject(ASSET_REGISTRY) private readonly registry: AssetRegistry) {}
 
-  async execute(command: RegisterSolutionCommand): Promise<readonly AssetsReply[]> {
+  async execute(command: RegisterSolutionCommand): Promise<readonly Reply[]> {
     const stored = await this.registry.repliesTo(command.commandId);
     if (stored !== undefined) return stored;
     const { data, commandId } = command;
@@ -38,28 +39,20 @@ export class RegisterSolutionHandler {
   }
 }
 
-function registrationReplies(command: RegisterSolutionCommand, { problem, version }: RegisteredSolution): AssetsReply[] {
+function registrationReplies(command: RegisterSolutionCommand, { problem, version }: RegisteredSolution): Reply[] {
   const { runId } = command.data;
   return [
-    {
-      type: 'ProblemRegistered',
-      id: deterministicUuid(command.commandId, ProblemRegistered.subject),
-      // Created by this run, whichever of its deliveries did it: the same answer every time.
-      data: { runId, commandId: command.commandId, problemId: problem.id, created: problem.createdByRunId === runId },
-    },
-    {
-      type: 'AssetVersionCreated',
-      id: deterministicUuid(command.commandId, AssetVersionCreated.subject),
-      data: {
-        runId,
-        commandId: command.commandId,
-        problemId: version.problemId,
-        assetVersionId: version.id,
-        assetType: version.assetType,
-        version: version.version,
-        storageKey: version.storageKey,
-        contentType: version.contentType,
-      },
-    },
+    // Created by this run, whichever of its deliveries did it: the same answer every time.
+    replyTo(command.commandId, ProblemRegistered, { runId, commandId: command.commandId, problemId: problem.id, created: problem.createdByRunId === runId }),
+    replyTo(command.commandId, AssetVersionCreated, {
+      runId,
+      commandId: command.commandId,
+      problemId: version.problemId,
+      assetVersionId: version.id,
+      assetType: version.assetType,
+      version: version.version,
+      storageKey: version.storageKey,
+      contentType: version.contentType,
+    }),
   ];
 }

@@ -1,6 +1,7 @@
 import { deterministicUuid, type StepsDocument, VideoRenderFailed } from '@openpaw/contracts';
 import { type BlobInfo, BlobNotFoundError, type BlobStore } from '@openpaw/providers';
-import type { AssetRegistry, AssetsReply, AssetVersionRecord, NewVideoVersion, RenderedVideo, VideoRenderer } from '../../ports.js';
+import type { Reply } from '@openpaw/messaging';
+import type { AssetRegistry, AssetVersionRecord, NewVideoVersion, RenderedVideo, VideoRenderer } from '../../ports.js';
 import { RenderVideoHandler } from './render-video.handler.js';
 
 const PROBLEM = '11111111-1111-4111-8111-111111111111';
@@ -34,11 +35,11 @@ const steps: StepsDocument = {
 /** The registry's semantics in memory (the SQL version is covered by the integration test). */
 class MemoryRegistry implements Partial<AssetRegistry> {
   readonly versions = new Map<string, AssetVersionRecord>([[SOLUTION, solution]]);
-  readonly replies = new Map<string, readonly AssetsReply[]>();
+  readonly replies = new Map<string, readonly Reply[]>();
   repliesTo(commandId: string) {
     return Promise.resolve(this.replies.get(commandId));
   }
-  saveReplies(commandId: string, replies: readonly AssetsReply[]) {
+  saveReplies(commandId: string, replies: readonly Reply[]) {
     if (!this.replies.has(commandId)) this.replies.set(commandId, replies);
     return Promise.resolve(this.replies.get(commandId)!);
   }
@@ -48,7 +49,7 @@ class MemoryRegistry implements Partial<AssetRegistry> {
   findRunAsset(runId: string, type: string) {
     return Promise.resolve([...this.versions.values()].find((v) => v.sourceRunId === runId && v.assetType === type));
   }
-  registerVideo(commandId: string, input: NewVideoVersion, build: (v: AssetVersionRecord) => readonly AssetsReply[]) {
+  registerVideo(commandId: string, input: NewVideoVersion, build: (v: AssetVersionRecord) => readonly Reply[]) {
     const video: AssetVersionRecord = {
       ...input.solution,
       id: '44444444-4444-4444-8444-444444444444',
@@ -114,7 +115,7 @@ describe('RenderVideoHandler', () => {
   it('renders, stores videos/<solution>.mp4 and answers VideoRendered + AssetVersionCreated', async () => {
     const { handler, blobs } = setup();
     const replies = await handler.execute(command());
-    expect(replies.map((r) => r.type)).toEqual(['VideoRendered', 'AssetVersionCreated']);
+    expect(replies.map((r) => r.message.name)).toEqual(['VideoRendered', 'AssetVersionCreated']);
     expect(replies[0]?.data).toMatchObject({ solutionAssetVersionId: SOLUTION, storageKey: `videos/${SOLUTION}.mp4`, durationMs: 8000 });
     expect(replies[1]?.data).toMatchObject({ assetType: 'video', contentType: 'video/mp4', problemId: PROBLEM });
     expect(blobs.objects.has(`videos/${SOLUTION}.mp4`)).toBe(true);
@@ -125,7 +126,7 @@ describe('RenderVideoHandler', () => {
     const first = await handler.execute(command());
     expect(await handler.execute(command())).toEqual(first);
     const other = await handler.execute(command('cmd-2'));
-    expect(other.map((r) => r.data)).toEqual(first.map((r) => ({ ...r.data, commandId: 'cmd-2' })));
+    expect(other.map((r): unknown => r.data)).toEqual(first.map((r) => ({ ...(r.data as object), commandId: 'cmd-2' })));
     expect(renderer.calls).toBe(1);
   });
 
@@ -135,7 +136,7 @@ describe('RenderVideoHandler', () => {
   ])('answers VideoRenderFailed, not retryable, for %s', async (_name, cmd, detail) => {
     const { handler, renderer } = setup();
     const [reply] = await handler.execute(cmd);
-    expect(reply).toMatchObject({ type: 'VideoRenderFailed', id: deterministicUuid('c', VideoRenderFailed.subject), data: { retryable: false } });
+    expect(reply).toMatchObject({ message: VideoRenderFailed, id: deterministicUuid('c', VideoRenderFailed.subject), data: { retryable: false } });
     expect((reply?.data as { detail: string }).detail).toMatch(detail);
     expect(renderer.calls).toBe(0);
   });
@@ -143,16 +144,16 @@ describe('RenderVideoHandler', () => {
   it('answers VideoRenderFailed, not retryable, when the steps document is missing or invalid', async () => {
     const missing = setup();
     missing.blobs.objects.clear();
-    expect((await missing.handler.execute(command()))[0]).toMatchObject({ type: 'VideoRenderFailed', data: { retryable: false, detail: expect.stringMatching(/does not exist/) } });
+    expect((await missing.handler.execute(command()))[0]).toMatchObject({ message: VideoRenderFailed, data: { retryable: false, detail: expect.stringMatching(/does not exist/) } });
     const invalid = setup();
     invalid.blobs.objects.set('solutions/r/1.steps.json', Buffer.from('{"format":"something else"}'));
-    expect((await invalid.handler.execute(command()))[0]).toMatchObject({ type: 'VideoRenderFailed', data: { retryable: false, detail: expect.stringMatching(/invalid/) } });
+    expect((await invalid.handler.execute(command()))[0]).toMatchObject({ message: VideoRenderFailed, data: { retryable: false, detail: expect.stringMatching(/invalid/) } });
   });
 
   it('answers VideoRenderFailed, retryable, when drawing or encoding fails', async () => {
     const { handler } = setup(new FakeRenderer(new Error('ffmpeg failed (1): broken pipe')));
     expect((await handler.execute(command()))[0]).toMatchObject({
-      type: 'VideoRenderFailed',
+      message: VideoRenderFailed,
       data: { retryable: true, detail: 'rendering failed: ffmpeg failed (1): broken pipe' },
     });
   });

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { AssetVersionCreated, deterministicUuid, type MessageData, type RenderVideo, type StepsDocument, stepsDocumentSchema, stepsKeyFor, VideoRendered, VideoRenderFailed } from '@openpaw/contracts';
+import { AssetVersionCreated, type MessageData, type RenderVideo, type StepsDocument, stepsDocumentSchema, stepsKeyFor, VideoRendered, VideoRenderFailed, OpenPawError } from '@openpaw/contracts';
 import { BlobNotFoundError, type BlobStore } from '@openpaw/providers';
-import { ASSET_REGISTRY, ASSETS_BLOBS, type AssetRegistry, type AssetsReply, type AssetVersionRecord, VIDEO_RENDERER, type VideoRenderer } from '../../ports.js';
+import { type Reply, replyTo } from '@openpaw/messaging';
+import { ASSET_REGISTRY, ASSETS_BLOBS, type AssetRegistry, type AssetVersionRecord, VIDEO_RENDERER, type VideoRenderer } from '../../ports.js';
 import { VIDEO_CONTENT_TYPE, videoKeyFor } from '../../registry/registry-rules.js';
 
 export interface RenderVideoCommand {
@@ -11,7 +12,9 @@ export interface RenderVideoCommand {
 }
 
 /** Why the video cannot be made from this command, whatever the number of tries. */
-class PermanentFailure extends Error {}
+class PermanentFailure extends OpenPawError {
+  readonly code = 'video_render_impossible';
+}
 
 /**
  * RenderVideo: read the solution's steps (the `.steps.json` the solve service stores beside the
@@ -30,7 +33,7 @@ export class RenderVideoHandler {
     @Inject(VIDEO_RENDERER) private readonly renderer: VideoRenderer,
   ) {}
 
-  async execute(command: RenderVideoCommand): Promise<readonly AssetsReply[]> {
+  async execute(command: RenderVideoCommand): Promise<readonly Reply[]> {
     const stored = await this.registry.repliesTo(command.commandId);
     if (stored !== undefined) return stored;
     const { data } = command;
@@ -115,48 +118,36 @@ export class RenderVideoHandler {
   }
 }
 
-function renderedReplies(command: RenderVideoCommand, video: AssetVersionRecord): AssetsReply[] {
+function renderedReplies(command: RenderVideoCommand, video: AssetVersionRecord): Reply[] {
   const durationMs = video.provenance['durationMs'];
   return [
-    {
-      type: 'VideoRendered',
-      id: deterministicUuid(command.commandId, VideoRendered.subject),
-      data: {
-        runId: command.data.runId,
-        commandId: command.commandId,
-        solutionAssetVersionId: video.parentAssetVersionId ?? command.data.solutionAssetVersionId,
-        videoAssetVersionId: video.id,
-        storageKey: video.storageKey,
-        durationMs: typeof durationMs === 'number' ? Math.round(durationMs) : 0,
-      },
-    },
-    {
-      type: 'AssetVersionCreated',
-      id: deterministicUuid(command.commandId, AssetVersionCreated.subject),
-      data: {
-        runId: command.data.runId,
-        commandId: command.commandId,
-        problemId: video.problemId,
-        assetVersionId: video.id,
-        assetType: video.assetType,
-        version: video.version,
-        storageKey: video.storageKey,
-        contentType: video.contentType,
-      },
-    },
+    replyTo(command.commandId, VideoRendered, {
+      runId: command.data.runId,
+      commandId: command.commandId,
+      solutionAssetVersionId: video.parentAssetVersionId ?? command.data.solutionAssetVersionId,
+      videoAssetVersionId: video.id,
+      storageKey: video.storageKey,
+      durationMs: typeof durationMs === 'number' ? Math.round(durationMs) : 0,
+    }),
+    replyTo(command.commandId, AssetVersionCreated, {
+      runId: command.data.runId,
+      commandId: command.commandId,
+      problemId: video.problemId,
+      assetVersionId: video.id,
+      assetType: video.assetType,
+      version: video.version,
+      storageKey: video.storageKey,
+      contentType: video.contentType,
+    }),
   ];
 }
 
-function failedReply(command: RenderVideoCommand, retryable: boolean, detail: string): AssetsReply {
-  return {
-    type: 'VideoRenderFailed',
-    id: deterministicUuid(command.commandId, VideoRenderFailed.subject),
-    data: {
-      runId: command.data.runId,
-      commandId: command.commandId,
-      solutionAssetVersionId: command.data.solutionAssetVersionId,
-      retryable,
-      detail: detail.length <= 1000 ? detail : `${detail.slice(0, 999)}…`,
-    },
-  };
+function failedReply(command: RenderVideoCommand, retryable: boolean, detail: string): Reply {
+  return replyTo(command.commandId, VideoRenderFailed, {
+    runId: command.data.runId,
+    commandId: command.commandId,
+    solutionAssetVersionId: command.data.solutionAssetVersionId,
+    retryable,
+    detail: detail.length <= 1000 ? detail : `${detail.slice(0, 999)}…`,
+  });
 }

@@ -33,19 +33,14 @@ export class AnswerChatHandler {
 
   async execute(command: AnswerChatCommand): Promise<AnswerChatResult> {
     const commandId = randomUUID();
-    const waiting = this.replies.waitFor(commandId, this.config.chatTimeoutMs, command.signal);
     const traceparent = currentTraceparent();
-    try {
-      await this.publisher.publish(
+    const reply = await this.replies.request(commandId, { timeoutMs: this.config.chatTimeoutMs, signal: command.signal }, () =>
+      this.publisher.publish(
         AnswerChat,
         { userId: command.userId, notebookId: command.notebookId, message: command.message, sourceIds: [...new Set(command.sourceIds)].sort() },
         { id: commandId, source: GATEWAY_SOURCE, correlationId: commandId, userId: command.userId, ...(traceparent === undefined ? {} : { traceparent }) },
-      );
-    } catch (error) {
-      waiting.cancel();
-      throw error;
-    }
-    const reply = await waiting.reply;
+      ),
+    );
     if (reply === undefined) return { kind: 'timeout' };
     switch (reply.type) {
       case ChatAnswered.subject:

@@ -40,19 +40,14 @@ export class SnapshotCapture {
 
   async capture(request: SnapshotRequest): Promise<SnapshotOutcome> {
     const commandId = randomUUID();
-    const waiting = this.replies.waitFor(commandId, this.config.snapshotTimeoutMs);
     const traceparent = currentTraceparent();
-    try {
-      await this.publisher.publish(
+    const reply = await this.replies.request(commandId, { timeoutMs: this.config.snapshotTimeoutMs }, () =>
+      this.publisher.publish(
         CaptureSnapshot,
         { runId: request.jobId, userId: request.userId, notebookId: request.notebookId, sourceIds: [...request.sourceIds], query: request.query, k: SNAPSHOT_K },
         { id: commandId, source: GATEWAY_SOURCE, correlationId: commandId, userId: request.userId, ...(traceparent === undefined ? {} : { traceparent }) },
-      );
-    } catch (error) {
-      waiting.cancel();
-      throw error;
-    }
-    const reply = await waiting.reply;
+      ),
+    );
     if (reply === undefined) return { kind: 'timeout' };
     switch (reply.type) {
       case SnapshotCaptured.subject:

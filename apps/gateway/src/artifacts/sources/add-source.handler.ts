@@ -55,19 +55,14 @@ export class AddSourceHandler {
     const { content, digest } = await this.contentOf(command);
     const sourceId = command.sourceId ?? deterministicUuid('notebook-source', command.userId, command.notebookId, digest);
     const commandId = randomUUID();
-    const waiting = command.waitMs > 0 ? this.replies.waitFor(commandId, command.waitMs, command.signal) : undefined;
     const traceparent = currentTraceparent();
-    try {
-      await this.publisher.publish(
+    const reply = await this.replies.request(commandId, { timeoutMs: command.waitMs, signal: command.signal }, () =>
+      this.publisher.publish(
         AddSource,
         { sourceId, userId: command.userId, notebookId: command.notebookId, content, ...(command.title === undefined ? {} : { title: command.title }) },
         { id: commandId, source: GATEWAY_SOURCE, correlationId: sourceId, subject: sourceId, userId: command.userId, ...(traceparent === undefined ? {} : { traceparent }) },
-      );
-    } catch (error) {
-      waiting?.cancel();
-      throw error;
-    }
-    const reply = await waiting?.reply;
+      ),
+    );
     if (reply?.type === SourceIndexed.subject) return { kind: 'indexed', data: reply.data };
     if (reply?.type === SourceRejected.subject) return { kind: 'rejected', data: reply.data };
     return { kind: 'pending', sourceId };

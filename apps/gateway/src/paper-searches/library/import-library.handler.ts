@@ -33,19 +33,14 @@ export class ImportLibraryHandler {
     const digest = createHash('sha256').update(command.format).update('\u0000').update(command.content).digest('hex');
     const importId = deterministicUuid('library-import', command.userId, digest);
     const commandId = deterministicUuid(importId, ImportLibraryReferences.subject);
-    const waiting = this.replies.waitFor(commandId, this.config.startWaitMs);
-    try {
-      const traceparent = currentTraceparent();
-      await this.publisher.publish(
+    const traceparent = currentTraceparent();
+    const reply = await this.replies.request(commandId, { timeoutMs: this.config.startWaitMs }, () =>
+      this.publisher.publish(
         ImportLibraryReferences,
         { importId, userId: command.userId, format: command.format, content: command.content },
         { id: commandId, source: GATEWAY_SOURCE, correlationId: importId, subject: importId, userId: command.userId, ...(traceparent === undefined ? {} : { traceparent }) },
-      );
-    } catch (error) {
-      waiting.cancel();
-      throw error;
-    }
-    const reply = await waiting.reply;
+      ),
+    );
     if (reply === undefined) return { kind: 'pending', importId };
     return { kind: 'imported', importId, data: { added: reply.data.added, updated: reply.data.updated, skipped: reply.data.skipped } };
   }

@@ -1,3 +1,4 @@
+import { OpenPawError } from '@openpaw/contracts';
 import { type MathNode, parse } from 'mathjs';
 import { canonicalNumber, isComparison, type MathsToken, toSource } from './maths-tokens.js';
 
@@ -11,7 +12,8 @@ export type Canon =
 const COMMUTATIVE = new Set(['+', '*', '=', '!=']);
 const CONSTANT_SYMBOLS = new Set(['pi']);
 
-export class MathsParseError extends Error {
+export class MathsParseError extends OpenPawError {
+  readonly code = 'maths_parse_failed';
   override readonly name = 'MathsParseError';
 }
 

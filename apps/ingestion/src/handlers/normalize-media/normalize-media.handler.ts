@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { deterministicUuid, MediaNormalized, MediaRejected, type MessageData, type NormalizeMedia, type Submission } from '@openpaw/contracts';
+import { MediaNormalized, MediaRejected, type MessageData, type NormalizeMedia, type Submission } from '@openpaw/contracts';
+import { answerOnceWith, type KeptReplyStore, type Reply, replyTo } from '@openpaw/messaging';
 import { BlobNotFoundError, type BlobStore, InvalidBlobKeyError } from '@openpaw/providers';
 import type { IngestionSettings } from '../../config.js';
 import { type IngestedMedia, type IngestionOptions, type IngestionOutcome, type IngestionPorts, ingestProblem } from '../../domain/ingest-problem.js';
@@ -13,8 +14,6 @@ import {
   INGESTION_REPLIES,
   INGESTION_SETTINGS,
   INGESTION_URL_FETCHER,
-  type IngestionReply,
-  type IngestionReplyStore,
   type UrlFetcher,
 } from '../../ports.js';
 
@@ -44,16 +43,15 @@ export class NormalizeMediaHandler {
     @Inject(INGESTION_OCR) private readonly ocr: OcrEngine,
     @Inject(INGESTION_BLOBS) private readonly blobs: BlobStore,
     @Inject(INGESTION_URL_FETCHER) private readonly fetchUrl: UrlFetcher,
-    @Inject(INGESTION_REPLIES) private readonly replies: IngestionReplyStore,
+    @Inject(INGESTION_REPLIES) private readonly replies: KeptReplyStore,
     @Inject(INGESTION_SETTINGS) private readonly settings: IngestionSettings,
   ) {}
 
-  async execute(command: NormalizeMediaCommand): Promise<IngestionReply> {
-    const kept = await this.replies.find(command.commandId);
-    if (kept !== undefined) return kept;
-    const outcome = await this.ingest(command.data.submission);
-    const reply = outcome.status === 'rejected' ? rejectedReply(command, outcome) : await this.normalizedReply(command, outcome.signature, outcome.media);
-    return this.replies.save(command.commandId, reply);
+  execute(command: NormalizeMediaCommand): Promise<Reply> {
+    return answerOnceWith(this.replies, command.commandId, async () => {
+      const outcome = await this.ingest(command.data.submission);
+      return outcome.status === 'rejected' ? rejectedReply(command, outcome) : this.normalizedReply(command, outcome.signature, outcome.media);
+    });
   }
 
   private async ingest(submission: Submission): Promise<IngestionOutcome | Rejection> {
@@ -92,7 +90,7 @@ export class NormalizeMediaHandler {
     }
   }
 
-  private async normalizedReply(command: NormalizeMediaCommand, signature: ProblemSignature, media: IngestedMedia): Promise<IngestionReply> {
+  private async normalizedReply(command: NormalizeMediaCommand, signature: ProblemSignature, media: IngestedMedia): Promise<Reply> {
     const data: MessageData<typeof MediaNormalized> = {
       runId: command.data.runId,
       commandId: command.commandId,
@@ -108,16 +106,17 @@ export class NormalizeMediaHandler {
           metadata: { imageSha256: signature.imageSha256, width: String(media.width), height: String(media.height), sourceType: media.sourceType },
         });
       }
-      return { type: 'MediaNormalized', id: deterministicUuid(command.commandId, MediaNormalized.subject), data: { ...data, normalizedMediaKey: key } };
+      return replyTo(command.commandId, MediaNormalized, { ...data, normalizedMediaKey: key });
     }
-    return { type: 'MediaNormalized', id: deterministicUuid(command.commandId, MediaNormalized.subject), data };
+    return replyTo(command.commandId, MediaNormalized, data);
   }
 }
 
-function rejectedReply(command: NormalizeMediaCommand, rejection: Rejection): IngestionReply {
-  return {
-    type: 'MediaRejected',
-    id: deterministicUuid(command.commandId, MediaRejected.subject),
-    data: { runId: command.data.runId, commandId: command.commandId, reason: rejection.reason, detail: rejection.detail.slice(0, 1_000) },
-  };
+function rejectedReply(command: NormalizeMediaCommand, rejection: Rejection): Reply {
+  return replyTo(command.commandId, MediaRejected, {
+    runId: command.data.runId,
+    commandId: command.commandId,
+    reason: rejection.reason,
+    detail: rejection.detail.slice(0, 1_000),
+  });
 }

@@ -1,6 +1,8 @@
+import { isReplyOf } from '@openpaw/messaging';
+import { PapersDeduplicated } from '@openpaw/contracts';
+import { InMemoryKeptReplyStore } from '@openpaw/testkit';
 import type { Paper } from '@openpaw/contracts';
 import { RUN_ID } from '../../testing/handler-fixtures.js';
-import { InMemoryReplyStore } from '../../testing/in-memory-stores.js';
 import { DeduplicatePapersHandler } from './deduplicate-papers.handler.js';
 
 const base = { authors: [], year: 2017, venue: null, abstract: null, pmid: null, url: null, pdfUrl: null, citationCount: null };
@@ -12,9 +14,9 @@ const papers: Paper[] = [
 
 describe('DeduplicatePapersHandler', () => {
   it('merges duplicates keeping both sources ids, and leaves rejected papers out', async () => {
-    const reply = await new DeduplicatePapersHandler(new InMemoryReplyStore()).execute({ commandId: 'd1', data: { runId: RUN_ID, iteration: 2, papers, excludePaperIds: ['doi:10.1/rejected'] } });
-    expect(reply).toMatchObject({ kind: 'deduplicated', data: { iteration: 2, duplicatesMerged: 1, rejectedExcluded: 1 } });
-    if (reply.kind !== 'deduplicated') throw new Error(reply.kind);
+    const reply = await new DeduplicatePapersHandler(new InMemoryKeptReplyStore()).execute({ commandId: 'd1', data: { runId: RUN_ID, iteration: 2, papers, excludePaperIds: ['doi:10.1/rejected'] } });
+    expect(reply).toMatchObject({ message: PapersDeduplicated, data: { iteration: 2, duplicatesMerged: 1, rejectedExcluded: 1 } });
+    if (!isReplyOf(reply, PapersDeduplicated)) throw new Error(reply.message.name);
     expect(reply.data.papers).toHaveLength(1);
     expect(reply.data.papers[0]!.sourceIds).toEqual([
       { source: 'arxiv', id: '1706.03762' },

@@ -1,7 +1,7 @@
-import { searchStrategy, type SkillProvenance } from '@openpaw/contracts';
+import { InMemoryKeptReplyStore } from '@openpaw/testkit';
+import { searchStrategy, type SkillProvenance, PapersOrganised } from '@openpaw/contracts';
 import { createLlmFromEnv } from '@openpaw/providers';
 import { RUN_ID, skillsFor, testSettings } from '../../testing/handler-fixtures.js';
-import { InMemoryReplyStore } from '../../testing/in-memory-stores.js';
 import { OrganisePapersHandler } from './organise-papers.handler.js';
 
 const scoredBy: SkillProvenance = { model: 'local/lexical-overlap', local: true, method: 'LOCAL', costUsd: 0 };
@@ -9,7 +9,7 @@ const scoredBy: SkillProvenance = { model: 'local/lexical-overlap', local: true,
 describe('OrganisePapersHandler', () => {
   it('given no papers (every source failed), then an empty collection still comes back with the source reports', async () => {
     const clock = { now: () => Date.UTC(2026, 10, 23, 21, 0), sleep: () => Promise.resolve() };
-    const reply = await new OrganisePapersHandler(skillsFor(createLlmFromEnv({})), new InMemoryReplyStore(), testSettings, clock).execute({
+    const reply = await new OrganisePapersHandler(skillsFor(createLlmFromEnv({})), new InMemoryKeptReplyStore(), testSettings, clock).execute({
       commandId: 'o1',
       data: {
         runId: RUN_ID,
@@ -25,7 +25,7 @@ describe('OrganisePapersHandler', () => {
       },
     });
     expect(reply).toMatchObject({
-      kind: 'organised',
+      message: PapersOrganised,
       data: { collection: { papers: [], facets: { themes: [] }, metadata: { createdAt: '2026-11-23T21:00:00.000Z', sourceReports: [{ status: 'failed' }], organisedBy: { local: true } } } },
     });
   });

@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { deterministicUuid, type MessageData, PaperSourcesSearched, type ScholarlySourceName, type SearchPaperSources } from '@openpaw/contracts';
+import { type MessageData, PaperSourcesSearched, type ScholarlySourceName, type SearchPaperSources } from '@openpaw/contracts';
+import { answerOnceWith, type KeptReplyStore, type Reply, replyTo } from '@openpaw/messaging';
 import type { Clock, ScholarlySource } from '@openpaw/providers';
 import type { ResearchSettings } from '../../config.js';
 import { LibrarySource } from '../../library/library-source.js';
 import { searchSources } from '../../paper-search/search/search-sources.js';
-import { type LibraryStore, RESEARCH_CLOCK, RESEARCH_LIBRARY, RESEARCH_REPLIES, RESEARCH_SETTINGS, RESEARCH_SOURCES, type ReplyStore, type ResearchReply } from '../../ports.js';
-import { answerOnce, type ResearchCommand } from '../answer-once.js';
+import { type LibraryStore, RESEARCH_CLOCK, RESEARCH_LIBRARY, RESEARCH_REPLIES, RESEARCH_SETTINGS, RESEARCH_SOURCES } from '../../ports.js';
+import type { ResearchCommand } from '../research-command.js';
 
 /**
  * SearchPaperSources → PaperSourcesSearched: the configured remote sources plus the user's library,
@@ -16,14 +17,14 @@ export class SearchPaperSourcesHandler {
   constructor(
     @Inject(RESEARCH_SOURCES) private readonly remote: readonly ScholarlySource[],
     @Inject(RESEARCH_LIBRARY) private readonly library: LibraryStore,
-    @Inject(RESEARCH_REPLIES) private readonly replies: ReplyStore,
+    @Inject(RESEARCH_REPLIES) private readonly replies: KeptReplyStore,
     @Inject(RESEARCH_SETTINGS) private readonly settings: ResearchSettings,
     @Inject(RESEARCH_CLOCK) private readonly clock: Clock,
   ) {}
 
-  execute(command: ResearchCommand<MessageData<typeof SearchPaperSources>>): Promise<ResearchReply> {
+  execute(command: ResearchCommand<MessageData<typeof SearchPaperSources>>): Promise<Reply> {
     const { data } = command;
-    return answerOnce(this.replies, command.commandId, async () => {
+    return answerOnceWith(this.replies, command.commandId, async () => {
       const sources = new Map<ScholarlySourceName, ScholarlySource>(this.remote.map((s) => [s.name, s]));
       sources.set('library', new LibrarySource(this.library, data.userId));
       const { papers, sourceReports } = await searchSources(data.strategy, sources, {
@@ -31,11 +32,7 @@ export class SearchPaperSourcesHandler {
         deadlineMs: this.settings.sourceDeadlineMs,
         clock: this.clock,
       });
-      return {
-        kind: 'sources_searched',
-        id: deterministicUuid(command.commandId, PaperSourcesSearched.subject),
-        data: { runId: data.runId, commandId: command.commandId, iteration: data.iteration, papers, sourceReports },
-      };
+      return replyTo(command.commandId, PaperSourcesSearched, { runId: data.runId, commandId: command.commandId, iteration: data.iteration, papers, sourceReports });
     });
   }
 }

@@ -1,3 +1,4 @@
+import { OpenPawError } from '@openpaw/contracts';
 /** One BibTeX entry as written: its type, key and raw field values (macros expanded, braces kept). */
 export interface BibtexEntry {
   readonly type: string;
@@ -14,7 +15,9 @@ export interface BibtexParseResult {
 
 const MONTHS: Readonly<Record<string, string>> = { jan: '1', feb: '2', mar: '3', apr: '4', may: '5', jun: '6', jul: '7', aug: '8', sep: '9', oct: '10', nov: '11', dec: '12' };
 
-class BibtexSyntaxError extends Error {}
+class BibtexSyntaxError extends OpenPawError {
+  readonly code = 'bibtex_syntax';
+}
 
 /**
  * A BibTeX reader: `@type{key, field = {braced} | "quoted" | 123 | macro # "concatenated"}`, with

@@ -1,6 +1,7 @@
 import type { MigrationInterface } from 'typeorm';
 import { CreateLibraryAndReplies1764100000000 } from './1764100000000-create-library-and-replies.js';
 import { CreateResearchFlowReplies1764300000000 } from './1764300000000-create-research-flow-replies.js';
+import { OneCommandRepliesTable1764400000000 } from './1764400000000-one-command-replies-table.js';
 import { CreateResearchWebhooks1764500000000 } from './1764500000000-create-research-webhooks.js';
 
 /** The `research` schema's migrations, in order. Never edit one that has shipped; add the next. */
@@ -8,5 +9,8 @@ export const researchMigrations: readonly (new () => MigrationInterface)[] = [
   CreateLibraryAndReplies1764100000000,
   // Spec 05 (research flow).
   CreateResearchFlowReplies1764300000000,
+  // One kept-reply store (issue 10).
+  OneCommandRepliesTable1764400000000,
+  // Per-user research webhooks (ADR 0018).
   CreateResearchWebhooks1764500000000,
 ];

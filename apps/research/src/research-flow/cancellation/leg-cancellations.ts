@@ -1,3 +1,4 @@
+import { OpenPawError } from '@openpaw/contracts';
 /** What a research run has ended for: legs of rounds up to `legRound`, syntheses up to `synthesisRound`. */
 export interface RunEnded {
   readonly legRound: number;
@@ -13,7 +14,8 @@ interface InFlight {
 }
 
 /** Stopped because the research failed or was cancelled (not a cap). */
-export class ResearchEndedError extends Error {
+export class ResearchEndedError extends OpenPawError {
+  readonly code = 'research_ended';
   override readonly name = 'ResearchEndedError';
 }
 

@@ -1,3 +1,4 @@
+import { OpenPawError } from '@openpaw/contracts';
 import type { ExternalReport, LegFailureReason, ResearchProvider } from '@openpaw/contracts';
 
 /** One leg as a researcher receives it: the user's key already opened (never logged). */
@@ -23,7 +24,8 @@ export interface LegReport {
 }
 
 /** A leg that failed for a reason the saga acts on (anything else is thrown and the command redelivered). */
-export class LegFailure extends Error {
+export class LegFailure extends OpenPawError {
+  readonly code = 'research_leg_failed';
   override readonly name = 'LegFailure';
   constructor(
     readonly reason: LegFailureReason,

@@ -1,18 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { createLlmFromEnv, InMemoryUserKeyStore, systemClock, UserKeyVault } from '@openpaw/providers';
+import { InMemoryKeptReplyStore } from '@openpaw/testkit';
 import { LegCancellations } from '../cancellation/leg-cancellations.js';
 import { researchFlowSettingsFromEnv } from '../config.js';
 import { ExecuteResearchLegHandler } from '../handlers/execute-research-leg/execute-research-leg.handler.js';
 import { GenerateResearchTitleHandler } from '../handlers/generate-research-title/generate-research-title.handler.js';
 import { SynthesizeResearchHandler } from '../handlers/synthesize-research/synthesize-research.handler.js';
-import { InMemoryFlowReplyStore } from '../persistence/pg-flow-reply-store.js';
 import { createResearchProviders, type ResearchProviders } from '../research-providers.js';
 import { ReportSharer } from '../share/report-sharer.js';
 import type { BlobStore } from '@openpaw/providers';
 
 export interface FlowFixture {
   readonly vault: UserKeyVault;
-  readonly replies: InMemoryFlowReplyStore;
+  readonly replies: InMemoryKeptReplyStore;
   readonly cancellations: LegCancellations;
   readonly providers: ResearchProviders;
   readonly legs: ExecuteResearchLegHandler;
@@ -25,7 +25,7 @@ export interface FlowFixture {
 /** The research flow's handlers on real adapters (the LLM client from env, e.g. pointed at wire servers), in-memory replies. */
 export function flowFixture(env: NodeJS.ProcessEnv, blobs: BlobStore | null = null): FlowFixture {
   const vault = new UserKeyVault(randomBytes(32), new InMemoryUserKeyStore());
-  const replies = new InMemoryFlowReplyStore();
+  const replies = new InMemoryKeptReplyStore();
   const cancellations = new LegCancellations();
   const settings = researchFlowSettingsFromEnv(env);
   const llm = createLlmFromEnv({ OPENPAW_LLM_MAX_ATTEMPTS: '2', ...env });

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { deterministicUuid, DocumentIndexed, type IndexDocument, type MessageData } from '@openpaw/contracts';
-import { RETRIEVAL_REPLIES, type RetrievalReply, type RetrievalReplyStore } from '../../ports.js';
+import { DocumentIndexed, type IndexDocument, type MessageData } from '@openpaw/contracts';
+import { answerOnceWith, type KeptReplyStore, type Reply, replyTo } from '@openpaw/messaging';
+import { RETRIEVAL_REPLIES } from '../../ports.js';
 import { RetrievalIndex } from '../../search/retrieval-index.js';
 import { documentFromIndexCommand } from '../../search/signature-mapping.js';
 
@@ -21,18 +22,14 @@ export interface IndexDocumentCommand {
 export class IndexDocumentHandler {
   constructor(
     private readonly index: RetrievalIndex,
-    @Inject(RETRIEVAL_REPLIES) private readonly replies: RetrievalReplyStore,
+    @Inject(RETRIEVAL_REPLIES) private readonly replies: KeptReplyStore,
   ) {}
 
-  async execute(command: IndexDocumentCommand): Promise<RetrievalReply> {
-    const kept = await this.replies.find(command.commandId);
-    if (kept !== undefined) return kept;
-    const { data } = command;
-    await this.index.index(documentFromIndexCommand(data));
-    return this.replies.save(command.commandId, {
-      type: 'DocumentIndexed',
-      id: deterministicUuid(command.commandId, DocumentIndexed.subject),
-      data: { runId: data.runId, commandId: command.commandId, assetVersionId: data.assetVersionId, problemId: data.problemId },
+  execute(command: IndexDocumentCommand): Promise<Reply> {
+    return answerOnceWith(this.replies, command.commandId, async () => {
+      const { data } = command;
+      await this.index.index(documentFromIndexCommand(data));
+      return replyTo(command.commandId, DocumentIndexed, { runId: data.runId, commandId: command.commandId, assetVersionId: data.assetVersionId, problemId: data.problemId });
     });
   }
 }

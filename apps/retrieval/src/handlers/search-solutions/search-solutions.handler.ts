@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { deterministicUuid, type MessageData, RetrievalHit, RetrievalMiss, type SearchSolutions } from '@openpaw/contracts';
+import { type MessageData, RetrievalHit, RetrievalMiss, type SearchSolutions } from '@openpaw/contracts';
+import { answerOnceWith, type KeptReplyStore, type Reply, replyTo } from '@openpaw/messaging';
 import type { HybridSearchResult } from '../../domain/hybrid-search.js';
-import { RETRIEVAL_REPLIES, type RetrievalReply, type RetrievalReplyStore } from '../../ports.js';
+import { RETRIEVAL_REPLIES } from '../../ports.js';
 import { RetrievalIndex } from '../../search/retrieval-index.js';
 import { methodOf, queryFromSignature, traceEntriesOf } from '../../search/signature-mapping.js';
 
@@ -28,25 +29,19 @@ type Candidate = MessageData<typeof RetrievalHit>['candidate'];
 export class SearchSolutionsHandler {
   constructor(
     private readonly index: RetrievalIndex,
-    @Inject(RETRIEVAL_REPLIES) private readonly replies: RetrievalReplyStore,
+    @Inject(RETRIEVAL_REPLIES) private readonly replies: KeptReplyStore,
   ) {}
 
-  async execute(command: SearchSolutionsCommand): Promise<RetrievalReply> {
-    const kept = await this.replies.find(command.commandId);
-    if (kept !== undefined) return kept;
-    const { data } = command;
-    const result = await this.index.search(queryFromSignature(data.signature), data.threshold, data.mathsSignatureThreshold, data.methodThresholds);
-    const candidate = await this.candidateOf(result);
-    const trace = traceEntriesOf(result.trace);
-    const reply: RetrievalReply =
-      result.outcome === 'hit' && candidate !== null
-        ? { type: 'RetrievalHit', id: deterministicUuid(command.commandId, RetrievalHit.subject), data: { runId: data.runId, commandId: command.commandId, candidate, trace } }
-        : {
-            type: 'RetrievalMiss',
-            id: deterministicUuid(command.commandId, RetrievalMiss.subject),
-            data: { runId: data.runId, commandId: command.commandId, topCandidate: candidate, trace },
-          };
-    return this.replies.save(command.commandId, reply);
+  execute(command: SearchSolutionsCommand): Promise<Reply> {
+    return answerOnceWith(this.replies, command.commandId, async () => {
+      const { data } = command;
+      const result = await this.index.search(queryFromSignature(data.signature), data.threshold, data.mathsSignatureThreshold, data.methodThresholds);
+      const candidate = await this.candidateOf(result);
+      const trace = traceEntriesOf(result.trace);
+      return result.outcome === 'hit' && candidate !== null
+        ? replyTo(command.commandId, RetrievalHit, { runId: data.runId, commandId: command.commandId, candidate, trace })
+        : replyTo(command.commandId, RetrievalMiss, { runId: data.runId, commandId: command.commandId, topCandidate: candidate, trace });
+    });
   }
 
   /** The result's candidate in the contract's terms; its problem looked up when the stage that found it did not know it. */

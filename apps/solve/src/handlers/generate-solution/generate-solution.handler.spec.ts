@@ -1,3 +1,4 @@
+import { isReplyOf, type Reply } from '@openpaw/messaging';
 import { deterministicUuid, type GenerateSolution, type MessageData, SolutionFailed, SolutionGenerated } from '@openpaw/contracts';
 import {
   type BlobInfo,
@@ -10,7 +11,7 @@ import {
   StructuredOutputError,
 } from '@openpaw/providers';
 import type { SolveSettings } from '../../config.js';
-import type { AttemptClaim, AttemptKey, SolveAttemptStore, SolveReply, StoredAnswer } from '../../ports.js';
+import type { AttemptClaim, AttemptKey, SolveAttemptStore, StoredAnswer } from '../../ports.js';
 import { PROMPT_VERSION } from '../../solution/prompt.js';
 import { GenerateSolutionHandler } from './generate-solution.handler.js';
 
@@ -35,7 +36,7 @@ function command(problem: string, overrides: Partial<MessageData<typeof Generate
 
 /** The store's semantics in memory (the SQL version is covered by the integration test). */
 class InMemoryAttempts implements SolveAttemptStore {
-  readonly rows = new Map<string, { status: 'in_progress' | 'answered' | 'done'; claimedAt: number; answer?: StoredAnswer; reply?: SolveReply }>();
+  readonly rows = new Map<string, { status: 'in_progress' | 'answered' | 'done'; claimedAt: number; answer?: StoredAnswer; reply?: Reply }>();
   now = 0;
 
   claim(key: AttemptKey, _commandId: string, leaseMs: number): Promise<AttemptClaim> {
@@ -56,7 +57,7 @@ class InMemoryAttempts implements SolveAttemptStore {
     return Promise.resolve();
   }
 
-  complete(key: AttemptKey, reply: SolveReply): Promise<void> {
+  complete(key: AttemptKey, reply: Reply): Promise<void> {
     Object.assign(this.rows.get(`${key.runId}/${key.attempt}`)!, { status: 'done', reply });
     return Promise.resolve();
   }
@@ -65,7 +66,7 @@ class InMemoryAttempts implements SolveAttemptStore {
     let n = 0;
     for (const [id, row] of this.rows) {
       const [r, a] = id.split('/');
-      if (r === runId && Number(a) < beforeAttempt && row.reply?.kind === 'failed' && row.reply.data.errorCode === 'invalid_output') n++;
+      if (r === runId && Number(a) < beforeAttempt && row.reply !== undefined && isReplyOf(row.reply, SolutionFailed) && row.reply.data.errorCode === 'invalid_output') n++;
     }
     return Promise.resolve(n);
   }
@@ -165,7 +166,7 @@ describe('GenerateSolutionHandler', () => {
     const llm = countingLocalLlm();
     const { handler, blobs } = setup(llm);
     const result = await handler.execute(command('a car travels 150 km in 2 hours 30 minutes. what is its average speed?'));
-    if (result.kind !== 'reply' || result.reply.kind !== 'generated') throw new Error('expected SolutionGenerated');
+    if (result.kind !== 'reply' || !isReplyOf(result.reply, SolutionGenerated)) throw new Error('expected SolutionGenerated');
     expect(llm.calls).toBe(0);
     expect(result.reply.data).toMatchObject({
       finalAnswer: '60 km/h',
@@ -188,7 +189,7 @@ describe('GenerateSolutionHandler', () => {
     const { handler, blobs } = setup(countingLocalLlm(), { mathsEngine: 'check' });
     const result = await handler.execute(command('2x + 3 = 7'));
     expect(result.kind).toBe('reply');
-    if (result.kind !== 'reply' || result.reply.kind !== 'generated') throw new Error('expected SolutionGenerated');
+    if (result.kind !== 'reply' || !isReplyOf(result.reply, SolutionGenerated)) throw new Error('expected SolutionGenerated');
     const { reply } = result;
     expect(reply.id).toBe(deterministicUuid('cmd-1', SolutionGenerated.subject));
     expect(reply.data).toMatchObject({
@@ -213,30 +214,30 @@ describe('GenerateSolutionHandler', () => {
   it('fails the attempt when the maths engine disagrees with the model\'s final answer (invalid_output, retryable once)', async () => {
     const { handler, blobs } = setup(scriptedLlm('\\(x = 3\\)'), { mathsEngine: 'check' });
     const result = await handler.execute(command('2x + 3 = 7'));
-    expect(result).toMatchObject({ reply: { kind: 'failed', data: { errorCode: 'invalid_output', retryable: true, costUsd: 0.001 } } });
-    if (result.kind === 'reply' && result.reply.kind === 'failed') expect(result.reply.data.detail).toMatch(/checked by the maths engine.*x = 2/);
+    expect(result).toMatchObject({ reply: { message: SolutionFailed, data: { errorCode: 'invalid_output', retryable: true, costUsd: 0.001 } } });
+    if (result.kind === 'reply' && isReplyOf(result.reply, SolutionFailed)) expect(result.reply.data.detail).toMatch(/checked by the maths engine.*x = 2/);
     expect(blobs.puts).toEqual([]);
   });
 
   it('records "checked by the maths engine" when it agrees with a model, in the provenance and on the page', async () => {
     const { handler, blobs } = setup(scriptedLlm('\\(x = \\frac{4}{2}\\)'), { mathsEngine: 'check' });
     expect(await handler.execute(command('2x + 3 = 7'))).toMatchObject({
-      reply: { kind: 'generated', data: { provenance: { model: 'openai/gpt-4o-mini', mathsEngine: 'checked_agrees', mathsEngineCategory: 'linear_equation' } } },
+      reply: { message: SolutionGenerated, data: { provenance: { model: 'openai/gpt-4o-mini', mathsEngine: 'checked_agrees', mathsEngineCategory: 'linear_equation' } } },
     });
     expect(blobs.objects.get(`solutions/${RUN}/1.html`)!.body.toString()).toContain('Final answer checked by the maths engine.');
   });
 
   it('substitutes a model\'s roots of an equation outside the engine\'s scope, and rejects a root that fails', async () => {
     const good = setup(scriptedLlm('x = 1, x = 2 or x = 3'));
-    expect(await good.handler.execute(command(CUBIC))).toMatchObject({ reply: { kind: 'generated', data: { provenance: { mathsEngine: 'checked_agrees' } } } });
+    expect(await good.handler.execute(command(CUBIC))).toMatchObject({ reply: { message: SolutionGenerated, data: { provenance: { mathsEngine: 'checked_agrees' } } } });
     const bad = setup(scriptedLlm('x = 1, x = 2 or x = 4'));
-    expect(await bad.handler.execute(command(CUBIC))).toMatchObject({ reply: { kind: 'failed', data: { errorCode: 'invalid_output' } } });
+    expect(await bad.handler.execute(command(CUBIC))).toMatchObject({ reply: { message: SolutionFailed, data: { errorCode: 'invalid_output' } } });
   });
 
   it('records "not checked" when the engine can neither solve nor substitute', async () => {
     const { handler } = setup(scriptedLlm('there are infinitely many'));
     expect(await handler.execute(command('prove that there are infinitely many primes'))).toMatchObject({
-      reply: { kind: 'generated', data: { provenance: { mathsEngine: 'not_checked' } } },
+      reply: { message: SolutionGenerated, data: { provenance: { mathsEngine: 'not_checked' } } },
     });
   });
 
@@ -271,7 +272,7 @@ describe('GenerateSolutionHandler', () => {
     Object.assign(row, { status: 'answered', reply: undefined, claimedAt: -1_000_000 });
     blobs.objects.clear();
     const result = await handler.execute(command('2x + 3 = 7'));
-    expect(result).toMatchObject({ kind: 'reply', reply: { kind: 'generated', data: { finalAnswer: 'x = 2' } } });
+    expect(result).toMatchObject({ kind: 'reply', reply: { message: SolutionGenerated, data: { finalAnswer: 'x = 2' } } });
     expect(llm.calls).toBe(1);
     expect(blobs.objects.has(`solutions/${RUN}/1.html`)).toBe(true);
   });
@@ -288,7 +289,7 @@ describe('GenerateSolutionHandler', () => {
     const result = await handler.execute(command('prove that there are infinitely many primes'));
     expect(result).toMatchObject({
       kind: 'reply',
-      reply: { kind: 'failed', id: deterministicUuid('cmd-1', SolutionFailed.subject), data: { errorCode: 'cannot_solve', retryable: false, costUsd: 0 } },
+      reply: { message: SolutionFailed, id: deterministicUuid('cmd-1', SolutionFailed.subject), data: { errorCode: 'cannot_solve', retryable: false, costUsd: 0 } },
     });
     expect(blobs.puts).toEqual([]);
   });
@@ -296,7 +297,7 @@ describe('GenerateSolutionHandler', () => {
   it('answers cost_cap_exceeded when the run has spent its cap, without calling a model', async () => {
     const { handler, blobs } = setup();
     const result = await handler.execute(command(CUBIC, { costCapUsd: 0.1, spentUsd: 0.2 }));
-    expect(result).toMatchObject({ kind: 'reply', reply: { kind: 'failed', data: { errorCode: 'cost_cap_exceeded', retryable: false, costUsd: 0 } } });
+    expect(result).toMatchObject({ kind: 'reply', reply: { message: SolutionFailed, data: { errorCode: 'cost_cap_exceeded', retryable: false, costUsd: 0 } } });
     expect(blobs.puts).toEqual([]);
   });
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { deterministicUuid, GenerateSolution, type MessageData, solutionBlobKeys, SolutionFailed, SolutionGenerated, STEPS_DOCUMENT_CONTENT_TYPE, STEPS_DOCUMENT_FORMAT, type StepsDocument } from '@openpaw/contracts';
+import { GenerateSolution, type MessageData, solutionBlobKeys, SolutionFailed, SolutionGenerated, STEPS_DOCUMENT_CONTENT_TYPE, STEPS_DOCUMENT_FORMAT, type StepsDocument } from '@openpaw/contracts';
+import { isReplyOf, type Reply, replyTo } from '@openpaw/messaging';
 import { type BlobStore, type LlmClient, RunBudget, StructuredOutputError } from '@openpaw/providers';
 import type { SolveSettings } from '../../config.js';
 import {
@@ -10,7 +11,6 @@ import {
   SOLVE_LLM,
   SOLVE_SETTINGS,
   type SolveAttemptStore,
-  type SolveReply,
   type StoredAnswer,
 } from '../../ports.js';
 import { buildSolvePrompt, PROMPT_VERSION, solutionAnswerSchema } from '../../solution/prompt.js';
@@ -28,7 +28,7 @@ export interface GenerateSolutionCommand {
 
 export type GenerateSolutionResult =
   /** Publish this reply (a fresh one, or the stored reply of an attempt already done). */
-  | { readonly kind: 'reply'; readonly reply: SolveReply }
+  | { readonly kind: 'reply'; readonly reply: Reply }
   /** Another delivery of the same attempt is at work; try again after `retryInMs`. */
   | { readonly kind: 'busy'; readonly retryInMs: number };
 
@@ -109,10 +109,9 @@ export class GenerateSolutionHandler {
     await this.blobs.put(keys.steps, JSON.stringify(stepsDocument), { contentType: STEPS_DOCUMENT_CONTENT_TYPE, metadata });
     await this.blobs.put(keys.html, html, { contentType: SOLUTION_HTML_CONTENT_TYPE, metadata });
 
-    return this.finish(key, {
-      kind: 'generated',
-      id: deterministicUuid(command.commandId, SolutionGenerated.subject),
-      data: {
+    return this.finish(
+      key,
+      replyTo(command.commandId, SolutionGenerated, {
         runId: data.runId,
         commandId: command.commandId,
         attempt: data.attempt,
@@ -121,8 +120,8 @@ export class GenerateSolutionHandler {
         finalAnswer,
         stepCount: stepsDocument.steps.length,
         provenance,
-      },
-    });
+      }),
+    );
   }
 
   private async ask(data: MessageData<typeof GenerateSolution>, userId: string | undefined): Promise<AskOutcome> {
@@ -162,7 +161,7 @@ export class GenerateSolutionHandler {
     }
   }
 
-  private async finish(key: AttemptKey, reply: SolveReply): Promise<GenerateSolutionResult> {
+  private async finish(key: AttemptKey, reply: Reply): Promise<GenerateSolutionResult> {
     await this.attempts.complete(key, reply);
     return { kind: 'reply', reply };
   }
@@ -173,28 +172,20 @@ export class GenerateSolutionHandler {
  * produced it; for another command of the same (run, attempt), the same outcome addressed to that
  * command (its own deterministic id and `commandId`), so its sender recognises the answer.
  */
-function readdressed(reply: SolveReply, commandId: string): SolveReply {
-  if (reply.data.commandId === commandId) return reply;
-  switch (reply.kind) {
-    case 'generated':
-      return { kind: 'generated', id: deterministicUuid(commandId, SolutionGenerated.subject), data: { ...reply.data, commandId } };
-    case 'failed':
-      return { kind: 'failed', id: deterministicUuid(commandId, SolutionFailed.subject), data: { ...reply.data, commandId } };
-  }
+function readdressed(reply: Reply, commandId: string): Reply {
+  if (isReplyOf(reply, SolutionGenerated)) return reply.data.commandId === commandId ? reply : replyTo(commandId, SolutionGenerated, { ...reply.data, commandId });
+  if (isReplyOf(reply, SolutionFailed)) return reply.data.commandId === commandId ? reply : replyTo(commandId, SolutionFailed, { ...reply.data, commandId });
+  throw new Error(`an attempt's kept reply is a ${reply.message.subject}, neither SolutionGenerated nor SolutionFailed`);
 }
 
-function failedReply(command: GenerateSolutionCommand, failure: SolveFailure, costUsd: number): SolveReply {
-  return {
-    kind: 'failed',
-    id: deterministicUuid(command.commandId, SolutionFailed.subject),
-    data: {
-      runId: command.data.runId,
-      commandId: command.commandId,
-      attempt: command.data.attempt,
-      errorCode: failure.errorCode,
-      retryable: failure.retryable,
-      detail: failure.detail,
-      costUsd,
-    },
-  };
+function failedReply(command: GenerateSolutionCommand, failure: SolveFailure, costUsd: number): Reply {
+  return replyTo(command.commandId, SolutionFailed, {
+    runId: command.data.runId,
+    commandId: command.commandId,
+    attempt: command.data.attempt,
+    errorCode: failure.errorCode,
+    retryable: failure.retryable,
+    detail: failure.detail,
+    costUsd,
+  });
 }

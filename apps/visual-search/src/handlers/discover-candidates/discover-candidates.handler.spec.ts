@@ -1,3 +1,5 @@
+import { isReplyOf } from '@openpaw/messaging';
+import { CandidatesDiscovered } from '@openpaw/contracts';
 import { clearCoAppearances } from '@openpaw/providers';
 import { fallbackOrder } from '../../domain/candidates.js';
 import { lookUp } from '../../domain/evidence-cache.js';
@@ -29,8 +31,8 @@ describe('DiscoverCandidates over the local world', () => {
 
   it('finds people really photographed with the frontier (≥ 80 % both), in fallback order, and caches their edges', async () => {
     const reply = await new DiscoverCandidatesHandler(ports).execute(command([], 'cmd-1'));
-    expect(reply.kind).toBe('candidates_discovered');
-    if (reply.kind !== 'candidates_discovered') return;
+    expect(reply.message).toBe(CandidatesDiscovered);
+    if (!isReplyOf(reply, CandidatesDiscovered)) return;
     expect(reply.data.frontier).toEqual({ name: person.name, celebrityId: person.celebrityId });
     const { candidates } = reply.data;
     expect(candidates.length).toBeGreaterThan(0);
@@ -49,10 +51,10 @@ describe('DiscoverCandidates over the local world', () => {
 
   it('leaves out excluded ids', async () => {
     const all = await new DiscoverCandidatesHandler(ports).execute(command([], 'cmd-1'));
-    if (all.kind !== 'candidates_discovered') throw new Error(all.kind);
+    if (!isReplyOf(all, CandidatesDiscovered)) throw new Error(all.message.name);
     const excluded = all.data.candidates[0]!.person.celebrityId;
     const reply = await new DiscoverCandidatesHandler(ports).execute(command([excluded], 'cmd-2'));
-    if (reply.kind !== 'candidates_discovered') throw new Error(reply.kind);
+    if (!isReplyOf(reply, CandidatesDiscovered)) throw new Error(reply.message.name);
     expect(reply.data.candidates.map((c) => c.person.celebrityId)).toEqual(all.data.candidates.slice(1).map((c) => c.person.celebrityId));
     expect(reply.data.usage.recognitionCalls).toBe(0);
   });

@@ -1,13 +1,13 @@
-import { CandidatesDiscovered, deterministicUuid, type DiscoverCandidates, type MessageData } from '@openpaw/contracts';
+import { CandidatesDiscovered, type DiscoverCandidates } from '@openpaw/contracts';
+import { answerOnceWith, type Reply, replyTo } from '@openpaw/messaging';
 import { collectCandidates } from '../../domain/candidates.js';
 import { ImageObserver } from '../../observation/image-observer.js';
 import { StepProviderFailure } from '../../observation/step-failure.js';
 import type { VisualStepPorts } from '../../ports.js';
+import { RunMemoryReplies } from '../../memory/run-memory-replies.js';
 import type { VisualCommand } from '../command.js';
-import { type StepFailedReply, stepFailedReply } from '../step-failed.js';
+import { stepFailedReply } from '../step-failed.js';
 import { keyToken } from '../../memory/kv-keys.js';
-
-export type DiscoverCandidatesReply = { readonly kind: 'candidates_discovered'; readonly id: string; readonly data: MessageData<typeof CandidatesDiscovered> } | StepFailedReply;
 
 const MAX_CANDIDATES = 50;
 
@@ -25,17 +25,13 @@ export class DiscoverCandidatesHandler {
     this.observer = new ImageObserver(ports);
   }
 
-  async execute(command: VisualCommand<typeof DiscoverCandidates>): Promise<DiscoverCandidatesReply> {
+  async execute(command: VisualCommand<typeof DiscoverCandidates>): Promise<Reply> {
     const { data, commandId } = command;
     const run = { sessionId: data.sessionId, runId: data.runId };
-    const stored = await this.ports.memory.getReply<DiscoverCandidatesReply>(run, commandId);
-    if (stored !== undefined) return stored;
-    const reply = await this.decide(command);
-    await this.ports.memory.putReply(run, commandId, reply);
-    return reply;
+    return answerOnceWith(new RunMemoryReplies(this.ports.memory, run), commandId, () => this.decide(command));
   }
 
-  private async decide({ commandId, data }: VisualCommand<typeof DiscoverCandidates>): Promise<DiscoverCandidatesReply> {
+  private async decide({ commandId, data }: VisualCommand<typeof DiscoverCandidates>): Promise<Reply> {
     const run = { sessionId: data.sessionId, runId: data.runId };
     let outcome;
     try {
@@ -59,10 +55,7 @@ export class DiscoverCandidatesHandler {
       frontier.celebrityId ?? keyToken(frontier.name),
       Object.fromEntries(candidates.map((c) => [c.person.celebrityId, { name: c.person.name, count: c.count, bestConf: c.bestConfWithFrontier, evidenceRefs: c.evidence.map((e) => e.imageUrl) }])),
     );
-    return {
-      kind: 'candidates_discovered',
-      id: deterministicUuid(commandId, CandidatesDiscovered.subject),
-      data: {
+    return replyTo(commandId, CandidatesDiscovered, {
         runId: data.runId,
         commandId,
         step: data.step,
@@ -70,7 +63,6 @@ export class DiscoverCandidatesHandler {
         candidates: candidates.map((c) => ({ person: c.person, count: c.count, bestConfWithFrontier: c.bestConfWithFrontier, evidence: [...c.evidence] })),
         ...(outcome.budgetExhausted !== undefined ? { budgetExhausted: outcome.budgetExhausted } : {}),
         usage: { ...outcome.usage, cacheHit: false },
-      },
-    };
+      });
   }
 }

@@ -1,3 +1,5 @@
+import { ExpansionSelected } from '@openpaw/contracts';
+import { replyAs } from '@openpaw/messaging';
 import { LocalChatModel, OpenAiChatModel, ResilientLlmClient } from '@openpaw/providers';
 import { InMemoryRunMemory } from '../../memory/in-memory-run-memory.js';
 import { openAiChatReply, startWireServer, type WireResponse, type WireServer } from '../../testing/wire-server.js';
@@ -41,7 +43,7 @@ describe('SelectNextExpansion through the LLM port (OpenAI wire format)', () => 
 
   it('takes a valid strict-JSON choice from the LLM', async () => {
     script.push(openAiChatReply(JSON.stringify({ nextCandidates: ['c-hugo'], searchQueries: ['Ada Belwick Hugo Dunfield gala'], narration: 'Trying an expansion via Hugo Dunfield…' })));
-    const reply = await handler().execute(command('cmd-1'));
+    const reply = replyAs(await handler().execute(command('cmd-1')), ExpansionSelected);
     expect(reply.data).toMatchObject({ decidedBy: 'llm', nextCandidates: [{ celebrityId: 'c-hugo' }], searchQueries: ['Ada Belwick Hugo Dunfield gala'], usage: { llmCalls: 1 } });
     expect(reply.data.fallbackReason).toBeUndefined();
     const sent = JSON.parse(server.requests[0]!.body.toString('utf8')) as { messages: { content: string }[]; temperature: number };

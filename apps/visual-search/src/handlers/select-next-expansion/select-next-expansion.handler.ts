@@ -1,9 +1,9 @@
-import { deterministicUuid, ExpansionSelected, type MessageData, type SelectNextExpansion } from '@openpaw/contracts';
+import { ExpansionSelected, type MessageData, type SelectNextExpansion } from '@openpaw/contracts';
+import { answerOnceWith, type Reply, replyTo } from '@openpaw/messaging';
 import { fallbackSelection, parseSelection, type Selection, type SelectionInput, selectionPrompt } from '../../domain/selection.js';
 import type { SelectionPorts } from '../../ports.js';
+import { RunMemoryReplies } from '../../memory/run-memory-replies.js';
 import type { VisualCommand } from '../command.js';
-
-export type SelectNextExpansionReply = { readonly kind: 'expansion_selected'; readonly id: string; readonly data: MessageData<typeof ExpansionSelected> };
 
 type FallbackReason = NonNullable<MessageData<typeof ExpansionSelected>['fallbackReason']>;
 
@@ -24,32 +24,24 @@ export class SelectNextExpansionHandler {
     private readonly settings: SelectionSettings = { maxTokens: 400, timeoutMs: 30_000 },
   ) {}
 
-  async execute(command: VisualCommand<typeof SelectNextExpansion>): Promise<SelectNextExpansionReply> {
+  async execute(command: VisualCommand<typeof SelectNextExpansion>): Promise<Reply> {
     const { data, commandId } = command;
     const run = { sessionId: data.sessionId, runId: data.runId };
-    const stored = await this.ports.memory.getReply<SelectNextExpansionReply>(run, commandId);
-    if (stored !== undefined) return stored;
-    const reply = await this.decide(command);
-    await this.ports.memory.putReply(run, commandId, reply);
-    return reply;
+    return answerOnceWith(new RunMemoryReplies(this.ports.memory, run), commandId, () => this.decide(command));
   }
 
-  private async decide({ commandId, data }: VisualCommand<typeof SelectNextExpansion>): Promise<SelectNextExpansionReply> {
+  private async decide({ commandId, data }: VisualCommand<typeof SelectNextExpansion>): Promise<Reply> {
     const input: SelectionInput = { target: data.target, frontier: data.frontier, candidates: data.candidates, hopsRemaining: data.hopsRemaining, budgetsRemaining: data.budgetsRemaining };
-    const reply = (selection: Selection, usage: { llmCalls: number; costUsd: number; model?: string }, fallbackReason?: FallbackReason): SelectNextExpansionReply => ({
-      kind: 'expansion_selected',
-      id: deterministicUuid(commandId, ExpansionSelected.subject),
-      data: {
-        runId: data.runId,
-        commandId,
-        step: data.step,
-        nextCandidates: [...selection.nextCandidates],
-        searchQueries: [...selection.searchQueries],
-        narration: selection.narration,
-        decidedBy: fallbackReason === undefined ? 'llm' : 'fallback',
-        ...(fallbackReason !== undefined ? { fallbackReason } : {}),
-        usage,
-      },
+    const reply = (selection: Selection, usage: { llmCalls: number; costUsd: number; model?: string }, fallbackReason?: FallbackReason): Reply => replyTo(commandId, ExpansionSelected, {
+      runId: data.runId,
+      commandId,
+      step: data.step,
+      nextCandidates: [...selection.nextCandidates],
+      searchQueries: [...selection.searchQueries],
+      narration: selection.narration,
+      decidedBy: fallbackReason === undefined ? 'llm' : 'fallback',
+      ...(fallbackReason !== undefined ? { fallbackReason } : {}),
+      usage,
     });
     if (data.budgetsRemaining.llmCalls <= 0) return reply(fallbackSelection(input), { llmCalls: 0, costUsd: 0 }, 'no_llm_budget');
     let result;

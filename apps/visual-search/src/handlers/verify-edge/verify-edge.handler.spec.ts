@@ -1,3 +1,5 @@
+import { isReplyOf } from '@openpaw/messaging';
+import { EdgeRefuted, EdgeVerified, VisualStepFailed } from '@openpaw/contracts';
 import { clearCoAppearances, ProviderError, type VisualWorld } from '@openpaw/providers';
 import { directEdgeQueries } from '../../domain/queries.js';
 import { countingRecognizer } from '../../testing/counting-recognizer.js';
@@ -54,8 +56,8 @@ describe('VerifyEdge over the local world', () => {
     const [a, b] = clearPair(ports.world);
     const pathSoFar = [{ name: 'Someone Before', celebrityId: 'lw-x' }, { name: ports.world.people[a]!.name, celebrityId: ports.world.people[a]!.celebrityId }];
     const reply = await handler.execute(command(ports.world, a, b, { pathSoFar }));
-    expect(reply.kind).toBe('edge_verified');
-    if (reply.kind !== 'edge_verified') return;
+    expect(reply.message).toBe(EdgeVerified);
+    if (!isReplyOf(reply, EdgeVerified)) return;
     const { edge, usage } = reply.data;
     expect(edge.from.celebrityId).toBe(ports.world.people[a]!.celebrityId);
     expect(edge.to.celebrityId).toBe(ports.world.people[b]!.celebrityId);
@@ -80,7 +82,7 @@ describe('VerifyEdge over the local world', () => {
 
     const ids = { from: { name: ports.world.people[b]!.name, celebrityId: ports.world.people[b]!.celebrityId }, to: { name: ports.world.people[a]!.name, celebrityId: ports.world.people[a]!.celebrityId } };
     const cached = await handler.execute(command(ports.world, b, a, { ...ids, runId: 'f0f0f0f0-2b1c-4c1e-9a55-3c3c9d1f8a10' }, 'cmd-2'));
-    expect(cached).toMatchObject({ kind: 'edge_verified', data: { commandId: 'cmd-2', usage: { searchCalls: 0, recognitionCalls: 0, cacheHit: true }, edge: { from: { celebrityId: ids.from.celebrityId } } } });
+    expect(cached).toMatchObject({ message: EdgeVerified, data: { commandId: 'cmd-2', usage: { searchCalls: 0, recognitionCalls: 0, cacheHit: true }, edge: { from: { celebrityId: ids.from.celebrityId } } } });
     expect(cached.id).not.toBe(first.id);
     expect(recognizer.calls()).toBe(calls);
   });
@@ -89,27 +91,27 @@ describe('VerifyEdge over the local world', () => {
     const { ports, handler } = setup();
     const [a, b] = blurredOnlyPair(ports.world);
     const reply = await handler.execute(command(ports.world, a, b));
-    expect(reply).toMatchObject({ kind: 'edge_refuted', data: { reason: 'no_evidence' } });
-    if (reply.kind !== 'edge_refuted') return;
+    expect(reply).toMatchObject({ message: EdgeRefuted, data: { reason: 'no_evidence' } });
+    if (!isReplyOf(reply, EdgeRefuted)) return;
     expect(reply.data.partialEvidence.length).toBeGreaterThan(0);
     expect(reply.data.partialEvidence.some((p) => p.confidenceFrom !== null && p.confidenceTo !== null && Math.min(p.confidenceFrom, p.confidenceTo) < 80)).toBe(true);
 
     const withIds = { from: { name: 'x', celebrityId: ports.world.people[a]!.celebrityId }, to: { name: 'y', celebrityId: ports.world.people[b]!.celebrityId } };
     const again = await handler.execute(command(ports.world, a, b, withIds, 'cmd-2'));
-    expect(again.kind).toBe('edge_refuted');
+    expect(again.message).toBe(EdgeRefuted);
     const refuted = await handler.execute(command(ports.world, a, b, withIds, 'cmd-3'));
-    expect(refuted).toMatchObject({ kind: 'edge_refuted', data: { usage: { cacheHit: true, recognitionCalls: 0 } } });
+    expect(refuted).toMatchObject({ message: EdgeRefuted, data: { usage: { cacheHit: true, recognitionCalls: 0 } } });
   });
 
   it('stops at the step budget and says which one ran out', async () => {
     const { ports, handler } = setup();
     const [a, b] = clearPair(ports.world);
     expect(await handler.execute(command(ports.world, a, b, { budget: { searchCalls: 0, recognitionCalls: 40 } }, 'cmd-s'))).toMatchObject({
-      kind: 'edge_refuted',
+      message: EdgeRefuted,
       data: { reason: 'budget_exhausted', budgetExhausted: 'search', usage: { searchCalls: 0 } },
     });
     expect(await handler.execute(command(ports.world, a, b, { budget: { searchCalls: 5, recognitionCalls: 0 } }, 'cmd-r'))).toMatchObject({
-      kind: 'edge_refuted',
+      message: EdgeRefuted,
       data: { reason: 'budget_exhausted', budgetExhausted: 'recognition', usage: { searchCalls: 1, recognitionCalls: 0 } },
     });
   });
@@ -120,13 +122,13 @@ describe('VerifyEdge over the local world', () => {
     await handler.execute(command(ports.world, a, b, {}, 'cmd-1'));
     const firstCalls = recognizer.calls();
     const reversed = await handler.execute(command(ports.world, b, a, { queries: directEdgeQueries(ports.world.people[a]!.name, ports.world.people[b]!.name) }, 'cmd-2'));
-    expect(reversed).toMatchObject({ kind: 'edge_verified', data: { usage: { searchCalls: 0, recognitionCalls: 0 } } });
-    expect(reversed.kind === 'edge_verified' && reversed.data.usage.imagesSkipped).toBeGreaterThan(0);
+    expect(reversed).toMatchObject({ message: EdgeVerified, data: { usage: { searchCalls: 0, recognitionCalls: 0 } } });
+    expect(isReplyOf(reversed, EdgeVerified) && reversed.data.usage.imagesSkipped).toBeGreaterThan(0);
     expect(recognizer.calls()).toBe(firstCalls);
 
     ports.memory.forget();
     const afterExpiry = await handler.execute(command(ports.world, b, a, { queries: directEdgeQueries(ports.world.people[a]!.name, ports.world.people[b]!.name) }, 'cmd-3'));
-    expect(afterExpiry.kind).toBe('edge_verified');
+    expect(afterExpiry.message).toBe(EdgeVerified);
     expect(recognizer.calls()).toBeGreaterThan(firstCalls);
   });
 
@@ -135,6 +137,6 @@ describe('VerifyEdge over the local world', () => {
     const failing = { provider: 'serpapi/google_images', local: false, search: () => Promise.reject(new ProviderError('server_error', 'serpapi', 'HTTP 503', { status: 503 })) };
     const handler = new VerifyEdgeHandler({ ...ports, search: failing });
     const reply = await handler.execute(command(ports.world, 0, 1));
-    expect(reply).toMatchObject({ kind: 'step_failed', data: { command: 'VerifyEdge', errorCode: 'search_unavailable', retryable: true, usage: { searchCalls: 1, recognitionCalls: 0 } } });
+    expect(reply).toMatchObject({ message: VisualStepFailed, data: { command: 'VerifyEdge', errorCode: 'search_unavailable', retryable: true, usage: { searchCalls: 1, recognitionCalls: 0 } } });
   });
 });

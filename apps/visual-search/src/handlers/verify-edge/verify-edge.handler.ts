@@ -1,16 +1,13 @@
-import { deterministicUuid, EdgeRefuted, EdgeVerified, type MessageData, type VerifyEdge } from '@openpaw/contracts';
+import { EdgeRefuted, EdgeVerified, type MessageData, type VerifyEdge } from '@openpaw/contracts';
+import { answerOnceWith, type Reply, replyTo } from '@openpaw/messaging';
 import { lookUp } from '../../domain/evidence-cache.js';
 import { type PartialEvidence, verifyEdge, type VerifiedEdge } from '../../domain/edge-verification.js';
 import { ImageObserver, type StepUsage } from '../../observation/image-observer.js';
 import { StepProviderFailure } from '../../observation/step-failure.js';
 import type { VisualStepPorts } from '../../ports.js';
+import { RunMemoryReplies } from '../../memory/run-memory-replies.js';
 import type { VisualCommand } from '../command.js';
-import { type StepFailedReply, stepFailedReply } from '../step-failed.js';
-
-export type VerifyEdgeReply =
-  | { readonly kind: 'edge_verified'; readonly id: string; readonly data: MessageData<typeof EdgeVerified> }
-  | { readonly kind: 'edge_refuted'; readonly id: string; readonly data: MessageData<typeof EdgeRefuted> }
-  | StepFailedReply;
+import { stepFailedReply } from '../step-failed.js';
 
 const NO_USAGE: StepUsage = { searchCalls: 0, recognitionCalls: 0, imagesSkipped: 0 };
 
@@ -31,17 +28,13 @@ export class VerifyEdgeHandler {
     this.observer = new ImageObserver(ports);
   }
 
-  async execute(command: VisualCommand<typeof VerifyEdge>): Promise<VerifyEdgeReply> {
+  async execute(command: VisualCommand<typeof VerifyEdge>): Promise<Reply> {
     const { data, commandId } = command;
     const run = { sessionId: data.sessionId, runId: data.runId };
-    const stored = await this.ports.memory.getReply<VerifyEdgeReply>(run, commandId);
-    if (stored !== undefined) return stored;
-    const reply = await this.decide(command);
-    await this.ports.memory.putReply(run, commandId, reply);
-    return reply;
+    return answerOnceWith(new RunMemoryReplies(this.ports.memory, run), commandId, () => this.decide(command));
   }
 
-  private async decide({ commandId, data }: VisualCommand<typeof VerifyEdge>): Promise<VerifyEdgeReply> {
+  private async decide({ commandId, data }: VisualCommand<typeof VerifyEdge>): Promise<Reply> {
     const run = { sessionId: data.sessionId, runId: data.runId };
     if (data.from.celebrityId !== undefined && data.to.celebrityId !== undefined) {
       const cached = await lookUp(this.ports.cache, data.from.celebrityId, data.to.celebrityId, data.threshold);
@@ -67,15 +60,11 @@ export class VerifyEdgeHandler {
     return refuted(commandId, data, 'no_evidence', undefined, verdict.partial, outcome.usage, false);
   }
 
-  private async verified(commandId: string, data: MessageData<typeof VerifyEdge>, edge: VerifiedEdge, usage: StepUsage, cacheHit: boolean): Promise<VerifyEdgeReply> {
+  private async verified(commandId: string, data: MessageData<typeof VerifyEdge>, edge: VerifiedEdge, usage: StepUsage, cacheHit: boolean): Promise<Reply> {
     const run = { sessionId: data.sessionId, runId: data.runId };
     await this.ports.memory.putEdge(run, edge.from.celebrityId, edge.to.celebrityId, { edgeConf: edge.edgeConf, evidence: edge.evidence });
     if (data.pathSoFar !== undefined) await this.ports.memory.putPath(run, [...data.pathSoFar.map((p) => p.celebrityId), edge.to.celebrityId]);
-    return {
-      kind: 'edge_verified',
-      id: deterministicUuid(commandId, EdgeVerified.subject),
-      data: { runId: data.runId, commandId, step: data.step, edge: { ...edge, evidence: [...edge.evidence] }, usage: { ...usage, cacheHit } },
-    };
+    return replyTo(commandId, EdgeVerified, { runId: data.runId, commandId, step: data.step, edge: { ...edge, evidence: [...edge.evidence] }, usage: { ...usage, cacheHit } });
   }
 }
 
@@ -87,11 +76,8 @@ function refuted(
   partial: readonly PartialEvidence[],
   usage: StepUsage,
   cacheHit: boolean,
-): VerifyEdgeReply {
-  return {
-    kind: 'edge_refuted',
-    id: deterministicUuid(commandId, EdgeRefuted.subject),
-    data: {
+): Reply {
+  return replyTo(commandId, EdgeRefuted, {
       runId: data.runId,
       commandId,
       step: data.step,
@@ -101,6 +87,5 @@ function refuted(
       ...(budgetExhausted !== undefined ? { budgetExhausted } : {}),
       partialEvidence: partial.slice(0, 20),
       usage: { ...usage, cacheHit },
-    },
-  };
+    });
 }

@@ -1,3 +1,4 @@
+import { EdgeVerified } from '@openpaw/contracts';
 import { generateVisualWorld, RekognitionRecognizer, renderWorldPhoto, SafeImageFetcher, SerpApiImageSearch } from '@openpaw/providers';
 import sharp from 'sharp';
 import { InMemoryEvidenceCache } from '../../domain/evidence-cache.js';
@@ -74,7 +75,7 @@ describe('VerifyEdge end to end over the wire: SerpApi Google Images, image host
     });
     recognizer.destroy();
     expect(reply).toMatchObject({
-      kind: 'edge_verified',
+      message: EdgeVerified,
       data: {
         edge: {
           from: { celebrityId: '1abc', name: 'Ada Lovelace' },

@@ -1,4 +1,5 @@
-import { type ExecuteResearchLeg, type MessageData } from '@openpaw/contracts';
+import { isReplyOf } from '@openpaw/messaging';
+import { type ExecuteResearchLeg, type MessageData, ResearchLegCompleted, ResearchLegFailed } from '@openpaw/contracts';
 import { type LlmWireServer, startAnthropicWireServer, startOpenAiWireServer, type WireAnswer, type WireRequest } from '@openpaw/testkit';
 import { LOCAL_LABEL } from '../../researchers/local-extractive-researcher.js';
 import { flowFixture, type FlowFixture } from '../../testing/flow-fixtures.js';
@@ -51,8 +52,8 @@ describe('ExecuteResearchLeg (a leg through the LLM port, with the user’s own 
   it('given an openai leg, then the report comes from the OpenAI-compatible server, called with the user’s key, and is kept', async () => {
     script.openai = () => ({ text: '## Summary\nHeat pumps win on efficiency [External 1].', inputTokens: 400, outputTokens: 120 });
     const { reply, started } = await leg({ provider: 'openai' });
-    expect(reply).toMatchObject({ kind: 'leg_completed', data: { provider: 'openai', model: 'openai/gpt-4o-mini', content: '## Summary\nHeat pumps win on efficiency [External 1].', local: false, usage: { inputTokens: 400, outputTokens: 120 } } });
-    expect(reply.kind === 'leg_completed' && reply.data.costUsd).toBeGreaterThan(0);
+    expect(reply).toMatchObject({ message: ResearchLegCompleted, data: { provider: 'openai', model: 'openai/gpt-4o-mini', content: '## Summary\nHeat pumps win on efficiency [External 1].', local: false, usage: { inputTokens: 400, outputTokens: 120 } } });
+    expect(isReplyOf(reply, ResearchLegCompleted) && reply.data.costUsd).toBeGreaterThan(0);
     expect(started).toHaveLength(1);
     expect(openai.requests).toHaveLength(1);
     expect(openai.requests[0]).toMatchObject({ apiKey: OPENAI_KEY, model: 'gpt-4o-mini' });
@@ -62,7 +63,7 @@ describe('ExecuteResearchLeg (a leg through the LLM port, with the user’s own 
   it('given an anthropic leg, then the report comes from the Anthropic Messages server', async () => {
     script.anthropic = () => ({ text: 'Anthropic says heat pumps are 2-3x as efficient.' });
     const { reply } = await leg({ provider: 'anthropic' });
-    expect(reply).toMatchObject({ kind: 'leg_completed', data: { provider: 'anthropic', model: expect.stringMatching(/^anthropic\//), content: 'Anthropic says heat pumps are 2-3x as efficient.' } });
+    expect(reply).toMatchObject({ message: ResearchLegCompleted, data: { provider: 'anthropic', model: expect.stringMatching(/^anthropic\//), content: 'Anthropic says heat pumps are 2-3x as efficient.' } });
     expect(anthropic.requests[0]).toMatchObject({ path: '/v1/messages', apiKey: ANTHROPIC_KEY });
   });
 
@@ -77,7 +78,7 @@ describe('ExecuteResearchLeg (a leg through the LLM port, with the user’s own 
   it('given a provider that answers 500, then the wrapper retries, and the leg fails with server_error and the reason', async () => {
     script.openai = () => ({ status: 500, message: 'upstream exploded' });
     const { reply } = await leg({ provider: 'openai' });
-    expect(reply).toMatchObject({ kind: 'leg_failed', data: { reason: 'server_error', detail: expect.stringMatching(/500/) } });
+    expect(reply).toMatchObject({ message: ResearchLegFailed, data: { reason: 'server_error', detail: expect.stringMatching(/500/) } });
     expect(openai.requests).toHaveLength(2);
   });
 
@@ -85,14 +86,14 @@ describe('ExecuteResearchLeg (a leg through the LLM port, with the user’s own 
     let calls = 0;
     script.anthropic = () => (++calls === 1 ? { status: 429, message: 'slow down', retryAfterSeconds: 0 } : { text: 'after the 429' });
     const { reply } = await leg({ provider: 'anthropic' });
-    expect(reply).toMatchObject({ kind: 'leg_completed', data: { content: 'after the 429' } });
+    expect(reply).toMatchObject({ message: ResearchLegCompleted, data: { content: 'after the 429' } });
     expect(anthropic.requests).toHaveLength(2);
   });
 
   it('given a rejected key (401), then failed with auth and no retry', async () => {
     script.openai = () => ({ status: 401, message: 'invalid api key' });
     const { reply } = await leg({ provider: 'openai' });
-    expect(reply).toMatchObject({ kind: 'leg_failed', data: { reason: 'auth' } });
+    expect(reply).toMatchObject({ message: ResearchLegFailed, data: { reason: 'auth' } });
     expect(openai.requests).toHaveLength(1);
   });
 
@@ -100,7 +101,7 @@ describe('ExecuteResearchLeg (a leg through the LLM port, with the user’s own 
     script.openai = () => ({ hang: true });
     const t0 = Date.now();
     const { reply } = await leg({ provider: 'openai', capMs: 300 });
-    expect(reply).toMatchObject({ kind: 'leg_failed', data: { reason: 'timeout' } });
+    expect(reply).toMatchObject({ message: ResearchLegFailed, data: { reason: 'timeout' } });
     expect(Date.now() - t0).toBeLessThan(3_000);
   });
 
@@ -109,36 +110,36 @@ describe('ExecuteResearchLeg (a leg through the LLM port, with the user’s own 
     const running = leg({ provider: 'openai', capMs: 30_000 });
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(f.cancellations.ended(RUN, { legRound: 1, synthesisRound: 0 })).toBe(1);
-    expect((await running).reply).toMatchObject({ kind: 'leg_failed', data: { reason: 'cancelled' } });
+    expect((await running).reply).toMatchObject({ message: ResearchLegFailed, data: { reason: 'cancelled' } });
   });
 
   it('given a leg of a round the research already ended, then cancelled without calling anyone; a later round runs', async () => {
     f.cancellations.ended(RUN, { legRound: 1, synthesisRound: 0 });
     const { reply, started } = await leg({ provider: 'openai' });
-    expect(reply).toMatchObject({ kind: 'leg_failed', data: { reason: 'cancelled' } });
+    expect(reply).toMatchObject({ message: ResearchLegFailed, data: { reason: 'cancelled' } });
     expect(started).toEqual([]);
     expect(openai.requests).toHaveLength(0);
     script.openai = () => ({ text: 'round two' });
-    expect((await leg({ provider: 'openai', round: 2 })).reply).toMatchObject({ kind: 'leg_completed' });
+    expect((await leg({ provider: 'openai', round: 2 })).reply).toMatchObject({ message: ResearchLegCompleted });
   });
 
   it('given no key, or a key sealed for someone else, then no_key / auth, and the provider is never called', async () => {
-    expect((await leg({ provider: 'openai', key: null })).reply).toMatchObject({ kind: 'leg_failed', data: { reason: 'no_key' } });
+    expect((await leg({ provider: 'openai', key: null })).reply).toMatchObject({ message: ResearchLegFailed, data: { reason: 'no_key' } });
     const otherUsers = await f.seal('user-8', 'openai', 'sk-other');
-    expect((await leg({ provider: 'openai', key: otherUsers })).reply).toMatchObject({ kind: 'leg_failed', data: { reason: 'auth', detail: expect.stringMatching(/cannot be opened/) } });
+    expect((await leg({ provider: 'openai', key: otherUsers })).reply).toMatchObject({ message: ResearchLegFailed, data: { reason: 'auth', detail: expect.stringMatching(/cannot be opened/) } });
     expect(openai.requests).toHaveLength(0);
   });
 
   it('given a cost cap below the call’s worst case, then cost_cap and nothing is sent', async () => {
     const { reply } = await leg({ provider: 'openai', costCapUsd: 0 });
-    expect(reply).toMatchObject({ kind: 'leg_failed', data: { reason: 'cost_cap' } });
+    expect(reply).toMatchObject({ message: ResearchLegFailed, data: { reason: 'cost_cap' } });
     expect(openai.requests).toHaveLength(0);
   });
 
   it('given a local leg, then the extractive researcher quotes real sentences of the external reports, cited and labelled local', async () => {
     const { reply } = await leg({ provider: 'local' });
-    expect(reply.kind).toBe('leg_completed');
-    if (reply.kind !== 'leg_completed') return;
+    expect(reply.message).toBe(ResearchLegCompleted);
+    if (!isReplyOf(reply, ResearchLegCompleted)) return;
     expect(reply.data).toMatchObject({ provider: 'local', model: 'local/extractive', local: true, costUsd: 0 });
     expect(reply.data.content.startsWith(LOCAL_LABEL)).toBe(true);
     expect(reply.data.content).toContain('"Cold-climate heat pumps kept a coefficient of performance above 2 at -15 °C in the 2023 field study." [E1]');

@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { deterministicUuid, type ExecuteResearchLeg, type MessageData, RESEARCH_LIMITS, ResearchLegCompleted, ResearchLegFailed } from '@openpaw/contracts';
+import { type ExecuteResearchLeg, type MessageData, RESEARCH_LIMITS, ResearchLegCompleted, ResearchLegFailed } from '@openpaw/contracts';
+import { answerOnceWith, type KeptReplyStore, type Reply, replyTo } from '@openpaw/messaging';
 import type { Clock } from '@openpaw/providers';
 import { RESEARCH_CLOCK } from '../../../ports.js';
 import type { LegCancellations } from '../../cancellation/leg-cancellations.js';
-import { FLOW_CANCELLATIONS, FLOW_KEYS, FLOW_PROVIDERS, FLOW_REPLIES, type FlowReply, type FlowReplyStore, type KeyOpener } from '../../ports.js';
+import { FLOW_CANCELLATIONS, FLOW_KEYS, FLOW_PROVIDERS, FLOW_REPLIES, type KeyOpener } from '../../ports.js';
 import type { ResearchProviders } from '../../research-providers.js';
 import { abortedLeg, legFailureOf } from '../../researchers/llm-researcher.js';
 import { LegFailure } from '../../researchers/researcher.js';
@@ -21,31 +22,29 @@ type Command = FlowCommand<MessageData<typeof ExecuteResearchLeg>>;
 @Injectable()
 export class ExecuteResearchLegHandler {
   constructor(
-    @Inject(FLOW_REPLIES) private readonly replies: FlowReplyStore,
+    @Inject(FLOW_REPLIES) private readonly replies: KeptReplyStore,
     @Inject(FLOW_KEYS) private readonly keys: KeyOpener,
     @Inject(FLOW_PROVIDERS) private readonly providers: ResearchProviders,
     @Inject(FLOW_CANCELLATIONS) private readonly cancellations: LegCancellations,
     @Inject(RESEARCH_CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute(command: Command, started: (startedAt: string) => Promise<void>): Promise<FlowReply> {
-    const kept = await this.replies.find(command.commandId);
-    if (kept !== undefined) return kept;
+  execute(command: Command, started: (startedAt: string) => Promise<void>): Promise<Reply> {
+    return answerOnceWith(this.replies, command.commandId, () => this.answer(command, started));
+  }
+
+  private async answer(command: Command, started: (startedAt: string) => Promise<void>): Promise<Reply> {
     const d = command.data;
     const base = { runId: d.runId, commandId: command.commandId, legIndex: d.legIndex, provider: d.provider, round: d.round };
-    const failed = (failure: LegFailure): FlowReply => ({
-      kind: 'leg_failed',
-      id: deterministicUuid(command.commandId, ResearchLegFailed.subject),
-      data: { ...base, reason: failure.reason, detail: failure.message.slice(0, 2_000), costUsd: failure.costUsd },
-    });
-    if (this.cancellations.isOver(d.runId, 'leg', d.round)) return this.replies.keep(command.commandId, failed(new LegFailure('cancelled', 'the research ended before this leg started')));
+    const failed = (failure: LegFailure): Reply => replyTo(command.commandId, ResearchLegFailed, { ...base, reason: failure.reason, detail: failure.message.slice(0, 2_000), costUsd: failure.costUsd });
+    if (this.cancellations.isOver(d.runId, 'leg', d.round)) return failed(new LegFailure('cancelled', 'the research ended before this leg started'));
 
     let apiKey: string | null;
     try {
       apiKey = openKey(this.keys, d.userId, d.provider, d.key);
     } catch (error) {
       if (!(error instanceof LegFailure)) throw error;
-      return this.replies.keep(command.commandId, failed(error));
+      return failed(error);
     }
 
     const startedAt = this.clock.now();
@@ -69,22 +68,18 @@ export class ExecuteResearchLegHandler {
     // A lost announcement fails the delivery (redelivered); a leg whose call ended is answered from its kept reply next time only once it is kept.
     const unannounced = await announced;
     if (unannounced !== null) throw unannounced;
-    if (!outcome.ok) return this.replies.keep(command.commandId, failed(outcome.failure));
+    if (!outcome.ok) return failed(outcome.failure);
     const { report } = outcome;
     const content = cutTo(report.content, RESEARCH_LIMITS.reportChars);
-    return this.replies.keep(command.commandId, {
-      kind: 'leg_completed',
-      id: deterministicUuid(command.commandId, ResearchLegCompleted.subject),
-      data: {
-        ...base,
-        model: report.model,
-        content: content.text,
-        truncated: content.truncated,
-        local: report.local,
-        usage: report.usage,
-        costUsd: report.costUsd,
-        latencyMs: Math.max(0, Math.round(this.clock.now() - startedAt)),
-      },
+    return replyTo(command.commandId, ResearchLegCompleted, {
+      ...base,
+      model: report.model,
+      content: content.text,
+      truncated: content.truncated,
+      local: report.local,
+      usage: report.usage,
+      costUsd: report.costUsd,
+      latencyMs: Math.max(0, Math.round(this.clock.now() - startedAt)),
     });
   }
 }

@@ -1,4 +1,4 @@
-import { fallbackResearchTitle } from '@openpaw/contracts';
+import { fallbackResearchTitle, ResearchTitleGenerated } from '@openpaw/contracts';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { flowFixture } from '../../testing/flow-fixtures.js';
@@ -41,7 +41,7 @@ describe('GenerateResearchTitle (Gemini with the user’s key, else the determin
   it('without a gemini key, answers the fallback without calling anyone', async () => {
     const f = flowFixture({});
     const reply = await f.titles.execute({ commandId: 't-1', data: { runId: RUN, userId: 'u', prompt: PROMPT, key: null } });
-    expect(reply).toMatchObject({ kind: 'title', data: { title: fallbackResearchTitle(PROMPT), source: 'fallback', model: null } });
+    expect(reply).toMatchObject({ message: ResearchTitleGenerated, data: { title: fallbackResearchTitle(PROMPT), source: 'fallback', model: null } });
   });
 
   it('with a gemini key, asks Gemini with it; on failure, the fallback', async () => {
@@ -51,11 +51,11 @@ describe('GenerateResearchTitle (Gemini with the user’s key, else the determin
       const f = flowFixture({ GEMINI_BASE_URL: gemini.url });
       const key = await f.seal('u', 'gemini', 'AIza-user-key');
       const reply = await f.titles.execute({ commandId: 't-2', data: { runId: RUN, userId: 'u', prompt: PROMPT, key } });
-      expect(reply).toMatchObject({ kind: 'title', data: { title: 'Heat Pumps Versus Gas Boilers', source: 'model', model: expect.stringMatching(/^gemini\//) } });
+      expect(reply).toMatchObject({ message: ResearchTitleGenerated, data: { title: 'Heat Pumps Versus Gas Boilers', source: 'model', model: expect.stringMatching(/^gemini\//) } });
       expect(gemini.keys[0]).toBe('AIza-user-key');
       status = 503;
       const failed = await f.titles.execute({ commandId: 't-3', data: { runId: RUN, userId: 'u', prompt: PROMPT, key } });
-      expect(failed).toMatchObject({ kind: 'title', data: { source: 'fallback' } });
+      expect(failed).toMatchObject({ message: ResearchTitleGenerated, data: { source: 'fallback' } });
     } finally {
       gemini.server.closeAllConnections();
       gemini.server.close();

@@ -1,9 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { deterministicUuid, fallbackResearchTitle, type GenerateResearchTitle, type MessageData, RESEARCH_LIMITS, ResearchTitleGenerated } from '@openpaw/contracts';
+import { fallbackResearchTitle, type GenerateResearchTitle, type MessageData, RESEARCH_LIMITS, ResearchTitleGenerated } from '@openpaw/contracts';
+import { answerOnceWith, type KeptReplyStore, type Reply, replyTo } from '@openpaw/messaging';
 import type { LlmClient } from '@openpaw/providers';
 import { RESEARCH_LLM } from '../../../ports.js';
 import type { ResearchFlowSettings } from '../../config.js';
-import { FLOW_KEYS, FLOW_PROVIDERS, FLOW_REPLIES, FLOW_SETTINGS, type FlowReply, type FlowReplyStore, type KeyOpener } from '../../ports.js';
+import { FLOW_KEYS, FLOW_PROVIDERS, FLOW_REPLIES, FLOW_SETTINGS, type KeyOpener } from '../../ports.js';
 import type { ResearchProviders } from '../../research-providers.js';
 import { type FlowCommand, openKey } from '../research-command.js';
 
@@ -25,24 +26,22 @@ export class GenerateResearchTitleHandler {
   private readonly logger = new Logger(GenerateResearchTitleHandler.name);
 
   constructor(
-    @Inject(FLOW_REPLIES) private readonly replies: FlowReplyStore,
+    @Inject(FLOW_REPLIES) private readonly replies: KeptReplyStore,
     @Inject(FLOW_KEYS) private readonly keys: KeyOpener,
     @Inject(FLOW_PROVIDERS) private readonly providers: ResearchProviders,
     @Inject(RESEARCH_LLM) private readonly llm: LlmClient,
     @Inject(FLOW_SETTINGS) private readonly settings: ResearchFlowSettings,
   ) {}
 
-  async execute(command: Command): Promise<FlowReply> {
-    const kept = await this.replies.find(command.commandId);
-    if (kept !== undefined) return kept;
+  execute(command: Command): Promise<Reply> {
+    return answerOnceWith(this.replies, command.commandId, () => this.answer(command));
+  }
+
+  private async answer(command: Command): Promise<Reply> {
     const d = command.data;
-    const reply = (title: string, source: 'model' | 'fallback', model: string | null): FlowReply => ({
-      kind: 'title',
-      id: deterministicUuid(command.commandId, ResearchTitleGenerated.subject),
-      data: { runId: d.runId, commandId: command.commandId, title, source, model },
-    });
+    const reply = (title: string, source: 'model' | 'fallback', model: string | null): Reply => replyTo(command.commandId, ResearchTitleGenerated, { runId: d.runId, commandId: command.commandId, title, source, model });
     const fallback = reply(fallbackResearchTitle(d.prompt), 'fallback', null);
-    if (d.key === null) return this.replies.keep(command.commandId, fallback);
+    if (d.key === null) return fallback;
     try {
       const apiKey = openKey(this.keys, d.userId, 'gemini', d.key);
       const result = await this.llm.chat(
@@ -61,10 +60,10 @@ export class GenerateResearchTitleHandler {
         },
       );
       const title = cleanTitle(result.text);
-      return this.replies.keep(command.commandId, title === null ? fallback : reply(title, 'model', result.model));
+      return title === null ? fallback : reply(title, 'model', result.model);
     } catch (error) {
       this.logger.warn({ runId: d.runId, err: error instanceof Error ? error.message : String(error) }, 'title model unavailable; using the fallback title');
-      return this.replies.keep(command.commandId, fallback);
+      return fallback;
     }
   }
 }

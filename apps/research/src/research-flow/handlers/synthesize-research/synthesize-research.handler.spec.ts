@@ -1,7 +1,8 @@
+import { isReplyOf } from '@openpaw/messaging';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type MessageData, type SynthesizeResearch } from '@openpaw/contracts';
+import { type MessageData, type SynthesizeResearch, ResearchSynthesisFailed, ResearchSynthesized } from '@openpaw/contracts';
 import { LocalFsBlobStore, verifyShareToken } from '@openpaw/providers';
 import { type LlmWireServer, startOpenAiWireServer, type WireAnswer } from '@openpaw/testkit';
 import { LOCAL_SYNTHESIS_LABEL } from '../../synthesis/local-synthesizer.js';
@@ -58,8 +59,8 @@ describe('SynthesizeResearch (synthesis with source attribution, then the sharea
 
   it('given the local synthesizer, then agreeing sentences are grouped and cite every provider that said them; attributions count per source', async () => {
     const reply = await synthesize();
-    expect(reply.kind).toBe('synthesized');
-    if (reply.kind !== 'synthesized') return;
+    expect(reply.message).toBe(ResearchSynthesized);
+    if (!isReplyOf(reply, ResearchSynthesized)) return;
     const s = reply.data.synthesis!;
     expect(s.content.startsWith(LOCAL_SYNTHESIS_LABEL)).toBe(true);
     expect(s.content).toMatch(/## Where the sources agree\n\n- Heat pumps are cheaper to run where electricity costs less than three times gas\. \[openai\]\[anthropic\]/);
@@ -76,22 +77,22 @@ describe('SynthesizeResearch (synthesis with source attribution, then the sharea
   it('given a model synthesizer, then the prompt carries every source under its label and the rule to cite it', async () => {
     answer = () => ({ text: 'Heat pumps are cheaper where power is under 3x gas [openai][anthropic]. Tariffs are 3.4x today [External 1].' });
     const reply = await synthesize({ synthesisLlm: 'openai' });
-    expect(reply).toMatchObject({ kind: 'synthesized', data: { synthesis: { model: 'openai/gpt-4o-mini', local: false } } });
+    expect(reply).toMatchObject({ message: ResearchSynthesized, data: { synthesis: { model: 'openai/gpt-4o-mini', local: false } } });
     const request = openai.requests[0]!;
     expect(request.system).toMatch(/cite the sources it rests on by their labels/);
     expect(request.user).toContain('### [openai] (openai/gpt-4o-mini)');
     expect(request.user).toContain('### [External 1] Tariffs');
-    if (reply.kind === 'synthesized') expect(reply.data.synthesis?.attributions.map((a) => a.sentences)).toEqual([1, 1, 1]);
+    if (isReplyOf(reply, ResearchSynthesized)) expect(reply.data.synthesis?.attributions.map((a) => a.sentences)).toEqual([1, 1, 1]);
   });
 
   it('given the synthesis model fails, then ResearchSynthesisFailed with the reason', async () => {
     answer = () => ({ status: 503, message: 'overloaded' });
-    expect(await synthesize({ synthesisLlm: 'openai' })).toMatchObject({ kind: 'synthesis_failed', data: { reason: 'server_error', round: 1 } });
+    expect(await synthesize({ synthesisLlm: 'openai' })).toMatchObject({ message: ResearchSynthesisFailed, data: { reason: 'server_error', round: 1 } });
   });
 
   it('given skipSynthesis, then no model is called and the single report is still shared', async () => {
     const reply = await synthesize({ skipSynthesis: true, synthesisLlm: 'openai', reports: [{ provider: 'openai', model: 'openai/gpt-4o-mini', content: OPENAI_REPORT }], externalReports: [] });
-    expect(reply).toMatchObject({ kind: 'synthesized', data: { synthesis: null, share: expect.any(Object), shareError: null } });
+    expect(reply).toMatchObject({ message: ResearchSynthesized, data: { synthesis: null, share: expect.any(Object), shareError: null } });
     expect(openai.requests).toHaveLength(0);
   });
 
@@ -99,7 +100,7 @@ describe('SynthesizeResearch (synthesis with source attribution, then the sharea
     const reply = await synthesize({
       reports: [{ provider: 'openai', model: 'openai/gpt-4o-mini', content: `${OPENAI_REPORT}\n\n<img src=x onerror=alert(1)> [link](javascript:alert(1))` }],
     });
-    if (reply.kind !== 'synthesized' || reply.data.share === null) throw new Error('no share');
+    if (!isReplyOf(reply, ResearchSynthesized) || reply.data.share === null) throw new Error('no share');
     const { url, blobKey, expiresAt, contentSha256 } = reply.data.share;
     const token = url.split('/').at(-1)!;
     expect(verifyShareToken(token, SECRET)).toMatchObject({ valid: true, key: blobKey });

@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { deterministicUuid, type MessageData, RESEARCH_LIMITS, ResearchSynthesisFailed, ResearchSynthesized, type SynthesizeResearch } from '@openpaw/contracts';
+import { type MessageData, RESEARCH_LIMITS, ResearchSynthesisFailed, ResearchSynthesized, type SynthesizeResearch } from '@openpaw/contracts';
+import { answerOnceWith, type KeptReplyStore, type Reply, replyTo } from '@openpaw/messaging';
 import type { Clock } from '@openpaw/providers';
 import { RESEARCH_CLOCK } from '../../../ports.js';
 import type { LegCancellations } from '../../cancellation/leg-cancellations.js';
-import { FLOW_CANCELLATIONS, FLOW_KEYS, FLOW_PROVIDERS, FLOW_REPLIES, type FlowReply, type FlowReplyStore, type KeyOpener } from '../../ports.js';
+import { FLOW_CANCELLATIONS, FLOW_KEYS, FLOW_PROVIDERS, FLOW_REPLIES, type KeyOpener } from '../../ports.js';
 import type { ResearchProviders } from '../../research-providers.js';
 import { abortedLeg, legFailureOf } from '../../researchers/llm-researcher.js';
 import { LegFailure } from '../../researchers/researcher.js';
@@ -22,7 +23,7 @@ type Command = FlowCommand<MessageData<typeof SynthesizeResearch>>;
 @Injectable()
 export class SynthesizeResearchHandler {
   constructor(
-    @Inject(FLOW_REPLIES) private readonly replies: FlowReplyStore,
+    @Inject(FLOW_REPLIES) private readonly replies: KeptReplyStore,
     @Inject(FLOW_KEYS) private readonly keys: KeyOpener,
     @Inject(FLOW_PROVIDERS) private readonly providers: ResearchProviders,
     @Inject(FLOW_CANCELLATIONS) private readonly cancellations: LegCancellations,
@@ -30,16 +31,14 @@ export class SynthesizeResearchHandler {
     @Inject(RESEARCH_CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute(command: Command): Promise<FlowReply> {
-    const kept = await this.replies.find(command.commandId);
-    if (kept !== undefined) return kept;
+  execute(command: Command): Promise<Reply> {
+    return answerOnceWith(this.replies, command.commandId, () => this.answer(command));
+  }
+
+  private async answer(command: Command): Promise<Reply> {
     const d = command.data;
-    const failed = (failure: LegFailure): FlowReply => ({
-      kind: 'synthesis_failed',
-      id: deterministicUuid(command.commandId, ResearchSynthesisFailed.subject),
-      data: { runId: d.runId, commandId: command.commandId, round: d.round, reason: failure.reason, detail: failure.message.slice(0, 2_000), costUsd: failure.costUsd },
-    });
-    if (this.cancellations.isOver(d.runId, 'synthesis', d.round)) return this.replies.keep(command.commandId, failed(new LegFailure('cancelled', 'the research ended before the synthesis started')));
+    const failed = (failure: LegFailure): Reply => replyTo(command.commandId, ResearchSynthesisFailed, { runId: d.runId, commandId: command.commandId, round: d.round, reason: failure.reason, detail: failure.message.slice(0, 2_000), costUsd: failure.costUsd });
+    if (this.cancellations.isOver(d.runId, 'synthesis', d.round)) return failed(new LegFailure('cancelled', 'the research ended before the synthesis started'));
 
     let synthesis: MessageData<typeof ResearchSynthesized>['synthesis'] = null;
     if (!d.skipSynthesis) {
@@ -68,7 +67,7 @@ export class SynthesizeResearchHandler {
         });
       } catch (error) {
         if (!(error instanceof LegFailure)) throw error;
-        return this.replies.keep(command.commandId, failed(error));
+        return failed(error);
       }
       const content = cutTo(result.content, RESEARCH_LIMITS.reportChars).text;
       synthesis = {
@@ -89,10 +88,6 @@ export class SynthesizeResearchHandler {
       externalReports: d.externalReports,
       generatedAt: new Date(this.clock.now()).toISOString(),
     });
-    return this.replies.keep(command.commandId, {
-      kind: 'synthesized',
-      id: deterministicUuid(command.commandId, ResearchSynthesized.subject),
-      data: { runId: d.runId, commandId: command.commandId, round: d.round, synthesis, share: shared.share, shareError: shared.shareError },
-    });
+    return replyTo(command.commandId, ResearchSynthesized, { runId: d.runId, commandId: command.commandId, round: d.round, synthesis, share: shared.share, shareError: shared.shareError });
   }
 }
