@@ -24,7 +24,13 @@ describe('workspace generators', () => {
     const tree = createTreeWithEmptyWorkspace();
     tree.write('apps/research/src/main.ts', '');
     await commandHandler(tree, { service: 'research', command: 'RunLeg' });
-    expect(tree.read('apps/research/src/handlers/run-leg/run-leg.handler.ts', 'utf8')).toContain('export class RunLegHandler');
+    const handler = tree.read('apps/research/src/handlers/run-leg/run-leg.handler.ts', 'utf8') ?? '';
+    expect(handler).toContain('export class RunLegHandler');
+    // The one reply idiom: answered once through the kept-reply store, replies built by replyTo.
+    expect(handler).toContain('answerOnceWith(this.replies, command.commandId');
+    expect(handler).toContain('replyTo(command.commandId, RunLegDone');
+    await commandHandler(tree, { service: 'research', command: 'ExecuteLeg', reply: 'LegCompleted' });
+    expect(tree.read('apps/research/src/handlers/execute-leg/execute-leg.handler.ts', 'utf8')).toContain('replyTo(command.commandId, LegCompleted');
     expect(tree.exists('apps/research/src/handlers/run-leg/run-leg.handler.spec.ts')).toBe(true);
     await expect(commandHandler(tree, { service: 'nope', command: 'RunLeg' })).rejects.toThrow('apps/nope does not exist');
   });
