@@ -1,3 +1,4 @@
+import { streamProvisionFromEnv, type StreamProvisionOptions } from '@openpaw/messaging';
 import { natsUrlFromEnv } from '@openpaw/platform';
 import { z } from 'zod';
 import { type WorkflowConfig, workflowConfigFromEnv } from './workflows/index.js';
@@ -19,9 +20,12 @@ export interface CoordinatorSettings {
   readonly poolSize: number;
   /** Policy and timings of the workflows (validated here, once, at bootstrap). */
   readonly workflows: WorkflowConfig;
+  /** Stream provisioning at start (OPENPAW_STREAMS_*); the defaults (`create-missing`) when absent. */
+  readonly streams?: StreamProvisionOptions;
 }
 
-export function coordinatorSettingsFromEnv(source: NodeJS.ProcessEnv = process.env): CoordinatorSettings {
+/** The coordinator's whole configuration, validated from `source` (main.ts passes process.env, once). */
+export function coordinatorSettingsFromEnv(source: NodeJS.ProcessEnv): CoordinatorSettings {
   const e = env.parse(source);
   return {
     natsUrl: natsUrlFromEnv(source),
@@ -31,5 +35,6 @@ export function coordinatorSettingsFromEnv(source: NodeJS.ProcessEnv = process.e
     timerIntervalMs: e.OPENPAW_COORDINATOR_TIMER_INTERVAL_MS,
     poolSize: e.OPENPAW_COORDINATOR_POOL_SIZE,
     workflows: workflowConfigFromEnv(source),
+    streams: streamProvisionFromEnv(source),
   };
 }

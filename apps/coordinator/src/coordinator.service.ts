@@ -43,6 +43,7 @@ export class CoordinatorService implements OnApplicationBootstrap, OnApplication
       concurrency: this.settings.concurrency,
       timerIntervalMs: this.settings.timerIntervalMs,
       poolSize: this.settings.poolSize,
+      streams: this.settings.streams,
     });
     const runtime = this.runtime;
     metrics.watchTableSizes(() => tableSizes(runtime.dataSource, COORDINATOR_TABLES));

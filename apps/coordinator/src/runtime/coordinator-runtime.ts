@@ -61,7 +61,7 @@ export interface CoordinatorConfig {
   readonly poolSize?: number;
   /** Redelivery delay of messages a crashed coordinator held unacked. Batches take milliseconds. */
   readonly ackWaitMs?: number;
-  /** Stream provisioning at start; default from the environment (`create-missing`: never changes an existing stream). */
+  /** Stream provisioning at start, from the coordinator's settings; the defaults when absent (`create-missing`: never changes an existing stream). */
   readonly streams?: StreamProvisionOptions;
 }
 
@@ -115,7 +115,7 @@ export class CoordinatorRuntime {
 
   private async provisionAndConsume(): Promise<void> {
     const jsm = await jetstreamManager(this.nc);
-    await provisionStreams(jsm, this.config.streams ?? streamProvisionFromEnv());
+    await provisionStreams(jsm, this.config.streams ?? streamProvisionFromEnv({}));
     const common = { maxDeliver: 11, ackWaitMs: this.config.ackWaitMs ?? 5_000, maxAckPending: 4096 };
     await ensureConsumer(jsm, { stream: STREAMS.commands.name, durable: COORDINATOR_COMMANDS_DURABLE, filterSubject: 'openpaw.cmd.coordinator.>', ...common });
     const byContext = new Map<string, Map<string, AnyMessageDefinition>>();

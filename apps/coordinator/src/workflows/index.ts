@@ -42,7 +42,7 @@ export const DEFAULT_WORKFLOW_CONFIG: WorkflowConfig = {
  * OPENPAW_POLICY_JSON (+ OPENPAW_LLM_MODEL / OPENPAW_LLM_FALLBACK_MODELS), OPENPAW_WORKFLOW_TIMINGS_JSON and
  * OPENPAW_ARTIFACT_JOB_TIMINGS_JSON; throws when invalid. Read once, at bootstrap, into the coordinator's settings.
  */
-export function workflowConfigFromEnv(env: NodeJS.ProcessEnv = process.env): WorkflowConfig {
+export function workflowConfigFromEnv(env: NodeJS.ProcessEnv): WorkflowConfig {
   return {
     policy: policyConfigFromEnv(env),
     timings: workflowTimingsFromEnv(env),

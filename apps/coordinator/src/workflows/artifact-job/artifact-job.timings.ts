@@ -38,7 +38,7 @@ export const DEFAULT_ARTIFACT_JOB_TIMINGS: ArtifactJobTimings = {
 };
 
 /** The defaults with `OPENPAW_ARTIFACT_JOB_TIMINGS_JSON` (any part of it) applied; throws when invalid. */
-export function artifactJobTimingsFromEnv(env: NodeJS.ProcessEnv = process.env): ArtifactJobTimings {
+export function artifactJobTimingsFromEnv(env: NodeJS.ProcessEnv): ArtifactJobTimings {
   const patch = parseJsonSetting('OPENPAW_ARTIFACT_JOB_TIMINGS_JSON', env['OPENPAW_ARTIFACT_JOB_TIMINGS_JSON'], artifactJobTimingsSchema.partial());
   return patch === undefined ? DEFAULT_ARTIFACT_JOB_TIMINGS : artifactJobTimingsSchema.parse({ ...DEFAULT_ARTIFACT_JOB_TIMINGS, ...patch });
 }

@@ -50,7 +50,7 @@ const SETTING = 'OPENPAW_PAPER_SEARCH_JSON';
 const patchSchema = paperSearchSettingsSchema.partial().extend({ timeoutsMs: paperSearchSettingsSchema.shape.timeoutsMs.partial().optional() });
 
 /** The defaults with `OPENPAW_PAPER_SEARCH_JSON` (any part of it) applied; throws naming what is invalid. */
-export function paperSearchSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): PaperSearchSettings {
+export function paperSearchSettingsFromEnv(env: NodeJS.ProcessEnv): PaperSearchSettings {
   const patch = parseJsonSetting(SETTING, env[SETTING], patchSchema);
   if (patch === undefined) return DEFAULT_PAPER_SEARCH_SETTINGS;
   const d = DEFAULT_PAPER_SEARCH_SETTINGS;

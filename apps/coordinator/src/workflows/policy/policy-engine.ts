@@ -114,7 +114,7 @@ function mergeRecords(
  * - `OPENPAW_POLICY_JSON`, a `PolicyConfigPatch`, is applied last.
  * Throws with a readable reason on invalid JSON or an invalid config (the coordinator refuses to start).
  */
-export function policyConfigFromEnv(env: NodeJS.ProcessEnv = process.env): PolicyConfig {
+export function policyConfigFromEnv(env: NodeJS.ProcessEnv): PolicyConfig {
   const models: PolicyOverride = {};
   const primary = env['OPENPAW_LLM_MODEL']?.trim();
   if (primary !== undefined && primary !== '') models.primary_model = primary;

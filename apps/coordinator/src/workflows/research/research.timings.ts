@@ -29,7 +29,7 @@ export const DEFAULT_RESEARCH_TIMINGS: ResearchTimings = {
 };
 
 /** The defaults with `OPENPAW_RESEARCH_TIMINGS_JSON` (any part of it) applied; throws when invalid. */
-export function researchTimingsFromEnv(env: NodeJS.ProcessEnv = process.env): ResearchTimings {
+export function researchTimingsFromEnv(env: NodeJS.ProcessEnv): ResearchTimings {
   const patch = parseJsonSetting('OPENPAW_RESEARCH_TIMINGS_JSON', env['OPENPAW_RESEARCH_TIMINGS_JSON'], researchTimingsSchema.partial());
   const timings = patch === undefined ? DEFAULT_RESEARCH_TIMINGS : researchTimingsSchema.parse({ ...DEFAULT_RESEARCH_TIMINGS, ...patch });
   if (timings.phaseDeadlineMs < timings.legCapMs) throw new Error('OPENPAW_RESEARCH_TIMINGS_JSON: phaseDeadlineMs must be at least legCapMs');

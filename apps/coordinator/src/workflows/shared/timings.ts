@@ -74,7 +74,7 @@ const timingsPatchSchema = z.strictObject({
 const TIMINGS_SETTING = 'OPENPAW_WORKFLOW_TIMINGS_JSON';
 
 /** DEFAULT_WORKFLOW_TIMINGS with `OPENPAW_WORKFLOW_TIMINGS_JSON` (any part of it) applied; throws when invalid. */
-export function workflowTimingsFromEnv(env: NodeJS.ProcessEnv = process.env): WorkflowTimings {
+export function workflowTimingsFromEnv(env: NodeJS.ProcessEnv): WorkflowTimings {
   const p = parseJsonSetting(TIMINGS_SETTING, env[TIMINGS_SETTING], timingsPatchSchema);
   if (p === undefined) return DEFAULT_WORKFLOW_TIMINGS;
   const d = DEFAULT_WORKFLOW_TIMINGS;

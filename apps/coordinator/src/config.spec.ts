@@ -1,0 +1,24 @@
+import { coordinatorSettingsFromEnv } from './config.js';
+
+describe('coordinatorSettingsFromEnv', () => {
+  it('reads everything, workflows and streams included, from the one environment it is given', () => {
+    const settings = coordinatorSettingsFromEnv({
+      OPENPAW_COORDINATOR_MAX_BATCH: '32',
+      OPENPAW_WORKFLOW_TIMINGS_JSON: JSON.stringify({ index: { timeoutMs: 250 } }),
+      OPENPAW_STREAMS_PROVISION: 'off',
+    });
+    expect(settings.maxBatch).toBe(32);
+    expect(settings.workflows.timings.index.timeoutMs).toBe(250);
+    expect(settings.streams?.mode).toBe('off');
+  });
+
+  it('uses the defaults for an empty environment, whatever the process has', () => {
+    const settings = coordinatorSettingsFromEnv({});
+    expect(settings.maxBatch).toBe(256);
+    expect(settings.streams?.mode).toBe('create-missing');
+  });
+
+  it('refuses an invalid workflow setting at bootstrap', () => {
+    expect(() => coordinatorSettingsFromEnv({ OPENPAW_POLICY_JSON: '{"defaults":{"retry_max":"3"}}' })).toThrow(/retry_max/);
+  });
+});

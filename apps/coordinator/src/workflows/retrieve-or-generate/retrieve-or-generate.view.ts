@@ -1,0 +1,42 @@
+import type { RunSnapshot } from '@openpaw/saga';
+import { durationMs, roundUsd, type RunStatus, statusOf } from '../shared/run-status.js';
+import type { RetrieveOrGenerateData, RetrieveOrGenerateErrorCode } from './retrieve-or-generate.data.js';
+import type { RetrieveOrGenerateState } from './retrieve-or-generate.states.js';
+
+/** WorkflowResult (spec 01 Output), plus the run's state and, once known, a problem signature summary. */
+export type RetrieveOrGenerateView = {
+  readonly status: RunStatus;
+  readonly outcome?: 'hit' | 'new';
+  readonly output: { readonly asset_version_id?: string; readonly video_pending?: boolean; readonly is_approximate?: boolean };
+  readonly workflow_run_id: string;
+  readonly attempt_no: number;
+  readonly cost_usd: number;
+  readonly duration_ms: number;
+  readonly error_code?: RetrieveOrGenerateErrorCode;
+  readonly state: RetrieveOrGenerateState;
+  readonly problem_signature?: { readonly text_sha256: string; readonly subject: string };
+  /** The earlier run with the same signature, user and intent this run waits for (ADR 0016). */
+  readonly waiting_for_run_id?: string;
+  /** The earlier run whose result this one is: nothing was retrieved or solved again (ADR 0016). */
+  readonly cached_from?: string;
+};
+
+export function retrieveOrGenerateViewOf(run: RunSnapshot<RetrieveOrGenerateState, RetrieveOrGenerateData>): RetrieveOrGenerateView {
+  const d = run.data;
+  const result = d.result;
+  return {
+    status: statusOf(run.state),
+    ...(result === null ? {} : { outcome: result.outcome }),
+    output:
+      result === null ? {} : { asset_version_id: result.assetVersionId, video_pending: result.videoPending, is_approximate: result.isApproximate },
+    workflow_run_id: run.id,
+    attempt_no: run.attemptNo,
+    cost_usd: roundUsd(d.costUsd),
+    duration_ms: durationMs(run, d.startedAt),
+    ...(d.errorCode === null ? {} : { error_code: d.errorCode }),
+    state: run.state,
+    ...(d.signature === null ? {} : { problem_signature: { text_sha256: d.signature.textSha256, subject: d.signature.topicTags.subject } }),
+    ...(d.waitingForRunId == null ? {} : { waiting_for_run_id: d.waitingForRunId }),
+    ...(d.cachedFrom == null ? {} : { cached_from: d.cachedFrom }),
+  };
+}

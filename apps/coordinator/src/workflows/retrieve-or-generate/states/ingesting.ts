@@ -1,0 +1,50 @@
+import type { MediaNormalized, MediaRejected, MessageData, ProblemSignature } from '@openpaw/contracts';
+import type { StepLogEntry } from '@openpaw/saga';
+import type { PolicyEngine } from '../../policy/index.js';
+import { RETRIEVE_OR_GENERATE } from '../../shared/workflow-types.js';
+import type { RetrieveOrGenerateData, RetrieveOrGenerateStart } from '../retrieve-or-generate.data.js';
+import { ignore, replyTo, type RetrieveOrGenerateOutcomes, type RogDecision, type Run } from '../retrieve-or-generate.outcomes.js';
+
+type D = RetrieveOrGenerateData;
+
+/** Sensitive when the client said so or ingestion tagged it (personal data, exam-paper markers, explicit content). */
+export function contentSensitivityOf(request: RetrieveOrGenerateStart, signature: ProblemSignature): RetrieveOrGenerateStart['contentSensitivity'] {
+  return request.contentSensitivity === 'sensitive' || signature.contentSensitivity === 'sensitive' ? 'sensitive' : 'standard';
+}
+
+/** Guard of INGESTING → RETRIEVING: a signature retrieval can search with (text or an image hash). */
+export function signatureComputed(signature: ProblemSignature): boolean {
+  return signature.normalizedText.trim() !== '' || signature.imageSha256 !== undefined || signature.phash !== undefined;
+}
+
+/** INGESTING → RETRIEVING: the signature computed; the policy tightened when the content was tagged sensitive. */
+export function mediaNormalized(policies: PolicyEngine, outcomes: RetrieveOrGenerateOutcomes, run: Run, e: MessageData<typeof MediaNormalized>): RogDecision {
+  if (!replyTo(run, 'ingest', e.commandId)) return ignore('stale MediaNormalized');
+  if (!signatureComputed(e.signature)) return { outcome: 'refuse', reason: 'problem signature not computed: no normalised text and no image hash' };
+  const { request } = run.data;
+  const sensitivity = contentSensitivityOf(request, e.signature);
+  if (sensitivity === request.contentSensitivity) {
+    return outcomes.claimProblemKey(run, { ...run.data, signature: e.signature, mediaType: e.mediaType });
+  }
+  // Tagged sensitive while ingesting: the policy is resolved again with the sensitive layer
+  // before anything it governs (retrieval's bars, video) is decided.
+  const policy = policies.getPolicy(RETRIEVE_OR_GENERATE, run.userId, request.subscriptionTier, sensitivity);
+  const tightened: StepLogEntry = {
+    step: 'policy_applied',
+    payload: {
+      policy,
+      workflow_type: RETRIEVE_OR_GENERATE,
+      subscription_tier: request.subscriptionTier,
+      content_sensitivity: sensitivity,
+      reason: 'content tagged sensitive while ingesting',
+      sensitivity_reasons: e.signature.sensitivityReasons ?? [],
+    },
+  };
+  const data: D = { ...run.data, signature: e.signature, mediaType: e.mediaType, policy, contentSensitivity: sensitivity };
+  return outcomes.claimProblemKey(run, data, [tightened]);
+}
+
+/** INGESTING → FAILED: ingestion rejected the submission. */
+export function mediaRejected(outcomes: RetrieveOrGenerateOutcomes, run: Run, e: MessageData<typeof MediaRejected>): RogDecision {
+  return replyTo(run, 'ingest', e.commandId) ? outcomes.fail(run, run.data, e.reason, e.detail, 'media_rejected') : ignore('stale MediaRejected');
+}
