@@ -4,6 +4,7 @@ import type { OcrEngine, OcrResult, OcrWord } from '../ocr-pool.js';
 import { prepareOcrInput } from '../ocr-input.js';
 import { normaliseText } from '../text-normalisation.js';
 import { recoverExponents } from './exponent-recovery.js';
+import { withInkBoxes } from './ink-boxes.js';
 import { binarisedOcrInput } from './second-pass-input.js';
 import { confusion, digitReadAsLetter, falseNumericEquation, isMathsWord, lostExponent, symbolInsideMaths, unevenDigits } from './token-checks.js';
 
@@ -117,13 +118,14 @@ export async function readMaths(
 ): Promise<MathsReadingOutcome> {
   const firstInput = await prepareOcrInput(image, skewDegrees);
   const firstRead = await recoverExponents(firstInput, await ocr.recognise(firstInput), ocr);
-  const first = judgeReading(firstRead.ocr, 'first', firstRead.recovered);
+  // Exponents are recovered from tesseract's boxes; the checks then judge every remaining digit by its ink.
+  const first = judgeReading(await withInkBoxes(firstInput, firstRead.ocr), 'first', firstRead.recovered);
   if (first.tokens.length === 0 || (first.doubts.length === 0 && first.weakest >= settings.secondPassBelow && first.recoveredExponents === 0)) {
     return { status: 'read', reading: first, passes: 1, confidence: calibrated(first.weakest, settings) };
   }
   const secondInput = await binarisedOcrInput(image, skewDegrees);
   const secondRead = await recoverExponents(secondInput, await ocr.recognise(secondInput, { segmentation: 'block' }), ocr);
-  const second = judgeReading(secondRead.ocr, 'second', secondRead.recovered);
+  const second = judgeReading(await withInkBoxes(secondInput, secondRead.ocr), 'second', secondRead.recovered);
   const chosen = better(first, second, settings);
   if (!trusted(chosen, settings)) return { status: 'unreadable', reason: refusal(chosen, settings), passes: 2 };
   const other = chosen === first ? second : first;
