@@ -6,7 +6,7 @@ import { normaliseText } from '../text-normalisation.js';
 import { recoverExponents } from './exponent-recovery.js';
 import { withInkBoxes } from './ink-boxes.js';
 import { binarisedOcrInput } from './second-pass-input.js';
-import { confusion, digitReadAsLetter, falseNumericEquation, isMathsWord, lostExponent, symbolInsideMaths, unevenDigits } from './token-checks.js';
+import { confusion, crowdedDigits, digitReadAsLetter, falseNumericEquation, isMathsWord, lostExponent, symbolInsideMaths, unevenDigits } from './token-checks.js';
 
 export interface MathsReadingSettings {
   /** A maths word read below this confidence (0..1), or any suspicious word, triggers the second pass. */
@@ -66,6 +66,7 @@ export function judgeReading(ocr: OcrResult, pass: Reading['pass'], recoveredExp
     if (confused !== undefined) doubts.push(`"${w.text}": ${confused}`);
     if (lostExponent(w, lines.get(w.line) ?? [])) doubts.push(`"${w.text}": raised digits read as plain digits (a lost exponent)`);
     else if (unevenDigits(w)) doubts.push(`"${w.text}": digits of one number at different sizes (a lost exponent?)`);
+    if (crowdedDigits(w)) doubts.push(`"${w.text}": two digits read from one place (a digit invented?)`);
   }
   const normalised = normaliseText(ocr.text);
   const stray = symbolInsideMaths(normalised);
