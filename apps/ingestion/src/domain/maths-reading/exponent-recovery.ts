@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import type { OcrBox, OcrEngine, OcrResult, OcrWord } from '../ocr-pool.js';
-import { binarised } from './second-pass-input.js';
+import { cropForReading } from './second-pass-input.js';
 import { raisedSymbols } from './token-checks.js';
 
 /**
@@ -60,16 +60,15 @@ async function readDigits(page: Buffer, box: OcrBox, engine: Pick<OcrEngine, 're
   const width = Math.min((meta.width ?? 0) - left, box.x1 - box.x0 + 2 * pad);
   const height = Math.min((meta.height ?? 0) - top, box.y1 - box.y0 + 2 * pad);
   if (width < 4 || height < 4) return undefined;
-  // Enlarged, then cut to black on white before the white margin (pipelines of their own: sharp orders
-  // its operations itself): on a darkened photo the page is grey, and a grey patch framed in white is
-  // read as a box, or as another digit, not as the digits in it (issue 16's "dark" copies).
+  // Enlarged, then made black on white if it is dark, before the white margin (pipelines of their own:
+  // sharp orders its operations itself; issue 16's "dark" copies).
   const enlarged = await sharp(page)
     .extract({ left, top, width, height })
     .grayscale()
     .resize({ height: Math.max(64, height * 3), kernel: 'lanczos3' })
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const crop = await sharp(binarised(enlarged.data), { raw: { width: enlarged.info.width, height: enlarged.info.height, channels: 1 } })
+  const crop = await sharp(cropForReading(enlarged.data), { raw: { width: enlarged.info.width, height: enlarged.info.height, channels: 1 } })
     .extend({ top: 24, bottom: 24, left: 24, right: 24, background: '#ffffff' })
     .png()
     .toBuffer();

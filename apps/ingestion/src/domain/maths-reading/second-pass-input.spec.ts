@@ -1,4 +1,4 @@
-import { binarised } from './second-pass-input.js';
+import { binarised, cropForReading } from './second-pass-input.js';
 
 /** A page of `size` pixels in tone `page`, with `inkShare` of them (spread evenly) in tone `ink`, and one resampling halo above the page tone. */
 function page(size: number, tone: number, ink: number, inkShare: number): Uint8Array {
@@ -28,5 +28,14 @@ describe('the second pass binarisation', () => {
   it('leaves a page without contrast as it is', () => {
     const flat = page(10_000, 200, 210, 0.02);
     expect(binarised(flat)).toBe(flat);
+  });
+});
+
+describe("an exponent's crop", () => {
+  it('is read as it is when light, and cut to black on white when darkened', () => {
+    const light = page(10_000, 250, 20, 0.05);
+    expect(cropForReading(light)).toBe(light);
+    const out = cropForReading(page(10_000, 153, 13, 0.05));
+    expect([out[0], out[2]]).toEqual([0, 255]);
   });
 });
