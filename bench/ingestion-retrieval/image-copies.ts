@@ -76,6 +76,7 @@ async function main(): Promise<void> {
     const reads = new Map<string, ReadTally>();
     const wrongReads: string[] = [];
     const wrongHits: string[] = [];
+    const misses: string[] = [];
     const tallyRead = (label: string, outcome: IngestionOutcome, truthText: string, truthMaths: string): Signature | undefined => {
       const t = reads.get(label) ?? emptyRead();
       reads.set(label, t);
@@ -134,7 +135,12 @@ async function main(): Promise<void> {
       }
       const result = await hybridSearch(queryFromSignature(signature), { threshold: 0.85 }, ports);
       const got = result.outcome === 'hit' ? result.candidate?.assetVersionId : undefined;
-      if (got === undefined) t.miss += 1;
+      if (got === undefined) {
+        t.miss += 1;
+        // Why a copy missed: what the maths stage said (the tier that should have found it).
+        const why = result.trace.filter((e) => e.stage === 'maths_signature').map((e) => e.reason);
+        if (expected !== undefined) misses.push(`${label}: "${signature.normalizedText}" ${signature.maths?.canonical ?? 'no maths'}: ${why.join('; ')}`);
+      }
       else if (expected !== undefined ? got === expected : got !== forbidden) t.hit += 1;
       else {
         t.wrong += 1;
@@ -197,6 +203,7 @@ async function main(): Promise<void> {
     const copies = [...search].filter(([k]) => k.includes('copy/')).reduce((s, [, t]) => ({ hit: s.hit + t.hit, n: s.n + t.hit + t.miss + t.wrong + t.refused, wrong: s.wrong + t.wrong }), { hit: 0, n: 0, wrong: 0 });
     for (const w of wrongReads) console.log(`  read wrong: ${w}`);
     for (const w of wrongHits) console.log(`  WRONG HIT: ${w}`);
+    for (const m of misses) console.log(`  missed: ${m}`);
     const printedCopies = [...search].filter(([k]) => k.startsWith('copy/')).reduce((s, [, t]) => ({ hit: s.hit + t.hit, n: s.n + t.hit + t.miss + t.wrong + t.refused, wrong: s.wrong + t.wrong, refused: s.refused + t.refused }), { hit: 0, n: 0, wrong: 0, refused: 0 });
     console.log(`printed copies: recall ${(printedCopies.hit / Math.max(1, printedCopies.n)).toFixed(3)} (${printedCopies.hit}/${printedCopies.n}; ${printedCopies.refused} refused at ingestion), wrong hits ${printedCopies.wrong}`);
     console.log(`copies: recall ${(copies.hit / Math.max(1, copies.n)).toFixed(3)} (${copies.hit}/${copies.n}), wrong hits ${copies.wrong}; originals indexed ${originals.size}/${set.length}`);

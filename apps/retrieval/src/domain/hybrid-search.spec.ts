@@ -132,6 +132,30 @@ describe('hybridSearch', () => {
     expect(result.confidence).toBeLessThan(0.99);
   });
 
+  it('asks for keyword ranks only when the vector tier did not hit (they cost a full-text query)', async () => {
+    const keywordQueries: string[] = [];
+    const counting: HybridSearchPorts = {
+      ...ports,
+      catalog: {
+        findByImageSha256: (s) => catalog.findByImageSha256(s),
+        findByTextSha256: (s) => catalog.findByTextSha256(s),
+        findByMathsHash: (h) => catalog.findByMathsHash(h),
+        getByDocIds: (ids) => catalog.getByDocIds(ids),
+        getByAssetVersionIds: (ids) => catalog.getByAssetVersionIds(ids),
+        keywordSearch: (text, limit, candidates) => {
+          keywordQueries.push(text);
+          return catalog.keywordSearch(text, limit, candidates);
+        },
+      },
+    };
+    const vectorHit = await hybridSearch(textQuery('a train travels 240 km in 3 hours. what is the average speed in km/h'), policy, counting);
+    expect(vectorHit.stage).toBe('vector');
+    expect(keywordQueries).toEqual([]);
+    const missed = await hybridSearch(textQuery('name three noble gases and describe their electron configurations'), policy, counting);
+    expect(missed.outcome).toBe('miss');
+    expect(keywordQueries).toEqual(['name three noble gases and describe their electron configurations']);
+  });
+
   it('hits by fused keyword + vector ranks at threshold − 0.02 when the cosine alone falls just short', async () => {
     const paraphrase = 'the train covers 240 km in 3 hours; find its average speed in km per hour';
     const [vector] = await embedder.embed([paraphrase]);

@@ -128,19 +128,10 @@ export async function hybridSearch(
   const [embedding] = await ports.embedder.embed([query.normalisedText]);
   if (embedding === undefined) throw new Error('embedder returned no vector');
   const rawVectorHits = await ports.vectors.search(embedding, settings.vectorCandidates);
-  // Keyword ranks are taken over the vector candidates (plus anything containing every query term),
-  // not the whole corpus: fusion only ever accepts a vector candidate, and at 100k documents an
-  // any-term full-text query touches most rows (see bench/ingestion-retrieval/hybrid-search).
-  const rawKeywordHits = await ports.catalog.keywordSearch(
-    query.normalisedText,
-    settings.keywordCandidates,
-    rawVectorHits.map((h) => h.payload.asset_version_id),
-  );
   // Another problem's solution is never served, however close its wording: both tiers below only see
   // candidates whose maths (or numbers) agree with the query's.
-  const refused = await refusedCandidates(query, rawVectorHits, rawKeywordHits, ports, settings);
+  const refused = await refusedCandidates(query, rawVectorHits, [], ports, settings);
   const vectorHits = rawVectorHits.filter((h) => !refused.has(h.payload.asset_version_id));
-  const keywordHits = rawKeywordHits.filter((h) => !refused.has(h.assetVersionId));
   for (const h of rawVectorHits.slice(0, 3)) {
     const why = refused.get(h.payload.asset_version_id);
     if (why !== undefined) note({ stage: 'vector', candidate: vectorRef(h), score: null, decision: 'rejected', reason: `cosine ${fmt(h.score)} but ${why}` });
@@ -153,7 +144,17 @@ export async function hybridSearch(
     if (consider(entry, below(entry.confidence, threshold))) return hit(entry);
   }
 
-  // Tier 7: keyword and vector ranks fused; for when the vector alone is just short of sure.
+  // Tier 7: keyword and vector ranks fused; for when the vector alone is just short of sure. Only asked
+  // for now: a vector hit above never pays for the keyword query. Keyword ranks are taken over the
+  // vector candidates (plus anything containing every query term), not the whole corpus: fusion only
+  // ever accepts a vector candidate, and at 100k documents an any-term full-text query touches most rows
+  // (see bench/ingestion-retrieval/hybrid-search).
+  const vectorIds = rawVectorHits.map((h) => h.payload.asset_version_id);
+  const rawKeywordHits = await ports.catalog.keywordSearch(query.normalisedText, settings.keywordCandidates, vectorIds);
+  const judged = new Set(vectorIds);
+  const unjudged = rawKeywordHits.filter((h) => !judged.has(h.assetVersionId));
+  for (const [id, why] of await refusedCandidates(query, [], unjudged, ports, settings)) refused.set(id, why);
+  const keywordHits = rawKeywordHits.filter((h) => !refused.has(h.assetVersionId));
   const fused = fuse(vectorHits, keywordHits, settings.rrfK);
   if (fused === undefined) {
     note({ stage: 'hybrid', candidate: null, score: null, decision: 'rejected', reason: 'no keyword or vector candidates' });

@@ -6,7 +6,9 @@ import { sameDocument } from './problem-catalog.js';
 /**
  * The retrieval catalogue table (schema `retrieval`, owned by this service alone). `doc_id` is a dense
  * identity the in-memory pHash index uses as its slot; the tsvector is generated from the normalised
- * text, so keyword search can never drift from it. Exposed for the migrations to adopt verbatim.
+ * text, so keyword search can never drift from it; its GIN index has no pending list, which every
+ * keyword query would otherwise scan (see the migration KeywordIndexWithoutPendingList1764600000000).
+ * Exposed for the migrations to adopt verbatim.
  */
 export const PROBLEM_CATALOG_DDL = `
 CREATE SCHEMA IF NOT EXISTS retrieval;
@@ -36,7 +38,7 @@ CREATE INDEX IF NOT EXISTS indexed_problems_text_sha256_idx ON retrieval.indexed
 CREATE INDEX IF NOT EXISTS indexed_problems_image_sha256_idx ON retrieval.indexed_problems (image_sha256) WHERE image_sha256 IS NOT NULL;
 CREATE INDEX IF NOT EXISTS indexed_problems_phash_idx ON retrieval.indexed_problems (phash_version, doc_id) WHERE phash IS NOT NULL;
 CREATE INDEX IF NOT EXISTS indexed_problems_maths_hash_idx ON retrieval.indexed_problems (maths_hash) WHERE maths_hash IS NOT NULL;
-CREATE INDEX IF NOT EXISTS indexed_problems_search_idx ON retrieval.indexed_problems USING GIN (search_vector);
+CREATE INDEX IF NOT EXISTS indexed_problems_search_idx ON retrieval.indexed_problems USING GIN (search_vector) WITH (fastupdate = off);
 `;
 
 export async function ensureProblemCatalogTables(pool: Pool): Promise<void> {

@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import type { OcrBox, OcrEngine, OcrResult, OcrWord } from '../ocr-pool.js';
+import { cropForReading } from './second-pass-input.js';
 import { raisedSymbols } from './token-checks.js';
 
 /**
@@ -59,9 +60,15 @@ async function readDigits(page: Buffer, box: OcrBox, engine: Pick<OcrEngine, 're
   const width = Math.min((meta.width ?? 0) - left, box.x1 - box.x0 + 2 * pad);
   const height = Math.min((meta.height ?? 0) - top, box.y1 - box.y0 + 2 * pad);
   if (width < 4 || height < 4) return undefined;
-  const crop = await sharp(page)
+  // Enlarged, then made black on white if it is dark, before the white margin (pipelines of their own:
+  // sharp orders its operations itself; issue 16's "dark" copies).
+  const enlarged = await sharp(page)
     .extract({ left, top, width, height })
+    .grayscale()
     .resize({ height: Math.max(64, height * 3), kernel: 'lanczos3' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const crop = await sharp(cropForReading(enlarged.data), { raw: { width: enlarged.info.width, height: enlarged.info.height, channels: 1 } })
     .extend({ top: 24, bottom: 24, left: 24, right: 24, background: '#ffffff' })
     .png()
     .toBuffer();

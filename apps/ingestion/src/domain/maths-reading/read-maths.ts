@@ -4,8 +4,9 @@ import type { OcrEngine, OcrResult, OcrWord } from '../ocr-pool.js';
 import { prepareOcrInput } from '../ocr-input.js';
 import { normaliseText } from '../text-normalisation.js';
 import { recoverExponents } from './exponent-recovery.js';
+import { withInkBoxes } from './ink-boxes.js';
 import { binarisedOcrInput } from './second-pass-input.js';
-import { confusion, digitReadAsLetter, falseNumericEquation, isMathsWord, lostExponent, symbolInsideMaths, unevenDigits } from './token-checks.js';
+import { confusion, crowdedDigits, digitReadAsLetter, falseNumericEquation, isMathsWord, lostExponent, symbolInsideMaths, unevenDigits } from './token-checks.js';
 
 export interface MathsReadingSettings {
   /** A maths word read below this confidence (0..1), or any suspicious word, triggers the second pass. */
@@ -65,6 +66,7 @@ export function judgeReading(ocr: OcrResult, pass: Reading['pass'], recoveredExp
     if (confused !== undefined) doubts.push(`"${w.text}": ${confused}`);
     if (lostExponent(w, lines.get(w.line) ?? [])) doubts.push(`"${w.text}": raised digits read as plain digits (a lost exponent)`);
     else if (unevenDigits(w)) doubts.push(`"${w.text}": digits of one number at different sizes (a lost exponent?)`);
+    if (crowdedDigits(w)) doubts.push(`"${w.text}": two digits read from one place (a digit invented?)`);
   }
   const normalised = normaliseText(ocr.text);
   const stray = symbolInsideMaths(normalised);
@@ -117,13 +119,14 @@ export async function readMaths(
 ): Promise<MathsReadingOutcome> {
   const firstInput = await prepareOcrInput(image, skewDegrees);
   const firstRead = await recoverExponents(firstInput, await ocr.recognise(firstInput), ocr);
-  const first = judgeReading(firstRead.ocr, 'first', firstRead.recovered);
+  // Exponents are recovered from tesseract's boxes; the checks then judge every remaining digit by its ink.
+  const first = judgeReading(await withInkBoxes(firstInput, firstRead.ocr), 'first', firstRead.recovered);
   if (first.tokens.length === 0 || (first.doubts.length === 0 && first.weakest >= settings.secondPassBelow && first.recoveredExponents === 0)) {
     return { status: 'read', reading: first, passes: 1, confidence: calibrated(first.weakest, settings) };
   }
   const secondInput = await binarisedOcrInput(image, skewDegrees);
   const secondRead = await recoverExponents(secondInput, await ocr.recognise(secondInput, { segmentation: 'block' }), ocr);
-  const second = judgeReading(secondRead.ocr, 'second', secondRead.recovered);
+  const second = judgeReading(await withInkBoxes(secondInput, secondRead.ocr), 'second', secondRead.recovered);
   const chosen = better(first, second, settings);
   if (!trusted(chosen, settings)) return { status: 'unreadable', reason: refusal(chosen, settings), passes: 2 };
   const other = chosen === first ? second : first;

@@ -1,5 +1,5 @@
 import type { OcrWord } from '../ocr-pool.js';
-import { confusion, digitReadAsLetter, falseNumericEquation, isMathsWord, lostExponent, symbolInsideMaths } from './token-checks.js';
+import { confusion, crowdedDigits, digitReadAsLetter, falseNumericEquation, isMathsWord, lostExponent, symbolInsideMaths } from './token-checks.js';
 
 const box = (x0: number, y0: number, x1: number, y1: number) => ({ x0, y0, x1, y1 });
 
@@ -68,5 +68,25 @@ describe('a false equation between numbers', () => {
     expect(falseNumericEquation('check that 5=5')).toBeUndefined();
     expect(falseNumericEquation('solve 5y+2=17')).toBeUndefined();
     expect(falseNumericEquation('evaluate 2^10+3^5=1267')).toBeUndefined();
+  });
+});
+
+describe('digits read from one place', () => {
+  const at = (text: string, boxes: readonly (readonly [number, number])[]): OcrWord => ({
+    text,
+    confidence: 75,
+    line: 0,
+    bbox: box(boxes[0]?.[0] ?? 0, 100, boxes[boxes.length - 1]?.[1] ?? 0, 140),
+    symbols: [...text].map((c, i) => ({ text: c, bbox: box(boxes[i]?.[0] ?? 0, 100, boxes[i]?.[1] ?? 0, 140) })),
+  });
+
+  it('flags a digit boxed over its neighbours ("89" read as "809")', () => {
+    expect(crowdedDigits(at('=809.', [[690, 732], [751, 789], [778, 799], [799, 813], [797, 855]]))).toBe(true);
+  });
+
+  it('leaves digits that stand apart or barely touch alone, and non-digits', () => {
+    expect(crowdedDigits(at('23', [[566, 603], [617, 654]]))).toBe(false);
+    expect(crowdedDigits(at('12', [[327, 350], [348, 382]]))).toBe(false);
+    expect(crowdedDigits(at('8.', [[546, 574], [560, 580]]))).toBe(false);
   });
 });

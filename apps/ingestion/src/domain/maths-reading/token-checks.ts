@@ -101,3 +101,24 @@ export function falseNumericEquation(normalisedReading: string): string | undefi
   }
   return undefined;
 }
+
+/** Share of the narrower of two neighbouring digits' widths their boxes may share before one of them is suspect. */
+const MAX_DIGIT_OVERLAP = 0.4;
+
+/**
+ * Two neighbouring digits whose boxes overlap by more than 40 % of the narrower one: printed digits
+ * stand apart, so one of them was decoded from the other's ink. Tesseract's LSTM invents a digit this
+ * way ("89" read as "809", the 0 boxed over the 8 and the 9; issue 16's handwriting-like sibling), and the
+ * invented number parses and reads with a good confidence.
+ */
+export function crowdedDigits(word: OcrWord): boolean {
+  for (let i = 1; i < word.symbols.length; i += 1) {
+    const a = word.symbols[i - 1];
+    const b = word.symbols[i];
+    if (a === undefined || b === undefined || !/^[0-9]$/.test(a.text) || !/^[0-9]$/.test(b.text)) continue;
+    const overlap = Math.min(a.bbox.x1, b.bbox.x1) - Math.max(a.bbox.x0, b.bbox.x0);
+    const narrower = Math.min(a.bbox.x1 - a.bbox.x0, b.bbox.x1 - b.bbox.x0);
+    if (narrower > 0 && overlap > MAX_DIGIT_OVERLAP * narrower) return true;
+  }
+  return false;
+}

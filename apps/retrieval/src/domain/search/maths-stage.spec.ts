@@ -120,6 +120,13 @@ describe('item labels', () => {
     ['22. solve 3x+5=68', 'solve 3x+5=68'],
     ['q4) solve x+1=2', 'solve x+1=2'],
     ['solve 3x+5=68', 'solve 3x+5=68'],
+    // A copy cropped at the left keeps what is left of the label, sometimes with a stray quote.
+    ['roblem 11. "valuate 12 x 11+33', '"valuate 12 x 11+33'],
+    ["'roblem 31. valuate 13 x 12+23", 'valuate 13 x 12+23'],
+    ['xercise 4: solve x+1=2', 'solve x+1=2'],
+    // Not a label: a number that starts the maths, and a word that merely ends like one.
+    ['12. 5 apples cost 30', '5 apples cost 30'],
+    ['add 12. then 5', 'add 12. then 5'],
   ])('"%s" is compared as "%s"', (text, expected) => {
     expect(withoutItemLabel(text)).toBe(expected);
   });

@@ -2,11 +2,20 @@ import type { IndexedProblem } from '../problem-catalog.js';
 import { numberMultisetsAgree, numbersIn } from '../text-similarity.js';
 import { CONFIDENCE, fmt, type HybridSearchPorts, type HybridSearchSettings, type Note, ref, type RetrievalQuery } from './search-model.js';
 
-/** A leading item label ("problem 12.", "12.", "exercise 3:", "q4)") names the item on a page, not the problem. */
-const ITEM_LABEL = /^(?:(?:problem|exercise|question|ex|q)\s*)?\d+\s*[.):]\s+(?:(?:problem|exercise|question)\s*\d+\s*[.):]\s*)?/;
+/** "problem", "exercise", "question" and what is left of each when a photo cuts off its first letters ("roblem"). */
+const LABEL_WORD = `(?:${['problem', 'exercise', 'question']
+  .flatMap((word) => Array.from({ length: word.length - 2 }, (_x, cut) => word.slice(cut)))
+  .join('|')})`;
+
+/**
+ * A leading item label ("problem 12.", "12.", "exercise 3:", "q4)") names the item on a page, not the
+ * problem; so does its remainder on a copy cropped at the left ("'roblem 12.", with OCR's stray quote).
+ */
+const ITEM_LABEL = new RegExp(`^['"‘’“”]?(?:(?:${LABEL_WORD}|ex|q)\\s*)?\\d+\\s*[.):]\\s+(?:${LABEL_WORD}\\s*\\d+\\s*[.):]\\s*)?`);
+const LABEL_ALONE = new RegExp(`^['"‘’“”]?${LABEL_WORD}\\s*\\d+\\s*[.):]\\s*`);
 
 export function withoutItemLabel(normalisedText: string): string {
-  return normalisedText.replace(ITEM_LABEL, '').replace(/^(?:problem|exercise|question)\s*\d+\s*[.):]\s*/, '');
+  return normalisedText.replace(ITEM_LABEL, '').replace(LABEL_ALONE, '');
 }
 
 export interface MathsMatch {
