@@ -4,7 +4,7 @@ import { openDatabase } from '@openpaw/persistence';
 import { freshDatabase } from '@openpaw/testing';
 import { CreateLibraryAndReplies1764100000000 } from './1764100000000-create-library-and-replies.js';
 import { CreateResearchFlowReplies1764300000000 } from './1764300000000-create-research-flow-replies.js';
-import { researchMigrations } from './index.js';
+import { OneCommandRepliesTable1764400000000 } from './1764400000000-one-command-replies-table.js';
 
 describe('OneCommandRepliesTable1764400000000 (real PostgreSQL)', () => {
   it('moves the replies of both old tables into command_replies: a redelivery still gets them; down splits them back', async () => {
@@ -21,7 +21,12 @@ describe('OneCommandRepliesTable1764400000000 (real PostgreSQL)', () => {
     await before.query(`insert into research.research_flow_replies (command_id, subject, reply) values ($1, $2, $3)`, [flowCommand, ResearchTitleGenerated.subject, JSON.stringify(titleReply)]);
     await before.destroy();
 
-    const after = await openDatabase({ url, schema: 'research', migrations: researchMigrations });
+    // Up to this migration, so that undoing the last one undoes it (later migrations have their own specs).
+    const after = await openDatabase({
+      url,
+      schema: 'research',
+      migrations: [CreateLibraryAndReplies1764100000000, CreateResearchFlowReplies1764300000000, OneCommandRepliesTable1764400000000],
+    });
     try {
       const store = new PgKeptReplyStore(after, 'research');
       expect(await store.find(searchCommand)).toEqual([{ message: LibraryReferencesImported, id: organisedReply.id, data: organised }]);

@@ -4,7 +4,7 @@ import { openDatabase } from '@openpaw/persistence';
 import { freshDatabase } from '@openpaw/testing';
 import { CreateRetrievalIndex1764100000001 } from './1764100000001-create-retrieval-index.js';
 import { AddMathsSignature1764300000000 } from './1764300000000-add-maths-signature.js';
-import { retrievalMigrations } from './index.js';
+import { KeepRepliesAsList1764400000000 } from './1764400000000-keep-replies-as-list.js';
 
 describe('KeepRepliesAsList1764400000000 (real PostgreSQL)', () => {
   it('carries a reply kept before it over: a redelivery still gets it, same id and data', async () => {
@@ -19,7 +19,8 @@ describe('KeepRepliesAsList1764400000000 (real PostgreSQL)', () => {
     ]);
     await before.destroy();
 
-    const after = await openDatabase({ url, schema: 'retrieval', migrations: retrievalMigrations });
+    // Up to this migration, so that undoing the last one undoes it (later migrations have their own specs).
+    const after = await openDatabase({ url, schema: 'retrieval', migrations: [CreateRetrievalIndex1764100000001, AddMathsSignature1764300000000, KeepRepliesAsList1764400000000] });
     try {
       expect(await new PgKeptReplyStore(after, 'retrieval').find(commandId)).toEqual([{ message: DocumentIndexed, id, data }]);
       await after.undoLastMigration();
