@@ -3,6 +3,7 @@
  * FROZEN: changing one orphans existing runs. Defined once, here, for the coordinator that registers
  * the definitions and the gateway (and other teams) that start and read them.
  */
+/** Its run view: `retrieveOrGenerateView` (written) and `retrieveOrGenerateResult` (read), in `views/`. */
 export const RETRIEVE_OR_GENERATE = 'retrieve_or_generate';
 export const SOLVE_WORKFLOW = 'solve_workflow';
 export const VIDEO_WORKFLOW = 'video_workflow';

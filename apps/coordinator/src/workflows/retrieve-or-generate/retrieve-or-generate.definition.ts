@@ -13,6 +13,7 @@ import {
   RetrievalHit,
   RetrievalMiss,
   retrieveOrGenerateStartInput,
+  type RetrieveOrGenerateView,
   SearchSolutions,
   solveErrorCode,
   type solutionProvenance,
@@ -50,7 +51,7 @@ import {
 } from '@openpaw/saga';
 import type { z } from 'zod';
 import { DEFAULT_POLICY_CONFIG, type ExecutionPolicy, type PolicyConfig, PolicyEngine } from '../policy/index.js';
-import { durationMs, roundUsd, type RunStatus, statusOf } from '../shared/run-status.js';
+import { durationMs, roundUsd, statusOf } from '../shared/run-status.js';
 import { type Backoff, DEFAULT_WORKFLOW_TIMINGS, RETRIES, type WorkflowTimings } from '../shared/timings.js';
 import { REINDEX_ASSET, RETRIEVE_OR_GENERATE, SOLVE_WORKFLOW, VIDEO_WORKFLOW } from '../shared/workflow-types.js';
 import type { ReindexStart } from '../reindex-asset/reindex-asset.definition.js';
@@ -157,23 +158,8 @@ export interface RetrieveOrGenerateData {
   readonly errorCode: RetrieveOrGenerateErrorCode | null;
 }
 
-/** WorkflowResult (spec 01 Output), plus the run's state and, once known, a problem signature summary. */
-export type RetrieveOrGenerateView = {
-  readonly status: RunStatus;
-  readonly outcome?: 'hit' | 'new';
-  readonly output: { readonly asset_version_id?: string; readonly video_pending?: boolean; readonly is_approximate?: boolean };
-  readonly workflow_run_id: string;
-  readonly attempt_no: number;
-  readonly cost_usd: number;
-  readonly duration_ms: number;
-  readonly error_code?: RetrieveOrGenerateErrorCode;
-  readonly state: S;
-  readonly problem_signature?: { readonly text_sha256: string; readonly subject: string };
-  /** The earlier run with the same signature, user and intent this run waits for (ADR 0016). */
-  readonly waiting_for_run_id?: string;
-  /** The earlier run whose result this one is: nothing was retrieved or solved again (ADR 0016). */
-  readonly cached_from?: string;
-};
+/** WorkflowResult (spec 01 Output), plus the run's state and, once known, a problem signature summary (the contract's schema). */
+export type { RetrieveOrGenerateView };
 
 export interface RetrieveOrGenerateOptions {
   readonly policy?: PolicyConfig;
