@@ -12,4 +12,5 @@ export const REINDEX_ASSET = 'reindex_asset';
 /** Spec 04: paper search with two human checkpoints (issue 13). */
 export const PAPER_SEARCH = 'paper_search';
 /** Spec 03: an evidence-verified visual chain between two persons. */
+/** Its run view: `visualDegreesView`, in `views/`. */
 export const VISUAL_DEGREES = 'visual_degrees';
