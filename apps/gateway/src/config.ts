@@ -31,6 +31,8 @@ export interface GatewayConfig {
   readonly keysEnv?: Env;
   /** The web console's built files served at `/console` (`OPENPAW_CONSOLE_DIR`; default the built `dist/apps/console/public`). */
   readonly consoleDir?: string;
+  /** `OPENPAW_DOCS_PUBLIC=true`: Swagger UI and the document on the public port too (see `docsArePublic`). */
+  readonly docsPublic?: boolean;
   /** Admission control (flow control at the edge): per-tier rate and in-flight limits, global bounds. */
   readonly admission: AdmissionLimits;
 }
@@ -98,6 +100,7 @@ export function gatewayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Gate
     blobEnv: env,
     keysEnv: env,
     ...(env['OPENPAW_CONSOLE_DIR'] === undefined ? {} : { consoleDir: env['OPENPAW_CONSOLE_DIR'] }),
+    docsPublic: env['OPENPAW_DOCS_PUBLIC'] === 'true',
     admission: admissionLimitsFrom(env['OPENPAW_ADMISSION_JSON']),
   };
 }

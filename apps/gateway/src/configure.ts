@@ -10,6 +10,7 @@ import { setupOpenApi } from './http/openapi.js';
  * continuing the caller's `traceparent`: libs/platform `httpServerSpans`.)
  */
 export function configureGateway(app: INestApplication): void {
-  setupOpenApi(app);
-  app.use(CONSOLE_PATH, consoleStatic(app.get<GatewayConfig>(GATEWAY_CONFIG).consoleDir ?? defaultConsoleDir()));
+  const config = app.get<GatewayConfig>(GATEWAY_CONFIG);
+  setupOpenApi(app, config.docsPublic === true);
+  app.use(CONSOLE_PATH, consoleStatic(config.consoleDir ?? defaultConsoleDir()));
 }
