@@ -29,7 +29,7 @@ export interface ArtifactsAdapters {
  * The artifacts service (spec 02): notebook sources (text, URL, file; normalised, chunked and
  * indexed in the `artifacts` schema), the artifact job's steps (snapshot, plan, generate, validate)
  * and grounded chat, all consumed from `openpaw.cmd.artifacts.>`. The LLM, embedder and blob store
- * come from env (`@openpaw/providers`: local deterministic defaults).
+ * come from the environment read at start (`settings.providerEnv`; `@openpaw/providers`: local deterministic defaults).
  */
 @Module({})
 export class ArtifactsModule implements OnModuleInit {
@@ -47,9 +47,9 @@ export class ArtifactsModule implements OnModuleInit {
       imports: [PlatformModule.forService(SERVICE_NAME), ServiceMessagingModule.forService(SERVICE_NAME)],
       providers: [
         { provide: ARTIFACTS_SETTINGS, useValue: settings },
-        adapterProvider(ARTIFACTS_LLM, adapters.llm, (log) => createLlmFromEnv(process.env, { logger: log })),
-        adapterProvider(ARTIFACTS_EMBEDDER, adapters.embedder, (log) => createEmbedderFromEnv(process.env, { logger: log })),
-        adapterProvider(ARTIFACTS_BLOBS, adapters.blobs, (log) => createBlobStoreFromEnv(process.env, { logger: log })),
+        adapterProvider(ARTIFACTS_LLM, adapters.llm, (log) => createLlmFromEnv(settings.providerEnv, { logger: log })),
+        adapterProvider(ARTIFACTS_EMBEDDER, adapters.embedder, (log) => createEmbedderFromEnv(settings.providerEnv, { logger: log })),
+        adapterProvider(ARTIFACTS_BLOBS, adapters.blobs, (log) => createBlobStoreFromEnv(settings.providerEnv, { logger: log })),
         { provide: URL_FETCHER, useValue: fetchUrl },
         {
           provide: ArtifactAgent,

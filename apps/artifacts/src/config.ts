@@ -2,6 +2,11 @@ import { z } from 'zod';
 
 /** The artifacts service's settings, from the environment (validated at start). */
 export interface ArtifactsSettings {
+  /**
+   * The environment as read once at start, for the provider factories (`create*FromEnv` of
+   * `@openpaw/providers`, each validating its own variables): nothing reads `process.env` later.
+   */
+  readonly providerEnv: Readonly<Record<string, string | undefined>>;
   readonly databaseUrl: string;
   readonly poolSize: number;
   /** Output token limit of plan and generation calls. */
@@ -43,6 +48,7 @@ export function artifactsSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): 
   }
   const e = parsed.data;
   return {
+    providerEnv: Object.freeze({ ...env }),
     databaseUrl: e.OPENPAW_DATABASE_URL,
     poolSize: e.OPENPAW_ARTIFACTS_POOL_SIZE,
     maxTokens: e.OPENPAW_ARTIFACTS_MAX_TOKENS,

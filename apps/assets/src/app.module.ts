@@ -1,6 +1,6 @@
 import { type DynamicModule, Inject, Module, type OnModuleInit, type Provider } from '@nestjs/common';
 import { PRIORITY_VIDEO_LANE, VIDEO_LANE } from '@openpaw/contracts';
-import { adapterProvider, databaseReadiness, laneSettingsFromEnv, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
+import { adapterProvider, databaseReadiness, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
 import { type BlobStore, createBlobStoreFromEnv } from '@openpaw/providers';
 import type { DataSource } from 'typeorm';
 import type { AssetsSettings } from './config.js';
@@ -32,7 +32,7 @@ export class AssetsModule implements OnModuleInit {
   ) {}
 
   static forRoot(settings: AssetsSettings, adapters: AssetsAdapters = {}): DynamicModule {
-    const blobs = adapterProvider(ASSETS_BLOBS, adapters.blobs, (log) => createBlobStoreFromEnv(process.env, { logger: log }));
+    const blobs = adapterProvider(ASSETS_BLOBS, adapters.blobs, (log) => createBlobStoreFromEnv(settings.providerEnv, { logger: log }));
     const renderer: Provider = { provide: VIDEO_RENDERER, useValue: adapters.videoRenderer ?? new SlideshowVideoRenderer(settings.video) };
     return {
       module: AssetsModule,
@@ -42,7 +42,7 @@ export class AssetsModule implements OnModuleInit {
         // queue of renders never holds up a RegisterSolution (critical lane). OPENPAW_LANES=video runs
         // a video-only worker; OPENPAW_LANE_CONCURRENCY overrides.
         ServiceMessagingModule.forService(SERVICE_NAME, {
-          laneConcurrency: { [VIDEO_LANE]: settings.video.maxConcurrentRenders, [PRIORITY_VIDEO_LANE]: 1, ...laneSettingsFromEnv().laneConcurrency },
+          laneConcurrency: { [VIDEO_LANE]: settings.video.maxConcurrentRenders, [PRIORITY_VIDEO_LANE]: 1, ...settings.laneConcurrency },
         }),
       ],
       providers: [

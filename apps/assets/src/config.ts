@@ -1,8 +1,16 @@
 import { tmpdir } from 'node:os';
+import { laneSettingsFromEnv } from '@openpaw/platform';
 import { z } from 'zod';
 
 /** The assets service's settings, from the environment (validated at start). */
 export interface AssetsSettings {
+  /**
+   * The environment as read once at start, for the provider factories (`create*FromEnv` of
+   * `@openpaw/providers`, each validating its own variables): nothing reads `process.env` later.
+   */
+  readonly providerEnv: Readonly<Record<string, string | undefined>>;
+  /** Per-lane consumer concurrency overrides (`OPENPAW_LANE_CONCURRENCY`, as every service reads it). */
+  readonly laneConcurrency: ReturnType<typeof laneSettingsFromEnv>['laneConcurrency'];
   readonly databaseUrl: string;
   readonly poolSize: number;
   readonly video: VideoSettings;
@@ -44,6 +52,8 @@ export function assetsSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Ass
   }
   const e = parsed.data;
   return {
+    providerEnv: Object.freeze({ ...env }),
+    laneConcurrency: laneSettingsFromEnv(env).laneConcurrency,
     databaseUrl: e.OPENPAW_DATABASE_URL,
     poolSize: e.OPENPAW_ASSETS_POOL_SIZE,
     video: {

@@ -24,6 +24,15 @@ export interface GatewayConfig {
    * the other services use.
    */
   readonly blobEnv: Env;
+  /**
+   * The environment secret sealing and the users' key vault are built from
+   * (`OPENPAW_KEY_ENCRYPTION_KEY`, see `@openpaw/providers/keys`); without the key, both answer 503.
+   */
+  readonly keysEnv?: Env;
+  /** The web console's built files served at `/console` (`OPENPAW_CONSOLE_DIR`; default the built `dist/apps/console/public`). */
+  readonly consoleDir?: string;
+  /** `OPENPAW_DOCS_PUBLIC=true`: Swagger UI and the document on the public port too (see `docsArePublic`). */
+  readonly docsPublic?: boolean;
   /** Admission control (flow control at the edge): per-tier rate and in-flight limits, global bounds. */
   readonly admission: AdmissionLimits;
 }
@@ -89,6 +98,9 @@ export function gatewayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Gate
     startWaitMs: e.OPENPAW_GATEWAY_START_WAIT_MS,
     uploadMaxBytes: e.OPENPAW_GATEWAY_UPLOAD_MAX_BYTES,
     blobEnv: env,
+    keysEnv: env,
+    ...(env['OPENPAW_CONSOLE_DIR'] === undefined ? {} : { consoleDir: env['OPENPAW_CONSOLE_DIR'] }),
+    docsPublic: env['OPENPAW_DOCS_PUBLIC'] === 'true',
     admission: admissionLimitsFrom(env['OPENPAW_ADMISSION_JSON']),
   };
 }

@@ -1,14 +1,16 @@
 import type { INestApplication } from '@nestjs/common';
 import { CONSOLE_PATH, consoleStatic, defaultConsoleDir } from './console/console-static.js';
+import { GATEWAY_CONFIG, type GatewayConfig } from './config.js';
 import { setupOpenApi } from './http/openapi.js';
 
 /**
  * What the gateway adds to its Nest app before listening: the OpenAPI document and Swagger UI at
- * `/docs`, and the web console's static files at `/console` (`OPENPAW_CONSOLE_DIR`, default the
+ * `/docs`, and the web console's static files at `/console` (`GatewayConfig.consoleDir`, default the
  * built `dist/apps/console/public`). (Every service's app already runs each request in a SERVER span
  * continuing the caller's `traceparent`: libs/platform `httpServerSpans`.)
  */
 export function configureGateway(app: INestApplication): void {
-  setupOpenApi(app);
-  app.use(CONSOLE_PATH, consoleStatic(process.env['OPENPAW_CONSOLE_DIR'] ?? defaultConsoleDir()));
+  const config = app.get<GatewayConfig>(GATEWAY_CONFIG);
+  setupOpenApi(app, config.docsPublic === true);
+  app.use(CONSOLE_PATH, consoleStatic(config.consoleDir ?? defaultConsoleDir()));
 }

@@ -24,7 +24,7 @@ import { signAccessToken } from './auth/tokens.js';
 import type { GatewayConfig } from './config.js';
 import { configureGateway } from './configure.js';
 import { RunProjectionStore } from './projection/run-projection.store.js';
-import { RunSubmitter } from './runs/submit/run-submitter.js';
+import { RunSubmitter, type SubmissionRun } from './runs/submit/run-submitter.js';
 
 process.env['LOG_LEVEL'] ??= 'warn';
 
@@ -456,9 +456,15 @@ describe('gateway (real NATS + PostgreSQL)', () => {
       // The subscription exists at the server before anything is published (else a loaded machine drops the first StartRun).
       await nc.flush();
       try {
-        const first = await submitter.submit({ workflowType: WORKFLOW, idempotencyKey: 'key-1', userId: ALICE, input: { n: 1 } });
-        const duplicate = await submitter.submit({ workflowType: WORKFLOW, idempotencyKey: 'key-1', userId: ALICE, input: { n: 1 } });
-        const bobs = await submitter.submit({ workflowType: WORKFLOW, idempotencyKey: 'key-1', userId: BOB, input: { n: 1 } });
+        const submitOnce = async (userId: string): Promise<SubmissionRun> => {
+          const { run, existing } = await submitter.lookup(WORKFLOW, userId, 'key-1');
+          expect(existing).toBeUndefined();
+          await submitter.submit({ run, input: { n: 1 } });
+          return run;
+        };
+        const first = await submitOnce(ALICE);
+        const duplicate = await submitOnce(ALICE);
+        const bobs = await submitOnce(BOB);
         expect(duplicate.runId).toBe(first.runId);
         expect(bobs.runId).not.toBe(first.runId);
         await eventually(() => Promise.resolve(starts.length === 3 ? true : undefined));
@@ -473,6 +479,8 @@ describe('gateway (real NATS + PostgreSQL)', () => {
         expect(outcome.run).toMatchObject({ state: 'COMPLETED', terminal: true, view: { answer: 42 } });
         // Read-your-writes: once the wait says COMPLETED, the projection every other route reads says so too.
         expect((await app.get(RunProjectionStore).find(first.runId))?.state).toBe('COMPLETED');
+        // A repeated submission looks up the same run and finds it, for its route to answer from.
+        expect(await submitter.lookup(WORKFLOW, ALICE, 'key-1')).toMatchObject({ run: first, existing: { runId: first.runId, state: 'COMPLETED' } });
 
         const timedOut = await submitter.awaitRun(randomUUID(), { timeoutMs: 100 });
         expect(timedOut).toEqual({ reached: false });

@@ -18,7 +18,7 @@ export interface SolveAdapters {
 
 /**
  * The solve service: answers `GenerateSolution` (consumed from `openpaw.cmd.solve.>`) with
- * `SolutionGenerated` or `SolutionFailed`. The LLM client and blob store come from env
+ * `SolutionGenerated` or `SolutionFailed`. The LLM client and blob store come from the environment its settings read at start
  * (`@openpaw/providers`: the local deterministic model and the local filesystem by default); its
  * attempts live in the `solve` schema.
  */
@@ -30,8 +30,8 @@ export class SolveModule implements OnModuleInit {
   ) {}
 
   static forRoot(settings: SolveSettings, adapters: SolveAdapters = {}): DynamicModule {
-    const llm = adapterProvider(SOLVE_LLM, adapters.llm, (log) => createLlmFromEnv(process.env, { logger: log }));
-    const blobs = adapterProvider(SOLVE_BLOBS, adapters.blobs, (log) => createBlobStoreFromEnv(process.env, { logger: log }));
+    const llm = adapterProvider(SOLVE_LLM, adapters.llm, (log) => createLlmFromEnv(settings.providerEnv, { logger: log }));
+    const blobs = adapterProvider(SOLVE_BLOBS, adapters.blobs, (log) => createBlobStoreFromEnv(settings.providerEnv, { logger: log }));
     return {
       module: SolveModule,
       imports: [PlatformModule.forService(SERVICE_NAME), ServiceMessagingModule.forService(SERVICE_NAME)],

@@ -2,6 +2,11 @@ import { z } from 'zod';
 
 /** The solve service's settings, from the environment (validated at start). */
 export interface SolveSettings {
+  /**
+   * The environment as read once at start, for the provider factories (`create*FromEnv` of
+   * `@openpaw/providers`, each validating its own variables): nothing reads `process.env` later.
+   */
+  readonly providerEnv: Readonly<Record<string, string | undefined>>;
   readonly databaseUrl: string;
   readonly poolSize: number;
   /** Output token limit of the solve call (also what the cost cap reserves per call). */
@@ -44,6 +49,7 @@ export function solveSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Solv
   }
   const e = parsed.data;
   return {
+    providerEnv: Object.freeze({ ...env }),
     databaseUrl: e.OPENPAW_DATABASE_URL,
     poolSize: e.OPENPAW_SOLVE_POOL_SIZE,
     maxTokens: e.OPENPAW_SOLVE_MAX_TOKENS,

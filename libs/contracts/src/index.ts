@@ -25,4 +25,6 @@ export * from './messages/paper-search-run.js';
 export * from './paper-search-export/index.js';
 export * from './documents/steps-document.js';
 export * from './workflow-types.js';
+export * from './views/retrieve-or-generate-view.js';
+export * from './views/visual-degrees-view.js';
 export { hasErrorCode, OpenPawError } from './errors.js';

@@ -53,17 +53,17 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
 }
 
 /** Serves the OpenAPI document at `/docs/openapi.json` and Swagger UI at `/docs` (see `docsArePublic`). */
-export function setupOpenApi(app: INestApplication): void {
+export function setupOpenApi(app: INestApplication, docsPublic: boolean): void {
   const document = openApiDocument(app);
   const internal = app.get(InternalHttpServer);
   // Always on the internal port (when there is one); on the public port only by flag, or when there is no internal port (local dev).
   internal.add('/docs/openapi.json', () => Promise.resolve({ contentType: 'application/json', body: JSON.stringify(document) }));
-  if (docsArePublic(process.env, internal.enabled)) {
+  if (docsArePublic(docsPublic, internal.enabled)) {
     SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json', raw: ['json'] });
   }
 }
 
-/** `OPENPAW_DOCS_PUBLIC=true` serves Swagger UI and the document on the public port next to the internal one. */
-export function docsArePublic(env: NodeJS.ProcessEnv, internalPort: boolean): boolean {
-  return env['OPENPAW_DOCS_PUBLIC'] === 'true' || !internalPort;
+/** `docsPublic` (`OPENPAW_DOCS_PUBLIC=true`) serves Swagger UI and the document on the public port next to the internal one. */
+export function docsArePublic(docsPublic: boolean, internalPort: boolean): boolean {
+  return docsPublic || !internalPort;
 }

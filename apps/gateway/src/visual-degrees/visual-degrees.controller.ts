@@ -81,8 +81,8 @@ export class VisualDegreesController {
       throw new BadRequestException(refusal);
     }
     const key = header.data ?? randomUUID();
-    const runId = this.submitter.runIdOf(VISUAL_DEGREES, user.userId, key);
-    const known = await this.runs.findForUser(runId, user.userId);
+    const { run, existing: known } = await this.submitter.lookup(VISUAL_DEGREES, user.userId, key);
+    const { runId } = run;
     if (known === undefined) {
       const tier = tierOf(user.tier);
       const admission = await this.admission.admit(user.userId, tier);
@@ -94,7 +94,7 @@ export class VisualDegreesController {
         );
       }
       this.admission.started(runId, user.userId, tier);
-      await this.submitter.submit({ workflowType: VISUAL_DEGREES, idempotencyKey: key, userId: user.userId, input: body });
+      await this.submitter.submit({ run, input: body });
     }
     // Answer once the projection holds the run (bounded), so reading it or its events works at once.
     const current = known ?? (await this.runs.findWhen(runId, () => true, { userId: user.userId, graceMs: START_WAIT_MS }));

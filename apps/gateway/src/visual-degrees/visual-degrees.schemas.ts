@@ -1,4 +1,4 @@
-import { VISUAL_DEGREES_EVENT_TYPES, visualDegreesRequest } from '@openpaw/contracts';
+import { visualDegreesRequest, visualDegreesRunView, visualDegreesStreamEvent, type VisualDegreesStreamEvent } from '@openpaw/contracts';
 import { z } from 'zod';
 import { runResource } from '../runs/runs.schemas.js';
 
@@ -17,33 +17,11 @@ export const visualDegreesAccepted = z.object({
   links: visualDegreesLinks,
 });
 
-/** One stream event as the run's view keeps it (and the SSE stream sends it: `event: <type>`, `id: <seq>`). */
-export const visualDegreesStreamEvent = z.object({
-  seq: z.int().positive(),
-  type: z.enum(VISUAL_DEGREES_EVENT_TYPES),
-  at: z.string(),
-  data: z.record(z.string(), z.unknown()),
-});
-export type VisualDegreesStreamEvent = z.infer<typeof visualDegreesStreamEvent>;
+/** One stream event as the run's view keeps it (the contract's). */
+export { visualDegreesStreamEvent, type VisualDegreesStreamEvent };
 
 export const visualDegreesRun = runResource.extend({
-  view: z
-    .object({
-      status: z.enum(['running', 'succeeded', 'failed', 'cancelled']),
-      state: z.string(),
-      from: z.string(),
-      to: z.string(),
-      hop_limit: z.int(),
-      hop_depth: z.int().describe('Verified edges on the chain so far.'),
-      path: z.array(z.string()).describe('The verified chain from `from` to the current frontier (ends at `to` on success).'),
-      budgets: z.record(z.string(), z.number()),
-      used: z.record(z.string(), z.number()),
-      events: z.array(visualDegreesStreamEvent),
-      result: z.record(z.string(), z.unknown()).optional().describe('S6: `{ path, edges, confidenceMap, graph }`.'),
-      failure: z.object({ reason: z.string(), detail: z.string() }).optional().describe('S7: why no path.'),
-    })
-    .partial()
-    .catchall(z.unknown()),
+  view: visualDegreesRunView,
   links: visualDegreesLinks,
 });
 

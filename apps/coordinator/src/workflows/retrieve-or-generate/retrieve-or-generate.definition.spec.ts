@@ -10,6 +10,8 @@ import {
   NormalizeMedia,
   ProblemRegistered,
   RegisterSolution,
+  retrieveOrGenerateResult,
+  retrieveOrGenerateView,
   RetrievalHit,
   RetrievalMiss,
   RunStateChanged,
@@ -901,6 +903,16 @@ describe('retrieve_or_generate', () => {
         state: 'SUCCEEDED',
         problem_signature: { text_sha256: SIG.textSha256, subject: 'algebra' },
       });
+    });
+
+    it("is the contract's view as written, running or ended, so the gateway reads what the coordinator writes", () => {
+      const d = ingesting();
+      const running = d.reply(NormalizeMedia, MediaNormalized, { mediaType: 'text', signature: SIG }).view();
+      const ended = documentIndexed(indexing()).view();
+      for (const view of [running, ended]) {
+        expect(retrieveOrGenerateView.parse(view)).toEqual(view);
+        expect(retrieveOrGenerateResult.parse(view)).toEqual(view);
+      }
     });
   });
 

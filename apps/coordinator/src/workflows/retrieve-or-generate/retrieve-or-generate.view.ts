@@ -1,25 +1,11 @@
+import type { RetrieveOrGenerateView } from '@openpaw/contracts';
 import type { RunSnapshot } from '@openpaw/saga';
-import { durationMs, roundUsd, type RunStatus, statusOf } from '../shared/run-status.js';
+import { durationMs, roundUsd, statusOf } from '../shared/run-status.js';
 import type { RetrieveOrGenerateData, RetrieveOrGenerateErrorCode } from './retrieve-or-generate.data.js';
 import type { RetrieveOrGenerateState } from './retrieve-or-generate.states.js';
 
-/** WorkflowResult (spec 01 Output), plus the run's state and, once known, a problem signature summary. */
-export type RetrieveOrGenerateView = {
-  readonly status: RunStatus;
-  readonly outcome?: 'hit' | 'new';
-  readonly output: { readonly asset_version_id?: string; readonly video_pending?: boolean; readonly is_approximate?: boolean };
-  readonly workflow_run_id: string;
-  readonly attempt_no: number;
-  readonly cost_usd: number;
-  readonly duration_ms: number;
-  readonly error_code?: RetrieveOrGenerateErrorCode;
-  readonly state: RetrieveOrGenerateState;
-  readonly problem_signature?: { readonly text_sha256: string; readonly subject: string };
-  /** The earlier run with the same signature, user and intent this run waits for (ADR 0016). */
-  readonly waiting_for_run_id?: string;
-  /** The earlier run whose result this one is: nothing was retrieved or solved again (ADR 0016). */
-  readonly cached_from?: string;
-};
+/** WorkflowResult (spec 01 Output), plus the run's state and, once known, a problem signature summary (the contract's schema). */
+export type { RetrieveOrGenerateView };
 
 export function retrieveOrGenerateViewOf(run: RunSnapshot<RetrieveOrGenerateState, RetrieveOrGenerateData>): RetrieveOrGenerateView {
   const d = run.data;

@@ -1,7 +1,8 @@
+import type { RUN_STATUSES } from '@openpaw/contracts';
 import { type RunSnapshot } from '@openpaw/saga';
 
 /** WorkflowResult.status (spec 01 Output): the terminal states map one to one, everything else runs. */
-export type RunStatus = 'running' | 'succeeded' | 'failed' | 'cancelled';
+export type RunStatus = (typeof RUN_STATUSES)[number];
 
 export function statusOf(state: string): RunStatus {
   switch (state) {

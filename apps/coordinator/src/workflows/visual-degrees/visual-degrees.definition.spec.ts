@@ -10,7 +10,10 @@ import {
   SelectNextExpansion,
   VerifyEdge,
   VisualStepFailed,
+  visualDegreesRunView,
+  visualDegreesView,
 } from '@openpaw/contracts';
+import { z } from 'zod';
 import { isAllowed, RUN_DEADLINE_TIMER, replayRun, validateDefinition } from '@openpaw/saga';
 import { SagaDriver } from '../testing/saga-driver.js';
 import {
@@ -150,6 +153,17 @@ describe('visual_degrees (spec 03)', () => {
       expect(s.state).toBe('SUCCEEDED');
       expect(eventTypes(d)).toEqual(['status', 'status', 'evidence', 'path_update', 'final']);
       expect(s.view()).toMatchObject({ status: 'succeeded', path: ['Ada Stone', 'Bea North'], hop_depth: 1, result: { path: ['Ada Stone', 'Bea North'], confidenceMap: { bottleneck: 88, cumulative: 0.88 } } });
+    });
+
+    it("writes the contract's view, running or ended, and the gateway reads it unchanged", () => {
+      const running = new SagaDriver(definition).start(START).view();
+      expect(running).toMatchObject({ status: 'running' });
+      const ended = verified(started(), edge(ADA, BEA, [[99, 84], [90, 88]])).view();
+      const declared = z.strictObject(visualDegreesView.shape);
+      for (const view of [running, ended]) {
+        expect(declared.parse(view)).toEqual(view);
+        expect(visualDegreesRunView.parse(view)).toEqual(view);
+      }
     });
 
     it('when refuted, then S2 from A', () => {

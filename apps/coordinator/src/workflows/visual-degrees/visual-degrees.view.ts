@@ -1,10 +1,11 @@
+import type { VisualDegreesView } from '@openpaw/contracts';
 import type { JsonObject, RunSnapshot } from '@openpaw/saga';
 import { durationMs, statusOf } from '../shared/run-status.js';
 import { hopsVerified } from './chains.js';
 import type { VisualDegreesState } from './visual-degrees.states.js';
 import type { VisualDegreesData } from './visual-degrees.model.js';
 
-/** The run's public view: its chains, budgets, stream events and result or failure. */
+/** The run's public view: its chains, budgets, stream events and result or failure (the contract's `visualDegreesView`). */
 export function visualDegreesViewOf(run: RunSnapshot<VisualDegreesState, VisualDegreesData>): JsonObject {
   const d = run.data;
   const final = d.events.find((e) => e.type === 'final');
@@ -21,8 +22,8 @@ export function visualDegreesViewOf(run: RunSnapshot<VisualDegreesState, VisualD
     budgets: { ...d.budgets },
     used: { ...d.used },
     duration_ms: durationMs(run, d.startedAt),
-    events: d.events.map((e) => ({ ...e })),
+    events: d.events.map((e) => ({ ...e, data: { ...e.data } })),
     ...(final === undefined ? {} : { result: { ...final.data } }),
     ...(d.failure === null ? {} : { failure: { ...d.failure } }),
-  };
+  } satisfies VisualDegreesView;
 }

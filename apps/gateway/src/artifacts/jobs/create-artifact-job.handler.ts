@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { ARTIFACT_JOB_WORKFLOW, type ArtifactJobInput, artifactJobInput, type ArtifactOptions, type ArtifactType } from '@openpaw/contracts';
-import { RunProjectionStore } from '../../projection/run-projection.store.js';
 import { RunSubmitter } from '../../runs/submit/run-submitter.js';
 import { artifactFingerprint, artifactJobKey, sortedSourceIds } from './fingerprint.js';
 import { SnapshotCapture, type SnapshotOutcome } from './snapshot-capture.js';
@@ -51,18 +50,17 @@ const MAX_SEQUENCE = 10_000;
 export class CreateArtifactJobHandler {
   constructor(
     private readonly submitter: RunSubmitter,
-    private readonly runs: RunProjectionStore,
     private readonly snapshots: SnapshotCapture,
   ) {}
 
   async execute(command: CreateArtifactJobCommand): Promise<CreatedArtifactJob | RefusedArtifactJob> {
     const sourceIds = sortedSourceIds(command.sourceIds);
     const fingerprint = artifactFingerprint(command.userId, command.notebookId, command.artifactType, sourceIds, command.options);
-    const { submitter, runs } = this;
+    const { submitter } = this;
     for (let sequence = 1; sequence <= MAX_SEQUENCE; sequence++) {
       const key = artifactJobKey(fingerprint, sequence);
-      const runId = submitter.runIdOf(ARTIFACT_JOB_WORKFLOW, command.userId, key);
-      const run = await runs.findForUser(runId, command.userId);
+      const { run: job, existing: run } = await submitter.lookup(ARTIFACT_JOB_WORKFLOW, command.userId, key);
+      const { runId } = job;
       if (run !== undefined && run.terminal) continue;
       if (run !== undefined) return { kind: 'created', jobId: runId, status: run.state, existing: true, fingerprint, sequence };
       const captured = await this.snapshots.capture({ jobId: runId, userId: command.userId, notebookId: command.notebookId, sourceIds, query: command.content });
@@ -78,7 +76,7 @@ export class CreateArtifactJobHandler {
         intent: { router: 'rules', reason: command.intentReason },
         snapshot: captured.snapshot,
       });
-      await submitter.submit({ workflowType: ARTIFACT_JOB_WORKFLOW, idempotencyKey: key, userId: command.userId, input });
+      await submitter.submit({ run: job, input });
       return { kind: 'created', jobId: runId, status: 'pending', existing: false, fingerprint, sequence };
     }
     throw new Error(`fingerprint ${fingerprint} has more than ${MAX_SEQUENCE} jobs`);

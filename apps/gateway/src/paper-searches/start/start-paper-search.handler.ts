@@ -5,7 +5,7 @@ import { AdmissionControl, type AdmissionDecision } from '../../admission/admiss
 import { tierOf } from '../../admission/admission-limits.js';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../../config.js';
 import { RunEventBus } from '../../events/run-event-bus.js';
-import { projectionOf, type RunProjection, RunProjectionStore } from '../../projection/run-projection.store.js';
+import { projectionOf, type RunProjection } from '../../projection/run-projection.store.js';
 import { RunSubmitter } from '../../runs/submit/run-submitter.js';
 
 export interface StartPaperSearchCommand {
@@ -29,7 +29,6 @@ export type StartPaperSearchResult =
 @Injectable()
 export class StartPaperSearchHandler {
   constructor(
-    private readonly runs: RunProjectionStore,
     private readonly submitter: RunSubmitter,
     private readonly bus: RunEventBus,
     private readonly admission: AdmissionControl,
@@ -38,8 +37,8 @@ export class StartPaperSearchHandler {
 
   async execute(command: StartPaperSearchCommand): Promise<StartPaperSearchResult> {
     const idempotencyKey = command.idempotencyKey ?? randomUUID();
-    const runId = this.submitter.runIdOf(PAPER_SEARCH, command.userId, idempotencyKey);
-    const existing = await this.runs.findForUser(runId, command.userId);
+    const { run, existing } = await this.submitter.lookup(PAPER_SEARCH, command.userId, idempotencyKey);
+    const { runId } = run;
     if (existing !== undefined) return { kind: 'existing', runId, run: existing };
     const admission = await this.admission.admit(command.userId, tierOf(command.subscriptionTier));
     if (!admission.admitted) return { kind: 'overloaded', runId, refusal: admission };
@@ -59,7 +58,7 @@ export class StartPaperSearchHandler {
       { timeoutMs: this.config.startWaitMs },
     );
     try {
-      await this.submitter.submit({ workflowType: PAPER_SEARCH, idempotencyKey, userId: command.userId, input: command.start });
+      await this.submitter.submit({ run, input: command.start });
     } catch (error) {
       answer.cancel();
       throw error;

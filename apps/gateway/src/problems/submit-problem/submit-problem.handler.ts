@@ -9,7 +9,7 @@ import { BLOB_STORE } from '../../assets/blobs/blob-store.provider.js';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../../config.js';
 import { RunEventBus } from '../../events/run-event-bus.js';
 import { projectionOf, type RunProjection, RunProjectionStore } from '../../projection/run-projection.store.js';
-import { RunSubmitter } from '../../runs/submit/run-submitter.js';
+import { RunSubmitter, type SubmissionRun } from '../../runs/submit/run-submitter.js';
 import type { AcceptedImageType } from '../upload/image-upload.js';
 import { uploadBlobKey } from '../upload/image-upload.js';
 import { RETRIEVE_OR_GENERATE } from '../workflow-result.js';
@@ -73,7 +73,7 @@ export type RetrieveOrGenerateInput = z.input<typeof retrieveOrGenerateStartInpu
 
 /**
  * Submits a problem (spec 01, idempotency): the key is sha256(content digest + user + intent), the
- * run id derives from it, and the projection of that run decides —
+ * submitter looks up the run it names, and the projection of that run decides —
  * unknown: start it; running: nothing to send, report it; SUCCEEDED: the cached result, no re-run;
  * FAILED or CANCELLED (ADR 0016): re-submit with attempt n + 1, so the coordinator re-attempts on the same row.
  * An image is stored in blob storage first (`uploads/<user>/<sha256>`); only its key travels.
@@ -96,8 +96,8 @@ export class SubmitProblemHandler {
       command.content.kind === 'image' ? { kind: 'image', bytes: command.content.bytes } : command.content,
     );
     const idempotencyKey = problemIdempotencyKey(contentDigest, command.userId, command.intent);
-    const runId = this.submitter.runIdOf(RETRIEVE_OR_GENERATE, command.userId, idempotencyKey);
-    const existing = await this.runs.findForUser(runId, command.userId);
+    const { run, existing } = await this.submitter.lookup(RETRIEVE_OR_GENERATE, command.userId, idempotencyKey);
+    const { runId } = run;
 
     let result: SubmitProblemResult;
     if (existing === undefined || existing.state === 'FAILED' || existing.state === 'CANCELLED') {
@@ -111,7 +111,7 @@ export class SubmitProblemHandler {
       const admission = await this.admission.admit(command.userId, tier);
       if (!admission.admitted) return { runId, attemptNo, action, overloaded: admission };
       this.admission.started(runId, command.userId, tier);
-      const answer = await this.start(command, runId, idempotencyKey, contentDigest, attemptNo);
+      const answer = await this.start(command, run, contentDigest, attemptNo);
       switch (answer.kind) {
         case 'refused':
           return { runId, attemptNo, action, refused: { reason: answer.reason, detail: answer.detail } };
@@ -145,8 +145,7 @@ export class SubmitProblemHandler {
 
   private async start(
     command: SubmitProblemCommand,
-    runId: string,
-    idempotencyKey: string,
+    run: SubmissionRun,
     contentDigest: string,
     attemptNo: number,
   ): Promise<StartAnswer> {
@@ -161,10 +160,10 @@ export class SubmitProblemHandler {
     const checked = retrieveOrGenerateStartInput.safeParse(candidate);
     if (!checked.success) return { kind: 'refused', reason: 'invalid_input', detail: z.prettifyError(checked.error) };
     const input = checked.data;
-    const messageId = this.submitter.startMessageIdOf(runId, attemptNo);
+    const messageId = this.submitter.startMessageIdOf(run.runId, attemptNo);
     // Listen before publishing, so the answer cannot slip past.
     const answer = this.bus.waitFor<StartAnswer>(
-      runId,
+      run.runId,
       (event) => {
         switch (event.kind) {
           case 'inputRefused':
@@ -176,14 +175,7 @@ export class SubmitProblemHandler {
       { timeoutMs: this.config.startWaitMs, ...(command.signal === undefined ? {} : { signal: command.signal }) },
     );
     try {
-      const submitted = await this.submitter.submit({
-        workflowType: RETRIEVE_OR_GENERATE,
-        idempotencyKey,
-        userId: command.userId,
-        input,
-        ...(attemptNo === 1 ? {} : { attempt: attemptNo }),
-      });
-      if (submitted.runId !== runId) throw new Error(`run id mismatch: ${submitted.runId} is not ${runId}`);
+      await this.submitter.submit({ run, input, ...(attemptNo === 1 ? {} : { attempt: attemptNo }) });
     } catch (error) {
       answer.cancel();
       throw error;

@@ -39,7 +39,7 @@ export class ResearchRuns {
 
   /** The run id a start with this idempotency key has (whether or not it exists yet). */
   runIdOf(userId: string, idempotencyKey: string): string {
-    return this.submitter.runIdOf(RESEARCH_WORKFLOW, userId, idempotencyKey);
+    return this.submitter.runOf(RESEARCH_WORKFLOW, userId, idempotencyKey).runId;
   }
 
   /** The API's research document: the saga's view, its UI mapping and the run's timestamps. */
@@ -50,8 +50,8 @@ export class ResearchRuns {
 
   /** Starts a research run (a draft, or straight into processing) and waits for its first state. */
   async create(userId: string, idempotencyKey: string, input: ResearchDraftInput): Promise<InputOutcome & { readonly runId: string }> {
-    const runId = this.submitter.runIdOf(RESEARCH_WORKFLOW, userId, idempotencyKey);
-    const existing = await this.runs.findForUser(runId, userId);
+    const { run, existing } = await this.submitter.lookup(RESEARCH_WORKFLOW, userId, idempotencyKey);
+    const { runId } = run;
     if (existing !== undefined) return { kind: 'applied', run: existing, runId };
     const messageId = this.submitter.startMessageIdOf(runId);
     const answer = this.bus.waitFor<InputOutcome>(
@@ -67,7 +67,7 @@ export class ResearchRuns {
       { timeoutMs: this.config.startWaitMs },
     );
     try {
-      await this.submitter.submit({ workflowType: RESEARCH_WORKFLOW, idempotencyKey, userId, input: researchDraftInput.parse(input) });
+      await this.submitter.submit({ run, input: researchDraftInput.parse(input) });
     } catch (error) {
       answer.cancel();
       throw error;

@@ -2,6 +2,7 @@ import { Inject, Injectable, ServiceUnavailableException } from '@nestjs/common'
 import { KEYED_RESEARCH_PROVIDERS, type KeyedResearchProvider, type ResearchProvider, type SealedKeys } from '@openpaw/contracts';
 import { type KeyProvider, UserKeyVault } from '@openpaw/providers/keys';
 import type { DataSource } from 'typeorm';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../../config.js';
 import { GATEWAY_DATA_SOURCE } from '../../projection/database.js';
 import { PgUserKeyStore } from './pg-user-key-store.js';
 
@@ -16,10 +17,10 @@ export class ProviderKeys {
   readonly #unavailable: string | undefined;
   readonly #store: PgUserKeyStore;
 
-  constructor(@Inject(GATEWAY_DATA_SOURCE) dataSource: DataSource) {
+  constructor(@Inject(GATEWAY_DATA_SOURCE) dataSource: DataSource, @Inject(GATEWAY_CONFIG) config: GatewayConfig) {
     this.#store = new PgUserKeyStore(dataSource);
     try {
-      this.#vault = UserKeyVault.fromEnv(process.env, this.#store);
+      this.#vault = UserKeyVault.fromEnv(config.keysEnv ?? {}, this.#store);
     } catch (error) {
       this.#unavailable = error instanceof Error ? error.message : String(error);
     }

@@ -7,6 +7,7 @@ import { SecretSealer } from '@openpaw/providers/keys';
 import type { z } from 'zod';
 import { CurrentUser } from '../../auth/current-user.decorator.js';
 import type { AuthenticatedUser } from '../../auth/tokens.js';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../../config.js';
 import { ApiZodBody, BEARER_SCHEME, openApiSchema } from '../../http/openapi.js';
 import { ZodValidationPipe } from '../../http/zod-validation.pipe.js';
 import { type CommandPublisher, COMMAND_PUBLISHER, GATEWAY_SOURCE } from '../../runs/ports.js';
@@ -28,9 +29,12 @@ export class ResearchWebhookController {
   readonly #sealer: SecretSealer | undefined;
   readonly #unavailable: string | undefined;
 
-  constructor(@Inject(COMMAND_PUBLISHER) private readonly publisher: CommandPublisher) {
+  constructor(
+    @Inject(COMMAND_PUBLISHER) private readonly publisher: CommandPublisher,
+    @Inject(GATEWAY_CONFIG) config: GatewayConfig,
+  ) {
     try {
-      this.#sealer = SecretSealer.fromEnv(process.env);
+      this.#sealer = SecretSealer.fromEnv(config.keysEnv ?? {});
     } catch (error) {
       this.#unavailable = error instanceof Error ? error.message : String(error);
     }

@@ -25,7 +25,6 @@ describe('research webhook registration', () => {
   const sent: MessageData<typeof SetResearchWebhook>[] = [];
 
   beforeAll(async () => {
-    process.env['OPENPAW_KEY_ENCRYPTION_KEY'] = encryptionKey.toString('base64');
     nats = await privateNatsServer();
     config = {
       natsUrl: nats.url,
@@ -37,6 +36,7 @@ describe('research webhook registration', () => {
       startWaitMs: 300,
       uploadMaxBytes: 64 * 1024,
       blobEnv: {},
+      keysEnv: { OPENPAW_KEY_ENCRYPTION_KEY: encryptionKey.toString('base64') },
     };
     ({ app, url } = await startService({ name: 'gateway', module: GatewayModule.forRoot(config), defaultPort: 0, port: 0, configure: configureGateway }));
     nc = await connect({ servers: nats.url, name: 'research-webhook-int-spec' });
@@ -53,7 +53,6 @@ describe('research webhook registration', () => {
     await app?.close();
     await nc?.close();
     await nats?.dispose();
-    delete process.env['OPENPAW_KEY_ENCRYPTION_KEY'];
   });
 
   const call = async (token: string, method: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> => {

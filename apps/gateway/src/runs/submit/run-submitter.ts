@@ -6,11 +6,27 @@ import { RunEventBus } from '../../events/run-event-bus.js';
 import { projectionOf, type RunProjection, RunProjectionStore } from '../../projection/run-projection.store.js';
 import { type CommandPublisher, COMMAND_PUBLISHER, GATEWAY_SOURCE } from '../ports.js';
 
-export interface RunSubmission {
+/**
+ * A submission's run, named once: the run id and the user-scoped idempotency key it derives from.
+ * Only `RunSubmitter.lookup` makes one, so every route and `StartRun` agree on both.
+ */
+export interface SubmissionRun {
   readonly workflowType: string;
-  /** The client's idempotency key (e.g. the `Idempotency-Key` header, or a content hash). */
-  readonly idempotencyKey: string;
   readonly userId: string;
+  readonly runId: string;
+  /** The client's key scoped to its user (what `StartRun` carries). */
+  readonly idempotencyKey: string;
+}
+
+export interface LookedUpRun {
+  readonly run: SubmissionRun;
+  /** The run as the projection knows it, when this key was used before (and reported). */
+  readonly existing?: RunProjection;
+}
+
+export interface RunSubmission {
+  /** From `lookup`: the run this submission starts (or re-attempts). */
+  readonly run: SubmissionRun;
   /** The workflow's input, validated by the submission route with the workflow's own schema. */
   readonly input: Record<string, unknown>;
   readonly parentRunId?: string;
@@ -19,12 +35,6 @@ export interface RunSubmission {
    * message id (the same one would be dropped as a duplicate). Omit for a first submission.
    */
   readonly attempt?: number;
-}
-
-export interface SubmittedRun {
-  readonly runId: string;
-  /** The run as the projection knew it before this submission, when the same key was used before. */
-  readonly existing?: RunProjection;
 }
 
 export interface AwaitRunOptions {
@@ -40,8 +50,9 @@ export function scopedIdempotencyKey(userId: string, idempotencyKey: string): st
 }
 
 /**
- * The extension point for workflow submission routes (`POST /problems`, ...): derive the run id
- * from the idempotency key, publish `StartRun`, and optionally wait for the run to get somewhere.
+ * The extension point for workflow submission routes (`POST /problems`, ...): `lookup` derives the
+ * run id from (user, idempotency key) and reads the projection once; the route decides from what it
+ * found and `submit`s that run (`StartRun`); `awaitRun` optionally waits for it to get somewhere.
  * A duplicate submission lands on the same run id and the same `StartRun` message id, so
  * JetStream and the coordinator drop it; the route can answer from the projection without asking anyone.
  */
@@ -53,9 +64,17 @@ export class RunSubmitter {
     @Inject(COMMAND_PUBLISHER) private readonly publisher: CommandPublisher,
   ) {}
 
-  /** The run id a submission of `idempotencyKey` by `userId` gets. */
-  runIdOf(workflowType: string, userId: string, idempotencyKey: string): string {
-    return runIdFor(workflowType, scopedIdempotencyKey(userId, idempotencyKey));
+  /** The run a submission of `idempotencyKey` by `userId` gets, whether or not it exists yet. */
+  runOf(workflowType: string, userId: string, idempotencyKey: string): SubmissionRun {
+    const scoped = scopedIdempotencyKey(userId, idempotencyKey);
+    return { workflowType, userId, runId: runIdFor(workflowType, scoped), idempotencyKey: scoped };
+  }
+
+  /** The run of this submission and what the projection knows of it (only the user's own run). */
+  async lookup(workflowType: string, userId: string, idempotencyKey: string): Promise<LookedUpRun> {
+    const run = this.runOf(workflowType, userId, idempotencyKey);
+    const existing = await this.runs.findForUser(run.runId, userId);
+    return existing === undefined ? { run } : { run, existing };
   }
 
   /** The message id of the `StartRun` of `attempt` (default 1) of a run: what an `InputRefused` names. */
@@ -63,31 +82,29 @@ export class RunSubmitter {
     return deterministicUuid('StartRun', runId, String(attempt ?? 1));
   }
 
-  async submit(submission: RunSubmission): Promise<SubmittedRun> {
-    const idempotencyKey = scopedIdempotencyKey(submission.userId, submission.idempotencyKey);
-    const runId = runIdFor(submission.workflowType, idempotencyKey);
-    const existing = await this.runs.findForUser(runId, submission.userId);
+  /** Publishes the `StartRun` of the submission's run (a duplicate is dropped by JetStream and the coordinator). */
+  async submit(submission: RunSubmission): Promise<void> {
+    const { run } = submission;
     const traceparent = currentTraceparent();
     await this.publisher.publish(
       StartRun,
       {
-        runId,
-        workflowType: submission.workflowType,
-        idempotencyKey,
-        userId: submission.userId,
+        runId: run.runId,
+        workflowType: run.workflowType,
+        idempotencyKey: run.idempotencyKey,
+        userId: run.userId,
         input: submission.input,
         ...(submission.parentRunId === undefined ? {} : { parentRunId: submission.parentRunId }),
       },
       {
-        id: this.startMessageIdOf(runId, submission.attempt),
+        id: this.startMessageIdOf(run.runId, submission.attempt),
         source: GATEWAY_SOURCE,
-        correlationId: runId,
-        subject: runId,
-        userId: submission.userId,
+        correlationId: run.runId,
+        subject: run.runId,
+        userId: run.userId,
         ...(traceparent === undefined ? {} : { traceparent }),
       },
     );
-    return existing === undefined ? { runId } : { runId, existing };
   }
 
   /**

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+
+/** WorkflowResult.status (spec 01 Output): the terminal states map one to one, everything else runs. */
+export const RUN_STATUSES = ['running', 'succeeded', 'failed', 'cancelled'] as const;
+
+/**
+ * The `view` of a `retrieve_or_generate` run (`RETRIEVE_OR_GENERATE`) as its definition writes it
+ * into `RunStateChanged`: spec 01's WorkflowResult (snake case, as the spec writes it) plus the
+ * run's state and, once known, a problem signature summary. Strict: the coordinator's view mapping is
+ * typed by it and its spec parses every view with it, so a field it adds must be declared here first.
+ */
+export const retrieveOrGenerateView = z.strictObject({
+  status: z.enum(RUN_STATUSES),
+  outcome: z.enum(['hit', 'new']).optional(),
+  output: z.strictObject({
+    asset_version_id: z.uuid().optional(),
+    video_pending: z.boolean().optional(),
+    is_approximate: z.boolean().optional(),
+  }),
+  workflow_run_id: z.uuid(),
+  attempt_no: z.int().positive(),
+  cost_usd: z.number(),
+  duration_ms: z.number(),
+  error_code: z.string().optional(),
+  state: z.string(),
+  problem_signature: z.strictObject({ text_sha256: z.string(), subject: z.string() }).optional(),
+  /** The earlier run with the same signature, user and intent this run waits for (ADR 0016). */
+  waiting_for_run_id: z.uuid().optional(),
+  /** The earlier run whose result this one is: nothing was retrieved or solved again (ADR 0016). */
+  cached_from: z.uuid().optional(),
+});
+export type RetrieveOrGenerateView = z.infer<typeof retrieveOrGenerateView>;
+
+/**
+ * The same view as its readers (the gateway's WorkflowResult, documented in its OpenAPI) take it:
+ * lenient, so views written before a field existed, or after one was added, still read (unknown
+ * fields pass, missing ones are optional). Every view `retrieveOrGenerateView` accepts reads here.
+ */
+export const retrieveOrGenerateResult = z.looseObject({
+  status: z.string().describe('`running` while the run goes on; then `succeeded` | `failed` | `cancelled`.'),
+  outcome: z.enum(['hit', 'new']).nullable().optional().describe('`hit`: an existing solution was retrieved; `new`: one was generated.'),
+  output: z
+    .looseObject({
+      asset_version_id: z.uuid().nullable().optional().describe('The solution (HTML) asset version.'),
+      video_pending: z.boolean().optional().describe('A video is being rendered in the background.'),
+      is_approximate: z.boolean().optional().describe('The solution is a near-miss retrieved after generation failed.'),
+    })
+    .nullable()
+    .optional(),
+  workflow_run_id: z.uuid().optional(),
+  attempt_no: z.int().positive().optional(),
+  cost_usd: z.number().nullable().optional(),
+  duration_ms: z.number().nullable().optional(),
+  error_code: z.string().nullable().optional(),
+  state: z.string().optional(),
+  waiting_for_run_id: z
+    .uuid()
+    .optional()
+    .describe('An earlier run of yours with the same problem signature and intent is still going; this run waits for it and ends with its result.'),
+  cached_from: z
+    .uuid()
+    .optional()
+    .describe('This result is the one of an earlier run of yours with the same problem signature and intent (spec 01 idempotency): nothing was searched or solved again.'),
+});
+export type RetrieveOrGenerateResult = z.infer<typeof retrieveOrGenerateResult>;

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { VISUAL_DEGREES_EVENT_TYPES } from '../messages/visual-degrees.js';
+import { RUN_STATUSES } from './retrieve-or-generate-view.js';
+
+/** One stream event as a `visual_degrees` run's view keeps it (and the gateway's SSE stream sends it: `event: <type>`, `id: <seq>`). */
+export const visualDegreesStreamEvent = z.object({
+  seq: z.int().positive(),
+  type: z.enum(VISUAL_DEGREES_EVENT_TYPES),
+  at: z.string(),
+  data: z.record(z.string(), z.unknown()),
+});
+export type VisualDegreesStreamEvent = z.infer<typeof visualDegreesStreamEvent>;
+
+/**
+ * The `view` of a `visual_degrees` run (`VISUAL_DEGREES`) as its definition writes it into
+ * `RunStateChanged`: chains, budgets, stream events and the result or the reason for no path. The
+ * coordinator's view mapping is checked against it; the gateway documents and reads a lenient form
+ * of it (`visualDegreesRunView`).
+ */
+export const visualDegreesView = z.object({
+  status: z.enum(RUN_STATUSES),
+  state: z.string(),
+  from: z.string(),
+  to: z.string(),
+  hop_limit: z.int(),
+  hop_depth: z.int().describe('Verified edges on the chain so far.'),
+  strategy: z.enum(['one_sided', 'meet_in_the_middle']),
+  path: z.array(z.string()).describe('The verified chain from `from` to the current frontier (ends at `to` on success).'),
+  reverse_path: z.array(z.string()).optional().describe('Meeting in the middle: the verified chain from `to`.'),
+  budgets: z.record(z.string(), z.number()),
+  used: z.record(z.string(), z.number()),
+  duration_ms: z.number(),
+  events: z.array(visualDegreesStreamEvent),
+  result: z.record(z.string(), z.unknown()).optional().describe('S6: `{ path, edges, confidenceMap, graph }`.'),
+  failure: z.object({ reason: z.string(), detail: z.string() }).optional().describe('S7: why no path.'),
+});
+export type VisualDegreesView = z.infer<typeof visualDegreesView>;
+
+/**
+ * The view as the gateway reads and documents it: every field optional and unknown ones kept, so a
+ * view written before (or after) a field existed still reads. The fields the API has not documented
+ * (strategy, reverse path, duration) pass through undocumented.
+ */
+export const visualDegreesRunView = visualDegreesView.omit({ strategy: true, reverse_path: true, duration_ms: true }).partial().catchall(z.unknown());
