@@ -1,19 +1,26 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useGatewayClient } from '../api/context.js';
 import { errorMessage, type OpsDeadLetters, type OpsLanes } from '../api/resources.js';
+import { RedriveByFilter } from '../components/redrive-by-filter.js';
+import { RedriveOne } from '../components/redrive-one.js';
 
 /** How often the page reads the lanes and dead letters again while open. */
 const REFRESH_MS = 5000;
 
 /**
  * Operations (admin role): every lane's backlog and in-flight count, and the newest dead letters
- * with their reason and redacted payload. A token without the role gets the gateway's 403 message.
+ * with their reason and redacted payload, redriven one at a time or by filter (after a dry-run
+ * count). A token without the role gets the gateway's 403 message.
  */
 export function OpsPage() {
   const client = useGatewayClient();
   const [lanes, setLanes] = useState<OpsLanes['lanes'] | undefined>();
   const [deadLetters, setDeadLetters] = useState<OpsDeadLetters | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
+  const [notice, setNotice] = useState<string | undefined>();
+  // Bumped after a redrive, so the lists are read again at once rather than at the next tick.
+  const [generation, setGeneration] = useState(0);
+  const reread = (): void => setGeneration((current) => current + 1);
 
   useEffect(() => {
     const abort = new AbortController();
@@ -37,7 +44,7 @@ export function OpsPage() {
       clearInterval(timer);
       abort.abort();
     };
-  }, [client]);
+  }, [client, generation]);
 
   return (
     <section aria-labelledby="page-title">
@@ -87,8 +94,10 @@ export function OpsPage() {
         <section aria-labelledby="dlq-title">
           <h2 id="dlq-title">Dead letters</h2>
           <p role="status">
-            {deadLetters.deadLetters.length} of {deadLetters.total} shown, newest first. Payload values are redacted; redrive is not available yet.
+            {deadLetters.deadLetters.length} of {deadLetters.total} shown, newest first. Payload values are redacted.
           </p>
+          {notice !== undefined && <p role="status">{notice}</p>}
+          <RedriveByFilter onRedriven={reread} />
           <ul class="evidence-cards">
             {deadLetters.deadLetters.map((letter) => (
               <li key={letter.seq} class="evidence-card" data-dead-letter={letter.seq}>
@@ -105,6 +114,13 @@ export function OpsPage() {
                     <time dateTime={letter.receivedAt}>{new Date(letter.receivedAt).toLocaleString()}</time>
                   </dd>
                 </dl>
+                <RedriveOne
+                  seq={letter.seq}
+                  onRedriven={() => {
+                    setNotice(`Dead letter ${letter.seq} redriven to ${letter.originalSubject ?? letter.subject}.`);
+                    reread();
+                  }}
+                />
                 <details>
                   <summary>Payload ({letter.bytes} bytes, redacted)</summary>
                   <pre class="view">{JSON.stringify(letter.payload, null, 2)}</pre>
