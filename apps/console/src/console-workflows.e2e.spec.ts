@@ -188,7 +188,7 @@ describe('the console workflow pages in a real browser (Chromium), against the p
     await operator.close();
   });
 
-  it('redrive a dead letter: one goes back to its lane (which dead-letters it again), then by filter after the dry-run count', async () => {
+  it('redrive a dead letter: one goes back to its lane (which dead-letters it again), then by filter after the dry-run count; both in the audit log', async () => {
     const nc = await connect({ servers: nats.url, name: 'console-e2e-redrive' });
     try {
       await jetstream(nc).publish(ExecuteResearchLeg.subject, JSON.stringify({ specversion: '1.0', id: 'console-e2e-bad-2', prompt: 'unparseable' }), { msgID: 'console-e2e-bad-2' });
@@ -226,6 +226,14 @@ describe('the console workflow pages in a real browser (Chromium), against the p
     await screenshot(opsPage, 'w8-redrive-dry-run');
     await opsPage.getByRole('button', { name: `Redrive ${before}` }).click();
     await opsPage.getByText(`Redrove ${before} of ${before} matching dead letters.`).waitFor();
+    // The audit log names the operator and both actions, newest first.
+    const newestAudit = opsPage.locator('tr[data-audit-entry]').first();
+    await newestAudit.filter({ hasText: 'Redrove by filter' }).waitFor();
+    expect(await newestAudit.locator('[data-column=actor]').textContent()).toBe('console-olga');
+    expect(await newestAudit.locator('[data-column=affected]').textContent()).toBe(String(before));
+    expect(await opsPage.locator('tr[data-audit-entry]').filter({ hasText: 'Redrove one dead letter' }).filter({ hasText: `seq: ${redriven}` }).count()).toBe(1);
+    expect(await seriousAccessibilityViolations(opsPage)).toEqual([]);
+    await screenshot(opsPage, 'w9-audit-log');
     await operator.close();
   });
 

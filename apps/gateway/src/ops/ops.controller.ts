@@ -18,7 +18,10 @@ import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { errorBody, validationErrorBody } from '../runs/runs.schemas.js';
 import { requireAdmin } from './admin-only.js';
 import { JetStreamOps } from './jetstream-ops.js';
+import { OperatorAuditStore } from './operator-audit.store.js';
 import {
+  auditQuery,
+  auditResponse,
   deadLetterSeqParams,
   deadLettersQuery,
   deadLettersResponse,
@@ -35,7 +38,21 @@ import {
 @ApiForbiddenResponse({ description: 'The token has no `admin` role (claim `roles`).', schema: openApiSchema(errorBody) })
 @Controller('ops')
 export class OpsController {
-  constructor(private readonly jetstream: JetStreamOps) {}
+  constructor(
+    private readonly jetstream: JetStreamOps,
+    private readonly audit: OperatorAuditStore,
+  ) {}
+
+  @Get('audit')
+  @ApiOperation({ summary: 'The audit log of operator actions, newest first (admin).', description: 'Every redrive: who, when, what (the dead letter or the filter), how many messages it moved. Dry runs are not actions and are not logged.' })
+  @ApiZodQuery(auditQuery)
+  @ApiOkResponse({ schema: openApiSchema(auditResponse) })
+  @ApiBadRequestResponse({ description: 'Invalid input; `issues` name the fields.', schema: openApiSchema(validationErrorBody) })
+  async auditLog(@CurrentUser() user: AuthenticatedUser, @Query(new ZodValidationPipe(auditQuery)) query: z.output<typeof auditQuery>): Promise<z.output<typeof auditResponse>> {
+    requireAdmin(user);
+    const entries = await this.audit.newest(query.limit);
+    return { entries: entries.map((entry) => ({ ...entry, occurredAt: entry.occurredAt.toISOString() })) };
+  }
 
   @Get('lanes')
   @ApiOperation({
@@ -78,6 +95,7 @@ export class OpsController {
     requireAdmin(user);
     const filter = { ...(body.subject === undefined ? {} : { subject: body.subject }), ...(body.reason === undefined ? {} : { reason: body.reason }) };
     const result = await this.jetstream.redriveMatching(filter, { dryRun: body.dry_run, limit: body.limit });
+    if (!body.dry_run) await this.audit.record({ actor: user.userId, action: 'redrive_by_filter', target: { ...filter, limit: body.limit }, affected: result.redriven });
     return { dryRun: body.dry_run, matched: result.matched, redriven: result.redriven, subjects: [...result.subjects] };
   }
 
@@ -85,7 +103,7 @@ export class OpsController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Redrive one dead letter (admin).',
-    description: 'Republishes it to its original subject (original data and headers) and removes it from the dead-letter stream.',
+    description: 'Recorded in the audit log. Republishes it to its original subject (original data and headers) and removes it from the dead-letter stream.',
   })
   @ApiZodParams(deadLetterSeqParams)
   @ApiOkResponse({ schema: openApiSchema(redriveOneResponse) })
@@ -103,6 +121,7 @@ export class OpsController {
       case 'no_original_subject':
         throw new UnprocessableEntityException({ error: 'not_redrivable', message: `dead letter ${params.seq} has no original-subject header, so there is nowhere to redrive it to` });
       case 'redriven':
+        await this.audit.record({ actor: user.userId, action: 'redrive_one', target: { seq: outcome.seq, subject: outcome.subject, msgId: outcome.msgId }, affected: 1 });
         return { seq: outcome.seq, subject: outcome.subject, msgId: outcome.msgId };
     }
   }

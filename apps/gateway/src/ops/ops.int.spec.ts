@@ -71,7 +71,7 @@ describe('the operations API (real NATS + PostgreSQL)', () => {
   });
 
   it('refuses a caller without the admin role (403 naming the role) and one without a token (401)', async () => {
-    for (const path of ['/ops/lanes', '/ops/dead-letters']) {
+    for (const path of ['/ops/lanes', '/ops/dead-letters', '/ops/audit']) {
       const forbidden = await get(path, userToken);
       expect(forbidden.status).toBe(403);
       expect(await forbidden.json()).toMatchObject({ error: 'forbidden', message: expect.stringContaining('admin') });
@@ -209,5 +209,17 @@ describe('the operations API (real NATS + PostgreSQL)', () => {
     expect(noFilter.status).toBe(400);
     expect(await noFilter.json()).toMatchObject({ error: 'validation_failed', issues: [expect.objectContaining({ path: 'subject' })] });
     expect((await post('/ops/dead-letters/0/redrive', adminToken)).status).toBe(400);
+
+    // The audit log: both redrives (not the dry runs), who, what, how many, newest first.
+    expect((await get('/ops/audit', userToken)).status).toBe(403);
+    const audit = await get('/ops/audit?limit=10', adminToken);
+    expect(audit.status).toBe(200);
+    const { entries } = (await audit.json()) as { entries: Record<string, unknown>[] };
+    expect(entries).toEqual([
+      { id: expect.any(Number), actor: 'operator-olga', action: 'redrive_by_filter', target: { ...filter, limit: 1000 }, affected: 2, occurredAt: expect.any(String) },
+      { id: expect.any(Number), actor: 'operator-olga', action: 'redrive_one', target: { seq: first.seq, subject: RedriveWork.subject, msgId: `redrive-spec-1:redrive:${first.seq}` }, affected: 1, occurredAt: expect.any(String) },
+    ]);
+    expect(Date.parse(String(entries[1]?.['occurredAt']))).toBeLessThanOrEqual(Date.parse(String(entries[0]?.['occurredAt'])));
+    expect((await get('/ops/audit?limit=0', adminToken)).status).toBe(400);
   });
 });

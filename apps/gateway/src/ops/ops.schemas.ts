@@ -76,3 +76,22 @@ export const redriveByFilterResponse = z.object({
   /** The distinct original subjects matched. */
   subjects: z.array(z.string()),
 });
+
+/** One operator action from the audit log. */
+export const auditEntrySchema = z.object({
+  id: z.int().positive(),
+  /** The user id (token subject) of the operator. */
+  actor: z.string(),
+  action: z.enum(['redrive_one', 'redrive_by_filter']),
+  /** What it acted on: the dead letter (`seq`, `subject`, `msgId`) or the filter (`subject`, `reason`, `limit`). */
+  target: z.record(z.string(), z.unknown()),
+  /** How many messages it moved. */
+  affected: z.int().nonnegative(),
+  occurredAt: z.string().describe('ISO 8601.'),
+});
+
+export const auditResponse = z.object({ entries: z.array(auditEntrySchema) });
+
+export const auditQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(100).describe('The newest this many (1..500, default 100).'),
+});

@@ -174,6 +174,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ops/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log of operator actions, newest first (admin).
+         * @description Every redrive: who, when, what (the dead letter or the filter), how many messages it moved. Dry runs are not actions and are not logged.
+         */
+        get: operations["OpsController_auditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ops/dead-letters": {
         parameters: {
             query?: never;
@@ -205,7 +225,7 @@ export interface paths {
         put?: never;
         /**
          * Redrive one dead letter (admin).
-         * @description Republishes it to its original subject (original data and headers) and removes it from the dead-letter stream.
+         * @description Recorded in the audit log. Republishes it to its original subject (original data and headers) and removes it from the dead-letter stream.
          */
         post: operations["OpsController_redriveOne"];
         delete?: never;
@@ -1540,6 +1560,82 @@ export interface operations {
                         reason: string;
                         /** Format: uuid */
                         source_id: string;
+                    };
+                };
+            };
+        };
+    };
+    OpsController_auditLog: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entries: {
+                            /** @enum {string} */
+                            action: "redrive_one" | "redrive_by_filter";
+                            actor: string;
+                            affected: number;
+                            id: number;
+                            /** @description ISO 8601. */
+                            occurredAt: string;
+                            target: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input; `issues` name the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "validation_failed";
+                        issues: {
+                            message: string;
+                            path: string;
+                        }[];
+                        /** @enum {string} */
+                        location: "params" | "query" | "body" | "input";
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The token has no `admin` role (claim `roles`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
                     };
                 };
             };

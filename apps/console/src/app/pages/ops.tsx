@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useGatewayClient } from '../api/context.js';
-import { errorMessage, type OpsDeadLetters, type OpsLanes } from '../api/resources.js';
+import { errorMessage, type OpsAudit, type OpsDeadLetters, type OpsLanes } from '../api/resources.js';
+import { AuditLog } from '../components/audit-log.js';
 import { RedriveByFilter } from '../components/redrive-by-filter.js';
 import { RedriveOne } from '../components/redrive-one.js';
 
@@ -16,6 +17,7 @@ export function OpsPage() {
   const client = useGatewayClient();
   const [lanes, setLanes] = useState<OpsLanes['lanes'] | undefined>();
   const [deadLetters, setDeadLetters] = useState<OpsDeadLetters | undefined>();
+  const [audit, setAudit] = useState<OpsAudit['entries'] | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
   const [notice, setNotice] = useState<string | undefined>();
   // Bumped after a redrive, so the lists are read again at once rather than at the next tick.
@@ -25,18 +27,20 @@ export function OpsPage() {
   useEffect(() => {
     const abort = new AbortController();
     const read = async (): Promise<void> => {
-      const [lanesAnswer, lettersAnswer] = await Promise.all([
+      const [lanesAnswer, lettersAnswer, auditAnswer] = await Promise.all([
         client.GET('/ops/lanes', { signal: abort.signal }),
         client.GET('/ops/dead-letters', { params: { query: { limit: 50 } }, signal: abort.signal }),
+        client.GET('/ops/audit', { params: { query: { limit: 50 } }, signal: abort.signal }),
       ]);
-      if (lanesAnswer.data === undefined || lettersAnswer.data === undefined) {
-        const failed = lanesAnswer.data === undefined ? lanesAnswer : lettersAnswer;
+      if (lanesAnswer.data === undefined || lettersAnswer.data === undefined || auditAnswer.data === undefined) {
+        const failed = [lanesAnswer, lettersAnswer, auditAnswer].find((answer) => answer.data === undefined) ?? lanesAnswer;
         setProblem(`${errorMessage(failed.error, 'The operations API refused.')} (${failed.response.status})`);
         return;
       }
       setProblem(undefined);
       setLanes(lanesAnswer.data.lanes);
       setDeadLetters(lettersAnswer.data);
+      setAudit(auditAnswer.data.entries);
     };
     void read().catch(() => undefined);
     const timer = setInterval(() => void read().catch(() => undefined), REFRESH_MS);
@@ -130,6 +134,7 @@ export function OpsPage() {
           </ul>
         </section>
       )}
+      {audit !== undefined && <AuditLog entries={audit} />}
     </section>
   );
 }
