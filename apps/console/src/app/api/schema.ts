@@ -553,7 +553,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's runs, newest first (keyset pagination). */
+        /**
+         * The caller's runs, newest first (keyset pagination).
+         * @description Filters: type, state, creation time range (`from`, `to`), run id prefix (`q`); `user` (admin role) lists another user's runs or everyone's (`*`).
+         */
         get: operations["RunsController_list"];
         put?: never;
         post?: never;
@@ -4906,9 +4909,13 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
+                from?: string;
                 limit?: number;
+                q?: string;
                 state?: string;
+                to?: string;
                 type?: string;
+                user?: string;
             };
             header?: never;
             path?: never;
@@ -4966,6 +4973,18 @@ export interface operations {
             };
             /** @description Missing or invalid bearer token. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description `user` given without the `admin` role. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
