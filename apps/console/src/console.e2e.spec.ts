@@ -202,6 +202,22 @@ describe('the web console in a real browser (Chromium), against the platform', (
     expect(page.url()).toContain('#/runs?type=retrieve_or_generate&state=SUCCEEDED');
     await screenshot(page, '5-runs-filtered');
 
+    // Run id search and the creation day range (no user filter: this token has no admin role).
+    expect(await page.getByLabel(/^User/).count()).toBe(0);
+    await page.getByLabel('Run id (or its beginning)').fill(runId.slice(0, 8).toUpperCase());
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByRole('status').filter({ hasText: '1 run shown.' }).waitFor();
+    await runLink.waitFor();
+    expect(page.url()).toContain(`q=${runId.slice(0, 8)}`);
+    await page.getByLabel('Started on or after').fill('2099-01-01');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByRole('status').filter({ hasText: '0 runs shown.' }).waitFor();
+    await page.getByLabel('Started on or after').fill('');
+    await page.getByLabel('Started on or before').fill('2099-01-01');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await runLink.waitFor();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
     await runLink.click();
     await page.waitForURL(RUN_URL);
     await page.getByRole('heading', { name: 'Timeline' }).waitFor();

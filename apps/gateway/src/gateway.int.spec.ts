@@ -302,6 +302,29 @@ describe('gateway (real NATS + PostgreSQL)', () => {
       // Nobody else's runs show up.
       const bobs = (await (await api('/runs', { token: bobToken })).json()) as { items: { runId: string }[] };
       expect(bobs.items.map((r) => r.runId)).toEqual([bobRun]);
+
+      // Run id search (a prefix, case-insensitive) and the creation time range.
+      const byId = (await (await api(`/runs?q=${runs[1]!.slice(0, 8).toUpperCase()}`, { token: carolToken })).json()) as { items: { runId: string }[] };
+      expect(byId.items.map((r) => r.runId)).toEqual([runs[1]]);
+      const badQ = await api('/runs?q=not-hex!', { token: carolToken });
+      expect(badQ.status).toBe(400);
+      expect(await badQ.json()).toMatchObject({ issues: [expect.objectContaining({ path: 'q' })] });
+      // The runs' times come from their events (the spec's clock ticks a second per event): split at the middle run.
+      const middle = ((await (await api(`/runs/${runs[1]}`, { token: carolToken })).json()) as { createdAt: string }).createdAt;
+      const listed = async (query: string): Promise<string[]> =>
+        ((await (await api(`/runs?${query}`, { token: carolToken })).json()) as { items: { runId: string }[] }).items.map((r) => r.runId);
+      expect(await listed(`from=${encodeURIComponent(middle)}`)).toEqual([runs[2], runs[1]]);
+      expect(await listed(`to=${encodeURIComponent(middle)}`)).toEqual([runs[0]]);
+      expect(await listed(`from=${encodeURIComponent(middle)}&to=${encodeURIComponent(middle)}`)).toEqual([]);
+      expect((await api('/runs?from=yesterday', { token: carolToken })).status).toBe(400);
+
+      // Another user's runs: admins only.
+      expect((await api(`/runs?user=${carol}`, { token: bobToken })).status).toBe(403);
+      const adminToken = await signAccessToken(config.jwt, 'operator-olga', { roles: ['admin'] });
+      const carolsForAdmin = (await (await api(`/runs?user=${carol}`, { token: adminToken })).json()) as { items: { runId: string }[] };
+      expect(carolsForAdmin.items.map((r) => r.runId)).toEqual([runs[2], runs[1], runs[0]]);
+      const everyone = (await (await api(`/runs?user=*&q=${bobRun.slice(0, 13)}`, { token: adminToken })).json()) as { items: { runId: string }[] };
+      expect(everyone.items.map((r) => r.runId)).toEqual([bobRun]);
     });
   });
 

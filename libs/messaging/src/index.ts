@@ -66,3 +66,14 @@ export { answerOnce, answerOnceWith, type KeptReplyStore } from './replies/kept-
 export { KEPT_REPLIES_TABLE, keptRepliesTableDdl, PgKeptReplyStore, type SqlRunner } from './replies/pg-kept-reply-store.js';
 export { publishReplies, type ReplyOrigin } from './replies/publish-replies.js';
 export { keptForm, restoredReplies, type KeptForm } from './replies/reply-codec.js';
+export {
+  deadLetterMatches,
+  matchingDeadLetters,
+  redriveDeadLetter,
+  redriveDeadLetters,
+  REDRIVEN_FROM_HEADER,
+  subjectMatches,
+  type BulkRedriveResult,
+  type DeadLetterFilter,
+  type RedriveOutcome,
+} from './dead-letter-redrive.js';

@@ -6,6 +6,7 @@ describe('console routes', () => {
       { page: 'submitProblem' },
       { page: 'runs' },
       { page: 'runs', type: 'retrieve_or_generate', state: 'FAILED' },
+      { page: 'runs', from: '2026-11-01', to: '2026-11-24', q: '3f2a', user: '*' },
       { page: 'run', runId: '0b6f0d8e-6c4a-4e8e-9d2a-2f1d7f3b9a10' },
       { page: 'artifacts' },
       { page: 'artifactJob', jobId: '0b6f0d8e-6c4a-4e8e-9d2a-2f1d7f3b9a10' },

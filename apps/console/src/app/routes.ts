@@ -1,7 +1,7 @@
 /** The console's pages, addressed by the URL's hash (static files: every deep link loads `index.html`). */
 export type Route =
   | { readonly page: 'submitProblem' }
-  | { readonly page: 'runs'; readonly type?: string; readonly state?: string }
+  | ({ readonly page: 'runs' } & RunsFilterParams)
   | { readonly page: 'run'; readonly runId: string }
   | { readonly page: 'artifacts' }
   | { readonly page: 'artifactJob'; readonly jobId: string }
@@ -13,6 +13,10 @@ export type Route =
   | { readonly page: 'visualDegreesRun'; readonly runId: string }
   | { readonly page: 'ops' }
   | { readonly page: 'notFound'; readonly path: string };
+
+/** The runs list's filters, as the URL carries them (a bookmarkable view). `from`/`to` are dates (YYYY-MM-DD). */
+export const RUNS_FILTER_KEYS = ['type', 'state', 'from', 'to', 'q', 'user'] as const;
+export type RunsFilterParams = { readonly [K in (typeof RUNS_FILTER_KEYS)[number]]?: string };
 
 const RUN_PATH = /^\/runs\/([0-9a-f-]{36})$/i;
 const ARTIFACT_JOB_PATH = /^\/artifacts\/([0-9a-f-]{36})$/i;
@@ -26,9 +30,12 @@ export function routeOf(hash: string): Route {
   const params = new URLSearchParams(query);
   if (path === '' || path === '/' || path === '/problems/new') return { page: 'submitProblem' };
   if (path === '/runs') {
-    const type = params.get('type') ?? '';
-    const state = params.get('state') ?? '';
-    return { page: 'runs', ...(type === '' ? {} : { type }), ...(state === '' ? {} : { state }) };
+    const filter: Record<string, string> = {};
+    for (const key of RUNS_FILTER_KEYS) {
+      const value = params.get(key) ?? '';
+      if (value !== '') filter[key] = value;
+    }
+    return { page: 'runs', ...filter };
   }
   if (path === '/artifacts') return { page: 'artifacts' };
   if (path === '/research') return { page: 'research' };
@@ -55,8 +62,10 @@ export function hrefOf(route: Route): string {
       return '#/problems/new';
     case 'runs': {
       const params = new URLSearchParams();
-      if (route.type !== undefined) params.set('type', route.type);
-      if (route.state !== undefined) params.set('state', route.state);
+      for (const key of RUNS_FILTER_KEYS) {
+        const value = route[key];
+        if (value !== undefined) params.set(key, value);
+      }
       const query = params.toString();
       return query === '' ? '#/runs' : `#/runs?${query}`;
     }

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { jetstreamManager, type ConsumerInfo, type JetStreamManager } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager, type ConsumerInfo, type JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { STREAMS } from '@openpaw/contracts';
-import { DLQ_HEADERS, NATS_CONNECTION } from '@openpaw/messaging';
+import { DLQ_HEADERS, NATS_CONNECTION, redriveDeadLetter, redriveDeadLetters, type BulkRedriveResult, type DeadLetterFilter, type RedriveOutcome } from '@openpaw/messaging';
 import type { z } from 'zod';
 import { redactedPayloadOf } from './redact.js';
 import type { deadLetterSchema, laneSchema } from './ops.schemas.js';
@@ -36,8 +36,8 @@ const intOrNull = (value: string | undefined): number | null => (value === undef
 const textOrNull = (value: string | undefined): string | null => (value === undefined || value === '' ? null : value);
 
 /**
- * Read-only operations view of the platform's JetStream: every durable consumer's backlog and
- * in-flight count, and the newest dead letters with their reason (payload redacted).
+ * Operations view of the platform's JetStream: every durable consumer's backlog and in-flight
+ * count, the newest dead letters with their reason (payload redacted), and redriving them.
  */
 @Injectable()
 export class JetStreamOps {
@@ -83,5 +83,15 @@ export class JetStreamOps {
       });
     }
     return { deadLetters, total: state.messages };
+  }
+
+  /** Republishes one dead letter to its original subject and removes it from the dead-letter stream. */
+  async redrive(seq: number): Promise<RedriveOutcome> {
+    return redriveDeadLetter(jetstream(this.nc), await this.manager(), seq);
+  }
+
+  /** Redrives (or with `dryRun` counts) the dead letters `filter` matches. */
+  async redriveMatching(filter: DeadLetterFilter, options: { dryRun: boolean; limit: number }): Promise<BulkRedriveResult> {
+    return redriveDeadLetters(jetstream(this.nc), await this.manager(), filter, options);
   }
 }

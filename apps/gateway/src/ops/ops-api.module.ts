@@ -1,10 +1,13 @@
 import { Module } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import { GATEWAY_DATA_SOURCE } from '../projection/database.js';
 import { JetStreamOps } from './jetstream-ops.js';
+import { OperatorAuditStore } from './operator-audit.store.js';
 import { OpsController } from './ops.controller.js';
 
-/** `GET /ops/lanes`, `GET /ops/dead-letters` (admin role): imported by `GatewayModule`. */
+/** The operations API (admin role): lanes, dead letters and redriving them, the audit log. Imported by `GatewayModule`. */
 @Module({
   controllers: [OpsController],
-  providers: [JetStreamOps],
+  providers: [JetStreamOps, { provide: OperatorAuditStore, inject: [GATEWAY_DATA_SOURCE], useFactory: (dataSource: DataSource) => new OperatorAuditStore(dataSource) }],
 })
 export class OpsApiModule {}

@@ -1,23 +1,58 @@
-import { Controller, Get, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiForbiddenResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse, ApiBadRequestResponse } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, NotFoundException, Param, Post, Query, UnprocessableEntityException } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBearerAuth,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiUnauthorizedResponse,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
 import type { z } from 'zod';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import type { AuthenticatedUser } from '../auth/tokens.js';
-import { ApiZodQuery, BEARER_SCHEME, openApiSchema } from '../http/openapi.js';
+import { ApiZodBody, ApiZodParams, ApiZodQuery, BEARER_SCHEME, openApiSchema } from '../http/openapi.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { errorBody, validationErrorBody } from '../runs/runs.schemas.js';
 import { requireAdmin } from './admin-only.js';
 import { JetStreamOps } from './jetstream-ops.js';
-import { deadLettersQuery, deadLettersResponse, lanesResponse } from './ops.schemas.js';
+import { OperatorAuditStore } from './operator-audit.store.js';
+import {
+  auditQuery,
+  auditResponse,
+  deadLetterSeqParams,
+  deadLettersQuery,
+  deadLettersResponse,
+  lanesResponse,
+  redriveByFilterBody,
+  redriveByFilterResponse,
+  redriveOneResponse,
+} from './ops.schemas.js';
 
-/** The operations API (admin role only): lanes' backlogs and the dead letters, read from JetStream. */
+/** The operations API (admin role only): lanes' backlogs and the dead letters from JetStream, and redriving them. */
 @ApiTags('ops')
 @ApiBearerAuth(BEARER_SCHEME)
 @ApiUnauthorizedResponse({ description: 'Missing or invalid bearer token.', schema: openApiSchema(errorBody) })
 @ApiForbiddenResponse({ description: 'The token has no `admin` role (claim `roles`).', schema: openApiSchema(errorBody) })
 @Controller('ops')
 export class OpsController {
-  constructor(private readonly jetstream: JetStreamOps) {}
+  constructor(
+    private readonly jetstream: JetStreamOps,
+    private readonly audit: OperatorAuditStore,
+  ) {}
+
+  @Get('audit')
+  @ApiOperation({ summary: 'The audit log of operator actions, newest first (admin).', description: 'Every redrive: who, when, what (the dead letter or the filter), how many messages it moved. Dry runs are not actions and are not logged.' })
+  @ApiZodQuery(auditQuery)
+  @ApiOkResponse({ schema: openApiSchema(auditResponse) })
+  @ApiBadRequestResponse({ description: 'Invalid input; `issues` name the fields.', schema: openApiSchema(validationErrorBody) })
+  async auditLog(@CurrentUser() user: AuthenticatedUser, @Query(new ZodValidationPipe(auditQuery)) query: z.output<typeof auditQuery>): Promise<z.output<typeof auditResponse>> {
+    requireAdmin(user);
+    const entries = await this.audit.newest(query.limit);
+    return { entries: entries.map((entry) => ({ ...entry, occurredAt: entry.occurredAt.toISOString() })) };
+  }
 
   @Get('lanes')
   @ApiOperation({
@@ -41,5 +76,53 @@ export class OpsController {
   async deadLetters(@CurrentUser() user: AuthenticatedUser, @Query(new ZodValidationPipe(deadLettersQuery)) query: z.output<typeof deadLettersQuery>): Promise<z.output<typeof deadLettersResponse>> {
     requireAdmin(user);
     return this.jetstream.deadLetters(query.limit);
+  }
+
+  @Post('dead-letters/redrive')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Redrive the dead letters a filter matches, or count them with `dry_run` (admin).',
+    description:
+      'Each match, oldest first, is republished to its original subject (original data and headers) and removed from the dead-letter stream. Give `subject` (NATS wildcards allowed) and/or `reason` (substring); `dry_run: true` only counts.',
+  })
+  @ApiZodBody(redriveByFilterBody)
+  @ApiOkResponse({ schema: openApiSchema(redriveByFilterResponse) })
+  @ApiBadRequestResponse({ description: 'No filter, or an invalid one; `issues` name the fields.', schema: openApiSchema(validationErrorBody) })
+  async redriveByFilter(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body(new ZodValidationPipe(redriveByFilterBody)) body: z.output<typeof redriveByFilterBody>,
+  ): Promise<z.output<typeof redriveByFilterResponse>> {
+    requireAdmin(user);
+    const filter = { ...(body.subject === undefined ? {} : { subject: body.subject }), ...(body.reason === undefined ? {} : { reason: body.reason }) };
+    const result = await this.jetstream.redriveMatching(filter, { dryRun: body.dry_run, limit: body.limit });
+    if (!body.dry_run) await this.audit.record({ actor: user.userId, action: 'redrive_by_filter', target: { ...filter, limit: body.limit }, affected: result.redriven });
+    return { dryRun: body.dry_run, matched: result.matched, redriven: result.redriven, subjects: [...result.subjects] };
+  }
+
+  @Post('dead-letters/:seq/redrive')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Redrive one dead letter (admin).',
+    description: 'Recorded in the audit log. Republishes it to its original subject (original data and headers) and removes it from the dead-letter stream.',
+  })
+  @ApiZodParams(deadLetterSeqParams)
+  @ApiOkResponse({ schema: openApiSchema(redriveOneResponse) })
+  @ApiNotFoundResponse({ description: 'No dead letter at that sequence (already redriven, or expired).', schema: openApiSchema(errorBody) })
+  @ApiUnprocessableEntityResponse({ description: 'It names no original subject, so there is nowhere to redrive it to.', schema: openApiSchema(errorBody) })
+  async redriveOne(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param(new ZodValidationPipe(deadLetterSeqParams)) params: z.output<typeof deadLetterSeqParams>,
+  ): Promise<z.output<typeof redriveOneResponse>> {
+    requireAdmin(user);
+    const outcome = await this.jetstream.redrive(params.seq);
+    switch (outcome.kind) {
+      case 'not_found':
+        throw new NotFoundException({ error: 'not_found', message: `no dead letter at sequence ${params.seq} (already redriven, or expired)` });
+      case 'no_original_subject':
+        throw new UnprocessableEntityException({ error: 'not_redrivable', message: `dead letter ${params.seq} has no original-subject header, so there is nowhere to redrive it to` });
+      case 'redriven':
+        await this.audit.record({ actor: user.userId, action: 'redrive_one', target: { seq: outcome.seq, subject: outcome.subject, msgId: outcome.msgId }, affected: 1 });
+        return { seq: outcome.seq, subject: outcome.subject, msgId: outcome.msgId };
+    }
   }
 }

@@ -5,10 +5,11 @@ import type { INestApplication } from '@nestjs/common';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { headers, type NatsConnection } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
-import { STREAMS } from '@openpaw/contracts';
-import { DLQ_HEADERS, ensureConsumer } from '@openpaw/messaging';
+import { createEnvelope, defineCommand, STREAMS } from '@openpaw/contracts';
+import { DLQ_HEADERS, ensureConsumer, startConsumer, type ConsumerHandle } from '@openpaw/messaging';
 import { startService } from '@openpaw/platform';
 import { freshDatabase, privateNatsServer, type NatsServerHandle } from '@openpaw/testing';
+import { z } from 'zod';
 import { DEFAULT_ADMISSION_LIMITS } from '../admission/admission-limits.js';
 import { GatewayModule } from '../app.module.js';
 import { signAccessToken } from '../auth/tokens.js';
@@ -19,6 +20,7 @@ process.env['LOG_LEVEL'] ??= 'warn';
 
 const LANE = 'ops-spec-lane';
 const LANE_SUBJECT = 'openpaw.cmd.opsspec.>';
+const RedriveWork = defineCommand('redrivespec', 'Work', 1, z.object({ n: z.int() }), 'a command the redrive spec dead-letters and redrives');
 const SECRET_TEXT = 'Solve for x: the student Jane Doe, born 2009, asks 2x + 3 = 7';
 
 /** The operations API through the real gateway, on a real nats-server (JetStream) and PostgreSQL. */
@@ -32,6 +34,13 @@ describe('the operations API (real NATS + PostgreSQL)', () => {
   let userToken: string;
 
   const get = (path: string, token?: string): Promise<Response> => fetch(`${url}${path}`, { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
+  const post = (path: string, token: string, body?: unknown): Promise<Response> =>
+    fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  const consumers: ConsumerHandle[] = [];
 
   beforeAll(async () => {
     nats = await privateNatsServer();
@@ -54,6 +63,7 @@ describe('the operations API (real NATS + PostgreSQL)', () => {
   }, 120_000);
 
   afterAll(async () => {
+    await Promise.all(consumers.map((consumer) => consumer.stop()));
     await app?.close();
     await nc?.close();
     await nats?.dispose();
@@ -61,7 +71,7 @@ describe('the operations API (real NATS + PostgreSQL)', () => {
   });
 
   it('refuses a caller without the admin role (403 naming the role) and one without a token (401)', async () => {
-    for (const path of ['/ops/lanes', '/ops/dead-letters']) {
+    for (const path of ['/ops/lanes', '/ops/dead-letters', '/ops/audit']) {
       const forbidden = await get(path, userToken);
       expect(forbidden.status).toBe(403);
       expect(await forbidden.json()).toMatchObject({ error: 'forbidden', message: expect.stringContaining('admin') });
@@ -129,5 +139,87 @@ describe('the operations API (real NATS + PostgreSQL)', () => {
     const refused = await get('/ops/dead-letters?limit=0', adminToken);
     expect(refused.status).toBe(400);
     expect(await refused.json()).toMatchObject({ error: 'validation_failed', issues: [expect.objectContaining({ path: 'limit' })] });
+  });
+
+  it('redrives dead letters a real failing consumer produced, one and by filter (dry run counts first), and the consumer handles them', async () => {
+    const jsm = await jetstreamManager(nc);
+    const js = jetstream(nc);
+    const durable = 'redrive-spec-lane';
+    await ensureConsumer(jsm, { stream: STREAMS.commands.name, durable, filterSubject: 'openpaw.cmd.redrivespec.>', maxDeliver: 6, ackWaitMs: 10_000, maxAckPending: 10 });
+    let downstreamUp = false;
+    const handled: { id: string; n: number }[] = [];
+    consumers.push(
+      await startConsumer(js, {
+        stream: STREAMS.commands.name,
+        durable,
+        definitions: [RedriveWork],
+        handler: (item) => {
+          if (!downstreamUp) return Promise.resolve({ kind: 'reject', reason: 'downstream refused: quota exceeded' });
+          handled.push({ id: item.envelope.id, n: (item.envelope.data as { n: number }).n });
+          return Promise.resolve();
+        },
+      }),
+    );
+    const envelopes = [1, 2, 3].map((n) => createEnvelope(RedriveWork, { n }, { source: '/openpaw/ops-spec', correlationId: `run-${n}` }));
+    for (const [i, envelope] of envelopes.entries()) await js.publish(RedriveWork.subject, JSON.stringify(envelope), { msgID: `redrive-spec-${i + 1}` });
+
+    type Listed = { seq: number; originalSubject: string | null; payload: { data: { n: number } } };
+    const listed = async (): Promise<Listed[]> => {
+      const body = (await (await get('/ops/dead-letters?limit=200', adminToken)).json()) as { deadLetters: Listed[] };
+      return body.deadLetters.filter((dead) => dead.originalSubject === RedriveWork.subject);
+    };
+    let dead: Listed[] = [];
+    for (let tries = 0; dead.length < 3 && tries < 200; tries++) {
+      dead = await listed();
+      if (dead.length < 3) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(dead).toHaveLength(3);
+    const first = dead.find((d) => d.payload.data.n === 1);
+    if (first === undefined) throw new Error('the dead letter of n=1 is not listed');
+
+    expect((await post(`/ops/dead-letters/${first.seq}/redrive`, userToken)).status).toBe(403);
+    expect((await post('/ops/dead-letters/redrive', userToken, { reason: 'quota', dry_run: true })).status).toBe(403);
+
+    downstreamUp = true;
+    const one = await post(`/ops/dead-letters/${first.seq}/redrive`, adminToken);
+    expect(one.status).toBe(200);
+    expect(await one.json()).toMatchObject({ seq: first.seq, subject: RedriveWork.subject, msgId: `redrive-spec-1:redrive:${first.seq}` });
+    const again = await post(`/ops/dead-letters/${first.seq}/redrive`, adminToken);
+    expect(again.status).toBe(404);
+    expect(await again.json()).toMatchObject({ error: 'not_found' });
+
+    const filter = { subject: 'openpaw.cmd.redrivespec.>', reason: 'QUOTA' };
+    const dryRun = await post('/ops/dead-letters/redrive', adminToken, { ...filter, dry_run: true });
+    expect(dryRun.status).toBe(200);
+    expect(await dryRun.json()).toEqual({ dryRun: true, matched: 2, redriven: 0, subjects: [RedriveWork.subject] });
+    expect(await listed()).toHaveLength(2);
+    const noMatch = await post('/ops/dead-letters/redrive', adminToken, { ...filter, reason: 'no such reason', dry_run: true });
+    expect(await noMatch.json()).toMatchObject({ matched: 0 });
+
+    const bulk = await post('/ops/dead-letters/redrive', adminToken, filter);
+    expect(bulk.status).toBe(200);
+    expect(await bulk.json()).toEqual({ dryRun: false, matched: 2, redriven: 2, subjects: [RedriveWork.subject] });
+    expect(await listed()).toHaveLength(0);
+
+    for (let tries = 0; handled.length < 3 && tries < 200; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+    // Each handled once, with its original envelope (same id: the handlers' idempotency key).
+    expect([...handled].sort((a, b) => a.n - b.n)).toEqual(envelopes.map((envelope, i) => ({ id: envelope.id, n: i + 1 })));
+
+    const noFilter = await post('/ops/dead-letters/redrive', adminToken, { dry_run: true });
+    expect(noFilter.status).toBe(400);
+    expect(await noFilter.json()).toMatchObject({ error: 'validation_failed', issues: [expect.objectContaining({ path: 'subject' })] });
+    expect((await post('/ops/dead-letters/0/redrive', adminToken)).status).toBe(400);
+
+    // The audit log: both redrives (not the dry runs), who, what, how many, newest first.
+    expect((await get('/ops/audit', userToken)).status).toBe(403);
+    const audit = await get('/ops/audit?limit=10', adminToken);
+    expect(audit.status).toBe(200);
+    const { entries } = (await audit.json()) as { entries: Record<string, unknown>[] };
+    expect(entries).toEqual([
+      { id: expect.any(Number), actor: 'operator-olga', action: 'redrive_by_filter', target: { ...filter, limit: 1000 }, affected: 2, occurredAt: expect.any(String) },
+      { id: expect.any(Number), actor: 'operator-olga', action: 'redrive_one', target: { seq: first.seq, subject: RedriveWork.subject, msgId: `redrive-spec-1:redrive:${first.seq}` }, affected: 1, occurredAt: expect.any(String) },
+    ]);
+    expect(Date.parse(String(entries[1]?.['occurredAt']))).toBeLessThanOrEqual(Date.parse(String(entries[0]?.['occurredAt'])));
+    expect((await get('/ops/audit?limit=0', adminToken)).status).toBe(400);
   });
 });

@@ -43,3 +43,55 @@ export const deadLettersResponse = z.object({
 export const deadLettersQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50).describe('The newest this many (1..200, default 50).'),
 });
+
+export const deadLetterSeqParams = z.object({
+  seq: z.coerce.number().int().positive().describe('The dead letter\'s sequence in the dead-letter stream (`seq` in the list).'),
+});
+
+export const redriveOneResponse = z.object({
+  seq: z.int().positive(),
+  /** The original subject it was republished to. */
+  subject: z.string(),
+  /** The JetStream message id it was republished with (a second redrive of the same dead letter is deduplicated). */
+  msgId: z.string(),
+});
+
+/** Bulk redrive: at least one filter, so "redrive everything" is never one empty request away. */
+export const redriveByFilterBody = z
+  .object({
+    subject: z.string().min(1).optional().describe('Original subject; NATS wildcards `*` and `>` allowed (e.g. `openpaw.cmd.solver.>`).'),
+    reason: z.string().min(1).optional().describe('Case-insensitive substring of the dead-letter reason.'),
+    dry_run: z.boolean().default(false).describe('Only count what the filter matches; redrive nothing.'),
+    limit: z.int().min(1).max(1000).default(1000).describe('At most this many, oldest first (1..1000, default 1000).'),
+  })
+  .strict()
+  .refine((body) => body.subject !== undefined || body.reason !== undefined, { message: 'give a subject or a reason filter (or both)', path: ['subject'] });
+
+export const redriveByFilterResponse = z.object({
+  dryRun: z.boolean(),
+  /** Dead letters the filter matched. */
+  matched: z.int().nonnegative(),
+  /** Republished and removed from the dead-letter stream (0 on a dry run). */
+  redriven: z.int().nonnegative(),
+  /** The distinct original subjects matched. */
+  subjects: z.array(z.string()),
+});
+
+/** One operator action from the audit log. */
+export const auditEntrySchema = z.object({
+  id: z.int().positive(),
+  /** The user id (token subject) of the operator. */
+  actor: z.string(),
+  action: z.enum(['redrive_one', 'redrive_by_filter']),
+  /** What it acted on: the dead letter (`seq`, `subject`, `msgId`) or the filter (`subject`, `reason`, `limit`). */
+  target: z.record(z.string(), z.unknown()),
+  /** How many messages it moved. */
+  affected: z.int().nonnegative(),
+  occurredAt: z.string().describe('ISO 8601.'),
+});
+
+export const auditResponse = z.object({ entries: z.array(auditEntrySchema) });
+
+export const auditQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(100).describe('The newest this many (1..500, default 100).'),
+});

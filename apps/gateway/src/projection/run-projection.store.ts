@@ -34,6 +34,12 @@ export interface RunListQuery {
   readonly state?: string;
   readonly limit: number;
   readonly after?: RunCursor;
+  /** Created at or after. */
+  readonly createdFrom?: Date;
+  /** Created before. */
+  readonly createdBefore?: Date;
+  /** Lower-case hex digits and dashes only (validated by the route). */
+  readonly runIdPrefix?: string;
 }
 
 /** Keyset position: the last row of the previous page. */
@@ -198,14 +204,23 @@ export class RunProjectionStore {
   }
 
   /** The user's runs, newest first, `limit` per page, after the cursor. */
-  async listForUser(userId: string, query: RunListQuery): Promise<RunPage> {
+  listForUser(userId: string, query: RunListQuery): Promise<RunPage> {
+    return this.list({ ...query, userId });
+  }
+
+  /** Runs newest first, `limit` per page, after the cursor: one user's, or with no `userId` everyone's (an admin's view). */
+  async list(query: RunListQuery & { readonly userId?: string }): Promise<RunPage> {
     const builder = this.repository
       .createQueryBuilder('p')
-      .where('p.user_id = :userId', { userId })
+      .where('true')
       .orderBy('p.created_at', 'DESC')
       .addOrderBy('p.run_id', 'DESC')
       .limit(query.limit + 1);
+    if (query.userId !== undefined) builder.andWhere('p.user_id = :userId', { userId: query.userId });
     if (query.type !== undefined) builder.andWhere('p.workflow_type = :type', { type: query.type });
+    if (query.createdFrom !== undefined) builder.andWhere('p.created_at >= :createdFrom', { createdFrom: query.createdFrom });
+    if (query.createdBefore !== undefined) builder.andWhere('p.created_at < :createdBefore', { createdBefore: query.createdBefore });
+    if (query.runIdPrefix !== undefined) builder.andWhere('p.run_id::text like :runIdPrefix', { runIdPrefix: `${query.runIdPrefix}%` });
     if (query.state !== undefined) builder.andWhere('p.state = :state', { state: query.state });
     if (query.after !== undefined) {
       builder.andWhere('(p.created_at, p.run_id) < (:afterCreatedAt, :afterRunId)', {

@@ -4,6 +4,7 @@ import {
   ApiBadRequestResponse,
   ApiBearerAuth,
   ApiConflictResponse,
+  ApiForbiddenResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
@@ -17,6 +18,7 @@ import { CurrentUser } from '../auth/current-user.decorator.js';
 import type { AuthenticatedUser } from '../auth/tokens.js';
 import { ApiZodBody, ApiZodParams, ApiZodQuery, BEARER_SCHEME, openApiSchema } from '../http/openapi.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
+import { requireAdmin } from '../ops/admin-only.js';
 import { RunProjectionStore } from '../projection/run-projection.store.js';
 import { RunTransitionStore } from '../projection/run-transition.store.js';
 import { CancelRunHandler } from './cancel-run/cancel-run.handler.js';
@@ -58,15 +60,26 @@ export class RunsController {
   ) {}
 
   @Get()
-  @ApiOperation({ summary: "The caller's runs, newest first (keyset pagination)." })
+  @ApiOperation({
+    summary: "The caller's runs, newest first (keyset pagination).",
+    description: 'Filters: type, state, creation time range (`from`, `to`), run id prefix (`q`); `user` (admin role) lists another user\'s runs or everyone\'s (`*`).',
+  })
+  @ApiForbiddenResponse({ description: '`user` given without the `admin` role.', schema: openApiSchema(errorBody) })
   @ApiZodQuery(listRunsQuery)
   @ApiOkResponse({ schema: openApiSchema(runPage) })
   async list(
     @CurrentUser() user: AuthenticatedUser,
     @Query(new ZodValidationPipe(listRunsQuery)) query: z.output<typeof listRunsQuery>,
   ): Promise<z.output<typeof runPage>> {
-    const page = await this.runs.listForUser(user.userId, {
+    // Another user's runs, or everyone's (`*`): the operations view, admin role only.
+    if (query.user !== undefined) requireAdmin(user);
+    const userId = query.user === undefined ? user.userId : query.user === '*' ? undefined : query.user;
+    const page = await this.runs.list({
+      ...(userId === undefined ? {} : { userId }),
       limit: query.limit,
+      ...(query.from === undefined ? {} : { createdFrom: new Date(query.from) }),
+      ...(query.to === undefined ? {} : { createdBefore: new Date(query.to) }),
+      ...(query.q === undefined ? {} : { runIdPrefix: query.q }),
       ...(query.type === undefined ? {} : { type: query.type }),
       ...(query.state === undefined ? {} : { state: query.state }),
       ...(query.cursor === undefined ? {} : { after: query.cursor }),

@@ -38,6 +38,16 @@ export const listRunsQuery = z.object({
   state: name.optional().describe('Only runs in this state.'),
   limit: z.coerce.number().int().min(1).max(100).default(20).describe('Page size (1..100).'),
   cursor: runCursor.optional().describe('`nextCursor` of the previous page.'),
+  from: z.iso.datetime({ offset: true }).optional().describe('Only runs created at or after this time (ISO 8601).'),
+  to: z.iso.datetime({ offset: true }).optional().describe('Only runs created before this time (ISO 8601).'),
+  q: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[0-9a-f-]{1,36}$/, 'a run id or its beginning: hex digits and dashes')
+    .optional()
+    .describe('Only runs whose id starts with this (a whole id or its beginning).'),
+  user: z.string().trim().min(1).max(200).optional().describe('Admin role only: this user\'s runs, or `*` for every user\'s. Without it, the caller\'s own.'),
 });
 
 const cancelRunBodyObject = z.object({

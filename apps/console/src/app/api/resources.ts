@@ -31,3 +31,5 @@ export type VisualDegreesRun = operations['VisualDegreesController_get']['respon
 
 export type OpsLanes = operations['OpsController_lanes']['responses'][200]['content']['application/json'];
 export type OpsDeadLetters = operations['OpsController_deadLetters']['responses'][200]['content']['application/json'];
+export type OpsRedriveByFilterResult = operations['OpsController_redriveByFilter']['responses'][200]['content']['application/json'];
+export type OpsAudit = operations['OpsController_auditLog']['responses'][200]['content']['application/json'];

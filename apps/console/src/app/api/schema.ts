@@ -174,6 +174,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ops/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log of operator actions, newest first (admin).
+         * @description Every redrive: who, when, what (the dead letter or the filter), how many messages it moved. Dry runs are not actions and are not logged.
+         */
+        get: operations["OpsController_auditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ops/dead-letters": {
         parameters: {
             query?: never;
@@ -188,6 +208,46 @@ export interface paths {
         get: operations["OpsController_deadLetters"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ops/dead-letters/{seq}/redrive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redrive one dead letter (admin).
+         * @description Recorded in the audit log. Republishes it to its original subject (original data and headers) and removes it from the dead-letter stream.
+         */
+        post: operations["OpsController_redriveOne"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ops/dead-letters/redrive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redrive the dead letters a filter matches, or count them with `dry_run` (admin).
+         * @description Each match, oldest first, is republished to its original subject (original data and headers) and removed from the dead-letter stream. Give `subject` (NATS wildcards allowed) and/or `reason` (substring); `dry_run: true` only counts.
+         */
+        post: operations["OpsController_redriveByFilter"];
         delete?: never;
         options?: never;
         head?: never;
@@ -493,7 +553,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's runs, newest first (keyset pagination). */
+        /**
+         * The caller's runs, newest first (keyset pagination).
+         * @description Filters: type, state, creation time range (`from`, `to`), run id prefix (`q`); `user` (admin role) lists another user's runs or everyone's (`*`).
+         */
         get: operations["RunsController_list"];
         put?: never;
         post?: never;
@@ -1505,6 +1568,82 @@ export interface operations {
             };
         };
     };
+    OpsController_auditLog: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entries: {
+                            /** @enum {string} */
+                            action: "redrive_one" | "redrive_by_filter";
+                            actor: string;
+                            affected: number;
+                            id: number;
+                            /** @description ISO 8601. */
+                            occurredAt: string;
+                            target: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input; `issues` name the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "validation_failed";
+                        issues: {
+                            message: string;
+                            path: string;
+                        }[];
+                        /** @enum {string} */
+                        location: "params" | "query" | "body" | "input";
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The token has no `admin` role (claim `roles`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
     OpsController_deadLetters: {
         parameters: {
             query?: {
@@ -1541,6 +1680,164 @@ export interface operations {
                 };
             };
             /** @description Invalid input; `issues` name the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "validation_failed";
+                        issues: {
+                            message: string;
+                            path: string;
+                        }[];
+                        /** @enum {string} */
+                        location: "params" | "query" | "body" | "input";
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The token has no `admin` role (claim `roles`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
+    OpsController_redriveOne: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                seq: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        msgId: string;
+                        seq: number;
+                        subject: string;
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The token has no `admin` role (claim `roles`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description No dead letter at that sequence (already redriven, or expired). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description It names no original subject, so there is nowhere to redrive it to. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
+    OpsController_redriveByFilter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Only count what the filter matches; redrive nothing.
+                     * @default false
+                     */
+                    dry_run?: boolean;
+                    /**
+                     * @description At most this many, oldest first (1..1000, default 1000).
+                     * @default 1000
+                     */
+                    limit?: number;
+                    /** @description Case-insensitive substring of the dead-letter reason. */
+                    reason?: string;
+                    /** @description Original subject; NATS wildcards `*` and `>` allowed (e.g. `openpaw.cmd.solver.>`). */
+                    subject?: string;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        dryRun: boolean;
+                        matched: number;
+                        redriven: number;
+                        subjects: string[];
+                    };
+                };
+            };
+            /** @description No filter, or an invalid one; `issues` name the fields. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4612,9 +4909,13 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
+                from?: string;
                 limit?: number;
+                q?: string;
                 state?: string;
+                to?: string;
                 type?: string;
+                user?: string;
             };
             header?: never;
             path?: never;
@@ -4672,6 +4973,18 @@ export interface operations {
             };
             /** @description Missing or invalid bearer token. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description `user` given without the `admin` role. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

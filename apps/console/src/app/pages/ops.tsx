@@ -1,35 +1,46 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useGatewayClient } from '../api/context.js';
-import { errorMessage, type OpsDeadLetters, type OpsLanes } from '../api/resources.js';
+import { errorMessage, type OpsAudit, type OpsDeadLetters, type OpsLanes } from '../api/resources.js';
+import { AuditLog } from '../components/audit-log.js';
+import { RedriveByFilter } from '../components/redrive-by-filter.js';
+import { RedriveOne } from '../components/redrive-one.js';
 
 /** How often the page reads the lanes and dead letters again while open. */
 const REFRESH_MS = 5000;
 
 /**
  * Operations (admin role): every lane's backlog and in-flight count, and the newest dead letters
- * with their reason and redacted payload. A token without the role gets the gateway's 403 message.
+ * with their reason and redacted payload, redriven one at a time or by filter (after a dry-run
+ * count). A token without the role gets the gateway's 403 message.
  */
 export function OpsPage() {
   const client = useGatewayClient();
   const [lanes, setLanes] = useState<OpsLanes['lanes'] | undefined>();
   const [deadLetters, setDeadLetters] = useState<OpsDeadLetters | undefined>();
+  const [audit, setAudit] = useState<OpsAudit['entries'] | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
+  const [notice, setNotice] = useState<string | undefined>();
+  // Bumped after a redrive, so the lists are read again at once rather than at the next tick.
+  const [generation, setGeneration] = useState(0);
+  const reread = (): void => setGeneration((current) => current + 1);
 
   useEffect(() => {
     const abort = new AbortController();
     const read = async (): Promise<void> => {
-      const [lanesAnswer, lettersAnswer] = await Promise.all([
+      const [lanesAnswer, lettersAnswer, auditAnswer] = await Promise.all([
         client.GET('/ops/lanes', { signal: abort.signal }),
         client.GET('/ops/dead-letters', { params: { query: { limit: 50 } }, signal: abort.signal }),
+        client.GET('/ops/audit', { params: { query: { limit: 50 } }, signal: abort.signal }),
       ]);
-      if (lanesAnswer.data === undefined || lettersAnswer.data === undefined) {
-        const failed = lanesAnswer.data === undefined ? lanesAnswer : lettersAnswer;
+      if (lanesAnswer.data === undefined || lettersAnswer.data === undefined || auditAnswer.data === undefined) {
+        const failed = [lanesAnswer, lettersAnswer, auditAnswer].find((answer) => answer.data === undefined) ?? lanesAnswer;
         setProblem(`${errorMessage(failed.error, 'The operations API refused.')} (${failed.response.status})`);
         return;
       }
       setProblem(undefined);
       setLanes(lanesAnswer.data.lanes);
       setDeadLetters(lettersAnswer.data);
+      setAudit(auditAnswer.data.entries);
     };
     void read().catch(() => undefined);
     const timer = setInterval(() => void read().catch(() => undefined), REFRESH_MS);
@@ -37,7 +48,7 @@ export function OpsPage() {
       clearInterval(timer);
       abort.abort();
     };
-  }, [client]);
+  }, [client, generation]);
 
   return (
     <section aria-labelledby="page-title">
@@ -87,8 +98,10 @@ export function OpsPage() {
         <section aria-labelledby="dlq-title">
           <h2 id="dlq-title">Dead letters</h2>
           <p role="status">
-            {deadLetters.deadLetters.length} of {deadLetters.total} shown, newest first. Payload values are redacted; redrive is not available yet.
+            {deadLetters.deadLetters.length} of {deadLetters.total} shown, newest first. Payload values are redacted.
           </p>
+          {notice !== undefined && <p role="status">{notice}</p>}
+          <RedriveByFilter onRedriven={reread} />
           <ul class="evidence-cards">
             {deadLetters.deadLetters.map((letter) => (
               <li key={letter.seq} class="evidence-card" data-dead-letter={letter.seq}>
@@ -105,6 +118,13 @@ export function OpsPage() {
                     <time dateTime={letter.receivedAt}>{new Date(letter.receivedAt).toLocaleString()}</time>
                   </dd>
                 </dl>
+                <RedriveOne
+                  seq={letter.seq}
+                  onRedriven={() => {
+                    setNotice(`Dead letter ${letter.seq} redriven to ${letter.originalSubject ?? letter.subject}.`);
+                    reread();
+                  }}
+                />
                 <details>
                   <summary>Payload ({letter.bytes} bytes, redacted)</summary>
                   <pre class="view">{JSON.stringify(letter.payload, null, 2)}</pre>
@@ -114,6 +134,7 @@ export function OpsPage() {
           </ul>
         </section>
       )}
+      {audit !== undefined && <AuditLog entries={audit} />}
     </section>
   );
 }

@@ -3,6 +3,7 @@ import { CreateAssetProjection1763900000000 } from './1763900000000-create-asset
 import { IndexRunsInFlight1764100000000 } from './1764100000000-index-runs-in-flight.js';
 import { CreateRunTransitions1764200000000 } from './1764200000000-create-run-transitions.js';
 import { CreateUserProviderKeys1764300000000 } from './1764300000000-create-user-provider-keys.js';
+import { CreateOperatorAudit1764400000000 } from './1764400000000-create-operator-audit.js';
 
 /** The gateway schema's migrations, oldest first. */
 export const gatewayMigrations = [
@@ -12,4 +13,6 @@ export const gatewayMigrations = [
   CreateRunTransitions1764200000000,
   // Spec 05 (research flow).
   CreateUserProviderKeys1764300000000,
+  // Issue 17 (operations audit log).
+  CreateOperatorAudit1764400000000,
 ];
