@@ -1,7 +1,7 @@
 import type { RetrieveOrGenerateView } from '@openpaw/contracts';
 import type { RunSnapshot } from '@openpaw/saga';
 import { durationMs, roundUsd, statusOf } from '../shared/run-status.js';
-import type { RetrieveOrGenerateData, RetrieveOrGenerateErrorCode } from './retrieve-or-generate.data.js';
+import type { RetrieveOrGenerateData } from './retrieve-or-generate.data.js';
 import type { RetrieveOrGenerateState } from './retrieve-or-generate.states.js';
 
 /** WorkflowResult (spec 01 Output), plus the run's state and, once known, a problem signature summary (the contract's schema). */
