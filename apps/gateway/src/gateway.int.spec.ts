@@ -167,7 +167,7 @@ describe('gateway (real NATS + PostgreSQL)', () => {
       );
       expect(openapi.components.securitySchemes).toHaveProperty('bearer');
       const list = openapi.paths['/runs']?.['get'] as { parameters: { name: string; in: string }[]; security: unknown[] };
-      expect(list.parameters.map((p) => `${p.in}:${p.name}`).sort()).toEqual(['query:cursor', 'query:limit', 'query:state', 'query:type']);
+      expect(list.parameters.map((p) => `${p.in}:${p.name}`).sort()).toEqual(['query:cursor', 'query:from', 'query:limit', 'query:q', 'query:state', 'query:to', 'query:type', 'query:user']);
       expect(list.security).toEqual([{ bearer: [] }]);
       const cancel = openapi.paths['/runs/{id}/cancel']?.['post'] as {
         parameters: { name: string; in: string }[];
