@@ -34,7 +34,7 @@ export class IngestionModule implements OnModuleInit {
   ) {}
 
   static forRoot(settings: IngestionSettings, adapters: IngestionAdapters = {}): DynamicModule {
-    const blobs = adapterProvider(INGESTION_BLOBS, adapters.blobs, (log) => createBlobStoreFromEnv(process.env, { logger: log }));
+    const blobs = adapterProvider(INGESTION_BLOBS, adapters.blobs, (log) => createBlobStoreFromEnv(settings.providerEnv, { logger: log }));
     return {
       module: IngestionModule,
       imports: [

@@ -4,6 +4,11 @@ import type { HostResolver } from './domain/safe-fetch.js';
 
 /** The ingestion service's settings, from the environment (validated at start). */
 export interface IngestionSettings {
+  /**
+   * The environment as read once at start, for the provider factories (`create*FromEnv` of
+   * `@openpaw/providers`, each validating its own variables): nothing reads `process.env` later.
+   */
+  readonly providerEnv: Readonly<Record<string, string | undefined>>;
   readonly databaseUrl: string;
   readonly poolSize: number;
   /** NormalizeMedia commands handled at once (each may hold a decoded image in memory). */
@@ -66,6 +71,7 @@ export function ingestionSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): 
   }
   const e = parsed.data;
   return {
+    providerEnv: Object.freeze({ ...env }),
     databaseUrl: e.OPENPAW_DATABASE_URL,
     poolSize: e.OPENPAW_INGESTION_POOL_SIZE,
     concurrency: e.OPENPAW_INGESTION_CONCURRENCY,

@@ -35,7 +35,7 @@ export class RetrievalModule implements OnModuleInit {
   ) {}
 
   static forRoot(settings: RetrievalSettings, adapters: RetrievalAdapters = {}): DynamicModule {
-    const embedder = adapterProvider(RETRIEVAL_EMBEDDER, adapters.embedder, (log) => createEmbedderFromEnv(process.env, { logger: log }));
+    const embedder = adapterProvider(RETRIEVAL_EMBEDDER, adapters.embedder, (log) => createEmbedderFromEnv(settings.providerEnv, { logger: log }));
     return {
       module: RetrievalModule,
       imports: [

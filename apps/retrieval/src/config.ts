@@ -7,6 +7,11 @@ export type VectorBackendSettings =
 
 /** The retrieval service's settings, from the environment (validated at start). The embedder comes from `OPENPAW_EMBEDDINGS_*` (providers). */
 export interface RetrievalSettings {
+  /**
+   * The environment as read once at start, for the provider factories (`create*FromEnv` of
+   * `@openpaw/providers`, each validating its own variables): nothing reads `process.env` later.
+   */
+  readonly providerEnv: Readonly<Record<string, string | undefined>>;
   readonly databaseUrl: string;
   readonly poolSize: number;
   /** Commands handled at once. */
@@ -42,6 +47,7 @@ export function retrievalSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): 
   const e = parsed.data;
   const apiKey = e.OPENPAW_QDRANT_API_KEY === undefined || e.OPENPAW_QDRANT_API_KEY === '' ? undefined : e.OPENPAW_QDRANT_API_KEY;
   return {
+    providerEnv: Object.freeze({ ...env }),
     databaseUrl: e.OPENPAW_DATABASE_URL,
     poolSize: e.OPENPAW_RETRIEVAL_POOL_SIZE,
     concurrency: e.OPENPAW_RETRIEVAL_CONCURRENCY,
