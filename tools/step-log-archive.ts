@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { BlobInfo, BlobStore } from '@openpaw/providers/blob';
+import type { StepLogRecord } from '@openpaw/saga';
 import type { DataSource } from 'typeorm';
 
 /*
@@ -25,20 +26,13 @@ export interface StepLogArchivePolicy {
   readonly runsPerPass?: number;
 }
 
-/** One archived `coordinator.workflow_step_logs` row (a line of the NDJSON). */
-export interface ArchivedStepLog {
+/** One archived `coordinator.workflow_step_logs` row (a line of the NDJSON): the saga's record as JSON. */
+export type ArchivedStepLog = Omit<StepLogRecord, 'occurredAt'> & {
   /** The row's identity (bigint as text): append order. */
   readonly id: string;
-  readonly workflowRunId: string;
-  readonly workflowType: string;
-  readonly attemptNo: number;
-  readonly stepName: string;
-  readonly stateBefore: string | null;
-  readonly stateAfter: string;
-  readonly payload: Record<string, unknown>;
   /** ISO 8601. */
   readonly occurredAt: string;
-}
+};
 
 export interface StepLogArchiveResult {
   readonly runs: number;

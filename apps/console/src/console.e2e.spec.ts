@@ -5,7 +5,7 @@ import { freshDatabase, privateNatsServer, type NatsServerHandle, type RunningPl
 import { SignJWT } from 'jose';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium, screenshot, seriousAccessibilityViolations } from './testing/browser.js';
-import { renderProblemPng } from './testing/problem-image.js';
+import { renderProblemPng } from '@openpaw/testkit';
 
 const root = join(import.meta.dirname, '../../..');
 const STUDY_MATERIAL =

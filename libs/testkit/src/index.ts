@@ -6,3 +6,4 @@ export { percentile, runLoad, type LoadOptions, type LoadReport } from './load/l
 export type { PlatformFacts } from './load/platform-facts.js';
 export { type LlmWireServer, startAnthropicWireServer, startOpenAiWireServer, type WireAnswer, type WireRequest } from './llm-wire-servers.js';
 export { InMemoryKeptReplyStore } from './in-memory-kept-reply-store.js';
+export * from './problem-images.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { freshDatabase, privateNatsServer, type NatsServerHandle, type RunningPlatform, startPlatformProcesses } from '@openpaw/testing';
 import pg from 'pg';
 import { GatewayClient } from './e2e-client.js';
-import { renderProblemPng, rephotograph } from './problem-images.js';
+import { renderProblemPng, rephotograph } from '@openpaw/testkit';
 
 const root = join(import.meta.dirname, '../../../..');
 

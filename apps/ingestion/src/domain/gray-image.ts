@@ -26,7 +26,8 @@ export function borderMedian(image: GrayImage, ringFraction = 0.02): number {
   return histogramQuantile(histogram, count, 0.5);
 }
 
-function histogramQuantile(histogram: Uint32Array, count: number, q: number): number {
+/** The value at quantile `q` of `count` samples counted in a 256-bin (or any) histogram. */
+export function histogramQuantile(histogram: Uint32Array, count: number, q: number): number {
   const target = q * count;
   let seen = 0;
   for (let v = 0; v < histogram.length; v += 1) {

@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { histogramQuantile } from '../gray-image.js';
 import type { NormalisedImage } from '../image-normalisation.js';
 
 /** Share of the pixels, at each end of the histogram, taken as the ink's tone: text covers a few percent of a page. */
@@ -33,9 +34,9 @@ export async function binarisedOcrInput(image: NormalisedImage, skewDegrees: num
 function tones(gray: Uint8Array): { page: number; ink: number } {
   const histogram = new Uint32Array(256);
   for (const v of gray) histogram[v] = (histogram[v] ?? 0) + 1;
-  const page = quantile(histogram, gray.length, 0.5);
-  const darkest = quantile(histogram, gray.length, INK_TAIL);
-  const lightest = quantile(histogram, gray.length, 1 - INK_TAIL);
+  const page = histogramQuantile(histogram, gray.length, 0.5);
+  const darkest = histogramQuantile(histogram, gray.length, INK_TAIL);
+  const lightest = histogramQuantile(histogram, gray.length, 1 - INK_TAIL);
   return { page, ink: lightest - page > page - darkest ? lightest : darkest };
 }
 
@@ -62,14 +63,4 @@ export function binarised(gray: Uint8Array): Uint8Array {
  */
 export function cropForReading(gray: Uint8Array): Uint8Array {
   return tones(gray).page >= LIGHT_PAGE ? gray : binarised(gray);
-}
-
-function quantile(histogram: Uint32Array, count: number, q: number): number {
-  const target = q * count;
-  let seen = 0;
-  for (let v = 0; v < histogram.length; v += 1) {
-    seen += histogram[v] ?? 0;
-    if (seen >= target) return v;
-  }
-  return histogram.length - 1;
 }
