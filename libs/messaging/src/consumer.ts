@@ -4,6 +4,7 @@ import type { Context } from '@opentelemetry/api';
 import { deadLetterSubjectOf, parseEnvelope, type AnyMessageDefinition } from '@openpaw/contracts';
 import { errorMessage, stderrLogger, type MessagingLogger, type MessagingObserver } from './observability.js';
 import type { BatchHandler, BatchItem, HandlerOutcome, MessageContext } from './ports.js';
+import { whenJetStreamAnswers } from './jetstream-when-ready.js';
 import { inBatchConsumerSpans, inConsumerSpan } from './message-spans.js';
 import { contextFromTraceHeaders, TRACEPARENT, TRACESTATE } from './trace-context.js';
 
@@ -108,11 +109,13 @@ function copyHeaders(source: MsgHdrs | undefined): { headers: MsgHdrs; msgId: st
 /**
  * Starts a durable pull consumer: each message is validated against its definition, handled in the
  * OpenTelemetry context its headers carry, and settled by the outcome (ack; nak with backoff;
- * dead-letter + term). Resolves once the consumer is found and pulling.
+ * dead-letter + term). Resolves once the consumer is found (waiting while JetStream is unavailable) and pulling.
  */
 export async function startConsumer(js: JetStreamClient, options: ConsumerOptions): Promise<ConsumerHandle> {
-  const consumer = await js.consumers.get(options.stream, options.durable);
-  const info = await consumer.info(true);
+  const { consumer, info } = await whenJetStreamAnswers(`consumer ${options.stream}/${options.durable}`, async () => {
+    const found = await js.consumers.get(options.stream, options.durable);
+    return { consumer: found, info: await found.info(true) };
+  });
   const ackWaitMs = Math.min(info.config.ack_wait ?? 30e9, ...(info.config.backoff ?? [])) / 1e6;
   const runner = new PullConsumerRunner(js, consumer, options, ackWaitMs);
   runner.start();

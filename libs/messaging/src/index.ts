@@ -1,5 +1,6 @@
 export type { BatchHandler, BatchItem, HandlerOutcome, MessageContext, MessageHandler, MessagePublisher } from './ports.js';
 export { connectNats, ConnectionState, type ConnectNatsOptions } from './connection.js';
+export { isJetStreamUnavailable, jetstreamManagerWhenReady, whenJetStreamAnswers, type WhenJetStreamAnswersOptions } from './jetstream-when-ready.js';
 export {
   consumerInfoIfExists,
   ensureConsumer,

@@ -23,6 +23,7 @@ import {
   type StreamSettings,
   type StreamStorage,
 } from './stream-settings.js';
+import { whenJetStreamAnswers } from './jetstream-when-ready.js';
 
 /** What provisioning did to one stream or consumer. */
 export type ProvisionResult = 'created' | 'updated' | 'unchanged';
@@ -121,15 +122,19 @@ export interface EnsureStreamOptions {
 }
 
 /**
- * Creates the stream if missing. An existing stream is left as it is in `create-missing` mode (its
+ * Creates the stream if missing (waiting while JetStream is unavailable). An existing stream is left as it is in `create-missing` mode (its
  * drift is reported); in `reconcile` mode its limits and subjects are brought to the spec (subjects
  * only ever added), replicas only raised (unless `allowReplicaDecrease`), storage never changed.
  */
-export async function ensureStream(
+export function ensureStream(
   jsm: JetStreamManager,
   spec: StreamSpec,
   options: EnsureStreamOptions = { mode: 'create-missing' },
 ): Promise<StreamProvisionReport> {
+  return whenJetStreamAnswers(`stream ${spec.name}`, () => ensureStreamOnce(jsm, spec, options));
+}
+
+async function ensureStreamOnce(jsm: JetStreamManager, spec: StreamSpec, options: EnsureStreamOptions): Promise<StreamProvisionReport> {
   for (let attempt = 0; ; attempt += 1) {
     const existing = await streamInfoOrUndefined(jsm, spec.name);
     if (existing === undefined) {
@@ -233,10 +238,14 @@ async function consumerInfoOrUndefined(jsm: JetStreamManager, stream: string, du
 
 /**
  * Creates the durable pull consumer if missing, updates it if a setting this lib owns differs,
- * otherwise does nothing. Settings JetStream fixes at creation (ack and deliver policy, push vs
+ * otherwise does nothing (waiting while JetStream is unavailable). Settings JetStream fixes at creation (ack and deliver policy, push vs
  * pull) are checked and refused with an error rather than silently left as they are.
  */
-export async function ensureConsumer(jsm: JetStreamManager, spec: ConsumerSpec): Promise<ProvisionResult> {
+export function ensureConsumer(jsm: JetStreamManager, spec: ConsumerSpec): Promise<ProvisionResult> {
+  return whenJetStreamAnswers(`consumer ${spec.stream}/${spec.durable}`, () => ensureConsumerOnce(jsm, spec));
+}
+
+async function ensureConsumerOnce(jsm: JetStreamManager, spec: ConsumerSpec): Promise<ProvisionResult> {
   const settings = {
     filter_subject: spec.filterSubject,
     max_deliver: spec.maxDeliver,

@@ -14,7 +14,7 @@ export interface DatabaseOptions {
   readonly poolSize?: number;
   readonly applicationName?: string;
   /**
-   * Start-up with PostgreSQL down or in recovery: connection failures are retried with backoff
+   * Start-up with PostgreSQL down, in recovery, or going away mid-migration: the start is retried with backoff
    * (1 s doubling to 30 s) until this signal aborts; each retry is reported. Default: retry forever.
    */
   readonly waitForDatabase?: { readonly signal?: AbortSignal; readonly onRetry?: (attempt: number, error: Error, delayMs: number) => void };
@@ -57,21 +57,45 @@ export function createDataSource(options: DatabaseOptions): DataSource {
  * applying pending migrations under the advisory lock, in `verify` mode by waiting for the
  * migrations Job (see `migrations.ts`).
  */
-export async function openDatabase(options: DatabaseOptions): Promise<DataSource> {
-  const dataSource = createDataSource(options);
-  await initializeWhenAvailable(dataSource, options.waitForDatabase ?? {});
-  try {
-    const mode = options.migrationMode ?? migrationModeFromEnv();
-    if (mode === 'run') await migrateWithLock(dataSource, options.schema);
-    else {
-      const waitMs = options.migrationWaitMs ?? Number(process.env['OPENPAW_MIGRATIONS_WAIT_MS'] ?? 120_000);
-      await verifySchema(dataSource, options.schema, options.migrations ?? [], { waitMs });
+export function openDatabase(options: DatabaseOptions): Promise<DataSource> {
+  // PostgreSQL can also go away after the connection was made, mid-migration (an immediate stop, a
+  // failover): waited for like a refused connection, on a fresh data source.
+  return whileDatabaseUnavailable(options.waitForDatabase ?? {}, async () => {
+    const dataSource = createDataSource(options);
+    await dataSource.initialize();
+    try {
+      await bringSchemaToVersion(dataSource, options);
+      return dataSource;
+    } catch (error) {
+      await dataSource.destroy().catch(() => undefined);
+      throw error;
     }
-  } catch (error) {
-    await dataSource.destroy();
-    throw error;
+  });
+}
+
+async function bringSchemaToVersion(dataSource: DataSource, options: DatabaseOptions): Promise<void> {
+  const mode = options.migrationMode ?? migrationModeFromEnv();
+  if (mode === 'run') {
+    await migrateWithLock(dataSource, options.schema);
+    return;
   }
-  return dataSource;
+  const waitMs = options.migrationWaitMs ?? Number(process.env['OPENPAW_MIGRATIONS_WAIT_MS'] ?? 120_000);
+  await verifySchema(dataSource, options.schema, options.migrations ?? [], { waitMs });
+}
+
+/** 1 s doubling to 30 s. */
+function backoffMs(attempt: number): number {
+  return Math.min(30_000, 1_000 * 2 ** Math.min(attempt - 1, 5));
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
 }
 
 function reportRetry(attempt: number, error: Error, delayMs: number): void {
@@ -80,23 +104,16 @@ function reportRetry(attempt: number, error: Error, delayMs: number): void {
   }
 }
 
-/** `initialize()`, retried with backoff while PostgreSQL is unreachable or not accepting connections. */
-async function initializeWhenAvailable(dataSource: DataSource, wait: NonNullable<DatabaseOptions['waitForDatabase']>): Promise<void> {
+/** Runs `call`, again with backoff for as long as it fails because PostgreSQL is unreachable or not accepting connections. */
+async function whileDatabaseUnavailable<T>(wait: NonNullable<DatabaseOptions['waitForDatabase']>, call: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      await dataSource.initialize();
-      return;
+      return await call();
     } catch (error) {
       if (!isDatabaseUnavailable(error) || wait.signal?.aborted === true) throw error;
-      const delayMs = Math.min(30_000, 1_000 * 2 ** Math.min(attempt - 1, 5));
+      const delayMs = backoffMs(attempt);
       (wait.onRetry ?? reportRetry)(attempt, error as Error, delayMs);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, delayMs);
-        wait.signal?.addEventListener('abort', () => {
-          clearTimeout(timer);
-          resolve();
-        }, { once: true });
-      });
+      await sleep(delayMs, wait.signal);
     }
   }
 }

@@ -40,16 +40,21 @@ export async function migrateWithLock(dataSource: DataSource, schema: string): P
   await runner.connect();
   try {
     await runner.query('select pg_advisory_lock(hashtext($1))', [MIGRATIONS_LOCK_KEY]);
+    let applied: string[];
     try {
       await runner.query(`create schema if not exists ${quoted(schema)}`);
       // On the locked connection itself, so a pool of one cannot deadlock against the lock.
       const executor = new MigrationExecutor(dataSource, runner);
       executor.transaction = 'each';
-      const applied = await executor.executePendingMigrations();
-      return applied.map((migration) => migration.name);
-    } finally {
-      await runner.query('select pg_advisory_unlock(hashtext($1))', [MIGRATIONS_LOCK_KEY]);
+      applied = (await executor.executePendingMigrations()).map((migration) => migration.name);
+    } catch (error) {
+      // The lock belongs to the session: when the connection is gone (PostgreSQL stopped mid-way)
+      // the lock went with it, and the migration's own error is the one to report.
+      await runner.query('select pg_advisory_unlock(hashtext($1))', [MIGRATIONS_LOCK_KEY]).catch(() => undefined);
+      throw error;
     }
+    await runner.query('select pg_advisory_unlock(hashtext($1))', [MIGRATIONS_LOCK_KEY]);
+    return applied;
   } finally {
     await runner.release();
   }

@@ -1,10 +1,10 @@
 import { type DynamicModule, Inject, Module, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
-import { jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { CRITICAL_LANE, STREAMS } from '@openpaw/contracts';
 import {
   DEFAULT_MAX_DELIVER,
   ensureConsumer,
+  jetstreamManagerWhenReady,
   MessagingHealth,
   MessagingHost,
   MessagingModule,
@@ -137,7 +137,7 @@ export class ServiceMessagingModule implements OnModuleInit, OnApplicationBootst
   async onApplicationBootstrap(): Promise<void> {
     const plan = this.commandsConsumer;
     if (!plan.enabled) return;
-    await ensureConsumer(await jetstreamManager(this.nc), {
+    await ensureConsumer(await jetstreamManagerWhenReady(this.nc), {
       stream: STREAMS.commands.name,
       durable: serviceCommandsDurable(plan.service),
       filterSubject: serviceCommandsFilter(plan.service),

@@ -1,20 +1,21 @@
 import type { JetStreamClient } from '@nats-io/jetstream';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { CancelRun, ChildRunFinished, StartRun, STREAMS, SubmitRunInput, type AnyMessageDefinition } from '@openpaw/contracts';
 import {
   type BatchItem,
-  type ConsumerHandle,
   connectNats,
+  type ConsumerHandle,
   ensureConsumer,
   type HandlerOutcome,
+  jetstreamManagerWhenReady,
   JetStreamPublisher,
   type MessagingLogger,
   type MessagingObserver,
   provisionStreams,
+  startConsumer,
   streamProvisionFromEnv,
   type StreamProvisionOptions,
-  startConsumer,
 } from '@openpaw/messaging';
 import { openDatabase } from '@openpaw/persistence';
 import {
@@ -114,7 +115,7 @@ export class CoordinatorRuntime {
   }
 
   private async provisionAndConsume(): Promise<void> {
-    const jsm = await jetstreamManager(this.nc);
+    const jsm = await jetstreamManagerWhenReady(this.nc);
     await provisionStreams(jsm, this.config.streams ?? streamProvisionFromEnv({}));
     const common = { maxDeliver: 11, ackWaitMs: this.config.ackWaitMs ?? 5_000, maxAckPending: 4096 };
     await ensureConsumer(jsm, { stream: STREAMS.commands.name, durable: COORDINATOR_COMMANDS_DURABLE, filterSubject: 'openpaw.cmd.coordinator.>', ...common });

@@ -1,8 +1,8 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { type Envelope, type MessageData, RunStateChanged, STREAMS, SUBJECT_ROOT } from '@openpaw/contracts';
-import { type ConsumerHandle, DEFAULT_MAX_DELIVER, ensureConsumer, NATS_CONNECTION, startConsumer } from '@openpaw/messaging';
+import { type ConsumerHandle, DEFAULT_MAX_DELIVER, ensureConsumer, jetstreamManagerWhenReady, NATS_CONNECTION, startConsumer } from '@openpaw/messaging';
 import { MessageLogContext, MetricsMessagingObserver } from '@openpaw/platform';
 import { RunEventApplier } from './run-event-applier.js';
 
@@ -30,7 +30,7 @@ export class ProjectionConsumer implements OnApplicationBootstrap, OnModuleDestr
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await ensureConsumer(await jetstreamManager(this.nc), {
+    await ensureConsumer(await jetstreamManagerWhenReady(this.nc), {
       stream: STREAMS.events.name,
       durable: PROJECTION_DURABLE,
       filterSubject: PROJECTION_FILTER,

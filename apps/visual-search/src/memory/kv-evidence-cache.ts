@@ -1,5 +1,6 @@
 import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/nats-core';
+import { whenJetStreamAnswers } from '@openpaw/messaging';
 import { type CachedEdge, type EvidenceCache, keyOf, pairKey } from '../domain/evidence-cache.js';
 import { getJson, putJson } from './kv-json.js';
 import { DEFAULT_EVIDENCE_CACHE_TTL_MS, EVIDENCE_CACHE_BUCKET, keyToken } from './kv-keys.js';
@@ -13,7 +14,8 @@ export class KvEvidenceCache implements EvidenceCache {
   private constructor(private readonly kv: KV) {}
 
   static async open(nc: NatsConnection, options: { readonly bucket?: string; readonly ttlMs?: number } = {}): Promise<KvEvidenceCache> {
-    const kv = await new Kvm(nc).create(options.bucket ?? EVIDENCE_CACHE_BUCKET, { ttl: options.ttlMs ?? DEFAULT_EVIDENCE_CACHE_TTL_MS, history: 1 });
+    const bucket = options.bucket ?? EVIDENCE_CACHE_BUCKET;
+    const kv = await whenJetStreamAnswers(`bucket ${bucket}`, () => new Kvm(nc).create(bucket, { ttl: options.ttlMs ?? DEFAULT_EVIDENCE_CACHE_TTL_MS, history: 1 }));
     return new KvEvidenceCache(kv);
   }
 

@@ -1,5 +1,6 @@
 import { Kvm, type KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/nats-core';
+import { whenJetStreamAnswers } from '@openpaw/messaging';
 import type { SeenCelebrity } from '../domain/observation.js';
 import { getJson, mergeJson, putJson } from './kv-json.js';
 import { DEFAULT_RUN_MEMORY_TTL_MS, RUN_MEMORY_BUCKET, runKeys } from './kv-keys.js';
@@ -11,7 +12,8 @@ export class KvRunMemory implements RunMemory {
 
   /** Opens the bucket, creating it with `ttlMs` (default 30 min) when it does not exist. */
   static async open(nc: NatsConnection, options: { readonly bucket?: string; readonly ttlMs?: number } = {}): Promise<KvRunMemory> {
-    const kv = await new Kvm(nc).create(options.bucket ?? RUN_MEMORY_BUCKET, { ttl: options.ttlMs ?? DEFAULT_RUN_MEMORY_TTL_MS, history: 1 });
+    const bucket = options.bucket ?? RUN_MEMORY_BUCKET;
+    const kv = await whenJetStreamAnswers(`bucket ${bucket}`, () => new Kvm(nc).create(bucket, { ttl: options.ttlMs ?? DEFAULT_RUN_MEMORY_TTL_MS, history: 1 }));
     return new KvRunMemory(kv);
   }
 

@@ -16,6 +16,7 @@ import type { ConnectionOptions, NatsConnection } from '@nats-io/nats-core';
 import { catalog, CRITICAL_LANE, laneDurableOf, laneOf, lanesOfService, STREAMS, type AnyMessageDefinition } from '@openpaw/contracts';
 import { type CommandReceiptStore, KvCommandReceiptStore, receiptRecorder } from '../command-receipts.js';
 import { connectNats, ConnectionState } from '../connection.js';
+import { jetstreamManagerWhenReady, whenJetStreamAnswers } from '../jetstream-when-ready.js';
 import { startConsumer, DEFAULT_MAX_DELIVER, type ConsumerHandle } from '../consumer.js';
 import { stderrLogger, type MessagingLogger, type MessagingObserver } from '../observability.js';
 import type { BatchItem, HandlerOutcome, MessageContext, MessagePublisher } from '../ports.js';
@@ -171,7 +172,7 @@ export class MessagingHost implements OnApplicationBootstrap, OnModuleDestroy, O
     if (events.length > 0 && this.options.consumeEvents === false) {
       logger.warn({ service, subjects: events.map((h) => h.definition.subject) }, 'event handlers present but consumeEvents is false');
     }
-    const jsm = await jetstreamManager(this.nc);
+    const jsm = await jetstreamManagerWhenReady(this.nc);
     const js = jetstream(this.nc);
     const maxDeliver = this.options.maxDeliver ?? DEFAULT_MAX_DELIVER;
     const handle = (item: BatchItem): Promise<HandlerOutcome | void> => {
@@ -219,7 +220,7 @@ export class MessagingHost implements OnApplicationBootstrap, OnModuleDestroy, O
     const concurrencyOf = (lane: string): number => this.options.laneConcurrency?.[lane] ?? this.options.concurrency ?? 8;
     const lanesRun: string[] = [];
     if (commands.length > 0) {
-      const receipts: CommandReceiptStore | undefined = this.options.commandReceipts === false ? undefined : await KvCommandReceiptStore.open(js);
+      const receipts: CommandReceiptStore | undefined = this.options.commandReceipts === false ? undefined : await whenJetStreamAnswers('command receipts bucket', () => KvCommandReceiptStore.open(js));
       const serviceLanes = lanesOfService(catalog, service);
       const byLane = new Map<string, DiscoveredHandler[]>();
       for (const handler of commands) {
@@ -264,7 +265,7 @@ export class MessagingHost implements OnApplicationBootstrap, OnModuleDestroy, O
   }
 
   async #resumePointOf(jsm: Awaited<ReturnType<typeof jetstreamManager>>, durable: string): Promise<number | undefined> {
-    const info = await consumerInfoIfExists(jsm, STREAMS.commands.name, durable);
+    const info = await whenJetStreamAnswers(`consumer ${durable}`, () => consumerInfoIfExists(jsm, STREAMS.commands.name, durable));
     return info === undefined ? undefined : info.ack_floor.stream_seq + 1;
   }
 
@@ -312,7 +313,7 @@ function coreProviders(): Provider[] {
         });
         try {
           if (options.provisionStreams !== false) {
-            await provisionStreams(await jetstreamManager(nc), options.streams);
+            await provisionStreams(await jetstreamManagerWhenReady(nc), options.streams);
           }
         } catch (error) {
           await nc.close();

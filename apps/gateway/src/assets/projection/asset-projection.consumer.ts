@@ -1,8 +1,8 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { AssetVersionCreated, type Envelope, type MessageData, STREAMS, SUBJECT_ROOT, VideoRendered } from '@openpaw/contracts';
-import { type ConsumerHandle, DEFAULT_MAX_DELIVER, ensureConsumer, NATS_CONNECTION, startConsumer } from '@openpaw/messaging';
+import { type ConsumerHandle, DEFAULT_MAX_DELIVER, ensureConsumer, jetstreamManagerWhenReady, NATS_CONNECTION, startConsumer } from '@openpaw/messaging';
 import { MessageLogContext, MetricsMessagingObserver } from '@openpaw/platform';
 import { RunProjectionStore } from '../../projection/run-projection.store.js';
 import { AssetProjectionStore } from './asset-projection.store.js';
@@ -31,7 +31,7 @@ export class AssetProjectionConsumer implements OnApplicationBootstrap, OnModule
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await ensureConsumer(await jetstreamManager(this.nc), {
+    await ensureConsumer(await jetstreamManagerWhenReady(this.nc), {
       stream: STREAMS.events.name,
       durable: ASSET_PROJECTION_DURABLE,
       filterSubject: ASSET_PROJECTION_FILTER,

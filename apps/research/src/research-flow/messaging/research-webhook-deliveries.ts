@@ -1,8 +1,8 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { type AnyMessageDefinition, ResearchCompleted, ResearchFailed, STREAMS } from '@openpaw/contracts';
-import { type BatchItem, type ConsumerHandle, ensureConsumer, NATS_CONNECTION, startConsumer } from '@openpaw/messaging';
+import { type BatchItem, type ConsumerHandle, ensureConsumer, jetstreamManagerWhenReady, NATS_CONNECTION, startConsumer } from '@openpaw/messaging';
 import { MessageLogContext } from '@openpaw/platform';
 import type { ResearchFlowSettings } from '../config.js';
 import { DeliverResearchWebhookHandler } from '../handlers/deliver-research-webhook/deliver-research-webhook.handler.js';
@@ -32,7 +32,7 @@ export class ResearchWebhookDeliveries implements OnApplicationBootstrap, OnModu
 
   async onApplicationBootstrap(): Promise<void> {
     const { attempts, concurrency, timeoutMs } = this.settings.webhook;
-    const jsm = await jetstreamManager(this.nc);
+    const jsm = await jetstreamManagerWhenReady(this.nc);
     const js = jetstream(this.nc);
     for (const { durable, definition } of WEBHOOK_DURABLES) {
       await ensureConsumer(jsm, {
