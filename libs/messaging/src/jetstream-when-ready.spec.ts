@@ -15,7 +15,7 @@ describe('isJetStreamUnavailable: what is waited for at start', () => {
     ['JetStream temporarily unavailable (10008)', true, apiError(10008, 503)],
     ['stream not found (10059)', false, apiError(10059, 404)],
     ['a refused configuration (400)', false, apiError(10052, 400)],
-    ['a permissions violation', false, new PermissionViolationError('publish', '$JS.API.STREAM.CREATE.X')],
+    ['a permissions violation', false, new PermissionViolationError('permissions violation', 'publish', '$JS.API.STREAM.CREATE.X')],
     ['any other error', false, new Error('boom')],
     ['not an error', false, 'timeout'],
   ])('%s → waited for: %s', (_what, expected, error) => {

@@ -19,6 +19,7 @@ export function formatLoadReport(report: LoadReport): string {
     `  duplicate asset versions ${report.facts.duplicateAssetVersions}, orphaned solution versions ${report.facts.orphanedAssetVersions}, videos rendered twice ${report.facts.videosRenderedTwice}`,
     `  video runs ${JSON.stringify(report.facts.videoRuns)}, backlog drained ${report.videoDrainMs === null ? 'not measured / not drained' : `${(report.videoDrainMs / 1000).toFixed(1)} s after the last result`}`,
   ];
+  if (report.facts.slowestRunTimeline.length > 0) lines.push('  slowest run:', ...report.facts.slowestRunTimeline.map((l) => `    ${l}`));
   if (report.faultsInjected.length > 0) lines.push(`  faults: ${report.faultsInjected.length} (${report.faultsInjected.join('; ')})`);
   for (const [service, tail] of Object.entries(report.serviceLogTails)) lines.push(`  --- last lines of ${service}:`, ...tail.split('\n').map((l) => `    ${l}`));
   return lines.join('\n');

@@ -17,6 +17,11 @@ export interface PlatformFacts {
   /** Solution versions with more than one video. */
   readonly videosRenderedTwice: number;
   readonly videoRuns: Readonly<Record<string, number>>;
+  /**
+   * The step log of the slowest retrieve_or_generate run and of its child runs, oldest first, as
+   * `+<ms since the run began> <type> <state> <step>`: where a long time to result went.
+   */
+  readonly slowestRunTimeline: readonly string[];
 }
 
 export async function videoRunsPending(databaseUrl: string): Promise<number> {
@@ -65,6 +70,7 @@ export async function collectPlatformFacts(databaseUrl: string, natsUrl: string)
     const videoRuns = await client.query<{ state: string; n: string }>(`select state, count(*) as n from coordinator.workflow_runs where type = 'video_workflow' group by 1`);
     return {
       stateTimesMs,
+      slowestRunTimeline: await slowestRunTimeline(client),
       commands: await commandCounts(natsUrl),
       flowControlLogs: Object.fromEntries(logs.rows.map((r) => [r.step, Number(r.n)])),
       duplicateAssetVersions: Number(duplicates.rows[0]?.n ?? 0),
@@ -75,6 +81,24 @@ export async function collectPlatformFacts(databaseUrl: string, natsUrl: string)
   } finally {
     await client.end();
   }
+}
+
+async function slowestRunTimeline(client: pg.Client): Promise<string[]> {
+  const slowest = await client.query<{ id: string }>(
+    `select id from coordinator.workflow_runs where type = 'retrieve_or_generate' and state = 'SUCCEEDED'
+     order by updated_at - created_at desc limit 1`,
+  );
+  const runId = slowest.rows[0]?.id;
+  if (runId === undefined) return [];
+  const steps = await client.query<{ type: string; state: string; step: string; at: Date }>(
+    `select l.workflow_type as type, l.state_after as state, l.step_name as step, l.occurred_at as at
+     from coordinator.workflow_step_logs l
+     where l.workflow_run_id = $1 or l.workflow_run_id in (select id from coordinator.workflow_runs where parent_run_id = $1)
+     order by l.occurred_at, l.id`,
+    [runId],
+  );
+  const begun = steps.rows[0]?.at.getTime() ?? 0;
+  return [`run ${runId}`, ...steps.rows.map((r) => `+${r.at.getTime() - begun} ms ${r.type} ${r.state} ${r.step}`)];
 }
 
 /** Reads every stored command once (an ordered consumer): stored copies vs distinct envelope ids, per subject. */
