@@ -1,5 +1,5 @@
 import { tmpdir } from 'node:os';
-import { laneSettingsFromEnv } from '@openpaw/platform';
+import { type LaneSettings, laneSettingsFromEnv } from '@openpaw/platform';
 import { z } from 'zod';
 
 /** The assets service's settings, from the environment (validated at start). */
@@ -9,8 +9,8 @@ export interface AssetsSettings {
    * `@openpaw/providers`, each validating its own variables): nothing reads `process.env` later.
    */
   readonly providerEnv: Readonly<Record<string, string | undefined>>;
-  /** Per-lane consumer concurrency overrides (`OPENPAW_LANE_CONCURRENCY`, as every service reads it). */
-  readonly laneConcurrency: ReturnType<typeof laneSettingsFromEnv>['laneConcurrency'];
+  /** The command lanes this process consumes and each one's concurrency (`OPENPAW_LANES`, `OPENPAW_LANE_CONCURRENCY`). */
+  readonly lanes: LaneSettings;
   readonly databaseUrl: string;
   readonly poolSize: number;
   readonly video: VideoSettings;
@@ -53,7 +53,7 @@ export function assetsSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Ass
   const e = parsed.data;
   return {
     providerEnv: Object.freeze({ ...env }),
-    laneConcurrency: laneSettingsFromEnv(env).laneConcurrency,
+    lanes: laneSettingsFromEnv(env),
     databaseUrl: e.OPENPAW_DATABASE_URL,
     poolSize: e.OPENPAW_ASSETS_POOL_SIZE,
     video: {

@@ -25,6 +25,7 @@ import type { GatewayConfig } from './config.js';
 import { configureGateway } from './configure.js';
 import { RunProjectionStore } from './projection/run-projection.store.js';
 import { RunSubmitter, type SubmissionRun } from './runs/submit/run-submitter.js';
+import { artifactsApiConfigFromEnv } from './artifacts/config.js';
 
 process.env['LOG_LEVEL'] ??= 'warn';
 
@@ -104,6 +105,8 @@ describe('gateway (real NATS + PostgreSQL)', () => {
     blobDir = await mkdtemp(join(tmpdir(), 'openpaw-gateway-blobs-'));
     config = {
       natsUrl: nats.url,
+      lanes: {},
+      artifactsApi: artifactsApiConfigFromEnv({}),
       databaseUrl: await freshDatabase('gateway'),
       jwt: { secret: 'integration-test-secret-of-at-least-32-chars', issuer: 'openpaw', audience: 'openpaw-api' },
       admission: DEFAULT_ADMISSION_LIMITS,

@@ -1,3 +1,4 @@
+import { type LaneSettings, laneSettingsFromEnv } from '@openpaw/platform';
 import { z } from 'zod';
 
 /** Where vectors live: Qdrant when `OPENPAW_QDRANT_URL` is set, else the embedded index (PostgreSQL + memory). */
@@ -12,6 +13,8 @@ export interface RetrievalSettings {
    * `@openpaw/providers`, each validating its own variables): nothing reads `process.env` later.
    */
   readonly providerEnv: Readonly<Record<string, string | undefined>>;
+  /** The command lanes this process consumes and each one's concurrency (`OPENPAW_LANES`, `OPENPAW_LANE_CONCURRENCY`). */
+  readonly lanes: LaneSettings;
   readonly databaseUrl: string;
   readonly poolSize: number;
   /** Commands handled at once. */
@@ -48,6 +51,7 @@ export function retrievalSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): 
   const apiKey = e.OPENPAW_QDRANT_API_KEY === undefined || e.OPENPAW_QDRANT_API_KEY === '' ? undefined : e.OPENPAW_QDRANT_API_KEY;
   return {
     providerEnv: Object.freeze({ ...env }),
+    lanes: laneSettingsFromEnv(env),
     databaseUrl: e.OPENPAW_DATABASE_URL,
     poolSize: e.OPENPAW_RETRIEVAL_POOL_SIZE,
     concurrency: e.OPENPAW_RETRIEVAL_CONCURRENCY,

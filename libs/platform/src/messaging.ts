@@ -31,27 +31,6 @@ export function natsUrlFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
     .filter((url) => url !== '');
 }
 
-/**
- * The process's role (flow control): `OPENPAW_LANES` names the command lanes it consumes
- * (comma-separated, e.g. `video` for a video worker; unset: every lane of the service), and
- * `OPENPAW_LANE_CONCURRENCY` the handlers in flight per lane (`critical=8,video=1`).
- */
-export function laneSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Pick<MessagingModuleOptions, 'lanes' | 'laneConcurrency'> {
-  const lanesRaw = env['OPENPAW_LANES']?.trim();
-  const lanes = lanesRaw === undefined || lanesRaw === '' || lanesRaw === 'all' ? undefined : lanesRaw.split(',').map((l) => l.trim()).filter((l) => l !== '');
-  const concurrencyRaw = env['OPENPAW_LANE_CONCURRENCY']?.trim();
-  const laneConcurrency: Record<string, number> = {};
-  for (const pair of concurrencyRaw === undefined || concurrencyRaw === '' ? [] : concurrencyRaw.split(',')) {
-    const [lane, value] = pair.split('=').map((part) => part.trim());
-    const n = Number(value);
-    if (lane === undefined || lane === '' || !Number.isInteger(n) || n < 1) {
-      throw new Error(`OPENPAW_LANE_CONCURRENCY: "${pair}" is not <lane>=<positive integer>`);
-    }
-    laneConcurrency[lane] = n;
-  }
-  return { ...(lanes === undefined ? {} : { lanes }), ...(Object.keys(laneConcurrency).length === 0 ? {} : { laneConcurrency }) };
-}
-
 export type ServiceMessagingOptions = Partial<Omit<MessagingModuleOptions, 'service'>> & {
   /**
    * Create the service's durable commands consumer (`svc-<service>`) at start even when it has no
@@ -90,8 +69,8 @@ export class ServiceMessagingModule implements OnModuleInit, OnApplicationBootst
   ) {}
 
   static forService(service: string, serviceOptions: ServiceMessagingOptions = {}): DynamicModule {
-    const { provisionCommandsConsumer, ...explicit } = serviceOptions;
-    const options: Partial<Omit<MessagingModuleOptions, 'service'>> = { ...laneSettingsFromEnv(), ...explicit };
+    // Lanes come from the caller (its settings' `lanes`, read once at start), never from the environment here.
+    const { provisionCommandsConsumer, ...options } = serviceOptions;
     const runsCritical = options.lanes === undefined || options.lanes.includes(CRITICAL_LANE);
     return {
       module: ServiceMessagingModule,

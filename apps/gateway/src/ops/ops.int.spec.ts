@@ -15,6 +15,7 @@ import { GatewayModule } from '../app.module.js';
 import { signAccessToken } from '../auth/tokens.js';
 import type { GatewayConfig } from '../config.js';
 import { configureGateway } from '../configure.js';
+import { artifactsApiConfigFromEnv } from '../artifacts/config.js';
 
 process.env['LOG_LEVEL'] ??= 'warn';
 
@@ -47,6 +48,8 @@ describe('the operations API (real NATS + PostgreSQL)', () => {
     blobDir = await mkdtemp(join(tmpdir(), 'openpaw-ops-blobs-'));
     const config: GatewayConfig = {
       natsUrl: nats.url,
+      lanes: {},
+      artifactsApi: artifactsApiConfigFromEnv({}),
       databaseUrl: await freshDatabase('gateway_ops'),
       jwt: { secret: 'integration-test-secret-of-at-least-32-chars', issuer: 'openpaw', audience: 'openpaw-api' },
       admission: DEFAULT_ADMISSION_LIMITS,

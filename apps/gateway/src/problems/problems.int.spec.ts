@@ -31,6 +31,7 @@ import type { GatewayConfig } from '../config.js';
 import { configureGateway } from '../configure.js';
 import { contentDigestOf } from './submit-problem/idempotency-key.js';
 import { RETRIEVE_OR_GENERATE } from './workflow-result.js';
+import { artifactsApiConfigFromEnv } from '../artifacts/config.js';
 
 process.env['LOG_LEVEL'] ??= 'warn';
 
@@ -236,6 +237,8 @@ describe('problems and assets (real NATS + PostgreSQL, fake coordinator)', () =>
     blobDir = await mkdtemp(join(tmpdir(), 'openpaw-problems-blobs-'));
     config = {
       natsUrl: nats.url,
+      lanes: {},
+      artifactsApi: artifactsApiConfigFromEnv({}),
       databaseUrl: await freshDatabase('gateway_problems'),
       jwt: { secret: 'integration-test-secret-of-at-least-32-chars', issuer: 'openpaw', audience: 'openpaw-api' },
       // Generous for the free and pro users of these tests; the enterprise tier is squeezed so one

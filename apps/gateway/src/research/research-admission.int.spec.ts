@@ -12,6 +12,7 @@ import { GatewayModule } from '../app.module.js';
 import { signAccessToken } from '../auth/tokens.js';
 import type { GatewayConfig } from '../config.js';
 import { configureGateway } from '../configure.js';
+import { artifactsApiConfigFromEnv } from '../artifacts/config.js';
 
 process.env['LOG_LEVEL'] ??= 'warn';
 
@@ -29,6 +30,8 @@ describe('POST /research admission control', () => {
     nats = await privateNatsServer();
     config = {
       natsUrl: nats.url,
+      lanes: {},
+      artifactsApi: artifactsApiConfigFromEnv({}),
       databaseUrl: await freshDatabase('gateway_research_admission'),
       jwt: { secret: 'integration-test-secret-of-at-least-32-chars', issuer: 'openpaw', audience: 'openpaw-api' },
       // The enterprise tier is squeezed on rate, the pro tier on runs in flight (one).

@@ -11,6 +11,7 @@ import { GatewayModule } from '../../app.module.js';
 import { signAccessToken } from '../../auth/tokens.js';
 import type { GatewayConfig } from '../../config.js';
 import { configureGateway } from '../../configure.js';
+import { artifactsApiConfigFromEnv } from '../../artifacts/config.js';
 
 process.env['LOG_LEVEL'] ??= 'warn';
 
@@ -28,6 +29,8 @@ describe('research webhook registration', () => {
     nats = await privateNatsServer();
     config = {
       natsUrl: nats.url,
+      lanes: {},
+      artifactsApi: artifactsApiConfigFromEnv({}),
       databaseUrl: await freshDatabase('gateway_research_webhook'),
       jwt: { secret: 'integration-test-secret-of-at-least-32-chars', issuer: 'openpaw', audience: 'openpaw-api' },
       admission: DEFAULT_ADMISSION_LIMITS,

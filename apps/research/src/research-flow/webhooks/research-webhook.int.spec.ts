@@ -12,6 +12,7 @@ import { createLlmFromEnv } from '@openpaw/providers';
 import { SecretSealer } from '@openpaw/providers/keys';
 import { freshDatabase, privateNatsServer, type NatsServerHandle, waitFor } from '@openpaw/testing';
 import { ResearchModule, SERVICE_NAME } from '../../app.module.js';
+import { researchSettingsFromEnv } from '../../config.js';
 import { verifyWebhookSignature, WEBHOOK_HEADERS } from './webhook-signature.js';
 
 process.env['LOG_LEVEL'] ??= 'warn';
@@ -58,6 +59,7 @@ describe('research webhooks (real NATS + PostgreSQL, a scripted endpoint on 127.
     process.env['OPENPAW_RESEARCH_WEBHOOK_BACKOFF_MS'] = '200,400';
     const databaseUrl = await freshDatabase('research_webhooks');
     const settings = {
+      ...researchSettingsFromEnv(process.env),
       databaseUrl,
       poolSize: 4,
       perSourceLimit: 10,
