@@ -54,7 +54,7 @@ export class GatewayModule implements OnModuleInit {
       imports: [
         PlatformModule.forService(GATEWAY_SERVICE),
         // Publishes commands and runs its own consumers (projection, live events); no @OnMessage handlers.
-        ServiceMessagingModule.forService(GATEWAY_SERVICE, { ...config.lanes, natsUrl: config.natsUrl, provisionCommandsConsumer: false }),
+        ServiceMessagingModule.forService(GATEWAY_SERVICE, { ...config.messaging, natsUrl: config.natsUrl, provisionCommandsConsumer: false }),
         RunsModule.forRoot(config),
         ArtifactsApiModule.forRoot(config.artifactsApi),
         OpsApiModule,

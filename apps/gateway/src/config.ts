@@ -1,5 +1,5 @@
 import type { Env } from '@openpaw/providers/blob';
-import { type LaneSettings, laneSettingsFromEnv } from '@openpaw/platform';
+import { type ServiceMessagingSettings, serviceMessagingSettingsFromEnv } from '@openpaw/platform';
 import { z } from 'zod';
 import { type AdmissionLimits, admissionLimitsFrom } from './admission/admission-limits.js';
 import { type ArtifactsApiConfig, artifactsApiConfigFromEnv } from './artifacts/config.js';
@@ -7,8 +7,11 @@ import { type ArtifactsApiConfig, artifactsApiConfigFromEnv } from './artifacts/
 /** The gateway's configuration, from the environment (validated at start). */
 export interface GatewayConfig {
   readonly natsUrl: string;
-  /** The command lanes this process consumes and each one's concurrency (`OPENPAW_LANES`, `OPENPAW_LANE_CONCURRENCY`). */
-  readonly lanes: LaneSettings;
+  /**
+   * NATS servers, stream provisioning, the command lanes this process consumes and their concurrency
+   * (`OPENPAW_NATS_URL`, `OPENPAW_STREAMS_*`, `OPENPAW_LANES`, `OPENPAW_LANE_CONCURRENCY`).
+   */
+  readonly messaging: ServiceMessagingSettings;
   readonly databaseUrl: string;
   readonly jwt: JwtConfig;
   /** How long `POST /runs/:id/cancel` waits for the coordinator's answer. */
@@ -91,7 +94,7 @@ export function gatewayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Gate
   const e = parsed.data;
   return {
     natsUrl: e.OPENPAW_NATS_URL,
-    lanes: laneSettingsFromEnv(env),
+    messaging: serviceMessagingSettingsFromEnv(env),
     databaseUrl: e.OPENPAW_DATABASE_URL,
     jwt: {
       issuer: e.OPENPAW_JWT_ISSUER,

@@ -17,7 +17,7 @@ import {
   type Envelope,
 } from '@openpaw/contracts';
 import { JetStreamPublisher } from '@openpaw/messaging';
-import { startService } from '@openpaw/platform';
+import { serviceMessagingSettingsFromEnv, startService } from '@openpaw/platform';
 import { freshDatabase, privateNatsServer, type NatsServerHandle } from '@openpaw/testing';
 import { GatewayModule } from './app.module.js';
 import { signAccessToken } from './auth/tokens.js';
@@ -105,7 +105,7 @@ describe('gateway (real NATS + PostgreSQL)', () => {
     blobDir = await mkdtemp(join(tmpdir(), 'openpaw-gateway-blobs-'));
     config = {
       natsUrl: nats.url,
-      lanes: {},
+      messaging: serviceMessagingSettingsFromEnv({}),
       artifactsApi: artifactsApiConfigFromEnv({}),
       databaseUrl: await freshDatabase('gateway'),
       jwt: { secret: 'integration-test-secret-of-at-least-32-chars', issuer: 'openpaw', audience: 'openpaw-api' },

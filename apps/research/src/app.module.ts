@@ -60,8 +60,8 @@ export class ResearchModule implements OnModuleInit {
         // model calls that wait on the provider, so the lane takes as many at once as the providers'
         // limits let run (see researchLaneConcurrency). OPENPAW_LANE_CONCURRENCY overrides either.
         ServiceMessagingModule.forService(SERVICE_NAME, {
-          ...settings.lanes,
-          laneConcurrency: { [PAPER_SEARCH_LANE]: settings.paperSearchConcurrency, [RESEARCH_LANE]: settings.researchLaneConcurrency, ...settings.lanes.laneConcurrency },
+          ...settings.messaging,
+          laneConcurrency: { [PAPER_SEARCH_LANE]: settings.paperSearchConcurrency, [RESEARCH_LANE]: settings.researchLaneConcurrency, ...settings.messaging.laneConcurrency },
         }),
       ],
       providers: [

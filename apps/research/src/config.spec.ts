@@ -2,11 +2,11 @@ import { DEFAULT_MODELS } from '@openpaw/providers';
 import { researchSettingsFromEnv } from './config.js';
 
 describe('researchSettingsFromEnv', () => {
-  it('has a default for every setting, every lane, and keeps the environment for the providers', () => {
+  it('has a default for every setting, the local NATS on every lane, and keeps the environment for the providers', () => {
     const settings = researchSettingsFromEnv({ OPENPAW_LLM_PROVIDER: 'local' });
     expect(settings).toMatchObject({
       providerEnv: { OPENPAW_LLM_PROVIDER: 'local' },
-      lanes: {},
+      messaging: { natsUrl: ['nats://127.0.0.1:4222'], streams: { mode: 'create-missing' } },
       databaseUrl: 'postgres://openpaw@127.0.0.1:5432/openpaw',
       poolSize: 4,
       perSourceLimit: 25,
@@ -34,7 +34,7 @@ describe('researchSettingsFromEnv', () => {
     expect(settings).toMatchObject({
       paperSearchConcurrency: 2,
       researchLaneConcurrency: 2 + 1 + 8 + 4,
-      lanes: { lanes: ['research'], laneConcurrency: { research: 5 } },
+      messaging: { lanes: ['research'], laneConcurrency: { research: 5 } },
       flow: { webhook: { backoffMs: [200, 400], allowPrivateAddresses: true } },
     });
   });

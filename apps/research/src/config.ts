@@ -1,4 +1,4 @@
-import { type LaneSettings, laneSettingsFromEnv } from '@openpaw/platform';
+import { type ServiceMessagingSettings, serviceMessagingSettingsFromEnv } from '@openpaw/platform';
 import { z } from 'zod';
 import { type ResearchFlowSettings, researchFlowSettingsFromEnv } from './research-flow/config.js';
 import { researchLaneConcurrency } from './research-flow/research-lane-concurrency.js';
@@ -10,8 +10,11 @@ export interface ResearchSettings {
    * `@openpaw/providers`, each validating its own variables) and the key vault: nothing reads `process.env` later.
    */
   readonly providerEnv: Readonly<Record<string, string | undefined>>;
-  /** The command lanes this process consumes and each one's concurrency (`OPENPAW_LANES`, `OPENPAW_LANE_CONCURRENCY`). */
-  readonly lanes: LaneSettings;
+  /**
+   * NATS servers, stream provisioning, the command lanes this process consumes and their concurrency
+   * (`OPENPAW_NATS_URL`, `OPENPAW_STREAMS_*`, `OPENPAW_LANES`, `OPENPAW_LANE_CONCURRENCY`).
+   */
+  readonly messaging: ServiceMessagingSettings;
   readonly databaseUrl: string;
   readonly poolSize: number;
   /** Works asked of each source per strategy query. */
@@ -54,7 +57,7 @@ export function researchSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): R
   const e = parsed.data;
   return {
     providerEnv: Object.freeze({ ...env }),
-    lanes: laneSettingsFromEnv(env),
+    messaging: serviceMessagingSettingsFromEnv(env),
     databaseUrl: e.OPENPAW_DATABASE_URL,
     poolSize: e.OPENPAW_RESEARCH_POOL_SIZE,
     perSourceLimit: e.OPENPAW_RESEARCH_PER_SOURCE_LIMIT,

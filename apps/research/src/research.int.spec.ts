@@ -93,9 +93,8 @@ describe('research service: the paper-search commands on real NATS and PostgreSQ
   beforeAll(async () => {
     nats = await privateNatsServer();
     openalex = await startOpenAlexServer();
-    process.env['OPENPAW_NATS_URL'] = nats.url;
     const settings: ResearchSettings = {
-      ...researchSettingsFromEnv(process.env),
+      ...researchSettingsFromEnv({ OPENPAW_NATS_URL: nats.url }),
       databaseUrl: await freshDatabase('research_service'),
       poolSize: 4,
       perSourceLimit: 10,

@@ -23,7 +23,7 @@ export class VisualSearchModule {
       imports: [
         PlatformModule.forService(SERVICE_NAME),
         // No critical-lane commands: the critical durable (`svc-visual-search`) would only collect them unread.
-        ServiceMessagingModule.forService(SERVICE_NAME, { ...settings.lanes, provisionCommandsConsumer: false }),
+        ServiceMessagingModule.forService(SERVICE_NAME, { ...settings.messaging, provisionCommandsConsumer: false }),
       ],
       providers: [
         handlers !== undefined

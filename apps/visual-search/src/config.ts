@@ -1,4 +1,4 @@
-import { type LaneSettings, laneSettingsFromEnv } from '@openpaw/platform';
+import { type ServiceMessagingSettings, serviceMessagingSettingsFromEnv } from '@openpaw/platform';
 import { z } from 'zod';
 import { DEFAULT_EVIDENCE_CACHE_TTL_MS, DEFAULT_RUN_MEMORY_TTL_MS } from './memory/kv-keys.js';
 
@@ -9,8 +9,11 @@ export interface VisualSearchSettings {
    * `createLlmFromEnv` of `@openpaw/providers`, each validating its own variables): nothing reads `process.env` later.
    */
   readonly providerEnv: Readonly<Record<string, string | undefined>>;
-  /** The command lanes this process consumes and each one's concurrency (`OPENPAW_LANES`, `OPENPAW_LANE_CONCURRENCY`). */
-  readonly lanes: LaneSettings;
+  /**
+   * NATS servers, stream provisioning, the command lanes this process consumes and their concurrency
+   * (`OPENPAW_NATS_URL`, `OPENPAW_STREAMS_*`, `OPENPAW_LANES`, `OPENPAW_LANE_CONCURRENCY`).
+   */
+  readonly messaging: ServiceMessagingSettings;
   /** How long a run's memory (frontiers, seen people) lives in its JetStream KV bucket. */
   readonly runMemoryTtlMs: number;
   /** How long a verified or refuted edge's evidence stays cached in its JetStream KV bucket. */
@@ -40,7 +43,7 @@ export function visualSearchSettingsFromEnv(env: NodeJS.ProcessEnv = process.env
   const e = parsed.data;
   return {
     providerEnv: Object.freeze({ ...env }),
-    lanes: laneSettingsFromEnv(env),
+    messaging: serviceMessagingSettingsFromEnv(env),
     runMemoryTtlMs: e.OPENPAW_VISUAL_RUN_TTL_MS,
     evidenceCacheTtlMs: e.OPENPAW_VISUAL_EVIDENCE_TTL_MS,
   };

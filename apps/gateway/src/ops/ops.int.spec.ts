@@ -7,7 +7,7 @@ import { headers, type NatsConnection } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
 import { createEnvelope, defineCommand, STREAMS } from '@openpaw/contracts';
 import { DLQ_HEADERS, ensureConsumer, startConsumer, type ConsumerHandle } from '@openpaw/messaging';
-import { startService } from '@openpaw/platform';
+import { serviceMessagingSettingsFromEnv, startService } from '@openpaw/platform';
 import { freshDatabase, privateNatsServer, type NatsServerHandle } from '@openpaw/testing';
 import { z } from 'zod';
 import { DEFAULT_ADMISSION_LIMITS } from '../admission/admission-limits.js';
@@ -48,7 +48,7 @@ describe('the operations API (real NATS + PostgreSQL)', () => {
     blobDir = await mkdtemp(join(tmpdir(), 'openpaw-ops-blobs-'));
     const config: GatewayConfig = {
       natsUrl: nats.url,
-      lanes: {},
+      messaging: serviceMessagingSettingsFromEnv({}),
       artifactsApi: artifactsApiConfigFromEnv({}),
       databaseUrl: await freshDatabase('gateway_ops'),
       jwt: { secret: 'integration-test-secret-of-at-least-32-chars', issuer: 'openpaw', audience: 'openpaw-api' },

@@ -20,7 +20,7 @@ import {
   VideoRendered,
 } from '@openpaw/contracts';
 import { JetStreamPublisher } from '@openpaw/messaging';
-import { startService } from '@openpaw/platform';
+import { serviceMessagingSettingsFromEnv, startService } from '@openpaw/platform';
 import { LocalFsBlobStore } from '@openpaw/providers/blob';
 import { freshDatabase, privateNatsServer, type NatsServerHandle } from '@openpaw/testing';
 import sharp from 'sharp';
@@ -237,7 +237,7 @@ describe('problems and assets (real NATS + PostgreSQL, fake coordinator)', () =>
     blobDir = await mkdtemp(join(tmpdir(), 'openpaw-problems-blobs-'));
     config = {
       natsUrl: nats.url,
-      lanes: {},
+      messaging: serviceMessagingSettingsFromEnv({}),
       artifactsApi: artifactsApiConfigFromEnv({}),
       databaseUrl: await freshDatabase('gateway_problems'),
       jwt: { secret: 'integration-test-secret-of-at-least-32-chars', issuer: 'openpaw', audience: 'openpaw-api' },

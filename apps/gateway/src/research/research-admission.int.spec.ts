@@ -5,7 +5,7 @@ import { connect } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
 import { parseEnvelope, RESEARCH_WORKFLOW, RunStateChanged, StartRun } from '@openpaw/contracts';
 import { JetStreamPublisher } from '@openpaw/messaging';
-import { startService } from '@openpaw/platform';
+import { serviceMessagingSettingsFromEnv, startService } from '@openpaw/platform';
 import { freshDatabase, privateNatsServer, type NatsServerHandle } from '@openpaw/testing';
 import { DEFAULT_ADMISSION_LIMITS } from '../admission/admission-limits.js';
 import { GatewayModule } from '../app.module.js';
@@ -30,7 +30,7 @@ describe('POST /research admission control', () => {
     nats = await privateNatsServer();
     config = {
       natsUrl: nats.url,
-      lanes: {},
+      messaging: serviceMessagingSettingsFromEnv({}),
       artifactsApi: artifactsApiConfigFromEnv({}),
       databaseUrl: await freshDatabase('gateway_research_admission'),
       jwt: { secret: 'integration-test-secret-of-at-least-32-chars', issuer: 'openpaw', audience: 'openpaw-api' },

@@ -3,7 +3,7 @@ import type { INestApplication } from '@nestjs/common';
 import type { Msg, NatsConnection } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
 import { type MessageData, parseEnvelope, RESEARCH_WEBHOOK_SECRET_PURPOSE, SetResearchWebhook } from '@openpaw/contracts';
-import { startService } from '@openpaw/platform';
+import { serviceMessagingSettingsFromEnv, startService } from '@openpaw/platform';
 import { SecretSealer } from '@openpaw/providers/keys';
 import { freshDatabase, privateNatsServer, type NatsServerHandle, waitFor } from '@openpaw/testing';
 import { DEFAULT_ADMISSION_LIMITS } from '../../admission/admission-limits.js';
@@ -29,7 +29,7 @@ describe('research webhook registration', () => {
     nats = await privateNatsServer();
     config = {
       natsUrl: nats.url,
-      lanes: {},
+      messaging: serviceMessagingSettingsFromEnv({}),
       artifactsApi: artifactsApiConfigFromEnv({}),
       databaseUrl: await freshDatabase('gateway_research_webhook'),
       jwt: { secret: 'integration-test-secret-of-at-least-32-chars', issuer: 'openpaw', audience: 'openpaw-api' },
