@@ -67,6 +67,23 @@ export default tseslint.config(
     },
   },
   {
+    // Configuration is read from the environment once, at bootstrap, validated, then passed down: in an
+    // app only its entry point (`main.ts`) and its settings (`config.ts`) read `process.env`. The
+    // gateway's `dev-token.ts` is a second entry point (a script run by hand). Specs and test helpers may.
+    files: ['apps/*/src/**/*.ts', 'apps/*/src/**/*.tsx'],
+    ignores: ['apps/*/src/main.ts', 'apps/*/src/config.ts', 'apps/gateway/src/dev-token.ts', '**/*.spec.ts', '**/testing/**', '**/test-support/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message: "read configuration in the app's config.ts (called from main.ts) and pass the validated settings down (e.g. settings.providerEnv)",
+        },
+      ],
+    },
+  },
+  {
     // Specs use jest's loosely typed matchers (expect.any, expect.objectContaining) on purpose.
     files: ['**/*.spec.ts'],
     rules: {

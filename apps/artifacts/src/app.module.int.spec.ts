@@ -10,8 +10,7 @@ process.env['LOG_LEVEL'] ??= 'warn';
 
 it('boots the artifacts service: probes (database and NATS), metrics and its durable commands consumer', async () => {
   const nats = await privateNatsServer();
-  process.env['OPENPAW_NATS_URL'] = nats.url;
-  const settings = artifactsSettingsFromEnv({ OPENPAW_DATABASE_URL: await freshDatabase('artifacts_boot') });
+  const settings = artifactsSettingsFromEnv({ OPENPAW_NATS_URL: nats.url, OPENPAW_DATABASE_URL: await freshDatabase('artifacts_boot') });
   const { app, url } = await startService({ name: SERVICE_NAME, module: ArtifactsModule.forRoot(settings), defaultPort: 0, port: 0 });
   try {
     expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ status: 'ok', service: 'artifacts' });

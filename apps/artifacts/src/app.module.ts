@@ -44,7 +44,7 @@ export class ArtifactsModule implements OnModuleInit {
       ((url) => safeFetch(url, { timeoutMs: settings.fetchTimeoutMs, maxBytes: settings.maxDocumentBytes, allowPrivateAddresses: settings.allowPrivateUrls }));
     return {
       module: ArtifactsModule,
-      imports: [PlatformModule.forService(SERVICE_NAME), ServiceMessagingModule.forService(SERVICE_NAME)],
+      imports: [PlatformModule.forService(SERVICE_NAME), ServiceMessagingModule.forService(SERVICE_NAME, { ...settings.messaging })],
       providers: [
         { provide: ARTIFACTS_SETTINGS, useValue: settings },
         adapterProvider(ARTIFACTS_LLM, adapters.llm, (log) => createLlmFromEnv(settings.providerEnv, { logger: log })),

@@ -81,9 +81,8 @@ describe('artifacts service on real NATS and PostgreSQL', () => {
 
     const llm = counting<LlmClient>(createLlmFromEnv({}), ['structured', 'chat']);
     llmCalls = llm.calls;
-    process.env['OPENPAW_NATS_URL'] = nats.url;
     const settings = {
-      ...artifactsSettingsFromEnv({ OPENPAW_DATABASE_URL: databaseUrl }),
+      ...artifactsSettingsFromEnv({ OPENPAW_NATS_URL: nats.url, OPENPAW_DATABASE_URL: databaseUrl }),
       allowPrivateUrls: true,
       chunkMaxChars: 200,
     };

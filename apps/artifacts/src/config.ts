@@ -1,3 +1,4 @@
+import { type ServiceMessagingSettings, serviceMessagingSettingsFromEnv } from '@openpaw/platform';
 import { z } from 'zod';
 
 /** The artifacts service's settings, from the environment (validated at start). */
@@ -7,6 +8,11 @@ export interface ArtifactsSettings {
    * `@openpaw/providers`, each validating its own variables): nothing reads `process.env` later.
    */
   readonly providerEnv: Readonly<Record<string, string | undefined>>;
+  /**
+   * NATS servers, stream provisioning, the command lanes this process consumes and their concurrency
+   * (`OPENPAW_NATS_URL`, `OPENPAW_STREAMS_*`, `OPENPAW_LANES`, `OPENPAW_LANE_CONCURRENCY`).
+   */
+  readonly messaging: ServiceMessagingSettings;
   readonly databaseUrl: string;
   readonly poolSize: number;
   /** Output token limit of plan and generation calls. */
@@ -49,6 +55,7 @@ export function artifactsSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): 
   const e = parsed.data;
   return {
     providerEnv: Object.freeze({ ...env }),
+    messaging: serviceMessagingSettingsFromEnv(env),
     databaseUrl: e.OPENPAW_DATABASE_URL,
     poolSize: e.OPENPAW_ARTIFACTS_POOL_SIZE,
     maxTokens: e.OPENPAW_ARTIFACTS_MAX_TOKENS,

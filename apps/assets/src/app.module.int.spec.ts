@@ -14,9 +14,7 @@ process.env['LOG_LEVEL'] ??= 'warn';
 it('boots the assets service from env: probes (database included), metrics and its durable commands consumer', async () => {
   const nats = await privateNatsServer();
   const blobDir = await mkdtemp(join(tmpdir(), 'openpaw-assets-boot-'));
-  process.env['OPENPAW_NATS_URL'] = nats.url;
-  process.env['OPENPAW_BLOB_DIR'] = blobDir;
-  const settings = assetsSettingsFromEnv({ OPENPAW_DATABASE_URL: await freshDatabase('assets_boot') });
+  const settings = assetsSettingsFromEnv({ OPENPAW_NATS_URL: nats.url, OPENPAW_BLOB_DIR: blobDir, OPENPAW_DATABASE_URL: await freshDatabase('assets_boot') });
   const { app, url } = await startService({ name: SERVICE_NAME, module: AssetsModule.forRoot(settings), defaultPort: 0, port: 0 });
   try {
     expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ status: 'ok', service: 'assets' });

@@ -42,7 +42,8 @@ export class AssetsModule implements OnModuleInit {
         // queue of renders never holds up a RegisterSolution (critical lane). OPENPAW_LANES=video runs
         // a video-only worker; OPENPAW_LANE_CONCURRENCY overrides.
         ServiceMessagingModule.forService(SERVICE_NAME, {
-          laneConcurrency: { [VIDEO_LANE]: settings.video.maxConcurrentRenders, [PRIORITY_VIDEO_LANE]: 1, ...settings.laneConcurrency },
+          ...settings.messaging,
+          laneConcurrency: { [VIDEO_LANE]: settings.video.maxConcurrentRenders, [PRIORITY_VIDEO_LANE]: 1, ...settings.messaging.laneConcurrency },
         }),
       ],
       providers: [

@@ -76,8 +76,7 @@ describe('assets service on real NATS and PostgreSQL', () => {
         return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
       },
     });
-    process.env['OPENPAW_NATS_URL'] = nats.url;
-    const settings = assetsSettingsFromEnv({ OPENPAW_DATABASE_URL: databaseUrl, OPENPAW_VIDEO_SECONDS_PER_FRAME: '2', OPENPAW_VIDEO_WORK_DIR: videoWorkDir });
+    const settings = assetsSettingsFromEnv({ OPENPAW_NATS_URL: nats.url, OPENPAW_DATABASE_URL: databaseUrl, OPENPAW_VIDEO_SECONDS_PER_FRAME: '2', OPENPAW_VIDEO_WORK_DIR: videoWorkDir });
     service = await startService({ name: SERVICE_NAME, module: AssetsModule.forRoot(settings, { blobs }), defaultPort: 0, port: 0 });
 
     nc = await connectNats({ servers: nats.url, name: 'assets-int-spec' });

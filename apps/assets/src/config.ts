@@ -1,5 +1,5 @@
 import { tmpdir } from 'node:os';
-import { laneSettingsFromEnv } from '@openpaw/platform';
+import { type ServiceMessagingSettings, serviceMessagingSettingsFromEnv } from '@openpaw/platform';
 import { z } from 'zod';
 
 /** The assets service's settings, from the environment (validated at start). */
@@ -9,8 +9,11 @@ export interface AssetsSettings {
    * `@openpaw/providers`, each validating its own variables): nothing reads `process.env` later.
    */
   readonly providerEnv: Readonly<Record<string, string | undefined>>;
-  /** Per-lane consumer concurrency overrides (`OPENPAW_LANE_CONCURRENCY`, as every service reads it). */
-  readonly laneConcurrency: ReturnType<typeof laneSettingsFromEnv>['laneConcurrency'];
+  /**
+   * NATS servers, stream provisioning, the command lanes this process consumes and their concurrency
+   * (`OPENPAW_NATS_URL`, `OPENPAW_STREAMS_*`, `OPENPAW_LANES`, `OPENPAW_LANE_CONCURRENCY`).
+   */
+  readonly messaging: ServiceMessagingSettings;
   readonly databaseUrl: string;
   readonly poolSize: number;
   readonly video: VideoSettings;
@@ -53,7 +56,7 @@ export function assetsSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Ass
   const e = parsed.data;
   return {
     providerEnv: Object.freeze({ ...env }),
-    laneConcurrency: laneSettingsFromEnv(env).laneConcurrency,
+    messaging: serviceMessagingSettingsFromEnv(env),
     databaseUrl: e.OPENPAW_DATABASE_URL,
     poolSize: e.OPENPAW_ASSETS_POOL_SIZE,
     video: {

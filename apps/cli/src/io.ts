@@ -50,9 +50,10 @@ function stdinPrompter(): Pick<CliIo, 'prompt' | 'close'> {
   };
 }
 
-export function processIo(): CliIo {
+/** The real process's io; `env` is the environment `main.ts` read at start. */
+export function processIo(env: CliEnv): CliIo {
   return {
-    env: process.env,
+    env,
     cwd: process.cwd(),
     stdout: (line) => process.stdout.write(`${line}\n`),
     stderr: (line) => process.stderr.write(`${line}\n`),

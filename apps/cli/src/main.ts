@@ -6,6 +6,7 @@
 import { runCli } from './cli.js';
 import { processIo } from './io.js';
 
-const io = processIo();
+// The environment is read here, once; the CLI takes it from `io.env`.
+const io = processIo(process.env);
 process.exitCode = await runCli(process.argv.slice(2), io);
 io.close();

@@ -54,9 +54,9 @@ export class GatewayModule implements OnModuleInit {
       imports: [
         PlatformModule.forService(GATEWAY_SERVICE),
         // Publishes commands and runs its own consumers (projection, live events); no @OnMessage handlers.
-        ServiceMessagingModule.forService(GATEWAY_SERVICE, { natsUrl: config.natsUrl, provisionCommandsConsumer: false }),
+        ServiceMessagingModule.forService(GATEWAY_SERVICE, { ...config.messaging, natsUrl: config.natsUrl, provisionCommandsConsumer: false }),
         RunsModule.forRoot(config),
-        ArtifactsApiModule,
+        ArtifactsApiModule.forRoot(config.artifactsApi),
         OpsApiModule,
       ],
       controllers: [

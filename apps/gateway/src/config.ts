@@ -1,10 +1,17 @@
 import type { Env } from '@openpaw/providers/blob';
+import { type ServiceMessagingSettings, serviceMessagingSettingsFromEnv } from '@openpaw/platform';
 import { z } from 'zod';
 import { type AdmissionLimits, admissionLimitsFrom } from './admission/admission-limits.js';
+import { type ArtifactsApiConfig, artifactsApiConfigFromEnv } from './artifacts/config.js';
 
 /** The gateway's configuration, from the environment (validated at start). */
 export interface GatewayConfig {
   readonly natsUrl: string;
+  /**
+   * NATS servers, stream provisioning, the command lanes this process consumes and their concurrency
+   * (`OPENPAW_NATS_URL`, `OPENPAW_STREAMS_*`, `OPENPAW_LANES`, `OPENPAW_LANE_CONCURRENCY`).
+   */
+  readonly messaging: ServiceMessagingSettings;
   readonly databaseUrl: string;
   readonly jwt: JwtConfig;
   /** How long `POST /runs/:id/cancel` waits for the coordinator's answer. */
@@ -35,6 +42,8 @@ export interface GatewayConfig {
   readonly docsPublic?: boolean;
   /** Admission control (flow control at the edge): per-tier rate and in-flight limits, global bounds. */
   readonly admission: AdmissionLimits;
+  /** The artifact routes' waits (`OPENPAW_GATEWAY_CHAT_TIMEOUT_MS`, `..._SOURCE_WAIT_MS`, `..._SNAPSHOT_TIMEOUT_MS`). */
+  readonly artifactsApi: ArtifactsApiConfig;
 }
 
 export interface JwtConfig {
@@ -85,6 +94,7 @@ export function gatewayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Gate
   const e = parsed.data;
   return {
     natsUrl: e.OPENPAW_NATS_URL,
+    messaging: serviceMessagingSettingsFromEnv(env),
     databaseUrl: e.OPENPAW_DATABASE_URL,
     jwt: {
       issuer: e.OPENPAW_JWT_ISSUER,
@@ -102,5 +112,6 @@ export function gatewayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Gate
     ...(env['OPENPAW_CONSOLE_DIR'] === undefined ? {} : { consoleDir: env['OPENPAW_CONSOLE_DIR'] }),
     docsPublic: env['OPENPAW_DOCS_PUBLIC'] === 'true',
     admission: admissionLimitsFrom(env['OPENPAW_ADMISSION_JSON']),
+    artifactsApi: artifactsApiConfigFromEnv(env),
   };
 }

@@ -17,7 +17,7 @@ import {
   type Envelope,
 } from '@openpaw/contracts';
 import { JetStreamPublisher } from '@openpaw/messaging';
-import { startService } from '@openpaw/platform';
+import { serviceMessagingSettingsFromEnv, startService } from '@openpaw/platform';
 import { freshDatabase, privateNatsServer, type NatsServerHandle } from '@openpaw/testing';
 import { GatewayModule } from './app.module.js';
 import { signAccessToken } from './auth/tokens.js';
@@ -25,6 +25,7 @@ import type { GatewayConfig } from './config.js';
 import { configureGateway } from './configure.js';
 import { RunProjectionStore } from './projection/run-projection.store.js';
 import { RunSubmitter, type SubmissionRun } from './runs/submit/run-submitter.js';
+import { artifactsApiConfigFromEnv } from './artifacts/config.js';
 
 process.env['LOG_LEVEL'] ??= 'warn';
 
@@ -104,6 +105,8 @@ describe('gateway (real NATS + PostgreSQL)', () => {
     blobDir = await mkdtemp(join(tmpdir(), 'openpaw-gateway-blobs-'));
     config = {
       natsUrl: nats.url,
+      messaging: serviceMessagingSettingsFromEnv({}),
+      artifactsApi: artifactsApiConfigFromEnv({}),
       databaseUrl: await freshDatabase('gateway'),
       jwt: { secret: 'integration-test-secret-of-at-least-32-chars', issuer: 'openpaw', audience: 'openpaw-api' },
       admission: DEFAULT_ADMISSION_LIMITS,

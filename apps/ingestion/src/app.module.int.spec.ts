@@ -14,9 +14,7 @@ process.env['LOG_LEVEL'] ??= 'warn';
 it('boots the ingestion service from env: probes (database included), metrics and its durable commands consumer', async () => {
   const nats = await privateNatsServer();
   const blobDir = await mkdtemp(join(tmpdir(), 'openpaw-ingestion-boot-'));
-  process.env['OPENPAW_NATS_URL'] = nats.url;
-  process.env['OPENPAW_BLOB_DIR'] = blobDir;
-  const settings = ingestionSettingsFromEnv({ OPENPAW_DATABASE_URL: await freshDatabase('ingestion_boot') });
+  const settings = ingestionSettingsFromEnv({ OPENPAW_NATS_URL: nats.url, OPENPAW_BLOB_DIR: blobDir, OPENPAW_DATABASE_URL: await freshDatabase('ingestion_boot') });
   expect(settings.fetch.allowAddressClasses).toEqual([]);
   const { app, url } = await startService({ name: SERVICE_NAME, module: IngestionModule.forRoot(settings), defaultPort: 0, port: 0 });
   try {

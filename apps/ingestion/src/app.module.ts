@@ -39,7 +39,7 @@ export class IngestionModule implements OnModuleInit {
       module: IngestionModule,
       imports: [
         PlatformModule.forService(SERVICE_NAME),
-        ServiceMessagingModule.forService(SERVICE_NAME, { concurrency: settings.concurrency }),
+        ServiceMessagingModule.forService(SERVICE_NAME, { ...settings.messaging, concurrency: settings.concurrency }),
       ],
       providers: [
         { provide: INGESTION_SETTINGS, useValue: settings },

@@ -1,3 +1,4 @@
+import { type ServiceMessagingSettings, serviceMessagingSettingsFromEnv } from '@openpaw/platform';
 import { z } from 'zod';
 import type { AddressClass } from '@openpaw/providers';
 import type { HostResolver } from './domain/safe-fetch.js';
@@ -9,6 +10,11 @@ export interface IngestionSettings {
    * `@openpaw/providers`, each validating its own variables): nothing reads `process.env` later.
    */
   readonly providerEnv: Readonly<Record<string, string | undefined>>;
+  /**
+   * NATS servers, stream provisioning, the command lanes this process consumes and their concurrency
+   * (`OPENPAW_NATS_URL`, `OPENPAW_STREAMS_*`, `OPENPAW_LANES`, `OPENPAW_LANE_CONCURRENCY`).
+   */
+  readonly messaging: ServiceMessagingSettings;
   readonly databaseUrl: string;
   readonly poolSize: number;
   /** NormalizeMedia commands handled at once (each may hold a decoded image in memory). */
@@ -72,6 +78,7 @@ export function ingestionSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): 
   const e = parsed.data;
   return {
     providerEnv: Object.freeze({ ...env }),
+    messaging: serviceMessagingSettingsFromEnv(env),
     databaseUrl: e.OPENPAW_DATABASE_URL,
     poolSize: e.OPENPAW_INGESTION_POOL_SIZE,
     concurrency: e.OPENPAW_INGESTION_CONCURRENCY,

@@ -103,8 +103,8 @@ describe('ingestion service on real NATS and PostgreSQL', () => {
     blobs = store.adapter;
     blobCalls = store.calls;
 
-    process.env['OPENPAW_NATS_URL'] = nats.url;
     const settings = ingestionSettingsFromEnv({
+      OPENPAW_NATS_URL: nats.url,
       OPENPAW_DATABASE_URL: databaseUrl,
       OPENPAW_INGESTION_POOL_SIZE: '2',
       OPENPAW_INGESTION_CONCURRENCY: '2',

@@ -1,6 +1,6 @@
 import { type DynamicModule, Inject, Module, type OnModuleInit, type Provider } from '@nestjs/common';
 import { PAPER_SEARCH_LANE, RESEARCH_LANE } from '@openpaw/contracts';
-import { databaseReadiness, laneSettingsFromEnv, MessageLogContext, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
+import { databaseReadiness, MessageLogContext, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
 import { type Clock, createLlmFromEnv, createScholarlySourcesFromEnv, type LlmClient, type ScholarlySource, systemClock } from '@openpaw/providers';
 import type { DataSource } from 'typeorm';
 import type { ResearchSettings } from './config.js';
@@ -15,8 +15,6 @@ import { ResearchCommandsConsumer } from './messaging/research-commands.consumer
 import { createPaperSearchSkills } from './paper-search/skills/paper-search-skills.js';
 import { databaseProviders, RESEARCH_DATA_SOURCE } from './persistence/database.js';
 import { RESEARCH_CLOCK, RESEARCH_LLM, RESEARCH_SETTINGS, RESEARCH_SKILLS, RESEARCH_SOURCES } from './ports.js';
-import { researchFlowSettingsFromEnv } from './research-flow/config.js';
-import { researchLaneConcurrency } from './research-flow/research-lane-concurrency.js';
 import { type ResearchFlowAdapters, researchFlowProviders } from './research-flow/research-flow.providers.js';
 
 export const SERVICE_NAME = 'research';
@@ -47,11 +45,11 @@ export class ResearchModule implements OnModuleInit {
     const llm: Provider =
       adapters.llm !== undefined
         ? { provide: RESEARCH_LLM, useValue: adapters.llm }
-        : { provide: RESEARCH_LLM, inject: [MessageLogContext], useFactory: (log: MessageLogContext) => createLlmFromEnv(process.env, { logger: log }) };
+        : { provide: RESEARCH_LLM, inject: [MessageLogContext], useFactory: (log: MessageLogContext) => createLlmFromEnv(settings.providerEnv, { logger: log }) };
     const sources: Provider =
       adapters.sources !== undefined
         ? { provide: RESEARCH_SOURCES, useValue: adapters.sources }
-        : { provide: RESEARCH_SOURCES, inject: [MessageLogContext], useFactory: (log: MessageLogContext) => createScholarlySourcesFromEnv(process.env, { logger: log }) };
+        : { provide: RESEARCH_SOURCES, inject: [MessageLogContext], useFactory: (log: MessageLogContext) => createScholarlySourcesFromEnv(settings.providerEnv, { logger: log }) };
     const clock = adapters.clock ?? systemClock;
     return {
       module: ResearchModule,
@@ -62,7 +60,8 @@ export class ResearchModule implements OnModuleInit {
         // model calls that wait on the provider, so the lane takes as many at once as the providers'
         // limits let run (see researchLaneConcurrency). OPENPAW_LANE_CONCURRENCY overrides either.
         ServiceMessagingModule.forService(SERVICE_NAME, {
-          laneConcurrency: { [PAPER_SEARCH_LANE]: settings.paperSearchConcurrency, [RESEARCH_LANE]: researchLaneConcurrency(process.env), ...laneSettingsFromEnv().laneConcurrency },
+          ...settings.messaging,
+          laneConcurrency: { [PAPER_SEARCH_LANE]: settings.paperSearchConcurrency, [RESEARCH_LANE]: settings.researchLaneConcurrency, ...settings.messaging.laneConcurrency },
         }),
       ],
       providers: [
@@ -86,7 +85,7 @@ export class ResearchModule implements OnModuleInit {
         ImportLibraryReferencesHandler,
         ResearchCommandsConsumer,
         // Spec 05: the research flow (legs, synthesis, titles).
-        ...researchFlowProviders(researchFlowSettingsFromEnv(), adapters.researchFlow),
+        ...researchFlowProviders(settings.flow, settings.providerEnv, adapters.researchFlow),
       ],
     };
   }

@@ -1,7 +1,20 @@
+import { type ServiceMessagingSettings, serviceMessagingSettingsFromEnv } from '@openpaw/platform';
 import { z } from 'zod';
+import { type ResearchFlowSettings, researchFlowSettingsFromEnv } from './research-flow/config.js';
+import { researchLaneConcurrency } from './research-flow/research-lane-concurrency.js';
 
 /** The research service's settings, from the environment (validated at start). */
 export interface ResearchSettings {
+  /**
+   * The environment as read once at start, for the provider factories (`create*FromEnv` of
+   * `@openpaw/providers`, each validating its own variables) and the key vault: nothing reads `process.env` later.
+   */
+  readonly providerEnv: Readonly<Record<string, string | undefined>>;
+  /**
+   * NATS servers, stream provisioning, the command lanes this process consumes and their concurrency
+   * (`OPENPAW_NATS_URL`, `OPENPAW_STREAMS_*`, `OPENPAW_LANES`, `OPENPAW_LANE_CONCURRENCY`).
+   */
+  readonly messaging: ServiceMessagingSettings;
   readonly databaseUrl: string;
   readonly poolSize: number;
   /** Works asked of each source per strategy query. */
@@ -16,6 +29,10 @@ export interface ResearchSettings {
   readonly stepDeadlineMs: number;
   /** Paper-search skill commands handled at once (the `papersearch` lane's concurrency). */
   readonly paperSearchConcurrency: number;
+  /** Research legs and syntheses handled at once (the `research` lane's concurrency; see `researchLaneConcurrency`). */
+  readonly researchLaneConcurrency: number;
+  /** Spec 05's research flow (legs, synthesis, titles, shares, webhooks). */
+  readonly flow: ResearchFlowSettings;
 }
 
 export const RESEARCH_SCHEMA = 'research';
@@ -39,6 +56,8 @@ export function researchSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): R
   }
   const e = parsed.data;
   return {
+    providerEnv: Object.freeze({ ...env }),
+    messaging: serviceMessagingSettingsFromEnv(env),
     databaseUrl: e.OPENPAW_DATABASE_URL,
     poolSize: e.OPENPAW_RESEARCH_POOL_SIZE,
     perSourceLimit: e.OPENPAW_RESEARCH_PER_SOURCE_LIMIT,
@@ -47,5 +66,7 @@ export function researchSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): R
     scoreBatchSize: e.OPENPAW_RESEARCH_SCORE_BATCH_SIZE,
     stepDeadlineMs: e.OPENPAW_RESEARCH_STEP_DEADLINE_MS,
     paperSearchConcurrency: e.OPENPAW_RESEARCH_PAPER_SEARCH_CONCURRENCY,
+    researchLaneConcurrency: researchLaneConcurrency(env),
+    flow: researchFlowSettingsFromEnv(env),
   };
 }

@@ -34,7 +34,7 @@ import { type RunningService, startService } from '@openpaw/platform';
 import { createLlmFromEnv, OpenAlexSource, SemanticScholarSource } from '@openpaw/providers';
 import { freshDatabase, privateNatsServer, waitFor } from '@openpaw/testing';
 import { ResearchModule, SERVICE_NAME } from './app.module.js';
-import type { ResearchSettings } from './config.js';
+import { type ResearchSettings, researchSettingsFromEnv } from './config.js';
 
 process.env['LOG_LEVEL'] ??= 'warn';
 
@@ -93,8 +93,8 @@ describe('research service: the paper-search commands on real NATS and PostgreSQ
   beforeAll(async () => {
     nats = await privateNatsServer();
     openalex = await startOpenAlexServer();
-    process.env['OPENPAW_NATS_URL'] = nats.url;
     const settings: ResearchSettings = {
+      ...researchSettingsFromEnv({ OPENPAW_NATS_URL: nats.url }),
       databaseUrl: await freshDatabase('research_service'),
       poolSize: 4,
       perSourceLimit: 10,

@@ -10,8 +10,7 @@ process.env['LOG_LEVEL'] ??= 'warn';
 
 it('boots the retrieval service from env: probes (database included), metrics and its durable commands consumer', async () => {
   const nats = await privateNatsServer();
-  process.env['OPENPAW_NATS_URL'] = nats.url;
-  const settings = retrievalSettingsFromEnv({ OPENPAW_DATABASE_URL: await freshDatabase('retrieval_boot') });
+  const settings = retrievalSettingsFromEnv({ OPENPAW_NATS_URL: nats.url, OPENPAW_DATABASE_URL: await freshDatabase('retrieval_boot') });
   expect(settings.vectors).toEqual({ backend: 'embedded' });
   const { app, url } = await startService({ name: SERVICE_NAME, module: RetrievalModule.forRoot(settings), defaultPort: 0, port: 0 });
   try {

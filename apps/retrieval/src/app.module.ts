@@ -40,7 +40,7 @@ export class RetrievalModule implements OnModuleInit {
       module: RetrievalModule,
       imports: [
         PlatformModule.forService(SERVICE_NAME),
-        ServiceMessagingModule.forService(SERVICE_NAME, { concurrency: settings.concurrency }),
+        ServiceMessagingModule.forService(SERVICE_NAME, { ...settings.messaging, concurrency: settings.concurrency }),
       ],
       providers: [
         { provide: RETRIEVAL_SETTINGS, useValue: settings },

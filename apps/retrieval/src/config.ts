@@ -1,3 +1,4 @@
+import { type ServiceMessagingSettings, serviceMessagingSettingsFromEnv } from '@openpaw/platform';
 import { z } from 'zod';
 
 /** Where vectors live: Qdrant when `OPENPAW_QDRANT_URL` is set, else the embedded index (PostgreSQL + memory). */
@@ -12,6 +13,11 @@ export interface RetrievalSettings {
    * `@openpaw/providers`, each validating its own variables): nothing reads `process.env` later.
    */
   readonly providerEnv: Readonly<Record<string, string | undefined>>;
+  /**
+   * NATS servers, stream provisioning, the command lanes this process consumes and their concurrency
+   * (`OPENPAW_NATS_URL`, `OPENPAW_STREAMS_*`, `OPENPAW_LANES`, `OPENPAW_LANE_CONCURRENCY`).
+   */
+  readonly messaging: ServiceMessagingSettings;
   readonly databaseUrl: string;
   readonly poolSize: number;
   /** Commands handled at once. */
@@ -48,6 +54,7 @@ export function retrievalSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): 
   const apiKey = e.OPENPAW_QDRANT_API_KEY === undefined || e.OPENPAW_QDRANT_API_KEY === '' ? undefined : e.OPENPAW_QDRANT_API_KEY;
   return {
     providerEnv: Object.freeze({ ...env }),
+    messaging: serviceMessagingSettingsFromEnv(env),
     databaseUrl: e.OPENPAW_DATABASE_URL,
     poolSize: e.OPENPAW_RETRIEVAL_POOL_SIZE,
     concurrency: e.OPENPAW_RETRIEVAL_CONCURRENCY,

@@ -26,8 +26,7 @@ it('keeps vectors in Qdrant when OPENPAW_QDRANT_URL is set: collection created, 
   const databaseUrl = await freshDatabase('retrieval_qdrant');
   try {
     const qdrantUrl = await qdrant.start();
-    process.env['OPENPAW_NATS_URL'] = nats.url;
-    const settings = retrievalSettingsFromEnv({ OPENPAW_DATABASE_URL: databaseUrl, OPENPAW_QDRANT_URL: qdrantUrl, OPENPAW_QDRANT_COLLECTION: 'problems_test' });
+    const settings = retrievalSettingsFromEnv({ OPENPAW_NATS_URL: nats.url, OPENPAW_DATABASE_URL: databaseUrl, OPENPAW_QDRANT_URL: qdrantUrl, OPENPAW_QDRANT_COLLECTION: 'problems_test' });
     service = await startService({ name: SERVICE_NAME, module: RetrievalModule.forRoot(settings), defaultPort: 0, port: 0 });
     expect(qdrant.collections.get('problems_test')?.size).toBe(384);
 

@@ -73,9 +73,8 @@ describe('retrieval service on real NATS and PostgreSQL', () => {
   beforeAll(async () => {
     nats = await privateNatsServer();
     const databaseUrl = await freshDatabase('retrieval_service');
-    process.env['OPENPAW_NATS_URL'] = nats.url;
     // The embedder from env: none set, so the local hashed n-gram embedder (384 dimensions), as in a default deployment.
-    settings = retrievalSettingsFromEnv({ OPENPAW_DATABASE_URL: databaseUrl, OPENPAW_RETRIEVAL_POOL_SIZE: '2' });
+    settings = retrievalSettingsFromEnv({ OPENPAW_NATS_URL: nats.url, OPENPAW_DATABASE_URL: databaseUrl, OPENPAW_RETRIEVAL_POOL_SIZE: '2' });
     service = await start();
     nc = await connectNats({ servers: nats.url, name: 'retrieval-int-spec' });
     jsm = await jetstreamManager(nc);

@@ -34,7 +34,7 @@ export class SolveModule implements OnModuleInit {
     const blobs = adapterProvider(SOLVE_BLOBS, adapters.blobs, (log) => createBlobStoreFromEnv(settings.providerEnv, { logger: log }));
     return {
       module: SolveModule,
-      imports: [PlatformModule.forService(SERVICE_NAME), ServiceMessagingModule.forService(SERVICE_NAME)],
+      imports: [PlatformModule.forService(SERVICE_NAME), ServiceMessagingModule.forService(SERVICE_NAME, { ...settings.messaging })],
       providers: [{ provide: SOLVE_SETTINGS, useValue: settings }, llm, blobs, ...databaseProviders, GenerateSolutionHandler, SolveCommandsConsumer],
     };
   }

@@ -1,3 +1,4 @@
+import { type ServiceMessagingSettings, serviceMessagingSettingsFromEnv } from '@openpaw/platform';
 import { z } from 'zod';
 
 /** The solve service's settings, from the environment (validated at start). */
@@ -7,6 +8,11 @@ export interface SolveSettings {
    * `@openpaw/providers`, each validating its own variables): nothing reads `process.env` later.
    */
   readonly providerEnv: Readonly<Record<string, string | undefined>>;
+  /**
+   * NATS servers, stream provisioning, the command lanes this process consumes and their concurrency
+   * (`OPENPAW_NATS_URL`, `OPENPAW_STREAMS_*`, `OPENPAW_LANES`, `OPENPAW_LANE_CONCURRENCY`).
+   */
+  readonly messaging: ServiceMessagingSettings;
   readonly databaseUrl: string;
   readonly poolSize: number;
   /** Output token limit of the solve call (also what the cost cap reserves per call). */
@@ -50,6 +56,7 @@ export function solveSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Solv
   const e = parsed.data;
   return {
     providerEnv: Object.freeze({ ...env }),
+    messaging: serviceMessagingSettingsFromEnv(env),
     databaseUrl: e.OPENPAW_DATABASE_URL,
     poolSize: e.OPENPAW_SOLVE_POOL_SIZE,
     maxTokens: e.OPENPAW_SOLVE_MAX_TOKENS,

@@ -13,7 +13,7 @@ import {
   STREAMS,
 } from '@openpaw/contracts';
 import { connectNats, JetStreamPublisher, provisionStreams } from '@openpaw/messaging';
-import { type RunningService, startService } from '@openpaw/platform';
+import { type RunningService, serviceMessagingSettingsFromEnv, startService } from '@openpaw/platform';
 import { type BlobStore, createBlobStoreFromEnv, createLlmFromEnv, type LlmClient } from '@openpaw/providers';
 import { counting, freshDatabase, privateNatsServer, waitFor } from '@openpaw/testing';
 import pg from 'pg';
@@ -83,8 +83,7 @@ describe('solve service on real NATS and PostgreSQL', () => {
     llmCalls = llm.calls;
     blobCalls = store.calls;
 
-    process.env['OPENPAW_NATS_URL'] = nats.url;
-    const settings: SolveSettings = { providerEnv: env, databaseUrl, poolSize: 4, maxTokens: 1500, llmTimeoutMs: 10_000, deadlineMs: 30_000, claimLeaseMs: 60_000, mathsEngine: 'check' };
+    const settings: SolveSettings = { providerEnv: env, messaging: serviceMessagingSettingsFromEnv({ OPENPAW_NATS_URL: nats.url }), databaseUrl, poolSize: 4, maxTokens: 1500, llmTimeoutMs: 10_000, deadlineMs: 30_000, claimLeaseMs: 60_000, mathsEngine: 'check' };
     // 'check': the models answer and the maths engine checks them (this suite is about the model path;
     // the engine-first path is covered by the handler's unit tests and the gateway e2e).
     service = await startService({ name: SERVICE_NAME, module: SolveModule.forRoot(settings, { llm: llm.adapter, blobs }), defaultPort: 0, port: 0 });

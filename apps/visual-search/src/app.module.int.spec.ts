@@ -15,6 +15,7 @@ import { type RunningService, startService } from '@openpaw/platform';
 import { demoPairs, generateVisualWorld } from '@openpaw/providers';
 import { privateNatsServer, waitFor } from '@openpaw/testing';
 import { SERVICE_NAME, VisualSearchModule } from './app.module.js';
+import { visualSearchSettingsFromEnv } from './config.js';
 
 process.env['LOG_LEVEL'] ??= 'warn';
 
@@ -32,9 +33,8 @@ describe('visual-search service: its commands on the `visual` lane of a real nat
 
   beforeAll(async () => {
     nats = await privateNatsServer();
-    process.env['OPENPAW_NATS_URL'] = nats.url;
-    process.env['OPENPAW_VISUAL_WORLD_SEED'] = String(WORLD_SEED);
-    service = await startService({ name: SERVICE_NAME, module: VisualSearchModule.forRoot(), defaultPort: 0, port: 0 });
+    const settings = visualSearchSettingsFromEnv({ OPENPAW_NATS_URL: nats.url, OPENPAW_VISUAL_WORLD_SEED: String(WORLD_SEED) });
+    service = await startService({ name: SERVICE_NAME, module: VisualSearchModule.forRoot(settings), defaultPort: 0, port: 0 });
     nc = await connectNats({ servers: nats.url, name: 'visual-search-int-spec' });
     await provisionStreams(await jetstreamManager(nc));
     publisher = new JetStreamPublisher(jetstream(nc));

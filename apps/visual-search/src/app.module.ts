@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { NATS_CONNECTION } from '@openpaw/messaging';
 import { MessageLogContext, PlatformModule, ServiceMessagingModule } from '@openpaw/platform';
+import type { VisualSearchSettings } from './config.js';
 import { createVisualSearchHandlers, VISUAL_SEARCH_HANDLERS, type VisualSearchHandlers } from './composition.js';
 import { VisualSearchCommandsConsumer } from './messaging/visual-search-commands.consumer.js';
 
@@ -10,19 +11,19 @@ export const SERVICE_NAME = 'visual-search';
 /**
  * The visual-search service: answers `VerifyEdge`, `DiscoverCandidates` and `SelectNextExpansion`, all on
  * the `visual` lane (durable `svc-visual-search-visual`): fan-out work of seconds per command that never
- * queues ahead of a critical step. Providers from env (`createVisualSearchHandlers`: the local world by
- * default), run memory and the evidence cache in JetStream KV buckets with TTL.
+ * queues ahead of a critical step. Providers from the settings' `providerEnv` (`createVisualSearchHandlers`:
+ * the local world by default), run memory and the evidence cache in JetStream KV buckets with TTL.
  */
 @Module({})
 export class VisualSearchModule {
-  /** `handlers`: what a test (or an embedding process) supplies instead of the ones built from env. */
-  static forRoot(handlers?: VisualSearchHandlers): DynamicModule {
+  /** `handlers`: what a test (or an embedding process) supplies instead of the ones built from the settings. */
+  static forRoot(settings: VisualSearchSettings, handlers?: VisualSearchHandlers): DynamicModule {
     return {
       module: VisualSearchModule,
       imports: [
         PlatformModule.forService(SERVICE_NAME),
         // No critical-lane commands: the critical durable (`svc-visual-search`) would only collect them unread.
-        ServiceMessagingModule.forService(SERVICE_NAME, { provisionCommandsConsumer: false }),
+        ServiceMessagingModule.forService(SERVICE_NAME, { ...settings.messaging, provisionCommandsConsumer: false }),
       ],
       providers: [
         handlers !== undefined
@@ -30,7 +31,7 @@ export class VisualSearchModule {
           : {
               provide: VISUAL_SEARCH_HANDLERS,
               inject: [NATS_CONNECTION, MessageLogContext],
-              useFactory: (nc: NatsConnection, log: MessageLogContext) => createVisualSearchHandlers(nc, process.env, { logger: log }),
+              useFactory: (nc: NatsConnection, log: MessageLogContext) => createVisualSearchHandlers(nc, settings, { logger: log }),
             },
         VisualSearchCommandsConsumer,
       ],

@@ -4,13 +4,14 @@ import { connect } from '@nats-io/transport-node';
 import { demoPairs } from '@openpaw/providers';
 import { privateNatsServer } from '@openpaw/testing';
 import { createVisualSearchHandlers } from './composition.js';
+import { visualSearchSettingsFromEnv } from './config.js';
 import { directEdgeQueries, discoveryQueries } from './domain/queries.js';
 
 it('runs the visual-search steps of a local-world chain with run memory and evidence cache in JetStream KV', async () => {
   const nats = await privateNatsServer();
   const nc = await connect({ servers: nats.url });
   try {
-    const handlers = await createVisualSearchHandlers(nc, {});
+    const handlers = await createVisualSearchHandlers(nc, visualSearchSettingsFromEnv({}));
     const world = handlers.world!;
     const { threeHop, noPath } = demoPairs(world);
     const [a, b] = threeHop.map((i) => world.people[i]!);

@@ -1,10 +1,10 @@
 import type { NatsConnection } from '@nats-io/nats-core';
-import { createLlmFromEnv, createVisualProvidersFromEnv, demoPairs, type Env, type ProviderLogger, type VisualWorld } from '@openpaw/providers';
+import { createLlmFromEnv, createVisualProvidersFromEnv, demoPairs, type ProviderLogger, type VisualWorld } from '@openpaw/providers';
+import type { VisualSearchSettings } from './config.js';
 import { DiscoverCandidatesHandler } from './handlers/discover-candidates/discover-candidates.handler.js';
 import { SelectNextExpansionHandler } from './handlers/select-next-expansion/select-next-expansion.handler.js';
 import { VerifyEdgeHandler } from './handlers/verify-edge/verify-edge.handler.js';
 import { KvEvidenceCache } from './memory/kv-evidence-cache.js';
-import { DEFAULT_EVIDENCE_CACHE_TTL_MS, DEFAULT_RUN_MEMORY_TTL_MS } from './memory/kv-keys.js';
 import { KvRunMemory } from './memory/kv-run-memory.js';
 
 /** Injection token of the service's handlers (built by `createVisualSearchHandlers`). */
@@ -25,24 +25,21 @@ function logDemoPairs(world: VisualWorld, logger: ProviderLogger | undefined): v
   logger?.info({ localWorldDemo: { threeHop: names(threeHop), noPath: names(noPath) } }, `LOCAL visual world (seed ${world.seed}): pairs for a 3-hop chain and for no path`);
 }
 
-function positiveMs(env: Env, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer (milliseconds), got "${raw}"`);
-  return value;
-}
-
 /**
- * The service's handlers with their real ports, from env: image search, recognition and the image
- * fetcher (`createVisualProvidersFromEnv`: local world by default), the LLM (`createLlmFromEnv`), run
- * memory and the evidence cache in JetStream KV (`OPENPAW_VISUAL_RUN_TTL_MS`, default 30 min;
- * `OPENPAW_VISUAL_EVIDENCE_TTL_MS`, default 24 h). The JetStream consumer calls these handlers.
+ * The service's handlers with their real ports, from its settings: image search, recognition and the
+ * image fetcher (`createVisualProvidersFromEnv` on `providerEnv`: local world by default), the LLM
+ * (`createLlmFromEnv`), run memory and the evidence cache in JetStream KV with the settings' TTLs.
+ * The JetStream consumer calls these handlers.
  */
-export async function createVisualSearchHandlers(nc: NatsConnection, env: Env, options: { readonly logger?: ProviderLogger } = {}): Promise<VisualSearchHandlers> {
+export async function createVisualSearchHandlers(
+  nc: NatsConnection,
+  settings: Pick<VisualSearchSettings, 'providerEnv' | 'runMemoryTtlMs' | 'evidenceCacheTtlMs'>,
+  options: { readonly logger?: ProviderLogger } = {},
+): Promise<VisualSearchHandlers> {
+  const env = settings.providerEnv;
   const providers = createVisualProvidersFromEnv(env, options);
-  const memory = await KvRunMemory.open(nc, { ttlMs: positiveMs(env, 'OPENPAW_VISUAL_RUN_TTL_MS', DEFAULT_RUN_MEMORY_TTL_MS) });
-  const cache = await KvEvidenceCache.open(nc, { ttlMs: positiveMs(env, 'OPENPAW_VISUAL_EVIDENCE_TTL_MS', DEFAULT_EVIDENCE_CACHE_TTL_MS) });
+  const memory = await KvRunMemory.open(nc, { ttlMs: settings.runMemoryTtlMs });
+  const cache = await KvEvidenceCache.open(nc, { ttlMs: settings.evidenceCacheTtlMs });
   if (providers.world !== undefined) logDemoPairs(providers.world, options.logger);
   const steps = { search: providers.imageSearch, fetcher: providers.imageFetcher, recognizer: providers.recognizer, memory, cache };
   return {

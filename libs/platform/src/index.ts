@@ -28,7 +28,15 @@ export {
   withTraceparent,
   type TracingOptions,
 } from './tracing.js';
-export { DEFAULT_NATS_URL, laneSettingsFromEnv, natsUrlFromEnv, ServiceMessagingModule, type ServiceMessagingOptions } from './messaging.js';
+export { ServiceMessagingModule, type ServiceMessagingOptions } from './messaging.js';
+export {
+  DEFAULT_NATS_URL,
+  type LaneSettings,
+  laneSettingsFromEnv,
+  natsUrlFromEnv,
+  type ServiceMessagingSettings,
+  serviceMessagingSettingsFromEnv,
+} from './messaging-settings.js';
 export { parseJsonSetting, validSetting } from './json-setting.js';
 export { httpServerSpans } from './http-spans.js';
 export { InternalHttpServer, internalPortFromEnv, type InternalResponse } from './internal-server.js';

@@ -12,47 +12,18 @@ import {
   NATS_CONNECTION,
   serviceCommandsDurable,
   serviceCommandsFilter,
-  streamProvisionFromEnv,
 } from '@openpaw/messaging';
 import { ReadinessRegistry } from './health.js';
 import { MessageLogContext } from './logging.js';
 import { MetricsMessagingObserver } from './messaging-observer.js';
 import { PlatformMetrics } from './metrics.js';
 
-export const DEFAULT_NATS_URL = 'nats://127.0.0.1:4222';
-
-/** `OPENPAW_NATS_URL` (comma-separated for several servers), default `nats://127.0.0.1:4222`. */
-export function natsUrlFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
-  const raw = env['OPENPAW_NATS_URL'];
-  if (raw === undefined || raw.trim() === '') return [DEFAULT_NATS_URL];
-  return raw
-    .split(',')
-    .map((url) => url.trim())
-    .filter((url) => url !== '');
-}
-
 /**
- * The process's role (flow control): `OPENPAW_LANES` names the command lanes it consumes
- * (comma-separated, e.g. `video` for a video worker; unset: every lane of the service), and
- * `OPENPAW_LANE_CONCURRENCY` the handlers in flight per lane (`critical=8,video=1`).
+ * What the service's messaging runs with; the environment's part (`natsUrl`, `streams`, `lanes`,
+ * `laneConcurrency`) comes from the service's settings (`serviceMessagingSettingsFromEnv`, read once at start).
  */
-export function laneSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Pick<MessagingModuleOptions, 'lanes' | 'laneConcurrency'> {
-  const lanesRaw = env['OPENPAW_LANES']?.trim();
-  const lanes = lanesRaw === undefined || lanesRaw === '' || lanesRaw === 'all' ? undefined : lanesRaw.split(',').map((l) => l.trim()).filter((l) => l !== '');
-  const concurrencyRaw = env['OPENPAW_LANE_CONCURRENCY']?.trim();
-  const laneConcurrency: Record<string, number> = {};
-  for (const pair of concurrencyRaw === undefined || concurrencyRaw === '' ? [] : concurrencyRaw.split(',')) {
-    const [lane, value] = pair.split('=').map((part) => part.trim());
-    const n = Number(value);
-    if (lane === undefined || lane === '' || !Number.isInteger(n) || n < 1) {
-      throw new Error(`OPENPAW_LANE_CONCURRENCY: "${pair}" is not <lane>=<positive integer>`);
-    }
-    laneConcurrency[lane] = n;
-  }
-  return { ...(lanes === undefined ? {} : { lanes }), ...(Object.keys(laneConcurrency).length === 0 ? {} : { laneConcurrency }) };
-}
-
-export type ServiceMessagingOptions = Partial<Omit<MessagingModuleOptions, 'service'>> & {
+export type ServiceMessagingOptions = Partial<Omit<MessagingModuleOptions, 'service' | 'natsUrl'>> & {
+  readonly natsUrl: MessagingModuleOptions['natsUrl'];
   /**
    * Create the service's durable commands consumer (`svc-<service>`) at start even when it has no
    * `@OnMessage` handlers yet, so commands sent to it wait in the stream until handlers exist.
@@ -76,7 +47,8 @@ const COMMANDS_CONSUMER_PLAN = Symbol('openpaw.platform.commandsConsumerPlan');
 /**
  * `MessagingModule` for a service, wired to the platform: messages handled and dead-lettered feed
  * the shared metrics, messaging logs through the service's pino logger, and NATS connectivity is a
- * readiness check (`nats`). Import it next to `PlatformModule.forService(name)`.
+ * readiness check (`nats`). Import it next to `PlatformModule.forService(name)`, with the messaging
+ * settings the service's config read at start (`{ ...settings.messaging }`): it reads no environment.
  */
 @Module({})
 export class ServiceMessagingModule implements OnModuleInit, OnApplicationBootstrap {
@@ -89,9 +61,8 @@ export class ServiceMessagingModule implements OnModuleInit, OnApplicationBootst
     @Inject(COMMANDS_CONSUMER_PLAN) private readonly commandsConsumer: CommandsConsumerPlan,
   ) {}
 
-  static forService(service: string, serviceOptions: ServiceMessagingOptions = {}): DynamicModule {
-    const { provisionCommandsConsumer, ...explicit } = serviceOptions;
-    const options: Partial<Omit<MessagingModuleOptions, 'service'>> = { ...laneSettingsFromEnv(), ...explicit };
+  static forService(service: string, serviceOptions: ServiceMessagingOptions): DynamicModule {
+    const { provisionCommandsConsumer, ...options } = serviceOptions;
     const runsCritical = options.lanes === undefined || options.lanes.includes(CRITICAL_LANE);
     return {
       module: ServiceMessagingModule,
@@ -112,8 +83,6 @@ export class ServiceMessagingModule implements OnModuleInit, OnApplicationBootst
         MessagingModule.forRootAsync({
           inject: [MetricsMessagingObserver, MessageLogContext],
           useFactory: (observer: MetricsMessagingObserver, logger: MessageLogContext): MessagingModuleOptions => ({
-            natsUrl: natsUrlFromEnv(),
-            streams: streamProvisionFromEnv(),
             observer,
             logger,
             ...options,

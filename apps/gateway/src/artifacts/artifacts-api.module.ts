@@ -1,7 +1,7 @@
-import { Module } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { AnswerChatHandler } from './chat/answer-chat.handler.js';
 import { ChatController } from './chat/chat.controller.js';
-import { ARTIFACTS_API_CONFIG, artifactsApiConfigFromEnv } from './config.js';
+import { ARTIFACTS_API_CONFIG, type ArtifactsApiConfig } from './config.js';
 import { CreateArtifactJobHandler } from './jobs/create-artifact-job.handler.js';
 import { SnapshotCapture } from './jobs/snapshot-capture.js';
 import { ArtifactReplies } from './replies/artifact-replies.js';
@@ -14,16 +14,22 @@ import { SourceUploadInterceptor } from './sources/source-upload.interceptor.js'
  * `GET /ai/artifact/:id`, and notebook sources (`POST /notebooks/:id/sources`, `PUT .../:sourceId`).
  * Imported by `GatewayModule`; builds on `RunsModule` (run submission, projection, config, blobs).
  */
-@Module({
-  controllers: [ChatController, SourcesController],
-  providers: [
-    { provide: ARTIFACTS_API_CONFIG, useFactory: () => artifactsApiConfigFromEnv() },
-    ArtifactReplies,
-    CreateArtifactJobHandler,
-    SnapshotCapture,
-    AnswerChatHandler,
-    AddSourceHandler,
-    SourceUploadInterceptor,
-  ],
-})
-export class ArtifactsApiModule {}
+@Module({})
+export class ArtifactsApiModule {
+  /** `config`: the gateway's `artifactsApi` settings, read once at start. */
+  static forRoot(config: ArtifactsApiConfig): DynamicModule {
+    return {
+      module: ArtifactsApiModule,
+      controllers: [ChatController, SourcesController],
+      providers: [
+        { provide: ARTIFACTS_API_CONFIG, useValue: config },
+        ArtifactReplies,
+        CreateArtifactJobHandler,
+        SnapshotCapture,
+        AnswerChatHandler,
+        AddSourceHandler,
+        SourceUploadInterceptor,
+      ],
+    };
+  }
+}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The artifact routes' settings, from the environment (validated when the module starts). */
+/** The artifact routes' settings, from the environment (validated at start, part of the gateway's `GatewayConfig`). */
 export interface ArtifactsApiConfig {
   /** How long `POST /ai/chat` waits for the artifacts service's answer to a chat message. */
   readonly chatTimeoutMs: number;
@@ -18,7 +18,8 @@ const envSchema = z.object({
   OPENPAW_GATEWAY_SNAPSHOT_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
 });
 
-export function artifactsApiConfigFromEnv(env: NodeJS.ProcessEnv = process.env): ArtifactsApiConfig {
+/** Reads the artifact routes' settings (`gatewayConfigFromEnv` calls it); throws naming every invalid variable. */
+export function artifactsApiConfigFromEnv(env: Readonly<Record<string, string | undefined>>): ArtifactsApiConfig {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     throw new Error(`invalid gateway configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);

@@ -7,7 +7,7 @@ import { headers, type NatsConnection } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
 import { createEnvelope, defineCommand, STREAMS } from '@openpaw/contracts';
 import { DLQ_HEADERS, ensureConsumer, startConsumer, type ConsumerHandle } from '@openpaw/messaging';
-import { startService } from '@openpaw/platform';
+import { serviceMessagingSettingsFromEnv, startService } from '@openpaw/platform';
 import { freshDatabase, privateNatsServer, type NatsServerHandle } from '@openpaw/testing';
 import { z } from 'zod';
 import { DEFAULT_ADMISSION_LIMITS } from '../admission/admission-limits.js';
@@ -15,6 +15,7 @@ import { GatewayModule } from '../app.module.js';
 import { signAccessToken } from '../auth/tokens.js';
 import type { GatewayConfig } from '../config.js';
 import { configureGateway } from '../configure.js';
+import { artifactsApiConfigFromEnv } from '../artifacts/config.js';
 
 process.env['LOG_LEVEL'] ??= 'warn';
 
@@ -47,6 +48,8 @@ describe('the operations API (real NATS + PostgreSQL)', () => {
     blobDir = await mkdtemp(join(tmpdir(), 'openpaw-ops-blobs-'));
     const config: GatewayConfig = {
       natsUrl: nats.url,
+      messaging: serviceMessagingSettingsFromEnv({}),
+      artifactsApi: artifactsApiConfigFromEnv({}),
       databaseUrl: await freshDatabase('gateway_ops'),
       jwt: { secret: 'integration-test-secret-of-at-least-32-chars', issuer: 'openpaw', audience: 'openpaw-api' },
       admission: DEFAULT_ADMISSION_LIMITS,

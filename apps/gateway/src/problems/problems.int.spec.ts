@@ -20,7 +20,7 @@ import {
   VideoRendered,
 } from '@openpaw/contracts';
 import { JetStreamPublisher } from '@openpaw/messaging';
-import { startService } from '@openpaw/platform';
+import { serviceMessagingSettingsFromEnv, startService } from '@openpaw/platform';
 import { LocalFsBlobStore } from '@openpaw/providers/blob';
 import { freshDatabase, privateNatsServer, type NatsServerHandle } from '@openpaw/testing';
 import sharp from 'sharp';
@@ -31,6 +31,7 @@ import type { GatewayConfig } from '../config.js';
 import { configureGateway } from '../configure.js';
 import { contentDigestOf } from './submit-problem/idempotency-key.js';
 import { RETRIEVE_OR_GENERATE } from './workflow-result.js';
+import { artifactsApiConfigFromEnv } from '../artifacts/config.js';
 
 process.env['LOG_LEVEL'] ??= 'warn';
 
@@ -236,6 +237,8 @@ describe('problems and assets (real NATS + PostgreSQL, fake coordinator)', () =>
     blobDir = await mkdtemp(join(tmpdir(), 'openpaw-problems-blobs-'));
     config = {
       natsUrl: nats.url,
+      messaging: serviceMessagingSettingsFromEnv({}),
+      artifactsApi: artifactsApiConfigFromEnv({}),
       databaseUrl: await freshDatabase('gateway_problems'),
       jwt: { secret: 'integration-test-secret-of-at-least-32-chars', issuer: 'openpaw', audience: 'openpaw-api' },
       // Generous for the free and pro users of these tests; the enterprise tier is squeezed so one

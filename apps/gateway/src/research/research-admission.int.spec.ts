@@ -5,13 +5,14 @@ import { connect } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
 import { parseEnvelope, RESEARCH_WORKFLOW, RunStateChanged, StartRun } from '@openpaw/contracts';
 import { JetStreamPublisher } from '@openpaw/messaging';
-import { startService } from '@openpaw/platform';
+import { serviceMessagingSettingsFromEnv, startService } from '@openpaw/platform';
 import { freshDatabase, privateNatsServer, type NatsServerHandle } from '@openpaw/testing';
 import { DEFAULT_ADMISSION_LIMITS } from '../admission/admission-limits.js';
 import { GatewayModule } from '../app.module.js';
 import { signAccessToken } from '../auth/tokens.js';
 import type { GatewayConfig } from '../config.js';
 import { configureGateway } from '../configure.js';
+import { artifactsApiConfigFromEnv } from '../artifacts/config.js';
 
 process.env['LOG_LEVEL'] ??= 'warn';
 
@@ -29,6 +30,8 @@ describe('POST /research admission control', () => {
     nats = await privateNatsServer();
     config = {
       natsUrl: nats.url,
+      messaging: serviceMessagingSettingsFromEnv({}),
+      artifactsApi: artifactsApiConfigFromEnv({}),
       databaseUrl: await freshDatabase('gateway_research_admission'),
       jwt: { secret: 'integration-test-secret-of-at-least-32-chars', issuer: 'openpaw', audience: 'openpaw-api' },
       // The enterprise tier is squeezed on rate, the pro tier on runs in flight (one).

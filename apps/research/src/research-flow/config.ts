@@ -56,8 +56,8 @@ const envSchema = z.object({
   OPENPAW_RESEARCH_WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
 });
 
-/** Reads the settings; throws naming every invalid variable. */
-export function researchFlowSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): ResearchFlowSettings {
+/** Reads the settings (the research service's `researchSettingsFromEnv` calls it); throws naming every invalid variable. */
+export function researchFlowSettingsFromEnv(env: Readonly<Record<string, string | undefined>>): ResearchFlowSettings {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) throw new Error(`invalid research flow configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   const e = parsed.data;

@@ -47,20 +47,21 @@ export interface ResearchFlowAdapters {
  * The research flow's providers for the research service's module (spec 05): the consumer of its
  * three commands, their handlers, the kept replies (schema `research`), the key opener
  * (`OPENPAW_KEY_ENCRYPTION_KEY`, the same key the gateway seals with), the share store and the
- * cancellation of in-flight legs. Uses the service's LLM client (`RESEARCH_LLM`).
+ * cancellation of in-flight legs. Uses the service's LLM client (`RESEARCH_LLM`). `providerEnv`: the
+ * environment as the service's settings read it at start (the key vault and the blob store are built from it).
  */
-export function researchFlowProviders(settings: ResearchFlowSettings, adapters: ResearchFlowAdapters = {}): Provider[] {
+export function researchFlowProviders(settings: ResearchFlowSettings, providerEnv: Readonly<Record<string, string | undefined>>, adapters: ResearchFlowAdapters = {}): Provider[] {
   return [
     { provide: FLOW_SETTINGS, useValue: settings },
     {
       provide: FLOW_KEYS,
-      useFactory: (): KeyOpener => adapters.keys ?? keyOpenerFromEnv(process.env),
+      useFactory: (): KeyOpener => adapters.keys ?? keyOpenerFromEnv(providerEnv),
     },
     {
       provide: FLOW_BLOBS,
       inject: [MessageLogContext],
       useFactory: async (log: MessageLogContext): Promise<BlobStore | null> =>
-        adapters.blobs !== undefined ? adapters.blobs : settings.shareTtlSeconds === 0 ? null : createBlobStoreFromEnv(process.env, { logger: log }),
+        adapters.blobs !== undefined ? adapters.blobs : settings.shareTtlSeconds === 0 ? null : createBlobStoreFromEnv(providerEnv, { logger: log }),
     },
     { provide: FLOW_REPLIES, inject: [RESEARCH_DATA_SOURCE], useFactory: (dataSource: DataSource) => new PgKeptReplyStore(dataSource, RESEARCH_SCHEMA) },
     { provide: FLOW_CANCELLATIONS, useValue: new LegCancellations() },
@@ -73,7 +74,7 @@ export function researchFlowProviders(settings: ResearchFlowSettings, adapters: 
     ResearchEndedSubscription,
     // Users' webhooks.
     { provide: FLOW_WEBHOOKS, inject: [RESEARCH_DATA_SOURCE], useFactory: (dataSource: DataSource) => new PgWebhookStore(dataSource) },
-    { provide: FLOW_WEBHOOK_SECRETS, useFactory: (): WebhookSecretOpener => webhookSecretOpenerFromEnv(process.env) },
+    { provide: FLOW_WEBHOOK_SECRETS, useFactory: (): WebhookSecretOpener => webhookSecretOpenerFromEnv(providerEnv) },
     { provide: FLOW_WEBHOOK_SENDER, useValue: new WebhookSender(settings.webhook) },
     SetResearchWebhookHandler,
     DeliverResearchWebhookHandler,
@@ -83,7 +84,7 @@ export function researchFlowProviders(settings: ResearchFlowSettings, adapters: 
 }
 
 /** Opens webhook secrets with `OPENPAW_KEY_ENCRYPTION_KEY`; without it, no delivery can be signed (each is dead-lettered saying so). */
-export function webhookSecretOpenerFromEnv(env: NodeJS.ProcessEnv): WebhookSecretOpener {
+export function webhookSecretOpenerFromEnv(env: Readonly<Record<string, string | undefined>>): WebhookSecretOpener {
   try {
     const sealer = SecretSealer.fromEnv(env);
     return { open: (userId, sealed) => sealer.open(RESEARCH_WEBHOOK_SECRET_PURPOSE, userId, sealed) };
@@ -101,7 +102,7 @@ export function webhookSecretOpenerFromEnv(env: NodeJS.ProcessEnv): WebhookSecre
  * The vault that opens sealed keys. Without `OPENPAW_KEY_ENCRYPTION_KEY` no key can be opened: legs of
  * keyed providers fail with `auth` (the local researcher needs none), and the service says so once.
  */
-export function keyOpenerFromEnv(env: NodeJS.ProcessEnv): KeyOpener {
+export function keyOpenerFromEnv(env: Readonly<Record<string, string | undefined>>): KeyOpener {
   try {
     return UserKeyVault.fromEnv(env, new InMemoryUserKeyStore());
   } catch (error) {

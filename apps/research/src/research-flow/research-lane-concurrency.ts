@@ -11,7 +11,7 @@ const RESEARCH_PROVIDERS = ['openai', 'anthropic', 'gemini', 'local'] as const;
  * bench: 150 instant legs queued behind 8 slots, p99 2.8 s of it waiting in the lane). The provider
  * limits stay the bound on model calls; the legs beyond them wait in JetStream, not in the process.
  */
-export function researchLaneConcurrency(env: NodeJS.ProcessEnv): number {
+export function researchLaneConcurrency(env: Readonly<Record<string, string | undefined>>): number {
   const { perProvider } = llmConcurrencyFromEnv(env);
   return RESEARCH_PROVIDERS.reduce((sum, provider) => sum + (perProvider?.[provider] ?? 0), 0);
 }

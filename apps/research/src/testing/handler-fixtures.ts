@@ -1,8 +1,9 @@
-import type { ResearchSettings } from '../config.js';
+import { type ResearchSettings, researchSettingsFromEnv } from '../config.js';
 import { createPaperSearchSkills, type PaperSearchSkills } from '../paper-search/skills/paper-search-skills.js';
 import type { LlmClient } from '@openpaw/providers';
 
 export const testSettings: ResearchSettings = {
+  ...researchSettingsFromEnv({}),
   databaseUrl: 'postgres://unused',
   poolSize: 1,
   perSourceLimit: 10,

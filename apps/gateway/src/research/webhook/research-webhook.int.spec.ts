@@ -3,7 +3,7 @@ import type { INestApplication } from '@nestjs/common';
 import type { Msg, NatsConnection } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
 import { type MessageData, parseEnvelope, RESEARCH_WEBHOOK_SECRET_PURPOSE, SetResearchWebhook } from '@openpaw/contracts';
-import { startService } from '@openpaw/platform';
+import { serviceMessagingSettingsFromEnv, startService } from '@openpaw/platform';
 import { SecretSealer } from '@openpaw/providers/keys';
 import { freshDatabase, privateNatsServer, type NatsServerHandle, waitFor } from '@openpaw/testing';
 import { DEFAULT_ADMISSION_LIMITS } from '../../admission/admission-limits.js';
@@ -11,6 +11,7 @@ import { GatewayModule } from '../../app.module.js';
 import { signAccessToken } from '../../auth/tokens.js';
 import type { GatewayConfig } from '../../config.js';
 import { configureGateway } from '../../configure.js';
+import { artifactsApiConfigFromEnv } from '../../artifacts/config.js';
 
 process.env['LOG_LEVEL'] ??= 'warn';
 
@@ -28,6 +29,8 @@ describe('research webhook registration', () => {
     nats = await privateNatsServer();
     config = {
       natsUrl: nats.url,
+      messaging: serviceMessagingSettingsFromEnv({}),
+      artifactsApi: artifactsApiConfigFromEnv({}),
       databaseUrl: await freshDatabase('gateway_research_webhook'),
       jwt: { secret: 'integration-test-secret-of-at-least-32-chars', issuer: 'openpaw', audience: 'openpaw-api' },
       admission: DEFAULT_ADMISSION_LIMITS,

@@ -12,6 +12,7 @@ import { createLlmFromEnv } from '@openpaw/providers';
 import { SecretSealer } from '@openpaw/providers/keys';
 import { freshDatabase, privateNatsServer, type NatsServerHandle, waitFor } from '@openpaw/testing';
 import { ResearchModule, SERVICE_NAME } from '../../app.module.js';
+import { researchSettingsFromEnv } from '../../config.js';
 import { verifyWebhookSignature, WEBHOOK_HEADERS } from './webhook-signature.js';
 
 process.env['LOG_LEVEL'] ??= 'warn';
@@ -51,13 +52,15 @@ describe('research webhooks (real NATS + PostgreSQL, a scripted endpoint on 127.
 
   beforeAll(async () => {
     nats = await privateNatsServer();
-    process.env['OPENPAW_NATS_URL'] = nats.url;
-    process.env['OPENPAW_KEY_ENCRYPTION_KEY'] = encryptionKey.toString('base64');
-    // The endpoints of this test are on loopback; short waits between attempts.
-    process.env['OPENPAW_RESEARCH_WEBHOOK_ALLOW_PRIVATE'] = 'true';
-    process.env['OPENPAW_RESEARCH_WEBHOOK_BACKOFF_MS'] = '200,400';
     const databaseUrl = await freshDatabase('research_webhooks');
     const settings = {
+      ...researchSettingsFromEnv({
+        OPENPAW_NATS_URL: nats.url,
+        OPENPAW_KEY_ENCRYPTION_KEY: encryptionKey.toString('base64'),
+        // The endpoints of this test are on loopback; short waits between attempts.
+        OPENPAW_RESEARCH_WEBHOOK_ALLOW_PRIVATE: 'true',
+        OPENPAW_RESEARCH_WEBHOOK_BACKOFF_MS: '200,400',
+      }),
       databaseUrl,
       poolSize: 4,
       perSourceLimit: 10,
@@ -81,7 +84,6 @@ describe('research webhooks (real NATS + PostgreSQL, a scripted endpoint on 127.
     await nc?.close();
     await nats?.dispose();
     for (const server of servers) server.close();
-    for (const name of ['OPENPAW_KEY_ENCRYPTION_KEY', 'OPENPAW_RESEARCH_WEBHOOK_ALLOW_PRIVATE', 'OPENPAW_RESEARCH_WEBHOOK_BACKOFF_MS']) delete process.env[name];
   });
 
   const register = async (userId: string, url: string | null, secret: string | null, version: number): Promise<void> => {

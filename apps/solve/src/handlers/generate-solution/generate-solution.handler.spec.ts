@@ -1,5 +1,6 @@
 import { isReplyOf, type Reply } from '@openpaw/messaging';
 import { deterministicUuid, type GenerateSolution, type MessageData, SolutionFailed, SolutionGenerated } from '@openpaw/contracts';
+import { serviceMessagingSettingsFromEnv } from '@openpaw/platform';
 import {
   type BlobInfo,
   BlobNotFoundError,
@@ -15,7 +16,7 @@ import type { AttemptClaim, AttemptKey, SolveAttemptStore, StoredAnswer } from '
 import { PROMPT_VERSION } from '../../solution/prompt.js';
 import { GenerateSolutionHandler } from './generate-solution.handler.js';
 
-const settings: SolveSettings = { providerEnv: {}, databaseUrl: 'unused', poolSize: 1, maxTokens: 1500, llmTimeoutMs: undefined, deadlineMs: 5_000, claimLeaseMs: 60_000, mathsEngine: 'first' };
+const settings: SolveSettings = { providerEnv: {}, messaging: serviceMessagingSettingsFromEnv({}), databaseUrl: 'unused', poolSize: 1, maxTokens: 1500, llmTimeoutMs: undefined, deadlineMs: 5_000, claimLeaseMs: 60_000, mathsEngine: 'first' };
 const RUN = '5b0b7e3c-8f0e-4a43-9a55-0c3c9d1f8a10';
 
 function command(problem: string, overrides: Partial<MessageData<typeof GenerateSolution>> = {}, commandId = 'cmd-1') {

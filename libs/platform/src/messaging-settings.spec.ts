@@ -1,0 +1,42 @@
+import { DEFAULT_STREAM_SETTINGS } from '@openpaw/messaging';
+import { laneSettingsFromEnv, serviceMessagingSettingsFromEnv } from './messaging-settings.js';
+
+describe('serviceMessagingSettingsFromEnv', () => {
+  it('given nothing set, then the local NATS server, streams created when missing, every lane at the default concurrency', () => {
+    expect(serviceMessagingSettingsFromEnv({})).toEqual({ natsUrl: ['nats://127.0.0.1:4222'], streams: { mode: 'create-missing', settings: DEFAULT_STREAM_SETTINGS } });
+  });
+
+  it('reads the servers, the provisioning, the lanes and their concurrency', () => {
+    const settings = serviceMessagingSettingsFromEnv({
+      OPENPAW_NATS_URL: 'nats://a:4222, nats://b:4222',
+      OPENPAW_STREAMS_PROVISION: 'off',
+      OPENPAW_LANES: 'video',
+      OPENPAW_LANE_CONCURRENCY: 'video=1',
+    });
+    expect(settings).toMatchObject({ natsUrl: ['nats://a:4222', 'nats://b:4222'], streams: { mode: 'off' }, lanes: ['video'], laneConcurrency: { video: 1 } });
+  });
+
+  it('names the invalid variable', () => {
+    expect(() => serviceMessagingSettingsFromEnv({ OPENPAW_STREAMS_PROVISION: 'always' })).toThrow(/OPENPAW_STREAMS_PROVISION/);
+    expect(() => serviceMessagingSettingsFromEnv({ OPENPAW_LANE_CONCURRENCY: 'video=fast' })).toThrow(/OPENPAW_LANE_CONCURRENCY/);
+  });
+});
+
+describe('laneSettingsFromEnv', () => {
+  it('consumes every lane with the default concurrency when neither variable is set', () => {
+    expect(laneSettingsFromEnv({})).toEqual({});
+    expect(laneSettingsFromEnv({ OPENPAW_LANES: ' all ', OPENPAW_LANE_CONCURRENCY: '' })).toEqual({});
+  });
+
+  it('reads the lanes this process consumes and the handlers in flight per lane', () => {
+    expect(laneSettingsFromEnv({ OPENPAW_LANES: 'critical, priorityvideo', OPENPAW_LANE_CONCURRENCY: 'critical=8, video=1' })).toEqual({
+      lanes: ['critical', 'priorityvideo'],
+      laneConcurrency: { critical: 8, video: 1 },
+    });
+  });
+
+  it('names the variable and the pair when a lane concurrency is not <lane>=<positive integer>', () => {
+    expect(() => laneSettingsFromEnv({ OPENPAW_LANE_CONCURRENCY: 'video=0' })).toThrow('OPENPAW_LANE_CONCURRENCY: "video=0" is not <lane>=<positive integer>');
+    expect(() => laneSettingsFromEnv({ OPENPAW_LANE_CONCURRENCY: '=2' })).toThrow(/OPENPAW_LANE_CONCURRENCY/);
+  });
+});
