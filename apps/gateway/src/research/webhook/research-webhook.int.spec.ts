@@ -14,7 +14,7 @@ import { configureGateway } from '../../configure.js';
 
 process.env['LOG_LEVEL'] ??= 'warn';
 
-/** `PUT` / `DELETE /research/webhook`: validated, the secret sealed and answered once, `SetResearchWebhook` sent (real NATS + PostgreSQL). */
+/** `PUT` / `GET` / `DELETE /research/webhook`: validated, the secret sealed and answered once, `SetResearchWebhook` sent (real NATS + PostgreSQL). */
 describe('research webhook registration', () => {
   const encryptionKey = randomBytes(32);
   let nats: NatsServerHandle;
@@ -103,5 +103,61 @@ describe('research webhook registration', () => {
       expect(answer.status).toBe(400);
       expect(JSON.stringify(answer.body)).toContain(field);
     }
+  });
+
+  it('answers the caller’s webhook on GET without its secret, keeps createdAt across a replacing PUT, and 404s naming the fix when there is none', async () => {
+    const userId = `user-${randomUUID()}`;
+    const token = await signAccessToken(config.jwt, userId);
+    const none = await call(token, 'GET');
+    expect(none.status).toBe(404);
+    expect(none.body).toEqual({ error: 'webhook_not_found', message: 'no research webhook is registered for this user; PUT /research/webhook {url} registers one' });
+
+    const first = await call(token, 'PUT', { url: 'https://hooks.example.com/first' });
+    const registered = await call(token, 'GET');
+    expect(registered.status).toBe(200);
+    expect(registered.body).toEqual({
+      url: 'https://hooks.example.com/first',
+      secretSet: true,
+      createdAt: expect.any(String) as unknown,
+      updatedAt: registered.body['createdAt'],
+      events: ['openpaw.evt.research.ResearchCompleted.v1', 'openpaw.evt.research.ResearchFailed.v1'],
+    });
+    expect(JSON.stringify(registered.body)).not.toContain(first.body['secret'] as string);
+
+    const chosen = 'my-own-signing-secret-for-the-second';
+    await call(token, 'PUT', { url: 'https://hooks.example.com/second', secret: chosen });
+    const replaced = await call(token, 'GET');
+    expect(replaced.body).toMatchObject({ url: 'https://hooks.example.com/second', secretSet: true, createdAt: registered.body['createdAt'] });
+    expect(Date.parse(replaced.body['updatedAt'] as string)).toBeGreaterThanOrEqual(Date.parse(registered.body['updatedAt'] as string));
+    expect(JSON.stringify(replaced.body)).not.toContain(chosen);
+
+    // Someone else's webhook is not theirs to see.
+    expect((await call(await signAccessToken(config.jwt, `user-${randomUUID()}`), 'GET')).status).toBe(404);
+    expect((await fetch(`${url}/research/webhook`)).status).toBe(401);
+
+    expect((await call(token, 'DELETE')).status).toBe(204);
+    expect((await call(token, 'GET')).status).toBe(404);
+    await call(token, 'PUT', { url: 'https://hooks.example.com/third' });
+    const again = await call(token, 'GET');
+    expect(again.body['url']).toBe('https://hooks.example.com/third');
+    // A registration after a removal is a new one.
+    expect(Date.parse(again.body['createdAt'] as string)).toBeGreaterThanOrEqual(Date.parse(replaced.body['updatedAt'] as string));
+    expect(again.body['createdAt']).not.toBe(registered.body['createdAt']);
+  });
+
+  it('gives concurrent settings of one user distinct versions: GET shows the one the research service will keep (the largest)', async () => {
+    const userId = `user-${randomUUID()}`;
+    const token = await signAccessToken(config.jwt, userId);
+    const urls = Array.from({ length: 5 }, (_, i) => `https://hooks.example.com/concurrent-${i}`);
+    const answers = await Promise.all(urls.map((hook) => call(token, 'PUT', { url: hook })));
+    expect(answers.map((a) => a.status)).toEqual(urls.map(() => 200));
+
+    const commands = await waitFor(() => {
+      const mine = sent.filter((s) => s.userId === userId);
+      return mine.length === urls.length ? mine : undefined;
+    }, 'the five SetResearchWebhook');
+    expect(new Set(commands.map((c) => c.version)).size).toBe(urls.length);
+    const kept = commands.reduce((a, b) => (b.version > a.version ? b : a));
+    expect((await call(token, 'GET')).body['url']).toBe(kept.url);
   });
 });

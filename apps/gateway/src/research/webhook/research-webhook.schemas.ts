@@ -29,3 +29,15 @@ export const webhookRegistered = z.object({
   signature: z.object({ header: z.string(), timestampHeader: z.string(), eventIdHeader: z.string(), scheme: z.string() }),
   events: z.array(z.string()),
 });
+
+/** `GET /research/webhook`: the caller's webhook as registered, never its secret. */
+export const webhookView = z.object({
+  url: z.string(),
+  /** Whether deliveries are signed with a secret (every registration has one: given, or generated and answered once by `PUT`). */
+  secretSet: z.boolean(),
+  /** When the current registration began (ISO 8601); replacing it with another `PUT` keeps this. */
+  createdAt: z.string(),
+  /** When it was last set by `PUT` (ISO 8601). */
+  updatedAt: z.string(),
+  events: z.array(z.string()),
+});
