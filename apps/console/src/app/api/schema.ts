@@ -533,8 +533,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The caller’s research webhook: url, whether a secret is set, when it was registered and last replaced.
-         * @description Never the secret (it is answered once, by `PUT`). This is the registration as the gateway took it; deliveries follow within moments.
+         * The caller’s research webhook: url, whether a secret is set, when it was registered and last replaced, and its last delivery attempt.
+         * @description Never the secret (it is answered once, by `PUT`). This is the registration as the gateway took it; deliveries follow within moments. `lastDelivery` is the latest attempt the research service reported for this registration (null until the first; a `PUT` starts afresh): `delivered` (2xx), `retrying` (another attempt follows) or `failed` (given up: refused, a redirect, a private address, or out of attempts), with the reason.
          */
         get: operations["ResearchWebhookController_get"];
         /**
@@ -4823,6 +4823,15 @@ export interface operations {
                     "application/json": {
                         createdAt: string;
                         events: string[];
+                        lastDelivery: {
+                            attempt: number;
+                            attemptedAt: string;
+                            eventId: string;
+                            eventType: string;
+                            /** @enum {string} */
+                            outcome: "delivered" | "retrying" | "failed";
+                            reason: string | null;
+                        } | null;
                         secretSet: boolean;
                         updatedAt: string;
                         url: string;

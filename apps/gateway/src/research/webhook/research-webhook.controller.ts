@@ -13,14 +13,12 @@ import {
 import { RESEARCH_WEBHOOK_SECRET_PURPOSE, ResearchCompleted, ResearchFailed, SetResearchWebhook } from '@openpaw/contracts';
 import { currentTraceparent } from '@openpaw/platform';
 import { SecretSealer } from '@openpaw/providers/keys';
-import type { DataSource } from 'typeorm';
 import type { z } from 'zod';
 import { CurrentUser } from '../../auth/current-user.decorator.js';
 import type { AuthenticatedUser } from '../../auth/tokens.js';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../../config.js';
 import { ApiZodBody, BEARER_SCHEME, openApiSchema } from '../../http/openapi.js';
 import { ZodValidationPipe } from '../../http/zod-validation.pipe.js';
-import { GATEWAY_DATA_SOURCE } from '../../projection/database.js';
 import { type CommandPublisher, COMMAND_PUBLISHER, GATEWAY_SOURCE } from '../../runs/ports.js';
 import { errorBody } from '../../runs/runs.schemas.js';
 import { ResearchWebhookRegistrations } from './research-webhook-registrations.js';
@@ -42,14 +40,12 @@ const WEBHOOK_EVENTS = [ResearchCompleted.subject, ResearchFailed.subject];
 export class ResearchWebhookController {
   readonly #sealer: SecretSealer | undefined;
   readonly #unavailable: string | undefined;
-  readonly #registrations: ResearchWebhookRegistrations;
 
   constructor(
     @Inject(COMMAND_PUBLISHER) private readonly publisher: CommandPublisher,
     @Inject(GATEWAY_CONFIG) config: GatewayConfig,
-    @Inject(GATEWAY_DATA_SOURCE) dataSource: DataSource,
+    private readonly registrations: ResearchWebhookRegistrations,
   ) {
-    this.#registrations = new ResearchWebhookRegistrations(dataSource);
     try {
       this.#sealer = SecretSealer.fromEnv(config.keysEnv ?? {});
     } catch (error) {
@@ -59,13 +55,16 @@ export class ResearchWebhookController {
 
   @Get()
   @ApiOperation({
-    summary: 'The caller’s research webhook: url, whether a secret is set, when it was registered and last replaced.',
-    description: 'Never the secret (it is answered once, by `PUT`). This is the registration as the gateway took it; deliveries follow within moments.',
+    summary: 'The caller’s research webhook: url, whether a secret is set, when it was registered and last replaced, and its last delivery attempt.',
+    description:
+      'Never the secret (it is answered once, by `PUT`). This is the registration as the gateway took it; deliveries follow within moments. ' +
+      '`lastDelivery` is the latest attempt the research service reported for this registration (null until the first; a `PUT` starts afresh): ' +
+      '`delivered` (2xx), `retrying` (another attempt follows) or `failed` (given up: refused, a redirect, a private address, or out of attempts), with the reason.',
   })
   @ApiOkResponse({ schema: openApiSchema(webhookView) })
   @ApiNotFoundResponse({ description: 'The caller has no research webhook (never registered, or removed).', schema: openApiSchema(errorBody) })
   async get(@CurrentUser() user: AuthenticatedUser): Promise<z.output<typeof webhookView>> {
-    const registration = await this.#registrations.find(user.userId);
+    const registration = await this.registrations.find(user.userId);
     if (registration === undefined) {
       throw new NotFoundException({ error: 'webhook_not_found', message: 'no research webhook is registered for this user; PUT /research/webhook {url} registers one' });
     }
@@ -89,7 +88,7 @@ export class ResearchWebhookController {
     const secret = body.secret ?? `whsec_${randomBytes(32).toString('base64url')}`;
     const sealedSecret = this.sealer().seal(RESEARCH_WEBHOOK_SECRET_PURPOSE, user.userId, secret);
     // Recorded (and versioned) before it is sent: a failed send answers 5xx, and the caller's retry, a later version, sets both.
-    const version = await this.#registrations.register(user.userId, body.url, new Date());
+    const version = await this.registrations.register(user.userId, body.url, new Date());
     await this.send(user.userId, body.url, sealedSecret, version);
     return { url: body.url, secret, signature: { ...WEBHOOK_SIGNATURE }, events: [...WEBHOOK_EVENTS] };
   }
@@ -99,7 +98,7 @@ export class ResearchWebhookController {
   @ApiOperation({ summary: 'Remove the caller’s research webhook (no more deliveries; idempotent).' })
   @ApiNoContentResponse({ description: 'Removed (or there was none).' })
   async remove(@CurrentUser() user: AuthenticatedUser): Promise<void> {
-    const version = await this.#registrations.remove(user.userId, new Date());
+    const version = await this.registrations.remove(user.userId, new Date());
     await this.send(user.userId, null, null, version);
   }
 
