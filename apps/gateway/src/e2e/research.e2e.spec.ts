@@ -326,6 +326,15 @@ describe('research through the gateway (spec 05)', () => {
         expect(JSON.parse(attempt.body)).toMatchObject({ type: ResearchCompleted.subject, data: { researchId: id, providers: ['local'] } });
       }
       expect(new Set(received.map((r) => r.headers['x-openpaw-event-id'])).size).toBe(1);
+
+      // The caller sees the webhook (never its secret) and how its last delivery went.
+      let view: Record<string, unknown> = {};
+      await waitUntilAsync(async () => {
+        view = (await client.call('GET', '/research/webhook')).body;
+        return (view['lastDelivery'] as { outcome?: string } | null)?.outcome === 'delivered';
+      }, 30_000);
+      expect(view).toMatchObject({ url, secretSet: true, lastDelivery: { eventId: received[0]?.headers['x-openpaw-event-id'], eventType: ResearchCompleted.subject, attempt: 3, reason: null } });
+      expect(JSON.stringify(view)).not.toContain(secret);
     } finally {
       receiver.close();
     }
@@ -337,5 +346,13 @@ async function waitUntil(condition: () => boolean, timeoutMs = 10_000): Promise<
   while (!condition()) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function waitUntilAsync(condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCommand } from '../message-definition.js';
+import { defineCommand, defineEvent } from '../message-definition.js';
 import { sealedKey } from './research-flow.js';
 
 /**
@@ -28,4 +28,29 @@ export const SetResearchWebhook = defineCommand(
     version: z.int().positive(),
   }),
   "Register (url) or remove (null) a user's research webhook. Idempotent: an older or repeated setting changes nothing.",
+);
+
+/** How an attempt to deliver a research event to a user's webhook went. */
+export const RESEARCH_WEBHOOK_OUTCOMES = ['delivered', 'retrying', 'failed'] as const;
+
+export const ResearchWebhookAttempted = defineEvent(
+  'research',
+  'ResearchWebhookAttempted',
+  1,
+  z.object({
+    userId: z.string().min(1),
+    /** The version of the user's webhook setting the attempt was made for (its `SetResearchWebhook`'s). */
+    webhookVersion: z.int().positive(),
+    /** The research event delivered, and its type (`ResearchCompleted` / `ResearchFailed`). */
+    eventId: z.string().min(1),
+    eventType: z.string().min(1),
+    /** 1 for the first attempt at this event. */
+    attempt: z.int().positive(),
+    attemptedAt: z.iso.datetime({ offset: true }),
+    /** `delivered` (2xx), `retrying` (another attempt follows after the backoff) or `failed` (dead-lettered: refused, or out of attempts). */
+    outcome: z.enum(RESEARCH_WEBHOOK_OUTCOMES),
+    /** Why it was not delivered (the answer's status, a timeout, a refused address, ...); null when delivered. */
+    reason: z.string().max(1_000).nullable(),
+  }),
+  "One attempt to deliver a research event to its user's webhook, and how it went (for the user to see their webhook's last delivery).",
 );

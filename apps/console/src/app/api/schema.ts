@@ -532,7 +532,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The caller’s research webhook: url, whether a secret is set, when it was registered and last replaced, and its last delivery attempt.
+         * @description Never the secret (it is answered once, by `PUT`). This is the registration as the gateway took it; deliveries follow within moments. `lastDelivery` is the latest attempt the research service reported for this registration (null until the first; a `PUT` starts afresh): `delivered` (2xx), `retrying` (another attempt follows) or `failed` (given up: refused, a redirect, a private address, or out of attempts), with the reason.
+         */
+        get: operations["ResearchWebhookController_get"];
         /**
          * Register (or replace) the caller’s research webhook.
          * @description Every `ResearchCompleted` and `ResearchFailed` of the caller is POSTed to `url` as JSON `{id, type, createdAt, data}`, with headers `X-OpenPaw-Signature: sha256=<hex>`, `X-OpenPaw-Timestamp: <unix seconds>` and `X-OpenPaw-Event-Id`. The signature is HMAC-SHA256 with the secret over `<timestamp>.<body>`: check it, refuse old timestamps (replay) and event ids already seen (a delivery may repeat). A non-2xx answer or no answer within the timeout is retried with backoff. The secret is answered once; without `secret` one is generated. Takes effect within moments.
@@ -4802,6 +4806,64 @@ export interface operations {
             };
         };
     };
+    ResearchWebhookController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        createdAt: string;
+                        events: string[];
+                        lastDelivery: {
+                            attempt: number;
+                            attemptedAt: string;
+                            eventId: string;
+                            eventType: string;
+                            /** @enum {string} */
+                            outcome: "delivered" | "retrying" | "failed";
+                            reason: string | null;
+                        } | null;
+                        secretSet: boolean;
+                        updatedAt: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The caller has no research webhook (never registered, or removed). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
     ResearchWebhookController_put: {
         parameters: {
             query?: never;
@@ -4881,18 +4943,6 @@ export interface operations {
             };
             /** @description Missing or invalid bearer token. */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        message?: string;
-                    };
-                };
-            };
-            /** @description Secrets cannot be sealed (`OPENPAW_KEY_ENCRYPTION_KEY` is not configured). */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,6 +1,15 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Body, Controller, Delete, HttpCode, Inject, Put, ServiceUnavailableException } from '@nestjs/common';
-import { ApiBearerAuth, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Inject, NotFoundException, Put, ServiceUnavailableException } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
 import { RESEARCH_WEBHOOK_SECRET_PURPOSE, ResearchCompleted, ResearchFailed, SetResearchWebhook } from '@openpaw/contracts';
 import { currentTraceparent } from '@openpaw/platform';
 import { SecretSealer } from '@openpaw/providers/keys';
@@ -12,18 +21,21 @@ import { ApiZodBody, BEARER_SCHEME, openApiSchema } from '../../http/openapi.js'
 import { ZodValidationPipe } from '../../http/zod-validation.pipe.js';
 import { type CommandPublisher, COMMAND_PUBLISHER, GATEWAY_SOURCE } from '../../runs/ports.js';
 import { errorBody } from '../../runs/runs.schemas.js';
-import { putWebhookBody, WEBHOOK_SIGNATURE, webhookRegistered } from './research-webhook.schemas.js';
+import { ResearchWebhookRegistrations } from './research-webhook-registrations.js';
+import { putWebhookBody, WEBHOOK_SIGNATURE, webhookRegistered, webhookView } from './research-webhook.schemas.js';
+
+const WEBHOOK_EVENTS = [ResearchCompleted.subject, ResearchFailed.subject];
 
 /**
  * The caller's optional research webhook (spec 05): registered here, kept and called by the research
  * service (`SetResearchWebhook`), which POSTs each of the caller's `ResearchCompleted` and
  * `ResearchFailed` events to it, signed, retried with backoff. The secret is sealed before it leaves
- * the gateway and is shown only in this answer.
+ * the gateway and is shown only in the `PUT` answer. The gateway records each registration itself
+ * (url and times, never the secret) for `GET`.
  */
 @ApiTags('research')
 @ApiBearerAuth(BEARER_SCHEME)
 @ApiUnauthorizedResponse({ description: 'Missing or invalid bearer token.', schema: openApiSchema(errorBody) })
-@ApiServiceUnavailableResponse({ description: 'Secrets cannot be sealed (`OPENPAW_KEY_ENCRYPTION_KEY` is not configured).', schema: openApiSchema(errorBody) })
 @Controller('research/webhook')
 export class ResearchWebhookController {
   readonly #sealer: SecretSealer | undefined;
@@ -32,12 +44,31 @@ export class ResearchWebhookController {
   constructor(
     @Inject(COMMAND_PUBLISHER) private readonly publisher: CommandPublisher,
     @Inject(GATEWAY_CONFIG) config: GatewayConfig,
+    private readonly registrations: ResearchWebhookRegistrations,
   ) {
     try {
       this.#sealer = SecretSealer.fromEnv(config.keysEnv ?? {});
     } catch (error) {
       this.#unavailable = error instanceof Error ? error.message : String(error);
     }
+  }
+
+  @Get()
+  @ApiOperation({
+    summary: 'The caller’s research webhook: url, whether a secret is set, when it was registered and last replaced, and its last delivery attempt.',
+    description:
+      'Never the secret (it is answered once, by `PUT`). This is the registration as the gateway took it; deliveries follow within moments. ' +
+      '`lastDelivery` is the latest attempt the research service reported for this registration (null until the first; a `PUT` starts afresh): ' +
+      '`delivered` (2xx), `retrying` (another attempt follows) or `failed` (given up: refused, a redirect, a private address, or out of attempts), with the reason.',
+  })
+  @ApiOkResponse({ schema: openApiSchema(webhookView) })
+  @ApiNotFoundResponse({ description: 'The caller has no research webhook (never registered, or removed).', schema: openApiSchema(errorBody) })
+  async get(@CurrentUser() user: AuthenticatedUser): Promise<z.output<typeof webhookView>> {
+    const registration = await this.registrations.find(user.userId);
+    if (registration === undefined) {
+      throw new NotFoundException({ error: 'webhook_not_found', message: 'no research webhook is registered for this user; PUT /research/webhook {url} registers one' });
+    }
+    return { ...registration, events: [...WEBHOOK_EVENTS] };
   }
 
   @Put()
@@ -52,11 +83,14 @@ export class ResearchWebhookController {
   })
   @ApiZodBody(putWebhookBody)
   @ApiOkResponse({ schema: openApiSchema(webhookRegistered) })
+  @ApiServiceUnavailableResponse({ description: 'Secrets cannot be sealed (`OPENPAW_KEY_ENCRYPTION_KEY` is not configured).', schema: openApiSchema(errorBody) })
   async put(@CurrentUser() user: AuthenticatedUser, @Body(new ZodValidationPipe(putWebhookBody)) body: z.output<typeof putWebhookBody>): Promise<z.output<typeof webhookRegistered>> {
     const secret = body.secret ?? `whsec_${randomBytes(32).toString('base64url')}`;
     const sealedSecret = this.sealer().seal(RESEARCH_WEBHOOK_SECRET_PURPOSE, user.userId, secret);
-    await this.send(user.userId, body.url, sealedSecret);
-    return { url: body.url, secret, signature: { ...WEBHOOK_SIGNATURE }, events: [ResearchCompleted.subject, ResearchFailed.subject] };
+    // Recorded (and versioned) before it is sent: a failed send answers 5xx, and the caller's retry, a later version, sets both.
+    const version = await this.registrations.register(user.userId, body.url, new Date());
+    await this.send(user.userId, body.url, sealedSecret, version);
+    return { url: body.url, secret, signature: { ...WEBHOOK_SIGNATURE }, events: [...WEBHOOK_EVENTS] };
   }
 
   @Delete()
@@ -64,7 +98,8 @@ export class ResearchWebhookController {
   @ApiOperation({ summary: 'Remove the caller’s research webhook (no more deliveries; idempotent).' })
   @ApiNoContentResponse({ description: 'Removed (or there was none).' })
   async remove(@CurrentUser() user: AuthenticatedUser): Promise<void> {
-    await this.send(user.userId, null, null);
+    const version = await this.registrations.remove(user.userId, new Date());
+    await this.send(user.userId, null, null, version);
   }
 
   private sealer(): SecretSealer {
@@ -72,11 +107,11 @@ export class ResearchWebhookController {
     return this.#sealer;
   }
 
-  private async send(userId: string, url: string | null, sealedSecret: string | null): Promise<void> {
+  private async send(userId: string, url: string | null, sealedSecret: string | null, version: number): Promise<void> {
     const traceparent = currentTraceparent();
     await this.publisher.publish(
       SetResearchWebhook,
-      { userId, url, sealedSecret, version: Date.now() },
+      { userId, url, sealedSecret, version },
       { source: GATEWAY_SOURCE, correlationId: randomUUID(), subject: userId, userId, ...(traceparent === undefined ? {} : { traceparent }) },
     );
   }

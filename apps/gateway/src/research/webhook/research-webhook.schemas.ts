@@ -1,4 +1,4 @@
-import { RESEARCH_WEBHOOK_LIMITS } from '@openpaw/contracts';
+import { RESEARCH_WEBHOOK_LIMITS, RESEARCH_WEBHOOK_OUTCOMES } from '@openpaw/contracts';
 import { z } from 'zod';
 
 /** The header that carries the signature, and how it is made (also documented in the API). */
@@ -28,4 +28,29 @@ export const webhookRegistered = z.object({
   secret: z.string(),
   signature: z.object({ header: z.string(), timestampHeader: z.string(), eventIdHeader: z.string(), scheme: z.string() }),
   events: z.array(z.string()),
+});
+
+/** `GET /research/webhook`: the caller's webhook as registered, never its secret. */
+export const webhookView = z.object({
+  url: z.string(),
+  /** Whether deliveries are signed with a secret (every registration has one: given, or generated and answered once by `PUT`). */
+  secretSet: z.boolean(),
+  /** When the current registration began (ISO 8601); replacing it with another `PUT` keeps this. */
+  createdAt: z.string(),
+  /** When it was last set by `PUT` (ISO 8601). */
+  updatedAt: z.string(),
+  events: z.array(z.string()),
+  /** The latest delivery attempt reported for this registration; null until the first. */
+  lastDelivery: z
+    .object({
+      eventId: z.string(),
+      eventType: z.string(),
+      /** 1 for the first attempt at that event. */
+      attempt: z.int(),
+      attemptedAt: z.string(),
+      outcome: z.enum(RESEARCH_WEBHOOK_OUTCOMES),
+      /** Why it was not delivered; null when delivered. */
+      reason: z.string().nullable(),
+    })
+    .nullable(),
 });

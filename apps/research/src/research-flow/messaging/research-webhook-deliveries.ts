@@ -66,6 +66,14 @@ export class ResearchWebhookDeliveries implements OnApplicationBootstrap, OnModu
     const envelope = item.envelope;
     // Validated against its definition: ResearchCompleted and ResearchFailed both carry the run's userId.
     const data = envelope.data as { readonly userId: string };
-    return this.deliveries.execute({ eventId: envelope.id, type: envelope.type, time: envelope.time, userId: data.userId, data: envelope.data, attempt: item.context.deliveryCount });
+    return this.deliveries.execute({
+      eventId: envelope.id,
+      type: envelope.type,
+      time: envelope.time,
+      userId: data.userId,
+      correlationId: envelope.correlationid,
+      data: envelope.data,
+      attempt: item.context.deliveryCount,
+    });
   }
 }

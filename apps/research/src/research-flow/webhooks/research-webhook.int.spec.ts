@@ -4,7 +4,16 @@ import type { AddressInfo } from 'node:net';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import pg from 'pg';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { deadLetterSubjectOf, RESEARCH_WEBHOOK_SECRET_PURPOSE, ResearchCompleted, ResearchFailed, SetResearchWebhook } from '@openpaw/contracts';
+import {
+  deadLetterSubjectOf,
+  type MessageData,
+  parseEnvelope,
+  RESEARCH_WEBHOOK_SECRET_PURPOSE,
+  ResearchCompleted,
+  ResearchFailed,
+  ResearchWebhookAttempted,
+  SetResearchWebhook,
+} from '@openpaw/contracts';
 import { DLQ_HEADERS } from '@openpaw/messaging';
 import { connectNats, JetStreamPublisher, provisionStreams } from '@openpaw/messaging';
 import { type RunningService, startService } from '@openpaw/platform';
@@ -49,6 +58,9 @@ describe('research webhooks (real NATS + PostgreSQL, a scripted endpoint on 127.
   let publisher: JetStreamPublisher;
   let db: pg.Client;
   const servers: Server[] = [];
+  /** Every `ResearchWebhookAttempted` the service reported. */
+  const reports: MessageData<typeof ResearchWebhookAttempted>[] = [];
+  const reportsOf = (userId: string) => reports.filter((r) => r.userId === userId).sort((a, b) => a.attempt - b.attempt);
 
   beforeAll(async () => {
     nats = await privateNatsServer();
@@ -74,6 +86,13 @@ describe('research webhooks (real NATS + PostgreSQL, a scripted endpoint on 127.
     nc = await connectNats({ servers: nats.url, name: 'research-webhook-int-spec' });
     await provisionStreams(await jetstreamManager(nc));
     publisher = new JetStreamPublisher(jetstream(nc));
+    nc.subscribe(ResearchWebhookAttempted.subject, {
+      callback: (_error, message) => {
+        const parsed = parseEnvelope(ResearchWebhookAttempted, message.data);
+        if (parsed.ok) reports.push(parsed.envelope.data);
+      },
+    });
+    await nc.flush();
     db = new pg.Client({ connectionString: databaseUrl });
     await db.connect();
   });
@@ -151,6 +170,14 @@ describe('research webhooks (real NATS + PostgreSQL, a scripted endpoint on 127.
     // Accepted once: no further attempt.
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect(endpoint.received).toHaveLength(3);
+    // Each attempt reported, for the user to see their webhook's last delivery.
+    const attempts = await waitFor(() => (reportsOf(userId).length === 3 ? reportsOf(userId) : undefined), 'three attempt reports');
+    expect(attempts.map((r) => [r.attempt, r.outcome, r.reason])).toEqual([
+      [1, 'retrying', expect.stringContaining('answered 503')],
+      [2, 'retrying', expect.stringContaining('answered 503')],
+      [3, 'delivered', null],
+    ]);
+    for (const report of attempts) expect(report).toMatchObject({ webhookVersion: version, eventId, eventType: ResearchCompleted.subject });
   });
 
   it('sends nothing for a user without a webhook, or after its removal, and an older registration arriving late does not bring it back', async () => {
@@ -211,5 +238,7 @@ describe('research webhooks (real NATS + PostgreSQL, a scripted endpoint on 127.
     subscription.unsubscribe();
     expect(reason).toContain('answered 410');
     expect(endpoint.received).toHaveLength(1);
+    const failed = await waitFor(() => reportsOf(userId)[0], 'the attempt report');
+    expect(failed).toMatchObject({ attempt: 1, outcome: 'failed', reason: expect.stringContaining('answered 410') as unknown });
   });
 });
