@@ -165,8 +165,10 @@ async function main(): Promise<void> {
   const research = async (call: Awaited<ReturnType<typeof userClient>>): Promise<{ id: string; ms: number }> => {
     const t = performance.now();
     const started = await call('POST', '/research', { prompt: 'How efficient are cold-climate heat pumps?', selectedLlms: ['openai', 'anthropic', 'local'], synthesisLlm: 'local', externalReports: [{ content: REPORT }] });
-    if (started.status !== 202) throw new Error(`POST /research answered ${started.status}: ${JSON.stringify(started.body)}`);
-    const id = started.body['id'] as string;
+    // Under load the gateway may answer 503 `pending`: accepted, not yet in its projection (the id is in the message).
+    const pending = started.status === 503 && started.body['error'] === 'pending' ? /research (\S+) was accepted/.exec(String(started.body['message']))?.[1] : undefined;
+    if (started.status !== 202 && pending === undefined) throw new Error(`POST /research answered ${started.status}: ${JSON.stringify(started.body)}`);
+    const id = pending ?? (started.body['id'] as string);
     // The run's event stream ends after its terminal state: one connection per run, not a poll every few ms
     // (50 clients polling every 20 ms kept the gateway the busiest process of the bench).
     const stream = await fetch(`${platform.gatewayUrl}/runs/${id}/events`, { headers: { authorization: `Bearer ${call.token}` } });
