@@ -20,10 +20,15 @@ export function researchCommands(timings: ResearchTimings) {
   const clearDeadline: Effect = { type: 'clearTimer', name: RUN_DEADLINE_TIMER };
   const policyLog = (d: D): StepLogEntry => ({ step: 'policy_applied', payload: { cost_cap_usd: d.costCapUsd, subscription_tier: d.request.subscriptionTier } });
 
+  /**
+   * Asks the research service for a model's title when the user has a key for the title model. Without
+   * one its answer would be the deterministic fallback the run already has (`init`): no command, no
+   * reply, no second version of the run for the same title.
+   */
   const titleCommand = (run: Run, d: D): Effect[] =>
-    d.request.titleSource === 'user'
+    d.request.titleSource === 'user' || d.keys.gemini === undefined
       ? []
-      : [{ type: 'send', message: GenerateResearchTitle, key: TITLE_KEY, data: { runId: run.id, userId: run.userId, prompt: d.request.prompt, key: d.keys.gemini ?? null } satisfies MessageData<typeof GenerateResearchTitle> }];
+      : [{ type: 'send', message: GenerateResearchTitle, key: TITLE_KEY, data: { runId: run.id, userId: run.userId, prompt: d.request.prompt, key: d.keys.gemini } satisfies MessageData<typeof GenerateResearchTitle> }];
 
   /** The commands of the legs at `indexes` (their rounds already set), sharing what is left of the cost cap. */
   const sendLegs = (run: Run, d: D, indexes: readonly number[]): Effect[] => {

@@ -259,6 +259,20 @@ describe('research (spec 05)', () => {
       expect(JSON.stringify(step.view())).not.toContain('v1:');
     });
 
+    it('given no key for the title model, then the run keeps the deterministic fallback title and asks no one for a title', () => {
+      const d = new SagaDriver(definition);
+      const draft = d.start(draftInput({ start: false, keys: { openai: SEALED.openai } }));
+      expect(draft.sent(GenerateResearchTitle)).toEqual([]);
+      expect(view(draft)).toMatchObject({ status: 'draft', title: 'How do heat pumps compare with gas boilers in cold climates', titleSource: 'fallback' });
+
+      const started = new SagaDriver(definition);
+      const step = started.start(draftInput({ selectedLlms: ['openai', 'local'], synthesisLlm: 'local', keys: { openai: SEALED.openai } }));
+      expect(step.state).toBe('processing');
+      expect(step.sent(GenerateResearchTitle)).toEqual([]);
+      expect(step.sent(ExecuteResearchLeg)).toHaveLength(2);
+      expect(view(step)).toMatchObject({ title: 'How do heat pumps compare with gas boilers in cold climates', titleSource: 'fallback' });
+    });
+
     it('given a draft, when the title arrives, then the title is the model’s; a user title is never replaced', () => {
       const d = new SagaDriver(definition);
       d.start(draftInput({ start: false }));
