@@ -26,6 +26,7 @@ import { REINDEX_ASSET, SOLVE_WORKFLOW, VIDEO_WORKFLOW } from '../shared/workflo
 import { type SolveView } from '../solve/solve-workflow.definition.js';
 import { SagaDriver, sha256Of, signature, uuid } from '../testing/saga-driver.js';
 import {
+  type DataAt,
   RETRIEVE_OR_GENERATE_STATES,
   RETRIEVE_OR_GENERATE_TRANSITIONS,
   type RetrieveOrGenerateData,
@@ -74,6 +75,12 @@ const failedView = (errorCode: string, costUsd = 0.03, retriesExhausted = true):
 });
 
 const dataOf = (d: SagaDriver): RetrieveOrGenerateData => d.s.run.data as RetrieveOrGenerateData;
+/** The run's data, which must be at `stage`. */
+function dataAt<K extends RetrieveOrGenerateData['stage']>(d: SagaDriver, stage: K): DataAt<K> {
+  const data = dataOf(d);
+  expect(data.stage).toBe(stage);
+  return data as DataAt<K>;
+}
 /** The run's view as it stands (after the last input, which may have been a claim's answer). */
 const viewOf = (d: SagaDriver) => definition.view(d.s.run as Parameters<typeof definition.view>[0]);
 
@@ -394,7 +401,7 @@ describe('retrieve_or_generate', () => {
     it('keeps the earlier outcome as it was: a hit, or an approximate near-miss', () => {
       const d = ingesting().givenKeyHeldBy(earlier('SUCCEEDED', true, earlierView({ outcome: 'hit', output: { asset_version_id: NEAR_ASSET, video_pending: false, is_approximate: true } })));
       normalised(d);
-      expect(dataOf(d).result).toEqual({ outcome: 'hit', assetVersionId: NEAR_ASSET, isApproximate: true, videoPending: false, indexDeferred: false });
+      expect(dataAt(d, 'succeeded').result).toEqual({ outcome: 'hit', assetVersionId: NEAR_ASSET, isApproximate: true, videoPending: false, indexDeferred: false });
     });
 
     it('given the earlier run still going, then the run waits in RETRIEVING for it; when it SUCCEEDS, then this run SUCCEEDS with its result', () => {
@@ -498,7 +505,7 @@ describe('retrieve_or_generate', () => {
       const step = d.reply(SearchSolutions, RetrievalHit, { candidate: candidate(0.849999), trace: [] });
       expect(step.state).toBe('GENERATING_SOLUTION');
       expect(step.steps()).toEqual(['hit_below_threshold', 'retrieval_hit_below_threshold', 'child_started']);
-      expect(dataOf(d).topCandidate).toEqual(candidate(0.849999));
+      expect(dataAt(d, 'generating').topCandidate).toEqual(candidate(0.849999));
     });
 
     it('when a hybrid re-ranked hit clears threshold − 0.02, then it is a hit; just below, a miss', () => {
@@ -536,7 +543,7 @@ describe('retrieve_or_generate', () => {
         userId: 'user-1',
         input: { signature: SIG, policy: { primary_model: 'local/deterministic', fallback_models: [], cost_cap_usd: 0.1, retry_max: 3 } },
       });
-      expect(child?.runId).toBe(dataOf(d).solveRunId);
+      expect(child?.runId).toBe(dataAt(d, 'generating').solveRunId);
       expect(child?.runId).toBe(childRunIdFor({ id: d.runId, attemptNo: 1 }, SOLVE_WORKFLOW, 'solve'));
       expect(d.pendingTimers()).toEqual(['deadline']);
     });
@@ -687,7 +694,7 @@ describe('retrieve_or_generate', () => {
       const step = d.fire('deadline');
       expect(step.state).toBe('FAILED');
       expect(step.view()).toMatchObject({ error_code: 'deadline_exceeded' });
-      expect(dataOf(d).solution).toMatchObject({ storageKey: 'solutions/abc.html' });
+      expect(dataAt(d, 'failed').solution).toMatchObject({ storageKey: 'solutions/abc.html' });
       expect(d.pendingTimers()).toEqual([]);
     });
 
@@ -696,7 +703,7 @@ describe('retrieve_or_generate', () => {
       const first = problemRegistered(d);
       expect(first.state).toBe('REGISTERING');
       expect(first.steps()).toEqual(['problem_registered']);
-      expect(dataOf(d).problemRegistered).toEqual({ problemId: PROBLEM, created: true });
+      expect(dataAt(d, 'registering').problemRegistered).toEqual({ problemId: PROBLEM, created: true });
       const second = assetVersionCreated(d);
       expect(second.state).toBe('INDEXING');
       expect(second.steps()).toEqual(['asset_version_created']);
@@ -709,7 +716,7 @@ describe('retrieve_or_generate', () => {
       const d = registering();
       const first = assetVersionCreated(d);
       expect(first.state).toBe('REGISTERING');
-      expect(dataOf(d).assetVersionCreated).toEqual({ assetVersionId: ASSET, problemId: PROBLEM, version: 1 });
+      expect(dataAt(d, 'registering').assetVersionCreated).toEqual({ assetVersionId: ASSET, problemId: PROBLEM, version: 1 });
       const second = problemRegistered(d);
       expect(second.state).toBe('INDEXING');
       expect(second.sent(IndexDocument)).toHaveLength(1);
