@@ -50,37 +50,37 @@ export function retrieveOrGenerateDefinition(options: RetrieveOrGenerateOptions 
 
   /** Spec 01's rows: state → input → the states it may move to → handler (one file per state, in states/). */
   const table: WorkflowTable<S, D> = {
-    INITIATED: [onStart(['INGESTING'], (run, _input, { now }) => during(run, ['created'], (d) => started(outcomes, run, d, now)))],
+    INITIATED: [onStart(['INGESTING'], (run, _input, { now }) => during(run, 'created', (d) => started(outcomes, run, d, now)))],
     INGESTING: [
-      onEvent(MediaNormalized, ['RETRIEVING'], (run, { data }) => during(run, ['ingesting'], (d) => mediaNormalized(policies, outcomes, run, d, data))),
-      onEvent(MediaRejected, ['FAILED'], (run, { data }) => during(run, ['ingesting'], (d) => mediaRejected(outcomes, run, d, data))),
+      onEvent(MediaNormalized, ['RETRIEVING'], (run, { data }) => during(run, 'ingesting', (d) => mediaNormalized(policies, outcomes, run, d, data))),
+      onEvent(MediaRejected, ['FAILED'], (run, { data }) => during(run, 'ingesting', (d) => mediaRejected(outcomes, run, d, data))),
       stepTimeoutRow('ingest', ['FAILED']),
       retryDueRow('ingest'),
       deadlineRow,
     ],
     RETRIEVING: [
       // SUCCEEDED: an earlier run with the same signature, user and intent succeeded; its result is this run's.
-      onClaim(['SUCCEEDED'], (run, claim) => during(run, ['claiming'], (d) => problemKeyClaim(commands, run, d, claim), 'the problem key is already claimed')),
-      onEvent(RetrievalHit, ['SUCCEEDED', 'GENERATING_SOLUTION'], (run, { data }) => during(run, ['searching'], (d) => retrievalHit(outcomes, run, d, data), 'stale RetrievalHit')),
-      onEvent(RetrievalMiss, ['GENERATING_SOLUTION'], (run, { data }) => during(run, ['searching'], (d) => retrievalMiss(outcomes, run, d, data), 'stale RetrievalMiss')),
+      onClaim(['SUCCEEDED'], (run, claim) => during(run, 'claiming', (d) => problemKeyClaim(commands, run, d, claim), 'the problem key is already claimed')),
+      onEvent(RetrievalHit, ['SUCCEEDED', 'GENERATING_SOLUTION'], (run, { data }) => during(run, 'searching', (d) => retrievalHit(outcomes, run, d, data), 'stale RetrievalHit')),
+      onEvent(RetrievalMiss, ['GENERATING_SOLUTION'], (run, { data }) => during(run, 'searching', (d) => retrievalMiss(outcomes, run, d, data), 'stale RetrievalMiss')),
       stepTimeoutRow('retrieve', ['FAILED']),
       retryDueRow('retrieve'),
       deadlineRow,
     ],
     GENERATING_SOLUTION: [
       // SUCCEEDED: a near-miss served after a failed solve (the one edge beyond the spec's TRANSITIONS).
-      onChild(SOLVE_WORKFLOW, ['REGISTERING', 'FAILED', 'SUCCEEDED'], (run, child) => during(run, ['generating'], (d) => solveFinished(outcomes, run, d, child))),
+      onChild(SOLVE_WORKFLOW, ['REGISTERING', 'FAILED', 'SUCCEEDED'], (run, child) => during(run, 'generating', (d) => solveFinished(outcomes, run, d, child))),
       deadlineRow,
     ],
     REGISTERING: [
-      onEvent(ProblemRegistered, ['INDEXING'], (run, { data }) => during(run, ['registering'], (d) => problemRegistered(outcomes, run, d, data))),
-      onEvent(AssetVersionCreated, ['INDEXING'], (run, { data }) => during(run, ['registering'], (d) => assetVersionCreated(outcomes, run, d, data))),
+      onEvent(ProblemRegistered, ['INDEXING'], (run, { data }) => during(run, 'registering', (d) => problemRegistered(outcomes, run, d, data))),
+      onEvent(AssetVersionCreated, ['INDEXING'], (run, { data }) => during(run, 'registering', (d) => assetVersionCreated(outcomes, run, d, data))),
       stepTimeoutRow('register', ['FAILED']),
       retryDueRow('register'),
       deadlineRow,
     ],
     INDEXING: [
-      onEvent(DocumentIndexed, ['SUCCEEDED'], (run, { data }) => during(run, ['indexing'], (d) => documentIndexed(outcomes, run, d, data))),
+      onEvent(DocumentIndexed, ['SUCCEEDED'], (run, { data }) => during(run, 'indexing', (d) => documentIndexed(outcomes, run, d, data))),
       // Index failure is non-fatal: SUCCEEDED now, indexed by a reindex_asset background run.
       stepTimeoutRow('index', ['SUCCEEDED']),
       deadlineRow,

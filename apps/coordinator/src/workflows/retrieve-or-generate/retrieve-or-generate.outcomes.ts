@@ -28,9 +28,8 @@ export type RogDecision = Decision<S, D>;
 export const ignore = (reason: string): RogDecision => ({ outcome: 'ignore', reason });
 
 /** The row's handler, for the stage of its state it answers in; any other stage ignores the input (a late or stale one). */
-export function during<K extends Stage>(run: Run, stages: readonly K[], decide: (data: DataAt<K>) => RogDecision, otherwise = `not for a run ${run.data.stage}`): RogDecision {
-  const data = run.data;
-  return (stages as readonly Stage[]).includes(data.stage) ? decide(data as DataAt<K>) : ignore(otherwise);
+export function during<K extends Stage>(run: Run, stage: K, decide: (data: DataAt<K>) => RogDecision, otherwise = `not for a run ${run.data.stage}`): RogDecision {
+  return run.data.stage === stage ? decide(run.data as DataAt<K>) : ignore(otherwise);
 }
 
 /** The reply answers some try of the stage's step; else it is stale. */
