@@ -89,7 +89,9 @@ describe('retrieve_or_generate: one solve per signature, user and intent (Postgr
     expect(searched).toHaveLength(1);
     const holder = searched[0] ?? '';
     const waiter = holder === 'a-photo' ? 'a-retyped' : 'a-photo';
-    expect((await load(waiter)).run).toMatchObject({ state: 'RETRIEVING', data: { waitingForRunId: runIdOf(holder), step: null } });
+    const waiting = (await load(waiter)).run;
+    expect(waiting).toMatchObject({ state: 'RETRIEVING', data: { stage: 'claiming', waitingForRunId: runIdOf(holder) } });
+    expect(waiting.data).not.toHaveProperty('step');
 
     // The holder misses, solves (its child run), registers and indexes: the only solve of the two.
     const holderId = runIdOf(holder);
@@ -144,7 +146,8 @@ describe('retrieve_or_generate: one solve per signature, user and intent (Postgr
     const answered = await load(waiter);
     expect(answered.run.state).toBe('SUCCEEDED');
     const data = answered.run.data as RetrieveOrGenerateData;
-    expect(data).toMatchObject({ cachedFrom: holderId, solveRunId: null, result: { outcome: 'new', assetVersionId: ASSET, videoPending: true } });
+    expect(data).toMatchObject({ stage: 'succeeded', cachedFrom: holderId, result: { outcome: 'new', assetVersionId: ASSET, videoPending: true } });
+    expect(data).not.toHaveProperty('solveRunId');
     expect(replayRun(definition, answered.run, answered.logs)).toMatchObject({ ok: true, finalState: 'SUCCEEDED' });
     expect(replayRun(definition, (await load(holder)).run, (await load(holder)).logs)).toMatchObject({ ok: true, finalState: 'SUCCEEDED' });
 

@@ -33,47 +33,121 @@ export type RetrieveOrGenerateErrorCode =
 
 export type StepName = 'ingest' | 'retrieve' | 'register' | 'index';
 
-export interface RetrieveOrGenerateData {
-  readonly request: RetrieveOrGenerateStart;
-  /** Resolved once per attempt, before anything else, and logged as `policy_applied`; again when ingestion tags the content sensitive. */
-  readonly policy: ExecutionPolicy;
-  /** The request's, or `sensitive` once ingestion tagged the content so. */
-  readonly contentSensitivity?: RetrieveOrGenerateStart['contentSensitivity'];
-  readonly startedAt: string | null;
-  /** The command step in progress; null before the start and while the solve child run works. */
-  readonly step: StepProgress<StepName> | null;
-  readonly signature: ProblemSignature | null;
-  readonly mediaType: 'text' | 'image' | null;
-  /** Retrieval's best candidate below the bar, for the near-miss rule. */
-  readonly topCandidate: Candidate | null;
-  /** Spec 01's idempotency key (signature + user + intent), claimed once ingestion computed the signature (ADR 0016). */
-  readonly problemKey?: string | null;
-  /** The earlier run holding `problemKey` this run waits for, while it does. */
-  readonly waitingForRunId?: string | null;
-  /** The earlier run (same user, signature and intent) whose result this run answered with. */
-  readonly cachedFrom?: string | null;
-  readonly solveRunId: string | null;
-  readonly solution: { readonly storageKey: string; readonly contentSha256: string; readonly provenance: Provenance } | null;
-  /** REGISTERING needs both registry events, in either order. */
-  readonly problemRegistered: { readonly problemId: string; readonly created: boolean } | null;
-  readonly assetVersionCreated: { readonly assetVersionId: string; readonly problemId: string; readonly version: number } | null;
-  readonly result: {
-    readonly outcome: 'hit' | 'new';
-    readonly assetVersionId: string;
-    readonly isApproximate: boolean;
-    readonly videoPending: boolean;
-    readonly indexDeferred: boolean;
-  } | null;
-  readonly costUsd: number;
-  readonly errorCode: RetrieveOrGenerateErrorCode | null;
-}
-
 export interface RetrieveOrGenerateOptions {
   readonly policy?: PolicyConfig;
   readonly timings?: WorkflowTimings;
 }
 
-export function required<T>(value: T | null, what: string): T {
-  if (value === null) throw new Error(`invariant: ${what} is not known yet`);
-  return value;
+/** What a run knows at every stage. */
+export interface RunFacts {
+  readonly request: RetrieveOrGenerateStart;
+  /** Resolved once per attempt, before anything else, and logged as `policy_applied`; again when ingestion tags the content sensitive. */
+  readonly policy: ExecutionPolicy;
+  /** Set when ingestion tagged the content sensitive (the policy was resolved again for it). */
+  readonly contentSensitivity?: RetrieveOrGenerateStart['contentSensitivity'];
+  /** What the solve child run spent. */
+  readonly costUsd: number;
+}
+
+/** From the start on. */
+interface Started {
+  readonly startedAt: string;
+}
+
+/** Ingestion's answer, known from RETRIEVING on. */
+export interface Ingested {
+  readonly signature: ProblemSignature;
+  readonly mediaType: 'text' | 'image';
+}
+
+export interface Solution {
+  readonly storageKey: string;
+  readonly contentSha256: string;
+  readonly provenance: Provenance;
+}
+
+/** The solve child run's solution, known from REGISTERING on. */
+interface Generated {
+  readonly solution: Solution;
+}
+
+export interface ProblemRecord {
+  readonly problemId: string;
+  readonly created: boolean;
+}
+
+export interface AssetVersion {
+  readonly assetVersionId: string;
+  readonly problemId: string;
+  readonly version: number;
+}
+
+/** The command step in progress (libs/saga's step idiom). */
+interface Awaiting<N extends StepName> {
+  readonly step: StepProgress<N>;
+}
+
+export interface RunResult {
+  readonly outcome: 'hit' | 'new';
+  readonly assetVersionId: string;
+  readonly isApproximate: boolean;
+  readonly videoPending: boolean;
+  readonly indexDeferred: boolean;
+}
+
+/**
+ * The run's data, per stage: each stage holds exactly what is known there, so no handler checks
+ * for a field "not known yet". RETRIEVING has two stages (claiming spec 01's key, then searching).
+ * A CANCELLED run keeps the data of the stage it was cancelled in. Stored: a change of shape needs a
+ * reader of the old one (retrieve-or-generate.legacy.ts).
+ */
+export type RetrieveOrGenerateData =
+  /** INITIATED: the request and its policy (the start input is applied in the same transaction as `init`). */
+  | (RunFacts & { readonly stage: 'created' })
+  /** INGESTING: ingestion normalises the submission. */
+  | (RunFacts & Started & Awaiting<'ingest'> & { readonly stage: 'ingesting' })
+  /**
+   * RETRIEVING, before the search: spec 01's key (signature + user + intent) is claimed (ADR 0016);
+   * `waitingForRunId` is the earlier run holding it, while this one waits for it.
+   */
+  | (RunFacts & Started & Ingested & { readonly stage: 'claiming'; readonly problemKey: string; readonly waitingForRunId?: string })
+  /** RETRIEVING: the key is this run's; retrieval searches. */
+  | (RunFacts & Started & Ingested & Awaiting<'retrieve'> & { readonly stage: 'searching' })
+  /** GENERATING_SOLUTION: the solve child run works; retrieval's best candidate (below the bar) is kept for the near-miss rule. */
+  | (RunFacts & Started & Ingested & { readonly stage: 'generating'; readonly topCandidate: Candidate | null; readonly solveRunId: string })
+  /** REGISTERING: both registry events are needed, in either order. */
+  | (RunFacts &
+      Started &
+      Ingested &
+      Generated &
+      Awaiting<'register'> & { readonly stage: 'registering'; readonly problemRegistered: ProblemRecord | null; readonly assetVersionCreated: AssetVersion | null })
+  /** INDEXING: registered; retrieval indexes the asset version. */
+  | (RunFacts & Started & Ingested & Generated & Awaiting<'index'> & { readonly stage: 'indexing'; readonly problemRegistered: ProblemRecord; readonly assetVersionCreated: AssetVersion })
+  /** SUCCEEDED; `cachedFrom` is the earlier run (same user, signature and intent) whose result this run answered with. */
+  | (RunFacts & Started & Ingested & { readonly stage: 'succeeded'; readonly result: RunResult; readonly cachedFrom?: string })
+  /** FAILED, from any running stage: whatever it had got to (a generated solution is kept, in the data and its blob). */
+  | (RunFacts & Started & Partial<Ingested> & Partial<Generated> & { readonly stage: 'failed'; readonly errorCode: RetrieveOrGenerateErrorCode });
+
+export type Stage = RetrieveOrGenerateData['stage'];
+export type DataAt<K extends Stage> = Extract<RetrieveOrGenerateData, { readonly stage: K }>;
+/** The stages of a run still going, after its start. */
+export type RunningData = DataAt<'ingesting' | 'claiming' | 'searching' | 'generating' | 'registering' | 'indexing'>;
+/** The stages waiting for a command step's reply or backoff. */
+export type StepData = Extract<RetrieveOrGenerateData, { readonly step: StepProgress }>;
+
+const RUNNING_STAGES: readonly Stage[] = ['ingesting', 'claiming', 'searching', 'generating', 'registering', 'indexing'];
+
+export function isRunning(data: RetrieveOrGenerateData): data is RunningData {
+  return RUNNING_STAGES.includes(data.stage);
+}
+
+/** The facts alone, for the next stage to build on (drops the stage's own fields). */
+export function factsOf(data: RunFacts): RunFacts {
+  const { request, policy, contentSensitivity, costUsd } = data;
+  return { request, policy, ...(contentSensitivity === undefined ? {} : { contentSensitivity }), costUsd };
+}
+
+/** The facts and everything known since ingestion. */
+export function ingestedOf(data: RunFacts & Started & Ingested): RunFacts & Started & Ingested {
+  return { ...factsOf(data), startedAt: data.startedAt, signature: data.signature, mediaType: data.mediaType };
 }

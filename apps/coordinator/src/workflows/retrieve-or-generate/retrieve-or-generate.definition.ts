@@ -6,7 +6,8 @@ import { RETRIEVE_OR_GENERATE, SOLVE_WORKFLOW } from '../shared/workflow-types.j
 import { retrieveOrGenerateCommands, SOLVE_CHILD_KEY } from './retrieve-or-generate.commands.js';
 import type { RetrieveOrGenerateData, RetrieveOrGenerateOptions } from './retrieve-or-generate.data.js';
 import { initialRetrieveOrGenerateData } from './retrieve-or-generate.init.js';
-import { retrieveOrGenerateOutcomes } from './retrieve-or-generate.outcomes.js';
+import { currentData } from './retrieve-or-generate.legacy.js';
+import { during, retrieveOrGenerateOutcomes } from './retrieve-or-generate.outcomes.js';
 import { RETRIEVE_OR_GENERATE_CANCELLABLE, RETRIEVE_OR_GENERATE_STATES, type RetrieveOrGenerateState } from './retrieve-or-generate.states.js';
 import { retrieveOrGenerateStepRows } from './retrieve-or-generate.step-rows.js';
 import { retrieveOrGenerateViewOf } from './retrieve-or-generate.view.js';
@@ -19,6 +20,7 @@ import { problemKeyClaim, retrievalHit, retrievalMiss } from './states/retrievin
 
 export { acceptanceBar, methodThresholdsOf, NEAR_MISS_MIN_CONFIDENCE } from './retrieval-bars.js';
 export {
+  type DataAt,
   type RetrieveOrGenerateData,
   type RetrieveOrGenerateErrorCode,
   type RetrieveOrGenerateOptions,
@@ -48,42 +50,43 @@ export function retrieveOrGenerateDefinition(options: RetrieveOrGenerateOptions 
 
   /** Spec 01's rows: state → input → the states it may move to → handler (one file per state, in states/). */
   const table: WorkflowTable<S, D> = {
-    INITIATED: [onStart(['INGESTING'], (run, _input, { now }) => started(outcomes, run, now))],
+    INITIATED: [onStart(['INGESTING'], (run, _input, { now }) => during(run, 'created', (d) => started(outcomes, run, d, now)))],
     INGESTING: [
-      onEvent(MediaNormalized, ['RETRIEVING'], (run, { data }) => mediaNormalized(policies, outcomes, run, data)),
-      onEvent(MediaRejected, ['FAILED'], (run, { data }) => mediaRejected(outcomes, run, data)),
+      onEvent(MediaNormalized, ['RETRIEVING'], (run, { data }) => during(run, 'ingesting', (d) => mediaNormalized(policies, outcomes, run, d, data))),
+      onEvent(MediaRejected, ['FAILED'], (run, { data }) => during(run, 'ingesting', (d) => mediaRejected(outcomes, run, d, data))),
       stepTimeoutRow('ingest', ['FAILED']),
       retryDueRow('ingest'),
       deadlineRow,
     ],
     RETRIEVING: [
       // SUCCEEDED: an earlier run with the same signature, user and intent succeeded; its result is this run's.
-      onClaim(['SUCCEEDED'], (run, claim) => problemKeyClaim(commands, run, claim)),
-      onEvent(RetrievalHit, ['SUCCEEDED', 'GENERATING_SOLUTION'], (run, { data }) => retrievalHit(outcomes, run, data)),
-      onEvent(RetrievalMiss, ['GENERATING_SOLUTION'], (run, { data }) => retrievalMiss(outcomes, run, data)),
+      onClaim(['SUCCEEDED'], (run, claim) => during(run, 'claiming', (d) => problemKeyClaim(commands, run, d, claim), 'the problem key is already claimed')),
+      onEvent(RetrievalHit, ['SUCCEEDED', 'GENERATING_SOLUTION'], (run, { data }) => during(run, 'searching', (d) => retrievalHit(outcomes, run, d, data), 'stale RetrievalHit')),
+      onEvent(RetrievalMiss, ['GENERATING_SOLUTION'], (run, { data }) => during(run, 'searching', (d) => retrievalMiss(outcomes, run, d, data), 'stale RetrievalMiss')),
       stepTimeoutRow('retrieve', ['FAILED']),
       retryDueRow('retrieve'),
       deadlineRow,
     ],
     GENERATING_SOLUTION: [
       // SUCCEEDED: a near-miss served after a failed solve (the one edge beyond the spec's TRANSITIONS).
-      onChild(SOLVE_WORKFLOW, ['REGISTERING', 'FAILED', 'SUCCEEDED'], (run, child) => solveFinished(outcomes, run, child)),
+      onChild(SOLVE_WORKFLOW, ['REGISTERING', 'FAILED', 'SUCCEEDED'], (run, child) => during(run, 'generating', (d) => solveFinished(outcomes, run, d, child))),
       deadlineRow,
     ],
     REGISTERING: [
-      onEvent(ProblemRegistered, ['INDEXING'], (run, { data }) => problemRegistered(outcomes, run, data)),
-      onEvent(AssetVersionCreated, ['INDEXING'], (run, { data }) => assetVersionCreated(outcomes, run, data)),
+      onEvent(ProblemRegistered, ['INDEXING'], (run, { data }) => during(run, 'registering', (d) => problemRegistered(outcomes, run, d, data))),
+      onEvent(AssetVersionCreated, ['INDEXING'], (run, { data }) => during(run, 'registering', (d) => assetVersionCreated(outcomes, run, d, data))),
       stepTimeoutRow('register', ['FAILED']),
       retryDueRow('register'),
       deadlineRow,
     ],
     INDEXING: [
-      onEvent(DocumentIndexed, ['SUCCEEDED'], (run, { data }) => documentIndexed(outcomes, run, data)),
+      onEvent(DocumentIndexed, ['SUCCEEDED'], (run, { data }) => during(run, 'indexing', (d) => documentIndexed(outcomes, run, d, data))),
       // Index failure is non-fatal: SUCCEEDED now, indexed by a reindex_asset background run.
       stepTimeoutRow('index', ['SUCCEEDED']),
       deadlineRow,
     ],
   };
+  const decideRow = decideByTable(RETRIEVE_OR_GENERATE, table);
 
   return {
     type: RETRIEVE_OR_GENERATE,
@@ -98,16 +101,21 @@ export function retrieveOrGenerateDefinition(options: RetrieveOrGenerateOptions 
     // Spec 01: a FAILED run's key is re-run, not answered from; a CANCELLED one's too (ADR 0016).
     keyClaims: { releasedIn: ['FAILED', 'CANCELLED'] },
     // Cancelled while the solve child works: that run is cancelled too, so it stops spending.
-    onCancel: (run) => ({
-      data: run.data,
-      effects:
-        run.state === 'GENERATING_SOLUTION' && run.data.solveRunId !== null
-          ? [{ type: 'cancelChild', workflowType: SOLVE_WORKFLOW, key: SOLVE_CHILD_KEY, reason: 'the parent run was cancelled' }]
-          : [],
-    }),
+    // A CANCELLED run keeps the data of the stage it was cancelled in.
+    onCancel: (run) => {
+      const data = currentData(run);
+      return {
+        data,
+        effects:
+          run.state === 'GENERATING_SOLUTION' && data.stage === 'generating'
+            ? [{ type: 'cancelChild', workflowType: SOLVE_WORKFLOW, key: SOLVE_CHILD_KEY, reason: 'the parent run was cancelled' }]
+            : [],
+      };
+    },
     inputs: [MediaNormalized, MediaRejected, RetrievalHit, RetrievalMiss, ProblemRegistered, AssetVersionCreated, DocumentIndexed],
     init: (input, run): D => initialRetrieveOrGenerateData(input, run, policies),
-    decide: decideByTable(RETRIEVE_OR_GENERATE, table),
-    view: retrieveOrGenerateViewOf,
+    // Runs stored by the previous definition (flat nullable data) are read in the current shape (retrieve-or-generate.legacy.ts).
+    decide: (run, input, context) => decideRow({ ...run, data: currentData(run) }, input, context),
+    view: (run) => retrieveOrGenerateViewOf({ ...run, data: currentData(run) }),
   };
 }

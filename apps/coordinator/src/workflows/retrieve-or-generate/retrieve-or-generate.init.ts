@@ -1,28 +1,15 @@
 import type { JsonObject, RunSnapshot } from '@openpaw/saga';
 import type { PolicyEngine } from '../policy/index.js';
 import { RETRIEVE_OR_GENERATE } from '../shared/workflow-types.js';
-import { type RetrieveOrGenerateData, retrieveOrGenerateStartSchema } from './retrieve-or-generate.data.js';
+import { type DataAt, retrieveOrGenerateStartSchema } from './retrieve-or-generate.data.js';
 
 /** The request as submitted, with the policy resolved for it (logged as step 0 when the run starts). */
-export function initialRetrieveOrGenerateData(input: JsonObject, run: Pick<RunSnapshot, 'userId'>, policies: PolicyEngine): RetrieveOrGenerateData {
+export function initialRetrieveOrGenerateData(input: JsonObject, run: Pick<RunSnapshot, 'userId'>, policies: PolicyEngine): DataAt<'created'> {
   const request = retrieveOrGenerateStartSchema.parse(input);
   return {
     request,
     policy: policies.getPolicy(RETRIEVE_OR_GENERATE, run.userId, request.subscriptionTier, request.contentSensitivity),
-    startedAt: null,
-    step: null,
-    signature: null,
-    mediaType: null,
-    topCandidate: null,
-    problemKey: null,
-    waitingForRunId: null,
-    cachedFrom: null,
-    solveRunId: null,
-    solution: null,
-    problemRegistered: null,
-    assetVersionCreated: null,
-    result: null,
     costUsd: 0,
-    errorCode: null,
+    stage: 'created',
   };
 }

@@ -9,7 +9,10 @@ export type { RetrieveOrGenerateView };
 
 export function retrieveOrGenerateViewOf(run: RunSnapshot<RetrieveOrGenerateState, RetrieveOrGenerateData>): RetrieveOrGenerateView {
   const d = run.data;
-  const result = d.result;
+  const result = d.stage === 'succeeded' ? d.result : null;
+  const signature = 'signature' in d ? d.signature : undefined;
+  const waitingForRunId = d.stage === 'claiming' ? d.waitingForRunId : undefined;
+  const cachedFrom = d.stage === 'succeeded' ? d.cachedFrom : undefined;
   return {
     status: statusOf(run.state),
     ...(result === null ? {} : { outcome: result.outcome }),
@@ -18,11 +21,11 @@ export function retrieveOrGenerateViewOf(run: RunSnapshot<RetrieveOrGenerateStat
     workflow_run_id: run.id,
     attempt_no: run.attemptNo,
     cost_usd: roundUsd(d.costUsd),
-    duration_ms: durationMs(run, d.startedAt),
-    ...(d.errorCode === null ? {} : { error_code: d.errorCode }),
+    duration_ms: durationMs(run, 'startedAt' in d ? d.startedAt : null),
+    ...(d.stage === 'failed' ? { error_code: d.errorCode } : {}),
     state: run.state,
-    ...(d.signature === null ? {} : { problem_signature: { text_sha256: d.signature.textSha256, subject: d.signature.topicTags.subject } }),
-    ...(d.waitingForRunId == null ? {} : { waiting_for_run_id: d.waitingForRunId }),
-    ...(d.cachedFrom == null ? {} : { cached_from: d.cachedFrom }),
+    ...(signature === undefined ? {} : { problem_signature: { text_sha256: signature.textSha256, subject: signature.topicTags.subject } }),
+    ...(waitingForRunId === undefined ? {} : { waiting_for_run_id: waitingForRunId }),
+    ...(cachedFrom === undefined ? {} : { cached_from: cachedFrom }),
   };
 }

@@ -1,26 +1,31 @@
 import { solveErrorCode } from '@openpaw/contracts';
-import type { ChildInput, StepLogEntry } from '@openpaw/saga';
+import { type ChildInput, firstTry, type StepLogEntry } from '@openpaw/saga';
 import { roundUsd } from '../../shared/run-status.js';
 import { solveViewSchema } from '../../solve/solve-workflow.definition.js';
 import { NEAR_MISS_MIN_CONFIDENCE } from '../retrieval-bars.js';
-import type { RetrieveOrGenerateData, RetrieveOrGenerateErrorCode } from '../retrieve-or-generate.data.js';
+import { type DataAt, ingestedOf, type RetrieveOrGenerateErrorCode } from '../retrieve-or-generate.data.js';
 import { ignore, type RetrieveOrGenerateOutcomes, type RogDecision, type Run } from '../retrieve-or-generate.outcomes.js';
 
-type D = RetrieveOrGenerateData;
-
 /** The solve child run ended: register its solution, or serve a near-miss, or fail. */
-export function solveFinished(outcomes: RetrieveOrGenerateOutcomes, run: Run, input: ChildInput): RogDecision {
+export function solveFinished(outcomes: RetrieveOrGenerateOutcomes, run: Run, generating: DataAt<'generating'>, input: ChildInput): RogDecision {
   const { enterStep, fail } = outcomes;
-  if (input.childRunId !== run.data.solveRunId) return ignore('stale child result');
+  if (input.childRunId !== generating.solveRunId) return ignore('stale child result');
   const view = solveViewSchema.safeParse(input.view);
-  const data: D = { ...run.data, costUsd: run.data.costUsd + (view.success ? view.data.cost_usd : 0) };
+  const data: DataAt<'generating'> = { ...generating, costUsd: generating.costUsd + (view.success ? view.data.cost_usd : 0) };
   if (input.state === 'SUCCEEDED') {
     const solved = view.success ? view.data : undefined;
     if (solved?.storageKey === undefined || solved.contentSha256 === undefined || solved.provenance === undefined) {
       return fail(run, data, 'invalid_solve_result', 'solve_workflow succeeded without storageKey, contentSha256 and provenance', 'solve_failed');
     }
-    const solution = { storageKey: solved.storageKey, contentSha256: solved.contentSha256, provenance: solved.provenance };
-    return enterStep(run, { ...data, solution }, 'REGISTERING', 'register', 'solution_generated');
+    const registering: DataAt<'registering'> = {
+      ...ingestedOf(data),
+      stage: 'registering',
+      solution: { storageKey: solved.storageKey, contentSha256: solved.contentSha256, provenance: solved.provenance },
+      step: firstTry('register'),
+      problemRegistered: null,
+      assetVersionCreated: null,
+    };
+    return enterStep(run, data, 'REGISTERING', registering, 'solution_generated');
   }
   // FAILED (retries exhausted, not retryable, or cost cap) or CANCELLED.
   const reported = solveErrorCode.safeParse(view.success ? view.data.error_code : undefined);
@@ -37,10 +42,15 @@ export function solveFinished(outcomes: RetrieveOrGenerateOutcomes, run: Run, in
   if (retriesExhausted && !capExceeded && near !== null && near.confidence > NEAR_MISS_MIN_CONFIDENCE) {
     // Served as outcome=hit: the user gets an existing, retrieved solution (nothing new was made, so no
     // video and no indexing), flagged as approximate.
+    const succeeded: DataAt<'succeeded'> = {
+      ...ingestedOf(data),
+      stage: 'succeeded',
+      result: { outcome: 'hit', assetVersionId: near.assetVersionId, isApproximate: true, videoPending: false, indexDeferred: false },
+    };
     return {
       outcome: 'transition',
       to: 'SUCCEEDED',
-      data: { ...data, result: { outcome: 'hit', assetVersionId: near.assetVersionId, isApproximate: true, videoPending: false, indexDeferred: false } },
+      data: succeeded,
       step: 'near_miss_served',
       logs: [solveFailed, { step: 'near_miss', payload: { asset_version_id: near.assetVersionId, confidence: near.confidence, method: near.method } }],
     };

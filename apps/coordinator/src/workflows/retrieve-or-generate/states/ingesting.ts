@@ -2,10 +2,8 @@ import type { MediaNormalized, MediaRejected, MessageData, ProblemSignature } fr
 import type { StepLogEntry } from '@openpaw/saga';
 import type { PolicyEngine } from '../../policy/index.js';
 import { RETRIEVE_OR_GENERATE } from '../../shared/workflow-types.js';
-import type { RetrieveOrGenerateData, RetrieveOrGenerateStart } from '../retrieve-or-generate.data.js';
+import { type DataAt, factsOf, type RetrieveOrGenerateStart } from '../retrieve-or-generate.data.js';
 import { ignore, replyTo, type RetrieveOrGenerateOutcomes, type RogDecision, type Run } from '../retrieve-or-generate.outcomes.js';
-
-type D = RetrieveOrGenerateData;
 
 /** Sensitive when the client said so or ingestion tagged it (personal data, exam-paper markers, explicit content). */
 export function contentSensitivityOf(request: RetrieveOrGenerateStart, signature: ProblemSignature): RetrieveOrGenerateStart['contentSensitivity'] {
@@ -18,14 +16,19 @@ export function signatureComputed(signature: ProblemSignature): boolean {
 }
 
 /** INGESTING → RETRIEVING: the signature computed; the policy tightened when the content was tagged sensitive. */
-export function mediaNormalized(policies: PolicyEngine, outcomes: RetrieveOrGenerateOutcomes, run: Run, e: MessageData<typeof MediaNormalized>): RogDecision {
-  if (!replyTo(run, 'ingest', e.commandId)) return ignore('stale MediaNormalized');
+export function mediaNormalized(
+  policies: PolicyEngine,
+  outcomes: RetrieveOrGenerateOutcomes,
+  run: Run,
+  data: DataAt<'ingesting'>,
+  e: MessageData<typeof MediaNormalized>,
+): RogDecision {
+  if (!replyTo(run, data, e.commandId)) return ignore('stale MediaNormalized');
   if (!signatureComputed(e.signature)) return { outcome: 'refuse', reason: 'problem signature not computed: no normalised text and no image hash' };
-  const { request } = run.data;
+  const { request } = data;
+  const ingested = { signature: e.signature, mediaType: e.mediaType };
   const sensitivity = contentSensitivityOf(request, e.signature);
-  if (sensitivity === request.contentSensitivity) {
-    return outcomes.claimProblemKey(run, { ...run.data, signature: e.signature, mediaType: e.mediaType });
-  }
+  if (sensitivity === request.contentSensitivity) return outcomes.claimProblemKey(run, data, { ...factsOf(data), ...ingested });
   // Tagged sensitive while ingesting: the policy is resolved again with the sensitive layer
   // before anything it governs (retrieval's bars, video) is decided.
   const policy = policies.getPolicy(RETRIEVE_OR_GENERATE, run.userId, request.subscriptionTier, sensitivity);
@@ -40,11 +43,10 @@ export function mediaNormalized(policies: PolicyEngine, outcomes: RetrieveOrGene
       sensitivity_reasons: e.signature.sensitivityReasons ?? [],
     },
   };
-  const data: D = { ...run.data, signature: e.signature, mediaType: e.mediaType, policy, contentSensitivity: sensitivity };
-  return outcomes.claimProblemKey(run, data, [tightened]);
+  return outcomes.claimProblemKey(run, data, { ...factsOf(data), policy, contentSensitivity: sensitivity, ...ingested }, [tightened]);
 }
 
 /** INGESTING → FAILED: ingestion rejected the submission. */
-export function mediaRejected(outcomes: RetrieveOrGenerateOutcomes, run: Run, e: MessageData<typeof MediaRejected>): RogDecision {
-  return replyTo(run, 'ingest', e.commandId) ? outcomes.fail(run, run.data, e.reason, e.detail, 'media_rejected') : ignore('stale MediaRejected');
+export function mediaRejected(outcomes: RetrieveOrGenerateOutcomes, run: Run, data: DataAt<'ingesting'>, e: MessageData<typeof MediaRejected>): RogDecision {
+  return replyTo(run, data, e.commandId) ? outcomes.fail(run, data, e.reason, e.detail, 'media_rejected') : ignore('stale MediaRejected');
 }

@@ -1,71 +1,62 @@
 import type { MessageData, RetrievalHit, RetrievalMiss } from '@openpaw/contracts';
-import { type ClaimInput, clearPendingRetry, firstTry, type StepLogEntry } from '@openpaw/saga';
+import { type ClaimInput, firstTry, type StepLogEntry } from '@openpaw/saga';
 import { earlierResultSchema } from '../problem-key.js';
 import { acceptanceBar } from '../retrieval-bars.js';
 import type { RetrieveOrGenerateCommands } from '../retrieve-or-generate.commands.js';
-import type { RetrieveOrGenerateData } from '../retrieve-or-generate.data.js';
-import { ignore, replyTo, type RetrieveOrGenerateOutcomes, type RogDecision, type Run } from '../retrieve-or-generate.outcomes.js';
-
-type D = RetrieveOrGenerateData;
+import { type DataAt, ingestedOf } from '../retrieve-or-generate.data.js';
+import { ignore, leaving, replyTo, type RetrieveOrGenerateOutcomes, type RogDecision, type Run } from '../retrieve-or-generate.outcomes.js';
 
 /**
  * Spec 01, idempotency: the key claimed → retrieve; held by an earlier run that SUCCEEDED → its
  * result, no re-run; held by one still going → wait for it (told again when it ends); the earlier
  * run FAILED or was CANCELLED while this one waited → claim again (the engine hands the key over).
  */
-export function problemKeyClaim(commands: RetrieveOrGenerateCommands, run: Run, claim: ClaimInput): RogDecision {
-  if (claim.key !== run.data.problemKey) return ignore('claim of another key');
-  if (run.data.step !== null) return ignore('the problem key is already claimed');
+export function problemKeyClaim(commands: RetrieveOrGenerateCommands, run: Run, data: DataAt<'claiming'>, claim: ClaimInput): RogDecision {
+  if (claim.key !== data.problemKey) return ignore('claim of another key');
+  const claiming: DataAt<'claiming'> = { ...ingestedOf(data), stage: 'claiming', problemKey: data.problemKey };
   const retrieve = (stepName: string, logs: readonly StepLogEntry[] = []): RogDecision => {
-    const step = firstTry('retrieve');
-    const data: D = { ...run.data, step, waitingForRunId: null };
-    return { outcome: 'stay', data, step: stepName, logs, effects: [commands.commandFor(run, data, step)] };
+    const searching: DataAt<'searching'> = { ...ingestedOf(data), stage: 'searching', step: firstTry('retrieve') };
+    return { outcome: 'stay', data: searching, step: stepName, logs, effects: [commands.commandFor(run, searching)] };
   };
   if (claim.outcome === 'claimed') return retrieve('problem_key_claimed');
   const { holder } = claim;
   const earlier = { run_id: holder.runId, state: holder.state, attempt_no: holder.attemptNo };
-  if (!holder.terminal) return { outcome: 'stay', data: { ...run.data, waitingForRunId: holder.runId }, step: 'waiting_for_earlier_run', logs: [{ step: 'problem_key_held', payload: earlier }] };
+  if (!holder.terminal) return { outcome: 'stay', data: { ...claiming, waitingForRunId: holder.runId }, step: 'waiting_for_earlier_run', logs: [{ step: 'problem_key_held', payload: earlier }] };
   if (holder.state !== 'SUCCEEDED') {
-    return { outcome: 'stay', data: { ...run.data, waitingForRunId: null }, step: 'earlier_run_released_key', logs: [{ step: 'problem_key_held', payload: earlier }], effects: [{ type: 'claimKey', key: claim.key }] };
+    return { outcome: 'stay', data: claiming, step: 'earlier_run_released_key', logs: [{ step: 'problem_key_held', payload: earlier }], effects: [{ type: 'claimKey', key: claim.key }] };
   }
   const result = earlierResultSchema.safeParse(holder.view);
   if (!result.success) return retrieve('earlier_run_unreadable', [{ step: 'problem_key_held', payload: { ...earlier, problem: result.error.message.slice(0, 500) } }]);
   const { outcome, output } = result.data;
-  return {
-    outcome: 'transition',
-    to: 'SUCCEEDED',
-    data: {
-      ...run.data,
-      waitingForRunId: null,
-      cachedFrom: holder.runId,
-      result: { outcome, assetVersionId: output.asset_version_id, isApproximate: output.is_approximate ?? false, videoPending: output.video_pending ?? false, indexDeferred: false },
-    },
-    step: 'answered_from_earlier_run',
-    logs: [{ step: 'problem_key_held', payload: earlier }],
+  const succeeded: DataAt<'succeeded'> = {
+    ...ingestedOf(data),
+    stage: 'succeeded',
+    cachedFrom: holder.runId,
+    result: { outcome, assetVersionId: output.asset_version_id, isApproximate: output.is_approximate ?? false, videoPending: output.video_pending ?? false, indexDeferred: false },
   };
+  return { outcome: 'transition', to: 'SUCCEEDED', data: succeeded, step: 'answered_from_earlier_run', logs: [{ step: 'problem_key_held', payload: earlier }] };
 }
 
 /** RETRIEVING → SUCCEEDED (a hit at or above the policy's bar), else → GENERATING_SOLUTION. */
-export function retrievalHit(outcomes: RetrieveOrGenerateOutcomes, run: Run, e: MessageData<typeof RetrievalHit>): RogDecision {
-  if (!replyTo(run, 'retrieve', e.commandId)) return ignore('stale RetrievalHit');
+export function retrievalHit(outcomes: RetrieveOrGenerateOutcomes, run: Run, data: DataAt<'searching'>, e: MessageData<typeof RetrievalHit>): RogDecision {
+  if (!replyTo(run, data, e.commandId)) return ignore('stale RetrievalHit');
   const candidate = e.candidate;
-  const bar = acceptanceBar(candidate.method, run.data.policy);
+  const bar = acceptanceBar(candidate.method, data.policy);
   if (candidate.confidence < bar) {
     // Below the policy's bar (retrieval may run with another threshold): a miss, with this as its top candidate.
-    return outcomes.generate(run, { ...run.data, topCandidate: candidate }, 'retrieval_hit_below_threshold', [
+    return outcomes.generate(run, data, candidate, 'retrieval_hit_below_threshold', [
       { step: 'hit_below_threshold', payload: { confidence: candidate.confidence, threshold: bar, method: candidate.method } },
     ]);
   }
-  return {
-    outcome: 'transition',
-    to: 'SUCCEEDED',
-    data: { ...run.data, result: { outcome: 'hit', assetVersionId: candidate.assetVersionId, isApproximate: false, videoPending: false, indexDeferred: false } },
-    step: 'retrieval_hit',
-    effects: clearPendingRetry(run.data.step),
+  const succeeded: DataAt<'succeeded'> = {
+    ...ingestedOf(data),
+    stage: 'succeeded',
+    result: { outcome: 'hit', assetVersionId: candidate.assetVersionId, isApproximate: false, videoPending: false, indexDeferred: false },
   };
+  return { outcome: 'transition', to: 'SUCCEEDED', data: succeeded, step: 'retrieval_hit', effects: leaving(data) };
 }
 
 /** RETRIEVING → GENERATING_SOLUTION, keeping the top candidate for the near-miss rule. */
-export function retrievalMiss(outcomes: RetrieveOrGenerateOutcomes, run: Run, e: MessageData<typeof RetrievalMiss>): RogDecision {
-  return replyTo(run, 'retrieve', e.commandId) ? outcomes.generate(run, { ...run.data, topCandidate: e.topCandidate }, 'retrieval_miss') : ignore('stale RetrievalMiss');
+export function retrievalMiss(outcomes: RetrieveOrGenerateOutcomes, run: Run, data: DataAt<'searching'>, e: MessageData<typeof RetrievalMiss>): RogDecision {
+  return replyTo(run, data, e.commandId) ? outcomes.generate(run, data, e.topCandidate, 'retrieval_miss') : ignore('stale RetrievalMiss');
 }

@@ -1,0 +1,95 @@
+import { MediaNormalized, NormalizeMedia, RetrievalHit, RetrievalMiss, SearchSolutions } from '@openpaw/contracts';
+import { childRunIdFor } from '@openpaw/saga';
+import { SOLVE_WORKFLOW } from '../shared/workflow-types.js';
+import { SagaDriver } from '../testing/saga-driver.js';
+import { ASSET, candidate, dataAt, retrieving, SIG, withPolicy } from './testing/given.js';
+import { retrieveOrGenerateDefinition } from './retrieve-or-generate.definition.js';
+
+describe('retrieve_or_generate', () => {
+  describe('given a run in RETRIEVING', () => {
+    it('when a hit has confidence exactly at the threshold (0.85), then SUCCEEDED with outcome=hit serving it', () => {
+      const d = retrieving();
+      const step = d.reply(SearchSolutions, RetrievalHit, { candidate: candidate(0.85), trace: [] });
+      expect(step.state).toBe('SUCCEEDED');
+      expect(step.steps()).toEqual(['retrieval_hit']);
+      expect(step.view()).toMatchObject({
+        status: 'succeeded',
+        outcome: 'hit',
+        output: { asset_version_id: ASSET, video_pending: false, is_approximate: false },
+        state: 'SUCCEEDED',
+      });
+      expect(SagaDriver.started(step)).toEqual([]);
+    });
+
+    it('when a hit has confidence just below the threshold (0.849999), then it is a miss: GENERATING_SOLUTION', () => {
+      const d = retrieving();
+      const step = d.reply(SearchSolutions, RetrievalHit, { candidate: candidate(0.849999), trace: [] });
+      expect(step.state).toBe('GENERATING_SOLUTION');
+      expect(step.steps()).toEqual(['hit_below_threshold', 'retrieval_hit_below_threshold', 'child_started']);
+      expect(dataAt(d, 'generating').topCandidate).toEqual(candidate(0.849999));
+    });
+
+    it('when a hybrid re-ranked hit clears threshold − 0.02, then it is a hit; just below, a miss', () => {
+      expect(retrieving().reply(SearchSolutions, RetrievalHit, { candidate: candidate(0.85 - 0.02, 'hybrid'), trace: [] }).state).toBe('SUCCEEDED');
+      expect(retrieving().reply(SearchSolutions, RetrievalHit, { candidate: candidate(0.8299, 'hybrid'), trace: [] }).state).toBe('GENERATING_SOLUTION');
+    });
+
+    it.each([
+      ['near_duplicate', 0.95, 'near_duplicate_threshold', 0.96],
+      ['text_exact', 0.99, 'text_exact_threshold', 0.995],
+    ] as const)('when a %s hit has confidence %s, then it is a hit at the spec default and a miss when the policy raises %s to %s', (method, confidence, field, strict) => {
+      expect(retrieving().reply(SearchSolutions, RetrievalHit, { candidate: candidate(confidence, method), trace: [] }).state).toBe('SUCCEEDED');
+      const def = retrieveOrGenerateDefinition({ policy: withPolicy({ defaults: { [field]: strict } }) });
+      const d = retrieving(def);
+      expect(d.s.run.data).toMatchObject({ policy: { [field]: strict } });
+      expect(d.reply(SearchSolutions, RetrievalHit, { candidate: candidate(confidence, method), trace: [] }).state).toBe('GENERATING_SOLUTION');
+    });
+
+    it("when the policy's threshold is higher, then a hit must clear that one", () => {
+      const def = retrieveOrGenerateDefinition({ policy: withPolicy({ defaults: { retrieval_threshold: 0.9 } }) });
+      const d = retrieving(def);
+      expect(d.s.run.data).toMatchObject({ policy: { retrieval_threshold: 0.9 } });
+      expect(d.reply(SearchSolutions, RetrievalHit, { candidate: candidate(0.89), trace: [] }).state).toBe('GENERATING_SOLUTION');
+    });
+
+    it('when retrieval misses, then GENERATING_SOLUTION with a solve_workflow child run given the signature and the policy', () => {
+      const d = retrieving();
+      const step = d.reply(SearchSolutions, RetrievalMiss, { topCandidate: candidate(0.6), trace: [] });
+      expect(step.state).toBe('GENERATING_SOLUTION');
+      expect(step.steps()).toEqual(['retrieval_miss', 'child_started']);
+      const [child] = SagaDriver.started(step);
+      expect(child).toMatchObject({
+        workflowType: SOLVE_WORKFLOW,
+        parentRunId: d.runId,
+        userId: 'user-1',
+        input: { signature: SIG, policy: { primary_model: 'local/deterministic', fallback_models: [], cost_cap_usd: 0.1, retry_max: 3 } },
+      });
+      expect(child?.runId).toBe(dataAt(d, 'generating').solveRunId);
+      expect(child?.runId).toBe(childRunIdFor({ id: d.runId, attemptNo: 1 }, SOLVE_WORKFLOW, 'solve'));
+      expect(d.pendingTimers()).toEqual(['deadline']);
+    });
+
+    it('when retrieval times out, then it retries 3 times with exponential backoff (1 s, 2 s, 4 s), then FAILED', () => {
+      const d = retrieving();
+      const delays: number[] = [];
+      for (let retry = 1; retry <= 3; retry += 1) {
+        expect(d.fire(`resend:retrieve:${retry}`).state).toBe('RETRIEVING');
+        delays.push(d.delayOf('retry:retrieve'));
+        expect(d.fire('retry:retrieve').sent(SearchSolutions)).toHaveLength(1);
+      }
+      expect(delays).toEqual([1_000, 2_000, 4_000]);
+      const failed = d.fire('resend:retrieve:4');
+      expect(failed.state).toBe('FAILED');
+      expect(failed.view()).toMatchObject({ error_code: 'retrieval_timeout' });
+    });
+
+    it('when a MediaNormalized arrives again (a duplicate), then it is ignored', () => {
+      const d = retrieving();
+      expect(d.reply(NormalizeMedia, MediaNormalized, { mediaType: 'text', signature: SIG }).outcome).toBe('ignored');
+    });
+
+    it('when cancelled, then CANCELLED', () => {
+      expect(retrieving().cancel().state).toBe('CANCELLED');
+    });
+  });
+});
