@@ -9,6 +9,7 @@ import { RunsModule } from './runs/runs.module.js';
 import { ArtifactsApiModule } from './artifacts/artifacts-api.module.js';
 import { RESEARCH_API_CONTROLLERS, RESEARCH_API_PROVIDERS } from './research/research-api.module.js';
 import { OpsApiModule } from './ops/ops-api.module.js';
+import { RunViewsApiModule } from './run-views/run-views-api.module.js';
 import { AssetAccess } from './assets/asset-access.js';
 import { AssetsController } from './assets/assets.controller.js';
 import { AssetProjectionConsumer } from './assets/projection/asset-projection.consumer.js';
@@ -58,6 +59,7 @@ export class GatewayModule implements OnModuleInit {
         RunsModule.forRoot(config),
         ArtifactsApiModule,
         OpsApiModule,
+        RunViewsApiModule,
       ],
       controllers: [
         ProblemsController,

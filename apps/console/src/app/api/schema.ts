@@ -546,6 +546,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/run-views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's saved views of the runs list, oldest first. */
+        get: operations["RunViewsController_list"];
+        put?: never;
+        /**
+         * Save the runs list's current filters under a name.
+         * @description At most 20 views per user; a name is used once per user (delete the old view to replace it).
+         */
+        post: operations["RunViewsController_save"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/run-views/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete one of the caller's saved views. */
+        delete: operations["RunViewsController_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/runs": {
         parameters: {
             query?: never;
@@ -4893,6 +4931,239 @@ export interface operations {
             };
             /** @description Secrets cannot be sealed (`OPENPAW_KEY_ENCRYPTION_KEY` is not configured). */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
+    RunViewsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description How many views one user may save. */
+                        limit: number;
+                        /** @description Oldest first. */
+                        views: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            filter: {
+                                /**
+                                 * Format: date
+                                 * @description First creation day (YYYY-MM-DD).
+                                 */
+                                from?: string;
+                                /** @description Run id or its beginning. */
+                                q?: string;
+                                /** @description Run state. */
+                                state?: string;
+                                /**
+                                 * Format: date
+                                 * @description Last creation day (YYYY-MM-DD).
+                                 */
+                                to?: string;
+                                /** @description Workflow type. */
+                                type?: string;
+                                /** @description Admins: a user id, or `*` for everyone. */
+                                user?: string;
+                            };
+                            name: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
+    RunViewsController_save: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    filter: {
+                        /**
+                         * Format: date
+                         * @description First creation day (YYYY-MM-DD).
+                         */
+                        from?: string;
+                        /** @description Run id or its beginning. */
+                        q?: string;
+                        /** @description Run state. */
+                        state?: string;
+                        /**
+                         * Format: date
+                         * @description Last creation day (YYYY-MM-DD).
+                         */
+                        to?: string;
+                        /** @description Workflow type. */
+                        type?: string;
+                        /** @description Admins: a user id, or `*` for everyone. */
+                        user?: string;
+                    };
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        filter: {
+                            /**
+                             * Format: date
+                             * @description First creation day (YYYY-MM-DD).
+                             */
+                            from?: string;
+                            /** @description Run id or its beginning. */
+                            q?: string;
+                            /** @description Run state. */
+                            state?: string;
+                            /**
+                             * Format: date
+                             * @description Last creation day (YYYY-MM-DD).
+                             */
+                            to?: string;
+                            /** @description Workflow type. */
+                            type?: string;
+                            /** @description Admins: a user id, or `*` for everyone. */
+                            user?: string;
+                        };
+                        name: string;
+                    };
+                };
+            };
+            /** @description Invalid name or filter; `issues` name the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "validation_failed";
+                        issues: {
+                            message: string;
+                            path: string;
+                        }[];
+                        /** @enum {string} */
+                        location: "params" | "query" | "body" | "input";
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description `name_taken`: a view of that name exists; `view_limit_reached`: the caller has the most views allowed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
+    RunViewsController_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not a view name; `issues` name the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "validation_failed";
+                        issues: {
+                            message: string;
+                            path: string;
+                        }[];
+                        /** @enum {string} */
+                        location: "params" | "query" | "body" | "input";
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The caller has no view of that name. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

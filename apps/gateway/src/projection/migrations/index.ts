@@ -4,6 +4,7 @@ import { IndexRunsInFlight1764100000000 } from './1764100000000-index-runs-in-fl
 import { CreateRunTransitions1764200000000 } from './1764200000000-create-run-transitions.js';
 import { CreateUserProviderKeys1764300000000 } from './1764300000000-create-user-provider-keys.js';
 import { CreateOperatorAudit1764400000000 } from './1764400000000-create-operator-audit.js';
+import { CreateSavedRunViews1764510000000 } from './1764510000000-create-saved-run-views.js';
 
 /** The gateway schema's migrations, oldest first. */
 export const gatewayMigrations = [
@@ -15,4 +16,6 @@ export const gatewayMigrations = [
   CreateUserProviderKeys1764300000000,
   // Issue 17 (operations audit log).
   CreateOperatorAudit1764400000000,
+  // Issue 17 (saved views of the runs list).
+  CreateSavedRunViews1764510000000,
 ];
