@@ -5614,6 +5614,15 @@ export interface operations {
                             attemptNo: number;
                             /** Format: date-time */
                             occurredAt: string;
+                            /** @description The retry this change scheduled: the failed try of the step, why, and when the next try goes. null when it scheduled none. */
+                            retryScheduled: {
+                                failedTry: number;
+                                nextTry: number;
+                                /** Format: date-time */
+                                nextTryAt: string;
+                                reason: string;
+                                step: string;
+                            } | null;
                             stateAfter: string;
                             /** @description null for the run's first state. */
                             stateBefore: string | null;

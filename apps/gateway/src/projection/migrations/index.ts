@@ -5,6 +5,7 @@ import { CreateRunTransitions1764200000000 } from './1764200000000-create-run-tr
 import { CreateUserProviderKeys1764300000000 } from './1764300000000-create-user-provider-keys.js';
 import { CreateOperatorAudit1764400000000 } from './1764400000000-create-operator-audit.js';
 import { CreateSavedRunViews1764510000000 } from './1764510000000-create-saved-run-views.js';
+import { KeepScheduledRetries1764520000000 } from './1764520000000-keep-scheduled-retries.js';
 
 /** The gateway schema's migrations, oldest first. */
 export const gatewayMigrations = [
@@ -18,4 +19,6 @@ export const gatewayMigrations = [
   CreateOperatorAudit1764400000000,
   // Issue 17 (saved views of the runs list).
   CreateSavedRunViews1764510000000,
+  // Issue 17 (the pending step's next try and last error).
+  KeepScheduledRetries1764520000000,
 ];
