@@ -96,11 +96,27 @@ describe('the web console shows a failed try, its error and the next retry (Chro
     expect(await nextRetry.textContent()).toBe('none scheduled: try 2 was sent');
     await pending.locator('[data-last-error=llm_unavailable]').waitFor();
 
+    // Meanwhile, on the ops page: the problem run in flight under the free tier (no tier claim), its solve child by workflow.
+    const operator = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+    const opsPage = await operator.newPage();
+    await signIn(opsPage, platform.gatewayUrl, await devToken(platform.jwtSecret, 'console-olga', { roles: ['admin'] }));
+    await opsPage.goto(`${platform.gatewayUrl}/console/#/ops`);
+    await opsPage.getByRole('heading', { name: 'In-flight runs' }).waitFor();
+    expect(await opsPage.locator('tr[data-tier=free] [data-column=runs]').textContent()).toBe('1');
+    expect(await opsPage.locator('tr[data-tier]').count()).toBe(1);
+    expect(await opsPage.locator('tr[data-workflow=solve_workflow] [data-column=runs]').textContent()).toBe('1');
+    expect(await opsPage.locator('tr[data-workflow=retrieve_or_generate] [data-column=runs]').textContent()).toBe('1');
+    expect(await seriousAccessibilityViolations(opsPage)).toEqual([]);
+    await screenshot(opsPage, '9b-ops-in-flight');
+
     releaseSecondTry();
     await page.locator('.run-state [data-state=SUCCEEDED]').waitFor({ timeout: 90_000 });
     expect(await page.locator('.pending-step').count()).toBe(0);
     expect(solveTries).toBe(2);
     await page.goto(parentUrl);
     await page.locator('.run-state [data-state=SUCCEEDED]').waitFor({ timeout: 90_000 });
+    // Nothing in flight any more (the video is a background run; it may still render).
+    await opsPage.locator('tr[data-tier]').first().waitFor({ state: 'detached', timeout: 30_000 });
+    await operator.close();
   });
 });

@@ -36,3 +36,4 @@ export type OpsAudit = operations['OpsController_auditLog']['responses'][200]['c
 
 export type SavedRunViews = operations['RunViewsController_list']['responses'][200]['content']['application/json'];
 export type SavedRunView = SavedRunViews['views'][number];
+export type OpsInFlight = operations['OpsController_inFlight']['responses'][200]['content']['application/json'];

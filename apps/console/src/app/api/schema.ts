@@ -254,6 +254,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ops/in-flight": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Runs in flight, by subscription tier and by workflow (admin).
+         * @description From the gateway's projection of the run events and the tier each run was admitted under; ended runs and research drafts are not in flight.
+         */
+        get: operations["OpsController_inFlight"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ops/lanes": {
         parameters: {
             query?: never;
@@ -1890,6 +1910,60 @@ export interface operations {
                         }[];
                         /** @enum {string} */
                         location: "params" | "query" | "body" | "input";
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The token has no `admin` role (claim `roles`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
+    OpsController_inFlight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Runs users started that have not ended, by the subscription tier they were admitted under (`not recorded` when the admission left none). */
+                        byTier: {
+                            runs: number;
+                            tier: string;
+                        }[];
+                        /** @description Every run not ended, child and background runs too, by workflow type. */
+                        byWorkflow: {
+                            runs: number;
+                            workflowType: string;
+                        }[];
                     };
                 };
             };

@@ -6,6 +6,7 @@ import { CreateUserProviderKeys1764300000000 } from './1764300000000-create-user
 import { CreateOperatorAudit1764400000000 } from './1764400000000-create-operator-audit.js';
 import { CreateSavedRunViews1764510000000 } from './1764510000000-create-saved-run-views.js';
 import { KeepScheduledRetries1764520000000 } from './1764520000000-keep-scheduled-retries.js';
+import { CreateRunAdmissions1764530000000 } from './1764530000000-create-run-admissions.js';
 
 /** The gateway schema's migrations, oldest first. */
 export const gatewayMigrations = [
@@ -21,4 +22,6 @@ export const gatewayMigrations = [
   CreateSavedRunViews1764510000000,
   // Issue 17 (the pending step's next try and last error).
   KeepScheduledRetries1764520000000,
+  // Issue 17 (in-flight runs per tier).
+  CreateRunAdmissions1764530000000,
 ];
