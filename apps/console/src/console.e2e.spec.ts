@@ -231,10 +231,10 @@ describe('the web console in a real browser (Chromium), against the platform', (
     await page.getByRole('heading', { name: 'Saved views' }).waitFor();
     await page.getByText('None yet').waitFor();
     // A name the gateway refuses: its 400 names the field.
-    await page.getByLabel('Save the current filters as').fill('   ');
+    await page.getByLabel('View name', { exact: true }).fill('   ');
     await page.getByRole('button', { name: 'Save view' }).click();
     await page.getByRole('alert').filter({ hasText: 'name: a view needs a name' }).waitFor();
-    await page.getByLabel('Save the current filters as').fill('Failed problems');
+    await page.getByLabel('View name', { exact: true }).fill('Failed problems');
     await page.getByRole('button', { name: 'Save view' }).click();
     await page.locator('[data-saved-view="Failed problems"]').waitFor();
     expect(await page.getByRole('alert').count()).toBe(0);

@@ -88,7 +88,7 @@ export function SavedViews({ current }: { current: RunsFilterParams }) {
           if (typeof name === 'string') void save(name).then((saved) => saved && form.reset());
         }}
       >
-        <label for="view-name">Save the current filters as</label>
+        <label for="view-name">View name</label>
         <input id="view-name" name="name" maxLength={60} required aria-describedby={limit === undefined ? undefined : 'view-limit'} />
         <button type="submit" class="secondary">
           Save view
