@@ -16,6 +16,7 @@ import { AssetProjectionConsumer } from './assets/projection/asset-projection.co
 import { RunAssetsController } from './assets/run-assets.controller.js';
 import { SharedController } from './assets/shared.controller.js';
 import { AuthGuard } from './auth/auth.guard.js';
+import { OidcSignInController } from './auth/oidc/oidc-sign-in.controller.js';
 import type { GatewayConfig } from './config.js';
 import { RunEventsSubscription } from './events/run-events.subscription.js';
 import { HttpErrorFilter } from './http/http-error.filter.js';
@@ -72,6 +73,8 @@ export class GatewayModule implements OnModuleInit {
         VisualDegreesController,
         // Spec 05.
         ...RESEARCH_API_CONTROLLERS,
+        // Issue 17: the console's OIDC sign-in.
+        OidcSignInController,
       ],
       providers: [
         { provide: ADMISSION_LIMITS, useValue: config.admission },

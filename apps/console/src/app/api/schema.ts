@@ -101,6 +101,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/oidc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How the console signs in with OIDC here: the issuer, its authorization endpoint, the client id and scope. */
+        get: operations["OidcSignInController_signInConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/oidc/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeem the authorization code the provider redirected back with (PKCE), for a bearer token of this API.
+         * @description The provider's access token is verified as every request's is (its JWKS, issuer, audience, expiry, RS256/ES256) before it is handed back.
+         */
+        post: operations["OidcSignInController_redeem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1254,6 +1291,147 @@ export interface operations {
             };
             /** @description No such asset, or not one of the caller’s. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
+    OidcSignInController_signInConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Where the console sends the browser with its PKCE challenge. */
+                        authorizationEndpoint: string;
+                        clientId: string;
+                        issuer: string;
+                        scope: string;
+                    };
+                };
+            };
+            /** @description No OIDC sign-in configured (dev tokens only). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The issuer's discovery document could not be read. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
+    OidcSignInController_redeem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The authorization code the provider redirected back with. */
+                    code: string;
+                    /** @description The PKCE verifier whose S256 challenge the sign-in started with. */
+                    codeVerifier: string;
+                    /**
+                     * Format: uri
+                     * @description The redirect URI the sign-in started with.
+                     */
+                    redirectUri: string;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A bearer token for this API (the provider's access token, verified like any other). */
+                        accessToken: string;
+                        /** @description Seconds until it expires, as the provider said. */
+                        expiresIn: number | null;
+                    };
+                };
+            };
+            /** @description Invalid input; `issues` name the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "validation_failed";
+                        issues: {
+                            message: string;
+                            path: string;
+                        }[];
+                        /** @enum {string} */
+                        location: "params" | "query" | "body" | "input";
+                    };
+                };
+            };
+            /** @description The provider refused the code (used, expired, wrong verifier), or its token is not valid for this API. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description No OIDC sign-in configured. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The identity provider could not be reached. */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
