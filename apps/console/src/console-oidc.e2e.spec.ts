@@ -67,5 +67,8 @@ describe('the web console signs in with OIDC (Chromium, local OpenID provider)',
     await page.goto(`${platform.gatewayUrl}/console/#/ops`);
     await page.getByRole('heading', { name: 'Lanes' }).waitFor();
     expect(await page.getByRole('alert').count()).toBe(0);
+    // The console reads the roles where the gateway says the provider puts them: the admin's user filter is offered.
+    await page.goto(`${platform.gatewayUrl}/console/#/runs`);
+    await page.getByLabel('User (admins; * for everyone)', { exact: true }).waitFor();
   });
 });

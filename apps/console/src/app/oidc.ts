@@ -8,12 +8,14 @@ interface PendingSignIn {
   readonly state: string;
   readonly codeVerifier: string;
   readonly redirectUri: string;
+  readonly rolesClaim: string;
 }
 
 export interface OidcSignInConfig {
   readonly authorizationEndpoint: string;
   readonly clientId: string;
   readonly scope: string;
+  readonly rolesClaim: string;
 }
 
 function base64url(bytes: Uint8Array): string {
@@ -29,7 +31,7 @@ function randomText(byteCount: number): string {
  * and state kept for the way back, the S256 challenge sent. The console's own address is the redirect URI.
  */
 export async function startOidcSignIn(config: OidcSignInConfig): Promise<void> {
-  const pending: PendingSignIn = { state: randomText(16), codeVerifier: randomText(32), redirectUri: `${location.origin}${location.pathname}` };
+  const pending: PendingSignIn = { state: randomText(16), codeVerifier: randomText(32), redirectUri: `${location.origin}${location.pathname}`, rolesClaim: config.rolesClaim };
   sessionStorage.setItem(PENDING_KEY, JSON.stringify(pending));
   const challenge = base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(pending.codeVerifier))));
   const target = new URL(config.authorizationEndpoint);
@@ -48,7 +50,7 @@ export function isOidcRedirect(): boolean {
  * Finishes a sign-in the provider redirected back from: checks the state, has the gateway redeem
  * the code with the verifier, and clears the query. The token, or why there is none.
  */
-export async function finishOidcSignIn(client: GatewayClient): Promise<{ readonly token: string } | { readonly problem: string }> {
+export async function finishOidcSignIn(client: GatewayClient): Promise<{ readonly token: string; readonly rolesClaim: string } | { readonly problem: string }> {
   const query = new URLSearchParams(location.search);
   const stored = sessionStorage.getItem(PENDING_KEY);
   sessionStorage.removeItem(PENDING_KEY);
@@ -58,5 +60,5 @@ export async function finishOidcSignIn(client: GatewayClient): Promise<{ readonl
   const pending = stored === null ? undefined : (JSON.parse(stored) as PendingSignIn);
   if (pending === undefined || pending.state !== query.get('state')) return { problem: 'This sign-in was not started here (its state does not match); start again.' };
   const { data, error } = await client.POST('/auth/oidc/token', { body: { code: query.get('code') ?? '', codeVerifier: pending.codeVerifier, redirectUri: pending.redirectUri } });
-  return data !== undefined ? { token: data.accessToken } : { problem: errorMessage(error, 'The gateway could not finish the sign-in.') };
+  return data !== undefined ? { token: data.accessToken, rolesClaim: pending.rolesClaim } : { problem: errorMessage(error, 'The gateway could not finish the sign-in.') };
 }

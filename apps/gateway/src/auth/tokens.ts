@@ -45,6 +45,9 @@ function jwksOf(config: JwtConfig): JwksKeys {
   return keys;
 }
 
+/** Where an identity provider's tokens carry the roles unless `rolesClaim` says otherwise. */
+export const DEFAULT_ROLES_CLAIM = 'roles';
+
 /** The claim at a dotted path (`realm_access.roles`), or undefined. */
 function claimAt(payload: JWTPayload, path: string): unknown {
   let value: unknown = payload;
@@ -104,7 +107,7 @@ export async function verifyAccessToken(config: JwtConfig, token: string): Promi
     const { payload, source } = await verifiedPayload(config, token);
     if (typeof payload.sub !== 'string' || payload.sub.length === 0) throw new InvalidTokenError('token has no subject');
     const tier = payload['tier'];
-    const roles = rolesOf(source === 'identity_provider' ? claimAt(payload, config.rolesClaim ?? 'roles') : payload['roles']);
+    const roles = rolesOf(source === 'identity_provider' ? claimAt(payload, config.rolesClaim ?? DEFAULT_ROLES_CLAIM) : payload['roles']);
     return { userId: payload.sub, ...(typeof tier === 'string' && TIER.test(tier) ? { tier } : {}), ...(roles.length === 0 ? {} : { roles }) };
   } catch (error) {
     if (hasErrorCode(error, 'invalid_token')) throw error;

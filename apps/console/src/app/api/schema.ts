@@ -1322,6 +1322,8 @@ export interface operations {
                         authorizationEndpoint: string;
                         clientId: string;
                         issuer: string;
+                        /** @description Where the provider's tokens carry the roles (a dotted path): the console reads it to offer admin pages; the gateway checks them itself. */
+                        rolesClaim: string;
                         scope: string;
                     };
                 };

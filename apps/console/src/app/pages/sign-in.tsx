@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { createGatewayClient } from '../api/client.js';
 import { finishOidcSignIn, isOidcRedirect, type OidcSignInConfig, startOidcSignIn } from '../oidc.js';
+import { storeRolesClaim } from '../session.js';
 
 /**
  * Sign-in with the deployment's identity provider (OIDC, authorization code + PKCE) where the gateway
@@ -19,7 +20,10 @@ export function SignInPage({ expired, onSignedIn }: { expired: boolean; onSigned
     if (isOidcRedirect()) {
       void finishOidcSignIn(client).then((outcome) => {
         setFinishing(false);
-        if ('token' in outcome) onSignedIn(outcome.token);
+        if ('token' in outcome) {
+          storeRolesClaim(outcome.rolesClaim);
+          onSignedIn(outcome.token);
+        }
         else setProblem(outcome.problem);
       });
     }

@@ -7,7 +7,7 @@ import { GATEWAY_CONFIG, type GatewayConfig } from '../../config.js';
 import { ApiZodBody, openApiSchema } from '../../http/openapi.js';
 import { ZodValidationPipe } from '../../http/zod-validation.pipe.js';
 import { errorBody, validationErrorBody } from '../../runs/runs.schemas.js';
-import { verifyAccessToken } from '../tokens.js';
+import { DEFAULT_ROLES_CLAIM, verifyAccessToken } from '../tokens.js';
 import { OidcProviderClient } from './oidc-provider-client.js';
 import { OIDC_SCOPE, oidcSignInConfig, redeemCodeBody, redeemCodeResponse } from './oidc-sign-in.schemas.js';
 
@@ -38,7 +38,7 @@ export class OidcSignInController {
     const endpoints = await provider.endpoints().catch((error: unknown) => {
       throw new BadGatewayException({ error: 'oidc_unreachable', message: error instanceof Error ? error.message : 'the identity provider could not be read' });
     });
-    return { issuer: endpoints.issuer, authorizationEndpoint: endpoints.authorizationEndpoint, clientId, scope: OIDC_SCOPE };
+    return { issuer: endpoints.issuer, authorizationEndpoint: endpoints.authorizationEndpoint, clientId, scope: OIDC_SCOPE, rolesClaim: this.config.jwt.rolesClaim ?? DEFAULT_ROLES_CLAIM };
   }
 
   @Post('token')

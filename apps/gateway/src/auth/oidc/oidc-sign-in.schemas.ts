@@ -7,6 +7,7 @@ export const oidcSignInConfig = z.object({
   authorizationEndpoint: z.string().describe('Where the console sends the browser with its PKCE challenge.'),
   clientId: z.string(),
   scope: z.string(),
+  rolesClaim: z.string().describe('Where the provider\'s tokens carry the roles (a dotted path): the console reads it to offer admin pages; the gateway checks them itself.'),
 });
 
 /** RFC 7636: a verifier is 43 to 128 characters of [A-Z a-z 0-9 - . _ ~]. */
