@@ -117,6 +117,31 @@ describe('the console workflow pages in a real browser (Chromium), against the p
     await screenshot(page, 'w3-research-completed');
   });
 
+  it('research: retries the failed model at the gate (it fails again: the gate comes back with one retry counted), then cancels the research', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Research' }).click();
+    await page.getByLabel('Question', { exact: true }).fill('What limits the lifetime of lithium iron phosphate batteries?');
+    await page.getByRole('checkbox', { name: 'openai' }).check();
+    await page.getByRole('checkbox', { name: 'local' }).check();
+    await page.getByRole('button', { name: 'Create draft' }).click();
+    await page.getByRole('heading', { name: /^Draft: / }).waitFor();
+    await page.getByRole('button', { name: 'Start research' }).click();
+    await page.waitForURL(/#\/research\/[0-9a-f-]{36}$/);
+
+    const gate = page.locator('[data-gate=awaiting_confirmation]');
+    await gate.filter({ hasText: 'retries so far: 0' }).waitFor({ timeout: 90_000 });
+    await gate.getByRole('button', { name: 'Retry the failed models' }).click();
+    // The openai leg runs again and fails again (its server still answers 500): the gate again, one retry counted.
+    await gate.filter({ hasText: 'retries so far: 1' }).waitFor({ timeout: 90_000 });
+    expect(await page.locator('tr[data-leg=openai]').getAttribute('data-status')).toBe('failed');
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'w3b-research-gate-after-retry');
+
+    await gate.getByRole('button', { name: 'Cancel the research' }).click();
+    await page.locator('.run-state [data-state=failed]').waitFor({ timeout: 60_000 });
+    await page.getByRole('alert').filter({ hasText: 'Cancelled by user' }).waitFor();
+    expect(await page.locator('[data-gate]').count()).toBe(0);
+  });
+
   it('paper search: decides checkpoint 1 (an edit refused naming the field, then a valid edit) and checkpoint 2 (approve with ticked papers) over the imported library', async () => {
     const bib = readFileSync(join(root, 'apps/research/sample-library/openpaw-demo.bib'), 'utf8');
     expect(await callApi(platform.gatewayUrl, token, 'POST', '/library/references', { format: 'bibtex', content: bib })).toMatchObject({ status: 200, body: { added: 20 } });
@@ -157,6 +182,25 @@ describe('the console workflow pages in a real browser (Chromium), against the p
     await page.locator('.run-state [data-state=COMPLETED]').waitFor({ timeout: 60_000 });
     await page.getByText('Completed: approved.').waitFor();
     expect(await page.locator('ul.papers li').allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining(ticked)]));
+  });
+
+  it('paper search: rejects the strategy at checkpoint 1 with a note, and the next iteration asks again', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Paper search' }).click();
+    await page.getByLabel('What are you looking for?', { exact: true }).fill('protein structure prediction with transformers');
+    await page.getByRole('checkbox', { name: 'library' }).check();
+    await page.getByRole('button', { name: 'Start the search' }).click();
+    await page.waitForURL(/#\/paper-searches\/[0-9a-f-]{36}$/);
+    const strategy = page.locator('[data-checkpoint=strategy_confirmation]');
+    await strategy.getByRole('heading', { name: /iteration 1\)$/ }).waitFor({ timeout: 90_000 });
+    const reject = page.getByRole('button', { name: 'Reject with this note' });
+    // No note, no rejection.
+    expect(await reject.isDisabled()).toBe(true);
+    await page.getByLabel('Note for a rejection', { exact: true }).fill('too broad: only AlphaFold-style models');
+    await reject.click();
+    await strategy.getByRole('heading', { name: /iteration 2\)$/ }).waitFor({ timeout: 90_000 });
+    expect(await strategy.getByRole('alert').count()).toBe(0);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'w5b-paper-search-rejected-iteration-2');
   });
 
   it('operations: refused without the admin role; with it, the lanes and a dead letter the research service really dead-lettered, its payload redacted', async () => {
@@ -234,6 +278,35 @@ describe('the console workflow pages in a real browser (Chromium), against the p
     expect(await opsPage.locator('tr[data-audit-entry]').filter({ hasText: 'Redrove one dead letter' }).filter({ hasText: `seq: ${redriven}` }).count()).toBe(1);
     expect(await seriousAccessibilityViolations(opsPage)).toEqual([]);
     await screenshot(opsPage, 'w9-audit-log');
+    await operator.close();
+  });
+
+  it("runs: an admin filters by user (another user's runs, then everyone's); a user without the role has no user filter", async () => {
+    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).count()).toBe(1);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
+    await page.getByRole('heading', { name: 'Runs' }).waitFor();
+    expect(await page.getByLabel(/^User/).count()).toBe(0);
+
+    const operator = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+    const opsPage = await operator.newPage();
+    await signIn(opsPage, platform.gatewayUrl, await devToken(platform.jwtSecret, 'console-olga', { roles: ['admin'] }));
+    await opsPage.goto(`${platform.gatewayUrl}/console/#/runs`);
+    await opsPage.getByRole('status').filter({ hasText: '0 runs shown.' }).waitFor();
+    await opsPage.getByLabel('User (admins; * for everyone)', { exact: true }).fill('console-rosa');
+    await opsPage.getByRole('button', { name: 'Apply filters' }).click();
+    await opsPage.waitForURL(/[?&]user=console-rosa/);
+    await opsPage.locator('table.runs caption').filter({ hasText: 'Runs of console-rosa' }).waitFor();
+    const rosas = await opsPage.locator('table.runs tbody tr').count();
+    expect(rosas).toBeGreaterThan(0);
+    await opsPage.getByLabel('User (admins; * for everyone)', { exact: true }).fill('nobody-at-all');
+    await opsPage.getByRole('button', { name: 'Apply filters' }).click();
+    await opsPage.getByRole('status').filter({ hasText: '0 runs shown.' }).waitFor();
+    await opsPage.getByLabel('User (admins; * for everyone)', { exact: true }).fill('*');
+    await opsPage.getByRole('button', { name: 'Apply filters' }).click();
+    await opsPage.locator('table.runs caption').filter({ hasText: "Everyone's runs" }).waitFor();
+    expect(await opsPage.locator('table.runs tbody tr').count()).toBeGreaterThanOrEqual(rosas);
+    expect(await seriousAccessibilityViolations(opsPage)).toEqual([]);
+    await screenshot(opsPage, 'w8-runs-admin-user-filter');
     await operator.close();
   });
 

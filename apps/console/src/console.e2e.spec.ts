@@ -226,6 +226,37 @@ describe('the web console in a real browser (Chromium), against the platform', (
     await screenshot(page, '6-run-detail');
   });
 
+  it('saves the current filters as a view, finds it after a reload, applies it and deletes it', async () => {
+    await page.goto(`${platform.gatewayUrl}/console/#/runs?type=retrieve_or_generate&state=FAILED`);
+    await page.getByRole('heading', { name: 'Saved views' }).waitFor();
+    await page.getByText('None yet').waitFor();
+    // A name the gateway refuses: its 400 names the field.
+    await page.getByLabel('View name', { exact: true }).fill('   ');
+    await page.getByRole('button', { name: 'Save view' }).click();
+    await page.getByRole('alert').filter({ hasText: 'name: a view needs a name' }).waitFor();
+    await page.getByLabel('View name', { exact: true }).fill('Failed problems');
+    await page.getByRole('button', { name: 'Save view' }).click();
+    await page.locator('[data-saved-view="Failed problems"]').waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, '5b-runs-saved-view');
+
+    // Kept by the gateway, not the page: a reload on the unfiltered list still has it, and it applies its filters.
+    await page.goto(`${platform.gatewayUrl}/console/#/runs`);
+    await page.reload();
+    const view = page.getByRole('link', { name: 'Failed problems' });
+    await view.waitFor();
+    await view.click();
+    await page.waitForURL(/#\/runs\?type=retrieve_or_generate&state=FAILED$/);
+    expect(await page.getByLabel('State', { exact: true }).inputValue()).toBe('FAILED');
+    await page.getByRole('status').filter({ hasText: '0 runs shown.' }).waitFor();
+
+    await page.getByRole('button', { name: 'Delete the view Failed problems' }).click();
+    await page.getByText('None yet').waitFor();
+    await page.reload();
+    await page.getByText('None yet').waitFor();
+  });
+
   it('adds study material, asks for a quiz, follows the job to completed and shows the quiz', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Study artifacts' }).click();
     await page.getByRole('heading', { name: 'Study artifacts' }).waitFor();

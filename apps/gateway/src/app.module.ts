@@ -9,12 +9,14 @@ import { RunsModule } from './runs/runs.module.js';
 import { ArtifactsApiModule } from './artifacts/artifacts-api.module.js';
 import { RESEARCH_API_CONTROLLERS, RESEARCH_API_PROVIDERS } from './research/research-api.module.js';
 import { OpsApiModule } from './ops/ops-api.module.js';
+import { RunViewsApiModule } from './run-views/run-views-api.module.js';
 import { AssetAccess } from './assets/asset-access.js';
 import { AssetsController } from './assets/assets.controller.js';
 import { AssetProjectionConsumer } from './assets/projection/asset-projection.consumer.js';
 import { RunAssetsController } from './assets/run-assets.controller.js';
 import { SharedController } from './assets/shared.controller.js';
 import { AuthGuard } from './auth/auth.guard.js';
+import { OidcSignInController } from './auth/oidc/oidc-sign-in.controller.js';
 import type { GatewayConfig } from './config.js';
 import { RunEventsSubscription } from './events/run-events.subscription.js';
 import { HttpErrorFilter } from './http/http-error.filter.js';
@@ -58,6 +60,7 @@ export class GatewayModule implements OnModuleInit {
         RunsModule.forRoot(config),
         ArtifactsApiModule.forRoot(config.artifactsApi),
         OpsApiModule,
+        RunViewsApiModule,
       ],
       controllers: [
         ProblemsController,
@@ -70,6 +73,8 @@ export class GatewayModule implements OnModuleInit {
         VisualDegreesController,
         // Spec 05.
         ...RESEARCH_API_CONTROLLERS,
+        // Issue 17: the console's OIDC sign-in.
+        OidcSignInController,
       ],
       providers: [
         { provide: ADMISSION_LIMITS, useValue: config.admission },

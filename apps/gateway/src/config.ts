@@ -57,6 +57,10 @@ export interface JwtConfig {
   readonly oidcIssuer?: string;
   /** Least time between two JWKS refetches for an unknown `kid` (default 30 s). */
   readonly jwksCooldownMs?: number;
+  /** Where an identity provider's token carries the roles (a dotted path, e.g. `realm_access.roles`; default `roles`). */
+  readonly rolesClaim?: string;
+  /** The console's OAuth client at the OIDC issuer (a public client using PKCE): enables "sign in with OIDC". */
+  readonly oidcClientId?: string;
 }
 
 export const GATEWAY_CONFIG = Symbol('openpaw.gateway.config');
@@ -73,6 +77,11 @@ const envSchema = z
   OPENPAW_JWT_SECRET: z.string().min(32, 'OPENPAW_JWT_SECRET must be at least 32 characters').optional(),
   OPENPAW_JWKS_URL: z.url().optional(),
   OPENPAW_OIDC_ISSUER: z.url().optional(),
+  OPENPAW_OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OPENPAW_OIDC_ROLES_CLAIM: z
+    .string()
+    .regex(/^[A-Za-z0-9_:/-]+(\.[A-Za-z0-9_:/-]+)*$/, 'a claim name or a dotted path to it (realm_access.roles)')
+    .optional(),
   OPENPAW_JWT_ISSUER: z.string().min(1).default(DEFAULT_JWT_ISSUER),
   OPENPAW_JWT_AUDIENCE: z.string().min(1).default(DEFAULT_JWT_AUDIENCE),
   OPENPAW_GATEWAY_CANCEL_WAIT_MS: z.coerce.number().int().positive().default(5000),
@@ -83,6 +92,10 @@ const envSchema = z
   .refine((e) => e.OPENPAW_JWT_SECRET !== undefined || e.OPENPAW_JWKS_URL !== undefined || e.OPENPAW_OIDC_ISSUER !== undefined, {
     path: ['OPENPAW_JWT_SECRET'],
     message: 'set OPENPAW_JWT_SECRET (HS256, development) or OPENPAW_JWKS_URL / OPENPAW_OIDC_ISSUER (RS256/ES256)',
+  })
+  .refine((e) => e.OPENPAW_OIDC_CLIENT_ID === undefined || e.OPENPAW_OIDC_ISSUER !== undefined, {
+    path: ['OPENPAW_OIDC_CLIENT_ID'],
+    message: 'the console signs in at OPENPAW_OIDC_ISSUER: set it too',
   });
 
 /** Reads the gateway's configuration from `env`; throws naming every missing or invalid variable. */
@@ -102,6 +115,8 @@ export function gatewayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Gate
       ...(e.OPENPAW_JWT_SECRET === undefined ? {} : { secret: e.OPENPAW_JWT_SECRET }),
       ...(e.OPENPAW_JWKS_URL === undefined ? {} : { jwksUrl: e.OPENPAW_JWKS_URL }),
       ...(e.OPENPAW_OIDC_ISSUER === undefined ? {} : { oidcIssuer: e.OPENPAW_OIDC_ISSUER }),
+      ...(e.OPENPAW_OIDC_CLIENT_ID === undefined ? {} : { oidcClientId: e.OPENPAW_OIDC_CLIENT_ID }),
+      ...(e.OPENPAW_OIDC_ROLES_CLAIM === undefined ? {} : { rolesClaim: e.OPENPAW_OIDC_ROLES_CLAIM }),
     },
     cancelWaitMs: e.OPENPAW_GATEWAY_CANCEL_WAIT_MS,
     sseHeartbeatMs: e.OPENPAW_GATEWAY_SSE_HEARTBEAT_MS,

@@ -53,7 +53,7 @@ describe('gateway (real NATS + PostgreSQL)', () => {
     userId: string,
     version: number,
     stateAfter: string,
-    options: { terminal?: boolean; occurredAt?: string; workflowType?: string; view?: Record<string, unknown> } = {},
+    options: { terminal?: boolean; occurredAt?: string; workflowType?: string; view?: Record<string, unknown>; retryScheduled?: RunEventData['retryScheduled'] } = {},
   ): Promise<void> {
     clock.ms += 1000;
     const data: RunEventData = {
@@ -69,6 +69,7 @@ describe('gateway (real NATS + PostgreSQL)', () => {
       parentRunId: null,
       view: options.view ?? { progress: version },
       occurredAt: options.occurredAt ?? new Date(clock.ms).toISOString(),
+      ...(options.retryScheduled === undefined ? {} : { retryScheduled: options.retryScheduled }),
     };
     await publisher.publish(RunStateChanged, data, { source: '/openpaw/test-coordinator', correlationId: runId });
   }
@@ -261,6 +262,21 @@ describe('gateway (real NATS + PostgreSQL)', () => {
       ]);
       const again = (await (await api(`/runs/${aliceRun}/transitions`, { token: aliceToken })).json()) as { items: unknown[] };
       expect(again.items).toHaveLength(3);
+    });
+
+    it('keeps the retry a change scheduled (the failed try, why, the next try\'s time) in the timeline', async () => {
+      const retried = randomUUID();
+      const retryScheduled = { step: 'generate', failedTry: 1, nextTry: 2, nextTryAt: '2026-11-24T05:00:30.000Z', reason: 'llm_unavailable' };
+      await publishState(retried, ALICE, 0, 'GENERATING');
+      await publishState(retried, ALICE, 1, 'GENERATING', { retryScheduled });
+      const timeline = await eventually(async () => {
+        const body = (await (await api(`/runs/${retried}/transitions`, { token: aliceToken })).json()) as { items: { version: number; retryScheduled: unknown }[] };
+        return body.items.length === 2 ? body : undefined;
+      });
+      expect(timeline.items.map((t) => [t.version, t.retryScheduled])).toEqual([
+        [0, null],
+        [1, retryScheduled],
+      ]);
     });
 
     it("answers 404 for another user's run, whatever the route", async () => {

@@ -101,6 +101,31 @@ export interface ScheduledRetry<N extends string> {
   readonly log: StepLogEntry;
 }
 
+/** The step-log row of a scheduled retry (its payload: step, failed_try, retry, backoff_ms, reason). */
+export const RETRY_SCHEDULED_STEP = 'retry_scheduled';
+
+/** A retry a decision scheduled, as the run's public event tells it. */
+export interface RetryScheduled {
+  readonly step: string;
+  readonly failedTry: number;
+  readonly nextTry: number;
+  readonly nextTryAt: string;
+  readonly reason: string;
+}
+
+/**
+ * The retry among a decision's log rows (the `scheduleRetry` row), with the time its backoff ends:
+ * what the engine publishes with the run's change, so that readers of the run's events (the gateway)
+ * can show the next try and the last error without reading the coordinator's step log.
+ */
+export function retryScheduledIn(logs: readonly StepLogEntry[], now: Date): RetryScheduled | undefined {
+  const payload = logs.find((entry) => entry.step === RETRY_SCHEDULED_STEP)?.payload;
+  if (payload === undefined) return undefined;
+  const { step, failed_try: failedTry, backoff_ms: backoffMs, reason } = payload;
+  if (typeof step !== 'string' || typeof failedTry !== 'number' || typeof backoffMs !== 'number') return undefined;
+  return { step, failedTry, nextTry: failedTry + 1, nextTryAt: new Date(now.getTime() + backoffMs).toISOString(), reason: typeof reason === 'string' ? reason : 'unknown' };
+}
+
 /** Waits `backoffDelay(backoff, retryNo)` before the next try; `reason` says why (timeout, a retryable error). */
 export function scheduleRetry<N extends string>(run: RunIdentity, step: StepProgress<N>, backoff: Backoff, reason: string): ScheduledRetry<N> {
   const retryNo = step.tries;
@@ -109,7 +134,7 @@ export function scheduleRetry<N extends string>(run: RunIdentity, step: StepProg
   return {
     step: { ...step, waiting: 'backoff' },
     effects: [{ type: 'setTimer', name: retryTimerName(step.name), afterMs: delayMs, payload }],
-    log: { step: 'retry_scheduled', payload: { step: step.name, failed_try: step.tries, retry: retryNo, backoff_ms: delayMs, reason } },
+    log: { step: RETRY_SCHEDULED_STEP, payload: { step: step.name, failed_try: step.tries, retry: retryNo, backoff_ms: delayMs, reason } },
   };
 }
 

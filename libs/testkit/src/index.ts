@@ -7,3 +7,4 @@ export type { PlatformFacts } from './load/platform-facts.js';
 export { type LlmWireServer, startAnthropicWireServer, startOpenAiWireServer, type WireAnswer, type WireRequest } from './llm-wire-servers.js';
 export { InMemoryKeptReplyStore } from './in-memory-kept-reply-store.js';
 export * from './problem-images.js';
+export { type LocalOidcProvider, type OidcAccount, startLocalOidcProvider } from './local-oidc-provider.js';

@@ -1,11 +1,11 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { ARTIFACT_JOB_WORKFLOW, catalog, CRITICAL_LANE, laneDurableOf, RESEARCH_WORKFLOW, STREAMS, VISUAL_DEGREES } from '@openpaw/contracts';
 import { consumerInfoIfExists, NATS_CONNECTION } from '@openpaw/messaging';
 import type { DataSource } from 'typeorm';
 import { GATEWAY_DATA_SOURCE } from '../projection/database.js';
-import { RUN_PROJECTION_TABLE } from '../projection/run-projection.store.js';
+import { RUN_ADMISSIONS_TABLE, RUN_PROJECTION_TABLE } from '../projection/run-projection.store.js';
 import { RETRIEVE_OR_GENERATE } from '../problems/workflow-result.js';
 import { ADMISSION_LIMITS, type AdmissionLimits, type Tier } from './admission-limits.js';
 import { TokenBuckets } from './token-bucket.js';
@@ -18,7 +18,7 @@ export const USER_STARTED_WORKFLOWS: readonly string[] = [
   RESEARCH_WORKFLOW,
 ];
 /** A research draft (spec 05) waits for its user indefinitely and runs nothing: not in flight. */
-const RESEARCH_DRAFT_STATE = 'draft';
+export const RESEARCH_DRAFT_STATE = 'draft';
 /** The coordinator's commands durable (StartRun waits there). */
 const COORDINATOR_DURABLE = 'coordinator';
 /** Backlog and totals are read at most this often; one reading serves every request meanwhile. */
@@ -44,6 +44,7 @@ interface Admitted {
 @Injectable()
 export class AdmissionControl {
   readonly #buckets = new TokenBuckets();
+  private readonly logger = new Logger(AdmissionControl.name);
   /** Runs admitted by this gateway and not yet seen ended, by run id. */
   readonly #admitted = new Map<string, Admitted>();
   #backlog: { readonly at: number; readonly value: Promise<number> } | undefined;
@@ -81,9 +82,16 @@ export class AdmissionControl {
     return { admitted: true };
   }
 
-  /** Records a run this gateway admitted (counted in flight until the projection shows it ended). */
+  /**
+   * Records a run this gateway admitted (counted in flight until the projection shows it ended), and
+   * its tier in `run_admissions` for the ops page's in-flight runs per tier. That write is not
+   * awaited: admission answers the user now; a write lost to an outage shows as "tier not recorded".
+   */
   started(runId: string, userId: string, tier: Tier, nowMs = Date.now()): void {
     this.#admitted.set(runId, { userId, tier, at: nowMs });
+    void this.dataSource
+      .query(`insert into ${RUN_ADMISSIONS_TABLE} (run_id, user_id, tier) values ($1, $2, $3) on conflict (run_id) do nothing`, [runId, userId, tier])
+      .catch((error: unknown) => this.logger.warn(`run ${runId}: its tier (${tier}) was not recorded: ${error instanceof Error ? error.message : String(error)}`));
   }
 
   /** Runs admitted here and not ended, by tier (for metrics); forgets ended ones. */

@@ -44,9 +44,10 @@ class LocalIdp {
   }
 }
 
-function token(key: SigningKey, claims: { sub?: string; aud?: string; iss?: string; exp?: number } = {}): Promise<string> {
+function token(key: SigningKey, claims: { sub?: string; aud?: string; iss?: string; exp?: number; [extra: string]: unknown } = {}): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({})
+  const { sub: _sub, aud: _aud, iss: _iss, exp: _exp, ...extra } = claims;
+  return new SignJWT(extra)
     .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT' })
     .setSubject(claims.sub ?? 'user-1')
     .setIssuer(claims.iss ?? 'https://idp.example')
@@ -96,5 +97,14 @@ describe('JWKS / OIDC access tokens (local identity provider)', () => {
     const config: JwtConfig = { issuer: 'https://idp.example', audience: 'openpaw-api', oidcIssuer: idp.url, secret: 's'.repeat(32) };
     expect(await verifyAccessToken(config, await token(key, { sub: 'oidc-user' }))).toEqual({ userId: 'oidc-user' });
     expect(await verifyAccessToken(config, await signAccessToken(config, 'dev-user'))).toEqual({ userId: 'dev-user' });
+  });
+
+  it('reads an identity provider token\'s roles from the configured claim (a dotted path); dev tokens keep `roles`', async () => {
+    const key = await signingKey('roles-1', 'RS256');
+    idp.keys = [key];
+    const config: JwtConfig = { issuer: 'https://idp.example', audience: 'openpaw-api', jwksUrl: `${idp.url}/keys`, secret: 's'.repeat(32), rolesClaim: 'realm_access.roles' };
+    expect(await verifyAccessToken(config, await token(key, { sub: 'kc-admin', realm_access: { roles: ['admin', 'Not A Role'] }, roles: ['ignored'] }))).toEqual({ userId: 'kc-admin', roles: ['admin'] });
+    expect(await verifyAccessToken(config, await token(key, { sub: 'kc-user', roles: ['admin'] }))).toEqual({ userId: 'kc-user' });
+    expect(await verifyAccessToken(config, await signAccessToken(config, 'dev-admin', { roles: ['admin'] }))).toEqual({ userId: 'dev-admin', roles: ['admin'] });
   });
 });

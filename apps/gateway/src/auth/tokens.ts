@@ -45,8 +45,24 @@ function jwksOf(config: JwtConfig): JwksKeys {
   return keys;
 }
 
+/** Where an identity provider's tokens carry the roles unless `rolesClaim` says otherwise. */
+export const DEFAULT_ROLES_CLAIM = 'roles';
+
+/** The claim at a dotted path (`realm_access.roles`), or undefined. */
+function claimAt(payload: JWTPayload, path: string): unknown {
+  let value: unknown = payload;
+  for (const key of path.split('.')) value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+  return value;
+}
+
+/** A verified token's payload and where it came from: the dev secret, or the identity provider's keys. */
+interface Verified {
+  readonly payload: JWTPayload;
+  readonly source: 'dev_secret' | 'identity_provider';
+}
+
 /** HS256 with the shared secret (dev mode) when configured; RS256/ES256 from the JWKS when configured. Never both for one token. */
-async function verifiedPayload(config: JwtConfig, token: string): Promise<JWTPayload> {
+async function verifiedPayload(config: JwtConfig, token: string): Promise<Verified> {
   const options = { issuer: config.issuer, audience: config.audience, requiredClaims: ['sub', 'exp'] };
   let alg: unknown;
   try {
@@ -55,11 +71,11 @@ async function verifiedPayload(config: JwtConfig, token: string): Promise<JWTPay
     throw new InvalidTokenError('token is not valid');
   }
   if (alg === 'HS256' && config.secret !== undefined) {
-    return (await jwtVerify(token, keyOf(config), { ...options, algorithms: ['HS256'] })).payload;
+    return { payload: (await jwtVerify(token, keyOf(config), { ...options, algorithms: ['HS256'] })).payload, source: 'dev_secret' };
   }
   const jwks = jwksOf(config);
   if (jwks.enabled && typeof alg === 'string' && (JWKS_ALGORITHMS as readonly string[]).includes(alg)) {
-    return (await jwtVerify(token, await jwks.keys(), { ...options, algorithms: [...JWKS_ALGORITHMS] })).payload;
+    return { payload: (await jwtVerify(token, await jwks.keys(), { ...options, algorithms: [...JWKS_ALGORITHMS] })).payload, source: 'identity_provider' };
   }
   // Same answer as a bad signature: the caller learns nothing about which algorithms exist.
   throw new InvalidTokenError('token is not valid');
@@ -88,10 +104,10 @@ export async function signAccessToken(
  */
 export async function verifyAccessToken(config: JwtConfig, token: string): Promise<AuthenticatedUser> {
   try {
-    const payload = await verifiedPayload(config, token);
+    const { payload, source } = await verifiedPayload(config, token);
     if (typeof payload.sub !== 'string' || payload.sub.length === 0) throw new InvalidTokenError('token has no subject');
     const tier = payload['tier'];
-    const roles = rolesOf(payload['roles']);
+    const roles = rolesOf(source === 'identity_provider' ? claimAt(payload, config.rolesClaim ?? DEFAULT_ROLES_CLAIM) : payload['roles']);
     return { userId: payload.sub, ...(typeof tier === 'string' && TIER.test(tier) ? { tier } : {}), ...(roles.length === 0 ? {} : { roles }) };
   } catch (error) {
     if (hasErrorCode(error, 'invalid_token')) throw error;

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, NotFoundException, Param, Post, Query, UnprocessableEntityException } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, NotFoundException, Param, Post, Query, UnprocessableEntityException } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBearerAuth,
@@ -16,7 +16,10 @@ import type { AuthenticatedUser } from '../auth/tokens.js';
 import { ApiZodBody, ApiZodParams, ApiZodQuery, BEARER_SCHEME, openApiSchema } from '../http/openapi.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { errorBody, validationErrorBody } from '../runs/runs.schemas.js';
+import type { DataSource } from 'typeorm';
+import { GATEWAY_DATA_SOURCE } from '../projection/database.js';
 import { requireAdmin } from './admin-only.js';
+import { readInFlightRuns } from './in-flight-runs.js';
 import { JetStreamOps } from './jetstream-ops.js';
 import { OperatorAuditStore } from './operator-audit.store.js';
 import {
@@ -25,6 +28,7 @@ import {
   deadLetterSeqParams,
   deadLettersQuery,
   deadLettersResponse,
+  inFlightResponse,
   lanesResponse,
   redriveByFilterBody,
   redriveByFilterResponse,
@@ -41,6 +45,7 @@ export class OpsController {
   constructor(
     private readonly jetstream: JetStreamOps,
     private readonly audit: OperatorAuditStore,
+    @Inject(GATEWAY_DATA_SOURCE) private readonly dataSource: DataSource,
   ) {}
 
   @Get('audit')
@@ -52,6 +57,18 @@ export class OpsController {
     requireAdmin(user);
     const entries = await this.audit.newest(query.limit);
     return { entries: entries.map((entry) => ({ ...entry, occurredAt: entry.occurredAt.toISOString() })) };
+  }
+
+  @Get('in-flight')
+  @ApiOperation({
+    summary: 'Runs in flight, by subscription tier and by workflow (admin).',
+    description: "From the gateway's projection of the run events and the tier each run was admitted under; ended runs and research drafts are not in flight.",
+  })
+  @ApiOkResponse({ schema: openApiSchema(inFlightResponse) })
+  async inFlight(@CurrentUser() user: AuthenticatedUser): Promise<z.output<typeof inFlightResponse>> {
+    requireAdmin(user);
+    const counts = await readInFlightRuns(this.dataSource);
+    return { byTier: [...counts.byTier], byWorkflow: [...counts.byWorkflow] };
   }
 
   @Get('lanes')

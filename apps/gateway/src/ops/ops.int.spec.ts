@@ -5,10 +5,10 @@ import type { INestApplication } from '@nestjs/common';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { headers, type NatsConnection } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
-import { createEnvelope, defineCommand, STREAMS } from '@openpaw/contracts';
-import { DLQ_HEADERS, ensureConsumer, startConsumer, type ConsumerHandle } from '@openpaw/messaging';
+import { createEnvelope, defineCommand, RunStateChanged, STREAMS } from '@openpaw/contracts';
+import { DLQ_HEADERS, ensureConsumer, JetStreamPublisher, startConsumer, type ConsumerHandle } from '@openpaw/messaging';
 import { serviceMessagingSettingsFromEnv, startService } from '@openpaw/platform';
-import { freshDatabase, privateNatsServer, type NatsServerHandle } from '@openpaw/testing';
+import { freshDatabase, privateNatsServer, type NatsServerHandle, waitFor } from '@openpaw/testing';
 import { z } from 'zod';
 import { DEFAULT_ADMISSION_LIMITS } from '../admission/admission-limits.js';
 import { GatewayModule } from '../app.module.js';
@@ -33,6 +33,7 @@ describe('the operations API (real NATS + PostgreSQL)', () => {
   let blobDir: string;
   let adminToken: string;
   let userToken: string;
+  let config: GatewayConfig;
 
   const get = (path: string, token?: string): Promise<Response> => fetch(`${url}${path}`, { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
   const post = (path: string, token: string, body?: unknown): Promise<Response> =>
@@ -46,7 +47,7 @@ describe('the operations API (real NATS + PostgreSQL)', () => {
   beforeAll(async () => {
     nats = await privateNatsServer();
     blobDir = await mkdtemp(join(tmpdir(), 'openpaw-ops-blobs-'));
-    const config: GatewayConfig = {
+    config = {
       natsUrl: nats.url,
       messaging: serviceMessagingSettingsFromEnv({}),
       artifactsApi: artifactsApiConfigFromEnv({}),
@@ -74,12 +75,56 @@ describe('the operations API (real NATS + PostgreSQL)', () => {
   });
 
   it('refuses a caller without the admin role (403 naming the role) and one without a token (401)', async () => {
-    for (const path of ['/ops/lanes', '/ops/dead-letters', '/ops/audit']) {
+    for (const path of ['/ops/lanes', '/ops/dead-letters', '/ops/audit', '/ops/in-flight']) {
       const forbidden = await get(path, userToken);
       expect(forbidden.status).toBe(403);
       expect(await forbidden.json()).toMatchObject({ error: 'forbidden', message: expect.stringContaining('admin') });
       expect((await get(path)).status).toBe(401);
     }
+  });
+
+  it('counts in-flight runs by the tier they were admitted under and by workflow, from the projection', async () => {
+    const publisher = new JetStreamPublisher(jetstream(nc));
+    let version = 0;
+    const publishState = (runId: string, workflowType: string, state: string, terminal: boolean): Promise<unknown> =>
+      publisher.publish(
+        RunStateChanged,
+        { runId, workflowType, userId: 'someone', attemptNo: 1, version: (version += 1), stateBefore: null, stateAfter: state, terminal, stepName: 'start', parentRunId: null, view: {}, occurredAt: new Date().toISOString() },
+        { source: '/openpaw/test-coordinator', correlationId: runId },
+      );
+    const inFlight = async (): Promise<unknown> => (await get('/ops/in-flight', adminToken)).json();
+    const submit = async (token: string, text: string): Promise<string> => {
+      const response = await post('/problems', token, { text });
+      expect(response.status).toBe(202);
+      return ((await response.json()) as { run_id: string }).run_id;
+    };
+    // Admitted by the gateway (no coordinator here: the test publishes what it would).
+    const proRun = await submit(await signAccessToken(config.jwt, 'pro-paula', { tier: 'pro' }), 'Solve for x: x + 1 = 2');
+    const freeRun = await submit(userToken, 'Solve for x: x + 2 = 3');
+    await publishState(proRun, 'retrieve_or_generate', 'INGESTING', false);
+    await publishState(freeRun, 'retrieve_or_generate', 'RETRIEVING', false);
+    // Never admitted here (its tier unknown), a child run (not user-started) and an ended run.
+    await publishState(crypto.randomUUID(), 'retrieve_or_generate', 'INGESTING', false);
+    await publishState(crypto.randomUUID(), 'solve_workflow', 'GENERATING', false);
+    await publishState(crypto.randomUUID(), 'retrieve_or_generate', 'SUCCEEDED', true);
+
+    const expected = {
+      byTier: [
+        { tier: 'free', runs: 1 },
+        { tier: 'not recorded', runs: 1 },
+        { tier: 'pro', runs: 1 },
+      ],
+      byWorkflow: [
+        { workflowType: 'retrieve_or_generate', runs: 3 },
+        { workflowType: 'solve_workflow', runs: 1 },
+      ],
+    };
+    await waitFor(async () => (JSON.stringify(await inFlight()) === JSON.stringify(expected) ? true : undefined), 'the in-flight counts', 15_000);
+
+    await publishState(proRun, 'retrieve_or_generate', 'SUCCEEDED', true);
+    await waitFor(async () => ((await inFlight()) as typeof expected).byTier.every((row) => row.tier !== 'pro') || undefined, 'the pro run ended', 15_000);
+    expect(await inFlight()).toEqual({ byTier: [expected.byTier[0], expected.byTier[1]], byWorkflow: [{ workflowType: 'retrieve_or_generate', runs: 2 }, expected.byWorkflow[1]] });
+    expect((await get('/ops/in-flight', userToken)).status).toBe(403);
   });
 
   it("shows a lane's backlog, in-flight and redelivered counts from JetStream", async () => {

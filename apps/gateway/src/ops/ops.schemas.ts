@@ -95,3 +95,10 @@ export const auditResponse = z.object({ entries: z.array(auditEntrySchema) });
 export const auditQuery = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(100).describe('The newest this many (1..500, default 100).'),
 });
+
+export const inFlightResponse = z.object({
+  byTier: z
+    .array(z.object({ tier: z.string(), runs: z.int().nonnegative() }))
+    .describe('Runs users started that have not ended, by the subscription tier they were admitted under (`not recorded` when the admission left none).'),
+  byWorkflow: z.array(z.object({ workflowType: z.string(), runs: z.int().nonnegative() })).describe('Every run not ended, child and background runs too, by workflow type.'),
+});

@@ -90,6 +90,8 @@ export function projectionOf(event: RunStateChangedData): RunProjection {
 }
 
 export const RUN_PROJECTION_TABLE = `"${GATEWAY_SCHEMA}"."run_projection"`;
+/** The tier each run was admitted under (`AdmissionControl.started`). */
+export const RUN_ADMISSIONS_TABLE = `"${GATEWAY_SCHEMA}"."run_admissions"`;
 const TABLE = RUN_PROJECTION_TABLE;
 
 /** Reads and writes the gateway's `run_projection` table. */

@@ -11,7 +11,11 @@ export interface RunTransition {
   readonly stepName: string;
   readonly terminal: boolean;
   readonly occurredAt: Date;
+  /** The retry this change scheduled, if any (the failed try, why, when the next goes). */
+  readonly retryScheduled: RetryScheduled | null;
 }
+
+export type RetryScheduled = NonNullable<RunStateChangedData['retryScheduled']>;
 
 const TABLE = `"${GATEWAY_SCHEMA}"."run_transitions"`;
 
@@ -26,6 +30,7 @@ interface TransitionRow {
   step_name: string;
   terminal: boolean;
   occurred_at: Date;
+  retry_scheduled: RetryScheduled | null;
 }
 
 /** The gateway's `run_transitions` table: each run's public timeline, in version order. */
@@ -35,17 +40,27 @@ export class RunTransitionStore {
   /** Records a run event's transition; a redelivered event (same run and version) changes nothing. */
   async record(event: RunStateChangedData): Promise<void> {
     await this.dataSource.query(
-      `insert into ${TABLE} (run_id, version, attempt_no, state_before, state_after, step_name, terminal, occurred_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8::timestamptz)
+      `insert into ${TABLE} (run_id, version, attempt_no, state_before, state_after, step_name, terminal, occurred_at, retry_scheduled)
+       values ($1, $2, $3, $4, $5, $6, $7, $8::timestamptz, $9::jsonb)
        on conflict (run_id, version) do nothing`,
-      [event.runId, event.version, event.attemptNo, event.stateBefore, event.stateAfter, event.stepName, event.terminal, event.occurredAt],
+      [
+        event.runId,
+        event.version,
+        event.attemptNo,
+        event.stateBefore,
+        event.stateAfter,
+        event.stepName,
+        event.terminal,
+        event.occurredAt,
+        event.retryScheduled === undefined ? null : JSON.stringify(event.retryScheduled),
+      ],
     );
   }
 
   /** A run's transitions, oldest first (the caller has checked that the run is the user's). */
   async forRun(runId: string): Promise<RunTransition[]> {
     const rows = await this.dataSource.query<TransitionRow[]>(
-      `select version, attempt_no, state_before, state_after, step_name, terminal, occurred_at
+      `select version, attempt_no, state_before, state_after, step_name, terminal, occurred_at, retry_scheduled
          from ${TABLE} where run_id = $1 order by version limit $2`,
       [runId, MAX_TIMELINE_TRANSITIONS],
     );
@@ -57,6 +72,7 @@ export class RunTransitionStore {
       stepName: row.step_name,
       terminal: row.terminal,
       occurredAt: row.occurred_at,
+      retryScheduled: row.retry_scheduled,
     }));
   }
 }

@@ -1,3 +1,4 @@
+import { RunStateChanged } from '@openpaw/contracts';
 import { z } from 'zod';
 import type { RunCursor, RunProjection } from '../projection/run-projection.store.js';
 import type { RunTransition } from '../projection/run-transition.store.js';
@@ -124,6 +125,10 @@ export const runTransitionResource = z.object({
   stepName: z.string().describe('The step (input) that caused the change, as the workflow names it.'),
   terminal: z.boolean(),
   occurredAt: z.iso.datetime({ offset: true }),
+  retryScheduled: RunStateChanged.schema.shape.retryScheduled
+    .unwrap()
+    .nullable()
+    .describe('The retry this change scheduled: the failed try of the step, why, and when the next try goes. null when it scheduled none.'),
 });
 
 export const runTimeline = z.object({

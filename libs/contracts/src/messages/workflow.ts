@@ -58,6 +58,19 @@ export const RunStateChanged = defineEvent(
     /** The run's public view as its workflow defines it (result, progress, outputs). */
     view: jsonObject,
     occurredAt: z.iso.datetime({ offset: true }),
+    /**
+     * A retry this change scheduled (libs/saga's step idiom): which try of which step failed and why,
+     * and when the next try goes. Absent when the change scheduled none.
+     */
+    retryScheduled: z
+      .object({
+        step: z.string(),
+        failedTry: z.int().positive(),
+        nextTry: z.int().positive(),
+        nextTryAt: z.iso.datetime({ offset: true }),
+        reason: z.string(),
+      })
+      .optional(),
   }),
   'Every state change of every run, for projections (the gateway, other teams).',
 );

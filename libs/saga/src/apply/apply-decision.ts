@@ -1,3 +1,4 @@
+import { retryScheduledIn } from '../command-steps.js';
 import { type AnySagaDefinition, type Decision, inputName, type SagaInput } from '../definition.js';
 import type { InputMeta, RunRecord } from '../records.js';
 import { isAllowed, isTerminal } from '../transition-table.js';
@@ -61,7 +62,7 @@ export function applyDecision(
       writes.log(next, stepName, before.state, to, {});
       if (to !== before.state) writes.timers.push({ op: 'clearPrefix', runId: next.id, prefix: isTerminal(definition, to) ? '' : RESEND_PREFIX });
       performEffects(next, decision.effects ?? [], writes, meta, now);
-      writes.outbox.push(stateChangedEvent(definition, stateBeforeInput, next, stepName, meta, now));
+      writes.outbox.push(stateChangedEvent(definition, stateBeforeInput, next, stepName, meta, now, retryScheduledIn(decision.logs ?? [], now)));
       if (next.parentRunId !== null && isTerminal(definition, to)) writes.outbox.push(childFinished(definition, next, meta, now));
       return { ...finish('applied', next, true, writes), transition: { from: stateBeforeInput, to } };
     }

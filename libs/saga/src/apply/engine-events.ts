@@ -8,6 +8,7 @@ import {
   type MessageData,
   RunStateChanged,
 } from '@openpaw/contracts';
+import type { RetryScheduled } from '../command-steps.js';
 import { type AnySagaDefinition, inputName, type SagaInput } from '../definition.js';
 import type { InputMeta, OutboxRecord, RunRecord } from '../records.js';
 import { isTerminal } from '../transition-table.js';
@@ -66,7 +67,15 @@ export function unknownRunRefusal(runId: string, input: SagaInput, meta: InputMe
 }
 
 /** `RunStateChanged` with the run's view: what the gateway's projection is built from. */
-export function stateChangedEvent(definition: AnySagaDefinition, before: string | null, run: RunRecord, stepName: string, meta: InputMeta, now: Date): OutboxRecord {
+export function stateChangedEvent(
+  definition: AnySagaDefinition,
+  before: string | null,
+  run: RunRecord,
+  stepName: string,
+  meta: InputMeta,
+  now: Date,
+  retryScheduled?: RetryScheduled,
+): OutboxRecord {
   const id = deterministicUuid(run.id, 'state', String(run.version));
   const envelope = envelopeFor(
     RunStateChanged,
@@ -83,6 +92,7 @@ export function stateChangedEvent(definition: AnySagaDefinition, before: string 
       parentRunId: run.parentRunId,
       view: definition.view(run),
       occurredAt: now.toISOString(),
+      ...(retryScheduled === undefined ? {} : { retryScheduled }),
     },
     id,
     run,

@@ -33,3 +33,7 @@ export type OpsLanes = operations['OpsController_lanes']['responses'][200]['cont
 export type OpsDeadLetters = operations['OpsController_deadLetters']['responses'][200]['content']['application/json'];
 export type OpsRedriveByFilterResult = operations['OpsController_redriveByFilter']['responses'][200]['content']['application/json'];
 export type OpsAudit = operations['OpsController_auditLog']['responses'][200]['content']['application/json'];
+
+export type SavedRunViews = operations['RunViewsController_list']['responses'][200]['content']['application/json'];
+export type SavedRunView = SavedRunViews['views'][number];
+export type OpsInFlight = operations['OpsController_inFlight']['responses'][200]['content']['application/json'];

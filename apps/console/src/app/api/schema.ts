@@ -101,6 +101,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/oidc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How the console signs in with OIDC here: the issuer, its authorization endpoint, the client id and scope. */
+        get: operations["OidcSignInController_signInConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/oidc/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeem the authorization code the provider redirected back with (PKCE), for a bearer token of this API.
+         * @description The provider's access token is verified as every request's is (its JWKS, issuer, audience, expiry, RS256/ES256) before it is handed back.
+         */
+        post: operations["OidcSignInController_redeem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -248,6 +285,26 @@ export interface paths {
          * @description Each match, oldest first, is republished to its original subject (original data and headers) and removed from the dead-letter stream. Give `subject` (NATS wildcards allowed) and/or `reason` (substring); `dry_run: true` only counts.
          */
         post: operations["OpsController_redriveByFilter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ops/in-flight": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Runs in flight, by subscription tier and by workflow (admin).
+         * @description From the gateway's projection of the run events and the tier each run was admitted under; ended runs and research drafts are not in flight.
+         */
+        get: operations["OpsController_inFlight"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -545,6 +602,44 @@ export interface paths {
         post?: never;
         /** Remove the caller’s research webhook (no more deliveries; idempotent). */
         delete: operations["ResearchWebhookController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/run-views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's saved views of the runs list, oldest first. */
+        get: operations["RunViewsController_list"];
+        put?: never;
+        /**
+         * Save the runs list's current filters under a name.
+         * @description At most 20 views per user; a name is used once per user (delete the old view to replace it).
+         */
+        post: operations["RunViewsController_save"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/run-views/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete one of the caller's saved views. */
+        delete: operations["RunViewsController_delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1212,6 +1307,149 @@ export interface operations {
             };
         };
     };
+    OidcSignInController_signInConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Where the console sends the browser with its PKCE challenge. */
+                        authorizationEndpoint: string;
+                        clientId: string;
+                        issuer: string;
+                        /** @description Where the provider's tokens carry the roles (a dotted path): the console reads it to offer admin pages; the gateway checks them itself. */
+                        rolesClaim: string;
+                        scope: string;
+                    };
+                };
+            };
+            /** @description No OIDC sign-in configured (dev tokens only). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The issuer's discovery document could not be read. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
+    OidcSignInController_redeem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The authorization code the provider redirected back with. */
+                    code: string;
+                    /** @description The PKCE verifier whose S256 challenge the sign-in started with. */
+                    codeVerifier: string;
+                    /**
+                     * Format: uri
+                     * @description The redirect URI the sign-in started with.
+                     */
+                    redirectUri: string;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A bearer token for this API (the provider's access token, verified like any other). */
+                        accessToken: string;
+                        /** @description Seconds until it expires, as the provider said. */
+                        expiresIn: number | null;
+                    };
+                };
+            };
+            /** @description Invalid input; `issues` name the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "validation_failed";
+                        issues: {
+                            message: string;
+                            path: string;
+                        }[];
+                        /** @enum {string} */
+                        location: "params" | "query" | "body" | "input";
+                    };
+                };
+            };
+            /** @description The provider refused the code (used, expired, wrong verifier), or its token is not valid for this API. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description No OIDC sign-in configured. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The identity provider could not be reached. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
     HealthController_liveness: {
         parameters: {
             query?: never;
@@ -1856,6 +2094,60 @@ export interface operations {
                         }[];
                         /** @enum {string} */
                         location: "params" | "query" | "body" | "input";
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The token has no `admin` role (claim `roles`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
+    OpsController_inFlight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Runs users started that have not ended, by the subscription tier they were admitted under (`not recorded` when the admission left none). */
+                        byTier: {
+                            runs: number;
+                            tier: string;
+                        }[];
+                        /** @description Every run not ended, child and background runs too, by workflow type. */
+                        byWorkflow: {
+                            runs: number;
+                            workflowType: string;
+                        }[];
                     };
                 };
             };
@@ -4955,6 +5247,239 @@ export interface operations {
             };
         };
     };
+    RunViewsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description How many views one user may save. */
+                        limit: number;
+                        /** @description Oldest first. */
+                        views: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            filter: {
+                                /**
+                                 * Format: date
+                                 * @description First creation day (YYYY-MM-DD).
+                                 */
+                                from?: string;
+                                /** @description Run id or its beginning. */
+                                q?: string;
+                                /** @description Run state. */
+                                state?: string;
+                                /**
+                                 * Format: date
+                                 * @description Last creation day (YYYY-MM-DD).
+                                 */
+                                to?: string;
+                                /** @description Workflow type. */
+                                type?: string;
+                                /** @description Admins: a user id, or `*` for everyone. */
+                                user?: string;
+                            };
+                            name: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
+    RunViewsController_save: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    filter: {
+                        /**
+                         * Format: date
+                         * @description First creation day (YYYY-MM-DD).
+                         */
+                        from?: string;
+                        /** @description Run id or its beginning. */
+                        q?: string;
+                        /** @description Run state. */
+                        state?: string;
+                        /**
+                         * Format: date
+                         * @description Last creation day (YYYY-MM-DD).
+                         */
+                        to?: string;
+                        /** @description Workflow type. */
+                        type?: string;
+                        /** @description Admins: a user id, or `*` for everyone. */
+                        user?: string;
+                    };
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        filter: {
+                            /**
+                             * Format: date
+                             * @description First creation day (YYYY-MM-DD).
+                             */
+                            from?: string;
+                            /** @description Run id or its beginning. */
+                            q?: string;
+                            /** @description Run state. */
+                            state?: string;
+                            /**
+                             * Format: date
+                             * @description Last creation day (YYYY-MM-DD).
+                             */
+                            to?: string;
+                            /** @description Workflow type. */
+                            type?: string;
+                            /** @description Admins: a user id, or `*` for everyone. */
+                            user?: string;
+                        };
+                        name: string;
+                    };
+                };
+            };
+            /** @description Invalid name or filter; `issues` name the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "validation_failed";
+                        issues: {
+                            message: string;
+                            path: string;
+                        }[];
+                        /** @enum {string} */
+                        location: "params" | "query" | "body" | "input";
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description `name_taken`: a view of that name exists; `view_limit_reached`: the caller has the most views allowed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
+    RunViewsController_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not a view name; `issues` name the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "validation_failed";
+                        issues: {
+                            message: string;
+                            path: string;
+                        }[];
+                        /** @enum {string} */
+                        location: "params" | "query" | "body" | "input";
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The caller has no view of that name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
     RunsController_list: {
         parameters: {
             query?: {
@@ -5393,6 +5918,15 @@ export interface operations {
                             attemptNo: number;
                             /** Format: date-time */
                             occurredAt: string;
+                            /** @description The retry this change scheduled: the failed try of the step, why, and when the next try goes. null when it scheduled none. */
+                            retryScheduled: {
+                                failedTry: number;
+                                nextTry: number;
+                                /** Format: date-time */
+                                nextTryAt: string;
+                                reason: string;
+                                step: string;
+                            } | null;
                             stateAfter: string;
                             /** @description null for the run's first state. */
                             stateBefore: string | null;

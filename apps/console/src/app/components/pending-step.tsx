@@ -12,15 +12,25 @@ function elapsed(since: Date, now: Date): string {
   return minutes < 90 ? `${minutes} min` : `${Math.round(minutes / 60)} h`;
 }
 
+/** How long until `at`, or that it is due (the coordinator's timer fires; the page hears of the try next). */
+function until(at: Date, now: Date): string {
+  return at.getTime() <= now.getTime() ? 'due now' : `in ${elapsed(now, at)}`;
+}
+
 /**
  * What a live run is waiting for: the state it is in and since when, the step that brought it there
- * and its attempt, and where its table lets it go next. Retry timers live in the coordinator and are
- * not in the events the gateway projects, so a retry inside a state shows only as time waiting.
+ * and its attempt, where its table lets it go next, and, when a step's try failed in this state, the
+ * last error and the next try (from the run's events: `retryScheduled` in its timeline).
  */
 export function PendingStep({ run, transitions, now }: { run: Run; transitions: readonly RunTransition[]; now: Date }) {
   if (run.terminal) return null;
-  const entered = [...transitions].reverse().find((transition) => transition.stateAfter === run.state);
+  // The change that entered this state (changes that stay in it, such as a scheduled retry, come after).
+  const entered = [...transitions].reverse().find((transition) => transition.stateAfter === run.state && transition.stateBefore !== run.state);
   const since = new Date(entered?.occurredAt ?? run.updatedAt);
+  const inThisState = transitions.filter((transition) => transition.version >= (entered?.version ?? 0) && transition.attemptNo === run.attemptNo);
+  const lastRetry = [...inThisState].reverse().find((transition) => transition.retryScheduled !== null)?.retryScheduled ?? null;
+  // Waiting on the backoff until a later change (the next try sent) comes.
+  const backoffPending = lastRetry !== null && transitions.at(-1)?.retryScheduled === lastRetry;
   const next = WORKFLOW_TABLES.find((table) => table.type === run.workflowType)?.transitions[run.state] ?? [];
   const waitsForPerson = HUMAN_GATE.test(run.state);
   return (
@@ -47,8 +57,26 @@ export function PendingStep({ run, transitions, now }: { run: Run; transitions: 
         <dd>{run.attemptNo}</dd>
         <dt>Next</dt>
         <dd>{next.length === 0 ? 'nothing the table allows' : `one of ${next.map(stateLabel).join(', ')}`}</dd>
+        {lastRetry !== null && (
+          <>
+            <dt>Last error</dt>
+            <dd data-last-error={lastRetry.reason}>
+              <code>{lastRetry.reason}</code> (try {lastRetry.failedTry} of <code>{lastRetry.step}</code>)
+            </dd>
+          </>
+        )}
         <dt>Next retry</dt>
-        <dd class="hint">kept by the coordinator, not published to the gateway</dd>
+        <dd data-next-retry={backoffPending ? lastRetry.nextTryAt : 'none'}>
+          {backoffPending ? (
+            <>
+              try {lastRetry.nextTry} at <time dateTime={lastRetry.nextTryAt}>{new Date(lastRetry.nextTryAt).toLocaleTimeString()}</time> ({until(new Date(lastRetry.nextTryAt), now)})
+            </>
+          ) : lastRetry !== null ? (
+            `none scheduled: try ${lastRetry.nextTry} was sent`
+          ) : (
+            'none scheduled'
+          )}
+        </dd>
       </dl>
     </section>
   );

@@ -19,6 +19,13 @@ export function Timeline({ transitions }: { transitions: readonly RunTransition[
                 {' '}
                 by <code>{transition.stepName}</code>, attempt {transition.attemptNo}
               </span>
+              {transition.retryScheduled !== null && (
+                <span class="step-cause" data-retry-scheduled={transition.retryScheduled.nextTry}>
+                  {' '}
+                  — try {transition.retryScheduled.failedTry} of <code>{transition.retryScheduled.step}</code> failed ({transition.retryScheduled.reason}); try{' '}
+                  {transition.retryScheduled.nextTry} at <time dateTime={transition.retryScheduled.nextTryAt}>{new Date(transition.retryScheduled.nextTryAt).toLocaleTimeString()}</time>
+                </span>
+              )}
             </li>
           ))}
         </ol>

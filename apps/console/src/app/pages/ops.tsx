@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useGatewayClient } from '../api/context.js';
-import { errorMessage, type OpsAudit, type OpsDeadLetters, type OpsLanes } from '../api/resources.js';
+import { errorMessage, type OpsAudit, type OpsDeadLetters, type OpsInFlight, type OpsLanes } from '../api/resources.js';
 import { AuditLog } from '../components/audit-log.js';
+import { InFlightRuns } from '../components/in-flight-runs.js';
 import { RedriveByFilter } from '../components/redrive-by-filter.js';
 import { RedriveOne } from '../components/redrive-one.js';
 
@@ -18,6 +19,7 @@ export function OpsPage() {
   const [lanes, setLanes] = useState<OpsLanes['lanes'] | undefined>();
   const [deadLetters, setDeadLetters] = useState<OpsDeadLetters | undefined>();
   const [audit, setAudit] = useState<OpsAudit['entries'] | undefined>();
+  const [inFlight, setInFlight] = useState<OpsInFlight | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
   const [notice, setNotice] = useState<string | undefined>();
   // Bumped after a redrive, so the lists are read again at once rather than at the next tick.
@@ -27,13 +29,14 @@ export function OpsPage() {
   useEffect(() => {
     const abort = new AbortController();
     const read = async (): Promise<void> => {
-      const [lanesAnswer, lettersAnswer, auditAnswer] = await Promise.all([
+      const [lanesAnswer, lettersAnswer, auditAnswer, inFlightAnswer] = await Promise.all([
         client.GET('/ops/lanes', { signal: abort.signal }),
         client.GET('/ops/dead-letters', { params: { query: { limit: 50 } }, signal: abort.signal }),
         client.GET('/ops/audit', { params: { query: { limit: 50 } }, signal: abort.signal }),
+        client.GET('/ops/in-flight', { signal: abort.signal }),
       ]);
-      if (lanesAnswer.data === undefined || lettersAnswer.data === undefined || auditAnswer.data === undefined) {
-        const failed = [lanesAnswer, lettersAnswer, auditAnswer].find((answer) => answer.data === undefined) ?? lanesAnswer;
+      if (lanesAnswer.data === undefined || lettersAnswer.data === undefined || auditAnswer.data === undefined || inFlightAnswer.data === undefined) {
+        const failed = [lanesAnswer, lettersAnswer, auditAnswer, inFlightAnswer].find((answer) => answer.data === undefined) ?? lanesAnswer;
         setProblem(`${errorMessage(failed.error, 'The operations API refused.')} (${failed.response.status})`);
         return;
       }
@@ -41,6 +44,7 @@ export function OpsPage() {
       setLanes(lanesAnswer.data.lanes);
       setDeadLetters(lettersAnswer.data);
       setAudit(auditAnswer.data.entries);
+      setInFlight(inFlightAnswer.data);
     };
     void read().catch(() => undefined);
     const timer = setInterval(() => void read().catch(() => undefined), REFRESH_MS);
@@ -58,6 +62,7 @@ export function OpsPage() {
           {problem}
         </p>
       )}
+      {inFlight !== undefined && <InFlightRuns counts={inFlight} />}
       {lanes !== undefined && (
         <section aria-labelledby="lanes-title">
           <h2 id="lanes-title">Lanes</h2>

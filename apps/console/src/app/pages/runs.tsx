@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useGatewayClient } from '../api/context.js';
 import { errorMessage, type Run } from '../api/resources.js';
+import { SavedViews } from '../components/saved-views.js';
 import { StateBadge } from '../components/state-badge.js';
 import { hrefOf, type RunsFilterParams } from '../routes.js';
 import { storedToken, tokenRoles } from '../session.js';
@@ -130,6 +131,7 @@ export function RunsPage({ filter }: { filter: RunsFilter }) {
         )}
         <button type="submit">Apply filters</button>
       </form>
+      <SavedViews current={filter} />
       {problem !== undefined && (
         <p class="error" role="alert">
           {problem}

@@ -1,14 +1,35 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { createGatewayClient } from '../api/client.js';
+import { finishOidcSignIn, isOidcRedirect, type OidcSignInConfig, startOidcSignIn } from '../oidc.js';
+import { storeRolesClaim } from '../session.js';
 
 /**
- * Sign-in with a bearer token (locally the dev token that `./scripts/up.sh` prints). The token
- * is checked by one call of the API before it is kept.
+ * Sign-in with the deployment's identity provider (OIDC, authorization code + PKCE) where the gateway
+ * has one configured, or with a bearer token (locally the dev token that `./scripts/up.sh` prints),
+ * checked by one call of the API before it is kept.
  */
 export function SignInPage({ expired, onSignedIn }: { expired: boolean; onSignedIn: (token: string) => void }) {
   const [token, setToken] = useState('');
   const [problem, setProblem] = useState<string | undefined>(expired ? 'Your session has ended; sign in again.' : undefined);
   const [checking, setChecking] = useState(false);
+  const [oidc, setOidc] = useState<(OidcSignInConfig & { readonly issuer: string }) | undefined>();
+  const [finishing, setFinishing] = useState(isOidcRedirect);
+
+  useEffect(() => {
+    const client = createGatewayClient({ baseUrl: location.origin, token: () => undefined });
+    if (isOidcRedirect()) {
+      void finishOidcSignIn(client).then((outcome) => {
+        setFinishing(false);
+        if ('token' in outcome) {
+          storeRolesClaim(outcome.rolesClaim);
+          onSignedIn(outcome.token);
+        }
+        else setProblem(outcome.problem);
+      });
+    }
+    // 404 where no provider is configured: the token form alone.
+    void client.GET('/auth/oidc').then(({ data }) => setOidc(data));
+  }, []);
 
   const signIn = async (): Promise<void> => {
     const candidate = token.trim();
@@ -27,6 +48,19 @@ export function SignInPage({ expired, onSignedIn }: { expired: boolean; onSigned
   return (
     <main id="main" class="sign-in">
       <h1>Sign in to the OpenPaw console</h1>
+      {finishing && <p role="status">Signing you in…</p>}
+      {oidc !== undefined && (
+        <section aria-labelledby="oidc-title">
+          <h2 id="oidc-title">With your organisation’s account</h2>
+          <p class="hint">
+            At <code>{oidc.issuer}</code>.
+          </p>
+          <button type="button" disabled={finishing} onClick={() => void startOidcSignIn(oidc)}>
+            Sign in with your identity provider
+          </button>
+          <h2>Or with an access token</h2>
+        </section>
+      )}
       <form
         onSubmit={(event) => {
           event.preventDefault();

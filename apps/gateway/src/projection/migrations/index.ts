@@ -4,6 +4,9 @@ import { IndexRunsInFlight1764100000000 } from './1764100000000-index-runs-in-fl
 import { CreateRunTransitions1764200000000 } from './1764200000000-create-run-transitions.js';
 import { CreateUserProviderKeys1764300000000 } from './1764300000000-create-user-provider-keys.js';
 import { CreateOperatorAudit1764400000000 } from './1764400000000-create-operator-audit.js';
+import { CreateSavedRunViews1764510000000 } from './1764510000000-create-saved-run-views.js';
+import { KeepScheduledRetries1764520000000 } from './1764520000000-keep-scheduled-retries.js';
+import { CreateRunAdmissions1764530000000 } from './1764530000000-create-run-admissions.js';
 import { CreateResearchWebhooks1764610000000 } from './1764610000000-create-research-webhooks.js';
 
 /** The gateway schema's migrations, oldest first. */
@@ -16,6 +19,12 @@ export const gatewayMigrations = [
   CreateUserProviderKeys1764300000000,
   // Issue 17 (operations audit log).
   CreateOperatorAudit1764400000000,
+  // Issue 17 (saved views of the runs list).
+  CreateSavedRunViews1764510000000,
+  // Issue 17 (the pending step's next try and last error).
+  KeepScheduledRetries1764520000000,
+  // Issue 17 (in-flight runs per tier).
+  CreateRunAdmissions1764530000000,
   // Spec 05: GET /research/webhook (ADR 0018).
   CreateResearchWebhooks1764610000000,
 ];
