@@ -12,6 +12,14 @@ export interface OcrBox {
   readonly y1: number;
 }
 
+/** One recognised character and its box. */
+export interface OcrSymbol {
+  readonly text: string;
+  readonly bbox: OcrBox;
+  /** 0..100, when the engine reports it. */
+  readonly confidence?: number;
+}
+
 /** One recognised word, with its confidence and its characters' boxes (what the maths reading checks). */
 export interface OcrWord {
   readonly text: string;
@@ -20,7 +28,7 @@ export interface OcrWord {
   /** Index of its line on the page, in reading order. */
   readonly line: number;
   readonly bbox: OcrBox;
-  readonly symbols: readonly { readonly text: string; readonly bbox: OcrBox }[];
+  readonly symbols: readonly OcrSymbol[];
 }
 
 export interface OcrResult {
@@ -55,7 +63,7 @@ function wordsOf(page: Page): OcrWord[] {
     for (const paragraph of block.paragraphs) {
       for (const l of paragraph.lines) {
         for (const w of l.words) {
-          words.push({ text: w.text, confidence: w.confidence, line, bbox: w.bbox, symbols: w.symbols.map((s) => ({ text: s.text, bbox: s.bbox })) });
+          words.push({ text: w.text, confidence: w.confidence, line, bbox: w.bbox, symbols: w.symbols.map((s) => ({ text: s.text, bbox: s.bbox, confidence: s.confidence })) });
         }
         line += 1;
       }
