@@ -131,13 +131,13 @@ export function lineInk(page: GrayImage, band: OcrBox): LineInk | undefined {
 /** Fragments are under this share of the line's typical glyph height. */
 const FRAGMENT = 0.6;
 /** Fragments join blobs at most this share of the typical glyph height away (at least one pixel). */
-const FRAGMENT_GAP = 0.07;
+const FRAGMENT_GAP = 0.1;
 
 /**
  * Blobs joined where a thin stroke broke: a small print enlarged (a 40 % copy of a page) leaves a
  * superscript's diagonal strokes lighter than the cut, so a "2" falls apart into three blobs and a "4"
  * into two. A fragment (under 0.6 of the typical glyph height: the median height of the larger blobs)
- * joins any blob within 0.07 of that height; full-size glyphs are not joined to one another, so two
+ * joins any blob within 0.1 of that height; full-size glyphs are not joined to one another, so two
  * digits of an exponent stay two.
  */
 function joinFragments(blobs: readonly InkComponent[]): InkComponent[] {

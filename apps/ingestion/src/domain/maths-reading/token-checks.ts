@@ -140,3 +140,11 @@ export function crowdedDigits(word: OcrWord): boolean {
   }
   return false;
 }
+
+/**
+ * A sign read as two: tesseract's eng model reads a monospaced "−" as "—-", which the normalisation makes
+ * "--", a minus and a negative sign, so "8y − 25" would parse as 8y + 25. No maths is printed that way.
+ */
+export function doubledSign(word: Pick<OcrWord, 'text'>): boolean {
+  return /[-—–−‐]{2,}/.test(word.text);
+}
