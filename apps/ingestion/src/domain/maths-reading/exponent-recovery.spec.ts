@@ -47,15 +47,18 @@ describe('recovering exponents from the page', () => {
   const pool = new TesseractOcrPool({ size: 1 });
   afterAll(() => pool.shutdown());
 
-  it('reads the raised digits that the eng model cannot, and leaves a line without them as it was', async () => {
+  it('reads the raised digits that the eng model cannot, and leaves a line without them as it was, degrees included', async () => {
     for (const font of ['DejaVu Sans', 'DejaVu Serif']) {
       const page = await renderPowersLine('Evaluate 6^10 + 7^4.', { font });
       const { ocr, recovered } = await recoverExponents(page, await pool.recognise(page), pool);
       expect(recovered).toBe(2);
       expect(ocr.text.replace(/\s+/g, '')).toBe('Evaluate6^10+7^4.');
     }
-    const plain = await renderPowersLine('Solve 5n + 32 = 77.');
-    const first = await pool.recognise(plain);
-    expect(await recoverExponents(plain, first, pool)).toEqual({ ocr: first, recovered: 0 });
+    // Nothing raised, and raised signs that are not digits (degrees: as wide as tall): the reading is left as it was.
+    for (const line of ['Solve 5n + 32 = 77.', 'Angles of 45° and 60°: find x.']) {
+      const plain = await renderPowersLine(line);
+      const first = await pool.recognise(plain);
+      expect(await recoverExponents(plain, first, pool)).toEqual({ ocr: first, recovered: 0 });
+    }
   });
 });

@@ -3,7 +3,7 @@ import type { GrayImage } from '../gray-image.js';
 import type { OcrBox, OcrEngine, OcrResult, OcrSymbol, OcrWord } from '../ocr-pool.js';
 import { isMathsWord } from './token-checks.js';
 import { type LineInk, lineInk, type RaisedGroup, raisedGroups, union } from './raised-ink.js';
-import { cropForReading } from './second-pass-input.js';
+import { binarised, cropForReading } from './second-pass-input.js';
 
 /** An exponent read from the page: where its ink is, and its digits. */
 export interface ReadExponent {
@@ -15,6 +15,8 @@ export interface ReadExponent {
 
 /** How far above and below a line's words the band searched for its exponents reaches, in line heights. */
 const BAND = { above: 0.5, below: 0.15, before: 0.5, after: 1 } as const;
+/** An exponent read with less confidence than this (0..100; the reading's bar) is read again from a binarised crop. */
+const SURE_EXPONENT = 60;
 /** The enlargement of an exponent's crop before it is read: small digits read best near full size. */
 const ENLARGE = 3;
 
@@ -104,14 +106,20 @@ export async function readExponent(page: GrayImage, ink: LineInk, group: RaisedG
     .resize({ height: Math.max(64, height * ENLARGE), kernel: 'lanczos3' })
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const png = await sharp(cropForReading(enlarged.data), { raw: { width: enlarged.info.width, height: enlarged.info.height, channels: 1 } })
-    .extend({ top: 24, bottom: 24, left: 24, right: 24, background: '#ffffff' })
-    .png()
-    .toBuffer();
-  const result = await engine.recognise(png, { segmentation: 'word', charWhitelist: '0123456789' });
-  const digits = result.text.replace(/\s+/g, '');
-  if (!/^\d+$/.test(digits) || digits.length !== group.components.length) return undefined;
-  return { group, digits, confidence: result.words?.[0]?.confidence ?? result.confidence };
+  const raw = { raw: { width: enlarged.info.width, height: enlarged.info.height, channels: 1 as const } };
+  const read = async (gray: Uint8Array): Promise<ReadExponent | undefined> => {
+    const png = await sharp(gray, raw).extend({ top: 24, bottom: 24, left: 24, right: 24, background: '#ffffff' }).png().toBuffer();
+    const result = await engine.recognise(png, { segmentation: 'word', charWhitelist: '0123456789' });
+    const digits = result.text.replace(/\s+/g, '');
+    if (!/^\d+$/.test(digits) || digits.length !== group.components.length) return undefined;
+    return { group, digits, confidence: result.words?.[0]?.confidence ?? result.confidence };
+  };
+  // A noisy photo's grey crop can read as another digit with a score near 0; cut to black and white, its
+  // noise goes. The binarised crop is read only then (on clean pages it costs exponents their confidence).
+  const grey = await read(cropForReading(enlarged.data));
+  if (grey !== undefined && grey.confidence >= SURE_EXPONENT) return grey;
+  const cut = await read(binarised(enlarged.data));
+  return cut !== undefined && (grey === undefined || cut.confidence > grey.confidence) ? cut : grey;
 }
 
 const centreX = (s: OcrSymbol): number => (s.bbox.x0 + s.bbox.x1) / 2;
