@@ -39,8 +39,8 @@ export interface OcrResult {
   readonly words?: readonly OcrWord[];
 }
 
-/** How the page is segmented: tesseract's automatic layout analysis, the page as one uniform block of text, or one word. */
-export type PageSegmentation = 'auto' | 'block' | 'word';
+/** How the page is segmented: tesseract's automatic layout analysis, the page as one uniform block of text, one word, or one character. */
+export type PageSegmentation = 'auto' | 'block' | 'word' | 'char';
 
 export interface RecogniseOptions {
   readonly segmentation?: PageSegmentation;
@@ -54,7 +54,7 @@ export interface OcrEngine {
   shutdown(): Promise<void>;
 }
 
-const PSM_OF: Readonly<Record<PageSegmentation, PSM>> = { auto: PSM.AUTO, block: PSM.SINGLE_BLOCK, word: PSM.SINGLE_WORD };
+const PSM_OF: Readonly<Record<PageSegmentation, PSM>> = { auto: PSM.AUTO, block: PSM.SINGLE_BLOCK, word: PSM.SINGLE_WORD, char: PSM.SINGLE_CHAR };
 
 function wordsOf(page: Page): OcrWord[] {
   const words: OcrWord[] = [];
