@@ -76,12 +76,16 @@ async function main(): Promise<void> {
     const reads = new Map<string, ReadTally>();
     const wrongReads: string[] = [];
     const wrongHits: string[] = [];
+    const refusals: string[] = [];
+    const refusalKinds = new Map<string, number>();
     const misses: string[] = [];
     const tallyRead = (label: string, outcome: IngestionOutcome, truthText: string, truthMaths: string): Signature | undefined => {
       const t = reads.get(label) ?? emptyRead();
       reads.set(label, t);
       if (outcome.status === 'rejected') {
         t.refused += 1;
+        refusals.push(`${label}: ${outcome.detail}`);
+        for (const kind of refusalKindsOf(outcome.detail)) refusalKinds.set(kind, (refusalKinds.get(kind) ?? 0) + 1);
         return undefined;
       }
       const norm = normaliseText(truthText);
@@ -201,6 +205,9 @@ async function main(): Promise<void> {
     console.log(`\n${'search'.padEnd(44)}${'hit'.padStart(6)}${'miss'.padStart(6)}${'WRONG'.padStart(7)}${'refused'.padStart(9)}`);
     for (const [label, t] of search) console.log(`${label.padEnd(44)}${String(t.hit).padStart(6)}${String(t.miss).padStart(6)}${String(t.wrong).padStart(7)}${String(t.refused).padStart(9)}`);
     const copies = [...search].filter(([k]) => k.includes('copy/')).reduce((s, [, t]) => ({ hit: s.hit + t.hit, n: s.n + t.hit + t.miss + t.wrong + t.refused, wrong: s.wrong + t.wrong }), { hit: 0, n: 0, wrong: 0 });
+    console.log('\nwhy images were refused (an image counts once per kind of doubt it had):');
+    for (const [kind, n] of [...refusalKinds].sort((a, b) => b[1] - a[1])) console.log(`${String(n).padStart(5)}  ${kind}`);
+    if (process.env['BENCH_SHOW_REFUSALS'] === '1') for (const r of refusals) console.log(`  refused: ${r}`);
     for (const w of wrongReads) console.log(`  read wrong: ${w}`);
     for (const w of wrongHits) console.log(`  WRONG HIT: ${w}`);
     for (const m of misses) console.log(`  missed: ${m}`);
@@ -212,6 +219,25 @@ async function main(): Promise<void> {
     await pool.end();
     await server.dispose();
   }
+}
+
+/**
+ * The kinds of doubt behind a refusal: its parts with the quoted text taken out ("\"74\": raised digits
+ * read as plain digits" → "raised digits read as plain digits"), so refusals can be counted by cause.
+ */
+function refusalKindsOf(detail: string): Set<string> {
+  const inner = /\((.*)\)[^)]*$/.exec(detail)?.[1] ?? detail;
+  const kinds = new Set<string>();
+  for (const part of inner.split('; ')) {
+    const kind = part
+      .replace(/"[^"]*"\s*\d?\.?\d*/g, '')
+      .replace(/^[:\s]+/, '')
+      .replace(/:.*$/, '')
+      .replace(/operator \S+/, 'operator')
+      .trim();
+    kinds.add(kind === '' ? part : kind);
+  }
+  return kinds;
 }
 
 main().catch((error: unknown) => {

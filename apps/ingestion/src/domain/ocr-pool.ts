@@ -12,6 +12,14 @@ export interface OcrBox {
   readonly y1: number;
 }
 
+/** One recognised character and its box. */
+export interface OcrSymbol {
+  readonly text: string;
+  readonly bbox: OcrBox;
+  /** 0..100, when the engine reports it. */
+  readonly confidence?: number;
+}
+
 /** One recognised word, with its confidence and its characters' boxes (what the maths reading checks). */
 export interface OcrWord {
   readonly text: string;
@@ -20,7 +28,7 @@ export interface OcrWord {
   /** Index of its line on the page, in reading order. */
   readonly line: number;
   readonly bbox: OcrBox;
-  readonly symbols: readonly { readonly text: string; readonly bbox: OcrBox }[];
+  readonly symbols: readonly OcrSymbol[];
 }
 
 export interface OcrResult {
@@ -31,8 +39,8 @@ export interface OcrResult {
   readonly words?: readonly OcrWord[];
 }
 
-/** How the page is segmented: tesseract's automatic layout analysis, the page as one uniform block of text, or one word. */
-export type PageSegmentation = 'auto' | 'block' | 'word';
+/** How the page is segmented: tesseract's automatic layout analysis, the page as one uniform block of text, one word, or one character. */
+export type PageSegmentation = 'auto' | 'block' | 'word' | 'char';
 
 export interface RecogniseOptions {
   readonly segmentation?: PageSegmentation;
@@ -46,7 +54,7 @@ export interface OcrEngine {
   shutdown(): Promise<void>;
 }
 
-const PSM_OF: Readonly<Record<PageSegmentation, PSM>> = { auto: PSM.AUTO, block: PSM.SINGLE_BLOCK, word: PSM.SINGLE_WORD };
+const PSM_OF: Readonly<Record<PageSegmentation, PSM>> = { auto: PSM.AUTO, block: PSM.SINGLE_BLOCK, word: PSM.SINGLE_WORD, char: PSM.SINGLE_CHAR };
 
 function wordsOf(page: Page): OcrWord[] {
   const words: OcrWord[] = [];
@@ -55,7 +63,7 @@ function wordsOf(page: Page): OcrWord[] {
     for (const paragraph of block.paragraphs) {
       for (const l of paragraph.lines) {
         for (const w of l.words) {
-          words.push({ text: w.text, confidence: w.confidence, line, bbox: w.bbox, symbols: w.symbols.map((s) => ({ text: s.text, bbox: s.bbox })) });
+          words.push({ text: w.text, confidence: w.confidence, line, bbox: w.bbox, symbols: w.symbols.map((s) => ({ text: s.text, bbox: s.bbox, confidence: s.confidence })) });
         }
         line += 1;
       }

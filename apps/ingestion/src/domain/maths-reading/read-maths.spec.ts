@@ -36,6 +36,14 @@ describe('judging a reading', () => {
   });
 });
 
+describe('a sign read as two', () => {
+  it('doubts a minus read as a dash and a hyphen, which would parse as a plus', () => {
+    const reading = judgeReading(page([['Solve', 93], ['8y', 90], ['—-', 97], ['25', 95], ['=', 95], ['72.', 96]]), 'first');
+    expect(reading.doubts).toEqual([expect.stringContaining('one sign read as two')]);
+    expect(judgeReading(page([['Solve', 93], ['8y', 90], ['-', 97], ['25', 95], ['=', 95], ['72.', 96]]), 'first').doubts).toEqual([]);
+  });
+});
+
 describe('calibrating a reading', () => {
   it('maps a passing score onto [0.9, 1] and leaves a failing one as it is', () => {
     expect(calibrated(0.6, DEFAULT_MATHS_READING)).toBeCloseTo(0.9);

@@ -4,9 +4,11 @@ import type { OcrEngine, OcrResult, OcrWord } from '../ocr-pool.js';
 import { prepareOcrInput } from '../ocr-input.js';
 import { normaliseText } from '../text-normalisation.js';
 import { recoverExponents } from './exponent-recovery.js';
+import { wordsOnBaseline } from './baseline-words.js';
 import { withInkBoxes } from './ink-boxes.js';
+import { minusSignsFromInk } from './minus-signs.js';
 import { binarisedOcrInput } from './second-pass-input.js';
-import { confusion, crowdedDigits, digitReadAsLetter, falseNumericEquation, isMathsWord, lostExponent, symbolInsideMaths, unevenDigits } from './token-checks.js';
+import { confusion, crowdedDigits, digitReadAsLetter, doubledSign, falseNumericEquation, isItemLabel, isMathsWord, lostExponent, symbolInsideMaths, unevenDigits } from './token-checks.js';
 
 export interface MathsReadingSettings {
   /** A maths word read below this confidence (0..1), or any suspicious word, triggers the second pass. */
@@ -54,18 +56,25 @@ export function calibrated(score: number, settings: MathsReadingSettings): numbe
   return 0.9 + (0.1 * (score - settings.refuseBelow)) / Math.max(1e-9, 1 - settings.refuseBelow);
 }
 
-export function judgeReading(ocr: OcrResult, pass: Reading['pass'], recoveredExponents = 0): Reading {
+/**
+ * `onBaseline`: words whose ink shows every digit printed on the line (`wordsOnBaseline`); the size and
+ * height checks, which judge tesseract's character boxes, do not doubt those.
+ */
+export function judgeReading(ocr: OcrResult, pass: Reading['pass'], recoveredExponents = 0, onBaseline: ReadonlySet<OcrWord> = new Set()): Reading {
   const words = ocr.words ?? [];
   const lines = new Map<number, OcrWord[]>();
   for (const w of words) lines.set(w.line, [...(lines.get(w.line) ?? []), w]);
   const doubts: string[] = [];
   const tokens: ReadToken[] = [];
-  for (const w of words.filter(isMathsWord)) {
+  for (const w of words.filter((word) => isMathsWord(word) && !isItemLabel(word, lines.get(word.line) ?? []))) {
     tokens.push({ text: w.text, confidence: Math.max(0, Math.min(1, w.confidence / 100)) });
     const confused = confusion(w);
     if (confused !== undefined) doubts.push(`"${w.text}": ${confused}`);
-    if (lostExponent(w, lines.get(w.line) ?? [])) doubts.push(`"${w.text}": raised digits read as plain digits (a lost exponent)`);
+    if (onBaseline.has(w)) {
+      // The ink shows no raised glyph under this word: the boxes' doubts below would be about the boxes.
+    } else if (lostExponent(w, lines.get(w.line) ?? [])) doubts.push(`"${w.text}": raised digits read as plain digits (a lost exponent)`);
     else if (unevenDigits(w)) doubts.push(`"${w.text}": digits of one number at different sizes (a lost exponent?)`);
+    if (doubledSign(w)) doubts.push(`"${w.text}": one sign read as two (a minus read as a dash and a hyphen?)`);
     if (crowdedDigits(w)) doubts.push(`"${w.text}": two digits read from one place (a digit invented?)`);
   }
   const normalised = normaliseText(ocr.text);
@@ -118,15 +127,17 @@ export async function readMaths(
   settings: MathsReadingSettings = DEFAULT_MATHS_READING,
 ): Promise<MathsReadingOutcome> {
   const firstInput = await prepareOcrInput(image, skewDegrees);
-  const firstRead = await recoverExponents(firstInput, await ocr.recognise(firstInput), ocr);
+  const firstRead = await recoverExponents(firstInput, await minusSignsFromInk(firstInput, await ocr.recognise(firstInput)), ocr);
   // Exponents are recovered from tesseract's boxes; the checks then judge every remaining digit by its ink.
-  const first = judgeReading(await withInkBoxes(firstInput, firstRead.ocr), 'first', firstRead.recovered);
+  const firstInked = await withInkBoxes(firstInput, firstRead.ocr);
+  const first = judgeReading(firstInked, 'first', firstRead.recovered, await wordsOnBaseline(firstInput, firstInked));
   if (first.tokens.length === 0 || (first.doubts.length === 0 && first.weakest >= settings.secondPassBelow && first.recoveredExponents === 0)) {
     return { status: 'read', reading: first, passes: 1, confidence: calibrated(first.weakest, settings) };
   }
   const secondInput = await binarisedOcrInput(image, skewDegrees);
-  const secondRead = await recoverExponents(secondInput, await ocr.recognise(secondInput, { segmentation: 'block' }), ocr);
-  const second = judgeReading(await withInkBoxes(secondInput, secondRead.ocr), 'second', secondRead.recovered);
+  const secondRead = await recoverExponents(secondInput, await minusSignsFromInk(secondInput, await ocr.recognise(secondInput, { segmentation: 'block' })), ocr);
+  const secondInked = await withInkBoxes(secondInput, secondRead.ocr);
+  const second = judgeReading(secondInked, 'second', secondRead.recovered, await wordsOnBaseline(secondInput, secondInked));
   const chosen = better(first, second, settings);
   if (!trusted(chosen, settings)) return { status: 'unreadable', reason: refusal(chosen, settings), passes: 2 };
   const other = chosen === first ? second : first;

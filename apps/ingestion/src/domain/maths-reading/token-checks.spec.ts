@@ -1,5 +1,5 @@
 import type { OcrWord } from '../ocr-pool.js';
-import { confusion, crowdedDigits, digitReadAsLetter, falseNumericEquation, isMathsWord, lostExponent, symbolInsideMaths } from './token-checks.js';
+import { confusion, crowdedDigits, digitReadAsLetter, falseNumericEquation, isItemLabel, isMathsWord, lostExponent, symbolInsideMaths } from './token-checks.js';
 
 const box = (x0: number, y0: number, x1: number, y1: number) => ({ x0, y0, x1, y1 });
 
@@ -88,5 +88,23 @@ describe('digits read from one place', () => {
     expect(crowdedDigits(at('23', [[566, 603], [617, 654]]))).toBe(false);
     expect(crowdedDigits(at('12', [[327, 350], [348, 382]]))).toBe(false);
     expect(crowdedDigits(at('8.', [[546, 574], [560, 580]]))).toBe(false);
+  });
+});
+
+describe('item labels', () => {
+  const line = (...texts: string[]): OcrWord[] =>
+    texts.map((text, i) => ({ text, confidence: 40, line: 0, bbox: { x0: i * 50, y0: 0, x1: i * 50 + 40, y1: 30 }, symbols: [] }));
+  const labelled = (words: OcrWord[]): string[] => words.filter((w) => isItemLabel(w, words)).map((w) => w.text);
+
+  it('knows the number of a numbered item or a labelled one, whole or cut at the left', () => {
+    expect(labelled(line('12.', 'Solve', '3x', '+', '5', '=', '20.'))).toEqual(['12.']);
+    expect(labelled(line('Problem', '9.'))).toEqual(['9.']);
+    expect(labelled(line("'roblem", '9.'))).toEqual(['9.']);
+  });
+
+  it('takes no number of the maths for a label', () => {
+    expect(labelled(line('3x', '+', '5', '=', '20.'))).toEqual([]);
+    expect(labelled(line('20.'))).toEqual([]);
+    expect(labelled(line('Solve', '3x', '=', '12.'))).toEqual([]);
   });
 });

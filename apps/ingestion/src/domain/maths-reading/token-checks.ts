@@ -7,6 +7,24 @@ export function isMathsWord(word: Pick<OcrWord, 'text'>): boolean {
   return MATHS_CHAR.test(word.text);
 }
 
+/** "problem", "exercise", "question", or what is left of one when a photo cuts off its first letters ("roblem"). */
+const LABEL_WORD = /^['"‘’“”]?[a-z]{0,5}(?:blem|cise|tion)$/i;
+const LABEL_NUMBER = /^['"‘’“”]?\d{1,3}[.):]$/;
+
+/**
+ * An item label's number ("12." before "Solve …", "Problem 12." on its own line, "'roblem 2." on a copy
+ * cut at the left): it numbers the problem on its page and is no part of its maths (the maths stage drops
+ * it too), so how surely it was read says nothing about the maths.
+ */
+export function isItemLabel(word: OcrWord, lineWords: readonly OcrWord[]): boolean {
+  if (!LABEL_NUMBER.test(word.text)) return false;
+  const at = lineWords.indexOf(word);
+  const before = lineWords.slice(0, Math.max(0, at));
+  const after = lineWords[at + 1];
+  if (before.length === 0) return after !== undefined && /^[A-Za-z]/.test(after.text);
+  return before.length === 1 && LABEL_WORD.test(before[0]?.text ?? '');
+}
+
 /**
  * Letters and digits tesseract confuses in maths (`5`/`s`, `1`/`l`/`I`, `0`/`o`, `2`/`z`, `8`/`B`, `9`/`g`)
  * and symbols it reads in place of a superscript (`'`, `"`; `?` before a digit). A maths word is suspicious when such a
@@ -121,4 +139,12 @@ export function crowdedDigits(word: OcrWord): boolean {
     if (narrower > 0 && overlap > MAX_DIGIT_OVERLAP * narrower) return true;
   }
   return false;
+}
+
+/**
+ * A sign read as two: tesseract's eng model reads a monospaced "−" as "—-", which the normalisation makes
+ * "--", a minus and a negative sign, so "8y − 25" would parse as 8y + 25. No maths is printed that way.
+ */
+export function doubledSign(word: Pick<OcrWord, 'text'>): boolean {
+  return /[-—–−‐]{2,}/.test(word.text);
 }

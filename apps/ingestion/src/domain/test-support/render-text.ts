@@ -34,3 +34,14 @@ export async function renderTextImage(lines: readonly string[], options: TextIma
 }
 
 export const SAMPLE_PROBLEM = ['Solve for x: 3x + 7 = 22.', 'Show each step of your work', 'and check the answer.'];
+
+/** One line of maths with true superscripts (`^n` drawn raised and smaller, as a page prints "2¹⁰"). */
+export async function renderPowersLine(text: string, options: Pick<TextImageOptions, 'font' | 'fontSize' | 'width'> = {}): Promise<Buffer> {
+  const fontSize = options.fontSize ?? 32;
+  const width = options.width ?? 900;
+  const rise = Math.round(fontSize * 0.4);
+  const runs = escapeXml(text).replace(/\^(\d+)/g, (_m, exp: string) => `<tspan dy="-${rise}" font-size="${Math.round(fontSize * 0.65)}">${exp}</tspan><tspan dy="${rise}">\u200b</tspan>`);
+  const height = Math.round(fontSize * 4);
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#fff"/><text x="60" y="${fontSize * 2.2}" font-family="${options.font ?? 'DejaVu Sans'}" font-size="${fontSize}" fill="#111">${runs}</text></svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}

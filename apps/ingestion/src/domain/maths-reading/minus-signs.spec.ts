@@ -1,0 +1,42 @@
+import sharp from 'sharp';
+import type { OcrBox, OcrResult, OcrWord } from '../ocr-pool.js';
+import { minusSignsFromInk } from './minus-signs.js';
+
+const WIDTH = 300;
+const HEIGHT = 160;
+const box = (x0: number, y0: number, x1: number, y1: number): OcrBox => ({ x0, y0, x1, y1 });
+
+/** A page with dark rectangles standing for glyphs' ink: digits 40 px tall on a baseline at y = 100. */
+function page(glyphs: readonly OcrBox[]): Promise<Buffer> {
+  const data = new Uint8Array(WIDTH * HEIGHT).fill(255);
+  for (const g of glyphs) for (let y = g.y0; y <= g.y1; y += 1) for (let x = g.x0; x <= g.x1; x += 1) data[y * WIDTH + x] = 20;
+  return sharp(data, { raw: { width: WIDTH, height: HEIGHT, channels: 1 } }).png().toBuffer();
+}
+
+const word = (text: string, bbox: OcrBox, confidence: number): OcrWord => ({ text, confidence, line: 0, bbox, symbols: [...text].map((c) => ({ text: c, bbox })) });
+
+/** "8 —- 25" as tesseract reads a monospaced "8 − 25": the minus as an em dash and a hyphen, unsure. */
+function reading(dashes: string, confidence: number): OcrResult {
+  const words = [word('8', box(40, 61, 64, 100), 95), word(dashes, box(100, 70, 140, 90), confidence), word('25', box(170, 61, 220, 100), 95)];
+  return { text: words.map((w) => w.text).join(' '), confidence: 80, words };
+}
+
+const DIGITS = [box(40, 61, 64, 100), box(170, 61, 193, 100), box(198, 61, 220, 100)];
+
+describe('minus signs read from their ink', () => {
+  it('makes one minus of an unsure word of dashes over one solid bar at mid-height', async () => {
+    const read = await minusSignsFromInk(await page([...DIGITS, box(100, 78, 140, 83)]), reading('—-', 43));
+    expect(read.text).toBe('8 - 25');
+    expect(read.words?.[1]).toMatchObject({ text: '-', confidence: 90 });
+  });
+
+  it('leaves two bars (an equals sign), a bar on the baseline, an outline, and a minus read with confidence', async () => {
+    const unsure = reading('—-', 43);
+    const outline = [box(100, 76, 140, 76), box(100, 83, 140, 83), box(100, 76, 100, 83), box(140, 76, 140, 83)];
+    for (const ink of [[box(100, 72, 140, 75), box(100, 84, 140, 87)], [box(100, 95, 140, 100)], outline]) {
+      expect(await minusSignsFromInk(await page([...DIGITS, ...ink]), unsure)).toBe(unsure);
+    }
+    const sure = reading('-', 93);
+    expect(await minusSignsFromInk(await page([...DIGITS, box(100, 78, 140, 83)]), sure)).toBe(sure);
+  });
+});

@@ -1,0 +1,61 @@
+import sharp from 'sharp';
+import type { GrayImage } from '../gray-image.js';
+import type { OcrResult, OcrWord } from '../ocr-pool.js';
+import { lineBody } from './baseline-words.js';
+import { type InkComponent, lineInk, union } from './raised-ink.js';
+
+/** A word of dashes read with less confidence than this (0..100) is checked against its ink. */
+const UNSURE = 85;
+/**
+ * The confidence (0..100) of a minus sign whose ink is one solid bar at mid-height: nothing else in
+ * school maths is printed so (`=` is two bars, `+` has a stem, `÷` dots, `~` does not fill its box).
+ */
+const SOLID_BAR = 90;
+/** How far above and below a line's words its ink is looked for, in line heights (as exponent recovery looks). */
+const BAND = { above: 0.5, below: 0.15 } as const;
+
+const DASHES = /^[-—–−‐]+$/;
+
+/** Whether a blob is a minus sign's bar: twice as wide as tall, thin, filling its box, at the line's mid-height. */
+export function isMinusBar(bar: InkComponent, body: { readonly baseline: number; readonly height: number }): boolean {
+  const w = bar.box.x1 - bar.box.x0 + 1;
+  const h = bar.box.y1 - bar.box.y0 + 1;
+  const middle = (bar.box.y0 + bar.box.y1) / 2;
+  return w >= 2 * h && h <= 0.2 * body.height && bar.area >= 0.75 * w * h && middle <= body.baseline - 0.2 * body.height && middle >= body.baseline - 0.7 * body.height;
+}
+
+/**
+ * Minus signs read from their ink: tesseract's eng model reads a monospaced "−" as "—-" (a doubt: one
+ * sign read as two) or as "-" with a score under the bar, and cannot read a bar cropped alone at all.
+ * A word of dashes read unsure whose ink is exactly one solid bar at the line's mid-height is a minus
+ * (`isMinusBar`): it becomes "-" with the confidence of that shape (`SOLID_BAR`). Any other ink under
+ * it (two bars, a stem, nothing) leaves the word as it was.
+ */
+export async function minusSignsFromInk(page: Buffer, ocr: OcrResult): Promise<OcrResult> {
+  const words = ocr.words ?? [];
+  const unsure = (w: OcrWord): boolean => DASHES.test(w.text) && w.confidence < UNSURE;
+  if (!words.some(unsure)) return ocr;
+  const { data, info } = await sharp(page).grayscale().raw().toBuffer({ resolveWithObject: true });
+  const gray: GrayImage = { width: info.width, height: info.height, data };
+  let changed = false;
+  const out = words.map((w) => {
+    const bar = unsure(w) ? solidBarUnder(gray, words, w) : undefined;
+    if (bar === undefined) return w;
+    changed = true;
+    return { ...w, text: '-', confidence: Math.max(w.confidence, SOLID_BAR), symbols: [{ text: '-', bbox: bar.box, confidence: SOLID_BAR }] };
+  });
+  if (!changed) return ocr;
+  const text = [...new Set(out.map((w) => w.line))].map((l) => out.filter((w) => w.line === l).map((w) => w.text).join(' ')).join('\n');
+  return { ...ocr, text, words: out };
+}
+
+function solidBarUnder(page: GrayImage, words: readonly OcrWord[], word: OcrWord): InkComponent | undefined {
+  const line = union(words.filter((o) => o.line === word.line).map((o) => o.bbox));
+  const h = line.y1 - line.y0 + 1;
+  const ink = lineInk(page, { x0: line.x0 - h, x1: line.x1 + h, y0: line.y0 - BAND.above * h, y1: line.y1 + BAND.below * h });
+  const body = ink === undefined ? undefined : lineBody(ink.components);
+  if (ink === undefined || body === undefined) return undefined;
+  const under = ink.components.filter((c) => c.box.x1 >= word.bbox.x0 && c.box.x0 <= word.bbox.x1);
+  const bar = under[0];
+  return under.length === 1 && bar !== undefined && isMinusBar(bar, body) ? bar : undefined;
+}
