@@ -23,9 +23,12 @@ export interface StoredAnswer {
   readonly provenance: SolutionProvenance;
 }
 
+/** Which claim a delivery holds (the claim's time as stored), so it gives back only its own. */
+export type ClaimLease = string;
+
 export type AttemptClaim =
   /** This delivery owns the attempt; `answer` is set when an earlier delivery already got the model's answer. */
-  | { readonly kind: 'claimed'; readonly answer: StoredAnswer | undefined }
+  | { readonly kind: 'claimed'; readonly answer: StoredAnswer | undefined; readonly lease: ClaimLease }
   /** The attempt is finished: republish its reply. */
   | { readonly kind: 'done'; readonly reply: Reply }
   /** Another delivery holds a live claim on the attempt; look again later. */
@@ -35,6 +38,12 @@ export type AttemptClaim =
 export interface SolveAttemptStore {
   /** Claims the attempt for `leaseMs` unless it is done or another delivery's claim is still live. */
   claim(key: AttemptKey, commandId: string, leaseMs: number): Promise<AttemptClaim>;
+  /**
+   * Gives a failed delivery's claim back, so the next delivery takes the attempt at once instead of
+   * waiting for the lease to run out (a kept answer stays). A claim taken since by another delivery
+   * is left alone.
+   */
+  release(key: AttemptKey, lease: ClaimLease): Promise<void>;
   saveAnswer(key: AttemptKey, answer: StoredAnswer): Promise<void>;
   /** Records the final reply (and the failure's code, if any); the attempt is done. */
   complete(key: AttemptKey, reply: Reply): Promise<void>;

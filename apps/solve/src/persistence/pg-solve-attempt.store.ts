@@ -2,7 +2,7 @@ import { SolutionFailed, solutionProvenance } from '@openpaw/contracts';
 import { isReplyOf, keptForm, type Reply, restoredReplies } from '@openpaw/messaging';
 import type { DataSource } from 'typeorm';
 import { z } from 'zod';
-import type { AttemptClaim, AttemptKey, SolveAttemptStore, StoredAnswer } from '../ports.js';
+import type { AttemptClaim, AttemptKey, ClaimLease, SolveAttemptStore, StoredAnswer } from '../ports.js';
 import { solutionAnswerSchema } from '../solution/prompt.js';
 import { SolutionAttemptEntity } from './solution-attempt.entity.js';
 
@@ -17,9 +17,11 @@ const storedAnswerSchema = z.object({ value: solutionAnswerSchema, provenance: s
 interface ClaimRow {
   readonly status: string;
   readonly answer: unknown;
+  /** `claimed_at` as text: exact to the microsecond, so it matches the row again in `release`. */
+  readonly lease: string;
 }
 
-interface ExistingRow extends ClaimRow {
+interface ExistingRow extends Omit<ClaimRow, 'lease'> {
   readonly reply: unknown;
   readonly retry_in_ms: number | string | null;
 }
@@ -36,12 +38,12 @@ export class PgSolveAttemptStore implements SolveAttemptStore {
        on conflict (run_id, attempt) do update
          set claimed_at = now(), command_id = excluded.command_id, updated_at = now()
          where a.status <> 'done' and a.claimed_at <= now() - make_interval(secs => $4::double precision / 1000)
-       returning a.status, a.answer`,
+       returning a.status, a.answer, a.claimed_at::text as lease`,
       [key.runId, key.attempt, commandId, leaseMs],
     );
     const row = claimed[0];
     if (row !== undefined) {
-      return { kind: 'claimed', answer: row.answer === null ? undefined : storedAnswerSchema.parse(row.answer) };
+      return { kind: 'claimed', answer: row.answer === null ? undefined : storedAnswerSchema.parse(row.answer), lease: row.lease };
     }
     const existing = await this.dataSource.query<ExistingRow[]>(
       `select status, answer, reply,
@@ -53,6 +55,15 @@ export class PgSolveAttemptStore implements SolveAttemptStore {
     if (current?.status === 'done') return { kind: 'done', reply: storedReply(current.reply) };
     // Claimed by a live delivery (or inserted by one after this statement's snapshot: look again soon).
     return { kind: 'busy', retryInMs: Math.ceil(Number(current?.retry_in_ms ?? 1_000)) };
+  }
+
+  async release(key: AttemptKey, lease: ClaimLease): Promise<void> {
+    // A claimed_at older than any lease: the next claim takes it over.
+    await this.dataSource.query(
+      `update solution_attempts set claimed_at = to_timestamp(0), updated_at = now()
+        where run_id = $1 and attempt = $2 and status <> 'done' and claimed_at = $3::timestamptz`,
+      [key.runId, key.attempt, lease],
+    );
   }
 
   async saveAnswer(key: AttemptKey, answer: StoredAnswer): Promise<void> {

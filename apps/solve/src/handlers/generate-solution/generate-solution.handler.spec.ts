@@ -12,7 +12,7 @@ import {
   StructuredOutputError,
 } from '@openpaw/providers';
 import type { SolveSettings } from '../../config.js';
-import type { AttemptClaim, AttemptKey, SolveAttemptStore, StoredAnswer } from '../../ports.js';
+import type { AttemptClaim, AttemptKey, ClaimLease, SolveAttemptStore, StoredAnswer } from '../../ports.js';
 import { PROMPT_VERSION } from '../../solution/prompt.js';
 import { GenerateSolutionHandler } from './generate-solution.handler.js';
 
@@ -39,18 +39,31 @@ function command(problem: string, overrides: Partial<MessageData<typeof Generate
 class InMemoryAttempts implements SolveAttemptStore {
   readonly rows = new Map<string, { status: 'in_progress' | 'answered' | 'done'; claimedAt: number; answer?: StoredAnswer; reply?: Reply }>();
   now = 0;
+  /** When set, `release` fails with it (the database away). */
+  releaseError: Error | undefined;
+  releases = 0;
 
   claim(key: AttemptKey, _commandId: string, leaseMs: number): Promise<AttemptClaim> {
     const id = `${key.runId}/${key.attempt}`;
     const row = this.rows.get(id);
     if (row === undefined) {
       this.rows.set(id, { status: 'in_progress', claimedAt: this.now });
-      return Promise.resolve({ kind: 'claimed', answer: undefined });
+      return Promise.resolve({ kind: 'claimed', answer: undefined, lease: String(this.now) });
     }
     if (row.status === 'done') return Promise.resolve({ kind: 'done', reply: row.reply! });
     if (row.claimedAt + leaseMs > this.now) return Promise.resolve({ kind: 'busy', retryInMs: row.claimedAt + leaseMs - this.now });
     row.claimedAt = this.now;
-    return Promise.resolve({ kind: 'claimed', answer: row.answer });
+    return Promise.resolve({ kind: 'claimed', answer: row.answer, lease: String(this.now) });
+  }
+
+  release(key: AttemptKey, lease: ClaimLease): Promise<void> {
+    if (this.releaseError !== undefined) return Promise.reject(this.releaseError);
+    const row = this.rows.get(`${key.runId}/${key.attempt}`);
+    if (row !== undefined && row.status !== 'done' && String(row.claimedAt) === lease) {
+      row.claimedAt = Number.NEGATIVE_INFINITY;
+      this.releases++;
+    }
+    return Promise.resolve();
   }
 
   saveAnswer(key: AttemptKey, answer: StoredAnswer): Promise<void> {
@@ -283,6 +296,35 @@ describe('GenerateSolutionHandler', () => {
     attempts.rows.set(`${RUN}/1`, { status: 'in_progress', claimedAt: 0 });
     attempts.now = 10_000;
     expect(await handler.execute(command('2x + 3 = 7'))).toEqual({ kind: 'busy', retryInMs: 50_000 });
+  });
+
+  it('gives its claim back when it fails after claiming: the redelivery takes over at once, from the kept answer', async () => {
+    const llm = countingLocalLlm();
+    const { handler, attempts, blobs } = setup(llm, { mathsEngine: 'check' });
+    const put = blobs.put.bind(blobs);
+    blobs.put = () => Promise.reject(new Error('blob storage is down'));
+    await expect(handler.execute(command('2x + 3 = 7'))).rejects.toThrow('blob storage is down');
+    expect(attempts.releases).toBe(1);
+
+    // The redelivery, a moment later (well inside the lease): claimed, not told to come back later.
+    blobs.put = put;
+    attempts.now = 1_000;
+    const result = await handler.execute(command('2x + 3 = 7'));
+    expect(result).toMatchObject({ kind: 'reply', reply: { message: SolutionGenerated, data: { finalAnswer: 'x = 2' } } });
+    expect(llm.calls).toBe(1);
+  });
+
+  it('when even giving the claim back fails (the database away), gives it back before its next claim of the attempt', async () => {
+    const { handler, attempts } = setup(failingLlm(new Error('database is down')));
+    attempts.releaseError = new Error('database is down');
+    await expect(handler.execute(command(CUBIC))).rejects.toThrow('database is down');
+    expect(attempts.releases).toBe(0);
+
+    attempts.releaseError = undefined;
+    attempts.now = 1_000;
+    await expect(handler.execute(command(CUBIC))).rejects.toThrow('database is down');
+    // The leftover claim was given back first, so this delivery claimed (and, failing, gave back) its own.
+    expect(attempts.releases).toBe(2);
   });
 
   it('answers cannot_solve, not retryable, when the model says it cannot solve', async () => {

@@ -6,6 +6,7 @@ import { type BlobStore, type LlmClient, RunBudget, StructuredOutputError } from
 import type { SolveSettings } from '../../config.js';
 import {
   type AttemptKey,
+  type ClaimLease,
   SOLVE_ATTEMPTS,
   SOLVE_BLOBS,
   SOLVE_LLM,
@@ -56,9 +57,13 @@ export class GenerateSolutionHandler {
     @Inject(SOLVE_SETTINGS) private readonly settings: SolveSettings,
   ) {}
 
+  /** Claims this process failed to give back (by attempt), to give back before its next claim. */
+  private readonly unreleased = new Map<string, ClaimLease>();
+
   async execute(command: GenerateSolutionCommand): Promise<GenerateSolutionResult> {
     const { data } = command;
     const key: AttemptKey = { runId: data.runId, attempt: data.attempt };
+    await this.giveBackLeftover(key);
     const claim = await this.attempts.claim(key, command.commandId, this.settings.claimLeaseMs);
     switch (claim.kind) {
       case 'done':
@@ -69,7 +74,18 @@ export class GenerateSolutionHandler {
         break;
     }
 
-    let answer = claim.answer;
+    try {
+      return await this.solveClaimed(command, key, claim.answer);
+    } catch (error) {
+      await this.giveBack(key, claim.lease);
+      throw error;
+    }
+  }
+
+  /** The attempt, claimed by this delivery: answered, checked, rendered and stored, then its reply kept. */
+  private async solveClaimed(command: GenerateSolutionCommand, key: AttemptKey, keptAnswer: StoredAnswer | undefined): Promise<GenerateSolutionResult> {
+    const { data } = command;
+    let answer = keptAnswer;
     // The maths engine first: a problem it solves needs no model (cost 0, a few ms).
     if (this.settings.mathsEngine === 'first') answer ??= engineAnswer(data.signature.normalizedText);
     if (answer === undefined) {
@@ -88,7 +104,7 @@ export class GenerateSolutionHandler {
       const failure = incompleteAnswer(what, await this.attempts.countInvalidOutputs(data.runId, data.attempt));
       return this.finish(key, failedReply(command, failure, provenance.costUsd));
     }
-    if (claim.answer === undefined) await this.attempts.saveAnswer(key, answer);
+    if (keptAnswer === undefined) await this.attempts.saveAnswer(key, answer);
     const checked = checkModelAnswer(data.signature.normalizedText, finalAnswer, provenance, await this.attempts.countInvalidOutputs(data.runId, data.attempt));
     if (checked.kind === 'rejected') return this.finish(key, failedReply(command, checked.failure, provenance.costUsd));
     provenance = checked.provenance;
@@ -122,6 +138,26 @@ export class GenerateSolutionHandler {
         provenance,
       }),
     );
+  }
+
+  /**
+   * This delivery failed (PostgreSQL or blob storage away, an unexpected error): its claim is given
+   * back so the redelivery takes over at once, not after the lease (the deadline + 30 s). When even
+   * that fails, this process gives it back before its next claim of the attempt.
+   */
+  private async giveBack(key: AttemptKey, lease: ClaimLease): Promise<void> {
+    try {
+      await this.attempts.release(key, lease);
+      this.unreleased.delete(attemptId(key));
+    } catch {
+      this.unreleased.set(attemptId(key), lease);
+    }
+  }
+
+  /** A claim this process could not give back earlier, given back now (best effort). */
+  private async giveBackLeftover(key: AttemptKey): Promise<void> {
+    const lease = this.unreleased.get(attemptId(key));
+    if (lease !== undefined) await this.giveBack(key, lease);
   }
 
   private async ask(data: MessageData<typeof GenerateSolution>, userId: string | undefined): Promise<AskOutcome> {
@@ -172,6 +208,10 @@ export class GenerateSolutionHandler {
  * produced it; for another command of the same (run, attempt), the same outcome addressed to that
  * command (its own deterministic id and `commandId`), so its sender recognises the answer.
  */
+function attemptId(key: AttemptKey): string {
+  return `${key.runId}/${key.attempt}`;
+}
+
 function readdressed(reply: Reply, commandId: string): Reply {
   if (isReplyOf(reply, SolutionGenerated)) return reply.data.commandId === commandId ? reply : replyTo(commandId, SolutionGenerated, { ...reply.data, commandId });
   if (isReplyOf(reply, SolutionFailed)) return reply.data.commandId === commandId ? reply : replyTo(commandId, SolutionFailed, { ...reply.data, commandId });
