@@ -6,6 +6,7 @@ import { normaliseText } from '../text-normalisation.js';
 import { recoverExponents } from './exponent-recovery.js';
 import { wordsOnBaseline } from './baseline-words.js';
 import { withInkBoxes } from './ink-boxes.js';
+import { equalsSignsFromInk } from './equals-signs.js';
 import { minusSignsFromInk } from './minus-signs.js';
 import { binarisedOcrInput } from './second-pass-input.js';
 import { confusion, crowdedDigits, digitReadAsLetter, doubledSign, falseNumericEquation, isItemLabel, isMathsWord, lostExponent, symbolInsideMaths, unevenDigits } from './token-checks.js';
@@ -127,7 +128,7 @@ export async function readMaths(
   settings: MathsReadingSettings = DEFAULT_MATHS_READING,
 ): Promise<MathsReadingOutcome> {
   const firstInput = await prepareOcrInput(image, skewDegrees);
-  const firstRead = await recoverExponents(firstInput, await minusSignsFromInk(firstInput, await ocr.recognise(firstInput)), ocr);
+  const firstRead = await recoverExponents(firstInput, await equalsSignsFromInk(firstInput, await minusSignsFromInk(firstInput, await ocr.recognise(firstInput))), ocr);
   // Exponents are recovered from tesseract's boxes; the checks then judge every remaining digit by its ink.
   const firstInked = await withInkBoxes(firstInput, firstRead.ocr);
   const first = judgeReading(firstInked, 'first', firstRead.recovered, await wordsOnBaseline(firstInput, firstInked));
@@ -135,7 +136,7 @@ export async function readMaths(
     return { status: 'read', reading: first, passes: 1, confidence: calibrated(first.weakest, settings) };
   }
   const secondInput = await binarisedOcrInput(image, skewDegrees);
-  const secondRead = await recoverExponents(secondInput, await minusSignsFromInk(secondInput, await ocr.recognise(secondInput, { segmentation: 'block' })), ocr);
+  const secondRead = await recoverExponents(secondInput, await equalsSignsFromInk(secondInput, await minusSignsFromInk(secondInput, await ocr.recognise(secondInput, { segmentation: 'block' }))), ocr);
   const secondInked = await withInkBoxes(secondInput, secondRead.ocr);
   const second = judgeReading(secondInked, 'second', secondRead.recovered, await wordsOnBaseline(secondInput, secondInked));
   const chosen = better(first, second, settings);
