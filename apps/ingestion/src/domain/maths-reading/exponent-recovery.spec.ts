@@ -1,7 +1,7 @@
 import type { OcrBox, OcrSymbol, OcrWord } from '../ocr-pool.js';
 import { TesseractOcrPool } from '../ocr-pool.js';
 import { renderPowersLine } from '../test-support/render-text.js';
-import { recoverExponents, spliceExponent } from './exponent-recovery.js';
+import { EXPONENT_SCALE, recoverExponents, SECOND_EXPONENT_SCALE, spliceExponent } from './exponent-recovery.js';
 import type { InkComponent, RaisedGroup } from './raised-ink.js';
 
 const box = (x0: number, y0: number, x1: number, y1: number): OcrBox => ({ x0, y0, x1, y1 });
@@ -50,9 +50,13 @@ describe('recovering exponents from the page', () => {
   it('reads the raised digits that the eng model cannot, and leaves a line without them as it was, degrees included', async () => {
     for (const font of ['DejaVu Sans', 'DejaVu Serif']) {
       const page = await renderPowersLine('Evaluate 6^10 + 7^4.', { font });
-      const { ocr, recovered } = await recoverExponents(page, await pool.recognise(page), pool);
-      expect(recovered).toBe(2);
-      expect(ocr.text.replace(/\s+/g, '')).toBe('Evaluate6^10+7^4.');
+      const read = await pool.recognise(page);
+      // At either scale: the second is how exponents the two passes read differently are read again.
+      for (const scale of [EXPONENT_SCALE, SECOND_EXPONENT_SCALE]) {
+        const { ocr, recovered } = await recoverExponents(page, read, pool, scale);
+        expect(recovered).toBe(2);
+        expect(ocr.text.replace(/\s+/g, '')).toBe('Evaluate6^10+7^4.');
+      }
     }
     // Nothing raised, and raised signs that are not digits (degrees: as wide as tall): the reading is left as it was.
     for (const line of ['Solve 5n + 32 = 77.', 'Angles of 45° and 60°: find x.']) {

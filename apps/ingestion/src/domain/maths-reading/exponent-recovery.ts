@@ -17,8 +17,17 @@ export interface ReadExponent {
 const BAND = { above: 0.5, below: 0.15, before: 0.5, after: 1 } as const;
 /** An exponent read with less confidence than this (0..100; the reading's bar) is read again from a binarised crop. */
 const SURE_EXPONENT = 60;
-/** The enlargement of an exponent's crop before it is read: small digits read best near full size. */
-const ENLARGE = 3;
+/** How an exponent's crop is enlarged before it is read: small digits read best near full size. */
+export interface ExponentScale {
+  /** Times the crop's height... */
+  readonly enlarge: number;
+  /** ...and at least this many pixels high. */
+  readonly minHeight: number;
+}
+
+export const EXPONENT_SCALE: ExponentScale = { enlarge: 3, minHeight: 64 };
+/** Another scale, to read an exponent again when the two passes read it differently (see `readMaths`). */
+export const SECOND_EXPONENT_SCALE: ExponentScale = { enlarge: 5, minHeight: 100 };
 
 /**
  * Exponents back into a reading, from the ink: tesseract's eng model has no superscript digits, so "2¹⁰"
@@ -35,6 +44,7 @@ export async function recoverExponents(
   page: Buffer,
   ocr: OcrResult,
   engine: Pick<OcrEngine, 'recognise'>,
+  scale: ExponentScale = EXPONENT_SCALE,
 ): Promise<{ readonly ocr: OcrResult; readonly recovered: number }> {
   const words = ocr.words ?? [];
   const mathsLines = [...new Set(words.filter((w) => isMathsWord(w) && /[0-9]/.test(w.text)).map((w) => w.line))];
@@ -50,7 +60,7 @@ export async function recoverExponents(
     const ink = lineInk(gray, { x0: box.x0 - BAND.before * h, x1: box.x1 + BAND.after * h, y0: box.y0 - BAND.above * h, y1: box.y1 + BAND.below * h });
     if (ink === undefined) continue;
     for (const group of raisedGroups(ink)) {
-      const read = await readExponent(gray, ink, group, engine);
+      const read = await readExponent(gray, ink, group, engine, scale);
       if (read === undefined) continue;
       const spliced = spliceExponent(rewritten, line, read);
       if (spliced === undefined) continue;
@@ -68,7 +78,13 @@ export async function recoverExponents(
  * base's edge, the next operator), enlarged and read as one word with only digits allowed. Undefined
  * unless it reads as one digit per glyph.
  */
-export async function readExponent(page: GrayImage, ink: LineInk, group: RaisedGroup, engine: Pick<OcrEngine, 'recognise'>): Promise<ReadExponent | undefined> {
+export async function readExponent(
+  page: GrayImage,
+  ink: LineInk,
+  group: RaisedGroup,
+  engine: Pick<OcrEngine, 'recognise'>,
+  scale: ExponentScale = EXPONENT_SCALE,
+): Promise<ReadExponent | undefined> {
   const gh = group.box.y1 - group.box.y0 + 1;
   const pad = Math.round(gh * 0.35) + 2;
   const x0 = Math.max(ink.region.x0, group.box.x0 - pad);
@@ -103,7 +119,7 @@ export async function readExponent(page: GrayImage, ink: LineInk, group: RaisedG
   // grayscale(): sharp would otherwise hand a one-channel raw input back as three channels.
   const enlarged = await sharp(crop, { raw: { width, height, channels: 1 } })
     .grayscale()
-    .resize({ height: Math.max(64, height * ENLARGE), kernel: 'lanczos3' })
+    .resize({ height: Math.max(scale.minHeight, height * scale.enlarge), kernel: 'lanczos3' })
     .raw()
     .toBuffer({ resolveWithObject: true });
   const raw = { raw: { width: enlarged.info.width, height: enlarged.info.height, channels: 1 as const } };

@@ -1,8 +1,7 @@
-import sharp from 'sharp';
 import type { GrayImage } from '../gray-image.js';
 import type { OcrResult, OcrWord } from '../ocr-pool.js';
-import { lineBody } from './baseline-words.js';
-import { type InkComponent, lineInk, union } from './raised-ink.js';
+import { grayPage, inkUnderWord, withWords } from './operator-ink.js';
+import type { InkComponent } from './raised-ink.js';
 
 /** A word of dashes read with less confidence than this (0..100) is checked against its ink. */
 const UNSURE = 85;
@@ -11,8 +10,6 @@ const UNSURE = 85;
  * school maths is printed so (`=` is two bars, `+` has a stem, `÷` dots, `~` does not fill its box).
  */
 const SOLID_BAR = 90;
-/** How far above and below a line's words its ink is looked for, in line heights (as exponent recovery looks). */
-const BAND = { above: 0.5, below: 0.15 } as const;
 
 const DASHES = /^[-—–−‐]+$/;
 
@@ -35,8 +32,7 @@ export async function minusSignsFromInk(page: Buffer, ocr: OcrResult): Promise<O
   const words = ocr.words ?? [];
   const unsure = (w: OcrWord): boolean => DASHES.test(w.text) && w.confidence < UNSURE;
   if (!words.some(unsure)) return ocr;
-  const { data, info } = await sharp(page).grayscale().raw().toBuffer({ resolveWithObject: true });
-  const gray: GrayImage = { width: info.width, height: info.height, data };
+  const gray = await grayPage(page);
   let changed = false;
   const out = words.map((w) => {
     const bar = unsure(w) ? solidBarUnder(gray, words, w) : undefined;
@@ -44,18 +40,11 @@ export async function minusSignsFromInk(page: Buffer, ocr: OcrResult): Promise<O
     changed = true;
     return { ...w, text: '-', confidence: Math.max(w.confidence, SOLID_BAR), symbols: [{ text: '-', bbox: bar.box, confidence: SOLID_BAR }] };
   });
-  if (!changed) return ocr;
-  const text = [...new Set(out.map((w) => w.line))].map((l) => out.filter((w) => w.line === l).map((w) => w.text).join(' ')).join('\n');
-  return { ...ocr, text, words: out };
+  return changed ? withWords(ocr, out) : ocr;
 }
 
 function solidBarUnder(page: GrayImage, words: readonly OcrWord[], word: OcrWord): InkComponent | undefined {
-  const line = union(words.filter((o) => o.line === word.line).map((o) => o.bbox));
-  const h = line.y1 - line.y0 + 1;
-  const ink = lineInk(page, { x0: line.x0 - h, x1: line.x1 + h, y0: line.y0 - BAND.above * h, y1: line.y1 + BAND.below * h });
-  const body = ink === undefined ? undefined : lineBody(ink.components);
-  if (ink === undefined || body === undefined) return undefined;
-  const under = ink.components.filter((c) => c.box.x1 >= word.bbox.x0 && c.box.x0 <= word.bbox.x1);
-  const bar = under[0];
-  return under.length === 1 && bar !== undefined && isMinusBar(bar, body) ? bar : undefined;
+  const ink = inkUnderWord(page, words, word);
+  const bar = ink?.under[0];
+  return ink?.under.length === 1 && bar !== undefined && isMinusBar(bar, ink.body) ? bar : undefined;
 }

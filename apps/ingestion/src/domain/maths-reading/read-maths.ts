@@ -3,9 +3,11 @@ import { extractMathsSignature, type MathsExtraction, type ReadToken } from '../
 import type { OcrEngine, OcrResult, OcrWord } from '../ocr-pool.js';
 import { prepareOcrInput } from '../ocr-input.js';
 import { normaliseText } from '../text-normalisation.js';
-import { recoverExponents } from './exponent-recovery.js';
+import { type ExponentScale, recoverExponents, SECOND_EXPONENT_SCALE } from './exponent-recovery.js';
+import { settledByRereads } from './exponent-tiebreak.js';
 import { wordsOnBaseline } from './baseline-words.js';
 import { withInkBoxes } from './ink-boxes.js';
+import { equalsSignsFromInk } from './equals-signs.js';
 import { minusSignsFromInk } from './minus-signs.js';
 import { binarisedOcrInput } from './second-pass-input.js';
 import { confusion, crowdedDigits, digitReadAsLetter, doubledSign, falseNumericEquation, isItemLabel, isMathsWord, lostExponent, symbolInsideMaths, unevenDigits } from './token-checks.js';
@@ -127,17 +129,14 @@ export async function readMaths(
   settings: MathsReadingSettings = DEFAULT_MATHS_READING,
 ): Promise<MathsReadingOutcome> {
   const firstInput = await prepareOcrInput(image, skewDegrees);
-  const firstRead = await recoverExponents(firstInput, await minusSignsFromInk(firstInput, await ocr.recognise(firstInput)), ocr);
-  // Exponents are recovered from tesseract's boxes; the checks then judge every remaining digit by its ink.
-  const firstInked = await withInkBoxes(firstInput, firstRead.ocr);
-  const first = judgeReading(firstInked, 'first', firstRead.recovered, await wordsOnBaseline(firstInput, firstInked));
+  const firstWords = await operatorsFromInk(firstInput, await ocr.recognise(firstInput));
+  const first = await withExponents(firstInput, firstWords, 'first', ocr);
   if (first.tokens.length === 0 || (first.doubts.length === 0 && first.weakest >= settings.secondPassBelow && first.recoveredExponents === 0)) {
     return { status: 'read', reading: first, passes: 1, confidence: calibrated(first.weakest, settings) };
   }
   const secondInput = await binarisedOcrInput(image, skewDegrees);
-  const secondRead = await recoverExponents(secondInput, await minusSignsFromInk(secondInput, await ocr.recognise(secondInput, { segmentation: 'block' })), ocr);
-  const secondInked = await withInkBoxes(secondInput, secondRead.ocr);
-  const second = judgeReading(secondInked, 'second', secondRead.recovered, await wordsOnBaseline(secondInput, secondInked));
+  const secondWords = await operatorsFromInk(secondInput, await ocr.recognise(secondInput, { segmentation: 'block' }));
+  const second = await withExponents(secondInput, secondWords, 'second', ocr);
   const chosen = better(first, second, settings);
   if (!trusted(chosen, settings)) return { status: 'unreadable', reason: refusal(chosen, settings), passes: 2 };
   const other = chosen === first ? second : first;
@@ -147,6 +146,10 @@ export async function readMaths(
   // against symbol boxes tesseract got wrong (a word's box given to each of its glyphs), not a real exponent.
   const evidence = (r: Reading): number => (r.doubts.length === 0 ? r.recoveredExponents : 0);
   if (evidence(chosen) + evidence(other) > 0 && !agree) {
+    // The passes read different exponents: both pages read again, their exponents cropped at another scale.
+    const rereads = [await withExponents(firstInput, firstWords, 'first', ocr, SECOND_EXPONENT_SCALE), await withExponents(secondInput, secondWords, 'second', ocr, SECOND_EXPONENT_SCALE)];
+    const settled = settledByRereads([first, second], rereads, settings);
+    if (settled !== undefined) return { status: 'read', reading: settled, passes: 2, confidence: calibrated(settled.weakest, settings) };
     const readings = [first, second].map((r) => `${r.pass} pass "${normaliseText(r.ocr.text)}"`).join(', ');
     return { status: 'unreadable', reason: `the exponents in the image cannot be read reliably (the two readings differ: ${readings}); please send a sharper photo or type the problem`, passes: 2 };
   }
@@ -154,4 +157,16 @@ export async function readMaths(
   // far less often than either alone: their doubts combine as if independent.
   const confidence = agree ? 1 - (1 - chosen.weakest) * (1 - other.weakest) : chosen.weakest;
   return { status: 'read', reading: chosen, passes: 2, confidence: calibrated(confidence, settings) };
+}
+
+/** Minus and equals signs read unsure, checked against their ink. */
+async function operatorsFromInk(page: Buffer, read: OcrResult): Promise<OcrResult> {
+  return equalsSignsFromInk(page, await minusSignsFromInk(page, read));
+}
+
+/** One pass judged: exponents recovered from tesseract's boxes, then every remaining digit judged by its ink. */
+async function withExponents(page: Buffer, read: OcrResult, pass: Reading['pass'], ocr: Pick<OcrEngine, 'recognise'>, scale?: ExponentScale): Promise<Reading> {
+  const recovered = await recoverExponents(page, read, ocr, scale);
+  const inked = await withInkBoxes(page, recovered.ocr);
+  return judgeReading(inked, pass, recovered.recovered, await wordsOnBaseline(page, inked));
 }

@@ -1,0 +1,43 @@
+import type { OcrResult, OcrWord } from '../ocr-pool.js';
+import { settledByRereads } from './exponent-tiebreak.js';
+import { DEFAULT_MATHS_READING, judgeReading, type Reading } from './read-maths.js';
+
+const at = (x: number) => ({ x0: x, y0: 100, x1: x + 18, y1: 140 });
+
+/** An OCR result whose words sit on one line, each character box on the same baseline. */
+function page(words: readonly (readonly [string, number])[]): OcrResult {
+  let x = 0;
+  const list: OcrWord[] = words.map(([text, confidence]) => {
+    const symbols = [...text].map((c) => ({ text: c, bbox: at((x += 20)) }));
+    x += 20;
+    return { text, confidence, line: 0, bbox: { x0: symbols[0]?.bbox.x0 ?? 0, y0: 100, x1: x, y1: 140 }, symbols };
+  });
+  return { text: words.map(([t]) => t).join(' '), confidence: 80, words: list };
+}
+
+/** "Evaluate 9^e + 2." as one pass read it, with its exponent recovered from the ink (or not). */
+const evaluate = (exponent: string, pass: Reading['pass'], recovered = 1, confidence = 80): Reading =>
+  judgeReading(page([['Evaluate', 95], [`9^${exponent}`, confidence], ['+', 95], ['2.', 93]]), pass, recovered);
+
+describe('settling exponents the two passes read differently', () => {
+  const first = evaluate('4', 'first');
+  const second = evaluate('3', 'second');
+
+  it('keeps the pass that both pages read again at another scale confirm', () => {
+    expect(first.doubts).toEqual([]);
+    expect(settledByRereads([first, second], [evaluate('4', 'first'), evaluate('4', 'second')], DEFAULT_MATHS_READING)).toBe(first);
+    expect(settledByRereads([first, second], [evaluate('3', 'first'), evaluate('3', 'second')], DEFAULT_MATHS_READING)).toBe(second);
+  });
+
+  it('settles nothing when a re-read agrees with neither, reads no exponent, or the confirmed pass is under the bar', () => {
+    const settle = (rereads: Reading[], readings = [first, second]): Reading | undefined => settledByRereads(readings, rereads, DEFAULT_MATHS_READING);
+    expect(settle([evaluate('4', 'first'), evaluate('3', 'second')])).toBeUndefined();
+    expect(settle([evaluate('4', 'first'), evaluate('5', 'second')])).toBeUndefined();
+    expect(settle([evaluate('4', 'first'), evaluate('4', 'second', 0)])).toBeUndefined();
+    expect(settle([evaluate('4', 'first', 2), evaluate('4', 'second', 2)])).toBeUndefined();
+    // A pass that found one exponent fewer (its reading differs by a lost exponent, not a digit).
+    expect(settle([evaluate('4', 'first'), evaluate('4', 'second')], [first, evaluate('3', 'second', 0)])).toBeUndefined();
+    expect(settle([evaluate('4', 'first')])).toBeUndefined();
+    expect(settle([evaluate('4', 'first'), evaluate('4', 'second')], [evaluate('4', 'first', 1, 50), second])).toBeUndefined();
+  });
+});

@@ -1,0 +1,27 @@
+import type { MathsReadingSettings, Reading } from './read-maths.js';
+
+const mathsOf = (r: Reading): string | undefined => r.extraction.signature?.hash;
+
+/**
+ * When the two passes read different exponents, which of them (if either) the exponents read again
+ * settle. `rereads` are both passes' pages read again with their exponents cropped at another scale (one
+ * per pass, `SECOND_EXPONENT_SCALE`): a reading stands only when it is trusted on its own (no doubts,
+ * weakest maths word at the bar) and every re-read, each with exponents recovered and no doubts, reads
+ * the same maths as it. So the pass that misread is overruled by its own page read again, and the pass
+ * that stands is confirmed at another scale: three readings of four agree. Anything short of that, a
+ * reading or re-read that doubts or recovers another number of exponents, or a re-read that reads a
+ * third thing, settles nothing (undefined), and the image stays refused.
+ */
+export function settledByRereads(readings: readonly Reading[], rereads: readonly Reading[], settings: MathsReadingSettings): Reading | undefined {
+  const exponents = readings[0]?.recoveredExponents ?? 0;
+  // Only a digit read two ways is settled here: every reading and re-read free of doubts and with as many
+  // exponents recovered. An exponent one pass did not find at all (a handwritten "6¹⁰" whose 1 and 0
+  // touch, found as a lone "0" by one pass only) is a group cut wrong, which reading it again repeats.
+  const alike = [...readings, ...rereads].every((r) => r.doubts.length === 0 && r.recoveredExponents === exponents);
+  if (rereads.length < 2 || exponents === 0 || !alike) return undefined;
+  const confirmed = readings.filter((r) => {
+    const maths = mathsOf(r);
+    return maths !== undefined && r.weakest >= settings.refuseBelow && rereads.every((again) => mathsOf(again) === maths);
+  });
+  return confirmed.length === 1 ? confirmed[0] : undefined;
+}
