@@ -24,6 +24,8 @@ interface Case {
   readonly png: Buffer;
   ocr?: string;
   confidence?: number;
+  /** Why ingestion refused to read it (an unreadable maths reading), instead of a text. */
+  refused?: string;
 }
 
 const collapse = (text: string): string => text.replace(/\s+/g, ' ').trim();
@@ -53,7 +55,12 @@ async function main(): Promise<void> {
       Array.from({ length: workers }, async () => {
         for (let c = queue.shift(); c !== undefined; c = queue.shift()) {
           const outcome = await ingestProblem({ kind: 'image', bytes: c.png }, ports);
-          if (outcome.status !== 'normalised' || outcome.media.kind !== 'image') throw new Error('rejected');
+          if (outcome.status !== 'normalised') {
+            // Ingestion refuses a reading it doubts (rather than solving it wrong): not scored as text.
+            c.refused = JSON.stringify(outcome).slice(0, 160);
+            continue;
+          }
+          if (outcome.media.kind !== 'image') throw new Error(`an image came back as ${outcome.media.kind}`);
           c.ocr = outcome.media.ocr.text;
           c.confidence = outcome.media.ocr.confidence;
         }
@@ -76,21 +83,26 @@ async function main(): Promise<void> {
     return { accuracy: 1 - errors / chars, chars };
   };
   console.log(`OCR: ${cases.length} images, ${perImageMs.toFixed(0)} ms/image wall with ${workers} workers (tesseract.js, eng 4.0.0_best_int, LSTM)`);
-  console.log(`${'subset'.padEnd(28)}${'chars'.padStart(8)}${'raw'.padStart(10)}${'normalised'.padStart(12)}${'mean conf'.padStart(11)}`);
-  const row = (label: string, subset: readonly Case[]): void => {
+  console.log(`${'subset'.padEnd(28)}${'chars'.padStart(8)}${'raw'.padStart(10)}${'normalised'.padStart(12)}${'mean conf'.padStart(11)}${'refused'.padStart(10)}`);
+  const row = (label: string, all: readonly Case[]): void => {
+    const subset = all.filter((c) => c.refused === undefined);
     const raw = score(subset, false);
     const norm = score(subset, true);
     const conf = subset.reduce((s, c) => s + (c.confidence ?? 0), 0) / subset.length;
-    console.log(`${label.padEnd(28)}${String(raw.chars).padStart(8)}${(raw.accuracy * 100).toFixed(2).padStart(9)}%${(norm.accuracy * 100).toFixed(2).padStart(11)}%${conf.toFixed(1).padStart(11)}`);
+    console.log(
+      `${label.padEnd(28)}${String(raw.chars).padStart(8)}${(raw.accuracy * 100).toFixed(2).padStart(9)}%${(norm.accuracy * 100).toFixed(2).padStart(11)}%${conf.toFixed(1).padStart(11)}` +
+        `${`${all.length - subset.length}/${all.length}`.padStart(10)}`,
+    );
   };
   const originals = cases.filter((c) => c.variant === 'original');
+  for (const c of cases.filter((r) => r.refused !== undefined).slice(0, 5)) console.log(`refused (${c.variant}, ${c.font}): ${c.refused ?? ''}`);
   row('originals (all fonts)', originals);
   for (const font of FONTS) row(`  ${font}`, originals.filter((c) => c.font === font));
   for (const variant of ['jpeg40', 'half', 'photo'] as const) row(`copies: ${variant}`, cases.filter((c) => c.variant === variant));
 
   // The commonest confusions, to say what the remaining errors are.
   const confusions = new Map<string, number>();
-  for (const c of originals) {
+  for (const c of originals.filter((r) => r.refused === undefined)) {
     const truth = collapse(c.truth).split(' ');
     const read = collapse(c.ocr ?? '').split(' ');
     if (truth.length !== read.length) continue;
