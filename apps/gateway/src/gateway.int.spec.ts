@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_ADMISSION_LIMITS } from './admission/admission-limits.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +16,7 @@ import {
   type Envelope,
 } from '@openpaw/contracts';
 import { JetStreamPublisher } from '@openpaw/messaging';
-import { serviceMessagingSettingsFromEnv, startService } from '@openpaw/platform';
+import { startService } from '@openpaw/platform';
 import { freshDatabase, privateNatsServer, type NatsServerHandle } from '@openpaw/testing';
 import { GatewayModule } from './app.module.js';
 import { signAccessToken } from './auth/tokens.js';
@@ -25,7 +24,7 @@ import type { GatewayConfig } from './config.js';
 import { configureGateway } from './configure.js';
 import { RunProjectionStore } from './projection/run-projection.store.js';
 import { RunSubmitter, type SubmissionRun } from './runs/submit/run-submitter.js';
-import { artifactsApiConfigFromEnv } from './artifacts/config.js';
+import { intSpecGatewayConfig } from './testing/int-spec-gateway.js';
 
 process.env['LOG_LEVEL'] ??= 'warn';
 
@@ -104,19 +103,7 @@ describe('gateway (real NATS + PostgreSQL)', () => {
   beforeAll(async () => {
     nats = await privateNatsServer();
     blobDir = await mkdtemp(join(tmpdir(), 'openpaw-gateway-blobs-'));
-    config = {
-      natsUrl: nats.url,
-      messaging: serviceMessagingSettingsFromEnv({}),
-      artifactsApi: artifactsApiConfigFromEnv({}),
-      databaseUrl: await freshDatabase('gateway'),
-      jwt: { secret: 'integration-test-secret-of-at-least-32-chars', issuer: 'openpaw', audience: 'openpaw-api' },
-      admission: DEFAULT_ADMISSION_LIMITS,
-      cancelWaitMs: 3000,
-      sseHeartbeatMs: 250,
-      startWaitMs: 2000,
-      uploadMaxBytes: 1024 * 1024,
-      blobEnv: { OPENPAW_BLOB_DIR: blobDir },
-    };
+    config = intSpecGatewayConfig({ natsUrl: nats.url, databaseUrl: await freshDatabase('gateway'), blobDir });
     // The gateway provisions the streams as it connects.
     ({ app, url } = await startService({
       name: 'gateway',

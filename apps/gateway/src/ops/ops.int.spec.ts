@@ -7,15 +7,11 @@ import { headers, type NatsConnection } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
 import { createEnvelope, defineCommand, RunStateChanged, STREAMS } from '@openpaw/contracts';
 import { DLQ_HEADERS, ensureConsumer, JetStreamPublisher, startConsumer, type ConsumerHandle } from '@openpaw/messaging';
-import { serviceMessagingSettingsFromEnv, startService } from '@openpaw/platform';
 import { freshDatabase, privateNatsServer, type NatsServerHandle, waitFor } from '@openpaw/testing';
 import { z } from 'zod';
-import { DEFAULT_ADMISSION_LIMITS } from '../admission/admission-limits.js';
-import { GatewayModule } from '../app.module.js';
 import { signAccessToken } from '../auth/tokens.js';
 import type { GatewayConfig } from '../config.js';
-import { configureGateway } from '../configure.js';
-import { artifactsApiConfigFromEnv } from '../artifacts/config.js';
+import { intSpecGatewayConfig, startIntSpecGateway } from '../testing/int-spec-gateway.js';
 
 process.env['LOG_LEVEL'] ??= 'warn';
 
@@ -47,20 +43,8 @@ describe('the operations API (real NATS + PostgreSQL)', () => {
   beforeAll(async () => {
     nats = await privateNatsServer();
     blobDir = await mkdtemp(join(tmpdir(), 'openpaw-ops-blobs-'));
-    config = {
-      natsUrl: nats.url,
-      messaging: serviceMessagingSettingsFromEnv({}),
-      artifactsApi: artifactsApiConfigFromEnv({}),
-      databaseUrl: await freshDatabase('gateway_ops'),
-      jwt: { secret: 'integration-test-secret-of-at-least-32-chars', issuer: 'openpaw', audience: 'openpaw-api' },
-      admission: DEFAULT_ADMISSION_LIMITS,
-      cancelWaitMs: 3000,
-      sseHeartbeatMs: 250,
-      startWaitMs: 2000,
-      uploadMaxBytes: 1024 * 1024,
-      blobEnv: { OPENPAW_BLOB_DIR: blobDir },
-    };
-    ({ app, url } = await startService({ name: 'gateway', module: GatewayModule.forRoot(config), defaultPort: 0, port: 0, configure: configureGateway }));
+    config = intSpecGatewayConfig({ natsUrl: nats.url, databaseUrl: await freshDatabase('gateway_ops'), blobDir });
+    ({ app, url } = await startIntSpecGateway(config));
     nc = await connect({ servers: nats.url, name: 'ops-int-spec' });
     adminToken = await signAccessToken(config.jwt, 'operator-olga', { roles: ['admin'] });
     userToken = await signAccessToken(config.jwt, 'student-sam');

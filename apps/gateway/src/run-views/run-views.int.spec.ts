@@ -2,15 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
-import { serviceMessagingSettingsFromEnv, startService } from '@openpaw/platform';
 import { freshDatabase, privateNatsServer, type NatsServerHandle } from '@openpaw/testing';
-import { DEFAULT_ADMISSION_LIMITS } from '../admission/admission-limits.js';
-import { GatewayModule } from '../app.module.js';
 import { signAccessToken } from '../auth/tokens.js';
-import { artifactsApiConfigFromEnv } from '../artifacts/config.js';
 import type { GatewayConfig } from '../config.js';
-import { configureGateway } from '../configure.js';
 import { SAVED_VIEWS_PER_USER } from './run-views.schemas.js';
+import { intSpecGatewayConfig, startIntSpecGateway } from '../testing/int-spec-gateway.js';
 
 process.env['LOG_LEVEL'] ??= 'warn';
 
@@ -36,20 +32,8 @@ describe('saved views of the runs list (real PostgreSQL)', () => {
   beforeAll(async () => {
     nats = await privateNatsServer();
     blobDir = await mkdtemp(join(tmpdir(), 'openpaw-run-views-blobs-'));
-    const config: GatewayConfig = {
-      natsUrl: nats.url,
-      messaging: serviceMessagingSettingsFromEnv({}),
-      artifactsApi: artifactsApiConfigFromEnv({}),
-      databaseUrl: await freshDatabase('gateway_run_views'),
-      jwt: { secret: 'integration-test-secret-of-at-least-32-chars', issuer: 'openpaw', audience: 'openpaw-api' },
-      admission: DEFAULT_ADMISSION_LIMITS,
-      cancelWaitMs: 3000,
-      sseHeartbeatMs: 250,
-      startWaitMs: 2000,
-      uploadMaxBytes: 1024 * 1024,
-      blobEnv: { OPENPAW_BLOB_DIR: blobDir },
-    };
-    ({ app, url } = await startService({ name: 'gateway', module: GatewayModule.forRoot(config), defaultPort: 0, port: 0, configure: configureGateway }));
+    const config: GatewayConfig = intSpecGatewayConfig({ natsUrl: nats.url, databaseUrl: await freshDatabase('gateway_run_views'), blobDir });
+    ({ app, url } = await startIntSpecGateway(config));
     aliceToken = await signAccessToken(config.jwt, 'view-alice');
     bobToken = await signAccessToken(config.jwt, 'view-bob');
   }, 120_000);

@@ -3,15 +3,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
-import { serviceMessagingSettingsFromEnv, startService } from '@openpaw/platform';
 import { freshDatabase, privateNatsServer, type NatsServerHandle } from '@openpaw/testing';
 import { type LocalOidcProvider, type OidcAccount, startLocalOidcProvider } from '@openpaw/testkit';
 import { SignJWT } from 'jose';
-import { DEFAULT_ADMISSION_LIMITS } from '../../admission/admission-limits.js';
-import { GatewayModule } from '../../app.module.js';
-import { artifactsApiConfigFromEnv } from '../../artifacts/config.js';
 import type { GatewayConfig } from '../../config.js';
-import { configureGateway } from '../../configure.js';
+import { intSpecGatewayConfig, startIntSpecGateway } from '../../testing/int-spec-gateway.js';
 
 process.env['LOG_LEVEL'] ??= 'warn';
 
@@ -60,21 +56,11 @@ describe('OIDC sign-in and identity-provider tokens (local OpenID provider)', ()
     provider = await startLocalOidcProvider({ audience: AUDIENCE, clientId: CLIENT_ID });
     nats = await privateNatsServer();
     blobDir = await mkdtemp(join(tmpdir(), 'openpaw-oidc-blobs-'));
-    const config: GatewayConfig = {
-      natsUrl: nats.url,
-      messaging: serviceMessagingSettingsFromEnv({}),
-      artifactsApi: artifactsApiConfigFromEnv({}),
-      databaseUrl: await freshDatabase('gateway_oidc'),
+    const config: GatewayConfig = intSpecGatewayConfig({ natsUrl: nats.url, databaseUrl: await freshDatabase('gateway_oidc'), blobDir }, {
       // No dev secret: only the provider's tokens are trusted.
       jwt: { issuer: provider.issuer, audience: AUDIENCE, oidcIssuer: provider.issuer, oidcClientId: CLIENT_ID, rolesClaim: 'realm_access.roles', jwksCooldownMs: 0 },
-      admission: DEFAULT_ADMISSION_LIMITS,
-      cancelWaitMs: 3000,
-      sseHeartbeatMs: 250,
-      startWaitMs: 2000,
-      uploadMaxBytes: 1024 * 1024,
-      blobEnv: { OPENPAW_BLOB_DIR: blobDir },
-    };
-    ({ app, url } = await startService({ name: 'gateway', module: GatewayModule.forRoot(config), defaultPort: 0, port: 0, configure: configureGateway }));
+    });
+    ({ app, url } = await startIntSpecGateway(config));
   }, 120_000);
 
   afterAll(async () => {

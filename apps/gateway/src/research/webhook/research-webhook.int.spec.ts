@@ -5,16 +5,12 @@ import type { Msg, NatsConnection } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
 import { type MessageData, parseEnvelope, RESEARCH_WEBHOOK_SECRET_PURPOSE, ResearchCompleted, ResearchWebhookAttempted, SetResearchWebhook, STREAMS } from '@openpaw/contracts';
 import { JetStreamPublisher } from '@openpaw/messaging';
-import { serviceMessagingSettingsFromEnv, startService } from '@openpaw/platform';
 import { SecretSealer } from '@openpaw/providers/keys';
 import { freshDatabase, privateNatsServer, type NatsServerHandle, waitFor } from '@openpaw/testing';
-import { DEFAULT_ADMISSION_LIMITS } from '../../admission/admission-limits.js';
-import { GatewayModule } from '../../app.module.js';
 import { signAccessToken } from '../../auth/tokens.js';
 import type { GatewayConfig } from '../../config.js';
-import { configureGateway } from '../../configure.js';
-import { artifactsApiConfigFromEnv } from '../../artifacts/config.js';
 import { WEBHOOK_ATTEMPTS_DURABLE } from './research-webhook-attempts.consumer.js';
+import { intSpecGatewayConfig, startIntSpecGateway } from '../../testing/int-spec-gateway.js';
 
 process.env['LOG_LEVEL'] ??= 'warn';
 
@@ -30,21 +26,13 @@ describe('research webhook registration', () => {
 
   beforeAll(async () => {
     nats = await privateNatsServer();
-    config = {
-      natsUrl: nats.url,
-      messaging: serviceMessagingSettingsFromEnv({}),
-      artifactsApi: artifactsApiConfigFromEnv({}),
-      databaseUrl: await freshDatabase('gateway_research_webhook'),
-      jwt: { secret: 'integration-test-secret-of-at-least-32-chars', issuer: 'openpaw', audience: 'openpaw-api' },
-      admission: DEFAULT_ADMISSION_LIMITS,
+    config = intSpecGatewayConfig({ natsUrl: nats.url, databaseUrl: await freshDatabase('gateway_research_webhook') }, {
       cancelWaitMs: 1000,
-      sseHeartbeatMs: 250,
       startWaitMs: 300,
       uploadMaxBytes: 64 * 1024,
-      blobEnv: {},
       keysEnv: { OPENPAW_KEY_ENCRYPTION_KEY: encryptionKey.toString('base64') },
-    };
-    ({ app, url } = await startService({ name: 'gateway', module: GatewayModule.forRoot(config), defaultPort: 0, port: 0, configure: configureGateway }));
+    });
+    ({ app, url } = await startIntSpecGateway(config));
     nc = await connect({ servers: nats.url, name: 'research-webhook-int-spec' });
     nc.subscribe(SetResearchWebhook.subject, {
       callback: (_error, message: Msg) => {
