@@ -20,18 +20,15 @@ import {
   VideoRendered,
 } from '@openpaw/contracts';
 import { JetStreamPublisher } from '@openpaw/messaging';
-import { serviceMessagingSettingsFromEnv, startService } from '@openpaw/platform';
 import { LocalFsBlobStore } from '@openpaw/providers/blob';
 import { freshDatabase, privateNatsServer, type NatsServerHandle } from '@openpaw/testing';
 import sharp from 'sharp';
-import { GatewayModule } from '../app.module.js';
 import { CONTENT_SECURITY_POLICY } from '../assets/blobs/send-blob.js';
 import { signAccessToken } from '../auth/tokens.js';
 import type { GatewayConfig } from '../config.js';
-import { configureGateway } from '../configure.js';
 import { contentDigestOf } from './submit-problem/idempotency-key.js';
 import { RETRIEVE_OR_GENERATE } from './workflow-result.js';
-import { artifactsApiConfigFromEnv } from '../artifacts/config.js';
+import { intSpecGatewayConfig, startIntSpecGateway } from '../testing/int-spec-gateway.js';
 
 process.env['LOG_LEVEL'] ??= 'warn';
 
@@ -235,29 +232,24 @@ describe('problems and assets (real NATS + PostgreSQL, fake coordinator)', () =>
   beforeAll(async () => {
     nats = await privateNatsServer();
     blobDir = await mkdtemp(join(tmpdir(), 'openpaw-problems-blobs-'));
-    config = {
-      natsUrl: nats.url,
-      messaging: serviceMessagingSettingsFromEnv({}),
-      artifactsApi: artifactsApiConfigFromEnv({}),
-      databaseUrl: await freshDatabase('gateway_problems'),
-      jwt: { secret: 'integration-test-secret-of-at-least-32-chars', issuer: 'openpaw', audience: 'openpaw-api' },
-      // Generous for the free and pro users of these tests; the enterprise tier is squeezed so one
-      // test can watch admission control answer 429.
-      admission: {
-        ...DEFAULT_ADMISSION_LIMITS,
-        tiers: {
-          free: { ratePerSecond: 1_000, burst: 1_000, maxInFlight: 1_000 },
-          pro: { ratePerSecond: 1_000, burst: 1_000, maxInFlight: 1_000 },
-          enterprise: { ratePerSecond: 0.2, burst: 1, maxInFlight: 1_000 },
+    config = intSpecGatewayConfig(
+      { natsUrl: nats.url, databaseUrl: await freshDatabase('gateway_problems') },
+      {
+        // Generous for the free and pro users of these tests; the enterprise tier is squeezed so one
+        // test can watch admission control answer 429.
+        admission: {
+          ...DEFAULT_ADMISSION_LIMITS,
+          tiers: {
+            free: { ratePerSecond: 1_000, burst: 1_000, maxInFlight: 1_000 },
+            pro: { ratePerSecond: 1_000, burst: 1_000, maxInFlight: 1_000 },
+            enterprise: { ratePerSecond: 0.2, burst: 1, maxInFlight: 1_000 },
+          },
         },
+        uploadMaxBytes: UPLOAD_LIMIT,
+        blobEnv: { OPENPAW_BLOB_DIR: blobDir, OPENPAW_BLOB_SHARE_SECRET: 'share-secret-of-the-test' },
       },
-      cancelWaitMs: 3000,
-      sseHeartbeatMs: 250,
-      startWaitMs: 2000,
-      uploadMaxBytes: UPLOAD_LIMIT,
-      blobEnv: { OPENPAW_BLOB_DIR: blobDir, OPENPAW_BLOB_SHARE_SECRET: 'share-secret-of-the-test' },
-    };
-    ({ app, url } = await startService({ name: 'gateway', module: GatewayModule.forRoot(config), defaultPort: 0, port: 0, configure: configureGateway }));
+    );
+    ({ app, url } = await startIntSpecGateway(config));
     // The assets service's view of the same blob directory (it writes solutions and videos there).
     blobs = new LocalFsBlobStore({ rootDir: blobDir, shareSecret: 'share-secret-of-the-test', shareBaseUrl: `${url}/v1/shared` });
     nc = await connect({ servers: nats.url, name: 'problems-int-spec' });

@@ -5,14 +5,11 @@ import { connect } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
 import { parseEnvelope, RESEARCH_WORKFLOW, RunStateChanged, StartRun } from '@openpaw/contracts';
 import { JetStreamPublisher } from '@openpaw/messaging';
-import { serviceMessagingSettingsFromEnv, startService } from '@openpaw/platform';
 import { freshDatabase, privateNatsServer, type NatsServerHandle } from '@openpaw/testing';
 import { DEFAULT_ADMISSION_LIMITS } from '../admission/admission-limits.js';
-import { GatewayModule } from '../app.module.js';
 import { signAccessToken } from '../auth/tokens.js';
 import type { GatewayConfig } from '../config.js';
-import { configureGateway } from '../configure.js';
-import { artifactsApiConfigFromEnv } from '../artifacts/config.js';
+import { intSpecGatewayConfig, startIntSpecGateway } from '../testing/int-spec-gateway.js';
 
 process.env['LOG_LEVEL'] ??= 'warn';
 
@@ -28,25 +25,21 @@ describe('POST /research admission control', () => {
 
   beforeAll(async () => {
     nats = await privateNatsServer();
-    config = {
-      natsUrl: nats.url,
-      messaging: serviceMessagingSettingsFromEnv({}),
-      artifactsApi: artifactsApiConfigFromEnv({}),
-      databaseUrl: await freshDatabase('gateway_research_admission'),
-      jwt: { secret: 'integration-test-secret-of-at-least-32-chars', issuer: 'openpaw', audience: 'openpaw-api' },
-      // The enterprise tier is squeezed on rate, the pro tier on runs in flight (one).
-      admission: {
-        ...DEFAULT_ADMISSION_LIMITS,
-        tiers: { ...DEFAULT_ADMISSION_LIMITS.tiers, enterprise: { ratePerSecond: 0.2, burst: 1, maxInFlight: 1_000 }, pro: { ratePerSecond: 1_000, burst: 1_000, maxInFlight: 1 } },
+    config = intSpecGatewayConfig(
+      { natsUrl: nats.url, databaseUrl: await freshDatabase('gateway_research_admission') },
+      {
+        // The enterprise tier is squeezed on rate, the pro tier on runs in flight (one).
+        admission: {
+          ...DEFAULT_ADMISSION_LIMITS,
+          tiers: { ...DEFAULT_ADMISSION_LIMITS.tiers, enterprise: { ratePerSecond: 0.2, burst: 1, maxInFlight: 1_000 }, pro: { ratePerSecond: 1_000, burst: 1_000, maxInFlight: 1 } },
+        },
+        cancelWaitMs: 1000,
+        // No coordinator answers here: a start is accepted (StartRun sent) and answered 503 `pending` after this.
+        startWaitMs: 300,
+        uploadMaxBytes: 64 * 1024,
       },
-      cancelWaitMs: 1000,
-      sseHeartbeatMs: 250,
-      // No coordinator answers here: a start is accepted (StartRun sent) and answered 503 `pending` after this.
-      startWaitMs: 300,
-      uploadMaxBytes: 64 * 1024,
-      blobEnv: {},
-    };
-    ({ app, url } = await startService({ name: 'gateway', module: GatewayModule.forRoot(config), defaultPort: 0, port: 0, configure: configureGateway }));
+    );
+    ({ app, url } = await startIntSpecGateway(config));
     nc = await connect({ servers: nats.url, name: 'research-admission-int-spec' });
   });
 
