@@ -16,7 +16,7 @@ import type { AttemptClaim, AttemptKey, ClaimLease, SolveAttemptStore, StoredAns
 import { PROMPT_VERSION } from '../../solution/prompt.js';
 import { GenerateSolutionHandler } from './generate-solution.handler.js';
 
-const settings: SolveSettings = { providerEnv: {}, messaging: serviceMessagingSettingsFromEnv({}), databaseUrl: 'unused', poolSize: 1, maxTokens: 1500, llmTimeoutMs: undefined, deadlineMs: 5_000, claimLeaseMs: 60_000, mathsEngine: 'first' };
+const settings: SolveSettings = { providerEnv: {}, messaging: serviceMessagingSettingsFromEnv({}), databaseUrl: 'unused', poolSize: 1, maxTokens: 1500, llmTimeoutMs: undefined, deadlineMs: 5_000, claimLeaseMs: 60_000, claimRenewEveryMs: 20_000, mathsEngine: 'first' };
 const RUN = '5b0b7e3c-8f0e-4a43-9a55-0c3c9d1f8a10';
 
 function command(problem: string, overrides: Partial<MessageData<typeof GenerateSolution>> = {}, commandId = 'cmd-1') {
@@ -37,43 +37,66 @@ function command(problem: string, overrides: Partial<MessageData<typeof Generate
 
 /** The store's semantics in memory (the SQL version is covered by the integration test). */
 class InMemoryAttempts implements SolveAttemptStore {
-  readonly rows = new Map<string, { status: 'in_progress' | 'answered' | 'done'; claimedAt: number; answer?: StoredAnswer; reply?: Reply }>();
+  readonly rows = new Map<string, { status: 'in_progress' | 'answered' | 'done'; leaseExpiresAt: number; lease?: ClaimLease | undefined; answer?: StoredAnswer; reply?: Reply }>();
+  /** The database's clock. */
   now = 0;
   /** When set, `release` fails with it (the database away). */
   releaseError: Error | undefined;
+  /** When set, `renew` fails with it (the database away). */
+  renewError: Error | undefined;
   releases = 0;
+  renewals = 0;
+  #leases = 0;
 
   claim(key: AttemptKey, _commandId: string, leaseMs: number): Promise<AttemptClaim> {
     const id = `${key.runId}/${key.attempt}`;
     const row = this.rows.get(id);
+    const lease = `lease-${++this.#leases}`;
     if (row === undefined) {
-      this.rows.set(id, { status: 'in_progress', claimedAt: this.now });
-      return Promise.resolve({ kind: 'claimed', answer: undefined, lease: String(this.now) });
+      this.rows.set(id, { status: 'in_progress', leaseExpiresAt: this.now + leaseMs, lease });
+      return Promise.resolve({ kind: 'claimed', answer: undefined, lease });
     }
     if (row.status === 'done') return Promise.resolve({ kind: 'done', reply: row.reply! });
-    if (row.claimedAt + leaseMs > this.now) return Promise.resolve({ kind: 'busy', retryInMs: row.claimedAt + leaseMs - this.now });
-    row.claimedAt = this.now;
-    return Promise.resolve({ kind: 'claimed', answer: row.answer, lease: String(this.now) });
+    if (row.leaseExpiresAt > this.now) return Promise.resolve({ kind: 'busy', retryInMs: row.leaseExpiresAt - this.now });
+    Object.assign(row, { leaseExpiresAt: this.now + leaseMs, lease });
+    return Promise.resolve({ kind: 'claimed', answer: row.answer, lease });
+  }
+
+  /** Another delivery takes the attempt over (as after this one's lease expired). */
+  takeOver(key: AttemptKey): void {
+    Object.assign(this.rows.get(`${key.runId}/${key.attempt}`)!, { lease: `lease-${++this.#leases}` });
+  }
+
+  renew(key: AttemptKey, lease: ClaimLease, leaseMs: number): Promise<boolean> {
+    if (this.renewError !== undefined) return Promise.reject(this.renewError);
+    const row = this.#held(key, lease);
+    if (row !== undefined) {
+      row.leaseExpiresAt = this.now + leaseMs;
+      this.renewals++;
+    }
+    return Promise.resolve(row !== undefined);
   }
 
   release(key: AttemptKey, lease: ClaimLease): Promise<void> {
     if (this.releaseError !== undefined) return Promise.reject(this.releaseError);
-    const row = this.rows.get(`${key.runId}/${key.attempt}`);
-    if (row !== undefined && row.status !== 'done' && String(row.claimedAt) === lease) {
-      row.claimedAt = Number.NEGATIVE_INFINITY;
+    const row = this.#held(key, lease);
+    if (row !== undefined) {
+      Object.assign(row, { leaseExpiresAt: Number.NEGATIVE_INFINITY, lease: undefined });
       this.releases++;
     }
     return Promise.resolve();
   }
 
-  saveAnswer(key: AttemptKey, answer: StoredAnswer): Promise<void> {
-    Object.assign(this.rows.get(`${key.runId}/${key.attempt}`)!, { status: 'answered', answer });
-    return Promise.resolve();
+  saveAnswer(key: AttemptKey, lease: ClaimLease, answer: StoredAnswer): Promise<boolean> {
+    const row = this.#held(key, lease);
+    if (row !== undefined) Object.assign(row, { status: 'answered', answer });
+    return Promise.resolve(row !== undefined);
   }
 
-  complete(key: AttemptKey, reply: Reply): Promise<void> {
-    Object.assign(this.rows.get(`${key.runId}/${key.attempt}`)!, { status: 'done', reply });
-    return Promise.resolve();
+  complete(key: AttemptKey, lease: ClaimLease, reply: Reply): Promise<boolean> {
+    const row = this.#held(key, lease);
+    if (row !== undefined) Object.assign(row, { status: 'done', reply });
+    return Promise.resolve(row !== undefined);
   }
 
   countInvalidOutputs(runId: string, beforeAttempt: number): Promise<number> {
@@ -83,6 +106,11 @@ class InMemoryAttempts implements SolveAttemptStore {
       if (r === runId && Number(a) < beforeAttempt && row.reply !== undefined && isReplyOf(row.reply, SolutionFailed) && row.reply.data.errorCode === 'invalid_output') n++;
     }
     return Promise.resolve(n);
+  }
+
+  #held(key: AttemptKey, lease: ClaimLease) {
+    const row = this.rows.get(`${key.runId}/${key.attempt}`);
+    return row !== undefined && row.status !== 'done' && row.lease === lease ? row : undefined;
   }
 }
 
@@ -283,7 +311,7 @@ describe('GenerateSolutionHandler', () => {
     await handler.execute(command('2x + 3 = 7'));
     const row = attempts.rows.get(`${RUN}/1`)!;
     // As if the process died after keeping the answer, before writing the blobs.
-    Object.assign(row, { status: 'answered', reply: undefined, claimedAt: -1_000_000 });
+    Object.assign(row, { status: 'answered', reply: undefined, leaseExpiresAt: -1_000_000 });
     blobs.objects.clear();
     const result = await handler.execute(command('2x + 3 = 7'));
     expect(result).toMatchObject({ kind: 'reply', reply: { message: SolutionGenerated, data: { finalAnswer: 'x = 2' } } });
@@ -293,7 +321,7 @@ describe('GenerateSolutionHandler', () => {
 
   it('tells a concurrent delivery of the same attempt to come back later', async () => {
     const { handler, attempts } = setup();
-    attempts.rows.set(`${RUN}/1`, { status: 'in_progress', claimedAt: 0 });
+    attempts.rows.set(`${RUN}/1`, { status: 'in_progress', leaseExpiresAt: 60_000, lease: 'lease-other' });
     attempts.now = 10_000;
     expect(await handler.execute(command('2x + 3 = 7'))).toEqual({ kind: 'busy', retryInMs: 50_000 });
   });
