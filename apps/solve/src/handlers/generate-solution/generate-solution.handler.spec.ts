@@ -13,7 +13,9 @@ import {
 } from '@openpaw/providers';
 import type { SolveSettings } from '../../config.js';
 import type { AttemptClaim, AttemptKey, ClaimLease, SolveAttemptStore, StoredAnswer } from '../../ports.js';
+import { ClaimLostError } from '../../claim/claim-heartbeat.js';
 import { PROMPT_VERSION } from '../../solution/prompt.js';
+import { ManualHeartbeatClock } from '../../testing/manual-heartbeat-clock.js';
 import { GenerateSolutionHandler } from './generate-solution.handler.js';
 
 const settings: SolveSettings = { providerEnv: {}, messaging: serviceMessagingSettingsFromEnv({}), databaseUrl: 'unused', poolSize: 1, maxTokens: 1500, llmTimeoutMs: undefined, deadlineMs: 5_000, claimLeaseMs: 60_000, claimRenewEveryMs: 20_000, mathsEngine: 'first' };
@@ -198,6 +200,49 @@ function setup(llm: LlmClient = countingLocalLlm(), overrides: Partial<SolveSett
   const attempts = new InMemoryAttempts();
   const blobs = new MemoryBlobs();
   return { attempts, blobs, handler: new GenerateSolutionHandler(llm, blobs, attempts, { ...settings, ...overrides }) };
+}
+
+const LEASE = { claimLeaseMs: 15_000, claimRenewEveryMs: 5_000 };
+/** The heartbeat gives up a tenth of the lease (at most 1 s) before the lease could expire. */
+const GIVE_UP_AT_MS = LEASE.claimLeaseMs - 1_000;
+
+/** A handler whose claim heartbeat runs on a clock the test moves (15 s lease, renewed every 5 s). */
+function setupWithClock(llm: LlmClient) {
+  const attempts = new InMemoryAttempts();
+  const blobs = new MemoryBlobs();
+  const clock = new ManualHeartbeatClock();
+  return { attempts, blobs, clock, handler: new GenerateSolutionHandler(llm, blobs, attempts, { ...settings, ...LEASE }, clock) };
+}
+
+/**
+ * A model that works until the test lets it answer (`answer()`), and stops with the provider's
+ * abort error when the call's signal is aborted.
+ */
+function workingLlm(finalAnswer: string): LlmClient & { answer: () => void; signal: () => AbortSignal | undefined } {
+  const answering = scriptedLlm(finalAnswer);
+  let answer: () => void = () => undefined;
+  let signal: AbortSignal | undefined;
+  return {
+    ...answering,
+    answer: () => answer(),
+    signal: () => signal,
+    structured: ((...args: Parameters<LlmClient['structured']>) =>
+      new Promise<unknown>((resolve, reject) => {
+        signal = args[2].signal;
+        signal?.addEventListener('abort', () => reject(new ProviderError('aborted', 'openai', 'aborted')));
+        answer = () => resolve(answering.structured(...args));
+      })) as unknown as LlmClient['structured'],
+  };
+}
+
+/** The handler's outcome once it settles, without awaiting it (the test moves the clock meanwhile). */
+function settledOf(promise: Promise<unknown>): { outcome?: { value: unknown } | { error: unknown } } {
+  const settled: { outcome?: { value: unknown } | { error: unknown } } = {};
+  promise.then(
+    (value) => (settled.outcome = { value }),
+    (error: unknown) => (settled.outcome = { error }),
+  );
+  return settled;
 }
 
 /** A cubic: outside the maths engine's step generators (a model must answer), but checkable by substitution. */
@@ -403,5 +448,75 @@ describe('GenerateSolutionHandler', () => {
   it('lets an error that is not the LLM’s propagate, so the command is redelivered', async () => {
     const { handler } = setup(failingLlm(new Error('database is down')));
     await expect(handler.execute(command(CUBIC))).rejects.toThrow('database is down');
+  });
+});
+
+describe('GenerateSolutionHandler: the claim lease while the model works', () => {
+  const ANSWER = 'x = 1, x = 2 or x = 3';
+
+  it('renews its claim every 5 s while the model works, and stops renewing once it has answered', async () => {
+    const llm = workingLlm(ANSWER);
+    const { handler, attempts, clock } = setupWithClock(llm);
+    const settled = settledOf(handler.execute(command(CUBIC)));
+    await clock.advance(30_000);
+    expect(attempts.renewals).toBe(6);
+    expect(settled.outcome).toBeUndefined();
+
+    llm.answer();
+    await clock.advance(0);
+    expect(settled.outcome).toMatchObject({ value: { kind: 'reply', reply: { message: SolutionGenerated } } });
+    expect(clock.pendingTimers).toBe(0);
+    await clock.advance(60_000);
+    expect(attempts.renewals).toBe(6);
+  });
+
+  it('once another delivery took its claim over, aborts the model call, keeps and publishes nothing, and is redelivered', async () => {
+    const llm = workingLlm(ANSWER);
+    const { handler, attempts, blobs, clock } = setupWithClock(llm);
+    const settled = settledOf(handler.execute(command(CUBIC)));
+    await clock.advance(0);
+    attempts.takeOver({ runId: RUN, attempt: 1 });
+    await clock.advance(5_000);
+
+    expect(llm.signal()?.aborted).toBe(true);
+    expect(settled.outcome).toEqual({ error: expect.any(ClaimLostError) as unknown });
+    expect(attempts.rows.get(`${RUN}/1`)).toMatchObject({ status: 'in_progress', lease: 'lease-2' });
+    expect(attempts.rows.get(`${RUN}/1`)?.answer).toBeUndefined();
+    expect(blobs.puts).toEqual([]);
+  });
+
+  it('cut off from PostgreSQL (renewals fail), keeps working until its lease could expire, then aborts the model call and gives up', async () => {
+    const llm = workingLlm(ANSWER);
+    const { handler, attempts, blobs, clock } = setupWithClock(llm);
+    attempts.renewError = new Error('connection terminated unexpectedly');
+    attempts.releaseError = attempts.renewError;
+    const settled = settledOf(handler.execute(command(CUBIC)));
+    await clock.advance(GIVE_UP_AT_MS - 1);
+    expect(llm.signal()?.aborted).toBe(false);
+    expect(settled.outcome).toBeUndefined();
+
+    await clock.advance(1);
+    expect(llm.signal()?.aborted).toBe(true);
+    expect(settled.outcome).toEqual({ error: expect.any(ClaimLostError) as unknown });
+    expect(attempts.rows.get(`${RUN}/1`)?.status).toBe('in_progress');
+    expect(blobs.puts).toEqual([]);
+  });
+
+  it('when its claim is taken over while it writes the solution, does not keep (or publish) its reply', async () => {
+    const llm = workingLlm(ANSWER);
+    const { handler, attempts, blobs, clock } = setupWithClock(llm);
+    const put = blobs.put.bind(blobs);
+    blobs.put = (...args: Parameters<MemoryBlobs['put']>) => {
+      attempts.takeOver({ runId: RUN, attempt: 1 });
+      return put(...args);
+    };
+    const settled = settledOf(handler.execute(command(CUBIC)));
+    await clock.advance(0);
+    llm.answer();
+    await clock.advance(0);
+
+    expect(settled.outcome).toEqual({ error: expect.any(ClaimLostError) as unknown });
+    expect(attempts.rows.get(`${RUN}/1`)).toMatchObject({ status: 'answered' });
+    expect(attempts.rows.get(`${RUN}/1`)?.reply).toBeUndefined();
   });
 });
