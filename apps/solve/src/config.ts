@@ -25,8 +25,13 @@ export interface SolveSettings {
    * arrives before the coordinator gives up on the try.
    */
   readonly deadlineMs: number;
-  /** How long a delivery's claim on an attempt keeps other deliveries of the same command waiting. */
+  /**
+   * How long a delivery's claim on an attempt holds without a renewal: the live holder renews it
+   * every `claimRenewEveryMs`, so this is how soon a crashed holder's attempt is taken over.
+   */
   readonly claimLeaseMs: number;
+  /** How often the live holder renews its claim; at most half the lease, so one failed renewal is retried in time. */
+  readonly claimRenewEveryMs: number;
   /**
    * `first`: the offline maths engine answers what it can solve (cost 0) and checks the models'
    * answers to the rest; `check`: models answer everything and the engine only checks them (for
@@ -37,15 +42,21 @@ export interface SolveSettings {
 
 export const SOLVE_SCHEMA = 'solve';
 
-const envSchema = z.object({
-  OPENPAW_DATABASE_URL: z.string().min(1).default('postgres://openpaw@127.0.0.1:5432/openpaw'),
-  OPENPAW_SOLVE_POOL_SIZE: z.coerce.number().int().positive().default(4),
-  OPENPAW_SOLVE_MAX_TOKENS: z.coerce.number().int().positive().default(2_000),
-  OPENPAW_SOLVE_LLM_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
-  OPENPAW_SOLVE_DEADLINE_MS: z.coerce.number().int().positive().default(100_000),
-  OPENPAW_SOLVE_CLAIM_LEASE_MS: z.coerce.number().int().positive().optional(),
-  OPENPAW_SOLVE_MATHS_ENGINE: z.enum(['first', 'check']).default('first'),
-});
+const envSchema = z
+  .object({
+    OPENPAW_DATABASE_URL: z.string().min(1).default('postgres://openpaw@127.0.0.1:5432/openpaw'),
+    OPENPAW_SOLVE_POOL_SIZE: z.coerce.number().int().positive().default(4),
+    OPENPAW_SOLVE_MAX_TOKENS: z.coerce.number().int().positive().default(2_000),
+    OPENPAW_SOLVE_LLM_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
+    OPENPAW_SOLVE_DEADLINE_MS: z.coerce.number().int().positive().default(100_000),
+    OPENPAW_SOLVE_CLAIM_LEASE_MS: z.coerce.number().int().positive().default(15_000),
+    OPENPAW_SOLVE_CLAIM_RENEW_MS: z.coerce.number().int().positive().default(5_000),
+    OPENPAW_SOLVE_MATHS_ENGINE: z.enum(['first', 'check']).default('first'),
+  })
+  .refine((e) => e.OPENPAW_SOLVE_CLAIM_RENEW_MS * 2 <= e.OPENPAW_SOLVE_CLAIM_LEASE_MS, {
+    path: ['OPENPAW_SOLVE_CLAIM_RENEW_MS'],
+    message: 'must be at most half of OPENPAW_SOLVE_CLAIM_LEASE_MS, so a failed renewal is retried before the lease expires',
+  });
 
 /** Reads the settings; throws naming every invalid variable. */
 export function solveSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): SolveSettings {
@@ -62,8 +73,8 @@ export function solveSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Solv
     maxTokens: e.OPENPAW_SOLVE_MAX_TOKENS,
     llmTimeoutMs: e.OPENPAW_SOLVE_LLM_TIMEOUT_MS,
     deadlineMs: e.OPENPAW_SOLVE_DEADLINE_MS,
-    // Outlives the deadline, so a live attempt is never taken over; a crashed one is after this.
-    claimLeaseMs: e.OPENPAW_SOLVE_CLAIM_LEASE_MS ?? e.OPENPAW_SOLVE_DEADLINE_MS + 30_000,
+    claimLeaseMs: e.OPENPAW_SOLVE_CLAIM_LEASE_MS,
+    claimRenewEveryMs: e.OPENPAW_SOLVE_CLAIM_RENEW_MS,
     mathsEngine: e.OPENPAW_SOLVE_MATHS_ENGINE,
   };
 }

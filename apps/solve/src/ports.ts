@@ -8,6 +8,8 @@ export const SOLVE_LLM = Symbol('openpaw.solve.llm');
 export const SOLVE_BLOBS = Symbol('openpaw.solve.blobs');
 export const SOLVE_ATTEMPTS = Symbol('openpaw.solve.attempts');
 export const SOLVE_SETTINGS = Symbol('openpaw.solve.settings');
+/** The claim heartbeat's clock (optional: the real one unless a test supplies its own). */
+export const SOLVE_HEARTBEAT_CLOCK = Symbol('openpaw.solve.heartbeatClock');
 
 export type SolutionProvenance = z.infer<typeof solutionProvenance>;
 
@@ -23,7 +25,11 @@ export interface StoredAnswer {
   readonly provenance: SolutionProvenance;
 }
 
-/** Which claim a delivery holds (the claim's time as stored), so it gives back only its own. */
+/**
+ * The lease token of one claim (a fresh uuid per claim or takeover): renewing, keeping the answer,
+ * completing and giving back all match it, so a delivery acts only on its own claim, never on one
+ * another delivery took over.
+ */
 export type ClaimLease = string;
 
 export type AttemptClaim =
@@ -36,17 +42,26 @@ export type AttemptClaim =
 
 /** The `solve` schema's record of attempts (table `solution_attempts`). */
 export interface SolveAttemptStore {
-  /** Claims the attempt for `leaseMs` unless it is done or another delivery's claim is still live. */
+  /** Claims the attempt for `leaseMs` unless it is done or another delivery's lease has not expired. */
   claim(key: AttemptKey, commandId: string, leaseMs: number): Promise<AttemptClaim>;
+  /**
+   * The holder's heartbeat: its lease now ends `leaseMs` from now. False when the claim is no longer
+   * this lease's (taken over after it expired, given back, or the attempt done): the holder must stop.
+   */
+  renew(key: AttemptKey, lease: ClaimLease, leaseMs: number): Promise<boolean>;
   /**
    * Gives a failed delivery's claim back, so the next delivery takes the attempt at once instead of
    * waiting for the lease to run out (a kept answer stays). A claim taken since by another delivery
    * is left alone.
    */
   release(key: AttemptKey, lease: ClaimLease): Promise<void>;
-  saveAnswer(key: AttemptKey, answer: StoredAnswer): Promise<void>;
-  /** Records the final reply (and the failure's code, if any); the attempt is done. */
-  complete(key: AttemptKey, reply: Reply): Promise<void>;
+  /** Keeps the model's answer, if `lease` still holds the claim (false, and nothing written, if not). */
+  saveAnswer(key: AttemptKey, lease: ClaimLease, answer: StoredAnswer): Promise<boolean>;
+  /**
+   * Records the final reply (and the failure's code, if any) if `lease` still holds the claim: the
+   * attempt is done. False, and nothing written, when the claim is no longer this lease's.
+   */
+  complete(key: AttemptKey, lease: ClaimLease, reply: Reply): Promise<boolean>;
   /** How many attempts of the run before `attempt` ended in `invalid_output`. */
   countInvalidOutputs(runId: string, beforeAttempt: number): Promise<number>;
 }

@@ -20,8 +20,17 @@ export class SolutionAttemptEntity {
   @Column('text')
   status!: 'in_progress' | 'answered' | 'done';
 
+  /** When the current claim was taken (informational: the lease below decides who holds it). */
   @Column('timestamptz', { name: 'claimed_at' })
   claimedAt!: Date;
+
+  /** The current claim's token: only its holder renews it, keeps the answer or completes. */
+  @Column('uuid', { name: 'lease_token', nullable: true })
+  leaseToken!: string | null;
+
+  /** Until when the current claim is its holder's; renewed by the holder's heartbeat. */
+  @Column('timestamptz', { name: 'lease_expires_at' })
+  leaseExpiresAt!: Date;
 
   @Column('jsonb', { nullable: true })
   answer!: unknown;

@@ -13,10 +13,12 @@ import {
 } from '@openpaw/providers';
 import type { SolveSettings } from '../../config.js';
 import type { AttemptClaim, AttemptKey, ClaimLease, SolveAttemptStore, StoredAnswer } from '../../ports.js';
+import { ClaimLostError } from '../../claim/claim-heartbeat.js';
 import { PROMPT_VERSION } from '../../solution/prompt.js';
+import { ManualHeartbeatClock } from '../../testing/manual-heartbeat-clock.js';
 import { GenerateSolutionHandler } from './generate-solution.handler.js';
 
-const settings: SolveSettings = { providerEnv: {}, messaging: serviceMessagingSettingsFromEnv({}), databaseUrl: 'unused', poolSize: 1, maxTokens: 1500, llmTimeoutMs: undefined, deadlineMs: 5_000, claimLeaseMs: 60_000, mathsEngine: 'first' };
+const settings: SolveSettings = { providerEnv: {}, messaging: serviceMessagingSettingsFromEnv({}), databaseUrl: 'unused', poolSize: 1, maxTokens: 1500, llmTimeoutMs: undefined, deadlineMs: 5_000, claimLeaseMs: 60_000, claimRenewEveryMs: 20_000, mathsEngine: 'first' };
 const RUN = '5b0b7e3c-8f0e-4a43-9a55-0c3c9d1f8a10';
 
 function command(problem: string, overrides: Partial<MessageData<typeof GenerateSolution>> = {}, commandId = 'cmd-1') {
@@ -37,43 +39,66 @@ function command(problem: string, overrides: Partial<MessageData<typeof Generate
 
 /** The store's semantics in memory (the SQL version is covered by the integration test). */
 class InMemoryAttempts implements SolveAttemptStore {
-  readonly rows = new Map<string, { status: 'in_progress' | 'answered' | 'done'; claimedAt: number; answer?: StoredAnswer; reply?: Reply }>();
+  readonly rows = new Map<string, { status: 'in_progress' | 'answered' | 'done'; leaseExpiresAt: number; lease?: ClaimLease | undefined; answer?: StoredAnswer; reply?: Reply }>();
+  /** The database's clock. */
   now = 0;
   /** When set, `release` fails with it (the database away). */
   releaseError: Error | undefined;
+  /** When set, `renew` fails with it (the database away). */
+  renewError: Error | undefined;
   releases = 0;
+  renewals = 0;
+  #leases = 0;
 
   claim(key: AttemptKey, _commandId: string, leaseMs: number): Promise<AttemptClaim> {
     const id = `${key.runId}/${key.attempt}`;
     const row = this.rows.get(id);
+    const lease = `lease-${++this.#leases}`;
     if (row === undefined) {
-      this.rows.set(id, { status: 'in_progress', claimedAt: this.now });
-      return Promise.resolve({ kind: 'claimed', answer: undefined, lease: String(this.now) });
+      this.rows.set(id, { status: 'in_progress', leaseExpiresAt: this.now + leaseMs, lease });
+      return Promise.resolve({ kind: 'claimed', answer: undefined, lease });
     }
     if (row.status === 'done') return Promise.resolve({ kind: 'done', reply: row.reply! });
-    if (row.claimedAt + leaseMs > this.now) return Promise.resolve({ kind: 'busy', retryInMs: row.claimedAt + leaseMs - this.now });
-    row.claimedAt = this.now;
-    return Promise.resolve({ kind: 'claimed', answer: row.answer, lease: String(this.now) });
+    if (row.leaseExpiresAt > this.now) return Promise.resolve({ kind: 'busy', retryInMs: row.leaseExpiresAt - this.now });
+    Object.assign(row, { leaseExpiresAt: this.now + leaseMs, lease });
+    return Promise.resolve({ kind: 'claimed', answer: row.answer, lease });
+  }
+
+  /** Another delivery takes the attempt over (as after this one's lease expired). */
+  takeOver(key: AttemptKey): void {
+    Object.assign(this.rows.get(`${key.runId}/${key.attempt}`)!, { lease: `lease-${++this.#leases}` });
+  }
+
+  renew(key: AttemptKey, lease: ClaimLease, leaseMs: number): Promise<boolean> {
+    if (this.renewError !== undefined) return Promise.reject(this.renewError);
+    const row = this.#held(key, lease);
+    if (row !== undefined) {
+      row.leaseExpiresAt = this.now + leaseMs;
+      this.renewals++;
+    }
+    return Promise.resolve(row !== undefined);
   }
 
   release(key: AttemptKey, lease: ClaimLease): Promise<void> {
     if (this.releaseError !== undefined) return Promise.reject(this.releaseError);
-    const row = this.rows.get(`${key.runId}/${key.attempt}`);
-    if (row !== undefined && row.status !== 'done' && String(row.claimedAt) === lease) {
-      row.claimedAt = Number.NEGATIVE_INFINITY;
+    const row = this.#held(key, lease);
+    if (row !== undefined) {
+      Object.assign(row, { leaseExpiresAt: Number.NEGATIVE_INFINITY, lease: undefined });
       this.releases++;
     }
     return Promise.resolve();
   }
 
-  saveAnswer(key: AttemptKey, answer: StoredAnswer): Promise<void> {
-    Object.assign(this.rows.get(`${key.runId}/${key.attempt}`)!, { status: 'answered', answer });
-    return Promise.resolve();
+  saveAnswer(key: AttemptKey, lease: ClaimLease, answer: StoredAnswer): Promise<boolean> {
+    const row = this.#held(key, lease);
+    if (row !== undefined) Object.assign(row, { status: 'answered', answer });
+    return Promise.resolve(row !== undefined);
   }
 
-  complete(key: AttemptKey, reply: Reply): Promise<void> {
-    Object.assign(this.rows.get(`${key.runId}/${key.attempt}`)!, { status: 'done', reply });
-    return Promise.resolve();
+  complete(key: AttemptKey, lease: ClaimLease, reply: Reply): Promise<boolean> {
+    const row = this.#held(key, lease);
+    if (row !== undefined) Object.assign(row, { status: 'done', reply });
+    return Promise.resolve(row !== undefined);
   }
 
   countInvalidOutputs(runId: string, beforeAttempt: number): Promise<number> {
@@ -83,6 +108,11 @@ class InMemoryAttempts implements SolveAttemptStore {
       if (r === runId && Number(a) < beforeAttempt && row.reply !== undefined && isReplyOf(row.reply, SolutionFailed) && row.reply.data.errorCode === 'invalid_output') n++;
     }
     return Promise.resolve(n);
+  }
+
+  #held(key: AttemptKey, lease: ClaimLease) {
+    const row = this.rows.get(`${key.runId}/${key.attempt}`);
+    return row !== undefined && row.status !== 'done' && row.lease === lease ? row : undefined;
   }
 }
 
@@ -170,6 +200,49 @@ function setup(llm: LlmClient = countingLocalLlm(), overrides: Partial<SolveSett
   const attempts = new InMemoryAttempts();
   const blobs = new MemoryBlobs();
   return { attempts, blobs, handler: new GenerateSolutionHandler(llm, blobs, attempts, { ...settings, ...overrides }) };
+}
+
+const LEASE = { claimLeaseMs: 15_000, claimRenewEveryMs: 5_000 };
+/** The heartbeat gives up a tenth of the lease (at most 1 s) before the lease could expire. */
+const GIVE_UP_AT_MS = LEASE.claimLeaseMs - 1_000;
+
+/** A handler whose claim heartbeat runs on a clock the test moves (15 s lease, renewed every 5 s). */
+function setupWithClock(llm: LlmClient) {
+  const attempts = new InMemoryAttempts();
+  const blobs = new MemoryBlobs();
+  const clock = new ManualHeartbeatClock();
+  return { attempts, blobs, clock, handler: new GenerateSolutionHandler(llm, blobs, attempts, { ...settings, ...LEASE }, clock) };
+}
+
+/**
+ * A model that works until the test lets it answer (`answer()`), and stops with the provider's
+ * abort error when the call's signal is aborted.
+ */
+function workingLlm(finalAnswer: string): LlmClient & { answer: () => void; signal: () => AbortSignal | undefined } {
+  const answering = scriptedLlm(finalAnswer);
+  let answer: () => void = () => undefined;
+  let signal: AbortSignal | undefined;
+  return {
+    ...answering,
+    answer: () => answer(),
+    signal: () => signal,
+    structured: ((...args: Parameters<LlmClient['structured']>) =>
+      new Promise<unknown>((resolve, reject) => {
+        signal = args[2].signal;
+        signal?.addEventListener('abort', () => reject(new ProviderError('aborted', 'openai', 'aborted')));
+        answer = () => resolve(answering.structured(...args));
+      })) as unknown as LlmClient['structured'],
+  };
+}
+
+/** The handler's outcome once it settles, without awaiting it (the test moves the clock meanwhile). */
+function settledOf(promise: Promise<unknown>): { outcome?: { value: unknown } | { error: unknown } } {
+  const settled: { outcome?: { value: unknown } | { error: unknown } } = {};
+  promise.then(
+    (value) => (settled.outcome = { value }),
+    (error: unknown) => (settled.outcome = { error }),
+  );
+  return settled;
 }
 
 /** A cubic: outside the maths engine's step generators (a model must answer), but checkable by substitution. */
@@ -283,7 +356,7 @@ describe('GenerateSolutionHandler', () => {
     await handler.execute(command('2x + 3 = 7'));
     const row = attempts.rows.get(`${RUN}/1`)!;
     // As if the process died after keeping the answer, before writing the blobs.
-    Object.assign(row, { status: 'answered', reply: undefined, claimedAt: -1_000_000 });
+    Object.assign(row, { status: 'answered', reply: undefined, leaseExpiresAt: -1_000_000 });
     blobs.objects.clear();
     const result = await handler.execute(command('2x + 3 = 7'));
     expect(result).toMatchObject({ kind: 'reply', reply: { message: SolutionGenerated, data: { finalAnswer: 'x = 2' } } });
@@ -293,7 +366,7 @@ describe('GenerateSolutionHandler', () => {
 
   it('tells a concurrent delivery of the same attempt to come back later', async () => {
     const { handler, attempts } = setup();
-    attempts.rows.set(`${RUN}/1`, { status: 'in_progress', claimedAt: 0 });
+    attempts.rows.set(`${RUN}/1`, { status: 'in_progress', leaseExpiresAt: 60_000, lease: 'lease-other' });
     attempts.now = 10_000;
     expect(await handler.execute(command('2x + 3 = 7'))).toEqual({ kind: 'busy', retryInMs: 50_000 });
   });
@@ -375,5 +448,75 @@ describe('GenerateSolutionHandler', () => {
   it('lets an error that is not the LLM’s propagate, so the command is redelivered', async () => {
     const { handler } = setup(failingLlm(new Error('database is down')));
     await expect(handler.execute(command(CUBIC))).rejects.toThrow('database is down');
+  });
+});
+
+describe('GenerateSolutionHandler: the claim lease while the model works', () => {
+  const ANSWER = 'x = 1, x = 2 or x = 3';
+
+  it('renews its claim every 5 s while the model works, and stops renewing once it has answered', async () => {
+    const llm = workingLlm(ANSWER);
+    const { handler, attempts, clock } = setupWithClock(llm);
+    const settled = settledOf(handler.execute(command(CUBIC)));
+    await clock.advance(30_000);
+    expect(attempts.renewals).toBe(6);
+    expect(settled.outcome).toBeUndefined();
+
+    llm.answer();
+    await clock.advance(0);
+    expect(settled.outcome).toMatchObject({ value: { kind: 'reply', reply: { message: SolutionGenerated } } });
+    expect(clock.pendingTimers).toBe(0);
+    await clock.advance(60_000);
+    expect(attempts.renewals).toBe(6);
+  });
+
+  it('once another delivery took its claim over, aborts the model call, keeps and publishes nothing, and is redelivered', async () => {
+    const llm = workingLlm(ANSWER);
+    const { handler, attempts, blobs, clock } = setupWithClock(llm);
+    const settled = settledOf(handler.execute(command(CUBIC)));
+    await clock.advance(0);
+    attempts.takeOver({ runId: RUN, attempt: 1 });
+    await clock.advance(5_000);
+
+    expect(llm.signal()?.aborted).toBe(true);
+    expect(settled.outcome).toEqual({ error: expect.any(ClaimLostError) as unknown });
+    expect(attempts.rows.get(`${RUN}/1`)).toMatchObject({ status: 'in_progress', lease: 'lease-2' });
+    expect(attempts.rows.get(`${RUN}/1`)?.answer).toBeUndefined();
+    expect(blobs.puts).toEqual([]);
+  });
+
+  it('cut off from PostgreSQL (renewals fail), keeps working until its lease could expire, then aborts the model call and gives up', async () => {
+    const llm = workingLlm(ANSWER);
+    const { handler, attempts, blobs, clock } = setupWithClock(llm);
+    attempts.renewError = new Error('connection terminated unexpectedly');
+    attempts.releaseError = attempts.renewError;
+    const settled = settledOf(handler.execute(command(CUBIC)));
+    await clock.advance(GIVE_UP_AT_MS - 1);
+    expect(llm.signal()?.aborted).toBe(false);
+    expect(settled.outcome).toBeUndefined();
+
+    await clock.advance(1);
+    expect(llm.signal()?.aborted).toBe(true);
+    expect(settled.outcome).toEqual({ error: expect.any(ClaimLostError) as unknown });
+    expect(attempts.rows.get(`${RUN}/1`)?.status).toBe('in_progress');
+    expect(blobs.puts).toEqual([]);
+  });
+
+  it('when its claim is taken over while it writes the solution, does not keep (or publish) its reply', async () => {
+    const llm = workingLlm(ANSWER);
+    const { handler, attempts, blobs, clock } = setupWithClock(llm);
+    const put = blobs.put.bind(blobs);
+    blobs.put = (...args: Parameters<MemoryBlobs['put']>) => {
+      attempts.takeOver({ runId: RUN, attempt: 1 });
+      return put(...args);
+    };
+    const settled = settledOf(handler.execute(command(CUBIC)));
+    await clock.advance(0);
+    llm.answer();
+    await clock.advance(0);
+
+    expect(settled.outcome).toEqual({ error: expect.any(ClaimLostError) as unknown });
+    expect(attempts.rows.get(`${RUN}/1`)).toMatchObject({ status: 'answered' });
+    expect(attempts.rows.get(`${RUN}/1`)?.reply).toBeUndefined();
   });
 });

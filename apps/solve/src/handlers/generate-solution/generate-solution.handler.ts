@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { GenerateSolution, type MessageData, solutionBlobKeys, SolutionFailed, SolutionGenerated, STEPS_DOCUMENT_CONTENT_TYPE, STEPS_DOCUMENT_FORMAT, type StepsDocument } from '@openpaw/contracts';
 import { isReplyOf, type Reply, replyTo } from '@openpaw/messaging';
 import { type BlobStore, type LlmClient, RunBudget, StructuredOutputError } from '@openpaw/providers';
+import { ClaimHeartbeat, ClaimLostError, type HeartbeatClock, realHeartbeatClock } from '../../claim/claim-heartbeat.js';
 import type { SolveSettings } from '../../config.js';
 import {
   type AttemptKey,
   type ClaimLease,
   SOLVE_ATTEMPTS,
   SOLVE_BLOBS,
+  SOLVE_HEARTBEAT_CLOCK,
   SOLVE_LLM,
   SOLVE_SETTINGS,
   type SolveAttemptStore,
@@ -47,6 +49,13 @@ type AskOutcome = { readonly kind: 'answered'; readonly answer: StoredAnswer } |
  * gets the stored reply (same event id) with no second LLM call or blob write (another command for
  * the same attempt gets the same outcome, addressed to it); a delivery that follows a crash after
  * the answer resumes from the answer, without asking the model again.
+ *
+ * The claim is a short lease (`claimLeaseMs`) that the live delivery renews (`ClaimHeartbeat`), so a
+ * crashed holder's attempt is taken over within seconds. A delivery that cannot renew in time (its
+ * claim taken over, or PostgreSQL out of reach) abandons: the model call is aborted, nothing more
+ * is written or published, and the command is redelivered (`ClaimLostError`). Keeping the answer
+ * and completing match the lease token, so a holder whose claim was taken over never records its
+ * answer or reply.
  */
 @Injectable()
 export class GenerateSolutionHandler {
@@ -55,6 +64,7 @@ export class GenerateSolutionHandler {
     @Inject(SOLVE_BLOBS) private readonly blobs: BlobStore,
     @Inject(SOLVE_ATTEMPTS) private readonly attempts: SolveAttemptStore,
     @Inject(SOLVE_SETTINGS) private readonly settings: SolveSettings,
+    @Optional() @Inject(SOLVE_HEARTBEAT_CLOCK) private readonly clock: HeartbeatClock = realHeartbeatClock,
   ) {}
 
   /** Claims this process failed to give back (by attempt), to give back before its next claim. */
@@ -64,6 +74,7 @@ export class GenerateSolutionHandler {
     const { data } = command;
     const key: AttemptKey = { runId: data.runId, attempt: data.attempt };
     await this.giveBackLeftover(key);
+    const askedAt = this.clock.now();
     const claim = await this.attempts.claim(key, command.commandId, this.settings.claimLeaseMs);
     switch (claim.kind) {
       case 'done':
@@ -74,39 +85,46 @@ export class GenerateSolutionHandler {
         break;
     }
 
+    const { lease } = claim;
+    const terms = { leaseMs: this.settings.claimLeaseMs, renewEveryMs: this.settings.claimRenewEveryMs };
+    const heartbeat = new ClaimHeartbeat(() => this.attempts.renew(key, lease, terms.leaseMs), terms, this.clock, askedAt);
     try {
-      return await this.solveClaimed(command, key, claim.answer);
+      return await this.solveClaimed(command, { key, lease, heartbeat }, claim.answer);
     } catch (error) {
-      await this.giveBack(key, claim.lease);
+      heartbeat.stop();
+      await this.giveBack(key, lease);
       throw error;
+    } finally {
+      heartbeat.stop();
     }
   }
 
   /** The attempt, claimed by this delivery: answered, checked, rendered and stored, then its reply kept. */
-  private async solveClaimed(command: GenerateSolutionCommand, key: AttemptKey, keptAnswer: StoredAnswer | undefined): Promise<GenerateSolutionResult> {
+  private async solveClaimed(command: GenerateSolutionCommand, held: HeldClaim, keptAnswer: StoredAnswer | undefined): Promise<GenerateSolutionResult> {
     const { data } = command;
+    const { key } = held;
     let answer = keptAnswer;
     // The maths engine first: a problem it solves needs no model (cost 0, a few ms).
     if (this.settings.mathsEngine === 'first') answer ??= engineAnswer(data.signature.normalizedText);
     if (answer === undefined) {
-      const outcome = await this.ask(data, command.userId);
-      if (outcome.kind === 'failed') return this.finish(key, failedReply(command, outcome.failure, outcome.costUsd));
+      const outcome = await this.ask(data, command.userId, held.heartbeat);
+      if (outcome.kind === 'failed') return this.finish(held, failedReply(command, outcome.failure, outcome.costUsd));
       answer = outcome.answer;
     }
 
     const { value } = answer;
     let { provenance } = answer;
-    if (!value.can_solve) return this.finish(key, failedReply(command, cannotSolve(value.reason), provenance.costUsd));
+    if (!value.can_solve) return this.finish(held, failedReply(command, cannotSolve(value.reason), provenance.costUsd));
     const finalAnswer = value.final_answer?.trim() ?? '';
     const steps = value.steps.filter((s) => s.title.trim() !== '' || s.detail.trim() !== '');
     if (steps.length === 0 || finalAnswer === '') {
       const what = steps.length === 0 ? 'gave no steps' : 'gave no final answer';
       const failure = incompleteAnswer(what, await this.attempts.countInvalidOutputs(data.runId, data.attempt));
-      return this.finish(key, failedReply(command, failure, provenance.costUsd));
+      return this.finish(held, failedReply(command, failure, provenance.costUsd));
     }
-    if (keptAnswer === undefined) await this.attempts.saveAnswer(key, answer);
+    if (keptAnswer === undefined && !(await this.attempts.saveAnswer(key, held.lease, answer))) throw claimTakenOver();
     const checked = checkModelAnswer(data.signature.normalizedText, finalAnswer, provenance, await this.attempts.countInvalidOutputs(data.runId, data.attempt));
-    if (checked.kind === 'rejected') return this.finish(key, failedReply(command, checked.failure, provenance.costUsd));
+    if (checked.kind === 'rejected') return this.finish(held, failedReply(command, checked.failure, provenance.costUsd));
     provenance = checked.provenance;
 
     const stepsDocument: StepsDocument = {
@@ -121,12 +139,15 @@ export class GenerateSolutionHandler {
     const html = renderSolutionHtml({ ...stepsDocument, ...checkedByNote(provenance) });
     const keys = solutionBlobKeys(data.runId, data.attempt);
     const metadata = { runId: data.runId, attempt: String(data.attempt), model: provenance.model, promptVersion: provenance.promptVersion };
-    // Steps first: once the HTML exists, its sidecar does too.
+    // Steps first: once the HTML exists, its sidecar does too. Not once the claim may be another
+    // delivery's: its blobs (same keys) must not be overwritten by this one's.
+    held.heartbeat.assertHeld();
     await this.blobs.put(keys.steps, JSON.stringify(stepsDocument), { contentType: STEPS_DOCUMENT_CONTENT_TYPE, metadata });
+    held.heartbeat.assertHeld();
     await this.blobs.put(keys.html, html, { contentType: SOLUTION_HTML_CONTENT_TYPE, metadata });
 
     return this.finish(
-      key,
+      held,
       replyTo(command.commandId, SolutionGenerated, {
         runId: data.runId,
         commandId: command.commandId,
@@ -160,16 +181,18 @@ export class GenerateSolutionHandler {
     if (lease !== undefined) await this.giveBack(key, lease);
   }
 
-  private async ask(data: MessageData<typeof GenerateSolution>, userId: string | undefined): Promise<AskOutcome> {
+  private async ask(data: MessageData<typeof GenerateSolution>, userId: string | undefined, heartbeat: ClaimHeartbeat): Promise<AskOutcome> {
     const budget = new RunBudget(data.runId, data.costCapUsd, data.spentUsd);
     const deadline = AbortSignal.timeout(this.settings.deadlineMs);
+    heartbeat.assertHeld();
     try {
       const result = await this.llm.structured(buildSolvePrompt(data.signature), solutionAnswerSchema, {
         model: data.model,
         fallbackModels: data.fallbackModels,
         maxTokens: this.settings.maxTokens,
         budget,
-        signal: deadline,
+        // Past the deadline the attempt answers `timeout`; once the claim is lost, nobody answers here.
+        signal: AbortSignal.any([deadline, heartbeat.signal]),
         ...(userId === undefined ? {} : { concurrencyKey: userId }),
         ...(this.settings.llmTimeoutMs === undefined ? {} : { timeoutMs: this.settings.llmTimeoutMs }),
       });
@@ -188,6 +211,7 @@ export class GenerateSolutionHandler {
         },
       };
     } catch (error) {
+      heartbeat.assertHeld();
       const earlierInvalidOutputs = await this.attempts.countInvalidOutputs(data.runId, data.attempt);
       const failure = failureFromError(error, { deadlineExceeded: deadline.aborted, earlierInvalidOutputs });
       if (failure === undefined) throw error;
@@ -197,10 +221,26 @@ export class GenerateSolutionHandler {
     }
   }
 
-  private async finish(key: AttemptKey, reply: Reply): Promise<GenerateSolutionResult> {
-    await this.attempts.complete(key, reply);
+  /**
+   * Keeps the reply, then it may be published. Compare-and-set on the lease token: a reply is kept
+   * (and published) only by the delivery that holds the claim at that moment, whatever its heartbeat
+   * last saw, so at most one reply is ever kept for the attempt.
+   */
+  private async finish(held: HeldClaim, reply: Reply): Promise<GenerateSolutionResult> {
+    if (!(await this.attempts.complete(held.key, held.lease, reply))) throw claimTakenOver();
     return { kind: 'reply', reply };
   }
+}
+
+/** The claim this delivery holds, and the heartbeat that keeps it. */
+interface HeldClaim {
+  readonly key: AttemptKey;
+  readonly lease: ClaimLease;
+  readonly heartbeat: ClaimHeartbeat;
+}
+
+function claimTakenOver(): ClaimLostError {
+  return new ClaimLostError('the claim on the attempt is no longer this delivery\'s: another delivery took it over after its lease expired');
 }
 
 /**

@@ -3,6 +3,7 @@ import { openDatabase } from '@openpaw/persistence';
 import { freshDatabase } from '@openpaw/testing';
 import { PgSolveAttemptStore } from '../pg-solve-attempt.store.js';
 import { CreateSolutionAttempts1764000000000 } from './1764000000000-create-solution-attempts.js';
+import { KeepReplyBySubject1764400000000 } from './1764400000000-keep-reply-by-subject.js';
 import { solveMigrations } from './index.js';
 
 describe('KeepReplyBySubject1764400000000 (real PostgreSQL)', () => {
@@ -25,6 +26,8 @@ describe('KeepReplyBySubject1764400000000 (real PostgreSQL)', () => {
         kind: 'done',
         reply: { message: SolutionFailed, id: stored.id, data },
       });
+      // Undo the migrations after it first, then it.
+      for (let undo = solveMigrations.length - 1; solveMigrations[undo] !== KeepReplyBySubject1764400000000; undo--) await after.undoLastMigration();
       await after.undoLastMigration();
       const [row] = await after.query<{ reply: unknown }[]>(`select reply from solve.solution_attempts where run_id = $1`, [runId]);
       expect(row?.reply).toEqual(stored);
