@@ -292,6 +292,13 @@ async function main(): Promise<void> {
       );
       return { reads: Number(rows.rows[0]?.reads ?? 0), writes: Number(rows.rows[0]?.writes ?? 0) };
     };
+    /** Rows written and scans per table (all schemas): which service's tables a round writes and reads. */
+    const tableStats = async (): Promise<Map<string, { writes: number; scans: number }>> => {
+      const rows = await db.query<{ name: string; writes: string; scans: string }>(
+        `select schemaname || '.' || relname as name, n_tup_ins + n_tup_upd + n_tup_del as writes, coalesce(idx_scan, 0) + coalesce(seq_scan, 0) as scans from pg_stat_user_tables`,
+      );
+      return new Map(rows.rows.map((r) => [r.name, { writes: Number(r.writes), scans: Number(r.scans) }]));
+    };
     /** Transactions PostgreSQL committed in the bench's database (each a WAL flush with fsync on). */
     const commits = async (): Promise<number> => {
       const rows = await db.query<{ commits: string }>(`select xact_commit as commits from pg_stat_database where datname = current_database()`);
@@ -316,6 +323,7 @@ async function main(): Promise<void> {
     for (let round = 1; round <= rounds; round++) {
       const clients = await Promise.all(Array.from({ length: concurrent }, (_, i) => userClient(`bench-user-${round}-${i}`)));
       const projectionBefore = await projectionStats();
+      const tablesBefore = await tableStats();
       const commitsBefore = await commits();
       const cpuBefore = cpuByProcess();
       const t = performance.now();
@@ -326,6 +334,7 @@ async function main(): Promise<void> {
       // The statistics collector publishes with a small delay.
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       const projectionAfter = await projectionStats();
+      const tablesAfter = await tableStats();
       const conc = await overheads(concurrentRuns.map((r) => r.id));
       const concSplit = await dispatchSplit(concurrentRuns.map((r) => r.id));
       all.legs.push(...conc.legs);
@@ -336,6 +345,12 @@ async function main(): Promise<void> {
       console.log(`CPU used meanwhile: ${cpuLine(cpu, legCount)}`);
       console.log(`PostgreSQL commits meanwhile: ${committed} (${(committed / legCount).toFixed(1)} per leg; the gateway's, the coordinator's and the research service's)`);
       console.log(`gateway run projection meanwhile: ${projectionAfter.reads - projectionBefore.reads} reads, ${projectionAfter.writes - projectionBefore.writes} rows written`);
+      const perRun = (n: number): string => (n / concurrent).toFixed(1);
+      const tableLines = [...tablesAfter]
+        .map(([name, after]) => ({ name, writes: after.writes - (tablesBefore.get(name)?.writes ?? 0), scans: after.scans - (tablesBefore.get(name)?.scans ?? 0) }))
+        .filter((t) => t.writes + t.scans > 0)
+        .sort((a, b) => b.writes + b.scans - (a.writes + a.scans));
+      console.log(`rows written / scans per run, by table: ${tableLines.map((t) => `${t.name} ${perRun(t.writes)}/${perRun(t.scans)}`).join(', ')}`);
       console.log(line('platform overhead per leg', conc.legs));
       console.log(line('  the call itself (subtracted above)', conc.calls));
       console.log(line('  dispatch → recorded, nothing subtracted', conc.unsubtracted));
