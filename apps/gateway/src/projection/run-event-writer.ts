@@ -1,0 +1,165 @@
+import type { MessageData, RunStateChanged } from '@openpaw/contracts';
+import type { PreparedSql } from './prepared-sql.js';
+import { RUN_PROJECTION_TABLE } from './run-projection.store.js';
+import { RUN_TRANSITIONS_TABLE } from './run-transition.store.js';
+
+type RunEvent = MessageData<typeof RunStateChanged>;
+
+/**
+ * Projects a batch of run events, at most one per run, in one statement (one round trip, one commit):
+ *  - `transition`: the timeline keeps every transition, idempotent by (run, version);
+ *  - `newer`: a run's row moves to its event when the event is newer than the row (by `version`), so
+ *    redeliveries and reordering are harmless; `created_at` keeps the earliest time seen;
+ *    `attempt_started_at` moves to the event's time when the attempt number grows;
+ *  - `earlier_times`: an older event arriving late (the consumer applies in any order) still carries
+ *    the earliest times. It touches only rows `newer` left alone, so no row is written twice.
+ * Rows are taken in run id order (the same lock order in every batch). Answers, per run, whether its
+ * row moved to the event.
+ */
+const PROJECT_RUN_EVENTS = `
+  with event as (
+    select * from unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::boolean[], $6::int[], $7::int[], $8::uuid[],
+                         $9::jsonb[], $10::timestamptz[], $11::text[], $12::text[], $13::jsonb[])
+      as e(run_id, workflow_type, user_id, state, terminal, attempt_no, version, parent_run_id, view, occurred_at, state_before, step_name, retry_scheduled)
+  ), transition as (
+    insert into ${RUN_TRANSITIONS_TABLE} (run_id, version, attempt_no, state_before, state_after, step_name, terminal, occurred_at, retry_scheduled)
+    select run_id, version, attempt_no, state_before, state, step_name, terminal, occurred_at, retry_scheduled from event order by run_id
+    on conflict (run_id, version) do nothing
+  ), newer as (
+    insert into ${RUN_PROJECTION_TABLE} as p
+      (run_id, workflow_type, user_id, state, terminal, attempt_no, version, parent_run_id, view, created_at, updated_at, attempt_started_at)
+    select run_id, workflow_type, user_id, state, terminal, attempt_no, version, parent_run_id, view,
+           date_trunc('milliseconds', occurred_at), occurred_at, date_trunc('milliseconds', occurred_at)
+      from event order by run_id
+    on conflict (run_id) do update set
+      workflow_type = excluded.workflow_type,
+      user_id = excluded.user_id,
+      state = excluded.state,
+      terminal = excluded.terminal,
+      attempt_no = excluded.attempt_no,
+      version = excluded.version,
+      parent_run_id = excluded.parent_run_id,
+      view = excluded.view,
+      created_at = least(p.created_at, excluded.created_at),
+      updated_at = excluded.updated_at,
+      attempt_started_at = case
+        when excluded.attempt_no > p.attempt_no or p.attempt_started_at is null then excluded.attempt_started_at
+        else least(p.attempt_started_at, excluded.attempt_started_at)
+      end
+    where p.version < excluded.version
+    returning p.run_id
+  ), earlier_times as (
+    update ${RUN_PROJECTION_TABLE} as p set
+      created_at = least(p.created_at, date_trunc('milliseconds', e.occurred_at)),
+      attempt_started_at = case when p.attempt_no = e.attempt_no then least(p.attempt_started_at, date_trunc('milliseconds', e.occurred_at))
+                                else p.attempt_started_at end
+    from event e
+    where p.run_id = e.run_id
+      and not exists (select 1 from newer n where n.run_id = e.run_id)
+      and (p.created_at > e.occurred_at or (p.attempt_no = e.attempt_no and p.attempt_started_at > e.occurred_at))
+  )
+  select e.run_id, exists (select 1 from newer n where n.run_id = e.run_id) as applied from event e`;
+
+/** Most events in one statement. */
+const MAX_BATCH = 100;
+/** Most statements in flight at once (the gateway's pool also serves its requests). */
+const MAX_IN_FLIGHT = 3;
+
+interface Waiting {
+  readonly event: RunEvent;
+  readonly resolve: (applied: boolean) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * Writes run events into the projection as they come, grouping those that arrive while earlier
+ * writes are in flight (a group commit): an idle gateway writes each event at once; a busy one
+ * writes many runs' events in one statement. A batch holds at most one event per run, and a run is
+ * in at most one batch in flight, so each row sees its events one after another as before. A batch
+ * that fails is retried event by event, so one bad event fails alone.
+ */
+export class RunEventWriter {
+  private queue: Waiting[] = [];
+  private inFlight = 0;
+  /** Runs with an event in a statement in flight. */
+  private readonly busyRuns = new Set<string>();
+
+  constructor(private readonly sql: PreparedSql) {}
+
+  /** Projects the event; answers whether the run's row moved to it. */
+  write(event: RunEvent): Promise<boolean> {
+    return new Promise<boolean>((resolve, reject) => {
+      this.queue.push({ event, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.inFlight < MAX_IN_FLIGHT) {
+      const batch = this.take();
+      if (batch.length === 0) return;
+      this.inFlight += 1;
+      for (const waiting of batch) this.busyRuns.add(waiting.event.runId);
+      void this.flush(batch).finally(() => {
+        this.inFlight -= 1;
+        for (const waiting of batch) this.busyRuns.delete(waiting.event.runId);
+        this.pump();
+      });
+    }
+  }
+
+  /** The next batch, in arrival order: one event per run, none of a run already in flight. */
+  private take(): Waiting[] {
+    const batch: Waiting[] = [];
+    const rest: Waiting[] = [];
+    const runs = new Set<string>();
+    for (const waiting of this.queue) {
+      const runId = waiting.event.runId;
+      if (batch.length < MAX_BATCH && !runs.has(runId) && !this.busyRuns.has(runId)) {
+        runs.add(runId);
+        batch.push(waiting);
+      } else {
+        rest.push(waiting);
+      }
+    }
+    this.queue = rest;
+    return batch;
+  }
+
+  private async flush(batch: readonly Waiting[]): Promise<void> {
+    try {
+      const applied = await this.project(batch.map((w) => w.event));
+      for (const waiting of batch) waiting.resolve(applied.get(waiting.event.runId) === true);
+    } catch (error) {
+      if (batch.length === 1) {
+        batch[0]?.reject(error);
+        return;
+      }
+      for (const waiting of batch) {
+        await this.project([waiting.event]).then(
+          (applied) => waiting.resolve(applied.get(waiting.event.runId) === true),
+          (alone: unknown) => waiting.reject(alone),
+        );
+      }
+    }
+  }
+
+  private async project(events: readonly RunEvent[]): Promise<Map<string, boolean>> {
+    const rows = await this.sql.query<{ run_id: string; applied: boolean }>(PROJECT_RUN_EVENTS, [
+      events.map((e) => e.runId),
+      events.map((e) => e.workflowType),
+      events.map((e) => e.userId),
+      events.map((e) => e.stateAfter),
+      events.map((e) => e.terminal),
+      events.map((e) => e.attemptNo),
+      events.map((e) => e.version),
+      events.map((e) => e.parentRunId),
+      events.map((e) => JSON.stringify(e.view)),
+      events.map((e) => e.occurredAt),
+      events.map((e) => e.stateBefore),
+      events.map((e) => e.stepName),
+      events.map((e) => (e.retryScheduled === undefined ? null : JSON.stringify(e.retryScheduled))),
+    ]);
+    return new Map(rows.map((r) => [r.run_id, r.applied]));
+  }
+}
