@@ -49,10 +49,12 @@ describe('RunEventApplier (real PostgreSQL)', () => {
   it('moves the row to newer versions only; a late older event is in the timeline and keeps the earliest times', async () => {
     const applier = new RunEventApplier(dataSource);
     const runId = randomUUID();
-    expect(await applier.apply(eventOf(runId, 1, at(10)))).toBe(true);
-    expect(await applier.apply(eventOf(runId, 2, at(20), { view: { progress: 'two' } }))).toBe(true);
+    expect(await applier.apply(eventOf(runId, 1, at(10)))).toMatchObject({ version: 1, state: 'S1' });
+    const second = await applier.apply(eventOf(runId, 2, at(20), { view: { progress: 'two' } }));
+    // The row as the event left it, as a read of it answers.
+    expect(second).toEqual(await runs.find(runId));
     // Version 0 arrives last (the consumer applies in any order), with the run's first time.
-    expect(await applier.apply(eventOf(runId, 0, at(5)))).toBe(false);
+    expect(await applier.apply(eventOf(runId, 0, at(5)))).toBeUndefined();
 
     expect(await runs.find(runId)).toEqual({
       runId,
@@ -79,9 +81,9 @@ describe('RunEventApplier (real PostgreSQL)', () => {
     const runId = randomUUID();
     const retryScheduled = { step: 'generate', failedTry: 1, nextTry: 2, nextTryAt: at(40), reason: 'llm_unavailable' };
     const event = eventOf(runId, 0, at(30), { retryScheduled });
-    expect(await new RunEventApplier(dataSource).apply(event)).toBe(true);
+    expect(await new RunEventApplier(dataSource).apply(event)).toBeDefined();
     const before = await runs.find(runId);
-    expect(await new RunEventApplier(dataSource).apply({ ...event, occurredAt: at(35), view: { changed: true } })).toBe(false);
+    expect(await new RunEventApplier(dataSource).apply({ ...event, occurredAt: at(35), view: { changed: true } })).toBeUndefined();
     expect(await runs.find(runId)).toEqual(before);
     expect((await transitions.forRun(runId)).map((t) => [t.version, t.occurredAt.toISOString(), t.retryScheduled])).toEqual([[0, at(30), retryScheduled]]);
   });
@@ -94,7 +96,7 @@ describe('RunEventApplier (real PostgreSQL)', () => {
     await applier.apply(eventOf(runId, 3, at(30), { attemptNo: 2 }));
     expect(await runs.find(runId)).toMatchObject({ version: 3, attemptNo: 2, createdAt: new Date(at(0)), attemptStartedAt: new Date(at(30)) });
     // The re-attempt's first event comes late: the attempt started then.
-    expect(await applier.apply(eventOf(runId, 2, at(20), { attemptNo: 2 }))).toBe(false);
+    expect(await applier.apply(eventOf(runId, 2, at(20), { attemptNo: 2 }))).toBeUndefined();
     expect(await runs.find(runId)).toMatchObject({ version: 3, attemptNo: 2, createdAt: new Date(at(0)), attemptStartedAt: new Date(at(20)), updatedAt: new Date(at(30)) });
   });
 
@@ -103,13 +105,13 @@ describe('RunEventApplier (real PostgreSQL)', () => {
     const runId = randomUUID();
     const event = eventOf(runId, 0, at(50));
     const [first, second] = await Promise.all([applier.apply(event), applier.apply(event)]);
-    expect([first, second].sort()).toEqual([false, true]);
+    expect([first, second].filter((projected) => projected !== undefined)).toEqual([await runs.find(runId)]);
     // Were the event written again, its transition would come back.
     await dataSource.query(`delete from gateway.run_transitions where run_id = $1`, [runId]);
-    expect(await applier.apply(event)).toBe(false);
+    expect(await applier.apply(event)).toBeUndefined();
     expect(await transitions.forRun(runId)).toEqual([]);
     // Another process has not seen it, and writes it (idempotently).
-    expect(await new RunEventApplier(dataSource).apply(event)).toBe(false);
+    expect(await new RunEventApplier(dataSource).apply(event)).toBeUndefined();
     expect((await transitions.forRun(runId)).map((t) => t.version)).toEqual([0]);
   });
 
@@ -123,7 +125,7 @@ describe('RunEventApplier (real PostgreSQL)', () => {
     } finally {
       await dataSource.query(`alter table gateway.run_transitions_away rename to run_transitions`);
     }
-    expect(await applier.apply(event)).toBe(true);
+    expect(await applier.apply(event)).toMatchObject({ version: 0, state: 'S0' });
     expect(await runs.find(runId)).toMatchObject({ version: 0, state: 'S0' });
     expect((await transitions.forRun(runId)).map((t) => t.version)).toEqual([0]);
   });

@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import { GATEWAY_DATA_SOURCE } from './database.js';
 import { preparedSql } from './prepared-sql.js';
 import { RunEventWriter } from './run-event-writer.js';
+import type { RunProjection } from './run-projection.store.js';
 
 /** How many recently projected events this process remembers, so it does not project one twice. */
 export const REMEMBERED_EVENTS = 4_096;
@@ -22,18 +23,21 @@ export const REMEMBERED_EVENTS = 4_096;
 export class RunEventApplier {
   private readonly writer: RunEventWriter;
   /** Events projected or being projected, by run and version, oldest first (bounded). */
-  private readonly projected = new Map<string, Promise<boolean>>();
+  private readonly projected = new Map<string, Promise<RunProjection | undefined>>();
 
   constructor(@Inject(GATEWAY_DATA_SOURCE) dataSource: DataSource) {
     this.writer = new RunEventWriter(preparedSql(dataSource, 'gateway_run_event'));
   }
 
-  /** Returns whether the run's row changed to this event (false for an event already projected). */
-  async apply(event: MessageData<typeof RunStateChanged>): Promise<boolean> {
+  /**
+   * Returns the run's row as this event left it, when the event moved it; undefined when it did not
+   * (the row was newer) or this process had projected the event already.
+   */
+  async apply(event: MessageData<typeof RunStateChanged>): Promise<RunProjection | undefined> {
     const key = `${event.runId}:${event.version}`;
     const earlier = this.projected.get(key);
     // A failed earlier apply is no answer: this one writes the event itself.
-    if (earlier !== undefined && (await earlier.then(() => true, () => false))) return false;
+    if (earlier !== undefined && (await earlier.then(() => true, () => false))) return undefined;
     const projecting = this.writer.write(event);
     this.remember(key, projecting);
     try {
@@ -44,7 +48,7 @@ export class RunEventApplier {
     }
   }
 
-  private remember(key: string, projecting: Promise<boolean>): void {
+  private remember(key: string, projecting: Promise<RunProjection | undefined>): void {
     this.projected.delete(key);
     this.projected.set(key, projecting);
     if (this.projected.size <= REMEMBERED_EVENTS) return;

@@ -1,6 +1,6 @@
 import type { MessageData, RunStateChanged } from '@openpaw/contracts';
 import type { PreparedSql } from './prepared-sql.js';
-import { RUN_PROJECTION_TABLE } from './run-projection.store.js';
+import { RUN_PROJECTION_COLUMNS, RUN_PROJECTION_TABLE, type RunProjection, type RunProjectionRow, rowToProjection } from './run-projection.store.js';
 import { RUN_TRANSITIONS_TABLE } from './run-transition.store.js';
 
 type RunEvent = MessageData<typeof RunStateChanged>;
@@ -13,8 +13,8 @@ type RunEvent = MessageData<typeof RunStateChanged>;
  *    `attempt_started_at` moves to the event's time when the attempt number grows;
  *  - `earlier_times`: an older event arriving late (the consumer applies in any order) still carries
  *    the earliest times. It touches only rows `newer` left alone, so no row is written twice.
- * Rows are taken in run id order (the same lock order in every batch). Answers, per run, whether its
- * row moved to the event.
+ * Rows are taken in run id order (the same lock order in every batch). Answers, per event, the run's
+ * row as the event left it when the event moved it (no row: it did not).
  */
 const PROJECT_RUN_EVENTS = `
   with event as (
@@ -47,7 +47,7 @@ const PROJECT_RUN_EVENTS = `
         else least(p.attempt_started_at, excluded.attempt_started_at)
       end
     where p.version < excluded.version
-    returning p.run_id
+    returning ${RUN_PROJECTION_COLUMNS}
   ), earlier_times as (
     update ${RUN_PROJECTION_TABLE} as p set
       created_at = least(p.created_at, date_trunc('milliseconds', e.occurred_at)),
@@ -58,7 +58,7 @@ const PROJECT_RUN_EVENTS = `
       and not exists (select 1 from newer n where n.run_id = e.run_id)
       and (p.created_at > e.occurred_at or (p.attempt_no = e.attempt_no and p.attempt_started_at > e.occurred_at))
   )
-  select e.run_id, exists (select 1 from newer n where n.run_id = e.run_id) as applied from event e`;
+  select e.run_id as event_run_id, n.* from event e left join newer n on n.run_id = e.run_id`;
 
 /** Most events in one statement. */
 const MAX_BATCH = 100;
@@ -67,7 +67,7 @@ const MAX_IN_FLIGHT = 3;
 
 interface Waiting {
   readonly event: RunEvent;
-  readonly resolve: (applied: boolean) => void;
+  readonly resolve: (projected: RunProjection | undefined) => void;
   readonly reject: (error: unknown) => void;
 }
 
@@ -86,9 +86,9 @@ export class RunEventWriter {
 
   constructor(private readonly sql: PreparedSql) {}
 
-  /** Projects the event; answers whether the run's row moved to it. */
-  write(event: RunEvent): Promise<boolean> {
-    return new Promise<boolean>((resolve, reject) => {
+  /** Projects the event; answers the run's row as the event left it, when the event moved it. */
+  write(event: RunEvent): Promise<RunProjection | undefined> {
+    return new Promise<RunProjection | undefined>((resolve, reject) => {
       this.queue.push({ event, resolve, reject });
       this.pump();
     });
@@ -128,8 +128,8 @@ export class RunEventWriter {
 
   private async flush(batch: readonly Waiting[]): Promise<void> {
     try {
-      const applied = await this.project(batch.map((w) => w.event));
-      for (const waiting of batch) waiting.resolve(applied.get(waiting.event.runId) === true);
+      const projected = await this.project(batch.map((w) => w.event));
+      for (const waiting of batch) waiting.resolve(projected.get(waiting.event.runId));
     } catch (error) {
       if (batch.length === 1) {
         batch[0]?.reject(error);
@@ -137,15 +137,16 @@ export class RunEventWriter {
       }
       for (const waiting of batch) {
         await this.project([waiting.event]).then(
-          (applied) => waiting.resolve(applied.get(waiting.event.runId) === true),
+          (projected) => waiting.resolve(projected.get(waiting.event.runId)),
           (alone: unknown) => waiting.reject(alone),
         );
       }
     }
   }
 
-  private async project(events: readonly RunEvent[]): Promise<Map<string, boolean>> {
-    const rows = await this.sql.query<{ run_id: string; applied: boolean }>(PROJECT_RUN_EVENTS, [
+  /** Per run id of `events`, its row as the event left it (absent: the event did not move it). */
+  private async project(events: readonly RunEvent[]): Promise<Map<string, RunProjection>> {
+    const rows = await this.sql.query<{ event_run_id: string } & (RunProjectionRow | { [K in keyof RunProjectionRow]: null })>(PROJECT_RUN_EVENTS, [
       events.map((e) => e.runId),
       events.map((e) => e.workflowType),
       events.map((e) => e.userId),
@@ -160,6 +161,8 @@ export class RunEventWriter {
       events.map((e) => e.stepName),
       events.map((e) => (e.retryScheduled === undefined ? null : JSON.stringify(e.retryScheduled))),
     ]);
-    return new Map(rows.map((r) => [r.run_id, r.applied]));
+    const projected = new Map<string, RunProjection>();
+    for (const row of rows) if (row.run_id !== null) projected.set(row.event_run_id, rowToProjection(row));
+    return projected;
   }
 }

@@ -96,7 +96,7 @@ export const RUN_ADMISSIONS_TABLE = `"${GATEWAY_SCHEMA}"."run_admissions"`;
 const TABLE = RUN_PROJECTION_TABLE;
 
 /** A `run_projection` row as PostgreSQL answers it (pg parses the timestamps and the jsonb). */
-interface RunProjectionRow {
+export interface RunProjectionRow {
   run_id: string;
   workflow_type: string;
   user_id: string;
@@ -111,11 +111,12 @@ interface RunProjectionRow {
   attempt_started_at: Date | null;
 }
 
-const COLUMNS = 'run_id, workflow_type, user_id, state, terminal, attempt_no, version, parent_run_id, view, created_at, updated_at, attempt_started_at';
-const SELECT_RUN = `select ${COLUMNS} from ${TABLE} where run_id = $1`;
-const SELECT_USERS_RUN = `select ${COLUMNS} from ${TABLE} where run_id = $1 and user_id = $2`;
+/** Every column of `run_projection`, as `RunProjectionRow` has them. */
+export const RUN_PROJECTION_COLUMNS = 'run_id, workflow_type, user_id, state, terminal, attempt_no, version, parent_run_id, view, created_at, updated_at, attempt_started_at';
+const SELECT_RUN = `select ${RUN_PROJECTION_COLUMNS} from ${TABLE} where run_id = $1`;
+const SELECT_USERS_RUN = `select ${RUN_PROJECTION_COLUMNS} from ${TABLE} where run_id = $1 and user_id = $2`;
 
-function rowToProjection(row: RunProjectionRow): RunProjection {
+export function rowToProjection(row: RunProjectionRow): RunProjection {
   return {
     runId: row.run_id,
     workflowType: row.workflow_type,
