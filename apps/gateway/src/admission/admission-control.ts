@@ -50,12 +50,12 @@ export class AdmissionControl {
   readonly #admitted = new Map<string, Admitted>();
   #backlog: { readonly at: number; readonly value: Promise<number> } | undefined;
   #jsm: Promise<JetStreamManager> | undefined;
-  /** Every start reads the in-flight counts: a named statement. */
+  /** Every start reads the in-flight counts and records its admission: named statements. */
   private readonly sql: PreparedSql;
 
   constructor(
     @Inject(ADMISSION_LIMITS) readonly limits: AdmissionLimits,
-    @Inject(GATEWAY_DATA_SOURCE) private readonly dataSource: DataSource,
+    @Inject(GATEWAY_DATA_SOURCE) dataSource: DataSource,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
   ) {
     this.sql = preparedSql(dataSource, 'gateway_admission');
@@ -94,7 +94,7 @@ export class AdmissionControl {
    */
   started(runId: string, userId: string, tier: Tier, nowMs = Date.now()): void {
     this.#admitted.set(runId, { userId, tier, at: nowMs });
-    void this.dataSource
+    void this.sql
       .query(`insert into ${RUN_ADMISSIONS_TABLE} (run_id, user_id, tier) values ($1, $2, $3) on conflict (run_id) do nothing`, [runId, userId, tier])
       .catch((error: unknown) => this.logger.warn(`run ${runId}: its tier (${tier}) was not recorded: ${error instanceof Error ? error.message : String(error)}`));
   }
