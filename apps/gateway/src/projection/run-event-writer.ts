@@ -18,9 +18,9 @@ type RunEvent = MessageData<typeof RunStateChanged>;
  */
 const PROJECT_RUN_EVENTS = `
   with event as (
-    select * from unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::boolean[], $6::int[], $7::int[], $8::uuid[],
-                         $9::jsonb[], $10::timestamptz[], $11::text[], $12::text[], $13::jsonb[])
-      as e(run_id, workflow_type, user_id, state, terminal, attempt_no, version, parent_run_id, view, occurred_at, state_before, step_name, retry_scheduled)
+    select * from jsonb_to_recordset($1::jsonb)
+      as e(run_id uuid, workflow_type text, user_id text, state text, terminal boolean, attempt_no int, version int, parent_run_id uuid,
+           view jsonb, occurred_at timestamptz, state_before text, step_name text, retry_scheduled jsonb)
   ), transition as (
     insert into ${RUN_TRANSITIONS_TABLE} (run_id, version, attempt_no, state_before, state_after, step_name, terminal, occurred_at, retry_scheduled)
     select run_id, version, attempt_no, state_before, state, step_name, terminal, occurred_at, retry_scheduled from event order by run_id
@@ -147,19 +147,24 @@ export class RunEventWriter {
   /** Per run id of `events`, its row as the event left it (absent: the event did not move it). */
   private async project(events: readonly RunEvent[]): Promise<Map<string, RunProjection>> {
     const rows = await this.sql.query<{ event_run_id: string } & (RunProjectionRow | { [K in keyof RunProjectionRow]: null })>(PROJECT_RUN_EVENTS, [
-      events.map((e) => e.runId),
-      events.map((e) => e.workflowType),
-      events.map((e) => e.userId),
-      events.map((e) => e.stateAfter),
-      events.map((e) => e.terminal),
-      events.map((e) => e.attemptNo),
-      events.map((e) => e.version),
-      events.map((e) => e.parentRunId),
-      events.map((e) => JSON.stringify(e.view)),
-      events.map((e) => e.occurredAt),
-      events.map((e) => e.stateBefore),
-      events.map((e) => e.stepName),
-      events.map((e) => (e.retryScheduled === undefined ? null : JSON.stringify(e.retryScheduled))),
+      // One JSON document for the batch: no per-value array literal to escape (views are large).
+      JSON.stringify(
+        events.map((e) => ({
+          run_id: e.runId,
+          workflow_type: e.workflowType,
+          user_id: e.userId,
+          state: e.stateAfter,
+          terminal: e.terminal,
+          attempt_no: e.attemptNo,
+          version: e.version,
+          parent_run_id: e.parentRunId,
+          view: e.view,
+          occurred_at: e.occurredAt,
+          state_before: e.stateBefore,
+          step_name: e.stepName,
+          retry_scheduled: e.retryScheduled ?? null,
+        })),
+      ),
     ]);
     const projected = new Map<string, RunProjection>();
     for (const row of rows) if (row.run_id !== null) projected.set(row.event_run_id, rowToProjection(row));
