@@ -1,4 +1,5 @@
 import type { MessageData, RunStateChanged } from '@openpaw/contracts';
+import { context, ROOT_CONTEXT } from '@opentelemetry/api';
 import type { PreparedSql } from './prepared-sql.js';
 import { RUN_PROJECTION_COLUMNS, RUN_PROJECTION_TABLE, type RunProjection, type RunProjectionRow, rowToProjection } from './run-projection.store.js';
 import { RUN_TRANSITIONS_TABLE } from './run-transition.store.js';
@@ -77,6 +78,9 @@ interface Waiting {
  * writes many runs' events in one statement. A batch holds at most one event per run, and a run is
  * in at most one batch in flight, so each row sees its events one after another as before. A batch
  * that fails is retried event by event, so one bad event fails alone.
+ *
+ * Tracing: a batch written when an event arrives runs in that event's context (its statement is a
+ * span of that trace, as before); one started when an earlier batch finishes runs in none.
  */
 export class RunEventWriter {
   private queue: Waiting[] = [];
@@ -103,7 +107,8 @@ export class RunEventWriter {
       void this.flush(batch).finally(() => {
         this.inFlight -= 1;
         for (const waiting of batch) this.busyRuns.delete(waiting.event.runId);
-        this.pump();
+        // The next batch is other events' work: its statement is not a span of this batch's trace.
+        context.with(ROOT_CONTEXT, () => this.pump());
       });
     }
   }
