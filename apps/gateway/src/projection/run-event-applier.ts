@@ -22,8 +22,11 @@ export const REMEMBERED_EVENTS = 4_096;
 @Injectable()
 export class RunEventApplier {
   private readonly writer: RunEventWriter;
-  /** Events projected or being projected, by run and version, oldest first (bounded). */
-  private readonly projected = new Map<string, Promise<RunProjection | undefined>>();
+  /**
+   * Events projected or being projected, by run and version, oldest first (bounded): whether the
+   * write succeeded, not the row it wrote (views can be large).
+   */
+  private readonly projected = new Map<string, Promise<boolean>>();
 
   constructor(@Inject(GATEWAY_DATA_SOURCE) dataSource: DataSource) {
     this.writer = new RunEventWriter(preparedSql(dataSource, 'gateway_run_event'));
@@ -37,20 +40,24 @@ export class RunEventApplier {
     const key = `${event.runId}:${event.version}`;
     const earlier = this.projected.get(key);
     // A failed earlier apply is no answer: this one writes the event itself.
-    if (earlier !== undefined && (await earlier.then(() => true, () => false))) return undefined;
+    if (earlier !== undefined && (await earlier)) return undefined;
     const projecting = this.writer.write(event);
-    this.remember(key, projecting);
+    const written = projecting.then(
+      () => true,
+      () => false,
+    );
+    this.remember(key, written);
     try {
       return await projecting;
     } catch (error) {
-      if (this.projected.get(key) === projecting) this.projected.delete(key);
+      if (this.projected.get(key) === written) this.projected.delete(key);
       throw error;
     }
   }
 
-  private remember(key: string, projecting: Promise<RunProjection | undefined>): void {
+  private remember(key: string, written: Promise<boolean>): void {
     this.projected.delete(key);
-    this.projected.set(key, projecting);
+    this.projected.set(key, written);
     if (this.projected.size <= REMEMBERED_EVENTS) return;
     const oldest = this.projected.keys().next();
     if (oldest.done !== true) this.projected.delete(oldest.value);
