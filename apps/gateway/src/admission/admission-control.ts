@@ -5,6 +5,7 @@ import { ARTIFACT_JOB_WORKFLOW, catalog, CRITICAL_LANE, laneDurableOf, RESEARCH_
 import { consumerInfoIfExists, NATS_CONNECTION } from '@openpaw/messaging';
 import type { DataSource } from 'typeorm';
 import { GATEWAY_DATA_SOURCE } from '../projection/database.js';
+import { type PreparedSql, preparedSql } from '../projection/prepared-sql.js';
 import { RUN_ADMISSIONS_TABLE, RUN_PROJECTION_TABLE } from '../projection/run-projection.store.js';
 import { RETRIEVE_OR_GENERATE } from '../problems/workflow-result.js';
 import { ADMISSION_LIMITS, type AdmissionLimits, type Tier } from './admission-limits.js';
@@ -49,12 +50,16 @@ export class AdmissionControl {
   readonly #admitted = new Map<string, Admitted>();
   #backlog: { readonly at: number; readonly value: Promise<number> } | undefined;
   #jsm: Promise<JetStreamManager> | undefined;
+  /** Every start reads the in-flight counts and records its admission: named statements. */
+  private readonly sql: PreparedSql;
 
   constructor(
     @Inject(ADMISSION_LIMITS) readonly limits: AdmissionLimits,
-    @Inject(GATEWAY_DATA_SOURCE) private readonly dataSource: DataSource,
+    @Inject(GATEWAY_DATA_SOURCE) dataSource: DataSource,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
-  ) {}
+  ) {
+    this.sql = preparedSql(dataSource, 'gateway_admission');
+  }
 
   /** Decides whether `userId` may start a new run now; on admission, call `started` with its run id. */
   async admit(userId: string, tier: Tier, nowMs = Date.now()): Promise<AdmissionDecision> {
@@ -89,7 +94,7 @@ export class AdmissionControl {
    */
   started(runId: string, userId: string, tier: Tier, nowMs = Date.now()): void {
     this.#admitted.set(runId, { userId, tier, at: nowMs });
-    void this.dataSource
+    void this.sql
       .query(`insert into ${RUN_ADMISSIONS_TABLE} (run_id, user_id, tier) values ($1, $2, $3) on conflict (run_id) do nothing`, [runId, userId, tier])
       .catch((error: unknown) => this.logger.warn(`run ${runId}: its tier (${tier}) was not recorded: ${error instanceof Error ? error.message : String(error)}`));
   }
@@ -102,14 +107,19 @@ export class AdmissionControl {
     return counts;
   }
 
+  /**
+   * The user's and everyone's runs in flight: the projection's, plus those admitted here that it does
+   * not show yet. One statement reads both the counts and what the projection knows of the runs
+   * admitted here (every start asks, so it is one round trip).
+   */
   private async inFlight(userId: string, nowMs: number): Promise<{ readonly user: number; readonly total: number }> {
-    const unprojected = await this.forgetEnded(nowMs);
-    const rows = await this.dataSource.query<Array<{ user_count: string; total_count: string }>>(
-      `select count(*) filter (where user_id = $1) as user_count, count(*) as total_count
+    const [row] = await this.sql.query<{ user_count: string; total_count: string; admitted: Array<[string, boolean]> }>(
+      `select count(*) filter (where user_id = $1) as user_count, count(*) as total_count,
+              (select coalesce(json_agg(json_build_array(a.run_id, a.terminal)), '[]') from ${RUN_PROJECTION_TABLE} a where a.run_id = any($5::uuid[])) as admitted
        from ${RUN_PROJECTION_TABLE} where not terminal and workflow_type = any($2::text[]) and not (workflow_type = $3 and state = $4)`,
-      [userId, USER_STARTED_WORKFLOWS, RESEARCH_WORKFLOW, RESEARCH_DRAFT_STATE],
+      [userId, USER_STARTED_WORKFLOWS, RESEARCH_WORKFLOW, RESEARCH_DRAFT_STATE, [...this.#admitted.keys()]],
     );
-    const row = rows[0];
+    const unprojected = this.forget(new Map(row?.admitted ?? []), nowMs);
     const mine = unprojected.filter((a) => a.userId === userId).length;
     return { user: Number(row?.user_count ?? 0) + mine, total: Number(row?.total_count ?? 0) + unprojected.length };
   }
@@ -118,11 +128,12 @@ export class AdmissionControl {
   private async forgetEnded(nowMs: number): Promise<Admitted[]> {
     if (this.#admitted.size === 0) return [];
     const ids = [...this.#admitted.keys()];
-    const rows = await this.dataSource.query<Array<{ run_id: string; terminal: boolean }>>(
-      `select run_id, terminal from ${RUN_PROJECTION_TABLE} where run_id = any($1::uuid[])`,
-      [ids],
-    );
-    const projected = new Map(rows.map((r) => [r.run_id, r.terminal]));
+    const rows = await this.sql.query<{ run_id: string; terminal: boolean }>(`select run_id, terminal from ${RUN_PROJECTION_TABLE} where run_id = any($1::uuid[])`, [ids]);
+    return this.forget(new Map(rows.map((r) => [r.run_id, r.terminal])), nowMs);
+  }
+
+  /** `forgetEnded` given whether the projection shows each admitted run terminal (absent: not projected). */
+  private forget(projected: ReadonlyMap<string, boolean>, nowMs: number): Admitted[] {
     const unprojected: Admitted[] = [];
     for (const [runId, admitted] of this.#admitted) {
       const terminal = projected.get(runId);

@@ -33,6 +33,22 @@ function keyOf(config: JwtConfig): Uint8Array {
   return new TextEncoder().encode(config.secret);
 }
 
+/**
+ * The HS256 secret as a WebCrypto key, imported once per configuration: given the raw bytes, jose
+ * imports them again on every verification (an extra crypto job per request).
+ */
+type HmacKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
+const hmacKeys = new WeakMap<JwtConfig, Promise<HmacKey>>();
+
+function hmacVerifyKeyOf(config: JwtConfig): Promise<HmacKey> {
+  let key = hmacKeys.get(config);
+  if (key === undefined) {
+    key = crypto.subtle.importKey('raw', keyOf(config), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+    hmacKeys.set(config, key);
+  }
+  return key;
+}
+
 /** One cached key set per configuration (the guard's config lives as long as the app). */
 const keySets = new WeakMap<JwtConfig, JwksKeys>();
 
@@ -71,7 +87,7 @@ async function verifiedPayload(config: JwtConfig, token: string): Promise<Verifi
     throw new InvalidTokenError('token is not valid');
   }
   if (alg === 'HS256' && config.secret !== undefined) {
-    return { payload: (await jwtVerify(token, keyOf(config), { ...options, algorithms: ['HS256'] })).payload, source: 'dev_secret' };
+    return { payload: (await jwtVerify(token, await hmacVerifyKeyOf(config), { ...options, algorithms: ['HS256'] })).payload, source: 'dev_secret' };
   }
   const jwks = jwksOf(config);
   if (jwks.enabled && typeof alg === 'string' && (JWKS_ALGORITHMS as readonly string[]).includes(alg)) {

@@ -1,9 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import type { InputRefused, MessageData, RunStateChanged } from '@openpaw/contracts';
+import type { RunProjection } from '../projection/run-projection.store.js';
 
 /** What the gateway hears about runs, as it happens (from the core NATS subscription). */
 export type RunEvent =
-  | { readonly kind: 'stateChanged'; readonly messageId: string; readonly data: MessageData<typeof RunStateChanged> }
+  | {
+      readonly kind: 'stateChanged';
+      readonly messageId: string;
+      readonly data: MessageData<typeof RunStateChanged>;
+      /** The run as the projection holds it after this event, when this replica wrote the event through (so a listener need not read it back). */
+      readonly projected?: RunProjection;
+    }
   | { readonly kind: 'inputRefused'; readonly messageId: string; readonly data: MessageData<typeof InputRefused> };
 
 export type RunEventListener = (event: RunEvent) => void;

@@ -3,6 +3,7 @@ import type { NatsConnection, Subscription } from '@nats-io/nats-core';
 import { InputRefused, parseEnvelope, RunStateChanged } from '@openpaw/contracts';
 import { NATS_CONNECTION } from '@openpaw/messaging';
 import { RunEventApplier } from '../projection/run-event-applier.js';
+import type { RunProjection } from '../projection/run-projection.store.js';
 import { type RunEvent, RunEventBus } from './run-event-bus.js';
 
 /**
@@ -69,8 +70,9 @@ export class RunEventsSubscription implements OnModuleInit, OnApplicationShutdow
     const previous = this.deliveries.get(runId);
     if (previous === undefined && !this.bus.isWatched(runId)) return;
     const delivery = (previous ?? Promise.resolve()).then(async () => {
-      if (event.kind === 'stateChanged') await this.writeThrough(event.data);
-      this.bus.publish(event);
+      if (event.kind !== 'stateChanged') return this.bus.publish(event);
+      const projected = await this.writeThrough(event.data);
+      this.bus.publish(projected === undefined ? event : { ...event, projected });
     });
     this.deliveries.set(runId, delivery);
     void delivery.finally(() => {
@@ -78,12 +80,14 @@ export class RunEventsSubscription implements OnModuleInit, OnApplicationShutdow
     });
   }
 
-  private async writeThrough(data: Extract<RunEvent, { kind: 'stateChanged' }>['data']): Promise<void> {
+  /** The run as the event left it in the projection, when this write moved it. */
+  private async writeThrough(data: Extract<RunEvent, { kind: 'stateChanged' }>['data']): Promise<RunProjection | undefined> {
     try {
-      await this.applier.apply(data);
+      return await this.applier.apply(data);
     } catch (error) {
       // The watchers still hear the event; the durable consumer projects it when it can.
       this.logger.warn({ runId: data.runId, version: data.version, err: error }, 'could not project a watched run event ahead of its consumer');
+      return undefined;
     }
   }
 }

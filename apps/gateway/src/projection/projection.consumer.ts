@@ -54,8 +54,8 @@ export class ProjectionConsumer implements OnApplicationBootstrap, OnModuleDestr
 
   async apply(envelope: Envelope<MessageData<typeof RunStateChanged>>): Promise<void> {
     await this.logs.run(envelope, async () => {
-      const applied = await this.applier.apply(envelope.data);
-      this.logs.logger.debug({ state: envelope.data.stateAfter, version: envelope.data.version, applied }, 'run projection');
+      const projected = await this.applier.apply(envelope.data);
+      this.logs.logger.debug({ state: envelope.data.stateAfter, version: envelope.data.version, applied: projected !== undefined }, 'run projection');
     });
   }
 

@@ -1,23 +1,65 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { MessageData, RunStateChanged } from '@openpaw/contracts';
-import { RunProjectionStore } from './run-projection.store.js';
-import { RunTransitionStore } from './run-transition.store.js';
+import type { DataSource } from 'typeorm';
+import { GATEWAY_DATA_SOURCE } from './database.js';
+import { preparedSql } from './prepared-sql.js';
+import { RunEventWriter } from './run-event-writer.js';
+import type { RunProjection } from './run-projection.store.js';
+
+/** How many recently projected events this process remembers, so it does not project one twice. */
+export const REMEMBERED_EVENTS = 4_096;
 
 /**
- * Writes one run event into the gateway's projection: the timeline keeps every transition
- * (idempotent by version), the run's row keeps the newest. Both writes are idempotent, so the
- * durable consumer and the live feeder may apply the same event in any order.
+ * Writes one run event into the gateway's projection (through `RunEventWriter`, which groups the
+ * events of many runs): the timeline keeps every transition (idempotent by version), the run's row
+ * keeps the newest. The write is idempotent, so the durable consumer and the live feeder may apply
+ * the same event in any order.
+ *
+ * Both do, on the replica that holds a watcher of the run: the feeder writes through first, then the
+ * consumer gets the same event. An event this process has already projected (or is projecting) is not
+ * written again: the second apply waits for the first and changes nothing, as it would in the database.
  */
 @Injectable()
 export class RunEventApplier {
-  constructor(
-    private readonly runs: RunProjectionStore,
-    private readonly transitions: RunTransitionStore,
-  ) {}
+  private readonly writer: RunEventWriter;
+  /**
+   * Events projected or being projected, by run and version, oldest first (bounded): whether the
+   * write succeeded, not the row it wrote (views can be large).
+   */
+  private readonly projected = new Map<string, Promise<boolean>>();
 
-  /** Returns whether the run's row changed. */
-  async apply(event: MessageData<typeof RunStateChanged>): Promise<boolean> {
-    await this.transitions.record(event);
-    return this.runs.apply(event);
+  constructor(@Inject(GATEWAY_DATA_SOURCE) dataSource: DataSource) {
+    this.writer = new RunEventWriter(preparedSql(dataSource, 'gateway_run_event'));
+  }
+
+  /**
+   * Returns the run's row as this event left it, when the event moved it; undefined when it did not
+   * (the row was newer) or this process had projected the event already.
+   */
+  async apply(event: MessageData<typeof RunStateChanged>): Promise<RunProjection | undefined> {
+    const key = `${event.runId}:${event.version}`;
+    const earlier = this.projected.get(key);
+    // A failed earlier apply is no answer: this one writes the event itself.
+    if (earlier !== undefined && (await earlier)) return undefined;
+    const projecting = this.writer.write(event);
+    const written = projecting.then(
+      () => true,
+      () => false,
+    );
+    this.remember(key, written);
+    try {
+      return await projecting;
+    } catch (error) {
+      if (this.projected.get(key) === written) this.projected.delete(key);
+      throw error;
+    }
+  }
+
+  private remember(key: string, written: Promise<boolean>): void {
+    this.projected.delete(key);
+    this.projected.set(key, written);
+    if (this.projected.size <= REMEMBERED_EVENTS) return;
+    const oldest = this.projected.keys().next();
+    if (oldest.done !== true) this.projected.delete(oldest.value);
   }
 }

@@ -2,6 +2,7 @@ import type { MessageData, RunStateChanged } from '@openpaw/contracts';
 import type { DataSource, Repository } from 'typeorm';
 import { GATEWAY_SCHEMA, RunProjectionEntity } from './run-projection.entity.js';
 import { pollUntil } from './poll-until.js';
+import { type PreparedSql, preparedSql } from './prepared-sql.js';
 
 export type RunStateChangedData = MessageData<typeof RunStateChanged>;
 
@@ -94,70 +95,53 @@ export const RUN_PROJECTION_TABLE = `"${GATEWAY_SCHEMA}"."run_projection"`;
 export const RUN_ADMISSIONS_TABLE = `"${GATEWAY_SCHEMA}"."run_admissions"`;
 const TABLE = RUN_PROJECTION_TABLE;
 
+/** A `run_projection` row as PostgreSQL answers it (pg parses the timestamps and the jsonb). */
+export interface RunProjectionRow {
+  run_id: string;
+  workflow_type: string;
+  user_id: string;
+  state: string;
+  terminal: boolean;
+  attempt_no: number;
+  version: number;
+  parent_run_id: string | null;
+  view: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+  attempt_started_at: Date | null;
+}
+
+/** Every column of `run_projection`, as `RunProjectionRow` has them. */
+export const RUN_PROJECTION_COLUMNS = 'run_id, workflow_type, user_id, state, terminal, attempt_no, version, parent_run_id, view, created_at, updated_at, attempt_started_at';
+const SELECT_RUN = `select ${RUN_PROJECTION_COLUMNS} from ${TABLE} where run_id = $1`;
+const SELECT_USERS_RUN = `select ${RUN_PROJECTION_COLUMNS} from ${TABLE} where run_id = $1 and user_id = $2`;
+
+export function rowToProjection(row: RunProjectionRow): RunProjection {
+  return {
+    runId: row.run_id,
+    workflowType: row.workflow_type,
+    userId: row.user_id,
+    state: row.state,
+    terminal: row.terminal,
+    attemptNo: row.attempt_no,
+    version: row.version,
+    parentRunId: row.parent_run_id,
+    view: row.view,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    attemptStartedAt: row.attempt_started_at,
+  };
+}
+
 /** Reads and writes the gateway's `run_projection` table. */
 export class RunProjectionStore {
   private readonly repository: Repository<RunProjectionEntity>;
+  /** Reads of one run by id (every request and event stream makes some) as named statements. */
+  private readonly sql: PreparedSql;
 
   constructor(private readonly dataSource: DataSource) {
     this.repository = dataSource.getRepository(RunProjectionEntity);
-  }
-
-  /**
-   * Applies a run event when it is newer than what the row holds (by `version`), so redeliveries
-   * and reordering are harmless. `created_at` keeps the earliest time seen; `attempt_started_at`
-   * moves to the event's time when the attempt number grows (a re-attempt on the same row).
-   * Returns whether the row changed.
-   */
-  async apply(event: RunStateChangedData): Promise<boolean> {
-    const rows: unknown = await this.dataSource.query(
-      `insert into ${TABLE} as p
-         (run_id, workflow_type, user_id, state, terminal, attempt_no, version, parent_run_id, view, created_at, updated_at, attempt_started_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, date_trunc('milliseconds', $10::timestamptz), $10::timestamptz,
-               date_trunc('milliseconds', $10::timestamptz))
-       on conflict (run_id) do update set
-         workflow_type = excluded.workflow_type,
-         user_id = excluded.user_id,
-         state = excluded.state,
-         terminal = excluded.terminal,
-         attempt_no = excluded.attempt_no,
-         version = excluded.version,
-         parent_run_id = excluded.parent_run_id,
-         view = excluded.view,
-         created_at = least(p.created_at, excluded.created_at),
-         updated_at = excluded.updated_at,
-         attempt_started_at = case
-           when excluded.attempt_no > p.attempt_no or p.attempt_started_at is null then excluded.attempt_started_at
-           else least(p.attempt_started_at, excluded.attempt_started_at)
-         end
-       where p.version < excluded.version
-       returning run_id`,
-      [
-        event.runId,
-        event.workflowType,
-        event.userId,
-        event.stateAfter,
-        event.terminal,
-        event.attemptNo,
-        event.version,
-        event.parentRunId,
-        JSON.stringify(event.view),
-        event.occurredAt,
-      ],
-    );
-    const applied = Array.isArray(rows) && rows.length > 0;
-    if (!applied) {
-      // An older event arriving late (the consumer applies in any order) still carries the earliest times.
-      await this.dataSource.query(
-        `update ${TABLE} set
-           created_at = least(created_at, date_trunc('milliseconds', $2::timestamptz)),
-           attempt_started_at = case when attempt_no = $3 then least(attempt_started_at, date_trunc('milliseconds', $2::timestamptz))
-                                     else attempt_started_at end
-         where run_id = $1
-           and (created_at > $2::timestamptz or (attempt_no = $3 and attempt_started_at > $2::timestamptz))`,
-        [event.runId, event.occurredAt, event.attemptNo],
-      );
-    }
-    return applied;
+    this.sql = preparedSql(dataSource, 'gateway_run_projection');
   }
 
   /**
@@ -184,14 +168,14 @@ export class RunProjectionStore {
   }
 
   async find(runId: string): Promise<RunProjection | undefined> {
-    const entity = await this.repository.findOneBy({ runId });
-    return entity === null ? undefined : toProjection(entity);
+    const [row] = await this.sql.query<RunProjectionRow>(SELECT_RUN, [runId]);
+    return row === undefined ? undefined : rowToProjection(row);
   }
 
   /** The run if it belongs to `userId`; a stranger's run is indistinguishable from a missing one. */
   async findForUser(runId: string, userId: string): Promise<RunProjection | undefined> {
-    const entity = await this.repository.findOneBy({ runId, userId });
-    return entity === null ? undefined : toProjection(entity);
+    const [row] = await this.sql.query<RunProjectionRow>(SELECT_USERS_RUN, [runId, userId]);
+    return row === undefined ? undefined : rowToProjection(row);
   }
 
   /** The run once its row satisfies `ready`, waiting at most `graceMs` (see `pollUntil`); else the row as it is then. */

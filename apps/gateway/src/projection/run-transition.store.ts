@@ -17,7 +17,8 @@ export interface RunTransition {
 
 export type RetryScheduled = NonNullable<RunStateChangedData['retryScheduled']>;
 
-const TABLE = `"${GATEWAY_SCHEMA}"."run_transitions"`;
+export const RUN_TRANSITIONS_TABLE = `"${GATEWAY_SCHEMA}"."run_transitions"`;
+const TABLE = RUN_TRANSITIONS_TABLE;
 
 /** Most transitions one run's timeline shows (a run retries a step a bounded number of times). */
 export const MAX_TIMELINE_TRANSITIONS = 500;
@@ -33,29 +34,9 @@ interface TransitionRow {
   retry_scheduled: RetryScheduled | null;
 }
 
-/** The gateway's `run_transitions` table: each run's public timeline, in version order. */
+/** The gateway's `run_transitions` table: each run's public timeline, in version order (written by `RunEventApplier`). */
 export class RunTransitionStore {
   constructor(private readonly dataSource: DataSource) {}
-
-  /** Records a run event's transition; a redelivered event (same run and version) changes nothing. */
-  async record(event: RunStateChangedData): Promise<void> {
-    await this.dataSource.query(
-      `insert into ${TABLE} (run_id, version, attempt_no, state_before, state_after, step_name, terminal, occurred_at, retry_scheduled)
-       values ($1, $2, $3, $4, $5, $6, $7, $8::timestamptz, $9::jsonb)
-       on conflict (run_id, version) do nothing`,
-      [
-        event.runId,
-        event.version,
-        event.attemptNo,
-        event.stateBefore,
-        event.stateAfter,
-        event.stepName,
-        event.terminal,
-        event.occurredAt,
-        event.retryScheduled === undefined ? null : JSON.stringify(event.retryScheduled),
-      ],
-    );
-  }
 
   /** A run's transitions, oldest first (the caller has checked that the run is the user's). */
   async forRun(runId: string): Promise<RunTransition[]> {

@@ -51,7 +51,7 @@ import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import type { RunProjection } from '../projection/run-projection.store.js';
 import { errorBody, validationErrorBody } from '../runs/runs.schemas.js';
 import { type InputOutcome, ResearchRuns } from './handlers/research-runs.js';
-import { ProviderKeys } from './keys/provider-keys.js';
+import { ProviderKeys, type UserKeys } from './keys/provider-keys.js';
 import { conflictBody, confirmBody, createDraftBody, missingKeysBody, researchIdParams, type ResearchResponse, researchResponse, startResearchBody } from './research.schemas.js';
 
 const notFound = (): NotFoundException => new NotFoundException({ error: 'not_found', message: 'no such research' });
@@ -82,6 +82,11 @@ function refused(outcome: Extract<InputOutcome, { kind: 'refused' }>, status: st
     default:
       return conflict(status, outcome.detail, outcome.reason);
   }
+}
+
+function requireKeys(keys: UserKeys, providers: readonly ResearchProvider[]): void {
+  const missing = keys.missing(providers);
+  if (missing.length > 0) throw missingKeys(missing);
 }
 
 const tierOf = (user: AuthenticatedUser): (typeof SUBSCRIPTION_TIERS)[number] =>
@@ -121,7 +126,8 @@ export class ResearchController {
     @Body(new ZodValidationPipe(createDraftBody)) body: z.output<typeof createDraftBody>,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
   ): Promise<ResearchResponse> {
-    const defaults = await this.defaults(user.userId);
+    const keys = await this.keys.read(user.userId);
+    const defaults = this.defaults(keys);
     const selectedLlms = body.selectedLlms ?? defaults.selectedLlms;
     const synthesisLlm = body.synthesisLlm ?? defaults.synthesisLlm;
     const input: ResearchDraftInput = {
@@ -130,7 +136,7 @@ export class ResearchController {
       selectedLlms,
       synthesisLlm,
       externalReports: body.externalReports ?? [],
-      keys: await this.keys.sealedFor(user.userId, [...selectedLlms, synthesisLlm, 'gemini']),
+      keys: keys.sealedFor([...selectedLlms, synthesisLlm, 'gemini']),
       start: false,
       subscriptionTier: tierOf(user),
     };
@@ -166,7 +172,8 @@ export class ResearchController {
       if (draft.status !== 'draft') throw conflict(draft.status, `research ${run.runId} is ${draft.status}, not a draft`);
       const selectedLlms = body.selectedLlms ?? draft.selectedLlms;
       const synthesisLlm = body.synthesisLlm ?? draft.synthesisLlm;
-      await this.requireKeys(user.userId, [...selectedLlms, synthesisLlm]);
+      const keys = await this.keys.read(user.userId);
+      requireKeys(keys, [...selectedLlms, synthesisLlm]);
       await this.admit(user, run.runId, response);
       const payload = {
         ...(body.prompt === undefined ? {} : { prompt: body.prompt }),
@@ -174,14 +181,15 @@ export class ResearchController {
         ...(body.selectedLlms === undefined ? {} : { selectedLlms: body.selectedLlms }),
         ...(body.synthesisLlm === undefined ? {} : { synthesisLlm: body.synthesisLlm }),
         ...(body.externalReports === undefined ? {} : { externalReports: body.externalReports }),
-        keys: await this.keys.sealedFor(user.userId, [...selectedLlms, synthesisLlm, 'gemini']),
+        keys: keys.sealedFor([...selectedLlms, synthesisLlm, 'gemini']),
       };
       return this.answered(await this.research.input(run, user.userId, RESEARCH_INPUTS.start, payload), run);
     }
-    const defaults = await this.defaults(user.userId);
+    const keys = await this.keys.read(user.userId);
+    const defaults = this.defaults(keys);
     const selectedLlms = body.selectedLlms ?? defaults.selectedLlms;
     const synthesisLlm = body.synthesisLlm ?? defaults.synthesisLlm;
-    await this.requireKeys(user.userId, [...selectedLlms, synthesisLlm]);
+    requireKeys(keys, [...selectedLlms, synthesisLlm]);
     const key = this.keyOf(idempotencyKey);
     const runId = this.research.runIdOf(user.userId, key);
     // A repeated request (same Idempotency-Key) is its existing run: answered, never limited.
@@ -192,7 +200,7 @@ export class ResearchController {
       selectedLlms,
       synthesisLlm,
       externalReports: body.externalReports ?? [],
-      keys: await this.keys.sealedFor(user.userId, [...selectedLlms, synthesisLlm, 'gemini']),
+      keys: keys.sealedFor([...selectedLlms, synthesisLlm, 'gemini']),
       start: true,
       subscriptionTier: tierOf(user),
     };
@@ -290,14 +298,9 @@ export class ResearchController {
   }
 
   /** Spec: "selectedLlms: default all available", "synthesisLlm: default google". */
-  private async defaults(userId: string): Promise<{ selectedLlms: ResearchProvider[]; synthesisLlm: ResearchProvider }> {
-    const have = (await this.keys.list(userId)).map((k) => k.provider);
+  private defaults(keys: UserKeys): { selectedLlms: ResearchProvider[]; synthesisLlm: ResearchProvider } {
+    const have = keys.providers();
     return { selectedLlms: [...KEYED_RESEARCH_PROVIDERS.filter((p) => have.includes(p)), 'local'], synthesisLlm: have.includes('gemini') ? 'gemini' : 'local' };
-  }
-
-  private async requireKeys(userId: string, providers: readonly ResearchProvider[]): Promise<void> {
-    const missing = await this.keys.missing(userId, providers);
-    if (missing.length > 0) throw missingKeys(missing);
   }
 
   /** The current keys of what a retry re-runs (the user may have replaced a rejected key). */

@@ -144,9 +144,8 @@ export class RunsController {
   ): Promise<void> {
     // A run accepted a moment ago may not be projected yet (its first event is on its way): a client
     // that opens the stream right after submitting waits for it briefly instead of getting a 404.
-    const run = await this.runs.findWhen(params.id, () => true, { userId: user.userId, graceMs: PROJECTION_GRACE_MS });
-    if (run === undefined) throw notFound();
-    await this.eventStream.stream(run, request, response);
+    const streamed = await this.eventStream.stream({ runId: params.id, userId: user.userId, graceMs: PROJECTION_GRACE_MS }, request, response);
+    if (!streamed) throw notFound();
   }
 
   @Post(':id/cancel')

@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { RESEARCH_WORKFLOW, type ResearchDraftInput, researchDraftInput, researchView, SubmitRunInput } from '@openpaw/contracts';
 import { currentTraceparent } from '@openpaw/platform';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../../config.js';
-import { RunEventBus } from '../../events/run-event-bus.js';
+import { type RunEvent, RunEventBus } from '../../events/run-event-bus.js';
 import { projectionOf, type RunProjection, RunProjectionStore } from '../../projection/run-projection.store.js';
 import { type CommandPublisher, COMMAND_PUBLISHER, GATEWAY_SOURCE } from '../../runs/ports.js';
 import { RunSubmitter } from '../../runs/submit/run-submitter.js';
@@ -14,6 +14,14 @@ export type InputOutcome =
   | { readonly kind: 'applied'; readonly run: RunProjection }
   | { readonly kind: 'refused'; readonly reason: string; readonly detail: string }
   | { readonly kind: 'pending'; readonly run: RunProjection | undefined };
+
+/** What a write heard: an outcome, or the run as this replica's projection already holds it after the change. */
+type Heard = InputOutcome | { readonly kind: 'stored'; readonly run: RunProjection };
+
+/** A state change heard on the live events, with the projected row when this replica wrote it through. */
+function heardChange(event: Extract<RunEvent, { kind: 'stateChanged' }>): Heard {
+  return event.projected === undefined ? { kind: 'applied', run: projectionOf(event.data) } : { kind: 'stored', run: event.projected };
+}
 
 /**
  * Research runs as the gateway sees them: read from its projection (the saga's view), started with
@@ -54,14 +62,14 @@ export class ResearchRuns {
     const { runId } = run;
     if (existing !== undefined) return { kind: 'applied', run: existing, runId };
     const messageId = this.submitter.startMessageIdOf(runId);
-    const answer = this.bus.waitFor<InputOutcome>(
+    const answer = this.bus.waitFor<Heard>(
       runId,
       (event) => {
         switch (event.kind) {
           case 'inputRefused':
             return event.data.inputMessageId === messageId ? { kind: 'refused', reason: event.data.reason, detail: event.data.detail } : undefined;
           case 'stateChanged':
-            return { kind: 'applied', run: projectionOf(event.data) };
+            return heardChange(event);
         }
       },
       { timeoutMs: this.config.startWaitMs },
@@ -80,7 +88,9 @@ export class ResearchRuns {
    * Read your writes: an answer heard on the live events is returned once the projection holds it
    * too (briefly waited for), so a GET or another write right after sees at least this version.
    */
-  private async projected(outcome: InputOutcome): Promise<InputOutcome> {
+  private async projected(outcome: Heard): Promise<InputOutcome> {
+    // Written through by this replica before the event was published: the projection holds it.
+    if (outcome.kind === 'stored') return { kind: 'applied', run: outcome.run };
     if (outcome.kind !== 'applied') return outcome;
     const deadline = Date.now() + this.config.startWaitMs;
     for (;;) {
@@ -94,14 +104,14 @@ export class ResearchRuns {
   /** Sends a human input to the run and waits for its state to change (or a refusal). */
   async input(run: RunProjection, userId: string, inputType: string, payload: Record<string, unknown>): Promise<InputOutcome> {
     const commandId = randomUUID();
-    const answer = this.bus.waitFor<InputOutcome>(
+    const answer = this.bus.waitFor<Heard>(
       run.runId,
       (event) => {
         switch (event.kind) {
           case 'inputRefused':
             return event.data.inputMessageId === commandId ? { kind: 'refused', reason: event.data.reason, detail: event.data.detail } : undefined;
           case 'stateChanged':
-            return event.data.version > run.version && event.data.stateAfter !== run.state ? { kind: 'applied', run: projectionOf(event.data) } : undefined;
+            return event.data.version > run.version && event.data.stateAfter !== run.state ? heardChange(event) : undefined;
         }
       },
       { timeoutMs: this.config.startWaitMs },

@@ -1,5 +1,6 @@
 import type { KeyProvider, StoredUserKey, UserKeyStore } from '@openpaw/providers/keys';
 import type { DataSource } from 'typeorm';
+import { type PreparedSql, preparedSql } from '../../projection/prepared-sql.js';
 
 interface Row {
   readonly user_id: string;
@@ -12,7 +13,12 @@ const toRecord = (row: Row): StoredUserKey => ({ userId: row.user_id, provider: 
 
 /** `UserKeyStore` over the gateway schema's `user_provider_keys` (ciphertext only). */
 export class PgUserKeyStore implements UserKeyStore {
-  constructor(private readonly dataSource: DataSource) {}
+  /** Every research start lists the user's keys: a named statement. */
+  private readonly sql: PreparedSql;
+
+  constructor(private readonly dataSource: DataSource) {
+    this.sql = preparedSql(dataSource, 'gateway_user_keys');
+  }
 
   async save(record: StoredUserKey): Promise<void> {
     await this.dataSource.query(
@@ -33,7 +39,7 @@ export class PgUserKeyStore implements UserKeyStore {
   }
 
   async list(userId: string): Promise<StoredUserKey[]> {
-    const rows = await this.dataSource.query<Row[]>(`select * from "gateway"."user_provider_keys" where user_id = $1 order by provider`, [userId]);
+    const rows = await this.sql.query<Row>(`select * from "gateway"."user_provider_keys" where user_id = $1 order by provider`, [userId]);
     return rows.map(toRecord);
   }
 }

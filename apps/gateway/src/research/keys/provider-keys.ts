@@ -1,6 +1,6 @@
 import { Inject, Injectable, ServiceUnavailableException } from '@nestjs/common';
 import { KEYED_RESEARCH_PROVIDERS, type KeyedResearchProvider, type ResearchProvider, type SealedKeys } from '@openpaw/contracts';
-import { type KeyProvider, UserKeyVault } from '@openpaw/providers/keys';
+import { type KeyProvider, type StoredUserKey, UserKeyVault } from '@openpaw/providers/keys';
 import type { DataSource } from 'typeorm';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../../config.js';
 import { GATEWAY_DATA_SOURCE } from '../../projection/database.js';
@@ -44,17 +44,37 @@ export class ProviderKeys {
     return (await this.#store.list(userId)).map((r) => ({ provider: r.provider, updatedAt: r.updatedAt }));
   }
 
+  /** The user's keys as they are now, read once (a request checks, defaults and seals from the same read). */
+  async read(userId: string): Promise<UserKeys> {
+    return new UserKeys(await this.#store.list(userId));
+  }
+
   /** The user's sealed keys of `providers` (those they have), for a command. */
   async sealedFor(userId: string, providers: readonly ResearchProvider[]): Promise<SealedKeys> {
+    return (await this.read(userId)).sealedFor(providers);
+  }
+}
+
+/** One user's stored keys (ciphertext), as read at one moment. */
+export class UserKeys {
+  constructor(private readonly records: readonly StoredUserKey[]) {}
+
+  /** The providers the user has a key for. */
+  providers(): KeyProvider[] {
+    return this.records.map((r) => r.provider);
+  }
+
+  /** The user's sealed keys of `providers` (those they have), for a command. */
+  sealedFor(providers: readonly ResearchProvider[]): SealedKeys {
     const keyed = KEYED_RESEARCH_PROVIDERS.filter((p) => providers.includes(p));
     const sealed: { -readonly [P in KeyedResearchProvider]?: string } = {};
-    for (const record of await this.#store.list(userId)) if (keyed.includes(record.provider)) sealed[record.provider] = record.ciphertext;
+    for (const record of this.records) if (keyed.includes(record.provider)) sealed[record.provider] = record.ciphertext;
     return sealed;
   }
 
   /** The keyed providers among `providers` the user has no key for. */
-  async missing(userId: string, providers: readonly ResearchProvider[]): Promise<KeyedResearchProvider[]> {
-    const have = new Set((await this.#store.list(userId)).map((r) => r.provider));
+  missing(providers: readonly ResearchProvider[]): KeyedResearchProvider[] {
+    const have = new Set(this.providers());
     return KEYED_RESEARCH_PROVIDERS.filter((p) => providers.includes(p) && !have.has(p));
   }
 }

@@ -5,6 +5,14 @@ import { RunEventBus } from '../../events/run-event-bus.js';
 import { projectionOf, type RunProjection, RunProjectionStore } from '../../projection/run-projection.store.js';
 import { toRunResource } from '../runs.schemas.js';
 
+/** Which run a stream is for, and how long to wait for one accepted a moment ago to be projected. */
+export interface RunStreamRequest {
+  readonly runId: string;
+  /** Only this user's run is streamed; a stranger's is indistinguishable from a missing one. */
+  readonly userId: string;
+  readonly graceMs: number;
+}
+
 /**
  * Server-sent events for one run: the current state first, then every newer state (by version),
  * a heartbeat comment every `sseHeartbeatMs` (which also re-reads the projection, so an event this
@@ -21,12 +29,19 @@ export class RunEventsStream implements BeforeApplicationShutdown {
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
-  /** Streams `run` (already authorised) to `response` until it ends, the client leaves or the app stops. */
-  async stream(run: RunProjection, request: Request, response: Response): Promise<void> {
+  /**
+   * Streams the user's run to `response` until it ends, the client leaves or the app stops. Answers
+   * false, having written nothing, when there is no such run among the user's (after `graceMs`).
+   * The run is read once, after subscribing to its events: that read both authorises the stream and
+   * is its first state, and no change falls between the read and the subscription.
+   */
+  async stream(target: RunStreamRequest, request: Request, response: Response): Promise<boolean> {
     const lastEventId = Number(request.headers['last-event-id']);
     let sentVersion = Number.isInteger(lastEventId) ? lastEventId : -1;
-    let current = run;
+    let current: RunProjection | undefined;
     let ended = false;
+    // Set once the run is read; `end` may run before (the client leaves while it is read).
+    let heartbeat: ReturnType<typeof setInterval> | undefined = undefined;
     const pending: RunProjection[] = [];
 
     const end = (): void => {
@@ -35,36 +50,49 @@ export class RunEventsStream implements BeforeApplicationShutdown {
       clearInterval(heartbeat);
       unsubscribe();
       this.open.delete(end);
-      response.end();
+      if (current !== undefined) response.end();
     };
 
     const send = (next: RunProjection): void => {
-      if (ended || next.version <= sentVersion) return;
+      if (ended || current === undefined || next.version <= sentVersion) return;
       current = { ...next, createdAt: current.createdAt };
       sentVersion = next.version;
       response.write(`event: state\nid: ${next.version}\ndata: ${JSON.stringify(toRunResource(current))}\n\n`);
       if (next.terminal) end();
     };
 
-    let ready = false;
-    const unsubscribe = this.bus.subscribe(run.runId, (event) => {
+    const unsubscribe = this.bus.subscribe(target.runId, (event) => {
       if (event.kind !== 'stateChanged') return;
       const next = projectionOf(event.data);
-      if (ready) send(next);
-      else pending.push(next);
+      if (current === undefined) pending.push(next);
+      else send(next);
     });
-    const heartbeat = setInterval(() => {
+    this.open.add(end);
+    response.on('close', end);
+
+    // A run accepted a moment ago may not be projected yet (its first event is on its way): a client
+    // that opens the stream right after submitting waits for it briefly instead of getting a 404.
+    let run: RunProjection | undefined;
+    try {
+      run = await this.runs.findWhen(target.runId, () => true, { userId: target.userId, graceMs: target.graceMs });
+    } finally {
+      if (run === undefined) end();
+    }
+    if (run === undefined) return false;
+    // The client left while the run was read.
+    if (ended) return true;
+
+    current = run;
+    heartbeat = setInterval(() => {
       if (ended) return;
       response.write(': heartbeat\n\n');
-      void this.runs.find(run.runId).then(
+      void this.runs.find(target.runId).then(
         (latest) => {
           if (latest !== undefined) send(latest);
         },
         () => undefined,
       );
     }, this.config.sseHeartbeatMs);
-    this.open.add(end);
-    response.on('close', end);
 
     response.status(200);
     response.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
@@ -74,14 +102,12 @@ export class RunEventsStream implements BeforeApplicationShutdown {
     response.flushHeaders();
     response.write(`retry: 3000\n\n`);
 
-    // The state read after subscribing, so no change falls between the read and the subscription.
-    const fresh = (await this.runs.find(run.runId)) ?? run;
-    ready = true;
-    const known = [fresh, ...pending].sort((a, b) => a.version - b.version);
+    const known = [run, ...pending].sort((a, b) => a.version - b.version);
     for (const next of known) send(next);
     // A client resuming (Last-Event-ID) after the terminal state has nothing more to hear.
-    const newest = known.at(-1) ?? fresh;
+    const newest = known.at(-1) ?? run;
     if (newest.terminal && sentVersion >= newest.version) end();
+    return true;
   }
 
   beforeApplicationShutdown(): void {

@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import type { MessageData, RunStateChanged } from '@openpaw/contracts';
+import { openDatabase } from '@openpaw/persistence';
+import { freshDatabase } from '@openpaw/testing';
+import type { DataSource } from 'typeorm';
+import { gatewayMigrations } from './migrations/index.js';
+import { type PreparedSql, preparedSql } from './prepared-sql.js';
+import { RunEventWriter } from './run-event-writer.js';
+import { RunProjectionEntity } from './run-projection.entity.js';
+import { RunProjectionStore } from './run-projection.store.js';
+import { RunTransitionStore } from './run-transition.store.js';
+
+type RunEvent = MessageData<typeof RunStateChanged>;
+
+const T0 = Date.parse('2030-02-01T00:00:00.000Z');
+const at = (seconds: number): string => new Date(T0 + seconds * 1000).toISOString();
+
+function eventOf(runId: string, version: number, occurredAt: string, overrides: Partial<RunEvent> = {}): RunEvent {
+  return {
+    runId,
+    workflowType: 'TestWorkflow',
+    userId: 'user-grace',
+    attemptNo: 1,
+    version,
+    stateBefore: version === 0 ? null : `S${version - 1}`,
+    stateAfter: `S${version}`,
+    terminal: false,
+    stepName: `step-${version}`,
+    parentRunId: null,
+    view: { version, quote: 'a "quoted" \\ value, {braced}' },
+    occurredAt,
+    ...overrides,
+  };
+}
+
+describe('RunEventWriter (real PostgreSQL)', () => {
+  let dataSource: DataSource;
+  let runs: RunProjectionStore;
+  let transitions: RunTransitionStore;
+  /** The real statements, counted. */
+  let statements: number;
+  let sql: PreparedSql;
+
+  beforeAll(async () => {
+    dataSource = await openDatabase({ url: await freshDatabase('gateway_run_event_writer'), schema: 'gateway', entities: [RunProjectionEntity], migrations: gatewayMigrations });
+    runs = new RunProjectionStore(dataSource);
+    transitions = new RunTransitionStore(dataSource);
+    const real = preparedSql(dataSource, 'spec_run_events');
+    sql = {
+      query: (text, parameters) => {
+        statements += 1;
+        return real.query(text, parameters);
+      },
+    };
+  });
+  beforeEach(() => {
+    statements = 0;
+  });
+  afterAll(async () => {
+    await dataSource.destroy();
+  });
+
+  it("writes the events that arrive while others are in flight together, each run's row and timeline as if written one by one", async () => {
+    const writer = new RunEventWriter(sql);
+    const ids = Array.from({ length: 12 }, () => randomUUID());
+    const parent = randomUUID();
+    const retryScheduled = { step: 'generate', failedTry: 1, nextTry: 2, nextTryAt: at(9), reason: 'llm_unavailable' };
+    const events = ids.map((runId, i) => eventOf(runId, 0, at(i), i === 0 ? { parentRunId: parent, terminal: true, retryScheduled } : {}));
+    const projected = await Promise.all(events.map((e) => writer.write(e)));
+    expect(statements).toBeLessThan(events.length);
+    // Each event's row as it left it: what a read of the run answers.
+    expect(projected).toEqual(await Promise.all(ids.map((runId) => runs.find(runId))));
+
+    expect(await runs.find(ids[0]!)).toEqual({
+      runId: ids[0],
+      workflowType: 'TestWorkflow',
+      userId: 'user-grace',
+      state: 'S0',
+      terminal: true,
+      attemptNo: 1,
+      version: 0,
+      parentRunId: parent,
+      view: events[0]!.view,
+      createdAt: new Date(at(0)),
+      updatedAt: new Date(at(0)),
+      attemptStartedAt: new Date(at(0)),
+    });
+    expect(await transitions.forRun(ids[0]!)).toEqual([
+      { version: 0, attemptNo: 1, stateBefore: null, stateAfter: 'S0', stepName: 'step-0', terminal: true, occurredAt: new Date(at(0)), retryScheduled },
+    ]);
+    expect((await runs.find(ids[11]!))?.view).toEqual(events[11]!.view);
+    expect((await transitions.forRun(ids[11]!))[0]?.retryScheduled).toBeNull();
+  });
+
+  it("applies one run's events in arrival order even when they arrive together (newer first, then a late older one)", async () => {
+    const writer = new RunEventWriter(sql);
+    const runId = randomUUID();
+    const other = randomUUID();
+    const [newer, otherApplied, older, redelivered] = await Promise.all([
+      writer.write(eventOf(runId, 2, at(20))),
+      writer.write(eventOf(other, 0, at(21))),
+      writer.write(eventOf(runId, 1, at(10))),
+      writer.write(eventOf(runId, 2, at(25))),
+    ]);
+    expect([newer?.version, otherApplied?.version, older, redelivered]).toEqual([2, 0, undefined, undefined]);
+    expect(await runs.find(runId)).toMatchObject({ version: 2, state: 'S2', createdAt: new Date(at(10)), updatedAt: new Date(at(20)), attemptStartedAt: new Date(at(10)) });
+    expect((await transitions.forRun(runId)).map((t) => [t.version, t.occurredAt.toISOString()])).toEqual([
+      [1, at(10)],
+      [2, at(20)],
+    ]);
+  });
+
+  it('fails only the bad event of a batch; the others are written', async () => {
+    const writer = new RunEventWriter(sql);
+    const good = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    const results = await Promise.allSettled([
+      ...good.map((runId) => writer.write(eventOf(runId, 0, at(30)))),
+      writer.write(eventOf('not-a-uuid', 0, at(30))),
+    ]);
+    expect(results.slice(0, 4).map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
+    expect(results[4]).toMatchObject({ status: 'rejected', reason: expect.objectContaining({ message: expect.stringMatching(/uuid/) }) });
+    for (const runId of good) expect(await runs.find(runId)).toMatchObject({ version: 0, state: 'S0' });
+  });
+});
