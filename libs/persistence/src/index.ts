@@ -19,3 +19,4 @@ export {
   type RetentionRule,
   type TableSize,
 } from './retention.js';
+export { preparedSql, type PreparedSql } from './prepared-sql.js';

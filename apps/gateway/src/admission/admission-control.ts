@@ -5,7 +5,7 @@ import { ARTIFACT_JOB_WORKFLOW, catalog, CRITICAL_LANE, laneDurableOf, RESEARCH_
 import { consumerInfoIfExists, NATS_CONNECTION } from '@openpaw/messaging';
 import type { DataSource } from 'typeorm';
 import { GATEWAY_DATA_SOURCE } from '../projection/database.js';
-import { type PreparedSql, preparedSql } from '../projection/prepared-sql.js';
+import { type PreparedSql, preparedSql } from '@openpaw/persistence';
 import { RUN_ADMISSIONS_TABLE, RUN_PROJECTION_TABLE } from '../projection/run-projection.store.js';
 import { RETRIEVE_OR_GENERATE } from '../problems/workflow-result.js';
 import { ADMISSION_LIMITS, type AdmissionLimits, type Tier } from './admission-limits.js';

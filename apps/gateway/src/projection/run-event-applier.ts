@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { MessageData, RunStateChanged } from '@openpaw/contracts';
 import type { DataSource } from 'typeorm';
 import { GATEWAY_DATA_SOURCE } from './database.js';
-import { preparedSql } from './prepared-sql.js';
+import { preparedSql } from '@openpaw/persistence';
 import { RunEventWriter } from './run-event-writer.js';
 import type { RunProjection } from './run-projection.store.js';
 

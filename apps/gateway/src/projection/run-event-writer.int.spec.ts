@@ -4,7 +4,7 @@ import { openDatabase } from '@openpaw/persistence';
 import { freshDatabase } from '@openpaw/testing';
 import type { DataSource } from 'typeorm';
 import { gatewayMigrations } from './migrations/index.js';
-import { type PreparedSql, preparedSql } from './prepared-sql.js';
+import { type PreparedSql, preparedSql } from '@openpaw/persistence';
 import { RunEventWriter } from './run-event-writer.js';
 import { RunProjectionEntity } from './run-projection.entity.js';
 import { RunProjectionStore } from './run-projection.store.js';

@@ -1,6 +1,6 @@
 import type { MessageData, RunStateChanged } from '@openpaw/contracts';
 import { context, ROOT_CONTEXT } from '@opentelemetry/api';
-import type { PreparedSql } from './prepared-sql.js';
+import type { PreparedSql } from '@openpaw/persistence';
 import { RUN_PROJECTION_COLUMNS, RUN_PROJECTION_TABLE, type RunProjection, type RunProjectionRow, rowToProjection } from './run-projection.store.js';
 import { RUN_TRANSITIONS_TABLE } from './run-transition.store.js';
 

@@ -2,7 +2,7 @@ import type { MessageData, RunStateChanged } from '@openpaw/contracts';
 import type { DataSource, Repository } from 'typeorm';
 import { GATEWAY_SCHEMA, RunProjectionEntity } from './run-projection.entity.js';
 import { pollUntil } from './poll-until.js';
-import { type PreparedSql, preparedSql } from './prepared-sql.js';
+import { type PreparedSql, preparedSql } from '@openpaw/persistence';
 
 export type RunStateChangedData = MessageData<typeof RunStateChanged>;
 

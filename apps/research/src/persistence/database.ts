@@ -7,7 +7,7 @@ import { RESEARCH_LIBRARY, RESEARCH_REPLIES, RESEARCH_SETTINGS } from '../ports.
 import { LibraryReferenceEntity } from './library-reference.entity.js';
 import { researchMigrations } from './migrations/index.js';
 import { PgLibraryStore } from './pg-library-store.js';
-import { preparedSql } from './prepared-sql.js';
+import { preparedSqlRunner } from './prepared-sql.js';
 
 export const RESEARCH_DATA_SOURCE = Symbol('openpaw.research.dataSource');
 
@@ -36,6 +36,6 @@ export class ResearchDatabaseLifecycle implements OnApplicationShutdown {
 export const databaseProviders: Provider[] = [
   { provide: RESEARCH_DATA_SOURCE, inject: [RESEARCH_SETTINGS], useFactory: (settings: ResearchSettings): Promise<DataSource> => openResearchDatabase(settings) },
   { provide: RESEARCH_LIBRARY, inject: [RESEARCH_DATA_SOURCE], useFactory: (dataSource: DataSource) => new PgLibraryStore(dataSource) },
-  { provide: RESEARCH_REPLIES, inject: [RESEARCH_DATA_SOURCE], useFactory: (dataSource: DataSource) => new PgKeptReplyStore(preparedSql(dataSource, 'paper_search_replies'), RESEARCH_SCHEMA) },
+  { provide: RESEARCH_REPLIES, inject: [RESEARCH_DATA_SOURCE], useFactory: (dataSource: DataSource) => new PgKeptReplyStore(preparedSqlRunner(dataSource, 'paper_search_replies'), RESEARCH_SCHEMA) },
   ResearchDatabaseLifecycle,
 ];

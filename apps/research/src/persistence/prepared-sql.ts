@@ -1,32 +1,15 @@
 import type { SqlRunner } from '@openpaw/messaging';
-import type { PoolClient } from 'pg';
+import { preparedSql } from '@openpaw/persistence';
 import type { DataSource } from 'typeorm';
 
 /**
- * A `SqlRunner` for the per-command hot path (every leg, title and synthesis looks its kept reply up
- * and keeps one): each statement goes straight to the pg client of a pooled connection as a named
- * statement, so PostgreSQL parses and plans it once per connection instead of on every call, and
- * TypeORM's per-query layers (query runner, logging, subscribers) are skipped. Same SQL, same rows.
+ * The kept-reply store's `SqlRunner` over named statements (`@openpaw/persistence`'s `preparedSql`):
+ * every leg, title and synthesis looks its kept reply up and keeps one.
  */
-export function preparedSql(dataSource: DataSource, prefix: string): SqlRunner {
-  const names = new Map<string, string>();
-  const nameOf = (sql: string): string => {
-    let name = names.get(sql);
-    if (name === undefined) {
-      name = `${prefix}_${names.size + 1}`;
-      names.set(sql, name);
-    }
-    return name;
-  };
+export function preparedSqlRunner(dataSource: DataSource, prefix: string): SqlRunner {
+  const sql = preparedSql(dataSource, prefix);
   return {
-    async query<T = unknown>(sql: string, parameters: unknown[] = []): Promise<T> {
-      const runner = dataSource.createQueryRunner();
-      try {
-        const client = (await runner.connect()) as PoolClient;
-        return (await client.query({ name: nameOf(sql), text: sql, values: parameters })).rows as T;
-      } finally {
-        await runner.release();
-      }
-    },
+    // SqlRunner is TypeORM-shaped: T names the whole result (the rows), unchecked, as in `DataSource.query`.
+    query: async <T>(text: string, parameters: unknown[] = []): Promise<T> => (await sql.query(text, parameters)) as T,
   };
 }

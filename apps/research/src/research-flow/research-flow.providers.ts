@@ -6,7 +6,7 @@ import { type BlobStore, createBlobStoreFromEnv, InMemoryUserKeyStore, type LlmC
 import { SecretSealer } from '@openpaw/providers/keys';
 import type { DataSource } from 'typeorm';
 import { RESEARCH_DATA_SOURCE } from '../persistence/database.js';
-import { preparedSql } from '../persistence/prepared-sql.js';
+import { preparedSqlRunner } from '../persistence/prepared-sql.js';
 import { RESEARCH_SCHEMA } from '../config.js';
 import { RESEARCH_LLM } from '../ports.js';
 import { LegCancellations } from './cancellation/leg-cancellations.js';
@@ -64,7 +64,7 @@ export function researchFlowProviders(settings: ResearchFlowSettings, providerEn
       useFactory: async (log: MessageLogContext): Promise<BlobStore | null> =>
         adapters.blobs !== undefined ? adapters.blobs : settings.shareTtlSeconds === 0 ? null : createBlobStoreFromEnv(providerEnv, { logger: log }),
     },
-    { provide: FLOW_REPLIES, inject: [RESEARCH_DATA_SOURCE], useFactory: (dataSource: DataSource) => new PgKeptReplyStore(preparedSql(dataSource, 'research_flow_replies'), RESEARCH_SCHEMA) },
+    { provide: FLOW_REPLIES, inject: [RESEARCH_DATA_SOURCE], useFactory: (dataSource: DataSource) => new PgKeptReplyStore(preparedSqlRunner(dataSource, 'research_flow_replies'), RESEARCH_SCHEMA) },
     { provide: FLOW_CANCELLATIONS, useValue: new LegCancellations() },
     { provide: FLOW_PROVIDERS, inject: [RESEARCH_LLM], useFactory: (llm: LlmClient) => createResearchProviders(llm, settings) },
     { provide: ReportSharer, inject: [FLOW_BLOBS], useFactory: (blobs: BlobStore | null) => new ReportSharer(blobs, settings.shareTtlSeconds) },

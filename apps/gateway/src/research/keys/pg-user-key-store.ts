@@ -1,6 +1,6 @@
 import type { KeyProvider, StoredUserKey, UserKeyStore } from '@openpaw/providers/keys';
 import type { DataSource } from 'typeorm';
-import { type PreparedSql, preparedSql } from '../../projection/prepared-sql.js';
+import { type PreparedSql, preparedSql } from '@openpaw/persistence';
 
 interface Row {
   readonly user_id: string;

@@ -7,11 +7,11 @@ export interface PreparedSql {
 }
 
 /**
- * For the gateway's hot paths (every run event projected, every read of a run by id): each statement
- * goes straight to the pg client of a pooled connection as a named statement, so PostgreSQL parses
- * and plans it once per connection instead of on every call, and TypeORM's per-query layers (query
- * runner, logging, subscribers) are skipped. Same SQL, same rows as `dataSource.query`.
- * (The research service's `persistence/prepared-sql.ts` is the same idiom.)
+ * For hot paths (every run event the gateway projects, every kept reply a service looks up and keeps):
+ * each statement goes straight to the pg client of a pooled connection as a named statement, so
+ * PostgreSQL parses and plans it once per connection instead of on every call, and TypeORM's
+ * per-query layers (query runner, logging, subscribers) are skipped. Same SQL, same rows as
+ * `dataSource.query`. `prefix` keeps the statement names of two users of one pool apart.
  */
 export function preparedSql(dataSource: DataSource, prefix: string): PreparedSql {
   const names = new Map<string, string>();
