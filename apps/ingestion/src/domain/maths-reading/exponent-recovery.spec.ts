@@ -41,6 +41,13 @@ describe('splicing a read exponent into the words', () => {
     expect(spliceExponent(threeCubed('g'), 0, { group: CUBE, digits: '3', confidence: 95 })).toBeUndefined();
     expect(spliceExponent(threeCubed('+'), 0, { group: CUBE, digits: '3', confidence: 95 })).toBeUndefined();
   });
+
+  it('given a letter that stands in for a digit, when its ink stands at x-height (the s of "m/s²"), then it carries the exponent', () => {
+    expect(spliceExponent(threeCubed('s'), 0, { group: CUBE, digits: '2', confidence: 95 })).toBeUndefined();
+    expect(spliceExponent(threeCubed('s'), 0, { group: CUBE, digits: '2', confidence: 95 }, true)?.map((w) => w.text)).toEqual(['+', 's^2.']);
+    // An operator stays unable to carry one, whatever its height.
+    expect(spliceExponent(threeCubed('+'), 0, { group: CUBE, digits: '3', confidence: 95 }, true)).toBeUndefined();
+  });
 });
 
 describe('recovering exponents from the page', () => {

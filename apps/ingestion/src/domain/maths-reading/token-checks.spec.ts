@@ -38,11 +38,11 @@ describe('maths token checks', () => {
 });
 
 describe('symbols inside maths', () => {
-  it.each(['evaluate 5 deg+8%', 'evaluate 6?+74', "compute 2'-1"])('flags %s', (text) => {
+  it.each(['evaluate 5 deg+8%', 'evaluate 6?+74', "compute 2'-1", 'the roots of x?-15x+4=0', 'simplify (7a^3b^2)?-7a'])('flags %s', (text) => {
     expect(symbolInsideMaths(text)).toBeDefined();
   });
 
-  it.each(['the angles measure 45 deg, 60 deg and x deg', 'a jacket is discounted by 25% and then taxed', 'what is 7*12?'])('leaves prose alone: %s', (text) => {
+  it.each(['the angles measure 45 deg, 60 deg and x deg', 'a jacket is discounted by 25% and then taxed', 'what is 7*12?', 'what is x? 5 apples', "find f'(x) at x=2"])('leaves prose alone: %s', (text) => {
     expect(symbolInsideMaths(text)).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import type { OcrBox, OcrWord } from '../ocr-pool.js';
+import type { OcrBox, OcrSymbol, OcrWord } from '../ocr-pool.js';
 
 /** Characters that make a word part of the maths: digits, operators, brackets, and what OCR turns them into. */
 const MATHS_CHAR = /[0-9=+\-−–—×÷*/^<>()²³¹⁰⁴⁵⁶⁷⁸⁹]/;
@@ -51,9 +51,13 @@ const height = (b: OcrBox): number => b.y1 - b.y0;
  * are no reference): a raised glyph is under 0.8 of the tallest digit and ends a quarter of that height
  * above the digits' baseline.
  */
-export function lostExponent(word: OcrWord, lineWords: readonly OcrWord[]): boolean {
+export function lostExponent(word: OcrWord, lineWords: readonly OcrWord[], degreeSigns: ReadonlySet<OcrSymbol> = new Set()): boolean {
   if (/[\^²³¹⁰⁴⁵⁶⁷⁸⁹]/.test(word.text)) return false;
-  return raisedSymbols(word, lineWords).length > 0;
+  // A degree sign its ink shows to be one (`degreeSignsFromInk`) is raised and small by design.
+  return raisedSymbols(word, lineWords).some((i) => {
+    const raised = word.symbols[i];
+    return raised === undefined || !degreeSigns.has(raised);
+  });
 }
 
 /** Indexes of a maths word's raised glyphs (see `lostExponent`), judged against the digits of its line. */
@@ -71,9 +75,15 @@ export function raisedSymbols(word: OcrWord, lineWords: readonly OcrWord[]): num
   return raised;
 }
 
-/** A lone letter that OCR makes of a digit (`s` for 5, `l` for 1, `o` for 0, `z` for 2) standing as an operand. */
-export function digitReadAsLetter(normalisedReading: string): string | undefined {
-  return /(?:^|[-+*/=^(]|\d)\s*[sloz]\s*(?=[-+*/=^)]|$)|[-+*/=^(]\s*[sloz](?![a-z])/.exec(normalisedReading)?.[0];
+/**
+ * A lone letter that OCR makes of a digit (`s` for 5, `l` for 1, `o` for 0, `z` for 2) standing as an
+ * operand. `letters`: those the ink shows printed as letters (`lettersAtXHeight`), not doubted.
+ */
+export function digitReadAsLetter(normalisedReading: string, letters: ReadonlySet<string> = new Set()): string | undefined {
+  for (const m of normalisedReading.matchAll(/(?:^|[-+*/=^(]|\d)\s*([sloz])\s*(?=[-+*/=^)]|$)|[-+*/=^(]\s*([sloz])(?![a-z])/g)) {
+    if (!letters.has(m[1] ?? m[2] ?? '')) return m[0];
+  }
+  return undefined;
 }
 
 /**
@@ -83,7 +93,12 @@ export function digitReadAsLetter(normalisedReading: string): string | undefined
  * "25% off", "what is 7 × 12?") are not followed by an operator.
  */
 export function symbolInsideMaths(normalisedReading: string): string | undefined {
-  return (/\d\s*(?:deg|[%?'"])\s*[-+*/=^<>]\s*\d/.exec(normalisedReading) ?? /[-+*/=^]\s*\d+\s*(?:deg|[%'"])/.exec(normalisedReading))?.[0];
+  return (
+    /\d\s*(?:deg|[%?'"])\s*[-+*/=^<>]\s*\d/.exec(normalisedReading) ??
+    /[-+*/=^]\s*\d+\s*(?:deg|[%'"])/.exec(normalisedReading) ??
+    // After an unknown or a bracket too: "x² − 15x" read "x? - 15x" would parse as x − 15x without its power.
+    /(?:\b[a-z]|\))\s*[?'"]\s*[-+*/=<>]\s*[\d(a-z]/.exec(normalisedReading)
+  )?.[0];
 }
 
 /**
