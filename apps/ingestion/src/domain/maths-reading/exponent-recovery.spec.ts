@@ -65,6 +65,12 @@ describe('recovering exponents from the page', () => {
         expect(ocr.text.replace(/\s+/g, '')).toBe('Evaluate6^10+7^4.');
       }
     }
+    // A line whose only maths is an unknown squared, its exponent read as "?": no digit on the line, still searched.
+    for (const font of ['DejaVu Sans', 'DejaVu Sans Mono']) {
+      const page = await renderPowersLine('Find all real roots of x^2 and', { font });
+      const { ocr, recovered } = await recoverExponents(page, await pool.recognise(page), pool);
+      expect({ text: ocr.text, recovered }).toEqual({ text: 'Find all real roots of x^2 and', recovered: 1 });
+    }
     // Nothing raised, and raised signs that are not digits (degrees: as wide as tall): the reading is left as it was.
     for (const line of ['Solve 5n + 32 = 77.', 'Angles of 45° and 60°: find x.']) {
       const plain = await renderPowersLine(line);

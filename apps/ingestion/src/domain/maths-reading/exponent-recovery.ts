@@ -15,6 +15,8 @@ export interface ReadExponent {
   readonly confidence: number;
 }
 
+/** A lone letter with a superscript's stand-in glued to it ("x?", "(x'"): an unknown whose exponent was misread. */
+const UNKNOWN_WITH_STAND_IN = /(?:^|[^A-Za-z])[A-Za-z][?'"’”*]/;
 /** How far above and below a line's words the band searched for its exponents reaches, in line heights. */
 const BAND = { above: 0.5, below: 0.15, before: 0.5, after: 1 } as const;
 /** An exponent read with less confidence than this (0..100; the reading's bar) is read again from a binarised crop. */
@@ -49,7 +51,9 @@ export async function recoverExponents(
   scale: ExponentScale = EXPONENT_SCALE,
 ): Promise<{ readonly ocr: OcrResult; readonly recovered: number }> {
   const words = ocr.words ?? [];
-  const mathsLines = [...new Set(words.filter((w) => isMathsWord(w) && /[0-9]/.test(w.text)).map((w) => w.line))];
+  // A line with digits, or with an unknown whose exponent was read as a stand-in: "x? −" ends a line
+  // whose only maths is "x²" at times, with no digit on it.
+  const mathsLines = [...new Set(words.filter((w) => (isMathsWord(w) && /[0-9]/.test(w.text)) || UNKNOWN_WITH_STAND_IN.test(w.text)).map((w) => w.line))];
   if (mathsLines.length === 0) return { ocr, recovered: 0 };
   const { data, info } = await sharp(page).grayscale().raw().toBuffer({ resolveWithObject: true });
   const gray: GrayImage = { width: info.width, height: info.height, data };

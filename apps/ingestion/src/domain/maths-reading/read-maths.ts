@@ -4,7 +4,7 @@ import type { OcrEngine, OcrResult, OcrSymbol, OcrWord } from '../ocr-pool.js';
 import { prepareOcrInput } from '../ocr-input.js';
 import { normaliseText } from '../text-normalisation.js';
 import { type ExponentScale, recoverExponents, SECOND_EXPONENT_SCALE } from './exponent-recovery.js';
-import { settledByRereads } from './exponent-tiebreak.js';
+import { sameExponents, settledByRereads } from './exponent-tiebreak.js';
 import { wordsOnBaseline } from './baseline-words.js';
 import { withInkBoxes } from './ink-boxes.js';
 import { degreeSignsFromInk } from './degree-signs.js';
@@ -154,7 +154,7 @@ export async function readMaths(
   // Exponents recovered in a reading that stays doubtful are no evidence: the raised glyphs were judged
   // against symbol boxes tesseract got wrong (a word's box given to each of its glyphs), not a real exponent.
   const evidence = (r: Reading): number => (r.doubts.length === 0 ? r.recoveredExponents : 0);
-  if (evidence(chosen) + evidence(other) > 0 && !agree) {
+  if (evidence(chosen) + evidence(other) > 0 && !agree && !sameExponents(chosen, other)) {
     // The passes read different exponents: both pages read again, their exponents cropped at another scale.
     const rereads = [await withExponents(firstInput, firstWords, 'first', ocr, SECOND_EXPONENT_SCALE), await withExponents(secondInput, secondWords, 'second', ocr, SECOND_EXPONENT_SCALE)];
     const settled = settledByRereads([first, second], rereads, settings);
