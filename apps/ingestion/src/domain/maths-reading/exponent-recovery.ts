@@ -69,7 +69,7 @@ export async function recoverExponents(
     for (const group of raisedGroups(ink)) {
       const read = await readExponent(gray, ink, group, engine, scale);
       if (read === undefined) continue;
-      const spliced = spliceExponent(rewritten, line, read, body !== undefined && atXHeight(group.base, body));
+      const spliced = spliceExponent(rewritten, line, read, body !== undefined && atXHeight(group.base.box, body));
       if (spliced === undefined) continue;
       rewritten = spliced;
       recovered += 1;

@@ -36,6 +36,11 @@ describe('lone letters told from digits by their height', () => {
     expect(digitReadAsLetter('12 m/s')).toBe('/s');
   });
 
+  it('given the s of "m/s²" with the exponent run into its right edge (one blob), then the middle of the s still stands at x-height', async () => {
+    const letters = await lettersAtXHeight(await page([...INK, box(151, 72, 169, 100), box(170, 61, 182, 80)]), reading('s'));
+    expect(letters).toEqual(new Set(['s']));
+  });
+
   it('given the glyph under the s as tall as a digit (a 5 read as s), then the doubt stands', async () => {
     const letters = await lettersAtXHeight(await page([...INK, box(151, 61, 169, 100)]), reading('s'));
     expect(letters).toEqual(new Set());

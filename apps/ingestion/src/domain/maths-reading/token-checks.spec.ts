@@ -47,6 +47,14 @@ describe('symbols inside maths', () => {
   });
 });
 
+describe('a question mark glued to a letter in maths', () => {
+  it('given "m/s?," (the ² of m/s² misread), then it is a confusion; a question ending prose is not a maths word', () => {
+    expect(confusion({ text: 'm/s?,' })).toBe('question mark glued to a letter (an exponent misread?)');
+    expect(isMathsWord({ text: 'stops?' })).toBe(false);
+    expect(confusion({ text: '9.8' })).toBeUndefined();
+  });
+});
+
 describe('a digit read as a letter', () => {
   it.each(['solve 3x+s=68', 'solve 4x-l=23', 'evaluate 2*o+7'])('flags %s', (text) => {
     expect(digitReadAsLetter(text)).toBeDefined();

@@ -34,11 +34,14 @@ export function isItemLabel(word: OcrWord, lineWords: readonly OcrWord[]): boole
 const CONFUSABLE_BEFORE_DIGIT = /[sSlIoOzZbBgq|][0-9]/;
 const CONFUSABLE_BETWEEN_DIGITS = /[0-9][sSlIoOzZbBgq|][0-9]/;
 const SUPERSCRIPT_STAND_IN = /[0-9]['"’”]|['"’”?][0-9]/;
+/** A question mark glued to a letter in a maths word ("m/s?," for "m/s²,"): no sentence ends inside maths. */
+const QUESTION_MARK_AFTER_LETTER = /[A-Za-z]\?/;
 
 export function confusion(word: Pick<OcrWord, 'text'>): string | undefined {
   if (CONFUSABLE_BETWEEN_DIGITS.test(word.text)) return 'letter between digits';
   if (CONFUSABLE_BEFORE_DIGIT.test(word.text)) return 'letter that looks like a digit before a digit';
   if (SUPERSCRIPT_STAND_IN.test(word.text)) return 'quote glued to a digit (an exponent misread?)';
+  if (QUESTION_MARK_AFTER_LETTER.test(word.text)) return 'question mark glued to a letter (an exponent misread?)';
   return undefined;
 }
 
