@@ -12,7 +12,7 @@ import { equalsSignsFromInk } from './equals-signs.js';
 import { lettersAtXHeight } from './letter-heights.js';
 import { minusSignsFromInk } from './minus-signs.js';
 import { binarisedOcrInput } from './second-pass-input.js';
-import { confusion, crowdedDigits, digitReadAsLetter, doubledSign, falseNumericEquation, isItemLabel, isMathsWord, lostExponent, symbolInsideMaths, unevenDigits } from './token-checks.js';
+import { confusion, crowdedDigits, digitReadAsLetter, doubledSign, falseNumericEquation, isItemLabel, isMathsWord, lostExponent, raisedQuestionMark, symbolInsideMaths, unevenDigits } from './token-checks.js';
 
 export interface MathsReadingSettings {
   /** A maths word read below this confidence (0..1), or any suspicious word, triggers the second pass. */
@@ -85,6 +85,7 @@ export function judgeReading(ocr: OcrResult, pass: Reading['pass'], recoveredExp
       // The ink shows no raised glyph under this word: the boxes' doubts below would be about the boxes.
     } else if (lostExponent(w, lines.get(w.line) ?? [], ink.degreeSigns)) doubts.push(`"${w.text}": raised digits read as plain digits (a lost exponent)`);
     else if (unevenDigits(w)) doubts.push(`"${w.text}": digits of one number at different sizes (a lost exponent?)`);
+    if (raisedQuestionMark(w)) doubts.push(`"${w.text}": a raised question mark after a letter (an exponent misread?)`);
     if (doubledSign(w)) doubts.push(`"${w.text}": one sign read as two (a minus read as a dash and a hyphen?)`);
     if (crowdedDigits(w)) doubts.push(`"${w.text}": two digits read from one place (a digit invented?)`);
   }

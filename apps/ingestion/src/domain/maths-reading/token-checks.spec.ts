@@ -1,5 +1,5 @@
-import type { OcrWord } from '../ocr-pool.js';
-import { confusion, crowdedDigits, digitReadAsLetter, falseNumericEquation, isItemLabel, isMathsWord, lostExponent, symbolInsideMaths } from './token-checks.js';
+import type { OcrBox, OcrWord } from '../ocr-pool.js';
+import { confusion, crowdedDigits, digitReadAsLetter, falseNumericEquation, isItemLabel, isMathsWord, lostExponent, raisedQuestionMark, symbolInsideMaths } from './token-checks.js';
 
 const box = (x0: number, y0: number, x1: number, y1: number) => ({ x0, y0, x1, y1 });
 
@@ -47,11 +47,28 @@ describe('symbols inside maths', () => {
   });
 });
 
-describe('a question mark glued to a letter in maths', () => {
-  it('given "m/s?," (the ² of m/s² misread), then it is a confusion; a question ending prose is not a maths word', () => {
-    expect(confusion({ text: 'm/s?,' })).toBe('question mark glued to a letter (an exponent misread?)');
-    expect(isMathsWord({ text: 'stops?' })).toBe(false);
-    expect(confusion({ text: '9.8' })).toBeUndefined();
+describe('a raised question mark glued to a letter', () => {
+  const unit = (mark: OcrBox): OcrWord => ({
+    text: 'm/s?,',
+    confidence: 88,
+    line: 0,
+    bbox: box(0, 95, 120, 140),
+    symbols: [
+      { text: 'm', bbox: box(0, 112, 38, 140) },
+      { text: '/', bbox: box(42, 95, 58, 144) },
+      { text: 's', bbox: box(62, 112, 82, 140) },
+      { text: '?', bbox: mark },
+      { text: ',', bbox: box(105, 132, 110, 146) },
+    ],
+  });
+
+  it('given "m/s?," whose ? is boxed raised (the ² of m/s² misread), then it is doubted', () => {
+    expect(raisedQuestionMark(unit(box(86, 95, 100, 118)))).toBe(true);
+  });
+
+  it('given "km/h?" whose ? stands on the line (a question ending on a unit), then it is not', () => {
+    expect(raisedQuestionMark(unit(box(86, 100, 100, 140)))).toBe(false);
+    expect(raisedQuestionMark(word('9.8'))).toBe(false);
   });
 });
 

@@ -34,14 +34,11 @@ export function isItemLabel(word: OcrWord, lineWords: readonly OcrWord[]): boole
 const CONFUSABLE_BEFORE_DIGIT = /[sSlIoOzZbBgq|][0-9]/;
 const CONFUSABLE_BETWEEN_DIGITS = /[0-9][sSlIoOzZbBgq|][0-9]/;
 const SUPERSCRIPT_STAND_IN = /[0-9]['"’”]|['"’”?][0-9]/;
-/** A question mark glued to a letter in a maths word ("m/s?," for "m/s²,"): no sentence ends inside maths. */
-const QUESTION_MARK_AFTER_LETTER = /[A-Za-z]\?/;
 
 export function confusion(word: Pick<OcrWord, 'text'>): string | undefined {
   if (CONFUSABLE_BETWEEN_DIGITS.test(word.text)) return 'letter between digits';
   if (CONFUSABLE_BEFORE_DIGIT.test(word.text)) return 'letter that looks like a digit before a digit';
   if (SUPERSCRIPT_STAND_IN.test(word.text)) return 'quote glued to a digit (an exponent misread?)';
-  if (QUESTION_MARK_AFTER_LETTER.test(word.text)) return 'question mark glued to a letter (an exponent misread?)';
   return undefined;
 }
 
@@ -165,4 +162,17 @@ export function crowdedDigits(word: OcrWord): boolean {
  */
 export function doubledSign(word: Pick<OcrWord, 'text'>): boolean {
   return /[-—–−‐]{2,}/.test(word.text);
+}
+
+/**
+ * A question mark glued to a letter and boxed raised off the letter's baseline: the eng model's reading
+ * of a superscript ("m/s?," for "m/s²,"), not a question ending on a unit ("km/h?", whose mark stands on
+ * the line). Raised: its bottom at least 0.3 of the letter's height above the letter's bottom.
+ */
+export function raisedQuestionMark(word: OcrWord): boolean {
+  return word.symbols.some((s, i) => {
+    const letter = word.symbols[i - 1];
+    if (s.text !== '?' || letter === undefined || !/^[A-Za-z]$/.test(letter.text)) return false;
+    return s.bbox.y1 < letter.bbox.y1 - 0.3 * height(letter.bbox);
+  });
 }
