@@ -10,7 +10,7 @@ import { withInkBoxes } from './ink-boxes.js';
 import { degreeSignsFromInk } from './degree-signs.js';
 import { equalsSignsFromInk } from './equals-signs.js';
 import { lettersAtXHeight } from './letter-heights.js';
-import { minusSignsFromInk } from './minus-signs.js';
+import { dashesOverDots, minusSignsFromInk } from './minus-signs.js';
 import { binarisedOcrInput } from './second-pass-input.js';
 import { confusion, crowdedDigits, digitReadAsLetter, doubledSign, falseNumericEquation, isItemLabel, isMathsWord, lostExponent, raisedQuestionMark, symbolInsideMaths, unevenDigits } from './token-checks.js';
 
@@ -68,6 +68,8 @@ export interface InkEvidence {
   readonly degreeSigns?: ReadonlySet<OcrSymbol>;
   /** Lone letters (s, o, z) whose every glyph the ink shows at x-height (`lettersAtXHeight`): letters, not digits misread. */
   readonly lettersAtXHeight?: ReadonlySet<string>;
+  /** Words of dashes whose ink is a dot at mid-height (`dashesOverDots`): a "·" read as a minus. */
+  readonly dashesOverDots?: ReadonlySet<OcrWord>;
 }
 
 export function judgeReading(ocr: OcrResult, pass: Reading['pass'], recoveredExponents = 0, ink: InkEvidence = {}): Reading {
@@ -85,6 +87,7 @@ export function judgeReading(ocr: OcrResult, pass: Reading['pass'], recoveredExp
       // The ink shows no raised glyph under this word: the boxes' doubts below would be about the boxes.
     } else if (lostExponent(w, lines.get(w.line) ?? [], ink.degreeSigns)) doubts.push(`"${w.text}": raised digits read as plain digits (a lost exponent)`);
     else if (unevenDigits(w)) doubts.push(`"${w.text}": digits of one number at different sizes (a lost exponent?)`);
+    if (ink.dashesOverDots?.has(w) === true) doubts.push(`"${w.text}": a dot read as a dash (a product read as a difference?)`);
     if (raisedQuestionMark(w)) doubts.push(`"${w.text}": a raised question mark after a letter (an exponent misread?)`);
     if (doubledSign(w)) doubts.push(`"${w.text}": one sign read as two (a minus read as a dash and a hyphen?)`);
     if (crowdedDigits(w)) doubts.push(`"${w.text}": two digits read from one place (a digit invented?)`);
@@ -183,5 +186,6 @@ async function withExponents(page: Buffer, read: OcrResult, pass: Reading['pass'
     onBaseline: await wordsOnBaseline(page, inked),
     degreeSigns: degrees.signs,
     lettersAtXHeight: await lettersAtXHeight(page, inked),
+    dashesOverDots: await dashesOverDots(page, inked),
   });
 }
