@@ -8,6 +8,7 @@ import { sameExponents, settledByRereads } from './exponent-tiebreak.js';
 import { wordsOnBaseline } from './baseline-words.js';
 import { withInkBoxes } from './ink-boxes.js';
 import { degreeSignsFromInk } from './degree-signs.js';
+import { divisionSignsFromInk } from './division-signs.js';
 import { equalsSignsFromInk } from './equals-signs.js';
 import { lettersAtXHeight } from './letter-heights.js';
 import { dashesOverDots, minusSignsFromInk } from './minus-signs.js';
@@ -172,9 +173,9 @@ export async function readMaths(
   return { status: 'read', reading: chosen, passes: 2, confidence: calibrated(confidence, settings) };
 }
 
-/** Minus and equals signs read unsure, checked against their ink. */
+/** Division signs (which the eng model cannot read), then minus and equals signs read unsure, checked against their ink. */
 async function operatorsFromInk(page: Buffer, read: OcrResult): Promise<OcrResult> {
-  return equalsSignsFromInk(page, await minusSignsFromInk(page, read));
+  return equalsSignsFromInk(page, await minusSignsFromInk(page, await divisionSignsFromInk(page, read)));
 }
 
 /** One pass judged: exponents recovered from tesseract's boxes, degree signs told from exponents, then every remaining digit judged by its ink. */
