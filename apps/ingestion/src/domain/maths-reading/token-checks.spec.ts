@@ -1,5 +1,5 @@
 import type { OcrBox, OcrWord } from '../ocr-pool.js';
-import { confusion, crowdedDigits, digitReadAsLetter, falseNumericEquation, isItemLabel, isMathsWord, lostExponent, raisedQuestionMark, symbolInsideMaths } from './token-checks.js';
+import { confusion, crowdedDigits, digitReadAsLetter, falseNumericEquation, isItemLabel, isMathsWord, lostExponent, raisedQuestionMark, symbolInsideMaths, timesReadAsX } from './token-checks.js';
 
 const box = (x0: number, y0: number, x1: number, y1: number) => ({ x0, y0, x1, y1 });
 
@@ -69,6 +69,16 @@ describe('a raised question mark glued to a letter', () => {
   it('given "km/h?" whose ? stands on the line (a question ending on a unit), then it is not', () => {
     expect(raisedQuestionMark(unit(box(86, 100, 100, 140)))).toBe(false);
     expect(raisedQuestionMark(word('9.8'))).toBe(false);
+  });
+});
+
+describe('a times sign read as the letter x', () => {
+  it.each(['simplify (3/4) x (5/6)/7', 'compute 4 x 7'])('given "%s" (a spaced x between two operands), then it is doubted', (text) => {
+    expect(timesReadAsX(text)).toBeDefined();
+  });
+
+  it.each(['solve for x: 3x+7=22', 'expand x(x+1)', 'find x when 2x=8', 'the angles measure 45 deg and x deg'])('given "%s" (an unknown), then it is not', (text) => {
+    expect(timesReadAsX(text)).toBeUndefined();
   });
 });
 

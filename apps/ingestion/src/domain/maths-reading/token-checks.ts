@@ -176,3 +176,13 @@ export function raisedQuestionMark(word: OcrWord): boolean {
     return s.bbox.y1 < letter.bbox.y1 - 0.3 * height(letter.bbox);
   });
 }
+
+/**
+ * A lone "x" between two operands, spaced as an operator is ("(3/4) x (5/6)", "4 x 7"): tesseract's eng
+ * model reads "×" as the letter, and the maths signature would then take it for an unknown multiplied in,
+ * a different problem. An unknown is written against its coefficient ("4x", "x(x + 1)"), so the spaced
+ * form is a doubt.
+ */
+export function timesReadAsX(normalisedReading: string): string | undefined {
+  return /[\d)]\s+x\s+[(\d]/.exec(normalisedReading)?.[0];
+}
