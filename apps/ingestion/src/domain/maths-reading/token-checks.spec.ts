@@ -1,5 +1,5 @@
 import type { OcrBox, OcrWord } from '../ocr-pool.js';
-import { confusion, crowdedDigits, digitReadAsLetter, falseNumericEquation, isItemLabel, isMathsWord, lostExponent, raisedQuestionMark, symbolInsideMaths, timesReadAsX } from './token-checks.js';
+import { confusion, crowdedDigits, digitReadAsLetter, falseNumericEquation, garbledTimes, isItemLabel, isMathsWord, lostExponent, raisedQuestionMark, symbolInsideMaths } from './token-checks.js';
 
 const box = (x0: number, y0: number, x1: number, y1: number) => ({ x0, y0, x1, y1 });
 
@@ -72,13 +72,11 @@ describe('a raised question mark glued to a letter', () => {
   });
 });
 
-describe('a times sign read as the letter x', () => {
-  it.each(['simplify (3/4) x (5/6)/7', 'compute 4 x 7'])('given "%s" (a spaced x between two operands), then it is doubted', (text) => {
-    expect(timesReadAsX(text)).toBeDefined();
-  });
-
-  it.each(['solve for x: 3x+7=22', 'expand x(x+1)', 'find x when 2x=8', 'the angles measure 45 deg and x deg'])('given "%s" (an unknown), then it is not', (text) => {
-    expect(timesReadAsX(text)).toBeUndefined();
+describe('a times sign read as two letters', () => {
+  it('given "6 xx 4+89" (6 × 4 + 89 on a cropped copy), then it is doubted; "6 x 4" and "3x+4" are not', () => {
+    expect(garbledTimes('evaluate 6 xx 4+89')).toBe('6 xx 4');
+    expect(garbledTimes('evaluate 6 x 4+89')).toBeUndefined();
+    expect(garbledTimes('solve 3x+4=10')).toBeUndefined();
   });
 });
 

@@ -178,11 +178,9 @@ export function raisedQuestionMark(word: OcrWord): boolean {
 }
 
 /**
- * A lone "x" between two operands, spaced as an operator is ("(3/4) x (5/6)", "4 x 7"): tesseract's eng
- * model reads "×" as the letter, and the maths signature would then take it for an unknown multiplied in,
- * a different problem. An unknown is written against its coefficient ("4x", "x(x + 1)"), so the spaced
- * form is a doubt.
+ * A times sign read as two letters ("6 × 4" read "6 xx 4" on a cropped copy): the maths signature would
+ * take "xx" for a word and keep only the maths after it ("4 + 89"), a different problem.
  */
-export function timesReadAsX(normalisedReading: string): string | undefined {
-  return /[\d)]\s+x\s+[(\d]/.exec(normalisedReading)?.[0];
+export function garbledTimes(normalisedReading: string): string | undefined {
+  return /[\d)]\s*(?:xx+|x\s+x)\s*[(\d]/.exec(normalisedReading)?.[0];
 }
