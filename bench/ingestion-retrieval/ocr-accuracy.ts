@@ -134,6 +134,13 @@ async function main(): Promise<void> {
   }
   const top = [...confusions].sort((a, b) => b[1] - a[1]).slice(0, 8);
   console.log(`\nmost frequent word-level misreads in originals: ${top.map(([k, v]) => `${k} (${v})`).join('; ')}`);
+
+  // Read fully right: the reading, normalised as retrieval keys on it, is the printed text normalised, character for character.
+  const differs = (c: Case): boolean => normaliseText(c.ocr ?? '') !== normaliseText(c.truth);
+  const read = cases.filter((c) => c.refused === undefined);
+  const wrongly = read.filter(differs);
+  console.log(`read fully right (normalised text equal to the printed text's): ${read.length - wrongly.length} of ${cases.length}; refused ${cases.length - read.length}; read with a difference ${wrongly.length}`);
+  for (const c of showRefusals ? wrongly : []) console.log(`  differs (${c.variant}, ${c.font}): "${normaliseText(c.truth)}" read "${normaliseText(c.ocr ?? '')}"`);
 }
 
 main().catch((error: unknown) => {

@@ -13,7 +13,7 @@ import { equalsSignsFromInk } from './equals-signs.js';
 import { lettersAtXHeight } from './letter-heights.js';
 import { dashesOverDots, minusSignsFromInk } from './minus-signs.js';
 import { binarisedOcrInput } from './second-pass-input.js';
-import { confusion, crowdedDigits, digitReadAsLetter, doubledSign, falseNumericEquation, garbledTimes, isItemLabel, isMathsWord, lostExponent, raisedQuestionMark, symbolInsideMaths, unevenDigits } from './token-checks.js';
+import { confusion, crowdedDigits, digitReadAsLetter, doubledSign, falseNumericEquation, garbledTimes, isItemLabel, isMathsWord, lostExponent, mixedRelations, raisedQuestionMark, symbolInsideMaths, unevenDigits, wordGluedToRelation } from './token-checks.js';
 
 export interface MathsReadingSettings {
   /** A maths word read below this confidence (0..1), or any suspicious word, triggers the second pass. */
@@ -98,6 +98,10 @@ export function judgeReading(ocr: OcrResult, pass: Reading['pass'], recoveredExp
   if (stray !== undefined) doubts.push(`"${stray}": a symbol between a number and an operator (an exponent misread?)`);
   const falsehood = falseNumericEquation(normalised);
   if (falsehood !== undefined) doubts.push(`"${falsehood}": an equation between two different numbers (a term lost?)`);
+  const mixed = mixedRelations(normalised);
+  if (mixed !== undefined) doubts.push(`"${mixed}": an equation chained with an inequality (an operator misread?)`);
+  const glued = wordGluedToRelation(normalised);
+  if (glued !== undefined) doubts.push(`"${glued}": a word run into a relation (a term lost?)`);
   const times = garbledTimes(normalised);
   if (times !== undefined) doubts.push(`"${times}": a times sign read as two letters`);
   const letter = digitReadAsLetter(normalised, ink.lettersAtXHeight);

@@ -1,5 +1,5 @@
 import type { OcrBox, OcrWord } from '../ocr-pool.js';
-import { confusion, crowdedDigits, digitReadAsLetter, falseNumericEquation, garbledTimes, isItemLabel, isMathsWord, lostExponent, raisedQuestionMark, symbolInsideMaths } from './token-checks.js';
+import { confusion, crowdedDigits, digitReadAsLetter, falseNumericEquation, garbledTimes, isItemLabel, isMathsWord, lostExponent, mixedRelations, raisedQuestionMark, symbolInsideMaths, wordGluedToRelation } from './token-checks.js';
 
 const box = (x0: number, y0: number, x1: number, y1: number) => ({ x0, y0, x1, y1 });
 
@@ -80,8 +80,20 @@ describe('a times sign read as two letters', () => {
   });
 });
 
+describe('relations read wrong', () => {
+  it('given an equation chained with an inequality ("x^2>-12x+22=0"), then it is doubted; a double inequality or <= is not', () => {
+    expect(mixedRelations('roots of x^2>-12x+22=0 and check')).toBe('x^2>-12x+22=0');
+    expect(mixedRelations('solve 0<x<5 and a<=b, x=2')).toBeUndefined();
+  });
+
+  it('given a word run into a relation ("from x=0 tox=5"), then it is doubted; "to x=5" is not', () => {
+    expect(wordGluedToRelation('integral from x=0 tox=5')).toBe('tox=5');
+    expect(wordGluedToRelation('integral from x=0 to x=5')).toBeUndefined();
+  });
+});
+
 describe('a digit read as a letter', () => {
-  it.each(['solve 3x+s=68', 'solve 4x-l=23', 'evaluate 2*o+7'])('flags %s', (text) => {
+  it.each(['solve 3x+s=68', 'solve 4x-l=23', 'evaluate 2*o+7', 'solve 2x+6y=52 and x-sy=18'])('flags %s', (text) => {
     expect(digitReadAsLetter(text)).toBeDefined();
   });
 

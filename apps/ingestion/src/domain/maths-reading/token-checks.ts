@@ -80,8 +80,9 @@ export function raisedSymbols(word: OcrWord, lineWords: readonly OcrWord[]): num
  * operand. `letters`: those the ink shows printed as letters (`lettersAtXHeight`), not doubted.
  */
 export function digitReadAsLetter(normalisedReading: string, letters: ReadonlySet<string> = new Set()): string | undefined {
-  for (const m of normalisedReading.matchAll(/(?:^|[-+*/=^(]|\d)\s*([sloz])\s*(?=[-+*/=^)]|$)|[-+*/=^(]\s*([sloz])(?![a-z])/g)) {
-    if (!letters.has(m[1] ?? m[2] ?? '')) return m[0];
+  // Also as a coefficient: "x - sy = 18" for "x − 5y = 18" (an operator, the letter, then one unknown).
+  for (const m of normalisedReading.matchAll(/(?:^|[-+*/=^(]|\d)\s*([sloz])\s*(?=[-+*/=^)]|$)|[-+*/=^(]\s*([sloz])(?![a-z])|[-+*/=^(]\s*([sloz])(?=[a-z](?![a-z]))/g)) {
+    if (!letters.has(m[1] ?? m[2] ?? m[3] ?? '')) return m[0];
   }
   return undefined;
 }
@@ -183,4 +184,22 @@ export function raisedQuestionMark(word: OcrWord): boolean {
  */
 export function garbledTimes(normalisedReading: string): string | undefined {
   return /[\d)]\s*(?:xx+|x\s+x)\s*[(\d]/.exec(normalisedReading)?.[0];
+}
+
+/**
+ * An equation chained with an inequality in one run ("x^2>-12x+22=0" for "x² − 12x + 22 = 0": a stray ">"
+ * from the exponent's ink): no school maths relates three sides with "=" and "<" or ">" at once, while
+ * "0<x<5" and "a<=b" are fine. The signature would take it for two relations, silently.
+ */
+export function mixedRelations(normalisedReading: string): string | undefined {
+  return normalisedReading.split(/\s+/).find((run) => /(?<![<>!=])=(?!=)/.test(run) && /[<>](?!=)/.test(run));
+}
+
+/**
+ * A prose word run into a relation ("from x=0 tox=5", the space before "x" lost): the maths stage takes
+ * "tox" for a word and drops "=5" without a trace, so the upper limit is lost and "tox=5" and "tox=6" read
+ * as one problem.
+ */
+export function wordGluedToRelation(normalisedReading: string): string | undefined {
+  return /\b[a-z]{2,}\s*[=<>]\s*-?\d/.exec(normalisedReading)?.[0];
 }
