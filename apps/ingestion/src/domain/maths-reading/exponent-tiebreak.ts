@@ -40,15 +40,16 @@ export function mathsCharactersOf(reading: Reading): string {
 }
 
 /**
- * Whether the two passes read the same exponents and the same maths around them, differing only in
- * words and spacing (words run together on a small copy: "fromx=0tox=6" against "from x=0 to x=6"):
- * both free of doubts, as many exponents recovered, the same powers, each on the same operand with the
- * same digits, and the same digits and operators in the same order. That difference says nothing against
- * the maths, so the better reading stands as it does when no exponent was recovered.
+ * Whether the other pass read the same exponents and the same maths as the chosen one, differing only in
+ * words and spacing (words run together on a small copy: "fromx=0tox=6" against "from x=0 to x=6"): the
+ * chosen reading free of doubts, as many exponents recovered in both, the same powers, each on the same
+ * operand with the same digits, and the same digits and operators in the same order. The other pass may
+ * doubt its own words (a word run into a relation): its digits, operators and powers, all the same, are
+ * the second evidence for the chosen reading's maths, so that reading stands.
  */
-export function sameExponents(a: Reading, b: Reading): boolean {
-  if (a.recoveredExponents === 0 || a.recoveredExponents !== b.recoveredExponents || a.doubts.length > 0 || b.doubts.length > 0) return false;
-  const ours = powersOf(a);
-  const theirs = powersOf(b);
-  return ours.length > 0 && ours.length === theirs.length && ours.every((p, i) => p === theirs[i]) && mathsCharactersOf(a) === mathsCharactersOf(b);
+export function sameExponents(chosen: Reading, other: Reading): boolean {
+  if (chosen.recoveredExponents === 0 || chosen.recoveredExponents !== other.recoveredExponents || chosen.doubts.length > 0) return false;
+  const ours = powersOf(chosen);
+  const theirs = powersOf(other);
+  return ours.length > 0 && ours.length === theirs.length && ours.every((p, i) => p === theirs[i]) && mathsCharactersOf(chosen) === mathsCharactersOf(other);
 }
