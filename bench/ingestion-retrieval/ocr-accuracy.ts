@@ -8,7 +8,7 @@
  *
  * Run offline to prove no download happens: npm run build && unshare -rn node dist/bench/ingestion-retrieval/ocr-accuracy.js [problemsPerLayoutFont=5] [workers=2]
  */
-import { ingestProblem, normaliseText, TesseractOcrPool } from '../../apps/ingestion/src/public-api.js';
+import { ingestProblem, normaliseText, type OcrEngine, TesseractOcrPool } from '../../apps/ingestion/src/public-api.js';
 import { levenshtein } from '../../apps/retrieval/src/public-api.js';
 import { FAMILY_NAMES, generateProblem } from './support/problem-corpus.js';
 import { seededRandom } from './support/random.js';
@@ -26,9 +26,25 @@ interface Case {
   confidence?: number;
   /** Why ingestion refused to read it (an unreadable maths reading), instead of a text. */
   refused?: string;
+  /** What each whole-page OCR pass read (its segmentation and text), kept to show a refusal's readings. */
+  pages?: string[];
 }
 
 const collapse = (text: string): string => text.replace(/\s+/g, ' ').trim();
+/** BENCH_SHOW_REFUSALS=1: every refused image with its full reason, its printed text and what each page pass read. */
+const showRefusals = process.env['BENCH_SHOW_REFUSALS'] === '1';
+
+/** The pool, recording the text of each whole-page pass (exponent crops are read with a whitelist). */
+function recording(ocr: OcrEngine, pages: string[]): OcrEngine {
+  return {
+    recognise: async (image, options) => {
+      const result = await ocr.recognise(image, options);
+      if (options?.charWhitelist === undefined) pages.push(`${options?.segmentation ?? 'auto'}: ${collapse(result.text)}`);
+      return result;
+    },
+    shutdown: () => ocr.shutdown(),
+  };
+}
 
 async function main(): Promise<void> {
   const random = seededRandom(4242);
@@ -54,10 +70,12 @@ async function main(): Promise<void> {
     await Promise.all(
       Array.from({ length: workers }, async () => {
         for (let c = queue.shift(); c !== undefined; c = queue.shift()) {
-          const outcome = await ingestProblem({ kind: 'image', bytes: c.png }, ports);
+          const pages: string[] = [];
+          const outcome = await ingestProblem({ kind: 'image', bytes: c.png }, showRefusals ? { ...ports, ocr: recording(ocr, pages) } : ports);
           if (outcome.status !== 'normalised') {
             // Ingestion refuses a reading it doubts (rather than solving it wrong): not scored as text.
-            c.refused = JSON.stringify(outcome).slice(0, 160);
+            c.refused = outcome.status === 'rejected' ? `${outcome.reason}: ${outcome.detail}` : JSON.stringify(outcome);
+            c.pages = pages;
             continue;
           }
           if (outcome.media.kind !== 'image') throw new Error(`an image came back as ${outcome.media.kind}`);
@@ -95,7 +113,10 @@ async function main(): Promise<void> {
     );
   };
   const originals = cases.filter((c) => c.variant === 'original');
-  for (const c of cases.filter((r) => r.refused !== undefined).slice(0, 5)) console.log(`refused (${c.variant}, ${c.font}): ${c.refused ?? ''}`);
+  for (const c of cases.filter((r) => r.refused !== undefined).slice(0, showRefusals ? undefined : 5)) {
+    console.log(`refused (${c.variant}, ${c.font}): ${showRefusals ? (c.refused ?? '') : (c.refused ?? '').slice(0, 160)}`);
+    if (showRefusals) console.log(`  printed: ${collapse(c.truth)}\n${(c.pages ?? []).map((p) => `  read ${p}`).join('\n')}`);
+  }
   row('originals (all fonts)', originals);
   for (const font of FONTS) row(`  ${font}`, originals.filter((c) => c.font === font));
   for (const variant of ['jpeg40', 'half', 'photo'] as const) row(`copies: ${variant}`, cases.filter((c) => c.variant === variant));
@@ -113,6 +134,13 @@ async function main(): Promise<void> {
   }
   const top = [...confusions].sort((a, b) => b[1] - a[1]).slice(0, 8);
   console.log(`\nmost frequent word-level misreads in originals: ${top.map(([k, v]) => `${k} (${v})`).join('; ')}`);
+
+  // Read fully right: the reading, normalised as retrieval keys on it, is the printed text normalised, character for character.
+  const differs = (c: Case): boolean => normaliseText(c.ocr ?? '') !== normaliseText(c.truth);
+  const read = cases.filter((c) => c.refused === undefined);
+  const wrongly = read.filter(differs);
+  console.log(`read fully right (normalised text equal to the printed text's): ${read.length - wrongly.length} of ${cases.length}; refused ${cases.length - read.length}; read with a difference ${wrongly.length}`);
+  for (const c of showRefusals ? wrongly : []) console.log(`  differs (${c.variant}, ${c.font}): "${normaliseText(c.truth)}" read "${normaliseText(c.ocr ?? '')}"`);
 }
 
 main().catch((error: unknown) => {

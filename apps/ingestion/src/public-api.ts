@@ -7,7 +7,7 @@ export { canonicalRendition } from './domain/canonical-rendition.js';
 export { normaliseImage } from './domain/image-normalisation.js';
 export { LOW_QUALITY_THRESHOLD, pdqQuality } from './domain/image-quality.js';
 export { ingestProblem, type IngestionOutcome } from './domain/ingest-problem.js';
-export { TesseractOcrPool } from './domain/ocr-pool.js';
+export { type OcrEngine, TesseractOcrPool } from './domain/ocr-pool.js';
 export { dctPhash, hammingDistance, PHASH_VERSION } from './domain/phash.js';
 export { computeProblemSignature, type ProblemSignature } from './domain/problem-signature.js';
 export { normaliseText } from './domain/text-normalisation.js';

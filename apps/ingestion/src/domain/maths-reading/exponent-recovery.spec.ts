@@ -41,6 +41,13 @@ describe('splicing a read exponent into the words', () => {
     expect(spliceExponent(threeCubed('g'), 0, { group: CUBE, digits: '3', confidence: 95 })).toBeUndefined();
     expect(spliceExponent(threeCubed('+'), 0, { group: CUBE, digits: '3', confidence: 95 })).toBeUndefined();
   });
+
+  it('given a letter that stands in for a digit, when its ink stands at x-height (the s of "m/s²"), then it carries the exponent', () => {
+    expect(spliceExponent(threeCubed('s'), 0, { group: CUBE, digits: '2', confidence: 95 })).toBeUndefined();
+    expect(spliceExponent(threeCubed('s'), 0, { group: CUBE, digits: '2', confidence: 95 }, true)?.map((w) => w.text)).toEqual(['+', 's^2.']);
+    // An operator stays unable to carry one, whatever its height.
+    expect(spliceExponent(threeCubed('+'), 0, { group: CUBE, digits: '3', confidence: 95 }, true)).toBeUndefined();
+  });
 });
 
 describe('recovering exponents from the page', () => {
@@ -57,6 +64,12 @@ describe('recovering exponents from the page', () => {
         expect(recovered).toBe(2);
         expect(ocr.text.replace(/\s+/g, '')).toBe('Evaluate6^10+7^4.');
       }
+    }
+    // A line whose only maths is an unknown squared, its exponent read as "?": no digit on the line, still searched.
+    for (const font of ['DejaVu Sans', 'DejaVu Sans Mono']) {
+      const page = await renderPowersLine('Find all real roots of x^2 and', { font });
+      const { ocr, recovered } = await recoverExponents(page, await pool.recognise(page), pool);
+      expect({ text: ocr.text, recovered }).toEqual({ text: 'Find all real roots of x^2 and', recovered: 1 });
     }
     // Nothing raised, and raised signs that are not digits (degrees: as wide as tall): the reading is left as it was.
     for (const line of ['Solve 5n + 32 = 77.', 'Angles of 45° and 60°: find x.']) {

@@ -1,6 +1,8 @@
 import sharp from 'sharp';
 import type { GrayImage } from '../gray-image.js';
 import type { OcrBox, OcrEngine, OcrResult, OcrSymbol, OcrWord } from '../ocr-pool.js';
+import { lineBody } from './baseline-words.js';
+import { atXHeight } from './letter-heights.js';
 import { isMathsWord } from './token-checks.js';
 import { type LineInk, lineInk, type RaisedGroup, raisedGroups, union } from './raised-ink.js';
 import { binarised, cropForReading } from './second-pass-input.js';
@@ -13,6 +15,8 @@ export interface ReadExponent {
   readonly confidence: number;
 }
 
+/** A lone letter with a superscript's stand-in glued to it ("x?", "(x'"): an unknown whose exponent was misread. */
+const UNKNOWN_WITH_STAND_IN = /(?:^|[^A-Za-z])[A-Za-z][?'"’”*]/;
 /** How far above and below a line's words the band searched for its exponents reaches, in line heights. */
 const BAND = { above: 0.5, below: 0.15, before: 0.5, after: 1 } as const;
 /** An exponent read with less confidence than this (0..100; the reading's bar) is read again from a binarised crop. */
@@ -47,7 +51,9 @@ export async function recoverExponents(
   scale: ExponentScale = EXPONENT_SCALE,
 ): Promise<{ readonly ocr: OcrResult; readonly recovered: number }> {
   const words = ocr.words ?? [];
-  const mathsLines = [...new Set(words.filter((w) => isMathsWord(w) && /[0-9]/.test(w.text)).map((w) => w.line))];
+  // A line with digits, or with an unknown whose exponent was read as a stand-in: "x? −" ends a line
+  // whose only maths is "x²" at times, with no digit on it.
+  const mathsLines = [...new Set(words.filter((w) => (isMathsWord(w) && /[0-9]/.test(w.text)) || UNKNOWN_WITH_STAND_IN.test(w.text)).map((w) => w.line))];
   if (mathsLines.length === 0) return { ocr, recovered: 0 };
   const { data, info } = await sharp(page).grayscale().raw().toBuffer({ resolveWithObject: true });
   const gray: GrayImage = { width: info.width, height: info.height, data };
@@ -59,10 +65,11 @@ export async function recoverExponents(
     const h = box.y1 - box.y0 + 1;
     const ink = lineInk(gray, { x0: box.x0 - BAND.before * h, x1: box.x1 + BAND.after * h, y0: box.y0 - BAND.above * h, y1: box.y1 + BAND.below * h });
     if (ink === undefined) continue;
+    const body = lineBody(ink.components);
     for (const group of raisedGroups(ink)) {
       const read = await readExponent(gray, ink, group, engine, scale);
       if (read === undefined) continue;
-      const spliced = spliceExponent(rewritten, line, read);
+      const spliced = spliceExponent(rewritten, line, read, body !== undefined && atXHeight(group.base.box, body));
       if (spliced === undefined) continue;
       rewritten = spliced;
       recovered += 1;
@@ -149,8 +156,8 @@ const centreX = (s: OcrSymbol): number => (s.bbox.x0 + s.bbox.x1) / 2;
 const centreY = (s: OcrSymbol): number => (s.bbox.y0 + s.bbox.y1) / 2;
 const overlapX = (a: OcrBox, b: OcrBox): number => Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
 
-/** What tesseract's eng model makes of superscript digits: digits, degree signs, quotes, %, ?, !, *. */
-const STAND_IN = /^[0-9°'"’”%?!*¹²³⁰⁴⁵⁶⁷⁸⁹]$/;
+/** What tesseract's eng model makes of superscript digits: digits, degree signs, quotes, %, ?, !, *, ® (a serif ³). */
+const STAND_IN = /^[0-9°'"’”%?!*®©¹²³⁰⁴⁵⁶⁷⁸⁹]$/;
 
 /**
  * The words with an exponent spliced in. The character read over the base is the one whose box overlaps
@@ -162,7 +169,7 @@ const STAND_IN = /^[0-9°'"’”%?!*¹²³⁰⁴⁵⁶⁷⁸⁹]$/;
  * Undefined when no character of the line was read over the base, or it cannot carry an exponent (an
  * operator, a stand-in): then the exponent cannot be placed.
  */
-export function spliceExponent(words: readonly OcrWord[], line: number, exponent: ReadExponent): OcrWord[] | undefined {
+export function spliceExponent(words: readonly OcrWord[], line: number, exponent: ReadExponent, baseAtXHeight = false): OcrWord[] | undefined {
   const { group, digits } = exponent;
   const base = group.base.box;
   const tolerance = 0.1 * (base.y1 - base.y0 + 1);
@@ -173,7 +180,7 @@ export function spliceExponent(words: readonly OcrWord[], line: number, exponent
     if (o > 0 && (anchorAt < 0 || o >= overlapX(onLine[anchorAt]?.s.bbox ?? s.bbox, base))) anchorAt = i;
   });
   const anchor = onLine[anchorAt];
-  if (anchor === undefined || !canCarryExponent(anchor.s, words[anchor.wi])) return undefined;
+  if (anchor === undefined || !canCarryExponent(anchor.s, words[anchor.wi], baseAtXHeight)) return undefined;
   const dropped = new Set<OcrSymbol>();
   for (const { s } of onLine.slice(anchorAt + 1)) {
     if (!STAND_IN.test(s.text) || s.bbox.x0 >= group.box.x1 + tolerance) break;
@@ -209,11 +216,13 @@ const DIGIT_LOOKALIKE = /^[sSlIoOzZbBgq|]$/;
 
 /**
  * Whether a character can carry an exponent: a digit, a closing bracket, or an unknown (a letter standing
- * alone in its word, "x²"; not a letter of a word, nor one tesseract makes of a digit: "g⁴" is "6⁴" misread).
+ * alone in its word, "x²"; not a letter of a word, nor one tesseract makes of a digit: "g⁴" is "6⁴" misread,
+ * unless the base's ink stands at x-height, `baseAtXHeight`, as a lower-case letter's does and no digit's:
+ * the "s" of "m/s²").
  */
-function canCarryExponent(symbol: OcrSymbol, word: OcrWord | undefined): boolean {
+function canCarryExponent(symbol: OcrSymbol, word: OcrWord | undefined, baseAtXHeight: boolean): boolean {
   if (/^[0-9)\]]$/.test(symbol.text)) return true;
-  if (!/^[A-Za-z]$/.test(symbol.text) || DIGIT_LOOKALIKE.test(symbol.text) || word === undefined) return false;
+  if (!/^[A-Za-z]$/.test(symbol.text) || (DIGIT_LOOKALIKE.test(symbol.text) && !baseAtXHeight) || word === undefined) return false;
   const at = word.symbols.indexOf(symbol);
   return ![word.symbols[at - 1], word.symbols[at + 1]].some((s) => s !== undefined && /^[A-Za-z]$/.test(s.text));
 }

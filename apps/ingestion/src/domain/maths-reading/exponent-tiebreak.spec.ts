@@ -1,5 +1,5 @@
 import type { OcrResult, OcrWord } from '../ocr-pool.js';
-import { settledByRereads } from './exponent-tiebreak.js';
+import { powersOf, sameExponents, settledByRereads } from './exponent-tiebreak.js';
 import { DEFAULT_MATHS_READING, judgeReading, type Reading } from './read-maths.js';
 
 const at = (x: number) => ({ x0: x, y0: 100, x1: x + 18, y1: 140 });
@@ -39,5 +39,36 @@ describe('settling exponents the two passes read differently', () => {
     expect(settle([evaluate('4', 'first'), evaluate('4', 'second')], [first, evaluate('3', 'second', 0)])).toBeUndefined();
     expect(settle([evaluate('4', 'first')])).toBeUndefined();
     expect(settle([evaluate('4', 'first'), evaluate('4', 'second')], [evaluate('4', 'first', 1, 50), second])).toBeUndefined();
+  });
+});
+
+describe('two passes that recovered the same exponents', () => {
+  /** "Evaluate 10x^e + 6 from x = 0 to x = 6", with the words around the maths run together or not. */
+  const integral = (exponent: string, runTogether: boolean, recovered = 1): Reading =>
+    judgeReading(
+      page([['Evaluate', 95], [`10x^${exponent}`, 80], ['+', 95], ['6', 93], ...(runTogether ? [['fromx=0tox=6.', 70] as const] : [['from', 95], ['x', 93], ['=', 93], ['0', 93], ['to', 95], ['x', 93], ['=', 93], ['6.', 93]] as const)]),
+      runTogether ? 'first' : 'second',
+      recovered,
+    );
+
+  it('given the same power on the same operand and words run together in the other pass (doubted for it), then the exponents agree', () => {
+    expect(powersOf(integral('2', true))).toEqual(['10x^2']);
+    expect(integral('2', true).doubts).toEqual(['"fromx=0": a word run into a relation (a term lost?)']);
+    expect(sameExponents(integral('2', false), integral('2', true))).toBe(true);
+    // The chosen reading itself must be free of doubts.
+    expect(sameExponents(integral('2', true), integral('2', false))).toBe(false);
+  });
+
+  it('given another exponent digit, another count recovered, or a pass with a doubt, then they do not (a real disagreement is still refused)', () => {
+    expect(sameExponents(integral('2', false), integral('3', true))).toBe(false);
+    expect(sameExponents(integral('2', false), integral('2', true, 0))).toBe(false);
+    // The same power, but another number elsewhere: "+ 8" for "+ 6".
+    const otherNumber = judgeReading(page([['Evaluate', 95], ['10x^2', 80], ['+', 95], ['8', 93], ['from', 95], ['x', 93], ['=', 93], ['0', 93], ['to', 95], ['x', 93], ['=', 93], ['6.', 93]]), 'second', 1);
+    expect(otherNumber.doubts).toEqual([]);
+    expect(sameExponents(otherNumber, integral('2', true))).toBe(false);
+    expect(sameExponents(evaluate('4', 'first'), evaluate('3', 'second'))).toBe(false);
+    const doubted = judgeReading(page([['Evaluate', 95], ['10x^2', 80], ['+', 95], ['s', 93]]), 'second', 1);
+    expect(doubted.doubts).not.toEqual([]);
+    expect(sameExponents(integral('2', false), doubted)).toBe(false);
   });
 });

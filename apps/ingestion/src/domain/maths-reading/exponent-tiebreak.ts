@@ -1,3 +1,4 @@
+import { normaliseText } from '../text-normalisation.js';
 import type { MathsReadingSettings, Reading } from './read-maths.js';
 
 const mathsOf = (r: Reading): string | undefined => r.extraction.signature?.hash;
@@ -24,4 +25,31 @@ export function settledByRereads(readings: readonly Reading[], rereads: readonly
     return maths !== undefined && r.weakest >= settings.refuseBelow && rereads.every((again) => mathsOf(again) === maths);
   });
   return confirmed.length === 1 ? confirmed[0] : undefined;
+}
+
+/** The powers of a reading in reading order, each `^` with the operand before it: "10x^2", ")^2". */
+export function powersOf(reading: Reading): string[] {
+  return [...normaliseText(reading.ocr.text).matchAll(/[\w.)\]]+\^\(?-?\d+\)?/g)].map((m) => m[0]);
+}
+
+/** The digits, decimal points and operators of a reading, in order, nothing else: what its maths is made of. */
+export function mathsCharactersOf(reading: Reading): string {
+  return normaliseText(reading.ocr.text)
+    .replace(/(?<!\d)\.|\.(?!\d)/g, '')
+    .replace(/[^0-9.+\-*/=^()]/g, '');
+}
+
+/**
+ * Whether the other pass read the same exponents and the same maths as the chosen one, differing only in
+ * words and spacing (words run together on a small copy: "fromx=0tox=6" against "from x=0 to x=6"): the
+ * chosen reading free of doubts, as many exponents recovered in both, the same powers, each on the same
+ * operand with the same digits, and the same digits and operators in the same order. The other pass may
+ * doubt its own words (a word run into a relation): its digits, operators and powers, all the same, are
+ * the second evidence for the chosen reading's maths, so that reading stands.
+ */
+export function sameExponents(chosen: Reading, other: Reading): boolean {
+  if (chosen.recoveredExponents === 0 || chosen.recoveredExponents !== other.recoveredExponents || chosen.doubts.length > 0) return false;
+  const ours = powersOf(chosen);
+  const theirs = powersOf(other);
+  return ours.length > 0 && ours.length === theirs.length && ours.every((p, i) => p === theirs[i]) && mathsCharactersOf(chosen) === mathsCharactersOf(other);
 }

@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import type { OcrBox, OcrResult, OcrWord } from '../ocr-pool.js';
-import { minusSignsFromInk } from './minus-signs.js';
+import { judgeReading } from './read-maths.js';
+import { dashesOverDots, minusSignsFromInk } from './minus-signs.js';
 
 const WIDTH = 300;
 const HEIGHT = 160;
@@ -38,5 +39,18 @@ describe('minus signs read from their ink', () => {
     }
     const sure = reading('-', 93);
     expect(await minusSignsFromInk(await page([...DIGITS, box(100, 78, 140, 83)]), sure)).toBe(sure);
+  });
+});
+
+describe('a dot read as a dash', () => {
+  it('given "8 - 25" read sure over a dot at mid-height (the · of a product), then the reading is doubted rather than read as a difference', async () => {
+    const sure = reading('-', 89);
+    const dots = await dashesOverDots(await page([...DIGITS, box(117, 77, 122, 82)]), sure);
+    expect([...dots].map((w) => w.text)).toEqual(['-']);
+    expect(judgeReading(sure, 'first', 0, { dashesOverDots: dots }).doubts).toContain('"-": a dot read as a dash (a product read as a difference?)');
+  });
+
+  it('given a real minus bar under the dash, then nothing is doubted', async () => {
+    expect(await dashesOverDots(await page([...DIGITS, box(100, 78, 140, 83)]), reading('-', 89))).toEqual(new Set());
   });
 });

@@ -48,3 +48,31 @@ function solidBarUnder(page: GrayImage, words: readonly OcrWord[], word: OcrWord
   const bar = ink?.under[0];
   return ink?.under.length === 1 && bar !== undefined && isMinusBar(bar, ink.body) ? bar : undefined;
 }
+
+/** Whether a blob is a dot at the line's mid-height, the "·" of a product: small, about as wide as tall. */
+export function isMidDot(dot: InkComponent, body: { readonly baseline: number; readonly height: number }): boolean {
+  const w = dot.box.x1 - dot.box.x0 + 1;
+  const h = dot.box.y1 - dot.box.y0 + 1;
+  const middle = (dot.box.y0 + dot.box.y1) / 2;
+  return w <= 1.5 * h && h <= 1.5 * w && h <= 0.3 * body.height && middle <= body.baseline - 0.2 * body.height && middle >= body.baseline - 0.7 * body.height;
+}
+
+/**
+ * Dashes read over a dot: tesseract's eng model reads the "·" of "(7a³b²)² · 7a⁻¹b" as "-" with 89 %
+ * confidence, which would turn a product into a difference. A minus is a bar twice as wide as tall or
+ * more; a word of dashes (however sure) whose ink is one dot at mid-height (`isMidDot`) is returned, so
+ * the reading is doubted rather than read with the wrong operator.
+ */
+export async function dashesOverDots(page: Buffer, ocr: OcrResult): Promise<ReadonlySet<OcrWord>> {
+  const words = ocr.words ?? [];
+  const dashes = words.filter((w) => DASHES.test(w.text));
+  if (dashes.length === 0) return new Set();
+  const gray = await grayPage(page);
+  return new Set(
+    dashes.filter((w) => {
+      const ink = inkUnderWord(gray, words, w);
+      const dot = ink?.under[0];
+      return ink?.under.length === 1 && dot !== undefined && isMidDot(dot, ink.body);
+    }),
+  );
+}

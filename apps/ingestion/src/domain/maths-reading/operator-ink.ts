@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import type { GrayImage } from '../gray-image.js';
 import type { OcrResult, OcrWord } from '../ocr-pool.js';
 import { lineBody } from './baseline-words.js';
-import { type InkComponent, lineInk, union } from './raised-ink.js';
+import { type InkComponent, type LineInk, lineInk, union } from './raised-ink.js';
 
 /** How far above and below a line's words its ink is looked for, in line heights (as exponent recovery looks). */
 const BAND = { above: 0.5, below: 0.15 } as const;
@@ -11,6 +11,8 @@ const BAND = { above: 0.5, below: 0.15 } as const;
 export interface InkUnderWord {
   readonly body: { readonly baseline: number; readonly height: number };
   readonly under: readonly InkComponent[];
+  /** The whole line's ink, for shape measures that need the pixels (a ring's hole). */
+  readonly ink: LineInk;
 }
 
 export async function grayPage(page: Buffer): Promise<GrayImage> {
@@ -25,7 +27,7 @@ export function inkUnderWord(page: GrayImage, words: readonly OcrWord[], word: O
   const ink = lineInk(page, { x0: line.x0 - h, x1: line.x1 + h, y0: line.y0 - BAND.above * h, y1: line.y1 + BAND.below * h });
   const body = ink === undefined ? undefined : lineBody(ink.components);
   if (ink === undefined || body === undefined) return undefined;
-  return { body, under: ink.components.filter((c) => c.box.x1 >= word.bbox.x0 && c.box.x0 <= word.bbox.x1) };
+  return { body, ink, under: ink.components.filter((c) => c.box.x1 >= word.bbox.x0 && c.box.x0 <= word.bbox.x1) };
 }
 
 /** The reading with its words replaced, its text rebuilt line by line from them. */

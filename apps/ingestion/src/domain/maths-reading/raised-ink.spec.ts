@@ -57,6 +57,15 @@ describe('raised ink: exponents found by their shape', () => {
     for (const glyphs of [negative, withLetter, stacked]) expect(groupsOf(page(glyphs))).toEqual([]);
   });
 
+  it('given a % broken apart on a JPEG copy (its top ring clear of its slash, the slash under the columns of the ring), then the ring is no exponent', () => {
+    // The slash: a diagonal 4 px wide from (93, 47) down to (57, 92), clear of the ring but under its columns.
+    const slash = Array.from({ length: 46 }, (_v, i) => box(Math.round(93 - i * 0.8), 47 + i, Math.round(93 - i * 0.8) + 3, 47 + i));
+    const percent = [box(20, 51, 44, 90), box(50, 50, 63, 75), ...slash];
+    expect(groupsOf(page(percent))).toEqual([]);
+    // The same ring standing clear, with the next glyph after it, is one.
+    expect(groupsOf(page([box(20, 51, 44, 90), box(50, 40, 60, 66), box(70, 51, 94, 90)]))).toEqual([[box(50, 40, 60, 66)]]);
+  });
+
   it('joins the fragments of a thin stroke broken by a small print into one glyph', () => {
     // A superscript 4 whose diagonal came out lighter than the cut: its stem and its crossbar's end, 1 px apart.
     const broken = [box(20, 51, 44, 90), box(50, 44, 54, 52), box(56, 36, 64, 62), box(80, 51, 104, 90)];

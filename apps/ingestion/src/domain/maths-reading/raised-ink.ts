@@ -193,7 +193,8 @@ function raisedFrom(c: InkComponent, base: InkComponent): boolean {
  * The exponents of a line: runs of glyphs raised from the full-size glyph right before them (see
  * `EXPONENT`). A run is kept only when it is clean: nothing printed between the base and it (a raised
  * minus sign, a bracket: an exponent this cannot read whole), nothing under it (a stacked fraction),
- * and no raised glyph of another shape right after it (a letter in the exponent).
+ * no other glyph sharing its columns (a % broken apart), and no raised glyph of another shape right
+ * after it (a letter in the exponent).
  */
 export function raisedGroups(ink: LineInk): RaisedGroup[] {
   const parts = ink.components;
@@ -223,7 +224,10 @@ export function raisedGroups(ink: LineInk): RaisedGroup[] {
     }
     const box = union(members.map((m) => m.box));
     const under = parts.some((c) => !members.includes(c) && c !== base && c.box.y0 > box.y1 && overlap(c.box, box) > 0.3 * widthOf(c.box));
-    if (partial || under) continue;
+    // Another glyph's ink in its columns: the run is part of a larger sign (the top ring of a % whose
+    // slash and lower ring broke off from it on a JPEG copy), not a glyph standing clear as an exponent.
+    const crossed = parts.some((c) => !members.includes(c) && c !== base && overlap(c.box, box) > EXPONENT.maxOverlap * h);
+    if (partial || under || crossed) continue;
     for (const m of members) used.add(m);
     groups.push({ box, components: members, base });
   }

@@ -1,16 +1,19 @@
 import type { NormalisedImage } from '../image-normalisation.js';
 import { extractMathsSignature, type MathsExtraction, type ReadToken } from '../maths-signature/index.js';
-import type { OcrEngine, OcrResult, OcrWord } from '../ocr-pool.js';
+import type { OcrEngine, OcrResult, OcrSymbol, OcrWord } from '../ocr-pool.js';
 import { prepareOcrInput } from '../ocr-input.js';
 import { normaliseText } from '../text-normalisation.js';
 import { type ExponentScale, recoverExponents, SECOND_EXPONENT_SCALE } from './exponent-recovery.js';
-import { settledByRereads } from './exponent-tiebreak.js';
+import { sameExponents, settledByRereads } from './exponent-tiebreak.js';
 import { wordsOnBaseline } from './baseline-words.js';
 import { withInkBoxes } from './ink-boxes.js';
+import { degreeSignsFromInk } from './degree-signs.js';
+import { divisionSignsFromInk } from './division-signs.js';
 import { equalsSignsFromInk } from './equals-signs.js';
-import { minusSignsFromInk } from './minus-signs.js';
+import { lettersAtXHeight } from './letter-heights.js';
+import { dashesOverDots, minusSignsFromInk } from './minus-signs.js';
 import { binarisedOcrInput } from './second-pass-input.js';
-import { confusion, crowdedDigits, digitReadAsLetter, doubledSign, falseNumericEquation, isItemLabel, isMathsWord, lostExponent, symbolInsideMaths, unevenDigits } from './token-checks.js';
+import { confusion, crowdedDigits, digitReadAsLetter, doubledSign, falseNumericEquation, garbledTimes, isItemLabel, isMathsWord, lostExponent, mixedRelations, raisedQuestionMark, symbolInsideMaths, unevenDigits, wordGluedToRelation } from './token-checks.js';
 
 export interface MathsReadingSettings {
   /** A maths word read below this confidence (0..1), or any suspicious word, triggers the second pass. */
@@ -58,11 +61,20 @@ export function calibrated(score: number, settings: MathsReadingSettings): numbe
   return 0.9 + (0.1 * (score - settings.refuseBelow)) / Math.max(1e-9, 1 - settings.refuseBelow);
 }
 
-/**
- * `onBaseline`: words whose ink shows every digit printed on the line (`wordsOnBaseline`); the size and
- * height checks, which judge tesseract's character boxes, do not doubt those.
- */
-export function judgeReading(ocr: OcrResult, pass: Reading['pass'], recoveredExponents = 0, onBaseline: ReadonlySet<OcrWord> = new Set()): Reading {
+/** What the ink of the page showed about the reading's characters, beyond tesseract's boxes. */
+export interface InkEvidence {
+  /** Words whose ink shows every digit printed on the line (`wordsOnBaseline`): the size and height checks, which judge tesseract's boxes, do not doubt those. */
+  readonly onBaseline?: ReadonlySet<OcrWord>;
+  /** Characters whose ink is a degree sign's ring (`degreeSignsFromInk`): a unit, not an exponent. */
+  readonly degreeSigns?: ReadonlySet<OcrSymbol>;
+  /** Lone letters (s, o, z) whose every glyph the ink shows at x-height (`lettersAtXHeight`): letters, not digits misread. */
+  readonly lettersAtXHeight?: ReadonlySet<string>;
+  /** Words of dashes whose ink is a dot at mid-height (`dashesOverDots`): a "·" read as a minus. */
+  readonly dashesOverDots?: ReadonlySet<OcrWord>;
+}
+
+export function judgeReading(ocr: OcrResult, pass: Reading['pass'], recoveredExponents = 0, ink: InkEvidence = {}): Reading {
+  const onBaseline = ink.onBaseline ?? new Set<OcrWord>();
   const words = ocr.words ?? [];
   const lines = new Map<number, OcrWord[]>();
   for (const w of words) lines.set(w.line, [...(lines.get(w.line) ?? []), w]);
@@ -74,8 +86,10 @@ export function judgeReading(ocr: OcrResult, pass: Reading['pass'], recoveredExp
     if (confused !== undefined) doubts.push(`"${w.text}": ${confused}`);
     if (onBaseline.has(w)) {
       // The ink shows no raised glyph under this word: the boxes' doubts below would be about the boxes.
-    } else if (lostExponent(w, lines.get(w.line) ?? [])) doubts.push(`"${w.text}": raised digits read as plain digits (a lost exponent)`);
+    } else if (lostExponent(w, lines.get(w.line) ?? [], ink.degreeSigns)) doubts.push(`"${w.text}": raised digits read as plain digits (a lost exponent)`);
     else if (unevenDigits(w)) doubts.push(`"${w.text}": digits of one number at different sizes (a lost exponent?)`);
+    if (ink.dashesOverDots?.has(w) === true) doubts.push(`"${w.text}": a dot read as a dash (a product read as a difference?)`);
+    if (raisedQuestionMark(w)) doubts.push(`"${w.text}": a raised question mark after a letter (an exponent misread?)`);
     if (doubledSign(w)) doubts.push(`"${w.text}": one sign read as two (a minus read as a dash and a hyphen?)`);
     if (crowdedDigits(w)) doubts.push(`"${w.text}": two digits read from one place (a digit invented?)`);
   }
@@ -84,7 +98,13 @@ export function judgeReading(ocr: OcrResult, pass: Reading['pass'], recoveredExp
   if (stray !== undefined) doubts.push(`"${stray}": a symbol between a number and an operator (an exponent misread?)`);
   const falsehood = falseNumericEquation(normalised);
   if (falsehood !== undefined) doubts.push(`"${falsehood}": an equation between two different numbers (a term lost?)`);
-  const letter = digitReadAsLetter(normalised);
+  const mixed = mixedRelations(normalised);
+  if (mixed !== undefined) doubts.push(`"${mixed}": an equation chained with an inequality (an operator misread?)`);
+  const glued = wordGluedToRelation(normalised);
+  if (glued !== undefined) doubts.push(`"${glued}": a word run into a relation (a term lost?)`);
+  const times = garbledTimes(normalised);
+  if (times !== undefined) doubts.push(`"${times}": a times sign read as two letters`);
+  const letter = digitReadAsLetter(normalised, ink.lettersAtXHeight);
   if (letter !== undefined) doubts.push(`"${letter.trim()}": a lone letter where a digit is expected (5/s, 1/l, 0/o)`);
   const extraction = extractMathsSignature(normalised, tokens);
   for (const run of extraction.unparsed) doubts.push(`"${run}": does not parse as maths`);
@@ -145,7 +165,7 @@ export async function readMaths(
   // Exponents recovered in a reading that stays doubtful are no evidence: the raised glyphs were judged
   // against symbol boxes tesseract got wrong (a word's box given to each of its glyphs), not a real exponent.
   const evidence = (r: Reading): number => (r.doubts.length === 0 ? r.recoveredExponents : 0);
-  if (evidence(chosen) + evidence(other) > 0 && !agree) {
+  if (evidence(chosen) + evidence(other) > 0 && !agree && !sameExponents(chosen, other)) {
     // The passes read different exponents: both pages read again, their exponents cropped at another scale.
     const rereads = [await withExponents(firstInput, firstWords, 'first', ocr, SECOND_EXPONENT_SCALE), await withExponents(secondInput, secondWords, 'second', ocr, SECOND_EXPONENT_SCALE)];
     const settled = settledByRereads([first, second], rereads, settings);
@@ -159,14 +179,20 @@ export async function readMaths(
   return { status: 'read', reading: chosen, passes: 2, confidence: calibrated(confidence, settings) };
 }
 
-/** Minus and equals signs read unsure, checked against their ink. */
+/** Division signs (which the eng model cannot read), then minus and equals signs read unsure, checked against their ink. */
 async function operatorsFromInk(page: Buffer, read: OcrResult): Promise<OcrResult> {
-  return equalsSignsFromInk(page, await minusSignsFromInk(page, read));
+  return equalsSignsFromInk(page, await minusSignsFromInk(page, await divisionSignsFromInk(page, read)));
 }
 
-/** One pass judged: exponents recovered from tesseract's boxes, then every remaining digit judged by its ink. */
+/** One pass judged: exponents recovered from tesseract's boxes, degree signs told from exponents, then every remaining digit judged by its ink. */
 async function withExponents(page: Buffer, read: OcrResult, pass: Reading['pass'], ocr: Pick<OcrEngine, 'recognise'>, scale?: ExponentScale): Promise<Reading> {
   const recovered = await recoverExponents(page, read, ocr, scale);
-  const inked = await withInkBoxes(page, recovered.ocr);
-  return judgeReading(inked, pass, recovered.recovered, await wordsOnBaseline(page, inked));
+  const degrees = await degreeSignsFromInk(page, await withInkBoxes(page, recovered.ocr));
+  const inked = degrees.ocr;
+  return judgeReading(inked, pass, recovered.recovered, {
+    onBaseline: await wordsOnBaseline(page, inked),
+    degreeSigns: degrees.signs,
+    lettersAtXHeight: await lettersAtXHeight(page, inked),
+    dashesOverDots: await dashesOverDots(page, inked),
+  });
 }

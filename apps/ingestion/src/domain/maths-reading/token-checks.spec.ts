@@ -1,5 +1,5 @@
-import type { OcrWord } from '../ocr-pool.js';
-import { confusion, crowdedDigits, digitReadAsLetter, falseNumericEquation, isItemLabel, isMathsWord, lostExponent, symbolInsideMaths } from './token-checks.js';
+import type { OcrBox, OcrWord } from '../ocr-pool.js';
+import { confusion, crowdedDigits, digitReadAsLetter, falseNumericEquation, garbledTimes, isItemLabel, isMathsWord, lostExponent, mixedRelations, raisedQuestionMark, symbolInsideMaths, wordGluedToRelation } from './token-checks.js';
 
 const box = (x0: number, y0: number, x1: number, y1: number) => ({ x0, y0, x1, y1 });
 
@@ -38,17 +38,62 @@ describe('maths token checks', () => {
 });
 
 describe('symbols inside maths', () => {
-  it.each(['evaluate 5 deg+8%', 'evaluate 6?+74', "compute 2'-1"])('flags %s', (text) => {
+  it.each(['evaluate 5 deg+8%', 'evaluate 6?+74', "compute 2'-1", 'the roots of x?-15x+4=0', 'simplify (7a^3b^2)?-7a'])('flags %s', (text) => {
     expect(symbolInsideMaths(text)).toBeDefined();
   });
 
-  it.each(['the angles measure 45 deg, 60 deg and x deg', 'a jacket is discounted by 25% and then taxed', 'what is 7*12?'])('leaves prose alone: %s', (text) => {
+  it.each(['the angles measure 45 deg, 60 deg and x deg', 'a jacket is discounted by 25% and then taxed', 'what is 7*12?', 'what is x? 5 apples', "find f'(x) at x=2"])('leaves prose alone: %s', (text) => {
     expect(symbolInsideMaths(text)).toBeUndefined();
   });
 });
 
+describe('a raised question mark glued to a letter', () => {
+  const unit = (mark: OcrBox): OcrWord => ({
+    text: 'm/s?,',
+    confidence: 88,
+    line: 0,
+    bbox: box(0, 95, 120, 140),
+    symbols: [
+      { text: 'm', bbox: box(0, 112, 38, 140) },
+      { text: '/', bbox: box(42, 95, 58, 144) },
+      { text: 's', bbox: box(62, 112, 82, 140) },
+      { text: '?', bbox: mark },
+      { text: ',', bbox: box(105, 132, 110, 146) },
+    ],
+  });
+
+  it('given "m/s?," whose ? is boxed raised (the ² of m/s² misread), then it is doubted', () => {
+    expect(raisedQuestionMark(unit(box(86, 95, 100, 118)))).toBe(true);
+  });
+
+  it('given "km/h?" whose ? stands on the line (a question ending on a unit), then it is not', () => {
+    expect(raisedQuestionMark(unit(box(86, 100, 100, 140)))).toBe(false);
+    expect(raisedQuestionMark(word('9.8'))).toBe(false);
+  });
+});
+
+describe('a times sign read as two letters', () => {
+  it('given "6 xx 4+89" (6 × 4 + 89 on a cropped copy), then it is doubted; "6 x 4" and "3x+4" are not', () => {
+    expect(garbledTimes('evaluate 6 xx 4+89')).toBe('6 xx 4');
+    expect(garbledTimes('evaluate 6 x 4+89')).toBeUndefined();
+    expect(garbledTimes('solve 3x+4=10')).toBeUndefined();
+  });
+});
+
+describe('relations read wrong', () => {
+  it('given an equation chained with an inequality ("x^2>-12x+22=0"), then it is doubted; a double inequality or <= is not', () => {
+    expect(mixedRelations('roots of x^2>-12x+22=0 and check')).toBe('x^2>-12x+22=0');
+    expect(mixedRelations('solve 0<x<5 and a<=b, x=2')).toBeUndefined();
+  });
+
+  it('given a word run into a relation ("from x=0 tox=5"), then it is doubted; "to x=5" is not', () => {
+    expect(wordGluedToRelation('integral from x=0 tox=5')).toBe('tox=5');
+    expect(wordGluedToRelation('integral from x=0 to x=5')).toBeUndefined();
+  });
+});
+
 describe('a digit read as a letter', () => {
-  it.each(['solve 3x+s=68', 'solve 4x-l=23', 'evaluate 2*o+7'])('flags %s', (text) => {
+  it.each(['solve 3x+s=68', 'solve 4x-l=23', 'evaluate 2*o+7', 'solve 2x+6y=52 and x-sy=18'])('flags %s', (text) => {
     expect(digitReadAsLetter(text)).toBeDefined();
   });
 

@@ -1,4 +1,4 @@
-import type { OcrBox, OcrWord } from '../ocr-pool.js';
+import type { OcrBox, OcrSymbol, OcrWord } from '../ocr-pool.js';
 
 /** Characters that make a word part of the maths: digits, operators, brackets, and what OCR turns them into. */
 const MATHS_CHAR = /[0-9=+\-−–—×÷*/^<>()²³¹⁰⁴⁵⁶⁷⁸⁹]/;
@@ -51,9 +51,13 @@ const height = (b: OcrBox): number => b.y1 - b.y0;
  * are no reference): a raised glyph is under 0.8 of the tallest digit and ends a quarter of that height
  * above the digits' baseline.
  */
-export function lostExponent(word: OcrWord, lineWords: readonly OcrWord[]): boolean {
+export function lostExponent(word: OcrWord, lineWords: readonly OcrWord[], degreeSigns: ReadonlySet<OcrSymbol> = new Set()): boolean {
   if (/[\^²³¹⁰⁴⁵⁶⁷⁸⁹]/.test(word.text)) return false;
-  return raisedSymbols(word, lineWords).length > 0;
+  // A degree sign its ink shows to be one (`degreeSignsFromInk`) is raised and small by design.
+  return raisedSymbols(word, lineWords).some((i) => {
+    const raised = word.symbols[i];
+    return raised === undefined || !degreeSigns.has(raised);
+  });
 }
 
 /** Indexes of a maths word's raised glyphs (see `lostExponent`), judged against the digits of its line. */
@@ -71,9 +75,16 @@ export function raisedSymbols(word: OcrWord, lineWords: readonly OcrWord[]): num
   return raised;
 }
 
-/** A lone letter that OCR makes of a digit (`s` for 5, `l` for 1, `o` for 0, `z` for 2) standing as an operand. */
-export function digitReadAsLetter(normalisedReading: string): string | undefined {
-  return /(?:^|[-+*/=^(]|\d)\s*[sloz]\s*(?=[-+*/=^)]|$)|[-+*/=^(]\s*[sloz](?![a-z])/.exec(normalisedReading)?.[0];
+/**
+ * A lone letter that OCR makes of a digit (`s` for 5, `l` for 1, `o` for 0, `z` for 2) standing as an
+ * operand. `letters`: those the ink shows printed as letters (`lettersAtXHeight`), not doubted.
+ */
+export function digitReadAsLetter(normalisedReading: string, letters: ReadonlySet<string> = new Set()): string | undefined {
+  // Also as a coefficient: "x - sy = 18" for "x − 5y = 18" (an operator, the letter, then one unknown).
+  for (const m of normalisedReading.matchAll(/(?:^|[-+*/=^(]|\d)\s*([sloz])\s*(?=[-+*/=^)]|$)|[-+*/=^(]\s*([sloz])(?![a-z])|[-+*/=^(]\s*([sloz])(?=[a-z](?![a-z]))/g)) {
+    if (!letters.has(m[1] ?? m[2] ?? m[3] ?? '')) return m[0];
+  }
+  return undefined;
 }
 
 /**
@@ -83,7 +94,12 @@ export function digitReadAsLetter(normalisedReading: string): string | undefined
  * "25% off", "what is 7 × 12?") are not followed by an operator.
  */
 export function symbolInsideMaths(normalisedReading: string): string | undefined {
-  return (/\d\s*(?:deg|[%?'"])\s*[-+*/=^<>]\s*\d/.exec(normalisedReading) ?? /[-+*/=^]\s*\d+\s*(?:deg|[%'"])/.exec(normalisedReading))?.[0];
+  return (
+    /\d\s*(?:deg|[%?'"])\s*[-+*/=^<>]\s*\d/.exec(normalisedReading) ??
+    /[-+*/=^]\s*\d+\s*(?:deg|[%'"])/.exec(normalisedReading) ??
+    // After an unknown or a bracket too: "x² − 15x" read "x? - 15x" would parse as x − 15x without its power.
+    /(?:\b[a-z]|\))\s*[?'"]\s*[-+*/=<>]\s*[\d(a-z]/.exec(normalisedReading)
+  )?.[0];
 }
 
 /**
@@ -147,4 +163,43 @@ export function crowdedDigits(word: OcrWord): boolean {
  */
 export function doubledSign(word: Pick<OcrWord, 'text'>): boolean {
   return /[-—–−‐]{2,}/.test(word.text);
+}
+
+/**
+ * A question mark glued to a letter and boxed raised off the letter's baseline: the eng model's reading
+ * of a superscript ("m/s?," for "m/s²,"), not a question ending on a unit ("km/h?", whose mark stands on
+ * the line). Raised: its bottom at least 0.3 of the letter's height above the letter's bottom.
+ */
+export function raisedQuestionMark(word: OcrWord): boolean {
+  return word.symbols.some((s, i) => {
+    const letter = word.symbols[i - 1];
+    if (s.text !== '?' || letter === undefined || !/^[A-Za-z]$/.test(letter.text)) return false;
+    return s.bbox.y1 < letter.bbox.y1 - 0.3 * height(letter.bbox);
+  });
+}
+
+/**
+ * A times sign read as two letters ("6 × 4" read "6 xx 4" on a cropped copy): the maths signature would
+ * take "xx" for a word and keep only the maths after it ("4 + 89"), a different problem.
+ */
+export function garbledTimes(normalisedReading: string): string | undefined {
+  return /[\d)]\s*(?:xx+|x\s+x)\s*[(\d]/.exec(normalisedReading)?.[0];
+}
+
+/**
+ * An equation chained with an inequality in one run ("x^2>-12x+22=0" for "x² − 12x + 22 = 0": a stray ">"
+ * from the exponent's ink): no school maths relates three sides with "=" and "<" or ">" at once, while
+ * "0<x<5" and "a<=b" are fine. The signature would take it for two relations, silently.
+ */
+export function mixedRelations(normalisedReading: string): string | undefined {
+  return normalisedReading.split(/\s+/).find((run) => /(?<![<>!=])=(?!=)/.test(run) && /[<>](?!=)/.test(run));
+}
+
+/**
+ * A prose word run into a relation ("from x=0 tox=5", the space before "x" lost): the maths stage takes
+ * "tox" for a word and drops "=5" without a trace, so the upper limit is lost and "tox=5" and "tox=6" read
+ * as one problem.
+ */
+export function wordGluedToRelation(normalisedReading: string): string | undefined {
+  return /\b[a-z]{2,}\s*[=<>]\s*-?\d/.exec(normalisedReading)?.[0];
 }

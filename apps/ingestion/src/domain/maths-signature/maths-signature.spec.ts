@@ -94,6 +94,12 @@ describe('maths signature', () => {
 });
 
 describe('the times sign typed (or read) as x', () => {
+  it('given a lone x spaced between operands, one bracketed ("(3/4) x (5/6)", × as OCR reads it), then it is multiplication; "3x(x + 1)" keeps its unknown', () => {
+    expect(hashOf('Simplify (3/4) x (5/6) ÷ 7')).toBe(hashOf('Simplify (3/4) × (5/6) ÷ 7'));
+    expect(hashOf('Evaluate (5 + 1) x 4')).toBe(hashOf('Evaluate (5 + 1) × 4'));
+    expect(hashOf('Expand 3x(x + 1)')).not.toBe(hashOf('Expand 3 × (x + 1)'));
+  });
+
   it('reads an x between two numbers as multiplication', () => {
     expect(hashOf('Evaluate 17 x 9 + 22')).toBe(hashOf('Evaluate 17 × 9 + 22'));
     expect(sig('Solve 4x + 9 = 23')?.canonical).toBe('(= (+ (* 4 v0) 9) 23)');

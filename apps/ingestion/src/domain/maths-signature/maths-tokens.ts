@@ -16,9 +16,13 @@ const FUNCTION_LETTERS = new Set(['f', 'g', 'h']);
 
 const TOKEN = /(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)|([a-z]+)|(<=|>=|!=|[-+*/^=<>])|([([])|([)\]])|(\S)/g;
 
+/** "(3/4) x (5/6)", "(5 + 1) x 4": a lone x spaced between operands, one of them bracketed, is the times sign as OCR reads "×". */
+const SPACED_TIMES = /([\d)])\s+x\s+(?=[(\d])/g;
+
 function lex(text: string): RawToken[] {
   const tokens: RawToken[] = [];
-  for (const m of text.matchAll(TOKEN)) {
+  // Spaced, so "3x(x + 1)" keeps its unknown; between two numbers the rule below covers it unspaced too.
+  for (const m of text.replace(SPACED_TIMES, '$1 * ').matchAll(TOKEN)) {
     const [, number, word, operator, open, close, other] = m;
     if (number !== undefined) tokens.push({ kind: 'number', text: canonicalNumber(number) });
     else if (word !== undefined) {
