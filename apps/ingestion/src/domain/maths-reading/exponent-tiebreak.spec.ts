@@ -1,5 +1,5 @@
 import type { OcrResult, OcrWord } from '../ocr-pool.js';
-import { powersOf, sameExponents, settledByRereads } from './exponent-tiebreak.js';
+import { exponentsOverQuestionMarks, powersOf, questionMarksFilled, sameExponents, settledByRereads } from './exponent-tiebreak.js';
 import { DEFAULT_MATHS_READING, judgeReading, type Reading } from './read-maths.js';
 
 const at = (x: number) => ({ x0: x, y0: 100, x1: x + 18, y1: 140 });
@@ -70,5 +70,44 @@ describe('two passes that recovered the same exponents', () => {
     const doubted = judgeReading(page([['Evaluate', 95], ['10x^2', 80], ['+', 95], ['s', 93]]), 'second', 1);
     expect(doubted.doubts).not.toEqual([]);
     expect(sameExponents(integral('2', false), doubted)).toBe(false);
+  });
+});
+
+describe('an exponent one pass read as a raised question mark', () => {
+  /** "Taking g = 9.8 m/s², how high does it rise?" read with the exponent (recovered) or with a "?" boxed raised off the s. */
+  const units = (unit: 'm/s^2,' | 'm/s^3,' | 'm/s?,', pass: Reading['pass'], number = '9.8'): Reading => {
+    const read = page([['Taking', 95], ['g', 95], ['=', 93], [number, 93], [unit, 90], ['how', 95], ['high', 95], ['does', 95], ['it', 95], ['rise?', 95]]);
+    const words = (read.words ?? []).map((w) =>
+      w.text === 'm/s?,' ? { ...w, symbols: w.symbols.map((s) => (s.text === '?' ? { ...s, bbox: { ...s.bbox, y0: 95, y1: 115 } } : s)) } : w,
+    );
+    // The ink shows the s at x-height: a letter (letter-heights.ts), as on the bench's pages.
+    return judgeReading({ ...read, words }, pass, unit === 'm/s?,' ? 0 : 1, { lettersAtXHeight: new Set(['s']) });
+  };
+  const settle = (readings: Reading[], rereads: Reading[]): Reading | undefined => exponentsOverQuestionMarks(readings, rereads, DEFAULT_MATHS_READING);
+
+  it('given texts that differ only by "?" read as an exponent after a letter, then the exponents filled in are counted (a question ending on a letter may stay)', () => {
+    expect(questionMarksFilled('g=9.8 m/s?, how high? rise?', 'g=9.8 m/s^2, how high? rise?')).toBe(1);
+    expect(questionMarksFilled('g=9.8 m/s?, how high?', 'g=9.8 m/s^2 how high?')).toBeUndefined();
+    expect(questionMarksFilled('g=9.8 m/s?, how high?', 'g=9.3 m/s^2, how high?')).toBeUndefined();
+    expect(questionMarksFilled('g=9.8 m/s?, how high?', 'g=9.8 m/s?, how high?')).toBeUndefined();
+  });
+
+  it('given one pass with the exponent, the other doubting only its raised "?", and the other scale confirming, then the exponent reading stands', () => {
+    const found = units('m/s^2,', 'second');
+    const questioned = units('m/s?,', 'first');
+    expect(found.doubts).toEqual([]);
+    expect(questioned.doubts).toEqual(['"m/s?,": a raised question mark after a letter (an exponent misread?)']);
+    expect(settle([questioned, found], [units('m/s?,', 'first'), units('m/s^2,', 'second')])).toBe(found);
+    expect(settle([questioned, found], [units('m/s^2,', 'first'), units('m/s^2,', 'second')])).toBe(found);
+  });
+
+  it('given a re-read with another exponent, another number in the other pass, or no re-read confirming, then nothing stands (a real disagreement is still refused)', () => {
+    const found = units('m/s^2,', 'second');
+    const questioned = units('m/s?,', 'first');
+    expect(settle([questioned, found], [units('m/s?,', 'first'), units('m/s^3,', 'second')])).toBeUndefined();
+    expect(settle([questioned, found], [units('m/s^3,', 'first'), units('m/s^2,', 'second')])).toBeUndefined();
+    expect(settle([questioned, found], [units('m/s?,', 'first'), units('m/s?,', 'second')])).toBeUndefined();
+    expect(settle([units('m/s?,', 'first', '9.3'), found], [units('m/s?,', 'first', '9.3'), units('m/s^2,', 'second')])).toBeUndefined();
+    expect(settle([questioned, found], [units('m/s^2,', 'second')])).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
 import { normaliseText } from '../text-normalisation.js';
 import type { MathsReadingSettings, Reading } from './read-maths.js';
+import { RAISED_QUESTION_MARK } from './token-checks.js';
 
 const mathsOf = (r: Reading): string | undefined => r.extraction.signature?.hash;
 
@@ -52,4 +53,47 @@ export function sameExponents(chosen: Reading, other: Reading): boolean {
   const ours = powersOf(chosen);
   const theirs = powersOf(other);
   return ours.length > 0 && ours.length === theirs.length && ours.every((p, i) => p === theirs[i]) && mathsCharactersOf(chosen) === mathsCharactersOf(other);
+}
+
+const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/**
+ * How many exponents `withExponents` reads where `withQuestionMarks` has a question mark after a letter,
+ * when that is all the two texts differ by ("m/s^2," against "m/s?,"; a question ending "stops?" may stay
+ * as it is in both); undefined when they differ by anything else (another digit, a word, a comma), or by
+ * no exponent at all.
+ */
+export function questionMarksFilled(withQuestionMarks: string, withExponents: string): number | undefined {
+  const parts = withQuestionMarks.split(/(?<=[A-Za-z])\?/);
+  const match = new RegExp(`^${parts.map(escaped).join('(\\?|\\^\\d+)')}$`).exec(withExponents);
+  const filled = match?.slice(1).filter((group) => group.startsWith('^')).length ?? 0;
+  return filled > 0 ? filled : undefined;
+}
+
+/**
+ * When one pass found an exponent the other read as a raised question mark after a letter (the s and ²
+ * of "m/s²" touching in the grey page, read "m/s?" and doubted), whether the pass that found it stands.
+ * The question mark boxed raised off its letter is the other pass's evidence of a raised glyph there,
+ * not of another digit: the reading with the exponents stands when it is trusted on its own, the other
+ * pass's only doubts are such question marks and its text is the same but for each of them read as an
+ * exponent (as many as it recovered more), and both pages read again at another scale either read the
+ * same maths with as many exponents and no doubt, or keep the same question marks. Any other difference
+ * (another digit, a lost comma, a re-read with another exponent) is a real disagreement: undefined.
+ */
+export function exponentsOverQuestionMarks(readings: readonly Reading[], rereads: readonly Reading[], settings: MathsReadingSettings): Reading | undefined {
+  const trustedAlone = readings.filter((r) => r.doubts.length === 0 && r.weakest >= settings.refuseBelow && r.recoveredExponents > 0 && mathsOf(r) !== undefined);
+  const chosen = trustedAlone.length === 1 ? trustedAlone[0] : undefined;
+  const other = readings.find((r) => r !== chosen);
+  if (chosen === undefined || other === undefined || rereads.length < 2) return undefined;
+  const onlyQuestionMarks = (r: Reading): boolean => r.doubts.length > 0 && r.doubts.every((d) => d.endsWith(RAISED_QUESTION_MARK));
+  const text = (r: Reading): string => normaliseText(r.ocr.text);
+  const filled = questionMarksFilled(text(other), text(chosen));
+  if (!onlyQuestionMarks(other) || filled === undefined || filled !== chosen.recoveredExponents - other.recoveredExponents) return undefined;
+  const confirms = (again: Reading): boolean => again.doubts.length === 0 && again.recoveredExponents === chosen.recoveredExponents && mathsOf(again) === mathsOf(chosen);
+  const keepsQuestionMarks = (again: Reading): boolean => onlyQuestionMarks(again) && questionMarksFilled(text(again), text(chosen)) === filled;
+  const reread = (r: Reading): Reading | undefined => rereads.find((again) => again.pass === r.pass);
+  const chosenAgain = reread(chosen);
+  const otherAgain = reread(other);
+  if (chosenAgain === undefined || otherAgain === undefined || !confirms(chosenAgain)) return undefined;
+  return confirms(otherAgain) || keepsQuestionMarks(otherAgain) ? chosen : undefined;
 }

@@ -31,6 +31,21 @@ describe('minus signs read from their ink', () => {
     expect(read.words?.[1]).toMatchObject({ text: '-', confidence: 90 });
   });
 
+  it('given an "=" read unsure (a monospaced minus read at 0 %) over one solid bar at mid-height, then it is read as a minus', async () => {
+    const read = await minusSignsFromInk(await page([...DIGITS, box(100, 78, 140, 83)]), reading('=', 0));
+    expect(read.text).toBe('8 - 25');
+    expect(read.words?.[1]).toMatchObject({ text: '-', confidence: 90 });
+  });
+
+  it('given an unsure "=" over two bars, a bar on the baseline or a bar crossed by a stem, then it stays "=" (for the equals check and the bar to judge); a sure "=" is never re-read', async () => {
+    const unsure = reading('=', 40);
+    for (const ink of [[box(100, 72, 140, 75), box(100, 84, 140, 87)], [box(100, 95, 140, 100)], [box(100, 78, 140, 83), box(118, 66, 122, 95)]]) {
+      expect(await minusSignsFromInk(await page([...DIGITS, ...ink]), unsure)).toBe(unsure);
+    }
+    const sure = reading('=', 93);
+    expect(await minusSignsFromInk(await page([...DIGITS, box(100, 78, 140, 83)]), sure)).toBe(sure);
+  });
+
   it('leaves two bars (an equals sign), a bar on the baseline, an outline, and a minus read with confidence', async () => {
     const unsure = reading('—-', 43);
     const outline = [box(100, 76, 140, 76), box(100, 83, 140, 83), box(100, 76, 100, 83), box(140, 76, 140, 83)];

@@ -12,6 +12,11 @@ const UNSURE = 85;
 const SOLID_BAR = 90;
 
 const DASHES = /^[-—–−‐]+$/;
+/**
+ * What tesseract's eng model reads a monospaced "−" as besides dashes: "=" at 0–51 % (DejaVu Sans Mono
+ * "(x² − 7)"). An "=" is two bars; one bar alone under it is a minus, so an unsure "=" is checked too.
+ */
+const EQUALS = '=';
 
 /** Whether a blob is a minus sign's bar: twice as wide as tall, thin, filling its box, at the line's mid-height. */
 export function isMinusBar(bar: InkComponent, body: { readonly baseline: number; readonly height: number }): boolean {
@@ -25,12 +30,13 @@ export function isMinusBar(bar: InkComponent, body: { readonly baseline: number;
  * Minus signs read from their ink: tesseract's eng model reads a monospaced "−" as "—-" (a doubt: one
  * sign read as two) or as "-" with a score under the bar, and cannot read a bar cropped alone at all.
  * A word of dashes read unsure whose ink is exactly one solid bar at the line's mid-height is a minus
- * (`isMinusBar`): it becomes "-" with the confidence of that shape (`SOLID_BAR`). Any other ink under
- * it (two bars, a stem, nothing) leaves the word as it was.
+ * (`isMinusBar`): it becomes "-" with the confidence of that shape (`SOLID_BAR`). So does an "=" read
+ * unsure over exactly one such bar (an equals sign's two bars are never one thin bar). Any other ink
+ * under it (two bars, a stem, nothing) leaves the word as it was.
  */
 export async function minusSignsFromInk(page: Buffer, ocr: OcrResult): Promise<OcrResult> {
   const words = ocr.words ?? [];
-  const unsure = (w: OcrWord): boolean => DASHES.test(w.text) && w.confidence < UNSURE;
+  const unsure = (w: OcrWord): boolean => (DASHES.test(w.text) || w.text === EQUALS) && w.confidence < UNSURE;
   if (!words.some(unsure)) return ocr;
   const gray = await grayPage(page);
   let changed = false;

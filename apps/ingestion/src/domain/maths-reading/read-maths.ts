@@ -4,7 +4,7 @@ import type { OcrEngine, OcrResult, OcrSymbol, OcrWord } from '../ocr-pool.js';
 import { prepareOcrInput } from '../ocr-input.js';
 import { normaliseText } from '../text-normalisation.js';
 import { type ExponentScale, recoverExponents, SECOND_EXPONENT_SCALE } from './exponent-recovery.js';
-import { sameExponents, settledByRereads } from './exponent-tiebreak.js';
+import { exponentsOverQuestionMarks, sameExponents, settledByRereads } from './exponent-tiebreak.js';
 import { wordsOnBaseline } from './baseline-words.js';
 import { withInkBoxes } from './ink-boxes.js';
 import { degreeSignsFromInk } from './degree-signs.js';
@@ -13,7 +13,7 @@ import { equalsSignsFromInk } from './equals-signs.js';
 import { lettersAtXHeight } from './letter-heights.js';
 import { dashesOverDots, minusSignsFromInk } from './minus-signs.js';
 import { binarisedOcrInput } from './second-pass-input.js';
-import { confusion, crowdedDigits, digitReadAsLetter, doubledSign, falseNumericEquation, garbledTimes, isItemLabel, isMathsWord, lostExponent, mixedRelations, raisedQuestionMark, symbolInsideMaths, unevenDigits, wordGluedToRelation } from './token-checks.js';
+import { confusion, crowdedDigits, digitReadAsLetter, doubledSign, falseNumericEquation, garbledTimes, isItemLabel, isMathsWord, lostExponent, mixedRelations, RAISED_QUESTION_MARK, raisedQuestionMark, symbolInsideMaths, unevenDigits, wordGluedToRelation } from './token-checks.js';
 
 export interface MathsReadingSettings {
   /** A maths word read below this confidence (0..1), or any suspicious word, triggers the second pass. */
@@ -89,7 +89,7 @@ export function judgeReading(ocr: OcrResult, pass: Reading['pass'], recoveredExp
     } else if (lostExponent(w, lines.get(w.line) ?? [], ink.degreeSigns)) doubts.push(`"${w.text}": raised digits read as plain digits (a lost exponent)`);
     else if (unevenDigits(w)) doubts.push(`"${w.text}": digits of one number at different sizes (a lost exponent?)`);
     if (ink.dashesOverDots?.has(w) === true) doubts.push(`"${w.text}": a dot read as a dash (a product read as a difference?)`);
-    if (raisedQuestionMark(w)) doubts.push(`"${w.text}": a raised question mark after a letter (an exponent misread?)`);
+    if (raisedQuestionMark(w)) doubts.push(`"${w.text}": ${RAISED_QUESTION_MARK}`);
     if (doubledSign(w)) doubts.push(`"${w.text}": one sign read as two (a minus read as a dash and a hyphen?)`);
     if (crowdedDigits(w)) doubts.push(`"${w.text}": two digits read from one place (a digit invented?)`);
   }
@@ -168,7 +168,7 @@ export async function readMaths(
   if (evidence(chosen) + evidence(other) > 0 && !agree && !sameExponents(chosen, other)) {
     // The passes read different exponents: both pages read again, their exponents cropped at another scale.
     const rereads = [await withExponents(firstInput, firstWords, 'first', ocr, SECOND_EXPONENT_SCALE), await withExponents(secondInput, secondWords, 'second', ocr, SECOND_EXPONENT_SCALE)];
-    const settled = settledByRereads([first, second], rereads, settings);
+    const settled = settledByRereads([first, second], rereads, settings) ?? exponentsOverQuestionMarks([first, second], rereads, settings);
     if (settled !== undefined) return { status: 'read', reading: settled, passes: 2, confidence: calibrated(settled.weakest, settings) };
     const readings = [first, second].map((r) => `${r.pass} pass "${normaliseText(r.ocr.text)}"`).join(', ');
     return { status: 'unreadable', reason: `the exponents in the image cannot be read reliably (the two readings differ: ${readings}); please send a sharper photo or type the problem`, passes: 2 };

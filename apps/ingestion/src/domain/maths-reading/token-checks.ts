@@ -170,6 +170,9 @@ export function doubledSign(word: Pick<OcrWord, 'text'>): boolean {
  * of a superscript ("m/s?," for "m/s²,"), not a question ending on a unit ("km/h?", whose mark stands on
  * the line). Raised: its bottom at least 0.3 of the letter's height above the letter's bottom.
  */
+/** The doubt a raised question mark after a letter raises: the place of an exponent the pass did not read. */
+export const RAISED_QUESTION_MARK = 'a raised question mark after a letter (an exponent misread?)';
+
 export function raisedQuestionMark(word: OcrWord): boolean {
   return word.symbols.some((s, i) => {
     const letter = word.symbols[i - 1];
