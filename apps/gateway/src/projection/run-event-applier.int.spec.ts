@@ -1,36 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { MessageData, RunStateChanged } from '@openpaw/contracts';
-import { openDatabase } from '@openpaw/persistence';
-import { freshDatabase } from '@openpaw/testing';
 import type { DataSource } from 'typeorm';
-import { gatewayMigrations } from './migrations/index.js';
 import { RunEventApplier } from './run-event-applier.js';
-import { RunProjectionEntity } from './run-projection.entity.js';
 import { RunProjectionStore } from './run-projection.store.js';
 import { RunTransitionStore } from './run-transition.store.js';
+import { openProjectionDatabase, runEventFactory, secondsAfter } from '../testing/run-events.js';
 
-type RunEvent = MessageData<typeof RunStateChanged>;
-
-const T0 = Date.parse('2030-01-01T00:00:00.000Z');
-const at = (seconds: number): string => new Date(T0 + seconds * 1000).toISOString();
-
-function eventOf(runId: string, version: number, occurredAt: string, overrides: Partial<RunEvent> = {}): RunEvent {
-  return {
-    runId,
-    workflowType: 'TestWorkflow',
-    userId: 'user-ada',
-    attemptNo: 1,
-    version,
-    stateBefore: version === 0 ? null : `S${version - 1}`,
-    stateAfter: `S${version}`,
-    terminal: false,
-    stepName: `step-${version}`,
-    parentRunId: null,
-    view: { version },
-    occurredAt,
-    ...overrides,
-  };
-}
+const at = secondsAfter('2030-01-01T00:00:00.000Z');
+const eventOf = runEventFactory('user-ada');
 
 describe('RunEventApplier (real PostgreSQL)', () => {
   let dataSource: DataSource;
@@ -38,7 +14,7 @@ describe('RunEventApplier (real PostgreSQL)', () => {
   let transitions: RunTransitionStore;
 
   beforeAll(async () => {
-    dataSource = await openDatabase({ url: await freshDatabase('gateway_run_event_applier'), schema: 'gateway', entities: [RunProjectionEntity], migrations: gatewayMigrations });
+    dataSource = await openProjectionDatabase('gateway_run_event_applier');
     runs = new RunProjectionStore(dataSource);
     transitions = new RunTransitionStore(dataSource);
   });

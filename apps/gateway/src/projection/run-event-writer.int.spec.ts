@@ -1,37 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { MessageData, RunStateChanged } from '@openpaw/contracts';
-import { openDatabase } from '@openpaw/persistence';
-import { freshDatabase } from '@openpaw/testing';
 import type { DataSource } from 'typeorm';
-import { gatewayMigrations } from './migrations/index.js';
 import { type PreparedSql, preparedSql } from '@openpaw/persistence';
 import { RunEventWriter } from './run-event-writer.js';
-import { RunProjectionEntity } from './run-projection.entity.js';
 import { RunProjectionStore } from './run-projection.store.js';
 import { RunTransitionStore } from './run-transition.store.js';
+import { openProjectionDatabase, runEventFactory, secondsAfter } from '../testing/run-events.js';
 
-type RunEvent = MessageData<typeof RunStateChanged>;
-
-const T0 = Date.parse('2030-02-01T00:00:00.000Z');
-const at = (seconds: number): string => new Date(T0 + seconds * 1000).toISOString();
-
-function eventOf(runId: string, version: number, occurredAt: string, overrides: Partial<RunEvent> = {}): RunEvent {
-  return {
-    runId,
-    workflowType: 'TestWorkflow',
-    userId: 'user-grace',
-    attemptNo: 1,
-    version,
-    stateBefore: version === 0 ? null : `S${version - 1}`,
-    stateAfter: `S${version}`,
-    terminal: false,
-    stepName: `step-${version}`,
-    parentRunId: null,
-    view: { version, quote: 'a "quoted" \\ value, {braced}' },
-    occurredAt,
-    ...overrides,
-  };
-}
+const at = secondsAfter('2030-02-01T00:00:00.000Z');
+const eventOf = runEventFactory('user-grace', (version) => ({ version, quote: 'a "quoted" \\ value, {braced}' }));
 
 describe('RunEventWriter (real PostgreSQL)', () => {
   let dataSource: DataSource;
@@ -42,7 +18,7 @@ describe('RunEventWriter (real PostgreSQL)', () => {
   let sql: PreparedSql;
 
   beforeAll(async () => {
-    dataSource = await openDatabase({ url: await freshDatabase('gateway_run_event_writer'), schema: 'gateway', entities: [RunProjectionEntity], migrations: gatewayMigrations });
+    dataSource = await openProjectionDatabase('gateway_run_event_writer');
     runs = new RunProjectionStore(dataSource);
     transitions = new RunTransitionStore(dataSource);
     const real = preparedSql(dataSource, 'spec_run_events');

@@ -1,19 +1,14 @@
-import type { GrayImage } from '../gray-image.js';
+import { box, rectanglesPage } from '../test-support/glyph-pages.js';
 import type { OcrBox, OcrWord } from '../ocr-pool.js';
 import { sitsOnBaseline } from './baseline-words.js';
 import { lineInk } from './raised-ink.js';
 import { lostExponent } from './token-checks.js';
 
-const WIDTH = 300;
-const HEIGHT = 120;
-const box = (x0: number, y0: number, x1: number, y1: number): OcrBox => ({ x0, y0, x1, y1 });
 
 /** A page with dark rectangles standing for glyphs' ink (digits 40 px tall on a baseline at y = 90). */
 function ink(glyphs: readonly OcrBox[]) {
-  const data = new Uint8Array(WIDTH * HEIGHT).fill(255);
-  for (const g of glyphs) for (let y = g.y0; y <= g.y1; y += 1) for (let x = g.x0; x <= g.x1; x += 1) data[y * WIDTH + x] = 20;
-  const page: GrayImage = { width: WIDTH, height: HEIGHT, data };
-  const line = lineInk(page, box(0, 0, WIDTH - 1, HEIGHT - 1));
+  const page = rectanglesPage(glyphs, 120);
+  const line = lineInk(page, box(0, 0, page.width - 1, page.height - 1));
   if (line === undefined) throw new Error('no ink');
   return line;
 }

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { box, rectanglesPng } from '../test-support/glyph-pages.js';
 import type { OcrBox, OcrResult, OcrWord } from '../ocr-pool.js';
 import { TesseractOcrPool } from '../ocr-pool.js';
 import { prepareOcrInput } from '../ocr-input.js';
@@ -8,9 +8,6 @@ import { degreeSignsFromInk } from './degree-signs.js';
 import { judgeReading } from './read-maths.js';
 import { lostExponent } from './token-checks.js';
 
-const WIDTH = 300;
-const HEIGHT = 160;
-const box = (x0: number, y0: number, x1: number, y1: number): OcrBox => ({ x0, y0, x1, y1 });
 /** A rectangle's outline, `thickness` px wide: a ring with paper inside. */
 const ring = (b: OcrBox, thickness = 3): OcrBox[] => [
   box(b.x0, b.y0, b.x1, b.y0 + thickness - 1),
@@ -18,13 +15,6 @@ const ring = (b: OcrBox, thickness = 3): OcrBox[] => [
   box(b.x0, b.y0, b.x0 + thickness - 1, b.y1),
   box(b.x1 - thickness + 1, b.y0, b.x1, b.y1),
 ];
-
-/** A page with dark rectangles standing for glyphs' ink: digits 40 px tall on a baseline at y = 100. */
-function page(glyphs: readonly OcrBox[]): Promise<Buffer> {
-  const data = new Uint8Array(WIDTH * HEIGHT).fill(255);
-  for (const g of glyphs) for (let y = g.y0; y <= g.y1; y += 1) for (let x = g.x0; x <= g.x1; x += 1) data[y * WIDTH + x] = 20;
-  return sharp(data, { raw: { width: WIDTH, height: HEIGHT, channels: 1 } }).png().toBuffer();
-}
 
 /** "26°," as tesseract boxes it: the sign raised and small, like a superscript; `sign` is what it read there. */
 function reading(sign: string): OcrResult {
@@ -45,7 +35,7 @@ describe('degree signs told from exponents by their ink', () => {
   it('given "26°," boxed raised, when the ink there is a small round ring at the top of the line, then it is a unit, not a lost exponent', async () => {
     for (const sign of ['°', 'o', 'º', '0']) {
       const read = reading(sign);
-      const judged = await degreeSignsFromInk(await page([...DIGITS, ...ring(box(101, 61, 117, 77))]), read);
+      const judged = await degreeSignsFromInk(await rectanglesPng([...DIGITS, ...ring(box(101, 61, 117, 77))]), read);
       const word = judged.ocr.words?.[0];
       expect(word?.text).toBe('26°,');
       expect(judged.signs.size).toBe(1);
@@ -63,7 +53,7 @@ describe('degree signs told from exponents by their ink', () => {
     const percentTop = [...ring(box(101, 61, 117, 77)), box(106, 82, 110, 100)];
     for (const ink of [superscriptZero, filled, percentTop]) {
       const read = reading('0');
-      const judged = await degreeSignsFromInk(await page([...DIGITS, ...ink]), read);
+      const judged = await degreeSignsFromInk(await rectanglesPng([...DIGITS, ...ink]), read);
       expect(judged.signs.size).toBe(0);
       expect(judged.ocr).toBe(read);
       const doubts = judgeReading(judged.ocr, 'first', 0, { degreeSigns: judged.signs }).doubts;
@@ -73,7 +63,7 @@ describe('degree signs told from exponents by their ink', () => {
 
   it('given a ring no character after a digit was read over, then nothing is rewritten', async () => {
     const read = reading('′');
-    const judged = await degreeSignsFromInk(await page([...DIGITS, ...ring(box(101, 61, 117, 77))]), read);
+    const judged = await degreeSignsFromInk(await rectanglesPng([...DIGITS, ...ring(box(101, 61, 117, 77))]), read);
     expect(judged).toEqual({ ocr: read, signs: new Set() });
   });
 });

@@ -1,4 +1,4 @@
-import type { GrayImage } from '../gray-image.js';
+import { box, rectanglesPage } from '../test-support/glyph-pages.js';
 import type { OcrBox } from '../ocr-pool.js';
 import { TesseractOcrPool } from '../ocr-pool.js';
 import { prepareOcrInput } from '../ocr-input.js';
@@ -7,16 +7,11 @@ import { renderTextImage } from '../test-support/render-text.js';
 import { divisionSignsFromInk, isDivisionSign } from './division-signs.js';
 import { lineInk } from './raised-ink.js';
 
-const WIDTH = 300;
-const HEIGHT = 160;
-const box = (x0: number, y0: number, x1: number, y1: number): OcrBox => ({ x0, y0, x1, y1 });
 
 /** The ink of a page with dark rectangles standing for glyphs: digits 40 px tall on a baseline at y = 100. */
 function ink(glyphs: readonly OcrBox[]) {
-  const data = new Uint8Array(WIDTH * HEIGHT).fill(255);
-  for (const g of glyphs) for (let y = g.y0; y <= g.y1; y += 1) for (let x = g.x0; x <= g.x1; x += 1) data[y * WIDTH + x] = 20;
-  const page: GrayImage = { width: WIDTH, height: HEIGHT, data };
-  const line = lineInk(page, box(0, 0, WIDTH - 1, HEIGHT - 1));
+  const page = rectanglesPage(glyphs);
+  const line = lineInk(page, box(0, 0, page.width - 1, page.height - 1));
   if (line === undefined) throw new Error('no ink');
   return { line, sign: line.components.filter((c) => c.box.x0 >= 100) };
 }

@@ -1,17 +1,7 @@
-import sharp from 'sharp';
+import { box, rectanglesPng } from '../test-support/glyph-pages.js';
 import type { OcrBox, OcrResult, OcrWord } from '../ocr-pool.js';
 import { equalsSignsFromInk } from './equals-signs.js';
 
-const WIDTH = 300;
-const HEIGHT = 160;
-const box = (x0: number, y0: number, x1: number, y1: number): OcrBox => ({ x0, y0, x1, y1 });
-
-/** A page with dark rectangles standing for glyphs' ink: digits 40 px tall on a baseline at y = 100. */
-function page(glyphs: readonly OcrBox[]): Promise<Buffer> {
-  const data = new Uint8Array(WIDTH * HEIGHT).fill(255);
-  for (const g of glyphs) for (let y = g.y0; y <= g.y1; y += 1) for (let x = g.x0; x <= g.x1; x += 1) data[y * WIDTH + x] = 20;
-  return sharp(data, { raw: { width: WIDTH, height: HEIGHT, channels: 1 } }).png().toBuffer();
-}
 
 const word = (text: string, bbox: OcrBox, confidence: number): OcrWord => ({ text, confidence, line: 0, bbox, symbols: [...text].map((c) => ({ text: c, bbox, confidence })) });
 
@@ -26,7 +16,7 @@ const EQUALS = [box(112, 70, 143, 74), box(112, 84, 143, 88)];
 
 describe('equals signs read from their ink', () => {
   it('trusts an unsure "=" whose ink is two equal parallel bars at mid-height', async () => {
-    const read = await equalsSignsFromInk(await page([...GLYPHS, ...EQUALS]), reading(59));
+    const read = await equalsSignsFromInk(await rectanglesPng([...GLYPHS, ...EQUALS]), reading(59));
     expect(read.text).toBe('2x = 14');
     expect(read.words?.[1]).toMatchObject({ text: '=', confidence: 90 });
     expect(read.words?.[1]?.symbols[0]?.confidence).toBe(90);
@@ -42,8 +32,8 @@ describe('equals signs read from their ink', () => {
       [...EQUALS, box(126, 64, 129, 94)],
       [box(112, 88, 143, 91), box(112, 96, 143, 99)],
     ];
-    for (const ink of inks) expect(await equalsSignsFromInk(await page([...GLYPHS, ...ink]), unsure)).toBe(unsure);
+    for (const ink of inks) expect(await equalsSignsFromInk(await rectanglesPng([...GLYPHS, ...ink]), unsure)).toBe(unsure);
     const sure = reading(93);
-    expect(await equalsSignsFromInk(await page([...GLYPHS, ...EQUALS]), sure)).toBe(sure);
+    expect(await equalsSignsFromInk(await rectanglesPng([...GLYPHS, ...EQUALS]), sure)).toBe(sure);
   });
 });

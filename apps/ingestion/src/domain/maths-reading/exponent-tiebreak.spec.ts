@@ -1,23 +1,11 @@
-import type { OcrResult, OcrWord } from '../ocr-pool.js';
+import { oneLineReading } from '../test-support/glyph-pages.js';
 import { exponentsOverQuestionMarks, powersOf, questionMarksFilled, sameExponents, settledByRereads } from './exponent-tiebreak.js';
 import { DEFAULT_MATHS_READING, judgeReading, type Reading } from './read-maths.js';
 
-const at = (x: number) => ({ x0: x, y0: 100, x1: x + 18, y1: 140 });
-
-/** An OCR result whose words sit on one line, each character box on the same baseline. */
-function page(words: readonly (readonly [string, number])[]): OcrResult {
-  let x = 0;
-  const list: OcrWord[] = words.map(([text, confidence]) => {
-    const symbols = [...text].map((c) => ({ text: c, bbox: at((x += 20)) }));
-    x += 20;
-    return { text, confidence, line: 0, bbox: { x0: symbols[0]?.bbox.x0 ?? 0, y0: 100, x1: x, y1: 140 }, symbols };
-  });
-  return { text: words.map(([t]) => t).join(' '), confidence: 80, words: list };
-}
 
 /** "Evaluate 9^e + 2." as one pass read it, with its exponent recovered from the ink (or not). */
 const evaluate = (exponent: string, pass: Reading['pass'], recovered = 1, confidence = 80): Reading =>
-  judgeReading(page([['Evaluate', 95], [`9^${exponent}`, confidence], ['+', 95], ['2.', 93]]), pass, recovered);
+  judgeReading(oneLineReading([['Evaluate', 95], [`9^${exponent}`, confidence], ['+', 95], ['2.', 93]]), pass, recovered);
 
 describe('settling exponents the two passes read differently', () => {
   const first = evaluate('4', 'first');
@@ -46,7 +34,7 @@ describe('two passes that recovered the same exponents', () => {
   /** "Evaluate 10x^e + 6 from x = 0 to x = 6", with the words around the maths run together or not. */
   const integral = (exponent: string, runTogether: boolean, recovered = 1): Reading =>
     judgeReading(
-      page([['Evaluate', 95], [`10x^${exponent}`, 80], ['+', 95], ['6', 93], ...(runTogether ? [['fromx=0tox=6.', 70] as const] : [['from', 95], ['x', 93], ['=', 93], ['0', 93], ['to', 95], ['x', 93], ['=', 93], ['6.', 93]] as const)]),
+      oneLineReading([['Evaluate', 95], [`10x^${exponent}`, 80], ['+', 95], ['6', 93], ...(runTogether ? [['fromx=0tox=6.', 70] as const] : [['from', 95], ['x', 93], ['=', 93], ['0', 93], ['to', 95], ['x', 93], ['=', 93], ['6.', 93]] as const)]),
       runTogether ? 'first' : 'second',
       recovered,
     );
@@ -63,11 +51,11 @@ describe('two passes that recovered the same exponents', () => {
     expect(sameExponents(integral('2', false), integral('3', true))).toBe(false);
     expect(sameExponents(integral('2', false), integral('2', true, 0))).toBe(false);
     // The same power, but another number elsewhere: "+ 8" for "+ 6".
-    const otherNumber = judgeReading(page([['Evaluate', 95], ['10x^2', 80], ['+', 95], ['8', 93], ['from', 95], ['x', 93], ['=', 93], ['0', 93], ['to', 95], ['x', 93], ['=', 93], ['6.', 93]]), 'second', 1);
+    const otherNumber = judgeReading(oneLineReading([['Evaluate', 95], ['10x^2', 80], ['+', 95], ['8', 93], ['from', 95], ['x', 93], ['=', 93], ['0', 93], ['to', 95], ['x', 93], ['=', 93], ['6.', 93]]), 'second', 1);
     expect(otherNumber.doubts).toEqual([]);
     expect(sameExponents(otherNumber, integral('2', true))).toBe(false);
     expect(sameExponents(evaluate('4', 'first'), evaluate('3', 'second'))).toBe(false);
-    const doubted = judgeReading(page([['Evaluate', 95], ['10x^2', 80], ['+', 95], ['s', 93]]), 'second', 1);
+    const doubted = judgeReading(oneLineReading([['Evaluate', 95], ['10x^2', 80], ['+', 95], ['s', 93]]), 'second', 1);
     expect(doubted.doubts).not.toEqual([]);
     expect(sameExponents(integral('2', false), doubted)).toBe(false);
   });
@@ -76,7 +64,7 @@ describe('two passes that recovered the same exponents', () => {
 describe('an exponent one pass read as a raised question mark', () => {
   /** "Taking g = 9.8 m/s², how high does it rise?" read with the exponent (recovered) or with a "?" boxed raised off the s. */
   const units = (unit: 'm/s^2,' | 'm/s^3,' | 'm/s?,', pass: Reading['pass'], number = '9.8'): Reading => {
-    const read = page([['Taking', 95], ['g', 95], ['=', 93], [number, 93], [unit, 90], ['how', 95], ['high', 95], ['does', 95], ['it', 95], ['rise?', 95]]);
+    const read = oneLineReading([['Taking', 95], ['g', 95], ['=', 93], [number, 93], [unit, 90], ['how', 95], ['high', 95], ['does', 95], ['it', 95], ['rise?', 95]]);
     const words = (read.words ?? []).map((w) =>
       w.text === 'm/s?,' ? { ...w, symbols: w.symbols.map((s) => (s.text === '?' ? { ...s, bbox: { ...s.bbox, y0: 95, y1: 115 } } : s)) } : w,
     );

@@ -1,18 +1,8 @@
-import sharp from 'sharp';
-import type { OcrBox, OcrResult, OcrWord } from '../ocr-pool.js';
+import { box, rectanglesPng } from '../test-support/glyph-pages.js';
+import type { OcrResult, OcrWord } from '../ocr-pool.js';
 import { lettersAtXHeight } from './letter-heights.js';
 import { digitReadAsLetter } from './token-checks.js';
 
-const WIDTH = 300;
-const HEIGHT = 160;
-const box = (x0: number, y0: number, x1: number, y1: number): OcrBox => ({ x0, y0, x1, y1 });
-
-/** A page with dark rectangles standing for glyphs' ink: digits 40 px tall on a baseline at y = 100. */
-function page(glyphs: readonly OcrBox[]): Promise<Buffer> {
-  const data = new Uint8Array(WIDTH * HEIGHT).fill(255);
-  for (const g of glyphs) for (let y = g.y0; y <= g.y1; y += 1) for (let x = g.x0; x <= g.x1; x += 1) data[y * WIDTH + x] = 20;
-  return sharp(data, { raw: { width: WIDTH, height: HEIGHT, channels: 1 } }).png().toBuffer();
-}
 
 /** "12 m/s" as read: the digits, then "m", "/" and a lone letter `letter` over the glyph at x 150–170. */
 function reading(letter: string): OcrResult {
@@ -30,19 +20,19 @@ const INK = [box(40, 61, 64, 100), box(70, 61, 94, 100), box(110, 72, 135, 100),
 
 describe('lone letters told from digits by their height', () => {
   it('given "12 m/s" whose s stands at x-height, then s is a letter and "/s" is not doubted as "/5"', async () => {
-    const letters = await lettersAtXHeight(await page([...INK, box(151, 72, 169, 100)]), reading('s'));
+    const letters = await lettersAtXHeight(await rectanglesPng([...INK, box(151, 72, 169, 100)]), reading('s'));
     expect(letters).toEqual(new Set(['s']));
     expect(digitReadAsLetter('12 m/s', letters)).toBeUndefined();
     expect(digitReadAsLetter('12 m/s')).toBe('/s');
   });
 
   it('given the s of "m/s²" with the exponent run into its right edge (one blob), then the middle of the s still stands at x-height', async () => {
-    const letters = await lettersAtXHeight(await page([...INK, box(151, 72, 169, 100), box(170, 61, 182, 80)]), reading('s'));
+    const letters = await lettersAtXHeight(await rectanglesPng([...INK, box(151, 72, 169, 100), box(170, 61, 182, 80)]), reading('s'));
     expect(letters).toEqual(new Set(['s']));
   });
 
   it('given the glyph under the s as tall as a digit (a 5 read as s), then the doubt stands', async () => {
-    const letters = await lettersAtXHeight(await page([...INK, box(151, 61, 169, 100)]), reading('s'));
+    const letters = await lettersAtXHeight(await rectanglesPng([...INK, box(151, 61, 169, 100)]), reading('s'));
     expect(letters).toEqual(new Set());
     expect(digitReadAsLetter('12 m/s', letters)).toBe('/s');
   });

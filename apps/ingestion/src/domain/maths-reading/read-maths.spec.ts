@@ -1,22 +1,10 @@
-import type { OcrResult, OcrWord } from '../ocr-pool.js';
+import { oneLineReading } from '../test-support/glyph-pages.js';
 import { calibrated, DEFAULT_MATHS_READING, judgeReading } from './read-maths.js';
 
-const at = (x: number) => ({ x0: x, y0: 100, x1: x + 18, y1: 140 });
-
-/** An OCR result whose words sit on one line, each character box on the same baseline. */
-function page(words: readonly (readonly [string, number])[]): OcrResult {
-  let x = 0;
-  const list: OcrWord[] = words.map(([text, confidence]) => {
-    const symbols = [...text].map((c) => ({ text: c, bbox: at((x += 20)) }));
-    x += 20;
-    return { text, confidence, line: 0, bbox: { x0: symbols[0]?.bbox.x0 ?? 0, y0: 100, x1: x, y1: 140 }, symbols };
-  });
-  return { text: words.map(([t]) => t).join(' '), confidence: 80, words: list };
-}
 
 describe('judging a reading', () => {
   it('keeps the maths words with their confidence and trusts a clean reading', () => {
-    const reading = judgeReading(page([['Solve', 95], ['5y', 70], ['+', 93], ['2', 93], ['=', 83], ['17.', 83]]), 'first');
+    const reading = judgeReading(oneLineReading([['Solve', 95], ['5y', 70], ['+', 93], ['2', 93], ['=', 83], ['17.', 83]]), 'first');
     expect(reading.tokens.map((t) => t.text)).toEqual(['5y', '+', '2', '=', '17.']);
     expect(reading.weakest).toBeCloseTo(0.7);
     expect(reading.doubts).toEqual([]);
@@ -24,13 +12,13 @@ describe('judging a reading', () => {
   });
 
   it('doubts a confusion, a word where an operand belongs, and a letter where a digit belongs', () => {
-    expect(judgeReading(page([['Solve', 95], ['S5y', 55], ['+', 91], ['2', 78], ['=', 44], ['17', 44]]), 'first').doubts).toEqual(
+    expect(judgeReading(oneLineReading([['Solve', 95], ['S5y', 55], ['+', 91], ['2', 78], ['=', 44], ['17', 44]]), 'first').doubts).toEqual(
       expect.arrayContaining([expect.stringContaining('"S5y"')]),
     );
-    expect(judgeReading(page([['Solve', 93], ['by', 27], ['+', 95], ['2', 93], ['=', 69], ['17', 69]]), 'second').doubts).toEqual([
+    expect(judgeReading(oneLineReading([['Solve', 93], ['by', 27], ['+', 95], ['2', 93], ['=', 69], ['17', 69]]), 'second').doubts).toEqual([
       expect.stringContaining('an operand was read as a word'),
     ]);
-    expect(judgeReading(page([['Solve', 93], ['3x', 90], ['+', 95], ['s', 88], ['=', 90], ['68', 90]]), 'first').doubts).toEqual([
+    expect(judgeReading(oneLineReading([['Solve', 93], ['3x', 90], ['+', 95], ['s', 88], ['=', 90], ['68', 90]]), 'first').doubts).toEqual([
       expect.stringContaining('a lone letter where a digit is expected'),
     ]);
   });
@@ -38,9 +26,9 @@ describe('judging a reading', () => {
 
 describe('a sign read as two', () => {
   it('doubts a minus read as a dash and a hyphen, which would parse as a plus', () => {
-    const reading = judgeReading(page([['Solve', 93], ['8y', 90], ['—-', 97], ['25', 95], ['=', 95], ['72.', 96]]), 'first');
+    const reading = judgeReading(oneLineReading([['Solve', 93], ['8y', 90], ['—-', 97], ['25', 95], ['=', 95], ['72.', 96]]), 'first');
     expect(reading.doubts).toEqual([expect.stringContaining('one sign read as two')]);
-    expect(judgeReading(page([['Solve', 93], ['8y', 90], ['-', 97], ['25', 95], ['=', 95], ['72.', 96]]), 'first').doubts).toEqual([]);
+    expect(judgeReading(oneLineReading([['Solve', 93], ['8y', 90], ['-', 97], ['25', 95], ['=', 95], ['72.', 96]]), 'first').doubts).toEqual([]);
   });
 });
 
