@@ -1,13 +1,11 @@
-import { openDatabase } from '@openpaw/persistence';
 import { freshDatabase } from '@openpaw/testing';
 import { KeepScheduledRetries1764520000000 } from './1764520000000-keep-scheduled-retries.js';
-import { gatewayMigrations } from './index.js';
+import { openGatewayUpTo } from '../../testing/migrated-gateway.js';
 
 describe('KeepScheduledRetries1764520000000 (real PostgreSQL)', () => {
   it('adds retry_scheduled to the timeline (null for rows before it); down drops the column and keeps the rows', async () => {
     const url = await freshDatabase('gateway_scheduled_retries_migration');
-    const index = gatewayMigrations.indexOf(KeepScheduledRetries1764520000000);
-    const before = await openDatabase({ url, schema: 'gateway', migrations: gatewayMigrations.slice(0, index) });
+    const before = await openGatewayUpTo(url, KeepScheduledRetries1764520000000, { including: false });
     const runId = crypto.randomUUID();
     await before.query(
       `insert into gateway.run_transitions (run_id, version, attempt_no, state_before, state_after, step_name, terminal, occurred_at) values ($1, 0, 1, null, 'GENERATING', 'start', false, now())`,
@@ -15,8 +13,7 @@ describe('KeepScheduledRetries1764520000000 (real PostgreSQL)', () => {
     );
     await before.destroy();
 
-    // Up to this migration, so that undoing the last one undoes it (later migrations have their own specs).
-    const after = await openDatabase({ url, schema: 'gateway', migrations: gatewayMigrations.slice(0, index + 1) });
+    const after = await openGatewayUpTo(url, KeepScheduledRetries1764520000000);
     try {
       const retry = { step: 'generate', failedTry: 1, nextTry: 2, nextTryAt: '2026-11-24T05:00:00.000Z', reason: 'timeout' };
       await after.query(
