@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { runIdPrefix, runsOfUser } from '../runs/runs.schemas.js';
 
 /** How many views one user may save: enough for every workflow × a few states, small enough to show at once. */
 export const SAVED_VIEWS_PER_USER = 20;
@@ -13,14 +14,8 @@ export const runsFilterSchema = z
     state: word.optional().describe('Run state.'),
     from: day.optional().describe('First creation day (YYYY-MM-DD).'),
     to: day.optional().describe('Last creation day (YYYY-MM-DD).'),
-    q: z
-      .string()
-      .trim()
-      .toLowerCase()
-      .regex(/^[0-9a-f-]{1,36}$/, 'a run id or its beginning: hex digits and dashes')
-      .optional()
-      .describe('Run id or its beginning.'),
-    user: z.string().trim().min(1).max(200).optional().describe('Admins: a user id, or `*` for everyone.'),
+    q: runIdPrefix.optional().describe('Run id or its beginning.'),
+    user: runsOfUser.optional().describe('Admins: a user id, or `*` for everyone.'),
   })
   .strict();
 

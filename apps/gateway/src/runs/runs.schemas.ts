@@ -33,6 +33,15 @@ export const runCursor = z
 
 const name = z.string().min(1).max(100);
 
+/** A run id or its beginning, as the runs list filters by (`q`). */
+export const runIdPrefix = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^[0-9a-f-]{1,36}$/, 'a run id or its beginning: hex digits and dashes');
+/** An admin's user filter of the runs list: a user id, or `*` for everyone. */
+export const runsOfUser = z.string().trim().min(1).max(200);
+
 /** `GET /runs?type=&state=&limit=&cursor=` */
 export const listRunsQuery = z.object({
   type: name.optional().describe('Only runs of this workflow type.'),
@@ -41,14 +50,8 @@ export const listRunsQuery = z.object({
   cursor: runCursor.optional().describe('`nextCursor` of the previous page.'),
   from: z.iso.datetime({ offset: true }).optional().describe('Only runs created at or after this time (ISO 8601).'),
   to: z.iso.datetime({ offset: true }).optional().describe('Only runs created before this time (ISO 8601).'),
-  q: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .regex(/^[0-9a-f-]{1,36}$/, 'a run id or its beginning: hex digits and dashes')
-    .optional()
-    .describe('Only runs whose id starts with this (a whole id or its beginning).'),
-  user: z.string().trim().min(1).max(200).optional().describe('Admin role only: this user\'s runs, or `*` for every user\'s. Without it, the caller\'s own.'),
+  q: runIdPrefix.optional().describe('Only runs whose id starts with this (a whole id or its beginning).'),
+  user: runsOfUser.optional().describe('Admin role only: this user\'s runs, or `*` for every user\'s. Without it, the caller\'s own.'),
 });
 
 const cancelRunBodyObject = z.object({
