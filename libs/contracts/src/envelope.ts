@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { AnyMessageDefinition, MessageData } from './message-definition.js';
+import { messageValidations } from './validation-count.js';
 
 /**
  * The envelope: a CloudEvents 1.0 event in JSON structured mode. `type` is the message's subject
@@ -50,7 +51,19 @@ export function createEnvelope<D extends AnyMessageDefinition>(
   data: MessageData<D>,
   meta: EnvelopeMeta,
 ): Envelope<MessageData<D>> {
-  const parsed = (definition.schema as z.ZodType).parse(data) as MessageData<D>;
+  messageValidations.count += 1;
+  return envelopeOfValidData(definition, (definition.schema as z.ZodType).parse(data) as MessageData<D>, meta);
+}
+
+/**
+ * Builds an envelope around data validated already (a kept reply, parsed when it was kept): no
+ * second parse on the way out. Consumers validate every message on the way in.
+ */
+export function envelopeOfValidData<D extends AnyMessageDefinition>(
+  definition: D,
+  data: MessageData<D>,
+  meta: EnvelopeMeta,
+): Envelope<MessageData<D>> {
   return {
     specversion: '1.0',
     id: meta.id ?? randomUUID(),
@@ -60,7 +73,7 @@ export function createEnvelope<D extends AnyMessageDefinition>(
     ...(meta.subject === undefined ? {} : { subject: meta.subject }),
     datacontenttype: 'application/json',
     dataschema: definition.dataschema,
-    data: parsed,
+    data,
     correlationid: meta.correlationId,
     ...(meta.causationId === undefined ? {} : { causationid: meta.causationId }),
     ...(meta.userId === undefined ? {} : { userid: meta.userId }),
@@ -84,6 +97,7 @@ export function parseEnvelope<D extends AnyMessageDefinition>(
   } catch (error) {
     return { ok: false, reason: `malformed JSON: ${(error as Error).message}` };
   }
+  messageValidations.count += 1;
   const envelope = envelopeSchema.safeParse(json);
   if (!envelope.success) return { ok: false, reason: `invalid envelope: ${z.prettifyError(envelope.error)}` };
   if (envelope.data.type !== definition.subject) {

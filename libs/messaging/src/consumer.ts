@@ -5,6 +5,7 @@ import { deadLetterSubjectOf, parseEnvelope, type AnyMessageDefinition } from '@
 import { errorMessage, stderrLogger, type MessagingLogger, type MessagingObserver } from './observability.js';
 import type { BatchHandler, BatchItem, HandlerOutcome, MessageContext } from './ports.js';
 import { whenJetStreamAnswers } from './jetstream-when-ready.js';
+import { messageCounters } from './message-budget.js';
 import { inBatchConsumerSpans, inConsumerSpan } from './message-spans.js';
 import { contextFromTraceHeaders, TRACEPARENT, TRACESTATE } from './trace-context.js';
 
@@ -276,6 +277,7 @@ class PullConsumerRunner implements ConsumerHandle {
   }
 
   #receive(msg: JsMsg): void {
+    messageCounters.deliveries += 1;
     if (this.#stopping !== undefined) {
       this.#settle(msg, 'nak', 0);
       return;
@@ -459,6 +461,7 @@ class PullConsumerRunner implements ConsumerHandle {
       h.set(DLQ_HEADERS.stream, this.#stream);
       h.set(DLQ_HEADERS.consumer, this.#durable);
       if (msgId !== undefined) h.set(DLQ_HEADERS.originalMsgId, msgId);
+      messageCounters.publishes += 1;
       await this.#js.publish(deadLetterSubjectOf(subject), msg.data, {
         msgID: `dlq:${this.#stream}:${this.#durable}:${streamSequence}`,
         headers: h,

@@ -32,6 +32,7 @@ export {
   type StreamStorage,
 } from './stream-settings.js';
 export { CLOUDEVENTS_CONTENT_TYPE, JetStreamPublisher } from './publisher.js';
+export { messageCounters, messageCountsSince, readMessageCounts, type MessageCounts } from './message-budget.js';
 export {
   DEFAULT_BACKOFF_MS,
   DEFAULT_MAX_DELIVER,
@@ -66,6 +67,8 @@ export { isReplyOf, replyAs, replyTo, type Reply } from './replies/reply.js';
 export { answerOnce, answerOnceWith, type KeptReplyStore } from './replies/kept-replies.js';
 export { KEPT_REPLIES_TABLE, keptRepliesTableDdl, PgKeptReplyStore, type SqlRunner } from './replies/pg-kept-reply-store.js';
 export { publishReplies, type ReplyOrigin } from './replies/publish-replies.js';
+export { GroupCommitKeptReplyStore } from './replies/group-commit-kept-reply-store.js';
+export { GroupRunner, isPermanentDatabaseError } from './replies/group-commit.js';
 export { keptForm, restoredReplies, type KeptForm } from './replies/reply-codec.js';
 export {
   deadLetterMatches,

@@ -7,6 +7,7 @@ import {
   type EnvelopeMeta,
   type MessageData,
 } from '@openpaw/contracts';
+import { messageCounters } from './message-budget.js';
 import type { MessagePublisher } from './ports.js';
 import { inProducerSpan } from './message-spans.js';
 import { activeTraceHeaders, TRACEPARENT, TRACESTATE } from './trace-context.js';
@@ -53,6 +54,7 @@ export class JetStreamPublisher implements MessagePublisher {
       const { traceparent, tracestate } = span.isRecording() ? activeTraceHeaders(ctx) : envelope.traceparent === undefined ? activeTraceHeaders(ctx) : envelope;
       if (traceparent !== undefined) h.set(TRACEPARENT, traceparent);
       if (tracestate !== undefined && tracestate !== '') h.set(TRACESTATE, tracestate);
+      messageCounters.publishes += 1;
       const ack = await this.js.publish(envelope.type, encoder.encode(JSON.stringify(envelope)), {
         msgID: msgId,
         headers: h,

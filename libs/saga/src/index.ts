@@ -8,6 +8,7 @@ export { OutboxRelay, type EnvelopePublisher, type OutboxRelayOptions, type Publ
 export { TimerPoller, type TimerPollerOptions } from './timers.js';
 export { SagaStore, foldTimerOperations, type BatchResult, type InputResult, type PendingInput } from './store/saga-store.js';
 export { coordinatorEntities, WorkflowRunEntity, WorkflowStepLogEntity, InboxEntity, OutboxEntity, TimerEntity } from './store/entities.js';
+export { sagaStoreCounters } from './store/store-counters.js';
 export { coordinatorMigrations } from './store/migrations.js';
 export { loadRunWithLogs } from './store/run-queries.js';
 export { scenario, SagaScenario, ScenarioStep } from './scenario.js';

@@ -1,6 +1,6 @@
 import type { Provider } from '@nestjs/common';
 import { RESEARCH_WEBHOOK_SECRET_PURPOSE } from '@openpaw/contracts';
-import { PgKeptReplyStore } from '@openpaw/messaging';
+import { GroupCommitKeptReplyStore } from '@openpaw/messaging';
 import { MessageLogContext } from '@openpaw/platform';
 import { type BlobStore, createBlobStoreFromEnv, InMemoryUserKeyStore, type LlmClient, UserKeyVault } from '@openpaw/providers';
 import { SecretSealer } from '@openpaw/providers/keys';
@@ -64,7 +64,7 @@ export function researchFlowProviders(settings: ResearchFlowSettings, providerEn
       useFactory: async (log: MessageLogContext): Promise<BlobStore | null> =>
         adapters.blobs !== undefined ? adapters.blobs : settings.shareTtlSeconds === 0 ? null : createBlobStoreFromEnv(providerEnv, { logger: log }),
     },
-    { provide: FLOW_REPLIES, inject: [RESEARCH_DATA_SOURCE], useFactory: (dataSource: DataSource) => new PgKeptReplyStore(preparedSqlRunner(dataSource, 'research_flow_replies'), RESEARCH_SCHEMA) },
+    { provide: FLOW_REPLIES, inject: [RESEARCH_DATA_SOURCE], useFactory: (dataSource: DataSource) => new GroupCommitKeptReplyStore(preparedSqlRunner(dataSource, 'research_flow_replies'), RESEARCH_SCHEMA) },
     { provide: FLOW_CANCELLATIONS, useValue: new LegCancellations() },
     { provide: FLOW_PROVIDERS, inject: [RESEARCH_LLM], useFactory: (llm: LlmClient) => createResearchProviders(llm, settings) },
     { provide: ReportSharer, inject: [FLOW_BLOBS], useFactory: (blobs: BlobStore | null) => new ReportSharer(blobs, settings.shareTtlSeconds) },

@@ -1,3 +1,4 @@
+import { messageCounters } from '../message-budget.js';
 import type { KeptReplyStore } from './kept-replies.js';
 import { keptForm, restoredReplies } from './reply-codec.js';
 import type { Reply } from './reply.js';
@@ -32,13 +33,15 @@ export class PgKeptReplyStore implements KeptReplyStore {
   constructor(
     private readonly sql: SqlRunner,
     private readonly schema: string,
+    /** Whether `sql` commits each statement (not a transaction's: that commit is its owner's). */
+    private readonly autocommit = true,
   ) {
     this.table = `"${schema}"."${KEPT_REPLIES_TABLE}"`;
   }
 
   /** The same store, running its SQL in `transaction`. */
   within(transaction: SqlRunner): PgKeptReplyStore {
-    return new PgKeptReplyStore(transaction, this.schema);
+    return new PgKeptReplyStore(transaction, this.schema, false);
   }
 
   async find(commandId: string): Promise<readonly Reply[] | undefined> {
@@ -52,6 +55,7 @@ export class PgKeptReplyStore implements KeptReplyStore {
       commandId,
       JSON.stringify(keptForm(replies)),
     ]);
+    if (this.autocommit) messageCounters.commits += 1;
     if (inserted.length > 0) return replies;
     // Another delivery answered first: its answer is the one.
     const kept = await this.find(commandId);

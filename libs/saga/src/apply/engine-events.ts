@@ -4,6 +4,8 @@ import {
   createEnvelope,
   deterministicUuid,
   type Envelope,
+  type EnvelopeMeta,
+  envelopeOfValidData,
   InputRefused,
   type MessageData,
   RunStateChanged,
@@ -28,7 +30,11 @@ export function envelopeFor(
   meta: InputMeta,
   now: Date,
 ): Envelope {
-  return createEnvelope(message, data, {
+  return createEnvelope(message, data, coordinatorMeta(id, run, meta, now));
+}
+
+function coordinatorMeta(id: string, run: Pick<RunRecord, 'id' | 'userId'>, meta: InputMeta, now: Date): EnvelopeMeta {
+  return {
     id,
     source: COORDINATOR_SOURCE,
     correlationId: run.id,
@@ -37,7 +43,16 @@ export function envelopeFor(
     subject: run.id,
     time: now,
     ...(meta.traceparent === undefined ? {} : { traceparent: meta.traceparent }),
-  });
+  };
+}
+
+/**
+ * An engine event built from typed data (the engine's own messages, not a workflow's): not parsed on
+ * the way out (a run's view can be large, and a change goes out per transition); every consumer
+ * validates it on the way in.
+ */
+function engineEnvelope<D extends AnyMessageDefinition>(message: D, data: MessageData<D>, id: string, run: Pick<RunRecord, 'id' | 'userId'>, meta: InputMeta, now: Date): Envelope {
+  return envelopeOfValidData(message, data, coordinatorMeta(id, run, meta, now));
 }
 
 /** `InputRefused`: tells whoever sent the input why it was not applied. */
@@ -51,7 +66,7 @@ export function refusedEvent(
   userId: string,
   now: Date,
 ): OutboxRecord {
-  const envelope = envelopeFor(
+  const envelope = engineEnvelope(
     InputRefused,
     { runId, inputMessageId: meta.messageId, inputType: inputName(input), state, reason, detail },
     deterministicUuid('refused', meta.messageId),
@@ -77,7 +92,7 @@ export function stateChangedEvent(
   retryScheduled?: RetryScheduled,
 ): OutboxRecord {
   const id = deterministicUuid(run.id, 'state', String(run.version));
-  const envelope = envelopeFor(
+  const envelope = engineEnvelope(
     RunStateChanged,
     {
       runId: run.id,
@@ -112,5 +127,5 @@ export function childFinished(definition: AnySagaDefinition, run: RunRecord, met
     state: run.state,
     view: definition.view(run),
   };
-  return { msgId: id, envelope: envelopeFor(ChildRunFinished, data, id, run, meta, now) };
+  return { msgId: id, envelope: engineEnvelope(ChildRunFinished, data, id, run, meta, now) };
 }

@@ -6,6 +6,7 @@ import type { InputMeta, OutboxRecord, RunRecord, StepLogRecord, TimerOperation 
 import type { SagaRegistry } from '../registry.js';
 import { BatchWrites } from './batch-writes.js';
 import { claimKeys, releaseWaiters } from './key-claim-store.js';
+import { sagaStoreCounters } from './store-counters.js';
 import { type RunRow, toRunRecord, type TransactionQuery } from './run-rows.js';
 
 /** One input waiting to be applied. Its `meta.messageId` is the inbox dedup key. */
@@ -73,6 +74,8 @@ export class SagaStore {
       const result = await this.applyInTransaction(client, inputs, published);
       await client.query('commit');
       open = false;
+      sagaStoreCounters.commits += 1;
+      sagaStoreCounters.inputs += inputs.length;
       return result;
     } catch (error) {
       this.notePublished(published);
