@@ -8,6 +8,7 @@ import {
   type ConsumerHandle,
   ensureConsumer,
   type HandlerOutcome,
+  isPermanentDatabaseError,
   jetstreamManagerWhenReady,
   JetStreamPublisher,
   type MessagingLogger,
@@ -67,6 +68,12 @@ export interface CoordinatorConfig {
 }
 
 const ACK: HandlerOutcome = { kind: 'ack' };
+
+/** A PostgreSQL error as its SQLSTATE and message (what the dead letter's reason says). */
+function permanentReason(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  return `${typeof code === 'string' ? code : '?'} ${error instanceof Error ? error.message : String(error)}`;
+}
 
 /**
  * The saga coordinator: consumes its commands and the events the registered workflows need,
@@ -160,16 +167,39 @@ export class CoordinatorRuntime {
     }
   }
 
-  /** One batch of messages: translated, applied in one transaction, acked after the commit. */
+  /**
+   * One batch of messages: translated, applied in one transaction, acked after the commit. A batch
+   * PostgreSQL refuses for good (class 22/23: a poison input) is applied again one input per
+   * transaction, so the poison input alone fails, dead-lettered at once with its reason, and the
+   * rest applies (ADR 0002). Any other failure retries the whole batch (the inbox makes that safe).
+   */
   private async handleBatch(items: readonly BatchItem[]): Promise<readonly HandlerOutcome[]> {
     const outcomes: HandlerOutcome[] = new Array<HandlerOutcome>(items.length).fill(ACK);
     const inputs: PendingInput[] = [];
+    const itemOf: number[] = [];
     items.forEach((item, i) => {
       const translated = inputFromMessage(item.envelope);
       if (!translated.ok) outcomes[i] = { kind: 'reject', reason: translated.reason };
-      else if (translated.input !== undefined) inputs.push(translated.input);
+      else if (translated.input !== undefined) {
+        inputs.push(translated.input);
+        itemOf.push(i);
+      }
     });
-    if (inputs.length > 0) await this.apply(inputs);
+    if (inputs.length === 0) return outcomes;
+    try {
+      await this.apply(inputs);
+    } catch (error) {
+      if (!isPermanentDatabaseError(error)) throw error;
+      // In order: a run's inputs keep their order; each commits (or fails) on its own.
+      for (const [n, input] of inputs.entries()) {
+        const i = itemOf[n] as number;
+        try {
+          await this.apply([input]);
+        } catch (alone) {
+          outcomes[i] = isPermanentDatabaseError(alone) ? { kind: 'reject', reason: `PostgreSQL refused the input: ${permanentReason(alone)}` } : { kind: 'retry', reason: String(alone) };
+        }
+      }
+    }
     return outcomes;
   }
 
