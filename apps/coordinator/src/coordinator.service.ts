@@ -4,6 +4,7 @@ import { tableSizes } from '@openpaw/persistence';
 import type { SagaRegistry } from '@openpaw/saga';
 import type { CoordinatorSettings } from './config.js';
 import { CoordinatorRuntime } from './runtime/coordinator-runtime.js';
+import { registerMessageBudgetMetrics } from './runtime/message-budget-metrics.js';
 
 export const COORDINATOR_SETTINGS = Symbol('openpaw.coordinator.settings');
 export const SAGA_REGISTRY = Symbol('openpaw.coordinator.registry');
@@ -27,6 +28,7 @@ export class CoordinatorService implements OnApplicationBootstrap, OnApplication
 
   async onApplicationBootstrap(): Promise<void> {
     const metrics = this.metrics;
+    const budget = registerMessageBudgetMetrics(metrics.registry);
     this.runtime = await CoordinatorRuntime.start({
       natsUrl: this.settings.natsUrl,
       databaseUrl: this.settings.databaseUrl,
@@ -37,6 +39,7 @@ export class CoordinatorService implements OnApplicationBootstrap, OnApplication
         onTransition: (type, state) => metrics.recordSagaTransition(type, state),
         onOutboxLag: (seconds) => metrics.recordOutboxLag(seconds),
         onTimerLag: (seconds) => metrics.recordTimerLag(seconds),
+        onInputsApplied: (publishedAt) => budget.recordApplied(publishedAt, Date.now()),
         onPublishFailed: (error) => this.log.warn({ err: String(error) }, 'outbox publish failed; will retry'),
       },
       maxBatch: this.settings.maxBatch,

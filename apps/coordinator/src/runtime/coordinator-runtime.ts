@@ -45,6 +45,8 @@ export const coordinatorEventsDurable = (context: string): string => `coordinato
 export interface CoordinatorObserver extends RelayObserver {
   onTransition?(workflowType: string, state: string): void;
   onTimerLag?(seconds: number): void;
+  /** Messages applied by a committed transaction: each one's publication time (CloudEvents `time`). */
+  onInputsApplied?(publishedAt: readonly string[]): void;
 }
 
 export interface CoordinatorConfig {
@@ -186,8 +188,10 @@ export class CoordinatorRuntime {
       }
     });
     if (inputs.length === 0) return outcomes;
+    const observer = this.config.observer;
     try {
       await this.apply(inputs);
+      observer?.onInputsApplied?.(itemOf.map((i) => (items[i] as BatchItem).envelope.time));
     } catch (error) {
       if (!isPermanentDatabaseError(error)) throw error;
       // In order: a run's inputs keep their order; each commits (or fails) on its own.
@@ -195,6 +199,7 @@ export class CoordinatorRuntime {
         const i = itemOf[n] as number;
         try {
           await this.apply([input]);
+          observer?.onInputsApplied?.([(items[i] as BatchItem).envelope.time]);
         } catch (alone) {
           outcomes[i] = isPermanentDatabaseError(alone) ? { kind: 'reject', reason: `PostgreSQL refused the input: ${permanentReason(alone)}` } : { kind: 'retry', reason: String(alone) };
         }
