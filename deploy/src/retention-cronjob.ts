@@ -10,6 +10,10 @@ export interface RetentionCronJobProps {
   readonly databaseUrl: kplus.EnvValue;
   /** The providers' Secret: the blob store step logs are archived to (`OPENPAW_GCS_BUCKET`, ...). */
   readonly providers: kplus.ISecret;
+  /** The blob volume, when blobs live on one (the archive is written there). */
+  readonly blobMounts: readonly { readonly path: string; readonly volume: kplus.Volume }[];
+  /** Workload identity for the bucket. */
+  readonly serviceAccount: kplus.IServiceAccount;
 }
 
 /**
@@ -20,7 +24,7 @@ export interface RetentionCronJobProps {
  */
 export function retentionCronJob(scope: Construct, props: RetentionCronJobProps): kplus.CronJob {
   const name = 'openpaw-retention';
-  return new kplus.CronJob(scope, 'retention-cronjob', {
+  const job = new kplus.CronJob(scope, 'retention-cronjob', {
     metadata: { name, labels: workloadLabels(name, 'retention') },
     podMetadata: { labels: workloadLabels(name, 'retention') },
     schedule: Cron.schedule({ minute: '17', hour: '*' }),
@@ -31,6 +35,7 @@ export function retentionCronJob(scope: Construct, props: RetentionCronJobProps)
     ttlAfterFinished: Duration.hours(6),
     securityContext: RESTRICTED_POD,
     automountServiceAccountToken: false,
+    serviceAccount: props.serviceAccount,
     containers: [
       {
         name: 'retention',
@@ -52,4 +57,6 @@ export function retentionCronJob(scope: Construct, props: RetentionCronJobProps)
       },
     ],
   });
+  for (const mount of props.blobMounts) job.containers[0]?.mount(mount.path, mount.volume);
+  return job;
 }
