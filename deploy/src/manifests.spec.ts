@@ -181,5 +181,15 @@ describe('synthesized manifests', () => {
       }
       expect(accounts.every((a) => a['automountServiceAccountToken'] === false)).toBe(true);
     });
+
+    it('the providers Secret goes only to the services that call providers: not the gateway, the coordinator or the retention CronJob', () => {
+      const secretRefs = (o: K8sObject): string[] => (JSON.stringify(o['spec']) ?? '').match(/"secretRef":\{"name":"[^"]+"/g) ?? [];
+      const withProviders = rendered.platform.filter((o) => secretRefs(o).some((ref) => ref.includes(DEFAULT_SETTINGS.secrets.providers))).map((o) => o.metadata.name);
+      const callers = [...SERVICES.filter((s) => s.providers).map((s) => s.name), ...SEPARATE_LANES.filter((l) => serviceOf(l.service)?.providers).map((l) => `${l.service}-${l.lane}`)];
+      expect(withProviders.sort()).toEqual(callers.sort());
+      expect(withProviders).not.toEqual(expect.arrayContaining(['gateway']));
+      expect(withProviders).not.toContain('coordinator');
+      expect(withProviders).not.toContain('openpaw-retention');
+    });
   });
 });

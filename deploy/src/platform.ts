@@ -149,9 +149,9 @@ class PlatformChart extends Chart {
     collectorPolicy(this, settings, collectorLabels);
     serviceMonitor(this);
     migrationsJob(this, { image: settings.image, natsUrl: settings.natsUrl, databaseUrl, streamReplicas: settings.streamReplicas });
-    retentionCronJob(this, { image: settings.image, config, databaseUrl, providers, blobMounts, serviceAccount: serviceAccountOf('retention') });
+    retentionCronJob(this, { image: settings.image, config, databaseUrl, blobMounts, serviceAccount: serviceAccountOf('retention') });
     // Default-deny covers the Jobs too: the migrations Job reaches NATS (streams) and PostgreSQL; retention
-    // PostgreSQL and the blob store over HTTPS (the step-log archive).
+    // PostgreSQL and the blob store over HTTPS (the step-log archive; blob settings from the ConfigMap).
     for (const [name, externalEgress] of [['openpaw-migrate', false], ['openpaw-retention', true]] as const) {
       workloadPolicy(this, settings, { name, labels: selectorLabels(name), port: 0, public: false, database: true, externalEgress }, collectorLabels);
     }
@@ -163,7 +163,7 @@ class PlatformChart extends Chart {
       if (plan.lanes !== undefined) env['OPENPAW_LANES'] = kplus.EnvValue.fromValue(plan.lanes);
       const envFrom: kplus.EnvFrom[] = [];
       if (service.name === 'gateway') envFrom.push(kplus.Env.fromSecret(gatewayAuth));
-      if (service.externalEgress) envFrom.push(kplus.Env.fromSecret(providers));
+      if (service.providers) envFrom.push(kplus.Env.fromSecret(providers));
       const workload = new Workload(this, plan.name, {
         name: plan.name,
         service: service.name,

@@ -8,8 +8,6 @@ export interface RetentionCronJobProps {
   readonly image: string;
   readonly config: kplus.IConfigMap;
   readonly databaseUrl: kplus.EnvValue;
-  /** The providers' Secret: the blob store step logs are archived to (`OPENPAW_GCS_BUCKET`, ...). */
-  readonly providers: kplus.ISecret;
   /** The blob volume, when blobs live on one (the archive is written there). */
   readonly blobMounts: readonly { readonly path: string; readonly volume: kplus.Volume }[];
   /** Workload identity for the bucket. */
@@ -42,7 +40,8 @@ export function retentionCronJob(scope: Construct, props: RetentionCronJobProps)
         image: props.image,
         imagePullPolicy: kplus.ImagePullPolicy.IF_NOT_PRESENT,
         command: ['node', 'dist/tools/retention.js'],
-        envFrom: [kplus.Env.fromConfigMap(props.config), kplus.Env.fromSecret(props.providers)],
+        // The blob store step logs are archived to: the ConfigMap's blob settings (no provider keys).
+        envFrom: [kplus.Env.fromConfigMap(props.config)],
         envVariables: {
           OPENPAW_DATABASE_URL: props.databaseUrl,
           OPENPAW_RETENTION_DEDUP: kplus.EnvValue.fromValue('14d'),
