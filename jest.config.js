@@ -46,7 +46,7 @@ export default {
     {
       ...common,
       displayName: 'integration',
-      testMatch: ['<rootDir>/{apps,libs,tools}/**/*.int.spec.ts', '<rootDir>/{apps,libs}/**/*.e2e.spec.ts'],
+      testMatch: ['<rootDir>/{apps,libs,tools,deploy}/**/*.int.spec.ts', '<rootDir>/{apps,libs}/**/*.e2e.spec.ts'],
       globalSetup: '<rootDir>/libs/testing/jest/global-setup.mjs',
       globalTeardown: '<rootDir>/libs/testing/jest/global-teardown.mjs',
     },

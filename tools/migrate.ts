@@ -3,43 +3,52 @@
  * one schema after another, holding the PostgreSQL advisory lock (`MIGRATIONS_LOCK_KEY`) so a
  * retried or doubled Job never migrates concurrently. Services only verify their schema version at
  * start (`OPENPAW_MIGRATIONS=verify` in the manifests). Env: OPENPAW_DATABASE_URL.
+ *
+ * The schemas are not listed here: the Job loads every module of apps/ and libs/ that declares a
+ * schema with `registerSchemaMigrations` (the same declaration the service opens its database with),
+ * so a service's migrations cannot be left out (tools/migrate.spec.ts checks every migration class).
  */
-import { artifactsMigrations } from '../apps/artifacts/src/persistence/migrations/index.js';
-import { assetsMigrations } from '../apps/assets/src/persistence/migrations/index.js';
-import { gatewayMigrations } from '../apps/gateway/src/projection/migrations/index.js';
-import { ingestionMigrations } from '../apps/ingestion/src/persistence/migrations/index.js';
-import { retrievalMigrations } from '../apps/retrieval/src/persistence/migrations/index.js';
-import { solveMigrations } from '../apps/solve/src/persistence/migrations/index.js';
-import { createDataSource, migrateWithLock } from '@openpaw/persistence';
-import { coordinatorMigrations } from '@openpaw/saga';
-import type { MigrationInterface } from 'typeorm';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createDataSource, discoverSchemaMigrations, migrateWithLock, type SchemaMigrations } from '@openpaw/persistence';
 
-/** Every schema and its migrations (each service owns one schema; see its persistence/ folder). */
-const SCHEMAS: readonly { readonly schema: string; readonly migrations: readonly (new () => MigrationInterface)[] }[] = [
-  { schema: 'coordinator', migrations: coordinatorMigrations },
-  { schema: 'gateway', migrations: gatewayMigrations },
-  { schema: 'ingestion', migrations: ingestionMigrations },
-  { schema: 'retrieval', migrations: retrievalMigrations },
-  { schema: 'solve', migrations: solveMigrations },
-  { schema: 'assets', migrations: assetsMigrations },
-  { schema: 'artifacts', migrations: artifactsMigrations },
-];
+/** The checkout or dist/ this file runs from, and the extension its modules have there. */
+export function codeRoot(moduleUrl: string = import.meta.url): { root: string; extension: '.js' | '.ts' } {
+  const file = fileURLToPath(moduleUrl);
+  return { root: join(dirname(file), '..'), extension: file.endsWith('.ts') ? '.ts' : '.js' };
+}
 
-async function main(): Promise<void> {
-  const url = process.env['OPENPAW_DATABASE_URL'] ?? 'postgres://openpaw@127.0.0.1:5432/openpaw';
-  for (const { schema, migrations } of SCHEMAS) {
+/** Every schema the services declare, as the Job will migrate them. */
+export function schemasToMigrate(): Promise<SchemaMigrations[]> {
+  const { root, extension } = codeRoot();
+  return discoverSchemaMigrations(root, extension);
+}
+
+/** Applies each schema's pending migrations under the advisory lock; one line per schema on stdout. */
+export async function migrateAll(url: string, schemas: readonly SchemaMigrations[], log: (line: string) => void = console.log): Promise<void> {
+  for (const { schema, migrations } of schemas) {
     const dataSource = createDataSource({ url, schema, migrations, poolSize: 1, applicationName: 'openpaw-migrate' });
     await dataSource.initialize();
     try {
       const applied = await migrateWithLock(dataSource, schema);
-      console.log(`migrate: ${schema} ${applied.length === 0 ? 'up to date' : `applied ${applied.join(', ')}`}`);
+      log(`migrate: ${schema} ${applied.length === 0 ? 'up to date' : `applied ${applied.join(', ')}`}`);
     } finally {
       await dataSource.destroy();
     }
   }
 }
 
-main().catch((error: unknown) => {
-  console.error('migrate failed:', error);
-  process.exit(1);
-});
+async function main(): Promise<void> {
+  const url = process.env['OPENPAW_DATABASE_URL'] ?? 'postgres://openpaw@127.0.0.1:5432/openpaw';
+  const schemas = await schemasToMigrate();
+  console.log(`migrate: schemas ${schemas.map((entry) => entry.schema).join(', ')}`);
+  await migrateAll(url, schemas);
+}
+
+// Run only as the Job's entry point, not when a spec imports the functions above.
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
+  main().catch((error: unknown) => {
+    console.error('migrate failed:', error);
+    process.exit(1);
+  });
+}

@@ -6,6 +6,7 @@
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connectNats, provisionStreams, streamProvisionFromEnv } from '@openpaw/messaging';
 import pg from 'pg';
+import { partnersFromEnv, provisionPartnerConsumers } from '../deploy/src/partner-access.js';
 
 async function ensureDatabase(url: string): Promise<void> {
   const target = new URL(url);
@@ -31,10 +32,14 @@ async function main(): Promise<void> {
   const nc = await connectNats({ servers: natsUrl, name: 'provision' });
   // The one owner of the streams: reconciles limits and subjects to the configuration, raises
   // replicas, never lowers them (OPENPAW_STREAMS_PROVISION=off leaves the streams to ops entirely).
-  const reports = await provisionStreams(await jetstreamManager(nc), streamProvisionFromEnv(process.env, 'reconcile'));
+  const jsm = await jetstreamManager(nc);
+  const reports = await provisionStreams(jsm, streamProvisionFromEnv(process.env, 'reconcile'));
   for (const [stream, report] of Object.entries(reports)) {
     console.log(`provision: stream ${stream} ${report.result}${report.drift.length === 0 ? '' : ` (left as is: ${report.drift.join('; ')})`}`);
   }
+  // Partners' pull consumers on OPENPAW_EVENTS (ADR 0019): what the accounts config exports to them.
+  const partnerConsumers = await provisionPartnerConsumers(jsm, partnersFromEnv(process.env));
+  if (partnerConsumers.length > 0) console.log(`provision: partner consumers ${partnerConsumers.join(', ')}`);
   await nc.drain();
 }
 

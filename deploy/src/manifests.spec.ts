@@ -1,7 +1,7 @@
 import { policyViolations, type PolicyOptions } from './policy.js';
 import { renderPlatform, type K8sObject } from './render.js';
 import { schemaError } from './schema-validation.js';
-import { DEFAULT_SETTINGS } from './settings.js';
+import { BLOB_VOLUME_PATH, DEFAULT_SETTINGS, type PlatformSettings } from './settings.js';
 import { SEPARATE_LANES, SERVICES, SHUTDOWN_GRACE_SECONDS } from './topology.js';
 
 const rendered = renderPlatform(DEFAULT_SETTINGS);
@@ -121,5 +121,75 @@ describe('synthesized manifests', () => {
       ]),
     );
     expect(spec.containers[0]?.command).toEqual(['node', 'dist/tools/migrate.js']);
+  });
+
+  describe('blobs, egress and ServiceAccounts', () => {
+    interface PodSpec {
+      serviceAccountName?: string;
+      automountServiceAccountToken?: boolean;
+      volumes?: { name: string; persistentVolumeClaim?: { claimName: string } }[];
+      containers: { volumeMounts?: { mountPath: string; name: string }[] }[];
+    }
+    const podOf = (o: K8sObject): PodSpec => (o['spec'] as { template: { spec: PodSpec } }).template.spec;
+    const deployments = (list: readonly K8sObject[]): K8sObject[] => list.filter((o) => o.kind === 'Deployment' && o.metadata.name !== 'otel-collector');
+    const serviceOf = (name: string) => SERVICES.find((s) => name === s.name || SEPARATE_LANES.some((l) => l.service === s.name && name === `${l.service}-${l.lane}`));
+
+    it('the blob bucket is set explicitly; with a volume, only the workloads that keep blobs mount it at OPENPAW_BLOB_DIR', () => {
+      const config = byKind('ConfigMap').find((c) => c.metadata.name === 'openpaw-config') as K8sObject;
+      expect(config['data']).toMatchObject({ OPENPAW_GCS_BUCKET: 'openpaw-blobs', OPENPAW_GCS_PROJECT_ID: 'openpaw' });
+      const volumeSettings: PlatformSettings = { ...DEFAULT_SETTINGS, blobs: { kind: 'volume', claimName: 'openpaw-blobs', shareBaseUrl: 'https://paw.example.com/v1/shared' } };
+      const onVolume = renderPlatform(volumeSettings).platform;
+      const volumeConfig = onVolume.find((c) => c.kind === 'ConfigMap' && c.metadata.name === 'openpaw-config') as K8sObject;
+      expect(volumeConfig['data']).toMatchObject({ OPENPAW_BLOB_DIR: BLOB_VOLUME_PATH, OPENPAW_BLOB_SHARE_BASE_URL: 'https://paw.example.com/v1/shared' });
+      expect(volumeConfig['data']).not.toHaveProperty('OPENPAW_GCS_BUCKET');
+      for (const deployment of deployments(onVolume)) {
+        const pod = podOf(deployment);
+        const claim = pod.volumes?.find((v) => v.persistentVolumeClaim?.claimName === 'openpaw-blobs');
+        const mounted = pod.containers[0]?.volumeMounts?.some((m) => m.mountPath === BLOB_VOLUME_PATH && m.name === claim?.name) ?? false;
+        expect({ name: deployment.metadata.name, mounted }).toEqual({ name: deployment.metadata.name, mounted: serviceOf(deployment.metadata.name)?.blobs });
+      }
+    });
+
+    it('HTTPS egress goes only to the workloads that call out, to the CIDRs in the settings', () => {
+      const settings: PlatformSettings = { ...DEFAULT_SETTINGS, httpsEgress: [{ cidr: '203.0.113.0/24' }, { cidr: '198.51.100.0/24', except: ['198.51.100.7/32'] }] };
+      const policies = renderPlatform(settings).platform.filter((o) => o.kind === 'NetworkPolicy');
+      const https = (name: string): unknown => {
+        const np = policies.find((p) => p.metadata.name === name) as K8sObject;
+        return (np['spec'] as { egress: { to: unknown[]; ports: { port: number }[] }[] }).egress.find((rule) => rule.ports.some((p) => p.port === 443))?.to;
+      };
+      for (const service of SERVICES) {
+        expect({ name: service.name, to: https(service.name) }).toEqual({
+          name: service.name,
+          to: service.externalEgress ? [{ ipBlock: { cidr: '203.0.113.0/24' } }, { ipBlock: { cidr: '198.51.100.0/24', except: ['198.51.100.7/32'] } }] : undefined,
+        });
+      }
+      // The gateway fetches JWKS/OIDC and reaches GCS; the coordinator calls nothing outside.
+      expect(https('gateway')).toBeDefined();
+      expect(https('coordinator')).toBeUndefined();
+      expect(https('openpaw-migrate')).toBeUndefined();
+    });
+
+    it('every workload runs as its service\'s ServiceAccount, annotated for workload identity, with no token mounted', () => {
+      const accounts = byKind('ServiceAccount');
+      const account = (name: string) => accounts.find((a) => a.metadata.name === name);
+      for (const deployment of deployments(rendered.platform)) {
+        const pod = podOf(deployment);
+        const service = serviceOf(deployment.metadata.name)?.name;
+        expect(pod.serviceAccountName).toBe(`openpaw-${service}`);
+        expect(pod.automountServiceAccountToken).toBe(false);
+        expect(account(`openpaw-${service}`)?.metadata.annotations).toEqual({ 'iam.gke.io/gcp-service-account': `openpaw-${service}@openpaw.iam.gserviceaccount.com` });
+      }
+      expect(accounts.every((a) => a['automountServiceAccountToken'] === false)).toBe(true);
+    });
+
+    it('the providers Secret goes only to the services that call providers: not the gateway, the coordinator or the retention CronJob', () => {
+      const secretRefs = (o: K8sObject): string[] => (JSON.stringify(o['spec']) ?? '').match(/"secretRef":\{"name":"[^"]+"/g) ?? [];
+      const withProviders = rendered.platform.filter((o) => secretRefs(o).some((ref) => ref.includes(DEFAULT_SETTINGS.secrets.providers))).map((o) => o.metadata.name);
+      const callers = [...SERVICES.filter((s) => s.providers).map((s) => s.name), ...SEPARATE_LANES.filter((l) => serviceOf(l.service)?.providers).map((l) => `${l.service}-${l.lane}`)];
+      expect(withProviders.sort()).toEqual(callers.sort());
+      expect(withProviders).not.toEqual(expect.arrayContaining(['gateway']));
+      expect(withProviders).not.toContain('coordinator');
+      expect(withProviders).not.toContain('openpaw-retention');
+    });
   });
 });

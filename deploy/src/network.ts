@@ -17,9 +17,6 @@ function inNamespace(namespace: string, podLabels?: Record<string, string>): INe
   };
 }
 
-/** Private ranges excluded from "the internet" egress of provider-calling services. */
-const PRIVATE = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16'];
-
 export interface WorkloadNetwork {
   readonly name: string;
   readonly labels: Record<string, string>;
@@ -51,7 +48,10 @@ export function workloadPolicy(scope: Construct, settings: PlatformSettings, wor
     { to: [{ podSelector: { matchLabels: collectorLabels } }], ports: [{ protocol: 'TCP', port: 4318 }] },
   ];
   if (workload.database) egress.push({ to: [{ ipBlock: { cidr: settings.postgresCidr } }], ports: [{ protocol: 'TCP', port: 5432 }] });
-  if (workload.externalEgress) egress.push({ to: [{ ipBlock: { cidr: '0.0.0.0/0', except: PRIVATE } }], ports: [{ protocol: 'TCP', port: 443 }] });
+  if (workload.externalEgress) {
+    const to = settings.httpsEgress.map(({ cidr, except }) => ({ ipBlock: { cidr, ...(except === undefined || except.length === 0 ? {} : { except: [...except] }) } }));
+    egress.push({ to, ports: [{ protocol: 'TCP', port: 443 }] });
+  }
   const ingress: INetworkPolicyIngressRule[] = [{ from: [inNamespace(settings.monitoringNamespace)], ports: [{ protocol: 'TCP', port: METRICS_PORT }] }];
   if (workload.public) ingress.unshift({ from: [inNamespace(settings.ingressNamespace)], ports: [{ protocol: 'TCP', port: workload.port }] });
   typedObject<INetworkPolicy>(scope, `${workload.name}-netpol`, {

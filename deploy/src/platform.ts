@@ -10,7 +10,7 @@ import { migrationsJob } from './migrations-job.js';
 import { retentionCronJob } from './retention-cronjob.js';
 import { serviceMonitor } from './monitoring.js';
 import { collectorPolicy, defaultDeny, natsPolicy, workloadPolicy } from './network.js';
-import type { PlatformSettings } from './settings.js';
+import { BLOB_VOLUME_PATH, blobEnv, type PlatformSettings } from './settings.js';
 import {
   DEFAULT_LAG_THRESHOLD,
   METRICS_PORT,
@@ -121,8 +121,24 @@ class PlatformChart extends Chart {
         SHUTDOWN_GRACE_MS: String(SHUTDOWN_GRACE_SECONDS * 1000),
         METRICS_PORT: String(METRICS_PORT),
         OTEL_EXPORTER_OTLP_ENDPOINT: `http://${COLLECTOR_NAME}:${COLLECTOR_OTLP_HTTP}`,
+        // Explicit blob settings: the read-only root has no room for the local default.
+        ...blobEnv(settings.blobs),
       },
     });
+    const blobMounts: { path: string; volume: kplus.Volume }[] =
+      settings.blobs.kind === 'volume'
+        ? [{ path: BLOB_VOLUME_PATH, volume: kplus.Volume.fromPersistentVolumeClaim(this, 'blob-volume', kplus.PersistentVolumeClaim.fromClaimName(this, 'blob-claim', settings.blobs.claimName)) }]
+        : [];
+    const serviceAccounts = new Map<string, kplus.ServiceAccount>();
+    const serviceAccountOf = (service: string): kplus.ServiceAccount => {
+      let account = serviceAccounts.get(service);
+      if (account === undefined) {
+        const annotations = Object.fromEntries(Object.entries(settings.serviceAccountAnnotations).map(([key, value]) => [key, value.replaceAll('{service}', service)]));
+        account = new kplus.ServiceAccount(this, `${service}-sa`, { metadata: { name: `openpaw-${service}`, annotations }, automountToken: false });
+        serviceAccounts.set(service, account);
+      }
+      return account;
+    };
     const databaseSecret = kplus.Secret.fromSecretName(this, 'database-secret', settings.secrets.database);
     const databaseUrl = kplus.EnvValue.fromSecretValue({ secret: databaseSecret, key: 'url' });
     const gatewayAuth = kplus.Secret.fromSecretName(this, 'gateway-auth-secret', settings.secrets.gatewayAuth);
@@ -133,9 +149,9 @@ class PlatformChart extends Chart {
     collectorPolicy(this, settings, collectorLabels);
     serviceMonitor(this);
     migrationsJob(this, { image: settings.image, natsUrl: settings.natsUrl, databaseUrl, streamReplicas: settings.streamReplicas });
-    retentionCronJob(this, { image: settings.image, config, databaseUrl, providers });
+    retentionCronJob(this, { image: settings.image, config, databaseUrl, blobMounts, serviceAccount: serviceAccountOf('retention') });
     // Default-deny covers the Jobs too: the migrations Job reaches NATS (streams) and PostgreSQL; retention
-    // PostgreSQL and the blob store over HTTPS (the step-log archive).
+    // PostgreSQL and the blob store over HTTPS (the step-log archive; blob settings from the ConfigMap).
     for (const [name, externalEgress] of [['openpaw-migrate', false], ['openpaw-retention', true]] as const) {
       workloadPolicy(this, settings, { name, labels: selectorLabels(name), port: 0, public: false, database: true, externalEgress }, collectorLabels);
     }
@@ -147,7 +163,7 @@ class PlatformChart extends Chart {
       if (plan.lanes !== undefined) env['OPENPAW_LANES'] = kplus.EnvValue.fromValue(plan.lanes);
       const envFrom: kplus.EnvFrom[] = [];
       if (service.name === 'gateway') envFrom.push(kplus.Env.fromSecret(gatewayAuth));
-      if (service.externalEgress) envFrom.push(kplus.Env.fromSecret(providers));
+      if (service.providers) envFrom.push(kplus.Env.fromSecret(providers));
       const workload = new Workload(this, plan.name, {
         name: plan.name,
         service: service.name,
@@ -161,6 +177,8 @@ class PlatformChart extends Chart {
         env,
         envFrom,
         scratch: [{ name: 'tmp', path: '/tmp', sizeMiB: lane === undefined ? 256 : 4096 }],
+        mounts: service.blobs ? blobMounts : [],
+        serviceAccount: serviceAccountOf(service.name),
       });
       workloadPolicy(
         this,

@@ -8,8 +8,10 @@ export interface RetentionCronJobProps {
   readonly image: string;
   readonly config: kplus.IConfigMap;
   readonly databaseUrl: kplus.EnvValue;
-  /** The providers' Secret: the blob store step logs are archived to (`OPENPAW_GCS_BUCKET`, ...). */
-  readonly providers: kplus.ISecret;
+  /** The blob volume, when blobs live on one (the archive is written there). */
+  readonly blobMounts: readonly { readonly path: string; readonly volume: kplus.Volume }[];
+  /** Workload identity for the bucket. */
+  readonly serviceAccount: kplus.IServiceAccount;
 }
 
 /**
@@ -20,7 +22,7 @@ export interface RetentionCronJobProps {
  */
 export function retentionCronJob(scope: Construct, props: RetentionCronJobProps): kplus.CronJob {
   const name = 'openpaw-retention';
-  return new kplus.CronJob(scope, 'retention-cronjob', {
+  const job = new kplus.CronJob(scope, 'retention-cronjob', {
     metadata: { name, labels: workloadLabels(name, 'retention') },
     podMetadata: { labels: workloadLabels(name, 'retention') },
     schedule: Cron.schedule({ minute: '17', hour: '*' }),
@@ -31,13 +33,15 @@ export function retentionCronJob(scope: Construct, props: RetentionCronJobProps)
     ttlAfterFinished: Duration.hours(6),
     securityContext: RESTRICTED_POD,
     automountServiceAccountToken: false,
+    serviceAccount: props.serviceAccount,
     containers: [
       {
         name: 'retention',
         image: props.image,
         imagePullPolicy: kplus.ImagePullPolicy.IF_NOT_PRESENT,
         command: ['node', 'dist/tools/retention.js'],
-        envFrom: [kplus.Env.fromConfigMap(props.config), kplus.Env.fromSecret(props.providers)],
+        // The blob store step logs are archived to: the ConfigMap's blob settings (no provider keys).
+        envFrom: [kplus.Env.fromConfigMap(props.config)],
         envVariables: {
           OPENPAW_DATABASE_URL: props.databaseUrl,
           OPENPAW_RETENTION_DEDUP: kplus.EnvValue.fromValue('14d'),
@@ -52,4 +56,6 @@ export function retentionCronJob(scope: Construct, props: RetentionCronJobProps)
       },
     ],
   });
+  for (const mount of props.blobMounts) job.containers[0]?.mount(mount.path, mount.volume);
+  return job;
 }

@@ -10,6 +10,7 @@ import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBu
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { Namespace } from 'kubernetes-models/v1/Namespace';
 import { Service } from 'kubernetes-models/v1/Service';
+import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
 import type { K8sObject } from './render.js';
 
 // kubernetes-models' constructors take their own interface; the synthesized JSON is checked by validate(), not by the type.
@@ -20,6 +21,7 @@ const MODELS: Record<string, ModelClass> = {
   'v1/Namespace': Namespace,
   'v1/ConfigMap': ConfigMap,
   'v1/Service': Service,
+  'v1/ServiceAccount': ServiceAccount,
   'apps/v1/Deployment': Deployment,
   'batch/v1/Job': Job,
   'batch/v1/CronJob': CronJob,

@@ -20,7 +20,34 @@ export interface PlatformSettings {
   readonly secrets: { readonly database: string; readonly gatewayAuth: string; readonly providers: string };
   /** Where the collector sends traces (OTLP over HTTP). */
   readonly traceBackendEndpoint: string;
+  /**
+   * Where blobs live, explicitly (the root filesystem is read-only, so the local default cannot be
+   * used): a GCS bucket reached with workload identity, or a ReadWriteMany volume claim mounted at
+   * `BLOB_VOLUME_PATH` in every workload that stores or serves blobs.
+   */
+  readonly blobs: GcsBlobs | VolumeBlobs;
+  /** Destinations of HTTPS (TCP 443) egress, for the workloads that call out (providers, GCS, JWKS/OIDC) only. */
+  readonly httpsEgress: readonly { readonly cidr: string; readonly except?: readonly string[] }[];
+  /** Annotations of every workload's ServiceAccount; `{service}` in a value is the service's name (workload identity). */
+  readonly serviceAccountAnnotations: Readonly<Record<string, string>>;
 }
+
+export interface GcsBlobs {
+  readonly kind: 'gcs';
+  readonly bucket: string;
+  readonly projectId: string;
+}
+
+export interface VolumeBlobs {
+  readonly kind: 'volume';
+  /** An existing ReadWriteMany PersistentVolumeClaim (created by ops). */
+  readonly claimName: string;
+  /** Public base URL of share links the gateway serves (`OPENPAW_BLOB_SHARE_BASE_URL`). */
+  readonly shareBaseUrl: string;
+}
+
+/** Where a blob volume is mounted (`OPENPAW_BLOB_DIR`). */
+export const BLOB_VOLUME_PATH = '/var/lib/openpaw/blobs';
 
 export const DEFAULT_SETTINGS: PlatformSettings = {
   namespace: 'openpaw',
@@ -35,4 +62,15 @@ export const DEFAULT_SETTINGS: PlatformSettings = {
   kedaNamespace: 'keda',
   secrets: { database: 'openpaw-database', gatewayAuth: 'openpaw-gateway-auth', providers: 'openpaw-providers' },
   traceBackendEndpoint: 'http://tempo.monitoring.svc.cluster.local:4318',
+  blobs: { kind: 'gcs', bucket: 'openpaw-blobs', projectId: 'openpaw' },
+  // The internet, not the cluster's private ranges.
+  httpsEgress: [{ cidr: '0.0.0.0/0', except: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16'] }],
+  serviceAccountAnnotations: { 'iam.gke.io/gcp-service-account': 'openpaw-{service}@openpaw.iam.gserviceaccount.com' },
 };
+
+/** The blob settings every workload that stores or serves blobs gets (in the shared ConfigMap). */
+export function blobEnv(blobs: PlatformSettings['blobs']): Record<string, string> {
+  return blobs.kind === 'gcs'
+    ? { OPENPAW_GCS_BUCKET: blobs.bucket, OPENPAW_GCS_PROJECT_ID: blobs.projectId }
+    : { OPENPAW_BLOB_DIR: BLOB_VOLUME_PATH, OPENPAW_BLOB_SHARE_BASE_URL: blobs.shareBaseUrl };
+}

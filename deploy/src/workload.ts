@@ -23,6 +23,10 @@ export interface WorkloadProps {
   readonly envFrom: readonly kplus.EnvFrom[];
   /** Writable scratch directories (the root filesystem is read-only). */
   readonly scratch: readonly { readonly name: string; readonly path: string; readonly sizeMiB: number }[];
+  /** Other mounts (the blob volume). */
+  readonly mounts: readonly { readonly path: string; readonly volume: kplus.Volume }[];
+  /** The service's ServiceAccount (workload identity); its token is never mounted. */
+  readonly serviceAccount: kplus.IServiceAccount;
 }
 
 /**
@@ -47,6 +51,7 @@ export class Workload extends Construct {
       strategy: kplus.DeploymentStrategy.rollingUpdate({ maxSurge: kplus.PercentOrAbsolute.absolute(1), maxUnavailable: kplus.PercentOrAbsolute.absolute(0) }),
       securityContext: RESTRICTED_POD,
       automountServiceAccountToken: false,
+      serviceAccount: props.serviceAccount,
       terminationGracePeriod: Duration.seconds(terminationGraceSeconds(props.drainSeconds)),
       containers: [
         {
@@ -77,6 +82,7 @@ export class Workload extends Construct {
       const volume = kplus.Volume.fromEmptyDir(this, `scratch-${dir.name}`, dir.name, { sizeLimit: Size.mebibytes(dir.sizeMiB) });
       container?.mount(dir.path, volume);
     }
+    for (const mount of props.mounts) container?.mount(mount.path, mount.volume);
     ApiObject.of(this.deployment).addJsonPatch(
       // The autoscaler owns the replica count; a count here would reset it on every apply.
       JsonPatch.remove('/spec/replicas'),

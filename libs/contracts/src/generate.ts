@@ -146,8 +146,9 @@ function asyncApiDocument(): Record<string, unknown> {
       production: {
         host: 'nats.nats.svc.cluster.local:4222',
         protocol: 'nats',
-        protocolVersion: '2.10',
-        description: 'The production NATS cluster (3 nodes, JetStream R3, TLS). Subscribers outside the cluster get credentials and a leaf node or an account export from ops.',
+        protocolVersion: '2.9',
+        description:
+          'The production NATS cluster (nats-server 2.9, 3 nodes, JetStream R3; TLS where the installation enables it). Teams outside the platform get a user in their own account that may only pull, through the prefix openpaw.api, from the consumers ops created for them on OPENPAW_EVENTS for the allowlisted events (ADR 0019; steps in contracts/README.md).',
         security: [{ $ref: '#/components/securitySchemes/natsCredentials' }, { $ref: '#/components/securitySchemes/mutualTls' }],
         'x-nats-jetstream': { duplicateWindow: '2m', replicas: 3 },
       },
@@ -161,7 +162,7 @@ function asyncApiDocument(): Record<string, unknown> {
       securitySchemes: {
         natsCredentials: {
           type: 'userPassword',
-          description: 'NATS user credentials issued per subscribing team (a .creds file: user JWT + nkey seed, or user/password), scoped to subscribe to openpaw.evt.> only.',
+          description: 'NATS user/password issued per subscribing team in its own account (ADR 0019), allowed only the consumer info, next-message and ack subjects of its own consumers.',
         },
         mutualTls: { type: 'X509', description: 'TLS client certificate, where the cluster requires mutual TLS.' },
       },

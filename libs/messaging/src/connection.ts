@@ -1,12 +1,84 @@
-import type { ConnectionOptions, NatsConnection } from '@nats-io/nats-core';
+import { readFileSync } from 'node:fs';
+import { type ConnectionOptions, credsAuthenticator, type NatsConnection } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
+
+/**
+ * How a service authenticates to NATS and secures the connection: service settings, read from the
+ * environment (Secrets in Kubernetes). Unset: no auth, plain TCP (local nats-server).
+ */
+export interface NatsConnectionSettings {
+  /** `OPENPAW_NATS_USER` + `OPENPAW_NATS_PASSWORD`: a user of the server's accounts config. */
+  readonly user?: string;
+  readonly password?: string;
+  /** `OPENPAW_NATS_CREDS_FILE`: a `.creds` file (user JWT + nkey seed); excludes user/password. */
+  readonly credsFile?: string;
+  /** `OPENPAW_NATS_TLS_CA_FILE`: verify the server against this CA (implies TLS). */
+  readonly tlsCaFile?: string;
+  /** `OPENPAW_NATS_TLS_CERT_FILE` + `OPENPAW_NATS_TLS_KEY_FILE`: a client certificate (mutual TLS). */
+  readonly tlsCertFile?: string;
+  readonly tlsKeyFile?: string;
+}
+
+const NATS_SETTING_NAMES = {
+  user: 'OPENPAW_NATS_USER',
+  password: 'OPENPAW_NATS_PASSWORD',
+  credsFile: 'OPENPAW_NATS_CREDS_FILE',
+  tlsCaFile: 'OPENPAW_NATS_TLS_CA_FILE',
+  tlsCertFile: 'OPENPAW_NATS_TLS_CERT_FILE',
+  tlsKeyFile: 'OPENPAW_NATS_TLS_KEY_FILE',
+} as const satisfies Record<keyof NatsConnectionSettings, string>;
+
+/** The NATS connection settings from env; throws naming the setting when they do not fit together. */
+export function natsConnectionSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): NatsConnectionSettings {
+  const settings: Record<string, string> = {};
+  for (const [key, name] of Object.entries(NATS_SETTING_NAMES)) {
+    const value = env[name]?.trim();
+    if (value !== undefined && value !== '') settings[key] = value;
+  }
+  const result = settings as NatsConnectionSettings;
+  if ((result.user === undefined) !== (result.password === undefined)) {
+    throw new Error(`NATS settings: ${NATS_SETTING_NAMES.user} and ${NATS_SETTING_NAMES.password} go together (one of them is empty)`);
+  }
+  if (result.credsFile !== undefined && result.user !== undefined) {
+    throw new Error(`NATS settings: set ${NATS_SETTING_NAMES.credsFile} or ${NATS_SETTING_NAMES.user}/${NATS_SETTING_NAMES.password}, not both`);
+  }
+  if ((result.tlsCertFile === undefined) !== (result.tlsKeyFile === undefined)) {
+    throw new Error(`NATS settings: ${NATS_SETTING_NAMES.tlsCertFile} and ${NATS_SETTING_NAMES.tlsKeyFile} go together`);
+  }
+  return result;
+}
+
+/** nats.js options for these settings (credentials and TLS); empty for none. */
+export function natsAuthOptions(settings: NatsConnectionSettings): Partial<ConnectionOptions> {
+  const options: Partial<ConnectionOptions> = {};
+  if (settings.user !== undefined) Object.assign(options, { user: settings.user, pass: settings.password });
+  if (settings.credsFile !== undefined) {
+    const path = settings.credsFile;
+    let creds: Uint8Array;
+    try {
+      creds = readFileSync(path);
+    } catch (error) {
+      throw new Error(`NATS settings: ${NATS_SETTING_NAMES.credsFile} ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    }
+    options.authenticator = credsAuthenticator(creds);
+  }
+  if (settings.tlsCaFile !== undefined || settings.tlsCertFile !== undefined) {
+    options.tls = {
+      ...(settings.tlsCaFile === undefined ? {} : { caFile: settings.tlsCaFile }),
+      ...(settings.tlsCertFile === undefined ? {} : { certFile: settings.tlsCertFile, keyFile: settings.tlsKeyFile }),
+    };
+  }
+  return options;
+}
 
 export interface ConnectNatsOptions {
   /** One URL or a list (`nats://host:4222`). */
   readonly servers: string | readonly string[];
   /** The connection name the server shows in monitoring: the service name. */
   readonly name: string;
-  /** Anything else nats.js accepts (credentials, TLS, ...); overrides the defaults below. */
+  /** Credentials and TLS; default: from env (`natsConnectionSettingsFromEnv`). */
+  readonly settings?: NatsConnectionSettings;
+  /** Anything else nats.js accepts; overrides the defaults below. */
   readonly connectOptions?: Partial<ConnectionOptions>;
 }
 
@@ -30,6 +102,7 @@ export async function connectNats(options: ConnectNatsOptions): Promise<NatsConn
     // publish itself at thousands per second; errors keep their messages.
     noAsyncTraces: true,
     waitOnFirstConnect: true,
+    ...natsAuthOptions(options.settings ?? natsConnectionSettingsFromEnv()),
     ...options.connectOptions,
   });
 }

@@ -1,5 +1,5 @@
 export type { BatchHandler, BatchItem, HandlerOutcome, MessageContext, MessageHandler, MessagePublisher } from './ports.js';
-export { connectNats, ConnectionState, type ConnectNatsOptions } from './connection.js';
+export { connectNats, ConnectionState, natsAuthOptions, natsConnectionSettingsFromEnv, type ConnectNatsOptions, type NatsConnectionSettings } from './connection.js';
 export { isJetStreamUnavailable, jetstreamManagerWhenReady, whenJetStreamAnswers, type WhenJetStreamAnswersOptions } from './jetstream-when-ready.js';
 export {
   consumerInfoIfExists,

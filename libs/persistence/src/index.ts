@@ -20,3 +20,10 @@ export {
   type TableSize,
 } from './retention.js';
 export { preparedSql, type PreparedSql } from './prepared-sql.js';
+export {
+  discoverSchemaMigrations,
+  registeredSchemaMigrations,
+  registerSchemaMigrations,
+  SCHEMA_DECLARATION_CALL,
+  type SchemaMigrations,
+} from './schema-registry.js';

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { access, constants, mkdir, rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { type Env, envValue } from '../shared/env.js';
 import { type ProviderLogger, silentLogger } from '../shared/logger.js';
 import { GcsBlobStore } from './gcs-blob-store.js';
@@ -29,10 +30,33 @@ export async function createBlobStoreFromEnv(env: Env, options: { readonly logge
     return new GcsBlobStore({ bucket, ...(projectId !== undefined ? { projectId } : {}), ...(apiEndpoint !== undefined ? { apiEndpoint } : {}) });
   }
   const rootDir = localBlobDir(env);
+  await assertWritableBlobDir(env, rootDir);
   const shareBaseUrl = envValue(env, 'OPENPAW_BLOB_SHARE_BASE_URL') ?? DEFAULT_SHARE_BASE_URL;
   const shareSecret = await localShareSecretFromEnv(env);
   logger.info({ backend: 'local-fs', rootDir, shareBaseUrl, local: true }, `blob storage: LOCAL filesystem at ${rootDir} (local default; set OPENPAW_GCS_BUCKET for GCS)`);
   return new LocalFsBlobStore({ rootDir, shareSecret, shareBaseUrl });
+}
+
+/**
+ * Fails at start, naming the settings, when the local blob directory cannot be written: on a
+ * read-only root filesystem (the manifests set one) the default `.run/blobs` is not a place to keep
+ * blobs or the share secret, and a service must be given a bucket or a writable volume instead.
+ */
+export async function assertWritableBlobDir(env: Env, rootDir: string = localBlobDir(env)): Promise<void> {
+  const probe = join(rootDir, `.write-probe-${process.pid}`);
+  try {
+    await mkdir(rootDir, { recursive: true });
+    await access(rootDir, constants.W_OK);
+    await writeFile(probe, '');
+    await rm(probe, { force: true });
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+    const fix =
+      envValue(env, 'OPENPAW_BLOB_DIR') === undefined
+        ? 'neither OPENPAW_GCS_BUCKET nor OPENPAW_BLOB_DIR is set and the default directory under the working directory is not writable (read-only root filesystem?): set OPENPAW_GCS_BUCKET to a bucket or OPENPAW_BLOB_DIR to a writable volume'
+        : 'OPENPAW_BLOB_DIR must name a writable volume (or set OPENPAW_GCS_BUCKET)';
+    throw new Error(`blob storage: cannot write ${rootDir} (${reason}); ${fix}`);
+  }
 }
 
 /** What the gateway verifies local share tokens with: the same secret the local store signs with. */

@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { registerSchemaMigrations } from '@openpaw/persistence';
 
 export class CoordinatorInitial1763800000000 implements MigrationInterface {
   name = 'CoordinatorInitial1763800000000';
@@ -84,4 +85,4 @@ export class CoordinatorRunKeys1764000000000 implements MigrationInterface {
   }
 }
 
-export const coordinatorMigrations = [CoordinatorInitial1763800000000, CoordinatorRunKeys1764000000000];
+export const coordinatorMigrations = registerSchemaMigrations('coordinator', [CoordinatorInitial1763800000000, CoordinatorRunKeys1764000000000]);

@@ -8,9 +8,10 @@ import { CreateSavedRunViews1764510000000 } from './1764510000000-create-saved-r
 import { KeepScheduledRetries1764520000000 } from './1764520000000-keep-scheduled-retries.js';
 import { CreateRunAdmissions1764530000000 } from './1764530000000-create-run-admissions.js';
 import { CreateResearchWebhooks1764610000000 } from './1764610000000-create-research-webhooks.js';
+import { registerSchemaMigrations } from '@openpaw/persistence';
 
 /** The gateway schema's migrations, oldest first. */
-export const gatewayMigrations = [
+export const gatewayMigrations = registerSchemaMigrations('gateway', [
   CreateRunProjection1763800000000,
   CreateAssetProjection1763900000000,
   IndexRunsInFlight1764100000000,
@@ -27,4 +28,4 @@ export const gatewayMigrations = [
   CreateRunAdmissions1764530000000,
   // Spec 05: GET /research/webhook (ADR 0018).
   CreateResearchWebhooks1764610000000,
-];
+]);

@@ -3,9 +3,10 @@ import { CreateLibraryAndReplies1764100000000 } from './1764100000000-create-lib
 import { CreateResearchFlowReplies1764300000000 } from './1764300000000-create-research-flow-replies.js';
 import { OneCommandRepliesTable1764400000000 } from './1764400000000-one-command-replies-table.js';
 import { CreateResearchWebhooks1764500000000 } from './1764500000000-create-research-webhooks.js';
+import { registerSchemaMigrations } from '@openpaw/persistence';
 
 /** The `research` schema's migrations, in order. Never edit one that has shipped; add the next. */
-export const researchMigrations: readonly (new () => MigrationInterface)[] = [
+export const researchMigrations: readonly (new () => MigrationInterface)[] = registerSchemaMigrations('research', [
   CreateLibraryAndReplies1764100000000,
   // Spec 05 (research flow).
   CreateResearchFlowReplies1764300000000,
@@ -13,4 +14,4 @@ export const researchMigrations: readonly (new () => MigrationInterface)[] = [
   OneCommandRepliesTable1764400000000,
   // Per-user research webhooks (ADR 0018).
   CreateResearchWebhooks1764500000000,
-];
+]);
