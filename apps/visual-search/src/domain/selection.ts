@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { fallbackOrder } from './candidates.js';
-import type { IdentifiedPerson } from './person.js';
-import { nameKey } from './person.js';
+import { type IdentifiedPerson, isPerson, nameKey, type PersonRef } from './person.js';
 import { directEdgeQueries } from './queries.js';
 
 export interface SelectionCandidate {
@@ -11,7 +10,7 @@ export interface SelectionCandidate {
 }
 
 export interface SelectionInput {
-  readonly target: { readonly name: string };
+  readonly target: PersonRef;
   readonly frontier: IdentifiedPerson;
   readonly candidates: readonly SelectionCandidate[];
   readonly hopsRemaining: number;
@@ -32,6 +31,17 @@ const llmSelection = z.strictObject({
   searchQueries: z.array(z.string().trim().min(1).max(300)).max(4),
   narration: z.string().max(500),
 });
+
+/** The target among the candidates, when discovery saw it beside the frontier: it is the choice, no LLM asked. */
+export function targetSelection(input: SelectionInput): Selection | undefined {
+  const target = input.candidates.find((c) => isPerson(c.person, input.target));
+  if (target === undefined) return undefined;
+  return {
+    nextCandidates: [target.person],
+    searchQueries: directEdgeQueries(input.frontier.name, target.person.name),
+    narration: `${target.person.name} was seen beside ${input.frontier.name}; verifying that edge…`,
+  };
+}
 
 /** S3's fallback: the best candidate by the deterministic order (best confidence, then count, then id). */
 export function fallbackSelection(input: SelectionInput): Selection {

@@ -8,6 +8,14 @@ export function normalisePersonName(name: string): string {
   return name.trim().replace(/\s+/g, ' ');
 }
 
+/**
+ * A name's identity for comparison, the one used by the saga and the service alike: normalised (S0),
+ * then case- and accent-insensitive ("Beyoncé" and "beyonce" are one person known by name only).
+ */
+export function personNameKey(name: string): string {
+  return normalisePersonName(name).normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
 const personName = z
   .string()
   .transform(normalisePersonName)
@@ -33,13 +41,16 @@ export const visualDegreesOptions = z.strictObject({
  * The input of a `visual_degrees` run (spec 03): two persons and optional limits. Not a message: what
  * the gateway validates (`POST /visual-degrees`) and the saga starts from.
  */
-export const visualDegreesRequest = z.strictObject({
-  from: personName,
-  to: personName,
-  /** Run memory key prefix `vd.{sessionId}.{runId}`; the run's user when absent. */
-  sessionId: z.string().min(1).max(128).optional(),
-  options: visualDegreesOptions.optional(),
-});
+export const visualDegreesRequest = z
+  .strictObject({
+    from: personName,
+    to: personName,
+    /** Run memory key prefix `vd.{sessionId}.{runId}`; the run's user when absent. */
+    sessionId: z.string().min(1).max(128).optional(),
+    options: visualDegreesOptions.optional(),
+  })
+  // A chain from a person to themselves is no question (it could only "succeed" as a loop A → X → A).
+  .refine((request) => personNameKey(request.from) !== personNameKey(request.to), { path: ['to'], message: '`to` must name someone other than `from`' });
 export type VisualDegreesRequest = z.input<typeof visualDegreesRequest>;
 
 /** The spec's streaming event types, in the run's view and on its SSE stream. */

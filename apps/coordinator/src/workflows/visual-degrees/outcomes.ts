@@ -47,10 +47,13 @@ export function fail(data: D, reason: FailureReason, detail: string, now: Date, 
   };
 }
 
-/** S3 over the frontier's remaining candidates (LLM budget permitting). */
+/**
+ * S3 over the frontier's remaining candidates. With no LLM call left (`maxLlmCalls: 0`, or spent
+ * mid-run) the step is still sent: the service answers with the deterministic ranking at no LLM call
+ * (ADR 0019: a spent LLM budget degrades the choice, it does not end the run).
+ */
 export function select(timings: VisualDegreesTimings, run: Run, data: D, now: Date, stepName: string, logs: StepLogEntry[] = []): VisualDecision {
   const left = remaining(data);
-  if (left.llmCalls <= 0) return fail(data, 'llm_budget_exhausted', `${data.budgets.maxLlmCalls} LLM calls spent`, now, stepName);
   const frontier = identified(frontierOf(data));
   if (frontier === undefined) return fail(data, 'no_candidates', 'the frontier was never recognised', now, stepName);
   const sent = send(timings, data, 'select', SelectNextExpansion, (step): MessageData<typeof SelectNextExpansion> => ({
@@ -85,7 +88,7 @@ export function anotherFrontier(timings: VisualDegreesTimings, run: Run, data: D
     pathUpdate(data.side === 'from' ? shorter.path : data.path, hopsVerified(data) - 1),
   );
   const next = discover(timings, run, backed, now);
-  if ('failed' in next) return fail(backed, next.failed, 'no budget left to discover from another frontier', now, stepName);
+  if ('failed' in next) return fail(backed, next.failed, next.detail, now, stepName);
   const logs = [{ step: 'decision', payload: { decision: 'alternate_frontier', dead_end: frontier.name, frontier: frontierOf(backed).name } }, ...next.logs];
   return stay
     ? { outcome: 'stay', data: next.data, step: stepName, logs, effects: next.effects }
@@ -114,6 +117,7 @@ export function extend(data: D, edge: VerifiedEdge, now: Date): D {
 
 /** S5 after an edge to X: X ↔ B directly. */
 export function bridge(timings: VisualDegreesTimings, run: Run, data: D, now: Date, stepName: string, logs: StepLogEntry[]): VisualDecision {
+  if (hopsVerified(data) + 1 > data.hopLimit) return fail(data, 'hop_limit_reached', `${hopsVerified(data)} hops verified; a bridge would pass ${data.hopLimit}`, now, stepName);
   const spent = searchBudgetSpent(data);
   if (spent !== undefined) return fail(data, spent, 'no budget left to bridge toward the target', now, stepName);
   const x = frontierOf(data);

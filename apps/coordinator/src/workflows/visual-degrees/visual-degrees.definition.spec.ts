@@ -141,6 +141,7 @@ describe('visual_degrees (spec 03)', () => {
       ['a blank name', { from: '   ', to: 'Bea North' }],
       ['more than 6 hops', { ...START, options: { maxHops: 7 } }],
       ['an unknown option', { ...START, options: { depth: 3 } }],
+      ['the same person at both ends', { from: 'Ada Stone', to: '  ada  STONE ' }],
     ])('when started with %s, then refused', (_, input) => {
       expect(new SagaDriver(definition).start(input).sent(InputRefused)).toEqual([expect.objectContaining({ reason: 'invalid_input' })]);
     });
@@ -256,9 +257,10 @@ describe('visual_degrees (spec 03)', () => {
       // X ↔ B refuted: the chain from B is shorter now, so B is expanded next.
       let s = refuted(d, XAV, { name: BEA.name });
       expect(s.state).toBe('DISCOVERING');
-      expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: { name: BEA.name }, exclude: ['c-ada', 'c-xav'] })]);
-      s = discovered(d, BEA, [candidate(XAV, 99, 1, BEA), candidate(YUL, 90, 1, BEA)]);
-      // X is the other end (S5 asks for that edge directly), not an intermediate; S3 aims at X.
+      // X, the end B's side aims at, is never excluded: seen beside B, it would close the chain.
+      expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: { name: BEA.name }, exclude: ['c-ada'] })]);
+      s = discovered(d, BEA, [candidate(YUL, 90, 1, BEA)]);
+      // S3 aims at the other chain's end, X.
       expect(s.sent(SelectNextExpansion)).toEqual([expect.objectContaining({ target: XAV, frontier: BEA, candidates: [{ person: YUL, count: 1, bestConfWithFrontier: 90 }] })]);
       s = selected(d, [YUL]);
       expect(s.sent(VerifyEdge)).toEqual([expect.objectContaining({ from: BEA, to: YUL })]);
@@ -303,6 +305,14 @@ describe('visual_degrees (spec 03)', () => {
       expect(data(d).events.some((e) => e.type === 'final')).toBe(false);
     });
 
+    it('when the limit is 1, then a refuted direct edge ends the run: no discovery could stay within one hop', () => {
+      const d = started({ ...START, options: { maxHops: 1 } });
+      const s = refuted(d, { name: ADA.name }, { name: BEA.name });
+      expect(s.state).toBe('FAILED');
+      expect(d.commandCount(DiscoverCandidates)).toBe(0);
+      expect(data(d).failure).toMatchObject({ reason: 'hop_limit_reached' });
+    });
+
     it('when the limit is lowered to 2, then one expansion is all there is', () => {
       const d = selecting(undefined, { ...START, options: { maxHops: 2 } });
       selected(d, [XAV]);
@@ -339,11 +349,20 @@ describe('visual_degrees (spec 03)', () => {
       expect(data(d).failedFrom).toEqual({});
     });
 
-    it('LLM calls: none left for the selection', () => {
+    it('LLM calls: none (maxLlmCalls 0) or none left is no LLM, the deterministic ranking; the run goes on (ADR 0019)', () => {
       const d = selecting(undefined, { ...START, options: { maxLlmCalls: 0 } });
-      expect(d.s.run.state).toBe('FAILED');
-      expect(d.commandCount(SelectNextExpansion)).toBe(0);
-      expect(data(d).failure).toMatchObject({ reason: 'llm_budget_exhausted' });
+      expect(d.s.run.state).toBe('SELECTING');
+      expect(d.s.run.data).toMatchObject({ used: { llmCalls: 0 } });
+      expect(data(d).command).toMatchObject({ subject: SelectNextExpansion.subject, data: { budgetsRemaining: { llmCalls: 0 } } });
+      const s = selected(d, [XAV], { decidedBy: 'fallback', fallbackReason: 'no_llm_budget', searchQueries: [], narration: '', usage: { llmCalls: 0, costUsd: 0 } });
+      expect(s.state).toBe('VERIFYING');
+      expect(s.sent(VerifyEdge)).toEqual([expect.objectContaining({ to: XAV, queries: ['Ada Stone Xavier Reed', 'Ada Stone Xavier Reed event'] })]);
+
+      const spent = selecting(undefined, { ...START, options: { maxLlmCalls: 1 } });
+      selected(spent, [XAV]);
+      refuted(spent, ADA, XAV);
+      expect(spent.s.run.state).toBe('SELECTING');
+      expect(data(spent).command).toMatchObject({ subject: SelectNextExpansion.subject, data: { budgetsRemaining: { llmCalls: 0 } } });
     });
 
     it('runtime: the deadline passes mid-run', () => {
@@ -374,20 +393,81 @@ describe('visual_degrees (spec 03)', () => {
   });
 
   describe('dedup of candidates', () => {
-    it('keeps one entry per person (the best), never one on the path or the target, in the fallback order', () => {
+    it('keeps one entry per person (the best), never one on the path, in the fallback order', () => {
       const d = started();
       refuted(d, { name: ADA.name }, { name: BEA.name });
-      const s = discovered(d, ADA, [candidate(ZED, 85, 1), candidate(XAV, 88, 1), candidate(XAV, 95, 3), candidate({ name: 'bea  north', celebrityId: 'c-bea' }, 99, 4), candidate(ADA, 99, 9)]);
+      discovered(d, ADA, [candidate(ZED, 85, 1), candidate(XAV, 88, 1), candidate(XAV, 95, 3)]);
+      selected(d, [ZED]);
+      verified(d, edge(ADA, ZED), usage(0, 0, true));
+      refuted(d, ZED, { name: BEA.name });
+      // Ada is on the path (a reply naming her would make a cycle).
+      const s = discovered(d, ZED, [candidate(YUL, 82, 1, ZED), candidate(ADA, 99, 9, ZED), candidate(YUL, 90, 2, ZED), candidate(XAV, 90, 2, ZED)]);
       expect(s.sent(SelectNextExpansion)).toEqual([
         expect.objectContaining({
           candidates: [
-            { person: XAV, count: 3, bestConfWithFrontier: 95 },
-            { person: ZED, count: 1, bestConfWithFrontier: 85 },
+            { person: XAV, count: 2, bestConfWithFrontier: 90 },
+            { person: YUL, count: 2, bestConfWithFrontier: 90 },
           ],
         }),
       ]);
-      // The target seen beside the frontier is identified by the recogniser's id.
+    });
+  });
+
+  describe('S2 → S3 → S4: the target seen beside the frontier in discovery', () => {
+    it('is never excluded, is what S3 picks, and S4 verifies it from the discovery evidence: the chain ends at B', () => {
+      const d = started();
+      refuted(d, { name: ADA.name }, { name: BEA.name });
+      discovered(d, ADA, [candidate(XAV, 95, 2)]);
+      selected(d, [XAV]);
+      verified(d, edge(ADA, XAV), usage(0, 0, true));
+      let s = refuted(d, XAV, { name: BEA.name });
+      // B, known by name only, is not excluded (and could not be by id yet).
+      expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: XAV, exclude: ['c-ada', 'c-xav'] })]);
+      // The service reports B beside X (it could: B is not excluded), in a reply where B is not the best by confidence.
+      s = discovered(d, XAV, [candidate(YUL, 99, 3, XAV), candidate({ name: 'bea  north', celebrityId: 'c-bea' }, 84, 1, XAV)]);
+      expect(s.state).toBe('SELECTING');
+      // Identified by the recogniser's id, offered first.
       expect(data(d).to).toEqual({ name: BEA.name, celebrityId: 'c-bea' });
+      expect(s.sent(SelectNextExpansion)).toEqual([
+        expect.objectContaining({
+          target: { name: BEA.name, celebrityId: 'c-bea' },
+          candidates: [
+            { person: { name: 'bea  north', celebrityId: 'c-bea' }, count: 1, bestConfWithFrontier: 84 },
+            { person: YUL, count: 3, bestConfWithFrontier: 99 },
+          ],
+        }),
+      ]);
+      // S3 picks the target whatever the reply proposes.
+      s = selected(d, [YUL]);
+      expect(s.state).toBe('VERIFYING');
+      expect(s.sent(VerifyEdge)).toEqual([expect.objectContaining({ from: XAV, to: { name: 'bea  north', celebrityId: 'c-bea' } })]);
+      expect(decisions(d, 'expansion').at(-1)).toMatchObject({ decided_by: 'target', candidate: 'bea  north' });
+      // S4: the service answers from the discovery's evidence, at no new call; the chain is whole.
+      s = verified(d, edge(XAV, BEA, [[95, 84]]), usage(0, 0, true));
+      expect(s.state).toBe('SUCCEEDED');
+      // 1 (direct) + 3 (discovery) + 0 + 1 (bridge) + 3 (discovery) + 0 (S4 from the discovery evidence).
+      expect(s.view()).toMatchObject({ path: ['Ada Stone', 'Xavier Reed', 'Bea North'], hop_depth: 2, used: { searchCalls: 8, recognitionCalls: 40 } });
+      expect(replayRun(definition, { id: d.runId, idempotencyKey: 'key-1', userId: 'user-1', parentRunId: null }, d.logs)).toEqual({ ok: true, finalState: 'SUCCEEDED', mismatches: [] });
+    });
+
+    it('meeting in the middle, the other chain\'s end seen from this side closes the chain the same way', () => {
+      const d = selecting([candidate(XAV, 95)], { ...START, options: { strategy: 'meet_in_the_middle' } });
+      selected(d, [XAV]);
+      verified(d, edge(ADA, XAV, [[98, 93]]), usage(0, 0, true));
+      refuted(d, XAV, { name: BEA.name });
+      // From B, X is seen: X is B's side's target.
+      let s = discovered(d, BEA, [candidate(YUL, 99, 1, BEA), candidate(XAV, 90, 1, BEA)]);
+      expect(s.sent(SelectNextExpansion)).toEqual([expect.objectContaining({ target: XAV, frontier: BEA, candidates: [{ person: XAV, count: 1, bestConfWithFrontier: 90 }, { person: YUL, count: 1, bestConfWithFrontier: 99 }] })]);
+      s = selected(d, [XAV], { decidedBy: 'fallback', fallbackReason: 'target_found', usage: { llmCalls: 0, costUsd: 0 } });
+      expect(s.sent(VerifyEdge)).toEqual([expect.objectContaining({ from: BEA, to: XAV })]);
+      s = verified(d, edge(BEA, XAV, [[96, 90]]), usage(0, 0, true));
+      expect(s.state).toBe('SUCCEEDED');
+      const result = (s.view() as { result: { path: string[]; edges: { from: string; to: string; edgeConf: number }[] } }).result;
+      expect(result.path).toEqual(['Ada Stone', 'Xavier Reed', 'Bea North']);
+      expect(result.edges.map((e) => [e.from, e.to, e.edgeConf])).toEqual([
+        ['Ada Stone', 'Xavier Reed', 93],
+        ['Xavier Reed', 'Bea North', 90],
+      ]);
     });
   });
 

@@ -45,7 +45,7 @@ describe('DiscoverCandidates over the local world', () => {
     expect([...candidates].sort(fallbackOrder)).toEqual(candidates);
     expect(reply.data.usage.searchCalls).toBe(2);
     const first = candidates[0]!;
-    expect(await lookUp(ports.cache, first.person.celebrityId, person.celebrityId, 80)).toMatchObject({ status: 'verified' });
+    expect(await lookUp(ports.cache, ports.recognizer.provider, first.person.celebrityId, person.celebrityId, 80)).toMatchObject({ status: 'verified' });
     expect(Object.keys((await ports.memory.getCandidates({ sessionId: 's', runId: RUN }, person.celebrityId)) ?? {})).toEqual(candidates.map((c) => c.person.celebrityId));
   });
 
