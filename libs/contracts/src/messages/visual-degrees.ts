@@ -29,8 +29,9 @@ export const visualDegreesOptions = z.strictObject({
   maxLlmCalls: z.int().min(0).max(50).optional(),
   maxRuntimeMs: z.int().min(1_000).max(3_600_000).optional(),
   /**
-   * `one_sided` (spec 03's MVP, the default) expands from `from` only; `meet_in_the_middle` (its optional
-   * frontier strategy) also grows a chain from `to`, always expanding the shorter one, and bridges the two ends.
+   * `meet_in_the_middle` (spec 03's optional frontier strategy, the default) grows a chain from `from`
+   * and one from `to`, always expanding the shorter one (a dead end on one side lets the other carry on),
+   * and bridges the two ends; `one_sided` (the spec's MVP) expands from `from` only.
    */
   strategy: z.enum(['one_sided', 'meet_in_the_middle']).optional(),
   /** `provider/model` for the selection; the service's default when absent. */

@@ -1,7 +1,7 @@
 import { type MessageData, SelectNextExpansion } from '@openpaw/contracts';
 import { type Decision, isReplyTo, type RunSnapshot, type StepLogEntry } from '@openpaw/saga';
 import { remaining, searchBudgetSpent } from './budgets.js';
-import { chainOf, frontierOf, hopsVerified, joined, otherEndOf, withChain } from './chains.js';
+import { chainOf, frontierOf, hopsVerified, joined, otherEndOf, otherSide, withChain } from './chains.js';
 import { discover, send, verifyEdge } from './commands.js';
 import { identified } from './persons.js';
 import { directQueries } from './queries.js';
@@ -78,7 +78,7 @@ export function select(timings: VisualDegreesTimings, run: Run, data: D, now: Da
 export function anotherFrontier(timings: VisualDegreesTimings, run: Run, data: D, now: Date, stepName: string, stay: boolean): VisualDecision {
   const frontier = frontierOf(data);
   const chain = chainOf(data);
-  if (chain.path.length <= 1) return fail(data, 'no_candidates', `no verifiable intermediate from ${frontier.name}`, now, stepName);
+  if (chain.path.length <= 1) return otherSideCarriesOn(timings, run, data, now, stepName, stay);
   const deadEnds = frontier.celebrityId === undefined ? data.deadEnds : [...data.deadEnds, frontier.celebrityId];
   const shorter = { path: chain.path.slice(0, -1), edges: chain.edges.slice(0, -1) };
   const backed: D = withEvents(
@@ -93,6 +93,33 @@ export function anotherFrontier(timings: VisualDegreesTimings, run: Run, data: D
   return stay
     ? { outcome: 'stay', data: next.data, step: stepName, logs, effects: next.effects }
     : { outcome: 'transition', to: 'DISCOVERING', data: next.data, step: stepName, logs, effects: next.effects };
+}
+
+/**
+ * A side's root has nothing left to try. One-sided, that is the end (S7). Meeting in the middle, the
+ * other side carries on from its own frontier unless it is exhausted too.
+ */
+function otherSideCarriesOn(timings: VisualDegreesTimings, run: Run, data: D, now: Date, stepName: string, stay: boolean): VisualDecision {
+  const frontier = frontierOf(data);
+  const exhaustedSides = [...(data.exhaustedSides ?? []), data.side];
+  const other = otherSide(data.side);
+  if (data.strategy === 'one_sided' || exhaustedSides.includes(other)) return fail(data, 'no_candidates', `no verifiable intermediate from ${frontier.name}`, now, stepName);
+  const switched: D = { ...data, exhaustedSides, side: other };
+  const next = discover(timings, run, withEvents(switched, now, status(`No intermediate left from ${frontier.name}; searching on from ${frontierOf(switched).name}…`)), now);
+  if ('failed' in next) return fail(switched, next.failed, next.detail, now, stepName);
+  const logs = [{ step: 'decision', payload: { decision: 'side_exhausted', side: data.side, frontier: frontierOf(switched).name } }, ...next.logs];
+  return stay
+    ? { outcome: 'stay', data: next.data, step: stepName, logs, effects: next.effects }
+    : { outcome: 'transition', to: 'DISCOVERING', data: next.data, step: stepName, logs, effects: next.effects };
+}
+
+/** The side to grow next: the shorter chain (`from` on a tie), never an exhausted one; one-sided, always `from`. */
+export function nextSide(data: D): D['side'] {
+  if (data.strategy === 'one_sided') return 'from';
+  const exhausted = data.exhaustedSides ?? [];
+  if (exhausted.includes('from')) return 'to';
+  if (exhausted.includes('to')) return 'from';
+  return data.edges.length <= data.reverseEdges.length ? 'from' : 'to';
 }
 
 /** S6: the path, its edges and the confidence maths, from the run's own data. */

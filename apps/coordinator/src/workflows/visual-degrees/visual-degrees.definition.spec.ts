@@ -32,6 +32,8 @@ const YUL = { name: 'Yuliya Park', celebrityId: 'c-yul' };
 const ZED = { name: 'Zed Moss', celebrityId: 'c-zed' };
 const BEA = { name: 'Bea North', celebrityId: 'c-bea' };
 const START = { from: ADA.name, to: BEA.name };
+/** Spec 03's MVP strategy (meeting in the middle is the default). */
+const ONE_SIDED = { ...START, options: { strategy: 'one_sided' } };
 type Person = { name: string; celebrityId: string };
 type Usage = MessageData<typeof EdgeVerified>['usage'];
 
@@ -186,7 +188,7 @@ describe('visual_degrees (spec 03)', () => {
 
   describe('a 3-hop chain A → X → Y → B', () => {
     it('is found within the hop limit: every decision logged, evidence streamed, confidence from the evidence, replayable', () => {
-      const d = selecting();
+      const d = selecting(undefined, ONE_SIDED);
       expect(d.s.run.state).toBe('SELECTING');
       expect(d.s.run.data).toMatchObject({ from: ADA, path: [ADA] });
       expect(d.commandCount(SelectNextExpansion)).toBe(1);
@@ -249,7 +251,32 @@ describe('visual_degrees (spec 03)', () => {
     });
   });
 
-  describe('meeting in the middle (spec 03 frontier strategy, optional)', () => {
+  describe('meeting in the middle (spec 03 frontier strategy, the default)', () => {
+    it('is the default; a dead end on A\'s side lets B\'s side carry on, and only both exhausted end the run', () => {
+      const d = selecting([candidate(XAV, 95)]);
+      expect(data(d).strategy).toBe('meet_in_the_middle');
+      selected(d, [XAV]);
+      // A ↔ X cannot be verified, and A has no other candidate: B's side carries on.
+      let s = refuted(d, ADA, XAV);
+      expect(s.state).toBe('DISCOVERING');
+      expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: { name: BEA.name } })]);
+      expect(decisions(d, 'side_exhausted')).toEqual([expect.objectContaining({ side: 'from', frontier: BEA.name })]);
+      s = discovered(d, BEA, [candidate(YUL, 92, 1, BEA)]);
+      selected(d, [YUL]);
+      s = verified(d, edge(BEA, YUL), usage(0, 0, true));
+      // B's chain grows; it bridges to A.
+      expect(s.sent(VerifyEdge)).toEqual([expect.objectContaining({ from: YUL, to: ADA })]);
+      s = refuted(d, YUL, ADA);
+      // A's side is exhausted: B's side keeps growing, from Y.
+      expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: YUL })]);
+      s = discovered(d, YUL, []);
+      // Y is a dead end: back to B, whose candidates are tried.
+      expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: BEA })]);
+      s = discovered(d, BEA, []);
+      expect(s.state).toBe('FAILED');
+      expect(data(d).failure).toMatchObject({ reason: 'no_candidates' });
+    });
+
     it('grows a chain from B when the one from A does not reach it, and bridges the two ends; the path reads from A to B', () => {
       const d = selecting([candidate(XAV, 95)], { ...START, options: { strategy: 'meet_in_the_middle' } });
       selected(d, [XAV]);
@@ -285,7 +312,7 @@ describe('visual_degrees (spec 03)', () => {
   describe('S5: the hop limit', () => {
     it('when the chain has 5 hops and its end does not reach B, then S7 hop_limit_reached: no path of more than 6 hops', () => {
       const people = Array.from({ length: 6 }, (_, i) => ({ name: `Person ${i}`, celebrityId: `c-${i}` }));
-      const d = started({ ...START, options: { maxSearchCalls: 100, maxRecognitionCalls: 600, maxLlmCalls: 20 } });
+      const d = started({ ...START, options: { maxSearchCalls: 100, maxRecognitionCalls: 600, maxLlmCalls: 20, strategy: 'one_sided' } });
       refuted(d, { name: ADA.name }, { name: BEA.name });
       let frontier: Person = ADA;
       for (const next of people.slice(0, 5)) {
@@ -415,7 +442,7 @@ describe('visual_degrees (spec 03)', () => {
 
   describe('S2 → S3 → S4: the target seen beside the frontier in discovery', () => {
     it('is never excluded, is what S3 picks, and S4 verifies it from the discovery evidence: the chain ends at B', () => {
-      const d = started();
+      const d = started(ONE_SIDED);
       refuted(d, { name: ADA.name }, { name: BEA.name });
       discovered(d, ADA, [candidate(XAV, 95, 2)]);
       selected(d, [XAV]);
@@ -472,8 +499,8 @@ describe('visual_degrees (spec 03)', () => {
   });
 
   describe('S4: an intermediate that cannot be verified', () => {
-    it('when candidates remain, then back to S3 without it; when none, another frontier (one step back); from A with none left, S7', () => {
-      const d = selecting();
+    it('when candidates remain, then back to S3 without it; when none, another frontier (one step back); from A with none left, S7 (one-sided)', () => {
+      const d = selecting(undefined, ONE_SIDED);
       selected(d, [XAV]);
       let s = refuted(d, ADA, XAV);
       expect(s.state).toBe('SELECTING');

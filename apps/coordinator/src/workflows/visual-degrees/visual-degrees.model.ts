@@ -123,6 +123,8 @@ export interface VisualDegreesData {
   readonly failedFrom: Readonly<Record<string, readonly string[]>>;
   /** Frontiers whose every candidate failed: never proposed again. */
   readonly deadEnds: readonly string[];
+  /** Meeting in the middle: sides whose root has nothing left to try (the other side carries on). Absent in runs started before it existed. */
+  readonly exhaustedSides?: readonly ('from' | 'to')[];
   /** The candidate S4 is verifying, with the queries it runs. */
   readonly verifying: { readonly candidate: IdentifiedPerson; readonly queries: readonly string[] } | null;
   readonly events: readonly StreamEvent[];

@@ -3,7 +3,7 @@ import { clearPendingRetry } from '@openpaw/saga';
 import { budgetReason, charge } from '../budgets.js';
 import { chainOf, otherEndOf, otherSide, withChain } from '../chains.js';
 import { discover } from '../commands.js';
-import { fail, ignore, isCurrent, type Run, succeed, type VisualDecision } from '../outcomes.js';
+import { fail, ignore, isCurrent, nextSide, type Run, succeed, type VisualDecision } from '../outcomes.js';
 import { learn } from '../persons.js';
 import { status, withEvents } from '../stream-events.js';
 import type { VisualDegreesTimings } from '../visual-degrees.states.js';
@@ -22,9 +22,7 @@ export function bridgeRefuted(timings: VisualDegreesTimings, run: Run, d: Messag
   if (!isCurrent(run, d.commandId)) return ignore('stale EdgeRefuted');
   const data = withEvents(charge(run.data, d.usage), now, status('No direct edge found; expanding again…'));
   if (d.reason === 'budget_exhausted') return fail(data, budgetReason(d.budgetExhausted), 'budget spent bridging toward the target', now, 'bridge_refuted');
-  // Meeting in the middle, the shorter chain grows next (from's on a tie after to's turn).
-  const side = data.strategy === 'one_sided' ? 'from' : data.edges.length <= data.reverseEdges.length ? 'from' : 'to';
-  const next = discover(timings, run, { ...data, side }, now);
+  const next = discover(timings, run, { ...data, side: nextSide(data) }, now);
   if ('failed' in next) return fail(data, next.failed, next.detail, now, 'bridge_refuted');
   return { outcome: 'transition', to: 'DISCOVERING', data: next.data, step: 'bridge_refuted', logs: next.logs, effects: [...clearPendingRetry(run.data.step), ...next.effects] };
 }
