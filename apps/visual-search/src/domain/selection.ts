@@ -1,7 +1,6 @@
+import { fallbackOrder, verificationQueries } from '@openpaw/contracts';
 import { z } from 'zod';
-import { fallbackOrder } from './candidates.js';
 import { type IdentifiedPerson, isPerson, nameKey, type PersonRef } from './person.js';
-import { directEdgeQueries } from './queries.js';
 
 export interface SelectionCandidate {
   readonly person: IdentifiedPerson;
@@ -38,7 +37,7 @@ export function targetSelection(input: SelectionInput): Selection | undefined {
   if (target === undefined) return undefined;
   return {
     nextCandidates: [target.person],
-    searchQueries: directEdgeQueries(input.frontier.name, target.person.name),
+    searchQueries: verificationQueries(input.frontier.name, target.person.name),
     narration: `${target.person.name} was seen beside ${input.frontier.name}; verifying that edge…`,
   };
 }
@@ -49,7 +48,7 @@ export function fallbackSelection(input: SelectionInput): Selection {
   if (best === undefined) throw new Error('selection needs at least one candidate');
   return {
     nextCandidates: [best.person],
-    searchQueries: directEdgeQueries(input.frontier.name, best.person.name),
+    searchQueries: verificationQueries(input.frontier.name, best.person.name),
     narration: `Trying an expansion via ${best.person.name}…`,
   };
 }
@@ -77,7 +76,7 @@ export function parseSelection(text: string, input: SelectionInput): SelectionPa
     if (!chosen.some((p) => p.celebrityId === match.person.celebrityId)) chosen.push(match.person);
   }
   const first = chosen[0];
-  const searchQueries = parsed.data.searchQueries.length > 0 || first === undefined ? parsed.data.searchQueries : directEdgeQueries(input.frontier.name, first.name);
+  const searchQueries = parsed.data.searchQueries.length > 0 || first === undefined ? parsed.data.searchQueries : verificationQueries(input.frontier.name, first.name);
   return { ok: true, selection: { nextCandidates: chosen, searchQueries, narration: parsed.data.narration.trim() } };
 }
 

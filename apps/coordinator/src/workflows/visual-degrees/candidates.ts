@@ -1,14 +1,5 @@
-import { personNameKey } from '@openpaw/contracts';
+import { fallbackOrder, personNameKey } from '@openpaw/contracts';
 import type { Candidate, IdentifiedPerson, Person } from './visual-degrees.model.js';
-
-/**
- * The spec's deterministic fallback ranking (S3, when the LLM's output is not usable): highest
- * `bestConfWithFrontier`, tie broken by `count`; the celebrity id breaks what remains, so the order
- * never depends on arrival order.
- */
-export function fallbackOrder(a: Candidate, b: Candidate): number {
-  return b.bestConfWithFrontier - a.bestConfWithFrontier || b.count - a.count || a.person.celebrityId.localeCompare(b.person.celebrityId);
-}
 
 export function isSamePerson(person: Person, other: Person): boolean {
   if (person.celebrityId !== undefined && other.celebrityId !== undefined) return person.celebrityId === other.celebrityId;

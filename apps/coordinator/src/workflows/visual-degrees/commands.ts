@@ -1,9 +1,8 @@
-import { type AnyMessageDefinition, DiscoverCandidates, type MessageData, VerifyEdge } from '@openpaw/contracts';
+import { type AnyMessageDefinition, DiscoverCandidates, discoveryQueries, type MessageData, VerifyEdge } from '@openpaw/contracts';
 import { type Effect, firstTry, type RunSnapshot, sendTry, type StepLogEntry } from '@openpaw/saga';
 import { remaining, searchBudgetSpent } from './budgets.js';
 import { chainOf, everyone, frontierOf, hopsVerified, otherEndOf } from './chains.js';
 import { identified } from './persons.js';
-import { discoveryQueries } from './queries.js';
 import { status, withEvents } from './stream-events.js';
 import type { VisualDegreesState, VisualDegreesTimings } from './visual-degrees.states.js';
 import { type FailureReason, type Person, type StepKind, VISUAL_DEGREES_PARAMETERS, type VisualDegreesData } from './visual-degrees.model.js';

@@ -1,10 +1,9 @@
-import { type MessageData, SelectNextExpansion } from '@openpaw/contracts';
+import { directQueries, type MessageData, SelectNextExpansion } from '@openpaw/contracts';
 import { type Decision, isReplyTo, type RunSnapshot, type StepLogEntry } from '@openpaw/saga';
 import { remaining, searchBudgetSpent } from './budgets.js';
 import { chainOf, frontierOf, hopsVerified, joined, otherEndOf, otherSide, withChain } from './chains.js';
 import { discover, send, verifyEdge } from './commands.js';
 import { identified } from './persons.js';
-import { directQueries } from './queries.js';
 import { evidence, finalPayload, pathUpdate, status, withEvents } from './stream-events.js';
 import type { VisualDegreesState, VisualDegreesTimings } from './visual-degrees.states.js';
 import { type FailureReason, type VerifiedEdge, VISUAL_DEGREES_PARAMETERS, type VisualDegreesData } from './visual-degrees.model.js';

@@ -94,8 +94,8 @@ describe('visual_degrees: the hop limit holds on every path into discovery and t
     let found = 0;
     let atTheLimit = 0;
     for (const g of graphs) {
-      for (let from = 0; from < g.people.length; from += 4) {
-        for (let to = 0; to < g.people.length; to += 2) {
+      for (let from = 0; from < g.people.length; from += 5) {
+        for (let to = 0; to < g.people.length; to += 1) {
           if (from === to) continue;
           for (const strategy of ['one_sided', 'meet_in_the_middle'] as const) {
             const result = run(g, from, to, maxHops, strategy);

@@ -1,9 +1,7 @@
 import { isReplyOf } from '@openpaw/messaging';
-import { CandidatesDiscovered } from '@openpaw/contracts';
+import { CandidatesDiscovered, discoveryQueries, fallbackOrder } from '@openpaw/contracts';
 import { clearCoAppearances } from '@openpaw/providers';
-import { fallbackOrder } from '../../domain/candidates.js';
 import { lookUp } from '../../domain/evidence-cache.js';
-import { discoveryQueries } from '../../domain/queries.js';
 import { localWorldPorts } from '../../testing/local-world-ports.js';
 import { DiscoverCandidatesHandler } from './discover-candidates.handler.js';
 

@@ -1,7 +1,6 @@
 import { isReplyOf } from '@openpaw/messaging';
-import { EdgeRefuted, EdgeVerified, VisualStepFailed } from '@openpaw/contracts';
+import { EdgeRefuted, EdgeVerified, verificationQueries, VisualStepFailed } from '@openpaw/contracts';
 import { clearCoAppearances, ProviderError, type VisualWorld } from '@openpaw/providers';
-import { directEdgeQueries } from '../../domain/queries.js';
 import { countingRecognizer } from '../../testing/counting-recognizer.js';
 import { localWorldPorts } from '../../testing/local-world-ports.js';
 import { VerifyEdgeHandler } from './verify-edge.handler.js';
@@ -41,7 +40,7 @@ function command(world: VisualWorld, a: number, b: number, overrides: Record<str
       step: 3,
       from: { name: from.name },
       to: { name: to.name },
-      queries: directEdgeQueries(from.name, to.name),
+      queries: verificationQueries(from.name, to.name),
       imagesPerQuery: 5,
       threshold: 80,
       budget: { searchCalls: 10, recognitionCalls: 40 },
@@ -145,13 +144,13 @@ describe('VerifyEdge over the local world', () => {
     const [a, b] = clearPair(ports.world);
     await handler.execute(command(ports.world, a, b, {}, 'cmd-1'));
     const firstCalls = recognizer.calls();
-    const reversed = await handler.execute(command(ports.world, b, a, { queries: directEdgeQueries(ports.world.people[a]!.name, ports.world.people[b]!.name) }, 'cmd-2'));
+    const reversed = await handler.execute(command(ports.world, b, a, { queries: verificationQueries(ports.world.people[a]!.name, ports.world.people[b]!.name) }, 'cmd-2'));
     expect(reversed).toMatchObject({ message: EdgeVerified, data: { usage: { searchCalls: 0, recognitionCalls: 0 } } });
     expect(isReplyOf(reversed, EdgeVerified) && reversed.data.usage.imagesSkipped).toBeGreaterThan(0);
     expect(recognizer.calls()).toBe(firstCalls);
 
     ports.memory.forget();
-    const afterExpiry = await handler.execute(command(ports.world, b, a, { queries: directEdgeQueries(ports.world.people[a]!.name, ports.world.people[b]!.name) }, 'cmd-3'));
+    const afterExpiry = await handler.execute(command(ports.world, b, a, { queries: verificationQueries(ports.world.people[a]!.name, ports.world.people[b]!.name) }, 'cmd-3'));
     expect(afterExpiry.message).toBe(EdgeVerified);
     expect(recognizer.calls()).toBeGreaterThan(firstCalls);
   });

@@ -1,11 +1,10 @@
-import type { ExpansionSelected, MessageData } from '@openpaw/contracts';
+import { type ExpansionSelected, type MessageData, verificationQueries } from '@openpaw/contracts';
 import { clearPendingRetry } from '@openpaw/saga';
 import { charge, searchBudgetSpent } from '../budgets.js';
 import { chosenCandidate } from '../candidates.js';
 import { frontierOf, otherEndOf } from '../chains.js';
 import { verifyEdge } from '../commands.js';
 import { fail, ignore, isCurrent, type Run, type VisualDecision } from '../outcomes.js';
-import { verificationQueries } from '../queries.js';
 import { status, withEvents } from '../stream-events.js';
 import type { VisualDegreesTimings } from '../visual-degrees.states.js';
 
