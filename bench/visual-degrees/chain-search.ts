@@ -13,13 +13,11 @@
  *
  *   npm run build && node dist/bench/visual-degrees/chain-search.js [--seeds 7,11,13] [--pairs 12] [--recognitions 120] [--searches 20]
  */
-import { CandidatesDiscovered, EdgeRefuted, EdgeVerified, VisualStepFailed } from '@openpaw/contracts';
+import { CandidatesDiscovered, directQueries, discoveryQueries, EdgeRefuted, EdgeVerified, VisualStepFailed } from '@openpaw/contracts';
 import { isReplyOf, replyAs } from '@openpaw/messaging';
 import { generateVisualWorld, pairsAtDistance } from '@openpaw/providers';
 import {
-  directEdgeQueries,
   DiscoverCandidatesHandler,
-  discoveryQueries,
   type FrontierState,
   InMemoryEvidenceCache,
   InMemoryRunMemory,
@@ -69,7 +67,7 @@ async function searchChain(seed: number, a: number, b: number, strategy: Strateg
   step += 1;
   const direct = await verify.execute({
     commandId: `d-${runNo}`,
-    data: { ...run, step, from: roots.A, to: roots.B, queries: directEdgeQueries(roots.A.name, roots.B.name), imagesPerQuery: 5, threshold: THRESHOLD, budget: remaining() },
+    data: { ...run, step, from: roots.A, to: roots.B, queries: directQueries(roots.A.name, roots.B.name), imagesPerQuery: 5, threshold: THRESHOLD, budget: remaining() },
   });
   if (isReplyOf(direct, VisualStepFailed)) return { found: false, hops: 0, recognitions, searches, reason: direct.data.errorCode };
   const edge = replyAs(direct, EdgeVerified, EdgeRefuted);
@@ -87,7 +85,7 @@ async function searchChain(seed: number, a: number, b: number, strategy: Strateg
     const frontier = root ?? { name: names.get(next.node) ?? next.node, celebrityId: next.node };
     const answer = await discover.execute({
       commandId: `x-${runNo}-${step}`,
-      data: { ...run, step, frontier, queries: discoveryQueries(frontier.name).slice(0, 2), imagesPerQuery: 5, threshold: THRESHOLD, budget: remaining(), exclude: [] },
+      data: { ...run, step, frontier, queries: discoveryQueries(frontier.name), imagesPerQuery: 5, threshold: THRESHOLD, budget: remaining(), exclude: [] },
     });
     if (isReplyOf(answer, VisualStepFailed)) return { found: false, hops: 0, recognitions, searches, reason: answer.data.errorCode };
     const reply = replyAs(answer, CandidatesDiscovered);

@@ -1,11 +1,10 @@
 import { isReplyOf, replyAs } from '@openpaw/messaging';
-import { CandidatesDiscovered, EdgeRefuted, EdgeVerified, ExpansionSelected } from '@openpaw/contracts';
+import { CandidatesDiscovered, discoveryQueries, EdgeRefuted, EdgeVerified, ExpansionSelected, verificationQueries } from '@openpaw/contracts';
 import { connect } from '@nats-io/transport-node';
 import { demoPairs } from '@openpaw/providers';
 import { privateNatsServer } from '@openpaw/testing';
 import { createVisualSearchHandlers } from './composition.js';
 import { visualSearchSettingsFromEnv } from './config.js';
-import { directEdgeQueries, discoveryQueries } from './domain/queries.js';
 
 it('runs the visual-search steps of a local-world chain with run memory and evidence cache in JetStream KV', async () => {
   const nats = await privateNatsServer();
@@ -20,7 +19,7 @@ it('runs the visual-search steps of a local-world chain with run memory and evid
 
     const direct = await handlers.verifyEdge.execute({
       commandId: 'c1',
-      data: { ...run, step: 1, from: { name: a!.name }, to: { name: b!.name }, queries: directEdgeQueries(a!.name, b!.name), imagesPerQuery: 5, threshold: 80, budget },
+      data: { ...run, step: 1, from: { name: a!.name }, to: { name: b!.name }, queries: verificationQueries(a!.name, b!.name), imagesPerQuery: 5, threshold: 80, budget },
     });
     expect(direct.message).toBe(EdgeRefuted);
 
@@ -50,14 +49,14 @@ it('runs the visual-search steps of a local-world chain with run memory and evid
     // S4 for a candidate found by discovery: the evidence cache already holds the edge, no search needed.
     const verified = await handlers.verifyEdge.execute({
       commandId: 'c4',
-      data: { ...run, step: 4, from: { name: a!.name, celebrityId: a!.celebrityId }, to: next, queries: directEdgeQueries(a!.name, next.name), imagesPerQuery: 5, threshold: 80, budget, pathSoFar: [{ name: a!.name, celebrityId: a!.celebrityId }] },
+      data: { ...run, step: 4, from: { name: a!.name, celebrityId: a!.celebrityId }, to: next, queries: verificationQueries(a!.name, next.name), imagesPerQuery: 5, threshold: 80, budget, pathSoFar: [{ name: a!.name, celebrityId: a!.celebrityId }] },
     });
     expect(verified).toMatchObject({ message: EdgeVerified, data: { usage: { cacheHit: true, searchCalls: 0 } } });
 
     const [x, y] = noPath.map((i) => world.people[i]!);
     const none = await handlers.verifyEdge.execute({
       commandId: 'c5',
-      data: { ...run, step: 5, from: { name: x!.name }, to: { name: y!.name }, queries: directEdgeQueries(x!.name, y!.name), imagesPerQuery: 5, threshold: 80, budget },
+      data: { ...run, step: 5, from: { name: x!.name }, to: { name: y!.name }, queries: verificationQueries(x!.name, y!.name), imagesPerQuery: 5, threshold: 80, budget },
     });
     expect(none.message).toBe(EdgeRefuted);
   } finally {

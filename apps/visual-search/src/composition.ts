@@ -33,13 +33,13 @@ function logDemoPairs(world: VisualWorld, logger: ProviderLogger | undefined): v
  */
 export async function createVisualSearchHandlers(
   nc: NatsConnection,
-  settings: Pick<VisualSearchSettings, 'providerEnv' | 'runMemoryTtlMs' | 'evidenceCacheTtlMs'>,
+  settings: Pick<VisualSearchSettings, 'providerEnv' | 'runMemoryTtlMs' | 'evidenceCacheTtlMs' | 'refutationTtlMs'>,
   options: { readonly logger?: ProviderLogger } = {},
 ): Promise<VisualSearchHandlers> {
   const env = settings.providerEnv;
   const providers = createVisualProvidersFromEnv(env, options);
   const memory = await KvRunMemory.open(nc, { ttlMs: settings.runMemoryTtlMs });
-  const cache = await KvEvidenceCache.open(nc, { ttlMs: settings.evidenceCacheTtlMs });
+  const cache = await KvEvidenceCache.open(nc, { ttlMs: settings.evidenceCacheTtlMs, refutationTtlMs: settings.refutationTtlMs });
   if (providers.world !== undefined) logDemoPairs(providers.world, options.logger);
   const steps = { search: providers.imageSearch, fetcher: providers.imageFetcher, recognizer: providers.recognizer, memory, cache };
   return {

@@ -1,5 +1,6 @@
 import { type ServiceMessagingSettings, serviceMessagingSettingsFromEnv } from '@openpaw/platform';
 import { z } from 'zod';
+import { DEFAULT_REFUTATION_TTL_MS } from './domain/evidence-cache.js';
 import { DEFAULT_EVIDENCE_CACHE_TTL_MS, DEFAULT_RUN_MEMORY_TTL_MS } from './memory/kv-keys.js';
 
 /** The visual-search service's settings, from the environment (validated at start). */
@@ -16,8 +17,10 @@ export interface VisualSearchSettings {
   readonly messaging: ServiceMessagingSettings;
   /** How long a run's memory (frontiers, seen people) lives in its JetStream KV bucket. */
   readonly runMemoryTtlMs: number;
-  /** How long a verified or refuted edge's evidence stays cached in its JetStream KV bucket. */
+  /** How long a verified edge's evidence stays cached in its JetStream KV bucket (the bucket's TTL). */
   readonly evidenceCacheTtlMs: number;
+  /** How long a cached refutation is believed: shorter than a confirmation. */
+  readonly refutationTtlMs: number;
 }
 
 /** Milliseconds, a positive integer; unset or blank: `fallback`. */
@@ -32,6 +35,10 @@ function positiveMs(fallback: number) {
 const envSchema = z.object({
   OPENPAW_VISUAL_RUN_TTL_MS: positiveMs(DEFAULT_RUN_MEMORY_TTL_MS),
   OPENPAW_VISUAL_EVIDENCE_TTL_MS: positiveMs(DEFAULT_EVIDENCE_CACHE_TTL_MS),
+  OPENPAW_VISUAL_REFUTATION_TTL_MS: positiveMs(DEFAULT_REFUTATION_TTL_MS),
+}).refine((e) => e.OPENPAW_VISUAL_REFUTATION_TTL_MS < e.OPENPAW_VISUAL_EVIDENCE_TTL_MS, {
+  path: ['OPENPAW_VISUAL_REFUTATION_TTL_MS'],
+  message: 'a refutation must live shorter than a confirmation (OPENPAW_VISUAL_EVIDENCE_TTL_MS)',
 });
 
 /** Reads the settings; throws naming every invalid variable. */
@@ -46,5 +53,6 @@ export function visualSearchSettingsFromEnv(env: NodeJS.ProcessEnv = process.env
     messaging: serviceMessagingSettingsFromEnv(env),
     runMemoryTtlMs: e.OPENPAW_VISUAL_RUN_TTL_MS,
     evidenceCacheTtlMs: e.OPENPAW_VISUAL_EVIDENCE_TTL_MS,
+    refutationTtlMs: e.OPENPAW_VISUAL_REFUTATION_TTL_MS,
   };
 }

@@ -6,7 +6,6 @@
 export { InMemoryEvidenceCache } from './domain/evidence-cache.js';
 export { type FrontierState, nextExpansion, recordExpansion, startFrontiers, type Strategy } from './domain/frontier-search.js';
 export { isPerson, type PersonRef } from './domain/person.js';
-export { directEdgeQueries, discoveryQueries } from './domain/queries.js';
 export { DiscoverCandidatesHandler } from './handlers/discover-candidates/discover-candidates.handler.js';
 export { VerifyEdgeHandler } from './handlers/verify-edge/verify-edge.handler.js';
 export { InMemoryRunMemory } from './memory/in-memory-run-memory.js';

@@ -13,6 +13,8 @@ describe('visual degrees API schemas', () => {
     expect(paths({ from: 'A', to: 'B', options: { maxHops: 7 } })).toEqual(['options.maxHops']);
     expect(paths({ from: 'A', to: 'B', options: { strategy: 'bfs' } })).toEqual(['options.strategy']);
     expect(paths({ from: 'A', to: 'B', depth: 2 })).toEqual(['']);
+    // The same person at both ends (however spelled) is refused: a 400 naming `to`.
+    expect(paths({ from: 'Beyoncé Knowles', to: ' beyonce   KNOWLES' })).toEqual(['to']);
   });
 
   it("reads a run view's stream events in order, leaving out one it cannot read", () => {

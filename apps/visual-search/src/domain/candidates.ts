@@ -1,4 +1,4 @@
-import { edgeConfidence } from './confidence.js';
+import { edgeConfidence, fallbackOrder } from '@openpaw/contracts';
 import type { EvidenceImage } from './edge-verification.js';
 import type { ImageObservation } from './observation.js';
 import { type IdentifiedPerson, isPerson, type PersonRef } from './person.js';
@@ -10,14 +10,6 @@ export interface Candidate {
   readonly bestConfWithFrontier: number;
   /** Those images: each one verifies the frontier–candidate edge by the spec's rule. */
   readonly evidence: readonly EvidenceImage[];
-}
-
-/**
- * The spec's deterministic fallback order: highest `bestConfWithFrontier`, then highest `count`; the
- * celebrity id breaks remaining ties so the order never depends on arrival order.
- */
-export function fallbackOrder(a: Pick<Candidate, 'person' | 'count' | 'bestConfWithFrontier'>, b: Pick<Candidate, 'person' | 'count' | 'bestConfWithFrontier'>): number {
-  return b.bestConfWithFrontier - a.bestConfWithFrontier || b.count - a.count || a.person.celebrityId.localeCompare(b.person.celebrityId);
 }
 
 export interface CandidateDiscovery {

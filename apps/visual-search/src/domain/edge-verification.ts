@@ -1,4 +1,4 @@
-import { edgeConfidence } from './confidence.js';
+import { edgeConfidence } from '@openpaw/contracts';
 import type { ImageObservation, SeenCelebrity } from './observation.js';
 import { type IdentifiedPerson, isPerson, type PersonRef } from './person.js';
 

@@ -2,18 +2,47 @@ import type { VerifiedEdge } from './edge-verification.js';
 
 /**
  * Verified and refuted edges shared across runs (beyond the spec): a later run that needs the same
- * pair spends no search or recognition on it. Keyed by the unordered pair of celebrity ids. Entries
- * expire (the store's TTL): the web changes, and a refuted pair may gain a photo.
+ * pair spends no search or recognition on it. Keyed by the recogniser's identity (its celebrity ids and
+ * confidences mean nothing to another recogniser) and the unordered pair of ids. Entries expire: a
+ * confirmation with the store's TTL; a refutation sooner (`refutationTtlMs`), since absence of evidence
+ * is the weaker claim and the web gains photos.
  */
 export type CachedEdge =
   | { readonly status: 'verified'; readonly edge: VerifiedEdge }
-  /** No image showed both at `threshold` or above (not written when a budget cut the search short). */
+  /**
+   * No image showed both at `threshold` or above, with every image found fetched and read (not written
+   * when a budget cut the search short or an image could not be used).
+   */
   | { readonly status: 'refuted'; readonly ids: readonly [string, string]; readonly threshold: number };
 
 export interface EvidenceCache {
-  get(fromId: string, toId: string): Promise<CachedEdge | undefined>;
-  put(entry: CachedEdge): Promise<void>;
+  /** `recognizer`: the identity of the recogniser whose ids these are (`CelebrityRecognizer.provider`). */
+  get(recognizer: string, fromId: string, toId: string): Promise<CachedEdge | undefined>;
+  put(recognizer: string, entry: CachedEdge): Promise<void>;
 }
+
+/** An entry as a store keeps it: with the time it was written, for the refutations' shorter life. */
+export interface StoredEvidence {
+  readonly entry: CachedEdge;
+  /** Milliseconds since the epoch. */
+  readonly storedAt: number;
+}
+
+export interface EvidenceLifetimes {
+  /** How long a refutation is believed (shorter than the store's TTL, which confirmations live by). */
+  readonly refutationTtlMs: number;
+  readonly now: () => number;
+}
+
+/** A stored entry still believed, or undefined (an expired refutation, or something not written by this code). */
+export function believed(stored: StoredEvidence | undefined, lifetimes: EvidenceLifetimes): CachedEdge | undefined {
+  if (stored?.entry === undefined || typeof stored.storedAt !== 'number') return undefined;
+  if (stored.entry.status === 'refuted' && lifetimes.now() - stored.storedAt >= lifetimes.refutationTtlMs) return undefined;
+  return stored.entry;
+}
+
+/** Default life of a cached refutation: an hour (confirmations live by the store's TTL, a day by default). */
+export const DEFAULT_REFUTATION_TTL_MS = 60 * 60_000;
 
 export function pairKey(a: string, b: string): readonly [string, string] {
   return a < b ? [a, b] : [b, a];
@@ -39,8 +68,8 @@ export function oriented(edge: VerifiedEdge, fromId: string): VerifiedEdge {
  * threshold is verified; a refutation at a threshold at or below this one still holds (no image had
  * both even at the lower bar). Anything else is unknown and must be searched.
  */
-export async function lookUp(cache: EvidenceCache, fromId: string, toId: string, threshold: number): Promise<CachedEdge | undefined> {
-  const entry = await cache.get(fromId, toId);
+export async function lookUp(cache: EvidenceCache, recognizer: string, fromId: string, toId: string, threshold: number): Promise<CachedEdge | undefined> {
+  const entry = await cache.get(recognizer, fromId, toId);
   if (entry === undefined) return undefined;
   if (entry.status === 'verified') return entry.edge.edgeConf >= threshold ? { status: 'verified', edge: oriented(entry.edge, fromId) } : undefined;
   return entry.threshold <= threshold ? entry : undefined;
@@ -48,14 +77,19 @@ export async function lookUp(cache: EvidenceCache, fromId: string, toId: string,
 
 /** The cache in process memory, for tests and benches (the service uses the JetStream KV one). */
 export class InMemoryEvidenceCache implements EvidenceCache {
-  private readonly entries = new Map<string, CachedEdge>();
+  private readonly entries = new Map<string, StoredEvidence>();
+  private readonly lifetimes: EvidenceLifetimes;
 
-  get(fromId: string, toId: string): Promise<CachedEdge | undefined> {
-    return Promise.resolve(this.entries.get(pairKey(fromId, toId).join('|')));
+  constructor(lifetimes: Partial<EvidenceLifetimes> = {}) {
+    this.lifetimes = { refutationTtlMs: lifetimes.refutationTtlMs ?? DEFAULT_REFUTATION_TTL_MS, now: lifetimes.now ?? Date.now };
   }
 
-  put(entry: CachedEdge): Promise<void> {
-    this.entries.set(keyOf(entry).join('|'), entry);
+  get(recognizer: string, fromId: string, toId: string): Promise<CachedEdge | undefined> {
+    return Promise.resolve(believed(this.entries.get([recognizer, ...pairKey(fromId, toId)].join('|')), this.lifetimes));
+  }
+
+  put(recognizer: string, entry: CachedEdge): Promise<void> {
+    this.entries.set([recognizer, ...keyOf(entry)].join('|'), { entry, storedAt: this.lifetimes.now() });
     return Promise.resolve();
   }
 }

@@ -1,11 +1,7 @@
-/** Trims, collapses spaces (spec S0) and compares case- and accent-insensitively. */
-export function normalisePersonName(name: string): string {
-  return name.trim().replace(/\s+/g, ' ');
-}
+import { personNameKey } from '@openpaw/contracts';
 
-export function nameKey(name: string): string {
-  return normalisePersonName(name).normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
-}
+/** A name's identity for comparison: the contracts' one, shared with the saga (S0 normalised, case- and accent-insensitive). */
+export const nameKey = personNameKey;
 
 export interface PersonRef {
   readonly name: string;

@@ -1,8 +1,6 @@
+import { fallbackOrder, verificationQueries } from '@openpaw/contracts';
 import { z } from 'zod';
-import { fallbackOrder } from './candidates.js';
-import type { IdentifiedPerson } from './person.js';
-import { nameKey } from './person.js';
-import { directEdgeQueries } from './queries.js';
+import { type IdentifiedPerson, isPerson, nameKey, type PersonRef } from './person.js';
 
 export interface SelectionCandidate {
   readonly person: IdentifiedPerson;
@@ -11,7 +9,7 @@ export interface SelectionCandidate {
 }
 
 export interface SelectionInput {
-  readonly target: { readonly name: string };
+  readonly target: PersonRef;
   readonly frontier: IdentifiedPerson;
   readonly candidates: readonly SelectionCandidate[];
   readonly hopsRemaining: number;
@@ -33,13 +31,24 @@ const llmSelection = z.strictObject({
   narration: z.string().max(500),
 });
 
+/** The target among the candidates, when discovery saw it beside the frontier: it is the choice, no LLM asked. */
+export function targetSelection(input: SelectionInput): Selection | undefined {
+  const target = input.candidates.find((c) => isPerson(c.person, input.target));
+  if (target === undefined) return undefined;
+  return {
+    nextCandidates: [target.person],
+    searchQueries: verificationQueries(input.frontier.name, target.person.name),
+    narration: `${target.person.name} was seen beside ${input.frontier.name}; verifying that edge…`,
+  };
+}
+
 /** S3's fallback: the best candidate by the deterministic order (best confidence, then count, then id). */
 export function fallbackSelection(input: SelectionInput): Selection {
   const best = [...input.candidates].sort(fallbackOrder)[0];
   if (best === undefined) throw new Error('selection needs at least one candidate');
   return {
     nextCandidates: [best.person],
-    searchQueries: directEdgeQueries(input.frontier.name, best.person.name),
+    searchQueries: verificationQueries(input.frontier.name, best.person.name),
     narration: `Trying an expansion via ${best.person.name}…`,
   };
 }
@@ -67,7 +76,7 @@ export function parseSelection(text: string, input: SelectionInput): SelectionPa
     if (!chosen.some((p) => p.celebrityId === match.person.celebrityId)) chosen.push(match.person);
   }
   const first = chosen[0];
-  const searchQueries = parsed.data.searchQueries.length > 0 || first === undefined ? parsed.data.searchQueries : directEdgeQueries(input.frontier.name, first.name);
+  const searchQueries = parsed.data.searchQueries.length > 0 || first === undefined ? parsed.data.searchQueries : verificationQueries(input.frontier.name, first.name);
   return { ok: true, selection: { nextCandidates: chosen, searchQueries, narration: parsed.data.narration.trim() } };
 }
 

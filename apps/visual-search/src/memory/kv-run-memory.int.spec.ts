@@ -54,19 +54,19 @@ describe('run memory in JetStream KV (real nats-server)', () => {
 
   it('expires keys with the bucket TTL; a reader treats them as unknown and the run carries on writing', async () => {
     const memory = await KvRunMemory.open(nc, { bucket: 'vd-ttl', ttlMs: 1_000 });
-    const cache = await KvEvidenceCache.open(nc, { bucket: 'vd-evidence-ttl', ttlMs: 1_000 });
+    const cache = await KvEvidenceCache.open(nc, { bucket: 'vd-evidence-ttl', ttlMs: 1_000, refutationTtlMs: 60_000 });
     await memory.addSeen(run, 'images', new Map([['https://i.example/1.jpg', '0123456789abcdef']]));
     await memory.putEdge(run, 'c-1', 'c-2', edge);
     await memory.putPath(run, ['c-1', 'c-2']);
-    await cache.put({ status: 'refuted', ids: ['c-1', 'c-9'], threshold: 80 });
+    await cache.put('aws/rekognition', { status: 'refuted', ids: ['c-1', 'c-9'], threshold: 80 });
     expect((await memory.seen(run, 'images')).size).toBe(1);
-    expect(await cache.get('c-9', 'c-1')).toMatchObject({ status: 'refuted' });
+    expect(await cache.get('aws/rekognition', 'c-9', 'c-1')).toMatchObject({ status: 'refuted' });
 
     await waitFor(async () => ((await memory.getPath(run)) === undefined ? true : undefined), 'the path key to expire', 15_000);
     expect(await memory.getEdge(run, 'c-1', 'c-2')).toBeUndefined();
     expect(await memory.seen(run, 'images')).toEqual(new Map());
     expect(await memory.getCandidates(run, 'c-1')).toBeUndefined();
-    await waitFor(async () => ((await cache.get('c-1', 'c-9')) === undefined ? true : undefined), 'the cached refutation to expire', 15_000);
+    await waitFor(async () => ((await cache.get('aws/rekognition', 'c-1', 'c-9')) === undefined ? true : undefined), 'the cached refutation to expire', 15_000);
 
     // After expiry the set starts again (create, not update of a revision that no longer exists).
     await memory.addSeen(run, 'images', new Map([['https://i.example/2.jpg', 'fedcba9876543210']]));

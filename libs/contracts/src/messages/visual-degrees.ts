@@ -8,6 +8,14 @@ export function normalisePersonName(name: string): string {
   return name.trim().replace(/\s+/g, ' ');
 }
 
+/**
+ * A name's identity for comparison, the one used by the saga and the service alike: normalised (S0),
+ * then case- and accent-insensitive ("Beyoncé" and "beyonce" are one person known by name only).
+ */
+export function personNameKey(name: string): string {
+  return normalisePersonName(name).normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
 const personName = z
   .string()
   .transform(normalisePersonName)
@@ -21,8 +29,9 @@ export const visualDegreesOptions = z.strictObject({
   maxLlmCalls: z.int().min(0).max(50).optional(),
   maxRuntimeMs: z.int().min(1_000).max(3_600_000).optional(),
   /**
-   * `one_sided` (spec 03's MVP, the default) expands from `from` only; `meet_in_the_middle` (its optional
-   * frontier strategy) also grows a chain from `to`, always expanding the shorter one, and bridges the two ends.
+   * `meet_in_the_middle` (spec 03's optional frontier strategy, the default) grows a chain from `from`
+   * and one from `to`, always expanding the shorter one (a dead end on one side lets the other carry on),
+   * and bridges the two ends; `one_sided` (the spec's MVP) expands from `from` only.
    */
   strategy: z.enum(['one_sided', 'meet_in_the_middle']).optional(),
   /** `provider/model` for the selection; the service's default when absent. */
@@ -33,13 +42,16 @@ export const visualDegreesOptions = z.strictObject({
  * The input of a `visual_degrees` run (spec 03): two persons and optional limits. Not a message: what
  * the gateway validates (`POST /visual-degrees`) and the saga starts from.
  */
-export const visualDegreesRequest = z.strictObject({
-  from: personName,
-  to: personName,
-  /** Run memory key prefix `vd.{sessionId}.{runId}`; the run's user when absent. */
-  sessionId: z.string().min(1).max(128).optional(),
-  options: visualDegreesOptions.optional(),
-});
+export const visualDegreesRequest = z
+  .strictObject({
+    from: personName,
+    to: personName,
+    /** Run memory key prefix `vd.{sessionId}.{runId}`; the run's user when absent. */
+    sessionId: z.string().min(1).max(128).optional(),
+    options: visualDegreesOptions.optional(),
+  })
+  // A chain from a person to themselves is no question (it could only "succeed" as a loop A → X → A).
+  .refine((request) => personNameKey(request.from) !== personNameKey(request.to), { path: ['to'], message: '`to` must name someone other than `from`' });
 export type VisualDegreesRequest = z.input<typeof visualDegreesRequest>;
 
 /** The spec's streaming event types, in the run's view and on its SSE stream. */

@@ -192,7 +192,12 @@ export const ExpansionSelected = defineEvent(
     searchQueries: z.array(z.string().min(1).max(300)).max(4),
     narration: z.string().max(500),
     decidedBy: z.enum(['llm', 'fallback']),
-    fallbackReason: z.enum(['invalid_json', 'invalid_choice', 'llm_unavailable', 'no_llm_budget']).optional(),
+    /**
+     * Why the deterministic ranking chose: the LLM's reply was unusable or failed, no LLM budget is left,
+     * no model is configured (the local deterministic model cannot choose, so it is not asked), or the
+     * target itself is among the candidates (it is always the choice, no LLM asked).
+     */
+    fallbackReason: z.enum(['invalid_json', 'invalid_choice', 'llm_unavailable', 'no_llm_budget', 'no_llm_configured', 'target_found']).optional(),
     usage: z.object({ llmCalls: z.int().nonnegative(), costUsd: z.number().nonnegative(), model: z.string().optional() }),
   }),
   'The next expansion was chosen, by the LLM or by the deterministic fallback ranking.',

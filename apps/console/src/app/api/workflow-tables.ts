@@ -289,6 +289,7 @@ export const WORKFLOW_TABLES: readonly WorkflowTable[] = [
       ],
       "VERIFYING": [
         "BRIDGING",
+        "SUCCEEDED",
         "FAILED",
         "SELECTING",
         "DISCOVERING",

@@ -1,17 +1,9 @@
-import { type Candidate, type IdentifiedPerson, nameKey, type Person } from './visual-degrees.model.js';
-
-/**
- * The spec's deterministic fallback ranking (S3, when the LLM's output is not usable): highest
- * `bestConfWithFrontier`, tie broken by `count`; the celebrity id breaks what remains, so the order
- * never depends on arrival order.
- */
-export function fallbackOrder(a: Candidate, b: Candidate): number {
-  return b.bestConfWithFrontier - a.bestConfWithFrontier || b.count - a.count || a.person.celebrityId.localeCompare(b.person.celebrityId);
-}
+import { fallbackOrder, personNameKey } from '@openpaw/contracts';
+import type { Candidate, IdentifiedPerson, Person } from './visual-degrees.model.js';
 
 export function isSamePerson(person: Person, other: Person): boolean {
   if (person.celebrityId !== undefined && other.celebrityId !== undefined) return person.celebrityId === other.celebrityId;
-  return nameKey(person.name) === nameKey(other.name);
+  return personNameKey(person.name) === personNameKey(other.name);
 }
 
 export interface CandidateFilter {
@@ -19,34 +11,49 @@ export interface CandidateFilter {
   readonly path: readonly Person[];
   /** Ids never to propose: dead-end frontiers, candidates that failed from this frontier. */
   readonly excluded: ReadonlySet<string>;
-  /** The target: a candidate that is the target is not an intermediate (S5 asks for that edge directly). */
+  /** What the side aims at: never excluded, and first when seen (its co-appearance is the last edge). */
   readonly target: Person;
 }
 
 /**
  * S2's candidate set as the saga keeps it: one entry per celebrity id (the best figures win when a reply
- * lists one twice), nobody on the path, excluded, or the target; in the fallback order.
+ * lists one twice), nobody on the path or excluded, except the target, which is never hidden; the
+ * target first, then the fallback order.
  */
 export function usableCandidates(found: readonly Candidate[], filter: CandidateFilter): Candidate[] {
   const byId = new Map<string, Candidate>();
   for (const candidate of found) {
     const person = candidate.person;
-    if (filter.excluded.has(person.celebrityId) || isSamePerson(person, filter.target) || filter.path.some((p) => isSamePerson(person, p))) continue;
+    const target = isSamePerson(person, filter.target);
+    if (!target && (filter.excluded.has(person.celebrityId) || filter.path.some((p) => isSamePerson(person, p)))) continue;
     const known = byId.get(person.celebrityId);
     if (known === undefined || fallbackOrder(candidate, known) < 0) byId.set(person.celebrityId, candidate);
   }
-  return [...byId.values()].sort(fallbackOrder);
+  const targetFirst = (c: Candidate): number => (isSamePerson(c.person, filter.target) ? 0 : 1);
+  return [...byId.values()].sort((a, b) => targetFirst(a) - targetFirst(b) || fallbackOrder(a, b));
+}
+
+/** The target among the candidates, when discovery saw it beside the frontier. */
+export function targetAmong(candidates: readonly Candidate[], target: Person): Candidate | undefined {
+  return candidates.find((c) => isSamePerson(c.person, target));
 }
 
 /**
- * The candidate to verify from an S3 answer: the first chosen one that is among `candidates`; when none
- * is (the LLM chose someone else), the fallback ranking's first.
+ * The candidate to verify from an S3 answer: the target when it is among `candidates` (whatever was
+ * chosen: its edge ends the chain); else the first chosen one that is among them; when none is (the
+ * LLM chose someone else), the fallback ranking's first.
  */
-export function chosenCandidate(chosen: readonly IdentifiedPerson[], candidates: readonly Candidate[]): { readonly candidate: Candidate; readonly valid: boolean } | undefined {
+export function chosenCandidate(
+  chosen: readonly IdentifiedPerson[],
+  candidates: readonly Candidate[],
+  target: Person,
+): { readonly candidate: Candidate; readonly valid: boolean; readonly target: boolean } | undefined {
+  const seen = targetAmong(candidates, target);
+  if (seen !== undefined) return { candidate: seen, valid: true, target: true };
   for (const person of chosen) {
     const match = candidates.find((c) => c.person.celebrityId === person.celebrityId);
-    if (match !== undefined) return { candidate: match, valid: true };
+    if (match !== undefined) return { candidate: match, valid: true, target: false };
   }
   const first = [...candidates].sort(fallbackOrder)[0];
-  return first === undefined ? undefined : { candidate: first, valid: false };
+  return first === undefined ? undefined : { candidate: first, valid: false, target: false };
 }

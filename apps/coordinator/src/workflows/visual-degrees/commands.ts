@@ -1,9 +1,8 @@
-import { type AnyMessageDefinition, DiscoverCandidates, type MessageData, VerifyEdge } from '@openpaw/contracts';
+import { type AnyMessageDefinition, DiscoverCandidates, discoveryQueries, type MessageData, VerifyEdge } from '@openpaw/contracts';
 import { type Effect, firstTry, type RunSnapshot, sendTry, type StepLogEntry } from '@openpaw/saga';
 import { remaining, searchBudgetSpent } from './budgets.js';
-import { chainOf, everyone, frontierOf, hopsVerified } from './chains.js';
+import { chainOf, everyone, frontierOf, hopsVerified, otherEndOf } from './chains.js';
 import { identified } from './persons.js';
-import { discoveryQueries } from './queries.js';
 import { status, withEvents } from './stream-events.js';
 import type { VisualDegreesState, VisualDegreesTimings } from './visual-degrees.states.js';
 import { type FailureReason, type Person, type StepKind, VISUAL_DEGREES_PARAMETERS, type VisualDegreesData } from './visual-degrees.model.js';
@@ -41,12 +40,21 @@ export function verifyEdge(timings: VisualDegreesTimings, run: Run, data: D, kin
   });
 }
 
-/** S2 from the current frontier: what it sends, or why it cannot. */
-export function discover(timings: VisualDegreesTimings, run: Run, data: D, now: Date): { data: D; effects: Effect[]; logs: StepLogEntry[] } | { failed: FailureReason } {
+/**
+ * S2 from the current frontier: what it sends, or why it cannot. The one hop check on the way into
+ * discovery, whichever state comes here: an expansion adds an edge to the intermediate and the bridge
+ * after it one more, so both must fit in the hop limit (a target seen beside the frontier needs one).
+ */
+export function discover(timings: VisualDegreesTimings, run: Run, data: D, now: Date): { data: D; effects: Effect[]; logs: StepLogEntry[] } | { failed: FailureReason; detail: string } {
+  const hops = hopsVerified(data);
+  if (hops + 2 > data.hopLimit) return { failed: 'hop_limit_reached', detail: `${hops} hops verified; another expansion would pass ${data.hopLimit}` };
   const spent = searchBudgetSpent(data);
-  if (spent !== undefined) return { failed: spent };
+  if (spent !== undefined) return { failed: spent, detail: 'no budget left for discovery' };
   const frontier = frontierOf(data);
-  const excluded = [...everyone(data).flatMap((p) => (p.celebrityId === undefined ? [] : [p.celebrityId])), ...data.deadEnds, ...(frontier.celebrityId === undefined ? [] : (data.failedFrom[frontier.celebrityId] ?? []))];
+  const target = otherEndOf(data).celebrityId;
+  // The target is never excluded: seen beside the frontier, it is the chain's last edge.
+  const onChains = everyone(data).flatMap((p) => (p.celebrityId === undefined || p.celebrityId === target ? [] : [p.celebrityId]));
+  const excluded = [...onChains, ...data.deadEnds, ...(frontier.celebrityId === undefined ? [] : (data.failedFrom[frontier.celebrityId] ?? []))].filter((id) => id !== target);
   const sent = send(timings, { ...data, candidates: [], verifying: null }, 'discover', DiscoverCandidates, (step): MessageData<typeof DiscoverCandidates> => ({
     sessionId: data.sessionId,
     runId: run.id,

@@ -1,10 +1,9 @@
-import { type MessageData, SelectNextExpansion } from '@openpaw/contracts';
+import { directQueries, type MessageData, SelectNextExpansion } from '@openpaw/contracts';
 import { type Decision, isReplyTo, type RunSnapshot, type StepLogEntry } from '@openpaw/saga';
 import { remaining, searchBudgetSpent } from './budgets.js';
-import { chainOf, frontierOf, hopsVerified, joined, otherEndOf, withChain } from './chains.js';
+import { chainOf, frontierOf, hopsVerified, joined, otherEndOf, otherSide, withChain } from './chains.js';
 import { discover, send, verifyEdge } from './commands.js';
 import { identified } from './persons.js';
-import { directQueries } from './queries.js';
 import { evidence, finalPayload, pathUpdate, status, withEvents } from './stream-events.js';
 import type { VisualDegreesState, VisualDegreesTimings } from './visual-degrees.states.js';
 import { type FailureReason, type VerifiedEdge, VISUAL_DEGREES_PARAMETERS, type VisualDegreesData } from './visual-degrees.model.js';
@@ -47,10 +46,13 @@ export function fail(data: D, reason: FailureReason, detail: string, now: Date, 
   };
 }
 
-/** S3 over the frontier's remaining candidates (LLM budget permitting). */
+/**
+ * S3 over the frontier's remaining candidates. With no LLM call left (`maxLlmCalls: 0`, or spent
+ * mid-run) the step is still sent: the service answers with the deterministic ranking at no LLM call
+ * (ADR 0019: a spent LLM budget degrades the choice, it does not end the run).
+ */
 export function select(timings: VisualDegreesTimings, run: Run, data: D, now: Date, stepName: string, logs: StepLogEntry[] = []): VisualDecision {
   const left = remaining(data);
-  if (left.llmCalls <= 0) return fail(data, 'llm_budget_exhausted', `${data.budgets.maxLlmCalls} LLM calls spent`, now, stepName);
   const frontier = identified(frontierOf(data));
   if (frontier === undefined) return fail(data, 'no_candidates', 'the frontier was never recognised', now, stepName);
   const sent = send(timings, data, 'select', SelectNextExpansion, (step): MessageData<typeof SelectNextExpansion> => ({
@@ -75,7 +77,7 @@ export function select(timings: VisualDegreesTimings, run: Run, data: D, now: Da
 export function anotherFrontier(timings: VisualDegreesTimings, run: Run, data: D, now: Date, stepName: string, stay: boolean): VisualDecision {
   const frontier = frontierOf(data);
   const chain = chainOf(data);
-  if (chain.path.length <= 1) return fail(data, 'no_candidates', `no verifiable intermediate from ${frontier.name}`, now, stepName);
+  if (chain.path.length <= 1) return otherSideCarriesOn(timings, run, data, now, stepName, stay);
   const deadEnds = frontier.celebrityId === undefined ? data.deadEnds : [...data.deadEnds, frontier.celebrityId];
   const shorter = { path: chain.path.slice(0, -1), edges: chain.edges.slice(0, -1) };
   const backed: D = withEvents(
@@ -85,11 +87,38 @@ export function anotherFrontier(timings: VisualDegreesTimings, run: Run, data: D
     pathUpdate(data.side === 'from' ? shorter.path : data.path, hopsVerified(data) - 1),
   );
   const next = discover(timings, run, backed, now);
-  if ('failed' in next) return fail(backed, next.failed, 'no budget left to discover from another frontier', now, stepName);
+  if ('failed' in next) return fail(backed, next.failed, next.detail, now, stepName);
   const logs = [{ step: 'decision', payload: { decision: 'alternate_frontier', dead_end: frontier.name, frontier: frontierOf(backed).name } }, ...next.logs];
   return stay
     ? { outcome: 'stay', data: next.data, step: stepName, logs, effects: next.effects }
     : { outcome: 'transition', to: 'DISCOVERING', data: next.data, step: stepName, logs, effects: next.effects };
+}
+
+/**
+ * A side's root has nothing left to try. One-sided, that is the end (S7). Meeting in the middle, the
+ * other side carries on from its own frontier unless it is exhausted too.
+ */
+function otherSideCarriesOn(timings: VisualDegreesTimings, run: Run, data: D, now: Date, stepName: string, stay: boolean): VisualDecision {
+  const frontier = frontierOf(data);
+  const exhaustedSides = [...(data.exhaustedSides ?? []), data.side];
+  const other = otherSide(data.side);
+  if (data.strategy === 'one_sided' || exhaustedSides.includes(other)) return fail(data, 'no_candidates', `no verifiable intermediate from ${frontier.name}`, now, stepName);
+  const switched: D = { ...data, exhaustedSides, side: other };
+  const next = discover(timings, run, withEvents(switched, now, status(`No intermediate left from ${frontier.name}; searching on from ${frontierOf(switched).name}…`)), now);
+  if ('failed' in next) return fail(switched, next.failed, next.detail, now, stepName);
+  const logs = [{ step: 'decision', payload: { decision: 'side_exhausted', side: data.side, frontier: frontierOf(switched).name } }, ...next.logs];
+  return stay
+    ? { outcome: 'stay', data: next.data, step: stepName, logs, effects: next.effects }
+    : { outcome: 'transition', to: 'DISCOVERING', data: next.data, step: stepName, logs, effects: next.effects };
+}
+
+/** The side to grow next: the shorter chain (`from` on a tie), never an exhausted one; one-sided, always `from`. */
+export function nextSide(data: D): D['side'] {
+  if (data.strategy === 'one_sided') return 'from';
+  const exhausted = data.exhaustedSides ?? [];
+  if (exhausted.includes('from')) return 'to';
+  if (exhausted.includes('to')) return 'from';
+  return data.edges.length <= data.reverseEdges.length ? 'from' : 'to';
 }
 
 /** S6: the path, its edges and the confidence maths, from the run's own data. */
@@ -114,6 +143,7 @@ export function extend(data: D, edge: VerifiedEdge, now: Date): D {
 
 /** S5 after an edge to X: X ↔ B directly. */
 export function bridge(timings: VisualDegreesTimings, run: Run, data: D, now: Date, stepName: string, logs: StepLogEntry[]): VisualDecision {
+  if (hopsVerified(data) + 1 > data.hopLimit) return fail(data, 'hop_limit_reached', `${hopsVerified(data)} hops verified; a bridge would pass ${data.hopLimit}`, now, stepName);
   const spent = searchBudgetSpent(data);
   if (spent !== undefined) return fail(data, spent, 'no budget left to bridge toward the target', now, stepName);
   const x = frontierOf(data);

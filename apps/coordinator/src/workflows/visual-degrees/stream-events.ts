@@ -1,4 +1,4 @@
-import { edgeConfidence, pathBottleneck, pathCumulative } from './confidence.js';
+import { edgeConfidence, pathBottleneck, pathCumulative } from '@openpaw/contracts';
 import type { EvidenceCard, FinalPayload, Person, StreamEvent, VerifiedEdge, VisualDegreesData } from './visual-degrees.model.js';
 
 type EventBody = StreamEvent extends infer E ? (E extends StreamEvent ? Omit<E, 'seq' | 'at'> : never) : never;

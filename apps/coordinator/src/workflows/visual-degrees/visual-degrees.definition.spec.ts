@@ -32,6 +32,8 @@ const YUL = { name: 'Yuliya Park', celebrityId: 'c-yul' };
 const ZED = { name: 'Zed Moss', celebrityId: 'c-zed' };
 const BEA = { name: 'Bea North', celebrityId: 'c-bea' };
 const START = { from: ADA.name, to: BEA.name };
+/** Spec 03's MVP strategy (meeting in the middle is the default). */
+const ONE_SIDED = { ...START, options: { strategy: 'one_sided' } };
 type Person = { name: string; celebrityId: string };
 type Usage = MessageData<typeof EdgeVerified>['usage'];
 
@@ -141,6 +143,7 @@ describe('visual_degrees (spec 03)', () => {
       ['a blank name', { from: '   ', to: 'Bea North' }],
       ['more than 6 hops', { ...START, options: { maxHops: 7 } }],
       ['an unknown option', { ...START, options: { depth: 3 } }],
+      ['the same person at both ends', { from: 'Ada Stone', to: '  ada  STONE ' }],
     ])('when started with %s, then refused', (_, input) => {
       expect(new SagaDriver(definition).start(input).sent(InputRefused)).toEqual([expect.objectContaining({ reason: 'invalid_input' })]);
     });
@@ -185,7 +188,7 @@ describe('visual_degrees (spec 03)', () => {
 
   describe('a 3-hop chain A → X → Y → B', () => {
     it('is found within the hop limit: every decision logged, evidence streamed, confidence from the evidence, replayable', () => {
-      const d = selecting();
+      const d = selecting(undefined, ONE_SIDED);
       expect(d.s.run.state).toBe('SELECTING');
       expect(d.s.run.data).toMatchObject({ from: ADA, path: [ADA] });
       expect(d.commandCount(SelectNextExpansion)).toBe(1);
@@ -248,7 +251,32 @@ describe('visual_degrees (spec 03)', () => {
     });
   });
 
-  describe('meeting in the middle (spec 03 frontier strategy, optional)', () => {
+  describe('meeting in the middle (spec 03 frontier strategy, the default)', () => {
+    it('is the default; a dead end on A\'s side lets B\'s side carry on, and only both exhausted end the run', () => {
+      const d = selecting([candidate(XAV, 95)]);
+      expect(data(d).strategy).toBe('meet_in_the_middle');
+      selected(d, [XAV]);
+      // A ↔ X cannot be verified, and A has no other candidate: B's side carries on.
+      let s = refuted(d, ADA, XAV);
+      expect(s.state).toBe('DISCOVERING');
+      expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: { name: BEA.name } })]);
+      expect(decisions(d, 'side_exhausted')).toEqual([expect.objectContaining({ side: 'from', frontier: BEA.name })]);
+      s = discovered(d, BEA, [candidate(YUL, 92, 1, BEA)]);
+      selected(d, [YUL]);
+      s = verified(d, edge(BEA, YUL), usage(0, 0, true));
+      // B's chain grows; it bridges to A.
+      expect(s.sent(VerifyEdge)).toEqual([expect.objectContaining({ from: YUL, to: ADA })]);
+      s = refuted(d, YUL, ADA);
+      // A's side is exhausted: B's side keeps growing, from Y.
+      expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: YUL })]);
+      s = discovered(d, YUL, []);
+      // Y is a dead end: back to B, whose candidates are tried.
+      expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: BEA })]);
+      s = discovered(d, BEA, []);
+      expect(s.state).toBe('FAILED');
+      expect(data(d).failure).toMatchObject({ reason: 'no_candidates' });
+    });
+
     it('grows a chain from B when the one from A does not reach it, and bridges the two ends; the path reads from A to B', () => {
       const d = selecting([candidate(XAV, 95)], { ...START, options: { strategy: 'meet_in_the_middle' } });
       selected(d, [XAV]);
@@ -256,9 +284,10 @@ describe('visual_degrees (spec 03)', () => {
       // X ↔ B refuted: the chain from B is shorter now, so B is expanded next.
       let s = refuted(d, XAV, { name: BEA.name });
       expect(s.state).toBe('DISCOVERING');
-      expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: { name: BEA.name }, exclude: ['c-ada', 'c-xav'] })]);
-      s = discovered(d, BEA, [candidate(XAV, 99, 1, BEA), candidate(YUL, 90, 1, BEA)]);
-      // X is the other end (S5 asks for that edge directly), not an intermediate; S3 aims at X.
+      // X, the end B's side aims at, is never excluded: seen beside B, it would close the chain.
+      expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: { name: BEA.name }, exclude: ['c-ada'] })]);
+      s = discovered(d, BEA, [candidate(YUL, 90, 1, BEA)]);
+      // S3 aims at the other chain's end, X.
       expect(s.sent(SelectNextExpansion)).toEqual([expect.objectContaining({ target: XAV, frontier: BEA, candidates: [{ person: YUL, count: 1, bestConfWithFrontier: 90 }] })]);
       s = selected(d, [YUL]);
       expect(s.sent(VerifyEdge)).toEqual([expect.objectContaining({ from: BEA, to: YUL })]);
@@ -283,7 +312,7 @@ describe('visual_degrees (spec 03)', () => {
   describe('S5: the hop limit', () => {
     it('when the chain has 5 hops and its end does not reach B, then S7 hop_limit_reached: no path of more than 6 hops', () => {
       const people = Array.from({ length: 6 }, (_, i) => ({ name: `Person ${i}`, celebrityId: `c-${i}` }));
-      const d = started({ ...START, options: { maxSearchCalls: 100, maxRecognitionCalls: 600, maxLlmCalls: 20 } });
+      const d = started({ ...START, options: { maxSearchCalls: 100, maxRecognitionCalls: 600, maxLlmCalls: 20, strategy: 'one_sided' } });
       refuted(d, { name: ADA.name }, { name: BEA.name });
       let frontier: Person = ADA;
       for (const next of people.slice(0, 5)) {
@@ -301,6 +330,14 @@ describe('visual_degrees (spec 03)', () => {
         data: { message: 'No verified visual connection found within 6 degrees at ≥80% confidence.', reason: 'hop_limit_reached', hopDepth: 5, hopLimit: 6 },
       });
       expect(data(d).events.some((e) => e.type === 'final')).toBe(false);
+    });
+
+    it('when the limit is 1, then a refuted direct edge ends the run: no discovery could stay within one hop', () => {
+      const d = started({ ...START, options: { maxHops: 1 } });
+      const s = refuted(d, { name: ADA.name }, { name: BEA.name });
+      expect(s.state).toBe('FAILED');
+      expect(d.commandCount(DiscoverCandidates)).toBe(0);
+      expect(data(d).failure).toMatchObject({ reason: 'hop_limit_reached' });
     });
 
     it('when the limit is lowered to 2, then one expansion is all there is', () => {
@@ -339,11 +376,20 @@ describe('visual_degrees (spec 03)', () => {
       expect(data(d).failedFrom).toEqual({});
     });
 
-    it('LLM calls: none left for the selection', () => {
+    it('LLM calls: none (maxLlmCalls 0) or none left is no LLM, the deterministic ranking; the run goes on (ADR 0019)', () => {
       const d = selecting(undefined, { ...START, options: { maxLlmCalls: 0 } });
-      expect(d.s.run.state).toBe('FAILED');
-      expect(d.commandCount(SelectNextExpansion)).toBe(0);
-      expect(data(d).failure).toMatchObject({ reason: 'llm_budget_exhausted' });
+      expect(d.s.run.state).toBe('SELECTING');
+      expect(d.s.run.data).toMatchObject({ used: { llmCalls: 0 } });
+      expect(data(d).command).toMatchObject({ subject: SelectNextExpansion.subject, data: { budgetsRemaining: { llmCalls: 0 } } });
+      const s = selected(d, [XAV], { decidedBy: 'fallback', fallbackReason: 'no_llm_budget', searchQueries: [], narration: '', usage: { llmCalls: 0, costUsd: 0 } });
+      expect(s.state).toBe('VERIFYING');
+      expect(s.sent(VerifyEdge)).toEqual([expect.objectContaining({ to: XAV, queries: ['Ada Stone Xavier Reed', 'Ada Stone Xavier Reed event'] })]);
+
+      const spent = selecting(undefined, { ...START, options: { maxLlmCalls: 1 } });
+      selected(spent, [XAV]);
+      refuted(spent, ADA, XAV);
+      expect(spent.s.run.state).toBe('SELECTING');
+      expect(data(spent).command).toMatchObject({ subject: SelectNextExpansion.subject, data: { budgetsRemaining: { llmCalls: 0 } } });
     });
 
     it('runtime: the deadline passes mid-run', () => {
@@ -374,26 +420,87 @@ describe('visual_degrees (spec 03)', () => {
   });
 
   describe('dedup of candidates', () => {
-    it('keeps one entry per person (the best), never one on the path or the target, in the fallback order', () => {
+    it('keeps one entry per person (the best), never one on the path, in the fallback order', () => {
       const d = started();
       refuted(d, { name: ADA.name }, { name: BEA.name });
-      const s = discovered(d, ADA, [candidate(ZED, 85, 1), candidate(XAV, 88, 1), candidate(XAV, 95, 3), candidate({ name: 'bea  north', celebrityId: 'c-bea' }, 99, 4), candidate(ADA, 99, 9)]);
+      discovered(d, ADA, [candidate(ZED, 85, 1), candidate(XAV, 88, 1), candidate(XAV, 95, 3)]);
+      selected(d, [ZED]);
+      verified(d, edge(ADA, ZED), usage(0, 0, true));
+      refuted(d, ZED, { name: BEA.name });
+      // Ada is on the path (a reply naming her would make a cycle).
+      const s = discovered(d, ZED, [candidate(YUL, 82, 1, ZED), candidate(ADA, 99, 9, ZED), candidate(YUL, 90, 2, ZED), candidate(XAV, 90, 2, ZED)]);
       expect(s.sent(SelectNextExpansion)).toEqual([
         expect.objectContaining({
           candidates: [
-            { person: XAV, count: 3, bestConfWithFrontier: 95 },
-            { person: ZED, count: 1, bestConfWithFrontier: 85 },
+            { person: XAV, count: 2, bestConfWithFrontier: 90 },
+            { person: YUL, count: 2, bestConfWithFrontier: 90 },
           ],
         }),
       ]);
-      // The target seen beside the frontier is identified by the recogniser's id.
+    });
+  });
+
+  describe('S2 → S3 → S4: the target seen beside the frontier in discovery', () => {
+    it('is never excluded, is what S3 picks, and S4 verifies it from the discovery evidence: the chain ends at B', () => {
+      const d = started(ONE_SIDED);
+      refuted(d, { name: ADA.name }, { name: BEA.name });
+      discovered(d, ADA, [candidate(XAV, 95, 2)]);
+      selected(d, [XAV]);
+      verified(d, edge(ADA, XAV), usage(0, 0, true));
+      let s = refuted(d, XAV, { name: BEA.name });
+      // B, known by name only, is not excluded (and could not be by id yet).
+      expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: XAV, exclude: ['c-ada', 'c-xav'] })]);
+      // The service reports B beside X (it could: B is not excluded), in a reply where B is not the best by confidence.
+      s = discovered(d, XAV, [candidate(YUL, 99, 3, XAV), candidate({ name: 'bea  north', celebrityId: 'c-bea' }, 84, 1, XAV)]);
+      expect(s.state).toBe('SELECTING');
+      // Identified by the recogniser's id, offered first.
       expect(data(d).to).toEqual({ name: BEA.name, celebrityId: 'c-bea' });
+      expect(s.sent(SelectNextExpansion)).toEqual([
+        expect.objectContaining({
+          target: { name: BEA.name, celebrityId: 'c-bea' },
+          candidates: [
+            { person: { name: 'bea  north', celebrityId: 'c-bea' }, count: 1, bestConfWithFrontier: 84 },
+            { person: YUL, count: 3, bestConfWithFrontier: 99 },
+          ],
+        }),
+      ]);
+      // S3 picks the target whatever the reply proposes.
+      s = selected(d, [YUL]);
+      expect(s.state).toBe('VERIFYING');
+      expect(s.sent(VerifyEdge)).toEqual([expect.objectContaining({ from: XAV, to: { name: 'bea  north', celebrityId: 'c-bea' } })]);
+      expect(decisions(d, 'expansion').at(-1)).toMatchObject({ decided_by: 'target', candidate: 'bea  north' });
+      // S4: the service answers from the discovery's evidence, at no new call; the chain is whole.
+      s = verified(d, edge(XAV, BEA, [[95, 84]]), usage(0, 0, true));
+      expect(s.state).toBe('SUCCEEDED');
+      // 1 (direct) + 3 (discovery) + 0 + 1 (bridge) + 3 (discovery) + 0 (S4 from the discovery evidence).
+      expect(s.view()).toMatchObject({ path: ['Ada Stone', 'Xavier Reed', 'Bea North'], hop_depth: 2, used: { searchCalls: 8, recognitionCalls: 40 } });
+      expect(replayRun(definition, { id: d.runId, idempotencyKey: 'key-1', userId: 'user-1', parentRunId: null }, d.logs)).toEqual({ ok: true, finalState: 'SUCCEEDED', mismatches: [] });
+    });
+
+    it('meeting in the middle, the other chain\'s end seen from this side closes the chain the same way', () => {
+      const d = selecting([candidate(XAV, 95)], { ...START, options: { strategy: 'meet_in_the_middle' } });
+      selected(d, [XAV]);
+      verified(d, edge(ADA, XAV, [[98, 93]]), usage(0, 0, true));
+      refuted(d, XAV, { name: BEA.name });
+      // From B, X is seen: X is B's side's target.
+      let s = discovered(d, BEA, [candidate(YUL, 99, 1, BEA), candidate(XAV, 90, 1, BEA)]);
+      expect(s.sent(SelectNextExpansion)).toEqual([expect.objectContaining({ target: XAV, frontier: BEA, candidates: [{ person: XAV, count: 1, bestConfWithFrontier: 90 }, { person: YUL, count: 1, bestConfWithFrontier: 99 }] })]);
+      s = selected(d, [XAV], { decidedBy: 'fallback', fallbackReason: 'target_found', usage: { llmCalls: 0, costUsd: 0 } });
+      expect(s.sent(VerifyEdge)).toEqual([expect.objectContaining({ from: BEA, to: XAV })]);
+      s = verified(d, edge(BEA, XAV, [[96, 90]]), usage(0, 0, true));
+      expect(s.state).toBe('SUCCEEDED');
+      const result = (s.view() as { result: { path: string[]; edges: { from: string; to: string; edgeConf: number }[] } }).result;
+      expect(result.path).toEqual(['Ada Stone', 'Xavier Reed', 'Bea North']);
+      expect(result.edges.map((e) => [e.from, e.to, e.edgeConf])).toEqual([
+        ['Ada Stone', 'Xavier Reed', 93],
+        ['Xavier Reed', 'Bea North', 90],
+      ]);
     });
   });
 
   describe('S4: an intermediate that cannot be verified', () => {
-    it('when candidates remain, then back to S3 without it; when none, another frontier (one step back); from A with none left, S7', () => {
-      const d = selecting();
+    it('when candidates remain, then back to S3 without it; when none, another frontier (one step back); from A with none left, S7 (one-sided)', () => {
+      const d = selecting(undefined, ONE_SIDED);
       selected(d, [XAV]);
       let s = refuted(d, ADA, XAV);
       expect(s.state).toBe('SELECTING');

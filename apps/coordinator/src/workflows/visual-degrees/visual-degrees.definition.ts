@@ -23,7 +23,7 @@ export { NO_PATH_MESSAGE } from './outcomes.js';
  *   S1 DIRECT_EDGE   VerifyEdge(A, B)                                    → S6 | S2
  *   S2 DISCOVERING   DiscoverCandidates(frontier)                        → S3 (no candidates: another frontier, S2)
  *   S3 SELECTING     SelectNextExpansion (LLM, strict JSON, fallback)    → S4
- *   S4 VERIFYING     VerifyEdge(frontier, X)                             → S5 | S3 (more candidates) | S2 (another frontier)
+ *   S4 VERIFYING     VerifyEdge(frontier, X)                             → S5 | S6 (X is the target) | S3 (more candidates) | S2 (another frontier)
  *   S5 BRIDGING      VerifyEdge(X, B)                                    → S6 | S2 (hop depth allows) | S7
  *   S6 SUCCEEDED, S7 FAILED (hop limit, no candidates, a budget, a failed step), CANCELLED
  *
@@ -56,7 +56,7 @@ export function visualDegreesDefinition(timings: VisualDegreesTimings = DEFAULT_
     ],
     // S4: frontier ↔ X.
     VERIFYING: [
-      onEvent(EdgeVerified, ['BRIDGING', 'FAILED'], (run, { data }, { now }) => intermediateVerified(timings, run, data, now)),
+      onEvent(EdgeVerified, ['BRIDGING', 'SUCCEEDED', 'FAILED'], (run, { data }, { now }) => intermediateVerified(timings, run, data, now)),
       onEvent(EdgeRefuted, ['SELECTING', 'DISCOVERING', 'FAILED'], (run, { data }, { now }) => intermediateRefuted(timings, run, data, now)),
       ...stepRows(timings, 'verify'),
     ],

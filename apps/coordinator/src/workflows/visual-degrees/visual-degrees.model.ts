@@ -1,4 +1,4 @@
-import { type EdgeVerified, type MessageData, normalisePersonName, VISUAL_DEGREES_MAX_HOPS, type visualPerson } from '@openpaw/contracts';
+import { type EdgeVerified, type MessageData, VISUAL_DEGREES_MAX_HOPS, type visualPerson } from '@openpaw/contracts';
 import type { StepProgress } from '@openpaw/saga';
 import type { z } from 'zod';
 
@@ -7,11 +7,6 @@ export const VISUAL_DEGREES_PARAMETERS = { maxHops: VISUAL_DEGREES_MAX_HOPS, thr
 
 /** Spec 03's recommended budgets, per run (options may lower or raise them within the caps). */
 export const DEFAULT_VISUAL_BUDGETS = { maxSearchCalls: 20, maxRecognitionCalls: 120, maxLlmCalls: 8, maxRuntimeMs: 300_000 } as const;
-
-/** Case- and accent-insensitive identity of a name (a person known by name only). */
-export function nameKey(name: string): string {
-  return normalisePersonName(name).normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
-}
 
 
 export type Person = z.infer<typeof visualPerson>;
@@ -51,7 +46,6 @@ export type FailureReason =
   | 'no_candidates'
   | 'search_budget_exhausted'
   | 'recognition_budget_exhausted'
-  | 'llm_budget_exhausted'
   | 'runtime_budget_exhausted'
   | 'step_failed';
 
@@ -129,6 +123,8 @@ export interface VisualDegreesData {
   readonly failedFrom: Readonly<Record<string, readonly string[]>>;
   /** Frontiers whose every candidate failed: never proposed again. */
   readonly deadEnds: readonly string[];
+  /** Meeting in the middle: sides whose root has nothing left to try (the other side carries on). Absent in runs started before it existed. */
+  readonly exhaustedSides?: readonly ('from' | 'to')[];
   /** The candidate S4 is verifying, with the queries it runs. */
   readonly verifying: { readonly candidate: IdentifiedPerson; readonly queries: readonly string[] } | null;
   readonly events: readonly StreamEvent[];

@@ -1,9 +1,7 @@
 import { isReplyOf } from '@openpaw/messaging';
-import { CandidatesDiscovered } from '@openpaw/contracts';
+import { CandidatesDiscovered, discoveryQueries, fallbackOrder } from '@openpaw/contracts';
 import { clearCoAppearances } from '@openpaw/providers';
-import { fallbackOrder } from '../../domain/candidates.js';
 import { lookUp } from '../../domain/evidence-cache.js';
-import { discoveryQueries } from '../../domain/queries.js';
 import { localWorldPorts } from '../../testing/local-world-ports.js';
 import { DiscoverCandidatesHandler } from './discover-candidates.handler.js';
 
@@ -45,7 +43,7 @@ describe('DiscoverCandidates over the local world', () => {
     expect([...candidates].sort(fallbackOrder)).toEqual(candidates);
     expect(reply.data.usage.searchCalls).toBe(2);
     const first = candidates[0]!;
-    expect(await lookUp(ports.cache, first.person.celebrityId, person.celebrityId, 80)).toMatchObject({ status: 'verified' });
+    expect(await lookUp(ports.cache, ports.recognizer.provider, first.person.celebrityId, person.celebrityId, 80)).toMatchObject({ status: 'verified' });
     expect(Object.keys((await ports.memory.getCandidates({ sessionId: 's', runId: RUN }, person.celebrityId)) ?? {})).toEqual(candidates.map((c) => c.person.celebrityId));
   });
 

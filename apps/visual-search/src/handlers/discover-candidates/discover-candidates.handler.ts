@@ -46,7 +46,7 @@ export class DiscoverCandidatesHandler {
     if (found.frontier !== undefined) {
       for (const c of candidates) {
         const edge = { from: found.frontier, to: c.person, edgeConf: c.bestConfWithFrontier, evidence: c.evidence };
-        await this.ports.cache.put({ status: 'verified', edge });
+        await this.ports.cache.put(this.ports.recognizer.provider, { status: 'verified', edge });
         await this.ports.memory.putEdge(run, edge.from.celebrityId, edge.to.celebrityId, { edgeConf: edge.edgeConf, evidence: edge.evidence });
       }
     }

@@ -68,10 +68,19 @@ describe('SelectNextExpansion through the LLM port (OpenAI wire format)', () => 
     expect(server.requests.length).toBe(before);
   });
 
-  it('with the local model (no LLM configured) falls back honestly: it cannot choose', async () => {
+  it('with the local model (no LLM configured) ranks deterministically without asking or charging it', async () => {
     const local = new SelectNextExpansionHandler({ llm: new ResilientLlmClient({ models: [new LocalChatModel()], defaultModel: 'local/deterministic' }), memory: new InMemoryRunMemory() });
     const reply = await local.execute(command('cmd-5'));
-    expect(reply.data).toMatchObject({ decidedBy: 'fallback', fallbackReason: 'invalid_json', nextCandidates: [{ celebrityId: 'c-kira' }] });
+    expect(reply.data).toMatchObject({ decidedBy: 'fallback', fallbackReason: 'no_llm_configured', nextCandidates: [{ celebrityId: 'c-kira' }], usage: { llmCalls: 0, costUsd: 0 } });
     expect(await local.execute(command('cmd-5'))).toEqual(reply);
+  });
+
+  it('picks the target when it is among the candidates, without asking the LLM', async () => {
+    const before = server.requests.length;
+    const zora = { person: { name: 'Zora Venmont', celebrityId: 'c-zora' }, count: 1, bestConfWithFrontier: 84 };
+    const withTarget = command('cmd-6');
+    const reply = await handler().execute({ ...withTarget, data: { ...withTarget.data, candidates: [...candidates, zora] } });
+    expect(reply.data).toMatchObject({ decidedBy: 'fallback', fallbackReason: 'target_found', nextCandidates: [{ celebrityId: 'c-zora' }], usage: { llmCalls: 0 } });
+    expect(server.requests.length).toBe(before);
   });
 });

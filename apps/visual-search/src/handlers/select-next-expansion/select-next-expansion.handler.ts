@@ -1,6 +1,7 @@
 import { ExpansionSelected, type MessageData, type SelectNextExpansion } from '@openpaw/contracts';
 import { answerOnceWith, type Reply, replyTo } from '@openpaw/messaging';
-import { fallbackSelection, parseSelection, type Selection, type SelectionInput, selectionPrompt } from '../../domain/selection.js';
+import { parseModelRef } from '@openpaw/providers';
+import { fallbackSelection, parseSelection, type Selection, type SelectionInput, selectionPrompt, targetSelection } from '../../domain/selection.js';
 import type { SelectionPorts } from '../../ports.js';
 import { RunMemoryReplies } from '../../memory/run-memory-replies.js';
 import type { VisualCommand } from '../command.js';
@@ -13,10 +14,12 @@ export interface SelectionSettings {
 }
 
 /**
- * SelectNextExpansion (S3): one LLM call through the LLM port with the spec's inputs, its reply parsed
- * as strict JSON (parseSelection); on invalid JSON, a choice that is not a candidate, an LLM failure or
- * no LLM budget left, the spec's deterministic fallback ranking. Which one decided, and why, is in the
- * reply (so the saga's step log records it). Idempotent per command through run memory.
+ * SelectNextExpansion (S3): the target when it is among the candidates (no LLM asked: its edge ends the
+ * chain); else one LLM call through the LLM port with the spec's inputs, its reply parsed as strict JSON
+ * (parseSelection); on invalid JSON, a choice that is not a candidate, an LLM failure, no LLM budget
+ * left or no model configured (the local deterministic model cannot choose, so it is neither asked nor
+ * charged), the spec's deterministic fallback ranking. Which one decided, and why, is in the reply (so
+ * the saga's step log records it). Idempotent per command through run memory.
  */
 export class SelectNextExpansionHandler {
   constructor(
@@ -43,7 +46,11 @@ export class SelectNextExpansionHandler {
       ...(fallbackReason !== undefined ? { fallbackReason } : {}),
       usage,
     });
-    if (data.budgetsRemaining.llmCalls <= 0) return reply(fallbackSelection(input), { llmCalls: 0, costUsd: 0 }, 'no_llm_budget');
+    const noCall = { llmCalls: 0, costUsd: 0 };
+    const target = targetSelection(input);
+    if (target !== undefined) return reply(target, noCall, 'target_found');
+    if (data.budgetsRemaining.llmCalls <= 0) return reply(fallbackSelection(input), noCall, 'no_llm_budget');
+    if (parseModelRef(data.model ?? this.ports.llm.describe().defaultModel).provider === 'local') return reply(fallbackSelection(input), noCall, 'no_llm_configured');
     let result;
     try {
       result = await this.ports.llm.chat(selectionPrompt(input), {

@@ -1,7 +1,6 @@
 import { isReplyOf } from '@openpaw/messaging';
-import { EdgeRefuted, EdgeVerified, VisualStepFailed } from '@openpaw/contracts';
+import { EdgeRefuted, EdgeVerified, verificationQueries, VisualStepFailed } from '@openpaw/contracts';
 import { clearCoAppearances, ProviderError, type VisualWorld } from '@openpaw/providers';
-import { directEdgeQueries } from '../../domain/queries.js';
 import { countingRecognizer } from '../../testing/counting-recognizer.js';
 import { localWorldPorts } from '../../testing/local-world-ports.js';
 import { VerifyEdgeHandler } from './verify-edge.handler.js';
@@ -41,7 +40,7 @@ function command(world: VisualWorld, a: number, b: number, overrides: Record<str
       step: 3,
       from: { name: from.name },
       to: { name: to.name },
-      queries: directEdgeQueries(from.name, to.name),
+      queries: verificationQueries(from.name, to.name),
       imagesPerQuery: 5,
       threshold: 80,
       budget: { searchCalls: 10, recognitionCalls: 40 },
@@ -103,6 +102,30 @@ describe('VerifyEdge over the local world', () => {
     expect(refuted).toMatchObject({ message: EdgeRefuted, data: { usage: { cacheHit: true, recognitionCalls: 0 } } });
   });
 
+  it('does not cache a refutation made while an image could not be fetched: the missing image might have shown both', async () => {
+    const { ports } = setup();
+    const [a, b] = blurredOnlyPair(ports.world);
+    let refused = 0;
+    const fetcher = { fetch: (url: string, options?: { readonly signal?: AbortSignal }) => (refused++ === 0 ? Promise.reject(new Error(`HTTP 502 for ${url}`)) : ports.fetcher.fetch(url, options)) };
+    const handler = new VerifyEdgeHandler({ ...ports, fetcher });
+    const withIds = { from: { name: 'x', celebrityId: ports.world.people[a]!.celebrityId }, to: { name: 'y', celebrityId: ports.world.people[b]!.celebrityId } };
+    expect(await handler.execute(command(ports.world, a, b, withIds, 'cmd-1'))).toMatchObject({ message: EdgeRefuted, data: { reason: 'no_evidence' } });
+    expect(await ports.cache.get(ports.recognizer.provider, withIds.from.celebrityId, withIds.to.celebrityId)).toBeUndefined();
+  });
+
+  it("verifies an edge this run's discovery already proved from run memory, at no cost, though the shared cache has forgotten it", async () => {
+    const { ports, handler, recognizer } = setup();
+    const [a, b] = clearPair(ports.world);
+    const from = { name: ports.world.people[a]!.name, celebrityId: ports.world.people[a]!.celebrityId };
+    const to = { name: ports.world.people[b]!.name, celebrityId: ports.world.people[b]!.celebrityId };
+    const evidence = [{ imageUrl: 'https://img.example/1.jpg', query: 'q', phash: '00000000000000ff', confidenceFrom: 91, confidenceTo: 97 }];
+    // Discovery from b wrote the edge b → a.
+    await ports.memory.putEdge({ sessionId: 'session-1', runId: RUN }, to.celebrityId, from.celebrityId, { edgeConf: 91, evidence });
+    const reply = await handler.execute(command(ports.world, a, b, { from, to }));
+    expect(reply).toMatchObject({ message: EdgeVerified, data: { usage: { searchCalls: 0, recognitionCalls: 0, cacheHit: true }, edge: { from, to, edgeConf: 91, evidence: [{ confidenceFrom: 97, confidenceTo: 91 }] } } });
+    expect(recognizer.calls()).toBe(0);
+  });
+
   it('stops at the step budget and says which one ran out', async () => {
     const { ports, handler } = setup();
     const [a, b] = clearPair(ports.world);
@@ -121,13 +144,13 @@ describe('VerifyEdge over the local world', () => {
     const [a, b] = clearPair(ports.world);
     await handler.execute(command(ports.world, a, b, {}, 'cmd-1'));
     const firstCalls = recognizer.calls();
-    const reversed = await handler.execute(command(ports.world, b, a, { queries: directEdgeQueries(ports.world.people[a]!.name, ports.world.people[b]!.name) }, 'cmd-2'));
+    const reversed = await handler.execute(command(ports.world, b, a, { queries: verificationQueries(ports.world.people[a]!.name, ports.world.people[b]!.name) }, 'cmd-2'));
     expect(reversed).toMatchObject({ message: EdgeVerified, data: { usage: { searchCalls: 0, recognitionCalls: 0 } } });
     expect(isReplyOf(reversed, EdgeVerified) && reversed.data.usage.imagesSkipped).toBeGreaterThan(0);
     expect(recognizer.calls()).toBe(firstCalls);
 
     ports.memory.forget();
-    const afterExpiry = await handler.execute(command(ports.world, b, a, { queries: directEdgeQueries(ports.world.people[a]!.name, ports.world.people[b]!.name) }, 'cmd-3'));
+    const afterExpiry = await handler.execute(command(ports.world, b, a, { queries: verificationQueries(ports.world.people[a]!.name, ports.world.people[b]!.name) }, 'cmd-3'));
     expect(afterExpiry.message).toBe(EdgeVerified);
     expect(recognizer.calls()).toBeGreaterThan(firstCalls);
   });

@@ -1,6 +1,6 @@
 import { EdgeRefuted, EdgeVerified, type MessageData, type VerifyEdge } from '@openpaw/contracts';
 import { answerOnceWith, type Reply, replyTo } from '@openpaw/messaging';
-import { lookUp } from '../../domain/evidence-cache.js';
+import { lookUp, oriented } from '../../domain/evidence-cache.js';
 import { type PartialEvidence, verifyEdge, type VerifiedEdge } from '../../domain/edge-verification.js';
 import { ImageObserver, type StepUsage } from '../../observation/image-observer.js';
 import { StepProviderFailure } from '../../observation/step-failure.js';
@@ -14,11 +14,13 @@ const NO_USAGE: StepUsage = { searchCalls: 0, recognitionCalls: 0, imagesSkipped
 /**
  * VerifyEdge (S1, S4, S5): is there an image showing both persons at or above the threshold?
  *
- * Asks the evidence cache first (both ids known: a verified or refuted pair costs nothing), then
- * searches the command's queries, recognises the first N images of each (deduplicated across the run),
- * and applies the edge rule. A verified edge goes to run memory (`edge:{from}:{to}`, and `path` when
- * the command carries the chain so far) and to the evidence cache; a refutation reached without the
- * budget cutting it short goes to the cache too. The reply is kept in run memory before it is returned,
+ * With both ids known, asks the run's memory first (`edge:{from}:{to}`, written by this run's discovery:
+ * a candidate or the target seen beside the frontier verifies at no cost), then the evidence cache shared
+ * across runs (a verified or refuted pair costs nothing); else searches the command's queries,
+ * recognises the first N images of each (deduplicated across the run), and applies the edge rule. A
+ * verified edge goes to run memory (`edge:{from}:{to}`, and `path` when the command carries the chain so
+ * far) and to the evidence cache; a refutation goes to the cache only when nothing cut it short: no
+ * budget ran out and every image found was fetched and read. The reply is kept in run memory before it is returned,
  * so a redelivered command gets the same reply (same id) with no new provider call.
  */
 export class VerifyEdgeHandler {
@@ -36,8 +38,11 @@ export class VerifyEdgeHandler {
 
   private async decide({ commandId, data }: VisualCommand<typeof VerifyEdge>): Promise<Reply> {
     const run = { sessionId: data.sessionId, runId: data.runId };
+    const recognizer = this.ports.recognizer.provider;
     if (data.from.celebrityId !== undefined && data.to.celebrityId !== undefined) {
-      const cached = await lookUp(this.ports.cache, data.from.celebrityId, data.to.celebrityId, data.threshold);
+      const remembered = await this.rememberedEdge(data, data.from.celebrityId, data.to.celebrityId);
+      if (remembered !== undefined) return this.verified(commandId, data, remembered, NO_USAGE, true);
+      const cached = await lookUp(this.ports.cache, recognizer, data.from.celebrityId, data.to.celebrityId, data.threshold);
       if (cached?.status === 'verified') return this.verified(commandId, data, cached.edge, NO_USAGE, true);
       if (cached?.status === 'refuted') return refuted(commandId, data, 'no_evidence', undefined, [], NO_USAGE, true);
     }
@@ -50,14 +55,26 @@ export class VerifyEdgeHandler {
     }
     const verdict = verifyEdge(outcome.observations, data.from, data.to, data.threshold);
     if (verdict.verified) {
-      await this.ports.cache.put({ status: 'verified', edge: verdict.edge });
+      await this.ports.cache.put(recognizer, { status: 'verified', edge: verdict.edge });
       return this.verified(commandId, data, verdict.edge, outcome.usage, false);
     }
     if (outcome.budgetExhausted !== undefined) return refuted(commandId, data, 'budget_exhausted', outcome.budgetExhausted, verdict.partial, outcome.usage, false);
-    if (data.from.celebrityId !== undefined && data.to.celebrityId !== undefined) {
-      await this.ports.cache.put({ status: 'refuted', ids: [data.from.celebrityId, data.to.celebrityId], threshold: data.threshold });
+    if (data.from.celebrityId !== undefined && data.to.celebrityId !== undefined && outcome.unusable.length === 0) {
+      await this.ports.cache.put(recognizer, { status: 'refuted', ids: [data.from.celebrityId, data.to.celebrityId], threshold: data.threshold });
     }
     return refuted(commandId, data, 'no_evidence', undefined, verdict.partial, outcome.usage, false);
+  }
+
+  /** The edge this run already verified (either way round), at the command's threshold; undefined when unknown or expired. */
+  private async rememberedEdge(data: MessageData<typeof VerifyEdge>, fromId: string, toId: string): Promise<VerifiedEdge | undefined> {
+    const run = { sessionId: data.sessionId, runId: data.runId };
+    const from = { name: data.from.name, celebrityId: fromId };
+    const to = { name: data.to.name, celebrityId: toId };
+    for (const [a, b] of [[from, to], [to, from]] as const) {
+      const stored = await this.ports.memory.getEdge(run, a.celebrityId, b.celebrityId);
+      if (stored !== undefined && stored.edgeConf >= data.threshold) return oriented({ from: a, to: b, edgeConf: stored.edgeConf, evidence: stored.evidence }, fromId);
+    }
+    return undefined;
   }
 
   private async verified(commandId: string, data: MessageData<typeof VerifyEdge>, edge: VerifiedEdge, usage: StepUsage, cacheHit: boolean): Promise<Reply> {

@@ -1,20 +1,20 @@
 import type { EdgeRefuted, EdgeVerified, MessageData } from '@openpaw/contracts';
 import { clearPendingRetry } from '@openpaw/saga';
 import { budgetReason, charge } from '../budgets.js';
-import { chainOf, hopsVerified, otherEndOf, otherSide, withChain } from '../chains.js';
+import { chainOf, otherEndOf, otherSide, withChain } from '../chains.js';
 import { discover } from '../commands.js';
-import { fail, ignore, isCurrent, type Run, succeed, type VisualDecision } from '../outcomes.js';
+import { fail, ignore, isCurrent, nextSide, type Run, succeed, type VisualDecision } from '../outcomes.js';
 import { learn } from '../persons.js';
 import { status, withEvents } from '../stream-events.js';
 import type { VisualDegreesTimings } from '../visual-degrees.states.js';
 
-/** S5 X ↔ B verified → S6. */
-export function targetReached(run: Run, d: MessageData<typeof EdgeVerified>, now: Date): VisualDecision {
+/** S5 X ↔ B verified → S6 (also S4 when X was the target itself, seen beside the frontier in S2). */
+export function targetReached(run: Run, d: MessageData<typeof EdgeVerified>, now: Date, stepName = 'target_reached'): VisualDecision {
   if (!isCurrent(run, d.commandId)) return ignore('stale EdgeVerified');
   const other = chainOf(run.data, otherSide(run.data.side));
   const end = learn(otherEndOf(run.data), d.edge.to);
   const data = charge(withChain(run.data, { path: [...other.path.slice(0, -1), end], edges: other.edges }, otherSide(run.data.side)), d.usage);
-  return succeed(data, d.edge, now, 'target_reached');
+  return succeed({ ...data, candidates: [], verifying: null }, d.edge, now, stepName);
 }
 
 /** S5 X ↔ B refuted → S2 expanding again while the hop depth allows, else S7. */
@@ -22,12 +22,7 @@ export function bridgeRefuted(timings: VisualDegreesTimings, run: Run, d: Messag
   if (!isCurrent(run, d.commandId)) return ignore('stale EdgeRefuted');
   const data = withEvents(charge(run.data, d.usage), now, status('No direct edge found; expanding again…'));
   if (d.reason === 'budget_exhausted') return fail(data, budgetReason(d.budgetExhausted), 'budget spent bridging toward the target', now, 'bridge_refuted');
-  // Another expansion adds an edge and the bridge after it one more: both must fit in the hop limit.
-  const hops = hopsVerified(data);
-  if (hops + 2 > data.hopLimit) return fail(data, 'hop_limit_reached', `${hops} hops verified; another expansion would pass ${data.hopLimit}`, now, 'bridge_refuted');
-  // Meeting in the middle, the shorter chain grows next (from's on a tie after to's turn).
-  const side = data.strategy === 'one_sided' ? 'from' : data.edges.length <= data.reverseEdges.length ? 'from' : 'to';
-  const next = discover(timings, run, { ...data, side }, now);
-  if ('failed' in next) return fail(data, next.failed, 'no budget left for discovery', now, 'bridge_refuted');
+  const next = discover(timings, run, { ...data, side: nextSide(data) }, now);
+  if ('failed' in next) return fail(data, next.failed, next.detail, now, 'bridge_refuted');
   return { outcome: 'transition', to: 'DISCOVERING', data: next.data, step: 'bridge_refuted', logs: next.logs, effects: [...clearPendingRetry(run.data.step), ...next.effects] };
 }

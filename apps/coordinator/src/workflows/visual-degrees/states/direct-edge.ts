@@ -23,6 +23,6 @@ export function directEdgeRefuted(timings: VisualDegreesTimings, run: Run, d: Me
   const data = charge({ ...run.data, from, to, path: [from], reversePath: [to] }, d.usage);
   if (d.reason === 'budget_exhausted') return fail(data, budgetReason(d.budgetExhausted), 'budget spent on the direct attempt', now, 'direct_edge_refuted');
   const next = discover(timings, run, data, now);
-  if ('failed' in next) return fail(data, next.failed, 'no budget left for discovery', now, 'direct_edge_refuted');
+  if ('failed' in next) return fail(data, next.failed, next.detail, now, 'direct_edge_refuted');
   return { outcome: 'transition', to: 'DISCOVERING', data: next.data, step: 'direct_edge_refuted', logs: next.logs, effects: [...clearPendingRetry(run.data.step), ...next.effects] };
 }

@@ -1,7 +1,7 @@
+import { directQueries } from '@openpaw/contracts';
 import { type Effect, RUN_DEADLINE_TIMER } from '@openpaw/saga';
 import { verifyEdge } from '../commands.js';
 import type { Run, VisualDecision } from '../outcomes.js';
-import { directQueries } from '../queries.js';
 import { status, withEvents } from '../stream-events.js';
 import { VISUAL_DEGREES_PARAMETERS } from '../visual-degrees.model.js';
 import type { VisualDegreesTimings } from '../visual-degrees.states.js';

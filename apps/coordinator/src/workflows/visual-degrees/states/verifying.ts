@@ -1,15 +1,21 @@
 import type { EdgeRefuted, EdgeVerified, MessageData } from '@openpaw/contracts';
 import { clearPendingRetry } from '@openpaw/saga';
 import { budgetReason, charge } from '../budgets.js';
-import { frontierOf, hopsVerified } from '../chains.js';
+import { isSamePerson } from '../candidates.js';
+import { frontierOf, hopsVerified, otherEndOf } from '../chains.js';
 import { anotherFrontier, bridge, extend, fail, ignore, isCurrent, type Run, select, type VisualDecision } from '../outcomes.js';
 import { status, withEvents } from '../stream-events.js';
 import type { VisualDegreesTimings } from '../visual-degrees.states.js';
+import { targetReached } from './bridging.js';
 
-/** S4 frontier ↔ X verified: X joins the chain → S5 X ↔ B, or S7. */
+/** S4 frontier ↔ X verified: X joins the chain → S5 X ↔ B, or S7; when X is the target, the chain is whole → S6. */
 export function intermediateVerified(timings: VisualDegreesTimings, run: Run, d: MessageData<typeof EdgeVerified>, now: Date): VisualDecision {
   if (!isCurrent(run, d.commandId)) return ignore('stale EdgeVerified');
   const x = d.edge.to;
+  if (isSamePerson(x, otherEndOf(run.data))) {
+    const done = targetReached(run, d, now, 'target_verified');
+    return done.outcome === 'transition' ? { ...done, effects: [...clearPendingRetry(run.data.step), ...(done.effects ?? [])] } : done;
+  }
   const data = extend(charge({ ...run.data, candidates: run.data.candidates.filter((c) => c.person.celebrityId !== x.celebrityId), verifying: null }, d.usage), d.edge, now);
   const log = { step: 'decision', payload: { decision: 'edge_accepted', from: d.edge.from.name, to: x.name, edge_conf: d.edge.edgeConf, hop_depth: hopsVerified(data), cache_hit: d.usage.cacheHit } };
   const next = bridge(timings, run, data, now, 'intermediate_verified', [log]);
