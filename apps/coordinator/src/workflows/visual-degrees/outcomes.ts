@@ -49,7 +49,7 @@ export function fail(data: D, reason: FailureReason, detail: string, now: Date, 
 /**
  * S3 over the frontier's remaining candidates. With no LLM call left (`maxLlmCalls: 0`, or spent
  * mid-run) the step is still sent: the service answers with the deterministic ranking at no LLM call
- * (ADR 0021: a spent LLM budget degrades the choice, it does not end the run).
+ * (ADR 0022: a spent LLM budget degrades the choice, it does not end the run).
  */
 export function select(timings: VisualDegreesTimings, run: Run, data: D, now: Date, stepName: string, logs: StepLogEntry[] = []): VisualDecision {
   const left = remaining(data);

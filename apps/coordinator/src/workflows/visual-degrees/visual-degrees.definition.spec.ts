@@ -376,7 +376,7 @@ describe('visual_degrees (spec 03)', () => {
       expect(data(d).failedFrom).toEqual({});
     });
 
-    it('LLM calls: none (maxLlmCalls 0) or none left is no LLM, the deterministic ranking; the run goes on (ADR 0021)', () => {
+    it('LLM calls: none (maxLlmCalls 0) or none left is no LLM, the deterministic ranking; the run goes on (ADR 0022)', () => {
       const d = selecting(undefined, { ...START, options: { maxLlmCalls: 0 } });
       expect(d.s.run.state).toBe('SELECTING');
       expect(d.s.run.data).toMatchObject({ used: { llmCalls: 0 } });
