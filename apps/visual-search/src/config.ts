@@ -18,6 +18,8 @@ export interface VisualSearchSettings {
   readonly runMemoryTtlMs: number;
   /** How long a verified or refuted edge's evidence stays cached in its JetStream KV bucket. */
   readonly evidenceCacheTtlMs: number;
+  /** Image hosts on 127.0.0.1 are fetched too: set by the test entrypoint (`testing/loopback-main.ts`) only, never from the environment. */
+  readonly allowLoopbackImageHosts?: boolean;
 }
 
 /** Milliseconds, a positive integer; unset or blank: `fallback`. */
