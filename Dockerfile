@@ -4,7 +4,8 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm install --no-audit --no-fund
 COPY . .
-RUN npm run build && npm prune --omit=dev
+# Test-only entrypoints (e.g. the ones that let a service fetch from 127.0.0.1) are not shipped.
+RUN npm run build && rm -rf dist/apps/*/src/testing && npm prune --omit=dev
 
 FROM node:24-bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends ffmpeg && rm -rf /var/lib/apt/lists/*

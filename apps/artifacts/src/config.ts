@@ -30,10 +30,6 @@ export interface ArtifactsSettings {
 
 export const ARTIFACTS_SCHEMA = 'artifacts';
 
-const flag = z
-  .enum(['0', '1', 'true', 'false', ''])
-  .default('0')
-  .transform((v) => v === '1' || v === 'true');
 
 const envSchema = z.object({
   OPENPAW_DATABASE_URL: z.string().min(1).default('postgres://openpaw@127.0.0.1:5432/openpaw'),
@@ -42,7 +38,6 @@ const envSchema = z.object({
   OPENPAW_ARTIFACTS_LLM_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
   OPENPAW_ARTIFACTS_FETCH_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
   OPENPAW_ARTIFACTS_MAX_DOCUMENT_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
-  OPENPAW_ARTIFACTS_ALLOW_PRIVATE_URLS: flag,
   OPENPAW_ARTIFACTS_CHUNK_MAX_CHARS: z.coerce.number().int().min(200).max(20_000).default(1_000),
 });
 
@@ -62,7 +57,8 @@ export function artifactsSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): 
     llmTimeoutMs: e.OPENPAW_ARTIFACTS_LLM_TIMEOUT_MS,
     fetchTimeoutMs: e.OPENPAW_ARTIFACTS_FETCH_TIMEOUT_MS,
     maxDocumentBytes: e.OPENPAW_ARTIFACTS_MAX_DOCUMENT_BYTES,
-    allowPrivateUrls: e.OPENPAW_ARTIFACTS_ALLOW_PRIVATE_URLS,
+    // No variable turns the SSRF guard off; a test that needs private URLs builds its settings itself.
+    allowPrivateUrls: false,
     chunkMaxChars: e.OPENPAW_ARTIFACTS_CHUNK_MAX_CHARS,
   };
 }

@@ -1,3 +1,4 @@
+import { type EventSourceMessage, EventSourceParserStream } from 'eventsource-parser/stream';
 import type { CliIo } from './io.js';
 
 export const DEFAULT_API_URL = 'http://127.0.0.1:3000';
@@ -11,6 +12,7 @@ export interface RunResource {
   readonly attemptNo: number;
   readonly version: number;
   readonly view: Record<string, unknown>;
+  readonly createdAt?: string;
 }
 
 /** What `POST /problems` answers. */
@@ -32,11 +34,7 @@ export interface AssetMetadata {
   readonly video_asset_version_id?: string | null;
 }
 
-export interface SseEvent {
-  readonly event?: string;
-  readonly id?: string;
-  readonly data: string;
-}
+export type SseEvent = EventSourceMessage;
 
 /** A non-2xx answer, with the gateway's JSON error body when there is one. */
 export class ApiError extends Error {
@@ -60,6 +58,14 @@ function describeError(status: number, body: unknown): string {
     return `${status} ${code}${text === '' ? '' : `: ${text}`}`;
   }
   return `${status}${typeof body === 'string' && body !== '' ? `: ${body}` : ''}`;
+}
+
+function parseBody(text: string): unknown {
+  try {
+    return text === '' ? undefined : JSON.parse(text);
+  } catch {
+    return text; // Not JSON: kept as text for the error message.
+  }
 }
 
 /** The gateway's HTTP API with a bearer token. */
@@ -87,74 +93,26 @@ export class ApiClient {
   /** A JSON call; `accept` lists statuses that are answers rather than errors. */
   async json<T>(path: string, init: RequestInit = {}, accept: readonly number[] = []): Promise<{ status: number; body: T }> {
     const response = await this.request(path, init);
-    const text = await response.text();
-    let body: unknown = text;
-    try {
-      body = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      // Not JSON: keep the text for the error message.
-    }
+    const body = parseBody(await response.text());
     if (!response.ok && !accept.includes(response.status)) throw new ApiError(response.status, body);
     return { status: response.status, body: body as T };
   }
 
-  /** `text/event-stream` events of `path` until the server ends the stream (or `signal` aborts). */
+  /** A JSON `POST` of `body`. */
+  async post<T>(path: string, body: unknown, accept: readonly number[] = []): Promise<{ status: number; body: T }> {
+    return this.json<T>(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }, accept);
+  }
+
+  /**
+   * `text/event-stream` events of `path` (parsed by `eventsource-parser`) until the server ends the
+   * stream or `signal` aborts; resumes after `lastEventId` when given.
+   */
   async *events(path: string, lastEventId: string | undefined, signal?: AbortSignal): AsyncGenerator<SseEvent> {
     const response = await this.request(path, {
       headers: { accept: 'text/event-stream', ...(lastEventId === undefined ? {} : { 'last-event-id': lastEventId }) },
       ...(signal === undefined ? {} : { signal }),
     });
-    if (!response.ok || response.body === null) {
-      const text = await response.text();
-      let body: unknown = text;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        // keep text
-      }
-      throw new ApiError(response.status, body);
-    }
-    yield* parseSse(response.body);
+    if (!response.ok || response.body === null) throw new ApiError(response.status, parseBody(await response.text()));
+    yield* response.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
   }
-}
-
-/** A `text/event-stream` body as events (comments skipped; `data` lines joined by newlines). */
-export async function* parseSse(body: ReadableStream<Uint8Array>): AsyncGenerator<SseEvent> {
-  const decoder = new TextDecoder();
-  let buffer = '';
-  const reader = body.getReader();
-  try {
-    for (;;) {
-      const chunk = await reader.read();
-      if (chunk.done) break;
-      buffer += decoder.decode(chunk.value, { stream: true }).replace(/\r\n?/g, '\n');
-      let boundary = buffer.indexOf('\n\n');
-      while (boundary >= 0) {
-        const event = parseBlock(buffer.slice(0, boundary));
-        buffer = buffer.slice(boundary + 2);
-        if (event !== undefined) yield event;
-        boundary = buffer.indexOf('\n\n');
-      }
-    }
-  } finally {
-    reader.releaseLock();
-    await body.cancel().catch(() => undefined);
-  }
-}
-
-function parseBlock(block: string): SseEvent | undefined {
-  let event: string | undefined;
-  let id: string | undefined;
-  const data: string[] = [];
-  for (const line of block.split('\n')) {
-    if (line === '' || line.startsWith(':')) continue;
-    const colon = line.indexOf(':');
-    const field = colon < 0 ? line : line.slice(0, colon);
-    const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-    if (field === 'event') event = value;
-    else if (field === 'id') id = value;
-    else if (field === 'data') data.push(value);
-  }
-  if (data.length === 0) return undefined;
-  return { ...(event === undefined ? {} : { event }), ...(id === undefined ? {} : { id }), data: data.join('\n') };
 }

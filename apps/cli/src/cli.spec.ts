@@ -1,12 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jwtVerify } from 'jose';
 import { EXIT, runCli } from './cli.js';
 import type { CliIo } from './io.js';
 import { localBlobPath } from './local-blob-path.js';
+import { CLI_VERSION, JSON_OUTPUT_VERSION } from './version.js';
 
 const SECRET = 'cli-test-secret-cli-test-secret-0123';
 const SOLUTION_ID = '7a0b5c1e-2d3f-4a5b-8c6d-9e0f1a2b3c4d';
@@ -93,6 +94,12 @@ class FakeGateway {
     if (request.method === 'POST' && request.path === `/runs/${runId}/cancel`) {
       return runId.endsWith('9') ? this.json(response, 409, { error: 'cancel_refused', reason: 'illegal_transition', detail: 'REGISTERING does not accept CancelRun', state: 'REGISTERING' }) : this.json(response, 202, { runId, status: 'cancelled', state: 'CANCELLED', terminal: true });
     }
+    if (request.method === 'GET' && (request.path === '/runs' || request.path.startsWith('/runs?'))) {
+      if (request.headers.authorization !== 'Bearer good.token' && request.headers.authorization?.startsWith('Bearer ey') !== true) return this.json(response, 401, { error: 'unauthorized' });
+      return this.json(response, 200, { items: [script.final], nextCursor: 'next-page' });
+    }
+    if (request.method === 'POST' && request.path === '/paper-searches') return this.json(response, 202, { runId, state: 'INITIALIZING', status: 'running' });
+    if (request.method === 'POST' && request.path.startsWith(`/paper-searches/${runId}/checkpoints/`)) return this.json(response, 202, { state: 'SEARCHING' });
     if (request.method === 'GET' && request.path === `/runs/${runId}/events`) {
       const connection = script.connections[this.connection];
       this.connection += 1;
@@ -168,7 +175,7 @@ describe('openpaw CLI', () => {
     expect(err).toHaveLength(1);
     expect(err[0]).toMatch(/^\(lost the event stream: .+; reconnecting\)$/);
     expect(statesIn(out)).toEqual(STATES);
-    expect(code).toBe(EXIT.ok);
+    expect(code).toBe(EXIT.succeeded);
     expect(out).toEqual(
       expect.arrayContaining([
         `run ${runId}`,
@@ -205,7 +212,7 @@ describe('openpaw CLI', () => {
         final: run(runId, 3, state, 1, view),
       });
       const { io, out } = cli({ OPENPAW_TOKEN: 'given.bearer.token' });
-      expect(await runCli(['solve', 'x', '=', '?'], io)).toBe(EXIT.runDidNotSucceed);
+      expect(await runCli(['solve', 'x', '=', '?'], io)).toBe(state === 'FAILED' ? EXIT.failed : EXIT.cancelled);
       expect(statesIn(out)).toEqual(['INITIATED', 'INGESTING', state]);
       if (state === 'FAILED') expect(out).toContain('error:     media_rejected');
       expect(gateway.requests[0]?.headers.authorization).toBe('Bearer given.bearer.token');
@@ -225,7 +232,7 @@ describe('openpaw CLI', () => {
     };
     gateway.reset(script);
     const { io } = cli();
-    expect(await runCli(['solve', './photo.png', '--intent', 'explain'], io)).toBe(EXIT.ok);
+    expect(await runCli(['solve', './photo.png', '--intent', 'explain'], io)).toBe(EXIT.succeeded);
     const upload = gateway.requests[0]!;
     expect(upload.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
     const form = await new Response(new Uint8Array(upload.body), { headers: { 'content-type': upload.headers['content-type']! } }).formData();
@@ -236,7 +243,7 @@ describe('openpaw CLI', () => {
     expect(form.get('intent')).toBe('explain');
 
     gateway.reset(script);
-    expect(await runCli(['solve', 'https://example.com/problem.png'], cli().io)).toBe(EXIT.ok);
+    expect(await runCli(['solve', 'https://example.com/problem.png'], cli().io)).toBe(EXIT.succeeded);
     expect(JSON.parse(gateway.requests[0]!.body.toString())).toEqual({ url: 'https://example.com/problem.png' });
   });
 
@@ -248,7 +255,7 @@ describe('openpaw CLI', () => {
       final: run(runId, 7, 'SUCCEEDED', 1, succeededView(runId)),
     });
     const { io, out } = cli();
-    expect(await runCli(['solve', '2x + 3 = 7'], io)).toBe(EXIT.ok);
+    expect(await runCli(['solve', '2x + 3 = 7'], io)).toBe(EXIT.succeeded);
     expect(out[1]).toBe(`run ${runId} (answered from an earlier run)`);
     expect(statesIn(out)).toEqual(['SUCCEEDED']);
     expect(gateway.requests.some((r) => r.path.endsWith('/events'))).toBe(false);
@@ -267,7 +274,7 @@ describe('openpaw CLI', () => {
       final: done,
     });
     const { io, out } = cli();
-    expect(await runCli(['solve', 'x/2 = 9'], io)).toBe(EXIT.ok);
+    expect(await runCli(['solve', 'x/2 = 9'], io)).toBe(EXIT.succeeded);
     expect(out[1]).toBe(`run ${runId} (attempt 2)`);
     expect(statesIn(out)).toEqual(['INITIATED', 'INGESTING', 'SUCCEEDED']);
   });
@@ -277,25 +284,25 @@ describe('openpaw CLI', () => {
     const failed = run(runId, 3, 'FAILED', 1, { status: 'failed', state: 'FAILED', error_code: 'solve_failed', cost_usd: 0.5 });
     gateway.reset({ submission: { status: 202, body: { run_id: runId } }, connections: [], final: failed });
     const status = cli();
-    expect(await runCli(['status', runId], status.io)).toBe(EXIT.runDidNotSucceed);
+    expect(await runCli(['status', runId], status.io)).toBe(EXIT.failed);
     expect(status.out).toEqual(expect.arrayContaining([`run ${runId}: FAILED, attempt 1, retrieve_or_generate`, 'error:     solve_failed', 'cost:      $0.5000']));
 
     const cancelled = cli();
-    expect(await runCli(['cancel', runId, '--reason', 'typo'], cancelled.io)).toBe(EXIT.ok);
+    expect(await runCli(['cancel', runId, '--reason', 'typo'], cancelled.io)).toBe(EXIT.succeeded);
     expect(cancelled.out).toEqual([`cancelled: run ${runId} is CANCELLED`]);
     expect(JSON.parse(gateway.requests.at(-1)!.body.toString())).toEqual({ reason: 'typo' });
 
     const refusedId = '0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9';
     gateway.reset({ submission: { status: 202, body: { run_id: refusedId } }, connections: [], final: {} });
     const refused = cli();
-    expect(await runCli(['cancel', refusedId], refused.io)).toBe(EXIT.runDidNotSucceed);
+    expect(await runCli(['cancel', refusedId], refused.io)).toBe(EXIT.failed);
     expect(refused.err).toEqual(['cancel refused (illegal_transition): REGISTERING does not accept CancelRun']);
   });
 
   it('refuses to run without credentials or a problem, and reports API errors', async () => {
     const noCredentials = cli({ OPENPAW_JWT_SECRET: '' });
     expect(await runCli(['solve', '1 + 1'], noCredentials.io)).toBe(EXIT.usage);
-    expect(noCredentials.err[0]).toMatch(/^no credentials: set OPENPAW_TOKEN/);
+    expect(noCredentials.err[0]).toMatch(/^no credentials: run `openpaw login`, or set OPENPAW_TOKEN/);
 
     const noProblem = cli();
     expect(await runCli(['solve'], noProblem.io)).toBe(EXIT.usage);
@@ -307,11 +314,128 @@ describe('openpaw CLI', () => {
       final: {},
     });
     const refused = cli();
-    expect(await runCli(['solve', 'anything'], refused.io)).toBe(EXIT.error);
+    expect(await runCli(['solve', 'anything'], refused.io)).toBe(EXIT.apiError);
     expect(refused.err).toEqual(['error: 400 validation_failed: text: text is empty']);
 
     const unreachable = cli({ OPENPAW_API_URL: 'http://127.0.0.1:1' });
-    expect(await runCli(['status', '0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f6'], unreachable.io)).toBe(EXIT.error);
+    expect(await runCli(['status', '0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f6'], unreachable.io)).toBe(EXIT.apiError);
     expect(unreachable.err[0]).toMatch(/^error: cannot reach the API at http:\/\/127\.0\.0\.1:1/);
+  });
+  it('prints its version, and usage built from the verbs', async () => {
+    const version = cli();
+    expect(await runCli(['--version'], version.io)).toBe(EXIT.succeeded);
+    expect(version.out).toEqual([`openpaw ${CLI_VERSION}`]);
+    const packageJson = JSON.parse(await readFile(join(import.meta.dirname, '../package.json'), 'utf8')) as { version: string; bin: Record<string, string> };
+    expect(packageJson.version).toBe(CLI_VERSION);
+    expect(Object.keys(packageJson.bin)).toEqual(['openpaw']);
+    const help = cli();
+    expect(await runCli(['--help'], help.io)).toBe(EXIT.succeeded);
+    for (const verb of ['solve', 'papers', 'library', 'status', 'cancel', 'runs', 'login', 'completion']) expect(help.out[0]).toContain(`openpaw ${verb} `);
+    const bad = cli();
+    expect(await runCli(['status', '--frobnicate'], bad.io)).toBe(EXIT.usage);
+    expect(bad.err[0]).toMatch(/Unknown option '--frobnicate'/);
+  });
+
+  it('--json: one versioned document on stdout, progress on stderr; --no-wait and a running status exit 5', async () => {
+    const runId = '0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f7';
+    const running = run(runId, 2, 'INGESTING');
+    gateway.reset({
+      submission: { status: 202, body: { run_id: runId, state: 'INITIATED', status: 'running', terminal: false, attempt_no: 1 } },
+      connections: [],
+      final: running,
+    });
+    const submitted = cli();
+    expect(await runCli(['solve', '2x = 4', '--no-wait', '--json'], submitted.io)).toBe(EXIT.stillRunning);
+    expect(submitted.out).toHaveLength(1);
+    expect(JSON.parse(submitted.out[0]!)).toEqual({ version: JSON_OUTPUT_VERSION, command: 'solve', exitCode: EXIT.stillRunning, result: { runId, state: 'INITIATED', terminal: false } });
+    expect(submitted.err).toContain(`run ${runId}`);
+    expect(gateway.requests.some((r) => r.path.endsWith('/events'))).toBe(false);
+
+    const status = cli();
+    expect(await runCli(['status', runId, '--json'], status.io)).toBe(EXIT.stillRunning);
+    expect(JSON.parse(status.out[0]!)).toMatchObject({ version: JSON_OUTPUT_VERSION, command: 'status', exitCode: 5, result: { runId, state: 'INGESTING' } });
+
+    const refused = cli({ OPENPAW_API_URL: 'http://127.0.0.1:1' });
+    expect(await runCli(['status', runId, '--json'], refused.io)).toBe(EXIT.apiError);
+    expect(JSON.parse(refused.out[0]!)).toMatchObject({ command: 'status', exitCode: 3, error: { message: expect.stringMatching(/cannot reach the API/) } });
+  });
+
+  it('lists runs, and logs in: the token (from stdin) is checked, saved in a 0600 profile file and used without any token in the environment', async () => {
+    const runId = '0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f8';
+    gateway.reset({ submission: { status: 202, body: { run_id: runId } }, connections: [], final: { ...run(runId, 7, 'SUCCEEDED'), createdAt: '2026-11-27T03:00:00.000Z' } });
+    const listed = cli();
+    expect(await runCli(['runs', '--state', 'SUCCEEDED', '--limit', '5'], listed.io)).toBe(EXIT.succeeded);
+    expect(listed.out[0]).toMatch(new RegExp(`^${runId} +SUCCEEDED +retrieve_or_generate +2026-11-27T03:00:00.000Z$`));
+    expect(listed.out[1]).toBe('more: openpaw runs --cursor next-page');
+    expect(gateway.requests.at(-1)!.path).toBe('/runs?state=SUCCEEDED&limit=5');
+
+    const configDir = await mkdtemp(join(tmpdir(), 'openpaw-cli-config-'));
+    const noEnvToken = { OPENPAW_JWT_SECRET: '', OPENPAW_CONFIG_DIR: configDir };
+    const wrong = cli(noEnvToken);
+    wrong.io = { ...wrong.io, prompt: () => Promise.resolve('wrong.token') };
+    expect(await runCli(['login'], wrong.io)).toBe(EXIT.apiError);
+    await expect(stat(join(configDir, 'profiles.json'))).rejects.toThrow();
+
+    const login = cli(noEnvToken);
+    login.io = { ...login.io, prompt: () => Promise.resolve('good.token\n') };
+    expect(await runCli(['login', '--profile', 'work'], login.io)).toBe(EXIT.succeeded);
+    const file = join(configDir, 'profiles.json');
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ version: 1, current: 'work', profiles: { work: { apiUrl: gateway.url, token: 'good.token' } } });
+
+    const later = cli({ ...noEnvToken, OPENPAW_API_URL: '' });
+    const { OPENPAW_API_URL: _unused, ...withoutUrl } = later.io.env;
+    expect([await runCli(['runs'], { ...later.io, env: withoutUrl }), later.err]).toEqual([EXIT.succeeded, []]);
+    expect(gateway.requests.at(-1)!.headers.authorization).toBe('Bearer good.token');
+    expect(await runCli(['runs', '--profile', 'home'], cli(noEnvToken).io)).toBe(EXIT.usage);
+    await rm(configDir, { recursive: true, force: true });
+  });
+
+  it('prints completion scripts for bash, zsh and fish from the verb registry', async () => {
+    for (const shell of ['bash', 'zsh', 'fish']) {
+      const { io, out } = cli();
+      expect(await runCli(['completion', shell], io)).toBe(EXIT.succeeded);
+      expect(out.join('\n')).toContain('papers');
+      expect(out.join('\n')).toContain(shell === 'fish' ? "-l no-wait" : '--no-wait');
+    }
+    const bash = cli();
+    await runCli(['completion', 'bash'], bash.io);
+    expect(bash.out.join('\n')).toContain('complete -F _openpaw openpaw');
+    expect(await runCli(['completion', 'tcsh'], cli().io)).toBe(EXIT.usage);
+  });
+
+  it('papers: follows the search on its event stream (no polling), asks at a checkpoint, and exits 5 when left waiting', async () => {
+    const runId = '0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0fa';
+    const view = (state: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+      status: 'running', state, iteration: 1, options: { maxIterations: 3 }, checkpoint: null, error: null, result: null, completion: null, iterations: [], ...extra,
+    });
+    const checkpoint = {
+      checkpointId: '5a0b5c1e-2d3f-4a5b-8c6d-9e0f1a2b3c4d',
+      kind: 'strategy_confirmation',
+      iteration: 1,
+      payload: { strategy: { queries: [{ booleanQuery: 'graph AND attention' }], sources: ['openalex'], filters: { yearFrom: 2016, yearTo: null, language: null }, excludedTerms: [] }, diff: null },
+    };
+    const waiting = { ...run(runId, 2, 'AWAITING_STRATEGY', 1, view('AWAITING_STRATEGY', { checkpoint, status: 'waiting' })), workflowType: 'paper_search' };
+    const searching = { ...run(runId, 3, 'SEARCHING', 1, view('SEARCHING')), workflowType: 'paper_search' };
+    const completed = { ...run(runId, 4, 'COMPLETED', 1, view('COMPLETED', { status: 'completed', completion: 'approved', iterations: [{}] })), workflowType: 'paper_search', terminal: true };
+    gateway.reset({
+      submission: { status: 202, body: { run_id: runId } },
+      connections: [{ notFound: true }, { events: [run(runId, 1, 'PLANNING', 1, view('PLANNING')), waiting], then: 'drop' }, { events: [searching, completed], then: 'end' }],
+      final: completed,
+    });
+    const answers = ['a'];
+    const approving = cli();
+    approving.io = { ...approving.io, prompt: () => Promise.resolve(answers.shift()) };
+    expect(await runCli(['papers', 'graph attention networks'], approving.io)).toBe(EXIT.succeeded);
+    expect(approving.out).toEqual(expect.arrayContaining([`paper search ${runId}`, '  PLANNING (iteration 1/3)', '  query 1: graph AND attention', '  SEARCHING (iteration 1/3)', 'completed (approved) after 1 iteration: 0 papers']));
+    const paths = gateway.requests.map((r) => `${r.method} ${r.path}`);
+    expect(paths.filter((p) => p.startsWith('GET /paper-searches'))).toEqual([]);
+    expect(paths).toContain(`POST /paper-searches/${runId}/checkpoints/${checkpoint.checkpointId}/decision`);
+    expect(gateway.requests.filter((r) => r.path.endsWith('/events')).map((r) => r.headers['last-event-id'])).toEqual([undefined, undefined, '2']);
+
+    gateway.reset({ submission: { status: 202, body: { run_id: runId } }, connections: [{ events: [waiting], then: 'end' }], final: waiting });
+    const leaving = cli();
+    expect(await runCli(['papers', '--resume', runId], leaving.io)).toBe(EXIT.stillRunning);
+    expect(leaving.out).toContain(`the search waits at strategy_confirmation; decide later with: openpaw papers --resume ${runId}`);
   });
 });

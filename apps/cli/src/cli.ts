@@ -1,379 +1,132 @@
-import { access, readFile, stat } from 'node:fs/promises';
-import { basename, extname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ApiClient, ApiError, type AssetMetadata, DEFAULT_API_URL, type ProblemSubmission, type RunResource } from './api-client.js';
+import { ApiClient, ApiError, DEFAULT_API_URL } from './api-client.js';
 import { mintDevToken } from './dev-token.js';
+import { EXIT, type ExitCode } from './exit-codes.js';
+import { DEFAULT_FOLLOW_TIMEOUT_SECONDS, GLOBAL_OPTIONS } from './global-options.js';
 import type { CliIo } from './io.js';
-import { localBlobPath } from './local-blob-path.js';
-import { papers, type PapersOptions } from './papers.js';
+import { readProfiles } from './profile.js';
+import { UsageError, type OptionValues, type Verb } from './verb.js';
+import { VERBS, verbNamed } from './verbs/index.js';
+import { CLI_VERSION, JSON_OUTPUT_VERSION } from './version.js';
 
-/** Exit codes: the run failed or was cancelled (1), bad usage or configuration (2), the API said no or could not be reached (3). */
-export const EXIT = { ok: 0, runDidNotSucceed: 1, usage: 2, error: 3 } as const;
+export { EXIT } from './exit-codes.js';
 
-/** After this long without the gateway knowing the run, `solve` says so (once). */
-const UNKNOWN_RUN_HINT_MS = 10_000;
+/** `openpaw --help`: every verb's usage lines, from the registry. */
+export function usage(verbs: readonly Verb[] = VERBS): string {
+  const lines = verbs.flatMap((verb) => verb.usage.map((line, i) => `  openpaw ${i === 0 ? verb.name : ' '.repeat(verb.name.length)} ${line}`));
+  const summaries = verbs.map((verb) => `  ${verb.name.padEnd(11)} ${verb.summary}`);
+  return `usage:
+${lines.join('\n')}
+  openpaw --version
 
-/** How long `solve` follows a run before giving up (the run goes on; `openpaw status` finds it). */
-export const DEFAULT_FOLLOW_TIMEOUT_SECONDS = 900;
+commands:
+${summaries.join('\n')}
 
-export const USAGE = `usage:
-  openpaw solve <problem text | image file | http(s) URL> [--intent <name>] [--timeout <seconds>] [--json]
-  openpaw papers "<query>" [--no-strategy-checkpoint] [--auto] [--max-iterations <n>] [--sources <a,b>]
-                 [--export bibtex|ris|csl-json] [--timeout <seconds>]
-  openpaw papers --resume <runId>      decide the checkpoint a paper search waits at
-  openpaw library <file.bib | file.ris>   import references into your library (the \`library\` source)
-  openpaw status <runId> [--json]
-  openpaw cancel <runId> [--reason <text>]
+options of every command:
+  --json               one JSON document on stdout ({ "version": ${JSON_OUTPUT_VERSION}, "command", "exitCode", "result" | "error" }); progress on stderr
+  --timeout <seconds>  how long to follow a run (default ${DEFAULT_FOLLOW_TIMEOUT_SECONDS}); the run goes on, exit 5
+  --api-url <url>      the gateway (else OPENPAW_API_URL, the profile's, or ${DEFAULT_API_URL})
+  --profile <name>     a profile saved by \`openpaw login\` (else OPENPAW_PROFILE)
 
-  An existing file is uploaded as an image; an http(s):// argument is a URL; anything else is text
-  (quote it, or put it after --, when it starts with a dash).
-  \`papers\` shows the strategy (checkpoint 1) and the collection (checkpoint 2) and asks for a decision
-  on stdin; q (or the end of input) leaves the search waiting.
+  \`solve\`: an existing file is uploaded as an image; an http(s):// argument is a URL; anything else is
+  text (quote it, or put it after --, when it starts with a dash).
+  \`papers\` asks for a decision at each checkpoint on stdin; q (or the end of input) leaves it waiting.
 
-environment:
-  OPENPAW_API_URL     the gateway (default ${DEFAULT_API_URL})
-  OPENPAW_TOKEN       bearer token; without it, OPENPAW_JWT_SECRET mints a local dev token
-                      for OPENPAW_USER (default local-user), tier OPENPAW_TIER if set
-  OPENPAW_BLOB_DIR    the local blob directory, to print the solution's file path`;
+exit codes: 0 succeeded · 1 failed · 2 usage · 3 API error or gateway unreachable · 4 cancelled · 5 still running
 
-class UsageError extends Error {}
-
-const TERMINAL_EXIT: Readonly<Record<string, number>> = { SUCCEEDED: EXIT.ok, FAILED: EXIT.runDidNotSucceed, CANCELLED: EXIT.runDidNotSucceed };
-
-const IMAGE_TYPES: Readonly<Record<string, string>> = {
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.webp': 'image/webp',
-  '.gif': 'image/gif',
-  '.tif': 'image/tiff',
-  '.tiff': 'image/tiff',
-  '.avif': 'image/avif',
-  '.heic': 'image/heic',
-  '.heif': 'image/heic',
-};
-
-interface Options {
-  readonly papers: Omit<PapersOptions, 'timeoutSeconds'>;
-  readonly intent?: string;
-  readonly json: boolean;
-  readonly reason?: string;
-  readonly timeoutSeconds: number;
+credentials, first found: --profile / OPENPAW_PROFILE; OPENPAW_TOKEN; a dev token minted with
+OPENPAW_JWT_SECRET (for OPENPAW_USER, tier OPENPAW_TIER); the current profile of \`openpaw login\`.
+OPENPAW_BLOB_DIR: the local blob directory, to print the solution's file path.`;
 }
 
-/** The CLI: parses `argv` (without node and the script), runs the command, returns the exit code. */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
-  let command: string | undefined;
-  let args: string[];
-  let options: Options;
-  try {
-    ({ command, args, options } = parseCommandLine(argv));
-  } catch (error) {
-    io.stderr(`${(error as Error).message}\n\n${USAGE}`);
-    return EXIT.usage;
+/** The gateway and the bearer token to use, from the named profile, the environment or the current profile. */
+async function connection(io: CliIo, options: OptionValues): Promise<{ apiUrl: string; token: string }> {
+  const urlGiven = typeof options['api-url'] === 'string' ? options['api-url'] : io.env['OPENPAW_API_URL'];
+  const named = typeof options['profile'] === 'string' ? options['profile'] : io.env['OPENPAW_PROFILE'];
+  if (named !== undefined && named !== '') {
+    const profile = (await readProfiles(io.env))?.profiles[named];
+    if (profile === undefined) throw new UsageError(`no profile "${named}": openpaw login --profile ${named}`);
+    return { apiUrl: urlGiven ?? profile.apiUrl, token: profile.token };
   }
-  if (command === undefined || command === 'help') {
-    io.stdout(USAGE);
-    return command === undefined ? EXIT.usage : EXIT.ok;
-  }
-  const baseUrl = io.env['OPENPAW_API_URL'] ?? DEFAULT_API_URL;
-  try {
-    const api = new ApiClient(baseUrl, await tokenOf(io), io);
-    switch (command) {
-      case 'solve':
-        return await solve(api, args, options, io);
-      case 'papers':
-        return await searchPapers(api, args, options, io);
-      case 'library':
-        return await importLibrary(api, single(args, 'library <file.bib | file.ris>'), io);
-      case 'status':
-        return await status(api, single(args, 'status <runId>'), options, io);
-      case 'cancel':
-        return await cancel(api, single(args, 'cancel <runId>'), options, io);
-      default:
-        throw new UsageError(`unknown command "${command}"`);
-    }
-  } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr(`${error.message}\n\n${USAGE}`);
-      return EXIT.usage;
-    }
-    if (error instanceof ApiError) {
-      io.stderr(`error: ${error.message}`);
-      return EXIT.error;
-    }
-    const cause = (error as Error & { cause?: { message?: string } }).cause?.message;
-    io.stderr(`error: cannot reach the API at ${baseUrl}: ${(error as Error).message}${cause === undefined ? '' : ` (${cause})`}`);
-    return EXIT.error;
-  }
-}
-
-function parseCommandLine(argv: readonly string[]): { command: string | undefined; args: string[]; options: Options } {
-  const { values, positionals } = parseArgs({
-    args: [...argv],
-    allowPositionals: true,
-    strict: true,
-    options: {
-      intent: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      reason: { type: 'string' },
-      timeout: { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-      'no-strategy-checkpoint': { type: 'boolean', default: false },
-      auto: { type: 'boolean', default: false },
-      'max-iterations': { type: 'string' },
-      sources: { type: 'string' },
-      export: { type: 'string' },
-      resume: { type: 'string' },
-    },
-  });
-  const maxIterations = values['max-iterations'] === undefined ? undefined : Number(values['max-iterations']);
-  if (maxIterations !== undefined && !(Number.isInteger(maxIterations) && maxIterations > 0)) throw new UsageError('--max-iterations must be a positive whole number');
-  const exportFormat = values.export;
-  if (exportFormat !== undefined && exportFormat !== 'bibtex' && exportFormat !== 'ris' && exportFormat !== 'csl-json') throw new UsageError('--export must be bibtex, ris or csl-json');
-  const timeoutSeconds = values.timeout === undefined ? DEFAULT_FOLLOW_TIMEOUT_SECONDS : Number(values.timeout);
-  if (!(timeoutSeconds > 0)) throw new UsageError('--timeout must be a positive number of seconds');
-  const [command, ...args] = positionals;
-  return {
-    command: values.help === true ? 'help' : command,
-    args,
-    options: {
-      json: values.json === true,
-      timeoutSeconds,
-      papers: {
-        strategyCheckpoint: values['no-strategy-checkpoint'] !== true,
-        autoApprove: values.auto === true,
-        ...(maxIterations === undefined ? {} : { maxIterations }),
-        ...(values.sources === undefined ? {} : { sources: values.sources.split(',').map((s) => s.trim()).filter((s) => s !== '') }),
-        ...(exportFormat === undefined ? {} : { exportFormat }),
-        ...(values.resume === undefined ? {} : { resume: values.resume }),
-      },
-      ...(values.intent === undefined ? {} : { intent: values.intent }),
-      ...(values.reason === undefined ? {} : { reason: values.reason }),
-    },
-  };
-}
-
-function single(args: readonly string[], usage: string): string {
-  const [only, ...more] = args;
-  if (only === undefined || more.length > 0) throw new UsageError(`usage: openpaw ${usage}`);
-  return only;
-}
-
-async function tokenOf(io: CliIo): Promise<string> {
   const token = io.env['OPENPAW_TOKEN'];
-  if (token !== undefined && token !== '') return token;
+  if (token !== undefined && token !== '') return { apiUrl: urlGiven ?? DEFAULT_API_URL, token };
   if ((io.env['OPENPAW_JWT_SECRET'] ?? '') !== '') {
     try {
-      return await mintDevToken(io.env);
+      return { apiUrl: urlGiven ?? DEFAULT_API_URL, token: await mintDevToken(io.env) };
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
   }
-  throw new UsageError('no credentials: set OPENPAW_TOKEN, or OPENPAW_JWT_SECRET to mint a local dev token');
+  const file = await readProfiles(io.env);
+  const current = file?.profiles[file.current];
+  if (current !== undefined) return { apiUrl: urlGiven ?? current.apiUrl, token: current.token };
+  throw new UsageError('no credentials: run `openpaw login`, or set OPENPAW_TOKEN (or OPENPAW_JWT_SECRET to mint a local dev token)');
 }
 
-/** The `POST /problems` request for the arguments: an image upload, a URL, or text. */
-export async function submissionRequest(args: readonly string[], intent: string | undefined, cwd: string): Promise<{ init: RequestInit; label: string }> {
-  const joined = args.join(' ').trim();
-  if (joined === '') throw new UsageError('usage: openpaw solve <problem text | image file | http(s) URL>');
-  const json = (body: Record<string, string>): RequestInit => ({
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(intent === undefined ? body : { ...body, intent }),
-  });
-  if (args.length === 1 && /^https?:\/\//i.test(joined)) return { init: json({ url: joined }), label: `URL ${joined}` };
-  if (args.length === 1) {
-    const path = resolve(cwd, joined);
-    const file = await stat(path).catch(() => undefined);
-    if (file?.isFile() === true) {
-      const form = new FormData();
-      const type = IMAGE_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
-      form.set('file', new Blob([await readFile(path)], { type }), basename(path));
-      if (intent !== undefined) form.set('intent', intent);
-      return { init: { method: 'POST', body: form }, label: `image ${path} (${file.size} bytes)` };
-    }
+function errorOf(error: unknown, apiUrl: string | undefined): { exitCode: ExitCode; message: string; detail?: unknown } {
+  if (error instanceof UsageError) return { exitCode: EXIT.usage, message: error.message };
+  if (error instanceof ApiError) return { exitCode: EXIT.apiError, message: `error: ${error.message}`, detail: { status: error.status, body: error.body } };
+  const cause = (error as Error & { cause?: { message?: string } }).cause?.message;
+  return { exitCode: EXIT.apiError, message: `error: cannot reach the API at ${apiUrl ?? '?'}: ${(error as Error).message}${cause === undefined ? '' : ` (${cause})`}` };
+}
+
+/** The CLI: parses `argv` (without node and the script), runs the verb, returns the exit code. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === '--version' || first === '-V') {
+    io.stdout(`openpaw ${CLI_VERSION}`);
+    return EXIT.succeeded;
   }
-  return { init: json({ text: joined }), label: `text "${joined.length > 60 ? `${joined.slice(0, 57)}...` : joined}"` };
-}
-
-async function solve(api: ApiClient, args: readonly string[], options: Options, io: CliIo): Promise<number> {
-  const out = options.json ? io.stderr : io.stdout;
-  const startedAt = io.now();
-  const { init, label } = await submissionRequest(args, options.intent, io.cwd);
-  out(`submitting ${label} to ${api.baseUrl}`);
-  const { status, body: submitted } = await api.json<ProblemSubmission>('/problems', init);
-  const runId = submitted.run_id;
-  const note = status === 200 ? ' (answered from an earlier run)' : submitted.attempt_no > 1 ? ` (attempt ${submitted.attempt_no})` : '';
-  out(`run ${runId}${note}`);
-  const stamp = (): string => `[${((io.now() - startedAt) / 1000).toFixed(1).padStart(5)}s]`;
-  const eta = typeof submitted.eta_seconds === 'number' ? `  (eta ~${Math.ceil(submitted.eta_seconds)} s)` : '';
-
-  let final: RunResource | undefined;
-  if (submitted.terminal) {
-    out(`${stamp()} ${submitted.state}`);
-    final = (await api.json<RunResource>(`/runs/${runId}`)).body;
-  } else {
-    out(`${stamp()} ${submitted.state}${eta}`);
-    final = await follow(api, runId, submitted.attempt_no, submitted.state, options.timeoutSeconds * 1000, io, (run) => out(`${stamp()} ${run.state}`));
+  if (first === undefined || first === 'help' || first === '--help' || first === '-h') {
+    io.stdout(usage());
+    return first === undefined ? EXIT.usage : EXIT.succeeded;
   }
-  if (final === undefined) {
-    io.stderr(`still running after ${options.timeoutSeconds} s; see: openpaw status ${runId}`);
-    return EXIT.error;
+  const verb = verbNamed(first);
+  if (verb === undefined) {
+    io.stderr(`unknown command "${first}"\n\n${usage()}`);
+    return EXIT.usage;
   }
-  await printSummary(api, final, io, out);
-  if (options.json) io.stdout(JSON.stringify(final, null, 2));
-  return TERMINAL_EXIT[final.state] ?? EXIT.runDidNotSucceed;
-}
-
-/**
- * Follows the run's server-sent events, reporting each new state, until a terminal state of this
- * attempt. Reconnects (with `Last-Event-ID`) when the stream drops, when the gateway does not know
- * the run yet (404 just after submission), or when it only knows a previous, failed attempt.
- */
-async function follow(
-  api: ApiClient,
-  runId: string,
-  attemptNo: number,
-  initialState: string,
-  timeoutMs: number,
-  io: CliIo,
-  onState: (run: RunResource) => void,
-): Promise<RunResource | undefined> {
-  const deadline = io.now() + timeoutMs;
-  let lastEventId: string | undefined;
-  let shown = `${attemptNo}:${initialState}`;
-  let backoffMs = 200;
-  let warned = false;
-  let unknownSince: number | undefined;
-  while (io.now() < deadline) {
-    try {
-      for await (const event of api.events(`/runs/${runId}/events`, lastEventId, AbortSignal.timeout(Math.max(1, deadline - io.now())))) {
-        if (event.event !== undefined && event.event !== 'state') continue;
-        if (event.id !== undefined) lastEventId = event.id;
-        const run = JSON.parse(event.data) as RunResource;
-        // The gateway may still show the previous attempt (its FAILED) until the coordinator reports this one.
-        if (run.attemptNo < attemptNo) continue;
-        backoffMs = 200;
-        const key = `${run.attemptNo}:${run.state}`;
-        if (key !== shown) {
-          shown = key;
-          onState(run);
-        }
-        if (run.terminal) return run;
-      }
-      unknownSince = undefined;
-    } catch (error) {
-      if (error instanceof ApiError && error.status !== 404) throw error;
-      if (error instanceof ApiError) {
-        // Not reported by the coordinator yet: it may be busy, or down (the run starts when it is back).
-        unknownSince ??= io.now();
-        if (!warned && io.now() - unknownSince > UNKNOWN_RUN_HINT_MS) {
-          warned = true;
-          io.stderr(`(the gateway has not heard of run ${runId} yet; is the coordinator running? still waiting)`);
-        }
-      } else if (!warned && io.now() < deadline) {
-        warned = true;
-        io.stderr(`(lost the event stream: ${(error as Error).message}; reconnecting)`);
-      }
-    }
-    await io.sleep(backoffMs);
-    backoffMs = Math.min(backoffMs * 2, 2000);
+  let options: OptionValues;
+  let args: string[];
+  try {
+    ({ values: options, positionals: args } = parseArgs({ args: rest, allowPositionals: true, strict: true, options: { ...GLOBAL_OPTIONS, ...verb.options } }));
+  } catch (error) {
+    io.stderr(`${(error as Error).message}\n\n${usage([verb])}`);
+    return EXIT.usage;
   }
-  return undefined;
-}
-
-function numberIn(view: Record<string, unknown>, key: string): number | undefined {
-  const value = view[key];
-  return typeof value === 'number' ? value : undefined;
-}
-
-async function printSummary(api: ApiClient, run: RunResource, io: CliIo, out: (line: string) => void): Promise<void> {
-  const view = run.view;
-  const output = (typeof view['output'] === 'object' && view['output'] !== null ? view['output'] : {}) as Record<string, unknown>;
-  const outcome = typeof view['outcome'] === 'string' ? ` (outcome: ${view['outcome']})` : '';
-  const approximate = output['is_approximate'] === true ? ', approximate: a near-miss solution' : '';
-  out('');
-  out(`${run.state}${outcome}${approximate}`);
-  const cost = numberIn(view, 'cost_usd');
-  const duration = numberIn(view, 'duration_ms');
-  if (cost !== undefined) out(`cost:      $${cost.toFixed(4)}`);
-  if (duration !== undefined) out(`duration:  ${(duration / 1000).toFixed(2)} s`);
-  if (typeof view['error_code'] === 'string') out(`error:     ${view['error_code']}`);
-  const assetId = typeof output['asset_version_id'] === 'string' ? output['asset_version_id'] : undefined;
-  if (assetId === undefined) return;
-  out(`solution:  ${api.url(`/runs/${run.runId}/solution`)}`);
-  const asset = await assetMetadata(api, assetId, io);
-  const path = asset === undefined ? undefined : localBlobPath(io.env, io.cwd, asset.storage_key);
-  if (path !== undefined && (await access(path).then(() => true, () => false))) out(`file:      ${path}`);
-  if (output['video_pending'] === true) out(`video:     rendering in the background; ${api.url(`/runs/${run.runId}/video`)}`);
-}
-
-/** The asset's metadata; the gateway's asset projection may trail the run by a moment. */
-async function assetMetadata(api: ApiClient, assetId: string, io: CliIo): Promise<AssetMetadata | undefined> {
-  for (let attempt = 0; attempt < 10; attempt += 1) {
-    const { status, body } = await api.json<AssetMetadata>(`/assets/${assetId}`, {}, [404]);
-    if (status === 200) return body;
-    await io.sleep(200);
+  if (options['help'] === true) {
+    io.stdout(usage([verb]));
+    return EXIT.succeeded;
   }
-  return undefined;
-}
-
-async function searchPapers(api: ApiClient, args: readonly string[], options: Options, io: CliIo): Promise<number> {
-  const query = args.join(' ').trim();
-  if (query === '' && options.papers.resume === undefined) throw new UsageError('usage: openpaw papers "<query>"');
-  const outcome = await papers(api, query, { ...options.papers, timeoutSeconds: options.timeoutSeconds }, io);
-  switch (outcome) {
-    case 'completed':
-    case 'waiting':
-      return EXIT.ok;
-    case 'failed':
-      return EXIT.runDidNotSucceed;
-    case 'timeout':
-      io.stderr(`still running after ${options.timeoutSeconds} s`);
-      return EXIT.error;
+  const json = options['json'] === true;
+  // Under --json, everything a verb prints is progress (stderr); stdout carries the one document.
+  const verbIo: CliIo = json ? { ...io, stdout: io.stderr } : io;
+  const emit = (document: Record<string, unknown>): void => {
+    if (json) io.stdout(JSON.stringify({ version: JSON_OUTPUT_VERSION, command: verb.name, ...document }, null, 2));
+  };
+  let apiUrl: string | undefined;
+  try {
+    const timeoutSeconds = typeof options['timeout'] === 'string' ? Number(options['timeout']) : DEFAULT_FOLLOW_TIMEOUT_SECONDS;
+    if (!(timeoutSeconds > 0)) throw new UsageError('--timeout must be a positive number of seconds');
+    const outcome = await verb.run({
+      args,
+      options,
+      io: verbIo,
+      json,
+      out: verbIo.stdout,
+      timeoutMs: timeoutSeconds * 1000,
+      api: async () => {
+        const found = await connection(io, options);
+        apiUrl = found.apiUrl;
+        return new ApiClient(found.apiUrl, found.token, verbIo);
+      },
+    });
+    emit({ exitCode: outcome.exitCode, result: outcome.result ?? null });
+    return outcome.exitCode;
+  } catch (error) {
+    const { exitCode, message, detail } = errorOf(error, apiUrl);
+    io.stderr(exitCode === EXIT.usage ? `${message}\n\n${usage([verb])}` : message);
+    emit({ exitCode, error: { message, ...(detail === undefined ? {} : { detail }) } });
+    return exitCode;
   }
-}
-
-async function importLibrary(api: ApiClient, file: string, io: CliIo): Promise<number> {
-  const path = resolve(io.cwd, file);
-  const extension = extname(path).toLowerCase();
-  const format = extension === '.bib' || extension === '.bibtex' ? 'bibtex' : extension === '.ris' ? 'ris' : undefined;
-  if (format === undefined) throw new UsageError('openpaw library: a .bib or .ris file');
-  const content = await readFile(path, 'utf8');
-  const { body } = await api.json<{ status: string; importId: string; added?: number; updated?: number; skipped?: { entry: number; reason: string }[] }>('/library/references', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ format, content }),
-  });
-  if (body.status !== 'imported') {
-    io.stdout(`import ${body.importId} queued (the research service has not answered yet)`);
-    return EXIT.ok;
-  }
-  io.stdout(`imported ${path}: ${body.added ?? 0} added, ${body.updated ?? 0} updated, ${body.skipped?.length ?? 0} skipped`);
-  for (const skipped of body.skipped ?? []) io.stdout(`  entry ${skipped.entry}: ${skipped.reason}`);
-  return EXIT.ok;
-}
-
-async function status(api: ApiClient, runId: string, options: Options, io: CliIo): Promise<number> {
-  const out = options.json ? io.stderr : io.stdout;
-  const { body: run } = await api.json<RunResource>(`/runs/${encodeURIComponent(runId)}`);
-  out(`run ${run.runId}: ${run.state}${run.terminal ? '' : ' (running)'}, attempt ${run.attemptNo}, ${run.workflowType}`);
-  if (run.terminal) await printSummary(api, run, io, out);
-  if (options.json) io.stdout(JSON.stringify(run, null, 2));
-  return run.terminal ? (TERMINAL_EXIT[run.state] ?? EXIT.runDidNotSucceed) : EXIT.ok;
-}
-
-async function cancel(api: ApiClient, runId: string, options: Options, io: CliIo): Promise<number> {
-  const { status: code, body } = await api.json<{ status?: string; state?: string; reason?: string; detail?: string }>(
-    `/runs/${encodeURIComponent(runId)}/cancel`,
-    { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(options.reason === undefined ? {} : { reason: options.reason }) },
-    [409],
-  );
-  if (code === 409) {
-    io.stderr(`cancel refused (${body.reason ?? 'refused'}): ${body.detail ?? ''}`.trimEnd());
-    return EXIT.runDidNotSucceed;
-  }
-  io.stdout(body.status === 'cancelled' ? `cancelled: run ${runId} is ${body.state}` : `cancel requested; run ${runId} is still ${body.state}`);
-  return EXIT.ok;
 }

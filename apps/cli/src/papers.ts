@@ -1,7 +1,8 @@
 import type { Checkpoint, PaperCollection, PaperSearchView } from '@openpaw/contracts';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { type ApiClient, ApiError } from './api-client.js';
+import { type ApiClient, ApiError, type RunResource } from './api-client.js';
+import { followRun } from './follow.js';
 import type { CliIo } from './io.js';
 
 /** `GET /paper-searches/:id` as the CLI reads it. */
@@ -15,11 +16,12 @@ export interface PapersOptions {
   readonly exportFormat?: 'bibtex' | 'ris' | 'csl-json';
   readonly resume?: string;
   readonly timeoutSeconds: number;
+  /** Start (or name) the search and return at once. */
+  readonly noWait?: boolean;
 }
 
-export type PapersOutcome = 'completed' | 'failed' | 'waiting' | 'timeout';
+export type PapersOutcome = 'completed' | 'failed' | 'cancelled' | 'waiting' | 'timeout';
 
-const POLL_MS = 300;
 const PAPERS_SHOWN = 20;
 
 export const CHECKPOINT_HELP = {
@@ -28,47 +30,65 @@ export const CHECKPOINT_HELP = {
     'a [+1,3] = approve (keeping papers 1 and 3 across iterations) · r <note> = reject, with why · e [+1,3] [-2] [text] = iterate: 1 and 3 relevant, 2 never again, text as feedback · q = decide later',
 } as const;
 
+/** A paper search as its run's state events carry it: the run's view is the search's view. */
+function searchOf(run: RunResource): PaperSearchResource | undefined {
+  const view = run.view as Partial<PaperSearchView>;
+  if (typeof view.status !== 'string' || typeof view.state !== 'string') return undefined;
+  return { ...(view as PaperSearchView), runId: run.runId, terminal: run.terminal };
+}
+
 /**
- * `openpaw papers "<query>"`: starts a paper search (or resumes one) and follows it, showing each
- * state; at each checkpoint it shows the strategy or the collection and asks for a decision, until
- * the search completes. Quitting at a checkpoint leaves the search waiting (`--resume <id>` later).
+ * `openpaw papers "<query>"`: starts a paper search (or resumes one) and follows its run's events,
+ * showing each state; at each checkpoint it shows the strategy or the collection and asks for a
+ * decision, until the search completes. Quitting at a checkpoint leaves the search waiting
+ * (`--resume <id>` later). Answers the outcome and the search as last seen.
  */
-export async function papers(api: ApiClient, query: string, options: PapersOptions, io: CliIo): Promise<PapersOutcome> {
+export async function papers(api: ApiClient, query: string, options: PapersOptions, io: CliIo): Promise<{ outcome: PapersOutcome; search?: PaperSearchResource }> {
   const runId = options.resume ?? (await start(api, query, options, io));
   io.stdout(`paper search ${runId}`);
-  const deadline = io.now() + options.timeoutSeconds * 1000;
+  if (options.noWait === true) return { outcome: 'waiting' };
   let shown = '';
+  let outcome: PapersOutcome = 'timeout';
+  let last: PaperSearchResource | undefined;
   // Decided (or found stale) here: the gateway's projection may show it a moment longer; never asked twice.
   const decided = new Set<string>();
-  for (;;) {
-    const { status, body } = await api.json<PaperSearchResource>(`/paper-searches/${runId}`, {}, [404]);
-    if (status === 404) {
-      if (io.now() > deadline) return 'timeout';
-      await io.sleep(POLL_MS);
-      continue;
-    }
-    const key = `${body.state}:${body.iteration}`;
-    if (key !== shown) {
-      shown = key;
-      io.stdout(`  ${body.state}${body.iteration > 0 ? ` (iteration ${body.iteration}/${body.options.maxIterations})` : ''}`);
-    }
-    if (body.status === 'completed') return finish(api, body, options, io);
-    if (body.status === 'failed' || body.status === 'cancelled') {
-      io.stderr(`the search ${body.status}${body.error === null ? '' : `: ${body.error.detail}`}`);
-      return 'failed';
-    }
-    if (body.checkpoint !== null && !decided.has(body.checkpoint.checkpointId)) {
-      decided.add(body.checkpoint.checkpointId);
-      const answered = await decideCheckpoint(api, body, body.checkpoint, io);
-      if (!answered) {
-        io.stdout(`the search waits at ${body.checkpoint.kind}; decide later with: openpaw papers --resume ${runId}`);
-        return 'waiting';
-      }
-      continue;
-    }
-    if (io.now() > deadline) return 'timeout';
-    await io.sleep(POLL_MS);
-  }
+  await followRun(
+    api,
+    runId,
+    {
+      timeoutMs: options.timeoutSeconds * 1000,
+      onRun: async (run) => {
+        const search = searchOf(run);
+        if (search === undefined) return 'continue';
+        last = search;
+        const key = `${search.state}:${search.iteration}`;
+        if (key !== shown) {
+          shown = key;
+          io.stdout(`  ${search.state}${search.iteration > 0 ? ` (iteration ${search.iteration}/${search.options.maxIterations})` : ''}`);
+        }
+        if (search.status === 'completed') {
+          outcome = await finish(api, search, options, io);
+          return 'stop';
+        }
+        if (search.status === 'failed' || search.status === 'cancelled') {
+          io.stderr(`the search ${search.status}${search.error === null ? '' : `: ${search.error.detail}`}`);
+          outcome = search.status;
+          return 'stop';
+        }
+        if (search.checkpoint !== null && !decided.has(search.checkpoint.checkpointId)) {
+          decided.add(search.checkpoint.checkpointId);
+          if (!(await decideCheckpoint(api, search, search.checkpoint, io))) {
+            io.stdout(`the search waits at ${search.checkpoint.kind}; decide later with: openpaw papers --resume ${runId}`);
+            outcome = 'waiting';
+            return 'stop';
+          }
+        }
+        return 'continue';
+      },
+    },
+    io,
+  );
+  return last === undefined ? { outcome } : { outcome, search: last };
 }
 
 async function start(api: ApiClient, query: string, options: PapersOptions, io: CliIo): Promise<string> {
@@ -82,7 +102,7 @@ async function start(api: ApiClient, query: string, options: PapersOptions, io: 
     },
   };
   io.stdout(`searching papers for "${query}" at ${api.baseUrl}`);
-  const { body: created } = await api.json<{ runId: string }>('/paper-searches', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const { body: created } = await api.post<{ runId: string }>('/paper-searches', body);
   return created.runId;
 }
 

@@ -62,8 +62,9 @@ describe('the web console in a real browser (Chromium), against the platform', (
       databaseUrl: await freshDatabase('e2e_console'),
       services: ['coordinator', 'ingestion', 'retrieval', 'solve', 'assets', 'artifacts', 'gateway'],
       // The artifacts service's local model (deterministic, no account), as in the artifacts e2e spec.
-      // Test-only: ingestion may fetch the problem pages this spec serves on 127.0.0.1.
-      serviceEnv: { artifacts: { OPENPAW_LLM_MODEL: 'local/deterministic' }, ingestion: { OPENPAW_INGESTION_ALLOW_LOOPBACK_FETCH: '1' } },
+      serviceEnv: { artifacts: { OPENPAW_LLM_MODEL: 'local/deterministic' } },
+      // The test-only entrypoint: ingestion may fetch the problem pages this spec serves on 127.0.0.1.
+      entries: { ingestion: 'testing/loopback-main.js' },
     });
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1100, height: 800 } });

@@ -25,6 +25,7 @@ import { configureGateway } from './configure.js';
 import { RunProjectionStore } from './projection/run-projection.store.js';
 import { RunSubmitter, type SubmissionRun } from './runs/submit/run-submitter.js';
 import { intSpecGatewayConfig } from './testing/int-spec-gateway.js';
+import { EventSourceParserStream } from 'eventsource-parser/stream';
 
 process.env['LOG_LEVEL'] ??= 'warn';
 
@@ -526,57 +527,28 @@ interface SseEvent {
   readonly data: unknown;
 }
 
-/** A minimal text/event-stream reader: `nextEvent()` resolves with the next event, or `undefined` at the end. */
+/** A text/event-stream reader (`eventsource-parser`): `nextEvent()` resolves with the next event, or `undefined` at the end. */
 function sseReader(response: Response): { nextEvent(timeoutMs?: number): Promise<SseEvent | undefined>; comments(): number } {
   const body = response.body;
   if (body === null) throw new Error('no body');
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
   let comments = 0;
-  let done = false;
-  const parse = (block: string): SseEvent | undefined => {
-    const fields: Record<string, string> = {};
-    for (const line of block.split('\n')) {
-      if (line.startsWith(':')) {
-        comments += 1;
-        continue;
-      }
-      const colon = line.indexOf(':');
-      if (colon <= 0) continue;
-      fields[line.slice(0, colon)] = line.slice(colon + 1).trimStart();
-    }
-    if (fields['data'] === undefined) return undefined;
-    return {
-      ...(fields['event'] === undefined ? {} : { event: fields['event'] }),
-      ...(fields['id'] === undefined ? {} : { id: fields['id'] }),
-      data: JSON.parse(fields['data']) as unknown,
-    };
-  };
+  const reader = body
+    .pipeThrough(new TextDecoderStream())
+    .pipeThrough(new EventSourceParserStream({ onComment: () => (comments += 1) }))
+    .getReader();
   return {
     comments: () => comments,
     nextEvent: async (timeoutMs = 10_000) => {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        let boundary = buffer.indexOf('\n\n');
-        while (boundary >= 0) {
-          const block = buffer.slice(0, boundary);
-          buffer = buffer.slice(boundary + 2);
-          const event = parse(block);
-          if (event !== undefined) return event;
-          boundary = buffer.indexOf('\n\n');
-        }
-        if (done) return undefined;
-        if (Date.now() > deadline) throw new Error('no server-sent event in time');
-        let timer: NodeJS.Timeout | undefined;
-        const chunk = await Promise.race([
-          reader.read(),
-          new Promise<never>((_resolve, reject) => {
-            timer = setTimeout(() => reject(new Error('no server-sent event in time')), deadline - Date.now());
-          }),
-        ]).finally(() => clearTimeout(timer));
-        if (chunk.done) done = true;
-        else buffer += chunk.value;
-      }
+      let timer: NodeJS.Timeout | undefined;
+      const next = await Promise.race([
+        reader.read(),
+        new Promise<never>((_resolve, reject) => {
+          timer = setTimeout(() => reject(new Error('no server-sent event in time')), timeoutMs);
+        }),
+      ]).finally(() => clearTimeout(timer));
+      if (next.done) return undefined;
+      const { event, id, data } = next.value;
+      return { ...(event === undefined ? {} : { event }), ...(id === undefined ? {} : { id }), data: JSON.parse(data) as unknown };
     },
   };
 }

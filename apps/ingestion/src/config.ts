@@ -49,11 +49,6 @@ export interface FetchSettings {
 
 export const INGESTION_SCHEMA = 'ingestion';
 
-const flag = z
-  .enum(['0', '1', 'true', 'false', ''])
-  .optional()
-  .transform((value) => value === '1' || value === 'true');
-
 const envSchema = z.object({
   OPENPAW_DATABASE_URL: z.string().min(1).default('postgres://openpaw@127.0.0.1:5432/openpaw'),
   OPENPAW_INGESTION_POOL_SIZE: z.coerce.number().int().positive().default(4),
@@ -65,8 +60,6 @@ const envSchema = z.object({
   OPENPAW_INGESTION_FETCH_MAX_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
   OPENPAW_INGESTION_FETCH_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
   OPENPAW_INGESTION_FETCH_MAX_REDIRECTS: z.coerce.number().int().nonnegative().max(20).default(5),
-  /** TEST ONLY (end-to-end suites serve problem pages from 127.0.0.1). Never set it in a deployment. */
-  OPENPAW_INGESTION_ALLOW_LOOPBACK_FETCH: flag,
 });
 
 /** Reads the settings; throws naming every invalid variable. */
@@ -90,7 +83,8 @@ export function ingestionSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): 
       maxBytes: e.OPENPAW_INGESTION_FETCH_MAX_BYTES,
       timeoutMs: e.OPENPAW_INGESTION_FETCH_TIMEOUT_MS,
       maxRedirects: e.OPENPAW_INGESTION_FETCH_MAX_REDIRECTS,
-      allowAddressClasses: e.OPENPAW_INGESTION_ALLOW_LOOPBACK_FETCH ? ['loopback'] : [],
+      // No variable turns the SSRF guard off; tests that fetch from 127.0.0.1 start `testing/loopback-main.ts`.
+      allowAddressClasses: [],
     },
   };
 }

@@ -103,16 +103,16 @@ describe('ingestion service on real NATS and PostgreSQL', () => {
     blobs = store.adapter;
     blobCalls = store.calls;
 
-    const settings = ingestionSettingsFromEnv({
+    const fromEnv = ingestionSettingsFromEnv({
       OPENPAW_NATS_URL: nats.url,
       OPENPAW_DATABASE_URL: databaseUrl,
       OPENPAW_INGESTION_POOL_SIZE: '2',
       OPENPAW_INGESTION_CONCURRENCY: '2',
       OPENPAW_INGESTION_MAX_UPLOAD_BYTES: String(LIMIT),
       OPENPAW_INGESTION_FETCH_MAX_BYTES: String(LIMIT),
-      // TEST ONLY: lets safe fetching reach the page server above on 127.0.0.1 (and nothing else non-public).
-      OPENPAW_INGESTION_ALLOW_LOOPBACK_FETCH: '1',
     });
+    // Lets safe fetching reach the page server above on 127.0.0.1 (and nothing else non-public); no variable can.
+    const settings = { ...fromEnv, fetch: { ...fromEnv.fetch, allowAddressClasses: ['loopback' as const] } };
     service = await startService({ name: SERVICE_NAME, module: IngestionModule.forRoot(settings, { blobs }), defaultPort: 0, port: 0 });
 
     nc = await connectNats({ servers: nats.url, name: 'ingestion-int-spec' });

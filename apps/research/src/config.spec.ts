@@ -29,13 +29,12 @@ describe('researchSettingsFromEnv', () => {
       OPENPAW_LANES: 'research',
       OPENPAW_LANE_CONCURRENCY: 'research=5',
       OPENPAW_RESEARCH_WEBHOOK_BACKOFF_MS: '200,400',
-      OPENPAW_RESEARCH_WEBHOOK_ALLOW_PRIVATE: 'true',
     });
     expect(settings).toMatchObject({
       paperSearchConcurrency: 2,
       researchLaneConcurrency: 2 + 1 + 8 + 4,
       messaging: { lanes: ['research'], laneConcurrency: { research: 5 } },
-      flow: { webhook: { backoffMs: [200, 400], allowPrivateAddresses: true } },
+      flow: { webhook: { backoffMs: [200, 400], allowPrivateAddresses: false } },
     });
   });
 

@@ -33,11 +33,11 @@ function logDemoPairs(world: VisualWorld, logger: ProviderLogger | undefined): v
  */
 export async function createVisualSearchHandlers(
   nc: NatsConnection,
-  settings: Pick<VisualSearchSettings, 'providerEnv' | 'runMemoryTtlMs' | 'evidenceCacheTtlMs' | 'refutationTtlMs'>,
+  settings: Pick<VisualSearchSettings, 'providerEnv' | 'runMemoryTtlMs' | 'evidenceCacheTtlMs' | 'refutationTtlMs' | 'allowLoopbackImageHosts'>,
   options: { readonly logger?: ProviderLogger } = {},
 ): Promise<VisualSearchHandlers> {
   const env = settings.providerEnv;
-  const providers = createVisualProvidersFromEnv(env, options);
+  const providers = createVisualProvidersFromEnv(env, { ...options, allowLoopbackImageHosts: settings.allowLoopbackImageHosts === true });
   const memory = await KvRunMemory.open(nc, { ttlMs: settings.runMemoryTtlMs });
   const cache = await KvEvidenceCache.open(nc, { ttlMs: settings.evidenceCacheTtlMs, refutationTtlMs: settings.refutationTtlMs });
   if (providers.world !== undefined) logDemoPairs(providers.world, options.logger);

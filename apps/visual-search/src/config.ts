@@ -21,6 +21,8 @@ export interface VisualSearchSettings {
   readonly evidenceCacheTtlMs: number;
   /** How long a cached refutation is believed: shorter than a confirmation. */
   readonly refutationTtlMs: number;
+  /** Image hosts on 127.0.0.1 are fetched too: set by the test entrypoint (`testing/loopback-main.ts`) only, never from the environment. */
+  readonly allowLoopbackImageHosts?: boolean;
 }
 
 /** Milliseconds, a positive integer; unset or blank: `fallback`. */

@@ -30,3 +30,4 @@ export * from './workflow-types.js';
 export * from './views/retrieve-or-generate-view.js';
 export * from './views/visual-degrees-view.js';
 export { hasErrorCode, OpenPawError } from './errors.js';
+export * from './free-text.js';

@@ -16,6 +16,11 @@ export interface PlatformOptions {
   /** Env for every service (e.g. provider endpoints), and per service. */
   readonly env?: Readonly<Record<string, string>>;
   readonly serviceEnv?: Partial<Record<ServiceName, Readonly<Record<string, string>>>>;
+  /**
+   * A test-only entrypoint per service instead of `dist/apps/<service>/src/main.js`, relative to
+   * `dist/apps/<service>/src` (e.g. `testing/loopback-main.js`: fetches from 127.0.0.1 allowed).
+   */
+  readonly entries?: Partial<Record<ServiceName, string>>;
 }
 
 export interface RunningPlatform {
@@ -43,8 +48,9 @@ export interface RunningPlatform {
  */
 export async function startPlatformProcesses(options: PlatformOptions): Promise<RunningPlatform> {
   const services = options.services ?? ALL_SERVICES;
+  const entryOf = (service: ServiceName): string => join(options.root, 'dist/apps', service, 'src', options.entries?.[service] ?? 'main.js');
   for (const service of services) {
-    const entry = join(options.root, 'dist/apps', service, 'src/main.js');
+    const entry = entryOf(service);
     if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first`);
   }
   const blobDir = mkdtempSync(join(tmpdir(), 'openpaw-blobs-'));
@@ -55,7 +61,7 @@ export async function startPlatformProcesses(options: PlatformOptions): Promise<
   const urlOf = (service: ServiceName): string => `http://127.0.0.1:${ports.get(service) ?? 0}`;
 
   const start = async (service: ServiceName): Promise<void> => {
-    const proc = spawnManaged(process.execPath, [join(options.root, 'dist/apps', service, 'src/main.js')], {
+    const proc = spawnManaged(process.execPath, [entryOf(service)], {
       cwd: options.root,
       env: {
         ...process.env,

@@ -1,4 +1,4 @@
-import { artifactOptions, notebookId } from '@openpaw/contracts';
+import { artifactOptions, freeText, notebookId } from '@openpaw/contracts';
 import { z } from 'zod';
 
 /** Longest `?wait` (seconds) of `POST /notebooks/:id/sources`. */
@@ -6,7 +6,7 @@ export const MAX_SOURCE_WAIT_SECONDS = 60;
 
 /** `POST /ai/chat` */
 export const chatBody = z.object({
-  message: z.string().trim().min(1, 'message is empty').max(8_000).describe('What the user says: an artifact request ("Create a quiz on cells") or a question.'),
+  message: freeText().trim().min(1, 'message is empty').max(8_000).describe('What the user says: an artifact request ("Create a quiz on cells") or a question.'),
   session_id: notebookId.describe('The notebook (chat session) whose sources ground the answer or the artifact.'),
   source_ids: z.array(z.uuid()).max(100).optional().describe('Only these sources of the notebook (default: all of them).'),
   options: artifactOptions.optional().describe('Artifact options (num_questions, difficulty, num_cards, num_points); part of the job fingerprint.'),
@@ -37,11 +37,11 @@ export const notebookParams = z.object({ notebookId });
 export const notebookSourceParams = z.object({ notebookId, sourceId: z.uuid() });
 
 const sourceFields = {
-  title: z.string().trim().min(1).max(300).optional().describe('A title (default: from the document).'),
+  title: freeText().trim().min(1).max(300).optional().describe('A title (default: from the document).'),
 };
 
 const sourceJsonObject = z.object({
-  text: z.string().trim().min(1, 'text is empty').max(200_000).optional().describe('The source as text.'),
+  text: freeText().trim().min(1, 'text is empty').max(200_000).optional().describe('The source as text.'),
   url: z.url({ protocol: /^https?$/, error: 'an http(s) URL' }).max(2048).optional().describe('A web page, text or PDF document to fetch.'),
   ...sourceFields,
 });

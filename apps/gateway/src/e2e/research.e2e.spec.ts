@@ -71,11 +71,12 @@ describe('research through the gateway (spec 05)', () => {
           ANTHROPIC_BASE_URL: anthropic.baseUrl,
           OPENPAW_LLM_MAX_ATTEMPTS: '2',
           OPENPAW_RESEARCH_MODELS: JSON.stringify({ openai: 'openai/gpt-4o-mini', anthropic: 'anthropic/claude-haiku-4-5' }),
-          // The webhook receiver of these tests is on loopback; short waits between attempts.
-          OPENPAW_RESEARCH_WEBHOOK_ALLOW_PRIVATE: 'true',
+          // Short waits between webhook attempts.
           OPENPAW_RESEARCH_WEBHOOK_BACKOFF_MS: '200,400',
         },
       },
+      // The test-only entrypoint: the webhook receiver of these tests is on loopback.
+      entries: { research: 'testing/private-webhooks-main.js' },
     });
     nc = await connectNats({ servers: nats.url, name: 'e2e-research-listener' });
     nc.subscribe(ResearchCompleted.subject, {

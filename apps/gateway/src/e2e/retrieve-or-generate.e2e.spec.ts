@@ -37,8 +37,8 @@ describe('RetrieveOrGenerate end to end through the gateway', () => {
       natsUrl: nats.url,
       databaseUrl: (databaseUrl = await freshDatabase('e2e_rog')),
       services: ['coordinator', 'ingestion', 'retrieval', 'solve', 'assets', 'gateway'],
-      // Test-only: the problem pages are served from 127.0.0.1, which safe fetching refuses otherwise.
-      serviceEnv: { ingestion: { OPENPAW_INGESTION_ALLOW_LOOPBACK_FETCH: '1' } },
+      // The test-only entrypoint: the problem pages are served from 127.0.0.1, which safe fetching refuses otherwise.
+      entries: { ingestion: 'testing/loopback-main.js' },
     });
     alice = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'alice');
   });

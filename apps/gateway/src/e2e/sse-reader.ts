@@ -1,3 +1,5 @@
+import { createParser } from 'eventsource-parser';
+import { EventSourceParserStream } from 'eventsource-parser/stream';
 import type { GatewayClient } from './e2e-client.js';
 
 export interface SseEvent {
@@ -7,20 +9,19 @@ export interface SseEvent {
   readonly data: string;
 }
 
-/** Parses a text/event-stream body into its events (comments and `retry:` lines left out). */
+/** Parses a whole text/event-stream body into its events (`eventsource-parser`; comments and `retry:` left out). */
 export function parseSse(text: string): SseEvent[] {
   const events: SseEvent[] = [];
-  for (const block of text.split('\n\n')) {
-    const fields = new Map<string, string>();
-    for (const line of block.split('\n')) {
-      const colon = line.indexOf(':');
-      if (colon <= 0) continue;
-      fields.set(line.slice(0, colon), line.slice(colon + 1).trimStart());
-    }
-    const data = fields.get('data');
-    if (data !== undefined) events.push({ event: fields.get('event') ?? 'message', id: fields.get('id'), data });
-  }
+  const parser = createParser({ onEvent: (event) => events.push({ event: event.event ?? 'message', id: event.id, data: event.data }) });
+  parser.feed(text);
   return events;
+}
+
+/** The events of a streaming text/event-stream body as they arrive, until it ends. */
+export async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<SseEvent> {
+  for await (const event of body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream())) {
+    yield { event: event.event ?? 'message', id: event.id, data: event.data };
+  }
 }
 
 /** Reads a whole SSE stream (one that ends by itself) as `client`, resuming after `lastEventId` when given. */

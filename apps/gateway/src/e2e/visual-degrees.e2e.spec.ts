@@ -220,9 +220,10 @@ describe('visual degrees over the wire: the real SerpApi and Rekognition adapter
           AWS_REGION: 'us-east-1',
           AWS_ACCESS_KEY_ID: 'AKIDWIRETEST',
           AWS_SECRET_ACCESS_KEY: 'wire-test-secret',
-          OPENPAW_VISUAL_ALLOW_LOOPBACK_FETCH: '1',
         },
       },
+      // The test-only entrypoint: the wire world hosts its images on 127.0.0.1.
+      entries: { 'visual-search': 'testing/loopback-main.js' },
     });
     alice = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'alice');
   });

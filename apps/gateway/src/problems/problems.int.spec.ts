@@ -510,6 +510,8 @@ describe('problems and assets (real NATS + PostgreSQL, fake coordinator)', () =>
         [{ text: 'a', url: 'https://example.com/a' }, 'url'],
         [{ url: 'ftp://example.com/a' }, 'url'],
         [{ text: '1 + 1', intent: 'Do It!' }, 'intent'],
+        [{ text: '2x\u0000 = 4' }, 'text'],
+        [{ text: '2x = 4 \uD835' }, 'text'],
       ];
       for (const [json, path] of cases) {
         const response = await api('/problems', { method: 'POST', token: aliceToken, json });

@@ -1,3 +1,4 @@
+import { freeText } from '@openpaw/contracts';
 import { z } from 'zod';
 import { workflowResult } from './workflow-result.js';
 
@@ -23,7 +24,7 @@ export const contentSensitivityField = z
   );
 
 const problemJsonBodyObject = z.object({
-  text: z.string().trim().min(1, 'text is empty').max(20_000).optional().describe('The problem as text.'),
+  text: freeText().trim().min(1, 'text is empty').max(20_000).optional().describe('The problem as text.'),
   url: z
     .url({ protocol: /^https?$/, error: 'an http(s) URL' })
     .max(2048)

@@ -3,7 +3,7 @@ import type { INestApplication } from '@nestjs/common';
 import type { Msg, NatsConnection } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
-import { parseEnvelope, RESEARCH_WORKFLOW, RunStateChanged, StartRun } from '@openpaw/contracts';
+import { FREE_TEXT_MESSAGE, parseEnvelope, RESEARCH_WORKFLOW, RunStateChanged, StartRun } from '@openpaw/contracts';
 import { JetStreamPublisher } from '@openpaw/messaging';
 import { freshDatabase, privateNatsServer, type NatsServerHandle } from '@openpaw/testing';
 import { DEFAULT_ADMISSION_LIMITS } from '../admission/admission-limits.js';
@@ -77,6 +77,38 @@ describe('POST /research admission control', () => {
     await delay(300);
     subscription.unsubscribe();
     expect(starts).toHaveLength(1);
+  });
+
+  it('refuses NUL or a lone surrogate in a free-text field with 400 naming the field, and starts nothing', async () => {
+    const userId = `user-${randomUUID()}`;
+    const token = await signAccessToken(config.jwt, userId);
+    const starts: string[] = [];
+    const subscription = nc.subscribe(StartRun.subject, {
+      callback: (_error, message: Msg) => {
+        const parsed = parseEnvelope(StartRun, message.data);
+        if (parsed.ok && parsed.envelope.data.userId === userId) starts.push(parsed.envelope.data.runId);
+      },
+    });
+    await nc.flush();
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['/research', { prompt: 'heat pumps\u0000', selectedLlms: ['local'], synthesisLlm: 'local' }, 'prompt'],
+      ['/research', { prompt: 'How efficient are heat pumps?', title: 'Heat \u0000pumps', selectedLlms: ['local'], synthesisLlm: 'local' }, 'title'],
+      ['/research', { prompt: 'half an emoji \uD83D', selectedLlms: ['local'], synthesisLlm: 'local' }, 'prompt'],
+      ['/research', { prompt: 'ok', externalReports: [{ content: 'report \uDC3E' }], selectedLlms: ['local'], synthesisLlm: 'local' }, 'externalReports.0.content'],
+      ['/research/draft', { prompt: 'draft\u0000' }, 'prompt'],
+    ];
+    for (const [path, json, field] of cases) {
+      const response = await fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(json),
+      });
+      expect([field, response.status]).toEqual([field, 400]);
+      expect(await response.json()).toMatchObject({ error: 'validation_failed', location: 'body', issues: [{ path: field, message: FREE_TEXT_MESSAGE }] });
+    }
+    await delay(300);
+    subscription.unsubscribe();
+    expect(starts).toEqual([]);
   });
 
   /** Projects a research run of `userId` in `state`, as the coordinator's run event would, and waits until the gateway shows it. */

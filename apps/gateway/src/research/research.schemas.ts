@@ -1,8 +1,8 @@
-import { externalReport, KEYED_RESEARCH_PROVIDERS, RESEARCH_LIMITS, researchProvider, type ResearchView, researchView } from '@openpaw/contracts';
+import { externalReport, KEYED_RESEARCH_PROVIDERS, RESEARCH_LIMITS, researchPrompt, researchProvider, researchTitle, type ResearchView, researchView } from '@openpaw/contracts';
 import { z } from 'zod';
 
-const prompt = z.string().trim().min(1, 'the prompt must not be empty').max(RESEARCH_LIMITS.promptChars);
-const title = z.string().trim().min(1).max(RESEARCH_LIMITS.titleChars);
+const prompt = researchPrompt;
+const title = researchTitle;
 const providers = z
   .array(researchProvider)
   .min(1, 'select at least one LLM')

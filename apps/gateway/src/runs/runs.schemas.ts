@@ -1,4 +1,4 @@
-import { RunStateChanged } from '@openpaw/contracts';
+import { freeText, RunStateChanged } from '@openpaw/contracts';
 import { z } from 'zod';
 import type { RunCursor, RunProjection } from '../projection/run-projection.store.js';
 import type { RunTransition } from '../projection/run-transition.store.js';
@@ -55,7 +55,7 @@ export const listRunsQuery = z.object({
 });
 
 const cancelRunBodyObject = z.object({
-  reason: z.string().trim().min(1).max(500).optional().describe('Why the run is cancelled (kept in its step log).'),
+  reason: freeText().trim().min(1).max(500).optional().describe('Why the run is cancelled (kept in its step log).'),
 });
 
 /** `POST /runs/:id/cancel` body; an empty body is an empty object. */

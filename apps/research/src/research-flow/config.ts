@@ -53,7 +53,6 @@ const envSchema = z.object({
     .pipe(z.array(z.int().nonnegative()).min(1, 'at least one delay')),
   OPENPAW_RESEARCH_WEBHOOK_ATTEMPTS: z.coerce.number().int().positive().max(50).default(8),
   OPENPAW_RESEARCH_WEBHOOK_CONCURRENCY: z.coerce.number().int().positive().max(256).default(8),
-  OPENPAW_RESEARCH_WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
 });
 
 /** Reads the settings (the research service's `researchSettingsFromEnv` calls it); throws naming every invalid variable. */
@@ -72,7 +71,8 @@ export function researchFlowSettingsFromEnv(env: Readonly<Record<string, string 
       backoffMs: e.OPENPAW_RESEARCH_WEBHOOK_BACKOFF_MS,
       attempts: e.OPENPAW_RESEARCH_WEBHOOK_ATTEMPTS,
       concurrency: e.OPENPAW_RESEARCH_WEBHOOK_CONCURRENCY,
-      allowPrivateAddresses: e.OPENPAW_RESEARCH_WEBHOOK_ALLOW_PRIVATE === 'true',
+      // No variable turns the SSRF guard off; tests that deliver to 127.0.0.1 start `testing/private-webhooks-main.ts`.
+      allowPrivateAddresses: false,
     },
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { freeText } from '../free-text.js';
 import { defineCommand, defineEvent } from '../message-definition.js';
 
 /**
@@ -95,14 +96,14 @@ export type ArtifactResult = z.infer<typeof artifactResult>;
 // ---- sources ----
 
 export const sourceContent = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('text'), text: z.string().min(1).max(200_000) }),
+  z.object({ kind: z.literal('text'), text: freeText().min(1).max(200_000) }),
   z.object({ kind: z.literal('url'), url: z.url({ protocol: /^https?$/ }) }),
   /** An uploaded file in blob storage (bytes never travel in messages). */
   z.object({
     kind: z.literal('file'),
     blobKey: z.string().min(1),
     contentType: z.string().max(200),
-    filename: z.string().max(255).optional(),
+    filename: freeText().max(255).optional(),
     byteLength: z.int().nonnegative(),
   }),
 ]);
@@ -116,7 +117,7 @@ export const AddSource = defineCommand(
     sourceId: z.uuid(),
     userId: z.string().min(1),
     notebookId,
-    title: z.string().max(300).optional(),
+    title: freeText().max(300).optional(),
     content: sourceContent,
   }),
   "Add (or replace) a notebook source: extract its text, normalise, chunk (stable chunk ids) and index it; answers SourceIndexed or SourceRejected.",
@@ -166,7 +167,7 @@ export const CaptureSnapshot = defineCommand(
     notebookId,
     /** Sorted; empty means every source of the notebook. */
     sourceIds: z.array(z.uuid()),
-    query: z.string(),
+    query: freeText(),
     k: z.int().min(1).max(50),
   }),
   "Capture the job's retrieval snapshot (the top chunks for the request, at this moment); answers SnapshotCaptured or ArtifactStepFailed.",
@@ -320,7 +321,7 @@ export const AnswerChat = defineCommand(
   z.object({
     userId: z.string().min(1),
     notebookId,
-    message: z.string().min(1).max(8_000),
+    message: freeText().min(1).max(8_000),
     /** Sorted; empty means every source of the notebook. */
     sourceIds: z.array(z.uuid()),
   }),
@@ -368,7 +369,7 @@ export const artifactJobInput = z.strictObject({
   notebook_id: notebookId,
   artifact_type: artifactType,
   /** The user's request (the spec's `job_request.content`). */
-  content: z.string().min(1).max(8_000),
+  content: freeText().min(1).max(8_000),
   /** Sorted and unique; empty means every source of the notebook. */
   source_ids: z.array(z.uuid()).max(100),
   options: artifactOptions,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { freeText } from '../free-text.js';
 
 /**
  * The paper-search domain (spec 04): intent, strategy, feedback, papers, collections, checkpoints and
@@ -24,7 +25,7 @@ export const scholarlySourceName = z.enum(SCHOLARLY_SOURCE_NAMES);
 export type ScholarlySourceName = z.infer<typeof scholarlySourceName>;
 
 const year = z.int().min(1000).max(3000);
-const term = z.string().trim().min(1).max(200);
+const term = freeText().trim().min(1).max(200);
 
 const searchConstraintsShape = {
   yearFrom: year.nullable().default(null),
@@ -40,7 +41,7 @@ export const searchConstraints = z.object(searchConstraintsShape).refine(yearsIn
 export type SearchConstraints = z.infer<typeof searchConstraints>;
 
 export const parsedIntent = z.object({
-  topic: z.string().trim().min(1).max(500),
+  topic: freeText().trim().min(1).max(500),
   concepts: z.array(term).min(1).max(20),
   intentType,
   constraints: searchConstraints,
@@ -52,7 +53,7 @@ const searchQueryShape = {
   keywords: z.array(term).min(1).max(30),
   synonyms: z.array(z.object(synonymGroupShape)).max(30).default([]),
   /** The query as sent to sources that take boolean syntax (`"a b" AND (c OR d)`). */
-  booleanQuery: z.string().trim().min(1).max(1_000),
+  booleanQuery: freeText().trim().min(1).max(1_000),
 };
 export const searchQuery = z.object(searchQueryShape);
 export type SearchQuery = z.infer<typeof searchQuery>;
@@ -89,7 +90,7 @@ export const MAX_PAPERS_JSON_BYTES = 768 * 1024;
 const feedbackShape = {
   markedRelevant: z.array(paperId).max(500).default([]),
   markedIrrelevant: z.array(paperId).max(500).default([]),
-  freeText: z.string().trim().max(4_000).nullable().default(null),
+  freeText: freeText().trim().max(4_000).nullable().default(null),
 };
 export const userFeedback = z.object(feedbackShape);
 export type UserFeedback = z.infer<typeof userFeedback>;
@@ -245,6 +246,6 @@ export type DecisionAction = z.infer<typeof decisionAction>;
 export const decision = z.strictObject({
   action: decisionAction,
   revisedData: z.unknown().optional(),
-  note: z.string().trim().max(4_000).nullable().default(null),
+  note: freeText().trim().max(4_000).nullable().default(null),
 });
 export type Decision = z.infer<typeof decision>;

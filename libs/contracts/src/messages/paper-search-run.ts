@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { freeText } from '../free-text.js';
 import { checkpoint, decision, paperCollection, scoredPaper, SCHOLARLY_SOURCE_NAMES, scholarlySourceName } from './paper-search-model.js';
 
 /**
@@ -29,7 +30,7 @@ export type PaperSearchOptions = z.infer<typeof paperSearchOptions>;
 
 /** The `StartRun.input` of a `paper_search` run. */
 export const paperSearchStart = z.strictObject({
-  query: z.string().trim().min(1).max(2_000),
+  query: freeText().trim().min(1).max(2_000),
   options: paperSearchOptions.default({ strategyCheckpoint: true, autoApprove: false, maxIterations: DEFAULT_MAX_ITERATIONS }),
 });
 export type PaperSearchStart = z.infer<typeof paperSearchStart>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { freeText } from '../free-text.js';
 import { PAPER_SEARCH_LANE } from '../lanes.js';
 import { defineCommand, defineEvent } from '../message-definition.js';
 import {
@@ -155,7 +156,7 @@ export const OrganisePapers = defineCommand(
   z.object({
     runId: z.uuid(),
     iteration,
-    query: z.string().min(1).max(2_000),
+    query: freeText().min(1).max(2_000),
     strategy: searchStrategy,
     papers: scoredPapers,
     scoredBy: skillProvenance,
@@ -204,7 +205,7 @@ export const ImportLibraryReferences = defineCommand(
     userId: z.string().min(1),
     format: z.enum(['bibtex', 'ris']),
     /** The file's text (at most 512 KiB: larger libraries are imported in parts). */
-    content: z.string().min(1).max(512 * 1024),
+    content: freeText().min(1).max(512 * 1024),
   }),
   "Import BibTeX or RIS references into the user's library (the local `library` source); answers LibraryReferencesImported.",
 );

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { freeText } from '../free-text.js';
 
 /** Question intents a maths signature distinguishes; two problems with the same maths but other intents differ. */
 export const MATHS_INTENTS = ['solve', 'evaluate', 'simplify', 'expand', 'factor', 'differentiate', 'integrate', 'unspecified'] as const;
@@ -55,14 +56,14 @@ export type ProblemSignature = z.infer<typeof problemSignature>;
 
 /** A submission as the gateway received it; bytes never travel in messages, only blob keys. */
 export const submission = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('text'), text: z.string().min(1).max(20_000) }),
+  z.object({ kind: z.literal('text'), text: freeText().min(1).max(20_000) }),
   z.object({ kind: z.literal('url'), url: z.url({ protocol: /^https?$/ }) }),
   z.object({
     kind: z.literal('upload'),
     /** Blob key of the uploaded bytes. */
     blobKey: z.string().min(1),
     contentType: z.string().optional(),
-    filename: z.string().max(255).optional(),
+    filename: freeText().max(255).optional(),
     byteLength: z.int().nonnegative(),
   }),
 ]);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { freeText } from '../free-text.js';
 import { RESEARCH_LANE } from '../lanes.js';
 import { defineCommand, defineEvent } from '../message-definition.js';
 import { SUBSCRIPTION_TIERS } from './problem.js';
@@ -35,17 +36,21 @@ export const RESEARCH_LIMITS = {
   maxRetries: 2,
 } as const;
 
+/** A research prompt, as the gateway takes it and the research service receives it. */
+export const researchPrompt = freeText().trim().min(1, 'the prompt must not be empty').max(RESEARCH_LIMITS.promptChars);
+const prompt = researchPrompt;
+/** A research's own title. */
+export const researchTitle = freeText().trim().min(1).max(RESEARCH_LIMITS.titleChars);
+
 export const externalReport = z.strictObject({
-  title: z.string().trim().min(1).max(RESEARCH_LIMITS.titleChars).optional(),
-  content: z
-    .string()
+  title: researchTitle.optional(),
+  content: freeText()
     .trim()
     .min(1)
     .max(RESEARCH_LIMITS.externalReportChars, `an external report is at most ${RESEARCH_LIMITS.externalReportChars} characters`),
 });
 export type ExternalReport = z.infer<typeof externalReport>;
 
-const prompt = z.string().trim().min(1, 'the prompt must not be empty').max(RESEARCH_LIMITS.promptChars);
 const providers = z
   .array(researchProvider)
   .min(1, 'select at least one LLM')
@@ -63,7 +68,7 @@ export type SealedKeys = z.infer<typeof sealedKeys>;
 /** `StartRun.input` of a `research` run: a draft (spec Phase 1), started at once when `start` is set. */
 export const researchDraftInput = z.strictObject({
   /** The user's own title; when absent the research service generates one (model, else the deterministic fallback). */
-  title: z.string().trim().min(1).max(RESEARCH_LIMITS.titleChars).nullable(),
+  title: researchTitle.nullable(),
   prompt,
   selectedLlms: providers,
   synthesisLlm: researchProvider,
@@ -80,7 +85,7 @@ export type ResearchDraftInput = z.infer<typeof researchDraftInput>;
 /** Human input `start_research` (POST /research on a draft): what the user may still change, and the keys. */
 export const startResearchPayload = z.strictObject({
   prompt: prompt.optional(),
-  title: z.string().trim().min(1).max(RESEARCH_LIMITS.titleChars).optional(),
+  title: researchTitle.optional(),
   selectedLlms: providers.optional(),
   synthesisLlm: researchProvider.optional(),
   externalReports: z.array(externalReport).max(RESEARCH_LIMITS.externalReports).optional(),

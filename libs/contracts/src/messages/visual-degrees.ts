@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { freeText } from '../free-text.js';
 
 /** Spec 03's fixed parameters (MVP defaults): the hop limit is also the most a request may ask for. */
 export const VISUAL_DEGREES_MAX_HOPS = 6;
@@ -16,8 +17,7 @@ export function personNameKey(name: string): string {
   return normalisePersonName(name).normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
-const personName = z
-  .string()
+const personName = freeText()
   .transform(normalisePersonName)
   .pipe(z.string().min(1, 'a name is required').max(200));
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { freeText } from '../free-text.js';
 import { VISUAL_LANE } from '../lanes.js';
 import { defineCommand, defineEvent } from '../message-definition.js';
 
@@ -8,7 +9,7 @@ import { defineCommand, defineEvent } from '../message-definition.js';
 // run's first two are known by name only until an image shows them).
 
 export const visualPerson = z.object({
-  name: z.string().trim().min(1).max(200),
+  name: freeText().trim().min(1).max(200),
   /** The recogniser's id (Rekognition `Id`); absent until a recognised image has shown the person. */
   celebrityId: z.string().min(1).max(128).optional(),
 });
@@ -31,7 +32,7 @@ export const visualStepBudget = z.object({
 
 const searchParameters = {
   /** Queries to run, in order (spec: keep the list short). */
-  queries: z.array(z.string().trim().min(1).max(300)).min(1).max(6),
+  queries: z.array(freeText().trim().min(1).max(300)).min(1).max(6),
   /** Spec: the first 5 images per search. */
   imagesPerQuery: z.int().min(1).max(10),
   /** Spec: 80. */

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { type Clock, type RandomSource, systemClock } from '../shared/clock.js';
 import { type ProviderLogger, silentLogger } from '../shared/logger.js';
 import { backoffDelayMs, defaultRetryPolicy, type RetryPolicy } from '../shared/retry.js';
+import { toStorableText } from '../shared/storable-text.js';
 import { defaultCooldownPolicy, type CooldownPolicy, ProviderCooldown } from './cooldown.js';
 import { CostCapExceededError, LlmCallFailedError, ProviderError, StructuredOutputError } from './errors.js';
 import { modelId, parseModelRef } from './model-ref.js';
@@ -221,7 +222,8 @@ export class ResilientLlmClient implements LlmClient {
             ref.provider === 'local' ? 'llm call answered by the local deterministic model' : 'llm call answered',
           );
           return {
-            text: response.text,
+            // Provider text is repaired at this one boundary before anyone stores it (NUL, lone surrogates).
+            text: toStorableText(response.text),
             model: answered,
             requestedModel: chain[0] ?? chainId,
             usage: response.usage,

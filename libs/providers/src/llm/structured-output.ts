@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ChatMessage, JsonSchema } from './port.js';
+import { storableJsonReviver } from '../shared/storable-text.js';
 
 /** The JSON Schema the model is asked to satisfy: the schema's input side (what `parse` accepts). */
 export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
@@ -43,7 +44,8 @@ export function validateReply<S extends z.ZodType>(rawText: string, schema: S): 
   if (json === undefined) return { ok: false, issues: ['the reply contains no JSON value'] };
   let data: unknown;
   try {
-    data = JSON.parse(json);
+    // A `\u0000` escape in the reply would become a NUL here: repaired like the reply's text.
+    data = JSON.parse(json, storableJsonReviver);
   } catch (error) {
     return { ok: false, issues: [`the reply is not valid JSON: ${(error as Error).message}`] };
   }

@@ -31,12 +31,18 @@ const SEARCH_PROVIDERS = ['serpapi', 'brave', 'bing', 'local'] as const;
  * - `OPENPAW_RECOGNITION`: `rekognition` | `local`; unset means Rekognition when `AWS_ACCESS_KEY_ID`
  *   or `OPENPAW_REKOGNITION_ENDPOINT` is set, else local. `AWS_REGION` (default us-east-1).
  * - `OPENPAW_VISUAL_WORLD_SEED`: the local world's seed (default 7).
- * - `OPENPAW_VISUAL_ALLOW_LOOPBACK_FETCH=1`: fetch images from 127.0.0.1 too (tests with local wire servers only).
  *
  * Local defaults are logged as LOCAL: a generated world of invented people; its photos are served
  * from `local-world://` URLs, every other URL through the platform's safe fetcher.
  */
-export function createVisualProvidersFromEnv(env: Env, options: { readonly logger?: ProviderLogger } = {}): VisualProviders {
+export function createVisualProvidersFromEnv(
+  env: Env,
+  options: {
+    readonly logger?: ProviderLogger;
+    /** Fetch images from 127.0.0.1 too: only a test entrypoint (local wire servers) sets it; no variable does. */
+    readonly allowLoopbackImageHosts?: boolean;
+  } = {},
+): VisualProviders {
   const logger = options.logger ?? silentLogger;
   const searchChoice = envValue(env, 'OPENPAW_IMAGE_SEARCH') ?? (['serpapi', 'brave', 'bing'] as const).find((p) => keyFor(env, p) !== undefined) ?? 'local';
   if (!(SEARCH_PROVIDERS as readonly string[]).includes(searchChoice)) throw new Error(`OPENPAW_IMAGE_SEARCH must be one of ${SEARCH_PROVIDERS.join(', ')}, got "${searchChoice}"`);
@@ -53,8 +59,7 @@ export function createVisualProvidersFromEnv(env: Env, options: { readonly logge
           region: envValue(env, 'AWS_REGION') ?? 'us-east-1',
           ...(envValue(env, 'OPENPAW_REKOGNITION_ENDPOINT') !== undefined ? { endpoint: envValue(env, 'OPENPAW_REKOGNITION_ENDPOINT') } : {}),
         });
-  // Test-only: image hosts on 127.0.0.1 (wire servers in end-to-end tests); the safe fetcher refuses them otherwise.
-  const safe = new SafeImageFetcher(envValue(env, 'OPENPAW_VISUAL_ALLOW_LOOPBACK_FETCH') === '1' ? { allowAddressClasses: ['loopback'] } : {});
+  const safe = new SafeImageFetcher(options.allowLoopbackImageHosts === true ? { allowAddressClasses: ['loopback'] } : {});
   const imageFetcher = world === undefined ? safe : new LocalWorldImageFetcher(world, safe);
   for (const [what, provider, local] of [
     ['image search', imageSearch.provider, imageSearch.local],

@@ -4,6 +4,7 @@ import type { ProviderErrorKind } from '../llm/port.js';
 import { abortFailure, kindOfStatus } from '../llm/provider-failure.js';
 import type { Clock, RandomSource } from '../shared/clock.js';
 import { parseRetryAfterMs, retrying, type RetryPolicy } from '../shared/retry.js';
+import { storableJsonReviver, toStorableText } from '../shared/storable-text.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { ScholarlySourceName } from './port.js';
 
@@ -76,11 +77,15 @@ async function attempt(
   });
 }
 
-/** Parses a JSON body against the documented shape; anything else is `malformed_response`. */
+/**
+ * Parses a JSON body against the documented shape; anything else is `malformed_response`. Every
+ * string is made storable (`toStorableText`: a `\u0000` in an abstract would stop the run where it
+ * reaches PostgreSQL).
+ */
 export function parseJsonBody<S extends z.ZodType>(source: ScholarlySourceName, response: ScholarlyResponse, schema: S): z.output<S> {
   let json: unknown;
   try {
-    json = JSON.parse(response.text);
+    json = JSON.parse(response.text, storableJsonReviver);
   } catch {
     throw new ProviderError('malformed_response', source, `response is not JSON: ${response.text.slice(0, 120)}`);
   }
@@ -98,10 +103,10 @@ function describe(error: unknown): string {
   return cause instanceof Error ? `${error.message}: ${cause.message}` : error.message;
 }
 
-/** Collapses whitespace; null for empty. */
+/** Collapses whitespace and makes the text storable (`toStorableText`); null for empty. */
 export function cleanText(value: string | null | undefined): string | null {
   if (value === null || value === undefined) return null;
-  const text = value.replace(/\s+/g, ' ').trim();
+  const text = toStorableText(value).replace(/\s+/g, ' ').trim();
   return text === '' ? null : text;
 }
 

@@ -68,4 +68,11 @@ describe('SemanticScholarSource against the Graph API paper search wire format',
     stub.script.push(() => ({ body: { data: [{ title: 'no id' }] } }));
     await expect(source.search({ text: 'x', phrases: ['x'], limit: 5 })).rejects.toMatchObject({ kind: 'malformed_response' });
   });
+
+  it('repairs text PostgreSQL cannot store: a NUL (escaped in the JSON) is dropped, a lone surrogate becomes U+FFFD', async () => {
+    stub.script.push(() => ({ body: { total: 1, offset: 0, data: [{ ...s2Paper(1), title: 'BERT\u0000 revisited \ud83d', abstract: 'A\u0000B' }] } }));
+    const source = new SemanticScholarSource({ baseUrl: `${stub.server.url}/graph/v1`, clock: fakeClock() });
+    const [work] = (await source.search({ text: 'x', phrases: ['x'], limit: 1 })).works;
+    expect(work).toMatchObject({ title: 'BERT revisited \uFFFD', abstract: 'AB' });
+  });
 });

@@ -39,10 +39,10 @@ function looksBinary(body: Uint8Array): boolean {
 }
 
 /** The text of a document and a title if it carries one. */
-export function extractText(body: Uint8Array, format: DocumentFormat): { text: string; title?: string } {
+export async function extractText(body: Uint8Array, format: DocumentFormat): Promise<{ text: string; title?: string }> {
   switch (format) {
     case 'pdf':
-      return { text: pdfToText(body) };
+      return { text: await pdfToText(body) };
     case 'html': {
       const { title, text } = readHtml(new TextDecoder('utf-8').decode(body), { dropBoilerplate: true, paragraphBreak: '\n\n' });
       return title === undefined ? { text } : { text, title };

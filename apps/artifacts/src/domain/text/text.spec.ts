@@ -29,11 +29,13 @@ describe('source text', () => {
     expect(chunkIdOf('s2', 0, 'text')).not.toBe(id);
   });
 
-  it('extracts the text of a PDF, plain or Flate-compressed, Tj and TJ', () => {
+  it('extracts the text of a PDF, plain or Flate-compressed, Tj and TJ', async () => {
     const lines = ['Photosynthesis (in plants) converts light.', 'Chlorophyll absorbs red and blue light.'];
     for (const compress of [false, true]) {
-      expect(pdfToText(minimalPdf(lines, { compress }))).toBe(lines.join('\n'));
+      expect(await pdfToText(minimalPdf(lines, { compress }))).toBe(lines.join('\n'));
     }
-    expect(() => pdfToText(Buffer.from('not a pdf'))).toThrow(/not a PDF/);
+    await expect(pdfToText(Buffer.from('not a pdf'))).rejects.toThrow(/not a PDF/);
+    // A header and nothing a reader can use: refused, not read as empty text.
+    await expect(pdfToText(Buffer.from('%PDF-1.7\ngarbage without objects\n'))).rejects.toThrow();
   });
 });

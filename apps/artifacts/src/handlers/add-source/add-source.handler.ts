@@ -124,7 +124,7 @@ export class AddSourceHandler {
           if (error instanceof FetchRefusedError) throw new SourceRejectedError(error.reason, error.message);
           throw error;
         }
-        return { ...this.extract(fetched.body, fetched.contentType, new URL(fetched.url).pathname), uri: fetched.url };
+        return { ...(await this.extract(fetched.body, fetched.contentType, new URL(fetched.url).pathname)), uri: fetched.url };
       }
       case 'file': {
         if (content.byteLength > this.settings.maxDocumentBytes) throw new SourceRejectedError('too_large', `the file is larger than ${this.settings.maxDocumentBytes} bytes`);
@@ -135,14 +135,14 @@ export class AddSourceHandler {
           if (error instanceof BlobNotFoundError) throw new SourceRejectedError('not_found', 'the uploaded file is not in blob storage');
           throw error;
         }
-        return { ...this.extract(body, content.contentType, content.filename), uri: null };
+        return { ...(await this.extract(body, content.contentType, content.filename)), uri: null };
       }
     }
   }
 
-  private extract(body: Buffer, contentType: string, filename: string | undefined): { text: string; title?: string } {
+  private async extract(body: Buffer, contentType: string, filename: string | undefined): Promise<{ text: string; title?: string }> {
     try {
-      return extractText(body, documentFormatOf(body, contentType, filename));
+      return await extractText(body, documentFormatOf(body, contentType, filename));
     } catch (error) {
       if (error instanceof UnsupportedDocumentError) throw new SourceRejectedError('unsupported_type', error.message);
       throw new SourceRejectedError('unsupported_type', `the document cannot be read: ${(error as Error).message}`);

@@ -1,14 +1,23 @@
-import { type ServerSentEvent, ServerSentEventParser } from '../runs/sse.js';
+import { EventSourceParserStream } from 'eventsource-parser/stream';
 
-/** Reads a `text/event-stream` body (from the generated client, `parseAs: 'stream'`) and hands over each event until it ends. */
+/** One server-sent event (the fields the gateway's `/runs/:id/events` uses); `event` is `message` when the stream names none. */
+export interface ServerSentEvent {
+  readonly event: string;
+  readonly data: string;
+  readonly id?: string;
+}
+
+/**
+ * Reads a `text/event-stream` body (from the generated client, `parseAs: 'stream'`; `EventSource`
+ * cannot send a bearer token) with `eventsource-parser`, and hands over each event until it ends.
+ */
 export async function readEventStream(body: NonNullable<Response['body']>, onEvent: (event: ServerSentEvent) => void): Promise<void> {
-  const parser = new ServerSentEventParser();
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  const reader = body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream()).getReader();
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return;
-      for (const event of parser.feed(value)) onEvent(event);
+      onEvent({ event: value.event ?? 'message', data: value.data, ...(value.id === undefined ? {} : { id: value.id }) });
     }
   } finally {
     reader.releaseLock();

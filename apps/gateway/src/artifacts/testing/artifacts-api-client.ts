@@ -1,5 +1,6 @@
 import type { RunningPlatform } from '@openpaw/testing';
 import { signAccessToken } from '../../auth/tokens.js';
+import { sseEvents } from '../../e2e/sse-reader.js';
 
 /** What e2e specs of the artifact API need: authenticated calls, polling, and the SSE progress of a run. */
 export class ArtifactsApiClient {
@@ -64,23 +65,10 @@ export class ArtifactsApiClient {
     const response = await fetch(`${this.baseUrl}/runs/${runId}/events`, { headers: { authorization: `Bearer ${this.token}` }, signal: AbortSignal.timeout(timeoutMs) });
     if (!response.ok || response.body === null) throw new Error(`SSE answered ${response.status}`);
     const seen: { status: string; progress: number }[] = [];
-    const decoder = new TextDecoder();
-    let buffer = '';
-    for await (const chunk of response.body) {
-      buffer += decoder.decode(chunk as Uint8Array, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const frame = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const data = frame
-          .split('\n')
-          .filter((line) => line.startsWith('data: '))
-          .map((line) => line.slice(6))
-          .join('\n');
-        if (!frame.includes('event: state') || data === '') continue;
-        const view = (JSON.parse(data) as { view: { status: string; progress: number } }).view;
-        seen.push({ status: view.status, progress: view.progress });
-      }
+    for await (const event of sseEvents(response.body)) {
+      if (event.event !== 'state' || event.data === '') continue;
+      const view = (JSON.parse(event.data) as { view: { status: string; progress: number } }).view;
+      seen.push({ status: view.status, progress: view.progress });
     }
     return seen;
   }

@@ -1,6 +1,7 @@
 import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse, ApiBadRequestResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { freeText } from '@openpaw/contracts';
 import { z } from 'zod';
 import { CurrentUser } from '../../auth/current-user.decorator.js';
 import type { AuthenticatedUser } from '../../auth/tokens.js';
@@ -12,7 +13,7 @@ import { ImportLibraryHandler } from './import-library.handler.js';
 /** `POST /library/references`: a BibTeX or RIS file's text (JSON bodies are limited to 100 KB: larger libraries in parts). */
 export const importLibraryBody = z.strictObject({
   format: z.enum(['bibtex', 'ris']),
-  content: z.string().min(1).max(512 * 1024),
+  content: freeText().min(1).max(512 * 1024),
 });
 
 export const libraryImported = z.object({

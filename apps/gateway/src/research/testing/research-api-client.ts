@@ -1,5 +1,6 @@
 import type { RunningPlatform } from '@openpaw/testing';
 import { signAccessToken } from '../../auth/tokens.js';
+import { sseEvents } from '../../e2e/sse-reader.js';
 
 export type Json = Record<string, unknown>;
 
@@ -55,26 +56,13 @@ export class ResearchApiClient {
     try {
       const response = await fetch(`${this.baseUrl}/runs/${id}/events`, { headers: { authorization: `Bearer ${this.token}` }, signal: controller.signal });
       if (!response.ok || response.body === null) throw new Error(`SSE answered ${response.status}`);
-      const decoder = new TextDecoder();
-      let buffer = '';
-      for await (const chunk of response.body) {
-        buffer += decoder.decode(chunk as Uint8Array, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const frame = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const data = frame
-            .split('\n')
-            .filter((line) => line.startsWith('data: '))
-            .map((line) => line.slice(6))
-            .join('\n');
-          if (!frame.includes('event: state') || data === '') continue;
-          const view = (JSON.parse(data) as { view: Json }).view;
-          views.push(view);
-          if (until(view)) {
-            controller.abort();
-            return views;
-          }
+      for await (const event of sseEvents(response.body)) {
+        if (event.event !== 'state' || event.data === '') continue;
+        const view = (JSON.parse(event.data) as { view: Json }).view;
+        views.push(view);
+        if (until(view)) {
+          controller.abort();
+          return views;
         }
       }
       return views;

@@ -65,14 +65,16 @@ describe('research webhooks (real NATS + PostgreSQL, a scripted endpoint on 127.
   beforeAll(async () => {
     nats = await privateNatsServer();
     const databaseUrl = await freshDatabase('research_webhooks');
+    const fromEnv = researchSettingsFromEnv({
+      OPENPAW_NATS_URL: nats.url,
+      OPENPAW_KEY_ENCRYPTION_KEY: encryptionKey.toString('base64'),
+      // Short waits between attempts.
+      OPENPAW_RESEARCH_WEBHOOK_BACKOFF_MS: '200,400',
+    });
     const settings = {
-      ...researchSettingsFromEnv({
-        OPENPAW_NATS_URL: nats.url,
-        OPENPAW_KEY_ENCRYPTION_KEY: encryptionKey.toString('base64'),
-        // The endpoints of this test are on loopback; short waits between attempts.
-        OPENPAW_RESEARCH_WEBHOOK_ALLOW_PRIVATE: 'true',
-        OPENPAW_RESEARCH_WEBHOOK_BACKOFF_MS: '200,400',
-      }),
+      ...fromEnv,
+      // The endpoints of this test are on loopback, which no variable can allow.
+      flow: { ...fromEnv.flow, webhook: { ...fromEnv.flow.webhook, allowPrivateAddresses: true } },
       databaseUrl,
       poolSize: 4,
       perSourceLimit: 10,
