@@ -9,7 +9,9 @@
  * offered load (through `OPENPAW_ADMISSION_JSON`, as an operator would), so the figures measure the
  * path and not the free tier's rate limit (which answers 429 from the first second at 100 req/s).
  *
- *   npm run build && node dist/bench/retrieve-or-generate/hit-path.js [--seconds 15] [--rate 100] [--warmup 3] [--misses 40]
+ *   npm run build && node dist/bench/retrieve-or-generate/hit-path.js [--seconds 15] [--rate 100] [--warmup 3] [--misses 40] [--cpu-prof-dir DIR]
+ *
+ * `--cpu-prof-dir DIR`: every service writes a CPU profile (`node --cpu-prof`) into DIR when it stops.
  */
 import { join } from 'node:path';
 import pg from 'pg';
@@ -33,8 +35,10 @@ async function main(): Promise<void> {
   // Steady state: the first `warmup` seconds of each variant (JIT, pools, caches) are not measured.
   const warmup = arg('warmup', 3);
   const misses = arg('misses', 40);
-  // Room for the whole offered load: every request of a variant may be in flight at once.
-  const headroom = Math.max(100, rate * (seconds + warmup));
+  const profileFlag = process.argv.indexOf('--cpu-prof-dir');
+  const profileDir = profileFlag >= 0 ? process.argv[profileFlag + 1] : undefined;
+  // Room for the whole offered load, twice: every run the bench starts may be in flight at once.
+  const headroom = 2 * (misses + rate * (seconds + warmup));
   const benchAdmission = {
     tiers: { free: { ratePerSecond: headroom, burst: headroom, maxInFlight: headroom } },
     maxInFlightTotal: headroom,
@@ -47,6 +51,7 @@ async function main(): Promise<void> {
     natsUrl: nats.url,
     databaseUrl,
     services: ['coordinator', 'ingestion', 'retrieval', 'solve', 'assets', 'gateway'],
+    ...(profileDir === undefined ? {} : { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] }),
     env: {
       // The video is a background run; keep it out of the measured path's CPU.
       OPENPAW_POLICY_JSON: JSON.stringify({ defaults: { video_generation: 'skip' } }),

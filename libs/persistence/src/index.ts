@@ -19,4 +19,4 @@ export {
   type RetentionRule,
   type TableSize,
 } from './retention.js';
-export { preparedSql, type PreparedSql } from './prepared-sql.js';
+export { preparedSql, type PreparedSql, type PreparedSqlOptions } from './prepared-sql.js';

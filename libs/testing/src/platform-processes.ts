@@ -16,6 +16,8 @@ export interface PlatformOptions {
   /** Env for every service (e.g. provider endpoints), and per service. */
   readonly env?: Readonly<Record<string, string>>;
   readonly serviceEnv?: Partial<Record<ServiceName, Readonly<Record<string, string>>>>;
+  /** Node options before each service's entry point (e.g. `--cpu-prof`, which NODE_OPTIONS refuses). */
+  readonly nodeArgs?: readonly string[];
 }
 
 export interface RunningPlatform {
@@ -55,7 +57,7 @@ export async function startPlatformProcesses(options: PlatformOptions): Promise<
   const urlOf = (service: ServiceName): string => `http://127.0.0.1:${ports.get(service) ?? 0}`;
 
   const start = async (service: ServiceName): Promise<void> => {
-    const proc = spawnManaged(process.execPath, [join(options.root, 'dist/apps', service, 'src/main.js')], {
+    const proc = spawnManaged(process.execPath, [...(options.nodeArgs ?? []), join(options.root, 'dist/apps', service, 'src/main.js')], {
       cwd: options.root,
       env: {
         ...process.env,
