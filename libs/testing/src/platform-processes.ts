@@ -36,6 +36,8 @@ export interface RunningPlatform {
   /** Starts a stopped or killed service again, on the same port, and waits until it is ready. */
   start(service: ServiceName): Promise<void>;
   logs(service: ServiceName): string;
+  /** The service's process id while it runs (e.g. to read its memory from /proc). */
+  pidOf(service: ServiceName): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -113,6 +115,7 @@ export async function startPlatformProcesses(options: PlatformOptions): Promise<
     },
     start,
     logs: (service) => processes.get(service)?.output() ?? '',
+    pidOf: (service) => processes.get(service)?.child.pid,
     stop: stopAll,
   };
 }
