@@ -10,3 +10,4 @@ echo "== typecheck"; npm run --silent typecheck
 echo "== lint"; npm run --silent lint
 echo "== build"; npm run --silent build
 echo "== tests"; npm test -- --ci "$@"
+echo "== bench smoke"; bash scripts/bench-smoke.sh

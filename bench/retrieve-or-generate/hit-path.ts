@@ -5,7 +5,13 @@
  *  - miss path with the instant local model: end-to-end time per run and platform time per step
  *    (from the coordinator's step log).
  *
- *   npm run build && node dist/bench/retrieve-or-generate/hit-path.js [--seconds 15] [--rate 100] [--warmup 3]
+ * The bench's user is on the free tier; the gateway it starts is given admission limits above the
+ * offered load (through `OPENPAW_ADMISSION_JSON`, as an operator would), so the figures measure the
+ * path and not the free tier's rate limit (which answers 429 from the first second at 100 req/s).
+ *
+ *   npm run build && node dist/bench/retrieve-or-generate/hit-path.js [--seconds 15] [--rate 100] [--warmup 3] [--misses 40] [--cpu-prof-dir DIR]
+ *
+ * `--cpu-prof-dir DIR`: every service writes a CPU profile (`node --cpu-prof`) into DIR when it stops.
  */
 import { join } from 'node:path';
 import pg from 'pg';
@@ -24,6 +30,19 @@ const summary = (label: string, latencies: number[], seconds: number): string =>
 
 async function main(): Promise<void> {
   const root = join(import.meta.dirname, '../../..');
+  const rate = arg('rate', 100);
+  const seconds = arg('seconds', 15);
+  // Steady state: the first `warmup` seconds of each variant (JIT, pools, caches) are not measured.
+  const warmup = arg('warmup', 3);
+  const misses = arg('misses', 40);
+  const profileFlag = process.argv.indexOf('--cpu-prof-dir');
+  const profileDir = profileFlag >= 0 ? process.argv[profileFlag + 1] : undefined;
+  // Room for the whole offered load, twice: every run the bench starts may be in flight at once.
+  const headroom = 2 * (misses + rate * (seconds + warmup));
+  const benchAdmission = {
+    tiers: { free: { ratePerSecond: headroom, burst: headroom, maxInFlight: headroom } },
+    maxInFlightTotal: headroom,
+  };
   const nats = await startNatsServer();
   const postgres = await startPostgresServer({ fsync: true });
   const databaseUrl = await createDatabase(postgres.adminUrl, 'rog_bench');
@@ -32,8 +51,12 @@ async function main(): Promise<void> {
     natsUrl: nats.url,
     databaseUrl,
     services: ['coordinator', 'ingestion', 'retrieval', 'solve', 'assets', 'gateway'],
-    // The video is a background run; keep it out of the measured path's CPU.
-    env: { OPENPAW_POLICY_JSON: JSON.stringify({ defaults: { video_generation: 'skip' } }) },
+    ...(profileDir === undefined ? {} : { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] }),
+    env: {
+      // The video is a background run; keep it out of the measured path's CPU.
+      OPENPAW_POLICY_JSON: JSON.stringify({ defaults: { video_generation: 'skip' } }),
+      OPENPAW_ADMISSION_JSON: JSON.stringify(benchAdmission),
+    },
   });
   const token = await new SignJWT({})
     .setProtectedHeader({ alg: 'HS256' })
@@ -50,23 +73,26 @@ async function main(): Promise<void> {
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ text, intent }),
     });
+    if (!response.ok) throw new Error(`POST /problems answered ${response.status}: ${await response.text()}`);
     const body = (await response.json()) as { result?: { outcome?: string }; run_id: string };
     return { ms: performance.now() - t, body };
   };
 
+  // Step times come from the coordinator's step log; the client ends before the database does.
+  const client = new pg.Client({ connectionString: databaseUrl });
+  client.on('error', (error) => console.error(`step-log client: ${error.message}`));
+  await client.connect();
   try {
     // Miss path: new problems one at a time with the instant local model.
     const missLatencies: number[] = [];
     const missRuns: string[] = [];
-    for (let i = 0; i < 40; i += 1) {
+    for (let i = 0; i < misses; i += 1) {
       const { ms, body } = await submit(`${i + 2}x + ${i} = ${3 * (i + 2) + i}`);
       if (body.result?.outcome !== 'new') throw new Error(`expected a new solution, got ${JSON.stringify(body)}`);
       missLatencies.push(ms);
       missRuns.push(body.run_id);
     }
     console.log(summary('miss path (new solve, local model), c=1', missLatencies, missLatencies.reduce((a, b) => a + b, 0) / 1000));
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
     const stepTimes = async (runIds: readonly string[]): Promise<void> => {
       const steps = await client.query<{ state: string; avg_ms: number; p99_ms: number; n: number }>(
         `with t as (
@@ -82,10 +108,6 @@ async function main(): Promise<void> {
     await stepTimes(missRuns);
 
     // Hit path at a fixed arrival rate (open loop: latency includes queueing).
-    const rate = arg('rate', 100);
-    const seconds = arg('seconds', 15);
-    // Steady state: the first `warmup` seconds of each variant (JIT, pools, caches) are not measured.
-    const warmup = arg('warmup', 3);
     for (const variant of ['identical re-submission (cached)', 'copy → new run → retrieval hit'] as const) {
       const latencies: number[] = [];
       const runIds: string[] = [];
@@ -104,7 +126,7 @@ async function main(): Promise<void> {
         const due = started + (i * 1000) / rate;
         const wait = due - performance.now();
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-        const n = i % 40;
+        const n = i % misses;
         const text = `${n + 2}x + ${n} = ${3 * (n + 2) + n}`;
         // The intent is part of the idempotency key: a different intent is a new run of the same
         // problem, which ingestion and retrieval must answer (a hit), while the same one is cached.
@@ -122,8 +144,8 @@ async function main(): Promise<void> {
       console.log(summary(`hit path: ${variant} @${rate}/s`, latencies, (performance.now() - measureStart) / 1000));
       if (variant !== 'identical re-submission (cached)') await stepTimes(runIds);
     }
-    await client.end();
   } finally {
+    await client.end();
     await platform.stop();
     await Promise.all([nats.dispose(), postgres.dispose()]);
   }

@@ -7,7 +7,14 @@ describe('preparedSql (real PostgreSQL)', () => {
   let dataSource: DataSource;
 
   beforeAll(async () => {
-    dataSource = createDataSource({ url: await freshDatabase('prepared_sql'), schema: 'public', poolSize: 2 });
+    const url = await freshDatabase('prepared_sql');
+    // Test servers run with synchronous_commit off; this database's sessions start with it on, so a
+    // relaxed statement's setting leaking into its pooled connection would show.
+    const admin = createDataSource({ url, schema: 'public', poolSize: 1 });
+    await admin.initialize();
+    await admin.query(`do $$ begin execute format('alter database %I set synchronous_commit = on', current_database()); end $$`);
+    await admin.destroy();
+    dataSource = createDataSource({ url, schema: 'public', poolSize: 2 });
     await dataSource.initialize();
   });
   afterAll(async () => {
@@ -36,5 +43,34 @@ describe('preparedSql (real PostgreSQL)', () => {
     // The pool has 2 connections: a leaked one per failure would exhaust it.
     for (let i = 0; i < 4; i++) await expect(sql.query('select * from no_such_table')).rejects.toThrow(/no_such_table/);
     expect(await sql.query('select 1 as one')).toEqual([{ one: 1 }]);
+  });
+
+  it("with synchronousCommit 'off', relaxes only its own statements' transactions, and leaves the pooled connection as it was", async () => {
+    const relaxed = preparedSql(dataSource, 'spec_relaxed', { synchronousCommit: 'off' });
+    const strict = preparedSql(dataSource, 'spec_strict');
+    await dataSource.query('create table if not exists relaxed_rows (n int primary key)');
+    // Every pooled connection (2) serves both in turn: a session-wide SET would leak into `strict`.
+    for (let i = 0; i < 4; i++) {
+      const [inside] = await relaxed.query<{ setting: string }>(
+        "insert into relaxed_rows (n) values ($1) returning current_setting('synchronous_commit') as setting",
+        [i],
+      );
+      expect(inside?.setting).toBe('off');
+      expect(await strict.query("select current_setting('synchronous_commit') as setting")).toEqual([{ setting: 'on' }]);
+    }
+    // Committed: every row is there.
+    expect(await strict.query('select count(*)::int as n from relaxed_rows')).toEqual([{ n: 4 }]);
+  });
+
+  it("with synchronousCommit 'off', a failing statement rolls its transaction back and frees the connection", async () => {
+    const relaxed = preparedSql(dataSource, 'spec_relaxed_errors', { synchronousCommit: 'off' });
+    await dataSource.query('create table if not exists relaxed_unique (n int primary key)');
+    await relaxed.query('insert into relaxed_unique (n) values ($1)', [1]);
+    for (let i = 0; i < 4; i++) {
+      await expect(relaxed.query('insert into relaxed_unique (n) values ($1), ($2)', [2 + i, 1])).rejects.toThrow(/duplicate key/);
+    }
+    // Nothing of the failed statements stayed, and no connection was left inside a transaction.
+    expect(await dataSource.query('select n from relaxed_unique order by n')).toEqual([{ n: 1 }]);
+    expect(await dataSource.query("select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'")).toEqual([{ n: 0 }]);
   });
 });

@@ -6,6 +6,17 @@ export interface PreparedSql {
   query<T = unknown>(sql: string, parameters?: readonly unknown[]): Promise<T[]>;
 }
 
+export interface PreparedSqlOptions {
+  /**
+   * `'off'`: each statement runs in its own transaction with `SET LOCAL synchronous_commit = off`,
+   * so its commit does not wait for the WAL flush (a crash may lose the last ~3 × wal_writer_delay of
+   * commits, never corrupt or half-apply one). ONLY for state rebuilt from a durable source (the
+   * gateway's projection, ADR 0023); everything else keeps synchronous commit. `SET LOCAL` ends with
+   * the transaction, so it is safe behind a transaction pooler and leaves the pooled connection as it was.
+   */
+  readonly synchronousCommit?: 'on' | 'off';
+}
+
 /**
  * For hot paths (every run event the gateway projects, every kept reply a service looks up and keeps):
  * each statement goes straight to the pg client of a pooled connection as a named statement, so
@@ -13,7 +24,8 @@ export interface PreparedSql {
  * per-query layers (query runner, logging, subscribers) are skipped. Same SQL, same rows as
  * `dataSource.query`. `prefix` keeps the statement names of two users of one pool apart.
  */
-export function preparedSql(dataSource: DataSource, prefix: string): PreparedSql {
+export function preparedSql(dataSource: DataSource, prefix: string, options: PreparedSqlOptions = {}): PreparedSql {
+  const relaxed = options.synchronousCommit === 'off';
   const names = new Map<string, string>();
   const nameOf = (sql: string): string => {
     let name = names.get(sql);
@@ -28,7 +40,18 @@ export function preparedSql(dataSource: DataSource, prefix: string): PreparedSql
       const runner = dataSource.createQueryRunner();
       try {
         const client = (await runner.connect()) as PoolClient;
-        return (await client.query({ name: nameOf(sql), text: sql, values: [...parameters] })).rows as T[];
+        const statement = { name: nameOf(sql), text: sql, values: [...parameters] };
+        if (!relaxed) return (await client.query(statement)).rows as T[];
+        // One round trip opens the transaction and relaxes its commit (a simple query may hold both).
+        await client.query('begin; set local synchronous_commit = off');
+        try {
+          const rows = (await client.query(statement)).rows as T[];
+          await client.query('commit');
+          return rows;
+        } catch (error) {
+          await client.query('rollback').catch(() => undefined);
+          throw error;
+        }
       } finally {
         await runner.release();
       }

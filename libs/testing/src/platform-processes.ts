@@ -21,6 +21,8 @@ export interface PlatformOptions {
    * `dist/apps/<service>/src` (e.g. `testing/loopback-main.js`: fetches from 127.0.0.1 allowed).
    */
   readonly entries?: Partial<Record<ServiceName, string>>;
+  /** Node options before each service's entry point (e.g. `--cpu-prof`, which NODE_OPTIONS refuses). */
+  readonly nodeArgs?: readonly string[];
 }
 
 export interface RunningPlatform {
@@ -39,6 +41,8 @@ export interface RunningPlatform {
   /** Starts a stopped or killed service again, on the same port, and waits until it is ready. */
   start(service: ServiceName): Promise<void>;
   logs(service: ServiceName): string;
+  /** The service's process id while it runs (e.g. to read its memory from /proc). */
+  pidOf(service: ServiceName): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -61,7 +65,7 @@ export async function startPlatformProcesses(options: PlatformOptions): Promise<
   const urlOf = (service: ServiceName): string => `http://127.0.0.1:${ports.get(service) ?? 0}`;
 
   const start = async (service: ServiceName): Promise<void> => {
-    const proc = spawnManaged(process.execPath, [entryOf(service)], {
+    const proc = spawnManaged(process.execPath, [...(options.nodeArgs ?? []), entryOf(service)], {
       cwd: options.root,
       env: {
         ...process.env,
@@ -117,6 +121,7 @@ export async function startPlatformProcesses(options: PlatformOptions): Promise<
     },
     start,
     logs: (service) => processes.get(service)?.output() ?? '',
+    pidOf: (service) => processes.get(service)?.child.pid,
     stop: stopAll,
   };
 }

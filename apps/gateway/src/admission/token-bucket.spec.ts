@@ -13,6 +13,15 @@ describe('TokenBuckets (per-user admission rate)', () => {
     expect(buckets.take('bob', 2, 3, t0 + 500)).toBe(0);
   });
 
+  it('takes at a time before its last one (concurrent admissions) without draining the bucket', () => {
+    const buckets = new TokenBuckets();
+    expect(buckets.take('alice', 100, 100, 10_000)).toBe(0);
+    // Read 2 s earlier, taken later: no negative refill of 200 tokens.
+    for (let i = 0; i < 99; i += 1) expect(buckets.take('alice', 100, 100, 8_000)).toBe(0);
+    expect(buckets.take('alice', 100, 100, 8_000)).toBe(10);
+    expect(buckets.take('alice', 100, 100, 10_010)).toBe(0);
+  });
+
   it('forgets buckets once they have refilled (they behave as new ones)', () => {
     const buckets = new TokenBuckets();
     buckets.take('alice', 1, 2, 0);

@@ -8,12 +8,16 @@ export class TokenBuckets {
   /** Takes a token for `key` at `nowMs`: 0 when taken, else the milliseconds until one is available. */
   take(key: string, ratePerSecond: number, burst: number, nowMs: number): number {
     const bucket = this.#buckets.get(key) ?? { tokens: burst, at: nowMs };
-    const tokens = Math.min(burst, bucket.tokens + ((nowMs - bucket.at) / 1000) * ratePerSecond);
+    // Concurrent admissions read the clock before their awaits and take in any order: a time before
+    // the bucket's last is no refill (and no drain, which a negative interval would be), and the
+    // bucket's time never goes back.
+    const at = Math.max(bucket.at, nowMs);
+    const tokens = Math.min(burst, bucket.tokens + ((at - bucket.at) / 1000) * ratePerSecond);
     if (tokens >= 1) {
-      this.#buckets.set(key, { tokens: tokens - 1, at: nowMs });
+      this.#buckets.set(key, { tokens: tokens - 1, at });
       return 0;
     }
-    this.#buckets.set(key, { tokens, at: nowMs });
+    this.#buckets.set(key, { tokens, at });
     return Math.ceil(((1 - tokens) / ratePerSecond) * 1000);
   }
 

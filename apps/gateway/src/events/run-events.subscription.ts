@@ -36,7 +36,11 @@ export class RunEventsSubscription implements OnModuleInit, OnApplicationShutdow
       this.nc.subscribe(RunStateChanged.subject, {
         callback: (error, message) => {
           if (error !== null) return;
-          const parsed = parseEnvelope(RunStateChanged, message.data);
+          const text = message.string();
+          // Most run changes are of runs nobody here watches: the durable consumer projects those,
+          // so this replica neither validates nor applies them.
+          if (!this.wanted(text)) return;
+          const parsed = parseEnvelope(RunStateChanged, text);
           if (!parsed.ok) {
             this.logger.warn({ subject: message.subject, reason: parsed.reason }, 'ignoring an unreadable run event');
             return;
@@ -47,7 +51,9 @@ export class RunEventsSubscription implements OnModuleInit, OnApplicationShutdow
       this.nc.subscribe(InputRefused.subject, {
         callback: (error, message) => {
           if (error !== null) return;
-          const parsed = parseEnvelope(InputRefused, message.data);
+          const text = message.string();
+          if (!this.wanted(text)) return;
+          const parsed = parseEnvelope(InputRefused, text);
           if (!parsed.ok) {
             this.logger.warn({ subject: message.subject, reason: parsed.reason }, 'ignoring an unreadable refusal');
             return;
@@ -62,6 +68,20 @@ export class RunEventsSubscription implements OnModuleInit, OnApplicationShutdow
 
   onApplicationShutdown(): void {
     for (const subscription of this.subscriptions.splice(0)) subscription.unsubscribe();
+  }
+
+  /**
+   * Whether the event (its raw envelope) is of a run that a request here watches or that has a
+   * delivery in progress. An unreadable envelope is wanted: its parse names the problem in the log.
+   */
+  private wanted(text: string): boolean {
+    let runId: unknown;
+    try {
+      runId = (JSON.parse(text) as { data?: { runId?: unknown } } | null)?.data?.runId;
+    } catch {
+      return true;
+    }
+    return typeof runId !== 'string' || this.deliveries.has(runId) || this.bus.isWatched(runId);
   }
 
   /** Unwatched runs cost nothing; a watched run's state change is projected, then published, in order. */

@@ -29,7 +29,9 @@ export class RunEventApplier {
   private readonly projected = new Map<string, Promise<boolean>>();
 
   constructor(@Inject(GATEWAY_DATA_SOURCE) dataSource: DataSource) {
-    this.writer = new RunEventWriter(preparedSql(dataSource, 'gateway_run_event'));
+    // The projection is rebuilt from the events stream (its durable consumer acks only after the
+    // write), so its commits need not wait for the WAL flush (ADR 0023).
+    this.writer = new RunEventWriter(preparedSql(dataSource, 'gateway_run_event', { synchronousCommit: 'off' }));
   }
 
   /**

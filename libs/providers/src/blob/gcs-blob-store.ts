@@ -1,4 +1,4 @@
-import { type File, type FileMetadata, Storage, type StorageOptions } from '@google-cloud/storage';
+import type { Bucket, File, FileMetadata, Storage, StorageOptions } from '@google-cloud/storage';
 import { type Clock, type RandomSource, systemClock } from '../shared/clock.js';
 import { defaultRetryPolicy, retrying, type RetryPolicy } from '../shared/retry.js';
 import { validateBlobKey, validateBlobPrefix } from './blob-key.js';
@@ -38,19 +38,14 @@ export const MAX_SIGNED_URL_SECONDS = 7 * 24 * 60 * 60;
  */
 export class GcsBlobStore implements BlobStore {
   readonly backend = 'gcs';
-  private readonly storage: Storage;
+  /** Built on first use (or given): the SDK loads only in a process that stores blobs in GCS. */
+  private storage: Promise<Storage> | undefined;
   private readonly retry: RetryPolicy;
   private readonly clock: Clock;
   private readonly random: RandomSource;
 
   constructor(private readonly config: GcsBlobStoreConfig) {
-    this.storage =
-      config.storage ??
-      new Storage({
-        ...(config.projectId !== undefined ? { projectId: config.projectId } : {}),
-        ...(config.apiEndpoint !== undefined ? { apiEndpoint: config.apiEndpoint } : {}),
-        retryOptions: { autoRetry: false, maxRetries: 0 },
-      } satisfies StorageOptions);
+    this.storage = config.storage === undefined ? undefined : Promise.resolve(config.storage);
     this.retry = { ...defaultRetryPolicy, ...config.retry };
     this.clock = config.clock ?? systemClock;
     this.random = config.random ?? Math.random;
@@ -60,7 +55,7 @@ export class GcsBlobStore implements BlobStore {
     validateBlobKey(key);
     const data = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
     const contentType = options.contentType ?? 'application/octet-stream';
-    const file = this.file(key);
+    const file = await this.file(key);
     await this.withRetries(() =>
       file.save(data, {
         // One multipart request (metadata + content): the SDK's simple upload path.
@@ -77,7 +72,7 @@ export class GcsBlobStore implements BlobStore {
     const info = await this.metadataOf(key);
     if (info === undefined) throw new BlobNotFoundError(key);
     // Download the generation just described, so content and metadata belong together.
-    const file = this.storage.bucket(this.config.bucket).file(key, { generation: info.generation });
+    const file = (await this.bucket()).file(key, { generation: info.generation });
     try {
       const [body] = await this.withRetries(() => file.download({ validation: false }));
       return { info: info.blob, body };
@@ -94,7 +89,8 @@ export class GcsBlobStore implements BlobStore {
   async delete(key: string): Promise<boolean> {
     validateBlobKey(key);
     try {
-      await this.withRetries(() => this.file(key).delete());
+      const file = await this.file(key);
+      await this.withRetries(() => file.delete());
       return true;
     } catch (error) {
       if (statusOf(error) === 404) return false;
@@ -105,8 +101,9 @@ export class GcsBlobStore implements BlobStore {
   async list(options: ListOptions = {}): Promise<ListPage> {
     const prefix = options.prefix ?? '';
     validateBlobPrefix(prefix);
+    const bucket = await this.bucket();
     const [files, nextQuery] = await this.withRetries(() =>
-      this.storage.bucket(this.config.bucket).getFiles({
+      bucket.getFiles({
         autoPaginate: false,
         maxResults: Math.min(1000, Math.max(1, options.pageSize ?? 100)),
         ...(prefix !== '' ? { prefix } : {}),
@@ -127,14 +124,15 @@ export class GcsBlobStore implements BlobStore {
     if ((await this.head(key)) === undefined) throw new BlobNotFoundError(key);
     const now = this.clock.now();
     const expires = now + options.expiresInSeconds * 1000;
-    const [url] = await this.file(key).getSignedUrl({ version: 'v4', action: 'read', accessibleAt: new Date(now), expires });
+    const [url] = await (await this.file(key)).getSignedUrl({ version: 'v4', action: 'read', accessibleAt: new Date(now), expires });
     return { url, expiresAt: new Date(expires).toISOString() };
   }
 
   private async metadataOf(key: string): Promise<{ blob: BlobInfo; generation: string | number | undefined } | undefined> {
     validateBlobKey(key);
     try {
-      const [metadata] = await this.withRetries(() => this.file(key).getMetadata());
+      const file = await this.file(key);
+      const [metadata] = await this.withRetries(() => file.getMetadata());
       return { blob: toBlobInfo(key, metadata), generation: metadata.generation };
     } catch (error) {
       if (statusOf(error) === 404) return undefined;
@@ -142,8 +140,20 @@ export class GcsBlobStore implements BlobStore {
     }
   }
 
-  private file(key: string): File {
-    return this.storage.bucket(this.config.bucket).file(key);
+  private async bucket(): Promise<Bucket> {
+    this.storage ??= import('@google-cloud/storage').then(
+      ({ Storage }) =>
+        new Storage({
+          ...(this.config.projectId !== undefined ? { projectId: this.config.projectId } : {}),
+          ...(this.config.apiEndpoint !== undefined ? { apiEndpoint: this.config.apiEndpoint } : {}),
+          retryOptions: { autoRetry: false, maxRetries: 0 },
+        } satisfies StorageOptions),
+    );
+    return (await this.storage).bucket(this.config.bucket);
+  }
+
+  private async file(key: string): Promise<File> {
+    return (await this.bucket()).file(key);
   }
 
   private withRetries<T>(operation: () => Promise<T>): Promise<T> {

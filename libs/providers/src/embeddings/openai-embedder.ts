@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { type Clock, type RandomSource, systemClock } from '../shared/clock.js';
 import { defaultRetryPolicy, retrying, type RetryPolicy } from '../shared/retry.js';
 import { ProviderError } from '../llm/errors.js';
@@ -27,7 +27,8 @@ export interface OpenAiEmbedderConfig {
 export class OpenAiEmbedder implements Embedder {
   readonly model: string;
   private learntDimensions: number | undefined;
-  private readonly client: OpenAI;
+  /** Built on the first request: the SDK loads only in a process that embeds through OpenAI. */
+  private client: Promise<OpenAI> | undefined;
   private readonly clock: Clock;
   private readonly retry: RetryPolicy;
 
@@ -37,14 +38,21 @@ export class OpenAiEmbedder implements Embedder {
     this.clock = config.clock ?? systemClock;
     this.retry = { ...defaultRetryPolicy, ...config.retry };
     if (config.apiKey === undefined && config.baseURL === undefined) throw new Error('OpenAiEmbedder needs an API key or a base URL');
-    this.client = new OpenAI({
-      apiKey: config.apiKey ?? 'no-key-required',
-      baseURL: config.baseURL ?? 'https://api.openai.com/v1',
-      maxRetries: 0,
-      timeout: 24 * 60 * 60 * 1000,
-      organization: null,
-      project: null,
-    });
+  }
+
+  private sdkClient(): Promise<OpenAI> {
+    this.client ??= import('openai').then(
+      ({ default: OpenAI }) =>
+        new OpenAI({
+          apiKey: this.config.apiKey ?? 'no-key-required',
+          baseURL: this.config.baseURL ?? 'https://api.openai.com/v1',
+          maxRetries: 0,
+          timeout: 24 * 60 * 60 * 1000,
+          organization: null,
+          project: null,
+        }),
+    );
+    return this.client;
   }
 
   get dimensions(): number | undefined {
@@ -79,7 +87,7 @@ export class OpenAiEmbedder implements Embedder {
     const signal = caller === undefined ? timeout : AbortSignal.any([caller, timeout]);
     let response: OpenAI.CreateEmbeddingResponse;
     try {
-      response = await this.client.embeddings.create(
+      response = await (await this.sdkClient()).embeddings.create(
         {
           model: this.config.model,
           input: [...batch],

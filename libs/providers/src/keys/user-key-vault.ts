@@ -2,6 +2,7 @@ import { OpenPawError } from '@openpaw/contracts';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { type Env, envValue } from '../shared/env.js';
 import type { ProviderCredentials } from '../llm/port.js';
+import { forgetApiKey } from '../llm/sdk-clients.js';
 import { KEY_PROVIDERS, type KeyProvider, type StoredUserKey, type UserKeyStore } from './user-key-store.js';
 
 export const KEY_ENCRYPTION_KEY_ENV = 'OPENPAW_KEY_ENCRYPTION_KEY';
@@ -52,7 +53,10 @@ export class UserKeyVault {
   async put(userId: string, provider: KeyProvider, apiKey: string): Promise<void> {
     assertProvider(provider);
     if (apiKey.trim() === '') throw new Error('an API key must not be empty');
+    const previous = await this.readable(userId, provider);
     await this.store.save({ userId, provider, ciphertext: this.encrypt(userId, provider, apiKey), updatedAt: this.now().toISOString() });
+    // A rotated key's SDK clients (which hold it) leave this process's caches now.
+    if (previous !== undefined && previous !== apiKey) forgetApiKey(previous);
   }
 
   async get(userId: string, provider: KeyProvider): Promise<string | undefined> {
@@ -88,8 +92,21 @@ export class UserKeyVault {
     return (await this.store.list(userId)).map((r) => r.provider).sort();
   }
 
-  delete(userId: string, provider: KeyProvider): Promise<boolean> {
-    return this.store.delete(userId, provider);
+  async delete(userId: string, provider: KeyProvider): Promise<boolean> {
+    const previous = await this.readable(userId, provider);
+    const deleted = await this.store.delete(userId, provider);
+    if (previous !== undefined) forgetApiKey(previous);
+    return deleted;
+  }
+
+  /** The stored key, or undefined when there is none or it cannot be decrypted (nothing to forget then). */
+  private async readable(userId: string, provider: KeyProvider): Promise<string | undefined> {
+    try {
+      return await this.get(userId, provider);
+    } catch (error) {
+      if (error instanceof UserKeyDecryptionError) return undefined;
+      throw error;
+    }
   }
 
   private encrypt(userId: string, provider: KeyProvider, plaintext: string): string {

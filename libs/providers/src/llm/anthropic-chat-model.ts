@@ -1,8 +1,9 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { type Clock, systemClock } from '../shared/clock.js';
 import { ProviderError } from './errors.js';
 import type { ChatMessage, ChatModel, ChatModelRequest, ChatModelResponse } from './port.js';
 import { providerFailure } from './provider-failure.js';
+import { SdkClientCache } from './sdk-clients.js';
 
 export interface AnthropicChatModelConfig {
   /** From env (`ANTHROPIC_API_KEY`); per-user keys can be passed per call instead. */
@@ -26,15 +27,17 @@ export class AnthropicChatModel implements ChatModel {
   readonly provider = 'anthropic';
   readonly hasDefaultCredentials: boolean;
   private readonly clock: Clock;
-  private readonly defaultClient: Anthropic | undefined;
+  /** Per model and key; the SDK is loaded on the first call (a service that never calls it never loads it). */
+  private readonly clients: SdkClientCache<Anthropic>;
 
   constructor(private readonly config: AnthropicChatModelConfig) {
     this.hasDefaultCredentials = config.apiKey !== undefined;
     this.clock = config.clock ?? systemClock;
-    this.defaultClient = config.apiKey !== undefined ? this.client(config.apiKey) : undefined;
+    this.clients = new SdkClientCache((apiKey) => this.client(apiKey));
   }
 
-  private client(apiKey: string): Anthropic {
+  private async client(apiKey: string): Promise<Anthropic> {
+    const { default: Anthropic } = await import('@anthropic-ai/sdk');
     return new Anthropic({
       apiKey,
       authToken: null,
@@ -45,8 +48,9 @@ export class AnthropicChatModel implements ChatModel {
   }
 
   async complete(request: ChatModelRequest): Promise<ChatModelResponse> {
-    const client = request.apiKey !== undefined ? this.client(request.apiKey) : this.defaultClient;
-    if (client === undefined) throw new ProviderError('no_credentials', this.provider, 'no API key configured and none passed for this call');
+    const apiKey = request.apiKey ?? this.config.apiKey;
+    if (apiKey === undefined) throw new ProviderError('no_credentials', this.provider, 'no API key configured and none passed for this call');
+    const client = await this.clients.client(request.model, apiKey);
     const { system, messages } = toAnthropicMessages(request.messages);
     let message: Anthropic.Message;
     try {

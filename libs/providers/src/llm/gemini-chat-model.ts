@@ -1,8 +1,9 @@
-import { type Content, type GenerateContentResponse, GoogleGenAI } from '@google/genai';
+import type { Content, GenerateContentResponse, GoogleGenAI } from '@google/genai';
 import { type Clock, systemClock } from '../shared/clock.js';
 import { ProviderError } from './errors.js';
 import type { ChatMessage, ChatModel, ChatModelRequest, ChatModelResponse } from './port.js';
 import { providerFailure } from './provider-failure.js';
+import { SdkClientCache } from './sdk-clients.js';
 
 export interface GeminiChatModelConfig {
   /** From env (`GEMINI_API_KEY`, or `GOOGLE_API_KEY`); per-user keys can be passed per call instead. */
@@ -17,22 +18,25 @@ export class GeminiChatModel implements ChatModel {
   readonly provider = 'gemini';
   readonly hasDefaultCredentials: boolean;
   private readonly clock: Clock;
-  private readonly defaultClient: GoogleGenAI | undefined;
+  /** Per model and key; the SDK is loaded on the first call (a service that never calls it never loads it). */
+  private readonly clients: SdkClientCache<GoogleGenAI>;
 
   constructor(private readonly config: GeminiChatModelConfig) {
     this.hasDefaultCredentials = config.apiKey !== undefined;
     this.clock = config.clock ?? systemClock;
-    this.defaultClient = config.apiKey !== undefined ? this.client(config.apiKey) : undefined;
+    this.clients = new SdkClientCache((apiKey) => this.client(apiKey));
   }
 
-  private client(apiKey: string): GoogleGenAI {
+  private async client(apiKey: string): Promise<GoogleGenAI> {
+    const genai = await import('@google/genai');
     // No retryOptions: the SDK then makes exactly one request per call.
-    return new GoogleGenAI({ apiKey, vertexai: false, ...(this.config.baseUrl !== undefined ? { httpOptions: { baseUrl: this.config.baseUrl } } : {}) });
+    return new genai.GoogleGenAI({ apiKey, vertexai: false, ...(this.config.baseUrl !== undefined ? { httpOptions: { baseUrl: this.config.baseUrl } } : {}) });
   }
 
   async complete(request: ChatModelRequest): Promise<ChatModelResponse> {
-    const client = request.apiKey !== undefined ? this.client(request.apiKey) : this.defaultClient;
-    if (client === undefined) throw new ProviderError('no_credentials', this.provider, 'no API key configured and none passed for this call');
+    const apiKey = request.apiKey ?? this.config.apiKey;
+    if (apiKey === undefined) throw new ProviderError('no_credentials', this.provider, 'no API key configured and none passed for this call');
+    const client = await this.clients.client(request.model, apiKey);
     const { systemInstruction, contents } = toGeminiContents(request.messages);
     // The SDK's ApiError keeps the status but not the headers; a fetch wrapper keeps Retry-After.
     let lastResponseHeaders: Headers | undefined;

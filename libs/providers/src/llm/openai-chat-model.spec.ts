@@ -110,9 +110,12 @@ describe('OpenAiChatModel against an OpenAI wire-format server', () => {
   });
 
   it('times out a hanging request and retries it', async () => {
+    const { llm } = client();
+    // The SDK loads on an adapter's first call (lazily); this test times the calls after it.
+    stub.script.push(() => completion('warm'));
+    await llm.chat([{ role: 'user', content: 'hi' }], { maxTokens: 16 });
     stub.script.push(() => ({ hang: true }));
     stub.script.push(() => completion('after timeout'));
-    const { llm } = client();
     const result = await llm.chat([{ role: 'user', content: 'hi' }], { maxTokens: 16, timeoutMs: 150 });
     expect(result.attempts.map((a) => a.outcome)).toEqual(['timeout', 'ok']);
     expect(result.text).toBe('after timeout');

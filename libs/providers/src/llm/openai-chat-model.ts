@@ -1,10 +1,11 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { type Clock, systemClock } from '../shared/clock.js';
 import { ProviderError } from './errors.js';
 import { completeInBackground, DEFAULT_POLL_BACKOFF, isDeepResearchModel, type PollBackoff } from './openai-background-responses.js';
 import type { ChatModel, ChatModelRequest, ChatModelResponse } from './port.js';
 import { estimateInputTokens } from './pricing.js';
 import { providerFailure } from './provider-failure.js';
+import { SdkClientCache } from './sdk-clients.js';
 
 export interface OpenAiChatModelConfig {
   /** From env (`OPENAI_API_KEY`); per-user keys can be passed per call instead. */
@@ -33,7 +34,8 @@ export class OpenAiChatModel implements ChatModel {
   readonly hasDefaultCredentials: boolean;
   private readonly maxTokensParam: 'max_completion_tokens' | 'max_tokens';
   private readonly clock: Clock;
-  private readonly defaultClient: OpenAI | undefined;
+  /** Per model and key; the SDK is loaded on the first call (a service that never calls it never loads it). */
+  private readonly clients: SdkClientCache<OpenAI>;
 
   constructor(private readonly config: OpenAiChatModelConfig) {
     this.provider = config.provider ?? 'openai';
@@ -41,10 +43,11 @@ export class OpenAiChatModel implements ChatModel {
     this.hasDefaultCredentials = config.apiKey !== undefined || config.baseURL !== undefined;
     this.maxTokensParam = config.maxTokensParam ?? (config.baseURL === undefined ? 'max_completion_tokens' : 'max_tokens');
     this.clock = config.clock ?? systemClock;
-    this.defaultClient = this.hasDefaultCredentials ? this.client(config.apiKey ?? 'no-key-required') : undefined;
+    this.clients = new SdkClientCache((apiKey) => this.client(apiKey));
   }
 
-  private client(apiKey: string): OpenAI {
+  private async client(apiKey: string): Promise<OpenAI> {
+    const { default: OpenAI } = await import('openai');
     return new OpenAI({
       apiKey,
       // Explicit, so OPENAI_BASE_URL in the process env cannot redirect a per-user-key client.
@@ -57,8 +60,9 @@ export class OpenAiChatModel implements ChatModel {
   }
 
   async complete(request: ChatModelRequest): Promise<ChatModelResponse> {
-    const client = request.apiKey !== undefined ? this.client(request.apiKey) : this.defaultClient;
-    if (client === undefined) throw new ProviderError('no_credentials', this.provider, 'no API key configured and none passed for this call');
+    const apiKey = request.apiKey ?? (this.hasDefaultCredentials ? (this.config.apiKey ?? 'no-key-required') : undefined);
+    if (apiKey === undefined) throw new ProviderError('no_credentials', this.provider, 'no API key configured and none passed for this call');
+    const client = await this.clients.client(request.model, apiKey);
     const secrets = [request.apiKey, this.config.apiKey];
     if ((this.config.isBackgroundModel ?? isDeepResearchModel)(request.model)) {
       return completeInBackground(client, request, this.provider, this.clock, this.config.pollBackoff ?? DEFAULT_POLL_BACKOFF, secrets);

@@ -1,4 +1,4 @@
-import { RecognizeCelebritiesCommand, RekognitionClient, type Celebrity } from '@aws-sdk/client-rekognition';
+import type { Celebrity, RecognizeCelebritiesCommand, RekognitionClient } from '@aws-sdk/client-rekognition';
 import { type Clock, type RandomSource, systemClock } from '../shared/clock.js';
 import { defaultRetryPolicy, retrying, type RetryPolicy } from '../shared/retry.js';
 import { ProviderError } from '../llm/errors.js';
@@ -30,19 +30,27 @@ const BAD_INPUT = new Set(['ImageTooLargeException', 'InvalidImageFormatExceptio
 export class RekognitionRecognizer implements CelebrityRecognizer {
   readonly provider = 'aws/rekognition';
   readonly local = false;
-  private readonly client: RekognitionClient;
+  /** Built on the first call: the AWS SDK loads only in a process that recognises through it. */
+  private client: Promise<{ readonly instance: RekognitionClient; readonly RecognizeCelebritiesCommand: typeof RecognizeCelebritiesCommand }> | undefined;
   private readonly clock: Clock;
   private readonly retry: RetryPolicy;
 
   constructor(private readonly config: RekognitionRecognizerConfig) {
     this.clock = config.clock ?? systemClock;
     this.retry = { ...defaultRetryPolicy, ...config.retry };
-    this.client = new RekognitionClient({
-      region: config.region,
-      maxAttempts: 1,
-      ...(config.endpoint !== undefined ? { endpoint: config.endpoint } : {}),
-      ...(config.credentials !== undefined ? { credentials: config.credentials } : {}),
-    });
+  }
+
+  private sdk(): NonNullable<typeof this.client> {
+    this.client ??= import('@aws-sdk/client-rekognition').then((sdk) => ({
+      RecognizeCelebritiesCommand: sdk.RecognizeCelebritiesCommand,
+      instance: new sdk.RekognitionClient({
+        region: this.config.region,
+        maxAttempts: 1,
+        ...(this.config.endpoint !== undefined ? { endpoint: this.config.endpoint } : {}),
+        ...(this.config.credentials !== undefined ? { credentials: this.config.credentials } : {}),
+      }),
+    }));
+    return this.client;
   }
 
   async recognize(image: Uint8Array, options: { readonly signal?: AbortSignal } = {}): Promise<RecognitionResult> {
@@ -60,7 +68,8 @@ export class RekognitionRecognizer implements CelebrityRecognizer {
     const timeout = AbortSignal.timeout(this.config.timeoutMs ?? 20_000);
     const signal = caller === undefined ? timeout : AbortSignal.any([caller, timeout]);
     try {
-      const response = await this.client.send(new RecognizeCelebritiesCommand({ Image: { Bytes: image } }), { abortSignal: signal });
+      const { instance, RecognizeCelebritiesCommand } = await this.sdk();
+      const response = await instance.send(new RecognizeCelebritiesCommand({ Image: { Bytes: image } }), { abortSignal: signal });
       const celebrities = (response.CelebrityFaces ?? []).map(toCelebrity).filter((c): c is RecognizedCelebrity => c !== undefined);
       return { provider: this.provider, local: false, celebrities: largestFirst(celebrities), unrecognizedFaces: response.UnrecognizedFaces?.length ?? 0 };
     } catch (error) {
@@ -69,7 +78,7 @@ export class RekognitionRecognizer implements CelebrityRecognizer {
   }
 
   destroy(): void {
-    this.client.destroy();
+    void this.client?.then(({ instance }) => instance.destroy(), () => undefined);
   }
 }
 
