@@ -9,7 +9,8 @@ const UNITS = new Set([
   'mm', 'cm', 'km', 'kg', 'mg', 'ml', 'cl', 'kl', 'hr', 'hrs', 'min', 'mins', 'sec', 'secs', 'mph', 'kmh', 'kph', 'ft', 'in', 'yd', 'lb', 'lbs', 'oz',
   'st', 'nd', 'rd', 'th', 'pi', 'deg', 'rad', 'am', 'pm', 'cm2', 'cm3', 'm2', 'm3',
 ]);
-const CONNECTIVES = new Set(['and', 'or']);
+/** Connectives and instruction words: ingestion's normalised text drops spaces around operators ("solve-2x+5=1"). */
+const CONNECTIVES = new Set(['and', 'or', 'solve', 'evaluate', 'simplify', 'calculate', 'compute', 'find', 'expand', 'factor', 'factorise', 'factorize', 'is', 'if', 'when', 'where', 'given', 'then', 'of', 'that', 'let', 'so', 'are', 'what', 'out', 'show', 'verify', 'check', 'differentiate', 'integrate']);
 
 type Lexeme = { readonly kind: 'number' | 'word' | 'operator' | 'relation' | 'open' | 'close' | 'space' | 'other'; readonly text: string };
 
