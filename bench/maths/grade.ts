@@ -29,6 +29,8 @@ export function matches(answer: Answer, label: Label): boolean {
       return answer.kind === 'limit' && (typeof label.value === 'number' ? typeof answer.value === 'number' && close(answer.value, label.value) : answer.value === label.value);
     case 'ratio':
       return answer.kind === 'ratio' && answer.parts.length === label.parts.length && answer.parts.every((p, i) => close(p, label.parts[i]!));
+    case 'point':
+      return answer.kind === 'point' && answer.coordinates.length === label.coordinates.length && answer.coordinates.every((c, i) => close(c, label.coordinates[i]!));
     case 'no_solution':
     case 'all_values':
       return answer.kind === label.kind;

@@ -12,6 +12,7 @@ export type Label =
   | { readonly kind: 'expression'; readonly expression: string; readonly variable: string; readonly upToConstant?: boolean; readonly form?: 'product' }
   | { readonly kind: 'limit'; readonly value: number | 'infinity' | '-infinity' | 'does_not_exist' }
   | { readonly kind: 'ratio'; readonly parts: readonly number[] }
+  | { readonly kind: 'point'; readonly coordinates: readonly number[] }
   | { readonly kind: 'no_solution' }
   | { readonly kind: 'all_values' };
 

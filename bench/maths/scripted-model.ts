@@ -28,6 +28,8 @@ export function modelAnswer(label: Label, wrong: boolean): string | undefined {
       return wrong ? '0' : label.value === 'does_not_exist' ? 'The limit does not exist' : label.value === 'infinity' ? '\\(\\infty\\)' : '\\(-\\infty\\)';
     case 'ratio':
       return label.parts.map((p, i) => fmt(wrong && i === 0 ? p + 1 : p)).join(' : ');
+    case 'point':
+      return `(${label.coordinates.map((p, i) => fmt(wrong && i === 0 ? p + 1 : p)).join(', ')})`;
     case 'no_solution':
       return wrong ? 'x = 0' : 'no solution';
     case 'all_values':

@@ -12,10 +12,13 @@ import { solveLimit } from './solvers/limit.js';
 import { solvePercentOrRatio } from './solvers/percent-ratio.js';
 import { solveSpeedDistanceTime } from './solvers/speed-distance-time.js';
 import { solveUnitConversion } from './solvers/unit-conversion.js';
-import { mathStatements } from './text/extract.js';
+import { freeVariables } from './core/mathjs.js';
+import { askedFor } from './text/asked-for.js';
+import { mathStatements, type MathStatement } from './text/extract.js';
 import { detectIntent } from './text/intent.js';
 import { normaliseMaths } from './text/normalise.js';
-import type { EngineOutcome, SolverResult } from './types.js';
+import { strayToken } from './text/stray-tokens.js';
+import type { EngineOutcome, EngineSolution, SolverResult } from './types.js';
 
 /** Engine name and version, recorded in a solution's provenance. */
 export const MATHS_ENGINE_ID = 'openpaw/maths-engine';
@@ -33,11 +36,19 @@ export function solveProblem(text: string): EngineOutcome {
   if (text.length > MAX_TEXT) return { solved: false, inScope: false, reason: 'the problem text is too long for the maths engine' };
   if (/\\[A-Za-z]+|[{}]/.test(text)) return { solved: false, inScope: false, reason: 'the problem uses LaTeX or other notation the maths engine does not read' };
   const normalised = normaliseMaths(text);
+  const stray = strayToken(normalised);
+  if (stray !== undefined) return { solved: false, inScope: false, reason: `"${stray}" sits in the maths and is neither a number, an unknown nor an operator the engine reads` };
   const lower = normalised.toLowerCase();
   const statements = mathStatements(normalised).filter((s) => s.kind === 'relation' || !(isConstantNode(s.node) || isSymbolNode(s.node)));
+  const target = askedFor(normalised);
+  const unknowns = new Set(statements.flatMap(unknownsOf));
+  if (target !== undefined && statements.length > 0 && unknowns.size > 0 && !unknowns.has(target)) {
+    return { solved: false, inScope: false, reason: `the problem asks for ${target}, but its maths is in ${[...unknowns].sort().join(', ')}` };
+  }
   const ctx: ProblemContext = { text, normalised, lower, intent: detectIntent(lower), statements };
   try {
     const result = route(ctx);
+    if (result?.solved === true) return withProblemAsRead(result, statements.length > 0 ? statements.map((st) => st.text).join(', ') : result.problem, target);
     return result ?? { solved: false, inScope: false, reason: 'the problem is not one the maths engine recognises' };
   } catch (error) {
     // A check failed inside a step generator: decline rather than risk a wrong answer.
@@ -45,10 +56,22 @@ export function solveProblem(text: string): EngineOutcome {
   }
 }
 
+function unknownsOf(statement: MathStatement): string[] {
+  return statement.kind === 'relation' ? [...freeVariables(statement.lhs), ...freeVariables(statement.rhs)] : freeVariables(statement.node);
+}
+
+/** The solution opens with the problem as the engine read it, so a misreading shows at once ("solving 5y - 4 = 2y + 11 for y"). */
+function withProblemAsRead(solution: EngineSolution, asRead: string, target: string | undefined): EngineSolution {
+  const detail = `solving ${asRead}${target === undefined ? '' : ` for ${target}`}`;
+  return { ...solution, steps: [{ title: 'The problem as read', detail }, ...solution.steps] };
+}
+
 /** The first piece of mathematics in the text (as written), or undefined when it has none. */
 export function findMaths(text: string): string | undefined {
   if (/\\[A-Za-z]+|[{}]/.test(text)) return undefined;
-  return mathStatements(normaliseMaths(text)).find((s) => s.kind === 'relation' || !(isConstantNode(s.node) || isSymbolNode(s.node)))?.text;
+  const normalised = normaliseMaths(text);
+  if (strayToken(normalised) !== undefined) return undefined;
+  return mathStatements(normalised).find((s) => s.kind === 'relation' || !(isConstantNode(s.node) || isSymbolNode(s.node)))?.text;
 }
 
 function route(ctx: ProblemContext): SolverResult {

@@ -47,6 +47,8 @@ export type Answer =
   | { readonly kind: 'expression'; readonly expression: string; readonly variables: readonly string[]; readonly upToConstant: boolean }
   | { readonly kind: 'limit'; readonly value: number | 'infinity' | '-infinity' | 'does_not_exist' }
   | { readonly kind: 'ratio'; readonly parts: readonly number[] }
+  /** A point of the plane (a midpoint), coordinates in order. */
+  | { readonly kind: 'point'; readonly coordinates: readonly number[] }
   | { readonly kind: 'truth'; readonly value: boolean };
 
 export interface EngineSolution {

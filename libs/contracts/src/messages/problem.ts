@@ -19,6 +19,13 @@ export const mathsSignature = z.object({
   intent: z.enum(MATHS_INTENTS),
   /** Every number in the maths, canonical spelling, sorted: what the number gate compares. */
   numbers: z.array(z.string()),
+  /**
+   * The problem's own name of each canonical unknown (`unknowns[i]` is `vi` in `canonical`): two problems
+   * with one hash map onto each other through `unknowns[i] ↔ unknowns'[i]`. Absent from older producers.
+   */
+  unknowns: z.array(z.string().max(40)).max(40).optional(),
+  /** The unknown the question asks for, in the problem's own name (part of the hash). */
+  asks: z.string().max(40).optional(),
   /** How sure the reading of the maths is, 0..1: 1 for typed text; the weakest maths token for OCR. */
   confidence: z.number().min(0).max(1),
   /** OCR only: the maths tokens as read with their confidence 0..1 (the why behind `confidence`). */

@@ -148,10 +148,12 @@ function compare(expected: Answer, text: string): boolean | undefined {
       if (got === undefined) return undefined;
       return typeof expected.value === 'number' && near(got.re, expected.value, toleranceOf(text));
     }
+    case 'point':
     case 'ratio': {
+      const parts = expected.kind === 'point' ? expected.coordinates : expected.parts;
       const numbers = [...text.matchAll(/-?\d+(?:\.\d+)?(?:\/\d+)?/g)].map((x) => readNumber(x[0]));
-      if (numbers.length !== expected.parts.length) return numbers.length === 0 ? undefined : false;
-      return numbers.every(([v, tol], i) => near(v, expected.parts[i]!, tol));
+      if (numbers.length !== parts.length) return numbers.length === 0 ? undefined : false;
+      return numbers.every(([v, tol], i) => near(v, parts[i]!, tol));
     }
     case 'no_solution':
       return /no solution|no real|∅|empty/i.test(text) ? true : /[a-z]\s*=/.test(text) ? false : undefined;

@@ -40,7 +40,7 @@ describe('polynomials and rational expressions', () => {
   it('simplifies a rational expression, cancelling and stating the excluded values', () => {
     const s = solved('Simplify (x^2 + 3x + 2)/(x^2 + 4x + 4)');
     expect(s).toMatchObject({ category: 'rational_expression', finalAnswer: '(x + 1)/(x + 2) (x ≠ -2)' });
-    expect(s.steps.map((x) => x.title)).toEqual(['Write the expression', 'Factor the numerator', 'Factor the denominator', 'Cancel the common factors', 'State the excluded values']);
+    expect(s.steps.map((x) => x.title)).toEqual(['The problem as read', 'Write the expression', 'Factor the numerator', 'Factor the denominator', 'Cancel the common factors', 'State the excluded values']);
   });
 
   it('keeps the restriction of a cancelled factor', () => {

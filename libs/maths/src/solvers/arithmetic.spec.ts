@@ -20,7 +20,7 @@ describe('arithmetic', () => {
   });
 
   it('reduces one operation at a time, innermost first', () => {
-    expect(solved('What is 12 * (3 + 4)?').steps.map((s) => s.title)).toEqual(['Write the expression', 'Compute 3 + 4', 'Compute 12 * 7']);
+    expect(solved('What is 12 * (3 + 4)?').steps.map((s) => s.title)).toEqual(['The problem as read', 'Write the expression', 'Compute 3 + 4', 'Compute 12 * 7']);
   });
 
   it('declines what has no finite value', () => {

@@ -20,7 +20,7 @@ describe('limits of rational functions', () => {
   });
 
   it('cancels the common factor before substituting', () => {
-    expect(solved('Find the limit of (x^2 - 4)/(x - 2) as x approaches 2').steps.map((s) => s.title)).toEqual(['Write the limit', 'Try direct substitution', 'Both are 0: cancel the common factor x - 2', 'Substitute again']);
+    expect(solved('Find the limit of (x^2 - 4)/(x - 2) as x approaches 2').steps.map((s) => s.title)).toEqual(['The problem as read', 'Write the limit', 'Try direct substitution', 'Both are 0: cancel the common factor x - 2', 'Substitute again']);
   });
 
   it('does not claim limits of other functions', () => {

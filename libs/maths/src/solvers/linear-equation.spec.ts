@@ -22,7 +22,7 @@ describe('linear equations', () => {
 
   it('collects terms, divides, and checks by substitution with exact values', () => {
     const solution = solved('Solve 3(x - 2) = 12');
-    expect(solution.steps.map((s) => s.title)).toEqual(['Write the equation', 'Expand and collect like terms on each side', 'Move the x terms to the left and the numbers to the right', 'Divide both sides by 3', 'Check by substitution']);
+    expect(solution.steps.map((s) => s.title)).toEqual(['The problem as read', 'Write the equation', 'Expand and collect like terms on each side', 'Move the x terms to the left and the numbers to the right', 'Divide both sides by 3', 'Check by substitution']);
     expect(solution.steps.at(-1)!.detail).toContain('the left side is \\(12\\) and the right side is \\(12\\)');
     expect(solution.answer).toEqual({ kind: 'roots', variable: 'x', roots: [{ re: 6, im: 0 }] });
   });

@@ -18,6 +18,6 @@ describe('linear inequalities', () => {
   });
 
   it('says why the inequality reverses', () => {
-    expect(solved('Solve -2x + 1 <= 7').steps[2]!.title).toBe('Divide by -2 and reverse the inequality (dividing by a negative number)');
+    expect(solved('Solve -2x + 1 <= 7').steps[3]!.title).toBe('Divide by -2 and reverse the inequality (dividing by a negative number)');
   });
 });

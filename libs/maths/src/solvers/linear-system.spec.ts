@@ -11,7 +11,7 @@ describe('linear systems', () => {
   it('solves a 2×2 system by elimination and checks it', () => {
     const s = solved('Solve the system 2x + y = 5, x - y = 1');
     expect(s.finalAnswer).toBe('x = 2, y = 1');
-    expect(s.steps.map((x) => x.title)).toEqual(['Write each equation in standard form', 'Eliminate x from (2)', 'Solve for y', 'Solve for x', 'Check by substitution']);
+    expect(s.steps.map((x) => x.title)).toEqual(['The problem as read', 'Write each equation in standard form', 'Eliminate x from (2)', 'Solve for y', 'Solve for x', 'Check by substitution']);
   });
 
   it('solves a 3×3 system', () => {

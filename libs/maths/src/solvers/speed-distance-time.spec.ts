@@ -20,7 +20,7 @@ describe('speed, distance and time', () => {
   });
 
   it('converts the time to one unit before dividing', () => {
-    expect(solved('A car travels 150 km in 2 hours 30 minutes. What is its average speed?').steps[1]!.detail).toBe('2 hours 30 minutes = 2.5 h');
+    expect(solved('A car travels 150 km in 2 hours 30 minutes. What is its average speed?').steps[2]!.detail).toBe('2 hours 30 minutes = 2.5 h');
   });
 
   it('does not claim a two-leg journey (a number it would ignore)', () => {

@@ -32,6 +32,14 @@ export function methodThresholdsOf(stored: ExecutionPolicy): MethodThresholds {
   };
 }
 
+/**
+ * `policy.maths_signature_threshold`, the maths-signature stage's bar; a policy without one holds maths
+ * hits to `retrieval_threshold`. Sent with SearchSolutions and applied to its answer, so both sides use one bar.
+ */
+export function mathsSignatureBarOf(stored: ExecutionPolicy): number {
+  return stored.maths_signature_threshold ?? stored.retrieval_threshold;
+}
+
 /** The confidence a candidate needs to be a hit, by the method that found it (the same bars retrieval applies). */
 export function acceptanceBar(method: Candidate['method'], stored: ExecutionPolicy): number {
   const policy = withMethodBars(stored);
@@ -46,8 +54,9 @@ export function acceptanceBar(method: Candidate['method'], stored: ExecutionPoli
       return policy.text_exact_threshold;
     case 'hybrid':
       return threshold - policy.hybrid_threshold_offset;
-    case 'vector':
     case 'maths_signature':
+      return mathsSignatureBarOf(policy);
+    case 'vector':
       return threshold;
   }
 }

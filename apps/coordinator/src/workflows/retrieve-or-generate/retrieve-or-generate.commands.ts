@@ -1,7 +1,7 @@
 import { IndexDocument, type MessageData, NormalizeMedia, RegisterSolution, SearchSolutions } from '@openpaw/contracts';
 import { type Effect, type RunSnapshot, sendTry } from '@openpaw/saga';
 import type { WorkflowTimings } from '../shared/timings.js';
-import { methodThresholdsOf } from './retrieval-bars.js';
+import { mathsSignatureBarOf, methodThresholdsOf } from './retrieval-bars.js';
 import type { RetrieveOrGenerateData, StepData } from './retrieve-or-generate.data.js';
 import type { RetrieveOrGenerateState } from './retrieve-or-generate.states.js';
 
@@ -22,6 +22,7 @@ export function retrieveOrGenerateCommands(timings: WorkflowTimings) {
           runId: run.id,
           signature: data.signature,
           threshold: data.policy.retrieval_threshold,
+          mathsSignatureThreshold: mathsSignatureBarOf(data.policy),
           methodThresholds: methodThresholdsOf(data.policy),
         };
         return sendTry(SearchSolutions, search, data.step, timings.retrieve.timeoutMs);

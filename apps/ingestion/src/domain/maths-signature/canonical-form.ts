@@ -170,6 +170,15 @@ function unknownsInOrder(tree: Canon, into: string[]): void {
  * differ never share a form, even when their equations are equivalent.
  */
 export function canonicalForm(statements: readonly Canon[]): string {
+  return canonicalWithUnknowns(statements).canonical;
+}
+
+/**
+ * The canonical form and the problem's own name of each renamed unknown (`unknowns[i]` became `vi`).
+ * Two problems with one canonical form map onto each other through `unknowns[i] ↔ unknowns'[i]`: the
+ * renamed statements are identical, so that pairing is a variable bijection between their equations.
+ */
+export function canonicalWithUnknowns(statements: readonly Canon[]): { readonly canonical: string; readonly unknowns: readonly string[] } {
   const blind: Names = () => '_';
   const byShape = statements.map((s) => ordered(s, blind)).map((s) => ({ s, key: render(s, blind) }));
   byShape.sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
@@ -177,5 +186,5 @@ export function canonicalForm(statements: readonly Canon[]): string {
   for (const { s } of byShape) unknownsInOrder(s, order);
   const renamed: Names = (name) => `v${order.indexOf(name)}`;
   const final = byShape.map(({ s }) => render(ordered(s, renamed), renamed));
-  return [...new Set(final)].sort().join(';');
+  return { canonical: [...new Set(final)].sort().join(';'), unknowns: order };
 }

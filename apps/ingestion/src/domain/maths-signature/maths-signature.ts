@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { type Canon, canonicalForm, MathsParseError, statementsOf } from './canonical-form.js';
+import { askedFor, normaliseMaths, strayToken } from '@openpaw/maths';
+import { type Canon, canonicalWithUnknowns, MathsParseError, statementsOf } from './canonical-form.js';
 import { questionIntent } from './intent.js';
 import { mathsRuns, type MathsToken } from './maths-tokens.js';
 import { rewriteWordOperators } from './word-operators.js';
 
 /** Version of the extraction and canonicalisation rules; bump it whenever a rule changes (hashes change). */
-export const MATHS_SIGNATURE_VERSION = 'maths-sig/v1';
+export const MATHS_SIGNATURE_VERSION = 'maths-sig/v2';
 
 export type MathsIntent = 'solve' | 'evaluate' | 'simplify' | 'expand' | 'factor' | 'differentiate' | 'integrate' | 'unspecified';
 
@@ -21,6 +22,10 @@ export interface MathsSignature {
   readonly canonical: string;
   readonly intent: MathsIntent;
   readonly numbers: readonly string[];
+  /** The problem's own name of each canonical unknown, in order (`unknowns[i]` is `vi` in `canonical`). */
+  readonly unknowns: readonly string[];
+  /** The unknown the question asks for ("find a", "solve for y"), in the problem's own name; part of the hash. */
+  readonly asks?: string;
   /** 1 for typed text; for a reading, the lowest confidence of its maths tokens. */
   readonly confidence: number;
   readonly tokens?: readonly ReadToken[];
@@ -52,6 +57,10 @@ const runText = (run: readonly MathsToken[]): string => run.map((t) => t.text).j
  * travel with it; the signature's confidence is the reader's verdict when given, else the lowest of them.
  */
 export function extractMathsSignature(normalisedText: string, reading?: readonly ReadToken[], readingConfidence?: number): MathsExtraction {
+  // The maths engine's reader decides what is maths (one reader for a hit and a solve): a letter run
+  // touching the maths is a misreading or junk, and no signature is better than one of less maths.
+  const stray = strayToken(normaliseMaths(normalisedText));
+  if (stray !== undefined) return { unparsed: [`"${stray}" sits in the maths`], dangling: [] };
   const text = rewriteWordOperators(normalisedText);
   const statements: Canon[] = [];
   const numbers: string[] = [];
@@ -68,16 +77,26 @@ export function extractMathsSignature(normalisedText: string, reading?: readonly
     }
   }
   if (statements.length === 0) return { unparsed, dangling };
-  const canonical = canonicalForm(statements);
+  const { canonical, unknowns } = canonicalWithUnknowns(statements);
+  const asks = askedFor(normalisedText);
+  if (asks !== undefined && !unknowns.includes(asks) && unknowns.length > 0) return { unparsed: [`asks for ${asks}, which its maths does not hold`], dangling };
+  const asked = asks !== undefined && unknowns.includes(asks) ? asks : undefined;
   const intent = questionIntent(text, statements.some(hasStatement), statements.some(hasUnknowns));
   const weakest = reading === undefined || reading.length === 0 ? 1 : Math.min(...reading.map((t) => t.confidence));
   const confidence = readingConfidence ?? weakest;
   const signature: MathsSignature = {
     version: MATHS_SIGNATURE_VERSION,
-    hash: createHash('sha256').update(`${MATHS_SIGNATURE_VERSION}\n${intent}\n${canonical}`, 'utf8').digest('hex'),
+    // The unknowns by their own names, and the asked-for one: a stored solution is prose written in
+    // its problem's names, so only a problem in the same names (the identity bijection) may reuse it;
+    // a renaming ("x + y = 10, y - x = 2", the same maths in k) is a miss and is solved afresh.
+    hash: createHash('sha256')
+      .update(`${MATHS_SIGNATURE_VERSION}\n${intent}\n${canonical}\nunknowns ${unknowns.join(',')}\nasks ${asked ?? (unknowns.length === 1 ? unknowns[0] : '')}`, 'utf8')
+      .digest('hex'),
     canonical,
     intent,
     numbers: numbers.sort(),
+    unknowns,
+    ...(asked === undefined ? {} : { asks: asked }),
     confidence: Math.max(0, Math.min(1, confidence)),
     ...(reading === undefined ? {} : { tokens: reading.map((t) => ({ text: t.text, confidence: Math.max(0, Math.min(1, t.confidence)) })) }),
   };

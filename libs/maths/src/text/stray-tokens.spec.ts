@@ -1,0 +1,81 @@
+import { solveProblem } from '../engine.js';
+import { askedFor } from './asked-for.js';
+import { normaliseMaths } from './normalise.js';
+import { strayToken } from './stray-tokens.js';
+
+/** mulberry32, so the generated cases are the same on every run. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('a letter run inside or touching the maths', () => {
+  it('given the OCR misreading "solve fory: sy-4=2y+11", then it is refused naming "sy", never answered', () => {
+    expect(strayToken(normaliseMaths('solve fory: sy-4=2y+11'))).toBe('sy');
+    const outcome = solveProblem('solve fory: sy-4=2y+11');
+    expect(outcome.solved).toBe(false);
+    expect(outcome.solved === false && outcome.reason).toContain('"sy"');
+  });
+
+  it('given prose around the maths, units, ordinals and hyphenated words, then nothing is stray', () => {
+    for (const text of [
+      'A farmer has 12 sheep and buys 5 more. Solve 2x + 3 = 11 and show your work.',
+      'A rectangle is 5cm long and 3 cm wide.',
+      'The 2nd term of a right-angled triangle problem: solve x + 1 = 4',
+      'Solve x + y = 10 and x - y = 2',
+      'log10(100) + sqrt(16)',
+    ]) {
+      expect(strayToken(normaliseMaths(text))).toBeUndefined();
+    }
+  });
+
+  it('given generated junk next to or inside the maths of a solvable equation, then the engine refuses every one', () => {
+    const rng = seeded(24);
+    const int = (lo: number, hi: number): number => lo + Math.floor(rng() * (hi - lo + 1));
+    const junkWords = ['qz', 'lo', 'fo', 'rt', 'ss', 'sy', 'abc', 'wq'];
+    for (let i = 0; i < 200; i++) {
+      const [a, root, b] = [int(2, 9), int(-5, 9), int(1, 20)];
+      const v = ['x', 'y', 'n', 'k'][int(0, 3)]!;
+      const junk = junkWords[int(0, junkWords.length - 1)]!;
+      const pieces = [`${a}${v}`, '+', String(b), '=', String(a * root + b)];
+      const at = int(0, pieces.length);
+      const glued = rng() < 0.5;
+      const text = glued
+        ? pieces.map((p, j) => (j === Math.min(at, pieces.length - 1) ? (rng() < 0.5 ? `${junk}${p}` : `${p}${junk}`) : p)).join(' ')
+        : [...pieces.slice(0, Math.max(1, Math.min(at, pieces.length - 1))), junk, ...pieces.slice(Math.max(1, Math.min(at, pieces.length - 1)))].join(' ');
+      const outcome = solveProblem(`Solve ${text}`);
+      expect({ text, solved: outcome.solved }).toEqual({ text, solved: false });
+    }
+  });
+});
+
+describe('the asked-for unknown', () => {
+  it.each([
+    ['Solve for y: 5y - 4 = 2y + 11', 'y'],
+    ['If b = 2a and a + b = 9, find a', 'a'],
+    ['Find the value of k if 3k = 12', 'k'],
+    ['3t + 1 = 7. What is t?', 't'],
+    ['Solve 2n + 1 = 7 for n', 'n'],
+    ['What is a number plus 5?', undefined],
+    ['Solve 2x + 1 = 5', undefined],
+  ])('%j asks for %s', (text, expected) => {
+    expect(askedFor(text)).toBe(expected);
+  });
+
+  it('given a problem that asks for an unknown its maths does not hold, then it is refused', () => {
+    const outcome = solveProblem('Solve for y: 5x - 4 = 2x + 11');
+    expect(outcome.solved).toBe(false);
+  });
+
+  it('given a solved problem, then the solution opens with the problem as parsed and the asked-for unknown', () => {
+    const outcome = solveProblem('Solve for y: 5y - 4 = 2y + 11');
+    expect(outcome.solved && outcome.steps[0]?.detail).toBe('solving 5y - 4 = 2y + 11 for y');
+    expect(outcome.solved && outcome.answer).toEqual({ kind: 'roots', variable: 'y', roots: [{ re: 5, im: 0 }] });
+  });
+});

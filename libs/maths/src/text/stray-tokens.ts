@@ -1,0 +1,66 @@
+import { KNOWN_FUNCTIONS } from '../core/mathjs.js';
+
+/**
+ * Words that may touch a number without being maths the parser drops: units ("5cm", "60km/h"),
+ * ordinals ("2nd") and constants. Any other letter run of two or more letters that touches the maths
+ * is not read as prose: the problem is refused naming it ("sy-4=2y+11" is an OCR misreading of "5y").
+ */
+const UNITS = new Set([
+  'mm', 'cm', 'km', 'kg', 'mg', 'ml', 'cl', 'kl', 'hr', 'hrs', 'min', 'mins', 'sec', 'secs', 'mph', 'kmh', 'kph', 'ft', 'in', 'yd', 'lb', 'lbs', 'oz',
+  'st', 'nd', 'rd', 'th', 'pi', 'deg', 'rad', 'am', 'pm', 'cm2', 'cm3', 'm2', 'm3',
+]);
+/** Connectives and instruction words: ingestion's normalised text drops spaces around operators ("solve-2x+5=1"). */
+const CONNECTIVES = new Set(['and', 'or', 'solve', 'evaluate', 'simplify', 'calculate', 'compute', 'find', 'expand', 'factor', 'factorise', 'factorize', 'is', 'if', 'when', 'where', 'given', 'then', 'of', 'that', 'let', 'so', 'are', 'what', 'out', 'show', 'verify', 'check', 'differentiate', 'integrate']);
+
+type Lexeme = { readonly kind: 'number' | 'word' | 'operator' | 'relation' | 'open' | 'close' | 'space' | 'other'; readonly text: string };
+
+const LEXEME = /(\d+(?:\.\d+)?)|([A-Za-z]+)|(<=|>=|!=|[=<>])|([-+*/^])|([([])|([)\]])|(\s+)|([\s\S])/g;
+
+function lex(text: string): Lexeme[] {
+  const out: Lexeme[] = [];
+  for (const m of text.matchAll(LEXEME)) {
+    const [whole, number, word, relation, operator, open, close, space] = m;
+    const kind = number !== undefined ? 'number' : word !== undefined ? 'word' : relation !== undefined ? 'relation' : operator !== undefined ? 'operator' : open !== undefined ? 'open' : close !== undefined ? 'close' : space !== undefined ? 'space' : 'other';
+    out.push({ kind, text: whole });
+  }
+  return out;
+}
+
+const isOperand = (l: Lexeme | undefined): boolean => l !== undefined && (l.kind === 'number' || l.kind === 'close' || (l.kind === 'word' && l.text.length === 1));
+const isBinary = (l: Lexeme | undefined): boolean => l !== undefined && (l.kind === 'relation' || (l.kind === 'operator' && l.text !== '-'));
+const readable = (word: string): boolean => {
+  const lower = word.toLowerCase();
+  // "dy/dx", "d/dt", "dx": the notation of calculus.
+  return word.length === 1 || /^d[a-z]$/.test(lower) || KNOWN_FUNCTIONS.has(lower) || UNITS.has(lower) || CONNECTIVES.has(lower) || lower === 'log10' || lower === 'log2';
+};
+
+/**
+ * The first letter run inside or touching the maths of a (normalised) problem that the maths cannot
+ * account for, or undefined. A run touches the maths when a number, an operator or a relation sits
+ * against it with no space ("67lo", "sy-4", "=abc"; a hyphen between words is prose: "right-angled"),
+ * or when it stands between an operand and a binary operator or relation ("8n qz + 4", "= lo 12").
+ */
+export function strayToken(normalised: string): string | undefined {
+  const lexemes = lex(normalised);
+  for (let i = 0; i < lexemes.length; i++) {
+    const token = lexemes[i]!;
+    if (token.kind !== 'word' || readable(token.text)) continue;
+    // "log10(…)": a function name followed by its digits.
+    const before = lexemes[i - 1];
+    const after = lexemes[i + 1];
+    const hyphenBefore = before?.kind === 'operator' && before.text === '-' && lexemes[i - 2]?.kind === 'word';
+    const hyphenAfter = after?.kind === 'operator' && after.text === '-' && lexemes[i + 2]?.kind === 'word';
+    const touchesBefore = before !== undefined && ['number', 'operator', 'relation'].includes(before.kind) && !hyphenBefore && !(before.kind === 'number' && /^(st|nd|rd|th)$/i.test(token.text));
+    const touchesAfter = after !== undefined && ['number', 'operator', 'relation'].includes(after.kind) && !hyphenAfter;
+    if (touchesBefore || touchesAfter) return token.text;
+    const previous = neighbour(lexemes, i, -1);
+    const next = neighbour(lexemes, i, 1);
+    if ((isOperand(previous) && isBinary(next)) || (isBinary(previous) && isOperand(next))) return token.text;
+  }
+  return undefined;
+}
+
+function neighbour(lexemes: readonly Lexeme[], from: number, step: 1 | -1): Lexeme | undefined {
+  for (let i = from + step; i >= 0 && i < lexemes.length; i += step) if (lexemes[i]!.kind !== 'space') return lexemes[i];
+  return undefined;
+}
