@@ -31,11 +31,22 @@ export function deduplicate(papers: readonly Paper[]): DedupResult {
   const titles = papers.map((p) => normaliseTitle(p.title));
   joinByTitle(papers, groups, (i, j) => titles[i] === titles[j] && titles[i] !== '');
   const markers = papers.map((p) => distinguishingMarkers(p.title));
+  const surnames = papers.map((p) => firstAuthorSurname(p));
+  const sameAuthor = (i: number, j: number): boolean => surnames[i] === null || surnames[j] === null || surnames[i] === surnames[j];
   joinByTitle(papers, groups, (i, j) => {
-    if (markers[i] !== markers[j]) return false;
+    if (markers[i] !== markers[j] || !sameAuthor(i, j)) return false;
     const sameYear = papers[i]!.year !== null && papers[i]!.year === papers[j]!.year;
     const threshold = sameYear ? FUZZY_TITLE_SAME_YEAR_THRESHOLD : FUZZY_TITLE_THRESHOLD;
-    return levenshteinSimilarity(titles[i]!, titles[j]!, threshold) >= threshold;
+    return levenshteinSimilarity(titles[i]!, titles[j]!, threshold) >= threshold && wordsDifferOnlyBySpelling(titles[i]!, titles[j]!);
+  });
+  // A record without the subtitle ("Title" vs "Title: a subtitle"): the main titles match, and so do
+  // the first author and the year (within one, for a preprint), since a bare main title is short.
+  const mains = papers.map((p) => normaliseTitle(p.title.split(/\s*(?::|\s[-–—]\s)\s*/)[0] ?? p.title));
+  joinByTitle(papers, groups, (i, j) => {
+    if (mains[i]!.split(' ').length < 4 || markers[i] !== markers[j] || surnames[i] === null || surnames[i] !== surnames[j]) return false;
+    const [yearI, yearJ] = [papers[i]!.year, papers[j]!.year];
+    if (yearI === null || yearJ === null || Math.abs(yearI - yearJ) > 1) return false;
+    return (titles[i] === mains[j] && mains[i] === mains[j]) || (titles[j] === mains[i] && mains[i] === mains[j]);
   });
 
   const byRoot = new Map<number, Paper[]>();
@@ -99,6 +110,30 @@ export function distinguishingMarkers(title: string): string {
   const found = MARKERS.flatMap((pattern) => [...text.matchAll(pattern)].map((m) => m.slice(1).join(' ')));
   const numbers = text.match(/\d+/g) ?? [];
   return [...found, ...numbers].sort().join('|');
+}
+
+/**
+ * Whether two similar titles differ only in how words are spelled (a typo, British/American, a
+ * hyphen): every word of one missing from the other has a near-identical word there. "image
+ * segmentation" vs "speech recognition" is another paper, however close the rest of the title.
+ */
+function wordsDifferOnlyBySpelling(a: string, b: string): boolean {
+  const left = new Set(a.split(' '));
+  const right = new Set(b.split(' '));
+  // Short function words ("for" vs "in") do not make another paper.
+  const onlyLeft = [...left].filter((w) => !right.has(w) && w.length > 3);
+  const onlyRight = [...right].filter((w) => !left.has(w) && w.length > 3);
+  const spelledAlike = (words: readonly string[], others: readonly string[], joined: string): boolean =>
+    words.every((w) => joined.includes(w) || others.some((o) => levenshteinSimilarity(w, o, 0.7) >= 0.7));
+  return spelledAlike(onlyLeft, onlyRight, b.replace(/ /g, '')) && spelledAlike(onlyRight, onlyLeft, a.replace(/ /g, ''));
+}
+
+/** The first author's family name, folded (the last word of the name: "T. N. Kipf" and "Thomas Kipf" → "kipf"). */
+function firstAuthorSurname(p: Paper): string | null {
+  const name = p.authors[0]?.name;
+  if (name === undefined) return null;
+  const folded = normaliseTitle(name.includes(',') ? name.split(',')[0]! : name).split(' ');
+  return folded.at(-1) ?? null;
 }
 
 /** Bibliographic metadata is trusted in this order; the first source listed wins a tie. */
