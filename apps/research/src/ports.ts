@@ -1,3 +1,4 @@
+import type { SearchExpression } from '@openpaw/providers';
 import type { LibraryReference } from './library/reference.js';
 
 /** Injection tokens of the research service's ports. */
@@ -19,8 +20,10 @@ export interface LibraryHit extends LibraryReference {
 }
 
 export interface LibraryQuery {
-  /** Each phrase's words must all match (stemmed); any phrase may. */
+  /** Each phrase's words must all match (stemmed); any phrase may. Used when there is no `expression`. */
   readonly phrases: readonly string[];
+  /** The approved boolean query: AND, OR and NOT over terms (a term's words must all match, stemmed). */
+  readonly expression?: SearchExpression;
   readonly yearFrom: number | null;
   readonly yearTo: number | null;
   readonly limit: number;

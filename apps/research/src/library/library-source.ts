@@ -1,13 +1,15 @@
-import type { ScholarlyQuery, ScholarlySearchResult, ScholarlySource, ScholarlyWork } from '@openpaw/providers';
+import type { QueryExpressiveness, ScholarlyQuery, ScholarlySearchResult, ScholarlySource, ScholarlyWork } from '@openpaw/providers';
 import type { LibraryHit, LibraryStore } from '../ports.js';
 
 /**
  * The local default source: the user's own imported references, searched with PostgreSQL full-text
- * search. Needs no network and no account, so an offline run searches something real.
+ * search. Needs no network and no account, so an offline run searches something real. The boolean
+ * query becomes a `tsquery` with `&`, `|` and `!`; references carry no language.
  */
 export class LibrarySource implements ScholarlySource {
   readonly name = 'library';
   readonly local = true;
+  readonly expresses: QueryExpressiveness = { boolean: true, not: true, language: 'none' };
 
   constructor(
     private readonly store: LibraryStore,
@@ -16,7 +18,7 @@ export class LibrarySource implements ScholarlySource {
 
   async search(query: ScholarlyQuery): Promise<ScholarlySearchResult> {
     const phrases = query.phrases.length > 0 ? query.phrases : [query.text];
-    const { hits, total } = await this.store.search(this.userId, { phrases, yearFrom: query.yearFrom ?? null, yearTo: query.yearTo ?? null, limit: query.limit });
+    const { hits, total } = await this.store.search(this.userId, { phrases, ...(query.expression !== undefined ? { expression: query.expression } : {}), yearFrom: query.yearFrom ?? null, yearTo: query.yearTo ?? null, limit: query.limit });
     return { works: hits.map(toWork), totalAvailable: total, requests: 1 };
   }
 }

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { freshDatabase } from '@openpaw/testing';
 import type { DataSource } from 'typeorm';
 import { openResearchDatabase } from '../persistence/database.js';
-import { PgLibraryStore, toTsquery } from '../persistence/pg-library-store.js';
+import { parseSearchExpression } from '@openpaw/providers';
+import { expressionTsquery, PgLibraryStore, toTsquery } from '../persistence/pg-library-store.js';
 import { LibrarySource } from './library-source.js';
 import { readLibraryFile } from './read-library-file.js';
 
@@ -59,5 +60,18 @@ describe('the library source on real PostgreSQL full-text search', () => {
     expect(toTsquery(['&&', ''])).toBeNull();
     const hits = await store.search('ada', { phrases: ["deep' | !learning:*"], yearFrom: null, yearTo: null, limit: 5 });
     expect(hits.hits.map((h) => h.citationKey)).toContain('lecun2015deep');
+  });
+
+  it('searches the approved boolean query with AND, OR and NOT, as the checkpoint shows it', async () => {
+    const library = new LibrarySource(store, 'ada');
+    const expression = parseSearchExpression('"neural networks" AND (graph OR convolutional) NOT attention');
+    expect(expressionTsquery(expression)).toBe('(((neural & networks) & (graph | convolutional)) & !attention)');
+    const hits = await library.search({ text: '', phrases: [], expression, limit: 20 });
+    expect(hits.works.map((w) => w.sourceId)).toContain('kipf2017gcn');
+    // The GAT paper is about graph neural networks but also attention: NOT excludes it.
+    expect(hits.works.map((w) => w.sourceId)).not.toContain('velickovic2018gat');
+    const withAttention = await library.search({ text: '', phrases: [], expression: parseSearchExpression('"neural networks" AND graph AND attention'), limit: 20 });
+    expect(withAttention.works.map((w) => w.sourceId)).toContain('velickovic2018gat');
+    expect(expressionTsquery(parseSearchExpression('"&&" OR x'))).toBe('x');
   });
 });

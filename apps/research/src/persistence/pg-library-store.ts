@@ -1,3 +1,4 @@
+import { type ExpressionSyntax, renderExpression, type SearchExpression, searchWords } from '@openpaw/providers';
 import { paperIdOf } from '../paper-search/papers/paper-id.js';
 import type { DataSource } from 'typeorm';
 import type { LibraryReference } from '../library/reference.js';
@@ -73,7 +74,7 @@ export class PgLibraryStore implements LibraryStore {
   }
 
   async search(userId: string, query: LibraryQuery): Promise<{ hits: LibraryHit[]; total: number }> {
-    const tsquery = toTsquery(query.phrases);
+    const tsquery = query.expression !== undefined ? expressionTsquery(query.expression) : toTsquery(query.phrases);
     if (tsquery === null) return { hits: [], total: 0 };
     const rows = await this.dataSource.query<HitRow[]>(
       `select reference_id, citation_key, entry_type, title, authors, year, venue, abstract, doi, arxiv_id, pmid, url, keywords,
@@ -117,6 +118,30 @@ export function toTsquery(phrases: readonly string[]): string | null {
     .filter((words) => words.length > 0)
     .map((words) => (words.length === 1 ? words[0] : `(${words.join(' & ')})`));
   return groups.length === 0 ? null : groups.join(' | ');
+}
+
+/**
+ * The approved boolean query as a tsquery: a term's words all match (`&`), AND is `&`, OR is `|`, NOT
+ * is `!`. Words are reduced to letters and digits, so no user text reaches tsquery syntax; a term
+ * with no such word matches nothing searchable and is left out (null when nothing is left to search).
+ */
+export function expressionTsquery(expression: SearchExpression): string | null {
+  const syntax: ExpressionSyntax = {
+    term: (text) => {
+      const words = searchWords(text);
+      return words.length === 0 ? '' : words.length === 1 ? words[0]! : `(${words.join(' & ')})`;
+    },
+    and: (items) => joinNonEmpty(items, ' & '),
+    or: (items) => joinNonEmpty(items, ' | '),
+    andNot: (positive, excluded) => joinNonEmpty([positive ?? '', ...excluded.filter((e) => e !== '').map((e) => `!${e}`)], ' & '),
+  };
+  const rendered = renderExpression(expression, syntax);
+  return rendered === '' || rendered.startsWith('!') ? null : rendered;
+}
+
+function joinNonEmpty(items: readonly string[], operator: string): string {
+  const kept = items.filter((i) => i !== '');
+  return kept.length === 0 ? '' : kept.length === 1 ? kept[0]! : `(${kept.join(operator)})`;
 }
 
 function uniqueByPaper(references: readonly LibraryReference[]): LibraryReference[] {

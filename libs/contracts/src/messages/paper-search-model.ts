@@ -159,6 +159,13 @@ export const sourceReport = z.object({
   totalAvailable: z.int().nonnegative().nullable(),
   durationMs: z.number().nonnegative(),
   error: z.object({ kind: z.enum(SOURCE_ERROR_KINDS), message: z.string().max(1_000) }).nullable(),
+  /**
+   * Parts of the approved query the source's API cannot express, applied here to its results instead
+   * (`NOT`, `AND/OR`, `language`). Absent in reports made before sources received the whole strategy.
+   */
+  appliedLocally: z.array(z.string().max(200)).max(10).optional(),
+  /** Parts of the approved query that could not be applied at all, with why ("language: arXiv records carry no language"). */
+  notApplied: z.array(z.string().max(300)).max(10).optional(),
 });
 export type SourceReport = z.infer<typeof sourceReport>;
 

@@ -1,5 +1,6 @@
 import { fakeClock, useScriptedStubServer } from '../test-support/stub-server.js';
 import { ARXIV_MIN_INTERVAL_MS, ArxivSource, searchQuery } from './arxiv-source.js';
+import { parseSearchExpression } from './search-expression.js';
 
 const stub = useScriptedStubServer();
 
@@ -102,5 +103,17 @@ describe('ArxivSource against the arXiv API Atom wire format', () => {
   it('falls back to the text when a query has no phrases', () => {
     expect(searchQuery({ text: 'protein folding', phrases: [], limit: 1 })).toBe('all:"protein folding"');
     expect(searchQuery({ text: 'x', phrases: ['(a)'], yearTo: 2000, limit: 1 })).toBe('all:a AND submittedDate:[199101010000 TO 200012312359]');
+  });
+
+  it('sends the approved boolean query in arXiv query language: OR groups, AND, ANDNOT', async () => {
+    stub.script.push(atom(feed(1, [entry('1704.01212v2', 'Neural Message Passing for Quantum Chemistry')])));
+    const source = new ArxivSource({ baseUrl: stub.server.url, clock: fakeClock() });
+    const expression = parseSearchExpression('("message passing" OR MPNN) AND molecule NOT survey NOT review');
+    await source.search({ text: 'ignored', phrases: [], expression, yearFrom: 2017, yearTo: 2020, limit: 5 });
+
+    expect(stub.server.requests[0]!.url.searchParams.get('search_query')).toBe(
+      '(((all:"message passing" OR all:MPNN) AND all:molecule) ANDNOT (all:survey OR all:review)) AND submittedDate:[201701010000 TO 202012312359]',
+    );
+    expect(source.expresses.language).toBe('none');
   });
 });

@@ -2,7 +2,8 @@ import { XMLParser } from 'fast-xml-parser';
 import { ProviderError } from '../llm/errors.js';
 import { cleanText, scholarlyGet, type ScholarlyHttp } from './http.js';
 import { normaliseArxivId, normaliseDoi } from './identifiers.js';
-import type { ScholarlyQuery, ScholarlySearchResult, ScholarlySource, ScholarlyWork } from './port.js';
+import type { QueryExpressiveness, ScholarlyQuery, ScholarlySearchResult, ScholarlySource, ScholarlyWork } from './port.js';
+import { type ExpressionSyntax, renderExpression } from './search-expression.js';
 import { endpoint, scholarlyHttp, type ScholarlySourceConfig } from './source-config.js';
 
 export interface ArxivSourceConfig extends ScholarlySourceConfig {
@@ -44,12 +45,15 @@ interface AtomFeed {
 
 /**
  * The arXiv API (`GET /api/query?search_query=&start=&max_results=`), answering Atom 1.0 with
- * OpenSearch totals and `arxiv:` extension elements. Each phrase becomes `all:"phrase"`, joined with
- * AND; year bounds become a `submittedDate:[... TO ...]` range. Requests are spaced 3 s apart.
+ * OpenSearch totals and `arxiv:` extension elements. The boolean query is written in arXiv's query
+ * language (`all:"phrase"`, `AND`, `OR`, `ANDNOT`, parentheses); without one, each phrase becomes
+ * `all:"phrase"`, joined with AND. arXiv records carry no language, so a language limit is not
+ * expressed (the caller reports it). Year bounds become a `submittedDate:[... TO ...]` range. Requests are spaced 3 s apart.
  */
 export class ArxivSource implements ScholarlySource {
   readonly name = 'arxiv';
   readonly local = false;
+  readonly expresses: QueryExpressiveness = { boolean: true, not: true, language: 'none' };
   private readonly http: ScholarlyHttp;
 
   constructor(private readonly config: ArxivSourceConfig = {}) {
@@ -78,10 +82,21 @@ export class ArxivSource implements ScholarlySource {
   }
 }
 
-/** `all:"graph neural" AND all:molecules AND submittedDate:[202001010000 TO 202412312359]` */
+/** arXiv's query language: `all:"phrase"`, `AND`, `OR`, `ANDNOT` (binary, so a lone exclusion has nothing to exclude from). */
+const ARXIV_SYNTAX: ExpressionSyntax = {
+  term: (text) => {
+    const clean = text.replace(/["()]/g, ' ').replace(/\s+/g, ' ').trim();
+    return clean.includes(' ') ? `all:"${clean}"` : `all:${clean}`;
+  },
+  and: (items) => `(${items.join(' AND ')})`,
+  or: (items) => `(${items.join(' OR ')})`,
+  andNot: (positive, excluded) => (positive === null ? excluded.join(' AND ') : `(${positive} ANDNOT ${excluded.length === 1 ? excluded[0]! : `(${excluded.join(' OR ')})`})`),
+};
+
+/** `(all:"graph neural" AND all:molecules) AND submittedDate:[202001010000 TO 202412312359]` */
 export function searchQuery(query: ScholarlyQuery): string {
-  const phrases = (query.phrases.length > 0 ? query.phrases : [query.text]).map((p) => p.replace(/["()]/g, ' ').replace(/\s+/g, ' ').trim()).filter((p) => p !== '');
-  const terms = phrases.map((p) => (p.includes(' ') ? `all:"${p}"` : `all:${p}`));
+  const phrases = (query.phrases.length > 0 ? query.phrases : [query.text]).filter((p) => p.replace(/["()\s]/g, '') !== '');
+  const terms = query.expression !== undefined ? [renderExpression(query.expression, ARXIV_SYNTAX)] : phrases.map((p) => ARXIV_SYNTAX.term(p));
   const from = query.yearFrom ?? null;
   const to = query.yearTo ?? null;
   if (from !== null || to !== null) terms.push(`submittedDate:[${from ?? 1991}01010000 TO ${to ?? 9999}12312359]`);

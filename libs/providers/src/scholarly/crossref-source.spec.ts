@@ -1,5 +1,6 @@
 import { fakeClock, useScriptedStubServer } from '../test-support/stub-server.js';
 import { CrossrefSource, parseInterval } from './crossref-source.js';
+import { parseSearchExpression } from './search-expression.js';
 
 const stub = useScriptedStubServer();
 
@@ -61,6 +62,7 @@ describe('CrossrefSource against the Crossref REST API wire format', () => {
       url: 'https://doi.org/10.1038/nature1',
       pdfUrl: null,
       citationCount: 50001,
+      language: null,
     });
   });
 
@@ -92,5 +94,17 @@ describe('CrossrefSource against the Crossref REST API wire format', () => {
 
   it('reads Crossref interval headers', () => {
     expect([parseInterval('1s'), parseInterval('60s'), parseInterval('1m'), parseInterval('250ms'), parseInterval('soon')]).toEqual([1_000, 60_000, 60_000, 250, null]);
+  });
+
+  it('sends the positive terms of the approved boolean query (Crossref has no operators) and reads each record language', async () => {
+    stub.script.push(page([{ ...crossrefItem(1), language: 'de' }], 'end'));
+    const source = new CrossrefSource({ baseUrl: stub.server.url, clock: fakeClock() });
+    const expression = parseSearchExpression('("deep learning" OR "neural networks") AND review NOT survey');
+    const result = await source.search({ text: 'ignored', phrases: [], expression, limit: 5 });
+
+    expect(stub.server.requests[0]!.url.searchParams.get('query.bibliographic')).toBe('deep learning neural networks review');
+    expect(stub.server.requests[0]!.url.searchParams.get('select')).toContain('language');
+    expect(result.works[0]!.language).toBe('de');
+    expect(source.expresses).toEqual({ boolean: false, not: false, language: 'records' });
   });
 });

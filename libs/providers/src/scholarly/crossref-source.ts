@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { cleanText, parseJsonBody, scholarlyGet, type ScholarlyHttp, stripMarkup } from './http.js';
 import { normaliseArxivId, normaliseDoi } from './identifiers.js';
-import type { ScholarlyQuery, ScholarlySearchResult, ScholarlySource, ScholarlyWork } from './port.js';
+import type { QueryExpressiveness, ScholarlyQuery, ScholarlySearchResult, ScholarlySource, ScholarlyWork } from './port.js';
+import { positiveTerms } from './search-expression.js';
 import { endpoint, scholarlyHttp, type ScholarlySourceConfig } from './source-config.js';
 
 export interface CrossrefSourceConfig extends ScholarlySourceConfig {
@@ -25,22 +26,26 @@ const item = z.object({
   abstract: z.string().nullish(),
   URL: z.string().nullish(),
   link: z.array(z.object({ URL: z.string(), 'content-type': z.string().nullish() })).nullish(),
+  language: z.string().nullish(),
 });
 const workList = z.object({
   status: z.literal('ok'),
   message: z.object({ 'total-results': z.int().nullish(), 'next-cursor': z.string().nullish(), items: z.array(item) }),
 });
 
-const SELECT = 'DOI,title,author,issued,published,container-title,is-referenced-by-count,abstract,URL,link';
+const SELECT = 'DOI,title,author,issued,published,container-title,is-referenced-by-count,abstract,URL,link,language';
 
 /**
  * Crossref REST works search (`GET /works?query.bibliographic=&rows=&cursor=*`, then `next-cursor`),
- * with `from-pub-date`/`until-pub-date` filters and the polite pool. The limit Crossref announces in
+ * with `from-pub-date`/`until-pub-date` filters and the polite pool. `query.bibliographic` is a bag of
+ * words ranked by relevance, with no boolean operators and no language filter: it gets the boolean
+ * query's positive terms, and the caller applies AND/OR, NOT and the language to the results. The limit Crossref announces in
  * `x-rate-limit-limit` per `x-rate-limit-interval` is followed by the source's rate limiter.
  */
 export class CrossrefSource implements ScholarlySource {
   readonly name = 'crossref';
   readonly local = false;
+  readonly expresses: QueryExpressiveness = { boolean: false, not: false, language: 'records' };
   private readonly http: ScholarlyHttp;
 
   constructor(private readonly config: CrossrefSourceConfig = {}) {
@@ -61,7 +66,7 @@ export class CrossrefSource implements ScholarlySource {
     const headers: Record<string, string> = this.config.plusToken === undefined ? {} : { 'Crossref-Plus-API-Token': `Bearer ${this.config.plusToken}` };
     while (cursor !== null && works.length < query.limit && requests < (this.config.maxPages ?? 3)) {
       const url = endpoint(this.config.baseUrl ?? 'https://api.crossref.org', 'works');
-      url.searchParams.set('query.bibliographic', query.text);
+      url.searchParams.set('query.bibliographic', query.expression === undefined ? query.text : positiveTerms(query.expression).join(' '));
       url.searchParams.set('rows', String(rows));
       url.searchParams.set('cursor', cursor);
       url.searchParams.set('select', SELECT);
@@ -116,5 +121,6 @@ function toWork(i: z.infer<typeof item>): ScholarlyWork | null {
     url: i.URL ?? `https://doi.org/${doi}`,
     pdfUrl: i.link?.find((l) => l['content-type'] === 'application/pdf')?.URL ?? null,
     citationCount: i['is-referenced-by-count'] ?? null,
+    language: i.language ?? null,
   };
 }

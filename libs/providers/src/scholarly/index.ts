@@ -1,4 +1,4 @@
-export type { ScholarlyErrorKind, ScholarlyQuery, ScholarlySearchResult, ScholarlySource, ScholarlySourceName, ScholarlyWork } from './port.js';
+export type { QueryExpressiveness, ScholarlyErrorKind, ScholarlyQuery, ScholarlySearchResult, ScholarlySource, ScholarlySourceName, ScholarlyWork } from './port.js';
 export { findArxivId, findDoi, normaliseArxivId, normaliseDoi, normalisePmid } from './identifiers.js';
 export { RateLimiter } from './rate-limiter.js';
 export type { ScholarlySourceConfig } from './source-config.js';
@@ -8,3 +8,16 @@ export { CrossrefSource, type CrossrefSourceConfig } from './crossref-source.js'
 export { SemanticScholarSource, type SemanticScholarSourceConfig } from './semantic-scholar-source.js';
 export { SerpApiScholarSource, type SerpApiScholarSourceConfig } from './serpapi-scholar-source.js';
 export { createScholarlySourcesFromEnv, REMOTE_SCHOLARLY_SOURCES, type RemoteScholarlySourceName, type ScholarlySourcesFactoryOptions } from './create-scholarly-sources-from-env.js';
+export {
+  excludedTermsOf,
+  type ExpressionSyntax,
+  matchesExpression,
+  operatorsOf,
+  parseSearchExpression,
+  positiveTerms,
+  renderExpression,
+  type SearchExpression,
+  SearchExpressionError,
+  searchWords,
+  withoutExclusions,
+} from './search-expression.js';

@@ -1,6 +1,7 @@
 import { ProviderError } from '../llm/errors.js';
 import { fakeClock, useScriptedStubServer } from '../test-support/stub-server.js';
 import { OpenAlexSource, rebuildAbstract } from './openalex-source.js';
+import { parseSearchExpression } from './search-expression.js';
 
 const stub = useScriptedStubServer();
 
@@ -55,6 +56,7 @@ describe('OpenAlexSource against the OpenAlex works API wire format', () => {
       url: 'https://example.org/1',
       pdfUrl: null,
       citationCount: 7,
+      language: null,
     });
   });
 
@@ -94,5 +96,17 @@ describe('OpenAlexSource against the OpenAlex works API wire format', () => {
   it('rebuilds abstracts from the inverted index', () => {
     expect(rebuildAbstract({ the: [0, 3], cat: [1], saw: [2], dog: [4] })).toBe('the cat saw the dog');
     expect(rebuildAbstract(null)).toBeNull();
+  });
+
+  it('sends the approved boolean query in OpenAlex syntax and the language as a filter', async () => {
+    stub.script.push(() => ({ body: { meta: { count: 1, next_cursor: null }, results: [openAlexWork(1, { language: 'en' })] } }));
+    const source = new OpenAlexSource({ baseUrl: stub.server.url, clock: fakeClock() });
+    const expression = parseSearchExpression('("graph neural network" OR GNN) AND molecule NOT survey');
+    const result = await source.search({ text: 'ignored', phrases: [], expression, yearFrom: 2020, language: 'en', limit: 5 });
+
+    const params = stub.server.requests[0]!.url.searchParams;
+    expect(params.get('search')).toBe('(("graph neural network" OR GNN) AND molecule) NOT survey');
+    expect(params.get('filter')).toBe('publication_year:>2019,language:en');
+    expect(result.works[0]!.language).toBe('en');
   });
 });

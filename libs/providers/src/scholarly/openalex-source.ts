@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { kindOfStatus } from '../llm/provider-failure.js';
 import { cleanText, parseJsonBody, scholarlyGet, type ScholarlyHttp } from './http.js';
 import { findArxivId, normaliseDoi, normalisePmid } from './identifiers.js';
-import type { ScholarlyQuery, ScholarlySearchResult, ScholarlySource, ScholarlyWork } from './port.js';
+import type { QueryExpressiveness, ScholarlyQuery, ScholarlySearchResult, ScholarlySource, ScholarlyWork } from './port.js';
+import { type ExpressionSyntax, renderExpression } from './search-expression.js';
 import { endpoint, scholarlyHttp, type ScholarlySourceConfig } from './source-config.js';
 
 export interface OpenAlexSourceConfig extends ScholarlySourceConfig {
@@ -28,23 +29,26 @@ const work = z.object({
   abstract_inverted_index: z.record(z.string(), z.array(z.int().nonnegative())).nullish(),
   cited_by_count: z.int().nullish(),
   ids: z.object({ pmid: z.string().nullish() }).nullish(),
+  language: z.string().nullish(),
 });
 const worksPage = z.object({
   meta: z.object({ count: z.int().nullish(), next_cursor: z.string().nullish() }),
   results: z.array(work),
 });
 
-const SELECT = 'id,doi,display_name,title,publication_year,authorships,primary_location,best_oa_location,abstract_inverted_index,cited_by_count,ids';
+const SELECT = 'id,doi,display_name,title,publication_year,authorships,primary_location,best_oa_location,abstract_inverted_index,cited_by_count,ids,language';
 
 /**
  * OpenAlex works search (`GET /works?search=`), cursor paging (`cursor=*`, then `meta.next_cursor`),
- * `per_page`, the polite pool (`mailto`) and an optional `api_key`. Year bounds become the
- * `publication_year` filter; abstracts are rebuilt from `abstract_inverted_index`. OpenAlex answers
+ * `per_page`, the polite pool (`mailto`) and an optional `api_key`. The boolean query goes to `search`
+ * in OpenAlex's boolean syntax (`"a b" AND (c OR d) NOT e`, operators in capitals); year bounds become
+ * the `publication_year` filter and a language the `language` filter; abstracts are rebuilt from `abstract_inverted_index`. OpenAlex answers
  * 403 when its rate limit is exceeded and 429 when the daily allowance is spent: both are `rate_limited`.
  */
 export class OpenAlexSource implements ScholarlySource {
   readonly name = 'openalex';
   readonly local = false;
+  readonly expresses: QueryExpressiveness = { boolean: true, not: true, language: 'api' };
   private readonly http: ScholarlyHttp;
 
   constructor(private readonly config: OpenAlexSourceConfig = {}) {
@@ -61,9 +65,9 @@ export class OpenAlexSource implements ScholarlySource {
     let requests = 0;
     while (cursor !== null && works.length < query.limit && requests < (this.config.maxPages ?? 4)) {
       const url = endpoint(this.config.baseUrl ?? 'https://api.openalex.org', 'works');
-      url.searchParams.set('search', query.text);
-      const filter = yearFilter(query);
-      if (filter !== null) url.searchParams.set('filter', filter);
+      url.searchParams.set('search', query.expression === undefined ? query.text : renderExpression(query.expression, OPENALEX_SYNTAX));
+      const filter = [yearFilter(query), query.language != null ? `language:${query.language}` : null].filter((f) => f !== null);
+      if (filter.length > 0) url.searchParams.set('filter', filter.join(','));
       url.searchParams.set('per_page', String(perPage));
       url.searchParams.set('cursor', cursor);
       url.searchParams.set('select', SELECT);
@@ -81,6 +85,17 @@ export class OpenAlexSource implements ScholarlySource {
     return { works: works.slice(0, query.limit), totalAvailable: total, requests };
   }
 }
+
+/** OpenAlex boolean search: quoted phrases, AND/OR/NOT in capitals, parentheses. */
+const OPENALEX_SYNTAX: ExpressionSyntax = {
+  term: (text) => {
+    const clean = text.replace(/["()]/g, ' ').replace(/\s+/g, ' ').trim();
+    return /\s/.test(clean) || /^(AND|OR|NOT)$/.test(clean) ? `"${clean}"` : clean;
+  },
+  and: (items) => `(${items.join(' AND ')})`,
+  or: (items) => `(${items.join(' OR ')})`,
+  andNot: (positive, excluded) => `${positive === null ? '' : `${positive} `}${excluded.map((e) => `NOT ${e}`).join(' ')}`,
+};
 
 function yearFilter(query: ScholarlyQuery): string | null {
   const from = query.yearFrom ?? null;
@@ -111,6 +126,7 @@ function toWork(result: z.infer<typeof work>): ScholarlyWork | null {
     url: result.primary_location?.landing_page_url ?? result.doi ?? null,
     pdfUrl: result.best_oa_location?.pdf_url ?? result.primary_location?.pdf_url ?? null,
     citationCount: result.cited_by_count ?? null,
+    language: result.language ?? null,
   };
 }
 

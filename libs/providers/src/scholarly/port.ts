@@ -1,4 +1,5 @@
 import type { ProviderErrorKind } from '../llm/port.js';
+import type { SearchExpression } from './search-expression.js';
 
 /** Names of the scholarly sources (the five remote adapters and the user's local `library`). */
 export type ScholarlySourceName = 'library' | 'openalex' | 'arxiv' | 'crossref' | 'semantic_scholar' | 'serpapi_scholar';
@@ -9,8 +10,16 @@ export interface ScholarlyQuery {
   readonly text: string;
   /** The query's keywords and phrases; sources with field syntax (arXiv) combine them themselves. */
   readonly phrases: readonly string[];
+  /**
+   * The approved boolean query (keywords, synonyms as OR groups, exclusions as NOT). A source renders
+   * as much of it as its API expresses (see `ScholarlySource.expresses`); the caller applies the rest
+   * to the results.
+   */
+  readonly expression?: SearchExpression;
   readonly yearFrom?: number | null;
   readonly yearTo?: number | null;
+  /** ISO 639-1 code when the search is limited to one language. */
+  readonly language?: string | null;
   /** At most this many works (the adapter pages until it has them or the source runs out). */
   readonly limit: number;
   readonly signal?: AbortSignal;
@@ -32,6 +41,8 @@ export interface ScholarlyWork {
   readonly url: string | null;
   readonly pdfUrl: string | null;
   readonly citationCount: number | null;
+  /** ISO 639-1 code where the source records one. */
+  readonly language?: string | null;
 }
 
 export interface ScholarlySearchResult {
@@ -50,7 +61,22 @@ export interface ScholarlySource {
   readonly name: ScholarlySourceName;
   /** True for sources that need no network and no account (the library). */
   readonly local: boolean;
+  /** What of a query the source's API expresses itself; absent parts are applied to its results by the caller. */
+  readonly expresses?: QueryExpressiveness;
   search(query: ScholarlyQuery): Promise<ScholarlySearchResult>;
 }
 
 export type ScholarlyErrorKind = ProviderErrorKind;
+
+/** Which parts of a `ScholarlyQuery` a source's API expresses (years always are). */
+export interface QueryExpressiveness {
+  /** AND and OR (parentheses included). */
+  readonly boolean: boolean;
+  /** Exclusion (NOT). */
+  readonly not: boolean;
+  /**
+   * A language limit: `api` (a filter), `records` (no filter, but works carry their language, so the
+   * caller can filter), `none` (neither: the limit cannot be applied to this source).
+   */
+  readonly language: 'api' | 'records' | 'none';
+}

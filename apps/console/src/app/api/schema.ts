@@ -2443,6 +2443,7 @@ export interface operations {
                                             model: string;
                                         };
                                         sourceReports: {
+                                            appliedLocally?: string[];
                                             count: number;
                                             durationMs: number;
                                             error: {
@@ -2450,6 +2451,7 @@ export interface operations {
                                                 kind: "rate_limited" | "server_error" | "timeout" | "network" | "malformed_response" | "auth" | "bad_request" | "not_configured" | "aborted";
                                                 message: string;
                                             } | null;
+                                            notApplied?: string[];
                                             /** @enum {string} */
                                             source: "library" | "openalex" | "arxiv" | "crossref" | "semantic_scholar" | "serpapi_scholar";
                                             /** @enum {string} */
@@ -2583,6 +2585,7 @@ export interface operations {
                                     model: string;
                                 };
                                 sourceReports: {
+                                    appliedLocally?: string[];
                                     count: number;
                                     durationMs: number;
                                     error: {
@@ -2590,6 +2593,7 @@ export interface operations {
                                         kind: "rate_limited" | "server_error" | "timeout" | "network" | "malformed_response" | "auth" | "bad_request" | "not_configured" | "aborted";
                                         message: string;
                                     } | null;
+                                    notApplied?: string[];
                                     /** @enum {string} */
                                     source: "library" | "openalex" | "arxiv" | "crossref" | "semantic_scholar" | "serpapi_scholar";
                                     /** @enum {string} */
@@ -2837,6 +2841,7 @@ export interface operations {
                                             model: string;
                                         };
                                         sourceReports: {
+                                            appliedLocally?: string[];
                                             count: number;
                                             durationMs: number;
                                             error: {
@@ -2844,6 +2849,7 @@ export interface operations {
                                                 kind: "rate_limited" | "server_error" | "timeout" | "network" | "malformed_response" | "auth" | "bad_request" | "not_configured" | "aborted";
                                                 message: string;
                                             } | null;
+                                            notApplied?: string[];
                                             /** @enum {string} */
                                             source: "library" | "openalex" | "arxiv" | "crossref" | "semantic_scholar" | "serpapi_scholar";
                                             /** @enum {string} */
@@ -2977,6 +2983,7 @@ export interface operations {
                                     model: string;
                                 };
                                 sourceReports: {
+                                    appliedLocally?: string[];
                                     count: number;
                                     durationMs: number;
                                     error: {
@@ -2984,6 +2991,7 @@ export interface operations {
                                         kind: "rate_limited" | "server_error" | "timeout" | "network" | "malformed_response" | "auth" | "bad_request" | "not_configured" | "aborted";
                                         message: string;
                                     } | null;
+                                    notApplied?: string[];
                                     /** @enum {string} */
                                     source: "library" | "openalex" | "arxiv" | "crossref" | "semantic_scholar" | "serpapi_scholar";
                                     /** @enum {string} */
@@ -3297,6 +3305,7 @@ export interface operations {
                                             model: string;
                                         };
                                         sourceReports: {
+                                            appliedLocally?: string[];
                                             count: number;
                                             durationMs: number;
                                             error: {
@@ -3304,6 +3313,7 @@ export interface operations {
                                                 kind: "rate_limited" | "server_error" | "timeout" | "network" | "malformed_response" | "auth" | "bad_request" | "not_configured" | "aborted";
                                                 message: string;
                                             } | null;
+                                            notApplied?: string[];
                                             /** @enum {string} */
                                             source: "library" | "openalex" | "arxiv" | "crossref" | "semantic_scholar" | "serpapi_scholar";
                                             /** @enum {string} */
@@ -3437,6 +3447,7 @@ export interface operations {
                                     model: string;
                                 };
                                 sourceReports: {
+                                    appliedLocally?: string[];
                                     count: number;
                                     durationMs: number;
                                     error: {
@@ -3444,6 +3455,7 @@ export interface operations {
                                         kind: "rate_limited" | "server_error" | "timeout" | "network" | "malformed_response" | "auth" | "bad_request" | "not_configured" | "aborted";
                                         message: string;
                                     } | null;
+                                    notApplied?: string[];
                                     /** @enum {string} */
                                     source: "library" | "openalex" | "arxiv" | "crossref" | "semantic_scholar" | "serpapi_scholar";
                                     /** @enum {string} */

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { PaperSearch } from '../api/resources.js';
+import { termsOf } from './boolean-query-terms.js';
 
 type Checkpoint = NonNullable<PaperSearch['checkpoint']>;
 type StrategyCheckpoint = Extract<Checkpoint, { kind: 'strategy_confirmation' }>;
@@ -54,15 +55,10 @@ export function StrategyConfirmation({ checkpoint, onDecide }: { checkpoint: Str
     const lines = queries.split('\n').map((line) => line.trim()).filter((line) => line !== '');
     const revised: Strategy = {
       ...strategy,
-      // An unchanged line keeps its query (keywords, synonyms); a new one searches its words.
-      queries: lines.map(
-        (booleanQuery) =>
-          strategy.queries.find((query) => query.booleanQuery === booleanQuery) ?? {
-            booleanQuery,
-            keywords: booleanQuery.split(/[^\p{L}\p{N}-]+/u).filter((word) => word !== '' && !/^(AND|OR|NOT)$/.test(word)),
-            synonyms: [],
-          },
-      ),
+      // An unchanged line keeps its query (keywords, synonyms); a new one is sent as typed, its terms
+      // after NOT excluded (never made required keywords).
+      queries: lines.map((booleanQuery) => strategy.queries.find((query) => query.booleanQuery === booleanQuery) ?? { booleanQuery, keywords: termsOf(booleanQuery).keywords, synonyms: [] }),
+      excludedTerms: [...new Set([...strategy.excludedTerms, ...lines.flatMap((line) => termsOf(line).excluded)])].slice(0, 30),
       filters: { ...strategy.filters, yearFrom: yearOf(yearFrom), yearTo: yearOf(yearTo) },
     };
     return { action: 'edit', revisedData: revised };
@@ -130,6 +126,14 @@ export function ResultReview({ checkpoint, onDecide }: { checkpoint: ReviewCheck
         {collection.papers.length} papers of {collection.metadata.totalFound} found;{' '}
         {collection.metadata.sourceReports.map((report) => `${report.source} ${report.status === 'ok' ? `${report.count}` : `failed (${report.error?.kind ?? 'error'})`}`).join(', ')}.
       </p>
+      {collection.metadata.sourceReports.some((report) => (report.appliedLocally ?? []).length + (report.notApplied ?? []).length > 0) && (
+        <ul class="source-notes">
+          {collection.metadata.sourceReports.flatMap((report) => [
+            ...(report.appliedLocally ?? []).map((part) => <li key={`${report.source}-local-${part}`}>{`${report.source}: ${part} applied locally`}</li>),
+            ...(report.notApplied ?? []).map((part) => <li key={`${report.source}-not-${part}`}>{`${report.source}: not applied — ${part}`}</li>),
+          ])}
+        </ul>
+      )}
       <fieldset>
         <legend>Tick the relevant papers</legend>
         <ul class="papers">

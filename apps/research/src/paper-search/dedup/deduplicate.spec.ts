@@ -1,7 +1,7 @@
 import type { Paper } from '@openpaw/contracts';
 import { normaliseArxivId, normaliseDoi } from '@openpaw/providers';
 import { paperIdOf } from '../papers/paper-id.js';
-import { deduplicate } from './deduplicate.js';
+import { deduplicate, distinguishingMarkers } from './deduplicate.js';
 import { excludeRejected } from './exclude-rejected.js';
 
 function paper(overrides: Partial<Paper> & Pick<Paper, 'title' | 'sources'>): Paper {
@@ -119,5 +119,47 @@ describe('excludeRejected', () => {
     const { kept, excluded } = excludeRejected([laterWithDoi, other], [arxivOnly.id]);
     expect(kept).toEqual([other]);
     expect(excluded).toBe(1);
+  });
+
+  it('keeps the best record field by field: full author names, the abstract, DOI, venue, PDF link and highest citation count', () => {
+    const poor = paper({ title: 'Semi-supervised classification with graph convolutional networks.', sources: ['crossref'], year: 2017, authors: [{ name: 'T. Kipf', id: null }, { name: 'M. Welling', id: null }], doi: '10.48550/arxiv.1609.02907' });
+    const rich = paper({
+      title: 'Semi-Supervised Classification with Graph Convolutional Networks',
+      sources: ['arxiv'],
+      year: 2017,
+      authors: [{ name: 'Thomas N. Kipf', id: null }, { name: 'Max Welling', id: null }],
+      abstract: 'We present a scalable approach for semi-supervised learning on graph-structured data.',
+      arxivId: '1609.02907',
+      pdfUrl: 'https://arxiv.org/pdf/1609.02907',
+      venue: 'ICLR 2017',
+      citationCount: 20_000,
+    });
+    const stub = paper({ title: 'Semi-supervised classification with graph convolutional networks', sources: ['openalex'], year: 2017, citationCount: 25_000, venue: null });
+    const { papers } = deduplicate([poor, rich, stub]);
+    expect(papers).toHaveLength(1);
+    expect(papers[0]).toMatchObject({
+      title: 'Semi-Supervised Classification with Graph Convolutional Networks',
+      authors: [{ name: 'Thomas N. Kipf' }, { name: 'Max Welling' }],
+      abstract: rich.abstract,
+      venue: 'ICLR 2017',
+      pdfUrl: rich.pdfUrl,
+      citationCount: 25_000,
+      arxivId: '1609.02907',
+    });
+  });
+
+  it('never fuzzy-merges parts, volumes, editions, errata or differently numbered titles', () => {
+    const pairs = [
+      ['Deep learning for protein design, Part I: foundations', 'Deep learning for protein design, Part II: foundations'],
+      ['Handbook of graph neural networks, volume 2', 'Handbook of graph neural networks, volume 3'],
+      ['Pattern recognition and machine learning, second edition', 'Pattern recognition and machine learning, third edition'],
+      ['Erratum: Attention is all you need for molecules', 'Attention is all you need for molecules'],
+      ['Language models are few-shot learners: GPT-3', 'Language models are few-shot learners: GPT-4'],
+    ] as const;
+    for (const [a, b] of pairs) {
+      expect(distinguishingMarkers(a)).not.toBe(distinguishingMarkers(b));
+      expect(deduplicate([paper({ title: a, sources: ['openalex'], year: 2020 }), paper({ title: b, sources: ['crossref'], year: 2020 })]).papers).toHaveLength(2);
+    }
+    expect(deduplicate([paper({ title: 'Deep learning for protein design, Part I', sources: ['openalex'], year: 2020 }), paper({ title: 'Deep Learning for Protein Design - Part I.', sources: ['crossref'], year: 2020 })]).papers).toHaveLength(1);
   });
 });

@@ -14,7 +14,9 @@ export interface DedupResult {
 
 /**
  * Dedup in the issue's order: normalised DOI → arXiv id / PMID → exact normalised title → fuzzy title
- * (≥ 0.95, or ≥ 0.85 when both have the same year) → merged metadata keeping every source's ids.
+ * (≥ 0.95, or ≥ 0.85 when both have the same year, and never across different part, volume, edition,
+ * erratum or number markers: "Part I" is not "Part II") → one record merged field by field (see
+ * `mergePapers`), keeping every source's ids.
  * Identifiers come normalised from the adapters (case, resolver prefix, arXiv version). Titles never
  * join two papers whose identifiers disagree (two different publisher DOIs, or arXiv ids). Output
  * keeps the order of each group's first paper.
@@ -28,10 +30,23 @@ export function deduplicate(papers: readonly Paper[]): DedupResult {
 
   const titles = papers.map((p) => normaliseTitle(p.title));
   joinByTitle(papers, groups, (i, j) => titles[i] === titles[j] && titles[i] !== '');
+  const markers = papers.map((p) => distinguishingMarkers(p.title));
+  const surnames = papers.map((p) => firstAuthorSurname(p));
+  const sameAuthor = (i: number, j: number): boolean => surnames[i] === null || surnames[j] === null || surnames[i] === surnames[j];
   joinByTitle(papers, groups, (i, j) => {
+    if (markers[i] !== markers[j] || !sameAuthor(i, j)) return false;
     const sameYear = papers[i]!.year !== null && papers[i]!.year === papers[j]!.year;
     const threshold = sameYear ? FUZZY_TITLE_SAME_YEAR_THRESHOLD : FUZZY_TITLE_THRESHOLD;
-    return levenshteinSimilarity(titles[i]!, titles[j]!, threshold) >= threshold;
+    return levenshteinSimilarity(titles[i]!, titles[j]!, threshold) >= threshold && wordsDifferOnlyBySpelling(titles[i]!, titles[j]!);
+  });
+  // A record without the subtitle ("Title" vs "Title: a subtitle"): the main titles match, and so do
+  // the first author and the year (within one, for a preprint), since a bare main title is short.
+  const mains = papers.map((p) => normaliseTitle(p.title.split(/\s*(?::|\s[-–—]\s)\s*/)[0] ?? p.title));
+  joinByTitle(papers, groups, (i, j) => {
+    if (mains[i]!.split(' ').length < 4 || markers[i] !== markers[j] || surnames[i] === null || surnames[i] !== surnames[j]) return false;
+    const [yearI, yearJ] = [papers[i]!.year, papers[j]!.year];
+    if (yearI === null || yearJ === null || Math.abs(yearI - yearJ) > 1) return false;
+    return (titles[i] === mains[j] && mains[i] === mains[j]) || (titles[j] === mains[i] && mains[i] === mains[j]);
   });
 
   const byRoot = new Map<number, Paper[]>();
@@ -76,6 +91,51 @@ function conflicting(a: readonly Paper[], b: readonly Paper[]): boolean {
   return differ((p) => (p.doi !== null && !isArxivDoi(p.doi) ? p.doi : null)) || differ((p) => p.arxivId) || differ((p) => p.pmid);
 }
 
+const ROMAN = '(?:[ivxlc]+)';
+const ORDINAL = '(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\\d+(?:st|nd|rd|th))';
+const COUNT = `(?:\\d+|${ROMAN}|one|two|three|four|five|six|seven|eight|nine|ten|[a-h])`;
+const MARKERS = [
+  new RegExp(`\\b(part|vol(?:ume)?|no|number|book|chapter|section|series|issue|supplement)\\.?\\s+(${COUNT})\\b`, 'g'),
+  new RegExp(`\\b(${ORDINAL})\\s+(edition|ed|revision)\\b`, 'g'),
+  /\b(erratum|errata|corrigendum|correction|retraction|retracted|addendum|reply|response|comment|comments|rejoinder|discussion)\b/g,
+];
+
+/**
+ * What tells two otherwise similar titles apart as different works: part, volume, edition, erratum
+ * and reply markers, and every number in the title ("GPT-3" vs "GPT-4", "2019" vs "2020" surveys).
+ * Two titles fuzzy-match only when these are the same.
+ */
+export function distinguishingMarkers(title: string): string {
+  const text = title.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  const found = MARKERS.flatMap((pattern) => [...text.matchAll(pattern)].map((m) => m.slice(1).join(' ')));
+  const numbers = text.match(/\d+/g) ?? [];
+  return [...found, ...numbers].sort().join('|');
+}
+
+/**
+ * Whether two similar titles differ only in how words are spelled (a typo, British/American, a
+ * hyphen): every word of one missing from the other has a near-identical word there. "image
+ * segmentation" vs "speech recognition" is another paper, however close the rest of the title.
+ */
+function wordsDifferOnlyBySpelling(a: string, b: string): boolean {
+  const left = new Set(a.split(' '));
+  const right = new Set(b.split(' '));
+  // Short function words ("for" vs "in") do not make another paper.
+  const onlyLeft = [...left].filter((w) => !right.has(w) && w.length > 3);
+  const onlyRight = [...right].filter((w) => !left.has(w) && w.length > 3);
+  const spelledAlike = (words: readonly string[], others: readonly string[], joined: string): boolean =>
+    words.every((w) => joined.includes(w) || others.some((o) => levenshteinSimilarity(w, o, 0.7) >= 0.7));
+  return spelledAlike(onlyLeft, onlyRight, b.replace(/ /g, '')) && spelledAlike(onlyRight, onlyLeft, a.replace(/ /g, ''));
+}
+
+/** The first author's family name, folded (the last word of the name: "T. N. Kipf" and "Thomas Kipf" → "kipf"). */
+function firstAuthorSurname(p: Paper): string | null {
+  const name = p.authors[0]?.name;
+  if (name === undefined) return null;
+  const folded = normaliseTitle(name.includes(',') ? name.split(',')[0]! : name).split(' ');
+  return folded.at(-1) ?? null;
+}
+
 /** Bibliographic metadata is trusted in this order; the first source listed wins a tie. */
 const SOURCE_PRIORITY: readonly ScholarlySourceName[] = ['crossref', 'openalex', 'semantic_scholar', 'library', 'arxiv', 'serpapi_scholar'];
 
@@ -84,7 +144,8 @@ export function mergePapers(group: readonly Paper[]): Paper {
   const first = group[0];
   if (first === undefined) throw new Error('mergePapers needs at least one paper');
   if (group.length === 1) return first;
-  const ranked = [...group].sort((x, y) => rank(x) - rank(y));
+  // The most complete record leads (a full record beats a stub with abbreviated authors and no abstract); source trust breaks ties.
+  const ranked = [...group].sort((x, y) => completeness(y) - completeness(x) || rank(x) - rank(y));
   const best = ranked[0]!;
   const pick = <T>(value: (p: Paper) => T | null): T | null => ranked.map(value).find((v) => v !== null) ?? null;
   const publisherDoi = pick((p) => (p.doi !== null && !isArxivDoi(p.doi) ? p.doi : null));
@@ -98,7 +159,9 @@ export function mergePapers(group: readonly Paper[]): Paper {
   for (const p of group) for (const sid of p.sourceIds) sourceIds.set(`${sid.source}\u0000${sid.id}`, sid);
   const merged: Paper = {
     ...best,
-    authors: longest(ranked.map((p) => p.authors), (a) => a.length) ?? best.authors,
+    title: best.title.replace(/\s*[.;,]\s*$/, ''),
+    // The longest list; among lists as long, the one with full names ("Ada Lovelace" over "A. Lovelace").
+    authors: longest(ranked.map((p) => p.authors), (a) => a.length * 10_000 + a.reduce((n, author) => n + author.name.replace(/[^\p{L}]/gu, '').length, 0)) ?? best.authors,
     // A publication's year over its preprint's: the venue that is not arXiv tells which is which.
     year: pick((p) => (p.venue !== null && !/^arxiv$/i.test(p.venue) ? p.year : null)) ?? pick((p) => p.year),
     venue: pick((p) => (p.venue !== null && !/^arxiv$/i.test(p.venue) ? p.venue : null)) ?? pick((p) => p.venue),
@@ -113,6 +176,12 @@ export function mergePapers(group: readonly Paper[]): Paper {
     sourceIds: [...sourceIds.values()],
   };
   return { ...merged, id: paperIdOf(merged) };
+}
+
+/** How many of the fields a reader wants a record has, with full author names. */
+function completeness(p: Paper): number {
+  const fullNames = p.authors.length > 0 && p.authors.every((a) => !/^(?:\p{L}\.\s*)+/u.test(a.name) && a.name.includes(' ')) ? 1 : 0;
+  return [p.abstract, p.doi, p.venue, p.pdfUrl, p.citationCount, p.year].filter((v) => v !== null).length + fullNames + (p.authors.length > 0 ? 1 : 0);
 }
 
 function rank(p: Paper): number {

@@ -1,17 +1,22 @@
 import { MAX_ABSTRACT_CHARS, searchStrategy } from '@openpaw/contracts';
-import { ProviderError, type ScholarlyQuery, type ScholarlySource, type ScholarlyWork } from '@openpaw/providers';
-import { searchSources } from './search-sources.js';
+import { ProviderError, type QueryExpressiveness, type ScholarlyQuery, type ScholarlySource, type ScholarlyWork } from '@openpaw/providers';
+import { approvedExpression, searchSources } from './search-sources.js';
 
-function work(source: ScholarlyWork['source'], n: number): ScholarlyWork {
-  return { source, sourceId: `${source}-${n}`, title: `${source} paper ${n}`, authors: [], year: 2020, venue: null, abstract: 'x'.repeat(3_000), doi: null, arxivId: null, pmid: null, url: null, pdfUrl: null, citationCount: null };
+function work(source: ScholarlyWork['source'], n: number, title = `${source} paper ${n}`, language: string | null = null): ScholarlyWork {
+  return { language, source, sourceId: `${source}-${n}`, title, authors: [], year: 2020, venue: null, abstract: 'x'.repeat(3_000), doi: null, arxivId: null, pmid: null, url: null, pdfUrl: null, citationCount: null };
 }
 
 /** A ScholarlySource (the port) answering from a function, recording its queries. */
-function source(name: ScholarlyWork['source'], answer: (q: ScholarlyQuery, call: number) => Promise<ScholarlyWork[]>): ScholarlySource & { queries: ScholarlyQuery[] } {
+function source(
+  name: ScholarlyWork['source'],
+  answer: (q: ScholarlyQuery, call: number) => Promise<ScholarlyWork[]>,
+  expresses: QueryExpressiveness = { boolean: true, not: true, language: 'api' },
+): ScholarlySource & { queries: ScholarlyQuery[] } {
   const queries: ScholarlyQuery[] = [];
   return {
     name,
     local: name === 'library',
+    expresses,
     queries,
     search: async (q) => {
       queries.push(q);
@@ -23,8 +28,8 @@ function source(name: ScholarlyWork['source'], answer: (q: ScholarlyQuery, call:
 
 const strategy = searchStrategy.parse({
   queries: [
-    { keywords: ['graph neural networks', 'molecules'], booleanQuery: 'x' },
-    { keywords: ['drug discovery'], booleanQuery: 'y' },
+    { keywords: ['graph neural networks', 'molecules'], booleanQuery: '"graph neural networks" AND molecules' },
+    { keywords: ['drug discovery'], booleanQuery: '"drug discovery"' },
   ],
   sources: ['library', 'openalex', 'crossref', 'serpapi_scholar'],
   filters: { yearFrom: 2019, yearTo: 2024 },
@@ -65,5 +70,52 @@ describe('searching the sources (skill 3)', () => {
     const { papers, sourceReports } = await searchSources(searchStrategy.parse({ ...strategy, sources: ['openalex'] }), new Map([['openalex', down]]), { perSourceLimit: 5, deadlineMs: 1_000, clock });
     expect(papers).toEqual([]);
     expect(sourceReports).toMatchObject([{ source: 'openalex', status: 'failed', error: { kind: 'server_error', message: 'openalex: HTTP 503' } }]);
+  });
+
+  it('sends each source the approved query, applies locally what a source cannot express, and says so per source', async () => {
+    const approved = searchStrategy.parse({
+      queries: [{ keywords: ['graph neural networks', 'molecules'], synonyms: [{ keyword: 'molecules', synonyms: ['compounds'] }], booleanQuery: '"graph neural networks" AND (molecules OR compounds) NOT survey' }],
+      sources: ['openalex', 'crossref', 'arxiv'],
+      filters: { language: 'en' },
+      excludedTerms: ['review'],
+    });
+    const titles = ['Graph neural networks for molecules', 'A survey of graph neural networks for compounds', 'Graph neural networks for compounds: a review', 'Graph neural networks for social networks'];
+    const answer = (name: ScholarlyWork['source']) => () => Promise.resolve(titles.map((t, i) => work(name, i, t, i === 0 ? 'en' : 'fr')));
+    const openalex = source('openalex', answer('openalex'));
+    const crossref = source('crossref', answer('crossref'), { boolean: false, not: false, language: 'records' });
+    const arxiv = source('arxiv', answer('arxiv'), { boolean: true, not: true, language: 'none' });
+    const sources = new Map<ScholarlyWork['source'], ScholarlySource>([
+      ['openalex', openalex],
+      ['crossref', crossref],
+      ['arxiv', arxiv],
+    ]);
+    const { papers, sourceReports } = await searchSources(approved, sources, { perSourceLimit: 10, deadlineMs: 1_000, clock });
+
+    // Every source receives the whole query: the strategy's excluded term is added as NOT.
+    const sent = openalex.queries[0]!;
+    expect(sent.expression).toEqual(approvedExpression(approved.queries[0]!, ['review']));
+    expect(sent.text).toBe('graph neural networks molecules compounds');
+    expect(sent.language).toBe('en');
+    // Crossref cannot express AND/OR/NOT or language: only the first title passes locally.
+    expect(papers.filter((p) => p.sources.includes('crossref')).map((p) => p.title)).toEqual([titles[0]]);
+    // OpenAlex and arXiv expressed it themselves: their results are taken as answered.
+    expect(papers.filter((p) => p.sources.includes('openalex'))).toHaveLength(4);
+    expect(sourceReports.map((r) => [r.source, r.appliedLocally, r.notApplied])).toEqual([
+      ['openalex', [], []],
+      ['crossref', ['AND/OR (the source ranks by the words only)', 'NOT', 'language en (records without a language kept)'], []],
+      ['arxiv', [], ['language en: arxiv records carry no language']],
+    ]);
+  });
+
+  it('falls back to the keywords with their synonyms when a hand-typed boolean query cannot be read', () => {
+    const query = { keywords: ['a', 'b'], synonyms: [{ keyword: 'b', synonyms: ['c'] }], booleanQuery: '"a AND (b' };
+    expect(approvedExpression(query, ['z'])).toEqual({
+      kind: 'and',
+      items: [
+        { kind: 'term', text: 'a' },
+        { kind: 'or', items: [{ kind: 'term', text: 'b' }, { kind: 'term', text: 'c' }] },
+        { kind: 'not', item: { kind: 'term', text: 'z' } },
+      ],
+    });
   });
 });

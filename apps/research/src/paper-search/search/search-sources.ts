@@ -1,5 +1,18 @@
-import { MAX_PAPERS_PER_MESSAGE, type Paper, type ScholarlySourceName, type SearchStrategy, type SOURCE_ERROR_KINDS, type SourceReport } from '@openpaw/contracts';
-import { type Clock, ProviderError, type ScholarlySource, type ScholarlyWork } from '@openpaw/providers';
+import { MAX_PAPERS_PER_MESSAGE, type Paper, type ScholarlySourceName, type SearchQuery, type SearchStrategy, type SOURCE_ERROR_KINDS, type SourceReport } from '@openpaw/contracts';
+import {
+  type Clock,
+  excludedTermsOf,
+  matchesExpression,
+  operatorsOf,
+  parseSearchExpression,
+  positiveTerms,
+  ProviderError,
+  type QueryExpressiveness,
+  type ScholarlySource,
+  type ScholarlyWork,
+  type SearchExpression,
+  SearchExpressionError,
+} from '@openpaw/providers';
 import { fitPapersToMessage } from '../papers/fit-papers-to-message.js';
 import { paperFromWork } from '../papers/paper-from-work.js';
 
@@ -35,31 +48,92 @@ async function searchOne(
   options: SourceSearchOptions,
 ): Promise<{ papers: Paper[]; report: SourceReport }> {
   const started = options.clock.now();
+  const expressions = strategy.queries.map((q) => approvedExpression(q, strategy.excludedTerms));
+  const local = source === undefined ? { appliedLocally: [], notApplied: [] } : localFilterNotes(name, source.expresses ?? NOTHING_EXPRESSED, expressions, strategy.filters.language);
   const report = (status: 'ok' | 'failed', papers: Paper[], total: number | null, error: SourceReport['error']): { papers: Paper[]; report: SourceReport } => ({
     papers,
-    report: { source: name, status, count: papers.length, totalAvailable: total, durationMs: Math.max(0, options.clock.now() - started), error },
+    report: { source: name, status, count: papers.length, totalAvailable: total, durationMs: Math.max(0, options.clock.now() - started), error, ...local },
   });
   if (source === undefined) return report('failed', [], null, { kind: 'not_configured', message: `source ${name} is not configured on this service` });
   const deadline = AbortSignal.timeout(options.deadlineMs);
+  const expresses = source.expresses ?? NOTHING_EXPRESSED;
   const works: ScholarlyWork[] = [];
   let total: number | null = null;
   try {
-    for (const query of strategy.queries) {
+    for (const [index, query] of strategy.queries.entries()) {
+      const expression = expressions[index]!;
       const result = await source.search({
-        text: query.keywords.join(' '),
+        text: positiveTerms(expression).join(' '),
         phrases: query.keywords,
+        expression,
         yearFrom: strategy.filters.yearFrom,
         yearTo: strategy.filters.yearTo,
+        language: strategy.filters.language,
         limit: options.perSourceLimit,
         signal: deadline,
       });
-      works.push(...result.works);
+      works.push(...result.works.filter((w) => passesLocally(w, expression, expresses, strategy.filters.language)));
       total = result.totalAvailable === null ? total : (total ?? 0) + result.totalAvailable;
     }
     return report('ok', works.map(paperFromWork), total, null);
   } catch (error) {
     return report('failed', works.map(paperFromWork), total, describeFailure(error, deadline));
   }
+}
+
+const NOTHING_EXPRESSED: QueryExpressiveness = { boolean: false, not: false, language: 'none' };
+
+/**
+ * What one query of the approved strategy asks: its boolean query as shown at checkpoint 1, plus the
+ * strategy's excluded terms it does not already exclude. A boolean query that cannot be read (typed
+ * by hand) falls back to its keywords, each OR'ed with its synonyms, AND'ed together.
+ */
+export function approvedExpression(query: SearchQuery, excludedTerms: readonly string[]): SearchExpression {
+  let expression: SearchExpression;
+  try {
+    expression = parseSearchExpression(query.booleanQuery);
+  } catch (error) {
+    if (!(error instanceof SearchExpressionError)) throw error;
+    const groups = query.keywords.map((keyword): SearchExpression => {
+      const synonyms = query.synonyms.find((s) => s.keyword === keyword)?.synonyms ?? [];
+      return synonyms.length === 0 ? { kind: 'term', text: keyword } : { kind: 'or', items: [keyword, ...synonyms].map((text) => ({ kind: 'term', text })) };
+    });
+    expression = groups.length === 1 ? groups[0]! : { kind: 'and', items: groups };
+  }
+  const already = new Set(excludedTermsOf(expression).map((t) => t.toLowerCase()));
+  const missing = excludedTerms.filter((t) => !already.has(t.toLowerCase()));
+  if (missing.length === 0) return expression;
+  const base = expression.kind === 'and' ? expression.items : [expression];
+  return { kind: 'and', items: [...base, ...missing.map((text): SearchExpression => ({ kind: 'not', item: { kind: 'term', text } }))] };
+}
+
+/** A work from a source is kept when it satisfies what the source could not express itself (title and abstract). */
+function passesLocally(work: ScholarlyWork, expression: SearchExpression, expresses: QueryExpressiveness, language: string | null): boolean {
+  const text = `${work.title} ${work.abstract ?? ''}`;
+  if (!expresses.boolean && !matchesExpression(expression, text)) return false;
+  if (expresses.boolean && !expresses.not && excludedTermsOf(expression).some((t) => matchesExpression({ kind: 'term', text: t }, text))) return false;
+  // A record without a language is kept: unknown is not a mismatch.
+  return expresses.language !== 'records' || language === null || work.language == null || work.language.toLowerCase() === language;
+}
+
+/** The per-source notes of the checkpoint view: "NOT" applied locally, or a language that could not be applied at all. */
+function localFilterNotes(
+  name: ScholarlySourceName,
+  expresses: QueryExpressiveness,
+  expressions: readonly SearchExpression[],
+  language: string | null,
+): { appliedLocally: string[]; notApplied: string[] } {
+  const operators = new Set(expressions.flatMap((e) => [...operatorsOf(e)]));
+  const appliedLocally: string[] = [];
+  const notApplied: string[] = [];
+  if (!expresses.boolean) {
+    const positive = [...operators].filter((o) => o !== 'NOT');
+    appliedLocally.push(positive.length > 0 ? `${positive.join('/')} (the source ranks by the words only)` : 'every term (the source ranks by the words only)');
+  }
+  if (!expresses.not && operators.has('NOT')) appliedLocally.push('NOT');
+  if (language !== null && expresses.language === 'records') appliedLocally.push(`language ${language} (records without a language kept)`);
+  if (language !== null && expresses.language === 'none') notApplied.push(`language ${language}: ${name} records carry no language`);
+  return { appliedLocally, notApplied };
 }
 
 function describeFailure(error: unknown, deadline: AbortSignal): { kind: SourceErrorKind; message: string } {

@@ -51,7 +51,7 @@ export class LlmStrategyBuilder implements StrategyBuilder {
     );
     const excludedTerms = [...new Set(value.excluded_terms)];
     const strategy = searchStrategy.parse({
-      queries: value.queries.map((q) => ({ keywords: q.keywords, synonyms: q.synonyms, booleanQuery: booleanQueryOf(q.keywords, excludedTerms) })),
+      queries: value.queries.map((q) => ({ keywords: q.keywords, synonyms: q.synonyms, booleanQuery: booleanQueryOf(q.keywords, excludedTerms, q.synonyms) })),
       sources: input.availableSources,
       filters: { yearFrom: value.year_from, yearTo: value.year_to, language: input.intent.constraints.language, maxResults: input.intent.constraints.maxResults },
       excludedTerms,

@@ -13,10 +13,21 @@ export interface StrategyBuilder {
   build(input: QueryBuilderInput, options?: { readonly signal?: AbortSignal }): Promise<{ readonly strategy: SearchStrategy; readonly provenance: SkillProvenance }>;
 }
 
-/** `"graph neural networks" AND molecules NOT "review"` */
-export function booleanQueryOf(keywords: readonly string[], excludedTerms: readonly string[] = []): string {
-  const quote = (k: string): string => (/\s/.test(k) ? `"${k.replace(/"/g, '')}"` : k.replace(/"/g, ''));
-  const positive = keywords.map(quote).join(' AND ');
+/**
+ * `("graph neural networks" OR GNN) AND molecules NOT review`: every keyword (OR'ed with its
+ * synonyms) AND'ed, each excluded term NOT'ed. This is the query as sent: sources render it in their
+ * own syntax (see `search-sources.ts`).
+ */
+export function booleanQueryOf(keywords: readonly string[], excludedTerms: readonly string[] = [], synonyms: readonly { readonly keyword: string; readonly synonyms: readonly string[] }[] = []): string {
+  const quote = (k: string): string => {
+    const clean = k.replace(/["()]/g, ' ').replace(/\s+/g, ' ').trim();
+    return /\s/.test(clean) || /^(AND|OR|NOT)$/.test(clean) ? `"${clean}"` : clean;
+  };
+  const group = (k: string): string => {
+    const alternatives = [k, ...(synonyms.find((s) => s.keyword === k)?.synonyms ?? [])].map(quote);
+    return alternatives.length === 1 ? alternatives[0]! : `(${[...new Set(alternatives)].join(' OR ')})`;
+  };
+  const positive = keywords.map(group).join(' AND ');
   const negative = excludedTerms.map((t) => ` NOT ${quote(t)}`).join('');
   return `${positive}${negative}`.slice(0, 1_000);
 }

@@ -72,7 +72,7 @@ describe('the LLM strategy builder', () => {
     const feedback = userFeedback.parse({ markedRelevant: ['arxiv:1704.01212'], freeText: 'no surveys' });
     const { strategy, provenance } = await new LlmStrategyBuilder({ llm, maxTokens: 800 }).build({ intent, previousStrategies: [previous], feedback, availableSources: ['arxiv', 'openalex'] });
     expect(strategy).toEqual({
-      queries: [{ keywords: ['message passing neural network', 'molecule'], synonyms: [{ keyword: 'molecule', synonyms: ['compound'] }], booleanQuery: '"message passing neural network" AND molecule NOT survey' }],
+      queries: [{ keywords: ['message passing neural network', 'molecule'], synonyms: [{ keyword: 'molecule', synonyms: ['compound'] }], booleanQuery: '"message passing neural network" AND (molecule OR compound) NOT survey' }],
       sources: ['arxiv', 'openalex'],
       filters: { yearFrom: 2020, yearTo: null, language: null, maxResults: 50 },
       excludedTerms: ['survey'],

@@ -1,28 +1,49 @@
 import { contentWords, relevance, sentencesOf, similarity } from '../text/sentences.js';
-import { sourcesOf, type SynthesisRequest, type SynthesisResult, type Synthesizer } from './synthesizer.js';
+import { factKey, figuresOf, isNegated } from './claim-facts.js';
+import { sourcesOf, type SynthesisRequest, type SynthesisResult, type SynthesisSource, type Synthesizer } from './synthesizer.js';
 
 export const LOCAL_SYNTHESIZER_MODEL = 'local/extractive';
 export const LOCAL_SYNTHESIS_LABEL =
-  '_Local extractive synthesis: no model was called. Sentences from the reports are grouped where several sources say the same thing; each is followed by the sources it comes from._';
+  '_Local extractive synthesis: no model was called. Sentences from the reports are grouped where several sources say the same thing (same figures, same polarity); where similar sentences disagree, each is shown with its source. Each sentence is followed by the sources it comes from._';
 
+/** One sentence and who said it. */
 interface Finding {
   readonly sentence: string;
+  readonly key: string;
   readonly score: number;
   readonly labels: string[];
+}
+
+/** Sentences about one thing (≥ 0.5 word overlap): one finding when they agree, several when their figures or polarity differ. */
+interface Topic {
+  readonly findings: Finding[];
   readonly order: number;
 }
 
-/** A report's sentences without the local researcher's own apparatus (its label, quotes and citations). */
-function claimsOf(content: string): string[] {
+/** A report's sentence, and the external report it quotes when it quotes one. */
+interface Claim {
+  readonly sentence: string;
+  /** `External n` when the sentence is cited `[En]`: a quote of that report, not the leg's own finding. */
+  readonly quotes: string | null;
+}
+
+/** A report's sentences without the local researcher's own apparatus (its label, question and headings). */
+function claimsOf(content: string): Claim[] {
   return sentencesOf(content.replace(/^_Local extractive[^\n]*_$/gm, '').replace(/^\*\*Question:\*\*.*$/gm, '').replace(/^#+ .*$/gm, ''))
-    .map((s) => s.replace(/\s*\[(?:E\d+|Q)\]\s*$/, '').replace(/^"(.*)"$/, '$1').trim())
-    .filter((s) => !s.startsWith('[') && s.length >= 20);
+    .map((s) => {
+      const cite = /\s*\[(E\d+|Q)\]\s*$/.exec(s);
+      const quotes = cite?.[1]?.startsWith('E') === true ? `External ${cite[1].slice(1)}` : null;
+      return { sentence: s.slice(0, cite?.index ?? s.length).replace(/^"(.*)"$/, '$1').trim(), quotes };
+    })
+    .filter((c) => !c.sentence.startsWith('[') && c.sentence.length >= 20);
 }
 
 /**
- * The local default of the synthesis: groups near-identical sentences across the sources (so an
- * agreement between providers shows as one sentence citing all of them), keeps the ones most
- * relevant to the question, and cites every source by label. It never writes a sentence itself.
+ * The local default of the synthesis. It groups sentences across the sources by topic (content-word
+ * overlap); within a topic, sentences merge only when their figures (single digits, units and bounds
+ * included) and polarity match, so a disagreement is shown as one, each figure with its source. A
+ * leg's quote of an external report counts for that report alone, never as a second source agreeing
+ * with it. It keeps the topics most relevant to the question and never writes a claim itself.
  */
 export class LocalSynthesizer implements Synthesizer {
   constructor(private readonly maxFindings = 12) {}
@@ -31,27 +52,58 @@ export class LocalSynthesizer implements Synthesizer {
     request.signal.throwIfAborted();
     const question = new Set(contentWords(request.prompt));
     const sources = sourcesOf(request.reports, request.externalReports);
-    const findings: Finding[] = [];
-    let order = 0;
-    for (const source of sources) {
-      for (const sentence of claimsOf(source.content)) {
-        const same = findings.find((f) => similarity(f.sentence, sentence) >= 0.5);
-        if (same !== undefined) {
-          if (!same.labels.includes(source.label)) same.labels.push(source.label);
-          continue;
-        }
-        findings.push({ sentence, score: relevance(sentence, question), labels: [source.label], order: order++ });
-      }
-    }
-    const ranked = [...findings].sort((a, b) => b.labels.length - a.labels.length || b.score - a.score || a.order - b.order).slice(0, this.maxFindings);
-    const cite = (f: Finding) => `- ${f.sentence} ${f.labels.map((l) => `[${l}]`).join('')}`;
-    const agreed = ranked.filter((f) => f.labels.length > 1);
-    const single = ranked.filter((f) => f.labels.length === 1);
+    const topics = topicsOf(sources, question);
+    const ranked = [...topics].sort((a, b) => weight(b) - weight(a) || bestScore(b) - bestScore(a) || a.order - b.order).slice(0, this.maxFindings);
+    const cite = (f: Finding): string => `${f.sentence} ${f.labels.map((l) => `[${l}]`).join('')}`;
+    const agreed = ranked.filter((t) => t.findings.length === 1 && t.findings[0]!.labels.length > 1);
+    const differ = ranked.filter((t) => t.findings.length > 1);
+    const single = ranked.filter((t) => t.findings.length === 1 && t.findings[0]!.labels.length === 1);
     const lines = [LOCAL_SYNTHESIS_LABEL, ''];
-    if (agreed.length > 0) lines.push('## Where the sources agree', '', ...agreed.map(cite), '');
-    if (single.length > 0) lines.push('## Findings from one source', '', ...single.map(cite), '');
+    if (agreed.length > 0) lines.push('## Where the sources agree', '', ...agreed.map((t) => `- ${cite(t.findings[0]!)}`), '');
+    if (differ.length > 0) lines.push('## Where the sources differ', '', ...differ.flatMap((t) => [`- ${differenceOf(t.findings)}`, ...t.findings.map((f) => `  - ${cite(f)}`)]), '');
+    if (single.length > 0) lines.push('## Findings from one source', '', ...single.map((t) => `- ${cite(t.findings[0]!)}`), '');
     if (ranked.length === 0) lines.push('The sources contain no sentence to synthesise.', '');
     lines.push('## Sources', '', ...sources.map((s) => `- ${s.heading}`));
     return Promise.resolve({ content: lines.join('\n'), model: LOCAL_SYNTHESIZER_MODEL, local: true, costUsd: 0 });
   }
+}
+
+function topicsOf(sources: readonly SynthesisSource[], question: ReadonlySet<string>): Topic[] {
+  const externalLabels = new Set(sources.filter((s) => s.source.startsWith('external:')).map((s) => s.label));
+  const topics: Topic[] = [];
+  for (const source of sources) {
+    for (const claim of claimsOf(source.content)) {
+      const label = claim.quotes !== null && externalLabels.has(claim.quotes) ? claim.quotes : source.label;
+      const key = factKey(claim.sentence);
+      const topic = topics.find((t) => t.findings.some((f) => similarity(f.sentence, claim.sentence) >= 0.5));
+      if (topic === undefined) {
+        topics.push({ findings: [{ sentence: claim.sentence, key, score: relevance(claim.sentence, question), labels: [label] }], order: topics.length });
+        continue;
+      }
+      const same = topic.findings.find((f) => f.key === key && similarity(f.sentence, claim.sentence) >= 0.5);
+      if (same === undefined) topic.findings.push({ sentence: claim.sentence, key, score: relevance(claim.sentence, question), labels: [label] });
+      else if (!same.labels.includes(label)) same.labels.push(label);
+    }
+  }
+  // A topic whose variants all come from one source is that source's findings, not a disagreement between sources.
+  return topics.flatMap((t) => (t.findings.length > 1 && new Set(t.findings.flatMap((f) => f.labels)).size === 1 ? t.findings.map((f) => ({ findings: [f], order: t.order })) : [t]));
+}
+
+/** Topics several sources speak to come first (agreements and disagreements alike). */
+function weight(topic: Topic): number {
+  return new Set(topic.findings.flatMap((f) => f.labels)).size;
+}
+
+function bestScore(topic: Topic): number {
+  return Math.max(...topic.findings.map((f) => f.score));
+}
+
+/** "Figures differ: at most 95 percent [openai]; 85 percent [External 1]", or the polarity that differs. */
+function differenceOf(findings: readonly Finding[]): string {
+  const polarities = new Set(findings.map((f) => isNegated(f.sentence)));
+  const figures = findings.map((f) => `${figuresOf(f.sentence).map((g) => (g.bound === '<=' ? `at most ${g.text}` : g.bound === '>=' ? `at least ${g.text}` : g.bound === '~' ? `about ${g.text}` : g.text)).join(', ') || 'no figure'} ${f.labels.map((l) => `[${l}]`).join('')}`);
+  const parts: string[] = [];
+  if (new Set(findings.map((f) => f.key.split('|')[1])).size > 1) parts.push(`Figures differ: ${figures.join('; ')}.`);
+  if (polarities.size > 1) parts.push(`One source denies what another states: ${findings.filter((f) => isNegated(f.sentence)).flatMap((f) => f.labels.map((l) => `[${l}]`)).join('')} negates.`);
+  return parts.join(' ');
 }
