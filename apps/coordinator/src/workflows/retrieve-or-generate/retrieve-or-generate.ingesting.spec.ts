@@ -68,7 +68,7 @@ describe('retrieve_or_generate', () => {
       expect(step.steps()).toEqual(['media_normalized', 'key_claim_requested', 'problem_key_claimed']);
       expect(step.applied.logs[1]?.payload).toMatchObject({ key: problemKeyOf(SIG, d.userId, undefined) });
       expect(step.sent(SearchSolutions)).toEqual([
-        { runId: d.runId, signature: SIG, threshold: 0.85, methodThresholds: { exactPhash: 1, nearDuplicate: 0.95, exactText: 0.99, hybridOffset: 0.02 } },
+        { runId: d.runId, signature: SIG, threshold: 0.85, mathsSignatureThreshold: 0.85, methodThresholds: { exactPhash: 1, nearDuplicate: 0.95, exactText: 0.99, hybridOffset: 0.02 } },
       ]);
       expect(step.view()).toMatchObject({ status: 'running', state: 'RETRIEVING', problem_signature: { text_sha256: SIG.textSha256, subject: 'algebra' } });
       expect(d.pendingTimers()).toEqual(['deadline', 'resend:retrieve:1']);
