@@ -11,4 +11,5 @@ export { type OcrEngine, TesseractOcrPool } from './domain/ocr-pool.js';
 export { dctPhash, hammingDistance, PHASH_VERSION } from './domain/phash.js';
 export { computeProblemSignature, type ProblemSignature } from './domain/problem-signature.js';
 export { normaliseText } from './domain/text-normalisation.js';
+export { extractMathsSignature } from './domain/maths-signature/index.js';
 export { toContractSignature } from './media/contract-signature.js';
