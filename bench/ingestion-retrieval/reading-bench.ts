@@ -83,8 +83,8 @@ async function ingestionUnderTest(args: Args): Promise<{ ingest: Ingest; close: 
     const ocr = new other.TesseractOcrPool({ size: args.concurrency });
     return { ingest: (input) => other.ingestProblem(input, { ocr, fetch }), close: () => ocr.shutdown() };
   }
-  const ocr = new ownIngestion.TesseractOcrPool({ size: args.concurrency });
-  return { ingest: (input) => ownIngestion.ingestProblem(input, { ocr, fetch }), close: () => ocr.shutdown() };
+  const reader = ownIngestion.createOcrReader({ reader: 'pp-ocr', workers: args.concurrency, timeoutMs: 30_000 });
+  return { ingest: (input) => ownIngestion.ingestProblem(input, { reader, fetch }), close: () => reader.close() };
 }
 
 const MATHS_CHARS = /[^0-9+\-*/=<>^]/g;
