@@ -79,7 +79,31 @@ export function decodeLine(output: TensorData, dictionary: readonly string[], in
     const x1 = Math.min(box.x1, Math.ceil(toImageX(right * columnsPerStep)));
     return { text, confidence: peak.probability, box: inkOf(ink, x0, Math.max(x0 + 1, x1)) ?? { x0, y0: box.y0, x1: Math.max(x0 + 1, x1), y1: box.y1 } };
   });
-  return { text: chars.map((c) => c.text).join(''), chars };
+  const spaced = withGapSpaces(chars);
+  return { text: spaced.map((c) => c.text).join(''), chars: spaced };
+}
+
+/** An ink gap wider than this many character heights is a word space, whether the recogniser emitted one or not. */
+const WORD_GAP = 0.45;
+
+/**
+ * PP-OCRv4's Chinese-trained recogniser drops spaces between English words in scaled or tilted copies
+ * (measured: "a rectangle has" read "arectanglehas"); the ink shows them, so a gap wider than a word
+ * space gets one.
+ */
+function withGapSpaces(chars: readonly OcrChar[]): OcrChar[] {
+  const heights = chars.filter((c) => c.box !== undefined && /^[0-9A-Za-z]$/.test(c.text)).map((c) => c.box!.y1 - c.box!.y0).sort((a, b) => a - b);
+  const charHeight = heights[Math.floor(heights.length * 0.75)];
+  if (charHeight === undefined) return [...chars];
+  const out: OcrChar[] = [];
+  for (const [i, c] of chars.entries()) {
+    const previous = chars[i - 1];
+    if (previous !== undefined && previous.text !== ' ' && c.text !== ' ' && previous.box !== undefined && c.box !== undefined && c.box.x0 - previous.box.x1 > WORD_GAP * charHeight) {
+      out.push({ text: ' ', confidence: Math.min(previous.confidence, c.confidence) });
+    }
+    out.push(c);
+  }
+  return out;
 }
 
 /** The union of the ink blobs centred in columns [x0, x1); undefined when none is. */
