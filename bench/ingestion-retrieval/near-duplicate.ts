@@ -24,7 +24,7 @@ import {
   pdqQuality,
   PHASH_VERSION,
   type ProblemSignature,
-  createOcrReader,
+  TesseractOcrPool,
 } from '../../apps/ingestion/src/public-api.js';
 import {
   DEFAULT_SEARCH_SETTINGS,
@@ -110,11 +110,11 @@ async function main(): Promise<void> {
   const negatives = samples.filter((s) => s.role === 'negative');
   console.log(`corpus: ${originals.length} originals, ${copies.length} degraded copies, ${negatives.length} same-layout negatives`);
 
-  const reader = createOcrReader({ reader: 'pp-ocr', workers, timeoutMs: 30_000 });
+  const ocr = new TesseractOcrPool({ size: workers });
   const ingestStarted = Date.now();
   try {
     const queue = [...samples];
-    const ports = { reader, fetch: () => Promise.reject(new Error('no URLs in this benchmark')) };
+    const ports = { ocr, fetch: () => Promise.reject(new Error('no URLs in this benchmark')) };
     await Promise.all(
       Array.from({ length: workers }, async () => {
         for (let sample = queue.shift(); sample !== undefined; sample = queue.shift()) {
@@ -126,7 +126,7 @@ async function main(): Promise<void> {
       }),
     );
   } finally {
-    await reader.close();
+    await ocr.shutdown();
   }
   const ingestMs = (Date.now() - ingestStarted) / samples.length;
   console.log(`ingested ${samples.length} images (normalise, rendition, pHash, OCR, signature): ${ingestMs.toFixed(0)} ms/image wall with ${workers} OCR workers`);
