@@ -36,8 +36,6 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   # writes lockfiles without other platforms' optional packages (@swc/core-darwin-*, ...) and then
   # `npm ci` refuses those same lockfiles as out of sync.
   echo "setup: npm install (from package-lock.json)"
-  # onnxruntime-node's postinstall would fetch CUDA providers from NuGet (no internet here, and not
-  # needed): its CPU binary ships in the package, so its installer is told to skip.
-  ONNXRUNTIME_NODE_INSTALL=skip npm install --no-fund --no-audit >/dev/null
+  npm install --no-fund --no-audit >/dev/null
 fi
 echo "setup: done"

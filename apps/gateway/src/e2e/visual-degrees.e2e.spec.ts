@@ -91,7 +91,10 @@ describe('visual degrees (spec 03) end to end through the gateway, over the loca
     expect(final.path).toHaveLength(evidence.length + 1);
     expect(final.path[0]).toBe(pairs.threeHop.from);
     expect(final.path.at(-1)).toBe(pairs.threeHop.to);
-    expect(evidence.map((card) => [card['from'], card['to']])).toEqual(final.path.slice(1).map((to, i) => [final.path[i], to]));
+    // Meet in the middle (the default) verifies B's side from B, so cards arrive in discovery order and a
+    // B-side card names its edge from the far end: each card is one edge of the path, every edge has one.
+    const undirected = (a: unknown, b: unknown): string => [String(a), String(b)].sort().join(' ~ ');
+    expect(evidence.map((card) => undirected(card['from'], card['to'])).sort()).toEqual(final.path.slice(1).map((to, i) => undirected(final.path[i], to)).sort());
     expect(final.confidenceMap.bottleneck).toBe(Math.min(...evidence.map((e) => e['edgeConf'] as number)));
     // Ids are the run's own sequence: resuming after the second event replays the rest, nothing else.
     const resumed = await readSse(`${platform.gatewayUrl}/visual-degrees/${runId}/events`, alice, { timeoutMs: 10_000, lastEventId: '2' });
@@ -163,7 +166,7 @@ describe('visual degrees when run memory expires mid-run (KV TTL 1 s)', () => {
       natsUrl: nats.url,
       databaseUrl: await freshDatabase('e2e_visual_ttl'),
       services: ['coordinator', 'visual-search', 'gateway'],
-      serviceEnv: { 'visual-search': { LOG_LEVEL: 'info', OPENPAW_VISUAL_WORLD_SEED: '7', OPENPAW_VISUAL_RUN_TTL_MS: '1000', OPENPAW_VISUAL_EVIDENCE_TTL_MS: '1000' } },
+      serviceEnv: { 'visual-search': { LOG_LEVEL: 'info', OPENPAW_VISUAL_WORLD_SEED: '7', OPENPAW_VISUAL_RUN_TTL_MS: '1000', OPENPAW_VISUAL_EVIDENCE_TTL_MS: '1000', OPENPAW_VISUAL_REFUTATION_TTL_MS: '500' } },
     });
     alice = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'alice');
     pairs = await waitFor(() => demoPairsFrom(platform.logs('visual-search')), 'the local world demo pairs in the visual-search log');
