@@ -35,7 +35,9 @@ describe('LocalChatModel through the resilient client', () => {
     expect(result.value.can_solve).toBe(true);
     expect(result.value.final_answer).toBe('x = 6');
     expect(result.value.steps.length).toBeGreaterThanOrEqual(4);
-    expect(result.value.steps[0]).toEqual({ title: 'Write the equation', detail: '\\(3 \\left( x-2\\right) = 12\\)' });
+    // The solution opens with the problem as the engine read it, then writes the equation.
+    expect(result.value.steps[0]).toEqual({ title: 'The problem as read', detail: 'solving 3(x - 2) = 12' });
+    expect(result.value.steps[1]).toEqual({ title: 'Write the equation', detail: '\\(3 \\left( x-2\\right) = 12\\)' });
   });
 
   it('is deterministic', async () => {
