@@ -8,6 +8,9 @@ import { KNOWN_FUNCTIONS } from '../core/mathjs.js';
 const UNITS = new Set([
   'mm', 'cm', 'km', 'kg', 'mg', 'ml', 'cl', 'kl', 'hr', 'hrs', 'min', 'mins', 'sec', 'secs', 'mph', 'kmh', 'kph', 'ft', 'in', 'yd', 'lb', 'lbs', 'oz',
   'st', 'nd', 'rd', 'th', 'pi', 'deg', 'rad', 'am', 'pm', 'cm2', 'cm3', 'm2', 'm3',
+  // Units of three or more letters from science problems ("58.44 g/mol", "50 kHz"): two-letter runs
+  // stay out, since a run like "ms" may be a product of two unknowns.
+  'mol', 'mmol', 'kwh', 'khz', 'mhz', 'kpa', 'cal', 'kcal', 'gal', 'yrs', 'wks', 'days', 'ohm', 'ohms',
 ]);
 /** Connectives and instruction words: ingestion's normalised text drops spaces around operators ("solve-2x+5=1"). */
 const CONNECTIVES = new Set(['and', 'or', 'solve', 'evaluate', 'simplify', 'calculate', 'compute', 'find', 'expand', 'factor', 'factorise', 'factorize', 'is', 'if', 'when', 'where', 'given', 'then', 'of', 'that', 'let', 'so', 'are', 'what', 'out', 'show', 'verify', 'check', 'differentiate', 'integrate']);

@@ -16,7 +16,8 @@ describe('judging a reading', () => {
       expect.arrayContaining([expect.stringContaining('"S5y"')]),
     );
     expect(judgeReading(oneLineReading([['Solve', 93], ['by', 27], ['+', 95], ['2', 93], ['=', 69], ['17', 69]]), 'second').doubts).toEqual([
-      expect.stringContaining('an operand was read as a word'),
+      // The maths signature's own check (issue 24) names the word touching the maths before the reader's does.
+      expect.stringContaining('"by" sits in the maths'),
     ]);
     expect(judgeReading(oneLineReading([['Solve', 93], ['3x', 90], ['+', 95], ['s', 88], ['=', 90], ['68', 90]]), 'first').doubts).toEqual([
       expect.stringContaining('a lone letter where a digit is expected'),
