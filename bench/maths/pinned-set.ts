@@ -6,6 +6,7 @@
  * Items labelled `refuse` must be refused: answering one counts as wrong.
  */
 import { type Label, num, real } from './labels.js';
+import { seededRandom } from '../ingestion-retrieval/support/random.js';
 
 export interface PinnedItem {
   readonly category: string;
@@ -16,17 +17,8 @@ export interface PinnedItem {
   readonly written?: RegExp;
 }
 
-/** mulberry32: a small seeded generator, so a seed always gives the same set. */
-export function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The benches' one seeded generator (mulberry32), so a seed always gives the same set. */
+export const seeded = seededRandom;
 
 type Rng = () => number;
 const int = (rng: Rng, lo: number, hi: number): number => lo + Math.floor(rng() * (hi - lo + 1));
