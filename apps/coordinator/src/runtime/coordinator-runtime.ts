@@ -113,7 +113,7 @@ export class CoordinatorRuntime {
       intervalMs: config.timerIntervalMs ?? 100,
       onLag: (seconds) => config.observer?.onTimerLag?.(seconds),
       onError: (error) => config.logger.error({ err: String(error) }, 'timer poll failed'),
-      observeCommand: new JetStreamCommandObserver(nc, js, config.logger).observe,
+      observeCommand: new JetStreamCommandObserver(nc, config.logger).observe,
     });
     const runtime = new CoordinatorRuntime(dataSource, nc, js, store, relay, timers, config);
     holder.runtime = runtime;
