@@ -101,6 +101,19 @@ describe('gateway (real NATS + PostgreSQL)', () => {
     });
   }
 
+  /**
+   * Waits until the run's timeline holds `length` transitions. A poll the gateway answers otherwise
+   * (429 once the polls outrun the rate limit on a slow machine) is only a poll that saw nothing yet.
+   */
+  async function timelineOf<Item>(runId: string, token: string, length: number): Promise<{ runId: string; items: Item[] }> {
+    return eventually(async () => {
+      const response = await api(`/runs/${runId}/transitions`, { token });
+      if (response.status !== 200) return undefined;
+      const body = (await response.json()) as { runId: string; items: Item[] };
+      return body.items.length === length ? body : undefined;
+    });
+  }
+
   beforeAll(async () => {
     nats = await privateNatsServer();
     blobDir = await mkdtemp(join(tmpdir(), 'openpaw-gateway-blobs-'));
@@ -234,13 +247,7 @@ describe('gateway (real NATS + PostgreSQL)', () => {
       await projected(aliceRun, aliceToken, 2);
       // A redelivery of version 2 (a new message id, the same transition) changes nothing.
       await publishState(aliceRun, ALICE, 2, 'WORKING', { view: { progress: 'two' } });
-      const timeline = await eventually(async () => {
-        const body = (await (await api(`/runs/${aliceRun}/transitions`, { token: aliceToken })).json()) as {
-          runId: string;
-          items: { version: number; stateAfter: string; stepName: string; stateBefore: string | null; occurredAt: string }[];
-        };
-        return body.items.length === 3 ? body : undefined;
-      });
+      const timeline = await timelineOf<{ version: number; stateAfter: string; stepName: string; stateBefore: string | null; occurredAt: string }>(aliceRun, aliceToken, 3);
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(timeline.runId).toBe(aliceRun);
       expect(timeline.items.map((t) => [t.version, t.stateBefore, t.stateAfter, t.stepName])).toEqual([
@@ -257,10 +264,7 @@ describe('gateway (real NATS + PostgreSQL)', () => {
       const retryScheduled = { step: 'generate', failedTry: 1, nextTry: 2, nextTryAt: '2026-11-24T05:00:30.000Z', reason: 'llm_unavailable' };
       await publishState(retried, ALICE, 0, 'GENERATING');
       await publishState(retried, ALICE, 1, 'GENERATING', { retryScheduled });
-      const timeline = await eventually(async () => {
-        const body = (await (await api(`/runs/${retried}/transitions`, { token: aliceToken })).json()) as { items: { version: number; retryScheduled: unknown }[] };
-        return body.items.length === 2 ? body : undefined;
-      });
+      const timeline = await timelineOf<{ version: number; retryScheduled: unknown }>(retried, aliceToken, 2);
       expect(timeline.items.map((t) => [t.version, t.retryScheduled])).toEqual([
         [0, null],
         [1, retryScheduled],
