@@ -14,6 +14,7 @@ const policy: PolicyOptions = {
     const drain = lane?.drainSeconds ?? service?.drainSeconds ?? 0;
     return SHUTDOWN_GRACE_SECONDS + drain;
   },
+  secretHolders: { [DEFAULT_SETTINGS.secrets.keyOpening]: ['openpaw-research'] },
 };
 
 function byKind(kind: string, list: readonly K8sObject[] = rendered.platform): K8sObject[] {
@@ -43,6 +44,16 @@ describe('synthesized manifests', () => {
   it('pass the policy with KEDA and with the HPA fallback', () => {
     expect(policyViolations(rendered.platform, rendered.keda, policy)).toEqual([]);
     expect(policyViolations(rendered.platform, rendered.hpa, policy)).toEqual([]);
+  });
+
+  it('the key that opens users\' sealed keys reaches research alone; the policy refuses it anywhere else', () => {
+    const readers = byKind('Deployment').filter((d) => JSON.stringify(d).includes(DEFAULT_SETTINGS.secrets.keyOpening));
+    expect(readers.map((d) => d.metadata.name)).toEqual(['research']);
+    const leaked = rendered.platform.map(clone);
+    const gateway = leaked.find((o) => o.kind === 'Deployment' && o.metadata.name === 'gateway') as K8sObject;
+    const container = (gateway['spec'] as { template: { spec: { containers: { env: unknown[] }[] } } }).template.spec.containers[0]!;
+    container.env.push({ name: 'OPENPAW_KEY_SEALING_PRIVATE_KEY', valueFrom: { secretKeyRef: { name: DEFAULT_SETTINGS.secrets.keyOpening, key: 'private' } } });
+    expect(policyViolations(leaked, rendered.keda, policy)).toEqual([`Deployment gateway: reads Secret ${DEFAULT_SETTINGS.secrets.keyOpening}, reserved to openpaw-research`]);
   });
 
   it('the policy also checks the pods of Jobs and CronJobs', () => {

@@ -143,6 +143,7 @@ class PlatformChart extends Chart {
     const databaseUrl = kplus.EnvValue.fromSecretValue({ secret: databaseSecret, key: 'url' });
     const gatewayAuth = kplus.Secret.fromSecretName(this, 'gateway-auth-secret', settings.secrets.gatewayAuth);
     const providers = kplus.Secret.fromSecretName(this, 'providers-secret', settings.secrets.providers);
+    const keyOpening = kplus.Secret.fromSecretName(this, 'key-opening-secret', settings.secrets.keyOpening);
 
     const collectorLabels = collector(this, settings.traceBackendEndpoint);
     defaultDeny(this);
@@ -164,6 +165,8 @@ class PlatformChart extends Chart {
       const envFrom: kplus.EnvFrom[] = [];
       if (service.name === 'gateway') envFrom.push(kplus.Env.fromSecret(gatewayAuth));
       if (service.providers) envFrom.push(kplus.Env.fromSecret(providers));
+      // Only research opens users' sealed keys; the gateway seals them with the public key (in its auth Secret).
+      if (service.name === 'research') envFrom.push(kplus.Env.fromSecret(keyOpening));
       const workload = new Workload(this, plan.name, {
         name: plan.name,
         service: service.name,

@@ -3,7 +3,8 @@ import type { K8sObject } from './render.js';
 /*
  * The policy checks every synthesized manifest passes (as a Kyverno/OPA policy would in a cluster):
  * restricted Pod Security, probes and limits on every long-running container, a PDB, a
- * NetworkPolicy and an autoscaler for every Deployment, and enough grace to drain.
+ * NetworkPolicy and an autoscaler for every Deployment, enough grace to drain, and Secrets reserved
+ * to the workloads that need them.
  */
 
 interface Container {
@@ -20,7 +21,14 @@ interface Container {
   };
 }
 
+interface SecretReferences {
+  readonly envFrom?: readonly { readonly secretRef?: { readonly name?: string } }[];
+  readonly env?: readonly { readonly valueFrom?: { readonly secretKeyRef?: { readonly name?: string } } }[];
+}
+
 interface PodSpec {
+  readonly serviceAccountName?: string;
+  readonly volumes?: readonly { readonly secret?: { readonly secretName?: string } }[];
   readonly containers: readonly Container[];
   readonly initContainers?: readonly Container[];
   readonly terminationGracePeriodSeconds?: number;
@@ -66,6 +74,19 @@ function containerViolations(where: string, container: Container, longRunning: b
 export interface PolicyOptions {
   /** Seconds a Deployment's pods need to stop cleanly, by Deployment name. */
   readonly requiredGraceSeconds: (deployment: string) => number;
+  /** Least privilege: a Secret listed here may be referenced only by pods running as one of its ServiceAccounts. */
+  readonly secretHolders?: Readonly<Record<string, readonly string[]>>;
+}
+
+/** Every Secret a pod can read: envFrom, env secretKeyRef and secret volumes, of every container. */
+function secretsOf(spec: PodSpec): Set<string> {
+  const names = new Set<string>();
+  for (const container of [...spec.containers, ...(spec.initContainers ?? [])] as (Container & SecretReferences)[]) {
+    for (const from of container.envFrom ?? []) if (from.secretRef?.name !== undefined) names.add(from.secretRef.name);
+    for (const variable of container.env ?? []) if (variable.valueFrom?.secretKeyRef?.name !== undefined) names.add(variable.valueFrom.secretKeyRef.name);
+  }
+  for (const volume of spec.volumes ?? []) if (volume.secret?.secretName !== undefined) names.add(volume.secret.secretName);
+  return names;
 }
 
 /** Every policy violation in the objects (empty when all pass). `scaling` holds the autoscalers applied with them. */
@@ -82,6 +103,10 @@ export function policyViolations(objects: readonly K8sObject[], scaling: readonl
     if (spec.securityContext?.runAsNonRoot !== true) out.push(`${where}: pod may run as root`);
     for (const c of spec.containers) out.push(...containerViolations(where, c, longRunning));
     for (const c of spec.initContainers ?? []) out.push(...containerViolations(where, c, false));
+    for (const secret of secretsOf(spec)) {
+      const holders = options.secretHolders?.[secret];
+      if (holders !== undefined && !holders.includes(spec.serviceAccountName ?? 'default')) out.push(`${where}: reads Secret ${secret}, reserved to ${holders.join(', ')}`);
+    }
     const labels = podLabels(object);
     if (!policies.some((np) => selects((np['spec'] as { podSelector?: Selector }).podSelector, labels))) out.push(`${where}: no NetworkPolicy of its own`);
     if (!longRunning) continue;

@@ -16,8 +16,12 @@ export interface PlatformSettings {
   readonly ingressNamespace: string;
   readonly monitoringNamespace: string;
   readonly kedaNamespace: string;
-  /** Existing Secrets (created by ops, never by these manifests). */
-  readonly secrets: { readonly database: string; readonly gatewayAuth: string; readonly providers: string };
+  /**
+   * Existing Secrets (created by ops, never by these manifests). `keyOpening` holds what opens users'
+   * sealed keys (`OPENPAW_KEY_SEALING_PRIVATE_KEY`, and `OPENPAW_KEY_ENCRYPTION_KEY` while `v1` keys
+   * remain): it reaches the research service alone (the policy checks it).
+   */
+  readonly secrets: { readonly database: string; readonly gatewayAuth: string; readonly providers: string; readonly keyOpening: string };
   /** Where the collector sends traces (OTLP over HTTP). */
   readonly traceBackendEndpoint: string;
   /**
@@ -60,7 +64,7 @@ export const DEFAULT_SETTINGS: PlatformSettings = {
   ingressNamespace: 'ingress-nginx',
   monitoringNamespace: 'monitoring',
   kedaNamespace: 'keda',
-  secrets: { database: 'openpaw-database', gatewayAuth: 'openpaw-gateway-auth', providers: 'openpaw-providers' },
+  secrets: { database: 'openpaw-database', gatewayAuth: 'openpaw-gateway-auth', providers: 'openpaw-providers', keyOpening: 'openpaw-key-opening' },
   traceBackendEndpoint: 'http://tempo.monitoring.svc.cluster.local:4318',
   blobs: { kind: 'gcs', bucket: 'openpaw-blobs', projectId: 'openpaw' },
   // The internet, not the cluster's private ranges.

@@ -33,7 +33,8 @@ export interface GatewayConfig {
   readonly blobEnv: Env;
   /**
    * The environment secret sealing and the users' key vault are built from
-   * (`OPENPAW_KEY_ENCRYPTION_KEY`, see `@openpaw/providers/keys`); without the key, both answer 503.
+   * (`OPENPAW_KEY_SEALING_PUBLIC_KEY`, or `OPENPAW_KEY_ENCRYPTION_KEY` in development, see
+   * `@openpaw/providers/keys`): the gateway seals and cannot open. Without either, both answer 503.
    */
   readonly keysEnv?: Env;
   /** The web console's built files served at `/console` (`OPENPAW_CONSOLE_DIR`; default the built `dist/apps/console/public`). */

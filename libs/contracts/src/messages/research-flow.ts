@@ -58,8 +58,10 @@ const providers = z
   .refine((list) => new Set(list).size === list.length, 'each LLM at most once');
 
 /**
- * A per-user provider key as it travels: the `UserKeyVault` ciphertext (`v1:<iv>:<tag>:<data>`,
- * AES-256-GCM bound to the user and provider), never the key itself. Only the research service opens it.
+ * A per-user provider key as it travels: the `UserKeyVault` ciphertext (`v1:<nonce>:<tag>:<data>`,
+ * AES-256-GCM bound to the user and provider; the nonce is the IV, or an ephemeral X25519 public key
+ * and the IV when sealed to the research service's key pair), never the key itself. Only the research
+ * service opens it.
  */
 export const sealedKey = z.string().regex(/^v1:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+$/, 'a sealed key (v1:iv:tag:data)');
 export const sealedKeys = z.strictObject({ openai: sealedKey.optional(), anthropic: sealedKey.optional(), gemini: sealedKey.optional() });
