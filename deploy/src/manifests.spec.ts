@@ -1,4 +1,4 @@
-import { policyViolations, type PolicyOptions } from './policy.js';
+import { connectionsAtMaxReplicas, policyViolations, type PolicyOptions } from './policy.js';
 import { renderPlatform, type K8sObject } from './render.js';
 import { schemaError } from './schema-validation.js';
 import { BLOB_VOLUME_PATH, DEFAULT_SETTINGS, type PlatformSettings } from './settings.js';
@@ -15,10 +15,17 @@ const policy: PolicyOptions = {
     return SHUTDOWN_GRACE_SECONDS + drain;
   },
   secretHolders: { [DEFAULT_SETTINGS.secrets.keyOpening]: ['openpaw-research'] },
+  connectionBudget: DEFAULT_SETTINGS.postgresConnectionBudget,
 };
 
 function byKind(kind: string, list: readonly K8sObject[] = rendered.platform): K8sObject[] {
   return list.filter((o) => o.kind === kind);
+}
+
+function serviceOf(name: string): (typeof SERVICES)[number] {
+  const service = SERVICES.find((s) => s.name === name);
+  if (service === undefined) throw new Error(`no service ${name}`);
+  return service;
 }
 
 function clone(object: K8sObject): K8sObject {
@@ -54,6 +61,25 @@ describe('synthesized manifests', () => {
     const container = (gateway['spec'] as { template: { spec: { containers: { env: unknown[] }[] } } }).template.spec.containers[0]!;
     container.env.push({ name: 'OPENPAW_KEY_SEALING_PRIVATE_KEY', valueFrom: { secretKeyRef: { name: DEFAULT_SETTINGS.secrets.keyOpening, key: 'private' } } });
     expect(policyViolations(leaked, rendered.keda, policy)).toEqual([`Deployment gateway: reads Secret ${DEFAULT_SETTINGS.secrets.keyOpening}, reserved to openpaw-research`]);
+  });
+
+  it('hold no more PostgreSQL connections at maximum replicas than the budget, with KEDA and with the HPA', () => {
+    const keda = connectionsAtMaxReplicas(rendered.platform, rendered.keda);
+    expect(keda.unsized).toEqual([]);
+    // Every Deployment with a database, at its maximum, plus the two Jobs.
+    const expected = SERVICES.filter((s) => s.database).reduce((sum, s) => sum + s.poolSize * s.replicas.max, 0) +
+      SEPARATE_LANES.reduce((sum, lane) => sum + serviceOf(lane.service).poolSize * lane.replicas.max, 0) + 2 * 2;
+    expect(keda.total).toBe(expected);
+    expect(connectionsAtMaxReplicas(rendered.platform, rendered.hpa).total).toBe(expected);
+    expect(expected).toBeLessThanOrEqual(DEFAULT_SETTINGS.postgresConnectionBudget);
+    expect(policyViolations(rendered.platform, rendered.keda, { ...policy, connectionBudget: expected - 1 })).toEqual([
+      `PostgreSQL connections at maximum replicas ${expected} > budget ${expected - 1}`,
+    ]);
+    const unsized = rendered.platform.map(clone);
+    const gateway = unsized.find((o) => o.kind === 'Deployment' && o.metadata.name === 'gateway') as K8sObject;
+    const container = (gateway['spec'] as { template: { spec: { containers: { env: { name: string }[] }[] } } }).template.spec.containers[0]!;
+    container.env = container.env.filter((v) => v.name !== 'OPENPAW_GATEWAY_POOL_SIZE');
+    expect(policyViolations(unsized, rendered.keda, policy)).toEqual(['Deployment gateway: a database URL and no OPENPAW_<SERVICE>_POOL_SIZE (its connections cannot be budgeted)']);
   });
 
   it('the policy also checks the pods of Jobs and CronJobs', () => {

@@ -54,6 +54,11 @@ function mainLagDurableOf(service: string): string {
 }
 
 /** Every Deployment, from the typed table in `topology.ts`. */
+/** The setting each service sizes its PostgreSQL pool by (`OPENPAW_GATEWAY_POOL_SIZE`, ...). */
+export function poolSizeEnvOf(service: string): string {
+  return `OPENPAW_${service.toUpperCase().replace(/-/g, '_')}_POOL_SIZE`;
+}
+
 export function workloadPlans(settings: PlatformSettings): readonly WorkloadPlan[] {
   const plans: WorkloadPlan[] = [];
   for (const service of SERVICES) {
@@ -160,7 +165,10 @@ class PlatformChart extends Chart {
     for (const plan of workloadPlans(settings)) {
       const { service, lane } = plan;
       const env: Record<string, kplus.EnvValue> = { OTEL_SERVICE_NAME: kplus.EnvValue.fromValue(plan.name) };
-      if (service.database) env['OPENPAW_DATABASE_URL'] = databaseUrl;
+      if (service.database) {
+        env['OPENPAW_DATABASE_URL'] = databaseUrl;
+        env[poolSizeEnvOf(service.name)] = kplus.EnvValue.fromValue(String(service.poolSize));
+      }
       if (plan.lanes !== undefined) env['OPENPAW_LANES'] = kplus.EnvValue.fromValue(plan.lanes);
       const envFrom: kplus.EnvFrom[] = [];
       if (service.name === 'gateway') envFrom.push(kplus.Env.fromSecret(gatewayAuth));

@@ -12,6 +12,12 @@ export interface PlatformSettings {
   readonly streamReplicas: number;
   /** Where PostgreSQL lives: egress is allowed to this CIDR on 5432. */
   readonly postgresCidr: string;
+  /**
+   * PostgreSQL connections the platform may hold at most: every Deployment's pool size × its maximum
+   * replicas, plus the Jobs'. The policy refuses manifests above it; PostgreSQL's `max_connections`
+   * must exceed it (plus `superuser_reserved_connections` and whatever else connects).
+   */
+  readonly postgresConnectionBudget: number;
   /** Namespaces allowed in: the ingress controller (to the gateway), Prometheus (metrics ports), KEDA (NATS monitoring). */
   readonly ingressNamespace: string;
   readonly monitoringNamespace: string;
@@ -61,6 +67,7 @@ export const DEFAULT_SETTINGS: PlatformSettings = {
   natsMonitoringEndpoint: 'nats-headless.nats.svc.cluster.local:8222',
   streamReplicas: 3,
   postgresCidr: '10.0.0.0/8',
+  postgresConnectionBudget: 400,
   ingressNamespace: 'ingress-nginx',
   monitoringNamespace: 'monitoring',
   kedaNamespace: 'keda',
