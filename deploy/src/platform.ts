@@ -5,6 +5,7 @@ import type { INamespace } from 'kubernetes-models/v1/Namespace';
 import type { Construct } from 'constructs';
 import { cpuAutoscaler, scaledObject, type ScalingProps } from './autoscaling.js';
 import { collector, COLLECTOR_NAME, COLLECTOR_OTLP_HTTP } from './collector.js';
+import { gatewayIngress } from './ingress.js';
 import { selectorLabels } from './labels.js';
 import { migrationsJob } from './migrations-job.js';
 import { retentionCronJob } from './retention-cronjob.js';
@@ -153,7 +154,8 @@ class PlatformChart extends Chart {
     const collectorLabels = collector(this, settings.traceBackendEndpoint);
     defaultDeny(this);
     collectorPolicy(this, settings, collectorLabels);
-    serviceMonitor(this);
+    serviceMonitor(this, settings.monitoringRelease);
+    gatewayIngress(this, settings.ingress);
     migrationsJob(this, { image: settings.image, natsUrl: settings.natsUrl, databaseUrl, streamReplicas: settings.streamReplicas });
     retentionCronJob(this, { image: settings.image, config, databaseUrl, blobMounts, serviceAccount: serviceAccountOf('retention') });
     // Default-deny covers the Jobs too: the migrations Job reaches NATS (streams) and PostgreSQL; retention

@@ -30,6 +30,10 @@ export interface PlatformSettings {
   readonly secrets: { readonly database: string; readonly gatewayAuth: string; readonly providers: string; readonly keyOpening: string };
   /** Where the collector sends traces (OTLP over HTTP). */
   readonly traceBackendEndpoint: string;
+  /** The gateway's public entry: an Ingress of this class for this host, TLS from this Secret. */
+  readonly ingress: { readonly className: string; readonly host: string; readonly tlsSecretName: string };
+  /** The `release` label the Prometheus Operator's serviceMonitorSelector matches (kube-prometheus-stack: its release name). */
+  readonly monitoringRelease: string;
   /**
    * Where blobs live, explicitly (the root filesystem is read-only, so the local default cannot be
    * used): a GCS bucket reached with workload identity, or a ReadWriteMany volume claim mounted at
@@ -73,6 +77,8 @@ export const DEFAULT_SETTINGS: PlatformSettings = {
   kedaNamespace: 'keda',
   secrets: { database: 'openpaw-database', gatewayAuth: 'openpaw-gateway-auth', providers: 'openpaw-providers', keyOpening: 'openpaw-key-opening' },
   traceBackendEndpoint: 'http://tempo.monitoring.svc.cluster.local:4318',
+  ingress: { className: 'nginx', host: 'openpaw.example.com', tlsSecretName: 'openpaw-tls' },
+  monitoringRelease: 'kube-prometheus-stack',
   blobs: { kind: 'gcs', bucket: 'openpaw-blobs', projectId: 'openpaw' },
   // The internet, not the cluster's private ranges.
   httpsEgress: [{ cidr: '0.0.0.0/0', except: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16'] }],
