@@ -1,3 +1,4 @@
+import { catalog, laneDurableOf, lanesOfService } from '@openpaw/contracts';
 import { connectionsAtMaxReplicas, policyViolations, type PolicyOptions } from './policy.js';
 import { renderPlatform, type K8sObject } from './render.js';
 import { schemaError } from './schema-validation.js';
@@ -115,14 +116,18 @@ describe('synthesized manifests', () => {
     const triggers = Object.fromEntries(
       byKind('ScaledObject', rendered.keda).map((so) => {
         const spec = so['spec'] as { triggers: { type: string; metadata: Record<string, string> }[] };
-        return [so.metadata.name, spec.triggers.find((t) => t.type === 'nats-jetstream')?.metadata];
+        return [so.metadata.name, spec.triggers.filter((t) => t.type === 'nats-jetstream').map((t) => t.metadata)];
       }),
     );
-    expect(triggers['assets-video']).toMatchObject({ stream: 'OPENPAW_COMMANDS', consumer: 'svc-assets-video', lagThreshold: '2' });
-    expect(triggers['assets']).toMatchObject({ consumer: 'svc-assets', natsServerMonitoringEndpoint: DEFAULT_SETTINGS.natsMonitoringEndpoint });
-    expect(triggers['gateway']).toBeUndefined();
+    expect(triggers['assets-video']).toEqual([expect.objectContaining({ stream: 'OPENPAW_COMMANDS', consumer: 'svc-assets-video', lagThreshold: '2' })]);
+    // The main Deployment scales on every lane it keeps: priority videos (a user waits) at 1 per replica.
+    expect(triggers['assets']).toEqual([
+      expect.objectContaining({ consumer: 'svc-assets', lagThreshold: '20', natsServerMonitoringEndpoint: DEFAULT_SETTINGS.natsMonitoringEndpoint }),
+      expect.objectContaining({ consumer: 'svc-assets-priorityvideo', lagThreshold: '1' }),
+    ]);
+    expect(triggers['gateway']).toEqual([]);
     // Every visual-search command is on its `visual` lane: its main Deployment scales on that lane's lag.
-    expect(triggers['visual-search']).toMatchObject({ consumer: 'svc-visual-search-visual' });
+    expect(triggers['visual-search']).toEqual([expect.objectContaining({ consumer: 'svc-visual-search-visual' })]);
     const env = (name: string): Record<string, unknown> => {
       const d = byKind('Deployment').find((o) => o.metadata.name === name) as K8sObject;
       const c = (d['spec'] as { template: { spec: { containers: { env: { name: string; value?: string }[] }[] } } }).template.spec.containers[0];
@@ -131,6 +136,18 @@ describe('synthesized manifests', () => {
     expect(env('assets-video')['OPENPAW_LANES']).toBe('video');
     expect(env('assets')['OPENPAW_LANES']).toBe('critical,priorityvideo');
     expect(env('solve')).not.toHaveProperty('OPENPAW_LANES');
+  });
+
+  it('every lane of the catalog scales: its own Deployment, or a lag trigger on its service\'s (research legs, paper-search skills included)', () => {
+    const consumers = new Set(
+      byKind('ScaledObject', rendered.keda).flatMap((so) =>
+        (so['spec'] as { triggers: { type: string; metadata: { consumer?: string } }[] }).triggers.filter((t) => t.type === 'nats-jetstream').map((t) => t.metadata.consumer),
+      ),
+    );
+    // The coordinator's few commands (cancel, human inputs) ride beside the events it consumes: CPU scales it.
+    const lanes = SERVICES.filter((s) => s.name !== 'coordinator').flatMap((s) => [...lanesOfService(catalog, s.name)].filter(([, commands]) => commands.length > 0).map(([lane]) => laneDurableOf(s.name, lane)));
+    expect(lanes).toEqual(expect.arrayContaining(['svc-research-research', 'svc-research-papersearch', 'svc-assets-priorityvideo']));
+    expect(lanes.filter((durable) => !consumers.has(durable))).toEqual([]);
   });
 
   it('only the gateway is reachable from the ingress controller; the NATS monitoring port only from KEDA and Prometheus', () => {

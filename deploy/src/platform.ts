@@ -1,9 +1,9 @@
-import { catalog, CRITICAL_LANE, laneDurableOf, lanesOfService, STREAMS } from '@openpaw/contracts';
+import { catalog, laneDurableOf, lanesOfService, STREAMS } from '@openpaw/contracts';
 import { App, Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-34';
 import type { INamespace } from 'kubernetes-models/v1/Namespace';
 import type { Construct } from 'constructs';
-import { cpuAutoscaler, scaledObject, type ScalingProps } from './autoscaling.js';
+import { cpuAutoscaler, type LaneLag, scaledObject, type ScalingProps } from './autoscaling.js';
 import { collector, COLLECTOR_NAME, COLLECTOR_OTLP_HTTP } from './collector.js';
 import { gatewayIngress } from './ingress.js';
 import { selectorLabels } from './labels.js';
@@ -13,7 +13,7 @@ import { serviceMonitor } from './monitoring.js';
 import { collectorPolicy, defaultDeny, natsPolicy, workloadPolicy } from './network.js';
 import { BLOB_VOLUME_PATH, blobEnv, type PlatformSettings } from './settings.js';
 import {
-  DEFAULT_LAG_THRESHOLD,
+  laneLagThreshold,
   METRICS_PORT,
   SEPARATE_LANES,
   serviceSpec,
@@ -45,13 +45,15 @@ function mainLanesOf(service: string): string {
 }
 
 /**
- * The durable whose lag scales a service's main Deployment: its critical lane's, unless every command it
- * keeps is on a named lane (visual-search: all on `visual`), then that lane's.
+ * The lanes whose lag scales a service's main Deployment, from the catalog: every lane it keeps that has
+ * commands (the critical lane and the heavy ones: research legs, paper-search skills, priority videos),
+ * each with its own threshold (`laneLagThreshold`), so a backlog of slow work scales it too.
  */
-function mainLagDurableOf(service: string): string {
+function mainLaneLags(service: string, settings: PlatformSettings): LaneLag[] {
   const separate = new Set(SEPARATE_LANES.filter((lane) => lane.service === service).map((lane) => lane.lane));
-  const kept = [...lanesOfService(catalog, service)].filter(([lane, commands]) => !separate.has(lane) && commands.length > 0).map(([lane]) => lane);
-  return laneDurableOf(service, kept.includes(CRITICAL_LANE) || kept[0] === undefined ? CRITICAL_LANE : kept[0]);
+  return [...lanesOfService(catalog, service)]
+    .filter(([lane, commands]) => !separate.has(lane) && commands.length > 0)
+    .map(([lane]) => ({ monitoringEndpoint: settings.natsMonitoringEndpoint, stream: COMMANDS_STREAM, consumer: laneDurableOf(service, lane), threshold: laneLagThreshold(lane) }));
 }
 
 /** Every Deployment, from the typed table in `topology.ts`. */
@@ -75,8 +77,8 @@ export function workloadPlans(settings: PlatformSettings): readonly WorkloadPlan
         min: service.replicas.min,
         max: service.replicas.max,
         ...(consumesCommands
-          ? { lag: { monitoringEndpoint: settings.natsMonitoringEndpoint, stream: COMMANDS_STREAM, consumer: mainLagDurableOf(service.name), threshold: DEFAULT_LAG_THRESHOLD } }
-          : {}),
+          ? { lags: mainLaneLags(service.name, settings) }
+          : { lags: [] }),
       },
     });
   }
@@ -91,7 +93,7 @@ export function workloadPlans(settings: PlatformSettings): readonly WorkloadPlan
         name,
         min: lane.replicas.min,
         max: lane.replicas.max,
-        lag: { monitoringEndpoint: settings.natsMonitoringEndpoint, stream: COMMANDS_STREAM, consumer: laneDurableOf(lane.service, lane.lane), threshold: lane.lagThreshold },
+        lags: [{ monitoringEndpoint: settings.natsMonitoringEndpoint, stream: COMMANDS_STREAM, consumer: laneDurableOf(lane.service, lane.lane), threshold: lane.lagThreshold }],
       },
     });
   }

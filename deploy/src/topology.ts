@@ -86,6 +86,17 @@ export const SEPARATE_LANES: readonly LaneSpec[] = [
 /** Pending commands per replica before KEDA scales a service's main (critical) lane. */
 export const DEFAULT_LAG_THRESHOLD = 20;
 
+/**
+ * Pending commands per replica before KEDA adds one, for the lanes whose commands take far longer than
+ * a critical step (a lane not listed scales at `DEFAULT_LAG_THRESHOLD`): a research leg or synthesis
+ * runs minutes to an hour, a paper-search skill up to a minute, a priority video is awaited by a user.
+ */
+const LANE_LAG_THRESHOLDS: Readonly<Record<string, number>> = { research: 2, papersearch: 5, priorityvideo: 1, visual: 10 };
+
+export function laneLagThreshold(lane: string): number {
+  return LANE_LAG_THRESHOLDS[lane] ?? DEFAULT_LAG_THRESHOLD;
+}
+
 /** Every port a pod opens: the HTTP API/probes on the service's port, Prometheus on `METRICS_PORT`. */
 export const METRICS_PORT = 9464;
 
