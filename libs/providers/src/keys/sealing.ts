@@ -186,6 +186,24 @@ export class SealedTextOpener implements Opener {
   }
 }
 
+/** What a vault or sealer holds: the half of the keys its process needs. */
+export interface SealingKeys {
+  readonly sealer?: Sealer;
+  readonly opener?: Opener;
+}
+
+/** A 32-byte symmetric key seals and opens; anything else is taken as given. */
+export function sealingKeysOf(keys: Uint8Array | SealingKeys): SealingKeys {
+  if (!(keys instanceof Uint8Array)) return keys;
+  const symmetric = new SymmetricSealer(keys);
+  return { sealer: symmetric, opener: symmetric };
+}
+
+/** What a vault or sealer needs from the environment: to seal (the gateway) or to open (research). */
+export function sealingKeysFromEnv(env: Env, need: 'seal' | 'open'): SealingKeys {
+  return need === 'seal' ? { sealer: sealerFromEnv(env) } : { opener: openerFromEnv(env) };
+}
+
 function keyMaterial(raw: string): string | Buffer {
   return raw.includes('-----BEGIN') ? raw.replace(/\\n/g, '\n') : Buffer.from(raw, 'base64');
 }

@@ -1,5 +1,5 @@
 import type { Env } from '../shared/env.js';
-import { type Opener, openerFromEnv, type Sealer, sealerFromEnv, SymmetricSealer } from './sealing.js';
+import { type Opener, type Sealer, type SealingKeys, sealingKeysFromEnv, sealingKeysOf } from './sealing.js';
 
 /**
  * Seals a secret other than a provider key (e.g. a user's webhook signing secret) like the key vault
@@ -11,20 +11,13 @@ export class SecretSealer {
   readonly #opener: Opener | undefined;
 
   /** `keys`: a 32-byte symmetric key (seals and opens `v1`), or a sealer and/or an opener. */
-  constructor(keys: Uint8Array | { readonly sealer?: Sealer; readonly opener?: Opener }) {
-    if (keys instanceof Uint8Array) {
-      const symmetric = new SymmetricSealer(keys);
-      this.#sealer = symmetric;
-      this.#opener = symmetric;
-    } else {
-      this.#sealer = keys.sealer;
-      this.#opener = keys.opener;
-    }
+  constructor(keys: Uint8Array | SealingKeys) {
+    ({ sealer: this.#sealer, opener: this.#opener } = sealingKeysOf(keys));
   }
 
   /** `seal` (the gateway) or `open` (research) from the environment; throws naming the settings when they are missing or malformed. */
   static fromEnv(env: Env, need: 'seal' | 'open'): SecretSealer {
-    return new SecretSealer(need === 'seal' ? { sealer: sealerFromEnv(env) } : { opener: openerFromEnv(env) });
+    return new SecretSealer(sealingKeysFromEnv(env, need));
   }
 
   seal(purpose: string, owner: string, plaintext: string): string {

@@ -2,7 +2,7 @@ import { OpenPawError } from '@openpaw/contracts';
 import type { Env } from '../shared/env.js';
 import type { ProviderCredentials } from '../llm/port.js';
 import { forgetApiKey } from '../llm/sdk-clients.js';
-import { type Opener, openerFromEnv, type Sealer, sealerFromEnv, SymmetricSealer } from './sealing.js';
+import { type Opener, type Sealer, type SealingKeys, sealingKeysFromEnv, sealingKeysOf } from './sealing.js';
 import { KEY_PROVIDERS, type KeyProvider, type StoredUserKey, type UserKeyStore } from './user-key-store.js';
 
 export { KEY_ENCRYPTION_KEY_ENV } from './sealing.js';
@@ -20,10 +20,7 @@ export class UserKeyDecryptionError extends OpenPawError {
 }
 
 /** What a vault seals and opens with; a process holds only the half it needs (see `sealing.ts`). */
-export interface VaultKeys {
-  readonly sealer?: Sealer;
-  readonly opener?: Opener;
-}
+export type VaultKeys = SealingKeys;
 
 /**
  * Per-user API keys, sealed at rest (`sealing.ts`: to the research service's public key, or under
@@ -41,14 +38,7 @@ export class UserKeyVault {
     private readonly store: UserKeyStore,
     private readonly now: () => Date = () => new Date(),
   ) {
-    if (keys instanceof Uint8Array) {
-      const symmetric = new SymmetricSealer(keys);
-      this.#sealer = symmetric;
-      this.#opener = symmetric;
-    } else {
-      this.#sealer = keys.sealer;
-      this.#opener = keys.opener;
-    }
+    ({ sealer: this.#sealer, opener: this.#opener } = sealingKeysOf(keys));
   }
 
   /**
@@ -57,7 +47,7 @@ export class UserKeyVault {
    * symmetric key for older `v1` keys). Throws with a clear message naming the settings.
    */
   static fromEnv(env: Env, store: UserKeyStore, need: 'seal' | 'open'): UserKeyVault {
-    return new UserKeyVault(need === 'seal' ? { sealer: sealerFromEnv(env) } : { opener: openerFromEnv(env) }, store);
+    return new UserKeyVault(sealingKeysFromEnv(env, need), store);
   }
 
   async put(userId: string, provider: KeyProvider, apiKey: string): Promise<void> {
