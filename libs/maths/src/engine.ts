@@ -10,6 +10,7 @@ import { solveIntegral } from './solvers/integral.js';
 import { solveInterest } from './solvers/interest.js';
 import { solveLimit } from './solvers/limit.js';
 import { solvePercentOrRatio } from './solvers/percent-ratio.js';
+import { solveSurd } from './solvers/surd.js';
 import { solveSpeedDistanceTime } from './solvers/speed-distance-time.js';
 import { solveUnitConversion } from './solvers/unit-conversion.js';
 import { freeVariables } from './core/mathjs.js';
@@ -100,5 +101,5 @@ function route(ctx: ProblemContext): SolverResult {
   const intent = ctx.intent ?? 'evaluate';
   const expression = solveExpression(statement!.node, intent);
   if (expression !== undefined) return expression;
-  return evaluateLogarithm(statement!.node, intent) ?? solveArithmetic(statement!.node, intent);
+  return evaluateLogarithm(statement!.node, intent) ?? (intent === 'simplify' ? solveSurd(statement!.node, intent) : undefined) ?? solveArithmetic(statement!.node, intent);
 }
