@@ -11,6 +11,11 @@ import { solveInterest } from './solvers/interest.js';
 import { solveLimit } from './solvers/limit.js';
 import { solvePercentOrRatio } from './solvers/percent-ratio.js';
 import { solveSurd } from './solvers/surd.js';
+import { solveConversion } from './solvers/conversion.js';
+import { solveStatistics } from './solvers/statistics.js';
+import { solveProbability } from './solvers/probability.js';
+import { solveCoordinateLine } from './solvers/coordinate-line.js';
+import { solveRightTriangle } from './solvers/right-triangle.js';
 import { solveSpeedDistanceTime } from './solvers/speed-distance-time.js';
 import { solveUnitConversion } from './solvers/unit-conversion.js';
 import { freeVariables } from './core/mathjs.js';
@@ -86,7 +91,7 @@ function route(ctx: ProblemContext): SolverResult {
     default:
       break;
   }
-  for (const wordProblem of [solveInterest, solvePercentOrRatio, solveGeometry, solveSpeedDistanceTime, solveUnitConversion]) {
+  for (const wordProblem of [solveConversion, solveStatistics, solveProbability, solveCoordinateLine, solveRightTriangle, solveInterest, solvePercentOrRatio, solveGeometry, solveSpeedDistanceTime, solveUnitConversion]) {
     const result = wordProblem(ctx);
     if (result !== undefined) return result;
   }

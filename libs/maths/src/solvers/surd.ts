@@ -44,11 +44,11 @@ export function solveSurd(node: MathNode, intent: Intent): SolverResult {
   steps.push({ title: 'Collect the terms', detail: m(`${texOf(node)} = ${value.toTex()}`) });
   const independent = evaluateReal(node);
   if (independent === undefined || Math.abs(independent - value.toNumber()) > 1e-9 * Math.max(1, Math.abs(independent))) {
-    return decline('arithmetic', 'the simplified surd does not agree with the expression evaluated directly');
+    return decline('surd', 'the simplified surd does not agree with the expression evaluated directly');
   }
   return {
     solved: true,
-    category: 'arithmetic',
+    category: 'surd',
     intent,
     problem: texOf(node),
     steps,

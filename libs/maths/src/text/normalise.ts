@@ -15,6 +15,8 @@ export function normaliseMaths(text: string): string {
     .replace(/≤|=</g, '<=')
     .replace(/≥|=>/g, '>=')
     .replace(/π/g, 'pi')
+    // |a| as abs(a); bars that do not pair up stay (and the maths around them is not read).
+    .replace(/\|([^|]+)\|/g, 'abs($1)')
     // Ingestion writes √2 as "sqrt2" and ∞ as "inf".
     .replace(/\bsqrt(\d+(?:\.\d+)?)\b/g, 'sqrt($1)')
     .replace(/√\s*\(/g, 'sqrt(')
