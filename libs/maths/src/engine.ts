@@ -24,6 +24,7 @@ import { mathStatements, type MathStatement } from './text/extract.js';
 import { detectIntent } from './text/intent.js';
 import { normaliseMaths } from './text/normalise.js';
 import { strayToken } from './text/stray-tokens.js';
+import { readWorded, WORDED_UNKNOWN, type WordedReading } from './text/worded.js';
 import type { EngineOutcome, EngineSolution, SolverResult } from './types.js';
 
 /** Engine name and version, recorded in a solution's provenance. */
@@ -41,6 +42,9 @@ const MAX_TEXT = 2_000;
 export function solveProblem(text: string): EngineOutcome {
   if (text.length > MAX_TEXT) return { solved: false, inScope: false, reason: 'the problem text is too long for the maths engine' };
   if (/\\[A-Za-z]+|[{}]/.test(text)) return { solved: false, inScope: false, reason: 'the problem uses LaTeX or other notation the maths engine does not read' };
+  const worded = readWorded(text);
+  if (worded !== undefined && 'ambiguous' in worded) return { solved: false, inScope: false, reason: `the wording is ambiguous: ${worded.ambiguous}` };
+  if (worded !== undefined) return solveWorded(text, worded.read);
   const normalised = normaliseMaths(text);
   const stray = strayToken(normalised);
   if (stray !== undefined) return { solved: false, inScope: false, reason: `"${stray}" sits in the maths and is neither a number, an unknown nor an operator the engine reads` };
@@ -60,6 +64,34 @@ export function solveProblem(text: string): EngineOutcome {
     // A check failed inside a step generator: decline rather than risk a wrong answer.
     return { solved: false, inScope: true, reason: `the engine's own check failed: ${(error as Error).message}` };
   }
+}
+
+/**
+ * A worded problem, solved through the maths the worded reader wrote: the same solvers and checks,
+ * the translation shown first, and the answer given in the asker's terms ("the number is 6").
+ */
+function solveWorded(text: string, reading: WordedReading): EngineOutcome {
+  const statements = mathStatements(reading.maths);
+  if (statements.length !== 1) return { solved: false, inScope: false, reason: 'the worded problem did not read as one piece of maths' };
+  const intent = reading.kind === 'equation' ? 'solve' : 'evaluate';
+  const ctx: ProblemContext = { text, normalised: reading.maths, lower: reading.maths.toLowerCase(), intent, statements };
+  let result: SolverResult;
+  try {
+    result = route(ctx);
+  } catch (error) {
+    return { solved: false, inScope: true, reason: `the engine's own check failed: ${(error as Error).message}` };
+  }
+  if (result?.solved !== true) return result ?? { solved: false, inScope: false, reason: 'the worded problem reads as maths the engine does not solve' };
+  const translation = reading.clauses.map((c) => `"${c.words}" reads as ${c.maths.replace(/\s*\*\s*/g, ' × ')}`).join('; ');
+  const forTheNumber = reading.kind === 'equation' ? `; solving for the number (${WORDED_UNKNOWN})` : '';
+  const answered = reading.kind === 'equation' && result.answer.kind === 'roots' ? inTheAskersTerms(result.finalAnswer) : result.finalAnswer;
+  return { ...result, finalAnswer: answered, steps: [{ title: 'The problem as read', detail: `${translation}${forTheNumber}` }, ...result.steps] };
+}
+
+/** "n = 6" → "the number is 6"; "n = 3 or n = -3" → "the number is 3 or -3" (the engine writes each root as `n = value`). */
+function inTheAskersTerms(finalAnswer: string): string {
+  const values = finalAnswer.split(' or ').map((part) => part.replace(new RegExp(`^${WORDED_UNKNOWN} = `), ''));
+  return `the number is ${values.join(' or ')}`;
 }
 
 function unknownsOf(statement: MathStatement): string[] {

@@ -9,6 +9,9 @@ export function normaliseMaths(text: string): string {
       // Superscript powers before NFKC, which would fold x² into the name "x2".
       .replace(/[⁰¹²³⁴⁵⁶⁷⁸⁹]+/g, (digits) => `^${[...digits].map((d) => SUPERSCRIPTS.indexOf(d)).join('')}`)
       .normalize('NFKC')
+      // A Cyrillic or Greek letter that looks like a Latin one, standing alone among Latin text ("2х + 1",
+      // Cyrillic х), is the Latin letter; inside a word of its own script it stays (and is not read as maths).
+      .replace(/(?<![\u0370-\u03ff\u0400-\u04ff])[аеорсухкАВЕКМНОРСТХУοΑΒΕΗΚΜΝΟΡΤΧΥ](?![\u0370-\u03ff\u0400-\u04ff])/g, (letter) => CONFUSABLES[letter] ?? letter)
     .replace(/[×·∙⋅]/g, '*')
     .replace(/÷/g, '/')
     .replace(/[−–—]/g, '-')
@@ -45,6 +48,11 @@ export function normaliseMaths(text: string): string {
 }
 
 const SUPERSCRIPTS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+const CONFUSABLES: Readonly<Record<string, string>> = {
+  а: 'a', е: 'e', о: 'o', р: 'p', с: 'c', у: 'y', х: 'x', к: 'k',
+  А: 'A', В: 'B', Е: 'E', К: 'K', М: 'M', Н: 'H', О: 'O', Р: 'P', С: 'C', Т: 'T', Х: 'X', У: 'Y',
+  ο: 'o', Α: 'A', Β: 'B', Ε: 'E', Η: 'H', Κ: 'K', Μ: 'M', Ν: 'N', Ο: 'O', Ρ: 'P', Τ: 'T', Χ: 'X', Υ: 'Y',
+};
 
 /** Every number written in the text (digits), for templates that must use each one. */
 export function numbersIn(text: string): number[] {
