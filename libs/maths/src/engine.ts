@@ -127,7 +127,9 @@ function route(ctx: ProblemContext): SolverResult {
     const result = wordProblem(ctx);
     if (result !== undefined) return result;
   }
-  if (/%|percent|\bratio\b|\binterest\b|\bspeed\b|\barea\b|\bvolume\b|\bperimeter\b/.test(ctx.lower)) {
+  // A word problem of a kind a template reads, that no template read: not handed to the algebra, which
+  // would answer some fragment of it ("legs 5 cm and 12 m" is not the expression "12 m").
+  if (/%|percent|\bratio\b|\binterest\b|\bspeed\b|\barea\b|\bvolume\b|\bperimeter\b|\btriangle\b|\bhypotenuse\b|\bprobability\b|\bchance\b|\b(?:mean|median|mode|average)\b|\bgradient\b|\bslope\b|\bmid-?point\b|\bdistance\b|\bdice?\b|\bcoin\b/.test(ctx.lower)) {
     return { solved: false, inScope: false, reason: 'a word problem the engine has no template for' };
   }
   const relations = solveRelations(ctx);

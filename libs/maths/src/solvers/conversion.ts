@@ -40,15 +40,16 @@ export function solveConversion(ctx: ProblemContext): SolverResult {
     }
     case 'percentage': {
       const percent = value.mul(Rational.of(100));
-      steps.push({ title: 'Multiply by 100', detail: `${m(`${value.toTex()} \\times 100 = ${percent.toTex()}`)}, so it is ${decimalOf(percent)}%.` });
-      finalAnswer = `${decimalOf(percent)}%`;
+      steps.push({ title: 'Multiply by 100', detail: `${m(`${value.toTex()} \\times 100 = ${percent.toTex()}`)}, so it is ${decimalOf(percent)}% (digits in brackets repeat for ever).` });
+      // A recurring percentage keeps its bracketed repeating digits before the sign: 66.(6)%.
+      finalAnswer = `${decimalOf(percent).replace(' recurring', '')}%`;
       answerValue = percent.toNumber();
       break;
     }
   }
   // The check: the answer read back exactly, in the form it is written, is the number given.
   const back = readExactly(finalAnswer.replace(/\.{3}.*$/, ''), target);
-  const exactDecimal = !finalAnswer.includes('recurring');
+  const exactDecimal = !finalAnswer.includes('(');
   if (exactDecimal && (back === undefined || !back.equals(value))) throw new Error('the conversion does not read back as the number given');
   return {
     solved: true,

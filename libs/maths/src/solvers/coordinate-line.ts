@@ -19,7 +19,14 @@ const texPoint = ([x, y]: Point): string => `(${x.toTex()}, ${y.toTex()})`;
  */
 export function solveCoordinateLine(ctx: ProblemContext): SolverResult {
   const t = ctx.lower;
-  const asks = /\b(gradient|slope)\b/.test(t) && !/\bequation\b/.test(t) ? 'gradient' : /\bmid-?point\b/.test(t) ? 'midpoint' : /\bdistance\b|\blength of the (?:line )?segment\b/.test(t) ? 'distance' : /\bequation of the (?:straight )?line\b/.test(t) ? 'equation' : undefined;
+  const named = [
+    /\b(gradient|slope)\b/.test(t) && !/\bequation\b/.test(t) ? 'gradient' : undefined,
+    /\bmid-?point\b/.test(t) ? 'midpoint' : undefined,
+    /\bdistance\b|\blength of the (?:line )?segment\b/.test(t) ? 'distance' : undefined,
+    /\bequation of the (?:straight )?line\b/.test(t) ? 'equation' : undefined,
+  ].filter((a) => a !== undefined);
+  if (named.length > 1) return { solved: false, inScope: false, reason: `the problem asks for more than one thing (${named.join(', ')}); ask one at a time` };
+  const asks = named[0];
   if (asks === undefined) return undefined;
   const points = [...t.matchAll(POINT)].map((p): Point => [exact(p[1]!), exact(p[2]!)]);
   if (points.length !== 2 || !usesEveryNumber(t, points.flatMap(([x, y]) => [Math.abs(x.toNumber()), Math.abs(y.toNumber())]))) return undefined;

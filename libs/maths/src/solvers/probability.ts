@@ -26,8 +26,17 @@ interface Experiment {
  */
 export function solveProbability(ctx: ProblemContext): SolverResult {
   if (!/\bprobability\b|\bchance\b/.test(ctx.lower)) return undefined;
+  // Events joined or negated ("not a 6", "red or blue", "both times") are read by no template here.
+  if (/\b(?:not|or|both|either|neither|nor|without|except|and then|replaced|replacement)\b|n't\b/.test(ctx.lower)) {
+    return { solved: false, inScope: false, reason: 'a compound or negated event: the engine reads single events only' };
+  }
   const experiment = die(ctx.lower) ?? coin(ctx.lower) ?? bag(ctx.lower);
-  if (experiment === undefined || !usesEveryNumber(ctx.lower, experiment.used)) return undefined;
+  // Number words the reading itself consumed ("six-sided", "tossed twice", "exactly two heads") are accounted for.
+  const accounted = ctx.lower
+    .replace(/\bsix-sided\b/g, '')
+    .replace(/\b(?:tossed|flipped|thrown)\s+(?:once|twice|one|two|three|four|five|six|seven|eight|nine|ten)\b/g, '')
+    .replace(/\bexactly (?:one|two|three|four|five) (?:heads?|tails?)\b/g, '');
+  if (experiment === undefined || !usesEveryNumber(accounted, experiment.used)) return undefined;
   const total = experiment.outcomes.length;
   const favourable = experiment.outcomes.filter(experiment.event);
   const against = experiment.outcomes.filter((o) => !experiment.event(o)).length;

@@ -35,13 +35,14 @@ function pythagoras(t: string, rounding: ReturnType<typeof roundingAsked>): Solv
   let unit: string | undefined;
   if (legs !== null && hyp === null && /\bhypotenuse\b|longest side/.test(t)) {
     [a, b, unit] = [exact(legs[1]!), exact(legs[3]!), legs[2] ?? legs[4]];
-    if (legs[2] !== undefined && legs[4] !== undefined && legs[2] !== legs[4]) return undefined;
+    if (legs[2] !== undefined && legs[4] !== undefined && legs[2] !== legs[4]) return mixedUnits;
   } else if (hyp !== null && leg !== null && /\bother (?:leg|side)\b|\bthird side\b|\bmissing side\b/.test(t)) {
     [a, c, unit] = [exact(leg[1]!), exact(hyp[1]!), hyp[2] ?? leg[2]];
-    if (hyp[2] !== undefined && leg[2] !== undefined && hyp[2] !== leg[2]) return undefined;
+    if (hyp[2] !== undefined && leg[2] !== undefined && hyp[2] !== leg[2]) return mixedUnits;
   } else return undefined;
   const given = [a, b ?? c!].map((r) => r.toNumber());
-  if (!usesEveryNumber(t, given)) return undefined;
+  // "the two shorter sides" counts the sides the reading found, not a number to work with.
+  if (!usesEveryNumber(t.replace(/\btwo (?:shorter )?(?:sides|legs)\b/g, ''), given)) return undefined;
   const steps: Step[] = [];
   let squared: Rational;
   if (b !== undefined) {
@@ -72,6 +73,8 @@ function pythagoras(t: string, rounding: ReturnType<typeof roundingAsked>): Solv
     verification: 'the three sides satisfy a² + b² = c²',
   };
 }
+
+const mixedUnits: SolverResult = { solved: false, inScope: true, category: 'right_triangle', reason: 'the sides are given in different units: convert them to one unit first' };
 
 const RATIO: Readonly<Record<Role, (angle: number) => number>> = { hypotenuse: () => 1, opposite: Math.sin, adjacent: Math.cos };
 const ROLE_WORDS: readonly [Role, string][] = [

@@ -21,6 +21,8 @@ export function solveStatistics(ctx: ProblemContext): SolverResult {
   const match = LIST.exec(ctx.lower);
   if (match === null) return undefined;
   const measure: Measure = match[1] === 'average' ? 'mean' : (match[1] as Measure);
+  // "1,5 and 2,5": commas with no space beside other separators may be decimal commas; not guessed.
+  if (/\d,\d/.test(match[2]!) && /\d(?:\s*(?:;|and)\s*|\s+|,\s+)-?\d/.test(match[2]!)) return { solved: false, inScope: true, category: 'statistics', reason: 'the list mixes separators, so its commas may be decimal commas: write it with one kind of separator' };
   const texts = match[2]!.match(new RegExp(NUMBER, 'g'))!;
   if (!usesEveryNumber(ctx.lower, texts.map((t) => Math.abs(Number(t))))) return undefined;
   const data = texts.map((t) => exact(t));

@@ -109,3 +109,22 @@ describe('syllabus solvers (issue 24): each answers with steps and a check, or r
     for (const text of ['Find the area of the shaded region.', 'Using the diagram, find the length of AB.', 'Find the angle marked x.']) expect(refused(text).solved).toBe(false);
   });
 });
+
+describe('wrong answers found by trying unseen wordings: each is refused now, never answered', () => {
+  it.each([
+    'A fair die is rolled. What is the probability of not getting a 6?',
+    'A bag holds 2 red and 3 blue balls. One is picked at random. What is the probability that it is red or blue?',
+    'Find the distance between (1, 2) and (4, 6) and the midpoint.',
+    'A right-angled triangle has legs 5 cm and 12 m. Find the hypotenuse.',
+    'Find the area of a triangle with base 6 cm and height 4 cm, then double it.',
+    'Find the mean of 1,5 and 2,5',
+  ])('%j', (text) => {
+    expect(refused(text).solved).toBe(false);
+  });
+
+  it('honours a single decimal comma and a thousands separator', () => {
+    expect(solved('Solve 2,5x + 1 = 6').answer).toEqual({ kind: 'roots', variable: 'x', roots: [{ re: 2, im: 0 }] });
+    expect(solved('What is 1,250 + 3?').answer).toEqual({ kind: 'number', value: 1253 });
+    expect(solved('Find the midpoint of (3,4) and (5,8).').answer).toEqual({ kind: 'point', coordinates: [4, 6] });
+  });
+});

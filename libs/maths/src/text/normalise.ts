@@ -5,7 +5,7 @@
  */
 export function normaliseMaths(text: string): string {
   return (
-    text
+    decimalComma(text)
       // Superscript powers before NFKC, which would fold x² into the name "x2".
       .replace(/[⁰¹²³⁴⁵⁶⁷⁸⁹]+/g, (digits) => `^${[...digits].map((d) => SUPERSCRIPTS.indexOf(d)).join('')}`)
       .normalize('NFKC')
@@ -48,6 +48,19 @@ export function normaliseMaths(text: string): string {
 }
 
 const SUPERSCRIPTS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+
+/**
+ * A decimal comma ("2,5x + 1 = 6") read as a decimal point, only where nothing else could be meant:
+ * the one digit-comma-digit of the text, not three digits after the comma (a thousands separator),
+ * not inside brackets (a point such as (3,4)). Anything else stays as written: lists keep their
+ * commas, and a solver that cannot tell a list from decimals refuses.
+ */
+function decimalComma(text: string): string {
+  // Thousands separators first ("1,250" is 1250), where the number is not part of a comma list.
+  const grouped = text.replace(/(?<![\d,.]|\d,)\d{1,3}(?:,\d{3})+(?![\d,.]|,\d)/g, (n) => n.replace(/,/g, ''));
+  if ((grouped.match(/(?<=\d),(?=\d)/g) ?? []).length !== 1) return grouped;
+  return grouped.replace(/(?<![\d.(]\s*|[\d.])(\d+),(\d{1,2}|\d{4,})(?![\d,]|\s*\))/, '$1.$2');
+}
 const CONFUSABLES: Readonly<Record<string, string>> = {
   а: 'a', е: 'e', о: 'o', р: 'p', с: 'c', у: 'y', х: 'x', к: 'k',
   А: 'A', В: 'B', Е: 'E', К: 'K', М: 'M', Н: 'H', О: 'O', Р: 'P', С: 'C', Т: 'T', Х: 'X', У: 'Y',
