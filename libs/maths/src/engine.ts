@@ -55,6 +55,11 @@ export function solveProblem(text: string): EngineOutcome {
   if (target !== undefined && statements.length > 0 && unknowns.size > 0 && !unknowns.has(target)) {
     return { solved: false, inScope: false, reason: `the problem asks for ${target}, but its maths is in ${[...unknowns].sort().join(', ')}` };
   }
+  // A problem in parts ("…, then find its y-intercept", "as a fraction and as a percentage", "then
+  // double it") would be answered in its first part only: refused whole.
+  if (MULTI_PART.test(lower) || (lower.match(/\?/g) ?? []).length > 1) {
+    return { solved: false, inScope: false, reason: 'the problem has more than one part; the engine answers one question at a time' };
+  }
   const ctx: ProblemContext = { text, normalised, lower, intent: detectIntent(lower), statements };
   try {
     const result = route(ctx);
@@ -93,6 +98,8 @@ function inTheAskersTerms(finalAnswer: string): string {
   const values = finalAnswer.split(' or ').map((part) => part.replace(new RegExp(`^${WORDED_UNKNOWN} = `), ''));
   return `the number is ${values.join(' or ')}`;
 }
+
+const MULTI_PART = /\bthen\s+(?:find|calculate|work out|give|state|write|double|halve|add|subtract|multiply|divide|square|use|hence)\b|,\s*then\b|\balso\b|\bhence\b|\band\s+(?:then|also|hence|as|find|calculate|work out|give|state|double|halve|add|subtract|multiply|divide|square)\b/;
 
 function unknownsOf(statement: MathStatement): string[] {
   return statement.kind === 'relation' ? [...freeVariables(statement.lhs), ...freeVariables(statement.rhs)] : freeVariables(statement.node);

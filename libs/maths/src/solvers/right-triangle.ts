@@ -19,6 +19,8 @@ type Role = 'hypotenuse' | 'opposite' | 'adjacent';
 export function solveRightTriangle(ctx: ProblemContext): SolverResult {
   const t = ctx.lower;
   if (!/\bright(?:-angled| angled)? triangle\b/.test(t)) return undefined;
+  // Angles other than the one given, areas and perimeters are not read here (and not answered as a side).
+  if (/\b(?:other|third|second|remaining) angle\b|\bperimeter\b|\barea\b|\bfind (?:the )?(?:size of )?(?:the )?angle\b/.test(t)) return undefined;
   const rounding = roundingAsked(t);
   const plain = withoutRounding(t);
   const angle = new RegExp(`(?:angle\\s+(?:of\\s+|is\\s+)?)?${N}\\s*(?:°|degrees?)`).exec(plain);

@@ -118,6 +118,11 @@ describe('wrong answers found by trying unseen wordings: each is refused now, ne
     'A right-angled triangle has legs 5 cm and 12 m. Find the hypotenuse.',
     'Find the area of a triangle with base 6 cm and height 4 cm, then double it.',
     'Find the mean of 1,5 and 2,5',
+    'Find the gradient of the line through (1, 2) and (3, 8), then find its y-intercept.',
+    'A right-angled triangle has legs 3 cm and 4 cm. Find the hypotenuse and the perimeter.',
+    'In a right-angled triangle the hypotenuse is 10 cm and one angle is 30°. Find the side opposite the other angle.',
+    'Write 0.75 as a fraction and as a percentage.',
+    'Write 3/4 as a decimal, then double it.',
   ])('%j', (text) => {
     expect(refused(text).solved).toBe(false);
   });
