@@ -46,6 +46,7 @@ export class CoordinatorService implements OnApplicationBootstrap, OnApplication
       concurrency: this.settings.concurrency,
       timerIntervalMs: this.settings.timerIntervalMs,
       poolSize: this.settings.poolSize,
+      publishRunStateChangedV1: this.settings.publishRunStateChangedV1,
       streams: this.settings.streams,
     });
     const runtime = this.runtime;

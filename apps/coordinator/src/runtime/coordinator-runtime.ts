@@ -65,6 +65,8 @@ export interface CoordinatorConfig {
   readonly poolSize?: number;
   /** Redelivery delay of messages a crashed coordinator held unacked. Batches take milliseconds. */
   readonly ackWaitMs?: number;
+  /** Publish each transition's `RunStateChanged` v1 beside the batch's v2 (ADR 0024's deprecation window; default off). */
+  readonly publishRunStateChangedV1?: boolean;
   /** Stream provisioning at start, from the coordinator's settings; the defaults when absent (`create-missing`: never changes an existing stream). */
   readonly streams?: StreamProvisionOptions;
 }
@@ -106,7 +108,7 @@ export class CoordinatorRuntime {
     });
     const nc = await connectNats({ servers: config.natsUrl, name: 'coordinator' });
     const js = jetstream(nc);
-    const store = new SagaStore(dataSource, config.registry);
+    const store = new SagaStore(dataSource, config.registry, undefined, { publishV1: config.publishRunStateChangedV1 ?? false });
     const relay = new OutboxRelay(dataSource, new JetStreamPublisher(js), store, { sweepIntervalMs: config.relaySweepIntervalMs ?? 500 }, config.observer ?? {});
     const holder: { runtime?: CoordinatorRuntime } = {};
     const timers = new TimerPoller(dataSource, (inputs) => (holder.runtime === undefined ? Promise.resolve() : holder.runtime.apply(inputs)), {
