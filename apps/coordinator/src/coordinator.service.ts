@@ -40,6 +40,7 @@ export class CoordinatorService implements OnApplicationBootstrap, OnApplication
         onOutboxLag: (seconds) => metrics.recordOutboxLag(seconds),
         onTimerLag: (seconds) => metrics.recordTimerLag(seconds),
         onInputsApplied: (publishedAt) => budget.recordApplied(publishedAt, Date.now()),
+        onStepsApplied: (report) => budget.recordSteps(report),
         onPublishFailed: (error) => this.log.warn({ err: String(error) }, 'outbox publish failed; will retry'),
       },
       maxBatch: this.settings.maxBatch,
