@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { freeText } from '../free-text.js';
 import { RESEARCH_LANE } from '../lanes.js';
+import { defineBatchCommand } from '../batch-command.js';
 import { defineCommand, defineEvent } from '../message-definition.js';
 import { SUBSCRIPTION_TIERS } from './problem.js';
 
@@ -133,6 +134,40 @@ export const ExecuteResearchLeg = defineCommand(
     costCapUsd: z.number().nonnegative(),
   }),
   "Run one provider's research call (spec's `llm.call`); answers ResearchLegStarted, then ResearchLegCompleted or ResearchLegFailed. Idempotent per command id: a redelivery never calls the provider again once answered.",
+  { lane: RESEARCH_LANE },
+);
+
+/**
+ * The legs of one round as one command (ADR 0025): the prompt and reports once, one item per leg.
+ * Each item is answered exactly as the one-item ExecuteResearchLeg whose id is its `itemId` would be
+ * (ResearchLegStarted, then ResearchLegCompleted or ResearchLegFailed, `commandId` = `itemId`), and
+ * de-duplicated by it: a re-send of one leg is a one-item batch with the original `itemId`.
+ */
+export const ExecuteResearchLegs = defineBatchCommand(
+  'research',
+  'ExecuteResearchLegs',
+  1,
+  {
+    shared: {
+      runId: z.uuid(),
+      userId: z.string().min(1),
+      prompt,
+      externalReports: z.array(externalReport).max(RESEARCH_LIMITS.externalReports),
+      /** Hard cap of each leg (retries included), from its pickup. */
+      capMs: z.int().positive(),
+    },
+    item: {
+      legIndex: z.int().nonnegative(),
+      provider: researchProvider,
+      round: z.int().positive(),
+      /** The user's sealed key for `provider`; null for `local`. */
+      key: sealedKey.nullable(),
+      /** What the leg may spend (its share of the run's cost cap). */
+      costCapUsd: z.number().nonnegative(),
+    },
+    maxItems: researchProvider.options.length,
+  },
+  "Run several providers' research calls of one round (the spec's `llm.call` per leg), each item on its own: answers per item, as ExecuteResearchLeg does with the item's `itemId` as its command id. One invalid item is dead-lettered alone.",
   { lane: RESEARCH_LANE },
 );
 
