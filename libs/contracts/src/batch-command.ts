@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { type Envelope, envelopeSchema } from './envelope.js';
+import { type Envelope, readEnvelopeOf } from './envelope.js';
 import { type AnyMessageDefinition, type BatchSchemas, type CommandOptions, defineCommand, type MessageDefinition } from './message-definition.js';
-import { messageValidations } from './validation-count.js';
 
 /**
  * Batched commands (ADR 0025): one command carrying N items of one kind for one service, beside the
@@ -82,17 +81,9 @@ export type BatchParseResult<D> =
  * valid items (possibly none); the others come back as `rejected`, each with its reason.
  */
 export function parseBatchEnvelope<D extends AnyBatchCommandDefinition>(definition: D, raw: Uint8Array | string): BatchParseResult<z.infer<D['schema']>> {
-  let json: unknown;
-  try {
-    json = JSON.parse(typeof raw === 'string' ? raw : new TextDecoder().decode(raw));
-  } catch (error) {
-    return { ok: false, reason: `malformed JSON: ${(error as Error).message}` };
-  }
-  messageValidations.count += 1;
-  const envelope = envelopeSchema.safeParse(json);
-  if (!envelope.success) return { ok: false, reason: `invalid envelope: ${z.prettifyError(envelope.error)}` };
-  if (envelope.data.type !== definition.subject) return { ok: false, reason: `type ${envelope.data.type} is not ${definition.subject}` };
-  const shell = definition.batch.shell.safeParse(envelope.data.data);
+  const read = readEnvelopeOf(definition.subject, raw);
+  if (!read.ok) return read;
+  const shell = definition.batch.shell.safeParse(read.envelope.data);
   if (!shell.success) return { ok: false, reason: `invalid data for ${definition.subject}: ${z.prettifyError(shell.error)}` };
   const { items: rawItems, ...shared } = shell.data as { items: { itemId: string }[] } & Record<string, unknown>;
   const valid: unknown[] = [];
@@ -102,7 +93,7 @@ export function parseBatchEnvelope<D extends AnyBatchCommandDefinition>(definiti
     if (item.success) valid.push(item.data);
     else rejected.push({ itemId: raw.itemId, item: raw, reason: `invalid item ${raw.itemId} of ${definition.subject}: ${z.prettifyError(item.error)}` });
   }
-  return { ok: true, envelope: { ...envelope.data, data: { ...shared, items: valid } as z.infer<D['schema']> }, rejected };
+  return { ok: true, envelope: { ...read.envelope, data: { ...shared, items: valid } as z.infer<D['schema']> }, rejected };
 }
 
 /** The one-item form of a batch (a re-send, a dead letter): the same shared fields and envelope, `item` alone. */
