@@ -7,53 +7,47 @@ export function isSamePerson(person: Person, other: Person): boolean {
 }
 
 export interface CandidateFilter {
-  /** The chain so far (a candidate on it would make a cycle). */
+  /** The chain of the side being grown (a candidate on it would make a cycle). */
   readonly path: readonly Person[];
   /** Ids never to propose: dead-end frontiers, candidates that failed from this frontier. */
   readonly excluded: ReadonlySet<string>;
-  /** What the side aims at: never excluded, and first when seen (its co-appearance is the last edge). */
-  readonly target: Person;
+  /** The other side's chain: never hidden (seen beside the frontier, its node closes the chain there). */
+  readonly otherChain: readonly Person[];
 }
 
 /**
  * S2's candidate set as the saga keeps it: one entry per celebrity id (the best figures win when a reply
- * lists one twice), nobody on the path or excluded, except the target, which is never hidden; the
- * target first, then the fallback order.
+ * lists one twice), nobody on the side's own chain or excluded, except the other chain's nodes, which are
+ * never hidden; in the fallback order (meeting.ts puts those that meet the other chain first).
  */
 export function usableCandidates(found: readonly Candidate[], filter: CandidateFilter): Candidate[] {
   const byId = new Map<string, Candidate>();
   for (const candidate of found) {
     const person = candidate.person;
-    const target = isSamePerson(person, filter.target);
-    if (!target && (filter.excluded.has(person.celebrityId) || filter.path.some((p) => isSamePerson(person, p)))) continue;
+    const meets = filter.otherChain.some((p) => isSamePerson(person, p));
+    if (!meets && (filter.excluded.has(person.celebrityId) || filter.path.some((p) => isSamePerson(person, p)))) continue;
     const known = byId.get(person.celebrityId);
     if (known === undefined || fallbackOrder(candidate, known) < 0) byId.set(person.celebrityId, candidate);
   }
-  const targetFirst = (c: Candidate): number => (isSamePerson(c.person, filter.target) ? 0 : 1);
-  return [...byId.values()].sort((a, b) => targetFirst(a) - targetFirst(b) || fallbackOrder(a, b));
-}
-
-/** The target among the candidates, when discovery saw it beside the frontier. */
-export function targetAmong(candidates: readonly Candidate[], target: Person): Candidate | undefined {
-  return candidates.find((c) => isSamePerson(c.person, target));
+  return [...byId.values()].sort(fallbackOrder);
 }
 
 /**
- * The candidate to verify from an S3 answer: the target when it is among `candidates` (whatever was
- * chosen: its edge ends the chain); else the first chosen one that is among them; when none is (the
- * LLM chose someone else), the fallback ranking's first.
+ * The candidate to verify from an S3 answer, with `candidates` in the order to try them (meeting.ts):
+ * the first when it meets the other chain (whatever was chosen: it closes the chain, or brings it one
+ * bridge away); else the first chosen one that is among them; when none is (the LLM chose someone
+ * else), the first in order, which is the fallback ranking's.
  */
 export function chosenCandidate(
   chosen: readonly IdentifiedPerson[],
   candidates: readonly Candidate[],
-  target: Person,
-): { readonly candidate: Candidate; readonly valid: boolean; readonly target: boolean } | undefined {
-  const seen = targetAmong(candidates, target);
-  if (seen !== undefined) return { candidate: seen, valid: true, target: true };
+  meets: (person: IdentifiedPerson) => boolean,
+): { readonly candidate: Candidate; readonly valid: boolean; readonly meets: boolean } | undefined {
+  const first = candidates[0];
+  if (first !== undefined && meets(first.person)) return { candidate: first, valid: true, meets: true };
   for (const person of chosen) {
     const match = candidates.find((c) => c.person.celebrityId === person.celebrityId);
-    if (match !== undefined) return { candidate: match, valid: true, target: false };
+    if (match !== undefined) return { candidate: match, valid: true, meets: false };
   }
-  const first = [...candidates].sort(fallbackOrder)[0];
-  return first === undefined ? undefined : { candidate: first, valid: false, target: false };
+  return first === undefined ? undefined : { candidate: first, valid: false, meets: false };
 }

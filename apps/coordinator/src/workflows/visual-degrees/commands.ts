@@ -1,7 +1,7 @@
 import { type AnyMessageDefinition, DiscoverCandidates, discoveryQueries, type MessageData, VerifyEdge } from '@openpaw/contracts';
 import { type Effect, firstTry, type RunSnapshot, sendTry, type StepLogEntry } from '@openpaw/saga';
 import { remaining, searchBudgetSpent } from './budgets.js';
-import { chainOf, everyone, frontierOf, hopsVerified, otherEndOf } from './chains.js';
+import { chainOf, frontierOf, hopsVerified, otherSide } from './chains.js';
 import { identified } from './persons.js';
 import { status, withEvents } from './stream-events.js';
 import type { VisualDegreesState, VisualDegreesTimings } from './visual-degrees.states.js';
@@ -51,10 +51,11 @@ export function discover(timings: VisualDegreesTimings, run: Run, data: D, now: 
   const spent = searchBudgetSpent(data);
   if (spent !== undefined) return { failed: spent, detail: 'no budget left for discovery' };
   const frontier = frontierOf(data);
-  const target = otherEndOf(data).celebrityId;
-  // The target is never excluded: seen beside the frontier, it is the chain's last edge.
-  const onChains = everyone(data).flatMap((p) => (p.celebrityId === undefined || p.celebrityId === target ? [] : [p.celebrityId]));
-  const excluded = [...onChains, ...data.deadEnds, ...(frontier.celebrityId === undefined ? [] : (data.failedFrom[frontier.celebrityId] ?? []))].filter((id) => id !== target);
+  // The other chain is never excluded: its node seen beside the frontier closes the chain there (its
+  // end, the target, as the spec's last edge; a node nearer its root, a shorter chain).
+  const otherChain = new Set(chainOf(data, otherSide(data.side)).path.flatMap((p) => (p.celebrityId === undefined ? [] : [p.celebrityId])));
+  const ownChain = chainOf(data).path.flatMap((p) => (p.celebrityId === undefined ? [] : [p.celebrityId]));
+  const excluded = [...ownChain, ...data.deadEnds, ...(frontier.celebrityId === undefined ? [] : (data.failedFrom[frontier.celebrityId] ?? []))].filter((id) => !otherChain.has(id));
   const sent = send(timings, { ...data, candidates: [], verifying: null }, 'discover', DiscoverCandidates, (step): MessageData<typeof DiscoverCandidates> => ({
     sessionId: data.sessionId,
     runId: run.id,

@@ -284,8 +284,8 @@ describe('visual_degrees (spec 03)', () => {
       // X ↔ B refuted: the chain from B is shorter now, so B is expanded next.
       let s = refuted(d, XAV, { name: BEA.name });
       expect(s.state).toBe('DISCOVERING');
-      // X, the end B's side aims at, is never excluded: seen beside B, it would close the chain.
-      expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: { name: BEA.name }, exclude: ['c-ada'] })]);
+      // Nothing on A's chain is excluded: seen beside B, X or A itself would close the chain there.
+      expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: { name: BEA.name }, exclude: [] })]);
       s = discovered(d, BEA, [candidate(YUL, 90, 1, BEA)]);
       // S3 aims at the other chain's end, X.
       expect(s.sent(SelectNextExpansion)).toEqual([expect.objectContaining({ target: XAV, frontier: BEA, candidates: [{ person: YUL, count: 1, bestConfWithFrontier: 90 }] })]);
@@ -421,7 +421,7 @@ describe('visual_degrees (spec 03)', () => {
 
   describe('dedup of candidates', () => {
     it('keeps one entry per person (the best), never one on the path, in the fallback order', () => {
-      const d = started();
+      const d = started(ONE_SIDED);
       refuted(d, { name: ADA.name }, { name: BEA.name });
       discovered(d, ADA, [candidate(ZED, 85, 1), candidate(XAV, 88, 1), candidate(XAV, 95, 3)]);
       selected(d, [ZED]);
@@ -437,6 +437,62 @@ describe('visual_degrees (spec 03)', () => {
           ],
         }),
       ]);
+    });
+  });
+
+  describe('meeting in the middle from what discovery saw (no graph read)', () => {
+    /** A ↔ X verified and X ↔ B refuted; B's side discovered [Zed, Yuliya], took Zed, and Zed ↔ X was refuted. */
+    function bothSidesGrown(): SagaDriver {
+      const d = selecting([candidate(XAV, 95)]);
+      selected(d, [XAV]);
+      verified(d, edge(ADA, XAV), usage(0, 0, true));
+      refuted(d, XAV, { name: BEA.name });
+      discovered(d, BEA, [candidate(ZED, 95, 3, BEA), candidate(YUL, 85, 1, BEA)]);
+      selected(d, [ZED], { decidedBy: 'fallback', fallbackReason: 'no_llm_budget', usage: { llmCalls: 0, costUsd: 0 } });
+      verified(d, edge(BEA, ZED), usage(0, 0, true));
+      const s = refuted(d, ZED, XAV);
+      expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: XAV })]);
+      return d;
+    }
+
+    it('tries first the candidate the other side saw beside its chain, verifies it, then bridges to where it was seen: a 3-hop chain', () => {
+      const d = bothSidesGrown();
+      // From X: Quinn is the fallback ranking's best, but B's side saw Yuliya beside B.
+      const QUI = { name: 'Quinn Hale', celebrityId: 'c-qui' };
+      let s = discovered(d, XAV, [candidate(QUI, 99, 4, XAV), candidate(YUL, 88, 1, XAV)]);
+      expect(s.sent(SelectNextExpansion)).toEqual([expect.objectContaining({ frontier: XAV, candidates: [expect.objectContaining({ person: YUL }), expect.objectContaining({ person: QUI })] })]);
+      expect(decisions(d, 'candidates').at(-1)).toMatchObject({ meets: { kind: 'seen_beside', at: 0 } });
+      // The service's fallback answers Quinn; the meeting wins.
+      s = selected(d, [QUI], { decidedBy: 'fallback', fallbackReason: 'no_llm_budget', usage: { llmCalls: 0, costUsd: 0 } });
+      expect(s.sent(VerifyEdge)).toEqual([expect.objectContaining({ from: XAV, to: YUL })]);
+      expect(decisions(d, 'expansion').at(-1)).toMatchObject({ decided_by: 'meeting', candidate: YUL.name });
+      s = verified(d, edge(XAV, YUL));
+      // B's chain is cut back to B (Zed leaves it): the bridge goes to where Yuliya was seen.
+      expect(data(d).reversePath).toEqual([BEA]);
+      expect(s.sent(VerifyEdge)).toEqual([expect.objectContaining({ from: YUL, to: BEA })]);
+      s = verified(d, edge(YUL, BEA));
+      expect(s.state).toBe('SUCCEEDED');
+      expect((s.view() as { result: { path: string[] } }).result.path).toEqual([ADA.name, XAV.name, YUL.name, BEA.name]);
+    });
+
+    it('closes the chain at the other chain\'s node nearest its root when discovery sees it: shorter than its end', () => {
+      const d = bothSidesGrown();
+      // From X both B (the other root) and Zed (the other chain's end) are seen: B closes a 2-hop chain.
+      let s = discovered(d, XAV, [candidate(ZED, 99, 4, XAV), candidate(BEA, 86, 1, XAV)]);
+      expect(s.sent(SelectNextExpansion)).toEqual([expect.objectContaining({ candidates: [expect.objectContaining({ person: BEA }), expect.objectContaining({ person: ZED })] })]);
+      s = selected(d, [ZED]);
+      expect(s.sent(VerifyEdge)).toEqual([expect.objectContaining({ from: XAV, to: BEA })]);
+      expect(decisions(d, 'expansion').at(-1)).toMatchObject({ decided_by: 'target' });
+      s = verified(d, edge(XAV, BEA));
+      expect(s.state).toBe('SUCCEEDED');
+      expect((s.view() as { result: { path: string[] } }).result.path).toEqual([ADA.name, XAV.name, BEA.name]);
+    });
+
+    it('one-sided, nothing is remembered and the fallback ranking decides as before', () => {
+      const d = selecting([candidate(XAV, 95, 2), candidate(ZED, 90, 1)], ONE_SIDED);
+      expect(data(d).sightings).toEqual({ from: {}, to: {} });
+      const s = selected(d, [ZED], { decidedBy: 'fallback', fallbackReason: 'no_llm_budget', usage: { llmCalls: 0, costUsd: 0 } });
+      expect(s.sent(VerifyEdge)).toEqual([expect.objectContaining({ to: ZED })]);
     });
   });
 

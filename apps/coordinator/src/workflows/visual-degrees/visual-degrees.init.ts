@@ -34,6 +34,7 @@ export function initialVisualDegreesData(input: JsonObject, run: Pick<RunSnapsho
     failedFrom: {},
     deadEnds: [],
     exhaustedSides: [],
+    sightings: { from: {}, to: {} },
     verifying: null,
     events: [],
     failure: null,

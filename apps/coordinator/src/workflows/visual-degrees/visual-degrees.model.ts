@@ -125,6 +125,11 @@ export interface VisualDegreesData {
   readonly deadEnds: readonly string[];
   /** Meeting in the middle: sides whose root has nothing left to try (the other side carries on). Absent in runs started before it existed. */
   readonly exhaustedSides?: readonly ('from' | 'to')[];
+  /**
+   * Meeting in the middle: per side, who its discoveries saw (celebrity id) and beside which node of
+   * its chain (celebrity id), first sighting kept (meeting.ts). Absent in runs started before it existed.
+   */
+  readonly sightings?: Readonly<Record<'from' | 'to', Readonly<Record<string, string>>>>;
   /** The candidate S4 is verifying, with the queries it runs. */
   readonly verifying: { readonly candidate: IdentifiedPerson; readonly queries: readonly string[] } | null;
   readonly events: readonly StreamEvent[];

@@ -8,12 +8,15 @@ import { learn } from '../persons.js';
 import { status, withEvents } from '../stream-events.js';
 import type { VisualDegreesTimings } from '../visual-degrees.states.js';
 
-/** S5 X ↔ B verified → S6 (also S4 when X was the target itself, seen beside the frontier in S2). */
-export function targetReached(run: Run, d: MessageData<typeof EdgeVerified>, now: Date, stepName = 'target_reached'): VisualDecision {
+/**
+ * S5 X ↔ B verified → S6 (also S4 when X was on the other chain, seen beside the frontier in S2: `ended`
+ * is the run's data with that chain ending at X).
+ */
+export function targetReached(run: Run, d: MessageData<typeof EdgeVerified>, now: Date, stepName = 'target_reached', ended = run.data): VisualDecision {
   if (!isCurrent(run, d.commandId)) return ignore('stale EdgeVerified');
-  const other = chainOf(run.data, otherSide(run.data.side));
-  const end = learn(otherEndOf(run.data), d.edge.to);
-  const data = charge(withChain(run.data, { path: [...other.path.slice(0, -1), end], edges: other.edges }, otherSide(run.data.side)), d.usage);
+  const other = chainOf(ended, otherSide(ended.side));
+  const end = learn(otherEndOf(ended), d.edge.to);
+  const data = charge(withChain(ended, { path: [...other.path.slice(0, -1), end], edges: other.edges }, otherSide(ended.side)), d.usage);
   return succeed({ ...data, candidates: [], verifying: null }, d.edge, now, stepName);
 }
 

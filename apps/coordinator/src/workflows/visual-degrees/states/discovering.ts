@@ -1,14 +1,17 @@
 import { type CandidatesDiscovered, type MessageData, personNameKey } from '@openpaw/contracts';
 import { budgetReason, charge } from '../budgets.js';
-import { targetAmong, usableCandidates } from '../candidates.js';
-import { chainOf, everyone, frontierOf, otherEndOf, otherSide, withChain } from '../chains.js';
+import { usableCandidates } from '../candidates.js';
+import { chainOf, frontierOf, otherEndOf, otherSide, withChain } from '../chains.js';
+import { meetingFirst, meetingOf, recordSightings } from '../meeting.js';
 import { anotherFrontier, fail, ignore, isCurrent, type Run, select, type VisualDecision } from '../outcomes.js';
 import { learn } from '../persons.js';
 import type { VisualDegreesTimings } from '../visual-degrees.states.js';
 
 /**
- * S2 the frontier's co-appearances → S3 over the usable ones (the target first when it is among them:
- * S3 picks it and S4 verifies it from this discovery's evidence); none: another frontier (S2), or S7.
+ * S2 the frontier's co-appearances → S3 over the usable ones, those that meet the other chain first
+ * (the target, or a node of the other chain, closes the chain: S3 picks it and S4 verifies it from this
+ * discovery's evidence; one seen beside the other chain is a bridge away); none: another frontier (S2),
+ * or S7. The co-appearances are remembered as this side's sightings, for the other side to meet.
  */
 export function candidatesDiscovered(timings: VisualDegreesTimings, run: Run, d: MessageData<typeof CandidatesDiscovered>, now: Date): VisualDecision {
   if (!isCurrent(run, d.commandId)) return ignore('stale CandidatesDiscovered');
@@ -24,8 +27,21 @@ export function candidatesDiscovered(timings: VisualDegreesTimings, run: Run, d:
     data = withChain(data, { path: [...other.path.slice(0, -1), learn(end, seen.person)], edges: other.edges }, otherSide(data.side));
   }
   const excluded = new Set([...data.deadEnds, ...(frontier.celebrityId === undefined ? [] : (data.failedFrom[frontier.celebrityId] ?? []))]);
-  const candidates = usableCandidates(d.candidates, { path: everyone(data), excluded, target: otherEndOf(data) });
-  const log = { step: 'decision', payload: { decision: 'candidates', frontier: frontier.name, found: d.candidates.length, usable: candidates.map((c) => c.person.name), target_seen: targetAmong(candidates, otherEndOf(data)) !== undefined } };
+  const usable = usableCandidates(d.candidates, { path: chainOf(data).path, excluded, otherChain: chainOf(data, otherSide(data.side)).path });
+  data = recordSightings(data, frontier, usable);
+  const candidates = meetingFirst(data, usable);
+  const meeting = candidates[0] === undefined ? undefined : meetingOf(data, candidates[0].person);
+  const log = {
+    step: 'decision',
+    payload: {
+      decision: 'candidates',
+      frontier: frontier.name,
+      found: d.candidates.length,
+      usable: candidates.map((c) => c.person.name),
+      target_seen: meeting?.kind === 'on_chain',
+      ...(meeting === undefined ? {} : { meets: { kind: meeting.kind, at: meeting.at } }),
+    },
+  };
   if (candidates.length === 0) {
     const next = anotherFrontier(timings, run, data, now, 'candidates_discovered', true);
     return next.outcome === 'stay' ? { ...next, logs: [log, ...(next.logs ?? [])] } : next;
