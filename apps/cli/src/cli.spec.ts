@@ -100,6 +100,19 @@ class FakeGateway {
     }
     if (request.method === 'POST' && request.path === '/paper-searches') return this.json(response, 202, { runId, state: 'INITIALIZING', status: 'running' });
     if (request.method === 'POST' && request.path.startsWith(`/paper-searches/${runId}/checkpoints/`)) return this.json(response, 202, { state: 'SEARCHING' });
+    if (request.method === 'POST' && request.path === '/visual-degrees') return this.json(response, 202, { runId, state: 'INITIALIZING', terminal: false });
+    if (request.method === 'GET' && request.path === `/visual-degrees/${runId}`) return this.json(response, 200, script.final);
+    if (request.method === 'GET' && request.path === `/visual-degrees/${runId}/events`) {
+      // Spec 03's stream: each event its own type, its run sequence number as the id.
+      const connection = script.connections[this.connection];
+      this.connection += 1;
+      if (connection === undefined || 'notFound' in connection) return this.json(response, 404, { error: 'not_found', message: 'no such run' });
+      response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8' });
+      for (const event of connection.events) response.write(`event: ${String(event['type'])}\nid: ${String(event['seq'])}\ndata: ${JSON.stringify(event['data'])}\n\n`);
+      if (connection.then === 'drop') setTimeout(() => response.socket?.destroy(), 50);
+      else response.end();
+      return;
+    }
     if (request.method === 'GET' && request.path === `/runs/${runId}/events`) {
       const connection = script.connections[this.connection];
       this.connection += 1;
@@ -437,5 +450,51 @@ describe('openpaw CLI', () => {
     const leaving = cli();
     expect(await runCli(['papers', '--resume', runId], leaving.io)).toBe(EXIT.stillRunning);
     expect(leaving.out).toContain(`the search waits at strategy_confirmation; decide later with: openpaw papers --resume ${runId}`);
+  });
+  it('degrees: streams the evidence live across a dropped stream (resuming after the last event), prints the chain, exits 0; no path exits 1', async () => {
+    const runId = '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
+    const card = (from: string, to: string, edgeConf: number) => ({ from, to, edgeConf, imageUrl: `local-world:${from}-${to}.png`, sourcePageUrl: null, confidenceFrom: 97, confidenceTo: edgeConf, images: 1 });
+    const events = [
+      { seq: 1, type: 'status', data: { message: 'Checking a direct connection…' } },
+      { seq: 2, type: 'evidence', data: card('Ada Stone', 'Xavier Reed', 91) },
+      { seq: 3, type: 'path_update', data: { path: ['Ada Stone', 'Xavier Reed'], hops: 1, reversePath: ['Bea North'] } },
+      { seq: 4, type: 'evidence', data: card('Xavier Reed', 'Bea North', 88) },
+      { seq: 5, type: 'final', data: { path: ['Ada Stone', 'Xavier Reed', 'Bea North'], confidenceMap: { bottleneck: 88, cumulative: 0.8008 } } },
+    ];
+    gateway.reset({
+      submission: { status: 202, body: { run_id: runId } },
+      connections: [{ notFound: true }, { events: events.slice(0, 3), then: 'drop' }, { events: events.slice(3), then: 'end' }],
+      final: { runId, state: 'SUCCEEDED', terminal: true },
+    });
+    const found = cli();
+    expect(await runCli(['degrees', 'Ada Stone', 'Bea North', '--max-hops', '4'], found.io)).toBe(EXIT.succeeded);
+    expect(found.out).toEqual(
+      expect.arrayContaining([
+        `run ${runId}: Ada Stone → Bea North`,
+        '… Checking a direct connection…',
+        // B's chain is B alone: nothing to show after the gap yet.
+        '→ Ada Stone → Xavier Reed',
+        'Found 2 degree(s): Ada Stone → Xavier Reed → Bea North\n  weakest edge 88.0%, whole chain 80.1%',
+      ]),
+    );
+    expect(found.out.filter((line) => line.startsWith('✓ '))).toHaveLength(2);
+    const posted = gateway.requests.find((r) => r.method === 'POST');
+    expect(JSON.parse(posted?.body.toString() ?? '{}')).toEqual({ from: 'Ada Stone', to: 'Bea North', options: { maxHops: 4 } });
+    expect(posted?.headers['idempotency-key']).toEqual(expect.any(String));
+    expect(gateway.requests.filter((r) => r.path.endsWith('/events')).map((r) => r.headers['last-event-id'])).toEqual([undefined, undefined, '3']);
+
+    gateway.reset({
+      submission: { status: 202, body: { run_id: runId } },
+      connections: [{ events: [{ seq: 1, type: 'no_path', data: { message: 'No verified visual connection found within 2 degrees at ≥80% confidence.', reason: 'hop_limit_reached' } }], then: 'end' }],
+      final: { runId, state: 'FAILED', terminal: true },
+    });
+    const none = cli();
+    expect(await runCli(['degrees', 'Ada Stone', 'Bea North', '--json'], none.io)).toBe(EXIT.failed);
+    expect(JSON.parse(none.out.join('\n'))).toMatchObject({ result: { runId, outcome: 'no_path', no_path: { reason: 'hop_limit_reached' } } });
+
+    const usage = cli();
+    expect(await runCli(['degrees', 'Ada Stone'], usage.io)).toBe(EXIT.usage);
+    expect(await runCli(['degrees', 'Ada Stone', 'Bea North', '--max-hops', '9'], usage.io)).toBe(EXIT.usage);
+    expect(usage.err.join('\n')).toContain('--max-hops must be a whole number from 1 to 6');
   });
 });

@@ -1,6 +1,7 @@
 import type { Verb } from '../verb.js';
 import { cancelVerb } from './cancel.js';
 import { completionVerb } from './completion.js';
+import { degreesVerb } from './degrees.js';
 import { libraryVerb } from './library.js';
 import { loginVerb } from './login.js';
 import { papersVerb } from './papers.js';
@@ -9,7 +10,7 @@ import { solveVerb } from './solve.js';
 import { statusVerb } from './status.js';
 
 /** The workflow and run verbs, in `--help` order. A new verb: one file in this folder, one line here. */
-const WORKFLOW_VERBS: readonly Verb[] = [solveVerb, papersVerb, libraryVerb, statusVerb, cancelVerb, runsVerb, loginVerb];
+const WORKFLOW_VERBS: readonly Verb[] = [solveVerb, papersVerb, degreesVerb, libraryVerb, statusVerb, cancelVerb, runsVerb, loginVerb];
 
 const completion = completionVerb(() => ({
   verbs: VERBS.map((verb) => ({ name: verb.name, summary: verb.summary, options: Object.keys(verb.options) })),
