@@ -1,4 +1,7 @@
 import { join } from 'node:path';
+// The test picks its pinned pairs from the local world's generator (the gateway itself never reads it).
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { generateVisualWorld, pairsAtDistance } from '@openpaw/providers';
 import {
   freshDatabase,
   type ManagedProcess,
@@ -71,6 +74,29 @@ describe('visual degrees (spec 03) end to end through the gateway, over the loca
     expect(Object.keys(documented.paths)).toEqual(expect.arrayContaining(['/visual-degrees', '/visual-degrees/{id}', '/visual-degrees/{id}/events', '/visual-degrees/{id}/cancel']));
   });
 
+  it('finds most of a pinned set of 3-hop pairs, each close to 3 hops (this test\'s floor; bench/visual has the figures)', async () => {
+    // Eight of the world's 46 pairs at distance 3, fixed by index; the test reads the world to pick
+    // them, the product never does (it sees only search and recognition).
+    const world = generateVisualWorld({ seed: 7 });
+    const pinned = pairsAtDistance(world, 3)
+      .filter((_, index) => index % 6 === 0)
+      .map(([a, b]) => ({ from: world.people[a]?.name ?? '', to: world.people[b]?.name ?? '' }));
+    expect(pinned).toHaveLength(8);
+    const hops = await Promise.all(
+      pinned.map(async (pair, index) => {
+        const started = await start(pair, { 'idempotency-key': `pinned-${index}` });
+        expect(started.status).toBe(202);
+        const events = await readSse(`${platform.gatewayUrl}/visual-degrees/${started.body.runId}/events`, alice, { timeoutMs: 90_000 });
+        const [final] = dataOf(events, 'final') as [{ path: string[] } | undefined];
+        return final === undefined ? undefined : final.path.length - 1;
+      }),
+    );
+    const found = hops.filter((h): h is number => h !== undefined);
+    expect(found.length).toBeGreaterThanOrEqual(7);
+    expect(Math.max(...found)).toBeLessThanOrEqual(6);
+    expect(found.reduce((a, b) => a + b, 0) / found.length).toBeLessThanOrEqual(3.5);
+  });
+
   it('finds a 3-hop chain with evidence on the SSE stream, and resumes after Last-Event-ID', async () => {
     const started = await start(pairs.threeHop, { 'idempotency-key': 'three-hop-1' });
     expect(started.status).toBe(202);
@@ -80,22 +106,25 @@ describe('visual degrees (spec 03) end to end through the gateway, over the loca
     expect(types[0]).toBe('status');
     expect(types.at(-1)).toBe('final');
     const evidence = dataOf(events, 'evidence');
-    // The pair is 3 hops apart at best; the one-sided search (spec 03's MVP) may find a longer chain, never over 6.
+    // The pair is 3 hops apart at best; a search may find a longer chain, never over 6.
     expect(evidence.length).toBeGreaterThanOrEqual(3);
-    expect(evidence.length).toBeLessThanOrEqual(6);
     for (const card of evidence) {
       expect(card).toMatchObject({ imageUrl: expect.stringMatching(/^local-world:/), confidenceFrom: expect.any(Number), confidenceTo: expect.any(Number) });
       expect(Math.min(card['confidenceFrom'] as number, card['confidenceTo'] as number)).toBeGreaterThanOrEqual(80);
     }
     const [final] = dataOf(events, 'final') as [{ path: string[]; confidenceMap: { bottleneck: number; cumulative: number } }];
-    expect(final.path).toHaveLength(evidence.length + 1);
+    expect(final.path.length - 1).toBeGreaterThanOrEqual(3);
+    expect(final.path.length - 1).toBeLessThanOrEqual(6);
     expect(final.path[0]).toBe(pairs.threeHop.from);
     expect(final.path.at(-1)).toBe(pairs.threeHop.to);
     // Meet in the middle (the default) verifies B's side from B, so cards arrive in discovery order and a
-    // B-side card names its edge from the far end: each card is one edge of the path, every edge has one.
+    // B-side card names its edge from the far end. Every edge of the path has its card; a card off the
+    // path is an edge of B's chain that a meeting nearer B cut away (a path_update showed it leave).
     const undirected = (a: unknown, b: unknown): string => [String(a), String(b)].sort().join(' ~ ');
-    expect(evidence.map((card) => undirected(card['from'], card['to'])).sort()).toEqual(final.path.slice(1).map((to, i) => undirected(final.path[i], to)).sort());
-    expect(final.confidenceMap.bottleneck).toBe(Math.min(...evidence.map((e) => e['edgeConf'] as number)));
+    const pathEdges = final.path.slice(1).map((to, i) => undirected(final.path[i], to));
+    const cards = new Map(evidence.map((card) => [undirected(card['from'], card['to']), card['edgeConf'] as number]));
+    expect([...cards.keys()]).toEqual(expect.arrayContaining(pathEdges));
+    expect(final.confidenceMap.bottleneck).toBe(Math.min(...pathEdges.map((e) => cards.get(e) ?? Number.NaN)));
     // Ids are the run's own sequence: resuming after the second event replays the rest, nothing else.
     const resumed = await readSse(`${platform.gatewayUrl}/visual-degrees/${runId}/events`, alice, { timeoutMs: 10_000, lastEventId: '2' });
     expect(resumed.map((e) => e.id)).toEqual(events.slice(2).map((e) => e.id));

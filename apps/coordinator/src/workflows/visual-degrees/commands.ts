@@ -1,9 +1,9 @@
 import { type AnyMessageDefinition, DiscoverCandidates, discoveryQueries, type MessageData, VerifyEdge } from '@openpaw/contracts';
 import { type Effect, firstTry, type RunSnapshot, sendTry, type StepLogEntry } from '@openpaw/saga';
 import { remaining, searchBudgetSpent } from './budgets.js';
-import { chainOf, frontierOf, hopsVerified, otherSide } from './chains.js';
+import { chainOf, frontierOf, hopsVerified, otherSide, withChain } from './chains.js';
 import { identified } from './persons.js';
-import { status, withEvents } from './stream-events.js';
+import { pathUpdate, status, withEvents } from './stream-events.js';
 import type { VisualDegreesState, VisualDegreesTimings } from './visual-degrees.states.js';
 import { type FailureReason, type Person, type StepKind, VISUAL_DEGREES_PARAMETERS, type VisualDegreesData } from './visual-degrees.model.js';
 
@@ -72,4 +72,30 @@ export function discover(timings: VisualDegreesTimings, run: Run, data: D, now: 
     effects: sent.effects,
     logs: [{ step: 'decision', payload: { decision: 'discover_from', side: data.side, frontier: frontier.name, hop_depth: hopsVerified(data), excluded: excluded.length } }],
   };
+}
+
+/**
+ * S2 within the hop limit: when another expansion would pass it, the longer chain steps back one node
+ * (that node failed from its parent and is not proposed from there again) and the search goes on from
+ * there, for as long as a chain has an edge to give back; only then does the limit end the run (S7).
+ * Without it a search that wandered off used its hops up and stopped while shorter chains were untried.
+ */
+export function discoverWithinHops(timings: VisualDegreesTimings, run: Run, data: D, now: Date): ReturnType<typeof discover> {
+  let current = data;
+  const steppedBack: StepLogEntry[] = [];
+  for (;;) {
+    const next = discover(timings, run, current, now);
+    if (!('failed' in next)) return { ...next, logs: [...steppedBack, ...next.logs] };
+    if (next.failed !== 'hop_limit_reached') return next;
+    const side = current.edges.length >= current.reverseEdges.length ? 'from' : 'to';
+    const chain = chainOf(current, side);
+    const dropped = chain.path.at(-1);
+    const parent = chain.path.at(-2);
+    if (chain.edges.length === 0 || dropped === undefined || parent === undefined) return next;
+    const failedFrom =
+      parent.celebrityId === undefined || dropped.celebrityId === undefined ? current.failedFrom : { ...current.failedFrom, [parent.celebrityId]: [...(current.failedFrom[parent.celebrityId] ?? []), dropped.celebrityId] };
+    const shorter = withChain({ ...current, side, failedFrom }, { path: chain.path.slice(0, -1), edges: chain.edges.slice(0, -1) }, side);
+    current = withEvents(shorter, now, status(`A chain through ${dropped.name} would pass ${data.hopLimit} hops; stepping back to ${parent.name}…`), pathUpdate(shorter.path, hopsVerified(shorter), shorter.strategy === 'one_sided' ? undefined : shorter.reversePath));
+    steppedBack.push({ step: 'decision', payload: { decision: 'step_back', side, dropped: dropped.name, frontier: parent.name, hop_depth: hopsVerified(shorter) } });
+  }
 }

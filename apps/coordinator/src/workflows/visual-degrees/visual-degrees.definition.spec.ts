@@ -91,6 +91,11 @@ function selecting(candidates = [candidate(XAV, 95, 2), candidate(ZED, 90, 1)], 
   return d;
 }
 
+/** The node the run's current side expands from. */
+const frontierOf = (d: SagaDriver): Person => {
+  const { side, path, reversePath } = data(d);
+  return (side === 'from' ? path : reversePath).at(-1) as Person;
+};
 const eventTypes = (d: SagaDriver): string[] => data(d).events.map((e) => e.type);
 const decisions = (d: SagaDriver, decision: string) => d.logs.filter((l) => l.stepName === 'decision' && l.payload['decision'] === decision).map((l) => l.payload);
 
@@ -310,25 +315,29 @@ describe('visual_degrees (spec 03)', () => {
   });
 
   describe('S5: the hop limit', () => {
-    it('when the chain has 5 hops and its end does not reach B, then S7 hop_limit_reached: no path of more than 6 hops', () => {
+    it('when the chain has 5 hops and its end does not reach B, then it steps back rather than pass 6 hops, and ends when nothing shorter is left', () => {
       const people = Array.from({ length: 6 }, (_, i) => ({ name: `Person ${i}`, celebrityId: `c-${i}` }));
       const d = started({ ...START, options: { maxSearchCalls: 100, maxRecognitionCalls: 600, maxLlmCalls: 20, strategy: 'one_sided' } });
       refuted(d, { name: ADA.name }, { name: BEA.name });
       let frontier: Person = ADA;
+      let last: ReturnType<typeof refuted> | undefined;
       for (const next of people.slice(0, 5)) {
         expect(d.s.run.state).toBe('DISCOVERING');
         discovered(d, frontier, [candidate(next, 90, 1, frontier)]);
         selected(d, [next]);
         verified(d, edge(frontier, next), usage(0, 0, true));
-        refuted(d, next, { name: BEA.name });
+        last = refuted(d, next, { name: BEA.name });
         frontier = next;
       }
+      // A 6th hop would need a 7th to reach B: Person 4 leaves the chain, and Person 3 is searched again without it.
+      expect(d.s.run.state).toBe('DISCOVERING');
+      expect(data(d).edges).toHaveLength(4);
+      expect(decisions(d, 'step_back')).toEqual([expect.objectContaining({ dropped: 'Person 4', frontier: 'Person 3', hop_depth: 4 })]);
+      expect(last?.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: people[3], exclude: expect.arrayContaining(['c-4']) })]);
+      // Nothing else anywhere: the chain steps back to A, then the run ends; never a path over 6 hops.
+      for (let guard = 0; d.s.run.state === 'DISCOVERING' && guard < 10; guard++) discovered(d, frontierOf(d), []);
       expect(d.s.run.state).toBe('FAILED');
-      expect(data(d).edges).toHaveLength(5);
-      expect(data(d).events.at(-1)).toMatchObject({
-        type: 'no_path',
-        data: { message: 'No verified visual connection found within 6 degrees at ≥80% confidence.', reason: 'hop_limit_reached', hopDepth: 5, hopLimit: 6 },
-      });
+      expect(data(d).events.at(-1)).toMatchObject({ type: 'no_path', data: { message: 'No verified visual connection found within 6 degrees at ≥80% confidence.', reason: 'no_candidates', hopLimit: 6 } });
       expect(data(d).events.some((e) => e.type === 'final')).toBe(false);
     });
 
@@ -340,13 +349,17 @@ describe('visual_degrees (spec 03)', () => {
       expect(data(d).failure).toMatchObject({ reason: 'hop_limit_reached' });
     });
 
-    it('when the limit is lowered to 2, then one expansion is all there is', () => {
-      const d = selecting(undefined, { ...START, options: { maxHops: 2 } });
+    it('when the limit is lowered to 2, then one expansion at a time is all there is: a second steps back', () => {
+      const d = selecting(undefined, { ...START, options: { maxHops: 2, strategy: 'one_sided' } });
       selected(d, [XAV]);
       verified(d, edge(ADA, XAV), usage(0, 0, true));
       const s = refuted(d, XAV, { name: BEA.name });
-      expect(s.state).toBe('FAILED');
-      expect(data(d).failure).toMatchObject({ reason: 'hop_limit_reached' });
+      // A → X → ? → B would be 3 hops: X leaves the chain and A is searched again without X.
+      expect(s.state).toBe('DISCOVERING');
+      expect(data(d).edges).toHaveLength(0);
+      expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: ADA, exclude: expect.arrayContaining(['c-xav']) })]);
+      expect(discovered(d, ADA, []).state).toBe('FAILED');
+      expect(data(d).failure).toMatchObject({ reason: 'no_candidates' });
     });
   });
 
