@@ -1,4 +1,4 @@
-import type { PoolClient } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import type { DataSource } from 'typeorm';
 import { type Applied, applyInput, applyStart, coalesceRunChanges, type RunChangeOptions, type StartRequest, unknownRunRefusal } from '../apply/index.js';
 import type { SagaInput } from '../definition.js';
@@ -6,6 +6,7 @@ import type { InputMeta, OutboxRecord, RunRecord, StepLogRecord, TimerOperation 
 import type { SagaRegistry } from '../registry.js';
 import { BatchWrites } from './batch-writes.js';
 import { claimKeys, releaseWaiters } from './key-claim-store.js';
+import { pipelinedPoolOf } from './pipelined-pool.js';
 import { sagaStoreCounters } from './store-counters.js';
 import { type RunRow, toRunRecord, type TransactionQuery } from './run-rows.js';
 
@@ -64,31 +65,56 @@ export class SagaStore {
     return this.publishedOutbox.splice(0, this.publishedOutbox.length);
   }
 
+  /** The batches' own connections, pipelined (see `pipelinedPoolOf`); opened on the first batch. */
+  private pipelined: Pool | undefined;
+
+  /** Closes the batches' connections (the data source's own are closed with it). */
+  async close(): Promise<void> {
+    const pool = this.pipelined;
+    this.pipelined = undefined;
+    await pool?.end();
+  }
+
+  /**
+   * One transaction in two round trips: `begin` goes out with the first statement, and `commit` right
+   * behind the write. Not waiting for BEGIN is safe: it fails only with its connection, and then every
+   * statement behind it fails too. A write PostgreSQL refuses aborts the transaction, and the COMMIT
+   * behind it then ends it as a ROLLBACK: the write's error is thrown, nothing is kept.
+   */
   async applyBatch(inputs: readonly PendingInput[]): Promise<BatchResult> {
-    const runner = this.dataSource.createQueryRunner();
-    // The hot path talks to the pg client TypeORM holds for this runner: fewer layers per round trip.
-    const client = (await runner.connect()) as PoolClient;
+    this.pipelined ??= pipelinedPoolOf(this.dataSource);
+    const client = await this.pipelined.connect();
     const published = this.takePublished();
-    let open = false;
+    const begun = client.query('begin');
+    begun.catch(() => undefined); // awaited below; this only marks it handled until then
+    let broken: unknown;
     try {
-      await client.query('begin');
-      open = true;
-      const result = await this.applyInTransaction(client, inputs, published);
-      await client.query('commit');
-      open = false;
+      const { result, writing } = await this.applyInTransaction(client, inputs, published);
+      const [wrote, committed] = await Promise.allSettled([writing, client.query('commit')]);
+      await begun;
+      if (wrote.status === 'rejected') throw wrote.reason;
+      if (committed.status === 'rejected') throw committed.reason;
+      if (committed.value.command !== 'COMMIT') throw new Error(`the batch's transaction ended with ${committed.value.command}, not COMMIT`);
       sagaStoreCounters.commits += 1;
       sagaStoreCounters.inputs += inputs.length;
       return result;
     } catch (error) {
       this.notePublished(published);
-      if (open) await client.query('rollback');
+      // Outside a transaction (it already ended) a ROLLBACK only warns.
+      await client.query('rollback').catch((rollbackFailed: unknown) => (broken = rollbackFailed));
       throw error;
     } finally {
-      await runner.release();
+      // A connection that could not roll back is closed, not reused.
+      client.release(broken === undefined ? undefined : broken instanceof Error ? broken : true);
     }
   }
 
-  private async applyInTransaction(client: PoolClient, inputs: readonly PendingInput[], published: readonly string[]): Promise<BatchResult> {
+  /** Decides and writes the batch; `writing` is the write in flight (the caller sends COMMIT behind it). */
+  private async applyInTransaction(
+    client: PoolClient,
+    inputs: readonly PendingInput[],
+    published: readonly string[],
+  ): Promise<{ result: BatchResult; writing?: Promise<unknown> }> {
     // Named statements: pg prepares each once per connection, so PostgreSQL plans them once, not per batch.
     const query: TransactionQuery = async (sql, params) => (await client.query({ name: statementName(sql), text: sql, values: params })).rows as unknown;
     const runner = { query };
@@ -122,7 +148,7 @@ export class SagaStore {
     });
     if (candidates.length === 0) {
       this.notePublished(published);
-      return { results, outbox: [] };
+      return { result: { results, outbox: [] } };
     }
 
     // One round trip: record the inputs in the inbox and lock their runs (in id order: no deadlocks).
@@ -138,7 +164,7 @@ export class SagaStore {
     )) as [{ fresh: string[]; runs: RunRow[] }];
     const fresh = new Set(claimed.fresh);
     const toApply = candidates.filter((i) => fresh.has(inputs[i]?.meta.messageId ?? ''));
-    if (toApply.length === 0 && published.length === 0) return { results, outbox: [] };
+    if (toApply.length === 0 && published.length === 0) return { result: { results, outbox: [] } };
     const batch = new BatchWrites(new Map<string, RunRecord>(claimed.runs.map((row) => [row.id, toRunRecord(row)])), this.registry);
     for (const i of toApply) {
       const pending = inputs[i];
@@ -157,8 +183,9 @@ export class SagaStore {
 
     // One change per run per batch: the run's transitions of this transaction travel together.
     const outbox = coalesceRunChanges(batch.outbox, this.runChanges);
-    await this.write(runner, published, batch.changedRuns(), batch.logs, outbox, batch.timers);
-    return { results, outbox, claimAnswers: batch.claimAnswers };
+    const writing = this.write(runner, published, batch.changedRuns(), batch.logs, outbox, batch.timers);
+    writing?.catch(() => undefined); // settled by the caller, with the COMMIT sent behind it
+    return { result: { results, outbox, claimAnswers: batch.claimAnswers }, ...(writing === undefined ? {} : { writing }) };
   }
 
   /**
@@ -200,17 +227,18 @@ export class SagaStore {
     return { status: applied.outcome, applied };
   }
 
-  private async write(
+  /** The batch's one write statement, sent now and not awaited; undefined when there is nothing to write. */
+  private write(
     runner: { query(sql: string, params: unknown[]): Promise<unknown> },
     published: readonly string[],
     runs: readonly RunRecord[],
     logs: readonly StepLogRecord[],
     outbox: readonly OutboxRecord[],
     timerOps: readonly TimerOperation[],
-  ): Promise<void> {
-    if (runs.length === 0 && logs.length === 0 && outbox.length === 0 && timerOps.length === 0 && published.length === 0) return;
+  ): Promise<unknown> | undefined {
+    if (runs.length === 0 && logs.length === 0 && outbox.length === 0 && timerOps.length === 0 && published.length === 0) return undefined;
     const { sets, clears } = foldTimerOperations(timerOps);
-    await runner.query(
+    return runner.query(
       `with
        runs as (
          insert into workflow_runs (id, type, state, attempt_no, idempotency_key, user_id, parent_run_id, data, version, created_at, updated_at)
