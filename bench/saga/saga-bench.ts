@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { deterministicUuid, RunStateChangedV2, runIdFor, StartRun, type MessageData } from '@openpaw/contracts';
-import { JetStreamPublisher } from '@openpaw/messaging';
+import { connectNats, JetStreamPublisher } from '@openpaw/messaging';
 import { createDatabase, spawnManaged, startNatsServer, startPostgresServer, waitForOutput } from '@openpaw/testing';
 import { startThreeStepWorker, threeStepSaga } from '@openpaw/testkit';
 
@@ -32,7 +32,10 @@ async function main(): Promise<void> {
   await waitForOutput(coordinator, 'coordinator ready');
   const nc = await connect({ servers: nats.url });
   const js = jetstream(nc);
-  const worker = await startThreeStepWorker(nc, js);
+  // The worker is a service: it connects the way services do (connectNats: no stack captured per
+  // request). The bench's own connection (StartRun, the raw-publish yardstick) stays nats.js's default.
+  const workerNc = await connectNats({ servers: nats.url, name: 'testworker' });
+  const worker = await startThreeStepWorker(workerNc, jetstream(workerNc));
   const publisher = new JetStreamPublisher(js);
 
   const waiting = new Map<string, () => void>();
@@ -88,6 +91,7 @@ async function main(): Promise<void> {
   await phase(64, arg('runs64', 6000));
   sub.unsubscribe();
   await worker.stop();
+  await workerNc.close();
 
   // Raw JetStream on the same machine: async publish (pipelined PubAcks) and pull consumption.
   const jsm = await jetstreamManager(nc);

@@ -249,6 +249,7 @@ export class CoordinatorRuntime {
     await Promise.all([...this.inFlight]);
     await this.relay.stop();
     await this.nc.drain();
+    await this.store.close();
     await this.dataSource.destroy();
   }
 }

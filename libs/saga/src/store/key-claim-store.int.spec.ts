@@ -23,6 +23,7 @@ describe('idempotency key claims on PostgreSQL', () => {
   });
 
   afterAll(async () => {
+    await store.close();
     await dataSource.destroy();
   });
 

@@ -25,6 +25,7 @@ describe('SagaStore on PostgreSQL', () => {
   });
 
   afterAll(async () => {
+    await store.close();
     await dataSource.destroy();
   });
 
@@ -119,7 +120,7 @@ describe('SagaStore on PostgreSQL', () => {
 
   it('also publishes each transition as a v1 during the deprecation window', async () => {
     const withV1 = new SagaStore(dataSource, new SagaRegistry([twoStepDefinition]), undefined, { publishV1: true });
-    const batch = await withV1.applyBatch([start('i'), worked('i')]);
+    const batch = await withV1.applyBatch([start('i'), worked('i')]).finally(() => withV1.close());
     const types = batch.outbox.filter((o) => o.envelope.type.startsWith('openpaw.evt.workflow.')).map((o) => `${o.envelope.type}:${(o.envelope.data as { version: number }).version}`);
     expect(types).toEqual([`${RunStateChanged.subject}:2`, `${RunStateChanged.subject}:3`, `${RunStateChangedV2.subject}:3`]);
   });

@@ -1,4 +1,4 @@
-import type { PoolClient } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import type { DataSource } from 'typeorm';
 import { type Applied, applyInput, applyStart, coalesceRunChanges, type RunChangeOptions, type StartRequest, unknownRunRefusal } from '../apply/index.js';
 import type { SagaInput } from '../definition.js';
@@ -6,6 +6,7 @@ import type { InputMeta, OutboxRecord, RunRecord, StepLogRecord, TimerOperation 
 import type { SagaRegistry } from '../registry.js';
 import { BatchWrites } from './batch-writes.js';
 import { claimKeys, releaseWaiters } from './key-claim-store.js';
+import { pipelinedPoolOf } from './pipelined-pool.js';
 import { sagaStoreCounters } from './store-counters.js';
 import { type RunRow, toRunRecord, type TransactionQuery } from './run-rows.js';
 
@@ -64,31 +65,56 @@ export class SagaStore {
     return this.publishedOutbox.splice(0, this.publishedOutbox.length);
   }
 
+  /** The batches' own connections, pipelined (see `pipelinedPoolOf`); opened on the first batch. */
+  private pipelined: Pool | undefined;
+
+  /** Closes the batches' connections (the data source's own are closed with it). */
+  async close(): Promise<void> {
+    const pool = this.pipelined;
+    this.pipelined = undefined;
+    await pool?.end();
+  }
+
+  /**
+   * One transaction in two round trips: `begin` goes out with the first statement, and `commit` right
+   * behind the write. Not waiting for BEGIN is safe: it fails only with its connection, and then every
+   * statement behind it fails too. A write PostgreSQL refuses aborts the transaction, and the COMMIT
+   * behind it then ends it as a ROLLBACK: the write's error is thrown, nothing is kept.
+   */
   async applyBatch(inputs: readonly PendingInput[]): Promise<BatchResult> {
-    const runner = this.dataSource.createQueryRunner();
-    // The hot path talks to the pg client TypeORM holds for this runner: fewer layers per round trip.
-    const client = (await runner.connect()) as PoolClient;
+    this.pipelined ??= pipelinedPoolOf(this.dataSource);
+    const client = await this.pipelined.connect();
     const published = this.takePublished();
-    let open = false;
+    const begun = client.query('begin');
+    begun.catch(() => undefined); // awaited below; this only marks it handled until then
+    let broken: unknown;
     try {
-      await client.query('begin');
-      open = true;
-      const result = await this.applyInTransaction(client, inputs, published);
-      await client.query('commit');
-      open = false;
+      const { result, writing } = await this.applyInTransaction(client, inputs, published);
+      const [wrote, committed] = await Promise.allSettled([writing, client.query('commit')]);
+      await begun;
+      if (wrote.status === 'rejected') throw wrote.reason;
+      if (committed.status === 'rejected') throw committed.reason;
+      if (committed.value.command !== 'COMMIT') throw new Error(`the batch's transaction ended with ${committed.value.command}, not COMMIT`);
       sagaStoreCounters.commits += 1;
       sagaStoreCounters.inputs += inputs.length;
       return result;
     } catch (error) {
       this.notePublished(published);
-      if (open) await client.query('rollback');
+      // Outside a transaction (it already ended) a ROLLBACK only warns.
+      await client.query('rollback').catch((rollbackFailed: unknown) => (broken = rollbackFailed));
       throw error;
     } finally {
-      await runner.release();
+      // A connection that could not roll back is closed, not reused.
+      client.release(broken === undefined ? undefined : broken instanceof Error ? broken : true);
     }
   }
 
-  private async applyInTransaction(client: PoolClient, inputs: readonly PendingInput[], published: readonly string[]): Promise<BatchResult> {
+  /** Decides and writes the batch; `writing` is the write in flight (the caller sends COMMIT behind it). */
+  private async applyInTransaction(
+    client: PoolClient,
+    inputs: readonly PendingInput[],
+    published: readonly string[],
+  ): Promise<{ result: BatchResult; writing?: Promise<unknown> }> {
     // Named statements: pg prepares each once per connection, so PostgreSQL plans them once, not per batch.
     const query: TransactionQuery = async (sql, params) => (await client.query({ name: statementName(sql), text: sql, values: params })).rows as unknown;
     const runner = { query };
@@ -122,7 +148,7 @@ export class SagaStore {
     });
     if (candidates.length === 0) {
       this.notePublished(published);
-      return { results, outbox: [] };
+      return { result: { results, outbox: [] } };
     }
 
     // One round trip: record the inputs in the inbox and lock their runs (in id order: no deadlocks).
@@ -138,7 +164,7 @@ export class SagaStore {
     )) as [{ fresh: string[]; runs: RunRow[] }];
     const fresh = new Set(claimed.fresh);
     const toApply = candidates.filter((i) => fresh.has(inputs[i]?.meta.messageId ?? ''));
-    if (toApply.length === 0 && published.length === 0) return { results, outbox: [] };
+    if (toApply.length === 0 && published.length === 0) return { result: { results, outbox: [] } };
     const batch = new BatchWrites(new Map<string, RunRecord>(claimed.runs.map((row) => [row.id, toRunRecord(row)])), this.registry);
     for (const i of toApply) {
       const pending = inputs[i];
@@ -157,8 +183,9 @@ export class SagaStore {
 
     // One change per run per batch: the run's transitions of this transaction travel together.
     const outbox = coalesceRunChanges(batch.outbox, this.runChanges);
-    await this.write(runner, published, batch.changedRuns(), batch.logs, outbox, batch.timers);
-    return { results, outbox, claimAnswers: batch.claimAnswers };
+    const writing = this.write(runner, published, batch.changedRuns(), batch.logs, outbox, batch.timers);
+    writing?.catch(() => undefined); // settled by the caller, with the COMMIT sent behind it
+    return { result: { results, outbox, claimAnswers: batch.claimAnswers }, ...(writing === undefined ? {} : { writing }) };
   }
 
   /**
@@ -200,56 +227,61 @@ export class SagaStore {
     return { status: applied.outcome, applied };
   }
 
-  private async write(
+  /** The batch's one write statement, sent now and not awaited; undefined when there is nothing to write. */
+  private write(
     runner: { query(sql: string, params: unknown[]): Promise<unknown> },
     published: readonly string[],
     runs: readonly RunRecord[],
     logs: readonly StepLogRecord[],
     outbox: readonly OutboxRecord[],
     timerOps: readonly TimerOperation[],
-  ): Promise<void> {
-    if (runs.length === 0 && logs.length === 0 && outbox.length === 0 && timerOps.length === 0 && published.length === 0) return;
+  ): Promise<unknown> | undefined {
+    if (runs.length === 0 && logs.length === 0 && outbox.length === 0 && timerOps.length === 0 && published.length === 0) return undefined;
     const { sets, clears } = foldTimerOperations(timerOps);
-    await runner.query(
+    // Rows travel as one JSON document per table (one JSON.stringify, parsed once by PostgreSQL), not
+    // as 30 text arrays: pg escapes every element of an array parameter, quote by quote, and the run
+    // data, step payloads and envelopes are JSON full of quotes.
+    return runner.query(
       `with
        runs as (
          insert into workflow_runs (id, type, state, attempt_no, idempotency_key, user_id, parent_run_id, data, version, created_at, updated_at)
-         select r.id, r.type, r.state, r.attempt_no, r.key, r.user_id, r.parent, r.data::jsonb, r.version, r.created_at, r.updated_at
-         from unnest($1::uuid[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::uuid[], $8::text[], $9::int[], $10::timestamptz[], $11::timestamptz[])
-           as r(id, type, state, attempt_no, key, user_id, parent, data, version, created_at, updated_at)
+         select r.id, r.type, r.state, r.attempt_no, r.idempotency_key, r.user_id, r.parent_run_id, coalesce(r.data, 'null'::jsonb), r.version, r.created_at, r.updated_at
+         from json_to_recordset($1::json) as r(id uuid, type text, state text, attempt_no int, idempotency_key text, user_id text, parent_run_id uuid,
+           data jsonb, version int, created_at timestamptz, updated_at timestamptz)
          on conflict (id) do update set state = excluded.state, attempt_no = excluded.attempt_no, data = excluded.data,
            version = excluded.version, updated_at = excluded.updated_at
          returning 1
        ),
        logs as (
          insert into workflow_step_logs (workflow_run_id, workflow_type, attempt_no, step_name, state_before, state_after, payload, occurred_at)
-         select l.run_id, l.type, l.attempt_no, l.step, l.before, l.after, l.payload::jsonb, l.at
-         from unnest($12::uuid[], $13::text[], $14::int[], $15::text[], $16::text[], $17::text[], $18::text[], $19::timestamptz[])
+         select l.run_id, l.type, l.attempt_no, l.step, l.before, l.after, coalesce(l.payload, 'null'::jsonb), l.at
+         from rows from (json_to_recordset($2::json) as (run_id uuid, type text, attempt_no int, step text, before text, after text, payload jsonb, at timestamptz))
            with ordinality as l(run_id, type, attempt_no, step, before, after, payload, at, ord)
          order by l.ord
          returning 1
        ),
        out as (
          insert into outbox (msg_id, subject, envelope)
-         select o.msg_id, o.subject, o.envelope::jsonb from unnest($20::text[], $21::text[], $22::text[]) as o(msg_id, subject, envelope)
+         select o.msg_id, o.subject, o.envelope from json_to_recordset($3::json) as o(msg_id text, subject text, envelope jsonb)
          on conflict (msg_id) do nothing
          returning 1
        ),
        timer_sets as (
-         select * from unnest($23::uuid[], $24::text[], $25::timestamptz[], $26::text[]) as s(run_id, name, fire_at, payload)
+         select s.run_id, s.name, s.fire_at, coalesce(s.payload, 'null'::jsonb) as payload
+         from json_to_recordset($4::json) as s(run_id uuid, name text, fire_at timestamptz, payload jsonb)
        ),
        timers_cleared as (
-         delete from timers t using unnest($27::uuid[], $28::text[], $29::bool[]) as c(run_id, prefix, exact)
+         delete from timers t using json_to_recordset($5::json) as c(run_id uuid, prefix text, exact bool)
          where t.run_id = c.run_id and (case when c.exact then t.name = c.prefix else starts_with(t.name, c.prefix) end)
            and not exists (select 1 from timer_sets s where s.run_id = t.run_id and s.name = t.name)
          returning 1
        ),
        published as (
-         delete from outbox where msg_id = any($30::text[]) returning 1
+         delete from outbox where msg_id = any($6::text[]) returning 1
        ),
        timers_set as (
          insert into timers (run_id, name, fire_at, payload)
-         select s.run_id, s.name, s.fire_at, s.payload::jsonb from timer_sets s
+         select s.run_id, s.name, s.fire_at, s.payload from timer_sets s
          on conflict (run_id, name) do update set fire_at = excluded.fire_at, payload = excluded.payload
          returning 1
        )
@@ -257,35 +289,36 @@ export class SagaStore {
               (select count(*) from timers_cleared) as cleared, (select count(*) from timers_set) as timers,
               (select count(*) from published) as published`,
       [
-        runs.map((r) => r.id),
-        runs.map((r) => r.type),
-        runs.map((r) => r.state),
-        runs.map((r) => r.attemptNo),
-        runs.map((r) => r.idempotencyKey),
-        runs.map((r) => r.userId),
-        runs.map((r) => r.parentRunId),
-        runs.map((r) => JSON.stringify(r.data ?? null)),
-        runs.map((r) => r.version),
-        runs.map((r) => r.createdAt),
-        runs.map((r) => r.updatedAt),
-        logs.map((l) => l.workflowRunId),
-        logs.map((l) => l.workflowType),
-        logs.map((l) => l.attemptNo),
-        logs.map((l) => l.stepName),
-        logs.map((l) => l.stateBefore),
-        logs.map((l) => l.stateAfter),
-        logs.map((l) => JSON.stringify(l.payload)),
-        logs.map((l) => l.occurredAt),
-        outbox.map((o) => o.msgId),
-        outbox.map((o) => o.envelope.type),
-        outbox.map((o) => JSON.stringify(o.envelope)),
-        sets.map((s) => s.runId),
-        sets.map((s) => s.name),
-        sets.map((s) => s.fireAt),
-        sets.map((s) => JSON.stringify(s.payload)),
-        clears.map((c) => c.runId),
-        clears.map((c) => c.prefix),
-        clears.map((c) => c.exact),
+        JSON.stringify(
+          runs.map((r) => ({
+            id: r.id,
+            type: r.type,
+            state: r.state,
+            attempt_no: r.attemptNo,
+            idempotency_key: r.idempotencyKey,
+            user_id: r.userId,
+            parent_run_id: r.parentRunId,
+            data: r.data ?? null,
+            version: r.version,
+            created_at: r.createdAt,
+            updated_at: r.updatedAt,
+          })),
+        ),
+        JSON.stringify(
+          logs.map((l) => ({
+            run_id: l.workflowRunId,
+            type: l.workflowType,
+            attempt_no: l.attemptNo,
+            step: l.stepName,
+            before: l.stateBefore,
+            after: l.stateAfter,
+            payload: l.payload ?? null,
+            at: l.occurredAt,
+          })),
+        ),
+        JSON.stringify(outbox.map((o) => ({ msg_id: o.msgId, subject: o.envelope.type, envelope: o.envelope }))),
+        JSON.stringify(sets.map((t) => ({ run_id: t.runId, name: t.name, fire_at: t.fireAt, payload: t.payload ?? null }))),
+        JSON.stringify(clears.map((c) => ({ run_id: c.runId, prefix: c.prefix, exact: c.exact }))),
         published,
       ],
     );

@@ -60,6 +60,7 @@ describe('artifact_job runs stored by the previous definition, in PostgreSQL', (
   });
 
   afterAll(async () => {
+    await store.close();
     await dataSource.destroy();
   });
 

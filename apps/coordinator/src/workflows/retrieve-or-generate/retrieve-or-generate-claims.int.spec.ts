@@ -51,6 +51,7 @@ describe('retrieve_or_generate: one solve per signature, user and intent (Postgr
   });
 
   afterAll(async () => {
+    await store.close();
     await dataSource.destroy();
   });
 

@@ -99,6 +99,7 @@ describe('retrieve_or_generate runs stored by the previous definition, in Postgr
   });
 
   afterAll(async () => {
+    await store.close();
     await dataSource.destroy();
   });
 
