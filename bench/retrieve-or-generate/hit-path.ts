@@ -12,11 +12,11 @@
  * Each variant prints the CPU every process used in its measured seconds, per request (from /proc):
  * what a request costs the platform, apart from queueing.
  *
- *   npm run build && node dist/bench/retrieve-or-generate/hit-path.js [--seconds 15] [--rate 100] [--warmup 3] [--misses 40] [--cpu-prof-dir DIR] [--root DIR]
+ *   npm run build && node dist/bench/retrieve-or-generate/hit-path.js [--seconds 15] [--rate 100] [--warmup 3] [--misses 40] [--cpu-prof-dir DIR] [--root DIR] [--only cached|copy]
  *
  * `--cpu-prof-dir DIR`: every service writes a CPU profile (`node --cpu-prof`) into DIR when it stops.
  * `--root DIR`: the services of another checkout's build (DIR/dist), e.g. a baseline's, measured by
- * this bench.
+ * this bench. `--only cached|copy`: that hit-path variant alone (e.g. to profile it).
  */
 import { join } from 'node:path';
 import pg from 'pg';
@@ -115,7 +115,11 @@ async function main(): Promise<void> {
     await stepTimes(missRuns);
 
     // Hit path at a fixed arrival rate (open loop: latency includes queueing).
-    for (const variant of ['identical re-submission (cached)', 'copy → new run → retrieval hit'] as const) {
+    const only = process.argv.indexOf('--only');
+    const variants = (['identical re-submission (cached)', 'copy → new run → retrieval hit'] as const).filter(
+      (variant) => only < 0 || variant.startsWith(process.argv[only + 1] === 'cached' ? 'identical' : 'copy'),
+    );
+    for (const variant of variants) {
       const latencies: number[] = [];
       const runIds: string[] = [];
       const pending: Promise<void>[] = [];
