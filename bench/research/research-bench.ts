@@ -19,7 +19,6 @@
  *   npm run build && node dist/bench/research/research-bench.js [--sequential 20] [--concurrent 50] [--rounds 1] [--lane-concurrency N (default: the services')] [--poll-ms 50] [--cpu-prof DIR]
  */
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { jetstream } from '@nats-io/jetstream';
@@ -30,6 +29,7 @@ import { COMMAND_RECEIPTS_BUCKET } from '@openpaw/messaging';
 import { createDatabase, startNatsServer, startPlatformProcesses, startPostgresServer } from '@openpaw/testing';
 import { startAnthropicWireServer, startOpenAiWireServer } from '@openpaw/testkit';
 import { SignJWT } from 'jose';
+import { cpuByProcess, cpuLine, cpuSince } from '../support/process-cpu.js';
 
 const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -40,56 +40,6 @@ const line = (label: string, values: number[]): string => {
   const sorted = [...values].sort((a, b) => a - b);
   const mean = sorted.reduce((s, v) => s + v, 0) / Math.max(1, sorted.length);
   return `${label.padEnd(40)} n=${String(sorted.length).padStart(4)}  mean=${mean.toFixed(1)} ms  p50=${pct(sorted, 50).toFixed(1)} ms  p95=${pct(sorted, 95).toFixed(1)} ms  p99=${pct(sorted, 99).toFixed(1)} ms  max=${(sorted.at(-1) ?? NaN).toFixed(1)} ms`;
-};
-
-/**
- * CPU seconds used so far by this process's descendants (the services, nats-server, PostgreSQL and
- * its backends) and by the bench itself (its HTTP clients and the wire servers), by name, from /proc.
- */
-function cpuByProcess(): Map<string, number> {
-  const ticks = 100; // USER_HZ on Linux
-  const procs = new Map<number, { parent: number; name: string; cpu: number }>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^[0-9]+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      const app = cmd.find((part) => part.includes('dist/apps/'))?.replace(/.*dist\/apps\/([^/]+).*/, '$1');
-      const name = app ?? stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      procs.set(Number(entry), { parent: Number(fields[1]), name, cpu: (Number(fields[11]) + Number(fields[12])) / ticks });
-    } catch {
-      // exited meanwhile
-    }
-  }
-  const mine = (pid: number): boolean => {
-    for (let p = pid, hops = 0; p > 1 && hops < 10; hops += 1) {
-      if (p === process.pid) return true;
-      p = procs.get(p)?.parent ?? 0;
-    }
-    return false;
-  };
-  const byName = new Map<string, number>();
-  for (const [pid, p] of procs) {
-    if (!mine(pid)) continue;
-    const name = pid === process.pid ? 'bench (clients, wire servers)' : p.name.startsWith('postgres') ? 'postgres' : p.name;
-    byName.set(name, (byName.get(name) ?? 0) + p.cpu);
-  }
-  return byName;
-}
-
-/** CPU seconds per process since `before`, busiest first. */
-const cpuSince = (before: Map<string, number>): Array<readonly [string, number]> =>
-  [...cpuByProcess()]
-    .map(([name, cpu]) => [name, cpu - (before.get(name) ?? 0)] as const)
-    .filter(([, cpu]) => cpu > 0.05)
-    .sort((a, b) => b[1] - a[1]);
-
-/** `name 1.23 s (8.2 ms/leg)`, per process, and the total. */
-const cpuLine = (cpu: ReadonlyArray<readonly [string, number]>, legs: number): string => {
-  const perLeg = (seconds: number): string => `${((seconds * 1000) / Math.max(1, legs)).toFixed(1)} ms/leg`;
-  const total = cpu.reduce((sum, [, seconds]) => sum + seconds, 0);
-  return [...cpu.map(([name, seconds]) => `${name} ${seconds.toFixed(2)} s (${perLeg(seconds)})`), `total ${total.toFixed(2)} s (${perLeg(total)})`].join(', ');
 };
 
 const argText = (name: string): string | undefined => {
@@ -345,7 +295,7 @@ async function main(): Promise<void> {
       all.unsubtracted.push(...conc.unsubtracted);
       const legCount = concurrent * 3;
       console.log(`-- round ${round}/${rounds}: ${concurrent} concurrent runs (${legCount} legs), wall ${wall.toFixed(0)} ms`);
-      console.log(`CPU used meanwhile: ${cpuLine(cpu, legCount)}`);
+      console.log(`CPU used meanwhile: ${cpuLine(cpu, legCount, 'leg')}`);
       console.log(`PostgreSQL commits meanwhile: ${committed} (${(committed / legCount).toFixed(1)} per leg; the gateway's, the coordinator's and the research service's)`);
       console.log(`gateway run projection meanwhile: ${projectionAfter.reads - projectionBefore.reads} reads, ${projectionAfter.writes - projectionBefore.writes} rows written`);
       const perRun = (n: number): string => (n / concurrent).toFixed(1);

@@ -9,14 +9,20 @@
  * offered load (through `OPENPAW_ADMISSION_JSON`, as an operator would), so the figures measure the
  * path and not the free tier's rate limit (which answers 429 from the first second at 100 req/s).
  *
- *   npm run build && node dist/bench/retrieve-or-generate/hit-path.js [--seconds 15] [--rate 100] [--warmup 3] [--misses 40] [--cpu-prof-dir DIR]
+ * Each variant prints the CPU every process used in its measured seconds, per request (from /proc):
+ * what a request costs the platform, apart from queueing.
+ *
+ *   npm run build && node dist/bench/retrieve-or-generate/hit-path.js [--seconds 15] [--rate 100] [--warmup 3] [--misses 40] [--cpu-prof-dir DIR] [--root DIR] [--only cached|copy]
  *
  * `--cpu-prof-dir DIR`: every service writes a CPU profile (`node --cpu-prof`) into DIR when it stops.
+ * `--root DIR`: the services of another checkout's build (DIR/dist), e.g. a baseline's, measured by
+ * this bench. `--only cached|copy`: that hit-path variant alone (e.g. to profile it).
  */
 import { join } from 'node:path';
 import pg from 'pg';
 import { createDatabase, startNatsServer, startPlatformProcesses, startPostgresServer } from '@openpaw/testing';
 import { SignJWT } from 'jose';
+import { cpuByProcess, cpuLine, cpuSince } from '../support/process-cpu.js';
 
 const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -29,7 +35,8 @@ const summary = (label: string, latencies: number[], seconds: number): string =>
 };
 
 async function main(): Promise<void> {
-  const root = join(import.meta.dirname, '../../..');
+  const rootFlag = process.argv.indexOf('--root');
+  const root = rootFlag >= 0 ? (process.argv[rootFlag + 1] ?? '') : join(import.meta.dirname, '../../..');
   const rate = arg('rate', 100);
   const seconds = arg('seconds', 15);
   // Steady state: the first `warmup` seconds of each variant (JIT, pools, caches) are not measured.
@@ -108,12 +115,17 @@ async function main(): Promise<void> {
     await stepTimes(missRuns);
 
     // Hit path at a fixed arrival rate (open loop: latency includes queueing).
-    for (const variant of ['identical re-submission (cached)', 'copy → new run → retrieval hit'] as const) {
+    const only = process.argv.indexOf('--only');
+    const variants = (['identical re-submission (cached)', 'copy → new run → retrieval hit'] as const).filter(
+      (variant) => only < 0 || variant.startsWith(process.argv[only + 1] === 'cached' ? 'identical' : 'copy'),
+    );
+    for (const variant of variants) {
       const latencies: number[] = [];
       const runIds: string[] = [];
       const pending: Promise<void>[] = [];
       let started = performance.now();
       let measureStart = started;
+      let cpuBefore = cpuByProcess();
       const total = rate * (seconds + warmup);
       for (let i = 0; i < total; i += 1) {
         if (i === rate * warmup) {
@@ -121,6 +133,7 @@ async function main(): Promise<void> {
           latencies.splice(0);
           runIds.splice(0);
           measureStart = performance.now();
+          cpuBefore = cpuByProcess();
           started = measureStart - (i * 1000) / rate;
         }
         const due = started + (i * 1000) / rate;
@@ -141,7 +154,9 @@ async function main(): Promise<void> {
         );
       }
       await Promise.all(pending);
+      const cpu = cpuSince(cpuBefore);
       console.log(summary(`hit path: ${variant} @${rate}/s`, latencies, (performance.now() - measureStart) / 1000));
+      console.log(`   CPU meanwhile: ${cpuLine(cpu, latencies.length, 'request')}`);
       if (variant !== 'identical re-submission (cached)') await stepTimes(runIds);
     }
   } finally {

@@ -19,7 +19,7 @@ export {
   type RetentionRule,
   type TableSize,
 } from './retention.js';
-export { preparedSql, type PreparedSql, type PreparedSqlOptions } from './prepared-sql.js';
+export { preparedSql, preparedSqlRunner, statementNamer, type PreparedSql, type PreparedSqlOptions, type PreparedSqlRunner } from './prepared-sql.js';
 export {
   discoverSchemaMigrations,
   registeredSchemaMigrations,

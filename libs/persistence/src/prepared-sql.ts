@@ -18,6 +18,22 @@ export interface PreparedSqlOptions {
 }
 
 /**
+ * Names for SQL texts (`<prefix>_<n>`, one per distinct text), for named statements: PostgreSQL parses
+ * and plans a named statement once per connection. One namer per prefix, so a name never means two texts.
+ */
+export function statementNamer(prefix: string): (sql: string) => string {
+  const names = new Map<string, string>();
+  return (sql) => {
+    let name = names.get(sql);
+    if (name === undefined) {
+      name = `${prefix}_${names.size + 1}`;
+      names.set(sql, name);
+    }
+    return name;
+  };
+}
+
+/**
  * For hot paths (every run event the gateway projects, every kept reply a service looks up and keeps):
  * each statement goes straight to the pg client of a pooled connection as a named statement, so
  * PostgreSQL parses and plans it once per connection instead of on every call, and TypeORM's
@@ -26,15 +42,7 @@ export interface PreparedSqlOptions {
  */
 export function preparedSql(dataSource: DataSource, prefix: string, options: PreparedSqlOptions = {}): PreparedSql {
   const relaxed = options.synchronousCommit === 'off';
-  const names = new Map<string, string>();
-  const nameOf = (sql: string): string => {
-    let name = names.get(sql);
-    if (name === undefined) {
-      name = `${prefix}_${names.size + 1}`;
-      names.set(sql, name);
-    }
-    return name;
-  };
+  const nameOf = statementNamer(prefix);
   return {
     async query<T>(sql: string, parameters: readonly unknown[] = []): Promise<T[]> {
       const runner = dataSource.createQueryRunner();
@@ -56,5 +64,18 @@ export function preparedSql(dataSource: DataSource, prefix: string, options: Pre
         await runner.release();
       }
     },
+  };
+}
+
+/** TypeORM-shaped (`DataSource.query`): `T` names the whole result (the rows), unchecked. What kept-reply stores run on. */
+export interface PreparedSqlRunner {
+  query<T = unknown>(sql: string, parameters?: unknown[]): Promise<T>;
+}
+
+/** `preparedSql` behind the TypeORM-shaped `query` (e.g. for `@openpaw/messaging`'s kept-reply stores). */
+export function preparedSqlRunner(dataSource: DataSource, prefix: string, options: PreparedSqlOptions = {}): PreparedSqlRunner {
+  const sql = preparedSql(dataSource, prefix, options);
+  return {
+    query: async <T>(text: string, parameters: unknown[] = []): Promise<T> => (await sql.query(text, parameters)) as T,
   };
 }

@@ -16,6 +16,7 @@ import {
 import { ReadinessRegistry } from './health.js';
 import { MessageLogContext } from './logging.js';
 import { MetricsMessagingObserver } from './messaging-observer.js';
+import { registerMessageCounters } from './message-counters.js';
 import { PlatformMetrics } from './metrics.js';
 
 /**
@@ -47,7 +48,8 @@ const COMMANDS_CONSUMER_PLAN = Symbol('openpaw.platform.commandsConsumerPlan');
 /**
  * `MessagingModule` for a service, wired to the platform: messages handled and dead-lettered feed
  * the shared metrics, messaging logs through the service's pino logger, and NATS connectivity is a
- * readiness check (`nats`). Import it next to `PlatformModule.forService(name)`, with the messaging
+ * readiness check (`nats`), and the process's message counters (publishes, deliveries, validations,
+ * commits: the message budget) are on `/metrics`. Import it next to `PlatformModule.forService(name)`, with the messaging
  * settings the service's config read at start (`{ ...settings.messaging }`): it reads no environment.
  */
 @Module({})
@@ -95,6 +97,7 @@ export class ServiceMessagingModule implements OnModuleInit, OnApplicationBootst
 
   onModuleInit(): void {
     this.metrics.readLaneBacklogsFrom(() => this.host.laneBacklogs());
+    registerMessageCounters(this.metrics.registry);
     this.readiness.register({
       name: 'nats',
       check: () => {

@@ -2,6 +2,7 @@ import { hasErrorCode, OpenPawError } from '@openpaw/contracts';
 import { decodeProtectedHeader, errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import type { JwtConfig } from '../config.js';
 import { JWKS_ALGORITHMS, JwksKeys } from './jwks.js';
+import { VerifiedTokens } from './verified-tokens.js';
 
 /** Who is calling: the token's `sub`, its subscription tier (claim `tier`) and roles (claim `roles`, e.g. `admin`) when the token has them. */
 export interface AuthenticatedUser {
@@ -59,6 +60,18 @@ function jwksOf(config: JwtConfig): JwksKeys {
     keySets.set(config, keys);
   }
   return keys;
+}
+
+/** Tokens verified lately, per configuration (a client sends the same token with every request). */
+const verifiedTokens = new WeakMap<JwtConfig, VerifiedTokens<AuthenticatedUser>>();
+
+function verifiedTokensOf(config: JwtConfig): VerifiedTokens<AuthenticatedUser> {
+  let tokens = verifiedTokens.get(config);
+  if (tokens === undefined) {
+    tokens = new VerifiedTokens();
+    verifiedTokens.set(config, tokens);
+  }
+  return tokens;
 }
 
 /** Where an identity provider's tokens carry the roles unless `rolesClaim` says otherwise. */
@@ -119,12 +132,18 @@ export async function signAccessToken(
  * JWKS), issuer, audience, expiry and `sub`; throws `InvalidTokenError`.
  */
 export async function verifyAccessToken(config: JwtConfig, token: string): Promise<AuthenticatedUser> {
+  const tokens = verifiedTokensOf(config);
+  const remembered = tokens.get(token);
+  if (remembered !== undefined) return remembered;
   try {
     const { payload, source } = await verifiedPayload(config, token);
     if (typeof payload.sub !== 'string' || payload.sub.length === 0) throw new InvalidTokenError('token has no subject');
     const tier = payload['tier'];
     const roles = rolesOf(source === 'identity_provider' ? claimAt(payload, config.rolesClaim ?? DEFAULT_ROLES_CLAIM) : payload['roles']);
-    return { userId: payload.sub, ...(typeof tier === 'string' && TIER.test(tier) ? { tier } : {}), ...(roles.length === 0 ? {} : { roles }) };
+    const user = { userId: payload.sub, ...(typeof tier === 'string' && TIER.test(tier) ? { tier } : {}), ...(roles.length === 0 ? {} : { roles }) };
+    // `exp` is a required claim: jwtVerify has checked it is a number.
+    if (typeof payload.exp === 'number') tokens.remember(token, { value: user, expiresAt: payload.exp });
+    return user;
   } catch (error) {
     if (hasErrorCode(error, 'invalid_token')) throw error;
     if (error instanceof errors.JWTExpired) throw new InvalidTokenError('token expired');

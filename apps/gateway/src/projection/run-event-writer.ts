@@ -1,4 +1,5 @@
 import { context, ROOT_CONTEXT } from '@opentelemetry/api';
+import { messageCounters } from '@openpaw/messaging';
 import type { PreparedSql } from '@openpaw/persistence';
 import { RUN_PROJECTION_COLUMNS, RUN_PROJECTION_TABLE, type RunProjection, type RunProjectionRow, rowToProjection } from './run-projection.store.js';
 import { RUN_TRANSITIONS_TABLE } from './run-transition.store.js';
@@ -189,6 +190,8 @@ export class RunEventWriter {
         ),
       ),
     ]);
+    // One statement, one commit: a commit of the message path (the message budget counts it).
+    messageCounters.commits += 1;
     const projected = new Map<string, RunProjection>();
     for (const row of rows) if (row.run_id !== null) projected.set(row.event_run_id, rowToProjection(row));
     return projected;

@@ -1,5 +1,6 @@
 import type { Provider } from '@nestjs/common';
-import { PgKeptReplyStore } from '@openpaw/messaging';
+import { GroupCommitKeptReplyStore } from '@openpaw/messaging';
+import { preparedSqlRunner } from '@openpaw/persistence';
 import { serviceDatabaseProviders } from '@openpaw/platform';
 import type { DataSource } from 'typeorm';
 import { INGESTION_SCHEMA } from '../config.js';
@@ -19,6 +20,8 @@ export const databaseProviders: Provider[] = [
   {
     provide: INGESTION_REPLIES,
     inject: [INGESTION_DATA_SOURCE],
-    useFactory: (dataSource: DataSource) => new PgKeptReplyStore(dataSource, INGESTION_SCHEMA),
+    // Every command is looked up and its answer kept: concurrent deliveries share one look-up and one
+    // commit (group commit), as named statements.
+    useFactory: (dataSource: DataSource) => new GroupCommitKeptReplyStore(preparedSqlRunner(dataSource, 'ingestion_replies'), INGESTION_SCHEMA),
   },
 ];

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { statementNamer } from '@openpaw/persistence';
 import type { PhashIndexEntry } from './phash-index.js';
 import type { CatalogChange, IndexedProblem, KeywordHit, ProblemCatalog, ProblemDocument } from './problem-catalog.js';
 import { sameDocument } from './problem-catalog.js';
@@ -104,6 +105,9 @@ function toProblem(row: ProblemRow): IndexedProblem {
         }),
   };
 }
+
+/** Every search looks rows up by its keys: named statements, parsed and planned once per connection. */
+const statementName = statementNamer('retrieval_catalog');
 
 /**
  * Keyword query for a whole problem text. `websearch_to_tsquery` never fails on user text; joining the
@@ -216,10 +220,11 @@ export class PgProblemCatalog implements ProblemCatalog {
             WHERE p.search_vector @@ q
             ORDER BY rank DESC, p.doc_id DESC
             LIMIT $2`;
-    const { rows } = await this.pool.query<{ doc_id: string; asset_version_id: string; rank: number }>(
-      sql,
-      candidates === undefined ? [query, limit] : [normalisedText, limit, [...candidates], query],
-    );
+    const { rows } = await this.pool.query<{ doc_id: string; asset_version_id: string; rank: number }>({
+      name: statementName(sql),
+      text: sql,
+      values: candidates === undefined ? [query, limit] : [normalisedText, limit, [...candidates], query],
+    });
     return rows.map((row) => ({ docId: Number(row.doc_id), assetVersionId: row.asset_version_id, rank: row.rank }));
   }
 
@@ -245,7 +250,8 @@ export class PgProblemCatalog implements ProblemCatalog {
   }
 
   private async select(where: string, params: unknown[]): Promise<IndexedProblem[]> {
-    const { rows } = await this.pool.query<ProblemRow>(`SELECT ${COLUMNS} FROM retrieval.indexed_problems WHERE ${where}`, params);
+    const text = `SELECT ${COLUMNS} FROM retrieval.indexed_problems WHERE ${where}`;
+    const { rows } = await this.pool.query<ProblemRow>({ name: statementName(text), text, values: params });
     return rows.map(toProblem);
   }
 }

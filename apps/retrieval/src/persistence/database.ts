@@ -1,5 +1,6 @@
 import type { Provider } from '@nestjs/common';
-import { PgKeptReplyStore } from '@openpaw/messaging';
+import { GroupCommitKeptReplyStore } from '@openpaw/messaging';
+import { preparedSqlRunner } from '@openpaw/persistence';
 import { serviceDatabaseProviders } from '@openpaw/platform';
 import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
@@ -33,6 +34,8 @@ export const databaseProviders: Provider[] = [
   {
     provide: RETRIEVAL_REPLIES,
     inject: [RETRIEVAL_DATA_SOURCE],
-    useFactory: (dataSource: DataSource) => new PgKeptReplyStore(dataSource, RETRIEVAL_SCHEMA),
+    // Every command is looked up and its answer kept: concurrent deliveries share one look-up and one
+    // commit (group commit), as named statements.
+    useFactory: (dataSource: DataSource) => new GroupCommitKeptReplyStore(preparedSqlRunner(dataSource, 'retrieval_replies'), RETRIEVAL_SCHEMA),
   },
 ];
