@@ -91,7 +91,7 @@ describe('the platform booted from its synthesized manifests', () => {
     await boot.startAll(deployments, READY_WITHIN_MS);
     console.log(`boot: migrations Job and ${deployments.length} Deployments ready in ${Date.now() - t0} ms`);
     gatewayUrl = `http://127.0.0.1:${ports.get('gateway')?.get(3000) ?? 0}`;
-  }, 300_000);
+  }, 480_000);
 
   afterAll(async () => {
     await boot?.stop();

@@ -23,11 +23,14 @@ export class BootedProcesses {
     }
   }
 
-  /** Starts every given workload at once and waits until each is ready; a process that exits first fails it with its log. */
+  /**
+   * Starts every given workload at once and waits until each is ready, within the startup budget its
+   * platform gives it (`startupBudgetMs`, else `readyWithinMs`); a process that exits first fails it with its log.
+   */
   async startAll(workloads: readonly string[], readyWithinMs: number): Promise<void> {
     const steps = this.plan.filter((p) => workloads.includes(p.container.workload));
     for (const step of steps) this.running.set(step.container.workload, spawnSandboxed(step.sandbox));
-    await Promise.all(steps.map(async (step) => this.untilReady(step, this.running.get(step.container.workload) as SandboxedProcess, readyWithinMs)));
+    await Promise.all(steps.map(async (step) => this.untilReady(step, this.running.get(step.container.workload) as SandboxedProcess, step.container.startupBudgetMs ?? readyWithinMs)));
     for (const step of steps) this.started.push(step.container.workload);
   }
 

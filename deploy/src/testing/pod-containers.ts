@@ -40,6 +40,11 @@ export interface PodContainer {
   /** containerPort by port name. */
   readonly ports: Readonly<Record<string, number>>;
   readonly readiness: { readonly path: string; readonly port: number } | undefined;
+  /**
+   * How long the platform gives the container to start before it restarts it: the startup probe's
+   * `periodSeconds` × `failureThreshold` (a compose healthcheck's `start_period` + `interval` × `retries`).
+   */
+  readonly startupBudgetMs: number | undefined;
 }
 
 /** Secrets by name, key → value: what ops create beforehand (the manifests only name them). */
@@ -69,6 +74,7 @@ interface ContainerSpec {
   readonly volumeMounts?: readonly { readonly name: string; readonly mountPath: string; readonly readOnly?: boolean }[];
   readonly ports?: readonly { readonly name?: string; readonly containerPort: number }[];
   readonly readinessProbe?: { readonly httpGet?: { readonly path: string; readonly port: number | string } };
+  readonly startupProbe?: { readonly periodSeconds?: number; readonly failureThreshold?: number };
   readonly securityContext?: { readonly readOnlyRootFilesystem?: boolean; readonly runAsUser?: number; readonly runAsGroup?: number };
 }
 interface PodSpec {
@@ -157,6 +163,8 @@ function containerOf(object: K8sObject, pod: PodSpec, container: ContainerSpec, 
     mounts,
     ports,
     readiness: probe === undefined || probePort === undefined ? undefined : { path: probe.path, port: probePort },
+    // The Kubernetes defaults: every 10 s, 3 failures.
+    startupBudgetMs: container.startupProbe === undefined ? undefined : (container.startupProbe.periodSeconds ?? 10) * (container.startupProbe.failureThreshold ?? 3) * 1000,
   };
 }
 
