@@ -74,7 +74,8 @@ describe('docker-compose.yml booted without a Docker engine', () => {
     boot = new BootedProcesses(plan);
     await boot.runToCompletion('provision');
     services = compose.ours.map((c) => c.workload).filter((name) => name !== 'provision');
-    await boot.startAll(services, 150_000);
+    // Compose never restarts an unhealthy container; the manifests' startup budget (300 s) bounds the wait.
+    await boot.startAll(services, 300_000);
     gatewayUrl = `http://127.0.0.1:${ports.get('gateway')?.get(3000) ?? 0}`;
   }, 480_000);
 

@@ -35,7 +35,8 @@ import { type FakeGcsServer, startFakeGcsServer } from '../libs/providers/src/te
  */
 const root = join(import.meta.dirname, '..');
 const settings = DEFAULT_SETTINGS;
-const READY_WITHIN_MS = 150_000;
+/** Only for a Deployment without a startup probe (each has one: 30 × 10 s, which bounds the wait). */
+const READY_WITHIN_MS = 300_000;
 
 describe('the platform booted from its synthesized manifests', () => {
   let nats: NatsClusterHandle;

@@ -6,13 +6,7 @@ interface ComposeService {
   readonly build?: string;
   readonly command?: readonly string[] | string;
   readonly environment?: Readonly<Record<string, string | number | boolean | null>>;
-  readonly healthcheck?: {
-    readonly test?: readonly string[] | string;
-    readonly disable?: boolean;
-    readonly interval?: string;
-    readonly retries?: number;
-    readonly start_period?: string;
-  };
+  readonly healthcheck?: { readonly test?: readonly string[] | string; readonly disable?: boolean };
   readonly read_only?: boolean;
   readonly user?: string;
   readonly volumes?: readonly unknown[];
@@ -27,14 +21,6 @@ export function interpolateCompose(text: string, shell: Readonly<Record<string, 
     if (operator === '-') return value ?? fallback ?? '';
     return value ?? '';
   });
-}
-
-/** A compose duration (`5s`, `1m30s`, `250ms`) in milliseconds. */
-export function composeDurationMs(text: string): number {
-  const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)];
-  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== text) throw new Error(`not a compose duration: ${text}`);
-  return parts.reduce((sum, [, amount, unit]) => sum + Number(amount) * (units[unit ?? 's'] ?? 1000), 0);
 }
 
 export interface ComposeContainers {
@@ -86,11 +72,8 @@ export function composeContainers(composeYaml: string, shell: Readonly<Record<st
         ].filter((entry): entry is [string, number] => entry[1] !== undefined),
       ),
       readiness: path === undefined || port === undefined ? undefined : { path, port },
-      // Compose's defaults: every 30 s, 3 retries, no start period.
-      startupBudgetMs:
-        health === undefined
-          ? undefined
-          : composeDurationMs(service.healthcheck?.start_period ?? '0s') + composeDurationMs(service.healthcheck?.interval ?? '30s') * (service.healthcheck?.retries ?? 3),
+      // An unhealthy compose container is only marked so, never restarted: no deadline of its own.
+      startupBudgetMs: undefined,
     });
   }
   return { ours, others };

@@ -42,7 +42,7 @@ export interface PodContainer {
   readonly readiness: { readonly path: string; readonly port: number } | undefined;
   /**
    * How long the platform gives the container to start before it restarts it: the startup probe's
-   * `periodSeconds` × `failureThreshold` (a compose healthcheck's `start_period` + `interval` × `retries`).
+   * `periodSeconds` × `failureThreshold` (compose restarts no unhealthy container: none there).
    */
   readonly startupBudgetMs: number | undefined;
 }
