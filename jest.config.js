@@ -41,7 +41,7 @@ export default {
       ...common,
       displayName: 'unit',
       testMatch: ['<rootDir>/{apps,libs,bench,tools,deploy}/**/*.spec.ts'],
-      testPathIgnorePatterns: ['\\.int\\.spec\\.ts$', '\\.e2e\\.spec\\.ts$'],
+      testPathIgnorePatterns: ['\\.int\\.spec\\.ts$', '\\.e2e\\.spec\\.ts$', '\\.boot\\.spec\\.ts$'],
     },
     {
       ...common,
@@ -49,6 +49,13 @@ export default {
       testMatch: ['<rootDir>/{apps,libs,tools,deploy}/**/*.int.spec.ts', '<rootDir>/{apps,libs}/**/*.e2e.spec.ts'],
       globalSetup: '<rootDir>/libs/testing/jest/global-setup.mjs',
       globalTeardown: '<rootDir>/libs/testing/jest/global-teardown.mjs',
+    },
+    {
+      // Whole-platform boots (deploy/README.md, "The boot test"): each starts its own servers and every
+      // service, so scripts/test.sh runs this project on its own, one file at a time (--runInBand).
+      ...common,
+      displayName: 'boot',
+      testMatch: ['<rootDir>/{apps,libs,tools,deploy}/**/*.boot.spec.ts'],
     },
   ],
 };

@@ -9,5 +9,7 @@ source scripts/env.sh
 echo "== typecheck"; npm run --silent typecheck
 echo "== lint"; npm run --silent lint
 echo "== build"; npm run --silent build
-echo "== tests"; npm test -- --ci "$@"
+echo "== tests"; npm test -- --ci --selectProjects unit integration "$@"
+# The whole-platform boots (deploy/README.md, "The boot test"): one at a time, nothing else running.
+echo "== boot tests"; npm test -- --ci --selectProjects boot --runInBand --passWithNoTests "$@"
 echo "== bench smoke"; bash scripts/bench-smoke.sh

@@ -9,7 +9,7 @@ export class ArtifactsApiClient {
     private readonly token: string,
   ) {}
 
-  static async forUser(platform: RunningPlatform, userId: string): Promise<ArtifactsApiClient> {
+  static async forUser(platform: Pick<RunningPlatform, 'gatewayUrl' | 'jwtSecret'>, userId: string): Promise<ArtifactsApiClient> {
     const token = await signAccessToken({ secret: platform.jwtSecret, issuer: 'openpaw', audience: 'openpaw-api' }, userId);
     return new ArtifactsApiClient(platform.gatewayUrl, token);
   }

@@ -11,7 +11,7 @@ export class ResearchApiClient {
     private readonly token: string,
   ) {}
 
-  static async forUser(platform: RunningPlatform, userId: string): Promise<ResearchApiClient> {
+  static async forUser(platform: Pick<RunningPlatform, 'gatewayUrl' | 'jwtSecret'>, userId: string): Promise<ResearchApiClient> {
     return new ResearchApiClient(platform.gatewayUrl, await signAccessToken({ secret: platform.jwtSecret, issuer: 'openpaw', audience: 'openpaw-api' }, userId));
   }
 

@@ -1,0 +1,188 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  createDatabase,
+  findFreePort,
+  type NatsClusterHandle,
+  type OtlpReceiver,
+  type PostgresServerHandle,
+  startNatsCluster,
+  startOtlpReceiver,
+  startPostgresServer,
+} from '@openpaw/testing';
+import { ArtifactsApiClient } from '../apps/gateway/src/artifacts/testing/artifacts-api-client.js';
+import { GatewayClient } from '../apps/gateway/src/e2e/e2e-client.js';
+import { ResearchApiClient } from '../apps/gateway/src/research/testing/research-api-client.js';
+import { COLLECTOR_NAME, COLLECTOR_OTLP_HTTP } from '../deploy/src/collector.js';
+import { renderPlatform } from '../deploy/src/render.js';
+import { DEFAULT_SETTINGS } from '../deploy/src/settings.js';
+import { bootPathEnv, describeSubstitutions, imageDefaultsOf, localPortsOf, localProcessOf, type LocalProcess, type SubstitutionMap } from '../deploy/src/testing/boot-plan.js';
+import { BootedProcesses } from '../deploy/src/testing/boot-run.js';
+import { podContainers, servicesOf, type SecretValues } from '../deploy/src/testing/pod-containers.js';
+import { type FakeGcsServer, startFakeGcsServer } from '../libs/providers/src/test-support/fake-gcs-server.js';
+
+/**
+ * The platform booted from its own manifests (deploy/README.md, "The boot test"): deploy/src
+ * synthesizes the objects with the default settings (what deploy/k8s/openpaw.yaml holds); every
+ * container of the platform's image runs with the argv, environment (ConfigMap, Secrets filled with
+ * test values, Service links, the image's ENV), mounts, read-only root and uid the objects declare,
+ * each in its own mount namespace, against a 3-node nats-server cluster (the manifests ask for R3
+ * streams), PostgreSQL, a GCS JSON API server and an OTLP receiver. The migrations Job runs first,
+ * as the Job does; then every Deployment; then one request per workflow through the gateway; then
+ * the retention CronJob once. Only the printed substitution map differs from the manifests.
+ */
+const root = join(import.meta.dirname, '..');
+const settings = DEFAULT_SETTINGS;
+/** Only for a Deployment without a startup probe (each has one: 30 × 10 s, which bounds the wait). */
+const READY_WITHIN_MS = 300_000;
+
+describe('the platform booted from its synthesized manifests', () => {
+  let nats: NatsClusterHandle;
+  let postgres: PostgresServerHandle;
+  let otlp: OtlpReceiver;
+  let gcs: FakeGcsServer;
+  let scratch: string;
+  let plan: LocalProcess[];
+  let gatewayUrl: string;
+  const jwtSecret = randomBytes(32).toString('base64');
+  let boot: BootedProcesses;
+
+  beforeAll(async () => {
+    [nats, postgres, otlp, gcs] = await Promise.all([startNatsCluster(3), startPostgresServer({ fsync: false }), startOtlpReceiver(), startFakeGcsServer()]);
+    scratch = mkdtempSync(join(tmpdir(), 'openpaw-boot-'));
+    const sealing = generateKeyPairSync('x25519');
+    // What ops create beforehand (the manifests only name them). No provider keys: every provider is its local default.
+    const secrets: SecretValues = {
+      [settings.secrets.database]: { url: await createDatabase(postgres.adminUrl, 'openpaw_boot') },
+      [settings.secrets.gatewayAuth]: { OPENPAW_JWT_SECRET: jwtSecret, OPENPAW_KEY_SEALING_PUBLIC_KEY: sealing.publicKey.export({ type: 'spki', format: 'der' }).toString('base64') },
+      [settings.secrets.keyOpening]: { OPENPAW_KEY_SEALING_PRIVATE_KEY: sealing.privateKey.export({ type: 'pkcs8', format: 'der' }).toString('base64') },
+      [settings.secrets.providers]: {},
+    };
+    const objects = renderPlatform(settings).platform;
+    const containers = podContainers(objects, secrets);
+    const ours = containers.filter((c) => c.image === settings.image);
+    const ports = await localPortsOf(ours, findFreePort);
+    const natsHost = new URL(settings.natsUrl).host;
+    const map: SubstitutionMap = {
+      hosts: { [natsHost]: new URL(nats.urls[0] ?? '').host, [`${COLLECTOR_NAME}:${COLLECTOR_OTLP_HTTP}`]: new URL(otlp.endpoint).host },
+      listenAddress: { from: '0.0.0.0', to: '127.0.0.1' },
+      ports,
+      workdir: { from: imageDefaultsOf(readFileSync(join(root, 'Dockerfile'), 'utf8')).workdir, to: root },
+      node: { from: 'node', to: process.execPath },
+      added: settings.blobs.kind === 'gcs' ? { OPENPAW_GCS_API_ENDPOINT: { value: gcs.url, why: 'https://storage.googleapis.com, the SDK default, is a local GCS JSON API server' } } : {},
+      replaced: Object.fromEntries(containers.filter((c) => c.image !== settings.image).map((c) => [`${c.workload} (${c.image})`, `the OTLP receiver of libs/testing at ${otlp.endpoint}`])),
+    };
+    for (const other of containers.filter((c) => c.image !== settings.image)) {
+      if (other.workload !== COLLECTOR_NAME) throw new Error(`${other.kind} ${other.workload} runs ${other.image}: the boot test has nothing to stand in for it`);
+    }
+    console.log(describeSubstitutions(map));
+    const image = imageDefaultsOf(readFileSync(join(root, 'Dockerfile'), 'utf8'));
+    const services = servicesOf(objects);
+    plan = ours.map((c) => localProcessOf(c, { map, image, services, scratch, pathEnv: bootPathEnv(process.execPath) }));
+    boot = new BootedProcesses(plan);
+
+    const t0 = Date.now();
+    // The migrations Job first (streams, then every schema), as in an install.
+    for (const job of new Set(plan.filter((p) => p.container.kind === 'Job').map((p) => p.container.workload))) await boot.runToCompletion(job);
+    console.log(`boot: migrations Job done in ${Date.now() - t0} ms`);
+    // Then every Deployment at once, as `kubectl apply` starts them.
+    const deployments = plan.filter((p) => p.container.kind === 'Deployment').map((p) => p.container.workload);
+    await boot.startAll(deployments, READY_WITHIN_MS);
+    console.log(`boot: migrations Job and ${deployments.length} Deployments ready in ${Date.now() - t0} ms`);
+    gatewayUrl = `http://127.0.0.1:${ports.get('gateway')?.get(3000) ?? 0}`;
+  }, 480_000);
+
+  afterAll(async () => {
+    await boot?.stop();
+    await Promise.all([nats?.dispose(), postgres?.dispose(), otlp?.close(), gcs?.close()]);
+    if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('ran the migrations Job and has every Deployment of the manifests ready on its readiness probe', () => {
+    const objects = renderPlatform(settings).platform;
+    const deployments = objects.filter((o) => o.kind === 'Deployment' && o.metadata.name !== COLLECTOR_NAME).map((o) => o.metadata.name);
+    expect(boot.started).toEqual(['openpaw-migrate/streams', 'openpaw-migrate/migrate', ...deployments]);
+  });
+
+  it('runs each process with a read-only root, only its declared mounts writable, as the pod user without capabilities', () => {
+    for (const [workload, proc] of boot.running) {
+      const pid = proc.child.pid ?? 0;
+      const mounts = readFileSync(`/proc/${pid}/mountinfo`, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => line.split(' '))
+        .map((fields) => ({ path: fields[4] ?? '', options: (fields[5] ?? '').split(',') }));
+      const writable = mounts.filter((m) => m.options.includes('rw') && !/^\/(proc|sys|dev)(\/|$)/.test(m.path)).map((m) => m.path);
+      const declared = plan.find((p) => p.container.workload === workload)?.container.mounts.filter((m) => !m.readOnly).map((m) => m.path);
+      expect({ workload, writable }).toEqual({ workload, writable: declared });
+      expect({ workload, root: mounts.find((m) => m.path === '/')?.options[0] }).toEqual({ workload, root: 'ro' });
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      expect({ workload, uid: /^Uid:\s+(\d+)/m.exec(status)?.[1], caps: /^CapEff:\s+(\w+)/m.exec(status)?.[1] }).toEqual({ workload, uid: '1000', caps: '0000000000000000' });
+      // A write refused by the read-only root and swallowed somewhere would show in the log.
+      expect({ workload, refused: proc.log().match(/.*(EROFS|read-only file system).*/gi) }).toEqual({ workload, refused: null });
+    }
+  });
+
+  it('retrieve-or-generate: a text problem is solved through the gateway, its solution page stored in the bucket', async () => {
+    const alice = await GatewayClient.forUser(gatewayUrl, jwtSecret, 'boot-alice');
+    const submitted = await alice.submitText('2x + 3 = 7', 60);
+    expect({ status: submitted.status, body: submitted.status === 200 ? undefined : submitted.body }).toEqual({ status: 200, body: undefined });
+    expect(submitted.body.result).toMatchObject({ status: 'succeeded', outcome: 'new' });
+    expect(await (await alice.request(`/runs/${submitted.body.run_id}/solution`)).text()).toContain('<mn>2</mn>');
+    expect([...gcs.objects.keys()].some((key) => key.startsWith(`${settings.blobs.kind === 'gcs' ? settings.blobs.bucket : ''}/`))).toBe(true);
+  });
+
+  it('artifact job: a quiz over a text source completes', async () => {
+    const ada = await ArtifactsApiClient.forUser({ gatewayUrl, jwtSecret }, 'boot-ada');
+    await ada.addText(
+      'nb-boot',
+      'Photosynthesis converts light energy into chemical energy stored in glucose. Chloroplasts are the organelles where photosynthesis happens in plant cells. Chlorophyll is the green pigment that absorbs red and blue light.',
+    );
+    const created = await ada.chat({ message: 'Create a quiz on photosynthesis', session_id: 'nb-boot', options: { num_questions: 2 } });
+    expect(created.status).toBe(202);
+    const job = await ada.waitForJob(created.body['job_id'] as string, (j) => j['status'] === 'completed' || j['status'] === 'failed', 90_000);
+    expect(job).toMatchObject({ status: 'completed', artifact_type: 'quiz' });
+  });
+
+  it('visual degrees: a chain between the local world demo pair is found', async () => {
+    const line = boot
+      .log('visual-search')
+      .split('\n')
+      .find((l) => l.includes('localWorldDemo'));
+    const pair = (JSON.parse(line ?? '{}') as { localWorldDemo?: { threeHop: { from: string; to: string } } }).localWorldDemo?.threeHop;
+    expect(pair).toBeDefined();
+    const alice = await GatewayClient.forUser(gatewayUrl, jwtSecret, 'boot-alice');
+    const started = await alice.request('/visual-degrees', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(pair) });
+    expect(started.status).toBe(202);
+    const { runId } = (await started.json()) as { runId: string };
+    expect(await alice.untilTerminal(runId, 90_000)).toMatchObject({ state: 'SUCCEEDED' });
+  });
+
+  it('paper search: a query reaches its first checkpoint (the strategy, from the research service)', async () => {
+    const alice = await GatewayClient.forUser(gatewayUrl, jwtSecret, 'boot-alice');
+    const created = await alice.request('/paper-searches', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'graph neural networks with attention' }) });
+    expect(created.status).toBe(202);
+    const { runId } = (await created.json()) as { runId: string };
+    expect(await alice.untilState(runId, ['AWAITING_STRATEGY_CONFIRMATION'], 90_000)).toBe('AWAITING_STRATEGY_CONFIRMATION');
+  });
+
+  it('research: a local research completes with its synthesis', async () => {
+    const rosa = await ResearchApiClient.forUser({ gatewayUrl, jwtSecret }, 'boot-rosa');
+    const created = await rosa.call('POST', '/research', { prompt: 'How efficient are cold-climate heat pumps compared with gas boilers?', selectedLlms: ['local'], synthesisLlm: 'local' });
+    expect(created.status).toBeLessThan(300);
+    const done = await rosa.waitFor(created.body['id'] as string, (r) => r['status'] === 'completed' || r['status'] === 'failed', 90_000);
+    expect(done['status']).toBe('completed');
+  });
+
+  it('the retention CronJob runs once to completion', async () => {
+    await boot.runToCompletion('openpaw-retention');
+    expect(boot.started).toContain('openpaw-retention/retention');
+  });
+
+  it("exports traces to the collector's address", () => {
+    // OTEL_SERVICE_NAME per Deployment; the gateway and the coordinator take part in every request above.
+    expect([...new Set(otlp.spans.map((span) => span.service))]).toEqual(expect.arrayContaining(['gateway', 'coordinator']));
+  });
+});
