@@ -3,9 +3,9 @@ import { adapterProvider, databaseReadiness, MessageLogContext, PlatformModule, 
 import { type BlobStore, createBlobStoreFromEnv } from '@openpaw/providers';
 import type { DataSource } from 'typeorm';
 import type { IngestionSettings } from './config.js';
-import { TesseractOcrPool } from './domain/ocr-pool.js';
 import { NormalizeMediaHandler } from './handlers/normalize-media/normalize-media.handler.js';
 import { OcrLifecycle } from './media/ocr-lifecycle.js';
+import { createOcrReader } from './media/ocr-reader.js';
 import { createUrlFetcher } from './media/url-fetcher.js';
 import { IngestionCommandsConsumer } from './messaging/ingestion-commands.consumer.js';
 import { databaseProviders, INGESTION_DATA_SOURCE } from './persistence/database.js';
@@ -44,7 +44,7 @@ export class IngestionModule implements OnModuleInit {
       providers: [
         { provide: INGESTION_SETTINGS, useValue: settings },
         blobs,
-        { provide: INGESTION_OCR, useFactory: () => new TesseractOcrPool({ size: settings.ocr.workers, model: settings.ocr.model }) },
+        { provide: INGESTION_OCR, useFactory: () => createOcrReader(settings.ocr) },
         { provide: INGESTION_URL_FETCHER, useFactory: () => createUrlFetcher(settings.fetch) },
         ...databaseProviders,
         OcrLifecycle,
