@@ -1,6 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import katex from 'katex';
 import { type Browser, chromium } from 'playwright-core';
@@ -122,10 +123,16 @@ export async function renderKatexProblems(problems: readonly (KatexProblem & { r
   const browser: Browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox'] });
   try {
     const page = await browser.newPage({ deviceScaleFactor: 1 });
+    // A file:// page, so KaTeX's stylesheet and fonts (file:// too) load; an about:blank page may not read them.
+    const shell = join(mkdtempSync(join(tmpdir(), 'katex-bench-')), 'page.html');
+    writeFileSync(shell, `<!doctype html><html><head><meta charset="utf-8"><link rel="stylesheet" href="${css}"></head><body style="margin:0;background:#fff"></body></html>`);
+    await page.goto(pathToFileURL(shell).href, { waitUntil: 'load' });
     const rendered: RenderedKatexProblem[] = [];
     for (const { html, ...problem } of problems) {
-      await page.setContent(`<!doctype html><html><head><link rel="stylesheet" href="${css}"></head><body style="margin:0;background:#fff">${html}</body></html>`, { waitUntil: 'load' });
+      await page.evaluate(`document.body.innerHTML = ${JSON.stringify(html)}`);
       await page.evaluate('document.fonts.ready');
+      const styled = await page.evaluate(`getComputedStyle(document.querySelector('.katex') ?? document.body).fontFamily`);
+      if (problem.typeset === 'katex' && !String(styled).includes('KaTeX')) throw new Error('KaTeX stylesheet not applied: its maths would print flat');
       const png = await page.locator('#problem').screenshot({ type: 'png' });
       rendered.push({ ...problem, png });
     }

@@ -25,6 +25,8 @@ export interface OcrLine {
   readonly box: OcrBox;
   /** Empty when the reader gives no per-character results. */
   readonly chars: readonly OcrChar[];
+  /** The line's ink as connected blobs, when the reader measures it: what shows stacked glyphs (a fraction). */
+  readonly inkBoxes?: readonly OcrBox[];
   /** The reader read this line as LaTeX (Mathpix), not plain text. */
   readonly latex?: boolean;
 }

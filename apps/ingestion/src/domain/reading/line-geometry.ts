@@ -46,20 +46,22 @@ function characterHeight(chars: readonly OcrChar[]): number | undefined {
 export function lineGeometry(line: OcrLine): LineGeometry {
   const chars = line.chars;
   const charHeight = characterHeight(chars);
-  if (charHeight === undefined || chars.some((c) => c.box === undefined)) return { text: line.text, chars, doubts: [] };
+  if (charHeight === undefined || chars.some((c) => c.box === undefined && c.text.trim() !== '')) return { text: line.text, chars, doubts: [] };
   const doubts: string[] = [];
   const raised = chars.map((c, i) => {
     if (!/^[0-9]$/.test(c.text)) return false;
-    const around = chars.slice(Math.max(0, i - NEIGHBOURS), i + NEIGHBOURS + 1).filter((n) => n !== c && SITS_ON_BASELINE.test(n.text));
+    const around = chars.slice(Math.max(0, i - NEIGHBOURS), i + NEIGHBOURS + 1).filter((n) => n !== c && n.box !== undefined && SITS_ON_BASELINE.test(n.text));
     const baseline = median(around.map((n) => n.box!.y1));
     if (baseline === undefined) return false;
     return baseline - c.box!.y1 > RAISED_BY * charHeight && height(c.box!) <= RAISED_MAX_HEIGHT * charHeight;
   });
   // A baseline judged from raised neighbours is no baseline: each raised digit must follow a character on the line.
   for (const [i, c] of chars.entries()) {
-    if (c.text.trim() !== '' && height(c.box!) > TALL_INK * charHeight) doubts.push(`"${c.text}" stands ${(height(c.box!) / charHeight).toFixed(1)} characters tall (a stacked fraction or a root?)`);
+    if (c.box !== undefined && c.text.trim() !== '' && height(c.box) > TALL_INK * charHeight) doubts.push(`"${c.text}" stands ${(height(c.box) / charHeight).toFixed(1)} characters tall (a stacked fraction or a root?)`);
     if (raised[i] === true && (i === 0 || chars[i - 1]!.text.trim() === '')) doubts.push(`"${c.text}" is raised with nothing before it (an exponent of what?)`);
   }
+  const stacked = stackedInk(line.inkBoxes ?? [], charHeight);
+  if (stacked !== undefined) doubts.push(`glyphs stacked one above another at x ${stacked.x0}–${stacked.x1} (a stacked fraction?)`);
   const out: OcrChar[] = [];
   for (const [i, c] of chars.entries()) {
     if (raised[i] === true && raised[i - 1] !== true) out.push({ text: '^', confidence: c.confidence });
@@ -68,4 +70,20 @@ export function lineGeometry(line: OcrLine): LineGeometry {
     if (raised[i] === true && raised[i + 1] !== true && /^[0-9A-Za-z(]$/.test(chars[i + 1]?.text ?? '')) out.push({ text: ' ', confidence: c.confidence });
   }
   return { text: out.map((c) => c.text).join(''), chars: out, doubts };
+}
+
+/** Ink this many character heights tall counts as a glyph for stacking (bars, dots and specks do not). */
+const GLYPH_HEIGHT = 0.3;
+
+/** Two glyph-sized blobs sharing most of their columns, one wholly above the other: a stacked fraction (or a limit, an index). */
+export function stackedInk(blobs: readonly OcrBox[], charHeight: number): OcrBox | undefined {
+  const glyphs = blobs.filter((b) => height(b) >= GLYPH_HEIGHT * charHeight);
+  for (const a of glyphs) {
+    for (const b of glyphs) {
+      if (a === b || b.y0 < a.y1) continue;
+      const overlap = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
+      if (overlap >= 0.5 * Math.min(a.x1 - a.x0, b.x1 - b.x0)) return { x0: Math.min(a.x0, b.x0), y0: a.y0, x1: Math.max(a.x1, b.x1), y1: b.y1 };
+    }
+  }
+  return undefined;
 }

@@ -90,7 +90,9 @@ export class PpOcrReader implements OcrReader {
     };
     const raster = await decodeRgb(image, this.limits);
     const boxes = await this.detect(raster, remaining);
-    const standing = boxes.filter((b) => b.y1 - b.y0 > UPRIGHT_ASPECT * (b.x1 - b.x0)).length * 2 > boxes.length;
+    // The largest text box decides: a problem's main line lies flat, single stacked digits stand.
+    const largest = boxes.reduce<OcrBox | undefined>((best, b) => (best === undefined || area(b) > area(best) ? b : best), undefined);
+    const standing = largest !== undefined && largest.y1 - largest.y0 > UPRIGHT_ASPECT * (largest.x1 - largest.x0);
     if (!standing && raster.height <= UPRIGHT_ASPECT * raster.width) return this.readUpright(raster, boxes, remaining);
     // Text boxes standing up, or a page taller than wide (a problem is a wide line): the page may be
     // turned a quarter. Read each way whose boxes lie down, and keep the surest reading.
@@ -127,10 +129,11 @@ export class PpOcrReader implements OcrReader {
       for (const { box } of row) {
         const input = recognitionInput(raster, box);
         const output = await this.pool.run('rec', input, remaining());
-        const chars = trimSpaces(foldPpOcrChars(decodeLine(output, this.dictionary, input, raster, box).chars));
+        const decoded = decodeLine(output, this.dictionary, input, raster, box);
+        const chars = trimSpaces(foldPpOcrChars(decoded.chars));
         if (chars.length === 0) continue;
         const confidence = Math.min(...chars.map((c) => c.confidence));
-        lines.push({ text: chars.map((c) => c.text).join(''), confidence, box, chars });
+        lines.push({ text: chars.map((c) => c.text).join(''), confidence, box, chars, inkBoxes: decoded.inkBoxes });
       }
     }
     return { reader: this.reader, local: true, lines, width: raster.width, height: raster.height, alphabet: this.alphabet };
@@ -148,6 +151,8 @@ export class PpOcrReader implements OcrReader {
     return flipped * 2 > widest.length;
   }
 }
+
+const area = (b: OcrBox): number => (b.x1 - b.x0) * (b.y1 - b.y0);
 
 function trimSpaces(chars: readonly OcrChar[]): OcrChar[] {
   let start = 0;

@@ -35,6 +35,7 @@ export function recognitionInput(image: RgbRaster, box: OcrBox): RecognitionInpu
 export interface DecodedLine {
   readonly text: string;
   readonly chars: readonly OcrChar[];
+  readonly inkBoxes: readonly OcrBox[];
 }
 
 /**
@@ -80,7 +81,7 @@ export function decodeLine(output: TensorData, dictionary: readonly string[], in
     return { text, confidence: peak.probability, box: inkOf(ink, x0, Math.max(x0 + 1, x1)) ?? { x0, y0: box.y0, x1: Math.max(x0 + 1, x1), y1: box.y1 } };
   });
   const spaced = withGapSpaces(chars);
-  return { text: spaced.map((c) => c.text).join(''), chars: spaced };
+  return { text: spaced.map((c) => c.text).join(''), chars: spaced, inkBoxes: ink };
 }
 
 /** An ink gap wider than this many character heights is a word space, whether the recogniser emitted one or not. */
@@ -106,15 +107,18 @@ function withGapSpaces(chars: readonly OcrChar[]): OcrChar[] {
   return out;
 }
 
-/** The union of the ink blobs centred in columns [x0, x1); undefined when none is. */
+/**
+ * The character's own ink: the blob centred in columns [x0, x1) nearest their middle, with the blobs
+ * there that share its columns (an "i"'s dot, "="'s bars); undefined when no blob is centred there.
+ */
 function inkOf(components: readonly OcrBox[], x0: number, x1: number): OcrBox | undefined {
-  let union: OcrBox | undefined;
-  for (const c of components) {
-    const centre = (c.x0 + c.x1) / 2;
-    if (centre < x0 || centre >= x1) continue;
-    union = union === undefined ? c : { x0: Math.min(union.x0, c.x0), y0: Math.min(union.y0, c.y0), x1: Math.max(union.x1, c.x1), y1: Math.max(union.y1, c.y1) };
-  }
-  return union;
+  const middle = (x0 + x1) / 2;
+  const centre = (c: OcrBox): number => (c.x0 + c.x1) / 2;
+  const inBand = components.filter((c) => centre(c) >= x0 && centre(c) < x1);
+  if (inBand.length === 0) return undefined;
+  const own = inBand.reduce((best, c) => (Math.abs(centre(c) - middle) < Math.abs(centre(best) - middle) ? c : best));
+  const sharesColumns = (c: OcrBox): boolean => Math.min(c.x1, own.x1) - Math.max(c.x0, own.x0) >= 0.5 * Math.min(c.x1 - c.x0, own.x1 - own.x0);
+  return inBand.filter(sharesColumns).reduce((u, c) => ({ x0: Math.min(u.x0, c.x0), y0: Math.min(u.y0, c.y0), x1: Math.max(u.x1, c.x1), y1: Math.max(u.y1, c.y1) }));
 }
 
 /**
@@ -169,7 +173,8 @@ export function inkComponents(image: RgbRaster, box: OcrBox): OcrBox[] {
         }
       }
     }
-    components.push({ x0: box.x0 + x0, y0: box.y0 + y0, x1: box.x0 + x1, y1: box.y0 + y1 });
+    // Specks (noise, JPEG ringing) are not ink.
+    if ((x1 - x0) * (y1 - y0) >= 4) components.push({ x0: box.x0 + x0, y0: box.y0 + y0, x1: box.x0 + x1, y1: box.y0 + y1 });
   }
   return components;
 }
