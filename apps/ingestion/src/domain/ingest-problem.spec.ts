@@ -79,7 +79,7 @@ describe('ingestProblem', () => {
   it('gives a tilted JPEG copy the same text and a near pHash', async () => {
     const original = await ingestProblem({ kind: 'image', bytes: problemPng }, ports);
     const copy = await ingestProblem({ kind: 'image', bytes: await degrade.jpeg(await degrade.rotate(problemPng, 2.5), 60) }, ports);
-    if (original.status !== 'normalised' || copy.status !== 'normalised') throw new Error('rejected');
+    if (original.status !== 'normalised' || copy.status !== 'normalised') throw new Error(`rejected: ${JSON.stringify([original.status === 'rejected' ? original : 'original read', copy.status === 'rejected' ? copy : 'copy read'])}`);
     expect(copy.signature.normalisedText).toBe(original.signature.normalisedText);
     expect(copy.signature.imageSha256).not.toBe(original.signature.imageSha256);
     const distance = (BigInt(`0x${copy.signature.phash ?? '0'}`) ^ BigInt(`0x${original.signature.phash ?? '0'}`)).toString(2).replace(/0/g, '').length;

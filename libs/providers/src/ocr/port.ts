@@ -15,6 +15,19 @@ export interface OcrChar {
   readonly confidence: number;
   /** Where its ink is, when the reader can place it (PP-OCR: its CTC step's columns, rows from the ink there). */
   readonly box?: OcrBox;
+  /**
+   * Other readings the reader weighed for this place, most probable first, with their probabilities
+   * (text '' = no character there). Empty or absent when the reader gives none. A place where the reader
+   * nearly read a character but read none is a char with text '' and the character as its alternative.
+   */
+  readonly alternatives?: readonly OcrAlternative[];
+  /** Its box is ink of its own (a blob centred in its columns): something is printed there, so '' is no reading of it. */
+  readonly ownInk?: boolean;
+}
+
+export interface OcrAlternative {
+  readonly text: string;
+  readonly confidence: number;
 }
 
 /** One line of text as the reader read it. */

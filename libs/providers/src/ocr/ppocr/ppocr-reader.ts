@@ -126,13 +126,14 @@ export class PpOcrReader implements OcrReader {
   private async recognise(raster: RgbRaster, boxes: readonly OcrBox[], remaining: () => number): Promise<OcrReading> {
     const lines: OcrLine[] = [];
     for (const row of readingOrder(boxes.map((box) => ({ box })))) {
-      for (const { box } of row) {
+      for (const box of mergeOverlapping(row.map((r) => r.box))) {
         const input = recognitionInput(raster, box);
         const output = await this.pool.run('rec', input, remaining());
         const decoded = decodeLine(output, this.dictionary, input, raster, box);
         const chars = trimSpaces(foldPpOcrChars(decoded.chars));
-        if (chars.length === 0) continue;
-        const confidence = Math.min(...chars.map((c) => c.confidence));
+        if (!chars.some((c) => c.text !== '')) continue;
+        // A near miss (text '') is a doubt for the judge, not part of what was read.
+        const confidence = Math.min(...chars.filter((c) => c.text !== '').map((c) => c.confidence));
         lines.push({ text: chars.map((c) => c.text).join(''), confidence, box, chars, inkBoxes: decoded.inkBoxes });
       }
     }
@@ -152,18 +153,30 @@ export class PpOcrReader implements OcrReader {
   }
 }
 
+/** Boxes of one row that overlap are one stretch of text: read apart, the shared glyphs are read twice ("Evaluate e 12⁴"). */
+function mergeOverlapping(row: readonly OcrBox[]): OcrBox[] {
+  const merged: OcrBox[] = [];
+  for (const box of [...row].sort((a, b) => a.x0 - b.x0)) {
+    const last = merged.at(-1);
+    if (last !== undefined && box.x0 < last.x1) merged[merged.length - 1] = { x0: last.x0, y0: Math.min(last.y0, box.y0), x1: Math.max(last.x1, box.x1), y1: Math.max(last.y1, box.y1) };
+    else merged.push(box);
+  }
+  return merged;
+}
+
 const area = (b: OcrBox): number => (b.x1 - b.x0) * (b.y1 - b.y0);
 
 function trimSpaces(chars: readonly OcrChar[]): OcrChar[] {
   let start = 0;
   let end = chars.length;
-  while (start < end && chars[start]!.text.trim() === '') start += 1;
-  while (end > start && chars[end - 1]!.text.trim() === '') end -= 1;
+  // Near misses (text '') stay: a sign lost at a line's end changes its maths.
+  while (start < end && chars[start]!.text === ' ') start += 1;
+  while (end > start && chars[end - 1]!.text === ' ') end -= 1;
   return chars.slice(start, end);
 }
 
 function meanConfidence(reading: OcrReading): number {
-  const chars = reading.lines.flatMap((l) => l.chars);
+  const chars = reading.lines.flatMap((l) => l.chars).filter((c) => c.text !== '');
   return chars.length === 0 ? 0 : chars.reduce((sum, c) => sum + c.confidence, 0) / chars.length;
 }
 

@@ -1,4 +1,4 @@
-import type { OcrBox, OcrChar } from '../port.js';
+import type { OcrAlternative, OcrBox, OcrChar } from '../port.js';
 import { lumaAt, type RgbRaster, resampleRegion } from '../raster.js';
 import type { TensorData } from './onnx-worker-pool.js';
 
@@ -38,39 +38,73 @@ export interface DecodedLine {
   readonly inkBoxes: readonly OcrBox[];
 }
 
+/** Classes a step gives at least this probability are kept as a character's alternatives. */
+const ALTERNATIVE_FLOOR = 0.02;
+/** A blank step giving another character at least this probability is a place where a character may have been lost. */
+const NEAR_MISS = 0.1;
+
+interface Peak {
+  index: number;
+  step: number;
+  lastStep: number;
+  probability: number;
+  /** The step where this character was surest: its alternatives are that step's. */
+  bestStep: number;
+}
+
 /**
  * Greedy CTC decoding: the most probable class per step, repeats collapsed, blanks (class 0) dropped;
  * class k is the dictionary's (k−1)th entry, the last class a space. Each character keeps its step's
- * probability and is placed at its steps' columns, its rows taken from the ink there.
+ * probability and the other classes that step weighed, and is placed at its steps' columns, its rows
+ * taken from the ink there. A blank step that nearly read a character other than its neighbours' is
+ * kept as a char with text '' (the character its alternative): a character the greedy path may have lost.
  */
 export function decodeLine(output: TensorData, dictionary: readonly string[], input: RecognitionInput, image: RgbRaster, box: OcrBox): DecodedLine {
   const steps = output.dims[1] ?? 0;
   const classes = output.dims[2] ?? 0;
   const columnsPerStep = (input.dims[3] ?? 0) / Math.max(1, steps);
-  const peaks: { index: number; step: number; lastStep: number; probability: number }[] = [];
-  let previous = 0;
+  const textOf = (k: number): string => (k === 0 ? '' : k === classes - 1 ? ' ' : (dictionary[k - 1] ?? ''));
+  const best: { index: number; p: number; runnerUp: number; runnerUpP: number }[] = [];
   for (let t = 0; t < steps; t += 1) {
-    let best = 0;
-    let bestP = -1;
     const row = t * classes;
+    let top = { index: 0, p: -1 };
+    let second = { index: 0, p: -1 };
     for (let k = 0; k < classes; k += 1) {
       const p = output.data[row + k]!;
-      if (p > bestP) {
-        bestP = p;
-        best = k;
-      }
+      if (p > top.p) {
+        second = top;
+        top = { index: k, p };
+      } else if (p > second.p) second = { index: k, p };
     }
+    best.push({ index: top.index, p: top.p, runnerUp: second.index, runnerUpP: second.p });
+  }
+  const alternativesAt = (t: number, except: number): OcrAlternative[] => {
+    const row = t * classes;
+    const found: OcrAlternative[] = [];
+    for (let k = 0; k < classes; k += 1) {
+      const p = output.data[row + k]!;
+      if (k !== except && p >= ALTERNATIVE_FLOOR) found.push({ text: textOf(k), confidence: p });
+    }
+    return found.sort((a, b) => b.confidence - a.confidence);
+  };
+  const peaks: Peak[] = [];
+  let previous = 0;
+  for (let t = 0; t < steps; t += 1) {
+    const { index, p } = best[t]!;
     const last = peaks.at(-1);
-    if (best !== 0 && best === previous && last !== undefined) {
+    if (index !== 0 && index === previous && last !== undefined) {
       last.lastStep = t;
-      last.probability = Math.max(last.probability, bestP);
-    } else if (best !== 0) peaks.push({ index: best, step: t, lastStep: t, probability: bestP });
-    previous = best;
+      if (p > last.probability) {
+        last.probability = p;
+        last.bestStep = t;
+      }
+    } else if (index !== 0) peaks.push({ index, step: t, lastStep: t, probability: p, bestStep: t });
+    previous = index;
   }
   const toImageX = (column: number): number => box.x0 + column / input.scale;
   const ink = inkComponents(image, box);
-  const chars: OcrChar[] = peaks.map((peak, i) => {
-    const text = peak.index === classes - 1 ? ' ' : (dictionary[peak.index - 1] ?? '');
+  const chars: OcrChar[] = [];
+  for (const [i, peak] of peaks.entries()) {
     // A character's columns: halfway to its neighbours' steps (CTC places each near its centre).
     const before = peaks[i - 1];
     const after = peaks[i + 1];
@@ -78,8 +112,20 @@ export function decodeLine(output: TensorData, dictionary: readonly string[], in
     const right = after === undefined ? Math.min(steps, peak.lastStep + 2) : (peak.lastStep + after.step + 1) / 2;
     const x0 = Math.max(box.x0, Math.floor(toImageX(left * columnsPerStep)));
     const x1 = Math.min(box.x1, Math.ceil(toImageX(right * columnsPerStep)));
-    return { text, confidence: peak.probability, box: inkOf(ink, x0, Math.max(x0 + 1, x1)) ?? { x0, y0: box.y0, x1: Math.max(x0 + 1, x1), y1: box.y1 } };
-  });
+    const own = inkOf(ink, x0, Math.max(x0 + 1, x1));
+    const alternatives = alternativesAt(peak.bestStep, peak.index);
+    chars.push({ text: textOf(peak.index), confidence: peak.probability, box: own ?? { x0, y0: box.y0, x1: Math.max(x0 + 1, x1), y1: box.y1 }, alternatives, ...(own === undefined ? {} : { ownInk: true }) });
+    // Blank steps up to the next character that nearly read a character other than the two around them.
+    const nearMisses = new Map<number, OcrAlternative & { blank: number }>();
+    for (let t = peak.lastStep + 1; t < (after?.step ?? steps); t += 1) {
+      const step = best[t]!;
+      // Spaces are the ink's business (word gaps), not lost characters.
+      if (step.index !== 0 || step.runnerUp === classes - 1 || step.runnerUp === peak.index || step.runnerUp === after?.index || step.runnerUpP < NEAR_MISS) continue;
+      const seen = nearMisses.get(step.runnerUp);
+      if (seen === undefined || step.runnerUpP > seen.confidence) nearMisses.set(step.runnerUp, { text: textOf(step.runnerUp), confidence: step.runnerUpP, blank: step.p });
+    }
+    for (const miss of nearMisses.values()) chars.push({ text: '', confidence: miss.blank, alternatives: [{ text: miss.text, confidence: miss.confidence }] });
+  }
   const spaced = withGapSpaces(chars);
   return { text: spaced.map((c) => c.text).join(''), chars: spaced, inkBoxes: ink };
 }
@@ -97,12 +143,18 @@ function withGapSpaces(chars: readonly OcrChar[]): OcrChar[] {
   const charHeight = heights[Math.floor(heights.length * 0.75)];
   if (charHeight === undefined) return [...chars];
   const out: OcrChar[] = [];
-  for (const [i, c] of chars.entries()) {
-    const previous = chars[i - 1];
+  let previous: OcrChar | undefined;
+  for (const c of chars) {
+    if (c.text === '') {
+      out.push(c);
+      continue;
+    }
     if (previous !== undefined && previous.text !== ' ' && c.text !== ' ' && previous.box !== undefined && c.box !== undefined && c.box.x0 - previous.box.x1 > WORD_GAP * charHeight) {
+      // The ink shows the gap: the space is as sure as its neighbours.
       out.push({ text: ' ', confidence: Math.min(previous.confidence, c.confidence) });
     }
     out.push(c);
+    previous = c;
   }
   return out;
 }
