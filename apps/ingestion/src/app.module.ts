@@ -21,8 +21,9 @@ export interface IngestionAdapters {
 /**
  * The ingestion service: answers `NormalizeMedia` (consumed from `openpaw.cmd.ingestion.>`) with
  * `MediaNormalized` or `MediaRejected`. Upload bytes and normalised images live in blob storage
- * (`@openpaw/providers`, the local filesystem by default); OCR is a long-lived tesseract.js pool
- * (offline, bundled English data); answered commands are kept in the `ingestion` schema.
+ * (`@openpaw/providers`, the local filesystem by default); images are read through the OCR port
+ * (`@openpaw/providers/ocr`, PP-OCRv4 in long-lived worker processes by default; ADR 0027); answered
+ * commands are kept in the `ingestion` schema.
  */
 @Module({})
 export class IngestionModule implements OnModuleInit {
