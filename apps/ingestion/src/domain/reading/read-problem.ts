@@ -80,6 +80,8 @@ export function judgeReading(reading: OcrReading, settings: ReadingSettings = DE
   for (const run of extraction.unparsed) doubts.push(`"${run}" does not parse as maths`);
   for (const run of extraction.dangling) doubts.push(`operator ${run}: an operand was read as a word`);
   const normalised = normaliseText(text);
+  // A root's radicand is what its bar spans, which a line reader does not see: "√36+31" may be √(36+31).
+  if (/√|v\/|sqrt/i.test(text)) doubts.push('a root sign: how far its bar reaches cannot be read from one line');
   for (const [pattern, what] of MISREAD_SHAPES) {
     const found = pattern.exec(normalised);
     if (found !== null) doubts.push(`"${found[0]}": ${what}`);
