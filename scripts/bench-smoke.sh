@@ -22,7 +22,7 @@ BENCHES=(
   "ingestion-retrieval/reading-bench.js --originals 9 --copies-of 1"
   "maths/maths-bench.js --repeat 1"
   "maths/cas-compare.js"
-  "maths/pinned-bench.js --seed 1"
+  "maths/pinned-bench.js --held-out --fail-on-wrong"
   "paper-dedup/dedup-bench.js 1 2"
   "saga/saga-bench.js --runs1 10 --runs64 64"
   "research/leg-floor.js --runs 2 --legs 2 --rounds 1"

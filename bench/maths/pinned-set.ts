@@ -115,7 +115,12 @@ function capital(s: string): string {
 
 const PYTHAGOREAN = [[3, 4, 5], [5, 12, 13], [8, 15, 17], [7, 24, 25], [6, 8, 10], [9, 12, 15], [20, 21, 29], [9, 40, 41]] as const;
 const pythagoras = repeat('pythagoras', (rng) => {
-  const [a, b, c] = pick(rng, PYTHAGOREAN).map((n) => n * pick(rng, [1, 1, 2, 3])) as [number, number, number];
+  // One scale for all three sides. The first version scaled each side by its own draw, so most
+  // "right triangles" were not right and their labels were not the hypotenuse or leg of the sides
+  // given (legs 3 and 8 labelled 5). The three draws stay, so every later item of the set is unchanged.
+  const triple = pick(rng, PYTHAGOREAN);
+  const [scale] = triple.map(() => pick(rng, [1, 1, 2, 3]));
+  const [a, b, c] = triple.map((n) => n * scale!) as [number, number, number];
   const unit = pick(rng, ['cm', 'm', 'mm']);
   if (rng() < 0.5) {
     return { text: pick(rng, [`A right-angled triangle has legs ${a} ${unit} and ${b} ${unit}. Find the hypotenuse.`, `The two shorter sides of a right triangle are ${a} ${unit} and ${b} ${unit}. How long is the hypotenuse?`]), label: num(c) };

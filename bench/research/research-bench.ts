@@ -25,7 +25,7 @@ import pg from 'pg';
 import { jetstream } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { connect } from '@nats-io/transport-node';
-import { ExecuteResearchLeg, STREAMS } from '@openpaw/contracts';
+import { ExecuteResearchLeg, ExecuteResearchLegs, STREAMS } from '@openpaw/contracts';
 import { COMMAND_RECEIPTS_BUCKET } from '@openpaw/messaging';
 import { createDatabase, startNatsServer, startPlatformProcesses, startPostgresServer } from '@openpaw/testing';
 import { startAnthropicWireServer, startOpenAiWireServer } from '@openpaw/testkit';
@@ -259,16 +259,19 @@ async function main(): Promise<void> {
     let left = info.num_pending;
     if (left === 0) return { relay, lane, handlerStart };
     for await (const msg of await reader.consume()) {
-      const envelope = msg.subject === ExecuteResearchLeg.subject ? msg.json<{ id: string; data: { runId: string } }>() : undefined;
-      const start = envelope === undefined ? undefined : startOf.get(envelope.data.runId);
-      if (envelope !== undefined && wanted.has(envelope.data.runId) && start !== undefined) {
+      // One-item commands (before ADR 0025) and batches: each leg by its command id (a batch item's `itemId`).
+      const command = msg.subject === ExecuteResearchLeg.subject || msg.subject === ExecuteResearchLegs.subject ? msg.json<{ id: string; data: { runId: string; items?: { itemId: string }[] } }>() : undefined;
+      const start = command === undefined ? undefined : startOf.get(command.data.runId);
+      if (command !== undefined && wanted.has(command.data.runId) && start !== undefined) {
         const published = msg.info.timestampNanos / 1e6;
-        relay.push(published - start);
-        const receipt = await receipts.get(envelope.id);
-        const pickedUp = receipt === null ? undefined : Date.parse(receipt.json<{ pickedUpAt: string }>().pickedUpAt);
-        if (pickedUp !== undefined) lane.push(pickedUp - published);
-        const startedAt = startedAtOf.get(envelope.id);
-        if (pickedUp !== undefined && startedAt !== undefined) handlerStart.push(startedAt - pickedUp);
+        for (const legId of command.data.items?.map((item) => item.itemId) ?? [command.id]) {
+          relay.push(published - start);
+          const receipt = await receipts.get(legId);
+          const pickedUp = receipt === null ? undefined : Date.parse(receipt.json<{ pickedUpAt: string }>().pickedUpAt);
+          if (pickedUp !== undefined) lane.push(pickedUp - published);
+          const startedAt = startedAtOf.get(legId);
+          if (pickedUp !== undefined && startedAt !== undefined) handlerStart.push(startedAt - pickedUp);
+        }
       }
       left -= 1;
       if (left === 0) break;

@@ -9,7 +9,7 @@
 import { join } from 'node:path';
 import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { deterministicUuid, RunStateChanged, runIdFor, StartRun, type MessageData } from '@openpaw/contracts';
+import { deterministicUuid, RunStateChangedV2, runIdFor, StartRun, type MessageData } from '@openpaw/contracts';
 import { JetStreamPublisher } from '@openpaw/messaging';
 import { createDatabase, spawnManaged, startNatsServer, startPostgresServer, waitForOutput } from '@openpaw/testing';
 import { startThreeStepWorker, threeStepSaga } from '@openpaw/testkit';
@@ -36,9 +36,11 @@ async function main(): Promise<void> {
   const publisher = new JetStreamPublisher(js);
 
   const waiting = new Map<string, () => void>();
-  const sub = nc.subscribe(RunStateChanged.subject, {
+  // Every version of the run change (v1 and v2 both carry the run id and whether it ended): a
+  // coordinator built before v2 (the baseline) publishes v1 only (ADR 0024).
+  const sub = nc.subscribe(RunStateChangedV2.subject.replace(/\.v2$/, '.*'), {
     callback: (_err, msg) => {
-      const data = (msg.json<{ data: MessageData<typeof RunStateChanged> }>()).data;
+      const data = (msg.json<{ data: Pick<MessageData<typeof RunStateChangedV2>, 'runId' | 'terminal'> }>()).data;
       if (data.terminal) waiting.get(data.runId)?.();
     },
   });

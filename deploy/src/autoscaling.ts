@@ -8,20 +8,23 @@ export interface ScalingProps {
   readonly name: string;
   readonly min: number;
   readonly max: number;
-  /** The JetStream durable whose pending messages drive the scale (absent: CPU only). */
-  readonly lag?: {
-    readonly monitoringEndpoint: string;
-    readonly stream: string;
-    readonly consumer: string;
-    readonly threshold: number;
-  };
+  /** The JetStream durables (one per lane the Deployment consumes) whose pending messages drive the scale; KEDA follows the largest (none: CPU only). */
+  readonly lags: readonly LaneLag[];
+}
+
+export interface LaneLag {
+  readonly monitoringEndpoint: string;
+  readonly stream: string;
+  readonly consumer: string;
+  /** Pending commands per replica before another replica is added. */
+  readonly threshold: number;
 }
 
 const CPU_TARGET_PERCENT = 70;
 
 /**
- * KEDA ScaledObject on the lane's consumer lag (nats-jetstream scaler, read from the NATS monitoring
- * endpoint) with CPU as a second trigger; if the scaler cannot read the lag, KEDA holds `fallback`
+ * KEDA ScaledObject on the consumer lag of every lane the Deployment consumes (nats-jetstream scaler,
+ * read from the NATS monitoring endpoint; KEDA scales to the largest) with CPU as a last trigger; if the scaler cannot read the lag, KEDA holds `fallback`
  * replicas. KEDA owns the HPA it creates, so there is no second HPA on the same Deployment.
  */
 export function scaledObject(scope: Construct, props: ScalingProps): void {
@@ -37,22 +40,18 @@ export function scaledObject(scope: Construct, props: ScalingProps): void {
       cooldownPeriod: 300,
       fallback: { failureThreshold: 3, replicas: props.min },
       triggers: [
-        ...(props.lag === undefined
-          ? []
-          : [
-              {
-                type: 'nats-jetstream',
-                metadata: {
-                  natsServerMonitoringEndpoint: props.lag.monitoringEndpoint,
-                  account: '$G',
-                  stream: props.lag.stream,
-                  consumer: props.lag.consumer,
-                  lagThreshold: String(props.lag.threshold),
-                  activationLagThreshold: '0',
-                  useHttps: 'false',
-                },
-              },
-            ]),
+        ...props.lags.map((lag) => ({
+          type: 'nats-jetstream',
+          metadata: {
+            natsServerMonitoringEndpoint: lag.monitoringEndpoint,
+            account: '$G',
+            stream: lag.stream,
+            consumer: lag.consumer,
+            lagThreshold: String(lag.threshold),
+            activationLagThreshold: '0',
+            useHttps: 'false',
+          },
+        })),
         { type: 'cpu', metricType: 'Utilization', metadata: { value: String(CPU_TARGET_PERCENT) } },
       ],
     },

@@ -1,4 +1,5 @@
-import { policyViolations, type PolicyOptions } from './policy.js';
+import { catalog, laneDurableOf, lanesOfService } from '@openpaw/contracts';
+import { connectionsAtMaxReplicas, policyViolations, type PolicyOptions } from './policy.js';
 import { renderPlatform, type K8sObject } from './render.js';
 import { schemaError } from './schema-validation.js';
 import { BLOB_VOLUME_PATH, DEFAULT_SETTINGS, type PlatformSettings } from './settings.js';
@@ -14,10 +15,18 @@ const policy: PolicyOptions = {
     const drain = lane?.drainSeconds ?? service?.drainSeconds ?? 0;
     return SHUTDOWN_GRACE_SECONDS + drain;
   },
+  secretHolders: { [DEFAULT_SETTINGS.secrets.keyOpening]: ['openpaw-research'] },
+  connectionBudget: DEFAULT_SETTINGS.postgresConnectionBudget,
 };
 
 function byKind(kind: string, list: readonly K8sObject[] = rendered.platform): K8sObject[] {
   return list.filter((o) => o.kind === kind);
+}
+
+function serviceOf(name: string): (typeof SERVICES)[number] {
+  const service = SERVICES.find((s) => s.name === name);
+  if (service === undefined) throw new Error(`no service ${name}`);
+  return service;
 }
 
 function clone(object: K8sObject): K8sObject {
@@ -43,6 +52,35 @@ describe('synthesized manifests', () => {
   it('pass the policy with KEDA and with the HPA fallback', () => {
     expect(policyViolations(rendered.platform, rendered.keda, policy)).toEqual([]);
     expect(policyViolations(rendered.platform, rendered.hpa, policy)).toEqual([]);
+  });
+
+  it('the key that opens users\' sealed keys reaches research alone; the policy refuses it anywhere else', () => {
+    const readers = byKind('Deployment').filter((d) => JSON.stringify(d).includes(DEFAULT_SETTINGS.secrets.keyOpening));
+    expect(readers.map((d) => d.metadata.name)).toEqual(['research']);
+    const leaked = rendered.platform.map(clone);
+    const gateway = leaked.find((o) => o.kind === 'Deployment' && o.metadata.name === 'gateway') as K8sObject;
+    const container = (gateway['spec'] as { template: { spec: { containers: { env: unknown[] }[] } } }).template.spec.containers[0]!;
+    container.env.push({ name: 'OPENPAW_KEY_SEALING_PRIVATE_KEY', valueFrom: { secretKeyRef: { name: DEFAULT_SETTINGS.secrets.keyOpening, key: 'private' } } });
+    expect(policyViolations(leaked, rendered.keda, policy)).toEqual([`Deployment gateway: reads Secret ${DEFAULT_SETTINGS.secrets.keyOpening}, reserved to openpaw-research`]);
+  });
+
+  it('hold no more PostgreSQL connections at maximum replicas than the budget, with KEDA and with the HPA', () => {
+    const keda = connectionsAtMaxReplicas(rendered.platform, rendered.keda);
+    expect(keda.unsized).toEqual([]);
+    // Every Deployment with a database, at its maximum, plus the two Jobs.
+    const expected = SERVICES.filter((s) => s.database).reduce((sum, s) => sum + s.poolSize * s.replicas.max, 0) +
+      SEPARATE_LANES.reduce((sum, lane) => sum + serviceOf(lane.service).poolSize * lane.replicas.max, 0) + 2 * 2;
+    expect(keda.total).toBe(expected);
+    expect(connectionsAtMaxReplicas(rendered.platform, rendered.hpa).total).toBe(expected);
+    expect(expected).toBeLessThanOrEqual(DEFAULT_SETTINGS.postgresConnectionBudget);
+    expect(policyViolations(rendered.platform, rendered.keda, { ...policy, connectionBudget: expected - 1 })).toEqual([
+      `PostgreSQL connections at maximum replicas ${expected} > budget ${expected - 1}`,
+    ]);
+    const unsized = rendered.platform.map(clone);
+    const gateway = unsized.find((o) => o.kind === 'Deployment' && o.metadata.name === 'gateway') as K8sObject;
+    const container = (gateway['spec'] as { template: { spec: { containers: { env: { name: string }[] }[] } } }).template.spec.containers[0]!;
+    container.env = container.env.filter((v) => v.name !== 'OPENPAW_GATEWAY_POOL_SIZE');
+    expect(policyViolations(unsized, rendered.keda, policy)).toEqual(['Deployment gateway: a database URL and no OPENPAW_<SERVICE>_POOL_SIZE (its connections cannot be budgeted)']);
   });
 
   it('the policy also checks the pods of Jobs and CronJobs', () => {
@@ -78,14 +116,18 @@ describe('synthesized manifests', () => {
     const triggers = Object.fromEntries(
       byKind('ScaledObject', rendered.keda).map((so) => {
         const spec = so['spec'] as { triggers: { type: string; metadata: Record<string, string> }[] };
-        return [so.metadata.name, spec.triggers.find((t) => t.type === 'nats-jetstream')?.metadata];
+        return [so.metadata.name, spec.triggers.filter((t) => t.type === 'nats-jetstream').map((t) => t.metadata)];
       }),
     );
-    expect(triggers['assets-video']).toMatchObject({ stream: 'OPENPAW_COMMANDS', consumer: 'svc-assets-video', lagThreshold: '2' });
-    expect(triggers['assets']).toMatchObject({ consumer: 'svc-assets', natsServerMonitoringEndpoint: DEFAULT_SETTINGS.natsMonitoringEndpoint });
-    expect(triggers['gateway']).toBeUndefined();
+    expect(triggers['assets-video']).toEqual([expect.objectContaining({ stream: 'OPENPAW_COMMANDS', consumer: 'svc-assets-video', lagThreshold: '2' })]);
+    // The main Deployment scales on every lane it keeps: priority videos (a user waits) at 1 per replica.
+    expect(triggers['assets']).toEqual([
+      expect.objectContaining({ consumer: 'svc-assets', lagThreshold: '20', natsServerMonitoringEndpoint: DEFAULT_SETTINGS.natsMonitoringEndpoint }),
+      expect.objectContaining({ consumer: 'svc-assets-priorityvideo', lagThreshold: '1' }),
+    ]);
+    expect(triggers['gateway']).toEqual([]);
     // Every visual-search command is on its `visual` lane: its main Deployment scales on that lane's lag.
-    expect(triggers['visual-search']).toMatchObject({ consumer: 'svc-visual-search-visual' });
+    expect(triggers['visual-search']).toEqual([expect.objectContaining({ consumer: 'svc-visual-search-visual' })]);
     const env = (name: string): Record<string, unknown> => {
       const d = byKind('Deployment').find((o) => o.metadata.name === name) as K8sObject;
       const c = (d['spec'] as { template: { spec: { containers: { env: { name: string; value?: string }[] }[] } } }).template.spec.containers[0];
@@ -94,6 +136,18 @@ describe('synthesized manifests', () => {
     expect(env('assets-video')['OPENPAW_LANES']).toBe('video');
     expect(env('assets')['OPENPAW_LANES']).toBe('critical,priorityvideo');
     expect(env('solve')).not.toHaveProperty('OPENPAW_LANES');
+  });
+
+  it('every lane of the catalog scales: its own Deployment, or a lag trigger on its service\'s (research legs, paper-search skills included)', () => {
+    const consumers = new Set(
+      byKind('ScaledObject', rendered.keda).flatMap((so) =>
+        (so['spec'] as { triggers: { type: string; metadata: { consumer?: string } }[] }).triggers.filter((t) => t.type === 'nats-jetstream').map((t) => t.metadata.consumer),
+      ),
+    );
+    // The coordinator's few commands (cancel, human inputs) ride beside the events it consumes: CPU scales it.
+    const lanes = SERVICES.filter((s) => s.name !== 'coordinator').flatMap((s) => [...lanesOfService(catalog, s.name)].filter(([, commands]) => commands.length > 0).map(([lane]) => laneDurableOf(s.name, lane)));
+    expect(lanes).toEqual(expect.arrayContaining(['svc-research-research', 'svc-research-papersearch', 'svc-assets-priorityvideo']));
+    expect(lanes.filter((durable) => !consumers.has(durable))).toEqual([]);
   });
 
   it('only the gateway is reachable from the ingress controller; the NATS monitoring port only from KEDA and Prometheus', () => {

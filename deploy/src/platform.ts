@@ -1,10 +1,11 @@
-import { catalog, CRITICAL_LANE, laneDurableOf, lanesOfService, STREAMS } from '@openpaw/contracts';
+import { catalog, laneDurableOf, lanesOfService, STREAMS } from '@openpaw/contracts';
 import { App, Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-34';
 import type { INamespace } from 'kubernetes-models/v1/Namespace';
 import type { Construct } from 'constructs';
-import { cpuAutoscaler, scaledObject, type ScalingProps } from './autoscaling.js';
+import { cpuAutoscaler, type LaneLag, scaledObject, type ScalingProps } from './autoscaling.js';
 import { collector, COLLECTOR_NAME, COLLECTOR_OTLP_HTTP } from './collector.js';
+import { gatewayIngress } from './ingress.js';
 import { selectorLabels } from './labels.js';
 import { migrationsJob } from './migrations-job.js';
 import { retentionCronJob } from './retention-cronjob.js';
@@ -12,7 +13,7 @@ import { serviceMonitor } from './monitoring.js';
 import { collectorPolicy, defaultDeny, natsPolicy, workloadPolicy } from './network.js';
 import { BLOB_VOLUME_PATH, blobEnv, type PlatformSettings } from './settings.js';
 import {
-  DEFAULT_LAG_THRESHOLD,
+  laneLagThreshold,
   METRICS_PORT,
   SEPARATE_LANES,
   serviceSpec,
@@ -44,16 +45,23 @@ function mainLanesOf(service: string): string {
 }
 
 /**
- * The durable whose lag scales a service's main Deployment: its critical lane's, unless every command it
- * keeps is on a named lane (visual-search: all on `visual`), then that lane's.
+ * The lanes whose lag scales a service's main Deployment, from the catalog: every lane it keeps that has
+ * commands (the critical lane and the heavy ones: research legs, paper-search skills, priority videos),
+ * each with its own threshold (`laneLagThreshold`), so a backlog of slow work scales it too.
  */
-function mainLagDurableOf(service: string): string {
+function mainLaneLags(service: string, settings: PlatformSettings): LaneLag[] {
   const separate = new Set(SEPARATE_LANES.filter((lane) => lane.service === service).map((lane) => lane.lane));
-  const kept = [...lanesOfService(catalog, service)].filter(([lane, commands]) => !separate.has(lane) && commands.length > 0).map(([lane]) => lane);
-  return laneDurableOf(service, kept.includes(CRITICAL_LANE) || kept[0] === undefined ? CRITICAL_LANE : kept[0]);
+  return [...lanesOfService(catalog, service)]
+    .filter(([lane, commands]) => !separate.has(lane) && commands.length > 0)
+    .map(([lane]) => ({ monitoringEndpoint: settings.natsMonitoringEndpoint, stream: COMMANDS_STREAM, consumer: laneDurableOf(service, lane), threshold: laneLagThreshold(lane) }));
 }
 
 /** Every Deployment, from the typed table in `topology.ts`. */
+/** The setting each service sizes its PostgreSQL pool by (`OPENPAW_GATEWAY_POOL_SIZE`, ...). */
+export function poolSizeEnvOf(service: string): string {
+  return `OPENPAW_${service.toUpperCase().replace(/-/g, '_')}_POOL_SIZE`;
+}
+
 export function workloadPlans(settings: PlatformSettings): readonly WorkloadPlan[] {
   const plans: WorkloadPlan[] = [];
   for (const service of SERVICES) {
@@ -69,8 +77,8 @@ export function workloadPlans(settings: PlatformSettings): readonly WorkloadPlan
         min: service.replicas.min,
         max: service.replicas.max,
         ...(consumesCommands
-          ? { lag: { monitoringEndpoint: settings.natsMonitoringEndpoint, stream: COMMANDS_STREAM, consumer: mainLagDurableOf(service.name), threshold: DEFAULT_LAG_THRESHOLD } }
-          : {}),
+          ? { lags: mainLaneLags(service.name, settings) }
+          : { lags: [] }),
       },
     });
   }
@@ -85,7 +93,7 @@ export function workloadPlans(settings: PlatformSettings): readonly WorkloadPlan
         name,
         min: lane.replicas.min,
         max: lane.replicas.max,
-        lag: { monitoringEndpoint: settings.natsMonitoringEndpoint, stream: COMMANDS_STREAM, consumer: laneDurableOf(lane.service, lane.lane), threshold: lane.lagThreshold },
+        lags: [{ monitoringEndpoint: settings.natsMonitoringEndpoint, stream: COMMANDS_STREAM, consumer: laneDurableOf(lane.service, lane.lane), threshold: lane.lagThreshold }],
       },
     });
   }
@@ -143,11 +151,13 @@ class PlatformChart extends Chart {
     const databaseUrl = kplus.EnvValue.fromSecretValue({ secret: databaseSecret, key: 'url' });
     const gatewayAuth = kplus.Secret.fromSecretName(this, 'gateway-auth-secret', settings.secrets.gatewayAuth);
     const providers = kplus.Secret.fromSecretName(this, 'providers-secret', settings.secrets.providers);
+    const keyOpening = kplus.Secret.fromSecretName(this, 'key-opening-secret', settings.secrets.keyOpening);
 
     const collectorLabels = collector(this, settings.traceBackendEndpoint);
     defaultDeny(this);
     collectorPolicy(this, settings, collectorLabels);
-    serviceMonitor(this);
+    serviceMonitor(this, settings.monitoringRelease);
+    gatewayIngress(this, settings.ingress);
     migrationsJob(this, { image: settings.image, natsUrl: settings.natsUrl, databaseUrl, streamReplicas: settings.streamReplicas });
     retentionCronJob(this, { image: settings.image, config, databaseUrl, blobMounts, serviceAccount: serviceAccountOf('retention') });
     // Default-deny covers the Jobs too: the migrations Job reaches NATS (streams) and PostgreSQL; retention
@@ -159,11 +169,16 @@ class PlatformChart extends Chart {
     for (const plan of workloadPlans(settings)) {
       const { service, lane } = plan;
       const env: Record<string, kplus.EnvValue> = { OTEL_SERVICE_NAME: kplus.EnvValue.fromValue(plan.name) };
-      if (service.database) env['OPENPAW_DATABASE_URL'] = databaseUrl;
+      if (service.database) {
+        env['OPENPAW_DATABASE_URL'] = databaseUrl;
+        env[poolSizeEnvOf(service.name)] = kplus.EnvValue.fromValue(String(service.poolSize));
+      }
       if (plan.lanes !== undefined) env['OPENPAW_LANES'] = kplus.EnvValue.fromValue(plan.lanes);
       const envFrom: kplus.EnvFrom[] = [];
       if (service.name === 'gateway') envFrom.push(kplus.Env.fromSecret(gatewayAuth));
       if (service.providers) envFrom.push(kplus.Env.fromSecret(providers));
+      // Only research opens users' sealed keys; the gateway seals them with the public key (in its auth Secret).
+      if (service.name === 'research') envFrom.push(kplus.Env.fromSecret(keyOpening));
       const workload = new Workload(this, plan.name, {
         name: plan.name,
         service: service.name,

@@ -3,7 +3,8 @@ import type { K8sObject } from './render.js';
 /*
  * The policy checks every synthesized manifest passes (as a Kyverno/OPA policy would in a cluster):
  * restricted Pod Security, probes and limits on every long-running container, a PDB, a
- * NetworkPolicy and an autoscaler for every Deployment, and enough grace to drain.
+ * NetworkPolicy and an autoscaler for every Deployment, enough grace to drain, Secrets reserved
+ * to the workloads that need them, and PostgreSQL connections within their budget.
  */
 
 interface Container {
@@ -20,7 +21,14 @@ interface Container {
   };
 }
 
+interface SecretReferences {
+  readonly envFrom?: readonly { readonly secretRef?: { readonly name?: string } }[];
+  readonly env?: readonly { readonly valueFrom?: { readonly secretKeyRef?: { readonly name?: string } } }[];
+}
+
 interface PodSpec {
+  readonly serviceAccountName?: string;
+  readonly volumes?: readonly { readonly secret?: { readonly secretName?: string } }[];
   readonly containers: readonly Container[];
   readonly initContainers?: readonly Container[];
   readonly terminationGracePeriodSeconds?: number;
@@ -66,6 +74,69 @@ function containerViolations(where: string, container: Container, longRunning: b
 export interface PolicyOptions {
   /** Seconds a Deployment's pods need to stop cleanly, by Deployment name. */
   readonly requiredGraceSeconds: (deployment: string) => number;
+  /** Least privilege: a Secret listed here may be referenced only by pods running as one of its ServiceAccounts. */
+  readonly secretHolders?: Readonly<Record<string, readonly string[]>>;
+  /** PostgreSQL connections the workloads may hold at their maximum replicas (see `connectionsAtMaxReplicas`). */
+  readonly connectionBudget?: number;
+}
+
+/** A Job's or CronJob's pod holds at most this many connections (`tools/migrate.ts` 1, `tools/retention.ts` 2). */
+const JOB_CONNECTIONS = 2;
+const POOL_SIZE_ENV = /^OPENPAW_[A-Z_]+_POOL_SIZE$/;
+
+interface EnvVar {
+  readonly name: string;
+  readonly value?: string;
+}
+
+function envOf(spec: PodSpec): EnvVar[] {
+  return spec.containers.flatMap((c) => ((c as Container & { env?: EnvVar[] }).env ?? []));
+}
+
+function maxReplicasOf(deployment: K8sObject, scaling: readonly K8sObject[]): number {
+  for (const scaler of scaling) {
+    const spec = scaler['spec'] as { scaleTargetRef?: { name?: string }; maxReplicaCount?: number; maxReplicas?: number } | undefined;
+    if (spec?.scaleTargetRef?.name === deployment.metadata.name) return spec.maxReplicaCount ?? spec.maxReplicas ?? 1;
+  }
+  return (deployment['spec'] as { replicas?: number }).replicas ?? 1;
+}
+
+/**
+ * PostgreSQL connections the manifests allow at once: each Deployment with a database URL, its pool
+ * size (its `OPENPAW_<SERVICE>_POOL_SIZE`, which must be set) × its autoscaler's maximum, plus
+ * `JOB_CONNECTIONS` per Job or CronJob. `unsized` lists the Deployments with a database URL and no pool size.
+ */
+export function connectionsAtMaxReplicas(objects: readonly K8sObject[], scaling: readonly K8sObject[]): { readonly total: number; readonly unsized: readonly string[] } {
+  let total = 0;
+  const unsized: string[] = [];
+  for (const object of objects) {
+    const spec = podSpec(object);
+    if (spec === undefined) continue;
+    const env = envOf(spec);
+    if (!env.some((v) => v.name === 'OPENPAW_DATABASE_URL')) continue;
+    if (object.kind !== 'Deployment') {
+      total += JOB_CONNECTIONS;
+      continue;
+    }
+    const pool = Number(env.find((v) => POOL_SIZE_ENV.test(v.name))?.value);
+    if (!Number.isInteger(pool) || pool < 1) {
+      unsized.push(object.metadata.name);
+      continue;
+    }
+    total += pool * maxReplicasOf(object, scaling);
+  }
+  return { total, unsized };
+}
+
+/** Every Secret a pod can read: envFrom, env secretKeyRef and secret volumes, of every container. */
+function secretsOf(spec: PodSpec): Set<string> {
+  const names = new Set<string>();
+  for (const container of [...spec.containers, ...(spec.initContainers ?? [])] as (Container & SecretReferences)[]) {
+    for (const from of container.envFrom ?? []) if (from.secretRef?.name !== undefined) names.add(from.secretRef.name);
+    for (const variable of container.env ?? []) if (variable.valueFrom?.secretKeyRef?.name !== undefined) names.add(variable.valueFrom.secretKeyRef.name);
+  }
+  for (const volume of spec.volumes ?? []) if (volume.secret?.secretName !== undefined) names.add(volume.secret.secretName);
+  return names;
 }
 
 /** Every policy violation in the objects (empty when all pass). `scaling` holds the autoscalers applied with them. */
@@ -82,6 +153,10 @@ export function policyViolations(objects: readonly K8sObject[], scaling: readonl
     if (spec.securityContext?.runAsNonRoot !== true) out.push(`${where}: pod may run as root`);
     for (const c of spec.containers) out.push(...containerViolations(where, c, longRunning));
     for (const c of spec.initContainers ?? []) out.push(...containerViolations(where, c, false));
+    for (const secret of secretsOf(spec)) {
+      const holders = options.secretHolders?.[secret];
+      if (holders !== undefined && !holders.includes(spec.serviceAccountName ?? 'default')) out.push(`${where}: reads Secret ${secret}, reserved to ${holders.join(', ')}`);
+    }
     const labels = podLabels(object);
     if (!policies.some((np) => selects((np['spec'] as { podSelector?: Selector }).podSelector, labels))) out.push(`${where}: no NetworkPolicy of its own`);
     if (!longRunning) continue;
@@ -92,6 +167,11 @@ export function policyViolations(objects: readonly K8sObject[], scaling: readonl
     const grace = spec.terminationGracePeriodSeconds ?? 30;
     const needed = options.requiredGraceSeconds(object.metadata.name);
     if (grace < needed) out.push(`${where}: terminationGracePeriodSeconds ${grace} < ${needed} needed to drain`);
+  }
+  if (options.connectionBudget !== undefined) {
+    const { total, unsized } = connectionsAtMaxReplicas(objects, scaling);
+    for (const name of unsized) out.push(`Deployment ${name}: a database URL and no OPENPAW_<SERVICE>_POOL_SIZE (its connections cannot be budgeted)`);
+    if (total > options.connectionBudget) out.push(`PostgreSQL connections at maximum replicas ${total} > budget ${options.connectionBudget}`);
   }
   return out;
 }

@@ -1,5 +1,6 @@
 import type { Chart } from 'cdk8s';
 import { stringify } from 'yaml';
+import { helmValues, tokenizedSettings } from './helm-values.js';
 import { natsValues } from './nats-values.js';
 import { buildPlatform } from './platform.js';
 import type { PlatformSettings } from './settings.js';
@@ -35,23 +36,22 @@ function documents(list: readonly K8sObject[]): string {
   return HEADER + list.map((object) => `---\n${stringify(object, { lineWidth: 0 })}`).join('');
 }
 
-const IMAGE = '__OPENPAW_IMAGE__';
-const NAMESPACE = '__OPENPAW_NAMESPACE__';
-
-function helmTemplate(list: readonly K8sObject[], condition?: string): string {
-  const body = documents(list).replaceAll(IMAGE, '{{ .Values.image }}').replaceAll(NAMESPACE, '{{ .Release.Namespace }}');
+function helmTemplate(list: readonly K8sObject[], expressions: ReadonlyMap<string, string>, condition?: string): string {
+  let body = documents(list);
+  for (const [token, expression] of expressions) body = body.replaceAll(token, expression);
   return condition === undefined ? body : `{{- if ${condition} }}\n${body}{{- end }}\n`;
 }
 
 /**
  * Every generated file, by path relative to the repository root: the plain manifests under
  * `deploy/k8s/` (`kubectl apply -f`), the NATS chart values, and a Helm chart for ops who use Helm
- * (the same objects as templates: image and namespace from values/release, KEDA or HPA and the
+ * (the same objects as templates: the `HELM_VALUES` from values, the namespace from the release, KEDA or HPA and the
  * ServiceMonitor by flag; the Namespace is left to `helm install --create-namespace`).
  */
 export function renderFiles(settings: PlatformSettings, version: string): Record<string, string> {
   const plain = renderPlatform(settings);
-  const templated = renderPlatform({ ...settings, image: IMAGE, namespace: NAMESPACE });
+  const { settings: tokenized, expressions } = tokenizedSettings(settings);
+  const templated = renderPlatform(tokenized);
   const platform = templated.platform.filter((o) => o.kind !== 'Namespace');
   const isMonitor = (o: K8sObject): boolean => o.kind === 'ServiceMonitor';
   return {
@@ -68,16 +68,10 @@ export function renderFiles(settings: PlatformSettings, version: string): Record
       version,
       appVersion: version,
     }),
-    'deploy/helm/openpaw/values.yaml':
-      HEADER +
-      stringify({
-        image: settings.image,
-        autoscaling: { keda: true },
-        monitoring: { serviceMonitor: true },
-      }),
-    'deploy/helm/openpaw/templates/platform.yaml': helmTemplate(platform.filter((o) => !isMonitor(o))),
-    'deploy/helm/openpaw/templates/servicemonitor.yaml': helmTemplate(platform.filter(isMonitor), '.Values.monitoring.serviceMonitor'),
-    'deploy/helm/openpaw/templates/keda.yaml': helmTemplate(templated.keda, '.Values.autoscaling.keda'),
-    'deploy/helm/openpaw/templates/hpa.yaml': helmTemplate(templated.hpa, 'not .Values.autoscaling.keda'),
+    'deploy/helm/openpaw/values.yaml': HEADER + stringify(helmValues(settings), { lineWidth: 0 }),
+    'deploy/helm/openpaw/templates/platform.yaml': helmTemplate(platform.filter((o) => !isMonitor(o)), expressions),
+    'deploy/helm/openpaw/templates/servicemonitor.yaml': helmTemplate(platform.filter(isMonitor), expressions, '.Values.monitoring.serviceMonitor'),
+    'deploy/helm/openpaw/templates/keda.yaml': helmTemplate(templated.keda, expressions, '.Values.autoscaling.keda'),
+    'deploy/helm/openpaw/templates/hpa.yaml': helmTemplate(templated.hpa, expressions, 'not .Values.autoscaling.keda'),
   };
 }

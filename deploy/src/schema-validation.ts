@@ -5,6 +5,7 @@ import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
 import { CronJob } from 'kubernetes-models/batch/v1/CronJob';
 import { Job } from 'kubernetes-models/batch/v1/Job';
+import { Ingress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
 import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
@@ -27,6 +28,7 @@ const MODELS: Record<string, ModelClass> = {
   'batch/v1/CronJob': CronJob,
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
   'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
+  'networking.k8s.io/v1/Ingress': Ingress,
   'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
   'keda.sh/v1alpha1/ScaledObject': ScaledObject,
   'monitoring.coreos.com/v1/ServiceMonitor': ServiceMonitor,

@@ -12,14 +12,28 @@ export interface PlatformSettings {
   readonly streamReplicas: number;
   /** Where PostgreSQL lives: egress is allowed to this CIDR on 5432. */
   readonly postgresCidr: string;
+  /**
+   * PostgreSQL connections the platform may hold at most: every Deployment's pool size × its maximum
+   * replicas, plus the Jobs'. The policy refuses manifests above it; PostgreSQL's `max_connections`
+   * must exceed it (plus `superuser_reserved_connections` and whatever else connects).
+   */
+  readonly postgresConnectionBudget: number;
   /** Namespaces allowed in: the ingress controller (to the gateway), Prometheus (metrics ports), KEDA (NATS monitoring). */
   readonly ingressNamespace: string;
   readonly monitoringNamespace: string;
   readonly kedaNamespace: string;
-  /** Existing Secrets (created by ops, never by these manifests). */
-  readonly secrets: { readonly database: string; readonly gatewayAuth: string; readonly providers: string };
+  /**
+   * Existing Secrets (created by ops, never by these manifests). `keyOpening` holds what opens users'
+   * sealed keys (`OPENPAW_KEY_SEALING_PRIVATE_KEY`, and `OPENPAW_KEY_ENCRYPTION_KEY` while `v1` keys
+   * remain): it reaches the research service alone (the policy checks it).
+   */
+  readonly secrets: { readonly database: string; readonly gatewayAuth: string; readonly providers: string; readonly keyOpening: string };
   /** Where the collector sends traces (OTLP over HTTP). */
   readonly traceBackendEndpoint: string;
+  /** The gateway's public entry: an Ingress of this class for this host, TLS from this Secret. */
+  readonly ingress: { readonly className: string; readonly host: string; readonly tlsSecretName: string };
+  /** The `release` label the Prometheus Operator's serviceMonitorSelector matches (kube-prometheus-stack: its release name). */
+  readonly monitoringRelease: string;
   /**
    * Where blobs live, explicitly (the root filesystem is read-only, so the local default cannot be
    * used): a GCS bucket reached with workload identity, or a ReadWriteMany volume claim mounted at
@@ -57,11 +71,14 @@ export const DEFAULT_SETTINGS: PlatformSettings = {
   natsMonitoringEndpoint: 'nats-headless.nats.svc.cluster.local:8222',
   streamReplicas: 3,
   postgresCidr: '10.0.0.0/8',
+  postgresConnectionBudget: 400,
   ingressNamespace: 'ingress-nginx',
   monitoringNamespace: 'monitoring',
   kedaNamespace: 'keda',
-  secrets: { database: 'openpaw-database', gatewayAuth: 'openpaw-gateway-auth', providers: 'openpaw-providers' },
+  secrets: { database: 'openpaw-database', gatewayAuth: 'openpaw-gateway-auth', providers: 'openpaw-providers', keyOpening: 'openpaw-key-opening' },
   traceBackendEndpoint: 'http://tempo.monitoring.svc.cluster.local:4318',
+  ingress: { className: 'nginx', host: 'openpaw.example.com', tlsSecretName: 'openpaw-tls' },
+  monitoringRelease: 'kube-prometheus-stack',
   blobs: { kind: 'gcs', bucket: 'openpaw-blobs', projectId: 'openpaw' },
   // The internet, not the cluster's private ranges.
   httpsEgress: [{ cidr: '0.0.0.0/0', except: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16'] }],

@@ -30,6 +30,8 @@ export interface ServiceSpec {
   readonly public: boolean;
   /** Has a schema in PostgreSQL (migrated by the migrations Job, checked at start). */
   readonly database: boolean;
+  /** PostgreSQL connections per replica (`OPENPAW_<SERVICE>_POOL_SIZE`), counted against the connection budget. */
+  readonly poolSize: number;
   /** Calls out of the cluster (LLMs, OCR, search APIs, GCS, JWKS/OIDC): HTTPS egress to `httpsEgress`. */
   readonly externalEgress: boolean;
   /** Calls providers (LLMs, OCR, search, embeddings): gets the providers Secret. */
@@ -58,15 +60,15 @@ const MEDIUM: Resources = { cpuRequestMillis: 250, cpuLimitMillis: 1000, memoryR
 const HEAVY: Resources = { cpuRequestMillis: 500, cpuLimitMillis: 2000, memoryRequestMiB: 768, memoryLimitMiB: 1536 };
 
 export const SERVICES: readonly ServiceSpec[] = [
-  { name: 'gateway', providers: false, blobs: true, port: 3000, public: true, database: true, externalEgress: true, replicas: { min: 2, max: 10 }, resources: MEDIUM, drainSeconds: 30 },
-  { name: 'coordinator', providers: false, blobs: false, port: 3001, public: false, database: true, externalEgress: false, replicas: { min: 2, max: 6 }, resources: MEDIUM, drainSeconds: 10 },
-  { name: 'ingestion', providers: true, blobs: true, port: 3101, public: false, database: true, externalEgress: true, replicas: { min: 2, max: 8 }, resources: HEAVY, drainSeconds: 60 },
-  { name: 'retrieval', providers: true, blobs: false, port: 3102, public: false, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: HEAVY, drainSeconds: 30 },
-  { name: 'solve', providers: true, blobs: false, port: 3103, public: false, database: true, externalEgress: true, replicas: { min: 2, max: 10 }, resources: SMALL, drainSeconds: 120 },
-  { name: 'assets', providers: true, blobs: true, port: 3104, public: false, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: SMALL, drainSeconds: 30 },
-  { name: 'artifacts', providers: true, blobs: true, port: 3105, public: false, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: SMALL, drainSeconds: 120 },
-  { name: 'research', providers: true, blobs: true, port: 3106, public: false, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: SMALL, drainSeconds: 120 },
-  { name: 'visual-search', providers: true, blobs: false, port: 3107, public: false, database: false, externalEgress: true, replicas: { min: 2, max: 6 }, resources: MEDIUM, drainSeconds: 60 },
+  { name: 'gateway', providers: false, blobs: true, port: 3000, public: true, poolSize: 10, database: true, externalEgress: true, replicas: { min: 2, max: 10 }, resources: MEDIUM, drainSeconds: 30 },
+  { name: 'coordinator', providers: false, blobs: false, port: 3001, public: false, poolSize: 8, database: true, externalEgress: false, replicas: { min: 2, max: 6 }, resources: MEDIUM, drainSeconds: 10 },
+  { name: 'ingestion', providers: true, blobs: true, port: 3101, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 8 }, resources: HEAVY, drainSeconds: 60 },
+  { name: 'retrieval', providers: true, blobs: false, port: 3102, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: HEAVY, drainSeconds: 30 },
+  { name: 'solve', providers: true, blobs: false, port: 3103, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 10 }, resources: SMALL, drainSeconds: 120 },
+  { name: 'assets', providers: true, blobs: true, port: 3104, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: SMALL, drainSeconds: 30 },
+  { name: 'artifacts', providers: true, blobs: true, port: 3105, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: SMALL, drainSeconds: 120 },
+  { name: 'research', providers: true, blobs: true, port: 3106, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: SMALL, drainSeconds: 120 },
+  { name: 'visual-search', providers: true, blobs: false, port: 3107, public: false, poolSize: 0, database: false, externalEgress: true, replicas: { min: 2, max: 6 }, resources: MEDIUM, drainSeconds: 60 },
 ];
 
 /** Lanes that run as their own Deployment (the rest of a service's lanes run in its main Deployment). */
@@ -83,6 +85,17 @@ export const SEPARATE_LANES: readonly LaneSpec[] = [
 
 /** Pending commands per replica before KEDA scales a service's main (critical) lane. */
 export const DEFAULT_LAG_THRESHOLD = 20;
+
+/**
+ * Pending commands per replica before KEDA adds one, for the lanes whose commands take far longer than
+ * a critical step (a lane not listed scales at `DEFAULT_LAG_THRESHOLD`): a research leg or synthesis
+ * runs minutes to an hour, a paper-search skill up to a minute, a priority video is awaited by a user.
+ */
+const LANE_LAG_THRESHOLDS: Readonly<Record<string, number>> = { research: 2, papersearch: 5, priorityvideo: 1, visual: 10 };
+
+export function laneLagThreshold(lane: string): number {
+  return LANE_LAG_THRESHOLDS[lane] ?? DEFAULT_LAG_THRESHOLD;
+}
 
 /** Every port a pod opens: the HTTP API/probes on the service's port, Prometheus on `METRICS_PORT`. */
 export const METRICS_PORT = 9464;

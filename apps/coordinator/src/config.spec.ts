@@ -6,8 +6,10 @@ describe('coordinatorSettingsFromEnv', () => {
       OPENPAW_COORDINATOR_MAX_BATCH: '32',
       OPENPAW_WORKFLOW_TIMINGS_JSON: JSON.stringify({ index: { timeoutMs: 250 } }),
       OPENPAW_STREAMS_PROVISION: 'off',
+      OPENPAW_RUN_STATE_CHANGED_V1: 'on',
     });
     expect(settings.maxBatch).toBe(32);
+    expect(settings.publishRunStateChangedV1).toBe(true);
     expect(settings.workflows.timings.index.timeoutMs).toBe(250);
     expect(settings.streams?.mode).toBe('off');
   });
@@ -15,6 +17,7 @@ describe('coordinatorSettingsFromEnv', () => {
   it('uses the defaults for an empty environment, whatever the process has', () => {
     const settings = coordinatorSettingsFromEnv({});
     expect(settings.maxBatch).toBe(256);
+    expect(settings.publishRunStateChangedV1).toBe(false);
     expect(settings.streams?.mode).toBe('create-missing');
   });
 

@@ -9,6 +9,8 @@ const env = z.object({
   OPENPAW_COORDINATOR_CONCURRENCY: z.coerce.number().int().positive().default(2),
   OPENPAW_COORDINATOR_TIMER_INTERVAL_MS: z.coerce.number().int().positive().default(100),
   OPENPAW_COORDINATOR_POOL_SIZE: z.coerce.number().int().positive().default(8),
+  /** `on` during the deprecation window of `RunStateChanged` v1 (ADR 0024): each transition is also published as a v1. */
+  OPENPAW_RUN_STATE_CHANGED_V1: z.enum(['on', 'off']).default('off'),
 });
 
 export interface CoordinatorSettings {
@@ -18,6 +20,8 @@ export interface CoordinatorSettings {
   readonly concurrency: number;
   readonly timerIntervalMs: number;
   readonly poolSize: number;
+  /** Publish `RunStateChanged` v1 beside v2 (ADR 0024's deprecation window). */
+  readonly publishRunStateChangedV1: boolean;
   /** Policy and timings of the workflows (validated here, once, at bootstrap). */
   readonly workflows: WorkflowConfig;
   /** Stream provisioning at start (OPENPAW_STREAMS_*); the defaults (`create-missing`) when absent. */
@@ -34,6 +38,7 @@ export function coordinatorSettingsFromEnv(source: NodeJS.ProcessEnv): Coordinat
     concurrency: e.OPENPAW_COORDINATOR_CONCURRENCY,
     timerIntervalMs: e.OPENPAW_COORDINATOR_TIMER_INTERVAL_MS,
     poolSize: e.OPENPAW_COORDINATOR_POOL_SIZE,
+    publishRunStateChangedV1: e.OPENPAW_RUN_STATE_CHANGED_V1 === 'on',
     workflows: workflowConfigFromEnv(source),
     streams: streamProvisionFromEnv(source),
   };

@@ -40,12 +40,14 @@ export class CoordinatorService implements OnApplicationBootstrap, OnApplication
         onOutboxLag: (seconds) => metrics.recordOutboxLag(seconds),
         onTimerLag: (seconds) => metrics.recordTimerLag(seconds),
         onInputsApplied: (publishedAt) => budget.recordApplied(publishedAt, Date.now()),
+        onStepsApplied: (report) => budget.recordSteps(report),
         onPublishFailed: (error) => this.log.warn({ err: String(error) }, 'outbox publish failed; will retry'),
       },
       maxBatch: this.settings.maxBatch,
       concurrency: this.settings.concurrency,
       timerIntervalMs: this.settings.timerIntervalMs,
       poolSize: this.settings.poolSize,
+      publishRunStateChangedV1: this.settings.publishRunStateChangedV1,
       streams: this.settings.streams,
     });
     const runtime = this.runtime;

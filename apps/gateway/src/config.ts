@@ -13,6 +13,8 @@ export interface GatewayConfig {
    */
   readonly messaging: ServiceMessagingSettings;
   readonly databaseUrl: string;
+  /** PostgreSQL connections per gateway process (`OPENPAW_GATEWAY_POOL_SIZE`; the manifests' connection budget counts it). */
+  readonly databasePoolSize?: number;
   readonly jwt: JwtConfig;
   /** How long `POST /runs/:id/cancel` waits for the coordinator's answer. */
   readonly cancelWaitMs: number;
@@ -33,7 +35,8 @@ export interface GatewayConfig {
   readonly blobEnv: Env;
   /**
    * The environment secret sealing and the users' key vault are built from
-   * (`OPENPAW_KEY_ENCRYPTION_KEY`, see `@openpaw/providers/keys`); without the key, both answer 503.
+   * (`OPENPAW_KEY_SEALING_PUBLIC_KEY`, or `OPENPAW_KEY_ENCRYPTION_KEY` in development, see
+   * `@openpaw/providers/keys`): the gateway seals and cannot open. Without either, both answer 503.
    */
   readonly keysEnv?: Env;
   /** The web console's built files served at `/console` (`OPENPAW_CONSOLE_DIR`; default the built `dist/apps/console/public`). */
@@ -74,6 +77,7 @@ const envSchema = z
   .object({
   OPENPAW_NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
   OPENPAW_DATABASE_URL: z.string().min(1).default('postgres://openpaw@127.0.0.1:5432/openpaw'),
+  OPENPAW_GATEWAY_POOL_SIZE: z.coerce.number().int().positive().default(10),
   OPENPAW_JWT_SECRET: z.string().min(32, 'OPENPAW_JWT_SECRET must be at least 32 characters').optional(),
   OPENPAW_JWKS_URL: z.url().optional(),
   OPENPAW_OIDC_ISSUER: z.url().optional(),
@@ -109,6 +113,7 @@ export function gatewayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Gate
     natsUrl: e.OPENPAW_NATS_URL,
     messaging: serviceMessagingSettingsFromEnv(env),
     databaseUrl: e.OPENPAW_DATABASE_URL,
+    databasePoolSize: e.OPENPAW_GATEWAY_POOL_SIZE,
     jwt: {
       issuer: e.OPENPAW_JWT_ISSUER,
       audience: e.OPENPAW_JWT_AUDIENCE,

@@ -12,6 +12,7 @@ import {
   type MessageData,
   parseEnvelope,
   RunStateChanged,
+  RunStateChangedV2,
   StartRun,
   type Envelope,
 } from '@openpaw/contracts';
@@ -98,6 +99,20 @@ describe('gateway (real NATS + PostgreSQL)', () => {
       if (response.status !== 200) return undefined;
       const body = (await response.json()) as Record<string, unknown>;
       return body['version'] === version ? body : undefined;
+    });
+  }
+
+  /**
+   * Waits until the run's timeline holds `length` transitions. A poll the gateway answers otherwise
+   * (404 until the run's row is projected, its events being applied in any order; 429 once the polls
+   * outrun the rate limit on a slow machine) is only a poll that saw nothing yet.
+   */
+  async function timelineOf<Item>(runId: string, token: string, length: number): Promise<{ runId: string; items: Item[] }> {
+    return eventually(async () => {
+      const response = await api(`/runs/${runId}/transitions`, { token });
+      if (response.status !== 200) return undefined;
+      const body = (await response.json()) as { runId: string; items: Item[] };
+      return body.items.length === length ? body : undefined;
     });
   }
 
@@ -234,13 +249,7 @@ describe('gateway (real NATS + PostgreSQL)', () => {
       await projected(aliceRun, aliceToken, 2);
       // A redelivery of version 2 (a new message id, the same transition) changes nothing.
       await publishState(aliceRun, ALICE, 2, 'WORKING', { view: { progress: 'two' } });
-      const timeline = await eventually(async () => {
-        const body = (await (await api(`/runs/${aliceRun}/transitions`, { token: aliceToken })).json()) as {
-          runId: string;
-          items: { version: number; stateAfter: string; stepName: string; stateBefore: string | null; occurredAt: string }[];
-        };
-        return body.items.length === 3 ? body : undefined;
-      });
+      const timeline = await timelineOf<{ version: number; stateAfter: string; stepName: string; stateBefore: string | null; occurredAt: string }>(aliceRun, aliceToken, 3);
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(timeline.runId).toBe(aliceRun);
       expect(timeline.items.map((t) => [t.version, t.stateBefore, t.stateAfter, t.stepName])).toEqual([
@@ -257,10 +266,7 @@ describe('gateway (real NATS + PostgreSQL)', () => {
       const retryScheduled = { step: 'generate', failedTry: 1, nextTry: 2, nextTryAt: '2026-11-24T05:00:30.000Z', reason: 'llm_unavailable' };
       await publishState(retried, ALICE, 0, 'GENERATING');
       await publishState(retried, ALICE, 1, 'GENERATING', { retryScheduled });
-      const timeline = await eventually(async () => {
-        const body = (await (await api(`/runs/${retried}/transitions`, { token: aliceToken })).json()) as { items: { version: number; retryScheduled: unknown }[] };
-        return body.items.length === 2 ? body : undefined;
-      });
+      const timeline = await timelineOf<{ version: number; retryScheduled: unknown }>(retried, aliceToken, 2);
       expect(timeline.items.map((t) => [t.version, t.retryScheduled])).toEqual([
         [0, null],
         [1, retryScheduled],
@@ -358,6 +364,41 @@ describe('gateway (real NATS + PostgreSQL)', () => {
       expect(await stream.nextEvent()).toMatchObject({ event: 'state', id: '3', data: { state: 'COMPLETED', terminal: true } });
       expect(await stream.nextEvent()).toBeUndefined();
       expect(stream.comments()).toBeGreaterThanOrEqual(0);
+    });
+
+    it("hears a coordinator transaction's one change as each of its transitions, in order, and each only once beside the deprecated v1s", async () => {
+      const runId = randomUUID();
+      await publishState(runId, ALICE, 0, 'CREATED');
+      await projected(runId, aliceToken, 0);
+      const stream = sseReader(await api(`/runs/${runId}/events`, { token: aliceToken }));
+      expect(await stream.nextEvent()).toMatchObject({ id: '0', data: { state: 'CREATED' } });
+
+      const transition = (version: number, stateBefore: string, stateAfter: string, terminal = false) => ({
+        attemptNo: 1,
+        version,
+        stateBefore,
+        stateAfter,
+        terminal,
+        stepName: `step-${version}`,
+        occurredAt: new Date((clock.ms += 1000)).toISOString(),
+      });
+      const changes = [transition(1, 'CREATED', 'LEG_ONE_DONE'), transition(2, 'LEG_ONE_DONE', 'LEG_TWO_DONE'), transition(3, 'LEG_TWO_DONE', 'COMPLETED', true)];
+      const last = changes[2]!;
+      const view = { legs: ['done', 'done'] };
+      // The deprecation window (ADR 0024): the first transition's v1 comes before the v2 carrying it.
+      await publisher.publish(RunStateChanged, { runId, workflowType: WORKFLOW, userId: ALICE, parentRunId: null, view: { legs: ['done', 'running'] }, ...changes[0]! }, { source: '/openpaw/test-coordinator', correlationId: runId });
+      await publisher.publish(RunStateChangedV2, { runId, workflowType: WORKFLOW, userId: ALICE, parentRunId: null, ...last, changes, view }, { source: '/openpaw/test-coordinator', correlationId: runId });
+
+      expect(await stream.nextEvent()).toMatchObject({ id: '1', data: { state: 'LEG_ONE_DONE' } });
+      expect(await stream.nextEvent()).toMatchObject({ id: '2', data: { state: 'LEG_TWO_DONE', view } });
+      expect(await stream.nextEvent()).toMatchObject({ id: '3', data: { state: 'COMPLETED', terminal: true, view } });
+      expect(await stream.nextEvent()).toBeUndefined();
+      expect(await projected(runId, aliceToken, 3)).toMatchObject({ state: 'COMPLETED', view });
+      const timeline = await eventually(async () => {
+        const body = (await (await api(`/runs/${runId}/transitions`, { token: aliceToken })).json()) as { items?: Array<{ version: number; stateAfter: string }> };
+        return body.items?.length === 4 ? body.items : undefined;
+      });
+      expect(timeline.map((t) => `${t.version}:${t.stateAfter}`)).toEqual(['0:CREATED', '1:LEG_ONE_DONE', '2:LEG_TWO_DONE', '3:COMPLETED']);
     });
 
     it('waits briefly for a run accepted a moment before it is projected, and still answers 404 for a run that never comes', async () => {

@@ -1,4 +1,5 @@
-import { isReplyOf, replyAs } from '@openpaw/messaging';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { isReplyOf, provisionKvBuckets, replyAs } from '@openpaw/messaging';
 import { CandidatesDiscovered, discoveryQueries, EdgeRefuted, EdgeVerified, ExpansionSelected, verificationQueries } from '@openpaw/contracts';
 import { connect } from '@nats-io/transport-node';
 import { demoPairs } from '@openpaw/providers';
@@ -10,6 +11,8 @@ it('runs the visual-search steps of a local-world chain with run memory and evid
   const nats = await privateNatsServer();
   const nc = await connect({ servers: nats.url });
   try {
+    // The buckets' owner (provisioning) runs first; the service only opens them.
+    await provisionKvBuckets(await jetstreamManager(nc));
     const handlers = await createVisualSearchHandlers(nc, visualSearchSettingsFromEnv({}));
     const world = handlers.world!;
     const { threeHop, noPath } = demoPairs(world);

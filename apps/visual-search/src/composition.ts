@@ -1,4 +1,5 @@
 import type { NatsConnection } from '@nats-io/nats-core';
+import { jetstreamManagerWhenReady } from '@openpaw/messaging';
 import { createLlmFromEnv, createVisualProvidersFromEnv, demoPairs, type ProviderLogger, type VisualWorld } from '@openpaw/providers';
 import type { VisualSearchSettings } from './config.js';
 import { DiscoverCandidatesHandler } from './handlers/discover-candidates/discover-candidates.handler.js';
@@ -28,18 +29,19 @@ function logDemoPairs(world: VisualWorld, logger: ProviderLogger | undefined): v
 /**
  * The service's handlers with their real ports, from its settings: image search, recognition and the
  * image fetcher (`createVisualProvidersFromEnv` on `providerEnv`: local world by default), the LLM
- * (`createLlmFromEnv`), run memory and the evidence cache in JetStream KV with the settings' TTLs.
+ * (`createLlmFromEnv`), run memory and the evidence cache in the provisioned JetStream KV buckets.
  * The JetStream consumer calls these handlers.
  */
 export async function createVisualSearchHandlers(
   nc: NatsConnection,
-  settings: Pick<VisualSearchSettings, 'providerEnv' | 'runMemoryTtlMs' | 'evidenceCacheTtlMs' | 'refutationTtlMs' | 'allowLoopbackImageHosts'>,
+  settings: Pick<VisualSearchSettings, 'providerEnv' | 'refutationTtlMs' | 'allowLoopbackImageHosts'>,
   options: { readonly logger?: ProviderLogger } = {},
 ): Promise<VisualSearchHandlers> {
   const env = settings.providerEnv;
   const providers = createVisualProvidersFromEnv(env, { ...options, allowLoopbackImageHosts: settings.allowLoopbackImageHosts === true });
-  const memory = await KvRunMemory.open(nc, { ttlMs: settings.runMemoryTtlMs });
-  const cache = await KvEvidenceCache.open(nc, { ttlMs: settings.evidenceCacheTtlMs, refutationTtlMs: settings.refutationTtlMs });
+  const jsm = await jetstreamManagerWhenReady(nc);
+  const memory = await KvRunMemory.open(jsm);
+  const cache = await KvEvidenceCache.open(jsm, { refutationTtlMs: settings.refutationTtlMs });
   if (providers.world !== undefined) logDemoPairs(providers.world, options.logger);
   const steps = { search: providers.imageSearch, fetcher: providers.imageFetcher, recognizer: providers.recognizer, memory, cache };
   return {

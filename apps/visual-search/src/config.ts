@@ -1,7 +1,7 @@
+import { KV_BUCKETS } from '@openpaw/messaging';
 import { type ServiceMessagingSettings, serviceMessagingSettingsFromEnv } from '@openpaw/platform';
 import { z } from 'zod';
 import { DEFAULT_REFUTATION_TTL_MS } from './domain/evidence-cache.js';
-import { DEFAULT_EVIDENCE_CACHE_TTL_MS, DEFAULT_RUN_MEMORY_TTL_MS } from './memory/kv-keys.js';
 
 /** The visual-search service's settings, from the environment (validated at start). */
 export interface VisualSearchSettings {
@@ -15,11 +15,10 @@ export interface VisualSearchSettings {
    * (`OPENPAW_NATS_URL`, `OPENPAW_STREAMS_*`, `OPENPAW_LANES`, `OPENPAW_LANE_CONCURRENCY`).
    */
   readonly messaging: ServiceMessagingSettings;
-  /** How long a run's memory (frontiers, seen people) lives in its JetStream KV bucket. */
-  readonly runMemoryTtlMs: number;
-  /** How long a verified edge's evidence stays cached in its JetStream KV bucket (the bucket's TTL). */
-  readonly evidenceCacheTtlMs: number;
-  /** How long a cached refutation is believed: shorter than a confirmation. */
+  /**
+   * How long a cached refutation is believed: shorter than a confirmation, which lives as long as the
+   * evidence bucket's TTL (`KV_BUCKETS`, set by provisioning like the run memory's).
+   */
   readonly refutationTtlMs: number;
   /** Image hosts on 127.0.0.1 are fetched too: set by the test entrypoint (`testing/loopback-main.ts`) only, never from the environment. */
   readonly allowLoopbackImageHosts?: boolean;
@@ -35,12 +34,9 @@ function positiveMs(fallback: number) {
 }
 
 const envSchema = z.object({
-  OPENPAW_VISUAL_RUN_TTL_MS: positiveMs(DEFAULT_RUN_MEMORY_TTL_MS),
-  OPENPAW_VISUAL_EVIDENCE_TTL_MS: positiveMs(DEFAULT_EVIDENCE_CACHE_TTL_MS),
-  OPENPAW_VISUAL_REFUTATION_TTL_MS: positiveMs(DEFAULT_REFUTATION_TTL_MS),
-}).refine((e) => e.OPENPAW_VISUAL_REFUTATION_TTL_MS < e.OPENPAW_VISUAL_EVIDENCE_TTL_MS, {
-  path: ['OPENPAW_VISUAL_REFUTATION_TTL_MS'],
-  message: 'a refutation must live shorter than a confirmation (OPENPAW_VISUAL_EVIDENCE_TTL_MS)',
+  OPENPAW_VISUAL_REFUTATION_TTL_MS: positiveMs(DEFAULT_REFUTATION_TTL_MS).refine((ms) => ms < KV_BUCKETS.visualEvidenceCache.ttlMs, {
+    message: `a refutation must live shorter than a confirmation (the evidence bucket's TTL, ${KV_BUCKETS.visualEvidenceCache.ttlMs} ms)`,
+  }),
 });
 
 /** Reads the settings; throws naming every invalid variable. */
@@ -53,8 +49,6 @@ export function visualSearchSettingsFromEnv(env: NodeJS.ProcessEnv = process.env
   return {
     providerEnv: Object.freeze({ ...env }),
     messaging: serviceMessagingSettingsFromEnv(env),
-    runMemoryTtlMs: e.OPENPAW_VISUAL_RUN_TTL_MS,
-    evidenceCacheTtlMs: e.OPENPAW_VISUAL_EVIDENCE_TTL_MS,
     refutationTtlMs: e.OPENPAW_VISUAL_REFUTATION_TTL_MS,
   };
 }

@@ -23,6 +23,16 @@ export function readBaseline(contractsDir: string): SchemaSet {
   return set;
 }
 
+/**
+ * Subject-versions published today with no baseline entry. Each must get one in the change that
+ * introduces it (`npm run contracts:check -- --add-missing`), so every later change is checked.
+ */
+export function missingFromBaseline(baseline: SchemaSet, current: SchemaSet): string[] {
+  return Object.keys(current)
+    .filter((path) => baseline[path] === undefined)
+    .sort();
+}
+
 /** Today's message schemas, as generated from the catalog. */
 export function currentSchemas(): SchemaSet {
   const set: Record<string, Record<string, unknown>> = {};

@@ -91,6 +91,18 @@ export function parseEnvelope<D extends AnyMessageDefinition>(
   definition: D,
   raw: Uint8Array | string,
 ): EnvelopeParseResult<MessageData<D>> {
+  const read = readEnvelopeOf(definition.subject, raw);
+  if (!read.ok) return read;
+  const data = (definition.schema as z.ZodType).safeParse(read.envelope.data);
+  if (!data.success) return { ok: false, reason: `invalid data for ${definition.subject}: ${z.prettifyError(data.error)}` };
+  return { ok: true, envelope: { ...read.envelope, data: data.data as MessageData<D> } };
+}
+
+/**
+ * Raw bytes to an envelope of `subject` whose data is not checked yet (counted as one validation):
+ * what every parser of a message does first, before it checks the data its own way.
+ */
+export function readEnvelopeOf(subject: string, raw: Uint8Array | string): EnvelopeParseResult<unknown> {
   let json: unknown;
   try {
     json = JSON.parse(typeof raw === 'string' ? raw : new TextDecoder().decode(raw));
@@ -100,10 +112,6 @@ export function parseEnvelope<D extends AnyMessageDefinition>(
   messageValidations.count += 1;
   const envelope = envelopeSchema.safeParse(json);
   if (!envelope.success) return { ok: false, reason: `invalid envelope: ${z.prettifyError(envelope.error)}` };
-  if (envelope.data.type !== definition.subject) {
-    return { ok: false, reason: `type ${envelope.data.type} is not ${definition.subject}` };
-  }
-  const data = (definition.schema as z.ZodType).safeParse(envelope.data.data);
-  if (!data.success) return { ok: false, reason: `invalid data for ${definition.subject}: ${z.prettifyError(data.error)}` };
-  return { ok: true, envelope: { ...envelope.data, data: data.data as MessageData<D> } };
+  if (envelope.data.type !== subject) return { ok: false, reason: `type ${envelope.data.type} is not ${subject}` };
+  return { ok: true, envelope: envelope.data };
 }

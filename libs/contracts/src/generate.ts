@@ -15,6 +15,7 @@ const DEAD_LETTER_HEADERS: Record<string, string> = {
   'Openpaw-Dlq-Consumer': 'the durable consumer that gave up',
   'Openpaw-Dlq-Deliveries': 'deliveries before it was dead-lettered',
   'Openpaw-Dlq-Original-Msg-Id': 'the original Nats-Msg-Id',
+  'Openpaw-Dlq-Item-Id': 'a batched command item dead-lettered alone: its item id (the dead letter is the one-item batch; ADR 0025)',
 };
 
 type JsonSchema = Record<string, unknown>;

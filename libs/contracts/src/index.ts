@@ -2,6 +2,7 @@ export * from './subjects.js';
 export * from './message-definition.js';
 export * from './lanes.js';
 export * from './envelope.js';
+export * from './batch-command.js';
 export { messageValidations } from './validation-count.js';
 export { catalog, definitionForSubject } from './catalog.js';
 export * from './messages/workflow.js';

@@ -30,6 +30,18 @@ export interface MessageDefinition<
    * consumers read the successor only.
    */
   readonly supersededBy?: string;
+  /**
+   * Batched commands only (`defineBatchCommand`): the schemas a consumer validates a batch with item by
+   * item, so that one bad item fails alone (`parseBatchEnvelope`).
+   */
+  readonly batch?: BatchSchemas;
+}
+
+/** A batched command's shell (shared fields, items only needing an `itemId`) and its one item. */
+export interface BatchSchemas {
+  readonly shell: z.ZodType;
+  readonly item: z.ZodType;
+  readonly maxItems: number;
 }
 
 // The catalog is heterogeneous; `any` here only widens the schema parameter for collections.
@@ -45,10 +57,11 @@ function define<K extends MessageKind, C extends string, N extends string, V ext
   version: V,
   schema: S,
   description: string,
-  extra: { readonly lane?: Lane; readonly supersededBy?: string } = {},
+  extra: { readonly lane?: Lane; readonly supersededBy?: string; readonly batch?: BatchSchemas } = {},
 ): MessageDefinition<K, C, N, V, S> {
   return {
     kind,
+    ...(extra.batch === undefined ? {} : { batch: extra.batch }),
     ...(extra.lane === undefined ? {} : { lane: extra.lane }),
     ...(extra.supersededBy === undefined ? {} : { supersededBy: extra.supersededBy }),
     context,

@@ -10,6 +10,12 @@ import { solveIntegral } from './solvers/integral.js';
 import { solveInterest } from './solvers/interest.js';
 import { solveLimit } from './solvers/limit.js';
 import { solvePercentOrRatio } from './solvers/percent-ratio.js';
+import { solveSurd } from './solvers/surd.js';
+import { solveConversion } from './solvers/conversion.js';
+import { solveStatistics } from './solvers/statistics.js';
+import { solveProbability } from './solvers/probability.js';
+import { solveCoordinateLine } from './solvers/coordinate-line.js';
+import { solveRightTriangle } from './solvers/right-triangle.js';
 import { solveSpeedDistanceTime } from './solvers/speed-distance-time.js';
 import { solveUnitConversion } from './solvers/unit-conversion.js';
 import { freeVariables } from './core/mathjs.js';
@@ -18,6 +24,7 @@ import { mathStatements, type MathStatement } from './text/extract.js';
 import { detectIntent } from './text/intent.js';
 import { normaliseMaths } from './text/normalise.js';
 import { strayToken } from './text/stray-tokens.js';
+import { readWorded, WORDED_UNKNOWN, type WordedReading } from './text/worded.js';
 import type { EngineOutcome, EngineSolution, SolverResult } from './types.js';
 
 /** Engine name and version, recorded in a solution's provenance. */
@@ -35,6 +42,9 @@ const MAX_TEXT = 2_000;
 export function solveProblem(text: string): EngineOutcome {
   if (text.length > MAX_TEXT) return { solved: false, inScope: false, reason: 'the problem text is too long for the maths engine' };
   if (/\\[A-Za-z]+|[{}]/.test(text)) return { solved: false, inScope: false, reason: 'the problem uses LaTeX or other notation the maths engine does not read' };
+  const worded = readWorded(text);
+  if (worded !== undefined && 'ambiguous' in worded) return { solved: false, inScope: false, reason: `the wording is ambiguous: ${worded.ambiguous}` };
+  if (worded !== undefined) return solveWorded(text, worded.read);
   const normalised = normaliseMaths(text);
   const stray = strayToken(normalised);
   if (stray !== undefined) return { solved: false, inScope: false, reason: `"${stray}" sits in the maths and is neither a number, an unknown nor an operator the engine reads` };
@@ -44,6 +54,11 @@ export function solveProblem(text: string): EngineOutcome {
   const unknowns = new Set(statements.flatMap(unknownsOf));
   if (target !== undefined && statements.length > 0 && unknowns.size > 0 && !unknowns.has(target)) {
     return { solved: false, inScope: false, reason: `the problem asks for ${target}, but its maths is in ${[...unknowns].sort().join(', ')}` };
+  }
+  // A problem in parts ("…, then find its y-intercept", "as a fraction and as a percentage", "then
+  // double it") would be answered in its first part only: refused whole.
+  if (MULTI_PART.test(lower) || (lower.match(/\?/g) ?? []).length > 1) {
+    return { solved: false, inScope: false, reason: 'the problem has more than one part; the engine answers one question at a time' };
   }
   const ctx: ProblemContext = { text, normalised, lower, intent: detectIntent(lower), statements };
   try {
@@ -55,6 +70,36 @@ export function solveProblem(text: string): EngineOutcome {
     return { solved: false, inScope: true, reason: `the engine's own check failed: ${(error as Error).message}` };
   }
 }
+
+/**
+ * A worded problem, solved through the maths the worded reader wrote: the same solvers and checks,
+ * the translation shown first, and the answer given in the asker's terms ("the number is 6").
+ */
+function solveWorded(text: string, reading: WordedReading): EngineOutcome {
+  const statements = mathStatements(reading.maths);
+  if (statements.length !== 1) return { solved: false, inScope: false, reason: 'the worded problem did not read as one piece of maths' };
+  const intent = reading.kind === 'equation' ? 'solve' : 'evaluate';
+  const ctx: ProblemContext = { text, normalised: reading.maths, lower: reading.maths.toLowerCase(), intent, statements };
+  let result: SolverResult;
+  try {
+    result = route(ctx);
+  } catch (error) {
+    return { solved: false, inScope: true, reason: `the engine's own check failed: ${(error as Error).message}` };
+  }
+  if (result?.solved !== true) return result ?? { solved: false, inScope: false, reason: 'the worded problem reads as maths the engine does not solve' };
+  const translation = reading.clauses.map((c) => `"${c.words}" reads as ${c.maths.replace(/\s*\*\s*/g, ' × ')}`).join('; ');
+  const forTheNumber = reading.kind === 'equation' ? `; solving for the number (${WORDED_UNKNOWN})` : '';
+  const answered = reading.kind === 'equation' && result.answer.kind === 'roots' ? inTheAskersTerms(result.finalAnswer) : result.finalAnswer;
+  return { ...result, finalAnswer: answered, steps: [{ title: 'The problem as read', detail: `${translation}${forTheNumber}` }, ...result.steps] };
+}
+
+/** "n = 6" → "the number is 6"; "n = 3 or n = -3" → "the number is 3 or -3" (the engine writes each root as `n = value`). */
+function inTheAskersTerms(finalAnswer: string): string {
+  const values = finalAnswer.split(' or ').map((part) => part.replace(new RegExp(`^${WORDED_UNKNOWN} = `), ''));
+  return `the number is ${values.join(' or ')}`;
+}
+
+const MULTI_PART = /\bthen\s+(?:find|calculate|work out|give|state|write|double|halve|add|subtract|multiply|divide|square|use|hence)\b|,\s*then\b|\balso\b|\bhence\b|\band\s+(?:then|also|hence|as|find|calculate|work out|give|state|double|halve|add|subtract|multiply|divide|square)\b/;
 
 function unknownsOf(statement: MathStatement): string[] {
   return statement.kind === 'relation' ? [...freeVariables(statement.lhs), ...freeVariables(statement.rhs)] : freeVariables(statement.node);
@@ -85,11 +130,13 @@ function route(ctx: ProblemContext): SolverResult {
     default:
       break;
   }
-  for (const wordProblem of [solveInterest, solvePercentOrRatio, solveGeometry, solveSpeedDistanceTime, solveUnitConversion]) {
+  for (const wordProblem of [solveConversion, solveStatistics, solveProbability, solveCoordinateLine, solveRightTriangle, solveInterest, solvePercentOrRatio, solveGeometry, solveSpeedDistanceTime, solveUnitConversion]) {
     const result = wordProblem(ctx);
     if (result !== undefined) return result;
   }
-  if (/%|percent|\bratio\b|\binterest\b|\bspeed\b|\barea\b|\bvolume\b|\bperimeter\b/.test(ctx.lower)) {
+  // A word problem of a kind a template reads, that no template read: not handed to the algebra, which
+  // would answer some fragment of it ("legs 5 cm and 12 m" is not the expression "12 m").
+  if (/%|percent|\bratio\b|\binterest\b|\bspeed\b|\barea\b|\bvolume\b|\bperimeter\b|\btriangle\b|\bhypotenuse\b|\bprobability\b|\bchance\b|\b(?:mean|median|mode|average)\b|\bgradient\b|\bslope\b|\bmid-?point\b|\bdistance\b|\bdice?\b|\bcoin\b/.test(ctx.lower)) {
     return { solved: false, inScope: false, reason: 'a word problem the engine has no template for' };
   }
   const relations = solveRelations(ctx);
@@ -100,5 +147,5 @@ function route(ctx: ProblemContext): SolverResult {
   const intent = ctx.intent ?? 'evaluate';
   const expression = solveExpression(statement!.node, intent);
   if (expression !== undefined) return expression;
-  return evaluateLogarithm(statement!.node, intent) ?? solveArithmetic(statement!.node, intent);
+  return evaluateLogarithm(statement!.node, intent) ?? (intent === 'simplify' ? solveSurd(statement!.node, intent) : undefined) ?? solveArithmetic(statement!.node, intent);
 }

@@ -4,3 +4,4 @@ export { CATEGORIES, type Answer, type Category, type EngineDecline, type Engine
 export { askedFor } from './text/asked-for.js';
 export { normaliseMaths } from './text/normalise.js';
 export { strayToken } from './text/stray-tokens.js';
+export { readWorded, WORDED_UNKNOWN, type WordedReading, type WordedResult } from './text/worded.js';

@@ -19,6 +19,13 @@ export const CATEGORIES = [
   'derivative',
   'integral',
   'limit',
+  'surd',
+  'conversion',
+  'coordinate_geometry',
+  'statistics',
+  'probability',
+  'absolute_value',
+  'right_triangle',
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
 

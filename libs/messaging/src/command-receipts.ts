@@ -1,5 +1,6 @@
-import type { JetStreamClient } from '@nats-io/jetstream';
-import { type KV, Kvm } from '@nats-io/kv';
+import type { JetStreamManager } from '@nats-io/jetstream';
+import type { KV } from '@nats-io/kv';
+import { KV_BUCKETS, openKvBucket, type OpenKvBucketOptions } from './kv-buckets.js';
 import { errorMessage, type MessagingLogger } from './observability.js';
 
 /**
@@ -9,9 +10,7 @@ import { errorMessage, type MessagingLogger } from './observability.js';
  * Kept in a JetStream KV bucket with a TTL (FROZEN name); a missing receipt means "not picked up
  * (yet)", never an error.
  */
-export const COMMAND_RECEIPTS_BUCKET = 'openpaw_command_receipts';
-/** Longer than any run deadline; receipts are looked up only while their step is in progress. */
-export const COMMAND_RECEIPTS_TTL_MS = 24 * 60 * 60 * 1000;
+export const COMMAND_RECEIPTS_BUCKET = KV_BUCKETS.commandReceipts.name;
 
 export interface CommandReceipt {
   /** When the latest delivery was handed to a handler (ISO 8601). */
@@ -41,13 +40,9 @@ function isReceipt(value: unknown): value is CommandReceipt {
 export class KvCommandReceiptStore implements CommandReceiptStore {
   private constructor(private readonly kv: KV) {}
 
-  /** Creates the bucket when missing (or binds to the existing one: its settings are left as ops set them). */
-  static async open(js: JetStreamClient, options: { readonly replicas?: number } = {}): Promise<KvCommandReceiptStore> {
-    const kv = await new Kvm(js).create(COMMAND_RECEIPTS_BUCKET, {
-      ttl: COMMAND_RECEIPTS_TTL_MS,
-      history: 1,
-      ...(options.replicas === undefined ? {} : { replicas: options.replicas }),
-    });
+  /** Opens the provisioned bucket (see `KV_BUCKETS`: its TTL outlasts any run deadline), waiting until it exists. */
+  static async open(jsm: JetStreamManager, options: OpenKvBucketOptions = {}): Promise<KvCommandReceiptStore> {
+    const kv = await openKvBucket(jsm, COMMAND_RECEIPTS_BUCKET, options);
     return new KvCommandReceiptStore(kv);
   }
 

@@ -1,9 +1,9 @@
 import type { Consumer, ConsumerMessages, JetStreamClient, JsMsg } from '@nats-io/jetstream';
 import { ClosedConnectionError, DrainingConnectionError, headers as natsHeaders, type MsgHdrs } from '@nats-io/nats-core';
 import type { Context } from '@opentelemetry/api';
-import { deadLetterSubjectOf, parseEnvelope, type AnyMessageDefinition } from '@openpaw/contracts';
+import { deadLetterSubjectOf, isBatchCommand, parseBatchEnvelope, parseEnvelope, type AnyMessageDefinition } from '@openpaw/contracts';
 import { errorMessage, stderrLogger, type MessagingLogger, type MessagingObserver } from './observability.js';
-import type { BatchHandler, BatchItem, HandlerOutcome, MessageContext } from './ports.js';
+import type { BatchHandler, BatchItem, FailedBatchItem, HandlerOutcome, MessageContext } from './ports.js';
 import { whenJetStreamAnswers } from './jetstream-when-ready.js';
 import { messageCounters } from './message-budget.js';
 import { inBatchConsumerSpans, inConsumerSpan } from './message-spans.js';
@@ -19,6 +19,8 @@ export const DLQ_HEADERS = {
   consumer: 'Openpaw-Dlq-Consumer',
   /** The original `Nats-Msg-Id` (NATS control headers are not copied onto the dead letter). */
   originalMsgId: 'Openpaw-Dlq-Original-Msg-Id',
+  /** A batched command's item dead-lettered alone (its dead letter is the one-item batch). */
+  itemId: 'Openpaw-Dlq-Item-Id',
 } as const;
 
 /** Nak delays by delivery count (the last repeats) when the consumer names none. */
@@ -105,6 +107,12 @@ function copyHeaders(source: MsgHdrs | undefined): { headers: MsgHdrs; msgId: st
     }
   }
   return { headers: target, msgId };
+}
+
+/** The item ids of a batched command's valid items; undefined for any other message. */
+function batchItemIds(item: BatchItem): string[] | undefined {
+  if (item.rejectedItems === undefined) return undefined;
+  return (item.envelope.data as { readonly items: readonly { readonly itemId: string }[] }).items.map((i) => i.itemId);
 }
 
 /**
@@ -333,7 +341,13 @@ class PullConsumerRunner implements ConsumerHandle {
       const item = this.#validate(msg);
       if (typeof item === 'string') return await this.#deadLetter(msg, item);
       if (item === undefined) return this.#settle(msg, 'ack');
+      // A batch's invalid items fail alone, at once; a batch left with no item is done.
+      if (item.rejectedItems !== undefined && item.rejectedItems.length > 0) await this.#deadLetterItems(msg, item.rejectedItems);
+      const itemIds = batchItemIds(item);
+      if (itemIds?.length === 0) return this.#settle(msg, 'ack');
       this.#onPickup?.(item.envelope.id, item.context.deliveryCount);
+      // Each item of a batch has its own step timer in the coordinator, looked up by its item id.
+      for (const itemId of itemIds ?? []) this.#onPickup?.(itemId, item.context.deliveryCount);
       const started = this.#observer === undefined ? 0 : performance.now();
       let outcome: HandlerOutcome;
       try {
@@ -403,8 +417,10 @@ class PullConsumerRunner implements ConsumerHandle {
     if (deliveryCount > this.#maxDeliver) {
       return `delivered ${deliveryCount} times (max ${this.#maxDeliver}); the last attempt never settled (crash or ack timeout)`;
     }
-    const parsed = parseEnvelope(definition, msg.data);
+    const batch = isBatchCommand(definition) ? parseBatchEnvelope(definition, msg.data) : undefined;
+    const parsed = batch ?? parseEnvelope(definition, msg.data);
     if (!parsed.ok) return parsed.reason;
+    const rejected = batch?.ok === true ? { rejectedItems: batch.rejected } : {};
     const h = msg.headers;
     const traceparent = h?.get(TRACEPARENT) || parsed.envelope.traceparent;
     const tracestate = h?.get(TRACESTATE) || parsed.envelope.tracestate;
@@ -415,7 +431,7 @@ class PullConsumerRunner implements ConsumerHandle {
       ...(traceparent === undefined ? {} : { traceparent }),
       ...(tracestate === undefined ? {} : { tracestate }),
     };
-    return { definition, envelope: parsed.envelope, context: ctx };
+    return { definition, envelope: parsed.envelope, context: ctx, ...rejected };
   }
 
   #traceContextOf(item: BatchItem): Context {
@@ -426,6 +442,9 @@ class PullConsumerRunner implements ConsumerHandle {
   #apply(msg: JsMsg, deliveryCount: number, outcome: HandlerOutcome): Promise<void> | undefined {
     switch (outcome.kind) {
       case 'ack':
+        if (outcome.failedItems !== undefined && outcome.failedItems.length > 0) {
+          return this.#deadLetterItems(msg, outcome.failedItems).then(() => this.#settle(msg, 'ack'), (error: unknown) => this.#unexpected(msg, error));
+        }
         this.#settle(msg, 'ack');
         return undefined;
       case 'retry':
@@ -477,6 +496,34 @@ class PullConsumerRunner implements ConsumerHandle {
     this.#settle(msg, 'term');
     this.#logger.warn({ subject, streamSequence, deliveries: deliveryCount, durable: this.#durable, reason }, 'message dead-lettered');
     this.#observer?.onDeadLettered(subject, reason);
+  }
+
+  /**
+   * Dead-letters items of a batched command alone, each as the one-item batch (the same envelope with
+   * that item only, so a redrive re-sends just it), under a msgID derived from the stream position and
+   * the item id. The message itself is not settled here; a failed publish throws (the whole message is
+   * then redelivered, and its answered items are answered again from their kept replies).
+   */
+  async #deadLetterItems(msg: JsMsg, items: readonly FailedBatchItem[]): Promise<void> {
+    const { streamSequence, deliveryCount } = msg.info;
+    const subject = msg.subject;
+    const original = msg.json<{ data: { items: { itemId?: unknown }[] } & Record<string, unknown> } & Record<string, unknown>>();
+    for (const failed of items) {
+      const { headers: h, msgId } = copyHeaders(msg.headers);
+      h.set(DLQ_HEADERS.reason, headerValue(failed.reason));
+      h.set(DLQ_HEADERS.originalSubject, subject);
+      h.set(DLQ_HEADERS.streamSeq, String(streamSequence));
+      h.set(DLQ_HEADERS.deliveries, String(deliveryCount));
+      h.set(DLQ_HEADERS.stream, this.#stream);
+      h.set(DLQ_HEADERS.consumer, this.#durable);
+      h.set(DLQ_HEADERS.itemId, failed.itemId);
+      if (msgId !== undefined) h.set(DLQ_HEADERS.originalMsgId, msgId);
+      const alone = { ...original, data: { ...original.data, items: original.data.items.filter((i) => i.itemId === failed.itemId) } };
+      messageCounters.publishes += 1;
+      await this.#js.publish(deadLetterSubjectOf(subject), JSON.stringify(alone), { msgID: `dlq:${this.#stream}:${this.#durable}:${streamSequence}:${failed.itemId}`, headers: h });
+      this.#logger.warn({ subject, streamSequence, itemId: failed.itemId, durable: this.#durable, reason: failed.reason }, 'batch item dead-lettered');
+      this.#observer?.onDeadLettered(subject, failed.reason);
+    }
   }
 
   #settle(msg: JsMsg, how: 'ack' | 'nak' | 'term', nakDelayMs = 0): void {

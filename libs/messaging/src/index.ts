@@ -1,4 +1,4 @@
-export type { BatchHandler, BatchItem, HandlerOutcome, MessageContext, MessageHandler, MessagePublisher } from './ports.js';
+export type { BatchHandler, BatchItem, FailedBatchItem, HandlerOutcome, MessageContext, MessageHandler, MessagePublisher } from './ports.js';
 export { connectNats, ConnectionState, natsAuthOptions, natsConnectionSettingsFromEnv, type ConnectNatsOptions, type NatsConnectionSettings } from './connection.js';
 export { isJetStreamUnavailable, jetstreamManagerWhenReady, whenJetStreamAnswers, type WhenJetStreamAnswersOptions } from './jetstream-when-ready.js';
 export {
@@ -46,6 +46,7 @@ export {
 export { stderrLogger, type MessagingLogger, type MessagingObserver } from './observability.js';
 export { activeTraceHeaders, contextFromTraceHeaders, type TraceHeaders } from './trace-context.js';
 export { OnMessage } from './nest/on-message.decorator.js';
+export { ensureKvBucket, KV_BUCKETS, kvStreamName, openKvBucket, provisionKvBuckets, type KvBucketSpec, type OpenKvBucketOptions } from './kv-buckets.js';
 export {
   COMMAND_RECEIPTS_BUCKET,
   KvCommandReceiptStore,

@@ -1,4 +1,4 @@
-import type { AnyMessageDefinition, Envelope, EnvelopeMeta, MessageData } from '@openpaw/contracts';
+import type { AnyMessageDefinition, Envelope, EnvelopeMeta, MessageData, RejectedBatchItem } from '@openpaw/contracts';
 
 /**
  * The public face of messaging that services and the coordinator program against.
@@ -17,7 +17,11 @@ export interface MessagePublisher {
 
 /** What a handler returns; thrown errors count as `retry`. */
 export type HandlerOutcome =
-  | { readonly kind: 'ack' }
+  /**
+   * Done. A batched command's items that failed for good (bad data, a PostgreSQL class 22/23 refusal)
+   * are listed in `failedItems`: each is dead-lettered alone, the rest of the batch stands (ADR 0025).
+   */
+  | { readonly kind: 'ack'; readonly failedItems?: readonly FailedBatchItem[] }
   /** Transient failure: nak with backoff; dead-lettered after the consumer's max deliveries. */
   | { readonly kind: 'retry'; readonly reason: string; readonly delayMs?: number }
   /** Permanent failure: dead-letter now with the reason, then term. */
@@ -38,11 +42,19 @@ export type MessageHandler<D extends AnyMessageDefinition> = (
   context: MessageContext,
 ) => Promise<HandlerOutcome | void>;
 
+/** An item of a batched command that failed for good, by its `itemId`, with the reason its dead letter carries. */
+export interface FailedBatchItem {
+  readonly itemId: string;
+  readonly reason: string;
+}
+
 /** A validated message handed to a batch handler. */
 export interface BatchItem {
   readonly definition: AnyMessageDefinition;
   readonly envelope: Envelope;
   readonly context: MessageContext;
+  /** A batched command's items that failed validation (dead-lettered alone before the handler runs); the envelope holds the others. */
+  readonly rejectedItems?: readonly RejectedBatchItem[];
 }
 
 /**

@@ -1,8 +1,10 @@
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import { Kvm } from '@nats-io/kv';
 import { nanos, type NatsConnection } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
 import { STREAMS } from '@openpaw/contracts';
 import { startNatsCluster, type NatsClusterHandle } from '@openpaw/testing';
+import { KV_BUCKETS, kvStreamName } from './kv-buckets.js';
 import { provisionStreams } from './provisioning.js';
 import { DEFAULT_STREAM_SETTINGS, streamSettingsFromEnv } from './stream-settings.js';
 
@@ -46,13 +48,24 @@ describe('stream replicas (real 3-node nats-server cluster)', () => {
 
   it('the owner raises replicas from the configuration (R3 in the manifests), and lowers them only when told to', async () => {
     const r3 = streamSettingsFromEnv({ OPENPAW_STREAM_REPLICAS: '3' });
+    // Before this version, visual-search created its run-memory bucket itself, at R1.
+    await jsm.streams.delete(kvStreamName(KV_BUCKETS.visualRunMemory.name));
+    await new Kvm(jsm.jetstream()).create(KV_BUCKETS.visualRunMemory.name, { history: 1, ttl: KV_BUCKETS.visualRunMemory.ttlMs });
+    expect((await jsm.streams.info(kvStreamName(KV_BUCKETS.visualRunMemory.name))).config.num_replicas).toBe(1);
     const raised = await provisionStreams(jsm, { mode: 'reconcile', settings: r3 });
     expect(raised[STREAMS.events.name]).toEqual({ result: 'updated', drift: [] });
     for (const stream of [STREAMS.commands.name, STREAMS.events.name, STREAMS.deadLetters.name]) {
       const info = await jsm.streams.info(stream);
       expect(info.config.num_replicas).toBe(3);
     }
-    expect(Object.values(await provisionStreams(jsm, { mode: 'reconcile', settings: r3 })).map((r) => r.result)).toEqual(['unchanged', 'unchanged', 'unchanged']);
+    // The KV buckets too: one that an older service created at R1 (beside R3 streams) is raised, so
+    // losing one node no longer stalls the runs whose memory lived only there.
+    for (const bucket of Object.values(KV_BUCKETS)) {
+      expect((await jsm.streams.info(kvStreamName(bucket.name))).config.num_replicas).toBe(3);
+    }
+    expect(Object.values(await provisionStreams(jsm, { mode: 'reconcile', settings: r3 })).map((r) => r.result)).toEqual(
+      Array.from({ length: 3 + Object.keys(KV_BUCKETS).length }, () => 'unchanged'),
+    );
 
     const lowered = await provisionStreams(jsm, { mode: 'reconcile', settings: DEFAULT_STREAM_SETTINGS, allowReplicaDecrease: true });
     expect(lowered[STREAMS.deadLetters.name]).toEqual({ result: 'updated', drift: [] });

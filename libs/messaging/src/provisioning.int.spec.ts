@@ -3,6 +3,7 @@ import { nanos, type NatsConnection } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
 import { STREAMS } from '@openpaw/contracts';
 import { privateNatsServer } from './testing/int-test-kit.js';
+import { KV_BUCKETS, kvStreamName, openKvBucket } from './kv-buckets.js';
 import { ensureConsumer, provisionStreams, serviceCommandsDurable, serviceCommandsFilter, type ConsumerSpec } from './provisioning.js';
 import { streamSettingsFromEnv } from './stream-settings.js';
 
@@ -28,10 +29,12 @@ describe('provisioning (real nats-server)', () => {
     Object.fromEntries(Object.entries(reports).map(([stream, report]) => [stream, report.result]));
 
   it('creates the three streams once; provisioning again is a no-op; only the owner puts a drifted limit back', async () => {
+    const buckets = Object.values(KV_BUCKETS).map((bucket) => kvStreamName(bucket.name));
     expect(results(await provisionStreams(jsm))).toEqual({
       [STREAMS.commands.name]: 'created',
       [STREAMS.events.name]: 'created',
       [STREAMS.deadLetters.name]: 'created',
+      ...Object.fromEntries(buckets.map((bucket) => [bucket, 'created'])),
     });
     const before = await jsm.streams.info(STREAMS.commands.name);
 
@@ -39,6 +42,7 @@ describe('provisioning (real nats-server)', () => {
       [STREAMS.commands.name]: 'unchanged',
       [STREAMS.events.name]: 'unchanged',
       [STREAMS.deadLetters.name]: 'unchanged',
+      ...Object.fromEntries(buckets.map((bucket) => [bucket, 'unchanged'])),
     });
     expect((await jsm.streams.info(STREAMS.commands.name)).created).toBe(before.created);
 
@@ -127,5 +131,29 @@ describe('provisioning (real nats-server)', () => {
     });
     expect((await jsm.consumers.info(spec.stream, spec.durable)).config.backoff ?? []).toEqual([]);
     expect(await ensureConsumer(jsm, narrowed)).toBe('unchanged');
+  });
+  it('KV buckets: a service waits for the owner to provision one, then binds to it; the owner puts a drifted TTL back', async () => {
+    const receipts = KV_BUCKETS.commandReceipts;
+    await jsm.streams.delete(kvStreamName(receipts.name));
+    let waits = 0;
+    const opening = openKvBucket(jsm, receipts.name, { onMissing: () => (waits += 1) });
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    // A service never creates it: the bucket is still missing while the service waits.
+    await expect(jsm.streams.info(kvStreamName(receipts.name))).rejects.toThrow(/stream not found/);
+    expect(waits).toBeGreaterThan(0);
+
+    expect((await provisionStreams(jsm))[kvStreamName(receipts.name)]).toEqual({ result: 'created', drift: [] });
+    const kv = await opening;
+    await kv.put('command-1', 'picked up');
+    expect((await kv.get('command-1'))?.string()).toBe('picked up');
+    expect((await jsm.streams.info(kvStreamName(receipts.name))).config).toMatchObject({ max_age: nanos(receipts.ttlMs), num_replicas: 1, max_msgs_per_subject: 1 });
+
+    // Someone shortened the TTL by hand: a bootstrap reports it, the owner restores the catalog's.
+    const stream = kvStreamName(KV_BUCKETS.visualRunMemory.name);
+    await jsm.streams.update(stream, { ...(await jsm.streams.info(stream)).config, max_age: nanos(600_000) });
+    expect((await provisionStreams(jsm))[stream]).toEqual({ result: 'kept', drift: [`max_age is ${nanos(600_000)}, configured ${nanos(KV_BUCKETS.visualRunMemory.ttlMs)}`] });
+    expect((await provisionStreams(jsm, { mode: 'reconcile' }))[stream]).toEqual({ result: 'updated', drift: [] });
+    expect((await jsm.streams.info(stream)).config.max_age).toBe(nanos(KV_BUCKETS.visualRunMemory.ttlMs));
+    expect((await provisionStreams(jsm, { mode: 'off' }))[stream]).toEqual({ result: 'skipped', drift: [] });
   });
 });

@@ -24,6 +24,7 @@ import {
   type StreamStorage,
 } from './stream-settings.js';
 import { whenJetStreamAnswers } from './jetstream-when-ready.js';
+import { provisionKvBuckets } from './kv-buckets.js';
 
 /** What provisioning did to one stream or consumer. */
 export type ProvisionResult = 'created' | 'updated' | 'unchanged';
@@ -61,8 +62,9 @@ export function streamSpecs(settings: StreamSettings = DEFAULT_STREAM_SETTINGS):
 }
 
 /**
- * Provisions the three streams in the given mode (default `create-missing`: a service's bootstrap
- * creates what is missing and changes nothing that exists). See `StreamProvisionMode`.
+ * Provisions the three streams and the platform's KV buckets (`KV_BUCKETS`, reported under their
+ * `KV_<bucket>` stream) in the given mode (default `create-missing`: a service's bootstrap creates
+ * what is missing and changes nothing that exists). See `StreamProvisionMode`.
  */
 export async function provisionStreams(
   jsm: JetStreamManager,
@@ -74,7 +76,7 @@ export async function provisionStreams(
     reports[spec.name] =
       mode === 'off' ? { result: 'skipped', drift: [] } : await ensureStream(jsm, spec, { mode, allowReplicaDecrease: options.allowReplicaDecrease ?? false });
   }
-  return reports;
+  return { ...reports, ...(await provisionKvBuckets(jsm, options)) };
 }
 
 function storageType(storage: StreamStorage): StorageType {

@@ -2,6 +2,25 @@ import 'reflect-metadata';
 import { DataSource, type MixedList, type MigrationInterface, type EntitySchema } from 'typeorm';
 import { migrateWithLock, migrationModeFromEnv, verifySchema, type MigrationMode } from './migrations.js';
 
+/**
+ * How connections resolve unqualified names in the service's schema:
+ * - `startup`: the `search_path` startup parameter on every connection (direct to PostgreSQL; the default).
+ * - `role`: the role's own default (`ALTER ROLE … SET search_path = <schema>`), checked at start. What a
+ *   transaction pooler needs: PgBouncer refuses the `options` startup parameter, and a session `SET`
+ *   would leak between clients sharing a server connection.
+ */
+export type SearchPathMode = 'startup' | 'role';
+
+const SEARCH_PATH_MODES: readonly SearchPathMode[] = ['startup', 'role'];
+
+/** `OPENPAW_DATABASE_SEARCH_PATH` (`startup` | `role`), default `startup`; throws naming the setting when it is neither. */
+export function searchPathModeFromEnv(env: NodeJS.ProcessEnv = process.env): SearchPathMode {
+  const raw = env['OPENPAW_DATABASE_SEARCH_PATH']?.trim() || 'startup';
+  const mode = SEARCH_PATH_MODES.find((m) => m === raw);
+  if (mode === undefined) throw new Error(`OPENPAW_DATABASE_SEARCH_PATH must be one of ${SEARCH_PATH_MODES.join(', ')}, got "${raw}"`);
+  return mode;
+}
+
 export interface DatabaseOptions {
   /** postgres://user@host:port/db */
   readonly url: string;
@@ -22,6 +41,12 @@ export interface DatabaseOptions {
   readonly migrationMode?: MigrationMode;
   /** `verify`: how long to wait for the migrations Job. Default `OPENPAW_MIGRATIONS_WAIT_MS` or 120 s. */
   readonly migrationWaitMs?: number;
+  /** Default `OPENPAW_DATABASE_SEARCH_PATH` (else `startup`). */
+  readonly searchPath?: SearchPathMode;
+}
+
+function schemaName(options: DatabaseOptions): string {
+  return options.schema.replace(/[^a-z0-9_]/gi, '');
 }
 
 /** Errors that mean "PostgreSQL is not there (yet)": worth waiting for, unlike bad credentials or SQL. */
@@ -48,7 +73,7 @@ export function createDataSource(options: DatabaseOptions): DataSource {
     logging: false,
     applicationName: options.applicationName ?? `openpaw-${options.schema}`,
     // Raw SQL (migrations, hot paths) resolves unqualified names in the service's own schema.
-    extra: { max: options.poolSize ?? 10, options: `-c search_path=${options.schema.replace(/[^a-z0-9_]/gi, '')}` },
+    extra: { max: options.poolSize ?? 10, ...((options.searchPath ?? searchPathModeFromEnv()) === 'startup' ? { options: `-c search_path=${schemaName(options)}` } : {}) },
   });
 }
 
@@ -64,6 +89,7 @@ export function openDatabase(options: DatabaseOptions): Promise<DataSource> {
     const dataSource = createDataSource(options);
     await dataSource.initialize();
     try {
+      if ((options.searchPath ?? searchPathModeFromEnv()) === 'role') await assertRoleSearchPath(dataSource, schemaName(options));
       await bringSchemaToVersion(dataSource, options);
       return dataSource;
     } catch (error) {
@@ -71,6 +97,18 @@ export function openDatabase(options: DatabaseOptions): Promise<DataSource> {
       throw error;
     }
   });
+}
+
+/** `role` mode: the role's default search_path must start with the service's schema, or nothing would find its tables. */
+async function assertRoleSearchPath(dataSource: DataSource, schema: string): Promise<void> {
+  const [row] = await dataSource.query<Array<{ role: string; path: string }>>(`select current_user as role, current_setting('search_path') as path`);
+  const first = (row?.path ?? '').split(',')[0]?.trim().replace(/^"(.*)"$/, '$1');
+  if (first !== schema) {
+    throw new Error(
+      `OPENPAW_DATABASE_SEARCH_PATH=role, but role "${row?.role ?? '?'}" has search_path "${row?.path ?? ''}"; ` +
+        `set its default first: ALTER ROLE "${row?.role ?? '?'}" SET search_path = ${schema}`,
+    );
+  }
 }
 
 async function bringSchemaToVersion(dataSource: DataSource, options: DatabaseOptions): Promise<void> {

@@ -1,4 +1,4 @@
-export { createDataSource, isDatabaseUnavailable, openDatabase, type DatabaseOptions } from './data-source.js';
+export { createDataSource, isDatabaseUnavailable, openDatabase, searchPathModeFromEnv, type DatabaseOptions, type SearchPathMode } from './data-source.js';
 export {
   migrateWithLock,
   migrationModeFromEnv,

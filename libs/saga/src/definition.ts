@@ -1,4 +1,4 @@
-import type { AnyMessageDefinition, Envelope, MessageData } from '@openpaw/contracts';
+import type { AnyBatchCommandDefinition, AnyMessageDefinition, Envelope, MessageData } from '@openpaw/contracts';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -53,6 +53,29 @@ export type SagaInput =
       readonly view: JsonObject;
     };
 
+/**
+ * Step timeout of a sent command (or batch item): re-send the same command (same envelope id, which
+ * the service dedups) every `afterMs` while the run is still in this state, `maxResends` times; then
+ * the definition gets a `timer` input named `timeout:<key>`.
+ */
+export interface SendTimeout {
+  readonly afterMs: number;
+  readonly maxResends: number;
+  /**
+   * Where the timeout runs from: `pickup` (default; flow control, ADR 0010) waits while the command
+   * is queued in its lane; `send` times out regardless, for a step the run must not wait for (an
+   * index the run can defer to the background).
+   */
+  readonly from?: 'pickup' | 'send';
+}
+
+/** One item of a `sendBatch` effect: its step key (its item id derives from it, as a `send`'s command id does), its fields, its timeout. */
+export interface BatchItemEffect {
+  readonly key: string;
+  readonly data: JsonObject;
+  readonly timeout?: SendTimeout;
+}
+
 /** Side effects a decision asks for. The coordinator performs them through the outbox and timers. */
 export type Effect =
   | {
@@ -66,17 +89,15 @@ export type Effect =
        * `afterMs` while the run is still in this state, `maxResends` times; then the definition gets a
        * `timer` input named `timeout:<key>`.
        */
-      readonly timeout?: {
-        readonly afterMs: number;
-        readonly maxResends: number;
-        /**
-         * Where the timeout runs from: `pickup` (default; flow control, ADR 0010) waits while the command
-         * is queued in its lane; `send` times out regardless, for a step the run must not wait for (an
-         * index the run can defer to the background).
-         */
-        readonly from?: 'pickup' | 'send';
-      };
+      readonly timeout?: SendTimeout;
     }
+  /**
+   * N commands of one kind to one service as one batched command (`defineBatchCommand`, ADR 0025).
+   * Each item is what a `send` with its `key` would be: its id (`itemId`) is `commandIdFor(key)`, so
+   * replies match as they would, and it has its own step timer (`timeout`), re-sent as a one-item
+   * batch under the same item id.
+   */
+  | { readonly type: 'sendBatch'; readonly message: AnyBatchCommandDefinition; readonly shared: JsonObject; readonly items: readonly BatchItemEffect[] }
   | { readonly type: 'publish'; readonly message: AnyMessageDefinition; readonly data: unknown; readonly key: string }
   | { readonly type: 'setTimer'; readonly name: string; readonly afterMs: number; readonly payload?: JsonObject }
   | { readonly type: 'clearTimer'; readonly name: string }

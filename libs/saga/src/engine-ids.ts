@@ -18,6 +18,11 @@ export function commandIdFor(runId: string, attemptNo: number, key: string): str
   return effectMessageId(runId, attemptNo, 'send', key);
 }
 
+/** The envelope id (and msgID) of a `sendBatch` effect: the delivery's name; its items keep their own ids (`commandIdFor` of their keys). */
+export function batchMessageId(runId: string, attemptNo: number, keys: readonly string[]): string {
+  return deterministicUuid(runId, String(attemptNo), 'sendBatch', ...keys);
+}
+
 /** The idempotency key of a child or background run started with `key` by this attempt of the run. */
 export function childIdempotencyKey(run: RunIdentity, key: string): string {
   return `${run.id}:${run.attemptNo}:${key}`;

@@ -14,8 +14,9 @@ export { loadRunWithLogs } from './store/run-queries.js';
 export { scenario, SagaScenario, ScenarioStep } from './scenario.js';
 export { isCommandObservation, type CommandObservation, type CommandObserver } from './command-observation.js';
 export { RUN_DEADLINE_TIMER, STEP_TIMER_PREFIX, stepTimeoutInputName, stepTimerName } from './step-timers.js';
-export { childIdempotencyKey, childRunIdFor, commandIdFor, effectMessageId } from './engine-ids.js';
+export { batchMessageId, childIdempotencyKey, childRunIdFor, commandIdFor, effectMessageId } from './engine-ids.js';
 export * from './command-steps.js';
+export { sendBatch, type BatchItemOfEffect } from './batch-effects.js';
 export {
   decideByTable,
   inputKeyOf,

@@ -1,4 +1,4 @@
-import { type AnyMessageDefinition, createEnvelope, type MessageData } from '@openpaw/contracts';
+import { type AnyBatchCommandDefinition, type AnyMessageDefinition, type BatchItemOf, type BatchSharedOf, createEnvelope, type MessageData } from '@openpaw/contracts';
 import { type Applied, applyInput, applyStart } from './apply/index.js';
 import type { AnySagaDefinition, JsonObject, SagaInput } from './definition.js';
 import type { OutboxRecord, RunRecord } from './records.js';
@@ -95,6 +95,14 @@ export class ScenarioStep {
 
   sent<D extends AnyMessageDefinition>(message: D): Array<MessageData<D>> {
     return this.applied.outbox.filter((o) => o.envelope.type === message.subject).map((o) => o.envelope.data as MessageData<D>);
+  }
+
+  /** The items of the batched `message`s sent, each with the batch's shared fields (as its one-item command would carry them). */
+  sentItems<D extends AnyBatchCommandDefinition>(message: D): Array<BatchSharedOf<D> & BatchItemOf<D>> {
+    return this.sent(message).flatMap((batch) => {
+      const { items, ...shared } = batch as { items: BatchItemOf<D>[] } & BatchSharedOf<D>;
+      return items.map((item) => ({ ...shared, ...(item as object) }) as BatchSharedOf<D> & BatchItemOf<D>);
+    });
   }
 
   steps(): string[] {

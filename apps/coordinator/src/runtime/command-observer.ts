@@ -1,4 +1,4 @@
-import { type JetStreamClient, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { CRITICAL_LANE, definitionForSubject, type Envelope, laneDurableOf, laneOf, parseSubject, STREAMS } from '@openpaw/contracts';
 import { type CommandReceiptStore, consumerInfoIfExists, KvCommandReceiptStore, type MessagingLogger } from '@openpaw/messaging';
@@ -38,7 +38,6 @@ export class JetStreamCommandObserver {
 
   constructor(
     private readonly nc: NatsConnection,
-    private readonly js: JetStreamClient,
     private readonly logger: MessagingLogger,
   ) {}
 
@@ -49,7 +48,8 @@ export class JetStreamCommandObserver {
 
   async #receiptOf(commandId: string): Promise<CommandObservation['receipt']> {
     try {
-      this.#receipts ??= KvCommandReceiptStore.open(this.js).catch((error: unknown) => {
+      // Waits in the background until the bucket is provisioned; each look-up gives up after its timeout meanwhile.
+      this.#receipts ??= this.#manager().then((jsm) => KvCommandReceiptStore.open(jsm)).catch((error: unknown) => {
         this.#receipts = undefined;
         throw error;
       });
@@ -74,13 +74,17 @@ export class JetStreamCommandObserver {
     return value;
   }
 
+  #manager(): Promise<JetStreamManager> {
+    this.#jsm ??= jetstreamManager(this.nc).catch((error: unknown) => {
+      this.#jsm = undefined;
+      throw error;
+    });
+    return this.#jsm;
+  }
+
   async #readBacklog(durable: string): Promise<number | null> {
     try {
-      this.#jsm ??= jetstreamManager(this.nc).catch((error: unknown) => {
-        this.#jsm = undefined;
-        throw error;
-      });
-      const info = await withTimeout(consumerInfoIfExists(await this.#jsm, STREAMS.commands.name, durable), LOOKUP_TIMEOUT_MS);
+      const info = await withTimeout(consumerInfoIfExists(await this.#manager(), STREAMS.commands.name, durable), LOOKUP_TIMEOUT_MS);
       // No consumer yet (the service never started): its commands wait in the stream.
       if (info === undefined) return null;
       return info.num_pending + info.num_ack_pending;

@@ -32,6 +32,7 @@ import {
 import type { DataSource } from 'typeorm';
 import { JetStreamCommandObserver } from './command-observer.js';
 import { inputFromMessage } from './inputs-from-messages.js';
+import { DecisionClock, stepsReport, type StepsReport } from './step-report.js';
 
 /** Durable consumer names of the coordinator (FROZEN: renaming one needs a migration). */
 export const COORDINATOR_COMMANDS_DURABLE = 'coordinator';
@@ -47,6 +48,8 @@ export interface CoordinatorObserver extends RelayObserver {
   onTimerLag?(seconds: number): void;
   /** Messages applied by a committed transaction: each one's publication time (CloudEvents `time`). */
   onInputsApplied?(publishedAt: readonly string[]): void;
+  /** A committed transaction's steps (step latency) and the messages it wrote (messages per step). */
+  onStepsApplied?(report: StepsReport): void;
 }
 
 export interface CoordinatorConfig {
@@ -65,6 +68,8 @@ export interface CoordinatorConfig {
   readonly poolSize?: number;
   /** Redelivery delay of messages a crashed coordinator held unacked. Batches take milliseconds. */
   readonly ackWaitMs?: number;
+  /** Publish each transition's `RunStateChanged` v1 beside the batch's v2 (ADR 0024's deprecation window; default off). */
+  readonly publishRunStateChangedV1?: boolean;
   /** Stream provisioning at start, from the coordinator's settings; the defaults when absent (`create-missing`: never changes an existing stream). */
   readonly streams?: StreamProvisionOptions;
 }
@@ -84,6 +89,7 @@ function permanentReason(error: unknown): string {
 export class CoordinatorRuntime {
   private readonly consumers: ConsumerHandle[] = [];
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly decisions = new DecisionClock();
 
   private constructor(
     readonly dataSource: DataSource,
@@ -106,14 +112,14 @@ export class CoordinatorRuntime {
     });
     const nc = await connectNats({ servers: config.natsUrl, name: 'coordinator' });
     const js = jetstream(nc);
-    const store = new SagaStore(dataSource, config.registry);
+    const store = new SagaStore(dataSource, config.registry, undefined, { publishV1: config.publishRunStateChangedV1 ?? false });
     const relay = new OutboxRelay(dataSource, new JetStreamPublisher(js), store, { sweepIntervalMs: config.relaySweepIntervalMs ?? 500 }, config.observer ?? {});
     const holder: { runtime?: CoordinatorRuntime } = {};
     const timers = new TimerPoller(dataSource, (inputs) => (holder.runtime === undefined ? Promise.resolve() : holder.runtime.apply(inputs)), {
       intervalMs: config.timerIntervalMs ?? 100,
       onLag: (seconds) => config.observer?.onTimerLag?.(seconds),
       onError: (error) => config.logger.error({ err: String(error) }, 'timer poll failed'),
-      observeCommand: new JetStreamCommandObserver(nc, js, config.logger).observe,
+      observeCommand: new JetStreamCommandObserver(nc, config.logger).observe,
     });
     const runtime = new CoordinatorRuntime(dataSource, nc, js, store, relay, timers, config);
     holder.runtime = runtime;
@@ -176,6 +182,7 @@ export class CoordinatorRuntime {
    * rest applies (ADR 0002). Any other failure retries the whole batch (the inbox makes that safe).
    */
   private async handleBatch(items: readonly BatchItem[]): Promise<readonly HandlerOutcome[]> {
+    const receivedAt = Date.now();
     const outcomes: HandlerOutcome[] = new Array<HandlerOutcome>(items.length).fill(ACK);
     const inputs: PendingInput[] = [];
     const itemOf: number[] = [];
@@ -190,7 +197,7 @@ export class CoordinatorRuntime {
     if (inputs.length === 0) return outcomes;
     const observer = this.config.observer;
     try {
-      await this.apply(inputs);
+      await this.apply(inputs, receivedAt);
       observer?.onInputsApplied?.(itemOf.map((i) => (items[i] as BatchItem).envelope.time));
     } catch (error) {
       if (!isPermanentDatabaseError(error)) throw error;
@@ -198,7 +205,7 @@ export class CoordinatorRuntime {
       for (const [n, input] of inputs.entries()) {
         const i = itemOf[n] as number;
         try {
-          await this.apply([input]);
+          await this.apply([input], receivedAt);
           observer?.onInputsApplied?.([(items[i] as BatchItem).envelope.time]);
         } catch (alone) {
           outcomes[i] = isPermanentDatabaseError(alone) ? { kind: 'reject', reason: `PostgreSQL refused the input: ${permanentReason(alone)}` } : { kind: 'retry', reason: String(alone) };
@@ -208,10 +215,14 @@ export class CoordinatorRuntime {
     return outcomes;
   }
 
-  /** Applies inputs atomically, then hands the committed outbox to the relay without waiting for it. */
-  async apply(inputs: readonly PendingInput[]): Promise<void> {
+  /**
+   * Applies inputs atomically, then hands the committed outbox to the relay without waiting for it.
+   * `receivedAt`: when their messages arrived (absent for the coordinator's own inputs: timers).
+   */
+  async apply(inputs: readonly PendingInput[], receivedAt?: number): Promise<void> {
     const { outbox, results, claimAnswers = [] } = await this.store.applyBatch(inputs);
     const observer = this.config.observer;
+    observer?.onStepsApplied?.(stepsReport(inputs, { results, outbox }, this.decisions, Date.now(), receivedAt));
     if (observer?.onTransition !== undefined) {
       const applied = [...results.flatMap((result) => (result.status === 'applied' ? [result.applied] : [])), ...claimAnswers];
       for (const { transition, run } of applied) {

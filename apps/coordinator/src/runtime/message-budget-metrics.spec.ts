@@ -24,4 +24,23 @@ describe('message budget metrics', () => {
     expect(text).toContain(`${MESSAGE_BUDGET_METRICS.inputLatency}_count 1`);
     expect(text).toContain(`${MESSAGE_BUDGET_METRICS.inputLatency}_sum 0.25`);
   });
+
+  it('exports step latency per workflow type and step, and the messages steps consumed and wrote', async () => {
+    const registry = new Registry();
+    const recorder = registerMessageBudgetMetrics(registry);
+    recorder.recordSteps({
+      committedAt: 2_000,
+      steps: [
+        { workflowType: 'Alpha', step: 'done', receivedAt: 1_900, decidedAt: 1_500 },
+        { workflowType: 'Alpha', step: 'timeout' },
+      ],
+      messagesOut: new Map([['Alpha', 3]]),
+    });
+    const text = await registry.metrics();
+    expect(text).toContain(`${MESSAGE_BUDGET_METRICS.stepLatency}_sum{workflow_type="Alpha",step="done",since="decision"} 0.5`);
+    expect(text).toContain(`${MESSAGE_BUDGET_METRICS.stepLatency}_sum{workflow_type="Alpha",step="done",since="received"} 0.1`);
+    expect(text).not.toContain('step="timeout"');
+    expect(text).toContain(`${MESSAGE_BUDGET_METRICS.stepMessages}{workflow_type="Alpha",direction="in"} 1`);
+    expect(text).toContain(`${MESSAGE_BUDGET_METRICS.stepMessages}{workflow_type="Alpha",direction="out"} 3`);
+  });
 });

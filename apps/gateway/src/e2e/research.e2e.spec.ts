@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, generateKeyPairSync } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -58,15 +58,17 @@ describe('research through the gateway (spec 05)', () => {
     anthropic = await startAnthropicWireServer((r) => answer(ANTHROPIC_REPORT)(r.apiKey));
     nats = await privateNatsServer();
     const databaseUrl = await freshDatabase('e2e_research');
-    const keyEncryptionKey = randomBytes(32).toString('base64');
+    // As deployed: the gateway seals with the public key and cannot open; research alone holds the private key.
+    const sealingKeys = generateKeyPairSync('x25519');
     platform = await startPlatformProcesses({
       root,
       natsUrl: nats.url,
       databaseUrl,
       services: ['coordinator', 'research', 'gateway'],
-      env: { OPENPAW_KEY_ENCRYPTION_KEY: keyEncryptionKey },
       serviceEnv: {
+        gateway: { OPENPAW_KEY_SEALING_PUBLIC_KEY: sealingKeys.publicKey.export({ type: 'spki', format: 'der' }).toString('base64') },
         research: {
+          OPENPAW_KEY_SEALING_PRIVATE_KEY: sealingKeys.privateKey.export({ type: 'pkcs8', format: 'der' }).toString('base64'),
           OPENAI_BASE_URL: openai.baseUrl,
           ANTHROPIC_BASE_URL: anthropic.baseUrl,
           OPENPAW_LLM_MAX_ATTEMPTS: '2',

@@ -1,8 +1,9 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { NatsConnection, Subscription } from '@nats-io/nats-core';
-import { InputRefused, parseEnvelope, RunStateChanged } from '@openpaw/contracts';
+import { InputRefused, parseEnvelope, RunStateChanged, RunStateChangedV2 } from '@openpaw/contracts';
 import { NATS_CONNECTION } from '@openpaw/messaging';
 import { RunEventApplier } from '../projection/run-event-applier.js';
+import { asRunChange, type RunChange, transitionsOf } from '../projection/run-change.js';
 import type { RunProjection } from '../projection/run-projection.store.js';
 import { type RunEvent, RunEventBus } from './run-event-bus.js';
 
@@ -24,6 +25,8 @@ export class RunEventsSubscription implements OnModuleInit, OnApplicationShutdow
   private readonly subscriptions: Subscription[] = [];
   /** Per watched run, the delivery in progress: the next event of the run waits for it. */
   private readonly deliveries = new Map<string, Promise<void>>();
+  /** Per watched run, the newest version its watchers heard (forgotten when nobody here watches it). */
+  private readonly deliveredVersions = new Map<string, number>();
 
   constructor(
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
@@ -33,21 +36,23 @@ export class RunEventsSubscription implements OnModuleInit, OnApplicationShutdow
 
   async onModuleInit(): Promise<void> {
     this.subscriptions.push(
-      this.nc.subscribe(RunStateChanged.subject, {
-        callback: (error, message) => {
-          if (error !== null) return;
-          const text = message.string();
-          // Most run changes are of runs nobody here watches: the durable consumer projects those,
-          // so this replica neither validates nor applies them.
-          if (!this.wanted(text)) return;
-          const parsed = parseEnvelope(RunStateChanged, text);
-          if (!parsed.ok) {
-            this.logger.warn({ subject: message.subject, reason: parsed.reason }, 'ignoring an unreadable run event');
-            return;
-          }
-          this.deliver({ kind: 'stateChanged', messageId: parsed.envelope.id, data: parsed.envelope.data });
-        },
-      }),
+      ...[RunStateChangedV2, RunStateChanged].map((definition) =>
+        this.nc.subscribe(definition.subject, {
+          callback: (error, message) => {
+            if (error !== null) return;
+            const text = message.string();
+            // Most run changes are of runs nobody here watches: the durable consumer projects those,
+            // so this replica neither validates nor applies them.
+            if (!this.wanted(text)) return;
+            const parsed = parseEnvelope(definition, text);
+            if (!parsed.ok) {
+              this.logger.warn({ subject: message.subject, reason: parsed.reason }, 'ignoring an unreadable run event');
+              return;
+            }
+            this.deliverChange(parsed.envelope.id, asRunChange(parsed.envelope.data));
+          },
+        }),
+      ),
       this.nc.subscribe(InputRefused.subject, {
         callback: (error, message) => {
           if (error !== null) return;
@@ -84,29 +89,53 @@ export class RunEventsSubscription implements OnModuleInit, OnApplicationShutdow
     return typeof runId !== 'string' || this.deliveries.has(runId) || this.bus.isWatched(runId);
   }
 
-  /** Unwatched runs cost nothing; a watched run's state change is projected, then published, in order. */
-  private deliver(event: RunEvent): void {
-    const runId = event.data.runId;
-    const previous = this.deliveries.get(runId);
-    if (previous === undefined && !this.bus.isWatched(runId)) return;
-    const delivery = (previous ?? Promise.resolve()).then(async () => {
-      if (event.kind !== 'stateChanged') return this.bus.publish(event);
-      const projected = await this.writeThrough(event.data);
-      this.bus.publish(projected === undefined ? event : { ...event, projected });
+  /**
+   * Unwatched runs cost nothing; a watched run's change is projected once, then each of its
+   * transitions is published in order (the last with the row it left), after the run's earlier
+   * deliveries. Transitions this replica has delivered already (the v1s of ADR 0024's deprecation
+   * window beside their v2) are not published again.
+   */
+  private deliverChange(messageId: string, change: RunChange): void {
+    this.enqueue(change.runId, async () => {
+      const delivered = this.deliveredVersions.get(change.runId) ?? -1;
+      if (change.version <= delivered) return;
+      const projected = await this.writeThrough(change);
+      const transitions = transitionsOf(change).filter((transition) => transition.version > delivered);
+      this.deliveredVersions.set(change.runId, change.version);
+      transitions.forEach((data, i) => {
+        const last = i === transitions.length - 1;
+        this.bus.publish(last && projected !== undefined ? { kind: 'stateChanged', messageId, data, projected } : { kind: 'stateChanged', messageId, data });
+      });
     });
-    this.deliveries.set(runId, delivery);
-    void delivery.finally(() => {
-      if (this.deliveries.get(runId) === delivery) this.deliveries.delete(runId);
+  }
+
+  private deliver(event: RunEvent): void {
+    this.enqueue(event.data.runId, () => Promise.resolve(this.bus.publish(event)));
+  }
+
+  /** Runs `delivery` after the run's earlier deliveries, when a request here watches the run. */
+  private enqueue(runId: string, delivery: () => Promise<void>): void {
+    const previous = this.deliveries.get(runId);
+    if (previous === undefined && !this.bus.isWatched(runId)) {
+      this.deliveredVersions.delete(runId);
+      return;
+    }
+    const next = (previous ?? Promise.resolve()).then(delivery);
+    this.deliveries.set(runId, next);
+    void next.finally(() => {
+      if (this.deliveries.get(runId) !== next) return;
+      this.deliveries.delete(runId);
+      if (!this.bus.isWatched(runId)) this.deliveredVersions.delete(runId);
     });
   }
 
   /** The run as the event left it in the projection, when this write moved it. */
-  private async writeThrough(data: Extract<RunEvent, { kind: 'stateChanged' }>['data']): Promise<RunProjection | undefined> {
+  private async writeThrough(change: RunChange): Promise<RunProjection | undefined> {
     try {
-      return await this.applier.apply(data);
+      return await this.applier.apply(change);
     } catch (error) {
       // The watchers still hear the event; the durable consumer projects it when it can.
-      this.logger.warn({ runId: data.runId, version: data.version, err: error }, 'could not project a watched run event ahead of its consumer');
+      this.logger.warn({ runId: change.runId, version: change.version, err: error }, 'could not project a watched run event ahead of its consumer');
       return undefined;
     }
   }

@@ -30,6 +30,7 @@ export const databaseProviders: Provider[] = [
         schema: GATEWAY_SCHEMA,
         entities: [RunProjectionEntity],
         migrations: gatewayMigrations,
+        ...(config.databasePoolSize === undefined ? {} : { poolSize: config.databasePoolSize }),
         applicationName: 'openpaw-gateway',
       }),
   },

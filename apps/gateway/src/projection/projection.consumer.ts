@@ -1,10 +1,11 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { type Envelope, type MessageData, RunStateChanged, STREAMS, SUBJECT_ROOT } from '@openpaw/contracts';
+import { type Envelope, RunStateChanged, RunStateChangedV2, STREAMS, SUBJECT_ROOT } from '@openpaw/contracts';
 import { type ConsumerHandle, DEFAULT_MAX_DELIVER, ensureConsumer, jetstreamManagerWhenReady, NATS_CONNECTION, startConsumer } from '@openpaw/messaging';
 import { MessageLogContext, MetricsMessagingObserver } from '@openpaw/platform';
 import { RunEventApplier } from './run-event-applier.js';
+import type { RunChange, RunTransitionEvent } from './run-change.js';
 
 /**
  * FROZEN: the durable is the projection's position in the events stream; renaming it rebuilds the
@@ -16,7 +17,9 @@ export const PROJECTION_FILTER = `${SUBJECT_ROOT}.evt.workflow.>`;
 /**
  * Builds the gateway's projection: a durable JetStream consumer shared by every gateway replica
  * (each event applied once, by one of them), applying `RunStateChanged` by version
- * and recording each one in the run's timeline.
+ * and recording each transition in the run's timeline. It reads v2 (one change per run per
+ * coordinator transaction, its transitions in order) and v1 (a coordinator older than v2 during a
+ * rolling upgrade, or ADR 0024's deprecation window), each parsed once and applied once.
  */
 @Injectable()
 export class ProjectionConsumer implements OnApplicationBootstrap, OnModuleDestroy {
@@ -41,18 +44,18 @@ export class ProjectionConsumer implements OnApplicationBootstrap, OnModuleDestr
     this.handle = await startConsumer(jetstream(this.nc), {
       stream: STREAMS.events.name,
       durable: PROJECTION_DURABLE,
-      definitions: [RunStateChanged],
+      definitions: [RunStateChangedV2, RunStateChanged],
       // Other workflow events (InputRefused, ...) are not part of the projection.
       ignoreUnknownSubjects: true,
       // Order does not matter: each row only moves to a newer version.
       concurrency: 8,
-      handler: (item) => this.apply(item.envelope as Envelope<MessageData<typeof RunStateChanged>>),
+      handler: (item) => this.apply(item.envelope as Envelope<RunChange | RunTransitionEvent>),
       observer: this.observer,
       logger: this.logs,
     });
   }
 
-  async apply(envelope: Envelope<MessageData<typeof RunStateChanged>>): Promise<void> {
+  async apply(envelope: Envelope<RunChange | RunTransitionEvent>): Promise<void> {
     await this.logs.run(envelope, async () => {
       const projected = await this.applier.apply(envelope.data);
       this.logs.logger.debug({ state: envelope.data.stateAfter, version: envelope.data.version, applied: projected !== undefined }, 'run projection');

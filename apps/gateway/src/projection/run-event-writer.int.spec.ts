@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { type PreparedSql, preparedSql } from '@openpaw/persistence';
+import { asRunChange } from './run-change.js';
 import { RunEventWriter } from './run-event-writer.js';
 import { RunProjectionStore } from './run-projection.store.js';
 import { RunTransitionStore } from './run-transition.store.js';
 import { openProjectionDatabase, runEventFactory, secondsAfter } from '../testing/run-events.js';
 
 const at = secondsAfter('2030-02-01T00:00:00.000Z');
-const eventOf = runEventFactory('user-grace', (version) => ({ version, quote: 'a "quoted" \\ value, {braced}' }));
+const transitionOf = runEventFactory('user-grace', (version) => ({ version, quote: 'a "quoted" \\ value, {braced}' }));
+const eventOf = (...args: Parameters<typeof transitionOf>) => asRunChange(transitionOf(...args));
 
 describe('RunEventWriter (real PostgreSQL)', () => {
   let dataSource: DataSource;
@@ -96,5 +98,22 @@ describe('RunEventWriter (real PostgreSQL)', () => {
     expect(results.slice(0, 4).map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
     expect(results[4]).toMatchObject({ status: 'rejected', reason: expect.objectContaining({ message: expect.stringMatching(/uuid/) }) });
     for (const runId of good) expect(await runs.find(runId)).toMatchObject({ version: 0, state: 'S0' });
+  });
+
+  it("writes a change of several transitions once: every transition in the timeline, the row at the last, times from the first", async () => {
+    const writer = new RunEventWriter(sql);
+    const runId = randomUUID();
+    const transitions0to3 = [0, 1, 2, 3].map((version) => transitionOf(runId, version, at(40 + version), version === 3 ? { terminal: true, attemptNo: 2 } : version === 2 ? { attemptNo: 2 } : {}));
+    const last = transitions0to3[3]!;
+    const change = { ...asRunChange(last), changes: transitions0to3.map((t) => asRunChange(t).changes[0]!) };
+    expect(await writer.write(change)).toMatchObject({ version: 3, state: 'S3', terminal: true, attemptNo: 2 });
+    expect(statements).toBe(1);
+    expect(await runs.find(runId)).toMatchObject({ createdAt: new Date(at(40)), updatedAt: new Date(at(43)), attemptStartedAt: new Date(at(42)), view: last.view });
+    expect((await transitions.forRun(runId)).map((t) => `${t.stateBefore}->${t.stateAfter}@${t.version}/${t.attemptNo}`)).toEqual([
+      'null->S0@0/1',
+      'S0->S1@1/1',
+      'S1->S2@2/2',
+      'S2->S3@3/2',
+    ]);
   });
 });

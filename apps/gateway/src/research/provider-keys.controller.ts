@@ -13,7 +13,7 @@ import { keyProviderParams, keysList, putKeyBody } from './research.schemas.js';
 @ApiTags('research')
 @ApiBearerAuth(BEARER_SCHEME)
 @ApiUnauthorizedResponse({ description: 'Missing or invalid bearer token.', schema: openApiSchema(errorBody) })
-@ApiServiceUnavailableResponse({ description: 'Per-user keys are not configured (`OPENPAW_KEY_ENCRYPTION_KEY`).', schema: openApiSchema(errorBody) })
+@ApiServiceUnavailableResponse({ description: 'Per-user keys are not configured (`OPENPAW_KEY_SEALING_PUBLIC_KEY`, or `OPENPAW_KEY_ENCRYPTION_KEY`).', schema: openApiSchema(errorBody) })
 @Controller('research/keys')
 export class ProviderKeysController {
   constructor(private readonly keys: ProviderKeys) {}

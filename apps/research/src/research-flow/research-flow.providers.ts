@@ -47,7 +47,7 @@ export interface ResearchFlowAdapters {
 /**
  * The research flow's providers for the research service's module (spec 05): the consumer of its
  * three commands, their handlers, the kept replies (schema `research`), the key opener
- * (`OPENPAW_KEY_ENCRYPTION_KEY`, the same key the gateway seals with), the share store and the
+ * (`OPENPAW_KEY_SEALING_PRIVATE_KEY`, the pair of the gateway's public key; `OPENPAW_KEY_ENCRYPTION_KEY` for `v1` texts), the share store and the
  * cancellation of in-flight legs. Uses the service's LLM client (`RESEARCH_LLM`). `providerEnv`: the
  * environment as the service's settings read it at start (the key vault and the blob store are built from it).
  */
@@ -84,10 +84,10 @@ export function researchFlowProviders(settings: ResearchFlowSettings, providerEn
   ];
 }
 
-/** Opens webhook secrets with `OPENPAW_KEY_ENCRYPTION_KEY`; without it, no delivery can be signed (each is dead-lettered saying so). */
+/** Opens webhook secrets (`OPENPAW_KEY_SEALING_PRIVATE_KEY`, or `OPENPAW_KEY_ENCRYPTION_KEY` for `v1`); without either, no delivery can be signed (each is dead-lettered saying so). */
 export function webhookSecretOpenerFromEnv(env: Readonly<Record<string, string | undefined>>): WebhookSecretOpener {
   try {
-    const sealer = SecretSealer.fromEnv(env);
+    const sealer = SecretSealer.fromEnv(env, 'open');
     return { open: (userId, sealed) => sealer.open(RESEARCH_WEBHOOK_SECRET_PURPOSE, userId, sealed) };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
@@ -100,12 +100,12 @@ export function webhookSecretOpenerFromEnv(env: Readonly<Record<string, string |
 }
 
 /**
- * The vault that opens sealed keys. Without `OPENPAW_KEY_ENCRYPTION_KEY` no key can be opened: legs of
+ * The vault that opens sealed keys. Without `OPENPAW_KEY_SEALING_PRIVATE_KEY` (or the `v1` symmetric key) no key can be opened: legs of
  * keyed providers fail with `auth` (the local researcher needs none), and the service says so once.
  */
 export function keyOpenerFromEnv(env: Readonly<Record<string, string | undefined>>): KeyOpener {
   try {
-    return UserKeyVault.fromEnv(env, new InMemoryUserKeyStore());
+    return UserKeyVault.fromEnv(env, new InMemoryUserKeyStore(), 'open');
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return {

@@ -1,12 +1,12 @@
+import { KV_BUCKETS } from '@openpaw/messaging';
 import type { RunKey, SeenKind } from './run-memory.js';
 
 /**
- * Bucket names are frozen: changing one orphans live runs' memory and the shared evidence cache.
+ * The buckets (names FROZEN, TTLs and replicas set by provisioning, never by this service) are in
+ * the platform's KV catalog: changing a name orphans live runs' memory and the shared evidence cache.
  */
-export const RUN_MEMORY_BUCKET = 'openpaw-visual-runs';
-export const EVIDENCE_CACHE_BUCKET = 'openpaw-visual-evidence';
-export const DEFAULT_RUN_MEMORY_TTL_MS = 30 * 60_000;
-export const DEFAULT_EVIDENCE_CACHE_TTL_MS = 24 * 60 * 60_000;
+export const RUN_MEMORY_BUCKET = KV_BUCKETS.visualRunMemory.name;
+export const EVIDENCE_CACHE_BUCKET = KV_BUCKETS.visualEvidenceCache.name;
 
 /**
  * One key token from any string: NATS KV keys allow `[-/_=.A-Za-z0-9]` with `.` as the separator, so

@@ -1,5 +1,7 @@
+import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import type { NatsConnection } from '@nats-io/nats-core';
+import { ensureKvBucket } from '@openpaw/messaging';
 import { type NatsServerHandle, privateNatsServer, waitFor } from '@openpaw/testing';
 import { KvEvidenceCache } from './kv-evidence-cache.js';
 import { runKeys } from './kv-keys.js';
@@ -14,9 +16,16 @@ const edge = {
 describe('run memory in JetStream KV (real nats-server)', () => {
   let nats: NatsServerHandle;
   let nc: NatsConnection;
+  let jsm: JetStreamManager;
+  // Buckets are provisioned by their owner, never created by the service: each test provisions its own.
+  const provisioned = async (name: string, ttlMs: number): Promise<JetStreamManager> => {
+    await ensureKvBucket(jsm, { name, ttlMs, history: 1, purpose: 'test' });
+    return jsm;
+  };
   beforeAll(async () => {
     nats = await privateNatsServer();
     nc = await connect({ servers: nats.url });
+    jsm = await jetstreamManager(nc);
   });
   afterAll(async () => {
     await nc.close();
@@ -24,7 +33,7 @@ describe('run memory in JetStream KV (real nats-server)', () => {
   });
 
   it('keeps meta, seen sets, recognitions, candidates, edges, path and replies under the spec keys', async () => {
-    const memory = await KvRunMemory.open(nc, { bucket: 'vd-roundtrip', ttlMs: 60_000 });
+    const memory = await KvRunMemory.open(await provisioned('vd-roundtrip', 60_000), { bucket: 'vd-roundtrip' });
     expect(runKeys.edge(run, 'c-1', 'c 2')).toMatch(/^vd\.=[A-Za-z0-9_-]+\.f3d0d1f2-52a8-4d7e-9d63-2f2b1f2f0a11\.edge\.c-1\.=[A-Za-z0-9_-]+$/);
     await memory.putMeta(run, { personA: 'Ada', personB: 'Bob', startedAt: '2026-11-23T20:00:00Z', hopLimit: 6, threshold: 80, budgets: { maxSearchCalls: 20 } });
     await memory.addSeen(run, 'queries', new Map([['Ada Bob', '1']]));
@@ -47,14 +56,14 @@ describe('run memory in JetStream KV (real nats-server)', () => {
   });
 
   it('merges concurrent additions to a seen set without losing any (compare-and-set)', async () => {
-    const memory = await KvRunMemory.open(nc, { bucket: 'vd-concurrent', ttlMs: 60_000 });
+    const memory = await KvRunMemory.open(await provisioned('vd-concurrent', 60_000), { bucket: 'vd-concurrent' });
     await Promise.all(Array.from({ length: 12 }, (_, i) => memory.addSeen(run, 'images', new Map([[`https://i.example/${i}.jpg`, i.toString(16).padStart(16, '0')]]))));
     expect((await memory.seen(run, 'images')).size).toBe(12);
   });
 
   it('expires keys with the bucket TTL; a reader treats them as unknown and the run carries on writing', async () => {
-    const memory = await KvRunMemory.open(nc, { bucket: 'vd-ttl', ttlMs: 1_000 });
-    const cache = await KvEvidenceCache.open(nc, { bucket: 'vd-evidence-ttl', ttlMs: 1_000, refutationTtlMs: 60_000 });
+    const memory = await KvRunMemory.open(await provisioned('vd-ttl', 1_000), { bucket: 'vd-ttl' });
+    const cache = await KvEvidenceCache.open(await provisioned('vd-evidence-ttl', 1_000), { bucket: 'vd-evidence-ttl', refutationTtlMs: 60_000 });
     await memory.addSeen(run, 'images', new Map([['https://i.example/1.jpg', '0123456789abcdef']]));
     await memory.putEdge(run, 'c-1', 'c-2', edge);
     await memory.putPath(run, ['c-1', 'c-2']);

@@ -1,20 +1,18 @@
-import { Kvm, type KV } from '@nats-io/kv';
-import type { NatsConnection } from '@nats-io/nats-core';
-import { whenJetStreamAnswers } from '@openpaw/messaging';
+import type { JetStreamManager } from '@nats-io/jetstream';
+import type { KV } from '@nats-io/kv';
+import { openKvBucket } from '@openpaw/messaging';
 import type { SeenCelebrity } from '../domain/observation.js';
 import { getJson, mergeJson, putJson } from './kv-json.js';
-import { DEFAULT_RUN_MEMORY_TTL_MS, RUN_MEMORY_BUCKET, runKeys } from './kv-keys.js';
+import { RUN_MEMORY_BUCKET, runKeys } from './kv-keys.js';
 import type { RunKey, RunMemory, RunMeta, SeenKind, StoredCandidate, StoredEdge } from './run-memory.js';
 
 /** Run memory in a JetStream KV bucket whose TTL (stream max age) expires every key of a run. */
 export class KvRunMemory implements RunMemory {
   private constructor(private readonly kv: KV) {}
 
-  /** Opens the bucket, creating it with `ttlMs` (default 30 min) when it does not exist. */
-  static async open(nc: NatsConnection, options: { readonly bucket?: string; readonly ttlMs?: number } = {}): Promise<KvRunMemory> {
-    const bucket = options.bucket ?? RUN_MEMORY_BUCKET;
-    const kv = await whenJetStreamAnswers(`bucket ${bucket}`, () => new Kvm(nc).create(bucket, { ttl: options.ttlMs ?? DEFAULT_RUN_MEMORY_TTL_MS, history: 1 }));
-    return new KvRunMemory(kv);
+  /** Opens the provisioned bucket (its TTL expires a run's keys), waiting until it exists. */
+  static async open(jsm: JetStreamManager, options: { readonly bucket?: string } = {}): Promise<KvRunMemory> {
+    return new KvRunMemory(await openKvBucket(jsm, options.bucket ?? RUN_MEMORY_BUCKET));
   }
 
   getMeta(run: RunKey): Promise<RunMeta | undefined> {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { freeText } from '../free-text.js';
 import { RESEARCH_LANE } from '../lanes.js';
+import { defineBatchCommand } from '../batch-command.js';
 import { defineCommand, defineEvent } from '../message-definition.js';
 import { SUBSCRIPTION_TIERS } from './problem.js';
 
@@ -58,8 +59,10 @@ const providers = z
   .refine((list) => new Set(list).size === list.length, 'each LLM at most once');
 
 /**
- * A per-user provider key as it travels: the `UserKeyVault` ciphertext (`v1:<iv>:<tag>:<data>`,
- * AES-256-GCM bound to the user and provider), never the key itself. Only the research service opens it.
+ * A per-user provider key as it travels: the `UserKeyVault` ciphertext (`v1:<nonce>:<tag>:<data>`,
+ * AES-256-GCM bound to the user and provider; the nonce is the IV, or an ephemeral X25519 public key
+ * and the IV when sealed to the research service's key pair), never the key itself. Only the research
+ * service opens it.
  */
 export const sealedKey = z.string().regex(/^v1:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+$/, 'a sealed key (v1:iv:tag:data)');
 export const sealedKeys = z.strictObject({ openai: sealedKey.optional(), anthropic: sealedKey.optional(), gemini: sealedKey.optional() });
@@ -131,6 +134,40 @@ export const ExecuteResearchLeg = defineCommand(
     costCapUsd: z.number().nonnegative(),
   }),
   "Run one provider's research call (spec's `llm.call`); answers ResearchLegStarted, then ResearchLegCompleted or ResearchLegFailed. Idempotent per command id: a redelivery never calls the provider again once answered.",
+  { lane: RESEARCH_LANE },
+);
+
+/**
+ * The legs of one round as one command (ADR 0025): the prompt and reports once, one item per leg.
+ * Each item is answered exactly as the one-item ExecuteResearchLeg whose id is its `itemId` would be
+ * (ResearchLegStarted, then ResearchLegCompleted or ResearchLegFailed, `commandId` = `itemId`), and
+ * de-duplicated by it: a re-send of one leg is a one-item batch with the original `itemId`.
+ */
+export const ExecuteResearchLegs = defineBatchCommand(
+  'research',
+  'ExecuteResearchLegs',
+  1,
+  {
+    shared: {
+      runId: z.uuid(),
+      userId: z.string().min(1),
+      prompt,
+      externalReports: z.array(externalReport).max(RESEARCH_LIMITS.externalReports),
+      /** Hard cap of each leg (retries included), from its pickup. */
+      capMs: z.int().positive(),
+    },
+    item: {
+      legIndex: z.int().nonnegative(),
+      provider: researchProvider,
+      round: z.int().positive(),
+      /** The user's sealed key for `provider`; null for `local`. */
+      key: sealedKey.nullable(),
+      /** What the leg may spend (its share of the run's cost cap). */
+      costCapUsd: z.number().nonnegative(),
+    },
+    maxItems: researchProvider.options.length,
+  },
+  "Run several providers' research calls of one round (the spec's `llm.call` per leg), each item on its own: answers per item, as ExecuteResearchLeg does with the item's `itemId` as its command id. One invalid item is dead-lettered alone.",
   { lane: RESEARCH_LANE },
 );
 

@@ -22,7 +22,7 @@ export const SetResearchWebhook = defineCommand(
     userId: z.string().min(1),
     /** Where to POST the user's research events; null removes the webhook. */
     url: z.url({ protocol: /^https?$/ }).max(RESEARCH_WEBHOOK_LIMITS.urlChars).nullable(),
-    /** The signing secret, sealed like a provider key (`OPENPAW_KEY_ENCRYPTION_KEY`, bound to the user); null with `url: null`. */
+    /** The signing secret, sealed like a provider key (to the research service's key, bound to the user); null with `url: null`. */
     sealedSecret: sealedKey.nullable(),
     /** When the user set it (epoch ms): the latest setting wins, whatever order the commands arrive in. */
     version: z.int().positive(),

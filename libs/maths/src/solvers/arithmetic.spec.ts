@@ -27,7 +27,8 @@ describe('arithmetic', () => {
     expect(solveProblem('What is 1/0?').solved).toBe(false);
   });
 
-  it('does not pass a decimal off as a simplified surd', () => {
-    expect(solveProblem('Simplify sqrt(50)')).toMatchObject({ solved: false, inScope: false });
+  it('does not pass a decimal off as a simplified surd: the surd is simplified exactly, or the problem refused', () => {
+    expect(solveProblem('Simplify sqrt(50)')).toMatchObject({ solved: true, finalAnswer: '5√2' });
+    expect(solveProblem('Write 3^(1/3) in simplest surd form')).toMatchObject({ solved: false });
   });
 });

@@ -3,6 +3,7 @@ import { Polynomial } from '../core/polynomial.js';
 import type { MathStatement } from '../text/extract.js';
 import type { SolverResult } from '../types.js';
 import { type ProblemContext, decline } from './context.js';
+import { solveAbsoluteValue } from './absolute-value.js';
 import { solveExponentialOrLogEquation } from './exponent-log.js';
 import { solveLinearEquation } from './linear-equation.js';
 import { solveLinearInequality } from './linear-inequality.js';
@@ -40,6 +41,8 @@ export function solveRelations(ctx: ProblemContext): SolverResult {
   const variable = variables[0]!;
   if (left === undefined || right === undefined) {
     if (relation.op !== '=') return { solved: false, inScope: false, reason: 'a non-polynomial inequality' };
+    const absolute = solveAbsoluteValue(relation.lhs, relation.rhs, variable, intent);
+    if (absolute !== undefined) return absolute;
     return solveExponentialOrLogEquation(relation.lhs, relation.rhs, variable, intent);
   }
   const degree = left.sub(right).degree();

@@ -17,7 +17,17 @@ interface Shape {
   readonly formula: string;
   readonly compute: (v: Readonly<Record<string, Rational>>) => Rational;
   readonly pi: boolean;
+  /** Measures read some other way than word by word ("7 cm by 6 cm by 17 cm", "parallel sides 3 cm and 5 cm"). */
+  readonly read?: (t: string) => readonly { readonly key: string; readonly value: string; readonly unit: string | undefined }[] | undefined;
 }
+
+/** "7 cm by 6 cm by 17 cm", "7 × 6 × 17 cm": dimensions in the order length, width, height. */
+const byDimensions = (keys: readonly string[]) => (t: string) => {
+  const match = new RegExp(`${N}${UNIT}(?:\\s*(?:by|x|\\*)\\s*${N}${UNIT}){${keys.length - 1}}(?!\\s*(?:by|x|\\*))`).exec(t);
+  if (match === null) return undefined;
+  const values = [...match[0].matchAll(new RegExp(`${N}${UNIT}`, 'g'))];
+  return values.length === keys.length ? keys.map((key, i) => ({ key, value: values[i]![1]!, unit: values[i]![2] })) : undefined;
+};
 
 const R = (v: Readonly<Record<string, Rational>>): Rational => v['radius'] ?? v['diameter']!.div(Rational.of(2));
 
@@ -30,7 +40,14 @@ const SHAPES: readonly Shape[] = [
   { name: /\bsquare\b/, measures: [{ key: 'side', words: 'side|sides|side length' }], quantity: 'perimeter', asks: /perimeter/, formula: 'P = 4s', compute: (v) => v['side']!.mul(Rational.of(4)), pi: false },
   { name: /\btriangle\b/, measures: [{ key: 'base', words: 'base' }, { key: 'height', words: 'height' }], quantity: 'area', asks: /\barea\b/, formula: 'A = \\tfrac{1}{2} b h', compute: (v) => v['base']!.mul(v['height']!).div(Rational.of(2)), pi: false },
   { name: /\bcube\b/, measures: [{ key: 'side', words: 'side|edge|sides|edges' }], quantity: 'volume', asks: /volume/, formula: 'V = s^3', compute: (v) => v['side']!.pow(3), pi: false },
-  { name: /\bcuboid\b|\bbox\b|rectangular prism/, measures: [{ key: 'length', words: 'length|long' }, { key: 'width', words: 'width|wide|breadth' }, { key: 'height', words: 'height|high|tall' }], quantity: 'volume', asks: /volume/, formula: 'V = l w h', compute: (v) => v['length']!.mul(v['width']!).mul(v['height']!), pi: false },
+  { name: /\btrapezium\b|\btrapezoid\b/, measures: [{ key: 'a', words: '' }, { key: 'b', words: '' }, { key: 'height', words: 'height|high|tall' }], quantity: 'area', asks: /\barea\b/, formula: 'A = \\tfrac{1}{2}(a + b) h', compute: (v) => v['a']!.add(v['b']!).mul(v['height']!).div(Rational.of(2)), pi: false,
+    read: (t) => {
+      const sides = new RegExp(`parallel sides\\s+(?:of\\s+|are\\s+)?${N}${UNIT}\\s+and\\s+${N}${UNIT}`).exec(t);
+      const height = new RegExp(`(?:height|high|tall)\\s+(?:of\\s+|is\\s+)?${N}${UNIT}|${N}${UNIT}\\s+(?:high|tall)`).exec(t);
+      if (sides === null || height === null) return undefined;
+      return [{ key: 'a', value: sides[1]!, unit: sides[2] }, { key: 'b', value: sides[3]!, unit: sides[4] }, { key: 'height', value: height[1] ?? height[3]!, unit: height[2] ?? height[4] }];
+    } },
+  { name: /\bcuboid\b|\bbox\b|rectangular prism/, read: byDimensions(['length', 'width', 'height']), measures: [{ key: 'length', words: 'length|long' }, { key: 'width', words: 'width|wide|breadth' }, { key: 'height', words: 'height|high|tall' }], quantity: 'volume', asks: /volume/, formula: 'V = l w h', compute: (v) => v['length']!.mul(v['width']!).mul(v['height']!), pi: false },
   { name: /\bcylinder\b/, measures: [{ key: 'radius', words: 'radius|diameter' }, { key: 'height', words: 'height|high|tall' }], quantity: 'volume', asks: /volume/, formula: 'V = \\pi r^2 h', compute: (v) => R(v).pow(2).mul(v['height']!), pi: true },
   { name: /\bsphere\b|\bball\b/, measures: [{ key: 'radius', words: 'radius|diameter' }], quantity: 'volume', asks: /volume/, formula: 'V = \\tfrac{4}{3} \\pi r^3', compute: (v) => R(v).pow(3).mul(Rational.of(4, 3)), pi: true },
   { name: /\bcone\b/, measures: [{ key: 'radius', words: 'radius|diameter' }, { key: 'height', words: 'height|high|tall' }], quantity: 'volume', asks: /volume/, formula: 'V = \\tfrac{1}{3} \\pi r^2 h', compute: (v) => R(v).pow(2).mul(v['height']!).div(Rational.of(3)), pi: true },
@@ -51,7 +68,16 @@ export function solveGeometry(ctx: ProblemContext): SolverResult {
   const values: Record<string, Rational> = {};
   const used: number[] = [];
   let unit: string | undefined;
-  for (const measure of shape.measures) {
+  const read = shape.read?.(t);
+  for (const { key, value, unit: u } of read ?? []) {
+    values[key] = exact(value);
+    used.push(Number(value));
+    const normalised = normaliseUnit(u);
+    if (normalised !== undefined && unit !== undefined && unit !== normalised) return undefined;
+    unit = normalised ?? unit;
+  }
+  for (const measure of read === undefined ? shape.measures : []) {
+    if (measure.words === '') return undefined; // a measure only its own reader finds
     const before = new RegExp(`\\b(${measure.words})\\b(?:\\s+(?:of|is|=|:))?(?:\\s+(?:of|is|=|:))?\\s*${N}${UNIT}`).exec(t);
     const after = new RegExp(`${N}${UNIT}\\s+(${measure.words})\\b`).exec(t);
     const found = before !== null ? { word: before[1]!, value: before[2]!, unit: before[3] } : after !== null ? { word: after[3]!, value: after[1]!, unit: after[2] } : undefined;

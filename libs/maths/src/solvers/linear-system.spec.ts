@@ -22,7 +22,9 @@ describe('linear systems', () => {
     expect(solved('Solve y = 3, x + y = 5').finalAnswer).toBe('x = 2, y = 3');
   });
 
-  it('declines a dependent system rather than guessing', () => {
-    expect(solveProblem('Solve x + y = 2, 2x + 2y = 4')).toMatchObject({ solved: false, inScope: true });
+  it('answers a dependent system exactly (infinitely many, one unknown free) and an inconsistent one with no solution', () => {
+    expect(solveProblem('Solve x + y = 2, 2x + 2y = 4')).toMatchObject({ solved: true, finalAnswer: 'infinitely many solutions: x = 2 - y, for every real y', answer: { kind: 'all_values', variable: 'y' } });
+    expect(solveProblem('Solve a - b = 1, 3a - 3b = 5')).toMatchObject({ solved: true, finalAnswer: 'no solution', answer: { kind: 'no_solution' } });
+    expect(solveProblem('Solve x + y + z = 1, 2x + 2y + 2z = 2, 3x + 3y + 3z = 3')).toMatchObject({ solved: false, inScope: true });
   });
 });

@@ -8,11 +8,16 @@ export function exact(text: string): Rational {
   return value;
 }
 
+const NUMBER_WORDS = /\b(?:twice|double[ds]?|doubling|triple[ds]?|thrice|half|halve[ds]?|quarter|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen|twenty|thirty|forty|fifty|hundred|thousand|million)\b/i;
+
 /**
  * Word-problem templates only answer when they account for every number in the problem: an
  * unused number means the problem says something the template does not understand.
  */
 export function usesEveryNumber(text: string, used: readonly number[]): boolean {
+  // A number or a multiplier written in words ("then double it", "two more") is a number the
+  // template did not read; "one" is left out (an article as often as a number: "one leg", "one is picked").
+  if (NUMBER_WORDS.test(text)) return false;
   const all = numbersIn(text).sort((a, b) => a - b);
   const mine = [...used].sort((a, b) => a - b);
   return all.length === mine.length && all.every((n, i) => Math.abs(n - mine[i]!) < 1e-12);

@@ -8,7 +8,8 @@ const RULES: readonly [Intent, RegExp][] = [
   ['factor', /\b(factori[sz]e|factor|factorise completely)\b/],
   ['expand', /\b(expand|multiply out|remove the brackets)\b/],
   ['convert', /\bconvert\b|\bhow many \w+ (are |is )?(there )?in\b|\bexpress \d/],
-  ['simplify', /\b(simplify|simplest form|reduce)\b/],
+  // "in simplest surd form", "exact value", "rationalise": an answer in decimals would not be what is asked.
+  ['simplify', /\b(simplify|simplest (?:\w+ )?form|surd form|exact (?:form|value|answer)|rationali[sz]e|reduce)\b/],
   ['solve', /\b(solve|roots?|zeros?|find (the value of )?[a-z]\b|what is [a-z]\b)|=|<|>/],
   ['evaluate', /\b(evaluate|calculate|compute|what is|work out|find|how (much|many|far|long|fast))\b/],
 ];

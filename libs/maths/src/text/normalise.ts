@@ -5,16 +5,21 @@
  */
 export function normaliseMaths(text: string): string {
   return (
-    text
+    decimalComma(text)
       // Superscript powers before NFKC, which would fold x² into the name "x2".
       .replace(/[⁰¹²³⁴⁵⁶⁷⁸⁹]+/g, (digits) => `^${[...digits].map((d) => SUPERSCRIPTS.indexOf(d)).join('')}`)
       .normalize('NFKC')
+      // A Cyrillic or Greek letter that looks like a Latin one, standing alone among Latin text ("2х + 1",
+      // Cyrillic х), is the Latin letter; inside a word of its own script it stays (and is not read as maths).
+      .replace(/(?<![\u0370-\u03ff\u0400-\u04ff])[аеорсухкАВЕКМНОРСТХУοΑΒΕΗΚΜΝΟΡΤΧΥ](?![\u0370-\u03ff\u0400-\u04ff])/g, (letter) => CONFUSABLES[letter] ?? letter)
     .replace(/[×·∙⋅]/g, '*')
     .replace(/÷/g, '/')
     .replace(/[−–—]/g, '-')
     .replace(/≤|=</g, '<=')
     .replace(/≥|=>/g, '>=')
     .replace(/π/g, 'pi')
+    // |a| as abs(a); bars that do not pair up stay (and the maths around them is not read).
+    .replace(/\|([^|]+)\|/g, 'abs($1)')
     // Ingestion writes √2 as "sqrt2" and ∞ as "inf".
     .replace(/\bsqrt(\d+(?:\.\d+)?)\b/g, 'sqrt($1)')
     .replace(/√\s*\(/g, 'sqrt(')
@@ -43,6 +48,24 @@ export function normaliseMaths(text: string): string {
 }
 
 const SUPERSCRIPTS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+
+/**
+ * A decimal comma ("2,5x + 1 = 6") read as a decimal point, only where nothing else could be meant:
+ * the one digit-comma-digit of the text, not three digits after the comma (a thousands separator),
+ * not inside brackets (a point such as (3,4)). Anything else stays as written: lists keep their
+ * commas, and a solver that cannot tell a list from decimals refuses.
+ */
+function decimalComma(text: string): string {
+  // Thousands separators first ("1,250" is 1250), where the number is not part of a comma list.
+  const grouped = text.replace(/(?<![\d,.]|\d,)\d{1,3}(?:,\d{3})+(?![\d,.]|,\d)/g, (n) => n.replace(/,/g, ''));
+  if ((grouped.match(/(?<=\d),(?=\d)/g) ?? []).length !== 1) return grouped;
+  return grouped.replace(/(?<![\d.(]\s*|[\d.])(\d+),(\d{1,2}|\d{4,})(?![\d,]|\s*\))/, '$1.$2');
+}
+const CONFUSABLES: Readonly<Record<string, string>> = {
+  а: 'a', е: 'e', о: 'o', р: 'p', с: 'c', у: 'y', х: 'x', к: 'k',
+  А: 'A', В: 'B', Е: 'E', К: 'K', М: 'M', Н: 'H', О: 'O', Р: 'P', С: 'C', Т: 'T', Х: 'X', У: 'Y',
+  ο: 'o', Α: 'A', Β: 'B', Ε: 'E', Η: 'H', Κ: 'K', Μ: 'M', Ν: 'N', Ο: 'O', Ρ: 'P', Τ: 'T', Χ: 'X', Υ: 'Y',
+};
 
 /** Every number written in the text (digits), for templates that must use each one. */
 export function numbersIn(text: string): number[] {

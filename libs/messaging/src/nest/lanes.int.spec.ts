@@ -1,14 +1,11 @@
 import { Injectable, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { jetstream } from '@nats-io/jetstream';
-import type { NatsConnection } from '@nats-io/nats-core';
 import { defineCommand, STREAMS, type Envelope, type MessageData } from '@openpaw/contracts';
 import { z } from 'zod';
 import { KvCommandReceiptStore } from '../command-receipts.js';
 import { recordingLogger, startBroker, waitFor, type Broker } from '../testing/int-test-kit.js';
 import { MessagingHost, MessagingModule } from './messaging.module.js';
 import { OnMessage } from './on-message.decorator.js';
-import { NATS_CONNECTION } from './tokens.js';
 
 const Register = defineCommand('lanetest', 'Register', 1, z.object({ n: z.int() }), 'a critical-path command');
 const Render = defineCommand('lanetest', 'Render', 1, z.object({ n: z.int() }), 'background work', { lane: 'slow' });
@@ -78,7 +75,7 @@ describe('lanes (real nats-server): background work never delays a critical comm
       const backlogs = await app.get(MessagingHost).laneBacklogs();
       expect(backlogs).toEqual(expect.arrayContaining([expect.objectContaining({ lane: 'slow', durable: 'svc-lanetest-slow' })]));
 
-      const receipts = await KvCommandReceiptStore.open(jetstream(app.get<NatsConnection>(NATS_CONNECTION)));
+      const receipts = await KvCommandReceiptStore.open(broker.jsm);
       const receipt = await waitFor(() => receipts.lookup(command.id), 'a receipt for the critical command');
       expect(receipt).toMatchObject({ service: 'lanetest', lane: 'critical', deliveries: 1 });
       expect(Date.parse(receipt.pickedUpAt)).not.toBeNaN();

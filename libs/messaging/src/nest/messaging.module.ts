@@ -220,7 +220,7 @@ export class MessagingHost implements OnApplicationBootstrap, OnModuleDestroy, O
     const concurrencyOf = (lane: string): number => this.options.laneConcurrency?.[lane] ?? this.options.concurrency ?? 8;
     const lanesRun: string[] = [];
     if (commands.length > 0) {
-      const receipts: CommandReceiptStore | undefined = this.options.commandReceipts === false ? undefined : await whenJetStreamAnswers('command receipts bucket', () => KvCommandReceiptStore.open(js));
+      const receipts: CommandReceiptStore | undefined = this.options.commandReceipts === false ? undefined : await KvCommandReceiptStore.open(jsm);
       const serviceLanes = lanesOfService(catalog, service);
       const byLane = new Map<string, DiscoveredHandler[]>();
       for (const handler of commands) {

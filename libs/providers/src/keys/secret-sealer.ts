@@ -1,47 +1,35 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { type Env, envValue } from '../shared/env.js';
-import { KEY_ENCRYPTION_KEY_ENV } from './user-key-vault.js';
+import type { Env } from '../shared/env.js';
+import { type Opener, type Sealer, type SealingKeys, sealingKeysFromEnv, sealingKeysOf } from './sealing.js';
 
 /**
- * Seals a secret other than a provider key (e.g. a user's webhook signing secret) under
- * `OPENPAW_KEY_ENCRYPTION_KEY`, like the key vault: AES-256-GCM, a fresh 96-bit IV, bound to its
- * purpose and owner as associated data, so a sealed secret moved to another user or purpose does
- * not open. Format `v1:iv:tag:data` (base64), the same as sealed provider keys.
+ * Seals a secret other than a provider key (e.g. a user's webhook signing secret) like the key vault
+ * (`sealing.ts`), bound to its purpose and owner as associated data, so a sealed secret moved to
+ * another user or purpose does not open. The gateway's seals and cannot open; research's opens.
  */
 export class SecretSealer {
-  readonly #key: Buffer;
+  readonly #sealer: Sealer | undefined;
+  readonly #opener: Opener | undefined;
 
-  constructor(encryptionKey: Uint8Array) {
-    if (encryptionKey.length !== 32) throw new Error(`the key encryption key must be 32 bytes, got ${encryptionKey.length}`);
-    this.#key = Buffer.from(encryptionKey);
+  /** `keys`: a 32-byte symmetric key (seals and opens `v1`), or a sealer and/or an opener. */
+  constructor(keys: Uint8Array | SealingKeys) {
+    ({ sealer: this.#sealer, opener: this.#opener } = sealingKeysOf(keys));
   }
 
-  /** From `OPENPAW_KEY_ENCRYPTION_KEY`; throws naming the setting when it is missing or not base64 of 32 bytes. */
-  static fromEnv(env: Env): SecretSealer {
-    const raw = envValue(env, KEY_ENCRYPTION_KEY_ENV);
-    if (raw === undefined) throw new Error(`${KEY_ENCRYPTION_KEY_ENV} is not set`);
-    const key = Buffer.from(raw, 'base64');
-    if (key.length !== 32) throw new Error(`${KEY_ENCRYPTION_KEY_ENV} must be base64 of exactly 32 bytes`);
-    return new SecretSealer(key);
+  /** `seal` (the gateway) or `open` (research) from the environment; throws naming the settings when they are missing or malformed. */
+  static fromEnv(env: Env, need: 'seal' | 'open'): SecretSealer {
+    return new SecretSealer(sealingKeysFromEnv(env, need));
   }
 
   seal(purpose: string, owner: string, plaintext: string): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.#key, iv);
-    cipher.setAAD(associatedData(purpose, owner));
-    const data = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return ['v1', iv.toString('base64'), cipher.getAuthTag().toString('base64'), data.toString('base64')].join(':');
+    if (this.#sealer === undefined) throw new Error(`this process cannot seal ${purpose} secrets`);
+    return this.#sealer.seal(associatedData(purpose, owner), plaintext);
   }
 
   /** Throws when the sealed text is not of this purpose and owner, or was tampered with. */
   open(purpose: string, owner: string, sealed: string): string {
-    const [version, iv, tag, data] = sealed.split(':');
-    if (version !== 'v1' || iv === undefined || tag === undefined || data === undefined) throw new Error(`not a sealed ${purpose} secret`);
-    const decipher = createDecipheriv('aes-256-gcm', this.#key, Buffer.from(iv, 'base64'));
-    decipher.setAAD(associatedData(purpose, owner));
-    decipher.setAuthTag(Buffer.from(tag, 'base64'));
+    if (this.#opener === undefined) throw new Error(`this process cannot open ${purpose} secrets`);
     try {
-      return Buffer.concat([decipher.update(Buffer.from(data, 'base64')), decipher.final()]).toString('utf8');
+      return this.#opener.open(associatedData(purpose, owner), sealed);
     } catch {
       throw new Error(`the sealed ${purpose} secret of ${owner} cannot be opened`);
     }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { inspect } from 'node:util';
 import { InMemoryUserKeyStore } from './user-key-store.js';
 import { UserKeyDecryptionError, UserKeyVault } from './user-key-vault.js';
@@ -69,11 +69,30 @@ describe('UserKeyVault', () => {
   it('reads its key from OPENPAW_KEY_ENCRYPTION_KEY and rejects a bad one', async () => {
     const store = new InMemoryUserKeyStore();
     const key = randomBytes(32).toString('base64');
-    const vault = UserKeyVault.fromEnv({ OPENPAW_KEY_ENCRYPTION_KEY: key }, store);
+    const vault = UserKeyVault.fromEnv({ OPENPAW_KEY_ENCRYPTION_KEY: key }, store, 'seal');
     await vault.put('u', 'openai', SECRET);
-    expect(await UserKeyVault.fromEnv({ OPENPAW_KEY_ENCRYPTION_KEY: key }, store).get('u', 'openai')).toBe(SECRET);
-    expect(() => UserKeyVault.fromEnv({}, store)).toThrow(/OPENPAW_KEY_ENCRYPTION_KEY is not set/);
-    expect(() => UserKeyVault.fromEnv({ OPENPAW_KEY_ENCRYPTION_KEY: randomBytes(16).toString('base64') }, store)).toThrow(/32 bytes/);
+    expect(await UserKeyVault.fromEnv({ OPENPAW_KEY_ENCRYPTION_KEY: key }, store, 'open').get('u', 'openai')).toBe(SECRET);
+    expect(() => UserKeyVault.fromEnv({}, store, 'seal')).toThrow(/neither OPENPAW_KEY_SEALING_PUBLIC_KEY nor OPENPAW_KEY_ENCRYPTION_KEY is set/);
+    expect(() => UserKeyVault.fromEnv({}, store, 'open')).toThrow(/neither OPENPAW_KEY_SEALING_PRIVATE_KEY nor OPENPAW_KEY_ENCRYPTION_KEY is set/);
+    expect(() => UserKeyVault.fromEnv({ OPENPAW_KEY_ENCRYPTION_KEY: randomBytes(16).toString('base64') }, store, 'seal')).toThrow(/32 bytes/);
+  });
+
+  it('with the key pair, the sealing vault (the gateway) cannot open what it stored; the opening one (research) can', async () => {
+    const store = new InMemoryUserKeyStore();
+    const pair = generateKeyPairSync('x25519');
+    const gateway = UserKeyVault.fromEnv({ OPENPAW_KEY_SEALING_PUBLIC_KEY: pair.publicKey.export({ type: 'spki', format: 'der' }).toString('base64') }, store, 'seal');
+    await gateway.put('u', 'anthropic', SECRET);
+    const sealed = (await gateway.sealed('u', 'anthropic'))!;
+    expect(Buffer.from(sealed.split(':')[1]!, 'base64')).toHaveLength(44);
+    await expect(gateway.get('u', 'anthropic')).rejects.toBeInstanceOf(UserKeyDecryptionError);
+    // A rotation by the gateway still stores the new key (it has nothing to forget).
+    await gateway.put('u', 'anthropic', `${SECRET}-rotated`);
+
+    const research = UserKeyVault.fromEnv({ OPENPAW_KEY_SEALING_PRIVATE_KEY: pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() }, new InMemoryUserKeyStore(), 'open');
+    expect(research.open('u', 'anthropic', sealed)).toBe(SECRET);
+    expect(research.open('u', 'anthropic', (await gateway.sealed('u', 'anthropic'))!)).toBe(`${SECRET}-rotated`);
+    expect(() => research.open('v', 'anthropic', sealed)).toThrow(UserKeyDecryptionError);
+    await expect(research.put('u', 'openai', SECRET)).rejects.toThrow(/cannot seal/);
   });
 
   it('does not show its encryption key when inspected or serialised', () => {

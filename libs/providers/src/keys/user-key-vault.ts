@@ -1,11 +1,11 @@
 import { OpenPawError } from '@openpaw/contracts';
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { type Env, envValue } from '../shared/env.js';
+import type { Env } from '../shared/env.js';
 import type { ProviderCredentials } from '../llm/port.js';
 import { forgetApiKey } from '../llm/sdk-clients.js';
+import { type Opener, type Sealer, type SealingKeys, sealingKeysFromEnv, sealingKeysOf } from './sealing.js';
 import { KEY_PROVIDERS, type KeyProvider, type StoredUserKey, type UserKeyStore } from './user-key-store.js';
 
-export const KEY_ENCRYPTION_KEY_ENV = 'OPENPAW_KEY_ENCRYPTION_KEY';
+export { KEY_ENCRYPTION_KEY_ENV } from './sealing.js';
 
 /** A stored key could not be decrypted (wrong encryption key, tampering, or a row moved to another user). */
 export class UserKeyDecryptionError extends OpenPawError {
@@ -19,42 +19,43 @@ export class UserKeyDecryptionError extends OpenPawError {
   }
 }
 
+/** What a vault seals and opens with; a process holds only the half it needs (see `sealing.ts`). */
+export type VaultKeys = SealingKeys;
+
 /**
- * Per-user API keys, encrypted at rest with AES-256-GCM under a key from env
- * (`OPENPAW_KEY_ENCRYPTION_KEY`, base64 of 32 bytes). Each ciphertext has a fresh 96-bit IV and is
- * bound to its user and provider as associated data. Plaintext keys are only ever returned to the
- * caller; nothing here logs, and no error message contains one.
+ * Per-user API keys, sealed at rest (`sealing.ts`: to the research service's public key, or under
+ * the symmetric key in a development setup), each bound to its user and provider as associated data.
+ * The gateway's vault can seal and never open; the research service's opens. Plaintext keys are only
+ * ever returned to the caller; nothing here logs, and no error message contains one.
  */
 export class UserKeyVault {
-  readonly #key: Buffer;
+  readonly #sealer: Sealer | undefined;
+  readonly #opener: Opener | undefined;
 
+  /** `keys`: a 32-byte symmetric key (seals and opens `v1`), or a sealer and/or an opener. */
   constructor(
-    encryptionKey: Uint8Array,
+    keys: Uint8Array | VaultKeys,
     private readonly store: UserKeyStore,
     private readonly now: () => Date = () => new Date(),
   ) {
-    if (encryptionKey.length !== 32) throw new Error(`the key encryption key must be 32 bytes, got ${encryptionKey.length}`);
-    this.#key = Buffer.from(encryptionKey);
+    ({ sealer: this.#sealer, opener: this.#opener } = sealingKeysOf(keys));
   }
 
-  /** Reads `OPENPAW_KEY_ENCRYPTION_KEY`; throws with a clear message when it is missing or not 32 bytes of base64. */
-  static fromEnv(env: Env, store: UserKeyStore): UserKeyVault {
-    const raw = envValue(env, KEY_ENCRYPTION_KEY_ENV);
-    if (raw === undefined) {
-      throw new Error(`${KEY_ENCRYPTION_KEY_ENV} is not set; generate one with: node -e "console.log(require('crypto').randomBytes(32).toString('base64'))"`);
-    }
-    const key = Buffer.from(raw, 'base64');
-    if (key.length !== 32 || key.toString('base64').replace(/=+$/, '') !== raw.replace(/=+$/, '')) {
-      throw new Error(`${KEY_ENCRYPTION_KEY_ENV} must be base64 of exactly 32 bytes`);
-    }
-    return new UserKeyVault(key, store);
+  /**
+   * The vault a process needs from its environment: `seal` (the gateway: `OPENPAW_KEY_SEALING_PUBLIC_KEY`,
+   * or `OPENPAW_KEY_ENCRYPTION_KEY`) or `open` (research: `OPENPAW_KEY_SEALING_PRIVATE_KEY` and/or the
+   * symmetric key for older `v1` keys). Throws with a clear message naming the settings.
+   */
+  static fromEnv(env: Env, store: UserKeyStore, need: 'seal' | 'open'): UserKeyVault {
+    return new UserKeyVault(sealingKeysFromEnv(env, need), store);
   }
 
   async put(userId: string, provider: KeyProvider, apiKey: string): Promise<void> {
     assertProvider(provider);
     if (apiKey.trim() === '') throw new Error('an API key must not be empty');
+    if (this.#sealer === undefined) throw new Error('this vault cannot seal keys (it was built to open them)');
     const previous = await this.readable(userId, provider);
-    await this.store.save({ userId, provider, ciphertext: this.encrypt(userId, provider, apiKey), updatedAt: this.now().toISOString() });
+    await this.store.save({ userId, provider, ciphertext: this.#sealer.seal(associatedData(userId, provider), apiKey), updatedAt: this.now().toISOString() });
     // A rotated key's SDK clients (which hold it) leave this process's caches now.
     if (previous !== undefined && previous !== apiKey) forgetApiKey(previous);
   }
@@ -66,7 +67,7 @@ export class UserKeyVault {
   }
 
   /**
-   * The stored ciphertext of a key (`v1:...`, bound to the user and provider), not decrypted: what a
+   * The stored ciphertext of a key (`v1:<nonce>:<tag>:<data>`, bound to the user and provider), not decrypted: what a
    * command carries so that only the service that calls the provider ever opens it.
    */
   async sealed(userId: string, provider: KeyProvider): Promise<string | undefined> {
@@ -99,8 +100,12 @@ export class UserKeyVault {
     return deleted;
   }
 
-  /** The stored key, or undefined when there is none or it cannot be decrypted (nothing to forget then). */
+  /**
+   * The stored key, or undefined when there is none, it cannot be decrypted, or this vault cannot open
+   * keys (the gateway's: it holds no SDK clients to forget) — nothing to forget then.
+   */
   private async readable(userId: string, provider: KeyProvider): Promise<string | undefined> {
+    if (this.#opener === undefined) return undefined;
     try {
       return await this.get(userId, provider);
     } catch (error) {
@@ -109,22 +114,10 @@ export class UserKeyVault {
     }
   }
 
-  private encrypt(userId: string, provider: KeyProvider, plaintext: string): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.#key, iv);
-    cipher.setAAD(associatedData(userId, provider));
-    const data = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return ['v1', iv.toString('base64'), cipher.getAuthTag().toString('base64'), data.toString('base64')].join(':');
-  }
-
   private decrypt(record: StoredUserKey): string {
-    const [version, iv, tag, data] = record.ciphertext.split(':');
-    if (version !== 'v1' || iv === undefined || tag === undefined || data === undefined) throw new UserKeyDecryptionError(record.userId, record.provider);
+    if (this.#opener === undefined) throw new UserKeyDecryptionError(record.userId, record.provider);
     try {
-      const decipher = createDecipheriv('aes-256-gcm', this.#key, Buffer.from(iv, 'base64'));
-      decipher.setAAD(associatedData(record.userId, record.provider));
-      decipher.setAuthTag(Buffer.from(tag, 'base64'));
-      return Buffer.concat([decipher.update(Buffer.from(data, 'base64')), decipher.final()]).toString('utf8');
+      return this.#opener.open(associatedData(record.userId, record.provider), record.ciphertext);
     } catch {
       throw new UserKeyDecryptionError(record.userId, record.provider);
     }

@@ -7,7 +7,8 @@ export interface Applied {
   readonly reason?: string;
   readonly run: RunRecord | undefined;
   readonly changed: boolean;
-  readonly transition?: { readonly from: string | null; readonly to: string };
+  /** The transition applied, with the step its log row names (the decision's `step`, or the input's name). */
+  readonly transition?: { readonly from: string | null; readonly to: string; readonly step: string };
   readonly logs: readonly StepLogRecord[];
   readonly outbox: readonly OutboxRecord[];
   readonly timers: readonly TimerOperation[];

@@ -64,7 +64,7 @@ export function applyDecision(
       performEffects(next, decision.effects ?? [], writes, meta, now);
       writes.outbox.push(stateChangedEvent(definition, stateBeforeInput, next, stepName, meta, now, retryScheduledIn(decision.logs ?? [], now)));
       if (next.parentRunId !== null && isTerminal(definition, to)) writes.outbox.push(childFinished(definition, next, meta, now));
-      return { ...finish('applied', next, true, writes), transition: { from: stateBeforeInput, to } };
+      return { ...finish('applied', next, true, writes), transition: { from: stateBeforeInput, to, step: stepName } };
     }
   }
 }

@@ -52,8 +52,9 @@ export function applyStart(
     createdAt: existing?.createdAt ?? now,
     updatedAt: now,
   };
-  writes.log(created, existing === undefined ? 'run_started' : 'attempt_started', existing?.state ?? null, created.state, {});
+  const startStep = existing === undefined ? 'run_started' : 'attempt_started';
+  writes.log(created, startStep, existing?.state ?? null, created.state, {});
   const applied = applyDecision(definition, created, existing?.state ?? null, safeDecide(definition, created, input, now), input, meta, now, writes);
   // Even when the first decision refuses, the run exists (and must be persisted) in its initial state.
-  return { ...applied, run: applied.run ?? created, changed: true, transition: applied.transition ?? { from: existing?.state ?? null, to: created.state } };
+  return { ...applied, run: applied.run ?? created, changed: true, transition: applied.transition ?? { from: existing?.state ?? null, to: created.state, step: startStep } };
 }

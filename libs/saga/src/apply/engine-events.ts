@@ -9,6 +9,7 @@ import {
   InputRefused,
   type MessageData,
   RunStateChanged,
+  RunStateChangedV2,
 } from '@openpaw/contracts';
 import type { RetryScheduled } from '../command-steps.js';
 import { type AnySagaDefinition, inputName, type SagaInput } from '../definition.js';
@@ -81,7 +82,11 @@ export function unknownRunRefusal(runId: string, input: SagaInput, meta: InputMe
   return refusedEvent(runId, null, input, 'unknown_run', 'no such run', meta, userId, now);
 }
 
-/** `RunStateChanged` with the run's view: what the gateway's projection is built from. */
+/**
+ * `RunStateChanged` v1 of one applied transition, with the run's view. The store turns a batch's v1s
+ * into one v2 per run (`coalesceRunChanges`); a v1 itself is published only while the deprecation
+ * setting keeps it (ADR 0024).
+ */
 export function stateChangedEvent(
   definition: AnySagaDefinition,
   before: string | null,
@@ -128,4 +133,75 @@ export function childFinished(definition: AnySagaDefinition, run: RunRecord, met
     view: definition.view(run),
   };
   return { msgId: id, envelope: engineEnvelope(ChildRunFinished, data, id, run, meta, now) };
+}
+
+type RunChangeV1 = MessageData<typeof RunStateChanged>;
+type RunChangeV2 = MessageData<typeof RunStateChangedV2>;
+
+/** What becomes of the per-transition `RunStateChanged` v1 records of a batch. */
+export interface RunChangeOptions {
+  /** Publish each v1 beside the coalesced v2 (the deprecation window of ADR 0024). */
+  readonly publishV1: boolean;
+}
+
+/**
+ * One `RunStateChanged` v2 per run for a batch's outbox (ADR 0024): the run's v1 records (one per
+ * applied transition, in apply order) become the v2's `changes`, and the v2 carries the view of the
+ * last. The v2 takes the place of the run's last v1, so it still follows the commands of that
+ * decision and precedes what came after (`ChildRunFinished`). Its id is derived from the run and its
+ * last version, which one committed batch alone can reach. Other records keep their order; the v1s
+ * stay only when `publishV1` says so.
+ */
+export function coalesceRunChanges(outbox: readonly OutboxRecord[], options: RunChangeOptions): OutboxRecord[] {
+  const changesOf = new Map<string, Array<Envelope<RunChangeV1>>>();
+  const lastIndexOf = new Map<string, number>();
+  outbox.forEach((record, i) => {
+    if (record.envelope.type !== RunStateChanged.subject) return;
+    const envelope = record.envelope as Envelope<RunChangeV1>;
+    const changes = changesOf.get(envelope.data.runId) ?? [];
+    changes.push(envelope);
+    changesOf.set(envelope.data.runId, changes);
+    lastIndexOf.set(envelope.data.runId, i);
+  });
+  if (changesOf.size === 0) return [...outbox];
+  const coalesced: OutboxRecord[] = [];
+  outbox.forEach((record, i) => {
+    if (record.envelope.type !== RunStateChanged.subject) {
+      coalesced.push(record);
+      return;
+    }
+    if (options.publishV1) coalesced.push(record);
+    const runId = (record.envelope as Envelope<RunChangeV1>).data.runId;
+    if (lastIndexOf.get(runId) === i) coalesced.push(runChangeOf(changesOf.get(runId) ?? []));
+  });
+  return coalesced;
+}
+
+/** The v2 of a run's v1 envelopes (oldest first, at least one): caused by the last one's input. */
+function runChangeOf(v1s: ReadonlyArray<Envelope<RunChangeV1>>): OutboxRecord {
+  const last = v1s[v1s.length - 1];
+  if (last === undefined) throw new Error('a run change needs at least one transition');
+  const { view, runId, workflowType, userId, parentRunId, ...lastChange } = last.data;
+  const data: RunChangeV2 = {
+    runId,
+    workflowType,
+    userId,
+    parentRunId,
+    ...lastChange,
+    changes: v1s.map(({ data: { attemptNo, version, stateBefore, stateAfter, terminal, stepName, occurredAt, retryScheduled } }) => ({
+      attemptNo,
+      version,
+      stateBefore,
+      stateAfter,
+      terminal,
+      stepName,
+      occurredAt,
+      ...(retryScheduled === undefined ? {} : { retryScheduled }),
+    })),
+    view,
+  };
+  const id = deterministicUuid(runId, 'changes', String(last.data.version));
+  // Engine-built from typed data: not parsed again on the way out (consumers validate it on the way in).
+  const envelope: Envelope<RunChangeV2> = { ...last, id, type: RunStateChangedV2.subject, dataschema: RunStateChangedV2.dataschema, data };
+  return { msgId: id, envelope };
 }

@@ -1,6 +1,6 @@
-import { CancelRun, deterministicUuid, type MessageData, StartRun } from '@openpaw/contracts';
-import type { Effect, JsonObject } from '../definition.js';
-import { childIdempotencyKey, childRunIdFor, effectMessageId } from '../engine-ids.js';
+import { CancelRun, deterministicUuid, type Envelope, type MessageData, oneItemBatch, StartRun } from '@openpaw/contracts';
+import type { Effect, JsonObject, SendTimeout } from '../definition.js';
+import { batchMessageId, childIdempotencyKey, childRunIdFor, commandIdFor, effectMessageId } from '../engine-ids.js';
 import type { InputMeta, RunRecord } from '../records.js';
 import { envelopeFor } from './engine-events.js';
 import type { InputWrites } from './input-writes.js';
@@ -15,25 +15,18 @@ export function performEffects(run: RunRecord, effects: readonly Effect[], write
         const id = effectMessageId(run.id, run.attemptNo, effect.type, effect.key);
         const envelope = envelopeFor(effect.message, effect.data, id, run, meta, now);
         writes.outbox.push({ msgId: id, envelope });
-        if (effect.type === 'send' && effect.timeout !== undefined) {
-          const payload: ResendTimerPayload = {
-            key: effect.key,
-            state: run.state,
-            attemptNo: run.attemptNo,
-            count: 0,
-            maxResends: effect.timeout.maxResends,
-            afterMs: effect.timeout.afterMs,
-            envelope,
-            sentAt: now.toISOString(),
-            ...(effect.timeout.from === 'send' ? { from: 'send' as const } : {}),
-          };
-          writes.timers.push({
-            op: 'set',
-            runId: run.id,
-            name: `${RESEND_PREFIX}${effect.key}`,
-            fireAt: new Date(now.getTime() + effect.timeout.afterMs),
-            payload: payload as unknown as JsonObject,
-          });
+        if (effect.type === 'send' && effect.timeout !== undefined) setStepTimer(run, effect.key, effect.timeout, envelope, writes, now);
+        break;
+      }
+      case 'sendBatch': {
+        if (effect.items.length === 0) break;
+        const items = effect.items.map((item) => ({ effect: item, data: { itemId: commandIdFor(run.id, run.attemptNo, item.key), ...item.data } }));
+        const id = batchMessageId(run.id, run.attemptNo, effect.items.map((item) => item.key));
+        const envelope = envelopeFor(effect.message, { ...effect.shared, items: items.map((item) => item.data) }, id, run, meta, now);
+        writes.outbox.push({ msgId: id, envelope });
+        for (const { effect: item, data } of items) {
+          // A re-send is the item alone, under its own id (the receipt the service records per item is looked up by it).
+          if (item.timeout !== undefined) setStepTimer(run, item.key, item.timeout, oneItemBatch(envelope as Envelope<{ readonly items: readonly unknown[] }>, data, data.itemId), writes, now);
         }
         break;
       }
@@ -83,4 +76,20 @@ export function performEffects(run: RunRecord, effects: readonly Effect[], write
       }
     }
   }
+}
+
+/** The engine's step timer of a sent command (or batch item): re-send, then `timeout:<key>` (see `applyResend`). */
+function setStepTimer(run: RunRecord, key: string, timeout: SendTimeout, envelope: Envelope, writes: InputWrites, now: Date): void {
+  const payload: ResendTimerPayload = {
+    key,
+    state: run.state,
+    attemptNo: run.attemptNo,
+    count: 0,
+    maxResends: timeout.maxResends,
+    afterMs: timeout.afterMs,
+    envelope,
+    sentAt: now.toISOString(),
+    ...(timeout.from === 'send' ? { from: 'send' as const } : {}),
+  };
+  writes.timers.push({ op: 'set', runId: run.id, name: `${RESEND_PREFIX}${key}`, fireAt: new Date(now.getTime() + timeout.afterMs), payload: payload as unknown as JsonObject });
 }

@@ -1,4 +1,4 @@
-import { createEnvelope, runIdFor } from '@openpaw/contracts';
+import { createEnvelope, type Envelope, type MessageData, RunStateChanged, RunStateChangedV2, runIdFor } from '@openpaw/contracts';
 import { openDatabase } from '@openpaw/persistence';
 import { freshDatabase } from '@openpaw/testing';
 import type { DataSource } from 'typeorm';
@@ -55,8 +55,8 @@ describe('SagaStore on PostgreSQL', () => {
     expect(first.outbox.map((o) => o.envelope.type).sort()).toEqual([
       'openpaw.cmd.unit.Work.v1',
       'openpaw.cmd.unit.Work.v1',
-      'openpaw.evt.workflow.RunStateChanged.v1',
-      'openpaw.evt.workflow.RunStateChanged.v1',
+      'openpaw.evt.workflow.RunStateChanged.v2',
+      'openpaw.evt.workflow.RunStateChanged.v2',
     ]);
     expect((await store.applyBatch([start('a')])).results.map((r) => r.status)).toEqual(['duplicate']);
     const [{ count }] = await dataSource.query<[{ count: number }]>(`select count(*)::int as count from outbox`);
@@ -103,5 +103,24 @@ describe('SagaStore on PostgreSQL', () => {
     const statuses = results.flatMap((r) => r.results.map((x) => x.status)).sort();
     // The second arrives in REVIEW, where the definition asks for a transition the table refuses.
     expect(statuses).toEqual(['applied', 'refused']);
+  });
+
+  it('publishes one change per run per batch, carrying its transitions in order and the view after the last', async () => {
+    const batch = await store.applyBatch([start('g'), worked('g'), start('h')]);
+    const changes = batch.outbox.filter((o) => o.envelope.type === RunStateChangedV2.subject).map((o) => o.envelope as Envelope<MessageData<typeof RunStateChangedV2>>);
+    expect(changes.map((c) => c.data.runId).sort()).toEqual([runIdOf('g'), runIdOf('h')].sort());
+    const g = changes.find((c) => c.data.runId === runIdOf('g'));
+    expect(g?.data.changes.map((c) => `${c.stateBefore}->${c.stateAfter}@${c.version}`)).toEqual(['null->WORKING@2', 'WORKING->REVIEW@3']);
+    expect(g?.data).toMatchObject({ stateBefore: 'WORKING', stateAfter: 'REVIEW', version: 3, terminal: false });
+    // Engine-built, not parsed on the way out: what the consumers parse on the way in must accept it.
+    for (const change of changes) expect(RunStateChangedV2.schema.safeParse(change.data).success).toBe(true);
+    expect(batch.outbox.filter((o) => o.envelope.type === RunStateChanged.subject)).toEqual([]);
+  });
+
+  it('also publishes each transition as a v1 during the deprecation window', async () => {
+    const withV1 = new SagaStore(dataSource, new SagaRegistry([twoStepDefinition]), undefined, { publishV1: true });
+    const batch = await withV1.applyBatch([start('i'), worked('i')]);
+    const types = batch.outbox.filter((o) => o.envelope.type.startsWith('openpaw.evt.workflow.')).map((o) => `${o.envelope.type}:${(o.envelope.data as { version: number }).version}`);
+    expect(types).toEqual([`${RunStateChanged.subject}:2`, `${RunStateChanged.subject}:3`, `${RunStateChangedV2.subject}:3`]);
   });
 });

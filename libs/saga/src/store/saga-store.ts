@@ -1,6 +1,6 @@
 import type { PoolClient } from 'pg';
 import type { DataSource } from 'typeorm';
-import { type Applied, applyInput, applyStart, type StartRequest, unknownRunRefusal } from '../apply/index.js';
+import { type Applied, applyInput, applyStart, coalesceRunChanges, type RunChangeOptions, type StartRequest, unknownRunRefusal } from '../apply/index.js';
 import type { SagaInput } from '../definition.js';
 import type { InputMeta, OutboxRecord, RunRecord, StepLogRecord, TimerOperation } from '../records.js';
 import type { SagaRegistry } from '../registry.js';
@@ -45,6 +45,8 @@ export class SagaStore {
     private readonly dataSource: DataSource,
     private readonly registry: SagaRegistry,
     private readonly clock: () => Date = () => new Date(),
+    /** How a batch publishes its runs' changes: one `RunStateChanged` v2 per run, and v1s only in the deprecation window (ADR 0024). */
+    private readonly runChanges: RunChangeOptions = { publishV1: false },
   ) {}
 
   /**
@@ -153,8 +155,10 @@ export class SagaStore {
     }
     await this.settleKeyClaims(query, batch, now);
 
-    await this.write(runner, published, batch.changedRuns(), batch.logs, batch.outbox, batch.timers);
-    return { results, outbox: batch.outbox, claimAnswers: batch.claimAnswers };
+    // One change per run per batch: the run's transitions of this transaction travel together.
+    const outbox = coalesceRunChanges(batch.outbox, this.runChanges);
+    await this.write(runner, published, batch.changedRuns(), batch.logs, outbox, batch.timers);
+    return { results, outbox, claimAnswers: batch.claimAnswers };
   }
 
   /**

@@ -4990,7 +4990,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Per-user keys are not configured (`OPENPAW_KEY_ENCRYPTION_KEY`). */
+            /** @description Per-user keys are not configured (`OPENPAW_KEY_SEALING_PUBLIC_KEY`, or `OPENPAW_KEY_ENCRYPTION_KEY`). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5040,7 +5040,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Per-user keys are not configured (`OPENPAW_KEY_ENCRYPTION_KEY`). */
+            /** @description Per-user keys are not configured (`OPENPAW_KEY_SEALING_PUBLIC_KEY`, or `OPENPAW_KEY_ENCRYPTION_KEY`). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5096,7 +5096,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Per-user keys are not configured (`OPENPAW_KEY_ENCRYPTION_KEY`). */
+            /** @description Per-user keys are not configured (`OPENPAW_KEY_SEALING_PUBLIC_KEY`, or `OPENPAW_KEY_ENCRYPTION_KEY`). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5215,7 +5215,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Secrets cannot be sealed (`OPENPAW_KEY_ENCRYPTION_KEY` is not configured). */
+            /** @description Secrets cannot be sealed (neither `OPENPAW_KEY_SEALING_PUBLIC_KEY` nor `OPENPAW_KEY_ENCRYPTION_KEY` is configured). */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -1,5 +1,5 @@
-import { ExecuteResearchLeg, GenerateResearchTitle, type MessageData } from '@openpaw/contracts';
-import { type Effect, RUN_DEADLINE_TIMER, type RunSnapshot, type StepLogEntry } from '@openpaw/saga';
+import { ExecuteResearchLegs, GenerateResearchTitle, type MessageData } from '@openpaw/contracts';
+import { type Effect, RUN_DEADLINE_TIMER, type RunSnapshot, sendBatch, type StepLogEntry } from '@openpaw/saga';
 import { roundUsd } from '../shared/run-status.js';
 import { keyFor, type Leg, remainingUsd, type ResearchData } from './research.data.js';
 import { type DeadlinePayload, legKey, TITLE_KEY } from './research.ids.js';
@@ -30,27 +30,23 @@ export function researchCommands(timings: ResearchTimings) {
       ? []
       : [{ type: 'send', message: GenerateResearchTitle, key: TITLE_KEY, data: { runId: run.id, userId: run.userId, prompt: d.request.prompt, key: d.keys.gemini } satisfies MessageData<typeof GenerateResearchTitle> }];
 
-  /** The commands of the legs at `indexes` (their rounds already set), sharing what is left of the cost cap. */
+  /**
+   * The legs at `indexes` (their rounds already set) as one batched command (ADR 0025), sharing what is
+   * left of the cost cap. Each leg is an item whose id is the command id its one-item
+   * ExecuteResearchLeg would have had (`legKey`), so its replies match as before.
+   */
   const sendLegs = (run: Run, d: D, indexes: readonly number[]): Effect[] => {
     const share = indexes.length === 0 ? 0 : roundUsd(remainingUsd(d) / indexes.length);
-    return indexes.map((index) => {
-      const leg = d.legs[index] as Leg;
-      const data: MessageData<typeof ExecuteResearchLeg> = {
-        runId: run.id,
-        userId: run.userId,
-        legIndex: index,
-        provider: leg.provider,
-        round: leg.round,
-        prompt: d.request.prompt,
-        externalReports: [...d.request.externalReports],
-        key: keyFor(d.keys, leg.provider),
-        capMs: timings.legCapMs,
-        costCapUsd: share,
-      };
-      // No step timeout here: the leg's cap runs from its pickup (`legcap` timer, set on ResearchLegStarted),
-      // and the phase deadline bounds the wait in the lane; neither is cleared when retrying turns processing.
-      return { type: 'send', message: ExecuteResearchLeg, data, key: legKey(index, leg.round) } satisfies Effect;
-    });
+    // No step timeout here: the leg's cap runs from its pickup (`legcap` timer, set on ResearchLegStarted),
+    // and the phase deadline bounds the wait in the lane; neither is cleared when retrying turns processing.
+    return sendBatch(
+      ExecuteResearchLegs,
+      { runId: run.id, userId: run.userId, prompt: d.request.prompt, externalReports: [...d.request.externalReports], capMs: timings.legCapMs },
+      indexes.map((index) => {
+        const leg = d.legs[index] as Leg;
+        return { key: legKey(index, leg.round), data: { legIndex: index, provider: leg.provider, round: leg.round, key: keyFor(d.keys, leg.provider), costCapUsd: share } };
+      }),
+    );
   };
 
   return { deadline, clearDeadline, policyLog, titleCommand, sendLegs };

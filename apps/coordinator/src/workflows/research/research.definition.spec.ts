@@ -1,5 +1,5 @@
 import {
-  ExecuteResearchLeg,
+  ExecuteResearchLegs,
   GenerateResearchTitle,
   InputRefused,
   laneOf,
@@ -136,7 +136,7 @@ describe('research (spec 05)', () => {
     });
 
     it('sends legs and the synthesis on the research lane, titles on the critical one', () => {
-      expect(laneOf(ExecuteResearchLeg)).toBe(RESEARCH_LANE);
+      expect(laneOf(ExecuteResearchLegs)).toBe(RESEARCH_LANE);
       expect(laneOf(SynthesizeResearch)).toBe(RESEARCH_LANE);
       expect(laneOf(GenerateResearchTitle)).toBe('critical');
     });
@@ -252,7 +252,7 @@ describe('research (spec 05)', () => {
       expect(step.state).toBe('draft');
       expect(step.steps()).toEqual(['run_started', 'policy_applied', 'draft_created']);
       expect(step.sent(GenerateResearchTitle)).toEqual([{ runId: d.runId, userId: 'user-1', prompt: PROMPT, key: SEALED.gemini }]);
-      expect(step.sent(ExecuteResearchLeg)).toEqual([]);
+      expect(step.sentItems(ExecuteResearchLegs)).toEqual([]);
       expect(view(step)).toMatchObject({ status: 'draft', title: 'How do heat pumps compare with gas boilers in cold climates', titleSource: 'fallback', selectedLlms: ['openai', 'anthropic'], synthesisLlm: 'gemini', startedAt: null });
       expect(view(step).llmResults.map((r) => r.status)).toEqual(['pending', 'pending']);
       // The view never carries the sealed keys.
@@ -269,7 +269,7 @@ describe('research (spec 05)', () => {
       const step = started.start(draftInput({ selectedLlms: ['openai', 'local'], synthesisLlm: 'local', keys: { openai: SEALED.openai } }));
       expect(step.state).toBe('processing');
       expect(step.sent(GenerateResearchTitle)).toEqual([]);
-      expect(step.sent(ExecuteResearchLeg)).toHaveLength(2);
+      expect(step.sentItems(ExecuteResearchLegs)).toHaveLength(2);
       expect(view(step)).toMatchObject({ title: 'How do heat pumps compare with gas boilers in cold climates', titleSource: 'fallback' });
     });
 
@@ -283,16 +283,19 @@ describe('research (spec 05)', () => {
       expect(titled.start(draftInput({ start: false, title: 'My title' })).sent(GenerateResearchTitle)).toEqual([]);
     });
 
-    it('given a draft, when started with changes and keys, then processing: startedAt, one pending leg per provider, one command each', () => {
+    it('given a draft, when started with changes and keys, then processing: startedAt, one pending leg per provider, one batch with an item each', () => {
       const d = new SagaDriver(definition);
       d.start(draftInput({ start: false, keys: {} }));
       const step = human(d, 'start_research', { selectedLlms: ['anthropic', 'local'], synthesisLlm: 'local', keys: { anthropic: SEALED.anthropic } });
       expect(step.state).toBe('processing');
       expect(view(step)).toMatchObject({ status: 'processing', selectedLlms: ['anthropic', 'local'], startedAt: expect.any(String) });
-      expect(step.sent(ExecuteResearchLeg)).toEqual([
+      expect(step.sentItems(ExecuteResearchLegs)).toEqual([
         expect.objectContaining({ legIndex: 0, provider: 'anthropic', round: 1, key: SEALED.anthropic, capMs: DEFAULT_RESEARCH_TIMINGS.legCapMs, costCapUsd: 0.25 }),
         expect.objectContaining({ legIndex: 1, provider: 'local', round: 1, key: null }),
       ]);
+      // One command for the round; each item carries the id its one-item command would have had.
+      expect(step.sent(ExecuteResearchLegs)).toHaveLength(1);
+      expect(step.sentItems(ExecuteResearchLegs).map((item) => item.itemId)).toEqual([legCommandId(d, 0), legCommandId(d, 1)]);
     });
 
     it.each([
@@ -324,7 +327,7 @@ describe('research (spec 05)', () => {
       const step = d.start(draftInput());
       expect(step.state).toBe('processing');
       expect(step.steps()).toEqual(['run_started', 'policy_applied', 'legs_sent', 'research_started']);
-      expect(step.sent(ExecuteResearchLeg).map((c) => [c.legIndex, c.provider, c.key])).toEqual([
+      expect(step.sentItems(ExecuteResearchLegs).map((c) => [c.legIndex, c.provider, c.key])).toEqual([
         [0, 'openai', SEALED.openai],
         [1, 'anthropic', SEALED.anthropic],
       ]);
@@ -397,7 +400,7 @@ describe('research (spec 05)', () => {
       const d = awaitingConfirmation();
       const step = human(d, 'retry', { keys: { anthropic: 'v1:bmV3:dGFn:ZGF0YQ==' } });
       expect(step.state).toBe('retrying');
-      expect(step.sent(ExecuteResearchLeg)).toEqual([expect.objectContaining({ legIndex: 1, provider: 'anthropic', round: 2, key: 'v1:bmV3:dGFn:ZGF0YQ==' })]);
+      expect(step.sentItems(ExecuteResearchLegs)).toEqual([expect.objectContaining({ legIndex: 1, provider: 'anthropic', round: 2, key: 'v1:bmV3:dGFn:ZGF0YQ==' })]);
       expect(view(step)).toMatchObject({ status: 'retrying', retryCount: 1, partialFailure: null });
       expect(view(step).llmResults.map((r) => r.status)).toEqual(['completed', 'pending']);
       // Back to LLM processing once the retried leg is picked up; then the matrix as before.
@@ -424,7 +427,7 @@ describe('research (spec 05)', () => {
       const step = retry(d);
       expect(step.state).toBe('failed');
       expect(view(step)).toMatchObject({ error: MAX_RETRIES_EXCEEDED, errorKind: 'max_retries', retryCount: 2 });
-      expect(step.sent(ExecuteResearchLeg)).toEqual([]);
+      expect(step.sentItems(ExecuteResearchLegs)).toEqual([]);
     });
 
     it('given awaiting_confirmation, when cancel, then failed with "Cancelled by user" and ResearchFailed', () => {
@@ -490,7 +493,7 @@ describe('research (spec 05)', () => {
       const d = allFailed();
       const step = retry(d);
       expect(step.state).toBe('retrying');
-      expect(step.sent(ExecuteResearchLeg).map((c) => [c.provider, c.round])).toEqual([
+      expect(step.sentItems(ExecuteResearchLegs).map((c) => [c.provider, c.round])).toEqual([
         ['openai', 2],
         ['anthropic', 2],
       ]);

@@ -7,8 +7,9 @@ import { GATEWAY_DATA_SOURCE } from '../../projection/database.js';
 import { PgUserKeyStore } from './pg-user-key-store.js';
 
 /**
- * The users' provider keys (ADR 0014): sealed with `OPENPAW_KEY_ENCRYPTION_KEY` (AES-256-GCM, bound
- * to the user and provider) and stored as ciphertext in the gateway schema. The gateway never opens
+ * The users' provider keys (ADR 0014): sealed to the research service's public key
+ * (`OPENPAW_KEY_SEALING_PUBLIC_KEY`; `OPENPAW_KEY_ENCRYPTION_KEY` in a development setup), bound to
+ * the user and provider, and stored as ciphertext in the gateway schema. The gateway cannot open
  * one: commands carry the ciphertext, the research service opens it for the call.
  */
 @Injectable()
@@ -20,7 +21,7 @@ export class ProviderKeys {
   constructor(@Inject(GATEWAY_DATA_SOURCE) dataSource: DataSource, @Inject(GATEWAY_CONFIG) config: GatewayConfig) {
     this.#store = new PgUserKeyStore(dataSource);
     try {
-      this.#vault = UserKeyVault.fromEnv(config.keysEnv ?? {}, this.#store);
+      this.#vault = UserKeyVault.fromEnv(config.keysEnv ?? {}, this.#store, 'seal');
     } catch (error) {
       this.#unavailable = error instanceof Error ? error.message : String(error);
     }

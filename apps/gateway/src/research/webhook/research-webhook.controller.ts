@@ -47,7 +47,7 @@ export class ResearchWebhookController {
     private readonly registrations: ResearchWebhookRegistrations,
   ) {
     try {
-      this.#sealer = SecretSealer.fromEnv(config.keysEnv ?? {});
+      this.#sealer = SecretSealer.fromEnv(config.keysEnv ?? {}, 'seal');
     } catch (error) {
       this.#unavailable = error instanceof Error ? error.message : String(error);
     }
@@ -83,7 +83,7 @@ export class ResearchWebhookController {
   })
   @ApiZodBody(putWebhookBody)
   @ApiOkResponse({ schema: openApiSchema(webhookRegistered) })
-  @ApiServiceUnavailableResponse({ description: 'Secrets cannot be sealed (`OPENPAW_KEY_ENCRYPTION_KEY` is not configured).', schema: openApiSchema(errorBody) })
+  @ApiServiceUnavailableResponse({ description: 'Secrets cannot be sealed (neither `OPENPAW_KEY_SEALING_PUBLIC_KEY` nor `OPENPAW_KEY_ENCRYPTION_KEY` is configured).', schema: openApiSchema(errorBody) })
   async put(@CurrentUser() user: AuthenticatedUser, @Body(new ZodValidationPipe(putWebhookBody)) body: z.output<typeof putWebhookBody>): Promise<z.output<typeof webhookRegistered>> {
     const secret = body.secret ?? `whsec_${randomBytes(32).toString('base64url')}`;
     const sealedSecret = this.sealer().seal(RESEARCH_WEBHOOK_SECRET_PURPOSE, user.userId, secret);

@@ -148,3 +148,24 @@ describe('the times sign typed (or read) as x', () => {
     expect(sig('Solve 4x + 9 = 23')?.canonical).toBe('(= (+ (* 4 v0) 9) 23)');
   });
 });
+
+describe('worded maths in the signature (issue 24: one reader for a hit and a solve)', () => {
+  it('given rewordings of one worded problem, then they share a signature that asks for the number', () => {
+    const a = sig('Five more than twice a number is seventeen; find the number');
+    const b = sig('Twice a number plus five equals 17. What is the number?');
+    expect(a?.hash).toBeDefined();
+    expect(b?.hash).toBe(a?.hash);
+    expect(a?.asks).toBe('n');
+  });
+
+  it('given one number changed or the operation changed, then the signature differs', () => {
+    const base = hashOf('Five more than twice a number is seventeen; find the number');
+    expect(hashOf('Five more than twice a number is nineteen; find the number')).not.toBe(base);
+    expect(hashOf('Five less than twice a number is seventeen; find the number')).not.toBe(base);
+    expect(hashOf('Multiply twelve by thirteen')).not.toBe(hashOf('Multiply twelve by fourteen'));
+  });
+
+  it('given ambiguous wording, then there is no signature', () => {
+    expect(sig('What is two plus three times four?')).toBeUndefined();
+  });
+});

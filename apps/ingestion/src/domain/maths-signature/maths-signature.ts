@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { askedFor, normaliseMaths, strayToken } from '@openpaw/maths';
+import { askedFor, normaliseMaths, readWorded, strayToken, WORDED_UNKNOWN } from '@openpaw/maths';
 import { type Canon, canonicalWithUnknowns, MathsParseError, statementsOf } from './canonical-form.js';
 import { questionIntent } from './intent.js';
 import { mathsRuns, type MathsToken } from './maths-tokens.js';
@@ -57,11 +57,17 @@ const runText = (run: readonly MathsToken[]): string => run.map((t) => t.text).j
  * travel with it; the signature's confidence is the reader's verdict when given, else the lowest of them.
  */
 export function extractMathsSignature(normalisedText: string, reading?: readonly ReadToken[], readingConfidence?: number): MathsExtraction {
+  // Worded maths is read by the engine's worded reader, so a worded problem and its rewordings share
+  // the signature of the maths they say ("five more than twice a number is seventeen" is 2n + 5 = 17,
+  // asking for n); ambiguous wording gets no signature, as the engine refuses it.
+  const worded = readWorded(normalisedText);
+  if (worded !== undefined && 'ambiguous' in worded) return { unparsed: [`ambiguous wording: ${worded.ambiguous}`], dangling: [] };
+  const source = worded === undefined ? normalisedText : worded.read.maths;
   // The maths engine's reader decides what is maths (one reader for a hit and a solve): a letter run
   // touching the maths is a misreading or junk, and no signature is better than one of less maths.
-  const stray = strayToken(normaliseMaths(normalisedText));
+  const stray = strayToken(normaliseMaths(source));
   if (stray !== undefined) return { unparsed: [`"${stray}" sits in the maths`], dangling: [] };
-  const text = rewriteWordOperators(normalisedText);
+  const text = rewriteWordOperators(source);
   const statements: Canon[] = [];
   const numbers: string[] = [];
   const unparsed: string[] = [];
@@ -78,7 +84,7 @@ export function extractMathsSignature(normalisedText: string, reading?: readonly
   }
   if (statements.length === 0) return { unparsed, dangling };
   const { canonical, unknowns } = canonicalWithUnknowns(statements);
-  const asks = askedFor(normalisedText);
+  const asks = worded?.read.kind === 'equation' ? WORDED_UNKNOWN : askedFor(normalisedText);
   if (asks !== undefined && !unknowns.includes(asks) && unknowns.length > 0) return { unparsed: [`asks for ${asks}, which its maths does not hold`], dangling };
   const asked = asks !== undefined && unknowns.includes(asks) ? asks : undefined;
   const intent = questionIntent(text, statements.some(hasStatement), statements.some(hasUnknowns));

@@ -1,0 +1,74 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse, parseAllDocuments } from 'yaml';
+import { HELM_VALUES, helmValues, isPlainExpression, renderHelmTemplate, settingsFromValues, type HelmValues } from './helm-values.js';
+import { renderPlatform, type K8sObject } from './render.js';
+import { DEFAULT_SETTINGS } from './settings.js';
+
+const chart = join(import.meta.dirname, '../helm/openpaw');
+const template = (file: string): string => readFileSync(join(chart, 'templates', file), 'utf8');
+
+function objectsOf(text: string): unknown[] {
+  return parseAllDocuments(text)
+    .map((doc) => doc.toJS() as unknown)
+    .filter((object) => object !== null);
+}
+
+/** What `helm template -f values --namespace ns` gives, by our plain renderer, file by file. */
+function helmRender(values: HelmValues, namespace: string): unknown[] {
+  return ['platform.yaml', 'servicemonitor.yaml', 'keda.yaml', 'hpa.yaml'].flatMap((file) => objectsOf(renderHelmTemplate(template(file), values, namespace)));
+}
+
+/** What cdk8s synthesizes for the same values (the chart leaves the Namespace to `--create-namespace`). */
+function cdk8sRender(values: HelmValues, namespace: string): unknown[] {
+  const rendered = renderPlatform(settingsFromValues(DEFAULT_SETTINGS, values, namespace));
+  const flags = values as { autoscaling: { keda: boolean }; monitoring: { serviceMonitor: boolean } };
+  const platform = rendered.platform.filter((o: K8sObject) => o.kind !== 'Namespace' && (flags.monitoring.serviceMonitor || o.kind !== 'ServiceMonitor'));
+  // The chart's files come in this order: the platform without, then with, the ServiceMonitor.
+  const ordered = [...platform.filter((o) => o.kind !== 'ServiceMonitor'), ...platform.filter((o) => o.kind === 'ServiceMonitor')];
+  return JSON.parse(JSON.stringify([...ordered, ...(flags.autoscaling.keda ? rendered.keda : rendered.hpa)])) as unknown[];
+}
+
+const VALUE_SETS: Record<string, { readonly namespace: string; readonly values: HelmValues }> = {
+  'the defaults (values.yaml)': { namespace: 'openpaw', values: parse(readFileSync(join(chart, 'values.yaml'), 'utf8')) as HelmValues },
+  'another cluster: own namespaces, Secrets, CIDR, tracing and host; HPA instead of KEDA': {
+    namespace: 'paw-staging',
+    values: {
+      ...helmValues(DEFAULT_SETTINGS, { autoscaling: { keda: false }, monitoring: { serviceMonitor: true } }),
+      image: 'registry.internal/openpaw:1.2.3',
+      nats: { url: 'nats://nats.messaging.svc.cluster.local:4222', namespace: 'messaging' },
+      postgres: { cidr: '172.20.0.0/16' },
+      namespaces: { ingress: 'traefik', monitoring: 'observability', keda: 'keda-system' },
+      secrets: { database: 'pg-url', gatewayAuth: 'gw-auth', providers: 'llm-keys', keyOpening: 'research-keys' },
+      tracing: { otlpEndpoint: 'http://otel.observability.svc.cluster.local:4318' },
+      ingress: { className: 'traefik', host: 'paw.staging.example.org', tlsSecretName: 'paw-staging-tls' },
+      monitoring: { release: 'prom', serviceMonitor: true },
+    },
+  },
+  'no Prometheus Operator, KEDA on': {
+    namespace: 'openpaw-dev',
+    values: { ...helmValues({ ...DEFAULT_SETTINGS, ingress: { className: 'nginx', host: 'dev.openpaw.test', tlsSecretName: 'dev-tls' } }, { autoscaling: { keda: true }, monitoring: { serviceMonitor: false } }) },
+  },
+};
+
+describe('the Helm chart', () => {
+  it.each(Object.entries(VALUE_SETS))('renders %s to exactly what cdk8s synthesizes for the same values', (_name, { namespace, values }) => {
+    const helm = helmRender(values, namespace);
+    expect(helm.length).toBeGreaterThan(50);
+    expect(helm).toEqual(cdk8sRender(values, namespace));
+  });
+
+  it('has a value for every setting it substitutes, and values.yaml holds the defaults', () => {
+    const defaults = parse(readFileSync(join(chart, 'values.yaml'), 'utf8')) as HelmValues;
+    expect(defaults).toEqual(helmValues(DEFAULT_SETTINGS));
+    expect(HELM_VALUES.map((v) => v.path)).toEqual(expect.arrayContaining(['image', 'secrets.database', 'postgres.cidr', 'tracing.otlpEndpoint', 'ingress.host', 'monitoring.release']));
+  });
+
+  it('refuses any construct but plain substitutions and whole-file flags', () => {
+    for (const construct of ['{{ .Values.image | upper }}', '{{ include "x" . }}', '{{- range .Values.list }}', '{{ .Values.nope }}', '{{ toYaml .Values.ingress }}']) {
+      expect(isPlainExpression(construct)).toBe(false);
+      expect(() => renderHelmTemplate(`image: ${construct}\n`, helmValues(DEFAULT_SETTINGS), 'ns')).toThrow(/not a plain chart expression/);
+    }
+    expect(() => renderHelmTemplate('host: {{ .Values.ingress.host }}\n', {}, 'ns')).toThrow(/\.Values\.ingress\.host is not set/);
+  });
+});

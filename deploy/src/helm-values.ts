@@ -1,0 +1,138 @@
+import type { PlatformSettings } from './settings.js';
+
+/*
+ * The Helm chart's values. No helm binary can be had where the manifests are built and tested, so
+ * the templates stay plain: `{{ .Values.<path> }}` and `{{ .Release.Namespace }}` substitutions and
+ * whole-file `{{- if … }}` flags, nothing else (`templateExpressions` lints it). Each value is a
+ * string setting of `PlatformSettings`: the chart is synthesized with a unique token in its place,
+ * and the token becomes the `.Values` path, so the chart and cdk8s cannot disagree on where a value goes.
+ */
+
+interface HelmValue {
+  /** Dotted path under `.Values`. */
+  readonly path: string;
+  readonly read: (settings: PlatformSettings) => string;
+  readonly write: (settings: PlatformSettings, value: string) => PlatformSettings;
+}
+
+function value(path: string, read: HelmValue['read'], write: HelmValue['write']): HelmValue {
+  return { path, read, write };
+}
+
+export const HELM_VALUES: readonly HelmValue[] = [
+  value('image', (s) => s.image, (s, v) => ({ ...s, image: v })),
+  value('nats.url', (s) => s.natsUrl, (s, v) => ({ ...s, natsUrl: v })),
+  value('nats.namespace', (s) => s.natsNamespace, (s, v) => ({ ...s, natsNamespace: v })),
+  value('postgres.cidr', (s) => s.postgresCidr, (s, v) => ({ ...s, postgresCidr: v })),
+  value('namespaces.ingress', (s) => s.ingressNamespace, (s, v) => ({ ...s, ingressNamespace: v })),
+  value('namespaces.monitoring', (s) => s.monitoringNamespace, (s, v) => ({ ...s, monitoringNamespace: v })),
+  value('namespaces.keda', (s) => s.kedaNamespace, (s, v) => ({ ...s, kedaNamespace: v })),
+  value('secrets.database', (s) => s.secrets.database, (s, v) => ({ ...s, secrets: { ...s.secrets, database: v } })),
+  value('secrets.gatewayAuth', (s) => s.secrets.gatewayAuth, (s, v) => ({ ...s, secrets: { ...s.secrets, gatewayAuth: v } })),
+  value('secrets.providers', (s) => s.secrets.providers, (s, v) => ({ ...s, secrets: { ...s.secrets, providers: v } })),
+  value('secrets.keyOpening', (s) => s.secrets.keyOpening, (s, v) => ({ ...s, secrets: { ...s.secrets, keyOpening: v } })),
+  value('tracing.otlpEndpoint', (s) => s.traceBackendEndpoint, (s, v) => ({ ...s, traceBackendEndpoint: v })),
+  value('ingress.className', (s) => s.ingress.className, (s, v) => ({ ...s, ingress: { ...s.ingress, className: v } })),
+  value('ingress.host', (s) => s.ingress.host, (s, v) => ({ ...s, ingress: { ...s.ingress, host: v } })),
+  value('ingress.tlsSecretName', (s) => s.ingress.tlsSecretName, (s, v) => ({ ...s, ingress: { ...s.ingress, tlsSecretName: v } })),
+  value('monitoring.release', (s) => s.monitoringRelease, (s, v) => ({ ...s, monitoringRelease: v })),
+];
+
+/** The on/off flags of whole template files. */
+export interface HelmFlags {
+  readonly autoscaling: { readonly keda: boolean };
+  readonly monitoring: { readonly serviceMonitor: boolean };
+}
+
+export type HelmValues = Record<string, unknown>;
+
+function setPath(target: Record<string, unknown>, path: string, leaf: unknown): void {
+  const keys = path.split('.');
+  let node = target;
+  for (const key of keys.slice(0, -1)) {
+    const next = node[key];
+    if (typeof next !== 'object' || next === null) node[key] = {};
+    node = node[key] as Record<string, unknown>;
+  }
+  node[keys[keys.length - 1] ?? path] = leaf;
+}
+
+/** A scalar value as Helm prints it; a map or list where a scalar belongs is refused, naming the path. */
+function scalar(path: string, given: unknown): string {
+  if (typeof given === 'string' || typeof given === 'number' || typeof given === 'boolean') return String(given);
+  throw new Error(`.Values.${path} must be a string, got ${JSON.stringify(given)}`);
+}
+
+function getPath(values: HelmValues, path: string): unknown {
+  return path.split('.').reduce<unknown>((node, key) => (typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined), values);
+}
+
+/** values.yaml: every value as these settings have it, and the flags. */
+export function helmValues(settings: PlatformSettings, flags: HelmFlags = { autoscaling: { keda: true }, monitoring: { serviceMonitor: true } }): HelmValues {
+  const values: Record<string, unknown> = {};
+  for (const v of HELM_VALUES) setPath(values, v.path, v.read(settings));
+  setPath(values, 'autoscaling.keda', flags.autoscaling.keda);
+  setPath(values, 'monitoring.serviceMonitor', flags.monitoring.serviceMonitor);
+  return values;
+}
+
+/** The settings a values file describes (what `helm install -f` should produce), on top of `base`. */
+export function settingsFromValues(base: PlatformSettings, values: HelmValues, releaseNamespace: string): PlatformSettings {
+  let settings: PlatformSettings = { ...base, namespace: releaseNamespace };
+  for (const v of HELM_VALUES) {
+    const given = getPath(values, v.path);
+    if (given !== undefined) settings = v.write(settings, scalar(v.path, given));
+  }
+  return settings;
+}
+
+const RELEASE_NAMESPACE_TOKEN = '__OPENPAW_RELEASE_NAMESPACE__';
+const tokenOf = (path: string): string => `__OPENPAW_VALUE_${path.replace(/\./g, '_')}__`;
+
+/** Settings with a token in place of every value and of the namespace, and the template expression each token becomes. */
+export function tokenizedSettings(base: PlatformSettings): { readonly settings: PlatformSettings; readonly expressions: ReadonlyMap<string, string> } {
+  let settings: PlatformSettings = { ...base, namespace: RELEASE_NAMESPACE_TOKEN };
+  const expressions = new Map<string, string>([[RELEASE_NAMESPACE_TOKEN, '{{ .Release.Namespace }}']]);
+  for (const v of HELM_VALUES) {
+    settings = v.write(settings, tokenOf(v.path));
+    expressions.set(tokenOf(v.path), `{{ .Values.${v.path} }}`);
+  }
+  return { settings, expressions };
+}
+
+const EXPRESSION = /\{\{-? ?([^}]*?) ?-?\}\}/g;
+
+/** Every template expression in a chart file (what the lint compares with the allowed forms). */
+export function templateExpressions(template: string): string[] {
+  return [...template.matchAll(EXPRESSION)].map((m) => m[0]);
+}
+
+/** Whether an expression is one of the plain forms the chart may use. */
+export function isPlainExpression(expression: string): boolean {
+  const paths = new Set([...HELM_VALUES.map((v) => v.path), 'autoscaling.keda', 'monitoring.serviceMonitor']);
+  const substitution = /^\{\{ \.Values\.([A-Za-z.]+) \}\}$/.exec(expression);
+  if (substitution !== null) return paths.has(substitution[1] ?? '');
+  const flag = /^\{\{- if (not )?\.Values\.([A-Za-z.]+) \}\}$/.exec(expression);
+  if (flag !== null) return paths.has(flag[2] ?? '');
+  return expression === '{{ .Release.Namespace }}' || expression === '{{- end }}';
+}
+
+/**
+ * Renders a chart file the way Helm would, for the plain forms only (throws on anything else): a
+ * whole-file flag, then the substitutions. Our own stand-in for `helm template`, compared with cdk8s.
+ */
+export function renderHelmTemplate(template: string, values: HelmValues, releaseNamespace: string): string {
+  for (const expression of templateExpressions(template)) if (!isPlainExpression(expression)) throw new Error(`not a plain chart expression: ${expression}`);
+  const wrapped = /^\{\{- if (not )?\.Values\.([A-Za-z.]+) \}\}\n([\s\S]*)\{\{- end \}\}\n$/.exec(template);
+  let body = template;
+  if (wrapped !== null) {
+    const on = Boolean(getPath(values, wrapped[2] ?? ''));
+    if (on === (wrapped[1] !== undefined)) return '';
+    body = wrapped[3] ?? '';
+  }
+  return body.replace(/\{\{ \.Release\.Namespace \}\}/g, releaseNamespace).replace(/\{\{ \.Values\.([A-Za-z.]+) \}\}/g, (_m, path: string) => {
+    const given = getPath(values, path);
+    if (given === undefined) throw new Error(`.Values.${path} is not set`);
+    return scalar(path, given);
+  });
+}

@@ -1,0 +1,72 @@
+import { solveProblem } from '../engine.js';
+import { readWorded } from './worded.js';
+
+const mathsOf = (text: string): string | undefined => {
+  const result = readWorded(text);
+  return result !== undefined && 'read' in result ? result.read.maths : undefined;
+};
+
+describe('worded maths (issue 24)', () => {
+  it.each([
+    ['Five more than twice a number is seventeen; find the number', '(2 * n) + 5 = 17'],
+    ['Multiply twelve by thirteen', '12 * 13'],
+    ['A number times eleven equals eighty-eight. What is the number?', 'n * 11 = 88'],
+    ['Two less than a number is twenty-eight. Find the number.', 'n - 2 = 28'],
+    ['What is the sum of one hundred and five and 3?', '105 + 3'],
+    ['What is half of twenty-six?', '1/2 * 26'],
+    ['What is 7 squared?', '7^2'],
+    ['Subtract nine from forty', '40 - 9'],
+    ['The product of a number and 4 is equal to 36. What is the number?', 'n * 4 = 36'],
+    ['A quarter of a number is 5', '1/4 * n = 5'],
+  ])('%j reads as %s', (text, maths) => {
+    expect(mathsOf(text)).toBe(maths);
+  });
+
+  it.each([
+    ['Five more than twice a number is seventeen; find the number', 'the number is 6'],
+    ['I think of a number. Twice the number is 14. What is the number?', 'the number is 7'],
+    ['The square of a number is forty-nine. Find the number.', 'the number is -7 or 7'],
+    ['Multiply twelve by thirteen', '156'],
+    ['What is the product of six and seven?', '42'],
+  ])('%j is answered in the asker\'s terms: %s', (text, answer) => {
+    const outcome = solveProblem(text);
+    expect(outcome.solved && outcome.finalAnswer).toBe(answer);
+    expect(outcome.solved && outcome.steps[0]?.title).toBe('The problem as read');
+  });
+
+  it('given operator words whose grouping the wording leaves open, then the problem is refused as ambiguous, not guessed', () => {
+    for (const text of ['What is two plus three times four?', 'Three times a number minus four is eleven. Find the number.', 'What is two plus three squared?']) {
+      const outcome = solveProblem(text);
+      expect({ text, solved: outcome.solved, reason: outcome.solved ? '' : outcome.reason }).toEqual({ text, solved: false, reason: expect.stringContaining('ambiguous') as string });
+    }
+  });
+
+  it('given an expression in the unknown with nothing it equals, or prose it does not read, then it does not claim the text', () => {
+    expect(readWorded('What is a number plus 5?')).toBeUndefined();
+    expect(readWorded('A farmer has 12 sheep and buys 5 more. How many sheep does he have?')).toBeUndefined();
+    expect(solveProblem('What is a number plus 5?').solved).toBe(false);
+  });
+
+  it('given generated junk words inside or next to a worded problem, then it is never answered', () => {
+    let state = 7;
+    const rng = (): number => {
+      state = (state * 1103515245 + 12345) % 2 ** 31;
+      return state / 2 ** 31;
+    };
+    const junk = ['qz', 'lo', 'fo', 'sy', 'blorp', 'wq', 'xx', 'abc'];
+    const templates = [
+      'Five more than twice a number is seventeen; find the number',
+      'Multiply twelve by thirteen',
+      'What is the sum of 8 and 9?',
+      'A number times eleven equals eighty-eight. What is the number?',
+      'Two less than a number is twenty-eight. Find the number.',
+    ];
+    for (let i = 0; i < 150; i++) {
+      const words = templates[Math.floor(rng() * templates.length)]!.split(' ');
+      const at = Math.floor(rng() * (words.length + 1));
+      const word = junk[Math.floor(rng() * junk.length)]!;
+      const text = [...words.slice(0, at), word, ...words.slice(at)].join(' ');
+      expect({ text, solved: solveProblem(text).solved }).toEqual({ text, solved: false });
+    }
+  });
+});

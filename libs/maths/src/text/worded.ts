@@ -1,0 +1,276 @@
+/**
+ * Worded maths read deterministically: number words, operator words and relation words become the
+ * maths the rest of the engine reads ("Five more than twice a number is seventeen" → "2 * n + 5 = 17",
+ * asking for the number). A problem is claimed only when every word of every clause is read; a
+ * clause with a word the reader does not know, or with operator words whose grouping the wording
+ * leaves open ("two plus three times four"), is not guessed at: the text is not worded maths (or, for
+ * the ambiguous case, refused naming the ambiguity).
+ */
+
+const UNITS: Readonly<Record<string, number>> = {
+  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, thirteen: 13,
+  fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
+};
+const TENS: Readonly<Record<string, number>> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
+const FRACTION_OF: Readonly<Record<string, string>> = { half: '1/2', third: '1/3', quarter: '1/4', fifth: '1/5', tenth: '1/10' };
+/** Names of the one unknown a worded problem may have. */
+const UNKNOWN_NAMES = [['a', 'number'], ['the', 'number'], ['a', 'certain', 'number'], ['some', 'number'], ['this', 'number'], ['the', 'unknown', 'number']] as const;
+export const WORDED_UNKNOWN = 'n';
+
+/** What the reader made of a worded problem. */
+export interface WordedReading {
+  /** The maths in mathjs syntax: an equation in n, or an expression of numbers. */
+  readonly maths: string;
+  readonly kind: 'equation' | 'evaluate';
+  /** Each clause as read, for the solution's first step ("five more than twice a number is seventeen → 2n + 5 = 17"). */
+  readonly clauses: readonly { readonly words: string; readonly maths: string }[];
+}
+
+export type WordedResult = { readonly read: WordedReading } | { readonly ambiguous: string } | undefined;
+
+class Ambiguous extends Error {}
+
+type Node = { readonly text: string; readonly atomic: boolean; readonly hasUnknown: boolean };
+const atom = (text: string, hasUnknown = false): Node => ({ text, atomic: true, hasUnknown });
+const group = (node: Node): string => (node.atomic ? node.text : `(${node.text})`);
+const combine = (a: Node, op: string, b: Node): Node => ({ text: `${group(a)} ${op} ${group(b)}`, atomic: false, hasUnknown: a.hasUnknown || b.hasUnknown });
+
+/** Words to tokens: number words to digits ("twenty-eight", "a hundred and five"), punctuation to clause breaks. */
+function tokens(clause: string): string[] | undefined {
+  const words = clause.toLowerCase().replace(/(\d),(\d{3})\b/g, '$1$2').match(/-?\d+(?:\.\d+)?|[a-z]+(?:'[a-z]+)?/g) ?? [];
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    if (UNITS[word] === undefined && TENS[word] === undefined && !(word === 'hundred' || word === 'thousand')) {
+      out.push(word);
+      continue;
+    }
+    // A run of number words: "one hundred and twenty three", "forty five".
+    let total = 0;
+    let current = 0;
+    let j = i;
+    for (; j < words.length; j++) {
+      const w = words[j]!;
+      if (UNITS[w] !== undefined) current += UNITS[w];
+      else if (TENS[w] !== undefined) current += TENS[w];
+      else if (w === 'hundred') current = (current || 1) * 100;
+      else if (w === 'thousand') {
+        total += (current || 1) * 1000;
+        current = 0;
+      } else if (w === 'and' && j > i && (words[j - 1] === 'hundred' || words[j - 1] === 'thousand') && (UNITS[words[j + 1] ?? ''] !== undefined || TENS[words[j + 1] ?? ''] !== undefined)) continue;
+      else break;
+    }
+    // "one" alone before a fraction word is an article-like count ("one third of"); keep it a number either way.
+    out.push(String(total + current));
+    i = j - 1;
+  }
+  return out.length === 0 ? undefined : out;
+}
+
+class Reader {
+  private at = 0;
+  constructor(private readonly words: readonly string[]) {}
+
+  get done(): boolean {
+    return this.at >= this.words.length;
+  }
+
+  /** Consumes the phrase when the next words are exactly it. */
+  take(...phrase: string[]): boolean {
+    if (phrase.every((w, k) => this.words[this.at + k] === w)) {
+      this.at += phrase.length;
+      return true;
+    }
+    return false;
+  }
+
+  takeAny(phrases: readonly (readonly string[])[]): boolean {
+    return phrases.some((p) => this.take(...p));
+  }
+
+  private number(): Node | undefined {
+    const word = this.words[this.at];
+    if (word !== undefined && /^-?\d+(?:\.\d+)?$/.test(word)) {
+      this.at++;
+      return atom(word.startsWith('-') ? `(${word})` : word);
+    }
+    if (this.take('negative') || this.take('minus')) {
+      const inner = this.number();
+      if (inner === undefined) throw new Ambiguous('"negative" must be followed by a number');
+      return atom(`(-${inner.text})`);
+    }
+    return undefined;
+  }
+
+  /** An operand: a number, the unknown, or a phrase that builds one ("twice …", "the sum of … and …", "half of …"). */
+  operand(): Node | undefined {
+    if (this.takeAny(UNKNOWN_NAMES)) return atom(WORDED_UNKNOWN, true);
+    if (this.take('twice') || this.take('double')) return this.scaled('2');
+    if (this.take('triple') || this.take('thrice')) return this.scaled('3');
+    if (this.take('half', 'of')) return this.scaled('1/2');
+    for (const [word, fraction] of Object.entries(FRACTION_OF)) {
+      // "one" is already the digit 1 here ("one third of" → 1 third of).
+      if (this.takeAny([['a', word, 'of'], ['1', word, 'of']])) return this.scaled(fraction);
+    }
+    if (this.take('the', 'square', 'root', 'of') || this.take('the', 'positive', 'square', 'root', 'of')) return this.applied('sqrt');
+    if (this.take('the', 'square', 'of')) return this.powered('2');
+    if (this.take('the', 'cube', 'of')) return this.powered('3');
+    for (const [phrase, op] of [
+      [['the', 'sum', 'of'], '+'],
+      [['the', 'product', 'of'], '*'],
+      [['the', 'difference', 'between'], '-'],
+      [['the', 'difference', 'of'], '-'],
+      [['the', 'quotient', 'of'], '/'],
+    ] as const) {
+      if (this.take(...phrase)) {
+        const first = this.expression();
+        if (first === undefined || !this.take('and')) return undefined;
+        const second = this.expression();
+        return second === undefined ? undefined : { ...combine(first, op, second), atomic: false };
+      }
+    }
+    return this.number();
+  }
+
+  private scaled(factor: string): Node | undefined {
+    const inner = this.operand();
+    return inner === undefined ? undefined : combine(atom(factor), '*', inner);
+  }
+
+  private powered(exponent: string): Node | undefined {
+    const inner = this.operand();
+    return inner === undefined ? undefined : { text: `${group(inner)}^${exponent}`, atomic: false, hasUnknown: inner.hasUnknown };
+  }
+
+  private applied(fn: string): Node | undefined {
+    const inner = this.operand();
+    return inner === undefined ? undefined : { text: `${fn}(${inner.text})`, atomic: true, hasUnknown: inner.hasUnknown };
+  }
+
+  /**
+   * A chain of operands joined by operator words. Operators of one kind chain left to right ("a
+   * plus b minus c"); additive and multiplicative words in one chain leave the grouping open and are
+   * refused. "N more than X" / "N less than X" put N after X.
+   */
+  expression(): Node | undefined {
+    let left = this.operand();
+    if (left === undefined) return undefined;
+    if (this.take('more', 'than') || this.take('greater', 'than')) {
+      const base = this.expression();
+      return base === undefined ? undefined : combine(base, '+', left);
+    }
+    if (this.take('less', 'than') || this.take('fewer', 'than')) {
+      const base = this.expression();
+      return base === undefined ? undefined : combine(base, '-', left);
+    }
+    const kinds = new Set<'additive' | 'multiplicative'>();
+    for (;;) {
+      let op: string | undefined;
+      if (this.take('plus') || this.take('added', 'to')) op = '+';
+      else if (this.take('minus') || this.take('take', 'away')) op = '-';
+      else if (this.take('times') || this.take('multiplied', 'by')) op = '*';
+      else if (this.take('divided', 'by') || this.take('over')) op = '/';
+      else if (this.take('squared')) {
+        if (kinds.size > 0) throw new Ambiguous('"squared" after a chain of operations: the wording does not say what is squared');
+        left = { text: `${group(left)}^2`, atomic: false, hasUnknown: left.hasUnknown };
+        continue;
+      } else if (this.take('cubed')) {
+        if (kinds.size > 0) throw new Ambiguous('"cubed" after a chain of operations: the wording does not say what is cubed');
+        left = { text: `${group(left)}^3`, atomic: false, hasUnknown: left.hasUnknown };
+        continue;
+      } else if (this.take('to', 'the', 'power', 'of') || this.take('to', 'the', 'power')) {
+        const exponent = this.operand();
+        if (exponent === undefined || kinds.size > 0) throw new Ambiguous('"to the power" after a chain of operations');
+        left = { text: `${group(left)}^${group(exponent)}`, atomic: false, hasUnknown: left.hasUnknown || exponent.hasUnknown };
+        continue;
+      }
+      if (op === undefined) return left;
+      kinds.add(op === '+' || op === '-' ? 'additive' : 'multiplicative');
+      if (kinds.size > 1) throw new Ambiguous('additive and multiplicative operator words in one phrase: the wording does not say which is done first');
+      const right = this.operand();
+      if (right === undefined) return undefined;
+      // "a number added to 5" is 5 + n written backwards; addition commutes, so the order does not matter.
+      left = combine(left, op, right);
+    }
+  }
+}
+
+const RELATIONS: readonly [readonly string[], string][] = [
+  [['is', 'equal', 'to'], '='],
+  [['equals'], '='],
+  [['is'], '='],
+  [['makes'], '='],
+  [['gives'], '='],
+  [['results', 'in'], '='],
+];
+const ASKS: readonly (readonly string[])[] = [
+  ['find', 'the', 'number'], ['what', 'is', 'the', 'number'], ['what', 'is', 'this', 'number'], ['find', 'this', 'number'], ['find', 'it'],
+  ['work', 'out', 'the', 'number'], ['what', 'number', 'is', 'it'], ['what', 'is', 'it'], ['find', 'the', 'value', 'of', 'the', 'number'], ['determine', 'the', 'number'],
+];
+const INTRODUCTIONS: readonly (readonly string[])[] = [['i', 'think', 'of', 'a', 'number'], ['think', 'of', 'a', 'number']];
+const LEAD_INS: readonly (readonly string[])[] = [['what', 'is'], ['what', 's'], ['find'], ['calculate'], ['work', 'out'], ['evaluate'], ['compute'], ['how', 'much', 'is'], ['give']];
+
+type Clause = { kind: 'ask' } | { kind: 'intro' } | { kind: 'equation'; text: string; words: string } | { kind: 'evaluate'; text: string; words: string };
+
+function readClause(words: readonly string[], raw: string): Clause | undefined {
+  const whole = (phrases: readonly (readonly string[])[]): boolean => phrases.some((p) => p.length === words.length && p.every((w, k) => words[k] === w));
+  if (whole(ASKS)) return { kind: 'ask' };
+  if (whole(INTRODUCTIONS)) return { kind: 'intro' };
+  const reader = new Reader(words);
+  // Commands: "multiply A by B", "add A and B", "subtract A from B", "divide A by B", "square A".
+  for (const [verb, joiner, op, reversed] of [
+    ['multiply', 'by', '*', false],
+    ['multiply', 'and', '*', false],
+    ['divide', 'by', '/', false],
+    ['add', 'to', '+', true],
+    ['add', 'and', '+', false],
+    ['subtract', 'from', '-', true],
+  ] as const) {
+    const attempt = new Reader(words);
+    if (!attempt.take(verb)) continue;
+    const first = attempt.expression();
+    if (first === undefined || !attempt.take(joiner)) continue;
+    const second = attempt.expression();
+    if (second === undefined || !attempt.done || first.hasUnknown || second.hasUnknown) continue;
+    return { kind: 'evaluate', text: reversed ? combine(second, op, first).text : combine(first, op, second).text, words: raw };
+  }
+  const lead = reader.takeAny(LEAD_INS);
+  const left = reader.expression();
+  if (left === undefined) return undefined;
+  if (reader.done) return lead && !left.hasUnknown && /[-+*/^(]/.test(left.text) ? { kind: 'evaluate', text: left.text, words: raw } : undefined;
+  if (lead) return undefined;
+  const relation = RELATIONS.find(([phrase]) => reader.take(...phrase));
+  if (relation === undefined) return undefined;
+  const right = reader.expression();
+  if (right === undefined || !reader.done || !(left.hasUnknown || right.hasUnknown)) return undefined;
+  return { kind: 'equation', text: `${left.text} ${relation[1]} ${right.text}`, words: raw };
+}
+
+/**
+ * The worded maths of a problem, when every clause is read: one equation in "the number" (possibly
+ * with a clause asking for it and one introducing it), or one request to evaluate worded arithmetic.
+ * Undefined when the text is not wholly worded maths; `ambiguous` when it is but its grouping is open.
+ */
+export function readWorded(text: string): WordedResult {
+  if (/[=+*/^<>()|√]|\d\s*[a-z]\b|\b[a-z]\s*\d/i.test(text) || text.length > 400) return undefined;
+  const clauses = text.split(/[.;?!:]+|,\s*(?=(?:find|what|then|so)\b)/i).map((c) => c.trim()).filter((c) => c !== '');
+  const read: Clause[] = [];
+  try {
+    for (const raw of clauses) {
+      const words = tokens(raw);
+      if (words === undefined) continue;
+      const clause = readClause(words, raw);
+      if (clause === undefined) return undefined;
+      read.push(clause);
+    }
+  } catch (error) {
+    if (error instanceof Ambiguous) return { ambiguous: error.message };
+    throw error;
+  }
+  const maths = read.filter((c): c is Extract<Clause, { text: string }> => c.kind === 'equation' || c.kind === 'evaluate');
+  if (maths.length !== 1) return undefined;
+  const [only] = maths as [Extract<Clause, { text: string }>];
+  // An evaluation has nothing to ask for; an equation needs no introduction, but may have one.
+  if (only.kind === 'evaluate' && read.length !== 1) return undefined;
+  return { read: { maths: only.text, kind: only.kind, clauses: [{ words: only.words, maths: only.text }] } };
+}
