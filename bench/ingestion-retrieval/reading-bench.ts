@@ -12,8 +12,9 @@
  * - character accuracy: 1 − Σ Levenshtein(truth, read) / Σ |truth| over accepted readings, normalised.
  *
  * Usage: npm run build && node dist/bench/ingestion-retrieval/reading-bench.js
- *          [--seed 2511] [--originals 200] [--copies-of 200] [--concurrency 2] [--reader pp-ocr|tesseract]
+ *          [--seed 2511] [--originals 200] [--copies-of 200] [--concurrency 2] [--reader pp-ocr|tesseract] [--fail-on-wrong]
  *          [--ingestion <path to an ingestion public-api.js, e.g. /work/wt/base/dist/apps/ingestion/src/public-api.js>]
+ * --fail-on-wrong exits 1 when any reading is wrong (the bench smoke runs it so).
  * The development seed is 2511; the held-out seed reported at the end is 7919.
  */
 import { cpus, loadavg } from 'node:os';
@@ -31,6 +32,7 @@ interface Args {
   readonly concurrency: number;
   readonly reader: string;
   readonly ingestion?: string;
+  readonly failOnWrong: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Args {
@@ -46,6 +48,7 @@ function parseArgs(argv: readonly string[]): Args {
     copiesOf: Number(value('copies-of') ?? originals),
     concurrency: Number(value('concurrency') ?? 2),
     reader: value('reader') ?? 'pp-ocr',
+    failOnWrong: argv.includes('--fail-on-wrong'),
     ...(ingestion === undefined ? {} : { ingestion }),
   };
 }
@@ -160,6 +163,11 @@ async function main(): Promise<void> {
     for (const s of scored.filter((x) => x.verdict === 'wrong')) console.log(`WRONG [${s.set}] truth "${s.truth}" read "${s.read ?? ''}"`);
     if (process.env['BENCH_SHOW_OTHER'] === '1') for (const s of scored.filter((x) => x.verdict === 'other')) console.log(`other [${s.set}] truth "${s.truth}" read "${s.read ?? ''}"`);
     if (process.env['BENCH_SHOW_REFUSALS'] === '1') for (const s of scored.filter((x) => x.verdict === 'refused')) console.log(`refused [${s.set}] "${s.truth}": ${s.reason ?? ''}`);
+    const wrong = scored.filter((s) => s.verdict === 'wrong').length;
+    if (args.failOnWrong && wrong > 0) {
+      console.error(`reading bench: ${wrong} wrong reading${wrong === 1 ? '' : 's'} (a wrong reading is worse than a refusal; must be 0)`);
+      process.exitCode = 1;
+    }
   } finally {
     clearInterval(sampler);
     await close();

@@ -21,7 +21,11 @@ export interface OcrChar {
    * nearly read a character but read none is a char with text '' and the character as its alternative.
    */
   readonly alternatives?: readonly OcrAlternative[];
-  /** Its box is ink of its own (a blob centred in its columns): something is printed there, so '' is no reading of it. */
+  /**
+   * true: its box is ink of its own (a blob centred in its columns), so something is printed there and ''
+   * is no reading of it. false: the reader found no ink of its own, and its box is only the columns it
+   * placed it in (its rows say nothing of where it sits). Absent when the reader does not say.
+   */
   readonly ownInk?: boolean;
 }
 
@@ -54,6 +58,11 @@ export interface OcrReading {
   readonly height: number;
   /** Characters this reader can never produce: a glyph printed outside them is misread, so it must be refused (empty when unknown). */
   readonly alphabet?: ReadonlySet<string>;
+  /**
+   * The ink around the lines as connected blobs, in the read image's pixels, when the reader measures it:
+   * ink no line's box takes in was never read (a root sign, an exponent or a sign the detector left out).
+   */
+  readonly ink?: readonly OcrBox[];
 }
 
 export interface OcrReadOptions {

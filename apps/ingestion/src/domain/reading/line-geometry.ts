@@ -18,14 +18,18 @@ export interface LineGeometry {
 
 /** A digit counts as raised when its ink ends this far (in character heights) above the local baseline. */
 export const RAISED_BY = 0.25;
-/** ... and is at most this tall, against the line's character height. */
-export const RAISED_MAX_HEIGHT = 0.85;
+/** ... and is at most this tall, against the line's character height (HTML's <sup> prints at 83 %). */
+export const RAISED_MAX_HEIGHT = 0.92;
 /** Ink taller than this many character heights is a structure (a stacked fraction, a radical, a big bracket). */
 export const TALL_INK = 1.45;
 /** Neighbours on each side whose baseline a character is judged against. */
 const NEIGHBOURS = 4;
 
 const SITS_ON_BASELINE = /^[0-9A-Zabcdefhiklmnorstuvwxz]$/;
+/** A box that shows where a character's ink sits: one the reader placed by its columns alone (`ownInk: false`) does not. */
+const inked = (c: OcrChar): c is OcrChar & { box: OcrBox } => c.box !== undefined && c.ownInk !== false;
+/** Characters printed off the baseline by design: operators on the maths axis, marks at the top. */
+const OFF_BASELINE = /^[+\-−×÷=<>≤≥≠~*^·:'"`‘’“”°²³¹]$/;
 
 const height = (box: OcrBox): number => box.y1 - box.y0;
 
@@ -49,11 +53,11 @@ export function lineGeometry(line: OcrLine): LineGeometry {
   if (charHeight === undefined || chars.some((c) => c.box === undefined && c.text.trim() !== '')) return { text: line.text, chars, doubts: [] };
   const doubts: string[] = [];
   const raised = chars.map((c, i) => {
-    if (!/^[0-9]$/.test(c.text)) return false;
-    const around = chars.slice(Math.max(0, i - NEIGHBOURS), i + NEIGHBOURS + 1).filter((n) => n !== c && n.box !== undefined && SITS_ON_BASELINE.test(n.text));
+    if (!/^[0-9]$/.test(c.text) || !inked(c)) return false;
+    const around = chars.slice(Math.max(0, i - NEIGHBOURS), i + NEIGHBOURS + 1).filter((n) => n !== c && inked(n) && SITS_ON_BASELINE.test(n.text));
     const baseline = median(around.map((n) => n.box!.y1));
     if (baseline === undefined) return false;
-    return baseline - c.box!.y1 > RAISED_BY * charHeight && height(c.box!) <= RAISED_MAX_HEIGHT * charHeight;
+    return baseline - c.box.y1 > RAISED_BY * charHeight && height(c.box) <= RAISED_MAX_HEIGHT * charHeight;
   });
   // A baseline judged from raised neighbours is no baseline: each raised digit must follow a character on the line.
   for (const [i, c] of chars.entries()) {
@@ -62,6 +66,9 @@ export function lineGeometry(line: OcrLine): LineGeometry {
   }
   const decided = chars.map((c, i) => (raised[i] === true ? c : letterOrTimes(chars, i, charHeight, raised)));
   for (const [i, c] of decided.entries()) {
+    // What the line reader read on the line but was printed above or below it is other maths.
+    const shift = raised[i] === true || !inked(c) || OFF_BASELINE.test(c.text) || c.text.trim() === '' || (inProseWord(decided, i) && !nextToDigit(decided, i)) ? undefined : offBaseline(decided, i, raised, charHeight);
+    if (shift !== undefined) doubts.push(`"${c.text}" is printed ${shift} the line (an exponent or index the line cannot place?)`);
     const next = decided[i + 1];
     // Printed maths puts a coefficient before its letter ("64v"), never after: "x2" is a flattened "x²",
     // "v64" a root sign read as a letter.
@@ -84,6 +91,23 @@ export function lineGeometry(line: OcrLine): LineGeometry {
   return { text: out.map((c) => c.text).join(''), chars: out, doubts };
 }
 
+/**
+ * Whether a character the line reader put on the line was printed above or below it: its ink ends a
+ * quarter character height above its neighbours' baseline (a raised exponent, letter or too large to
+ * place as one), or a digit's ink ends that far below it (an index). The line reader reads both as
+ * characters on the line, which is other maths.
+ */
+function offBaseline(chars: readonly OcrChar[], i: number, raised: readonly boolean[], charHeight: number): 'above' | 'below' | undefined {
+  const c = chars[i]!;
+  const from = Math.max(0, i - NEIGHBOURS);
+  const around = chars.slice(from, i + NEIGHBOURS + 1).filter((n, j) => n !== c && inked(n) && SITS_ON_BASELINE.test(n.text) && raised[from + j] !== true);
+  const baseline = median(around.map((n) => n.box!.y1));
+  if (baseline === undefined) return undefined;
+  if (baseline - c.box!.y1 > RAISED_BY * charHeight) return 'above';
+  if (/^[0-9]$/.test(c.text) && c.box!.y1 - baseline > RAISED_BY * charHeight) return 'below';
+  return undefined;
+}
+
 /** A "×" floats on the maths axis: its ink ends at least this many character heights above the baseline; an "x" sits on it. */
 export const TIMES_LIFT = 0.1;
 const LETTER_OR_TIMES = new Set(['x', '×']);
@@ -96,10 +120,10 @@ const LETTER_OR_TIMES = new Set(['x', '×']);
  */
 function letterOrTimes(chars: readonly OcrChar[], i: number, charHeight: number, raised: readonly boolean[]): OcrChar {
   const c = chars[i]!;
-  if (!LETTER_OR_TIMES.has(c.text) || c.box === undefined) return c;
+  if (!LETTER_OR_TIMES.has(c.text) || !inked(c)) return c;
   const around = chars
     .slice(Math.max(0, i - NEIGHBOURS), i + NEIGHBOURS + 1)
-    .filter((n, j) => n !== c && n.box !== undefined && SITS_ON_BASELINE.test(n.text) && !LETTER_OR_TIMES.has(n.text) && raised[Math.max(0, i - NEIGHBOURS) + j] !== true);
+    .filter((n, j) => n !== c && inked(n) && SITS_ON_BASELINE.test(n.text) && !LETTER_OR_TIMES.has(n.text) && raised[Math.max(0, i - NEIGHBOURS) + j] !== true);
   const baseline = median(around.map((n) => n.box!.y1));
   if (baseline === undefined) return c;
   const text = baseline - c.box.y1 > TIMES_LIFT * charHeight ? '×' : 'x';
@@ -119,8 +143,18 @@ function inProseWord(chars: readonly OcrChar[], i: number): boolean {
   return end - start + 1 >= 2;
 }
 
+/** Whether the run of letters holding `i` touches a digit ("2xn": a coefficient's unknowns, not a prose word). */
+function nextToDigit(chars: readonly OcrChar[], i: number): boolean {
+  const letter = (j: number): boolean => /^\p{L}$/u.test(chars[j]?.text ?? '');
+  let start = i;
+  while (letter(start - 1)) start -= 1;
+  let end = i;
+  while (letter(end + 1)) end += 1;
+  return /^[0-9]$/.test(chars[start - 1]?.text ?? '') || /^[0-9]$/.test(chars[end + 1]?.text ?? '');
+}
+
 /** Ink this many character heights tall counts as a glyph for stacking (bars, dots and specks do not). */
-const GLYPH_HEIGHT = 0.3;
+export const GLYPH_HEIGHT = 0.3;
 
 /** Two glyph-sized blobs sharing most of their columns, one wholly above the other: a stacked fraction (or a limit, an index). */
 export function stackedInk(blobs: readonly OcrBox[], charHeight: number): OcrBox | undefined {

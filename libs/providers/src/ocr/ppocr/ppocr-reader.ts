@@ -6,7 +6,7 @@ import { decodeRgb, type DecodeLimits, DEFAULT_DECODE_LIMITS, type RgbRaster, re
 import { DEFAULT_DETECTION, type DetectionSettings, detectionInput, textBoxes } from './detection.js';
 import { OnnxWorkerPool } from './onnx-worker-pool.js';
 import { foldPpOcrChars } from './folding.js';
-import { decodeLine, recognitionInput } from './recognition.js';
+import { decodeLine, inkComponents, recognitionInput } from './recognition.js';
 
 export const PP_OCR_READER = 'local/pp-ocrv4';
 
@@ -137,7 +137,7 @@ export class PpOcrReader implements OcrReader {
         lines.push({ text: chars.map((c) => c.text).join(''), confidence, box, chars, inkBoxes: decoded.inkBoxes });
       }
     }
-    return { reader: this.reader, local: true, lines, width: raster.width, height: raster.height, alphabet: this.alphabet };
+    return { reader: this.reader, local: true, lines, width: raster.width, height: raster.height, alphabet: this.alphabet, ink: inkAround(raster, boxes) };
   }
 
   /** The orientation classifier's vote over the widest lines: upside down only when it is sure. */
@@ -162,6 +162,22 @@ function mergeOverlapping(row: readonly OcrBox[]): OcrBox[] {
     else merged.push(box);
   }
   return merged;
+}
+
+/**
+ * The page's ink within a line height of its text boxes (what a sign the detector left out would be
+ * next to), as connected blobs; bounded to the text's surroundings so a large photo costs no more than its text.
+ */
+function inkAround(raster: RgbRaster, boxes: readonly OcrBox[]): OcrBox[] {
+  if (boxes.length === 0) return [];
+  const margin = Math.max(...boxes.map((b) => b.y1 - b.y0));
+  const region = {
+    x0: Math.max(0, Math.min(...boxes.map((b) => b.x0)) - margin),
+    y0: Math.max(0, Math.min(...boxes.map((b) => b.y0)) - margin),
+    x1: Math.min(raster.width, Math.max(...boxes.map((b) => b.x1)) + margin),
+    y1: Math.min(raster.height, Math.max(...boxes.map((b) => b.y1)) + margin),
+  };
+  return inkComponents(raster, region);
 }
 
 const area = (b: OcrBox): number => (b.x1 - b.x0) * (b.y1 - b.y0);

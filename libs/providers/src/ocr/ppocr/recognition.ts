@@ -114,7 +114,7 @@ export function decodeLine(output: TensorData, dictionary: readonly string[], in
     const x1 = Math.min(box.x1, Math.ceil(toImageX(right * columnsPerStep)));
     const own = inkOf(ink, x0, Math.max(x0 + 1, x1));
     const alternatives = alternativesAt(peak.bestStep, peak.index);
-    chars.push({ text: textOf(peak.index), confidence: peak.probability, box: own ?? { x0, y0: box.y0, x1: Math.max(x0 + 1, x1), y1: box.y1 }, alternatives, ...(own === undefined ? {} : { ownInk: true }) });
+    chars.push({ text: textOf(peak.index), confidence: peak.probability, box: own ?? { x0, y0: box.y0, x1: Math.max(x0 + 1, x1), y1: box.y1 }, alternatives, ownInk: own !== undefined });
     // Blank steps up to the next character that nearly read a character other than the two around them.
     const nearMisses = new Map<number, OcrAlternative & { blank: number }>();
     for (let t = peak.lastStep + 1; t < (after?.step ?? steps); t += 1) {
@@ -126,7 +126,7 @@ export function decodeLine(output: TensorData, dictionary: readonly string[], in
     }
     for (const miss of nearMisses.values()) chars.push({ text: '', confidence: miss.blank, alternatives: [{ text: miss.text, confidence: miss.confidence }] });
   }
-  const spaced = withGapSpaces(chars);
+  const spaced = withGapSpaces(chars, ink);
   return { text: spaced.map((c) => c.text).join(''), chars: spaced, inkBoxes: ink };
 }
 
@@ -135,10 +135,12 @@ const WORD_GAP = 0.45;
 
 /**
  * PP-OCRv4's Chinese-trained recogniser drops spaces between English words in scaled or tilted copies
- * (measured: "a rectangle has" read "arectanglehas"); the ink shows them, so a gap wider than a word
- * space gets one.
+ * (measured: "a rectangle has" read "arectanglehas"); the ink shows them, so a blank between two
+ * characters wider than a word space gets one. The blank is measured on the line's ink, not on the two
+ * characters' boxes: a character's box is one blob of its ink, and a glyph broken in two ("u" in a
+ * shrunk copy) leaves its other half between the boxes, which is no gap.
  */
-function withGapSpaces(chars: readonly OcrChar[]): OcrChar[] {
+function withGapSpaces(chars: readonly OcrChar[], ink: readonly OcrBox[]): OcrChar[] {
   const heights = chars.filter((c) => c.box !== undefined && /^[0-9A-Za-z]$/.test(c.text)).map((c) => c.box!.y1 - c.box!.y0).sort((a, b) => a - b);
   const charHeight = heights[Math.floor(heights.length * 0.75)];
   if (charHeight === undefined) return [...chars];
@@ -149,7 +151,7 @@ function withGapSpaces(chars: readonly OcrChar[]): OcrChar[] {
       out.push(c);
       continue;
     }
-    if (previous !== undefined && previous.text !== ' ' && c.text !== ' ' && previous.box !== undefined && c.box !== undefined && c.box.x0 - previous.box.x1 > WORD_GAP * charHeight) {
+    if (previous !== undefined && previous.text !== ' ' && c.text !== ' ' && previous.box !== undefined && c.box !== undefined && widestBlank(ink, previous.box.x1, c.box.x0) > WORD_GAP * charHeight) {
       // The ink shows the gap: the space is as sure as its neighbours.
       out.push({ text: ' ', confidence: Math.min(previous.confidence, c.confidence) });
     }
@@ -157,6 +159,17 @@ function withGapSpaces(chars: readonly OcrChar[]): OcrChar[] {
     previous = c;
   }
   return out;
+}
+
+/** The widest run of columns in [x0, x1) that no ink blob covers. */
+function widestBlank(ink: readonly OcrBox[], x0: number, x1: number): number {
+  let widest = 0;
+  let from = x0;
+  for (const blob of [...ink].filter((b) => b.x1 > x0 && b.x0 < x1).sort((a, b) => a.x0 - b.x0)) {
+    widest = Math.max(widest, blob.x0 - from);
+    from = Math.max(from, blob.x1);
+  }
+  return Math.max(widest, x1 - from);
 }
 
 /**
