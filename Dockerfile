@@ -2,7 +2,8 @@
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm install --no-audit --no-fund
+# onnxruntime-node's postinstall would fetch CUDA providers from NuGet; its CPU binary ships in the package.
+RUN ONNXRUNTIME_NODE_INSTALL=skip npm install --no-audit --no-fund
 COPY . .
 # Test-only entrypoints (e.g. the ones that let a service fetch from 127.0.0.1) are not shipped.
 RUN npm run build && rm -rf dist/apps/*/src/testing && npm prune --omit=dev

@@ -19,6 +19,7 @@ BENCHES=(
   "ingestion-retrieval/ocr-accuracy.js 1 1"
   "ingestion-retrieval/paraphrase.js 4 50"
   "ingestion-retrieval/phash-index.js 2000"
+  "ingestion-retrieval/reading-bench.js --originals 9 --copies-of 1 --fail-on-wrong"
   "maths/maths-bench.js --repeat 1"
   "maths/cas-compare.js"
   "maths/pinned-bench.js --held-out --fail-on-wrong"

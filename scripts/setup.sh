@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what OpenPaw needs on a fresh Debian machine: Node 24 (project-local when the system's is
-# older), nats-server, PostgreSQL, ffmpeg, Chromium (the console's browser tests), and the npm dependencies. Safe to run again.
+# older), nats-server, PostgreSQL, ffmpeg, Chromium (the console's browser tests), fonts (the OCR bench), and the npm dependencies. Safe to run again.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$OPENPAW_ROOT"
@@ -19,6 +19,9 @@ command -v nats-server >/dev/null || missing+=(nats-server)
 command -v ffmpeg >/dev/null || missing+=(ffmpeg)
 # The console's browser tests drive Debian's Chromium with playwright-core (never a browser download).
 command -v chromium >/dev/null || missing+=(chromium)
+# The OCR reading bench renders problems in these faces (bench/ingestion-retrieval/support/katex-problems.ts).
+fc-list 2>/dev/null | grep -q 'DejaVu Serif' || missing+=(fonts-dejavu-core fonts-dejavu-extra)
+fc-list 2>/dev/null | grep -q 'Liberation Serif' || missing+=(fonts-liberation)
 [ -n "${PG_BIN:-}" ] || missing+=(postgresql)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then
@@ -36,6 +39,8 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   # writes lockfiles without other platforms' optional packages (@swc/core-darwin-*, ...) and then
   # `npm ci` refuses those same lockfiles as out of sync.
   echo "setup: npm install (from package-lock.json)"
-  npm install --no-fund --no-audit >/dev/null
+  # onnxruntime-node's postinstall would fetch CUDA providers from NuGet (no internet here, and not
+  # needed): its CPU binary ships in the package, so its installer is told to skip.
+  ONNXRUNTIME_NODE_INSTALL=skip npm install --no-fund --no-audit >/dev/null
 fi
 echo "setup: done"

@@ -21,7 +21,7 @@ import {
   ingestProblem,
   normaliseText,
   PHASH_VERSION,
-  TesseractOcrPool,
+  createOcrReader,
   toContractSignature,
 } from '../../apps/ingestion/src/public-api.js';
 import {
@@ -61,8 +61,8 @@ async function main(): Promise<void> {
   const server = await startPostgresServer({ fsync: false });
   const pool = new pg.Pool({ connectionString: await createDatabase(server.adminUrl, 'bench_image_copies'), max: 4 });
   pool.on('error', () => undefined);
-  const ocr = new TesseractOcrPool({ size: WORKERS });
-  const ingestPorts = { ocr, fetch: () => Promise.reject(new Error('no URLs here')) };
+  const reader = createOcrReader({ reader: 'pp-ocr', workers: WORKERS, timeoutMs: 30_000 });
+  const ingestPorts = { reader, fetch: () => Promise.reject(new Error('no URLs here')) };
   try {
     await ensureProblemCatalogTables(pool);
     await ensureEmbeddedVectorTables(pool);
@@ -215,7 +215,7 @@ async function main(): Promise<void> {
     console.log(`printed copies: recall ${(printedCopies.hit / Math.max(1, printedCopies.n)).toFixed(3)} (${printedCopies.hit}/${printedCopies.n}; ${printedCopies.refused} refused at ingestion), wrong hits ${printedCopies.wrong}`);
     console.log(`copies: recall ${(copies.hit / Math.max(1, copies.n)).toFixed(3)} (${copies.hit}/${copies.n}), wrong hits ${copies.wrong}; originals indexed ${originals.size}/${set.length}`);
   } finally {
-    await ocr.shutdown();
+    await reader.close();
     await pool.end();
     await server.dispose();
   }

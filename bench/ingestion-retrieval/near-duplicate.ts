@@ -24,7 +24,7 @@ import {
   pdqQuality,
   PHASH_VERSION,
   type ProblemSignature,
-  TesseractOcrPool,
+  createOcrReader,
 } from '../../apps/ingestion/src/public-api.js';
 import {
   DEFAULT_SEARCH_SETTINGS,
@@ -111,11 +111,11 @@ async function main(): Promise<void> {
   // the figures below, with the copies of a refused original (they have nothing to match).
   const refused: string[] = [];
 
-  const ocr = new TesseractOcrPool({ size: workers });
+  const reader = createOcrReader({ reader: 'pp-ocr', workers, timeoutMs: 30_000 });
   const ingestStarted = Date.now();
   try {
     const queue = [...samples];
-    const ports = { ocr, fetch: () => Promise.reject(new Error('no URLs in this benchmark')) };
+    const ports = { reader, fetch: () => Promise.reject(new Error('no URLs in this benchmark')) };
     await Promise.all(
       Array.from({ length: workers }, async () => {
         for (let sample = queue.shift(); sample !== undefined; sample = queue.shift()) {
@@ -130,7 +130,7 @@ async function main(): Promise<void> {
       }),
     );
   } finally {
-    await ocr.shutdown();
+    await reader.close();
   }
   const ingestMs = (Date.now() - ingestStarted) / samples.length;
   if (refused.length > 0) console.log(`refused at ingestion, left out of the figures: ${refused.length}\n  ${refused.join('\n  ')}`);

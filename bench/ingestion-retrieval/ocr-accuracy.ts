@@ -1,6 +1,6 @@
 /**
  * OCR character accuracy on rendered printed problems, through the ingestion pipeline's own OCR path
- * (normalise → deskew/upscale → tesseract.js pool with the bundled eng traineddata, offline).
+ * (normalise → deskew → the OCR port's local default, PP-OCRv4 on ONNX Runtime, offline).
  *
  * accuracy = 1 − Σ Levenshtein(truth, ocr) / Σ |truth|, with whitespace runs collapsed on both sides.
  * "raw" compares the OCR text with the exact printed characters (× − ² ÷ ° included); "normalised"
@@ -8,7 +8,7 @@
  *
  * Run offline to prove no download happens: npm run build && unshare -rn node dist/bench/ingestion-retrieval/ocr-accuracy.js [problemsPerLayoutFont=5] [workers=2]
  */
-import { ingestProblem, normaliseText, type OcrEngine, TesseractOcrPool } from '../../apps/ingestion/src/public-api.js';
+import { createOcrReader, ingestProblem, normaliseText } from '../../apps/ingestion/src/public-api.js';
 import { levenshtein } from '../../apps/retrieval/src/public-api.js';
 import { FAMILY_NAMES, generateProblem } from './support/problem-corpus.js';
 import { seededRandom } from './support/random.js';
@@ -34,18 +34,6 @@ const collapse = (text: string): string => text.replace(/\s+/g, ' ').trim();
 /** BENCH_SHOW_REFUSALS=1: every refused image with its full reason, its printed text and what each page pass read. */
 const showRefusals = process.env['BENCH_SHOW_REFUSALS'] === '1';
 
-/** The pool, recording the text of each whole-page pass (exponent crops are read with a whitelist). */
-function recording(ocr: OcrEngine, pages: string[]): OcrEngine {
-  return {
-    recognise: async (image, options) => {
-      const result = await ocr.recognise(image, options);
-      if (options?.charWhitelist === undefined) pages.push(`${options?.segmentation ?? 'auto'}: ${collapse(result.text)}`);
-      return result;
-    },
-    shutdown: () => ocr.shutdown(),
-  };
-}
-
 async function main(): Promise<void> {
   const random = seededRandom(4242);
   const cases: Case[] = [];
@@ -62,16 +50,16 @@ async function main(): Promise<void> {
       }
     }
   }
-  const ocr = new TesseractOcrPool({ size: workers });
+  const reader = createOcrReader({ reader: 'pp-ocr', workers, timeoutMs: 30_000 });
   const started = Date.now();
   try {
     const queue = [...cases];
-    const ports = { ocr, fetch: () => Promise.reject(new Error('no URLs here')) };
+    const ports = { reader, fetch: () => Promise.reject(new Error('no URLs here')) };
     await Promise.all(
       Array.from({ length: workers }, async () => {
         for (let c = queue.shift(); c !== undefined; c = queue.shift()) {
           const pages: string[] = [];
-          const outcome = await ingestProblem({ kind: 'image', bytes: c.png }, showRefusals ? { ...ports, ocr: recording(ocr, pages) } : ports);
+          const outcome = await ingestProblem({ kind: 'image', bytes: c.png }, ports);
           if (outcome.status !== 'normalised') {
             // Ingestion refuses a reading it doubts (rather than solving it wrong): not scored as text.
             c.refused = outcome.status === 'rejected' ? `${outcome.reason}: ${outcome.detail}` : JSON.stringify(outcome);
@@ -85,7 +73,7 @@ async function main(): Promise<void> {
       }),
     );
   } finally {
-    await ocr.shutdown();
+    await reader.close();
   }
   const perImageMs = (Date.now() - started) / cases.length;
 
@@ -100,7 +88,7 @@ async function main(): Promise<void> {
     }
     return { accuracy: 1 - errors / chars, chars };
   };
-  console.log(`OCR: ${cases.length} images, ${perImageMs.toFixed(0)} ms/image wall with ${workers} workers (tesseract.js, eng 4.0.0_best_int, LSTM)`);
+  console.log(`OCR: ${cases.length} images, ${perImageMs.toFixed(0)} ms/image wall with ${workers} workers (the OCR port's default reader, PP-OCRv4)`);
   console.log(`${'subset'.padEnd(28)}${'chars'.padStart(8)}${'raw'.padStart(10)}${'normalised'.padStart(12)}${'mean conf'.padStart(11)}${'refused'.padStart(10)}`);
   const row = (label: string, all: readonly Case[]): void => {
     const subset = all.filter((c) => c.refused === undefined);

@@ -3,9 +3,9 @@ import { adapterProvider, databaseReadiness, MessageLogContext, PlatformModule, 
 import { type BlobStore, createBlobStoreFromEnv } from '@openpaw/providers';
 import type { DataSource } from 'typeorm';
 import type { IngestionSettings } from './config.js';
-import { TesseractOcrPool } from './domain/ocr-pool.js';
 import { NormalizeMediaHandler } from './handlers/normalize-media/normalize-media.handler.js';
 import { OcrLifecycle } from './media/ocr-lifecycle.js';
+import { createOcrReader } from './media/ocr-reader.js';
 import { createUrlFetcher } from './media/url-fetcher.js';
 import { IngestionCommandsConsumer } from './messaging/ingestion-commands.consumer.js';
 import { databaseProviders, INGESTION_DATA_SOURCE } from './persistence/database.js';
@@ -21,8 +21,9 @@ export interface IngestionAdapters {
 /**
  * The ingestion service: answers `NormalizeMedia` (consumed from `openpaw.cmd.ingestion.>`) with
  * `MediaNormalized` or `MediaRejected`. Upload bytes and normalised images live in blob storage
- * (`@openpaw/providers`, the local filesystem by default); OCR is a long-lived tesseract.js pool
- * (offline, bundled English data); answered commands are kept in the `ingestion` schema.
+ * (`@openpaw/providers`, the local filesystem by default); images are read through the OCR port
+ * (`@openpaw/providers/ocr`, PP-OCRv4 in long-lived worker processes by default; ADR 0027); answered
+ * commands are kept in the `ingestion` schema.
  */
 @Module({})
 export class IngestionModule implements OnModuleInit {
@@ -44,7 +45,7 @@ export class IngestionModule implements OnModuleInit {
       providers: [
         { provide: INGESTION_SETTINGS, useValue: settings },
         blobs,
-        { provide: INGESTION_OCR, useFactory: () => new TesseractOcrPool({ size: settings.ocr.workers, model: settings.ocr.model }) },
+        { provide: INGESTION_OCR, useFactory: () => createOcrReader(settings.ocr) },
         { provide: INGESTION_URL_FETCHER, useFactory: () => createUrlFetcher(settings.fetch) },
         ...databaseProviders,
         OcrLifecycle,

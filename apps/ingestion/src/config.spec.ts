@@ -7,7 +7,7 @@ describe('ingestionSettingsFromEnv', () => {
   });
 
   it('has defaults for every limit and names every invalid variable', () => {
-    expect(ingestionSettingsFromEnv({})).toMatchObject({ maxUploadBytes: 20 * 1024 * 1024, uploadKeyPrefix: 'uploads/', ocr: { workers: 1, model: 'best_int' } });
+    expect(ingestionSettingsFromEnv({})).toMatchObject({ maxUploadBytes: 20 * 1024 * 1024, uploadKeyPrefix: 'uploads/', ocr: { reader: 'pp-ocr', workers: 1, timeoutMs: 10_000 } });
     expect(() => ingestionSettingsFromEnv({ OPENPAW_INGESTION_OCR_WORKERS: '0', OPENPAW_INGESTION_FETCH_TIMEOUT_MS: 'soon' })).toThrow(
       /OPENPAW_INGESTION_OCR_WORKERS.*OPENPAW_INGESTION_FETCH_TIMEOUT_MS/,
     );

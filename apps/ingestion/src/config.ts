@@ -1,3 +1,4 @@
+import { OCR_READERS, type OcrSettings } from './media/ocr-reader.js';
 import { type ServiceMessagingSettings, serviceMessagingSettingsFromEnv } from '@openpaw/platform';
 import { z } from 'zod';
 import type { AddressClass } from '@openpaw/providers';
@@ -19,11 +20,7 @@ export interface IngestionSettings {
   readonly poolSize: number;
   /** NormalizeMedia commands handled at once (each may hold a decoded image in memory). */
   readonly concurrency: number;
-  readonly ocr: {
-    /** Tesseract workers kept alive for the process (each ~50–100 MB); one per spare core. */
-    readonly workers: number;
-    readonly model: 'best_int' | 'standard';
-  };
+  readonly ocr: OcrSettings;
   /** Largest uploaded file accepted (also the image decoder's input limit). */
   readonly maxUploadBytes: number;
   /** Longest problem text accepted, in characters after normalisation. */
@@ -53,8 +50,9 @@ const envSchema = z.object({
   OPENPAW_DATABASE_URL: z.string().min(1).default('postgres://openpaw@127.0.0.1:5432/openpaw'),
   OPENPAW_INGESTION_POOL_SIZE: z.coerce.number().int().positive().default(4),
   OPENPAW_INGESTION_CONCURRENCY: z.coerce.number().int().positive().max(64).default(4),
+  OPENPAW_INGESTION_OCR_READER: z.enum(OCR_READERS).default('pp-ocr'),
   OPENPAW_INGESTION_OCR_WORKERS: z.coerce.number().int().positive().max(16).default(1),
-  OPENPAW_INGESTION_OCR_MODEL: z.enum(['best_int', 'standard']).default('best_int'),
+  OPENPAW_INGESTION_OCR_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   OPENPAW_INGESTION_MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
   OPENPAW_INGESTION_MAX_TEXT_LENGTH: z.coerce.number().int().positive().default(20_000),
   OPENPAW_INGESTION_FETCH_MAX_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
@@ -75,7 +73,7 @@ export function ingestionSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): 
     databaseUrl: e.OPENPAW_DATABASE_URL,
     poolSize: e.OPENPAW_INGESTION_POOL_SIZE,
     concurrency: e.OPENPAW_INGESTION_CONCURRENCY,
-    ocr: { workers: e.OPENPAW_INGESTION_OCR_WORKERS, model: e.OPENPAW_INGESTION_OCR_MODEL },
+    ocr: { reader: e.OPENPAW_INGESTION_OCR_READER, workers: e.OPENPAW_INGESTION_OCR_WORKERS, timeoutMs: e.OPENPAW_INGESTION_OCR_TIMEOUT_MS },
     maxUploadBytes: e.OPENPAW_INGESTION_MAX_UPLOAD_BYTES,
     maxTextLength: e.OPENPAW_INGESTION_MAX_TEXT_LENGTH,
     uploadKeyPrefix: 'uploads/',

@@ -140,7 +140,7 @@ export async function transformCopy(png: Buffer, transform: TransformName, seed:
   }
 }
 
-async function addNoise(png: Buffer, sigma: number, seed: number): Promise<Buffer> {
+export async function addNoise(png: Buffer, sigma: number, seed: number): Promise<Buffer> {
   const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const random = seededRandom(seed);
   const out = Buffer.alloc(data.length);

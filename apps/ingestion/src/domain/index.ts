@@ -14,8 +14,8 @@ export {
 export { type AddressClass, classifyAddress } from '@openpaw/providers';
 export { isMediaRejectedError, MediaRejectedError, REJECTION_REASONS, type RejectionReason } from './media-rejection.js';
 export { type SniffedMediaType, sniffMediaType } from './media-type.js';
-export { prepareOcrInput } from './ocr-input.js';
-export { bundledEnglishDataPath, type OcrEngine, OcrPoolClosedError, type OcrResult, TesseractOcrPool, type TesseractPoolOptions } from './ocr-pool.js';
+export { DEFAULT_READING, judgeReading, type ProblemReading, type ProblemReadingOutcome, readProblem, type ReadingSettings } from './reading/read-problem.js';
+export { lineGeometry } from './reading/line-geometry.js';
 export { dctPhash, hammingDistance, PHASH_VERSION, phashFromHex, phashToHex } from './phash.js';
 export { computeProblemSignature, type ProblemSignature, type SignatureImageFacts } from './problem-signature.js';
 export {

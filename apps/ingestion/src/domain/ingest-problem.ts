@@ -1,8 +1,8 @@
 import { canonicalRendition } from './canonical-rendition.js';
 import { type ImageNormalisationOptions, type NormalisedImage, normaliseImage } from './image-normalisation.js';
 import { isMediaRejectedError, MediaRejectedError, type RejectionReason } from './media-rejection.js';
-import { DEFAULT_MATHS_READING, type MathsReadingSettings, readMaths } from './maths-reading/index.js';
-import type { OcrEngine, OcrResult } from './ocr-pool.js';
+import { OcrInputError, type OcrReader, OcrTimeoutError } from '@openpaw/providers/ocr';
+import { DEFAULT_READING, type ReadingSettings, readProblem } from './reading/read-problem.js';
 import { computeProblemSignature, type ProblemSignature } from './problem-signature.js';
 import type { FetchedResource } from './safe-fetch.js';
 
@@ -21,15 +21,24 @@ export type IngestedMedia =
       /** The normalised rendition as PNG; the handler stores it in blob storage, never in a message. */
       readonly png: Buffer;
       readonly skewDegrees: number;
-      readonly ocr: OcrResult;
+      /** What the reader read: the text, how sure it is of the maths (0..100), and which reader it was. */
+      readonly ocr: ImageReading;
     };
+
+export interface ImageReading {
+  readonly text: string;
+  /** 0..100: the weakest maths character's probability. */
+  readonly confidence: number;
+  readonly reader: string;
+}
 
 export type IngestionOutcome =
   | { readonly status: 'normalised'; readonly signature: ProblemSignature; readonly media: IngestedMedia; readonly sourceUrl?: string }
   | { readonly status: 'rejected'; readonly reason: RejectionReason; readonly detail: string };
 
 export interface IngestionPorts {
-  readonly ocr: OcrEngine;
+  /** The OCR port (PP-OCRv4 locally by default; see `createOcrReader`). */
+  readonly reader: OcrReader;
   /** URL fetcher; in production `safeFetch` with the service's limits, in tests one pointed at a local server. */
   readonly fetch: (url: string) => Promise<FetchedResource>;
 }
@@ -38,8 +47,8 @@ export interface IngestionOptions {
   readonly image?: ImageNormalisationOptions;
   /** Longest accepted problem text, in characters after normalisation. */
   readonly maxTextLength?: number;
-  /** When the maths of an image is read twice, and when a reading is refused as `unreadable`. */
-  readonly mathsReading?: MathsReadingSettings;
+  /** When a reading is refused as `unreadable`, and how long a read may take. */
+  readonly reading?: ReadingSettings;
 }
 
 const DEFAULT_MAX_TEXT_LENGTH = 20_000;
@@ -85,10 +94,11 @@ async function ingestImage(bytes: Uint8Array, ports: IngestionPorts, options: In
   const image = await normaliseImage(bytes, options.image);
   const rendition = await canonicalRendition(image);
   if (rendition.contentBox === null) throw new MediaRejectedError('empty', 'image is blank');
-  const read = await readMaths(image, rendition.skewDegrees, ports.ocr, options.mathsReading ?? DEFAULT_MATHS_READING);
+  const read = await readImage(image, rendition.skewDegrees, ports.reader, options.reading ?? DEFAULT_READING);
   if (read.status === 'unreadable') throw new MediaRejectedError('unreadable', read.reason);
-  const { ocr, tokens } = read.reading;
-  const signature = computeProblemSignature(ocr.text, { image, rendition, ocrConfidence: ocr.confidence, mathsReading: tokens, mathsConfidence: read.confidence });
+  const { text, tokens, confidence, reader } = read.reading;
+  const ocr: ImageReading = { text, confidence: 100 * confidence, reader };
+  const signature = computeProblemSignature(text, { image, rendition, ocrConfidence: ocr.confidence, mathsReading: tokens, mathsConfidence: confidence });
   return {
     status: 'normalised',
     signature,
@@ -102,6 +112,17 @@ async function ingestImage(bytes: Uint8Array, ports: IngestionPorts, options: In
       ocr,
     },
   };
+}
+
+/** A read the reader refuses (bad input) or gives up on (timeout) is a rejection naming why; a broken reader throws for a retry. */
+async function readImage(image: NormalisedImage, skewDegrees: number, reader: OcrReader, settings: ReadingSettings): ReturnType<typeof readProblem> {
+  try {
+    return await readProblem(image, skewDegrees, reader, settings);
+  } catch (error) {
+    if (error instanceof OcrInputError) throw new MediaRejectedError('unreadable', error.message);
+    if (error instanceof OcrTimeoutError) throw new MediaRejectedError('unreadable', `${error.message}; please send a smaller or sharper image`);
+    throw error;
+  }
 }
 
 function decodeUtf8(bytes: Buffer): string {

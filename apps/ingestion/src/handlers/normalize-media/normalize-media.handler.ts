@@ -5,7 +5,7 @@ import { BlobNotFoundError, type BlobStore, InvalidBlobKeyError } from '@openpaw
 import type { IngestionSettings } from '../../config.js';
 import { type IngestedMedia, type IngestionOptions, type IngestionOutcome, type IngestionPorts, ingestProblem } from '../../domain/ingest-problem.js';
 import type { RejectionReason } from '../../domain/media-rejection.js';
-import type { OcrEngine } from '../../domain/ocr-pool.js';
+import type { OcrReader } from '@openpaw/providers/ocr';
 import type { ProblemSignature } from '../../domain/problem-signature.js';
 import { normalizedMediaKey, toContractSignature } from '../../media/contract-signature.js';
 import {
@@ -40,7 +40,7 @@ type Rejection = { readonly status: 'rejected'; readonly reason: RejectionReason
 @Injectable()
 export class NormalizeMediaHandler {
   constructor(
-    @Inject(INGESTION_OCR) private readonly ocr: OcrEngine,
+    @Inject(INGESTION_OCR) private readonly reader: OcrReader,
     @Inject(INGESTION_BLOBS) private readonly blobs: BlobStore,
     @Inject(INGESTION_URL_FETCHER) private readonly fetchUrl: UrlFetcher,
     @Inject(INGESTION_REPLIES) private readonly replies: KeptReplyStore,
@@ -55,7 +55,7 @@ export class NormalizeMediaHandler {
   }
 
   private async ingest(submission: Submission): Promise<IngestionOutcome | Rejection> {
-    const ports: IngestionPorts = { ocr: this.ocr, fetch: this.fetchUrl };
+    const ports: IngestionPorts = { reader: this.reader, fetch: this.fetchUrl };
     const options: IngestionOptions = { maxTextLength: this.settings.maxTextLength, image: { maxInputBytes: this.settings.maxUploadBytes } };
     switch (submission.kind) {
       case 'text':

@@ -1,0 +1,33 @@
+import type { OcrBox, OcrChar, OcrLine } from '@openpaw/providers/ocr';
+import { lineGeometry } from './line-geometry.js';
+
+/** A character 20 px wide at column `i`, its ink from `top` to `bottom` (the line's baseline is at 50, its characters 40 px tall). */
+function char(text: string, i: number, top = 10, bottom = 50, ownInk = true): OcrChar {
+  return { text, confidence: 0.999, box: { x0: 22 * i, y0: top, x1: 22 * i + 20, y1: bottom }, ownInk };
+}
+
+function line(chars: readonly OcrChar[]): OcrLine {
+  const box: OcrBox = { x0: 0, y0: 0, x1: 22 * chars.length, y1: 70 };
+  return { text: chars.map((c) => c.text).join(''), confidence: 0.999, box, chars };
+}
+
+describe('lineGeometry', () => {
+  it('writes a raised, smaller digit after a letter as its exponent', () => {
+    const read = lineGeometry(line([char('S', 0), char('o', 1, 20), char('l', 2), char('v', 3, 20), char('e', 4, 20), char(' ', 5), char('9', 6), char('n', 7, 20), char('3', 8, 0, 28)]));
+    expect(read).toMatchObject({ text: 'Solve 9n^3', doubts: [] });
+  });
+
+  it('refuses a raised letter or an oversized raised digit the line cannot place as an exponent, and a digit set below the line', () => {
+    const raisedLetter = lineGeometry(line([char('S', 0), char('o', 1, 20), char('l', 2), char('v', 3, 20), char('e', 4, 20), char(' ', 5), char('2', 6), char('x', 7, 20), char('n', 8, 0, 20)]));
+    expect(raisedLetter.doubts).toEqual([expect.stringMatching(/"n" is printed above the line/)]);
+    const index = lineGeometry(line([char('S', 0), char('o', 1, 20), char('l', 2), char('v', 3, 20), char('e', 4, 20), char(' ', 5), char('x', 6, 20), char('1', 7, 35, 68), char('=', 8, 25, 40), char('4', 9)]));
+    expect(index.doubts).toEqual(expect.arrayContaining([expect.stringMatching(/"1" is printed below the line/)]));
+  });
+
+  it('judges the baseline only from characters with ink of their own: a box the reader placed by columns says nothing of where a glyph sits', () => {
+    // "f" was found no ink of its own (its box is the whole line's rows); without care its bottom (70)
+    // would pull the baseline down and make the coefficient "9" look raised.
+    const read = lineGeometry(line([char('i', 0), char('f', 1, 0, 70, false), char('y', 2, 20, 62), char(':', 3, 20), char(' ', 4), char('9', 5), char('n', 6, 20), char('3', 7, 0, 28)]));
+    expect(read).toMatchObject({ text: 'ify: 9n^3', doubts: [] });
+  });
+});

@@ -1,0 +1,64 @@
+import type { OcrAlternative, OcrBox, OcrChar, OcrReading } from '@openpaw/providers/ocr';
+import { judgeReading } from './read-problem.js';
+
+/** Where a character is read unsure: its position in the line's text, its probability and the reader's other readings. */
+interface Doubt {
+  readonly at: number;
+  readonly confidence: number;
+  readonly alternatives: readonly OcrAlternative[];
+}
+
+const LINE_BOX: OcrBox = { x0: 0, y0: 0, x1: 1000, y1: 60 };
+
+/** One line read sure (0.999 a character) but where `doubts` say; every character 40 px tall on one baseline, 20 px apart. */
+function reading(text: string, doubts: readonly Doubt[] = [], ink?: readonly OcrBox[]): OcrReading {
+  const chars: OcrChar[] = [...text].map((c, i) => {
+    const doubt = doubts.find((d) => d.at === i);
+    const box = { x0: 20 * i, y0: 10, x1: 20 * i + 16, y1: 50 };
+    return doubt === undefined ? { text: c, confidence: 0.999, box } : { text: c, confidence: doubt.confidence, alternatives: doubt.alternatives, box };
+  });
+  return { reader: 'test', local: true, width: 1000, height: 200, lines: [{ text, confidence: Math.min(...chars.map((c) => c.confidence)), box: LINE_BOX, chars }], ...(ink === undefined ? {} : { ink }) };
+}
+
+describe('judgeReading', () => {
+  it('accepts a sure reading, its maths tokens carrying their confidence (the spellings of one character pooled)', () => {
+    const outcome = judgeReading(reading('Solve for y: 5y - 4 = 2y + 11', [{ at: 16, confidence: 0.95, alternatives: [{ text: '－', confidence: 0.04 }] }]));
+    expect(outcome).toMatchObject({ status: 'read', reading: { text: 'Solve for y: 5y - 4 = 2y + 11' } });
+    if (outcome.status !== 'read') return;
+    expect(outcome.reading.tokens.find((t) => t.text === '-')?.confidence).toBeCloseTo(0.99);
+    expect(outcome.reading.confidence).toBeCloseTo(0.99);
+  });
+
+  it('refuses a relation read at 0.87 when the reader gave "≤" a tenth: other maths holds too much of the probability', () => {
+    const outcome = judgeReading(reading('Solve for n: 8n + 4 < 47', [{ at: 20, confidence: 0.87, alternatives: [{ text: '≤', confidence: 0.1 }, { text: '＜', confidence: 0.03 }] }]));
+    expect(outcome).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/"<" 0\.87 \(2 different maths fit/) });
+  });
+
+  it('doubts a character whose alternatives are maths even when it is not ("÷" read as ":")', () => {
+    const outcome = judgeReading(reading('Work out 100 : 10 - 26', [{ at: 13, confidence: 0.52, alternatives: [{ text: '÷', confidence: 0.28 }, { text: '+', confidence: 0.13 }, { text: '·', confidence: 0.03 }] }]));
+    expect(outcome).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/":" 0\.52/) });
+  });
+
+  it('lets a doubted space or a full-width spelling stand: every reading of it is the same maths', () => {
+    const outcome = judgeReading(
+      reading('Evaluate 64 - 20', [
+        { at: 11, confidence: 0.86, alternatives: [{ text: '', confidence: 0.14 }] },
+        { at: 12, confidence: 0.9, alternatives: [{ text: '－', confidence: 0.09 }] },
+      ]),
+    );
+    expect(outcome).toMatchObject({ status: 'read', reading: { text: 'Evaluate 64 - 20' } });
+  });
+
+  it('refuses a doubt whose readings do not cover its probability', () => {
+    const outcome = judgeReading(reading('Solve 3x + 1 = 7', [{ at: 15, confidence: 0.6, alternatives: [{ text: '1', confidence: 0.2 }] }]));
+    expect(outcome).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/read unsure: "7" 0\.60/) });
+  });
+
+  it('refuses ink that no read line takes in (a root sign the detector left out) and ink enclosing other glyphs', () => {
+    const root: OcrBox = { x0: 300, y0: 0, x1: 420, y1: 120 };
+    const outside = judgeReading(reading('Evaluate 49 - 4', [], [{ x0: 10, y0: 10, x1: 30, y1: 50 }, { x0: 300, y0: 70, x1: 340, y1: 130 }]));
+    expect(outside).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/ink at x 300–340, y 70–130 lies outside every line read/) });
+    const enclosing = judgeReading(reading('Evaluate 49 - 4', [], [root, { x0: 340, y0: 20, x1: 370, y1: 55 }, { x0: 375, y0: 20, x1: 405, y1: 55 }]));
+    expect(enclosing).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/encloses other glyphs/) });
+  });
+});

@@ -1,0 +1,253 @@
+import type { OcrAlternative, OcrBox, OcrChar, OcrReader, OcrReading } from '@openpaw/providers/ocr';
+import sharp from 'sharp';
+import type { NormalisedImage } from '../image-normalisation.js';
+import { extractMathsSignature, type ReadToken } from '../maths-signature/index.js';
+import { normaliseText } from '../text-normalisation.js';
+import { enclosingInk, GLYPH_HEIGHT, lineGeometry } from './line-geometry.js';
+
+export interface ReadingSettings {
+  /** A character read below this probability (0..1) is doubted: the reader's other readings of it are weighed against the maths. */
+  readonly minCharConfidence: number;
+  /**
+   * The reading is refused when readings that give other maths hold more than this share (0..1) of the
+   * probability of all readings that parse: a wrong answer is worse than a refusal.
+   */
+  readonly maxOtherMaths: number;
+  /** Bound on one read; a hung inference or provider call fails the read. */
+  readonly timeoutMs: number;
+  /** Narrower pages are enlarged to this width first: small print reads better larger. */
+  readonly minWidth: number;
+}
+
+export const DEFAULT_READING: ReadingSettings = { minCharConfidence: 0.98, maxOtherMaths: 0.02, timeoutMs: 10_000, minWidth: 800 };
+
+export interface ProblemReading {
+  /** The text as read, exponents written with "^", lines joined by newlines. */
+  readonly text: string;
+  /** The maths words with their confidences (the maths signature's reading). */
+  readonly tokens: readonly ReadToken[];
+  /** The weakest maths character's probability. */
+  readonly confidence: number;
+  readonly reader: string;
+}
+
+export type ProblemReadingOutcome = { readonly status: 'read'; readonly reading: ProblemReading } | { readonly status: 'unreadable'; readonly reason: string };
+
+/** Scripts the maths reading is not for: their text is refused, never misread as Latin letters. */
+const FOREIGN_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Devanagari}\p{Script=Thai}]/u;
+/** Greek letters a maths problem uses as symbols. */
+const MATHS_GREEK = /[πθαβγδλμσφωΔΣΩ]/u;
+/** Item labels ("1.", "2)", "(b)") opening a line: two of them make a worksheet, not a problem. */
+const ITEM_LABEL = /^\s*(?:\(?\d{1,2}[.)]|\(?[a-h]\))\s/;
+/** Characters that carry the maths: digits, operators, relations, brackets. */
+const MATHS_CHAR = /[0-9+\-−×÷*/=<>≤≥^()√²³]/;
+
+/** The page the reader reads: levelled by the measured skew, at least `minWidth` wide, PNG. */
+async function readerInput(image: NormalisedImage, skewDegrees: number, settings: ReadingSettings): Promise<Buffer> {
+  let pipeline = sharp(image.rgb, { raw: { width: image.width, height: image.height, channels: 3 } });
+  if (Math.abs(skewDegrees) >= 0.5) pipeline = pipeline.rotate(-skewDegrees, { background: { r: 255, g: 255, b: 255 } });
+  const levelled = await pipeline.png().toBuffer({ resolveWithObject: true });
+  if (levelled.info.width >= settings.minWidth) return levelled.data;
+  return sharp(levelled.data).resize({ width: settings.minWidth, kernel: 'lanczos3' }).png().toBuffer();
+}
+
+/**
+ * Reads a problem from an image through the OCR port and says whether the reading can be trusted:
+ * exponents placed from the characters' boxes, structure a line cannot carry refused, characters outside
+ * the reader's alphabet or read unsure refused, pages of several problems and foreign text refused, and
+ * maths that does not parse refused. Each refusal names what could not be read.
+ */
+export async function readProblem(image: NormalisedImage, skewDegrees: number, reader: OcrReader, settings: ReadingSettings = DEFAULT_READING): Promise<ProblemReadingOutcome> {
+  const reading = await reader.read(await readerInput(image, skewDegrees, settings), { timeoutMs: settings.timeoutMs });
+  return judgeReading(reading, settings);
+}
+
+export function judgeReading(reading: OcrReading, settings: ReadingSettings = DEFAULT_READING): ProblemReadingOutcome {
+  if (!reading.lines.some((l) => l.text !== '')) return { status: 'unreadable', reason: 'no text was found in the image; please send a sharper photo or type the problem' };
+  const raw = reading.lines.map((l) => l.text).join('\n');
+  const foreign = [...raw].find((c) => FOREIGN_SCRIPT.test(c) && !MATHS_GREEK.test(c));
+  if (foreign !== undefined) return { status: 'unreadable', reason: `the image holds text in another script ("${foreign}"); only English problems are read — please type the problem` };
+  if (reading.lines.filter((l) => ITEM_LABEL.test(l.text)).length >= 2) {
+    return { status: 'unreadable', reason: `the image holds several problems (${reading.lines.filter((l) => ITEM_LABEL.test(l.text)).length} numbered items); please crop it to the one you want solved` };
+  }
+  const doubts: string[] = [];
+  const lost = reading.lines.filter((l) => l.text === '').length;
+  if (lost > 0) doubts.push(`${lost} text region${lost === 1 ? '' : 's'} read as nothing (a lost term?)`);
+  const lines = reading.lines.filter((l) => l.text !== '').map(lineGeometry);
+  for (const line of lines) doubts.push(...line.doubts);
+  doubts.push(...pageInkDoubts(reading));
+  const chars: OcrChar[] = lines.flatMap((l, i) => (i === 0 ? l.chars : [{ text: '\n', confidence: 1 }, ...l.chars]));
+  const resolved = resolveDoubts(chars, settings);
+  if (resolved.doubt !== undefined) doubts.push(resolved.doubt);
+  if (doubts.length > 0 || resolved.chars === undefined) return refusal(doubts);
+  const text = resolved.chars.map((c) => c.text).join('');
+  const tokens = mathsTokens(resolved.chars);
+  const extraction = extractMathsSignature(normaliseText(text), tokens);
+  for (const run of extraction.unparsed) doubts.push(`"${run}" does not parse as maths`);
+  for (const run of extraction.dangling) doubts.push(`operator ${run}: an operand was read as a word`);
+  const normalised = normaliseText(text);
+  // A root's radicand is what its bar spans, which a line reader does not see: "√36+31" may be √(36+31).
+  if (/√|v\/|sqrt/i.test(text)) doubts.push('a root sign: how far its bar reaches cannot be read from one line');
+  for (const [pattern, what] of MISREAD_SHAPES) {
+    const found = pattern.exec(normalised);
+    if (found !== null) doubts.push(`"${found[0]}": ${what}`);
+  }
+  if (extraction.signature === undefined && PROMPT_WITHOUT_MATHS.test(normaliseText(text))) doubts.push(`"${text.trim()}" asks for maths the reading does not hold (a line lost?)`);
+  if (doubts.length > 0) return refusal(doubts);
+  const confidence = tokens.length === 0 ? 1 : Math.min(...tokens.map((t) => t.confidence));
+  return { status: 'read', reading: { text, tokens, confidence, reader: reading.reader } };
+}
+
+const refusal = (doubts: readonly string[]): ProblemReadingOutcome => ({
+  status: 'unreadable',
+  reason: `the maths in the image cannot be read reliably (${doubts.join('; ')}); please send a sharper photo, crop to the problem, or type it`,
+});
+
+/**
+ * Shapes printed maths does not take but misreadings do (the signature parses them): an operator run
+ * into another ("5×+34" where the x was read as ×), two numbers side by side ("104 4", a digit read
+ * twice), a lone letter repeating the end of the word before it ("evaluate e", read twice at a box join).
+ */
+const MISREAD_SHAPES: readonly (readonly [RegExp, string])[] = [
+  [/[*×÷/^][+*×÷/=<>≤≥^]|[+-][+*×÷/=<>≤≥^]/, 'two operators in a row (a term lost?)'],
+  [/\d \d/, 'two numbers side by side (a digit read twice, or an operator lost?)'],
+  [/(\p{L}) \1(?!\p{L})/u, 'a letter read twice'],
+];
+
+/** An instruction with nothing after it to act on: what is left when the maths line was not read. */
+const PROMPT_WITHOUT_MATHS = /(?:^|\s)(?:solve|simplify|evaluate|calculate|work out|compute|find|factorise|factorize|expand|add the fractions)(?:\s+for\s+[a-z])?\s*:?\s*$/;
+
+/**
+ * A doubted character's readings must hold at least this much of its probability, or what it is cannot
+ * be said; unless it was read at `SURE_ENOUGH` or more: the rest is then spread under the reader's
+ * alternative floor (2 %) over its thousands of classes, no one of them a reading.
+ */
+const COVERAGE = 0.95;
+const SURE_ENOUGH = 0.9;
+/** A reading of the doubted characters this much less probable than the likeliest is not weighed (its share is too small to matter). */
+const NEGLIGIBLE = 0.002;
+/** At most this many readings of a page are weighed; more and the reading is refused. */
+const MAX_READINGS = 512;
+
+/**
+ * The reader's doubts weighed against the maths (issue 25). A character read below the bar is not
+ * refused outright: its readings (the reader's own alternatives, '' for none) are tried together with
+ * the other doubted characters', each combination weighted by the reader's probabilities. Readings that
+ * do not parse are not what was printed. The reading stands when the readings that give other maths or
+ * other digits and operators hold at most `maxOtherMaths` of the probability of those that parse: spaces
+ * and "2x +" against "2x+" thus never refuse a reading; "≥" behind a ">" read at 0.9, "12 34" against
+ * "1234", or a minus that may be lost, do. Doubts whose readings do not cover the character's probability refuse.
+ */
+function resolveDoubts(chars: readonly OcrChar[], settings: ReadingSettings): { chars?: OcrChar[]; doubt?: string } {
+  const doubted = chars.map((c, i) => (c.confidence < settings.minCharConfidence && mayChangeMaths(chars, i) ? i : -1)).filter((i) => i >= 0);
+  const sure = chars.map((c, i) => (doubted.includes(i) ? c : c.text === '' ? undefined : c));
+  if (doubted.length === 0) return { chars: sure.filter((c): c is OcrChar => c !== undefined) };
+  const nameOf = (c: OcrChar): string => (c.text === '' ? `"${c.alternatives?.[0]?.text ?? ''}" ${(c.alternatives?.[0]?.confidence ?? 0).toFixed(2)}` : `"${c.text}" ${c.confidence.toFixed(2)}`);
+  const weighed = doubted.map((i) => [{ text: chars[i]!.text, confidence: chars[i]!.confidence }, ...(chars[i]!.alternatives ?? [])]);
+  const uncovered = doubted.filter((i, k) => chars[i]!.confidence < SURE_ENOUGH && weighed[k]!.reduce((sum, o) => sum + o.confidence, 0) < COVERAGE);
+  if (uncovered.length > 0) return { doubt: `read unsure: ${uncovered.map((i) => nameOf(chars[i]!)).join(', ')}` };
+  // A character with ink of its own is some character: "none" is no reading of it. Readings that differ
+  // only in case or width ("W"/"w", "＋"/"+") are one reading.
+  const options = weighed.map((o, k) => mergeSpellings(o.filter((x) => !(x.text === '' && chars[doubted[k]!]!.ownInk === true))));
+  const likeliest = options.reduce((p, o) => p * Math.max(0, ...o.map((x) => x.confidence)), 1);
+  let readings: { picks: number[]; probability: number }[] = [{ picks: [], probability: 1 }];
+  for (const [k, o] of options.entries()) {
+    // The best the characters still to pick can do: a partial reading that cannot reach the bar is dropped.
+    const rest = options.slice(k + 1).reduce((p, later) => p * Math.max(0, ...later.map((x) => x.confidence)), 1);
+    readings = readings.flatMap((r) => o.map((x, j) => ({ picks: [...r.picks, j], probability: r.probability * x.confidence }))).filter((r) => r.probability * rest >= NEGLIGIBLE * likeliest);
+    if (readings.length > MAX_READINGS) return { doubt: `read unsure: ${doubted.map((i) => nameOf(chars[i]!)).join(', ')} (too many ways to read it)` };
+  }
+  const maths = new Map<string, { chars: OcrChar[]; probability: number; best: number }>();
+  for (const r of readings) {
+    const candidate = sure.map((c, i) => {
+      const k = doubted.indexOf(i);
+      return k < 0 ? c : { ...c, text: options[k]![r.picks[k]!]!.text, confidence: options[k]![r.picks[k]!]!.confidence };
+    });
+    const picked = candidate.filter((c): c is OcrChar => c !== undefined && c.text !== '');
+    const text = normaliseText(picked.map((c) => c.text).join(''));
+    const extraction = extractMathsSignature(text);
+    // A word problem has no signature; its reading still stands or falls by its digits and operators.
+    if (extraction.unparsed.length > 0 || extraction.dangling.length > 0 || digitAfterLetter(text) || MISREAD_SHAPES.some(([shape]) => shape.test(text))) continue;
+    const key = `${extraction.signature?.hash ?? 'no maths'} ${text.replace(/[^0-9+\-*/=<>^×÷]/g, '')}`;
+    const seen = maths.get(key);
+    if (seen === undefined) maths.set(key, { chars: picked, probability: r.probability, best: r.probability });
+    else {
+      seen.probability += r.probability;
+      if (r.probability > seen.best) Object.assign(seen, { chars: picked, best: r.probability });
+    }
+  }
+  const named = doubted.map((i) => nameOf(chars[i]!)).join(', ');
+  if (maths.size === 0) return { doubt: `read unsure: ${named} (no reading of them is maths)` };
+  const ranked = [...maths.values()].sort((a, b) => b.probability - a.probability);
+  const total = ranked.reduce((sum, m) => sum + m.probability, 0);
+  const other = (total - ranked[0]!.probability) / total;
+  if (other > settings.maxOtherMaths) return { doubt: `read unsure: ${named} (${maths.size} different maths fit; the others hold ${(100 * other).toFixed(0)} %)` };
+  return { chars: ranked[0]!.chars };
+}
+
+function mergeSpellings(options: readonly OcrAlternative[]): OcrAlternative[] {
+  const merged = new Map<string, OcrAlternative>();
+  for (const o of options) {
+    const key = o.text.normalize('NFKC').toLowerCase();
+    const seen = merged.get(key);
+    merged.set(key, seen === undefined ? o : { text: seen.text, confidence: seen.confidence + o.confidence });
+  }
+  return [...merged.values()];
+}
+
+/**
+ * Ink around the lines that the reading does not account for (issue 25): a glyph-sized blob no read
+ * line's box takes in (a root sign or an exponent the detector left out: "√49 − 4" read "49 − 4"), or a
+ * blob whose columns enclose other glyphs (a root sign's bar over its radicand). Either is maths the
+ * text does not hold, so the reading is refused.
+ */
+function pageInkDoubts(reading: OcrReading): string[] {
+  const lines = reading.lines.filter((l) => l.text !== '');
+  const heights = lines.flatMap((l) => l.chars.filter((c) => c.box !== undefined && /^[0-9A-Za-z]$/.test(c.text)).map((c) => c.box!.y1 - c.box!.y0)).sort((a, b) => a - b);
+  const charHeight = heights[Math.floor(heights.length * 0.75)];
+  if (reading.ink === undefined || charHeight === undefined) return [];
+  const doubts: string[] = [];
+  const inside = (b: OcrBox, line: OcrBox): number => (Math.max(0, Math.min(b.x1, line.x1) - Math.max(b.x0, line.x0)) * Math.max(0, Math.min(b.y1, line.y1) - Math.max(b.y0, line.y0))) / Math.max(1, (b.x1 - b.x0) * (b.y1 - b.y0));
+  const unread = reading.ink.find((b) => Math.max(b.y1 - b.y0, b.x1 - b.x0) >= GLYPH_HEIGHT * charHeight && !lines.some((l) => inside(b, l.box) >= READ_SHARE));
+  if (unread !== undefined) doubts.push(`ink at x ${unread.x0}–${unread.x1}, y ${unread.y0}–${unread.y1} lies outside every line read (a root sign or an exponent left out?)`);
+  const enclosing = enclosingInk(reading.ink, charHeight);
+  if (enclosing !== undefined) doubts.push(`ink at x ${enclosing.x0}–${enclosing.x1} encloses other glyphs (a root sign?)`);
+  return doubts;
+}
+
+/** A blob counts as read when at least this share of its box lies in one read line's box (detection boxes may clip a glyph's edge). */
+const READ_SHARE = 0.5;
+
+/** A digit right after a lone letter or two ("x2", "v64"): printed maths writes coefficients first, so a flattened exponent or a misread sign. */
+function digitAfterLetter(text: string): boolean {
+  return /(?<!\p{L}\p{L})\p{L}\d/u.test(text);
+}
+
+/**
+ * Whether reading the character at `i` otherwise may change the maths: it or one of its alternatives is
+ * a maths character (a ":" whose alternative is "÷"), or it sits in a word that carries maths, or it is a
+ * space between two maths words (a space misread there can join or split terms). Letters of prose words
+ * count too: "for y" against "for x" asks for another unknown.
+ */
+function mayChangeMaths(chars: readonly OcrChar[], i: number): boolean {
+  const c = chars[i]!;
+  if ([c.text, ...(c.alternatives ?? []).map((a) => a.text)].some((t) => MATHS_CHAR.test(t))) return true;
+  if (c.text.trim() === '' && c.text !== '') return MATHS_CHAR.test(chars[i - 1]?.text ?? '') && MATHS_CHAR.test(chars[i + 1]?.text ?? '');
+  return /\p{L}/u.test([c.text, ...(c.alternatives ?? []).map((a) => a.text)].join('')) || c.text === '';
+}
+
+/** Whitespace-separated words holding maths, each with its weakest character's probability. */
+function mathsTokens(chars: readonly OcrChar[]): ReadToken[] {
+  const tokens: ReadToken[] = [];
+  let word: OcrChar[] = [];
+  const flush = (): void => {
+    if (word.some((c) => MATHS_CHAR.test(c.text))) tokens.push({ text: word.map((c) => c.text).join(''), confidence: Math.min(...word.map((c) => c.confidence)) });
+    word = [];
+  };
+  for (const c of chars) {
+    if (c.text.trim() === '') flush();
+    else word.push(c);
+  }
+  flush();
+  return tokens;
+}

