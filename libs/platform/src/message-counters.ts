@@ -31,12 +31,14 @@ function following(registry: Registry, name: string, help: string, read: () => n
 /**
  * This process's message counters (libs/messaging's, counted on the hot path) on `registry`: JetStream
  * publishes, deliveries to its consumers, message validations (zod parses) and PostgreSQL commits of
- * the message path (kept replies, projections of messages).
+ * the message path (kept replies, projections of messages; `moreCommits`: those counted elsewhere, such
+ * as the coordinator's saga batches).
  */
-export function registerMessageCounters(registry: Registry): void {
+export function registerMessageCounters(registry: Registry, options: { readonly moreCommits?: () => number } = {}): void {
   const counts = (pick: keyof MessageCounts) => () => readMessageCounts()[pick];
+  const moreCommits = options.moreCommits ?? (() => 0);
   following(registry, MESSAGE_COUNTER_METRICS.published, 'JetStream publishes of this process (each awaited its PubAck).', counts('publishes'));
   following(registry, MESSAGE_COUNTER_METRICS.delivered, 'Messages delivered to the consumers of this process.', counts('deliveries'));
   following(registry, MESSAGE_COUNTER_METRICS.validations, 'Messages validated against their contract (zod parses), out and in.', counts('validations'));
-  following(registry, MESSAGE_COUNTER_METRICS.commits, 'PostgreSQL commits of the message path (kept replies, projections of messages).', counts('commits'));
+  following(registry, MESSAGE_COUNTER_METRICS.commits, 'PostgreSQL commits of the message path (saga batches, kept replies, projections of messages).', () => readMessageCounts().commits + moreCommits());
 }

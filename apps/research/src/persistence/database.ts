@@ -1,13 +1,12 @@
 import { Inject, Injectable, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import { PgKeptReplyStore } from '@openpaw/messaging';
-import { openDatabase } from '@openpaw/persistence';
+import { openDatabase, preparedSqlRunner } from '@openpaw/persistence';
 import type { DataSource } from 'typeorm';
 import { RESEARCH_SCHEMA, type ResearchSettings } from '../config.js';
 import { RESEARCH_LIBRARY, RESEARCH_REPLIES, RESEARCH_SETTINGS } from '../ports.js';
 import { LibraryReferenceEntity } from './library-reference.entity.js';
 import { researchMigrations } from './migrations/index.js';
 import { PgLibraryStore } from './pg-library-store.js';
-import { preparedSqlRunner } from './prepared-sql.js';
 
 export const RESEARCH_DATA_SOURCE = Symbol('openpaw.research.dataSource');
 

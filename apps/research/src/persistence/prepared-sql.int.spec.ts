@@ -3,7 +3,7 @@ import { PgKeptReplyStore, replyTo } from '@openpaw/messaging';
 import { freshDatabase } from '@openpaw/testing';
 import type { DataSource } from 'typeorm';
 import { openResearchDatabase } from './database.js';
-import { preparedSqlRunner } from './prepared-sql.js';
+import { preparedSqlRunner } from '@openpaw/persistence';
 
 describe('preparedSqlRunner (real PostgreSQL)', () => {
   let dataSource: DataSource;

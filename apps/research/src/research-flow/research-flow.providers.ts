@@ -6,7 +6,7 @@ import { type BlobStore, createBlobStoreFromEnv, InMemoryUserKeyStore, type LlmC
 import { SecretSealer } from '@openpaw/providers/keys';
 import type { DataSource } from 'typeorm';
 import { RESEARCH_DATA_SOURCE } from '../persistence/database.js';
-import { preparedSqlRunner } from '../persistence/prepared-sql.js';
+import { preparedSqlRunner } from '@openpaw/persistence';
 import { RESEARCH_SCHEMA } from '../config.js';
 import { RESEARCH_LLM } from '../ports.js';
 import { LegCancellations } from './cancellation/leg-cancellations.js';
