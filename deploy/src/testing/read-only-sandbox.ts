@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { spawnManaged, type ManagedProcess } from '@openpaw/testing';
 
 export interface SandboxSpec {
@@ -30,8 +32,12 @@ const quote = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'`;
  */
 export function sandboxScript(spec: SandboxSpec): string {
   const lines = ['set -e'];
+  // A checkout under a declared mount (a clone in /tmp, and the pod's /tmp emptyDir) would vanish under
+  // it: it is bound into the mount's host directory first, and that mount carries it (--rbind).
+  const shadowing = new Set(spec.mounts.filter((mount) => checkoutUnder(spec.cwd, mount.path) !== undefined));
+  for (const mount of shadowing) lines.push(`mount --bind ${quote(spec.cwd)} ${quote(join(mount.hostDir, checkoutUnder(spec.cwd, mount.path) ?? ''))}`);
   for (const mount of spec.mounts) {
-    lines.push(`mount --bind ${quote(mount.hostDir)} ${quote(mount.path)}`);
+    lines.push(`mount ${shadowing.has(mount) ? '--rbind' : '--bind'} ${quote(mount.hostDir)} ${quote(mount.path)}`);
     if (mount.readOnly) lines.push(`mount -o remount,ro,bind ${quote(mount.path)}`);
   }
   if (spec.readOnlyRoot) {
@@ -52,8 +58,18 @@ export function sandboxScript(spec: SandboxSpec): string {
   return lines.join('\n');
 }
 
+/** Where `cwd` sits inside a mount at `path` (relative), or undefined when it is not under it. */
+function checkoutUnder(cwd: string, path: string): string | undefined {
+  return cwd.startsWith(`${path.replace(/\/+$/, '')}/`) ? cwd.slice(path.replace(/\/+$/, '').length + 1) : undefined;
+}
+
 /** Starts the process in its own mount namespace (see `sandboxScript`); `unshare` execs, so the pid is the process's own. */
 export function spawnSandboxed(spec: SandboxSpec): SandboxedProcess {
+  // The mount point the checkout is bound onto, inside a mount that would otherwise hide it.
+  for (const mount of spec.mounts) {
+    const relative = checkoutUnder(spec.cwd, mount.path);
+    if (relative !== undefined) mkdirSync(join(mount.hostDir, relative), { recursive: true });
+  }
   const proc = spawnManaged('unshare', ['-m', '--propagation', 'private', 'sh', '-c', sandboxScript(spec)], { env: { ...spec.env } });
   const chunks: string[] = [];
   proc.child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
