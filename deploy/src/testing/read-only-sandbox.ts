@@ -35,7 +35,11 @@ export function sandboxScript(spec: SandboxSpec): string {
   // A checkout under a declared mount (a clone in /tmp, and the pod's /tmp emptyDir) would vanish under
   // it: it is bound into the mount's host directory first, and that mount carries it (--rbind).
   const shadowing = new Set(spec.mounts.filter((mount) => checkoutUnder(spec.cwd, mount.path) !== undefined));
-  for (const mount of shadowing) lines.push(`mount --bind ${quote(spec.cwd)} ${quote(join(mount.hostDir, checkoutUnder(spec.cwd, mount.path) ?? ''))}`);
+  // Read-only at once: once the mount covers the host directory, this first bind has no path to remount.
+  for (const mount of shadowing) {
+    const target = quote(join(mount.hostDir, checkoutUnder(spec.cwd, mount.path) ?? ''));
+    lines.push(`mount --bind ${quote(spec.cwd)} ${target}`, `mount -o remount,ro,bind ${target}`);
+  }
   for (const mount of spec.mounts) {
     lines.push(`mount ${shadowing.has(mount) ? '--rbind' : '--bind'} ${quote(mount.hostDir)} ${quote(mount.path)}`);
     if (mount.readOnly) lines.push(`mount -o remount,ro,bind ${quote(mount.path)}`);
@@ -45,6 +49,8 @@ export function sandboxScript(spec: SandboxSpec): string {
     lines.push(
       `for mp in $(awk '{print $5}' /proc/self/mountinfo | sort -u); do`,
       `  case "$mp" in ${keep}) continue ;; esac`,
+      // A mount hidden under a later one (the checkout's bind in a mount's host directory) has no path here.
+      `  [ -e "$mp" ] || continue`,
       `  mount -o remount,ro,bind "$mp" || { echo "boot sandbox: cannot make $mp read-only" >&2; exit 97; }`,
       `done`,
     );
