@@ -16,5 +16,10 @@ export function pipelinedPoolOf(dataSource: DataSource): pg.Pool {
   const pool = new pg.Pool({ ...master.options, pipeline: true, allowExitOnIdle: true });
   // An idle connection that dies (PostgreSQL restarted) is dropped by the pool; the next batch connects anew.
   pool.on('error', () => undefined);
+  // A connection that dies while a batch holds it (the pool listens only to idle ones) emits 'error' on
+  // its client, which would end the process; the batch's statements fail with it and the batch is
+  // released as broken, so the error is handled there. (CI: PostgreSQL stopped mid-load, EPIPE killed
+  // the coordinator.)
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
