@@ -1,5 +1,6 @@
 import { type DynamicModule, Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { ValidatedEnvelopes } from '@openpaw/messaging';
 import { databaseReadiness, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
 import type { DataSource } from 'typeorm';
 import { AdmissionControl } from './admission/admission-control.js';
@@ -83,6 +84,8 @@ export class GatewayModule implements OnModuleInit {
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: HttpErrorFilter },
         RunEventApplier,
+        // The live subscription validates a watched run's change; the projection consumer then takes it from here.
+        { provide: ValidatedEnvelopes, useValue: new ValidatedEnvelopes() },
         RunEventsSubscription,
         ProjectionConsumer,
         RunEventsStream,

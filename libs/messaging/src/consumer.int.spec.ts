@@ -1,11 +1,12 @@
 import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { createEnvelope, deadLetterSubjectOf, defineCommand, STREAMS, type AnyMessageDefinition } from '@openpaw/contracts';
+import { createEnvelope, deadLetterSubjectOf, defineCommand, messageValidations, STREAMS, type AnyMessageDefinition } from '@openpaw/contracts';
 import { z } from 'zod';
 import { DLQ_HEADERS, startConsumer, type ConsumerHandle, type MessageConsumerOptions } from './consumer.js';
 import { commandsConsumer, recordingLogger, sleep, startBroker, storedMessages, waitFor, type Broker } from './testing/int-test-kit.js';
 import type { MessagingObserver } from './observability.js';
 import type { BatchItem, HandlerOutcome } from './ports.js';
+import { ValidatedEnvelopes } from './validated-envelopes.js';
 
 const work = (service: string) => defineCommand(service, 'Work', 1, z.object({ n: z.int() }), 'test command');
 const meta = { source: '/openpaw/test', correlationId: 'run-1' };
@@ -84,6 +85,28 @@ describe('startConsumer (real nats-server)', () => {
     await waitFor(() => (seen.length === 15 ? true : undefined), '15 handled');
     expect(maxActive).toBe(3);
     expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 15 }, (_, n) => n));
+  });
+
+  it('takes a message another reader here validated already, and validates one whose bytes differ from the remembered ones', async () => {
+    const Work = work('memo');
+    const validatedEnvelopes = new ValidatedEnvelopes();
+    const remembered = createEnvelope(Work, { n: 1 }, { ...meta, id: 'memo-1' });
+    const otherBytes = createEnvelope(Work, { n: 2 }, { ...meta, id: 'memo-2' });
+    // A live reader's parses: the first of the very bytes published below, the second of other bytes.
+    validatedEnvelopes.remember(Work.subject, 'memo-1', encoder.encode(JSON.stringify(remembered)), remembered);
+    validatedEnvelopes.remember(Work.subject, 'memo-2', encoder.encode(JSON.stringify({ ...otherBytes, data: { n: 3 } })), { ...otherBytes, data: { n: 3 } });
+    await broker.js.publish(Work.subject, JSON.stringify(remembered), { msgID: 'memo-1' });
+    await broker.js.publish(Work.subject, JSON.stringify(otherBytes), { msgID: 'memo-2' });
+    const handled: BatchItem[] = [];
+    const validationsBefore = messageValidations.count;
+    await consume('memo', [Work], (item) => Promise.resolve(void handled.push(item)), { validatedEnvelopes });
+    await waitFor(() => (handled.length === 2 ? true : undefined), '2 handled');
+    // The remembered envelope is handed on as it is; the other is parsed from its own bytes (n: 2, not 3).
+    expect(handled[0]?.envelope).toBe(remembered);
+    expect(handled.map(dataOf)).toEqual([{ n: 1 }, { n: 2 }]);
+    // One validation (the second message's envelope, counted once per parse), none for the remembered one.
+    expect(messageValidations.count - validationsBefore).toBe(1);
+    expect(validatedEnvelopes.size).toBe(0);
   });
 
   it('dead-letters malformed JSON and schema-invalid data with the original bytes and the reason, then handles the next good message', async () => {

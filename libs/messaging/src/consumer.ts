@@ -8,6 +8,7 @@ import { whenJetStreamAnswers } from './jetstream-when-ready.js';
 import { messageCounters } from './message-budget.js';
 import { inBatchConsumerSpans, inConsumerSpan } from './message-spans.js';
 import { contextFromTraceHeaders, TRACEPARENT, TRACESTATE } from './trace-context.js';
+import type { ValidatedEnvelopes } from './validated-envelopes.js';
 
 /** Headers a dead letter carries besides the original message's own. */
 export const DLQ_HEADERS = {
@@ -22,6 +23,9 @@ export const DLQ_HEADERS = {
   /** A batched command's item dead-lettered alone (its dead letter is the one-item batch). */
   itemId: 'Openpaw-Dlq-Item-Id',
 } as const;
+
+/** The JetStream de-duplication header: every publish of ours sets it to the envelope id. */
+export const NATS_MSG_ID = 'Nats-Msg-Id';
 
 /** Nak delays by delivery count (the last repeats) when the consumer names none. */
 export const DEFAULT_BACKOFF_MS: readonly number[] = [1_000, 5_000, 15_000, 60_000];
@@ -59,6 +63,11 @@ interface ConsumerCommonOptions {
   readonly prefetch?: number;
   /** How long one pull request waits on the server (messages arrive the moment they exist). Default 5 s, minimum 1 s. */
   readonly pullExpiresMs?: number;
+  /**
+   * Messages another reader in this process validated already (a live subscription to the same
+   * subjects): one found here with the same id, subject and bytes is not validated again.
+   */
+  readonly validatedEnvelopes?: ValidatedEnvelopes;
 }
 
 export interface MessageConsumerOptions extends ConsumerCommonOptions {
@@ -154,6 +163,7 @@ class PullConsumerRunner implements ConsumerHandle {
   readonly #refill: number;
   readonly #pullExpiresMs: number;
   readonly #workingIntervalMs: number;
+  readonly #validatedEnvelopes: ValidatedEnvelopes | undefined;
 
   /** Received, waiting for a handler slot. */
   readonly #queue: JsMsg[] = [];
@@ -198,6 +208,7 @@ class PullConsumerRunner implements ConsumerHandle {
     }
     this.#refill = Math.max(1, Math.floor(this.#capacity / 4));
     this.#pullExpiresMs = Math.max(1_000, options.pullExpiresMs ?? 5_000);
+    this.#validatedEnvelopes = options.validatedEnvelopes;
     this.#workingIntervalMs = Math.max(50, Math.floor(ackWaitMs / 3));
   }
 
@@ -418,7 +429,8 @@ class PullConsumerRunner implements ConsumerHandle {
       return `delivered ${deliveryCount} times (max ${this.#maxDeliver}); the last attempt never settled (crash or ack timeout)`;
     }
     const batch = isBatchCommand(definition) ? parseBatchEnvelope(definition, msg.data) : undefined;
-    const parsed = batch ?? parseEnvelope(definition, msg.data);
+    const earlier = batch === undefined ? this.#validatedEnvelopes?.take(msg.subject, msg.headers?.get(NATS_MSG_ID), msg.data) : undefined;
+    const parsed = batch ?? (earlier === undefined ? parseEnvelope(definition, msg.data) : { ok: true as const, envelope: earlier });
     if (!parsed.ok) return parsed.reason;
     const rejected = batch?.ok === true ? { rejectedItems: batch.rejected } : {};
     const h = msg.headers;

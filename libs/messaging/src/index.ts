@@ -37,12 +37,14 @@ export {
   DEFAULT_BACKOFF_MS,
   DEFAULT_MAX_DELIVER,
   DLQ_HEADERS,
+  NATS_MSG_ID,
   startConsumer,
   type BatchConsumerOptions,
   type ConsumerHandle,
   type ConsumerOptions,
   type MessageConsumerOptions,
 } from './consumer.js';
+export { DEFAULT_VALIDATED_ENVELOPES, ValidatedEnvelopes } from './validated-envelopes.js';
 export { stderrLogger, type MessagingLogger, type MessagingObserver } from './observability.js';
 export { activeTraceHeaders, contextFromTraceHeaders, type TraceHeaders } from './trace-context.js';
 export { OnMessage } from './nest/on-message.decorator.js';

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { NatsConnection, Subscription } from '@nats-io/nats-core';
 import { InputRefused, parseEnvelope, RunStateChanged, RunStateChangedV2 } from '@openpaw/contracts';
-import { NATS_CONNECTION } from '@openpaw/messaging';
+import { NATS_CONNECTION, NATS_MSG_ID, ValidatedEnvelopes } from '@openpaw/messaging';
 import { RunEventApplier } from '../projection/run-event-applier.js';
 import { asRunChange, type RunChange, transitionsOf } from '../projection/run-change.js';
 import type { RunProjection } from '../projection/run-projection.store.js';
@@ -32,6 +32,7 @@ export class RunEventsSubscription implements OnModuleInit, OnApplicationShutdow
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     private readonly bus: RunEventBus,
     private readonly applier: RunEventApplier,
+    private readonly validated: ValidatedEnvelopes,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -49,6 +50,8 @@ export class RunEventsSubscription implements OnModuleInit, OnApplicationShutdow
               this.logger.warn({ subject: message.subject, reason: parsed.reason }, 'ignoring an unreadable run event');
               return;
             }
+            // The projection consumer of this replica, when it gets the same message, uses this parse.
+            this.validated.remember(message.subject, message.headers?.get(NATS_MSG_ID), message.data, parsed.envelope);
             this.deliverChange(parsed.envelope.id, asRunChange(parsed.envelope.data));
           },
         }),

@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy }
 import { jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { type Envelope, RunStateChanged, RunStateChangedV2, STREAMS, SUBJECT_ROOT } from '@openpaw/contracts';
-import { type ConsumerHandle, DEFAULT_MAX_DELIVER, ensureConsumer, jetstreamManagerWhenReady, NATS_CONNECTION, startConsumer } from '@openpaw/messaging';
+import { type ConsumerHandle, DEFAULT_MAX_DELIVER, ensureConsumer, jetstreamManagerWhenReady, NATS_CONNECTION, startConsumer, ValidatedEnvelopes } from '@openpaw/messaging';
 import { MessageLogContext, MetricsMessagingObserver } from '@openpaw/platform';
 import { RunEventApplier } from './run-event-applier.js';
 import type { RunChange, RunTransitionEvent } from './run-change.js';
@@ -19,7 +19,8 @@ export const PROJECTION_FILTER = `${SUBJECT_ROOT}.evt.workflow.>`;
  * (each event applied once, by one of them), applying `RunStateChanged` by version
  * and recording each transition in the run's timeline. It reads v2 (one change per run per
  * coordinator transaction, its transitions in order) and v1 (a coordinator older than v2 during a
- * rolling upgrade, or ADR 0024's deprecation window), each parsed once and applied once.
+ * rolling upgrade, or ADR 0024's deprecation window), each parsed once and applied once: a change
+ * the live subscription of this replica parsed already (a run a request here watches) is not parsed again.
  */
 @Injectable()
 export class ProjectionConsumer implements OnApplicationBootstrap, OnModuleDestroy {
@@ -30,6 +31,7 @@ export class ProjectionConsumer implements OnApplicationBootstrap, OnModuleDestr
     private readonly applier: RunEventApplier,
     private readonly observer: MetricsMessagingObserver,
     private readonly logs: MessageLogContext,
+    private readonly validated: ValidatedEnvelopes,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -49,6 +51,8 @@ export class ProjectionConsumer implements OnApplicationBootstrap, OnModuleDestr
       ignoreUnknownSubjects: true,
       // Order does not matter: each row only moves to a newer version.
       concurrency: 8,
+      // A watched run's change was validated by the live subscription already (RunEventsSubscription).
+      validatedEnvelopes: this.validated,
       handler: (item) => this.apply(item.envelope as Envelope<RunChange | RunTransitionEvent>),
       observer: this.observer,
       logger: this.logs,
