@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { freshDatabase, privateNatsServer, type NatsServerHandle, type RunningPlatform, type ServiceName, startPlatformProcesses } from '@openpaw/testing';
-import { MESSAGE_COUNTER_METRICS } from '@openpaw/platform';
 import { GatewayClient } from './e2e-client.js';
+import { type MessageBudget, overBudget, quietCounts, spentPerUnit, storedBySubject, storedPerUnit } from '../testing/message-budget.js';
 
 const root = join(import.meta.dirname, '../../../..');
 
@@ -28,57 +28,16 @@ const root = join(import.meta.dirname, '../../../..');
  *    gateway's live subscription parses the 3 RunStateChanged first (it feeds the waiting request);
  *    its projection consumer then takes those parses (`ValidatedEnvelopes`) rather than parse again.
  */
-const HIT_RUN_BUDGET = {
+const HIT_RUN_BUDGET: MessageBudget = {
   publishes: 8,
   deliveries: 8,
   commits: 8,
   validations: 11,
-} as const;
-
-type Counted = keyof typeof HIT_RUN_BUDGET;
-const COUNTED: readonly Counted[] = ['publishes', 'deliveries', 'commits', 'validations'];
-const METRIC_OF: Record<Counted, string> = {
-  publishes: MESSAGE_COUNTER_METRICS.published,
-  deliveries: MESSAGE_COUNTER_METRICS.delivered,
-  commits: MESSAGE_COUNTER_METRICS.commits,
-  validations: MESSAGE_COUNTER_METRICS.validations,
 };
 
 const SERVICES: readonly ServiceName[] = ['coordinator', 'ingestion', 'retrieval', 'solve', 'assets', 'gateway'];
 const RUNS = 3;
 const PROBLEM = '7x + 4 = 25';
-
-type Counts = Record<Counted, number>;
-
-/** A service's message counters, from the Prometheus text of its `/metrics`. */
-async function countsOf(platform: RunningPlatform, service: ServiceName): Promise<Counts> {
-  const text = await (await fetch(`${platform.urlOf(service)}/metrics`)).text();
-  const value = (metric: string): number => {
-    const line = new RegExp(`^${metric} ([0-9.e+]+)$`, 'm').exec(text);
-    if (line?.[1] === undefined) throw new Error(`${service} does not export ${metric}`);
-    return Number(line[1]);
-  };
-  return { publishes: value(METRIC_OF.publishes), deliveries: value(METRIC_OF.deliveries), commits: value(METRIC_OF.commits), validations: value(METRIC_OF.validations) };
-}
-
-async function countsByService(platform: RunningPlatform): Promise<Map<ServiceName, Counts>> {
-  return new Map(await Promise.all(SERVICES.map(async (service) => [service, await countsOf(platform, service)] as const)));
-}
-
-/**
- * The counters once the platform is quiet: two readings 400 ms apart agree (a run's answer reaches
- * the client before its last projection write and acks are done; those belong to the run too).
- */
-async function quietCounts(platform: RunningPlatform): Promise<Map<ServiceName, Counts>> {
-  let previous = await countsByService(platform);
-  for (let reading = 0; reading < 50; reading += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    const now = await countsByService(platform);
-    if (JSON.stringify([...now]) === JSON.stringify([...previous])) return now;
-    previous = now;
-  }
-  throw new Error('the platform did not go quiet within 20 s');
-}
 
 describe('message budget of a hit-path run (copy → new run → retrieval hit; every service a process)', () => {
   let nats: NatsServerHandle;
@@ -107,24 +66,15 @@ describe('message budget of a hit-path run (copy → new run → retrieval hit; 
     const solved = await user.submitText(PROBLEM, 60, 'solve');
     expect(solved.body.result?.outcome).toBe('new');
     expect((await user.submitText(PROBLEM, 60, 'warm_up')).body.result?.outcome).toBe('hit');
-    const before = await quietCounts(platform);
+    const before = await quietCounts(platform, SERVICES);
+    const storedBefore = await storedBySubject(nats.url);
     for (let i = 0; i < RUNS; i += 1) {
       // Another intent is another idempotency key: a new run of the same problem, answered by retrieval.
       const copy = await user.submitText(PROBLEM, 60, `budget_${i}`);
       expect(copy.body.result?.outcome).toBe('hit');
     }
-    const after = await quietCounts(platform);
-    const perRun = Object.fromEntries(COUNTED.map((what) => [what, 0])) as Counts;
-    const byService: string[] = [];
-    for (const service of SERVICES) {
-      const spent = COUNTED.map((what) => [what, ((after.get(service)?.[what] ?? 0) - (before.get(service)?.[what] ?? 0)) / RUNS] as const);
-      for (const [what, n] of spent) perRun[what] += n;
-      byService.push(`${service}: ${spent.map(([what, n]) => `${what} ${n.toFixed(2)}`).join(', ')}`);
-    }
-    console.log(`message budget per hit run: ${JSON.stringify(perRun)}\n${byService.join('\n')}`);
-    const overBudget = COUNTED.filter((what) => perRun[what] > HIT_RUN_BUDGET[what] + 1e-9).map(
-      (what) => `${what}: ${perRun[what].toFixed(2)} per run > budget ${HIT_RUN_BUDGET[what]} (${byService.join('; ')})`,
-    );
-    expect(overBudget).toEqual([]);
+    const spent = spentPerUnit(before, await quietCounts(platform, SERVICES), RUNS);
+    console.log(`message budget per hit run: ${JSON.stringify(spent.total)}\n${spent.byService.join('\n')}\nstored per run: ${storedPerUnit(storedBefore, await storedBySubject(nats.url), RUNS)}`);
+    expect(overBudget(spent, HIT_RUN_BUDGET, 'run')).toEqual([]);
   });
 });
