@@ -45,6 +45,24 @@ export default tseslint.config(
     },
   },
   {
+    // Every service imports @openpaw/providers; the maths engine (~100 MB) loads only when the local
+    // model is first asked (local-chat-model.ts imports math-solver.ts dynamically). Types are free.
+    files: ['libs/providers/src/**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/test-support/**', 'libs/providers/src/llm/local/math-solver.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            ...TEST_KITS.map((name) => ({ name, message: 'test kits are for specs, testing/ folders and benches only', allowTypeImports: false })),
+            { name: '@openpaw/maths', message: 'the maths engine loads lazily in the providers (see local-chat-model.ts)', allowTypeImports: true },
+          ],
+          patterns: [{ regex: '(^|/)math-solver\\.js$', message: 'math-solver loads lazily (import() in local-chat-model.ts)', allowTypeImports: true }],
+        },
+      ],
+    },
+  },
+  {
     // Test kits may be used by specs, test-support folders and benches, and nowhere else.
     files: ['**/*.spec.ts', '**/testing/**/*.ts', '**/test-support/**/*.ts', 'bench/**/*.ts', 'libs/testing/**/*.ts', 'libs/testkit/**/*.ts'],
     rules: { '@typescript-eslint/no-restricted-imports': 'off' },

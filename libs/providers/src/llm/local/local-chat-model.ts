@@ -1,10 +1,23 @@
 import { abortFailure } from '../provider-failure.js';
 import type { ChatMessage, ChatModel, ChatModelRequest, ChatModelResponse } from '../port.js';
-import { findMathCandidate, type MathSolution, solveMathProblem } from './math-solver.js';
+import type * as MathSolverModule from './math-solver.js';
+import type { MathSolution } from './math-solver.js';
 import { fillSchema } from './schema-filler.js';
 import { TextFacts } from './text-facts.js';
 
 export const LOCAL_MODEL_ID = 'local/deterministic';
+
+type MathSolver = typeof MathSolverModule;
+let mathSolver: Promise<MathSolver> | undefined;
+
+/**
+ * The maths engine (mathjs, nerdamer: ~100 MB per process) loads on the local model's first call, not
+ * with @openpaw/providers: every service imports the providers, few ever ask the local model anything.
+ */
+function loadMathSolver(): Promise<MathSolver> {
+  mathSolver ??= import('./math-solver.js');
+  return mathSolver;
+}
 
 /**
  * The local default LLM (`local/...`): no network, no account, deterministic, and computed from its
@@ -17,10 +30,11 @@ export class LocalChatModel implements ChatModel {
   readonly provider = 'local';
   readonly hasDefaultCredentials = true;
 
-  complete(request: ChatModelRequest): Promise<ChatModelResponse> {
+  async complete(request: ChatModelRequest): Promise<ChatModelResponse> {
     const aborted = abortFailure(request.signal, this.provider);
-    if (aborted !== undefined) return Promise.reject(aborted);
-    const problem = problemText(request.messages);
+    if (aborted !== undefined) throw aborted;
+    const { findMathCandidate, solveMathProblem } = await loadMathSolver();
+    const problem = problemText(request.messages, findMathCandidate);
     const content = contentText(request.messages);
     const solve = (): MathSolution => solveMathProblem(problem);
     const text =
@@ -29,17 +43,17 @@ export class LocalChatModel implements ChatModel {
         : findMathCandidate(problem) !== undefined
           ? solutionText(solve())
           : extractiveReply(content);
-    return Promise.resolve({
+    return {
       text,
       model: request.model,
       usage: { inputTokens: approximateTokens(request.messages.map((m) => m.content).join('\n')), outputTokens: approximateTokens(text) },
       finishReason: 'stop',
-    });
+    };
   }
 }
 
 /** The problem is the latest user message with math in it (a re-ask message has none), else the latest user message. */
-function problemText(messages: readonly ChatMessage[]): string {
+function problemText(messages: readonly ChatMessage[], findMathCandidate: MathSolver['findMathCandidate']): string {
   const users = messages.filter((m) => m.role === 'user').map((m) => m.content);
   return [...users].reverse().find((text) => findMathCandidate(text) !== undefined) ?? users.at(-1) ?? '';
 }
