@@ -90,3 +90,61 @@ export function rotateQuarterTurns(src: RgbRaster, turns: 0 | 1 | 2 | 3): RgbRas
   }
   return { width, height, data };
 }
+
+/** One 8-connected region of a grid: its label in `ConnectedComponents.label` and its bounds (inclusive). */
+export interface GridComponent {
+  readonly label: number;
+  readonly x0: number;
+  readonly y0: number;
+  readonly x1: number;
+  readonly y1: number;
+}
+
+export interface ConnectedComponents {
+  /** Per cell (row-major), its component's label (1, 2, ...), or 0 for a cell that is off. */
+  readonly label: Int32Array;
+  readonly components: readonly GridComponent[];
+}
+
+/**
+ * The 8-connected regions of the cells of a `width` × `height` grid for which `on(index)` holds
+ * (index = y × width + x), found by flood fill with an explicit stack (no recursion depth limit).
+ */
+export function connectedComponents(width: number, height: number, on: (index: number) => boolean): ConnectedComponents {
+  const label = new Int32Array(width * height);
+  const components: GridComponent[] = [];
+  const stack: number[] = [];
+  for (let start = 0; start < width * height; start += 1) {
+    if (label[start] !== 0 || !on(start)) continue;
+    const id = components.length + 1;
+    label[start] = id;
+    stack.push(start);
+    let x0 = width;
+    let y0 = height;
+    let x1 = -1;
+    let y1 = -1;
+    while (stack.length > 0) {
+      const p = stack.pop()!;
+      const px = p % width;
+      const py = (p - px) / width;
+      x0 = Math.min(x0, px);
+      x1 = Math.max(x1, px);
+      y0 = Math.min(y0, py);
+      y1 = Math.max(y1, py);
+      for (let dy = -1; dy <= 1; dy += 1) {
+        for (let dx = -1; dx <= 1; dx += 1) {
+          const nx = px + dx;
+          const ny = py + dy;
+          if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
+          const q = ny * width + nx;
+          if (label[q] === 0 && on(q)) {
+            label[q] = id;
+            stack.push(q);
+          }
+        }
+      }
+    }
+    components.push({ label: id, x0, y0, x1, y1 });
+  }
+  return { label, components };
+}

@@ -1,5 +1,5 @@
 import type { OcrBox } from '../port.js';
-import { type RgbRaster, resampleRegion } from '../raster.js';
+import { connectedComponents, type RgbRaster, resampleRegion } from '../raster.js';
 import type { TensorData } from './onnx-worker-pool.js';
 
 /** PaddleOCR's DB post-processing settings (its defaults for PP-OCRv4 det). */
@@ -50,40 +50,9 @@ export function textBoxes(map: TensorData, input: DetectionInput, imageWidth: nu
   const h = map.dims[2] ?? 0;
   const w = map.dims[3] ?? 0;
   const prob = map.data;
-  const label = new Int32Array(w * h);
+  const { label, components } = connectedComponents(w, h, (i) => prob[i]! > settings.pixelThreshold);
   const boxes: OcrBox[] = [];
-  const stack: number[] = [];
-  let next = 0;
-  for (let start = 0; start < w * h; start += 1) {
-    if (label[start] !== 0 || prob[start]! <= settings.pixelThreshold) continue;
-    next += 1;
-    label[start] = next;
-    stack.push(start);
-    let x0 = w;
-    let y0 = h;
-    let x1 = -1;
-    let y1 = -1;
-    while (stack.length > 0) {
-      const p = stack.pop()!;
-      const px = p % w;
-      const py = (p - px) / w;
-      x0 = Math.min(x0, px);
-      x1 = Math.max(x1, px);
-      y0 = Math.min(y0, py);
-      y1 = Math.max(y1, py);
-      for (let dy = -1; dy <= 1; dy += 1) {
-        for (let dx = -1; dx <= 1; dx += 1) {
-          const nx = px + dx;
-          const ny = py + dy;
-          if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
-          const q = ny * w + nx;
-          if (label[q] === 0 && prob[q]! > settings.pixelThreshold) {
-            label[q] = next;
-            stack.push(q);
-          }
-        }
-      }
-    }
+  for (const { label: id, x0, y0, x1, y1 } of components) {
     const bw = x1 - x0 + 1;
     const bh = y1 - y0 + 1;
     if (Math.min(bw, bh) < 3) continue;
@@ -93,7 +62,7 @@ export function textBoxes(map: TensorData, input: DetectionInput, imageWidth: nu
     let count = 0;
     for (let y = y0; y <= y1; y += 1) {
       for (let x = x0; x <= x1; x += 1) {
-        if (label[y * w + x] !== next) continue;
+        if (label[y * w + x] !== id) continue;
         sum += prob[y * w + x]!;
         count += 1;
       }

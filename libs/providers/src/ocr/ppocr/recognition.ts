@@ -1,5 +1,5 @@
 import type { OcrAlternative, OcrBox, OcrChar } from '../port.js';
-import { lumaAt, type RgbRaster, resampleRegion } from '../raster.js';
+import { connectedComponents, lumaAt, type RgbRaster, resampleRegion } from '../raster.js';
 import type { TensorData } from './onnx-worker-pool.js';
 
 /** The recogniser reads lines scaled to this height. */
@@ -206,40 +206,10 @@ export function inkComponents(image: RgbRaster, box: OcrBox): OcrBox[] {
   }
   if (lightest - darkest < 40) return [];
   const cut = (darkest + lightest) / 2;
-  const seen = new Uint8Array(w * h);
   const components: OcrBox[] = [];
-  const stack: number[] = [];
-  for (let start = 0; start < w * h; start += 1) {
-    if (seen[start] === 1 || luma[start]! >= cut) continue;
-    seen[start] = 1;
-    stack.push(start);
-    let x0 = w;
-    let y0 = h;
-    let x1 = 0;
-    let y1 = 0;
-    while (stack.length > 0) {
-      const p = stack.pop()!;
-      const px = p % w;
-      const py = (p - px) / w;
-      x0 = Math.min(x0, px);
-      y0 = Math.min(y0, py);
-      x1 = Math.max(x1, px + 1);
-      y1 = Math.max(y1, py + 1);
-      for (let dy = -1; dy <= 1; dy += 1) {
-        for (let dx = -1; dx <= 1; dx += 1) {
-          const nx = px + dx;
-          const ny = py + dy;
-          if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
-          const q = ny * w + nx;
-          if (seen[q] === 0 && luma[q]! < cut) {
-            seen[q] = 1;
-            stack.push(q);
-          }
-        }
-      }
-    }
-    // Specks (noise, JPEG ringing) are not ink.
-    if ((x1 - x0) * (y1 - y0) >= 4) components.push({ x0: box.x0 + x0, y0: box.y0 + y0, x1: box.x0 + x1, y1: box.y0 + y1 });
+  for (const { x0, y0, x1, y1 } of connectedComponents(w, h, (i) => luma[i]! < cut).components) {
+    // Specks (noise, JPEG ringing) are not ink. A blob's bounds are inclusive, an OcrBox's ends exclusive.
+    if ((x1 - x0 + 1) * (y1 - y0 + 1) >= 4) components.push({ x0: box.x0 + x0, y0: box.y0 + y0, x1: box.x0 + x1 + 1, y1: box.y0 + y1 + 1 });
   }
   return components;
 }
