@@ -31,7 +31,7 @@ const OPENAI_REPORT =
 const ANTHROPIC_REPORT =
   'Gas boilers convert at most 95 percent of their fuel into heat. ' + 'Heat pumps deliver two to three units of heat per unit of electricity in winter.';
 
-type Script = 'ok' | 'fail';
+type Script = 'ok' | 'fail' | 'reject';
 
 describe('research through the gateway (spec 05)', () => {
   let nats: NatsServerHandle;
@@ -47,7 +47,11 @@ describe('research through the gateway (spec 05)', () => {
   const answer =
     (report: string) =>
     (apiKey: string | undefined): WireAnswer =>
-      scripts.get(apiKey ?? '') === 'fail' ? { status: 500, message: 'upstream exploded' } : { text: report };
+      scripts.get(apiKey ?? '') === 'fail'
+        ? { status: 500, message: 'upstream exploded' }
+        : scripts.get(apiKey ?? '') === 'reject'
+          ? { status: 401, message: 'Incorrect API key provided' }
+          : { text: report };
 
   beforeAll(async () => {
     const workflows = join(root, 'dist/apps/coordinator/src/workflows/index.js');
@@ -171,8 +175,11 @@ describe('research through the gateway (spec 05)', () => {
       { source: 'openai', label: 'openai', sentences: expect.any(Number) },
       { source: 'external:1', label: 'External 1', sentences: expect.any(Number) },
     ]);
-    // The sentence both the OpenAI report and the external report carry is one finding citing both.
-    expect(synthesis).toMatch(/Gas boilers convert at most 95 percent of (their|the) fuel.*\[openai\]\[External 1\]|\[External 1\]\[openai\]/);
+    // The OpenAI leg was given the external report: its restatement of it (same figure) is that report's
+    // finding, credited to it alone, not a second source agreeing; its own finding stays its own.
+    expect(synthesis).toMatch(/Gas boilers convert at most 95 percent of (their|the) fuel[^\n]*\[External 1\]\n/);
+    expect(synthesis).not.toMatch(/Gas boilers[^\n]*\[openai\]/);
+    expect(synthesis).toContain('Running costs depend on the electricity to gas price ratio. [openai]');
 
     // Shared: a signed, expiring URL to a self-contained HTML page, no token needed.
     const share = done['shareInfo'] as { url: string; expiresAt: string };
@@ -279,6 +286,31 @@ describe('research through the gateway (spec 05)', () => {
     const done = await client.waitFor(id, (r) => r['status'] === 'completed');
     expect(done).toMatchObject({ retryCount: 1, error: null });
     expect(await client.call('POST', `/research/${id}/retry`)).toMatchObject({ status: 409, body: { status: 'completed' } });
+  });
+
+  it('a rejected key fails the run with reason auth and "update your key, then retry"; the updated key is used by the retry. One LLM needs no synthesis key', async () => {
+    const { client, keys } = await user('e2e-hal', 'ok', 'reject');
+    // One LLM, no external report: no synthesis can come, so no gemini key is asked for.
+    const id = (await client.call('POST', '/research', { prompt: PROMPT, selectedLlms: ['openai'], synthesisLlm: 'gemini' })).body['id'] as string;
+    const failed = await client.waitFor(id, (r) => r['status'] === 'failed');
+    expect(failed).toMatchObject({
+      errorKind: 'all_failed',
+      errorReason: 'auth',
+      error: 'All LLM calls failed: openai rejected the API key — update your key, then retry',
+      llmResults: [expect.objectContaining({ status: 'failed', errorReason: 'auth' })],
+      ui: { card: 'error', message: 'All LLM calls failed: openai rejected the API key — update your key, then retry', actions: ['retry'] },
+    });
+    await waitUntil(() => failedEvents.some((e) => e.researchId === id && e.errorReason === 'auth'));
+    // A rejected key is not retried by the provider client: one call.
+    expect(requestsWith(openai, keys.openai)).toHaveLength(1);
+
+    const updated = 'sk-openai-e2e-hal-updated-0123456789';
+    scripts.set(updated, 'ok');
+    expect((await client.call('PUT', '/research/keys/openai', { apiKey: updated })).status).toBe(204);
+    expect((await client.call('POST', `/research/${id}/retry`)).status).toBe(202);
+    const done = await client.waitFor(id, (r) => r['status'] === 'completed');
+    expect(done).toMatchObject({ error: null, errorReason: null, synthesisSkipped: true, shareInfo: null, llmResults: [expect.objectContaining({ status: 'completed', round: 2, result: OPENAI_REPORT })] });
+    expect(requestsWith(openai, updated)).toHaveLength(1);
   });
 
   it('cancel at the gate → failed "Cancelled by user"; a retry of it is refused', async () => {

@@ -20,20 +20,41 @@ const LOWER_BOUND = new RegExp(`(?:${LOWER_BOUND_PHRASES})\\s*$`);
 const APPROXIMATE = /(?:about|around|approximately|roughly|nearly|almost|some|~)\s*$/;
 const BOUND_PHRASE = new RegExp(`\\b(?:${UPPER_BOUND_PHRASES}|${LOWER_BOUND_PHRASES})\\b`, 'gi');
 
-// Words that follow a figure without being its unit ("3 of them", "in 2020 the"): the figure has no unit then.
-const NOT_A_UNIT = new Set(
-  'a an and are as at be but by for from had has have in into is it its of on or per than that the their then there these they this those to was were which while who will with'.split(' '),
+/**
+ * Units a figure can carry, as written after it: a closed class (measures, time, money, counts of
+ * people and homes), so the word after a figure ("2 even", "the 2023 field study") is not taken for
+ * one. Abbreviations are matched case-sensitively below (kW, MWh, °C); these words in lower case.
+ */
+const UNIT_WORDS = new Set(
+  (
+    'percent percentage point points pp times fold x ' +
+    'second seconds minute minutes hour hours day days week weeks month months year years decade decades ' +
+    'degree degrees kelvin watt watts kilowatt kilowatts megawatt megawatts gigawatt gigawatts joule joules ' +
+    'gram grams kilogram kilograms tonne tonnes ton tons metre metres meter meters kilometre kilometres kilometer kilometers mile miles ' +
+    'litre litres liter liters gallon gallons dollar dollars euro euros pound pounds cent cents ' +
+    'people person persons patients participants users homes households houses buildings units studies trials countries ' +
+    'thousand million millions billion billions trillion'
+  ).split(' '),
 );
+// Abbreviated units: SI-style symbols with an optional prefix (kW, kWh, MWh, GW, km, kg, ms, °C, µg, m²), and a few others.
+const UNIT_SYMBOL = /^(?:°[CFK]|[kMGTmµcn]?(?:W|Wh|J|g|m|m²|m³|s|l|L|V|A|Hz|Pa|t)|K|C|F|h|min|ppm|ppb|mph|kph|bn|USD|EUR|GBP|COP|SCOP|dB)$/;
 
-/** Units as written after a figure, folded so `95 %`, `95%` and `95 percent` are one figure. */
-function unitOf(after: string): string {
-  const match = /^\s*(%|per ?cent\b|percentage points?\b|pp\b|[a-zµ°/]+(?:\/[a-z]+)?)/i.exec(after);
-  if (match?.[1] === undefined) return '';
-  const unit = match[1].toLowerCase();
-  if (unit === '%' || unit.startsWith('per ') || unit === 'percent') return '%';
-  if (unit.startsWith('percentage') || unit === 'pp') return 'pp';
-  return NOT_A_UNIT.has(unit) ? '' : unit;
+/** Units as written after a figure, folded so `95 %`, `95%` and `95 percent` are one figure; '' when none is written. */
+function unitOf(after: string): { readonly unit: string; readonly shown: string } {
+  const match = /^(\s*)(%|per ?cent\b|percentage points?\b|°\s?[CFK]\b|[\p{L}µ°²³]+(?:-[\p{L}]+)?)/u.exec(after);
+  if (match?.[2] === undefined) return { unit: '', shown: '' };
+  const written = match[2];
+  const lower = written.toLowerCase();
+  const shown = `${match[1] ?? ''}${written}`;
+  if (lower === '%' || /^per ?cent$/.test(lower)) return { unit: '%', shown };
+  if (lower.startsWith('percentage') || lower === 'pp') return { unit: 'pp', shown };
+  if (lower === 'times' || lower === 'fold' || lower === 'x') return { unit: 'x', shown };
+  if (UNIT_SYMBOL.test(written.replace(/\s/g, ''))) return { unit: written.replace(/\s/g, ''), shown };
+  if (UNIT_WORDS.has(lower)) return { unit: lower.replace(/s$/, ''), shown };
+  return { unit: '', shown: '' };
 }
+
+const CURRENCY: Readonly<Record<string, string>> = { $: 'USD', '€': 'EUR', '£': 'GBP' };
 
 /** A figure as it must match: bound (`<=`, `>=`, `~`, or none), signed value, unit (empty when none is written). */
 export interface Figure {
@@ -59,9 +80,11 @@ export function figuresOf(sentence: string): Figure[] {
     const negative = /(?:^|[^\p{L}\p{N}])[-−]$/u.test(before) || /\bminus\s+$/.test(before);
     const after = sentence.slice(start + match[0].length, start + match[0].length + 25);
     const bound = UPPER_BOUND.test(before) ? '<=' : LOWER_BOUND.test(before) ? '>=' : APPROXIMATE.test(before) ? '~' : '';
-    const unit = word === 'twice' || word === 'double' || word === 'triple' ? 'x' : unitOf(after);
-    const shownUnit = unit === '' || unit === 'x' ? '' : (/^\s*(%|per ?cent\b|[a-zµ°/%]+)/i.exec(after)?.[0] ?? '');
-    figures.push({ bound, value: negative ? -magnitude : magnitude, unit, text: `${negative && digits !== undefined ? '-' : ''}${match[0]}${shownUnit}`.trim() });
+    const currency = CURRENCY[before.slice(-1)];
+    const written = unitOf(after);
+    const unit = word === 'twice' || word === 'double' || word === 'triple' ? 'x' : (currency ?? written.unit);
+    const sign = negative && digits !== undefined ? '-' : '';
+    figures.push({ bound, value: negative ? -magnitude : magnitude, unit, text: `${currency === undefined ? '' : before.slice(-1)}${sign}${match[0]}${written.shown}`.trim() });
   }
   return figures;
 }

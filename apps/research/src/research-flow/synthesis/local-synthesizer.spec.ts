@@ -35,9 +35,9 @@ describe('the figures and polarity of a claim', () => {
   it('reads digits (single ones too), thousands, decimals, number words, units and bounds', () => {
     expect(figuresOf('At most 95 percent of homes, 7 kWh and 1,200 units at about 2.5 times the cost, three of them.').map((f) => [f.bound, f.value, f.unit])).toEqual([
       ['<=', 95, '%'],
-      ['', 7, 'kwh'],
-      ['', 1200, 'units'],
-      ['~', 2.5, 'times'],
+      ['', 7, 'kWh'],
+      ['', 1200, 'unit'],
+      ['~', 2.5, 'x'],
       ['', 3, ''],
     ]);
     expect(same('Efficiency is 95% in winter.', 'Efficiency is 95 percent in winter.')).toBe(true);
@@ -51,6 +51,20 @@ describe('the figures and polarity of a claim', () => {
     expect(same('It runs 3 kW, 3 kW.', 'It runs 3 kW, 3 kWh.')).toBe(false);
     expect(same('In 2020, heat pumps sold well.', 'In 2020 heat pumps sold well.')).toBe(true);
     expect(figuresOf('It uses 5 per day.').map((f) => f.unit)).toEqual(['']);
+  });
+
+  it('takes units from a closed class, so the word after a figure is not its unit; currencies before it are', () => {
+    expect(figuresOf('A COP above 2 even at -15 °C in the 2023 field study, 3 kW, 40 hours, $500 and €500.').map((f) => [f.value, f.unit])).toEqual([
+      [2, ''],
+      [-15, '°C'],
+      [2023, ''],
+      [3, 'kW'],
+      [40, 'hour'],
+      [500, 'USD'],
+      [500, 'EUR'],
+    ]);
+    expect(same('It costs $500 to install.', 'It costs €500 to install.')).toBe(false);
+    expect(same('It runs 40 hours a week.', 'It runs 40 days a week.')).toBe(false);
   });
 
   it('reads signs: -15, −15 and minus 15 are one figure, and not 15; a range is two positive figures', () => {
@@ -134,6 +148,23 @@ describe('the local synthesis is honest about disagreement', () => {
     const external = [{ content: 'The field trial measured a seasonal efficiency of 2.8 in cold climates for heat pumps.' }];
     const content = await synthesize([{ provider: 'gemini', content: 'The field trial measured a seasonal efficiency of 3.8 in cold climates for heat pumps.' }], external);
     expect(section(content, 'Where the sources differ')).toContain('Figures differ: 3.8 [gemini]; 2.8 [External 1].');
+  });
+
+  it('credits a sentence citing an external report mid-sentence ([External 1]) to that report, its citation lifted out of the figures', async () => {
+    const external = [{ title: 'Field study 2023', content: 'Cold-climate heat pumps kept a coefficient of performance above 2 at -15 °C in the 2023 field study.' }];
+    const content = await synthesize(
+      [
+        { provider: 'openai', content: 'Cold-climate heat pumps keep a coefficient of performance above 2 even at -15 °C [External 1]. Running costs depend on the electricity to gas price ratio.' },
+        { provider: 'anthropic', content: 'Cold-climate heat pumps keep a coefficient of performance above 3 even at -15 °C.' },
+      ],
+      external,
+    );
+    const differ = section(content, 'Where the sources differ');
+    // The openai sentence is External 1's; the "1" of its citation is no figure; the year is one.
+    expect(differ).toContain('[External 1]');
+    expect(differ).toContain('at least 3, -15 °C [anthropic]');
+    expect(differ).not.toMatch(/\[openai\]|, 1 /);
+    expect(section(content, 'Findings from one source')).toContain('Running costs depend on the electricity to gas price ratio. [openai]');
   });
 
   it('merges agreeing sources with a bound written two ways, and keeps a signed figure apart from its opposite', async () => {

@@ -27,13 +27,16 @@ interface Claim {
   readonly quotes: string | null;
 }
 
-/** A report's sentences without the local researcher's own apparatus (its label, question and headings). */
+/** A citation of the material a leg was given: `[E1]` (the local researcher), `[External 1]` (a model), `[Q]` (the question). */
+const CITATION = /\s*\[(?:E(\d+)|External (\d+)|Q)\]/g;
+
+/** A report's sentences without the local researcher's own apparatus (its label, question and headings), their citations lifted out. */
 function claimsOf(content: string): Claim[] {
   return sentencesOf(content.replace(/^_Local extractive[^\n]*_$/gm, '').replace(/^\*\*Question:\*\*.*$/gm, '').replace(/^#+ .*$/gm, ''))
     .map((s) => {
-      const cite = /\s*\[(E\d+|Q)\]\s*$/.exec(s);
-      const quotes = cite?.[1]?.startsWith('E') === true ? `External ${cite[1].slice(1)}` : null;
-      return { sentence: s.slice(0, cite?.index ?? s.length).replace(/^"(.*)"$/, '$1').trim(), quotes };
+      const cited = [...s.matchAll(CITATION)].map((m) => m[1] ?? m[2]).find((n) => n !== undefined);
+      const sentence = s.replace(CITATION, '').trim().replace(/^"(.*)"$/, '$1').replace(/"\s*([.?!])$/, '$1').replace(/^"/, '').trim();
+      return { sentence, quotes: cited === undefined ? null : `External ${cited}` };
     })
     .filter((c) => !c.sentence.startsWith('[') && c.sentence.length >= 20);
 }
