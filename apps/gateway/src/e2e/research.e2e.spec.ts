@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { createHmac, generateKeyPairSync } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -311,6 +312,26 @@ describe('research through the gateway (spec 05)', () => {
     const done = await client.waitFor(id, (r) => r['status'] === 'completed');
     expect(done).toMatchObject({ error: null, errorReason: null, synthesisSkipped: true, shareInfo: null, llmResults: [expect.objectContaining({ status: 'completed', round: 2, result: OPENAI_REPORT })] });
     expect(requestsWith(openai, updated)).toHaveLength(1);
+  });
+
+  it('the CLI (`openpaw research`) streams each leg, answers the gate from stdin, prints the report and says there is no share page', async () => {
+    await user('e2e-ida', 'fail');
+    const env = { ...process.env, OPENPAW_API_URL: platform.gatewayUrl, OPENPAW_JWT_SECRET: platform.jwtSecret, OPENPAW_USER: 'e2e-ida', OPENPAW_TOKEN: '' };
+    const cli = spawn(process.execPath, [join(root, 'dist/apps/cli/src/main.js'), 'research', PROMPT, '--llm', 'openai,anthropic'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    cli.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    cli.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    cli.stdin.end('p\n');
+    const code = await new Promise<number | null>((resolve) => cli.on('exit', resolve));
+    expect({ code, stderr }).toEqual({ code: 0, stderr: expect.stringContaining('p = proceed with the successful reports') });
+    expect(stdout).toMatch(/^research [0-9a-f-]{36}$/m);
+    expect(stdout).toMatch(/^ {2}openai: completed \(openai\/gpt-4o-mini, [\d.]+ s, \$[\d.]+\)$/m);
+    expect(stdout).toMatch(/^ {2}anthropic: failed — server_error: /m);
+    expect(stdout).toContain('anthropic failed; openai completed.');
+    expect(stdout).toContain('Report by openai:');
+    expect(stdout).toContain(OPENAI_REPORT);
+    expect(stdout).toContain('No share page: a research without a synthesis publishes none (the report is above).');
   });
 
   it('cancel at the gate → failed "Cancelled by user"; a retry of it is refused', async () => {
