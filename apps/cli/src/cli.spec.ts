@@ -100,6 +100,8 @@ class FakeGateway {
     }
     if (request.method === 'POST' && request.path === '/paper-searches') return this.json(response, 202, { runId, state: 'INITIALIZING', status: 'running' });
     if (request.method === 'POST' && request.path.startsWith(`/paper-searches/${runId}/checkpoints/`)) return this.json(response, 202, { state: 'SEARCHING' });
+    if (request.method === 'POST' && request.path === '/research') return this.json(response, 202, { id: runId, status: 'processing' });
+    if (request.method === 'POST' && request.path === `/research/${runId}/confirm`) return this.json(response, 200, { id: runId, status: 'synthesizing' });
     if (request.method === 'POST' && request.path === '/visual-degrees') return this.json(response, 202, { runId, state: 'INITIALIZING', terminal: false });
     if (request.method === 'GET' && request.path === `/visual-degrees/${runId}`) return this.json(response, 200, script.final);
     if (request.method === 'GET' && request.path === `/visual-degrees/${runId}/events`) {
@@ -496,5 +498,86 @@ describe('openpaw CLI', () => {
     expect(await runCli(['degrees', 'Ada Stone'], usage.io)).toBe(EXIT.usage);
     expect(await runCli(['degrees', 'Ada Stone', 'Bea North', '--max-hops', '9'], usage.io)).toBe(EXIT.usage);
     expect(usage.err.join('\n')).toContain('--max-hops must be a whole number from 1 to 6');
+  });
+
+  it('research: streams each leg as it changes, answers the gate on stdin, prints the synthesis and the share link; a rejected key and a gate left waiting exit 1 and 5', async () => {
+    const runId = '2b3c4d5e-6f70-4a8b-9c0d-1e2f3a4b5c6d';
+    const leg = (provider: string, status: string, extra: Record<string, unknown> = {}) => ({
+      provider, status, model: null, result: null, truncated: false, local: false, error: null, errorReason: null, round: 1, startedAt: null, completedAt: null, durationMs: null, costUsd: 0, ...extra,
+    });
+    const done = (provider: string) => leg(provider, 'completed', { model: `${provider}/m`, result: `Report of ${provider}.`, durationMs: 12_300, costUsd: 0.01 });
+    const rejected = leg('anthropic', 'failed', { error: 'HTTP 401: invalid x-api-key', errorReason: 'auth' });
+    const view = (status: string, legs: Record<string, unknown>[], extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+      id: runId, status, title: 'Heat pumps in cold climates', titleSource: 'fallback', prompt: 'How efficient are heat pumps in cold climates?', selectedLlms: ['openai', 'anthropic'], synthesisLlm: 'local',
+      externalReports: [], llmResults: legs, synthesizedResult: null, synthesisModel: null, synthesisAttributions: [], synthesisSkipped: false, synthesisError: null, partialFailure: null, retryCount: 0,
+      shareInfo: null, error: null, errorKind: null, errorReason: null, costUsd: 0, startedAt: null, completedAt: null, ...extra,
+    });
+    const state = (version: number, v: Record<string, unknown>) => ({ ...run(runId, version, String(v['status']), 1, v), workflowType: 'research', terminal: ['completed', 'failed'].includes(String(v['status'])) });
+    const gate = state(3, view('awaiting_confirmation', [done('openai'), rejected], { partialFailure: { failedProviders: ['anthropic'], detectedAt: 'now', retryCount: 0 } }));
+    const completed = state(5, view('completed', [done('openai'), rejected], {
+      synthesizedResult: '## Where the sources agree\n- Heat pumps work in the cold. [openai][External 1]', synthesisModel: 'local/extractive',
+      shareInfo: { url: '/v1/shared/tok', expiresAt: '2026-01-08T00:00:00.000Z', blobKey: 'k', contentSha256: 'a'.repeat(64) },
+    }));
+    gateway.reset({
+      submission: { status: 202, body: { run_id: runId } },
+      connections: [
+        { notFound: true },
+        { events: [state(1, view('processing', [leg('openai', 'pending'), leg('anthropic', 'pending')])), state(2, view('processing', [leg('openai', 'processing'), leg('anthropic', 'pending')])), gate], then: 'drop' },
+        { events: [state(4, view('synthesizing', [done('openai'), rejected])), completed], then: 'end' },
+      ],
+      final: completed,
+    });
+    const answers = ['x', 'p'];
+    const proceeding = cli();
+    proceeding.io = { ...proceeding.io, prompt: () => Promise.resolve(answers.shift()) };
+    expect(await runCli(['research', 'How efficient are heat pumps in cold climates?', '--llm', 'openai,anthropic'], proceeding.io)).toBe(EXIT.succeeded);
+    expect(proceeding.out).toEqual(
+      expect.arrayContaining([
+        `research ${runId}`,
+        'processing: Heat pumps in cold climates',
+        '  openai: pending',
+        '  openai: processing',
+        '  openai: completed (openai/m, 12.3 s, $0.0100)',
+        '  anthropic: failed — auth: HTTP 401: invalid x-api-key (update your key, then retry)',
+        'anthropic failed; openai completed.',
+        '## Where the sources agree\n- Heat pumps work in the cold. [openai][External 1]',
+        `Share link (until 2026-01-08T00:00:00.000Z): ${gateway.url}/v1/shared/tok`,
+      ]),
+    );
+    // Each leg's line once per change, never repeated for an unchanged leg.
+    expect(proceeding.out.filter((line) => line === '  openai: completed (openai/m, 12.3 s, $0.0100)')).toHaveLength(1);
+    expect(proceeding.err).toContain('  "x" is not an answer');
+    const posted = gateway.requests.filter((r) => r.method === 'POST').map((r) => [r.path, JSON.parse(r.body.toString()) as unknown]);
+    expect(posted).toEqual([
+      ['/research', { prompt: 'How efficient are heat pumps in cold climates?', selectedLlms: ['openai', 'anthropic'] }],
+      [`/research/${runId}/confirm`, { action: 'proceed' }],
+    ]);
+    expect(gateway.requests.filter((r) => r.path.endsWith('/events')).map((r) => r.headers['last-event-id'])).toEqual([undefined, undefined, '3']);
+
+    // Every key rejected: the run fails, saying what to do.
+    const failed = state(2, view('failed', [leg('openai', 'failed', { error: 'HTTP 401', errorReason: 'auth' })], { errorKind: 'all_failed', errorReason: 'auth', error: 'All LLM calls failed: openai rejected the API key — update your key, then retry' }));
+    gateway.reset({ submission: { status: 202, body: { run_id: runId } }, connections: [{ events: [failed], then: 'end' }], final: failed });
+    const refused = cli();
+    expect(await runCli(['research', '--resume', runId], refused.io)).toBe(EXIT.failed);
+    expect(refused.err).toContain('the research failed: All LLM calls failed: openai rejected the API key — update your key, then retry');
+
+    // One report, no synthesis: the report itself, and no share page.
+    const single = state(2, view('completed', [done('openai')], { selectedLlms: ['openai'], synthesisSkipped: true }));
+    gateway.reset({ submission: { status: 202, body: { run_id: runId } }, connections: [{ events: [single], then: 'end' }], final: single });
+    const alone = cli();
+    expect(await runCli(['research', '--resume', runId, '--json'], alone.io)).toBe(EXIT.succeeded);
+    expect(alone.err).toEqual(expect.arrayContaining(['Report by openai:', 'Report of openai.', 'No share page: a research without a synthesis publishes none (the report is above).']));
+    expect(JSON.parse(alone.out.join('\n'))).toMatchObject({ command: 'research', exitCode: 0, result: { id: runId, status: 'completed' } });
+
+    // The gate left for later (end of input): exit 5, with the way back.
+    gateway.reset({ submission: { status: 202, body: { run_id: runId } }, connections: [{ events: [gate], then: 'end' }], final: gate });
+    const leaving = cli();
+    expect(await runCli(['research', '--resume', runId], leaving.io)).toBe(EXIT.stillRunning);
+    expect(leaving.out).toContain(`the research waits for your answer; decide later with: openpaw research --resume ${runId}`);
+
+    const usage = cli();
+    expect(await runCli(['research'], usage.io)).toBe(EXIT.usage);
+    expect(await runCli(['research', 'q', '--llm', 'openai,mistral'], usage.io)).toBe(EXIT.usage);
+    expect(usage.err.join('\n')).toContain('--llm takes openai, anthropic, gemini, local (comma-separated), not mistral');
   });
 });

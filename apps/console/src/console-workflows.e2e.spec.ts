@@ -73,7 +73,7 @@ describe('the console workflow pages in a real browser (Chromium), against the p
 
   afterEach(() => expect(policyViolations).toEqual([]));
 
-  it("research: creates a draft, starts it, shows each leg, proceeds at the gate after a partial failure, shows spec 05's 'synthesis not available' with the one report, and its share link", async () => {
+  it("research: creates a draft, starts it, shows each leg, proceeds at the gate after a partial failure, shows spec 05's 'synthesis not available' with the one report, and says no share page is published", async () => {
     expect((await callApi(platform.gatewayUrl, token, 'PUT', '/research/keys/openai', { apiKey: 'sk-openai-console-rosa-0123456789' })).status).toBe(204);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Research' }).click();
     await page.getByLabel('Question', { exact: true }).fill('How efficient are cold-climate heat pumps compared with gas boilers?');
@@ -109,10 +109,9 @@ describe('the console workflow pages in a real browser (Chromium), against the p
     expect(await page.getByRole('heading', { name: 'Synthesis' }).count()).toBe(0);
     expect((await page.locator('[data-report=local] .synthesis').textContent())?.length).toBeGreaterThan(20);
     expect(await page.locator('[data-report=openai]').count()).toBe(0);
-    const shared = await page.getByLabel('Share link', { exact: true }).inputValue();
-    const report = await fetch(shared);
-    expect(report.status).toBe(200);
-    expect(await report.text()).toMatch(/cold-climate heat pumps/i);
+    // Without a synthesis the run completes at once, without the research service: no share page is published.
+    await page.getByText('no share page is published', { exact: false }).first().waitFor();
+    expect(await page.getByLabel('Share link', { exact: true }).count()).toBe(0);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'w3-research-completed');
   });

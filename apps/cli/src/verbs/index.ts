@@ -5,12 +5,13 @@ import { degreesVerb } from './degrees.js';
 import { libraryVerb } from './library.js';
 import { loginVerb } from './login.js';
 import { papersVerb } from './papers.js';
+import { researchVerb } from './research.js';
 import { runsVerb } from './runs.js';
 import { solveVerb } from './solve.js';
 import { statusVerb } from './status.js';
 
 /** The workflow and run verbs, in `--help` order. A new verb: one file in this folder, one line here. */
-const WORKFLOW_VERBS: readonly Verb[] = [solveVerb, papersVerb, degreesVerb, libraryVerb, statusVerb, cancelVerb, runsVerb, loginVerb];
+const WORKFLOW_VERBS: readonly Verb[] = [solveVerb, papersVerb, researchVerb, degreesVerb, libraryVerb, statusVerb, cancelVerb, runsVerb, loginVerb];
 
 const completion = completionVerb(() => ({
   verbs: VERBS.map((verb) => ({ name: verb.name, summary: verb.summary, options: Object.keys(verb.options) })),

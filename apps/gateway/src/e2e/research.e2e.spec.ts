@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { createHmac, generateKeyPairSync } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -31,7 +32,7 @@ const OPENAI_REPORT =
 const ANTHROPIC_REPORT =
   'Gas boilers convert at most 95 percent of their fuel into heat. ' + 'Heat pumps deliver two to three units of heat per unit of electricity in winter.';
 
-type Script = 'ok' | 'fail';
+type Script = 'ok' | 'fail' | 'reject';
 
 describe('research through the gateway (spec 05)', () => {
   let nats: NatsServerHandle;
@@ -47,7 +48,11 @@ describe('research through the gateway (spec 05)', () => {
   const answer =
     (report: string) =>
     (apiKey: string | undefined): WireAnswer =>
-      scripts.get(apiKey ?? '') === 'fail' ? { status: 500, message: 'upstream exploded' } : { text: report };
+      scripts.get(apiKey ?? '') === 'fail'
+        ? { status: 500, message: 'upstream exploded' }
+        : scripts.get(apiKey ?? '') === 'reject'
+          ? { status: 401, message: 'Incorrect API key provided' }
+          : { text: report };
 
   beforeAll(async () => {
     const workflows = join(root, 'dist/apps/coordinator/src/workflows/index.js');
@@ -171,8 +176,11 @@ describe('research through the gateway (spec 05)', () => {
       { source: 'openai', label: 'openai', sentences: expect.any(Number) },
       { source: 'external:1', label: 'External 1', sentences: expect.any(Number) },
     ]);
-    // The sentence both the OpenAI report and the external report carry is one finding citing both.
-    expect(synthesis).toMatch(/Gas boilers convert at most 95 percent of (their|the) fuel.*\[openai\]\[External 1\]|\[External 1\]\[openai\]/);
+    // The OpenAI leg was given the external report: its restatement of it (same figure) is that report's
+    // finding, credited to it alone, not a second source agreeing; its own finding stays its own.
+    expect(synthesis).toMatch(/Gas boilers convert at most 95 percent of (their|the) fuel[^\n]*\[External 1\]\n/);
+    expect(synthesis).not.toMatch(/Gas boilers[^\n]*\[openai\]/);
+    expect(synthesis).toContain('Running costs depend on the electricity to gas price ratio. [openai]');
 
     // Shared: a signed, expiring URL to a self-contained HTML page, no token needed.
     const share = done['shareInfo'] as { url: string; expiresAt: string };
@@ -215,7 +223,7 @@ describe('research through the gateway (spec 05)', () => {
     expect((await client.call('PUT', '/research/keys/mistral', { apiKey: 'sk-0123456789' })).status).toBe(400);
   });
 
-  it('draft → start → one local leg → completed without synthesis (skip rule), shared; a draft starts once', async () => {
+  it('draft → start → one local leg → completed without synthesis (skip rule, no share page); a draft starts once', async () => {
     const { client } = await user('e2e-dan');
     const draft = await client.call('POST', '/research/draft', { prompt: PROMPT, externalReports: [] }, { 'idempotency-key': 'draft-1' });
     expect(draft.status).toBe(201);
@@ -245,7 +253,8 @@ describe('research through the gateway (spec 05)', () => {
 
     const single = await client.call('POST', '/research', { prompt: PROMPT, selectedLlms: ['local'] });
     const skipped = await client.waitFor(single.body['id'] as string, (r) => r['status'] === 'completed');
-    expect(skipped).toMatchObject({ synthesizedResult: null, synthesisSkipped: true, ui: { card: 'synthesis_not_available', showSynthesisNotAvailable: true }, shareInfo: expect.any(Object) });
+    // No synthesis: completed when its leg is, without the research service, so no share page.
+    expect(skipped).toMatchObject({ synthesizedResult: null, synthesisSkipped: true, ui: { card: 'synthesis_not_available', showSynthesisNotAvailable: true }, shareInfo: null });
   });
 
   it('confirm retry re-runs only the failed leg; the retried leg succeeds and the research completes', async () => {
@@ -278,6 +287,51 @@ describe('research through the gateway (spec 05)', () => {
     const done = await client.waitFor(id, (r) => r['status'] === 'completed');
     expect(done).toMatchObject({ retryCount: 1, error: null });
     expect(await client.call('POST', `/research/${id}/retry`)).toMatchObject({ status: 409, body: { status: 'completed' } });
+  });
+
+  it('a rejected key fails the run with reason auth and "update your key, then retry"; the updated key is used by the retry. One LLM needs no synthesis key', async () => {
+    const { client, keys } = await user('e2e-hal', 'ok', 'reject');
+    // One LLM, no external report: no synthesis can come, so no gemini key is asked for.
+    const id = (await client.call('POST', '/research', { prompt: PROMPT, selectedLlms: ['openai'], synthesisLlm: 'gemini' })).body['id'] as string;
+    const failed = await client.waitFor(id, (r) => r['status'] === 'failed');
+    expect(failed).toMatchObject({
+      errorKind: 'all_failed',
+      errorReason: 'auth',
+      error: 'All LLM calls failed: openai rejected the API key — update your key, then retry',
+      llmResults: [expect.objectContaining({ status: 'failed', errorReason: 'auth' })],
+      ui: { card: 'error', message: 'All LLM calls failed: openai rejected the API key — update your key, then retry', actions: ['retry'] },
+    });
+    await waitUntil(() => failedEvents.some((e) => e.researchId === id && e.errorReason === 'auth'));
+    // A rejected key is not retried by the provider client: one call.
+    expect(requestsWith(openai, keys.openai)).toHaveLength(1);
+
+    const updated = 'sk-openai-e2e-hal-updated-0123456789';
+    scripts.set(updated, 'ok');
+    expect((await client.call('PUT', '/research/keys/openai', { apiKey: updated })).status).toBe(204);
+    expect((await client.call('POST', `/research/${id}/retry`)).status).toBe(202);
+    const done = await client.waitFor(id, (r) => r['status'] === 'completed');
+    expect(done).toMatchObject({ error: null, errorReason: null, synthesisSkipped: true, shareInfo: null, llmResults: [expect.objectContaining({ status: 'completed', round: 2, result: OPENAI_REPORT })] });
+    expect(requestsWith(openai, updated)).toHaveLength(1);
+  });
+
+  it('the CLI (`openpaw research`) streams each leg, answers the gate from stdin, prints the report and says there is no share page', async () => {
+    await user('e2e-ida', 'fail');
+    const env = { ...process.env, OPENPAW_API_URL: platform.gatewayUrl, OPENPAW_JWT_SECRET: platform.jwtSecret, OPENPAW_USER: 'e2e-ida', OPENPAW_TOKEN: '' };
+    const cli = spawn(process.execPath, [join(root, 'dist/apps/cli/src/main.js'), 'research', PROMPT, '--llm', 'openai,anthropic'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    cli.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    cli.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    cli.stdin.end('p\n');
+    const code = await new Promise<number | null>((resolve) => cli.on('exit', resolve));
+    expect({ code, stderr }).toEqual({ code: 0, stderr: expect.stringContaining('p = proceed with the successful reports') });
+    expect(stdout).toMatch(/^research [0-9a-f-]{36}$/m);
+    expect(stdout).toMatch(/^ {2}openai: completed \(openai\/gpt-4o-mini, [\d.]+ s, \$[\d.]+\)$/m);
+    expect(stdout).toMatch(/^ {2}anthropic: failed — server_error: /m);
+    expect(stdout).toContain('anthropic failed; openai completed.');
+    expect(stdout).toContain('Report by openai:');
+    expect(stdout).toContain(OPENAI_REPORT);
+    expect(stdout).toContain('No share page: a research without a synthesis publishes none (the report is above).');
   });
 
   it('cancel at the gate → failed "Cancelled by user"; a retry of it is refused', async () => {

@@ -32,6 +32,7 @@ import {
 } from '@nestjs/swagger';
 import {
   KEYED_RESEARCH_PROVIDERS,
+  providersNeedingKeys,
   RESEARCH_INPUTS,
   RESEARCH_LIMITS,
   type ResearchDraftInput,
@@ -149,7 +150,9 @@ export class ResearchController {
     summary: 'Start a research (spec 05: draft → processing).',
     description:
       'With `draftId`, starts that draft (fields given here replace the draft’s); without, creates and starts one. Validation: at least one LLM, and an API key ' +
-      'for each selected keyed provider and the synthesis provider (400 `missing_api_keys` naming them). 409 when the draft is no longer a draft. ' +
+      'for each selected keyed provider, and for the synthesis provider when a synthesis can come (two or more LLMs, or any external report) (400 `missing_api_keys` naming them). ' +
+      'A run with one LLM and no external report is never synthesised: it completes as soon as its leg does, with its report in `llmResults` and no share page. ' +
+      'A rejected key fails the leg (`errorReason` `auth`); when it fails the run, `errorReason` is `auth` and `error` says to update the key, then retry. 409 when the draft is no longer a draft. ' +
       'Then one leg per provider runs; follow them on `GET /runs/{id}/events` or `GET /research/{id}`. ' +
       'Admission control as for `POST /problems`: over the caller’s rate or in-flight limit (by tier), or while the platform is busy, 429 with `Retry-After` and nothing starts.',
   })
@@ -173,7 +176,7 @@ export class ResearchController {
       const selectedLlms = body.selectedLlms ?? draft.selectedLlms;
       const synthesisLlm = body.synthesisLlm ?? draft.synthesisLlm;
       const keys = await this.keys.read(user.userId);
-      requireKeys(keys, [...selectedLlms, synthesisLlm]);
+      requireKeys(keys, providersNeedingKeys({ selectedLlms, synthesisLlm, externalReports: body.externalReports ?? draft.externalReports }));
       await this.admit(user, run.runId, response);
       const payload = {
         ...(body.prompt === undefined ? {} : { prompt: body.prompt }),
@@ -189,7 +192,7 @@ export class ResearchController {
     const defaults = this.defaults(keys);
     const selectedLlms = body.selectedLlms ?? defaults.selectedLlms;
     const synthesisLlm = body.synthesisLlm ?? defaults.synthesisLlm;
-    requireKeys(keys, [...selectedLlms, synthesisLlm]);
+    requireKeys(keys, providersNeedingKeys({ selectedLlms, synthesisLlm, externalReports: body.externalReports ?? [] }));
     const key = this.keyOf(idempotencyKey);
     const runId = this.research.runIdOf(user.userId, key);
     // A repeated request (same Idempotency-Key) is its existing run: answered, never limited.

@@ -61,6 +61,13 @@ describe('status → UI mapping (spec 05)', () => {
     expect(uiOf(v)).toMatchObject({ card, actions });
   });
 
+  it('names a rejected key at the gate: update your key, then retry', () => {
+    const rejected = { ...leg('anthropic', 'failed'), error: 'HTTP 401', errorReason: 'auth' as const };
+    const gate = view({ status: 'awaiting_confirmation', llmResults: [leg('openai', 'completed'), rejected], partialFailure: { failedProviders: ['anthropic'], detectedAt: 'now', retryCount: 0 } });
+    expect(uiOf(gate).message).toBe('anthropic failed. anthropic rejected the API key: update your key, then retry. Proceed with the successful results, retry the failed providers, or cancel.');
+    expect(uiOf(view({ status: 'awaiting_confirmation', llmResults: [leg('openai', 'completed'), leg('anthropic', 'failed')] })).message).not.toContain('key');
+  });
+
   it('shows "Synthesis not available" exactly per the spec’s condition', () => {
     const single = view({ status: 'completed', llmResults: [leg('openai', 'completed'), leg('anthropic', 'failed')] });
     expect(showSynthesisNotAvailable(single)).toBe(true);

@@ -73,12 +73,15 @@ export function uiOf(view: ResearchView): ResearchUi {
       return ui('synthesizing', 'Synthesizing results...', ['cancel']);
     case 'retrying':
       return ui('retrying', 'Retrying failed providers...', ['cancel']);
-    case 'awaiting_confirmation':
-      return ui('confirm_dialog', `${(view.partialFailure?.failedProviders ?? []).join(', ')} failed. Proceed with the successful results, retry the failed providers, or cancel.`, [
+    case 'awaiting_confirmation': {
+      const rejected = view.llmResults.filter((r) => r.status === 'failed' && r.errorReason === 'auth').map((r) => r.provider);
+      const keyHint = rejected.length === 0 ? '' : ` ${rejected.join(', ')} rejected the API key: update your key, then retry.`;
+      return ui('confirm_dialog', `${(view.partialFailure?.failedProviders ?? []).join(', ')} failed.${keyHint} Proceed with the successful results, retry the failed providers, or cancel.`, [
         'proceed',
         'retry',
         'cancel',
       ]);
+    }
     case 'completed':
       return view.synthesizedResult !== null ? ui('synthesis_and_reports', 'Synthesis and individual reports.') : ui('synthesis_not_available', 'Synthesis not available: showing the individual report.');
     case 'failed': {

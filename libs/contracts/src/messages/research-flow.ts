@@ -85,6 +85,23 @@ export const researchDraftInput = z.strictObject({
 });
 export type ResearchDraftInput = z.infer<typeof researchDraftInput>;
 
+/**
+ * Whether a synthesis can come of a request: spec 05's skip rule runs it only with >= 2 successful
+ * legs or any external report, so one selected leg without an external report never needs it.
+ */
+export function synthesisCanRun(request: { readonly selectedLlms: readonly ResearchProvider[]; readonly externalReports: readonly unknown[] }): boolean {
+  return request.selectedLlms.length >= 2 || request.externalReports.length > 0;
+}
+
+/**
+ * The providers a request needs the user's key for to start: the selected legs, and the synthesis
+ * provider only when a synthesis can come of it (`synthesisCanRun`). `local` needs none.
+ */
+export function providersNeedingKeys(request: { readonly selectedLlms: readonly ResearchProvider[]; readonly synthesisLlm: ResearchProvider; readonly externalReports: readonly unknown[] }): KeyedResearchProvider[] {
+  const needed = new Set<ResearchProvider>([...request.selectedLlms, ...(synthesisCanRun(request) ? [request.synthesisLlm] : [])]);
+  return KEYED_RESEARCH_PROVIDERS.filter((p) => needed.has(p));
+}
+
 /** Human input `start_research` (POST /research on a draft): what the user may still change, and the keys. */
 export const startResearchPayload = z.strictObject({
   prompt: prompt.optional(),
@@ -336,6 +353,13 @@ export const ResearchCompleted = defineEvent(
 export const researchErrorKind = z.enum(['all_failed', 'synthesis_failed', 'no_results', 'max_retries', 'cancelled', 'deadline']);
 export type ResearchErrorKind = z.infer<typeof researchErrorKind>;
 
+/**
+ * The provider failure behind a run's error, when one reason explains it (the legs' reasons reused):
+ * `auth` when a provider rejected the user's key (the user updates the key, then retries), `no_key`
+ * when the synthesis had no key. Optional: runs and events from before it have none.
+ */
+const researchErrorReason = legFailureReason.nullable().optional();
+
 export const ResearchFailed = defineEvent(
   'research',
   'ResearchFailed',
@@ -345,6 +369,7 @@ export const ResearchFailed = defineEvent(
     userId: z.string(),
     title: z.string(),
     errorKind: researchErrorKind,
+    errorReason: researchErrorReason,
     error: z.string(),
     failedProviders: z.array(researchProvider),
     /** Retries used so far; the run can be retried from `failed` while this is below 2 (and it was not cancelled). */
@@ -404,6 +429,7 @@ export const researchView = z.object({
   shareInfo: shareInfo.nullable(),
   error: z.string().nullable(),
   errorKind: researchErrorKind.nullable(),
+  errorReason: researchErrorReason,
   costUsd: z.number().nonnegative(),
   startedAt: z.string().nullable(),
   completedAt: z.string().nullable(),

@@ -458,7 +458,7 @@ export interface paths {
         put?: never;
         /**
          * Start a research (spec 05: draft → processing).
-         * @description With `draftId`, starts that draft (fields given here replace the draft’s); without, creates and starts one. Validation: at least one LLM, and an API key for each selected keyed provider and the synthesis provider (400 `missing_api_keys` naming them). 409 when the draft is no longer a draft. Then one leg per provider runs; follow them on `GET /runs/{id}/events` or `GET /research/{id}`. Admission control as for `POST /problems`: over the caller’s rate or in-flight limit (by tier), or while the platform is busy, 429 with `Retry-After` and nothing starts.
+         * @description With `draftId`, starts that draft (fields given here replace the draft’s); without, creates and starts one. Validation: at least one LLM, and an API key for each selected keyed provider, and for the synthesis provider when a synthesis can come (two or more LLMs, or any external report) (400 `missing_api_keys` naming them). A run with one LLM and no external report is never synthesised: it completes as soon as its leg does, with its report in `llmResults` and no share page. A rejected key fails the leg (`errorReason` `auth`); when it fails the run, `errorReason` is `auth` and `error` says to update the key, then retry. 409 when the draft is no longer a draft. Then one leg per provider runs; follow them on `GET /runs/{id}/events` or `GET /research/{id}`. Admission control as for `POST /problems`: over the caller’s rate or in-flight limit (by tier), or while the platform is busy, 429 with `Retry-After` and nothing starts.
          */
         post: operations["ResearchController_start"];
         delete?: never;
@@ -4217,6 +4217,8 @@ export interface operations {
                         error: string | null;
                         /** @enum {string|null} */
                         errorKind: "all_failed" | "synthesis_failed" | "no_results" | "max_retries" | "cancelled" | "deadline" | null;
+                        /** @enum {string|null} */
+                        errorReason?: "rate_limited" | "server_error" | "timeout" | "auth" | "no_key" | "bad_request" | "cost_cap" | "cancelled" | "unavailable" | null;
                         externalReports: {
                             characters: number;
                             title: string | null;
@@ -4383,6 +4385,8 @@ export interface operations {
                         error: string | null;
                         /** @enum {string|null} */
                         errorKind: "all_failed" | "synthesis_failed" | "no_results" | "max_retries" | "cancelled" | "deadline" | null;
+                        /** @enum {string|null} */
+                        errorReason?: "rate_limited" | "server_error" | "timeout" | "auth" | "no_key" | "bad_request" | "cost_cap" | "cancelled" | "unavailable" | null;
                         externalReports: {
                             characters: number;
                             title: string | null;
@@ -4529,6 +4533,8 @@ export interface operations {
                         error: string | null;
                         /** @enum {string|null} */
                         errorKind: "all_failed" | "synthesis_failed" | "no_results" | "max_retries" | "cancelled" | "deadline" | null;
+                        /** @enum {string|null} */
+                        errorReason?: "rate_limited" | "server_error" | "timeout" | "auth" | "no_key" | "bad_request" | "cost_cap" | "cancelled" | "unavailable" | null;
                         externalReports: {
                             characters: number;
                             title: string | null;
@@ -4683,6 +4689,8 @@ export interface operations {
                         error: string | null;
                         /** @enum {string|null} */
                         errorKind: "all_failed" | "synthesis_failed" | "no_results" | "max_retries" | "cancelled" | "deadline" | null;
+                        /** @enum {string|null} */
+                        errorReason?: "rate_limited" | "server_error" | "timeout" | "auth" | "no_key" | "bad_request" | "cost_cap" | "cancelled" | "unavailable" | null;
                         externalReports: {
                             characters: number;
                             title: string | null;
@@ -4851,6 +4859,8 @@ export interface operations {
                         error: string | null;
                         /** @enum {string|null} */
                         errorKind: "all_failed" | "synthesis_failed" | "no_results" | "max_retries" | "cancelled" | "deadline" | null;
+                        /** @enum {string|null} */
+                        errorReason?: "rate_limited" | "server_error" | "timeout" | "auth" | "no_key" | "bad_request" | "cost_cap" | "cancelled" | "unavailable" | null;
                         externalReports: {
                             characters: number;
                             title: string | null;

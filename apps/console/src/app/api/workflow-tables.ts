@@ -327,12 +327,14 @@ export const WORKFLOW_TABLES: readonly WorkflowTable[] = [
       ],
       "processing": [
         "synthesizing",
+        "completed",
         "awaiting_confirmation",
         "failed"
       ],
       "retrying": [
         "processing",
         "synthesizing",
+        "completed",
         "awaiting_confirmation",
         "failed"
       ],
@@ -342,6 +344,7 @@ export const WORKFLOW_TABLES: readonly WorkflowTable[] = [
       ],
       "awaiting_confirmation": [
         "synthesizing",
+        "completed",
         "failed",
         "retrying"
       ],

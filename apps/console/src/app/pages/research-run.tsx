@@ -134,7 +134,12 @@ export function ResearchRunPage({ researchId }: { researchId: string }) {
           {research.error}
         </p>
       )}
-      {research.ui.showSynthesisNotAvailable && <p class="error">Synthesis not available{research.synthesisError === null ? '.' : `: ${research.synthesisError}`}</p>}
+      {research.ui.showSynthesisNotAvailable && (
+        <p class="error">
+          Synthesis not available{research.synthesisError === null ? '.' : `: ${research.synthesisError}`}
+          {research.shareInfo === null && ' With one report there is nothing to synthesise, so no share page is published: the report is below.'}
+        </p>
+      )}
       {research.synthesizedResult !== null && (
         <section aria-labelledby="synthesis-title">
           <h2 id="synthesis-title">Synthesis</h2>

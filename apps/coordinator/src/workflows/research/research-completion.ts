@@ -1,4 +1,4 @@
-import type { LegStatus, ResearchProvider } from '@openpaw/contracts';
+import type { LegFailureReason, LegStatus, ResearchProvider } from '@openpaw/contracts';
 
 /**
  * Spec 05 Phase 3, `checkLlmCompletion`, applied after every leg result:
@@ -37,6 +37,26 @@ export const ALL_LLMS_FAILED = 'All LLM calls failed';
 export const NO_SUCCESSFUL_RESULTS = 'No successful LLM results';
 export const CANCELLED_BY_USER = 'Cancelled by user';
 export const MAX_RETRIES_EXCEEDED = 'Max retries exceeded';
+/** Spec 05's user action for "API key invalid". */
+export const UPDATE_KEY_THEN_RETRY = 'update your key, then retry';
+
+/**
+ * The reason behind a run whose legs all failed, reusing the legs' reasons: `auth` when any provider
+ * rejected its key (the one failure the user must fix before a retry can help), else the reason every
+ * failed leg shares, else none.
+ */
+export function allFailedReason(legs: readonly { readonly status: LegStatus; readonly errorReason: LegFailureReason | null }[]): LegFailureReason | null {
+  const reasons = new Set(legs.filter((l) => l.status === 'failed').map((l) => l.errorReason));
+  if (reasons.has('auth')) return 'auth';
+  const [only] = reasons;
+  return reasons.size === 1 && only !== undefined ? only : null;
+}
+
+/** "All LLM calls failed", and when keys were rejected, whose and what to do. */
+export function allFailedError(legs: readonly { readonly provider: ResearchProvider; readonly status: LegStatus; readonly errorReason: LegFailureReason | null }[]): string {
+  const rejected = legs.filter((l) => l.status === 'failed' && l.errorReason === 'auth').map((l) => l.provider);
+  return rejected.length === 0 ? ALL_LLMS_FAILED : `${ALL_LLMS_FAILED}: ${rejected.join(', ')} rejected the API key — ${UPDATE_KEY_THEN_RETRY}`;
+}
 
 /**
  * Spec 05 Phase 4, the synthesis skip rule (`successfulResults.length <= 1 && externalReportsCount === 0`):

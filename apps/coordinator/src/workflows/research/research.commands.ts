@@ -2,7 +2,7 @@ import { ExecuteResearchLegs, GenerateResearchTitle, type MessageData } from '@o
 import { type Effect, RUN_DEADLINE_TIMER, type RunSnapshot, sendBatch, type StepLogEntry } from '@openpaw/saga';
 import { roundUsd } from '../shared/run-status.js';
 import { keyFor, type Leg, remainingUsd, type ResearchData } from './research.data.js';
-import { type DeadlinePayload, legKey, TITLE_KEY } from './research.ids.js';
+import { type DeadlinePayload, legKey, titleKey } from './research.ids.js';
 import type { ResearchTimings } from './research.timings.js';
 import type { ResearchState } from './research.transitions.js';
 
@@ -28,7 +28,7 @@ export function researchCommands(timings: ResearchTimings) {
   const titleCommand = (run: Run, d: D): Effect[] =>
     d.request.titleSource === 'user' || d.keys.gemini === undefined
       ? []
-      : [{ type: 'send', message: GenerateResearchTitle, key: TITLE_KEY, data: { runId: run.id, userId: run.userId, prompt: d.request.prompt, key: d.keys.gemini } satisfies MessageData<typeof GenerateResearchTitle> }];
+      : [{ type: 'send', message: GenerateResearchTitle, key: titleKey(d.request.titleRound), data: { runId: run.id, userId: run.userId, prompt: d.request.prompt, key: d.keys.gemini } satisfies MessageData<typeof GenerateResearchTitle> }];
 
   /**
    * The legs at `indexes` (their rounds already set) as one batched command (ADR 0025), sharing what is

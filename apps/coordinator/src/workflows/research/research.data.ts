@@ -22,6 +22,8 @@ export interface Leg {
 export interface ResearchData {
   readonly request: {
     readonly title: string;
+    /** Title commands asked so far: an edited prompt asks again (`title:<n>`); absent on runs from before, meaning 1. */
+    readonly titleRound?: number;
     readonly titleSource: 'user' | 'model' | 'fallback';
     readonly prompt: string;
     readonly selectedLlms: readonly ResearchProvider[];
@@ -47,6 +49,8 @@ export interface ResearchData {
   readonly shareInfo: ShareInfo | null;
   readonly error: string | null;
   readonly errorKind: ResearchErrorKind | null;
+  /** The provider failure behind the error when one explains it (`auth`: a rejected key); absent on runs from before. */
+  readonly errorReason?: LegFailureReason | null;
   /** Times the run entered `failed` (each publishes its own ResearchFailed). */
   readonly failures: number;
 }

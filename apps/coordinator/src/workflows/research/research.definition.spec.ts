@@ -19,8 +19,9 @@ import {
 } from '@openpaw/contracts';
 import { commandIdFor, isAllowed, type JsonObject, replayRun, RUN_DEADLINE_TIMER, type ScenarioStep, validateDefinition } from '@openpaw/saga';
 import { SagaDriver } from '../testing/saga-driver.js';
-import { ALL_LLMS_FAILED, CANCELLED_BY_USER, checkLlmCompletion, MAX_RETRIES_EXCEEDED, NO_SUCCESSFUL_RESULTS, planSynthesis } from './research-completion.js';
+import { ALL_LLMS_FAILED, CANCELLED_BY_USER, checkLlmCompletion, MAX_RETRIES_EXCEEDED, NO_SUCCESSFUL_RESULTS, planSynthesis, UPDATE_KEY_THEN_RETRY } from './research-completion.js';
 import { legCapTimer, legKey, researchDefinition, synthesisKey, TITLE_KEY } from './research.definition.js';
+import { titleKey } from './research.ids.js';
 import { DEFAULT_RESEARCH_TIMINGS, researchTimingsFromEnv } from './research.timings.js';
 import { RESEARCH_STATES, RESEARCH_TRANSITIONS } from './research.transitions.js';
 
@@ -166,11 +167,32 @@ describe('research (spec 05)', () => {
     it('given two legs in flight, when both fail, then failed with "All LLM calls failed" (row 1) and ResearchFailed', () => {
       const d = processing();
       failed(d, 0);
-      const step = failed(d, 1, 1, 'auth');
+      const step = failed(d, 1);
       expect(step.state).toBe('failed');
-      expect(view(step)).toMatchObject({ status: 'failed', error: ALL_LLMS_FAILED, errorKind: 'all_failed' });
-      expect(step.sent(ResearchFailed)).toEqual([expect.objectContaining({ researchId: d.runId, errorKind: 'all_failed', failedProviders: ['openai', 'anthropic'], retryCount: 0 })]);
+      expect(view(step)).toMatchObject({ status: 'failed', error: ALL_LLMS_FAILED, errorKind: 'all_failed', errorReason: 'server_error' });
+      expect(step.sent(ResearchFailed)).toEqual([expect.objectContaining({ researchId: d.runId, errorKind: 'all_failed', errorReason: 'server_error', failedProviders: ['openai', 'anthropic'], retryCount: 0 })]);
       expect(d.pendingTimers()).toEqual([]);
+    });
+
+    it('given two legs in flight, when a provider rejects its key and the other fails otherwise, then the run\'s reason is auth and the error says to update the key, then retry', () => {
+      const d = processing();
+      failed(d, 0, 1, 'rate_limited');
+      const step = failed(d, 1, 1, 'auth');
+      expect(view(step)).toMatchObject({ status: 'failed', errorKind: 'all_failed', errorReason: 'auth', error: `${ALL_LLMS_FAILED}: anthropic rejected the API key — ${UPDATE_KEY_THEN_RETRY}` });
+      expect(step.sent(ResearchFailed)).toEqual([expect.objectContaining({ errorKind: 'all_failed', errorReason: 'auth' })]);
+      // The retry carries the updated key; the reason is cleared with the error.
+      const retried = human(d, 'retry', { keys: { anthropic: SEALED.openai } });
+      expect(retried.sentItems(ExecuteResearchLegs).map((c) => [c.provider, c.key])).toEqual([
+        ['openai', SEALED.openai],
+        ['anthropic', SEALED.openai],
+      ]);
+      expect(view(retried)).toMatchObject({ errorKind: null, errorReason: null, error: null });
+    });
+
+    it('given failed legs with different reasons and none of them auth, then the run names no single reason', () => {
+      const d = processing();
+      failed(d, 0, 1, 'rate_limited');
+      expect(view(failed(d, 1, 1, 'timeout'))).toMatchObject({ error: ALL_LLMS_FAILED, errorReason: null });
     });
 
     it('given two legs in flight, when both complete, then synthesizing with both reports (row 2)', () => {
@@ -214,15 +236,15 @@ describe('research (spec 05)', () => {
       expect(planSynthesis(successful, external)).toEqual(plan);
     });
 
-    it('1 successful, 0 external: the synthesis command skips the model, and completes without synthesizedResult', () => {
+    it('1 successful, 0 external: completed at once without synthesizedResult, waiting on no service (no command, no share page)', () => {
       const d = processing({ selectedLlms: ['openai'] });
       const step = completed(d, 0);
-      expect(step.state).toBe('synthesizing');
+      expect(step.state).toBe('completed');
       expect(step.steps()).toContain('synthesis_skipped');
-      expect(step.sent(SynthesizeResearch)).toEqual([expect.objectContaining({ skipSynthesis: true, reports: [expect.objectContaining({ provider: 'openai' })] })]);
-      const done = synthesized(d, 1, true);
-      expect(done.state).toBe('completed');
-      expect(view(done)).toMatchObject({ status: 'completed', synthesizedResult: null, synthesisSkipped: true, shareInfo: expect.objectContaining({ blobKey: 'research/x/report.html' }) });
+      expect(step.sent(SynthesizeResearch)).toEqual([]);
+      expect(view(step)).toMatchObject({ status: 'completed', synthesizedResult: null, synthesisSkipped: true, shareInfo: null, llmResults: [expect.objectContaining({ result: 'Report of leg 0.' })] });
+      expect(step.sent(ResearchCompleted)).toEqual([expect.objectContaining({ providers: ['openai'], synthesized: false, shareUrl: null })]);
+      expect(d.pendingTimers()).toEqual([]);
     });
 
     it('1 successful, >0 external: synthesis runs (external reports count)', () => {
@@ -298,8 +320,52 @@ describe('research (spec 05)', () => {
       expect(step.sentItems(ExecuteResearchLegs).map((item) => item.itemId)).toEqual([legCommandId(d, 0), legCommandId(d, 1)]);
     });
 
+    it('given a draft, when started with an edited prompt, then it gets the new prompt\'s title and a new title request; the old request\'s answer is stale', () => {
+      const d = new SagaDriver(definition);
+      d.start(draftInput({ start: false }));
+      const edited = 'What does a ground-source heat pump cost to install in Norway?';
+      const step = human(d, 'start_research', { prompt: edited, keys: SEALED });
+      expect(step.state).toBe('processing');
+      expect(view(step)).toMatchObject({ prompt: edited, title: 'What does a ground-source heat pump cost to install in Norway', titleSource: 'fallback' });
+      expect(step.sent(GenerateResearchTitle)).toEqual([{ runId: d.runId, userId: 'user-1', prompt: edited, key: SEALED.gemini }]);
+      const oldAnswer = d.event(ResearchTitleGenerated, { runId: d.runId, commandId: commandIdFor(d.runId, 1, TITLE_KEY), title: 'Heat pumps vs gas boilers', source: 'model', model: 'gemini/m' });
+      expect(oldAnswer.outcome).toBe('ignored');
+      const newAnswer = d.event(ResearchTitleGenerated, { runId: d.runId, commandId: commandIdFor(d.runId, 1, titleKey(2)), title: 'Ground-source heat pump costs in Norway', source: 'model', model: 'gemini/m' });
+      expect(view(newAnswer)).toMatchObject({ title: 'Ground-source heat pump costs in Norway', titleSource: 'model' });
+    });
+
+    it('given a draft with a model or user title, when started with an edited prompt, then a model title is replaced and a user title kept', () => {
+      const modelTitled = new SagaDriver(definition);
+      modelTitled.start(draftInput({ start: false }));
+      modelTitled.event(ResearchTitleGenerated, { runId: modelTitled.runId, commandId: commandIdFor(modelTitled.runId, 1, TITLE_KEY), title: 'Heat pumps vs gas boilers', source: 'model', model: 'gemini/m' });
+      expect(view(human(modelTitled, 'start_research', { prompt: 'Are heat pumps loud?', keys: {} }))).toMatchObject({ title: 'Are heat pumps loud', titleSource: 'fallback' });
+
+      const userTitled = new SagaDriver(definition);
+      userTitled.start(draftInput({ start: false, title: 'My title' }));
+      const step = human(userTitled, 'start_research', { prompt: 'Are heat pumps loud?', keys: {} });
+      expect(view(step)).toMatchObject({ title: 'My title', titleSource: 'user' });
+      expect(step.sent(GenerateResearchTitle)).toEqual([]);
+      // The same prompt again is no edit.
+      const same = new SagaDriver(definition);
+      same.start(draftInput({ start: false }));
+      expect(human(same, 'start_research', { prompt: PROMPT, keys: {} }).sent(GenerateResearchTitle)).toEqual([]);
+    });
+
+    it('needs the synthesis key only when a synthesis can come: one leg and no external report starts without it', () => {
+      const one = new SagaDriver(definition);
+      expect(one.start(draftInput({ selectedLlms: ['openai'], synthesisLlm: 'gemini', keys: { openai: SEALED.openai } })).state).toBe('processing');
+      const draft = new SagaDriver(definition);
+      draft.start(draftInput({ start: false, keys: {} }));
+      expect(human(draft, 'start_research', { selectedLlms: ['anthropic'], keys: { anthropic: SEALED.anthropic } }).state).toBe('processing');
+      const withReport = new SagaDriver(definition);
+      expect(withReport.start(draftInput({ selectedLlms: ['openai'], externalReports: [REPORT], keys: { openai: SEALED.openai } })).sent(InputRefused)).toEqual([
+        expect.objectContaining({ detail: expect.stringMatching(/no API key for gemini/) }),
+      ]);
+    });
+
     it.each([
       ['a missing key', { selectedLlms: ['openai'], keys: {} }, /no API key for openai/],
+      ['a missing synthesis key with two legs', { selectedLlms: ['openai', 'anthropic'], keys: { openai: SEALED.openai, anthropic: SEALED.anthropic } }, /no API key for gemini/],
       ['no LLM', { selectedLlms: [], keys: {} }, /select at least one LLM/],
       ['an unknown provider', { selectedLlms: ['mistral'], keys: {} }, /selectedLlms/],
     ])('given a draft, when started with %s, then refused and still a draft', (_, payload, reason) => {
@@ -381,14 +447,12 @@ describe('research (spec 05)', () => {
   });
 
   describe('phase 5: the human gate (POST /research/:id/confirm)', () => {
-    it('given awaiting_confirmation, when proceed, then synthesis with the successful results only (1 + 0 external: skipped)', () => {
+    it('given awaiting_confirmation, when proceed, then the successful results only (1 + 0 external: synthesis skipped, completed at once)', () => {
       const d = awaitingConfirmation();
       const step = human(d, 'proceed');
-      expect(step.state).toBe('synthesizing');
-      expect(step.sent(SynthesizeResearch)).toEqual([expect.objectContaining({ skipSynthesis: true, reports: [expect.objectContaining({ provider: 'openai' })] })]);
-      const done = synthesized(d, 1, true);
-      expect(done.state).toBe('completed');
-      expect(done.sent(ResearchCompleted)).toEqual([expect.objectContaining({ providers: ['openai'], failedProviders: ['anthropic'], synthesized: false, shareUrl: expect.any(String) })]);
+      expect(step.state).toBe('completed');
+      expect(step.sent(SynthesizeResearch)).toEqual([]);
+      expect(step.sent(ResearchCompleted)).toEqual([expect.objectContaining({ providers: ['openai'], failedProviders: ['anthropic'], synthesized: false, shareUrl: null })]);
     });
 
     it('given awaiting_confirmation with an external report, when proceed, then synthesis runs', () => {
@@ -488,6 +552,42 @@ describe('research (spec 05)', () => {
     });
   });
 
+  describe('phase 4: the synthesis key', () => {
+    it('given synthesizing, when the synthesis provider rejects the key, then failed with reason auth and "update your key, then retry"; the retry re-runs the synthesis with the new key', () => {
+      const d = processing();
+      completed(d, 0);
+      completed(d, 1);
+      const step = d.event(ResearchSynthesisFailed, { runId: d.runId, commandId: commandIdFor(d.runId, 1, synthesisKey(1)), round: 1, reason: 'auth', detail: 'HTTP 401: invalid key', costUsd: 0 });
+      expect(view(step)).toMatchObject({ status: 'failed', errorKind: 'synthesis_failed', errorReason: 'auth', error: `Synthesis failed: HTTP 401: invalid key — gemini rejected the API key: ${UPDATE_KEY_THEN_RETRY}` });
+      expect(step.sent(ResearchFailed)).toEqual([expect.objectContaining({ errorKind: 'synthesis_failed', errorReason: 'auth' })]);
+      const retried = human(d, 'retry', { keys: { gemini: SEALED.anthropic } });
+      expect(retried.sent(SynthesizeResearch)).toEqual([expect.objectContaining({ round: 2, key: SEALED.anthropic })]);
+    });
+
+    it('given a synthesis to run and no key for its provider, then failed with no_key naming the key to add (no command sent), and a retry with the key runs it', () => {
+      // Start validation asks for the key whenever a synthesis can come, so this is the run's own guard,
+      // checked on a run whose keys no longer cover the synthesis (its data edited: no input leads here).
+      const d = processing();
+      completed(d, 0);
+      type RunOf = Parameters<typeof definition.decide>[0];
+      const now = { now: new Date('2026-01-01T01:00:00Z') };
+      const run = { ...d.s.run, data: { ...(d.s.run.data as object), keys: { openai: SEALED.openai, anthropic: SEALED.anthropic } } } as RunOf;
+      const lastLeg = d.s.event(ResearchLegCompleted, {
+        runId: d.runId, commandId: legCommandId(d, 1), legIndex: 1, provider: 'anthropic', round: 1, model: 'anthropic/m', content: 'Report of leg 1.',
+        truncated: false, local: false, usage: { inputTokens: 1, outputTokens: 1 }, costUsd: 0, latencyMs: 1,
+      });
+      const decision = definition.decide(run, lastLeg, now);
+      if (decision.outcome !== 'transition') throw new Error(`expected a transition, got ${decision.outcome}`);
+      expect(decision.to).toBe('failed');
+      expect(decision.effects?.flatMap((e) => (e.type === 'publish' || e.type === 'send' ? [e.message.subject] : []))).toEqual([ResearchFailed.subject]);
+      const failedRun = { ...run, state: 'failed', data: decision.data } as RunOf;
+      expect(definition.view(failedRun)).toMatchObject({ errorKind: 'synthesis_failed', errorReason: 'no_key', synthesisError: 'no gemini API key for the synthesis', error: expect.stringContaining('add your gemini key, then retry') });
+      const retried = definition.decide(failedRun, { kind: 'human', userId: 'user-1', inputType: 'retry', payload: { keys: { gemini: SEALED.gemini } } }, now);
+      expect(retried).toMatchObject({ outcome: 'transition', to: 'synthesizing' });
+      expect(retried.outcome === 'transition' ? retried.effects?.flatMap((e) => (e.type === 'send' && e.message === SynthesizeResearch ? [e.data] : [])) : []).toEqual([expect.objectContaining({ round: 1, key: SEALED.gemini })]);
+    });
+  });
+
   describe('phase 6: retry from failed (POST /research/:id/retry)', () => {
     it('failed + failed LLMs: retry the LLMs (retrying → processing)', () => {
       const d = allFailed();
@@ -519,8 +619,7 @@ describe('research (spec 05)', () => {
       // No row of this definition fails a run with every leg completed and no synthesis error, so the
       // spec's third row is checked on such a run directly (e.g. one failed by an earlier version).
       const d = processing({ selectedLlms: ['openai'] });
-      completed(d, 0);
-      synthesized(d, 1, true);
+      expect(completed(d, 0).state).toBe('completed');
       const finished = d.s.run;
       const failedRun = { ...finished, state: 'failed' as const, data: { ...(finished.data as object), error: 'lost', errorKind: 'deadline' } } as Parameters<typeof definition.decide>[0];
       const decision = definition.decide(failedRun, { kind: 'human', userId: 'user-1', inputType: 'retry', payload: { keys: {} } }, { now: new Date('2026-01-01T01:00:00Z') });
@@ -554,8 +653,7 @@ describe('research (spec 05)', () => {
       const d = allFailed();
       expect(human(d, 'proceed').sent(InputRefused)).toEqual([expect.objectContaining({ reason: 'terminal' })]);
       const done = processing({ selectedLlms: ['openai'] });
-      completed(done, 0);
-      synthesized(done, 1, true);
+      expect(completed(done, 0).state).toBe('completed');
       expect(retry(done).sent(InputRefused)).toEqual([expect.objectContaining({ reason: 'terminal' })]);
     });
   });

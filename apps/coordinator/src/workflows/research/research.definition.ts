@@ -73,7 +73,7 @@ export function researchDefinition(timings: ResearchTimings = DEFAULT_RESEARCH_T
       ...refuseIn('retrying', [START, PROCEED, RETRY, CANCEL]),
     ],
     awaiting_confirmation: [
-      onHuman(RESEARCH_INPUTS.proceed, ['synthesizing', 'failed'], (run, _input, { now }) => enterSynthesis(run, run.data, now, [{ step: 'confirmed', payload: { action: 'proceed' } }])),
+      onHuman(RESEARCH_INPUTS.proceed, ['synthesizing', 'completed', 'failed'], (run, _input, { now }) => enterSynthesis(run, run.data, now, [{ step: 'confirmed', payload: { action: 'proceed' } }])),
       onHuman(RESEARCH_INPUTS.retry, ['retrying', 'failed'], retryConfirmed),
       onHuman(RESEARCH_INPUTS.cancel, ['failed'], (run, _input, { now }) => fail(run, cancelled(run.data, now), 'cancelled', CANCELLED_BY_USER, now, [{ step: 'confirmed', payload: { action: 'cancel' } }])),
       titleGenerated,

@@ -5,12 +5,14 @@ import {
   type ResearchSynthesisFailed,
   type ResearchSynthesized,
   retryResearchPayload,
+  fallbackResearchTitle,
+  providersNeedingKeys,
   type SealedKeys,
   startResearchPayload,
 } from '@openpaw/contracts';
 import { commandIdFor, type DecideContext, type HumanInput, type JsonObject, type RunSnapshot, type StepLogEntry, stepTimeoutInputName, type TimerInput } from '@openpaw/saga';
 import { roundUsd } from '../shared/run-status.js';
-import { MAX_RETRIES_EXCEEDED } from './research-completion.js';
+import { MAX_RETRIES_EXCEEDED, UPDATE_KEY_THEN_RETRY } from './research-completion.js';
 import type { ResearchCommands } from './research.commands.js';
 import { missingKeys, type ResearchData } from './research.data.js';
 import { isDeadlineOf, synthesisKey } from './research.ids.js';
@@ -37,23 +39,32 @@ export function researchHandlers(timings: ResearchTimings, commands: ResearchCom
     return started.outcome === 'transition' ? { ...started, effects: [...title, ...(started.effects ?? [])] } : started;
   };
 
-  /** draft → processing: the owner starts it, possibly editing the request (its keys must cover every provider). */
+  /**
+   * draft → processing: the owner starts it, possibly editing the request (its keys must cover every
+   * provider that can be called: `providersNeedingKeys`). An edited prompt gets a new title unless the
+   * user wrote one: the fallback of the new prompt at once, and the model's when a title key is there.
+   */
   const startRequested = (run: Run, input: HumanInput, { now }: DecideContext): ResearchDecision => {
     const payload = startResearchPayload.safeParse(input.payload);
     if (!payload.success) return { outcome: 'refuse', reason: `invalid start: ${payload.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` };
     const p = payload.data;
+    const old = run.data.request;
+    const retitle = p.prompt !== undefined && p.prompt !== old.prompt && p.title === undefined && old.titleSource !== 'user';
     const request = {
-      ...run.data.request,
+      ...old,
       ...(p.prompt === undefined ? {} : { prompt: p.prompt }),
+      ...(retitle ? { title: fallbackResearchTitle(p.prompt ?? old.prompt), titleSource: 'fallback' as const, titleRound: (old.titleRound ?? 1) + 1 } : {}),
       ...(p.title === undefined ? {} : { title: p.title, titleSource: 'user' as const }),
       ...(p.selectedLlms === undefined ? {} : { selectedLlms: p.selectedLlms }),
       ...(p.synthesisLlm === undefined ? {} : { synthesisLlm: p.synthesisLlm }),
       ...(p.externalReports === undefined ? {} : { externalReports: p.externalReports }),
     };
     const keys: SealedKeys = { ...run.data.keys, ...p.keys };
-    const missing = missingKeys(keys, [...request.selectedLlms, request.synthesisLlm]);
+    const missing = missingKeys(keys, providersNeedingKeys(request));
     if (missing.length > 0) return { outcome: 'refuse', reason: `no API key for ${missing.join(', ')}` };
-    return beginProcessing(run, { ...run.data, request, keys }, now, []);
+    const d: D = { ...run.data, request, keys };
+    const started = beginProcessing(run, d, now, retitle ? [{ step: 'prompt_edited', payload: { title: request.title, title_round: request.titleRound } }] : []);
+    return retitle && started.outcome === 'transition' ? { ...started, effects: [...titleCommand(run, d), ...(started.effects ?? [])] } : started;
   };
 
   /** awaiting_confirmation → retrying the failed legs, or failed past the maximum of retries. */
@@ -82,7 +93,8 @@ export function researchHandlers(timings: ResearchTimings, commands: ResearchCom
   const synthesisFailed = (run: Run, { data: r }: Envelope<MessageData<typeof ResearchSynthesisFailed>>, { now }: DecideContext): ResearchDecision => {
     if (r.round !== run.data.synthesisRound || commandIdFor(run.id, run.attemptNo, synthesisKey(r.round)) !== r.commandId) return ignore('stale ResearchSynthesisFailed');
     const d: D = { ...run.data, synthesisError: r.detail, synthesisCostUsd: roundUsd(run.data.synthesisCostUsd + r.costUsd) };
-    return fail(run, d, 'synthesis_failed', `Synthesis failed: ${r.detail}`, now);
+    const action = r.reason === 'auth' ? ` — ${run.data.request.synthesisLlm} rejected the API key: ${UPDATE_KEY_THEN_RETRY}` : '';
+    return fail(run, d, 'synthesis_failed', `Synthesis failed: ${r.detail}${action}`, now, [], r.reason);
   };
 
   /** synthesizing → failed: no answer within the synthesis cap. */

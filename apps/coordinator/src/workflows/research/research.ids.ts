@@ -3,6 +3,8 @@ import { type TimerInput, tryKey } from '@openpaw/saga';
 /** The research run's command keys and timer names (built on libs/saga's: `tryKey`, the run deadline). */
 
 export const TITLE_KEY = 'title';
+/** The title command of the `round`th prompt: `title`, then `title:2`, ... (a new command id per edited prompt). */
+export const titleKey = (round: number | undefined): string => (round === undefined || round <= 1 ? TITLE_KEY : `${TITLE_KEY}:${round}`);
 const legStep = (index: number) => `leg:${index}` as const;
 /** The effect key (and so the command id) of a leg's command: `leg:<index>:<round>`. */
 export const legKey = (index: number, round: number): string => tryKey(legStep(index), round);

@@ -1,4 +1,4 @@
-import { fallbackResearchTitle, RESEARCH_WORKFLOW, type ResearchDraftInput, researchDraftInput } from '@openpaw/contracts';
+import { fallbackResearchTitle, providersNeedingKeys, RESEARCH_WORKFLOW, type ResearchDraftInput, researchDraftInput } from '@openpaw/contracts';
 import type { JsonObject, RunSnapshot } from '@openpaw/saga';
 import type { PolicyEngine } from '../policy/index.js';
 import { freshLeg, missingKeys, type ResearchData } from './research.data.js';
@@ -9,13 +9,14 @@ type D = ResearchData;
 export function initialResearchData(input: JsonObject, run: Pick<RunSnapshot, 'userId'>, policies: PolicyEngine): D {
   const request: ResearchDraftInput = researchDraftInput.parse(input);
   if (request.start) {
-    const missing = missingKeys(request.keys, [...request.selectedLlms, request.synthesisLlm]);
+    const missing = missingKeys(request.keys, providersNeedingKeys(request));
     if (missing.length > 0) throw new Error(`no API key for ${missing.join(', ')}`);
   }
   const policy = policies.getPolicy(RESEARCH_WORKFLOW, run.userId, request.subscriptionTier, 'standard');
   return {
     request: {
       title: request.title ?? fallbackResearchTitle(request.prompt),
+      titleRound: 1,
       titleSource: request.title === null ? 'fallback' : 'user',
       prompt: request.prompt,
       selectedLlms: request.selectedLlms,
@@ -38,6 +39,7 @@ export function initialResearchData(input: JsonObject, run: Pick<RunSnapshot, 'u
     shareInfo: null,
     error: null,
     errorKind: null,
+    errorReason: null,
     failures: 0,
   };
 }

@@ -35,7 +35,7 @@ export function researchLegRows(timings: ResearchTimings, outcomes: ResearchOutc
         : { outcome: 'stay', data: d, step: 'leg_started', effects };
     });
 
-  const settling: readonly S[] = ['synthesizing', 'awaiting_confirmation', 'failed'];
+  const settling: readonly S[] = ['synthesizing', 'completed', 'awaiting_confirmation', 'failed'];
 
   const legCompleted = (to: readonly S[]): Row<S, D> =>
     onEvent<S, D, typeof ResearchLegCompleted>(ResearchLegCompleted, to, (run, { data: r }, { now }) => {

@@ -10,7 +10,7 @@ import {
 } from '@openpaw/contracts';
 import { type Decision, type Effect, type HumanInput, type RunSnapshot, sendTry, type StepLogEntry } from '@openpaw/saga';
 import { roundUsd } from '../shared/run-status.js';
-import { ALL_LLMS_FAILED, CANCELLED_BY_USER, checkLlmCompletion, NO_SUCCESSFUL_RESULTS, planSynthesis } from './research-completion.js';
+import { allFailedError, allFailedReason, CANCELLED_BY_USER, checkLlmCompletion, NO_SUCCESSFUL_RESULTS, planSynthesis } from './research-completion.js';
 import type { ResearchCommands } from './research.commands.js';
 import { freshLeg, isOpen, keyFor, type Leg, providersWhere, remainingUsd, type ResearchData, spentUsd, withLeg } from './research.data.js';
 import type { ResearchTimings } from './research.timings.js';
@@ -42,14 +42,15 @@ export function researchOutcomes(timings: ResearchTimings, commands: ResearchCom
     };
   };
 
-  const fail = (run: Run, d: D, kind: ResearchErrorKind, error: string, now: Date, logs: StepLogEntry[] = []): ResearchDecision => {
+  const fail = (run: Run, d: D, kind: ResearchErrorKind, error: string, now: Date, logs: StepLogEntry[] = [], reason: LegFailureReason | null = null): ResearchDecision => {
     const failures = d.failures + 1;
-    const next: D = { ...d, error, errorKind: kind, failures, completedAt: now.toISOString() };
+    const next: D = { ...d, error, errorKind: kind, errorReason: reason, failures, completedAt: now.toISOString() };
     const event: MessageData<typeof ResearchFailed> = {
       researchId: run.id,
       userId: run.userId,
       title: d.request.title,
       errorKind: kind,
+      errorReason: reason,
       error,
       failedProviders: providersWhere(d, 'failed'),
       retryCount: d.retryCount,
@@ -62,13 +63,13 @@ export function researchOutcomes(timings: ResearchTimings, commands: ResearchCom
       to: 'failed',
       data: next,
       step: 'research_failed',
-      logs: [...logs, { step: 'error_recorded', payload: { error_kind: kind, error } }],
+      logs: [...logs, { step: 'error_recorded', payload: { error_kind: kind, error_reason: reason, error } }],
       effects: [{ type: 'publish', message: ResearchFailed, data: event, key: `research-failed:${failures}` }],
     };
   };
 
   const complete = (run: Run, d: D, now: Date, logs: StepLogEntry[] = []): ResearchDecision => {
-    const next: D = { ...d, completedAt: now.toISOString(), error: null, errorKind: null };
+    const next: D = { ...d, completedAt: now.toISOString(), error: null, errorKind: null, errorReason: null };
     const event: MessageData<typeof ResearchCompleted> = {
       researchId: run.id,
       userId: run.userId,
@@ -92,14 +93,28 @@ export function researchOutcomes(timings: ResearchTimings, commands: ResearchCom
     };
   };
 
-  /** Phase 4: the skip table decides; the research service shares the report in either case. */
+  /**
+   * Phase 4: the skip table decides. A skipped synthesis completes the run at once, waiting on no
+   * service: the one report is the result (in the view), and no share page is made (the research
+   * service made one only on its way back from the synthesis command). A synthesis whose provider has
+   * no key fails here with `no_key`, naming the key to add; the user's retry re-runs it with the key.
+   */
   const enterSynthesis = (run: Run, d: D, now: Date, logs: StepLogEntry[] = []): ResearchDecision => {
     const successful = d.legs.filter((l) => l.status === 'completed');
     const plan = planSynthesis(successful.length, d.request.externalReports.length);
     const planned: StepLogEntry = { step: 'synthesis_planned', payload: { plan: plan.kind, successful: successful.length, external_reports: d.request.externalReports.length } };
     if (plan.kind === 'error') return fail(run, d, 'no_results', NO_SUCCESSFUL_RESULTS, now, [...logs, planned]);
+    if (plan.kind === 'skip') {
+      const skipped: StepLogEntry = { step: 'synthesis_skipped', payload: { share: 'none: a run without synthesis has no share page; its report is in the run' } };
+      return complete(run, { ...d, synthesis: null, synthesisSkipped: true, synthesisError: null }, now, [...logs, planned, skipped]);
+    }
+    const key = keyFor(d.keys, d.request.synthesisLlm);
+    if (d.request.synthesisLlm !== 'local' && key === null) {
+      const detail = `no ${d.request.synthesisLlm} API key for the synthesis`;
+      return fail(run, { ...d, synthesisError: detail }, 'synthesis_failed', `Synthesis failed: ${detail} — add your ${d.request.synthesisLlm} key, then retry (the reports are kept)`, now, [...logs, planned], 'no_key');
+    }
     const round = d.synthesisRound + 1;
-    const next: D = { ...d, synthesisRound: round, synthesisError: null, error: null, errorKind: null };
+    const next: D = { ...d, synthesisRound: round, synthesisError: null, error: null, errorKind: null, errorReason: null };
     const command: MessageData<typeof SynthesizeResearch> = {
       runId: run.id,
       userId: run.userId,
@@ -108,9 +123,9 @@ export function researchOutcomes(timings: ResearchTimings, commands: ResearchCom
       prompt: d.request.prompt,
       reports: successful.map((l) => ({ provider: l.provider, model: l.model ?? l.provider, content: l.content ?? '' })),
       externalReports: [...d.request.externalReports],
-      skipSynthesis: plan.kind === 'skip',
+      skipSynthesis: false,
       synthesisLlm: d.request.synthesisLlm,
-      key: keyFor(d.keys, d.request.synthesisLlm),
+      key,
       capMs: timings.synthesisCapMs,
       costCapUsd: remainingUsd(d),
     };
@@ -118,7 +133,7 @@ export function researchOutcomes(timings: ResearchTimings, commands: ResearchCom
       outcome: 'transition',
       to: 'synthesizing',
       data: next,
-      step: plan.kind === 'skip' ? 'synthesis_skipped' : 'synthesis_requested',
+      step: 'synthesis_requested',
       logs: [...logs, planned],
       effects: [
         sendTry(SynthesizeResearch, command, { name: 'synthesis', tries: round, waiting: 'reply' }, timings.synthesisCapMs + timings.replyGraceMs),
@@ -144,7 +159,7 @@ export function researchOutcomes(timings: ResearchTimings, commands: ResearchCom
           ? { outcome: 'transition', to: 'processing', data: d, step, logs: all, effects }
           : { outcome: 'stay', data: d, step, logs: all, effects };
       case 'all_failed':
-        return withEffects(fail(run, d, 'all_failed', ALL_LLMS_FAILED, now, all));
+        return withEffects(fail(run, d, 'all_failed', allFailedError(d.legs), now, all, allFailedReason(d.legs)));
       case 'all_completed':
         return withEffects(enterSynthesis(run, d, now, all));
       case 'partial_failure':
@@ -173,7 +188,7 @@ export function researchOutcomes(timings: ResearchTimings, commands: ResearchCom
     const failed = run.data.legs.flatMap((l, i) => (l.status === 'failed' ? [i] : []));
     const legs = run.data.legs.map((l) => (l.status === 'failed' ? { ...freshLeg(l.provider), round: l.round + 1, costUsd: l.costUsd } : l));
     const retryCount = run.data.retryCount + 1;
-    const d: D = { ...run.data, keys, legs, retryCount, partialFailure: null, error: null, errorKind: null, completedAt: null };
+    const d: D = { ...run.data, keys, legs, retryCount, partialFailure: null, error: null, errorKind: null, errorReason: null, completedAt: null };
     return {
       outcome: 'transition',
       to: 'retrying',

@@ -1,7 +1,7 @@
 import { ResearchTitleGenerated } from '@openpaw/contracts';
 import { commandIdFor, type Decision, onEvent, onHuman, type Row } from '@openpaw/saga';
 import type { ResearchData } from './research.data.js';
-import { TITLE_KEY } from './research.ids.js';
+import { titleKey } from './research.ids.js';
 import type { ResearchState } from './research.transitions.js';
 
 type S = ResearchState;
@@ -11,7 +11,7 @@ export const ignore = (reason: string): Decision<S, D> => ({ outcome: 'ignore', 
 
 /** The generated title, in whichever state it arrives (a fallback title is replaced once). */
 export const titleGenerated = onEvent<S, D, typeof ResearchTitleGenerated>(ResearchTitleGenerated, [], (run, { data: r }) => {
-  if (commandIdFor(run.id, run.attemptNo, TITLE_KEY) !== r.commandId) return ignore('not the title command');
+  if (commandIdFor(run.id, run.attemptNo, titleKey(run.data.request.titleRound)) !== r.commandId) return ignore('not the title command of the current prompt');
   if (run.data.request.titleSource !== 'fallback') return ignore('the title is already set');
   return { outcome: 'stay', data: { ...run.data, request: { ...run.data.request, title: r.title, titleSource: r.source } }, step: 'title_generated' };
 });

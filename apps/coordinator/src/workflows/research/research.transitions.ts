@@ -6,10 +6,13 @@ import type { ResearchStatus } from '@openpaw/contracts';
  *
  *   draft                 → processing (POST /research)
  *   processing            → synthesizing (all LLMs complete) | awaiting_confirmation (some failed)
- *                           | failed (all failed: the decision matrix)
+ *                           | failed (all failed: the decision matrix) | completed (all complete and the
+ *                           skip rule skips the synthesis: the diagram's "skip synth" taken at once,
+ *                           without a round trip to the research service; so also from retrying and
+ *                           awaiting_confirmation's proceed)
  *   retrying              → processing (back to LLM processing: a retried leg is picked up), or what
  *                           processing would do when the retried legs' results settle the matrix first
- *   awaiting_confirmation → synthesizing (proceed) | retrying (retry) | failed (cancel; retry past the max)
+ *   awaiting_confirmation → synthesizing | completed (proceed) | retrying (retry) | failed (cancel; retry past the max)
  *   synthesizing          → completed (with synthesis, or skipped) | failed (synthesis failure)
  *   failed                → retrying (failed LLMs) | synthesizing (synthesis error) | completed (nothing
  *                           to retry: idempotent) — Phase 6, "Retry from Failed"
@@ -22,9 +25,9 @@ export type ResearchState = (typeof RESEARCH_STATES)[number];
 
 export const RESEARCH_TRANSITIONS = {
   draft: ['processing', 'failed'],
-  processing: ['synthesizing', 'awaiting_confirmation', 'failed'],
-  retrying: ['processing', 'synthesizing', 'awaiting_confirmation', 'failed'],
-  awaiting_confirmation: ['synthesizing', 'retrying', 'failed'],
+  processing: ['synthesizing', 'completed', 'awaiting_confirmation', 'failed'],
+  retrying: ['processing', 'synthesizing', 'completed', 'awaiting_confirmation', 'failed'],
+  awaiting_confirmation: ['synthesizing', 'completed', 'retrying', 'failed'],
   synthesizing: ['completed', 'failed'],
   failed: ['retrying', 'synthesizing', 'completed'],
 } as const satisfies Partial<Record<ResearchState, readonly ResearchState[]>>;

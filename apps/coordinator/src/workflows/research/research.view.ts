@@ -47,6 +47,7 @@ export function researchViewOf(run: Run): ResearchView {
     shareInfo: d.shareInfo,
     error: d.error,
     errorKind: d.errorKind,
+    errorReason: d.errorReason ?? null,
     costUsd: roundUsd(spentUsd(d)),
     startedAt: d.startedAt,
     completedAt: d.completedAt,

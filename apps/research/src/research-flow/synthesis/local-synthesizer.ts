@@ -1,5 +1,5 @@
 import { contentWords, relevance, sentencesOf, similarity } from '../text/sentences.js';
-import { factKey, figuresOf, isNegated } from './claim-facts.js';
+import { type ClaimFacts, describeFigure, factsOf, figuresDiffer, sameFacts } from './claim-facts.js';
 import { sourcesOf, type SynthesisRequest, type SynthesisResult, type SynthesisSource, type Synthesizer } from './synthesizer.js';
 
 export const LOCAL_SYNTHESIZER_MODEL = 'local/extractive';
@@ -9,7 +9,7 @@ export const LOCAL_SYNTHESIS_LABEL =
 /** One sentence and who said it. */
 interface Finding {
   readonly sentence: string;
-  readonly key: string;
+  readonly facts: ClaimFacts;
   readonly score: number;
   readonly labels: string[];
 }
@@ -27,13 +27,16 @@ interface Claim {
   readonly quotes: string | null;
 }
 
-/** A report's sentences without the local researcher's own apparatus (its label, question and headings). */
+/** A citation of the material a leg was given: `[E1]` (the local researcher), `[External 1]` (a model), `[Q]` (the question). */
+const CITATION = /\s*\[(?:E(\d+)|External (\d+)|Q)\]/g;
+
+/** A report's sentences without the local researcher's own apparatus (its label, question and headings), their citations lifted out. */
 function claimsOf(content: string): Claim[] {
   return sentencesOf(content.replace(/^_Local extractive[^\n]*_$/gm, '').replace(/^\*\*Question:\*\*.*$/gm, '').replace(/^#+ .*$/gm, ''))
     .map((s) => {
-      const cite = /\s*\[(E\d+|Q)\]\s*$/.exec(s);
-      const quotes = cite?.[1]?.startsWith('E') === true ? `External ${cite[1].slice(1)}` : null;
-      return { sentence: s.slice(0, cite?.index ?? s.length).replace(/^"(.*)"$/, '$1').trim(), quotes };
+      const cited = [...s.matchAll(CITATION)].map((m) => m[1] ?? m[2]).find((n) => n !== undefined);
+      const sentence = s.replace(CITATION, '').trim().replace(/^"(.*)"$/, '$1').replace(/"\s*([.?!])$/, '$1').replace(/^"/, '').trim();
+      return { sentence, quotes: cited === undefined ? null : `External ${cited}` };
     })
     .filter((c) => !c.sentence.startsWith('[') && c.sentence.length >= 20);
 }
@@ -68,20 +71,37 @@ export class LocalSynthesizer implements Synthesizer {
   }
 }
 
+/** Above this word overlap (and with the same facts) a leg's sentence restates an external report it was given. */
+const QUOTE_SIMILARITY = 0.7;
+
+/**
+ * The label a claim is credited to: the external report it quotes (cited `[En]`, or restated with the
+ * same facts: every leg is given the external reports, so repeating one is not independent evidence),
+ * else its own source.
+ */
+function creditOf(claim: Claim, source: SynthesisSource, externals: readonly { label: string; sentences: readonly string[] }[]): string {
+  if (source.source.startsWith('external:')) return source.label;
+  if (claim.quotes !== null && externals.some((e) => e.label === claim.quotes)) return claim.quotes;
+  const facts = factsOf(claim.sentence);
+  const quoted = externals.find((e) => e.sentences.some((s) => similarity(s, claim.sentence) >= QUOTE_SIMILARITY && sameFacts(factsOf(s), facts)));
+  return quoted?.label ?? source.label;
+}
+
 function topicsOf(sources: readonly SynthesisSource[], question: ReadonlySet<string>): Topic[] {
-  const externalLabels = new Set(sources.filter((s) => s.source.startsWith('external:')).map((s) => s.label));
+  const externals = sources.filter((s) => s.source.startsWith('external:')).map((s) => ({ label: s.label, sentences: claimsOf(s.content).map((c) => c.sentence) }));
   const topics: Topic[] = [];
   for (const source of sources) {
     for (const claim of claimsOf(source.content)) {
-      const label = claim.quotes !== null && externalLabels.has(claim.quotes) ? claim.quotes : source.label;
-      const key = factKey(claim.sentence);
+      const label = creditOf(claim, source, externals);
+      const facts = factsOf(claim.sentence);
+      const finding = (): Finding => ({ sentence: claim.sentence, facts, score: relevance(claim.sentence, question), labels: [label] });
       const topic = topics.find((t) => t.findings.some((f) => similarity(f.sentence, claim.sentence) >= 0.5));
       if (topic === undefined) {
-        topics.push({ findings: [{ sentence: claim.sentence, key, score: relevance(claim.sentence, question), labels: [label] }], order: topics.length });
+        topics.push({ findings: [finding()], order: topics.length });
         continue;
       }
-      const same = topic.findings.find((f) => f.key === key && similarity(f.sentence, claim.sentence) >= 0.5);
-      if (same === undefined) topic.findings.push({ sentence: claim.sentence, key, score: relevance(claim.sentence, question), labels: [label] });
+      const same = topic.findings.find((f) => sameFacts(f.facts, facts) && similarity(f.sentence, claim.sentence) >= 0.5);
+      if (same === undefined) topic.findings.push(finding());
       else if (!same.labels.includes(label)) same.labels.push(label);
     }
   }
@@ -100,10 +120,11 @@ function bestScore(topic: Topic): number {
 
 /** "Figures differ: at most 95 percent [openai]; 85 percent [External 1]", or the polarity that differs. */
 function differenceOf(findings: readonly Finding[]): string {
-  const polarities = new Set(findings.map((f) => isNegated(f.sentence)));
-  const figures = findings.map((f) => `${figuresOf(f.sentence).map((g) => (g.bound === '<=' ? `at most ${g.text}` : g.bound === '>=' ? `at least ${g.text}` : g.bound === '~' ? `about ${g.text}` : g.text)).join(', ') || 'no figure'} ${f.labels.map((l) => `[${l}]`).join('')}`);
+  const cites = (f: Finding): string => f.labels.map((l) => `[${l}]`).join('');
   const parts: string[] = [];
-  if (new Set(findings.map((f) => f.key.split('|')[1])).size > 1) parts.push(`Figures differ: ${figures.join('; ')}.`);
-  if (polarities.size > 1) parts.push(`One source denies what another states: ${findings.filter((f) => isNegated(f.sentence)).flatMap((f) => f.labels.map((l) => `[${l}]`)).join('')} negates.`);
+  if (findings.some((f) => figuresDiffer(f.facts, findings[0]!.facts))) {
+    parts.push(`Figures differ: ${findings.map((f) => `${f.facts.figures.map(describeFigure).join(', ') || 'no figure'} ${cites(f)}`).join('; ')}.`);
+  }
+  if (new Set(findings.map((f) => f.facts.negated)).size > 1) parts.push(`One source denies what another states: ${findings.filter((f) => f.facts.negated).map(cites).join('')} negates.`);
   return parts.join(' ');
 }
