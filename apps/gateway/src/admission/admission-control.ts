@@ -35,6 +35,23 @@ interface Admitted {
   readonly userId: string;
   readonly tier: Tier;
   readonly at: number;
+  /** Of a problem image ingestion has not read yet (0 for runs without one). */
+  readonly megapixels: number;
+}
+
+/** What a run's input costs beyond the run itself. */
+export interface AdmissionCost {
+  /** A problem image's width × height in megapixels. */
+  readonly megapixels?: number;
+}
+
+/** States in which a run's problem image waits for or is being read by ingestion. */
+const READING_STATES: ReadonlySet<string> = new Set(['INITIATED', 'INGESTING']);
+
+/** What the projection shows of a run admitted here. */
+interface Projected {
+  readonly terminal: boolean;
+  readonly state: string;
 }
 
 /**
@@ -61,14 +78,24 @@ export class AdmissionControl {
     this.sql = preparedSql(dataSource, 'gateway_admission');
   }
 
-  /** Decides whether `userId` may start a new run now; on admission, call `started` with its run id. */
-  async admit(userId: string, tier: Tier, nowMs = Date.now()): Promise<AdmissionDecision> {
+  /** Decides whether `userId` may start a new run now; on admission, call `started` with its run id (and the same cost). */
+  async admit(userId: string, tier: Tier, nowMs = Date.now(), cost: AdmissionCost = {}): Promise<AdmissionDecision> {
     const limits = this.limits.tiers[tier];
     const backlog = await this.criticalBacklog(nowMs);
     if (backlog > this.limits.maxCriticalBacklog) {
       return { admitted: false, reason: 'platform_busy', retryAfterSeconds: 2, detail: `${backlog} critical commands are queued (limit ${this.limits.maxCriticalBacklog})` };
     }
-    const { user, total } = await this.inFlight(userId, nowMs);
+    const { user, total, readingMegapixels } = await this.inFlight(userId, nowMs);
+    const megapixels = cost.megapixels ?? 0;
+    // The first image is always admitted (a single image is bounded by MAX_PROBLEM_IMAGE_PIXELS).
+    if (megapixels > 0 && readingMegapixels > 0 && readingMegapixels + megapixels > this.limits.maxIngestingMegapixels) {
+      return {
+        admitted: false,
+        reason: 'platform_busy',
+        retryAfterSeconds: 2,
+        detail: `${formatMegapixels(readingMegapixels)} MP of images are being read; this one (${formatMegapixels(megapixels)} MP) would pass the limit of ${this.limits.maxIngestingMegapixels} MP`,
+      };
+    }
     if (total >= this.limits.maxInFlightTotal) {
       return { admitted: false, reason: 'platform_busy', retryAfterSeconds: 2, detail: `${total} runs are in flight (limit ${this.limits.maxInFlightTotal})` };
     }
@@ -92,8 +119,8 @@ export class AdmissionControl {
    * its tier in `run_admissions` for the ops page's in-flight runs per tier. That write is not
    * awaited: admission answers the user now; a write lost to an outage shows as "tier not recorded".
    */
-  started(runId: string, userId: string, tier: Tier, nowMs = Date.now()): void {
-    this.#admitted.set(runId, { userId, tier, at: nowMs });
+  started(runId: string, userId: string, tier: Tier, nowMs = Date.now(), cost: AdmissionCost = {}): void {
+    this.#admitted.set(runId, { userId, tier, at: nowMs, megapixels: cost.megapixels ?? 0 });
     void this.sql
       .query(`insert into ${RUN_ADMISSIONS_TABLE} (run_id, user_id, tier) values ($1, $2, $3) on conflict (run_id) do nothing`, [runId, userId, tier])
       .catch((error: unknown) => this.logger.warn(`run ${runId}: its tier (${tier}) was not recorded: ${error instanceof Error ? error.message : String(error)}`));
@@ -109,34 +136,41 @@ export class AdmissionControl {
 
   /**
    * The user's and everyone's runs in flight: the projection's, plus those admitted here that it does
-   * not show yet. One statement reads both the counts and what the projection knows of the runs
-   * admitted here (every start asks, so it is one round trip).
+   * not show yet; and the megapixels of images admitted here not yet read. One statement reads both
+   * the counts and what the projection knows of the runs admitted here (every start asks, so it is
+   * one round trip).
    */
-  private async inFlight(userId: string, nowMs: number): Promise<{ readonly user: number; readonly total: number }> {
-    const [row] = await this.sql.query<{ user_count: string; total_count: string; admitted: Array<[string, boolean]> }>(
+  private async inFlight(userId: string, nowMs: number): Promise<{ readonly user: number; readonly total: number; readonly readingMegapixels: number }> {
+    const [row] = await this.sql.query<{ user_count: string; total_count: string; admitted: Array<[string, boolean, string]> }>(
       `select count(*) filter (where user_id = $1) as user_count, count(*) as total_count,
-              (select coalesce(json_agg(json_build_array(a.run_id, a.terminal)), '[]') from ${RUN_PROJECTION_TABLE} a where a.run_id = any($5::uuid[])) as admitted
+              (select coalesce(json_agg(json_build_array(a.run_id, a.terminal, a.state)), '[]') from ${RUN_PROJECTION_TABLE} a where a.run_id = any($5::uuid[])) as admitted
        from ${RUN_PROJECTION_TABLE} where not terminal and workflow_type = any($2::text[]) and not (workflow_type = $3 and state = $4)`,
       [userId, USER_STARTED_WORKFLOWS, RESEARCH_WORKFLOW, RESEARCH_DRAFT_STATE, [...this.#admitted.keys()]],
     );
-    const unprojected = this.forget(new Map(row?.admitted ?? []), nowMs);
+    const projected = new Map((row?.admitted ?? []).map(([runId, terminal, state]) => [runId, { terminal, state }] as const));
+    const unprojected = this.forget(projected, nowMs);
     const mine = unprojected.filter((a) => a.userId === userId).length;
-    return { user: Number(row?.user_count ?? 0) + mine, total: Number(row?.total_count ?? 0) + unprojected.length };
+    let readingMegapixels = 0;
+    for (const [runId, admitted] of this.#admitted) {
+      const state = projected.get(runId)?.state;
+      if (admitted.megapixels > 0 && (state === undefined || READING_STATES.has(state))) readingMegapixels += admitted.megapixels;
+    }
+    return { user: Number(row?.user_count ?? 0) + mine, total: Number(row?.total_count ?? 0) + unprojected.length, readingMegapixels };
   }
 
   /** Drops admitted runs the projection shows ended (or that it never showed within the grace); returns those it does not show yet. */
   private async forgetEnded(nowMs: number): Promise<Admitted[]> {
     if (this.#admitted.size === 0) return [];
     const ids = [...this.#admitted.keys()];
-    const rows = await this.sql.query<{ run_id: string; terminal: boolean }>(`select run_id, terminal from ${RUN_PROJECTION_TABLE} where run_id = any($1::uuid[])`, [ids]);
-    return this.forget(new Map(rows.map((r) => [r.run_id, r.terminal])), nowMs);
+    const rows = await this.sql.query<{ run_id: string; terminal: boolean; state: string }>(`select run_id, terminal, state from ${RUN_PROJECTION_TABLE} where run_id = any($1::uuid[])`, [ids]);
+    return this.forget(new Map(rows.map((r) => [r.run_id, { terminal: r.terminal, state: r.state }])), nowMs);
   }
 
-  /** `forgetEnded` given whether the projection shows each admitted run terminal (absent: not projected). */
-  private forget(projected: ReadonlyMap<string, boolean>, nowMs: number): Admitted[] {
+  /** `forgetEnded` given what the projection shows of each admitted run (absent: not projected). */
+  private forget(projected: ReadonlyMap<string, Projected>, nowMs: number): Admitted[] {
     const unprojected: Admitted[] = [];
     for (const [runId, admitted] of this.#admitted) {
-      const terminal = projected.get(runId);
+      const terminal = projected.get(runId)?.terminal;
       if (terminal === true || (terminal === undefined && nowMs - admitted.at > UNPROJECTED_GRACE_MS)) this.#admitted.delete(runId);
       else if (terminal === undefined) unprojected.push(admitted);
     }
@@ -165,4 +199,8 @@ export class AdmissionControl {
       return 0;
     }
   }
+}
+
+function formatMegapixels(megapixels: number): string {
+  return megapixels >= 10 ? megapixels.toFixed(0) : megapixels.toFixed(1);
 }

@@ -23,6 +23,12 @@ export const admissionLimitsSchema = z.strictObject({
   maxInFlightTotal: z.int().positive(),
   /** Commands waiting on the services' critical lanes (JetStream pending) above which new runs wait. */
   maxCriticalBacklog: z.int().positive(),
+  /**
+   * Megapixels of problem images this gateway admitted that ingestion has not finished reading
+   * (runs not yet past INGESTING). Ingestion decodes every image to raw pixels, so a burst of huge
+   * images is bounded here, in pixels, not in requests: one more is answered 429 until some are read.
+   */
+  maxIngestingMegapixels: z.number().positive(),
 });
 export type AdmissionLimits = z.infer<typeof admissionLimitsSchema>;
 
@@ -34,12 +40,15 @@ export const DEFAULT_ADMISSION_LIMITS: AdmissionLimits = {
   },
   maxInFlightTotal: 2_000,
   maxCriticalBacklog: 500,
+  // Eight of the largest images ingestion accepts (40 MP each, ~120 MB decoded).
+  maxIngestingMegapixels: 320,
 };
 
 const patchSchema = z.strictObject({
   tiers: z.strictObject({ free: tierLimits.partial(), pro: tierLimits.partial(), enterprise: tierLimits.partial() }).partial().optional(),
   maxInFlightTotal: z.int().positive().optional(),
   maxCriticalBacklog: z.int().positive().optional(),
+  maxIngestingMegapixels: z.number().positive().optional(),
 });
 
 const SETTING = 'OPENPAW_ADMISSION_JSON';
@@ -57,6 +66,7 @@ export function admissionLimitsFrom(raw: string | undefined): AdmissionLimits {
     },
     maxInFlightTotal: p.maxInFlightTotal ?? d.maxInFlightTotal,
     maxCriticalBacklog: p.maxCriticalBacklog ?? d.maxCriticalBacklog,
+    maxIngestingMegapixels: p.maxIngestingMegapixels ?? d.maxIngestingMegapixels,
   });
 }
 

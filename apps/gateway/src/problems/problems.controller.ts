@@ -27,6 +27,7 @@ import {
   ApiUnsupportedMediaTypeResponse,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { MAX_PROBLEM_IMAGE_PIXELS } from '@openpaw/contracts';
 import type { z } from 'zod';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import type { AuthenticatedUser } from '../auth/tokens.js';
@@ -46,6 +47,7 @@ import {
 } from './problems.schemas.js';
 import { type ContentSensitivity, type ProblemContent, SubmitProblemHandler, type SubmitProblemResult } from './submit-problem/submit-problem.handler.js';
 import { ProblemUploadInterceptor } from './upload/problem-upload.interceptor.js';
+import { imageDimensions, megapixelsOf } from './upload/image-dimensions.js';
 import { ACCEPTED_IMAGE_TYPES, sniffImageType } from './upload/image-upload.js';
 import { RETRIEVE_OR_GENERATE, TERMINAL_STATUS_BY_STATE } from './workflow-result.js';
 
@@ -98,11 +100,19 @@ export function problemInputOf(request: Request): { content: ProblemContent; int
         field: UPLOAD_FIELD,
       });
     }
+    const dimensions = imageDimensions(file.buffer, imageType);
+    if (dimensions !== undefined && dimensions.width * dimensions.height > MAX_PROBLEM_IMAGE_PIXELS) {
+      throw fileRefused(
+        `the image is ${dimensions.width}×${dimensions.height} pixels (${Math.round(megapixelsOf(dimensions))} MP); the largest accepted is ${MAX_PROBLEM_IMAGE_PIXELS / 1e6} MP`,
+      );
+    }
     const filename = file.originalname.length > 0 ? file.originalname : undefined;
+    // A header that hides the size is charged as the largest image ingestion decodes.
+    const megapixels = dimensions === undefined ? MAX_PROBLEM_IMAGE_PIXELS / 1e6 : megapixelsOf(dimensions);
     return {
       intent: fields.intent,
       contentSensitivity: fields.content_sensitivity,
-      content: { kind: 'image', bytes: file.buffer, contentType: imageType, ...(filename === undefined ? {} : { filename }) },
+      content: { kind: 'image', bytes: file.buffer, contentType: imageType, megapixels, ...(filename === undefined ? {} : { filename }) },
     };
   }
   if (contentType !== undefined && request.is('application/json') !== 'application/json') {

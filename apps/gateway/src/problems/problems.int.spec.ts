@@ -326,6 +326,41 @@ describe('problems and assets (real NATS + PostgreSQL, fake coordinator)', () =>
     });
   });
 
+  describe('admission of images in megapixels', () => {
+    /** A `width` × `height` PNG of one colour (1-bit palette: a few KB however large). */
+    const bigPng = (width: number, height: number, shade: number): Promise<Buffer> =>
+      sharp({ create: { width, height, channels: 3, background: { r: shade, g: 255 - shade, b: 128 } } })
+        .png({ palette: true, colours: 2 })
+        .toBuffer();
+
+    it('refuses an image larger than ingestion decodes with 400 naming its size, starting nothing', async () => {
+      const response = await upload(await bigPng(8000, 6000, 1));
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ error: 'validation_failed', issues: [{ path: 'file', message: expect.stringContaining('8000×6000 pixels (48 MP)') }] });
+    });
+
+    it('answers 429 with Retry-After when the images not yet read would pass the megapixel bound, and admits again once they are read', async () => {
+      const limit = config.admission.maxIngestingMegapixels;
+      // 36 MP each: as many as fit under the bound are admitted (their runs wait in INGESTING here).
+      const fitting = Math.floor(limit / 36);
+      const admitted: string[] = [];
+      for (let i = 0; i < fitting; i += 1) {
+        const response = await upload(await bigPng(6000, 6000, 10 + i));
+        expect(response.status).toBe(202);
+        admitted.push(((await response.json()) as Json)['run_id'] as string);
+      }
+      const oneMore = await bigPng(6000, 6000, 200);
+      const refused = await upload(oneMore);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(await refused.json()).toMatchObject({ error: 'too_many_requests', reason: 'platform_busy', message: expect.stringContaining(`limit of ${limit} MP`) });
+      // Ingestion reads them: their runs move on, and the bound has room again.
+      for (const runId of admitted) await coordinator.emit(runId, 'RETRIEVING');
+      for (const runId of admitted) await projected(runId, 'RETRIEVING');
+      expect((await upload(oneMore)).status).toBe(202);
+    });
+  });
+
   describe('submitting text', () => {
     let runId: string;
 

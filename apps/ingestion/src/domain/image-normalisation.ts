@@ -1,4 +1,5 @@
 import sharp, { type Sharp } from 'sharp';
+import { MAX_PROBLEM_IMAGE_PIXELS } from '@openpaw/contracts';
 import { MediaRejectedError } from './media-rejection.js';
 import { type SniffedMediaType, sniffMediaType } from './media-type.js';
 
@@ -24,7 +25,7 @@ export interface NormalisedImage {
 
 export const IMAGE_DEFAULTS = {
   maxInputBytes: 20 * 1024 * 1024,
-  maxInputPixels: 40_000_000,
+  maxInputPixels: MAX_PROBLEM_IMAGE_PIXELS,
   maxDimension: 2048,
 } as const;
 

@@ -107,6 +107,12 @@ export const solutionProvenance = z.object({
   mathsEngineDetail: z.string().optional(),
 });
 
+/**
+ * The most pixels a problem image may have (width × height): the gateway refuses larger ones, its
+ * admission charges an image whose header hides its size this much, and ingestion decodes no more.
+ */
+export const MAX_PROBLEM_IMAGE_PIXELS = 40_000_000;
+
 export const SUBSCRIPTION_TIERS = ['free', 'pro', 'enterprise'] as const;
 
 /**

@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { MAX_PROBLEM_IMAGE_PIXELS } from '@openpaw/contracts';
 import { OcrInputError } from './port.js';
 
 /** Decoded pixels, 3 channels (RGB), row-major. */
@@ -15,7 +16,7 @@ export interface DecodeLimits {
   readonly minSide: number;
 }
 
-export const DEFAULT_DECODE_LIMITS: DecodeLimits = { maxPixels: 40_000_000, minSide: 8 };
+export const DEFAULT_DECODE_LIMITS: DecodeLimits = { maxPixels: MAX_PROBLEM_IMAGE_PIXELS, minSide: 8 };
 
 /** Decodes an encoded image to RGB (EXIF orientation applied, alpha flattened on white, first frame). */
 export async function decodeRgb(image: Uint8Array, limits: DecodeLimits = DEFAULT_DECODE_LIMITS): Promise<RgbRaster> {

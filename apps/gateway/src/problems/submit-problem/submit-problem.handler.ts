@@ -22,6 +22,8 @@ export type ProblemContent =
       readonly kind: 'image';
       readonly bytes: Buffer;
       readonly contentType: AcceptedImageType;
+      /** Width × height in megapixels, as its header says (what admission charges while ingestion reads it). */
+      readonly megapixels: number;
       readonly filename?: string;
     };
 
@@ -108,9 +110,10 @@ export class SubmitProblemHandler {
       const action = existing === undefined ? 'started' : 'reattempted';
       // Overload is answered here, before anything is sent: never a run accepted now and failed later.
       const tier = tierOf(command.subscriptionTier);
-      const admission = await this.admission.admit(command.userId, tier);
+      const cost = command.content.kind === 'image' ? { megapixels: command.content.megapixels } : {};
+      const admission = await this.admission.admit(command.userId, tier, Date.now(), cost);
       if (!admission.admitted) return { runId, attemptNo, action, overloaded: admission };
-      this.admission.started(runId, command.userId, tier);
+      this.admission.started(runId, command.userId, tier, Date.now(), cost);
       const answer = await this.start(command, run, contentDigest, attemptNo);
       switch (answer.kind) {
         case 'refused':

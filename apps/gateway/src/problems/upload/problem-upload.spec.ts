@@ -82,7 +82,8 @@ describe('problemInputOf (the submitted content)', () => {
     expect(problemInputOf(requestOf(multipart, { intent: 'explain', content_sensitivity: 'sensitive' }, { buffer: PNG, originalname: 'p.png' }))).toEqual({
       intent: 'explain',
       contentSensitivity: 'sensitive',
-      content: { kind: 'image', bytes: PNG, contentType: 'image/png', filename: 'p.png' },
+      // A signature without a header that gives its size: charged as the largest image ingestion decodes.
+      content: { kind: 'image', bytes: PNG, contentType: 'image/png', filename: 'p.png', megapixels: 40 },
     });
     expect(problemInputOf(requestOf(multipart, {}, { buffer: JPEG })).intent).toBe('solve');
   });
