@@ -148,6 +148,46 @@ export const scoredPaper = paper.extend({
 });
 export type ScoredPaper = z.infer<typeof scoredPaper>;
 
+/**
+ * What identifies a paper seen in an earlier iteration, for dedup's alias table: a later record of
+ * the same work (by identifier or title) keeps this first-assigned id, so ids do not change between
+ * iterations. Small on purpose: it travels in every DeduplicatePapers command.
+ */
+export const paperIdentity = z.object({
+  id: paperId,
+  title: z.string().min(1).max(2_000),
+  firstAuthor: z.string().max(300).nullable(),
+  year: year.nullable(),
+  doi: z.string().max(300).nullable(),
+  arxivId: z.string().max(100).nullable(),
+  pmid: z.string().regex(/^\d{1,10}$/).nullable(),
+});
+export type PaperIdentity = z.infer<typeof paperIdentity>;
+
+/** The identity of a paper (see `paperIdentity`). */
+export function paperIdentityOf(p: Paper): PaperIdentity {
+  return { id: p.id, title: p.title, firstAuthor: p.authors[0]?.name ?? null, year: p.year, doi: p.doi, arxivId: p.arxivId, pmid: p.pmid };
+}
+
+/** Abstracts of marked papers are cut to this in BuildSearchStrategy: enough to steer, small enough for 500 marks. */
+export const MARKED_PAPER_ABSTRACT_CHARS = 600;
+
+/** A paper the user marked, as the strategy builders read it: what it is about, not just its id. */
+export const markedPaper = z.object({
+  id: paperId,
+  title: z.string().min(1).max(2_000),
+  abstract: z.string().max(MARKED_PAPER_ABSTRACT_CHARS).nullable(),
+  /** The paper's tags (method, review, ...) and venue: what kind of work it is. */
+  keywords: z.array(z.string().min(1).max(500)).max(20),
+});
+export type MarkedPaper = z.infer<typeof markedPaper>;
+
+/** A paper as the strategy builders read a mark (abstract cut to `MARKED_PAPER_ABSTRACT_CHARS`). */
+export function markedPaperOf(p: ScoredPaper): MarkedPaper {
+  const abstract = p.abstract === null ? null : p.abstract.length <= MARKED_PAPER_ABSTRACT_CHARS ? p.abstract : `${p.abstract.slice(0, MARKED_PAPER_ABSTRACT_CHARS - 1)}…`;
+  return { id: p.id, title: p.title, abstract, keywords: [...p.tags, ...(p.venue === null ? [] : [p.venue])] };
+}
+
 export const SOURCE_ERROR_KINDS = ['rate_limited', 'server_error', 'timeout', 'network', 'malformed_response', 'auth', 'bad_request', 'not_configured', 'aborted'] as const;
 
 /** How one source did in one search; a failed source never fails the run. */

@@ -1,4 +1,4 @@
-import type { Paper, ScholarlySourceName } from '@openpaw/contracts';
+import type { Paper, PaperIdentity, ScholarlySourceName } from '@openpaw/contracts';
 import { isArxivDoi, paperIdOf } from '../papers/paper-id.js';
 import { normaliseTitle } from '../text/normalise.js';
 import { levenshteinSimilarity } from '../text/similarity.js';
@@ -10,6 +10,11 @@ export interface DedupResult {
   readonly papers: Paper[];
   /** Input papers folded into another. */
   readonly duplicatesMerged: number;
+  /**
+   * The alias table's answer for each output paper that matched papers of earlier iterations: every
+   * earlier id of the work (the first of which the paper keeps as its id).
+   */
+  readonly earlierIds: ReadonlyMap<string, readonly string[]>;
 }
 
 /**
@@ -20,8 +25,14 @@ export interface DedupResult {
  * Identifiers come normalised from the adapters (case, resolver prefix, arXiv version). Titles never
  * join two papers whose identifiers disagree (two different publisher DOIs, or arXiv ids). Output
  * keeps the order of each group's first paper.
+ *
+ * `known` is the alias table: papers of earlier iterations, in the order their ids were first
+ * assigned. They take part in the matching (by the same rules) but are not output; a group that
+ * holds one keeps the earliest one's id, so a paper's id never changes between iterations, even when
+ * a later merge gives it a stronger identifier (an arXiv preprint later matched to its DOI).
  */
-export function deduplicate(papers: readonly Paper[]): DedupResult {
+export function deduplicate(found: readonly Paper[], known: readonly PaperIdentity[] = []): DedupResult {
+  const papers = [...known.map(asKnownRecord), ...found];
   const groups = new UnionFind(papers.length);
   joinOnKey(papers, groups, (p) => (p.doi !== null && !isArxivDoi(p.doi) ? p.doi : null));
   joinOnKey(papers, groups, (p) => p.arxivId);
@@ -49,15 +60,43 @@ export function deduplicate(papers: readonly Paper[]): DedupResult {
     return (titles[i] === mains[j] && mains[i] === mains[j]) || (titles[j] === mains[i] && mains[i] === mains[j]);
   });
 
-  const byRoot = new Map<number, Paper[]>();
-  papers.forEach((p, i) => {
+  // Groups in the order of their first found paper; a group of known papers alone is not output.
+  const byRoot = new Map<number, { found: Paper[]; knownIds: string[] }>();
+  for (let i = known.length; i < papers.length; i++) {
     const root = groups.find(i);
-    const list = byRoot.get(root);
-    if (list === undefined) byRoot.set(root, [p]);
-    else list.push(p);
+    const group = byRoot.get(root);
+    if (group === undefined) byRoot.set(root, { found: [papers[i]!], knownIds: groups.members(i).filter((m) => m < known.length).sort((a, b) => a - b).map((m) => known[m]!.id) });
+    else group.found.push(papers[i]!);
+  }
+  const earlierIds = new Map<string, string[]>();
+  const merged = [...byRoot.values()].map(({ found: group, knownIds }) => {
+    const paper = mergePapers(group);
+    const firstId = knownIds[0];
+    if (firstId === undefined) return paper;
+    earlierIds.set(firstId, [...new Set(knownIds)]);
+    return paper.id === firstId ? paper : { ...paper, id: firstId };
   });
-  const merged = [...byRoot.values()].map(mergePapers);
-  return { papers: merged, duplicatesMerged: papers.length - merged.length };
+  return { papers: merged, duplicatesMerged: found.length - merged.length, earlierIds };
+}
+
+/** A known paper as a record dedup can match (never output: only its identity is used). */
+function asKnownRecord(k: PaperIdentity): Paper {
+  return {
+    id: k.id,
+    title: k.title,
+    authors: k.firstAuthor === null ? [] : [{ name: k.firstAuthor, id: null }],
+    year: k.year,
+    venue: null,
+    abstract: null,
+    doi: k.doi,
+    arxivId: k.arxivId,
+    pmid: k.pmid,
+    url: null,
+    pdfUrl: null,
+    citationCount: null,
+    sources: ['library'],
+    sourceIds: [],
+  };
 }
 
 function joinOnKey(papers: readonly Paper[], groups: UnionFind, key: (p: Paper) => string | null): void {
