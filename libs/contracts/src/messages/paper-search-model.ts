@@ -118,6 +118,11 @@ export type PaperAuthor = z.infer<typeof paperAuthor>;
 export const sourceRecordId = z.object({ source: scholarlySourceName, id: z.string().min(1).max(300) });
 export type SourceRecordId = z.infer<typeof sourceRecordId>;
 
+/** What kind of record a paper is, where its source says (exports pick the BibTeX/RIS/CSL type from it). */
+export const PAPER_KINDS = ['journal_article', 'conference_paper', 'preprint', 'book', 'book_chapter', 'thesis', 'report', 'dataset', 'other'] as const;
+export const paperKind = z.enum(PAPER_KINDS);
+export type PaperKind = z.infer<typeof paperKind>;
+
 export const paper = z.object({
   /** Stable across iterations: derived from the strongest identifier (DOI, arXiv id, PMID, title). */
   id: paperId,
@@ -138,6 +143,8 @@ export const paper = z.object({
   sources: z.array(scholarlySourceName).min(1),
   /** Every source's ids, kept through dedup. */
   sourceIds: z.array(sourceRecordId),
+  /** Absent when no source said (then exports read the venue). Optional: papers from before it have none. */
+  kind: paperKind.optional(),
 });
 export type Paper = z.infer<typeof paper>;
 

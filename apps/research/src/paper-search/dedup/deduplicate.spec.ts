@@ -163,6 +163,14 @@ describe('excludeRejected', () => {
     expect(deduplicate([paper({ title: 'Deep learning for protein design, Part I', sources: ['openalex'], year: 2020 }), paper({ title: 'Deep Learning for Protein Design - Part I.', sources: ['crossref'], year: 2020 })]).papers).toHaveLength(1);
   });
 
+  it('takes the publication\'s record kind over the preprint\'s', () => {
+    const preprint = paper({ title: 'Graph attention networks', arxivId: '1710.10903', sources: ['arxiv'], venue: 'arXiv', year: 2017, kind: 'preprint' });
+    const published = paper({ title: 'Graph Attention Networks', arxivId: '1710.10903', sources: ['openalex'], venue: 'ICLR', year: 2018, kind: 'conference_paper' });
+    expect(deduplicate([preprint, published]).papers[0]!.kind).toBe('conference_paper');
+    expect(deduplicate([preprint, { ...published, kind: undefined }]).papers[0]!.kind).toBe('preprint');
+    expect(deduplicate([{ ...preprint, kind: undefined }, { ...published, kind: undefined }]).papers[0]!.kind).toBeUndefined();
+  });
+
   describe('the alias table (papers of earlier iterations)', () => {
     const preprint = paper({ title: 'Graph attention networks', arxivId: '1710.10903', sources: ['arxiv'], venue: 'arXiv', year: 2017, authors: [{ name: 'Petar Veličković', id: null }] });
     const journal = paper({ title: 'Graph Attention Networks.', doi: '10.1/gat', sources: ['crossref'], venue: 'ICLR', year: 2018, authors: [{ name: 'P. Velickovic', id: null }] });

@@ -194,6 +194,7 @@ export function mergePapers(group: readonly Paper[]): Paper {
   const longest = <T>(values: readonly T[], size: (v: T) => number): T | undefined => values.reduce<T | undefined>((acc, v) => (acc === undefined || size(v) > size(acc) ? v : acc), undefined);
   const abstracts = group.map((p) => p.abstract).filter((a) => a !== null);
   const citations = group.map((p) => p.citationCount).filter((c) => c !== null);
+  const kind = pick((p) => (p.kind !== undefined && p.kind !== 'preprint' ? p.kind : null)) ?? pick((p) => p.kind ?? null);
   const sourceIds = new Map<string, Paper['sourceIds'][number]>();
   for (const p of group) for (const sid of p.sourceIds) sourceIds.set(`${sid.source}\u0000${sid.id}`, sid);
   const merged: Paper = {
@@ -213,6 +214,8 @@ export function mergePapers(group: readonly Paper[]): Paper {
     citationCount: citations.length === 0 ? null : Math.max(...citations),
     sources: [...new Set(group.flatMap((p) => p.sources))],
     sourceIds: [...sourceIds.values()],
+    // A publication's kind over its preprint's, as for the year and venue (none when no record has one, as `best` then has none).
+    ...(kind === null ? {} : { kind }),
   };
   return { ...merged, id: paperIdOf(merged) };
 }
