@@ -40,7 +40,7 @@ export function deduplicate(found: readonly Paper[], known: readonly PaperIdenti
   joinOnKey(papers, groups, (p) => (p.doi !== null && isArxivDoi(p.doi) ? p.doi : null));
 
   const titles = papers.map((p) => normaliseTitle(p.title));
-  joinByTitle(papers, groups, (i, j) => titles[i] === titles[j] && titles[i] !== '');
+  joinByTitle(papers, groups, (i, j) => titles[i] === titles[j] && titles[i] !== '', known.length);
   const markers = papers.map((p) => distinguishingMarkers(p.title));
   const surnames = papers.map((p) => firstAuthorSurname(p));
   const sameAuthor = (i: number, j: number): boolean => surnames[i] === null || surnames[j] === null || surnames[i] === surnames[j];
@@ -49,7 +49,7 @@ export function deduplicate(found: readonly Paper[], known: readonly PaperIdenti
     const sameYear = papers[i]!.year !== null && papers[i]!.year === papers[j]!.year;
     const threshold = sameYear ? FUZZY_TITLE_SAME_YEAR_THRESHOLD : FUZZY_TITLE_THRESHOLD;
     return levenshteinSimilarity(titles[i]!, titles[j]!, threshold) >= threshold && wordsDifferOnlyBySpelling(titles[i]!, titles[j]!);
-  });
+  }, known.length);
   // A record without the subtitle ("Title" vs "Title: a subtitle"): the main titles match, and so do
   // the first author and the year (within one, for a preprint), since a bare main title is short.
   const mains = papers.map((p) => normaliseTitle(p.title.split(/\s*(?::|\s[-–—]\s)\s*/)[0] ?? p.title));
@@ -58,7 +58,7 @@ export function deduplicate(found: readonly Paper[], known: readonly PaperIdenti
     const [yearI, yearJ] = [papers[i]!.year, papers[j]!.year];
     if (yearI === null || yearJ === null || Math.abs(yearI - yearJ) > 1) return false;
     return (titles[i] === mains[j] && mains[i] === mains[j]) || (titles[j] === mains[i] && mains[i] === mains[j]);
-  });
+  }, known.length);
 
   // Groups in the order of their first found paper; a group of known papers alone is not output.
   const byRoot = new Map<number, { found: Paper[]; knownIds: string[] }>();
@@ -110,10 +110,13 @@ function joinOnKey(papers: readonly Paper[], groups: UnionFind, key: (p: Paper) 
   });
 }
 
-/** Title joins, one pair at a time, refused when the two groups' identifiers conflict. */
-function joinByTitle(papers: readonly Paper[], groups: UnionFind, same: (i: number, j: number) => boolean): void {
+/**
+ * Title joins, one pair at a time, refused when the two groups' identifiers conflict. The first
+ * `known` papers (earlier iterations', already told apart) are not compared with each other.
+ */
+function joinByTitle(papers: readonly Paper[], groups: UnionFind, same: (i: number, j: number) => boolean, known: number): void {
   for (let i = 0; i < papers.length; i++) {
-    for (let j = i + 1; j < papers.length; j++) {
+    for (let j = Math.max(i + 1, known); j < papers.length; j++) {
       if (groups.find(i) === groups.find(j) || !same(i, j)) continue;
       if (conflicting(groups.members(i).map((m) => papers[m]!), groups.members(j).map((m) => papers[m]!))) continue;
       groups.union(i, j);
