@@ -14,11 +14,14 @@
  * - a sibling title with one content word changed (another task or domain), same authors and year;
  * - the same title with a different number ("... 2019" vs "... 2020");
  * - two works with the same generic title but different DOIs.
- * Seeds: dev 1 (used while developing), held-out 2 (run once the rules were fixed).
+ * Seeds: dev 1 (used while developing), held-out 2 (run once the rules were fixed); both by default.
+ * Each positive pair is also deduplicated across two iterations (b found after a was shown, a in the
+ * alias table): `firstIdKeptAcrossIterations` is the share that keeps a's id.
  *
- * Run: npm run build && node dist/bench/paper-dedup/dedup-bench.js [seed=1] [pairsPerKind=40]
+ * Run: npm run build && node dist/bench/paper-dedup/dedup-bench.js [seeds=1,2] [pairsPerKind=40]
  */
-import type { Paper } from '@openpaw/contracts';
+import { loadavg } from 'node:os';
+import { type Paper, paperIdentityOf } from '@openpaw/contracts';
 import { deduplicate, paperIdOf } from '../../apps/research/src/public-api.js';
 import { pick, randomInt, seededRandom } from '../ingestion-retrieval/support/random.js';
 
@@ -129,13 +132,13 @@ export function generatePairs(seed: number, perKind: number): Pair[] {
   return pairs;
 }
 
-function main(): void {
-  const seed = Number(process.argv[2] ?? 1);
-  const perKind = Number(process.argv[3] ?? 40);
+/** Precision and recall of one seed's pairs, and how often a duplicate found later keeps the earlier id (the alias table). */
+function measure(seed: number, perKind: number): Record<string, unknown> {
   const pairs = generatePairs(seed, perKind);
   let tp = 0;
   let fp = 0;
   let fn = 0;
+  let idKept = 0;
   const misses = new Map<string, number>();
   for (const pair of pairs) {
     const merged = deduplicate([pair.a, pair.b]).papers.length === 1;
@@ -143,10 +146,33 @@ function main(): void {
     else if (merged) fp += 1;
     else if (pair.same) fn += 1;
     if (merged !== pair.same) misses.set(pair.kind, (misses.get(pair.kind) ?? 0) + 1);
+    // The same pair across two iterations: b found after a was shown keeps a's id when they are one work.
+    if (pair.same && deduplicate([pair.b], [paperIdentityOf(pair.a)]).papers[0]!.id === pair.a.id) idKept += 1;
   }
+  const positives = pairs.filter((p) => p.same).length;
   const precision = tp / Math.max(1, tp + fp);
   const recall = tp / Math.max(1, tp + fn);
-  console.log(JSON.stringify({ seed, pairs: pairs.length, positives: pairs.filter((p) => p.same).length, negatives: pairs.filter((p) => !p.same).length, tp, fp, fn, precision: Number(precision.toFixed(4)), recall: Number(recall.toFixed(4)), errorsByKind: Object.fromEntries(misses) }));
+  return {
+    seed,
+    role: seed === 1 ? 'dev' : 'held-out',
+    pairs: pairs.length,
+    positives,
+    negatives: pairs.length - positives,
+    tp,
+    fp,
+    fn,
+    precision: Number(precision.toFixed(4)),
+    recall: Number(recall.toFixed(4)),
+    firstIdKeptAcrossIterations: Number((idKept / Math.max(1, positives)).toFixed(4)),
+    errorsByKind: Object.fromEntries(misses),
+  };
+}
+
+function main(): void {
+  const seeds = (process.argv[2] ?? '1,2').split(',').map(Number);
+  const perKind = Number(process.argv[3] ?? 40);
+  console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  for (const seed of seeds) console.log(JSON.stringify(measure(seed, perKind)));
 }
 
 main();

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decisionOf } from './papers.js';
+import { decisionOf, sourceNotes } from './papers.js';
 
 const numbered = ['doi:10.1/a', 'doi:10.1/b', 'arxiv:2101.00001'];
 
@@ -37,5 +37,13 @@ describe('openpaw papers: reading a checkpoint decision from one answer line', (
     await expect(decisionOf('maybe', 'result_review', numbered, dir)).rejects.toThrow(/not a decision/);
     await expect(decisionOf('e +7', 'result_review', numbered, dir)).rejects.toThrow(/no paper numbered 7/);
     await expect(decisionOf('r', 'result_review', numbered, dir)).rejects.toThrow(/say why/);
+  });
+});
+
+describe('openpaw papers: what each source could not search itself', () => {
+  it('says per source what was applied locally and what could not be applied', () => {
+    const report = { source: 'arxiv' as const, status: 'ok' as const, count: 3, totalAvailable: 3, durationMs: 5, error: null };
+    expect(sourceNotes({ ...report, appliedLocally: ['NOT'], notApplied: ['language de: arxiv records carry no language'] })).toEqual(['arxiv: NOT applied locally', 'arxiv: not applied: language de: arxiv records carry no language']);
+    expect(sourceNotes(report)).toEqual([]);
   });
 });

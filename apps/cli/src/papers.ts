@@ -1,4 +1,4 @@
-import type { Checkpoint, PaperCollection, PaperSearchView } from '@openpaw/contracts';
+import type { Checkpoint, PaperCollection, PaperSearchView, SourceReport } from '@openpaw/contracts';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { type ApiClient, ApiError, type RunResource } from './api-client.js';
@@ -220,6 +220,7 @@ function showCollection(collection: PaperCollection, io: CliIo): void {
   for (const report of collection.metadata.sourceReports.filter((r) => r.status === 'failed')) {
     io.stdout(`  source ${report.source} failed: ${report.error?.kind ?? 'error'} (${report.error?.message ?? ''})`);
   }
+  for (const line of collection.metadata.sourceReports.flatMap(sourceNotes)) io.stdout(`  ${line}`);
   const themes = collection.facets.themes.map((t) => t.name);
   if (themes.length > 0) io.stdout(`  themes: ${themes.join(', ')}`);
 }
@@ -236,4 +237,9 @@ async function finish(api: ApiClient, search: PaperSearchResource, options: Pape
     io.stdout((await response.text()).trimEnd());
   }
   return 'completed';
+}
+
+/** What a source could not search itself, said per source: "arxiv: NOT applied locally". */
+export function sourceNotes(report: SourceReport): string[] {
+  return [...(report.appliedLocally ?? []).map((what) => `${report.source}: ${what} applied locally`), ...(report.notApplied ?? []).map((what) => `${report.source}: not applied: ${what}`)];
 }

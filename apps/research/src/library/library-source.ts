@@ -1,4 +1,4 @@
-import type { QueryExpressiveness, ScholarlyQuery, ScholarlySearchResult, ScholarlySource, ScholarlyWork } from '@openpaw/providers';
+import type { QueryExpressiveness, ScholarlyQuery, ScholarlySearchResult, ScholarlySource, ScholarlyWork, ScholarlyWorkKind } from '@openpaw/providers';
 import type { LibraryHit, LibraryStore } from '../ports.js';
 
 /**
@@ -38,5 +38,41 @@ function toWork(hit: LibraryHit): ScholarlyWork {
     url: hit.url ?? (hit.doi !== null ? `https://doi.org/${hit.doi}` : hit.arxivId !== null ? `https://arxiv.org/abs/${hit.arxivId}` : null),
     pdfUrl: null,
     citationCount: null,
+    kind: kindOfEntryType(hit.entryType, hit.arxivId !== null),
   };
+}
+
+/** BibTeX entry types and RIS `TY` codes, as record kinds. */
+const ENTRY_TYPE_KINDS: Readonly<Record<string, ScholarlyWorkKind>> = {
+  article: 'journal_article',
+  jour: 'journal_article',
+  ejour: 'journal_article',
+  mgzn: 'journal_article',
+  inproceedings: 'conference_paper',
+  conference: 'conference_paper',
+  conf: 'conference_paper',
+  cpaper: 'conference_paper',
+  book: 'book',
+  ebook: 'book',
+  edbook: 'book',
+  incollection: 'book_chapter',
+  inbook: 'book_chapter',
+  chap: 'book_chapter',
+  echap: 'book_chapter',
+  phdthesis: 'thesis',
+  mastersthesis: 'thesis',
+  thesis: 'thesis',
+  thes: 'thesis',
+  techreport: 'report',
+  report: 'report',
+  rprt: 'report',
+  dataset: 'dataset',
+  data: 'dataset',
+  unpublished: 'preprint',
+  unpb: 'preprint',
+};
+
+/** A reference's kind from its entry type; `@misc` with an arXiv id is a preprint, other `@misc` unknown. */
+export function kindOfEntryType(entryType: string, hasArxivId: boolean): ScholarlyWorkKind | null {
+  return ENTRY_TYPE_KINDS[entryType.toLowerCase()] ?? (hasArxivId ? 'preprint' : null);
 }

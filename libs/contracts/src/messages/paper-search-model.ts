@@ -118,6 +118,11 @@ export type PaperAuthor = z.infer<typeof paperAuthor>;
 export const sourceRecordId = z.object({ source: scholarlySourceName, id: z.string().min(1).max(300) });
 export type SourceRecordId = z.infer<typeof sourceRecordId>;
 
+/** What kind of record a paper is, where its source says (exports pick the BibTeX/RIS/CSL type from it). */
+export const PAPER_KINDS = ['journal_article', 'conference_paper', 'preprint', 'book', 'book_chapter', 'thesis', 'report', 'dataset', 'other'] as const;
+export const paperKind = z.enum(PAPER_KINDS);
+export type PaperKind = z.infer<typeof paperKind>;
+
 export const paper = z.object({
   /** Stable across iterations: derived from the strongest identifier (DOI, arXiv id, PMID, title). */
   id: paperId,
@@ -138,6 +143,8 @@ export const paper = z.object({
   sources: z.array(scholarlySourceName).min(1),
   /** Every source's ids, kept through dedup. */
   sourceIds: z.array(sourceRecordId),
+  /** Absent when no source said (then exports read the venue). Optional: papers from before it have none. */
+  kind: paperKind.optional(),
 });
 export type Paper = z.infer<typeof paper>;
 
@@ -147,6 +154,46 @@ export const scoredPaper = paper.extend({
   tags: z.array(paperTag).max(PAPER_TAGS.length),
 });
 export type ScoredPaper = z.infer<typeof scoredPaper>;
+
+/**
+ * What identifies a paper seen in an earlier iteration, for dedup's alias table: a later record of
+ * the same work (by identifier or title) keeps this first-assigned id, so ids do not change between
+ * iterations. Small on purpose: it travels in every DeduplicatePapers command.
+ */
+export const paperIdentity = z.object({
+  id: paperId,
+  title: z.string().min(1).max(2_000),
+  firstAuthor: z.string().max(300).nullable(),
+  year: year.nullable(),
+  doi: z.string().max(300).nullable(),
+  arxivId: z.string().max(100).nullable(),
+  pmid: z.string().regex(/^\d{1,10}$/).nullable(),
+});
+export type PaperIdentity = z.infer<typeof paperIdentity>;
+
+/** The identity of a paper (see `paperIdentity`). */
+export function paperIdentityOf(p: Paper): PaperIdentity {
+  return { id: p.id, title: p.title, firstAuthor: p.authors[0]?.name ?? null, year: p.year, doi: p.doi, arxivId: p.arxivId, pmid: p.pmid };
+}
+
+/** Abstracts of marked papers are cut to this in BuildSearchStrategy: enough to steer, small enough for 500 marks. */
+export const MARKED_PAPER_ABSTRACT_CHARS = 600;
+
+/** A paper the user marked, as the strategy builders read it: what it is about, not just its id. */
+export const markedPaper = z.object({
+  id: paperId,
+  title: z.string().min(1).max(2_000),
+  abstract: z.string().max(MARKED_PAPER_ABSTRACT_CHARS).nullable(),
+  /** The paper's tags (method, review, ...) and venue: what kind of work it is. */
+  keywords: z.array(z.string().min(1).max(500)).max(20),
+});
+export type MarkedPaper = z.infer<typeof markedPaper>;
+
+/** A paper as the strategy builders read a mark (abstract cut to `MARKED_PAPER_ABSTRACT_CHARS`). */
+export function markedPaperOf(p: ScoredPaper): MarkedPaper {
+  const abstract = p.abstract === null ? null : p.abstract.length <= MARKED_PAPER_ABSTRACT_CHARS ? p.abstract : `${p.abstract.slice(0, MARKED_PAPER_ABSTRACT_CHARS - 1)}…`;
+  return { id: p.id, title: p.title, abstract, keywords: [...p.tags, ...(p.venue === null ? [] : [p.venue])] };
+}
 
 export const SOURCE_ERROR_KINDS = ['rate_limited', 'server_error', 'timeout', 'network', 'malformed_response', 'auth', 'bad_request', 'not_configured', 'aborted'] as const;
 

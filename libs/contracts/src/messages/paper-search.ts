@@ -4,9 +4,11 @@ import { PAPER_SEARCH_LANE } from '../lanes.js';
 import { defineCommand, defineEvent } from '../message-definition.js';
 import {
   MAX_PAPERS_PER_MESSAGE,
+  markedPaper,
   paper,
   paperCollection,
   paperId,
+  paperIdentity,
   parsedIntent,
   scholarlySourceName,
   scoredPaper,
@@ -58,6 +60,11 @@ export const BuildSearchStrategy = defineCommand(
     feedback: userFeedback.nullable(),
     /** Sources the run may use (the user's choice, or every configured one). */
     availableSources: z.array(scholarlySourceName).min(1),
+    /**
+     * The papers the feedback marks, with what they are about (the feedback itself holds only ids).
+     * Optional: a command from before this field steers by the free text alone.
+     */
+    markedPapers: z.object({ relevant: z.array(markedPaper).max(500), irrelevant: z.array(markedPaper).max(500) }).optional(),
   }),
   'Build the next SearchStrategy from the intent, the previous strategies and the feedback; answers SearchStrategyBuilt or PaperSearchStepFailed.',
   onPaperSearchLane,
@@ -112,6 +119,12 @@ export const DeduplicatePapers = defineCommand(
     papers,
     /** Papers the user rejected in earlier iterations: never shown again. */
     excludePaperIds: z.array(paperId).max(2_000),
+    /**
+     * Papers of earlier iterations (kept, rejected, last shown), in the order their ids were first
+     * assigned: a paper found again keeps its earlier id (the alias table). Optional: absent, ids
+     * come from identifiers alone.
+     */
+    knownPapers: z.array(paperIdentity).max(2_000).optional(),
   }),
   'Merge duplicates (DOI, arXiv id / PMID, exact then fuzzy title) keeping every source id; answers PapersDeduplicated.',
   onPaperSearchLane,

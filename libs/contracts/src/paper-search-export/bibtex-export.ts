@@ -1,10 +1,25 @@
-import type { Paper } from '../messages/paper-search-model.js';
+import type { Paper, PaperKind } from '../messages/paper-search-model.js';
 import { foldText, isArxivDoi } from './paper-text.js';
 import { familyName, splitName } from './person-name.js';
+import { publishedVenueOf, recordKindOf } from './record-kind.js';
+
+/** Per record kind: the BibTeX entry type and the field its venue goes in. */
+const BIBTEX_TYPES: Readonly<Record<PaperKind, { readonly type: string; readonly venueField: string }>> = {
+  journal_article: { type: 'article', venueField: 'journal' },
+  conference_paper: { type: 'inproceedings', venueField: 'booktitle' },
+  preprint: { type: 'misc', venueField: 'howpublished' },
+  book: { type: 'book', venueField: 'series' },
+  book_chapter: { type: 'incollection', venueField: 'booktitle' },
+  thesis: { type: 'phdthesis', venueField: 'school' },
+  report: { type: 'techreport', venueField: 'institution' },
+  dataset: { type: 'misc', venueField: 'howpublished' },
+  other: { type: 'misc', venueField: 'howpublished' },
+};
 
 /**
- * A collection's papers as BibTeX: `@article` for papers with a (non-arXiv) venue, `@misc` with
- * `eprint`/`archivePrefix` for preprints. Keys are `<family><year><first title word>`, unique within
+ * A collection's papers as BibTeX, the entry type by record kind (`recordKindOf`): `@article` with
+ * `journal`, `@inproceedings` with `booktitle`, `@incollection`, `@book`, `@phdthesis`,
+ * `@techreport`, and `@misc` (with `eprint`/`archivePrefix` for preprints). Keys are `<family><year><first title word>`, unique within
  * the file; special characters are escaped and titles braced so styles keep their capitals.
  */
 export function toBibtex(papers: readonly Paper[]): string {
@@ -13,12 +28,13 @@ export function toBibtex(papers: readonly Paper[]): string {
 }
 
 function entry(p: Paper, key: string): string {
-  const journal = p.venue !== null && !/^arxiv$/i.test(p.venue) ? p.venue : null;
+  const venue = publishedVenueOf(p);
+  const { type, venueField } = BIBTEX_TYPES[recordKindOf(p)];
   const fields: [string, string | null][] = [
     ['title', `{${escape(p.title)}}`],
     ['author', p.authors.length === 0 ? null : p.authors.map((a) => bibtexName(a.name)).join(' and ')],
     ['year', p.year === null ? null : String(p.year)],
-    [journal === null ? 'howpublished' : 'journal', journal === null ? (p.arxivId === null ? null : 'arXiv') : escape(journal)],
+    venue === null ? ['howpublished', p.arxivId === null ? null : 'arXiv'] : [venueField, escape(venue)],
     ['doi', p.doi === null || isArxivDoi(p.doi) ? null : escape(p.doi)],
     ['eprint', p.arxivId],
     ['archivePrefix', p.arxivId === null ? null : 'arXiv'],
@@ -30,7 +46,7 @@ function entry(p: Paper, key: string): string {
     .filter((f): f is [string, string] => f[1] !== null)
     .map(([name, value]) => `  ${name} = {${value}}`)
     .join(',\n');
-  return `@${journal === null ? 'misc' : 'article'}{${key},\n${body}\n}`;
+  return `@${type}{${key},\n${body}\n}`;
 }
 
 function bibtexName(name: string): string {

@@ -1,11 +1,12 @@
-import type { Paper } from '../messages/paper-search-model.js';
+import type { Paper, PaperKind } from '../messages/paper-search-model.js';
 import { isArxivDoi } from './paper-text.js';
 import { splitName } from './person-name.js';
+import { publishedVenueOf, recordKindOf } from './record-kind.js';
 
 /** One CSL-JSON item (the citeproc input format), the fields we fill. */
 export interface CslItem {
   readonly id: string;
-  readonly type: 'article-journal' | 'article';
+  readonly type: (typeof CSL_TYPES)[PaperKind];
   readonly title: string;
   readonly author?: readonly ({ readonly family: string; readonly given?: string } | { readonly literal: string })[];
   readonly issued?: { readonly 'date-parts': readonly [readonly [number]] };
@@ -18,14 +19,27 @@ export interface CslItem {
   readonly publisher?: string;
 }
 
-/** A collection's papers as CSL-JSON items: `article-journal` with a journal, `article` (preprint) otherwise. */
+/** CSL types per record kind (`article` is CSL's preprint). */
+const CSL_TYPES = {
+  journal_article: 'article-journal',
+  conference_paper: 'paper-conference',
+  preprint: 'article',
+  book: 'book',
+  book_chapter: 'chapter',
+  thesis: 'thesis',
+  report: 'report',
+  dataset: 'dataset',
+  other: 'document',
+} as const satisfies Record<PaperKind, string>;
+
+/** A collection's papers as CSL-JSON items, typed by record kind (`recordKindOf`); the venue is the `container-title`. */
 export function toCslJson(papers: readonly Paper[]): CslItem[] {
   return papers.map((p) => {
-    const journal = p.venue !== null && !/^arxiv$/i.test(p.venue) ? p.venue : null;
+    const journal = publishedVenueOf(p);
     const doi = p.doi === null || isArxivDoi(p.doi) ? null : p.doi;
     return {
       id: p.id,
-      type: journal === null ? 'article' : 'article-journal',
+      type: CSL_TYPES[recordKindOf(p)],
       title: p.title,
       ...(p.authors.length > 0
         ? {

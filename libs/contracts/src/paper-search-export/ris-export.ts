@@ -1,23 +1,38 @@
-import type { Paper } from '../messages/paper-search-model.js';
+import type { Paper, PaperKind } from '../messages/paper-search-model.js';
 import { isArxivDoi } from './paper-text.js';
+import { publishedVenueOf, recordKindOf } from './record-kind.js';
 
 /**
- * A collection's papers as RIS (`TAG  - value` lines, CRLF, one `ER  - ` per record): `JOUR` for
- * papers with a journal, `UNPB` for preprints, `GEN` otherwise; one `AU` per author.
+ * A collection's papers as RIS (`TAG  - value` lines, CRLF, one `ER  - ` per record), the type by
+ * record kind (`recordKindOf`): the journal in `JO`, another venue (proceedings, book, school,
+ * institution) in `T2`; one `AU` per author.
  */
 export function toRis(papers: readonly Paper[]): string {
   return papers.map(record).join('');
 }
 
+const RIS_TYPES: Readonly<Record<PaperKind, string>> = {
+  journal_article: 'JOUR',
+  conference_paper: 'CPAPER',
+  preprint: 'UNPB',
+  book: 'BOOK',
+  book_chapter: 'CHAP',
+  thesis: 'THES',
+  report: 'RPRT',
+  dataset: 'DATA',
+  other: 'GEN',
+};
+
 function record(p: Paper): string {
-  const journal = p.venue !== null && !/^arxiv$/i.test(p.venue) ? p.venue : null;
-  const type = journal !== null ? 'JOUR' : p.arxivId !== null ? 'UNPB' : 'GEN';
+  const venue = publishedVenueOf(p);
+  const type = RIS_TYPES[recordKindOf(p)];
   const lines: [string, string | null][] = [
     ['TY', type],
     ['TI', p.title],
     ...p.authors.map((a): [string, string] => ['AU', a.name]),
     ['PY', p.year === null ? null : String(p.year)],
-    ['JO', journal],
+    ['JO', type === 'JOUR' ? venue : null],
+    ['T2', type === 'JOUR' ? null : venue],
     ['AB', p.abstract],
     ['DO', p.doi === null || isArxivDoi(p.doi) ? null : p.doi],
     ['UR', p.url],

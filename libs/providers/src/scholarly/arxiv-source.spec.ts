@@ -72,8 +72,10 @@ describe('ArxivSource against the arXiv API Atom wire format', () => {
       url: 'http://arxiv.org/abs/1706.03762v5',
       pdfUrl: 'http://arxiv.org/pdf/1706.03762v5',
       citationCount: null,
+      // Published (a journal reference), as what arXiv does not say.
+      kind: null,
     });
-    expect(result.works[1]!.venue).toBe('arXiv');
+    expect(result.works[1]).toMatchObject({ venue: 'arXiv', kind: 'preprint' });
   });
 
   it('reports the API error entry of a malformed query as bad_request, and non-Atom as malformed', async () => {

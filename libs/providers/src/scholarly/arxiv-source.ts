@@ -142,5 +142,7 @@ function toWork(entry: AtomEntry): ScholarlyWork | null {
     url: links.find((l) => l['@_rel'] === 'alternate')?.['@_href'] ?? `https://arxiv.org/abs/${arxivId}`,
     pdfUrl: links.find((l) => l['@_title'] === 'pdf' || l['@_type'] === 'application/pdf')?.['@_href'] ?? null,
     citationCount: null,
+    // A journal reference says it was published; as what, arXiv does not say.
+    kind: cleanText(entry.journal_ref) === null ? 'preprint' : null,
   };
 }

@@ -63,6 +63,7 @@ describe('CrossrefSource against the Crossref REST API wire format', () => {
       pdfUrl: null,
       citationCount: 50001,
       language: null,
+      kind: 'journal_article',
     });
   });
 

@@ -3,6 +3,7 @@ import { cleanText, parseJsonBody, scholarlyGet, type ScholarlyHttp, stripMarkup
 import { normaliseArxivId, normaliseDoi } from './identifiers.js';
 import type { QueryExpressiveness, ScholarlyQuery, ScholarlySearchResult, ScholarlySource, ScholarlyWork } from './port.js';
 import { positiveTerms } from './search-expression.js';
+import { WORK_TYPE_KINDS } from './openalex-source.js';
 import { endpoint, scholarlyHttp, type ScholarlySourceConfig } from './source-config.js';
 
 export interface CrossrefSourceConfig extends ScholarlySourceConfig {
@@ -27,13 +28,14 @@ const item = z.object({
   URL: z.string().nullish(),
   link: z.array(z.object({ URL: z.string(), 'content-type': z.string().nullish() })).nullish(),
   language: z.string().nullish(),
+  type: z.string().nullish(),
 });
 const workList = z.object({
   status: z.literal('ok'),
   message: z.object({ 'total-results': z.int().nullish(), 'next-cursor': z.string().nullish(), items: z.array(item) }),
 });
 
-const SELECT = 'DOI,title,author,issued,published,container-title,is-referenced-by-count,abstract,URL,link,language';
+const SELECT = 'DOI,title,author,issued,published,container-title,is-referenced-by-count,abstract,URL,link,language,type';
 
 /**
  * Crossref REST works search (`GET /works?query.bibliographic=&rows=&cursor=*`, then `next-cursor`),
@@ -122,5 +124,6 @@ function toWork(i: z.infer<typeof item>): ScholarlyWork | null {
     pdfUrl: i.link?.find((l) => l['content-type'] === 'application/pdf')?.URL ?? null,
     citationCount: i['is-referenced-by-count'] ?? null,
     language: i.language ?? null,
+    kind: WORK_TYPE_KINDS[i.type ?? ''] ?? (i.type == null ? null : 'other'),
   };
 }

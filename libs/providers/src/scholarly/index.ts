@@ -1,4 +1,4 @@
-export type { QueryExpressiveness, ScholarlyErrorKind, ScholarlyQuery, ScholarlySearchResult, ScholarlySource, ScholarlySourceName, ScholarlyWork } from './port.js';
+export type { QueryExpressiveness, ScholarlyErrorKind, ScholarlyQuery, ScholarlySearchResult, ScholarlySource, ScholarlySourceName, ScholarlyWork, ScholarlyWorkKind } from './port.js';
 export { findArxivId, findDoi, normaliseArxivId, normaliseDoi, normalisePmid } from './identifiers.js';
 export { RateLimiter } from './rate-limiter.js';
 export type { ScholarlySourceConfig } from './source-config.js';

@@ -12,7 +12,8 @@ function openAlexWork(n: number, extra: Record<string, unknown> = {}) {
     display_name: `Paper number ${n}`,
     publication_year: 2020 + n,
     authorships: [{ author: { id: 'https://openalex.org/A1', display_name: 'Ada Lovelace' } }],
-    primary_location: { landing_page_url: `https://example.org/${n}`, source: { display_name: 'Journal of Tests' } },
+    type: 'article',
+    primary_location: { landing_page_url: `https://example.org/${n}`, source: { display_name: 'Journal of Tests', type: 'journal' } },
     best_oa_location: null,
     abstract_inverted_index: { attention: [1], Self: [0], works: [2] },
     cited_by_count: 7,
@@ -57,7 +58,18 @@ describe('OpenAlexSource against the OpenAlex works API wire format', () => {
       pdfUrl: null,
       citationCount: 7,
       language: null,
+      kind: 'journal_article',
     });
+  });
+
+  it('reads what kind of record a work is: a conference paper by its host, a chapter, a thesis', async () => {
+    const at = (type: string, sourceType: string | null) => ({ type, primary_location: { landing_page_url: null, source: { display_name: 'Venue', type: sourceType } } });
+    stub.script.push(() => ({
+      body: { meta: { count: 4, next_cursor: null }, results: [openAlexWork(1, at('article', 'conference')), openAlexWork(2, at('book-chapter', 'book series')), openAlexWork(3, at('dissertation', null)), openAlexWork(4, at('article', 'repository'))] },
+    }));
+    const result = await new OpenAlexSource({ baseUrl: stub.server.url, clock: fakeClock() }).search({ text: 'x', phrases: ['x'], limit: 4 });
+    expect(result.works.map((w) => w.kind)).toEqual(['conference_paper', 'book_chapter', 'thesis', 'preprint']);
+    expect(stub.server.requests[0]!.url.searchParams.get('select')).toContain('type');
   });
 
   it('stops when the cursor runs out, and reads arXiv ids from landing pages', async () => {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { kindOfStatus } from '../llm/provider-failure.js';
 import { cleanText, parseJsonBody, scholarlyGet, type ScholarlyHttp } from './http.js';
 import { findArxivId, normaliseDoi, normalisePmid } from './identifiers.js';
-import type { QueryExpressiveness, ScholarlyQuery, ScholarlySearchResult, ScholarlySource, ScholarlyWork } from './port.js';
+import type { QueryExpressiveness, ScholarlyQuery, ScholarlySearchResult, ScholarlySource, ScholarlyWork, ScholarlyWorkKind } from './port.js';
 import { type ExpressionSyntax, renderExpression } from './search-expression.js';
 import { endpoint, scholarlyHttp, type ScholarlySourceConfig } from './source-config.js';
 
@@ -15,7 +15,7 @@ export interface OpenAlexSourceConfig extends ScholarlySourceConfig {
   readonly perPage?: number;
 }
 
-const location = z.object({ landing_page_url: z.string().nullish(), pdf_url: z.string().nullish(), source: z.object({ display_name: z.string().nullish() }).nullish() }).nullish();
+const location = z.object({ landing_page_url: z.string().nullish(), pdf_url: z.string().nullish(), source: z.object({ display_name: z.string().nullish(), type: z.string().nullish() }).nullish() }).nullish();
 
 const work = z.object({
   id: z.string(),
@@ -30,13 +30,14 @@ const work = z.object({
   cited_by_count: z.int().nullish(),
   ids: z.object({ pmid: z.string().nullish() }).nullish(),
   language: z.string().nullish(),
+  type: z.string().nullish(),
 });
 const worksPage = z.object({
   meta: z.object({ count: z.int().nullish(), next_cursor: z.string().nullish() }),
   results: z.array(work),
 });
 
-const SELECT = 'id,doi,display_name,title,publication_year,authorships,primary_location,best_oa_location,abstract_inverted_index,cited_by_count,ids,language';
+const SELECT = 'id,doi,display_name,title,publication_year,authorships,primary_location,best_oa_location,abstract_inverted_index,cited_by_count,ids,language,type';
 
 /**
  * OpenAlex works search (`GET /works?search=`), cursor paging (`cursor=*`, then `meta.next_cursor`),
@@ -127,8 +128,33 @@ function toWork(result: z.infer<typeof work>): ScholarlyWork | null {
     pdfUrl: result.best_oa_location?.pdf_url ?? result.primary_location?.pdf_url ?? null,
     citationCount: result.cited_by_count ?? null,
     language: result.language ?? null,
+    kind: openAlexKind(result.type, result.primary_location?.source?.type),
   };
 }
+
+/** OpenAlex work `type`, with the host source's type telling a conference paper from a journal article. */
+function openAlexKind(type: string | null | undefined, sourceType: string | null | undefined): ScholarlyWorkKind | null {
+  if (type === 'article' || type === 'review' || type === 'letter' || type === 'editorial') return sourceType === 'conference' ? 'conference_paper' : sourceType === 'repository' ? 'preprint' : 'journal_article';
+  return WORK_TYPE_KINDS[type ?? ''] ?? null;
+}
+
+/** Work types shared by OpenAlex and Crossref (`book-chapter`, `dissertation`, ...). */
+export const WORK_TYPE_KINDS: Readonly<Record<string, ScholarlyWorkKind>> = {
+  'journal-article': 'journal_article',
+  'proceedings-article': 'conference_paper',
+  preprint: 'preprint',
+  'posted-content': 'preprint',
+  book: 'book',
+  monograph: 'book',
+  'edited-book': 'book',
+  'reference-book': 'book',
+  'book-chapter': 'book_chapter',
+  'book-section': 'book_chapter',
+  'book-part': 'book_chapter',
+  dissertation: 'thesis',
+  report: 'report',
+  dataset: 'dataset',
+};
 
 /** OpenAlex ships abstracts as word → positions; put the words back in order. */
 export function rebuildAbstract(index: Readonly<Record<string, readonly number[]>> | null | undefined): string | null {

@@ -4,6 +4,9 @@ import type { SearchExpression } from './search-expression.js';
 /** Names of the scholarly sources (the five remote adapters and the user's local `library`). */
 export type ScholarlySourceName = 'library' | 'openalex' | 'arxiv' | 'crossref' | 'semantic_scholar' | 'serpapi_scholar';
 
+/** What kind of record a work is (the contracts' `PaperKind`). */
+export type ScholarlyWorkKind = 'journal_article' | 'conference_paper' | 'preprint' | 'book' | 'book_chapter' | 'thesis' | 'report' | 'dataset' | 'other';
+
 /** One search of one source, built from one query of a search strategy. */
 export interface ScholarlyQuery {
   /** Free text, as typed into a search box (the keywords joined). */
@@ -43,6 +46,8 @@ export interface ScholarlyWork {
   readonly citationCount: number | null;
   /** ISO 639-1 code where the source records one. */
   readonly language?: string | null;
+  /** What kind of record it is, where the source says. */
+  readonly kind?: ScholarlyWorkKind | null;
 }
 
 export interface ScholarlySearchResult {

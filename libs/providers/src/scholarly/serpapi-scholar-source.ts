@@ -16,7 +16,6 @@ const result = z.object({
   result_id: z.string(),
   title: z.string().nullish(),
   link: z.string().nullish(),
-  snippet: z.string().nullish(),
   publication_info: z.object({ summary: z.string().nullish(), authors: z.array(z.object({ name: z.string(), author_id: z.string().nullish() })).nullish() }).nullish(),
   resources: z.array(z.object({ file_format: z.string().nullish(), link: z.string().nullish() })).nullish(),
   inline_links: z.object({ cited_by: z.object({ total: z.int().nullish() }).nullish() }).nullish(),
@@ -101,7 +100,8 @@ function toWork(r: z.infer<typeof result>): ScholarlyWork | null {
     authors: structured.length > 0 ? structured.map((a) => ({ name: a.name, id: a.author_id ?? null })) : summary.authors.map((name) => ({ name, id: null })),
     year: summary.year,
     venue: summary.venue,
-    abstract: cleanText(r.snippet),
+    // Google Scholar's snippet is a search-page excerpt around the query words, not the abstract: never passed off as one.
+    abstract: null,
     doi: findDoi(r.link),
     arxivId: findArxivId(r.link) ?? findArxivId(pdf),
     pmid: null,

@@ -2285,6 +2285,8 @@ export interface operations {
                             citationCount: number | null;
                             doi: string | null;
                             id: string;
+                            /** @enum {string} */
+                            kind?: "journal_article" | "conference_paper" | "preprint" | "book" | "book_chapter" | "thesis" | "report" | "dataset" | "other";
                             pdfUrl: string | null;
                             pmid: string | null;
                             relevanceReason: string;
@@ -2390,6 +2392,8 @@ export interface operations {
                                     citationCount: number | null;
                                     doi: string | null;
                                     id: string;
+                                    /** @enum {string} */
+                                    kind?: "journal_article" | "conference_paper" | "preprint" | "book" | "book_chapter" | "thesis" | "report" | "dataset" | "other";
                                     pdfUrl: string | null;
                                     pmid: string | null;
                                     relevanceReason: string;
@@ -2495,6 +2499,8 @@ export interface operations {
                                         citationCount: number | null;
                                         doi: string | null;
                                         id: string;
+                                        /** @enum {string} */
+                                        kind?: "journal_article" | "conference_paper" | "preprint" | "book" | "book_chapter" | "thesis" | "report" | "dataset" | "other";
                                         pdfUrl: string | null;
                                         pmid: string | null;
                                         relevanceReason: string;
@@ -2637,6 +2643,8 @@ export interface operations {
                                 citationCount: number | null;
                                 doi: string | null;
                                 id: string;
+                                /** @enum {string} */
+                                kind?: "journal_article" | "conference_paper" | "preprint" | "book" | "book_chapter" | "thesis" | "report" | "dataset" | "other";
                                 pdfUrl: string | null;
                                 pmid: string | null;
                                 relevanceReason: string;
@@ -2683,6 +2691,8 @@ export interface operations {
                             citationCount: number | null;
                             doi: string | null;
                             id: string;
+                            /** @enum {string} */
+                            kind?: "journal_article" | "conference_paper" | "preprint" | "book" | "book_chapter" | "thesis" | "report" | "dataset" | "other";
                             pdfUrl: string | null;
                             pmid: string | null;
                             relevanceReason: string;
@@ -2788,6 +2798,8 @@ export interface operations {
                                     citationCount: number | null;
                                     doi: string | null;
                                     id: string;
+                                    /** @enum {string} */
+                                    kind?: "journal_article" | "conference_paper" | "preprint" | "book" | "book_chapter" | "thesis" | "report" | "dataset" | "other";
                                     pdfUrl: string | null;
                                     pmid: string | null;
                                     relevanceReason: string;
@@ -2893,6 +2905,8 @@ export interface operations {
                                         citationCount: number | null;
                                         doi: string | null;
                                         id: string;
+                                        /** @enum {string} */
+                                        kind?: "journal_article" | "conference_paper" | "preprint" | "book" | "book_chapter" | "thesis" | "report" | "dataset" | "other";
                                         pdfUrl: string | null;
                                         pmid: string | null;
                                         relevanceReason: string;
@@ -3035,6 +3049,8 @@ export interface operations {
                                 citationCount: number | null;
                                 doi: string | null;
                                 id: string;
+                                /** @enum {string} */
+                                kind?: "journal_article" | "conference_paper" | "preprint" | "book" | "book_chapter" | "thesis" | "report" | "dataset" | "other";
                                 pdfUrl: string | null;
                                 pmid: string | null;
                                 relevanceReason: string;
@@ -3147,6 +3163,8 @@ export interface operations {
                             citationCount: number | null;
                             doi: string | null;
                             id: string;
+                            /** @enum {string} */
+                            kind?: "journal_article" | "conference_paper" | "preprint" | "book" | "book_chapter" | "thesis" | "report" | "dataset" | "other";
                             pdfUrl: string | null;
                             pmid: string | null;
                             relevanceReason: string;
@@ -3252,6 +3270,8 @@ export interface operations {
                                     citationCount: number | null;
                                     doi: string | null;
                                     id: string;
+                                    /** @enum {string} */
+                                    kind?: "journal_article" | "conference_paper" | "preprint" | "book" | "book_chapter" | "thesis" | "report" | "dataset" | "other";
                                     pdfUrl: string | null;
                                     pmid: string | null;
                                     relevanceReason: string;
@@ -3357,6 +3377,8 @@ export interface operations {
                                         citationCount: number | null;
                                         doi: string | null;
                                         id: string;
+                                        /** @enum {string} */
+                                        kind?: "journal_article" | "conference_paper" | "preprint" | "book" | "book_chapter" | "thesis" | "report" | "dataset" | "other";
                                         pdfUrl: string | null;
                                         pmid: string | null;
                                         relevanceReason: string;
@@ -3499,6 +3521,8 @@ export interface operations {
                                 citationCount: number | null;
                                 doi: string | null;
                                 id: string;
+                                /** @enum {string} */
+                                kind?: "journal_article" | "conference_paper" | "preprint" | "book" | "book_chapter" | "thesis" | "report" | "dataset" | "other";
                                 pdfUrl: string | null;
                                 pmid: string | null;
                                 relevanceReason: string;

@@ -1,8 +1,12 @@
 import {
   BuildSearchStrategy,
   DeduplicatePapers,
+  type MarkedPaper,
+  markedPaperOf,
   type MessageData,
   OrganisePapers,
+  type PaperIdentity,
+  paperIdentityOf,
   ParsePaperSearchIntent,
   ScorePapers,
   SearchPaperSources,
@@ -39,6 +43,7 @@ export function commandFor(run: Run, data: PaperSearchData, step: StepProgress<S
         previousStrategies: previous,
         feedback: data.iterations.at(-1)?.feedback ?? null,
         availableSources: [...data.sources],
+        markedPapers: markedPapersOf(data),
       };
       return sendTry(BuildSearchStrategy, command, step, timeout);
     }
@@ -46,7 +51,7 @@ export function commandFor(run: Run, data: PaperSearchData, step: StepProgress<S
       return sendTry(SearchPaperSources, { runId: run.id, iteration, userId: run.userId, strategy: required(data.strategy, 'the strategy') }, step, timeout);
     case 'deduplicate': {
       const found = required(data.pipeline.found, 'the papers found');
-      return sendTry(DeduplicatePapers, { runId: run.id, iteration, papers: [...found.papers], excludePaperIds: [...data.rejectedIds] }, step, timeout);
+      return sendTry(DeduplicatePapers, { runId: run.id, iteration, papers: [...found.papers], excludePaperIds: [...data.rejectedIds], knownPapers: knownPapersOf(data) }, step, timeout);
     }
     case 'score': {
       const deduplicated = required(data.pipeline.deduplicated, 'the deduplicated papers');
@@ -77,4 +82,36 @@ export function commandFor(run: Run, data: PaperSearchData, step: StepProgress<S
       return sendTry(OrganisePapers, command, step, timeout);
     }
   }
+}
+
+/** How many earlier papers the alias table carries (the contract's bound). */
+const MAX_KNOWN_PAPERS = 2_000;
+
+/**
+ * Dedup's alias table for the next iteration: the papers whose ids a person has seen or acted on, in
+ * the order their ids were assigned — kept papers, rejected ones, then the last collection shown. A
+ * paper found again keeps that id, so it is never listed twice nor loses its mark.
+ */
+export function knownPapersOf(data: PaperSearchData): PaperIdentity[] {
+  const known = new Map<string, PaperIdentity>();
+  const add = (identity: PaperIdentity): void => {
+    if (!known.has(identity.id) && known.size < MAX_KNOWN_PAPERS) known.set(identity.id, identity);
+  };
+  data.accumulated.map(paperIdentityOf).forEach(add);
+  (data.rejectedPapers ?? []).forEach(add);
+  (data.collection?.papers ?? []).map(paperIdentityOf).forEach(add);
+  return [...known.values()];
+}
+
+/**
+ * The papers the feedback marks, with title, abstract and keywords, for the strategy builders:
+ * relevant ones are every paper kept so far (they all say what the person wants), irrelevant ones
+ * those of the last collection marked so.
+ */
+export function markedPapersOf(data: PaperSearchData): { relevant: MarkedPaper[]; irrelevant: MarkedPaper[] } {
+  const irrelevant = new Set(data.iterations.at(-1)?.feedback?.markedIrrelevant ?? []);
+  return {
+    relevant: data.accumulated.slice(0, 500).map(markedPaperOf),
+    irrelevant: (data.collection?.papers ?? []).filter((p) => irrelevant.has(p.id)).slice(0, 500).map(markedPaperOf),
+  };
 }

@@ -4,6 +4,7 @@ import type {
   PAPER_SEARCH_COMPLETIONS,
   PAPER_SEARCH_STEPS,
   Paper,
+  PaperIdentity,
   ParsedIntent,
   PaperSearchStart,
   ScholarlySourceName,
@@ -113,6 +114,11 @@ export interface PaperSearchData {
   readonly accumulated: readonly ScoredPaper[];
   /** Papers marked irrelevant: never shown again (DeduplicatePapers.excludePaperIds). */
   readonly rejectedIds: readonly string[];
+  /**
+   * What identifies each rejected paper, for dedup's alias table (`knownPapersOf`); absent in runs
+   * paused before it existed, which then match rejected papers by id and identifiers alone.
+   */
+  readonly rejectedPapers?: readonly PaperIdentity[];
   readonly iterations: readonly IterationRecord[];
   /** The open checkpoint, while the run waits at one. */
   readonly checkpoint: Checkpoint | null;

@@ -164,7 +164,9 @@ describe('paper_search', () => {
       const d = started({ sources: ['openalex', 'arxiv'] });
       const step = parsed(d);
       expect(step.state).toBe('BUILDING_STRATEGY');
-      expect(step.sent(BuildSearchStrategy)).toEqual([{ runId: d.runId, iteration: 1, intent, previousStrategies: [], feedback: null, availableSources: ['openalex', 'arxiv'] }]);
+      expect(step.sent(BuildSearchStrategy)).toEqual([
+        { runId: d.runId, iteration: 1, intent, previousStrategies: [], feedback: null, availableSources: ['openalex', 'arxiv'], markedPapers: { relevant: [], irrelevant: [] } },
+      ]);
     });
 
     it('when the strategy is built, then the run waits at checkpoint 1 with the intent, strategy and diff, and no deadline', () => {
@@ -220,6 +222,7 @@ describe('paper_search', () => {
           previousStrategies: [strategy('query 1')],
           feedback: { markedRelevant: [], markedIrrelevant: [], freeText: 'only clinical trials' },
           availableSources: ['library'],
+          markedPapers: { relevant: [], irrelevant: [] },
         },
       ]);
       expect(view(step).iterations).toEqual([{ iteration: 1, resultCount: null, decision: 'reject', note: 'only clinical trials' }]);
@@ -247,6 +250,11 @@ describe('paper_search', () => {
       const step = decide(d, { action: 'edit', revisedData: { markedRelevant: ['a'], markedIrrelevant: ['c'], freeText: 'more on proteins' } });
       expect(step.state).toBe('BUILDING_STRATEGY');
       expect(step.sent(BuildSearchStrategy)[0]).toMatchObject({ iteration: 2, previousStrategies: [strategy('query 1')], feedback: { markedRelevant: ['a'], markedIrrelevant: ['c'], freeText: 'more on proteins' } });
+      // The builders read what the marked papers are about, not bare ids.
+      expect(step.sent(BuildSearchStrategy)[0]?.markedPapers).toEqual({
+        relevant: [{ id: 'a', title: 'Paper a', abstract: null, keywords: [] }],
+        irrelevant: [{ id: 'c', title: 'Paper c', abstract: null, keywords: [] }],
+      });
       expect(view(step).accumulatedPapers.map((p) => p.id)).toEqual(['a']);
     });
 
@@ -312,7 +320,18 @@ describe('paper_search', () => {
       built(d, 2);
       decide(d, { action: 'approve' });
       const step = d.reply(SearchPaperSources, PaperSourcesSearched, { iteration: 2, papers: ['b', 'd'].map(paper), sourceReports: [ok(2)] });
-      expect(step.sent(DeduplicatePapers)).toEqual([{ runId: d.runId, iteration: 2, papers: [paper('b'), paper('d')], excludePaperIds: ['b'] }]);
+      const identity = (id: string) => ({ id, title: `Paper ${id}`, firstAuthor: null, year: 2020, doi: null, arxivId: null, pmid: null });
+      // The alias table: the rejected paper, then the last collection shown, each once.
+      expect(step.sent(DeduplicatePapers)).toEqual([{ runId: d.runId, iteration: 2, papers: [paper('b'), paper('d')], excludePaperIds: ['b'], knownPapers: [identity('b'), identity('a')] }]);
+    });
+
+    it('sends kept papers first in the alias table, so a paper found again keeps its id and is listed once', () => {
+      const d = atResultReview(['a', 'b']);
+      decide(d, { action: 'edit', revisedData: { markedRelevant: ['b'] } });
+      built(d, 2);
+      decide(d, { action: 'approve' });
+      const step = d.reply(SearchPaperSources, PaperSourcesSearched, { iteration: 2, papers: ['d'].map(paper), sourceReports: [ok(1)] });
+      expect(step.sent(DeduplicatePapers)[0]?.knownPapers?.map((k) => k.id)).toEqual(['b', 'a']);
     });
 
     it('given max_iterations of 2, when checkpoint 2 rejects twice, then COMPLETED with the last collection', () => {
@@ -325,6 +344,18 @@ describe('paper_search', () => {
       expect(step.state).toBe('COMPLETED');
       expect(view(step)).toMatchObject({ completion: 'max_iterations', result: { metadata: { iteration: 2 }, papers: [{ id: 'x' }, { id: 'y' }] } });
       expect(d.commandCount(BuildSearchStrategy)).toBe(2);
+    });
+
+    it('given max_iterations of 2, when the last review keeps and rejects papers, then the result holds every kept paper and none rejected (ADR 0026)', () => {
+      const d = atResultReview(['a', 'b'], { maxIterations: 2 });
+      decide(d, { action: 'edit', revisedData: { markedRelevant: ['a'] } });
+      built(d, 2);
+      decide(d, { action: 'approve' });
+      pipeline(d, 2, ['x', 'y', 'z']);
+      const step = decide(d, { action: 'edit', revisedData: { markedRelevant: ['y'], markedIrrelevant: ['z'] } });
+      expect(step.state).toBe('COMPLETED');
+      expect(view(step)).toMatchObject({ completion: 'max_iterations', accumulatedPapers: [{ id: 'a' }, { id: 'y' }] });
+      expect(view(step).result?.papers.map((p) => p.id)).toEqual(['x', 'y', 'a']);
     });
 
     it('given the default of 5 iterations, when every strategy is rejected, then COMPLETED after the fifth with no collection', () => {

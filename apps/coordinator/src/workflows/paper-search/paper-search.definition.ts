@@ -7,6 +7,7 @@ import {
   interpretDecision,
   mergeAccumulated,
   PAPER_SEARCH,
+  paperIdentityOf,
   PapersDeduplicated,
   PaperSearchIntentParsed,
   PaperSearchStepFailed,
@@ -81,7 +82,8 @@ export function checkpointIdOf(run: Pick<Run, 'id' | 'attemptNo'>, kind: Checkpo
  * restarts, for a `checkpoint_decision` human input naming the open checkpoint. Decisions follow the
  * spec's decision-semantics table (`interpretDecision`); an iteration ends with feedback that the
  * next strategy is built from; papers marked relevant accumulate, papers marked irrelevant are never
- * shown again; after `maxIterations` the run completes with the last collection.
+ * shown again; after `maxIterations` the run completes with the last collection and the papers kept
+ * (ADR 0026: spec 04 returns the last collection alone, which drops what the person kept).
  */
 export function paperSearchDefinition(settings: PaperSearchSettings = DEFAULT_PAPER_SEARCH_SETTINGS): SagaDefinition<S, D> {
   const stretchDeadline: Effect = { type: 'setTimer', name: RUN_DEADLINE_TIMER, afterMs: settings.stretchDeadlineMs };
@@ -127,16 +129,20 @@ export function paperSearchDefinition(settings: PaperSearchSettings = DEFAULT_PA
 
   /**
    * An iteration ends with feedback (checkpoint 1 REJECT, checkpoint 2 EDIT / REJECT): recorded, and
-   * the next one starts, unless `maxIterations` are used: then the run completes with the last collection.
+   * the next one starts, unless `maxIterations` are used: then the run completes with the last
+   * collection and every paper kept so far (ADR 0026), the rejected ones left out.
    */
   const endIteration = (run: Run, data: D, record: IterationRecord, stepName: string): PaperSearchDecision => {
     const feedback = record.feedback;
+    const newlyRejected = new Set((feedback?.markedIrrelevant ?? []).filter((id) => !data.rejectedIds.includes(id)));
     const ended: D = {
       ...data,
       iterations: [...data.iterations, record],
       rejectedIds: [...new Set([...data.rejectedIds, ...(feedback?.markedIrrelevant ?? [])])],
+      rejectedPapers: [...(data.rejectedPapers ?? []), ...(data.collection?.papers ?? []).filter((p) => newlyRejected.has(p.id)).map(paperIdentityOf)],
     };
-    if (ended.iterations.length >= data.request.options.maxIterations) return complete(run, ended, ended.collection, 'max_iterations', stepName);
+    // The papers the person kept are never dropped, at max iterations either (ADR 0026: spec 04 says "the last collection").
+    if (ended.iterations.length >= data.request.options.maxIterations) return complete(run, ended, keptCollection(ended), 'max_iterations', stepName);
     return buildStrategy(run, ended, stepName, [stretchDeadline]);
   };
 
@@ -380,4 +386,15 @@ export function paperSearchDefinition(settings: PaperSearchSettings = DEFAULT_PA
 function required<T>(value: T | null): T {
   if (value === null) throw new Error('invariant: a value the state guarantees is missing');
   return value;
+}
+
+/**
+ * What a run ended by max iterations returns: the last collection without the papers rejected in
+ * the feedback that ended it, plus every kept paper (kept papers come from a collection, so there is
+ * none before the first).
+ */
+function keptCollection(data: PaperSearchData): PaperCollection | null {
+  if (data.collection === null) return null;
+  const rejected = new Set(data.rejectedIds);
+  return mergeAccumulated({ ...data.collection, papers: data.collection.papers.filter((p) => !rejected.has(p.id)) }, data.accumulated);
 }

@@ -21,7 +21,7 @@ export class BuildSearchStrategyHandler {
     return answerOnceWith(this.replies, command.commandId, () =>
       withSkillFailure(command, 'build_strategy', this.settings.stepDeadlineMs, async (signal) => {
         const { strategy, provenance } = await this.skills.strategyBuilder.build(
-          { intent: data.intent, previousStrategies: data.previousStrategies, feedback: data.feedback, availableSources: data.availableSources },
+          { intent: data.intent, previousStrategies: data.previousStrategies, feedback: data.feedback, availableSources: data.availableSources, ...(data.markedPapers !== undefined ? { markedPapers: data.markedPapers } : {}) },
           { signal },
         );
         const previous = data.previousStrategies.at(-1);

@@ -23,4 +23,12 @@ describe('DeduplicatePapersHandler', () => {
       { source: 'openalex', id: 'W1' },
     ]);
   });
+
+  it('gives a paper found again the id an earlier iteration assigned (knownPapers)', async () => {
+    const journal: Paper = { ...base, id: 'doi:10.1/attention', title: 'Attention is all you need.', doi: '10.1/attention', arxivId: '1706.03762', sources: ['crossref'], sourceIds: [{ source: 'crossref', id: '10.1/attention' }] };
+    const known = [{ id: 'arxiv:1706.03762', title: 'Attention Is All You Need', firstAuthor: null, year: 2017, doi: null, arxivId: '1706.03762', pmid: null }];
+    const reply = await new DeduplicatePapersHandler(new InMemoryKeptReplyStore()).execute({ commandId: 'd2', data: { runId: RUN_ID, iteration: 3, papers: [journal], excludePaperIds: [], knownPapers: known } });
+    if (!isReplyOf(reply, PapersDeduplicated)) throw new Error(reply.message.name);
+    expect(reply.data.papers.map((p) => [p.id, p.doi])).toEqual([['arxiv:1706.03762', '10.1/attention']]);
+  });
 });

@@ -1,4 +1,4 @@
-import type { Paper } from '@openpaw/contracts';
+import { type Paper, paperIdentityOf } from '@openpaw/contracts';
 import { normaliseArxivId, normaliseDoi } from '@openpaw/providers';
 import { paperIdOf } from '../papers/paper-id.js';
 import { deduplicate, distinguishingMarkers } from './deduplicate.js';
@@ -161,5 +161,55 @@ describe('excludeRejected', () => {
       expect(deduplicate([paper({ title: a, sources: ['openalex'], year: 2020 }), paper({ title: b, sources: ['crossref'], year: 2020 })]).papers).toHaveLength(2);
     }
     expect(deduplicate([paper({ title: 'Deep learning for protein design, Part I', sources: ['openalex'], year: 2020 }), paper({ title: 'Deep Learning for Protein Design - Part I.', sources: ['crossref'], year: 2020 })]).papers).toHaveLength(1);
+  });
+
+  it('takes the publication\'s record kind over the preprint\'s', () => {
+    const preprint = paper({ title: 'Graph attention networks', arxivId: '1710.10903', sources: ['arxiv'], venue: 'arXiv', year: 2017, kind: 'preprint' });
+    const published = paper({ title: 'Graph Attention Networks', arxivId: '1710.10903', sources: ['openalex'], venue: 'ICLR', year: 2018, kind: 'conference_paper' });
+    expect(deduplicate([preprint, published]).papers[0]!.kind).toBe('conference_paper');
+    expect(deduplicate([preprint, { ...published, kind: undefined }]).papers[0]!.kind).toBe('preprint');
+    expect(deduplicate([{ ...preprint, kind: undefined }, { ...published, kind: undefined }]).papers[0]!.kind).toBeUndefined();
+  });
+
+  describe('the alias table (papers of earlier iterations)', () => {
+    const preprint = paper({ title: 'Graph attention networks', arxivId: '1710.10903', sources: ['arxiv'], venue: 'arXiv', year: 2017, authors: [{ name: 'Petar Veličković', id: null }] });
+    const journal = paper({ title: 'Graph Attention Networks.', doi: '10.1/gat', sources: ['crossref'], venue: 'ICLR', year: 2018, authors: [{ name: 'P. Velickovic', id: null }] });
+
+    it('keeps the first-assigned id when a later merge brings a stronger identifier', () => {
+      expect(preprint.id).toBe('arxiv:1710.10903');
+      // Iteration 2 finds the preprint again with its publisher record: alone, the merge would be named by the DOI.
+      expect(deduplicate([journal, preprint]).papers[0]!.id).toBe('doi:10.1/gat');
+      const { papers, earlierIds, duplicatesMerged } = deduplicate([journal, preprint], [paperIdentityOf(preprint)]);
+      expect(papers).toHaveLength(1);
+      expect(duplicatesMerged).toBe(1);
+      expect(papers[0]).toMatchObject({ id: 'arxiv:1710.10903', doi: '10.1/gat', arxivId: '1710.10903', venue: 'ICLR' });
+      expect(earlierIds.get('arxiv:1710.10903')).toEqual(['arxiv:1710.10903']);
+    });
+
+    it('matches a known paper by title too, and outputs no known paper that was not found again', () => {
+      const titleOnly = paper({ title: 'Graph attention networks', sources: ['library'], year: 2018, authors: [{ name: 'Petar Velickovic', id: null }] });
+      const other = paper({ title: 'Inductive representation learning on large graphs', doi: '10.1/sage', sources: ['openalex'], year: 2017 });
+      const { papers } = deduplicate([journal], [paperIdentityOf(titleOnly), paperIdentityOf(other)]);
+      expect(papers.map((p) => p.id)).toEqual([titleOnly.id]);
+    });
+
+    it('keeps the earliest of two known ids a new record bridges, and a rejected later id still excludes the paper', () => {
+      const known = [paperIdentityOf(preprint), paperIdentityOf({ ...journal, id: 'doi:10.1/gat' })];
+      const bridge = paper({ title: 'Graph Attention Networks', doi: '10.1/gat', arxivId: '1710.10903', sources: ['openalex'], year: 2018 });
+      const { papers, earlierIds } = deduplicate([bridge], known);
+      expect(papers.map((p) => p.id)).toEqual(['arxiv:1710.10903']);
+      expect(earlierIds.get('arxiv:1710.10903')).toEqual(['arxiv:1710.10903', 'doi:10.1/gat']);
+      expect(excludeRejected(papers, ['title:unrelated'], earlierIds).kept).toHaveLength(1);
+      const renamed = papers.map((p) => ({ ...p, doi: null }));
+      expect(excludeRejected(renamed, ['doi:10.1/gat'], earlierIds).kept).toHaveLength(0);
+    });
+
+    it('does not join a known paper whose identifier conflicts, nor parts of a series', () => {
+      const partOne = paper({ title: 'Deep learning for protein design, Part I', sources: ['openalex'], year: 2020 });
+      const partTwo = paper({ title: 'Deep learning for protein design, Part II', sources: ['crossref'], year: 2020 });
+      expect(deduplicate([partTwo], [paperIdentityOf(partOne)]).papers[0]!.id).toBe(partTwo.id);
+      const otherDoi = paper({ title: 'Graph attention networks', doi: '10.1/another', sources: ['crossref'], year: 2018, authors: [{ name: 'P. Velickovic', id: null }] });
+      expect(deduplicate([otherDoi], [paperIdentityOf(journal)]).papers[0]!.id).toBe('doi:10.1/another');
+    });
   });
 });

@@ -1,4 +1,4 @@
-import type { Paper, ScholarlySourceName } from '@openpaw/contracts';
+import type { Paper, PaperIdentity, ScholarlySourceName } from '@openpaw/contracts';
 import { isArxivDoi, paperIdOf } from '../papers/paper-id.js';
 import { normaliseTitle } from '../text/normalise.js';
 import { levenshteinSimilarity } from '../text/similarity.js';
@@ -10,6 +10,11 @@ export interface DedupResult {
   readonly papers: Paper[];
   /** Input papers folded into another. */
   readonly duplicatesMerged: number;
+  /**
+   * The alias table's answer for each output paper that matched papers of earlier iterations: every
+   * earlier id of the work (the first of which the paper keeps as its id).
+   */
+  readonly earlierIds: ReadonlyMap<string, readonly string[]>;
 }
 
 /**
@@ -20,8 +25,14 @@ export interface DedupResult {
  * Identifiers come normalised from the adapters (case, resolver prefix, arXiv version). Titles never
  * join two papers whose identifiers disagree (two different publisher DOIs, or arXiv ids). Output
  * keeps the order of each group's first paper.
+ *
+ * `known` is the alias table: papers of earlier iterations, in the order their ids were first
+ * assigned. They take part in the matching (by the same rules) but are not output; a group that
+ * holds one keeps the earliest one's id, so a paper's id never changes between iterations, even when
+ * a later merge gives it a stronger identifier (an arXiv preprint later matched to its DOI).
  */
-export function deduplicate(papers: readonly Paper[]): DedupResult {
+export function deduplicate(found: readonly Paper[], known: readonly PaperIdentity[] = []): DedupResult {
+  const papers = [...known.map(asKnownRecord), ...found];
   const groups = new UnionFind(papers.length);
   joinOnKey(papers, groups, (p) => (p.doi !== null && !isArxivDoi(p.doi) ? p.doi : null));
   joinOnKey(papers, groups, (p) => p.arxivId);
@@ -29,7 +40,7 @@ export function deduplicate(papers: readonly Paper[]): DedupResult {
   joinOnKey(papers, groups, (p) => (p.doi !== null && isArxivDoi(p.doi) ? p.doi : null));
 
   const titles = papers.map((p) => normaliseTitle(p.title));
-  joinByTitle(papers, groups, (i, j) => titles[i] === titles[j] && titles[i] !== '');
+  joinByTitle(papers, groups, (i, j) => titles[i] === titles[j] && titles[i] !== '', known.length);
   const markers = papers.map((p) => distinguishingMarkers(p.title));
   const surnames = papers.map((p) => firstAuthorSurname(p));
   const sameAuthor = (i: number, j: number): boolean => surnames[i] === null || surnames[j] === null || surnames[i] === surnames[j];
@@ -38,7 +49,7 @@ export function deduplicate(papers: readonly Paper[]): DedupResult {
     const sameYear = papers[i]!.year !== null && papers[i]!.year === papers[j]!.year;
     const threshold = sameYear ? FUZZY_TITLE_SAME_YEAR_THRESHOLD : FUZZY_TITLE_THRESHOLD;
     return levenshteinSimilarity(titles[i]!, titles[j]!, threshold) >= threshold && wordsDifferOnlyBySpelling(titles[i]!, titles[j]!);
-  });
+  }, known.length);
   // A record without the subtitle ("Title" vs "Title: a subtitle"): the main titles match, and so do
   // the first author and the year (within one, for a preprint), since a bare main title is short.
   const mains = papers.map((p) => normaliseTitle(p.title.split(/\s*(?::|\s[-–—]\s)\s*/)[0] ?? p.title));
@@ -47,17 +58,45 @@ export function deduplicate(papers: readonly Paper[]): DedupResult {
     const [yearI, yearJ] = [papers[i]!.year, papers[j]!.year];
     if (yearI === null || yearJ === null || Math.abs(yearI - yearJ) > 1) return false;
     return (titles[i] === mains[j] && mains[i] === mains[j]) || (titles[j] === mains[i] && mains[i] === mains[j]);
-  });
+  }, known.length);
 
-  const byRoot = new Map<number, Paper[]>();
-  papers.forEach((p, i) => {
+  // Groups in the order of their first found paper; a group of known papers alone is not output.
+  const byRoot = new Map<number, { found: Paper[]; knownIds: string[] }>();
+  for (let i = known.length; i < papers.length; i++) {
     const root = groups.find(i);
-    const list = byRoot.get(root);
-    if (list === undefined) byRoot.set(root, [p]);
-    else list.push(p);
+    const group = byRoot.get(root);
+    if (group === undefined) byRoot.set(root, { found: [papers[i]!], knownIds: groups.members(i).filter((m) => m < known.length).sort((a, b) => a - b).map((m) => known[m]!.id) });
+    else group.found.push(papers[i]!);
+  }
+  const earlierIds = new Map<string, string[]>();
+  const merged = [...byRoot.values()].map(({ found: group, knownIds }) => {
+    const paper = mergePapers(group);
+    const firstId = knownIds[0];
+    if (firstId === undefined) return paper;
+    earlierIds.set(firstId, [...new Set(knownIds)]);
+    return paper.id === firstId ? paper : { ...paper, id: firstId };
   });
-  const merged = [...byRoot.values()].map(mergePapers);
-  return { papers: merged, duplicatesMerged: papers.length - merged.length };
+  return { papers: merged, duplicatesMerged: found.length - merged.length, earlierIds };
+}
+
+/** A known paper as a record dedup can match (never output: only its identity is used). */
+function asKnownRecord(k: PaperIdentity): Paper {
+  return {
+    id: k.id,
+    title: k.title,
+    authors: k.firstAuthor === null ? [] : [{ name: k.firstAuthor, id: null }],
+    year: k.year,
+    venue: null,
+    abstract: null,
+    doi: k.doi,
+    arxivId: k.arxivId,
+    pmid: k.pmid,
+    url: null,
+    pdfUrl: null,
+    citationCount: null,
+    sources: ['library'],
+    sourceIds: [],
+  };
 }
 
 function joinOnKey(papers: readonly Paper[], groups: UnionFind, key: (p: Paper) => string | null): void {
@@ -71,10 +110,13 @@ function joinOnKey(papers: readonly Paper[], groups: UnionFind, key: (p: Paper) 
   });
 }
 
-/** Title joins, one pair at a time, refused when the two groups' identifiers conflict. */
-function joinByTitle(papers: readonly Paper[], groups: UnionFind, same: (i: number, j: number) => boolean): void {
+/**
+ * Title joins, one pair at a time, refused when the two groups' identifiers conflict. The first
+ * `known` papers (earlier iterations', already told apart) are not compared with each other.
+ */
+function joinByTitle(papers: readonly Paper[], groups: UnionFind, same: (i: number, j: number) => boolean, known: number): void {
   for (let i = 0; i < papers.length; i++) {
-    for (let j = i + 1; j < papers.length; j++) {
+    for (let j = Math.max(i + 1, known); j < papers.length; j++) {
       if (groups.find(i) === groups.find(j) || !same(i, j)) continue;
       if (conflicting(groups.members(i).map((m) => papers[m]!), groups.members(j).map((m) => papers[m]!))) continue;
       groups.union(i, j);
@@ -155,6 +197,7 @@ export function mergePapers(group: readonly Paper[]): Paper {
   const longest = <T>(values: readonly T[], size: (v: T) => number): T | undefined => values.reduce<T | undefined>((acc, v) => (acc === undefined || size(v) > size(acc) ? v : acc), undefined);
   const abstracts = group.map((p) => p.abstract).filter((a) => a !== null);
   const citations = group.map((p) => p.citationCount).filter((c) => c !== null);
+  const kind = pick((p) => (p.kind !== undefined && p.kind !== 'preprint' ? p.kind : null)) ?? pick((p) => p.kind ?? null);
   const sourceIds = new Map<string, Paper['sourceIds'][number]>();
   for (const p of group) for (const sid of p.sourceIds) sourceIds.set(`${sid.source}\u0000${sid.id}`, sid);
   const merged: Paper = {
@@ -174,6 +217,8 @@ export function mergePapers(group: readonly Paper[]): Paper {
     citationCount: citations.length === 0 ? null : Math.max(...citations),
     sources: [...new Set(group.flatMap((p) => p.sources))],
     sourceIds: [...sourceIds.values()],
+    // A publication's kind over its preprint's, as for the year and venue (none when no record has one, as `best` then has none).
+    ...(kind === null ? {} : { kind }),
   };
   return { ...merged, id: paperIdOf(merged) };
 }

@@ -51,6 +51,29 @@ describe('collection exports', () => {
     expect(toBibtex([])).toBe('');
   });
 
+  it('picks the entry type by record kind: a source\'s kind, else the venue', () => {
+    const at = (venue: string | null, kind?: Paper['kind']) => paper({ title: `A paper at ${venue ?? 'nowhere'}`, authors: [{ name: 'Ada Lovelace', id: null }], year: 2020, venue, doi: null, arxivId: null, ...(kind === undefined ? {} : { kind }) });
+    const papers = [
+      at('NeurIPS', 'conference_paper'),
+      at('Proceedings of the 40th International Conference on Machine Learning'),
+      at('Handbook of Graph Networks', 'book_chapter'),
+      at('MIT', 'thesis'),
+      at('Google Research', 'report'),
+      at('Nature'),
+      at(null),
+    ];
+    const types = toBibtex(papers).match(/^@\w+/gm);
+    expect(types).toEqual(['@inproceedings', '@inproceedings', '@incollection', '@phdthesis', '@techreport', '@article', '@misc']);
+    expect(toBibtex([papers[0]!])).toContain('  booktitle = {NeurIPS}');
+    expect(toBibtex([papers[3]!])).toContain('  school = {MIT}');
+    expect(toRis(papers).match(/^TY {2}- \w+/gm)).toEqual(['TY  - CPAPER', 'TY  - CPAPER', 'TY  - CHAP', 'TY  - THES', 'TY  - RPRT', 'TY  - JOUR', 'TY  - GEN']);
+    expect(toRis([papers[0]!])).toContain('T2  - NeurIPS\r\n');
+    expect(toCslJson(papers).map((i) => i.type)).toEqual(['paper-conference', 'paper-conference', 'chapter', 'thesis', 'report', 'article-journal', 'document']);
+    // The conference paper reads back with its venue, from BibTeX and RIS.
+    expect(readLibraryFile('bibtex', toBibtex([papers[0]!])).references[0]).toMatchObject({ entryType: 'inproceedings', venue: 'NeurIPS' });
+    expect(readLibraryFile('ris', toRis([papers[0]!])).references[0]).toMatchObject({ venue: 'NeurIPS' });
+  });
+
   it('writes RIS that reads back to the same references', () => {
     const ris = toRis([deepLearning, attention]);
     expect(ris.split('\r\n').slice(0, 3)).toEqual(['TY  - JOUR', 'TI  - Deep learning', 'AU  - Yann LeCun']);

@@ -22,6 +22,7 @@ export function paperFromWork(work: ScholarlyWork): Paper {
     citationCount: work.citationCount !== null && work.citationCount >= 0 ? Math.round(work.citationCount) : null,
     sources: [work.source],
     sourceIds: [{ source: work.source, id: work.sourceId.slice(0, 300) }],
+    ...(work.kind == null ? {} : { kind: work.kind }),
   };
 }
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { askStructured, type LlmSkillContext } from '../skills/llm-call.js';
 import { booleanQueryOf, type QueryBuilderInput, type StrategyBuilder } from './strategy-builder.js';
 
-export const STRATEGY_PROMPT_VERSION = 'paper-strategy/1';
+export const STRATEGY_PROMPT_VERSION = 'paper-strategy/2';
 
 const answer = z.object({
   queries: z
@@ -37,12 +37,12 @@ export class LlmStrategyBuilder implements StrategyBuilder {
           content:
             'You design literature search strategies for scholarly databases (OpenAlex, arXiv, Crossref, Semantic Scholar, Google Scholar). ' +
             'Give 1-6 queries; each query is 1-8 keywords or short phrases that would all appear in a relevant paper, with synonyms for key terms. ' +
-            'Use the feedback: papers marked relevant show what to find more of, papers marked irrelevant and the free text show what to avoid (put such terms in excluded_terms). ' +
+            'Use the feedback: marked_papers.relevant (title, abstract, keywords) show what to find more of, marked_papers.irrelevant and the free text show what to avoid (put such terms in excluded_terms). ' +
             'Never repeat a previous strategy: change keywords, add angles, or narrow. year_from/year_to: keep the intent constraints unless the feedback changes them.',
         },
         {
           role: 'user',
-          content: JSON.stringify({ intent: input.intent, previous_strategies: input.previousStrategies, feedback: input.feedback }),
+          content: JSON.stringify({ intent: input.intent, previous_strategies: input.previousStrategies, feedback: input.feedback, marked_papers: input.markedPapers ?? { relevant: [], irrelevant: [] } }),
         },
       ],
       answer,

@@ -1,4 +1,5 @@
 import type { ParsedIntent, ScholarlySourceName, SearchStrategy, SkillProvenance, UserFeedback } from '@openpaw/contracts';
+import type { MarkedPapers } from './marked-paper-terms.js';
 
 /** The iteration model of spec 04: intent + previous strategies + the latest feedback. */
 export interface QueryBuilderInput {
@@ -6,6 +7,8 @@ export interface QueryBuilderInput {
   readonly previousStrategies: readonly SearchStrategy[];
   readonly feedback: UserFeedback | null;
   readonly availableSources: readonly ScholarlySourceName[];
+  /** The papers the feedback marks, with title, abstract and keywords (absent from older commands). */
+  readonly markedPapers?: MarkedPapers;
 }
 
 /** Skill 2: QueryBuilderInput → the next SearchStrategy. */
