@@ -6256,12 +6256,16 @@ export interface operations {
                                 };
                                 seq: number;
                                 /** @enum {string} */
-                                type: "status" | "evidence" | "path_update" | "final" | "no_path" | "error";
+                                type: "status" | "evidence" | "path_update" | "final" | "no_path" | "error" | "cancelled";
                             }[];
                             /** @description S7: why no path. */
                             failure?: {
                                 detail: string;
+                                /** @description `unknown_person`: every name the local demo world knows. */
+                                knownNames?: string[];
                                 reason: string;
+                                /** @description `unknown_person`: the names asked that the local demo world does not know. */
+                                unknownNames?: string[];
                             };
                             from?: string;
                             /** @description Verified edges on the chain so far. */
@@ -6279,6 +6283,14 @@ export interface operations {
                             to?: string;
                             used?: {
                                 [key: string]: number;
+                            };
+                            /** @description The local demo world of invented people the run searches (absent on the real web, and until the first step answered). */
+                            world?: {
+                                description: string;
+                                /** @enum {string} */
+                                kind: "local_demo";
+                                people: number;
+                                seed: number;
                             };
                         } & {
                             [key: string]: unknown;
