@@ -23,18 +23,20 @@ describe('abortOnRunEnded (real nats-server)', () => {
     const subscription = abortOnRunEnded(broker.nc, aborts, { workflowTypes: ['visual_degrees'], onAborted: ({ runId, aborted }) => told.push({ runId, aborted }) });
     await broker.nc.flush();
     const never = (signal: AbortSignal): Promise<string> => new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }));
-    const visual = aborts.track(RUN, undefined, never);
+    // Expectations attached before anything is published: the abort may land before a publish's PubAck.
+    const visualEnded = expect(aborts.track(RUN, undefined, never)).rejects.toBeInstanceOf(RunEndedError);
     const research = aborts.track(OTHER_WORKFLOW_RUN, undefined, never);
+    const researchEnded = expect(research).rejects.toBeInstanceOf(RunEndedError);
 
     const meta = { source: '/openpaw/test', correlationId: RUN };
     await broker.publisher.publishEnvelope(createEnvelope(RunEnded, { runId: OTHER_WORKFLOW_RUN, workflowType: 'research', state: 'FAILED', reason: 'cancelled' }, meta));
     await broker.publisher.publishEnvelope(createEnvelope(RunEnded, { runId: RUN, workflowType: 'visual_degrees', state: 'CANCELLED', reason: 'cancelled' }, meta));
 
-    await expect(visual).rejects.toBeInstanceOf(RunEndedError);
+    await visualEnded;
     expect(told).toEqual([{ runId: RUN, aborted: 1 }]);
     expect(aborts.inFlight(OTHER_WORKFLOW_RUN)).toBe(1);
     aborts.end(OTHER_WORKFLOW_RUN, 'test over');
-    await expect(research).rejects.toBeInstanceOf(RunEndedError);
+    await researchEnded;
     subscription.unsubscribe();
   });
 });
