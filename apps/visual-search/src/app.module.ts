@@ -1,9 +1,10 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { NATS_CONNECTION } from '@openpaw/messaging';
+import { InFlightAborts, NATS_CONNECTION } from '@openpaw/messaging';
 import { MessageLogContext, PlatformModule, ServiceMessagingModule } from '@openpaw/platform';
 import type { VisualSearchSettings } from './config.js';
 import { createVisualSearchHandlers, VISUAL_SEARCH_HANDLERS, type VisualSearchHandlers } from './composition.js';
+import { RunEndedSubscription, VISUAL_RUN_ABORTS } from './messaging/run-ended.subscription.js';
 import { VisualSearchCommandsConsumer } from './messaging/visual-search-commands.consumer.js';
 
 export const SERVICE_NAME = 'visual-search';
@@ -33,6 +34,8 @@ export class VisualSearchModule {
               inject: [NATS_CONNECTION, MessageLogContext],
               useFactory: (nc: NatsConnection, log: MessageLogContext) => createVisualSearchHandlers(nc, settings, { logger: log }),
             },
+        { provide: VISUAL_RUN_ABORTS, useValue: new InFlightAborts() },
+        RunEndedSubscription,
         VisualSearchCommandsConsumer,
       ],
     };

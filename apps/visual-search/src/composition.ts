@@ -5,6 +5,7 @@ import type { VisualSearchSettings } from './config.js';
 import { DiscoverCandidatesHandler } from './handlers/discover-candidates/discover-candidates.handler.js';
 import { SelectNextExpansionHandler } from './handlers/select-next-expansion/select-next-expansion.handler.js';
 import { VerifyEdgeHandler } from './handlers/verify-edge/verify-edge.handler.js';
+import { localWorldRoster } from './domain/local-world-roster.js';
 import { KvEvidenceCache } from './memory/kv-evidence-cache.js';
 import { KvRunMemory } from './memory/kv-run-memory.js';
 
@@ -43,7 +44,7 @@ export async function createVisualSearchHandlers(
   const memory = await KvRunMemory.open(jsm);
   const cache = await KvEvidenceCache.open(jsm, { refutationTtlMs: settings.refutationTtlMs });
   if (providers.world !== undefined) logDemoPairs(providers.world, options.logger);
-  const steps = { search: providers.imageSearch, fetcher: providers.imageFetcher, recognizer: providers.recognizer, memory, cache };
+  const steps = { search: providers.imageSearch, fetcher: providers.imageFetcher, recognizer: providers.recognizer, memory, cache, ...(providers.world === undefined ? {} : { localWorld: localWorldRoster(providers.world) }) };
   return {
     verifyEdge: new VerifyEdgeHandler(steps),
     discoverCandidates: new DiscoverCandidatesHandler(steps),

@@ -1,5 +1,6 @@
 import type { CelebrityRecognizer, ImageFetcher, ImageSearch, LlmClient } from '@openpaw/providers';
 import type { EvidenceCache } from './domain/evidence-cache.js';
+import type { LocalWorldRoster } from './domain/local-world-roster.js';
 import type { RunMemory } from './memory/run-memory.js';
 
 /** Everything a search-and-recognise step needs. */
@@ -9,6 +10,8 @@ export interface VisualStepPorts {
   readonly recognizer: CelebrityRecognizer;
   readonly memory: RunMemory;
   readonly cache: EvidenceCache;
+  /** The local demo world the search runs over, when it is the offline default (replies say so). */
+  readonly localWorld?: LocalWorldRoster;
 }
 
 export interface SelectionPorts {

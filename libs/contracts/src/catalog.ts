@@ -6,6 +6,7 @@ import * as paperSearch from './messages/paper-search.js';
 import * as researchFlow from './messages/research-flow.js';
 import * as researchWebhook from './messages/research-webhook.js';
 import * as retrieval from './messages/retrieval.js';
+import * as runEnded from './messages/run-ended.js';
 import * as solve from './messages/solve.js';
 import * as visualSearch from './messages/visual-search.js';
 import * as workflow from './messages/workflow.js';
@@ -16,6 +17,7 @@ import * as workflow from './messages/workflow.js';
  */
 const modules: readonly Record<string, unknown>[] = [
   workflow,
+  runEnded,
   ingestion,
   retrieval,
   solve,

@@ -16,6 +16,7 @@ export * from './messages/artifacts.js';
 export * from './messages/research-flow.js';
 export * from './messages/research-webhook.js';
 export * from './messages/visual-search.js';
+export * from './messages/run-ended.js';
 export * from './messages/visual-degrees.js';
 export * from './visual-degrees/rules.js';
 

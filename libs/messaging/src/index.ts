@@ -84,3 +84,4 @@ export {
   type DeadLetterFilter,
   type RedriveOutcome,
 } from './dead-letter-redrive.js';
+export { abortOnRunEnded, InFlightAborts, RunEndedError, type AbortOnRunEndedOptions } from './cancellation/index.js';

@@ -40,12 +40,17 @@ export function describeEvent({ type, data }: StreamEvent): string {
     case 'final': {
       const path = (data['path'] as string[] | undefined) ?? [];
       const map = (data['confidenceMap'] as { bottleneck?: number; cumulative?: number } | undefined) ?? {};
-      return `Found ${path.length - 1} degree(s): ${path.join(' → ')}\n  weakest edge ${Number(map.bottleneck ?? 0).toFixed(1)}%, whole chain ${(Number(map.cumulative ?? 0) * 100).toFixed(1)}%`;
+      const world = (data['world'] as { description?: string } | undefined)?.description;
+      return `Found ${path.length - 1} degree(s)${world === undefined ? '' : ` in the ${world}`}: ${path.join(' → ')}\n  weakest edge ${Number(map.bottleneck ?? 0).toFixed(1)}%, whole chain ${(Number(map.cumulative ?? 0) * 100).toFixed(1)}%`;
     }
-    case 'no_path':
-      return `No path: ${str('message')} (${str('reason')})`;
+    case 'no_path': {
+      const known = Array.isArray(data['knownNames']) ? `\n  names it knows: ${(data['knownNames'] as unknown[]).map(String).join(', ')}` : '';
+      return `No path: ${str('message')} (${str('reason')})${known}`;
+    }
     case 'error':
-      return `Error: ${str('message')} (${str('code')})`;
+      return `Error: ${str('message')} (${str('reason') || str('code')})`;
+    case 'cancelled':
+      return `Cancelled: ${str('message')}`;
     default:
       return `${type}: ${JSON.stringify(data)}`;
   }

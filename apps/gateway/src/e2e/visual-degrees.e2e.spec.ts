@@ -145,10 +145,24 @@ describe('visual degrees (spec 03) end to end through the gateway, over the loca
     expect(dataOf(events, 'final')).toEqual([]);
     const [noPath] = dataOf(events, 'no_path');
     expect(noPath).toMatchObject({ message: expect.stringContaining('No verified visual connection found'), reason: expect.stringMatching(/hop_limit_reached|no_candidates|budget_exhausted/) });
+    // It says where it looked: the local world, its size read from the world itself.
+    const people = generateVisualWorld({ seed: 7 }).people.length;
+    expect(noPath?.['message']).toContain(`in the local demo world of ${people} invented people`);
+    expect(noPath?.['world']).toEqual({ kind: 'local_demo', seed: 7, people, description: `local demo world of ${people} invented people` });
     expect((await alice.request(`/visual-degrees/${started.body.runId}`)).status).toBe(200);
     // Another user sees nothing of it.
     const bob = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'bob');
     expect((await bob.request(`/visual-degrees/${started.body.runId}`)).status).toBe(404);
+  });
+
+  it('answers a name the local world does not know with the names it knows', async () => {
+    const started = await start({ from: pairs.threeHop.from, to: 'Taylor Swift' });
+    const events = await readSse(`${platform.gatewayUrl}/visual-degrees/${started.body.runId}/events`, alice, { timeoutMs: 60_000 });
+    const [noPath] = dataOf(events, 'no_path');
+    const known = generateVisualWorld({ seed: 7 }).people.map((p) => p.name);
+    expect(noPath).toMatchObject({ reason: 'unknown_person', unknownNames: ['Taylor Swift'], message: expect.stringContaining('"Taylor Swift" is not in the local demo world') });
+    expect([...(noPath?.['knownNames'] as string[])].sort()).toEqual([...known].sort());
+    expect((noPath?.['used'] as { searchCalls: number }).searchCalls).toBe(0);
   });
 
   it('survives kill -9 of visual-search mid-run: the step is re-sent to the restarted service and the chain is found', async () => {
@@ -175,6 +189,8 @@ describe('visual degrees (spec 03) end to end through the gateway, over the loca
       const cancelled = await alice.request(`/visual-degrees/${started.body.runId}/cancel`, { method: 'POST' });
       expect(cancelled.status).toBe(202);
       expect(await alice.untilTerminal(started.body.runId)).toMatchObject({ state: 'CANCELLED' });
+      const events = await readSse(`${platform.gatewayUrl}/visual-degrees/${started.body.runId}/events`, alice, { timeoutMs: 30_000 });
+      expect(events.at(-1)?.event).toBe('cancelled');
       // Ended: a second cancel is refused.
       expect((await alice.request(`/visual-degrees/${started.body.runId}/cancel`, { method: 'POST' })).status).toBe(409);
     } finally {

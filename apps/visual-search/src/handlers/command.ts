@@ -4,4 +4,6 @@ import type { AnyMessageDefinition, MessageData } from '@openpaw/contracts';
 export interface VisualCommand<D extends AnyMessageDefinition> {
   readonly commandId: string;
   readonly data: MessageData<D>;
+  /** Aborts when the command's run ended (cancelled, out of time): its provider calls stop. */
+  readonly signal?: AbortSignal;
 }

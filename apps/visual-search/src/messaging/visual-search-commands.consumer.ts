@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DiscoverCandidates, type Envelope, type MessageData, SelectNextExpansion, VerifyEdge } from '@openpaw/contracts';
-import { type HandlerOutcome, MESSAGE_PUBLISHER, type MessagePublisher, OnMessage, publishReplies, type Reply } from '@openpaw/messaging';
+import { type HandlerOutcome, InFlightAborts, MESSAGE_PUBLISHER, type MessagePublisher, OnMessage, publishReplies, type Reply, RunEndedError } from '@openpaw/messaging';
+import { MessageLogContext } from '@openpaw/platform';
 import { VISUAL_SEARCH_HANDLERS, type VisualSearchHandlers } from '../composition.js';
+import { VISUAL_RUN_ABORTS } from './run-ended.subscription.js';
 
 export const VISUAL_SEARCH_SOURCE = '/openpaw/visual-search';
 
@@ -10,31 +12,43 @@ export const VISUAL_SEARCH_SOURCE = '/openpaw/visual-search';
  * validated envelope, calls the handler and publishes its reply as the answer to the command (id from
  * the handler, derived from the command; correlation = the run; causation = the command). A handler
  * that throws (NATS KV unreachable) leaves the delivery to messaging's retry and dead-letter policy;
- * a redelivered command gets the reply kept in run memory, so no second provider call.
+ * a redelivered command gets the reply kept in run memory, so no second provider call. A step whose run
+ * ended while it ran (`RunEnded`: a cancel, the runtime budget) is aborted and acknowledged unanswered:
+ * nobody waits for it.
  */
 @Injectable()
 export class VisualSearchCommandsConsumer {
   constructor(
     @Inject(VISUAL_SEARCH_HANDLERS) private readonly handlers: VisualSearchHandlers,
     @Inject(MESSAGE_PUBLISHER) private readonly publisher: MessagePublisher,
+    @Inject(VISUAL_RUN_ABORTS) private readonly aborts: InFlightAborts,
+    private readonly log: MessageLogContext,
   ) {}
 
   @OnMessage(VerifyEdge)
   async onVerifyEdge(envelope: Envelope<MessageData<typeof VerifyEdge>>): Promise<HandlerOutcome> {
-    return this.answer(envelope, await this.handlers.verifyEdge.execute({ commandId: envelope.id, data: envelope.data }));
+    return this.answer(envelope, (signal) => this.handlers.verifyEdge.execute({ commandId: envelope.id, data: envelope.data, signal }));
   }
 
   @OnMessage(DiscoverCandidates)
   async onDiscoverCandidates(envelope: Envelope<MessageData<typeof DiscoverCandidates>>): Promise<HandlerOutcome> {
-    return this.answer(envelope, await this.handlers.discoverCandidates.execute({ commandId: envelope.id, data: envelope.data }));
+    return this.answer(envelope, (signal) => this.handlers.discoverCandidates.execute({ commandId: envelope.id, data: envelope.data, signal }));
   }
 
   @OnMessage(SelectNextExpansion)
   async onSelectNextExpansion(envelope: Envelope<MessageData<typeof SelectNextExpansion>>): Promise<HandlerOutcome> {
-    return this.answer(envelope, await this.handlers.selectNextExpansion.execute({ commandId: envelope.id, data: envelope.data }));
+    return this.answer(envelope, (signal) => this.handlers.selectNextExpansion.execute({ commandId: envelope.id, data: envelope.data, signal }));
   }
 
-  private async answer(command: Envelope<{ readonly runId: string }>, reply: Reply): Promise<HandlerOutcome> {
+  private async answer(command: Envelope<{ readonly runId: string }>, handle: (signal: AbortSignal) => Promise<Reply>): Promise<HandlerOutcome> {
+    let reply: Reply;
+    try {
+      reply = await this.aborts.track(command.data.runId, undefined, handle);
+    } catch (error) {
+      if (!(error instanceof RunEndedError)) throw error;
+      this.log.info({ runId: error.runId, command: command.type, reason: error.reason }, 'step aborted: its run ended');
+      return { kind: 'ack' };
+    }
     await publishReplies(this.publisher, command, [reply], { source: VISUAL_SEARCH_SOURCE, subject: command.data.runId });
     return { kind: 'ack' };
   }

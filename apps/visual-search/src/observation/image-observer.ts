@@ -62,6 +62,7 @@ export class ImageObserver {
 
     const seenQueries = await memory.seen(request.run, 'queries');
     queries: for (const query of request.queries) {
+      request.signal?.throwIfAborted();
       let hits = rememberedHits(seenQueries.get(query), request.imagesPerQuery);
       if (hits === undefined) {
         if (searchCalls >= request.budget.searchCalls) {
@@ -72,11 +73,13 @@ export class ImageObserver {
         try {
           hits = (await this.ports.search.search(query, { limit: request.imagesPerQuery, ...signal(request) })).hits.slice(0, request.imagesPerQuery);
         } catch (error) {
+          request.signal?.throwIfAborted();
           throw StepProviderFailure.from('search_unavailable', error, usage());
         }
         newQueries.set(query, JSON.stringify({ limit: request.imagesPerQuery, hits: hits.map((h) => ({ imageUrl: h.imageUrl, ...(h.sourcePageUrl === undefined ? {} : { sourcePageUrl: h.sourcePageUrl }) })) }));
       }
       for (const hit of hits) {
+        request.signal?.throwIfAborted();
         const page = hit.sourcePageUrl === undefined ? {} : { sourcePageUrl: hit.sourcePageUrl };
         const keep = (phash: string, celebrities: readonly SeenCelebrity[]): void => {
           observedHashes.add(phash);
@@ -98,6 +101,8 @@ export class ImageObserver {
           bytes = (await this.ports.fetcher.fetch(hit.imageUrl, signal(request))).bytes;
           phash = await photoPhash(bytes);
         } catch (error) {
+          // An aborted fetch is the run's end, not an unusable image.
+          request.signal?.throwIfAborted();
           unusable.push({ imageUrl: hit.imageUrl, reason: error instanceof Error ? error.message.slice(0, 200) : 'unreadable' });
           continue;
         }
@@ -132,6 +137,7 @@ export class ImageObserver {
           const result = await this.ports.recognizer.recognize(prepared.bytes, signal(request));
           celebrities = result.celebrities.map((c) => ({ celebrityId: c.celebrityId, name: c.name, confidence: c.matchConfidence }));
         } catch (error) {
+          request.signal?.throwIfAborted();
           if (error instanceof ProviderError && error.kind === 'bad_request') {
             unusable.push({ imageUrl: hit.imageUrl, reason: error.message.slice(0, 200) });
             continue;

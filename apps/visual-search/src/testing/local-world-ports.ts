@@ -1,5 +1,6 @@
 import { generateVisualWorld, LocalGlyphRecognizer, LocalWorldImageFetcher, LocalWorldImageSearch, type VisualWorld } from '@openpaw/providers';
 import { InMemoryEvidenceCache } from '../domain/evidence-cache.js';
+import { localWorldRoster } from '../domain/local-world-roster.js';
 import { InMemoryRunMemory } from '../memory/in-memory-run-memory.js';
 import type { VisualStepPorts } from '../ports.js';
 
@@ -13,5 +14,6 @@ export function localWorldPorts(seed = 7): VisualStepPorts & { readonly world: V
     recognizer: new LocalGlyphRecognizer(world.people),
     memory: new InMemoryRunMemory(),
     cache: new InMemoryEvidenceCache(),
+    localWorld: localWorldRoster(world),
   };
 }

@@ -54,5 +54,5 @@ export const visualDegreesRequest = z
   .refine((request) => personNameKey(request.from) !== personNameKey(request.to), { path: ['to'], message: '`to` must name someone other than `from`' });
 export type VisualDegreesRequest = z.input<typeof visualDegreesRequest>;
 
-/** The spec's streaming event types, in the run's view and on its SSE stream. */
-export const VISUAL_DEGREES_EVENT_TYPES = ['status', 'evidence', 'path_update', 'final', 'no_path', 'error'] as const;
+/** The spec's streaming event types (and `cancelled`, the owner's cancel), in the run's view and on its SSE stream. */
+export const VISUAL_DEGREES_EVENT_TYPES = ['status', 'evidence', 'path_update', 'final', 'no_path', 'error', 'cancelled'] as const;

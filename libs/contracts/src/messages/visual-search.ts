@@ -51,6 +51,23 @@ export const visualStepUsage = z.object({
 
 export const budgetKind = z.enum(['search', 'recognition']);
 
+/**
+ * The world a step searched and recognised in, when it is not the real web: the local demo world of
+ * invented people (the offline default), so every answer can say what it comes from.
+ */
+export const visualWorldInfo = z.object({
+  kind: z.literal('local_demo'),
+  seed: z.int(),
+  /** How many invented people it holds. */
+  people: z.int().positive(),
+  /** What a person reads, e.g. "local demo world of 24 invented people". */
+  description: z.string().min(1).max(200),
+});
+export type VisualWorldInfo = z.infer<typeof visualWorldInfo>;
+
+/** What a step's reply says of its world: nothing on the real web, the local demo world's description otherwise. */
+const worldOfReply = { world: visualWorldInfo.optional() };
+
 /** One image where both persons were recognised. */
 export const evidenceImage = z.object({
   imageUrl: z.string().min(1),
@@ -99,7 +116,7 @@ export const EdgeVerified = defineEvent(
   'visual',
   'EdgeVerified',
   1,
-  z.object({ runId: z.uuid(), commandId: z.string(), step: z.int().positive(), edge: verifiedEdge, usage: visualStepUsage }),
+  z.object({ runId: z.uuid(), commandId: z.string(), step: z.int().positive(), edge: verifiedEdge, usage: visualStepUsage, ...worldOfReply }),
   'An edge between two persons is verified by at least one image showing both at or above the threshold.',
 );
 
@@ -118,6 +135,12 @@ export const EdgeRefuted = defineEvent(
     budgetExhausted: budgetKind.optional(),
     partialEvidence: z.array(partialEvidence).max(20),
     usage: visualStepUsage,
+    ...worldOfReply,
+    /**
+     * The local demo world does not know one of the persons (by name): nothing was searched. `names`
+     * are the unknown ones as asked, `known` every name the world holds.
+     */
+    notInWorld: z.object({ names: z.array(z.string()).min(1).max(2), known: z.array(z.string()).max(500) }).optional(),
   }),
   'No image verified the edge.',
 );
@@ -158,6 +181,7 @@ export const CandidatesDiscovered = defineEvent(
     candidates: z.array(candidateSummary.extend({ evidence: z.array(evidenceImage).min(1) })).max(50),
     budgetExhausted: budgetKind.optional(),
     usage: visualStepUsage,
+    ...worldOfReply,
   }),
   'Candidates co-appearing with the frontier were found (possibly none).',
 );

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { VISUAL_DEGREES_EVENT_TYPES } from '../messages/visual-degrees.js';
+import { visualWorldInfo } from '../messages/visual-search.js';
 import { RUN_STATUSES } from './retrieve-or-generate-view.js';
 
 /** One stream event as a `visual_degrees` run's view keeps it (and the gateway's SSE stream sends it: `event: <type>`, `id: <seq>`). */
@@ -32,7 +33,16 @@ export const visualDegreesView = z.object({
   duration_ms: z.number(),
   events: z.array(visualDegreesStreamEvent),
   result: z.record(z.string(), z.unknown()).optional().describe('S6: `{ path, edges, confidenceMap, graph }`.'),
-  failure: z.object({ reason: z.string(), detail: z.string() }).optional().describe('S7: why no path.'),
+  failure: z
+    .object({
+      reason: z.string(),
+      detail: z.string(),
+      unknownNames: z.array(z.string()).optional().describe('`unknown_person`: the names asked that the local demo world does not know.'),
+      knownNames: z.array(z.string()).optional().describe('`unknown_person`: every name the local demo world knows.'),
+    })
+    .optional()
+    .describe('S7: why no path.'),
+  world: visualWorldInfo.optional().describe('The local demo world of invented people the run searches (absent on the real web, and until the first step answered).'),
 });
 export type VisualDegreesView = z.infer<typeof visualDegreesView>;
 

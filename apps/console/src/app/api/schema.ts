@@ -871,7 +871,7 @@ export interface paths {
         };
         /**
          * Server-sent events of a visual degrees run.
-         * @description Spec 03's event types: `status` (progress), `evidence` (a verified edge: image, source page, both confidences), `path_update` (the chain so far), `final` (`{ path, edges, confidenceMap, graph }`), `no_path` (the reason: hop limit, a budget, no candidates), `error` (sanitised). Each has `id: <seq>`; send `Last-Event-ID` to resume after it. The stream ends after the run does.
+         * @description Spec 03's event types: `status` (progress), `evidence` (a verified edge: image, source page, both confidences), `path_update` (the chain so far), `final` (`{ path, edges, confidenceMap, graph }`, and `world` when the local demo world was searched), `no_path` (the reason: hop limit, a budget, no candidates, or `unknown_person` with the names the local demo world knows), `error` (sanitised, with its reason), `cancelled` (the owner cancelled). Each has `id: <seq>`; send `Last-Event-ID` to resume after it. The stream ends after the run does.
          */
         get: operations["VisualDegreesController_events"];
         put?: never;
@@ -6290,12 +6290,16 @@ export interface operations {
                                 };
                                 seq: number;
                                 /** @enum {string} */
-                                type: "status" | "evidence" | "path_update" | "final" | "no_path" | "error";
+                                type: "status" | "evidence" | "path_update" | "final" | "no_path" | "error" | "cancelled";
                             }[];
                             /** @description S7: why no path. */
                             failure?: {
                                 detail: string;
+                                /** @description `unknown_person`: every name the local demo world knows. */
+                                knownNames?: string[];
                                 reason: string;
+                                /** @description `unknown_person`: the names asked that the local demo world does not know. */
+                                unknownNames?: string[];
                             };
                             from?: string;
                             /** @description Verified edges on the chain so far. */
@@ -6313,6 +6317,14 @@ export interface operations {
                             to?: string;
                             used?: {
                                 [key: string]: number;
+                            };
+                            /** @description The local demo world of invented people the run searches (absent on the real web, and until the first step answered). */
+                            world?: {
+                                description: string;
+                                /** @enum {string} */
+                                kind: "local_demo";
+                                people: number;
+                                seed: number;
                             };
                         } & {
                             [key: string]: unknown;

@@ -269,6 +269,7 @@ export const WORKFLOW_TABLES: readonly WorkflowTable[] = [
     "transitions": {
       "INITIALIZING": [
         "DIRECT_EDGE",
+        "FAILED",
         "CANCELLED"
       ],
       "DIRECT_EDGE": [

@@ -21,10 +21,18 @@ interface Progress {
   readonly status?: string;
   readonly path: readonly string[];
   readonly evidence: readonly EvidenceCard[];
-  readonly ending?: { readonly kind: 'final' | 'no_path' | 'error'; readonly detail: string };
+  readonly ending?: { readonly kind: 'final' | 'no_path' | 'error' | 'cancelled'; readonly detail: string; readonly knownNames?: readonly string[] };
+  /** What the service searched, when it is the local demo world (e.g. "local demo world of 24 invented people"). */
+  readonly world?: string;
 }
 
 const asText = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
+
+/** The description of the world an event names (`final`, `no_path`), if any. */
+const worldOf = (data: Record<string, unknown>): string | undefined => {
+  const world = data['world'];
+  return typeof world === 'object' && world !== null && typeof (world as Record<string, unknown>)['description'] === 'string' ? String((world as Record<string, unknown>)['description']) : undefined;
+};
 
 /** The stream's events folded into what the page shows. */
 function applyEvent(progress: Progress, type: string, data: Record<string, unknown>): Progress {
@@ -35,12 +43,20 @@ function applyEvent(progress: Progress, type: string, data: Record<string, unkno
       return { ...progress, evidence: [...progress.evidence, data as unknown as EvidenceCard] };
     case 'path_update':
       return { ...progress, path: Array.isArray(data['path']) ? data['path'].map(asText) : progress.path };
-    case 'final':
-      return { ...progress, path: Array.isArray(data['path']) ? data['path'].map(asText) : progress.path, ending: { kind: 'final', detail: 'Chain found.' } };
-    case 'no_path':
-      return { ...progress, ending: { kind: 'no_path', detail: asText(data['detail'] ?? data['reason'] ?? 'no chain') } };
+    case 'final': {
+      const world = worldOf(data) ?? progress.world;
+      const detail = world === undefined ? 'Chain found.' : `Chain found in the ${world}.`;
+      return { ...progress, world, path: Array.isArray(data['path']) ? data['path'].map(asText) : progress.path, ending: { kind: 'final', detail } };
+    }
+    case 'no_path': {
+      const knownNames = Array.isArray(data['knownNames']) ? data['knownNames'].map(asText) : undefined;
+      const ending = { kind: 'no_path' as const, detail: asText(data['message'] ?? data['reason'] ?? 'no chain'), ...(knownNames === undefined ? {} : { knownNames }) };
+      return { ...progress, world: worldOf(data) ?? progress.world, ending };
+    }
     case 'error':
-      return { ...progress, ending: { kind: 'error', detail: asText(data['message'] ?? data['detail'] ?? 'the run failed') } };
+      return { ...progress, ending: { kind: 'error', detail: `${asText(data['message'] ?? 'The run failed.')}${data['reason'] === undefined ? '' : ` (${asText(data['reason'])})`}` } };
+    case 'cancelled':
+      return { ...progress, ending: { kind: 'cancelled', detail: asText(data['message'] ?? 'The investigation was cancelled.') } };
     default:
       return progress;
   }
@@ -59,6 +75,8 @@ export function VisualDegreesRunPage({ runId }: { runId: string }) {
     const readState = async (): Promise<void> => {
       const { data } = await readOnceProjected(() => client.GET('/visual-degrees/{id}', { params: { path: { id: runId } }, signal: abort.signal }));
       if (data !== undefined) setState({ state: data.state, terminal: data.terminal });
+      const world = data?.view?.world?.description;
+      if (world !== undefined) setProgress((current) => ({ ...current, world }));
     };
     void (async () => {
       await readState();
@@ -84,6 +102,11 @@ export function VisualDegreesRunPage({ runId }: { runId: string }) {
         {state === undefined ? 'Loading…' : <StateBadge state={state.state} terminal={state.terminal} />}
         {progress.status === undefined || progress.status === '' ? '' : ` — ${progress.status}`}
       </p>
+      {progress.world !== undefined && (
+        <p class="hint" data-world>
+          Searched the {progress.world}: the people and photos are generated, not real.
+        </p>
+      )}
       <p>
         <a href={hrefOf({ page: 'run', runId })}>The run's state diagram and timeline</a>
       </p>
@@ -97,6 +120,16 @@ export function VisualDegreesRunPage({ runId }: { runId: string }) {
         <p data-ending={progress.ending.kind} class={progress.ending.kind === 'final' ? '' : 'error'}>
           {progress.ending.detail}
         </p>
+      )}
+      {progress.ending?.knownNames !== undefined && (
+        <>
+          <h2>Names this world knows</h2>
+          <ul class="known-names" aria-label="Names this world knows">
+            {progress.ending.knownNames.map((name) => (
+              <li key={name}>{name}</li>
+            ))}
+          </ul>
+        </>
       )}
       <h2>Evidence</h2>
       {progress.evidence.length === 0 && <p>No verified link yet.</p>}

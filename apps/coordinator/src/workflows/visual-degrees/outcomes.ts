@@ -1,4 +1,4 @@
-import { directQueries, type MessageData, SelectNextExpansion } from '@openpaw/contracts';
+import { directQueries, type MessageData, SelectNextExpansion, type VisualWorldInfo } from '@openpaw/contracts';
 import { type Decision, isReplyTo, type RunSnapshot, type StepLogEntry } from '@openpaw/saga';
 import { remaining, searchBudgetSpent } from './budgets.js';
 import { chainOf, frontierOf, hopsVerified, joined, otherEndOf, otherSide, withChain } from './chains.js';
@@ -22,20 +22,53 @@ const { threshold } = VISUAL_DEGREES_PARAMETERS;
 
 export const ignore = (reason: string): VisualDecision => ({ outcome: 'ignore', reason });
 
-export const NO_PATH_MESSAGE = (hopLimit: number, threshold: number): string => `No verified visual connection found within ${hopLimit} degrees at ≥${threshold}% confidence.`;
+export const NO_PATH_MESSAGE = (hopLimit: number, threshold: number, world?: VisualWorldInfo): string =>
+  `No verified visual connection found within ${hopLimit} degrees at ≥${threshold}% confidence${world === undefined ? '' : ` in the ${world.description}`}.`;
+
+/** The names the local demo world does not know, and those it does (S1 asked for someone it has never heard of). */
+export interface UnknownPersons {
+  readonly names: readonly string[];
+  readonly known: readonly string[];
+}
+
+const unknownPersonsMessage = (unknown: UnknownPersons, world: VisualWorldInfo | undefined): string =>
+  `${unknown.names.map((name) => `"${name}"`).join(' and ')} ${unknown.names.length > 1 ? 'are' : 'is'} not in the ${world?.description ?? 'local demo world'}; it knows ${unknown.known.join(', ')}.`;
+
+/** A stopped step or a fault of the workflow: the `error` event's sanitised words for a person (its reason is beside them). */
+const ERROR_MESSAGES: Partial<Record<FailureReason, string>> = {
+  step_failed: 'A search or recognition step failed; the investigation stopped.',
+  unexpected_error: 'The investigation stopped on an unexpected error.',
+};
 
 /** The reply belongs to the step in flight (any try of it); else it is stale. */
 export const isCurrent = (run: Run, commandId: string): boolean => run.data.step !== null && isReplyTo(run, run.data.step, run.data.step.name, commandId);
 
-/** S7: the honest failure (`no_path`, or a sanitised `error` when a step itself failed). */
-export function fail(data: D, reason: FailureReason, detail: string, now: Date, stepName: string): VisualDecision {
-  const failed = { ...data, failure: { reason, detail } };
+/**
+ * S7: the honest failure: `no_path` with its reason (and the world it searched), or an `error` with its
+ * reason when a step itself failed or the workflow faulted (`cause`: what the client may read, e.g. the
+ * service's error code; `detail`, in the run's failure and step log, may say more). `unknown`: S1 found a
+ * name the local demo world does not know; the event lists the names it knows.
+ */
+export function fail(data: D, reason: FailureReason, detail: string, now: Date, stepName: string, more: { readonly unknown?: UnknownPersons; readonly cause?: string } = {}): VisualDecision {
+  const { unknown } = more;
+  const unknownFields = unknown === undefined ? {} : { unknownNames: [...unknown.names], knownNames: [...unknown.known] };
+  const failed = { ...data, failure: { reason, detail, ...unknownFields } };
+  const errorMessage = ERROR_MESSAGES[reason];
   const body =
-    reason === 'step_failed'
-      ? { type: 'error' as const, data: { code: reason, message: 'A search or recognition step failed; the investigation stopped.' } }
+    errorMessage !== undefined
+      ? { type: 'error' as const, data: { code: reason, reason: more.cause ?? reason, message: errorMessage } }
       : {
           type: 'no_path' as const,
-          data: { message: NO_PATH_MESSAGE(data.hopLimit, threshold), reason, hopDepth: hopsVerified(data), hopLimit: data.hopLimit, budgets: data.budgets, used: data.used },
+          data: {
+            message: unknown === undefined ? NO_PATH_MESSAGE(data.hopLimit, threshold, data.world) : unknownPersonsMessage(unknown, data.world),
+            reason,
+            hopDepth: hopsVerified(data),
+            hopLimit: data.hopLimit,
+            budgets: data.budgets,
+            used: data.used,
+            ...(data.world === undefined ? {} : { world: data.world }),
+            ...unknownFields,
+          },
         };
   return {
     outcome: 'transition',
@@ -124,7 +157,7 @@ export function nextSide(data: D): D['side'] {
 /** S6: the path, its edges and the confidence maths, from the run's own data. */
 export function succeed(data: D, bridge: VerifiedEdge, now: Date, stepName: string): VisualDecision {
   const full = joined(data, bridge);
-  const payload = finalPayload(full.path, full.edges);
+  const payload = finalPayload(full.path, full.edges, data.world);
   return {
     outcome: 'transition',
     to: 'SUCCEEDED',

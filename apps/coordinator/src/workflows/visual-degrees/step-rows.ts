@@ -25,23 +25,23 @@ type D = VisualDegreesData;
 
 /** Rows every working state has: its step failing, timing out, backing off; the runtime budget. */
 export function stepRows(timings: VisualDegreesTimings, kind: StepKind): Row<S, D>[] {
-  const retryOrFail = (run: Run, data: D, retryable: boolean, why: string, stepName: string, now: Date, clearTimeout: boolean): VisualDecision => {
+  const retryOrFail = (run: Run, data: D, retryable: boolean, why: string, cause: string, stepName: string, now: Date, clearTimeout: boolean): VisualDecision => {
     const step = data.step;
     if (step === null) return ignore('no step in flight');
     if (retryable && retriesUsed(step) < timings.retries) {
       const retry = scheduleRetry(run, step, timings.backoff, why);
       return { outcome: 'stay', data: { ...data, step: retry.step }, step: stepName, logs: [retry.log], effects: clearTimeout ? [clearStepTimeout(step), ...retry.effects] : retry.effects };
     }
-    return fail(data, 'step_failed', `${step.name}: ${why} (after ${step.tries} tries)`, now, stepName);
+    return fail(data, 'step_failed', `${step.name}: ${why} (after ${step.tries} tries)`, now, stepName, { cause });
   };
   return [
     onEvent(VisualStepFailed, ['FAILED'], (run, { data: d }, { now }) => {
       if (run.data.step === null || !isReplyToLatest(run, run.data.step, run.data.step.name, d.commandId)) return ignore('stale VisualStepFailed');
-      return retryOrFail(run, charge(run.data, d.usage), d.retryable, `${d.errorCode}: ${d.detail}`, `${kind}_failed`, now, true);
+      return retryOrFail(run, charge(run.data, d.usage), d.retryable, `${d.errorCode}: ${d.detail}`, d.errorCode, `${kind}_failed`, now, true);
     }),
     onTimer(stepTimeoutInputName(kind), ['FAILED'], (run, timer, { now }) => {
       if (run.data.step === null || !isStepTimeout({ kind: 'timer', ...timer }, run.data.step)) return ignore('stale step timeout');
-      return retryOrFail(run, run.data, true, `no reply within ${timings.stepTimeoutMs} ms`, `${kind}_timed_out`, now, false);
+      return retryOrFail(run, run.data, true, `no reply within ${timings.stepTimeoutMs} ms`, 'step_timed_out', `${kind}_timed_out`, now, false);
     }),
     onTimer(retryTimerName(kind), [], (run, timer) => {
       const { step, command } = run.data;

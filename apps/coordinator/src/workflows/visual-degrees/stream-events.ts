@@ -1,4 +1,4 @@
-import { edgeConfidence, pathBottleneck, pathCumulative } from '@openpaw/contracts';
+import { edgeConfidence, pathBottleneck, pathCumulative, type VisualWorldInfo } from '@openpaw/contracts';
 import type { EvidenceCard, FinalPayload, Person, StreamEvent, VerifiedEdge, VisualDegreesData } from './visual-degrees.model.js';
 
 type EventBody = StreamEvent extends infer E ? (E extends StreamEvent ? Omit<E, 'seq' | 'at'> : never) : never;
@@ -36,7 +36,7 @@ export function evidenceCard(edge: VerifiedEdge): EvidenceCard {
 export const evidence = (edge: VerifiedEdge): EventBody => ({ type: 'evidence', data: evidenceCard(edge) });
 
 /** S6's payload: the ordered path, the verified edges with their evidence, the confidence map, the graph. */
-export function finalPayload(path: readonly Person[], edges: readonly VerifiedEdge[]): FinalPayload {
+export function finalPayload(path: readonly Person[], edges: readonly VerifiedEdge[], world?: VisualWorldInfo): FinalPayload {
   const confs = edges.map((edge) => edgeConfidence(edge.evidence));
   const keyOf = (edge: VerifiedEdge): string => `${edge.from.celebrityId}->${edge.to.celebrityId}`;
   return {
@@ -52,5 +52,6 @@ export function finalPayload(path: readonly Person[], edges: readonly VerifiedEd
       nodes: edges.flatMap((edge, i) => (i === 0 ? [edge.from, edge.to] : [edge.to])).map((p) => ({ id: p.celebrityId, name: p.name })),
       edges: edges.map((edge, i) => ({ source: edge.from.celebrityId, target: edge.to.celebrityId, edgeConf: confs[i] as number })),
     },
+    ...(world === undefined ? {} : { world }),
   };
 }

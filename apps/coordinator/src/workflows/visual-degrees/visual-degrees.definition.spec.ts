@@ -605,7 +605,7 @@ describe('visual_degrees (spec 03)', () => {
       d.fire('retry:direct:1');
       s = d.reply(VerifyEdge, VisualStepFailed, { step: 1, command: 'VerifyEdge', errorCode: 'search_unavailable', retryable: true, detail: 'HTTP 503 from upstream', usage: usage(1, 0) });
       expect(s.state).toBe('FAILED');
-      expect(data(d).events.at(-1)).toEqual(expect.objectContaining({ type: 'error', data: { code: 'step_failed', message: 'A search or recognition step failed; the investigation stopped.' } }));
+      expect(data(d).events.at(-1)).toEqual(expect.objectContaining({ type: 'error', data: { code: 'step_failed', reason: 'search_unavailable', message: 'A search or recognition step failed; the investigation stopped.' } }));
       expect(JSON.stringify(data(d).events)).not.toContain('503');
       expect(data(d).used.searchCalls).toBe(2);
     });

@@ -7,6 +7,7 @@ import { started } from './states/initializing.js';
 import { expansionSelected } from './states/selecting.js';
 import { intermediateRefuted, intermediateVerified } from './states/verifying.js';
 import { stepRows } from './step-rows.js';
+import { cancelled, decideGuarded } from './run-end.js';
 import { initialVisualDegreesData } from './visual-degrees.init.js';
 import type { VisualDegreesData } from './visual-degrees.model.js';
 import { DEFAULT_VISUAL_DEGREES_TIMINGS, VISUAL_DEGREES_STATES, type VisualDegreesState, type VisualDegreesTimings } from './visual-degrees.states.js';
@@ -25,19 +26,21 @@ export { NO_PATH_MESSAGE } from './outcomes.js';
  *   S3 SELECTING     SelectNextExpansion (LLM, strict JSON, fallback)    → S4
  *   S4 VERIFYING     VerifyEdge(frontier, X)                             → S5 | S6 (X is the target) | S3 (more candidates) | S2 (another frontier)
  *   S5 BRIDGING      VerifyEdge(X, B)                                    → S6 | S2 (hop depth allows) | S7
- *   S6 SUCCEEDED, S7 FAILED (hop limit, no candidates, a budget, a failed step), CANCELLED
+ *   S6 SUCCEEDED, S7 FAILED (hop limit, no candidates, a budget, a failed step, an unknown person,
+ *   a fault of the workflow), CANCELLED (a `cancelled` event)
  *
  * Budgets (search, recognition, LLM calls) are charged from every reply's usage and checked before each
  * step; the runtime budget is the run's deadline timer. A step that runs out of budget, or a budget that
  * is spent, ends the run in S7 with the reason. The saga's data is the source of truth; the service's run
  * memory in KV is a cache that may expire. Every decision is in the step log; the stream events (status,
- * evidence, path_update, final, no_path, error) are in the data and the view, numbered for SSE resumption.
+ * evidence, path_update, final, no_path, error, and cancelled) are in the data and the view, numbered for SSE
+ * resumption. FAILED and CANCELLED publish `RunEnded`: visual-search aborts the step it runs for the run (run-end.ts).
  */
 export function visualDegreesDefinition(timings: VisualDegreesTimings = DEFAULT_VISUAL_DEGREES_TIMINGS): SagaDefinition<VisualDegreesState, VisualDegreesData> {
   /** Spec rows: state → input → targets → handler (one file per state, in states/). */
   const table: WorkflowTable<VisualDegreesState, VisualDegreesData> = {
     // S0: the request normalised (init), limits and budgets fixed; then S1.
-    INITIALIZING: [onStart(['DIRECT_EDGE'], (run, _start, { now }) => started(timings, run, now))],
+    INITIALIZING: [onStart(['DIRECT_EDGE', 'FAILED'], (run, _start, { now }) => started(timings, run, now))],
     // S1: A ↔ B directly.
     DIRECT_EDGE: [
       onEvent(EdgeVerified, ['SUCCEEDED'], (run, { data }, { now }) => directEdgeVerified(run, data, now)),
@@ -68,6 +71,7 @@ export function visualDegreesDefinition(timings: VisualDegreesTimings = DEFAULT_
     ],
   };
 
+  const decide = decideByTable(VISUAL_DEGREES, table);
   return {
     type: VISUAL_DEGREES,
     states: VISUAL_DEGREES_STATES,
@@ -77,7 +81,8 @@ export function visualDegreesDefinition(timings: VisualDegreesTimings = DEFAULT_
     cancelledState: 'CANCELLED',
     inputs: [EdgeVerified, EdgeRefuted, CandidatesDiscovered, ExpansionSelected, VisualStepFailed],
     init: initialVisualDegreesData,
-    decide: decideByTable(VISUAL_DEGREES, table),
+    decide: (run, input, context) => decideGuarded(run, input, context, decide),
+    onCancel: (run, reason, { now }) => cancelled(run, reason, now),
     view: visualDegreesViewOf,
   };
 }

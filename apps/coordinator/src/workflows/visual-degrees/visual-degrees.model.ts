@@ -1,4 +1,4 @@
-import { type EdgeVerified, type MessageData, VISUAL_DEGREES_MAX_HOPS, type visualPerson } from '@openpaw/contracts';
+import { type EdgeVerified, type MessageData, VISUAL_DEGREES_MAX_HOPS, type VisualWorldInfo, type visualPerson } from '@openpaw/contracts';
 import type { StepProgress } from '@openpaw/saga';
 import type { z } from 'zod';
 
@@ -47,7 +47,11 @@ export type FailureReason =
   | 'search_budget_exhausted'
   | 'recognition_budget_exhausted'
   | 'runtime_budget_exhausted'
-  | 'step_failed';
+  /** The local demo world knows nobody by one of the names (the no_path event lists those it knows). */
+  | 'unknown_person'
+  | 'step_failed'
+  /** A fault of the workflow itself (its decision threw): the `error` event carries it. */
+  | 'unexpected_error';
 
 /** The spec's streaming events, kept in run data in order (`seq` is the SSE id, so a client resumes). */
 export type StreamEvent =
@@ -56,7 +60,8 @@ export type StreamEvent =
   | { readonly seq: number; readonly type: 'path_update'; readonly at: string; readonly data: { readonly path: readonly string[]; readonly hops: number; readonly reversePath?: readonly string[] } }
   | { readonly seq: number; readonly type: 'final'; readonly at: string; readonly data: FinalPayload }
   | { readonly seq: number; readonly type: 'no_path'; readonly at: string; readonly data: NoPathPayload }
-  | { readonly seq: number; readonly type: 'error'; readonly at: string; readonly data: { readonly code: string; readonly message: string } };
+  | { readonly seq: number; readonly type: 'error'; readonly at: string; readonly data: { readonly code: string; readonly reason: string; readonly message: string } }
+  | { readonly seq: number; readonly type: 'cancelled'; readonly at: string; readonly data: { readonly message: string; readonly reason: string | null; readonly hopDepth: number; readonly used: Usage } };
 
 export type StreamEventType = StreamEvent['type'];
 
@@ -77,6 +82,8 @@ export interface FinalPayload {
   readonly edges: readonly { readonly from: string; readonly to: string; readonly edgeConf: number; readonly evidence: readonly { readonly imageUrl: string; readonly sourcePageUrl: string | null; readonly confidenceFrom: number; readonly confidenceTo: number }[] }[];
   readonly confidenceMap: { readonly edges: Readonly<Record<string, number>>; readonly bottleneck: number; readonly cumulative: number };
   readonly graph: { readonly nodes: readonly { readonly id: string; readonly name: string }[]; readonly edges: readonly { readonly source: string; readonly target: string; readonly edgeConf: number }[] };
+  /** The local demo world the chain was found in (absent on the real web). */
+  readonly world?: VisualWorldInfo;
 }
 
 export interface NoPathPayload {
@@ -86,6 +93,11 @@ export interface NoPathPayload {
   readonly hopLimit: number;
   readonly budgets: Budgets;
   readonly used: Usage;
+  /** The local demo world searched (absent on the real web). */
+  readonly world?: VisualWorldInfo;
+  /** `unknown_person`: the names asked that the world does not know, and every name it knows. */
+  readonly unknownNames?: readonly string[];
+  readonly knownNames?: readonly string[];
 }
 
 /**
@@ -133,5 +145,7 @@ export interface VisualDegreesData {
   /** The candidate S4 is verifying, with the queries it runs. */
   readonly verifying: { readonly candidate: IdentifiedPerson; readonly queries: readonly string[] } | null;
   readonly events: readonly StreamEvent[];
-  readonly failure: { readonly reason: FailureReason; readonly detail: string } | null;
+  readonly failure: { readonly reason: FailureReason; readonly detail: string; readonly unknownNames?: readonly string[]; readonly knownNames?: readonly string[] } | null;
+  /** The local demo world the service searches, from its first reply that said so (absent on the real web, and before). */
+  readonly world?: VisualWorldInfo;
 }

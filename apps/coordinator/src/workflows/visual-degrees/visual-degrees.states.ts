@@ -6,7 +6,7 @@ export type VisualDegreesState = (typeof VISUAL_DEGREES_STATES)[number];
 
 /** Spec 03's transitions (S0–S7; the definition's, derived from its rows, must equal it: see the spec file). */
 export const VISUAL_DEGREES_TRANSITIONS = {
-  INITIALIZING: ['DIRECT_EDGE', 'CANCELLED'],
+  INITIALIZING: ['DIRECT_EDGE', 'FAILED', 'CANCELLED'],
   DIRECT_EDGE: ['SUCCEEDED', 'DISCOVERING', 'FAILED', 'CANCELLED'],
   DISCOVERING: ['SELECTING', 'FAILED', 'CANCELLED'],
   SELECTING: ['VERIFYING', 'FAILED', 'CANCELLED'],

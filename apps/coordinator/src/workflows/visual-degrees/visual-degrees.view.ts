@@ -24,6 +24,11 @@ export function visualDegreesViewOf(run: RunSnapshot<VisualDegreesState, VisualD
     duration_ms: durationMs(run, d.startedAt),
     events: d.events.map((e) => ({ ...e, data: { ...e.data } })),
     ...(final === undefined ? {} : { result: { ...final.data } }),
-    ...(d.failure === null ? {} : { failure: { ...d.failure } }),
+    ...(d.failure === null ? {} : { failure: failureOf(d.failure) }),
+    ...(d.world === undefined ? {} : { world: { ...d.world } }),
   } satisfies VisualDegreesView;
+}
+
+function failureOf({ reason, detail, unknownNames, knownNames }: NonNullable<VisualDegreesData['failure']>): NonNullable<VisualDegreesView['failure']> {
+  return { reason, detail, ...(unknownNames === undefined ? {} : { unknownNames: [...unknownNames] }), ...(knownNames === undefined ? {} : { knownNames: [...knownNames] }) };
 }

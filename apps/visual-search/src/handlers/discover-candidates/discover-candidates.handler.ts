@@ -1,6 +1,7 @@
 import { CandidatesDiscovered, type DiscoverCandidates } from '@openpaw/contracts';
 import { answerOnceWith, type Reply, replyTo } from '@openpaw/messaging';
 import { collectCandidates } from '../../domain/candidates.js';
+import { worldOf } from '../../domain/local-world-roster.js';
 import { ImageObserver } from '../../observation/image-observer.js';
 import { StepProviderFailure } from '../../observation/step-failure.js';
 import type { VisualStepPorts } from '../../ports.js';
@@ -31,11 +32,11 @@ export class DiscoverCandidatesHandler {
     return answerOnceWith(new RunMemoryReplies(this.ports.memory, run), commandId, () => this.decide(command));
   }
 
-  private async decide({ commandId, data }: VisualCommand<typeof DiscoverCandidates>): Promise<Reply> {
+  private async decide({ commandId, data, signal }: VisualCommand<typeof DiscoverCandidates>): Promise<Reply> {
     const run = { sessionId: data.sessionId, runId: data.runId };
     let outcome;
     try {
-      outcome = await this.observer.observe({ run, queries: data.queries, imagesPerQuery: data.imagesPerQuery, budget: data.budget });
+      outcome = await this.observer.observe({ run, queries: data.queries, imagesPerQuery: data.imagesPerQuery, budget: data.budget, ...(signal === undefined ? {} : { signal }) });
     } catch (error) {
       if (error instanceof StepProviderFailure) return stepFailedReply(commandId, data, 'DiscoverCandidates', error);
       throw error;
@@ -63,6 +64,7 @@ export class DiscoverCandidatesHandler {
         candidates: candidates.map((c) => ({ person: c.person, count: c.count, bestConfWithFrontier: c.bestConfWithFrontier, evidence: [...c.evidence] })),
         ...(outcome.budgetExhausted !== undefined ? { budgetExhausted: outcome.budgetExhausted } : {}),
         usage: { ...outcome.usage, cacheHit: false },
+        ...worldOf(this.ports.localWorld),
       });
   }
 }

@@ -33,7 +33,7 @@ export class SelectNextExpansionHandler {
     return answerOnceWith(new RunMemoryReplies(this.ports.memory, run), commandId, () => this.decide(command));
   }
 
-  private async decide({ commandId, data }: VisualCommand<typeof SelectNextExpansion>): Promise<Reply> {
+  private async decide({ commandId, data, signal }: VisualCommand<typeof SelectNextExpansion>): Promise<Reply> {
     const input: SelectionInput = { target: data.target, frontier: data.frontier, candidates: data.candidates, hopsRemaining: data.hopsRemaining, budgetsRemaining: data.budgetsRemaining };
     const reply = (selection: Selection, usage: { llmCalls: number; costUsd: number; model?: string }, fallbackReason?: FallbackReason): Reply => replyTo(commandId, ExpansionSelected, {
       runId: data.runId,
@@ -58,8 +58,10 @@ export class SelectNextExpansionHandler {
         maxTokens: this.settings.maxTokens,
         temperature: 0,
         timeoutMs: this.settings.timeoutMs,
+        ...(signal === undefined ? {} : { signal }),
       });
     } catch {
+      signal?.throwIfAborted();
       return reply(fallbackSelection(input), { llmCalls: 1, costUsd: 0 }, 'llm_unavailable');
     }
     const usage = { llmCalls: 1, costUsd: result.costUsd, model: result.model };

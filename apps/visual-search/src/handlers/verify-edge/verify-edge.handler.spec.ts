@@ -1,6 +1,6 @@
 import { isReplyOf } from '@openpaw/messaging';
 import { EdgeRefuted, EdgeVerified, verificationQueries, VisualStepFailed } from '@openpaw/contracts';
-import { clearCoAppearances, ProviderError, type VisualWorld } from '@openpaw/providers';
+import { clearCoAppearances, type ImageSearch, ProviderError, type VisualWorld } from '@openpaw/providers';
 import { countingRecognizer } from '../../testing/counting-recognizer.js';
 import { localWorldPorts } from '../../testing/local-world-ports.js';
 import { VerifyEdgeHandler } from './verify-edge.handler.js';
@@ -161,5 +161,41 @@ describe('VerifyEdge over the local world', () => {
     const handler = new VerifyEdgeHandler({ ...ports, search: failing });
     const reply = await handler.execute(command(ports.world, 0, 1));
     expect(reply).toMatchObject({ message: VisualStepFailed, data: { command: 'VerifyEdge', errorCode: 'search_unavailable', retryable: true, usage: { searchCalls: 1, recognitionCalls: 0 } } });
+  });
+
+  it('names the local demo world in its replies, its size taken from the world', async () => {
+    const { ports, handler } = setup();
+    const [a, b] = clearPair(ports.world);
+    const reply = await handler.execute(command(ports.world, a, b));
+    expect(reply.data).toMatchObject({ world: { kind: 'local_demo', seed: 7, people: ports.world.people.length, description: `local demo world of ${ports.world.people.length} invented people` } });
+  });
+
+  it('refutes a name the local demo world does not know at once, with the names it knows, and searches nothing', async () => {
+    const { ports, recognizer } = setup();
+    const searched: string[] = [];
+    const search: ImageSearch = { provider: ports.search.provider, local: true, search: (query, options) => (searched.push(query), ports.search.search(query, options)) };
+    const counting = new VerifyEdgeHandler({ ...ports, recognizer, search });
+    const known = ports.world.people[0]!.name;
+    const reply = await counting.execute({ ...command(ports.world, 0, 1), data: { ...command(ports.world, 0, 1).data, from: { name: ` ${known.toUpperCase()} ` }, to: { name: 'Taylor Swift' } } });
+    expect(reply).toMatchObject({ message: EdgeRefuted, data: { reason: 'no_evidence', usage: { searchCalls: 0, recognitionCalls: 0 }, notInWorld: { names: ['Taylor Swift'] } } });
+    if (!isReplyOf(reply, EdgeRefuted)) return;
+    expect(reply.data.notInWorld?.known).toEqual(ports.world.people.map((p) => p.name).sort((x, y) => x.localeCompare(y)));
+    expect(searched).toEqual([]);
+    expect(recognizer.calls()).toBe(0);
+  });
+
+  it('stops its provider calls when its run ends mid-step: the abort is no unusable image and no step failure', async () => {
+    const { ports } = setup();
+    const abort = new AbortController();
+    const reason = new Error('run ended');
+    const fetcher = {
+      fetch: (url: string, options?: { readonly signal?: AbortSignal }) => {
+        abort.abort(reason);
+        return options?.signal?.aborted === true ? Promise.reject(new DOMException('aborted', 'AbortError')) : ports.fetcher.fetch(url);
+      },
+    };
+    const handler = new VerifyEdgeHandler({ ...ports, fetcher });
+    const [a, b] = clearPair(ports.world);
+    await expect(handler.execute({ ...command(ports.world, a, b), signal: abort.signal })).rejects.toBe(reason);
   });
 });

@@ -1,6 +1,7 @@
 import { EdgeRefuted, EdgeVerified, type MessageData, type VerifyEdge } from '@openpaw/contracts';
 import { answerOnceWith, type Reply, replyTo } from '@openpaw/messaging';
 import { lookUp, oriented } from '../../domain/evidence-cache.js';
+import { type LocalWorldRoster, namesNotIn, worldOf } from '../../domain/local-world-roster.js';
 import { type PartialEvidence, verifyEdge, type VerifiedEdge } from '../../domain/edge-verification.js';
 import { ImageObserver, type StepUsage } from '../../observation/image-observer.js';
 import { StepProviderFailure } from '../../observation/step-failure.js';
@@ -13,6 +14,9 @@ const NO_USAGE: StepUsage = { searchCalls: 0, recognitionCalls: 0, imagesSkipped
 
 /**
  * VerifyEdge (S1, S4, S5): is there an image showing both persons at or above the threshold?
+ *
+ * Over the local demo world, a person asked for by a name it does not know is refuted at once with
+ * `notInWorld` (the names it knows), and every reply names the world.
  *
  * With both ids known, asks the run's memory first (`edge:{from}:{to}`, written by this run's discovery:
  * a candidate or the target seen beside the frontier verifies at no cost), then the evidence cache shared
@@ -36,19 +40,27 @@ export class VerifyEdgeHandler {
     return answerOnceWith(new RunMemoryReplies(this.ports.memory, run), commandId, () => this.decide(command));
   }
 
-  private async decide({ commandId, data }: VisualCommand<typeof VerifyEdge>): Promise<Reply> {
+  private async decide({ commandId, data, signal }: VisualCommand<typeof VerifyEdge>): Promise<Reply> {
     const run = { sessionId: data.sessionId, runId: data.runId };
     const recognizer = this.ports.recognizer.provider;
+    const roster = this.ports.localWorld;
+    // A person known by name only (as the user asked) whom the local demo world does not know: no search
+    // can find them, so none is made. One the recogniser identified is in the world by definition.
+    const askedByName = [data.from, data.to].filter((p) => p.celebrityId === undefined).map((p) => p.name);
+    const unknown = roster === undefined ? [] : namesNotIn(roster, askedByName);
+    if (roster !== undefined && unknown.length > 0) {
+      return refuted(commandId, data, 'no_evidence', undefined, [], NO_USAGE, false, roster, { names: unknown, known: [...roster.names] });
+    }
     if (data.from.celebrityId !== undefined && data.to.celebrityId !== undefined) {
       const remembered = await this.rememberedEdge(data, data.from.celebrityId, data.to.celebrityId);
       if (remembered !== undefined) return this.verified(commandId, data, remembered, NO_USAGE, true);
       const cached = await lookUp(this.ports.cache, recognizer, data.from.celebrityId, data.to.celebrityId, data.threshold);
       if (cached?.status === 'verified') return this.verified(commandId, data, cached.edge, NO_USAGE, true);
-      if (cached?.status === 'refuted') return refuted(commandId, data, 'no_evidence', undefined, [], NO_USAGE, true);
+      if (cached?.status === 'refuted') return refuted(commandId, data, 'no_evidence', undefined, [], NO_USAGE, true, roster);
     }
     let outcome;
     try {
-      outcome = await this.observer.observe({ run, queries: data.queries, imagesPerQuery: data.imagesPerQuery, budget: data.budget });
+      outcome = await this.observer.observe({ run, queries: data.queries, imagesPerQuery: data.imagesPerQuery, budget: data.budget, ...(signal === undefined ? {} : { signal }) });
     } catch (error) {
       if (error instanceof StepProviderFailure) return stepFailedReply(commandId, data, 'VerifyEdge', error);
       throw error;
@@ -58,11 +70,11 @@ export class VerifyEdgeHandler {
       await this.ports.cache.put(recognizer, { status: 'verified', edge: verdict.edge });
       return this.verified(commandId, data, verdict.edge, outcome.usage, false);
     }
-    if (outcome.budgetExhausted !== undefined) return refuted(commandId, data, 'budget_exhausted', outcome.budgetExhausted, verdict.partial, outcome.usage, false);
+    if (outcome.budgetExhausted !== undefined) return refuted(commandId, data, 'budget_exhausted', outcome.budgetExhausted, verdict.partial, outcome.usage, false, roster);
     if (data.from.celebrityId !== undefined && data.to.celebrityId !== undefined && outcome.unusable.length === 0) {
       await this.ports.cache.put(recognizer, { status: 'refuted', ids: [data.from.celebrityId, data.to.celebrityId], threshold: data.threshold });
     }
-    return refuted(commandId, data, 'no_evidence', undefined, verdict.partial, outcome.usage, false);
+    return refuted(commandId, data, 'no_evidence', undefined, verdict.partial, outcome.usage, false, roster);
   }
 
   /** The edge this run already verified (either way round), at the command's threshold; undefined when unknown or expired. */
@@ -81,7 +93,7 @@ export class VerifyEdgeHandler {
     const run = { sessionId: data.sessionId, runId: data.runId };
     await this.ports.memory.putEdge(run, edge.from.celebrityId, edge.to.celebrityId, { edgeConf: edge.edgeConf, evidence: edge.evidence });
     if (data.pathSoFar !== undefined) await this.ports.memory.putPath(run, [...data.pathSoFar.map((p) => p.celebrityId), edge.to.celebrityId]);
-    return replyTo(commandId, EdgeVerified, { runId: data.runId, commandId, step: data.step, edge: { ...edge, evidence: [...edge.evidence] }, usage: { ...usage, cacheHit } });
+    return replyTo(commandId, EdgeVerified, { runId: data.runId, commandId, step: data.step, edge: { ...edge, evidence: [...edge.evidence] }, usage: { ...usage, cacheHit }, ...worldOf(this.ports.localWorld) });
   }
 }
 
@@ -93,6 +105,8 @@ function refuted(
   partial: readonly PartialEvidence[],
   usage: StepUsage,
   cacheHit: boolean,
+  roster: LocalWorldRoster | undefined,
+  notInWorld?: { readonly names: readonly string[]; readonly known: readonly string[] },
 ): Reply {
   return replyTo(commandId, EdgeRefuted, {
       runId: data.runId,
@@ -104,5 +118,7 @@ function refuted(
       ...(budgetExhausted !== undefined ? { budgetExhausted } : {}),
       partialEvidence: partial.slice(0, 20),
       usage: { ...usage, cacheHit },
+      ...worldOf(roster),
+      ...(notInWorld === undefined ? {} : { notInWorld: { names: [...notInWorld.names], known: [...notInWorld.known] } }),
     });
 }

@@ -15,12 +15,16 @@ export function directEdgeVerified(run: Run, d: MessageData<typeof EdgeVerified>
   return succeed(data, d.edge, now, 'direct_edge_verified');
 }
 
-/** S1 A ↔ B refuted → S2 (discover from A), or S7 when a budget is spent. */
+/** S1 A ↔ B refuted → S2 (discover from A), or S7 when a budget is spent or the local demo world knows nobody by a name. */
 export function directEdgeRefuted(timings: VisualDegreesTimings, run: Run, d: MessageData<typeof EdgeRefuted>, now: Date): VisualDecision {
   if (!isCurrent(run, d.commandId)) return ignore('stale EdgeRefuted');
   const from = learn(run.data.from, d.from);
   const to = learn(run.data.to, d.to);
   const data = charge({ ...run.data, from, to, path: [from], reversePath: [to] }, d.usage);
+  if (d.notInWorld !== undefined) {
+    const unknown = { names: d.notInWorld.names, known: d.notInWorld.known };
+    return fail(data, 'unknown_person', `not in the ${data.world?.description ?? 'local demo world'}: ${unknown.names.join(', ')}`, now, 'direct_edge_refuted', { unknown });
+  }
   if (d.reason === 'budget_exhausted') return fail(data, budgetReason(d.budgetExhausted), 'budget spent on the direct attempt', now, 'direct_edge_refuted');
   const next = discover(timings, run, data, now);
   if ('failed' in next) return fail(data, next.failed, next.detail, now, 'direct_edge_refuted');

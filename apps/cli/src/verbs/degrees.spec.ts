@@ -1,0 +1,22 @@
+import { describeEvent } from './degrees.js';
+
+describe('openpaw degrees: the line for each stream event', () => {
+  const world = { kind: 'local_demo', seed: 7, people: 24, description: 'local demo world of 24 invented people' };
+
+  it('says a chain was found in the local demo world', () => {
+    const line = describeEvent({ type: 'final', data: { path: ['Ada Stone', 'Cy Vale', 'Bea North'], confidenceMap: { bottleneck: 88, cumulative: 0.8 }, world } });
+    expect(line).toBe('Found 2 degree(s) in the local demo world of 24 invented people: Ada Stone → Cy Vale → Bea North\n  weakest edge 88.0%, whole chain 80.0%');
+  });
+
+  it('lists the names the local demo world knows when a name is not among them', () => {
+    const line = describeEvent({ type: 'no_path', data: { message: '"Taylor Swift" is not in the local demo world of 24 invented people; it knows Ada Stone, Bea North.', reason: 'unknown_person', knownNames: ['Ada Stone', 'Bea North'] } });
+    expect(line).toBe('No path: "Taylor Swift" is not in the local demo world of 24 invented people; it knows Ada Stone, Bea North. (unknown_person)\n  names it knows: Ada Stone, Bea North');
+  });
+
+  it('gives an error its reason, and a cancel its words', () => {
+    expect(describeEvent({ type: 'error', data: { code: 'step_failed', reason: 'search_unavailable', message: 'A search or recognition step failed; the investigation stopped.' } })).toBe(
+      'Error: A search or recognition step failed; the investigation stopped. (search_unavailable)',
+    );
+    expect(describeEvent({ type: 'cancelled', data: { message: 'The investigation was cancelled.' } })).toBe('Cancelled: The investigation was cancelled.');
+  });
+});
