@@ -50,18 +50,35 @@ export class InFlightAborts<T = undefined> {
   async track<R>(runId: string, tag: T, work: (signal: AbortSignal) => Promise<R>): Promise<R> {
     const endedBefore = this.endedFor(runId, tag);
     if (endedBefore !== undefined) throw new RunEndedError(runId, endedBefore);
+    let tracked: AbortSignal | undefined;
+    try {
+      const result = await this.run(runId, tag, (signal) => {
+        tracked = signal;
+        return work(signal);
+      });
+      tracked?.throwIfAborted();
+      return result;
+    } catch (error) {
+      // An aborted provider call fails in its own words (AbortError, a step failure): the run's end is the reason.
+      if (tracked?.aborted === true) throw tracked.reason as RunEndedError;
+      throw error;
+    }
+  }
+
+  /**
+   * Runs `work` with a signal that aborts when the run ends (for this tag), and answers what the work
+   * answers, aborted or not: for work that reports its own abort (a research leg records what it
+   * spent). Work of a run that ended already starts with its signal aborted.
+   */
+  async run<R>(runId: string, tag: T, work: (signal: AbortSignal) => Promise<R>): Promise<R> {
     const entry: Tracked<T> = { tag, controller: new AbortController() };
+    const endedBefore = this.endedFor(runId, tag);
+    if (endedBefore !== undefined) entry.controller.abort(new RunEndedError(runId, endedBefore));
     const set = this.#inFlight.get(runId) ?? new Set<Tracked<T>>();
     set.add(entry);
     this.#inFlight.set(runId, set);
     try {
-      const result = await work(entry.controller.signal);
-      entry.controller.signal.throwIfAborted();
-      return result;
-    } catch (error) {
-      // An aborted provider call fails in its own words (AbortError, a step failure): the run's end is the reason.
-      if (entry.controller.signal.aborted) throw entry.controller.signal.reason as RunEndedError;
-      throw error;
+      return await work(entry.controller.signal);
     } finally {
       set.delete(entry);
       if (set.size === 0) this.#inFlight.delete(runId);

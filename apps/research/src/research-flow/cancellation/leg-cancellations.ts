@@ -1,4 +1,5 @@
-import { OpenPawError } from '@openpaw/contracts';
+import { InFlightAborts } from '@openpaw/messaging';
+
 /** What a research run has ended for: legs of rounds up to `legRound`, syntheses up to `synthesisRound`. */
 export interface RunEnded {
   readonly legRound: number;
@@ -7,75 +8,40 @@ export interface RunEnded {
 
 export type WorkKind = 'leg' | 'synthesis';
 
-interface InFlight {
+interface ResearchWork {
   readonly kind: WorkKind;
   readonly round: number;
-  readonly controller: AbortController;
-}
-
-/** Stopped because the research failed or was cancelled (not a cap). */
-export class ResearchEndedError extends OpenPawError {
-  readonly code = 'research_ended';
-  override readonly name = 'ResearchEndedError';
 }
 
 /**
  * In-flight legs and syntheses of this process, by run, so a `ResearchFailed` (a cancel, a deadline,
- * max retries) stops their provider calls. A command picked up after its run ended for that round
- * is answered `cancelled` without calling anyone. Ends are remembered for `memoryMs` (a retry starts
- * higher rounds, which run).
+ * max retries) stops their provider calls: libs/messaging's `InFlightAborts`, its work tagged by kind
+ * and round. A command picked up after its run ended for that round is answered `cancelled` without
+ * calling anyone. Ends are remembered for `memoryMs` (a retry starts higher rounds, which run).
  */
 export class LegCancellations {
-  readonly #inFlight = new Map<string, Set<InFlight>>();
-  readonly #ended = new Map<string, RunEnded & { readonly at: number }>();
+  readonly #aborts: InFlightAborts<ResearchWork>;
 
-  constructor(
-    private readonly memoryMs = 24 * 60 * 60 * 1000,
-    private readonly now: () => number = Date.now,
-  ) {}
+  constructor(memoryMs = 24 * 60 * 60 * 1000, now: () => number = Date.now) {
+    this.#aborts = new InFlightAborts<ResearchWork>(memoryMs, now);
+  }
 
   /** Whether work of `kind` and `round` of the run is already over. */
   isOver(runId: string, kind: WorkKind, round: number): boolean {
-    const ended = this.#ended.get(runId);
-    if (ended === undefined || this.now() - ended.at > this.memoryMs) return false;
-    return round <= (kind === 'leg' ? ended.legRound : ended.synthesisRound);
+    return this.#aborts.endedFor(runId, { kind, round }) !== undefined;
   }
 
-  /** Runs `work` with a signal that aborts when the run ends for this round. */
-  async track<T>(runId: string, kind: WorkKind, round: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    const entry: InFlight = { kind, round, controller: new AbortController() };
-    if (this.isOver(runId, kind, round)) entry.controller.abort(new ResearchEndedError(`research ${runId} ended`));
-    const set = this.#inFlight.get(runId) ?? new Set<InFlight>();
-    set.add(entry);
-    this.#inFlight.set(runId, set);
-    try {
-      return await work(entry.controller.signal);
-    } finally {
-      set.delete(entry);
-      if (set.size === 0) this.#inFlight.delete(runId);
-    }
+  /** Runs `work` with a signal that aborts when the run ends for this round (the work reports its own abort). */
+  track<T>(runId: string, kind: WorkKind, round: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    return this.#aborts.run(runId, { kind, round }, work);
   }
 
   /** The run ended (ResearchFailed): abort what is running for it, remember it. Returns how many were aborted. */
   ended(runId: string, ended: RunEnded): number {
-    this.#ended.set(runId, { ...ended, at: this.now() });
-    this.#forget();
-    let aborted = 0;
-    for (const entry of this.#inFlight.get(runId) ?? []) {
-      if (entry.round <= (entry.kind === 'leg' ? ended.legRound : ended.synthesisRound) && !entry.controller.signal.aborted) {
-        entry.controller.abort(new ResearchEndedError(`research ${runId} ended`));
-        aborted += 1;
-      }
-    }
-    return aborted;
+    return this.#aborts.end(runId, 'research ended', (work) => work.round <= (work.kind === 'leg' ? ended.legRound : ended.synthesisRound));
   }
 
   inFlight(runId: string): number {
-    return this.#inFlight.get(runId)?.size ?? 0;
-  }
-
-  #forget(): void {
-    const horizon = this.now() - this.memoryMs;
-    for (const [runId, ended] of this.#ended) if (ended.at < horizon) this.#ended.delete(runId);
+    return this.#aborts.inFlight(runId);
   }
 }
