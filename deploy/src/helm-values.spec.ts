@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { HELM_VALUES, helmValues, isPlainExpression, renderHelmTemplate, settingsFromValues, type HelmValues } from './helm-values.js';
 import { renderPlatform, type K8sObject } from './render.js';
+import { MONITORING_KINDS } from './monitoring.js';
 import { DEFAULT_SETTINGS } from './settings.js';
 
 const chart = join(import.meta.dirname, '../helm/openpaw');
@@ -16,16 +17,16 @@ function objectsOf(text: string): unknown[] {
 
 /** What `helm template -f values --namespace ns` gives, by our plain renderer, file by file. */
 function helmRender(values: HelmValues, namespace: string): unknown[] {
-  return ['platform.yaml', 'servicemonitor.yaml', 'keda.yaml', 'hpa.yaml'].flatMap((file) => objectsOf(renderHelmTemplate(template(file), values, namespace)));
+  return ['platform.yaml', 'monitoring.yaml', 'keda.yaml', 'hpa.yaml'].flatMap((file) => objectsOf(renderHelmTemplate(template(file), values, namespace)));
 }
 
 /** What cdk8s synthesizes for the same values (the chart leaves the Namespace to `--create-namespace`). */
 function cdk8sRender(values: HelmValues, namespace: string): unknown[] {
   const rendered = renderPlatform(settingsFromValues(DEFAULT_SETTINGS, values, namespace));
   const flags = values as { autoscaling: { keda: boolean }; monitoring: { serviceMonitor: boolean } };
-  const platform = rendered.platform.filter((o: K8sObject) => o.kind !== 'Namespace' && (flags.monitoring.serviceMonitor || o.kind !== 'ServiceMonitor'));
-  // The chart's files come in this order: the platform without, then with, the ServiceMonitor.
-  const ordered = [...platform.filter((o) => o.kind !== 'ServiceMonitor'), ...platform.filter((o) => o.kind === 'ServiceMonitor')];
+  const platform = rendered.platform.filter((o: K8sObject) => o.kind !== 'Namespace' && (flags.monitoring.serviceMonitor || !MONITORING_KINDS.has(o.kind)));
+  // The chart's files come in this order: the platform without, then with, the ServiceMonitor and PrometheusRule.
+  const ordered = [...platform.filter((o) => !MONITORING_KINDS.has(o.kind)), ...platform.filter((o) => MONITORING_KINDS.has(o.kind))];
   return JSON.parse(JSON.stringify([...ordered, ...(flags.autoscaling.keda ? rendered.keda : rendered.hpa)])) as unknown[];
 }
 

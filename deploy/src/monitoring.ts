@@ -1,4 +1,5 @@
 import type { IServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
+import type { IPrometheusRule } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule';
 import type { Construct } from 'constructs';
 import { PART_OF } from './labels.js';
 import { typedObject } from './typed-object.js';
@@ -14,5 +15,120 @@ export function serviceMonitor(scope: Construct, release: string): void {
       selector: { matchLabels: { 'app.kubernetes.io/part-of': PART_OF } },
       endpoints: [{ port: 'metrics', path: '/metrics', interval: '30s' }],
     },
+  });
+}
+
+/** The kinds that go with the ServiceMonitor (the chart's `monitoring.serviceMonitor` flag). */
+export const MONITORING_KINDS: ReadonlySet<string> = new Set(['ServiceMonitor', 'PrometheusRule']);
+
+/** Where each alert's runbook entry is (a `### <alert>` heading of docs/ops/runbook.md). */
+export const RUNBOOK_ALERTS_URL = 'https://github.com/openpaw/openpaw/blob/main/docs/ops/runbook.md';
+
+/**
+ * Publishes per saga transition, platform-wide, above which the message path is doing more than its
+ * design: a hit-path run costs 8 publishes for 3 transitions (~2.7, the budget of
+ * hit-path-budget.e2e); twice that is a redelivery or retry storm.
+ */
+export const MESSAGES_PER_TRANSITION_ALERT = 6;
+
+/** A critical-lane step whose p95 takes half the service's drain budget is cut off by rollouts; 30 s at most (the histogram's resolution above it is 60 s). */
+export function stepLatencyAlertSeconds(drainSeconds: number): number {
+  return Math.min(drainSeconds / 2, 30);
+}
+
+export interface LaneAlertSpec {
+  readonly service: string;
+  readonly lane: string;
+  /** Pending commands per replica before the autoscaler adds one. */
+  readonly lagThreshold: number;
+  /** Replicas the autoscaler may reach for this lane. */
+  readonly maxReplicas: number;
+}
+
+export interface StepLatencySpec {
+  readonly service: string;
+  /** The critical lane's command subjects (an interactive user waits on them). */
+  readonly subjects: readonly string[];
+  readonly drainSeconds: number;
+}
+
+interface AlertRule {
+  readonly alert: string;
+  readonly expr: string;
+  readonly for: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly annotations: Readonly<Record<string, string>>;
+}
+
+const regexOf = (values: readonly string[]): string => values.map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\\\$&')).join('|');
+
+/**
+ * The alert rules (annotations without Prometheus `{{ }}` templates: the Helm chart carries these objects
+ * and its lint allows plain `.Values` substitutions only; Alertmanager shows the labels): step latency
+ * (critical lanes), dead letters, consumer lag past the autoscaler's reach, messages per step.
+ */
+export function alertRules(steps: readonly StepLatencySpec[], lanes: readonly LaneAlertSpec[]): AlertRule[] {
+  const runbook = (alert: string): string => `${RUNBOOK_ALERTS_URL}#${alert.toLowerCase()}`;
+  const rules: AlertRule[] = [];
+  for (const step of steps.filter((s) => s.subjects.length > 0)) {
+    const seconds = stepLatencyAlertSeconds(step.drainSeconds);
+    rules.push({
+      alert: 'OpenPawStepLatencyHigh',
+      expr: `histogram_quantile(0.95, sum by (service, subject, le) (rate(openpaw_handler_duration_seconds_bucket{service="${step.service}", subject=~"${regexOf(step.subjects)}"}[10m]))) > ${seconds}`,
+      for: '15m',
+      labels: { severity: 'warning', service: step.service },
+      annotations: {
+        summary: `${step.service}: p95 of a critical-lane step over ${seconds} s`,
+        description: `The step named by the subject label took over ${seconds} s at p95 over 10 min, for 15 min (half of ${step.service}'s ${step.drainSeconds} s drain budget, 30 s at most).`,
+        runbook_url: runbook('OpenPawStepLatencyHigh'),
+      },
+    });
+  }
+  rules.push({
+    alert: 'OpenPawDeadLettersGrowing',
+    expr: 'sum by (service, subject) (increase(openpaw_messages_dead_lettered_total[15m])) > 0',
+    for: '0m',
+    labels: { severity: 'warning' },
+    annotations: {
+      summary: 'Messages moved to the dead-letter stream',
+      description: 'Messages of the subject label were dead-lettered by the service label in the last 15 min.',
+      runbook_url: runbook('OpenPawDeadLettersGrowing'),
+    },
+  });
+  for (const lane of lanes) {
+    const most = lane.lagThreshold * lane.maxReplicas;
+    rules.push({
+      alert: 'OpenPawConsumerLagBeyondScaling',
+      expr: `max by (service, lane) (openpaw_lane_pending_messages{service="${lane.service}", lane="${lane.lane}", state="pending"}) > ${most}`,
+      for: '15m',
+      labels: { severity: 'warning', service: lane.service, lane: lane.lane },
+      annotations: {
+        summary: `${lane.service} lane ${lane.lane}: more pending commands than its replicas at most take`,
+        description: `Over ${most} commands pending for 15 min (${lane.lagThreshold} per replica × ${lane.maxReplicas} replicas at most): the autoscaler is at its maximum or not scaling.`,
+        runbook_url: runbook('OpenPawConsumerLagBeyondScaling'),
+      },
+    });
+  }
+  rules.push({
+    alert: 'OpenPawMessagesPerStepHigh',
+    expr: `sum(rate(openpaw_messages_published_total[30m])) / sum(rate(openpaw_saga_transitions_total[30m])) > ${MESSAGES_PER_TRANSITION_ALERT}`,
+    for: '30m',
+    labels: { severity: 'info' },
+    annotations: {
+      summary: 'More JetStream publishes per saga transition than the message path is designed for',
+      description: `Over ${MESSAGES_PER_TRANSITION_ALERT} publishes per saga transition over 30 min, for 30 min (a hit-path run costs about 2.7).`,
+      runbook_url: runbook('OpenPawMessagesPerStepHigh'),
+    },
+  });
+  return rules;
+}
+
+/** The PrometheusRule beside the ServiceMonitor (the same `release` label, so the same Prometheus picks it up). */
+export function prometheusRules(scope: Construct, release: string, steps: readonly StepLatencySpec[], lanes: readonly LaneAlertSpec[]): void {
+  typedObject<IPrometheusRule>(scope, 'prometheusrule', {
+    apiVersion: 'monitoring.coreos.com/v1',
+    kind: 'PrometheusRule',
+    metadata: { name: 'openpaw', labels: { 'app.kubernetes.io/part-of': PART_OF, release } },
+    spec: { groups: [{ name: 'openpaw', rules: alertRules(steps, lanes) }] },
   });
 }

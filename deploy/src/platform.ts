@@ -1,4 +1,4 @@
-import { catalog, laneDurableOf, lanesOfService, STREAMS } from '@openpaw/contracts';
+import { catalog, CRITICAL_LANE, laneDurableOf, lanesOfService, STREAMS } from '@openpaw/contracts';
 import { App, Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-34';
 import type { INamespace } from 'kubernetes-models/v1/Namespace';
@@ -9,7 +9,7 @@ import { gatewayIngress } from './ingress.js';
 import { selectorLabels } from './labels.js';
 import { migrationsJob } from './migrations-job.js';
 import { retentionCronJob } from './retention-cronjob.js';
-import { serviceMonitor } from './monitoring.js';
+import { type LaneAlertSpec, prometheusRules, serviceMonitor, type StepLatencySpec } from './monitoring.js';
 import { collectorPolicy, defaultDeny, natsPolicy, workloadPolicy } from './network.js';
 import { BLOB_VOLUME_PATH, blobEnv, type PlatformSettings } from './settings.js';
 import {
@@ -62,12 +62,37 @@ export function poolSizeEnvOf(service: string): string {
   return `OPENPAW_${service.toUpperCase().replace(/-/g, '_')}_POOL_SIZE`;
 }
 
+/** The gateway and the coordinator consume events and their own small command set: CPU scales them, not lag. */
+function scalesOnLag(service: string): boolean {
+  return service !== 'gateway' && service !== 'coordinator';
+}
+
+/** Every lane a lag trigger scales, with its threshold and the replicas its Deployment may reach (the consumer-lag alerts). */
+export function laneAlertSpecs(): LaneAlertSpec[] {
+  return SERVICES.filter((service) => scalesOnLag(service.name)).flatMap((service) =>
+    [...lanesOfService(catalog, service.name)]
+      .filter(([, commands]) => commands.length > 0)
+      .map(([lane]) => {
+        const separate = SEPARATE_LANES.find((l) => l.service === service.name && l.lane === lane);
+        return { service: service.name, lane, lagThreshold: separate?.lagThreshold ?? laneLagThreshold(lane), maxReplicas: separate?.replicas.max ?? service.replicas.max };
+      }),
+  );
+}
+
+/** Each service's critical-lane commands (a user waits on them) with its drain budget (the step-latency alerts). */
+export function stepLatencySpecs(): StepLatencySpec[] {
+  return SERVICES.map((service) => ({
+    service: service.name,
+    subjects: (lanesOfService(catalog, service.name).get(CRITICAL_LANE) ?? []).map((command) => command.subject),
+    drainSeconds: service.drainSeconds,
+  }));
+}
+
 export function workloadPlans(settings: PlatformSettings): readonly WorkloadPlan[] {
   const plans: WorkloadPlan[] = [];
   for (const service of SERVICES) {
     const split = SEPARATE_LANES.some((lane) => lane.service === service.name);
-    // The gateway and the coordinator consume events and their own small command set: CPU scales them.
-    const consumesCommands = service.name !== 'gateway' && service.name !== 'coordinator';
+    const consumesCommands = scalesOnLag(service.name);
     plans.push({
       name: service.name,
       service,
@@ -157,6 +182,7 @@ class PlatformChart extends Chart {
     defaultDeny(this);
     collectorPolicy(this, settings, collectorLabels);
     serviceMonitor(this, settings.monitoringRelease);
+    prometheusRules(this, settings.monitoringRelease, stepLatencySpecs(), laneAlertSpecs());
     gatewayIngress(this, settings.ingress);
     migrationsJob(this, { image: settings.image, natsUrl: settings.natsUrl, databaseUrl, streamReplicas: settings.streamReplicas });
     retentionCronJob(this, { image: settings.image, config, databaseUrl, blobMounts, serviceAccount: serviceAccountOf('retention') });

@@ -2,6 +2,7 @@ import type { Chart } from 'cdk8s';
 import { stringify } from 'yaml';
 import { helmValues, tokenizedSettings } from './helm-values.js';
 import { natsValues } from './nats-values.js';
+import { MONITORING_KINDS } from './monitoring.js';
 import { buildPlatform } from './platform.js';
 import type { PlatformSettings } from './settings.js';
 
@@ -46,14 +47,14 @@ function helmTemplate(list: readonly K8sObject[], expressions: ReadonlyMap<strin
  * Every generated file, by path relative to the repository root: the plain manifests under
  * `deploy/k8s/` (`kubectl apply -f`), the NATS chart values, and a Helm chart for ops who use Helm
  * (the same objects as templates: the `HELM_VALUES` from values, the namespace from the release, KEDA or HPA and the
- * ServiceMonitor by flag; the Namespace is left to `helm install --create-namespace`).
+ * ServiceMonitor and PrometheusRule by flag; the Namespace is left to `helm install --create-namespace`).
  */
 export function renderFiles(settings: PlatformSettings, version: string): Record<string, string> {
   const plain = renderPlatform(settings);
   const { settings: tokenized, expressions } = tokenizedSettings(settings);
   const templated = renderPlatform(tokenized);
   const platform = templated.platform.filter((o) => o.kind !== 'Namespace');
-  const isMonitor = (o: K8sObject): boolean => o.kind === 'ServiceMonitor';
+  const isMonitor = (o: K8sObject): boolean => MONITORING_KINDS.has(o.kind);
   return {
     'deploy/k8s/openpaw.yaml': documents(plain.platform),
     'deploy/k8s/openpaw-keda.yaml': documents(plain.keda),
@@ -70,7 +71,7 @@ export function renderFiles(settings: PlatformSettings, version: string): Record
     }),
     'deploy/helm/openpaw/values.yaml': HEADER + stringify(helmValues(settings), { lineWidth: 0 }),
     'deploy/helm/openpaw/templates/platform.yaml': helmTemplate(platform.filter((o) => !isMonitor(o)), expressions),
-    'deploy/helm/openpaw/templates/servicemonitor.yaml': helmTemplate(platform.filter(isMonitor), expressions, '.Values.monitoring.serviceMonitor'),
+    'deploy/helm/openpaw/templates/monitoring.yaml': helmTemplate(platform.filter(isMonitor), expressions, '.Values.monitoring.serviceMonitor'),
     'deploy/helm/openpaw/templates/keda.yaml': helmTemplate(templated.keda, expressions, '.Values.autoscaling.keda'),
     'deploy/helm/openpaw/templates/hpa.yaml': helmTemplate(templated.hpa, expressions, 'not .Values.autoscaling.keda'),
   };

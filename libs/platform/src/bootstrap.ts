@@ -5,7 +5,8 @@ import type { INestApplication } from '@nestjs/common';
 import { NestFactory, type IEntryNestModule } from '@nestjs/core';
 import { Logger, PinoLogger } from 'nestjs-pino';
 import { httpServerSpans } from './http-spans.js';
-import { startStartupProbeServer } from './startup-probe-server.js';
+import { natsStartupCheck, type StartupCheck, type StartupProblem } from './startup-checks.js';
+import { startStartupProbeServer, type StartupProbeServer } from './startup-probe-server.js';
 import { installTracing, shutdownTracing } from './tracing.js';
 
 export interface ServiceAppOptions {
@@ -24,6 +25,14 @@ export interface BootstrapOptions extends ServiceAppOptions {
   readonly port?: number;
   /** Overrides `HOST` (default 127.0.0.1). */
   readonly host?: string;
+  /**
+   * Checked (again every `startupCheckIntervalMs`) before the application is created, while the port
+   * answers alive/not ready: a wrong credential keeps the service waiting, not ready, naming the
+   * setting, instead of exiting. `bootstrapService` passes the NATS check; default none.
+   */
+  readonly startupChecks?: readonly StartupCheck[];
+  /** Default 2000 ms. */
+  readonly startupCheckIntervalMs?: number;
 }
 
 export interface RunningService {
@@ -71,6 +80,7 @@ export async function startService(options: BootstrapOptions): Promise<RunningSe
   const probes = port === 0 ? undefined : await startStartupProbeServer(port, host, options.name);
   let app: INestApplication;
   try {
+    await passStartupChecks(options, probes);
     app = await createServiceApp(options);
   } finally {
     await probes?.close();
@@ -87,13 +97,46 @@ export async function startService(options: BootstrapOptions): Promise<RunningSe
   return { app, url, port: address.port };
 }
 
+/** A line in pino's JSON shape (the app's logger does not exist yet), on stderr. */
+function logStartupProblem(service: string, problem: StartupProblem | undefined): void {
+  const line =
+    problem === undefined
+      ? { level: 30, time: Date.now(), service, msg: `${service}: startup checks pass, starting` }
+      : { level: 50, time: Date.now(), service, setting: problem.setting, msg: `${service} not ready: ${problem.setting}: ${problem.detail}` };
+  process.stderr.write(`${JSON.stringify(line)}\n`);
+}
+
+/** Every startup check in turn until all pass; logs a problem when it appears or changes, and once a minute while it lasts. */
+async function passStartupChecks(options: BootstrapOptions, probes: StartupProbeServer | undefined): Promise<void> {
+  const interval = options.startupCheckIntervalMs ?? 2_000;
+  let reported: { key: string; at: number } | undefined;
+  for (;;) {
+    let problem: StartupProblem | undefined;
+    for (const check of options.startupChecks ?? []) {
+      problem = await check();
+      if (problem !== undefined) break;
+    }
+    probes?.setProblem(problem);
+    if (problem === undefined) {
+      if (reported !== undefined) logStartupProblem(options.name, undefined);
+      return;
+    }
+    const key = `${problem.setting}: ${problem.detail}`;
+    if (reported?.key !== key || Date.now() - reported.at >= 60_000) {
+      logStartupProblem(options.name, problem);
+      reported = { key, at: Date.now() };
+    }
+    await new Promise((resolve) => setTimeout(resolve, interval));
+  }
+}
+
 /**
  * The `main.ts` of a service: `startService`, and on a start-up failure a fatal log line and exit
  * code 1 (so an orchestrator restarts it).
  */
 export async function bootstrapService(options: BootstrapOptions): Promise<RunningService> {
   try {
-    return await startService(options);
+    return await startService({ ...options, startupChecks: options.startupChecks ?? [natsStartupCheck(options.name)] });
   } catch (error) {
     const root = PinoLogger.root as PinoLogger['logger'] | undefined;
     if (root === undefined) console.error(`${options.name} failed to start`, error);

@@ -1,7 +1,7 @@
 export { findFreePort } from './free-port.js';
 export { spawnManaged, waitForOutput, waitForPort, type ManagedProcess } from './process-control.js';
 export { startNatsServer, type NatsServerHandle, type NatsServerOptions } from './nats-server.js';
-export { startNatsCluster, type NatsClusterHandle } from './nats-cluster.js';
+export { type NatsClusterHandle, type NodeStreamState, startNatsCluster } from './nats-cluster.js';
 export {
   createDatabase,
   findPostgresBinDir,

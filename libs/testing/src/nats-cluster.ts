@@ -4,18 +4,49 @@ import { join } from 'node:path';
 import { findFreePort } from './free-port.js';
 import { type ManagedProcess, spawnManaged, waitForOutput, waitForPort } from './process-control.js';
 
+/** One stream as one node stores it (its own replica), from that node's `/jsz`. */
+export interface NodeStreamState {
+  readonly messages: number;
+  readonly lastSeq: number;
+  /** The node that leads the stream, as this node sees it ('' while there is none). */
+  readonly leader: string;
+}
+
 export interface NatsClusterHandle {
-  /** Client URLs of every node. */
+  /** Client URLs of every node, in node order (`n0`, `n1`, …). */
   readonly urls: readonly string[];
+  /** The nodes' `server_name`s, in node order. */
+  readonly names: readonly string[];
+  /** The node's process id while it runs (undefined once killed and not restarted). */
+  pidOf(node: string): number | undefined;
+  /** SIGKILL the node's process (a lost machine: nothing flushed), and wait until it is gone. */
+  kill(node: string): Promise<void>;
+  /** Starts a killed or stopped node again with its config and store, and waits for its client port. */
+  restart(node: string): Promise<void>;
+  /** Every stream of the default account as this node stores it, by stream name. */
+  streamsOn(node: string): Promise<Readonly<Record<string, NodeStreamState>>>;
   dispose(): Promise<void>;
+}
+
+interface Jsz {
+  readonly meta_cluster?: { readonly leader?: string; readonly replicas?: readonly { readonly current?: boolean }[] };
+  readonly account_details?: readonly {
+    readonly stream_detail?: readonly {
+      readonly name: string;
+      readonly cluster?: { readonly leader?: string };
+      readonly state: { readonly messages: number; readonly last_seq: number };
+    }[];
+  }[];
 }
 
 /**
  * A real JetStream cluster of `size` nats-server processes on 127.0.0.1 (routes between every node),
- * for what a single server cannot show (stream replicas). Resolves once JetStream has a meta leader.
+ * for what a single server cannot show (stream replicas, losing a node). Resolves once JetStream has a
+ * meta leader with every peer current.
  */
 export async function startNatsCluster(size = 3, binary = process.env['NATS_SERVER_BIN'] ?? 'nats-server'): Promise<NatsClusterHandle> {
   const dir = mkdtempSync(join(tmpdir(), 'openpaw-nats-cluster-'));
+  const names = Array.from({ length: size }, (_, i) => `n${i}`);
   const clientPorts: number[] = [];
   const routePorts: number[] = [];
   const monitorPorts: number[] = [];
@@ -25,42 +56,74 @@ export async function startNatsCluster(size = 3, binary = process.env['NATS_SERV
     monitorPorts.push(await findFreePort());
   }
   const routes = routePorts.map((port) => `"nats-route://127.0.0.1:${port}"`).join(', ');
-  const processes: ManagedProcess[] = [];
+  const processes = new Map<string, ManagedProcess>();
+  const indexOf = (node: string): number => {
+    const i = names.indexOf(node);
+    if (i < 0) throw new Error(`nats cluster: no node ${node} (nodes: ${names.join(', ')})`);
+    return i;
+  };
+  const launch = async (node: string): Promise<ManagedProcess> => {
+    const i = indexOf(node);
+    const config = join(dir, `${node}.conf`);
+    writeFileSync(
+      config,
+      [
+        `server_name: ${node}`,
+        `listen: "127.0.0.1:${clientPorts[i]}"`,
+        `http: "127.0.0.1:${monitorPorts[i]}"`,
+        `jetstream { store_dir: "${join(dir, `store-${node}`)}" }`,
+        `cluster { name: openpaw-test, listen: "127.0.0.1:${routePorts[i]}", routes: [${routes}] }`,
+      ].join('\n'),
+    );
+    const proc = spawnManaged(binary, ['-c', config]);
+    proc.child.on('error', () => undefined);
+    processes.set(node, proc);
+    await waitForPort('127.0.0.1', clientPorts[i] ?? 0, proc);
+    return proc;
+  };
   const dispose = async (): Promise<void> => {
-    await Promise.all(processes.map((p) => p.stop()));
+    await Promise.all([...processes.values()].map((p) => p.stop()));
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    for (let i = 0; i < size; i += 1) {
-      const config = join(dir, `n${i}.conf`);
-      writeFileSync(
-        config,
-        [
-          `server_name: n${i}`,
-          `listen: "127.0.0.1:${clientPorts[i]}"`,
-          `http: "127.0.0.1:${monitorPorts[i]}"`,
-          `jetstream { store_dir: "${join(dir, `store-${i}`)}" }`,
-          `cluster { name: openpaw-test, listen: "127.0.0.1:${routePorts[i]}", routes: [${routes}] }`,
-        ].join('\n'),
-      );
-      const proc = spawnManaged(binary, ['-c', config]);
-      proc.child.on('error', () => undefined);
-      processes.push(proc);
-    }
-    await Promise.all(processes.map((proc, i) => waitForPort('127.0.0.1', clientPorts[i] ?? 0, proc)));
+    const started = await Promise.all(names.map(launch));
     // Some node reports the JetStream meta leader once the cluster has formed; R<size> placement
     // needs every peer current in the meta group too (on a loaded machine that takes a while longer).
-    await Promise.any(processes.map((proc) => waitForOutput(proc, 'JetStream cluster new metadata leader', 30_000)));
+    await Promise.any(started.map((proc) => waitForOutput(proc, 'JetStream cluster new metadata leader', 30_000)));
     await waitForMetaPeers(monitorPorts, size, 30_000);
   } catch (error) {
     await dispose();
     throw error;
   }
-  return { urls: clientPorts.map((port) => `nats://127.0.0.1:${port}`), dispose };
-}
-
-interface Jsz {
-  readonly meta_cluster?: { readonly leader?: string; readonly replicas?: readonly { readonly current?: boolean }[] };
+  const running = (node: string): ManagedProcess | undefined => {
+    const proc = processes.get(node);
+    return proc === undefined || proc.child.exitCode !== null || proc.child.signalCode !== null ? undefined : proc;
+  };
+  return {
+    urls: clientPorts.map((port) => `nats://127.0.0.1:${port}`),
+    names,
+    pidOf: (node) => running(node)?.child.pid,
+    kill: async (node) => {
+      indexOf(node);
+      await running(node)?.stop('SIGKILL');
+    },
+    restart: async (node) => {
+      await running(node)?.stop();
+      await launch(node);
+    },
+    streamsOn: async (node) => {
+      const response = await fetch(`http://127.0.0.1:${monitorPorts[indexOf(node)]}/jsz?accounts=true&streams=true`);
+      const jsz = (await response.json()) as Jsz;
+      const streams: Record<string, NodeStreamState> = {};
+      for (const account of jsz.account_details ?? []) {
+        for (const stream of account.stream_detail ?? []) {
+          streams[stream.name] = { messages: stream.state.messages, lastSeq: stream.state.last_seq, leader: stream.cluster?.leader ?? '' };
+        }
+      }
+      return streams;
+    },
+    dispose,
+  };
 }
 
 /** Polls the nodes' `/jsz` until one has a meta leader with `size - 1` current replicas. */

@@ -1,0 +1,68 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { laneDurableOf } from '@openpaw/contracts';
+import { MESSAGE_COUNTER_METRICS, METRIC_NAMES } from '@openpaw/platform';
+import { MESSAGES_PER_TRANSITION_ALERT, RUNBOOK_ALERTS_URL, stepLatencyAlertSeconds } from './monitoring.js';
+import { renderPlatform, type K8sObject } from './render.js';
+import { schemaError } from './schema-validation.js';
+import { DEFAULT_SETTINGS } from './settings.js';
+
+interface Rule {
+  readonly alert: string;
+  readonly expr: string;
+  readonly for: string;
+  readonly labels: Record<string, string>;
+  readonly annotations: Record<string, string>;
+}
+
+const rendered = renderPlatform(DEFAULT_SETTINGS);
+const ruleObject = rendered.platform.find((o) => o.kind === 'PrometheusRule') as (K8sObject & { spec: { groups: { name: string; rules: Rule[] }[] } }) | undefined;
+const rules = ruleObject?.spec.groups.flatMap((g) => g.rules) ?? [];
+const runbook = readFileSync(join(import.meta.dirname, '../../docs/ops/runbook.md'), 'utf8');
+
+describe('PrometheusRules rendered with the manifests', () => {
+  it('is one PrometheusRule beside the ServiceMonitor, valid against the prometheus-operator schema, with its release label', () => {
+    expect(ruleObject).toBeDefined();
+    expect(schemaError(ruleObject as K8sObject)).toBeUndefined();
+    const monitor = rendered.platform.find((o) => o.kind === 'ServiceMonitor');
+    expect(ruleObject?.metadata.labels).toEqual(monitor?.metadata.labels);
+    expect(new Set(rules.map((r) => r.alert))).toEqual(new Set(['OpenPawStepLatencyHigh', 'OpenPawDeadLettersGrowing', 'OpenPawConsumerLagBeyondScaling', 'OpenPawMessagesPerStepHigh']));
+  });
+
+  it('queries only metrics the services register (a renamed metric fails here, not silently in Prometheus)', () => {
+    const registered = new Set<string>([...Object.values(METRIC_NAMES), ...Object.values(MESSAGE_COUNTER_METRICS)]);
+    const queried = new Set(rules.flatMap((r) => [...r.expr.matchAll(/openpaw_[a-z_]+/g)].map((m) => m[0].replace(/_bucket$/, ''))));
+    expect([...queried].filter((name) => !registered.has(name))).toEqual([]);
+    for (const rule of rules) {
+      const opened = [...rule.expr].filter((c) => c === '(').length;
+      expect({ alert: rule.alert, unbalanced: opened !== [...rule.expr].filter((c) => c === ')').length }).toEqual({ alert: rule.alert, unbalanced: false });
+    }
+  });
+
+  it('has a consumer-lag alert for exactly the lanes KEDA scales, above what their replicas take at most', () => {
+    const scaled = rendered.keda.flatMap((o) => ((o as unknown as { spec: { triggers: { type: string; metadata: Record<string, string> }[] } }).spec.triggers ?? []).filter((t) => t.type === 'nats-jetstream').map((t) => ({ consumer: t.metadata['consumer'] ?? '', threshold: Number(t.metadata['lagThreshold']) })));
+    const lagRules = rules.filter((r) => r.alert === 'OpenPawConsumerLagBeyondScaling');
+    expect(lagRules.map((r) => laneDurableOf(r.labels['service'] ?? '', r.labels['lane'] ?? '')).sort()).toEqual(scaled.map((s) => s.consumer).sort());
+    for (const rule of lagRules) {
+      const threshold = scaled.find((s) => s.consumer === laneDurableOf(rule.labels['service'] ?? '', rule.labels['lane'] ?? ''))?.threshold ?? Number.NaN;
+      const bound = Number(/> (\d+)$/.exec(rule.expr)?.[1]);
+      expect({ lane: rule.labels['lane'], multipleOfThreshold: bound % threshold === 0 && bound > threshold }).toEqual({ lane: rule.labels['lane'], multipleOfThreshold: true });
+    }
+  });
+
+  it('alerts on a critical-lane step at half its drain budget, 30 s at most; on any dead letter; above the messages-per-step design', () => {
+    expect([stepLatencyAlertSeconds(10), stepLatencyAlertSeconds(30), stepLatencyAlertSeconds(120)]).toEqual([5, 15, 30]);
+    const solve = rules.find((r) => r.alert === 'OpenPawStepLatencyHigh' && r.labels['service'] === 'solve');
+    expect(solve?.expr).toContain('openpaw\\\\.cmd\\\\.solve\\\\.');
+    expect(solve?.expr).toMatch(/> 30$/);
+    expect(rules.find((r) => r.alert === 'OpenPawDeadLettersGrowing')?.expr).toBe('sum by (service, subject) (increase(openpaw_messages_dead_lettered_total[15m])) > 0');
+    expect(rules.find((r) => r.alert === 'OpenPawMessagesPerStepHigh')?.expr).toMatch(new RegExp(`> ${MESSAGES_PER_TRANSITION_ALERT}$`));
+  });
+
+  it('every alert has its runbook entry (a ### heading in docs/ops/runbook.md, linked from runbook_url)', () => {
+    for (const alert of new Set(rules.map((r) => r.alert))) {
+      expect({ alert, heading: runbook.includes(`\n### ${alert}\n`) }).toEqual({ alert, heading: true });
+    }
+    for (const rule of rules) expect(rule.annotations['runbook_url']).toBe(`${RUNBOOK_ALERTS_URL}#${rule.alert.toLowerCase()}`);
+  });
+});

@@ -1,0 +1,186 @@
+import { join } from 'node:path';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import {
+  createDatabase,
+  type NatsClusterHandle,
+  type NodeStreamState,
+  type PostgresServerHandle,
+  type RunningPlatform,
+  startNatsCluster,
+  startPlatformProcesses,
+  startPostgresServer,
+} from '@openpaw/testing';
+import { devToken, distinctProblem, driveProblem, type LlmWireServer, type ProblemOutcome, startOpenAiWireServer, type WireAnswer } from '@openpaw/testkit';
+import { collectPlatformFacts } from '../libs/testkit/src/load/platform-facts.js';
+
+/**
+ * A workflow through the loss of a nats-server node (deploy/README.md, "The node-loss test"): the
+ * retrieve-or-generate services from the build on a 3-node JetStream cluster on loopback, with the
+ * streams and KV buckets at R3 as the manifests provision them. While problems are submitted, the node
+ * that leads OPENPAW_COMMANDS is SIGKILLed by its process id and started again a few seconds later.
+ * Every run must SUCCEED; duplicates are counted where side effects land: model calls at the
+ * OpenAI wire server (one per problem) and asset versions in PostgreSQL; the commands stream holds
+ * each command once. The restarted node must then hold every stream as its leader does.
+ */
+const root = join(import.meta.dirname, '..');
+const PROBLEMS = 30;
+const RATE_PER_SECOND = 5;
+/** The node is killed once this many problems were submitted (a third in: runs in every state). */
+const KILL_AFTER = 10;
+const DOWN_MS = 5_000;
+const ELECTION_WITHIN_MS = 30_000;
+
+/** `Solve 3x + 4 = 31` → the equation's key and its root, read back from the solve prompt. */
+function equationIn(prompt: string): { key: string; x: number } | undefined {
+  const match = /(\d+)\s*x\s*\+\s*(\d+)\s*=\s*(\d+)/.exec(prompt);
+  if (match === null) return undefined;
+  const [a, b, c] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  return { key: `${a}x+${b}=${c}`, x: (c - b) / a };
+}
+
+const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('a workflow through the loss of the nats-server node leading the commands stream (3 nodes, R3)', () => {
+  let cluster: NatsClusterHandle;
+  let postgres: PostgresServerHandle;
+  let model: LlmWireServer;
+  let platform: RunningPlatform;
+  let databaseUrl: string;
+
+  beforeAll(async () => {
+    [cluster, postgres] = await Promise.all([startNatsCluster(3), startPostgresServer({ fsync: false })]);
+    databaseUrl = await createDatabase(postgres.adminUrl, 'openpaw_node_loss');
+    // The tutor model answers each equation's solve prompt with its root (the maths engine checks it).
+    model = await startOpenAiWireServer((request): WireAnswer => {
+      const equation = equationIn(request.user);
+      if (!JSON.stringify(request.body).includes('can_solve') || equation === undefined) return { status: 400, message: 'this model only answers solve prompts for ax + b = c' };
+      return { text: JSON.stringify({ can_solve: true, reason: null, steps: [{ title: 'Isolate x', detail: `\\(x = ${equation.x}\\)` }], final_answer: `\\(x = ${equation.x}\\)` }) };
+    });
+    const llm = { OPENPAW_LLM_MODEL: 'openai/gpt-4o-mini', OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: 'sk-node-loss', OPENPAW_LLM_MAX_ATTEMPTS: '1' };
+    platform = await startPlatformProcesses({
+      root,
+      // Every service knows every node, as the manifests' NATS URL (a Service over the StatefulSet) gives it.
+      natsUrl: cluster.urls.join(','),
+      databaseUrl,
+      services: ['coordinator', 'ingestion', 'retrieval', 'solve', 'assets', 'gateway'],
+      env: { OPENPAW_STREAM_REPLICAS: '3' },
+      serviceEnv: {
+        solve: { ...llm, OPENPAW_SOLVE_MATHS_ENGINE: 'check' },
+        // No videos: their rendering is not what this test is about and would take the machine's CPU.
+        coordinator: { ...llm, OPENPAW_POLICY_JSON: JSON.stringify({ defaults: { video_generation: 'skip' } }) },
+      },
+    });
+  }, 240_000);
+
+  afterAll(async () => {
+    await platform?.stop();
+    await model?.close();
+    await Promise.all([cluster?.dispose(), postgres?.dispose()]);
+  });
+
+  it('provisions every stream and KV bucket at R3', async () => {
+    const nc = await connect({ servers: [...cluster.urls] });
+    try {
+      const jsm = await jetstreamManager(nc);
+      const replicas: Record<string, number> = {};
+      for await (const stream of jsm.streams.list()) replicas[stream.config.name] = stream.config.num_replicas;
+      expect(Object.keys(replicas)).toEqual(expect.arrayContaining(['OPENPAW_COMMANDS', 'OPENPAW_EVENTS', 'OPENPAW_DLQ']));
+      expect(Object.keys(replicas).some((name) => name.startsWith('KV_'))).toBe(true);
+      expect(Object.entries(replicas).filter(([, n]) => n !== 3)).toEqual([]);
+    } finally {
+      await nc.close();
+    }
+  });
+
+  it('every run SUCCEEDS through a SIGKILL of the commands leader, nothing duplicated, and the node catches up when it returns', async () => {
+    const leaderOf = async (stream: string, askNode: string): Promise<string> => (await cluster.streamsOn(askNode))[stream]?.leader ?? '';
+    const victim = await leaderOf('OPENPAW_COMMANDS', cluster.names[0] ?? 'n0');
+    expect(cluster.names).toContain(victim);
+    const survivor = cluster.names.find((node) => node !== victim) ?? '';
+    const victimPid = cluster.pidOf(victim);
+
+    // A user per problem: the per-user in-flight limit is admission's business, not this test's.
+    const tokens = await Promise.all(Array.from({ length: PROBLEMS }, (_, i) => devToken(platform.jwtSecret, `node-loss-user-${i}`)));
+    const deadline = Date.now() + 120_000;
+    const salt = Date.now() % 1000;
+    const problems = Array.from({ length: PROBLEMS }, (_, i) => distinctProblem(i, salt));
+    const drives: Promise<ProblemOutcome>[] = [];
+    let outage: Promise<{ newLeader: string; electedMs: number; downMs: number }> | undefined;
+    let ended = 0;
+    let inFlightAtKill = 0;
+    const begun = Date.now();
+    for (const [i, text] of problems.entries()) {
+      const due = begun + (i * 1000) / RATE_PER_SECOND;
+      if (due > Date.now()) await delay(due - Date.now());
+      drives.push(
+        driveProblem(() => platform.gatewayUrl, tokens[i] ?? '', text, deadline).then((outcome) => {
+          ended += 1;
+          return outcome;
+        }),
+      );
+      if (i + 1 === KILL_AFTER) {
+        outage = (async () => {
+          const killedAt = Date.now();
+          inFlightAtKill = KILL_AFTER - ended;
+          await cluster.kill(victim);
+          // While it is down the survivors elect a new leader for the commands stream (it stays down
+          // at least DOWN_MS, and until that election is seen or ELECTION_WITHIN_MS has passed).
+          let newLeader = '';
+          let electedMs = -1;
+          while (Date.now() - killedAt < DOWN_MS || (newLeader === '' && Date.now() - killedAt < ELECTION_WITHIN_MS)) {
+            const seen = await leaderOf('OPENPAW_COMMANDS', survivor).catch(() => '');
+            if (newLeader === '' && seen !== '' && seen !== victim) [newLeader, electedMs] = [seen, Date.now() - killedAt];
+            await delay(250);
+          }
+          await cluster.restart(victim);
+          return { newLeader, electedMs, downMs: Date.now() - killedAt };
+        })();
+      }
+    }
+    const outcomes = await Promise.all(drives);
+    const { newLeader, electedMs, downMs } = (await outage) ?? { newLeader: '', electedMs: -1, downMs: 0 };
+    console.log(`node loss: ${victim} (pid ${victimPid}) SIGKILLed after ${KILL_AFTER} of ${PROBLEMS} submissions (${inFlightAtKill} of them in flight), down ${downMs} ms; commands leader meanwhile ${newLeader === '' ? 'none' : newLeader} (seen ${electedMs} ms after the kill); every run ended ${((Date.now() - begun) / 1000).toFixed(1)} s after the first submission`);
+
+    // Every submission ended SUCCEEDED (none refused, failed or left unfinished).
+    const notSucceeded = outcomes.filter((o) => o.kind !== 'ended' || o.state !== 'SUCCEEDED').map((o) => (o.kind === 'ended' ? `${o.state} ${o.errorCode ?? ''}` : o.kind === 'rejected' ? `rejected ${o.reason ?? ''}` : `unfinished in ${o.lastState ?? 'no state'}`));
+    if (notSucceeded.length > 0) console.log(`model requests: ${model.requests.map((r) => r.user.slice(0, 80)).join(' | ')}\n${platform.logs('solve').slice(-3000)}`);
+    expect(notSucceeded).toEqual([]);
+    expect(victimPid).toBeDefined();
+    expect(inFlightAtKill).toBeGreaterThan(0);
+    expect(cluster.names.filter((node) => node !== victim)).toContain(newLeader);
+
+    // Side effects, counted where they land: one model call per problem, one solution version each.
+    const callsPerEquation = new Map<string, number>();
+    for (const request of model.requests) {
+      const key = equationIn(request.user)?.key ?? `unrecognised: ${request.user.slice(0, 60)}`;
+      callsPerEquation.set(key, (callsPerEquation.get(key) ?? 0) + 1);
+    }
+    expect([...callsPerEquation.entries()].filter(([, n]) => n !== 1)).toEqual([]);
+    expect(callsPerEquation.size).toBe(PROBLEMS);
+    const facts = await collectPlatformFacts(databaseUrl, cluster.urls.find((_, i) => cluster.names[i] !== victim) ?? '');
+    expect({ duplicateAssetVersions: facts.duplicateAssetVersions, orphanedAssetVersions: facts.orphanedAssetVersions }).toEqual({ duplicateAssetVersions: 0, orphanedAssetVersions: 0 });
+    // The commands stream holds each command once (a publish retried across the election was de-duplicated).
+    expect(Object.entries(facts.commands).filter(([, c]) => c.stored !== c.distinct)).toEqual([]);
+
+    // The restarted node catches up: it stores every stream as the stream's leader does.
+    const caughtUpWithin = 30_000;
+    const since = Date.now();
+    let differences: string[] = [];
+    for (;;) {
+      const mine = await cluster.streamsOn(victim).catch((): Readonly<Record<string, NodeStreamState>> => ({}));
+      differences = [];
+      for (const [name, state] of Object.entries(await cluster.streamsOn(survivor))) {
+        const leaderState = state.leader === survivor ? state : (await cluster.streamsOn(state.leader === '' ? survivor : state.leader))[name];
+        const own = mine[name];
+        if (own === undefined || leaderState === undefined || own.lastSeq !== leaderState.lastSeq || own.messages !== leaderState.messages) {
+          differences.push(`${name}: ${victim} ${own === undefined ? 'has no replica' : `${own.messages} msgs to seq ${own.lastSeq}`}, leader ${state.leader} ${leaderState?.messages} to ${leaderState?.lastSeq}`);
+        }
+      }
+      if (differences.length === 0 || Date.now() - since > caughtUpWithin) break;
+      await delay(500);
+    }
+    expect(differences).toEqual([]);
+    console.log(`node loss: ${victim} caught up on every stream ${Date.now() - since} ms after the runs ended`);
+  }, 240_000);
+});
