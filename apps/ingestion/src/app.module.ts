@@ -45,7 +45,7 @@ export class IngestionModule implements OnModuleInit {
       providers: [
         { provide: INGESTION_SETTINGS, useValue: settings },
         blobs,
-        { provide: INGESTION_OCR, useFactory: () => createOcrReader(settings.ocr) },
+        { provide: INGESTION_OCR, useFactory: () => createOcrReader(settings.ocr, settings.providerEnv) },
         { provide: INGESTION_URL_FETCHER, useFactory: () => createUrlFetcher(settings.fetch) },
         ...databaseProviders,
         OcrLifecycle,

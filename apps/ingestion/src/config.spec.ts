@@ -12,4 +12,10 @@ describe('ingestionSettingsFromEnv', () => {
       /OPENPAW_INGESTION_OCR_WORKERS.*OPENPAW_INGESTION_FETCH_TIMEOUT_MS/,
     );
   });
+
+  it('chooses the OCR reader by OPENPAW_INGESTION_OCR_READER, the remote ones included, and refuses an unknown one', () => {
+    expect(ingestionSettingsFromEnv({ OPENPAW_INGESTION_OCR_READER: 'mathpix' }).ocr.reader).toBe('mathpix');
+    expect(ingestionSettingsFromEnv({ OPENPAW_INGESTION_OCR_READER: 'google-vision' }).ocr.reader).toBe('google-vision');
+    expect(() => ingestionSettingsFromEnv({ OPENPAW_INGESTION_OCR_READER: 'tesseract' })).toThrow(/OPENPAW_INGESTION_OCR_READER/);
+  });
 });

@@ -8,3 +8,4 @@ export { type LlmWireServer, startAnthropicWireServer, startOpenAiWireServer, ty
 export { InMemoryKeptReplyStore } from './in-memory-kept-reply-store.js';
 export * from './problem-images.js';
 export { type LocalOidcProvider, type OidcAccount, startLocalOidcProvider } from './local-oidc-provider.js';
+export { type MathpixServiceError, type OcrWireAnswer, type OcrWireRequest, type OcrWireServer, startGoogleVisionWireServer, startMathpixWireServer, type VisionServiceError, type WireBox, type WireLine } from './ocr-wire-servers.js';

@@ -28,7 +28,8 @@ export interface LlmWireServer {
   close(): Promise<void>;
 }
 
-async function listen(server: Server, hanging: Set<ServerResponse>): Promise<{ port: number; close: () => Promise<void> }> {
+/** Listens on a free 127.0.0.1 port; `close` also ends the hung responses (a wire server's `hang`). */
+export async function listen(server: Server, hanging: Set<ServerResponse>): Promise<{ port: number; close: () => Promise<void> }> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,

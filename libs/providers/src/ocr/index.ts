@@ -3,3 +3,6 @@ export { type OcrAlternative, type OcrBox, type OcrChar, OcrInputError, type Ocr
 export { decodeRgb, type DecodeLimits, DEFAULT_DECODE_LIMITS, type RgbRaster } from './raster.js';
 export { bundledPpOcrModels, PP_OCR_READER, type PpOcrModelPaths, PpOcrReader, type PpOcrReaderOptions } from './ppocr/ppocr-reader.js';
 export { ONNX_WORKER_SOURCE, OnnxWorkerPool, type OnnxWorkerPoolOptions } from './ppocr/onnx-worker-pool.js';
+export { createOcrReader, OCR_READER_NAMES, OcrConfigurationError, type OcrReaderName, type OcrReaderSettings } from './create-ocr-reader.js';
+export { MATHPIX_BASE_URL, MATHPIX_READER, MathpixReader, type MathpixReaderOptions } from './remote/mathpix-reader.js';
+export { GOOGLE_VISION_BASE_URL, GOOGLE_VISION_READER, type GoogleVisionCredentials, GoogleVisionReader, type GoogleVisionReaderOptions } from './remote/google-vision-reader.js';

@@ -1,0 +1,63 @@
+import { type Env, envValue } from '../shared/env.js';
+import type { OcrReader } from './port.js';
+import { PpOcrReader } from './ppocr/ppocr-reader.js';
+import { GoogleVisionReader } from './remote/google-vision-reader.js';
+import { MathpixReader } from './remote/mathpix-reader.js';
+
+/** The readers a service can be configured with; `pp-ocr` (local PP-OCRv4) is the default everywhere. */
+export const OCR_READER_NAMES = ['pp-ocr', 'mathpix', 'google-vision'] as const;
+export type OcrReaderName = (typeof OCR_READER_NAMES)[number];
+
+export interface OcrReaderSettings {
+  readonly reader: OcrReaderName;
+  /** Local inference workers (PP-OCRv4: each one ONNX Runtime, ~100 MB, one core). */
+  readonly workers: number;
+  /** Bound on one read: a hung local inference is terminated, a hung remote call aborted. */
+  readonly timeoutMs: number;
+}
+
+/** A remote reader was chosen without its credentials; the message names the variables. */
+export class OcrConfigurationError extends Error {
+  override readonly name = 'OcrConfigurationError';
+}
+
+function required(env: Env, name: string, reader: OcrReaderName): string {
+  const value = envValue(env, name);
+  if (value === undefined) throw new OcrConfigurationError(`OCR reader ${reader} needs ${name}`);
+  return value;
+}
+
+/**
+ * The reader the settings name. Remote readers take their credentials from `env`: Mathpix
+ * `MATHPIX_APP_ID` + `MATHPIX_APP_KEY`; Google Vision `GOOGLE_VISION_API_KEY` or
+ * `GOOGLE_VISION_ACCESS_TOKEN` (exactly one). `MATHPIX_BASE_URL` / `GOOGLE_VISION_BASE_URL` point at
+ * another endpoint (a regional one, a proxy). Missing credentials fail here, at start-up, not on the first image.
+ */
+export function createOcrReader(settings: OcrReaderSettings, env: Env): OcrReader {
+  switch (settings.reader) {
+    case 'pp-ocr':
+      return new PpOcrReader({ workers: settings.workers, timeoutMs: settings.timeoutMs });
+    case 'mathpix': {
+      const baseUrl = envValue(env, 'MATHPIX_BASE_URL');
+      return new MathpixReader({
+        appId: required(env, 'MATHPIX_APP_ID', settings.reader),
+        appKey: required(env, 'MATHPIX_APP_KEY', settings.reader),
+        timeoutMs: settings.timeoutMs,
+        ...(baseUrl === undefined ? {} : { baseUrl }),
+      });
+    }
+    case 'google-vision': {
+      const apiKey = envValue(env, 'GOOGLE_VISION_API_KEY');
+      const accessToken = envValue(env, 'GOOGLE_VISION_ACCESS_TOKEN');
+      if ((apiKey === undefined) === (accessToken === undefined)) {
+        throw new OcrConfigurationError(`OCR reader google-vision needs exactly one of GOOGLE_VISION_API_KEY or GOOGLE_VISION_ACCESS_TOKEN`);
+      }
+      const baseUrl = envValue(env, 'GOOGLE_VISION_BASE_URL');
+      return new GoogleVisionReader({
+        credentials: apiKey !== undefined ? { apiKey } : { accessToken: accessToken as string },
+        timeoutMs: settings.timeoutMs,
+        ...(baseUrl === undefined ? {} : { baseUrl }),
+      });
+    }
+  }
+}
