@@ -15,7 +15,7 @@ describe('contracts/asyncapi.yaml through the AsyncAPI parser', () => {
 
   it('is a valid AsyncAPI 3 document (no error diagnostics)', async () => {
     const { document, diagnostics } = await parsed;
-    const errors = diagnostics.filter((d) => d.severity === DiagnosticSeverity.Error).map((d) => `${d.path.join('.')}: ${d.message}`);
+    const errors = diagnostics.filter((d) => Number(d.severity) === Number(DiagnosticSeverity.Error)).map((d) => `${d.path.join('.')}: ${d.message}`);
     expect(errors).toEqual([]);
     expect(document?.version()).toBe('3.0.0');
   });
