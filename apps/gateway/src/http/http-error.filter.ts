@@ -60,7 +60,7 @@ export class HttpErrorFilter implements ExceptionFilter {
       const status = exception.getStatus();
       // body-parser's errors reach us wrapped by the Express adapter, the original as `cause`.
       if (isRecord(exception.cause) && exception.cause['type'] === 'entity.parse.failed') {
-        return { status, body: { error: 'malformed_json', message: 'the request body is not valid JSON' } };
+        return { status, body: { error: 'malformed_json', message: bodyParseFailure(exception.cause['body']) } };
       }
       const payload = exception.getResponse();
       if (isRecord(payload) && !('statusCode' in payload)) return { status, body: payload };
@@ -74,4 +74,20 @@ export class HttpErrorFilter implements ExceptionFilter {
     this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
     return { status: HttpStatus.INTERNAL_SERVER_ERROR, body: { error: 'internal_error', message: 'internal error' } };
   }
+}
+
+/**
+ * Why body-parser refused a body: not JSON at all, or JSON that is not an object or array (its
+ * strict mode refuses a bare string, number or null; the client should hear which).
+ */
+function bodyParseFailure(raw: unknown): string {
+  if (typeof raw === 'string') {
+    try {
+      const value: unknown = JSON.parse(raw);
+      return `the request body must be a JSON object, not ${value === null ? 'null' : `a ${typeof value}`}`;
+    } catch {
+      // Not JSON: the general answer below.
+    }
+  }
+  return 'the request body is not valid JSON';
 }
