@@ -74,8 +74,8 @@ export class PgLibraryStore implements LibraryStore {
   }
 
   async isEmpty(userId: string): Promise<boolean> {
-    const rows = await this.dataSource.query<{ any: boolean }[]>('select exists(select 1 from library_references where user_id = $1) as any', [userId]);
-    return rows[0]?.any !== true;
+    const rows = await this.dataSource.query<{ present: boolean }[]>('select exists(select 1 from library_references where user_id = $1) as present', [userId]);
+    return rows[0]?.present !== true;
   }
 
   async search(userId: string, query: LibraryQuery): Promise<{ hits: LibraryHit[]; total: number }> {
