@@ -21,6 +21,11 @@ export OPENPAW_JWT_SECRET="${OPENPAW_JWT_SECRET:-$(cat "$RUN/jwt-secret" 2>/dev/
 # Seals the users' provider keys (gateway) and opens them for their research legs (research service).
 export OPENPAW_KEY_ENCRYPTION_KEY="${OPENPAW_KEY_ENCRYPTION_KEY:-$(cat "$RUN/key-encryption-key" 2>/dev/null || head -c 32 /dev/urandom | base64 | tr -d '\n' | tee "$RUN/key-encryption-key")}"
 export LOG_LEVEL="${LOG_LEVEL:-info}"
+# The demo searches the sample library only, so it runs offline and never waits on the internet.
+# The research service's default is OpenAlex, arXiv and Crossref: run with
+# OPENPAW_SCHOLARLY_SOURCES=openalex,arxiv,crossref (and OPENPAW_SCHOLARLY_MAILTO=you@example.org for
+# the polite pools) to search them.
+export OPENPAW_SCHOLARLY_SOURCES="${OPENPAW_SCHOLARLY_SOURCES:-none}"
 
 alive() { [ -f "$RUN/pids/$1" ] && kill -0 "$(cat "$RUN/pids/$1")" 2>/dev/null; }
 

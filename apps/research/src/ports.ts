@@ -35,4 +35,6 @@ export interface LibraryStore {
   upsert(userId: string, references: readonly LibraryReference[]): Promise<{ readonly added: number; readonly updated: number }>;
   /** PostgreSQL full-text search over the user's references, best first. */
   search(userId: string, query: LibraryQuery): Promise<{ readonly hits: LibraryHit[]; readonly total: number }>;
+  /** True when the user has imported no reference at all (so a search that finds nothing can say why). */
+  isEmpty(userId: string): Promise<boolean>;
 }

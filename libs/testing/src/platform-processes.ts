@@ -75,6 +75,11 @@ export async function startPlatformProcesses(options: PlatformOptions): Promise<
         OPENPAW_JWT_SECRET: jwtSecret,
         OPENPAW_BLOB_SHARE_BASE_URL: `${urlOf('gateway')}/v1/shared`,
         LOG_LEVEL: process.env['OPENPAW_E2E_LOG_LEVEL'] ?? 'warn',
+        // A test platform never reaches the internet: the keyless scholarly sources (on by default in the
+        // research service and in the coordinator's default sources) are off unless a spec points them
+        // at its wire servers through `env`/`serviceEnv`.
+        OPENPAW_SCHOLARLY_SOURCES: 'none',
+        OPENPAW_PAPER_SEARCH_JSON: JSON.stringify({ defaultSources: ['library'] }),
         ...options.env,
         ...options.serviceEnv?.[service],
         PORT: String(ports.get(service)),

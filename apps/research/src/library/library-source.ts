@@ -1,5 +1,8 @@
-import type { QueryExpressiveness, ScholarlyQuery, ScholarlySearchResult, ScholarlySource, ScholarlyWork, ScholarlyWorkKind } from '@openpaw/providers';
+import { ProviderError, type QueryExpressiveness, type ScholarlyQuery, type ScholarlySearchResult, type ScholarlySource, type ScholarlyWork, type ScholarlyWorkKind } from '@openpaw/providers';
 import type { LibraryHit, LibraryStore } from '../ports.js';
+
+export const EMPTY_LIBRARY_MESSAGE =
+  'your library is empty: import your references with `openpaw library <file.bib|file.ris>` (or POST /library/references to the gateway), then search again';
 
 /**
  * The local default source: the user's own imported references, searched with PostgreSQL full-text
@@ -19,6 +22,9 @@ export class LibrarySource implements ScholarlySource {
   async search(query: ScholarlyQuery): Promise<ScholarlySearchResult> {
     const phrases = query.phrases.length > 0 ? query.phrases : [query.text];
     const { hits, total } = await this.store.search(this.userId, { phrases, ...(query.expression !== undefined ? { expression: query.expression } : {}), yearFrom: query.yearFrom ?? null, yearTo: query.yearTo ?? null, limit: query.limit });
+    // An empty library is not "no match": the run says so (the library is `not_configured` for this
+    // user) with the command that fills it, which matters most when no remote source can be reached.
+    if (total === 0 && (await this.store.isEmpty(this.userId))) throw new ProviderError('no_credentials', 'library', EMPTY_LIBRARY_MESSAGE);
     return { works: hits.map(toWork), totalAvailable: total, requests: 1 };
   }
 }

@@ -22,7 +22,9 @@ describe('the library source on real PostgreSQL full-text search', () => {
 
   it('imports the demo library once: a second import updates, never duplicates', async () => {
     const { references } = readLibraryFile('bibtex', DEMO);
+    expect(await store.isEmpty('ada')).toBe(true);
     expect(await store.upsert('ada', references)).toEqual({ added: 20, updated: 0 });
+    expect([await store.isEmpty('ada'), await store.isEmpty('grace')]).toEqual([false, true]);
     expect(await store.upsert('ada', references)).toEqual({ added: 0, updated: 20 });
     const rows = await dataSource.query<{ n: number }[]>(`select count(*)::int as n from library_references where user_id = 'ada'`);
     expect(rows).toEqual([{ n: 20 }]);
@@ -42,7 +44,11 @@ describe('the library source on real PostgreSQL full-text search', () => {
     expect(either.works[0]!.sourceId).toBe('vaswani2017attention');
     expect(either.works.map((w) => w.sourceId)).toContain('velickovic2018gat');
 
-    expect((await new LibrarySource(store, 'someone-else').search({ text: 'attention', phrases: ['attention'], limit: 10 })).works).toEqual([]);
+    // Another user sees none of it: their library is empty, and the search says so with the import command.
+    await expect(new LibrarySource(store, 'someone-else').search({ text: 'attention', phrases: ['attention'], limit: 10 })).rejects.toMatchObject({
+      kind: 'no_credentials',
+      message: expect.stringContaining('your library is empty: import your references with `openpaw library'),
+    });
   });
 
   it('filters by year and limits, reporting the total', async () => {

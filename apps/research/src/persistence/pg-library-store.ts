@@ -73,6 +73,11 @@ export class PgLibraryStore implements LibraryStore {
     return { added, updated };
   }
 
+  async isEmpty(userId: string): Promise<boolean> {
+    const rows = await this.dataSource.query<{ present: boolean }[]>('select exists(select 1 from library_references where user_id = $1) as present', [userId]);
+    return rows[0]?.present !== true;
+  }
+
   async search(userId: string, query: LibraryQuery): Promise<{ hits: LibraryHit[]; total: number }> {
     const tsquery = query.expression !== undefined ? expressionTsquery(query.expression) : toTsquery(query.phrases);
     if (tsquery === null) return { hits: [], total: 0 };

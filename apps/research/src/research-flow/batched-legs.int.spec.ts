@@ -52,7 +52,7 @@ describe('research service: batched legs (ExecuteResearchLegs) on real NATS and 
   beforeAll(async () => {
     nats = await privateNatsServer();
     const settings: ResearchSettings = { ...researchSettingsFromEnv({ OPENPAW_NATS_URL: nats.url }), databaseUrl: await freshDatabase('research_batched_legs'), poolSize: 4 };
-    service = await startService({ name: SERVICE_NAME, module: ResearchModule.forRoot(settings, { llm: createLlmFromEnv({}) }), defaultPort: 0, port: 0 });
+    service = await startService({ name: SERVICE_NAME, module: ResearchModule.forRoot(settings, { llm: createLlmFromEnv({}), sources: [] }), defaultPort: 0, port: 0 });
     nc = await connectNats({ servers: nats.url, name: 'research-batched-legs-int-spec' });
     await provisionStreams(await jetstreamManager(nc));
     publisher = new JetStreamPublisher(jetstream(nc));

@@ -28,6 +28,10 @@ export class InMemoryLibraryStore implements LibraryStore {
     return Promise.resolve({ added, updated: references.length - added });
   }
 
+  isEmpty(userId: string): Promise<boolean> {
+    return Promise.resolve((this.references.get(userId)?.size ?? 0) === 0);
+  }
+
   search(userId: string, query: LibraryQuery): Promise<{ hits: LibraryHit[]; total: number }> {
     const expression: SearchExpression = query.expression ?? { kind: 'or', items: query.phrases.map((text) => ({ kind: 'term', text })) };
     const terms = positiveTerms(expression).map((p) => contentWords(p).map(stem));

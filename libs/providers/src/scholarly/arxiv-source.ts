@@ -1,6 +1,6 @@
 import { XMLParser } from 'fast-xml-parser';
 import { ProviderError } from '../llm/errors.js';
-import { cleanText, scholarlyGet, type ScholarlyHttp } from './http.js';
+import { cleanText, scholarlyGet, type ScholarlyHttp, scholarlyProbe } from './http.js';
 import { normaliseArxivId, normaliseDoi } from './identifiers.js';
 import type { QueryExpressiveness, ScholarlyQuery, ScholarlySearchResult, ScholarlySource, ScholarlyWork } from './port.js';
 import { type ExpressionSyntax, renderExpression } from './search-expression.js';
@@ -43,6 +43,9 @@ interface AtomFeed {
   readonly feed?: { readonly totalResults?: string; readonly entry?: readonly AtomEntry[] };
 }
 
+/** The public API (`OPENPAW_ARXIV_BASE_URL` replaces it). */
+export const ARXIV_BASE_URL = 'https://export.arxiv.org/api';
+
 /**
  * The arXiv API (`GET /api/query?search_query=&start=&max_results=`), answering Atom 1.0 with
  * OpenSearch totals and `arxiv:` extension elements. The boolean query is written in arXiv's query
@@ -60,13 +63,18 @@ export class ArxivSource implements ScholarlySource {
     this.http = scholarlyHttp('arxiv', config, { minIntervalMs: ARXIV_MIN_INTERVAL_MS }, []);
   }
 
+  /** Whether the API's host answers (a probe through this source's rate limiter; see `scholarlyProbe`). */
+  probe(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    return scholarlyProbe(this.http, endpoint(this.config.baseUrl ?? ARXIV_BASE_URL, ''), timeoutMs, signal);
+  }
+
   async search(query: ScholarlyQuery): Promise<ScholarlySearchResult> {
     const pageSize = Math.min(this.config.pageSize ?? 50, Math.max(1, query.limit));
     const works: ScholarlyWork[] = [];
     let total: number | null = null;
     let requests = 0;
     for (let start = 0; works.length < query.limit && requests < (this.config.maxPages ?? 2); start += pageSize) {
-      const url = endpoint(this.config.baseUrl ?? 'https://export.arxiv.org/api', 'query');
+      const url = endpoint(this.config.baseUrl ?? ARXIV_BASE_URL, 'query');
       url.searchParams.set('search_query', searchQuery(query));
       url.searchParams.set('start', String(start));
       url.searchParams.set('max_results', String(pageSize));

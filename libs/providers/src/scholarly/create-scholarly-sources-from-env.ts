@@ -1,10 +1,11 @@
-import type { Clock, RandomSource } from '../shared/clock.js';
+import { type Clock, type RandomSource, systemClock } from '../shared/clock.js';
 import { type Env, envList, envPositiveInt, envValue } from '../shared/env.js';
 import { type ProviderLogger, silentLogger } from '../shared/logger.js';
 import { ArxivSource } from './arxiv-source.js';
 import { CrossrefSource } from './crossref-source.js';
 import { OpenAlexSource } from './openalex-source.js';
 import type { ScholarlySource, ScholarlySourceName } from './port.js';
+import { ReachabilityCheckedSource, type ReachabilityOptions } from './reachability-checked-source.js';
 import { SemanticScholarSource } from './semantic-scholar-source.js';
 import { SerpApiScholarSource } from './serpapi-scholar-source.js';
 
@@ -17,24 +18,44 @@ export interface ScholarlySourcesFactoryOptions {
   readonly random?: RandomSource;
 }
 
+/** The keyless sources searched when `OPENPAW_SCHOLARLY_SOURCES` is not set: no account, no key needed. */
+export const DEFAULT_SCHOLARLY_SOURCES: readonly RemoteScholarlySourceName[] = ['openalex', 'arxiv', 'crossref'];
+
 /**
- * The remote scholarly sources a service may search, from env. None by default: the local default is
- * the user's own library (owned by the research service), so an offline laptop searches something
- * real without network or accounts. `OPENPAW_SCHOLARLY_SOURCES` (comma-separated, or `all`) turns
- * remote sources on:
+ * The remote scholarly sources a service may search, from env, besides the user's own library (owned
+ * by the research service). `OPENPAW_SCHOLARLY_SOURCES` (comma-separated, `all`, or `none`) picks them;
+ * unset, the keyless ones (`DEFAULT_SCHOLARLY_SOURCES`: OpenAlex, arXiv, Crossref) are on, so a new
+ * user finds papers out of the box. `none` searches the library only (tests, offline demos).
  *
- * - `OPENPAW_SCHOLARLY_MAILTO`: polite-pool address for OpenAlex and Crossref;
+ * Every source is wrapped in a `ReachabilityCheckedSource`: a short probe decides whether it is
+ * searched, and a source that cannot be reached is reported as such, per source, at once.
+ *
+ * - `OPENPAW_SCHOLARLY_MAILTO`: polite-pool address for OpenAlex and Crossref (the operator's own; none
+ *   is invented: without it both are used through their common pools, and the start log says so);
  * - `OPENALEX_API_KEY`, `CROSSREF_PLUS_API_TOKEN`, `SEMANTIC_SCHOLAR_API_KEY` (optional),
  *   `SERPAPI_API_KEY` (required for `serpapi_scholar`; without it that source is skipped, with a warning);
  * - `OPENPAW_<SOURCE>_BASE_URL` (e.g. `OPENPAW_OPENALEX_BASE_URL`) to point a source elsewhere;
- * - `OPENPAW_SCHOLARLY_TIMEOUT_MS` per request (default 15000).
+ * - `OPENPAW_SCHOLARLY_TIMEOUT_MS` per request (default 15000);
+ * - `OPENPAW_SCHOLARLY_PROBE_TIMEOUT_MS` (default 3000), `OPENPAW_SCHOLARLY_PROBE_TTL_MS` (how long
+ *   "reachable" holds, default 600000; "unreachable" holds at most 60000);
+ * - `OPENPAW_SCHOLARLY_CACHE_TTL_MS` (identical searches answered from memory, default 600000).
  */
 export function createScholarlySourcesFromEnv(env: Env, options: ScholarlySourcesFactoryOptions = {}): ScholarlySource[] {
   const logger = options.logger ?? silentLogger;
-  const requested = envList(env, 'OPENPAW_SCHOLARLY_SOURCES').map((s) => s.toLowerCase());
+  const requested = envValue(env, 'OPENPAW_SCHOLARLY_SOURCES') === undefined ? [...DEFAULT_SCHOLARLY_SOURCES] : envList(env, 'OPENPAW_SCHOLARLY_SOURCES').map((s) => s.toLowerCase());
   const names = requested.includes('all') ? REMOTE_SCHOLARLY_SOURCES : REMOTE_SCHOLARLY_SOURCES.filter((n) => requested.includes(n));
-  const unknown = requested.filter((r) => r !== 'all' && r !== 'library' && !(REMOTE_SCHOLARLY_SOURCES as readonly string[]).includes(r));
-  if (unknown.length > 0) throw new Error(`OPENPAW_SCHOLARLY_SOURCES names unknown sources: ${unknown.join(', ')} (known: ${REMOTE_SCHOLARLY_SOURCES.join(', ')}, library, all)`);
+  const unknown = requested.filter((r) => r !== 'all' && r !== 'none' && r !== 'library' && !(REMOTE_SCHOLARLY_SOURCES as readonly string[]).includes(r));
+  if (unknown.length > 0) throw new Error(`OPENPAW_SCHOLARLY_SOURCES names unknown sources: ${unknown.join(', ')} (known: ${REMOTE_SCHOLARLY_SOURCES.join(', ')}, library, all, none)`);
+  if (requested.includes('none') && requested.length > 1) throw new Error(`OPENPAW_SCHOLARLY_SOURCES: "none" cannot be combined with sources (got ${requested.join(',')})`);
+  const probeTtlMs = envPositiveInt(env, 'OPENPAW_SCHOLARLY_PROBE_TTL_MS', 600_000);
+  const reachability: ReachabilityOptions = {
+    probeTimeoutMs: envPositiveInt(env, 'OPENPAW_SCHOLARLY_PROBE_TIMEOUT_MS', 3_000),
+    reachableTtlMs: probeTtlMs,
+    unreachableTtlMs: Math.min(probeTtlMs, 60_000),
+    responseTtlMs: envPositiveInt(env, 'OPENPAW_SCHOLARLY_CACHE_TTL_MS', 600_000),
+    maxCachedResponses: 500,
+    clock: options.clock ?? systemClock,
+  };
   const common = {
     timeoutMs: envPositiveInt(env, 'OPENPAW_SCHOLARLY_TIMEOUT_MS', 15_000),
     ...(options.clock !== undefined ? { clock: options.clock } : {}),
@@ -46,17 +67,21 @@ export function createScholarlySourcesFromEnv(env: Env, options: ScholarlySource
   };
   const optional = <K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> => (value === undefined ? {} : ({ [key]: value } as Record<K, string>));
   const mailto = envValue(env, 'OPENPAW_SCHOLARLY_MAILTO');
+  const checked = (source: ScholarlySource & Required<Pick<ScholarlySource, 'probe'>>): ScholarlySource => new ReachabilityCheckedSource(source, reachability);
+  if (mailto === undefined && names.some((n) => n === 'openalex' || n === 'crossref')) {
+    logger.info({ sources: names.filter((n) => n === 'openalex' || n === 'crossref') }, 'scholarly: OPENPAW_SCHOLARLY_MAILTO is not set: OpenAlex and Crossref are used through their common pools (set it to your address to join their polite pools)');
+  }
   const sources: ScholarlySource[] = [];
   for (const name of names) {
     switch (name) {
       case 'openalex':
-        sources.push(new OpenAlexSource({ ...common, ...base(name), ...optional('mailto', mailto), ...optional('apiKey', envValue(env, 'OPENALEX_API_KEY')) }));
+        sources.push(checked(new OpenAlexSource({ ...common, ...base(name), ...optional('mailto', mailto), ...optional('apiKey', envValue(env, 'OPENALEX_API_KEY')) })));
         break;
       case 'arxiv':
-        sources.push(new ArxivSource({ ...common, ...base(name) }));
+        sources.push(checked(new ArxivSource({ ...common, ...base(name) })));
         break;
       case 'crossref':
-        sources.push(new CrossrefSource({ ...common, ...base(name), ...optional('mailto', mailto), ...optional('plusToken', envValue(env, 'CROSSREF_PLUS_API_TOKEN')) }));
+        sources.push(checked(new CrossrefSource({ ...common, ...base(name), ...optional('mailto', mailto), ...optional('plusToken', envValue(env, 'CROSSREF_PLUS_API_TOKEN')) })));
         break;
       case 'semantic_scholar':
         sources.push(new SemanticScholarSource({ ...common, ...base(name), ...optional('apiKey', envValue(env, 'SEMANTIC_SCHOLAR_API_KEY')) }));
@@ -74,7 +99,7 @@ export function createScholarlySourcesFromEnv(env: Env, options: ScholarlySource
   }
   logger.info(
     { sources: sources.map((s) => s.name), local: sources.length === 0 },
-    sources.length === 0 ? 'scholarly: no remote sources (LOCAL library only; set OPENPAW_SCHOLARLY_SOURCES to add some)' : `scholarly: remote sources ${sources.map((s) => s.name).join(', ')} plus the local library`,
+    sources.length === 0 ? 'scholarly: no remote sources (LOCAL library only: OPENPAW_SCHOLARLY_SOURCES=none)' : `scholarly: remote sources ${sources.map((s) => s.name).join(', ')} plus the local library`,
   );
   return sources;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cleanText, parseJsonBody, scholarlyGet, type ScholarlyHttp, stripMarkup } from './http.js';
+import { cleanText, parseJsonBody, scholarlyGet, type ScholarlyHttp, scholarlyProbe, stripMarkup } from './http.js';
 import { normaliseArxivId, normaliseDoi } from './identifiers.js';
 import type { QueryExpressiveness, ScholarlyQuery, ScholarlySearchResult, ScholarlySource, ScholarlyWork } from './port.js';
 import { positiveTerms } from './search-expression.js';
@@ -37,6 +37,9 @@ const workList = z.object({
 
 const SELECT = 'DOI,title,author,issued,published,container-title,is-referenced-by-count,abstract,URL,link,language,type';
 
+/** The public API (`OPENPAW_CROSSREF_BASE_URL` replaces it). */
+export const CROSSREF_BASE_URL = 'https://api.crossref.org';
+
 /**
  * Crossref REST works search (`GET /works?query.bibliographic=&rows=&cursor=*`, then `next-cursor`),
  * with `from-pub-date`/`until-pub-date` filters and the polite pool. `query.bibliographic` is a bag of
@@ -59,6 +62,11 @@ export class CrossrefSource implements ScholarlySource {
     return this.http.limiter.minIntervalMs;
   }
 
+  /** Whether the API's host answers (a probe through this source's rate limiter; see `scholarlyProbe`). */
+  probe(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    return scholarlyProbe(this.http, endpoint(this.config.baseUrl ?? CROSSREF_BASE_URL, ''), timeoutMs, signal);
+  }
+
   async search(query: ScholarlyQuery): Promise<ScholarlySearchResult> {
     const rows = Math.min(this.config.rows ?? 50, 1000, Math.max(1, query.limit));
     const works: ScholarlyWork[] = [];
@@ -67,7 +75,7 @@ export class CrossrefSource implements ScholarlySource {
     let requests = 0;
     const headers: Record<string, string> = this.config.plusToken === undefined ? {} : { 'Crossref-Plus-API-Token': `Bearer ${this.config.plusToken}` };
     while (cursor !== null && works.length < query.limit && requests < (this.config.maxPages ?? 3)) {
-      const url = endpoint(this.config.baseUrl ?? 'https://api.crossref.org', 'works');
+      const url = endpoint(this.config.baseUrl ?? CROSSREF_BASE_URL, 'works');
       url.searchParams.set('query.bibliographic', query.expression === undefined ? query.text : positiveTerms(query.expression).join(' '));
       url.searchParams.set('rows', String(rows));
       url.searchParams.set('cursor', cursor);

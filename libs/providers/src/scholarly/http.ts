@@ -78,6 +78,26 @@ async function attempt(
 }
 
 /**
+ * Whether the source's host answers at all: one GET of `url` through the source's limiter (a probe
+ * honours the source's etiquette like any request), without retries, within `timeoutMs`. Any HTTP
+ * status is an answer; only a network failure or the timeout is not (`network` / `timeout`).
+ */
+export async function scholarlyProbe(http: ScholarlyHttp, url: URL, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+  const deadline = signal === undefined ? AbortSignal.timeout(timeoutMs) : AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
+  try {
+    await http.limiter.acquire(signal);
+  } catch {
+    throw new ProviderError('aborted', http.source, 'request aborted by the caller');
+  }
+  try {
+    const response = await fetch(url, { method: 'GET', signal: deadline, redirect: 'manual' });
+    await response.body?.cancel();
+  } catch (error) {
+    throw abortFailure(deadline, http.source) ?? new ProviderError('network', http.source, `${url.origin} could not be reached: ${describe(error)}`, { secrets: http.secrets });
+  }
+}
+
+/**
  * Parses a JSON body against the documented shape; anything else is `malformed_response`. Every
  * string is made storable (`toStorableText`: a `\u0000` in an abstract would stop the run where it
  * reaches PostgreSQL).

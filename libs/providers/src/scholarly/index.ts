@@ -7,7 +7,7 @@ export { ARXIV_MIN_INTERVAL_MS, ArxivSource, type ArxivSourceConfig } from './ar
 export { CrossrefSource, type CrossrefSourceConfig } from './crossref-source.js';
 export { SemanticScholarSource, type SemanticScholarSourceConfig } from './semantic-scholar-source.js';
 export { SerpApiScholarSource, type SerpApiScholarSourceConfig } from './serpapi-scholar-source.js';
-export { createScholarlySourcesFromEnv, REMOTE_SCHOLARLY_SOURCES, type RemoteScholarlySourceName, type ScholarlySourcesFactoryOptions } from './create-scholarly-sources-from-env.js';
+export { createScholarlySourcesFromEnv, DEFAULT_SCHOLARLY_SOURCES, REMOTE_SCHOLARLY_SOURCES, type RemoteScholarlySourceName, type ScholarlySourcesFactoryOptions } from './create-scholarly-sources-from-env.js';
 export {
   excludedTermsOf,
   type ExpressionSyntax,
@@ -21,3 +21,4 @@ export {
   searchWords,
   withoutExclusions,
 } from './search-expression.js';
+export { ReachabilityCheckedSource, type ReachabilityOptions } from './reachability-checked-source.js';

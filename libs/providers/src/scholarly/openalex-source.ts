@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { kindOfStatus } from '../llm/provider-failure.js';
-import { cleanText, parseJsonBody, scholarlyGet, type ScholarlyHttp } from './http.js';
+import { cleanText, parseJsonBody, scholarlyGet, type ScholarlyHttp, scholarlyProbe } from './http.js';
 import { findArxivId, normaliseDoi, normalisePmid } from './identifiers.js';
 import type { QueryExpressiveness, ScholarlyQuery, ScholarlySearchResult, ScholarlySource, ScholarlyWork, ScholarlyWorkKind } from './port.js';
 import { type ExpressionSyntax, renderExpression } from './search-expression.js';
@@ -39,6 +39,9 @@ const worksPage = z.object({
 
 const SELECT = 'id,doi,display_name,title,publication_year,authorships,primary_location,best_oa_location,abstract_inverted_index,cited_by_count,ids,language,type';
 
+/** The public API (`OPENPAW_OPENALEX_BASE_URL` replaces it). */
+export const OPENALEX_BASE_URL = 'https://api.openalex.org';
+
 /**
  * OpenAlex works search (`GET /works?search=`), cursor paging (`cursor=*`, then `meta.next_cursor`),
  * `per_page`, the polite pool (`mailto`) and an optional `api_key`. The boolean query goes to `search`
@@ -58,6 +61,11 @@ export class OpenAlexSource implements ScholarlySource {
     });
   }
 
+  /** Whether the API's host answers (a probe through this source's rate limiter; see `scholarlyProbe`). */
+  probe(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    return scholarlyProbe(this.http, endpoint(this.config.baseUrl ?? OPENALEX_BASE_URL, ''), timeoutMs, signal);
+  }
+
   async search(query: ScholarlyQuery): Promise<ScholarlySearchResult> {
     const perPage = Math.min(this.config.perPage ?? 50, 100, Math.max(1, query.limit));
     const works: ScholarlyWork[] = [];
@@ -65,7 +73,7 @@ export class OpenAlexSource implements ScholarlySource {
     let total: number | null = null;
     let requests = 0;
     while (cursor !== null && works.length < query.limit && requests < (this.config.maxPages ?? 4)) {
-      const url = endpoint(this.config.baseUrl ?? 'https://api.openalex.org', 'works');
+      const url = endpoint(this.config.baseUrl ?? OPENALEX_BASE_URL, 'works');
       url.searchParams.set('search', query.expression === undefined ? query.text : renderExpression(query.expression, OPENALEX_SYNTAX));
       const filter = [yearFilter(query), query.language != null ? `language:${query.language}` : null].filter((f) => f !== null);
       if (filter.length > 0) url.searchParams.set('filter', filter.join(','));

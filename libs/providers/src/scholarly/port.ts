@@ -69,6 +69,11 @@ export interface ScholarlySource {
   /** What of a query the source's API expresses itself; absent parts are applied to its results by the caller. */
   readonly expresses?: QueryExpressiveness;
   search(query: ScholarlyQuery): Promise<ScholarlySearchResult>;
+  /**
+   * Remote sources: resolves when the API's host answers within `timeoutMs` (any HTTP status), throws
+   * `ProviderError` (`network`/`timeout`) when it cannot be reached. See `ReachabilityCheckedSource`.
+   */
+  probe?(timeoutMs: number, signal?: AbortSignal): Promise<void>;
 }
 
 export type ScholarlyErrorKind = ProviderErrorKind;

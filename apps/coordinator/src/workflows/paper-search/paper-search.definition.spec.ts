@@ -149,7 +149,7 @@ describe('paper_search', () => {
       expect(step.state).toBe('PARSING_INTENT');
       expect(step.sent(ParsePaperSearchIntent)).toEqual([{ runId: d.runId, query: QUERY }]);
       expect(d.pendingTimers()).toEqual([RUN_DEADLINE_TIMER, 'resend:parse_intent:1:1']);
-      expect(view(step)).toMatchObject({ status: 'running', options: { strategyCheckpoint: true, autoApprove: false, maxIterations: 5, sources: ['library'] } });
+      expect(view(step)).toMatchObject({ status: 'running', options: { strategyCheckpoint: true, autoApprove: false, maxIterations: 5, sources: ['library', 'openalex', 'arxiv', 'crossref'] } });
     });
 
     it.each([
@@ -221,7 +221,7 @@ describe('paper_search', () => {
           intent,
           previousStrategies: [strategy('query 1')],
           feedback: { markedRelevant: [], markedIrrelevant: [], freeText: 'only clinical trials' },
-          availableSources: ['library'],
+          availableSources: ['library', 'openalex', 'arxiv', 'crossref'],
           markedPapers: { relevant: [], irrelevant: [] },
         },
       ]);

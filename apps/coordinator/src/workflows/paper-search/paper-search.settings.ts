@@ -1,5 +1,6 @@
 import { SCHOLARLY_SOURCE_NAMES, scholarlySourceName } from '@openpaw/contracts';
 import { parseJsonSetting } from '@openpaw/platform';
+import { DEFAULT_SCHOLARLY_SOURCES } from '@openpaw/providers';
 import { z } from 'zod';
 
 const timeoutMs = z.int().positive();
@@ -41,8 +42,10 @@ export const DEFAULT_PAPER_SEARCH_SETTINGS: PaperSearchSettings = {
   retries: 2,
   backoff: { baseMs: 2_000, factor: 2, maxMs: 30_000 },
   stretchDeadlineMs: 30 * 60_000,
-  // The user's own library is the one source every deployment has (the local default).
-  defaultSources: ['library'],
+  // The user's own library, and the keyless sources the research service enables by default
+  // (DEFAULT_SCHOLARLY_SOURCES): a new user finds papers without configuring anything. A source the
+  // research service does not have, or cannot reach, is reported per source in the run's view.
+  defaultSources: ['library', ...DEFAULT_SCHOLARLY_SOURCES],
 };
 
 const SETTING = 'OPENPAW_PAPER_SEARCH_JSON';

@@ -54,7 +54,7 @@ async function searchOne(
     papers,
     report: { source: name, status, count: papers.length, totalAvailable: total, durationMs: Math.max(0, options.clock.now() - started), error, ...local },
   });
-  if (source === undefined) return report('failed', [], null, { kind: 'not_configured', message: `source ${name} is not configured on this service` });
+  if (source === undefined) return report('failed', [], null, { kind: 'not_configured', message: `source ${name} is not configured on this service (the research service's OPENPAW_SCHOLARLY_SOURCES)` });
   const deadline = AbortSignal.timeout(options.deadlineMs);
   const expresses = source.expresses ?? NOTHING_EXPRESSED;
   const works: ScholarlyWork[] = [];

@@ -1,0 +1,89 @@
+import { ProviderError } from '../llm/errors.js';
+import type { ScholarlyQuery, ScholarlySearchResult, ScholarlySource } from './port.js';
+import { ReachabilityCheckedSource } from './reachability-checked-source.js';
+
+/** A source whose host is up or down as the test says, counting probes and searches. */
+function scriptedSource() {
+  const state = { up: true, probes: 0, searches: 0, searchFails: false };
+  const source: ScholarlySource & Required<Pick<ScholarlySource, 'probe'>> = {
+    name: 'arxiv',
+    local: false,
+    expresses: { boolean: true, not: true, language: 'none' },
+    probe: async () => {
+      state.probes += 1;
+      await Promise.resolve();
+      if (!state.up) throw new ProviderError('network', 'arxiv', 'http://127.0.0.1:9 could not be reached: ECONNREFUSED');
+    },
+    search: async (query: ScholarlyQuery): Promise<ScholarlySearchResult> => {
+      state.searches += 1;
+      await Promise.resolve();
+      if (state.searchFails) throw new ProviderError('network', 'arxiv', 'socket hang up');
+      return { works: [], totalAvailable: query.limit, requests: 1 };
+    },
+  };
+  return { state, source };
+}
+
+const query = (text: string): ScholarlyQuery => ({ text, phrases: [text], limit: 3 });
+
+describe('ReachabilityCheckedSource', () => {
+  const clock = { t: 0, now: () => clock.t };
+  const options = { probeTimeoutMs: 3_000, reachableTtlMs: 600_000, unreachableTtlMs: 60_000, responseTtlMs: 30_000, maxCachedResponses: 2, clock };
+  beforeEach(() => {
+    clock.t = 0;
+  });
+
+  it('probes once for concurrent searches and keeps the verdict for its TTL; keeps the inner source name and expressiveness', async () => {
+    const { state, source } = scriptedSource();
+    const checked = new ReachabilityCheckedSource(source, options);
+    expect([checked.name, checked.local, checked.expresses]).toEqual(['arxiv', false, source.expresses]);
+    await Promise.all([checked.search(query('a')), checked.search(query('b'))]);
+    expect(state.probes).toBe(1);
+    clock.t = 599_000;
+    await checked.search(query('c'));
+    expect(state.probes).toBe(1);
+    clock.t = 601_000;
+    await checked.search(query('d'));
+    expect(state.probes).toBe(2);
+  });
+
+  it('fails every search at once while unreachable, saying so, and probes again after the shorter TTL', async () => {
+    const { state, source } = scriptedSource();
+    state.up = false;
+    const checked = new ReachabilityCheckedSource(source, options);
+    await expect(checked.search(query('a'))).rejects.toMatchObject({ kind: 'network', message: expect.stringMatching(/arxiv could not be reached \(.*ECONNREFUSED\); not searched, probed again in 60 s/) });
+    clock.t = 30_000;
+    await expect(checked.search(query('a'))).rejects.toMatchObject({ message: expect.stringContaining('probed again in 30 s') });
+    expect([state.probes, state.searches]).toEqual([1, 0]);
+    state.up = true;
+    clock.t = 61_000;
+    await expect(checked.search(query('a'))).resolves.toMatchObject({ requests: 1 });
+    expect(state.probes).toBe(2);
+  });
+
+  it('forgets "reachable" when a search fails on the network (the next search probes again)', async () => {
+    const { state, source } = scriptedSource();
+    const checked = new ReachabilityCheckedSource(source, options);
+    state.searchFails = true;
+    await expect(checked.search(query('a'))).rejects.toMatchObject({ kind: 'network' });
+    state.searchFails = false;
+    await checked.search(query('a'));
+    expect(state.probes).toBe(2);
+  });
+
+  it('answers an identical search from memory until its TTL, keeping at most the configured number of results', async () => {
+    const { state, source } = scriptedSource();
+    const checked = new ReachabilityCheckedSource(source, options);
+    await checked.search(query('a'));
+    expect(await checked.search(query('a'))).toMatchObject({ requests: 0, totalAvailable: 3 });
+    expect(state.searches).toBe(1);
+    await checked.search({ ...query('a'), limit: 4 });
+    await checked.search(query('b'));
+    await checked.search(query('c')); // at most 2 kept: both 'a' results are gone by now
+    await checked.search(query('a'));
+    expect(state.searches).toBe(5);
+    clock.t = 31_000;
+    await checked.search(query('a'));
+    expect(state.searches).toBe(6);
+  });
+});
