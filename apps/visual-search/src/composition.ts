@@ -1,6 +1,6 @@
 import type { NatsConnection } from '@nats-io/nats-core';
 import { jetstreamManagerWhenReady } from '@openpaw/messaging';
-import { createLlmFromEnv, createVisualProvidersFromEnv, demoPairs, type ProviderLogger, type VisualWorld } from '@openpaw/providers';
+import { createBlobStoreFromEnv, createLlmFromEnv, createVisualProvidersFromEnv, demoPairs, type ProviderLogger, type VisualWorld } from '@openpaw/providers';
 import type { VisualSearchSettings } from './config.js';
 import { DiscoverCandidatesHandler } from './handlers/discover-candidates/discover-candidates.handler.js';
 import { SelectNextExpansionHandler } from './handlers/select-next-expansion/select-next-expansion.handler.js';
@@ -8,6 +8,7 @@ import { VerifyEdgeHandler } from './handlers/verify-edge/verify-edge.handler.js
 import { localWorldRoster } from './domain/local-world-roster.js';
 import { KvEvidenceCache } from './memory/kv-evidence-cache.js';
 import { KvRunMemory } from './memory/kv-run-memory.js';
+import { EvidenceThumbnails } from './observation/evidence-thumbnails.js';
 
 /** Injection token of the service's handlers (built by `createVisualSearchHandlers`). */
 export const VISUAL_SEARCH_HANDLERS = Symbol('openpaw.visual-search.handlers');
@@ -30,7 +31,8 @@ function logDemoPairs(world: VisualWorld, logger: ProviderLogger | undefined): v
 /**
  * The service's handlers with their real ports, from its settings: image search, recognition and the
  * image fetcher (`createVisualProvidersFromEnv` on `providerEnv`: local world by default), the LLM
- * (`createLlmFromEnv`), run memory and the evidence cache in the provisioned JetStream KV buckets.
+ * (`createLlmFromEnv`), run memory and the evidence cache in the provisioned JetStream KV buckets, and
+ * evidence thumbnails in the blob store (`createBlobStoreFromEnv`: the directory or bucket every service shares).
  * The JetStream consumer calls these handlers.
  */
 export async function createVisualSearchHandlers(
@@ -44,7 +46,8 @@ export async function createVisualSearchHandlers(
   const memory = await KvRunMemory.open(jsm);
   const cache = await KvEvidenceCache.open(jsm, { refutationTtlMs: settings.refutationTtlMs });
   if (providers.world !== undefined) logDemoPairs(providers.world, options.logger);
-  const steps = { search: providers.imageSearch, fetcher: providers.imageFetcher, recognizer: providers.recognizer, memory, cache, ...(providers.world === undefined ? {} : { localWorld: localWorldRoster(providers.world) }) };
+  const thumbnails = new EvidenceThumbnails(await createBlobStoreFromEnv(env, options));
+  const steps = { search: providers.imageSearch, fetcher: providers.imageFetcher, recognizer: providers.recognizer, memory, cache, thumbnails, ...(providers.world === undefined ? {} : { localWorld: localWorldRoster(providers.world) }) };
   return {
     verifyEdge: new VerifyEdgeHandler(steps),
     discoverCandidates: new DiscoverCandidatesHandler(steps),

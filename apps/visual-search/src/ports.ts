@@ -2,6 +2,7 @@ import type { CelebrityRecognizer, ImageFetcher, ImageSearch, LlmClient } from '
 import type { EvidenceCache } from './domain/evidence-cache.js';
 import type { LocalWorldRoster } from './domain/local-world-roster.js';
 import type { RunMemory } from './memory/run-memory.js';
+import type { EvidenceThumbnails } from './observation/evidence-thumbnails.js';
 
 /** Everything a search-and-recognise step needs. */
 export interface VisualStepPorts {
@@ -10,6 +11,8 @@ export interface VisualStepPorts {
   readonly recognizer: CelebrityRecognizer;
   readonly memory: RunMemory;
   readonly cache: EvidenceCache;
+  /** Where evidence photos' thumbnails go (the blob store every service shares; the gateway serves them). */
+  readonly thumbnails: EvidenceThumbnails;
   /** The local demo world the search runs over, when it is the offline default (replies say so). */
   readonly localWorld?: LocalWorldRoster;
 }

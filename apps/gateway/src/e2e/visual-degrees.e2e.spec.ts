@@ -114,6 +114,17 @@ describe('visual degrees (spec 03) end to end through the gateway, over the loca
       expect(Math.min(card['confidenceFrom'] as number, card['confidenceTo'] as number)).toBeGreaterThanOrEqual(80);
     }
     const [final] = dataOf(events, 'final') as [{ path: string[]; confidenceMap: { bottleneck: number; cumulative: number } }];
+    // Each card's picture is a thumbnail the service stored from the photo it fetched, served to the run's owner only.
+    const thumbnail = evidence[0]?.['thumbnail'];
+    expect(thumbnail).toMatch(/^[0-9a-f]{16}$/);
+    const picture = await alice.request(`/visual-degrees/${runId}/evidence/${String(thumbnail)}`);
+    expect(picture.status).toBe(200);
+    expect(picture.headers.get('content-type')).toBe('image/jpeg');
+    expect([...new Uint8Array(await picture.arrayBuffer()).subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+    const bob = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'bob');
+    expect((await bob.request(`/visual-degrees/${runId}/evidence/${String(thumbnail)}`)).status).toBe(404);
+    expect((await alice.request(`/visual-degrees/${runId}/evidence/0123456789abcdef`)).status).toBe(404);
+    expect((await alice.request(`/visual-degrees/${runId}/evidence/not-a-thumbnail`)).status).toBe(400);
     expect(final.path.length - 1).toBeGreaterThanOrEqual(3);
     expect(final.path.length - 1).toBeLessThanOrEqual(6);
     expect(final.path[0]).toBe(pairs.threeHop.from);

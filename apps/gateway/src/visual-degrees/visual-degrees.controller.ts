@@ -27,6 +27,8 @@ import { type RunProjection, RunProjectionStore } from '../projection/run-projec
 import { CancelRunHandler } from '../runs/cancel-run/cancel-run.handler.js';
 import { cancelAccepted, cancelRefused, errorBody, runIdParams, toRunResource, validationErrorBody } from '../runs/runs.schemas.js';
 import { RunSubmitter } from '../runs/submit/run-submitter.js';
+import { sendBlob } from '../assets/blobs/send-blob.js';
+import { EvidenceThumbnailReader, evidenceThumbnailParams } from './evidence-thumbnails.js';
 import { VisualDegreesEventsStream } from './visual-degrees-events.stream.js';
 import { idempotencyKeyHeader, linksOf, visualDegreesAccepted, visualDegreesBody, visualDegreesRun } from './visual-degrees.schemas.js';
 
@@ -54,6 +56,7 @@ export class VisualDegreesController {
     private readonly admission: AdmissionControl,
     private readonly cancelRun: CancelRunHandler,
     private readonly eventStream: VisualDegreesEventsStream,
+    private readonly thumbnails: EvidenceThumbnailReader,
   ) {}
 
   @Post()
@@ -134,6 +137,30 @@ export class VisualDegreesController {
     @Res() response: Response,
   ): Promise<void> {
     await this.eventStream.stream(await this.ownRun(params.id, user), request, response);
+  }
+
+  @Get(':id/evidence/:thumbnail')
+  @ApiOperation({
+    summary: 'The thumbnail of an evidence image of a visual degrees run.',
+    description:
+      'A JPEG of at most 512 px a side, made by the service from the image it fetched (never loaded from the image’s host by the client). ' +
+      '`thumbnail` is an evidence card’s `thumbnail` (or a `final` edge’s evidence image’s); only the run’s owner is served it. ' +
+      'Credit the picture to its `sourcePageUrl`.',
+  })
+  @ApiProduces('image/jpeg')
+  @ApiZodParams(evidenceThumbnailParams)
+  @ApiOkResponse({ description: 'The JPEG thumbnail.' })
+  @ApiNotFoundResponse({ description: 'No such run among the caller’s, the run shows no such thumbnail, or it is no longer stored.', schema: openApiSchema(errorBody) })
+  async evidenceThumbnail(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param(new ZodValidationPipe(evidenceThumbnailParams)) params: z.output<typeof evidenceThumbnailParams>,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    const run = await this.ownRun(params.id, user);
+    const body = await this.thumbnails.read(run.view, params.thumbnail);
+    if (body === undefined) throw new NotFoundException({ error: 'not_found', message: 'the run shows no such evidence thumbnail, or it is no longer stored' });
+    sendBlob(request, response, { body, contentType: 'image/jpeg', caching: 'immutable' });
   }
 
   @Post(':id/cancel')

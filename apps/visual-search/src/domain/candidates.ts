@@ -1,6 +1,6 @@
 import { edgeConfidence, fallbackOrder } from '@openpaw/contracts';
 import type { EvidenceImage } from './edge-verification.js';
-import type { ImageObservation } from './observation.js';
+import { type ImageObservation, provenanceOf } from './observation.js';
 import { type IdentifiedPerson, isPerson, type PersonRef } from './person.js';
 
 export interface Candidate {
@@ -35,7 +35,7 @@ export function collectCandidates(observations: readonly ImageObservation[], fro
       if (entry.evidence.some((e) => e.imageUrl === o.imageUrl)) continue;
       entry.evidence.push({
         imageUrl: o.imageUrl,
-        ...(o.sourcePageUrl === undefined ? {} : { sourcePageUrl: o.sourcePageUrl }),
+        ...provenanceOf(o),
         query: o.query,
         phash: o.phash,
         confidenceFrom: anchor.confidence,

@@ -1,5 +1,5 @@
 import { edgeConfidence } from '@openpaw/contracts';
-import type { ImageObservation, SeenCelebrity } from './observation.js';
+import { type ImageObservation, provenanceOf, type SeenCelebrity } from './observation.js';
 import { type IdentifiedPerson, isPerson, type PersonRef } from './person.js';
 
 export interface EvidenceImage {
@@ -9,6 +9,7 @@ export interface EvidenceImage {
   readonly phash: string;
   readonly confidenceFrom: number;
   readonly confidenceTo: number;
+  readonly thumbnailKey?: string;
 }
 
 export interface PartialEvidence {
@@ -55,7 +56,7 @@ export function verifyEdge(observations: readonly ImageObservation[], from: Pers
     const a = find(o.celebrities, from);
     const b = find(o.celebrities, to);
     if (a !== undefined && b !== undefined && a.celebrityId !== b.celebrityId && a.confidence >= threshold && b.confidence >= threshold) {
-      evidence.push({ imageUrl: o.imageUrl, ...source(o), query: o.query, phash: o.phash, confidenceFrom: a.confidence, confidenceTo: b.confidence });
+      evidence.push({ imageUrl: o.imageUrl, ...provenanceOf(o), query: o.query, phash: o.phash, confidenceFrom: a.confidence, confidenceTo: b.confidence });
       fromId ??= a;
       toId ??= b;
     } else if (a !== undefined || b !== undefined) {

@@ -2,6 +2,7 @@ import { type CelebrityRecognizer, type ImageFetcher, type ImageSearch, prepareI
 import type { ImageObservation, SeenCelebrity } from '../domain/observation.js';
 import { findNearDuplicate, photoPhash } from '../domain/photo-phash.js';
 import type { RunKey, RunMemory } from '../memory/run-memory.js';
+import { type EvidenceThumbnails, mayBeEvidence } from './evidence-thumbnails.js';
 import { StepProviderFailure } from './step-failure.js';
 
 export interface StepUsage {
@@ -33,6 +34,7 @@ export interface ObserverPorts {
   readonly fetcher: ImageFetcher;
   readonly recognizer: CelebrityRecognizer;
   readonly memory: RunMemory;
+  readonly thumbnails: EvidenceThumbnails;
 }
 
 /**
@@ -41,6 +43,8 @@ export interface ObserverPorts {
  * recognised at most once per run: an image URL seen before, or a photo whose pHash is within a few
  * bits of one seen before (the same picture found by another query, re-encoded or resized), reuses the
  * recognition kept in run memory. If that memory expired, the photo is simply recognised again.
+ * A recognised photo with two or more faces (possible evidence) gets its thumbnail stored from the
+ * fetched bytes, and its observation carries the thumbnail's blob key.
  */
 export class ImageObserver {
   constructor(private readonly ports: ObserverPorts) {}
@@ -81,9 +85,10 @@ export class ImageObserver {
       for (const hit of hits) {
         request.signal?.throwIfAborted();
         const page = hit.sourcePageUrl === undefined ? {} : { sourcePageUrl: hit.sourcePageUrl };
-        const keep = (phash: string, celebrities: readonly SeenCelebrity[]): void => {
+        const keep = async (phash: string, celebrities: readonly SeenCelebrity[], thumbnailKey?: string): Promise<void> => {
           observedHashes.add(phash);
-          observations.push({ imageUrl: hit.imageUrl, ...page, query, phash, celebrities });
+          const thumbnail = thumbnailKey ?? (mayBeEvidence(celebrities) ? await this.ports.thumbnails.storedKey(phash) : undefined);
+          observations.push({ imageUrl: hit.imageUrl, ...page, query, phash, celebrities, ...(thumbnail === undefined ? {} : { thumbnailKey: thumbnail }) });
         };
         const knownHash = seenImages.get(hit.imageUrl);
         if (knownHash !== undefined) {
@@ -91,7 +96,7 @@ export class ImageObserver {
           const remembered = await memory.getRecognition(request.run, knownHash);
           if (remembered !== undefined) {
             imagesSkipped += 1;
-            keep(knownHash, remembered);
+            await keep(knownHash, remembered);
             continue;
           }
         }
@@ -117,7 +122,7 @@ export class ImageObserver {
         const remembered = await memory.getRecognition(request.run, earlier);
         if (remembered !== undefined) {
           imagesSkipped += 1;
-          keep(earlier, remembered);
+          await keep(earlier, remembered);
           continue;
         }
         if (recognitionCalls >= request.budget.recognitionCalls) {
@@ -146,11 +151,24 @@ export class ImageObserver {
           throw StepProviderFailure.from('recognition_unavailable', error, usage());
         }
         await memory.putRecognition(request.run, phash, celebrities);
-        keep(phash, celebrities);
+        await keep(phash, celebrities, mayBeEvidence(celebrities) ? await this.thumbnailOf(phash, bytes) : undefined);
       }
     }
     await this.remember(request.run, newImages, newQueries);
     return { observations, usage: usage(), unusable, ...(budgetExhausted !== undefined ? { budgetExhausted } : {}) };
+  }
+
+  /**
+   * Stores the photo's thumbnail; its key, or undefined when it could not be made or stored: the
+   * evidence stands without a picture (the console then shows the image URL only), so a storage
+   * fault does not fail the step.
+   */
+  private async thumbnailOf(phash: string, bytes: Buffer): Promise<string | undefined> {
+    try {
+      return await this.ports.thumbnails.store(phash, bytes);
+    } catch {
+      return undefined;
+    }
   }
 
   private async remember(run: RunKey, images: ReadonlyMap<string, string>, queries: ReadonlyMap<string, string>): Promise<void> {

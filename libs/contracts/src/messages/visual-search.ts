@@ -77,6 +77,8 @@ export const evidenceImage = z.object({
   phash: z.string().regex(/^[0-9a-f]{16}$/),
   confidenceFrom: z.number().min(0).max(100),
   confidenceTo: z.number().min(0).max(100),
+  /** The blob key of a JPEG thumbnail of the image (≤ 512 px a side, `evidenceThumbnailKey`), when one was stored. */
+  thumbnailKey: z.string().min(1).optional(),
 });
 
 export const verifiedEdge = z.object({

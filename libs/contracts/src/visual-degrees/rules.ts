@@ -14,6 +14,19 @@ export const discoveryQueries = (frontier: string): string[] => [`${frontier} wi
 /** S4: the frontier with the chosen intermediate (the spec's two). */
 export const verificationQueries = (frontier: string, candidate: string): string[] => [`${frontier} ${candidate}`, `${frontier} ${candidate} event`];
 
+/** The longest side of an evidence thumbnail, in pixels: what the console shows, never the original. */
+export const EVIDENCE_THUMBNAIL_MAX_SIDE = 512;
+
+/** An evidence thumbnail's identifier: the photo's 64-bit pHash, hex (the same photo found twice is one thumbnail). */
+export const EVIDENCE_THUMBNAIL_ID = /^[0-9a-f]{16}$/;
+
+/**
+ * The blob key of the JPEG thumbnail of an evidence photo, by its pHash: visual-search writes it, the
+ * gateway serves it to the run's owner. Keyed by pHash so a photo seen again (another query, another
+ * run) is one object.
+ */
+export const evidenceThumbnailKey = (phash: string): string => `visual-evidence/${phash}.jpg`;
+
 /**
  * S6's confidence maths, in percent (0–100):
  * - edge: max over its evidence images of min(confFrom, confTo): an image is as good as its weaker face;

@@ -15,6 +15,8 @@ interface EvidenceCard {
   readonly sourcePageUrl: string | null;
   readonly confidenceFrom: number;
   readonly confidenceTo: number;
+  /** Its stored thumbnail (`GET /visual-degrees/{id}/evidence/{thumbnail}`); null or absent when none was stored. */
+  readonly thumbnail?: string | null;
 }
 
 interface Progress {
@@ -60,6 +62,51 @@ function applyEvent(progress: Progress, type: string, data: Record<string, unkno
     default:
       return progress;
   }
+}
+
+/**
+ * An evidence card's picture: the thumbnail the service stored, read with the session's token and
+ * shown from a blob URL (the image's own host is never contacted), credited to its source page.
+ */
+function EvidenceThumbnail({ runId, card }: { runId: string; card: EvidenceCard }) {
+  const client = useGatewayClient();
+  const [url, setUrl] = useState<string | undefined>();
+  const thumbnail = card.thumbnail ?? undefined;
+
+  useEffect(() => {
+    if (thumbnail === undefined) return undefined;
+    const abort = new AbortController();
+    let objectUrl: string | undefined;
+    void (async () => {
+      const { data } = await client.GET('/visual-degrees/{id}/evidence/{thumbnail}', { params: { path: { id: runId, thumbnail } }, parseAs: 'blob', signal: abort.signal });
+      if (data === undefined || abort.signal.aborted) return;
+      objectUrl = URL.createObjectURL(data);
+      setUrl(objectUrl);
+    })().catch(() => undefined);
+    return () => {
+      abort.abort();
+      if (objectUrl !== undefined) URL.revokeObjectURL(objectUrl);
+    };
+  }, [client, runId, thumbnail]);
+
+  if (url === undefined) return null;
+  return (
+    <figure class="evidence-thumbnail">
+      <img src={url} alt={`${card.from} and ${card.to}, recognised together`} data-evidence-thumbnail />
+      <figcaption>
+        {card.sourcePageUrl === null ? (
+          'Source page unknown'
+        ) : (
+          <>
+            From{' '}
+            <a href={card.sourcePageUrl} rel="noreferrer noopener" target="_blank">
+              {card.sourcePageUrl}
+            </a>
+          </>
+        )}
+      </figcaption>
+    </figure>
+  );
 }
 
 /** One visual degrees run, live: the chain growing on `GET /visual-degrees/{id}/events`, an evidence card per verified link. */
@@ -139,6 +186,7 @@ export function VisualDegreesRunPage({ runId }: { runId: string }) {
             <strong>
               {card.from} → {card.to}
             </strong>
+            <EvidenceThumbnail runId={runId} card={card} />
             <dl class="run-facts">
               <dt>{card.from} recognised at</dt>
               <dd>{card.confidenceFrom.toFixed(1)} %</dd>

@@ -30,8 +30,15 @@ export function evidenceCard(edge: VerifiedEdge): EvidenceCard {
     confidenceFrom: best.confidenceFrom,
     confidenceTo: best.confidenceTo,
     images: edge.evidence.length,
+    thumbnail: thumbnailOf(best),
   };
 }
+
+/**
+ * The id of an evidence image's stored thumbnail (its pHash: `GET /visual-degrees/{id}/evidence/{thumbnail}`
+ * serves it to the run's owner), or null when none was stored.
+ */
+const thumbnailOf = (image: VerifiedEdge['evidence'][number]): string | null => (image.thumbnailKey === undefined ? null : image.phash);
 
 export const evidence = (edge: VerifiedEdge): EventBody => ({ type: 'evidence', data: evidenceCard(edge) });
 
@@ -45,7 +52,7 @@ export function finalPayload(path: readonly Person[], edges: readonly VerifiedEd
       from: edge.from.name,
       to: edge.to.name,
       edgeConf: confs[i] as number,
-      evidence: edge.evidence.map((image) => ({ imageUrl: image.imageUrl, sourcePageUrl: image.sourcePageUrl ?? null, confidenceFrom: image.confidenceFrom, confidenceTo: image.confidenceTo })),
+      evidence: edge.evidence.map((image) => ({ imageUrl: image.imageUrl, sourcePageUrl: image.sourcePageUrl ?? null, confidenceFrom: image.confidenceFrom, confidenceTo: image.confidenceTo, thumbnail: thumbnailOf(image) })),
     })),
     confidenceMap: { edges: Object.fromEntries(edges.map((edge, i) => [keyOf(edge), confs[i] as number])), bottleneck: pathBottleneck(confs), cumulative: pathCumulative(confs) },
     graph: {

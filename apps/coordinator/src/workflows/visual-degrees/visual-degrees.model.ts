@@ -75,11 +75,13 @@ export interface EvidenceCard {
   readonly confidenceFrom: number;
   readonly confidenceTo: number;
   readonly images: number;
+  /** Its stored thumbnail's id (the photo's pHash), served by the gateway to the run's owner; null when none was stored. */
+  readonly thumbnail: string | null;
 }
 
 export interface FinalPayload {
   readonly path: readonly string[];
-  readonly edges: readonly { readonly from: string; readonly to: string; readonly edgeConf: number; readonly evidence: readonly { readonly imageUrl: string; readonly sourcePageUrl: string | null; readonly confidenceFrom: number; readonly confidenceTo: number }[] }[];
+  readonly edges: readonly { readonly from: string; readonly to: string; readonly edgeConf: number; readonly evidence: readonly { readonly imageUrl: string; readonly sourcePageUrl: string | null; readonly confidenceFrom: number; readonly confidenceTo: number; readonly thumbnail: string | null }[] }[];
   readonly confidenceMap: { readonly edges: Readonly<Record<string, number>>; readonly bottleneck: number; readonly cumulative: number };
   readonly graph: { readonly nodes: readonly { readonly id: string; readonly name: string }[]; readonly edges: readonly { readonly source: string; readonly target: string; readonly edgeConf: number }[] };
   /** The local demo world the chain was found in (absent on the real web). */

@@ -1,6 +1,7 @@
 import { isReplyOf } from '@openpaw/messaging';
-import { EdgeRefuted, EdgeVerified, verificationQueries, VisualStepFailed } from '@openpaw/contracts';
+import { EdgeRefuted, EdgeVerified, EVIDENCE_THUMBNAIL_MAX_SIDE, evidenceThumbnailKey, verificationQueries, VisualStepFailed } from '@openpaw/contracts';
 import { clearCoAppearances, type ImageSearch, ProviderError, type VisualWorld } from '@openpaw/providers';
+import sharp from 'sharp';
 import { countingRecognizer } from '../../testing/counting-recognizer.js';
 import { localWorldPorts } from '../../testing/local-world-ports.js';
 import { VerifyEdgeHandler } from './verify-edge.handler.js';
@@ -69,6 +70,27 @@ describe('VerifyEdge over the local world', () => {
     const run = { sessionId: 'session-1', runId: RUN };
     expect(await ports.memory.getEdge(run, edge.from.celebrityId, edge.to.celebrityId)).toMatchObject({ edgeConf: edge.edgeConf });
     expect(await ports.memory.getPath(run)).toEqual(['lw-x', edge.from.celebrityId, edge.to.celebrityId]);
+  });
+
+  it('stores each evidence photo as a JPEG thumbnail of at most 512 px in the blob store, and the evidence names its key', async () => {
+    const { ports, handler } = setup();
+    const [a, b] = clearPair(ports.world);
+    const reply = await handler.execute(command(ports.world, a, b));
+    if (!isReplyOf(reply, EdgeVerified)) throw new Error('expected EdgeVerified');
+    for (const e of reply.data.edge.evidence) {
+      expect(e.thumbnailKey).toBe(evidenceThumbnailKey(e.phash));
+      const stored = await ports.blobs.get(e.thumbnailKey ?? '');
+      expect(stored.info.contentType).toBe('image/jpeg');
+      const { format, width, height } = await sharp(stored.body).metadata();
+      expect(format).toBe('jpeg');
+      expect(Math.max(width, height)).toBeLessThanOrEqual(EVIDENCE_THUMBNAIL_MAX_SIDE);
+    }
+    // A later run answered from the evidence cache names the same thumbnails (no new fetch).
+    const { from, to } = reply.data.edge;
+    const again = await handler.execute(command(ports.world, a, b, { runId: '0c0f7a5e-2b1c-4c1e-9a55-3c3c9d1f8a10', from, to }, 'cmd-2'));
+    if (!isReplyOf(again, EdgeVerified)) throw new Error('expected EdgeVerified');
+    expect(again.data.usage.cacheHit).toBe(true);
+    expect(again.data.edge.evidence.map((e) => e.thumbnailKey)).toEqual(reply.data.edge.evidence.map((e) => e.thumbnailKey));
   });
 
   it('answers a redelivered command with the same reply and no provider call; another run asks the evidence cache', async () => {

@@ -1,8 +1,10 @@
-import { EdgeVerified } from '@openpaw/contracts';
+import { EdgeVerified, EVIDENCE_THUMBNAIL_MAX_SIDE, evidenceThumbnailKey } from '@openpaw/contracts';
 import { generateVisualWorld, RekognitionRecognizer, renderWorldPhoto, SafeImageFetcher, SerpApiImageSearch } from '@openpaw/providers';
 import sharp from 'sharp';
 import { InMemoryEvidenceCache } from '../../domain/evidence-cache.js';
 import { InMemoryRunMemory } from '../../memory/in-memory-run-memory.js';
+import { EvidenceThumbnails } from '../../observation/evidence-thumbnails.js';
+import { temporaryBlobStore } from '../../testing/local-world-ports.js';
 import { startWireServer, type WireResponse, type WireServer } from '../../testing/wire-server.js';
 import { VerifyEdgeHandler } from './verify-edge.handler.js';
 
@@ -48,11 +50,13 @@ describe('VerifyEdge end to end over the wire: SerpApi Google Images, image host
   });
   afterAll(() => server.close());
 
-  it('verifies on the second image, recognises the resized copy of it not at all, and skips an image host that fails', async () => {
+  it('verifies on the second image, recognises the resized copy of it not at all, skips an image host that fails, and stores the evidence thumbnail', async () => {
     rekognitionReplies.push({ CelebrityFaces: [celebrity('1abc', 'Ada Lovelace', 99.1, 0.3)], UnrecognizedFaces: [] });
     rekognitionReplies.push({ CelebrityFaces: [celebrity('2def', 'Charles Babbage', 93.5, 0.2), celebrity('1abc', 'Ada Lovelace', 98.2, 0.25)], UnrecognizedFaces: [] });
     const recognizer = new RekognitionRecognizer({ region: 'us-east-1', endpoint: server.url, credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'secret' } });
+    const blobs = temporaryBlobStore();
     const handler = new VerifyEdgeHandler({
+      thumbnails: new EvidenceThumbnails(blobs),
       search: new SerpApiImageSearch({ apiKey: 'serp-key', baseUrl: server.url, retry: { baseDelayMs: 5 } }),
       fetcher: new SafeImageFetcher({ allowAddressClasses: ['loopback'] }),
       recognizer,
@@ -90,5 +94,13 @@ describe('VerifyEdge end to end over the wire: SerpApi Google Images, image host
     expect(paths.filter((p) => p === 'GET /search.json')).toHaveLength(2);
     expect(paths.filter((p) => p === 'POST /')).toHaveLength(2);
     expect(paths).toContain('GET /img/4.jpg');
+    // The evidence photo, fetched once through the SSRF-safe fetcher, is kept as a bounded JPEG thumbnail the gateway serves.
+    const [evidence] = (reply.data as { edge: { evidence: { phash: string; thumbnailKey?: string }[] } }).edge.evidence;
+    expect(evidence?.thumbnailKey).toBe(evidenceThumbnailKey(evidence?.phash ?? ''));
+    const stored = await blobs.get(evidence?.thumbnailKey ?? '');
+    expect(stored.info.contentType).toBe('image/jpeg');
+    const metadata = await sharp(stored.body).metadata();
+    expect(metadata.format).toBe('jpeg');
+    expect(Math.max(metadata.width, metadata.height)).toBeLessThanOrEqual(EVIDENCE_THUMBNAIL_MAX_SIDE);
   });
 });
