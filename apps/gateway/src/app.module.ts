@@ -27,6 +27,8 @@ import { ProjectionConsumer } from './projection/projection.consumer.js';
 import { RunEventApplier } from './projection/run-event-applier.js';
 import { RunEtaEstimator } from './problems/eta/run-eta.js';
 import { ProblemsController } from './problems/problems.controller.js';
+import { DecideReadingHandler } from './problems/reading/decide-reading.handler.js';
+import { ReadingController } from './problems/reading/reading.controller.js';
 import { SubmitProblemHandler } from './problems/submit-problem/submit-problem.handler.js';
 import { ProblemUploadInterceptor } from './problems/upload/problem-upload.interceptor.js';
 import { CancelRunHandler } from './runs/cancel-run/cancel-run.handler.js';
@@ -66,6 +68,8 @@ export class GatewayModule implements OnModuleInit {
       ],
       controllers: [
         ProblemsController,
+        // Issue 25: read → confirm → solve.
+        ReadingController,
         RunsController,
         RunAssetsController,
         AssetsController,
@@ -95,6 +99,7 @@ export class GatewayModule implements OnModuleInit {
         AssetAccess,
         RunEtaEstimator,
         SubmitProblemHandler,
+        DecideReadingHandler,
         ProblemUploadInterceptor,
         ...PAPER_SEARCHES_PROVIDERS,
         VisualDegreesEventsStream,

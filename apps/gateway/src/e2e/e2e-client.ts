@@ -53,9 +53,10 @@ export class GatewayClient {
     return { status: response.status, body: (await response.json()) as SubmissionBody };
   }
 
-  async submitImage(bytes: Buffer, filename: string, waitSeconds = 0): Promise<{ status: number; body: SubmissionBody }> {
+  async submitImage(bytes: Buffer, filename: string, waitSeconds = 0, fields: Readonly<Record<string, string>> = {}): Promise<{ status: number; body: SubmissionBody }> {
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(bytes)]), filename);
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
     const response = await this.request(`/problems${waitSeconds > 0 ? `?wait=${waitSeconds}` : ''}`, { method: 'POST', body: form });
     return { status: response.status, body: (await response.json()) as SubmissionBody };
   }

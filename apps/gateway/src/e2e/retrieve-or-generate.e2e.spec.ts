@@ -5,6 +5,7 @@ import { freshDatabase, privateNatsServer, type NatsServerHandle, type RunningPl
 import pg from 'pg';
 import { GatewayClient } from './e2e-client.js';
 import { renderProblemPng, rephotograph } from '@openpaw/testkit';
+import sharp from 'sharp';
 
 const root = join(import.meta.dirname, '../../../..');
 
@@ -108,6 +109,36 @@ describe('RetrieveOrGenerate end to end through the gateway', () => {
     expect(retry.body.run_id).toBe(first.body.run_id);
     expect(retry.body.attempt_no).toBe(2);
     expect(retry.body.result).toMatchObject({ status: 'failed', attempt_no: 2 });
+  });
+
+  it('read → confirm → solve (issue 25): an uncertain reading waits for its owner, who corrects it; without opt-in it fails unreadable', async () => {
+    // A quarter-size JPEG at quality 30: its digits and operators are read unsure, so the reading is not trusted.
+    const png = await renderProblemPng('Solve 5y + 2 = 17');
+    const blurred = await sharp(png).resize({ width: 225 }).jpeg({ quality: 30 }).toBuffer();
+
+    const refused = await alice.submitImage(blurred, 'blurred.jpg', 60);
+    expect(refused.body.result).toMatchObject({ status: 'failed', error_code: 'unreadable', reading: { doubts: expect.arrayContaining([expect.any(String)]) } });
+    const notWaiting = await alice.request(`/runs/${refused.body.run_id}/reading`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"confirm":true}' });
+    expect(notWaiting.status).toBe(409);
+    expect(await notWaiting.json()).toMatchObject({ error: 'reading_not_awaited', state: 'FAILED' });
+
+    const bob = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'bob');
+    const submitted = await bob.submitImage(blurred, 'blurred.jpg', 0, { confirm_reading: 'true' });
+    const runId = submitted.body.run_id;
+    expect(await bob.untilState(runId, ['AWAITING_READING_CONFIRMATION'], 60_000)).toBe('AWAITING_READING_CONFIRMATION');
+    expect((await bob.run(runId)).view).toMatchObject({ status: 'running', reading: { text: expect.any(String), doubts: expect.arrayContaining([expect.any(String)]) } });
+
+    const answer = (body: unknown) => bob.request(`/runs/${runId}/reading`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    for (const [bad, named] of [[{ text: '   ' }, 'text'], [{ text: 'x'.repeat(20_001) }, 'text'], [{ text: '5y\u0000 = 2' }, 'text'], [{}, 'confirm']] as const) {
+      const response = await answer(bad);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ error: 'validation_failed', issues: [expect.objectContaining({ path: named })] });
+    }
+    const corrected = await answer({ text: 'Solve 5y + 2 = 17' });
+    expect(corrected.status).toBe(202);
+    const done = await bob.untilTerminal(runId, 60_000);
+    expect(done.view).toMatchObject({ status: 'succeeded', reading: { answer: 'corrected', solved_text: 'Solve 5y + 2 = 17' } });
+    expect((await answer({ confirm: true })).status).toBe(409);
   });
 
   it('returns the same run for a duplicate submission while it runs, and cancels it on the owner’s command', async () => {

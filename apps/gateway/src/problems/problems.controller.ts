@@ -85,7 +85,7 @@ export function startRefused(refusal: { readonly reason: string; readonly detail
 }
 
 /** Reads the submitted content from a JSON body or a multipart upload (already parsed by the interceptor). */
-export function problemInputOf(request: Request): { content: ProblemContent; intent: string; contentSensitivity: ContentSensitivity } {
+export function problemInputOf(request: Request): { content: ProblemContent; intent: string; contentSensitivity: ContentSensitivity; confirmReading: boolean } {
   const contentType = request.headers['content-type'];
   if (request.is('multipart/form-data') === 'multipart/form-data') {
     const fields = new ZodValidationPipe(problemMultipartFields).transform(request.body ?? {}, { type: 'body' });
@@ -112,6 +112,7 @@ export function problemInputOf(request: Request): { content: ProblemContent; int
     return {
       intent: fields.intent,
       contentSensitivity: fields.content_sensitivity,
+      confirmReading: fields.confirm_reading,
       content: { kind: 'image', bytes: file.buffer, contentType: imageType, megapixels, ...(filename === undefined ? {} : { filename }) },
     };
   }
@@ -123,7 +124,7 @@ export function problemInputOf(request: Request): { content: ProblemContent; int
   }
   const body = new ZodValidationPipe(problemJsonBody).transform(request.body, { type: 'body' });
   const content: ProblemContent = body.text !== undefined ? { kind: 'text', text: body.text } : { kind: 'url', url: body.url ?? '' };
-  return { content, intent: body.intent, contentSensitivity: body.content_sensitivity };
+  return { content, intent: body.intent, contentSensitivity: body.content_sensitivity, confirmReading: body.confirm_reading };
 }
 
 /** 429 with Retry-After: the submission was not accepted, and may be sent again after that many seconds. */
@@ -185,7 +186,7 @@ export class ProblemsController {
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
   ): Promise<ProblemSubmission> {
-    const { content, intent, contentSensitivity } = problemInputOf(request);
+    const { content, intent, contentSensitivity, confirmReading } = problemInputOf(request);
     const waitMs = Math.round((query.wait ?? 0) * 1000);
     const abort = new AbortController();
     const onClose = (): void => {
@@ -198,6 +199,7 @@ export class ProblemsController {
         subscriptionTier: user.tier ?? DEFAULT_SUBSCRIPTION_TIER,
         intent,
         contentSensitivity,
+        confirmReading,
         content,
         waitMs,
         signal: abort.signal,

@@ -23,6 +23,14 @@ export const contentSensitivityField = z
       'ingestion also tags content sensitive by its text (personal data, exam-paper markers, explicit content), whatever this says.',
   );
 
+const CONFIRM_READING_DESCRIPTION =
+  'Read → confirm → solve: when an image cannot be read reliably, wait in `AWAITING_READING_CONFIRMATION` with the reading and its doubts in ' +
+  'the run’s view, for `POST /runs/{id}/reading`, instead of failing `unreadable` (default false).';
+
+export const confirmReadingField = z.boolean().default(false).describe(CONFIRM_READING_DESCRIPTION);
+/** The same as a multipart field: `true` or `false` (also `1`/`0`, `yes`/`no`). */
+export const confirmReadingFormField = z.stringbool().default(false).describe(CONFIRM_READING_DESCRIPTION);
+
 const problemJsonBodyObject = z.object({
   text: freeText().trim().min(1, 'text is empty').max(20_000).optional().describe('The problem as text.'),
   url: z
@@ -32,6 +40,7 @@ const problemJsonBodyObject = z.object({
     .describe('The problem at a URL (a page or an image).'),
   intent: intentField,
   content_sensitivity: contentSensitivityField,
+  confirm_reading: confirmReadingField,
 });
 
 /** `POST /problems` JSON body: exactly one of `text` or `url`. */
@@ -48,12 +57,13 @@ export const problemJsonBody = z.preprocess(
 export const problemJsonBodyDoc = problemJsonBodyObject;
 
 /** `POST /problems` multipart fields besides the file. */
-export const problemMultipartFields = z.object({ intent: intentField, content_sensitivity: contentSensitivityField });
+export const problemMultipartFields = z.object({ intent: intentField, content_sensitivity: contentSensitivityField, confirm_reading: confirmReadingFormField });
 
 export const problemMultipartDoc = z.object({
   file: z.string().describe('The image (PNG, JPEG, WebP, GIF, TIFF, AVIF or HEIC).'),
   intent: intentField,
   content_sensitivity: contentSensitivityField,
+  confirm_reading: z.enum(['true', 'false']).default('false').describe(CONFIRM_READING_DESCRIPTION),
 });
 
 /** `POST /problems?wait=` */

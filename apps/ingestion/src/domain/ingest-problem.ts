@@ -1,3 +1,4 @@
+import type { UncertainReading } from '@openpaw/contracts';
 import { canonicalRendition } from './canonical-rendition.js';
 import { type ImageNormalisationOptions, type NormalisedImage, normaliseImage } from './image-normalisation.js';
 import { isMediaRejectedError, MediaRejectedError, type RejectionReason } from './media-rejection.js';
@@ -34,7 +35,7 @@ export interface ImageReading {
 
 export type IngestionOutcome =
   | { readonly status: 'normalised'; readonly signature: ProblemSignature; readonly media: IngestedMedia; readonly sourceUrl?: string }
-  | { readonly status: 'rejected'; readonly reason: RejectionReason; readonly detail: string };
+  | { readonly status: 'rejected'; readonly reason: RejectionReason; readonly detail: string; readonly reading?: UncertainReading };
 
 export interface IngestionPorts {
   /** The OCR port (PP-OCRv4 locally by default; see `createOcrReader`). */
@@ -73,7 +74,7 @@ export async function ingestProblem(input: ProblemInput, ports: IngestionPorts, 
       }
     }
   } catch (error) {
-    if (isMediaRejectedError(error)) return { status: 'rejected', reason: error.reason, detail: error.detail };
+    if (isMediaRejectedError(error)) return { status: 'rejected', reason: error.reason, detail: error.detail, ...(error.reading === undefined ? {} : { reading: error.reading }) };
     throw error;
   }
 }
@@ -95,7 +96,7 @@ async function ingestImage(bytes: Uint8Array, ports: IngestionPorts, options: In
   const rendition = await canonicalRendition(image);
   if (rendition.contentBox === null) throw new MediaRejectedError('empty', 'image is blank');
   const read = await readImage(image, rendition.skewDegrees, ports.reader, options.reading ?? DEFAULT_READING);
-  if (read.status === 'unreadable') throw new MediaRejectedError('unreadable', read.reason);
+  if (read.status === 'unreadable') throw new MediaRejectedError('unreadable', read.reason, read.reading);
   const { text, tokens, confidence, reader } = read.reading;
   const ocr: ImageReading = { text, confidence: 100 * confidence, reader };
   const signature = computeProblemSignature(text, { image, rendition, ocrConfidence: ocr.confidence, mathsReading: tokens, mathsConfidence: confidence });

@@ -1,4 +1,4 @@
-import { OpenPawError } from '@openpaw/contracts';
+import { OpenPawError, type UncertainReading } from '@openpaw/contracts';
 /**
  * Why an input was refused. These are the reason codes of `ingestion.MediaRejected`; the saga turns
  * them into `FAILED` with the code as its error, so the set is closed and every refusal maps to one.
@@ -19,6 +19,8 @@ export class MediaRejectedError extends OpenPawError {
   constructor(
     readonly reason: RejectionReason,
     readonly detail: string,
+    /** An `unreadable` image whose text was read but not trusted: the reading and its doubts. */
+    readonly reading?: UncertainReading,
   ) {
     super(`${reason}: ${detail}`);
   }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand, defineEvent } from '../message-definition.js';
-import { problemSignature, submission } from './problem.js';
+import { problemSignature, submission, uncertainReading } from './problem.js';
 
 export const NormalizeMedia = defineCommand(
   'ingestion',
@@ -31,6 +31,13 @@ export const MediaRejected = defineEvent(
   'ingestion',
   'MediaRejected',
   1,
-  z.object({ runId: z.uuid(), commandId: z.string(), reason: mediaRejectionReason, detail: z.string() }),
+  z.object({
+    runId: z.uuid(),
+    commandId: z.string(),
+    reason: mediaRejectionReason,
+    detail: z.string(),
+    /** `unreadable` images whose text was read but not trusted: the reading and what it doubted (absent from older producers). */
+    reading: uncertainReading.optional(),
+  }),
   'A submission could not be ingested, with a reason code.',
 );

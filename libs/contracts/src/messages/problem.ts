@@ -130,4 +130,36 @@ export const retrieveOrGenerateStartInput = z.object({
    * known after INGESTING.
    */
   contentDigest: z.string().min(1).max(256),
+  /**
+   * Read → confirm → solve (issue 25): when an image's reading is uncertain, the run waits in
+   * AWAITING_READING_CONFIRMATION for its owner to confirm or correct the reading instead of refusing.
+   */
+  confirmReading: z.boolean().optional(),
 });
+
+/** Longest corrected reading, in characters (the limit of a text submission). */
+export const MAX_READING_TEXT = 20_000;
+
+/** A reading of an image that was not trusted: what was read and the characters it doubted. */
+export const uncertainReading = z.object({
+  /** The text as read, lines joined by newlines. */
+  text: z.string().max(MAX_READING_TEXT),
+  /** What could not be read, each named (a character with its probability, ink outside every line, ...). */
+  doubts: z.array(z.string().max(500)).max(50),
+});
+export type UncertainReading = z.infer<typeof uncertainReading>;
+
+/** `SubmitRunInput.inputType` of the answer to an uncertain reading. */
+export const READING_DECISION_INPUT = 'reading_decision';
+
+/**
+ * `SubmitRunInput.payload` of a reading decision: the reading confirmed as read, or the problem's text
+ * as corrected by its owner (free text: no NUL, at most MAX_READING_TEXT characters).
+ */
+export const correctedReadingText = freeText()
+  .trim()
+  .min(1, 'the corrected text is empty')
+  .max(MAX_READING_TEXT, `the corrected text is longer than ${MAX_READING_TEXT} characters`);
+
+export const readingDecisionInput = z.union([z.strictObject({ confirm: z.literal(true) }), z.strictObject({ text: correctedReadingText })]);
+export type ReadingDecisionInput = z.infer<typeof readingDecisionInput>;

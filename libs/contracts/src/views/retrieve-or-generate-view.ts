@@ -28,6 +28,15 @@ export const retrieveOrGenerateView = z.strictObject({
   waiting_for_run_id: z.uuid().optional(),
   /** The earlier run whose result this one is: nothing was retrieved or solved again (ADR 0016). */
   cached_from: z.uuid().optional(),
+  /** An image whose reading was not trusted (issue 25): what was read, what was doubted and, once its owner answered, how. */
+  reading: z
+    .strictObject({
+      text: z.string(),
+      doubts: z.array(z.string()),
+      answer: z.enum(['confirmed', 'corrected']).optional(),
+      solved_text: z.string().optional(),
+    })
+    .optional(),
 });
 export type RetrieveOrGenerateView = z.infer<typeof retrieveOrGenerateView>;
 
@@ -61,5 +70,17 @@ export const retrieveOrGenerateResult = z.looseObject({
     .uuid()
     .optional()
     .describe('This result is the one of an earlier run of yours with the same problem signature and intent (spec 01 idempotency): nothing was searched or solved again.'),
+  reading: z
+    .looseObject({
+      text: z.string().describe('The text as read from the image.'),
+      doubts: z.array(z.string()).describe('What could not be read reliably: each doubted character with its probability, ink outside every line, ...'),
+      answer: z.enum(['confirmed', 'corrected']).optional().describe('How you answered: the reading confirmed, or the text corrected.'),
+      solved_text: z.string().optional().describe('The text that was solved after your answer.'),
+    })
+    .optional()
+    .describe(
+      'An image whose reading was not trusted. In state `AWAITING_READING_CONFIRMATION` (submitted with `confirm_reading`) the run waits for ' +
+        '`POST /runs/{id}/reading` with `{ "confirm": true }` or `{ "text": "..." }`; otherwise the run failed `unreadable`.',
+    ),
 });
 export type RetrieveOrGenerateResult = z.infer<typeof retrieveOrGenerateResult>;

@@ -725,6 +725,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/runs/{id}/reading": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm or correct the reading of a problem image.
+         * @description For a problem submitted with `confirm_reading` whose image could not be read reliably: the run waits in `AWAITING_READING_CONFIRMATION` with the reading and its doubts in its view (`reading`). `{ "confirm": true }` solves the reading as read; `{ "text": "..." }` solves the corrected text. Either way the run continues as a text problem (retrieval, then a solve on a miss).
+         */
+        post: operations["ReadingController_answer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/runs/{id}/solution": {
         parameters: {
             query?: never;
@@ -3820,6 +3840,11 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
+                     * @description Read → confirm → solve: when an image cannot be read reliably, wait in `AWAITING_READING_CONFIRMATION` with the reading and its doubts in the run’s view, for `POST /runs/{id}/reading`, instead of failing `unreadable` (default false).
+                     * @default false
+                     */
+                    confirm_reading?: boolean;
+                    /**
                      * @description The client may mark its submission `sensitive` (stricter retrieval threshold 0.95, no video). It can only tighten: ingestion also tags content sensitive by its text (personal data, exam-paper markers, explicit content), whatever this says.
                      * @default standard
                      * @enum {string}
@@ -3893,6 +3918,22 @@ export interface operations {
                             } & {
                                 [key: string]: unknown;
                             }) | null;
+                            /** @description An image whose reading was not trusted. In state `AWAITING_READING_CONFIRMATION` (submitted with `confirm_reading`) the run waits for `POST /runs/{id}/reading` with `{ "confirm": true }` or `{ "text": "..." }`; otherwise the run failed `unreadable`. */
+                            reading?: {
+                                /**
+                                 * @description How you answered: the reading confirmed, or the text corrected.
+                                 * @enum {string}
+                                 */
+                                answer?: "confirmed" | "corrected";
+                                /** @description What could not be read reliably: each doubted character with its probability, ink outside every line, ... */
+                                doubts: string[];
+                                /** @description The text that was solved after your answer. */
+                                solved_text?: string;
+                                /** @description The text as read from the image. */
+                                text: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
                             state?: string;
                             /** @description `running` while the run goes on; then `succeeded` | `failed` | `cancelled`. */
                             status: string;
@@ -3963,6 +4004,22 @@ export interface operations {
                             } & {
                                 [key: string]: unknown;
                             }) | null;
+                            /** @description An image whose reading was not trusted. In state `AWAITING_READING_CONFIRMATION` (submitted with `confirm_reading`) the run waits for `POST /runs/{id}/reading` with `{ "confirm": true }` or `{ "text": "..." }`; otherwise the run failed `unreadable`. */
+                            reading?: {
+                                /**
+                                 * @description How you answered: the reading confirmed, or the text corrected.
+                                 * @enum {string}
+                                 */
+                                answer?: "confirmed" | "corrected";
+                                /** @description What could not be read reliably: each doubted character with its probability, ink outside every line, ... */
+                                doubts: string[];
+                                /** @description The text that was solved after your answer. */
+                                solved_text?: string;
+                                /** @description The text as read from the image. */
+                                text: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
                             state?: string;
                             /** @description `running` while the run goes on; then `succeeded` | `failed` | `cancelled`. */
                             status: string;
@@ -5892,6 +5949,104 @@ export interface operations {
                     "text/event-stream": {
                         error: string;
                         message?: string;
+                    };
+                };
+            };
+        };
+    };
+    ReadingController_answer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The reading is right as read: solve it.
+                     * @enum {boolean}
+                     */
+                    confirm?: true;
+                    /** @description The problem’s text, corrected: solve this instead (1 to 20 000 characters, no NUL). */
+                    text?: string;
+                };
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        runId: string;
+                        state: string;
+                        /**
+                         * @description `applied`: the run moved on; `pending`: stored, not answered within the wait.
+                         * @enum {string}
+                         */
+                        status: "applied" | "pending";
+                    };
+                };
+            };
+            /** @description Neither or both of `confirm` and `text`, or the text is empty, too long or holds NUL; `issues` name it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "validation_failed";
+                        issues: {
+                            message: string;
+                            path: string;
+                        }[];
+                        /** @enum {string} */
+                        location: "params" | "query" | "body" | "input";
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description No such problem run among the caller’s. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The run is not waiting for its reading to be confirmed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "reading_not_awaited";
+                        message: string;
+                        state: string;
                     };
                 };
             };

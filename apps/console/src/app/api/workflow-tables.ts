@@ -9,6 +9,7 @@ export const WORKFLOW_TABLES: readonly WorkflowTable[] = [
     "states": [
       "INITIATED",
       "INGESTING",
+      "AWAITING_READING_CONFIRMATION",
       "RETRIEVING",
       "GENERATING_SOLUTION",
       "REGISTERING",
@@ -31,6 +32,12 @@ export const WORKFLOW_TABLES: readonly WorkflowTable[] = [
       ],
       "INGESTING": [
         "RETRIEVING",
+        "FAILED",
+        "AWAITING_READING_CONFIRMATION",
+        "CANCELLED"
+      ],
+      "AWAITING_READING_CONFIRMATION": [
+        "INGESTING",
         "FAILED",
         "CANCELLED"
       ],

@@ -1,4 +1,4 @@
-import { IndexDocument, type MessageData, NormalizeMedia, RegisterSolution, SearchSolutions } from '@openpaw/contracts';
+import { IndexDocument, type MessageData, NormalizeMedia, RegisterSolution, SearchSolutions, type Submission } from '@openpaw/contracts';
 import { type Effect, type RunSnapshot, sendTry } from '@openpaw/saga';
 import type { WorkflowTimings } from '../shared/timings.js';
 import { mathsSignatureBarOf, methodThresholdsOf } from './retrieval-bars.js';
@@ -16,7 +16,12 @@ export function retrieveOrGenerateCommands(timings: WorkflowTimings) {
   const commandFor = (run: Run, data: StepData): Effect => {
     switch (data.stage) {
       case 'ingesting':
-        return sendTry(NormalizeMedia, { runId: run.id, submission: data.request.submission }, data.step, timings.ingest.timeoutMs);
+      {
+        // Once its owner answered an uncertain reading, the text they confirmed or corrected is the problem.
+        const answered = data.reading?.answer;
+        const submission: Submission = answered === undefined ? data.request.submission : { kind: 'text', text: answered.text };
+        return sendTry(NormalizeMedia, { runId: run.id, submission }, data.step, timings.ingest.timeoutMs);
+      }
       case 'searching': {
         const search: MessageData<typeof SearchSolutions> = {
           runId: run.id,

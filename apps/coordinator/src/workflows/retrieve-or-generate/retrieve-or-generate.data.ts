@@ -6,6 +6,7 @@ import {
   retrieveOrGenerateStartInput,
   type solveErrorCode,
   type solutionProvenance,
+  type UncertainReading,
 } from '@openpaw/contracts';
 import type { StepProgress } from '@openpaw/saga';
 import type { z } from 'zod';
@@ -29,7 +30,8 @@ export type RetrieveOrGenerateErrorCode =
   | 'solve_failed'
   | 'solve_cancelled'
   | 'invalid_solve_result'
-  | 'deadline_exceeded';
+  | 'deadline_exceeded'
+  | 'reading_not_confirmed';
 
 export type StepName = 'ingest' | 'retrieve' | 'register' | 'index';
 
@@ -47,6 +49,14 @@ export interface RunFacts {
   readonly contentSensitivity?: RetrieveOrGenerateStart['contentSensitivity'];
   /** What the solve child run spent. */
   readonly costUsd: number;
+  /** An image whose reading ingestion did not trust: the reading, its doubts and, once its owner answered, the text solved. */
+  readonly reading?: ReadingCheck;
+}
+
+/** Read → confirm → solve (issue 25): the uncertain reading and its owner's answer. */
+export interface ReadingCheck extends UncertainReading {
+  /** How its owner answered: the reading confirmed as read, or the text corrected. */
+  readonly answer?: { readonly kind: 'confirmed' | 'corrected'; readonly text: string };
 }
 
 /** From the start on. */
@@ -104,8 +114,10 @@ export interface RunResult {
 export type RetrieveOrGenerateData =
   /** INITIATED: the request and its policy (the start input is applied in the same transaction as `init`). */
   | (RunFacts & { readonly stage: 'created' })
-  /** INGESTING: ingestion normalises the submission. */
+  /** INGESTING: ingestion normalises the submission (the confirmed or corrected reading, as text, once its owner answered). */
   | (RunFacts & Started & Awaiting<'ingest'> & { readonly stage: 'ingesting' })
+  /** AWAITING_READING_CONFIRMATION: the image's reading was not trusted; its owner confirms or corrects it. */
+  | (RunFacts & Started & { readonly stage: 'confirming'; readonly reading: ReadingCheck })
   /**
    * RETRIEVING, before the search: spec 01's key (signature + user + intent) is claimed (ADR 0016);
    * `waitingForRunId` is the earlier run holding it, while this one waits for it.
@@ -131,11 +143,11 @@ export type RetrieveOrGenerateData =
 export type Stage = RetrieveOrGenerateData['stage'];
 export type DataAt<K extends Stage> = Extract<RetrieveOrGenerateData, { readonly stage: K }>;
 /** The stages of a run still going, after its start. */
-export type RunningData = DataAt<'ingesting' | 'claiming' | 'searching' | 'generating' | 'registering' | 'indexing'>;
+export type RunningData = DataAt<'ingesting' | 'confirming' | 'claiming' | 'searching' | 'generating' | 'registering' | 'indexing'>;
 /** The stages waiting for a command step's reply or backoff. */
 export type StepData = Extract<RetrieveOrGenerateData, { readonly step: StepProgress }>;
 
-const RUNNING_STAGES: readonly Stage[] = ['ingesting', 'claiming', 'searching', 'generating', 'registering', 'indexing'];
+const RUNNING_STAGES: readonly Stage[] = ['ingesting', 'confirming', 'claiming', 'searching', 'generating', 'registering', 'indexing'];
 
 export function isRunning(data: RetrieveOrGenerateData): data is RunningData {
   return RUNNING_STAGES.includes(data.stage);
@@ -143,8 +155,8 @@ export function isRunning(data: RetrieveOrGenerateData): data is RunningData {
 
 /** The facts alone, for the next stage to build on (drops the stage's own fields). */
 export function factsOf(data: RunFacts): RunFacts {
-  const { request, policy, contentSensitivity, costUsd } = data;
-  return { request, policy, ...(contentSensitivity === undefined ? {} : { contentSensitivity }), costUsd };
+  const { request, policy, contentSensitivity, costUsd, reading } = data;
+  return { request, policy, ...(contentSensitivity === undefined ? {} : { contentSensitivity }), costUsd, ...(reading === undefined ? {} : { reading }) };
 }
 
 /** The facts and everything known since ingestion. */

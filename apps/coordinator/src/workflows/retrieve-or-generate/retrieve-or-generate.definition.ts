@@ -1,5 +1,5 @@
-import { AssetVersionCreated, DocumentIndexed, MediaNormalized, MediaRejected, ProblemRegistered, RetrievalHit, RetrievalMiss } from '@openpaw/contracts';
-import { decideByTable, onChild, onClaim, onEvent, onStart, type SagaDefinition, transitionsOf, type WorkflowTable } from '@openpaw/saga';
+import { AssetVersionCreated, DocumentIndexed, MediaNormalized, MediaRejected, ProblemRegistered, READING_DECISION_INPUT, RetrievalHit, RetrievalMiss } from '@openpaw/contracts';
+import { decideByTable, onChild, onClaim, onEvent, onHuman, onStart, onTimer, type Row, type SagaDefinition, transitionsOf, type WorkflowTable } from '@openpaw/saga';
 import { DEFAULT_POLICY_CONFIG, PolicyEngine } from '../policy/index.js';
 import { DEFAULT_WORKFLOW_TIMINGS } from '../shared/timings.js';
 import { RETRIEVE_OR_GENERATE, SOLVE_WORKFLOW } from '../shared/workflow-types.js';
@@ -11,6 +11,7 @@ import { during, retrieveOrGenerateOutcomes } from './retrieve-or-generate.outco
 import { RETRIEVE_OR_GENERATE_CANCELLABLE, RETRIEVE_OR_GENERATE_STATES, type RetrieveOrGenerateState } from './retrieve-or-generate.states.js';
 import { retrieveOrGenerateStepRows } from './retrieve-or-generate.step-rows.js';
 import { retrieveOrGenerateViewOf } from './retrieve-or-generate.view.js';
+import { READING_CONFIRMATION_TIMER, readingDecided, readingNotConfirmed } from './states/awaiting-reading-confirmation.js';
 import { solveFinished } from './states/generating-solution.js';
 import { documentIndexed } from './states/indexing.js';
 import { mediaNormalized, mediaRejected } from './states/ingesting.js';
@@ -47,16 +48,24 @@ export function retrieveOrGenerateDefinition(options: RetrieveOrGenerateOptions 
   const commands = retrieveOrGenerateCommands(timings);
   const outcomes = retrieveOrGenerateOutcomes(commands);
   const { stepTimeoutRow, retryDueRow, deadlineRow } = retrieveOrGenerateStepRows(timings, commands, outcomes);
+  // A reading decision while no reading awaits one is refused (the person hears why), never ignored.
+  const noReadingAwaited: Row<S, D> = onHuman(READING_DECISION_INPUT, [], (run) => ({ outcome: 'refuse', reason: `no reading awaits confirmation: the run is ${run.state}` }));
 
   /** Spec 01's rows: state → input → the states it may move to → handler (one file per state, in states/). */
   const table: WorkflowTable<S, D> = {
     INITIATED: [onStart(['INGESTING'], (run, _input, { now }) => during(run, 'created', (d) => started(outcomes, run, d, now)))],
     INGESTING: [
       onEvent(MediaNormalized, ['RETRIEVING'], (run, { data }) => during(run, 'ingesting', (d) => mediaNormalized(policies, outcomes, run, d, data))),
-      onEvent(MediaRejected, ['FAILED'], (run, { data }) => during(run, 'ingesting', (d) => mediaRejected(outcomes, run, d, data))),
+      onEvent(MediaRejected, ['FAILED', 'AWAITING_READING_CONFIRMATION'], (run, { data }) => during(run, 'ingesting', (d) => mediaRejected(outcomes, run, d, data))),
       stepTimeoutRow('ingest', ['FAILED']),
       retryDueRow('ingest'),
       deadlineRow,
+      noReadingAwaited,
+    ],
+    // Read → confirm → solve (issue 25): the owner confirms or corrects an uncertain reading; it is then ingested as text.
+    AWAITING_READING_CONFIRMATION: [
+      onHuman(READING_DECISION_INPUT, ['INGESTING'], (run, human) => during(run, 'confirming', (d) => readingDecided(outcomes, run, d, human))),
+      onTimer(READING_CONFIRMATION_TIMER, ['FAILED'], (run) => during(run, 'confirming', (d) => readingNotConfirmed(outcomes, run, d))),
     ],
     RETRIEVING: [
       // SUCCEEDED: an earlier run with the same signature, user and intent succeeded; its result is this run's.
@@ -66,11 +75,13 @@ export function retrieveOrGenerateDefinition(options: RetrieveOrGenerateOptions 
       stepTimeoutRow('retrieve', ['FAILED']),
       retryDueRow('retrieve'),
       deadlineRow,
+      noReadingAwaited,
     ],
     GENERATING_SOLUTION: [
       // SUCCEEDED: a near-miss served after a failed solve (the one edge beyond the spec's TRANSITIONS).
       onChild(SOLVE_WORKFLOW, ['REGISTERING', 'FAILED', 'SUCCEEDED'], (run, child) => during(run, 'generating', (d) => solveFinished(outcomes, run, d, child))),
       deadlineRow,
+      noReadingAwaited,
     ],
     REGISTERING: [
       onEvent(ProblemRegistered, ['INDEXING'], (run, { data }) => during(run, 'registering', (d) => problemRegistered(outcomes, run, d, data))),

@@ -83,6 +83,9 @@ export function fromLegacy(state: RetrieveOrGenerateState, userId: string, old: 
       return { ...facts, stage: 'created' };
     case 'INGESTING':
       return { ...facts, startedAt: startedAt(), stage: 'ingesting', step: stepOf(old, 'ingest', state) };
+    case 'AWAITING_READING_CONFIRMATION':
+      // The state came after the flat shape: no run of that shape is in it.
+      throw new Error(`a ${state} run stored in the legacy (flat) shape cannot exist`);
     case 'RETRIEVING': {
       if (old.step !== null) return { ...ingested(), stage: 'searching', step: stepOf(old, 'retrieve', state) };
       // Claiming spec 01's key; a run stored before the claim existed never waits here, but its key is its signature's.

@@ -18,12 +18,17 @@ describe('retrieve_or_generate', () => {
       });
     });
 
-    it('enforces exactly that table plus the near-miss edge GENERATING_SOLUTION -> SUCCEEDED', () => {
+    it('enforces exactly that table plus the near-miss edge GENERATING_SOLUTION -> SUCCEEDED and the reading confirmation (issue 25)', () => {
       // The table the engine enforces is derived from the definition's rows: it must be the spec's (+ near-miss).
       const sorted = (table: Readonly<Partial<Record<string, readonly string[]>>>) =>
         Object.fromEntries(Object.entries(table).map(([state, targets]) => [state, [...(targets ?? [])].sort()]));
       expect(sorted(definition.transitions)).toEqual(sorted(RETRIEVE_OR_GENERATE_TRANSITIONS));
-      expect(RETRIEVE_OR_GENERATE_TRANSITIONS).toEqual({ ...SPEC_TRANSITIONS, GENERATING_SOLUTION: ['REGISTERING', 'FAILED', 'CANCELLED', 'SUCCEEDED'] });
+      expect(RETRIEVE_OR_GENERATE_TRANSITIONS).toEqual({
+        ...SPEC_TRANSITIONS,
+        INGESTING: ['RETRIEVING', 'FAILED', 'CANCELLED', 'AWAITING_READING_CONFIRMATION'],
+        AWAITING_READING_CONFIRMATION: ['INGESTING', 'FAILED', 'CANCELLED'],
+        GENERATING_SOLUTION: ['REGISTERING', 'FAILED', 'CANCELLED', 'SUCCEEDED'],
+      });
     });
 
     const expected: Record<string, readonly string[]> = { ...RETRIEVE_OR_GENERATE_TRANSITIONS };

@@ -1,7 +1,7 @@
 import type { RetrieveOrGenerateView } from '@openpaw/contracts';
 import type { RunSnapshot } from '@openpaw/saga';
 import { durationMs, roundUsd, statusOf } from '../shared/run-status.js';
-import type { RetrieveOrGenerateData } from './retrieve-or-generate.data.js';
+import type { ReadingCheck, RetrieveOrGenerateData } from './retrieve-or-generate.data.js';
 import type { RetrieveOrGenerateState } from './retrieve-or-generate.states.js';
 
 /** WorkflowResult (spec 01 Output), plus the run's state and, once known, a problem signature summary (the contract's schema). */
@@ -27,5 +27,15 @@ export function retrieveOrGenerateViewOf(run: RunSnapshot<RetrieveOrGenerateStat
     ...(signature === undefined ? {} : { problem_signature: { text_sha256: signature.textSha256, subject: signature.topicTags.subject } }),
     ...(waitingForRunId === undefined ? {} : { waiting_for_run_id: waitingForRunId }),
     ...(cachedFrom === undefined ? {} : { cached_from: cachedFrom }),
+    ...(d.stage === 'created' || d.reading === undefined ? {} : { reading: readingViewOf(d.reading) }),
+  };
+}
+
+/** The uncertain reading as the owner sees it: what was read, what was doubted and, once answered, how. */
+function readingViewOf(reading: ReadingCheck): NonNullable<RetrieveOrGenerateView['reading']> {
+  return {
+    text: reading.text,
+    doubts: [...reading.doubts],
+    ...(reading.answer === undefined ? {} : { answer: reading.answer.kind, solved_text: reading.answer.text }),
   };
 }

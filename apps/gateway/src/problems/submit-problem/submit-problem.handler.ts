@@ -34,6 +34,8 @@ export interface SubmitProblemCommand {
   readonly intent: string;
   /** What the client declared; ingestion may still tag the content sensitive (it only tightens). */
   readonly contentSensitivity?: ContentSensitivity;
+  /** Read → confirm → solve: an uncertain reading waits for its owner instead of failing (not part of the idempotency key). */
+  readonly confirmReading?: boolean;
   readonly content: ProblemContent;
   /** How long to wait for the run to end (0: answer at once). */
   readonly waitMs: number;
@@ -159,6 +161,7 @@ export class SubmitProblemHandler {
       subscriptionTier: command.subscriptionTier as RetrieveOrGenerateInput['subscriptionTier'],
       contentSensitivity: command.contentSensitivity ?? DEFAULT_CONTENT_SENSITIVITY,
       contentDigest,
+      ...(command.confirmReading === true ? { confirmReading: true } : {}),
     };
     const checked = retrieveOrGenerateStartInput.safeParse(candidate);
     if (!checked.success) return { kind: 'refused', reason: 'invalid_input', detail: z.prettifyError(checked.error) };

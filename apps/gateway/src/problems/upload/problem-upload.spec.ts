@@ -82,10 +82,19 @@ describe('problemInputOf (the submitted content)', () => {
     expect(problemInputOf(requestOf(multipart, { intent: 'explain', content_sensitivity: 'sensitive' }, { buffer: PNG, originalname: 'p.png' }))).toEqual({
       intent: 'explain',
       contentSensitivity: 'sensitive',
+      confirmReading: false,
       // A signature without a header that gives its size: charged as the largest image ingestion decodes.
       content: { kind: 'image', bytes: PNG, contentType: 'image/png', filename: 'p.png', megapixels: 40 },
     });
     expect(problemInputOf(requestOf(multipart, {}, { buffer: JPEG })).intent).toBe('solve');
+  });
+
+  it('takes the opt-in to confirm an uncertain reading from a multipart field or the JSON body, and refuses a value that is no boolean', () => {
+    expect(problemInputOf(requestOf(multipart, { confirm_reading: 'true' }, { buffer: PNG })).confirmReading).toBe(true);
+    expect(problemInputOf(requestOf(multipart, { confirm_reading: 'false' }, { buffer: PNG })).confirmReading).toBe(false);
+    expect(problemInputOf(requestOf('application/json', { text: '2x = 4', confirm_reading: true })).confirmReading).toBe(true);
+    expect(refusal(() => problemInputOf(requestOf(multipart, { confirm_reading: 'perhaps' }, { buffer: PNG })))).toMatchObject({ status: 400, body: { issues: [{ path: 'confirm_reading' }] } });
+    expect(refusal(() => problemInputOf(requestOf('application/json', { text: '2x = 4', confirm_reading: 'yes' })))).toMatchObject({ status: 400, body: { issues: [{ path: 'confirm_reading' }] } });
   });
 
   it('refuses a multipart body without a file, with an empty one, or with a bad intent (400 naming the field)', () => {
@@ -111,10 +120,11 @@ describe('problemInputOf (the submitted content)', () => {
   });
 
   it('takes text or a URL from JSON, exactly one of them', () => {
-    expect(problemInputOf(requestOf('application/json', { text: '  2x + 3 = 7 ' }))).toEqual({ intent: 'solve', contentSensitivity: 'standard', content: { kind: 'text', text: '2x + 3 = 7' } });
+    expect(problemInputOf(requestOf('application/json', { text: '  2x + 3 = 7 ' }))).toEqual({ intent: 'solve', contentSensitivity: 'standard', confirmReading: false, content: { kind: 'text', text: '2x + 3 = 7' } });
     expect(problemInputOf(requestOf('application/json; charset=utf-8', { url: 'https://example.com/p.png', intent: 'solve', content_sensitivity: 'sensitive' }))).toEqual({
       intent: 'solve',
       contentSensitivity: 'sensitive',
+      confirmReading: false,
       content: { kind: 'url', url: 'https://example.com/p.png' },
     });
     // No body at all is an empty JSON object.

@@ -34,6 +34,16 @@ describe('judgeReading', () => {
     expect(outcome).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/"<" 0\.87 \(2 different maths fit/) });
   });
 
+  it('gives a refused reading back with its doubts, for its owner to confirm or correct (issue 25)', () => {
+    const outcome = judgeReading(reading('Solve for n: 8n + 4 < 47', [{ at: 20, confidence: 0.87, alternatives: [{ text: '≤', confidence: 0.1 }, { text: '＜', confidence: 0.03 }] }]));
+    expect(outcome).toMatchObject({ status: 'unreadable', reading: { text: 'Solve for n: 8n + 4 < 47', doubts: [expect.stringMatching(/^read unsure: "<" 0\.87/)] } });
+  });
+
+  it('gives no reading back when what was read is not one English problem (nothing to confirm)', () => {
+    expect(judgeReading(reading('解方程 2x = 4'))).toMatchObject({ status: 'unreadable' });
+    expect(judgeReading(reading('解方程 2x = 4'))).not.toHaveProperty('reading');
+  });
+
   it('doubts a character whose alternatives are maths even when it is not ("÷" read as ":")', () => {
     const outcome = judgeReading(reading('Work out 100 : 10 - 26', [{ at: 13, confidence: 0.52, alternatives: [{ text: '÷', confidence: 0.28 }, { text: '+', confidence: 0.13 }, { text: '·', confidence: 0.03 }] }]));
     expect(outcome).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/":" 0\.52/) });

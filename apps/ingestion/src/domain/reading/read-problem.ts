@@ -1,3 +1,4 @@
+import type { UncertainReading } from '@openpaw/contracts';
 import type { OcrAlternative, OcrBox, OcrChar, OcrReader, OcrReading } from '@openpaw/providers/ocr';
 import sharp from 'sharp';
 import type { NormalisedImage } from '../image-normalisation.js';
@@ -31,7 +32,10 @@ export interface ProblemReading {
   readonly reader: string;
 }
 
-export type ProblemReadingOutcome = { readonly status: 'read'; readonly reading: ProblemReading } | { readonly status: 'unreadable'; readonly reason: string };
+export type ProblemReadingOutcome =
+  | { readonly status: 'read'; readonly reading: ProblemReading }
+  /** `reading`: the text was read but not trusted (what was read and what it doubted), for its owner to confirm or correct. */
+  | { readonly status: 'unreadable'; readonly reason: string; readonly reading?: UncertainReading };
 
 /** Scripts the maths reading is not for: their text is refused, never misread as Latin letters. */
 const FOREIGN_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Devanagari}\p{Script=Thai}]/u;
@@ -79,7 +83,7 @@ export function judgeReading(reading: OcrReading, settings: ReadingSettings = DE
   const chars: OcrChar[] = lines.flatMap((l, i) => (i === 0 ? l.chars : [{ text: '\n', confidence: 1 }, ...l.chars]));
   const resolved = resolveDoubts(chars, settings);
   if (resolved.doubt !== undefined) doubts.push(resolved.doubt);
-  if (doubts.length > 0 || resolved.chars === undefined) return refusal(doubts);
+  if (doubts.length > 0 || resolved.chars === undefined) return refusal(doubts, raw);
   const text = resolved.chars.map((c) => c.text).join('');
   const tokens = mathsTokens(resolved.chars);
   const extraction = extractMathsSignature(normaliseText(text), tokens);
@@ -93,14 +97,19 @@ export function judgeReading(reading: OcrReading, settings: ReadingSettings = DE
     if (found !== null) doubts.push(`"${found[0]}": ${what}`);
   }
   if (extraction.signature === undefined && PROMPT_WITHOUT_MATHS.test(normaliseText(text))) doubts.push(`"${text.trim()}" asks for maths the reading does not hold (a line lost?)`);
-  if (doubts.length > 0) return refusal(doubts);
+  if (doubts.length > 0) return refusal(doubts, text);
   const confidence = tokens.length === 0 ? 1 : Math.min(...tokens.map((t) => t.confidence));
   return { status: 'read', reading: { text, tokens, confidence, reader: reading.reader } };
 }
 
-const refusal = (doubts: readonly string[]): ProblemReadingOutcome => ({
+/** The most doubts a refusal carries in its reading (the reason names them all). */
+const MAX_DOUBTS = 50;
+
+/** A reading refused for its doubts: the reason names them, and the reading goes with it for its owner to confirm or correct. */
+const refusal = (doubts: readonly string[], text: string): ProblemReadingOutcome => ({
   status: 'unreadable',
   reason: `the maths in the image cannot be read reliably (${doubts.join('; ')}); please send a sharper photo, crop to the problem, or type it`,
+  reading: { text, doubts: doubts.slice(0, MAX_DOUBTS).map((d) => d.slice(0, 500)) },
 });
 
 /**

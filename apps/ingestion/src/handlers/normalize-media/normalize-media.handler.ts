@@ -23,7 +23,7 @@ export interface NormalizeMediaCommand {
   readonly data: MessageData<typeof NormalizeMedia>;
 }
 
-type Rejection = { readonly status: 'rejected'; readonly reason: RejectionReason; readonly detail: string };
+type Rejection = Extract<IngestionOutcome, { readonly status: 'rejected' }>;
 
 /**
  * NormalizeMedia: a typed text, a URL (fetched safely) or an upload (read from blob storage by key)
@@ -118,5 +118,6 @@ function rejectedReply(command: NormalizeMediaCommand, rejection: Rejection): Re
     commandId: command.commandId,
     reason: rejection.reason,
     detail: rejection.detail.slice(0, 1_000),
+    ...(rejection.reading === undefined ? {} : { reading: rejection.reading }),
   });
 }

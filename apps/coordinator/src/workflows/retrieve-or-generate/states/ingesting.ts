@@ -3,6 +3,7 @@ import type { StepLogEntry } from '@openpaw/saga';
 import type { PolicyEngine } from '../../policy/index.js';
 import { RETRIEVE_OR_GENERATE } from '../../shared/workflow-types.js';
 import { type DataAt, factsOf, type RetrieveOrGenerateStart } from '../retrieve-or-generate.data.js';
+import { awaitReadingConfirmation, awaitsConfirmation } from './awaiting-reading-confirmation.js';
 import { ignore, replyTo, type RetrieveOrGenerateOutcomes, type RogDecision, type Run } from '../retrieve-or-generate.outcomes.js';
 
 /** Sensitive when the client said so or ingestion tagged it (personal data, exam-paper markers, explicit content). */
@@ -46,7 +47,13 @@ export function mediaNormalized(
   return outcomes.claimProblemKey(run, data, { ...factsOf(data), policy, contentSensitivity: sensitivity, ...ingested }, [tightened]);
 }
 
-/** INGESTING → FAILED: ingestion rejected the submission. */
+/**
+ * INGESTING → FAILED: ingestion rejected the submission; an uncertain reading is kept (the view shows
+ * it). INGESTING → AWAITING_READING_CONFIRMATION instead when the owner asked to confirm such a reading.
+ */
 export function mediaRejected(outcomes: RetrieveOrGenerateOutcomes, run: Run, data: DataAt<'ingesting'>, e: MessageData<typeof MediaRejected>): RogDecision {
-  return replyTo(run, data, e.commandId) ? outcomes.fail(run, data, e.reason, e.detail, 'media_rejected') : ignore('stale MediaRejected');
+  if (!replyTo(run, data, e.commandId)) return ignore('stale MediaRejected');
+  if (awaitsConfirmation(data, e)) return awaitReadingConfirmation(run, data, e);
+  const kept = e.reading === undefined || data.reading !== undefined ? data : { ...data, reading: { text: e.reading.text, doubts: e.reading.doubts } };
+  return outcomes.fail(run, kept, e.reason, e.detail, 'media_rejected');
 }
