@@ -22,6 +22,8 @@ export type PaperTag = z.infer<typeof paperTag>;
 /** Scholarly sources by name: the five remote adapters and the user's own `library`. */
 export const SCHOLARLY_SOURCE_NAMES = ['library', 'openalex', 'arxiv', 'crossref', 'semantic_scholar', 'serpapi_scholar'] as const;
 export const scholarlySourceName = z.enum(SCHOLARLY_SOURCE_NAMES);
+/** The sources that need no key (OpenAlex, arXiv, Crossref): on by default, in the research service and in the runs that name none. */
+export const KEYLESS_SCHOLARLY_SOURCES = ['openalex', 'arxiv', 'crossref'] as const satisfies readonly (typeof SCHOLARLY_SOURCE_NAMES)[number][];
 export type ScholarlySourceName = z.infer<typeof scholarlySourceName>;
 
 const year = z.int().min(1000).max(3000);

@@ -1,3 +1,4 @@
+import { KEYLESS_SCHOLARLY_SOURCES } from '@openpaw/contracts';
 import { type Clock, type RandomSource, systemClock } from '../shared/clock.js';
 import { type Env, envList, envPositiveInt, envValue } from '../shared/env.js';
 import { type ProviderLogger, silentLogger } from '../shared/logger.js';
@@ -19,7 +20,7 @@ export interface ScholarlySourcesFactoryOptions {
 }
 
 /** The keyless sources searched when `OPENPAW_SCHOLARLY_SOURCES` is not set: no account, no key needed. */
-export const DEFAULT_SCHOLARLY_SOURCES: readonly RemoteScholarlySourceName[] = ['openalex', 'arxiv', 'crossref'];
+export const DEFAULT_SCHOLARLY_SOURCES: readonly RemoteScholarlySourceName[] = KEYLESS_SCHOLARLY_SOURCES;
 
 /**
  * The remote scholarly sources a service may search, from env, besides the user's own library (owned

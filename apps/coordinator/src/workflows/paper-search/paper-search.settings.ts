@@ -1,6 +1,5 @@
-import { SCHOLARLY_SOURCE_NAMES, scholarlySourceName } from '@openpaw/contracts';
+import { KEYLESS_SCHOLARLY_SOURCES, SCHOLARLY_SOURCE_NAMES, scholarlySourceName } from '@openpaw/contracts';
 import { parseJsonSetting } from '@openpaw/platform';
-import { DEFAULT_SCHOLARLY_SOURCES } from '@openpaw/providers';
 import { z } from 'zod';
 
 const timeoutMs = z.int().positive();
@@ -43,9 +42,9 @@ export const DEFAULT_PAPER_SEARCH_SETTINGS: PaperSearchSettings = {
   backoff: { baseMs: 2_000, factor: 2, maxMs: 30_000 },
   stretchDeadlineMs: 30 * 60_000,
   // The user's own library, and the keyless sources the research service enables by default
-  // (DEFAULT_SCHOLARLY_SOURCES): a new user finds papers without configuring anything. A source the
+  // (KEYLESS_SCHOLARLY_SOURCES): a new user finds papers without configuring anything. A source the
   // research service does not have, or cannot reach, is reported per source in the run's view.
-  defaultSources: ['library', ...DEFAULT_SCHOLARLY_SOURCES],
+  defaultSources: ['library', ...KEYLESS_SCHOLARLY_SOURCES],
 };
 
 const SETTING = 'OPENPAW_PAPER_SEARCH_JSON';
