@@ -28,6 +28,7 @@ import { RunEventApplier } from './projection/run-event-applier.js';
 import { RunEtaEstimator } from './problems/eta/run-eta.js';
 import { ProblemsController } from './problems/problems.controller.js';
 import { DecideReadingHandler } from './problems/reading/decide-reading.handler.js';
+import { HumanInputSubmitter } from './runs/human-input/human-input-submitter.js';
 import { ReadingController } from './problems/reading/reading.controller.js';
 import { SubmitProblemHandler } from './problems/submit-problem/submit-problem.handler.js';
 import { ProblemUploadInterceptor } from './problems/upload/problem-upload.interceptor.js';
@@ -99,6 +100,7 @@ export class GatewayModule implements OnModuleInit {
         AssetAccess,
         RunEtaEstimator,
         SubmitProblemHandler,
+        HumanInputSubmitter,
         DecideReadingHandler,
         ProblemUploadInterceptor,
         ...PAPER_SEARCHES_PROVIDERS,

@@ -1,11 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
-import { CHECKPOINT_DECISION_INPUT, type CheckpointDecisionInput, type Decision, interpretDecision, PAPER_SEARCH, paperSearchView, SubmitRunInput } from '@openpaw/contracts';
-import { currentTraceparent } from '@openpaw/platform';
-import { GATEWAY_CONFIG, type GatewayConfig } from '../../config.js';
-import { RunEventBus } from '../../events/run-event-bus.js';
+import { Injectable } from '@nestjs/common';
+import { CHECKPOINT_DECISION_INPUT, type CheckpointDecisionInput, type Decision, interpretDecision, PAPER_SEARCH, paperSearchView } from '@openpaw/contracts';
 import { RunProjectionStore } from '../../projection/run-projection.store.js';
-import { type CommandPublisher, COMMAND_PUBLISHER, GATEWAY_SOURCE } from '../../runs/ports.js';
+import { HumanInputSubmitter } from '../../runs/human-input/human-input-submitter.js';
 
 export interface DecideCheckpointCommand {
   readonly runId: string;
@@ -38,9 +34,7 @@ const STALE_REFUSAL = /^(stale checkpoint|no checkpoint is open)/;
 export class DecideCheckpointHandler {
   constructor(
     private readonly runs: RunProjectionStore,
-    private readonly bus: RunEventBus,
-    @Inject(COMMAND_PUBLISHER) private readonly publisher: CommandPublisher,
-    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    private readonly inputs: HumanInputSubmitter,
   ) {}
 
   async execute(command: DecideCheckpointCommand): Promise<DecideCheckpointResult> {
@@ -55,35 +49,9 @@ export class DecideCheckpointHandler {
     const meaning = interpretDecision(open.kind, command.decision);
     if (meaning.kind === 'invalid') return { kind: 'invalid', detail: meaning.reason };
 
-    const inputId = randomUUID();
-    const answer = this.bus.waitFor<DecideCheckpointResult>(
-      command.runId,
-      (event) => {
-        switch (event.kind) {
-          case 'inputRefused':
-            if (event.data.inputMessageId !== inputId) return undefined;
-            return STALE_REFUSAL.test(event.data.detail) ? { kind: 'stale', detail: event.data.detail, openCheckpointId: null } : { kind: 'invalid', detail: event.data.detail };
-          case 'stateChanged':
-            return event.data.version > run.version && event.data.stateAfter !== run.state ? { kind: 'applied', state: event.data.stateAfter } : undefined;
-        }
-      },
-      { timeoutMs: this.config.cancelWaitMs },
-    );
     const payload: CheckpointDecisionInput = { checkpointId: command.checkpointId, decision: command.decision };
-    try {
-      const traceparent = currentTraceparent();
-      await this.publisher.publish(
-        SubmitRunInput,
-        { runId: command.runId, userId: command.userId, inputType: CHECKPOINT_DECISION_INPUT, payload },
-        { id: inputId, source: GATEWAY_SOURCE, correlationId: command.runId, subject: command.runId, userId: command.userId, ...(traceparent === undefined ? {} : { traceparent }) },
-      );
-    } catch (error) {
-      answer.cancel();
-      throw error;
-    }
-    const result = await answer.result;
-    if (result !== undefined) return result;
-    const latest = (await this.runs.findForUser(command.runId, command.userId)) ?? run;
-    return latest.version > run.version && latest.state !== run.state ? { kind: 'applied', state: latest.state } : { kind: 'pending', state: latest.state };
+    const answer = await this.inputs.submit(run, command.userId, CHECKPOINT_DECISION_INPUT, payload);
+    if (answer.kind !== 'refused') return answer;
+    return STALE_REFUSAL.test(answer.detail) ? { kind: 'stale', detail: answer.detail, openCheckpointId: null } : { kind: 'invalid', detail: answer.detail };
   }
 }

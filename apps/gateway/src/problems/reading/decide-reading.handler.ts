@@ -1,11 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
-import { READING_DECISION_INPUT, type ReadingDecisionInput, SubmitRunInput } from '@openpaw/contracts';
-import { currentTraceparent } from '@openpaw/platform';
-import { GATEWAY_CONFIG, type GatewayConfig } from '../../config.js';
-import { RunEventBus } from '../../events/run-event-bus.js';
+import { Injectable } from '@nestjs/common';
+import { READING_DECISION_INPUT, type ReadingDecisionInput } from '@openpaw/contracts';
 import { RunProjectionStore } from '../../projection/run-projection.store.js';
-import { type CommandPublisher, COMMAND_PUBLISHER, GATEWAY_SOURCE } from '../../runs/ports.js';
+import { HumanInputSubmitter } from '../../runs/human-input/human-input-submitter.js';
 import { RETRIEVE_OR_GENERATE } from '../workflow-result.js';
 
 /** The state a run waits in for its owner's answer to an uncertain reading. */
@@ -41,9 +37,7 @@ const NOT_WAITING_REFUSAL = /^no reading awaits confirmation/;
 export class DecideReadingHandler {
   constructor(
     private readonly runs: RunProjectionStore,
-    private readonly bus: RunEventBus,
-    @Inject(COMMAND_PUBLISHER) private readonly publisher: CommandPublisher,
-    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    private readonly inputs: HumanInputSubmitter,
   ) {}
 
   async execute(command: DecideReadingCommand): Promise<DecideReadingResult> {
@@ -52,34 +46,8 @@ export class DecideReadingHandler {
     if (run.terminal || run.state !== AWAITING_READING_CONFIRMATION) {
       return { kind: 'notWaiting', detail: `no reading awaits confirmation: the run is ${run.state}`, state: run.state };
     }
-    const inputId = randomUUID();
-    const answer = this.bus.waitFor<DecideReadingResult>(
-      command.runId,
-      (event) => {
-        switch (event.kind) {
-          case 'inputRefused':
-            if (event.data.inputMessageId !== inputId) return undefined;
-            return NOT_WAITING_REFUSAL.test(event.data.detail) ? { kind: 'notWaiting', detail: event.data.detail, state: run.state } : { kind: 'invalid', detail: event.data.detail };
-          case 'stateChanged':
-            return event.data.version > run.version && event.data.stateAfter !== run.state ? { kind: 'applied', state: event.data.stateAfter } : undefined;
-        }
-      },
-      { timeoutMs: this.config.cancelWaitMs },
-    );
-    try {
-      const traceparent = currentTraceparent();
-      await this.publisher.publish(
-        SubmitRunInput,
-        { runId: command.runId, userId: command.userId, inputType: READING_DECISION_INPUT, payload: command.decision },
-        { id: inputId, source: GATEWAY_SOURCE, correlationId: command.runId, subject: command.runId, userId: command.userId, ...(traceparent === undefined ? {} : { traceparent }) },
-      );
-    } catch (error) {
-      answer.cancel();
-      throw error;
-    }
-    const result = await answer.result;
-    if (result !== undefined) return result;
-    const latest = (await this.runs.findForUser(command.runId, command.userId)) ?? run;
-    return latest.version > run.version && latest.state !== run.state ? { kind: 'applied', state: latest.state } : { kind: 'pending', state: latest.state };
+    const answer = await this.inputs.submit(run, command.userId, READING_DECISION_INPUT, command.decision);
+    if (answer.kind !== 'refused') return answer;
+    return NOT_WAITING_REFUSAL.test(answer.detail) ? { kind: 'notWaiting', detail: answer.detail, state: run.state } : { kind: 'invalid', detail: answer.detail };
   }
 }
