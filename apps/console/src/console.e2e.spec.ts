@@ -6,6 +6,7 @@ import { SignJWT } from 'jose';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium, screenshot, seriousAccessibilityViolations } from './testing/browser.js';
 import { renderProblemPng } from '@openpaw/testkit';
+import { WORKFLOW_TABLES } from './app/api/workflow-tables.js';
 
 const root = join(import.meta.dirname, '../../..');
 const STUDY_MATERIAL =
@@ -130,7 +131,7 @@ describe('the web console in a real browser (Chromium), against the platform', (
     // The state diagram is drawn from the coordinator's table: every state, the path taken bold, the end state current.
     const diagram = page.locator('svg.state-diagram');
     await diagram.locator('[data-state=SUCCEEDED][data-status=current]').waitFor();
-    expect(await diagram.locator('g[data-state]').count()).toBe(9);
+    expect(await diagram.locator('g[data-state]').count()).toBe(WORKFLOW_TABLES.find((table) => table.type === 'retrieve_or_generate')?.states.length);
     expect(await diagram.locator('[data-state=INGESTING]').getAttribute('data-status')).toBe('visited');
     expect(await diagram.locator('[data-state=CANCELLED]').getAttribute('data-status')).toBe('unvisited');
     expect(await diagram.locator('[data-edge="INITIATED→INGESTING"]').getAttribute('data-taken')).toBe('true');
