@@ -126,6 +126,11 @@ export class AdmissionControl {
       .catch((error: unknown) => this.logger.warn(`run ${runId}: its tier (${tier}) was not recorded: ${error instanceof Error ? error.message : String(error)}`));
   }
 
+  /** Whether this gateway admitted `runId` for `userId` and has not seen it end (its projection may lag). */
+  admittedHere(runId: string, userId: string): boolean {
+    return this.#admitted.get(runId)?.userId === userId;
+  }
+
   /** Runs admitted here and not ended, by tier (for metrics); forgets ended ones. */
   async inFlightByTier(): Promise<Record<Tier, number>> {
     await this.forgetEnded(Date.now());

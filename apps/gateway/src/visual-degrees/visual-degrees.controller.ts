@@ -36,6 +36,8 @@ import { idempotencyKeyHeader, linksOf, visualDegreesAccepted, visualDegreesBody
 const INITIAL_STATE = 'INITIALIZING';
 /** How long `POST /visual-degrees` waits for the coordinator to have started the run. */
 const START_WAIT_MS = 5_000;
+/** How long the event stream waits for a run this gateway admitted to reach the projection. */
+const UNPROJECTED_WAIT_MS = 30_000;
 
 const notFound = (): NotFoundException => new NotFoundException({ error: 'not_found', message: 'no such visual degrees run' });
 
@@ -136,7 +138,7 @@ export class VisualDegreesController {
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
-    await this.eventStream.stream(await this.ownRun(params.id, user), request, response);
+    await this.eventStream.stream(await this.ownRun(params.id, user, { waitIfAdmittedHere: true }), request, response);
   }
 
   @Get(':id/evidence/:thumbnail')
@@ -185,8 +187,16 @@ export class VisualDegreesController {
     }
   }
 
-  private async ownRun(runId: string, user: AuthenticatedUser): Promise<RunProjection> {
-    const run = await this.runs.findForUser(runId, user.userId);
+  /**
+   * The caller's visual degrees run, or 404. With `waitIfAdmittedHere`, a run this gateway admitted for
+   * the caller that the projection does not show yet (a busy coordinator answers the start late) is
+   * waited for, bounded: following a run right after starting it never meets a 404.
+   */
+  private async ownRun(runId: string, user: AuthenticatedUser, options: { readonly waitIfAdmittedHere?: boolean } = {}): Promise<RunProjection> {
+    let run = await this.runs.findForUser(runId, user.userId);
+    if (run === undefined && options.waitIfAdmittedHere === true && this.admission.admittedHere(runId, user.userId)) {
+      run = await this.runs.findWhen(runId, () => true, { userId: user.userId, graceMs: UNPROJECTED_WAIT_MS });
+    }
     if (run?.workflowType !== VISUAL_DEGREES) throw notFound();
     return run;
   }
