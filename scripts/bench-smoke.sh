@@ -25,7 +25,7 @@ BENCHES=(
   "maths/pinned-bench.js --held-out --fail-on-wrong"
   "paper-dedup/dedup-bench.js 1,2 2"
   "paper-steering/steering-bench.js --seeds 1 --gnn 6 --others 2"
-  "saga/saga-bench.js --runs1 10 --runs64 64"
+  "saga/saga-bench.js --runs1 10 --runs64 64 --commits 20"
   "research/leg-floor.js --runs 2 --legs 2 --rounds 1"
   "research/research-bench.js --sequential 2 --concurrent 2 --rounds 1"
   "retrieve-or-generate/hit-path.js --misses 3 --seconds 1 --warmup 1 --rate 5"

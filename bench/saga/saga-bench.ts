@@ -4,11 +4,15 @@
  * Prints runs/s, p50/p99 end-to-end latency (StartRun published -> terminal RunStateChanged seen),
  * and the raw JetStream publish/consume rate of the same machine for scale.
  *
- *   npm run build && node dist/bench/saga/saga-bench.js [--runs1 300] [--runs64 6000]
+ * Last, the disk's commit floor: one-row PostgreSQL commits in sequence, and what four of them (a
+ * 3-step run's coordinator commits, each before its command leaves) cost: c=1's latency floor here.
+ *
+ *   npm run build && node dist/bench/saga/saga-bench.js [--runs1 300] [--runs64 6000] [--commits 300]
  */
 import { join } from 'node:path';
 import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
+import pg from 'pg';
 import { deterministicUuid, RunStateChangedV2, runIdFor, StartRun, type MessageData } from '@openpaw/contracts';
 import { connectNats, JetStreamPublisher } from '@openpaw/messaging';
 import { createDatabase, spawnManaged, startNatsServer, startPostgresServer, waitForOutput } from '@openpaw/testing';
@@ -118,10 +122,36 @@ async function main(): Promise<void> {
   }
   const consumeRate = count / ((performance.now() - t) / 1000);
   console.log(`raw JetStream  publish ${publishRate.toFixed(0)} msg/s (PubAck each)  consume+ack ${consumeRate.toFixed(0)} msg/s`);
+  await printCommitFloor(databaseUrl, arg('commits', 300));
 
   await nc.close();
   await coordinator.stop();
   await Promise.all([nats.dispose(), postgres.dispose()]);
+}
+
+/**
+ * The disk's yardstick for c=1: one-row commits in sequence on the same PostgreSQL (fsync and
+ * synchronous commit on, as the coordinator's). A 3-step run makes four coordinator commits one
+ * after another (the start and each of the three replies; the bench's worker keeps no state), each
+ * before its command is published (the outbox), so four commits are its latency floor on this machine.
+ */
+async function printCommitFloor(databaseUrl: string, commits: number): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query('create table if not exists bench_commit_floor (id serial primary key, at timestamptz not null default now())');
+  const latencies: number[] = [];
+  for (let i = 0; i < commits; i += 1) {
+    const t = performance.now();
+    await client.query('insert into bench_commit_floor default values');
+    latencies.push(performance.now() - t);
+  }
+  await client.end();
+  latencies.sort((a, b) => a - b);
+  const p50 = percentile(latencies, 50);
+  console.log(
+    `commit floor   one-row commit in sequence (fsync on): p50=${p50.toFixed(2)} ms  p99=${percentile(latencies, 99).toFixed(2)} ms  ` +
+      `→ a 3-step run's 4 commits in sequence: p50 ≥ ${(4 * p50).toFixed(1)} ms`,
+  );
 }
 
 main().catch((error: unknown) => {

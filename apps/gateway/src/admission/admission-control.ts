@@ -2,13 +2,14 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { ARTIFACT_JOB_WORKFLOW, catalog, CRITICAL_LANE, laneDurableOf, RESEARCH_WORKFLOW, STREAMS, VISUAL_DEGREES } from '@openpaw/contracts';
-import { consumerInfoIfExists, NATS_CONNECTION } from '@openpaw/messaging';
+import { consumerInfoIfExists, GroupRunner, NATS_CONNECTION } from '@openpaw/messaging';
 import type { DataSource } from 'typeorm';
 import { GATEWAY_DATA_SOURCE } from '../projection/database.js';
 import { type PreparedSql, preparedSql } from '@openpaw/persistence';
 import { RUN_ADMISSIONS_TABLE, RUN_PROJECTION_TABLE } from '../projection/run-projection.store.js';
 import { RETRIEVE_OR_GENERATE } from '../problems/workflow-result.js';
 import { ADMISSION_LIMITS, type AdmissionLimits, type Tier } from './admission-limits.js';
+import { type Admitted, AdmittedRuns } from './admitted-runs.js';
 import { TokenBuckets } from './token-bucket.js';
 
 /** Workflows users start themselves (their runs count as in flight; background runs do not). */
@@ -26,18 +27,16 @@ const COORDINATOR_DURABLE = 'coordinator';
 const READING_TTL_MS = 250;
 /** A run admitted here counts as in flight until the projection shows it (covers the projection's lag). */
 const UNPROJECTED_GRACE_MS = 30_000;
+/**
+ * Everyone's runs in flight are read at most this often; one reading serves every start meanwhile
+ * (with the admissions made here since added), so a burst of starts costs one platform-wide count,
+ * not one each. A user's own count is read on every start: a tier's in-flight limit is small and exact.
+ */
+const PLATFORM_READING_TTL_MS = 100;
 
 export type AdmissionDecision =
   | { readonly admitted: true }
   | { readonly admitted: false; readonly reason: 'rate_limited' | 'too_many_in_flight' | 'platform_busy'; readonly retryAfterSeconds: number; readonly detail: string };
-
-interface Admitted {
-  readonly userId: string;
-  readonly tier: Tier;
-  readonly at: number;
-  /** Of a problem image ingestion has not read yet (0 for runs without one). */
-  readonly megapixels: number;
-}
 
 /** What a run's input costs beyond the run itself. */
 export interface AdmissionCost {
@@ -54,6 +53,20 @@ interface Projected {
   readonly state: string;
 }
 
+/** Everyone's runs in flight, as the projection showed them at one moment, with what this gateway admitted then. */
+interface PlatformReading {
+  readonly at: number;
+  /** `AdmittedRuns.admissions` and `.megapixels` when the reading was sent: what was admitted after is not in it. */
+  readonly admissionsBefore: number;
+  readonly megapixelsBefore: number;
+  /** Runs in flight the projection showed. */
+  readonly projected: number;
+  /** Runs admitted here before the reading that the projection did not show. */
+  readonly unprojected: number;
+  /** Megapixels of images admitted here before the reading and not read by then. */
+  readonly readingMegapixels: number;
+}
+
 /**
  * Admission control at the edge: per-user rate (token bucket) and in-flight limits by tier, a
  * global in-flight bound and a bound on the critical lanes' backlog. In-flight counts come from the
@@ -63,9 +76,12 @@ interface Projected {
 export class AdmissionControl {
   readonly #buckets = new TokenBuckets();
   private readonly logger = new Logger(AdmissionControl.name);
-  /** Runs admitted by this gateway and not yet seen ended, by run id. */
-  readonly #admitted = new Map<string, Admitted>();
+  /** Runs admitted by this gateway and not yet seen ended. */
+  readonly #admitted = new AdmittedRuns();
   #backlog: { readonly at: number; readonly value: Promise<number> } | undefined;
+  #platform: { readonly at: number; readonly value: Promise<PlatformReading> } | undefined;
+  /** Each admission's tier, recorded for the ops page: many starts, one statement. */
+  readonly #tierRecords: GroupRunner<{ readonly runId: string; readonly userId: string; readonly tier: Tier }, undefined>;
   #jsm: Promise<JetStreamManager> | undefined;
   /** Every start reads the in-flight counts and records its admission: named statements. */
   private readonly sql: PreparedSql;
@@ -76,6 +92,16 @@ export class AdmissionControl {
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
   ) {
     this.sql = preparedSql(dataSource, 'gateway_admission');
+    // The tier is a label for the ops page, not a record anything is rebuilt from: its commit need
+    // not wait for the WAL flush (a crash loses at most the last moments' labels, shown as "tier not recorded").
+    const labels = preparedSql(dataSource, 'gateway_admission_tier', { synchronousCommit: 'off' });
+    this.#tierRecords = new GroupRunner<{ readonly runId: string; readonly userId: string; readonly tier: Tier }, undefined>(async (records) => {
+      await labels.query(
+        `insert into ${RUN_ADMISSIONS_TABLE} (run_id, user_id, tier) select * from unnest($1::uuid[], $2::text[], $3::text[]) on conflict (run_id) do nothing`,
+        [records.map((r) => r.runId), records.map((r) => r.userId), records.map((r) => r.tier)],
+      );
+      return records.map(() => undefined);
+    });
   }
 
   /** Decides whether `userId` may start a new run now; on admission, call `started` with its run id (and the same cost). */
@@ -120,9 +146,9 @@ export class AdmissionControl {
    * awaited: admission answers the user now; a write lost to an outage shows as "tier not recorded".
    */
   started(runId: string, userId: string, tier: Tier, nowMs = Date.now(), cost: AdmissionCost = {}): void {
-    this.#admitted.set(runId, { userId, tier, at: nowMs, megapixels: cost.megapixels ?? 0 });
-    void this.sql
-      .query(`insert into ${RUN_ADMISSIONS_TABLE} (run_id, user_id, tier) values ($1, $2, $3) on conflict (run_id) do nothing`, [runId, userId, tier])
+    this.#admitted.add(runId, { userId, tier, at: nowMs, megapixels: cost.megapixels ?? 0 });
+    void this.#tierRecords
+      .submit({ runId, userId, tier })
       .catch((error: unknown) => this.logger.warn(`run ${runId}: its tier (${tier}) was not recorded: ${error instanceof Error ? error.message : String(error)}`));
   }
 
@@ -141,40 +167,78 @@ export class AdmissionControl {
 
   /**
    * The user's and everyone's runs in flight: the projection's, plus those admitted here that it does
-   * not show yet; and the megapixels of images admitted here not yet read. One statement reads both
-   * the counts and what the projection knows of the runs admitted here (every start asks, so it is
-   * one round trip).
+   * not show yet; and the megapixels of images admitted here not yet read. The user's come from one
+   * statement reading both their count and what the projection knows of their runs admitted here;
+   * everyone's from the shared platform reading, plus what was admitted here since it.
    */
   private async inFlight(userId: string, nowMs: number): Promise<{ readonly user: number; readonly total: number; readonly readingMegapixels: number }> {
-    const [row] = await this.sql.query<{ user_count: string; total_count: string; admitted: Array<[string, boolean, string]> }>(
-      `select count(*) filter (where user_id = $1) as user_count, count(*) as total_count,
-              (select coalesce(json_agg(json_build_array(a.run_id, a.terminal, a.state)), '[]') from ${RUN_PROJECTION_TABLE} a where a.run_id = any($5::uuid[])) as admitted
-       from ${RUN_PROJECTION_TABLE} where not terminal and workflow_type = any($2::text[]) and not (workflow_type = $3 and state = $4)`,
-      [userId, USER_STARTED_WORKFLOWS, RESEARCH_WORKFLOW, RESEARCH_DRAFT_STATE, [...this.#admitted.keys()]],
+    const mineHere = this.#admitted.ofUser(userId);
+    const [platform, [row]] = await Promise.all([
+      this.platformReading(nowMs),
+      this.sql.query<{ user_count: string; admitted: Array<[string, boolean, string]> }>(
+        `select count(*) as user_count,
+                (select coalesce(json_agg(json_build_array(a.run_id, a.terminal, a.state)), '[]') from ${RUN_PROJECTION_TABLE} a where a.run_id = any($5::uuid[])) as admitted
+         from ${RUN_PROJECTION_TABLE} where not terminal and user_id = $1 and workflow_type = any($2::text[]) and not (workflow_type = $3 and state = $4)`,
+        [userId, USER_STARTED_WORKFLOWS, RESEARCH_WORKFLOW, RESEARCH_DRAFT_STATE, mineHere],
+      ),
+    ]);
+    const projected = new Map((row?.admitted ?? []).map(([runId, terminal, state]) => [runId, { terminal, state }] as const));
+    const mine = this.forget(mineHere, projected, nowMs).length;
+    const since = this.#admitted.admissions - platform.admissionsBefore;
+    return {
+      user: Number(row?.user_count ?? 0) + mine,
+      total: platform.projected + platform.unprojected + since,
+      readingMegapixels: platform.readingMegapixels + (this.#admitted.megapixels - platform.megapixelsBefore),
+    };
+  }
+
+  /** Everyone's runs in flight: read at most every `PLATFORM_READING_TTL_MS`, shared by the starts meanwhile. */
+  private platformReading(nowMs: number): Promise<PlatformReading> {
+    if (this.#platform !== undefined && nowMs - this.#platform.at < PLATFORM_READING_TTL_MS) return this.#platform.value;
+    const value = this.readPlatform(nowMs);
+    this.#platform = { at: nowMs, value };
+    // A failed reading is not kept: the next start reads again.
+    value.catch(() => {
+      if (this.#platform?.value === value) this.#platform = undefined;
+    });
+    return value;
+  }
+
+  private async readPlatform(nowMs: number): Promise<PlatformReading> {
+    const admissionsBefore = this.#admitted.admissions;
+    const megapixelsBefore = this.#admitted.megapixels;
+    const ids = this.#admitted.runIds();
+    const [row] = await this.sql.query<{ total_count: string; admitted: Array<[string, boolean, string]> }>(
+      `select count(*) as total_count,
+              (select coalesce(json_agg(json_build_array(a.run_id, a.terminal, a.state)), '[]') from ${RUN_PROJECTION_TABLE} a where a.run_id = any($4::uuid[])) as admitted
+       from ${RUN_PROJECTION_TABLE} where not terminal and workflow_type = any($1::text[]) and not (workflow_type = $2 and state = $3)`,
+      [USER_STARTED_WORKFLOWS, RESEARCH_WORKFLOW, RESEARCH_DRAFT_STATE, ids],
     );
     const projected = new Map((row?.admitted ?? []).map(([runId, terminal, state]) => [runId, { terminal, state }] as const));
-    const unprojected = this.forget(projected, nowMs);
-    const mine = unprojected.filter((a) => a.userId === userId).length;
+    const unprojected = this.forget(ids, projected, nowMs);
     let readingMegapixels = 0;
-    for (const [runId, admitted] of this.#admitted) {
+    for (const runId of ids) {
+      const admitted = this.#admitted.get(runId);
       const state = projected.get(runId)?.state;
-      if (admitted.megapixels > 0 && (state === undefined || READING_STATES.has(state))) readingMegapixels += admitted.megapixels;
+      if (admitted !== undefined && admitted.megapixels > 0 && (state === undefined || READING_STATES.has(state))) readingMegapixels += admitted.megapixels;
     }
-    return { user: Number(row?.user_count ?? 0) + mine, total: Number(row?.total_count ?? 0) + unprojected.length, readingMegapixels };
+    return { at: nowMs, admissionsBefore, megapixelsBefore, projected: Number(row?.total_count ?? 0), unprojected: unprojected.length, readingMegapixels };
   }
 
   /** Drops admitted runs the projection shows ended (or that it never showed within the grace); returns those it does not show yet. */
   private async forgetEnded(nowMs: number): Promise<Admitted[]> {
     if (this.#admitted.size === 0) return [];
-    const ids = [...this.#admitted.keys()];
+    const ids = this.#admitted.runIds();
     const rows = await this.sql.query<{ run_id: string; terminal: boolean; state: string }>(`select run_id, terminal, state from ${RUN_PROJECTION_TABLE} where run_id = any($1::uuid[])`, [ids]);
-    return this.forget(new Map(rows.map((r) => [r.run_id, { terminal: r.terminal, state: r.state }])), nowMs);
+    return this.forget(ids, new Map(rows.map((r) => [r.run_id, { terminal: r.terminal, state: r.state }])), nowMs);
   }
 
-  /** `forgetEnded` given what the projection shows of each admitted run (absent: not projected). */
-  private forget(projected: ReadonlyMap<string, Projected>, nowMs: number): Admitted[] {
+  /** Of `runIds` admitted here: drops those the projection shows ended (or never showed within the grace); returns those it does not show yet. */
+  private forget(runIds: readonly string[], projected: ReadonlyMap<string, Projected>, nowMs: number): Admitted[] {
     const unprojected: Admitted[] = [];
-    for (const [runId, admitted] of this.#admitted) {
+    for (const runId of runIds) {
+      const admitted = this.#admitted.get(runId);
+      if (admitted === undefined) continue;
       const terminal = projected.get(runId)?.terminal;
       if (terminal === true || (terminal === undefined && nowMs - admitted.at > UNPROJECTED_GRACE_MS)) this.#admitted.delete(runId);
       else if (terminal === undefined) unprojected.push(admitted);
