@@ -44,8 +44,10 @@ export interface OcrLine {
   readonly chars: readonly OcrChar[];
   /** The line's ink as connected blobs, when the reader measures it: what shows stacked glyphs (a fraction). */
   readonly inkBoxes?: readonly OcrBox[];
-  /** The reader read this line as LaTeX (Mathpix), not plain text. */
+  /** The reader read this line as LaTeX (Mathpix), not plain text; `text` is that LaTeX written as plain maths. */
   readonly latex?: boolean;
+  /** What the reader read on this line but could not write as plain text (e.g. a LaTeX command it does not know): the line must not be trusted. */
+  readonly unread?: string;
 }
 
 export interface OcrReading {

@@ -71,4 +71,35 @@ describe('judgeReading', () => {
     const enclosing = judgeReading(reading('Evaluate 49 - 4', [], [root, { x0: 340, y0: 20, x1: 370, y1: 55 }, { x0: 375, y0: 20, x1: 405, y1: 55 }]));
     expect(enclosing).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/encloses other glyphs/) });
   });
+
+  describe('a reader of lines without characters (Mathpix: LaTeX written as plain maths, one confidence a line)', () => {
+    /** Lines as Mathpix gives them: no characters, no boxes of its own, maths lines marked latex. */
+    const mathpix = (lines: readonly { text: string; confidence: number; latex?: boolean; unread?: string }[]): OcrReading => ({
+      reader: 'mathpix/v3-text',
+      local: false,
+      width: 900,
+      height: 300,
+      lines: lines.map((l, i) => ({ ...l, box: { x0: 0, y0: 100 * i, x1: 900, y1: 100 * i + 80 }, chars: [] })),
+    });
+
+    it('reads a sure line, its maths tokens carrying the line confidence', () => {
+      const outcome = judgeReading(mathpix([{ text: 'Solve for y: 5y-4=2y+11', confidence: 0.995, latex: true }]));
+      expect(outcome).toMatchObject({ status: 'read', reading: { text: 'Solve for y: 5y-4=2y+11', reader: 'mathpix/v3-text' } });
+      if (outcome.status === 'read') expect(outcome.reading.confidence).toBeCloseTo(0.995);
+    });
+
+    it("takes a root's reach from its LaTeX (√(36+31)), which a line reader cannot see", () => {
+      expect(judgeReading(mathpix([{ text: 'Evaluate √(36+31)', confidence: 0.99, latex: true }]))).toMatchObject({ status: 'read' });
+      expect(judgeReading(mathpix([{ text: 'Evaluate √36+31', confidence: 0.99 }]))).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/a root sign/) });
+    });
+
+    it('refuses a line read unsure, naming its characters', () => {
+      expect(judgeReading(mathpix([{ text: '5y-4=2y+11', confidence: 0.6, latex: true }]))).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/read unsure: "5" 0\.60/) });
+    });
+
+    it('refuses a line holding LaTeX that could not be written as plain maths, naming it', () => {
+      const outcome = judgeReading(mathpix([{ text: 'Find \\int_{0}^{1} x dx', confidence: 0.99, latex: true, unread: 'the LaTeX command \\int' }]));
+      expect(outcome).toMatchObject({ status: 'unreadable', reason: expect.stringContaining('the reader read the LaTeX command \\int on the line') });
+    });
+  });
 });

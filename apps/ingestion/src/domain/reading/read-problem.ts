@@ -1,5 +1,5 @@
 import type { UncertainReading } from '@openpaw/contracts';
-import type { OcrAlternative, OcrBox, OcrChar, OcrReader, OcrReading } from '@openpaw/providers/ocr';
+import type { OcrAlternative, OcrBox, OcrChar, OcrLine, OcrReader, OcrReading } from '@openpaw/providers/ocr';
 import sharp from 'sharp';
 import type { NormalisedImage } from '../image-normalisation.js';
 import { extractMathsSignature, type ReadToken } from '../maths-signature/index.js';
@@ -77,7 +77,8 @@ export function judgeReading(reading: OcrReading, settings: ReadingSettings = DE
   const doubts: string[] = [];
   const lost = reading.lines.filter((l) => l.text === '').length;
   if (lost > 0) doubts.push(`${lost} text region${lost === 1 ? '' : 's'} read as nothing (a lost term?)`);
-  const lines = reading.lines.filter((l) => l.text !== '').map(lineGeometry);
+  for (const line of reading.lines) if (line.unread !== undefined) doubts.push(`the reader read ${line.unread} on the line "${line.text.slice(0, 120)}", which cannot be written as plain maths`);
+  const lines = reading.lines.filter((l) => l.text !== '').map((l) => lineGeometry(withCharacters(l)));
   for (const line of lines) doubts.push(...line.doubts);
   doubts.push(...pageInkDoubts(reading));
   const chars: OcrChar[] = lines.flatMap((l, i) => (i === 0 ? l.chars : [{ text: '\n', confidence: 1 }, ...l.chars]));
@@ -91,7 +92,8 @@ export function judgeReading(reading: OcrReading, settings: ReadingSettings = DE
   for (const run of extraction.dangling) doubts.push(`operator ${run}: an operand was read as a word`);
   const normalised = normaliseText(text);
   // A root's radicand is what its bar spans, which a line reader does not see: "√36+31" may be √(36+31).
-  if (/√|v\/|sqrt/i.test(text)) doubts.push('a root sign: how far its bar reaches cannot be read from one line');
+  // A reader of maths structure (LaTeX) says what the bar spans.
+  if (reading.lines.some((l) => l.latex !== true && /√|v\/|sqrt/i.test(l.text))) doubts.push('a root sign: how far its bar reaches cannot be read from one line');
   for (const [pattern, what] of MISREAD_SHAPES) {
     const found = pattern.exec(normalised);
     if (found !== null) doubts.push(`"${found[0]}": ${what}`);
@@ -100,6 +102,16 @@ export function judgeReading(reading: OcrReading, settings: ReadingSettings = DE
   if (doubts.length > 0) return refusal(doubts, text);
   const confidence = tokens.length === 0 ? 1 : Math.min(...tokens.map((t) => t.confidence));
   return { status: 'read', reading: { text, tokens, confidence, reader: reading.reader } };
+}
+
+/**
+ * A line of a reader that gives no per-character results (Mathpix): each character carries the line's
+ * confidence, so a line read unsure is doubted like characters read unsure; it has no boxes, so the
+ * geometry of the line (exponents placed from boxes) is the reader's own, as its LaTeX said.
+ */
+function withCharacters(line: OcrLine): OcrLine {
+  if (line.chars.length > 0 || line.text === '') return line;
+  return { ...line, chars: [...line.text].map((text) => ({ text, confidence: line.confidence })) };
 }
 
 /** The most doubts a refusal carries in its reading (the reason names them all). */

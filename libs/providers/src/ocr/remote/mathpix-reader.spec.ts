@@ -18,7 +18,7 @@ describe('MathpixReader against a local server speaking v3/text', () => {
 
   const reader = (appKey = APP_KEY, timeoutMs = 2_000): MathpixReader => new MathpixReader({ appId: APP_ID, appKey, baseUrl: server.baseUrl, timeoutMs });
 
-  it('sends the image as a data URL with its credentials and maps line_data to lines, maths marked latex', async () => {
+  it('sends the image as a data URL with its credentials and maps line_data to lines, maths marked latex and written as plain maths', async () => {
     next = {
       width: 900,
       height: 260,
@@ -39,8 +39,14 @@ describe('MathpixReader against a local server speaking v3/text', () => {
     expect(reading).toMatchObject({ reader: MATHPIX_READER, local: false, width: 900, height: 260 });
     expect(reading.lines).toEqual([
       { text: 'Solve for x:', confidence: 0.99, box: { x0: 60, y0: 40, x1: 420, y1: 100 }, chars: [], latex: false },
-      { text: '\\( 2 x^{2}+3=11 \\)', confidence: 0.97, box: { x0: 60, y0: 150, x1: 700, y1: 210 }, chars: [], latex: true },
+      { text: '2x^2+3=11', confidence: 0.97, box: { x0: 60, y0: 150, x1: 700, y1: 210 }, chars: [], latex: true },
     ]);
+  });
+
+  it('names LaTeX it cannot write as plain maths on the line (never drops it)', async () => {
+    next = { width: 900, height: 260, lines: [{ text: '\\int_{0}^{1} x d x', type: 'math', confidence: 0.99, box: { x0: 0, y0: 0, x1: 900, y1: 260 } }] };
+    const reading = await reader().read(image);
+    expect(reading.lines).toMatchObject([{ latex: true, unread: 'the LaTeX command \\int' }]);
   });
 
   it('reports a low confidence as the service gave it', async () => {

@@ -1,4 +1,5 @@
 import { type OcrLine, OcrInputError, type OcrReader, OcrReaderClosedError, OcrReaderError, type OcrReading, type OcrReadOptions, readingOrder } from '../port.js';
+import { mathpixLineText } from './mathpix-markdown.js';
 import { boxAround, postJson, prepareImage, probability } from './remote-ocr-call.js';
 
 export const MATHPIX_READER = 'mathpix/v3-text';
@@ -38,7 +39,8 @@ const LATEX_DELIMITER = /\\\(|\\\[|\$/;
 /**
  * Mathpix OCR (`POST /v3/text`, app_id/app_key headers): the image goes as a base64 data URL; the answer
  * is Mathpix Markdown, maths between `\(` `\)`. Lines come from `line_data` (each with its contour and,
- * when given, its confidence; else the whole answer's); a line holding maths is marked `latex`. Mathpix
+ * when given, its confidence; else the whole answer's); a line holding maths is marked `latex`, and its
+ * LaTeX is written as plain maths (`mathpixLineText`; what it cannot write is the line's `unread`). Mathpix
  * gives no per-character results, so `chars` is empty. An image the service cannot read (`error_info.id`
  * `image_*`) is an `OcrInputError`; credentials, quota and service faults are `OcrReaderError`.
  */
@@ -98,15 +100,21 @@ export class MathpixReader implements OcrReader {
 }
 
 function lineOf(line: MathpixLineData, overall: number, width: number, height: number): OcrLine {
-  const text = (line.text as string).trim();
+  const markdown = (line.text as string).trim();
   const contour = Array.isArray(line.cnt) ? (line.cnt as unknown[]).filter((p): p is [number, number] => Array.isArray(p) && typeof p[0] === 'number' && typeof p[1] === 'number') : [];
   return {
-    text,
+    ...plainLine(markdown, line.type === 'math'),
     confidence: probability(line.confidence, overall),
     box: boxAround(contour.map(([x, y]) => ({ x, y })), width, height),
-    chars: [],
-    latex: line.type === 'math' || LATEX_DELIMITER.test(text),
   };
+}
+
+/** A line of Mathpix Markdown as the port's line: its maths written as plain text, or what could not be. */
+function plainLine(markdown: string, maths: boolean): Pick<OcrLine, 'text' | 'chars' | 'latex' | 'unread'> {
+  // A `math` line may come without delimiters: all of it is LaTeX.
+  const latex = maths || LATEX_DELIMITER.test(markdown);
+  const plain = mathpixLineText(maths && !LATEX_DELIMITER.test(markdown) ? `\\(${markdown}\\)` : markdown);
+  return { text: plain.text, chars: [], latex, ...(plain.unread === undefined ? {} : { unread: plain.unread }) };
 }
 
 /** Without `line_data`: one line per line of the Markdown, each placed over the whole image. */
@@ -116,7 +124,7 @@ function textLines(text: unknown, overall: number, width: number, height: number
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l !== '')
-    .map((l) => ({ text: l, confidence: overall, box: { x0: 0, y0: 0, x1: width, y1: height }, chars: [], latex: LATEX_DELIMITER.test(l) }));
+    .map((l) => ({ ...plainLine(l, false), confidence: overall, box: { x0: 0, y0: 0, x1: width, y1: height } }));
 }
 
 function errorText(body: MathpixTextResponse): string | undefined {
