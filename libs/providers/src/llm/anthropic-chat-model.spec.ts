@@ -6,6 +6,8 @@ import { ResilientLlmClient } from './resilient-llm-client.js';
 
 const KEY = 'sk-ant-test-0123456789abcdef';
 const stub = useScriptedStubServer();
+const IMAGE = { mimeType: 'image/png' as const, data: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) };
+const IMAGE_BASE64 = 'iVBORw0KGgo=';
 
 function message(text: string, model = 'claude-haiku-4-5-20251001') {
   return {
@@ -35,6 +37,15 @@ function client(options: { nativeStructuredOutput?: boolean } = {}) {
 
 
 describe('AnthropicChatModel against an Anthropic Messages wire-format server', () => {
+  it('sends a user message\'s images as base64 image blocks before its text', async () => {
+    stub.script.push(() => message('5y - 4 = 2y + 11'));
+    const { llm } = client();
+    await llm.chat([{ role: 'user', content: 'Transcribe the problem.', images: [IMAGE] }], { maxTokens: 64 });
+    expect((stub.server.requests[0]!.json() as { messages: unknown }).messages).toEqual([
+      { role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: IMAGE_BASE64 } }, { type: 'text', text: 'Transcribe the problem.' }] },
+    ]);
+  });
+
   it('sends a Messages request (without the deprecated temperature) and reports usage, answering model and cost', async () => {
     stub.script.push(() => message('Paris'));
     const { llm } = client();

@@ -1,9 +1,12 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { type Clock, systemClock } from '../shared/clock.js';
+import { base64Of, imagesOf } from './chat-images.js';
 import { ProviderError } from './errors.js';
 import type { ChatMessage, ChatModel, ChatModelRequest, ChatModelResponse } from './port.js';
 import { providerFailure } from './provider-failure.js';
 import { SdkClientCache } from './sdk-clients.js';
+
+const ANTHROPIC_PROVIDER = 'anthropic';
 
 export interface AnthropicChatModelConfig {
   /** From env (`ANTHROPIC_API_KEY`); per-user keys can be passed per call instead. */
@@ -24,7 +27,7 @@ export interface AnthropicChatModelConfig {
  * `temperature` is not sent: the API deprecated it.
  */
 export class AnthropicChatModel implements ChatModel {
-  readonly provider = 'anthropic';
+  readonly provider = ANTHROPIC_PROVIDER;
   readonly hasDefaultCredentials: boolean;
   private readonly clock: Clock;
   /** Per model and key; the SDK is loaded on the first call (a service that never calls it never loads it). */
@@ -91,19 +94,27 @@ export class AnthropicChatModel implements ChatModel {
 
 /**
  * System messages become the `system` parameter; the rest must alternate user/assistant and start
- * with a user turn, so consecutive turns of one role are joined.
+ * with a user turn, so consecutive turns of one role are joined. A user message's images go before
+ * its text, as base64 `image` blocks.
  */
 export function toAnthropicMessages(input: readonly ChatMessage[]): { system?: string; messages: Anthropic.MessageParam[] } {
   const systemParts: string[] = [];
-  const messages: { role: 'user' | 'assistant'; content: string }[] = [];
+  const messages: { role: 'user' | 'assistant'; content: string | Anthropic.ContentBlockParam[] }[] = [];
+  const blocks = (content: string | Anthropic.ContentBlockParam[]): Anthropic.ContentBlockParam[] => (typeof content === 'string' ? [{ type: 'text', text: content }] : content);
   for (const message of input) {
     if (message.role === 'system') {
       systemParts.push(message.content);
       continue;
     }
+    const images = imagesOf(message, ANTHROPIC_PROVIDER);
+    const content: string | Anthropic.ContentBlockParam[] =
+      images.length === 0
+        ? message.content
+        : [...images.map((image) => ({ type: 'image' as const, source: { type: 'base64' as const, media_type: image.mimeType, data: base64Of(image) } })), { type: 'text', text: message.content }];
     const last = messages.at(-1);
-    if (last !== undefined && last.role === message.role) last.content = `${last.content}\n\n${message.content}`;
-    else messages.push({ role: message.role, content: message.content });
+    if (last === undefined || last.role !== message.role) messages.push({ role: message.role, content });
+    else if (typeof last.content === 'string' && typeof content === 'string') last.content = `${last.content}\n\n${content}`;
+    else last.content = [...blocks(last.content), ...blocks(content)];
   }
   if (messages[0]?.role !== 'user') messages.unshift({ role: 'user', content: '(continue)' });
   return { ...(systemParts.length > 0 ? { system: systemParts.join('\n\n') } : {}), messages };

@@ -6,6 +6,8 @@ import { ResilientLlmClient } from './resilient-llm-client.js';
 
 const KEY = 'AIzaTestKey0123456789abcdefghij';
 const stub = useScriptedStubServer();
+const IMAGE = { mimeType: 'image/png' as const, data: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) };
+const IMAGE_BASE64 = 'iVBORw0KGgo=';
 
 function generated(text: string, modelVersion = 'gemini-2.5-flash') {
   return {
@@ -31,6 +33,15 @@ function client() {
 
 
 describe('GeminiChatModel against a Gemini generateContent wire-format server', () => {
+  it('sends a user message\'s images as inlineData parts after its text', async () => {
+    stub.script.push(() => generated('5y - 4 = 2y + 11'));
+    const { llm } = client();
+    await llm.chat([{ role: 'user', content: 'Transcribe the problem.', images: [IMAGE] }], { maxTokens: 64 });
+    expect((stub.server.requests[0]!.json() as { contents: unknown }).contents).toEqual([
+      { role: 'user', parts: [{ text: 'Transcribe the problem.' }, { inlineData: { mimeType: 'image/png', data: IMAGE_BASE64 } }] },
+    ]);
+  });
+
   it('sends generateContent and reports usage (thinking billed as output), answering model and cost', async () => {
     stub.script.push(() => generated('Paris'));
     const { llm } = client();

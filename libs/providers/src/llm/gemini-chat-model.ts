@@ -1,9 +1,12 @@
 import type { Content, GenerateContentResponse, GoogleGenAI } from '@google/genai';
 import { type Clock, systemClock } from '../shared/clock.js';
+import { base64Of, imagesOf } from './chat-images.js';
 import { ProviderError } from './errors.js';
 import type { ChatMessage, ChatModel, ChatModelRequest, ChatModelResponse } from './port.js';
 import { providerFailure } from './provider-failure.js';
 import { SdkClientCache } from './sdk-clients.js';
+
+const GEMINI_PROVIDER = 'gemini';
 
 export interface GeminiChatModelConfig {
   /** From env (`GEMINI_API_KEY`, or `GOOGLE_API_KEY`); per-user keys can be passed per call instead. */
@@ -15,7 +18,7 @@ export interface GeminiChatModelConfig {
 
 /** generateContent of the Gemini API through `@google/genai` (SDK retries off; the resilient client retries). */
 export class GeminiChatModel implements ChatModel {
-  readonly provider = 'gemini';
+  readonly provider = GEMINI_PROVIDER;
   readonly hasDefaultCredentials: boolean;
   private readonly clock: Clock;
   /** Per model and key; the SDK is loaded on the first call (a service that never calls it never loads it). */
@@ -86,11 +89,14 @@ export class GeminiChatModel implements ChatModel {
   }
 }
 
-/** System messages become `systemInstruction`; assistant turns are Gemini's `model` role. */
+/** System messages become `systemInstruction`; assistant turns are Gemini's `model` role; a user message's images are `inlineData` parts after its text. */
 export function toGeminiContents(messages: readonly ChatMessage[]): { systemInstruction?: string; contents: Content[] } {
   const system = messages.filter((m) => m.role === 'system').map((m) => m.content);
   const contents: Content[] = messages
     .filter((m) => m.role !== 'system')
-    .map((m) => ({ role: m.role === 'assistant' ? 'model' : 'user', parts: [{ text: m.content }] }));
+    .map((m) => ({
+      role: m.role === 'assistant' ? 'model' : 'user',
+      parts: [{ text: m.content }, ...imagesOf(m, GEMINI_PROVIDER).map((image) => ({ inlineData: { mimeType: image.mimeType, data: base64Of(image) } }))],
+    }));
   return { ...(system.length > 0 ? { systemInstruction: system.join('\n\n') } : {}), contents };
 }

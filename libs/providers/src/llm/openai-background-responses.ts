@@ -1,7 +1,8 @@
 import type OpenAI from 'openai';
 import type { Clock } from '../shared/clock.js';
 import { ProviderError } from './errors.js';
-import type { ChatModelRequest, ChatModelResponse } from './port.js';
+import { dataUrlOf, imagesOf } from './chat-images.js';
+import type { ChatMessage, ChatModelRequest, ChatModelResponse } from './port.js';
 import { providerFailure } from './provider-failure.js';
 
 /** Waits between polls of a background response: from `initialMs`, times `factor`, at most `maxMs`. */
@@ -34,7 +35,7 @@ export async function completeInBackground(client: OpenAI, request: ChatModelReq
     response = await client.responses.create(
       {
         model: request.model,
-        input: request.messages.map((m) => ({ role: m.role, content: m.content })),
+        input: request.messages.map((m) => responsesInput(m, provider)),
         background: true,
         max_output_tokens: request.maxTokens,
         ...(isDeepResearchModel(request.model) ? { tools: [{ type: 'web_search_preview' as const }] } : {}),
@@ -87,5 +88,15 @@ export async function completeInBackground(client: OpenAI, request: ChatModelReq
     model: response.model,
     usage: { inputTokens: response.usage?.input_tokens ?? 0, outputTokens: response.usage?.output_tokens ?? 0 },
     ...(response.status === 'incomplete' ? { finishReason: response.incomplete_details?.reason ?? 'incomplete' } : {}),
+  };
+}
+
+/** A chat message as the Responses API takes it: text, or for a user message with images, `input_text` and `input_image` parts. */
+function responsesInput(message: ChatMessage, provider: string): OpenAI.Responses.EasyInputMessage {
+  const images = imagesOf(message, provider);
+  if (images.length === 0 || message.role !== 'user') return { role: message.role, content: message.content };
+  return {
+    role: 'user',
+    content: [{ type: 'input_text', text: message.content }, ...images.map((image) => ({ type: 'input_image' as const, image_url: dataUrlOf(image), detail: 'auto' as const }))],
   };
 }

@@ -6,6 +6,8 @@ import { ResilientLlmClient } from './resilient-llm-client.js';
 
 const KEY = 'sk-test-openai-0123456789abcdef';
 const stub = useScriptedStubServer();
+const IMAGE = { mimeType: 'image/png' as const, data: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) };
+const IMAGE_BASE64 = 'iVBORw0KGgo=';
 
 function completion(text: string, model = 'gpt-4o-mini-2024-07-18') {
   return {
@@ -28,6 +30,21 @@ function client(clock = fakeClock()) {
 
 
 describe('OpenAiChatModel against an OpenAI wire-format server', () => {
+  it('sends a user message\'s images as image_url parts with base64 data URLs after its text', async () => {
+    stub.script.push(() => completion('5y - 4 = 2y + 11'));
+    const { llm } = client();
+    await llm.chat([{ role: 'user', content: 'Transcribe the problem.', images: [IMAGE] }], { maxTokens: 64, temperature: 0 });
+    expect((stub.server.requests[0]!.json() as { messages: unknown }).messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'Transcribe the problem.' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${IMAGE_BASE64}` } }] },
+    ]);
+  });
+
+  it('refuses images on a system message rather than drop them', async () => {
+    const { llm } = client();
+    await expect(llm.chat([{ role: 'system', content: 'x', images: [IMAGE] }, { role: 'user', content: 'y' }], { maxTokens: 8 })).rejects.toThrow(/images go with user messages only/);
+    expect(stub.server.requests).toHaveLength(0);
+  });
+
   it('sends a chat completion and reports usage, answering model and cost', async () => {
     stub.script.push(() => completion('4'));
     const { llm } = client();

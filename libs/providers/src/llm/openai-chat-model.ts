@@ -2,7 +2,8 @@ import type OpenAI from 'openai';
 import { type Clock, systemClock } from '../shared/clock.js';
 import { ProviderError } from './errors.js';
 import { completeInBackground, DEFAULT_POLL_BACKOFF, isDeepResearchModel, type PollBackoff } from './openai-background-responses.js';
-import type { ChatModel, ChatModelRequest, ChatModelResponse } from './port.js';
+import { dataUrlOf, imagesOf } from './chat-images.js';
+import type { ChatMessage, ChatModel, ChatModelRequest, ChatModelResponse } from './port.js';
 import { estimateInputTokens } from './pricing.js';
 import { providerFailure } from './provider-failure.js';
 import { SdkClientCache } from './sdk-clients.js';
@@ -72,7 +73,7 @@ export class OpenAiChatModel implements ChatModel {
       completion = await client.chat.completions.create(
         {
           model: request.model,
-          messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
+          messages: request.messages.map((m) => openAiMessage(m, this.provider)),
           temperature: request.temperature,
           [this.maxTokensParam]: request.maxTokens,
           ...(request.responseSchema
@@ -100,4 +101,14 @@ export class OpenAiChatModel implements ChatModel {
       ...(choice?.finish_reason ? { finishReason: choice.finish_reason } : {}),
     };
   }
+}
+
+/** A chat message as OpenAI takes it: text, or for a user message with images, text and `image_url` parts (data URLs). */
+function openAiMessage(message: ChatMessage, provider: string): OpenAI.Chat.Completions.ChatCompletionMessageParam {
+  const images = imagesOf(message, provider);
+  if (images.length === 0 || message.role !== 'user') return { role: message.role, content: message.content };
+  return {
+    role: 'user',
+    content: [{ type: 'text', text: message.content }, ...images.map((image) => ({ type: 'image_url' as const, image_url: { url: dataUrlOf(image) } }))],
+  };
 }

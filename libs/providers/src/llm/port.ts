@@ -2,9 +2,18 @@ import type { z } from 'zod';
 
 export type ChatRole = 'system' | 'user' | 'assistant';
 
+/** An image a user message shows the model: a vision model reads it; a model that reads no images refuses the call (`bad_request`). */
+export interface ChatImage {
+  readonly mimeType: 'image/png' | 'image/jpeg' | 'image/webp';
+  /** The encoded image. */
+  readonly data: Uint8Array;
+}
+
 export interface ChatMessage {
   readonly role: ChatRole;
   readonly content: string;
+  /** Images shown with the text, in order (user messages only: an adapter refuses them on another role). */
+  readonly images?: readonly ChatImage[];
 }
 
 export interface TokenUsage {

@@ -20,6 +20,11 @@ const CHUNKS = [
 ].join('\n');
 
 describe('LocalChatModel through the resilient client', () => {
+  it('refuses a message with an image (it reads text only), never answering as if it had read it', async () => {
+    const image = { mimeType: 'image/png' as const, data: new Uint8Array([0x89, 0x50, 0x4e, 0x47]) };
+    await expect(llm.chat([{ role: 'user', content: 'Solve the problem in the photo.', images: [image] }], { maxTokens: 100 })).rejects.toThrow(/the local model reads no images/);
+  });
+
   it('answers a solution schema with a real worked solution, named as local, at no cost', async () => {
     const result = await llm.structured(
       [

@@ -1,3 +1,4 @@
+import { ProviderError } from '../errors.js';
 import { abortFailure } from '../provider-failure.js';
 import type { ChatMessage, ChatModel, ChatModelRequest, ChatModelResponse } from '../port.js';
 import type * as MathSolverModule from './math-solver.js';
@@ -33,6 +34,8 @@ export class LocalChatModel implements ChatModel {
   async complete(request: ChatModelRequest): Promise<ChatModelResponse> {
     const aborted = abortFailure(request.signal, this.provider);
     if (aborted !== undefined) throw aborted;
+    // It reads text only: an image it cannot see must not be answered as if it had been read.
+    if (request.messages.some((m) => (m.images?.length ?? 0) > 0)) throw new ProviderError('bad_request', this.provider, 'the local model reads no images; configure a vision model (openai, anthropic or gemini)');
     const { findMathCandidate, solveMathProblem } = await loadMathSolver();
     const problem = problemText(request.messages, findMathCandidate);
     const content = contentText(request.messages);
