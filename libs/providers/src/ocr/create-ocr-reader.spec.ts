@@ -3,6 +3,7 @@ import { createOcrReader, OcrConfigurationError, type OcrReaderName } from './cr
 import { PpOcrReader } from './ppocr/ppocr-reader.js';
 import { GOOGLE_VISION_READER, GoogleVisionReader } from './remote/google-vision-reader.js';
 import { MATHPIX_READER, MathpixReader } from './remote/mathpix-reader.js';
+import { SecondOpinionReader } from './second-opinion-reader.js';
 
 const settings = (reader: OcrReaderName) => ({ reader, workers: 1, timeoutMs: 2_000 });
 
@@ -24,6 +25,16 @@ describe('createOcrReader', () => {
     const vision = createOcrReader(settings('google-vision'), { GOOGLE_VISION_ACCESS_TOKEN: 'ya29.token' });
     expect(vision).toBeInstanceOf(GoogleVisionReader);
     expect(vision).toMatchObject({ reader: GOOGLE_VISION_READER, local: false });
+  });
+
+  it('builds vision-llm as the vision model checked by local PP-OCRv4, from the model and its key', async () => {
+    const reader = createOcrReader(settings('vision-llm'), { OPENPAW_OCR_VISION_MODEL: 'anthropic/claude-sonnet-4-5', ANTHROPIC_API_KEY: 'sk-ant-0123' });
+    expect(reader).toBeInstanceOf(SecondOpinionReader);
+    expect(reader).toMatchObject({ reader: 'vision-llm/anthropic/claude-sonnet-4-5+local/pp-ocrv4', local: false });
+    await reader.close();
+    expect(() => createOcrReader(settings('vision-llm'), { ANTHROPIC_API_KEY: 'sk-ant-0123' })).toThrow(new OcrConfigurationError('OCR reader vision-llm needs OPENPAW_OCR_VISION_MODEL'));
+    expect(() => createOcrReader(settings('vision-llm'), { OPENPAW_OCR_VISION_MODEL: 'gemini/gemini-2.5-flash' })).toThrow(new OcrConfigurationError('OCR reader vision-llm needs GEMINI_API_KEY or GOOGLE_API_KEY for gemini/gemini-2.5-flash'));
+    expect(() => createOcrReader(settings('vision-llm'), { OPENPAW_OCR_VISION_MODEL: 'local/deterministic' })).toThrow(/needs a vision model of openai, anthropic or gemini/);
   });
 
   it('fails at start-up naming the missing credential', () => {

@@ -3,9 +3,16 @@ import type { OcrReader } from './port.js';
 import { PpOcrReader } from './ppocr/ppocr-reader.js';
 import { GoogleVisionReader } from './remote/google-vision-reader.js';
 import { MathpixReader } from './remote/mathpix-reader.js';
+import { VisionLlmReader } from './remote/vision-llm-reader.js';
+import { SecondOpinionReader } from './second-opinion-reader.js';
+import { createLlmFromEnv } from '../llm/create-llm-from-env.js';
+import { parseModelRef } from '../llm/model-ref.js';
+
+/** The env variable holding each vision provider's key (as `createLlmFromEnv` reads them). */
+const VISION_KEYS: Readonly<Record<string, readonly string[]>> = { openai: ['OPENAI_API_KEY'], anthropic: ['ANTHROPIC_API_KEY'], gemini: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'] };
 
 /** The readers a service can be configured with; `pp-ocr` (local PP-OCRv4) is the default everywhere. */
-export const OCR_READER_NAMES = ['pp-ocr', 'mathpix', 'google-vision'] as const;
+export const OCR_READER_NAMES = ['pp-ocr', 'mathpix', 'google-vision', 'vision-llm'] as const;
 export type OcrReaderName = (typeof OCR_READER_NAMES)[number];
 
 export interface OcrReaderSettings {
@@ -31,7 +38,10 @@ function required(env: Env, name: string, reader: OcrReaderName): string {
  * The reader the settings name. Remote readers take their credentials from `env`: Mathpix
  * `MATHPIX_APP_ID` + `MATHPIX_APP_KEY`; Google Vision `GOOGLE_VISION_API_KEY` or
  * `GOOGLE_VISION_ACCESS_TOKEN` (exactly one). `MATHPIX_BASE_URL` / `GOOGLE_VISION_BASE_URL` point at
- * another endpoint (a regional one, a proxy). Missing credentials fail here, at start-up, not on the first image.
+ * another endpoint (a regional one, a proxy). `vision-llm` is the model `OPENPAW_OCR_VISION_MODEL`
+ * names (`provider/model`, its key from that provider's usual variable) read through the LLM port, with
+ * local PP-OCRv4 as the second opinion every reading must agree with (`SecondOpinionReader`). Missing
+ * credentials fail here, at start-up, not on the first image.
  */
 export function createOcrReader(settings: OcrReaderSettings, env: Env): OcrReader {
   switch (settings.reader) {
@@ -58,6 +68,14 @@ export function createOcrReader(settings: OcrReaderSettings, env: Env): OcrReade
         timeoutMs: settings.timeoutMs,
         ...(baseUrl === undefined ? {} : { baseUrl }),
       });
+    }
+    case 'vision-llm': {
+      const model = required(env, 'OPENPAW_OCR_VISION_MODEL', settings.reader);
+      const keys = VISION_KEYS[parseModelRef(model).provider];
+      if (keys === undefined) throw new OcrConfigurationError(`OCR reader vision-llm needs a vision model of openai, anthropic or gemini in OPENPAW_OCR_VISION_MODEL (got ${model})`);
+      if (keys.every((key) => envValue(env, key) === undefined)) throw new OcrConfigurationError(`OCR reader vision-llm needs ${keys.join(' or ')} for ${model}`);
+      const vision = new VisionLlmReader({ llm: createLlmFromEnv(env), model, timeoutMs: settings.timeoutMs });
+      return new SecondOpinionReader(vision, new PpOcrReader({ workers: settings.workers, timeoutMs: settings.timeoutMs }));
     }
   }
 }

@@ -5,4 +5,6 @@ export { bundledPpOcrModels, PP_OCR_READER, type PpOcrModelPaths, PpOcrReader, t
 export { ONNX_WORKER_SOURCE, OnnxWorkerPool, type OnnxWorkerPoolOptions } from './ppocr/onnx-worker-pool.js';
 export { createOcrReader, OCR_READER_NAMES, OcrConfigurationError, type OcrReaderName, type OcrReaderSettings } from './create-ocr-reader.js';
 export { MATHPIX_BASE_URL, MATHPIX_READER, MathpixReader, type MathpixReaderOptions } from './remote/mathpix-reader.js';
+export { VISION_LLM_READER, VisionLlmReader, type VisionLlmReaderOptions } from './remote/vision-llm-reader.js';
+export { mathsOf, SecondOpinionReader } from './second-opinion-reader.js';
 export { GOOGLE_VISION_BASE_URL, GOOGLE_VISION_READER, type GoogleVisionCredentials, GoogleVisionReader, type GoogleVisionReaderOptions } from './remote/google-vision-reader.js';
