@@ -108,7 +108,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** How the console signs in with OIDC here: the issuer, its authorization endpoint, the client id and scope. */
+        /**
+         * How the console signs in with OIDC here: the issuer, its authorization endpoint, the client id and scope.
+         * @description Where no OIDC sign-in is configured (dev tokens only), `{ configured: false, message }`.
+         */
         get: operations["OidcSignInController_signInConfig"];
         put?: never;
         post?: never;
@@ -1365,22 +1368,16 @@ export interface operations {
                         /** @description Where the console sends the browser with its PKCE challenge. */
                         authorizationEndpoint: string;
                         clientId: string;
+                        /** @enum {boolean} */
+                        configured: true;
                         issuer: string;
                         /** @description Where the provider's tokens carry the roles (a dotted path): the console reads it to offer admin pages; the gateway checks them itself. */
                         rolesClaim: string;
                         scope: string;
-                    };
-                };
-            };
-            /** @description No OIDC sign-in configured (dev tokens only). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        message?: string;
+                    } | {
+                        /** @enum {boolean} */
+                        configured: false;
+                        message: string;
                     };
                 };
             };
