@@ -220,7 +220,7 @@ describe('the console workflow pages in a real browser (Chromium), against the p
     await screenshot(page, 'w5b-paper-search-rejected-iteration-2');
   });
 
-  it('settings: adds a model key and removes it, sets the research webhook (its secret shown once) and removes it; sign-in says OIDC is off (200, not 404)', async () => {
+  it('settings: adds a model key and removes it, sets the research webhook (its secret shown once), test-delivers through the research service (refused: a loopback URL) and removes it; sign-in says OIDC is off (200, not 404)', async () => {
     expect(await callApi(platform.gatewayUrl, token, 'GET', '/auth/oidc')).toEqual({ status: 200, body: { configured: false, message: expect.stringContaining('no OIDC sign-in') } });
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('heading', { name: 'Model API keys' }).waitFor();
@@ -231,12 +231,18 @@ describe('the console workflow pages in a real browser (Chromium), against the p
     expect(await page.locator('main').textContent()).not.toContain('sk-ant-console-rosa');
     expect(await callApi(platform.gatewayUrl, token, 'GET', '/research/keys')).toMatchObject({ body: { keys: expect.arrayContaining([expect.objectContaining({ provider: 'anthropic' })]) } });
 
-    await page.getByLabel('Webhook URL', { exact: true }).fill('https://hooks.example.org/openpaw');
+    // A loopback URL: the research service's SSRF guard refuses it, so the test delivery's report is known without a receiver.
+    await page.getByLabel('Webhook URL', { exact: true }).fill('http://127.0.0.1:9/openpaw-hook');
     await page.getByRole('button', { name: 'Set the webhook' }).click();
     const secret = (await page.locator('[data-secret]').textContent()) ?? '';
     expect(secret.length).toBeGreaterThanOrEqual(24);
-    await page.locator('[data-webhook=set]').getByText('https://hooks.example.org/openpaw').waitFor();
+    await page.locator('[data-webhook=set]').getByText('http://127.0.0.1:9/openpaw-hook').waitFor();
     expect(await page.locator('[data-delivery=none]').count()).toBe(1);
+    // "Test" goes through the research service (the gateway never calls out): its one attempt is reported back.
+    await page.getByRole('button', { name: 'Send a test delivery' }).click();
+    const report = page.locator('[data-delivery=failed]');
+    await report.waitFor({ timeout: 30_000 });
+    expect(await report.textContent()).toMatch(/openpaw\.research\.WebhookTest, attempt 1, .*failed.*only public addresses are called/);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'w8-settings');
 

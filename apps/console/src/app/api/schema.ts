@@ -610,6 +610,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/research/webhook/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send one signed test event to the caller’s research webhook.
+         * @description The research service (the gateway never calls out) POSTs `{id, type: "openpaw.research.WebhookTest", createdAt, data}`, signed like every delivery, once (no retry). Its outcome shows as `lastDelivery` of `GET /research/webhook` (with this `eventId`) within moments.
+         */
+        post: operations["ResearchWebhookController_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/run-views": {
         parameters: {
             query?: never;
@@ -5355,6 +5375,54 @@ export interface operations {
             };
             /** @description Missing or invalid bearer token. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
+    ResearchWebhookController_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        eventId: string;
+                        eventType: string;
+                        requestedAt: string;
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The caller has no research webhook. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

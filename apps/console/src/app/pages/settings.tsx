@@ -5,6 +5,9 @@ import { errorMessage, type ProviderKeys, type ResearchProvider, type ResearchWe
 type KeyProvider = ProviderKeys['keys'][number]['provider'];
 const KEY_PROVIDERS: readonly KeyProvider[] = ['openai', 'anthropic', 'gemini'];
 
+/** How long the page waits for the report of a test delivery (the research service sends it within moments). */
+const TEST_REPORT_WAIT_MS = 30_000;
+
 /** When something happened, as a person reads it. */
 const when = (iso: string): string => new Date(iso).toLocaleString();
 
@@ -125,13 +128,14 @@ function LastDelivery({ delivery }: { delivery: ResearchWebhook['lastDelivery'] 
 /**
  * Spec 05's webhook: every finished research (completed or failed) is POSTed, signed, to the user's
  * URL. Shows the registration and its last delivery attempt; set (the signing secret is shown once),
- * or remove it.
+ * send a test event (through the research service: the gateway never calls out), or remove it.
  */
 function WebhookSection() {
   const client = useGatewayClient();
   const [webhook, setWebhook] = useState<ResearchWebhook | null | undefined>();
   const [url, setUrl] = useState('');
   const [registered, setRegistered] = useState<ResearchWebhookRegistered | undefined>();
+  const [testing, setTesting] = useState<string | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
 
   const load = useCallback(async (): Promise<void> => {
@@ -149,6 +153,26 @@ function WebhookSection() {
     setRegistered(data);
     setUrl('');
     await load();
+  };
+
+  /** Sends a test event through the research service; re-reads the webhook (a few seconds apart, bounded) until its attempt is reported. */
+  const sendTest = async (): Promise<void> => {
+    setProblem(undefined);
+    const { data, error, response } = await client.POST('/research/webhook/test');
+    if (data === undefined) return setProblem(errorMessage(error, `The gateway answered ${response.status}.`));
+    setTesting(data.eventId);
+    const deadline = Date.now() + TEST_REPORT_WAIT_MS;
+    while (Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const { data: current } = await client.GET('/research/webhook');
+      if (current?.lastDelivery?.eventId === data.eventId) {
+        setWebhook(current);
+        setTesting(undefined);
+        return;
+      }
+    }
+    setTesting(undefined);
+    setProblem('No report of the test delivery yet: is the research service running? Its outcome will show here once it is reported.');
   };
 
   const remove = async (): Promise<void> => {
@@ -171,9 +195,15 @@ function WebhookSection() {
             Sending {webhook.events.join(' and ')} to <code>{webhook.url}</code> (set {when(webhook.updatedAt)}).
           </p>
           <LastDelivery delivery={webhook.lastDelivery} />
-          <button type="button" class="secondary" onClick={() => void remove()}>
-            Remove the webhook
-          </button>
+          {testing !== undefined && <p role="status">Test event sent; waiting for the research service's report of its delivery…</p>}
+          <div class="button-row">
+            <button type="button" class="secondary" disabled={testing !== undefined} onClick={() => void sendTest()}>
+              Send a test delivery
+            </button>
+            <button type="button" class="secondary" onClick={() => void remove()}>
+              Remove the webhook
+            </button>
+          </div>
         </div>
       )}
       {registered !== undefined && (
