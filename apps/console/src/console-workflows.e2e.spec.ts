@@ -141,10 +141,13 @@ describe('the console workflow pages in a real browser (Chromium), against the p
     expect(await page.locator('[data-gate]').count()).toBe(0);
   });
 
-  it('paper search: decides checkpoint 1 (an edit refused naming the field, then a valid edit) and checkpoint 2 (approve with ticked papers) over the imported library', async () => {
-    const bib = readFileSync(join(root, 'apps/research/sample-library/openpaw-demo.bib'), 'utf8');
-    expect(await callApi(platform.gatewayUrl, token, 'POST', '/library/references', { format: 'bibtex', content: bib })).toMatchObject({ status: 200, body: { added: 20 } });
+  it('paper search: imports the library on the page, decides checkpoint 1 (an edit refused naming the field, then a valid edit) and checkpoint 2 (approve with ticked papers), and exports the papers as BibTeX, RIS and CSL-JSON', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Paper search' }).click();
+    await page.getByLabel('Reference file (.bib or .ris)', { exact: true }).setInputFiles(join(root, 'apps/research/sample-library/openpaw-demo.bib'));
+    await page.getByRole('button', { name: 'Import the references' }).click();
+    await page.locator('[data-import=done]').getByText('Imported openpaw-demo.bib: 20 added, 0 updated, 0 skipped.').waitFor({ timeout: 30_000 });
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'w4a-library-imported');
     await page.getByLabel('What are you looking for?', { exact: true }).fill('graph neural networks with attention');
     await page.getByRole('checkbox', { name: 'library' }).check();
     await page.getByRole('button', { name: 'Start the search' }).click();
@@ -181,6 +184,21 @@ describe('the console workflow pages in a real browser (Chromium), against the p
     await page.locator('.run-state [data-state=COMPLETED]').waitFor({ timeout: 60_000 });
     await page.getByText('Completed: approved.').waitFor();
     expect(await page.locator('ul.papers li').allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining(ticked)]));
+
+    // The exports, as downloads of the files the gateway answers.
+    const exported = async (label: string): Promise<{ name: string; text: string }> => {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: label, exact: true }).click()]);
+      const path = await download.path();
+      return { name: download.suggestedFilename(), text: readFileSync(path, 'utf8') };
+    };
+    const bibtex = await exported('BibTeX');
+    expect(bibtex.name).toMatch(/\.bib$/);
+    expect(bibtex.text).toMatch(/^@\w+\{/m);
+    expect(bibtex.text).toContain(ticked);
+    expect((await exported('RIS')).text).toMatch(/^TY {2}- /m);
+    const csl = JSON.parse((await exported('CSL-JSON')).text) as { title?: string }[];
+    expect(csl.map((item) => item.title)).toEqual(expect.arrayContaining([expect.stringContaining(ticked)]));
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
   });
 
   it('paper search: rejects the strategy at checkpoint 1 with a note, and the next iteration asks again', async () => {
@@ -200,6 +218,39 @@ describe('the console workflow pages in a real browser (Chromium), against the p
     expect(await strategy.getByRole('alert').count()).toBe(0);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'w5b-paper-search-rejected-iteration-2');
+  });
+
+  it('settings: adds a model key and removes it, sets the research webhook (its secret shown once), test-delivers through the research service (refused: a loopback URL) and removes it; sign-in says OIDC is off (200, not 404)', async () => {
+    expect(await callApi(platform.gatewayUrl, token, 'GET', '/auth/oidc')).toEqual({ status: 200, body: { configured: false, message: expect.stringContaining('no OIDC sign-in') } });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('heading', { name: 'Model API keys' }).waitFor();
+    await page.getByLabel('Provider', { exact: true }).selectOption('anthropic');
+    await page.getByLabel('API key', { exact: true }).fill('sk-ant-console-rosa-0123456789');
+    await page.getByRole('button', { name: 'Save the key' }).click();
+    await page.locator('tr[data-key=anthropic]').waitFor();
+    expect(await page.locator('main').textContent()).not.toContain('sk-ant-console-rosa');
+    expect(await callApi(platform.gatewayUrl, token, 'GET', '/research/keys')).toMatchObject({ body: { keys: expect.arrayContaining([expect.objectContaining({ provider: 'anthropic' })]) } });
+
+    // A loopback URL: the research service's SSRF guard refuses it, so the test delivery's report is known without a receiver.
+    await page.getByLabel('Webhook URL', { exact: true }).fill('http://127.0.0.1:9/openpaw-hook');
+    await page.getByRole('button', { name: 'Set the webhook' }).click();
+    const secret = (await page.locator('[data-secret]').textContent()) ?? '';
+    expect(secret.length).toBeGreaterThanOrEqual(24);
+    await page.locator('[data-webhook=set]').getByText('http://127.0.0.1:9/openpaw-hook').waitFor();
+    expect(await page.locator('[data-delivery=none]').count()).toBe(1);
+    // "Test" goes through the research service (the gateway never calls out): its one attempt is reported back.
+    await page.getByRole('button', { name: 'Send a test delivery' }).click();
+    const report = page.locator('[data-delivery=failed]');
+    await report.waitFor({ timeout: 30_000 });
+    expect(await report.textContent()).toMatch(/openpaw\.research\.WebhookTest, attempt 1, .*failed.*only public addresses are called/);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'w8-settings');
+
+    await page.getByRole('button', { name: 'Remove the anthropic key' }).click();
+    await page.locator('tr[data-key=anthropic]').waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Remove the webhook' }).click();
+    await page.locator('[data-webhook=none]').waitFor();
+    expect(await callApi(platform.gatewayUrl, token, 'GET', '/research/webhook')).toMatchObject({ status: 404 });
   });
 
   it('operations: refused without the admin role; with it, the lanes and a dead letter the research service really dead-lettered, its payload redacted', async () => {

@@ -11,6 +11,7 @@ import { ResearchPage } from './pages/research.js';
 import { ResearchRunPage } from './pages/research-run.js';
 import { RunDetailPage } from './pages/run-detail.js';
 import { RunsPage } from './pages/runs.js';
+import { SettingsPage } from './pages/settings.js';
 import { SignInPage } from './pages/sign-in.js';
 import { SubmitProblemPage } from './pages/submit-problem.js';
 import { VisualDegreesPage } from './pages/visual-degrees.js';
@@ -31,6 +32,7 @@ const PAGE_TITLES: Record<Route['page'], string> = {
   visualDegrees: 'Visual degrees',
   visualDegreesRun: 'Visual degrees',
   ops: 'Operations',
+  settings: 'Research settings',
   notFound: 'Not found',
 };
 
@@ -70,6 +72,8 @@ function Page({ route }: { route: Route }) {
       return <VisualDegreesRunPage runId={route.runId} />;
     case 'ops':
       return <OpsPage />;
+    case 'settings':
+      return <SettingsPage />;
     case 'notFound':
       return (
         <section aria-labelledby="page-title">

@@ -17,6 +17,7 @@ describe('console routes', () => {
       { page: 'visualDegrees' },
       { page: 'visualDegreesRun', runId: '0b6f0d8e-6c4a-4e8e-9d2a-2f1d7f3b9a10' },
       { page: 'ops' },
+      { page: 'settings' },
     ] as const;
     for (const route of routes) expect(routeOf(hrefOf(route))).toEqual(route);
   });

@@ -12,6 +12,7 @@ export type Route =
   | { readonly page: 'visualDegrees' }
   | { readonly page: 'visualDegreesRun'; readonly runId: string }
   | { readonly page: 'ops' }
+  | { readonly page: 'settings' }
   | { readonly page: 'notFound'; readonly path: string };
 
 /** The runs list's filters, as the URL carries them (a bookmarkable view). `from`/`to` are dates (YYYY-MM-DD). */
@@ -42,6 +43,7 @@ export function routeOf(hash: string): Route {
   if (path === '/paper-searches') return { page: 'paperSearches' };
   if (path === '/visual-degrees') return { page: 'visualDegrees' };
   if (path === '/ops') return { page: 'ops' };
+  if (path === '/settings') return { page: 'settings' };
   const research = RESEARCH_PATH.exec(path);
   if (research?.[1] !== undefined) return { page: 'researchRun', researchId: research[1].toLowerCase() };
   const paperSearch = PAPER_SEARCH_PATH.exec(path);
@@ -89,6 +91,8 @@ export function hrefOf(route: Route): string {
       return `#/visual-degrees/${route.runId}`;
     case 'ops':
       return '#/ops';
+    case 'settings':
+      return '#/settings';
     case 'notFound':
       return `#${route.path}`;
   }

@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshDatabase, type NatsServerHandle, privateNatsServer, type RunningPlatform, startPlatformProcesses } from '@openpaw/testing';
 import pg from 'pg';
@@ -294,6 +297,42 @@ describe('artifact jobs through the gateway (spec 02)', () => {
 
     const unknown = await ada.chat({ message: 'What is in this source?', session_id: 'nb-chat', source_ids: ['00000000-0000-4000-8000-000000000000'] });
     expect(unknown).toMatchObject({ status: 422, body: { error: 'unknown_sources' } });
+  });
+
+  it('the CLI (`openpaw notebook`) adds a file source, follows a quiz job\'s progress live to the printed quiz, and chats', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'openpaw-notebook-cli-'));
+    const notes = join(dir, 'photosynthesis.txt');
+    await writeFile(notes, PHOTOSYNTHESIS);
+    const env = { ...process.env, OPENPAW_API_URL: platform.gatewayUrl, OPENPAW_JWT_SECRET: platform.jwtSecret, OPENPAW_USER: 'e2e-cli', OPENPAW_TOKEN: '', OPENPAW_PROFILE: '' };
+    const openpaw = (...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
+      new Promise((resolve) => {
+        execFile(process.execPath, [join(root, 'dist/apps/cli/src/main.js'), 'notebook', ...args], { env, timeout: 60_000 }, (error, stdout, stderr) =>
+          resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr }),
+        );
+      });
+    try {
+      const added = await openpaw('add', 'nb-cli', notes, '--json');
+      expect(added).toMatchObject({ code: 0 });
+      const source = (JSON.parse(added.stdout) as { result: { source_id: string; status: string } }).result;
+      expect(source.status).toBe('indexed');
+
+      const quiz = await openpaw('quiz', 'nb-cli', '--count', '2', '--sources', source.source_id);
+      expect({ code: quiz.code, stderr: quiz.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(quiz.stdout).toMatch(/^quiz job [0-9a-f-]{36} \(pending\)$/m);
+      // The job's progress, from its run events, in order, ending at 100.
+      const progress = [...quiz.stdout.matchAll(/^ {2}(\w+) +(\d+)%$/gm)].map((m) => Number(m[2]));
+      expect(progress.at(-1)).toBe(100);
+      expect(progress).toEqual([...progress].sort((a, b) => a - b));
+      expect(quiz.stdout).toMatch(/^1\. .+\n {3}a\) .+$/m);
+      expect(quiz.stdout).toMatch(/^2\. /m);
+      expect(quiz.stdout).toMatch(/^ {3}answer: /m);
+
+      const chat = await openpaw('chat', 'nb-cli', 'Where are chloroplasts found?');
+      expect(chat).toMatchObject({ code: 0, stdout: expect.stringContaining('Chloroplasts are the organelles') });
+      expect(chat.stdout).toContain(`sources: ${source.source_id}`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('takes sources as text, files (PDF) and URLs, and refuses bad input with the field named', async () => {

@@ -30,6 +30,23 @@ export const SetResearchWebhook = defineCommand(
   "Register (url) or remove (null) a user's research webhook. Idempotent: an older or repeated setting changes nothing.",
 );
 
+/** The `type` of a test delivery's body (`{id, type, createdAt, data}`), so a receiver can tell it from research events. */
+export const RESEARCH_WEBHOOK_TEST_EVENT_TYPE = 'openpaw.research.WebhookTest';
+
+export const TestResearchWebhook = defineCommand(
+  'research',
+  'TestResearchWebhook',
+  1,
+  z.object({
+    userId: z.string().min(1),
+    /** The test event's id: the body's `id`, the `X-OpenPaw-Event-Id` header and the reported attempt's `eventId`. */
+    eventId: z.uuid(),
+    /** When the user asked (ISO): the test's `createdAt`, and not before the registration it tests. */
+    requestedAt: z.iso.datetime({ offset: true }),
+  }),
+  "Send one signed test event to the user's registered research webhook now, once (no retry), and report it as ResearchWebhookAttempted.",
+);
+
 /** How an attempt to deliver a research event to a user's webhook went. */
 export const RESEARCH_WEBHOOK_OUTCOMES = ['delivered', 'retrying', 'failed'] as const;
 

@@ -26,6 +26,10 @@ export type ArtifactJob = operations['ChatController_artifact']['responses'][200
 export type Research = operations['ResearchController_get']['responses'][200]['content']['application/json'];
 export type ResearchDraft = operations['ResearchController_createDraft']['responses'][201]['content']['application/json'];
 export type ResearchProvider = Research['selectedLlms'][number];
+export type ProviderKeys = operations['ProviderKeysController_list']['responses'][200]['content']['application/json'];
+export type ResearchWebhook = operations['ResearchWebhookController_get']['responses'][200]['content']['application/json'];
+export type ResearchWebhookRegistered = operations['ResearchWebhookController_put']['responses'][200]['content']['application/json'];
+export type LibraryImport = operations['LibraryController_import']['responses'][200]['content']['application/json'];
 export type PaperSearch = operations['PaperSearchesController_get']['responses'][200]['content']['application/json'];
 export type VisualDegreesRun = operations['VisualDegreesController_get']['responses'][200]['content']['application/json'];
 

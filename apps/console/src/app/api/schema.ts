@@ -108,7 +108,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** How the console signs in with OIDC here: the issuer, its authorization endpoint, the client id and scope. */
+        /**
+         * How the console signs in with OIDC here: the issuer, its authorization endpoint, the client id and scope.
+         * @description Where no OIDC sign-in is configured (dev tokens only), `{ configured: false, message }`.
+         */
         get: operations["OidcSignInController_signInConfig"];
         put?: never;
         post?: never;
@@ -602,6 +605,26 @@ export interface paths {
         post?: never;
         /** Remove the caller’s research webhook (no more deliveries; idempotent). */
         delete: operations["ResearchWebhookController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/research/webhook/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send one signed test event to the caller’s research webhook.
+         * @description The research service (the gateway never calls out) POSTs `{id, type: "openpaw.research.WebhookTest", createdAt, data}`, signed like every delivery, once (no retry). Its outcome shows as `lastDelivery` of `GET /research/webhook` (with this `eventId`) within moments.
+         */
+        post: operations["ResearchWebhookController_test"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1365,22 +1388,16 @@ export interface operations {
                         /** @description Where the console sends the browser with its PKCE challenge. */
                         authorizationEndpoint: string;
                         clientId: string;
+                        /** @enum {boolean} */
+                        configured: true;
                         issuer: string;
                         /** @description Where the provider's tokens carry the roles (a dotted path): the console reads it to offer admin pages; the gateway checks them itself. */
                         rolesClaim: string;
                         scope: string;
-                    };
-                };
-            };
-            /** @description No OIDC sign-in configured (dev tokens only). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        message?: string;
+                    } | {
+                        /** @enum {boolean} */
+                        configured: false;
+                        message: string;
                     };
                 };
             };
@@ -5358,6 +5375,54 @@ export interface operations {
             };
             /** @description Missing or invalid bearer token. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
+    ResearchWebhookController_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        eventId: string;
+                        eventType: string;
+                        requestedAt: string;
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The caller has no research webhook. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

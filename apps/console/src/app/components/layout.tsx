@@ -8,6 +8,7 @@ const NAVIGATION: readonly { readonly href: string; readonly label: string; read
   { href: '#/paper-searches', label: 'Paper search', pages: ['paperSearches', 'paperSearch'] },
   { href: '#/visual-degrees', label: 'Visual degrees', pages: ['visualDegrees', 'visualDegreesRun'] },
   { href: '#/runs', label: 'Runs', pages: ['runs', 'run'] },
+  { href: '#/settings', label: 'Settings', pages: ['settings'] },
   { href: '#/ops', label: 'Operations', pages: ['ops'] },
 ];
 

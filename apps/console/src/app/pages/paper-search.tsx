@@ -3,6 +3,7 @@ import { useGatewayClient } from '../api/context.js';
 import { followRun } from '../api/follow-run.js';
 import { readCaughtUp, readOnceProjected } from '../api/projection.js';
 import { errorMessage, type PaperSearch } from '../api/resources.js';
+import { PaperExport } from '../components/paper-export.js';
 import { ResultReview, StrategyConfirmation, type CheckpointDecision } from '../components/paper-checkpoints.js';
 import { StateBadge } from '../components/state-badge.js';
 import { hrefOf } from '../routes.js';
@@ -77,6 +78,7 @@ export function PaperSearchPage({ searchId }: { searchId: string }) {
         <StrategyConfirmation key={checkpoint.checkpointId} checkpoint={checkpoint} onDecide={(decision) => decide(checkpoint.checkpointId, decision)} />
       )}
       {checkpoint?.kind === 'result_review' && <ResultReview key={checkpoint.checkpointId} checkpoint={checkpoint} onDecide={(decision) => decide(checkpoint.checkpointId, decision)} />}
+      {(checkpoint?.kind === 'result_review' || (search.terminal && search.accumulatedPapers.length > 0)) && <PaperExport searchId={searchId} />}
       {search.error !== null && (
         <p class="error" role="alert">
           {search.error.detail}

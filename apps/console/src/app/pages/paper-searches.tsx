@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useGatewayClient } from '../api/context.js';
 import { errorMessage, type PaperSearch } from '../api/resources.js';
+import { LibraryImportForm } from '../components/library-import.js';
 import { hrefOf } from '../routes.js';
 
 type Source = PaperSearch['options']['sources'][number];
@@ -67,6 +68,7 @@ export function PaperSearchesPage() {
           {problem}
         </p>
       )}
+      <LibraryImportForm />
     </section>
   );
 }

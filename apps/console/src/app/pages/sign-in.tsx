@@ -27,8 +27,8 @@ export function SignInPage({ expired, onSignedIn }: { expired: boolean; onSigned
         else setProblem(outcome.problem);
       });
     }
-    // 404 where no provider is configured: the token form alone.
-    void client.GET('/auth/oidc').then(({ data }) => setOidc(data));
+    // `configured: false` where no provider is configured: the token form alone.
+    void client.GET('/auth/oidc').then(({ data }) => setOidc(data?.configured === true ? data : undefined));
   }, []);
 
   const signIn = async (): Promise<void> => {

@@ -9,10 +9,10 @@ import { ZodValidationPipe } from '../../http/zod-validation.pipe.js';
 import { errorBody, validationErrorBody } from '../../runs/runs.schemas.js';
 import { DEFAULT_ROLES_CLAIM, verifyAccessToken } from '../tokens.js';
 import { OidcProviderClient } from './oidc-provider-client.js';
-import { OIDC_SCOPE, oidcSignInConfig, redeemCodeBody, redeemCodeResponse } from './oidc-sign-in.schemas.js';
+import { OIDC_SCOPE, oidcSignInAnswer, redeemCodeBody, redeemCodeResponse } from './oidc-sign-in.schemas.js';
 
-const notConfigured = (): NotFoundException =>
-  new NotFoundException({ error: 'oidc_not_configured', message: 'this deployment has no OIDC sign-in (OPENPAW_OIDC_ISSUER and OPENPAW_OIDC_CLIENT_ID)' });
+const NOT_CONFIGURED_MESSAGE = 'this deployment has no OIDC sign-in (OPENPAW_OIDC_ISSUER and OPENPAW_OIDC_CLIENT_ID)';
+const notConfigured = (): NotFoundException => new NotFoundException({ error: 'oidc_not_configured', message: NOT_CONFIGURED_MESSAGE });
 
 /** The console's OIDC sign-in (authorization code + PKCE): where to send the browser, and redeeming the code. Public routes. */
 @ApiTags('auth')
@@ -27,18 +27,20 @@ export class OidcSignInController {
 
   @Get()
   @PublicRoute()
-  @ApiOperation({ summary: 'How the console signs in with OIDC here: the issuer, its authorization endpoint, the client id and scope.' })
-  @ApiOkResponse({ schema: openApiSchema(oidcSignInConfig) })
-  @ApiNotFoundResponse({ description: 'No OIDC sign-in configured (dev tokens only).', schema: openApiSchema(errorBody) })
+  @ApiOperation({
+    summary: 'How the console signs in with OIDC here: the issuer, its authorization endpoint, the client id and scope.',
+    description: 'Where no OIDC sign-in is configured (dev tokens only), `{ configured: false, message }`.',
+  })
+  @ApiOkResponse({ schema: openApiSchema(oidcSignInAnswer) })
   @ApiBadGatewayResponse({ description: 'The issuer\'s discovery document could not be read.', schema: openApiSchema(errorBody) })
-  async signInConfig(): Promise<z.output<typeof oidcSignInConfig>> {
+  async signInConfig(): Promise<z.output<typeof oidcSignInAnswer>> {
     const provider = this.#provider;
     const clientId = this.config.jwt.oidcClientId;
-    if (provider === undefined || clientId === undefined) throw notConfigured();
+    if (provider === undefined || clientId === undefined) return { configured: false, message: NOT_CONFIGURED_MESSAGE };
     const endpoints = await provider.endpoints().catch((error: unknown) => {
       throw new BadGatewayException({ error: 'oidc_unreachable', message: error instanceof Error ? error.message : 'the identity provider could not be read' });
     });
-    return { issuer: endpoints.issuer, authorizationEndpoint: endpoints.authorizationEndpoint, clientId, scope: OIDC_SCOPE, rolesClaim: this.config.jwt.rolesClaim ?? DEFAULT_ROLES_CLAIM };
+    return { configured: true, issuer: endpoints.issuer, authorizationEndpoint: endpoints.authorizationEndpoint, clientId, scope: OIDC_SCOPE, rolesClaim: this.config.jwt.rolesClaim ?? DEFAULT_ROLES_CLAIM };
   }
 
   @Post('token')

@@ -73,7 +73,7 @@ describe('OIDC sign-in and identity-provider tokens (local OpenID provider)', ()
   it('tells the console where to sign in, without a token', async () => {
     expect(await call('GET', '/auth/oidc')).toEqual({
       status: 200,
-      body: { issuer: provider.issuer, authorizationEndpoint: `${provider.issuer}/authorize`, clientId: CLIENT_ID, scope: 'openid profile', rolesClaim: 'realm_access.roles' },
+      body: { configured: true, issuer: provider.issuer, authorizationEndpoint: `${provider.issuer}/authorize`, clientId: CLIENT_ID, scope: 'openid profile', rolesClaim: 'realm_access.roles' },
     });
   });
 

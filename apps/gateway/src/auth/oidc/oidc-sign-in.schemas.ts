@@ -3,12 +3,22 @@ import { z } from 'zod';
 export const OIDC_SCOPE = 'openid profile';
 
 export const oidcSignInConfig = z.object({
+  configured: z.literal(true),
   issuer: z.string(),
   authorizationEndpoint: z.string().describe('Where the console sends the browser with its PKCE challenge.'),
   clientId: z.string(),
   scope: z.string(),
   rolesClaim: z.string().describe('Where the provider\'s tokens carry the roles (a dotted path): the console reads it to offer admin pages; the gateway checks them itself.'),
 });
+
+/** No OIDC sign-in here: the console offers the token form alone. */
+export const oidcNotConfigured = z.object({
+  configured: z.literal(false),
+  message: z.string(),
+});
+
+/** `GET /auth/oidc`: what is configured, either way (never a 404: "off" is an answer, not a missing route). */
+export const oidcSignInAnswer = z.discriminatedUnion('configured', [oidcSignInConfig, oidcNotConfigured]);
 
 /** RFC 7636: a verifier is 43 to 128 characters of [A-Z a-z 0-9 - . _ ~]. */
 export const redeemCodeBody = z

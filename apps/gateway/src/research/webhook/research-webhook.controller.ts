@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Body, Controller, Delete, Get, HttpCode, Inject, NotFoundException, Put, ServiceUnavailableException } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, NotFoundException, Post, Put, ServiceUnavailableException } from '@nestjs/common';
 import {
+  ApiAcceptedResponse,
   ApiBearerAuth,
   ApiNoContentResponse,
   ApiNotFoundResponse,
@@ -10,7 +11,7 @@ import {
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import { RESEARCH_WEBHOOK_SECRET_PURPOSE, ResearchCompleted, ResearchFailed, SetResearchWebhook } from '@openpaw/contracts';
+import { RESEARCH_WEBHOOK_SECRET_PURPOSE, RESEARCH_WEBHOOK_TEST_EVENT_TYPE, ResearchCompleted, ResearchFailed, SetResearchWebhook, TestResearchWebhook } from '@openpaw/contracts';
 import { currentTraceparent } from '@openpaw/platform';
 import { SecretSealer } from '@openpaw/providers/keys';
 import type { z } from 'zod';
@@ -21,8 +22,8 @@ import { ApiZodBody, BEARER_SCHEME, openApiSchema } from '../../http/openapi.js'
 import { ZodValidationPipe } from '../../http/zod-validation.pipe.js';
 import { type CommandPublisher, COMMAND_PUBLISHER, GATEWAY_SOURCE } from '../../runs/ports.js';
 import { errorBody } from '../../runs/runs.schemas.js';
-import { ResearchWebhookRegistrations } from './research-webhook-registrations.js';
-import { putWebhookBody, WEBHOOK_SIGNATURE, webhookRegistered, webhookView } from './research-webhook.schemas.js';
+import { ResearchWebhookRegistrations, type WebhookRegistration } from './research-webhook-registrations.js';
+import { putWebhookBody, WEBHOOK_SIGNATURE, webhookRegistered, webhookTestSent, webhookView } from './research-webhook.schemas.js';
 
 const WEBHOOK_EVENTS = [ResearchCompleted.subject, ResearchFailed.subject];
 
@@ -64,11 +65,30 @@ export class ResearchWebhookController {
   @ApiOkResponse({ schema: openApiSchema(webhookView) })
   @ApiNotFoundResponse({ description: 'The caller has no research webhook (never registered, or removed).', schema: openApiSchema(errorBody) })
   async get(@CurrentUser() user: AuthenticatedUser): Promise<z.output<typeof webhookView>> {
-    const registration = await this.registrations.find(user.userId);
-    if (registration === undefined) {
-      throw new NotFoundException({ error: 'webhook_not_found', message: 'no research webhook is registered for this user; PUT /research/webhook {url} registers one' });
-    }
-    return { ...registration, events: [...WEBHOOK_EVENTS] };
+    return { ...(await this.registered(user.userId)), events: [...WEBHOOK_EVENTS] };
+  }
+
+  @Post('test')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Send one signed test event to the caller’s research webhook.',
+    description:
+      `The research service (the gateway never calls out) POSTs \`{id, type: "${RESEARCH_WEBHOOK_TEST_EVENT_TYPE}", createdAt, data}\`, signed like every delivery, once (no retry). ` +
+      'Its outcome shows as `lastDelivery` of `GET /research/webhook` (with this `eventId`) within moments.',
+  })
+  @ApiAcceptedResponse({ schema: openApiSchema(webhookTestSent) })
+  @ApiNotFoundResponse({ description: 'The caller has no research webhook.', schema: openApiSchema(errorBody) })
+  async test(@CurrentUser() user: AuthenticatedUser): Promise<z.output<typeof webhookTestSent>> {
+    await this.registered(user.userId);
+    const eventId = randomUUID();
+    const requestedAt = new Date().toISOString();
+    const traceparent = currentTraceparent();
+    await this.publisher.publish(
+      TestResearchWebhook,
+      { userId: user.userId, eventId, requestedAt },
+      { source: GATEWAY_SOURCE, correlationId: eventId, subject: user.userId, userId: user.userId, ...(traceparent === undefined ? {} : { traceparent }) },
+    );
+    return { eventId, eventType: RESEARCH_WEBHOOK_TEST_EVENT_TYPE, requestedAt };
   }
 
   @Put()
@@ -100,6 +120,14 @@ export class ResearchWebhookController {
   async remove(@CurrentUser() user: AuthenticatedUser): Promise<void> {
     const version = await this.registrations.remove(user.userId, new Date());
     await this.send(user.userId, null, null, version);
+  }
+
+  private async registered(userId: string): Promise<WebhookRegistration> {
+    const registration = await this.registrations.find(userId);
+    if (registration === undefined) {
+      throw new NotFoundException({ error: 'webhook_not_found', message: 'no research webhook is registered for this user; PUT /research/webhook {url} registers one' });
+    }
+    return registration;
   }
 
   private sealer(): SecretSealer {

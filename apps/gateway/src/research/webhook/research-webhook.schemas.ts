@@ -54,3 +54,10 @@ export const webhookView = z.object({
     })
     .nullable(),
 });
+
+/** `POST /research/webhook/test`: the test event sent; its attempt shows as `lastDelivery` of `GET /research/webhook` within moments. */
+export const webhookTestSent = z.object({
+  eventId: z.uuid(),
+  eventType: z.string(),
+  requestedAt: z.string(),
+});

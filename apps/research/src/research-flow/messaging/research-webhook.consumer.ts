@@ -1,16 +1,36 @@
 import { Injectable } from '@nestjs/common';
-import { type Envelope, type MessageData, SetResearchWebhook } from '@openpaw/contracts';
+import { type Envelope, type MessageData, RESEARCH_WEBHOOK_TEST_EVENT_TYPE, SetResearchWebhook, TestResearchWebhook } from '@openpaw/contracts';
 import { type HandlerOutcome, OnMessage } from '@openpaw/messaging';
+import { DeliverResearchWebhookHandler } from '../handlers/deliver-research-webhook/deliver-research-webhook.handler.js';
 import { SetResearchWebhookHandler } from '../handlers/set-research-webhook/set-research-webhook.handler.js';
 
-/** Users' webhook registrations (spec 05), a command from the gateway; deliveries are `ResearchWebhookDeliveries`'. */
+/** Users' webhook registrations and test deliveries (spec 05), commands from the gateway; research events' deliveries are `ResearchWebhookDeliveries`'. */
 @Injectable()
 export class ResearchWebhookConsumer {
-  constructor(private readonly settings: SetResearchWebhookHandler) {}
+  constructor(
+    private readonly settings: SetResearchWebhookHandler,
+    private readonly deliveries: DeliverResearchWebhookHandler,
+  ) {}
 
   @OnMessage(SetResearchWebhook)
   async onSet(envelope: Envelope<MessageData<typeof SetResearchWebhook>>): Promise<HandlerOutcome> {
     await this.settings.execute(envelope.data);
     return { kind: 'ack' };
+  }
+
+  /** The same signed delivery as a research event's, once: its attempt is reported like any other. */
+  @OnMessage(TestResearchWebhook)
+  async onTest(envelope: Envelope<MessageData<typeof TestResearchWebhook>>): Promise<HandlerOutcome> {
+    const { userId, eventId, requestedAt } = envelope.data;
+    return this.deliveries.execute({
+      eventId,
+      type: RESEARCH_WEBHOOK_TEST_EVENT_TYPE,
+      time: requestedAt,
+      userId,
+      correlationId: envelope.correlationid,
+      data: { test: true, message: 'A test delivery from OpenPaw: your webhook is reachable and can check the signature.' },
+      attempt: 1,
+      once: true,
+    });
   }
 }

@@ -21,6 +21,8 @@ export interface ResearchEventDelivery {
   readonly data: unknown;
   /** JetStream delivery count of this attempt (1 for the first). */
   readonly attempt: number;
+  /** A test delivery: one attempt, never retried or dead-lettered (the user sees how it went and may test again). */
+  readonly once?: boolean;
 }
 
 /**
@@ -50,7 +52,7 @@ export class DeliverResearchWebhookHandler {
     if (webhook === undefined || Date.parse(event.time) < webhook.registeredAt) return { kind: 'ack' };
     const attemptedAt = new Date(this.clock.now()).toISOString();
     const outcome = await this.attempt(event, webhook);
-    const lastAttempt = event.attempt >= this.settings.webhook.attempts;
+    const lastAttempt = event.once === true || event.attempt >= this.settings.webhook.attempts;
     await this.publisher.publish(
       ResearchWebhookAttempted,
       {
@@ -65,7 +67,7 @@ export class DeliverResearchWebhookHandler {
       },
       { source: RESEARCH_FLOW_SOURCE, correlationId: event.correlationId, causationId: event.eventId, userId: event.userId, subject: event.userId },
     );
-    return outcome;
+    return event.once === true ? { kind: 'ack' } : outcome;
   }
 
   private async attempt(event: ResearchEventDelivery, webhook: StoredWebhook): Promise<HandlerOutcome> {
