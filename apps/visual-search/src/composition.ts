@@ -18,8 +18,8 @@ export interface VisualSearchHandlers {
   readonly verifyEdge: VerifyEdgeHandler;
   readonly discoverCandidates: DiscoverCandidatesHandler;
   readonly selectNextExpansion: SelectNextExpansionHandler;
-  /** What a takedown and the thumbnails' retention act on (`takeDownPerson`, `EvidenceThumbnails.deleteStoredBefore`). */
-  readonly evidence: { readonly takedowns: TakedownList; readonly cache: KvEvidenceCache; readonly thumbnails: EvidenceThumbnails; readonly recognizer: string };
+  /** What a takedown and the thumbnails' retention act on (`takeDownPerson`, `EvidenceThumbnails.deleteStoredBefore`); absent when a test supplies only step handlers. */
+  readonly evidence?: { readonly takedowns: TakedownList; readonly cache: KvEvidenceCache; readonly thumbnails: EvidenceThumbnails; readonly recognizer: string };
   /** The local world, when a local default is in use (the demo picks its pairs from it). */
   readonly world?: VisualWorld;
 }
