@@ -1,3 +1,4 @@
+import { VISUAL_DEGREES_MAX_RUNTIME_MS } from '@openpaw/contracts';
 import { DEFAULT_STREAM_SETTINGS, KV_BUCKETS } from '@openpaw/messaging';
 import { visualSearchSettingsFromEnv } from './config.js';
 import { DEFAULT_REFUTATION_TTL_MS } from './domain/evidence-cache.js';
@@ -14,6 +15,8 @@ describe('visualSearchSettingsFromEnv', () => {
     expect(DEFAULT_REFUTATION_TTL_MS).toBe(60 * 60_000);
     // The buckets' TTLs belong to provisioning (the platform's KV catalog), not to this service.
     expect([KV_BUCKETS.visualRunMemory.ttlMs, KV_BUCKETS.visualEvidenceCache.ttlMs]).toEqual([30 * 60_000, 24 * 60 * 60_000]);
+    // A run's memory outlives the longest run a request may ask for: no key expires while its run works.
+    expect(KV_BUCKETS.visualRunMemory.ttlMs).toBeGreaterThanOrEqual(VISUAL_DEGREES_MAX_RUNTIME_MS);
     expect(Object.isFrozen(settings.providerEnv)).toBe(true);
   });
 

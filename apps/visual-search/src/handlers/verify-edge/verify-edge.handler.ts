@@ -97,7 +97,6 @@ export class VerifyEdgeHandler {
   private async verified(commandId: string, data: MessageData<typeof VerifyEdge>, edge: VerifiedEdge, usage: StepUsage, cacheHit: boolean): Promise<Reply> {
     const run = { sessionId: data.sessionId, runId: data.runId };
     await this.ports.memory.putEdge(run, edge.from.celebrityId, edge.to.celebrityId, { edgeConf: edge.edgeConf, evidence: edge.evidence });
-    if (data.pathSoFar !== undefined) await this.ports.memory.putPath(run, [...data.pathSoFar.map((p) => p.celebrityId), edge.to.celebrityId]);
     return replyTo(commandId, EdgeVerified, { runId: data.runId, commandId, step: data.step, edge: { ...edge, evidence: [...edge.evidence] }, usage: { ...usage, cacheHit }, ...worldOf(this.ports.localWorld) });
   }
 }
