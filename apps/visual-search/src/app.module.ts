@@ -6,6 +6,7 @@ import type { VisualSearchSettings } from './config.js';
 import { createVisualSearchHandlers, VISUAL_SEARCH_HANDLERS, type VisualSearchHandlers } from './composition.js';
 import { RunEndedSubscription, VISUAL_RUN_ABORTS } from './messaging/run-ended.subscription.js';
 import { VisualSearchCommandsConsumer } from './messaging/visual-search-commands.consumer.js';
+import { THUMBNAIL_RETENTION_SETTINGS, ThumbnailRetention } from './takedown/thumbnail-retention.js';
 
 export const SERVICE_NAME = 'visual-search';
 
@@ -13,7 +14,8 @@ export const SERVICE_NAME = 'visual-search';
  * The visual-search service: answers `VerifyEdge`, `DiscoverCandidates` and `SelectNextExpansion`, all on
  * the `visual` lane (durable `svc-visual-search-visual`): fan-out work of seconds per command that never
  * queues ahead of a critical step. Providers from the settings' `providerEnv` (`createVisualSearchHandlers`:
- * the local world by default), run memory and the evidence cache in JetStream KV buckets with TTL.
+ * the local world by default), run memory and the evidence cache in JetStream KV buckets with TTL;
+ * evidence thumbnails past their retention are deleted hourly (`ThumbnailRetention`).
  */
 @Module({})
 export class VisualSearchModule {
@@ -37,6 +39,8 @@ export class VisualSearchModule {
         { provide: VISUAL_RUN_ABORTS, useValue: new InFlightAborts() },
         RunEndedSubscription,
         VisualSearchCommandsConsumer,
+        { provide: THUMBNAIL_RETENTION_SETTINGS, useValue: { thumbnailRetentionMs: settings.thumbnailRetentionMs } },
+        ThumbnailRetention,
       ],
     };
   }

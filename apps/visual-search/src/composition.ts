@@ -9,6 +9,7 @@ import { localWorldRoster } from './domain/local-world-roster.js';
 import { KvEvidenceCache } from './memory/kv-evidence-cache.js';
 import { KvRunMemory } from './memory/kv-run-memory.js';
 import { EvidenceThumbnails } from './observation/evidence-thumbnails.js';
+import { TakedownList } from './takedown/takedown-list.js';
 
 /** Injection token of the service's handlers (built by `createVisualSearchHandlers`). */
 export const VISUAL_SEARCH_HANDLERS = Symbol('openpaw.visual-search.handlers');
@@ -17,6 +18,8 @@ export interface VisualSearchHandlers {
   readonly verifyEdge: VerifyEdgeHandler;
   readonly discoverCandidates: DiscoverCandidatesHandler;
   readonly selectNextExpansion: SelectNextExpansionHandler;
+  /** What a takedown and the thumbnails' retention act on (`takeDownPerson`, `EvidenceThumbnails.deleteStoredBefore`); absent when a test supplies only step handlers. */
+  readonly evidence?: { readonly takedowns: TakedownList; readonly cache: KvEvidenceCache; readonly thumbnails: EvidenceThumbnails; readonly recognizer: string };
   /** The local world, when a local default is in use (the demo picks its pairs from it). */
   readonly world?: VisualWorld;
 }
@@ -46,12 +49,15 @@ export async function createVisualSearchHandlers(
   const memory = await KvRunMemory.open(jsm);
   const cache = await KvEvidenceCache.open(jsm, { refutationTtlMs: settings.refutationTtlMs });
   if (providers.world !== undefined) logDemoPairs(providers.world, options.logger);
-  const thumbnails = new EvidenceThumbnails(await createBlobStoreFromEnv(env, options));
-  const steps = { search: providers.imageSearch, fetcher: providers.imageFetcher, recognizer: providers.recognizer, memory, cache, thumbnails, ...(providers.world === undefined ? {} : { localWorld: localWorldRoster(providers.world) }) };
+  const blobs = await createBlobStoreFromEnv(env, options);
+  const thumbnails = new EvidenceThumbnails(blobs);
+  const takedowns = new TakedownList(blobs);
+  const steps = { search: providers.imageSearch, fetcher: providers.imageFetcher, recognizer: providers.recognizer, memory, cache, thumbnails, takedowns, ...(providers.world === undefined ? {} : { localWorld: localWorldRoster(providers.world) }) };
   return {
     verifyEdge: new VerifyEdgeHandler(steps),
     discoverCandidates: new DiscoverCandidatesHandler(steps),
     selectNextExpansion: new SelectNextExpansionHandler({ llm: createLlmFromEnv(env, options), memory }),
+    evidence: { takedowns, cache, thumbnails, recognizer: providers.recognizer.provider },
     ...(providers.world !== undefined ? { world: providers.world } : {}),
   };
 }

@@ -1,3 +1,4 @@
+import { VISUAL_DEGREES_MAX_RUNTIME_MS } from '@openpaw/contracts';
 import { DEFAULT_STREAM_SETTINGS, KV_BUCKETS } from '@openpaw/messaging';
 import { visualSearchSettingsFromEnv } from './config.js';
 import { DEFAULT_REFUTATION_TTL_MS } from './domain/evidence-cache.js';
@@ -9,10 +10,13 @@ describe('visualSearchSettingsFromEnv', () => {
       providerEnv: { OPENPAW_VISUAL_WORLD_SEED: '7', OPENPAW_VISUAL_REFUTATION_TTL_MS: ' ' },
       messaging: { natsUrl: ['nats://127.0.0.1:4222'], streams: { mode: 'create-missing', settings: DEFAULT_STREAM_SETTINGS } },
       refutationTtlMs: DEFAULT_REFUTATION_TTL_MS,
+      thumbnailRetentionMs: 7 * 24 * 60 * 60_000,
     });
     expect(DEFAULT_REFUTATION_TTL_MS).toBe(60 * 60_000);
     // The buckets' TTLs belong to provisioning (the platform's KV catalog), not to this service.
     expect([KV_BUCKETS.visualRunMemory.ttlMs, KV_BUCKETS.visualEvidenceCache.ttlMs]).toEqual([30 * 60_000, 24 * 60 * 60_000]);
+    // A run's memory outlives the longest run a request may ask for: no key expires while its run works.
+    expect(KV_BUCKETS.visualRunMemory.ttlMs).toBeGreaterThanOrEqual(VISUAL_DEGREES_MAX_RUNTIME_MS);
     expect(Object.isFrozen(settings.providerEnv)).toBe(true);
   });
 
@@ -30,5 +34,9 @@ describe('visualSearchSettingsFromEnv', () => {
     expect(() => visualSearchSettingsFromEnv({ OPENPAW_VISUAL_REFUTATION_TTL_MS: String(KV_BUCKETS.visualEvidenceCache.ttlMs) })).toThrow(
       /OPENPAW_VISUAL_REFUTATION_TTL_MS: a refutation must live shorter than a confirmation/,
     );
+    expect(() => visualSearchSettingsFromEnv({ OPENPAW_VISUAL_THUMBNAIL_RETENTION_MS: String(KV_BUCKETS.visualEvidenceCache.ttlMs - 1) })).toThrow(
+      /OPENPAW_VISUAL_THUMBNAIL_RETENTION_MS: thumbnails must be kept at least as long as the cached evidence/,
+    );
+    expect(visualSearchSettingsFromEnv({ OPENPAW_VISUAL_THUMBNAIL_RETENTION_MS: String(KV_BUCKETS.visualEvidenceCache.ttlMs) }).thumbnailRetentionMs).toBe(KV_BUCKETS.visualEvidenceCache.ttlMs);
   });
 });

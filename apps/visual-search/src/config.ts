@@ -20,9 +20,18 @@ export interface VisualSearchSettings {
    * evidence bucket's TTL (`KV_BUCKETS`, set by provisioning like the run memory's).
    */
   readonly refutationTtlMs: number;
+  /**
+   * How long an evidence photo's thumbnail is kept (`OPENPAW_VISUAL_THUMBNAIL_RETENTION_MS`, default 7 days;
+   * at least the evidence bucket's TTL, so a cached edge still believed keeps its pictures). Older ones are
+   * deleted hourly; a run's view then shows that edge's source page and no picture.
+   */
+  readonly thumbnailRetentionMs: number;
   /** Image hosts on 127.0.0.1 are fetched too: set by the test entrypoint (`testing/loopback-main.ts`) only, never from the environment. */
   readonly allowLoopbackImageHosts?: boolean;
 }
+
+/** Evidence thumbnails are kept a week by default. */
+export const DEFAULT_THUMBNAIL_RETENTION_MS = 7 * 24 * 60 * 60_000;
 
 /** Milliseconds, a positive integer; unset or blank: `fallback`. */
 function positiveMs(fallback: number) {
@@ -37,6 +46,9 @@ const envSchema = z.object({
   OPENPAW_VISUAL_REFUTATION_TTL_MS: positiveMs(DEFAULT_REFUTATION_TTL_MS).refine((ms) => ms < KV_BUCKETS.visualEvidenceCache.ttlMs, {
     message: `a refutation must live shorter than a confirmation (the evidence bucket's TTL, ${KV_BUCKETS.visualEvidenceCache.ttlMs} ms)`,
   }),
+  OPENPAW_VISUAL_THUMBNAIL_RETENTION_MS: positiveMs(DEFAULT_THUMBNAIL_RETENTION_MS).refine((ms) => ms >= KV_BUCKETS.visualEvidenceCache.ttlMs, {
+    message: `thumbnails must be kept at least as long as the cached evidence that shows them (the evidence bucket's TTL, ${KV_BUCKETS.visualEvidenceCache.ttlMs} ms)`,
+  }),
 });
 
 /** Reads the settings; throws naming every invalid variable. */
@@ -50,5 +62,6 @@ export function visualSearchSettingsFromEnv(env: NodeJS.ProcessEnv = process.env
     providerEnv: Object.freeze({ ...env }),
     messaging: serviceMessagingSettingsFromEnv(env),
     refutationTtlMs: e.OPENPAW_VISUAL_REFUTATION_TTL_MS,
+    thumbnailRetentionMs: e.OPENPAW_VISUAL_THUMBNAIL_RETENTION_MS,
   };
 }

@@ -20,6 +20,15 @@ interface StreamEvent {
 
 const TERMINAL_EVENTS = new Set(['final', 'no_path', 'error', 'cancelled']);
 
+/** `final`'s budgets spent, as a line ("" when the event does not carry them). */
+function spentLine(data: Record<string, unknown>): string {
+  const budgets = data['budgets'] as Record<string, number> | undefined;
+  const used = data['used'] as Record<string, number> | undefined;
+  if (budgets === undefined || used === undefined) return '';
+  const of = (spent: string, max: string): string => `${Number(used[spent] ?? 0)}/${Number(budgets[max] ?? 0)}`;
+  return `\n  spent ${of('searchCalls', 'maxSearchCalls')} searches, ${of('recognitionCalls', 'maxRecognitionCalls')} recognitions, ${of('llmCalls', 'maxLlmCalls')} LLM calls`;
+}
+
 /** The line a person reads for one stream event. */
 export function describeEvent({ type, data }: StreamEvent): string {
   const str = (key: string): string => {
@@ -41,7 +50,7 @@ export function describeEvent({ type, data }: StreamEvent): string {
       const path = (data['path'] as string[] | undefined) ?? [];
       const map = (data['confidenceMap'] as { bottleneck?: number; cumulative?: number } | undefined) ?? {};
       const world = (data['world'] as { description?: string } | undefined)?.description;
-      return `Found ${path.length - 1} degree(s)${world === undefined ? '' : ` in the ${world}`}: ${path.join(' → ')}\n  weakest edge ${Number(map.bottleneck ?? 0).toFixed(1)}%, whole chain ${(Number(map.cumulative ?? 0) * 100).toFixed(1)}%`;
+      return `Found ${path.length - 1} degree(s)${world === undefined ? '' : ` in the ${world}`}: ${path.join(' → ')}\n  weakest edge ${Number(map.bottleneck ?? 0).toFixed(1)}%, whole chain ${(Number(map.cumulative ?? 0) * 100).toFixed(1)}%${spentLine(data)}`;
     }
     case 'no_path': {
       const known = Array.isArray(data['knownNames']) ? `\n  names it knows: ${(data['knownNames'] as unknown[]).map(String).join(', ')}` : '';

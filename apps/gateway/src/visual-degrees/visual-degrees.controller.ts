@@ -124,8 +124,8 @@ export class VisualDegreesController {
     summary: 'Server-sent events of a visual degrees run.',
     description:
       'Spec 03\'s event types: `status` (progress), `evidence` (a verified edge: image, source page, both confidences), `path_update` ' +
-      '(the chain so far), `final` (`{ path, edges, confidenceMap, graph }`, and `world` when the local demo world was searched), ' +
-      '`no_path` (the reason: hop limit, a budget, no candidates, or `unknown_person` with the names the local demo world knows), ' +
+      '(the chain so far), `final` (`{ path, edges, confidenceMap, graph, budgets, used }`: the budgets and what the run spent of them, and `world` when the local demo world was searched), ' +
+      '`no_path` (the reason: hop limit, a budget, no candidates, `not_a_public_figure` (a person the celebrity recogniser never recognised in their own photos: only public figures are connected), or `unknown_person` with the names the local demo world knows), ' +
       '`error` (sanitised, with its reason), `cancelled` (the owner cancelled). Each has `id: <seq>`; send `Last-Event-ID` to resume after it. The stream ends after the run does.',
   })
   @ApiProduces('text/event-stream')

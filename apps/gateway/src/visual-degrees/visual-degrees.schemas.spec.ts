@@ -12,6 +12,9 @@ describe('visual degrees API schemas', () => {
     expect(paths({ from: ' ', to: 'B' })).toEqual(['from']);
     expect(paths({ from: 'A', to: 'B', options: { maxHops: 7 } })).toEqual(['options.maxHops']);
     expect(paths({ from: 'A', to: 'B', options: { strategy: 'bfs' } })).toEqual(['options.strategy']);
+    // A run may not outlive its memory (the run-memory bucket's 30-minute TTL, ADR 0029).
+    expect(paths({ from: 'A', to: 'B', options: { maxRuntimeMs: 30 * 60_000 } })).toBeUndefined();
+    expect(paths({ from: 'A', to: 'B', options: { maxRuntimeMs: 30 * 60_000 + 1 } })).toEqual(['options.maxRuntimeMs']);
     expect(paths({ from: 'A', to: 'B', depth: 2 })).toEqual(['']);
     // The same person at both ends (however spelled) is refused: a 400 naming `to`.
     expect(paths({ from: 'Beyoncé Knowles', to: ' beyonce   KNOWLES' })).toEqual(['to']);

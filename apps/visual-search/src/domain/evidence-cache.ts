@@ -19,6 +19,8 @@ export interface EvidenceCache {
   /** `recognizer`: the identity of the recogniser whose ids these are (`CelebrityRecognizer.provider`). */
   get(recognizer: string, fromId: string, toId: string): Promise<CachedEdge | undefined>;
   put(recognizer: string, entry: CachedEdge): Promise<void>;
+  /** Removes every entry (verified or refuted) with this person in it (a takedown); how many. */
+  removePerson(recognizer: string, celebrityId: string): Promise<number>;
 }
 
 /** An entry as a store keeps it: with the time it was written, for the refutations' shorter life. */
@@ -91,5 +93,13 @@ export class InMemoryEvidenceCache implements EvidenceCache {
   put(recognizer: string, entry: CachedEdge): Promise<void> {
     this.entries.set([recognizer, ...keyOf(entry)].join('|'), { entry, storedAt: this.lifetimes.now() });
     return Promise.resolve();
+  }
+
+  removePerson(recognizer: string, celebrityId: string): Promise<number> {
+    let removed = 0;
+    for (const [key, stored] of this.entries) {
+      if (key.startsWith(`${recognizer}|`) && keyOf(stored.entry).includes(celebrityId) && this.entries.delete(key)) removed += 1;
+    }
+    return Promise.resolve(removed);
   }
 }

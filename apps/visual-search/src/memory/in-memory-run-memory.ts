@@ -1,6 +1,6 @@
 import type { SeenCelebrity } from '../domain/observation.js';
 import { runKeys } from './kv-keys.js';
-import type { RunKey, RunMemory, RunMeta, SeenKind, StoredCandidate, StoredEdge } from './run-memory.js';
+import type { RunKey, RunMemory, SeenKind, StoredEdge } from './run-memory.js';
 
 /**
  * Run memory in process memory, same keys and semantics as the KV one (without TTL): for handler
@@ -23,12 +23,6 @@ export class InMemoryRunMemory implements RunMemory {
     return Promise.resolve();
   }
 
-  getMeta(run: RunKey): Promise<RunMeta | undefined> {
-    return this.get(runKeys.meta(run));
-  }
-  putMeta(run: RunKey, meta: RunMeta): Promise<void> {
-    return this.put(runKeys.meta(run), meta);
-  }
   async seen(run: RunKey, kind: SeenKind): Promise<ReadonlyMap<string, string>> {
     return new Map(Object.entries((await this.get<Record<string, string>>(runKeys.seen(run, kind))) ?? {}));
   }
@@ -42,24 +36,11 @@ export class InMemoryRunMemory implements RunMemory {
   putRecognition(run: RunKey, phash: string, celebrities: readonly SeenCelebrity[]): Promise<void> {
     return this.put(runKeys.recognition(run, phash), celebrities);
   }
-  getCandidates(run: RunKey, frontierId: string): Promise<Readonly<Record<string, StoredCandidate>> | undefined> {
-    return this.get(runKeys.candidates(run, frontierId));
-  }
-  async putCandidates(run: RunKey, frontierId: string, candidates: Readonly<Record<string, StoredCandidate>>): Promise<void> {
-    const current = (await this.get<Record<string, StoredCandidate>>(runKeys.candidates(run, frontierId))) ?? {};
-    await this.put(runKeys.candidates(run, frontierId), { ...current, ...candidates });
-  }
   getEdge(run: RunKey, fromId: string, toId: string): Promise<StoredEdge | undefined> {
     return this.get(runKeys.edge(run, fromId, toId));
   }
   putEdge(run: RunKey, fromId: string, toId: string, edge: StoredEdge): Promise<void> {
     return this.put(runKeys.edge(run, fromId, toId), edge);
-  }
-  getPath(run: RunKey): Promise<readonly string[] | undefined> {
-    return this.get(runKeys.path(run));
-  }
-  putPath(run: RunKey, path: readonly string[]): Promise<void> {
-    return this.put(runKeys.path(run), path);
   }
   getReply<T>(run: RunKey, commandId: string): Promise<T | undefined> {
     return this.get(runKeys.reply(run, commandId));

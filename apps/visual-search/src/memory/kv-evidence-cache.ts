@@ -31,4 +31,19 @@ export class KvEvidenceCache implements EvidenceCache {
   put(recognizer: string, entry: CachedEdge): Promise<void> {
     return putJson(this.kv, edgeKey(recognizer, keyOf(entry)), { entry, storedAt: this.lifetimes.now() } satisfies StoredEvidence);
   }
+
+  /**
+   * Purges (no history kept) every pair with the person, on either side of the key: two listings, one
+   * filter each (nats-server 2.9 has no multi-filter consumers).
+   */
+  async removePerson(recognizer: string, celebrityId: string): Promise<number> {
+    const r = keyToken(recognizer);
+    const id = keyToken(celebrityId);
+    const keys = new Set<string>();
+    for (const filter of [`edge.${r}.${id}.*`, `edge.${r}.*.${id}`]) {
+      for await (const key of await this.kv.keys(filter)) keys.add(key);
+    }
+    for (const key of keys) await this.kv.purge(key);
+    return keys.size;
+  }
 }

@@ -21,11 +21,8 @@ function prefix(run: RunKey): string {
 }
 
 export const runKeys = {
-  meta: (run: RunKey) => `${prefix(run)}.meta`,
   seen: (run: RunKey, kind: SeenKind) => `${prefix(run)}.seen.${kind}`,
   recognition: (run: RunKey, phash: string) => `${prefix(run)}.recognition.${keyToken(phash)}`,
-  candidates: (run: RunKey, frontierId: string) => `${prefix(run)}.candidates.${keyToken(frontierId)}`,
   edge: (run: RunKey, fromId: string, toId: string) => `${prefix(run)}.edge.${keyToken(fromId)}.${keyToken(toId)}`,
-  path: (run: RunKey) => `${prefix(run)}.path`,
   reply: (run: RunKey, commandId: string) => `${prefix(run)}.reply.${keyToken(commandId)}`,
 };

@@ -32,25 +32,18 @@ describe('run memory in JetStream KV (real nats-server)', () => {
     await nats.dispose();
   });
 
-  it('keeps meta, seen sets, recognitions, candidates, edges, path and replies under the spec keys', async () => {
+  it('keeps seen sets, recognitions, edges and replies under the spec keys', async () => {
     const memory = await KvRunMemory.open(await provisioned('vd-roundtrip', 60_000), { bucket: 'vd-roundtrip' });
     expect(runKeys.edge(run, 'c-1', 'c 2')).toMatch(/^vd\.=[A-Za-z0-9_-]+\.f3d0d1f2-52a8-4d7e-9d63-2f2b1f2f0a11\.edge\.c-1\.=[A-Za-z0-9_-]+$/);
-    await memory.putMeta(run, { personA: 'Ada', personB: 'Bob', startedAt: '2026-11-23T20:00:00Z', hopLimit: 6, threshold: 80, budgets: { maxSearchCalls: 20 } });
     await memory.addSeen(run, 'queries', new Map([['Ada Bob', '1']]));
     await memory.addSeen(run, 'images', new Map([['https://i.example/1.jpg', '0123456789abcdef']]));
     await memory.putRecognition(run, '0123456789abcdef', [{ celebrityId: 'c-1', name: 'Ada', confidence: 99 }]);
-    await memory.putCandidates(run, 'c-1', { 'c-3': { name: 'Cat', count: 1, bestConf: 90, evidenceRefs: ['https://i.example/2.jpg'] } });
-    await memory.putCandidates(run, 'c-1', { 'c-4': { name: 'Dan', count: 2, bestConf: 85, evidenceRefs: [] } });
     await memory.putEdge(run, 'c-1', 'c 2', edge);
-    await memory.putPath(run, ['c-1', 'c 2']);
     await memory.putReply(run, 'cmd-1', { kind: 'verified', id: 'x' });
 
-    expect(await memory.getMeta(run)).toMatchObject({ personA: 'Ada', hopLimit: 6 });
     expect(await memory.seen(run, 'queries')).toEqual(new Map([['Ada Bob', '1']]));
     expect(await memory.getRecognition(run, '0123456789abcdef')).toEqual([{ celebrityId: 'c-1', name: 'Ada', confidence: 99 }]);
-    expect(Object.keys((await memory.getCandidates(run, 'c-1')) ?? {})).toEqual(['c-3', 'c-4']);
     expect(await memory.getEdge(run, 'c-1', 'c 2')).toEqual(edge);
-    expect(await memory.getPath(run)).toEqual(['c-1', 'c 2']);
     expect(await memory.getReply(run, 'cmd-1')).toEqual({ kind: 'verified', id: 'x' });
     expect(await memory.getReply(run, 'cmd-2')).toBeUndefined();
   });
@@ -66,15 +59,12 @@ describe('run memory in JetStream KV (real nats-server)', () => {
     const cache = await KvEvidenceCache.open(await provisioned('vd-evidence-ttl', 1_000), { bucket: 'vd-evidence-ttl', refutationTtlMs: 60_000 });
     await memory.addSeen(run, 'images', new Map([['https://i.example/1.jpg', '0123456789abcdef']]));
     await memory.putEdge(run, 'c-1', 'c-2', edge);
-    await memory.putPath(run, ['c-1', 'c-2']);
     await cache.put('aws/rekognition', { status: 'refuted', ids: ['c-1', 'c-9'], threshold: 80 });
     expect((await memory.seen(run, 'images')).size).toBe(1);
     expect(await cache.get('aws/rekognition', 'c-9', 'c-1')).toMatchObject({ status: 'refuted' });
 
-    await waitFor(async () => ((await memory.getPath(run)) === undefined ? true : undefined), 'the path key to expire', 15_000);
-    expect(await memory.getEdge(run, 'c-1', 'c-2')).toBeUndefined();
+    await waitFor(async () => ((await memory.getEdge(run, 'c-1', 'c-2')) === undefined ? true : undefined), 'the edge key to expire', 15_000);
     expect(await memory.seen(run, 'images')).toEqual(new Map());
-    expect(await memory.getCandidates(run, 'c-1')).toBeUndefined();
     await waitFor(async () => ((await cache.get('aws/rekognition', 'c-1', 'c-9')) === undefined ? true : undefined), 'the cached refutation to expire', 15_000);
 
     // After expiry the set starts again (create, not update of a revision that no longer exists).

@@ -4,7 +4,7 @@ import { openKvBucket } from '@openpaw/messaging';
 import type { SeenCelebrity } from '../domain/observation.js';
 import { getJson, mergeJson, putJson } from './kv-json.js';
 import { RUN_MEMORY_BUCKET, runKeys } from './kv-keys.js';
-import type { RunKey, RunMemory, RunMeta, SeenKind, StoredCandidate, StoredEdge } from './run-memory.js';
+import type { RunKey, RunMemory, SeenKind, StoredEdge } from './run-memory.js';
 
 /** Run memory in a JetStream KV bucket whose TTL (stream max age) expires every key of a run. */
 export class KvRunMemory implements RunMemory {
@@ -13,14 +13,6 @@ export class KvRunMemory implements RunMemory {
   /** Opens the provisioned bucket (its TTL expires a run's keys), waiting until it exists. */
   static async open(jsm: JetStreamManager, options: { readonly bucket?: string } = {}): Promise<KvRunMemory> {
     return new KvRunMemory(await openKvBucket(jsm, options.bucket ?? RUN_MEMORY_BUCKET));
-  }
-
-  getMeta(run: RunKey): Promise<RunMeta | undefined> {
-    return getJson<RunMeta>(this.kv, runKeys.meta(run));
-  }
-
-  putMeta(run: RunKey, meta: RunMeta): Promise<void> {
-    return putJson(this.kv, runKeys.meta(run), meta);
   }
 
   async seen(run: RunKey, kind: SeenKind): Promise<ReadonlyMap<string, string>> {
@@ -40,28 +32,12 @@ export class KvRunMemory implements RunMemory {
     return putJson(this.kv, runKeys.recognition(run, phash), celebrities);
   }
 
-  getCandidates(run: RunKey, frontierId: string): Promise<Readonly<Record<string, StoredCandidate>> | undefined> {
-    return getJson<Record<string, StoredCandidate>>(this.kv, runKeys.candidates(run, frontierId));
-  }
-
-  putCandidates(run: RunKey, frontierId: string, candidates: Readonly<Record<string, StoredCandidate>>): Promise<void> {
-    return mergeJson<Record<string, StoredCandidate>>(this.kv, runKeys.candidates(run, frontierId), (current) => ({ ...current, ...candidates }));
-  }
-
   getEdge(run: RunKey, fromId: string, toId: string): Promise<StoredEdge | undefined> {
     return getJson<StoredEdge>(this.kv, runKeys.edge(run, fromId, toId));
   }
 
   putEdge(run: RunKey, fromId: string, toId: string, edge: StoredEdge): Promise<void> {
     return putJson(this.kv, runKeys.edge(run, fromId, toId), edge);
-  }
-
-  getPath(run: RunKey): Promise<readonly string[] | undefined> {
-    return getJson<string[]>(this.kv, runKeys.path(run));
-  }
-
-  putPath(run: RunKey, path: readonly string[]): Promise<void> {
-    return putJson(this.kv, runKeys.path(run), path);
   }
 
   getReply<T>(run: RunKey, commandId: string): Promise<T | undefined> {

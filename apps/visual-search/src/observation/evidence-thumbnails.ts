@@ -1,5 +1,5 @@
-import { EVIDENCE_THUMBNAIL_MAX_SIDE, evidenceThumbnailKey } from '@openpaw/contracts';
-import type { BlobStore } from '@openpaw/providers';
+import { EVIDENCE_THUMBNAIL_MAX_SIDE, EVIDENCE_THUMBNAIL_PREFIX, evidenceThumbnailKey } from '@openpaw/contracts';
+import type { BlobInfo, BlobStore } from '@openpaw/providers';
 import sharp from 'sharp';
 
 /**
@@ -10,8 +10,11 @@ import sharp from 'sharp';
 export class EvidenceThumbnails {
   constructor(private readonly blobs: BlobStore) {}
 
-  /** Stores the thumbnail of a fetched photo; its blob key. */
-  async store(phash: string, imageBytes: Uint8Array): Promise<string> {
+  /**
+   * Stores the thumbnail of a fetched photo; its blob key. `shows`: who the recogniser saw in it (its
+   * identity and their ids), kept with the object so a takedown finds every picture of a person.
+   */
+  async store(phash: string, imageBytes: Uint8Array, shows: PeopleShown): Promise<string> {
     const key = evidenceThumbnailKey(phash);
     const jpeg = await sharp(imageBytes)
       .rotate()
@@ -19,8 +22,31 @@ export class EvidenceThumbnails {
       .flatten({ background: '#ffffff' })
       .jpeg({ quality: 80, mozjpeg: true })
       .toBuffer();
-    await this.blobs.put(key, jpeg, { contentType: 'image/jpeg' });
+    await this.blobs.put(key, jpeg, { contentType: 'image/jpeg', metadata: { recognizer: shows.recognizer, people: shows.celebrityIds.join(' ') } });
     return key;
+  }
+
+  /** Deletes the thumbnails stored before `cutoff` (the retention limit); how many. */
+  async deleteStoredBefore(cutoff: Date): Promise<number> {
+    return this.deleteWhere((thumbnail) => Date.parse(thumbnail.updatedAt) < cutoff.getTime());
+  }
+
+  /** Deletes every thumbnail the recogniser saw this person in (a takedown); how many. */
+  async deleteShowing(recognizer: string, celebrityId: string): Promise<number> {
+    return this.deleteWhere((thumbnail) => thumbnail.metadata['recognizer'] === recognizer && (thumbnail.metadata['people'] ?? '').split(' ').includes(celebrityId));
+  }
+
+  private async deleteWhere(doomed: (thumbnail: BlobInfo) => boolean): Promise<number> {
+    let deleted = 0;
+    let pageToken: string | undefined;
+    do {
+      const page = await this.blobs.list({ prefix: EVIDENCE_THUMBNAIL_PREFIX, pageSize: 1000, ...(pageToken === undefined ? {} : { pageToken }) });
+      for (const thumbnail of page.items) {
+        if (doomed(thumbnail) && (await this.blobs.delete(thumbnail.key))) deleted += 1;
+      }
+      pageToken = page.nextPageToken;
+    } while (pageToken !== undefined);
+    return deleted;
   }
 
   /** The blob key of a photo's thumbnail stored earlier (a recognition this run remembers), if it is there. */
@@ -28,6 +54,12 @@ export class EvidenceThumbnails {
     const key = evidenceThumbnailKey(phash);
     return (await this.blobs.head(key)) === undefined ? undefined : key;
   }
+}
+
+/** Who a stored photo shows, by the recogniser that saw them. */
+export interface PeopleShown {
+  readonly recognizer: string;
+  readonly celebrityIds: readonly string[];
 }
 
 /** Only a photo with two or more faces can be evidence of a link: only those get a thumbnail. */

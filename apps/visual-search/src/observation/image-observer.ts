@@ -2,6 +2,7 @@ import { type CelebrityRecognizer, type ImageFetcher, type ImageSearch, prepareI
 import type { ImageObservation, SeenCelebrity } from '../domain/observation.js';
 import { findNearDuplicate, photoPhash } from '../domain/photo-phash.js';
 import type { RunKey, RunMemory } from '../memory/run-memory.js';
+import type { TakedownList } from '../takedown/takedown-list.js';
 import { type EvidenceThumbnails, mayBeEvidence } from './evidence-thumbnails.js';
 import { StepProviderFailure } from './step-failure.js';
 
@@ -35,6 +36,8 @@ export interface ObserverPorts {
   readonly recognizer: CelebrityRecognizer;
   readonly memory: RunMemory;
   readonly thumbnails: EvidenceThumbnails;
+  /** People taken down: recognised, they count as unrecognised faces, and a photo showing them gets no thumbnail. */
+  readonly takedowns: TakedownList;
 }
 
 /**
@@ -44,13 +47,19 @@ export interface ObserverPorts {
  * bits of one seen before (the same picture found by another query, re-encoded or resized), reuses the
  * recognition kept in run memory. If that memory expired, the photo is simply recognised again.
  * A recognised photo with two or more faces (possible evidence) gets its thumbnail stored from the
- * fetched bytes, and its observation carries the thumbnail's blob key.
+ * fetched bytes, and its observation carries the thumbnail's blob key. A person taken down is dropped
+ * from every recognition (fresh or remembered), and a photo that showed them gets no thumbnail.
  */
 export class ImageObserver {
   constructor(private readonly ports: ObserverPorts) {}
 
   async observe(request: ObserveRequest): Promise<ObserveOutcome> {
     const { memory } = this.ports;
+    const takenDown = await this.ports.takedowns.ids(this.ports.recognizer.provider);
+    const visible = (celebrities: readonly SeenCelebrity[]): { readonly shown: readonly SeenCelebrity[]; readonly pictured: boolean } => {
+      const shown = celebrities.filter((c) => !takenDown.has(c.celebrityId));
+      return { shown, pictured: shown.length === celebrities.length && mayBeEvidence(shown) };
+    };
     const seenImages = new Map(await memory.seen(request.run, 'images'));
     const earlierHashes = new Set(seenImages.values());
     const observations: ImageObservation[] = [];
@@ -85,10 +94,11 @@ export class ImageObserver {
       for (const hit of hits) {
         request.signal?.throwIfAborted();
         const page = hit.sourcePageUrl === undefined ? {} : { sourcePageUrl: hit.sourcePageUrl };
-        const keep = async (phash: string, celebrities: readonly SeenCelebrity[], thumbnailKey?: string): Promise<void> => {
+        const keep = async (phash: string, recognised: readonly SeenCelebrity[], thumbnailKey?: string): Promise<void> => {
           observedHashes.add(phash);
-          const thumbnail = thumbnailKey ?? (mayBeEvidence(celebrities) ? await this.ports.thumbnails.storedKey(phash) : undefined);
-          observations.push({ imageUrl: hit.imageUrl, ...page, query, phash, celebrities, ...(thumbnail === undefined ? {} : { thumbnailKey: thumbnail }) });
+          const { shown, pictured } = visible(recognised);
+          const thumbnail = thumbnailKey ?? (pictured ? await this.ports.thumbnails.storedKey(phash) : undefined);
+          observations.push({ imageUrl: hit.imageUrl, ...page, query, phash, celebrities: shown, ...(thumbnail === undefined ? {} : { thumbnailKey: thumbnail }) });
         };
         const knownHash = seenImages.get(hit.imageUrl);
         if (knownHash !== undefined) {
@@ -137,7 +147,7 @@ export class ImageObserver {
           continue;
         }
         recognitionCalls += 1;
-        let celebrities: SeenCelebrity[];
+        let celebrities: readonly SeenCelebrity[];
         try {
           const result = await this.ports.recognizer.recognize(prepared.bytes, signal(request));
           celebrities = result.celebrities.map((c) => ({ celebrityId: c.celebrityId, name: c.name, confidence: c.matchConfidence }));
@@ -150,8 +160,9 @@ export class ImageObserver {
           await this.remember(request.run, newImages, newQueries);
           throw StepProviderFailure.from('recognition_unavailable', error, usage());
         }
-        await memory.putRecognition(request.run, phash, celebrities);
-        await keep(phash, celebrities, mayBeEvidence(celebrities) ? await this.thumbnailOf(phash, bytes) : undefined);
+        const { shown, pictured } = visible(celebrities);
+        await memory.putRecognition(request.run, phash, shown);
+        await keep(phash, celebrities, pictured ? await this.thumbnailOf(phash, bytes, shown) : undefined);
       }
     }
     await this.remember(request.run, newImages, newQueries);
@@ -163,9 +174,9 @@ export class ImageObserver {
    * evidence stands without a picture (the console then shows the image URL only), so a storage
    * fault does not fail the step.
    */
-  private async thumbnailOf(phash: string, bytes: Buffer): Promise<string | undefined> {
+  private async thumbnailOf(phash: string, bytes: Buffer, shows: readonly SeenCelebrity[]): Promise<string | undefined> {
     try {
-      return await this.ports.thumbnails.store(phash, bytes);
+      return await this.ports.thumbnails.store(phash, bytes, { recognizer: this.ports.recognizer.provider, celebrityIds: shows.map((c) => c.celebrityId) });
     } catch {
       return undefined;
     }

@@ -7,6 +7,7 @@ import { localWorldRoster } from '../domain/local-world-roster.js';
 import { InMemoryRunMemory } from '../memory/in-memory-run-memory.js';
 import { EvidenceThumbnails } from '../observation/evidence-thumbnails.js';
 import type { VisualStepPorts } from '../ports.js';
+import { TakedownList } from '../takedown/takedown-list.js';
 
 /** A local blob store in a fresh temporary directory (the service's own backend, on disk). */
 export function temporaryBlobStore(): LocalFsBlobStore {
@@ -22,6 +23,7 @@ export function localWorldPorts(seed = 7, blobs: LocalFsBlobStore = temporaryBlo
   return {
     blobs,
     thumbnails: new EvidenceThumbnails(blobs),
+    takedowns: new TakedownList(blobs),
     world,
     search: new LocalWorldImageSearch(world),
     fetcher: new LocalWorldImageFetcher(world),

@@ -4,6 +4,9 @@ import { freeText } from '../free-text.js';
 /** Spec 03's fixed parameters (MVP defaults): the hop limit is also the most a request may ask for. */
 export const VISUAL_DEGREES_MAX_HOPS = 6;
 
+/** The longest `maxRuntimeMs` a run may ask for: spec 03's KV TTL (10–30 minutes) must outlive the run. */
+export const VISUAL_DEGREES_MAX_RUNTIME_MS = 30 * 60_000;
+
 /** Trims and collapses spaces (spec S0). */
 export function normalisePersonName(name: string): string {
   return name.trim().replace(/\s+/g, ' ');
@@ -27,7 +30,8 @@ export const visualDegreesOptions = z.strictObject({
   maxSearchCalls: z.int().min(1).max(100).optional(),
   maxRecognitionCalls: z.int().min(1).max(600).optional(),
   maxLlmCalls: z.int().min(0).max(50).optional(),
-  maxRuntimeMs: z.int().min(1_000).max(3_600_000).optional(),
+  /** At most 30 minutes: the life of visual-search's run memory (its KV bucket's TTL), so no key of a run expires while it runs. */
+  maxRuntimeMs: z.int().min(1_000).max(VISUAL_DEGREES_MAX_RUNTIME_MS).optional(),
   /**
    * `meet_in_the_middle` (spec 03's optional frontier strategy, the default) grows a chain from `from`
    * and one from `to`, always expanding the shorter one (a dead end on one side lets the other carry on),

@@ -107,7 +107,7 @@ export const VerifyEdge = defineCommand(
     from: visualPerson,
     to: visualPerson,
     ...searchParameters,
-    /** The verified chain ending at `from`; on success the run memory's `path` becomes it plus `to`. */
+    /** The verified chain ending at `from` (for the step log; the chain itself is the saga's, ADR 0029). */
     pathSoFar: z.array(identifiedPerson).max(7).optional(),
   }),
   'Search images of both persons, recognise them, and accept the edge when one image shows both at or above the threshold (S1, S4, S5); answers EdgeVerified, EdgeRefuted or VisualStepFailed.',

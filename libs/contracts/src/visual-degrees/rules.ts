@@ -20,12 +20,15 @@ export const EVIDENCE_THUMBNAIL_MAX_SIDE = 512;
 /** An evidence thumbnail's identifier: the photo's 64-bit pHash, hex (the same photo found twice is one thumbnail). */
 export const EVIDENCE_THUMBNAIL_ID = /^[0-9a-f]{16}$/;
 
+/** Where every evidence thumbnail's blob key starts (retention and takedowns list them by it). */
+export const EVIDENCE_THUMBNAIL_PREFIX = 'visual-evidence/';
+
 /**
  * The blob key of the JPEG thumbnail of an evidence photo, by its pHash: visual-search writes it, the
  * gateway serves it to the run's owner. Keyed by pHash so a photo seen again (another query, another
  * run) is one object.
  */
-export const evidenceThumbnailKey = (phash: string): string => `visual-evidence/${phash}.jpg`;
+export const evidenceThumbnailKey = (phash: string): string => `${EVIDENCE_THUMBNAIL_PREFIX}${phash}.jpg`;
 
 /**
  * S6's confidence maths, in percent (0–100):

@@ -34,6 +34,10 @@ export interface UnknownPersons {
 const unknownPersonsMessage = (unknown: UnknownPersons, world: VisualWorldInfo | undefined): string =>
   `${unknown.names.map((name) => `"${name}"`).join(' and ')} ${unknown.names.length > 1 ? 'are' : 'is'} not in the ${world?.description ?? 'local demo world'}; it knows ${unknown.known.join(', ')}.`;
 
+/** S7 when a person the run starts from was never recognised: visual degrees connects public figures only. */
+export const notPublicFigureMessage = (name: string, photos: number): string =>
+  `"${name}" was not recognised as a public figure in any of the ${photos} photos found for them; visual degrees connects public figures only (people the celebrity recogniser knows).`;
+
 /** A stopped step or a fault of the workflow: the `error` event's sanitised words for a person (its reason is beside them). */
 const ERROR_MESSAGES: Partial<Record<FailureReason, string>> = {
   step_failed: 'A search or recognition step failed; the investigation stopped.',
@@ -49,7 +53,14 @@ export const isCurrent = (run: Run, commandId: string): boolean => run.data.step
  * service's error code; `detail`, in the run's failure and step log, may say more). `unknown`: S1 found a
  * name the local demo world does not know; the event lists the names it knows.
  */
-export function fail(data: D, reason: FailureReason, detail: string, now: Date, stepName: string, more: { readonly unknown?: UnknownPersons; readonly cause?: string } = {}): VisualDecision {
+export function fail(
+  data: D,
+  reason: FailureReason,
+  detail: string,
+  now: Date,
+  stepName: string,
+  more: { readonly unknown?: UnknownPersons; readonly cause?: string; readonly message?: string } = {},
+): VisualDecision {
   const { unknown } = more;
   const unknownFields = unknown === undefined ? {} : { unknownNames: [...unknown.names], knownNames: [...unknown.known] };
   const failed = { ...data, failure: { reason, detail, ...unknownFields } };
@@ -60,7 +71,7 @@ export function fail(data: D, reason: FailureReason, detail: string, now: Date, 
       : {
           type: 'no_path' as const,
           data: {
-            message: unknown === undefined ? NO_PATH_MESSAGE(data.hopLimit, threshold, data.world) : unknownPersonsMessage(unknown, data.world),
+            message: more.message ?? (unknown === undefined ? NO_PATH_MESSAGE(data.hopLimit, threshold, data.world) : unknownPersonsMessage(unknown, data.world)),
             reason,
             hopDepth: hopsVerified(data),
             hopLimit: data.hopLimit,
@@ -157,7 +168,7 @@ export function nextSide(data: D): D['side'] {
 /** S6: the path, its edges and the confidence maths, from the run's own data. */
 export function succeed(data: D, bridge: VerifiedEdge, now: Date, stepName: string): VisualDecision {
   const full = joined(data, bridge);
-  const payload = finalPayload(full.path, full.edges, data.world);
+  const payload = finalPayload(full.path, full.edges, data, data.world);
   return {
     outcome: 'transition',
     to: 'SUCCEEDED',

@@ -1,5 +1,5 @@
 import { edgeConfidence, pathBottleneck, pathCumulative, type VisualWorldInfo } from '@openpaw/contracts';
-import type { EvidenceCard, FinalPayload, Person, StreamEvent, VerifiedEdge, VisualDegreesData } from './visual-degrees.model.js';
+import type { Budgets, EvidenceCard, FinalPayload, Person, StreamEvent, Usage, VerifiedEdge, VisualDegreesData } from './visual-degrees.model.js';
 
 type EventBody = StreamEvent extends infer E ? (E extends StreamEvent ? Omit<E, 'seq' | 'at'> : never) : never;
 
@@ -42,8 +42,8 @@ const thumbnailOf = (image: VerifiedEdge['evidence'][number]): string | null => 
 
 export const evidence = (edge: VerifiedEdge): EventBody => ({ type: 'evidence', data: evidenceCard(edge) });
 
-/** S6's payload: the ordered path, the verified edges with their evidence, the confidence map, the graph. */
-export function finalPayload(path: readonly Person[], edges: readonly VerifiedEdge[], world?: VisualWorldInfo): FinalPayload {
+/** S6's payload: the ordered path, the verified edges with their evidence, the confidence map, the graph, and the budgets spent. */
+export function finalPayload(path: readonly Person[], edges: readonly VerifiedEdge[], spent: { readonly budgets: Budgets; readonly used: Usage }, world?: VisualWorldInfo): FinalPayload {
   const confs = edges.map((edge) => edgeConfidence(edge.evidence));
   const keyOf = (edge: VerifiedEdge): string => `${edge.from.celebrityId}->${edge.to.celebrityId}`;
   return {
@@ -60,5 +60,7 @@ export function finalPayload(path: readonly Person[], edges: readonly VerifiedEd
       edges: edges.map((edge, i) => ({ source: edge.from.celebrityId, target: edge.to.celebrityId, edgeConf: confs[i] as number })),
     },
     ...(world === undefined ? {} : { world }),
+    budgets: { ...spent.budgets },
+    used: { ...spent.used },
   };
 }

@@ -117,6 +117,37 @@ describe('visual_degrees (spec 03)', () => {
     });
   });
 
+  describe('only public figures', () => {
+    it('when the photos of A\'s own discovery never show A, then S7 `not_a_public_figure`: nothing more is searched, for A or B', () => {
+      const d = started();
+      refuted(d, { name: ADA.name }, { name: BEA.name });
+      const s = discovered(d, { name: ADA.name } as Person, [], usage(2, 9));
+      expect(s.state).toBe('FAILED');
+      expect(s.sent(DiscoverCandidates)).toEqual([]);
+      expect(data(d).failure).toMatchObject({ reason: 'not_a_public_figure' });
+      expect(data(d).events.at(-1)).toMatchObject({
+        type: 'no_path',
+        data: { reason: 'not_a_public_figure', message: '"Ada Stone" was not recognised as a public figure in any of the 9 photos found for them; visual degrees connects public figures only (people the celebrity recogniser knows).' },
+      });
+    });
+
+    it('when no photo could be read, then that is not known: B\'s side carries on', () => {
+      const d = started();
+      refuted(d, { name: ADA.name }, { name: BEA.name });
+      const s = discovered(d, { name: ADA.name } as Person, [], usage(2, 0));
+      expect(s.state).toBe('DISCOVERING');
+      expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: { name: BEA.name } })]);
+    });
+
+    it('in the local demo world (its roster refuses unknown names at S1), an unrecognised person is a missed photo: the search goes on', () => {
+      const d = started();
+      const world = { kind: 'local_demo' as const, seed: 7, people: 24, description: 'local demo world of 24 invented people' };
+      refuted(d, { name: ADA.name }, { name: BEA.name }, usage(1, 5), { world });
+      const s = discovered(d, { name: ADA.name } as Person, [], usage(2, 9), { world });
+      expect(s.state).toBe('DISCOVERING');
+    });
+  });
+
   describe('S0 → S1: given a request', () => {
     it('when started, then names are normalised, the direct edge is asked for first, the runtime budget is the deadline', () => {
       const d = new SagaDriver(definition);
@@ -233,6 +264,11 @@ describe('visual_degrees (spec 03)', () => {
       ]);
       // Every reply's usage is charged: 1 + 3 + 0 + 1 + 3 + 0 + 1 searches; 2 LLM calls.
       expect(view.used).toMatchObject({ searchCalls: 9, recognitionCalls: 45, llmCalls: 2 });
+      // `final` says what the run spent of its budgets.
+      expect(data(d).events.find((e) => e.type === 'final')?.data).toMatchObject({
+        budgets: { maxSearchCalls: 20, maxRecognitionCalls: 120, maxLlmCalls: 8 },
+        used: { searchCalls: 9, recognitionCalls: 45, llmCalls: 2 },
+      });
       expect(data(d).events.filter((e) => e.type === 'evidence').map((e) => e.data)).toEqual([
         expect.objectContaining({ from: 'Ada Stone', to: 'Xavier Reed', edgeConf: 93, confidenceFrom: 98, confidenceTo: 93, sourcePageUrl: 'https://news.example/c-ada-c-xav' }),
         // The best image is the one whose weaker face is strongest: (88, 96), not (90, 85).

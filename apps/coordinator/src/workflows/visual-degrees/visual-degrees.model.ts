@@ -49,6 +49,12 @@ export type FailureReason =
   | 'runtime_budget_exhausted'
   /** The local demo world knows nobody by one of the names (the no_path event lists those it knows). */
   | 'unknown_person'
+  /**
+   * A person the run started from (A, or B meeting in the middle) was in none of the photos their own
+   * discovery read, at the threshold: the recogniser (celebrity recognition) does not know them as a
+   * public figure, and visual degrees connects public figures only; nothing more is searched.
+   */
+  | 'not_a_public_figure'
   | 'step_failed'
   /** A fault of the workflow itself (its decision threw): the `error` event carries it. */
   | 'unexpected_error';
@@ -86,6 +92,9 @@ export interface FinalPayload {
   readonly graph: { readonly nodes: readonly { readonly id: string; readonly name: string }[]; readonly edges: readonly { readonly source: string; readonly target: string; readonly edgeConf: number }[] };
   /** The local demo world the chain was found in (absent on the real web). */
   readonly world?: VisualWorldInfo;
+  /** The run's budgets and what it spent of them (searches, recognitions, LLM calls, images not recognised again, cost). */
+  readonly budgets: Budgets;
+  readonly used: Usage;
 }
 
 export interface NoPathPayload {

@@ -44,7 +44,8 @@ describe('DiscoverCandidates over the local world', () => {
     expect(reply.data.usage.searchCalls).toBe(2);
     const first = candidates[0]!;
     expect(await lookUp(ports.cache, ports.recognizer.provider, first.person.celebrityId, person.celebrityId, 80)).toMatchObject({ status: 'verified' });
-    expect(Object.keys((await ports.memory.getCandidates({ sessionId: 's', runId: RUN }, person.celebrityId)) ?? {})).toEqual(candidates.map((c) => c.person.celebrityId));
+    // Each candidate's edge is this run's too: S4 verifies it from run memory at no cost.
+    expect(await ports.memory.getEdge({ sessionId: 's', runId: RUN }, person.celebrityId, first.person.celebrityId)).toMatchObject({ edgeConf: first.bestConfWithFrontier });
   });
 
   it('leaves out excluded ids', async () => {

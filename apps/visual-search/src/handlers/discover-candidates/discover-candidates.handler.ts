@@ -8,7 +8,6 @@ import type { VisualStepPorts } from '../../ports.js';
 import { RunMemoryReplies } from '../../memory/run-memory-replies.js';
 import type { VisualCommand } from '../command.js';
 import { stepFailedReply } from '../step-failed.js';
-import { keyToken } from '../../memory/kv-keys.js';
 
 const MAX_CANDIDATES = 50;
 
@@ -51,11 +50,6 @@ export class DiscoverCandidatesHandler {
         await this.ports.memory.putEdge(run, edge.from.celebrityId, edge.to.celebrityId, { edgeConf: edge.edgeConf, evidence: edge.evidence });
       }
     }
-    await this.ports.memory.putCandidates(
-      run,
-      frontier.celebrityId ?? keyToken(frontier.name),
-      Object.fromEntries(candidates.map((c) => [c.person.celebrityId, { name: c.person.name, count: c.count, bestConf: c.bestConfWithFrontier, evidenceRefs: c.evidence.map((e) => e.imageUrl) }])),
-    );
     return replyTo(commandId, CandidatesDiscovered, {
         runId: data.runId,
         commandId,

@@ -69,7 +69,6 @@ describe('VerifyEdge over the local world', () => {
     expect(usage.recognitionCalls).toBeLessThanOrEqual(10);
     const run = { sessionId: 'session-1', runId: RUN };
     expect(await ports.memory.getEdge(run, edge.from.celebrityId, edge.to.celebrityId)).toMatchObject({ edgeConf: edge.edgeConf });
-    expect(await ports.memory.getPath(run)).toEqual(['lw-x', edge.from.celebrityId, edge.to.celebrityId]);
   });
 
   it('stores each evidence photo as a JPEG thumbnail of at most 512 px in the blob store, and the evidence names its key', async () => {

@@ -51,6 +51,11 @@ export class VerifyEdgeHandler {
     if (roster !== undefined && unknown.length > 0) {
       return refuted(commandId, data, 'no_evidence', undefined, [], NO_USAGE, false, roster, { names: unknown, known: [...roster.names] });
     }
+    // A person taken down is never verified again: not from this run's memory, the cache or a search.
+    const takenDown = await this.ports.takedowns.ids(recognizer);
+    if ([data.from.celebrityId, data.to.celebrityId].some((id) => id !== undefined && takenDown.has(id))) {
+      return refuted(commandId, data, 'no_evidence', undefined, [], NO_USAGE, false, roster);
+    }
     if (data.from.celebrityId !== undefined && data.to.celebrityId !== undefined) {
       const remembered = await this.rememberedEdge(data, data.from.celebrityId, data.to.celebrityId);
       if (remembered !== undefined) return this.verified(commandId, data, remembered, NO_USAGE, true);
@@ -92,7 +97,6 @@ export class VerifyEdgeHandler {
   private async verified(commandId: string, data: MessageData<typeof VerifyEdge>, edge: VerifiedEdge, usage: StepUsage, cacheHit: boolean): Promise<Reply> {
     const run = { sessionId: data.sessionId, runId: data.runId };
     await this.ports.memory.putEdge(run, edge.from.celebrityId, edge.to.celebrityId, { edgeConf: edge.edgeConf, evidence: edge.evidence });
-    if (data.pathSoFar !== undefined) await this.ports.memory.putPath(run, [...data.pathSoFar.map((p) => p.celebrityId), edge.to.celebrityId]);
     return replyTo(commandId, EdgeVerified, { runId: data.runId, commandId, step: data.step, edge: { ...edge, evidence: [...edge.evidence] }, usage: { ...usage, cacheHit }, ...worldOf(this.ports.localWorld) });
   }
 }

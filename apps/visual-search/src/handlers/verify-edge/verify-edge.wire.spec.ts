@@ -3,6 +3,7 @@ import { generateVisualWorld, RekognitionRecognizer, renderWorldPhoto, SafeImage
 import sharp from 'sharp';
 import { InMemoryEvidenceCache } from '../../domain/evidence-cache.js';
 import { InMemoryRunMemory } from '../../memory/in-memory-run-memory.js';
+import { TakedownList } from '../../takedown/takedown-list.js';
 import { EvidenceThumbnails } from '../../observation/evidence-thumbnails.js';
 import { temporaryBlobStore } from '../../testing/local-world-ports.js';
 import { startWireServer, type WireResponse, type WireServer } from '../../testing/wire-server.js';
@@ -57,6 +58,7 @@ describe('VerifyEdge end to end over the wire: SerpApi Google Images, image host
     const blobs = temporaryBlobStore();
     const handler = new VerifyEdgeHandler({
       thumbnails: new EvidenceThumbnails(blobs),
+      takedowns: new TakedownList(blobs),
       search: new SerpApiImageSearch({ apiKey: 'serp-key', baseUrl: server.url, retry: { baseDelayMs: 5 } }),
       fetcher: new SafeImageFetcher({ allowAddressClasses: ['loopback'] }),
       recognizer,

@@ -3,7 +3,7 @@ import { budgetReason, charge } from '../budgets.js';
 import { usableCandidates } from '../candidates.js';
 import { chainOf, frontierOf, otherEndOf, otherSide, withChain } from '../chains.js';
 import { meetingFirst, meetingOf, recordSightings } from '../meeting.js';
-import { anotherFrontier, fail, ignore, isCurrent, type Run, select, type VisualDecision } from '../outcomes.js';
+import { anotherFrontier, fail, ignore, isCurrent, notPublicFigureMessage, type Run, select, type VisualDecision } from '../outcomes.js';
 import { learn } from '../persons.js';
 import type { VisualDegreesTimings } from '../visual-degrees.states.js';
 
@@ -19,6 +19,17 @@ export function candidatesDiscovered(timings: VisualDegreesTimings, run: Run, d:
   const chain = chainOf(run.data);
   let data = charge(withChain(run.data, { path: [...chain.path.slice(0, -1), frontier], edges: chain.edges }), d.usage);
   if (d.budgetExhausted !== undefined) return fail(data, budgetReason(d.budgetExhausted), 'budget spent on discovery', now, 'candidates_discovered');
+  // Only public figures: on the real web, a person the run starts from whom none of the photos searched
+  // for them showed at the threshold is not one the celebrity recogniser knows. No chain can start there,
+  // so nothing more is searched for them (or anyone else). With no photo read at all, that is not known:
+  // the search goes on. The local demo world refuses a name it does not know at S1 (`unknown_person`), so
+  // there an unrecognised person is a photo missed, not a private person.
+  const photosRead = d.usage.recognitionCalls + d.usage.imagesSkipped;
+  if (data.world === undefined && chain.path.length === 1 && frontier.celebrityId === undefined && photosRead > 0) {
+    return fail(data, 'not_a_public_figure', `${frontier.name}: not recognised in ${photosRead} photos of their discovery`, now, 'candidates_discovered', {
+      message: notPublicFigureMessage(frontier.name, photosRead),
+    });
+  }
   // The other end among them identifies it (and is the next step: its co-appearance is the last edge).
   const end = otherEndOf(data);
   const seen = d.candidates.find((c) => personNameKey(c.person.name) === personNameKey(end.name));
