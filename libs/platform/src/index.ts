@@ -1,5 +1,5 @@
 export { bootstrapService, createServiceApp, startService, type BootstrapOptions, type RunningService, type ServiceAppOptions } from './bootstrap.js';
-export { natsStartupCheck, type StartupCheck, type StartupProblem } from './startup-checks.js';
+export { databaseStartupCheck, natsStartupCheck, type StartupCheck, type StartupProblem } from './startup-checks.js';
 export { PlatformModule, type PlatformOptions } from './platform.module.js';
 export {
   databaseReadiness,
