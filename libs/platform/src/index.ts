@@ -13,7 +13,7 @@ export {
   SERVICE_NAME,
 } from './health.js';
 export { MESSAGE_COUNTER_METRICS, registerMessageCounters } from './message-counters.js';
-export { METRIC_NAMES, PlatformMetrics, type LaneBacklogReading } from './metrics.js';
+export { type IdleRunsReading, METRIC_NAMES, PlatformMetrics, type LaneBacklogReading } from './metrics.js';
 export { MetricsMessagingObserver, type MessagingObserver } from './messaging-observer.js';
 export { loggerParams, MessageLogContext, messageLogBindings, messageLogger, PROBE_PATHS, type MessageLogSource } from './logging.js';
 export {

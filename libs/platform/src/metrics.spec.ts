@@ -36,6 +36,23 @@ describe('PlatformMetrics', () => {
     expect((await metrics.scrape()).body).toContain('openpaw_table_size_bytes{table="coordinator.inbox"} 16384');
   });
 
+  it('exposes the runs waiting for machine work and their oldest idle time, read once per scrape, none when the read fails', async () => {
+    const metrics = new PlatformMetrics('coordinator', { defaultMetrics: false });
+    let reads = 0;
+    let failing = false;
+    metrics.watchIdleRuns(() => {
+      reads += 1;
+      return failing ? Promise.reject(new Error('database down')) : Promise.resolve([{ workflowType: 'solve_workflow', state: 'GENERATING', runs: 3, oldestIdleSeconds: 1250.5 }]);
+    });
+    const { body } = await metrics.scrape();
+    expect(body).toContain('openpaw_runs_in_progress{workflow_type="solve_workflow",state="GENERATING"} 3');
+    expect(body).toContain('openpaw_runs_oldest_idle_seconds{workflow_type="solve_workflow",state="GENERATING"} 1250.5');
+    expect(reads).toBe(1);
+    failing = true;
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await metrics.scrape()).body).not.toContain('workflow_type="solve_workflow"');
+  });
+
   it('keeps one registry per application', async () => {
     const a = new PlatformMetrics('a', { defaultMetrics: false });
     const b = new PlatformMetrics('b');

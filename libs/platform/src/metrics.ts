@@ -13,7 +13,30 @@ export const METRIC_NAMES = {
   outboxLag: 'openpaw_outbox_lag_seconds',
   timerLag: 'openpaw_timer_lag_seconds',
   lanePending: 'openpaw_lane_pending_messages',
+  runsInProgress: 'openpaw_runs_in_progress',
+  runsOldestIdle: 'openpaw_runs_oldest_idle_seconds',
 } as const;
+
+/** Runs of one workflow type in one state that wait for machine work (not terminal, not for a person). */
+export interface IdleRunsReading {
+  readonly workflowType: string;
+  readonly state: string;
+  readonly runs: number;
+  /** Seconds since the least recently stepped of them last took a step. */
+  readonly oldestIdleSeconds: number;
+}
+
+/**
+ * One read of `source` shared by the gauges collected in the same scrape (a second later it reads
+ * again); a failed read yields no samples this scrape.
+ */
+function sharedReading<T>(source: () => Promise<readonly T[]>): () => Promise<readonly T[]> {
+  let latest: Promise<readonly T[]> | undefined;
+  return () => {
+    latest ??= source().finally(() => setTimeout(() => (latest = undefined), 1_000).unref());
+    return latest.catch(() => []);
+  };
+}
 
 /** One lane consumer's backlog as JetStream reports it. */
 export interface LaneBacklogReading {
@@ -133,12 +156,8 @@ export class PlatformMetrics {
    * each scrape (so a table that grows without bound shows before it hurts). One source per registry.
    */
   watchTableSizes(source: () => Promise<readonly { readonly table: string; readonly bytes: number; readonly rows: number }[]>): void {
-    let latest: Promise<readonly { readonly table: string; readonly bytes: number; readonly rows: number }[]> | undefined;
     // Both gauges are collected in one scrape: read the sizes once for the pair.
-    const read = (): Promise<readonly { readonly table: string; readonly bytes: number; readonly rows: number }[]> => {
-      latest ??= source().finally(() => setTimeout(() => (latest = undefined), 1_000).unref());
-      return latest;
-    };
+    const read = sharedReading(source);
     new Gauge({
       name: 'openpaw_table_size_bytes',
       help: 'Size on disk of a table with its indexes and TOAST.',
@@ -146,7 +165,7 @@ export class PlatformMetrics {
       registers: [this.registry],
       async collect() {
         this.reset();
-        for (const size of await read().catch(() => [])) this.set({ table: size.table }, size.bytes);
+        for (const size of await read()) this.set({ table: size.table }, size.bytes);
       },
     });
     new Gauge({
@@ -156,7 +175,36 @@ export class PlatformMetrics {
       registers: [this.registry],
       async collect() {
         this.reset();
-        for (const size of await read().catch(() => [])) this.set({ table: size.table }, size.rows);
+        for (const size of await read()) this.set({ table: size.table }, size.rows);
+      },
+    });
+  }
+
+  /**
+   * `openpaw_runs_in_progress` and `openpaw_runs_oldest_idle_seconds` by workflow type and state, read
+   * from `source` at each scrape (the coordinator's runs table): what the stuck-runs alert watches.
+   */
+  watchIdleRuns(source: () => Promise<readonly IdleRunsReading[]>): void {
+    const read = sharedReading(source);
+    const labels = (r: IdleRunsReading) => ({ workflow_type: r.workflowType, state: r.state });
+    new Gauge({
+      name: METRIC_NAMES.runsInProgress,
+      help: 'Runs waiting for machine work (not terminal, not waiting for a person), by workflow type and state.',
+      labelNames: ['workflow_type', 'state'],
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const reading of await read()) this.set(labels(reading), reading.runs);
+      },
+    });
+    new Gauge({
+      name: METRIC_NAMES.runsOldestIdle,
+      help: 'Seconds since the least recently stepped of those runs took a step, by workflow type and state.',
+      labelNames: ['workflow_type', 'state'],
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const reading of await read()) this.set(labels(reading), reading.oldestIdleSeconds);
       },
     });
   }
