@@ -26,7 +26,7 @@ describe('PrometheusRules rendered with the manifests', () => {
     expect(schemaError(ruleObject as K8sObject)).toBeUndefined();
     const monitor = rendered.platform.find((o) => o.kind === 'ServiceMonitor');
     expect(ruleObject?.metadata.labels).toEqual(monitor?.metadata.labels);
-    expect(new Set(rules.map((r) => r.alert))).toEqual(new Set(['OpenPawStepLatencyHigh', 'OpenPawDeadLettersGrowing', 'OpenPawConsumerLagBeyondScaling', 'OpenPawRunsStuck', 'OpenPawMessagesPerStepHigh']));
+    expect(new Set(rules.map((r) => r.alert))).toEqual(new Set(['OpenPawStepLatencyHigh', 'OpenPawDeadLettersGrowing', 'OpenPawConsumerLagBeyondScaling', 'OpenPawHttp5xxHigh', 'OpenPawRunsStuck', 'OpenPawMessagesPerStepHigh']));
   });
 
   it('queries only metrics the services register (a renamed metric fails here, not silently in Prometheus)', () => {
@@ -66,6 +66,12 @@ describe('PrometheusRules rendered with the manifests', () => {
       'max by (workflow_type, state) (openpaw_runs_oldest_idle_seconds{workflow_type="research"}) > 9000',
     ]);
     expect(METRIC_NAMES.runsOldestIdle).toBe('openpaw_runs_oldest_idle_seconds');
+  });
+
+  it('alerts on the 5xx share of a route with traffic, from the HTTP metrics every service records', () => {
+    expect(rules.find((r) => r.alert === 'OpenPawHttp5xxHigh')?.expr).toBe(
+      '(sum by (service, route) (rate(openpaw_http_requests_total{status=~"5.."}[10m])) / sum by (service, route) (rate(openpaw_http_requests_total[10m])) > 0.05) and sum by (service, route) (rate(openpaw_http_requests_total[10m])) > 0.05',
+    );
   });
 
   it('every alert has its runbook entry (a ### heading in docs/ops/runbook.md, linked from runbook_url)', () => {

@@ -39,6 +39,9 @@ export const MESSAGES_PER_TRANSITION_ALERT = 6;
  */
 export const STUCK_RUN_MINUTES: { readonly default: number; readonly byWorkflow: Readonly<Record<string, number>> } = { default: 15, byWorkflow: { research: 150 } };
 
+/** Share of a route's responses that are 5xx above which it alerts, over 10 min, for 10 min, once it serves at least 0.05 req/s. */
+export const HTTP_5XX_RATIO_ALERT = 0.05;
+
 /** A critical-lane step whose p95 takes half the service's drain budget is cut off by rollouts; 30 s at most (the histogram's resolution above it is 60 s). */
 export function stepLatencyAlertSeconds(drainSeconds: number): number {
   return Math.min(drainSeconds / 2, 30);
@@ -73,7 +76,7 @@ const regexOf = (values: readonly string[]): string => values.map((v) => v.repla
 /**
  * The alert rules (annotations without Prometheus `{{ }}` templates: the Helm chart carries these objects
  * and its lint allows plain `.Values` substitutions only; Alertmanager shows the labels): step latency
- * (critical lanes), dead letters, consumer lag past the autoscaler's reach, stuck runs, messages per step.
+ * (critical lanes), dead letters, consumer lag past the autoscaler's reach, the 5xx share per route, stuck runs, messages per step.
  */
 export function alertRules(steps: readonly StepLatencySpec[], lanes: readonly LaneAlertSpec[]): AlertRule[] {
   const runbook = (alert: string): string => `${RUNBOOK_ALERTS_URL}#${alert.toLowerCase()}`;
@@ -117,6 +120,18 @@ export function alertRules(steps: readonly StepLatencySpec[], lanes: readonly La
       },
     });
   }
+  const requests = (selector: string): string => `sum by (service, route) (rate(openpaw_http_requests_total${selector}[10m]))`;
+  rules.push({
+    alert: 'OpenPawHttp5xxHigh',
+    expr: `(${requests('{status=~"5.."}')} / ${requests('')} > ${HTTP_5XX_RATIO_ALERT}) and ${requests('')} > 0.05`,
+    for: '10m',
+    labels: { severity: 'warning' },
+    annotations: {
+      summary: `Over ${HTTP_5XX_RATIO_ALERT * 100} % of a route's HTTP responses are 5xx`,
+      description: `The route label of the service label answered over ${HTTP_5XX_RATIO_ALERT * 100} % of its requests with a 5xx over 10 min, for 10 min (routes serving under one request per 20 s are not judged).`,
+      runbook_url: runbook('OpenPawHttp5xxHigh'),
+    },
+  });
   const slow = Object.keys(STUCK_RUN_MINUTES.byWorkflow);
   for (const [selector, minutes] of [
     [`workflow_type!~"${regexOf(slow)}"`, STUCK_RUN_MINUTES.default],

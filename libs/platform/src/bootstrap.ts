@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory, type IEntryNestModule } from '@nestjs/core';
 import { Logger, PinoLogger } from 'nestjs-pino';
-import { httpServerSpans } from './http-spans.js';
+import { httpServerMetrics, httpServerSpans } from './http-spans.js';
+import { PlatformMetrics } from './metrics.js';
 import { databaseStartupCheck, natsStartupCheck, type StartupCheck, type StartupProblem } from './startup-checks.js';
 import { startStartupProbeServer, type StartupProbeServer } from './startup-probe-server.js';
 import { installTracing, shutdownTracing } from './tracing.js';
@@ -50,7 +51,7 @@ export interface RunningService {
 
 /**
  * Creates (without listening) a service's Nest application: tracing context installed, logs through
- * pino, shutdown hooks on SIGTERM/SIGINT (providers' `onApplicationShutdown` drain consumers and
+ * pino, each HTTP request in a SERVER span and on the metrics (rate, status, latency by route), shutdown hooks on SIGTERM/SIGINT (providers' `onApplicationShutdown` drain consumers and
  * close connections), open HTTP connections closed on shutdown (long-lived SSE streams included).
  */
 export async function createServiceApp(options: ServiceAppOptions): Promise<INestApplication> {
@@ -63,6 +64,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<INes
   app.useLogger(app.get(Logger));
   // First, so the request's logs, publishes and handlers run inside its SERVER span.
   app.use(httpServerSpans);
+  app.use(httpServerMetrics(app.get(PlatformMetrics)));
   app.enableShutdownHooks();
   process.once('beforeExit', () => void shutdownTracing());
   await options.configure?.(app);

@@ -40,7 +40,7 @@ export {
   serviceMessagingSettingsFromEnv,
 } from './messaging-settings.js';
 export { parseJsonSetting, validSetting } from './json-setting.js';
-export { httpServerSpans } from './http-spans.js';
+export { httpServerMetrics, httpServerSpans } from './http-spans.js';
 export { InternalHttpServer, internalPortFromEnv, type InternalResponse } from './internal-server.js';
 export { type DatabaseSettings, serviceDatabaseProviders, type ServiceDatabaseOptions } from './service-database.js';
 export { adapterProvider } from './adapter-provider.js';

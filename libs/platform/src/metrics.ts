@@ -13,6 +13,8 @@ export const METRIC_NAMES = {
   outboxLag: 'openpaw_outbox_lag_seconds',
   timerLag: 'openpaw_timer_lag_seconds',
   lanePending: 'openpaw_lane_pending_messages',
+  httpRequests: 'openpaw_http_requests_total',
+  httpRequestDuration: 'openpaw_http_request_duration_seconds',
   runsInProgress: 'openpaw_runs_in_progress',
   runsOldestIdle: 'openpaw_runs_oldest_idle_seconds',
 } as const;
@@ -57,6 +59,8 @@ export class PlatformMetrics {
   readonly outboxLag: Histogram;
   readonly timerLag: Histogram;
   readonly lanePending: Gauge<'service' | 'lane' | 'state'>;
+  readonly httpRequests: Counter<'service' | 'method' | 'route' | 'status'>;
+  readonly httpRequestDuration: Histogram<'service' | 'method' | 'route'>;
   #laneBacklogs: (() => Promise<readonly LaneBacklogReading[]>) | undefined;
 
   constructor(
@@ -102,6 +106,19 @@ export class PlatformMetrics {
       buckets: LAG_BUCKETS,
       registers,
     });
+    this.httpRequests = new Counter({
+      name: METRIC_NAMES.httpRequests,
+      help: 'HTTP requests answered, by method, route template (`unmatched` when no route matched) and status code.',
+      labelNames: ['service', 'method', 'route', 'status'],
+      registers,
+    });
+    this.httpRequestDuration = new Histogram({
+      name: METRIC_NAMES.httpRequestDuration,
+      help: 'Time from an HTTP request arriving to its response finishing, by method and route template.',
+      labelNames: ['service', 'method', 'route'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
     this.lanePending = new Gauge({
       name: METRIC_NAMES.lanePending,
       help: 'Commands of each lane this process consumes: pending (stored, not delivered) and ack_pending (being handled).',
@@ -133,6 +150,11 @@ export class PlatformMetrics {
   recordHandled(subject: string, outcome: string, durationMs: number): void {
     this.messagesHandled.inc({ service: this.service, subject, outcome });
     this.handlerDuration.observe({ service: this.service, subject }, Math.max(0, durationMs) / 1000);
+  }
+
+  recordHttpRequest(method: string, route: string, status: number, durationMs: number): void {
+    this.httpRequests.inc({ service: this.service, method, route, status: String(status) });
+    this.httpRequestDuration.observe({ service: this.service, method, route }, Math.max(0, durationMs) / 1000);
   }
 
   recordDeadLettered(subject: string): void {
