@@ -15,6 +15,10 @@ export const METRIC_NAMES = {
   lanePending: 'openpaw_lane_pending_messages',
   httpRequests: 'openpaw_http_requests_total',
   httpRequestDuration: 'openpaw_http_request_duration_seconds',
+  llmAttempts: 'openpaw_llm_attempts_total',
+  llmAttemptDuration: 'openpaw_llm_attempt_duration_seconds',
+  llmTokens: 'openpaw_llm_tokens_total',
+  llmCost: 'openpaw_llm_cost_usd_total',
   runsInProgress: 'openpaw_runs_in_progress',
   runsOldestIdle: 'openpaw_runs_oldest_idle_seconds',
 } as const;
@@ -48,6 +52,8 @@ export interface LaneBacklogReading {
 }
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+/** LLM calls: a short completion to an hour-long research leg. */
+const LLM_BUCKETS = [0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120, 300, 900, 3600];
 const LAG_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
 
 export class PlatformMetrics {
@@ -60,6 +66,10 @@ export class PlatformMetrics {
   readonly timerLag: Histogram;
   readonly lanePending: Gauge<'service' | 'lane' | 'state'>;
   readonly httpRequests: Counter<'service' | 'method' | 'route' | 'status'>;
+  readonly llmAttempts: Counter<'service' | 'provider' | 'model' | 'outcome'>;
+  readonly llmAttemptDuration: Histogram<'service' | 'provider' | 'model'>;
+  readonly llmTokens: Counter<'service' | 'provider' | 'model' | 'direction'>;
+  readonly llmCost: Counter<'service' | 'provider' | 'model'>;
   readonly httpRequestDuration: Histogram<'service' | 'method' | 'route'>;
   #laneBacklogs: (() => Promise<readonly LaneBacklogReading[]>) | undefined;
 
@@ -119,6 +129,31 @@ export class PlatformMetrics {
       buckets: LATENCY_BUCKETS,
       registers,
     });
+    this.llmAttempts = new Counter({
+      name: METRIC_NAMES.llmAttempts,
+      help: 'LLM attempts by provider, model (`provider/model`) and outcome (ok, rate_limited, timeout, auth, skipped_cooldown, ...).',
+      labelNames: ['service', 'provider', 'model', 'outcome'],
+      registers,
+    });
+    this.llmAttemptDuration = new Histogram({
+      name: METRIC_NAMES.llmAttemptDuration,
+      help: 'Time of each LLM attempt that sent a request, by provider and model.',
+      labelNames: ['service', 'provider', 'model'],
+      buckets: LLM_BUCKETS,
+      registers,
+    });
+    this.llmTokens = new Counter({
+      name: METRIC_NAMES.llmTokens,
+      help: 'Tokens of answered LLM calls, by provider, answering model and direction (input, output).',
+      labelNames: ['service', 'provider', 'model', 'direction'],
+      registers,
+    });
+    this.llmCost = new Counter({
+      name: METRIC_NAMES.llmCost,
+      help: "Cost in USD of answered LLM calls as the price table computes it, by provider and answering model.",
+      labelNames: ['service', 'provider', 'model'],
+      registers,
+    });
     this.lanePending = new Gauge({
       name: METRIC_NAMES.lanePending,
       help: 'Commands of each lane this process consumes: pending (stored, not delivered) and ack_pending (being handled).',
@@ -156,6 +191,24 @@ export class PlatformMetrics {
     this.httpRequests.inc({ service: this.service, method, route, status: String(status) });
     this.httpRequestDuration.observe({ service: this.service, method, route }, Math.max(0, durationMs) / 1000);
   }
+
+  /**
+   * What a service's LLM client reports (`observeLlmCalls` of `@openpaw/providers` takes it as its
+   * observer): each attempt, and the tokens and cost of each answered call.
+   */
+  readonly llmCalls = {
+    onAttempt: (attempt: { readonly provider: string; readonly model: string; readonly outcome: string; readonly latencyMs?: number }): void => {
+      const labels = { service: this.service, provider: attempt.provider, model: attempt.model };
+      this.llmAttempts.inc({ ...labels, outcome: attempt.outcome });
+      if (attempt.latencyMs !== undefined) this.llmAttemptDuration.observe(labels, Math.max(0, attempt.latencyMs) / 1000);
+    },
+    onAnswered: (answer: { readonly provider: string; readonly model: string; readonly inputTokens: number; readonly outputTokens: number; readonly costUsd: number }): void => {
+      const labels = { service: this.service, provider: answer.provider, model: answer.model };
+      this.llmTokens.inc({ ...labels, direction: 'input' }, Math.max(0, answer.inputTokens));
+      this.llmTokens.inc({ ...labels, direction: 'output' }, Math.max(0, answer.outputTokens));
+      this.llmCost.inc(labels, Math.max(0, answer.costUsd));
+    },
+  };
 
   recordDeadLettered(subject: string): void {
     this.messagesDeadLettered.inc({ service: this.service, subject });
