@@ -30,6 +30,8 @@ describe('idleRuns', () => {
     await insertRun('solve_workflow', 'SUCCEEDED', 600);
     await insertRun('research', 'awaiting_confirmation', 300);
     await insertRun('research', 'processing', 10);
+    // A name watched for one workflow, in another that does not watch it: not counted.
+    await insertRun('research', 'GENERATING', 50);
     const watched = [
       { workflowType: 'solve_workflow', state: 'GENERATING' },
       { workflowType: 'solve_workflow', state: 'INITIATED' },

@@ -31,18 +31,23 @@ export function machineWorkStates(definitions: readonly AnySagaDefinition[]): Wo
 /**
  * Runs waiting for machine work, per workflow type and state, and how long since the least recently
  * stepped one took a step (`updated_at` moves with every applied step). Cheap on a large table: the
- * (type, state) pairs are looked up through `workflow_runs_type_state`, and terminal runs (almost all
- * rows) are never read.
+ * types and states are matched as two lists, which the planner reads through `workflow_runs_type_state`
+ * with its per-value statistics (a join against the pairs made it scan every run); terminal runs
+ * (almost all rows) are never read. The lists' cross product can name a pair that is not watched
+ * (a state one workflow has and another names alike): such groups are dropped here.
  */
 export async function idleRuns(dataSource: DataSource, states: readonly WorkflowState[]): Promise<IdleRunsReading[]> {
   if (states.length === 0) return [];
+  const watched = new Set(states.map((s) => `${s.workflowType}\u0000${s.state}`));
   const rows = await dataSource.query<{ type: string; state: string; runs: number; oldest_idle_seconds: number }[]>(
-    `select r.type, r.state, count(*)::int as runs, extract(epoch from now() - min(r.updated_at))::float8 as oldest_idle_seconds
-       from unnest($1::text[], $2::text[]) as w(type, state)
-       join coordinator.workflow_runs r on r.type = w.type and r.state = w.state
-      group by r.type, r.state
-      order by r.type, r.state`,
-    [states.map((s) => s.workflowType), states.map((s) => s.state)],
+    `select type, state, count(*)::int as runs, extract(epoch from now() - min(updated_at))::float8 as oldest_idle_seconds
+       from coordinator.workflow_runs
+      where type = any($1::text[]) and state = any($2::text[])
+      group by type, state
+      order by type, state`,
+    [[...new Set(states.map((s) => s.workflowType))], [...new Set(states.map((s) => s.state))]],
   );
-  return rows.map((row) => ({ workflowType: row.type, state: row.state, runs: row.runs, oldestIdleSeconds: Math.max(0, row.oldest_idle_seconds) }));
+  return rows
+    .filter((row) => watched.has(`${row.type}\u0000${row.state}`))
+    .map((row) => ({ workflowType: row.type, state: row.state, runs: row.runs, oldestIdleSeconds: Math.max(0, row.oldest_idle_seconds) }));
 }
