@@ -15,9 +15,12 @@ import {
 import { ArtifactsApiClient } from '../apps/gateway/src/artifacts/testing/artifacts-api-client.js';
 import { GatewayClient } from '../apps/gateway/src/e2e/e2e-client.js';
 import { ResearchApiClient } from '../apps/gateway/src/research/testing/research-api-client.js';
+import { serviceRoleName } from '@openpaw/persistence';
 import { COLLECTOR_NAME, COLLECTOR_OTLP_HTTP } from '../deploy/src/collector.js';
+import { databaseUrlKeyOf, MIGRATOR_DATABASE_URL_KEY } from '../deploy/src/platform.js';
 import { renderPlatform } from '../deploy/src/render.js';
 import { DEFAULT_SETTINGS } from '../deploy/src/settings.js';
+import { SERVICES } from '../deploy/src/topology.js';
 import { bootPathEnv, describeSubstitutions, imageDefaultsOf, localPortsOf, localProcessOf, type LocalProcess, type SubstitutionMap } from '../deploy/src/testing/boot-plan.js';
 import { BootedProcesses } from '../deploy/src/testing/boot-run.js';
 import { podContainers, servicesOf, type SecretValues } from '../deploy/src/testing/pod-containers.js';
@@ -54,8 +57,14 @@ describe('the platform booted from its synthesized manifests', () => {
     scratch = mkdtempSync(join(tmpdir(), 'openpaw-boot-'));
     const sealing = generateKeyPairSync('x25519');
     // What ops create beforehand (the manifests only name them). No provider keys: every provider is its local default.
+    const migratorUrl = await createDatabase(postgres.adminUrl, 'openpaw_boot');
+    // Each service's URL logs in as its own role, which the migrations Job creates (no password: this cluster trusts local roles).
+    const asRole = (role: string): string => Object.assign(new URL(migratorUrl), { username: role }).toString();
     const secrets: SecretValues = {
-      [settings.secrets.database]: { url: await createDatabase(postgres.adminUrl, 'openpaw_boot') },
+      [settings.secrets.database]: {
+        [MIGRATOR_DATABASE_URL_KEY]: migratorUrl,
+        ...Object.fromEntries(SERVICES.filter((s) => s.database).map((s) => [databaseUrlKeyOf(s.name), asRole(serviceRoleName(s.name))])),
+      },
       [settings.secrets.gatewayAuth]: { OPENPAW_JWT_SECRET: jwtSecret, OPENPAW_KEY_SEALING_PUBLIC_KEY: sealing.publicKey.export({ type: 'spki', format: 'der' }).toString('base64') },
       [settings.secrets.keyOpening]: { OPENPAW_KEY_SEALING_PRIVATE_KEY: sealing.privateKey.export({ type: 'pkcs8', format: 'der' }).toString('base64') },
       [settings.secrets.providers]: {},

@@ -1,4 +1,5 @@
-import { createDataSource, pendingMigrations } from '@openpaw/persistence';
+import { createDataSource, pendingMigrations, serviceRoleName } from '@openpaw/persistence';
+import pg from 'pg';
 import { freshDatabase } from '@openpaw/testing';
 import { migrateAll, schemasToMigrate } from './migrate.js';
 
@@ -7,7 +8,7 @@ describe('migrations Job on real PostgreSQL', () => {
     const url = await freshDatabase('migrate_job');
     const schemas = await schemasToMigrate();
     const lines: string[] = [];
-    await migrateAll(url, schemas, (line) => lines.push(line));
+    await migrateAll(url, schemas, { log: (line) => lines.push(line) });
     expect(lines).toHaveLength(schemas.length);
     const probe = createDataSource({ url, schema: 'public', poolSize: 1 });
     await probe.initialize();
@@ -18,10 +19,45 @@ describe('migrations Job on real PostgreSQL', () => {
       expect(row?.table).toBe('research.command_replies');
       // A second Job (retried or doubled) finds nothing to do.
       const again: string[] = [];
-      await migrateAll(url, schemas, (line) => again.push(line));
+      await migrateAll(url, schemas, { log: (line) => again.push(line) });
       expect(again.every((line) => line.endsWith('up to date'))).toBe(true);
     } finally {
       await probe.destroy();
+    }
+  });
+
+  it('with per-service roles, a service role reads and writes its own schema only: no other schema, no DDL', async () => {
+    const url = await freshDatabase('migrate_roles');
+    const schemas = await schemasToMigrate();
+    const lines: string[] = [];
+    await migrateAll(url, schemas, { serviceRoles: true, log: (line) => lines.push(line) });
+    expect(lines.filter((line) => line.includes(' role '))).toEqual(schemas.map(({ schema }) => `migrate: role ${serviceRoleName(schema)} may read and write ${schema} only`));
+    const asRole = (role: string): string => {
+      const u = new URL(url);
+      u.username = role;
+      return u.toString();
+    };
+    const owner = new pg.Client({ connectionString: url });
+    const solve = new pg.Client({ connectionString: asRole(serviceRoleName('solve')) });
+    await Promise.all([owner.connect(), solve.connect()]);
+    const refusal = (sql: string): Promise<unknown> => solve.query(sql).then(() => 'allowed', (error: { code?: string }) => error.code);
+    try {
+      expect((await solve.query<{ search_path: string }>('show search_path')).rows[0]?.search_path).toBe('solve');
+      // Its own tables: every row privilege, unqualified names resolve in its schema.
+      expect((await solve.query<{ ok: boolean }>(`select has_table_privilege('solve.migrations', 'select, insert, update, delete') as ok`)).rows[0]?.ok).toBe(true);
+      expect(await refusal('select count(*) from migrations')).toBe('allowed');
+      // 42501 insufficient_privilege: another service's schema, and any DDL.
+      for (const other of schemas.map(({ schema }) => schema).filter((schema) => schema !== 'solve')) expect({ other, code: await refusal(`select count(*) from "${other}".migrations`) }).toEqual({ other, code: '42501' });
+      expect(await refusal('create table solve.sneaky (id int)')).toBe('42501');
+      expect(await refusal('drop table solve.migrations')).toBe('42501');
+      expect(await refusal('create schema sneaky')).toBe('42501');
+      // A table a later migration creates is granted through default privileges, without re-running the grants.
+      await owner.query('create table solve.added_later (id int)');
+      expect(await refusal('insert into added_later values (1)')).toBe('allowed');
+      // A retried Job repeats the grants harmlessly.
+      await migrateAll(url, schemas, { serviceRoles: true, log: () => undefined });
+    } finally {
+      await Promise.all([owner.end(), solve.end()]);
     }
   });
 });

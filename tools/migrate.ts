@@ -2,7 +2,9 @@
  * The migrations Job (`node dist/tools/migrate.js`): applies every service schema's migrations,
  * one schema after another, holding the PostgreSQL advisory lock (`MIGRATIONS_LOCK_KEY`) so a
  * retried or doubled Job never migrates concurrently. Services only verify their schema version at
- * start (`OPENPAW_MIGRATIONS=verify` in the manifests). Env: OPENPAW_DATABASE_URL.
+ * start (`OPENPAW_MIGRATIONS=verify` in the manifests). Env: OPENPAW_DATABASE_URL (the migrator, which
+ * owns the tables), OPENPAW_DATABASE_ROLES (`per-service`: after each schema, create and grant its
+ * service's role `openpaw_<schema>`, DML on that schema only; default `off`).
  *
  * The schemas are not listed here: the Job loads every module of apps/ and libs/ that declares a
  * schema with `registerSchemaMigrations` (the same declaration the service opens its database with),
@@ -10,7 +12,7 @@
  */
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createDataSource, discoverSchemaMigrations, migrateWithLock, type SchemaMigrations } from '@openpaw/persistence';
+import { createDataSource, discoverSchemaMigrations, grantServiceRole, migrateWithLock, type SchemaMigrations, serviceRolesFromEnv } from '@openpaw/persistence';
 
 /** The checkout or dist/ this file runs from, and the extension its modules have there. */
 export function codeRoot(moduleUrl: string = import.meta.url): { root: string; extension: '.js' | '.ts' } {
@@ -24,14 +26,22 @@ export function schemasToMigrate(): Promise<SchemaMigrations[]> {
   return discoverSchemaMigrations(root, extension);
 }
 
-/** Applies each schema's pending migrations under the advisory lock; one line per schema on stdout. */
-export async function migrateAll(url: string, schemas: readonly SchemaMigrations[], log: (line: string) => void = console.log): Promise<void> {
+export interface MigrateOptions {
+  /** Create and grant each schema's service role after migrating it (`OPENPAW_DATABASE_ROLES=per-service`). */
+  readonly serviceRoles?: boolean;
+  readonly log?: (line: string) => void;
+}
+
+/** Applies each schema's pending migrations under the advisory lock; one line per schema (and role) on stdout. */
+export async function migrateAll(url: string, schemas: readonly SchemaMigrations[], options: MigrateOptions = {}): Promise<void> {
+  const log = options.log ?? console.log;
   for (const { schema, migrations } of schemas) {
     const dataSource = createDataSource({ url, schema, migrations, poolSize: 1, applicationName: 'openpaw-migrate' });
     await dataSource.initialize();
     try {
       const applied = await migrateWithLock(dataSource, schema);
       log(`migrate: ${schema} ${applied.length === 0 ? 'up to date' : `applied ${applied.join(', ')}`}`);
+      if (options.serviceRoles === true) log(`migrate: role ${await grantServiceRole(dataSource, schema)} may read and write ${schema} only`);
     } finally {
       await dataSource.destroy();
     }
@@ -40,9 +50,10 @@ export async function migrateAll(url: string, schemas: readonly SchemaMigrations
 
 async function main(): Promise<void> {
   const url = process.env['OPENPAW_DATABASE_URL'] ?? 'postgres://openpaw@127.0.0.1:5432/openpaw';
+  const serviceRoles = serviceRolesFromEnv();
   const schemas = await schemasToMigrate();
   console.log(`migrate: schemas ${schemas.map((entry) => entry.schema).join(', ')}`);
-  await migrateAll(url, schemas);
+  await migrateAll(url, schemas, { serviceRoles });
 }
 
 // Run only as the Job's entry point, not when a spec imports the functions above.

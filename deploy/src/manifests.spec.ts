@@ -1,4 +1,5 @@
 import { catalog, laneDurableOf, lanesOfService } from '@openpaw/contracts';
+import { databaseUrlKeyOf, MIGRATOR_DATABASE_URL_KEY } from './platform.js';
 import { connectionsAtMaxReplicas, policyViolations, type PolicyOptions } from './policy.js';
 import { renderPlatform, type K8sObject } from './render.js';
 import { schemaError } from './schema-validation.js';
@@ -17,6 +18,7 @@ const policy: PolicyOptions = {
   },
   secretHolders: { [DEFAULT_SETTINGS.secrets.keyOpening]: ['openpaw-research'] },
   connectionBudget: DEFAULT_SETTINGS.postgresConnectionBudget,
+  databaseRoles: { secret: DEFAULT_SETTINGS.secrets.database, urlKeyOf: databaseUrlKeyOf },
 };
 
 function byKind(kind: string, list: readonly K8sObject[] = rendered.platform): K8sObject[] {
@@ -27,6 +29,11 @@ function serviceOf(name: string): (typeof SERVICES)[number] {
   const service = SERVICES.find((s) => s.name === name);
   if (service === undefined) throw new Error(`no service ${name}`);
   return service;
+}
+
+/** The service a Deployment runs (its container's name: `assets` for `assets-video`). */
+function serviceOfDeployment(deployment: K8sObject): string {
+  return (deployment['spec'] as { template: { spec: { containers: { name: string }[] } } }).template.spec.containers[0]!.name;
 }
 
 function clone(object: K8sObject): K8sObject {
@@ -62,6 +69,26 @@ describe('synthesized manifests', () => {
     const container = (gateway['spec'] as { template: { spec: { containers: { env: unknown[] }[] } } }).template.spec.containers[0]!;
     container.env.push({ name: 'OPENPAW_KEY_SEALING_PRIVATE_KEY', valueFrom: { secretKeyRef: { name: DEFAULT_SETTINGS.secrets.keyOpening, key: 'private' } } });
     expect(policyViolations(leaked, rendered.keda, policy)).toEqual([`Deployment gateway: reads Secret ${DEFAULT_SETTINGS.secrets.keyOpening}, reserved to openpaw-research`]);
+  });
+
+  it('each service reads the database as its own role; only the Jobs read the migrator\'s URL, and the Job grants the roles', () => {
+    const urlRefs = (list: readonly K8sObject[]) =>
+      list.flatMap((o) => {
+        const text = JSON.stringify(o);
+        const keys = [...text.matchAll(/"name":"OPENPAW_DATABASE_URL","valueFrom":\{"secretKeyRef":\{"key":"([^"]+)"/g)].map((m) => m[1]);
+        return keys.map((key) => `${o.kind} ${o.metadata.name}: ${key}`);
+      });
+    const deployments = byKind('Deployment').filter((d) => JSON.stringify(d).includes('OPENPAW_DATABASE_URL'));
+    expect(urlRefs(deployments)).toEqual(deployments.map((d) => `Deployment ${d.metadata.name}: ${databaseUrlKeyOf(serviceOfDeployment(d))}`));
+    expect(new Set(urlRefs([...byKind('Job'), ...byKind('CronJob')]).map((ref) => ref.split(': ')[1]))).toEqual(new Set([MIGRATOR_DATABASE_URL_KEY]));
+    expect(JSON.stringify(byKind('Job'))).toContain('{"name":"OPENPAW_DATABASE_ROLES","value":"per-service"}');
+    const widened = rendered.platform.map(clone);
+    const solve = widened.find((o) => o.kind === 'Deployment' && o.metadata.name === 'solve') as K8sObject;
+    const env = (solve['spec'] as { template: { spec: { containers: { env: { name: string; valueFrom?: { secretKeyRef: { key: string } } }[] }[] } } }).template.spec.containers[0]!.env;
+    env.find((v) => v.name === 'OPENPAW_DATABASE_URL')!.valueFrom!.secretKeyRef.key = MIGRATOR_DATABASE_URL_KEY;
+    expect(policyViolations(widened, rendered.keda, policy)).toEqual([
+      `Deployment solve container solve: OPENPAW_DATABASE_URL must come from Secret ${DEFAULT_SETTINGS.secrets.database} key solve-url (its own role), not ${DEFAULT_SETTINGS.secrets.database}/url`,
+    ]);
   });
 
   it('hold no more PostgreSQL connections at maximum replicas than the budget, with KEDA and with the HPA', () => {

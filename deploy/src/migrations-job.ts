@@ -63,7 +63,8 @@ export function migrationsJob(scope: Construct, props: MigrationsJobProps): kplu
         ...common,
         name: 'migrate',
         command: ['node', 'dist/tools/migrate.js'],
-        envVariables: { OPENPAW_DATABASE_URL: props.databaseUrl },
+        // After each schema, its service's role `openpaw_<schema>` (the URLs the Deployments read).
+        envVariables: { OPENPAW_DATABASE_URL: props.databaseUrl, OPENPAW_DATABASE_ROLES: kplus.EnvValue.fromValue('per-service') },
       },
     ],
   });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { laneDurableOf } from '@openpaw/contracts';
 import { MESSAGE_COUNTER_METRICS, METRIC_NAMES } from '@openpaw/platform';
-import { MESSAGES_PER_TRANSITION_ALERT, RUNBOOK_ALERTS_URL, stepLatencyAlertSeconds } from './monitoring.js';
+import { MESSAGES_PER_TRANSITION_ALERT, RUNBOOK_ALERTS_URL, stepLatencyAlertSeconds, STUCK_RUN_MINUTES } from './monitoring.js';
 import { renderPlatform, type K8sObject } from './render.js';
 import { schemaError } from './schema-validation.js';
 import { DEFAULT_SETTINGS } from './settings.js';
@@ -26,7 +26,7 @@ describe('PrometheusRules rendered with the manifests', () => {
     expect(schemaError(ruleObject as K8sObject)).toBeUndefined();
     const monitor = rendered.platform.find((o) => o.kind === 'ServiceMonitor');
     expect(ruleObject?.metadata.labels).toEqual(monitor?.metadata.labels);
-    expect(new Set(rules.map((r) => r.alert))).toEqual(new Set(['OpenPawStepLatencyHigh', 'OpenPawDeadLettersGrowing', 'OpenPawConsumerLagBeyondScaling', 'OpenPawMessagesPerStepHigh']));
+    expect(new Set(rules.map((r) => r.alert))).toEqual(new Set(['OpenPawStepLatencyHigh', 'OpenPawDeadLettersGrowing', 'OpenPawConsumerLagBeyondScaling', 'OpenPawHttp5xxHigh', 'OpenPawRunsStuck', 'OpenPawMessagesPerStepHigh']));
   });
 
   it('queries only metrics the services register (a renamed metric fails here, not silently in Prometheus)', () => {
@@ -57,6 +57,21 @@ describe('PrometheusRules rendered with the manifests', () => {
     expect(solve?.expr).toMatch(/> 30$/);
     expect(rules.find((r) => r.alert === 'OpenPawDeadLettersGrowing')?.expr).toBe('sum by (service, subject) (increase(openpaw_messages_dead_lettered_total[15m])) > 0');
     expect(rules.find((r) => r.alert === 'OpenPawMessagesPerStepHigh')?.expr).toMatch(new RegExp(`> ${MESSAGES_PER_TRANSITION_ALERT}$`));
+  });
+
+  it('alerts on a run with no step past its workflow\'s stuck threshold, every workflow covered once, from the coordinator\'s idle-runs gauge', () => {
+    const stuck = rules.filter((r) => r.alert === 'OpenPawRunsStuck').map((r) => r.expr);
+    expect(stuck).toEqual([
+      `max by (workflow_type, state) (openpaw_runs_oldest_idle_seconds{workflow_type!~"research"}) > ${STUCK_RUN_MINUTES.default * 60}`,
+      'max by (workflow_type, state) (openpaw_runs_oldest_idle_seconds{workflow_type="research"}) > 9000',
+    ]);
+    expect(METRIC_NAMES.runsOldestIdle).toBe('openpaw_runs_oldest_idle_seconds');
+  });
+
+  it('alerts on the 5xx share of a route with traffic, from the HTTP metrics every service records', () => {
+    expect(rules.find((r) => r.alert === 'OpenPawHttp5xxHigh')?.expr).toBe(
+      '(sum by (service, route) (rate(openpaw_http_requests_total{status=~"5.."}[10m])) / sum by (service, route) (rate(openpaw_http_requests_total[10m])) > 0.05) and sum by (service, route) (rate(openpaw_http_requests_total[10m])) > 0.05',
+    );
   });
 
   it('every alert has its runbook entry (a ### heading in docs/ops/runbook.md, linked from runbook_url)', () => {

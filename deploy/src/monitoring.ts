@@ -31,6 +31,17 @@ export const RUNBOOK_ALERTS_URL = 'https://github.com/openpaw/openpaw/blob/main/
  */
 export const MESSAGES_PER_TRANSITION_ALERT = 6;
 
+/**
+ * Minutes without a step after which a run waiting for machine work is stuck: every machine step has
+ * a timeout timer that itself makes a step (the longest, a render, 5 min plus 2 min of backoff), so
+ * 15 min means the timer did not fire either. Research legs may run an hour and a phase has a 2 h
+ * deadline: 150 min there.
+ */
+export const STUCK_RUN_MINUTES: { readonly default: number; readonly byWorkflow: Readonly<Record<string, number>> } = { default: 15, byWorkflow: { research: 150 } };
+
+/** Share of a route's responses that are 5xx above which it alerts, over 10 min, for 10 min, once it serves at least 0.05 req/s. */
+export const HTTP_5XX_RATIO_ALERT = 0.05;
+
 /** A critical-lane step whose p95 takes half the service's drain budget is cut off by rollouts; 30 s at most (the histogram's resolution above it is 60 s). */
 export function stepLatencyAlertSeconds(drainSeconds: number): number {
   return Math.min(drainSeconds / 2, 30);
@@ -65,7 +76,7 @@ const regexOf = (values: readonly string[]): string => values.map((v) => v.repla
 /**
  * The alert rules (annotations without Prometheus `{{ }}` templates: the Helm chart carries these objects
  * and its lint allows plain `.Values` substitutions only; Alertmanager shows the labels): step latency
- * (critical lanes), dead letters, consumer lag past the autoscaler's reach, messages per step.
+ * (critical lanes), dead letters, consumer lag past the autoscaler's reach, the 5xx share per route, stuck runs, messages per step.
  */
 export function alertRules(steps: readonly StepLatencySpec[], lanes: readonly LaneAlertSpec[]): AlertRule[] {
   const runbook = (alert: string): string => `${RUNBOOK_ALERTS_URL}#${alert.toLowerCase()}`;
@@ -106,6 +117,35 @@ export function alertRules(steps: readonly StepLatencySpec[], lanes: readonly La
         summary: `${lane.service} lane ${lane.lane}: more pending commands than its replicas at most take`,
         description: `Over ${most} commands pending for 15 min (${lane.lagThreshold} per replica × ${lane.maxReplicas} replicas at most): the autoscaler is at its maximum or not scaling.`,
         runbook_url: runbook('OpenPawConsumerLagBeyondScaling'),
+      },
+    });
+  }
+  const requests = (selector: string): string => `sum by (service, route) (rate(openpaw_http_requests_total${selector}[10m]))`;
+  rules.push({
+    alert: 'OpenPawHttp5xxHigh',
+    expr: `(${requests('{status=~"5.."}')} / ${requests('')} > ${HTTP_5XX_RATIO_ALERT}) and ${requests('')} > 0.05`,
+    for: '10m',
+    labels: { severity: 'warning' },
+    annotations: {
+      summary: `Over ${HTTP_5XX_RATIO_ALERT * 100} % of a route's HTTP responses are 5xx`,
+      description: `The route label of the service label answered over ${HTTP_5XX_RATIO_ALERT * 100} % of its requests with a 5xx over 10 min, for 10 min (routes serving under one request per 20 s are not judged).`,
+      runbook_url: runbook('OpenPawHttp5xxHigh'),
+    },
+  });
+  const slow = Object.keys(STUCK_RUN_MINUTES.byWorkflow);
+  for (const [selector, minutes] of [
+    [`workflow_type!~"${regexOf(slow)}"`, STUCK_RUN_MINUTES.default],
+    ...Object.entries(STUCK_RUN_MINUTES.byWorkflow).map(([type, m]) => [`workflow_type="${type}"`, m] as const),
+  ] as const) {
+    rules.push({
+      alert: 'OpenPawRunsStuck',
+      expr: `max by (workflow_type, state) (openpaw_runs_oldest_idle_seconds{${selector}}) > ${minutes * 60}`,
+      for: '5m',
+      labels: { severity: 'warning' },
+      annotations: {
+        summary: `A run has taken no step for over ${minutes} min`,
+        description: `A run of the workflow_type label, in the state label, not waiting for a person, has had no step for over ${minutes} min (its step timer should have made one): openpaw_runs_in_progress says how many runs are there.`,
+        runbook_url: runbook('OpenPawRunsStuck'),
       },
     });
   }

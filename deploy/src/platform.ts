@@ -58,6 +58,18 @@ function mainLaneLags(service: string, settings: PlatformSettings): LaneLag[] {
 
 /** Every Deployment, from the typed table in `topology.ts`. */
 /** The setting each service sizes its PostgreSQL pool by (`OPENPAW_GATEWAY_POOL_SIZE`, ...). */
+/**
+ * The database Secret's key a service's `OPENPAW_DATABASE_URL` comes from: a URL for its own role
+ * `openpaw_<service>` (rows of its schema only; the migrations Job creates and grants it). The key
+ * `url` is the migrator's, owner of the tables, and only the Jobs read it.
+ */
+export function databaseUrlKeyOf(service: string): string {
+  return `${service}-url`;
+}
+
+/** The database Secret's key of the migrator (the migrations Job and the retention CronJob). */
+export const MIGRATOR_DATABASE_URL_KEY = 'url';
+
 export function poolSizeEnvOf(service: string): string {
   return `OPENPAW_${service.toUpperCase().replace(/-/g, '_')}_POOL_SIZE`;
 }
@@ -173,7 +185,7 @@ class PlatformChart extends Chart {
       return account;
     };
     const databaseSecret = kplus.Secret.fromSecretName(this, 'database-secret', settings.secrets.database);
-    const databaseUrl = kplus.EnvValue.fromSecretValue({ secret: databaseSecret, key: 'url' });
+    const databaseUrl = kplus.EnvValue.fromSecretValue({ secret: databaseSecret, key: MIGRATOR_DATABASE_URL_KEY });
     const gatewayAuth = kplus.Secret.fromSecretName(this, 'gateway-auth-secret', settings.secrets.gatewayAuth);
     const providers = kplus.Secret.fromSecretName(this, 'providers-secret', settings.secrets.providers);
     const keyOpening = kplus.Secret.fromSecretName(this, 'key-opening-secret', settings.secrets.keyOpening);
@@ -196,7 +208,7 @@ class PlatformChart extends Chart {
       const { service, lane } = plan;
       const env: Record<string, kplus.EnvValue> = { OTEL_SERVICE_NAME: kplus.EnvValue.fromValue(plan.name) };
       if (service.database) {
-        env['OPENPAW_DATABASE_URL'] = databaseUrl;
+        env['OPENPAW_DATABASE_URL'] = kplus.EnvValue.fromSecretValue({ secret: databaseSecret, key: databaseUrlKeyOf(service.name) });
         env[poolSizeEnvOf(service.name)] = kplus.EnvValue.fromValue(String(service.poolSize));
       }
       if (plan.lanes !== undefined) env['OPENPAW_LANES'] = kplus.EnvValue.fromValue(plan.lanes);

@@ -23,7 +23,7 @@ interface Container {
 
 interface SecretReferences {
   readonly envFrom?: readonly { readonly secretRef?: { readonly name?: string } }[];
-  readonly env?: readonly { readonly valueFrom?: { readonly secretKeyRef?: { readonly name?: string } } }[];
+  readonly env?: readonly { readonly name?: string; readonly valueFrom?: { readonly secretKeyRef?: { readonly name?: string; readonly key?: string } } }[];
 }
 
 interface PodSpec {
@@ -78,6 +78,11 @@ export interface PolicyOptions {
   readonly secretHolders?: Readonly<Record<string, readonly string[]>>;
   /** PostgreSQL connections the workloads may hold at their maximum replicas (see `connectionsAtMaxReplicas`). */
   readonly connectionBudget?: number;
+  /**
+   * Per-service database roles: a Deployment's `OPENPAW_DATABASE_URL` must come from this Secret's key
+   * `databaseUrlKey(<container>)`, never another key (the migrator's owns every table).
+   */
+  readonly databaseRoles?: { readonly secret: string; readonly urlKeyOf: (service: string) => string };
 }
 
 /** A Job's or CronJob's pod holds at most this many connections (`tools/migrate.ts` 1, `tools/retention.ts` 2). */
@@ -128,6 +133,21 @@ export function connectionsAtMaxReplicas(objects: readonly K8sObject[], scaling:
   return { total, unsized };
 }
 
+/** A container's database URL from any key but its service's own in the database Secret. */
+function databaseRoleViolations(where: string, spec: PodSpec, roles: NonNullable<PolicyOptions['databaseRoles']>): string[] {
+  const out: string[] = [];
+  for (const container of spec.containers as (Container & SecretReferences)[]) {
+    const url = container.env?.find((v) => v.name === 'OPENPAW_DATABASE_URL');
+    if (url === undefined) continue;
+    const ref = url.valueFrom?.secretKeyRef;
+    const wanted = roles.urlKeyOf(container.name);
+    if (ref?.name !== roles.secret || ref.key !== wanted) {
+      out.push(`${where} container ${container.name}: OPENPAW_DATABASE_URL must come from Secret ${roles.secret} key ${wanted} (its own role), not ${ref === undefined ? 'a literal' : `${ref.name ?? '?'}/${ref.key ?? '?'}`}`);
+    }
+  }
+  return out;
+}
+
 /** Every Secret a pod can read: envFrom, env secretKeyRef and secret volumes, of every container. */
 function secretsOf(spec: PodSpec): Set<string> {
   const names = new Set<string>();
@@ -160,6 +180,7 @@ export function policyViolations(objects: readonly K8sObject[], scaling: readonl
     const labels = podLabels(object);
     if (!policies.some((np) => selects((np['spec'] as { podSelector?: Selector }).podSelector, labels))) out.push(`${where}: no NetworkPolicy of its own`);
     if (!longRunning) continue;
+    if (options.databaseRoles !== undefined) out.push(...databaseRoleViolations(where, spec, options.databaseRoles));
     if (!pdbs.some((pdb) => selects((pdb['spec'] as { selector?: Selector }).selector, labels))) out.push(`${where}: no PodDisruptionBudget`);
     const component = labels['app.kubernetes.io/component'];
     const scaled = (component !== 'service' && component !== 'lane') || scaling.some((s) => (s['spec'] as { scaleTargetRef?: { name?: string } }).scaleTargetRef?.name === object.metadata.name);

@@ -1,6 +1,6 @@
 import { type DynamicModule, Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { adapterProvider, databaseReadiness, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
-import { type BlobStore, createBlobStoreFromEnv, createEmbedderFromEnv, createLlmFromEnv, type Embedder, type LlmClient } from '@openpaw/providers';
+import { type BlobStore, createBlobStoreFromEnv, createEmbedderFromEnv, createLlmFromEnv, observeLlmCalls, type Embedder, type LlmClient } from '@openpaw/providers';
 import type { DataSource } from 'typeorm';
 import type { ArtifactsSettings } from './config.js';
 import { ArtifactAgent } from './domain/agent/artifact-agent.js';
@@ -47,7 +47,7 @@ export class ArtifactsModule implements OnModuleInit {
       imports: [PlatformModule.forService(SERVICE_NAME), ServiceMessagingModule.forService(SERVICE_NAME, { ...settings.messaging })],
       providers: [
         { provide: ARTIFACTS_SETTINGS, useValue: settings },
-        adapterProvider(ARTIFACTS_LLM, adapters.llm, (log) => createLlmFromEnv(settings.providerEnv, { logger: log })),
+        adapterProvider(ARTIFACTS_LLM, adapters.llm, (log, metrics) => observeLlmCalls(createLlmFromEnv(settings.providerEnv, { logger: log }), metrics.llmCalls)),
         adapterProvider(ARTIFACTS_EMBEDDER, adapters.embedder, (log) => createEmbedderFromEnv(settings.providerEnv, { logger: log })),
         adapterProvider(ARTIFACTS_BLOBS, adapters.blobs, (log) => createBlobStoreFromEnv(settings.providerEnv, { logger: log })),
         { provide: URL_FETCHER, useValue: fetchUrl },

@@ -3,6 +3,7 @@ import { MessageLogContext, MetricsMessagingObserver, PlatformMetrics, Readiness
 import { tableSizes } from '@openpaw/persistence';
 import type { SagaRegistry } from '@openpaw/saga';
 import type { CoordinatorSettings } from './config.js';
+import { idleRuns, machineWorkStates } from './idle-runs.js';
 import { CoordinatorRuntime } from './runtime/coordinator-runtime.js';
 import { registerMessageBudgetMetrics } from './runtime/message-budget-metrics.js';
 
@@ -52,6 +53,8 @@ export class CoordinatorService implements OnApplicationBootstrap, OnApplication
     });
     const runtime = this.runtime;
     metrics.watchTableSizes(() => tableSizes(runtime.dataSource, COORDINATOR_TABLES));
+    const machineWork = machineWorkStates(this.registry.all());
+    metrics.watchIdleRuns(() => idleRuns(runtime.dataSource, machineWork));
     this.unregisterReadiness = this.readiness.register({ name: 'coordinator', check: () => runtime.checkReady() });
     this.log.info({ workflows: this.registry.all().map((d) => d.type) }, 'coordinator started');
   }

@@ -9,4 +9,5 @@ await bootstrapService({
   name: SERVICE_NAME,
   module: CoordinatorModule.forRoot(settings, productionRegistry(settings.workflows)),
   defaultPort: 3001,
+  databaseUrl: settings.databaseUrl,
 });

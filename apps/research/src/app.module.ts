@@ -1,7 +1,7 @@
-import { type DynamicModule, Inject, Module, type OnModuleInit, type Provider } from '@nestjs/common';
+import { type DynamicModule, Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { PAPER_SEARCH_LANE, RESEARCH_LANE } from '@openpaw/contracts';
-import { databaseReadiness, MessageLogContext, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
-import { type Clock, createLlmFromEnv, createScholarlySourcesFromEnv, type LlmClient, type ScholarlySource, systemClock } from '@openpaw/providers';
+import { adapterProvider, databaseReadiness, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
+import { type Clock, createLlmFromEnv, observeLlmCalls, createScholarlySourcesFromEnv, type LlmClient, type ScholarlySource, systemClock } from '@openpaw/providers';
 import type { DataSource } from 'typeorm';
 import type { ResearchSettings } from './config.js';
 import { BuildSearchStrategyHandler } from './handlers/build-search-strategy/build-search-strategy.handler.js';
@@ -42,14 +42,8 @@ export class ResearchModule implements OnModuleInit {
   ) {}
 
   static forRoot(settings: ResearchSettings, adapters: ResearchAdapters = {}): DynamicModule {
-    const llm: Provider =
-      adapters.llm !== undefined
-        ? { provide: RESEARCH_LLM, useValue: adapters.llm }
-        : { provide: RESEARCH_LLM, inject: [MessageLogContext], useFactory: (log: MessageLogContext) => createLlmFromEnv(settings.providerEnv, { logger: log }) };
-    const sources: Provider =
-      adapters.sources !== undefined
-        ? { provide: RESEARCH_SOURCES, useValue: adapters.sources }
-        : { provide: RESEARCH_SOURCES, inject: [MessageLogContext], useFactory: (log: MessageLogContext) => createScholarlySourcesFromEnv(settings.providerEnv, { logger: log }) };
+    const llm = adapterProvider(RESEARCH_LLM, adapters.llm, (log, metrics) => observeLlmCalls(createLlmFromEnv(settings.providerEnv, { logger: log }), metrics.llmCalls));
+    const sources = adapterProvider(RESEARCH_SOURCES, adapters.sources, (log) => createScholarlySourcesFromEnv(settings.providerEnv, { logger: log }));
     const clock = adapters.clock ?? systemClock;
     return {
       module: ResearchModule,

@@ -1,6 +1,6 @@
 import { type DynamicModule, Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { adapterProvider, databaseReadiness, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
-import { type BlobStore, createBlobStoreFromEnv, createLlmFromEnv, type LlmClient } from '@openpaw/providers';
+import { type BlobStore, createBlobStoreFromEnv, createLlmFromEnv, observeLlmCalls, type LlmClient } from '@openpaw/providers';
 import type { DataSource } from 'typeorm';
 import type { SolveSettings } from './config.js';
 import { GenerateSolutionHandler } from './handlers/generate-solution/generate-solution.handler.js';
@@ -30,7 +30,7 @@ export class SolveModule implements OnModuleInit {
   ) {}
 
   static forRoot(settings: SolveSettings, adapters: SolveAdapters = {}): DynamicModule {
-    const llm = adapterProvider(SOLVE_LLM, adapters.llm, (log) => createLlmFromEnv(settings.providerEnv, { logger: log }));
+    const llm = adapterProvider(SOLVE_LLM, adapters.llm, (log, metrics) => observeLlmCalls(createLlmFromEnv(settings.providerEnv, { logger: log }), metrics.llmCalls));
     const blobs = adapterProvider(SOLVE_BLOBS, adapters.blobs, (log) => createBlobStoreFromEnv(settings.providerEnv, { logger: log }));
     return {
       module: SolveModule,

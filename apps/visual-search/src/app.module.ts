@@ -1,7 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { InFlightAborts, NATS_CONNECTION } from '@openpaw/messaging';
-import { MessageLogContext, PlatformModule, ServiceMessagingModule } from '@openpaw/platform';
+import { MessageLogContext, PlatformMetrics, PlatformModule, ServiceMessagingModule } from '@openpaw/platform';
 import type { VisualSearchSettings } from './config.js';
 import { createVisualSearchHandlers, VISUAL_SEARCH_HANDLERS, type VisualSearchHandlers } from './composition.js';
 import { RunEndedSubscription, VISUAL_RUN_ABORTS } from './messaging/run-ended.subscription.js';
@@ -33,8 +33,8 @@ export class VisualSearchModule {
           ? { provide: VISUAL_SEARCH_HANDLERS, useValue: handlers }
           : {
               provide: VISUAL_SEARCH_HANDLERS,
-              inject: [NATS_CONNECTION, MessageLogContext],
-              useFactory: (nc: NatsConnection, log: MessageLogContext) => createVisualSearchHandlers(nc, settings, { logger: log }),
+              inject: [NATS_CONNECTION, MessageLogContext, PlatformMetrics],
+              useFactory: (nc: NatsConnection, log: MessageLogContext, metrics: PlatformMetrics) => createVisualSearchHandlers(nc, settings, { logger: log, llmCalls: metrics.llmCalls }),
             },
         { provide: VISUAL_RUN_ABORTS, useValue: new InFlightAborts() },
         RunEndedSubscription,

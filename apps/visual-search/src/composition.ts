@@ -1,6 +1,6 @@
 import type { NatsConnection } from '@nats-io/nats-core';
 import { jetstreamManagerWhenReady } from '@openpaw/messaging';
-import { createBlobStoreFromEnv, createLlmFromEnv, createVisualProvidersFromEnv, demoPairs, type ProviderLogger, type VisualWorld } from '@openpaw/providers';
+import { createBlobStoreFromEnv, createLlmFromEnv, createVisualProvidersFromEnv, demoPairs, type LlmCallObserver, observeLlmCalls, type ProviderLogger, type VisualWorld } from '@openpaw/providers';
 import type { VisualSearchSettings } from './config.js';
 import { DiscoverCandidatesHandler } from './handlers/discover-candidates/discover-candidates.handler.js';
 import { SelectNextExpansionHandler } from './handlers/select-next-expansion/select-next-expansion.handler.js';
@@ -41,22 +41,24 @@ function logDemoPairs(world: VisualWorld, logger: ProviderLogger | undefined): v
 export async function createVisualSearchHandlers(
   nc: NatsConnection,
   settings: Pick<VisualSearchSettings, 'providerEnv' | 'refutationTtlMs' | 'allowLoopbackImageHosts'>,
-  options: { readonly logger?: ProviderLogger } = {},
+  options: { readonly logger?: ProviderLogger; readonly llmCalls?: LlmCallObserver } = {},
 ): Promise<VisualSearchHandlers> {
   const env = settings.providerEnv;
-  const providers = createVisualProvidersFromEnv(env, { ...options, allowLoopbackImageHosts: settings.allowLoopbackImageHosts === true });
+  const { llmCalls, ...logging } = options;
+  const llm = createLlmFromEnv(env, logging);
+  const providers = createVisualProvidersFromEnv(env, { ...logging, allowLoopbackImageHosts: settings.allowLoopbackImageHosts === true });
   const jsm = await jetstreamManagerWhenReady(nc);
   const memory = await KvRunMemory.open(jsm);
   const cache = await KvEvidenceCache.open(jsm, { refutationTtlMs: settings.refutationTtlMs });
   if (providers.world !== undefined) logDemoPairs(providers.world, options.logger);
-  const blobs = await createBlobStoreFromEnv(env, options);
+  const blobs = await createBlobStoreFromEnv(env, logging);
   const thumbnails = new EvidenceThumbnails(blobs);
   const takedowns = new TakedownList(blobs);
   const steps = { search: providers.imageSearch, fetcher: providers.imageFetcher, recognizer: providers.recognizer, memory, cache, thumbnails, takedowns, ...(providers.world === undefined ? {} : { localWorld: localWorldRoster(providers.world) }) };
   return {
     verifyEdge: new VerifyEdgeHandler(steps),
     discoverCandidates: new DiscoverCandidatesHandler(steps),
-    selectNextExpansion: new SelectNextExpansionHandler({ llm: createLlmFromEnv(env, options), memory }),
+    selectNextExpansion: new SelectNextExpansionHandler({ llm: llmCalls === undefined ? llm : observeLlmCalls(llm, llmCalls), memory }),
     evidence: { takedowns, cache, thumbnails, recognizer: providers.recognizer.provider },
     ...(providers.world !== undefined ? { world: providers.world } : {}),
   };

@@ -53,10 +53,11 @@ function schemaName(options: DatabaseOptions): string {
 const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN', '57P03', '57P01', '08001', '08006']);
 
 export function isDatabaseUnavailable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
+  // Duck-typed, not `instanceof Error`: a socket error can come from another realm (a jest VM context).
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
   if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
-  return /not yet accepting connections|starting up|shutting down|Connection terminated|connect ECONNREFUSED/i.test(error.message);
+  return typeof message === 'string' && /not yet accepting connections|starting up|shutting down|Connection terminated|connect ECONNREFUSED/i.test(message);
 }
 
 /** A TypeORM data source for one service schema. Migrations only: never `synchronize`. */

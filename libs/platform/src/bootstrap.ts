@@ -4,8 +4,9 @@ import type { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory, type IEntryNestModule } from '@nestjs/core';
 import { Logger, PinoLogger } from 'nestjs-pino';
-import { httpServerSpans } from './http-spans.js';
-import { natsStartupCheck, type StartupCheck, type StartupProblem } from './startup-checks.js';
+import { httpServerMetrics, httpServerSpans } from './http-spans.js';
+import { PlatformMetrics } from './metrics.js';
+import { databaseStartupCheck, natsStartupCheck, type StartupCheck, type StartupProblem } from './startup-checks.js';
 import { startStartupProbeServer, type StartupProbeServer } from './startup-probe-server.js';
 import { installTracing, shutdownTracing } from './tracing.js';
 
@@ -28,9 +29,15 @@ export interface BootstrapOptions extends ServiceAppOptions {
   /**
    * Checked (again every `startupCheckIntervalMs`) before the application is created, while the port
    * answers alive/not ready: a wrong credential keeps the service waiting, not ready, naming the
-   * setting, instead of exiting. `bootstrapService` passes the NATS check; default none.
+   * setting, instead of exiting. `bootstrapService` passes the NATS check (and the PostgreSQL one with
+   * `databaseUrl`); default none.
    */
   readonly startupChecks?: readonly StartupCheck[];
+  /**
+   * The service's database URL (its validated `OPENPAW_DATABASE_URL`), for services that have one:
+   * `bootstrapService` then also checks that PostgreSQL answers and accepts the role before starting.
+   */
+  readonly databaseUrl?: string;
   /** Default 2000 ms. */
   readonly startupCheckIntervalMs?: number;
 }
@@ -44,7 +51,7 @@ export interface RunningService {
 
 /**
  * Creates (without listening) a service's Nest application: tracing context installed, logs through
- * pino, shutdown hooks on SIGTERM/SIGINT (providers' `onApplicationShutdown` drain consumers and
+ * pino, each HTTP request in a SERVER span and on the metrics (rate, status, latency by route), shutdown hooks on SIGTERM/SIGINT (providers' `onApplicationShutdown` drain consumers and
  * close connections), open HTTP connections closed on shutdown (long-lived SSE streams included).
  */
 export async function createServiceApp(options: ServiceAppOptions): Promise<INestApplication> {
@@ -57,6 +64,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<INes
   app.useLogger(app.get(Logger));
   // First, so the request's logs, publishes and handlers run inside its SERVER span.
   app.use(httpServerSpans);
+  app.use(httpServerMetrics(app.get(PlatformMetrics)));
   app.enableShutdownHooks();
   process.once('beforeExit', () => void shutdownTracing());
   await options.configure?.(app);
@@ -136,7 +144,8 @@ async function passStartupChecks(options: BootstrapOptions, probes: StartupProbe
  */
 export async function bootstrapService(options: BootstrapOptions): Promise<RunningService> {
   try {
-    return await startService({ ...options, startupChecks: options.startupChecks ?? [natsStartupCheck(options.name)] });
+    const defaultChecks = [natsStartupCheck(options.name), ...(options.databaseUrl === undefined ? [] : [databaseStartupCheck(options.databaseUrl)])];
+    return await startService({ ...options, startupChecks: options.startupChecks ?? defaultChecks });
   } catch (error) {
     const root = PinoLogger.root as PinoLogger['logger'] | undefined;
     if (root === undefined) console.error(`${options.name} failed to start`, error);

@@ -1,5 +1,5 @@
 export { bootstrapService, createServiceApp, startService, type BootstrapOptions, type RunningService, type ServiceAppOptions } from './bootstrap.js';
-export { natsStartupCheck, type StartupCheck, type StartupProblem } from './startup-checks.js';
+export { databaseStartupCheck, natsStartupCheck, type StartupCheck, type StartupProblem } from './startup-checks.js';
 export { PlatformModule, type PlatformOptions } from './platform.module.js';
 export {
   databaseReadiness,
@@ -13,7 +13,7 @@ export {
   SERVICE_NAME,
 } from './health.js';
 export { MESSAGE_COUNTER_METRICS, registerMessageCounters } from './message-counters.js';
-export { METRIC_NAMES, PlatformMetrics, type LaneBacklogReading } from './metrics.js';
+export { type IdleRunsReading, METRIC_NAMES, PlatformMetrics, type LaneBacklogReading } from './metrics.js';
 export { MetricsMessagingObserver, type MessagingObserver } from './messaging-observer.js';
 export { loggerParams, MessageLogContext, messageLogBindings, messageLogger, PROBE_PATHS, type MessageLogSource } from './logging.js';
 export {
@@ -40,7 +40,7 @@ export {
   serviceMessagingSettingsFromEnv,
 } from './messaging-settings.js';
 export { parseJsonSetting, validSetting } from './json-setting.js';
-export { httpServerSpans } from './http-spans.js';
+export { httpServerMetrics, httpServerSpans } from './http-spans.js';
 export { InternalHttpServer, internalPortFromEnv, type InternalResponse } from './internal-server.js';
 export { type DatabaseSettings, serviceDatabaseProviders, type ServiceDatabaseOptions } from './service-database.js';
 export { adapterProvider } from './adapter-provider.js';

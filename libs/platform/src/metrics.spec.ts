@@ -36,6 +36,41 @@ describe('PlatformMetrics', () => {
     expect((await metrics.scrape()).body).toContain('openpaw_table_size_bytes{table="coordinator.inbox"} 16384');
   });
 
+  it('exposes the runs waiting for machine work and their oldest idle time, read once per scrape, none when the read fails', async () => {
+    const metrics = new PlatformMetrics('coordinator', { defaultMetrics: false });
+    let reads = 0;
+    let failing = false;
+    metrics.watchIdleRuns(() => {
+      reads += 1;
+      return failing ? Promise.reject(new Error('database down')) : Promise.resolve([{ workflowType: 'solve_workflow', state: 'GENERATING', runs: 3, oldestIdleSeconds: 1250.5 }]);
+    });
+    const { body } = await metrics.scrape();
+    expect(body).toContain('openpaw_runs_in_progress{workflow_type="solve_workflow",state="GENERATING"} 3');
+    expect(body).toContain('openpaw_runs_oldest_idle_seconds{workflow_type="solve_workflow",state="GENERATING"} 1250.5');
+    expect(reads).toBe(1);
+    failing = true;
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await metrics.scrape()).body).not.toContain('workflow_type="solve_workflow"');
+  });
+
+  it('exposes LLM attempts, their latency, and the tokens and cost of answered calls, by provider and model', async () => {
+    const metrics = new PlatformMetrics('solve', { defaultMetrics: false });
+    metrics.llmCalls.onAttempt({ provider: 'openai', model: 'openai/gpt-4o-mini', outcome: 'rate_limited', latencyMs: 300 });
+    metrics.llmCalls.onAttempt({ provider: 'openai', model: 'openai/gpt-4o-mini', outcome: 'ok', latencyMs: 1_800 });
+    metrics.llmCalls.onAttempt({ provider: 'anthropic', model: 'anthropic/claude-haiku-4-5', outcome: 'skipped_cooldown' });
+    metrics.llmCalls.onAnswered({ provider: 'openai', model: 'openai/gpt-4o-mini', inputTokens: 1200, outputTokens: 340, costUsd: 0.0004 });
+    const { body } = await metrics.scrape();
+    const labels = 'service="solve",provider="openai",model="openai/gpt-4o-mini"';
+    expect(body).toContain(`openpaw_llm_attempts_total{${labels},outcome="rate_limited"} 1`);
+    expect(body).toContain(`openpaw_llm_attempts_total{${labels},outcome="ok"} 1`);
+    expect(body).toContain('openpaw_llm_attempts_total{service="solve",provider="anthropic",model="anthropic/claude-haiku-4-5",outcome="skipped_cooldown"} 1');
+    expect(body).toContain(`openpaw_llm_attempt_duration_seconds_count{${labels}} 2`);
+    expect(body).not.toContain('openpaw_llm_attempt_duration_seconds_count{service="solve",provider="anthropic"');
+    expect(body).toContain(`openpaw_llm_tokens_total{${labels},direction="input"} 1200`);
+    expect(body).toContain(`openpaw_llm_tokens_total{${labels},direction="output"} 340`);
+    expect(body).toContain(`openpaw_llm_cost_usd_total{${labels}} 0.0004`);
+  });
+
   it('keeps one registry per application', async () => {
     const a = new PlatformMetrics('a', { defaultMetrics: false });
     const b = new PlatformMetrics('b');

@@ -1,6 +1,7 @@
-import { Controller, Get, type INestApplication, Module } from '@nestjs/common';
+import { Controller, Get, type INestApplication, InternalServerErrorException, Module, Param } from '@nestjs/common';
 import { MessageLogContext } from './logging.js';
 import { MetricsMessagingObserver } from './messaging-observer.js';
+import { PlatformMetrics } from './metrics.js';
 import { PlatformModule } from './platform.module.js';
 import { ReadinessRegistry } from './health.js';
 import { startService } from './bootstrap.js';
@@ -10,6 +11,12 @@ class PingController {
   @Get('ping')
   ping(): { pong: true } {
     return { pong: true };
+  }
+
+  @Get('items/:id')
+  item(@Param('id') id: string): { id: string } {
+    if (id === 'boom') throw new InternalServerErrorException('boom');
+    return { id };
   }
 }
 
@@ -89,6 +96,16 @@ describe('PlatformModule', () => {
       logs.logger.bindings(),
     );
     expect(bindings).toMatchObject({ runId: 'run-1', messageId: 'msg-1', messageType: 'openpaw.cmd.solve.Solve.v1' });
+  });
+
+  it('counts and times each HTTP request by route template and status; unmatched paths share one series; probes are not counted', async () => {
+    for (const path of ['/items/1', '/items/2', '/items/boom', '/no/such/path', '/healthz', '/readyz']) await (await fetch(`${url}${path}`)).text();
+    const { body } = await app.get(PlatformMetrics).scrape();
+    expect(body).toContain('openpaw_http_requests_total{service="platform-spec",method="GET",route="/items/:id",status="200"} 2');
+    expect(body).toContain('openpaw_http_requests_total{service="platform-spec",method="GET",route="/items/:id",status="500"} 1');
+    expect(body).toContain('openpaw_http_requests_total{service="platform-spec",method="GET",route="unmatched",status="404"} 1');
+    expect(body).toContain('openpaw_http_request_duration_seconds_count{service="platform-spec",method="GET",route="/items/:id"} 3');
+    expect(body).not.toMatch(/route="\/(healthz|readyz)"/);
   });
 
   it('serves the app routes', async () => {

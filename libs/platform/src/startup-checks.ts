@@ -1,5 +1,7 @@
 import { AuthorizationError, UserAuthenticationExpiredError } from '@nats-io/nats-core';
 import { connectNats, natsConnectionSettingsFromEnv, type NatsConnectionSettings } from '@openpaw/messaging';
+import { isDatabaseUnavailable } from '@openpaw/persistence';
+import pg from 'pg';
 import { natsUrlFromEnv } from './messaging-settings.js';
 
 /** Why a service cannot start yet, naming the setting ops must fix. */
@@ -59,6 +61,58 @@ export function natsStartupCheck(service: string, env: () => NodeJS.ProcessEnv =
       }
       if (message.startsWith('NATS settings:')) return { setting: settingNamedIn(message, 'OPENPAW_NATS_CREDS_FILE'), detail: message };
       return { setting: 'OPENPAW_NATS_URL', detail: `no NATS server accepted a connection at ${servers.join(', ')} (${message})` };
+    }
+  };
+}
+
+/** SQLSTATEs of a refused login: wrong password (28P01), unknown role or no pg_hba entry (28000). */
+const REFUSED_LOGIN_CODES = new Set(['28P01', '28000']);
+/** The database named in the URL does not exist. */
+const UNKNOWN_DATABASE_CODE = '3D000';
+
+/** Where a database URL points, without its password (a readiness body and a log line are not secret stores). */
+function databaseLocation(url: URL): string {
+  return `${url.hostname}:${url.port || '5432'}${url.pathname}`;
+}
+
+/**
+ * PostgreSQL answers at the service's database URL (`OPENPAW_DATABASE_URL`) and accepts its role: one
+ * connection and `select 1`, closed at once. Checked again until it passes, so the service becomes
+ * ready once PostgreSQL is reachable or the role's password is set to what the Secret says, without
+ * a restart. The password never appears in the problem.
+ */
+export function databaseStartupCheck(databaseUrl: string, options: { connectTimeoutMs?: number } = {}): StartupCheck {
+  const setting = 'OPENPAW_DATABASE_URL';
+  return async () => {
+    let url: URL;
+    try {
+      url = new URL(databaseUrl);
+    } catch {
+      return { setting, detail: 'is not a URL (postgres://role:password@host:port/database)' };
+    }
+    const where = databaseLocation(url);
+    const role = decodeURIComponent(url.username) || '(none)';
+    const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000, application_name: 'openpaw-startup-check' });
+    // An error after the connection was made (the server going away) must not be an unhandled 'error' event.
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      await client.query('select 1');
+      return undefined;
+    } catch (error) {
+      // Duck-typed: a socket error can come from another realm than this module's `Error`.
+      const { code, message: raw } = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; message?: unknown };
+      const message = typeof raw === 'string' ? raw : String(error);
+      if (typeof code === 'string' && REFUSED_LOGIN_CODES.has(code)) {
+        return { setting, detail: `PostgreSQL at ${where} refused the credentials of role "${role}" (${message})` };
+      }
+      if (code === UNKNOWN_DATABASE_CODE) return { setting, detail: `PostgreSQL at ${where} has no such database (${message})` };
+      if (isDatabaseUnavailable(error) || /timeout/i.test(message)) {
+        return { setting, detail: `no PostgreSQL accepted a connection at ${where} (${message})` };
+      }
+      return { setting, detail: `PostgreSQL at ${where} refused the connection (${message})` };
+    } finally {
+      await client.end().catch(() => undefined);
     }
   };
 }

@@ -82,3 +82,4 @@ export * from './visual-world/index.js';
 
 // ---- scholarly sources ----
 export * from './scholarly/index.js';
+export { type LlmAnswerObservation, type LlmAttemptObservation, type LlmCallObserver, observeLlmCalls } from './llm-observed/observed-llm-client.js';

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -26,7 +26,15 @@ export interface PostgresServerOptions {
   readonly fsync?: boolean;
   readonly port?: number;
   readonly dataDir?: string;
+  /**
+   * Roles other than the cluster's owner (`openpaw`, still trusted) log in over TCP with a password
+   * (scram-sha-256), so a wrong one is refused as in production. Default: every role trusted.
+   */
+  readonly passwordAuth?: boolean;
 }
+
+/** pg_hba.conf for `passwordAuth`: the owner trusted (the harness administers with it), every other role by password. */
+const PASSWORD_HBA = ['local all all trust', 'host all openpaw 127.0.0.1/32 trust', 'host all all 127.0.0.1/32 scram-sha-256', ''].join('\n');
 
 /** Locates initdb/postgres: PG_BIN, else Debian's versioned lib directory (newest), else PATH. */
 export function findPostgresBinDir(): string | undefined {
@@ -69,6 +77,7 @@ export async function startPostgresServer(options: PostgresServerOptions = {}): 
       ...identity,
       stdio: 'pipe',
     });
+    if (options.passwordAuth === true) writeFileSync(join(dataDir, 'pg_hba.conf'), PASSWORD_HBA);
   }
   const port = options.port ?? (await findFreePort());
   const fsync = options.fsync ?? false ? 'on' : 'off';
