@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { PaperSearch } from '../api/resources.js';
 import { termsOf } from './boolean-query-terms.js';
+import { feedbackOf, type ReviewMarks, withMark } from './review-marks.js';
 
 type Checkpoint = NonNullable<PaperSearch['checkpoint']>;
 type StrategyCheckpoint = Extract<Checkpoint, { kind: 'strategy_confirmation' }>;
@@ -106,11 +107,14 @@ export function StrategyConfirmation({ checkpoint, onDecide }: { checkpoint: Str
 
 /**
  * Checkpoint 2: the organised papers. Approve (the ones ticked relevant are kept), ask for another
- * iteration with the ticks as feedback, or reject with a note.
+ * iteration with the marks as feedback, or reject with a note. Only papers ticked "not relevant" are
+ * rejected for good; a paper left unticked may come back.
  */
 export function ResultReview({ checkpoint, onDecide }: { checkpoint: ReviewCheckpoint; onDecide: Decide }) {
   const { collection } = checkpoint.payload;
-  const [relevant, setRelevant] = useState<readonly string[]>([]);
+  const [marks, setMarks] = useState<ReviewMarks>({});
+  const shownIds = collection.papers.map((paper) => paper.id);
+  const { markedRelevant: relevant, markedIrrelevant: irrelevant } = feedbackOf(shownIds, marks);
   const [note, setNote] = useState('');
   const [problem, setProblem] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
@@ -135,18 +139,18 @@ export function ResultReview({ checkpoint, onDecide }: { checkpoint: ReviewCheck
         </ul>
       )}
       <fieldset>
-        <legend>Tick the relevant papers</legend>
+        <legend>Tick the relevant papers (and any that are not relevant)</legend>
         <ul class="papers">
           {collection.papers.map((paper) => (
             <li key={paper.id}>
               <label class="choice">
-                <input
-                  type="checkbox"
-                  checked={relevant.includes(paper.id)}
-                  onChange={(event) => setRelevant(event.currentTarget.checked ? [...relevant, paper.id] : relevant.filter((id) => id !== paper.id))}
-                />{' '}
+                <input type="checkbox" checked={marks[paper.id] === 'relevant'} onChange={(event) => setMarks(withMark(marks, paper.id, event.currentTarget.checked ? 'relevant' : null))} />{' '}
                 {paper.title}
                 {paper.year === null ? '' : ` (${paper.year})`} — relevance {paper.relevanceScore.toFixed(2)}
+              </label>
+              <label class="choice not-relevant">
+                <input type="checkbox" checked={marks[paper.id] === 'irrelevant'} onChange={(event) => setMarks(withMark(marks, paper.id, event.currentTarget.checked ? 'irrelevant' : null))} /> not relevant (never show
+                again)
               </label>
             </li>
           ))}
@@ -158,10 +162,10 @@ export function ResultReview({ checkpoint, onDecide }: { checkpoint: ReviewCheck
       <button
         type="button"
         class="secondary"
-        disabled={busy || relevant.length === 0}
-        onClick={() => void send({ action: 'edit', revisedData: { markedRelevant: relevant, markedIrrelevant: collection.papers.map((paper) => paper.id).filter((id) => !relevant.includes(id)), freeText: note } })}
+        disabled={busy || relevant.length + irrelevant.length === 0}
+        onClick={() => void send({ action: 'edit', revisedData: { markedRelevant: relevant, markedIrrelevant: irrelevant, freeText: note.trim() === '' ? null : note } })}
       >
-        Search again, more like the ticked ones
+        Search again, steered by my marks
       </button>
       <label for="review-note">Note for a rejection</label>
       <input id="review-note" class="wide" value={note} onInput={(event) => setNote(event.currentTarget.value)} />
