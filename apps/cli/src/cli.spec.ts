@@ -428,7 +428,11 @@ describe('openpaw CLI', () => {
       checkpointId: '5a0b5c1e-2d3f-4a5b-8c6d-9e0f1a2b3c4d',
       kind: 'strategy_confirmation',
       iteration: 1,
-      payload: { strategy: { queries: [{ booleanQuery: 'graph AND attention' }], sources: ['openalex'], filters: { yearFrom: 2016, yearTo: null, language: null }, excludedTerms: [] }, diff: null },
+      payload: {
+        strategy: { queries: [{ booleanQuery: 'graph AND attention' }], sources: ['openalex'], filters: { yearFrom: 2016, yearTo: null, language: null }, excludedTerms: [] },
+        diff: null,
+        origin: { origin: 'local_rules', model: 'local/rules', method: 'LOCAL rule-based strategy' },
+      },
     };
     const waiting = { ...run(runId, 2, 'AWAITING_STRATEGY', 1, view('AWAITING_STRATEGY', { checkpoint, status: 'waiting' })), workflowType: 'paper_search' };
     const searching = { ...run(runId, 3, 'SEARCHING', 1, view('SEARCHING')), workflowType: 'paper_search' };
@@ -442,7 +446,7 @@ describe('openpaw CLI', () => {
     const approving = cli();
     approving.io = { ...approving.io, prompt: () => Promise.resolve(answers.shift()) };
     expect(await runCli(['papers', 'graph attention networks'], approving.io)).toBe(EXIT.succeeded);
-    expect(approving.out).toEqual(expect.arrayContaining([`paper search ${runId}`, '  PLANNING (iteration 1/3)', '  query 1: graph AND attention', '  SEARCHING (iteration 1/3)', 'completed (approved) after 1 iteration: 0 papers']));
+    expect(approving.out).toEqual(expect.arrayContaining([`paper search ${runId}`, '  PLANNING (iteration 1/3)', 'checkpoint 1 of iteration 1: the search strategy, proposed by local rules (no model was asked: no planner model is configured)', '  query 1: graph AND attention', '  SEARCHING (iteration 1/3)', 'completed (approved) after 1 iteration: 0 papers']));
     const paths = gateway.requests.map((r) => `${r.method} ${r.path}`);
     expect(paths.filter((p) => p.startsWith('GET /paper-searches'))).toEqual([]);
     expect(paths).toContain(`POST /paper-searches/${runId}/checkpoints/${checkpoint.checkpointId}/decision`);
@@ -515,7 +519,7 @@ describe('openpaw CLI', () => {
     const state = (version: number, v: Record<string, unknown>) => ({ ...run(runId, version, String(v['status']), 1, v), workflowType: 'research', terminal: ['completed', 'failed'].includes(String(v['status'])) });
     const gate = state(3, view('awaiting_confirmation', [done('openai'), rejected], { partialFailure: { failedProviders: ['anthropic'], detectedAt: 'now', retryCount: 0 } }));
     const completed = state(5, view('completed', [done('openai'), rejected], {
-      synthesizedResult: '## Where the sources agree\n- Heat pumps work in the cold. [openai][External 1]', synthesisModel: 'local/extractive',
+      synthesizedResult: '## Where the sources agree\n- Heat pumps work in the cold. [openai][External 1]', synthesisModel: 'local/extractive', synthesisTruncated: true,
       shareInfo: { url: '/v1/shared/tok', expiresAt: '2026-01-08T00:00:00.000Z', blobKey: 'k', contentSha256: 'a'.repeat(64) },
     }));
     gateway.reset({
@@ -541,6 +545,7 @@ describe('openpaw CLI', () => {
         '  anthropic: failed — auth: HTTP 401: invalid x-api-key (update your key, then retry)',
         'anthropic failed; openai completed.',
         '## Where the sources agree\n- Heat pumps work in the cold. [openai][External 1]',
+        '(The synthesis was cut short: it is not whole.)',
         `Share link (until 2026-01-08T00:00:00.000Z): ${gateway.url}/v1/shared/tok`,
       ]),
     );

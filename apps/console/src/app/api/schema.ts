@@ -2385,6 +2385,12 @@ export interface operations {
                                     topic: string;
                                 };
                                 iteration: number;
+                                origin?: {
+                                    method: string;
+                                    model: string | null;
+                                    /** @enum {string} */
+                                    origin: "planner_model" | "local_rules" | "user_edit";
+                                };
                                 strategy: {
                                     /** @default [] */
                                     excludedTerms: string[];
@@ -2470,6 +2476,11 @@ export interface operations {
                                     metadata: {
                                         /** Format: date-time */
                                         createdAt: string;
+                                        cuts?: {
+                                            abstractsShortened: number;
+                                            authorListsShortened: number;
+                                            papersLeftOut: number;
+                                        };
                                         duplicatesMerged: number;
                                         iteration: number;
                                         organisedBy: {
@@ -2579,6 +2590,12 @@ export interface operations {
                             iteration: number;
                             note: string | null;
                             resultCount: number | null;
+                            strategyOrigin?: {
+                                method: string;
+                                model: string | null;
+                                /** @enum {string} */
+                                origin: "planner_model" | "local_rules" | "user_edit";
+                            };
                         }[];
                         links: {
                             events: string;
@@ -2614,6 +2631,11 @@ export interface operations {
                             metadata: {
                                 /** Format: date-time */
                                 createdAt: string;
+                                cuts?: {
+                                    abstractsShortened: number;
+                                    authorListsShortened: number;
+                                    papersLeftOut: number;
+                                };
                                 duplicatesMerged: number;
                                 iteration: number;
                                 organisedBy: {
@@ -2791,6 +2813,12 @@ export interface operations {
                                     topic: string;
                                 };
                                 iteration: number;
+                                origin?: {
+                                    method: string;
+                                    model: string | null;
+                                    /** @enum {string} */
+                                    origin: "planner_model" | "local_rules" | "user_edit";
+                                };
                                 strategy: {
                                     /** @default [] */
                                     excludedTerms: string[];
@@ -2876,6 +2904,11 @@ export interface operations {
                                     metadata: {
                                         /** Format: date-time */
                                         createdAt: string;
+                                        cuts?: {
+                                            abstractsShortened: number;
+                                            authorListsShortened: number;
+                                            papersLeftOut: number;
+                                        };
                                         duplicatesMerged: number;
                                         iteration: number;
                                         organisedBy: {
@@ -2985,6 +3018,12 @@ export interface operations {
                             iteration: number;
                             note: string | null;
                             resultCount: number | null;
+                            strategyOrigin?: {
+                                method: string;
+                                model: string | null;
+                                /** @enum {string} */
+                                origin: "planner_model" | "local_rules" | "user_edit";
+                            };
                         }[];
                         links: {
                             events: string;
@@ -3020,6 +3059,11 @@ export interface operations {
                             metadata: {
                                 /** Format: date-time */
                                 createdAt: string;
+                                cuts?: {
+                                    abstractsShortened: number;
+                                    authorListsShortened: number;
+                                    papersLeftOut: number;
+                                };
                                 duplicatesMerged: number;
                                 iteration: number;
                                 organisedBy: {
@@ -3263,6 +3307,12 @@ export interface operations {
                                     topic: string;
                                 };
                                 iteration: number;
+                                origin?: {
+                                    method: string;
+                                    model: string | null;
+                                    /** @enum {string} */
+                                    origin: "planner_model" | "local_rules" | "user_edit";
+                                };
                                 strategy: {
                                     /** @default [] */
                                     excludedTerms: string[];
@@ -3348,6 +3398,11 @@ export interface operations {
                                     metadata: {
                                         /** Format: date-time */
                                         createdAt: string;
+                                        cuts?: {
+                                            abstractsShortened: number;
+                                            authorListsShortened: number;
+                                            papersLeftOut: number;
+                                        };
                                         duplicatesMerged: number;
                                         iteration: number;
                                         organisedBy: {
@@ -3457,6 +3512,12 @@ export interface operations {
                             iteration: number;
                             note: string | null;
                             resultCount: number | null;
+                            strategyOrigin?: {
+                                method: string;
+                                model: string | null;
+                                /** @enum {string} */
+                                origin: "planner_model" | "local_rules" | "user_edit";
+                            };
                         }[];
                         links: {
                             events: string;
@@ -3492,6 +3553,11 @@ export interface operations {
                             metadata: {
                                 /** Format: date-time */
                                 createdAt: string;
+                                cuts?: {
+                                    abstractsShortened: number;
+                                    authorListsShortened: number;
+                                    papersLeftOut: number;
+                                };
                                 duplicatesMerged: number;
                                 iteration: number;
                                 organisedBy: {
@@ -3748,7 +3814,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The collection as a file (Content-Disposition: attachment). */
+            /** @description The collection as a file (Content-Disposition: attachment). When limits cut the collection (papers left out, abstracts shortened), the `OpenPaw-Export-Notes` header says what, and a BibTeX file starts with `@comment` lines saying it too. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4372,6 +4438,7 @@ export interface operations {
                         synthesisLlm: "openai" | "anthropic" | "gemini" | "local";
                         synthesisModel: string | null;
                         synthesisSkipped: boolean;
+                        synthesisTruncated?: boolean;
                         synthesizedResult: string | null;
                         title: string;
                         /** @enum {string} */
@@ -4540,6 +4607,7 @@ export interface operations {
                         synthesisLlm: "openai" | "anthropic" | "gemini" | "local";
                         synthesisModel: string | null;
                         synthesisSkipped: boolean;
+                        synthesisTruncated?: boolean;
                         synthesizedResult: string | null;
                         title: string;
                         /** @enum {string} */
@@ -4688,6 +4756,7 @@ export interface operations {
                         synthesisLlm: "openai" | "anthropic" | "gemini" | "local";
                         synthesisModel: string | null;
                         synthesisSkipped: boolean;
+                        synthesisTruncated?: boolean;
                         synthesizedResult: string | null;
                         title: string;
                         /** @enum {string} */
@@ -4844,6 +4913,7 @@ export interface operations {
                         synthesisLlm: "openai" | "anthropic" | "gemini" | "local";
                         synthesisModel: string | null;
                         synthesisSkipped: boolean;
+                        synthesisTruncated?: boolean;
                         synthesizedResult: string | null;
                         title: string;
                         /** @enum {string} */
@@ -5014,6 +5084,7 @@ export interface operations {
                         synthesisLlm: "openai" | "anthropic" | "gemini" | "local";
                         synthesisModel: string | null;
                         synthesisSkipped: boolean;
+                        synthesisTruncated?: boolean;
                         synthesizedResult: string | null;
                         title: string;
                         /** @enum {string} */

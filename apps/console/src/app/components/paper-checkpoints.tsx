@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { PaperSearch } from '../api/resources.js';
 import { termsOf } from './boolean-query-terms.js';
 import { feedbackOf, type ReviewMarks, withMark } from './review-marks.js';
+import { cutNotes, originNote } from './search-notes.js';
 
 type Checkpoint = NonNullable<PaperSearch['checkpoint']>;
 type StrategyCheckpoint = Extract<Checkpoint, { kind: 'strategy_confirmation' }>;
@@ -26,6 +27,17 @@ function yearOf(typed: string): number | null {
   return typed.trim() === '' ? null : Number(typed.trim());
 }
 
+/** What limits cut from the papers shown (nothing is cut silently). */
+export function CutNotes({ notes }: { notes: readonly string[] }) {
+  return notes.length === 0 ? null : (
+    <ul class="cut-notes">
+      {notes.map((note) => (
+        <li key={note}>{note}</li>
+      ))}
+    </ul>
+  );
+}
+
 function DecisionProblem({ problem }: { problem: string | undefined }) {
   return problem === undefined ? null : (
     <p class="error" role="alert">
@@ -40,7 +52,8 @@ function DecisionProblem({ problem }: { problem: string | undefined }) {
  * refuses), or reject it with a note for the next iteration.
  */
 export function StrategyConfirmation({ checkpoint, onDecide }: { checkpoint: StrategyCheckpoint; onDecide: Decide }) {
-  const { strategy, intent, diff } = checkpoint.payload;
+  const { strategy, intent, diff, origin } = checkpoint.payload;
+  const from = originNote(origin);
   const [queries, setQueries] = useState(queriesOf(strategy));
   const [yearFrom, setYearFrom] = useState(strategy.filters.yearFrom?.toString() ?? '');
   const [yearTo, setYearTo] = useState(strategy.filters.yearTo?.toString() ?? '');
@@ -71,6 +84,11 @@ export function StrategyConfirmation({ checkpoint, onDecide }: { checkpoint: Str
       <p>
         Topic: <strong>{intent.topic}</strong> ({intent.intentType}); sources: {strategy.sources.join(', ')}.
       </p>
+      {from !== undefined && (
+        <p class="hint" data-strategy-origin={origin?.origin}>
+          {from}
+        </p>
+      )}
       {changes.length > 0 && (
         <>
           <h3>Changes since the last iteration</h3>
@@ -110,7 +128,7 @@ export function StrategyConfirmation({ checkpoint, onDecide }: { checkpoint: Str
  * iteration with the marks as feedback, or reject with a note. Only papers ticked "not relevant" are
  * rejected for good; a paper left unticked may come back.
  */
-export function ResultReview({ checkpoint, onDecide }: { checkpoint: ReviewCheckpoint; onDecide: Decide }) {
+export function ResultReview({ checkpoint, papersTrimmed, onDecide }: { checkpoint: ReviewCheckpoint; papersTrimmed: boolean; onDecide: Decide }) {
   const { collection } = checkpoint.payload;
   const [marks, setMarks] = useState<ReviewMarks>({});
   const shownIds = collection.papers.map((paper) => paper.id);
@@ -138,6 +156,7 @@ export function ResultReview({ checkpoint, onDecide }: { checkpoint: ReviewCheck
           ])}
         </ul>
       )}
+      <CutNotes notes={cutNotes(collection.metadata.cuts, papersTrimmed)} />
       <fieldset>
         <legend>Tick the relevant papers (and any that are not relevant)</legend>
         <ul class="papers">
