@@ -87,6 +87,18 @@ class FakeGateway {
     if (script === undefined) return this.json(response, 500, { error: 'no script' });
     const runId = script.submission.body['run_id'] as string;
     if (request.method === 'POST' && request.path === '/problems') return this.json(response, script.submission.status, script.submission.body);
+    if (request.method === 'POST' && request.path.startsWith('/library/references/file')) {
+      // The gateway's streamed import: NDJSON progress per part, then the totals.
+      const size = request.body.length;
+      const lines = [
+        { event: 'part', part: 1, bytesRead: Math.floor(size / 2), status: 'imported', added: 2, updated: 0, skipped: [] },
+        { event: 'oversized', line: 9, bytes: 600_000, reason: 'entry starting on line 9 is 600000 bytes, more than the 491520 one import carries: not imported' },
+        { event: 'part', part: 2, bytesRead: size, status: 'imported', added: 1, updated: 1, skipped: [{ entry: 0, reason: 'no title' }] },
+        { event: 'done', status: 'imported', parts: 2, bytesRead: size, added: 3, updated: 1, skipped: [{ line: 9, reason: 'too large' }, { part: 2, entry: 0, reason: 'no title' }], pendingParts: [] },
+      ];
+      response.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      return void response.end(lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    }
     if (request.method === 'GET' && request.path === `/runs/${runId}`) return this.json(response, 200, script.final);
     if (request.method === 'GET' && request.path === `/assets/${SOLUTION_ID}`) {
       return this.json(response, 200, { asset_version_id: SOLUTION_ID, asset_type: 'solution_html', storage_key: `solutions/p/${SOLUTION_ID}.html`, content_type: 'text/html' });
@@ -417,6 +429,28 @@ describe('openpaw CLI', () => {
     await runCli(['completion', 'bash'], bash.io);
     expect(bash.out.join('\n')).toContain('complete -F _openpaw openpaw');
     expect(await runCli(['completion', 'tcsh'], cli().io)).toBe(EXIT.usage);
+  });
+
+  it('library: streams the file with its length and media type, and prints each part as the gateway answers it', async () => {
+    gateway.reset({ submission: { status: 202, body: { run_id: 'none' } }, connections: [], final: {} });
+    const file = join(workDir, 'refs.bib');
+    const content = '@article{a,\n  title = {Über graphs}\n}\n';
+    await writeFile(file, content);
+    const importing = cli();
+    expect(await runCli(['library', 'refs.bib'], importing.io)).toBe(EXIT.succeeded);
+    const [request] = gateway.requests;
+    expect(request).toMatchObject({ method: 'POST', path: '/library/references/file?format=bibtex', headers: { 'content-type': 'application/x-bibtex', 'content-length': String(Buffer.byteLength(content)) } });
+    expect(request?.body.toString('utf8')).toBe(content);
+    expect(importing.out).toEqual(
+      expect.arrayContaining([
+        `  part 1 (${Math.round((100 * Math.floor(Buffer.byteLength(content) / 2)) / Buffer.byteLength(content))} %): 2 added, 0 updated`,
+        '  entry starting on line 9 is 600000 bytes, more than the 491520 one import carries: not imported',
+        '  part 2 (100 %): 1 added, 1 updated',
+        `imported ${file}: 3 added, 1 updated, 2 skipped, in 2 parts`,
+        '  line 9: too large',
+        '  part 2, entry 0: no title',
+      ]),
+    );
   });
 
   it('papers: follows the search on its event stream (no polling), asks at a checkpoint, and exits 5 when left waiting', async () => {

@@ -174,6 +174,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/library/references/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a whole BibTeX or RIS file (up to 50 MiB), streamed, with progress.
+         * @description Send the file itself as the body (`Content-Type: application/x-bibtex`, `application/x-research-info-systems`, `text/plain` or `application/octet-stream`). It is read as it arrives and imported in parts of whole entries; the answer is NDJSON: one line per part (`event: part`, with `bytesRead`), one per entry too large to import (`event: oversized`, with its line), then `event: done` with the totals. Past 50 MiB: 413 when the Content-Length says so up front; otherwise the stream ends with `event: error` (`payload_too_large`), the parts before it imported.
+         */
+        post: operations["LibraryController_importFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/notebooks/{notebookId}/sources": {
         parameters: {
             query?: never;
@@ -1594,6 +1614,75 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
+    LibraryController_importFile: {
+        parameters: {
+            query: {
+                format: "bibtex" | "ris";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+                "application/x-bibtex": string;
+                "application/x-research-info-systems": string;
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description NDJSON progress lines, then the totals (`event: done`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input; `issues` name the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "validation_failed";
+                        issues: {
+                            message: string;
+                            path: string;
+                        }[];
+                        /** @enum {string} */
+                        location: "params" | "query" | "body" | "input";
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The file is larger than 50 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": {
                         error: string;
                         message?: string;
                     };
