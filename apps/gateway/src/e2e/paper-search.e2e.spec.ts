@@ -165,7 +165,7 @@ describe('paper search through the gateway: two checkpoints, one source failing,
     expect(edited.status).toBe(202);
 
     const second = await until(runId, 'at checkpoint 1 of iteration 2', atCheckpoint('strategy_confirmation', 2));
-    expect(second.iterations).toEqual([{ iteration: 1, resultCount: 3, decision: 'edit', note: null }]);
+    expect(second.iterations).toEqual([{ iteration: 1, resultCount: 3, decision: 'edit', note: null, strategyOrigin: expect.objectContaining({ origin: 'local_rules', model: 'local/rules' }) }]);
     expect(second.accumulatedPapers.map((p) => p.id)).toEqual([kept?.id]);
     // Checkpoint 1 of iteration 2 shows what changed from iteration 1's strategy.
     expect(second.checkpoint?.kind === 'strategy_confirmation' ? second.checkpoint.payload.diff : null).not.toBeNull();
@@ -275,7 +275,7 @@ describe('paper search through the gateway: two checkpoints, one source failing,
 
   it('imports a library file larger than one command, streamed in parts with NDJSON progress; refuses an oversized or JSON-typed file up front', async () => {
     const librarian = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'e2e-big-librarian');
-    const entries = 900;
+    const entries = 1_100;
     const bib = Array.from({ length: entries }, (_, i) => `@article{big${i},\n  title = {Streamed reference number ${i} on ${'graph attention '.repeat(30)}},\n  author = {Writer, Ann},\n  year = {2020}\n}\n`).join('');
     expect(Buffer.byteLength(bib)).toBeGreaterThan(600 * 1024);
     const answer = await librarian.request('/library/references/file?format=bibtex', { method: 'POST', headers: { 'content-type': 'application/x-bibtex' }, body: bib });
