@@ -87,6 +87,18 @@ class FakeGateway {
     if (script === undefined) return this.json(response, 500, { error: 'no script' });
     const runId = script.submission.body['run_id'] as string;
     if (request.method === 'POST' && request.path === '/problems') return this.json(response, script.submission.status, script.submission.body);
+    if (request.method === 'POST' && request.path.startsWith('/library/references/file')) {
+      // The gateway's streamed import: NDJSON progress per part, then the totals.
+      const size = request.body.length;
+      const lines = [
+        { event: 'part', part: 1, bytesRead: Math.floor(size / 2), status: 'imported', added: 2, updated: 0, skipped: [] },
+        { event: 'oversized', line: 9, bytes: 600_000, reason: 'entry starting on line 9 is 600000 bytes, more than the 491520 one import carries: not imported' },
+        { event: 'part', part: 2, bytesRead: size, status: 'imported', added: 1, updated: 1, skipped: [{ entry: 0, reason: 'no title' }] },
+        { event: 'done', status: 'imported', parts: 2, bytesRead: size, added: 3, updated: 1, skipped: [{ line: 9, reason: 'too large' }, { part: 2, entry: 0, reason: 'no title' }], pendingParts: [] },
+      ];
+      response.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      return void response.end(lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    }
     if (request.method === 'GET' && request.path === `/runs/${runId}`) return this.json(response, 200, script.final);
     if (request.method === 'GET' && request.path === `/assets/${SOLUTION_ID}`) {
       return this.json(response, 200, { asset_version_id: SOLUTION_ID, asset_type: 'solution_html', storage_key: `solutions/p/${SOLUTION_ID}.html`, content_type: 'text/html' });
@@ -419,6 +431,28 @@ describe('openpaw CLI', () => {
     expect(await runCli(['completion', 'tcsh'], cli().io)).toBe(EXIT.usage);
   });
 
+  it('library: streams the file with its length and media type, and prints each part as the gateway answers it', async () => {
+    gateway.reset({ submission: { status: 202, body: { run_id: 'none' } }, connections: [], final: {} });
+    const file = join(workDir, 'refs.bib');
+    const content = '@article{a,\n  title = {Über graphs}\n}\n';
+    await writeFile(file, content);
+    const importing = cli();
+    expect(await runCli(['library', 'refs.bib'], importing.io)).toBe(EXIT.succeeded);
+    const [request] = gateway.requests;
+    expect(request).toMatchObject({ method: 'POST', path: '/library/references/file?format=bibtex', headers: { 'content-type': 'application/x-bibtex', 'content-length': String(Buffer.byteLength(content)) } });
+    expect(request?.body.toString('utf8')).toBe(content);
+    expect(importing.out).toEqual(
+      expect.arrayContaining([
+        `  part 1 (${Math.round((100 * Math.floor(Buffer.byteLength(content) / 2)) / Buffer.byteLength(content))} %): 2 added, 0 updated`,
+        '  entry starting on line 9 is 600000 bytes, more than the 491520 one import carries: not imported',
+        '  part 2 (100 %): 1 added, 1 updated',
+        `imported ${file}: 3 added, 1 updated, 2 skipped, in 2 parts`,
+        '  line 9: too large',
+        '  part 2, entry 0: no title',
+      ]),
+    );
+  });
+
   it('papers: follows the search on its event stream (no polling), asks at a checkpoint, and exits 5 when left waiting', async () => {
     const runId = '0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0fa';
     const view = (state: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
@@ -428,7 +462,11 @@ describe('openpaw CLI', () => {
       checkpointId: '5a0b5c1e-2d3f-4a5b-8c6d-9e0f1a2b3c4d',
       kind: 'strategy_confirmation',
       iteration: 1,
-      payload: { strategy: { queries: [{ booleanQuery: 'graph AND attention' }], sources: ['openalex'], filters: { yearFrom: 2016, yearTo: null, language: null }, excludedTerms: [] }, diff: null },
+      payload: {
+        strategy: { queries: [{ booleanQuery: 'graph AND attention' }], sources: ['openalex'], filters: { yearFrom: 2016, yearTo: null, language: null }, excludedTerms: [] },
+        diff: null,
+        origin: { origin: 'local_rules', model: 'local/rules', method: 'LOCAL rule-based strategy' },
+      },
     };
     const waiting = { ...run(runId, 2, 'AWAITING_STRATEGY', 1, view('AWAITING_STRATEGY', { checkpoint, status: 'waiting' })), workflowType: 'paper_search' };
     const searching = { ...run(runId, 3, 'SEARCHING', 1, view('SEARCHING')), workflowType: 'paper_search' };
@@ -442,7 +480,7 @@ describe('openpaw CLI', () => {
     const approving = cli();
     approving.io = { ...approving.io, prompt: () => Promise.resolve(answers.shift()) };
     expect(await runCli(['papers', 'graph attention networks'], approving.io)).toBe(EXIT.succeeded);
-    expect(approving.out).toEqual(expect.arrayContaining([`paper search ${runId}`, '  PLANNING (iteration 1/3)', '  query 1: graph AND attention', '  SEARCHING (iteration 1/3)', 'completed (approved) after 1 iteration: 0 papers']));
+    expect(approving.out).toEqual(expect.arrayContaining([`paper search ${runId}`, '  PLANNING (iteration 1/3)', 'checkpoint 1 of iteration 1: the search strategy, proposed by local rules (no model was asked: no planner model is configured)', '  query 1: graph AND attention', '  SEARCHING (iteration 1/3)', 'completed (approved) after 1 iteration: 0 papers']));
     const paths = gateway.requests.map((r) => `${r.method} ${r.path}`);
     expect(paths.filter((p) => p.startsWith('GET /paper-searches'))).toEqual([]);
     expect(paths).toContain(`POST /paper-searches/${runId}/checkpoints/${checkpoint.checkpointId}/decision`);
@@ -515,7 +553,7 @@ describe('openpaw CLI', () => {
     const state = (version: number, v: Record<string, unknown>) => ({ ...run(runId, version, String(v['status']), 1, v), workflowType: 'research', terminal: ['completed', 'failed'].includes(String(v['status'])) });
     const gate = state(3, view('awaiting_confirmation', [done('openai'), rejected], { partialFailure: { failedProviders: ['anthropic'], detectedAt: 'now', retryCount: 0 } }));
     const completed = state(5, view('completed', [done('openai'), rejected], {
-      synthesizedResult: '## Where the sources agree\n- Heat pumps work in the cold. [openai][External 1]', synthesisModel: 'local/extractive',
+      synthesizedResult: '## Where the sources agree\n- Heat pumps work in the cold. [openai][External 1]', synthesisModel: 'local/extractive', synthesisTruncated: true,
       shareInfo: { url: '/v1/shared/tok', expiresAt: '2026-01-08T00:00:00.000Z', blobKey: 'k', contentSha256: 'a'.repeat(64) },
     }));
     gateway.reset({
@@ -541,6 +579,7 @@ describe('openpaw CLI', () => {
         '  anthropic: failed — auth: HTTP 401: invalid x-api-key (update your key, then retry)',
         'anthropic failed; openai completed.',
         '## Where the sources agree\n- Heat pumps work in the cold. [openai][External 1]',
+        '(The synthesis was cut short: it is not whole.)',
         `Share link (until 2026-01-08T00:00:00.000Z): ${gateway.url}/v1/shared/tok`,
       ]),
     );

@@ -1,4 +1,4 @@
-import type { Checkpoint, PaperCollection, PaperSearchView, SourceReport } from '@openpaw/contracts';
+import { type Checkpoint, describeCuts, describeStrategyOrigin, type PaperCollection, type PaperSearchView, type SourceReport } from '@openpaw/contracts';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { type ApiClient, ApiError, type RunResource } from './api-client.js';
@@ -187,8 +187,8 @@ export async function decisionOf(answer: string, kind: Checkpoint['kind'], numbe
 function showCheckpoint(checkpoint: Checkpoint, io: CliIo): void {
   io.stdout('');
   if (checkpoint.kind === 'strategy_confirmation') {
-    const { strategy, diff } = checkpoint.payload;
-    io.stdout(`checkpoint 1 of iteration ${checkpoint.iteration}: the search strategy`);
+    const { strategy, diff, origin } = checkpoint.payload;
+    io.stdout(`checkpoint 1 of iteration ${checkpoint.iteration}: the search strategy${origin === undefined ? '' : `, ${describeStrategyOrigin(origin)}`}`);
     strategy.queries.forEach((q, i) => io.stdout(`  query ${i + 1}: ${q.booleanQuery}`));
     io.stdout(`  sources: ${strategy.sources.join(', ')}`);
     const { yearFrom, yearTo, language } = strategy.filters;
@@ -221,6 +221,7 @@ function showCollection(collection: PaperCollection, io: CliIo): void {
     io.stdout(`  source ${report.source} failed: ${report.error?.kind ?? 'error'} (${report.error?.message ?? ''})`);
   }
   for (const line of collection.metadata.sourceReports.flatMap(sourceNotes)) io.stdout(`  ${line}`);
+  for (const line of describeCuts(collection.metadata.cuts)) io.stdout(`  cut: ${line}`);
   const themes = collection.facets.themes.map((t) => t.name);
   if (themes.length > 0) io.stdout(`  themes: ${themes.join(', ')}`);
 }
@@ -230,6 +231,7 @@ async function finish(api: ApiClient, search: PaperSearchResource, options: Pape
   io.stdout('');
   io.stdout(`completed (${search.completion ?? 'done'}) after ${search.iterations.length} iteration${search.iterations.length === 1 ? '' : 's'}: ${result?.papers.length ?? 0} papers`);
   if (result !== null) showCollection(result, io);
+  if (search.papersTrimmed) io.stdout('  (the papers above are shortened to fit one message: abstracts left out; the export has them whole)');
   if (options.exportFormat !== undefined && result !== null) {
     const response = await api.request(`/paper-searches/${search.runId}/export?format=${options.exportFormat}`);
     if (!response.ok) throw new ApiError(response.status, await response.text());

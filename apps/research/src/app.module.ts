@@ -1,6 +1,8 @@
-import { type DynamicModule, Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { type DynamicModule, Inject, Module, type OnModuleInit, type Provider } from '@nestjs/common';
+import type { NatsConnection } from '@nats-io/nats-core';
+import { NATS_CONNECTION } from '@openpaw/messaging';
 import { PAPER_SEARCH_LANE, RESEARCH_LANE } from '@openpaw/contracts';
-import { adapterProvider, databaseReadiness, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
+import { adapterProvider, databaseReadiness, MessageLogContext, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
 import { type Clock, createLlmFromEnv, observeLlmCalls, createScholarlySourcesFromEnv, type LlmClient, type ScholarlySource, systemClock } from '@openpaw/providers';
 import type { DataSource } from 'typeorm';
 import type { ResearchSettings } from './config.js';
@@ -12,6 +14,7 @@ import { ParsePaperSearchIntentHandler } from './handlers/parse-paper-search-int
 import { ScorePapersHandler } from './handlers/score-papers/score-papers.handler.js';
 import { SearchPaperSourcesHandler } from './handlers/search-paper-sources/search-paper-sources.handler.js';
 import { ResearchCommandsConsumer } from './messaging/research-commands.consumer.js';
+import { scholarlyStartSlots } from './paper-search/search/kv-start-slots.js';
 import { createPaperSearchSkills } from './paper-search/skills/paper-search-skills.js';
 import { databaseProviders, RESEARCH_DATA_SOURCE } from './persistence/database.js';
 import { RESEARCH_CLOCK, RESEARCH_LLM, RESEARCH_SETTINGS, RESEARCH_SKILLS, RESEARCH_SOURCES } from './ports.js';
@@ -43,7 +46,15 @@ export class ResearchModule implements OnModuleInit {
 
   static forRoot(settings: ResearchSettings, adapters: ResearchAdapters = {}): DynamicModule {
     const llm = adapterProvider(RESEARCH_LLM, adapters.llm, (log, metrics) => observeLlmCalls(createLlmFromEnv(settings.providerEnv, { logger: log }), metrics.llmCalls));
-    const sources = adapterProvider(RESEARCH_SOURCES, adapters.sources, (log) => createScholarlySourcesFromEnv(settings.providerEnv, { logger: log }));
+    const sources: Provider =
+      adapters.sources !== undefined
+        ? { provide: RESEARCH_SOURCES, useValue: adapters.sources }
+        : {
+            provide: RESEARCH_SOURCES,
+            inject: [NATS_CONNECTION, MessageLogContext],
+            // Request starts are shared by the service's replicas (a KV bucket), so each source's etiquette holds across them.
+            useFactory: (nc: NatsConnection, log: MessageLogContext) => createScholarlySourcesFromEnv(settings.providerEnv, { logger: log, sharedSlots: scholarlyStartSlots(nc, log) }),
+          };
     const clock = adapters.clock ?? systemClock;
     return {
       module: ResearchModule,

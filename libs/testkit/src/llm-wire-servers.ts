@@ -15,9 +15,12 @@ export interface WireRequest {
   readonly body: Record<string, unknown>;
 }
 
-/** What to answer: text (200), an HTTP error, or nothing until aborted (a hung provider). */
+/**
+ * What to answer: text (200), an HTTP error, or nothing until aborted (a hung provider). A text with
+ * `stoppedAtLimit` ends as a model that ran out of output tokens does (`max_tokens` / `length`).
+ */
 export type WireAnswer =
-  | { readonly text: string; readonly delayMs?: number; readonly inputTokens?: number; readonly outputTokens?: number }
+  | { readonly text: string; readonly delayMs?: number; readonly inputTokens?: number; readonly outputTokens?: number; readonly stoppedAtLimit?: boolean }
   | { readonly status: number; readonly message: string; readonly retryAfterSeconds?: number }
   | { readonly hang: true };
 
@@ -84,7 +87,7 @@ function start(provider: WireRequest['provider'], answer: (request: WireRequest)
                   role: 'assistant',
                   model: request.model,
                   content: [{ type: 'text', text: a.text }],
-                  stop_reason: 'end_turn',
+                  stop_reason: a.stoppedAtLimit === true ? 'max_tokens' : 'end_turn',
                   stop_sequence: null,
                   usage: { input_tokens: inputTokens, output_tokens: outputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
                 }
@@ -93,7 +96,7 @@ function start(provider: WireRequest['provider'], answer: (request: WireRequest)
                   object: 'chat.completion',
                   created: 1_763_900_000,
                   model: request.model,
-                  choices: [{ index: 0, message: { role: 'assistant', content: a.text }, finish_reason: 'stop', logprobs: null }],
+                  choices: [{ index: 0, message: { role: 'assistant', content: a.text }, finish_reason: a.stoppedAtLimit === true ? 'length' : 'stop', logprobs: null }],
                   usage: { prompt_tokens: inputTokens, completion_tokens: outputTokens, total_tokens: inputTokens + outputTokens },
                 },
           ),

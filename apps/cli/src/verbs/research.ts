@@ -55,6 +55,9 @@ function showReport(api: ApiClient, research: ResearchView, io: CliIo): void {
     io.stdout(`Synthesis (${research.synthesisModel ?? research.synthesisLlm}):`);
     io.stdout('');
     io.stdout(research.synthesizedResult.trimEnd());
+    if (research.synthesisTruncated === true) io.stdout('(The synthesis was cut short: it is not whole.)');
+    const cut = reports.filter((leg) => leg.truncated).map((leg) => leg.provider);
+    if (cut.length > 0) io.stdout(`(Cut short, not whole: the report by ${cut.join(', ')}.)`);
     io.stdout('');
     io.stdout(`Individual reports: ${reports.map((leg) => leg.provider).join(', ')} (openpaw status ${research.id} --json has them in full)`);
   } else {

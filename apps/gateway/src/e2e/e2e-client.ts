@@ -31,6 +31,11 @@ export class GatewayClient {
     return new GatewayClient(baseUrl, await signAccessToken({ secret: jwtSecret, issuer: 'openpaw', audience: 'openpaw-api' }, userId));
   }
 
+  /** The `Authorization` header value, for requests `fetch` cannot make (a declared length with no body). */
+  get authorization(): string {
+    return `Bearer ${this.token}`;
+  }
+
   async request(path: string, init: RequestInit = {}): Promise<Response> {
     return fetch(`${this.baseUrl}${path}`, { ...init, headers: { authorization: `Bearer ${this.token}`, ...init.headers } });
   }

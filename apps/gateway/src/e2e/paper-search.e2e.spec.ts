@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { PaperCollection, PaperSearchView } from '@openpaw/contracts';
@@ -165,7 +165,7 @@ describe('paper search through the gateway: two checkpoints, one source failing,
     expect(edited.status).toBe(202);
 
     const second = await until(runId, 'at checkpoint 1 of iteration 2', atCheckpoint('strategy_confirmation', 2));
-    expect(second.iterations).toEqual([{ iteration: 1, resultCount: 3, decision: 'edit', note: null }]);
+    expect(second.iterations).toEqual([{ iteration: 1, resultCount: 3, decision: 'edit', note: null, strategyOrigin: expect.objectContaining({ origin: 'local_rules', model: 'local/rules' }) }]);
     expect(second.accumulatedPapers.map((p) => p.id)).toEqual([kept?.id]);
     // Checkpoint 1 of iteration 2 shows what changed from iteration 1's strategy.
     expect(second.checkpoint?.kind === 'strategy_confirmation' ? second.checkpoint.payload.diff : null).not.toBeNull();
@@ -271,6 +271,35 @@ describe('paper search through the gateway: two checkpoints, one source failing,
     expect(found.result?.papers.every((p) => p.sources.includes('library'))).toBe(true);
     // An unknown format is refused, naming the field.
     expect((await client.request('/library/references', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ format: 'endnote', content: 'x' }) })).status).toBe(400);
+  });
+
+  it('imports a library file larger than one command, streamed in parts with NDJSON progress; refuses an oversized or JSON-typed file up front', async () => {
+    const librarian = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'e2e-big-librarian');
+    const entries = 1_100;
+    const bib = Array.from({ length: entries }, (_, i) => `@article{big${i},\n  title = {Streamed reference number ${i} on ${'graph attention '.repeat(30)}},\n  author = {Writer, Ann},\n  year = {2020}\n}\n`).join('');
+    expect(Buffer.byteLength(bib)).toBeGreaterThan(600 * 1024);
+    const answer = await librarian.request('/library/references/file?format=bibtex', { method: 'POST', headers: { 'content-type': 'application/x-bibtex' }, body: bib });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
+    const lines = (await answer.text()).trim().split('\n').map((line) => JSON.parse(line) as { event: string; part?: number; status?: string; added?: number; parts?: number });
+    expect(lines.filter((l) => l.event === 'part').map((l) => l.part)).toEqual([1, 2]);
+    expect(lines.at(-1)).toMatchObject({ event: 'done', parts: 2, skipped: [] });
+    const done = lines.at(-1)!;
+    // Parts the research service answered within the gateway's wait are counted; a queued one says so.
+    expect(done.status === 'imported' ? done.added : entries).toBe(entries);
+    const oversized = await new Promise<number>((resolve, reject) => {
+      const url = new URL('/library/references/file?format=ris', platform.gatewayUrl);
+      const req = httpRequest(url, { method: 'POST', headers: { authorization: librarian.authorization, 'content-type': 'application/x-research-info-systems', 'content-length': String(60 * 1024 * 1024) } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.write('TY  - JOUR\n');
+    });
+    expect(oversized).toBe(413);
+    const json = await librarian.request('/library/references/file?format=bibtex', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: bib.slice(0, 100) }) });
+    expect(json.status).toBe(400);
+    expect(await json.json()).toMatchObject({ error: 'unsupported_media_type' });
   });
 
   it('documents the paper-search routes in the OpenAPI document', async () => {

@@ -200,7 +200,10 @@ export class PaperSearchesController {
   @ApiZodParams(paperSearchIdParams)
   @ApiZodQuery(exportQuery)
   @ApiProduces('application/x-bibtex', 'application/x-research-info-systems', 'application/vnd.citationstyles.csl+json')
-  @ApiOkResponse({ description: 'The collection as a file (Content-Disposition: attachment).' })
+  @ApiOkResponse({
+    description:
+      'The collection as a file (Content-Disposition: attachment). When limits cut the collection (papers left out, abstracts shortened), the `OpenPaw-Export-Notes` header says what, and a BibTeX file starts with `@comment` lines saying it too.',
+  })
   @ApiConflictResponse({ description: 'No collection yet.', schema: openApiSchema(errorBody) })
   @ApiNotFoundResponse({ description: 'No such paper search among the caller’s.', schema: openApiSchema(errorBody) })
   async export(
@@ -214,7 +217,9 @@ export class PaperSearchesController {
     if (resource === undefined) throw notFound();
     const collection = exportableCollection(resource);
     if (collection === undefined) throw new ConflictException({ error: 'no_collection', message: `the search has no collection yet (it is ${resource.state})` });
-    const file = exportCollection(collection, query.format);
+    const file = exportCollection(collection, query.format, resource.papersTrimmed);
+    // What the file lacks, for every format (RIS and CSL-JSON have no place for a file-wide note).
+    if (file.notes.length > 0) response.setHeader('OpenPaw-Export-Notes', file.notes.join('; '));
     response
       .status(200)
       .setHeader('Content-Type', file.contentType)

@@ -89,6 +89,47 @@ export const MAX_PAPERS_PER_MESSAGE = 200;
  */
 export const MAX_PAPERS_JSON_BYTES = 768 * 1024;
 
+/** Authors kept per paper (consortium papers list thousands); the rest are cut and counted in `resultCuts`. */
+export const MAX_AUTHORS_PER_PAPER = 50;
+
+/**
+ * What the limits above cut from one iteration's results, so nothing is cut silently: the
+ * collection's metadata carries it, and the view, the CLI and the exports report it.
+ */
+export const resultCuts = z.object({
+  /** Papers the sources returned but no message could carry (`MAX_PAPERS_PER_MESSAGE`, `MAX_PAPERS_JSON_BYTES`). */
+  papersLeftOut: z.int().nonnegative(),
+  /** Abstracts shortened: to `MAX_ABSTRACT_CHARS` where papers are made, or further to fit a message (one paper may count at both). */
+  abstractsShortened: z.int().nonnegative(),
+  /** Author lists cut to their first `MAX_AUTHORS_PER_PAPER` names. */
+  authorListsShortened: z.int().nonnegative(),
+});
+export type ResultCuts = z.infer<typeof resultCuts>;
+
+export const NO_CUTS: ResultCuts = { papersLeftOut: 0, abstractsShortened: 0, authorListsShortened: 0 };
+
+/** The cuts of several steps together. */
+export function addCuts(...parts: readonly (ResultCuts | undefined)[]): ResultCuts {
+  return parts.reduce<ResultCuts>(
+    (sum, part) =>
+      part === undefined
+        ? sum
+        : { papersLeftOut: sum.papersLeftOut + part.papersLeftOut, abstractsShortened: sum.abstractsShortened + part.abstractsShortened, authorListsShortened: sum.authorListsShortened + part.authorListsShortened },
+    NO_CUTS,
+  );
+}
+
+/** What a reader is told of the cuts (`[]` when nothing was cut): one sentence per kind. */
+export function describeCuts(cuts: ResultCuts | undefined): string[] {
+  if (cuts === undefined) return [];
+  const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
+  return [
+    ...(cuts.papersLeftOut > 0 ? [`${plural(cuts.papersLeftOut, 'paper', 'papers')} found but left out: one message carries at most ${MAX_PAPERS_PER_MESSAGE} papers`] : []),
+    ...(cuts.abstractsShortened > 0 ? [`${plural(cuts.abstractsShortened, 'abstract', 'abstracts')} shortened (to ${MAX_ABSTRACT_CHARS} characters, or less to fit a message)`] : []),
+    ...(cuts.authorListsShortened > 0 ? [`${plural(cuts.authorListsShortened, 'author list', 'author lists')} cut to the first ${MAX_AUTHORS_PER_PAPER} names`] : []),
+  ];
+}
+
 const feedbackShape = {
   markedRelevant: z.array(paperId).max(500).default([]),
   markedIrrelevant: z.array(paperId).max(500).default([]),
@@ -227,6 +268,36 @@ export const skillProvenance = z.object({
 });
 export type SkillProvenance = z.infer<typeof skillProvenance>;
 
+/** Where a strategy came from: the planner model, the local rules (no model was asked), or the person's edit at checkpoint 1. */
+export const STRATEGY_ORIGINS = ['planner_model', 'local_rules', 'user_edit'] as const;
+export const strategyOrigin = z.object({
+  origin: z.enum(STRATEGY_ORIGINS),
+  /** The model that planned it (`openai/gpt-4o-mini`, `local/rules`); null for a person's edit. */
+  model: z.string().nullable(),
+  /** How, in words (the builder's method, or "edited by you at checkpoint 1"). */
+  method: z.string().max(300),
+});
+export type StrategyOrigin = z.infer<typeof strategyOrigin>;
+
+/** The origin of a strategy a builder made, from how it was made. */
+export function strategyOriginOf(builtBy: SkillProvenance): StrategyOrigin {
+  return { origin: builtBy.local ? 'local_rules' : 'planner_model', model: builtBy.model, method: builtBy.method.slice(0, 300) };
+}
+
+export const USER_EDITED_STRATEGY: StrategyOrigin = { origin: 'user_edit', model: null, method: 'edited by you at checkpoint 1' };
+
+/** Where a strategy came from, as a reader is told it. */
+export function describeStrategyOrigin(origin: StrategyOrigin): string {
+  switch (origin.origin) {
+    case 'planner_model':
+      return `proposed by the planner model ${origin.model ?? ''}`.trimEnd();
+    case 'local_rules':
+      return 'proposed by local rules (no model was asked: no planner model is configured)';
+    case 'user_edit':
+      return 'your edit at checkpoint 1';
+  }
+}
+
 export const theme = z.object({ name: z.string().min(1).max(200), summary: z.string().max(1_000), paperIds: z.array(paperId) });
 export type Theme = z.infer<typeof theme>;
 
@@ -251,6 +322,8 @@ export const searchMetadata = z.object({
   scoredBy: skillProvenance,
   organisedBy: skillProvenance,
   createdAt: z.iso.datetime(),
+  /** What limits cut from this iteration's results (`describeCuts` words it). Absent from collections made before it. */
+  cuts: resultCuts.optional(),
 });
 export type SearchMetadata = z.infer<typeof searchMetadata>;
 
@@ -269,6 +342,8 @@ export const strategyCheckpointPayload = z.object({
   iteration: z.int().positive(),
   /** Null in the first iteration. */
   diff: strategyDiff.nullable(),
+  /** Who proposed the strategy: the planner model or the local rules. Absent from checkpoints opened before it. */
+  origin: strategyOrigin.optional(),
 });
 
 export const resultCheckpointPayload = z.object({

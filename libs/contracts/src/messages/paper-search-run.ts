@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { freeText } from '../free-text.js';
-import { checkpoint, decision, paperCollection, scoredPaper, SCHOLARLY_SOURCE_NAMES, scholarlySourceName } from './paper-search-model.js';
+import { checkpoint, decision, paperCollection, scoredPaper, SCHOLARLY_SOURCE_NAMES, scholarlySourceName, strategyOrigin } from './paper-search-model.js';
 
 /**
  * The `paper_search` run (spec 04) as the gateway starts, decides and reads it: its start input, the
@@ -51,6 +51,8 @@ export const paperSearchIteration = z.object({
   resultCount: z.int().nonnegative().nullable(),
   decision: z.enum(['approve', 'edit', 'reject', 'auto_approve']),
   note: z.string().nullable(),
+  /** Where the iteration's strategy came from (planner model, local rules, your edit). Absent for iterations recorded before it. */
+  strategyOrigin: strategyOrigin.optional(),
 });
 
 /** The run's public view (RunStateChanged.view), what `GET /paper-searches/:id` serves. */

@@ -10,6 +10,7 @@ import {
   paperId,
   paperIdentity,
   parsedIntent,
+  resultCuts,
   scholarlySourceName,
   scoredPaper,
   searchStrategy,
@@ -105,7 +106,15 @@ export const PaperSourcesSearched = defineEvent(
   'paper-search',
   'PaperSourcesSearched',
   1,
-  z.object({ runId: z.uuid(), commandId: z.string(), iteration, papers, sourceReports: z.array(sourceReport) }),
+  z.object({
+    runId: z.uuid(),
+    commandId: z.string(),
+    iteration,
+    papers,
+    sourceReports: z.array(sourceReport),
+    /** What the message's limits cut from what the sources returned (absent from older replies). */
+    cuts: resultCuts.optional(),
+  }),
   'The sources answered (or failed, as reported per source); papers are not yet deduplicated.',
 );
 
@@ -158,7 +167,15 @@ export const PapersScored = defineEvent(
   'paper-search',
   'PapersScored',
   1,
-  z.object({ runId: z.uuid(), commandId: z.string(), iteration, papers: scoredPapers, provenance: skillProvenance }),
+  z.object({
+    runId: z.uuid(),
+    commandId: z.string(),
+    iteration,
+    papers: scoredPapers,
+    provenance: skillProvenance,
+    /** Papers (or abstracts) the message's limits cut once scored (absent from older replies). */
+    cuts: resultCuts.optional(),
+  }),
   'Every paper has a relevance score and a rationale, best first.',
 );
 
@@ -177,6 +194,8 @@ export const OrganisePapers = defineCommand(
     duplicatesMerged: z.int().nonnegative(),
     rejectedExcluded: z.int().nonnegative(),
     sourceReports: z.array(sourceReport),
+    /** What limits cut in the earlier steps, reported in the collection's metadata with the organiser's own (absent from older commands). */
+    cuts: resultCuts.optional(),
   }),
   'Organise scored papers into a collection with facets and themes; answers PapersOrganised or PaperSearchStepFailed.',
   onPaperSearchLane,

@@ -208,6 +208,7 @@ export const ResearchLegCompleted = defineEvent(
     model: z.string(),
     /** The report (markdown), at most RESEARCH_LIMITS.reportChars. */
     content: z.string().max(RESEARCH_LIMITS.reportChars),
+    /** True when the report is not whole: the model stopped at its output limit, or it was cut to `reportChars`. */
     truncated: z.boolean(),
     /** True when the offline extractive researcher wrote it (no model was called). */
     local: z.boolean(),
@@ -231,7 +232,13 @@ export const ResearchLegFailed = defineEvent(
 
 // ---- synthesis and share ----
 
-export const legReport = z.object({ provider: researchProvider, model: z.string(), content: z.string().max(RESEARCH_LIMITS.reportChars) });
+export const legReport = z.object({
+  provider: researchProvider,
+  model: z.string(),
+  content: z.string().max(RESEARCH_LIMITS.reportChars),
+  /** True when the leg's report was cut (the model's output limit or `reportChars`): the synthesis and the share page say so. Absent from older commands. */
+  truncated: z.boolean().optional(),
+});
 export type LegReport = z.infer<typeof legReport>;
 
 export const SynthesizeResearch = defineCommand(
@@ -292,6 +299,8 @@ export const ResearchSynthesized = defineEvent(
         local: z.boolean(),
         attributions: z.array(attribution),
         costUsd: z.number().nonnegative(),
+        /** True when the synthesis is not whole (the model's output limit, or `reportChars`). Absent from older replies. */
+        truncated: z.boolean().optional(),
       })
       .nullable(),
     /** Null when no share storage is configured or the upload failed (the research still completes). */
@@ -421,6 +430,8 @@ export const researchView = z.object({
   llmResults: z.array(llmResultView),
   synthesizedResult: z.string().nullable(),
   synthesisModel: z.string().nullable(),
+  /** True when the synthesis shown is not whole (the model stopped at its output limit, or it was cut to fit). */
+  synthesisTruncated: z.boolean().optional(),
   synthesisAttributions: z.array(attribution),
   synthesisSkipped: z.boolean(),
   synthesisError: z.string().nullable(),

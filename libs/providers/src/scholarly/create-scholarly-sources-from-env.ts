@@ -9,6 +9,7 @@ import type { ScholarlySource, ScholarlySourceName } from './port.js';
 import { ReachabilityCheckedSource, type ReachabilityOptions } from './reachability-checked-source.js';
 import { SemanticScholarSource } from './semantic-scholar-source.js';
 import { SerpApiScholarSource } from './serpapi-scholar-source.js';
+import type { ScholarlySourceConfig } from './source-config.js';
 
 export type RemoteScholarlySourceName = Exclude<ScholarlySourceName, 'library'>;
 export const REMOTE_SCHOLARLY_SOURCES: readonly RemoteScholarlySourceName[] = ['openalex', 'arxiv', 'crossref', 'semantic_scholar', 'serpapi_scholar'];
@@ -17,6 +18,8 @@ export interface ScholarlySourcesFactoryOptions {
   readonly logger?: ProviderLogger;
   readonly clock?: Clock;
   readonly random?: RandomSource;
+  /** Request starts shared across the service's replicas (see `SharedStartSlots`); without, each process spaces its own. */
+  readonly sharedSlots?: ScholarlySourceConfig['sharedSlots'];
 }
 
 /** The keyless sources searched when `OPENPAW_SCHOLARLY_SOURCES` is not set: no account, no key needed. */
@@ -61,6 +64,7 @@ export function createScholarlySourcesFromEnv(env: Env, options: ScholarlySource
     timeoutMs: envPositiveInt(env, 'OPENPAW_SCHOLARLY_TIMEOUT_MS', 15_000),
     ...(options.clock !== undefined ? { clock: options.clock } : {}),
     ...(options.random !== undefined ? { random: options.random } : {}),
+    ...(options.sharedSlots !== undefined ? { sharedSlots: options.sharedSlots } : {}),
   };
   const base = (name: string): { baseUrl?: string } => {
     const url = envValue(env, `OPENPAW_${name.toUpperCase()}_BASE_URL`);

@@ -1,6 +1,6 @@
 export type { QueryExpressiveness, ScholarlyErrorKind, ScholarlyQuery, ScholarlySearchResult, ScholarlySource, ScholarlySourceName, ScholarlyWork, ScholarlyWorkKind } from './port.js';
 export { findArxivId, findDoi, normaliseArxivId, normaliseDoi, normalisePmid } from './identifiers.js';
-export { RateLimiter } from './rate-limiter.js';
+export { RateLimiter, type SharedLimit, type SharedStartSlots } from './rate-limiter.js';
 export type { ScholarlySourceConfig } from './source-config.js';
 export { OpenAlexSource, type OpenAlexSourceConfig } from './openalex-source.js';
 export { ARXIV_MIN_INTERVAL_MS, ArxivSource, type ArxivSourceConfig } from './arxiv-source.js';

@@ -1,6 +1,22 @@
 import type { Clock } from '../shared/clock.js';
 
 /**
+ * Request starts shared by every replica of a service (a NATS KV bucket in the research service), so a
+ * source's etiquette (arXiv: one request every 3 s) holds across replicas, not per process.
+ */
+export interface SharedStartSlots {
+  /** Reserves the next start for `key` at or after `notBeforeMs`, `intervalMs` after the last start any replica reserved; answers its time (ms). */
+  reserve(key: string, notBeforeMs: number, intervalMs: number): Promise<number>;
+}
+
+/** The shared slots of one limiter, and what happens when they cannot be reached (the per-process spacing still holds). */
+export interface SharedLimit {
+  readonly slots: SharedStartSlots;
+  readonly key: string;
+  readonly onUnavailable?: (error: unknown) => void;
+}
+
+/**
  * Spaces request starts at least `intervalMs` apart for one source (arXiv asks for one request every
  * 3 s; Crossref announces its limit in headers and `setRate` follows it). A server's Retry-After
  * pushes the next start back with `pauseUntil`. Waiting goes through the Clock port.
@@ -11,18 +27,32 @@ export class RateLimiter {
   constructor(
     private intervalMs: number,
     private readonly clock: Clock,
+    private readonly shared?: SharedLimit,
   ) {}
 
   get minIntervalMs(): number {
     return this.intervalMs;
   }
 
-  /** Resolves when this caller may start its request (callers are served in arrival order). */
+  /**
+   * Resolves when this caller may start its request (callers are served in arrival order). With
+   * shared slots, the start is also the replicas' next free one; when they cannot be reached, the
+   * per-process spacing alone holds (and `onUnavailable` hears why).
+   */
   async acquire(signal?: AbortSignal): Promise<void> {
     const now = this.clock.now();
-    const startAt = Math.max(now, this.nextStartMs);
+    let startAt = Math.max(now, this.nextStartMs);
     this.nextStartMs = startAt + this.intervalMs;
-    if (startAt > now) await this.clock.sleep(startAt - now, signal);
+    if (this.shared !== undefined) {
+      try {
+        startAt = Math.max(startAt, await this.shared.slots.reserve(this.shared.key, startAt, this.intervalMs));
+        this.nextStartMs = Math.max(this.nextStartMs, startAt + this.intervalMs);
+      } catch (error) {
+        this.shared.onUnavailable?.(error);
+      }
+    }
+    const wait = startAt - this.clock.now();
+    if (wait > 0) await this.clock.sleep(wait, signal);
   }
 
   /** `limit` requests per `intervalMs` (e.g. Crossref's `x-rate-limit-limit: 50`, `x-rate-limit-interval: 1s`). */

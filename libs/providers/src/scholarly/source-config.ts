@@ -2,7 +2,7 @@ import { type Clock, type RandomSource, systemClock } from '../shared/clock.js';
 import { defaultRetryPolicy, type RetryPolicy } from '../shared/retry.js';
 import type { ScholarlyHttp } from './http.js';
 import type { ScholarlySourceName } from './port.js';
-import { RateLimiter } from './rate-limiter.js';
+import { RateLimiter, type SharedLimit, type SharedStartSlots } from './rate-limiter.js';
 
 /** What every remote scholarly adapter takes besides its own options. */
 export interface ScholarlySourceConfig {
@@ -17,6 +17,8 @@ export interface ScholarlySourceConfig {
   readonly retry?: Partial<RetryPolicy>;
   readonly clock?: Clock;
   readonly random?: RandomSource;
+  /** Request starts shared across replicas (keyed by source); without, the spacing is per process. */
+  readonly sharedSlots?: Omit<SharedLimit, 'key'> & { readonly slots: SharedStartSlots };
 }
 
 /** Scholarly APIs are searched interactively: fewer, shorter retries than model calls. */
@@ -34,7 +36,7 @@ export function scholarlyHttp(
     source,
     clock,
     random: config.random ?? Math.random,
-    limiter: new RateLimiter(config.minIntervalMs ?? defaults.minIntervalMs, clock),
+    limiter: new RateLimiter(config.minIntervalMs ?? defaults.minIntervalMs, clock, config.sharedSlots === undefined ? undefined : { ...config.sharedSlots, key: source }),
     timeoutMs: config.timeoutMs ?? 15_000,
     retry: { ...scholarlyRetry, ...config.retry },
     secrets,

@@ -177,6 +177,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/library/references/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a whole BibTeX or RIS file (up to 50 MiB), streamed, with progress.
+         * @description Send the file itself as the body (`Content-Type: application/x-bibtex`, `application/x-research-info-systems`, `text/plain` or `application/octet-stream`). It is read as it arrives and imported in parts of whole entries; the answer is NDJSON: one line per part (`event: part`, with `bytesRead`), one per entry too large to import (`event: oversized`, with its line), then `event: done` with the totals. Past 50 MiB: 413 when the Content-Length says so up front; otherwise the stream ends with `event: error` (`payload_too_large`), the parts before it imported.
+         */
+        post: operations["LibraryController_importFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/notebooks/{notebookId}/sources": {
         parameters: {
             query?: never;
@@ -1618,6 +1638,75 @@ export interface operations {
             };
         };
     };
+    LibraryController_importFile: {
+        parameters: {
+            query: {
+                format: "bibtex" | "ris";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+                "application/x-bibtex": string;
+                "application/x-research-info-systems": string;
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description NDJSON progress lines, then the totals (`event: done`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input; `issues` name the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "validation_failed";
+                        issues: {
+                            message: string;
+                            path: string;
+                        }[];
+                        /** @enum {string} */
+                        location: "params" | "query" | "body" | "input";
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The file is larger than 50 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
     SourcesController_add: {
         parameters: {
             query?: {
@@ -2402,6 +2491,12 @@ export interface operations {
                                     topic: string;
                                 };
                                 iteration: number;
+                                origin?: {
+                                    method: string;
+                                    model: string | null;
+                                    /** @enum {string} */
+                                    origin: "planner_model" | "local_rules" | "user_edit";
+                                };
                                 strategy: {
                                     /** @default [] */
                                     excludedTerms: string[];
@@ -2487,6 +2582,11 @@ export interface operations {
                                     metadata: {
                                         /** Format: date-time */
                                         createdAt: string;
+                                        cuts?: {
+                                            abstractsShortened: number;
+                                            authorListsShortened: number;
+                                            papersLeftOut: number;
+                                        };
                                         duplicatesMerged: number;
                                         iteration: number;
                                         organisedBy: {
@@ -2596,6 +2696,12 @@ export interface operations {
                             iteration: number;
                             note: string | null;
                             resultCount: number | null;
+                            strategyOrigin?: {
+                                method: string;
+                                model: string | null;
+                                /** @enum {string} */
+                                origin: "planner_model" | "local_rules" | "user_edit";
+                            };
                         }[];
                         links: {
                             events: string;
@@ -2631,6 +2737,11 @@ export interface operations {
                             metadata: {
                                 /** Format: date-time */
                                 createdAt: string;
+                                cuts?: {
+                                    abstractsShortened: number;
+                                    authorListsShortened: number;
+                                    papersLeftOut: number;
+                                };
                                 duplicatesMerged: number;
                                 iteration: number;
                                 organisedBy: {
@@ -2808,6 +2919,12 @@ export interface operations {
                                     topic: string;
                                 };
                                 iteration: number;
+                                origin?: {
+                                    method: string;
+                                    model: string | null;
+                                    /** @enum {string} */
+                                    origin: "planner_model" | "local_rules" | "user_edit";
+                                };
                                 strategy: {
                                     /** @default [] */
                                     excludedTerms: string[];
@@ -2893,6 +3010,11 @@ export interface operations {
                                     metadata: {
                                         /** Format: date-time */
                                         createdAt: string;
+                                        cuts?: {
+                                            abstractsShortened: number;
+                                            authorListsShortened: number;
+                                            papersLeftOut: number;
+                                        };
                                         duplicatesMerged: number;
                                         iteration: number;
                                         organisedBy: {
@@ -3002,6 +3124,12 @@ export interface operations {
                             iteration: number;
                             note: string | null;
                             resultCount: number | null;
+                            strategyOrigin?: {
+                                method: string;
+                                model: string | null;
+                                /** @enum {string} */
+                                origin: "planner_model" | "local_rules" | "user_edit";
+                            };
                         }[];
                         links: {
                             events: string;
@@ -3037,6 +3165,11 @@ export interface operations {
                             metadata: {
                                 /** Format: date-time */
                                 createdAt: string;
+                                cuts?: {
+                                    abstractsShortened: number;
+                                    authorListsShortened: number;
+                                    papersLeftOut: number;
+                                };
                                 duplicatesMerged: number;
                                 iteration: number;
                                 organisedBy: {
@@ -3280,6 +3413,12 @@ export interface operations {
                                     topic: string;
                                 };
                                 iteration: number;
+                                origin?: {
+                                    method: string;
+                                    model: string | null;
+                                    /** @enum {string} */
+                                    origin: "planner_model" | "local_rules" | "user_edit";
+                                };
                                 strategy: {
                                     /** @default [] */
                                     excludedTerms: string[];
@@ -3365,6 +3504,11 @@ export interface operations {
                                     metadata: {
                                         /** Format: date-time */
                                         createdAt: string;
+                                        cuts?: {
+                                            abstractsShortened: number;
+                                            authorListsShortened: number;
+                                            papersLeftOut: number;
+                                        };
                                         duplicatesMerged: number;
                                         iteration: number;
                                         organisedBy: {
@@ -3474,6 +3618,12 @@ export interface operations {
                             iteration: number;
                             note: string | null;
                             resultCount: number | null;
+                            strategyOrigin?: {
+                                method: string;
+                                model: string | null;
+                                /** @enum {string} */
+                                origin: "planner_model" | "local_rules" | "user_edit";
+                            };
                         }[];
                         links: {
                             events: string;
@@ -3509,6 +3659,11 @@ export interface operations {
                             metadata: {
                                 /** Format: date-time */
                                 createdAt: string;
+                                cuts?: {
+                                    abstractsShortened: number;
+                                    authorListsShortened: number;
+                                    papersLeftOut: number;
+                                };
                                 duplicatesMerged: number;
                                 iteration: number;
                                 organisedBy: {
@@ -3765,7 +3920,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The collection as a file (Content-Disposition: attachment). */
+            /** @description The collection as a file (Content-Disposition: attachment). When limits cut the collection (papers left out, abstracts shortened), the `OpenPaw-Export-Notes` header says what, and a BibTeX file starts with `@comment` lines saying it too. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4389,6 +4544,7 @@ export interface operations {
                         synthesisLlm: "openai" | "anthropic" | "gemini" | "local";
                         synthesisModel: string | null;
                         synthesisSkipped: boolean;
+                        synthesisTruncated?: boolean;
                         synthesizedResult: string | null;
                         title: string;
                         /** @enum {string} */
@@ -4557,6 +4713,7 @@ export interface operations {
                         synthesisLlm: "openai" | "anthropic" | "gemini" | "local";
                         synthesisModel: string | null;
                         synthesisSkipped: boolean;
+                        synthesisTruncated?: boolean;
                         synthesizedResult: string | null;
                         title: string;
                         /** @enum {string} */
@@ -4705,6 +4862,7 @@ export interface operations {
                         synthesisLlm: "openai" | "anthropic" | "gemini" | "local";
                         synthesisModel: string | null;
                         synthesisSkipped: boolean;
+                        synthesisTruncated?: boolean;
                         synthesizedResult: string | null;
                         title: string;
                         /** @enum {string} */
@@ -4861,6 +5019,7 @@ export interface operations {
                         synthesisLlm: "openai" | "anthropic" | "gemini" | "local";
                         synthesisModel: string | null;
                         synthesisSkipped: boolean;
+                        synthesisTruncated?: boolean;
                         synthesizedResult: string | null;
                         title: string;
                         /** @enum {string} */
@@ -5031,6 +5190,7 @@ export interface operations {
                         synthesisLlm: "openai" | "anthropic" | "gemini" | "local";
                         synthesisModel: string | null;
                         synthesisSkipped: boolean;
+                        synthesisTruncated?: boolean;
                         synthesizedResult: string | null;
                         title: string;
                         /** @enum {string} */

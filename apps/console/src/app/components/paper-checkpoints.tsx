@@ -1,6 +1,8 @@
 import { useState } from 'preact/hooks';
 import type { PaperSearch } from '../api/resources.js';
 import { termsOf } from './boolean-query-terms.js';
+import { feedbackOf, type ReviewMarks, withMark } from './review-marks.js';
+import { cutNotes, originNote } from './search-notes.js';
 
 type Checkpoint = NonNullable<PaperSearch['checkpoint']>;
 type StrategyCheckpoint = Extract<Checkpoint, { kind: 'strategy_confirmation' }>;
@@ -25,6 +27,17 @@ function yearOf(typed: string): number | null {
   return typed.trim() === '' ? null : Number(typed.trim());
 }
 
+/** What limits cut from the papers shown (nothing is cut silently). */
+export function CutNotes({ notes }: { notes: readonly string[] }) {
+  return notes.length === 0 ? null : (
+    <ul class="cut-notes">
+      {notes.map((note) => (
+        <li key={note}>{note}</li>
+      ))}
+    </ul>
+  );
+}
+
 function DecisionProblem({ problem }: { problem: string | undefined }) {
   return problem === undefined ? null : (
     <p class="error" role="alert">
@@ -39,7 +52,8 @@ function DecisionProblem({ problem }: { problem: string | undefined }) {
  * refuses), or reject it with a note for the next iteration.
  */
 export function StrategyConfirmation({ checkpoint, onDecide }: { checkpoint: StrategyCheckpoint; onDecide: Decide }) {
-  const { strategy, intent, diff } = checkpoint.payload;
+  const { strategy, intent, diff, origin } = checkpoint.payload;
+  const from = originNote(origin);
   const [queries, setQueries] = useState(queriesOf(strategy));
   const [yearFrom, setYearFrom] = useState(strategy.filters.yearFrom?.toString() ?? '');
   const [yearTo, setYearTo] = useState(strategy.filters.yearTo?.toString() ?? '');
@@ -70,6 +84,11 @@ export function StrategyConfirmation({ checkpoint, onDecide }: { checkpoint: Str
       <p>
         Topic: <strong>{intent.topic}</strong> ({intent.intentType}); sources: {strategy.sources.join(', ')}.
       </p>
+      {from !== undefined && (
+        <p class="hint" data-strategy-origin={origin?.origin}>
+          {from}
+        </p>
+      )}
       {changes.length > 0 && (
         <>
           <h3>Changes since the last iteration</h3>
@@ -106,11 +125,14 @@ export function StrategyConfirmation({ checkpoint, onDecide }: { checkpoint: Str
 
 /**
  * Checkpoint 2: the organised papers. Approve (the ones ticked relevant are kept), ask for another
- * iteration with the ticks as feedback, or reject with a note.
+ * iteration with the marks as feedback, or reject with a note. Only papers ticked "not relevant" are
+ * rejected for good; a paper left unticked may come back.
  */
-export function ResultReview({ checkpoint, onDecide }: { checkpoint: ReviewCheckpoint; onDecide: Decide }) {
+export function ResultReview({ checkpoint, papersTrimmed, onDecide }: { checkpoint: ReviewCheckpoint; papersTrimmed: boolean; onDecide: Decide }) {
   const { collection } = checkpoint.payload;
-  const [relevant, setRelevant] = useState<readonly string[]>([]);
+  const [marks, setMarks] = useState<ReviewMarks>({});
+  const shownIds = collection.papers.map((paper) => paper.id);
+  const { markedRelevant: relevant, markedIrrelevant: irrelevant } = feedbackOf(shownIds, marks);
   const [note, setNote] = useState('');
   const [problem, setProblem] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
@@ -134,19 +156,20 @@ export function ResultReview({ checkpoint, onDecide }: { checkpoint: ReviewCheck
           ])}
         </ul>
       )}
+      <CutNotes notes={cutNotes(collection.metadata.cuts, papersTrimmed)} />
       <fieldset>
-        <legend>Tick the relevant papers</legend>
+        <legend>Tick the relevant papers (and any that are not relevant)</legend>
         <ul class="papers">
           {collection.papers.map((paper) => (
             <li key={paper.id}>
               <label class="choice">
-                <input
-                  type="checkbox"
-                  checked={relevant.includes(paper.id)}
-                  onChange={(event) => setRelevant(event.currentTarget.checked ? [...relevant, paper.id] : relevant.filter((id) => id !== paper.id))}
-                />{' '}
+                <input type="checkbox" checked={marks[paper.id] === 'relevant'} onChange={(event) => setMarks(withMark(marks, paper.id, event.currentTarget.checked ? 'relevant' : null))} />{' '}
                 {paper.title}
                 {paper.year === null ? '' : ` (${paper.year})`} — relevance {paper.relevanceScore.toFixed(2)}
+              </label>
+              <label class="choice not-relevant">
+                <input type="checkbox" checked={marks[paper.id] === 'irrelevant'} onChange={(event) => setMarks(withMark(marks, paper.id, event.currentTarget.checked ? 'irrelevant' : null))} /> not relevant (never show
+                again)
               </label>
             </li>
           ))}
@@ -158,10 +181,10 @@ export function ResultReview({ checkpoint, onDecide }: { checkpoint: ReviewCheck
       <button
         type="button"
         class="secondary"
-        disabled={busy || relevant.length === 0}
-        onClick={() => void send({ action: 'edit', revisedData: { markedRelevant: relevant, markedIrrelevant: collection.papers.map((paper) => paper.id).filter((id) => !relevant.includes(id)), freeText: note } })}
+        disabled={busy || relevant.length + irrelevant.length === 0}
+        onClick={() => void send({ action: 'edit', revisedData: { markedRelevant: relevant, markedIrrelevant: irrelevant, freeText: note.trim() === '' ? null : note } })}
       >
-        Search again, more like the ticked ones
+        Search again, steered by my marks
       </button>
       <label for="review-note">Note for a rejection</label>
       <input id="review-note" class="wide" value={note} onInput={(event) => setNote(event.currentTarget.value)} />

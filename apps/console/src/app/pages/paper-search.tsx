@@ -4,7 +4,8 @@ import { followRun } from '../api/follow-run.js';
 import { readCaughtUp, readOnceProjected } from '../api/projection.js';
 import { errorMessage, type PaperSearch } from '../api/resources.js';
 import { PaperExport } from '../components/paper-export.js';
-import { ResultReview, StrategyConfirmation, type CheckpointDecision } from '../components/paper-checkpoints.js';
+import { CutNotes, ResultReview, StrategyConfirmation, type CheckpointDecision } from '../components/paper-checkpoints.js';
+import { cutNotes } from '../components/search-notes.js';
 import { StateBadge } from '../components/state-badge.js';
 import { hrefOf } from '../routes.js';
 import { stateLabel } from '../workflows.js';
@@ -77,7 +78,7 @@ export function PaperSearchPage({ searchId }: { searchId: string }) {
       {checkpoint?.kind === 'strategy_confirmation' && (
         <StrategyConfirmation key={checkpoint.checkpointId} checkpoint={checkpoint} onDecide={(decision) => decide(checkpoint.checkpointId, decision)} />
       )}
-      {checkpoint?.kind === 'result_review' && <ResultReview key={checkpoint.checkpointId} checkpoint={checkpoint} onDecide={(decision) => decide(checkpoint.checkpointId, decision)} />}
+      {checkpoint?.kind === 'result_review' && <ResultReview key={checkpoint.checkpointId} checkpoint={checkpoint} papersTrimmed={search.papersTrimmed} onDecide={(decision) => decide(checkpoint.checkpointId, decision)} />}
       {(checkpoint?.kind === 'result_review' || (search.terminal && search.accumulatedPapers.length > 0)) && <PaperExport searchId={searchId} />}
       {search.error !== null && (
         <p class="error" role="alert">
@@ -90,6 +91,7 @@ export function PaperSearchPage({ searchId }: { searchId: string }) {
           <p>
             {search.completion === null ? `Ended in ${stateLabel(search.state)}.` : `Completed: ${search.completion.replaceAll('_', ' ')}.`}
           </p>
+          <CutNotes notes={cutNotes(search.result?.metadata.cuts, search.papersTrimmed)} />
           <ul class="papers">
             {search.accumulatedPapers.map((paper) => (
               <li key={paper.id}>

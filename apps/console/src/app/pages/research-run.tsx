@@ -144,6 +144,7 @@ export function ResearchRunPage({ researchId }: { researchId: string }) {
         <section aria-labelledby="synthesis-title">
           <h2 id="synthesis-title">Synthesis</h2>
           <p class="synthesis">{research.synthesizedResult}</p>
+          {research.synthesisTruncated === true && <p class="hint">The synthesis was cut short (the model's output limit, or the size limit): it is not whole.</p>}
         </section>
       )}
       {research.llmResults.some((leg) => leg.result !== null) && (

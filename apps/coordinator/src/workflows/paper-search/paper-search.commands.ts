@@ -1,4 +1,5 @@
 import {
+  addCuts,
   BuildSearchStrategy,
   DeduplicatePapers,
   type MarkedPaper,
@@ -74,10 +75,12 @@ export function commandFor(run: Run, data: PaperSearchData, step: StepProgress<S
         strategy: required(data.strategy, 'the strategy'),
         papers: [...required(scored, 'the scored papers').papers],
         scoredBy: required(scored, 'the scored papers').provenance,
-        totalFound: required(found, 'the papers found').papers.length,
+        // Found by the sources: those carried and those the message's limits left out.
+        totalFound: required(found, 'the papers found').papers.length + (found?.cuts?.papersLeftOut ?? 0),
         duplicatesMerged: required(deduplicated, 'the deduplicated papers').duplicatesMerged,
         rejectedExcluded: required(deduplicated, 'the deduplicated papers').rejectedExcluded,
         sourceReports: [...required(found, 'the papers found').sourceReports],
+        cuts: addCuts(found?.cuts, scored?.cuts),
       };
       return sendTry(OrganisePapers, command, step, timeout);
     }

@@ -7,12 +7,14 @@ import type {
   PaperIdentity,
   ParsedIntent,
   PaperSearchStart,
+  ResultCuts,
   ScholarlySourceName,
   ScoredPaper,
   SearchStrategy,
   SkillProvenance,
   SourceReport,
   StrategyDiff,
+  StrategyOrigin,
   UserFeedback,
 } from '@openpaw/contracts';
 import type { StepProgress } from '@openpaw/saga';
@@ -78,13 +80,15 @@ export interface IterationRecord {
   readonly decision: 'approve' | 'edit' | 'reject' | 'auto_approve';
   readonly note: string | null;
   readonly feedback: UserFeedback | null;
+  /** Where the strategy came from; absent from iterations recorded before it. */
+  readonly strategyOrigin?: StrategyOrigin;
 }
 
 /** What the current iteration's pipeline has made so far (each kept until the next step answers, for retries). */
 export interface Pipeline {
-  readonly found: { readonly papers: readonly Paper[]; readonly sourceReports: readonly SourceReport[] } | null;
+  readonly found: { readonly papers: readonly Paper[]; readonly sourceReports: readonly SourceReport[]; readonly cuts?: ResultCuts } | null;
   readonly deduplicated: { readonly papers: readonly Paper[]; readonly duplicatesMerged: number; readonly rejectedExcluded: number } | null;
-  readonly scored: { readonly papers: readonly ScoredPaper[]; readonly provenance: SkillProvenance } | null;
+  readonly scored: { readonly papers: readonly ScoredPaper[]; readonly provenance: SkillProvenance; readonly cuts?: ResultCuts } | null;
 }
 
 export const EMPTY_PIPELINE: Pipeline = { found: null, deduplicated: null, scored: null };
@@ -107,6 +111,8 @@ export interface PaperSearchData {
   /** The current iteration's strategy (as built, or as the person edited it). */
   readonly strategy: SearchStrategy | null;
   readonly diff: StrategyDiff | null;
+  /** Where the current strategy came from (the builder, or the person's edit); absent in runs paused before it. */
+  readonly strategyOrigin?: StrategyOrigin | null;
   readonly pipeline: Pipeline;
   /** The latest organised collection (the last iteration's result). */
   readonly collection: PaperCollection | null;

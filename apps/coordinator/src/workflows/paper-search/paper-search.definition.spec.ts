@@ -181,6 +181,17 @@ describe('paper_search', () => {
       });
       expect(d.pendingTimers()).toEqual([]);
     });
+
+    it('checkpoint 1 says where its strategy came from: the local rules, or the planner model that built it', () => {
+      const d = started();
+      parsed(d);
+      const local = built(d, 1);
+      expect(view(local).checkpoint).toMatchObject({ payload: { origin: { origin: 'local_rules', model: 'local/lexical' } } });
+      const m = started();
+      parsed(m);
+      const planned = m.reply(BuildSearchStrategy, SearchStrategyBuilt, { iteration: 1, strategy: strategy('query 1'), diff: null, provenance: { model: 'openai/gpt-4o-mini', local: false, method: 'LLM planner', costUsd: 0.001 } });
+      expect(view(planned).checkpoint).toMatchObject({ payload: { origin: { origin: 'planner_model', model: 'openai/gpt-4o-mini', method: 'LLM planner' } } });
+    });
   });
 
   describe('decision semantics at checkpoint 1 (strategy confirmation)', () => {
@@ -199,6 +210,10 @@ describe('paper_search', () => {
       const step = decide(d, { action: 'edit', revisedData: edited });
       expect(step.state).toBe('SEARCHING');
       expect(step.sent(SearchPaperSources)[0]?.strategy).toEqual(edited);
+      // The iteration's record says the strategy searched was the person's, not the builder's.
+      pipeline(d, 1, ['a']);
+      const next = decide(d, { action: 'reject', note: 'more' });
+      expect(view(next).iterations[0]?.strategyOrigin).toEqual({ origin: 'user_edit', model: null, method: 'edited by you at checkpoint 1' });
     });
 
     it('given checkpoint 1, when EDIT with data that is not a SearchStrategy, then refused naming the field, and still waiting', () => {
@@ -225,7 +240,7 @@ describe('paper_search', () => {
           markedPapers: { relevant: [], irrelevant: [] },
         },
       ]);
-      expect(view(step).iterations).toEqual([{ iteration: 1, resultCount: null, decision: 'reject', note: 'only clinical trials' }]);
+      expect(view(step).iterations).toEqual([{ iteration: 1, resultCount: null, decision: 'reject', note: 'only clinical trials', strategyOrigin: { origin: 'local_rules', model: 'local/lexical', method: 'lexical overlap (local stand-in)' } }]);
     });
   });
 
@@ -242,7 +257,7 @@ describe('paper_search', () => {
       const step = decide(d, { action: 'approve' });
       expect(step.state).toBe('COMPLETED');
       expect(view(step)).toMatchObject({ status: 'completed', completion: 'approved', checkpoint: null, result: { papers: [{ id: 'a' }, { id: 'b' }] } });
-      expect(view(step).iterations).toEqual([{ iteration: 1, resultCount: 2, decision: 'approve', note: null }]);
+      expect(view(step).iterations).toEqual([{ iteration: 1, resultCount: 2, decision: 'approve', note: null, strategyOrigin: { origin: 'local_rules', model: 'local/lexical', method: 'lexical overlap (local stand-in)' } }]);
     });
 
     it('given checkpoint 2, when EDIT with a valid UserFeedback, then the next iteration is built from it; relevant papers accumulate', () => {
@@ -534,6 +549,18 @@ describe('paper_search', () => {
     expect(settings.timeoutsMs).toEqual({ ...DEFAULT_PAPER_SEARCH_SETTINGS.timeoutsMs, score: 5 });
     expect(settings.defaultSources).toEqual(['library', 'openalex']);
     expect(() => paperSearchSettingsFromEnv({ OPENPAW_PAPER_SEARCH_JSON: JSON.stringify({ retries: -1 }) })).toThrow(/retries/);
+  });
+
+  describe('no silent truncation', () => {
+    it('what the limits cut in the search and the scoring reaches the organiser, and totalFound counts the papers left out', () => {
+      const d = atStrategyCheckpoint();
+      decide(d, { action: 'approve' });
+      const ids = ['a', 'b'];
+      d.reply(SearchPaperSources, PaperSourcesSearched, { iteration: 1, papers: ids.map(paper), sourceReports: [ok(2)], cuts: { papersLeftOut: 40, abstractsShortened: 3, authorListsShortened: 1 } });
+      d.reply(DeduplicatePapers, PapersDeduplicated, { iteration: 1, papers: ids.map(paper), duplicatesMerged: 0, rejectedExcluded: 0 });
+      const step = d.reply(ScorePapers, PapersScored, { iteration: 1, papers: ids.map(scored), provenance, cuts: { papersLeftOut: 0, abstractsShortened: 2, authorListsShortened: 0 } });
+      expect(step.sent(OrganisePapers)).toEqual([expect.objectContaining({ totalFound: 42, cuts: { papersLeftOut: 40, abstractsShortened: 5, authorListsShortened: 1 } })]);
+    });
   });
 });
 

@@ -18,7 +18,9 @@ import {
   paperSearchStart,
   SearchStrategyBuilt,
   type SearchStrategy,
+  strategyOriginOf,
   type UserFeedback,
+  USER_EDITED_STRATEGY,
 } from '@openpaw/contracts';
 import {
   clearPendingRetry,
@@ -68,6 +70,9 @@ type D = PaperSearchData;
 type Run = RunSnapshot<S, D>;
 type PaperSearchDecision = Decision<S, D>;
 
+/** An iteration record's `strategyOrigin`, when the run knows it (runs paused before it do not). */
+const originOf = (data: D): Pick<IterationRecord, 'strategyOrigin'> => (data.strategyOrigin == null ? {} : { strategyOrigin: data.strategyOrigin });
+
 const ignore = (reason: string): PaperSearchDecision => ({ outcome: 'ignore', reason });
 const refuse = (reason: string): PaperSearchDecision => ({ outcome: 'refuse', reason });
 
@@ -113,7 +118,7 @@ export function paperSearchDefinition(settings: PaperSearchSettings = DEFAULT_PA
 
   /** The next iteration's strategy, built from the intent, every earlier strategy and the feedback. */
   const buildStrategy = (run: Run, data: D, stepName: string, effects: readonly Effect[] = []): PaperSearchDecision =>
-    enterStep(run, { ...data, iteration: data.iteration + 1, strategy: null, diff: null, pipeline: EMPTY_PIPELINE, checkpoint: null }, 'BUILDING_STRATEGY', 'build_strategy', stepName, { effects });
+    enterStep(run, { ...data, iteration: data.iteration + 1, strategy: null, diff: null, strategyOrigin: null, pipeline: EMPTY_PIPELINE, checkpoint: null }, 'BUILDING_STRATEGY', 'build_strategy', stepName, { effects });
 
   const search = (run: Run, data: D, strategy: SearchStrategy, stepName: string, effects: readonly Effect[] = []): PaperSearchDecision =>
     enterStep(run, { ...data, strategy, checkpoint: null }, 'SEARCHING', 'search_sources', stepName, { effects });
@@ -168,7 +173,7 @@ export function paperSearchDefinition(settings: PaperSearchSettings = DEFAULT_PA
             kind: 'strategy_confirmation',
             checkpointId: checkpointIdOf(run, 'strategy_confirmation', data.iteration),
             ...common,
-            payload: { intent: required(data.intent), strategy: required(data.strategy), iteration: data.iteration, diff: data.diff },
+            payload: { intent: required(data.intent), strategy: required(data.strategy), iteration: data.iteration, diff: data.diff, ...(data.strategyOrigin == null ? {} : { origin: data.strategyOrigin }) },
           }
         : {
             kind: 'result_review',
@@ -245,7 +250,7 @@ export function paperSearchDefinition(settings: PaperSearchSettings = DEFAULT_PA
     BUILDING_STRATEGY: [
       onEvent(SearchStrategyBuilt, ['AWAITING_STRATEGY_CONFIRMATION', 'SEARCHING'], (run, { data: e }, { now }) => {
         if (!replyTo(run, 'build_strategy', e.commandId) || e.iteration !== run.data.iteration) return ignore('stale SearchStrategyBuilt');
-        const data: D = { ...run.data, strategy: e.strategy, diff: e.diff };
+        const data: D = { ...run.data, strategy: e.strategy, diff: e.diff, strategyOrigin: strategyOriginOf(e.provenance) };
         const { strategyCheckpoint, autoApprove } = data.request.options;
         // Checkpoint 1 is optional: disabled, or no person in the loop (auto_approve) → searched as built.
         if (!strategyCheckpoint || autoApprove) return search(run, data, e.strategy, 'strategy_built');
@@ -263,10 +268,10 @@ export function paperSearchDefinition(settings: PaperSearchSettings = DEFAULT_PA
           case 'proceed':
             return search(run, data, strategy, 'strategy_approved', [stretchDeadline]);
           case 'use_strategy':
-            return search(run, data, read.meaning.strategy, 'strategy_edited', [stretchDeadline]);
+            return search(run, { ...data, strategyOrigin: USER_EDITED_STRATEGY }, read.meaning.strategy, 'strategy_edited', [stretchDeadline]);
           case 'iterate':
             // REJECT: the note is free-text feedback; nothing is searched this iteration.
-            return endIteration(run, data, { iteration: data.iteration, strategy, resultCount: null, decision: 'reject', note: read.decision.note, feedback: read.meaning.feedback }, 'strategy_rejected');
+            return endIteration(run, data, { iteration: data.iteration, strategy, resultCount: null, decision: 'reject', note: read.decision.note, feedback: read.meaning.feedback, ...originOf(data) }, 'strategy_rejected');
           case 'complete':
             return refuse('checkpoint 1 cannot complete the search');
         }
@@ -276,7 +281,7 @@ export function paperSearchDefinition(settings: PaperSearchSettings = DEFAULT_PA
       // Edge cases: empty results and every source failing both continue (to checkpoint 2); failures are in sourceReports.
       onEvent(PaperSourcesSearched, ['DEDUPLICATING'], (run, { data: e }) => {
         if (!replyTo(run, 'search_sources', e.commandId) || e.iteration !== run.data.iteration) return ignore('stale PaperSourcesSearched');
-        const found = { papers: e.papers, sourceReports: e.sourceReports };
+        const found = { papers: e.papers, sourceReports: e.sourceReports, ...(e.cuts === undefined ? {} : { cuts: e.cuts }) };
         const failed = e.sourceReports.filter((r) => r.status === 'failed').map((r) => r.source);
         return enterStep(run, { ...run.data, pipeline: { ...run.data.pipeline, found } }, 'DEDUPLICATING', 'deduplicate', 'sources_searched', {
           logs: [{ step: 'sources_reported', payload: { found: e.papers.length, failed_sources: failed } }],
@@ -295,7 +300,7 @@ export function paperSearchDefinition(settings: PaperSearchSettings = DEFAULT_PA
     SCORING: [
       onEvent(PapersScored, ['ORGANISING'], (run, { data: e }) => {
         if (!replyTo(run, 'score', e.commandId) || e.iteration !== run.data.iteration) return ignore('stale PapersScored');
-        const scored = { papers: e.papers, provenance: e.provenance };
+        const scored = { papers: e.papers, provenance: e.provenance, ...(e.cuts === undefined ? {} : { cuts: e.cuts }) };
         return enterStep(run, { ...run.data, pipeline: { ...run.data.pipeline, scored } }, 'ORGANISING', 'organise', 'papers_scored');
       }),
       ...failureRows('score'),
@@ -306,7 +311,7 @@ export function paperSearchDefinition(settings: PaperSearchSettings = DEFAULT_PA
         const data: D = { ...run.data, collection: e.collection, pipeline: EMPTY_PIPELINE };
         if (data.request.options.autoApprove) {
           // No person in the loop: one automated iteration, approved as organised.
-          const record: IterationRecord = { iteration: data.iteration, strategy: required(data.strategy), resultCount: e.collection.papers.length, decision: 'auto_approve', note: null, feedback: null };
+          const record: IterationRecord = { iteration: data.iteration, strategy: required(data.strategy), resultCount: e.collection.papers.length, decision: 'auto_approve', note: null, feedback: null, ...originOf(data) };
           return complete(run, { ...data, iterations: [...data.iterations, record] }, mergeAccumulated(e.collection, data.accumulated), 'auto_approved', 'papers_organised');
         }
         return openCheckpoint(run, data, 'AWAITING_RESULT_REVIEW', now, 'papers_organised');
@@ -327,6 +332,7 @@ export function paperSearchDefinition(settings: PaperSearchSettings = DEFAULT_PA
           decision: read.decision.action,
           note: read.decision.note,
           feedback,
+          ...originOf(data),
         });
         switch (read.meaning.kind) {
           case 'complete': {
@@ -367,6 +373,7 @@ export function paperSearchDefinition(settings: PaperSearchSettings = DEFAULT_PA
         step: null,
         strategy: null,
         diff: null,
+        strategyOrigin: null,
         pipeline: EMPTY_PIPELINE,
         collection: null,
         accumulated: [],

@@ -80,7 +80,7 @@ function fullViewOf(run: RunSnapshot<PaperSearchState, PaperSearchData>): PaperS
     // Only while the run waits at it (a cancelled run keeps its last checkpoint in its data, not open).
     checkpoint: statusOf(run.state) === 'waiting' ? d.checkpoint : null,
     accumulatedPapers: [...d.accumulated],
-    iterations: d.iterations.map((i) => ({ iteration: i.iteration, resultCount: i.resultCount, decision: i.decision, note: i.note })),
+    iterations: d.iterations.map((i) => ({ iteration: i.iteration, resultCount: i.resultCount, decision: i.decision, note: i.note, ...(i.strategyOrigin === undefined ? {} : { strategyOrigin: i.strategyOrigin }) })),
     result: d.result,
     completion: d.completion,
     error: d.error,

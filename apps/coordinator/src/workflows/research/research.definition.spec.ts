@@ -67,7 +67,7 @@ function started(d: SagaDriver, index: number, round = 1): ScenarioStep {
   return d.event(ResearchLegStarted, { runId: d.runId, commandId: legCommandId(d, index, round), legIndex: index, provider: providerOf(d, index), round, startedAt: '2026-01-01T00:00:01.000Z' });
 }
 
-function completed(d: SagaDriver, index: number, round = 1, content = `Report of leg ${index}.`): ScenarioStep {
+function completed(d: SagaDriver, index: number, round = 1, content = `Report of leg ${index}.`, truncated = false): ScenarioStep {
   const provider = providerOf(d, index);
   return d.event(ResearchLegCompleted, {
     runId: d.runId,
@@ -77,7 +77,7 @@ function completed(d: SagaDriver, index: number, round = 1, content = `Report of
     round,
     model: `${provider}/model-x`,
     content,
-    truncated: false,
+    truncated,
     local: provider === 'local',
     usage: { inputTokens: 100, outputTokens: 200 },
     costUsd: 0.01,
@@ -89,12 +89,12 @@ function failed(d: SagaDriver, index: number, round = 1, reason: MessageData<typ
   return d.event(ResearchLegFailed, { runId: d.runId, commandId: legCommandId(d, index, round), legIndex: index, provider: providerOf(d, index), round, reason, detail: 'HTTP 500: upstream down', costUsd: 0 });
 }
 
-function synthesized(d: SagaDriver, round = 1, skipped = false): ScenarioStep {
+function synthesized(d: SagaDriver, round = 1, skipped = false, truncated?: boolean): ScenarioStep {
   return d.event(ResearchSynthesized, {
     runId: d.runId,
     commandId: commandIdFor(d.runId, 1, synthesisKey(round)),
     round,
-    synthesis: skipped ? null : { content: 'Both sources agree [openai][anthropic].', model: 'gemini/gemini-2.5-flash', local: false, attributions: [{ source: 'openai', label: 'openai', sentences: 1 }], costUsd: 0.002 },
+    synthesis: skipped ? null : { content: 'Both sources agree [openai][anthropic].', model: 'gemini/gemini-2.5-flash', local: false, attributions: [{ source: 'openai', label: 'openai', sentences: 1 }], costUsd: 0.002, ...(truncated === undefined ? {} : { truncated }) },
     share: { url: 'http://127.0.0.1:3000/v1/shared/tok', expiresAt: '2026-01-08T00:00:00.000Z', blobKey: 'research/x/report.html', contentSha256: 'a'.repeat(64) },
     shareError: null,
   });
@@ -195,6 +195,18 @@ describe('research (spec 05)', () => {
       expect(view(failed(d, 1, 1, 'timeout'))).toMatchObject({ error: ALL_LLMS_FAILED, errorReason: null });
     });
 
+    it('given a leg cut short, then the synthesis is told so, and a cut synthesis is shown as not whole (an older reply, without the flag, as whole)', () => {
+      const d = processing();
+      completed(d, 0, 1, 'Report of leg 0, cut', true);
+      const step = completed(d, 1);
+      expect(step.sent(SynthesizeResearch)[0]?.reports.map((r) => r.truncated)).toEqual([true, false]);
+      expect(view(synthesized(d, 1, false, true))).toMatchObject({ status: 'completed', synthesisTruncated: true });
+      const older = processing();
+      completed(older, 0);
+      completed(older, 1);
+      expect(view(synthesized(older))).toMatchObject({ status: 'completed', synthesisTruncated: false });
+    });
+
     it('given two legs in flight, when both complete, then synthesizing with both reports (row 2)', () => {
       const d = processing();
       completed(d, 0);
@@ -207,8 +219,8 @@ describe('research (spec 05)', () => {
           synthesisLlm: 'gemini',
           key: SEALED.gemini,
           reports: [
-            { provider: 'openai', model: 'openai/model-x', content: 'Report of leg 0.' },
-            { provider: 'anthropic', model: 'anthropic/model-x', content: 'Report of leg 1.' },
+            { provider: 'openai', model: 'openai/model-x', content: 'Report of leg 0.', truncated: false },
+            { provider: 'anthropic', model: 'anthropic/model-x', content: 'Report of leg 1.', truncated: false },
           ],
         }),
       ]);

@@ -121,7 +121,7 @@ export function researchOutcomes(timings: ResearchTimings, commands: ResearchCom
       round,
       title: d.request.title,
       prompt: d.request.prompt,
-      reports: successful.map((l) => ({ provider: l.provider, model: l.model ?? l.provider, content: l.content ?? '' })),
+      reports: successful.map((l) => ({ provider: l.provider, model: l.model ?? l.provider, content: l.content ?? '', truncated: l.truncated })),
       externalReports: [...d.request.externalReports],
       skipSynthesis: false,
       synthesisLlm: d.request.synthesisLlm,

@@ -39,6 +39,7 @@ export function researchViewOf(run: Run): ResearchView {
     })),
     synthesizedResult: d.synthesis?.content ?? null,
     synthesisModel: d.synthesis?.model ?? null,
+    synthesisTruncated: d.synthesis?.truncated === true,
     synthesisAttributions: d.synthesis?.attributions ?? [],
     synthesisSkipped: d.synthesisSkipped,
     synthesisError: d.synthesisError,

@@ -1,5 +1,5 @@
 import type { PaperCollection, PaperSearchView, ScoredPaper } from '@openpaw/contracts';
-import { exportableCollection, exportCollection } from './collection-export.js';
+import { exportableCollection, exportCollection, TRIMMED_VIEW_NOTE } from './collection-export.js';
 
 function scored(id: string, title: string, doi: string | null): ScoredPaper {
   return {
@@ -77,5 +77,17 @@ describe('exporting a paper search collection', () => {
     expect(ris.body).toContain('DO  - 10.1/attention');
     const csl = exportCollection(collection, 'csl-json');
     expect(JSON.parse(csl.body)).toEqual([expect.objectContaining({ title: 'Attention is all you need', DOI: '10.1/attention' })]);
+  });
+
+  it('says what limits cut: in every format as notes, and in a BibTeX file as @comment lines its readers skip', () => {
+    const cut: PaperCollection = { ...collection, metadata: { ...collection.metadata, cuts: { papersLeftOut: 40, abstractsShortened: 1, authorListsShortened: 0 } } };
+    const bib = exportCollection(cut, 'bibtex', true);
+    expect(bib.notes).toEqual(['40 papers found but left out: one message carries at most 200 papers', '1 abstract shortened (to 1500 characters, or less to fit a message)', TRIMMED_VIEW_NOTE]);
+    expect(bib.body.split('\n').slice(0, 3)).toEqual(bib.notes.map((note) => `@comment{OpenPaw export: ${note}}`));
+    expect(bib.body).toContain('@article{vaswani2017attention,');
+    expect(exportCollection(cut, 'ris').notes).toEqual(bib.notes.slice(0, 2));
+    expect(JSON.parse(exportCollection(cut, 'csl-json').body)).toHaveLength(1);
+    // Nothing cut: no notes, and the file is as before.
+    expect(exportCollection(collection, 'bibtex')).toMatchObject({ notes: [], body: expect.stringMatching(/^@article\{/) });
   });
 });

@@ -1,4 +1,4 @@
-import { mergeAccumulated, type PaperCollection, type PaperSearchView, toBibtex, toCslJson, toRis } from '@openpaw/contracts';
+import { describeCuts, mergeAccumulated, type PaperCollection, type PaperSearchView, toBibtex, toCslJson, toRis } from '@openpaw/contracts';
 import type { ExportFormat } from '../paper-searches.schemas.js';
 
 /**
@@ -16,16 +16,28 @@ export interface ExportedFile {
   readonly contentType: string;
   readonly extension: string;
   readonly body: string;
+  /** What the export lacks (limits' cuts, a shortened view), one sentence each; sent as the `OpenPaw-Export-Notes` header. */
+  readonly notes: readonly string[];
 }
 
-/** BibTeX, RIS or CSL-JSON of a collection's papers (the research service's own export functions, in the contracts lib). */
-export function exportCollection(collection: PaperCollection, format: ExportFormat): ExportedFile {
+/** The view's papers lost fields to fit one message (`papersTrimmed`): the export, read from the view, lacks them too. */
+export const TRIMMED_VIEW_NOTE = 'abstracts (and, for very large collections, rationales and authors after the third) are left out: the collection was shortened to fit one message';
+
+/**
+ * BibTeX, RIS or CSL-JSON of a collection's papers (the research service's own export functions, in
+ * the contracts lib). Nothing is cut silently: what the search's limits cut is in `notes`, and
+ * BibTeX, whose readers skip `@comment`, also carries them in the file.
+ */
+export function exportCollection(collection: PaperCollection, format: ExportFormat, papersTrimmed = false): ExportedFile {
+  const notes = [...describeCuts(collection.metadata.cuts), ...(papersTrimmed ? [TRIMMED_VIEW_NOTE] : [])];
   switch (format) {
-    case 'bibtex':
-      return { contentType: 'application/x-bibtex; charset=utf-8', extension: 'bib', body: toBibtex(collection.papers) };
+    case 'bibtex': {
+      const comments = notes.map((note) => `@comment{OpenPaw export: ${note.replace(/[{}]/g, '')}}\n`).join('');
+      return { contentType: 'application/x-bibtex; charset=utf-8', extension: 'bib', body: `${comments}${comments === '' ? '' : '\n'}${toBibtex(collection.papers)}`, notes };
+    }
     case 'ris':
-      return { contentType: 'application/x-research-info-systems; charset=utf-8', extension: 'ris', body: toRis(collection.papers) };
+      return { contentType: 'application/x-research-info-systems; charset=utf-8', extension: 'ris', body: toRis(collection.papers), notes };
     case 'csl-json':
-      return { contentType: 'application/vnd.citationstyles.csl+json; charset=utf-8', extension: 'json', body: JSON.stringify(toCslJson(collection.papers), null, 2) };
+      return { contentType: 'application/vnd.citationstyles.csl+json; charset=utf-8', extension: 'json', body: JSON.stringify(toCslJson(collection.papers), null, 2), notes };
   }
 }

@@ -4,12 +4,31 @@ import { deterministicUuid, ImportLibraryReferences, type LibraryReferencesImpor
 import { currentTraceparent } from '@openpaw/platform';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../../config.js';
 import { type CommandPublisher, COMMAND_PUBLISHER, GATEWAY_SOURCE } from '../../runs/ports.js';
+import { type LibraryFileFormat, libraryParts, LIBRARY_PART_MAX_BYTES } from './library-parts.js';
 import { LibraryReplies } from './library-replies.js';
 
 export interface ImportLibraryCommand {
   readonly userId: string;
   readonly format: 'bibtex' | 'ris';
   readonly content: string;
+}
+
+/** What became of one part of a streamed file, or of an entry too large to send (progress, in order). */
+export type LibraryFileProgress =
+  | { readonly event: 'part'; readonly part: number; readonly bytesRead: number; readonly result: ImportLibraryResult }
+  | { readonly event: 'oversized'; readonly line: number; readonly bytes: number; readonly reason: string };
+
+/** A streamed file's import: every part's answer summed; `pending` while any part is still queued. */
+export interface LibraryFileSummary {
+  readonly status: 'imported' | 'pending';
+  readonly parts: number;
+  readonly bytesRead: number;
+  readonly added: number;
+  readonly updated: number;
+  /** Entries left out: by the research service (`part`, its `entry` within the part) or here (`line`: too large to send). */
+  readonly skipped: readonly { readonly part?: number; readonly entry?: number; readonly line?: number; readonly reason: string }[];
+  /** Parts the research service has not answered within the wait (queued; imported later). */
+  readonly pendingParts: readonly number[];
 }
 
 export type ImportLibraryResult =
@@ -28,6 +47,40 @@ export class ImportLibraryHandler {
     @Inject(COMMAND_PUBLISHER) private readonly publisher: CommandPublisher,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
+
+  /**
+   * A whole library file, read as it arrives (up to 50 MB): split into parts of whole entries, each
+   * imported as its own ImportLibraryReferences (idempotent by its content), one after the other so
+   * the file is never held whole. `onProgress` hears each part's answer as it comes.
+   * Throws `LibraryFileTooLargeError` once the file passes the limit (the parts before it stay imported).
+   */
+  async importFile(userId: string, format: LibraryFileFormat, chunks: AsyncIterable<Uint8Array | string>, onProgress: (progress: LibraryFileProgress) => void | Promise<void>): Promise<LibraryFileSummary> {
+    let added = 0;
+    let updated = 0;
+    let parts = 0;
+    let bytesRead = 0;
+    const skipped: LibraryFileSummary['skipped'][number][] = [];
+    const pendingParts: number[] = [];
+    for await (const item of libraryParts(chunks, format)) {
+      if (item.kind === 'oversized') {
+        const reason = `entry starting on line ${item.line} is ${item.bytes} bytes, more than the ${LIBRARY_PART_MAX_BYTES} one import carries: not imported`;
+        skipped.push({ line: item.line, reason });
+        await onProgress({ event: 'oversized', line: item.line, bytes: item.bytes, reason });
+        continue;
+      }
+      parts = item.part;
+      bytesRead = item.bytesRead;
+      const result = await this.execute({ userId, format, content: item.text });
+      if (result.kind === 'pending') pendingParts.push(item.part);
+      else {
+        added += result.data.added;
+        updated += result.data.updated;
+        skipped.push(...result.data.skipped.map((s) => ({ part: item.part, entry: s.entry, reason: s.reason })));
+      }
+      await onProgress({ event: 'part', part: item.part, bytesRead: item.bytesRead, result });
+    }
+    return { status: pendingParts.length === 0 ? 'imported' : 'pending', parts, bytesRead, added, updated, skipped, pendingParts };
+  }
 
   async execute(command: ImportLibraryCommand): Promise<ImportLibraryResult> {
     const digest = createHash('sha256').update(command.format).update('\u0000').update(command.content).digest('hex');

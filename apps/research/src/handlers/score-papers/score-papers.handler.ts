@@ -21,7 +21,8 @@ export class ScorePapersHandler {
     return answerOnceWith(this.replies, command.commandId, () =>
       withSkillFailure(command, 'score', this.settings.stepDeadlineMs, async (signal) => {
         const { papers, provenance } = await this.skills.scorer.score({ query: data.query, intent: data.intent, strategy: data.strategy, papers: data.papers }, { signal });
-        return replyTo(command.commandId, PapersScored, { runId: data.runId, commandId: command.commandId, iteration: data.iteration, papers: fitPapersToMessage(papers).papers, provenance });
+        const fitted = fitPapersToMessage(papers);
+        return replyTo(command.commandId, PapersScored, { runId: data.runId, commandId: command.commandId, iteration: data.iteration, papers: fitted.papers, provenance, cuts: fitted.cuts });
       }),
     );
   }

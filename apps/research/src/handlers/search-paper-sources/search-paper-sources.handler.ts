@@ -27,12 +27,12 @@ export class SearchPaperSourcesHandler {
     return answerOnceWith(this.replies, command.commandId, async () => {
       const sources = new Map<ScholarlySourceName, ScholarlySource>(this.remote.map((s) => [s.name, s]));
       sources.set('library', new LibrarySource(this.library, data.userId));
-      const { papers, sourceReports } = await searchSources(data.strategy, sources, {
+      const { papers, sourceReports, cuts } = await searchSources(data.strategy, sources, {
         perSourceLimit: this.settings.perSourceLimit,
         deadlineMs: this.settings.sourceDeadlineMs,
         clock: this.clock,
       });
-      return replyTo(command.commandId, PaperSourcesSearched, { runId: data.runId, commandId: command.commandId, iteration: data.iteration, papers, sourceReports });
+      return replyTo(command.commandId, PaperSourcesSearched, { runId: data.runId, commandId: command.commandId, iteration: data.iteration, papers, sourceReports, cuts });
     });
   }
 }

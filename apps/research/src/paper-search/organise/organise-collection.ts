@@ -1,4 +1,4 @@
-import type { Facets, PaperCollection, ScoredPaper, SearchStrategy, SkillProvenance, SourceReport, Theme } from '@openpaw/contracts';
+import { addCuts, type Facets, type PaperCollection, type ResultCuts, type ScoredPaper, type SearchStrategy, type SkillProvenance, type SourceReport, type Theme } from '@openpaw/contracts';
 import { fitPapersToMessage } from '../papers/fit-papers-to-message.js';
 import { byRelevance } from '../score/relevance-scorer.js';
 
@@ -11,6 +11,8 @@ export interface CollectionInput {
   readonly duplicatesMerged: number;
   readonly rejectedExcluded: number;
   readonly sourceReports: readonly SourceReport[];
+  /** What limits cut in the earlier steps (absent from older commands). */
+  readonly cuts?: ResultCuts;
   readonly scoredBy: SkillProvenance;
   readonly themes: readonly Theme[];
   readonly organisedBy: SkillProvenance;
@@ -23,7 +25,8 @@ export interface CollectionInput {
  * (years newest first, venues and authors by count), themes kept to the papers in the collection.
  */
 export function organiseCollection(input: CollectionInput): PaperCollection {
-  const papers = fitPapersToMessage([...input.papers].sort(byRelevance).slice(0, input.strategy.filters.maxResults)).papers;
+  const fitted = fitPapersToMessage([...input.papers].sort(byRelevance).slice(0, input.strategy.filters.maxResults));
+  const papers = fitted.papers;
   const kept = new Set(papers.map((p) => p.id));
   const themes = input.themes.map((t) => ({ ...t, paperIds: t.paperIds.filter((id) => kept.has(id)) })).filter((t) => t.paperIds.length > 0);
   return {
@@ -38,6 +41,8 @@ export function organiseCollection(input: CollectionInput): PaperCollection {
       scoredBy: input.scoredBy,
       organisedBy: input.organisedBy,
       createdAt: input.createdAt,
+      // The earlier steps' cuts and this one's: the strategy's own maxResults is a choice, not a cut.
+      cuts: addCuts(input.cuts, fitted.cuts),
     },
     papers,
     facets: facetsOf(papers, themes),

@@ -40,6 +40,7 @@ describe('organising a collection', () => {
       themes,
       organisedBy: local,
       createdAt: '2026-11-23T20:00:00.000Z',
+      cuts: { papersLeftOut: 5, abstractsShortened: 2, authorListsShortened: 0 },
     });
     expect(collection.papers.map((p) => p.title)).toEqual(['A', 'D', 'B']);
     expect(collection.facets).toEqual({
@@ -48,7 +49,8 @@ describe('organising a collection', () => {
       topAuthors: ['Ada Lovelace', 'Grace Hopper'],
       themes: [{ name: 't', summary: 's', paperIds: [papers[1]!.id] }],
     });
-    expect(collection.metadata).toMatchObject({ iteration: 2, totalFound: 9, duplicatesMerged: 3, rejectedExcluded: 1 });
+    // The earlier steps' cuts are reported; maxResults (the strategy's own choice) is not a cut.
+    expect(collection.metadata).toMatchObject({ iteration: 2, totalFound: 9, duplicatesMerged: 3, rejectedExcluded: 1, cuts: { papersLeftOut: 5, abstractsShortened: 2, authorListsShortened: 0 } });
   });
 
   it('asks the LLM for themes over the papers ids only', async () => {

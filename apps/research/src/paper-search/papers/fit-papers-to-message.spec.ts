@@ -23,7 +23,7 @@ function paper(n: number, abstractChars: number): Paper {
 describe('fitPapersToMessage', () => {
   it('leaves a list that fits alone', () => {
     const papers = [paper(1, 100), paper(2, 100)];
-    expect(fitPapersToMessage(papers, 10_000)).toEqual({ papers, dropped: 0 });
+    expect(fitPapersToMessage(papers, 10_000)).toEqual({ papers, dropped: 0, cuts: { papersLeftOut: 0, abstractsShortened: 0, authorListsShortened: 0 } });
   });
 
   it('cuts abstracts first, then drops papers from the end, and never exceeds the budget', () => {
@@ -31,9 +31,12 @@ describe('fitPapersToMessage', () => {
     const shortened = fitPapersToMessage(papers, 40_000);
     expect(shortened.dropped).toBe(0);
     expect(shortened.papers.every((p) => p.abstract!.length === 400)).toBe(true);
+    expect(shortened.cuts).toEqual({ papersLeftOut: 0, abstractsShortened: 50, authorListsShortened: 0 });
     const dropped = fitPapersToMessage(papers, 10_000);
     expect(dropped.dropped).toBeGreaterThan(0);
     expect(dropped.papers.map((p) => p.id)).toEqual(papers.slice(0, 50 - dropped.dropped).map((p) => p.id));
     expect(Buffer.byteLength(JSON.stringify(dropped.papers))).toBeLessThanOrEqual(10_000);
+    // Counted: the papers dropped, and the abstracts shortened of the papers kept.
+    expect(dropped.cuts).toEqual({ papersLeftOut: dropped.dropped, abstractsShortened: 50 - dropped.dropped, authorListsShortened: 0 });
   });
 });

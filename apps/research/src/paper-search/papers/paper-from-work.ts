@@ -1,4 +1,4 @@
-import { MAX_ABSTRACT_CHARS, type Paper } from '@openpaw/contracts';
+import { MAX_ABSTRACT_CHARS, MAX_AUTHORS_PER_PAPER, type Paper, type ResultCuts } from '@openpaw/contracts';
 import { normaliseArxivId, type ScholarlyWork } from '@openpaw/providers';
 import { paperIdOf } from './paper-id.js';
 
@@ -9,8 +9,8 @@ export function paperFromWork(work: ScholarlyWork): Paper {
   return {
     id: paperIdOf({ doi: work.doi, arxivId, pmid: work.pmid, title }),
     title,
-    // Long author lists (consortium papers) are cut to the first 50: enough to cite, small enough to send.
-    authors: work.authors.slice(0, 50).map((a) => ({ name: a.name.slice(0, 300), id: a.id === null ? null : a.id.slice(0, 200) })),
+    // Long author lists (consortium papers) are cut to the first 50: enough to cite, small enough to send (counted by `cutsOfWorks`).
+    authors: work.authors.slice(0, MAX_AUTHORS_PER_PAPER).map((a) => ({ name: a.name.slice(0, 300), id: a.id === null ? null : a.id.slice(0, 200) })),
     year: work.year !== null && work.year >= 1000 && work.year <= 3000 ? work.year : null,
     venue: work.venue === null ? null : work.venue.slice(0, 500),
     abstract: clip(work.abstract, MAX_ABSTRACT_CHARS),
@@ -23,6 +23,15 @@ export function paperFromWork(work: ScholarlyWork): Paper {
     sources: [work.source],
     sourceIds: [{ source: work.source, id: work.sourceId.slice(0, 300) }],
     ...(work.kind == null ? {} : { kind: work.kind }),
+  };
+}
+
+/** What `paperFromWork` cuts from these works: abstracts past `MAX_ABSTRACT_CHARS`, author lists past `MAX_AUTHORS_PER_PAPER`. */
+export function cutsOfWorks(works: readonly ScholarlyWork[]): ResultCuts {
+  return {
+    papersLeftOut: 0,
+    abstractsShortened: works.filter((w) => w.abstract !== null && w.abstract.length > MAX_ABSTRACT_CHARS).length,
+    authorListsShortened: works.filter((w) => w.authors.length > MAX_AUTHORS_PER_PAPER).length,
   };
 }
 

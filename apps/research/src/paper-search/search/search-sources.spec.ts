@@ -1,4 +1,4 @@
-import { MAX_ABSTRACT_CHARS, searchStrategy } from '@openpaw/contracts';
+import { MAX_ABSTRACT_CHARS, MAX_PAPERS_PER_MESSAGE, searchStrategy } from '@openpaw/contracts';
 import { ProviderError, type QueryExpressiveness, type ScholarlyQuery, type ScholarlySource, type ScholarlyWork } from '@openpaw/providers';
 import { approvedExpression, searchSources } from './search-sources.js';
 
@@ -46,7 +46,7 @@ describe('searching the sources (skill 3)', () => {
       ['openalex', openalex],
       ['crossref', crossref],
     ] as const);
-    const { papers, sourceReports } = await searchSources(strategy, sources, { perSourceLimit: 5, deadlineMs: 200, clock });
+    const { papers, sourceReports, cuts } = await searchSources(strategy, sources, { perSourceLimit: 5, deadlineMs: 200, clock });
 
     expect(library.queries.map((q) => [q.text, q.phrases, q.yearFrom, q.yearTo, q.limit])).toEqual([
       ['graph neural networks molecules', ['graph neural networks', 'molecules'], 2019, 2024, 5],
@@ -63,6 +63,18 @@ describe('searching the sources (skill 3)', () => {
     expect(papers.map((p) => p.sourceIds[0]!.id)).toEqual(['library-1', 'openalex-1', 'library-2', 'openalex-2']);
     expect(papers[0]!.abstract!.length).toBeLessThanOrEqual(MAX_ABSTRACT_CHARS);
     expect(papers[0]!.abstract!.endsWith('…')).toBe(true);
+    // ... and counted, never cut silently (4 abstracts of 3,000 characters; nothing left out).
+    expect(cuts).toEqual({ papersLeftOut: 0, abstractsShortened: 4, authorListsShortened: 0 });
+  });
+
+  it('counts the papers past what one message carries, and the author lists cut, instead of dropping them silently', async () => {
+    const many = (name: 'openalex' | 'crossref') =>
+      source(name, (_, call) => Promise.resolve(Array.from({ length: 150 }, (_, i) => ({ ...work(name, call * 1_000 + i), abstract: null, authors: i === 0 ? Array.from({ length: 60 }, (_, k) => ({ name: `Author ${k}`, id: null })) : [] }))));
+    const { papers, cuts } = await searchSources({ ...strategy, sources: ['openalex', 'crossref'] }, new Map([['openalex', many('openalex')], ['crossref', many('crossref')]] as const), { perSourceLimit: 150, deadlineMs: 2_000, clock });
+    // 2 sources × 2 queries × 150 works.
+    expect(papers).toHaveLength(MAX_PAPERS_PER_MESSAGE);
+    expect(cuts).toEqual({ papersLeftOut: 600 - MAX_PAPERS_PER_MESSAGE, abstractsShortened: 0, authorListsShortened: 4 });
+    expect(papers.find((p) => p.sourceIds[0]!.id === 'openalex-1000')?.authors).toHaveLength(50);
   });
 
   it('reports every source failed when all fail, with no papers (the run goes on to checkpoint 2)', async () => {

@@ -1,4 +1,4 @@
-import { MAX_PAPERS_PER_MESSAGE, type Paper, type ScholarlySourceName, type SearchQuery, type SearchStrategy, type SOURCE_ERROR_KINDS, type SourceReport } from '@openpaw/contracts';
+import { addCuts, MAX_PAPERS_PER_MESSAGE, type Paper, type ResultCuts, type ScholarlySourceName, type SearchQuery, type SearchStrategy, type SOURCE_ERROR_KINDS, type SourceReport } from '@openpaw/contracts';
 import {
   type Clock,
   excludedTermsOf,
@@ -14,7 +14,7 @@ import {
   SearchExpressionError,
 } from '@openpaw/providers';
 import { fitPapersToMessage } from '../papers/fit-papers-to-message.js';
-import { paperFromWork } from '../papers/paper-from-work.js';
+import { cutsOfWorks, paperFromWork } from '../papers/paper-from-work.js';
 
 export interface SourceSearchOptions {
   /** Works asked of a source per query. */
@@ -30,15 +30,19 @@ type SourceErrorKind = (typeof SOURCE_ERROR_KINDS)[number];
  * Skill 3: every source of the strategy in parallel, its queries one after another (each source has
  * its own rate limiter). A source that fails, times out or is not configured is reported with why;
  * it never fails the search, and what it found before failing is kept. Papers are interleaved
- * across sources and capped to what one message carries (count and bytes).
+ * across sources and capped to what one message carries (count and bytes); what the caps cut is
+ * counted in `cuts`, never dropped silently.
  */
 export async function searchSources(
   strategy: SearchStrategy,
   sources: ReadonlyMap<ScholarlySourceName, ScholarlySource>,
   options: SourceSearchOptions,
-): Promise<{ papers: Paper[]; sourceReports: SourceReport[] }> {
+): Promise<{ papers: Paper[]; sourceReports: SourceReport[]; cuts: ResultCuts }> {
   const outcomes = await Promise.all(strategy.sources.map((name) => searchOne(name, sources.get(name), strategy, options)));
-  return { papers: fitPapersToMessage(interleave(outcomes.map((o) => o.papers)).slice(0, MAX_PAPERS_PER_MESSAGE)).papers, sourceReports: outcomes.map((o) => o.report) };
+  const all = interleave(outcomes.map((o) => o.papers));
+  const fitted = fitPapersToMessage(all.slice(0, MAX_PAPERS_PER_MESSAGE));
+  const overCount: ResultCuts = { papersLeftOut: Math.max(0, all.length - MAX_PAPERS_PER_MESSAGE), abstractsShortened: 0, authorListsShortened: 0 };
+  return { papers: fitted.papers, sourceReports: outcomes.map((o) => o.report), cuts: addCuts(...outcomes.map((o) => o.cuts), overCount, fitted.cuts) };
 }
 
 async function searchOne(
@@ -46,13 +50,14 @@ async function searchOne(
   source: ScholarlySource | undefined,
   strategy: SearchStrategy,
   options: SourceSearchOptions,
-): Promise<{ papers: Paper[]; report: SourceReport }> {
+): Promise<{ papers: Paper[]; report: SourceReport; cuts: ResultCuts }> {
   const started = options.clock.now();
   const expressions = strategy.queries.map((q) => approvedExpression(q, strategy.excludedTerms));
   const local = source === undefined ? { appliedLocally: [], notApplied: [] } : localFilterNotes(name, source.expresses ?? NOTHING_EXPRESSED, expressions, strategy.filters.language);
-  const report = (status: 'ok' | 'failed', papers: Paper[], total: number | null, error: SourceReport['error']): { papers: Paper[]; report: SourceReport } => ({
-    papers,
-    report: { source: name, status, count: papers.length, totalAvailable: total, durationMs: Math.max(0, options.clock.now() - started), error, ...local },
+  const report = (status: 'ok' | 'failed', works: readonly ScholarlyWork[], total: number | null, error: SourceReport['error']): { papers: Paper[]; report: SourceReport; cuts: ResultCuts } => ({
+    papers: works.map(paperFromWork),
+    report: { source: name, status, count: works.length, totalAvailable: total, durationMs: Math.max(0, options.clock.now() - started), error, ...local },
+    cuts: cutsOfWorks(works),
   });
   if (source === undefined) return report('failed', [], null, { kind: 'not_configured', message: `source ${name} is not configured on this service (the research service's OPENPAW_SCHOLARLY_SOURCES)` });
   const deadline = AbortSignal.timeout(options.deadlineMs);
@@ -75,9 +80,9 @@ async function searchOne(
       works.push(...result.works.filter((w) => passesLocally(w, expression, expresses, strategy.filters.language)));
       total = result.totalAvailable === null ? total : (total ?? 0) + result.totalAvailable;
     }
-    return report('ok', works.map(paperFromWork), total, null);
+    return report('ok', works, total, null);
   } catch (error) {
-    return report('failed', works.map(paperFromWork), total, describeFailure(error, deadline));
+    return report('failed', works, total, describeFailure(error, deadline));
   }
 }
 

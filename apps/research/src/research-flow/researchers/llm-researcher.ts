@@ -1,6 +1,6 @@
 import type { KeyedResearchProvider, LegFailureReason } from '@openpaw/contracts';
 import { CostCapExceededError, LlmCallFailedError, type LlmClient, ProviderError, type ProviderErrorKind, RunBudget } from '@openpaw/providers';
-import { type LegReport, type LegRequest, LegFailure, legMessages, type Researcher } from './researcher.js';
+import { type LegReport, type LegRequest, LegFailure, legMessages, type Researcher, stoppedAtOutputLimit } from './researcher.js';
 
 export interface LlmResearcherOptions {
   /** `provider/model` of each keyed provider's legs. */
@@ -38,7 +38,7 @@ export class LlmResearcher implements Researcher {
         // One attempt may take the whole cap (deep research answers slowly); the signal bounds the leg.
         timeoutMs: 24 * 60 * 60 * 1000,
       });
-      return { model: result.model, content: result.text, local: false, usage: result.usage, costUsd: result.costUsd };
+      return { model: result.model, content: result.text, local: false, usage: result.usage, costUsd: result.costUsd, cutShort: stoppedAtOutputLimit(result.finishReason) };
     } catch (error) {
       throw legFailureOf(error, request.signal, budget.spentUsd);
     }

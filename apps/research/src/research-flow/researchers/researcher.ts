@@ -21,6 +21,16 @@ export interface LegReport {
   readonly local: boolean;
   readonly usage: { readonly inputTokens: number; readonly outputTokens: number };
   readonly costUsd: number;
+  /** True when the model stopped at its output limit: the report is not whole (see `stoppedAtOutputLimit`). */
+  readonly cutShort?: boolean;
+}
+
+/**
+ * Whether a model's finish reason means it ran out of output tokens mid-answer: OpenAI chat says
+ * `length`, Anthropic `max_tokens`, Gemini `MAX_TOKENS`, OpenAI's Responses API `max_output_tokens`.
+ */
+export function stoppedAtOutputLimit(finishReason: string | undefined): boolean {
+  return finishReason !== undefined && ['length', 'max_tokens', 'max_output_tokens'].includes(finishReason.toLowerCase());
 }
 
 /** A leg that failed for a reason the saga acts on (anything else is thrown and the command redelivered). */

@@ -4,11 +4,13 @@ export interface ShareableReport {
   readonly researchId: string;
   readonly title: string;
   readonly prompt: string;
-  readonly synthesis: { readonly content: string; readonly model: string } | null;
+  readonly synthesis: { readonly content: string; readonly model: string; readonly truncated?: boolean } | null;
   readonly reports: readonly ReportOfLeg[];
   readonly externalReports: readonly ExternalReport[];
   readonly generatedAt: string;
 }
+
+const CUT_NOTE = '<p class="meta cut">This text was cut short (the model\'s output limit, or the size limit): it is not whole.</p>';
 
 const STYLE = `body{font:16px/1.55 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1d1d1f}
 h1{font-size:1.7rem}h2{border-bottom:1px solid #ddd;padding-bottom:.2rem;margin-top:2.2rem}h3{margin-top:1.6rem}
@@ -85,7 +87,7 @@ export function markdownToHtml(markdown: string): string {
  */
 export function renderReportHtml(report: ShareableReport): string {
   const sections = report.reports
-    .map((r) => `<section class="report"><h3><span class="label">[${escapeHtml(r.provider)}]</span> ${escapeHtml(r.model)}</h3>\n${markdownToHtml(r.content)}</section>`)
+    .map((r) => `<section class="report"><h3><span class="label">[${escapeHtml(r.provider)}]</span> ${escapeHtml(r.model)}</h3>\n${markdownToHtml(r.content)}${r.truncated === true ? `\n${CUT_NOTE}` : ''}</section>`)
     .join('\n');
   const external =
     report.externalReports.length === 0
@@ -94,7 +96,7 @@ export function renderReportHtml(report: ShareableReport): string {
   const synthesis =
     report.synthesis === null
       ? '<h2>Synthesis</h2>\n<p class="meta">Synthesis not available: one report, no external report.</p>'
-      : `<h2>Synthesis</h2>\n<p class="meta">Written by ${escapeHtml(report.synthesis.model)}; each sentence cites its sources.</p>\n${markdownToHtml(report.synthesis.content)}`;
+      : `<h2>Synthesis</h2>\n<p class="meta">Written by ${escapeHtml(report.synthesis.model)}; each sentence cites its sources.</p>\n${markdownToHtml(report.synthesis.content)}${report.synthesis.truncated === true ? `\n${CUT_NOTE}` : ''}`;
   return `<!doctype html>
 <html lang="en">
 <head>

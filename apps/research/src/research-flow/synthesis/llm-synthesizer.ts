@@ -1,7 +1,7 @@
 import type { KeyedResearchProvider } from '@openpaw/contracts';
 import { type LlmClient, RunBudget } from '@openpaw/providers';
 import { legFailureOf } from '../researchers/llm-researcher.js';
-import { LegFailure } from '../researchers/researcher.js';
+import { LegFailure, stoppedAtOutputLimit } from '../researchers/researcher.js';
 import { sourcesOf, type SynthesisRequest, type SynthesisResult, type SynthesisSource, type Synthesizer } from './synthesizer.js';
 
 /** The synthesis prompt: every source under its label, and the rule to cite labels after each sentence. */
@@ -46,7 +46,7 @@ export class LlmSynthesizer implements Synthesizer {
         budget,
         timeoutMs: 24 * 60 * 60 * 1000,
       });
-      return { content: result.text, model: result.model, local: false, costUsd: result.costUsd };
+      return { content: result.text, model: result.model, local: false, costUsd: result.costUsd, cutShort: stoppedAtOutputLimit(result.finishReason) };
     } catch (error) {
       throw legFailureOf(error, request.signal, budget.spentUsd);
     }

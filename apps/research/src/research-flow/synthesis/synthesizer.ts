@@ -19,6 +19,8 @@ export interface SynthesisResult {
   readonly model: string;
   readonly local: boolean;
   readonly costUsd: number;
+  /** True when the model stopped at its output limit (the synthesis is not whole). */
+  readonly cutShort?: boolean;
 }
 
 /** Writes one report from several, citing which source said what. Throws `LegFailure`. */
@@ -38,7 +40,8 @@ export interface SynthesisSource {
 
 export function sourcesOf(reports: readonly ReportOfLeg[], externalReports: readonly ExternalReport[]): SynthesisSource[] {
   return [
-    ...reports.map((r) => ({ source: r.provider, label: r.provider, heading: `[${r.provider}] (${r.model})`, content: r.content })),
+    // A cut report says so in its heading, so the synthesis does not read its end as the provider's conclusion.
+    ...reports.map((r) => ({ source: r.provider, label: r.provider, heading: `[${r.provider}] (${r.model})${r.truncated === true ? ' (this report was cut short: it is not whole)' : ''}`, content: r.content })),
     ...externalReports.map((r, i) => ({
       source: `external:${i + 1}`,
       label: `External ${i + 1}`,

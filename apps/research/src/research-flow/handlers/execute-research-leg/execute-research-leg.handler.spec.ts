@@ -67,6 +67,15 @@ describe('ExecuteResearchLeg (a leg through the LLM port, with the user’s own 
     expect(anthropic.requests[0]).toMatchObject({ path: '/v1/messages', apiKey: ANTHROPIC_KEY });
   });
 
+  it('given a model that ran out of output tokens (OpenAI length, Anthropic max_tokens), then the report says it is truncated — never silently cut', async () => {
+    script.openai = () => ({ text: 'Heat pumps reach a COP of', stoppedAtLimit: true });
+    script.anthropic = () => ({ text: 'Gas boilers convert at most', stoppedAtLimit: true });
+    expect((await leg({ provider: 'openai' })).reply).toMatchObject({ message: ResearchLegCompleted, data: { content: 'Heat pumps reach a COP of', truncated: true } });
+    expect((await leg({ provider: 'anthropic' })).reply).toMatchObject({ message: ResearchLegCompleted, data: { content: 'Gas boilers convert at most', truncated: true } });
+    script.openai = () => ({ text: 'A whole answer.' });
+    expect((await leg({ provider: 'openai' })).reply).toMatchObject({ message: ResearchLegCompleted, data: { truncated: false } });
+  });
+
   it('is idempotent per command id: a redelivery answers from the kept reply and never calls the provider again (no double billing)', async () => {
     script.openai = () => ({ text: 'first answer' });
     const first = await leg({ provider: 'openai' });

@@ -75,7 +75,8 @@ export class ExecuteResearchLegHandler {
       ...base,
       model: report.model,
       content: content.text,
-      truncated: content.truncated,
+      // Not whole when the model stopped at its output limit, or when cut to fit the message: never silently.
+      truncated: content.truncated || report.cutShort === true,
       local: report.local,
       usage: report.usage,
       costUsd: report.costUsd,

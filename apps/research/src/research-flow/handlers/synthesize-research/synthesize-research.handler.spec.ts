@@ -85,6 +85,29 @@ describe('SynthesizeResearch (synthesis with source attribution, then the sharea
     if (isReplyOf(reply, ResearchSynthesized)) expect(reply.data.synthesis?.attributions.map((a) => a.sentences)).toEqual([1, 1, 1]);
   });
 
+  it('given a cut leg and a synthesis model that ran out of output tokens, then the prompt, the reply and the shared page all say what is not whole', async () => {
+    answer = () => ({ text: 'Heat pumps are cheaper where [openai]', stoppedAtLimit: true });
+    const reply = await synthesize({
+      synthesisLlm: 'openai',
+      reports: [
+        { provider: 'openai', model: 'openai/gpt-4o-mini', content: OPENAI_REPORT, truncated: true },
+        { provider: 'anthropic', model: 'anthropic/claude-haiku-4-5', content: ANTHROPIC_REPORT, truncated: false },
+      ],
+    });
+    expect(openai.requests[0]!.user).toContain('### [openai] (openai/gpt-4o-mini) (this report was cut short: it is not whole)');
+    expect(openai.requests[0]!.user).toContain('### [anthropic] (anthropic/claude-haiku-4-5)\n');
+    if (!isReplyOf(reply, ResearchSynthesized) || reply.data.share === null) throw new Error('no synthesis shared');
+    expect(reply.data.synthesis?.truncated).toBe(true);
+    const page = (await blobs.get(reply.data.share.blobKey)).body.toString('utf8');
+    // Once under the synthesis, once under the openai report; the anthropic report is whole.
+    expect(page.match(/This text was cut short/g)).toHaveLength(2);
+  });
+
+  it('given a whole synthesis, then it is not marked truncated', async () => {
+    answer = () => ({ text: 'Heat pumps are cheaper where power is under 3x gas [openai][anthropic].' });
+    expect(await synthesize({ synthesisLlm: 'openai' })).toMatchObject({ message: ResearchSynthesized, data: { synthesis: { truncated: false } } });
+  });
+
   it('given the synthesis model fails, then ResearchSynthesisFailed with the reason', async () => {
     answer = () => ({ status: 503, message: 'overloaded' });
     expect(await synthesize({ synthesisLlm: 'openai' })).toMatchObject({ message: ResearchSynthesisFailed, data: { reason: 'server_error', round: 1 } });

@@ -69,9 +69,11 @@ export class SynthesizeResearchHandler {
         if (!(error instanceof LegFailure)) throw error;
         return failed(error);
       }
-      const content = cutTo(result.content, RESEARCH_LIMITS.reportChars).text;
+      const cut = cutTo(result.content, RESEARCH_LIMITS.reportChars);
+      const content = cut.text;
       synthesis = {
         content,
+        truncated: cut.truncated || result.cutShort === true,
         model: result.model,
         local: result.local,
         attributions: attributionsOf(content, sourcesOf(d.reports, d.externalReports)),
@@ -83,7 +85,7 @@ export class SynthesizeResearchHandler {
       researchId: d.runId,
       title: d.title,
       prompt: d.prompt,
-      synthesis: synthesis === null ? null : { content: synthesis.content, model: synthesis.model },
+      synthesis: synthesis === null ? null : { content: synthesis.content, model: synthesis.model, truncated: synthesis.truncated === true },
       reports: d.reports,
       externalReports: d.externalReports,
       generatedAt: new Date(this.clock.now()).toISOString(),

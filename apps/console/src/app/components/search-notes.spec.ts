@@ -1,0 +1,20 @@
+import { cutNotes, originNote } from './search-notes.js';
+
+describe("a paper search's notes", () => {
+  it("says where checkpoint 1's strategy came from", () => {
+    expect(originNote({ origin: 'planner_model', model: 'openai/gpt-4o-mini', method: 'm' })).toBe('Proposed by the planner model openai/gpt-4o-mini.');
+    expect(originNote({ origin: 'local_rules', model: 'local/rules', method: 'm' })).toMatch(/local rules: no planner model is configured/);
+    expect(originNote({ origin: 'user_edit', model: null, method: 'edited' })).toBe('Your edit at checkpoint 1.');
+    expect(originNote(undefined)).toBeUndefined();
+  });
+
+  it('says what limits cut, and nothing when nothing was cut', () => {
+    expect(cutNotes({ papersLeftOut: 40, abstractsShortened: 1, authorListsShortened: 0 }, true)).toEqual([
+      '40 papers were found but left out: a message carries only so many papers.',
+      '1 abstract was shortened.',
+      'The papers shown are shortened to fit one message: abstracts are left out.',
+    ]);
+    expect(cutNotes({ papersLeftOut: 0, abstractsShortened: 0, authorListsShortened: 0 }, false)).toEqual([]);
+    expect(cutNotes(undefined, false)).toEqual([]);
+  });
+});

@@ -1,0 +1,29 @@
+import type { PaperSearch } from '../api/resources.js';
+
+type Checkpoint = NonNullable<PaperSearch['checkpoint']>;
+type Origin = NonNullable<Extract<Checkpoint, { kind: 'strategy_confirmation' }>['payload']['origin']>;
+type Cuts = NonNullable<NonNullable<PaperSearch['result']>['metadata']['cuts']>;
+
+/** Where checkpoint 1's strategy came from, in words (the gateway's `origin`). */
+export function originNote(origin: Origin | undefined): string | undefined {
+  if (origin === undefined) return undefined;
+  switch (origin.origin) {
+    case 'planner_model':
+      return `Proposed by the planner model${origin.model === null ? '' : ` ${origin.model}`}.`;
+    case 'local_rules':
+      return 'Proposed by local rules: no planner model is configured, so no model was asked.';
+    case 'user_edit':
+      return 'Your edit at checkpoint 1.';
+  }
+}
+
+/** What limits cut from a collection, one sentence each; `[]` when nothing was cut. */
+export function cutNotes(cuts: Cuts | undefined, papersTrimmed: boolean): string[] {
+  const count = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
+  return [
+    ...(cuts !== undefined && cuts.papersLeftOut > 0 ? [`${count(cuts.papersLeftOut, 'paper was', 'papers were')} found but left out: a message carries only so many papers.`] : []),
+    ...(cuts !== undefined && cuts.abstractsShortened > 0 ? [`${count(cuts.abstractsShortened, 'abstract was', 'abstracts were')} shortened.`] : []),
+    ...(cuts !== undefined && cuts.authorListsShortened > 0 ? [`${count(cuts.authorListsShortened, 'author list was', 'author lists were')} cut to the first 50 names.`] : []),
+    ...(papersTrimmed ? ['The papers shown are shortened to fit one message: abstracts are left out.'] : []),
+  ];
+}

@@ -1,0 +1,64 @@
+import { Readable } from 'node:stream';
+import { type ImportLibraryReferences, type MessageData } from '@openpaw/contracts';
+import type { GatewayConfig } from '../../config.js';
+import type { CommandPublisher } from '../../runs/ports.js';
+import { ImportLibraryHandler, type LibraryFileProgress } from './import-library.handler.js';
+import { LIBRARY_PART_MAX_BYTES } from './library-parts.js';
+import type { LibraryImported, LibraryReplies } from './library-replies.js';
+
+type Sent = MessageData<typeof ImportLibraryReferences>;
+
+/**
+ * The research service as the gateway meets it: every published part is answered (its `@` entries
+ * added), except the parts `unanswered` names, which stay queued past the wait.
+ */
+function platform(unanswered: ReadonlySet<number> = new Set()) {
+  const sent: Sent[] = [];
+  const publisher = { publish: (_definition: unknown, data: Sent) => Promise.resolve(void sent.push(data)) } as unknown as CommandPublisher;
+  const replies = {
+    request: async (_commandId: string, _options: unknown, publish: () => Promise<void>): Promise<LibraryImported | undefined> => {
+      await publish();
+      if (unanswered.has(sent.length)) return undefined;
+      const last = sent.at(-1)!;
+      const entries = last.content.match(/^@/gm)?.length ?? 0;
+      return { data: { importId: last.importId, commandId: 'c', userId: last.userId, added: entries - 1, updated: 1, skipped: [{ entry: 0, reason: 'no title' }] } } as unknown as LibraryImported;
+    },
+  } as unknown as LibraryReplies;
+  const handler = new ImportLibraryHandler(replies, publisher, { startWaitMs: 10 } as GatewayConfig);
+  return { handler, sent };
+}
+
+function chunked(text: string, size: number): AsyncIterable<Uint8Array> {
+  const bytes = new TextEncoder().encode(text);
+  return Readable.from(Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size)));
+}
+
+const entry = (n: number): string => `@article{k${n},\n  title = {${'Long title words '.repeat(40)}${n}},\n  year = {2021}\n}\n`;
+
+describe('importing a whole library file, streamed in parts', () => {
+  it('imports a megabyte file part by part, each under the command limit, with progress and summed totals', async () => {
+    const count = 1_500;
+    const file = Array.from({ length: count }, (_, i) => entry(i)).join('');
+    expect(file.length).toBeGreaterThan(1024 * 1024);
+    const { handler, sent } = platform();
+    const progress: LibraryFileProgress[] = [];
+    const summary = await handler.importFile('user-1', 'bibtex', chunked(file, 64 * 1024), (p) => void progress.push(p));
+    expect(sent.length).toBeGreaterThan(2);
+    expect(sent.every((part) => part.content.length <= 512 * 1024 && new TextEncoder().encode(part.content).length <= LIBRARY_PART_MAX_BYTES)).toBe(true);
+    expect(sent.map((part) => part.content).join('')).toBe(file);
+    // Each part is its own idempotent import (its id derives from its content).
+    expect(new Set(sent.map((part) => part.importId)).size).toBe(sent.length);
+    expect(progress.map((p) => (p.event === 'part' ? p.part : 0))).toEqual(sent.map((_, i) => i + 1));
+    expect(summary).toMatchObject({ status: 'imported', parts: sent.length, added: count - sent.length, updated: sent.length, pendingParts: [] });
+    expect(summary.skipped[1]).toEqual({ part: 2, entry: 0, reason: 'no title' });
+  });
+
+  it('says which parts are still queued, and which entries were too large to send', async () => {
+    const huge = `@misc{big,\n  abstract = {${'x'.repeat(LIBRARY_PART_MAX_BYTES + 10)}}\n}\n`;
+    const file = `${entry(1)}${huge}${entry(2)}`;
+    const { handler, sent } = platform(new Set([1]));
+    const summary = await handler.importFile('user-1', 'bibtex', chunked(file, 10_000), () => undefined);
+    expect(sent).toHaveLength(1);
+    expect(summary).toMatchObject({ status: 'pending', parts: 1, pendingParts: [1], skipped: [{ line: 5, reason: expect.stringMatching(/^entry starting on line 5 is \d+ bytes, more than the \d+ one import carries: not imported$/) }] });
+  });
+});

@@ -1,0 +1,142 @@
+/** The largest library file `POST /library/references/file` reads (bytes); larger is a 413 naming the limit. */
+export const LIBRARY_FILE_MAX_BYTES = 50 * 1024 * 1024;
+
+/**
+ * The most one part may take (UTF-8 bytes): under ImportLibraryReferences' 512 KiB of text, which is
+ * counted in characters, so a part of at most this many bytes always fits.
+ */
+export const LIBRARY_PART_MAX_BYTES = 480 * 1024;
+
+export type LibraryFileFormat = 'bibtex' | 'ris';
+
+/** A run of whole entries, small enough for one ImportLibraryReferences. */
+export interface LibraryPart {
+  readonly kind: 'part';
+  /** 1-based. */
+  readonly part: number;
+  readonly text: string;
+  /** The file's bytes read so far (progress). */
+  readonly bytesRead: number;
+}
+
+/** An entry larger than a part can carry: left out, and said so with the line it starts on. */
+export interface OversizedEntry {
+  readonly kind: 'oversized';
+  /** 1-based line of the file where the entry starts. */
+  readonly line: number;
+  readonly bytes: number;
+}
+
+/** The file is larger than the limit; thrown as soon as the limit is passed (the rest is never read). */
+export class LibraryFileTooLargeError extends Error {
+  override readonly name = 'LibraryFileTooLargeError';
+  constructor(readonly maxBytes: number) {
+    super(`the library file is larger than the limit of ${maxBytes} bytes (${Math.round(maxBytes / (1024 * 1024))} MiB)`);
+  }
+}
+
+interface Limits {
+  readonly maxBytes: number;
+  readonly partBytes: number;
+}
+
+/** Does `line` start a new entry (BibTeX `@type{`), or end one (RIS `ER  -`)? */
+function startsEntry(format: LibraryFileFormat, line: string): boolean {
+  return format === 'bibtex' && /^\s*@/.test(line);
+}
+function endsEntry(format: LibraryFileFormat, line: string): boolean {
+  return format === 'ris' && /^ER {2}-/.test(line);
+}
+
+/**
+ * Splits a BibTeX or RIS file, read chunk by chunk, into parts of whole entries of at most
+ * `partBytes` each, so no more than one part (plus one line) is ever held: a 50 MB library is never
+ * buffered whole. An entry that alone exceeds a part is reported (`oversized`), not sent cut. Past
+ * `maxBytes` of input it throws `LibraryFileTooLargeError`. BibTeX entries start at a line beginning
+ * with `@`; RIS records end at their `ER  -` line.
+ */
+export async function* libraryParts(chunks: AsyncIterable<Uint8Array | string>, format: LibraryFileFormat, limits: Limits = { maxBytes: LIBRARY_FILE_MAX_BYTES, partBytes: LIBRARY_PART_MAX_BYTES }): AsyncGenerator<LibraryPart | OversizedEntry> {
+  const decoder = new TextDecoder('utf-8');
+  const encoder = new TextEncoder();
+  let bytesRead = 0;
+  let lineNo = 0;
+  let pendingLine = '';
+  /** The current part's entries. */
+  let part: string[] = [];
+  let partBytes = 0;
+  let parts = 0;
+  /** The entry being read: its text (dropped once too large), size and first line. */
+  let entry: string[] = [];
+  let entryBytes = 0;
+  let entryLine = 1;
+  /** True while the rest of an over-long line (already counted) is still arriving. */
+  let midLine = false;
+
+  function* closeEntry(): Generator<LibraryPart | OversizedEntry> {
+    if (entryBytes === 0) return;
+    if (entryBytes > limits.partBytes) yield { kind: 'oversized', line: entryLine, bytes: entryBytes };
+    else {
+      if (partBytes + entryBytes > limits.partBytes) yield* closePart();
+      part.push(...entry);
+      partBytes += entryBytes;
+    }
+    entry = [];
+    entryBytes = 0;
+  }
+  function* closePart(): Generator<LibraryPart> {
+    if (partBytes === 0) return;
+    parts += 1;
+    yield { kind: 'part', part: parts, text: part.join(''), bytesRead };
+    part = [];
+    partBytes = 0;
+  }
+  /** A line's start: a new entry's first line (BibTeX), else part of the current entry. */
+  function* startLine(line: string): Generator<LibraryPart | OversizedEntry> {
+    lineNo += 1;
+    if (startsEntry(format, line)) {
+      yield* closeEntry();
+      entryLine = lineNo;
+    } else if (entryBytes === 0) entryLine = lineNo;
+  }
+  function* takeLine(line: string): Generator<LibraryPart | OversizedEntry> {
+    if (midLine) {
+      // The end of a line too long for a part: its entry is already oversized; only its size counts.
+      midLine = false;
+      entryBytes += encoder.encode(line).length;
+      return;
+    }
+    yield* startLine(line);
+    if (entryBytes === 0 && line.trim() === '') return;
+    const size = encoder.encode(line).length;
+    entryBytes += size;
+    // An entry too large for a part is only measured from here on, never held.
+    if (entryBytes <= limits.partBytes) entry.push(line);
+    else entry = [];
+    if (endsEntry(format, line)) yield* closeEntry();
+  }
+
+  for await (const chunk of chunks) {
+    const bytes = typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
+    bytesRead += bytes.length;
+    if (bytesRead > limits.maxBytes) throw new LibraryFileTooLargeError(limits.maxBytes);
+    pendingLine += decoder.decode(bytes, { stream: true });
+    let start = 0;
+    for (let newline = pendingLine.indexOf('\n'); newline >= 0; newline = pendingLine.indexOf('\n', start)) {
+      yield* takeLine(pendingLine.slice(start, newline + 1));
+      start = newline + 1;
+    }
+    pendingLine = pendingLine.slice(start);
+    // One line longer than a part (no newline in sight) makes its entry oversized: measured, not held.
+    if (pendingLine.length > limits.partBytes) {
+      if (!midLine) yield* startLine(pendingLine);
+      entryBytes = Math.max(entryBytes + encoder.encode(pendingLine).length, limits.partBytes + 1);
+      entry = [];
+      pendingLine = '';
+      midLine = true;
+    }
+  }
+  pendingLine += decoder.decode();
+  if (pendingLine !== '') yield* takeLine(pendingLine);
+  yield* closeEntry();
+  yield* closePart();
+}

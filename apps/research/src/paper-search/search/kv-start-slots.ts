@@ -1,0 +1,69 @@
+import { type KV, Kvm } from '@nats-io/kv';
+import type { NatsConnection } from '@nats-io/nats-core';
+import type { ProviderLogger, SharedLimit, SharedStartSlots } from '@openpaw/providers';
+
+/** The bucket of the scholarly sources' shared request starts (one key per source). */
+export const SCHOLARLY_START_SLOTS_BUCKET = 'scholarly-start-slots';
+/** A key unused this long expires: a source idle for a minute has no start to space from. */
+export const SCHOLARLY_START_SLOTS_TTL_MS = 60_000;
+
+/**
+ * Request starts shared by every replica through a JetStream KV bucket: the key of a source holds the
+ * next free start (ms since the epoch); a reservation takes it by compare-and-set (`create` when
+ * absent, `update` at the read revision), so two replicas never take the same slot. Replicas' clocks
+ * are assumed in step (NTP); a skew of a few ms shifts a slot by as much.
+ */
+export class KvStartSlots implements SharedStartSlots {
+  private opened: Promise<KV> | undefined;
+
+  /** `bucket`: the KV, or how to open it (on the first reservation; a failed open is retried on the next). */
+  constructor(
+    private readonly bucket: KV | (() => Promise<KV>),
+    private readonly attempts = 50,
+  ) {}
+
+  private kv(): Promise<KV> {
+    if (typeof this.bucket !== 'function') return Promise.resolve(this.bucket);
+    this.opened ??= this.bucket().catch((error: unknown) => {
+      this.opened = undefined;
+      throw error;
+    });
+    return this.opened;
+  }
+
+  async reserve(key: string, notBeforeMs: number, intervalMs: number): Promise<number> {
+    const kv = await this.kv();
+    for (let attempt = 1; ; attempt += 1) {
+      const entry = await kv.get(key);
+      const live = entry !== null && entry.operation === 'PUT' ? entry : undefined;
+      const nextFree = live === undefined ? Number.NEGATIVE_INFINITY : Number(live.string());
+      const startAt = Math.max(notBeforeMs, Number.isFinite(nextFree) ? nextFree : Number.NEGATIVE_INFINITY);
+      const value = String(startAt + intervalMs);
+      try {
+        if (live === undefined) await kv.create(key, value);
+        else await kv.update(key, value, live.revision);
+        return startAt;
+      } catch (error) {
+        // Another replica took the slot first: read again.
+        if (attempt >= this.attempts) throw error;
+      }
+    }
+  }
+}
+
+/**
+ * The research service's shared request starts: the bucket is created (or bound, when another replica
+ * made it) on the first remote request, so a service searching only the library never makes it. When
+ * JetStream cannot be reached, each source keeps its per-process spacing and the log says so, once.
+ */
+export function scholarlyStartSlots(nc: NatsConnection, logger: ProviderLogger): Omit<SharedLimit, 'key'> {
+  let warned = false;
+  return {
+    slots: new KvStartSlots(() => new Kvm(nc).create(SCHOLARLY_START_SLOTS_BUCKET, { ttl: SCHOLARLY_START_SLOTS_TTL_MS })),
+    onUnavailable: (error) => {
+      if (warned) return;
+      warned = true;
+      logger.warn({ bucket: SCHOLARLY_START_SLOTS_BUCKET, error: error instanceof Error ? error.message : String(error) }, 'scholarly request starts are spaced per process: the shared bucket cannot be used');
+    },
+  };
+}
