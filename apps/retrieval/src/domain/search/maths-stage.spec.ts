@@ -125,6 +125,12 @@ describe('the maths-signature stage', () => {
     expect(result.trace.find((t) => t.stage === 'maths_signature')).toMatchObject({ decision: 'rejected', reason: expect.stringContaining('without the unknowns') });
   });
 
+  it('given a worded twin (its numbers in words) of a symbolic problem, then the numbers around the maths agree and it hits', async () => {
+    await indexProblem(doc('av-2k', 'solve 2k+9=43', maths('(= (+ (* 2 v0) 9) 43)', ['2', '43', '9'], 1, 'solve', ['k'])), ports);
+    const worded = query('nine more than twice a number is forty-three; find the number', maths('(= (+ (* 2 v0) 9) 43)', ['2', '43', '9'], 1, 'solve', ['n']));
+    expect(await hybridSearch(worded, policy, ports)).toMatchObject({ outcome: 'hit', candidate: { assetVersionId: 'av-2k' }, relabel: [{ from: 'k', to: 'n' }] });
+  });
+
   it('is skipped for a query without maths', async () => {
     const result = await hybridSearch(query('a train travels 240 km in 3 hours'), policy, ports);
     expect(result.trace.find((t) => t.stage === 'maths_signature')).toMatchObject({ decision: 'skipped' });

@@ -19,6 +19,23 @@ export function withoutItemLabel(normalisedText: string): string {
   return normalisedText.replace(ITEM_LABEL, '').replace(LABEL_ALONE, '');
 }
 
+/**
+ * The numbers written in digits in the text around its maths: the text's numbers less those of the
+ * maths (which the hash already holds, exactly). A worded problem says its maths' numbers in words
+ * ("forty-three"), so comparing every digit of two texts would tell a worded twin from its symbolic
+ * one; what is left ("… then find 2x") must still agree.
+ */
+function proseNumbers(normalisedText: string, mathsNumbers: readonly string[]): string[] {
+  const inMaths = new Map<string, number>();
+  for (const n of mathsNumbers) inMaths.set(n, (inMaths.get(n) ?? 0) + 1);
+  return numbersIn(withoutItemLabel(normalisedText)).filter((n) => {
+    const left = inMaths.get(n) ?? 0;
+    if (left === 0) return true;
+    inMaths.set(n, left - 1);
+    return false;
+  });
+}
+
 export interface MathsMatch {
   readonly problem: IndexedProblem;
   readonly confidence: number;
@@ -57,7 +74,7 @@ export async function mathsStage(
     note({ stage: 'maths_signature', candidate: null, score: null, decision: 'rejected', reason: `no problem indexed with maths ${maths.canonical} (${maths.intent})` });
     return undefined;
   }
-  const queryNumbers = numbersIn(withoutItemLabel(query.normalisedText));
+  const queryNumbers = proseNumbers(query.normalisedText, maths.numbers);
   let best: MathsMatch | undefined;
   for (const candidate of candidates) {
     const relation = candidate.maths === undefined ? undefined : mathsRelation(maths, candidate.maths);
@@ -68,7 +85,7 @@ export async function mathsStage(
     }
     const read = query.imageSha256 !== undefined || candidate.imageSha256 !== undefined;
     const tolerance = read ? settings.textAgreement.maxDroppedNumbers : 0;
-    if (!numberMultisetsAgree(queryNumbers, numbersIn(withoutItemLabel(candidate.normalisedText)), tolerance)) {
+    if (!numberMultisetsAgree(queryNumbers, proseNumbers(candidate.normalisedText, candidate.maths?.numbers ?? []), tolerance)) {
       note({
         stage: 'maths_signature',
         candidate: ref(candidate),
