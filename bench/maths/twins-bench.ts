@@ -128,7 +128,11 @@ async function main(): Promise<void> {
     root,
     databaseName: 'maths_twins_bench',
     services: ['coordinator', 'ingestion', 'retrieval', 'solve', 'assets', 'gateway'],
-    env: { OPENPAW_POLICY_JSON: JSON.stringify({ defaults: { video_generation: 'skip' } }) },
+    env: {
+      OPENPAW_POLICY_JSON: JSON.stringify({ defaults: { video_generation: 'skip' } }),
+      // One user submits every pair back to back: room above the free tier's 2 runs/s, as an operator would give it.
+      OPENPAW_ADMISSION_JSON: JSON.stringify({ tiers: { free: { ratePerSecond: 100, burst: 100, maxInFlight: 100 } }, maxInFlightTotal: 100 }),
+    },
   });
   const tallies = new Map<Kind, Tally>();
   const wrong: string[] = [];
