@@ -83,7 +83,7 @@ function pairsOf(seed: number, perKind: number): Pair[] {
 
     // Role-changed: the same names in exchanged roles, or another unknown asked for.
     const k = randomInt(rng, 2, 5);
-    const base = randomInt(rng, 2, 9) + i;
+    const base = randomInt(rng, 2, 9) + fresh;
     const total = (k + 1) * base;
     pairs.push(
       rng() < 0.5
