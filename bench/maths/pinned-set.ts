@@ -83,7 +83,8 @@ const linearSystem = repeat('linear_system', (rng) => {
 const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty'];
 const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
 const inWords = (n: number): string => (n <= 20 ? NUMBER_WORDS[n]! : `${TENS[Math.floor(n / 10)]}${n % 10 === 0 ? '' : `-${NUMBER_WORDS[n % 10]}`}`);
-const spoken = (rng: Rng, n: number): string => (n <= 99 && rng() < 0.6 ? inWords(n) : String(n));
+/** A number as a problem says it: in words (up to 99) six times in ten, else in digits. */
+export const spoken = (rng: Rng, n: number): string => (n <= 99 && rng() < 0.6 ? inWords(n) : String(n));
 
 const worded = repeat('worded', (rng) => {
   const template = int(rng, 0, 7);
@@ -109,7 +110,7 @@ const worded = repeat('worded', (rng) => {
   }
 });
 
-function capital(s: string): string {
+export function capital(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 

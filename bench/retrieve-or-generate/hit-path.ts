@@ -18,10 +18,8 @@
  * `--root DIR`: the services of another checkout's build (DIR/dist), e.g. a baseline's, measured by
  * this bench. `--only cached|copy`: that hit-path variant alone (e.g. to profile it).
  */
-import { join } from 'node:path';
 import pg from 'pg';
-import { createDatabase, startNatsServer, startPlatformProcesses, startPostgresServer } from '@openpaw/testing';
-import { SignJWT } from 'jose';
+import { startBenchPlatform, THIS_CHECKOUT } from '../support/gateway-platform.js';
 import { cpuByProcess, cpuLine, cpuSince } from '../support/process-cpu.js';
 
 const arg = (name: string, fallback: number): number => {
@@ -36,7 +34,7 @@ const summary = (label: string, latencies: number[], seconds: number): string =>
 
 async function main(): Promise<void> {
   const rootFlag = process.argv.indexOf('--root');
-  const root = rootFlag >= 0 ? (process.argv[rootFlag + 1] ?? '') : join(import.meta.dirname, '../../..');
+  const root = rootFlag >= 0 ? (process.argv[rootFlag + 1] ?? '') : THIS_CHECKOUT;
   const rate = arg('rate', 100);
   const seconds = arg('seconds', 15);
   // Steady state: the first `warmup` seconds of each variant (JIT, pools, caches) are not measured.
@@ -50,13 +48,9 @@ async function main(): Promise<void> {
     tiers: { free: { ratePerSecond: headroom, burst: headroom, maxInFlight: headroom } },
     maxInFlightTotal: headroom,
   };
-  const nats = await startNatsServer();
-  const postgres = await startPostgresServer({ fsync: true });
-  const databaseUrl = await createDatabase(postgres.adminUrl, 'rog_bench');
-  const platform = await startPlatformProcesses({
+  const bench = await startBenchPlatform({
     root,
-    natsUrl: nats.url,
-    databaseUrl,
+    databaseName: 'rog_bench',
     services: ['coordinator', 'ingestion', 'retrieval', 'solve', 'assets', 'gateway'],
     ...(profileDir === undefined ? {} : { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] }),
     env: {
@@ -65,25 +59,7 @@ async function main(): Promise<void> {
       OPENPAW_ADMISSION_JSON: JSON.stringify(benchAdmission),
     },
   });
-  const token = await new SignJWT({})
-    .setProtectedHeader({ alg: 'HS256' })
-    .setSubject('bench')
-    .setIssuer('openpaw')
-    .setAudience('openpaw-api')
-    .setIssuedAt()
-    .setExpirationTime('1h')
-    .sign(new TextEncoder().encode(platform.jwtSecret));
-  const submit = async (text: string, intent = 'solve'): Promise<{ ms: number; body: { result?: { outcome?: string }; run_id: string } }> => {
-    const t = performance.now();
-    const response = await fetch(`${platform.gatewayUrl}/problems?wait=30`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ text, intent }),
-    });
-    if (!response.ok) throw new Error(`POST /problems answered ${response.status}: ${await response.text()}`);
-    const body = (await response.json()) as { result?: { outcome?: string }; run_id: string };
-    return { ms: performance.now() - t, body };
-  };
+  const { databaseUrl, submit } = bench;
 
   // Step times come from the coordinator's step log; the client ends before the database does.
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -161,8 +137,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await client.end();
-    await platform.stop();
-    await Promise.all([nats.dispose(), postgres.dispose()]);
+    await bench.stop();
   }
 }
 

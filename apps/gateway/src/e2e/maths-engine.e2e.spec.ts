@@ -14,6 +14,7 @@ describe('the maths engine through the gateway', () => {
   let nats: NatsServerHandle;
   let platform: RunningPlatform;
   let alice: GatewayClient;
+  let bob: GatewayClient;
 
   beforeAll(async () => {
     nats = await privateNatsServer();
@@ -25,6 +26,7 @@ describe('the maths engine through the gateway', () => {
       env: { OPENPAW_POLICY_JSON: JSON.stringify({ defaults: { video_generation: 'skip' } }) },
     });
     alice = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'alice');
+    bob = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'bob');
   });
 
   afterAll(async () => {
@@ -54,5 +56,30 @@ describe('the maths engine through the gateway', () => {
     const html = await (await alice.request(`/runs/${submitted.body.run_id}/solution`)).text();
     expect(html).toContain('The discriminant is a perfect square, so factor');
     expect(html).toMatch(/data-final-answer>[\s\S]*x = 2 or x = 3/);
+  });
+
+  it('serves the same system asked in other names as a hit, answered in the asker\'s names (issue 24), and a role change as a new solve', async () => {
+    const stored = await alice.submitText('Solve p + 3q = 23, p - q = 3', 60);
+    expect(stored.body.result).toMatchObject({ status: 'succeeded', outcome: 'new' });
+    // The solution page of a run (the gateway's asset projection may show it a moment after the run ends).
+    const answerOf = async (runId: string, owner = alice): Promise<string> => {
+      const deadline = Date.now() + 10_000;
+      let response = await owner.request(`/runs/${runId}/solution`);
+      while (response.status === 404 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        response = await owner.request(`/runs/${runId}/solution`);
+      }
+      return /data-final-answer>[\s\S]*?<p class="answer">([^<]*)/.exec(await response.text())?.[1] ?? '';
+    };
+    expect(await answerOf(stored.body.run_id)).toBe('p = 8, q = 5');
+    // The unknowns exchanged: the asker's q plays the stored p's role.
+    const renamed = await bob.submitText('Solve q + 3p = 23, q - p = 3', 60);
+    expect(renamed.body.result).toMatchObject({ status: 'succeeded', outcome: 'hit' });
+    expect(await answerOf(renamed.body.run_id, bob)).toBe('p = 5, q = 8');
+    const roleChanged = await bob.submitText('If a = 2b and a + b = 9, find a', 60);
+    const asked = await bob.submitText('If b = 2a and a + b = 9, find a', 60);
+    expect(roleChanged.body.result).toMatchObject({ outcome: 'new' });
+    expect(asked.body.result).toMatchObject({ outcome: 'new' });
+    expect(await answerOf(asked.body.run_id, bob)).toBe('a = 3, b = 6');
   });
 });

@@ -15,7 +15,16 @@ describe('toContractSignature', () => {
       imageQuality: 97.5,
       ocrConfidence: 100,
       topicTags: { subject: 'calculus', keywords: [...domain.topicTags.keywords] },
-      maths: { version: 'maths-sig/v2', hash: domain.maths?.hash, canonical: '(= (^ v0 3) (f v0))', intent: 'differentiate', numbers: ['3'], confidence: 1 },
+      maths: {
+        version: 'maths-sig/v3',
+        hash: domain.maths?.hash,
+        previousHash: domain.maths?.previousHash,
+        canonical: '(= (^ v0 3) (f v0))',
+        intent: 'differentiate',
+        numbers: ['3'],
+        unknowns: ['x'],
+        confidence: 1,
+      },
     });
     const data = { runId: '5b0e7a4c-2a43-4f0e-9b7e-0c6f2d9a1b11', commandId: 'c', mediaType: 'image', signature, normalizedMediaKey: normalizedMediaKey('b'.repeat(64)) };
     expect(MediaNormalized.schema.safeParse(data).success).toBe(true);

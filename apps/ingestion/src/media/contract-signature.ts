@@ -28,13 +28,19 @@ function toContractMaths(maths: MathsSignature): NonNullable<ContractSignature['
   return {
     version: maths.version,
     hash: maths.hash,
+    previousHash: maths.previousHash,
     canonical: maths.canonical,
     intent: maths.intent,
     numbers: [...maths.numbers],
+    // The contract bounds the names (40 of 40 characters); a problem beyond them travels without its
+    // names, and retrieval then serves it only to a problem in the same names (found by `previousHash`).
+    ...(fitsTheContract(maths.unknowns) ? { unknowns: [...maths.unknowns], ...(maths.asks === undefined ? {} : { asks: maths.asks }) } : {}),
     confidence: maths.confidence,
     ...(maths.tokens === undefined ? {} : { tokens: maths.tokens.map((t) => ({ text: t.text, confidence: t.confidence })) }),
   };
 }
+
+const fitsTheContract = (names: readonly string[]): boolean => names.length <= 40 && names.every((name) => name.length <= 40);
 
 /** Where the normalised rendition of an image is kept: content-addressed by its pixels, so a re-run writes the same key. */
 export function normalizedMediaKey(imageSha256: string): string {

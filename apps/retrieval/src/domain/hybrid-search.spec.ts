@@ -139,7 +139,7 @@ describe('hybridSearch', () => {
       catalog: {
         findByImageSha256: (s) => catalog.findByImageSha256(s),
         findByTextSha256: (s) => catalog.findByTextSha256(s),
-        findByMathsHash: (h) => catalog.findByMathsHash(h),
+        findByMathsHashes: (h) => catalog.findByMathsHashes(h),
         getByDocIds: (ids) => catalog.getByDocIds(ids),
         getByAssetVersionIds: (ids) => catalog.getByAssetVersionIds(ids),
         keywordSearch: (text, limit, candidates) => {

@@ -19,9 +19,11 @@ import {
   type SearchStage,
   type TraceEntry,
 } from './search/search-model.js';
+import type { Relabel } from './search/maths-mapping.js';
 
 export { refusedCandidates } from './search/candidate-gate.js';
 export { exactTextStage } from './search/exact-text-stage.js';
+export { describeRelabel, mathsRelation, type MathsRelation, type Relabel } from './search/maths-mapping.js';
 export { mathsStage, type MathsMatch } from './search/maths-stage.js';
 export { findPhashDuplicate } from './search/phash-stage.js';
 export { fuse, vectorRef } from './search/rank-fusion.js';
@@ -32,6 +34,7 @@ interface Scored {
   readonly candidate: CandidateRef;
   readonly confidence: number;
   readonly bar: number;
+  readonly relabel?: readonly Relabel[];
 }
 
 /**
@@ -78,7 +81,14 @@ export async function hybridSearch(
     scored.push(entry);
     return accepted;
   };
-  const hit = (entry: Scored): HybridSearchResult => ({ outcome: 'hit', candidate: entry.candidate, confidence: entry.confidence, stage: entry.stage, trace });
+  const hit = (entry: Scored): HybridSearchResult => ({
+    outcome: 'hit',
+    candidate: entry.candidate,
+    confidence: entry.confidence,
+    stage: entry.stage,
+    trace,
+    ...(entry.relabel === undefined ? {} : { relabel: entry.relabel }),
+  });
   const threshold = policy.threshold;
   const methods = policy.methods ?? DEFAULT_METHOD_THRESHOLDS;
   const below = (confidence: number, bar: number): string => `confidence ${fmt(confidence)} < threshold ${fmt(bar)}`;
@@ -115,7 +125,7 @@ export async function hybridSearch(
   const maths = await mathsStage(query, ports, settings, note);
   if (maths !== undefined) {
     const bar = policy.mathsThreshold ?? DEFAULT_MATHS_SIGNATURE_THRESHOLD;
-    const entry = { stage: 'maths_signature' as const, candidate: ref(maths.problem), confidence: maths.confidence, bar };
+    const entry = { stage: 'maths_signature' as const, candidate: ref(maths.problem), confidence: maths.confidence, bar, ...(maths.relabel === undefined ? {} : { relabel: maths.relabel }) };
     if (consider(entry, `${below(entry.confidence, bar)}: a reading too unsure to identify the problem by its maths`, maths.detail)) return hit(entry);
   }
 
@@ -179,5 +189,6 @@ function miss(scored: readonly Scored[], trace: readonly TraceEntry[]): HybridSe
     confidence: best === undefined ? 0 : Math.max(0, best.confidence),
     stage: best?.stage ?? null,
     trace,
+    ...(best?.relabel === undefined ? {} : { relabel: best.relabel }),
   };
 }

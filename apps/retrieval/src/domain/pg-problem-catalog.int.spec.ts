@@ -60,6 +60,19 @@ describe('PgProblemCatalog (PostgreSQL)', () => {
     expect(await catalog.getByDocIds([])).toEqual([]);
   });
 
+  it('keeps the unknowns of a maths signature and finds problems under either of two maths hashes (v3 and the v2 one before it)', async () => {
+    const maths = { canonical: '(= (+ (* 4 v0) -9) 23)', intent: 'solve', numbers: ['23', '4', '9'], confidence: 1 };
+    const v3 = doc('av-v3', 'solve 4k-9=23', { maths: { ...maths, hash: '3'.repeat(64), unknowns: ['k'] } });
+    const v2 = doc('av-v2', 'solve 4x-9=23', { maths: { ...maths, hash: '2'.repeat(64) } });
+    await catalog.upsert(v2);
+    const created = await catalog.upsert(v3);
+    expect(created.problem.maths).toEqual(v3.maths);
+    expect(await catalog.upsert(v3)).toMatchObject({ change: 'unchanged' });
+    expect(await catalog.upsert({ ...v3, maths: { ...maths, hash: '3'.repeat(64), unknowns: ['m'] } })).toMatchObject({ change: 'updated' });
+    expect((await catalog.findByMathsHashes(['3'.repeat(64), '2'.repeat(64)])).map((p) => p.assetVersionId).sort()).toEqual(['av-v2', 'av-v3']);
+    expect((await catalog.findByMathsHashes(['2'.repeat(64)]))[0]?.maths?.unknowns).toBeUndefined();
+  });
+
   it('ranks keyword matches with PostgreSQL full-text search (GIN, websearch_to_tsquery, ts_rank_cd)', async () => {
     await catalog.upsert(doc('kw-train', 'a train travels 240 km in 3 hours. what is its average speed'));
     await catalog.upsert(doc('kw-car', 'a car travels 100 km in 2 hours. find the speed of the car'));

@@ -31,6 +31,7 @@ CREATE TABLE IF NOT EXISTS retrieval.indexed_problems (
   maths_intent      text,
   maths_numbers     text[],
   maths_confidence  double precision,
+  maths_unknowns    text[],
   search_vector     tsvector GENERATED ALWAYS AS (to_tsvector('english', normalised_text)) STORED,
   indexed_at        timestamptz NOT NULL DEFAULT now(),
   updated_at        timestamptz NOT NULL DEFAULT now()
@@ -64,10 +65,12 @@ interface ProblemRow {
   maths_intent: string | null;
   maths_numbers: string[] | null;
   maths_confidence: number | null;
+  maths_unknowns: string[] | null;
 }
 
 const COLUMNS = `doc_id, asset_version_id, problem_id, normalised_text, text_sha256, image_sha256, phash, phash_version,
-  quality, text_dominant, subject, keywords, maths_hash, maths_canonical, maths_intent, maths_numbers, maths_confidence`;
+  quality, text_dominant, subject, keywords, maths_hash, maths_canonical, maths_intent, maths_numbers, maths_confidence,
+  maths_unknowns`;
 
 /** PostgreSQL has only signed bigint; the unsigned 64-bit hash is stored as its two's-complement twin. */
 export function phashHexToSigned(hex: string): string {
@@ -101,6 +104,7 @@ function toProblem(row: ProblemRow): IndexedProblem {
             intent: row.maths_intent ?? 'unspecified',
             numbers: row.maths_numbers ?? [],
             confidence: row.maths_confidence ?? 0,
+            ...(row.maths_unknowns === null ? {} : { unknowns: row.maths_unknowns }),
           },
         }),
   };
@@ -131,15 +135,15 @@ export class PgProblemCatalog implements ProblemCatalog {
     const { rows } = await this.pool.query<ProblemRow>(
       `INSERT INTO retrieval.indexed_problems
          (asset_version_id, problem_id, normalised_text, text_sha256, image_sha256, phash, phash_version, quality,
-          text_dominant, subject, keywords, maths_hash, maths_canonical, maths_intent, maths_numbers, maths_confidence)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+          text_dominant, subject, keywords, maths_hash, maths_canonical, maths_intent, maths_numbers, maths_confidence, maths_unknowns)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
        ON CONFLICT (asset_version_id) DO UPDATE SET
          problem_id = EXCLUDED.problem_id, normalised_text = EXCLUDED.normalised_text, text_sha256 = EXCLUDED.text_sha256,
          image_sha256 = EXCLUDED.image_sha256, phash = EXCLUDED.phash, phash_version = EXCLUDED.phash_version,
          quality = EXCLUDED.quality, text_dominant = EXCLUDED.text_dominant, subject = EXCLUDED.subject,
          keywords = EXCLUDED.keywords, maths_hash = EXCLUDED.maths_hash, maths_canonical = EXCLUDED.maths_canonical,
          maths_intent = EXCLUDED.maths_intent, maths_numbers = EXCLUDED.maths_numbers,
-         maths_confidence = EXCLUDED.maths_confidence, updated_at = now()
+         maths_confidence = EXCLUDED.maths_confidence, maths_unknowns = EXCLUDED.maths_unknowns, updated_at = now()
        RETURNING ${COLUMNS}`,
       [
         document.assetVersionId,
@@ -158,6 +162,7 @@ export class PgProblemCatalog implements ProblemCatalog {
         document.maths?.intent ?? null,
         document.maths === undefined ? null : [...document.maths.numbers],
         document.maths?.confidence ?? null,
+        document.maths?.unknowns === undefined ? null : [...document.maths.unknowns],
       ],
     );
     const row = rows[0];
@@ -181,8 +186,8 @@ export class PgProblemCatalog implements ProblemCatalog {
     return this.select('text_sha256 = $1 ORDER BY doc_id DESC LIMIT 20', [sha256]);
   }
 
-  async findByMathsHash(hash: string): Promise<IndexedProblem[]> {
-    return this.select('maths_hash = $1 ORDER BY doc_id DESC LIMIT 20', [hash]);
+  async findByMathsHashes(hashes: readonly string[]): Promise<IndexedProblem[]> {
+    return this.select('maths_hash = ANY($1::text[]) ORDER BY doc_id DESC LIMIT 20', [[...hashes]]);
   }
 
   async getByDocIds(docIds: readonly number[]): Promise<IndexedProblem[]> {

@@ -29,6 +29,11 @@ export interface DocumentMaths {
   readonly numbers: readonly string[];
   /** How sure the reading was, 0..1 (1 for typed text). */
   readonly confidence: number;
+  /** The problem's own name of each canonical unknown (maths-sig/v3 on): what a renaming is mapped through. */
+  readonly unknowns?: readonly string[];
+  /** A query's only: its signature version and its hash under the version before (problems indexed then are found by it). */
+  readonly version?: string;
+  readonly previousHash?: string;
 }
 
 export interface IndexedProblem extends ProblemDocument {
@@ -52,7 +57,8 @@ export interface ProblemCatalog {
   remove(assetVersionId: string): Promise<IndexedProblem | undefined>;
   findByImageSha256(sha256: string): Promise<IndexedProblem[]>;
   findByTextSha256(sha256: string): Promise<IndexedProblem[]>;
-  findByMathsHash(hash: string): Promise<IndexedProblem[]>;
+  /** Problems indexed under any of these maths hashes (the query's, and its hash under the version before). */
+  findByMathsHashes(hashes: readonly string[]): Promise<IndexedProblem[]>;
   getByDocIds(docIds: readonly number[]): Promise<IndexedProblem[]>;
   getByAssetVersionIds(assetVersionIds: readonly string[]): Promise<IndexedProblem[]>;
   /**
@@ -91,6 +97,7 @@ function sameMaths(a: DocumentMaths | undefined, b: DocumentMaths | undefined): 
     a.canonical === b.canonical &&
     a.intent === b.intent &&
     a.numbers.join(' ') === b.numbers.join(' ') &&
+    (a.unknowns ?? []).join('\u0000') === (b.unknowns ?? []).join('\u0000') &&
     Math.abs(a.confidence - b.confidence) < 1e-6
   );
 }

@@ -21,11 +21,26 @@ export function isTextDominant(signature: ProblemSignature): boolean | undefined
   return alphanumerics >= TEXT_DOMINANT_MIN_CHARS && (signature.ocrConfidence ?? 0) >= TEXT_DOMINANT_MIN_CONFIDENCE;
 }
 
-/** The maths signature as retrieval keeps it (the canonical form, hash, intent, numbers and reading confidence). */
+/** The maths signature as retrieval keeps it (the canonical form, hash, intent, numbers, reading confidence and unknowns' names). */
 export function mathsOf(signature: ProblemSignature): DocumentMaths | undefined {
   const { maths } = signature;
   if (maths === undefined) return undefined;
-  return { hash: maths.hash, canonical: maths.canonical, intent: maths.intent, numbers: [...maths.numbers], confidence: maths.confidence };
+  return {
+    hash: maths.hash,
+    canonical: maths.canonical,
+    intent: maths.intent,
+    numbers: [...maths.numbers],
+    confidence: maths.confidence,
+    ...(maths.unknowns === undefined ? {} : { unknowns: [...maths.unknowns] }),
+  };
+}
+
+/** A query's maths: what is indexed, plus the version and the hash under the version before (the dual read). */
+function queryMathsOf(signature: ProblemSignature): DocumentMaths | undefined {
+  const { maths } = signature;
+  const kept = mathsOf(signature);
+  if (maths === undefined || kept === undefined) return undefined;
+  return { ...kept, version: maths.version, ...(maths.previousHash === undefined ? {} : { previousHash: maths.previousHash }) };
 }
 
 /** What hybrid search looks for, from the signature a SearchSolutions command carries. */
@@ -39,7 +54,7 @@ export function queryFromSignature(signature: ProblemSignature): RetrievalQuery 
     ...(signature.phashVersion === undefined ? {} : { phashVersion: signature.phashVersion }),
     ...(signature.imageQuality === undefined ? {} : { quality: signature.imageQuality }),
     ...(textDominant === undefined ? {} : { textDominant }),
-    ...(signature.maths === undefined ? {} : { maths: mathsOf(signature) }),
+    ...(signature.maths === undefined ? {} : { maths: queryMathsOf(signature) }),
   };
 }
 

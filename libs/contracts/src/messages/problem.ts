@@ -12,8 +12,16 @@ export const MATHS_INTENTS = ['solve', 'evaluate', 'simplify', 'expand', 'factor
 export const mathsSignature = z.object({
   /** Canonicalisation rules version; hashes are comparable only under one version. */
   version: z.string().min(1),
-  /** sha256 of version, intent and canonical form. */
+  /**
+   * sha256 of version, intent, canonical form and (from maths-sig/v3) the asked-for unknown's canonical
+   * index: name-free from v3, so a renaming of a problem shares its hash (v2 hashed the names too).
+   */
   hash: z.string().regex(/^[0-9a-f]{64}$/),
+  /**
+   * The hash under the version before (maths-sig/v2, names in it), so problems indexed before the change
+   * are still found (dual read); a match on it is a match in the same names. Absent from older producers.
+   */
+  previousHash: z.string().regex(/^[0-9a-f]{64}$/).optional(),
   /** The canonical form, e.g. `(= (+ -9 (* 4 v0)) 23)`; statements sorted and joined by `;`. */
   canonical: z.string().min(1),
   intent: z.enum(MATHS_INTENTS),
@@ -24,7 +32,7 @@ export const mathsSignature = z.object({
    * with one hash map onto each other through `unknowns[i] ↔ unknowns'[i]`. Absent from older producers.
    */
   unknowns: z.array(z.string().max(40)).max(40).optional(),
-  /** The unknown the question asks for, in the problem's own name (part of the hash). */
+  /** The unknown the question asks for, in the problem's own name (its canonical index is part of the hash). */
   asks: z.string().max(40).optional(),
   /** How sure the reading of the maths is, 0..1: 1 for typed text; the weakest maths token for OCR. */
   confidence: z.number().min(0).max(1),

@@ -33,7 +33,19 @@ const candidateFields = {
   problemId: z.uuid(),
   confidence: z.number().min(0).max(1),
 };
-const candidate = z.object({ ...candidateFields, method: retrievalMethod });
+const candidate = z.object({
+  ...candidateFields,
+  method: retrievalMethod,
+  /**
+   * A maths-signature candidate that is the query's problem under a renaming of its unknowns (issue 24):
+   * each stored unknown and the asker's name for it. Its stored solution is written in the stored names,
+   * so it is never served as it is; absent when the names are the query's own.
+   */
+  relabel: z
+    .array(z.object({ from: z.string().max(40), to: z.string().max(40) }))
+    .max(40)
+    .optional(),
+});
 const candidateV1 = z.object({ ...candidateFields, method: retrievalMethodV1 });
 
 export const RetrievalHit = defineEvent(

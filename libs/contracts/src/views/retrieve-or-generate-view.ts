@@ -47,7 +47,14 @@ export type RetrieveOrGenerateView = z.infer<typeof retrieveOrGenerateView>;
  */
 export const retrieveOrGenerateResult = z.looseObject({
   status: z.string().describe('`running` while the run goes on; then `succeeded` | `failed` | `cancelled`.'),
-  outcome: z.enum(['hit', 'new']).nullable().optional().describe('`hit`: an existing solution was retrieved; `new`: one was generated.'),
+  outcome: z
+    .enum(['hit', 'new'])
+    .nullable()
+    .optional()
+    .describe(
+      '`hit`: an existing solution was retrieved (for maths stored in other names, e.g. in x where you wrote k, the maths engine\'s ' +
+        'solution rendered again in your names); `new`: one was generated.',
+    ),
   output: z
     .looseObject({
       asset_version_id: z.uuid().nullable().optional().describe('The solution (HTML) asset version.'),

@@ -4073,7 +4073,7 @@ export interface operations {
                             duration_ms?: number | null;
                             error_code?: string | null;
                             /**
-                             * @description `hit`: an existing solution was retrieved; `new`: one was generated.
+                             * @description `hit`: an existing solution was retrieved (for maths stored in other names, e.g. in x where you wrote k, the maths engine's solution rendered again in your names); `new`: one was generated.
                              * @enum {string|null}
                              */
                             outcome?: "hit" | "new" | null;
@@ -4159,7 +4159,7 @@ export interface operations {
                             duration_ms?: number | null;
                             error_code?: string | null;
                             /**
-                             * @description `hit`: an existing solution was retrieved; `new`: one was generated.
+                             * @description `hit`: an existing solution was retrieved (for maths stored in other names, e.g. in x where you wrote k, the maths engine's solution rendered again in your names); `new`: one was generated.
                              * @enum {string|null}
                              */
                             outcome?: "hit" | "new" | null;

@@ -51,6 +51,18 @@ export interface RunFacts {
   readonly costUsd: number;
   /** An image whose reading ingestion did not trust: the reading, its doubts and, once its owner answered, the text solved. */
   readonly reading?: ReadingCheck;
+  /**
+   * Retrieval found this problem stored in other names (issue 24): the stored asset and the bijection
+   * (stored name → asker's name). The stored solution is never served in the wrong names: the solve run
+   * renders it again in the asker's, and when the maths engine does that (a structured, checked solution),
+   * the run's outcome is a hit.
+   */
+  readonly renamedHit?: RenamedHit;
+}
+
+export interface RenamedHit {
+  readonly assetVersionId: string;
+  readonly relabel: NonNullable<Candidate['relabel']>;
 }
 
 /** Read → confirm → solve (issue 25): the uncertain reading and its owner's answer. */
@@ -155,8 +167,15 @@ export function isRunning(data: RetrieveOrGenerateData): data is RunningData {
 
 /** The facts alone, for the next stage to build on (drops the stage's own fields). */
 export function factsOf(data: RunFacts): RunFacts {
-  const { request, policy, contentSensitivity, costUsd, reading } = data;
-  return { request, policy, ...(contentSensitivity === undefined ? {} : { contentSensitivity }), costUsd, ...(reading === undefined ? {} : { reading }) };
+  const { request, policy, contentSensitivity, costUsd, reading, renamedHit } = data;
+  return {
+    request,
+    policy,
+    ...(contentSensitivity === undefined ? {} : { contentSensitivity }),
+    costUsd,
+    ...(reading === undefined ? {} : { reading }),
+    ...(renamedHit === undefined ? {} : { renamedHit }),
+  };
 }
 
 /** The facts and everything known since ingestion. */

@@ -108,7 +108,10 @@ export function retrieveOrGenerateOutcomes(commands: RetrieveOrGenerateCommands)
     };
   };
 
-  /** SUCCEEDED (outcome=new); the index may have been deferred to a reindex_asset background run. */
+  /**
+   * SUCCEEDED (outcome=new; a hit when it is a renamed hit the maths engine rendered in the asker's
+   * names); the index may have been deferred to a reindex_asset background run.
+   */
   const succeedNew = (run: Run, from: DataAt<'indexing'>, indexDeferred: boolean, stepName: string, logs: readonly StepLogEntry[] = []): RogDecision => {
     const version = from.assetVersionCreated;
     const mode = from.policy.video_generation;
@@ -126,7 +129,7 @@ export function retrieveOrGenerateOutcomes(commands: RetrieveOrGenerateCommands)
     const succeeded: DataAt<'succeeded'> = {
       ...ingestedOf(from),
       stage: 'succeeded',
-      result: { outcome: 'new', assetVersionId: version.assetVersionId, isApproximate: false, videoPending: mode !== 'skip', indexDeferred },
+      result: { outcome: relabelledByTheEngine(from) ? 'hit' : 'new', assetVersionId: version.assetVersionId, isApproximate: false, videoPending: mode !== 'skip', indexDeferred },
     };
     return { outcome: 'transition', to: 'SUCCEEDED', data: succeeded, step: stepName, logs, effects };
   };
@@ -135,3 +138,12 @@ export function retrieveOrGenerateOutcomes(commands: RetrieveOrGenerateCommands)
 }
 
 export type RetrieveOrGenerateOutcomes = ReturnType<typeof retrieveOrGenerateOutcomes>;
+
+/**
+ * A renamed maths hit whose solution the maths engine produced: the engine's solution is structured
+ * (parsed maths, checked steps), so solving the asker's maths is the stored solution re-rendered under
+ * the bijection. A model's prose is never relabelled: it was solved afresh, a new solution.
+ */
+function relabelledByTheEngine(data: DataAt<'indexing'>): boolean {
+  return data.renamedHit !== undefined && data.solution.provenance.mathsEngine === 'solved';
+}

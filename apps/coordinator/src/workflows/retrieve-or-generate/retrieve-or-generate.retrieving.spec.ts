@@ -2,7 +2,8 @@ import { MediaNormalized, NormalizeMedia, RetrievalHit, RetrievalMiss, SearchSol
 import { childRunIdFor } from '@openpaw/saga';
 import { SOLVE_WORKFLOW } from '../shared/workflow-types.js';
 import { SagaDriver } from '../testing/saga-driver.js';
-import { ASSET, candidate, dataAt, retrieving, SIG, withPolicy } from './testing/given.js';
+import { AssetVersionCreated, DocumentIndexed, IndexDocument, ProblemRegistered, RegisterSolution } from '@openpaw/contracts';
+import { ASSET, candidate, dataAt, PROBLEM, PROVENANCE, retrieving, SIG, solvedView, withPolicy } from './testing/given.js';
 import { retrieveOrGenerateDefinition } from './retrieve-or-generate.definition.js';
 
 describe('retrieve_or_generate', () => {
@@ -67,6 +68,58 @@ describe('retrieve_or_generate', () => {
       expect(child?.runId).toBe(dataAt(d, 'generating').solveRunId);
       expect(child?.runId).toBe(childRunIdFor({ id: d.runId, attemptNo: 1 }, SOLVE_WORKFLOW, 'solve'));
       expect(d.pendingTimers()).toEqual(['deadline']);
+    });
+
+    describe('when the maths-signature hit is the problem in other names (a bijection x → k, issue 24)', () => {
+      const renamed = { ...candidate(0.97, 'maths_signature'), relabel: [{ from: 'x', to: 'k' }] };
+      const NEW_ASSET = '00000000-0000-4000-8000-0000000000e1';
+      /** The renamed hit's run through its solve and registration, the solve's provenance as given. */
+      const solvedAfterRenamedHit = (provenance: typeof solvedView.provenance) => {
+        const d = retrieving();
+        const step = d.reply(SearchSolutions, RetrievalHit, { candidate: renamed, trace: [] });
+        const [child] = SagaDriver.started(step);
+        if (child === undefined) throw new Error('no solve run');
+        d.child(SOLVE_WORKFLOW, child.runId, 'SUCCEEDED', { ...solvedView, provenance });
+        d.reply(RegisterSolution, ProblemRegistered, { problemId: PROBLEM, created: false });
+        d.reply(RegisterSolution, AssetVersionCreated, {
+          problemId: PROBLEM,
+          assetVersionId: NEW_ASSET,
+          assetType: 'solution_html',
+          version: 2,
+          storageKey: 'solutions/k.html',
+          contentType: 'text/html',
+        });
+        return d.reply(IndexDocument, DocumentIndexed, { assetVersionId: NEW_ASSET, problemId: PROBLEM });
+      };
+
+      it('then the stored solution (written in x) is not served: the solve run renders it in the asker\'s names, and it is never a near-miss', () => {
+        const d = retrieving();
+        const step = d.reply(SearchSolutions, RetrievalHit, { candidate: renamed, trace: [] });
+        expect(step.state).toBe('GENERATING_SOLUTION');
+        expect(step.steps()).toEqual(['renamed_maths_hit', 'retrieval_hit_renamed', 'child_started']);
+        expect(step.applied.logs[0]).toMatchObject({ payload: { asset_version_id: ASSET, relabel: [{ from: 'x', to: 'k' }] } });
+        expect(dataAt(d, 'generating')).toMatchObject({ topCandidate: null, renamedHit: { assetVersionId: ASSET, relabel: [{ from: 'x', to: 'k' }] } });
+      });
+
+      it('then, rendered by the maths engine (a structured solution), the outcome is a hit with the new asset in the asker\'s names', () => {
+        const step = solvedAfterRenamedHit({ ...PROVENANCE, model: 'maths-engine', costUsd: 0, mathsEngine: 'solved' });
+        expect(step.state).toBe('SUCCEEDED');
+        expect(step.view()).toMatchObject({ outcome: 'hit', output: { asset_version_id: NEW_ASSET, is_approximate: false } });
+      });
+
+      it('then, solved afresh by a model (prose is never relabelled), the outcome is new', () => {
+        const step = solvedAfterRenamedHit(PROVENANCE);
+        expect(step.view()).toMatchObject({ outcome: 'new', output: { asset_version_id: NEW_ASSET } });
+      });
+
+      it('when it is the top candidate of a miss, or a hit below the bar, then it is not kept for the near-miss rule', () => {
+        const miss = retrieving();
+        miss.reply(SearchSolutions, RetrievalMiss, { topCandidate: renamed, trace: [] });
+        expect(dataAt(miss, 'generating').topCandidate).toBeNull();
+        const below = retrieving(retrieveOrGenerateDefinition({ policy: withPolicy({ defaults: { maths_signature_threshold: 0.99 } }) }));
+        expect(below.reply(SearchSolutions, RetrievalHit, { candidate: renamed, trace: [] }).state).toBe('GENERATING_SOLUTION');
+        expect(dataAt(below, 'generating').topCandidate).toBeNull();
+      });
     });
 
     it('when retrieval times out, then it retries 3 times with exponential backoff (1 s, 2 s, 4 s), then FAILED', () => {

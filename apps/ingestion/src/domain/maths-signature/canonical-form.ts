@@ -165,26 +165,80 @@ function unknownsInOrder(tree: Canon, into: string[]): void {
 
 /**
  * The canonical form of a set of statements: operands of +, × and = sorted, unknowns renamed v0, v1, …
- * in order of first appearance in the name-blind ordering (so "3a + 2 = 11" and "2 + 3y = 11" agree),
- * statements sorted and joined by ";". Numbers are kept exactly as written, so two problems whose numbers
- * differ never share a form, even when their equations are equivalent.
+ * (so "3a + 2 = 11" and "2 + 3y = 11" agree), statements sorted and joined by ";". Numbers are kept
+ * exactly as written, so two problems whose numbers differ never share a form, even when their
+ * equations are equivalent.
  */
 export function canonicalForm(statements: readonly Canon[]): string {
   return canonicalWithUnknowns(statements).canonical;
 }
 
-/**
- * The canonical form and the problem's own name of each renamed unknown (`unknowns[i]` became `vi`).
- * Two problems with one canonical form map onto each other through `unknowns[i] ↔ unknowns'[i]`: the
- * renamed statements are identical, so that pairing is a variable bijection between their equations.
- */
-export function canonicalWithUnknowns(statements: readonly Canon[]): { readonly canonical: string; readonly unknowns: readonly string[] } {
+/** The canonical form of a set of statements with the unknowns named v0, v1, … in `order`. */
+function formUnder(statements: readonly Canon[], order: readonly string[]): string {
+  const renamed: Names = (name) => `v${order.indexOf(name)}`;
+  return [...new Set(statements.map((s) => render(ordered(s, renamed), renamed)))].sort().join(';');
+}
+
+/** Unknowns in order of first appearance in the name-blind ordering of the statements (maths-sig/v2's numbering). */
+function firstAppearanceOrder(statements: readonly Canon[]): string[] {
   const blind: Names = () => '_';
   const byShape = statements.map((s) => ordered(s, blind)).map((s) => ({ s, key: render(s, blind) }));
   byShape.sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
   const order: string[] = [];
   for (const { s } of byShape) unknownsInOrder(s, order);
-  const renamed: Names = (name) => `v${order.indexOf(name)}`;
-  const final = byShape.map(({ s }) => render(ordered(s, renamed), renamed));
-  return { canonical: [...new Set(final)].sort().join(';'), unknowns: order };
+  return order;
+}
+
+function* permutations<T>(items: readonly T[]): Generator<T[]> {
+  if (items.length <= 1) {
+    yield [...items];
+    return;
+  }
+  for (let i = 0; i < items.length; i++) {
+    const rest = [...items.slice(0, i), ...items.slice(i + 1)];
+    for (const tail of permutations(rest)) yield [items[i] as T, ...tail];
+  }
+}
+
+/**
+ * Up to this many unknowns, every numbering is tried (6! = 720 renderings at most); above it the
+ * first-appearance numbering stands, which is sound (one form still means one bijection) but may tell
+ * two renamings of one problem apart: a miss, never a wrong hit.
+ */
+export const MAX_UNKNOWNS_NUMBERED_EXHAUSTIVELY = 6;
+
+export interface CanonicalMaths {
+  /** The statements with the unknowns named v0, v1, …: equal for two problems iff one is a renaming of the other. */
+  readonly canonical: string;
+  /** The problem's own name of each unknown, in canonical order (`unknowns[i]` is `vi`). */
+  readonly unknowns: readonly string[];
+  /** The canonical index of the asked-for unknown (`asks` is `unknowns[asksIndex]`), when one is asked for. */
+  readonly asksIndex?: number;
+}
+
+/**
+ * The canonical form, the problem's own name of each unknown in canonical order, and the asked-for
+ * unknown's canonical index. The numbering is the one whose rendering (then the asked-for index) is
+ * least among all numberings, so it does not depend on the names or the order they were written in:
+ * two problems with one form and one asked-for index map onto each other through `unknowns[i] ↔
+ * unknowns'[i]`, a variable bijection between their equations that sends the asked-for unknown to the
+ * asked-for unknown. (A problem with symmetries has several such numberings; each gives a valid bijection.)
+ */
+export function canonicalWithUnknowns(statements: readonly Canon[], asks?: string): CanonicalMaths {
+  const first = firstAppearanceOrder(statements);
+  const candidates = first.length <= MAX_UNKNOWNS_NUMBERED_EXHAUSTIVELY ? permutations(first) : [first][Symbol.iterator]();
+  let best: { canonical: string; order: string[]; asksIndex: number } | undefined;
+  for (const order of candidates) {
+    const canonical = formUnder(statements, order);
+    const asksIndex = asks === undefined ? -1 : order.indexOf(asks);
+    if (best === undefined || canonical < best.canonical || (canonical === best.canonical && asksIndex < best.asksIndex)) best = { canonical, order, asksIndex };
+  }
+  const chosen = best ?? { canonical: formUnder(statements, first), order: first, asksIndex: -1 };
+  return { canonical: chosen.canonical, unknowns: chosen.order, ...(chosen.asksIndex < 0 ? {} : { asksIndex: chosen.asksIndex }) };
+}
+
+/** The maths-sig/v2 form (first-appearance numbering), kept for the dual read of problems indexed under v2. */
+export function firstAppearanceForm(statements: readonly Canon[]): { readonly canonical: string; readonly unknowns: readonly string[] } {
+  const order = firstAppearanceOrder(statements);
+  return { canonical: formUnder(statements, order), unknowns: order };
 }

@@ -1,12 +1,18 @@
 import { createHash } from 'node:crypto';
 import { askedFor, normaliseMaths, readWorded, strayToken, WORDED_UNKNOWN } from '@openpaw/maths';
-import { type Canon, canonicalWithUnknowns, MathsParseError, statementsOf } from './canonical-form.js';
+import { type Canon, canonicalWithUnknowns, firstAppearanceForm, MathsParseError, statementsOf } from './canonical-form.js';
 import { questionIntent } from './intent.js';
 import { mathsRuns, type MathsToken } from './maths-tokens.js';
 import { rewriteWordOperators } from './word-operators.js';
 
-/** Version of the extraction and canonicalisation rules; bump it whenever a rule changes (hashes change). */
-export const MATHS_SIGNATURE_VERSION = 'maths-sig/v2';
+/**
+ * Version of the extraction and canonicalisation rules; bump it whenever a rule changes (hashes change).
+ * v3: the hash is name-free (the unknowns' names left out, the asked-for unknown as its canonical index),
+ * so a renaming of a problem shares its hash and is served only through the variable bijection.
+ */
+export const MATHS_SIGNATURE_VERSION = 'maths-sig/v3';
+/** The version before, whose hash a signature also carries (`previousHash`) so problems indexed under it stay found. */
+export const PREVIOUS_MATHS_SIGNATURE_VERSION = 'maths-sig/v2';
 
 export type MathsIntent = 'solve' | 'evaluate' | 'simplify' | 'expand' | 'factor' | 'differentiate' | 'integrate' | 'unspecified';
 
@@ -24,8 +30,10 @@ export interface MathsSignature {
   readonly numbers: readonly string[];
   /** The problem's own name of each canonical unknown, in order (`unknowns[i]` is `vi` in `canonical`). */
   readonly unknowns: readonly string[];
-  /** The unknown the question asks for ("find a", "solve for y"), in the problem's own name; part of the hash. */
+  /** The unknown the question asks for ("find a", "solve for y"), in the problem's own name; its canonical index is part of the hash. */
   readonly asks?: string;
+  /** The hash under PREVIOUS_MATHS_SIGNATURE_VERSION (names in it): what problems indexed before v3 are found by. */
+  readonly previousHash: string;
   /** 1 for typed text; for a reading, the lowest confidence of its maths tokens. */
   readonly confidence: number;
   readonly tokens?: readonly ReadToken[];
@@ -48,6 +56,8 @@ function hasUnknowns(tree: Canon): boolean {
   if (tree.kind === 'sym') return tree.renamable;
   return tree.kind === 'op' && tree.args.some(hasUnknowns);
 }
+
+const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
 const runText = (run: readonly MathsToken[]): string => run.map((t) => t.text).join('');
 
@@ -83,25 +93,29 @@ export function extractMathsSignature(normalisedText: string, reading?: readonly
     }
   }
   if (statements.length === 0) return { unparsed, dangling };
-  const { canonical, unknowns } = canonicalWithUnknowns(statements);
   const asks = worded?.read.kind === 'equation' ? WORDED_UNKNOWN : askedFor(normalisedText);
+  const named = firstAppearanceForm(statements);
+  const { unknowns } = named;
   if (asks !== undefined && !unknowns.includes(asks) && unknowns.length > 0) return { unparsed: [`asks for ${asks}, which its maths does not hold`], dangling };
   const asked = asks !== undefined && unknowns.includes(asks) ? asks : undefined;
+  const { canonical, unknowns: inCanonicalOrder, asksIndex } = canonicalWithUnknowns(statements, asked);
   const intent = questionIntent(text, statements.some(hasStatement), statements.some(hasUnknowns));
   const weakest = reading === undefined || reading.length === 0 ? 1 : Math.min(...reading.map((t) => t.confidence));
   const confidence = readingConfidence ?? weakest;
   const signature: MathsSignature = {
     version: MATHS_SIGNATURE_VERSION,
-    // The unknowns by their own names, and the asked-for one: a stored solution is prose written in
-    // its problem's names, so only a problem in the same names (the identity bijection) may reuse it;
-    // a renaming ("x + y = 10, y - x = 2", the same maths in k) is a miss and is solved afresh.
-    hash: createHash('sha256')
-      .update(`${MATHS_SIGNATURE_VERSION}\n${intent}\n${canonical}\nunknowns ${unknowns.join(',')}\nasks ${asked ?? (unknowns.length === 1 ? unknowns[0] : '')}`, 'utf8')
-      .digest('hex'),
+    // Name-free: the canonical form numbers the unknowns, and the asked-for one is its canonical index
+    // (a lone unknown is the one asked for), so a renaming shares the hash; a hit maps the stored
+    // problem onto the asker's through `unknowns[i] ↔ unknowns'[i]` and is served in the asker's names.
+    hash: sha256(`${MATHS_SIGNATURE_VERSION}\n${intent}\n${canonical}\nasks ${asksIndex ?? (unknowns.length === 1 ? 0 : '')}`),
+    // v2 hashed the names; a problem indexed under it is the same problem only in the same names.
+    previousHash: sha256(
+      `${PREVIOUS_MATHS_SIGNATURE_VERSION}\n${intent}\n${named.canonical}\nunknowns ${unknowns.join(',')}\nasks ${asked ?? (unknowns.length === 1 ? unknowns[0] : '')}`,
+    ),
     canonical,
     intent,
     numbers: numbers.sort(),
-    unknowns,
+    unknowns: inCanonicalOrder,
     ...(asked === undefined ? {} : { asks: asked }),
     confidence: Math.max(0, Math.min(1, confidence)),
     ...(reading === undefined ? {} : { tokens: reading.map((t) => ({ text: t.text, confidence: Math.max(0, Math.min(1, t.confidence)) })) }),

@@ -1,5 +1,6 @@
 import type { KeywordHit } from '../problem-catalog.js';
 import { numbersConsistent, numbersIn } from '../text-similarity.js';
+import { describeRelabel, mathsRelation } from './maths-mapping.js';
 import type { VectorHit } from '../vector-index.js';
 import type { HybridSearchPorts, HybridSearchSettings, RetrievalQuery } from './search-model.js';
 
@@ -22,9 +23,11 @@ export async function refusedCandidates(
   if (ids.length === 0) return refused;
   const queryNumbers = numbersIn(query.normalisedText);
   for (const candidate of await ports.catalog.getByAssetVersionIds(ids)) {
-    if (query.maths !== undefined && candidate.maths !== undefined && candidate.maths.hash !== query.maths.hash) {
-      refused.set(candidate.assetVersionId, `its maths ${candidate.maths.canonical} (${candidate.maths.intent}) is not the query's ${query.maths.canonical} (${query.maths.intent})`);
-    } else if (!numbersConsistent(queryNumbers, numbersIn(candidate.normalisedText), settings.textAgreement.maxDroppedNumbers)) {
+    const relation = query.maths === undefined || candidate.maths === undefined ? undefined : mathsRelation(query.maths, candidate.maths);
+    if (relation?.kind === 'other') refused.set(candidate.assetVersionId, relation.why);
+    // A renaming is served only by the maths tier, which re-renders it in the asker's names.
+    else if (relation?.kind === 'renamed') refused.set(candidate.assetVersionId, `its maths is the query's in other names (${describeRelabel(relation.relabel)})`);
+    else if (!numbersConsistent(queryNumbers, numbersIn(candidate.normalisedText), settings.textAgreement.maxDroppedNumbers)) {
       refused.set(candidate.assetVersionId, "its numbers differ from the query's");
     }
   }

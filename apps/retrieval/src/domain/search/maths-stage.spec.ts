@@ -10,9 +10,12 @@ import { InMemoryProblemCatalog } from '../test-support/in-memory-problem-catalo
 
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
 
-/** A maths signature as ingestion sends it; retrieval treats the hash as opaque, so any stable digest of the form will do. */
-function maths(canonical: string, numbers: string[], confidence = 1, intent = 'solve'): DocumentMaths {
-  return { hash: sha(`${intent}\n${canonical}`), canonical, intent, numbers, confidence };
+/**
+ * A maths signature as ingestion sends it (maths-sig/v3: the hash name-free, the unknowns' names beside
+ * it); retrieval treats the hash as opaque, so any stable digest of the form will do.
+ */
+function maths(canonical: string, numbers: string[], confidence = 1, intent = 'solve', unknowns: readonly string[] = ['x']): DocumentMaths {
+  return { hash: sha(`${intent}\n${canonical}`), canonical, intent, numbers, confidence, unknowns, version: 'maths-sig/v3' };
 }
 
 const LINEAR = maths('(= (+ (* 4 v0) -9) 23)', ['23', '4', '9']);
@@ -80,6 +83,52 @@ describe('the maths-signature stage', () => {
     const result = await hybridSearch(query('x+3=7. then find 5x', maths('(= (+ 3 v0) 7)', ['3', '7'])), policy, ports);
     expect(result.outcome).toBe('miss');
     expect(result.trace.find((t) => t.stage === 'maths_signature')).toMatchObject({ decision: 'rejected', reason: expect.stringContaining('numbers around it differ') });
+  });
+
+  it('given the same maths in other names ("4k - 9 = 23"), then it is a hit that carries the bijection, and no other tier serves it', async () => {
+    const inK = { ...LINEAR, unknowns: ['k'] };
+    const result = await hybridSearch(query('solve 4k-9=23', inK), policy, ports);
+    expect(result).toMatchObject({ outcome: 'hit', stage: 'maths_signature', candidate: { assetVersionId: 'av-linear' }, relabel: [{ from: 'x', to: 'k' }] });
+    expect(result.trace.find((t) => t.decision === 'accepted')?.reason).toContain('under the renaming x → k');
+    const unsure = await hybridSearch(query('solve 4k-9=23', { ...inK, confidence: 0.5 }), policy, ports);
+    expect(unsure.outcome).toBe('miss');
+    expect(unsure.trace).toContainEqual(expect.objectContaining({ stage: 'vector', candidate: expect.objectContaining({ assetVersionId: 'av-linear' }), reason: expect.stringContaining('in other names (x → k)') }));
+  });
+
+  it('given the problem indexed both in the asker\'s names and in others, then the asker\'s is served as it is', async () => {
+    const system = (unknowns: readonly string[]): DocumentMaths => maths('(= (+ v0 (neg v1)) 2);(= (+ v0 v1) 10)', ['10', '2'], 1, 'solve', unknowns);
+    await indexProblem(doc('av-system-yx', 'solve x+y=10, y-x=2', system(['y', 'x'])), ports);
+    await indexProblem(doc('av-system-xy', 'solve x+y=10, x-y=2', system(['x', 'y'])), ports);
+    const result = await hybridSearch(query('solve x-y=2 and x+y=10', system(['x', 'y'])), policy, ports);
+    expect(result).toMatchObject({ outcome: 'hit', candidate: { assetVersionId: 'av-system-xy' } });
+    expect(result.relabel).toBeUndefined();
+    const swapped = await hybridSearch(query('solve y+x=10, x-y=2', system(['x', 'y'])), policy, ports);
+    expect(swapped.relabel).toBeUndefined();
+  });
+
+  it('given a problem indexed under maths-sig/v2 (names in its hash, no names kept), then a v3 query finds it by its previousHash, in the same names (not orphaned)', async () => {
+    const v2Hash = sha('maths-sig/v2 of solve 7x+2=30');
+    const indexedUnderV2: DocumentMaths = { hash: v2Hash, canonical: '(= (+ (* 7 v0) 2) 30)', intent: 'solve', numbers: ['2', '30', '7'], confidence: 1 };
+    await indexProblem(doc('av-v2', 'solve 7x+2=30', indexedUnderV2), ports);
+    const v3 = { ...maths('(= (+ (* 7 v0) 2) 30)', ['2', '30', '7']), previousHash: v2Hash };
+    const result = await hybridSearch(query('what is x if 7x+2=30?', v3), policy, ports);
+    expect(result).toMatchObject({ outcome: 'hit', stage: 'maths_signature', candidate: { assetVersionId: 'av-v2' } });
+    expect(result.relabel).toBeUndefined();
+    const withoutPrevious = await hybridSearch(query('what is x if 7x+2=30?', maths('(= (+ (* 7 v0) 2) 30)', ['2', '30', '7'])), policy, ports);
+    expect(withoutPrevious.stage).not.toBe('maths_signature');
+  });
+
+  it('given one hash but no names on the indexed side (a v3 problem with too many unknowns to carry), then it is not served', async () => {
+    const nameless: DocumentMaths = { hash: maths('(= (+ (* 9 v0) 1) 55)', []).hash, canonical: '(= (+ (* 9 v0) 1) 55)', intent: 'solve', numbers: ['1', '55', '9'], confidence: 1 };
+    await indexProblem(doc('av-nameless', 'solve 9x+1=55', nameless), ports);
+    const result = await hybridSearch(query('what is x if 9x+1=55?', maths('(= (+ (* 9 v0) 1) 55)', ['1', '55', '9'])), policy, ports);
+    expect(result.trace.find((t) => t.stage === 'maths_signature')).toMatchObject({ decision: 'rejected', reason: expect.stringContaining('without the unknowns') });
+  });
+
+  it('given a worded twin (its numbers in words) of a symbolic problem, then the numbers around the maths agree and it hits', async () => {
+    await indexProblem(doc('av-2k', 'solve 2k+9=43', maths('(= (+ (* 2 v0) 9) 43)', ['2', '43', '9'], 1, 'solve', ['k'])), ports);
+    const worded = query('nine more than twice a number is forty-three; find the number', maths('(= (+ (* 2 v0) 9) 43)', ['2', '43', '9'], 1, 'solve', ['n']));
+    expect(await hybridSearch(worded, policy, ports)).toMatchObject({ outcome: 'hit', candidate: { assetVersionId: 'av-2k' }, relabel: [{ from: 'k', to: 'n' }] });
   });
 
   it('is skipped for a query without maths', async () => {

@@ -1,6 +1,7 @@
 import type { IndexedProblem } from '../problem-catalog.js';
 import { textAgreement } from '../text-similarity.js';
 import { DEFAULT_SEARCH_SETTINGS, fmt, type HybridSearchPorts, type HybridSearchSettings, type Note, ref, type RetrievalQuery } from './search-model.js';
+import { describeRelabel, mathsRelation } from './maths-mapping.js';
 
 /**
  * The image stage on its own: the nearest indexed pHash within the bound that passes the quality gate,
@@ -45,9 +46,11 @@ export async function findPhashDuplicate(
       reject(`candidate image quality ${problem.quality ?? 0} < ${settings.minQuality}`);
       continue;
     }
-    // The same layout with other numbers hashes alike; when both sides' maths is known, it must be the same.
-    if (query.maths !== undefined && problem.maths !== undefined && query.maths.hash !== problem.maths.hash) {
-      reject(`maths ${problem.maths.canonical} is not the query's ${query.maths.canonical}`);
+    // The same layout with other numbers (or other names) hashes alike; when both sides' maths is known,
+    // it must be the same, in the same names.
+    const relation = query.maths === undefined || problem.maths === undefined ? undefined : mathsRelation(query.maths, problem.maths);
+    if (relation !== undefined && relation.kind !== 'same') {
+      reject(relation.kind === 'other' ? relation.why : `the query's maths in other names (${describeRelabel(relation.relabel)})`);
       continue;
     }
     let similarity = 1;

@@ -3,6 +3,7 @@ import type { PhashMatch } from '../phash-index.js';
 import type { DocumentMaths, ProblemCatalog } from '../problem-catalog.js';
 import { DEFAULT_TEXT_AGREEMENT, type TextAgreementBounds } from '../text-similarity.js';
 import type { VectorIndex } from '../vector-index.js';
+import type { Relabel } from './maths-mapping.js';
 
 /** Spec 01's confidences for the exact tiers, and the maths signature's (ADR 0007) before its reading factor. */
 export const CONFIDENCE = {
@@ -89,7 +90,7 @@ export interface PhashLookup {
 export interface HybridSearchPorts {
   readonly catalog: Pick<
     ProblemCatalog,
-    'findByImageSha256' | 'findByTextSha256' | 'findByMathsHash' | 'getByDocIds' | 'getByAssetVersionIds' | 'keywordSearch'
+    'findByImageSha256' | 'findByTextSha256' | 'findByMathsHashes' | 'getByDocIds' | 'getByAssetVersionIds' | 'keywordSearch'
   >;
   readonly phashIndex: PhashLookup;
   readonly vectors: VectorIndex;
@@ -118,6 +119,8 @@ export interface HybridSearchResult {
   readonly confidence: number;
   readonly stage: SearchStage | null;
   readonly trace: readonly TraceEntry[];
+  /** The candidate is the query's problem in other names (maths tier only): stored name → asker's name. */
+  readonly relabel?: readonly Relabel[];
 }
 
 export function ref(problem: { assetVersionId: string; problemId?: string }): CandidateRef {

@@ -32,8 +32,8 @@ export class InMemoryProblemCatalog implements ProblemCatalog {
     return Promise.resolve(this.newestFirst((p) => p.textSha256 === sha256));
   }
 
-  findByMathsHash(hash: string): Promise<IndexedProblem[]> {
-    return Promise.resolve(this.newestFirst((p) => p.maths?.hash === hash));
+  findByMathsHashes(hashes: readonly string[]): Promise<IndexedProblem[]> {
+    return Promise.resolve(this.newestFirst((p) => p.maths !== undefined && hashes.includes(p.maths.hash)));
   }
 
   getByDocIds(docIds: readonly number[]): Promise<IndexedProblem[]> {

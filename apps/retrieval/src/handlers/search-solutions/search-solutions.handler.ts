@@ -51,6 +51,12 @@ export class SearchSolutionsHandler {
     const problemId = result.candidate.problemId ?? (await this.index.problemIdsOf([assetVersionId])).get(assetVersionId);
     // Every asset version is indexed with its problem (IndexDocument requires it); one without is not servable.
     if (problemId === undefined) return null;
-    return { assetVersionId, problemId, confidence: Math.min(1, Math.max(0, result.confidence)), method: methodOf(result.stage, result.confidence) };
+    return {
+      assetVersionId,
+      problemId,
+      confidence: Math.min(1, Math.max(0, result.confidence)),
+      method: methodOf(result.stage, result.confidence),
+      ...(result.relabel === undefined ? {} : { relabel: result.relabel.map((r) => ({ from: r.from, to: r.to })) }),
+    };
   }
 }

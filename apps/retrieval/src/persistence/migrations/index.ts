@@ -3,6 +3,7 @@ import { CreateRetrievalIndex1764100000001 } from './1764100000001-create-retrie
 import { AddMathsSignature1764300000000 } from './1764300000000-add-maths-signature.js';
 import { KeepRepliesAsList1764400000000 } from './1764400000000-keep-replies-as-list.js';
 import { KeywordIndexWithoutPendingList1764600000000 } from './1764600000000-keyword-index-without-pending-list.js';
+import { AddMathsUnknowns1765000000000 } from './1765000000000-add-maths-unknowns.js';
 import { registerSchemaMigrations } from '@openpaw/persistence';
 
 /** The `retrieval` schema's migrations, in order. Never edit one that has shipped; add the next. */
@@ -11,4 +12,5 @@ export const retrievalMigrations: readonly (new () => MigrationInterface)[] = re
   AddMathsSignature1764300000000,
   KeepRepliesAsList1764400000000,
   KeywordIndexWithoutPendingList1764600000000,
+  AddMathsUnknowns1765000000000,
 ]);

@@ -3,7 +3,7 @@ import { type ClaimInput, firstTry, type StepLogEntry } from '@openpaw/saga';
 import { earlierResultSchema } from '../problem-key.js';
 import { acceptanceBar } from '../retrieval-bars.js';
 import type { RetrieveOrGenerateCommands } from '../retrieve-or-generate.commands.js';
-import { type DataAt, ingestedOf } from '../retrieve-or-generate.data.js';
+import { type Candidate, type DataAt, ingestedOf } from '../retrieve-or-generate.data.js';
 import { ignore, leaving, replyTo, type RetrieveOrGenerateOutcomes, type RogDecision, type Run } from '../retrieve-or-generate.outcomes.js';
 
 /**
@@ -44,8 +44,15 @@ export function retrievalHit(outcomes: RetrieveOrGenerateOutcomes, run: Run, dat
   const bar = acceptanceBar(candidate.method, data.policy);
   if (candidate.confidence < bar) {
     // Below the policy's bar (retrieval may run with another threshold): a miss, with this as its top candidate.
-    return outcomes.generate(run, data, candidate, 'retrieval_hit_below_threshold', [
+    return outcomes.generate(run, data, servableAsIs(candidate), 'retrieval_hit_below_threshold', [
       { step: 'hit_below_threshold', payload: { confidence: candidate.confidence, threshold: bar, method: candidate.method } },
+    ]);
+  }
+  if (candidate.relabel !== undefined && candidate.relabel.length > 0) {
+    // The stored solution is written in the stored names: rendered again in the asker's (issue 24).
+    const renamedHit = { assetVersionId: candidate.assetVersionId, relabel: candidate.relabel };
+    return outcomes.generate(run, { ...data, renamedHit }, null, 'retrieval_hit_renamed', [
+      { step: 'renamed_maths_hit', payload: { asset_version_id: candidate.assetVersionId, confidence: candidate.confidence, relabel: candidate.relabel } },
     ]);
   }
   const succeeded: DataAt<'succeeded'> = {
@@ -56,7 +63,12 @@ export function retrievalHit(outcomes: RetrieveOrGenerateOutcomes, run: Run, dat
   return { outcome: 'transition', to: 'SUCCEEDED', data: succeeded, step: 'retrieval_hit', effects: leaving(data) };
 }
 
+/** A candidate the near-miss rule may serve as it is: not one in other names (its solution speaks of other unknowns). */
+function servableAsIs(candidate: Candidate | null): Candidate | null {
+  return candidate?.relabel !== undefined && candidate.relabel.length > 0 ? null : candidate;
+}
+
 /** RETRIEVING → GENERATING_SOLUTION, keeping the top candidate for the near-miss rule. */
 export function retrievalMiss(outcomes: RetrieveOrGenerateOutcomes, run: Run, data: DataAt<'searching'>, e: MessageData<typeof RetrievalMiss>): RogDecision {
-  return replyTo(run, data, e.commandId) ? outcomes.generate(run, data, e.topCandidate, 'retrieval_miss') : ignore('stale RetrievalMiss');
+  return replyTo(run, data, e.commandId) ? outcomes.generate(run, data, servableAsIs(e.topCandidate), 'retrieval_miss') : ignore('stale RetrievalMiss');
 }

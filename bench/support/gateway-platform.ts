@@ -1,0 +1,75 @@
+import { join } from 'node:path';
+import { createDatabase, type RunningPlatform, type ServiceName, startNatsServer, startPlatformProcesses, startPostgresServer } from '@openpaw/testing';
+import { SignJWT } from 'jose';
+
+/** What POST /problems?wait answers, as far as the benches read it. */
+export interface SubmittedRun {
+  readonly run_id: string;
+  readonly result?: { readonly outcome?: string; readonly status?: string; readonly output?: { readonly asset_version_id?: string }; readonly cost_usd?: number };
+}
+
+export interface BenchPlatform {
+  readonly platform: RunningPlatform;
+  /** The bench database (the coordinator's step log is read from it). */
+  readonly databaseUrl: string;
+  /** POST /problems?wait=30 as the bench user; throws on a non-2xx answer. `ms` is the round trip. */
+  readonly submit: (text: string, intent?: string) => Promise<{ readonly ms: number; readonly body: SubmittedRun }>;
+  /** GET a gateway path as the bench user. */
+  readonly get: (path: string) => Promise<Response>;
+  readonly stop: () => Promise<void>;
+}
+
+export interface BenchPlatformOptions {
+  /** The checkout whose dist/ is run (default: this one). */
+  readonly root?: string;
+  readonly services: readonly ServiceName[];
+  readonly env?: Readonly<Record<string, string>>;
+  readonly nodeArgs?: readonly string[];
+  readonly databaseName: string;
+}
+
+/** The checkout this bench was built from (dist/bench/<dir>/<file>.js → the repository root). */
+export const THIS_CHECKOUT = join(import.meta.dirname, '../../..');
+
+/**
+ * The platform benches measure through the gateway: a private nats-server, PostgreSQL with fsync on,
+ * every named service as its own process, and a bench user's bearer token.
+ */
+export async function startBenchPlatform(options: BenchPlatformOptions): Promise<BenchPlatform> {
+  const nats = await startNatsServer();
+  const postgres = await startPostgresServer({ fsync: true });
+  const databaseUrl = await createDatabase(postgres.adminUrl, options.databaseName);
+  const platform = await startPlatformProcesses({
+    root: options.root ?? THIS_CHECKOUT,
+    natsUrl: nats.url,
+    databaseUrl,
+    services: [...options.services],
+    ...(options.nodeArgs === undefined ? {} : { nodeArgs: [...options.nodeArgs] }),
+    ...(options.env === undefined ? {} : { env: { ...options.env } }),
+  });
+  const token = await new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject('bench')
+    .setIssuer('openpaw')
+    .setAudience('openpaw-api')
+    .setIssuedAt()
+    .setExpirationTime('1h')
+    .sign(new TextEncoder().encode(platform.jwtSecret));
+  const get = (path: string): Promise<Response> => fetch(`${platform.gatewayUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  const submit = async (text: string, intent = 'solve'): Promise<{ ms: number; body: SubmittedRun }> => {
+    const t = performance.now();
+    const response = await fetch(`${platform.gatewayUrl}/problems?wait=30`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ text, intent }),
+    });
+    if (!response.ok) throw new Error(`POST /problems answered ${response.status}: ${await response.text()}`);
+    const body = (await response.json()) as SubmittedRun;
+    return { ms: performance.now() - t, body };
+  };
+  const stop = async (): Promise<void> => {
+    await platform.stop();
+    await Promise.all([nats.dispose(), postgres.dispose()]);
+  };
+  return { platform, databaseUrl, submit, get, stop };
+}
