@@ -23,6 +23,7 @@ BENCHES=(
   "maths/maths-bench.js --repeat 1"
   "maths/cas-compare.js"
   "maths/pinned-bench.js --held-out --fail-on-wrong"
+  "maths/twins-bench.js --pairs 2 --fail-on-wrong"
   "paper-dedup/dedup-bench.js 1,2 2"
   "paper-steering/steering-bench.js --seeds 1 --gnn 6 --others 2"
   "saga/saga-bench.js --runs1 10 --runs64 64 --commits 20"
