@@ -68,10 +68,6 @@ export class AdmittedRuns {
     return [...this.#byRun.keys()];
   }
 
-  entries(): IterableIterator<[string, Admitted]> {
-    return this.#byRun.entries();
-  }
-
   values(): IterableIterator<Admitted> {
     return this.#byRun.values();
   }

@@ -63,6 +63,11 @@ const SIZING = new Set(['left', 'right', 'big', 'Big', 'bigg', 'Bigg', 'bigl', '
 const TEXT_ARGUMENT = new Set(['text', 'mathrm', 'textrm', 'operatorname', 'mathit', 'mathbf', 'textbf', 'mathsf']);
 const FRACTIONS = new Set(['frac', 'dfrac', 'tfrac']);
 
+/** Whether a line holds a maths span (`\\(`, `\\[` or `$`): Mathpix Markdown's, and what a vision model is asked to write. */
+export function holdsMathsSpan(line: string): boolean {
+  return /\\\(|\\\[|\$/.test(line);
+}
+
 class Unread extends Error {}
 
 /** The maths spans of a Mathpix Markdown line, each written as plain maths text. */

@@ -1,5 +1,5 @@
 import { type OcrLine, OcrInputError, type OcrReader, OcrReaderClosedError, OcrReaderError, type OcrReading, type OcrReadOptions, readingOrder } from '../port.js';
-import { mathpixLineText } from './mathpix-markdown.js';
+import { holdsMathsSpan, mathpixLineText } from './mathpix-markdown.js';
 import { boxAround, postJson, prepareImage, probability } from './remote-ocr-call.js';
 
 export const MATHPIX_READER = 'mathpix/v3-text';
@@ -33,8 +33,6 @@ interface MathpixLineData {
   readonly confidence?: unknown;
 }
 
-/** Maths in Mathpix Markdown: `\( \)`, `\[ \]` or `$` delimiters. */
-const LATEX_DELIMITER = /\\\(|\\\[|\$/;
 
 /**
  * Mathpix OCR (`POST /v3/text`, app_id/app_key headers): the image goes as a base64 data URL; the answer
@@ -112,8 +110,8 @@ function lineOf(line: MathpixLineData, overall: number, width: number, height: n
 /** A line of Mathpix Markdown as the port's line: its maths written as plain text, or what could not be. */
 function plainLine(markdown: string, maths: boolean): Pick<OcrLine, 'text' | 'chars' | 'latex' | 'unread'> {
   // A `math` line may come without delimiters: all of it is LaTeX.
-  const latex = maths || LATEX_DELIMITER.test(markdown);
-  const plain = mathpixLineText(maths && !LATEX_DELIMITER.test(markdown) ? `\\(${markdown}\\)` : markdown);
+  const latex = maths || holdsMathsSpan(markdown);
+  const plain = mathpixLineText(maths && !holdsMathsSpan(markdown) ? `\\(${markdown}\\)` : markdown);
   return { text: plain.text, chars: [], latex, ...(plain.unread === undefined ? {} : { unread: plain.unread }) };
 }
 

@@ -1,7 +1,7 @@
 import { LlmCallFailedError } from '../../llm/errors.js';
 import type { LlmClient } from '../../llm/port.js';
 import { type OcrLine, OcrReaderClosedError, OcrReaderError, type OcrReader, type OcrReading, type OcrReadOptions, OcrTimeoutError } from '../port.js';
-import { mathpixLineText } from './mathpix-markdown.js';
+import { holdsMathsSpan, mathpixLineText } from './mathpix-markdown.js';
 import { prepareImage } from './remote-ocr-call.js';
 
 export const VISION_LLM_READER = 'vision-llm';
@@ -70,7 +70,7 @@ export class VisionLlmReader implements OcrReader {
         // The model places nothing: each line gets its share of the page, in order.
         box: { x0: 0, y0: Math.round(i * height), x1: prepared.width, y1: Math.round((i + 1) * height) },
         chars: [],
-        latex: /\\\(|\\\[|\$/.test(row),
+        latex: holdsMathsSpan(row),
         ...(unread === undefined ? {} : { unread }),
       };
     });
