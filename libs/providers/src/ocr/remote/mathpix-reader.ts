@@ -33,7 +33,6 @@ interface MathpixLineData {
   readonly confidence?: unknown;
 }
 
-
 /**
  * Mathpix OCR (`POST /v3/text`, app_id/app_key headers): the image goes as a base64 data URL; the answer
  * is Mathpix Markdown, maths between `\(` `\)`. Lines come from `line_data` (each with its contour and,
