@@ -28,7 +28,7 @@ BENCHES=(
   "paper-steering/steering-bench.js --seeds 1 --gnn 6 --others 2"
   "saga/saga-bench.js --runs1 10 --runs64 64 --commits 20"
   "research/leg-floor.js --runs 2 --legs 2 --rounds 1"
-  "research/research-bench.js --sequential 2 --concurrent 2 --rounds 1"
+  "research/research-bench.js --sequential 2 --concurrent 2 --rounds 1 --idle-seconds 1"
   "retrieve-or-generate/hit-path.js --misses 3 --seconds 1 --warmup 1 --rate 5"
   "load/load.js --problems 4 --rate 2 --users 2 --settle-s 30 --video-drain-s 60"
   "visual/visual-degrees-runs.js --runs 2 --concurrency 2"

@@ -62,9 +62,11 @@ node dist/tools/migrate.js
 
 declare -A PORTS=([gateway]=3000 [coordinator]=3001 [ingestion]=3101 [retrieval]=3102 [solve]=3103 [assets]=3104 [artifacts]=3105 [research]=3106 [visual-search]=3107)
 echo "== services"
+# The Node options the image runs services with (the Dockerfile's ENV NODE_OPTIONS): local runs match it.
+IMAGE_NODE_OPTIONS="$(sed -n 's/^ENV .*NODE_OPTIONS=\([^ ]*\).*/\1/p' Dockerfile)"
 for svc in coordinator ingestion retrieval solve assets artifacts research visual-search gateway; do
   if alive "$svc"; then echo "   $svc already running (pid $(cat "$RUN/pids/$svc"))"; continue; fi
-  PORT="${PORTS[$svc]}" nohup node "dist/apps/$svc/src/main.js" >"$RUN/logs/$svc.log" 2>&1 &
+  PORT="${PORTS[$svc]}" NODE_OPTIONS="$IMAGE_NODE_OPTIONS ${NODE_OPTIONS:-}" nohup node "dist/apps/$svc/src/main.js" >"$RUN/logs/$svc.log" 2>&1 &
   echo $! >"$RUN/pids/$svc"
   echo "   $svc pid $! port ${PORTS[$svc]} log .run/logs/$svc.log"
 done

@@ -16,7 +16,7 @@
  * (fresh runs each round; percentiles over every round's legs). `--cpu-prof DIR` runs the services
  * with `node --cpu-prof` (profiles written to DIR when they stop; the figures are then not comparable).
  *
- *   npm run build && node dist/bench/research/research-bench.js [--sequential 20] [--concurrent 50] [--rounds 1] [--lane-concurrency N (default: the services')] [--poll-ms 50] [--cpu-prof DIR]
+ *   npm run build && node dist/bench/research/research-bench.js [--sequential 20] [--concurrent 50] [--rounds 1] [--lane-concurrency N (default: the services')] [--poll-ms 50] [--idle-seconds 5] [--cpu-prof DIR]
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -271,6 +271,15 @@ async function main(): Promise<void> {
     console.log(line('  of which: picked up → recorded', seq.afterPickup));
     console.log(line('run: started → completed (coordinator)', seq.runs));
     console.log(line('run: POST → GET completed (client)', sequentialRuns.map((r) => r.ms)));
+
+    // What the platform burns with nothing to do (pollers, sweepers, keep-alives): every round's CPU
+    // per leg includes it for the round's wall time.
+    const idleSeconds = arg('idle-seconds', 5);
+    if (idleSeconds > 0) {
+      const idleBefore = cpuByProcess();
+      await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
+      console.log(`-- idle for ${idleSeconds} s, CPU per second: ${cpuLine(cpuSince(idleBefore, 0), idleSeconds, 's')}`);
+    }
 
     const all = { legs: [] as number[], calls: [] as number[], unsubtracted: [] as number[] };
     for (let round = 1; round <= rounds; round++) {

@@ -7,15 +7,19 @@
  * Last, the disk's commit floor: one-row PostgreSQL commits in sequence, and what four of them (a
  * 3-step run's coordinator commits, each before its command leaves) cost: c=1's latency floor here.
  *
- *   npm run build && node dist/bench/saga/saga-bench.js [--runs1 300] [--runs64 6000] [--commits 300]
+ * With `--hops`, c=1 also prints where a run's time goes: every message of the run seen on the wire
+ * (a core subscription to the run's subjects), and the median gap between consecutive ones.
+ *
+ *   npm run build && node dist/bench/saga/saga-bench.js [--runs1 300] [--runs64 6000] [--commits 300] [--hops]
  */
 import { join } from 'node:path';
 import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
 import pg from 'pg';
 import { deterministicUuid, RunStateChangedV2, runIdFor, StartRun, type MessageData } from '@openpaw/contracts';
 import { connectNats, JetStreamPublisher } from '@openpaw/messaging';
-import { createDatabase, spawnManaged, startNatsServer, startPostgresServer, waitForOutput } from '@openpaw/testing';
+import { createDatabase, imageNodeOptions, spawnManaged, startNatsServer, startPostgresServer, waitForOutput } from '@openpaw/testing';
 import { startThreeStepWorker, threeStepSaga } from '@openpaw/testkit';
 
 const arg = (name: string, fallback: number): number => {
@@ -31,7 +35,8 @@ async function main(): Promise<void> {
   const postgres = await startPostgresServer({ fsync: true });
   const databaseUrl = await createDatabase(postgres.adminUrl, 'saga_bench');
   const coordinator = spawnManaged(process.execPath, [join(root, 'dist/apps/coordinator/src/testing/three-step-coordinator.js')], {
-    env: { ...process.env, NATS_URL: nats.url, DATABASE_URL: databaseUrl },
+    // Run as the image runs services (its Node options), then whatever this shell adds.
+    env: { ...process.env, NATS_URL: nats.url, DATABASE_URL: databaseUrl, NODE_OPTIONS: [imageNodeOptions(root), process.env['NODE_OPTIONS'] ?? ''].join(' ').trim() },
   });
   await waitForOutput(coordinator, 'coordinator ready');
   const nc = await connect({ servers: nats.url });
@@ -52,6 +57,7 @@ async function main(): Promise<void> {
     },
   });
 
+  const hops = process.argv.includes('--hops') ? traceHops(nc) : undefined;
   let sequence = 0;
   async function oneRun(label: string): Promise<number> {
     sequence += 1;
@@ -92,6 +98,7 @@ async function main(): Promise<void> {
   }
 
   await phase(1, arg('runs1', 300));
+  hops?.print();
   await phase(64, arg('runs64', 6000));
   sub.unsubscribe();
   await worker.stop();
@@ -127,6 +134,52 @@ async function main(): Promise<void> {
   await nc.close();
   await coordinator.stop();
   await Promise.all([nats.dispose(), postgres.dispose()]);
+}
+
+/**
+ * Where c=1's time goes: the wire time of each message of a run (by its correlation id), in order,
+ * and per consecutive pair of subjects the median gap. Stops recording when printed.
+ */
+function traceHops(nc: NatsConnection): { print(): void } {
+  const seen = new Map<string, Array<{ subject: string; at: number }>>();
+  const sub = nc.subscribe('>', {
+    callback: (_err, msg) => {
+      if (msg.subject.startsWith('$JS.') || msg.subject.startsWith('_INBOX.') || msg.subject.startsWith('$KV.')) return;
+      const at = performance.now();
+      let runId: string | undefined;
+      try {
+        runId = msg.json<{ correlationid?: string }>().correlationid;
+      } catch {
+        return;
+      }
+      if (runId === undefined) return;
+      const list = seen.get(runId) ?? [];
+      list.push({ subject: msg.subject, at });
+      seen.set(runId, list);
+    },
+  });
+  return {
+    print(): void {
+      sub.unsubscribe();
+      const gaps = new Map<string, number[]>();
+      for (const list of seen.values()) {
+        for (let i = 1; i < list.length; i += 1) {
+          const previous = list[i - 1];
+          const current = list[i];
+          if (previous === undefined || current === undefined) continue;
+          const key = `${previous.subject} → ${current.subject}`;
+          const values = gaps.get(key) ?? [];
+          values.push(current.at - previous.at);
+          gaps.set(key, values);
+        }
+      }
+      console.log(`hops at c=1 (median gap between consecutive messages of a run, ${seen.size} runs):`);
+      for (const [key, values] of gaps) {
+        values.sort((a, b) => a - b);
+        console.log(`  ${percentile(values, 50).toFixed(2).padStart(7)} ms  n=${String(values.length).padStart(4)}  ${key}`);
+      }
+    },
+  };
 }
 
 /**

@@ -40,11 +40,11 @@ export function cpuByProcess(): Map<string, number> {
   return byName;
 }
 
-/** CPU seconds per process since `before`, busiest first. */
-export const cpuSince = (before: Map<string, number>): Array<readonly [string, number]> =>
+/** CPU seconds per process since `before`, busiest first; processes that used `minSeconds` or less are left out. */
+export const cpuSince = (before: Map<string, number>, minSeconds = 0.05): Array<readonly [string, number]> =>
   [...cpuByProcess()]
     .map(([name, cpu]) => [name, cpu - (before.get(name) ?? 0)] as const)
-    .filter(([, cpu]) => cpu > 0.05)
+    .filter(([, cpu]) => cpu > minSeconds)
     .sort((a, b) => b[1] - a[1]);
 
 /**

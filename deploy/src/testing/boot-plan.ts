@@ -3,35 +3,9 @@ import { dirname, join } from 'node:path';
 import type { PodContainer, ServiceLink } from './pod-containers.js';
 import { serviceLinkEnv } from './pod-containers.js';
 import type { SandboxSpec } from './read-only-sandbox.js';
+import type { ImageDefaults } from '@openpaw/testing';
 
-/** What the image (the Dockerfile's last stage) adds to every container: its WORKDIR, ENV and USER. */
-export interface ImageDefaults {
-  readonly workdir: string;
-  readonly env: Readonly<Record<string, string>>;
-  readonly user: string | undefined;
-}
-
-/** Reads WORKDIR, ENV (`KEY=value` pairs) and USER of the Dockerfile's last stage. */
-export function imageDefaultsOf(dockerfile: string): ImageDefaults {
-  const stages = dockerfile.split(/^FROM\s.*$/m);
-  const last = stages.at(-1) ?? '';
-  let workdir = '/';
-  let user: string | undefined;
-  const env: Record<string, string> = {};
-  for (const line of last.split('\n')) {
-    const [instruction, ...rest] = line.trim().split(/\s+/);
-    if (instruction === 'WORKDIR') workdir = rest.join(' ');
-    if (instruction === 'USER') user = rest[0];
-    if (instruction === 'ENV') {
-      for (const pair of rest) {
-        const at = pair.indexOf('=');
-        if (at <= 0) throw new Error(`Dockerfile: ENV ${pair} is not KEY=value (the boot test reads only that form)`);
-        env[pair.slice(0, at)] = pair.slice(at + 1);
-      }
-    }
-  }
-  return { workdir, env, user };
-}
+export { type ImageDefaults, imageDefaultsOf } from '@openpaw/testing';
 
 /**
  * The only differences between what the manifests say and what the boot test runs, printed before

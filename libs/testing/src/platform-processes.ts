@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findFreePort } from './free-port.js';
+import { imageNodeOptions } from './image-defaults.js';
 import { type ManagedProcess, spawnManaged } from './process-control.js';
 
 export const ALL_SERVICES = ['coordinator', 'ingestion', 'retrieval', 'solve', 'assets', 'artifacts', 'research', 'visual-search', 'gateway'] as const;
@@ -63,8 +64,13 @@ export async function startPlatformProcesses(options: PlatformOptions): Promise<
   for (const service of services) ports.set(service, await findFreePort());
   const processes = new Map<ServiceName, ManagedProcess>();
   const urlOf = (service: ServiceName): string => `http://127.0.0.1:${ports.get(service) ?? 0}`;
+  const imageOptions = imageNodeOptions(options.root);
+  // The image's Node options first (services run as in production), then any the caller adds.
+  const nodeOptionsOf = (service: ServiceName): string =>
+    [imageOptions, options.serviceEnv?.[service]?.['NODE_OPTIONS'] ?? options.env?.['NODE_OPTIONS'] ?? process.env['NODE_OPTIONS'] ?? ''].filter((o) => o !== '').join(' ');
 
   const start = async (service: ServiceName): Promise<void> => {
+    const nodeOptions = nodeOptionsOf(service);
     const proc = spawnManaged(process.execPath, [...(options.nodeArgs ?? []), entryOf(service)], {
       cwd: options.root,
       env: {
@@ -82,6 +88,7 @@ export async function startPlatformProcesses(options: PlatformOptions): Promise<
         OPENPAW_PAPER_SEARCH_JSON: JSON.stringify({ defaultSources: ['library'] }),
         ...options.env,
         ...options.serviceEnv?.[service],
+        ...(nodeOptions === '' ? {} : { NODE_OPTIONS: nodeOptions }),
         PORT: String(ports.get(service)),
         HOST: '127.0.0.1',
       },
