@@ -51,10 +51,27 @@ export function contentWords(text: string): string[] {
     .map(stem);
 }
 
+/**
+ * The content-word set of a sentence, remembered for the most recent sentences: the synthesizer and
+ * the extractive researcher compare every sentence with many others, and folding and stemming the
+ * same sentence again for each pair was most of their time.
+ */
+const recentWordSets = new Map<string, ReadonlySet<string>>();
+const RECENT_WORD_SETS = 4096;
+
+function wordSetOf(sentence: string): ReadonlySet<string> {
+  const known = recentWordSets.get(sentence);
+  if (known !== undefined) return known;
+  const words = new Set(contentWords(sentence));
+  if (recentWordSets.size >= RECENT_WORD_SETS) recentWordSets.delete(recentWordSets.keys().next().value as string);
+  recentWordSets.set(sentence, words);
+  return words;
+}
+
 /** Share of the prompt's distinct content words the sentence contains (0..1), with a small bonus for figures. */
 export function relevance(sentence: string, promptWords: ReadonlySet<string>): number {
   if (promptWords.size === 0) return 0;
-  const words = new Set(contentWords(sentence));
+  const words = wordSetOf(sentence);
   let hits = 0;
   for (const word of promptWords) if (words.has(word)) hits += 1;
   return hits / promptWords.size + (/\d/.test(sentence) ? 0.05 : 0);
@@ -62,8 +79,8 @@ export function relevance(sentence: string, promptWords: ReadonlySet<string>): n
 
 /** Jaccard similarity of two sentences' content words. */
 export function similarity(a: string, b: string): number {
-  const x = new Set(contentWords(a));
-  const y = new Set(contentWords(b));
+  const x = wordSetOf(a);
+  const y = wordSetOf(b);
   if (x.size === 0 || y.size === 0) return 0;
   let shared = 0;
   for (const w of x) if (y.has(w)) shared += 1;
