@@ -199,7 +199,8 @@ describe('paper_search', () => {
       const d = atStrategyCheckpoint();
       const step = decide(d, { action: 'approve' });
       expect(step.state).toBe('SEARCHING');
-      expect(step.sent(SearchPaperSources)).toEqual([{ runId: d.runId, iteration: 1, userId: d.userId, strategy: strategy('query 1') }]);
+      // The papers found come back stored, by reference (claim check), never capped to one message.
+      expect(step.sent(SearchPaperSources)).toEqual([{ runId: d.runId, iteration: 1, userId: d.userId, strategy: strategy('query 1'), papersByReference: true }]);
       expect(view(step).checkpoint).toBeNull();
       expect(d.pendingTimers()).toEqual([RUN_DEADLINE_TIMER, 'resend:search_sources:1:1']);
     });
@@ -337,7 +338,7 @@ describe('paper_search', () => {
       const step = d.reply(SearchPaperSources, PaperSourcesSearched, { iteration: 2, papers: ['b', 'd'].map(paper), sourceReports: [ok(2)] });
       const identity = (id: string) => ({ id, title: `Paper ${id}`, firstAuthor: null, year: 2020, doi: null, arxivId: null, pmid: null });
       // The alias table: the rejected paper, then the last collection shown, each once.
-      expect(step.sent(DeduplicatePapers)).toEqual([{ runId: d.runId, iteration: 2, papers: [paper('b'), paper('d')], excludePaperIds: ['b'], knownPapers: [identity('b'), identity('a')] }]);
+      expect(step.sent(DeduplicatePapers)).toEqual([{ runId: d.runId, iteration: 2, papers: [paper('b'), paper('d')], excludePaperIds: ['b'], knownPapers: [identity('b'), identity('a')], papersByReference: true }]);
     });
 
     it('sends kept papers first in the alias table, so a paper found again keeps its id and is listed once', () => {
@@ -413,6 +414,28 @@ describe('paper_search', () => {
       const step = pipeline(d, 1, []);
       expect(step.state).toBe('AWAITING_RESULT_REVIEW');
       expect(view(step).checkpoint).toMatchObject({ payload: { collection: { papers: [] } } });
+    });
+
+    it('given papers stored by reference (claim check), then each next command carries the reference, not the papers, and the total counts them', () => {
+      const d = atStrategyCheckpoint();
+      decide(d, { action: 'approve' });
+      const ref = (n: number) => ({ blobKey: `paper-search/${d.runId}/set-${n}.json`, count: n });
+      const searched = d.reply(SearchPaperSources, PaperSourcesSearched, { iteration: 1, papers: [], papersRef: ref(600), sourceReports: [ok(600)] });
+      expect(searched.sent(DeduplicatePapers)).toEqual([expect.objectContaining({ papers: [], papersRef: ref(600), papersByReference: true })]);
+      expect(searched.applied.logs.find((l) => l.stepName === 'sources_reported')?.payload).toMatchObject({ found: 600 });
+      const deduplicated = d.reply(DeduplicatePapers, PapersDeduplicated, { iteration: 1, papers: [], papersRef: ref(550), duplicatesMerged: 50, rejectedExcluded: 0 });
+      expect(deduplicated.sent(ScorePapers)).toEqual([expect.objectContaining({ papers: [], papersRef: ref(550), papersByReference: true })]);
+      const scoredStep = d.reply(ScorePapers, PapersScored, { iteration: 1, papers: [], papersRef: ref(550), provenance });
+      expect(scoredStep.sent(OrganisePapers)).toEqual([expect.objectContaining({ papers: [], papersRef: ref(550), totalFound: 600, duplicatesMerged: 50 })]);
+    });
+
+    it('given a reply with its papers inline (a research service from before the claim check), then the next command carries them inline', () => {
+      const d = atStrategyCheckpoint();
+      decide(d, { action: 'approve' });
+      const searched = d.reply(SearchPaperSources, PaperSourcesSearched, { iteration: 1, papers: ['a', 'b'].map(paper), sourceReports: [ok(2)] });
+      const sent = searched.sent(DeduplicatePapers)[0]!;
+      expect(sent.papers.map((p) => p.id)).toEqual(['a', 'b']);
+      expect(sent.papersRef).toBeUndefined();
     });
 
     it('given every source failing, then the same: checkpoint 2 with the failures in the collection metadata', () => {
