@@ -278,7 +278,7 @@ describe('research service: the paper-search commands on real NATS and PostgreSQ
 
     const organise = await publisher.publish(
       OrganisePapers,
-      { runId, iteration: 1, query: 'claimcheck', strategy, papers: [], papersRef: scored.data.papersRef, scoredBy: scored.data.provenance, totalFound: 2 * MANY_PER_QUERY, duplicatesMerged: 0, rejectedExcluded: 1, sourceReports: searched.data.sourceReports, cuts: searched.data.cuts },
+      { runId, iteration: 1, query: 'claimcheck', strategy, papers: [], papersRef: scored.data.papersRef, scoredBy: scored.data.provenance, totalFound: 2 * MANY_PER_QUERY, duplicatesMerged: 0, rejectedExcluded: 1, sourceReports: searched.data.sourceReports, cuts: searched.data.cuts, papersByReference: true },
       claimMeta,
     );
     const { collection } = (await replyTo<MessageData<typeof PapersOrganised>>(organise)).data;
@@ -286,6 +286,8 @@ describe('research service: the paper-search commands on real NATS and PostgreSQ
     expect(collection.papers).toHaveLength(2 * MANY_PER_QUERY - 1);
     expect(collection.papers.every((p) => p.abstract?.endsWith('with a long abstract') === true)).toBe(true);
     expect(collection.metadata.cuts).toEqual({ papersLeftOut: 0, abstractsShortened: 0, authorListsShortened: 0 });
+    // ... and stored whole for exports (the message's own papers may be shortened to fit).
+    expect(collection.wholePapers).toEqual({ blobKey: expect.stringMatching(new RegExp(`^paper-search/${runId}/`)), count: 2 * MANY_PER_QUERY - 1, cuts: searched.data.cuts });
 
     // A sender from before the claim check (no papersByReference): inline, capped to one message, the rest counted.
     const older = await publisher.publish(SearchPaperSources, { runId, iteration: 2, userId: USER, strategy }, claimMeta);

@@ -340,7 +340,21 @@ export const searchMetadata = z.object({
 });
 export type SearchMetadata = z.infer<typeof searchMetadata>;
 
-export const paperCollection = z.object({ metadata: searchMetadata, papers: z.array(scoredPaper), facets });
+/**
+ * A collection's papers, whole, stored by the research service (claim check): `papers` may be shortened
+ * to fit a message (and the view further), these are not; exports read them. `cuts`: what the stored
+ * papers lack (the earlier steps' cuts alone, not the message's).
+ */
+export const wholePapersRef = paperSetRef.extend({ cuts: resultCuts });
+export type WholePapersRef = z.infer<typeof wholePapersRef>;
+
+export const paperCollection = z.object({
+  metadata: searchMetadata,
+  papers: z.array(scoredPaper),
+  facets,
+  /** Absent from collections made before the claim check, or when the research service had no blob store. */
+  wholePapers: wholePapersRef.optional(),
+});
 export type PaperCollection = z.infer<typeof paperCollection>;
 
 // ---- checkpoints and decisions ----

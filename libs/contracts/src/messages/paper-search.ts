@@ -218,6 +218,7 @@ export const OrganisePapers = defineCommand(
     sourceReports: z.array(sourceReport),
     /** What limits cut in the earlier steps, reported in the collection's metadata with the organiser's own (absent from older commands). */
     cuts: resultCuts.optional(),
+    ...byReference,
   }),
   'Organise scored papers into a collection with facets and themes; answers PapersOrganised or PaperSearchStepFailed.',
   onPaperSearchLane,

@@ -83,6 +83,7 @@ export function commandFor(run: Run, data: PaperSearchData, step: StepProgress<S
         rejectedExcluded: required(deduplicated, 'the deduplicated papers').rejectedExcluded,
         sourceReports: [...required(found, 'the papers found').sourceReports],
         cuts: addCuts(found?.cuts, scored?.cuts),
+        ...BY_REFERENCE,
       };
       return sendTry(OrganisePapers, command, step, timeout);
     }

@@ -374,6 +374,25 @@ describe('paper_search', () => {
       expect(view(step).result?.papers.map((p) => p.id)).toEqual(['x', 'y', 'a']);
     });
 
+    it('given papers stored whole (claim check), then a result at max_iterations keeps the stored list for exports unless a paper of it was rejected', () => {
+      const wholePapers = { blobKey: 'paper-search/run/whole.json', count: 3, cuts: { papersLeftOut: 0, abstractsShortened: 0, authorListsShortened: 0 } };
+      for (const [markedIrrelevant, keepsStoredList] of [
+        [[], true],
+        [['z'], false],
+      ] as const) {
+        const d = atStrategyCheckpoint({ maxIterations: 1 });
+        decide(d, { action: 'approve' });
+        const ids = ['x', 'y', 'z'];
+        d.reply(SearchPaperSources, PaperSourcesSearched, { iteration: 1, papers: ids.map(paper), sourceReports: [ok(3)] });
+        d.reply(DeduplicatePapers, PapersDeduplicated, { iteration: 1, papers: ids.map(paper), duplicatesMerged: 0, rejectedExcluded: 0 });
+        d.reply(ScorePapers, PapersScored, { iteration: 1, papers: ids.map(scored), provenance });
+        d.reply(OrganisePapers, PapersOrganised, { iteration: 1, collection: { ...collection(ids, 1, strategy('query 1')), wholePapers } });
+        const step = decide(d, { action: 'edit', revisedData: { markedIrrelevant: [...markedIrrelevant] } });
+        expect(step.state).toBe('COMPLETED');
+        expect(view(step).result?.wholePapers).toEqual(keepsStoredList ? wholePapers : undefined);
+      }
+    });
+
     it('given the default of 5 iterations, when every strategy is rejected, then COMPLETED after the fifth with no collection', () => {
       const d = atStrategyCheckpoint();
       for (let iteration = 1; iteration <= 4; iteration += 1) {

@@ -410,5 +410,8 @@ function required<T>(value: T | null): T {
 function keptCollection(data: PaperSearchData): PaperCollection | null {
   if (data.collection === null) return null;
   const rejected = new Set(data.rejectedIds);
-  return mergeAccumulated({ ...data.collection, papers: data.collection.papers.filter((p) => !rejected.has(p.id)) }, data.accumulated);
+  if (!data.collection.papers.some((p) => rejected.has(p.id))) return mergeAccumulated(data.collection, data.accumulated);
+  // The stored whole papers (claim check) hold the rejected ones too: this result goes without them, so exports read its own papers.
+  const { wholePapers: _holdsRejected, ...collection } = data.collection;
+  return mergeAccumulated({ ...collection, papers: collection.papers.filter((p) => !rejected.has(p.id)) }, data.accumulated);
 }

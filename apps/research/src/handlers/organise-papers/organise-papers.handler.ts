@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type MessageData, type OrganisePapers, PapersOrganised, scoredPaper } from '@openpaw/contracts';
+import { addCuts, type MessageData, type OrganisePapers, PapersOrganised, scoredPaper } from '@openpaw/contracts';
 import { answerOnceWith, type KeptReplyStore, type Reply, replyTo } from '@openpaw/messaging';
 import type { Clock } from '@openpaw/providers';
 import type { ResearchSettings } from '../../config.js';
-import { organiseCollection } from '../../paper-search/organise/organise-collection.js';
+import { collectionPapers, organiseCollection } from '../../paper-search/organise/organise-collection.js';
 import { PaperSets } from '../../paper-search/papers/paper-sets.js';
 import type { PaperSearchSkills } from '../../paper-search/skills/paper-search-skills.js';
 import { RESEARCH_CLOCK, RESEARCH_PAPER_SETS, RESEARCH_REPLIES, RESEARCH_SETTINGS, RESEARCH_SKILLS } from '../../ports.js';
@@ -27,6 +27,9 @@ export class OrganisePapersHandler {
         const papers = await this.paperSets.in(data, scoredPaper);
         const { themes, provenance } = await this.skills.themer.themes({ query: data.query, strategy: data.strategy, papers }, { signal });
         const collection = organiseCollection({ ...data, papers, themes, organisedBy: provenance, createdAt: new Date(this.clock.now()).toISOString() });
+        // Claim check: the collection's papers whole, for exports; the message's own may be shortened to fit.
+        const whole = data.papersByReference === true ? await this.paperSets.store(data.runId, command.commandId, collectionPapers(papers, data.strategy)) : null;
+        if (whole !== null) collection.wholePapers = { ...whole, cuts: addCuts(data.cuts) };
         return replyTo(command.commandId, PapersOrganised, { runId: data.runId, commandId: command.commandId, iteration: data.iteration, collection });
       }),
     );

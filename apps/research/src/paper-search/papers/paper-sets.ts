@@ -32,14 +32,19 @@ export class PaperSets {
    * is open, else inline, capped to `MAX_PAPERS_PER_MESSAGE` and the message's byte budget.
    */
   async out<P extends Paper>(runId: string, commandId: string, papers: readonly P[], byReference: boolean | undefined): Promise<PapersOut<P>> {
-    if (byReference === true && this.blobs !== null) {
-      const blobKey = paperSetKey(runId, commandId);
-      await this.blobs.put(blobKey, JSON.stringify(papers), { contentType: 'application/json', metadata: { runId, papers: String(papers.length) } });
-      return { papers: [], papersRef: { blobKey, count: papers.length }, cuts: NO_CUTS };
-    }
+    const papersRef = byReference === true ? await this.store(runId, commandId, papers) : null;
+    if (papersRef !== null) return { papers: [], papersRef, cuts: NO_CUTS };
     const fitted = fitPapersToMessage(papers.slice(0, MAX_PAPERS_PER_MESSAGE));
     const overCount: ResultCuts = { papersLeftOut: Math.max(0, papers.length - MAX_PAPERS_PER_MESSAGE), abstractsShortened: 0, authorListsShortened: 0 };
     return { papers: fitted.papers, cuts: addCuts(overCount, fitted.cuts) };
+  }
+
+  /** Stores a command's list under its key (a redelivery overwrites the same object); null when no store is open. */
+  async store(runId: string, commandId: string, papers: readonly Paper[]): Promise<PaperSetRef | null> {
+    if (this.blobs === null) return null;
+    const blobKey = paperSetKey(runId, commandId);
+    await this.blobs.put(blobKey, JSON.stringify(papers), { contentType: 'application/json', metadata: { runId, papers: String(papers.length) } });
+    return { blobKey, count: papers.length };
   }
 
   /** A command's papers: read from the store when it carries `papersRef`, else its inline `papers`. */
