@@ -3,7 +3,7 @@ import type { NatsConnection } from '@nats-io/nats-core';
 import { NATS_CONNECTION } from '@openpaw/messaging';
 import { PAPER_SEARCH_LANE, RESEARCH_LANE } from '@openpaw/contracts';
 import { adapterProvider, databaseReadiness, MessageLogContext, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
-import { type Clock, createLlmFromEnv, observeLlmCalls, createScholarlySourcesFromEnv, type LlmClient, type ScholarlySource, systemClock } from '@openpaw/providers';
+import { type Clock, createBlobStoreFromEnv, createLlmFromEnv, observeLlmCalls, createScholarlySourcesFromEnv, type LlmClient, type ScholarlySource, systemClock } from '@openpaw/providers';
 import type { DataSource } from 'typeorm';
 import type { ResearchSettings } from './config.js';
 import { BuildSearchStrategyHandler } from './handlers/build-search-strategy/build-search-strategy.handler.js';
@@ -14,10 +14,11 @@ import { ParsePaperSearchIntentHandler } from './handlers/parse-paper-search-int
 import { ScorePapersHandler } from './handlers/score-papers/score-papers.handler.js';
 import { SearchPaperSourcesHandler } from './handlers/search-paper-sources/search-paper-sources.handler.js';
 import { ResearchCommandsConsumer } from './messaging/research-commands.consumer.js';
+import { PaperSets } from './paper-search/papers/paper-sets.js';
 import { scholarlyStartSlots } from './paper-search/search/kv-start-slots.js';
 import { createPaperSearchSkills } from './paper-search/skills/paper-search-skills.js';
 import { databaseProviders, RESEARCH_DATA_SOURCE } from './persistence/database.js';
-import { RESEARCH_CLOCK, RESEARCH_LLM, RESEARCH_SETTINGS, RESEARCH_SKILLS, RESEARCH_SOURCES } from './ports.js';
+import { RESEARCH_CLOCK, RESEARCH_LLM, RESEARCH_PAPER_SETS, RESEARCH_SETTINGS, RESEARCH_SKILLS, RESEARCH_SOURCES } from './ports.js';
 import { type ResearchFlowAdapters, researchFlowProviders } from './research-flow/research-flow.providers.js';
 
 export const SERVICE_NAME = 'research';
@@ -79,6 +80,20 @@ export class ResearchModule implements OnModuleInit {
           inject: [RESEARCH_LLM],
           useFactory: (client: LlmClient) =>
             createPaperSearchSkills(client, { maxTokens: settings.maxTokens, scoreBatchSize: settings.scoreBatchSize, currentYear: () => new Date(clock.now()).getUTCFullYear() }),
+        },
+        {
+          provide: RESEARCH_PAPER_SETS,
+          inject: [MessageLogContext],
+          // Paper lists go by claim check through the blob store every service shares (the gateway's exports read them).
+          // A store that cannot be opened leaves lists inline, capped to one message with the cuts counted, and says so.
+          useFactory: async (log: MessageLogContext): Promise<PaperSets> => {
+            try {
+              return new PaperSets(await createBlobStoreFromEnv(settings.providerEnv, { logger: log }));
+            } catch (error) {
+              log.warn({ err: error }, 'paper search: no blob store, so lists of papers travel inline, capped to one message (the cuts are reported)');
+              return new PaperSets(null);
+            }
+          },
         },
         ...databaseProviders,
         ParsePaperSearchIntentHandler,

@@ -10,6 +10,8 @@ export const RESEARCH_LIBRARY = Symbol('openpaw.research.library');
 export const RESEARCH_REPLIES = Symbol('openpaw.research.replies');
 export const RESEARCH_SETTINGS = Symbol('openpaw.research.settings');
 export const RESEARCH_CLOCK = Symbol('openpaw.research.clock');
+/** The claim check's store of paper lists (`PaperSets`, over the shared blob store). */
+export const RESEARCH_PAPER_SETS = Symbol('openpaw.research.paperSets');
 /** The paper-search skills (`PaperSearchSkills`), built from the LLM client. */
 export const RESEARCH_SKILLS = Symbol('openpaw.research.skills');
 

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -27,11 +28,12 @@ import {
   ParsePaperSearchIntent,
   ScorePapers,
   SearchPaperSources,
+  searchStrategy,
   STREAMS,
 } from '@openpaw/contracts';
 import { connectNats, JetStreamPublisher, provisionStreams } from '@openpaw/messaging';
 import { type RunningService, startService } from '@openpaw/platform';
-import { createLlmFromEnv, OpenAlexSource, SemanticScholarSource } from '@openpaw/providers';
+import { createLlmFromEnv, OpenAlexSource, type ScholarlySource, SemanticScholarSource } from '@openpaw/providers';
 import { freshDatabase, privateNatsServer, waitFor } from '@openpaw/testing';
 import { ResearchModule, SERVICE_NAME } from './app.module.js';
 import { type ResearchSettings, researchSettingsFromEnv } from './config.js';
@@ -49,6 +51,11 @@ function startOpenAlexServer(): Promise<{ server: Server; url: string; requests:
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     requests.push(url);
     res.writeHead(200, { 'content-type': 'application/json' });
+    const search = url.searchParams.get('search') ?? '';
+    if (search.includes('claimcheck')) {
+      res.end(JSON.stringify(manyWorksPage(search, url.searchParams.get('cursor') ?? '*', Number(url.searchParams.get('per_page')))));
+      return;
+    }
     res.end(
       JSON.stringify({
         meta: { count: 2, per_page: 25, next_cursor: null },
@@ -81,6 +88,22 @@ function startOpenAlexServer(): Promise<{ server: Server; url: string; requests:
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests })));
 }
 
+/** Works per `claimcheck` query: more than one message could carry across two queries. */
+const MANY_PER_QUERY = 150;
+
+/** A page of distinct works for a `claimcheck` query (`W<query word>-<n>`), cursor paging to `MANY_PER_QUERY`. */
+function manyWorksPage(search: string, cursor: string, perPage: number): object {
+  const word = /claimcheck (\w+)/.exec(search)?.[1] ?? 'x';
+  const from = cursor === '*' ? 0 : Number(cursor);
+  const to = Math.min(from + perPage, MANY_PER_QUERY);
+  const results = Array.from({ length: to - from }, (_, k) => {
+    const n = from + k;
+    const abstract = Object.fromEntries(`claimcheck ${word} study number ${n} with a long abstract`.split(' ').map((w, i) => [w, [i]]));
+    return { id: `https://openalex.org/W${word}${n}`, doi: `https://doi.org/10.5555/${word}.${n}`, display_name: `Claim check ${word} paper ${n}`, publication_year: 2020, authorships: [], abstract_inverted_index: abstract, cited_by_count: n, ids: {} };
+  });
+  return { meta: { count: MANY_PER_QUERY, per_page: perPage, next_cursor: to < MANY_PER_QUERY ? String(to) : null }, results };
+}
+
 describe('research service: the paper-search commands on real NATS and PostgreSQL', () => {
   let nats: Awaited<ReturnType<typeof privateNatsServer>>;
   let service: RunningService;
@@ -89,15 +112,19 @@ describe('research service: the paper-search commands on real NATS and PostgreSQ
   let subscription: Subscription;
   let openalex: Awaited<ReturnType<typeof startOpenAlexServer>>;
   const replies: Envelope[] = [];
+  // The shared blob store the claim check writes to (a local directory, as in development).
+  const blobDir = mkdtempSync(join(tmpdir(), 'research-int-blobs-'));
+  let settings: ResearchSettings;
+  let sources: ScholarlySource[];
 
   beforeAll(async () => {
     nats = await privateNatsServer();
     openalex = await startOpenAlexServer();
-    const settings: ResearchSettings = {
-      ...researchSettingsFromEnv({ OPENPAW_NATS_URL: nats.url }),
+    settings = {
+      ...researchSettingsFromEnv({ OPENPAW_NATS_URL: nats.url, OPENPAW_BLOB_DIR: blobDir }),
       databaseUrl: await freshDatabase('research_service'),
       poolSize: 4,
-      perSourceLimit: 10,
+      perSourceLimit: MANY_PER_QUERY,
       sourceDeadlineMs: 5_000,
       maxTokens: 1_000,
       scoreBatchSize: 20,
@@ -105,7 +132,7 @@ describe('research service: the paper-search commands on real NATS and PostgreSQ
       paperSearchConcurrency: 2,
     };
     // Two remote sources: OpenAlex answering, Semantic Scholar refusing every connection (port 9).
-    const sources = [new OpenAlexSource({ baseUrl: openalex.url, mailto: 'team@openpaw.dev' }), new SemanticScholarSource({ baseUrl: 'http://127.0.0.1:9/graph/v1', retry: { maxAttempts: 1 } })];
+    sources = [new OpenAlexSource({ baseUrl: openalex.url, mailto: 'team@openpaw.dev' }), new SemanticScholarSource({ baseUrl: 'http://127.0.0.1:9/graph/v1', retry: { maxAttempts: 1 } })];
     service = await startService({ name: SERVICE_NAME, module: ResearchModule.forRoot(settings, { llm: createLlmFromEnv({}), sources }), defaultPort: 0, port: 0 });
     nc = await connectNats({ servers: nats.url, name: 'research-int-spec' });
     await provisionStreams(await jetstreamManager(nc));
@@ -124,6 +151,7 @@ describe('research service: the paper-search commands on real NATS and PostgreSQ
     await service?.app.close();
     await new Promise((resolve) => openalex?.server.close(resolve));
     await nats?.dispose();
+    rmSync(blobDir, { recursive: true, force: true });
   });
 
   function replyTo<D>(command: Envelope, count = 1): Promise<Envelope<D>> {
@@ -215,5 +243,57 @@ describe('research service: the paper-search commands on real NATS and PostgreSQ
     expect(again.id).toBe(searched.id);
     expect(again.data).toEqual(searched.data);
     expect(openalex.requests.length).toBe(requestsBefore);
+  });
+
+  it('claim check: 300 papers go search → dedup → score → organise by reference, none left out; a redelivery gets the same stored set; a restart reads it; an older sender still gets them inline, capped and counted', async () => {
+    const claimMeta = { ...meta, correlationId: deterministicUuid(RUN, 'claim'), subject: deterministicUuid(RUN, 'claim') };
+    const runId = claimMeta.correlationId;
+    const strategy = searchStrategy.parse({
+      queries: [
+        { keywords: ['claimcheck alpha'], booleanQuery: '"claimcheck alpha"' },
+        { keywords: ['claimcheck beta'], booleanQuery: '"claimcheck beta"' },
+      ],
+      sources: ['openalex'],
+      filters: { maxResults: 500 },
+    });
+    const search = await publisher.publish(SearchPaperSources, { runId, iteration: 1, userId: USER, strategy, papersByReference: true }, claimMeta);
+    const searched = await replyTo<MessageData<typeof PaperSourcesSearched>>(search);
+    expect(searched.data.papers).toEqual([]);
+    expect(searched.data.papersRef).toEqual({ blobKey: expect.stringMatching(new RegExp(`^paper-search/${runId}/`)), count: 2 * MANY_PER_QUERY });
+    expect(searched.data.cuts).toEqual({ papersLeftOut: 0, abstractsShortened: 0, authorListsShortened: 0 });
+
+    const dedup = await publisher.publish(DeduplicatePapers, { runId, iteration: 1, papers: [], papersRef: searched.data.papersRef, excludePaperIds: ['doi:10.5555/alpha.0'], papersByReference: true }, claimMeta);
+    const deduped = await replyTo<MessageData<typeof PapersDeduplicated>>(dedup);
+    expect(deduped.data).toMatchObject({ papers: [], papersRef: { count: 2 * MANY_PER_QUERY - 1 }, duplicatesMerged: 0, rejectedExcluded: 1 });
+    // Redelivered: the kept reply, naming the same stored set.
+    await publisher.publishEnvelope(dedup, { msgId: `${dedup.id}:again` });
+    expect((await replyTo<MessageData<typeof PapersDeduplicated>>(dedup, 2)).data.papersRef).toEqual(deduped.data.papersRef);
+
+    // A restart: a new process over the same blob store and database reads the stored set.
+    await service.app.close();
+    service = await startService({ name: SERVICE_NAME, module: ResearchModule.forRoot(settings, { llm: createLlmFromEnv({}), sources }), defaultPort: 0, port: 0 });
+    const score = await publisher.publish(ScorePapers, { runId, iteration: 1, query: 'claimcheck', intent: { topic: 'claimcheck', concepts: ['claimcheck'], intentType: 'survey', constraints: { yearFrom: null, yearTo: null, language: null, maxResults: 500 } }, strategy, papers: [], papersRef: deduped.data.papersRef, papersByReference: true }, claimMeta);
+    const scored = await replyTo<MessageData<typeof PapersScored>>(score);
+    expect(scored.data).toMatchObject({ papers: [], papersRef: { count: 2 * MANY_PER_QUERY - 1 } });
+
+    const organise = await publisher.publish(
+      OrganisePapers,
+      { runId, iteration: 1, query: 'claimcheck', strategy, papers: [], papersRef: scored.data.papersRef, scoredBy: scored.data.provenance, totalFound: 2 * MANY_PER_QUERY, duplicatesMerged: 0, rejectedExcluded: 1, sourceReports: searched.data.sourceReports, cuts: searched.data.cuts, papersByReference: true },
+      claimMeta,
+    );
+    const { collection } = (await replyTo<MessageData<typeof PapersOrganised>>(organise)).data;
+    // Every paper found is in the collection (the strategy asked for up to 500), abstracts whole: nothing cut.
+    expect(collection.papers).toHaveLength(2 * MANY_PER_QUERY - 1);
+    expect(collection.papers.every((p) => p.abstract?.endsWith('with a long abstract') === true)).toBe(true);
+    expect(collection.metadata.cuts).toEqual({ papersLeftOut: 0, abstractsShortened: 0, authorListsShortened: 0 });
+    // ... and stored whole for exports (the message's own papers may be shortened to fit).
+    expect(collection.wholePapers).toEqual({ blobKey: expect.stringMatching(new RegExp(`^paper-search/${runId}/`)), count: 2 * MANY_PER_QUERY - 1, cuts: searched.data.cuts });
+
+    // A sender from before the claim check (no papersByReference): inline, capped to one message, the rest counted.
+    const older = await publisher.publish(SearchPaperSources, { runId, iteration: 2, userId: USER, strategy }, claimMeta);
+    const inline = await replyTo<MessageData<typeof PaperSourcesSearched>>(older);
+    expect(inline.data.papersRef).toBeUndefined();
+    expect(inline.data.papers).toHaveLength(200);
+    expect(inline.data.cuts?.papersLeftOut).toBe(2 * MANY_PER_QUERY - 200);
   });
 });

@@ -151,6 +151,8 @@ describe('paper search through the gateway: two checkpoints, one source failing,
     ]);
     expect(openalex.requests.some((u) => u.pathname === '/works' && u.searchParams.get('mailto') === 'team@openpaw.dev')).toBe(true);
     expect(failing.requests.length).toBeGreaterThan(0);
+    // The lists went by claim check (the research service stored them in the shared blob store); the export reads the collection's whole papers.
+    expect(collection?.wholePapers).toEqual({ blobKey: expect.stringMatching(new RegExp(`^paper-search/${runId}/`)), count: 3, cuts: { papersLeftOut: 0, abstractsShortened: 0, authorListsShortened: 0 } });
     const bib = await client.request(`/paper-searches/${runId}/export?format=bibtex`);
     expect(bib.status).toBe(200);
     expect(bib.headers.get('content-type')).toMatch(/^application\/x-bibtex/);

@@ -7,6 +7,7 @@ import {
   Headers,
   HttpException,
   HttpStatus,
+  Inject,
   NotFoundException,
   Param,
   Post,
@@ -30,8 +31,10 @@ import {
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import { PAPER_SEARCH, paperSearchView } from '@openpaw/contracts';
+import type { BlobStore } from '@openpaw/providers/blob';
 import type { Response } from 'express';
 import { z } from 'zod';
+import { BLOB_STORE } from '../assets/blobs/blob-store.provider.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import type { AuthenticatedUser } from '../auth/tokens.js';
 import { ApiZodBody, ApiZodParams, ApiZodQuery, BEARER_SCHEME, openApiSchema } from '../http/openapi.js';
@@ -41,7 +44,7 @@ import type { RunProjection } from '../projection/run-projection.store.js';
 import { RunProjectionStore } from '../projection/run-projection.store.js';
 import { errorBody, validationErrorBody } from '../runs/runs.schemas.js';
 import { DecideCheckpointHandler } from './decide/decide-checkpoint.handler.js';
-import { exportableCollection, exportCollection } from './export/collection-export.js';
+import { exportableCollection, exportCollection, wholeCollection } from './export/collection-export.js';
 import {
   checkpointParams,
   createPaperSearchBody,
@@ -85,6 +88,7 @@ export class PaperSearchesController {
     private readonly runs: RunProjectionStore,
     private readonly start: StartPaperSearchHandler,
     private readonly decide: DecideCheckpointHandler,
+    @Inject(BLOB_STORE) private readonly blobs: BlobStore,
   ) {}
 
   @Post()
@@ -217,7 +221,8 @@ export class PaperSearchesController {
     if (resource === undefined) throw notFound();
     const collection = exportableCollection(resource);
     if (collection === undefined) throw new ConflictException({ error: 'no_collection', message: `the search has no collection yet (it is ${resource.state})` });
-    const file = exportCollection(collection, query.format, resource.papersTrimmed);
+    const source = await wholeCollection(collection, resource.papersTrimmed, this.blobs);
+    const file = exportCollection(source.collection, query.format, source.papersTrimmed, source.cuts);
     // What the file lacks, for every format (RIS and CSL-JSON have no place for a file-wide note).
     if (file.notes.length > 0) response.setHeader('OpenPaw-Export-Notes', file.notes.join('; '));
     response

@@ -89,6 +89,19 @@ export const MAX_PAPERS_PER_MESSAGE = 200;
  */
 export const MAX_PAPERS_JSON_BYTES = 768 * 1024;
 
+/**
+ * A list of papers the research service stored instead of sending (claim check): the message carries
+ * this reference, the papers stay in the shared blob store, so a list is never capped to one message.
+ * The key is derived from the command that made the list, so a redelivery writes the same object.
+ */
+export const paperSetRef = z.object({
+  /** Blob key of the stored JSON array (`paper-search/<runId>/<id>.json`). */
+  blobKey: z.string().min(1).max(1_024),
+  /** Papers in the stored list. */
+  count: z.int().nonnegative(),
+});
+export type PaperSetRef = z.infer<typeof paperSetRef>;
+
 /** Authors kept per paper (consortium papers list thousands); the rest are cut and counted in `resultCuts`. */
 export const MAX_AUTHORS_PER_PAPER = 50;
 
@@ -327,7 +340,21 @@ export const searchMetadata = z.object({
 });
 export type SearchMetadata = z.infer<typeof searchMetadata>;
 
-export const paperCollection = z.object({ metadata: searchMetadata, papers: z.array(scoredPaper), facets });
+/**
+ * A collection's papers, whole, stored by the research service (claim check): `papers` may be shortened
+ * to fit a message (and the view further), these are not; exports read them. `cuts`: what the stored
+ * papers lack (the earlier steps' cuts alone, not the message's).
+ */
+export const wholePapersRef = paperSetRef.extend({ cuts: resultCuts });
+export type WholePapersRef = z.infer<typeof wholePapersRef>;
+
+export const paperCollection = z.object({
+  metadata: searchMetadata,
+  papers: z.array(scoredPaper),
+  facets,
+  /** Absent from collections made before the claim check, or when the research service had no blob store. */
+  wholePapers: wholePapersRef.optional(),
+});
 export type PaperCollection = z.infer<typeof paperCollection>;
 
 // ---- checkpoints and decisions ----

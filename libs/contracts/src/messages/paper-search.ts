@@ -9,6 +9,7 @@ import {
   paperCollection,
   paperId,
   paperIdentity,
+  paperSetRef,
   parsedIntent,
   resultCuts,
   scholarlySourceName,
@@ -29,6 +30,20 @@ const iteration = z.int().positive();
 const onPaperSearchLane = { lane: PAPER_SEARCH_LANE };
 const papers = z.array(paper).max(MAX_PAPERS_PER_MESSAGE);
 const scoredPapers = z.array(scoredPaper).max(MAX_PAPERS_PER_MESSAGE);
+/**
+ * Claim check (optional fields, so older senders and readers keep working): a command with
+ * `papersByReference` asks for a reply whose papers are stored, `papersRef` then names them and
+ * `papers` is empty. A command carrying `papersRef` is read from the store and its `papers` ignored.
+ * Without the flag (a sender from before it) the reply carries its papers inline, capped to one message.
+ */
+const byReference = {
+  /** The sender reads `papersRef` replies (papers stored, not capped to one message). */
+  papersByReference: z.boolean().optional(),
+};
+const papersRefField = {
+  /** Every paper of the list, stored (claim check); when present, `papers` is empty. */
+  papersRef: paperSetRef.optional(),
+};
 
 export const ParsePaperSearchIntent = defineCommand(
   'research',
@@ -97,6 +112,7 @@ export const SearchPaperSources = defineCommand(
     /** Owner of the `library` source searched. */
     userId: z.string().min(1),
     strategy: searchStrategy,
+    ...byReference,
   }),
   "Search the strategy's sources in parallel; a failing source is reported, never fails the step. Answers PaperSourcesSearched.",
   onPaperSearchLane,
@@ -111,6 +127,7 @@ export const PaperSourcesSearched = defineEvent(
     commandId: z.string(),
     iteration,
     papers,
+    ...papersRefField,
     sourceReports: z.array(sourceReport),
     /** What the message's limits cut from what the sources returned (absent from older replies). */
     cuts: resultCuts.optional(),
@@ -134,6 +151,8 @@ export const DeduplicatePapers = defineCommand(
      * come from identifiers alone.
      */
     knownPapers: z.array(paperIdentity).max(2_000).optional(),
+    ...papersRefField,
+    ...byReference,
   }),
   'Merge duplicates (DOI, arXiv id / PMID, exact then fuzzy title) keeping every source id; answers PapersDeduplicated.',
   onPaperSearchLane,
@@ -148,6 +167,7 @@ export const PapersDeduplicated = defineEvent(
     commandId: z.string(),
     iteration,
     papers,
+    ...papersRefField,
     duplicatesMerged: z.int().nonnegative(),
     rejectedExcluded: z.int().nonnegative(),
   }),
@@ -158,7 +178,7 @@ export const ScorePapers = defineCommand(
   'research',
   'ScorePapers',
   1,
-  z.object({ runId: z.uuid(), iteration, query: z.string().min(1).max(2_000), intent: parsedIntent, strategy: searchStrategy, papers }),
+  z.object({ runId: z.uuid(), iteration, query: z.string().min(1).max(2_000), intent: parsedIntent, strategy: searchStrategy, papers, ...papersRefField, ...byReference }),
   'Score each paper for relevance with a rationale and tags; answers PapersScored or PaperSearchStepFailed.',
   onPaperSearchLane,
 );
@@ -172,6 +192,7 @@ export const PapersScored = defineEvent(
     commandId: z.string(),
     iteration,
     papers: scoredPapers,
+    ...papersRefField,
     provenance: skillProvenance,
     /** Papers (or abstracts) the message's limits cut once scored (absent from older replies). */
     cuts: resultCuts.optional(),
@@ -189,6 +210,7 @@ export const OrganisePapers = defineCommand(
     query: freeText().min(1).max(2_000),
     strategy: searchStrategy,
     papers: scoredPapers,
+    ...papersRefField,
     scoredBy: skillProvenance,
     totalFound: z.int().nonnegative(),
     duplicatesMerged: z.int().nonnegative(),
@@ -196,6 +218,7 @@ export const OrganisePapers = defineCommand(
     sourceReports: z.array(sourceReport),
     /** What limits cut in the earlier steps, reported in the collection's metadata with the organiser's own (absent from older commands). */
     cuts: resultCuts.optional(),
+    ...byReference,
   }),
   'Organise scored papers into a collection with facets and themes; answers PapersOrganised or PaperSearchStepFailed.',
   onPaperSearchLane,

@@ -68,7 +68,7 @@ async function attempt(
   init.onResponse?.(response.headers);
   if (response.ok) return { status: response.status, headers: response.headers, text };
   const retryAfterMs = parseRetryAfterMs(response.headers, http.clock.now());
-  if (retryAfterMs !== undefined) http.limiter.pauseFor(retryAfterMs);
+  if (retryAfterMs !== undefined) await http.limiter.pauseFor(retryAfterMs);
   const kind = (http.statusKind ?? kindOfStatus)(response.status);
   throw new ProviderError(kind, http.source, `HTTP ${response.status}: ${text.slice(0, 300)}`, {
     status: response.status,

@@ -17,7 +17,7 @@ describe('RateLimiter', () => {
     await limiter.acquire();
     limiter.setRate(2, 1_000);
     await limiter.acquire();
-    limiter.pauseFor(5_000);
+    await limiter.pauseFor(5_000);
     await limiter.acquire();
     expect(clock.sleeps).toEqual([500, 5_000]);
     expect(limiter.minIntervalMs).toBe(500);

@@ -19,7 +19,8 @@ export interface SharedLimit {
 /**
  * Spaces request starts at least `intervalMs` apart for one source (arXiv asks for one request every
  * 3 s; Crossref announces its limit in headers and `setRate` follows it). A server's Retry-After
- * pushes the next start back with `pauseUntil`. Waiting goes through the Clock port.
+ * pushes the next start back with `pauseFor`, for every replica when the slots are shared. Waiting
+ * goes through the Clock port.
  */
 export class RateLimiter {
   private nextStartMs = Number.NEGATIVE_INFINITY;
@@ -63,8 +64,20 @@ export class RateLimiter {
     this.intervalMs = interval;
   }
 
-  /** No request starts before `nowMs + delayMs`. */
-  pauseFor(delayMs: number): void {
-    this.nextStartMs = Math.max(this.nextStartMs, this.clock.now() + delayMs);
+  /**
+   * No request starts before `now + delayMs` (a server's Retry-After). With shared slots, no replica's
+   * either: the pause end is reserved as a slot with no spacing after it, which moves the source's
+   * next free start to it unless that is later already. When the slots cannot be reached, the pause
+   * holds in this process alone (and `onUnavailable` hears why).
+   */
+  async pauseFor(delayMs: number): Promise<void> {
+    const until = this.clock.now() + delayMs;
+    this.nextStartMs = Math.max(this.nextStartMs, until);
+    if (this.shared === undefined) return;
+    try {
+      await this.shared.slots.reserve(this.shared.key, until, 0);
+    } catch (error) {
+      this.shared.onUnavailable?.(error);
+    }
   }
 }

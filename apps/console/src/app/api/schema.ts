@@ -2674,6 +2674,15 @@ export interface operations {
                                         venue: string | null;
                                         year: number | null;
                                     }[];
+                                    wholePapers?: {
+                                        blobKey: string;
+                                        count: number;
+                                        cuts: {
+                                            abstractsShortened: number;
+                                            authorListsShortened: number;
+                                            papersLeftOut: number;
+                                        };
+                                    };
                                 };
                                 iteration: number;
                             };
@@ -2829,6 +2838,15 @@ export interface operations {
                                 venue: string | null;
                                 year: number | null;
                             }[];
+                            wholePapers?: {
+                                blobKey: string;
+                                count: number;
+                                cuts: {
+                                    abstractsShortened: number;
+                                    authorListsShortened: number;
+                                    papersLeftOut: number;
+                                };
+                            };
                         } | null;
                         /** Format: uuid */
                         runId: string;
@@ -3102,6 +3120,15 @@ export interface operations {
                                         venue: string | null;
                                         year: number | null;
                                     }[];
+                                    wholePapers?: {
+                                        blobKey: string;
+                                        count: number;
+                                        cuts: {
+                                            abstractsShortened: number;
+                                            authorListsShortened: number;
+                                            papersLeftOut: number;
+                                        };
+                                    };
                                 };
                                 iteration: number;
                             };
@@ -3257,6 +3284,15 @@ export interface operations {
                                 venue: string | null;
                                 year: number | null;
                             }[];
+                            wholePapers?: {
+                                blobKey: string;
+                                count: number;
+                                cuts: {
+                                    abstractsShortened: number;
+                                    authorListsShortened: number;
+                                    papersLeftOut: number;
+                                };
+                            };
                         } | null;
                         /** Format: uuid */
                         runId: string;
@@ -3596,6 +3632,15 @@ export interface operations {
                                         venue: string | null;
                                         year: number | null;
                                     }[];
+                                    wholePapers?: {
+                                        blobKey: string;
+                                        count: number;
+                                        cuts: {
+                                            abstractsShortened: number;
+                                            authorListsShortened: number;
+                                            papersLeftOut: number;
+                                        };
+                                    };
                                 };
                                 iteration: number;
                             };
@@ -3751,6 +3796,15 @@ export interface operations {
                                 venue: string | null;
                                 year: number | null;
                             }[];
+                            wholePapers?: {
+                                blobKey: string;
+                                count: number;
+                                cuts: {
+                                    abstractsShortened: number;
+                                    authorListsShortened: number;
+                                    papersLeftOut: number;
+                                };
+                            };
                         } | null;
                         /** Format: uuid */
                         runId: string;

@@ -8,13 +8,14 @@ import {
   OrganisePapers,
   type PaperIdentity,
   paperIdentityOf,
+  type PaperSetRef,
   ParsePaperSearchIntent,
   ScorePapers,
   SearchPaperSources,
 } from '@openpaw/contracts';
 import { type Effect, type RunSnapshot, sendTry, type StepProgress } from '@openpaw/saga';
 import type { PaperSearchData, StepName } from './paper-search.data.js';
-import { skillOf } from './paper-search.data.js';
+import { countOf, skillOf } from './paper-search.data.js';
 import type { PaperSearchSettings } from './paper-search.settings.js';
 
 type Run = Pick<RunSnapshot<string, PaperSearchData>, 'id' | 'userId'>;
@@ -49,10 +50,10 @@ export function commandFor(run: Run, data: PaperSearchData, step: StepProgress<S
       return sendTry(BuildSearchStrategy, command, step, timeout);
     }
     case 'search_sources':
-      return sendTry(SearchPaperSources, { runId: run.id, iteration, userId: run.userId, strategy: required(data.strategy, 'the strategy') }, step, timeout);
+      return sendTry(SearchPaperSources, { runId: run.id, iteration, userId: run.userId, strategy: required(data.strategy, 'the strategy'), ...BY_REFERENCE }, step, timeout);
     case 'deduplicate': {
       const found = required(data.pipeline.found, 'the papers found');
-      return sendTry(DeduplicatePapers, { runId: run.id, iteration, papers: [...found.papers], excludePaperIds: [...data.rejectedIds], knownPapers: knownPapersOf(data) }, step, timeout);
+      return sendTry(DeduplicatePapers, { runId: run.id, iteration, ...papersOf(found), excludePaperIds: [...data.rejectedIds], knownPapers: knownPapersOf(data), ...BY_REFERENCE }, step, timeout);
     }
     case 'score': {
       const deduplicated = required(data.pipeline.deduplicated, 'the deduplicated papers');
@@ -62,7 +63,8 @@ export function commandFor(run: Run, data: PaperSearchData, step: StepProgress<S
         query: data.request.query,
         intent: required(data.intent, 'the intent'),
         strategy: required(data.strategy, 'the strategy'),
-        papers: [...deduplicated.papers],
+        ...papersOf(deduplicated),
+        ...BY_REFERENCE,
       };
       return sendTry(ScorePapers, command, step, timeout);
     }
@@ -73,18 +75,27 @@ export function commandFor(run: Run, data: PaperSearchData, step: StepProgress<S
         iteration,
         query: data.request.query,
         strategy: required(data.strategy, 'the strategy'),
-        papers: [...required(scored, 'the scored papers').papers],
+        ...papersOf(required(scored, 'the scored papers')),
         scoredBy: required(scored, 'the scored papers').provenance,
-        // Found by the sources: those carried and those the message's limits left out.
-        totalFound: required(found, 'the papers found').papers.length + (found?.cuts?.papersLeftOut ?? 0),
+        // Found by the sources: those carried (or stored) and those a message's limits left out.
+        totalFound: countOf(required(found, 'the papers found')) + (found?.cuts?.papersLeftOut ?? 0),
         duplicatesMerged: required(deduplicated, 'the deduplicated papers').duplicatesMerged,
         rejectedExcluded: required(deduplicated, 'the deduplicated papers').rejectedExcluded,
         sourceReports: [...required(found, 'the papers found').sourceReports],
         cuts: addCuts(found?.cuts, scored?.cuts),
+        ...BY_REFERENCE,
       };
       return sendTry(OrganisePapers, command, step, timeout);
     }
   }
+}
+
+/** Every list-making command asks for its papers stored and referenced (claim check), never capped to one message. */
+const BY_REFERENCE = { papersByReference: true } as const;
+
+/** A pipeline list as the next command carries it: its reference when stored (then no papers inline), else the papers. */
+function papersOf<P>(list: { readonly papers: readonly P[]; readonly papersRef?: PaperSetRef }): { papers: P[]; papersRef?: PaperSetRef } {
+  return list.papersRef === undefined ? { papers: [...list.papers] } : { papers: [], papersRef: list.papersRef };
 }
 
 /** How many earlier papers the alias table carries (the contract's bound). */

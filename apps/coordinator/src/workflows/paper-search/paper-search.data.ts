@@ -5,6 +5,7 @@ import type {
   PAPER_SEARCH_STEPS,
   Paper,
   PaperIdentity,
+  PaperSetRef,
   ParsedIntent,
   PaperSearchStart,
   ResultCuts,
@@ -84,11 +85,20 @@ export interface IterationRecord {
   readonly strategyOrigin?: StrategyOrigin;
 }
 
-/** What the current iteration's pipeline has made so far (each kept until the next step answers, for retries). */
+/**
+ * What the current iteration's pipeline has made so far (each kept until the next step answers, for
+ * retries). A list is inline (`papers`), or stored by the research service and referenced
+ * (`papersRef`, claim check: `papers` then empty); runs paused before the claim check have no ref.
+ */
 export interface Pipeline {
-  readonly found: { readonly papers: readonly Paper[]; readonly sourceReports: readonly SourceReport[]; readonly cuts?: ResultCuts } | null;
-  readonly deduplicated: { readonly papers: readonly Paper[]; readonly duplicatesMerged: number; readonly rejectedExcluded: number } | null;
-  readonly scored: { readonly papers: readonly ScoredPaper[]; readonly provenance: SkillProvenance; readonly cuts?: ResultCuts } | null;
+  readonly found: { readonly papers: readonly Paper[]; readonly papersRef?: PaperSetRef; readonly sourceReports: readonly SourceReport[]; readonly cuts?: ResultCuts } | null;
+  readonly deduplicated: { readonly papers: readonly Paper[]; readonly papersRef?: PaperSetRef; readonly duplicatesMerged: number; readonly rejectedExcluded: number } | null;
+  readonly scored: { readonly papers: readonly ScoredPaper[]; readonly papersRef?: PaperSetRef; readonly provenance: SkillProvenance; readonly cuts?: ResultCuts } | null;
+}
+
+/** How many papers a pipeline list holds, inline or stored. */
+export function countOf(list: { readonly papers: readonly unknown[]; readonly papersRef?: PaperSetRef }): number {
+  return list.papersRef?.count ?? list.papers.length;
 }
 
 export const EMPTY_PIPELINE: Pipeline = { found: null, deduplicated: null, scored: null };

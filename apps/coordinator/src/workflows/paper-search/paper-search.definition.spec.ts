@@ -199,7 +199,8 @@ describe('paper_search', () => {
       const d = atStrategyCheckpoint();
       const step = decide(d, { action: 'approve' });
       expect(step.state).toBe('SEARCHING');
-      expect(step.sent(SearchPaperSources)).toEqual([{ runId: d.runId, iteration: 1, userId: d.userId, strategy: strategy('query 1') }]);
+      // The papers found come back stored, by reference (claim check), never capped to one message.
+      expect(step.sent(SearchPaperSources)).toEqual([{ runId: d.runId, iteration: 1, userId: d.userId, strategy: strategy('query 1'), papersByReference: true }]);
       expect(view(step).checkpoint).toBeNull();
       expect(d.pendingTimers()).toEqual([RUN_DEADLINE_TIMER, 'resend:search_sources:1:1']);
     });
@@ -337,7 +338,7 @@ describe('paper_search', () => {
       const step = d.reply(SearchPaperSources, PaperSourcesSearched, { iteration: 2, papers: ['b', 'd'].map(paper), sourceReports: [ok(2)] });
       const identity = (id: string) => ({ id, title: `Paper ${id}`, firstAuthor: null, year: 2020, doi: null, arxivId: null, pmid: null });
       // The alias table: the rejected paper, then the last collection shown, each once.
-      expect(step.sent(DeduplicatePapers)).toEqual([{ runId: d.runId, iteration: 2, papers: [paper('b'), paper('d')], excludePaperIds: ['b'], knownPapers: [identity('b'), identity('a')] }]);
+      expect(step.sent(DeduplicatePapers)).toEqual([{ runId: d.runId, iteration: 2, papers: [paper('b'), paper('d')], excludePaperIds: ['b'], knownPapers: [identity('b'), identity('a')], papersByReference: true }]);
     });
 
     it('sends kept papers first in the alias table, so a paper found again keeps its id and is listed once', () => {
@@ -371,6 +372,25 @@ describe('paper_search', () => {
       expect(step.state).toBe('COMPLETED');
       expect(view(step)).toMatchObject({ completion: 'max_iterations', accumulatedPapers: [{ id: 'a' }, { id: 'y' }] });
       expect(view(step).result?.papers.map((p) => p.id)).toEqual(['x', 'y', 'a']);
+    });
+
+    it('given papers stored whole (claim check), then a result at max_iterations keeps the stored list for exports unless a paper of it was rejected', () => {
+      const wholePapers = { blobKey: 'paper-search/run/whole.json', count: 3, cuts: { papersLeftOut: 0, abstractsShortened: 0, authorListsShortened: 0 } };
+      for (const [markedIrrelevant, keepsStoredList] of [
+        [[], true],
+        [['z'], false],
+      ] as const) {
+        const d = atStrategyCheckpoint({ maxIterations: 1 });
+        decide(d, { action: 'approve' });
+        const ids = ['x', 'y', 'z'];
+        d.reply(SearchPaperSources, PaperSourcesSearched, { iteration: 1, papers: ids.map(paper), sourceReports: [ok(3)] });
+        d.reply(DeduplicatePapers, PapersDeduplicated, { iteration: 1, papers: ids.map(paper), duplicatesMerged: 0, rejectedExcluded: 0 });
+        d.reply(ScorePapers, PapersScored, { iteration: 1, papers: ids.map(scored), provenance });
+        d.reply(OrganisePapers, PapersOrganised, { iteration: 1, collection: { ...collection(ids, 1, strategy('query 1')), wholePapers } });
+        const step = decide(d, { action: 'edit', revisedData: { markedIrrelevant: [...markedIrrelevant] } });
+        expect(step.state).toBe('COMPLETED');
+        expect(view(step).result?.wholePapers).toEqual(keepsStoredList ? wholePapers : undefined);
+      }
     });
 
     it('given the default of 5 iterations, when every strategy is rejected, then COMPLETED after the fifth with no collection', () => {
@@ -413,6 +433,28 @@ describe('paper_search', () => {
       const step = pipeline(d, 1, []);
       expect(step.state).toBe('AWAITING_RESULT_REVIEW');
       expect(view(step).checkpoint).toMatchObject({ payload: { collection: { papers: [] } } });
+    });
+
+    it('given papers stored by reference (claim check), then each next command carries the reference, not the papers, and the total counts them', () => {
+      const d = atStrategyCheckpoint();
+      decide(d, { action: 'approve' });
+      const ref = (n: number) => ({ blobKey: `paper-search/${d.runId}/set-${n}.json`, count: n });
+      const searched = d.reply(SearchPaperSources, PaperSourcesSearched, { iteration: 1, papers: [], papersRef: ref(600), sourceReports: [ok(600)] });
+      expect(searched.sent(DeduplicatePapers)).toEqual([expect.objectContaining({ papers: [], papersRef: ref(600), papersByReference: true })]);
+      expect(searched.applied.logs.find((l) => l.stepName === 'sources_reported')?.payload).toMatchObject({ found: 600 });
+      const deduplicated = d.reply(DeduplicatePapers, PapersDeduplicated, { iteration: 1, papers: [], papersRef: ref(550), duplicatesMerged: 50, rejectedExcluded: 0 });
+      expect(deduplicated.sent(ScorePapers)).toEqual([expect.objectContaining({ papers: [], papersRef: ref(550), papersByReference: true })]);
+      const scoredStep = d.reply(ScorePapers, PapersScored, { iteration: 1, papers: [], papersRef: ref(550), provenance });
+      expect(scoredStep.sent(OrganisePapers)).toEqual([expect.objectContaining({ papers: [], papersRef: ref(550), totalFound: 600, duplicatesMerged: 50 })]);
+    });
+
+    it('given a reply with its papers inline (a research service from before the claim check), then the next command carries them inline', () => {
+      const d = atStrategyCheckpoint();
+      decide(d, { action: 'approve' });
+      const searched = d.reply(SearchPaperSources, PaperSourcesSearched, { iteration: 1, papers: ['a', 'b'].map(paper), sourceReports: [ok(2)] });
+      const sent = searched.sent(DeduplicatePapers)[0]!;
+      expect(sent.papers.map((p) => p.id)).toEqual(['a', 'b']);
+      expect(sent.papersRef).toBeUndefined();
     });
 
     it('given every source failing, then the same: checkpoint 2 with the failures in the collection metadata', () => {

@@ -15,6 +15,7 @@ import {
   PapersOrganised,
   PapersScored,
   type PaperCollection,
+  type PaperSetRef,
   paperSearchStart,
   SearchStrategyBuilt,
   type SearchStrategy,
@@ -53,6 +54,7 @@ import {
 } from '@openpaw/saga';
 import { commandFor } from './paper-search.commands.js';
 import {
+  countOf,
   EMPTY_PIPELINE,
   type IterationRecord,
   PAPER_SEARCH_STATES,
@@ -281,10 +283,10 @@ export function paperSearchDefinition(settings: PaperSearchSettings = DEFAULT_PA
       // Edge cases: empty results and every source failing both continue (to checkpoint 2); failures are in sourceReports.
       onEvent(PaperSourcesSearched, ['DEDUPLICATING'], (run, { data: e }) => {
         if (!replyTo(run, 'search_sources', e.commandId) || e.iteration !== run.data.iteration) return ignore('stale PaperSourcesSearched');
-        const found = { papers: e.papers, sourceReports: e.sourceReports, ...(e.cuts === undefined ? {} : { cuts: e.cuts }) };
+        const found = { papers: e.papers, ...refOf(e), sourceReports: e.sourceReports, ...(e.cuts === undefined ? {} : { cuts: e.cuts }) };
         const failed = e.sourceReports.filter((r) => r.status === 'failed').map((r) => r.source);
         return enterStep(run, { ...run.data, pipeline: { ...run.data.pipeline, found } }, 'DEDUPLICATING', 'deduplicate', 'sources_searched', {
-          logs: [{ step: 'sources_reported', payload: { found: e.papers.length, failed_sources: failed } }],
+          logs: [{ step: 'sources_reported', payload: { found: countOf(found), failed_sources: failed } }],
         });
       }),
       ...failureRows('search_sources'),
@@ -292,7 +294,7 @@ export function paperSearchDefinition(settings: PaperSearchSettings = DEFAULT_PA
     DEDUPLICATING: [
       onEvent(PapersDeduplicated, ['SCORING'], (run, { data: e }) => {
         if (!replyTo(run, 'deduplicate', e.commandId) || e.iteration !== run.data.iteration) return ignore('stale PapersDeduplicated');
-        const deduplicated = { papers: e.papers, duplicatesMerged: e.duplicatesMerged, rejectedExcluded: e.rejectedExcluded };
+        const deduplicated = { papers: e.papers, ...refOf(e), duplicatesMerged: e.duplicatesMerged, rejectedExcluded: e.rejectedExcluded };
         return enterStep(run, { ...run.data, pipeline: { ...run.data.pipeline, deduplicated } }, 'SCORING', 'score', 'papers_deduplicated');
       }),
       ...failureRows('deduplicate'),
@@ -300,7 +302,7 @@ export function paperSearchDefinition(settings: PaperSearchSettings = DEFAULT_PA
     SCORING: [
       onEvent(PapersScored, ['ORGANISING'], (run, { data: e }) => {
         if (!replyTo(run, 'score', e.commandId) || e.iteration !== run.data.iteration) return ignore('stale PapersScored');
-        const scored = { papers: e.papers, provenance: e.provenance, ...(e.cuts === undefined ? {} : { cuts: e.cuts }) };
+        const scored = { papers: e.papers, ...refOf(e), provenance: e.provenance, ...(e.cuts === undefined ? {} : { cuts: e.cuts }) };
         return enterStep(run, { ...run.data, pipeline: { ...run.data.pipeline, scored } }, 'ORGANISING', 'organise', 'papers_scored');
       }),
       ...failureRows('score'),
@@ -390,6 +392,11 @@ export function paperSearchDefinition(settings: PaperSearchSettings = DEFAULT_PA
   };
 }
 
+/** A reply's stored list (claim check), when it has one. */
+function refOf(reply: { readonly papersRef?: PaperSetRef | undefined }): { papersRef?: PaperSetRef } {
+  return reply.papersRef === undefined ? {} : { papersRef: reply.papersRef };
+}
+
 function required<T>(value: T | null): T {
   if (value === null) throw new Error('invariant: a value the state guarantees is missing');
   return value;
@@ -403,5 +410,8 @@ function required<T>(value: T | null): T {
 function keptCollection(data: PaperSearchData): PaperCollection | null {
   if (data.collection === null) return null;
   const rejected = new Set(data.rejectedIds);
-  return mergeAccumulated({ ...data.collection, papers: data.collection.papers.filter((p) => !rejected.has(p.id)) }, data.accumulated);
+  if (!data.collection.papers.some((p) => rejected.has(p.id))) return mergeAccumulated(data.collection, data.accumulated);
+  // The stored whole papers (claim check) hold the rejected ones too: this result goes without them, so exports read its own papers.
+  const { wholePapers: _holdsRejected, ...collection } = data.collection;
+  return mergeAccumulated({ ...collection, papers: collection.papers.filter((p) => !rejected.has(p.id)) }, data.accumulated);
 }

@@ -1,5 +1,9 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { PaperCollection, PaperSearchView, ScoredPaper } from '@openpaw/contracts';
-import { exportableCollection, exportCollection, TRIMMED_VIEW_NOTE } from './collection-export.js';
+import { LocalFsBlobStore } from '@openpaw/providers/blob';
+import { exportableCollection, exportCollection, TRIMMED_VIEW_NOTE, wholeCollection } from './collection-export.js';
 
 function scored(id: string, title: string, doi: string | null): ScoredPaper {
   return {
@@ -89,5 +93,50 @@ describe('exporting a paper search collection', () => {
     expect(JSON.parse(exportCollection(cut, 'csl-json').body)).toHaveLength(1);
     // Nothing cut: no notes, and the file is as before.
     expect(exportCollection(collection, 'bibtex')).toMatchObject({ notes: [], body: expect.stringMatching(/^@article\{/) });
+  });
+
+  describe('with the papers stored whole (claim check)', () => {
+    let dir: string;
+    let blobs: LocalFsBlobStore;
+    beforeEach(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'export-whole-'));
+      blobs = new LocalFsBlobStore({ rootDir: dir, shareSecret: 'secret', shareBaseUrl: 'http://127.0.0.1/v1/shared' });
+    });
+    afterEach(async () => {
+      await rm(dir, { recursive: true, force: true });
+    });
+
+    const whole = { ...scored('doi:10.1/attention', 'Attention is all you need', '10.1/attention'), abstract: 'The dominant sequence transduction models are based on recurrent networks.' };
+    const kept = scored('doi:10.1/bert', 'BERT', '10.1/bert');
+    const earlierCuts = { papersLeftOut: 0, abstractsShortened: 0, authorListsShortened: 2 };
+    // The view's collection: abstracts left out to fit one message, and the earlier iteration's kept paper appended.
+    const trimmedView = (count: number): PaperCollection => ({
+      ...collection,
+      papers: [...collection.papers, kept],
+      metadata: { ...collection.metadata, cuts: { papersLeftOut: 0, abstractsShortened: 1, authorListsShortened: 2 } },
+      wholePapers: { blobKey: 'paper-search/run/whole.json', count, cuts: earlierCuts },
+    });
+
+    it("exports the stored papers with their abstracts in place of a trimmed view's; only papers the view alone holds are said to be shortened", async () => {
+      await blobs.put('paper-search/run/whole.json', JSON.stringify([whole]));
+      const source = await wholeCollection(trimmedView(1), true, blobs);
+      expect(source.collection.papers.map((p) => [p.id, p.abstract])).toEqual([
+        [whole.id, whole.abstract],
+        [kept.id, null],
+      ]);
+      expect(source.papersTrimmed).toBe(true);
+      expect(source.cuts).toEqual(earlierCuts);
+      const ris = exportCollection(source.collection, 'ris', source.papersTrimmed, source.cuts);
+      expect(ris.body).toContain(`AB  - ${whole.abstract}`);
+      expect(ris.notes).toEqual(['2 author lists cut to the first 50 names', TRIMMED_VIEW_NOTE]);
+      // Every paper stored whole: nothing comes shortened from the view.
+      expect((await wholeCollection({ ...trimmedView(1), papers: collection.papers }, true, blobs)).papersTrimmed).toBe(false);
+    });
+
+    it('falls back to the view, said as before, when the stored list is gone or does not match its reference', async () => {
+      expect(await wholeCollection(trimmedView(1), true, blobs)).toEqual({ collection: trimmedView(1), papersTrimmed: true, cuts: trimmedView(1).metadata.cuts });
+      await blobs.put('paper-search/run/whole.json', JSON.stringify([whole]));
+      expect((await wholeCollection(trimmedView(2), true, blobs)).collection.papers[0]!.abstract).toBeNull();
+    });
   });
 });

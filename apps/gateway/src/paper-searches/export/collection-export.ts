@@ -1,4 +1,6 @@
-import { describeCuts, mergeAccumulated, type PaperCollection, type PaperSearchView, toBibtex, toCslJson, toRis } from '@openpaw/contracts';
+import { describeCuts, mergeAccumulated, type PaperCollection, type PaperSearchView, type ResultCuts, scoredPaper, toBibtex, toCslJson, toRis } from '@openpaw/contracts';
+import { BlobNotFoundError, type BlobStore } from '@openpaw/providers/blob';
+import { z } from 'zod';
 import type { ExportFormat } from '../paper-searches.schemas.js';
 
 /**
@@ -28,8 +30,8 @@ export const TRIMMED_VIEW_NOTE = 'abstracts (and, for very large collections, ra
  * the contracts lib). Nothing is cut silently: what the search's limits cut is in `notes`, and
  * BibTeX, whose readers skip `@comment`, also carries them in the file.
  */
-export function exportCollection(collection: PaperCollection, format: ExportFormat, papersTrimmed = false): ExportedFile {
-  const notes = [...describeCuts(collection.metadata.cuts), ...(papersTrimmed ? [TRIMMED_VIEW_NOTE] : [])];
+export function exportCollection(collection: PaperCollection, format: ExportFormat, papersTrimmed = false, cuts: ResultCuts | undefined = collection.metadata.cuts): ExportedFile {
+  const notes = [...describeCuts(cuts), ...(papersTrimmed ? [TRIMMED_VIEW_NOTE] : [])];
   switch (format) {
     case 'bibtex': {
       const comments = notes.map((note) => `@comment{OpenPaw export: ${note.replace(/[{}]/g, '')}}\n`).join('');
@@ -40,4 +42,34 @@ export function exportCollection(collection: PaperCollection, format: ExportForm
     case 'csl-json':
       return { contentType: 'application/vnd.citationstyles.csl+json; charset=utf-8', extension: 'json', body: JSON.stringify(toCslJson(collection.papers), null, 2), notes };
   }
+}
+
+/** What an export is made from: the collection, whether any of its papers come shortened from the view, and what limits cut. */
+export interface ExportSource {
+  readonly collection: PaperCollection;
+  readonly papersTrimmed: boolean;
+  readonly cuts: ResultCuts | undefined;
+}
+
+/**
+ * The collection with its papers whole: when the research service stored them (`wholePapers`, claim
+ * check), they replace the view's, which may be shortened to fit a message; papers only the view holds
+ * (kept in earlier iterations) follow, and only they can still be shortened. A stored list that is gone
+ * or does not match its reference leaves the view's papers, said as before.
+ */
+export async function wholeCollection(collection: PaperCollection, papersTrimmed: boolean, blobs: Pick<BlobStore, 'get'>): Promise<ExportSource> {
+  const fromView: ExportSource = { collection, papersTrimmed, cuts: collection.metadata.cuts };
+  const ref = collection.wholePapers;
+  if (ref === undefined) return fromView;
+  let stored: z.infer<typeof scoredPaper>[];
+  try {
+    stored = z.array(scoredPaper).parse(JSON.parse((await blobs.get(ref.blobKey)).body.toString('utf8')));
+  } catch (error) {
+    if (error instanceof BlobNotFoundError || error instanceof z.ZodError || error instanceof SyntaxError) return fromView;
+    throw error;
+  }
+  if (stored.length !== ref.count) return fromView;
+  const storedIds = new Set(stored.map((p) => p.id));
+  const viewOnly = collection.papers.filter((p) => !storedIds.has(p.id));
+  return { collection: { ...collection, papers: [...stored, ...viewOnly] }, papersTrimmed: papersTrimmed && viewOnly.length > 0, cuts: ref.cuts };
 }

@@ -2,6 +2,7 @@ import { InMemoryKeptReplyStore } from '@openpaw/testkit';
 import { searchStrategy, type SkillProvenance, PapersOrganised } from '@openpaw/contracts';
 import { createLlmFromEnv } from '@openpaw/providers';
 import { RUN_ID, skillsFor, testSettings } from '../../testing/handler-fixtures.js';
+import { PaperSets } from '../../paper-search/papers/paper-sets.js';
 import { OrganisePapersHandler } from './organise-papers.handler.js';
 
 const scoredBy: SkillProvenance = { model: 'local/lexical-overlap', local: true, method: 'LOCAL', costUsd: 0 };
@@ -9,7 +10,7 @@ const scoredBy: SkillProvenance = { model: 'local/lexical-overlap', local: true,
 describe('OrganisePapersHandler', () => {
   it('given no papers (every source failed), then an empty collection still comes back with the source reports', async () => {
     const clock = { now: () => Date.UTC(2026, 10, 23, 21, 0), sleep: () => Promise.resolve() };
-    const reply = await new OrganisePapersHandler(skillsFor(createLlmFromEnv({})), new InMemoryKeptReplyStore(), testSettings, clock).execute({
+    const reply = await new OrganisePapersHandler(skillsFor(createLlmFromEnv({})), new InMemoryKeptReplyStore(), testSettings, clock, new PaperSets(null)).execute({
       commandId: 'o1',
       data: {
         runId: RUN_ID,

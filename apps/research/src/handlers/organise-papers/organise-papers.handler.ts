@@ -1,14 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type MessageData, type OrganisePapers, PapersOrganised } from '@openpaw/contracts';
+import { addCuts, type MessageData, type OrganisePapers, PapersOrganised, scoredPaper } from '@openpaw/contracts';
 import { answerOnceWith, type KeptReplyStore, type Reply, replyTo } from '@openpaw/messaging';
 import type { Clock } from '@openpaw/providers';
 import type { ResearchSettings } from '../../config.js';
-import { organiseCollection } from '../../paper-search/organise/organise-collection.js';
+import { collectionPapers, organiseCollection } from '../../paper-search/organise/organise-collection.js';
+import { PaperSets } from '../../paper-search/papers/paper-sets.js';
 import type { PaperSearchSkills } from '../../paper-search/skills/paper-search-skills.js';
-import { RESEARCH_CLOCK, RESEARCH_REPLIES, RESEARCH_SETTINGS, RESEARCH_SKILLS } from '../../ports.js';
+import { RESEARCH_CLOCK, RESEARCH_PAPER_SETS, RESEARCH_REPLIES, RESEARCH_SETTINGS, RESEARCH_SKILLS } from '../../ports.js';
 import { type ResearchCommand, withSkillFailure } from '../research-command.js';
 
-/** OrganisePapers → PapersOrganised: the iteration's collection (facets, themes, source reports). */
+/** OrganisePapers → PapersOrganised: the iteration's collection (facets, themes, source reports), from the scored papers inline or stored (`papersRef`). */
 @Injectable()
 export class OrganisePapersHandler {
   constructor(
@@ -16,14 +17,19 @@ export class OrganisePapersHandler {
     @Inject(RESEARCH_REPLIES) private readonly replies: KeptReplyStore,
     @Inject(RESEARCH_SETTINGS) private readonly settings: ResearchSettings,
     @Inject(RESEARCH_CLOCK) private readonly clock: Clock,
+    @Inject(RESEARCH_PAPER_SETS) private readonly paperSets: PaperSets,
   ) {}
 
   execute(command: ResearchCommand<MessageData<typeof OrganisePapers>>): Promise<Reply> {
     const { data } = command;
     return answerOnceWith(this.replies, command.commandId, () =>
       withSkillFailure(command, 'organise', this.settings.stepDeadlineMs, async (signal) => {
-        const { themes, provenance } = await this.skills.themer.themes({ query: data.query, strategy: data.strategy, papers: data.papers }, { signal });
-        const collection = organiseCollection({ ...data, themes, organisedBy: provenance, createdAt: new Date(this.clock.now()).toISOString() });
+        const papers = await this.paperSets.in(data, scoredPaper);
+        const { themes, provenance } = await this.skills.themer.themes({ query: data.query, strategy: data.strategy, papers }, { signal });
+        const collection = organiseCollection({ ...data, papers, themes, organisedBy: provenance, createdAt: new Date(this.clock.now()).toISOString() });
+        // Claim check: the collection's papers whole, for exports; the message's own may be shortened to fit.
+        const whole = data.papersByReference === true ? await this.paperSets.store(data.runId, command.commandId, collectionPapers(papers, data.strategy)) : null;
+        if (whole !== null) collection.wholePapers = { ...whole, cuts: addCuts(data.cuts) };
         return replyTo(command.commandId, PapersOrganised, { runId: data.runId, commandId: command.commandId, iteration: data.iteration, collection });
       }),
     );

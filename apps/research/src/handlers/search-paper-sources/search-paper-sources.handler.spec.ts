@@ -3,6 +3,7 @@ import { searchStrategy, PaperSourcesSearched } from '@openpaw/contracts';
 import { ProviderError, type ScholarlySource } from '@openpaw/providers';
 import { RUN_ID, testSettings } from '../../testing/handler-fixtures.js';
 import { InMemoryLibraryStore } from '../../testing/in-memory-stores.js';
+import { PaperSets } from '../../paper-search/papers/paper-sets.js';
 import { SearchPaperSourcesHandler } from './search-paper-sources.handler.js';
 
 const down: ScholarlySource = { name: 'crossref', local: false, search: () => Promise.reject(new ProviderError('server_error', 'crossref', 'HTTP 503')) };
@@ -11,7 +12,7 @@ describe('SearchPaperSourcesHandler', () => {
   it("searches the user's own library and the remote sources; a failing source is reported", async () => {
     const library = new InMemoryLibraryStore();
     await library.upsert('u1', [{ citationKey: 'k', entryType: 'article', title: 'Protein folding in vivo', authors: [], year: 2020, venue: null, abstract: null, doi: '10.1/pf', arxivId: null, pmid: null, url: null, keywords: [] }]);
-    const handler = new SearchPaperSourcesHandler([down], library, new InMemoryKeptReplyStore(), testSettings, { now: () => 0, sleep: () => Promise.resolve() });
+    const handler = new SearchPaperSourcesHandler([down], library, new InMemoryKeptReplyStore(), testSettings, { now: () => 0, sleep: () => Promise.resolve() }, new PaperSets(null));
     const strategy = searchStrategy.parse({ queries: [{ keywords: ['protein folding'], booleanQuery: '"protein folding"' }], sources: ['library', 'crossref'], filters: {} });
     const reply = await handler.execute({ commandId: 's1', data: { runId: RUN_ID, iteration: 1, userId: 'u1', strategy } });
     expect(reply).toMatchObject({
@@ -35,7 +36,7 @@ describe('SearchPaperSourcesHandler', () => {
       search: () => Promise.reject(new ProviderError('network', 'arxiv', 'arxiv could not be reached (https://export.arxiv.org could not be reached: ENOTFOUND); not searched, probed again in 60 s')),
     };
     const library = new InMemoryLibraryStore();
-    const handler = new SearchPaperSourcesHandler([unreachable], library, new InMemoryKeptReplyStore(), testSettings, { now: () => 0, sleep: () => Promise.resolve() });
+    const handler = new SearchPaperSourcesHandler([unreachable], library, new InMemoryKeptReplyStore(), testSettings, { now: () => 0, sleep: () => Promise.resolve() }, new PaperSets(null));
     const strategy = searchStrategy.parse({ queries: [{ keywords: ['protein folding'], booleanQuery: '"protein folding"' }], sources: ['library', 'arxiv', 'openalex'], filters: {} });
     const reply = await handler.execute({ commandId: 's3', data: { runId: RUN_ID, iteration: 1, userId: 'new-user', strategy } });
     expect(reply).toMatchObject({

@@ -1,16 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type MessageData, PaperSourcesSearched, type ScholarlySourceName, type SearchPaperSources } from '@openpaw/contracts';
+import { addCuts, type MessageData, PaperSourcesSearched, type ScholarlySourceName, type SearchPaperSources } from '@openpaw/contracts';
 import { answerOnceWith, type KeptReplyStore, type Reply, replyTo } from '@openpaw/messaging';
 import type { Clock, ScholarlySource } from '@openpaw/providers';
 import type { ResearchSettings } from '../../config.js';
 import { LibrarySource } from '../../library/library-source.js';
+import { PaperSets } from '../../paper-search/papers/paper-sets.js';
 import { searchSources } from '../../paper-search/search/search-sources.js';
-import { type LibraryStore, RESEARCH_CLOCK, RESEARCH_LIBRARY, RESEARCH_REPLIES, RESEARCH_SETTINGS, RESEARCH_SOURCES } from '../../ports.js';
+import { type LibraryStore, RESEARCH_CLOCK, RESEARCH_LIBRARY, RESEARCH_PAPER_SETS, RESEARCH_REPLIES, RESEARCH_SETTINGS, RESEARCH_SOURCES } from '../../ports.js';
 import type { ResearchCommand } from '../research-command.js';
 
 /**
  * SearchPaperSources → PaperSourcesSearched: the configured remote sources plus the user's library,
- * in parallel; a failing source is in `sourceReports`, never a failed step.
+ * in parallel; a failing source is in `sourceReports`, never a failed step. Every paper found is
+ * stored and referenced when the command asks (`papersByReference`), else capped to one message.
  */
 @Injectable()
 export class SearchPaperSourcesHandler {
@@ -20,6 +22,7 @@ export class SearchPaperSourcesHandler {
     @Inject(RESEARCH_REPLIES) private readonly replies: KeptReplyStore,
     @Inject(RESEARCH_SETTINGS) private readonly settings: ResearchSettings,
     @Inject(RESEARCH_CLOCK) private readonly clock: Clock,
+    @Inject(RESEARCH_PAPER_SETS) private readonly paperSets: PaperSets,
   ) {}
 
   execute(command: ResearchCommand<MessageData<typeof SearchPaperSources>>): Promise<Reply> {
@@ -27,12 +30,21 @@ export class SearchPaperSourcesHandler {
     return answerOnceWith(this.replies, command.commandId, async () => {
       const sources = new Map<ScholarlySourceName, ScholarlySource>(this.remote.map((s) => [s.name, s]));
       sources.set('library', new LibrarySource(this.library, data.userId));
-      const { papers, sourceReports, cuts } = await searchSources(data.strategy, sources, {
+      const found = await searchSources(data.strategy, sources, {
         perSourceLimit: this.settings.perSourceLimit,
         deadlineMs: this.settings.sourceDeadlineMs,
         clock: this.clock,
       });
-      return replyTo(command.commandId, PaperSourcesSearched, { runId: data.runId, commandId: command.commandId, iteration: data.iteration, papers, sourceReports, cuts });
+      const out = await this.paperSets.out(data.runId, command.commandId, found.papers, data.papersByReference);
+      return replyTo(command.commandId, PaperSourcesSearched, {
+        runId: data.runId,
+        commandId: command.commandId,
+        iteration: data.iteration,
+        papers: out.papers,
+        ...(out.papersRef === undefined ? {} : { papersRef: out.papersRef }),
+        sourceReports: found.sourceReports,
+        cuts: addCuts(found.cuts, out.cuts),
+      });
     });
   }
 }

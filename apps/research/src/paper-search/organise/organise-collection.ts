@@ -25,7 +25,7 @@ export interface CollectionInput {
  * (years newest first, venues and authors by count), themes kept to the papers in the collection.
  */
 export function organiseCollection(input: CollectionInput): PaperCollection {
-  const fitted = fitPapersToMessage([...input.papers].sort(byRelevance).slice(0, input.strategy.filters.maxResults));
+  const fitted = fitPapersToMessage(collectionPapers(input.papers, input.strategy));
   const papers = fitted.papers;
   const kept = new Set(papers.map((p) => p.id));
   const themes = input.themes.map((t) => ({ ...t, paperIds: t.paperIds.filter((id) => kept.has(id)) })).filter((t) => t.paperIds.length > 0);
@@ -47,6 +47,11 @@ export function organiseCollection(input: CollectionInput): PaperCollection {
     papers,
     facets: facetsOf(papers, themes),
   };
+}
+
+/** The papers a collection holds, whole: best first, cut to the strategy's `maxResults` (a choice, not a cut). */
+export function collectionPapers(papers: readonly ScoredPaper[], strategy: SearchStrategy): ScoredPaper[] {
+  return [...papers].sort(byRelevance).slice(0, strategy.filters.maxResults);
 }
 
 function facetsOf(papers: readonly ScoredPaper[], themes: Theme[]): Facets {

@@ -1,4 +1,4 @@
-import { MAX_ABSTRACT_CHARS, MAX_PAPERS_PER_MESSAGE, searchStrategy } from '@openpaw/contracts';
+import { MAX_ABSTRACT_CHARS, searchStrategy } from '@openpaw/contracts';
 import { ProviderError, type QueryExpressiveness, type ScholarlyQuery, type ScholarlySource, type ScholarlyWork } from '@openpaw/providers';
 import { approvedExpression, searchSources } from './search-sources.js';
 
@@ -67,13 +67,13 @@ describe('searching the sources (skill 3)', () => {
     expect(cuts).toEqual({ papersLeftOut: 0, abstractsShortened: 4, authorListsShortened: 0 });
   });
 
-  it('counts the papers past what one message carries, and the author lists cut, instead of dropping them silently', async () => {
+  it('returns every paper the sources found (the reply stores them, uncapped) and counts the author lists cut', async () => {
     const many = (name: 'openalex' | 'crossref') =>
       source(name, (_, call) => Promise.resolve(Array.from({ length: 150 }, (_, i) => ({ ...work(name, call * 1_000 + i), abstract: null, authors: i === 0 ? Array.from({ length: 60 }, (_, k) => ({ name: `Author ${k}`, id: null })) : [] }))));
     const { papers, cuts } = await searchSources({ ...strategy, sources: ['openalex', 'crossref'] }, new Map([['openalex', many('openalex')], ['crossref', many('crossref')]] as const), { perSourceLimit: 150, deadlineMs: 2_000, clock });
-    // 2 sources × 2 queries × 150 works.
-    expect(papers).toHaveLength(MAX_PAPERS_PER_MESSAGE);
-    expect(cuts).toEqual({ papersLeftOut: 600 - MAX_PAPERS_PER_MESSAGE, abstractsShortened: 0, authorListsShortened: 4 });
+    // 2 sources × 2 queries × 150 works, none left out.
+    expect(papers).toHaveLength(600);
+    expect(cuts).toEqual({ papersLeftOut: 0, abstractsShortened: 0, authorListsShortened: 4 });
     expect(papers.find((p) => p.sourceIds[0]!.id === 'openalex-1000')?.authors).toHaveLength(50);
   });
 

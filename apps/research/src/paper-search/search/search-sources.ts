@@ -1,4 +1,4 @@
-import { addCuts, MAX_PAPERS_PER_MESSAGE, type Paper, type ResultCuts, type ScholarlySourceName, type SearchQuery, type SearchStrategy, type SOURCE_ERROR_KINDS, type SourceReport } from '@openpaw/contracts';
+import { addCuts, type Paper, type ResultCuts, type ScholarlySourceName, type SearchQuery, type SearchStrategy, type SOURCE_ERROR_KINDS, type SourceReport } from '@openpaw/contracts';
 import {
   type Clock,
   excludedTermsOf,
@@ -13,7 +13,6 @@ import {
   type SearchExpression,
   SearchExpressionError,
 } from '@openpaw/providers';
-import { fitPapersToMessage } from '../papers/fit-papers-to-message.js';
 import { cutsOfWorks, paperFromWork } from '../papers/paper-from-work.js';
 
 export interface SourceSearchOptions {
@@ -30,8 +29,8 @@ type SourceErrorKind = (typeof SOURCE_ERROR_KINDS)[number];
  * Skill 3: every source of the strategy in parallel, its queries one after another (each source has
  * its own rate limiter). A source that fails, times out or is not configured is reported with why;
  * it never fails the search, and what it found before failing is kept. Papers are interleaved
- * across sources and capped to what one message carries (count and bytes); what the caps cut is
- * counted in `cuts`, never dropped silently.
+ * across sources, all of them (the reply stores them, `PaperSets`); `cuts` counts what the sources'
+ * records lost where papers are made (long abstracts, author lists).
  */
 export async function searchSources(
   strategy: SearchStrategy,
@@ -39,10 +38,7 @@ export async function searchSources(
   options: SourceSearchOptions,
 ): Promise<{ papers: Paper[]; sourceReports: SourceReport[]; cuts: ResultCuts }> {
   const outcomes = await Promise.all(strategy.sources.map((name) => searchOne(name, sources.get(name), strategy, options)));
-  const all = interleave(outcomes.map((o) => o.papers));
-  const fitted = fitPapersToMessage(all.slice(0, MAX_PAPERS_PER_MESSAGE));
-  const overCount: ResultCuts = { papersLeftOut: Math.max(0, all.length - MAX_PAPERS_PER_MESSAGE), abstractsShortened: 0, authorListsShortened: 0 };
-  return { papers: fitted.papers, sourceReports: outcomes.map((o) => o.report), cuts: addCuts(...outcomes.map((o) => o.cuts), overCount, fitted.cuts) };
+  return { papers: interleave(outcomes.map((o) => o.papers)), sourceReports: outcomes.map((o) => o.report), cuts: addCuts(...outcomes.map((o) => o.cuts)) };
 }
 
 async function searchOne(
