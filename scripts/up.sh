@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs OpenPaw locally: installs what is missing, starts nats-server (JetStream) and PostgreSQL on
-# 127.0.0.1 under .run/, provisions streams and the database, migrates every schema (as the
-# cluster's migrations Job does; services in the default OPENPAW_MIGRATIONS=run mode would also
-# migrate under the same advisory lock), starts every service, waits for readiness and runs a short demo against the gateway.
+# 127.0.0.1 under .run/, provisions streams and the database, migrates every schema and creates one
+# PostgreSQL role per service (as the cluster's migrations Job does), starts every service logged in
+# as its own role (verifying its schema only), waits for readiness and runs a short demo against the gateway.
 # Services keep running in the background; stop everything with ./scripts/down.sh.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
@@ -56,9 +56,21 @@ for _ in $(seq 1 100); do
   (echo >"/dev/tcp/127.0.0.1/$NATS_PORT") 2>/dev/null && break; sleep 0.1
 done
 
-echo "== provision streams and database, migrate every schema (advisory lock)"
+echo "== provision streams and database, migrate every schema (advisory lock), one role per service"
 node dist/tools/provision.js
-node dist/tools/migrate.js
+# As the cluster's migrations Job: the owner migrates and creates `openpaw_<schema>` for each schema
+# (rows of that schema only); each service then logs in as its own role (trust auth on 127.0.0.1,
+# so no password) and only verifies its schema. The schemas are the ones the migrator found.
+MIGRATED="$(OPENPAW_DATABASE_ROLES=per-service node dist/tools/migrate.js)"
+echo "$MIGRATED" | sed 's/^/   /'
+read -r -a SCHEMAS <<<"$(echo "$MIGRATED" | sed -n 's/^migrate: schemas //p' | tr -d ',')"
+# The database URL a service logs in with: its own role when it owns a schema, else none.
+service_database_url() {
+  local schema
+  for schema in "${SCHEMAS[@]}"; do
+    if [ "$schema" = "$1" ]; then echo "postgres://openpaw_$1@127.0.0.1:$PG_PORT/openpaw"; return; fi
+  done
+}
 
 declare -A PORTS=([gateway]=3000 [coordinator]=3001 [ingestion]=3101 [retrieval]=3102 [solve]=3103 [assets]=3104 [artifacts]=3105 [research]=3106 [visual-search]=3107)
 echo "== services"
@@ -66,7 +78,8 @@ echo "== services"
 IMAGE_NODE_OPTIONS="$(sed -n 's/^ENV .*NODE_OPTIONS=\([^ ]*\).*/\1/p' Dockerfile)"
 for svc in coordinator ingestion retrieval solve assets artifacts research visual-search gateway; do
   if alive "$svc"; then echo "   $svc already running (pid $(cat "$RUN/pids/$svc"))"; continue; fi
-  PORT="${PORTS[$svc]}" NODE_OPTIONS="$IMAGE_NODE_OPTIONS ${NODE_OPTIONS:-}" nohup node "dist/apps/$svc/src/main.js" >"$RUN/logs/$svc.log" 2>&1 &
+  PORT="${PORTS[$svc]}" OPENPAW_DATABASE_URL="$(service_database_url "$svc")" OPENPAW_MIGRATIONS=verify \
+    NODE_OPTIONS="$IMAGE_NODE_OPTIONS ${NODE_OPTIONS:-}" nohup node "dist/apps/$svc/src/main.js" >"$RUN/logs/$svc.log" 2>&1 &
   echo $! >"$RUN/pids/$svc"
   echo "   $svc pid $! port ${PORTS[$svc]} log .run/logs/$svc.log"
 done

@@ -11,6 +11,7 @@ import {
   startOtlpReceiver,
   startPostgresServer,
 } from '@openpaw/testing';
+import pg from 'pg';
 import { GatewayClient } from '../apps/gateway/src/e2e/e2e-client.js';
 import { FakeQdrant } from '../apps/retrieval/src/testing/fake-qdrant.js';
 import { bootPathEnv, describeSubstitutions, imageDefaultsOf, localPortsOf, localProcessOf, type SubstitutionMap } from '../deploy/src/testing/boot-plan.js';
@@ -90,6 +91,22 @@ describe('docker-compose.yml booted without a Docker engine', () => {
     expect(boot.started).toEqual(['provision/provision', ...services]);
     // Every service and separate lane of the topology (compose.spec.ts checks the file lists them).
     expect([...services].sort()).toEqual([...SERVICES.map((s) => s.name as string), ...SEPARATE_LANES.map((l) => `${l.service}-${l.lane}`)].sort());
+  });
+
+  it('provision created one role per service, and no service connects as the owner (each logs in as its role, as in the cluster)', async () => {
+    const client = new pg.Client({ connectionString: postgres.urlFor('openpaw') });
+    await client.connect();
+    try {
+      const roles = SERVICES.filter((s) => s.database).map((s) => `openpaw_${s.name}`).sort();
+      const created = await client.query<{ rolname: string }>("select rolname from pg_roles where rolname like 'openpaw\\_%' order by rolname");
+      expect(created.rows.map((row) => row.rolname)).toEqual(roles);
+      // Idle pools close their connections, so not every role is connected at any moment: none but them is.
+      const connected = await client.query<{ usename: string }>("select distinct usename from pg_stat_activity where datname = 'openpaw' and pid <> pg_backend_pid()");
+      expect(connected.rows.map((row) => row.usename).filter((name) => !roles.includes(name))).toEqual([]);
+      expect(connected.rows.length).toBeGreaterThan(0);
+    } finally {
+      await client.end();
+    }
   });
 
   it('solves a text problem through the gateway, with retrieval on Qdrant and the page in the bucket', async () => {

@@ -1,6 +1,6 @@
 import { createDataSource, pendingMigrations, serviceRoleName } from '@openpaw/persistence';
 import pg from 'pg';
-import { freshDatabase } from '@openpaw/testing';
+import { createDatabase, freshDatabase, startPostgresServer } from '@openpaw/testing';
 import { migrateAll, schemasToMigrate } from './migrate.js';
 
 describe('migrations Job on real PostgreSQL', () => {
@@ -58,6 +58,33 @@ describe('migrations Job on real PostgreSQL', () => {
       await migrateAll(url, schemas, { serviceRoles: true, log: () => undefined });
     } finally {
       await Promise.all([owner.end(), solve.end()]);
+    }
+  });
+
+  it('gives every service role the local stack\'s password (OPENPAW_DATABASE_ROLE_PASSWORD) on a PostgreSQL that asks for one', async () => {
+    // The postgres image asks every role for a password, as docker-compose.yml runs it; a quote tests the literal.
+    const postgres = await startPostgresServer({ passwordAuth: true });
+    const password = "compose's-password";
+    try {
+      const url = await createDatabase(postgres.adminUrl, 'migrate_role_password');
+      const schemas = await schemasToMigrate();
+      await migrateAll(url, schemas, { serviceRoles: true, rolePassword: password, log: () => undefined });
+      const login = async (role: string, secret: string): Promise<unknown> => {
+        const client = new pg.Client({ connectionString: `postgres://${role}:${encodeURIComponent(secret)}@${postgres.host}:${postgres.port}/migrate_role_password` });
+        client.on('error', () => undefined);
+        try {
+          await client.connect();
+          return (await client.query<{ search_path: string }>('show search_path')).rows[0]?.search_path;
+        } catch (error) {
+          return (error as { code?: string }).code;
+        } finally {
+          await client.end().catch(() => undefined);
+        }
+      };
+      for (const { schema } of schemas) expect({ schema, login: await login(serviceRoleName(schema), password) }).toEqual({ schema, login: schema });
+      expect(await login(serviceRoleName('solve'), 'not-the-password')).toBe('28P01');
+    } finally {
+      await postgres.dispose();
     }
   });
 });

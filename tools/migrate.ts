@@ -4,7 +4,8 @@
  * retried or doubled Job never migrates concurrently. Services only verify their schema version at
  * start (`OPENPAW_MIGRATIONS=verify` in the manifests). Env: OPENPAW_DATABASE_URL (the migrator, which
  * owns the tables), OPENPAW_DATABASE_ROLES (`per-service`: after each schema, create and grant its
- * service's role `openpaw_<schema>`, DML on that schema only; default `off`).
+ * service's role `openpaw_<schema>`, DML on that schema only; default `off`), OPENPAW_DATABASE_ROLE_PASSWORD
+ * (a local stack's one password for every service role: docker-compose.yml; a cluster leaves it unset).
  *
  * The schemas are not listed here: the Job loads every module of apps/ and libs/ that declares a
  * schema with `registerSchemaMigrations` (the same declaration the service opens its database with),
@@ -12,7 +13,7 @@
  */
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createDataSource, discoverSchemaMigrations, grantServiceRole, migrateWithLock, type SchemaMigrations, serviceRolesFromEnv } from '@openpaw/persistence';
+import { createDataSource, discoverSchemaMigrations, grantServiceRole, migrateWithLock, type SchemaMigrations, serviceRolePasswordFromEnv, serviceRolesFromEnv } from '@openpaw/persistence';
 
 /** The checkout or dist/ this file runs from, and the extension its modules have there. */
 export function codeRoot(moduleUrl: string = import.meta.url): { root: string; extension: '.js' | '.ts' } {
@@ -29,6 +30,8 @@ export function schemasToMigrate(): Promise<SchemaMigrations[]> {
 export interface MigrateOptions {
   /** Create and grant each schema's service role after migrating it (`OPENPAW_DATABASE_ROLES=per-service`). */
   readonly serviceRoles?: boolean;
+  /** The password every service role gets (`OPENPAW_DATABASE_ROLE_PASSWORD`); default none (ops set each role's). */
+  readonly rolePassword?: string;
   readonly log?: (line: string) => void;
 }
 
@@ -41,7 +44,7 @@ export async function migrateAll(url: string, schemas: readonly SchemaMigrations
     try {
       const applied = await migrateWithLock(dataSource, schema);
       log(`migrate: ${schema} ${applied.length === 0 ? 'up to date' : `applied ${applied.join(', ')}`}`);
-      if (options.serviceRoles === true) log(`migrate: role ${await grantServiceRole(dataSource, schema)} may read and write ${schema} only`);
+      if (options.serviceRoles === true) log(`migrate: role ${await grantServiceRole(dataSource, schema, options.rolePassword === undefined ? {} : { password: options.rolePassword })} may read and write ${schema} only`);
     } finally {
       await dataSource.destroy();
     }
@@ -51,9 +54,10 @@ export async function migrateAll(url: string, schemas: readonly SchemaMigrations
 async function main(): Promise<void> {
   const url = process.env['OPENPAW_DATABASE_URL'] ?? 'postgres://openpaw@127.0.0.1:5432/openpaw';
   const serviceRoles = serviceRolesFromEnv();
+  const rolePassword = serviceRolePasswordFromEnv();
   const schemas = await schemasToMigrate();
   console.log(`migrate: schemas ${schemas.map((entry) => entry.schema).join(', ')}`);
-  await migrateAll(url, schemas, { serviceRoles });
+  await migrateAll(url, schemas, { serviceRoles, ...(rolePassword === undefined ? {} : { rolePassword }) });
 }
 
 // Run only as the Job's entry point, not when a spec imports the functions above.

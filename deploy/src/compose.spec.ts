@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { SEPARATE_LANES, SERVICES } from './topology.js';
+import { SEPARATE_LANES, type ServiceSpec, SERVICES } from './topology.js';
 
 interface ComposeService {
   readonly image?: string;
@@ -42,4 +42,16 @@ describe('docker-compose.yml (validated offline: no Docker engine on CI)', () =>
     expect(provision.environment?.['OPENPAW_STREAMS_PROVISION']).toBe('reconcile');
     for (const infra of ['nats', 'postgres', 'qdrant']) expect(services[infra]?.healthcheck?.test).toBeDefined();
   });
+
+  it('logs every service in as its own PostgreSQL role, as the cluster does; only provision as the owner, creating the roles', () => {
+    const provision = services['provision'] as ComposeService;
+    expect(provision.environment).toMatchObject({ OPENPAW_DATABASE_URL: 'postgres://openpaw:openpaw@postgres:5432/openpaw', OPENPAW_DATABASE_ROLES: 'per-service' });
+    const password = provision.environment?.['OPENPAW_DATABASE_ROLE_PASSWORD'];
+    expect(password).toEqual(expect.any(String));
+    const serviceOf = (name: string): ServiceSpec | undefined => SERVICES.find((s) => s.name === name);
+    const owners = [...SERVICES.map((s) => ({ app: s.name, service: s })), ...SEPARATE_LANES.map((l) => ({ app: `${l.service}-${l.lane}`, service: serviceOf(l.service) }))];
+    const urls = owners.map(({ app }) => ({ app, url: services[app]?.environment?.['OPENPAW_DATABASE_URL'] }));
+    expect(urls).toEqual(owners.map(({ app, service }) => ({ app, url: service?.database === true ? `postgres://openpaw_${service.name}:${password}@postgres:5432/openpaw` : undefined })));
+  });
 });
+

@@ -43,7 +43,7 @@ const VALUE_SETS: Record<string, { readonly namespace: string; readonly values: 
       secrets: { database: 'pg-url', gatewayAuth: 'gw-auth', providers: 'llm-keys', keyOpening: 'research-keys' },
       tracing: { otlpEndpoint: 'http://otel.observability.svc.cluster.local:4318' },
       ingress: { className: 'traefik', host: 'paw.staging.example.org', tlsSecretName: 'paw-staging-tls' },
-      monitoring: { release: 'prom', serviceMonitor: true },
+      monitoring: { release: 'prom', serviceMonitor: true, llmCostAlertUsdPerHour: '75' },
     },
   },
   'no Prometheus Operator, KEDA on': {

@@ -36,6 +36,7 @@ export const HELM_VALUES: readonly HelmValue[] = [
   value('ingress.host', (s) => s.ingress.host, (s, v) => ({ ...s, ingress: { ...s.ingress, host: v } })),
   value('ingress.tlsSecretName', (s) => s.ingress.tlsSecretName, (s, v) => ({ ...s, ingress: { ...s.ingress, tlsSecretName: v } })),
   value('monitoring.release', (s) => s.monitoringRelease, (s, v) => ({ ...s, monitoringRelease: v })),
+  value('monitoring.llmCostAlertUsdPerHour', (s) => s.llmCostAlertUsdPerHour, (s, v) => ({ ...s, llmCostAlertUsdPerHour: v })),
 ];
 
 /** The on/off flags of whole template files. */

@@ -26,7 +26,7 @@ describe('PrometheusRules rendered with the manifests', () => {
     expect(schemaError(ruleObject as K8sObject)).toBeUndefined();
     const monitor = rendered.platform.find((o) => o.kind === 'ServiceMonitor');
     expect(ruleObject?.metadata.labels).toEqual(monitor?.metadata.labels);
-    expect(new Set(rules.map((r) => r.alert))).toEqual(new Set(['OpenPawStepLatencyHigh', 'OpenPawDeadLettersGrowing', 'OpenPawConsumerLagBeyondScaling', 'OpenPawHttp5xxHigh', 'OpenPawRunsStuck', 'OpenPawMessagesPerStepHigh']));
+    expect(new Set(rules.map((r) => r.alert))).toEqual(new Set(['OpenPawStepLatencyHigh', 'OpenPawDeadLettersGrowing', 'OpenPawConsumerLagBeyondScaling', 'OpenPawHttp5xxHigh', 'OpenPawRunsStuck', 'OpenPawMessagesPerStepHigh', 'OpenPawLlmCostHigh']));
   });
 
   it('queries only metrics the services register (a renamed metric fails here, not silently in Prometheus)', () => {
@@ -72,6 +72,13 @@ describe('PrometheusRules rendered with the manifests', () => {
     expect(rules.find((r) => r.alert === 'OpenPawHttp5xxHigh')?.expr).toBe(
       '(sum by (service, route) (rate(openpaw_http_requests_total{status=~"5.."}[10m])) / sum by (service, route) (rate(openpaw_http_requests_total[10m])) > 0.05) and sum by (service, route) (rate(openpaw_http_requests_total[10m])) > 0.05',
     );
+  });
+
+  it('alerts on the platform\'s LLM spend over the last hour above the budget in the chart values, from the cost counter observeLlmCalls records', () => {
+    expect(METRIC_NAMES.llmCost).toBe('openpaw_llm_cost_usd_total');
+    expect(rules.find((r) => r.alert === 'OpenPawLlmCostHigh')?.expr).toBe(`sum(increase(openpaw_llm_cost_usd_total[1h])) > ${DEFAULT_SETTINGS.llmCostAlertUsdPerHour}`);
+    const tighter = renderPlatform({ ...DEFAULT_SETTINGS, llmCostAlertUsdPerHour: '2.5' }).platform.find((o) => o.kind === 'PrometheusRule') as typeof ruleObject;
+    expect(tighter?.spec.groups.flatMap((g) => g.rules).find((r) => r.alert === 'OpenPawLlmCostHigh')?.expr).toMatch(/\[1h\]\)\) > 2\.5$/);
   });
 
   it('every alert has its runbook entry (a ### heading in docs/ops/runbook.md, linked from runbook_url)', () => {

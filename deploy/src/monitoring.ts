@@ -63,6 +63,12 @@ export interface StepLatencySpec {
   readonly drainSeconds: number;
 }
 
+/** Thresholds ops set (chart values), not derived from the code. */
+export interface AlertBudgets {
+  /** `PlatformSettings.llmCostAlertUsdPerHour`: a decimal number of USD over the last hour. */
+  readonly llmCostUsdPerHour: string;
+}
+
 interface AlertRule {
   readonly alert: string;
   readonly expr: string;
@@ -76,9 +82,10 @@ const regexOf = (values: readonly string[]): string => values.map((v) => v.repla
 /**
  * The alert rules (annotations without Prometheus `{{ }}` templates: the Helm chart carries these objects
  * and its lint allows plain `.Values` substitutions only; Alertmanager shows the labels): step latency
- * (critical lanes), dead letters, consumer lag past the autoscaler's reach, the 5xx share per route, stuck runs, messages per step.
+ * (critical lanes), dead letters, consumer lag past the autoscaler's reach, the 5xx share per route, stuck runs, messages per step,
+ * LLM spend per hour.
  */
-export function alertRules(steps: readonly StepLatencySpec[], lanes: readonly LaneAlertSpec[]): AlertRule[] {
+export function alertRules(steps: readonly StepLatencySpec[], lanes: readonly LaneAlertSpec[], budgets: AlertBudgets): AlertRule[] {
   const runbook = (alert: string): string => `${RUNBOOK_ALERTS_URL}#${alert.toLowerCase()}`;
   const rules: AlertRule[] = [];
   for (const step of steps.filter((s) => s.subjects.length > 0)) {
@@ -160,15 +167,27 @@ export function alertRules(steps: readonly StepLatencySpec[], lanes: readonly La
       runbook_url: runbook('OpenPawMessagesPerStepHigh'),
     },
   });
+  rules.push({
+    alert: 'OpenPawLlmCostHigh',
+    // increase() over the counters of every pod: a restarted pod's reset is not a negative spend.
+    expr: `sum(increase(openpaw_llm_cost_usd_total[1h])) > ${budgets.llmCostUsdPerHour}`,
+    for: '5m',
+    labels: { severity: 'warning' },
+    annotations: {
+      summary: `LLM spend over ${budgets.llmCostUsdPerHour} USD in the last hour`,
+      description: `The platform's LLM calls cost over ${budgets.llmCostUsdPerHour} USD (the price table's cost of answered calls, users' own keys included) over the last hour, for 5 min. Which service, provider and model: sum by (service, provider, model) (increase(openpaw_llm_cost_usd_total[1h])).`,
+      runbook_url: runbook('OpenPawLlmCostHigh'),
+    },
+  });
   return rules;
 }
 
 /** The PrometheusRule beside the ServiceMonitor (the same `release` label, so the same Prometheus picks it up). */
-export function prometheusRules(scope: Construct, release: string, steps: readonly StepLatencySpec[], lanes: readonly LaneAlertSpec[]): void {
+export function prometheusRules(scope: Construct, release: string, steps: readonly StepLatencySpec[], lanes: readonly LaneAlertSpec[], budgets: AlertBudgets): void {
   typedObject<IPrometheusRule>(scope, 'prometheusrule', {
     apiVersion: 'monitoring.coreos.com/v1',
     kind: 'PrometheusRule',
     metadata: { name: 'openpaw', labels: { 'app.kubernetes.io/part-of': PART_OF, release } },
-    spec: { groups: [{ name: 'openpaw', rules: alertRules(steps, lanes) }] },
+    spec: { groups: [{ name: 'openpaw', rules: alertRules(steps, lanes, budgets) }] },
   });
 }

@@ -194,7 +194,7 @@ class PlatformChart extends Chart {
     defaultDeny(this);
     collectorPolicy(this, settings, collectorLabels);
     serviceMonitor(this, settings.monitoringRelease);
-    prometheusRules(this, settings.monitoringRelease, stepLatencySpecs(), laneAlertSpecs());
+    prometheusRules(this, settings.monitoringRelease, stepLatencySpecs(), laneAlertSpecs(), { llmCostUsdPerHour: settings.llmCostAlertUsdPerHour });
     gatewayIngress(this, settings.ingress);
     migrationsJob(this, { image: settings.image, natsUrl: settings.natsUrl, databaseUrl, streamReplicas: settings.streamReplicas });
     retentionCronJob(this, { image: settings.image, config, databaseUrl, blobMounts, serviceAccount: serviceAccountOf('retention') });

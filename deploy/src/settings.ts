@@ -35,6 +35,12 @@ export interface PlatformSettings {
   /** The `release` label the Prometheus Operator's serviceMonitorSelector matches (kube-prometheus-stack: its release name). */
   readonly monitoringRelease: string;
   /**
+   * LLM spend (USD, the price table's cost of answered calls, users' own keys included) over the last
+   * hour, platform-wide, above which `OpenPawLlmCostHigh` fires: a decimal number, from the budget.
+   * A string because the chart substitutes it as a `.Values` token.
+   */
+  readonly llmCostAlertUsdPerHour: string;
+  /**
    * Where blobs live, explicitly (the root filesystem is read-only, so the local default cannot be
    * used): a GCS bucket reached with workload identity, or a ReadWriteMany volume claim mounted at
    * `BLOB_VOLUME_PATH` in every workload that stores or serves blobs.
@@ -79,6 +85,7 @@ export const DEFAULT_SETTINGS: PlatformSettings = {
   traceBackendEndpoint: 'http://tempo.monitoring.svc.cluster.local:4318',
   ingress: { className: 'nginx', host: 'openpaw.example.com', tlsSecretName: 'openpaw-tls' },
   monitoringRelease: 'kube-prometheus-stack',
+  llmCostAlertUsdPerHour: '20',
   blobs: { kind: 'gcs', bucket: 'openpaw-blobs', projectId: 'openpaw' },
   // The internet, not the cluster's private ranges.
   httpsEgress: [{ cidr: '0.0.0.0/0', except: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16'] }],

@@ -2,5 +2,10 @@ import { bootstrapService } from '@openpaw/platform';
 import { ArtifactsModule, SERVICE_NAME } from './app.module.js';
 import { artifactsSettingsFromEnv } from './config.js';
 
-const settings = artifactsSettingsFromEnv();
-await bootstrapService({ name: SERVICE_NAME, module: ArtifactsModule.forRoot(settings), defaultPort: 3105, databaseUrl: settings.databaseUrl });
+// Settings are read while the port answers the probes: invalid ones keep the service alive and not ready, naming the variable.
+await bootstrapService({
+  name: SERVICE_NAME,
+  defaultPort: 3105,
+  settings: () => artifactsSettingsFromEnv(),
+  app: (settings) => ({ module: ArtifactsModule.forRoot(settings), databaseUrl: settings.databaseUrl }),
+});

@@ -2,5 +2,10 @@ import { bootstrapService } from '@openpaw/platform';
 import { AssetsModule, SERVICE_NAME } from './app.module.js';
 import { assetsSettingsFromEnv } from './config.js';
 
-const settings = assetsSettingsFromEnv();
-await bootstrapService({ name: SERVICE_NAME, module: AssetsModule.forRoot(settings), defaultPort: 3104, databaseUrl: settings.databaseUrl });
+// Settings are read while the port answers the probes: invalid ones keep the service alive and not ready, naming the variable.
+await bootstrapService({
+  name: SERVICE_NAME,
+  defaultPort: 3104,
+  settings: () => assetsSettingsFromEnv(),
+  app: (settings) => ({ module: AssetsModule.forRoot(settings), databaseUrl: settings.databaseUrl }),
+});

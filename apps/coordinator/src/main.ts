@@ -3,11 +3,11 @@ import { CoordinatorModule, SERVICE_NAME } from './app.module.js';
 import { coordinatorSettingsFromEnv } from './config.js';
 import { productionRegistry } from './workflows/index.js';
 
-// The one place the coordinator reads its environment: validated here, then passed down.
-const settings = coordinatorSettingsFromEnv(process.env);
+// The one place the coordinator reads its environment: validated while the port answers the probes
+// (invalid settings keep it alive and not ready, naming the variable), then passed down.
 await bootstrapService({
   name: SERVICE_NAME,
-  module: CoordinatorModule.forRoot(settings, productionRegistry(settings.workflows)),
   defaultPort: 3001,
-  databaseUrl: settings.databaseUrl,
+  settings: () => coordinatorSettingsFromEnv(process.env),
+  app: (settings) => ({ module: CoordinatorModule.forRoot(settings, productionRegistry(settings.workflows)), databaseUrl: settings.databaseUrl }),
 });

@@ -3,11 +3,10 @@ import { GatewayModule, GATEWAY_SERVICE } from './app.module.js';
 import { gatewayConfigFromEnv } from './config.js';
 import { configureGateway } from './configure.js';
 
-const config = gatewayConfigFromEnv();
+// Settings are read while the port answers the probes: a missing auth Secret key keeps the gateway alive and not ready, naming the variable.
 await bootstrapService({
   name: GATEWAY_SERVICE,
-  module: GatewayModule.forRoot(config),
-  databaseUrl: config.databaseUrl,
   defaultPort: 3000,
-  configure: configureGateway,
+  settings: () => gatewayConfigFromEnv(),
+  app: (config) => ({ module: GatewayModule.forRoot(config), databaseUrl: config.databaseUrl, configure: configureGateway }),
 });

@@ -2,5 +2,10 @@ import { bootstrapService } from '@openpaw/platform';
 import { IngestionModule, SERVICE_NAME } from './app.module.js';
 import { ingestionSettingsFromEnv } from './config.js';
 
-const settings = ingestionSettingsFromEnv();
-await bootstrapService({ name: SERVICE_NAME, module: IngestionModule.forRoot(settings), defaultPort: 3101, databaseUrl: settings.databaseUrl });
+// Settings are read while the port answers the probes: invalid ones keep the service alive and not ready, naming the variable.
+await bootstrapService({
+  name: SERVICE_NAME,
+  defaultPort: 3101,
+  settings: () => ingestionSettingsFromEnv(),
+  app: (settings) => ({ module: IngestionModule.forRoot(settings), databaseUrl: settings.databaseUrl }),
+});

@@ -2,5 +2,10 @@ import { bootstrapService } from '@openpaw/platform';
 import { ResearchModule, SERVICE_NAME } from './app.module.js';
 import { researchSettingsFromEnv } from './config.js';
 
-const settings = researchSettingsFromEnv();
-await bootstrapService({ name: SERVICE_NAME, module: ResearchModule.forRoot(settings), defaultPort: 3106, databaseUrl: settings.databaseUrl });
+// Settings are read while the port answers the probes: invalid ones keep the service alive and not ready, naming the variable.
+await bootstrapService({
+  name: SERVICE_NAME,
+  defaultPort: 3106,
+  settings: () => researchSettingsFromEnv(),
+  app: (settings) => ({ module: ResearchModule.forRoot(settings), databaseUrl: settings.databaseUrl }),
+});

@@ -2,5 +2,10 @@ import { bootstrapService } from '@openpaw/platform';
 import { SolveModule, SERVICE_NAME } from './app.module.js';
 import { solveSettingsFromEnv } from './config.js';
 
-const settings = solveSettingsFromEnv();
-await bootstrapService({ name: SERVICE_NAME, module: SolveModule.forRoot(settings), defaultPort: 3103, databaseUrl: settings.databaseUrl });
+// Settings are read while the port answers the probes: invalid ones keep the service alive and not ready, naming the variable.
+await bootstrapService({
+  name: SERVICE_NAME,
+  defaultPort: 3103,
+  settings: () => solveSettingsFromEnv(),
+  app: (settings) => ({ module: SolveModule.forRoot(settings), databaseUrl: settings.databaseUrl }),
+});

@@ -2,4 +2,10 @@ import { bootstrapService } from '@openpaw/platform';
 import { VisualSearchModule, SERVICE_NAME } from './app.module.js';
 import { visualSearchSettingsFromEnv } from './config.js';
 
-await bootstrapService({ name: SERVICE_NAME, module: VisualSearchModule.forRoot(visualSearchSettingsFromEnv()), defaultPort: 3107 });
+// Settings are read while the port answers the probes: invalid ones keep the service alive and not ready, naming the variable.
+await bootstrapService({
+  name: SERVICE_NAME,
+  defaultPort: 3107,
+  settings: () => visualSearchSettingsFromEnv(),
+  app: (settings) => ({ module: VisualSearchModule.forRoot(settings) }),
+});

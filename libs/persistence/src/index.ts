@@ -27,4 +27,4 @@ export {
   SCHEMA_DECLARATION_CALL,
   type SchemaMigrations,
 } from './schema-registry.js';
-export { grantServiceRole, serviceRoleName, serviceRolesFromEnv, serviceRoleStatements } from './service-roles.js';
+export { grantServiceRole, serviceRoleName, serviceRolePasswordFromEnv, serviceRolesFromEnv, serviceRoleStatements } from './service-roles.js';

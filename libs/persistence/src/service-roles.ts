@@ -19,6 +19,24 @@ export function serviceRolesFromEnv(env: NodeJS.ProcessEnv = process.env): boole
 }
 
 /**
+ * `OPENPAW_DATABASE_ROLE_PASSWORD`: one password the migrator gives every service role, for a local
+ * stack whose PostgreSQL asks for passwords (docker-compose.yml); undefined when unset. A cluster
+ * leaves it unset and sets each role's own password (docs/ops/runbook.md). Throws naming the settings
+ * when it is set without `OPENPAW_DATABASE_ROLES=per-service` (there would be no role to give it to).
+ */
+export function serviceRolePasswordFromEnv(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const password = env['OPENPAW_DATABASE_ROLE_PASSWORD'];
+  if (password === undefined || password === '') return undefined;
+  if (!serviceRolesFromEnv(env)) throw new Error('OPENPAW_DATABASE_ROLE_PASSWORD is set but OPENPAW_DATABASE_ROLES is not per-service');
+  return password;
+}
+
+/** A PostgreSQL string literal (`standard_conforming_strings` is on, the default since 9.1: only quotes are doubled). */
+function sqlLiteral(value: string): string {
+  return `'${value.replace(/'/g, "''")}'`;
+}
+
+/**
  * The statements that create (if missing) and grant `openpaw_<schema>`, idempotent so a retried Job
  * repeats them harmlessly. The role gets LOGIN but no password: ops set it (`ALTER ROLE … PASSWORD`,
  * docs/ops/runbook.md) to what the service's database URL Secret says.
@@ -42,8 +60,14 @@ export function serviceRoleStatements(schema: string): string[] {
   ];
 }
 
-/** Runs `serviceRoleStatements(schema)` on a data source connected as the migrator. */
-export async function grantServiceRole(dataSource: DataSource, schema: string): Promise<string> {
+/**
+ * Runs `serviceRoleStatements(schema)` on a data source connected as the migrator, and sets the role's
+ * password when one is given (`serviceRolePasswordFromEnv`).
+ */
+export async function grantServiceRole(dataSource: DataSource, schema: string, options: { readonly password?: string } = {}): Promise<string> {
   for (const statement of serviceRoleStatements(schema)) await dataSource.query(statement);
-  return serviceRoleName(schema);
+  const role = serviceRoleName(schema);
+  // ALTER ROLE takes no bind parameters: the password goes in as a quoted literal.
+  if (options.password !== undefined) await dataSource.query(`alter role "${role}" password ${sqlLiteral(options.password)}`);
+  return role;
 }

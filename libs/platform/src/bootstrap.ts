@@ -6,6 +6,7 @@ import { NestFactory, type IEntryNestModule } from '@nestjs/core';
 import { Logger, PinoLogger } from 'nestjs-pino';
 import { httpServerMetrics, httpServerSpans } from './http-spans.js';
 import { PlatformMetrics } from './metrics.js';
+import { configurationProblem } from './configuration-problem.js';
 import { databaseStartupCheck, natsStartupCheck, type StartupCheck, type StartupProblem } from './startup-checks.js';
 import { startStartupProbeServer, type StartupProbeServer } from './startup-probe-server.js';
 import { installTracing, shutdownTracing } from './tracing.js';
@@ -29,15 +30,9 @@ export interface BootstrapOptions extends ServiceAppOptions {
   /**
    * Checked (again every `startupCheckIntervalMs`) before the application is created, while the port
    * answers alive/not ready: a wrong credential keeps the service waiting, not ready, naming the
-   * setting, instead of exiting. `bootstrapService` passes the NATS check (and the PostgreSQL one with
-   * `databaseUrl`); default none.
+   * setting, instead of exiting. Default none (`bootstrapService` checks NATS and PostgreSQL).
    */
   readonly startupChecks?: readonly StartupCheck[];
-  /**
-   * The service's database URL (its validated `OPENPAW_DATABASE_URL`), for services that have one:
-   * `bootstrapService` then also checks that PostgreSQL answers and accepts the role before starting.
-   */
-  readonly databaseUrl?: string;
   /** Default 2000 ms. */
   readonly startupCheckIntervalMs?: number;
 }
@@ -80,7 +75,41 @@ function portFromEnv(defaultPort: number): number {
 }
 
 /** Starts a service: creates the app, listens on `PORT`/`HOST` (default `defaultPort` on 127.0.0.1). */
-export async function startService(options: BootstrapOptions): Promise<RunningService> {
+export function startService(options: BootstrapOptions): Promise<RunningService> {
+  const checks = options.startupChecks ?? [];
+  return startServiceFromSettings({ ...options, settings: () => undefined, app: () => options, startupChecks: () => checks });
+}
+
+/** What a service runs, built from its validated settings. */
+export interface ServiceDefinition extends Omit<ServiceAppOptions, 'name'> {
+  /** The service's database URL (its validated `OPENPAW_DATABASE_URL`), for services that have one: checked before the app starts. */
+  readonly databaseUrl?: string;
+}
+
+/** A service whose settings are read (and validated) while its port answers the probes. */
+export interface ServiceFromSettingsOptions<S> extends Pick<BootstrapOptions, 'name' | 'defaultPort' | 'port' | 'host' | 'startupCheckIntervalMs'> {
+  /**
+   * Reads and validates the service's settings (from the environment); throws naming the variable at
+   * fault. Read again at every check until it passes (settings read from mounted files can be fixed in place).
+   */
+  readonly settings: () => S;
+  /** The service built from valid settings (side-effect free: no connection is made before the checks pass). */
+  readonly app: (settings: S) => ServiceDefinition;
+  /** The checks to pass once the settings are valid (default: `bootstrapService`'s NATS and PostgreSQL checks). */
+  readonly startupChecks?: (service: ServiceDefinition) => readonly StartupCheck[];
+}
+
+function defaultStartupChecks(name: string): (service: ServiceDefinition) => readonly StartupCheck[] {
+  return (service) => [natsStartupCheck(name), ...(service.databaseUrl === undefined ? [] : [databaseStartupCheck(service.databaseUrl)])];
+}
+
+/**
+ * Starts a service from its settings: while they are invalid (a Secret's key missing, a malformed
+ * value) or a dependency is not usable, the port answers alive/not ready naming the setting, and the
+ * application is not created, so nothing is served or consumed with bad settings. Only a `PORT` that
+ * is not a port exits at once: without a port nothing can answer the probes.
+ */
+export async function startServiceFromSettings<S>(options: ServiceFromSettingsOptions<S>): Promise<RunningService> {
   const port = options.port ?? portFromEnv(options.defaultPort);
   const host = options.host ?? process.env['HOST'] ?? '127.0.0.1';
   // While the app waits for NATS/PostgreSQL (they may be down or recovering), the port answers the
@@ -88,8 +117,8 @@ export async function startService(options: BootstrapOptions): Promise<RunningSe
   const probes = port === 0 ? undefined : await startStartupProbeServer(port, host, options.name);
   let app: INestApplication;
   try {
-    await passStartupChecks(options, probes);
-    app = await createServiceApp(options);
+    const service = await passStartupChecks(options, probes);
+    app = await createServiceApp({ name: options.name, ...service });
   } finally {
     await probes?.close();
   }
@@ -114,38 +143,55 @@ function logStartupProblem(service: string, problem: StartupProblem | undefined)
   process.stderr.write(`${JSON.stringify(line)}\n`);
 }
 
-/** Every startup check in turn until all pass; logs a problem when it appears or changes, and once a minute while it lasts. */
-async function passStartupChecks(options: BootstrapOptions, probes: StartupProbeServer | undefined): Promise<void> {
+/**
+ * The settings, then every startup check in turn, until all pass; logs a problem when it appears or
+ * changes, and once a minute while it lasts. Returns the service built from the valid settings.
+ */
+async function passStartupChecks<S>(options: ServiceFromSettingsOptions<S>, probes: StartupProbeServer | undefined): Promise<ServiceDefinition> {
   const interval = options.startupCheckIntervalMs ?? 2_000;
+  const checksOf = options.startupChecks ?? defaultStartupChecks(options.name);
+  let configured: { service: ServiceDefinition; checks: readonly StartupCheck[] } | undefined;
   let reported: { key: string; at: number } | undefined;
   for (;;) {
     let problem: StartupProblem | undefined;
-    for (const check of options.startupChecks ?? []) {
+    if (configured === undefined) {
+      try {
+        const service = options.app(options.settings());
+        configured = { service, checks: checksOf(service) };
+      } catch (error) {
+        problem = configurationProblem(error, process.env);
+      }
+    }
+    for (const check of configured?.checks ?? []) {
       problem = await check();
       if (problem !== undefined) break;
     }
     probes?.setProblem(problem);
-    if (problem === undefined) {
+    if (problem === undefined && configured !== undefined) {
       if (reported !== undefined) logStartupProblem(options.name, undefined);
-      return;
+      return configured.service;
     }
-    const key = `${problem.setting}: ${problem.detail}`;
-    if (reported?.key !== key || Date.now() - reported.at >= 60_000) {
-      logStartupProblem(options.name, problem);
-      reported = { key, at: Date.now() };
+    if (problem !== undefined) {
+      const key = `${problem.setting}: ${problem.detail}`;
+      if (reported?.key !== key || Date.now() - reported.at >= 60_000) {
+        logStartupProblem(options.name, problem);
+        reported = { key, at: Date.now() };
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, interval));
   }
 }
 
 /**
- * The `main.ts` of a service: `startService`, and on a start-up failure a fatal log line and exit
- * code 1 (so an orchestrator restarts it).
+ * The `main.ts` of a service: `startServiceFromSettings` with the NATS check (and the PostgreSQL one
+ * when the service has a database URL). Invalid settings and unusable dependencies keep it alive and
+ * not ready; any other start-up failure (a `PORT` that is not a port, the application failing to
+ * build) is a fatal log line and exit code 1, so an orchestrator restarts it: a half-built
+ * application may hold connections and consumers, and is not retried in place.
  */
-export async function bootstrapService(options: BootstrapOptions): Promise<RunningService> {
+export async function bootstrapService<S>(options: ServiceFromSettingsOptions<S>): Promise<RunningService> {
   try {
-    const defaultChecks = [natsStartupCheck(options.name), ...(options.databaseUrl === undefined ? [] : [databaseStartupCheck(options.databaseUrl)])];
-    return await startService({ ...options, startupChecks: options.startupChecks ?? defaultChecks });
+    return await startServiceFromSettings(options);
   } catch (error) {
     const root = PinoLogger.root as PinoLogger['logger'] | undefined;
     if (root === undefined) console.error(`${options.name} failed to start`, error);

@@ -1,4 +1,15 @@
-export { bootstrapService, createServiceApp, startService, type BootstrapOptions, type RunningService, type ServiceAppOptions } from './bootstrap.js';
+export {
+  bootstrapService,
+  createServiceApp,
+  startService,
+  startServiceFromSettings,
+  type BootstrapOptions,
+  type RunningService,
+  type ServiceAppOptions,
+  type ServiceDefinition,
+  type ServiceFromSettingsOptions,
+} from './bootstrap.js';
+export { configurationProblem, redactSecrets } from './configuration-problem.js';
 export { databaseStartupCheck, natsStartupCheck, type StartupCheck, type StartupProblem } from './startup-checks.js';
 export { PlatformModule, type PlatformOptions } from './platform.module.js';
 export {

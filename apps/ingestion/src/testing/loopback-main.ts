@@ -7,5 +7,9 @@ import { bootstrapService } from '@openpaw/platform';
 import { IngestionModule, SERVICE_NAME } from '../app.module.js';
 import { ingestionSettingsFromEnv } from '../config.js';
 
-const settings = ingestionSettingsFromEnv();
-await bootstrapService({ name: SERVICE_NAME, module: IngestionModule.forRoot({ ...settings, fetch: { ...settings.fetch, allowAddressClasses: ['loopback'] } }), defaultPort: 3101 });
+await bootstrapService({
+  name: SERVICE_NAME,
+  defaultPort: 3101,
+  settings: () => ingestionSettingsFromEnv(),
+  app: (settings) => ({ module: IngestionModule.forRoot({ ...settings, fetch: { ...settings.fetch, allowAddressClasses: ['loopback'] } }), databaseUrl: settings.databaseUrl }),
+});

@@ -7,9 +7,12 @@ import { bootstrapService } from '@openpaw/platform';
 import { ResearchModule, SERVICE_NAME } from '../app.module.js';
 import { researchSettingsFromEnv } from '../config.js';
 
-const settings = researchSettingsFromEnv();
 await bootstrapService({
   name: SERVICE_NAME,
-  module: ResearchModule.forRoot({ ...settings, flow: { ...settings.flow, webhook: { ...settings.flow.webhook, allowPrivateAddresses: true } } }),
   defaultPort: 3106,
+  settings: () => researchSettingsFromEnv(),
+  app: (settings) => ({
+    module: ResearchModule.forRoot({ ...settings, flow: { ...settings.flow, webhook: { ...settings.flow.webhook, allowPrivateAddresses: true } } }),
+    databaseUrl: settings.databaseUrl,
+  }),
 });

@@ -7,4 +7,9 @@ import { bootstrapService } from '@openpaw/platform';
 import { VisualSearchModule, SERVICE_NAME } from '../app.module.js';
 import { visualSearchSettingsFromEnv } from '../config.js';
 
-await bootstrapService({ name: SERVICE_NAME, module: VisualSearchModule.forRoot({ ...visualSearchSettingsFromEnv(), allowLoopbackImageHosts: true }), defaultPort: 3107 });
+await bootstrapService({
+  name: SERVICE_NAME,
+  defaultPort: 3107,
+  settings: () => visualSearchSettingsFromEnv(),
+  app: (settings) => ({ module: VisualSearchModule.forRoot({ ...settings, allowLoopbackImageHosts: true }) }),
+});
