@@ -43,6 +43,12 @@ export const KV_BUCKETS = {
     history: 1,
     purpose: "visual-search's shared evidence cache (recognitions, verified and refuted edges); a rebuildable cache",
   },
+  scholarlyStartSlots: {
+    name: 'scholarly-start-slots',
+    ttlMs: MINUTE,
+    history: 1,
+    purpose: "research's next free request start per scholarly source, shared by its replicas; while it cannot be used each replica spaces its own requests (a source may see a few replicas' rate)",
+  },
 } as const satisfies Record<string, KvBucketSpec>;
 
 /** The stream JetStream keeps a KV bucket in. */

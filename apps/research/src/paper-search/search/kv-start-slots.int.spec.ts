@@ -1,8 +1,10 @@
+import { jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { RateLimiter } from '@openpaw/providers';
 import { type NatsServerHandle, privateNatsServer } from '@openpaw/testing';
-import { KvStartSlots, SCHOLARLY_START_SLOTS_BUCKET, SCHOLARLY_START_SLOTS_TTL_MS } from './kv-start-slots.js';
+import { ensureKvBucket, KV_BUCKETS, kvStreamName } from '@openpaw/messaging';
+import { KvStartSlots, SCHOLARLY_START_SLOTS_BUCKET, scholarlyStartSlots } from './kv-start-slots.js';
 
 describe('request starts shared across replicas (a real JetStream KV bucket)', () => {
   let nats: NatsServerHandle;
@@ -16,13 +18,39 @@ describe('request starts shared across replicas (a real JetStream KV bucket)', (
     await nats.dispose();
   });
 
-  /** One replica: its own connection, bound to the shared bucket. */
+  /** One replica: its own connection, bound to the provisioned bucket. */
   async function replica(): Promise<KvStartSlots> {
     const nc = await connect({ servers: nats.url });
     connections.push(nc);
-    // The first opens the bucket at once; the others on their first reservation (as the service does).
-    return connections.length === 1 ? new KvStartSlots(await new Kvm(nc).create(SCHOLARLY_START_SLOTS_BUCKET, { ttl: SCHOLARLY_START_SLOTS_TTL_MS })) : new KvStartSlots(() => new Kvm(nc).create(SCHOLARLY_START_SLOTS_BUCKET, { ttl: SCHOLARLY_START_SLOTS_TTL_MS }));
+    // Provisioned as the Job does (idempotent); the first opens it at once, the others on their first reservation (as the service does).
+    await ensureKvBucket(await jetstreamManager(nc), KV_BUCKETS.scholarlyStartSlots);
+    return connections.length === 1 ? new KvStartSlots(await new Kvm(nc).open(SCHOLARLY_START_SLOTS_BUCKET)) : new KvStartSlots(() => new Kvm(nc).open(SCHOLARLY_START_SLOTS_BUCKET));
   }
+
+  it('spaces per process while the bucket is not provisioned, never creating it, and shares starts once the provisioning Job made it', async () => {
+    const nc = await connect({ servers: nats.url });
+    connections.push(nc);
+    const jsm = await jetstreamManager(nc);
+    const warnings: string[] = [];
+    const logger = { info: () => undefined, warn: (_fields: object, message: string) => void warnings.push(message) };
+    let t = 9_000_000;
+    const clock = { now: () => t, sleep: (ms: number) => Promise.resolve(void (t += ms)) };
+    const limiter = new RateLimiter(3_000, clock, { ...scholarlyStartSlots(nc, logger), key: 'crossref-provisioned' });
+    await limiter.acquire();
+    await limiter.acquire();
+    expect(t).toBe(9_003_000);
+    expect(warnings).toEqual(['scholarly request starts are spaced per process: the shared bucket cannot be used']);
+    const streams: string[] = [];
+    for await (const name of jsm.streams.names()) streams.push(name);
+    expect(streams).not.toContain(kvStreamName(SCHOLARLY_START_SLOTS_BUCKET));
+
+    // The provisioning Job (provisionStreams) creates it with the other buckets; the same limiter now reserves there.
+    expect(await ensureKvBucket(jsm, KV_BUCKETS.scholarlyStartSlots)).toEqual({ result: 'created', drift: [] });
+    await limiter.acquire();
+    const shared = await new Kvm(nc).open(SCHOLARLY_START_SLOTS_BUCKET);
+    expect(Number((await shared.get('crossref-provisioned'))?.string())).toBe(t + 3_000);
+    expect((await jsm.streams.info(kvStreamName(SCHOLARLY_START_SLOTS_BUCKET))).config.max_age).toBe(KV_BUCKETS.scholarlyStartSlots.ttlMs * 1_000_000);
+  });
 
   it('gives three replicas racing for arXiv distinct starts, 3 s apart, never the same slot', async () => {
     const replicas = await Promise.all([replica(), replica(), replica()]);

@@ -1,11 +1,14 @@
 import { type KV, Kvm } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/nats-core';
+import { KV_BUCKETS } from '@openpaw/messaging';
 import type { ProviderLogger, SharedLimit, SharedStartSlots } from '@openpaw/providers';
 
-/** The bucket of the scholarly sources' shared request starts (one key per source). */
-export const SCHOLARLY_START_SLOTS_BUCKET = 'scholarly-start-slots';
-/** A key unused this long expires: a source idle for a minute has no start to space from. */
-export const SCHOLARLY_START_SLOTS_TTL_MS = 60_000;
+/**
+ * The bucket of the scholarly sources' shared request starts (one key per source), provisioned with
+ * the platform's other buckets (`KV_BUCKETS`, at the replicas ops set); a key unused for its TTL (a
+ * minute) expires: a source idle that long has no start to space from.
+ */
+export const SCHOLARLY_START_SLOTS_BUCKET = KV_BUCKETS.scholarlyStartSlots.name;
 
 /**
  * Request starts shared by every replica through a JetStream KV bucket: the key of a source holds the
@@ -52,14 +55,15 @@ export class KvStartSlots implements SharedStartSlots {
 }
 
 /**
- * The research service's shared request starts: the bucket is created (or bound, when another replica
- * made it) on the first remote request, so a service searching only the library never makes it. When
- * JetStream cannot be reached, each source keeps its per-process spacing and the log says so, once.
+ * The research service's shared request starts, in the provisioned bucket (bound on the first remote
+ * request; never created here, so never at R1 beside an R3 cluster). While JetStream cannot be
+ * reached or the bucket is not provisioned yet, each source keeps its per-process spacing and the log
+ * says so, once; the bucket is used as soon as it answers.
  */
 export function scholarlyStartSlots(nc: NatsConnection, logger: ProviderLogger): Omit<SharedLimit, 'key'> {
   let warned = false;
   return {
-    slots: new KvStartSlots(() => new Kvm(nc).create(SCHOLARLY_START_SLOTS_BUCKET, { ttl: SCHOLARLY_START_SLOTS_TTL_MS })),
+    slots: new KvStartSlots(() => new Kvm(nc).open(SCHOLARLY_START_SLOTS_BUCKET)),
     onUnavailable: (error) => {
       if (warned) return;
       warned = true;
