@@ -1,8 +1,10 @@
 import { Kvm } from '@nats-io/kv';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { ensureKvBucket, KV_BUCKETS } from '@openpaw/messaging';
 import { RateLimiter } from '@openpaw/providers';
 import { type NatsServerHandle, privateNatsServer } from '@openpaw/testing';
-import { KvStartSlots, SCHOLARLY_START_SLOTS_BUCKET, SCHOLARLY_START_SLOTS_TTL_MS } from './kv-start-slots.js';
+import { KvStartSlots, SCHOLARLY_START_SLOTS_BUCKET } from './kv-start-slots.js';
 
 describe("a source's Retry-After pause shared across replicas (a real JetStream KV bucket)", () => {
   let nats: NatsServerHandle;
@@ -19,7 +21,9 @@ describe("a source's Retry-After pause shared across replicas (a real JetStream 
   async function replicaSlots(): Promise<KvStartSlots> {
     const nc = await connect({ servers: nats.url });
     connections.push(nc);
-    return new KvStartSlots(() => new Kvm(nc).create(SCHOLARLY_START_SLOTS_BUCKET, { ttl: SCHOLARLY_START_SLOTS_TTL_MS }));
+    // Provisioned as the platform provisions it (KV_BUCKETS), then opened as research opens it.
+    await ensureKvBucket(await jetstreamManager(nc), KV_BUCKETS.scholarlyStartSlots);
+    return new KvStartSlots(() => new Kvm(nc).open(SCHOLARLY_START_SLOTS_BUCKET));
   }
 
   it('holds back every replica until the pause ends, and a pause shorter than the queued starts moves nothing', async () => {
