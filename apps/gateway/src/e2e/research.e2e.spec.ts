@@ -126,8 +126,8 @@ describe('research through the gateway (spec 05)', () => {
     const { client, keys } = await user('e2e-ada', 'fail');
     expect((await client.call('GET', '/research/keys')).body).toEqual({
       keys: [
-        { provider: 'anthropic', updatedAt: expect.any(String) },
-        { provider: 'openai', updatedAt: expect.any(String) },
+        { provider: 'anthropic', updatedAt: expect.any(String), lastTest: null },
+        { provider: 'openai', updatedAt: expect.any(String), lastTest: null },
       ],
     });
 
