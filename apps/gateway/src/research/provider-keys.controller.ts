@@ -2,13 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { Body, Controller, Delete, Get, HttpCode, Inject, NotFoundException, Param, Post, Put } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { TestResearchProviderKey } from '@openpaw/contracts';
-import { currentTraceparent } from '@openpaw/platform';
 import type { z } from 'zod';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import type { AuthenticatedUser } from '../auth/tokens.js';
 import { ApiZodBody, ApiZodParams, BEARER_SCHEME, openApiSchema } from '../http/openapi.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
-import { type CommandPublisher, COMMAND_PUBLISHER, GATEWAY_SOURCE } from '../runs/ports.js';
+import { type CommandPublisher, COMMAND_PUBLISHER, userCommandMeta } from '../runs/ports.js';
 import { errorBody } from '../runs/runs.schemas.js';
 import { ProviderKeys } from './keys/provider-keys.js';
 import { keyProviderParams, keysList, keyTestStarted, putKeyBody } from './research.schemas.js';
@@ -62,12 +61,7 @@ export class ProviderKeysController {
     const requestedAt = new Date();
     const key = await this.keys.tests.begin(user.userId, params.provider, testId, requestedAt);
     if (key === undefined) throw new NotFoundException({ error: 'not_found', message: `no ${params.provider} key; PUT /research/keys/${params.provider} {apiKey} stores one` });
-    const traceparent = currentTraceparent();
-    await this.publisher.publish(
-      TestResearchProviderKey,
-      { userId: user.userId, provider: params.provider, key, testId, requestedAt: requestedAt.toISOString() },
-      { source: GATEWAY_SOURCE, correlationId: testId, subject: user.userId, userId: user.userId, ...(traceparent === undefined ? {} : { traceparent }) },
-    );
+    await this.publisher.publish(TestResearchProviderKey, { userId: user.userId, provider: params.provider, key, testId, requestedAt: requestedAt.toISOString() }, userCommandMeta(user.userId, testId));
     return { testId, provider: params.provider, requestedAt: requestedAt.toISOString() };
   }
 
