@@ -34,6 +34,7 @@ BENCHES=(
   "visual/visual-degrees-runs.js --runs 2 --concurrency 2"
   "visual-degrees/chain-search.js --seeds 7 --pairs 1 --recognitions 20 --searches 2"
   "memory/memory-bench.js --problems 2 --settle 1"
+  "fuzz/openapi-fuzz.js --per-operation 1 --per-start 2 --seeds 1"
 )
 # A bench is a file under bench/ whose header says how to run it from dist/bench; one not listed
 # above fails the smoke: a new bench must say how it runs small.

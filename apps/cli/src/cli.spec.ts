@@ -82,7 +82,42 @@ class FakeGateway {
     response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   }
 
+  /** The stored keys (`/research/keys`): a key test is reported on the second read after it began, or never with `keyTestsReported: false`. */
+  readonly keys = new Map<string, { apiKey: string; lastTest: Record<string, unknown> | null; reads: number }>();
+  keyTestsReported = true;
+
+  private handleKeys(request: Recorded, response: ServerResponse): boolean {
+    const [, provider, action] = /^\/research\/keys(?:\/(\w+))?(?:\/(test))?$/.exec(request.path) ?? [];
+    if (!request.path.startsWith('/research/keys')) return false;
+    const key = provider === undefined ? undefined : this.keys.get(provider);
+    if (request.method === 'GET' && provider === undefined) {
+      const listed = [...this.keys].map(([name, stored]) => {
+        stored.reads += 1;
+        const test = stored.lastTest;
+        if (test !== null && test['outcome'] === null && this.keyTestsReported && stored.reads >= 2) {
+          stored.lastTest = { ...test, testedAt: '2026-11-27T19:00:01.000Z', outcome: 'quota', model: `${name}/model`, latencyMs: 420, reason: `${name}: HTTP 429: You exceeded your current quota` };
+        }
+        return { provider: name, updatedAt: '2026-11-27T18:00:00.000Z', lastTest: stored.lastTest };
+      });
+      this.json(response, 200, { keys: listed });
+    } else if (request.method === 'PUT' && provider !== undefined && action === undefined) {
+      this.keys.set(provider, { apiKey: (JSON.parse(request.body.toString()) as { apiKey: string }).apiKey, lastTest: null, reads: 0 });
+      response.writeHead(204).end();
+    } else if (request.method === 'DELETE' && provider !== undefined) {
+      if (key === undefined) this.json(response, 404, { error: 'not_found', message: `no ${provider} key` });
+      else response.writeHead(204).end(void this.keys.delete(provider));
+    } else if (request.method === 'POST' && action === 'test' && provider !== undefined) {
+      if (key === undefined) return this.json(response, 404, { error: 'not_found', message: `no ${provider} key` }), true;
+      const testId = `00000000-0000-4000-8000-00000000000${this.keys.size}`;
+      key.lastTest = { testId, requestedAt: '2026-11-27T19:00:00.000Z', testedAt: null, outcome: null, model: null, latencyMs: null, reason: null };
+      key.reads = 0;
+      this.json(response, 202, { testId, provider, requestedAt: '2026-11-27T19:00:00.000Z' });
+    } else return false;
+    return true;
+  }
+
   private handle(request: Recorded, response: ServerResponse): void {
+    if (this.handleKeys(request, response)) return;
     const script = this.script;
     if (script === undefined) return this.json(response, 500, { error: 'no script' });
     const runId = script.submission.body['run_id'] as string;
@@ -536,6 +571,41 @@ describe('openpaw CLI', () => {
     expect(await runCli(['degrees', 'Ada Stone'], usage.io)).toBe(EXIT.usage);
     expect(await runCli(['degrees', 'Ada Stone', 'Bea North', '--max-hops', '9'], usage.io)).toBe(EXIT.usage);
     expect(usage.err.join('\n')).toContain('--max-hops must be a whole number from 1 to 6');
+  });
+
+  it('keys: set reads the key from stdin (never argv), test prints the research service’s report (a refusal exits 1), no report in time exits 5, remove', async () => {
+    const stdinKey = cli();
+    const set = { ...stdinKey.io, prompt: () => Promise.resolve('  sk-openai-from-stdin-0123456789 \n') };
+    expect(await runCli(['keys', 'set', 'openai'], set)).toBe(EXIT.succeeded);
+    expect(gateway.keys.get('openai')?.apiKey).toBe('sk-openai-from-stdin-0123456789');
+    expect(stdinKey.out.join('\n')).not.toContain('sk-openai-from-stdin');
+    expect(await runCli(['keys', 'set', 'mistral'], set)).toBe(EXIT.usage);
+
+    const tested = cli();
+    expect(await runCli(['keys', 'test', 'openai'], tested.io)).toBe(EXIT.failed);
+    expect(tested.out.at(-1)).toBe('openai: quota: refused for quota or rate (429): check the account’s credit and limits (openai/model, 0.4 s) — openai: HTTP 429: You exceeded your current quota');
+    const noKey = cli();
+    expect(await runCli(['keys', 'test', 'gemini'], noKey.io)).toBe(EXIT.failed);
+    expect(noKey.err.join('\n')).toContain('no gemini key stored: openpaw keys set gemini');
+
+    // No report within the wait: exit 5 (time runs fast here).
+    gateway.keyTestsReported = false;
+    try {
+      const waiting = cli();
+      let clock = 0;
+      const fastClock = { ...waiting.io, now: () => (clock += 5_000) };
+      expect(await runCli(['keys', 'test', 'openai', '--json'], fastClock)).toBe(EXIT.stillRunning);
+      expect(JSON.parse(waiting.out.join('\n'))).toMatchObject({ result: { provider: 'openai', lastTest: { outcome: null } } });
+    } finally {
+      gateway.keyTestsReported = true;
+    }
+
+    const listed = cli();
+    expect(await runCli(['keys'], listed.io)).toBe(EXIT.succeeded);
+    // Reported since: the list shows it.
+    expect(listed.out).toEqual([expect.stringMatching(/^openai: stored 2026-11-27T18:00:00.000Z; quota: refused for quota or rate \(429\)/)]);
+    expect(await runCli(['keys', 'remove', 'openai'], cli().io)).toBe(EXIT.succeeded);
+    expect(gateway.keys.has('openai')).toBe(false);
   });
 
   it('research: streams each leg as it changes, answers the gate on stdin, prints the synthesis and the share link; a rejected key and a gate left waiting exit 1 and 5', async () => {

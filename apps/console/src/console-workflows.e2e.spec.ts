@@ -220,7 +220,7 @@ describe('the console workflow pages in a real browser (Chromium), against the p
     await screenshot(page, 'w5b-paper-search-rejected-iteration-2');
   });
 
-  it('settings: adds a model key and removes it, sets the research webhook (its secret shown once), test-delivers through the research service (refused: a loopback URL) and removes it; sign-in says OIDC is off (200, not 404)', async () => {
+  it('settings: adds a model key, tests one through the research service (the provider answers 500) and removes one, sets the research webhook (its secret shown once), test-delivers through the research service (refused: a loopback URL) and removes it; sign-in says OIDC is off (200, not 404)', async () => {
     expect(await callApi(platform.gatewayUrl, token, 'GET', '/auth/oidc')).toEqual({ status: 200, body: { configured: false, message: expect.stringContaining('no OIDC sign-in') } });
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('heading', { name: 'Model API keys' }).waitFor();
@@ -230,6 +230,17 @@ describe('the console workflow pages in a real browser (Chromium), against the p
     await page.locator('tr[data-key=anthropic]').waitFor();
     expect(await page.locator('main').textContent()).not.toContain('sk-ant-console-rosa');
     expect(await callApi(platform.gatewayUrl, token, 'GET', '/research/keys')).toMatchObject({ body: { keys: expect.arrayContaining([expect.objectContaining({ provider: 'anthropic' })]) } });
+
+    // "Test" a key: the research service makes one call with it (here to the wire server answering 500) and the row shows how it went.
+    expect((await callApi(platform.gatewayUrl, token, 'PUT', '/research/keys/openai', { apiKey: 'sk-openai-console-rosa-0123456789' })).status).toBe(204);
+    await page.reload();
+    const openaiKey = page.locator('tr[data-key=openai]');
+    expect(await openaiKey.locator('[data-key-test=none]').count()).toBe(1);
+    await page.getByRole('button', { name: 'Test the openai key' }).click();
+    const tested = openaiKey.locator('[data-key-test=provider_error]');
+    await tested.waitFor({ timeout: 30_000 });
+    expect(await tested.textContent()).toMatch(/The provider failed \(openai\/gpt-4o-mini, .*\): openai: HTTP 500: .*upstream exploded/);
+    expect(await page.locator('main').textContent()).not.toContain('sk-openai-console-rosa');
 
     // A loopback URL: the research service's SSRF guard refuses it, so the test delivery's report is known without a receiver.
     await page.getByLabel('Webhook URL', { exact: true }).fill('http://127.0.0.1:9/openpaw-hook');

@@ -4,6 +4,7 @@ import * as assets from './messages/assets.js';
 import * as ingestion from './messages/ingestion.js';
 import * as paperSearch from './messages/paper-search.js';
 import * as researchFlow from './messages/research-flow.js';
+import * as researchKeys from './messages/research-keys.js';
 import * as researchWebhook from './messages/research-webhook.js';
 import * as retrieval from './messages/retrieval.js';
 import * as runEnded from './messages/run-ended.js';
@@ -30,6 +31,7 @@ const modules: readonly Record<string, unknown>[] = [
   // Research flow (spec 05).
   researchFlow,
   researchWebhook,
+  researchKeys,
 ];
 
 function isDefinition(value: unknown): value is AnyMessageDefinition {

@@ -15,6 +15,7 @@ export * from './messages/assets.js';
 export * from './messages/artifacts.js';
 export * from './messages/research-flow.js';
 export * from './messages/research-webhook.js';
+export * from './messages/research-keys.js';
 export * from './messages/visual-search.js';
 export * from './messages/run-ended.js';
 export * from './messages/visual-degrees.js';

@@ -21,7 +21,13 @@ export interface WireRequest {
  */
 export type WireAnswer =
   | { readonly text: string; readonly delayMs?: number; readonly inputTokens?: number; readonly outputTokens?: number; readonly stoppedAtLimit?: boolean }
-  | { readonly status: number; readonly message: string; readonly retryAfterSeconds?: number }
+  | {
+      readonly status: number;
+      readonly message: string;
+      readonly retryAfterSeconds?: number;
+      /** The error's `type` as the provider documents it (OpenAI: `insufficient_quota`, ...; Anthropic: `authentication_error`, ...); `server_error` / `api_error` when omitted. */
+      readonly errorType?: string;
+    }
   | { readonly hang: true };
 
 export interface LlmWireServer {
@@ -71,7 +77,13 @@ function start(provider: WireRequest['provider'], answer: (request: WireRequest)
           const headers: Record<string, string> = { 'content-type': 'application/json' };
           if (a.retryAfterSeconds !== undefined) headers['retry-after'] = String(a.retryAfterSeconds);
           res.writeHead(a.status, headers);
-          res.end(JSON.stringify(provider === 'anthropic' ? { type: 'error', error: { type: 'api_error', message: a.message } } : { error: { message: a.message, type: 'server_error', code: null } }));
+          res.end(
+            JSON.stringify(
+              provider === 'anthropic'
+                ? { type: 'error', error: { type: a.errorType ?? 'api_error', message: a.message } }
+                : { error: { message: a.message, type: a.errorType ?? 'server_error', code: a.errorType ?? null } },
+            ),
+          );
           return;
         }
         if (a.delayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, a.delayMs));

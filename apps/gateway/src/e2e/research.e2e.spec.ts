@@ -126,8 +126,8 @@ describe('research through the gateway (spec 05)', () => {
     const { client, keys } = await user('e2e-ada', 'fail');
     expect((await client.call('GET', '/research/keys')).body).toEqual({
       keys: [
-        { provider: 'anthropic', updatedAt: expect.any(String) },
-        { provider: 'openai', updatedAt: expect.any(String) },
+        { provider: 'anthropic', updatedAt: expect.any(String), lastTest: null },
+        { provider: 'openai', updatedAt: expect.any(String), lastTest: null },
       ],
     });
 
@@ -312,6 +312,52 @@ describe('research through the gateway (spec 05)', () => {
     const done = await client.waitFor(id, (r) => r['status'] === 'completed');
     expect(done).toMatchObject({ error: null, errorReason: null, synthesisSkipped: true, shareInfo: null, llmResults: [expect.objectContaining({ status: 'completed', round: 2, result: OPENAI_REPORT })] });
     expect(requestsWith(openai, updated)).toHaveLength(1);
+  });
+
+  it('"Test" a stored key: the research service makes one call with it and the key shows how it went (never the key); the CLI prints it; a replaced key is untested', async () => {
+    const { client, keys } = await user('e2e-kit', 'reject', 'ok');
+    const callsBefore = requestsWith(openai, keys.openai).length;
+    const started = await client.call('POST', '/research/keys/openai/test');
+    expect(started).toMatchObject({ status: 202, body: { testId: expect.any(String), provider: 'openai', requestedAt: expect.any(String) } });
+    const listed = async (): Promise<Json[]> => (await client.call('GET', '/research/keys')).body['keys'] as Json[];
+    const testOf = async (provider: string): Promise<Json | null> => ((await listed()).find((k) => k['provider'] === provider)?.['lastTest'] as Json | null) ?? null;
+    await waitUntilAsync(async () => (await testOf('openai'))?.['outcome'] !== null);
+    expect(await testOf('openai')).toEqual({
+      testId: started.body['testId'],
+      requestedAt: started.body['requestedAt'],
+      testedAt: expect.any(String),
+      outcome: 'ok',
+      model: 'openai/gpt-4o-mini',
+      latencyMs: expect.any(Number),
+      reason: null,
+    });
+    // One minimal call, with the user's key, by the research service.
+    expect(requestsWith(openai, keys.openai).length - callsBefore).toBe(1);
+    expect(requestsWith(openai, keys.openai).at(-1)?.body['max_tokens'] ?? requestsWith(openai, keys.openai).at(-1)?.body['max_completion_tokens']).toBe(16);
+
+    // The CLI: a refused key exits 1 naming auth; no key is a 404 (exit 1).
+    const env = { ...process.env, OPENPAW_API_URL: platform.gatewayUrl, OPENPAW_JWT_SECRET: platform.jwtSecret, OPENPAW_USER: 'e2e-kit', OPENPAW_TOKEN: '' };
+    const cli = (...args: string[]) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [join(root, 'dist/apps/cli/src/main.js'), 'keys', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        child.on('exit', (code) => resolve({ code, stdout, stderr }));
+      });
+    const refused = await cli('test', 'anthropic');
+    expect(refused).toMatchObject({ code: 1, stdout: expect.stringMatching(/^anthropic: auth: refused: the provider does not accept this key .*HTTP 401/m) });
+    expect(await testOf('anthropic')).toMatchObject({ outcome: 'auth', reason: expect.stringContaining('Incorrect API key provided') });
+    expect(await cli('test', 'gemini')).toMatchObject({ code: 1, stderr: expect.stringContaining('no gemini key stored') });
+    expect((await client.call('POST', '/research/keys/mistral/test')).status).toBe(400);
+    expect(JSON.stringify(await listed())).not.toContain(keys.anthropic);
+    const list = await cli('list');
+    expect(list).toMatchObject({ code: 0, stdout: expect.stringMatching(/^openai: stored .*; ok: works \(openai\/gpt-4o-mini, [\d.]+ s\)$/m) });
+
+    // A replaced key starts untested.
+    expect((await client.call('PUT', '/research/keys/openai', { apiKey: 'sk-openai-e2e-kit-new-0123456789' })).status).toBe(204);
+    expect(await testOf('openai')).toBeNull();
   });
 
   it('the CLI (`openpaw research`) streams each leg, answers the gate from stdin, prints the report and says there is no share page', async () => {

@@ -1,13 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, Put } from '@nestjs/common';
-import { ApiBearerAuth, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { randomUUID } from 'node:crypto';
+import { Body, Controller, Delete, Get, HttpCode, Inject, NotFoundException, Param, Post, Put } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { TestResearchProviderKey } from '@openpaw/contracts';
 import type { z } from 'zod';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import type { AuthenticatedUser } from '../auth/tokens.js';
 import { ApiZodBody, ApiZodParams, BEARER_SCHEME, openApiSchema } from '../http/openapi.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
+import { type CommandPublisher, COMMAND_PUBLISHER, userCommandMeta } from '../runs/ports.js';
 import { errorBody } from '../runs/runs.schemas.js';
 import { ProviderKeys } from './keys/provider-keys.js';
-import { keyProviderParams, keysList, putKeyBody } from './research.schemas.js';
+import { keyProviderParams, keysList, keyTestStarted, putKeyBody } from './research.schemas.js';
 
 /** The caller's own model-provider API keys, for their research legs (stored encrypted; never shown again). */
 @ApiTags('research')
@@ -16,10 +19,13 @@ import { keyProviderParams, keysList, putKeyBody } from './research.schemas.js';
 @ApiServiceUnavailableResponse({ description: 'Per-user keys are not configured (`OPENPAW_KEY_SEALING_PUBLIC_KEY`, or `OPENPAW_KEY_ENCRYPTION_KEY`).', schema: openApiSchema(errorBody) })
 @Controller('research/keys')
 export class ProviderKeysController {
-  constructor(private readonly keys: ProviderKeys) {}
+  constructor(
+    private readonly keys: ProviderKeys,
+    @Inject(COMMAND_PUBLISHER) private readonly publisher: CommandPublisher,
+  ) {}
 
   @Get()
-  @ApiOperation({ summary: 'Which providers the caller has a key for (never the keys).' })
+  @ApiOperation({ summary: 'Which providers the caller has a key for (never the keys), and how each key’s latest test went.' })
   @ApiOkResponse({ schema: openApiSchema(keysList) })
   async list(@CurrentUser() user: AuthenticatedUser): Promise<z.output<typeof keysList>> {
     return { keys: await this.keys.list(user.userId) };
@@ -37,6 +43,26 @@ export class ProviderKeysController {
     @Body(new ZodValidationPipe(putKeyBody)) body: z.output<typeof putKeyBody>,
   ): Promise<void> {
     await this.keys.put(user.userId, params.provider, body.apiKey);
+  }
+
+  @Post(':provider/test')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Test the caller’s stored key of a provider: one minimal call to the model research uses.',
+    description:
+      'The research service (the gateway never calls a provider) opens the key, makes one minimal call with it (a few output tokens, no retry) and reports how it went; ' +
+      'it shows as `lastTest` of the key in `GET /research/keys` (with this `testId`) within moments. Replacing the key starts it untested.',
+  })
+  @ApiZodParams(keyProviderParams)
+  @ApiAcceptedResponse({ schema: openApiSchema(keyTestStarted) })
+  @ApiNotFoundResponse({ description: 'No key of that provider.', schema: openApiSchema(errorBody) })
+  async test(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(keyProviderParams)) params: z.output<typeof keyProviderParams>): Promise<z.output<typeof keyTestStarted>> {
+    const testId = randomUUID();
+    const requestedAt = new Date();
+    const key = await this.keys.tests.begin(user.userId, params.provider, testId, requestedAt);
+    if (key === undefined) throw new NotFoundException({ error: 'not_found', message: `no ${params.provider} key; PUT /research/keys/${params.provider} {apiKey} stores one` });
+    await this.publisher.publish(TestResearchProviderKey, { userId: user.userId, provider: params.provider, key, testId, requestedAt: requestedAt.toISOString() }, userCommandMeta(user.userId, testId));
+    return { testId, provider: params.provider, requestedAt: requestedAt.toISOString() };
   }
 
   @Delete(':provider')

@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { GATEWAY_DATA_SOURCE } from '../projection/database.js';
 import { ResearchRuns } from './handlers/research-runs.js';
 import { ProviderKeys } from './keys/provider-keys.js';
+import { ProviderKeyTestsConsumer } from './keys/provider-key-tests.consumer.js';
 import { ProviderKeysController } from './provider-keys.controller.js';
 import { ResearchController } from './research.controller.js';
 import { ResearchWebhookAttemptsConsumer } from './webhook/research-webhook-attempts.consumer.js';
@@ -12,7 +13,7 @@ import { ResearchWebhookRegistrations } from './webhook/research-webhook-registr
 /**
  * Spec 05 in the gateway: `POST /research/draft`, `POST /research`, `GET /research/:id`,
  * `POST /research/:id/confirm`, `POST /research/:id/retry`, the caller's provider keys
- * (`/research/keys`) and webhook (`/research/webhook`, with the delivery attempts the research
+ * (`/research/keys`, with the tests the research service reports) and webhook (`/research/webhook`, with the delivery attempts the research
  * service reports). Registered in `GatewayModule` itself (not a module of its own), because
  * starting a research goes through the gateway's one `AdmissionControl` (its token buckets are per
  * process); builds on `RunsModule` (projection, run submission, live events, config).
@@ -23,4 +24,5 @@ export const RESEARCH_API_PROVIDERS: readonly Provider[] = [
   ProviderKeys,
   { provide: ResearchWebhookRegistrations, inject: [GATEWAY_DATA_SOURCE], useFactory: (dataSource: DataSource) => new ResearchWebhookRegistrations(dataSource) },
   ResearchWebhookAttemptsConsumer,
+  ProviderKeyTestsConsumer,
 ];

@@ -1,4 +1,4 @@
-import { externalReport, KEYED_RESEARCH_PROVIDERS, RESEARCH_LIMITS, researchPrompt, researchProvider, researchTitle, type ResearchView, researchView } from '@openpaw/contracts';
+import { externalReport, KEYED_RESEARCH_PROVIDERS, RESEARCH_KEY_TEST_OUTCOMES, RESEARCH_LIMITS, researchPrompt, researchProvider, researchTitle, type ResearchView, researchView } from '@openpaw/contracts';
 import { z } from 'zod';
 
 const prompt = researchPrompt;
@@ -37,7 +37,24 @@ export const confirmBody = z.strictObject({ action: z.enum(['proceed', 'retry', 
 export const researchIdParams = z.object({ id: z.uuid() });
 export const keyProviderParams = z.object({ provider: z.enum(KEYED_RESEARCH_PROVIDERS) });
 export const putKeyBody = z.strictObject({ apiKey: z.string().trim().min(8, 'an API key is at least 8 characters').max(500) });
-export const keysList = z.object({ keys: z.array(z.object({ provider: z.enum(KEYED_RESEARCH_PROVIDERS), updatedAt: z.string() })) });
+/** A key's latest test: `outcome` null while the research service has not reported it yet. */
+export const keyTest = z.object({
+  testId: z.uuid(),
+  requestedAt: z.string(),
+  testedAt: z.string().nullable(),
+  outcome: z
+    .enum(RESEARCH_KEY_TEST_OUTCOMES)
+    .nullable()
+    .describe(
+      '`ok`: the provider answered. `auth`: it refused the key (or the stored key cannot be opened: enter it again). `quota`: 429, out of credit or rate-limited (the reason says which). ' +
+        '`model_unknown`: it does not know the model research uses. `unreachable`: no answer. `provider_error`: another failure (5xx, 400). Null: not reported yet.',
+    ),
+  model: z.string().nullable().describe('The `provider/model` asked: the one research legs of this provider use.'),
+  latencyMs: z.int().nullable(),
+  reason: z.string().nullable().describe('The provider’s status and message when not `ok` (never the key).'),
+});
+export const keysList = z.object({ keys: z.array(z.object({ provider: z.enum(KEYED_RESEARCH_PROVIDERS), updatedAt: z.string(), lastTest: keyTest.nullable() })) });
+export const keyTestStarted = z.object({ testId: z.uuid(), provider: z.enum(KEYED_RESEARCH_PROVIDERS), requestedAt: z.string() });
 
 /** Spec 05 "Status → UI Mapping". */
 export const researchUi = z.object({

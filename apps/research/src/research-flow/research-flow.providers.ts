@@ -17,6 +17,8 @@ import { ExecuteResearchLegHandler } from './handlers/execute-research-leg/execu
 import { GenerateResearchTitleHandler } from './handlers/generate-research-title/generate-research-title.handler.js';
 import { SetResearchWebhookHandler } from './handlers/set-research-webhook/set-research-webhook.handler.js';
 import { SynthesizeResearchHandler } from './handlers/synthesize-research/synthesize-research.handler.js';
+import { TestProviderKeyHandler } from './handlers/test-provider-key/test-provider-key.handler.js';
+import { ProviderKeyTestConsumer } from './messaging/provider-key-test.consumer.js';
 import { ResearchFlowConsumer } from './messaging/research-flow.consumer.js';
 import { ResearchWebhookConsumer } from './messaging/research-webhook.consumer.js';
 import { ResearchWebhookDeliveries } from './messaging/research-webhook-deliveries.js';
@@ -81,6 +83,9 @@ export function researchFlowProviders(settings: ResearchFlowSettings, providerEn
     DeliverResearchWebhookHandler,
     ResearchWebhookConsumer,
     ResearchWebhookDeliveries,
+    // Users' tests of their stored keys.
+    TestProviderKeyHandler,
+    ProviderKeyTestConsumer,
   ];
 }
 

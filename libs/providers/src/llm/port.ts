@@ -55,6 +55,8 @@ export interface ChatOptions {
   readonly maxTokens: number;
   /** Per attempt; the client's default (60 s) when omitted. */
   readonly timeoutMs?: number;
+  /** Attempts per model, at most the client's retry policy's (a key test makes exactly one); the policy's when omitted. */
+  readonly maxAttempts?: number;
   readonly signal?: AbortSignal;
   /** The run's cost budget; a call whose worst-case cost does not fit is refused. */
   readonly budget?: CostBudget;

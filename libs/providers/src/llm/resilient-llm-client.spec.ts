@@ -65,6 +65,16 @@ describe('ResilientLlmClient', () => {
       expect(clock.sleeps).toEqual([250, 500]);
     });
 
+    it('makes at most the attempts a call asks for (maxAttempts: 1 is one request, no wait)', async () => {
+      const openai = new ScriptedModel('openai', [failure('openai', 'rate_limited', 429)]);
+      const { llm, clock } = setup([openai]);
+      const error = (await llm.chat(hi, { maxTokens: 16, maxAttempts: 1, fallbackModels: [] }).catch((e: unknown) => e)) as LlmCallFailedError;
+      expect(error).toBeInstanceOf(LlmCallFailedError);
+      expect(error.attempts.map((a) => a.outcome)).toEqual(['rate_limited']);
+      expect(openai.requests).toHaveLength(1);
+      expect(clock.sleeps).toEqual([]);
+    });
+
     it('does not retry a non-retryable failure but still falls back', async () => {
       const openai = new ScriptedModel('openai', [failure('openai', 'auth', 401)]);
       const anthropic = new ScriptedModel('anthropic', [reply('ok', 'claude-haiku-4-5')]);

@@ -166,7 +166,8 @@ export class ResilientLlmClient implements LlmClient {
       }
 
       let waitedMs = 0;
-      for (let attempt = 1; attempt <= this.retry.maxAttempts; attempt++) {
+      const maxAttempts = Math.max(1, Math.min(options.maxAttempts ?? this.retry.maxAttempts, this.retry.maxAttempts));
+      for (let attempt = 1; attempt <= maxAttempts; attempt++) {
         const worstCase = costUsd(lookupPrice(this.prices, chainId).price, { inputTokens: inputTokenEstimate, outputTokens: options.maxTokens });
         let reservation;
         try {
@@ -252,7 +253,7 @@ export class ResilientLlmClient implements LlmClient {
             this.logger.warn({ provider: ref.provider, cooldownMs: this.cooldown.remainingMs(cooldownKey, this.clock.now()) }, 'provider keeps failing; cooling it down');
             break;
           }
-          if (attempt === this.retry.maxAttempts) break;
+          if (attempt === maxAttempts) break;
           const retryAfter = failure.retryAfterMs;
           if (retryAfter !== undefined && retryAfter > this.retry.maxRetryAfterMs) break;
           waitedMs = retryAfter ?? backoffDelayMs(attempt, this.retry, this.random);

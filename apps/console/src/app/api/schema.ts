@@ -577,7 +577,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Which providers the caller has a key for (never the keys). */
+        /** Which providers the caller has a key for (never the keys), and how each key’s latest test went. */
         get: operations["ProviderKeysController_list"];
         put?: never;
         post?: never;
@@ -600,6 +600,26 @@ export interface paths {
         post?: never;
         /** Forget the caller’s API key of a provider. */
         delete: operations["ProviderKeysController_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/research/keys/{provider}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test the caller’s stored key of a provider: one minimal call to the model research uses.
+         * @description The research service (the gateway never calls a provider) opens the key, makes one minimal call with it (a few output tokens, no retry) and reports how it went; it shows as `lastTest` of the key in `GET /research/keys` (with this `testId`) within moments. Replacing the key starts it untested.
+         */
+        post: operations["ProviderKeysController_test"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -5313,6 +5333,22 @@ export interface operations {
                 content: {
                     "application/json": {
                         keys: {
+                            lastTest: {
+                                latencyMs: number | null;
+                                /** @description The `provider/model` asked: the one research legs of this provider use. */
+                                model: string | null;
+                                /**
+                                 * @description `ok`: the provider answered. `auth`: it refused the key (or the stored key cannot be opened: enter it again). `quota`: 429, out of credit or rate-limited (the reason says which). `model_unknown`: it does not know the model research uses. `unreachable`: no answer. `provider_error`: another failure (5xx, 400). Null: not reported yet.
+                                 * @enum {string|null}
+                                 */
+                                outcome: "ok" | "auth" | "quota" | "model_unknown" | "unreachable" | "provider_error" | null;
+                                /** @description The provider’s status and message when not `ok` (never the key). */
+                                reason: string | null;
+                                requestedAt: string;
+                                testedAt: string | null;
+                                /** Format: uuid */
+                                testId: string;
+                            } | null;
                             /** @enum {string} */
                             provider: "openai" | "anthropic" | "gemini";
                             updatedAt: string;
@@ -5413,6 +5449,69 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Missing or invalid bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description No key of that provider. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Per-user keys are not configured (`OPENPAW_KEY_SEALING_PUBLIC_KEY`, or `OPENPAW_KEY_ENCRYPTION_KEY`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
+    ProviderKeysController_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: "openai" | "anthropic" | "gemini";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        provider: "openai" | "anthropic" | "gemini";
+                        requestedAt: string;
+                        /** Format: uuid */
+                        testId: string;
+                    };
+                };
             };
             /** @description Missing or invalid bearer token. */
             401: {

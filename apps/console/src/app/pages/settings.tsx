@@ -5,15 +5,54 @@ import { errorMessage, type ProviderKeys, type ResearchProvider, type ResearchWe
 type KeyProvider = ProviderKeys['keys'][number]['provider'];
 const KEY_PROVIDERS: readonly KeyProvider[] = ['openai', 'anthropic', 'gemini'];
 
-/** How long the page waits for the report of a test delivery (the research service sends it within moments). */
+/** How long the page waits for the report of a test (the research service reports it within moments). */
 const TEST_REPORT_WAIT_MS = 30_000;
+
+/**
+ * Re-reads (a second apart, at most `TEST_REPORT_WAIT_MS`) until `read` answers something `reported`
+ * accepts: a test is not a run, and has no event stream. Undefined when no report came in time.
+ */
+async function waitForReport<T>(read: () => Promise<T | undefined>, reported: (value: T) => boolean): Promise<T | undefined> {
+  const deadline = Date.now() + TEST_REPORT_WAIT_MS;
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const current = await read();
+    if (current !== undefined && reported(current)) return current;
+  }
+  return undefined;
+}
+
+type KeyTest = NonNullable<ProviderKeys['keys'][number]['lastTest']>;
+
+/** What a key test's outcome tells the user. */
+const KEY_TEST_TEXT: Readonly<Record<NonNullable<KeyTest['outcome']>, string>> = {
+  ok: 'Works',
+  auth: 'Refused: the provider does not accept this key',
+  quota: 'Refused for quota or rate (429): check the account’s credit and limits',
+  model_unknown: 'The provider does not know the model research uses',
+  unreachable: 'The provider did not answer',
+  provider_error: 'The provider failed',
+};
+
+/** A key's latest test, as the research service reported it. */
+function KeyTestResult({ test }: { test: KeyTest | null }) {
+  if (test === null) return <span data-key-test="none">Not tested</span>;
+  if (test.outcome === null) return <span data-key-test="pending">Testing…</span>;
+  return (
+    <span data-key-test={test.outcome}>
+      <strong>{KEY_TEST_TEXT[test.outcome]}</strong>
+      {test.model === null ? '' : ` (${test.model}, ${when(test.testedAt ?? test.requestedAt)})`}
+      {test.reason === null ? '' : `: ${test.reason}`}
+    </span>
+  );
+}
 
 /** When something happened, as a person reads it. */
 const when = (iso: string): string => new Date(iso).toLocaleString();
 
 /**
- * Spec 05's keys: which providers the user has a key for (never the keys), add or replace one, and
- * remove one. A research leg of a provider without a key is refused; `local` needs none.
+ * Spec 05's keys: which providers the user has a key for (never the keys), add or replace one, test
+ * one (one minimal call by the research service), and remove one. A research leg of a provider without a key is refused; `local` needs none.
  */
 function ProviderKeysSection() {
   const client = useGatewayClient();
@@ -39,6 +78,20 @@ function ProviderKeysSection() {
     await load();
   };
 
+  /** Asks the research service to make one minimal call with the key (the gateway never calls a provider); shows its report. */
+  const test = async (tested: KeyProvider): Promise<void> => {
+    setProblem(undefined);
+    const { data, error, response } = await client.POST('/research/keys/{provider}/test', { params: { path: { provider: tested } } });
+    if (data === undefined) return setProblem(errorMessage(error, `The gateway answered ${response.status}.`));
+    await load();
+    const reported = await waitForReport(
+      async () => (await client.GET('/research/keys')).data?.keys,
+      (current) => current.some((key) => key.provider === tested && (key.lastTest?.testId !== data.testId || key.lastTest.outcome !== null)),
+    );
+    if (reported !== undefined) return setKeys(reported);
+    setProblem(`No report of the ${tested} key test yet: is the research service running? Its outcome will show here once it is reported.`);
+  };
+
   const remove = async (gone: ResearchProvider): Promise<void> => {
     setProblem(undefined);
     const { error, response } = await client.DELETE('/research/keys/{provider}', { params: { path: { provider: gone as KeyProvider } } });
@@ -62,8 +115,9 @@ function ProviderKeysSection() {
             <tr>
               <th scope="col">Provider</th>
               <th scope="col">Saved</th>
+              <th scope="col">Last test</th>
               <th scope="col">
-                <span class="visually-hidden">Action</span>
+                <span class="visually-hidden">Actions</span>
               </th>
             </tr>
           </thead>
@@ -73,6 +127,12 @@ function ProviderKeysSection() {
                 <td>{key.provider}</td>
                 <td>{when(key.updatedAt)}</td>
                 <td>
+                  <KeyTestResult test={key.lastTest} />
+                </td>
+                <td class="button-row">
+                  <button type="button" class="secondary" disabled={key.lastTest !== null && key.lastTest.outcome === null} onClick={() => void test(key.provider)}>
+                    Test the {key.provider} key
+                  </button>
                   <button type="button" class="secondary" onClick={() => void remove(key.provider)}>
                     Remove the {key.provider} key
                   </button>
@@ -161,17 +221,9 @@ function WebhookSection() {
     const { data, error, response } = await client.POST('/research/webhook/test');
     if (data === undefined) return setProblem(errorMessage(error, `The gateway answered ${response.status}.`));
     setTesting(data.eventId);
-    const deadline = Date.now() + TEST_REPORT_WAIT_MS;
-    while (Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-      const { data: current } = await client.GET('/research/webhook');
-      if (current?.lastDelivery?.eventId === data.eventId) {
-        setWebhook(current);
-        setTesting(undefined);
-        return;
-      }
-    }
+    const reported = await waitForReport(async () => (await client.GET('/research/webhook')).data, (current) => current.lastDelivery?.eventId === data.eventId);
     setTesting(undefined);
+    if (reported !== undefined) return setWebhook(reported);
     setProblem('No report of the test delivery yet: is the research service running? Its outcome will show here once it is reported.');
   };
 

@@ -8,6 +8,7 @@ import { CreateSavedRunViews1764510000000 } from './1764510000000-create-saved-r
 import { KeepScheduledRetries1764520000000 } from './1764520000000-keep-scheduled-retries.js';
 import { CreateRunAdmissions1764530000000 } from './1764530000000-create-run-admissions.js';
 import { CreateResearchWebhooks1764610000000 } from './1764610000000-create-research-webhooks.js';
+import { AddProviderKeyTests1764620000000 } from './1764620000000-add-provider-key-tests.js';
 import { registerSchemaMigrations } from '@openpaw/persistence';
 
 /** The gateway schema's migrations, oldest first. */
@@ -28,4 +29,6 @@ export const gatewayMigrations = registerSchemaMigrations('gateway', [
   CreateRunAdmissions1764530000000,
   // Spec 05: GET /research/webhook (ADR 0018).
   CreateResearchWebhooks1764610000000,
+  // Spec 05: a user's test of a stored provider key (issue 26).
+  AddProviderKeyTests1764620000000,
 ]);

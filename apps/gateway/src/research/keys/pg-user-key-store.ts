@@ -11,7 +11,7 @@ interface Row {
 
 const toRecord = (row: Row): StoredUserKey => ({ userId: row.user_id, provider: row.provider, ciphertext: row.ciphertext, updatedAt: row.updated_at.toISOString() });
 
-/** `UserKeyStore` over the gateway schema's `user_provider_keys` (ciphertext only). */
+/** `UserKeyStore` over the gateway schema's `user_provider_keys` (ciphertext only). A saved key replaces the old one untested (`ProviderKeyTests`). */
 export class PgUserKeyStore implements UserKeyStore {
   /** Every research start lists the user's keys: a named statement. */
   private readonly sql: PreparedSql;
@@ -23,7 +23,8 @@ export class PgUserKeyStore implements UserKeyStore {
   async save(record: StoredUserKey): Promise<void> {
     await this.dataSource.query(
       `insert into "gateway"."user_provider_keys" (user_id, provider, ciphertext, updated_at) values ($1, $2, $3, $4)
-       on conflict (user_id, provider) do update set ciphertext = excluded.ciphertext, updated_at = excluded.updated_at`,
+       on conflict (user_id, provider) do update set ciphertext = excluded.ciphertext, updated_at = excluded.updated_at,
+         test_id = null, test_requested_at = null, tested_at = null, test_outcome = null, test_model = null, test_latency_ms = null, test_reason = null`,
       [record.userId, record.provider, record.ciphertext, record.updatedAt],
     );
   }

@@ -5,6 +5,7 @@ import type { DataSource } from 'typeorm';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../../config.js';
 import { GATEWAY_DATA_SOURCE } from '../../projection/database.js';
 import { PgUserKeyStore } from './pg-user-key-store.js';
+import { type ListedKey, ProviderKeyTests } from './provider-key-tests.js';
 
 /**
  * The users' provider keys (ADR 0014): sealed to the research service's public key
@@ -17,9 +18,12 @@ export class ProviderKeys {
   readonly #vault: UserKeyVault | undefined;
   readonly #unavailable: string | undefined;
   readonly #store: PgUserKeyStore;
+  /** The keys' latest tests (on the same rows). */
+  readonly tests: ProviderKeyTests;
 
   constructor(@Inject(GATEWAY_DATA_SOURCE) dataSource: DataSource, @Inject(GATEWAY_CONFIG) config: GatewayConfig) {
     this.#store = new PgUserKeyStore(dataSource);
+    this.tests = new ProviderKeyTests(dataSource);
     try {
       this.#vault = UserKeyVault.fromEnv(config.keysEnv ?? {}, this.#store, 'seal');
     } catch (error) {
@@ -40,9 +44,9 @@ export class ProviderKeys {
     return this.#store.delete(userId, provider);
   }
 
-  /** Which providers the user has a key for, and since when (no decryption). */
-  async list(userId: string): Promise<{ provider: KeyProvider; updatedAt: string }[]> {
-    return (await this.#store.list(userId)).map((r) => ({ provider: r.provider, updatedAt: r.updatedAt }));
+  /** Which providers the user has a key for, since when, and how its latest test went (no decryption). */
+  list(userId: string): Promise<ListedKey[]> {
+    return this.tests.list(userId);
   }
 
   /** The user's keys as they are now, read once (a request checks, defaults and seals from the same read). */

@@ -12,7 +12,6 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { RESEARCH_WEBHOOK_SECRET_PURPOSE, RESEARCH_WEBHOOK_TEST_EVENT_TYPE, ResearchCompleted, ResearchFailed, SetResearchWebhook, TestResearchWebhook } from '@openpaw/contracts';
-import { currentTraceparent } from '@openpaw/platform';
 import { SecretSealer } from '@openpaw/providers/keys';
 import type { z } from 'zod';
 import { CurrentUser } from '../../auth/current-user.decorator.js';
@@ -20,7 +19,7 @@ import type { AuthenticatedUser } from '../../auth/tokens.js';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../../config.js';
 import { ApiZodBody, BEARER_SCHEME, openApiSchema } from '../../http/openapi.js';
 import { ZodValidationPipe } from '../../http/zod-validation.pipe.js';
-import { type CommandPublisher, COMMAND_PUBLISHER, GATEWAY_SOURCE } from '../../runs/ports.js';
+import { type CommandPublisher, COMMAND_PUBLISHER, userCommandMeta } from '../../runs/ports.js';
 import { errorBody } from '../../runs/runs.schemas.js';
 import { ResearchWebhookRegistrations, type WebhookRegistration } from './research-webhook-registrations.js';
 import { putWebhookBody, WEBHOOK_SIGNATURE, webhookRegistered, webhookTestSent, webhookView } from './research-webhook.schemas.js';
@@ -82,12 +81,7 @@ export class ResearchWebhookController {
     await this.registered(user.userId);
     const eventId = randomUUID();
     const requestedAt = new Date().toISOString();
-    const traceparent = currentTraceparent();
-    await this.publisher.publish(
-      TestResearchWebhook,
-      { userId: user.userId, eventId, requestedAt },
-      { source: GATEWAY_SOURCE, correlationId: eventId, subject: user.userId, userId: user.userId, ...(traceparent === undefined ? {} : { traceparent }) },
-    );
+    await this.publisher.publish(TestResearchWebhook, { userId: user.userId, eventId, requestedAt }, userCommandMeta(user.userId, eventId));
     return { eventId, eventType: RESEARCH_WEBHOOK_TEST_EVENT_TYPE, requestedAt };
   }
 
@@ -136,11 +130,6 @@ export class ResearchWebhookController {
   }
 
   private async send(userId: string, url: string | null, sealedSecret: string | null, version: number): Promise<void> {
-    const traceparent = currentTraceparent();
-    await this.publisher.publish(
-      SetResearchWebhook,
-      { userId, url, sealedSecret, version },
-      { source: GATEWAY_SOURCE, correlationId: randomUUID(), subject: userId, userId, ...(traceparent === undefined ? {} : { traceparent }) },
-    );
+    await this.publisher.publish(SetResearchWebhook, { userId, url, sealedSecret, version }, userCommandMeta(userId, randomUUID()));
   }
 }

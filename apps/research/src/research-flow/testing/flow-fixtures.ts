@@ -6,6 +6,7 @@ import { researchFlowSettingsFromEnv } from '../config.js';
 import { ExecuteResearchLegHandler } from '../handlers/execute-research-leg/execute-research-leg.handler.js';
 import { GenerateResearchTitleHandler } from '../handlers/generate-research-title/generate-research-title.handler.js';
 import { SynthesizeResearchHandler } from '../handlers/synthesize-research/synthesize-research.handler.js';
+import { TestProviderKeyHandler } from '../handlers/test-provider-key/test-provider-key.handler.js';
 import { createResearchProviders, type ResearchProviders } from '../research-providers.js';
 import { ReportSharer } from '../share/report-sharer.js';
 import type { BlobStore } from '@openpaw/providers';
@@ -18,6 +19,7 @@ export interface FlowFixture {
   readonly legs: ExecuteResearchLegHandler;
   readonly syntheses: SynthesizeResearchHandler;
   readonly titles: GenerateResearchTitleHandler;
+  readonly keyTests: TestProviderKeyHandler;
   /** The user's key for `provider`, sealed as a command carries it. */
   seal(userId: string, provider: 'openai' | 'anthropic' | 'gemini', apiKey: string): Promise<string>;
 }
@@ -38,6 +40,7 @@ export function flowFixture(env: NodeJS.ProcessEnv, blobs: BlobStore | null = nu
     legs: new ExecuteResearchLegHandler(replies, vault, providers, cancellations, systemClock),
     syntheses: new SynthesizeResearchHandler(replies, vault, providers, cancellations, new ReportSharer(blobs, settings.shareTtlSeconds), systemClock),
     titles: new GenerateResearchTitleHandler(replies, vault, providers, llm, settings),
+    keyTests: new TestProviderKeyHandler(vault, providers, llm, systemClock),
     seal: async (userId, provider, apiKey) => {
       await vault.put(userId, provider, apiKey);
       return (await vault.sealed(userId, provider)) as string;
