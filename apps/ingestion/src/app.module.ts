@@ -5,7 +5,8 @@ import type { DataSource } from 'typeorm';
 import type { IngestionSettings } from './config.js';
 import { NormalizeMediaHandler } from './handlers/normalize-media/normalize-media.handler.js';
 import { OcrLifecycle } from './media/ocr-lifecycle.js';
-import { createOcrReader } from './media/ocr-reader.js';
+import { ExternalReadingGate, PgExternalReadQuota } from './media/external-reading.js';
+import { createOcrReaders } from './media/ocr-reader.js';
 import { createUrlFetcher } from './media/url-fetcher.js';
 import { IngestionCommandsConsumer } from './messaging/ingestion-commands.consumer.js';
 import { databaseProviders, INGESTION_DATA_SOURCE } from './persistence/database.js';
@@ -45,7 +46,15 @@ export class IngestionModule implements OnModuleInit {
       providers: [
         { provide: INGESTION_SETTINGS, useValue: settings },
         blobs,
-        { provide: INGESTION_OCR, useFactory: () => createOcrReader(settings.ocr, settings.providerEnv) },
+        {
+          provide: INGESTION_OCR,
+          inject: [INGESTION_DATA_SOURCE, MessageLogContext],
+          // The configured reader behind the tenants' external-reading policy (a local reader needs none).
+          useFactory: (dataSource: DataSource, log: MessageLogContext) => {
+            const { configured, local } = createOcrReaders(settings.ocr, settings.providerEnv);
+            return new ExternalReadingGate(configured, local, settings.externalReading, new PgExternalReadQuota(dataSource), log);
+          },
+        },
         { provide: INGESTION_URL_FETCHER, useFactory: () => createUrlFetcher(settings.fetch) },
         ...databaseProviders,
         OcrLifecycle,

@@ -1,3 +1,4 @@
+import { type ExternalReadingPolicy, parseExternalReadingPolicy } from './media/external-reading.js';
 import { OCR_READERS, type OcrSettings } from './media/ocr-reader.js';
 import { type ServiceMessagingSettings, serviceMessagingSettingsFromEnv } from '@openpaw/platform';
 import { z } from 'zod';
@@ -21,6 +22,12 @@ export interface IngestionSettings {
   /** NormalizeMedia commands handled at once (each may hold a decoded image in memory). */
   readonly concurrency: number;
   readonly ocr: OcrSettings;
+  /**
+   * Whose images an external reader may read, and how many per period (`OPENPAW_INGESTION_EXTERNAL_READING`,
+   * JSON `{"period":"day","tiers":{"pro":{"callsPerPeriod":50}},"users":{"<id>":{"callsPerPeriod":0}}}`);
+   * nobody's by default. Only matters when `ocr.reader` is not local.
+   */
+  readonly externalReading: ExternalReadingPolicy;
   /** Largest uploaded file accepted (also the image decoder's input limit). */
   readonly maxUploadBytes: number;
   /** Longest problem text accepted, in characters after normalisation. */
@@ -53,6 +60,7 @@ const envSchema = z.object({
   OPENPAW_INGESTION_OCR_READER: z.enum(OCR_READERS).default('pp-ocr'),
   OPENPAW_INGESTION_OCR_WORKERS: z.coerce.number().int().positive().max(16).default(1),
   OPENPAW_INGESTION_OCR_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  OPENPAW_INGESTION_EXTERNAL_READING: z.string().optional(),
   OPENPAW_INGESTION_MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
   OPENPAW_INGESTION_MAX_TEXT_LENGTH: z.coerce.number().int().positive().default(20_000),
   OPENPAW_INGESTION_FETCH_MAX_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
@@ -74,6 +82,7 @@ export function ingestionSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): 
     poolSize: e.OPENPAW_INGESTION_POOL_SIZE,
     concurrency: e.OPENPAW_INGESTION_CONCURRENCY,
     ocr: { reader: e.OPENPAW_INGESTION_OCR_READER, workers: e.OPENPAW_INGESTION_OCR_WORKERS, timeoutMs: e.OPENPAW_INGESTION_OCR_TIMEOUT_MS },
+    externalReading: parseExternalReadingPolicy(e.OPENPAW_INGESTION_EXTERNAL_READING),
     maxUploadBytes: e.OPENPAW_INGESTION_MAX_UPLOAD_BYTES,
     maxTextLength: e.OPENPAW_INGESTION_MAX_TEXT_LENGTH,
     uploadKeyPrefix: 'uploads/',

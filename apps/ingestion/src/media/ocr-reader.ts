@@ -9,3 +9,9 @@ export type OcrSettings = OcrReaderSettings;
 export function createOcrReader(settings: OcrSettings, env: Readonly<Record<string, string | undefined>> = {}): OcrReader {
   return createConfiguredOcrReader(settings, env);
 }
+
+/** The configured reader and the local one (PP-OCRv4) it shares its workers with: what a tenant whose images may not leave is read by. */
+export function createOcrReaders(settings: OcrSettings, env: Readonly<Record<string, string | undefined>> = {}): { readonly configured: OcrReader; readonly local: OcrReader } {
+  const local = createConfiguredOcrReader({ ...settings, reader: 'pp-ocr' }, env);
+  return { local, configured: settings.reader === 'pp-ocr' ? local : createConfiguredOcrReader(settings, env, local) };
+}

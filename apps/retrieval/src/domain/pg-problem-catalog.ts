@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import { statementNamer } from '@openpaw/persistence';
 import type { PhashIndexEntry } from './phash-index.js';
-import type { CatalogChange, IndexedProblem, KeywordHit, ProblemCatalog, ProblemDocument } from './problem-catalog.js';
+import type { CatalogChange, DocumentMaths, IndexedProblem, KeywordHit, ProblemCatalog, ProblemDocument } from './problem-catalog.js';
 import { sameDocument } from './problem-catalog.js';
 
 /**
@@ -247,6 +247,35 @@ export class PgProblemCatalog implements ProblemCatalog {
       after = Number(rows[rows.length - 1]?.doc_id ?? after);
       if (rows.length < this.pageSize) return;
     }
+  }
+
+  /**
+   * Problems whose maths key was indexed without the unknowns' names (before maths-sig/v3, or a v3 key whose
+   * names the contract could not carry), after `afterDocId` in doc id order: what the v3 sweep re-derives.
+   */
+  async mathsKeysWithoutNames(afterDocId: number, limit: number): Promise<IndexedProblem[]> {
+    return this.select('maths_hash IS NOT NULL AND maths_unknowns IS NULL AND doc_id > $1 ORDER BY doc_id LIMIT $2', [afterDocId, limit]);
+  }
+
+  /**
+   * Replaces a problem's maths key (hash, canonical form, unknowns' names) only while the row still holds
+   * what it was derived from: the same text, the same hash and no names. A compare-and-set in one
+   * statement, so a concurrent re-index wins, a re-run finds nothing to do, and a sweep killed mid-way
+   * leaves each row either as it was or fully re-keyed. Intent, numbers and confidence are kept.
+   * True when the row was replaced.
+   */
+  async replaceMathsKey(problem: IndexedProblem, next: Pick<DocumentMaths, 'hash' | 'canonical' | 'unknowns'>): Promise<boolean> {
+    const previous = problem.maths;
+    if (previous === undefined || next.unknowns === undefined) return false;
+    const text = `UPDATE retrieval.indexed_problems
+         SET maths_hash = $1, maths_canonical = $2, maths_unknowns = $3, updated_at = now()
+       WHERE asset_version_id = $4 AND normalised_text = $5 AND maths_hash = $6 AND maths_unknowns IS NULL`;
+    const { rowCount } = await this.pool.query({
+      name: statementName(text),
+      text,
+      values: [next.hash, next.canonical, [...next.unknowns], problem.assetVersionId, problem.normalisedText, previous.hash],
+    });
+    return rowCount === 1;
   }
 
   private async byAssetVersionId(assetVersionId: string): Promise<IndexedProblem | undefined> {

@@ -1,12 +1,19 @@
 import { z } from 'zod';
 import { defineCommand, defineEvent } from '../message-definition.js';
-import { problemSignature, submission, uncertainReading } from './problem.js';
+import { problemSignature, SUBSCRIPTION_TIERS, submission, uncertainReading } from './problem.js';
+
+/**
+ * Whose problem it is: ingestion sends an image to an external reader (a vision LLM, Mathpix, Google
+ * Vision) only where this tenant's policy allows it, within its cap. Absent (older producers): nobody's,
+ * so the image is read locally.
+ */
+export const ingestionTenant = z.object({ userId: z.string().min(1).max(200), subscriptionTier: z.enum(SUBSCRIPTION_TIERS) });
 
 export const NormalizeMedia = defineCommand(
   'ingestion',
   'NormalizeMedia',
   1,
-  z.object({ runId: z.uuid(), submission }),
+  z.object({ runId: z.uuid(), submission, tenant: ingestionTenant.optional() }),
   'Ingest a submission: fetch/normalise media, hash, OCR, tag; answers MediaNormalized or MediaRejected.',
 );
 

@@ -37,6 +37,10 @@ export const retrieveOrGenerateView = z.strictObject({
       solved_text: z.string().optional(),
     })
     .optional(),
+  /** Retrieval found the problem stored in other names (issue 24): the stored asset and the renaming, stored name → the asker's. */
+  relabelled_from: z
+    .strictObject({ asset_version_id: z.uuid(), relabel: z.array(z.strictObject({ from: z.string(), to: z.string() })) })
+    .optional(),
 });
 export type RetrieveOrGenerateView = z.infer<typeof retrieveOrGenerateView>;
 
@@ -88,6 +92,16 @@ export const retrieveOrGenerateResult = z.looseObject({
     .describe(
       'An image whose reading was not trusted. In state `AWAITING_READING_CONFIRMATION` (submitted with `confirm_reading`) the run waits for ' +
         '`POST /runs/{id}/reading` with `{ "confirm": true }` or `{ "text": "..." }`; otherwise the run failed `unreadable`.',
+    ),
+  relabelled_from: z
+    .looseObject({
+      asset_version_id: z.uuid().describe('The stored solution of the same problem written in other names.'),
+      relabel: z.array(z.looseObject({ from: z.string(), to: z.string() })).describe('Each stored unknown and your name for it.'),
+    })
+    .optional()
+    .describe(
+      'The problem was found stored in other names (e.g. in x where you wrote k). Its solution is never served in the wrong names: ' +
+        'with `outcome: hit` the maths engine rendered it again in yours; with `outcome: new` it was solved afresh.',
     ),
 });
 export type RetrieveOrGenerateResult = z.infer<typeof retrieveOrGenerateResult>;

@@ -41,12 +41,15 @@ function required(env: Env, name: string, reader: OcrReaderName): string {
  * another endpoint (a regional one, a proxy). `vision-llm` is the model `OPENPAW_OCR_VISION_MODEL`
  * names (`provider/model`, its key from that provider's usual variable) read through the LLM port, with
  * local PP-OCRv4 as the second opinion every reading must agree with (`SecondOpinionReader`). Missing
- * credentials fail here, at start-up, not on the first image.
+ * credentials fail here, at start-up, not on the first image. `local`, when given, is the PP-OCRv4 reader
+ * to use as the default and the second opinion (one pool of workers shared with a caller that also reads
+ * locally, e.g. for a tenant whose images may not leave); otherwise one is created.
  */
-export function createOcrReader(settings: OcrReaderSettings, env: Env): OcrReader {
+export function createOcrReader(settings: OcrReaderSettings, env: Env, local?: OcrReader): OcrReader {
+  const localReader = (): OcrReader => local ?? new PpOcrReader({ workers: settings.workers, timeoutMs: settings.timeoutMs });
   switch (settings.reader) {
     case 'pp-ocr':
-      return new PpOcrReader({ workers: settings.workers, timeoutMs: settings.timeoutMs });
+      return localReader();
     case 'mathpix': {
       const baseUrl = envValue(env, 'MATHPIX_BASE_URL');
       return new MathpixReader({
@@ -75,7 +78,7 @@ export function createOcrReader(settings: OcrReaderSettings, env: Env): OcrReade
       if (keys === undefined) throw new OcrConfigurationError(`OCR reader vision-llm needs a vision model of openai, anthropic or gemini in OPENPAW_OCR_VISION_MODEL (got ${model})`);
       if (keys.every((key) => envValue(env, key) === undefined)) throw new OcrConfigurationError(`OCR reader vision-llm needs ${keys.join(' or ')} for ${model}`);
       const vision = new VisionLlmReader({ llm: createLlmFromEnv(env), model, timeoutMs: settings.timeoutMs });
-      return new SecondOpinionReader(vision, new PpOcrReader({ workers: settings.workers, timeoutMs: settings.timeoutMs }));
+      return new SecondOpinionReader(vision, localReader());
     }
   }
 }

@@ -4180,6 +4180,23 @@ export interface operations {
                             } & {
                                 [key: string]: unknown;
                             };
+                            /** @description The problem was found stored in other names (e.g. in x where you wrote k). Its solution is never served in the wrong names: with `outcome: hit` the maths engine rendered it again in yours; with `outcome: new` it was solved afresh. */
+                            relabelled_from?: {
+                                /**
+                                 * Format: uuid
+                                 * @description The stored solution of the same problem written in other names.
+                                 */
+                                asset_version_id: string;
+                                /** @description Each stored unknown and your name for it. */
+                                relabel: ({
+                                    from: string;
+                                    to: string;
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
+                            } & {
+                                [key: string]: unknown;
+                            };
                             state?: string;
                             /** @description `running` while the run goes on; then `succeeded` | `failed` | `cancelled`. */
                             status: string;
@@ -4263,6 +4280,23 @@ export interface operations {
                                 solved_text?: string;
                                 /** @description The text as read from the image. */
                                 text: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description The problem was found stored in other names (e.g. in x where you wrote k). Its solution is never served in the wrong names: with `outcome: hit` the maths engine rendered it again in yours; with `outcome: new` it was solved afresh. */
+                            relabelled_from?: {
+                                /**
+                                 * Format: uuid
+                                 * @description The stored solution of the same problem written in other names.
+                                 */
+                                asset_version_id: string;
+                                /** @description Each stored unknown and your name for it. */
+                                relabel: ({
+                                    from: string;
+                                    to: string;
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
                             } & {
                                 [key: string]: unknown;
                             };

@@ -20,7 +20,9 @@ export function retrieveOrGenerateCommands(timings: WorkflowTimings) {
         // Once its owner answered an uncertain reading, the text they confirmed or corrected is the problem.
         const answered = data.reading?.answer;
         const submission: Submission = answered === undefined ? data.request.submission : { kind: 'text', text: answered.text };
-        return sendTry(NormalizeMedia, { runId: run.id, submission }, data.step, timings.ingest.timeoutMs);
+        // The tenant lets ingestion apply its external-reading policy and cap (an image goes out only where allowed).
+        const tenant = { userId: run.userId, subscriptionTier: data.request.subscriptionTier };
+        return sendTry(NormalizeMedia, { runId: run.id, submission, tenant }, data.step, timings.ingest.timeoutMs);
       }
       case 'searching': {
         const search: MessageData<typeof SearchSolutions> = {

@@ -38,7 +38,7 @@ describe('retrieve_or_generate: read → confirm → solve (issue 25)', () => {
       const step = decide(d, { confirm: true });
       expect(step.state).toBe('INGESTING');
       expect(step.steps()).toEqual(['reading_confirmed']);
-      expect(step.sent(NormalizeMedia)).toEqual([{ runId: d.runId, submission: { kind: 'text', text: READING.text } }]);
+      expect(step.sent(NormalizeMedia)).toEqual([{ runId: d.runId, tenant: { userId: d.userId, subscriptionTier: 'free' }, submission: { kind: 'text', text: READING.text } }]);
       expect(d.pendingTimers()).toEqual(expect.arrayContaining(['deadline', 'resend:ingest:1']));
       expect(d.pendingTimers()).not.toContain(READING_CONFIRMATION_TIMER);
       const normalized = d.reply(NormalizeMedia, MediaNormalized, { mediaType: 'text', signature: SIG });
@@ -52,7 +52,7 @@ describe('retrieve_or_generate: read → confirm → solve (issue 25)', () => {
       uncertain(d);
       const step = decide(d, { text: '  Solve for y: 3y - 4 = 2y + 11 ' });
       expect(step.steps()).toEqual(['reading_corrected']);
-      expect(step.sent(NormalizeMedia)).toEqual([{ runId: d.runId, submission: { kind: 'text', text: 'Solve for y: 3y - 4 = 2y + 11' } }]);
+      expect(step.sent(NormalizeMedia)).toEqual([{ runId: d.runId, tenant: { userId: d.userId, subscriptionTier: 'free' }, submission: { kind: 'text', text: 'Solve for y: 3y - 4 = 2y + 11' } }]);
     });
 
     it.each([

@@ -24,7 +24,7 @@ describe('retrieve_or_generate', () => {
         subscription_tier: 'free',
         content_sensitivity: 'standard',
       });
-      expect(step.sent(NormalizeMedia)).toEqual([{ runId: d.runId, submission: START.submission }]);
+      expect(step.sent(NormalizeMedia)).toEqual([{ runId: d.runId, tenant: { userId: d.userId, subscriptionTier: 'free' }, submission: START.submission }]);
       expect(d.pendingTimers()).toEqual(['deadline', 'resend:ingest:1']);
       expect(d.delayOf('resend:ingest:1')).toBe(DEFAULT_WORKFLOW_TIMINGS.ingest.timeoutMs);
       expect(step.sent(RunStateChanged)).toEqual([expect.objectContaining({ stateBefore: null, stateAfter: 'INGESTING' })]);
@@ -132,7 +132,7 @@ describe('retrieve_or_generate', () => {
         delays.push(d.delayOf('retry:ingest'));
         const retried = d.fire('retry:ingest');
         expect(retried.steps()).toEqual(['ingest_retried']);
-        expect(retried.sent(NormalizeMedia)).toEqual([{ runId: d.runId, submission: START.submission }]);
+        expect(retried.sent(NormalizeMedia)).toEqual([{ runId: d.runId, tenant: { userId: d.userId, subscriptionTier: 'free' }, submission: START.submission }]);
       }
       expect(delays).toEqual([1_000, 4_000, 16_000]);
       expect(d.commandCount(NormalizeMedia)).toBe(4);

@@ -99,17 +99,23 @@ describe('retrieve_or_generate', () => {
         expect(step.steps()).toEqual(['renamed_maths_hit', 'retrieval_hit_renamed', 'child_started']);
         expect(step.applied.logs[0]).toMatchObject({ payload: { asset_version_id: ASSET, relabel: [{ from: 'x', to: 'k' }] } });
         expect(dataAt(d, 'generating')).toMatchObject({ topCandidate: null, renamedHit: { assetVersionId: ASSET, relabel: [{ from: 'x', to: 'k' }] } });
+        // The run's view names the renaming while it is solved again.
+        expect(step.view()).toMatchObject({ status: 'running', relabelled_from: { asset_version_id: ASSET, relabel: [{ from: 'x', to: 'k' }] } });
       });
 
       it('then, rendered by the maths engine (a structured solution), the outcome is a hit with the new asset in the asker\'s names', () => {
         const step = solvedAfterRenamedHit({ ...PROVENANCE, model: 'maths-engine', costUsd: 0, mathsEngine: 'solved' });
         expect(step.state).toBe('SUCCEEDED');
-        expect(step.view()).toMatchObject({ outcome: 'hit', output: { asset_version_id: NEW_ASSET, is_approximate: false } });
+        expect(step.view()).toMatchObject({
+          outcome: 'hit',
+          output: { asset_version_id: NEW_ASSET, is_approximate: false },
+          relabelled_from: { asset_version_id: ASSET, relabel: [{ from: 'x', to: 'k' }] },
+        });
       });
 
       it('then, solved afresh by a model (prose is never relabelled), the outcome is new', () => {
         const step = solvedAfterRenamedHit(PROVENANCE);
-        expect(step.view()).toMatchObject({ outcome: 'new', output: { asset_version_id: NEW_ASSET } });
+        expect(step.view()).toMatchObject({ outcome: 'new', output: { asset_version_id: NEW_ASSET }, relabelled_from: { asset_version_id: ASSET } });
       });
 
       it('when it is the top candidate of a miss, or a hit below the bar, then it is not kept for the near-miss rule', () => {

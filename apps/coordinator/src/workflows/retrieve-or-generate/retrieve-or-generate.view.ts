@@ -28,6 +28,9 @@ export function retrieveOrGenerateViewOf(run: RunSnapshot<RetrieveOrGenerateStat
     ...(waitingForRunId === undefined ? {} : { waiting_for_run_id: waitingForRunId }),
     ...(cachedFrom === undefined ? {} : { cached_from: cachedFrom }),
     ...(d.stage === 'created' || d.reading === undefined ? {} : { reading: readingViewOf(d.reading) }),
+    ...(d.stage === 'created' || d.renamedHit === undefined
+      ? {}
+      : { relabelled_from: { asset_version_id: d.renamedHit.assetVersionId, relabel: d.renamedHit.relabel.map((r) => ({ from: r.from, to: r.to })) } }),
   };
 }
 

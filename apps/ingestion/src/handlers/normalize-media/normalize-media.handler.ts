@@ -5,8 +5,8 @@ import { BlobNotFoundError, type BlobStore, InvalidBlobKeyError } from '@openpaw
 import type { IngestionSettings } from '../../config.js';
 import { type IngestedMedia, type IngestionOptions, type IngestionOutcome, type IngestionPorts, ingestProblem } from '../../domain/ingest-problem.js';
 import type { RejectionReason } from '../../domain/media-rejection.js';
-import type { OcrReader } from '@openpaw/providers/ocr';
 import type { ProblemSignature } from '../../domain/problem-signature.js';
+import type { ExternalReadingGate, IngestionTenant } from '../../media/external-reading.js';
 import { normalizedMediaKey, toContractSignature } from '../../media/contract-signature.js';
 import {
   INGESTION_BLOBS,
@@ -40,7 +40,7 @@ type Rejection = Extract<IngestionOutcome, { readonly status: 'rejected' }>;
 @Injectable()
 export class NormalizeMediaHandler {
   constructor(
-    @Inject(INGESTION_OCR) private readonly reader: OcrReader,
+    @Inject(INGESTION_OCR) private readonly reader: ExternalReadingGate,
     @Inject(INGESTION_BLOBS) private readonly blobs: BlobStore,
     @Inject(INGESTION_URL_FETCHER) private readonly fetchUrl: UrlFetcher,
     @Inject(INGESTION_REPLIES) private readonly replies: KeptReplyStore,
@@ -49,13 +49,14 @@ export class NormalizeMediaHandler {
 
   execute(command: NormalizeMediaCommand): Promise<Reply> {
     return answerOnceWith(this.replies, command.commandId, async () => {
-      const outcome = await this.ingest(command.data.submission);
+      const outcome = await this.ingest(command.data.submission, command.data.tenant);
       return outcome.status === 'rejected' ? rejectedReply(command, outcome) : this.normalizedReply(command, outcome.signature, outcome.media);
     });
   }
 
-  private async ingest(submission: Submission): Promise<IngestionOutcome | Rejection> {
-    const ports: IngestionPorts = { reader: this.reader, fetch: this.fetchUrl };
+  private async ingest(submission: Submission, tenant: IngestionTenant | undefined): Promise<IngestionOutcome | Rejection> {
+    // An external reader reads only the images of a tenant whose policy allows it, within its cap.
+    const ports: IngestionPorts = { reader: this.reader.forTenant(tenant), fetch: this.fetchUrl };
     const options: IngestionOptions = { maxTextLength: this.settings.maxTextLength, image: { maxInputBytes: this.settings.maxUploadBytes } };
     switch (submission.kind) {
       case 'text':

@@ -3,7 +3,7 @@ import { PgKeptReplyStore } from '@openpaw/messaging';
 import { openDatabase } from '@openpaw/persistence';
 import { freshDatabase } from '@openpaw/testing';
 import { CreateCommandReplies1764100000000 } from './1764100000000-create-command-replies.js';
-import { ingestionMigrations } from './index.js';
+import { KeepRepliesAsList1764400000000 } from './1764400000000-keep-replies-as-list.js';
 
 describe('KeepRepliesAsList1764400000000 (real PostgreSQL)', () => {
   it('carries a reply kept before it over: a redelivery still gets it, same id and data', async () => {
@@ -18,7 +18,8 @@ describe('KeepRepliesAsList1764400000000 (real PostgreSQL)', () => {
     ]);
     await before.destroy();
 
-    const after = await openDatabase({ url, schema: 'ingestion', migrations: ingestionMigrations });
+    // Up to the migration under test, so undoing the last one undoes it (later migrations are not its concern).
+    const after = await openDatabase({ url, schema: 'ingestion', migrations: [CreateCommandReplies1764100000000, KeepRepliesAsList1764400000000] });
     try {
       expect(await new PgKeptReplyStore(after, 'ingestion').find(commandId)).toEqual([{ message: MediaRejected, id, data }]);
       await after.undoLastMigration();
