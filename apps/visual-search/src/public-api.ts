@@ -13,4 +13,3 @@ export { InMemoryRunMemory } from './memory/in-memory-run-memory.js';
 export { localWorldPorts } from './testing/local-world-ports.js';
 export { createVisualSearchHandlers } from './composition.js';
 export { visualSearchSettingsFromEnv } from './config.js';
-export { takeDownPerson } from './takedown/take-down-person.js';
