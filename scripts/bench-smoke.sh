@@ -32,7 +32,7 @@ BENCHES=(
   "retrieve-or-generate/hit-path.js --misses 3 --seconds 1 --warmup 1 --rate 5"
   "load/load.js --problems 4 --rate 2 --users 2 --settle-s 30 --video-drain-s 60"
   "visual/visual-degrees-runs.js --runs 2 --concurrency 2"
-  "visual-degrees/chain-search.js --seeds 7 --pairs 1 --recognitions 20 --searches 2"
+  "visual-degrees/chain-search.js --seeds 7 --pairs 1"
   "memory/memory-bench.js --problems 2 --settle 1"
   "fuzz/openapi-fuzz.js --per-operation 1 --per-start 2 --seeds 1"
 )

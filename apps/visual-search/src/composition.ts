@@ -9,6 +9,7 @@ import { localWorldRoster } from './domain/local-world-roster.js';
 import { KvEvidenceCache } from './memory/kv-evidence-cache.js';
 import { KvRunMemory } from './memory/kv-run-memory.js';
 import { EvidenceThumbnails } from './observation/evidence-thumbnails.js';
+import { TakeDownPersonHandler } from './takedown/take-down-person.js';
 import { TakedownList } from './takedown/takedown-list.js';
 
 /** Injection token of the service's handlers (built by `createVisualSearchHandlers`). */
@@ -20,6 +21,8 @@ export interface VisualSearchHandlers {
   readonly selectNextExpansion: SelectNextExpansionHandler;
   /** What a takedown and the thumbnails' retention act on (`takeDownPerson`, `EvidenceThumbnails.deleteStoredBefore`); absent when a test supplies only step handlers. */
   readonly evidence?: { readonly takedowns: TakedownList; readonly cache: KvEvidenceCache; readonly thumbnails: EvidenceThumbnails; readonly recognizer: string };
+  /** `TakeDownVisualPerson` on those stores; absent with them. */
+  readonly takeDown?: TakeDownPersonHandler;
   /** The local world, when a local default is in use (the demo picks its pairs from it). */
   readonly world?: VisualWorld;
 }
@@ -55,11 +58,13 @@ export async function createVisualSearchHandlers(
   const thumbnails = new EvidenceThumbnails(blobs);
   const takedowns = new TakedownList(blobs);
   const steps = { search: providers.imageSearch, fetcher: providers.imageFetcher, recognizer: providers.recognizer, memory, cache, thumbnails, takedowns, ...(providers.world === undefined ? {} : { localWorld: localWorldRoster(providers.world) }) };
+  const evidence = { takedowns, cache, thumbnails, recognizer: providers.recognizer.provider };
   return {
     verifyEdge: new VerifyEdgeHandler(steps),
     discoverCandidates: new DiscoverCandidatesHandler(steps),
     selectNextExpansion: new SelectNextExpansionHandler({ llm: llmCalls === undefined ? llm : observeLlmCalls(llm, llmCalls), memory }),
-    evidence: { takedowns, cache, thumbnails, recognizer: providers.recognizer.provider },
+    evidence,
+    takeDown: new TakeDownPersonHandler(evidence),
     ...(providers.world !== undefined ? { world: providers.world } : {}),
   };
 }

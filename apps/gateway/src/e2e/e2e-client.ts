@@ -27,8 +27,10 @@ export class GatewayClient {
     private readonly token: string,
   ) {}
 
-  static async forUser(baseUrl: string, jwtSecret: string, userId: string): Promise<GatewayClient> {
-    return new GatewayClient(baseUrl, await signAccessToken({ secret: jwtSecret, issuer: 'openpaw', audience: 'openpaw-api' }, userId));
+  /** `roles` go in the token's `roles` claim (`admin` for the operations API). */
+  static async forUser(baseUrl: string, jwtSecret: string, userId: string, options: { readonly roles?: readonly string[] } = {}): Promise<GatewayClient> {
+    const claims = options.roles === undefined ? {} : { roles: [...options.roles] };
+    return new GatewayClient(baseUrl, await signAccessToken({ secret: jwtSecret, issuer: 'openpaw', audience: 'openpaw-api' }, userId, claims));
   }
 
   /** The `Authorization` header value, for requests `fetch` cannot make (a declared length with no body). */

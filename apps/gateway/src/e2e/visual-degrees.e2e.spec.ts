@@ -208,6 +208,47 @@ describe('visual degrees (spec 03) end to end through the gateway, over the loca
       await platform.start('visual-search');
     }
   });
+  it('takes a person down through the operations route (admin only): their pictures answer 404 and no run finds them again', async () => {
+    const operator = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'operator-olga', { roles: ['admin'] });
+    const takeDown = async (client: GatewayClient, body: unknown) => {
+      const response = await client.request('/ops/visual-degrees/takedowns', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    // The chain found earlier (same key, same run): its middle person is the one taken down.
+    const { runId } = (await start(pairs.threeHop, { 'idempotency-key': 'three-hop-1' })).body;
+    const events = await readSse(`${platform.gatewayUrl}/visual-degrees/${runId}/events`, alice, { timeoutMs: 60_000 });
+    const [final] = dataOf(events, 'final') as [{ path: string[] }];
+    const gone = generateVisualWorld({ seed: 7 }).people.find((person) => person.name === final.path[1]);
+    expect(gone).toBeDefined();
+    const showing = dataOf(events, 'evidence').filter((card) => card['from'] === gone?.name || card['to'] === gone?.name);
+    const pictured = [...new Set(showing.map((card) => card['thumbnail']).filter((thumbnail) => typeof thumbnail === 'string'))];
+    expect(pictured.length).toBeGreaterThan(0);
+    for (const thumbnail of pictured) expect((await alice.request(`/visual-degrees/${runId}/evidence/${thumbnail}`)).status).toBe(200);
+
+    const request = { celebrityId: gone?.celebrityId, name: gone?.name, reason: 'the person asked to be removed' };
+    expect((await takeDown(alice, request)).status).toBe(403);
+    const noReason = await takeDown(operator, { celebrityId: gone?.celebrityId });
+    expect(noReason).toMatchObject({ status: 400, body: { error: 'validation_failed', issues: [expect.objectContaining({ path: 'reason' })] } });
+    const blankId = await takeDown(operator, { ...request, celebrityId: ' ' });
+    expect(blankId).toMatchObject({ status: 400, body: { issues: [expect.objectContaining({ path: 'celebrityId' })] } });
+    expect((await takeDown(operator, { ...request, requestedBy: 'someone-else' })).status).toBe(400);
+
+    const done = await takeDown(operator, request);
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({ recognizer: expect.any(String), celebrityId: gone?.celebrityId, at: expect.any(String) });
+    // The run's pictures of them were stored, and its verified pairs with them cached: both are gone now.
+    expect(done.body['thumbnailsRemoved']).toBeGreaterThanOrEqual(pictured.length);
+    expect(done.body['cacheEntriesRemoved']).toBeGreaterThan(0);
+    for (const thumbnail of pictured) expect((await alice.request(`/visual-degrees/${runId}/evidence/${thumbnail}`)).status).toBe(404);
+    const audit = (await (await operator.request('/ops/audit?limit=5')).json()) as { entries: { actor: string; action: string; target: Record<string, unknown> }[] };
+    expect(audit.entries[0]).toMatchObject({ actor: 'operator-olga', action: 'visual_takedown', target: { celebrityId: gone?.celebrityId, reason: request.reason } });
+
+    // A new search from them finds no chain: no photo is recognised as them any more (the far side still searches).
+    const after = await start({ from: gone?.name, to: pairs.threeHop.to });
+    const afterEvents = await readSse(`${platform.gatewayUrl}/visual-degrees/${after.body.runId}/events`, alice, { timeoutMs: 90_000 });
+    expect(afterEvents.at(-1)?.event).toBe('no_path');
+    for (const card of dataOf(afterEvents, 'evidence')) expect([card['from'], card['to']]).not.toContain(gone?.name);
+  });
 });
 
 describe('visual degrees when run memory expires mid-run (KV TTL 1 s)', () => {

@@ -1,15 +1,18 @@
 import type { DataSource } from 'typeorm';
 import { GATEWAY_SCHEMA } from '../projection/run-projection.entity.js';
 
-/** What an operator did: `redrive_one` (target: the dead letter) or `redrive_by_filter` (target: the filter). */
-export type OperatorAction = 'redrive_one' | 'redrive_by_filter';
+/**
+ * What an operator did: `redrive_one` (target: the dead letter), `redrive_by_filter` (target: the filter)
+ * or `visual_takedown` (target: the person taken down from visual degrees).
+ */
+export type OperatorAction = 'redrive_one' | 'redrive_by_filter' | 'visual_takedown';
 
 export interface OperatorAuditEntry {
   readonly id: number;
   readonly actor: string;
   readonly action: OperatorAction;
   readonly target: Record<string, unknown>;
-  /** How many messages the action moved. */
+  /** How many messages the action moved (a takedown: the cache entries and pictures it removed). */
   readonly affected: number;
   readonly occurredAt: Date;
 }

@@ -82,10 +82,10 @@ export const auditEntrySchema = z.object({
   id: z.int().positive(),
   /** The user id (token subject) of the operator. */
   actor: z.string(),
-  action: z.enum(['redrive_one', 'redrive_by_filter']),
-  /** What it acted on: the dead letter (`seq`, `subject`, `msgId`) or the filter (`subject`, `reason`, `limit`). */
+  action: z.enum(['redrive_one', 'redrive_by_filter', 'visual_takedown']),
+  /** What it acted on: the dead letter (`seq`, `subject`, `msgId`), the filter (`subject`, `reason`, `limit`) or the person taken down (`recognizer`, `celebrityId`, `name`, `reason`). */
   target: z.record(z.string(), z.unknown()),
-  /** How many messages it moved. */
+  /** How many messages it moved (a takedown: the cache entries and pictures it removed). */
   affected: z.int().nonnegative(),
   occurredAt: z.string().describe('ISO 8601.'),
 });

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DiscoverCandidates, type Envelope, type MessageData, SelectNextExpansion, VerifyEdge } from '@openpaw/contracts';
+import { DiscoverCandidates, type Envelope, type MessageData, SelectNextExpansion, TakeDownVisualPerson, VerifyEdge } from '@openpaw/contracts';
 import { type HandlerOutcome, InFlightAborts, MESSAGE_PUBLISHER, type MessagePublisher, OnMessage, publishReplies, type Reply, RunEndedError } from '@openpaw/messaging';
 import { MessageLogContext } from '@openpaw/platform';
 import { VISUAL_SEARCH_HANDLERS, type VisualSearchHandlers } from '../composition.js';
@@ -38,6 +38,20 @@ export class VisualSearchCommandsConsumer {
   @OnMessage(SelectNextExpansion)
   async onSelectNextExpansion(envelope: Envelope<MessageData<typeof SelectNextExpansion>>): Promise<HandlerOutcome> {
     return this.answer(envelope, (signal) => this.handlers.selectNextExpansion.execute({ commandId: envelope.id, data: envelope.data, signal }));
+  }
+
+  /**
+   * An operator's takedown: not a run's step, so not tracked for a run's end. Without evidence stores
+   * (a test wiring step handlers only) it is left to the retry and dead-letter policy, never dropped.
+   */
+  @OnMessage(TakeDownVisualPerson)
+  async onTakeDownVisualPerson(envelope: Envelope<MessageData<typeof TakeDownVisualPerson>>): Promise<HandlerOutcome> {
+    const takeDown = this.handlers.takeDown;
+    if (takeDown === undefined) throw new Error('this visual-search has no evidence stores to take a person down from');
+    const reply = await takeDown.execute({ commandId: envelope.id, data: envelope.data });
+    this.log.info({ celebrityId: envelope.data.celebrityId, recognizer: reply.data.recognizer, requestedBy: envelope.data.requestedBy }, 'visual degrees takedown done');
+    await publishReplies(this.publisher, envelope, [reply], { source: VISUAL_SEARCH_SOURCE });
+    return { kind: 'ack' };
   }
 
   private async answer(command: Envelope<{ readonly runId: string }>, handle: (signal: AbortSignal) => Promise<Reply>): Promise<HandlerOutcome> {

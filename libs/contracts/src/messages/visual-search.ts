@@ -249,3 +249,44 @@ export const VisualStepFailed = defineEvent(
   }),
   'A visual-search step could not be carried out (a provider stayed unavailable after retries, or the request was invalid).',
 );
+
+/**
+ * An operator's takedown of one person from visual degrees, sent by the gateway's operations route (the
+ * `visual-takedown` tool runs the same handler in process). The recogniser is the service's own: a
+ * celebrity id means a person only to the recogniser that issued it.
+ */
+export const TakeDownVisualPerson = defineCommand(
+  'visual-search',
+  'TakeDownVisualPerson',
+  1,
+  z.object({
+    /** The recogniser's id of the person (Rekognition `Id`). */
+    celebrityId: z.string().trim().min(1).max(128),
+    /** As the operator named them, for the record; matching is by id. */
+    name: freeText().trim().min(1).max(200).optional(),
+    reason: freeText().trim().min(1).max(1000),
+    /** Who asked (the operator's user id, or the tool's `--by`). */
+    requestedBy: z.string().min(1).max(200),
+  }),
+  'Take a person down: record it (no step recognises, keeps a picture of, or verifies an edge with them again; every replica within 30 s), purge their pairs from the evidence cache and delete every stored picture showing them; answers VisualPersonTakenDown.',
+  { lane: VISUAL_LANE },
+);
+
+export const VisualPersonTakenDown = defineEvent(
+  'visual',
+  'VisualPersonTakenDown',
+  1,
+  z.object({
+    commandId: z.string(),
+    /** The recogniser the id belongs to (`local-world`, `rekognition`). */
+    recognizer: z.string().min(1),
+    celebrityId: z.string().min(1),
+    /** Verified and refuted pairs with the person removed from the evidence cache shared by every run. */
+    cacheEntriesRemoved: z.int().nonnegative(),
+    /** Stored pictures showing the person, deleted (the gateway answers 404 for them from now on). */
+    thumbnailsRemoved: z.int().nonnegative(),
+    /** When the takedown was recorded (ISO 8601). */
+    at: z.string(),
+  }),
+  'A person was taken down from visual degrees, and the evidence kept of them removed.',
+);

@@ -354,6 +354,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ops/visual-degrees/takedowns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a person down from visual degrees (admin).
+         * @description By the recogniser's id of the person (Rekognition `Id`; in the local demo world `lw-<seed>-<n>`). From then on no run recognises the person, keeps a picture of them or verifies an edge with them (every visual-search replica within 30 s); their pairs leave the shared evidence cache and every stored picture showing them is deleted (those pictures answer 404). Recorded in the audit log. Idempotent: sending it again removes what a step in flight kept meanwhile.
+         */
+        post: operations["VisualTakedownController_takeDown"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/paper-searches": {
         parameters: {
             query?: never;
@@ -1995,7 +2015,7 @@ export interface operations {
                     "application/json": {
                         entries: {
                             /** @enum {string} */
-                            action: "redrive_one" | "redrive_by_filter";
+                            action: "redrive_one" | "redrive_by_filter" | "visual_takedown";
                             actor: string;
                             affected: number;
                             id: number;
@@ -2387,6 +2407,94 @@ export interface operations {
             };
             /** @description The token has no `admin` role (claim `roles`). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+        };
+    };
+    VisualTakedownController_takeDown: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    celebrityId: string;
+                    name?: string;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Done: what was removed, as visual-search reported it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        at: string;
+                        cacheEntriesRemoved: number;
+                        celebrityId: string;
+                        recognizer: string;
+                        thumbnailsRemoved: number;
+                    };
+                };
+            };
+            /** @description Invalid input; `issues` name the fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "validation_failed";
+                        issues: {
+                            message: string;
+                            path: string;
+                        }[];
+                        /** @enum {string} */
+                        location: "params" | "query" | "body" | "input";
+                    };
+                };
+            };
+            /** @description Missing or invalid bearer token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The token has no `admin` role (claim `roles`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description visual-search did not report the takedown in time; the command stays queued and is carried out when the service takes it (sending it again is harmless). */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
