@@ -81,4 +81,37 @@ describe('request starts shared across replicas (a real JetStream KV bucket)', (
     expect(t - first).toBe(3_000);
     expect(unavailable).toHaveLength(2);
   });
+
+  // A server's Retry-After pause goes through the same slots: every replica waits it out.
+  it('holds back every replica until the pause ends, and a pause shorter than the queued starts moves nothing', async () => {
+    let t = 7_000_000;
+    const clock = { now: () => t, sleep: (ms: number) => Promise.resolve(void (t += ms)) };
+    const [a, b] = await Promise.all([replica(), replica()]);
+    const limiterA = new RateLimiter(1_000, clock, { slots: a, key: 'openalex-paused' });
+    const limiterB = new RateLimiter(1_000, clock, { slots: b, key: 'openalex-paused' });
+    await limiterA.acquire();
+    // Replica A hears Retry-After: 30 s. Replica B has not called since, yet its next start waits for the pause too.
+    await limiterA.pauseFor(30_000);
+    const pausedAt = t;
+    await limiterB.acquire();
+    expect(t).toBe(pausedAt + 30_000);
+    // Spacing resumes after the pause, across both replicas.
+    await limiterA.acquire();
+    expect(t).toBe(pausedAt + 31_000);
+    // A pause ending before the next free start leaves the queue as it is.
+    await limiterB.pauseFor(100);
+    await limiterB.acquire();
+    expect(t).toBe(pausedAt + 32_000);
+  });
+
+  it('keeps the pause in the process that heard it when the bucket cannot be reached', async () => {
+    let t = 9_000_000;
+    const clock = { now: () => t, sleep: (ms: number) => Promise.resolve(void (t += ms)) };
+    const unavailable: unknown[] = [];
+    const limiter = new RateLimiter(1_000, clock, { slots: { reserve: () => Promise.reject(new Error('no JetStream')) }, key: 'x', onUnavailable: (e) => unavailable.push(e) });
+    await limiter.pauseFor(5_000);
+    await limiter.acquire();
+    expect(t).toBe(9_005_000);
+    expect(unavailable).toHaveLength(2);
+  });
 });
