@@ -3,6 +3,7 @@ import type { OpsAudit } from '../api/resources.js';
 const ACTION_LABELS: Record<OpsAudit['entries'][number]['action'], string> = {
   redrive_one: 'Redrove one dead letter',
   redrive_by_filter: 'Redrove by filter',
+  visual_takedown: 'Took a person down from visual degrees',
 };
 
 /** What the target of an action was, in one line (`seq 12 → openpaw.cmd...`, or the filter's fields). */
