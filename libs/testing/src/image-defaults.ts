@@ -40,3 +40,11 @@ export function imageNodeOptions(root: string): string {
   if (!existsSync(dockerfile)) return '';
   return imageDefaultsOf(readFileSync(dockerfile, 'utf8')).env['NODE_OPTIONS'] ?? '';
 }
+
+/**
+ * NODE_OPTIONS for a service: the image's options first (`imageNodeOptions`, as in production), then
+ * the caller's (e.g. `--cpu-prof`; a V8 flag given twice takes the later value).
+ */
+export function nodeOptionsAfterImage(image: string, added: string | undefined): string {
+  return [image, added ?? ''].filter((o) => o !== '').join(' ');
+}
