@@ -12,7 +12,7 @@ describe('coordinator service', () => {
     const service = await startService({
       name: SERVICE_NAME,
       module: CoordinatorModule.forRoot(
-        { natsUrl: [nats.url], databaseUrl, maxBatch: 64, concurrency: 1, timerIntervalMs: 100, poolSize: 4, publishRunStateChangedV1: false, workflows: DEFAULT_WORKFLOW_CONFIG },
+        { natsUrl: [nats.url], databaseUrl, maxBatch: 64, concurrency: 1, timerIntervalMs: 100, timerIdleMs: 1_000, poolSize: 4, publishRunStateChangedV1: false, workflows: DEFAULT_WORKFLOW_CONFIG },
         new SagaRegistry([threeStepSaga]),
       ),
       defaultPort: 0,

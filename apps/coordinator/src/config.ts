@@ -8,6 +8,7 @@ const env = z.object({
   OPENPAW_COORDINATOR_MAX_BATCH: z.coerce.number().int().positive().default(256),
   OPENPAW_COORDINATOR_CONCURRENCY: z.coerce.number().int().positive().default(2),
   OPENPAW_COORDINATOR_TIMER_INTERVAL_MS: z.coerce.number().int().positive().default(100),
+  OPENPAW_COORDINATOR_TIMER_IDLE_MS: z.coerce.number().int().positive().default(1_000),
   OPENPAW_COORDINATOR_POOL_SIZE: z.coerce.number().int().positive().default(8),
   /** `on` during the deprecation window of `RunStateChanged` v1 (ADR 0024): each transition is also published as a v1. */
   OPENPAW_RUN_STATE_CHANGED_V1: z.enum(['on', 'off']).default('off'),
@@ -19,6 +20,8 @@ export interface CoordinatorSettings {
   readonly maxBatch: number;
   readonly concurrency: number;
   readonly timerIntervalMs: number;
+  /** Longest sleep of the timer poller with no timer known due sooner (timers of a replica that died). */
+  readonly timerIdleMs: number;
   readonly poolSize: number;
   /** Publish `RunStateChanged` v1 beside v2 (ADR 0024's deprecation window). */
   readonly publishRunStateChangedV1: boolean;
@@ -37,6 +40,7 @@ export function coordinatorSettingsFromEnv(source: NodeJS.ProcessEnv): Coordinat
     maxBatch: e.OPENPAW_COORDINATOR_MAX_BATCH,
     concurrency: e.OPENPAW_COORDINATOR_CONCURRENCY,
     timerIntervalMs: e.OPENPAW_COORDINATOR_TIMER_INTERVAL_MS,
+    timerIdleMs: e.OPENPAW_COORDINATOR_TIMER_IDLE_MS,
     poolSize: e.OPENPAW_COORDINATOR_POOL_SIZE,
     publishRunStateChangedV1: e.OPENPAW_RUN_STATE_CHANGED_V1 === 'on',
     workflows: workflowConfigFromEnv(source),

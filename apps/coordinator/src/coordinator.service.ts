@@ -47,6 +47,7 @@ export class CoordinatorService implements OnApplicationBootstrap, OnApplication
       maxBatch: this.settings.maxBatch,
       concurrency: this.settings.concurrency,
       timerIntervalMs: this.settings.timerIntervalMs,
+      timerIdleMs: this.settings.timerIdleMs,
       poolSize: this.settings.poolSize,
       publishRunStateChangedV1: this.settings.publishRunStateChangedV1,
       streams: this.settings.streams,

@@ -26,6 +26,11 @@ export interface OutboxRelayOptions {
   readonly flushIntervalMs?: number;
   /** How often the sweeper looks for rows the fast path did not publish (crash, broker outage). */
   readonly sweepIntervalMs?: number;
+  /**
+   * After sweeps that found nothing, the gap doubles up to this (ms); a sweep that finds rows, or a
+   * fast-path publish that fails, brings it back to `sweepIntervalMs`. Default: 4 × sweepIntervalMs.
+   */
+  readonly sweepIdleMs?: number;
   /** Rows younger than this belong to the fast path. */
   readonly sweepMinAgeMs?: number;
   readonly sweepBatch?: number;
@@ -45,6 +50,9 @@ export class OutboxRelay {
   private sweeping: Promise<void> | undefined;
   private stopped = false;
   private readonly sweepIntervalMs: number;
+  private readonly sweepIdleMs: number;
+  /** The gap before the next sweep: grows while sweeps find nothing. */
+  private sweepGapMs: number;
   private readonly sweepMinAgeMs: number;
   private readonly sweepBatch: number;
 
@@ -56,6 +64,8 @@ export class OutboxRelay {
     private readonly observer: RelayObserver = {},
   ) {
     this.sweepIntervalMs = options.sweepIntervalMs ?? 500;
+    this.sweepIdleMs = Math.max(this.sweepIntervalMs, options.sweepIdleMs ?? 4 * this.sweepIntervalMs);
+    this.sweepGapMs = this.sweepIntervalMs;
     this.sweepMinAgeMs = options.sweepMinAgeMs ?? 2000;
     this.sweepBatch = options.sweepBatch ?? 500;
     this.flushIntervalMs = options.flushIntervalMs ?? 250;
@@ -68,7 +78,10 @@ export class OutboxRelay {
     const done: string[] = [];
     published.forEach((result, i) => {
       if (result.status === 'fulfilled') done.push(records[i]?.msgId ?? '');
-      else this.observer.onPublishFailed?.(result.reason);
+      else {
+        this.sweepGapMs = this.sweepIntervalMs; // rows are left behind: sweep at the base pace
+        this.observer.onPublishFailed?.(result.reason);
+      }
     });
     this.sink.notePublished(done);
   }
@@ -77,12 +90,19 @@ export class OutboxRelay {
     this.flushTimer = setInterval(() => this.scheduleFlush(), this.flushIntervalMs);
     const loop = (): void => {
       if (this.stopped) return;
+      const gap = this.sweepGapMs;
       this.sweeping = this.sweepOnce()
-        .then(() => undefined)
-        .catch((error: unknown) => this.observer.onPublishFailed?.(error))
+        .then((found) => {
+          if (found > 0 || this.sweepGapMs < gap) this.sweepGapMs = this.sweepIntervalMs;
+          else this.sweepGapMs = Math.min(this.sweepIdleMs, gap * 2);
+        })
+        .catch((error: unknown) => {
+          this.sweepGapMs = this.sweepIntervalMs;
+          this.observer.onPublishFailed?.(error);
+        })
         .finally(() => {
           this.sweeping = undefined;
-          if (!this.stopped) this.sweepTimer = setTimeout(loop, this.sweepIntervalMs);
+          if (!this.stopped) this.sweepTimer = setTimeout(loop, this.sweepGapMs);
         });
     };
     loop();

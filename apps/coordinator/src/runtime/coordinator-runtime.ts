@@ -63,7 +63,10 @@ export interface CoordinatorConfig {
   readonly maxBatch?: number;
   /** Batches in flight per consumer (run locks keep each run's inputs serial). */
   readonly concurrency?: number;
+  /** Shortest gap between timer polls (ms). */
   readonly timerIntervalMs?: number;
+  /** Longest sleep of the timer poller when no timer is known due sooner (ms): bounds how late a timer set by a replica that died fires. */
+  readonly timerIdleMs?: number;
   readonly relaySweepIntervalMs?: number;
   readonly poolSize?: number;
   /** Redelivery delay of messages a crashed coordinator held unacked. Batches take milliseconds. */
@@ -117,6 +120,7 @@ export class CoordinatorRuntime {
     const holder: { runtime?: CoordinatorRuntime } = {};
     const timers = new TimerPoller(dataSource, (inputs) => (holder.runtime === undefined ? Promise.resolve() : holder.runtime.apply(inputs)), {
       intervalMs: config.timerIntervalMs ?? 100,
+      idleMs: config.timerIdleMs ?? 1_000,
       onLag: (seconds) => config.observer?.onTimerLag?.(seconds),
       onError: (error) => config.logger.error({ err: String(error) }, 'timer poll failed'),
       observeCommand: new JetStreamCommandObserver(nc, config.logger).observe,
@@ -220,7 +224,8 @@ export class CoordinatorRuntime {
    * `receivedAt`: when their messages arrived (absent for the coordinator's own inputs: timers).
    */
   async apply(inputs: readonly PendingInput[], receivedAt?: number): Promise<void> {
-    const { outbox, results, claimAnswers = [] } = await this.store.applyBatch(inputs);
+    const { outbox, results, claimAnswers = [], earliestTimer } = await this.store.applyBatch(inputs);
+    if (earliestTimer !== undefined) this.timers.wakeBy(earliestTimer);
     const observer = this.config.observer;
     observer?.onStepsApplied?.(stepsReport(inputs, { results, outbox }, this.decisions, Date.now(), receivedAt));
     if (observer?.onTransition !== undefined) {

@@ -34,6 +34,8 @@ export interface BatchResult {
   readonly outbox: readonly OutboxRecord[];
   /** Claim answers applied in this batch (inputs of the engine's, not of the batch): their transitions count too. */
   readonly claimAnswers?: readonly Applied[];
+  /** The earliest fire time of the timers this batch set, for the poller to wake by (none set: absent). */
+  readonly earliestTimer?: Date;
 }
 
 /**
@@ -183,9 +185,14 @@ export class SagaStore {
 
     // One change per run per batch: the run's transitions of this transaction travel together.
     const outbox = coalesceRunChanges(batch.outbox, this.runChanges);
-    const writing = this.write(runner, published, batch.changedRuns(), batch.logs, outbox, batch.timers);
+    const timers = foldTimerOperations(batch.timers);
+    const writing = this.write(runner, published, batch.changedRuns(), batch.logs, outbox, timers);
     writing?.catch(() => undefined); // settled by the caller, with the COMMIT sent behind it
-    return { result: { results, outbox, claimAnswers: batch.claimAnswers }, ...(writing === undefined ? {} : { writing }) };
+    const earliestTimer = timers.sets.reduce<Date | undefined>((earliest, t) => (earliest === undefined || t.fireAt < earliest ? t.fireAt : earliest), undefined);
+    return {
+      result: { results, outbox, claimAnswers: batch.claimAnswers, ...(earliestTimer === undefined ? {} : { earliestTimer }) },
+      ...(writing === undefined ? {} : { writing }),
+    };
   }
 
   /**
@@ -234,10 +241,9 @@ export class SagaStore {
     runs: readonly RunRecord[],
     logs: readonly StepLogRecord[],
     outbox: readonly OutboxRecord[],
-    timerOps: readonly TimerOperation[],
+    { sets, clears }: ReturnType<typeof foldTimerOperations>,
   ): Promise<unknown> | undefined {
-    if (runs.length === 0 && logs.length === 0 && outbox.length === 0 && timerOps.length === 0 && published.length === 0) return undefined;
-    const { sets, clears } = foldTimerOperations(timerOps);
+    if (runs.length === 0 && logs.length === 0 && outbox.length === 0 && sets.length === 0 && clears.length === 0 && published.length === 0) return undefined;
     // Rows travel as one JSON document per table (one JSON.stringify, parsed once by PostgreSQL), not
     // as 30 text arrays: pg escapes every element of an array parameter, quote by quote, and the run
     // data, step payloads and envelopes are JSON full of quotes.
