@@ -34,6 +34,11 @@ export class BatchWrites {
     this.claims.push(...applied.claims);
   }
 
+  /** How many key claims are asked and not answered yet. */
+  get claimsAsked(): number {
+    return this.claims.length;
+  }
+
   /** The key claims asked and not answered yet (taken: each is answered once). */
   takeClaims(): KeyClaim[] {
     return this.claims.splice(0, this.claims.length);

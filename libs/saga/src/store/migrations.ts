@@ -85,4 +85,34 @@ export class CoordinatorRunKeys1764000000000 implements MigrationInterface {
   }
 }
 
-export const coordinatorMigrations = registerSchemaMigrations('coordinator', [CoordinatorInitial1763800000000, CoordinatorRunKeys1764000000000]);
+/** The SQLSTATE `saga_batch_guard` raises: not an error of the batch's inputs, a reason to decide them again. */
+export const BATCH_GUARD_SQLSTATE = 'OPG01';
+
+/**
+ * The guard of a batch decided from runs held in memory (SagaStore's one-round-trip path): the batch's
+ * write calls it last, and when the inbox or a run's version shows the decision was made from a stale
+ * view it raises `OPG01`, which aborts the write and the COMMIT behind it; the batch is then decided
+ * again on the locking path.
+ */
+export class CoordinatorBatchGuard1765000000000 implements MigrationInterface {
+  name = 'CoordinatorBatchGuard1765000000000';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`
+      create or replace function saga_batch_guard(fresh_inputs bigint, inputs int, current_runs bigint, runs int) returns boolean
+      language plpgsql as $$
+      begin
+        if fresh_inputs <> inputs or current_runs <> runs then
+          raise exception 'batch decided from a stale view: % of % inputs new, % of % runs at the version decided from', fresh_inputs, inputs, current_runs, runs
+            using errcode = '${BATCH_GUARD_SQLSTATE}';
+        end if;
+        return true;
+      end $$`);
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`drop function if exists saga_batch_guard(bigint, int, bigint, int)`);
+  }
+}
+
+export const coordinatorMigrations = registerSchemaMigrations('coordinator', [CoordinatorInitial1763800000000, CoordinatorRunKeys1764000000000, CoordinatorBatchGuard1765000000000]);

@@ -9,6 +9,7 @@ import { coordinatorEntities } from './entities.js';
 import { coordinatorMigrations } from './migrations.js';
 import { loadRunWithLogs } from './run-queries.js';
 import { type PendingInput, SagaStore } from './saga-store.js';
+import { sagaStoreCounters } from './store-counters.js';
 
 describe('SagaStore on PostgreSQL', () => {
   let dataSource: DataSource;
@@ -123,5 +124,56 @@ describe('SagaStore on PostgreSQL', () => {
     const batch = await withV1.applyBatch([start('i'), worked('i')]).finally(() => withV1.close());
     const types = batch.outbox.filter((o) => o.envelope.type.startsWith('openpaw.evt.workflow.')).map((o) => `${o.envelope.type}:${(o.envelope.data as { version: number }).version}`);
     expect(types).toEqual([`${RunStateChanged.subject}:2`, `${RunStateChanged.subject}:3`, `${RunStateChangedV2.subject}:3`]);
+  });
+
+  describe('batches decided from the runs it committed (one round trip)', () => {
+    const stateOf = async (key: string): Promise<{ state: string; version: number }> => {
+      const [row] = await dataSource.query<[{ state: string; version: number }]>(`select state, version from workflow_runs where id = $1`, [runIdOf(key)]);
+      return row;
+    };
+
+    it('decides the next input of a run it knows from memory and commits it guarded', async () => {
+      await store.applyBatch([start('k')]);
+      const before = { ...sagaStoreCounters };
+      const result = await store.applyBatch([worked('k')]);
+      expect(result.results.map((r) => r.status)).toEqual(['applied']);
+      expect(sagaStoreCounters.decidedFromMemory - before.decidedFromMemory).toBe(1);
+      expect(sagaStoreCounters.staleDecisions - before.staleDecisions).toBe(0);
+      expect(await stateOf('k')).toEqual({ state: 'REVIEW', version: 3 });
+      const inbox = await dataSource.query<unknown[]>(`select 1 from inbox where message_id = 'worked-k'`);
+      expect(inbox).toHaveLength(1);
+      const loaded = await loadRunWithLogs(dataSource, runIdOf('k'));
+      expect(loaded?.logs.map((l) => `${l.stateBefore}->${l.stateAfter}`).at(-1)).toBe('WORKING->REVIEW');
+    });
+
+    it('decides again under lock when another replica moved the run meanwhile', async () => {
+      await store.applyBatch([start('m')]); // this store knows m at WORKING, version 2
+      const replica = new SagaStore(dataSource, new SagaRegistry([twoStepDefinition]));
+      try {
+        expect((await replica.applyBatch([worked('m')])).results.map((r) => r.status)).toEqual(['applied']); // REVIEW, version 3
+      } finally {
+        await replica.close();
+      }
+      const before = { ...sagaStoreCounters };
+      // From memory (WORKING) this would be applied again; under lock (REVIEW) the table refuses it.
+      const result = await store.applyBatch([worked('m', 'worked-m-again')]);
+      expect(sagaStoreCounters.staleDecisions - before.staleDecisions).toBe(1);
+      expect(sagaStoreCounters.decidedFromMemory - before.decidedFromMemory).toBe(0);
+      expect(result.results.map((r) => r.status)).toEqual(['refused']);
+      expect(await stateOf('m')).toEqual({ state: 'REVIEW', version: 3 });
+      const reviews = await dataSource.query<unknown[]>(`select 1 from workflow_step_logs where workflow_run_id = $1 and state_before = 'WORKING' and state_after = 'REVIEW'`, [runIdOf('m')]);
+      expect(reviews).toHaveLength(1);
+    });
+
+    it('finds an input already in the inbox a duplicate, though memory says it would apply', async () => {
+      await store.applyBatch([start('p'), worked('p')]);
+      await dataSource.query(`insert into inbox (message_id) values ('approve-p')`);
+      const before = { ...sagaStoreCounters };
+      const result = await store.applyBatch([approve('p')]);
+      expect(sagaStoreCounters.staleDecisions - before.staleDecisions).toBe(1);
+      expect(result.results.map((r) => r.status)).toEqual(['duplicate']);
+      expect(result.outbox).toEqual([]);
+      expect(await stateOf('p')).toEqual({ state: 'REVIEW', version: 3 });
+    });
   });
 });

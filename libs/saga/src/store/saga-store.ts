@@ -4,7 +4,10 @@ import { type Applied, applyInput, applyStart, coalesceRunChanges, type RunChang
 import type { SagaInput } from '../definition.js';
 import type { InputMeta, OutboxRecord, RunRecord, StepLogRecord, TimerOperation } from '../records.js';
 import type { SagaRegistry } from '../registry.js';
+import { isTerminal } from '../transition-table.js';
 import { BatchWrites } from './batch-writes.js';
+import { KnownRuns } from './known-runs.js';
+import { BATCH_GUARD_SQLSTATE } from './migrations.js';
 import { claimKeys, releaseWaiters } from './key-claim-store.js';
 import { pipelinedPoolOf } from './pipelined-pool.js';
 import { sagaStoreCounters } from './store-counters.js';
@@ -77,29 +80,32 @@ export class SagaStore {
     await pool?.end();
   }
 
+  /** Runs as this process last committed them: batches on them are decided without reading them first. */
+  private readonly known = new KnownRuns();
+
   /**
-   * One transaction in two round trips: `begin` goes out with the first statement, and `commit` right
-   * behind the write. Not waiting for BEGIN is safe: it fails only with its connection, and then every
-   * statement behind it fails too. A write PostgreSQL refuses aborts the transaction, and the COMMIT
-   * behind it then ends it as a ROLLBACK: the write's error is thrown, nothing is kept.
+   * Applies a batch atomically. When every input is for a run this process knows (it committed the
+   * run's last change), the batch is decided from memory and committed in one round trip: `begin`, the
+   * guarded write and `commit` go out together, and the write's guard (inbox and run versions, see
+   * `saga_batch_guard`) aborts it if that knowledge was stale. Otherwise, or after such an abort, the
+   * locking path: the inputs' runs are read and locked first, then written (two round trips).
    */
   async applyBatch(inputs: readonly PendingInput[]): Promise<BatchResult> {
     this.pipelined ??= pipelinedPoolOf(this.dataSource);
     const client = await this.pipelined.connect();
     const published = this.takePublished();
-    const begun = client.query('begin');
-    begun.catch(() => undefined); // awaited below; this only marks it handled until then
     let broken: unknown;
     try {
-      const { result, writing } = await this.applyInTransaction(client, inputs, published);
-      const [wrote, committed] = await Promise.allSettled([writing, client.query('commit')]);
-      await begun;
-      if (wrote.status === 'rejected') throw wrote.reason;
-      if (committed.status === 'rejected') throw committed.reason;
-      if (committed.value.command !== 'COMMIT') throw new Error(`the batch's transaction ended with ${committed.value.command}, not COMMIT`);
-      sagaStoreCounters.commits += 1;
-      sagaStoreCounters.inputs += inputs.length;
-      return result;
+      const now = this.clock();
+      const fromMemory = this.decideFromKnownRuns(client, inputs, published, now);
+      if (fromMemory !== undefined) {
+        const committed = await this.commit(client, inputs, () => Promise.resolve(fromMemory()), true);
+        if (committed !== undefined) return committed;
+        sagaStoreCounters.staleDecisions += 1;
+      }
+      const committed = await this.commit(client, inputs, () => this.applyInTransaction(client, inputs, published, now));
+      if (committed === undefined) throw new Error('the locking path hit the batch guard, which only guards decisions made from memory');
+      return committed;
     } catch (error) {
       this.notePublished(published);
       // Outside a transaction (it already ended) a ROLLBACK only warns.
@@ -111,16 +117,90 @@ export class SagaStore {
     }
   }
 
+  /**
+   * One transaction: `begin` goes out with the first statement, and `commit` right behind the write.
+   * Not waiting for BEGIN is safe: it fails only with its connection, and then every statement behind
+   * it fails too. A write PostgreSQL refuses aborts the transaction, and the COMMIT behind it then ends
+   * it as a ROLLBACK: the write's error is thrown, nothing is kept; undefined when it was the batch
+   * guard's (decided from a stale view: decide again).
+   */
+  private async commit(client: PoolClient, inputs: readonly PendingInput[], decide: () => Promise<Decided>, guarded = false): Promise<BatchResult | undefined> {
+    const begun = client.query('begin');
+    begun.catch(() => undefined); // awaited below; this only marks it handled until then
+    const { result, writing, runs } = await decide();
+    const [wrote, committed] = await Promise.allSettled([writing, client.query('commit')]);
+    await begun;
+    if (wrote.status === 'rejected') {
+      if (isBatchGuardFailure(wrote.reason)) {
+        for (const run of runs) this.known.forget(run.id);
+        return undefined;
+      }
+      throw wrote.reason;
+    }
+    if (committed.status === 'rejected') throw committed.reason;
+    if (committed.value.command !== 'COMMIT') throw new Error(`the batch's transaction ended with ${committed.value.command}, not COMMIT`);
+    sagaStoreCounters.commits += 1;
+    sagaStoreCounters.inputs += inputs.length;
+    if (guarded) sagaStoreCounters.decidedFromMemory += 1;
+    for (const run of runs) this.known.remember(run, this.isFinished(run));
+    return result;
+  }
+
+  private isFinished(run: RunRecord): boolean {
+    const definition = this.registry.get(run.type);
+    return definition === undefined || isTerminal(definition, run.state);
+  }
+
+  /**
+   * The batch decided from known runs, with its guarded write sent; undefined when it must take the
+   * locking path: a fired timer (consumed under lock), a run not known here, an input that changes
+   * nothing (its run's version would go unchecked), a key claim or a claim holder's end (they read
+   * and lock `run_keys`), or a message twice in the batch. The write goes out when the returned
+   * function is called (after `begin`).
+   */
+  private decideFromKnownRuns(client: PoolClient, inputs: readonly PendingInput[], published: readonly string[], now: Date): (() => Decided) | undefined {
+    const messageIds = new Set<string>();
+    const runs = new Map<string, RunRecord>();
+    const expected = new Map<string, number>();
+    for (const pending of inputs) {
+      if (pending.kind !== 'input' || pending.firedTimer !== undefined || messageIds.has(pending.meta.messageId)) return undefined;
+      messageIds.add(pending.meta.messageId);
+      const known = this.known.get(pending.meta.runId);
+      if (known === undefined) return undefined;
+      if (!runs.has(known.id)) {
+        // A copy: a definition that changed the data it was given would otherwise change what is known.
+        runs.set(known.id, { ...known, data: structuredClone(known.data) });
+        expected.set(known.id, known.version);
+      }
+    }
+    const batch = new BatchWrites(runs, this.registry);
+    const results: InputResult[] = [];
+    for (const pending of inputs) {
+      const result = this.applyOne(pending, batch.runs.get(pending.meta.runId), now);
+      if (result.status !== 'applied' || !result.applied.changed) return undefined;
+      results.push(result);
+      batch.absorb(result.applied);
+    }
+    if (batch.claimsAsked > 0 || batch.endedHolders.size > 0) return undefined;
+    const changed = batch.changedRuns();
+    const query: TransactionQuery = async (sql, params) => (await client.query({ name: statementName(sql), text: sql, values: params })).rows as unknown;
+    const outbox = coalesceRunChanges(batch.outbox, this.runChanges);
+    const timers = foldTimerOperations(batch.timers);
+    const guard: BatchGuard = { messageIds: [...messageIds], expectedVersions: expected };
+    const earliestTimer = earliestOf(timers.sets);
+    const result: BatchResult = { results, outbox, claimAnswers: [], ...(earliestTimer === undefined ? {} : { earliestTimer }) };
+    return () => {
+      const writing = this.write({ query }, published, changed, batch.logs, outbox, timers, guard);
+      writing?.catch(() => undefined); // settled by the caller, with the COMMIT sent behind it
+      return { result, ...(writing === undefined ? {} : { writing }), runs: changed };
+    };
+  }
+
   /** Decides and writes the batch; `writing` is the write in flight (the caller sends COMMIT behind it). */
-  private async applyInTransaction(
-    client: PoolClient,
-    inputs: readonly PendingInput[],
-    published: readonly string[],
-  ): Promise<{ result: BatchResult; writing?: Promise<unknown> }> {
+  private async applyInTransaction(client: PoolClient, inputs: readonly PendingInput[], published: readonly string[], now: Date): Promise<Decided> {
     // Named statements: pg prepares each once per connection, so PostgreSQL plans them once, not per batch.
     const query: TransactionQuery = async (sql, params) => (await client.query({ name: statementName(sql), text: sql, values: params })).rows as unknown;
     const runner = { query };
-    const now = this.clock();
     const results: InputResult[] = new Array<InputResult>(inputs.length).fill({ status: 'duplicate' });
 
     // Fired timers are consumed first: only those still due and unchanged are applied (another
@@ -150,7 +230,7 @@ export class SagaStore {
     });
     if (candidates.length === 0) {
       this.notePublished(published);
-      return { result: { results, outbox: [] } };
+      return { result: { results, outbox: [] }, runs: [] };
     }
 
     // One round trip: record the inputs in the inbox and lock their runs (in id order: no deadlocks).
@@ -166,7 +246,7 @@ export class SagaStore {
     )) as [{ fresh: string[]; runs: RunRow[] }];
     const fresh = new Set(claimed.fresh);
     const toApply = candidates.filter((i) => fresh.has(inputs[i]?.meta.messageId ?? ''));
-    if (toApply.length === 0 && published.length === 0) return { result: { results, outbox: [] } };
+    if (toApply.length === 0 && published.length === 0) return { result: { results, outbox: [] }, runs: [] };
     const batch = new BatchWrites(new Map<string, RunRecord>(claimed.runs.map((row) => [row.id, toRunRecord(row)])), this.registry);
     for (const i of toApply) {
       const pending = inputs[i];
@@ -188,10 +268,11 @@ export class SagaStore {
     const timers = foldTimerOperations(batch.timers);
     const writing = this.write(runner, published, batch.changedRuns(), batch.logs, outbox, timers);
     writing?.catch(() => undefined); // settled by the caller, with the COMMIT sent behind it
-    const earliestTimer = timers.sets.reduce<Date | undefined>((earliest, t) => (earliest === undefined || t.fireAt < earliest ? t.fireAt : earliest), undefined);
+    const earliestTimer = earliestOf(timers.sets);
     return {
       result: { results, outbox, claimAnswers: batch.claimAnswers, ...(earliestTimer === undefined ? {} : { earliestTimer }) },
       ...(writing === undefined ? {} : { writing }),
+      runs: [...batch.runs.values()],
     };
   }
 
@@ -242,22 +323,15 @@ export class SagaStore {
     logs: readonly StepLogRecord[],
     outbox: readonly OutboxRecord[],
     { sets, clears }: ReturnType<typeof foldTimerOperations>,
+    guard?: BatchGuard,
   ): Promise<unknown> | undefined {
-    if (runs.length === 0 && logs.length === 0 && outbox.length === 0 && sets.length === 0 && clears.length === 0 && published.length === 0) return undefined;
+    if (guard === undefined && runs.length === 0 && logs.length === 0 && outbox.length === 0 && sets.length === 0 && clears.length === 0 && published.length === 0) return undefined;
     // Rows travel as one JSON document per table (one JSON.stringify, parsed once by PostgreSQL), not
     // as 30 text arrays: pg escapes every element of an array parameter, quote by quote, and the run
     // data, step payloads and envelopes are JSON full of quotes.
     return runner.query(
       `with
-       runs as (
-         insert into workflow_runs (id, type, state, attempt_no, idempotency_key, user_id, parent_run_id, data, version, created_at, updated_at)
-         select r.id, r.type, r.state, r.attempt_no, r.idempotency_key, r.user_id, r.parent_run_id, coalesce(r.data, 'null'::jsonb), r.version, r.created_at, r.updated_at
-         from json_to_recordset($1::json) as r(id uuid, type text, state text, attempt_no int, idempotency_key text, user_id text, parent_run_id uuid,
-           data jsonb, version int, created_at timestamptz, updated_at timestamptz)
-         on conflict (id) do update set state = excluded.state, attempt_no = excluded.attempt_no, data = excluded.data,
-           version = excluded.version, updated_at = excluded.updated_at
-         returning 1
-       ),
+       ${guard === undefined ? UPSERT_LOCKED_RUNS : UPDATE_KNOWN_RUNS},
        logs as (
          insert into workflow_step_logs (workflow_run_id, workflow_type, attempt_no, step_name, state_before, state_after, payload, occurred_at)
          select l.run_id, l.type, l.attempt_no, l.step, l.before, l.after, coalesce(l.payload, 'null'::jsonb), l.at
@@ -293,7 +367,7 @@ export class SagaStore {
        )
        select (select count(*) from runs) as runs, (select count(*) from logs) as logs, (select count(*) from out) as outbox,
               (select count(*) from timers_cleared) as cleared, (select count(*) from timers_set) as timers,
-              (select count(*) from published) as published`,
+              (select count(*) from published) as published${guard === undefined ? '' : GUARD_COLUMN}`,
       [
         JSON.stringify(
           runs.map((r) => ({
@@ -308,6 +382,7 @@ export class SagaStore {
             version: r.version,
             created_at: r.createdAt,
             updated_at: r.updatedAt,
+            ...(guard === undefined ? {} : { expected_version: guard.expectedVersions.get(r.id) ?? null }),
           })),
         ),
         JSON.stringify(
@@ -326,9 +401,61 @@ export class SagaStore {
         JSON.stringify(sets.map((t) => ({ run_id: t.runId, name: t.name, fire_at: t.fireAt, payload: t.payload ?? null }))),
         JSON.stringify(clears.map((c) => ({ run_id: c.runId, prefix: c.prefix, exact: c.exact }))),
         published,
+        ...(guard === undefined ? [] : [guard.messageIds, guard.messageIds.length, guard.expectedVersions.size]),
       ],
     );
   }
+}
+
+/** A batch decided (on either path), its write in flight, and its runs as they will be once it commits. */
+interface Decided {
+  readonly result: BatchResult;
+  readonly writing?: Promise<unknown>;
+  readonly runs: readonly RunRecord[];
+}
+
+/** What a batch decided from memory must find to commit: its inputs new to the inbox, its runs at these versions. */
+interface BatchGuard {
+  readonly messageIds: readonly string[];
+  readonly expectedVersions: ReadonlyMap<string, number>;
+}
+
+/** The locking path's runs: locked (or new) rows, written whole. */
+const UPSERT_LOCKED_RUNS = `runs as (
+         insert into workflow_runs (id, type, state, attempt_no, idempotency_key, user_id, parent_run_id, data, version, created_at, updated_at)
+         select r.id, r.type, r.state, r.attempt_no, r.idempotency_key, r.user_id, r.parent_run_id, coalesce(r.data, 'null'::jsonb), r.version, r.created_at, r.updated_at
+         from json_to_recordset($1::json) as r(id uuid, type text, state text, attempt_no int, idempotency_key text, user_id text, parent_run_id uuid,
+           data jsonb, version int, created_at timestamptz, updated_at timestamptz)
+         on conflict (id) do update set state = excluded.state, attempt_no = excluded.attempt_no, data = excluded.data,
+           version = excluded.version, updated_at = excluded.updated_at
+         returning 1
+       )`;
+
+/**
+ * A batch decided from memory: each run is updated only at the version it was decided from (a row
+ * another transaction changed meanwhile is re-checked at its new version and skipped), and its inputs
+ * are entered in the inbox here; the guard column then counts both.
+ */
+const UPDATE_KNOWN_RUNS = `runs as (
+         update workflow_runs w set state = r.state, attempt_no = r.attempt_no, data = coalesce(r.data, 'null'::jsonb), version = r.version, updated_at = r.updated_at
+         from json_to_recordset($1::json) as r(id uuid, state text, attempt_no int, data jsonb, version int, updated_at timestamptz, expected_version int)
+         where w.id = r.id and w.version = r.expected_version
+         returning 1
+       ),
+       claimed as (
+         insert into inbox (message_id) select unnest($7::text[]) on conflict do nothing returning 1
+       )`;
+
+/** Raises (SQLSTATE OPG01) unless every input was new and every run at its expected version: the statement, and the COMMIT behind it, abort. */
+const GUARD_COLUMN = `,
+              saga_batch_guard((select count(*) from claimed), $8::int, (select count(*) from runs), $9::int) as guarded`;
+
+function isBatchGuardFailure(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === BATCH_GUARD_SQLSTATE;
+}
+
+function earliestOf(sets: ReadonlyArray<{ readonly fireAt: Date }>): Date | undefined {
+  return sets.reduce<Date | undefined>((earliest, t) => (earliest === undefined || t.fireAt < earliest ? t.fireAt : earliest), undefined);
 }
 
 /** Rounds of claim answers one batch applies before it gives up (a definition that claims on every answer). */
