@@ -40,7 +40,8 @@ export interface PapersOut<P extends Paper> {
  * store (none could be opened) every list goes inline, capped, with the cuts counted as before.
  */
 export class PaperSets {
-  constructor(private readonly blobs: BlobStore | null) {}
+  /** The shared blob store the lists live in; null when none could be opened (lists go inline). */
+  constructor(readonly blobs: BlobStore | null) {}
 
   /**
    * A reply's papers: stored when the command asked for a reference (`papersByReference`) and a store
