@@ -46,28 +46,31 @@ describe('PaperSetRetention (real PostgreSQL, a real local blob store, two repli
   it('deletes the lists of runs that ended more than the retention ago, only those, once, with two replicas sweeping at the same time', async () => {
     // Runs: ended long ago (40 lists), ended recently, never ended
     // (waiting at a checkpoint for months), ended long ago but retried and working again, ended with no lists.
-    const [old, recent, waiting, retried, empty] = ['old', 'recent', 'waiting', 'retried', 'empty'].map(run) as [string, string, string, string, string];
+    const [old, recent, waiting, retried, empty, inFlight] = ['old', 'recent', 'waiting', 'retried', 'empty', 'in-flight'].map(run) as [string, string, string, string, string, string];
     await storeLists(old, 40);
     await storeLists(recent, 3);
     await storeLists(waiting, 3);
     await storeLists(retried, 2);
+    await storeLists(inFlight, 2);
     const written = Date.now();
     const a = new PaperSetRetention(replicaA, blobs, RETENTION_MS);
     const b = new PaperSetRetention(replicaB, blobs, RETENTION_MS);
     await a.recordEnd(old, new Date(written + 60_000));
     await b.recordEnd(empty, new Date(written + 60_000));
     await a.recordEnd(recent, new Date(written + 2 * 3_600_000));
-    // The retried run's lists were written an hour after the end it recorded.
-    await b.recordEnd(retried, new Date(written - 3_600_000));
+    // The retried run's lists were written two hours after the end it recorded (work in flight at the end is written within the hour).
+    await b.recordEnd(retried, new Date(written - 2 * 3_600_000));
+    // Cancelled while a step ran: the step's lists were written ten minutes after the end, and go with the run.
+    await a.recordEnd(inFlight, new Date(written - 600_000));
 
     // A month and an hour on: the cut-off is an hour after the lists were written.
     const sweptAt = new Date(written + RETENTION_MS + 3_600_000);
     const [fromA, fromB] = await Promise.all([a.sweep(sweptAt), b.sweep(sweptAt)]);
     // Each due run was taken by exactly one replica.
-    expect(fromA.runsSwept + fromB.runsSwept).toBe(2);
+    expect(fromA.runsSwept + fromB.runsSwept).toBe(3);
     expect(fromA.runsReopened + fromB.runsReopened).toBe(1);
-    expect(fromA.listsDeleted + fromB.listsDeleted).toBe(40);
-    expect(await listsOf(old)).toBe(0);
+    expect(fromA.listsDeleted + fromB.listsDeleted).toBe(42);
+    expect([await listsOf(old), await listsOf(inFlight)]).toEqual([0, 0]);
     expect([await listsOf(recent), await listsOf(waiting), await listsOf(retried)]).toEqual([3, 3, 2]);
     // The recent end waits for its turn; the retried run's end is forgotten until it ends again.
     expect(await endsRecorded()).toEqual([recent]);

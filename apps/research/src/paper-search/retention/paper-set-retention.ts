@@ -3,10 +3,14 @@ import type { DataSource } from 'typeorm';
 import { runPaperSetsPrefix } from '../papers/paper-sets.js';
 
 /**
- * A list stored this long after the recorded end (clocks of the coordinator and the store differ a
- * little) means the run was retried after it failed and works again: its lists are not swept.
+ * A list stored more than this after the recorded end means the run was retried after it failed and
+ * works again: its lists are not swept. Lists written less than this after the end are the work in
+ * flight when the run ended (a step finishing after a cancel or a failure by timeout; steps are
+ * bounded by their deadlines, minutes), plus clock differences between the coordinator and the store.
+ * A retry within this hour that then waits at a checkpoint past the retention loses only what an
+ * export reads, and the export falls back to the view's papers.
  */
-const CLOCK_SLACK_MS = 60_000;
+const IN_FLIGHT_SLACK_MS = 3_600_000;
 /** Runs swept per transaction (their rows stay locked while their lists are deleted). */
 const RUNS_PER_BATCH = 50;
 
@@ -58,7 +62,7 @@ export class PaperSetRetention {
         let reopened = 0;
         for (const { run_id: runId, ended_at: endedAt } of due) {
           const lists = await listAll(blobs, runPaperSetsPrefix(runId));
-          if (lists.some((list) => Date.parse(list.updatedAt) > endedAt.getTime() + CLOCK_SLACK_MS)) {
+          if (lists.some((list) => Date.parse(list.updatedAt) > endedAt.getTime() + IN_FLIGHT_SLACK_MS)) {
             reopened += 1;
           } else {
             for (const list of lists) if (await blobs.delete(list.key)) deleted += 1;
