@@ -18,7 +18,9 @@ import { PaperSets } from './paper-search/papers/paper-sets.js';
 import { scholarlyStartSlots } from './paper-search/search/kv-start-slots.js';
 import { createPaperSearchSkills } from './paper-search/skills/paper-search-skills.js';
 import { databaseProviders, RESEARCH_DATA_SOURCE } from './persistence/database.js';
-import { RESEARCH_CLOCK, RESEARCH_LLM, RESEARCH_PAPER_SETS, RESEARCH_SETTINGS, RESEARCH_SKILLS, RESEARCH_SOURCES } from './ports.js';
+import { PaperSetRetention } from './paper-search/retention/paper-set-retention.js';
+import { PaperSetRetentionWorker } from './paper-search/retention/paper-set-retention.worker.js';
+import { RESEARCH_CLOCK, RESEARCH_LLM, RESEARCH_PAPER_SET_RETENTION, RESEARCH_PAPER_SETS, RESEARCH_SETTINGS, RESEARCH_SKILLS, RESEARCH_SOURCES } from './ports.js';
 import { type ResearchFlowAdapters, researchFlowProviders } from './research-flow/research-flow.providers.js';
 
 export const SERVICE_NAME = 'research';
@@ -96,6 +98,12 @@ export class ResearchModule implements OnModuleInit {
           },
         },
         ...databaseProviders,
+        {
+          provide: RESEARCH_PAPER_SET_RETENTION,
+          inject: [RESEARCH_DATA_SOURCE, RESEARCH_PAPER_SETS],
+          useFactory: (dataSource: DataSource, sets: PaperSets) => new PaperSetRetention(dataSource, sets.blobs, settings.paperListRetentionDays * 86_400_000),
+        },
+        PaperSetRetentionWorker,
         ParsePaperSearchIntentHandler,
         BuildSearchStrategyHandler,
         SearchPaperSourcesHandler,

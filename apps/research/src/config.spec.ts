@@ -15,6 +15,9 @@ describe('researchSettingsFromEnv', () => {
       scoreBatchSize: 20,
       stepDeadlineMs: 100_000,
       paperSearchConcurrency: 4,
+      // Stored paper lists: kept 30 days after their run ended, swept hourly.
+      paperListRetentionDays: 30,
+      paperListSweepIntervalMs: 3_600_000,
       // The providers' default call limits summed (16 + 8 + 8 + 4).
       researchLaneConcurrency: 36,
       flow: { models: DEFAULT_MODELS, shareTtlSeconds: 7 * 24 * 3600, webhook: { backoffMs: [5_000, 30_000, 120_000, 600_000], allowPrivateAddresses: false } },
@@ -44,5 +47,10 @@ describe('researchSettingsFromEnv', () => {
     );
     expect(() => researchSettingsFromEnv({ OPENPAW_RESEARCH_MODELS: '{"openai":"gpt"}' })).toThrow(/invalid research flow configuration: OPENPAW_RESEARCH_MODELS\.openai: provider\/model/);
     expect(() => researchSettingsFromEnv({ OPENPAW_LANE_CONCURRENCY: 'research' })).toThrow(/OPENPAW_LANE_CONCURRENCY: "research"/);
+    // A retention of no days would sweep the lists of a run that just ended (its export still reads them).
+    expect(() => researchSettingsFromEnv({ OPENPAW_RESEARCH_PAPER_LIST_RETENTION_DAYS: '0', OPENPAW_RESEARCH_PAPER_LIST_SWEEP_INTERVAL_MS: '5' })).toThrow(
+      /OPENPAW_RESEARCH_PAPER_LIST_RETENTION_DAYS: .*; OPENPAW_RESEARCH_PAPER_LIST_SWEEP_INTERVAL_MS: /,
+    );
+    expect(researchSettingsFromEnv({ OPENPAW_RESEARCH_PAPER_LIST_RETENTION_DAYS: '7' }).paperListRetentionDays).toBe(7);
   });
 });

@@ -31,6 +31,10 @@ export interface ResearchSettings {
   readonly paperSearchConcurrency: number;
   /** Research legs and syntheses handled at once (the `research` lane's concurrency; see `researchLaneConcurrency`). */
   readonly researchLaneConcurrency: number;
+  /** Days a paper-search run's stored paper lists are kept after the run ended (ADR 0031). */
+  readonly paperListRetentionDays: number;
+  /** How often each replica sweeps the stored lists past their retention. */
+  readonly paperListSweepIntervalMs: number;
   /** Spec 05's research flow (legs, synthesis, titles, shares, webhooks). */
   readonly flow: ResearchFlowSettings;
 }
@@ -46,6 +50,9 @@ const envSchema = z.object({
   OPENPAW_RESEARCH_SCORE_BATCH_SIZE: z.coerce.number().int().positive().max(100).default(20),
   OPENPAW_RESEARCH_STEP_DEADLINE_MS: z.coerce.number().int().positive().default(100_000),
   OPENPAW_RESEARCH_PAPER_SEARCH_CONCURRENCY: z.coerce.number().int().positive().max(64).default(4),
+  // Exports read a run's stored collection: a month after the run ended, an export falls back to the view's papers.
+  OPENPAW_RESEARCH_PAPER_LIST_RETENTION_DAYS: z.coerce.number().int().min(1).max(3_650).default(30),
+  OPENPAW_RESEARCH_PAPER_LIST_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10_000).max(7 * 24 * 3_600_000).default(3_600_000),
 });
 
 /** Reads the settings; throws naming every invalid variable. */
@@ -67,6 +74,8 @@ export function researchSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): R
     stepDeadlineMs: e.OPENPAW_RESEARCH_STEP_DEADLINE_MS,
     paperSearchConcurrency: e.OPENPAW_RESEARCH_PAPER_SEARCH_CONCURRENCY,
     researchLaneConcurrency: researchLaneConcurrency(env),
+    paperListRetentionDays: e.OPENPAW_RESEARCH_PAPER_LIST_RETENTION_DAYS,
+    paperListSweepIntervalMs: e.OPENPAW_RESEARCH_PAPER_LIST_SWEEP_INTERVAL_MS,
     flow: researchFlowSettingsFromEnv(env),
   };
 }

@@ -12,6 +12,8 @@ export const RESEARCH_SETTINGS = Symbol('openpaw.research.settings');
 export const RESEARCH_CLOCK = Symbol('openpaw.research.clock');
 /** The claim check's store of paper lists (`PaperSets`, over the shared blob store). */
 export const RESEARCH_PAPER_SETS = Symbol('openpaw.research.paperSets');
+/** The retention of stored paper lists (`PaperSetRetention`): run ends recorded, folders swept past the retention. */
+export const RESEARCH_PAPER_SET_RETENTION = Symbol('openpaw.research.paperSetRetention');
 /** The paper-search skills (`PaperSearchSkills`), built from the LLM client. */
 export const RESEARCH_SKILLS = Symbol('openpaw.research.skills');
 

@@ -23,9 +23,11 @@ import {
   LibraryReferencesImported,
   type MessageData,
   OrganisePapers,
+  PAPER_SEARCH,
   PAPER_SEARCH_LANE,
   PaperSearchIntentParsed,
   ParsePaperSearchIntent,
+  RunEnded,
   ScorePapers,
   SearchPaperSources,
   searchStrategy,
@@ -37,6 +39,10 @@ import { createLlmFromEnv, OpenAlexSource, type ScholarlySource, SemanticScholar
 import { freshDatabase, privateNatsServer, waitFor } from '@openpaw/testing';
 import { ResearchModule, SERVICE_NAME } from './app.module.js';
 import { type ResearchSettings, researchSettingsFromEnv } from './config.js';
+import type { PaperSetRetention } from './paper-search/retention/paper-set-retention.js';
+import { openResearchDatabase } from './persistence/database.js';
+import { RESEARCH_PAPER_SET_RETENTION, RESEARCH_PAPER_SETS } from './ports.js';
+import { type PaperSets, runPaperSetsPrefix } from './paper-search/papers/paper-sets.js';
 
 process.env['LOG_LEVEL'] ??= 'warn';
 
@@ -295,5 +301,31 @@ describe('research service: the paper-search commands on real NATS and PostgreSQ
     expect(inline.data.papersRef).toBeUndefined();
     expect(inline.data.papers).toHaveLength(200);
     expect(inline.data.cuts?.papersLeftOut).toBe(2 * MANY_PER_QUERY - 200);
+  });
+
+  it("retention: the run's end (RunEnded, paper_search) is recorded once, another workflow's is not; past the retention its stored lists are swept", async () => {
+    const runId = deterministicUuid(RUN, 'claim');
+    const blobs = service.app.get<PaperSets>(RESEARCH_PAPER_SETS).blobs;
+    const stored = async () => (await blobs!.list({ prefix: runPaperSetsPrefix(runId) })).items.length;
+    expect(await stored()).toBeGreaterThan(0);
+    const endMeta = { ...meta, source: '/openpaw/coordinator', correlationId: runId, subject: runId };
+    const otherRun = deterministicUuid(RUN, 'another workflow');
+    await publisher.publish(RunEnded, { runId: otherRun, workflowType: 'visual_degrees', state: 'FAILED', reason: 'runtime_budget_exhausted' }, { ...endMeta, correlationId: otherRun, subject: otherRun });
+    await publisher.publish(RunEnded, { runId, workflowType: PAPER_SEARCH, state: 'COMPLETED', reason: 'approved' }, endMeta);
+    const db = await openResearchDatabase(settings);
+    try {
+      const ends = await waitFor(async () => {
+        const rows = await db.query<{ run_id: string }[]>('select run_id from research.paper_set_run_ends');
+        return rows.length > 0 ? rows.map((r) => r.run_id) : undefined;
+      }, 'the recorded end');
+      expect(ends).toEqual([runId]);
+      const retention = service.app.get<PaperSetRetention>(RESEARCH_PAPER_SET_RETENTION);
+      // Within the retention nothing goes; past it (the default 30 days) the run's folder is emptied.
+      expect(await retention.sweep(new Date())).toMatchObject({ runsSwept: 0 });
+      expect(await retention.sweep(new Date(Date.now() + (settings.paperListRetentionDays + 1) * 86_400_000))).toMatchObject({ runsSwept: 1, runsReopened: 0 });
+      expect(await stored()).toBe(0);
+    } finally {
+      await db.destroy();
+    }
   });
 });

@@ -5,6 +5,7 @@ import {
   InputRefused,
   laneOf,
   OrganisePapers,
+  PAPER_SEARCH,
   PAPER_SEARCH_LANE,
   type Paper,
   type PaperCollection,
@@ -17,6 +18,7 @@ import {
   PapersScored,
   ParsePaperSearchIntent,
   type ParsedIntent,
+  RunEnded,
   ScorePapers,
   type ScoredPaper,
   SearchPaperSources,
@@ -258,6 +260,8 @@ describe('paper_search', () => {
       const step = decide(d, { action: 'approve' });
       expect(step.state).toBe('COMPLETED');
       expect(view(step)).toMatchObject({ status: 'completed', completion: 'approved', checkpoint: null, result: { papers: [{ id: 'a' }, { id: 'b' }] } });
+      // The research service hears the end (its stored lists are swept after their retention).
+      expect(step.sent(RunEnded)).toEqual([{ runId: d.s.run.id, workflowType: PAPER_SEARCH, state: 'COMPLETED', reason: 'approved' }]);
       expect(view(step).iterations).toEqual([{ iteration: 1, resultCount: 2, decision: 'approve', note: null, strategyOrigin: { origin: 'local_rules', model: 'local/lexical', method: 'lexical overlap (local stand-in)' } }]);
     });
 
@@ -478,6 +482,7 @@ describe('paper_search', () => {
       const step = d.reply(ParsePaperSearchIntent, PaperSearchStepFailed, { step: 'parse_intent', errorCode: 'invalid_output', retryable: false, detail: 'no concepts in the answer' });
       expect(step.state).toBe('FAILED');
       expect(view(step)).toMatchObject({ status: 'failed', error: { step: 'parse_intent', code: 'invalid_output', detail: 'parse_intent: no concepts in the answer' } });
+      expect(step.sent(RunEnded)).toEqual([{ runId: d.s.run.id, workflowType: PAPER_SEARCH, state: 'FAILED', reason: 'invalid_output' }]);
     });
 
     it('given a retryable parser failure, then retried with backoff, and FAILED with the reason once retries are used', () => {
@@ -533,6 +538,7 @@ describe('paper_search', () => {
       const cancelled = d.cancel();
       expect(cancelled.state).toBe('CANCELLED');
       expect(view(cancelled)).toMatchObject({ status: 'cancelled', checkpoint: null });
+      expect(cancelled.sent(RunEnded)).toEqual([{ runId: d.s.run.id, workflowType: PAPER_SEARCH, state: 'CANCELLED', reason: 'cancelled' }]);
       expect(refusal(decide(d, { action: 'approve' }, id))).toMatchObject({ reason: 'terminal' });
     });
 

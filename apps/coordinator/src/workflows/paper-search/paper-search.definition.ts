@@ -7,6 +7,7 @@ import {
   interpretDecision,
   mergeAccumulated,
   PAPER_SEARCH,
+  RunEnded,
   paperIdentityOf,
   PapersDeduplicated,
   PaperSearchIntentParsed,
@@ -110,11 +111,23 @@ export function paperSearchDefinition(settings: PaperSearchSettings = DEFAULT_PA
     };
   };
 
+  /**
+   * `RunEnded` on every terminal state: services stop work in flight for the run, and the research
+   * service records the end, from which its stored paper lists are swept after their retention.
+   */
+  const runEnded = (run: Run, state: 'COMPLETED' | 'FAILED' | 'CANCELLED', reason: string): Effect => ({
+    type: 'publish',
+    message: RunEnded,
+    data: { runId: run.id, workflowType: PAPER_SEARCH, state, reason: reason.slice(0, 200) },
+    key: 'run-ended',
+  });
+
   const fail = (run: Run, skill: string, code: string, detail: string, stepName: string): PaperSearchDecision => ({
     outcome: 'transition',
     to: 'FAILED',
     data: { ...run.data, step: null, checkpoint: null, error: { step: skill, code, detail } },
     step: stepName,
+    effects: [runEnded(run, 'FAILED', code)],
     logs: [{ step: 'error_recorded', payload: { step: skill, error_code: code, detail } }],
   });
 
@@ -130,7 +143,7 @@ export function paperSearchDefinition(settings: PaperSearchSettings = DEFAULT_PA
     to: 'COMPLETED',
     data: { ...data, step: null, checkpoint: null, result, completion },
     step: stepName,
-    effects: [...clearPendingRetry(run.data.step), clearDeadline],
+    effects: [...clearPendingRetry(run.data.step), clearDeadline, runEnded(run, 'COMPLETED', completion)],
     logs: [{ step: 'search_completed', payload: { completion, iterations: data.iterations.length, papers: result?.papers.length ?? 0 } }],
   });
 
@@ -362,6 +375,7 @@ export function paperSearchDefinition(settings: PaperSearchSettings = DEFAULT_PA
     }),
     terminal: ['COMPLETED', 'FAILED', 'CANCELLED'],
     cancelledState: 'CANCELLED',
+    onCancel: (run) => ({ data: run.data, effects: [runEnded(run, 'CANCELLED', 'cancelled')] }),
     retryableFrom: ['FAILED'],
     inputs: [PaperSearchIntentParsed, SearchStrategyBuilt, PaperSourcesSearched, PapersDeduplicated, PapersScored, PapersOrganised, PaperSearchStepFailed],
     init(input) {

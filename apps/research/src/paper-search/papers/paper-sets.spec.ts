@@ -42,7 +42,7 @@ describe('PaperSets: the claim check of paper lists', () => {
     const out = await new PaperSets(storeAt(dir)).out(RUN, 'cmd-1', many, true);
     expect(out).toEqual({ papers: [], papersRef: { blobKey: paperSetKey(RUN, 'cmd-1'), count: 600 }, cuts: { papersLeftOut: 0, abstractsShortened: 0, authorListsShortened: 0 } });
     // A new process over the same store (a restart) reads every paper, abstracts whole.
-    const read = await new PaperSets(storeAt(dir)).in({ papers: [], papersRef: out.papersRef }, paper);
+    const read = await new PaperSets(storeAt(dir)).in({ runId: RUN, papers: [], papersRef: out.papersRef }, paper);
     expect(read).toEqual(many);
   });
 
@@ -65,12 +65,12 @@ describe('PaperSets: the claim check of paper lists', () => {
       expect(out.papers).toHaveLength(MAX_PAPERS_PER_MESSAGE);
       expect(out.cuts.papersLeftOut).toBe(50);
     }
-    expect(await new PaperSets(null).in({ papers: papers(2) }, paper)).toEqual(papers(2));
+    expect(await new PaperSets(null).in({ runId: RUN, papers: papers(2) }, paper)).toEqual(papers(2));
   });
 
   it('refuses a reference it cannot honour: no store, or a count that does not match what is stored', async () => {
     const out = await new PaperSets(storeAt(dir)).out(RUN, 'cmd-5', papers(4), true);
-    await expect(new PaperSets(null).in({ papers: [], papersRef: out.papersRef }, paper)).rejects.toThrow(/no blob store.*OPENPAW_BLOB_DIR/);
-    await expect(new PaperSets(storeAt(dir)).in({ papers: [], papersRef: { blobKey: out.papersRef!.blobKey, count: 5 } }, paper)).rejects.toThrow('holds 4 papers, its reference says 5');
+    await expect(new PaperSets(null).in({ runId: RUN, papers: [], papersRef: out.papersRef }, paper)).rejects.toThrow(/no blob store.*OPENPAW_BLOB_DIR/);
+    await expect(new PaperSets(storeAt(dir)).in({ runId: RUN, papers: [], papersRef: { blobKey: out.papersRef!.blobKey, count: 5 } }, paper)).rejects.toThrow('holds 4 papers, its reference says 5');
   });
 });

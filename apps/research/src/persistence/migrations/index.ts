@@ -3,6 +3,7 @@ import { CreateLibraryAndReplies1764100000000 } from './1764100000000-create-lib
 import { CreateResearchFlowReplies1764300000000 } from './1764300000000-create-research-flow-replies.js';
 import { OneCommandRepliesTable1764400000000 } from './1764400000000-one-command-replies-table.js';
 import { CreateResearchWebhooks1764500000000 } from './1764500000000-create-research-webhooks.js';
+import { CreatePaperSetRunEnds1764600000000 } from './1764600000000-create-paper-set-run-ends.js';
 import { registerSchemaMigrations } from '@openpaw/persistence';
 
 /** The `research` schema's migrations, in order. Never edit one that has shipped; add the next. */
@@ -14,4 +15,6 @@ export const researchMigrations: readonly (new () => MigrationInterface)[] = reg
   OneCommandRepliesTable1764400000000,
   // Per-user research webhooks (ADR 0018).
   CreateResearchWebhooks1764500000000,
+  // Retention of stored paper lists (issue 29, ADR 0031).
+  CreatePaperSetRunEnds1764600000000,
 ]);
