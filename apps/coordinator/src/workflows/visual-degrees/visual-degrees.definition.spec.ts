@@ -205,12 +205,12 @@ describe('visual_degrees (spec 03)', () => {
       }
     });
 
-    it('when refuted, then S2 from A', () => {
+    it("when refuted, then S2 from A: the direct attempt's search (already run, so free) and one new query", () => {
       const d = started();
       const s = refuted(d, { name: ADA.name }, { name: BEA.name });
       expect(s.state).toBe('DISCOVERING');
       expect(s.sent(DiscoverCandidates)).toEqual([
-        expect.objectContaining({ step: 2, frontier: { name: ADA.name }, queries: ['Ada Stone with celebrities', 'Ada Stone event'], exclude: [], budget: { searchCalls: 19, recognitionCalls: 115 } }),
+        expect.objectContaining({ step: 2, frontier: { name: ADA.name }, queries: ['Ada Stone Bea North', 'Ada Stone with celebrities'], exclude: [], budget: { searchCalls: 19, recognitionCalls: 115 } }),
       ]);
     });
 
@@ -240,7 +240,8 @@ describe('visual_degrees (spec 03)', () => {
 
       s = refuted(d, XAV, { name: BEA.name });
       expect(s.state).toBe('DISCOVERING');
-      expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: XAV, exclude: ['c-ada', 'c-xav'] })]);
+      // S5's search X ↔ B stands in for one discovery query from X: read again, it costs no search.
+      expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: XAV, exclude: ['c-ada', 'c-xav'], queries: ['Xavier Reed Bea North', 'Xavier Reed with celebrities'] })]);
 
       s = discovered(d, XAV, [candidate(YUL, 92, 1, XAV)]);
       expect(s.state).toBe('SELECTING');
@@ -325,8 +326,9 @@ describe('visual_degrees (spec 03)', () => {
       // X ↔ B refuted: the chain from B is shorter now, so B is expanded next.
       let s = refuted(d, XAV, { name: BEA.name });
       expect(s.state).toBe('DISCOVERING');
-      // Nothing on A's chain is excluded: seen beside B, X or A itself would close the chain there.
-      expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: { name: BEA.name }, exclude: [] })]);
+      // Nothing on A's chain is excluded: seen beside B, X or A itself would close the chain there. The
+      // latest direct attempt that named B (the bridge from X) is read again as a discovery query.
+      expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: { name: BEA.name }, exclude: [], queries: ['Xavier Reed Bea North', 'Bea North with celebrities'] })]);
       s = discovered(d, BEA, [candidate(YUL, 90, 1, BEA)]);
       // S3 aims at the other chain's end, X.
       expect(s.sent(SelectNextExpansion)).toEqual([expect.objectContaining({ target: XAV, frontier: BEA, candidates: [{ person: YUL, count: 1, bestConfWithFrontier: 90 }] })]);
