@@ -164,6 +164,13 @@ export interface SagaDefinition<S extends string = string, D = unknown> {
    */
   readonly reopenableBy?: Readonly<Partial<Record<S, readonly string[]>>>;
   /**
+   * Amendments: events a finished run still takes, to change its data only (e.g. redacting a person
+   * after a takedown). In a terminal state `decide` sees them, and only a `stay` (or an ignore or
+   * refusal) is applied: the state never changes, and a `transition` is refused. In other states they
+   * are ordinary inputs. Routing them to runs is the caller's (they name no run).
+   */
+  readonly amendedBy?: readonly AnyMessageDefinition[];
+  /**
    * An owner's cancel (the engine's, see `cancelledState`): the run's data and effects on the way to
    * the cancelled state (default: data unchanged, nothing sent), e.g. cancel the child run it waits
    * for, so that work stops too. Pure, like `decide`.

@@ -8,7 +8,11 @@
 /** S1 and S5: is there a photo of both? One query keeps a hop at 3 searches (discovery + the bridge). */
 export const directQueries = (a: string, b: string): string[] => [`${a} ${b}`];
 
-/** S2: who is photographed with the frontier. Spec S2's examples are three; two keep the spec's budget of 20 searches reaching a 6th hop. */
+/**
+ * S2: who is photographed with the frontier. Spec S2's examples are three; two keep the spec's budget of
+ * 20 searches reaching a 6th hop. The saga puts a direct attempt's query, already run, in place of the
+ * second when one named the frontier (coordinator `discoveryQueriesBeside`).
+ */
 export const discoveryQueries = (frontier: string): string[] => [`${frontier} with celebrities`, `${frontier} event`];
 
 /** S4: the frontier with the chosen intermediate (the spec's two). */

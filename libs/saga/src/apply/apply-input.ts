@@ -10,14 +10,17 @@ import { InputWrites } from './input-writes.js';
 import { RESEND_PREFIX, type ResendTimerPayload } from './resend-timer.js';
 
 /**
- * Applies any other input than a start to an existing run: a finished run refuses or ignores it, only
+ * Applies any other input than a start to an existing run: a finished run refuses or ignores it (but
+ * for an amendment, which may change its data and never its state), only
  * the owner may cancel or answer, a cancel goes to `cancelledState`, the engine's step timers are its
  * own, a key holder's end is a `claim` input; everything else is the definition's. Pure.
  */
 export function applyInput(definition: AnySagaDefinition, run: RunRecord, input: SagaInput, meta: InputMeta, now: Date): Applied {
   const writes = new InputWrites(now, input);
   const reopening = input.kind === 'human' && reopeningInputs(definition, run.state).includes(input.inputType);
-  if (isTerminal(definition, run.state) && !reopening) {
+  const terminal = isTerminal(definition, run.state);
+  if (terminal && isAmendment(definition, input)) return applyDecision(definition, run, run.state, dataOnly(run, safeDecide(definition, run, input, now)), input, meta, now, writes);
+  if (terminal && !reopening) {
     if (input.kind === 'cancel' || input.kind === 'human') {
       const detail = `run is ${run.state}`;
       writes.outbox.push(refusedEvent(run.id, run.state, input, 'terminal', detail, meta, run.userId, now));
@@ -40,6 +43,16 @@ export function applyInput(definition: AnySagaDefinition, run: RunRecord, input:
   // A claimant waiting for a key's holder hears that it ended: the definition sees the claim's news.
   const decided = claimInputOf(input) ?? input;
   return applyDecision(definition, run, run.state, safeDecide(definition, run, decided, now), decided, meta, now, writes);
+}
+
+/** An event the definition declares an amendment (`amendedBy`). */
+function isAmendment(definition: AnySagaDefinition, input: SagaInput): boolean {
+  return input.kind === 'event' && (definition.amendedBy ?? []).some((message) => message.subject === input.envelope.type);
+}
+
+/** A finished run's amendment changes its data, never its state: a transition is refused. */
+function dataOnly(run: RunRecord, decision: Decision<string, unknown>): Decision<string, unknown> {
+  return decision.outcome === 'transition' ? { outcome: 'refuse', reason: `an amendment changes a ${run.state} run's data only, not its state (to ${decision.to})` } : decision;
 }
 
 /** An owner's cancel: to `cancelledState`, with what the definition's `onCancel` adds where the table allows it. */

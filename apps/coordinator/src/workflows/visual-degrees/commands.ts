@@ -1,4 +1,4 @@
-import { type AnyMessageDefinition, DiscoverCandidates, discoveryQueries, type MessageData, VerifyEdge } from '@openpaw/contracts';
+import { type AnyMessageDefinition, DiscoverCandidates, discoveryQueries, type MessageData, personNameKey, VerifyEdge } from '@openpaw/contracts';
 import { type Effect, firstTry, type RunSnapshot, sendTry, type StepLogEntry } from '@openpaw/saga';
 import { remaining, searchBudgetSpent } from './budgets.js';
 import { chainOf, frontierOf, hopsVerified, otherSide, withChain } from './chains.js';
@@ -23,7 +23,8 @@ export function send(timings: VisualDegreesTimings, data: D, kind: StepKind, mes
 }
 
 export function verifyEdge(timings: VisualDegreesTimings, run: Run, data: D, kind: 'direct' | 'verify' | 'bridge', from: Person, to: Person, queries: readonly string[]) {
-  return send(timings, data, kind, VerifyEdge, (step): MessageData<typeof VerifyEdge> => {
+  const recorded = kind === 'verify' ? data : { ...data, directSearches: [...(data.directSearches ?? []), { between: [from.name, to.name] as const, queries: [...queries] }] };
+  return send(timings, recorded, kind, VerifyEdge, (step): MessageData<typeof VerifyEdge> => {
     const pathSoFar = chainOf(data).path.map(identified);
     return {
       sessionId: data.sessionId,
@@ -61,7 +62,7 @@ export function discover(timings: VisualDegreesTimings, run: Run, data: D, now: 
     runId: run.id,
     step,
     frontier,
-    queries: discoveryQueries(frontier.name),
+    queries: discoveryQueriesBeside(data, frontier),
     imagesPerQuery,
     threshold,
     budget: { searchCalls: remaining(data).searchCalls, recognitionCalls: remaining(data).recognitionCalls },
@@ -72,6 +73,20 @@ export function discover(timings: VisualDegreesTimings, run: Run, data: D, now: 
     effects: sent.effects,
     logs: [{ step: 'decision', payload: { decision: 'discover_from', side: data.side, frontier: frontier.name, hop_depth: hopsVerified(data), excluded: excluded.length } }],
   };
+}
+
+/**
+ * S2's queries from the frontier. A direct attempt (S1 or S5) that named the frontier already searched
+ * photos of it: that search, run again, costs nothing (the service answers a query already run in the run
+ * from its memory), so it stands in for one of the spec's example discovery queries and discovery pays
+ * for one new search instead of two.
+ */
+export function discoveryQueriesBeside(data: D, frontier: Person): string[] {
+  const key = personNameKey(frontier.name);
+  const searched = (data.directSearches ?? []).filter((s) => s.between.some((name) => personNameKey(name) === key)).flatMap((s) => s.queries);
+  const [first, ...rest] = discoveryQueries(frontier.name);
+  const reused = searched.at(-1);
+  return reused === undefined ? [first!, ...rest] : [reused, first!];
 }
 
 /**

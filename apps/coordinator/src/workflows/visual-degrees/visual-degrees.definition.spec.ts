@@ -9,6 +9,7 @@ import {
   type MessageData,
   SelectNextExpansion,
   VerifyEdge,
+  VisualPersonTakenDown,
   VisualStepFailed,
   visualDegreesRunView,
   visualDegreesView,
@@ -205,12 +206,12 @@ describe('visual_degrees (spec 03)', () => {
       }
     });
 
-    it('when refuted, then S2 from A', () => {
+    it("when refuted, then S2 from A: the direct attempt's search (already run, so free) and one new query", () => {
       const d = started();
       const s = refuted(d, { name: ADA.name }, { name: BEA.name });
       expect(s.state).toBe('DISCOVERING');
       expect(s.sent(DiscoverCandidates)).toEqual([
-        expect.objectContaining({ step: 2, frontier: { name: ADA.name }, queries: ['Ada Stone with celebrities', 'Ada Stone event'], exclude: [], budget: { searchCalls: 19, recognitionCalls: 115 } }),
+        expect.objectContaining({ step: 2, frontier: { name: ADA.name }, queries: ['Ada Stone Bea North', 'Ada Stone with celebrities'], exclude: [], budget: { searchCalls: 19, recognitionCalls: 115 } }),
       ]);
     });
 
@@ -240,7 +241,8 @@ describe('visual_degrees (spec 03)', () => {
 
       s = refuted(d, XAV, { name: BEA.name });
       expect(s.state).toBe('DISCOVERING');
-      expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: XAV, exclude: ['c-ada', 'c-xav'] })]);
+      // S5's search X ↔ B stands in for one discovery query from X: read again, it costs no search.
+      expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: XAV, exclude: ['c-ada', 'c-xav'], queries: ['Xavier Reed Bea North', 'Xavier Reed with celebrities'] })]);
 
       s = discovered(d, XAV, [candidate(YUL, 92, 1, XAV)]);
       expect(s.state).toBe('SELECTING');
@@ -292,6 +294,73 @@ describe('visual_degrees (spec 03)', () => {
     });
   });
 
+  describe('a person taken down after the run finished (an amendment: data only)', () => {
+    /** The one-sided 3-hop run A → X → Y → B, succeeded. */
+    function succeededThroughXavier(): SagaDriver {
+      const d = selecting(undefined, ONE_SIDED);
+      selected(d, [XAV]);
+      verified(d, edge(ADA, XAV), usage(0, 0, true));
+      refuted(d, XAV, { name: BEA.name });
+      discovered(d, XAV, [candidate(YUL, 92, 1, XAV)]);
+      selected(d, [YUL]);
+      verified(d, edge(XAV, YUL), usage(0, 0, true));
+      expect(verified(d, edge(YUL, BEA)).state).toBe('SUCCEEDED');
+      return d;
+    }
+    const takenDown = (d: SagaDriver, celebrityId: string) =>
+      d.when(d.s.event(VisualPersonTakenDown, { commandId: 'takedown-1', recognizer: 'local-world', celebrityId, cacheEntriesRemoved: 0, thumbnailsRemoved: 0, at: '2026-11-27T22:00:00.000Z' }));
+
+    it('when a finished run names them, then it stays SUCCEEDED and its view is published redacted: "[removed]", no images of their edges', () => {
+      const d = succeededThroughXavier();
+      const version = d.s.run.version;
+      const s = takenDown(d, XAV.celebrityId);
+      expect(s.outcome).toBe('applied');
+      expect(s.state).toBe('SUCCEEDED');
+      expect(d.s.run.version).toBe(version + 1);
+      const view = s.view() as { path: string[]; events: { type: string; data: Record<string, unknown> }[]; result: { path: string[]; edges: { from: string; to: string; evidence: { imageUrl: string; sourcePageUrl: string | null; thumbnail: string | null }[] }[] } };
+      expect(JSON.stringify(view)).not.toContain('Xavier');
+      expect(JSON.stringify(data(d))).not.toContain('Xavier');
+      expect(view.path).toEqual(['Ada Stone', '[removed]', 'Yuliya Park', 'Bea North']);
+      expect(view.result.path).toEqual(['Ada Stone', '[removed]', 'Yuliya Park', 'Bea North']);
+      const [ax, xy, yb] = view.result.edges;
+      for (const e of [ax, xy]) expect(e?.evidence).toEqual([expect.objectContaining({ imageUrl: '[removed]', sourcePageUrl: null, thumbnail: null })]);
+      // An edge not touching them keeps its evidence.
+      expect(yb?.evidence).toEqual([expect.objectContaining({ imageUrl: 'https://img.example/c-yul-c-bea-97.jpg', sourcePageUrl: 'https://news.example/c-yul-c-bea' })]);
+      const cards = view.events.filter((e) => e.type === 'evidence').map((e) => [e.data['from'], e.data['to'], e.data['imageUrl'], e.data['sourcePageUrl']]);
+      expect(cards).toEqual([
+        ['Ada Stone', '[removed]', '[removed]', null],
+        ['[removed]', 'Yuliya Park', '[removed]', null],
+        ['Yuliya Park', 'Bea North', 'https://img.example/c-yul-c-bea-97.jpg', 'https://news.example/c-yul-c-bea'],
+      ]);
+      expect(decisions(d, 'person_redacted')).toEqual([expect.objectContaining({ celebrity_id: XAV.celebrityId })]);
+      expect(() => visualDegreesView.parse(view)).not.toThrow();
+    });
+
+    it('when the run does not name them, or is already redacted, then nothing changes and nothing is published', () => {
+      const d = succeededThroughXavier();
+      const version = d.s.run.version;
+      const unrelated = takenDown(d, 'c-nobody');
+      expect(unrelated.outcome).toBe('ignored');
+      expect(unrelated.view()).toBeUndefined();
+      takenDown(d, XAV.celebrityId);
+      expect(takenDown(d, XAV.celebrityId).outcome).toBe('ignored');
+      expect(d.s.run.version).toBe(version + 1);
+    });
+
+    it('a failed run is redacted the same way, and a running one is not amended (its later steps refute the person)', () => {
+      const running = selecting(undefined, ONE_SIDED);
+      selected(running, [XAV]);
+      expect(takenDown(running, XAV.celebrityId).outcome).not.toBe('applied');
+      expect(running.s.run.state).toBe('VERIFYING');
+      const failed = selecting([candidate(XAV, 95)], ONE_SIDED);
+      selected(failed, [XAV]);
+      expect(refuted(failed, ADA, XAV).state).toBe('FAILED');
+      const s = takenDown(failed, XAV.celebrityId);
+      expect(s.state).toBe('FAILED');
+      expect(JSON.stringify(data(failed))).not.toContain('Xavier');
+    });
+  });
+
   describe('meeting in the middle (spec 03 frontier strategy, the default)', () => {
     it('is the default; a dead end on A\'s side lets B\'s side carry on, and only both exhausted end the run', () => {
       const d = selecting([candidate(XAV, 95)]);
@@ -325,8 +394,9 @@ describe('visual_degrees (spec 03)', () => {
       // X ↔ B refuted: the chain from B is shorter now, so B is expanded next.
       let s = refuted(d, XAV, { name: BEA.name });
       expect(s.state).toBe('DISCOVERING');
-      // Nothing on A's chain is excluded: seen beside B, X or A itself would close the chain there.
-      expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: { name: BEA.name }, exclude: [] })]);
+      // Nothing on A's chain is excluded: seen beside B, X or A itself would close the chain there. The
+      // latest direct attempt that named B (the bridge from X) is read again as a discovery query.
+      expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: { name: BEA.name }, exclude: [], queries: ['Xavier Reed Bea North', 'Bea North with celebrities'] })]);
       s = discovered(d, BEA, [candidate(YUL, 90, 1, BEA)]);
       // S3 aims at the other chain's end, X.
       expect(s.sent(SelectNextExpansion)).toEqual([expect.objectContaining({ target: XAV, frontier: BEA, candidates: [{ person: YUL, count: 1, bestConfWithFrontier: 90 }] })]);

@@ -1,4 +1,4 @@
-import { CandidatesDiscovered, EdgeRefuted, EdgeVerified, ExpansionSelected, VISUAL_DEGREES, VisualStepFailed } from '@openpaw/contracts';
+import { CandidatesDiscovered, EdgeRefuted, EdgeVerified, ExpansionSelected, VISUAL_DEGREES, VisualPersonTakenDown, VisualStepFailed } from '@openpaw/contracts';
 import { decideByTable, onEvent, onStart, type SagaDefinition, transitionsOf, type WorkflowTable } from '@openpaw/saga';
 import { bridgeRefuted, targetReached } from './states/bridging.js';
 import { directEdgeRefuted, directEdgeVerified } from './states/direct-edge.js';
@@ -8,6 +8,7 @@ import { expansionSelected } from './states/selecting.js';
 import { intermediateRefuted, intermediateVerified } from './states/verifying.js';
 import { stepRows } from './step-rows.js';
 import { cancelled, decideGuarded } from './run-end.js';
+import { redacted } from './states/finished.js';
 import { initialVisualDegreesData } from './visual-degrees.init.js';
 import type { VisualDegreesData } from './visual-degrees.model.js';
 import { DEFAULT_VISUAL_DEGREES_TIMINGS, VISUAL_DEGREES_STATES, type VisualDegreesState, type VisualDegreesTimings } from './visual-degrees.states.js';
@@ -69,6 +70,10 @@ export function visualDegreesDefinition(timings: VisualDegreesTimings = DEFAULT_
       onEvent(EdgeRefuted, ['DISCOVERING', 'FAILED'], (run, { data }, { now }) => bridgeRefuted(timings, run, data, now)),
       ...stepRows(timings, 'bridge'),
     ],
+    // A finished run names a person taken down: redacted, its state kept (an amendment, `amendedBy`).
+    SUCCEEDED: [onEvent(VisualPersonTakenDown, [], (run, { data }, { now }) => redacted(run, data, now))],
+    FAILED: [onEvent(VisualPersonTakenDown, [], (run, { data }, { now }) => redacted(run, data, now))],
+    CANCELLED: [onEvent(VisualPersonTakenDown, [], (run, { data }, { now }) => redacted(run, data, now))],
   };
 
   const decide = decideByTable(VISUAL_DEGREES, table);
@@ -80,6 +85,8 @@ export function visualDegreesDefinition(timings: VisualDegreesTimings = DEFAULT_
     terminal: ['SUCCEEDED', 'FAILED', 'CANCELLED'],
     cancelledState: 'CANCELLED',
     inputs: [EdgeVerified, EdgeRefuted, CandidatesDiscovered, ExpansionSelected, VisualStepFailed],
+    // Delivered per run by whoever finds the runs naming the person (they name no run).
+    amendedBy: [VisualPersonTakenDown],
     init: initialVisualDegreesData,
     decide: (run, input, context) => decideGuarded(run, input, context, decide),
     onCancel: (run, reason, { now }) => cancelled(run, reason, now),

@@ -111,6 +111,12 @@ export interface NoPathPayload {
   readonly knownNames?: readonly string[];
 }
 
+/** A direct attempt's search (S1, S5): the two persons' names and the queries it ran. */
+export interface DirectSearch {
+  readonly between: readonly [string, string];
+  readonly queries: readonly string[];
+}
+
 /**
  * The run's data, the source of truth (run memory in KV is a cache that may expire): the request, its
  * limits, what has been spent, the verified chain from `from` to the frontier, the frontier's candidates
@@ -153,6 +159,12 @@ export interface VisualDegreesData {
    * its chain (celebrity id), first sighting kept (meeting.ts). Absent in runs started before it existed.
    */
   readonly sightings?: Readonly<Record<'from' | 'to', Readonly<Record<string, string>>>>;
+  /**
+   * The direct attempts' searches so far (S1's A ↔ B, S5's bridges): between whom (their names) and the
+   * queries. Already run, so a later discovery beside either of them reads them again at no search
+   * (commands.ts). Absent in runs started before it existed.
+   */
+  readonly directSearches?: readonly DirectSearch[];
   /** The candidate S4 is verifying, with the queries it runs. */
   readonly verifying: { readonly candidate: IdentifiedPerson; readonly queries: readonly string[] } | null;
   readonly events: readonly StreamEvent[];

@@ -1,8 +1,9 @@
 import { isReplyOf } from '@openpaw/messaging';
-import { CandidatesDiscovered, discoveryQueries, fallbackOrder } from '@openpaw/contracts';
+import { CandidatesDiscovered, directQueries, discoveryQueries, fallbackOrder } from '@openpaw/contracts';
 import { clearCoAppearances } from '@openpaw/providers';
 import { lookUp } from '../../domain/evidence-cache.js';
 import { localWorldPorts } from '../../testing/local-world-ports.js';
+import { VerifyEdgeHandler } from '../verify-edge/verify-edge.handler.js';
 import { DiscoverCandidatesHandler } from './discover-candidates.handler.js';
 
 const RUN = '1d2c3b4a-2b1c-4c1e-9a55-3c3c9d1f8a10';
@@ -46,6 +47,23 @@ describe('DiscoverCandidates over the local world', () => {
     expect(await lookUp(ports.cache, ports.recognizer.provider, first.person.celebrityId, person.celebrityId, 80)).toMatchObject({ status: 'verified' });
     // Each candidate's edge is this run's too: S4 verifies it from run memory at no cost.
     expect(await ports.memory.getEdge({ sessionId: 's', runId: RUN }, person.celebrityId, first.person.celebrityId)).toMatchObject({ edgeConf: first.bestConfWithFrontier });
+  });
+
+  it("reads a query this run already searched (a direct attempt's) from run memory: no search, no recognition for it", async () => {
+    const fresh = localWorldPorts(7);
+    const other = ports.world.people.find((p) => p.celebrityId !== person.celebrityId)!;
+    const direct = directQueries(person.name, other.name);
+    const verify = await new VerifyEdgeHandler(fresh).execute({
+      commandId: 'cmd-verify',
+      data: { sessionId: 's', runId: RUN, step: 1, from: { name: person.name }, to: { name: other.name }, queries: direct, imagesPerQuery: 5, threshold: 80, budget: { searchCalls: 5, recognitionCalls: 40 } },
+    });
+    expect(verify.data).toMatchObject({ usage: { searchCalls: 1 } });
+    const reply = await new DiscoverCandidatesHandler(fresh).execute({ ...command([], 'cmd-discover'), data: { ...command([], 'cmd-discover').data, queries: [...direct, discoveryQueries(person.name)[0]!] } });
+    if (!isReplyOf(reply, CandidatesDiscovered)) throw new Error(reply.message.name);
+    // One search (the new query); the direct attempt's photos are reused, not recognised again.
+    expect(reply.data.usage.searchCalls).toBe(1);
+    expect(reply.data.usage.imagesSkipped).toBeGreaterThan(0);
+    expect(reply.data.candidates.length).toBeGreaterThan(0);
   });
 
   it('leaves out excluded ids', async () => {
