@@ -17,25 +17,26 @@ function objectsOf(text: string): unknown[] {
 
 /** What `helm template -f values --namespace ns` gives, by our plain renderer, file by file. */
 function helmRender(values: HelmValues, namespace: string): unknown[] {
-  return ['platform.yaml', 'monitoring.yaml', 'keda.yaml', 'hpa.yaml'].flatMap((file) => objectsOf(renderHelmTemplate(template(file), values, namespace)));
+  return ['platform.yaml', 'monitoring.yaml', 'keda.yaml', 'hpa.yaml', 'maths-reindex-dry-run.yaml', 'maths-reindex.yaml'].flatMap((file) => objectsOf(renderHelmTemplate(template(file), values, namespace)));
 }
 
 /** What cdk8s synthesizes for the same values (the chart leaves the Namespace to `--create-namespace`). */
 function cdk8sRender(values: HelmValues, namespace: string): unknown[] {
   const rendered = renderPlatform(settingsFromValues(DEFAULT_SETTINGS, values, namespace));
-  const flags = values as { autoscaling: { keda: boolean }; monitoring: { serviceMonitor: boolean } };
+  const flags = values as { autoscaling: { keda: boolean }; monitoring: { serviceMonitor: boolean }; mathsReindex: { dryRun: boolean; sweep: boolean } };
   const platform = rendered.platform.filter((o: K8sObject) => o.kind !== 'Namespace' && (flags.monitoring.serviceMonitor || !MONITORING_KINDS.has(o.kind)));
   // The chart's files come in this order: the platform without, then with, the ServiceMonitor and PrometheusRule.
   const ordered = [...platform.filter((o) => !MONITORING_KINDS.has(o.kind)), ...platform.filter((o) => MONITORING_KINDS.has(o.kind))];
-  return JSON.parse(JSON.stringify([...ordered, ...(flags.autoscaling.keda ? rendered.keda : rendered.hpa)])) as unknown[];
+  const sweeps = [...(flags.mathsReindex.dryRun ? rendered.mathsReindexDryRun : []), ...(flags.mathsReindex.sweep ? rendered.mathsReindex : [])];
+  return JSON.parse(JSON.stringify([...ordered, ...(flags.autoscaling.keda ? rendered.keda : rendered.hpa), ...sweeps])) as unknown[];
 }
 
 const VALUE_SETS: Record<string, { readonly namespace: string; readonly values: HelmValues }> = {
   'the defaults (values.yaml)': { namespace: 'openpaw', values: parse(readFileSync(join(chart, 'values.yaml'), 'utf8')) as HelmValues },
-  'another cluster: own namespaces, Secrets, CIDR, tracing and host; HPA instead of KEDA': {
+  'another cluster: own namespaces, Secrets, CIDR, tracing and host; HPA instead of KEDA; the maths re-key preview': {
     namespace: 'paw-staging',
     values: {
-      ...helmValues(DEFAULT_SETTINGS, { autoscaling: { keda: false }, monitoring: { serviceMonitor: true } }),
+      ...helmValues(DEFAULT_SETTINGS, { autoscaling: { keda: false }, monitoring: { serviceMonitor: true }, mathsReindex: { dryRun: true, sweep: false } }),
       image: 'registry.internal/openpaw:1.2.3',
       nats: { url: 'nats://nats.messaging.svc.cluster.local:4222', namespace: 'messaging' },
       postgres: { cidr: '172.20.0.0/16' },
@@ -46,9 +47,14 @@ const VALUE_SETS: Record<string, { readonly namespace: string; readonly values: 
       monitoring: { release: 'prom', serviceMonitor: true, llmCostAlertUsdPerHour: '75' },
     },
   },
-  'no Prometheus Operator, KEDA on': {
+  'no Prometheus Operator, KEDA on, the maths re-key sweep': {
     namespace: 'openpaw-dev',
-    values: { ...helmValues({ ...DEFAULT_SETTINGS, ingress: { className: 'nginx', host: 'dev.openpaw.test', tlsSecretName: 'dev-tls' } }, { autoscaling: { keda: true }, monitoring: { serviceMonitor: false } }) },
+    values: {
+      ...helmValues(
+        { ...DEFAULT_SETTINGS, ingress: { className: 'nginx', host: 'dev.openpaw.test', tlsSecretName: 'dev-tls' } },
+        { autoscaling: { keda: true }, monitoring: { serviceMonitor: false }, mathsReindex: { dryRun: false, sweep: true } },
+      ),
+    },
   },
 };
 

@@ -43,7 +43,12 @@ export const HELM_VALUES: readonly HelmValue[] = [
 export interface HelmFlags {
   readonly autoscaling: { readonly keda: boolean };
   readonly monitoring: { readonly serviceMonitor: boolean };
+  /** The on-demand maths re-key Jobs (post-install/upgrade hooks): its preview, and the sweep. Off by default. */
+  readonly mathsReindex?: { readonly dryRun: boolean; readonly sweep: boolean };
 }
+
+/** The paths of the flags, as `.Values` holds them. */
+const FLAG_PATHS = ['autoscaling.keda', 'monitoring.serviceMonitor', 'mathsReindex.dryRun', 'mathsReindex.sweep'] as const;
 
 export type HelmValues = Record<string, unknown>;
 
@@ -74,6 +79,8 @@ export function helmValues(settings: PlatformSettings, flags: HelmFlags = { auto
   for (const v of HELM_VALUES) setPath(values, v.path, v.read(settings));
   setPath(values, 'autoscaling.keda', flags.autoscaling.keda);
   setPath(values, 'monitoring.serviceMonitor', flags.monitoring.serviceMonitor);
+  setPath(values, 'mathsReindex.dryRun', flags.mathsReindex?.dryRun ?? false);
+  setPath(values, 'mathsReindex.sweep', flags.mathsReindex?.sweep ?? false);
   return values;
 }
 
@@ -110,7 +117,7 @@ export function templateExpressions(template: string): string[] {
 
 /** Whether an expression is one of the plain forms the chart may use. */
 export function isPlainExpression(expression: string): boolean {
-  const paths = new Set([...HELM_VALUES.map((v) => v.path), 'autoscaling.keda', 'monitoring.serviceMonitor']);
+  const paths = new Set<string>([...HELM_VALUES.map((v) => v.path), ...FLAG_PATHS]);
   const substitution = /^\{\{ \.Values\.([A-Za-z.]+) \}\}$/.exec(expression);
   if (substitution !== null) return paths.has(substitution[1] ?? '');
   const flag = /^\{\{- if (not )?\.Values\.([A-Za-z.]+) \}\}$/.exec(expression);

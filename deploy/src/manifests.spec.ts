@@ -204,6 +204,56 @@ describe('synthesized manifests', () => {
     expect(spec.containers[0]?.command).toEqual(['node', 'dist/tools/migrate.js']);
   });
 
+  describe('the maths re-key sweep (on demand, issue 24)', () => {
+    interface JobSpec {
+      backoffLimit: number;
+      activeDeadlineSeconds: number;
+      ttlSecondsAfterFinished: number;
+      template: { spec: { restartPolicy: string; containers: { name: string; image: string; command: string[]; env: unknown[]; resources: { limits: Record<string, string> } }[] } };
+    }
+    const sweeps = [rendered.mathsReindexDryRun, rendered.mathsReindex];
+    const jobOf = (list: readonly K8sObject[]): K8sObject => list.find((o) => o.kind === 'Job') as K8sObject;
+
+    it('each file holds one valid Job and its NetworkPolicy, passing the policy beside the platform within the connection budget', () => {
+      for (const list of sweeps) {
+        expect(list.map((o) => `${o.kind} ${o.metadata.name}`)).toEqual([`Job ${jobOf(list).metadata.name}`, `NetworkPolicy ${jobOf(list).metadata.name}`]);
+        expect(list.map(schemaError).filter((e) => e !== undefined)).toEqual([]);
+      }
+      expect(policyViolations([...rendered.platform, ...rendered.mathsReindexDryRun, ...rendered.mathsReindex], rendered.keda, policy)).toEqual([]);
+      // Never applied with the platform: it must wait until every ingestion replica runs the current signature.
+      expect(JSON.stringify(rendered.platform)).not.toContain('maths-reindex');
+    });
+
+    it("runs the tool from the image as retrieval's own role, retried and kept a day, limited", () => {
+      const [dryRun, sweep] = sweeps.map((list) => jobOf(list));
+      expect([dryRun?.metadata.name, sweep?.metadata.name]).toEqual(['openpaw-maths-reindex-dry-run', 'openpaw-maths-reindex']);
+      for (const job of [dryRun, sweep] as K8sObject[]) {
+        const spec = job['spec'] as JobSpec;
+        expect({ backoffLimit: spec.backoffLimit, activeDeadlineSeconds: spec.activeDeadlineSeconds, ttlSecondsAfterFinished: spec.ttlSecondsAfterFinished, restartPolicy: spec.template.spec.restartPolicy }).toEqual({
+          backoffLimit: 3,
+          activeDeadlineSeconds: 7200,
+          ttlSecondsAfterFinished: 86_400,
+          restartPolicy: 'Never',
+        });
+        const container = spec.template.spec.containers[0]!;
+        expect(container.image).toBe(DEFAULT_SETTINGS.image);
+        expect(container.env).toEqual([{ name: 'OPENPAW_DATABASE_URL', valueFrom: { secretKeyRef: { name: DEFAULT_SETTINGS.secrets.database, key: databaseUrlKeyOf('retrieval') } } }]);
+        expect(container.resources.limits).toEqual({ cpu: '1000m', memory: '384Mi' });
+        expect(job.metadata.annotations?.['helm.sh/hook']).toBe('post-install,post-upgrade');
+      }
+      expect((dryRun?.['spec'] as JobSpec).template.spec.containers[0]?.command).toEqual(['node', 'dist/tools/maths-reindex.js', '--dry-run']);
+      expect((sweep?.['spec'] as JobSpec).template.spec.containers[0]?.command).toEqual(['node', 'dist/tools/maths-reindex.js']);
+    });
+
+    it('reaches PostgreSQL, not NATS or the internet', () => {
+      const np = rendered.mathsReindex.find((o) => o.kind === 'NetworkPolicy') as K8sObject;
+      const ports = (np['spec'] as { egress: { ports: { port: number }[] }[] }).egress.flatMap((rule) => rule.ports.map((p) => p.port));
+      expect(ports).toContain(5432);
+      expect(ports).not.toContain(4222);
+      expect(ports).not.toContain(443);
+    });
+  });
+
   describe('blobs, egress and ServiceAccounts', () => {
     interface PodSpec {
       serviceAccountName?: string;

@@ -26,7 +26,7 @@ describe('PrometheusRules rendered with the manifests', () => {
     expect(schemaError(ruleObject as K8sObject)).toBeUndefined();
     const monitor = rendered.platform.find((o) => o.kind === 'ServiceMonitor');
     expect(ruleObject?.metadata.labels).toEqual(monitor?.metadata.labels);
-    expect(new Set(rules.map((r) => r.alert))).toEqual(new Set(['OpenPawStepLatencyHigh', 'OpenPawDeadLettersGrowing', 'OpenPawConsumerLagBeyondScaling', 'OpenPawHttp5xxHigh', 'OpenPawRunsStuck', 'OpenPawMessagesPerStepHigh', 'OpenPawLlmCostHigh']));
+    expect(new Set(rules.map((r) => r.alert))).toEqual(new Set(['OpenPawStepLatencyHigh', 'OpenPawDeadLettersGrowing', 'OpenPawConsumerLagBeyondScaling', 'OpenPawHttp5xxHigh', 'OpenPawRunsStuck', 'OpenPawMessagesPerStepHigh', 'OpenPawLlmCostHigh', 'OpenPawExternalReadingCapReached']));
   });
 
   it('queries only metrics the services register (a renamed metric fails here, not silently in Prometheus)', () => {
@@ -79,6 +79,14 @@ describe('PrometheusRules rendered with the manifests', () => {
     expect(rules.find((r) => r.alert === 'OpenPawLlmCostHigh')?.expr).toBe(`sum(increase(openpaw_llm_cost_usd_total[1h])) > ${DEFAULT_SETTINGS.llmCostAlertUsdPerHour}`);
     const tighter = renderPlatform({ ...DEFAULT_SETTINGS, llmCostAlertUsdPerHour: '2.5' }).platform.find((o) => o.kind === 'PrometheusRule') as typeof ruleObject;
     expect(tighter?.spec.groups.flatMap((g) => g.rules).find((r) => r.alert === 'OpenPawLlmCostHigh')?.expr).toMatch(/\[1h\]\)\) > 2\.5$/);
+  });
+
+  it('alerts when tenants keep reaching their external OCR cap, from the fallback counter ingestion records (not on tenants who never allowed it)', () => {
+    expect(METRIC_NAMES.ocrLocalFallbacks).toBe('openpaw_ocr_local_fallbacks_total');
+    const rule = rules.find((r) => r.alert === 'OpenPawExternalReadingCapReached');
+    expect(rule?.expr).toBe('sum by (external) (increase(openpaw_ocr_local_fallbacks_total{reason="cap_reached"}[1h])) > 0');
+    expect(rule?.for).toBe('1h');
+    expect(rule?.labels).toEqual({ severity: 'info', service: 'ingestion' });
   });
 
   it('every alert has its runbook entry (a ### heading in docs/ops/runbook.md, linked from runbook_url)', () => {

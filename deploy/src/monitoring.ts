@@ -83,7 +83,7 @@ const regexOf = (values: readonly string[]): string => values.map((v) => v.repla
  * The alert rules (annotations without Prometheus `{{ }}` templates: the Helm chart carries these objects
  * and its lint allows plain `.Values` substitutions only; Alertmanager shows the labels): step latency
  * (critical lanes), dead letters, consumer lag past the autoscaler's reach, the 5xx share per route, stuck runs, messages per step,
- * LLM spend per hour.
+ * LLM spend per hour, external OCR caps reached for an hour.
  */
 export function alertRules(steps: readonly StepLatencySpec[], lanes: readonly LaneAlertSpec[], budgets: AlertBudgets): AlertRule[] {
   const runbook = (alert: string): string => `${RUNBOOK_ALERTS_URL}#${alert.toLowerCase()}`;
@@ -177,6 +177,19 @@ export function alertRules(steps: readonly StepLatencySpec[], lanes: readonly La
       summary: `LLM spend over ${budgets.llmCostUsdPerHour} USD in the last hour`,
       description: `The platform's LLM calls cost over ${budgets.llmCostUsdPerHour} USD (the price table's cost of answered calls, users' own keys included) over the last hour, for 5 min. Which service, provider and model: sum by (service, provider, model) (increase(openpaw_llm_cost_usd_total[1h])).`,
       runbook_url: runbook('OpenPawLlmCostHigh'),
+    },
+  });
+  rules.push({
+    alert: 'OpenPawExternalReadingCapReached',
+    // Only caps: a tenant that has not allowed external reading is the policy working as set.
+    expr: 'sum by (external) (increase(openpaw_ocr_local_fallbacks_total{reason="cap_reached"}[1h])) > 0',
+    for: '1h',
+    labels: { severity: 'info', service: 'ingestion' },
+    annotations: {
+      summary: 'Tenants keep reaching their external OCR cap: their images are read locally',
+      description:
+        'For an hour, images of tenants allowed external reading (the external label: the configured reader) were read locally because their calls of the period were used (OPENPAW_INGESTION_EXTERNAL_READING). Reading quality for them is the local reader\'s; raise the cap or accept it. All fallbacks: sum by (reason) (increase(openpaw_ocr_local_fallbacks_total[1h])).',
+      runbook_url: runbook('OpenPawExternalReadingCapReached'),
     },
   });
   return rules;

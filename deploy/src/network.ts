@@ -24,6 +24,8 @@ export interface WorkloadNetwork {
   readonly public: boolean;
   readonly database: boolean;
   readonly externalEgress: boolean;
+  /** Whether it talks to NATS (default true; a database-only Job does not). */
+  readonly messaging?: boolean;
 }
 
 /** Deny everything in the namespace unless a policy below allows it. */
@@ -38,15 +40,15 @@ export function defaultDeny(scope: Construct): void {
 
 /**
  * One workload's traffic: in, only the ingress controller to the gateway's port and Prometheus to
- * the metrics port; out, DNS, NATS clients port, the collector, PostgreSQL when it has a schema, and
+ * the metrics port; out, DNS, NATS clients port (unless it has no messaging), the collector, PostgreSQL when it has a schema, and
  * public HTTPS when it calls providers.
  */
 export function workloadPolicy(scope: Construct, settings: PlatformSettings, workload: WorkloadNetwork, collectorLabels: Record<string, string>): void {
   const egress: INetworkPolicyEgressRule[] = [
     { to: [inNamespace('kube-system')], ports: [{ protocol: 'UDP', port: 53 }, { protocol: 'TCP', port: 53 }] },
-    { to: [inNamespace(settings.natsNamespace)], ports: [{ protocol: 'TCP', port: 4222 }] },
     { to: [{ podSelector: { matchLabels: collectorLabels } }], ports: [{ protocol: 'TCP', port: 4318 }] },
   ];
+  if (workload.messaging !== false) egress.splice(1, 0, { to: [inNamespace(settings.natsNamespace)], ports: [{ protocol: 'TCP', port: 4222 }] });
   if (workload.database) egress.push({ to: [{ ipBlock: { cidr: settings.postgresCidr } }], ports: [{ protocol: 'TCP', port: 5432 }] });
   if (workload.externalEgress) {
     const to = settings.httpsEgress.map(({ cidr, except }) => ({ ipBlock: { cidr, ...(except === undefined || except.length === 0 ? {} : { except: [...except] }) } }));

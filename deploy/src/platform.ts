@@ -7,6 +7,7 @@ import { cpuAutoscaler, type LaneLag, scaledObject, type ScalingProps } from './
 import { collector, COLLECTOR_NAME, COLLECTOR_OTLP_HTTP } from './collector.js';
 import { gatewayIngress } from './ingress.js';
 import { selectorLabels } from './labels.js';
+import { mathsReindexJob, mathsReindexJobName } from './maths-reindex-job.js';
 import { migrationsJob } from './migrations-job.js';
 import { retentionCronJob } from './retention-cronjob.js';
 import { type LaneAlertSpec, prometheusRules, serviceMonitor, type StepLatencySpec } from './monitoring.js';
@@ -253,6 +254,21 @@ class ScalingChart extends Chart {
   }
 }
 
+/**
+ * An on-demand Job in a file of its own (the maths re-key sweep, or its preview), with the
+ * NetworkPolicy that lets it reach PostgreSQL under the platform's default-deny.
+ */
+class MathsReindexChart extends Chart {
+  constructor(scope: Construct, settings: PlatformSettings, dryRun: boolean) {
+    const name = mathsReindexJobName(dryRun);
+    super(scope, name, { namespace: settings.namespace, disableResourceNameHashes: true });
+    const databaseSecret = kplus.Secret.fromSecretName(this, 'database-secret', settings.secrets.database);
+    // Retrieval's own role: the sweep touches retrieval's catalogue and nothing else.
+    mathsReindexJob(this, { image: settings.image, databaseUrl: kplus.EnvValue.fromSecretValue({ secret: databaseSecret, key: databaseUrlKeyOf('retrieval') }), dryRun });
+    workloadPolicy(this, settings, { name, labels: selectorLabels(name), port: 0, public: false, database: true, externalEgress: false, messaging: false }, selectorLabels(COLLECTOR_NAME));
+  }
+}
+
 class NatsPolicyChart extends Chart {
   constructor(scope: Construct, settings: PlatformSettings) {
     super(scope, 'nats-networkpolicy', { disableResourceNameHashes: true });
@@ -267,6 +283,9 @@ export interface PlatformCharts {
   readonly keda: Chart;
   readonly hpa: Chart;
   readonly nats: Chart;
+  /** On demand: the maths re-key sweep's preview, and the sweep. */
+  readonly mathsReindexDryRun: Chart;
+  readonly mathsReindex: Chart;
 }
 
 export function buildPlatform(settings: PlatformSettings): PlatformCharts {
@@ -277,5 +296,7 @@ export function buildPlatform(settings: PlatformSettings): PlatformCharts {
     keda: new ScalingChart(app, 'openpaw-keda', settings, 'keda'),
     hpa: new ScalingChart(app, 'openpaw-hpa', settings, 'hpa'),
     nats: new NatsPolicyChart(app, settings),
+    mathsReindexDryRun: new MathsReindexChart(app, settings, true),
+    mathsReindex: new MathsReindexChart(app, settings, false),
   };
 }

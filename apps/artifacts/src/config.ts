@@ -1,4 +1,5 @@
 import { type ServiceMessagingSettings, serviceMessagingSettingsFromEnv } from '@openpaw/platform';
+import { assertProviderSettings } from '@openpaw/providers';
 import { z } from 'zod';
 
 /** The artifacts service's settings, from the environment (validated at start). */
@@ -48,6 +49,8 @@ export function artifactsSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): 
     throw new Error(`invalid artifacts configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   }
   const e = parsed.data;
+  // The provider factories' own settings, checked before the app is built: a bad value keeps the service not ready, naming it.
+  assertProviderSettings(env, ['llm', 'embedder', 'blobs']);
   return {
     providerEnv: Object.freeze({ ...env }),
     messaging: serviceMessagingSettingsFromEnv(env),

@@ -1,4 +1,4 @@
-import { bootstrapService } from '@openpaw/platform';
+import { blobStoreStartupCheck, bootstrapService } from '@openpaw/platform';
 import { ArtifactsModule, SERVICE_NAME } from './app.module.js';
 import { artifactsSettingsFromEnv } from './config.js';
 
@@ -7,5 +7,5 @@ await bootstrapService({
   name: SERVICE_NAME,
   defaultPort: 3105,
   settings: () => artifactsSettingsFromEnv(),
-  app: (settings) => ({ module: ArtifactsModule.forRoot(settings), databaseUrl: settings.databaseUrl }),
+  app: (settings) => ({ module: ArtifactsModule.forRoot(settings), databaseUrl: settings.databaseUrl, startupChecks: [blobStoreStartupCheck(settings.providerEnv)] }),
 });

@@ -1,5 +1,6 @@
 import { tmpdir } from 'node:os';
 import { type ServiceMessagingSettings, serviceMessagingSettingsFromEnv } from '@openpaw/platform';
+import { assertProviderSettings } from '@openpaw/providers';
 import { z } from 'zod';
 
 /** The assets service's settings, from the environment (validated at start). */
@@ -54,6 +55,8 @@ export function assetsSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Ass
     throw new Error(`invalid assets configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   }
   const e = parsed.data;
+  // The provider factories' own settings, checked before the app is built: a bad value keeps the service not ready, naming it.
+  assertProviderSettings(env, ['blobs']);
   return {
     providerEnv: Object.freeze({ ...env }),
     messaging: serviceMessagingSettingsFromEnv(env),

@@ -1,4 +1,4 @@
-import { bootstrapService } from '@openpaw/platform';
+import { blobStoreStartupCheck, bootstrapService } from '@openpaw/platform';
 import { AssetsModule, SERVICE_NAME } from './app.module.js';
 import { assetsSettingsFromEnv } from './config.js';
 
@@ -7,5 +7,5 @@ await bootstrapService({
   name: SERVICE_NAME,
   defaultPort: 3104,
   settings: () => assetsSettingsFromEnv(),
-  app: (settings) => ({ module: AssetsModule.forRoot(settings), databaseUrl: settings.databaseUrl }),
+  app: (settings) => ({ module: AssetsModule.forRoot(settings), databaseUrl: settings.databaseUrl, startupChecks: [blobStoreStartupCheck(settings.providerEnv)] }),
 });

@@ -1,4 +1,4 @@
-import type { Env } from '@openpaw/providers/blob';
+import { blobSettingsFromEnv, type Env } from '@openpaw/providers/blob';
 import { type ServiceMessagingSettings, serviceMessagingSettingsFromEnv } from '@openpaw/platform';
 import { z } from 'zod';
 import { type AdmissionLimits, admissionLimitsFrom } from './admission/admission-limits.js';
@@ -109,6 +109,8 @@ export function gatewayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Gate
     throw new Error(`invalid gateway configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   }
   const e = parsed.data;
+  // The blob store's settings, checked before the app is built (its writability by `blobStoreStartupCheck`).
+  blobSettingsFromEnv(env);
   return {
     natsUrl: e.OPENPAW_NATS_URL,
     messaging: serviceMessagingSettingsFromEnv(env),

@@ -1,4 +1,4 @@
-import { bootstrapService } from '@openpaw/platform';
+import { blobStoreStartupCheck, bootstrapService } from '@openpaw/platform';
 import { GatewayModule, GATEWAY_SERVICE } from './app.module.js';
 import { gatewayConfigFromEnv } from './config.js';
 import { configureGateway } from './configure.js';
@@ -8,5 +8,5 @@ await bootstrapService({
   name: GATEWAY_SERVICE,
   defaultPort: 3000,
   settings: () => gatewayConfigFromEnv(),
-  app: (config) => ({ module: GatewayModule.forRoot(config), databaseUrl: config.databaseUrl, configure: configureGateway }),
+  app: (config) => ({ module: GatewayModule.forRoot(config), databaseUrl: config.databaseUrl, configure: configureGateway, startupChecks: [blobStoreStartupCheck(config.blobEnv)] }),
 });

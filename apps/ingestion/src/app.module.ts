@@ -1,11 +1,12 @@
 import { type DynamicModule, Inject, Module, type OnModuleInit } from '@nestjs/common';
-import { adapterProvider, databaseReadiness, MessageLogContext, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
+import { adapterProvider, databaseReadiness, MessageLogContext, PlatformMetrics, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
 import { type BlobStore, createBlobStoreFromEnv } from '@openpaw/providers';
 import type { DataSource } from 'typeorm';
 import type { IngestionSettings } from './config.js';
 import { NormalizeMediaHandler } from './handlers/normalize-media/normalize-media.handler.js';
 import { OcrLifecycle } from './media/ocr-lifecycle.js';
 import { ExternalReadingGate, PgExternalReadQuota } from './media/external-reading.js';
+import { externalReadingLog } from './media/external-reading-metrics.js';
 import { createOcrReaders } from './media/ocr-reader.js';
 import { createUrlFetcher } from './media/url-fetcher.js';
 import { IngestionCommandsConsumer } from './messaging/ingestion-commands.consumer.js';
@@ -48,11 +49,11 @@ export class IngestionModule implements OnModuleInit {
         blobs,
         {
           provide: INGESTION_OCR,
-          inject: [INGESTION_DATA_SOURCE, MessageLogContext],
-          // The configured reader behind the tenants' external-reading policy (a local reader needs none).
-          useFactory: (dataSource: DataSource, log: MessageLogContext) => {
+          inject: [INGESTION_DATA_SOURCE, MessageLogContext, PlatformMetrics],
+          // The configured reader behind the tenants' external-reading policy (a local reader needs none); each local fallback is logged and counted.
+          useFactory: (dataSource: DataSource, log: MessageLogContext, metrics: PlatformMetrics) => {
             const { configured, local } = createOcrReaders(settings.ocr, settings.providerEnv);
-            return new ExternalReadingGate(configured, local, settings.externalReading, new PgExternalReadQuota(dataSource), log);
+            return new ExternalReadingGate(configured, local, settings.externalReading, new PgExternalReadQuota(dataSource), externalReadingLog(log, metrics, settings.ocr.reader));
           },
         },
         { provide: INGESTION_URL_FETCHER, useFactory: () => createUrlFetcher(settings.fetch) },

@@ -14,8 +14,11 @@ describe('ingestionSettingsFromEnv', () => {
   });
 
   it('chooses the OCR reader by OPENPAW_INGESTION_OCR_READER, the remote ones included, and refuses an unknown one', () => {
-    expect(ingestionSettingsFromEnv({ OPENPAW_INGESTION_OCR_READER: 'mathpix' }).ocr.reader).toBe('mathpix');
-    expect(ingestionSettingsFromEnv({ OPENPAW_INGESTION_OCR_READER: 'google-vision' }).ocr.reader).toBe('google-vision');
+    expect(ingestionSettingsFromEnv({ OPENPAW_INGESTION_OCR_READER: 'mathpix', MATHPIX_APP_ID: 'app', MATHPIX_APP_KEY: 'key' }).ocr.reader).toBe('mathpix');
+    expect(ingestionSettingsFromEnv({ OPENPAW_INGESTION_OCR_READER: 'google-vision', GOOGLE_VISION_API_KEY: 'key' }).ocr.reader).toBe('google-vision');
+    // A remote reader's credentials are settings too: missing, they are refused here, before any worker or client is built.
+    expect(() => ingestionSettingsFromEnv({ OPENPAW_INGESTION_OCR_READER: 'mathpix', MATHPIX_APP_ID: 'app' })).toThrow(/OCR reader mathpix needs MATHPIX_APP_KEY/);
+    expect(() => ingestionSettingsFromEnv({ OPENPAW_INGESTION_OCR_READER: 'google-vision', GOOGLE_VISION_API_KEY: 'key', GOOGLE_VISION_BASE_URL: 'vision' })).toThrow(/GOOGLE_VISION_BASE_URL must be an http\(s\) URL/);
     expect(() => ingestionSettingsFromEnv({ OPENPAW_INGESTION_OCR_READER: 'tesseract' })).toThrow(/OPENPAW_INGESTION_OCR_READER/);
   });
 });

@@ -1,4 +1,4 @@
-import { bootstrapService } from '@openpaw/platform';
+import { blobStoreStartupCheck, bootstrapService } from '@openpaw/platform';
 import { IngestionModule, SERVICE_NAME } from './app.module.js';
 import { ingestionSettingsFromEnv } from './config.js';
 
@@ -7,5 +7,5 @@ await bootstrapService({
   name: SERVICE_NAME,
   defaultPort: 3101,
   settings: () => ingestionSettingsFromEnv(),
-  app: (settings) => ({ module: IngestionModule.forRoot(settings), databaseUrl: settings.databaseUrl }),
+  app: (settings) => ({ module: IngestionModule.forRoot(settings), databaseUrl: settings.databaseUrl, startupChecks: [blobStoreStartupCheck(settings.providerEnv)] }),
 });

@@ -1,4 +1,4 @@
-import { bootstrapService } from '@openpaw/platform';
+import { blobStoreStartupCheck, bootstrapService } from '@openpaw/platform';
 import { ResearchModule, SERVICE_NAME } from './app.module.js';
 import { researchSettingsFromEnv } from './config.js';
 
@@ -7,5 +7,5 @@ await bootstrapService({
   name: SERVICE_NAME,
   defaultPort: 3106,
   settings: () => researchSettingsFromEnv(),
-  app: (settings) => ({ module: ResearchModule.forRoot(settings), databaseUrl: settings.databaseUrl }),
+  app: (settings) => ({ module: ResearchModule.forRoot(settings), databaseUrl: settings.databaseUrl, startupChecks: [blobStoreStartupCheck(settings.providerEnv)] }),
 });

@@ -1,4 +1,5 @@
 import { type ServiceMessagingSettings, serviceMessagingSettingsFromEnv } from '@openpaw/platform';
+import { assertProviderSettings } from '@openpaw/providers';
 import { z } from 'zod';
 
 /** The solve service's settings, from the environment (validated at start). */
@@ -65,6 +66,8 @@ export function solveSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Solv
     throw new Error(`invalid solve configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   }
   const e = parsed.data;
+  // The provider factories' own settings, checked before the app is built: a bad value keeps the service not ready, naming it.
+  assertProviderSettings(env, ['llm', 'blobs']);
   return {
     providerEnv: Object.freeze({ ...env }),
     messaging: serviceMessagingSettingsFromEnv(env),

@@ -1,4 +1,4 @@
-import { bootstrapService } from '@openpaw/platform';
+import { blobStoreStartupCheck, bootstrapService } from '@openpaw/platform';
 import { SolveModule, SERVICE_NAME } from './app.module.js';
 import { solveSettingsFromEnv } from './config.js';
 
@@ -7,5 +7,5 @@ await bootstrapService({
   name: SERVICE_NAME,
   defaultPort: 3103,
   settings: () => solveSettingsFromEnv(),
-  app: (settings) => ({ module: SolveModule.forRoot(settings), databaseUrl: settings.databaseUrl }),
+  app: (settings) => ({ module: SolveModule.forRoot(settings), databaseUrl: settings.databaseUrl, startupChecks: [blobStoreStartupCheck(settings.providerEnv)] }),
 });

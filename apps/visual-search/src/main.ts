@@ -1,4 +1,4 @@
-import { bootstrapService } from '@openpaw/platform';
+import { blobStoreStartupCheck, bootstrapService } from '@openpaw/platform';
 import { VisualSearchModule, SERVICE_NAME } from './app.module.js';
 import { visualSearchSettingsFromEnv } from './config.js';
 
@@ -7,5 +7,5 @@ await bootstrapService({
   name: SERVICE_NAME,
   defaultPort: 3107,
   settings: () => visualSearchSettingsFromEnv(),
-  app: (settings) => ({ module: VisualSearchModule.forRoot(settings) }),
+  app: (settings) => ({ module: VisualSearchModule.forRoot(settings), startupChecks: [blobStoreStartupCheck(settings.providerEnv)] }),
 });

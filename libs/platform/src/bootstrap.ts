@@ -84,6 +84,12 @@ export function startService(options: BootstrapOptions): Promise<RunningService>
 export interface ServiceDefinition extends Omit<ServiceAppOptions, 'name'> {
   /** The service's database URL (its validated `OPENPAW_DATABASE_URL`), for services that have one: checked before the app starts. */
   readonly databaseUrl?: string;
+  /**
+   * Checks of the service's own settings that can only be checked by trying them (e.g. a blob
+   * directory's writability; see `settingCheck`): run before the NATS and PostgreSQL checks, so a bad
+   * setting is named even while a dependency is down.
+   */
+  readonly startupChecks?: readonly StartupCheck[];
 }
 
 /** A service whose settings are read (and validated) while its port answers the probes. */
@@ -157,7 +163,7 @@ async function passStartupChecks<S>(options: ServiceFromSettingsOptions<S>, prob
     if (configured === undefined) {
       try {
         const service = options.app(options.settings());
-        configured = { service, checks: checksOf(service) };
+        configured = { service, checks: [...(service.startupChecks ?? []), ...checksOf(service)] };
       } catch (error) {
         problem = configurationProblem(error, process.env);
       }

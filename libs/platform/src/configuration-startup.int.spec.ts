@@ -1,3 +1,5 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findFreePort, type ManagedProcess, spawnManaged, waitFor } from '@openpaw/testing';
 
@@ -101,6 +103,52 @@ describe('startup: invalid settings keep a service alive and not ready', () => {
     expect({ exitCode: service.child.exitCode, signal: service.child.signalCode }).toEqual({ exitCode: null, signal: null });
     expect(service.output().match(/retrieval not ready: OPENPAW_RETRIEVAL_POOL_SIZE/g)).toHaveLength(1);
     expect(service.output()).not.toContain(DATABASE_PASSWORD);
+  }, 60_000);
+
+  it('names a bad provider setting (the LLM provider choice) instead of exiting while the app builds', async () => {
+    const apiKey = 'sk-provider-key-value';
+    const { service, url } = await start('dist/apps/solve/src/main.js', { OPENPAW_LLM_MODEL: 'mistral/large', OPENAI_API_KEY: apiKey });
+    expect(await notReady(url, 'solve with an unknown LLM provider to report not ready')).toEqual({
+      status: 503,
+      body: expect.objectContaining({
+        service: 'solve',
+        setting: 'OPENPAW_LLM_MODEL',
+        detail: 'invalid provider settings: OPENPAW_LLM_MODEL: unknown provider "mistral" in "mistral/large" (known: openai, anthropic, gemini, local)',
+      }),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect({ exitCode: service.child.exitCode, signal: service.child.signalCode }).toEqual({ exitCode: null, signal: null });
+    expect((await probe(url, '/healthz'))?.status).toBe(200);
+    expect(service.output().match(/solve not ready: OPENPAW_LLM_MODEL/g)).toHaveLength(1);
+    expect(service.output()).not.toContain('failed to start');
+    expect(service.output()).not.toContain(apiKey);
+  }, 60_000);
+
+  it('names a blob directory that cannot be written, and moves on without a restart once the volume is there', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'openpaw-blob-volume-'));
+    try {
+      // A file where the volume should be mounted: the directory cannot be created under it.
+      const volume = join(dir, 'volume');
+      await writeFile(volume, 'not a directory');
+      const { service, url } = await start('dist/apps/assets/src/main.js', { OPENPAW_BLOB_DIR: join(volume, 'blobs'), OPENPAW_GCS_BUCKET: undefined });
+      expect(await notReady(url, 'assets with an unwritable blob directory to report not ready')).toEqual({
+        status: 503,
+        body: expect.objectContaining({ service: 'assets', setting: 'OPENPAW_BLOB_DIR, OPENPAW_GCS_BUCKET', detail: expect.stringContaining('(ENOTDIR); OPENPAW_BLOB_DIR must name a writable volume') }),
+      });
+      // The volume arrives (a directory now): the next check passes it and waits on NATS, which is not running here.
+      await rm(volume);
+      await mkdir(volume);
+      const next = await waitFor(async () => {
+        const answer = await probe(url, '/readyz');
+        return answer?.body['setting'] === 'OPENPAW_NATS_URL' ? answer : undefined;
+      }, 'assets to move on to its NATS check once the blob directory is writable', 30_000);
+      expect(next.status).toBe(503);
+      expect({ exitCode: service.child.exitCode, signal: service.child.signalCode }).toEqual({ exitCode: null, signal: null });
+      expect(service.output()).toContain('assets not ready: OPENPAW_BLOB_DIR');
+      expect(service.output()).not.toContain('failed to start');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it('still exits at once on a PORT that is not a port: nothing could answer the probes', async () => {

@@ -19,6 +19,8 @@ export const METRIC_NAMES = {
   llmAttemptDuration: 'openpaw_llm_attempt_duration_seconds',
   llmTokens: 'openpaw_llm_tokens_total',
   llmCost: 'openpaw_llm_cost_usd_total',
+  /** Registered by ingestion alone (`apps/ingestion/src/media/external-reading-metrics.ts`). */
+  ocrLocalFallbacks: 'openpaw_ocr_local_fallbacks_total',
   runsInProgress: 'openpaw_runs_in_progress',
   runsOldestIdle: 'openpaw_runs_oldest_idle_seconds',
 } as const;

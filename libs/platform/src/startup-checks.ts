@@ -1,7 +1,9 @@
 import { AuthorizationError, UserAuthenticationExpiredError } from '@nats-io/nats-core';
 import { connectNats, natsConnectionSettingsFromEnv, type NatsConnectionSettings } from '@openpaw/messaging';
 import { isDatabaseUnavailable } from '@openpaw/persistence';
+import { assertBlobStoreUsable } from '@openpaw/providers/blob';
 import pg from 'pg';
+import { configurationProblem } from './configuration-problem.js';
 import { natsUrlFromEnv } from './messaging-settings.js';
 
 /** Why a service cannot start yet, naming the setting ops must fix. */
@@ -17,6 +19,30 @@ export interface StartupProblem {
  * and being restarted in a loop.
  */
 export type StartupCheck = () => Promise<StartupProblem | undefined>;
+
+/**
+ * A startup check of settings that can only be checked by trying them (a blob directory writable, a
+ * file readable): what `attempt` throws is the problem, naming the variables its message names, with
+ * secret values of `env` redacted (see `configurationProblem`). Tried again until it passes.
+ */
+export function settingCheck(attempt: () => Promise<void>, env: () => Readonly<Record<string, string | undefined>> = () => process.env): StartupCheck {
+  return async () => {
+    try {
+      await attempt();
+      return undefined;
+    } catch (error) {
+      return configurationProblem(error, env());
+    }
+  };
+}
+
+/**
+ * The blob store's settings valid and, for the local filesystem, its directory writable
+ * (`OPENPAW_BLOB_DIR` on a read-only root or an unmounted volume): checked with the service's `env`.
+ */
+export function blobStoreStartupCheck(env: Readonly<Record<string, string | undefined>>): StartupCheck {
+  return settingCheck(() => assertBlobStoreUsable(env), () => env);
+}
 
 /** The setting a `NATS settings: …` message is about (its first `OPENPAW_NATS_*` name). */
 function settingNamedIn(message: string, fallback: string): string {

@@ -47,7 +47,15 @@ export { OpenAiChatModel, type OpenAiChatModelConfig } from './llm/openai-chat-m
 export { AnthropicChatModel, type AnthropicChatModelConfig } from './llm/anthropic-chat-model.js';
 export { GeminiChatModel, type GeminiChatModelConfig } from './llm/gemini-chat-model.js';
 export { LOCAL_MODEL_ID, LocalChatModel } from './llm/local/local-chat-model.js';
-export { createLlmFromEnv, DEFAULT_LLM_CONCURRENCY, DEFAULT_MODELS, llmConcurrencyFromEnv, type LlmFactoryOptions } from './llm/create-llm-from-env.js';
+export {
+  createLlmFromEnv,
+  DEFAULT_LLM_CONCURRENCY,
+  DEFAULT_MODELS,
+  llmConcurrencyFromEnv,
+  type LlmFactoryOptions,
+  type LlmSettings,
+  llmSettingsFromEnv,
+} from './llm/create-llm-from-env.js';
 
 // ---- per-user API keys ----
 export { InMemoryUserKeyStore, KEY_PROVIDERS, type KeyProvider, type StoredUserKey, type UserKeyStore } from './keys/user-key-store.js';
@@ -58,7 +66,7 @@ export { KEY_ENCRYPTION_KEY_ENV, SEALING_PRIVATE_KEY_ENV, SEALING_PUBLIC_KEY_ENV
 export { cosineSimilarity, type Embedder, type EmbeddingResult } from './embeddings/port.js';
 export { embedText, LocalHashedEmbedder, type LocalHashedEmbedderOptions, normaliseText } from './embeddings/local-hashed-embedder.js';
 export { OpenAiEmbedder, type OpenAiEmbedderConfig } from './embeddings/openai-embedder.js';
-export { createEmbedderFromEnv } from './embeddings/create-embedder-from-env.js';
+export { createEmbedderFromEnv, type EmbedderSettings, embedderSettingsFromEnv } from './embeddings/create-embedder-from-env.js';
 
 // ---- blob storage (also its own entry point, @openpaw/providers/blob) ----
 export * from './blob/index.js';
@@ -75,7 +83,15 @@ export { type CelebrityRecognizer, type FaceBox, largestFirst, type RecognitionR
 export { RekognitionRecognizer, type RekognitionRecognizerConfig } from './recognition/rekognition-recognizer.js';
 export { MAX_RECOGNITION_BYTES, type PreparedImage, prepareImageForRecognition, UnsupportedImageError } from './recognition/prepare-image.js';
 export { type FetchedImage, IMAGE_CONTENT_TYPES, type ImageFetcher, SafeImageFetcher } from './recognition/image-fetcher.js';
-export { createVisualProvidersFromEnv, type VisualProviders } from './recognition/create-visual-providers-from-env.js';
+export {
+  createVisualProvidersFromEnv,
+  type VisualProviders,
+  type VisualProviderSettings,
+  visualProviderSettingsFromEnv,
+} from './recognition/create-visual-providers-from-env.js';
+
+// ---- every provider kind's settings, validated before a service builds ----
+export { assertProviderSettings, PROVIDER_SETTINGS, type ProviderKind } from './provider-settings.js';
 
 // ---- the local visual world (offline default of image search and recognition) ----
 export * from './visual-world/index.js';

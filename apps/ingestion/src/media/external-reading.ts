@@ -89,6 +89,8 @@ export type LocalReason = 'tenant_not_allowed' | 'cap_reached';
 
 export interface ExternalReadingLog {
   warn(fields: Record<string, unknown>, message: string): void;
+  /** Counts each image read locally instead, beside the warning (the service's `openpaw_ocr_local_fallbacks_total`). */
+  readonly countLocalRead?: (reason: LocalReason) => void;
 }
 
 /**
@@ -134,6 +136,7 @@ export class ExternalReadingGate implements OcrReader {
       { reason, userId: tenant?.userId ?? null, tier: tenant?.subscriptionTier ?? null, external: this.configured.reader, local: this.localReader.reader, cap, period: this.policy.period },
       reason === 'cap_reached' ? `external reading cap of ${cap} per ${this.policy.period} reached: image read locally` : 'tenant has not allowed external reading: image read locally',
     );
+    this.log.countLocalRead?.(reason);
     return this.localReader.read(image, options);
   }
 

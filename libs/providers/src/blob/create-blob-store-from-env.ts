@@ -1,6 +1,6 @@
 import { access, constants, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { type Env, envValue } from '../shared/env.js';
+import { type Env, envHttpUrl, envValue } from '../shared/env.js';
 import { type ProviderLogger, silentLogger } from '../shared/logger.js';
 import { GcsBlobStore } from './gcs-blob-store.js';
 import { LocalFsBlobStore } from './local-fs-blob-store.js';
@@ -10,8 +10,27 @@ import { loadOrCreateShareSecret } from './share-token.js';
 export const DEFAULT_LOCAL_BLOB_DIR = '.run/blobs';
 export const DEFAULT_SHARE_BASE_URL = 'http://127.0.0.1:3000/v1/shared';
 
+/** The blob settings of the environment, validated (see `createBlobStoreFromEnv` for the variables). */
+export type BlobSettings =
+  | { readonly backend: 'gcs'; readonly bucket: string; readonly projectId?: string; readonly apiEndpoint?: string }
+  | { readonly backend: 'local-fs'; readonly rootDir: string; readonly shareBaseUrl: string };
+
 /**
- * The blob store for a service, from env:
+ * Reads and validates the blob settings without touching storage (see `assertBlobStoreUsable` for the
+ * local directory's writability): what `createBlobStoreFromEnv` would refuse is refused here, naming the variable.
+ */
+export function blobSettingsFromEnv(env: Env): BlobSettings {
+  const bucket = envValue(env, 'OPENPAW_GCS_BUCKET');
+  if (bucket !== undefined) {
+    const projectId = envValue(env, 'OPENPAW_GCS_PROJECT_ID') ?? envValue(env, 'GOOGLE_CLOUD_PROJECT');
+    const apiEndpoint = envHttpUrl(env, 'OPENPAW_GCS_API_ENDPOINT');
+    return { backend: 'gcs', bucket, ...(projectId !== undefined ? { projectId } : {}), ...(apiEndpoint !== undefined ? { apiEndpoint } : {}) };
+  }
+  return { backend: 'local-fs', rootDir: localBlobDir(env), shareBaseUrl: envHttpUrl(env, 'OPENPAW_BLOB_SHARE_BASE_URL') ?? DEFAULT_SHARE_BASE_URL };
+}
+
+/**
+ * The blob store for a service, from env (validated by `blobSettingsFromEnv`):
  *
  * - GCS when `OPENPAW_GCS_BUCKET` is set, with `OPENPAW_GCS_PROJECT_ID` (else
  *   `GOOGLE_CLOUD_PROJECT`), `OPENPAW_GCS_API_ENDPOINT` (an emulator) and Application Default
@@ -22,19 +41,26 @@ export const DEFAULT_SHARE_BASE_URL = 'http://127.0.0.1:3000/v1/shared';
  */
 export async function createBlobStoreFromEnv(env: Env, options: { readonly logger?: ProviderLogger } = {}): Promise<BlobStore> {
   const logger = options.logger ?? silentLogger;
-  const bucket = envValue(env, 'OPENPAW_GCS_BUCKET');
-  if (bucket !== undefined) {
-    const projectId = envValue(env, 'OPENPAW_GCS_PROJECT_ID') ?? envValue(env, 'GOOGLE_CLOUD_PROJECT');
-    const apiEndpoint = envValue(env, 'OPENPAW_GCS_API_ENDPOINT');
+  const settings = blobSettingsFromEnv(env);
+  if (settings.backend === 'gcs') {
+    const { bucket, apiEndpoint } = settings;
     logger.info({ backend: 'gcs', bucket, apiEndpoint: apiEndpoint ?? 'https://storage.googleapis.com', local: false }, `blob storage: GCS bucket ${bucket}`);
-    return new GcsBlobStore({ bucket, ...(projectId !== undefined ? { projectId } : {}), ...(apiEndpoint !== undefined ? { apiEndpoint } : {}) });
+    return new GcsBlobStore({ bucket, ...(settings.projectId !== undefined ? { projectId: settings.projectId } : {}), ...(apiEndpoint !== undefined ? { apiEndpoint } : {}) });
   }
-  const rootDir = localBlobDir(env);
+  const { rootDir, shareBaseUrl } = settings;
   await assertWritableBlobDir(env, rootDir);
-  const shareBaseUrl = envValue(env, 'OPENPAW_BLOB_SHARE_BASE_URL') ?? DEFAULT_SHARE_BASE_URL;
   const shareSecret = await localShareSecretFromEnv(env);
   logger.info({ backend: 'local-fs', rootDir, shareBaseUrl, local: true }, `blob storage: LOCAL filesystem at ${rootDir} (local default; set OPENPAW_GCS_BUCKET for GCS)`);
   return new LocalFsBlobStore({ rootDir, shareSecret, shareBaseUrl });
+}
+
+/**
+ * What a service checks before it starts: the settings valid and, for the local filesystem, the
+ * directory writable (a read-only root or a volume not mounted); throws naming the variables.
+ */
+export async function assertBlobStoreUsable(env: Env): Promise<void> {
+  const settings = blobSettingsFromEnv(env);
+  if (settings.backend === 'local-fs') await assertWritableBlobDir(env, settings.rootDir);
 }
 
 /**

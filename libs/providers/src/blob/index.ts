@@ -10,4 +10,12 @@ export { validateBlobKey } from './blob-key.js';
 export { createShareToken, loadOrCreateShareSecret, type ShareTokenVerification, verifyShareToken } from './share-token.js';
 export { LocalFsBlobStore, type LocalFsBlobStoreConfig } from './local-fs-blob-store.js';
 export { GcsBlobStore, type GcsBlobStoreConfig, MAX_SIGNED_URL_SECONDS } from './gcs-blob-store.js';
-export { createBlobStoreFromEnv, DEFAULT_LOCAL_BLOB_DIR, DEFAULT_SHARE_BASE_URL, localShareSecretFromEnv } from './create-blob-store-from-env.js';
+export {
+  assertBlobStoreUsable,
+  type BlobSettings,
+  blobSettingsFromEnv,
+  createBlobStoreFromEnv,
+  DEFAULT_LOCAL_BLOB_DIR,
+  DEFAULT_SHARE_BASE_URL,
+  localShareSecretFromEnv,
+} from './create-blob-store-from-env.js';

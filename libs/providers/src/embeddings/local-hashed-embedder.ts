@@ -27,13 +27,16 @@ const WORD_WEIGHT = 2;
  * re-inflected wording, the same problem typed differently) score high cosine; unrelated texts score
  * near zero. It knows no synonyms: "car" and "automobile" share nothing.
  */
+/** Fewer buckets than this would collide almost every feature. */
+export const MIN_LOCAL_EMBEDDING_DIMENSIONS = 8;
+
 export class LocalHashedEmbedder implements Embedder {
   readonly dimensions: number;
   readonly model: string;
 
   constructor(options: LocalHashedEmbedderOptions = {}) {
     this.dimensions = options.dimensions ?? 384;
-    if (!Number.isInteger(this.dimensions) || this.dimensions < 8) throw new Error(`dimensions must be an integer >= 8, got ${this.dimensions}`);
+    if (!Number.isInteger(this.dimensions) || this.dimensions < MIN_LOCAL_EMBEDDING_DIMENSIONS) throw new Error(`dimensions must be an integer >= ${MIN_LOCAL_EMBEDDING_DIMENSIONS}, got ${this.dimensions}`);
     this.variant = options.variant ?? 'ngrams';
     this.model = this.variant === 'maths' ? `local/hashed-ngrams-maths-${this.dimensions}` : `local/hashed-ngrams-${this.dimensions}`;
   }

@@ -1,5 +1,5 @@
 import type { Clock, RandomSource } from '../shared/clock.js';
-import { type Env, envList, envPositiveInt, envValue } from '../shared/env.js';
+import { type Env, envHttpUrl, envList, envPositiveInt, envValue } from '../shared/env.js';
 import { type ProviderLogger, silentLogger } from '../shared/logger.js';
 import { AnthropicChatModel } from './anthropic-chat-model.js';
 import type { ProviderCooldown } from './cooldown.js';
@@ -24,8 +24,72 @@ export interface LlmFactoryOptions {
   readonly cooldown?: ProviderCooldown;
 }
 
+/** The LLM providers a model id may name: the three real adapters and the local model. */
+const LLM_PROVIDERS = ['openai', 'anthropic', 'gemini', 'local'] as const;
+
+/** The LLM settings of the environment, validated (see `createLlmFromEnv` for the variables). */
+export interface LlmSettings {
+  readonly openai: { readonly apiKey?: string; readonly baseURL?: string };
+  readonly anthropic: { readonly apiKey?: string; readonly baseURL?: string };
+  readonly gemini: { readonly apiKey?: string; readonly baseUrl?: string };
+  /** Providers with credentials in env (an OpenAI base URL counts: a compatible server may need no key), in preference order. */
+  readonly configured: readonly (keyof typeof DEFAULT_MODELS)[];
+  readonly defaultModel: string;
+  readonly fallbackModels: readonly string[];
+  readonly prices: ReturnType<typeof priceTableFromJson>;
+  readonly maxAttempts: number;
+  readonly timeoutMs: number;
+  readonly concurrency: LlmConcurrencyLimits;
+}
+
+/** A model id of a known provider, else an error naming `setting`. */
+function knownModel(setting: string, id: string): string {
+  let provider: string;
+  try {
+    provider = parseModelRef(id).provider;
+  } catch (error) {
+    throw new Error(`${setting}: ${(error as Error).message}`);
+  }
+  if (!(LLM_PROVIDERS as readonly string[]).includes(provider)) throw new Error(`${setting}: unknown provider "${provider}" in "${id}" (known: ${LLM_PROVIDERS.join(', ')})`);
+  return id;
+}
+
 /**
- * The LLM client for a service, from env:
+ * Reads and validates the LLM settings without building anything: what `createLlmFromEnv` would
+ * refuse is refused here, naming the variable, so a service can check them before it starts.
+ */
+export function llmSettingsFromEnv(env: Env): LlmSettings {
+  const openai = { ...opt('apiKey', envValue(env, 'OPENAI_API_KEY')), ...opt('baseURL', envHttpUrl(env, 'OPENAI_BASE_URL')) };
+  const anthropic = { ...opt('apiKey', envValue(env, 'ANTHROPIC_API_KEY')), ...opt('baseURL', envHttpUrl(env, 'ANTHROPIC_BASE_URL')) };
+  const gemini = { ...opt('apiKey', envValue(env, 'GEMINI_API_KEY') ?? envValue(env, 'GOOGLE_API_KEY')), ...opt('baseUrl', envHttpUrl(env, 'GEMINI_BASE_URL')) };
+  const configured = (
+    [
+      ['openai', openai.apiKey !== undefined || openai.baseURL !== undefined],
+      ['anthropic', anthropic.apiKey !== undefined],
+      ['gemini', gemini.apiKey !== undefined],
+    ] as const
+  )
+    .filter(([, hasCredentials]) => hasCredentials)
+    .map(([provider]) => provider);
+  const explicitModel = envValue(env, 'OPENPAW_LLM_MODEL');
+  const defaultModel = explicitModel !== undefined ? knownModel('OPENPAW_LLM_MODEL', explicitModel) : configured[0] !== undefined ? DEFAULT_MODELS[configured[0]] : LOCAL_MODEL_ID;
+  const explicitFallbacks = envList(env, 'OPENPAW_LLM_FALLBACK_MODELS').map((id) => knownModel('OPENPAW_LLM_FALLBACK_MODELS', id));
+  return {
+    openai,
+    anthropic,
+    gemini,
+    configured,
+    defaultModel,
+    fallbackModels: explicitFallbacks.length > 0 ? explicitFallbacks : configured.map((p) => DEFAULT_MODELS[p]).filter((id) => id !== defaultModel),
+    prices: priceTableFromJson(envValue(env, 'OPENPAW_LLM_PRICES')),
+    maxAttempts: envPositiveInt(env, 'OPENPAW_LLM_MAX_ATTEMPTS', 3),
+    timeoutMs: envPositiveInt(env, 'OPENPAW_LLM_TIMEOUT_MS', 60_000),
+    concurrency: llmConcurrencyFromEnv(env),
+  };
+}
+
+/**
+ * The LLM client for a service, from env (validated by `llmSettingsFromEnv`):
  *
  * - `OPENAI_API_KEY`, `OPENAI_BASE_URL` (any OpenAI-compatible server), `ANTHROPIC_API_KEY`,
  *   `ANTHROPIC_BASE_URL`, `GEMINI_API_KEY` (or `GOOGLE_API_KEY`), `GEMINI_BASE_URL`;
@@ -39,31 +103,25 @@ export interface LlmFactoryOptions {
  */
 export function createLlmFromEnv(env: Env, options: LlmFactoryOptions = {}): ResilientLlmClient {
   const logger = options.logger ?? silentLogger;
-  const openaiKey = envValue(env, 'OPENAI_API_KEY');
-  const openaiBaseUrl = envValue(env, 'OPENAI_BASE_URL');
-  const anthropicKey = envValue(env, 'ANTHROPIC_API_KEY');
-  const geminiKey = envValue(env, 'GEMINI_API_KEY') ?? envValue(env, 'GOOGLE_API_KEY');
+  const settings = llmSettingsFromEnv(env);
+  const { configured, defaultModel, fallbackModels } = settings;
   const clock = options.clock !== undefined ? { clock: options.clock } : {};
 
   const models = [
-    new OpenAiChatModel({ ...opt('apiKey', openaiKey), ...opt('baseURL', openaiBaseUrl), ...clock }),
-    new AnthropicChatModel({ ...opt('apiKey', anthropicKey), ...opt('baseURL', envValue(env, 'ANTHROPIC_BASE_URL')), ...clock }),
-    new GeminiChatModel({ ...opt('apiKey', geminiKey), ...opt('baseUrl', envValue(env, 'GEMINI_BASE_URL')), ...clock }),
+    new OpenAiChatModel({ ...settings.openai, ...clock }),
+    new AnthropicChatModel({ ...settings.anthropic, ...clock }),
+    new GeminiChatModel({ ...settings.gemini, ...clock }),
     new LocalChatModel(),
   ];
-  const configured = models.filter((m) => m.provider !== 'local' && m.hasDefaultCredentials).map((m) => m.provider as keyof typeof DEFAULT_MODELS);
-  const defaultModel = envValue(env, 'OPENPAW_LLM_MODEL') ?? (configured[0] !== undefined ? DEFAULT_MODELS[configured[0]] : LOCAL_MODEL_ID);
-  const explicitFallbacks = envList(env, 'OPENPAW_LLM_FALLBACK_MODELS');
-  const fallbackModels = explicitFallbacks.length > 0 ? explicitFallbacks : configured.map((p) => DEFAULT_MODELS[p]).filter((id) => id !== defaultModel);
 
   const client = new ResilientLlmClient({
     models,
     defaultModel,
     fallbackModels,
-    prices: priceTableFromJson(envValue(env, 'OPENPAW_LLM_PRICES')),
-    retry: { maxAttempts: envPositiveInt(env, 'OPENPAW_LLM_MAX_ATTEMPTS', 3) },
-    defaultTimeoutMs: envPositiveInt(env, 'OPENPAW_LLM_TIMEOUT_MS', 60_000),
-    concurrency: llmConcurrencyFromEnv(env),
+    prices: settings.prices,
+    retry: { maxAttempts: settings.maxAttempts },
+    defaultTimeoutMs: settings.timeoutMs,
+    concurrency: settings.concurrency,
     logger,
     ...clock,
     ...(options.random !== undefined ? { random: options.random } : {}),

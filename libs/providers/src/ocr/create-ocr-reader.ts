@@ -1,11 +1,11 @@
-import { type Env, envValue } from '../shared/env.js';
+import { type Env, envHttpUrl, envValue } from '../shared/env.js';
 import type { OcrReader } from './port.js';
 import { PpOcrReader } from './ppocr/ppocr-reader.js';
 import { GoogleVisionReader } from './remote/google-vision-reader.js';
 import { MathpixReader } from './remote/mathpix-reader.js';
 import { VisionLlmReader } from './remote/vision-llm-reader.js';
 import { SecondOpinionReader } from './second-opinion-reader.js';
-import { createLlmFromEnv } from '../llm/create-llm-from-env.js';
+import { createLlmFromEnv, llmSettingsFromEnv } from '../llm/create-llm-from-env.js';
 import { parseModelRef } from '../llm/model-ref.js';
 
 /** The env variable holding each vision provider's key (as `createLlmFromEnv` reads them). */
@@ -47,17 +47,43 @@ function required(env: Env, name: string, reader: OcrReaderName): string {
  */
 export function createOcrReader(settings: OcrReaderSettings, env: Env, local?: OcrReader): OcrReader {
   const localReader = (): OcrReader => local ?? new PpOcrReader({ workers: settings.workers, timeoutMs: settings.timeoutMs });
-  switch (settings.reader) {
+  const remote = ocrRemoteSettingsFromEnv(settings.reader, env);
+  switch (remote.reader) {
     case 'pp-ocr':
       return localReader();
+    case 'mathpix':
+      return new MathpixReader({ ...remote.config, timeoutMs: settings.timeoutMs });
+    case 'google-vision':
+      return new GoogleVisionReader({ ...remote.config, timeoutMs: settings.timeoutMs });
+    case 'vision-llm': {
+      const vision = new VisionLlmReader({ llm: createLlmFromEnv(env), model: remote.model, timeoutMs: settings.timeoutMs });
+      return new SecondOpinionReader(vision, localReader());
+    }
+  }
+}
+
+/** What the chosen reader takes from the environment (credentials, endpoint, model). */
+export type OcrRemoteSettings =
+  | { readonly reader: 'pp-ocr' }
+  | { readonly reader: 'mathpix'; readonly config: { readonly appId: string; readonly appKey: string; readonly baseUrl?: string } }
+  | {
+      readonly reader: 'google-vision';
+      readonly config: { readonly credentials: { readonly apiKey: string } | { readonly accessToken: string }; readonly baseUrl?: string };
+    }
+  | { readonly reader: 'vision-llm'; readonly model: string };
+
+/**
+ * Reads and validates what `reader` needs from `env` without building anything (no worker, no
+ * client): a missing credential or a malformed URL is refused here, naming the variables, so a service
+ * can check them before it starts. `vision-llm` also validates the LLM settings it reads through.
+ */
+export function ocrRemoteSettingsFromEnv(reader: OcrReaderName, env: Env): OcrRemoteSettings {
+  switch (reader) {
+    case 'pp-ocr':
+      return { reader };
     case 'mathpix': {
-      const baseUrl = envValue(env, 'MATHPIX_BASE_URL');
-      return new MathpixReader({
-        appId: required(env, 'MATHPIX_APP_ID', settings.reader),
-        appKey: required(env, 'MATHPIX_APP_KEY', settings.reader),
-        timeoutMs: settings.timeoutMs,
-        ...(baseUrl === undefined ? {} : { baseUrl }),
-      });
+      const baseUrl = envHttpUrl(env, 'MATHPIX_BASE_URL');
+      return { reader, config: { appId: required(env, 'MATHPIX_APP_ID', reader), appKey: required(env, 'MATHPIX_APP_KEY', reader), ...(baseUrl === undefined ? {} : { baseUrl }) } };
     }
     case 'google-vision': {
       const apiKey = envValue(env, 'GOOGLE_VISION_API_KEY');
@@ -65,20 +91,22 @@ export function createOcrReader(settings: OcrReaderSettings, env: Env, local?: O
       if ((apiKey === undefined) === (accessToken === undefined)) {
         throw new OcrConfigurationError(`OCR reader google-vision needs exactly one of GOOGLE_VISION_API_KEY or GOOGLE_VISION_ACCESS_TOKEN`);
       }
-      const baseUrl = envValue(env, 'GOOGLE_VISION_BASE_URL');
-      return new GoogleVisionReader({
-        credentials: apiKey !== undefined ? { apiKey } : { accessToken: accessToken as string },
-        timeoutMs: settings.timeoutMs,
-        ...(baseUrl === undefined ? {} : { baseUrl }),
-      });
+      const baseUrl = envHttpUrl(env, 'GOOGLE_VISION_BASE_URL');
+      return { reader, config: { credentials: apiKey !== undefined ? { apiKey } : { accessToken: accessToken as string }, ...(baseUrl === undefined ? {} : { baseUrl }) } };
     }
     case 'vision-llm': {
-      const model = required(env, 'OPENPAW_OCR_VISION_MODEL', settings.reader);
-      const keys = VISION_KEYS[parseModelRef(model).provider];
+      const model = required(env, 'OPENPAW_OCR_VISION_MODEL', reader);
+      let provider: string;
+      try {
+        provider = parseModelRef(model).provider;
+      } catch (error) {
+        throw new OcrConfigurationError(`OPENPAW_OCR_VISION_MODEL: ${(error as Error).message}`);
+      }
+      const keys = VISION_KEYS[provider];
       if (keys === undefined) throw new OcrConfigurationError(`OCR reader vision-llm needs a vision model of openai, anthropic or gemini in OPENPAW_OCR_VISION_MODEL (got ${model})`);
       if (keys.every((key) => envValue(env, key) === undefined)) throw new OcrConfigurationError(`OCR reader vision-llm needs ${keys.join(' or ')} for ${model}`);
-      const vision = new VisionLlmReader({ llm: createLlmFromEnv(env), model, timeoutMs: settings.timeoutMs });
-      return new SecondOpinionReader(vision, localReader());
+      llmSettingsFromEnv(env);
+      return { reader, model };
     }
   }
 }

@@ -3,7 +3,15 @@ export { type OcrAlternative, type OcrBox, type OcrChar, OcrInputError, type Ocr
 export { decodeRgb, type DecodeLimits, DEFAULT_DECODE_LIMITS, type RgbRaster } from './raster.js';
 export { bundledPpOcrModels, PP_OCR_READER, type PpOcrModelPaths, PpOcrReader, type PpOcrReaderOptions } from './ppocr/ppocr-reader.js';
 export { ONNX_WORKER_SOURCE, OnnxWorkerPool, type OnnxWorkerPoolOptions } from './ppocr/onnx-worker-pool.js';
-export { createOcrReader, OCR_READER_NAMES, OcrConfigurationError, type OcrReaderName, type OcrReaderSettings } from './create-ocr-reader.js';
+export {
+  createOcrReader,
+  OCR_READER_NAMES,
+  OcrConfigurationError,
+  type OcrReaderName,
+  type OcrReaderSettings,
+  type OcrRemoteSettings,
+  ocrRemoteSettingsFromEnv,
+} from './create-ocr-reader.js';
 export { MATHPIX_BASE_URL, MATHPIX_READER, MathpixReader, type MathpixReaderOptions } from './remote/mathpix-reader.js';
 export { VISION_LLM_READER, VisionLlmReader, type VisionLlmReaderOptions } from './remote/vision-llm-reader.js';
 export { mathsOf, SecondOpinionReader } from './second-opinion-reader.js';

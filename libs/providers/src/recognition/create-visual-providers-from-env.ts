@@ -1,4 +1,4 @@
-import { type Env, envValue } from '../shared/env.js';
+import { type Env, envHttpUrl, envValue } from '../shared/env.js';
 import { type ProviderLogger, silentLogger } from '../shared/logger.js';
 import { BingImageSearch } from '../image-search/bing-image-search.js';
 import { BraveImageSearch } from '../image-search/brave-image-search.js';
@@ -44,21 +44,14 @@ export function createVisualProvidersFromEnv(
   } = {},
 ): VisualProviders {
   const logger = options.logger ?? silentLogger;
-  const searchChoice = envValue(env, 'OPENPAW_IMAGE_SEARCH') ?? (['serpapi', 'brave', 'bing'] as const).find((p) => keyFor(env, p) !== undefined) ?? 'local';
-  if (!(SEARCH_PROVIDERS as readonly string[]).includes(searchChoice)) throw new Error(`OPENPAW_IMAGE_SEARCH must be one of ${SEARCH_PROVIDERS.join(', ')}, got "${searchChoice}"`);
-  const recognitionChoice =
-    envValue(env, 'OPENPAW_RECOGNITION') ?? (envValue(env, 'AWS_ACCESS_KEY_ID') !== undefined || envValue(env, 'OPENPAW_REKOGNITION_ENDPOINT') !== undefined ? 'rekognition' : 'local');
-  if (recognitionChoice !== 'rekognition' && recognitionChoice !== 'local') throw new Error(`OPENPAW_RECOGNITION must be rekognition or local, got "${recognitionChoice}"`);
-
-  const world = searchChoice === 'local' || recognitionChoice === 'local' ? generateVisualWorld({ seed: Number(envValue(env, 'OPENPAW_VISUAL_WORLD_SEED') ?? 7) }) : undefined;
-  const imageSearch = searchFor(searchChoice as (typeof SEARCH_PROVIDERS)[number], env, world);
+  const settings = visualProviderSettingsFromEnv(env);
+  const world = settings.search.provider === 'local' || settings.recognition.provider === 'local' ? generateVisualWorld({ seed: settings.worldSeed }) : undefined;
+  const imageSearch = searchFor(settings.search, world);
+  const recognition = settings.recognition;
   const recognizer: CelebrityRecognizer =
-    recognitionChoice === 'local' && world !== undefined
-      ? new LocalGlyphRecognizer(world.people)
-      : new RekognitionRecognizer({
-          region: envValue(env, 'AWS_REGION') ?? 'us-east-1',
-          ...(envValue(env, 'OPENPAW_REKOGNITION_ENDPOINT') !== undefined ? { endpoint: envValue(env, 'OPENPAW_REKOGNITION_ENDPOINT') } : {}),
-        });
+    recognition.provider === 'rekognition'
+      ? new RekognitionRecognizer({ region: recognition.region, ...(recognition.endpoint !== undefined ? { endpoint: recognition.endpoint } : {}) })
+      : new LocalGlyphRecognizer(localWorld(world).people);
   const safe = new SafeImageFetcher(options.allowLoopbackImageHosts === true ? { allowAddressClasses: ['loopback'] } : {});
   const imageFetcher = world === undefined ? safe : new LocalWorldImageFetcher(world, safe);
   for (const [what, provider, local] of [
@@ -70,28 +63,70 @@ export function createVisualProvidersFromEnv(
   return { imageSearch, recognizer, imageFetcher, ...(world !== undefined ? { world } : {}) };
 }
 
-function keyFor(env: Env, provider: 'serpapi' | 'brave' | 'bing'): string | undefined {
-  return envValue(env, { serpapi: 'SERPAPI_API_KEY', brave: 'BRAVE_SEARCH_API_KEY', bing: 'BING_SEARCH_API_KEY' }[provider]);
+const KEY_SETTINGS = { serpapi: 'SERPAPI_API_KEY', brave: 'BRAVE_SEARCH_API_KEY', bing: 'BING_SEARCH_API_KEY' } as const;
+
+function keyFor(env: Env, provider: keyof typeof KEY_SETTINGS): string | undefined {
+  return envValue(env, KEY_SETTINGS[provider]);
 }
 
-function searchFor(choice: (typeof SEARCH_PROVIDERS)[number], env: Env, world: VisualWorld | undefined): ImageSearch {
-  if (choice === 'local') {
-    if (world === undefined) throw new Error('the local image search needs the local world');
-    return new LocalWorldImageSearch(world);
-  }
+const BASE_URL_SETTINGS = { serpapi: 'SERPAPI_BASE_URL', brave: 'BRAVE_SEARCH_BASE_URL', bing: 'BING_SEARCH_BASE_URL' } as const;
+
+/** The image search, recognition and local world settings of the environment, validated (see `createVisualProvidersFromEnv`). */
+export interface VisualProviderSettings {
+  readonly search: { readonly provider: 'local' } | { readonly provider: 'serpapi' | 'brave' | 'bing'; readonly apiKey: string; readonly baseUrl?: string };
+  readonly recognition: { readonly provider: 'local' } | { readonly provider: 'rekognition'; readonly region: string; readonly endpoint?: string };
+  readonly worldSeed: number;
+}
+
+/**
+ * Reads and validates the visual providers' settings without building anything: what
+ * `createVisualProvidersFromEnv` would refuse is refused here, naming the variable.
+ */
+export function visualProviderSettingsFromEnv(env: Env): VisualProviderSettings {
+  const searchChoice = envValue(env, 'OPENPAW_IMAGE_SEARCH') ?? (['serpapi', 'brave', 'bing'] as const).find((p) => keyFor(env, p) !== undefined) ?? 'local';
+  if (!(SEARCH_PROVIDERS as readonly string[]).includes(searchChoice)) throw new Error(`OPENPAW_IMAGE_SEARCH must be one of ${SEARCH_PROVIDERS.join(', ')}, got "${searchChoice}"`);
+  const recognitionChoice =
+    envValue(env, 'OPENPAW_RECOGNITION') ?? (envValue(env, 'AWS_ACCESS_KEY_ID') !== undefined || envValue(env, 'OPENPAW_REKOGNITION_ENDPOINT') !== undefined ? 'rekognition' : 'local');
+  if (recognitionChoice !== 'rekognition' && recognitionChoice !== 'local') throw new Error(`OPENPAW_RECOGNITION must be rekognition or local, got "${recognitionChoice}"`);
+  const seedRaw = envValue(env, 'OPENPAW_VISUAL_WORLD_SEED') ?? '7';
+  const worldSeed = Number(seedRaw);
+  if (!Number.isSafeInteger(worldSeed)) throw new Error(`OPENPAW_VISUAL_WORLD_SEED must be an integer, got "${seedRaw}"`);
+  const search = searchSettings(searchChoice as (typeof SEARCH_PROVIDERS)[number], env);
+  const endpoint = envHttpUrl(env, 'OPENPAW_REKOGNITION_ENDPOINT');
+  const recognition =
+    recognitionChoice === 'local'
+      ? ({ provider: 'local' } as const)
+      : ({ provider: 'rekognition', region: envValue(env, 'AWS_REGION') ?? 'us-east-1', ...(endpoint !== undefined ? { endpoint } : {}) } as const);
+  return { search, recognition, worldSeed };
+}
+
+function searchSettings(choice: (typeof SEARCH_PROVIDERS)[number], env: Env): VisualProviderSettings['search'] {
+  if (choice === 'local') return { provider: 'local' };
   const apiKey = keyFor(env, choice);
-  if (apiKey === undefined) throw new Error(`OPENPAW_IMAGE_SEARCH is ${choice} but its API key is not set`);
-  switch (choice) {
+  if (apiKey === undefined) throw new Error(`OPENPAW_IMAGE_SEARCH is ${choice} but its API key (${KEY_SETTINGS[choice]}) is not set`);
+  const baseUrl = envHttpUrl(env, BASE_URL_SETTINGS[choice]);
+  return { provider: choice, apiKey, ...(baseUrl === undefined ? {} : { baseUrl }) };
+}
+
+function searchFor(settings: VisualProviderSettings['search'], world: VisualWorld | undefined): ImageSearch {
+  switch (settings.provider) {
+    case 'local':
+      return new LocalWorldImageSearch(localWorld(world));
     case 'serpapi':
-      return new SerpApiImageSearch({ apiKey, ...baseUrl(env, 'SERPAPI_BASE_URL') });
+      return new SerpApiImageSearch(config(settings));
     case 'brave':
-      return new BraveImageSearch({ apiKey, ...baseUrl(env, 'BRAVE_SEARCH_BASE_URL') });
+      return new BraveImageSearch(config(settings));
     case 'bing':
-      return new BingImageSearch({ apiKey, ...baseUrl(env, 'BING_SEARCH_BASE_URL') });
+      return new BingImageSearch(config(settings));
   }
 }
 
-function baseUrl(env: Env, name: string): { baseUrl?: string } {
-  const value = envValue(env, name);
-  return value === undefined ? {} : { baseUrl: value };
+/** The local world, generated whenever a local provider is chosen. */
+function localWorld(world: VisualWorld | undefined): VisualWorld {
+  if (world === undefined) throw new Error('a local visual provider needs the local world');
+  return world;
+}
+
+function config(settings: { readonly apiKey: string; readonly baseUrl?: string }): { apiKey: string; baseUrl?: string } {
+  return { apiKey: settings.apiKey, ...(settings.baseUrl === undefined ? {} : { baseUrl: settings.baseUrl }) };
 }

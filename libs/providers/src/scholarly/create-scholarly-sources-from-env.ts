@@ -1,6 +1,6 @@
 import { KEYLESS_SCHOLARLY_SOURCES } from '@openpaw/contracts';
 import { type Clock, type RandomSource, systemClock } from '../shared/clock.js';
-import { type Env, envList, envPositiveInt, envValue } from '../shared/env.js';
+import { type Env, envHttpUrl, envList, envPositiveInt, envValue } from '../shared/env.js';
 import { type ProviderLogger, silentLogger } from '../shared/logger.js';
 import { ArxivSource } from './arxiv-source.js';
 import { CrossrefSource } from './crossref-source.js';
@@ -25,6 +25,43 @@ export interface ScholarlySourcesFactoryOptions {
 /** The keyless sources searched when `OPENPAW_SCHOLARLY_SOURCES` is not set: no account, no key needed. */
 export const DEFAULT_SCHOLARLY_SOURCES: readonly RemoteScholarlySourceName[] = KEYLESS_SCHOLARLY_SOURCES;
 
+/** The scholarly settings of the environment, validated (see `createScholarlySourcesFromEnv` for the variables). */
+export interface ScholarlySettings {
+  readonly sources: readonly RemoteScholarlySourceName[];
+  readonly reachability: Pick<ReachabilityOptions, 'probeTimeoutMs' | 'reachableTtlMs' | 'unreachableTtlMs' | 'responseTtlMs'>;
+  readonly timeoutMs: number;
+  /** `OPENPAW_<SOURCE>_BASE_URL` of each source that has one. */
+  readonly baseUrls: Readonly<Partial<Record<RemoteScholarlySourceName, string>>>;
+}
+
+/**
+ * Reads and validates the scholarly settings without building anything: what
+ * `createScholarlySourcesFromEnv` would refuse is refused here, naming the variable.
+ */
+export function scholarlySettingsFromEnv(env: Env): ScholarlySettings {
+  const requested = envValue(env, 'OPENPAW_SCHOLARLY_SOURCES') === undefined ? [...DEFAULT_SCHOLARLY_SOURCES] : envList(env, 'OPENPAW_SCHOLARLY_SOURCES').map((s) => s.toLowerCase());
+  const unknown = requested.filter((r) => r !== 'all' && r !== 'none' && r !== 'library' && !(REMOTE_SCHOLARLY_SOURCES as readonly string[]).includes(r));
+  if (unknown.length > 0) throw new Error(`OPENPAW_SCHOLARLY_SOURCES names unknown sources: ${unknown.join(', ')} (known: ${REMOTE_SCHOLARLY_SOURCES.join(', ')}, library, all, none)`);
+  if (requested.includes('none') && requested.length > 1) throw new Error(`OPENPAW_SCHOLARLY_SOURCES: "none" cannot be combined with sources (got ${requested.join(',')})`);
+  const probeTtlMs = envPositiveInt(env, 'OPENPAW_SCHOLARLY_PROBE_TTL_MS', 600_000);
+  const baseUrls: Partial<Record<RemoteScholarlySourceName, string>> = {};
+  for (const name of REMOTE_SCHOLARLY_SOURCES) {
+    const url = envHttpUrl(env, `OPENPAW_${name.toUpperCase()}_BASE_URL`);
+    if (url !== undefined) baseUrls[name] = url;
+  }
+  return {
+    sources: requested.includes('all') ? REMOTE_SCHOLARLY_SOURCES : REMOTE_SCHOLARLY_SOURCES.filter((n) => requested.includes(n)),
+    reachability: {
+      probeTimeoutMs: envPositiveInt(env, 'OPENPAW_SCHOLARLY_PROBE_TIMEOUT_MS', 3_000),
+      reachableTtlMs: probeTtlMs,
+      unreachableTtlMs: Math.min(probeTtlMs, 60_000),
+      responseTtlMs: envPositiveInt(env, 'OPENPAW_SCHOLARLY_CACHE_TTL_MS', 600_000),
+    },
+    timeoutMs: envPositiveInt(env, 'OPENPAW_SCHOLARLY_TIMEOUT_MS', 15_000),
+    baseUrls,
+  };
+}
+
 /**
  * The remote scholarly sources a service may search, from env, besides the user's own library (owned
  * by the research service). `OPENPAW_SCHOLARLY_SOURCES` (comma-separated, `all`, or `none`) picks them;
@@ -46,28 +83,17 @@ export const DEFAULT_SCHOLARLY_SOURCES: readonly RemoteScholarlySourceName[] = K
  */
 export function createScholarlySourcesFromEnv(env: Env, options: ScholarlySourcesFactoryOptions = {}): ScholarlySource[] {
   const logger = options.logger ?? silentLogger;
-  const requested = envValue(env, 'OPENPAW_SCHOLARLY_SOURCES') === undefined ? [...DEFAULT_SCHOLARLY_SOURCES] : envList(env, 'OPENPAW_SCHOLARLY_SOURCES').map((s) => s.toLowerCase());
-  const names = requested.includes('all') ? REMOTE_SCHOLARLY_SOURCES : REMOTE_SCHOLARLY_SOURCES.filter((n) => requested.includes(n));
-  const unknown = requested.filter((r) => r !== 'all' && r !== 'none' && r !== 'library' && !(REMOTE_SCHOLARLY_SOURCES as readonly string[]).includes(r));
-  if (unknown.length > 0) throw new Error(`OPENPAW_SCHOLARLY_SOURCES names unknown sources: ${unknown.join(', ')} (known: ${REMOTE_SCHOLARLY_SOURCES.join(', ')}, library, all, none)`);
-  if (requested.includes('none') && requested.length > 1) throw new Error(`OPENPAW_SCHOLARLY_SOURCES: "none" cannot be combined with sources (got ${requested.join(',')})`);
-  const probeTtlMs = envPositiveInt(env, 'OPENPAW_SCHOLARLY_PROBE_TTL_MS', 600_000);
-  const reachability: ReachabilityOptions = {
-    probeTimeoutMs: envPositiveInt(env, 'OPENPAW_SCHOLARLY_PROBE_TIMEOUT_MS', 3_000),
-    reachableTtlMs: probeTtlMs,
-    unreachableTtlMs: Math.min(probeTtlMs, 60_000),
-    responseTtlMs: envPositiveInt(env, 'OPENPAW_SCHOLARLY_CACHE_TTL_MS', 600_000),
-    maxCachedResponses: 500,
-    clock: options.clock ?? systemClock,
-  };
+  const settings = scholarlySettingsFromEnv(env);
+  const names = settings.sources;
+  const reachability: ReachabilityOptions = { ...settings.reachability, maxCachedResponses: 500, clock: options.clock ?? systemClock };
   const common = {
-    timeoutMs: envPositiveInt(env, 'OPENPAW_SCHOLARLY_TIMEOUT_MS', 15_000),
+    timeoutMs: settings.timeoutMs,
     ...(options.clock !== undefined ? { clock: options.clock } : {}),
     ...(options.random !== undefined ? { random: options.random } : {}),
     ...(options.sharedSlots !== undefined ? { sharedSlots: options.sharedSlots } : {}),
   };
-  const base = (name: string): { baseUrl?: string } => {
-    const url = envValue(env, `OPENPAW_${name.toUpperCase()}_BASE_URL`);
+  const base = (name: RemoteScholarlySourceName): { baseUrl?: string } => {
+    const url = settings.baseUrls[name];
     return url === undefined ? {} : { baseUrl: url };
   };
   const optional = <K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> => (value === undefined ? {} : ({ [key]: value } as Record<K, string>));

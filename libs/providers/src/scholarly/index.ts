@@ -7,7 +7,15 @@ export { ARXIV_MIN_INTERVAL_MS, ArxivSource, type ArxivSourceConfig } from './ar
 export { CrossrefSource, type CrossrefSourceConfig } from './crossref-source.js';
 export { SemanticScholarSource, type SemanticScholarSourceConfig } from './semantic-scholar-source.js';
 export { SerpApiScholarSource, type SerpApiScholarSourceConfig } from './serpapi-scholar-source.js';
-export { createScholarlySourcesFromEnv, DEFAULT_SCHOLARLY_SOURCES, REMOTE_SCHOLARLY_SOURCES, type RemoteScholarlySourceName, type ScholarlySourcesFactoryOptions } from './create-scholarly-sources-from-env.js';
+export {
+  createScholarlySourcesFromEnv,
+  DEFAULT_SCHOLARLY_SOURCES,
+  REMOTE_SCHOLARLY_SOURCES,
+  type RemoteScholarlySourceName,
+  type ScholarlySettings,
+  scholarlySettingsFromEnv,
+  type ScholarlySourcesFactoryOptions,
+} from './create-scholarly-sources-from-env.js';
 export {
   excludedTermsOf,
   type ExpressionSyntax,

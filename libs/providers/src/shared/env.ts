@@ -23,3 +23,20 @@ export function envPositiveInt(env: Env, name: string, fallback: number): number
   }
   return value;
 }
+
+/**
+ * The value as an absolute http(s) URL, or undefined when unset; throws naming the variable when it is
+ * not one (a typo in a base URL would otherwise surface only on the first call, as a network error).
+ */
+export function envHttpUrl(env: Env, name: string): string | undefined {
+  const raw = envValue(env, name);
+  if (raw === undefined) return undefined;
+  let protocol: string;
+  try {
+    protocol = new URL(raw).protocol;
+  } catch {
+    throw new Error(`${name} must be an http(s) URL, got "${raw}"`);
+  }
+  if (protocol !== 'http:' && protocol !== 'https:') throw new Error(`${name} must be an http(s) URL, got "${raw}"`);
+  return raw;
+}
