@@ -171,6 +171,12 @@ export interface SagaDefinition<S extends string = string, D = unknown> {
    */
   readonly amendedBy?: readonly AnyMessageDefinition[];
   /**
+   * Which finished runs an amendment concerns: a string the JSON of their data contains (e.g. the id
+   * of the person taken down). The coordinator hands the amendment to each finished run of this
+   * workflow whose data holds it; without it, amendments reach no run.
+   */
+  amendmentConcerns?(envelope: Envelope): string | undefined;
+  /**
    * An owner's cancel (the engine's, see `cancelledState`): the run's data and effects on the way to
    * the cancelled state (default: data unchanged, nothing sent), e.g. cancel the child run it waits
    * for, so that work stops too. Pure, like `decide`.

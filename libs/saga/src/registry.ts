@@ -14,7 +14,8 @@ export class SagaRegistry {
     validateDefinition(definition);
     if (this.definitions.has(definition.type)) throw new Error(`workflow ${definition.type} registered twice`);
     this.definitions.set(definition.type, definition);
-    this.inputs.set(definition.type, new Set(definition.inputs.map((m) => m.subject)));
+    // Amendments are inputs of the run they are handed to (the coordinator finds the runs).
+    this.inputs.set(definition.type, new Set([...definition.inputs, ...(definition.amendedBy ?? [])].map((m) => m.subject)));
     return this;
   }
 
@@ -24,6 +25,11 @@ export class SagaRegistry {
 
   consumes(type: string, subject: string): boolean {
     return this.inputs.get(type)?.has(subject) ?? false;
+  }
+
+  /** The workflows that take `subject` as an amendment (it names no run: the coordinator finds their runs it concerns). */
+  amendersOf(subject: string): readonly AnySagaDefinition[] {
+    return [...this.definitions.values()].filter((definition) => (definition.amendedBy ?? []).some((message) => message.subject === subject));
   }
 
   /** Every event subject some workflow consumes. */

@@ -1,7 +1,7 @@
 import type { JetStreamClient } from '@nats-io/jetstream';
 import { jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { CancelRun, ChildRunFinished, StartRun, STREAMS, SubmitRunInput, type AnyMessageDefinition } from '@openpaw/contracts';
+import { CancelRun, ChildRunFinished, StartRun, STREAMS, SubmitRunInput, type AnyMessageDefinition, type Envelope } from '@openpaw/contracts';
 import {
   type BatchItem,
   connectNats,
@@ -23,6 +23,7 @@ import {
   coordinatorEntities,
   coordinatorMigrations,
   OutboxRelay,
+  type AnySagaDefinition,
   type PendingInput,
   type RelayObserver,
   type SagaRegistry,
@@ -140,7 +141,7 @@ export class CoordinatorRuntime {
     await ensureConsumer(jsm, { stream: STREAMS.commands.name, durable: COORDINATOR_COMMANDS_DURABLE, filterSubject: 'openpaw.cmd.coordinator.>', ...common });
     const byContext = new Map<string, Map<string, AnyMessageDefinition>>();
     for (const definition of this.config.registry.all()) {
-      for (const input of definition.inputs) {
+      for (const input of [...definition.inputs, ...(definition.amendedBy ?? [])]) {
         const context = byContext.get(input.context) ?? new Map<string, AnyMessageDefinition>();
         context.set(input.subject, input);
         byContext.set(input.context, context);
@@ -190,14 +191,23 @@ export class CoordinatorRuntime {
     const outcomes: HandlerOutcome[] = new Array<HandlerOutcome>(items.length).fill(ACK);
     const inputs: PendingInput[] = [];
     const itemOf: number[] = [];
-    items.forEach((item, i) => {
+    for (const [i, item] of items.entries()) {
+      const amenders = this.config.registry.amendersOf(item.envelope.type);
+      if (amenders.length > 0) {
+        // An amendment names no run: it goes to every finished run it concerns, once per run.
+        for (const input of await this.amendmentInputs(item.envelope, amenders)) {
+          inputs.push(input);
+          itemOf.push(i);
+        }
+        continue;
+      }
       const translated = inputFromMessage(item.envelope);
       if (!translated.ok) outcomes[i] = { kind: 'reject', reason: translated.reason };
       else if (translated.input !== undefined) {
         inputs.push(translated.input);
         itemOf.push(i);
       }
-    });
+    }
     if (inputs.length === 0) return outcomes;
     const observer = this.config.observer;
     try {
@@ -217,6 +227,26 @@ export class CoordinatorRuntime {
       }
     }
     return outcomes;
+  }
+
+  /**
+   * The inputs of an amendment: one per finished run of an amending workflow whose data holds what
+   * the amendment concerns (`amendmentConcerns`), each with its own message id, so a redelivered
+   * amendment is a duplicate per run. A scan of the workflow's finished runs' data: amendments are
+   * rare operator actions (a takedown), not a per-step cost.
+   */
+  private async amendmentInputs(envelope: Envelope, amenders: readonly AnySagaDefinition[]): Promise<PendingInput[]> {
+    const inputs: PendingInput[] = [];
+    for (const definition of amenders) {
+      const needle = definition.amendmentConcerns?.(envelope);
+      if (needle === undefined || needle.length === 0) continue;
+      const rows = await this.dataSource.query<Array<{ id: string }>>(
+        `select id from workflow_runs where type = $1 and state = any($2::text[]) and strpos(data::text, $3) > 0`,
+        [definition.type, definition.terminal, needle],
+      );
+      for (const { id } of rows) inputs.push({ kind: 'input', meta: { messageId: `${envelope.id}:${id}`, runId: id }, input: { kind: 'event', envelope } });
+    }
+    return inputs;
   }
 
   /**

@@ -243,6 +243,20 @@ describe('visual degrees (spec 03) end to end through the gateway, over the loca
     const audit = (await (await operator.request('/ops/audit?limit=5')).json()) as { entries: { actor: string; action: string; target: Record<string, unknown> }[] };
     expect(audit.entries[0]).toMatchObject({ actor: 'operator-olga', action: 'visual_takedown', target: { celebrityId: gone?.celebrityId, reason: request.reason } });
 
+    // The finished run that named them is redacted (an amendment: its state kept), its view no longer names them.
+    const deadline = Date.now() + 30_000;
+    let redacted: { state: string; view: unknown } | undefined;
+    while (Date.now() < deadline) {
+      const run = (await (await alice.request(`/visual-degrees/${runId}`)).json()) as { state: string; view: unknown };
+      if (!JSON.stringify(run.view).includes(gone?.name ?? '')) {
+        redacted = run;
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(redacted?.state).toBe('SUCCEEDED');
+    expect(JSON.stringify(redacted?.view)).toContain('[removed]');
+
     // A new search from them finds no chain: no photo is recognised as them any more (the far side still searches).
     const after = await start({ from: gone?.name, to: pairs.threeHop.to });
     const afterEvents = await readSse(`${platform.gatewayUrl}/visual-degrees/${after.body.runId}/events`, alice, { timeoutMs: 90_000 });

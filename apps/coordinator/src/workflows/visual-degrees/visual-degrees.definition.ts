@@ -1,4 +1,4 @@
-import { CandidatesDiscovered, EdgeRefuted, EdgeVerified, ExpansionSelected, VISUAL_DEGREES, VisualPersonTakenDown, VisualStepFailed } from '@openpaw/contracts';
+import { CandidatesDiscovered, type MessageData, EdgeRefuted, EdgeVerified, ExpansionSelected, VISUAL_DEGREES, VisualPersonTakenDown, VisualStepFailed } from '@openpaw/contracts';
 import { decideByTable, onEvent, onStart, type SagaDefinition, transitionsOf, type WorkflowTable } from '@openpaw/saga';
 import { bridgeRefuted, targetReached } from './states/bridging.js';
 import { directEdgeRefuted, directEdgeVerified } from './states/direct-edge.js';
@@ -87,6 +87,8 @@ export function visualDegreesDefinition(timings: VisualDegreesTimings = DEFAULT_
     inputs: [EdgeVerified, EdgeRefuted, CandidatesDiscovered, ExpansionSelected, VisualStepFailed],
     // Delivered per run by whoever finds the runs naming the person (they name no run).
     amendedBy: [VisualPersonTakenDown],
+    // The finished runs naming the person: their data holds the celebrity id (chains, cards, candidates).
+    amendmentConcerns: (envelope) => (envelope.type === VisualPersonTakenDown.subject ? JSON.stringify((envelope.data as MessageData<typeof VisualPersonTakenDown>).celebrityId) : undefined),
     init: initialVisualDegreesData,
     decide: (run, input, context) => decideGuarded(run, input, context, decide),
     onCancel: (run, reason, { now }) => cancelled(run, reason, now),
