@@ -178,7 +178,7 @@ function resolveDoubts(chars: readonly OcrChar[], settings: ReadingSettings): { 
     readings = readings.flatMap((r) => o.map((x, j) => ({ picks: [...r.picks, j], probability: r.probability * x.confidence }))).filter((r) => r.probability * rest >= NEGLIGIBLE * likeliest);
     if (readings.length > MAX_READINGS) return { doubt: `read unsure: ${doubted.map((i) => nameOf(chars[i]!)).join(', ')} (too many ways to read it)` };
   }
-  const maths = new Map<string, { chars: OcrChar[]; probability: number; best: number }>();
+  const maths = new Map<string, { chars: OcrChar[]; probability: number; best: number; picks: number[] }>();
   for (const r of readings) {
     const candidate = sure.map((c, i) => {
       const k = doubted.indexOf(i);
@@ -191,19 +191,48 @@ function resolveDoubts(chars: readonly OcrChar[], settings: ReadingSettings): { 
     if (extraction.unparsed.length > 0 || extraction.dangling.length > 0 || digitAfterLetter(text) || MISREAD_SHAPES.some(([shape]) => shape.test(text))) continue;
     const key = `${extraction.signature?.hash ?? 'no maths'} ${text.replace(/[^0-9+\-*/=<>^×÷]/g, '')}`;
     const seen = maths.get(key);
-    if (seen === undefined) maths.set(key, { chars: picked, probability: r.probability, best: r.probability });
+    if (seen === undefined) maths.set(key, { chars: picked, probability: r.probability, best: r.probability, picks: r.picks });
     else {
       seen.probability += r.probability;
-      if (r.probability > seen.best) Object.assign(seen, { chars: picked, best: r.probability });
+      if (r.probability > seen.best) Object.assign(seen, { chars: picked, best: r.probability, picks: r.picks });
     }
   }
   const named = doubted.map((i) => nameOf(chars[i]!)).join(', ');
   if (maths.size === 0) return { doubt: `read unsure: ${named} (no reading of them is maths)` };
   const ranked = [...maths.values()].sort((a, b) => b.probability - a.probability);
+  const winner = ranked[0]!;
   const total = ranked.reduce((sum, m) => sum + m.probability, 0);
-  const other = (total - ranked[0]!.probability) / total;
-  if (other > settings.maxOtherMaths) return { doubt: `read unsure: ${named} (${maths.size} different maths fit; the others hold ${(100 * other).toFixed(0)} %)` };
-  return { chars: ranked[0]!.chars };
+  const overruled = doubted.flatMap((i, k) => {
+    const pick = options[k]![winner.picks[k]!]!;
+    return sameSpelling(pick.text, chars[i]!.text) ? [] : [{ char: chars[i]!, pick }];
+  });
+  const unweighed = unweighedRivals(winner.best, overruled);
+  const other = (total - winner.probability + unweighed) / (total + unweighed);
+  if (other > settings.maxOtherMaths) {
+    const why =
+      unweighed > total - winner.probability
+        ? `the maths would have to read ${overruled.map((o) => `"${o.char.text}" as "${o.pick.text}" (${o.pick.confidence.toFixed(3)}, a reading the reader did not list up to ${(o.char.unlisted ?? 0).toFixed(3)})`).join(', ')}: ${(100 * other).toFixed(0)} % may be other maths`
+        : `${maths.size} different maths fit; the others hold ${(100 * other).toFixed(0)} %`;
+    return { doubt: `read unsure: ${named} (${why})` };
+  }
+  return { chars: winner.chars };
+}
+
+const sameSpelling = (a: string, b: string): boolean => a.normalize('NFKC').toLowerCase() === b.normalize('NFKC').toLowerCase();
+
+/**
+ * The probability of readings nobody weighed that rival the winning one where the maths overruled the
+ * reader (issue 25): at each place the winner reads otherwise than the reader did, the winner with that
+ * place read as the reader's likeliest unlisted reading instead (`unlisted`, below the reader's listing
+ * floor). Such a reading was never tried against the maths, so it may parse, and as other maths: it counts
+ * against the winner like the readings that were weighed. The maths picking a runner-up the reader gave
+ * a fair share ("÷" at 0.28 behind ":" at 0.52, nothing unlisted above 0.003) stands; the maths picking
+ * a leftover ("α" at 0.027 behind "c" at 0.72, the printed "x" unlisted at 0.013) is a guess among
+ * leftovers, as likely the reading never listed. Where the reader's own reading stands, its unlisted
+ * readings are what its confidence already weighs (`minCharConfidence`, `COVERAGE`).
+ */
+function unweighedRivals(best: number, overruled: readonly { readonly char: OcrChar; readonly pick: OcrAlternative }[]): number {
+  return overruled.reduce((sum, { char, pick }) => sum + (best * (char.unlisted ?? 0)) / Math.max(pick.confidence, Number.EPSILON), 0);
 }
 
 function mergeSpellings(options: readonly OcrAlternative[]): OcrAlternative[] {
