@@ -105,6 +105,13 @@ describe('judgeReading', () => {
     expect(enclosing).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/encloses other glyphs/) });
   });
 
+  it('refuses maths the picture\'s edge cuts through ("8² + 3³" cropped through its "³"), not prose it cuts', () => {
+    const cutExponent = { ...reading('Evaluate 8 + 3', [], [{ x0: 278, y0: 4, x1: 290, y1: 22 }]), width: 290 };
+    expect(judgeReading(cutExponent)).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/the picture's right edge cuts through ink beside "3"/) });
+    const cutProse = judgeReading(reading('Solve 2x = 4', [], [{ x0: 0, y0: 10, x1: 12, y1: 50 }]));
+    expect(cutProse).toMatchObject({ status: 'read', reading: { text: 'Solve 2x = 4' } });
+  });
+
   describe('a reader of lines without characters (Mathpix: LaTeX written as plain maths, one confidence a line)', () => {
     /** Lines as Mathpix gives them: no characters, no boxes of its own, maths lines marked latex. */
     const mathpix = (lines: readonly { text: string; confidence: number; latex?: boolean; unread?: string }[]): OcrReading => ({

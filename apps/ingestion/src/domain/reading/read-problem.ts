@@ -262,7 +262,31 @@ function pageInkDoubts(reading: OcrReading): string[] {
   if (unread !== undefined) doubts.push(`ink at x ${unread.x0}–${unread.x1}, y ${unread.y0}–${unread.y1} lies outside every line read (a root sign or an exponent left out?)`);
   const enclosing = enclosingInk(reading.ink, charHeight);
   if (enclosing !== undefined) doubts.push(`ink at x ${enclosing.x0}–${enclosing.x1} encloses other glyphs (a root sign?)`);
+  const cut = cutMaths(reading, lines, charHeight);
+  if (cut !== undefined) doubts.push(cut);
   return doubts;
+}
+
+/** Ink this large (in character heights) is a stroke of a glyph, not a speck of noise. */
+const STROKE = 0.2;
+
+/**
+ * Ink cut by the picture's edge beside the maths (issue 25, a cropped photo): the maths may go on past
+ * the edge ("8² + 3³" cropped through its "³" reads "8² + 3"), so what was read is not all of it. Ink cut
+ * beside prose ("Solve" losing half its "S") says nothing of the maths and stands.
+ */
+function cutMaths(reading: OcrReading, lines: readonly OcrLine[], charHeight: number): string | undefined {
+  const chars = lines.flatMap((l) => l.chars.filter((c): c is OcrChar & { box: OcrBox } => c.box !== undefined && c.text.trim() !== ''));
+  const gap = (a: OcrBox, b: OcrBox): number => Math.hypot(Math.max(0, a.x0 - b.x1, b.x0 - a.x1), Math.max(0, a.y0 - b.y1, b.y0 - a.y1));
+  for (const blob of reading.ink ?? []) {
+    const edge = blob.x0 <= 0 ? 'left' : blob.x1 >= reading.width ? 'right' : blob.y0 <= 0 ? 'top' : blob.y1 >= reading.height ? 'bottom' : undefined;
+    if (edge === undefined || Math.max(blob.x1 - blob.x0, blob.y1 - blob.y0) < STROKE * charHeight) continue;
+    const nearest = chars.reduce<(OcrChar & { box: OcrBox }) | undefined>((best, c) => (best === undefined || gap(c.box, blob) < gap(best.box, blob) ? c : best), undefined);
+    if (nearest === undefined || gap(nearest.box, blob) > charHeight || MATHS_CHAR.test(nearest.text)) {
+      return `the picture's ${edge} edge cuts through ink${nearest === undefined ? '' : ` beside "${nearest.text}"`} (the maths may go on past it; please include the whole problem)`;
+    }
+  }
+  return undefined;
 }
 
 /** A blob counts as read when at least this share of its box lies in one read line's box (detection boxes may clip a glyph's edge). */
