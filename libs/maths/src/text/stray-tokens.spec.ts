@@ -35,6 +35,20 @@ describe('a letter run inside or touching the maths', () => {
     }
   });
 
+  it('given a letter the maths does not read or a sign it does not read in the maths, then it is refused by name, not cut out', () => {
+    // Both were signed as a part of their maths ("-37 < 18", "16 = 98") and taken as read (issue 25's bench).
+    expect(strayToken(normaliseMaths('solve for x: 11α-37<18'))).toBe('α');
+    expect(strayToken(normaliseMaths('solve for x: 7c ± 16=98'))).toBe('±');
+    expect(strayToken(normaliseMaths('Solve 2θ + 30 = 90'))).toBe('θ');
+    expect(solveProblem('Solve 7x ± 16 = 98').solved).toBe(false);
+  });
+
+  it('given prose punctuation, currency, percent and degrees beside the maths, then nothing is stray', () => {
+    for (const text of ['Solve for x: 2x + 3 = 11.', 'A pen costs £3 and a book $12; find 3 × 12 + 3.', 'Find 20% of 50?', 'An angle is 30° more than x; x + 30 = 90!', 'Find x, if 2x = 8']) {
+      expect(strayToken(normaliseMaths(text))).toBeUndefined();
+    }
+  });
+
   it('given generated junk next to or inside the maths of a solvable equation, then the engine refuses every one', () => {
     const rng = seeded(24);
     const int = (lo: number, hi: number): number => lo + Math.floor(rng() * (hi - lo + 1));

@@ -47,6 +47,7 @@ export function strayToken(normalised: string): string | undefined {
   const lexemes = lex(normalised);
   for (let i = 0; i < lexemes.length; i++) {
     const token = lexemes[i]!;
+    if (token.kind === 'other' && UNREAD_SIGN.test(token.text) && inTheMaths(lexemes, i)) return token.text;
     if (token.kind !== 'word' || readable(token.text)) continue;
     // "log10(…)": a function name followed by its digits.
     const before = lexemes[i - 1];
@@ -61,6 +62,19 @@ export function strayToken(normalised: string): string | undefined {
     if ((isOperand(previous) && isBinary(next)) || (isBinary(previous) && isOperand(next))) return token.text;
   }
   return undefined;
+}
+
+/**
+ * A letter the maths does not read as an unknown (a Greek "α", "θ") or a maths sign it does not read ("±",
+ * "∓", "∑"): next to the maths, the parser would cut the maths there and keep only a part ("11α - 37 < 18"
+ * signed as "-37 < 18"), so it is refused by name. Prose punctuation, currency and "°" stay prose.
+ */
+const UNREAD_SIGN = /^[\p{L}\p{Sm}]$/u;
+
+/** Whether the lexeme at `i` sits in the maths: a number, an operator, a relation or a bracket is its nearest neighbour on either side. */
+function inTheMaths(lexemes: readonly Lexeme[], i: number): boolean {
+  const maths = (l: Lexeme | undefined): boolean => l !== undefined && ['number', 'operator', 'relation', 'open', 'close'].includes(l.kind);
+  return maths(neighbour(lexemes, i, -1)) || maths(neighbour(lexemes, i, 1)) || isOperand(neighbour(lexemes, i, -1)) || isOperand(neighbour(lexemes, i, 1));
 }
 
 function neighbour(lexemes: readonly Lexeme[], from: number, step: 1 | -1): Lexeme | undefined {

@@ -22,6 +22,12 @@ export interface OcrChar {
    */
   readonly alternatives?: readonly OcrAlternative[];
   /**
+   * The probability of the likeliest reading of this place that is neither `text` nor one of `alternatives`
+   * (the reader lists only readings above a floor): no reading left unlisted is more probable. What bounds
+   * a misreading nobody weighed. Absent when the reader gives no distribution over readings.
+   */
+  readonly unlisted?: number;
+  /**
    * true: its box is ink of its own (a blob centred in its columns), so something is printed there and ''
    * is no reading of it. false: the reader found no ink of its own, and its box is only the columns it
    * placed it in (its rows say nothing of where it sits). Absent when the reader does not say.

@@ -108,6 +108,11 @@ describe('maths signature', () => {
     expect(extraction.unparsed).toEqual(['"sy" sits in the maths']);
   });
 
+  it('given a letter or sign the maths does not read inside it ("11α-37<18", "7c ± 16=98"), then there is no signature, never one of part of the maths', () => {
+    expect(extractMathsSignature(normaliseText('Solve for x: 11α - 37 < 18'))).toEqual({ unparsed: ['"α" sits in the maths'], dangling: [] });
+    expect(extractMathsSignature(normaliseText('Solve for x: 7c ± 16 = 98'))).toEqual({ unparsed: ['"±" sits in the maths'], dangling: [] });
+  });
+
   it('canonicalises operand order, implicit multiplication and unknown names', () => {
     expect(sig('Solve 23 = 4y - 9')?.canonical).toBe('(= (+ (* 4 v0) -9) 23)');
     expect(sig('Simplify 2(x + 1) + 3x')?.canonical).toBe('(+ (* (+ 1 v0) 2) (* 3 v0))');

@@ -6,6 +6,9 @@ interface Doubt {
   readonly at: number;
   readonly confidence: number;
   readonly alternatives: readonly OcrAlternative[];
+  /** The reader's likeliest reading of the place that it did not list. */
+  readonly unlisted?: number;
+  readonly ownInk?: boolean;
 }
 
 const LINE_BOX: OcrBox = { x0: 0, y0: 0, x1: 1000, y1: 60 };
@@ -15,7 +18,9 @@ function reading(text: string, doubts: readonly Doubt[] = [], ink?: readonly Ocr
   const chars: OcrChar[] = [...text].map((c, i) => {
     const doubt = doubts.find((d) => d.at === i);
     const box = { x0: 20 * i, y0: 10, x1: 20 * i + 16, y1: 50 };
-    return doubt === undefined ? { text: c, confidence: 0.999, box } : { text: c, confidence: doubt.confidence, alternatives: doubt.alternatives, box };
+    if (doubt === undefined) return { text: c, confidence: 0.999, box };
+    const { at: _at, ...read } = doubt;
+    return { text: c, ...read, box };
   });
   return { reader: 'test', local: true, width: 1000, height: 200, lines: [{ text, confidence: Math.min(...chars.map((c) => c.confidence)), box: LINE_BOX, chars }], ...(ink === undefined ? {} : { ink }) };
 }
@@ -59,6 +64,34 @@ describe('judgeReading', () => {
     expect(outcome).toMatchObject({ status: 'read', reading: { text: 'Evaluate 64 - 20' } });
   });
 
+  describe('the maths overruling the reader (issue 25: "11x - 37 < 18" was read "11α - 37 < 18")', () => {
+    /** The "x" of "11x" read "c" at 0.72; the reader listed "r", nothing and "x" at 0.027 (only "x" parses), and left out readings up to `unlisted`. */
+    const leftover = (unlisted: number | undefined): OcrReading =>
+      reading('Solve for x: 11c - 37 < 18', [
+        { at: 15, confidence: 0.72, alternatives: [{ text: 'r', confidence: 0.117 }, { text: '', confidence: 0.097 }, { text: 'x', confidence: 0.027 }], ownInk: true, ...(unlisted === undefined ? {} : { unlisted }) },
+      ]);
+
+    it('refuses a reading whose maths had to pick a leftover of the reader: a reading the reader never listed is about as likely', () => {
+      const outcome = judgeReading(leftover(0.013));
+      expect(outcome).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/would have to read "c" as "x" \(0\.027, a reading the reader did not list up to 0\.013\)/) });
+    });
+
+    it('without the reader saying what it left out, the maths picks the one reading that parses (what the doubt guards against)', () => {
+      expect(judgeReading(leftover(undefined))).toMatchObject({ status: 'read', reading: { text: 'Solve for x: 11x - 37 < 18' } });
+    });
+
+    it('lets the maths pick a runner-up the reader gave a fair share ("÷" at 0.28 behind "0" at 0.70), nothing unlisted near it', () => {
+      const fair = (unlisted: number): OcrReading => reading('Work out 27 0 3 - 8', [{ at: 12, confidence: 0.7, alternatives: [{ text: '÷', confidence: 0.28 }], unlisted, ownInk: true }]);
+      expect(judgeReading(fair(0.003))).toMatchObject({ status: 'read', reading: { text: 'Work out 27 ÷ 3 - 8' } });
+      expect(judgeReading(fair(0.015))).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/would have to read "0" as "÷"/) });
+    });
+
+    it('does not hold the unlisted readings of a place against the reader\'s own reading there (its confidence weighs them)', () => {
+      const outcome = judgeReading(reading('Solve for y: 5y - 4 = 2y + 11', [{ at: 16, confidence: 0.95, alternatives: [{ text: '－', confidence: 0.04 }], unlisted: 0.009 }]));
+      expect(outcome).toMatchObject({ status: 'read' });
+    });
+  });
+
   it('refuses a doubt whose readings do not cover its probability', () => {
     const outcome = judgeReading(reading('Solve 3x + 1 = 7', [{ at: 15, confidence: 0.6, alternatives: [{ text: '1', confidence: 0.2 }] }]));
     expect(outcome).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/read unsure: "7" 0\.60/) });
@@ -70,6 +103,13 @@ describe('judgeReading', () => {
     expect(outside).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/ink at x 300–340, y 70–130 lies outside every line read/) });
     const enclosing = judgeReading(reading('Evaluate 49 - 4', [], [root, { x0: 340, y0: 20, x1: 370, y1: 55 }, { x0: 375, y0: 20, x1: 405, y1: 55 }]));
     expect(enclosing).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/encloses other glyphs/) });
+  });
+
+  it('refuses maths the picture\'s edge cuts through ("8² + 3³" cropped through its "³"), not prose it cuts', () => {
+    const cutExponent = { ...reading('Evaluate 8 + 3', [], [{ x0: 278, y0: 4, x1: 290, y1: 22 }]), width: 290 };
+    expect(judgeReading(cutExponent)).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/the picture's right edge cuts through ink beside "3"/) });
+    const cutProse = judgeReading(reading('Solve 2x = 4', [], [{ x0: 0, y0: 10, x1: 12, y1: 50 }]));
+    expect(cutProse).toMatchObject({ status: 'read', reading: { text: 'Solve 2x = 4' } });
   });
 
   describe('a reader of lines without characters (Mathpix: LaTeX written as plain maths, one confidence a line)', () => {

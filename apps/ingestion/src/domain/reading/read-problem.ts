@@ -178,7 +178,7 @@ function resolveDoubts(chars: readonly OcrChar[], settings: ReadingSettings): { 
     readings = readings.flatMap((r) => o.map((x, j) => ({ picks: [...r.picks, j], probability: r.probability * x.confidence }))).filter((r) => r.probability * rest >= NEGLIGIBLE * likeliest);
     if (readings.length > MAX_READINGS) return { doubt: `read unsure: ${doubted.map((i) => nameOf(chars[i]!)).join(', ')} (too many ways to read it)` };
   }
-  const maths = new Map<string, { chars: OcrChar[]; probability: number; best: number }>();
+  const maths = new Map<string, { chars: OcrChar[]; probability: number; best: number; picks: number[] }>();
   for (const r of readings) {
     const candidate = sure.map((c, i) => {
       const k = doubted.indexOf(i);
@@ -191,19 +191,48 @@ function resolveDoubts(chars: readonly OcrChar[], settings: ReadingSettings): { 
     if (extraction.unparsed.length > 0 || extraction.dangling.length > 0 || digitAfterLetter(text) || MISREAD_SHAPES.some(([shape]) => shape.test(text))) continue;
     const key = `${extraction.signature?.hash ?? 'no maths'} ${text.replace(/[^0-9+\-*/=<>^×÷]/g, '')}`;
     const seen = maths.get(key);
-    if (seen === undefined) maths.set(key, { chars: picked, probability: r.probability, best: r.probability });
+    if (seen === undefined) maths.set(key, { chars: picked, probability: r.probability, best: r.probability, picks: r.picks });
     else {
       seen.probability += r.probability;
-      if (r.probability > seen.best) Object.assign(seen, { chars: picked, best: r.probability });
+      if (r.probability > seen.best) Object.assign(seen, { chars: picked, best: r.probability, picks: r.picks });
     }
   }
   const named = doubted.map((i) => nameOf(chars[i]!)).join(', ');
   if (maths.size === 0) return { doubt: `read unsure: ${named} (no reading of them is maths)` };
   const ranked = [...maths.values()].sort((a, b) => b.probability - a.probability);
+  const winner = ranked[0]!;
   const total = ranked.reduce((sum, m) => sum + m.probability, 0);
-  const other = (total - ranked[0]!.probability) / total;
-  if (other > settings.maxOtherMaths) return { doubt: `read unsure: ${named} (${maths.size} different maths fit; the others hold ${(100 * other).toFixed(0)} %)` };
-  return { chars: ranked[0]!.chars };
+  const overruled = doubted.flatMap((i, k) => {
+    const pick = options[k]![winner.picks[k]!]!;
+    return sameSpelling(pick.text, chars[i]!.text) ? [] : [{ char: chars[i]!, pick }];
+  });
+  const unweighed = unweighedRivals(winner.best, overruled);
+  const other = (total - winner.probability + unweighed) / (total + unweighed);
+  if (other > settings.maxOtherMaths) {
+    const why =
+      unweighed > total - winner.probability
+        ? `the maths would have to read ${overruled.map((o) => `"${o.char.text}" as "${o.pick.text}" (${o.pick.confidence.toFixed(3)}, a reading the reader did not list up to ${(o.char.unlisted ?? 0).toFixed(3)})`).join(', ')}: ${(100 * other).toFixed(0)} % may be other maths`
+        : `${maths.size} different maths fit; the others hold ${(100 * other).toFixed(0)} %`;
+    return { doubt: `read unsure: ${named} (${why})` };
+  }
+  return { chars: winner.chars };
+}
+
+const sameSpelling = (a: string, b: string): boolean => a.normalize('NFKC').toLowerCase() === b.normalize('NFKC').toLowerCase();
+
+/**
+ * The probability of readings nobody weighed that rival the winning one where the maths overruled the
+ * reader (issue 25): at each place the winner reads otherwise than the reader did, the winner with that
+ * place read as the reader's likeliest unlisted reading instead (`unlisted`, below the reader's listing
+ * floor). Such a reading was never tried against the maths, so it may parse, and as other maths: it counts
+ * against the winner like the readings that were weighed. The maths picking a runner-up the reader gave
+ * a fair share ("÷" at 0.28 behind ":" at 0.52, nothing unlisted above 0.003) stands; the maths picking
+ * a leftover ("α" at 0.027 behind "c" at 0.72, the printed "x" unlisted at 0.013) is a guess among
+ * leftovers, as likely the reading never listed. Where the reader's own reading stands, its unlisted
+ * readings are what its confidence already weighs (`minCharConfidence`, `COVERAGE`).
+ */
+function unweighedRivals(best: number, overruled: readonly { readonly char: OcrChar; readonly pick: OcrAlternative }[]): number {
+  return overruled.reduce((sum, { char, pick }) => sum + (best * (char.unlisted ?? 0)) / Math.max(pick.confidence, Number.EPSILON), 0);
 }
 
 function mergeSpellings(options: readonly OcrAlternative[]): OcrAlternative[] {
@@ -233,7 +262,31 @@ function pageInkDoubts(reading: OcrReading): string[] {
   if (unread !== undefined) doubts.push(`ink at x ${unread.x0}–${unread.x1}, y ${unread.y0}–${unread.y1} lies outside every line read (a root sign or an exponent left out?)`);
   const enclosing = enclosingInk(reading.ink, charHeight);
   if (enclosing !== undefined) doubts.push(`ink at x ${enclosing.x0}–${enclosing.x1} encloses other glyphs (a root sign?)`);
+  const cut = cutMaths(reading, lines, charHeight);
+  if (cut !== undefined) doubts.push(cut);
   return doubts;
+}
+
+/** Ink this large (in character heights) is a stroke of a glyph, not a speck of noise. */
+const STROKE = 0.2;
+
+/**
+ * Ink cut by the picture's edge beside the maths (issue 25, a cropped photo): the maths may go on past
+ * the edge ("8² + 3³" cropped through its "³" reads "8² + 3"), so what was read is not all of it. Ink cut
+ * beside prose ("Solve" losing half its "S") says nothing of the maths and stands.
+ */
+function cutMaths(reading: OcrReading, lines: readonly OcrLine[], charHeight: number): string | undefined {
+  const chars = lines.flatMap((l) => l.chars.filter((c): c is OcrChar & { box: OcrBox } => c.box !== undefined && c.text.trim() !== ''));
+  const gap = (a: OcrBox, b: OcrBox): number => Math.hypot(Math.max(0, a.x0 - b.x1, b.x0 - a.x1), Math.max(0, a.y0 - b.y1, b.y0 - a.y1));
+  for (const blob of reading.ink ?? []) {
+    const edge = blob.x0 <= 0 ? 'left' : blob.x1 >= reading.width ? 'right' : blob.y0 <= 0 ? 'top' : blob.y1 >= reading.height ? 'bottom' : undefined;
+    if (edge === undefined || Math.max(blob.x1 - blob.x0, blob.y1 - blob.y0) < STROKE * charHeight) continue;
+    const nearest = chars.reduce<(OcrChar & { box: OcrBox }) | undefined>((best, c) => (best === undefined || gap(c.box, blob) < gap(best.box, blob) ? c : best), undefined);
+    if (nearest === undefined || gap(nearest.box, blob) > charHeight || MATHS_CHAR.test(nearest.text)) {
+      return `the picture's ${edge} edge cuts through ink${nearest === undefined ? '' : ` beside "${nearest.text}"`} (the maths may go on past it; please include the whole problem)`;
+    }
+  }
+  return undefined;
 }
 
 /** A blob counts as read when at least this share of its box lies in one read line's box (detection boxes may clip a glyph's edge). */

@@ -78,14 +78,28 @@ export function decodeLine(output: TensorData, dictionary: readonly string[], in
     }
     best.push({ index: top.index, p: top.p, runnerUp: second.index, runnerUpP: second.p });
   }
-  const alternativesAt = (t: number, except: number): OcrAlternative[] => {
+  /** Step t's classes other than `except` at or above the floor, most probable first, and the likeliest class left out. */
+  const alternativesAt = (t: number, except: number): { alternatives: OcrAlternative[]; unlisted: number } => {
     const row = t * classes;
     const found: OcrAlternative[] = [];
+    let unlisted = 0;
     for (let k = 0; k < classes; k += 1) {
       const p = output.data[row + k]!;
-      if (k !== except && p >= ALTERNATIVE_FLOOR) found.push({ text: textOf(k), confidence: p });
+      if (k === except) continue;
+      if (p >= ALTERNATIVE_FLOOR) found.push({ text: textOf(k), confidence: p });
+      else unlisted = Math.max(unlisted, p);
     }
-    return found.sort((a, b) => b.confidence - a.confidence);
+    return { alternatives: found.sort((a, b) => b.confidence - a.confidence), unlisted };
+  };
+  /**
+   * The likeliest class of blank step t a near miss leaves out: not the blank, not the character it nearly
+   * read, and not what a blank step weighs without it being a lost character (a neighbour's class, a space).
+   */
+  const unlistedBeside = (t: number, notLost: readonly number[]): number => {
+    const row = t * classes;
+    let unlisted = 0;
+    for (let k = 1; k < classes - 1; k += 1) if (!notLost.includes(k)) unlisted = Math.max(unlisted, output.data[row + k]!);
+    return unlisted;
   };
   const peaks: Peak[] = [];
   let previous = 0;
@@ -113,18 +127,18 @@ export function decodeLine(output: TensorData, dictionary: readonly string[], in
     const x0 = Math.max(box.x0, Math.floor(toImageX(left * columnsPerStep)));
     const x1 = Math.min(box.x1, Math.ceil(toImageX(right * columnsPerStep)));
     const own = inkOf(ink, x0, Math.max(x0 + 1, x1));
-    const alternatives = alternativesAt(peak.bestStep, peak.index);
-    chars.push({ text: textOf(peak.index), confidence: peak.probability, box: own ?? { x0, y0: box.y0, x1: Math.max(x0 + 1, x1), y1: box.y1 }, alternatives, ownInk: own !== undefined });
+    const { alternatives, unlisted } = alternativesAt(peak.bestStep, peak.index);
+    chars.push({ text: textOf(peak.index), confidence: peak.probability, box: own ?? { x0, y0: box.y0, x1: Math.max(x0 + 1, x1), y1: box.y1 }, alternatives, unlisted, ownInk: own !== undefined });
     // Blank steps up to the next character that nearly read a character other than the two around them.
-    const nearMisses = new Map<number, OcrAlternative & { blank: number }>();
+    const nearMisses = new Map<number, OcrAlternative & { blank: number; unlisted: number }>();
     for (let t = peak.lastStep + 1; t < (after?.step ?? steps); t += 1) {
       const step = best[t]!;
       // Spaces are the ink's business (word gaps), not lost characters.
       if (step.index !== 0 || step.runnerUp === classes - 1 || step.runnerUp === peak.index || step.runnerUp === after?.index || step.runnerUpP < NEAR_MISS) continue;
       const seen = nearMisses.get(step.runnerUp);
-      if (seen === undefined || step.runnerUpP > seen.confidence) nearMisses.set(step.runnerUp, { text: textOf(step.runnerUp), confidence: step.runnerUpP, blank: step.p });
+      if (seen === undefined || step.runnerUpP > seen.confidence) nearMisses.set(step.runnerUp, { text: textOf(step.runnerUp), confidence: step.runnerUpP, blank: step.p, unlisted: unlistedBeside(t, [step.runnerUp, peak.index, after?.index ?? 0]) });
     }
-    for (const miss of nearMisses.values()) chars.push({ text: '', confidence: miss.blank, alternatives: [{ text: miss.text, confidence: miss.confidence }] });
+    for (const miss of nearMisses.values()) chars.push({ text: '', confidence: miss.blank, alternatives: [{ text: miss.text, confidence: miss.confidence }], unlisted: miss.unlisted });
   }
   const spaced = withGapSpaces(chars, ink);
   return { text: spaced.map((c) => c.text).join(''), chars: spaced, inkBoxes: ink };
