@@ -64,6 +64,14 @@ async function main(): Promise<void> {
         `seed ${seed}: ${report.requests} requests over ${report.operations} operations in ${(report.durationMs / 1000).toFixed(1)} s ` +
           `(${((report.requests * 1000) / report.durationMs).toFixed(0)}/s; ${statuses}), ${report.runsStarted} runs started, ${report.failures.length} failures`,
       );
+      for (const [operation, tally] of Object.entries(report.starts)) {
+        const refusals = Object.entries(tally.refusals)
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 6)
+          .map(([reason, count]) => `${reason} ×${count}`)
+          .join(', ');
+        console.log(`  ${operation}: ${tally.accepted} accepted, ${tally.refused} refused${refusals === '' ? '' : ` (${refusals})`}`);
+      }
       for (const failure of report.failures.slice(0, 20)) console.log(`  ${failure}`);
       failed += report.failures.length;
     }

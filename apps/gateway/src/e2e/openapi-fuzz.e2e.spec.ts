@@ -42,8 +42,13 @@ describe('fuzzing every operation of the OpenAPI (gateway + coordinator processe
 
   it('answers no 5xx, names what a 400 refuses, and shows every run it accepted', async () => {
     const report = await fuzzOpenApi({ openapi, gatewayUrl: platform.gatewayUrl, token, requestsPerOperation: 10, requestsPerStart: 30, visibleWithinMs: 30_000, seed: 2026 });
-    console.log(`OpenAPI fuzz: ${report.requests} requests over ${report.operations} operations, ${report.runsStarted} runs started, ${report.failures.length} failures`);
+    console.log(`OpenAPI fuzz: ${report.requests} requests over ${report.operations} operations, ${report.runsStarted} runs started (${JSON.stringify(report.starts)}), ${report.failures.length} failures`);
     expect(report.failures).toEqual([]);
-    expect(report.runsStarted).toBeGreaterThan(0);
+    // Each start operation both accepts (from its documented examples) and refuses (mutated bodies).
+    expect(Object.keys(report.starts).sort()).toEqual(['POST /paper-searches', 'POST /problems', 'POST /research', 'POST /visual-degrees']);
+    for (const [operation, tally] of Object.entries(report.starts)) {
+      expect({ operation, accepted: tally.accepted > 0, refused: tally.refused > 0 }).toEqual({ operation, accepted: true, refused: true });
+    }
+    expect(report.runsStarted).toBe(Object.values(report.starts).reduce((sum, tally) => sum + tally.accepted, 0));
   });
 });

@@ -31,9 +31,34 @@ export function ApiZodQuery(schema: z.ZodObject): MethodDecorator & ClassDecorat
   );
 }
 
-/** Documents a JSON body with a zod schema. */
-export function ApiZodBody(schema: z.ZodType, options: { readonly required?: boolean } = {}): MethodDecorator & ClassDecorator {
-  return applyDecorators(ApiBody({ schema: openApiSchema(schema, 'input'), required: options.required ?? true }));
+/**
+ * Request bodies as the OpenAPI's `examples`, each checked against the zod schema the route parses
+ * with (refinements included): a documented example is one the route accepts, so clients and the
+ * OpenAPI fuzz can start from it. An example the schema refuses throws here, when the controller
+ * module loads, naming the example and the field.
+ */
+export function validatedExamples(schema: z.ZodType, examples: Readonly<Record<string, unknown>>): Record<string, { value: unknown }> {
+  return Object.fromEntries(
+    Object.entries(examples).map(([name, value]) => {
+      const parsed = schema.safeParse(value);
+      if (!parsed.success) {
+        const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`).join('; ');
+        throw new Error(`the OpenAPI example "${name}" is refused by its own schema (${issues})`);
+      }
+      return [name, { value }];
+    }),
+  );
+}
+
+/** Documents a JSON body with a zod schema, and examples of bodies it accepts (see `validatedExamples`). */
+export function ApiZodBody(schema: z.ZodType, options: { readonly required?: boolean; readonly examples?: Readonly<Record<string, unknown>> } = {}): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    ApiBody({
+      schema: openApiSchema(schema, 'input'),
+      required: options.required ?? true,
+      ...(options.examples === undefined ? {} : { examples: validatedExamples(schema, options.examples) }),
+    }),
+  );
 }
 
 export const BEARER_SCHEME = 'bearer';

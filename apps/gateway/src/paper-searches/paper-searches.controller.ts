@@ -101,7 +101,12 @@ export class PaperSearchesController {
       'Send an `Idempotency-Key` header to make a retried request the same search. Follow progress on `GET /runs/{runId}/events`.',
   })
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'The same key (per user) is the same search.' })
-  @ApiZodBody(createPaperSearchBody)
+  @ApiZodBody(createPaperSearchBody, {
+    examples: {
+      query: { query: 'light-dependent reactions of photosynthesis in C4 plants' },
+      libraryOnly: { query: 'transformer models for protein structure prediction', options: { sources: ['library', 'arxiv'], maxIterations: 3, autoApprove: true } },
+    },
+  })
   @ApiOkResponse({ description: 'A search with this Idempotency-Key exists: its current state.', schema: openApiSchema(paperSearchResource) })
   @ApiAcceptedResponse({ description: 'Started: its state (or `INITIATED` if the coordinator has not answered yet).', schema: openApiSchema(paperSearchResource) })
   @ApiUnprocessableEntityResponse({ description: 'The coordinator refused the start (`start_refused`).', schema: openApiSchema(errorBody) })

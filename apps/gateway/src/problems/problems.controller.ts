@@ -31,7 +31,7 @@ import { MAX_PROBLEM_IMAGE_PIXELS } from '@openpaw/contracts';
 import type { z } from 'zod';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import type { AuthenticatedUser } from '../auth/tokens.js';
-import { ApiZodQuery, BEARER_SCHEME, openApiSchema } from '../http/openapi.js';
+import { ApiZodQuery, BEARER_SCHEME, openApiSchema, validatedExamples } from '../http/openapi.js';
 import { type ValidationErrorBody, ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { errorBody, validationErrorBody } from '../runs/runs.schemas.js';
 import { RunEtaEstimator } from './eta/run-eta.js';
@@ -159,7 +159,14 @@ export class ProblemsController {
     requestBody: {
       required: true,
       content: {
-        'application/json': { schema: openApiSchema(problemJsonBodyDoc, 'input') },
+        'application/json': {
+          schema: openApiSchema(problemJsonBodyDoc, 'input'),
+          examples: validatedExamples(problemJsonBody, {
+            text: { text: 'Solve for x: 2x + 3 = 11.' },
+            url: { url: 'https://example.org/worksheets/quadratics.png', intent: 'solve' },
+            sensitive: { text: 'A ball is thrown upwards at 12 m/s. How high does it rise?', content_sensitivity: 'sensitive' },
+          }),
+        },
         'multipart/form-data': {
           schema: { ...openApiSchema(problemMultipartDoc, 'input'), properties: { file: { type: 'string', format: 'binary' }, intent: { type: 'string' } } },
           encoding: { file: { contentType: ACCEPTED_IMAGE_TYPES.join(', ') } },

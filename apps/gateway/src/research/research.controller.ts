@@ -120,7 +120,7 @@ export class ResearchController {
       'Send `Idempotency-Key` to make a retried request land on the same draft.',
   })
   @ApiHeader({ name: 'Idempotency-Key', required: false })
-  @ApiZodBody(createDraftBody)
+  @ApiZodBody(createDraftBody, { examples: { prompt: { prompt: 'How do C4 plants concentrate CO2 around RuBisCO?', selectedLlms: ['local'] } } })
   @ApiCreatedResponse({ schema: openApiSchema(researchResponse) })
   async createDraft(
     @CurrentUser() user: AuthenticatedUser,
@@ -157,7 +157,13 @@ export class ResearchController {
       'Admission control as for `POST /problems`: over the caller’s rate or in-flight limit (by tier), or while the platform is busy, 429 with `Retry-After` and nothing starts.',
   })
   @ApiHeader({ name: 'Idempotency-Key', required: false })
-  @ApiZodBody(startResearchBody)
+  @ApiZodBody(startResearchBody, {
+    examples: {
+      // Every keyed provider needs the caller's stored key; `local` needs none.
+      newResearch: { prompt: 'Compare the light-dependent reactions in C3 and C4 plants.', title: 'C3 vs C4 photosynthesis', selectedLlms: ['local'], synthesisLlm: 'local' },
+      withReport: { prompt: 'What limits the efficiency of photosystem II?', selectedLlms: ['local'], externalReports: [{ title: 'Notes', content: 'Photosystem II splits water; its D1 protein is damaged by light.' }] },
+    },
+  })
   @ApiAcceptedResponse({ schema: openApiSchema(researchResponse) })
   @ApiNotFoundResponse({ description: 'No such draft among the caller’s.', schema: openApiSchema(errorBody) })
   @ApiConflictResponse({ description: 'The draft was already started (or ended).', schema: openApiSchema(conflictBody) })

@@ -71,7 +71,12 @@ export class VisualDegreesController {
       'The same `Idempotency-Key` from the same user answers with the same run. Follow it with `GET /visual-degrees/{id}/events`.',
   })
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'The same key from the same user is the same run.' })
-  @ApiZodBody(visualDegreesBody)
+  @ApiZodBody(visualDegreesBody, {
+    examples: {
+      twoPersons: { from: 'Ada Lovelace', to: 'Charles Babbage' },
+      withLimits: { from: 'Marie Curie', to: 'Albert Einstein', options: { maxHops: 3, strategy: 'meet_in_the_middle', maxRuntimeMs: 600_000 } },
+    },
+  })
   @ApiAcceptedResponse({ description: 'The run is started (or was, with this key).', schema: openApiSchema(visualDegreesAccepted) })
   @ApiTooManyRequestsResponse({ description: 'Admission control: over the tier\'s rate or in-flight limit, or the platform is busy. Retry after `Retry-After` seconds.', schema: openApiSchema(errorBody) })
   async start(

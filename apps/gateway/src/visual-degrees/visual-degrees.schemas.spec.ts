@@ -16,6 +16,9 @@ describe('visual degrees API schemas', () => {
     expect(paths({ from: 'A', to: 'B', options: { maxRuntimeMs: 30 * 60_000 } })).toBeUndefined();
     expect(paths({ from: 'A', to: 'B', options: { maxRuntimeMs: 30 * 60_000 + 1 } })).toEqual(['options.maxRuntimeMs']);
     expect(paths({ from: 'A', to: 'B', depth: 2 })).toEqual(['']);
+    // Text PostgreSQL cannot hold is refused at the edge, in every free-text field.
+    expect(paths({ from: 'A', to: 'B', sessionId: 'a\u0000b' })).toEqual(['sessionId']);
+    expect(paths({ from: 'A\uD800', to: 'B' })).toEqual(['from']);
     // The same person at both ends (however spelled) is refused: a 400 naming `to`.
     expect(paths({ from: 'Beyoncé Knowles', to: ' beyonce   KNOWLES' })).toEqual(['to']);
   });

@@ -51,7 +51,8 @@ export const visualDegreesRequest = z
     from: personName,
     to: personName,
     /** Run memory key prefix `vd.{sessionId}.{runId}`; the run's user when absent. */
-    sessionId: z.string().min(1).max(128).optional(),
+    // Free text: a NUL here was accepted and the run never became visible (the OpenAPI fuzz found it).
+    sessionId: freeText().min(1).max(128).optional(),
     options: visualDegreesOptions.optional(),
   })
   // A chain from a person to themselves is no question (it could only "succeed" as a loop A → X → A).

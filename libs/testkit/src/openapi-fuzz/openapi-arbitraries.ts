@@ -7,6 +7,7 @@ export interface JsonSchemaNode {
   readonly enum?: readonly unknown[];
   readonly const?: unknown;
   readonly format?: string;
+  readonly pattern?: string;
   readonly minLength?: number;
   readonly maxLength?: number;
   readonly minimum?: number;
@@ -23,6 +24,32 @@ export interface JsonSchemaNode {
 
 /** Text no PostgreSQL text column can hold, or no UTF-8 can carry: what must be refused at the edge. */
 const HOSTILE_TEXT = ['\u0000', 'a\u0000b', '\ud800', 'x\udfffy', '\u202e', ' ', ''];
+
+/**
+ * Request bodies of one operation, 3 in 5 valid and 2 in 5 mutated (`arbitraryOf`'s mutations). The
+ * valid ones start from the operation's documented examples when it has some (as they are, or with
+ * one of their fields regenerated within its schema), so constraints a JSON Schema cannot say (one of
+ * two fields, an id that must exist) hold; the rest are generated from the schema alone.
+ */
+export function bodyArbitraryOf(schema: JsonSchemaNode, resolve: (ref: string) => JsonSchemaNode, examples: readonly unknown[]): fc.Arbitrary<unknown> {
+  const generated = validOf(schema, resolve, 0);
+  const valid = examples.length === 0 ? generated : fc.oneof({ weight: 2, arbitrary: fromExamples(schema, resolve, examples) }, { weight: 1, arbitrary: generated });
+  return fc.oneof({ weight: 3, arbitrary: valid }, { weight: 2, arbitrary: mutatedOf(schema, resolve, valid, 0) });
+}
+
+function fromExamples(schema: JsonSchemaNode, resolve: (ref: string) => JsonSchemaNode, examples: readonly unknown[]): fc.Arbitrary<unknown> {
+  const properties = (schema.$ref !== undefined ? resolve(schema.$ref) : schema).properties ?? {};
+  const regenerated = fc.constantFrom(...examples).chain((example) => {
+    if (typeof example !== 'object' || example === null || Array.isArray(example)) return fc.constant(example);
+    // Only a field the example has: adding one could break a constraint between fields.
+    const names = Object.keys(example).filter((name) => name in properties);
+    if (names.length === 0) return fc.constant(example);
+    return fc
+      .constantFrom(...names)
+      .chain((name) => validOf(properties[name] ?? {}, resolve, 1).map((value) => ({ ...(example as Record<string, unknown>), [name]: value })));
+  });
+  return fc.oneof(fc.constantFrom(...examples), regenerated);
+}
 
 /**
  * Values of a JSON Schema (from the gateway's OpenAPI), mostly valid and sometimes mutated: a field
@@ -54,8 +81,14 @@ function validOf(schema: JsonSchemaNode, resolve: (ref: string) => JsonSchemaNod
       return fc.boolean();
     case 'null':
       return fc.constant(null);
-    case 'array':
-      return depth > 3 ? fc.constant([]) : fc.array(validOf(schema.items ?? {}, resolve, depth + 1), { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 3, 3) });
+    case 'array': {
+      if (depth > 3) return fc.constant([]);
+      const items = schema.items?.$ref !== undefined ? resolve(schema.items.$ref) : (schema.items ?? {});
+      const bounds = { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 3, 3) };
+      // A list of choices from an enum (providers, sources) names each once.
+      if (items.enum !== undefined && items.enum.length > 0) return fc.uniqueArray(fc.constantFrom(...items.enum), { ...bounds, maxLength: Math.min(bounds.maxLength, items.enum.length) });
+      return fc.array(validOf(items, resolve, depth + 1), bounds);
+    }
     case 'object':
     case undefined: {
       if (schema.properties === undefined) return type === 'object' ? fc.constant({}) : fc.jsonValue({ maxDepth: 1 });
@@ -70,12 +103,28 @@ function validOf(schema: JsonSchemaNode, resolve: (ref: string) => JsonSchemaNod
 }
 
 function stringOf(schema: JsonSchemaNode): fc.Arbitrary<string> {
+  if (schema.pattern !== undefined) return fc.stringMatching(new RegExp(schema.pattern));
   if (schema.format === 'uuid') return fc.uuid();
   if (schema.format === 'uri' || schema.format === 'url') return fc.webUrl();
   if (schema.format === 'email') return fc.emailAddress();
   if (schema.format === 'date-time') return fc.date({ min: new Date(2000, 0, 1), max: new Date(2100, 0, 1), noInvalidDate: true }).map((d) => d.toISOString());
   const minLength = schema.minLength ?? 0;
-  return fc.string({ minLength, maxLength: Math.max(minLength, Math.min(schema.maxLength ?? 40, 40)) });
+  const maxLength = Math.max(minLength, Math.min(schema.maxLength ?? 40, 40));
+  // Words, or any graphemes (astral ones included); not blank, since free text is trimmed before its bounds apply.
+  return fc.oneof(fc.lorem({ maxCount: 6 }), fc.string({ unit: 'grapheme', minLength, maxLength })).map((text) => {
+    const visible = text.trim().length >= Math.max(minLength, 1) ? text : `${'x'.repeat(Math.max(minLength, 1))}${text}`;
+    return prefixWithin(visible, Math.max(maxLength, 1));
+  });
+}
+
+/** The longest prefix of whole code points within `maxUnits` UTF-16 units (a cut never splits a surrogate pair). */
+function prefixWithin(text: string, maxUnits: number): string {
+  let prefix = '';
+  for (const codePoint of text) {
+    if (prefix.length + codePoint.length > maxUnits) break;
+    prefix += codePoint;
+  }
+  return prefix;
 }
 
 function mutatedOf(schema: JsonSchemaNode, resolve: (ref: string) => JsonSchemaNode, valid: fc.Arbitrary<unknown>, depth: number): fc.Arbitrary<unknown> {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { arbitraryOf, type JsonSchemaNode } from './openapi-arbitraries.js';
+import { arbitraryOf, bodyArbitraryOf, type JsonSchemaNode } from './openapi-arbitraries.js';
 
 /** The parts of an OpenAPI 3 document the fuzz reads. */
 export interface OpenApiDocument {
@@ -11,7 +11,14 @@ interface Operation {
   readonly method: string;
   readonly path: string;
   readonly parameters?: readonly { readonly in: string; readonly name: string; readonly required?: boolean; readonly schema?: JsonSchemaNode }[];
-  readonly requestBody?: { readonly content?: Record<string, { readonly schema?: JsonSchemaNode }> };
+  readonly requestBody?: { readonly content?: Record<string, MediaType> };
+}
+
+/** A request body's media type: its schema and documented examples (OpenAPI 3: `examples` by name, or one `example`). */
+interface MediaType {
+  readonly schema?: JsonSchemaNode;
+  readonly examples?: Readonly<Record<string, { readonly value?: unknown }>>;
+  readonly example?: unknown;
 }
 
 /** The gateway's operations that start a run (`METHOD /path` as the OpenAPI names them). */
@@ -27,6 +34,13 @@ export interface OpenApiFuzzOptions {
   readonly requestsPerOperation: number;
   readonly requestsPerStart: number;
   readonly visibleWithinMs: number;
+  /**
+   * The API's long-poll query parameter (`?wait=<seconds>`: answer when the run ends or the wait is
+   * over) and the longest wait the fuzz asks for: a valid wait above it is lowered to it, so a run
+   * that never ends (no worker runs in the fuzz) costs seconds, not a minute. Such a request may
+   * take that much longer to answer. Default `{ name: 'wait', maxSeconds: 2 }`.
+   */
+  readonly longPoll?: { readonly name: string; readonly maxSeconds: number };
   /** The first operation's fast-check seed (each next operation's is one more): a run is repeatable. */
   readonly seed: number;
 }
@@ -37,9 +51,17 @@ export interface OpenApiFuzzReport {
   /** Answers by status class (`2xx`, `4xx`, ...), for the bench's report. */
   readonly statuses: Readonly<Record<string, number>>;
   readonly runsStarted: number;
+  /** Per operation that starts a run: how many of its requests were accepted (2xx) and refused (4xx), and the refusals by `status error field`. */
+  readonly starts: Readonly<Record<string, StartTally>>;
   /** One line per broken rule: the request, the answer and what is wrong with it. */
   readonly failures: readonly string[];
   readonly durationMs: number;
+}
+
+export interface StartTally {
+  accepted: number;
+  refused: number;
+  readonly refusals: Record<string, number>;
 }
 
 interface Answer {
@@ -52,6 +74,7 @@ interface Answer {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** How long one request may take before it counts as no answer. */
 const ANSWER_WITHIN_MS = 20_000;
+const DEFAULT_LONG_POLL = { name: 'wait', maxSeconds: 2 } as const;
 
 /**
  * Every operation of an OpenAPI document, called with generated and mutated JSON bodies, path
@@ -66,10 +89,14 @@ export async function fuzzOpenApi(options: OpenApiFuzzOptions): Promise<OpenApiF
   const failures: string[] = [];
   const statuses: Record<string, number> = {};
   const accepted: { readonly runId: string; readonly request: string }[] = [];
+  const starts: Record<string, StartTally> = {};
+  const longPoll = options.longPoll ?? DEFAULT_LONG_POLL;
   let requests = 0;
   for (const operation of operations) {
     const parameters = operation.parameters ?? [];
-    const bodySchema = operation.requestBody?.content?.['application/json']?.schema;
+    const json = operation.requestBody?.content?.['application/json'];
+    const bodySchema = json?.schema;
+    const examples = [...Object.values(json?.examples ?? {}).map((example) => example.value), ...(json?.example === undefined ? [] : [json.example])].filter((value) => value !== undefined);
     const request = fc.record({
       pathValues: fc.record(
         Object.fromEntries(
@@ -77,24 +104,42 @@ export async function fuzzOpenApi(options: OpenApiFuzzOptions): Promise<OpenApiF
         ),
       ),
       query: fc.record(
-        Object.fromEntries(parameters.filter((p) => p.in === 'query').map((p) => [p.name, fc.oneof(fc.string({ maxLength: 12 }), p.schema === undefined ? fc.string() : arbitraryOf(p.schema, resolve).map(String))])),
+        Object.fromEntries(
+          parameters
+            .filter((p) => p.in === 'query')
+            .map((p) => [
+              p.name,
+              fc
+                .oneof({ weight: 1, arbitrary: fc.string({ maxLength: 12 }) }, { weight: 3, arbitrary: p.schema === undefined ? fc.string() : arbitraryOf(p.schema, resolve).map(String) })
+                .map((value) => (p.name === longPoll.name ? shortenedWait(value, longPoll.maxSeconds, p.schema?.maximum) : value)),
+            ]),
+        ),
         { requiredKeys: [] },
       ),
-      body: bodySchema === undefined ? fc.constant(undefined) : arbitraryOf(bodySchema, resolve),
+      body: bodySchema === undefined ? fc.constant(undefined) : bodyArbitraryOf(bodySchema, resolve, examples),
     });
     const startsARun = (options.startsARun ?? RUN_STARTING_OPERATIONS).has(`${operation.method} ${operation.path}`);
+    const tally: StartTally = { accepted: 0, refused: 0, refusals: {} };
+    if (startsARun) starts[`${operation.method} ${operation.path}`] = tally;
     const samples = fc.sample(request, { numRuns: startsARun ? options.requestsPerStart : options.requestsPerOperation, seed: options.seed + requests });
     for (const sample of samples) {
       requests += 1;
-      const answer = await call(options, operation, sample.pathValues, sample.query, sample.body);
+      const waitSeconds = Number(sample.query[longPoll.name]);
+      const answerWithinMs = ANSWER_WITHIN_MS + (Number.isFinite(waitSeconds) && waitSeconds > 0 ? waitSeconds * 1000 : 0);
+      const answer = await call(options, operation, sample.pathValues, sample.query, sample.body, answerWithinMs);
       const statusClass = answer.status === 0 ? 'none' : `${Math.floor(answer.status / 100)}xx`;
       statuses[statusClass] = (statuses[statusClass] ?? 0) + 1;
       const problem = problemOf(answer);
       if (problem !== undefined) failures.push(`${answer.request} → ${answer.status} ${JSON.stringify(answer.body)?.slice(0, 300)}: ${problem}`);
       if (startsARun && answer.status >= 200 && answer.status < 300) {
-        const body = answer.body as { run_id?: unknown; id?: unknown } | undefined;
-        const runId = body?.run_id ?? body?.id;
-        if (typeof runId === 'string' && UUID.test(runId)) accepted.push({ runId, request: answer.request });
+        tally.accepted += 1;
+        const runId = runIdOf(answer.body);
+        if (runId === undefined) failures.push(`${answer.request} → ${answer.status}: accepted, but the answer names no run id`);
+        else accepted.push({ runId, request: answer.request });
+      } else if (startsARun && answer.status >= 400 && answer.status < 500) {
+        tally.refused += 1;
+        const reason = refusalOf(answer);
+        tally.refusals[reason] = (tally.refusals[reason] ?? 0) + 1;
       }
     }
   }
@@ -110,16 +155,23 @@ export async function fuzzOpenApi(options: OpenApiFuzzOptions): Promise<OpenApiF
     if (unseen.size > 0) await new Promise((done) => setTimeout(done, 500));
   }
   for (const { runId, request } of accepted) if (unseen.has(runId)) failures.push(`${request} was accepted, but run ${runId} was not visible within ${options.visibleWithinMs} ms`);
-  return { operations: operations.length, requests, statuses, runsStarted: accepted.length, failures, durationMs: Date.now() - started };
+  return { operations: operations.length, requests, statuses, runsStarted: accepted.length, starts, failures, durationMs: Date.now() - started };
 }
 
-async function call(options: OpenApiFuzzOptions, operation: Operation, pathValues: Readonly<Record<string, string>>, query: Readonly<Record<string, string | undefined>>, body: unknown): Promise<Answer> {
+async function call(
+  options: OpenApiFuzzOptions,
+  operation: Operation,
+  pathValues: Readonly<Record<string, string>>,
+  query: Readonly<Record<string, string | undefined>>,
+  body: unknown,
+  answerWithinMs: number,
+): Promise<Answer> {
   const path = operation.path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(wellFormed(pathValues[name] ?? 'x')));
   const search = new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined)).toString();
   const url = `${options.gatewayUrl}${path}${search === '' ? '' : `?${search}`}`;
   const described = `${operation.method} ${path}${search === '' ? '' : `?${search}`} ${JSON.stringify(body)?.slice(0, 300) ?? ''}`;
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), ANSWER_WITHIN_MS);
+  const timer = setTimeout(() => controller.abort(), answerWithinMs);
   let response: Response;
   try {
     response = await fetch(url, {
@@ -129,7 +181,7 @@ async function call(options: OpenApiFuzzOptions, operation: Operation, pathValue
       signal: controller.signal,
     });
   } catch (error) {
-    return { operation: `${operation.method} ${operation.path}`, request: described, status: 0, body: `no answer: ${String(error)}` };
+    return { operation: `${operation.method} ${operation.path}`, request: described, status: 0, body: `no answer within ${answerWithinMs / 1000} s: ${String(error)}` };
   } finally {
     clearTimeout(timer);
   }
@@ -144,6 +196,30 @@ async function call(options: OpenApiFuzzOptions, operation: Operation, pathValue
   return { operation: `${operation.method} ${operation.path}`, request: described, status: response.status, body: parsed };
 }
 
+/** The run an accepted start answers with: `run_id` (problems), `runId` (paper searches, visual degrees) or `id` (research). */
+function runIdOf(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const { run_id: snake, runId: camel, id } = body as { run_id?: unknown; runId?: unknown; id?: unknown };
+  const runId = snake ?? camel ?? id;
+  return typeof runId === 'string' && UUID.test(runId) ? runId : undefined;
+}
+
+/** A refusal as the bench counts it: status, error code and the first field named (`400 validation_failed text`). */
+function refusalOf(answer: Answer): string {
+  const body = answer.body as { error?: unknown; issues?: readonly { path?: unknown }[] } | undefined;
+  const issues: readonly { path?: unknown }[] = Array.isArray(body?.issues) ? body.issues : [];
+  const field = issues[0]?.path;
+  const parts = [String(answer.status), typeof body?.error === 'string' ? body.error : undefined, typeof field === 'string' ? field || '(body)' : undefined];
+  return parts.filter((part) => part !== undefined).join(' ');
+}
+
+/** A wait the API accepts (a number up to its maximum) above `maxSeconds`, lowered to it; any other value (invalid ones included) as it is. */
+function shortenedWait(value: string, maxSeconds: number, schemaMaximum: number | undefined): string {
+  const seconds = Number(value);
+  const valid = value.trim() !== '' && Number.isFinite(seconds) && seconds <= (schemaMaximum ?? Number.POSITIVE_INFINITY);
+  return valid && seconds > maxSeconds ? String(maxSeconds) : value;
+}
+
 /** A string as UTF-8 can carry it (lone surrogates become U+FFFD), for a URL. */
 function wellFormed(text: string): string {
   return Buffer.from(text, 'utf8').toString('utf8');
@@ -151,15 +227,18 @@ function wellFormed(text: string): string {
 
 /** What is wrong with an answer, if anything. */
 function problemOf(answer: Answer): string | undefined {
-  if (answer.status === 0) return `no answer within ${ANSWER_WITHIN_MS / 1000} s`;
+  if (answer.status === 0) return 'no answer';
   if (answer.status >= 500) return 'a 5xx';
-  if (answer.status === 400 || answer.status === 422) {
+  if (answer.status >= 400 && answer.status < 500) {
+    // Every refusal names its problem: a code, and a message or the fields it refuses.
     const body = answer.body as { error?: unknown; issues?: readonly { path?: unknown; message?: unknown }[]; message?: unknown } | undefined;
-    if (typeof body?.error !== 'string' || (typeof body.message !== 'string' && body.error !== 'validation_failed')) return 'a 4xx without an error code and a message';
-    // A refused field is named by its path; a refused body as a whole says so.
-    const issues: readonly { path?: unknown; message?: unknown }[] = Array.isArray(body.issues) ? body.issues : [];
-    if (body.error === 'validation_failed' && !(issues.length > 0 && issues.every((issue) => typeof issue.path === 'string' && typeof issue.message === 'string' && issue.message !== ''))) {
-      return 'a validation failure that names no field';
+    if (typeof body?.error !== 'string' || body.error === '') return 'a 4xx without an error code';
+    if (body.error === 'validation_failed') {
+      // A refused field is named by its path; a refused body as a whole by the empty path.
+      const issues: readonly { path?: unknown; message?: unknown }[] = Array.isArray(body.issues) ? body.issues : [];
+      if (!(issues.length > 0 && issues.every((issue) => typeof issue.path === 'string' && typeof issue.message === 'string' && issue.message !== ''))) return 'a validation failure that names no field';
+    } else if (typeof body.message !== 'string' || body.message.trim() === '') {
+      return 'a 4xx without a message saying what is wrong';
     }
     if (body.error === 'malformed_json' && !String(body.message).includes('request body')) return 'a malformed body not named as such';
   }

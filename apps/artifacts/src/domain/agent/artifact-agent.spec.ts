@@ -50,6 +50,33 @@ describe('ArtifactAgent with the local deterministic model', () => {
   });
 });
 
+describe('the local quiz asks about content terms (issue 26)', () => {
+  const agent = new ArtifactAgent(createLlmFromEnv({}), { maxTokens: 3000 }, () => new Date('2026-02-08T10:30:05Z'));
+  // The note of the report: the old frequency ranking blanked "takes" and "place", with "green" and "energy" as distractors.
+  const note: SnapshotChunk[] = [
+    {
+      chunk_id: 'note',
+      source_id: 'note',
+      text:
+        'Photosynthesis converts light energy into chemical energy. It takes place in the chloroplasts of green plant cells. ' +
+        'The light-dependent reactions happen in the thylakoid membranes, where chlorophyll absorbs light. ' +
+        'These reactions produce ATP and NADPH. The Calvin cycle takes place in the stroma and fixes carbon dioxide into glucose.',
+    },
+  ];
+  const GOLD = new Set(['photosynthesis', 'light energy', 'chemical energy', 'chloroplasts', 'green plant cells', 'dependent reactions', 'reactions', 'thylakoid', 'thylakoid membranes', 'chlorophyll', 'light', 'atp', 'nadph', 'calvin', 'stroma', 'carbon dioxide', 'glucose']);
+
+  it('blanks and offers only content terms of the note, never "takes", "place" or "green"', async () => {
+    const options = { num_questions: 5, difficulty: 'medium' as const };
+    const plan = await agent.plan('quiz', 'Create a quiz on this note', options, note);
+    const generated = await agent.generateFromPlan('quiz', 'Create a quiz on this note', options, plan, note, { generation: 1, previousError: null });
+    if (!('questions' in generated.result)) throw new Error('a quiz has questions');
+    const answers = generated.result.questions.map((question) => question.correct_answer.toLowerCase());
+    expect(answers.filter((answer) => !GOLD.has(answer))).toEqual([]);
+    const offered = generated.result.questions.flatMap((question) => question.options.map((option) => option.toLowerCase()));
+    expect(offered.filter((option) => ['takes', 'place', 'green', 'energy', 'it'].includes(option))).toEqual([]);
+  });
+});
+
 describe('citations', () => {
   it('cite the chunk that holds the evidence quote, verbatim or by most of its words', () => {
     expect(citeChunks('Chloroplasts are the organelles where photosynthesis happens in plant cells.', '', chunks)).toEqual(['chk_1']);

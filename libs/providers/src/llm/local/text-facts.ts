@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
+import { type ContentTerm, contentTerms } from './content-terms.js';
 
 /**
  * Facts the local model can build answers from: the content sentences of a prompt (instructions
- * and schema text dropped), its key terms ranked by frequency, and per sentence a cloze fact (the
- * sentence's best key term as the answer, other key terms as distractors).
+ * and schema text dropped), its content terms (noun phrases, names, numbers with units, found by a
+ * part-of-speech tagger: `contentTerms`), and per sentence a cloze fact (the sentence's best term as
+ * the answer, terms of the same kind as distractors).
  */
 export interface Fact {
   readonly sentence: string;
@@ -13,17 +15,6 @@ export interface Fact {
   readonly cloze: string;
 }
 
-const STOPWORDS = new Set(
-  (
-    'a about above after again against all also am an and any are as at be because been before being below between both but by can could did do does doing down ' +
-    'during each either etc even ever every few for from further had has have having he her here hers herself him himself his how however i if in into is it its itself ' +
-    'just like made make many may me might more most much must my myself near neither no nor not now of off often on once one only or other our ours ourselves out over own ' +
-    'per quite rather same shall she should since so some such than that the their theirs them themselves then there these they this those though through thus to too ' +
-    'under until up upon us use used using very via was we well were what when where whether which while who whom whose why will with within without would yet you your ' +
-    'yours yourself yourselves called known called become becomes became another each many several much used uses first second third based include includes including'
-  ).split(/\s+/),
-);
-
 /** Sentences that address the model rather than carry content. */
 const INSTRUCTION = /^(please\s+)?(generate|create|write|return|produce|make|respond|output|use|format|include|give|list|provide|answer|summari[sz]e|build|based on|you are|you will|your task|do not|don't|ensure|reply|read|consider|given the)\b/i;
 
@@ -31,15 +22,15 @@ export class TextFacts {
   readonly sentences: readonly string[];
   /** The text the facts were taken from (for counts such as "5 questions" and enum mentions). */
   readonly sourceText: string;
-  /** Key terms, best first. */
+  /** Content terms, best first. */
   readonly terms: readonly string[];
-  private readonly termRank = new Map<string, number>();
+  private readonly ranked: readonly ContentTerm[];
 
   constructor(text: string) {
     this.sourceText = text;
     this.sentences = contentSentences(text);
-    this.terms = rankTerms(this.sentences);
-    this.terms.forEach((term, rank) => this.termRank.set(term.toLowerCase(), rank));
+    this.ranked = contentTerms(this.sentences.join('\n'));
+    this.terms = this.ranked.map((term) => term.text);
   }
 
   get isEmpty(): boolean {
@@ -54,23 +45,24 @@ export class TextFacts {
     if (this.sentences.length === 0) return undefined;
     const sentence = this.sentences[index % this.sentences.length]!;
     const answer = this.bestTermIn(sentence, avoid) ?? this.bestTermIn(sentence, new Set()) ?? lastWord(sentence);
-    const cloze = sentence.replace(new RegExp(`\\b${escapeRegExp(answer)}\\b`, 'gi'), '_____');
+    const cloze = sentence.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(answer)}(?![\\p{L}\\p{N}])`, 'giu'), '_____');
     return { sentence, answer, cloze };
   }
 
-  /** `count` options: the answer plus distractors (key terms absent from the sentence), at a stable position. */
+  /** `count` options: the answer plus distractors (terms absent from the sentence, of the answer's kind first), at a stable position. */
   options(fact: Fact, count: number): { options: string[]; correctIndex: number } {
     const n = Math.max(1, count);
-    const lowerSentence = fact.sentence.toLowerCase();
     const distractors: string[] = [];
     const taken = new Set([fact.answer.toLowerCase()]);
     const consider = (term: string, requireAbsent: boolean): void => {
       const lower = term.toLowerCase();
       if (distractors.length >= n - 1 || taken.has(lower)) return;
-      if (requireAbsent && new RegExp(`\\b${escapeRegExp(lower)}\\b`).test(lowerSentence)) return;
+      if (requireAbsent && contains(fact.sentence, term)) return;
       taken.add(lower);
       distractors.push(term);
     };
+    const kind = this.ranked.find((term) => term.text.toLowerCase() === fact.answer.toLowerCase())?.kind;
+    for (const term of this.ranked) if (term.kind === kind) consider(term.text, true);
     for (const term of this.terms) consider(term, true);
     for (const term of this.terms) consider(term, false);
     while (distractors.length < n - 1) distractors.push(distractors.length === 0 ? 'none of the above' : `none of the above (${distractors.length + 1})`);
@@ -98,25 +90,11 @@ export class TextFacts {
   }
 
   private sentenceScore(sentence: string): number {
-    let score = 0;
-    for (const word of words(sentence)) {
-      const rank = this.termRank.get(word.toLowerCase());
-      if (rank !== undefined) score += 1 / (1 + rank);
-    }
-    return score;
+    return this.ranked.reduce((score, term, rank) => (contains(sentence, term.text) ? score + 1 / (1 + rank) : score), 0);
   }
 
   private bestTermIn(sentence: string, avoid: ReadonlySet<string>): string | undefined {
-    let best: string | undefined;
-    let bestRank = Infinity;
-    for (const word of words(sentence)) {
-      const rank = this.termRank.get(word.toLowerCase());
-      if (rank !== undefined && rank < bestRank && !avoid.has(word.toLowerCase())) {
-        best = this.terms[rank];
-        bestRank = rank;
-      }
-    }
-    return best;
+    return this.terms.find((term) => !avoid.has(term.toLowerCase()) && contains(sentence, term));
   }
 }
 
@@ -138,23 +116,9 @@ function contentSentences(text: string): string[] {
   return out;
 }
 
-function rankTerms(sentences: readonly string[]): string[] {
-  const stats = new Map<string, { count: number; surface: string; firstSeen: number }>();
-  let position = 0;
-  for (const sentence of sentences) {
-    for (const word of words(sentence)) {
-      const lower = word.toLowerCase();
-      if (lower.length < 4 || STOPWORDS.has(lower) || /^\d/.test(lower)) continue;
-      const entry = stats.get(lower);
-      if (entry === undefined) stats.set(lower, { count: 1, surface: word, firstSeen: position++ });
-      else {
-        entry.count += 1;
-        // Prefer the lower-case spelling unless the word is always capitalised (a name).
-        if (word === lower) entry.surface = lower;
-      }
-    }
-  }
-  return [...stats.values()].sort((a, b) => b.count - a.count || b.surface.length - a.surface.length || a.firstSeen - b.firstSeen).map((e) => e.surface);
+/** Whether `text` has `term` as whole words (any case). */
+function contains(text: string, term: string): boolean {
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(term)}(?![\\p{L}\\p{N}])`, 'iu').test(text);
 }
 
 function words(text: string): string[] {
