@@ -109,7 +109,7 @@ export function gatewayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Gate
     throw new Error(`invalid gateway configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   }
   const e = parsed.data;
-  // The blob store's settings, checked before the app is built (its writability by `blobStoreStartupCheck`).
+  // The blob store's settings, checked before the app is built (its writability by a startup check on `assertBlobStoreUsable`, see main.ts).
   blobSettingsFromEnv(env);
   return {
     natsUrl: e.OPENPAW_NATS_URL,

@@ -1,4 +1,5 @@
-import { blobStoreStartupCheck, bootstrapService } from '@openpaw/platform';
+import { bootstrapService, settingCheck } from '@openpaw/platform';
+import { assertBlobStoreUsable } from '@openpaw/providers/blob';
 import { GatewayModule, GATEWAY_SERVICE } from './app.module.js';
 import { gatewayConfigFromEnv } from './config.js';
 import { configureGateway } from './configure.js';
@@ -8,5 +9,5 @@ await bootstrapService({
   name: GATEWAY_SERVICE,
   defaultPort: 3000,
   settings: () => gatewayConfigFromEnv(),
-  app: (config) => ({ module: GatewayModule.forRoot(config), databaseUrl: config.databaseUrl, configure: configureGateway, startupChecks: [blobStoreStartupCheck(config.blobEnv)] }),
+  app: (config) => ({ module: GatewayModule.forRoot(config), databaseUrl: config.databaseUrl, configure: configureGateway, startupChecks: [settingCheck(() => assertBlobStoreUsable(config.blobEnv), () => config.blobEnv)] }),
 });

@@ -1,4 +1,5 @@
-import { blobStoreStartupCheck, bootstrapService } from '@openpaw/platform';
+import { bootstrapService, settingCheck } from '@openpaw/platform';
+import { assertBlobStoreUsable } from '@openpaw/providers/blob';
 import { IngestionModule, SERVICE_NAME } from './app.module.js';
 import { ingestionSettingsFromEnv } from './config.js';
 
@@ -7,5 +8,5 @@ await bootstrapService({
   name: SERVICE_NAME,
   defaultPort: 3101,
   settings: () => ingestionSettingsFromEnv(),
-  app: (settings) => ({ module: IngestionModule.forRoot(settings), databaseUrl: settings.databaseUrl, startupChecks: [blobStoreStartupCheck(settings.providerEnv)] }),
+  app: (settings) => ({ module: IngestionModule.forRoot(settings), databaseUrl: settings.databaseUrl, startupChecks: [settingCheck(() => assertBlobStoreUsable(settings.providerEnv), () => settings.providerEnv)] }),
 });

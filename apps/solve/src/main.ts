@@ -1,4 +1,5 @@
-import { blobStoreStartupCheck, bootstrapService } from '@openpaw/platform';
+import { bootstrapService, settingCheck } from '@openpaw/platform';
+import { assertBlobStoreUsable } from '@openpaw/providers/blob';
 import { SolveModule, SERVICE_NAME } from './app.module.js';
 import { solveSettingsFromEnv } from './config.js';
 
@@ -7,5 +8,5 @@ await bootstrapService({
   name: SERVICE_NAME,
   defaultPort: 3103,
   settings: () => solveSettingsFromEnv(),
-  app: (settings) => ({ module: SolveModule.forRoot(settings), databaseUrl: settings.databaseUrl, startupChecks: [blobStoreStartupCheck(settings.providerEnv)] }),
+  app: (settings) => ({ module: SolveModule.forRoot(settings), databaseUrl: settings.databaseUrl, startupChecks: [settingCheck(() => assertBlobStoreUsable(settings.providerEnv), () => settings.providerEnv)] }),
 });

@@ -1,4 +1,5 @@
-import { blobStoreStartupCheck, bootstrapService } from '@openpaw/platform';
+import { bootstrapService, settingCheck } from '@openpaw/platform';
+import { assertBlobStoreUsable } from '@openpaw/providers/blob';
 import { VisualSearchModule, SERVICE_NAME } from './app.module.js';
 import { visualSearchSettingsFromEnv } from './config.js';
 
@@ -7,5 +8,5 @@ await bootstrapService({
   name: SERVICE_NAME,
   defaultPort: 3107,
   settings: () => visualSearchSettingsFromEnv(),
-  app: (settings) => ({ module: VisualSearchModule.forRoot(settings), startupChecks: [blobStoreStartupCheck(settings.providerEnv)] }),
+  app: (settings) => ({ module: VisualSearchModule.forRoot(settings), startupChecks: [settingCheck(() => assertBlobStoreUsable(settings.providerEnv), () => settings.providerEnv)] }),
 });

@@ -10,7 +10,7 @@ export {
   type ServiceFromSettingsOptions,
 } from './bootstrap.js';
 export { configurationProblem, redactSecrets } from './configuration-problem.js';
-export { blobStoreStartupCheck, databaseStartupCheck, natsStartupCheck, settingCheck, type StartupCheck, type StartupProblem } from './startup-checks.js';
+export { databaseStartupCheck, natsStartupCheck, settingCheck, type StartupCheck, type StartupProblem } from './startup-checks.js';
 export { PlatformModule, type PlatformOptions } from './platform.module.js';
 export {
   databaseReadiness,

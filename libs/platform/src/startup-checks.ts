@@ -1,7 +1,6 @@
 import { AuthorizationError, UserAuthenticationExpiredError } from '@nats-io/nats-core';
 import { connectNats, natsConnectionSettingsFromEnv, type NatsConnectionSettings } from '@openpaw/messaging';
 import { isDatabaseUnavailable } from '@openpaw/persistence';
-import { assertBlobStoreUsable } from '@openpaw/providers/blob';
 import pg from 'pg';
 import { configurationProblem } from './configuration-problem.js';
 import { natsUrlFromEnv } from './messaging-settings.js';
@@ -34,14 +33,6 @@ export function settingCheck(attempt: () => Promise<void>, env: () => Readonly<R
       return configurationProblem(error, env());
     }
   };
-}
-
-/**
- * The blob store's settings valid and, for the local filesystem, its directory writable
- * (`OPENPAW_BLOB_DIR` on a read-only root or an unmounted volume): checked with the service's `env`.
- */
-export function blobStoreStartupCheck(env: Readonly<Record<string, string | undefined>>): StartupCheck {
-  return settingCheck(() => assertBlobStoreUsable(env), () => env);
 }
 
 /** The setting a `NATS settings: …` message is about (its first `OPENPAW_NATS_*` name). */
