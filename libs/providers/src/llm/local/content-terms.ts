@@ -1,4 +1,15 @@
-import nlp from 'compromise';
+import { createRequire } from 'node:module';
+import type Compromise from 'compromise';
+
+let tagger: typeof Compromise | undefined;
+/**
+ * compromise, loaded on first use: its lexicon costs every process that loads it ~20 MB (measured:
+ * each service importing the providers went from ~142 to ~165 MB idle), and most never write a quiz.
+ */
+function nlp(): typeof Compromise {
+  tagger ??= createRequire(import.meta.url)('compromise') as typeof Compromise;
+  return tagger;
+}
 
 /** What a content term names: a person, place or organisation; a number with its unit; or a concept (a noun phrase). */
 export type TermKind = 'name' | 'quantity' | 'concept';
@@ -18,11 +29,15 @@ interface Token {
   readonly tags: ReadonlySet<string>;
 }
 
+let everyday: Readonly<Record<string, unknown>> | undefined;
 /** compromise's lexicon of everyday English (about 24,000 forms): a word outside it is specific to its subject. */
-const EVERYDAY: Readonly<Record<string, unknown>> = (nlp.world() as { model: { one: { lexicon: Record<string, unknown> } } }).model.one.lexicon;
+function everydayLexicon(): Readonly<Record<string, unknown>> {
+  everyday ??= (nlp().world() as { model: { one: { lexicon: Record<string, unknown> } } }).model.one.lexicon;
+  return everyday;
+}
 
 /** "it", "its", "these": a pronoun (compromise tags "its" a possessive noun) is no term. */
-const isPronoun = (token: Token): boolean => token.tags.has('Pronoun') || (token.tags.has('Possessive') && !token.tags.has('ProperNoun') && EVERYDAY[token.normal] !== undefined);
+const isPronoun = (token: Token): boolean => token.tags.has('Pronoun') || (token.tags.has('Possessive') && !token.tags.has('ProperNoun') && everydayLexicon()[token.normal] !== undefined);
 const VERB_FORMS = new Set(['Infinitive', 'PresentTense', 'PastTense', 'Verb', 'Gerund']);
 const isNoun = (token: Token): boolean => (token.tags.has('Noun') || token.tags.has('Acronym')) && !isPronoun(token);
 const isNumber = (token: Token): boolean => token.tags.has('Value') || token.tags.has('NumericValue');
@@ -36,7 +51,7 @@ const ENDS_PHRASE = /[,.;:!?()[\]"“”]/;
  * specific its words are (outside the everyday lexicon, acronyms), and its length; best first.
  */
 export function contentTerms(text: string): ContentTerm[] {
-  const sentences = nlp(text).json({ terms: { normal: true } }) as { terms: { text: string; normal: string; post: string; tags: string[] }[] }[];
+  const sentences = nlp()(text).json({ terms: { normal: true } }) as { terms: { text: string; normal: string; post: string; tags: string[] }[] }[];
   const found = new Map<string, { text: string; kind: TermKind; count: number; tokens: readonly Token[] }>();
   for (const sentence of sentences) {
     const tokens = withClauseVerbs(sentence.terms.map((term) => ({ text: term.text, normal: term.normal, post: term.post, tags: new Set(term.tags) })));
@@ -67,7 +82,7 @@ function withClauseVerbs(tokens: readonly Token[]): Token[] {
     if (!clause.some((token) => token.tags.has('Verb'))) {
       // A verb-capable everyday word, or a "plural" right after a singular noun and before more of the clause ("Radium emits alpha particles": a plural is a compound's head, never its middle).
       const looksLikeVerb = (token: Token, i: number): boolean =>
-        VERB_FORMS.has(String(EVERYDAY[token.normal])) || (token.tags.has('Plural') && clause[i - 1]!.tags.has('Singular') && clause[i + 1] !== undefined && !ENDS_PHRASE.test(token.post));
+        VERB_FORMS.has(String(everydayLexicon()[token.normal])) || (token.tags.has('Plural') && clause[i - 1]!.tags.has('Singular') && clause[i + 1] !== undefined && !ENDS_PHRASE.test(token.post));
       const verbAt = clause.findIndex((token, i) => i > 0 && isNoun(clause[i - 1]!) && isNoun(token) && !token.tags.has('ProperNoun') && !token.tags.has('Acronym') && looksLikeVerb(token, i));
       if (verbAt > 0) out[start + verbAt] = { ...clause[verbAt]!, tags: new Set(['Verb']) };
     }
@@ -133,7 +148,7 @@ function kindOf(phrase: readonly Token[]): TermKind {
 }
 
 function isEveryday(token: Token): boolean {
-  return EVERYDAY[token.normal] !== undefined;
+  return everydayLexicon()[token.normal] !== undefined;
 }
 
 function scoreOf(phrase: readonly Token[], count: number, kind: TermKind): number {
