@@ -22,15 +22,23 @@ export class TextFacts {
   readonly sentences: readonly string[];
   /** The text the facts were taken from (for counts such as "5 questions" and enum mentions). */
   readonly sourceText: string;
-  /** Content terms, best first. */
-  readonly terms: readonly string[];
-  private readonly ranked: readonly ContentTerm[];
+  #ranked: readonly ContentTerm[] | undefined;
+  #terms: readonly string[] | undefined;
 
   constructor(text: string) {
     this.sourceText = text;
     this.sentences = contentSentences(text);
-    this.ranked = contentTerms(this.sentences.join('\n'));
-    this.terms = this.ranked.map((term) => term.text);
+  }
+
+  /** Content terms, best first (tagged on first use: a caller that only asks `isEmpty` never runs the tagger). */
+  get terms(): readonly string[] {
+    this.#terms ??= this.ranked.map((term) => term.text);
+    return this.#terms;
+  }
+
+  private get ranked(): readonly ContentTerm[] {
+    this.#ranked ??= contentTerms(this.sentences.join('\n'));
+    return this.#ranked;
   }
 
   get isEmpty(): boolean {
