@@ -5,6 +5,8 @@ import { validateDefinition } from './transition-table.js';
 export class SagaRegistry {
   private readonly definitions = new Map<string, AnySagaDefinition>();
   private readonly inputs = new Map<string, Set<string>>();
+  /** Amendment subject → the workflows that take it (looked up for every message the coordinator receives). */
+  private readonly amenders = new Map<string, AnySagaDefinition[]>();
 
   constructor(definitions: readonly AnySagaDefinition[] = []) {
     for (const definition of definitions) this.register(definition);
@@ -16,6 +18,7 @@ export class SagaRegistry {
     this.definitions.set(definition.type, definition);
     // Amendments are inputs of the run they are handed to (the coordinator finds the runs).
     this.inputs.set(definition.type, new Set([...definition.inputs, ...(definition.amendedBy ?? [])].map((m) => m.subject)));
+    for (const { subject } of definition.amendedBy ?? []) this.amenders.set(subject, [...(this.amenders.get(subject) ?? []), definition]);
     return this;
   }
 
@@ -29,7 +32,7 @@ export class SagaRegistry {
 
   /** The workflows that take `subject` as an amendment (it names no run: the coordinator finds their runs it concerns). */
   amendersOf(subject: string): readonly AnySagaDefinition[] {
-    return [...this.definitions.values()].filter((definition) => (definition.amendedBy ?? []).some((message) => message.subject === subject));
+    return this.amenders.get(subject) ?? [];
   }
 
   /** Every event subject some workflow consumes. */

@@ -183,7 +183,7 @@ export class SagaStore {
     }
     if (batch.claimsAsked > 0 || batch.endedHolders.size > 0) return undefined;
     const changed = batch.changedRuns();
-    const query: TransactionQuery = async (sql, params) => (await client.query({ name: statementName(sql), text: sql, values: params })).rows as unknown;
+    const query = namedStatementsOn(client);
     const outbox = coalesceRunChanges(batch.outbox, this.runChanges);
     const timers = foldTimerOperations(batch.timers);
     const guard: BatchGuard = { messageIds: [...messageIds], expectedVersions: expected };
@@ -198,8 +198,7 @@ export class SagaStore {
 
   /** Decides and writes the batch; `writing` is the write in flight (the caller sends COMMIT behind it). */
   private async applyInTransaction(client: PoolClient, inputs: readonly PendingInput[], published: readonly string[], now: Date): Promise<Decided> {
-    // Named statements: pg prepares each once per connection, so PostgreSQL plans them once, not per batch.
-    const query: TransactionQuery = async (sql, params) => (await client.query({ name: statementName(sql), text: sql, values: params })).rows as unknown;
+    const query = namedStatementsOn(client);
     const runner = { query };
     const results: InputResult[] = new Array<InputResult>(inputs.length).fill({ status: 'duplicate' });
 
@@ -449,6 +448,11 @@ const UPDATE_KNOWN_RUNS = `runs as (
 /** Raises (SQLSTATE OPG01) unless every input was new and every run at its expected version: the statement, and the COMMIT behind it, abort. */
 const GUARD_COLUMN = `,
               saga_batch_guard((select count(*) from claimed), $8::int, (select count(*) from runs), $9::int) as guarded`;
+
+/** Statements on the batch's connection, named: pg prepares each once per connection, so PostgreSQL plans them once, not per batch. */
+function namedStatementsOn(client: PoolClient): TransactionQuery {
+  return async (sql, params) => (await client.query({ name: statementName(sql), text: sql, values: params })).rows as unknown;
+}
 
 function isBatchGuardFailure(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === BATCH_GUARD_SQLSTATE;
