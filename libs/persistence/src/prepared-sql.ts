@@ -1,4 +1,5 @@
-import type { PoolClient } from 'pg';
+import type { Pool, PoolClient, QueryResult } from 'pg';
+import { pipelinedPoolOf, sentTogether } from './pipelined-pool.js';
 import type { DataSource } from 'typeorm';
 
 /** Runs SQL with positional parameters and answers its rows. */
@@ -41,30 +42,63 @@ export function statementNamer(prefix: string): (sql: string) => string {
  * `dataSource.query`. `prefix` keeps the statement names of two users of one pool apart.
  */
 export function preparedSql(dataSource: DataSource, prefix: string, options: PreparedSqlOptions = {}): PreparedSql {
-  const relaxed = options.synchronousCommit === 'off';
   const nameOf = statementNamer(prefix);
+  if (options.synchronousCommit === 'off') return relaxedSql(dataSource, nameOf);
   return {
     async query<T>(sql: string, parameters: readonly unknown[] = []): Promise<T[]> {
       const runner = dataSource.createQueryRunner();
       try {
         const client = (await runner.connect()) as PoolClient;
-        const statement = { name: nameOf(sql), text: sql, values: [...parameters] };
-        if (!relaxed) return (await client.query(statement)).rows as T[];
-        // One round trip opens the transaction and relaxes its commit (a simple query may hold both).
-        await client.query('begin; set local synchronous_commit = off');
-        try {
-          const rows = (await client.query(statement)).rows as T[];
-          await client.query('commit');
-          return rows;
-        } catch (error) {
-          await client.query('rollback').catch(() => undefined);
-          throw error;
-        }
+        return (await client.query({ name: nameOf(sql), text: sql, values: [...parameters] })).rows as T[];
       } finally {
         await runner.release();
       }
     },
   };
+}
+
+/**
+ * Each statement in its own transaction with a relaxed commit, in one round trip: `begin`, `set local
+ * synchronous_commit = off`, the statement and `commit` leave together on a pipelined connection
+ * (`pipelinedPoolOf`), and PostgreSQL answers them together. A statement PostgreSQL refuses aborts
+ * the transaction, and the COMMIT behind it then ends it as a ROLLBACK: its error is thrown, nothing kept.
+ */
+function relaxedSql(dataSource: DataSource, nameOf: (sql: string) => string): PreparedSql {
+  let pool: Pool | undefined;
+  return {
+    async query<T>(sql: string, parameters: readonly unknown[] = []): Promise<T[]> {
+      pool ??= pipelinedPoolOf(dataSource);
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        const statements = sentTogether(client, () => [
+          client.query('begin'),
+          client.query('set local synchronous_commit = off'),
+          client.query({ name: nameOf(sql), text: sql, values: [...parameters] }),
+          client.query('commit'),
+        ]);
+        const [begun, relaxed, answered, committed] = await Promise.allSettled(statements);
+        const failed = [begun, relaxed, answered, committed].find((settled) => settled?.status === 'rejected');
+        if (failed !== undefined) {
+          // Refused by PostgreSQL, the transaction ended as a ROLLBACK and the connection is fine;
+          // any other failure (the connection died) closes the connection instead of reusing it.
+          if (!isServerError(failed.reason)) broken = failed.reason instanceof Error ? failed.reason : new Error(String(failed.reason));
+          throw failed.reason;
+        }
+        if (committed?.status !== 'fulfilled' || committed.value.command !== 'COMMIT') {
+          throw new Error(`the statement's transaction ended with ${committed?.status === 'fulfilled' ? committed.value.command : 'no answer'}, not COMMIT`);
+        }
+        return (answered as PromiseFulfilledResult<QueryResult>).value.rows as T[];
+      } finally {
+        client.release(broken);
+      }
+    },
+  };
+}
+
+/** An error PostgreSQL answered (it has an SQLSTATE), as opposed to a connection that failed. */
+function isServerError(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' && /^[0-9A-Z]{5}$/.test((error as { code: string }).code);
 }
 
 /** TypeORM-shaped (`DataSource.query`): `T` names the whole result (the rows), unchecked. What kept-reply stores run on. */

@@ -9,7 +9,7 @@ import { BatchWrites } from './batch-writes.js';
 import { KnownRuns } from './known-runs.js';
 import { BATCH_GUARD_SQLSTATE } from './migrations.js';
 import { claimKeys, releaseWaiters } from './key-claim-store.js';
-import { pipelinedPoolOf } from './pipelined-pool.js';
+import { pipelinedPoolOf, sentTogether } from '@openpaw/persistence';
 import { sagaStoreCounters } from './store-counters.js';
 import { type RunRow, toRunRecord, type TransactionQuery } from './run-rows.js';
 
@@ -99,7 +99,7 @@ export class SagaStore {
       const now = this.clock();
       const fromMemory = this.decideFromKnownRuns(client, inputs, published, now);
       if (fromMemory !== undefined) {
-        const committed = await this.commit(client, inputs, () => Promise.resolve(fromMemory()), true);
+        const committed = await this.commit(client, inputs, fromMemory, true);
         if (committed !== undefined) return committed;
         sagaStoreCounters.staleDecisions += 1;
       }
@@ -124,11 +124,21 @@ export class SagaStore {
    * it as a ROLLBACK: the write's error is thrown, nothing is kept; undefined when it was the batch
    * guard's (decided from a stale view: decide again).
    */
-  private async commit(client: PoolClient, inputs: readonly PendingInput[], decide: () => Promise<Decided>, guarded = false): Promise<BatchResult | undefined> {
-    const begun = client.query('begin');
-    begun.catch(() => undefined); // awaited below; this only marks it handled until then
-    const { result, writing, runs } = await decide();
-    const [wrote, committed] = await Promise.allSettled([writing, client.query('commit')]);
+  private async commit(client: PoolClient, inputs: readonly PendingInput[], decide: () => Decided | Promise<Decided>, guarded = false): Promise<BatchResult | undefined> {
+    // Statements queued together leave in one packet: a decision made from memory goes out with `begin`
+    // and `commit` (one round trip); on the locking path the first read goes with `begin`, and the write
+    // with `commit`.
+    let sent: SentWrite | undefined;
+    const { begun, deciding } = sentTogether(client, () => {
+      const begun = client.query('begin');
+      begun.catch(() => undefined); // awaited below; this only marks it handled until then
+      const deciding = decide();
+      if (!(deciding instanceof Promise)) sent = sendWithCommit(client, deciding);
+      return { begun, deciding };
+    });
+    const { result, runs, write } = await deciding;
+    sent ??= sentTogether(client, () => sendWithCommit(client, { write }));
+    const [wrote, committed] = await Promise.allSettled([sent.writing, sent.committing]);
     await begun;
     if (wrote.status === 'rejected') {
       if (isBatchGuardFailure(wrote.reason)) {
@@ -189,11 +199,7 @@ export class SagaStore {
     const guard: BatchGuard = { messageIds: [...messageIds], expectedVersions: expected };
     const earliestTimer = earliestOf(timers.sets);
     const result: BatchResult = { results, outbox, claimAnswers: [], ...(earliestTimer === undefined ? {} : { earliestTimer }) };
-    return () => {
-      const writing = this.write({ query }, published, changed, batch.logs, outbox, timers, guard);
-      writing?.catch(() => undefined); // settled by the caller, with the COMMIT sent behind it
-      return { result, ...(writing === undefined ? {} : { writing }), runs: changed };
-    };
+    return () => ({ result, runs: changed, write: () => this.write({ query }, published, changed, batch.logs, outbox, timers, guard) });
   }
 
   /** Decides and writes the batch; `writing` is the write in flight (the caller sends COMMIT behind it). */
@@ -229,7 +235,7 @@ export class SagaStore {
     });
     if (candidates.length === 0) {
       this.notePublished(published);
-      return { result: { results, outbox: [] }, runs: [] };
+      return { result: { results, outbox: [] }, runs: [], write: () => undefined };
     }
 
     // One round trip: record the inputs in the inbox and lock their runs (in id order: no deadlocks).
@@ -245,7 +251,7 @@ export class SagaStore {
     )) as [{ fresh: string[]; runs: RunRow[] }];
     const fresh = new Set(claimed.fresh);
     const toApply = candidates.filter((i) => fresh.has(inputs[i]?.meta.messageId ?? ''));
-    if (toApply.length === 0 && published.length === 0) return { result: { results, outbox: [] }, runs: [] };
+    if (toApply.length === 0 && published.length === 0) return { result: { results, outbox: [] }, runs: [], write: () => undefined };
     const batch = new BatchWrites(new Map<string, RunRecord>(claimed.runs.map((row) => [row.id, toRunRecord(row)])), this.registry);
     for (const i of toApply) {
       const pending = inputs[i];
@@ -265,13 +271,12 @@ export class SagaStore {
     // One change per run per batch: the run's transitions of this transaction travel together.
     const outbox = coalesceRunChanges(batch.outbox, this.runChanges);
     const timers = foldTimerOperations(batch.timers);
-    const writing = this.write(runner, published, batch.changedRuns(), batch.logs, outbox, timers);
-    writing?.catch(() => undefined); // settled by the caller, with the COMMIT sent behind it
+    const changed = batch.changedRuns();
     const earliestTimer = earliestOf(timers.sets);
     return {
       result: { results, outbox, claimAnswers: batch.claimAnswers, ...(earliestTimer === undefined ? {} : { earliestTimer }) },
-      ...(writing === undefined ? {} : { writing }),
       runs: [...batch.runs.values()],
+      write: () => this.write(runner, published, changed, batch.logs, outbox, timers),
     };
   }
 
@@ -406,11 +411,27 @@ export class SagaStore {
   }
 }
 
-/** A batch decided (on either path), its write in flight, and its runs as they will be once it commits. */
+/** A batch decided (on either path): its runs as they will be once it commits, and its write, not yet sent. */
 interface Decided {
   readonly result: BatchResult;
-  readonly writing?: Promise<unknown>;
   readonly runs: readonly RunRecord[];
+  /** Sends the batch's one write statement; undefined when there is nothing to write. */
+  readonly write: () => Promise<unknown> | undefined;
+}
+
+/** A batch's write and the COMMIT behind it, both sent. */
+interface SentWrite {
+  readonly writing: Promise<unknown> | undefined;
+  readonly committing: Promise<{ readonly command: string }>;
+}
+
+/** Sends the write, then COMMIT right behind it (the caller settles both). */
+function sendWithCommit(client: PoolClient, { write }: Pick<Decided, 'write'>): SentWrite {
+  const writing = write();
+  writing?.catch(() => undefined); // settled by the caller, with the COMMIT
+  const committing = client.query('commit');
+  committing.catch(() => undefined); // likewise
+  return { writing, committing };
 }
 
 /** What a batch decided from memory must find to commit: its inputs new to the inbox, its runs at these versions. */

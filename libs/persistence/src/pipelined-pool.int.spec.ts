@@ -1,7 +1,8 @@
-import { openDatabase } from '@openpaw/persistence';
+import { openDatabase } from './data-source.js';
 import { freshDatabase } from '@openpaw/testing';
 import type { DataSource } from 'typeorm';
-import { pipelinedPoolOf } from './pipelined-pool.js';
+import type pg from 'pg';
+import { pipelinedPoolOf, sentTogether } from './pipelined-pool.js';
 
 /**
  * A connection that dies while a batch holds it (PostgreSQL stopped or restarted mid-load, a backend
@@ -58,6 +59,36 @@ describe('pipelinedPoolOf (real PostgreSQL)', () => {
       expect((await pool.query('select count(*)::int as n from pipelined_probe')).rows[0]).toEqual({ n: 0 });
       await pool.query('insert into pipelined_probe values (2)');
       expect((await pool.query('select n from pipelined_probe')).rows).toEqual([{ n: 2 }]);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('sends the statements queued in sentTogether in one socket write, and each one alone otherwise', async () => {
+    const pool = pipelinedPoolOf(dataSource);
+    try {
+      const client = await pool.connect();
+      // Count the socket's writes (each is one system call): Node's stream calls _write for one buffered
+      // chunk and _writev for several.
+      const socket = (client as unknown as { connection: { stream: { _write: (...a: unknown[]) => void; _writev: (...a: unknown[]) => void } } }).connection.stream;
+      let writes = 0;
+      for (const method of ['_write', '_writev'] as const) {
+        const original = socket[method].bind(socket);
+        socket[method] = (...args: unknown[]) => {
+          writes += 1;
+          original(...args);
+        };
+      }
+      const transaction = (c: pg.PoolClient) => [c.query('begin'), c.query('select $1::int as n', [1]), c.query('commit')];
+
+      const together = sentTogether(client, () => transaction(client));
+      expect(writes).toBe(1);
+      await Promise.all(together);
+
+      writes = 0;
+      await Promise.all(transaction(client));
+      expect(writes).toBe(3);
+      client.release();
     } finally {
       await pool.end();
     }
