@@ -7,14 +7,19 @@ import type { DataSource } from 'typeorm';
  * one before, so a transaction's `begin` travels with its first statement and its last statement with
  * its `commit`. Each round trip wakes PostgreSQL and this process once; on a busy machine a wake-up
  * costs more than the statement. The pool takes the data source's connection settings (URL,
- * search_path, application name, size).
+ * search_path, application name, size unless `maxConnections` says otherwise).
  */
-export function pipelinedPoolOf(dataSource: DataSource): pg.Pool {
+export function pipelinedPoolOf(dataSource: DataSource, options: { readonly maxConnections?: number } = {}): pg.Pool {
   // TypeORM's PostgreSQL driver keeps its pg pool as `master` (not in its types).
   const master = (dataSource.driver as unknown as { master?: { options?: pg.PoolConfig } }).master;
   if (master?.options === undefined) throw new Error('SagaStore needs an initialized PostgreSQL data source');
   // allowExitOnIdle: idle connections never keep the process alive (the store may not be closed).
-  const pool = new pg.Pool({ ...master.options, pipeline: true, allowExitOnIdle: true });
+  const pool = new pg.Pool({
+    ...master.options,
+    ...(options.maxConnections === undefined ? {} : { max: options.maxConnections }),
+    pipeline: true,
+    allowExitOnIdle: true,
+  });
   // An idle connection that dies (PostgreSQL restarted) is dropped by the pool; the next batch connects anew.
   pool.on('error', () => undefined);
   // A connection that dies while a batch holds it (the pool listens only to idle ones) emits 'error' on

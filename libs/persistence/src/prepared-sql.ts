@@ -67,7 +67,7 @@ function relaxedSql(dataSource: DataSource, nameOf: (sql: string) => string): Pr
   let pool: Pool | undefined;
   return {
     async query<T>(sql: string, parameters: readonly unknown[] = []): Promise<T[]> {
-      pool ??= pipelinedPoolOf(dataSource);
+      pool ??= pipelinedPoolOf(dataSource, { maxConnections: RELAXED_CONNECTIONS });
       const client = await pool.connect();
       let broken: Error | undefined;
       try {
@@ -95,6 +95,13 @@ function relaxedSql(dataSource: DataSource, nameOf: (sql: string) => string): Pr
     },
   };
 }
+
+/**
+ * Connections of one relaxed writer (beside the data source's pool): its users batch their statements
+ * (the projection writes at most 3 batches at once), so a few connections carry them, and the
+ * service's connection count stays close to its pool size.
+ */
+const RELAXED_CONNECTIONS = 2;
 
 /** An error PostgreSQL answered (it has an SQLSTATE), as opposed to a connection that failed. */
 function isServerError(error: unknown): boolean {
