@@ -32,5 +32,6 @@ export * from './documents/steps-document.js';
 export * from './workflow-types.js';
 export * from './views/retrieve-or-generate-view.js';
 export * from './views/visual-degrees-view.js';
+export * from './views/public-run-view.js';
 export { hasErrorCode, OpenPawError } from './errors.js';
 export * from './free-text.js';

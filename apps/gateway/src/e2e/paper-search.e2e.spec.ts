@@ -4,8 +4,10 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { PaperCollection, PaperSearchView } from '@openpaw/contracts';
+import { LocalFsBlobStore } from '@openpaw/providers/blob';
 import { freshDatabase, type NatsServerHandle, privateNatsServer, type RunningPlatform, startPlatformProcesses } from '@openpaw/testing';
 import { GatewayClient } from './e2e-client.js';
+import { sseEvents } from './sse-reader.js';
 
 const root = join(import.meta.dirname, '../../../..');
 const QUERY = 'graph neural networks with attention since 2016';
@@ -119,6 +121,27 @@ describe('paper search through the gateway: two checkpoints, one source failing,
 
   const atCheckpoint = (kind: string, iteration: number) => (r: Resource) => r.checkpoint?.kind === kind && r.checkpoint.iteration === iteration;
 
+  /** The run's storage keys (the stored lists under `paper-search/<runId>/`) appear in no response a client gets for it. */
+  async function expectNoStorageKey(runId: string): Promise<void> {
+    const routes = [`/paper-searches/${runId}`, `/runs/${runId}`, '/runs?type=paper_search'];
+    for (const route of routes) {
+      const response = await client.request(route);
+      expect(response.status).toBe(200);
+      const body = await response.text();
+      expect({ route, leaks: body.includes('blobKey') || body.includes(`paper-search/${runId}/`) }).toEqual({ route, leaks: false });
+    }
+    // The stream's first state (an open run's stream goes on: it is read up to that state, then left).
+    const events = await client.request(`/runs/${runId}/events`);
+    let first = '';
+    for await (const event of sseEvents(events.body as ReadableStream<Uint8Array>)) {
+      first = event.data;
+      break;
+    }
+    expect(first).toContain('"workflowType":"paper_search"');
+    expect(first).not.toContain('blobKey');
+    expect(first).not.toContain(`paper-search/${runId}/`);
+  }
+
   function decide(runId: string, checkpointId: string, body: unknown): Promise<Response> {
     return client.request(`/paper-searches/${runId}/checkpoints/${checkpointId}/decision`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   }
@@ -152,7 +175,11 @@ describe('paper search through the gateway: two checkpoints, one source failing,
     expect(openalex.requests.some((u) => u.pathname === '/works' && u.searchParams.get('mailto') === 'team@openpaw.dev')).toBe(true);
     expect(failing.requests.length).toBeGreaterThan(0);
     // The lists went by claim check (the research service stored them in the shared blob store); the export reads the collection's whole papers.
-    expect(collection?.wholePapers).toEqual({ blobKey: expect.stringMatching(new RegExp(`^paper-search/${runId}/`)), count: 3, cuts: { papersLeftOut: 0, abstractsShortened: 0, authorListsShortened: 0 } });
+    // The store's own listing (its share secret plays no part in it).
+    const stored = await new LocalFsBlobStore({ rootDir: platform.blobDir, shareSecret: 'listing only', shareBaseUrl: 'http://127.0.0.1/v1/shared' }).list({ prefix: `paper-search/${runId}/` });
+    expect(stored.items.length).toBeGreaterThan(0);
+    // No storage key reaches a client, on any route that serves the run.
+    await expectNoStorageKey(runId);
     const bib = await client.request(`/paper-searches/${runId}/export?format=bibtex`);
     expect(bib.status).toBe(200);
     expect(bib.headers.get('content-type')).toMatch(/^application\/x-bibtex/);
@@ -191,6 +218,10 @@ describe('paper search through the gateway: two checkpoints, one source failing,
     expect(stream).toContain('"state":"COMPLETED"');
 
     const completed = await until(runId, 'completed', (r) => r.status === 'completed');
+    await expectNoStorageKey(runId);
+    expect(stream).toContain('"papers":');
+    expect(stream).not.toContain('blobKey');
+    expect(stream).not.toContain(`paper-search/${runId}/`);
     expect(completed).toMatchObject({ terminal: true, completion: 'approved', checkpoint: null, iteration: 2 });
     const result = completed.result as PaperCollection;
     expect(result.papers.map((p) => p.id)).toContain(kept?.id);
@@ -215,6 +246,7 @@ describe('paper search through the gateway: two checkpoints, one source failing,
     expect(auto.status).toBe(202);
     const { runId } = (await auto.json()) as { runId: string };
     const completed = await until(runId, 'completed', (r) => r.status === 'completed');
+    await expectNoStorageKey(runId);
     expect(completed).toMatchObject({ completion: 'auto_approved', iterations: [{ decision: 'auto_approve' }] });
     const stranger = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'someone-else');
     expect((await stranger.request(`/paper-searches/${runId}`)).status).toBe(404);

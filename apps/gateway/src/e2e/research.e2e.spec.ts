@@ -185,6 +185,14 @@ describe('research through the gateway (spec 05)', () => {
     // Shared: a signed, expiring URL to a self-contained HTML page, no token needed.
     const share = done['shareInfo'] as { url: string; expiresAt: string };
     expect(share.url.startsWith(`${platform.gatewayUrl}/v1/shared/`)).toBe(true);
+    // No storage key reaches a client: the page goes by its signed URL on every route that serves the run.
+    expect(Object.keys(share).sort()).toEqual(['contentSha256', 'expiresAt', 'url']);
+    expect(JSON.stringify(ending.at(-1))).toContain('"shareInfo":{');
+    expect(JSON.stringify(ending)).not.toContain('blobKey');
+    const asRun = await client.call('GET', `/runs/${id}`);
+    expect(asRun.status).toBe(200);
+    expect(JSON.stringify(asRun.body)).toContain('"shareInfo":{');
+    expect(JSON.stringify(asRun.body)).not.toContain('blobKey');
     const page = await fetch(share.url);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);

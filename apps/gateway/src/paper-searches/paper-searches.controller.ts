@@ -30,7 +30,7 @@ import {
   ApiUnauthorizedResponse,
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
-import { PAPER_SEARCH, paperSearchView } from '@openpaw/contracts';
+import { PAPER_SEARCH, paperSearchView, publicPaperSearchView } from '@openpaw/contracts';
 import type { BlobStore } from '@openpaw/providers/blob';
 import type { Response } from 'express';
 import { z } from 'zod';
@@ -63,8 +63,9 @@ import { StartPaperSearchHandler } from './start/start-paper-search.handler.js';
 const notFound = (): NotFoundException => new NotFoundException({ error: 'not_found', message: 'no such paper search' });
 const idempotencyKey = z.string().trim().min(1).max(200);
 
+/** The search as clients see it: the public view (no storage keys), parsed; undefined when the view is not a paper search's. */
 function toResource(run: RunProjection): PaperSearchResource | undefined {
-  const view = paperSearchView.safeParse(run.view);
+  const view = publicPaperSearchView.safeParse(run.view);
   if (!view.success) return undefined;
   return {
     ...view.data,
@@ -222,11 +223,13 @@ export class PaperSearchesController {
     @Res() response: Response,
   ): Promise<void> {
     const run = await this.runs.findForUser(params.id, user.userId);
-    const resource = run?.workflowType === PAPER_SEARCH ? toResource(run) : undefined;
-    if (resource === undefined) throw notFound();
-    const collection = exportableCollection(resource);
-    if (collection === undefined) throw new ConflictException({ error: 'no_collection', message: `the search has no collection yet (it is ${resource.state})` });
-    const source = await wholeCollection(collection, resource.papersTrimmed, this.blobs);
+    // The export reads the whole view, with the stored collection's reference clients never see.
+    const parsed = run?.workflowType === PAPER_SEARCH ? paperSearchView.safeParse(run.view) : undefined;
+    if (parsed?.success !== true) throw notFound();
+    const view = parsed.data;
+    const collection = exportableCollection(view);
+    if (collection === undefined) throw new ConflictException({ error: 'no_collection', message: `the search has no collection yet (it is ${view.state})` });
+    const source = await wholeCollection(collection, view.papersTrimmed, this.blobs);
     const file = exportCollection(source.collection, query.format, source.papersTrimmed, source.cuts);
     // What the file lacks, for every format (RIS and CSL-JSON have no place for a file-wide note).
     if (file.notes.length > 0) response.setHeader('OpenPaw-Export-Notes', file.notes.join('; '));

@@ -1,4 +1,4 @@
-import { decision, paperSearchStart, paperSearchView } from '@openpaw/contracts';
+import { decision, paperSearchStart, publicPaperSearchView } from '@openpaw/contracts';
 import { z } from 'zod';
 
 /** `POST /paper-searches`: the query and its options (the `paper_search` start input). */
@@ -17,7 +17,7 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 const links = z.object({ self: z.string(), events: z.string(), export: z.string() });
 
 /** A paper search as the API shows it: the run and its view (open checkpoint, accumulated papers, result). */
-export const paperSearchResource = paperSearchView.extend({
+export const paperSearchResource = publicPaperSearchView.extend({
   runId: z.uuid(),
   terminal: z.boolean(),
   attemptNo: z.int().positive(),

@@ -1,4 +1,4 @@
-import { externalReport, KEYED_RESEARCH_PROVIDERS, RESEARCH_KEY_TEST_OUTCOMES, RESEARCH_LIMITS, researchPrompt, researchProvider, researchTitle, type ResearchView, researchView } from '@openpaw/contracts';
+import { externalReport, KEYED_RESEARCH_PROVIDERS, RESEARCH_KEY_TEST_OUTCOMES, RESEARCH_LIMITS, researchPrompt, researchProvider, researchTitle, type PublicResearchView, publicResearchView } from '@openpaw/contracts';
 import { z } from 'zod';
 
 const prompt = researchPrompt;
@@ -66,19 +66,19 @@ export const researchUi = z.object({
 });
 export type ResearchUi = z.infer<typeof researchUi>;
 
-export const researchResponse = researchView.extend({ ui: researchUi, createdAt: z.string(), updatedAt: z.string() });
+export const researchResponse = publicResearchView.extend({ ui: researchUi, createdAt: z.string(), updatedAt: z.string() });
 export type ResearchResponse = z.infer<typeof researchResponse>;
 
 export const missingKeysBody = z.object({ error: z.literal('missing_api_keys'), message: z.string(), providers: z.array(z.enum(KEYED_RESEARCH_PROVIDERS)) });
 export const conflictBody = z.object({ error: z.literal('conflict'), message: z.string(), status: z.string(), reason: z.string().optional() });
 
 /** Spec 05's "Synthesis Not Available Condition". */
-export function showSynthesisNotAvailable(view: ResearchView): boolean {
+export function showSynthesisNotAvailable(view: PublicResearchView): boolean {
   return view.status === 'completed' && view.synthesizedResult === null && view.llmResults.filter((r) => r.status === 'completed').length <= 1 && view.externalReports.length === 0;
 }
 
 /** Spec 05's status → UI mapping (and the error summary's user action). */
-export function uiOf(view: ResearchView): ResearchUi {
+export function uiOf(view: PublicResearchView): ResearchUi {
   const notAvailable = showSynthesisNotAvailable(view);
   const ui = (card: ResearchUi['card'], message: string, actions: ResearchUi['actions'] = []): ResearchUi => ({ card, message, actions, showSynthesisNotAvailable: notAvailable });
   switch (view.status) {

@@ -1,4 +1,4 @@
-import { freeText, RunStateChanged } from '@openpaw/contracts';
+import { freeText, publicViewOf, RunStateChanged } from '@openpaw/contracts';
 import { z } from 'zod';
 import type { RunCursor, RunProjection } from '../projection/run-projection.store.js';
 import type { RunTransition } from '../projection/run-transition.store.js';
@@ -104,6 +104,7 @@ export const validationErrorBody = z.object({
   issues: z.array(z.object({ path: z.string(), message: z.string() })),
 });
 
+/** A run as clients see it: its view without the fields its workflow declares internal (storage keys). */
 export function toRunResource(run: RunProjection): RunResource {
   return {
     runId: run.runId,
@@ -113,7 +114,7 @@ export function toRunResource(run: RunProjection): RunResource {
     attemptNo: run.attemptNo,
     version: run.version,
     parentRunId: run.parentRunId,
-    view: run.view,
+    view: publicViewOf(run.workflowType, run.view),
     createdAt: run.createdAt.toISOString(),
     updatedAt: run.updatedAt.toISOString(),
   };

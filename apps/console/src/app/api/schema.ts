@@ -2802,15 +2802,6 @@ export interface operations {
                                         venue: string | null;
                                         year: number | null;
                                     }[];
-                                    wholePapers?: {
-                                        blobKey: string;
-                                        count: number;
-                                        cuts: {
-                                            abstractsShortened: number;
-                                            authorListsShortened: number;
-                                            papersLeftOut: number;
-                                        };
-                                    };
                                 };
                                 iteration: number;
                             };
@@ -2966,15 +2957,6 @@ export interface operations {
                                 venue: string | null;
                                 year: number | null;
                             }[];
-                            wholePapers?: {
-                                blobKey: string;
-                                count: number;
-                                cuts: {
-                                    abstractsShortened: number;
-                                    authorListsShortened: number;
-                                    papersLeftOut: number;
-                                };
-                            };
                         } | null;
                         /** Format: uuid */
                         runId: string;
@@ -3248,15 +3230,6 @@ export interface operations {
                                         venue: string | null;
                                         year: number | null;
                                     }[];
-                                    wholePapers?: {
-                                        blobKey: string;
-                                        count: number;
-                                        cuts: {
-                                            abstractsShortened: number;
-                                            authorListsShortened: number;
-                                            papersLeftOut: number;
-                                        };
-                                    };
                                 };
                                 iteration: number;
                             };
@@ -3412,15 +3385,6 @@ export interface operations {
                                 venue: string | null;
                                 year: number | null;
                             }[];
-                            wholePapers?: {
-                                blobKey: string;
-                                count: number;
-                                cuts: {
-                                    abstractsShortened: number;
-                                    authorListsShortened: number;
-                                    papersLeftOut: number;
-                                };
-                            };
                         } | null;
                         /** Format: uuid */
                         runId: string;
@@ -3760,15 +3724,6 @@ export interface operations {
                                         venue: string | null;
                                         year: number | null;
                                     }[];
-                                    wholePapers?: {
-                                        blobKey: string;
-                                        count: number;
-                                        cuts: {
-                                            abstractsShortened: number;
-                                            authorListsShortened: number;
-                                            papersLeftOut: number;
-                                        };
-                                    };
                                 };
                                 iteration: number;
                             };
@@ -3924,15 +3879,6 @@ export interface operations {
                                 venue: string | null;
                                 year: number | null;
                             }[];
-                            wholePapers?: {
-                                blobKey: string;
-                                count: number;
-                                cuts: {
-                                    abstractsShortened: number;
-                                    authorListsShortened: number;
-                                    papersLeftOut: number;
-                                };
-                            };
                         } | null;
                         /** Format: uuid */
                         runId: string;
@@ -4741,7 +4687,6 @@ export interface operations {
                         retryCount: number;
                         selectedLlms: ("openai" | "anthropic" | "gemini" | "local")[];
                         shareInfo: {
-                            blobKey: string;
                             contentSha256: string;
                             /** Format: date-time */
                             expiresAt: string;
@@ -4910,7 +4855,6 @@ export interface operations {
                         retryCount: number;
                         selectedLlms: ("openai" | "anthropic" | "gemini" | "local")[];
                         shareInfo: {
-                            blobKey: string;
                             contentSha256: string;
                             /** Format: date-time */
                             expiresAt: string;
@@ -5059,7 +5003,6 @@ export interface operations {
                         retryCount: number;
                         selectedLlms: ("openai" | "anthropic" | "gemini" | "local")[];
                         shareInfo: {
-                            blobKey: string;
                             contentSha256: string;
                             /** Format: date-time */
                             expiresAt: string;
@@ -5216,7 +5159,6 @@ export interface operations {
                         retryCount: number;
                         selectedLlms: ("openai" | "anthropic" | "gemini" | "local")[];
                         shareInfo: {
-                            blobKey: string;
                             contentSha256: string;
                             /** Format: date-time */
                             expiresAt: string;
@@ -5387,7 +5329,6 @@ export interface operations {
                         retryCount: number;
                         selectedLlms: ("openai" | "anthropic" | "gemini" | "local")[];
                         shareInfo: {
-                            blobKey: string;
                             contentSha256: string;
                             /** Format: date-time */
                             expiresAt: string;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { RESEARCH_WORKFLOW, type ResearchDraftInput, researchDraftInput, researchView, SubmitRunInput } from '@openpaw/contracts';
+import { RESEARCH_WORKFLOW, type ResearchDraftInput, researchDraftInput, publicResearchView, SubmitRunInput } from '@openpaw/contracts';
 import { currentTraceparent } from '@openpaw/platform';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../../config.js';
 import { type RunEvent, RunEventBus } from '../../events/run-event-bus.js';
@@ -52,7 +52,8 @@ export class ResearchRuns {
 
   /** The API's research document: the saga's view, its UI mapping and the run's timestamps. */
   response(run: RunProjection): ResearchResponse {
-    const view = researchView.parse(run.view);
+    // Parsed with the public schema: what clients may see (the share page by its URL, not its blob key).
+    const view = publicResearchView.parse(run.view);
     return { ...view, ui: uiOf(view), createdAt: run.createdAt.toISOString(), updatedAt: run.updatedAt.toISOString() };
   }
 
