@@ -75,6 +75,24 @@ export function poolSizeEnvOf(service: string): string {
   return `OPENPAW_${service.toUpperCase().replace(/-/g, '_')}_POOL_SIZE`;
 }
 
+/** A workload's ServiceAccount: `openpaw-<service>` (a lane runs as its service's). */
+export function serviceAccountNameOf(service: string): string {
+  return `openpaw-${service}`;
+}
+
+/**
+ * Least privilege, as the policy enforces it: the ServiceAccounts whose pods may read each reserved
+ * Secret. The key that opens users' sealed keys goes to research alone; provider keys to the
+ * services whose `providers` flag is set; the gateway's auth Secret to the gateway.
+ */
+export function secretHolders(settings: PlatformSettings): Readonly<Record<string, readonly string[]>> {
+  return {
+    [settings.secrets.keyOpening]: [serviceAccountNameOf('research')],
+    [settings.secrets.providers]: SERVICES.filter((service) => service.providers).map((service) => serviceAccountNameOf(service.name)),
+    [settings.secrets.gatewayAuth]: [serviceAccountNameOf('gateway')],
+  };
+}
+
 /** The gateway and the coordinator consume events and their own small command set: CPU scales them, not lag. */
 function scalesOnLag(service: string): boolean {
   return service !== 'gateway' && service !== 'coordinator';
@@ -180,7 +198,7 @@ class PlatformChart extends Chart {
       let account = serviceAccounts.get(service);
       if (account === undefined) {
         const annotations = Object.fromEntries(Object.entries(settings.serviceAccountAnnotations).map(([key, value]) => [key, value.replaceAll('{service}', service)]));
-        account = new kplus.ServiceAccount(this, `${service}-sa`, { metadata: { name: `openpaw-${service}`, annotations }, automountToken: false });
+        account = new kplus.ServiceAccount(this, `${service}-sa`, { metadata: { name: serviceAccountNameOf(service), annotations }, automountToken: false });
         serviceAccounts.set(service, account);
       }
       return account;
