@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { catalog, laneDurableOf, lanesOfService } from '@openpaw/contracts';
 import { databaseUrlKeyOf, MIGRATOR_DATABASE_URL_KEY, secretHolders } from './platform.js';
 import { connectionsAtMaxReplicas, policyViolations, type PolicyOptions } from './policy.js';
@@ -291,6 +293,11 @@ describe('synthesized manifests', () => {
         const mounted = pod.containers[0]?.volumeMounts?.some((m) => m.mountPath === BLOB_VOLUME_PATH && m.name === claim?.name) ?? false;
         expect({ name: deployment.metadata.name, mounted }).toEqual({ name: deployment.metadata.name, mounted: serviceOf(deployment.metadata.name)?.blobs });
       }
+    });
+
+    it('the blobs flag is set on exactly the services whose start checks the blob store (their main.ts), so none waits on a volume it never gets', () => {
+      const checksBlobs = (service: string): boolean => readFileSync(join(import.meta.dirname, `../../apps/${service}/src/main.ts`), 'utf8').includes('assertBlobStoreUsable');
+      expect(SERVICES.map((s) => ({ service: s.name, blobs: s.blobs }))).toEqual(SERVICES.map((s) => ({ service: s.name, blobs: checksBlobs(s.name) })));
     });
 
     it('HTTPS egress goes only to the workloads that call out, to the CIDRs in the settings', () => {
