@@ -1,4 +1,4 @@
-import type { PlatformSettings } from './settings.js';
+import { type PlatformSettings, SERVICE_ACCOUNT_OWNERS } from './settings.js';
 
 /*
  * The Helm chart's values. No helm binary can be had where the manifests are built and tested, so
@@ -37,6 +37,14 @@ export const HELM_VALUES: readonly HelmValue[] = [
   value('ingress.tlsSecretName', (s) => s.ingress.tlsSecretName, (s, v) => ({ ...s, ingress: { ...s.ingress, tlsSecretName: v } })),
   value('monitoring.release', (s) => s.monitoringRelease, (s, v) => ({ ...s, monitoringRelease: v })),
   value('monitoring.llmCostAlertUsdPerHour', (s) => s.llmCostAlertUsdPerHour, (s, v) => ({ ...s, llmCostAlertUsdPerHour: v })),
+  // One per ServiceAccount: the cloud identity its workload-identity annotation names (`visual-search` → `visualSearch`).
+  ...SERVICE_ACCOUNT_OWNERS.map((owner) =>
+    value(
+      `workloadIdentity.${owner.replace(/-([a-z])/g, (_m, letter: string) => letter.toUpperCase())}`,
+      (s) => s.workloadIdentity.accounts[owner] ?? '',
+      (s, v) => ({ ...s, workloadIdentity: { ...s.workloadIdentity, accounts: { ...s.workloadIdentity.accounts, [owner]: v } } }),
+    ),
+  ),
 ];
 
 /** The on/off flags of whole template files. */

@@ -197,7 +197,9 @@ class PlatformChart extends Chart {
     const serviceAccountOf = (service: string): kplus.ServiceAccount => {
       let account = serviceAccounts.get(service);
       if (account === undefined) {
-        const annotations = Object.fromEntries(Object.entries(settings.serviceAccountAnnotations).map(([key, value]) => [key, value.replaceAll('{service}', service)]));
+        const identity = settings.workloadIdentity.accounts[service];
+        if (identity === undefined) throw new Error(`no workload identity for ServiceAccount ${serviceAccountNameOf(service)} (PlatformSettings.workloadIdentity.accounts.${service})`);
+        const annotations = { [settings.workloadIdentity.annotation]: identity };
         account = new kplus.ServiceAccount(this, `${service}-sa`, { metadata: { name: serviceAccountNameOf(service), annotations }, automountToken: false });
         serviceAccounts.set(service, account);
       }
