@@ -51,6 +51,10 @@ const VALUE_SETS: Record<string, { readonly namespace: string; readonly values: 
         gateway: 'paw-gateway@staging-project.iam.gserviceaccount.com',
         visualSearch: 'paw-visual@staging-project.iam.gserviceaccount.com',
       },
+      resources: {
+        ...(helmValues(DEFAULT_SETTINGS)['resources'] as Record<string, Record<string, string>>),
+        assetsVideo: { cpuRequest: '2000m', cpuLimit: '4000m', memoryRequest: '3Gi', memoryLimit: '6Gi' },
+      },
     },
   },
   'no Prometheus Operator, KEDA on, the maths re-key sweep': {
@@ -85,6 +89,15 @@ describe('the Helm chart', () => {
     expect(identityOf('openpaw-visual-search')).toBe('paw-visual@staging-project.iam.gserviceaccount.com');
     expect(identityOf('openpaw-solve')).toBe('openpaw-solve@openpaw.iam.gserviceaccount.com');
     expect(identityOf('openpaw-retention')).toBe('openpaw-retention@openpaw.iam.gserviceaccount.com');
+  });
+
+  it("takes each Deployment's requests and limits from values, the others keeping topology.ts's", () => {
+    const { namespace, values } = VALUE_SETS['another cluster: own namespaces, Secrets, CIDR, tracing and host; HPA instead of KEDA; the maths re-key preview']!;
+    type Deployment = { kind: string; metadata: { name: string }; spec: { template: { spec: { containers: { resources: unknown }[] } } } };
+    const deployments = helmRender(values, namespace).filter((o): o is Deployment => (o as { kind?: string }).kind === 'Deployment');
+    const resourcesOf = (name: string) => deployments.find((d) => d.metadata.name === name)?.spec.template.spec.containers[0]?.resources;
+    expect(resourcesOf('assets-video')).toEqual({ limits: { cpu: '4000m', memory: '6Gi' }, requests: { cpu: '2000m', memory: '3Gi' } });
+    expect(resourcesOf('solve')).toEqual({ limits: { cpu: '500m', memory: '384Mi' }, requests: { cpu: '100m', memory: '192Mi' } });
   });
 
   it('refuses any construct but plain substitutions and whole-file flags', () => {

@@ -12,7 +12,7 @@ import { migrationsJob } from './migrations-job.js';
 import { retentionCronJob } from './retention-cronjob.js';
 import { type LaneAlertSpec, prometheusRules, serviceMonitor, type StepLatencySpec } from './monitoring.js';
 import { collectorPolicy, defaultDeny, natsPolicy, workloadPolicy } from './network.js';
-import { BLOB_VOLUME_PATH, blobEnv, type PlatformSettings } from './settings.js';
+import { BLOB_VOLUME_PATH, blobEnv, type PlatformSettings, type ResourceQuantities } from './settings.js';
 import {
   laneLagThreshold,
   METRICS_PORT,
@@ -91,6 +91,12 @@ export function secretHolders(settings: PlatformSettings): Readonly<Record<strin
     [settings.secrets.providers]: SERVICES.filter((service) => service.providers).map((service) => serviceAccountNameOf(service.name)),
     [settings.secrets.gatewayAuth]: [serviceAccountNameOf('gateway')],
   };
+}
+
+function resourcesOf(settings: PlatformSettings, deployment: string): ResourceQuantities {
+  const resources = settings.resources[deployment];
+  if (resources === undefined) throw new Error(`no resources for Deployment ${deployment} (PlatformSettings.resources.${deployment})`);
+  return resources;
 }
 
 /** The gateway and the coordinator consume events and their own small command set: CPU scales them, not lag. */
@@ -245,7 +251,7 @@ class PlatformChart extends Chart {
         image: settings.image,
         port: service.port,
         replicas: plan.scaling.min,
-        resources: lane?.resources ?? service.resources,
+        resources: resourcesOf(settings, plan.name),
         drainSeconds: lane?.drainSeconds ?? service.drainSeconds,
         config,
         env,

@@ -1,4 +1,4 @@
-import { SERVICES } from './topology.js';
+import { type Resources, SEPARATE_LANES, SERVICES } from './topology.js';
 
 /** Knobs of one installation; the defaults are what `deploy/k8s/` is synthesized with. */
 export interface PlatformSettings {
@@ -56,6 +56,12 @@ export interface PlatformSettings {
    * it names. A Helm value per account (`workloadIdentity.<owner>`).
    */
   readonly workloadIdentity: { readonly annotation: string; readonly accounts: Readonly<Record<string, string>> };
+  /**
+   * Requests and limits of each Deployment's container, by Deployment name (`gateway`, …,
+   * `assets-video`), as Kubernetes quantities; the defaults come from `topology.ts`. A Helm value each
+   * (`resources.<deployment>.cpuRequest`, …).
+   */
+  readonly resources: Readonly<Record<string, ResourceQuantities>>;
 }
 
 export interface GcsBlobs {
@@ -74,6 +80,28 @@ export interface VolumeBlobs {
 
 /** Who gets a ServiceAccount of its own (`openpaw-<owner>`): every service (its lanes run as it), and the retention CronJob. */
 export const SERVICE_ACCOUNT_OWNERS: readonly string[] = [...SERVICES.map((service) => service.name), 'retention'];
+
+export interface ResourceQuantities {
+  readonly cpuRequest: string;
+  readonly cpuLimit: string;
+  readonly memoryRequest: string;
+  readonly memoryLimit: string;
+}
+
+function quantitiesOf(resources: Resources): ResourceQuantities {
+  return {
+    cpuRequest: `${resources.cpuRequestMillis}m`,
+    cpuLimit: `${resources.cpuLimitMillis}m`,
+    memoryRequest: `${resources.memoryRequestMiB}Mi`,
+    memoryLimit: `${resources.memoryLimitMiB}Mi`,
+  };
+}
+
+/** Each Deployment's default requests and limits: its service's, or its separate lane's, from `topology.ts`. */
+export const DEFAULT_RESOURCES: Readonly<Record<string, ResourceQuantities>> = Object.fromEntries([
+  ...SERVICES.map((service) => [service.name, quantitiesOf(service.resources)] as const),
+  ...SEPARATE_LANES.map((lane) => [`${lane.service}-${lane.lane}`, quantitiesOf(lane.resources)] as const),
+]);
 
 /** Where a blob volume is mounted (`OPENPAW_BLOB_DIR`). */
 export const BLOB_VOLUME_PATH = '/var/lib/openpaw/blobs';
@@ -98,6 +126,7 @@ export const DEFAULT_SETTINGS: PlatformSettings = {
   blobs: { kind: 'gcs', bucket: 'openpaw-blobs', projectId: 'openpaw' },
   // The internet, not the cluster's private ranges.
   httpsEgress: [{ cidr: '0.0.0.0/0', except: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16'] }],
+  resources: DEFAULT_RESOURCES,
   workloadIdentity: {
     annotation: 'iam.gke.io/gcp-service-account',
     accounts: Object.fromEntries(SERVICE_ACCOUNT_OWNERS.map((owner) => [owner, `openpaw-${owner}@openpaw.iam.gserviceaccount.com`])),
