@@ -45,6 +45,16 @@ const VALUE_SETS: Record<string, { readonly namespace: string; readonly values: 
       tracing: { otlpEndpoint: 'http://otel.observability.svc.cluster.local:4318' },
       ingress: { className: 'traefik', host: 'paw.staging.example.org', tlsSecretName: 'paw-staging-tls' },
       monitoring: { release: 'prom', serviceMonitor: true, llmCostAlertUsdPerHour: '75' },
+      // Helm merges these over values.yaml, so the other accounts keep their defaults.
+      workloadIdentity: {
+        ...(helmValues(DEFAULT_SETTINGS)['workloadIdentity'] as Record<string, string>),
+        gateway: 'paw-gateway@staging-project.iam.gserviceaccount.com',
+        visualSearch: 'paw-visual@staging-project.iam.gserviceaccount.com',
+      },
+      resources: {
+        ...(helmValues(DEFAULT_SETTINGS)['resources'] as Record<string, Record<string, string>>),
+        assetsVideo: { cpuRequest: '2000m', cpuLimit: '4000m', memoryRequest: '3Gi', memoryLimit: '6Gi' },
+      },
     },
   },
   'no Prometheus Operator, KEDA on, the maths re-key sweep': {
@@ -69,6 +79,25 @@ describe('the Helm chart', () => {
     const defaults = parse(readFileSync(join(chart, 'values.yaml'), 'utf8')) as HelmValues;
     expect(defaults).toEqual(helmValues(DEFAULT_SETTINGS));
     expect(HELM_VALUES.map((v) => v.path)).toEqual(expect.arrayContaining(['image', 'secrets.database', 'postgres.cidr', 'tracing.otlpEndpoint', 'ingress.host', 'monitoring.release']));
+  });
+
+  it("takes each ServiceAccount's workload identity from values, the others keeping their defaults", () => {
+    const { namespace, values } = VALUE_SETS['another cluster: own namespaces, Secrets, CIDR, tracing and host; HPA instead of KEDA; the maths re-key preview']!;
+    const accounts = helmRender(values, namespace).filter((o): o is { kind: string; metadata: { name: string; annotations?: Record<string, string> } } => (o as { kind?: string }).kind === 'ServiceAccount');
+    const identityOf = (name: string) => accounts.find((a) => a.metadata.name === name)?.metadata.annotations?.['iam.gke.io/gcp-service-account'];
+    expect(identityOf('openpaw-gateway')).toBe('paw-gateway@staging-project.iam.gserviceaccount.com');
+    expect(identityOf('openpaw-visual-search')).toBe('paw-visual@staging-project.iam.gserviceaccount.com');
+    expect(identityOf('openpaw-solve')).toBe('openpaw-solve@openpaw.iam.gserviceaccount.com');
+    expect(identityOf('openpaw-retention')).toBe('openpaw-retention@openpaw.iam.gserviceaccount.com');
+  });
+
+  it("takes each Deployment's requests and limits from values, the others keeping topology.ts's", () => {
+    const { namespace, values } = VALUE_SETS['another cluster: own namespaces, Secrets, CIDR, tracing and host; HPA instead of KEDA; the maths re-key preview']!;
+    type Deployment = { kind: string; metadata: { name: string }; spec: { template: { spec: { containers: { resources: unknown }[] } } } };
+    const deployments = helmRender(values, namespace).filter((o): o is Deployment => (o as { kind?: string }).kind === 'Deployment');
+    const resourcesOf = (name: string) => deployments.find((d) => d.metadata.name === name)?.spec.template.spec.containers[0]?.resources;
+    expect(resourcesOf('assets-video')).toEqual({ limits: { cpu: '4000m', memory: '6Gi' }, requests: { cpu: '2000m', memory: '3Gi' } });
+    expect(resourcesOf('solve')).toEqual({ limits: { cpu: '500m', memory: '384Mi' }, requests: { cpu: '100m', memory: '192Mi' } });
   });
 
   it('refuses any construct but plain substitutions and whole-file flags', () => {

@@ -1,4 +1,4 @@
-import type { PlatformSettings } from './settings.js';
+import { DEFAULT_RESOURCES, type PlatformSettings, type ResourceQuantities, SERVICE_ACCOUNT_OWNERS } from './settings.js';
 
 /*
  * The Helm chart's values. No helm binary can be had where the manifests are built and tested, so
@@ -19,6 +19,13 @@ function value(path: string, read: HelmValue['read'], write: HelmValue['write'])
   return { path, read, write };
 }
 
+/** A name as a `.Values` key: Go templates take no dashes in a path (`visual-search` → `visualSearch`). */
+function valueKeyOf(name: string): string {
+  return name.replace(/-([a-z])/g, (_m, letter: string) => letter.toUpperCase());
+}
+
+const RESOURCE_FIELDS: readonly (keyof ResourceQuantities)[] = ['cpuRequest', 'cpuLimit', 'memoryRequest', 'memoryLimit'];
+
 export const HELM_VALUES: readonly HelmValue[] = [
   value('image', (s) => s.image, (s, v) => ({ ...s, image: v })),
   value('nats.url', (s) => s.natsUrl, (s, v) => ({ ...s, natsUrl: v })),
@@ -37,6 +44,24 @@ export const HELM_VALUES: readonly HelmValue[] = [
   value('ingress.tlsSecretName', (s) => s.ingress.tlsSecretName, (s, v) => ({ ...s, ingress: { ...s.ingress, tlsSecretName: v } })),
   value('monitoring.release', (s) => s.monitoringRelease, (s, v) => ({ ...s, monitoringRelease: v })),
   value('monitoring.llmCostAlertUsdPerHour', (s) => s.llmCostAlertUsdPerHour, (s, v) => ({ ...s, llmCostAlertUsdPerHour: v })),
+  // One per ServiceAccount: the cloud identity its workload-identity annotation names (`visual-search` → `visualSearch`).
+  ...SERVICE_ACCOUNT_OWNERS.map((owner) =>
+    value(
+      `workloadIdentity.${valueKeyOf(owner)}`,
+      (s) => s.workloadIdentity.accounts[owner] ?? '',
+      (s, v) => ({ ...s, workloadIdentity: { ...s.workloadIdentity, accounts: { ...s.workloadIdentity.accounts, [owner]: v } } }),
+    ),
+  ),
+  // Requests and limits per Deployment (`resources.assetsVideo.cpuLimit`, …).
+  ...Object.keys(DEFAULT_RESOURCES).flatMap((deployment) =>
+    RESOURCE_FIELDS.map((field) =>
+      value(
+        `resources.${valueKeyOf(deployment)}.${field}`,
+        (s) => s.resources[deployment]?.[field] ?? '',
+        (s, v) => ({ ...s, resources: { ...s.resources, [deployment]: { ...(s.resources[deployment] ?? DEFAULT_RESOURCES[deployment]!), [field]: v } } }),
+      ),
+    ),
+  ),
 ];
 
 /** The on/off flags of whole template files. */

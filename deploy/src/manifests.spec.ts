@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { catalog, laneDurableOf, lanesOfService } from '@openpaw/contracts';
-import { databaseUrlKeyOf, MIGRATOR_DATABASE_URL_KEY } from './platform.js';
+import { databaseUrlKeyOf, MIGRATOR_DATABASE_URL_KEY, secretHolders } from './platform.js';
 import { connectionsAtMaxReplicas, policyViolations, type PolicyOptions } from './policy.js';
 import { renderPlatform, type K8sObject } from './render.js';
 import { schemaError } from './schema-validation.js';
@@ -16,7 +18,7 @@ const policy: PolicyOptions = {
     const drain = lane?.drainSeconds ?? service?.drainSeconds ?? 0;
     return SHUTDOWN_GRACE_SECONDS + drain;
   },
-  secretHolders: { [DEFAULT_SETTINGS.secrets.keyOpening]: ['openpaw-research'] },
+  secretHolders: secretHolders(DEFAULT_SETTINGS),
   connectionBudget: DEFAULT_SETTINGS.postgresConnectionBudget,
   databaseRoles: { secret: DEFAULT_SETTINGS.secrets.database, urlKeyOf: databaseUrlKeyOf },
 };
@@ -69,6 +71,18 @@ describe('synthesized manifests', () => {
     const container = (gateway['spec'] as { template: { spec: { containers: { env: unknown[] }[] } } }).template.spec.containers[0]!;
     container.env.push({ name: 'OPENPAW_KEY_SEALING_PRIVATE_KEY', valueFrom: { secretKeyRef: { name: DEFAULT_SETTINGS.secrets.keyOpening, key: 'private' } } });
     expect(policyViolations(leaked, rendered.keda, policy)).toEqual([`Deployment gateway: reads Secret ${DEFAULT_SETTINGS.secrets.keyOpening}, reserved to openpaw-research`]);
+  });
+
+  it('provider keys and the gateway\'s auth reach only their services; the policy refuses them anywhere else', () => {
+    const leaked = rendered.platform.map(clone);
+    const envFromOf = (name: string) => (leaked.find((o) => o.kind === 'Deployment' && o.metadata.name === name)!['spec'] as { template: { spec: { containers: { envFrom: unknown[] }[] } } }).template.spec.containers[0]!.envFrom;
+    envFromOf('coordinator').push({ secretRef: { name: DEFAULT_SETTINGS.secrets.providers } });
+    envFromOf('solve').push({ secretRef: { name: DEFAULT_SETTINGS.secrets.gatewayAuth } });
+    const providerHolders = SERVICES.filter((s) => s.providers).map((s) => `openpaw-${s.name}`).join(', ');
+    expect(policyViolations(leaked, rendered.keda, policy)).toEqual([
+      `Deployment coordinator: reads Secret ${DEFAULT_SETTINGS.secrets.providers}, reserved to ${providerHolders}`,
+      `Deployment solve: reads Secret ${DEFAULT_SETTINGS.secrets.gatewayAuth}, reserved to openpaw-gateway`,
+    ]);
   });
 
   it('each service reads the database as its own role; only the Jobs read the migrator\'s URL, and the Job grants the roles', () => {
@@ -279,6 +293,11 @@ describe('synthesized manifests', () => {
         const mounted = pod.containers[0]?.volumeMounts?.some((m) => m.mountPath === BLOB_VOLUME_PATH && m.name === claim?.name) ?? false;
         expect({ name: deployment.metadata.name, mounted }).toEqual({ name: deployment.metadata.name, mounted: serviceOf(deployment.metadata.name)?.blobs });
       }
+    });
+
+    it('the blobs flag is set on exactly the services whose start checks the blob store (their main.ts), so none waits on a volume it never gets', () => {
+      const checksBlobs = (service: string): boolean => readFileSync(join(import.meta.dirname, `../../apps/${service}/src/main.ts`), 'utf8').includes('assertBlobStoreUsable');
+      expect(SERVICES.map((s) => ({ service: s.name, blobs: s.blobs }))).toEqual(SERVICES.map((s) => ({ service: s.name, blobs: checksBlobs(s.name) })));
     });
 
     it('HTTPS egress goes only to the workloads that call out, to the CIDRs in the settings', () => {

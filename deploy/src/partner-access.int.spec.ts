@@ -18,6 +18,7 @@ describe('partner access to events on nats-server 2.9 (accounts config from depl
   let url: string;
   let platform: NatsConnection;
   let partner: NatsConnection;
+  let other: NatsConnection;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'openpaw-partner-'));
@@ -25,7 +26,10 @@ describe('partner access to events on nats-server 2.9 (accounts config from depl
     url = `nats://127.0.0.1:${port}`;
     const accounts = natsAccountsConfig({
       platformUsers: [{ user: 'openpaw', password: 'platform-secret' }],
-      partners: [{ name: 'acme', user: 'acme', password: 'acme-secret' }],
+      partners: [
+        { name: 'acme', user: 'acme', password: 'acme-secret' },
+        { name: 'globex', user: 'globex', password: 'globex-secret' },
+      ],
     });
     writeFileSync(join(dir, 'nats.conf'), `host: 127.0.0.1\nport: ${port}\njetstream { store_dir: ${JSON.stringify(join(dir, 'js'))} }\n${accounts}`);
     server = spawnManaged(process.env['NATS_SERVER_BIN'] ?? 'nats-server', ['-c', join(dir, 'nats.conf')]);
@@ -34,17 +38,19 @@ describe('partner access to events on nats-server 2.9 (accounts config from depl
     platform = await connectNats({ servers: url, name: 'platform', settings: natsConnectionSettingsFromEnv({ OPENPAW_NATS_USER: 'openpaw', OPENPAW_NATS_PASSWORD: 'platform-secret' }) });
     const jsm = await jetstreamManager(platform);
     await provisionStreams(jsm, { mode: 'reconcile' });
-    await provisionPartnerConsumers(jsm, ['acme']);
+    await provisionPartnerConsumers(jsm, ['acme', 'globex']);
     const js = jetstream(platform);
     await js.publish(COMMAND, JSON.stringify({ kind: 'command' }));
     await js.publish(RUN_STATE, JSON.stringify({ userId: 'u-1', view: { title: 'private' } }));
     await js.publish(ALLOWED, JSON.stringify({ runId: 'r-1' }));
     partner = await connectNats({ servers: url, name: 'partner-acme', settings: { user: 'acme', password: 'acme-secret' }, connectOptions: { waitOnFirstConnect: false } });
+    other = await connectNats({ servers: url, name: 'partner-globex', settings: { user: 'globex', password: 'globex-secret' }, connectOptions: { waitOnFirstConnect: false } });
   });
 
   afterAll(async () => {
     await partner?.close();
     await platform?.close();
+    await other?.close();
     await server?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -61,6 +67,25 @@ describe('partner access to events on nats-server 2.9 (accounts config from depl
     expect(await consumer.next({ expires: 1_500 })).toBeNull();
     const info = await (await jetstreamManager(platform)).consumers.info(STREAMS.events.name, partnerConsumerName('acme', ALLOWED));
     expect(info.num_ack_pending).toBe(0);
+  });
+
+  it('refuses a wrong password, and another partner\'s user on this partner\'s consumer', async () => {
+    await expect(connectNats({ servers: url, name: 'partner-wrong', settings: { user: 'acme', password: 'not-the-secret' }, connectOptions: { waitOnFirstConnect: false, reconnect: false } })).rejects.toThrow(
+      /Authorization|authentication/i,
+    );
+    const acmeConsumer = partnerConsumerName('acme', ALLOWED);
+    const refusals: string[] = [];
+    for (const subject of [`${PARTNER_API_PREFIX}.CONSUMER.INFO.${STREAMS.events.name}.${acmeConsumer}`, `${PARTNER_API_PREFIX}.CONSUMER.MSG.NEXT.${STREAMS.events.name}.${acmeConsumer}`]) {
+      await other.request(subject, '', { timeout: 2_000 }).then(
+        () => refusals.push(`allowed: ${subject}`),
+        (error: unknown) => refusals.push(error instanceof Error ? error.message : String(error)),
+      );
+    }
+    expect(refusals).toHaveLength(2);
+    for (const refusal of refusals) expect(refusal).toMatch(/Permission/i);
+    // Its own consumer still answers: the refusal is about whose consumer, not the connection.
+    const own = await jetstream(other, { apiPrefix: PARTNER_API_PREFIX }).consumers.get(STREAMS.events.name, partnerConsumerName('globex', ALLOWED));
+    expect((await own.info()).name).toBe(partnerConsumerName('globex', ALLOWED));
   });
 
   it("refuses the partner's command publish, its reads of OPENPAW_COMMANDS and of the platform's own consumers; the commands stream is unchanged", async () => {

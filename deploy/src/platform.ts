@@ -12,7 +12,7 @@ import { migrationsJob } from './migrations-job.js';
 import { retentionCronJob } from './retention-cronjob.js';
 import { type LaneAlertSpec, prometheusRules, serviceMonitor, type StepLatencySpec } from './monitoring.js';
 import { collectorPolicy, defaultDeny, natsPolicy, workloadPolicy } from './network.js';
-import { BLOB_VOLUME_PATH, blobEnv, type PlatformSettings } from './settings.js';
+import { BLOB_VOLUME_PATH, blobEnv, type PlatformSettings, type ResourceQuantities } from './settings.js';
 import {
   laneLagThreshold,
   METRICS_PORT,
@@ -73,6 +73,30 @@ export const MIGRATOR_DATABASE_URL_KEY = 'url';
 
 export function poolSizeEnvOf(service: string): string {
   return `OPENPAW_${service.toUpperCase().replace(/-/g, '_')}_POOL_SIZE`;
+}
+
+/** A workload's ServiceAccount: `openpaw-<service>` (a lane runs as its service's). */
+export function serviceAccountNameOf(service: string): string {
+  return `openpaw-${service}`;
+}
+
+/**
+ * Least privilege, as the policy enforces it: the ServiceAccounts whose pods may read each reserved
+ * Secret. The key that opens users' sealed keys goes to research alone; provider keys to the
+ * services whose `providers` flag is set; the gateway's auth Secret to the gateway.
+ */
+export function secretHolders(settings: PlatformSettings): Readonly<Record<string, readonly string[]>> {
+  return {
+    [settings.secrets.keyOpening]: [serviceAccountNameOf('research')],
+    [settings.secrets.providers]: SERVICES.filter((service) => service.providers).map((service) => serviceAccountNameOf(service.name)),
+    [settings.secrets.gatewayAuth]: [serviceAccountNameOf('gateway')],
+  };
+}
+
+function resourcesOf(settings: PlatformSettings, deployment: string): ResourceQuantities {
+  const resources = settings.resources[deployment];
+  if (resources === undefined) throw new Error(`no resources for Deployment ${deployment} (PlatformSettings.resources.${deployment})`);
+  return resources;
 }
 
 /** The gateway and the coordinator consume events and their own small command set: CPU scales them, not lag. */
@@ -179,8 +203,10 @@ class PlatformChart extends Chart {
     const serviceAccountOf = (service: string): kplus.ServiceAccount => {
       let account = serviceAccounts.get(service);
       if (account === undefined) {
-        const annotations = Object.fromEntries(Object.entries(settings.serviceAccountAnnotations).map(([key, value]) => [key, value.replaceAll('{service}', service)]));
-        account = new kplus.ServiceAccount(this, `${service}-sa`, { metadata: { name: `openpaw-${service}`, annotations }, automountToken: false });
+        const identity = settings.workloadIdentity.accounts[service];
+        if (identity === undefined) throw new Error(`no workload identity for ServiceAccount ${serviceAccountNameOf(service)} (PlatformSettings.workloadIdentity.accounts.${service})`);
+        const annotations = { [settings.workloadIdentity.annotation]: identity };
+        account = new kplus.ServiceAccount(this, `${service}-sa`, { metadata: { name: serviceAccountNameOf(service), annotations }, automountToken: false });
         serviceAccounts.set(service, account);
       }
       return account;
@@ -225,7 +251,7 @@ class PlatformChart extends Chart {
         image: settings.image,
         port: service.port,
         replicas: plan.scaling.min,
-        resources: lane?.resources ?? service.resources,
+        resources: resourcesOf(settings, plan.name),
         drainSeconds: lane?.drainSeconds ?? service.drainSeconds,
         config,
         env,

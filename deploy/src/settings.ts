@@ -1,3 +1,5 @@
+import { type Resources, SEPARATE_LANES, SERVICES } from './topology.js';
+
 /** Knobs of one installation; the defaults are what `deploy/k8s/` is synthesized with. */
 export interface PlatformSettings {
   readonly namespace: string;
@@ -48,8 +50,18 @@ export interface PlatformSettings {
   readonly blobs: GcsBlobs | VolumeBlobs;
   /** Destinations of HTTPS (TCP 443) egress, for the workloads that call out (providers, GCS, JWKS/OIDC) only. */
   readonly httpsEgress: readonly { readonly cidr: string; readonly except?: readonly string[] }[];
-  /** Annotations of every workload's ServiceAccount; `{service}` in a value is the service's name (workload identity). */
-  readonly serviceAccountAnnotations: Readonly<Record<string, string>>;
+  /**
+   * Workload identity: the annotation every ServiceAccount carries (GKE's by default) and, per owner of
+   * an account (`SERVICE_ACCOUNT_OWNERS`: each service, and the retention CronJob), the cloud identity
+   * it names. A Helm value per account (`workloadIdentity.<owner>`).
+   */
+  readonly workloadIdentity: { readonly annotation: string; readonly accounts: Readonly<Record<string, string>> };
+  /**
+   * Requests and limits of each Deployment's container, by Deployment name (`gateway`, …,
+   * `assets-video`), as Kubernetes quantities; the defaults come from `topology.ts`. A Helm value each
+   * (`resources.<deployment>.cpuRequest`, …).
+   */
+  readonly resources: Readonly<Record<string, ResourceQuantities>>;
 }
 
 export interface GcsBlobs {
@@ -65,6 +77,31 @@ export interface VolumeBlobs {
   /** Public base URL of share links the gateway serves (`OPENPAW_BLOB_SHARE_BASE_URL`). */
   readonly shareBaseUrl: string;
 }
+
+/** Who gets a ServiceAccount of its own (`openpaw-<owner>`): every service (its lanes run as it), and the retention CronJob. */
+export const SERVICE_ACCOUNT_OWNERS: readonly string[] = [...SERVICES.map((service) => service.name), 'retention'];
+
+export interface ResourceQuantities {
+  readonly cpuRequest: string;
+  readonly cpuLimit: string;
+  readonly memoryRequest: string;
+  readonly memoryLimit: string;
+}
+
+function quantitiesOf(resources: Resources): ResourceQuantities {
+  return {
+    cpuRequest: `${resources.cpuRequestMillis}m`,
+    cpuLimit: `${resources.cpuLimitMillis}m`,
+    memoryRequest: `${resources.memoryRequestMiB}Mi`,
+    memoryLimit: `${resources.memoryLimitMiB}Mi`,
+  };
+}
+
+/** Each Deployment's default requests and limits: its service's, or its separate lane's, from `topology.ts`. */
+export const DEFAULT_RESOURCES: Readonly<Record<string, ResourceQuantities>> = Object.fromEntries([
+  ...SERVICES.map((service) => [service.name, quantitiesOf(service.resources)] as const),
+  ...SEPARATE_LANES.map((lane) => [`${lane.service}-${lane.lane}`, quantitiesOf(lane.resources)] as const),
+]);
 
 /** Where a blob volume is mounted (`OPENPAW_BLOB_DIR`). */
 export const BLOB_VOLUME_PATH = '/var/lib/openpaw/blobs';
@@ -89,7 +126,11 @@ export const DEFAULT_SETTINGS: PlatformSettings = {
   blobs: { kind: 'gcs', bucket: 'openpaw-blobs', projectId: 'openpaw' },
   // The internet, not the cluster's private ranges.
   httpsEgress: [{ cidr: '0.0.0.0/0', except: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16'] }],
-  serviceAccountAnnotations: { 'iam.gke.io/gcp-service-account': 'openpaw-{service}@openpaw.iam.gserviceaccount.com' },
+  resources: DEFAULT_RESOURCES,
+  workloadIdentity: {
+    annotation: 'iam.gke.io/gcp-service-account',
+    accounts: Object.fromEntries(SERVICE_ACCOUNT_OWNERS.map((owner) => [owner, `openpaw-${owner}@openpaw.iam.gserviceaccount.com`])),
+  },
 };
 
 /** The blob settings every workload that stores or serves blobs gets (in the shared ConfigMap). */

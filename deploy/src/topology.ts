@@ -64,11 +64,11 @@ export const SERVICES: readonly ServiceSpec[] = [
   { name: 'coordinator', providers: false, blobs: false, port: 3001, public: false, poolSize: 8, database: true, externalEgress: false, replicas: { min: 2, max: 6 }, resources: MEDIUM, drainSeconds: 10 },
   { name: 'ingestion', providers: true, blobs: true, port: 3101, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 8 }, resources: HEAVY, drainSeconds: 60 },
   { name: 'retrieval', providers: true, blobs: false, port: 3102, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: HEAVY, drainSeconds: 30 },
-  { name: 'solve', providers: true, blobs: false, port: 3103, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 10 }, resources: SMALL, drainSeconds: 120 },
+  { name: 'solve', providers: true, blobs: true, port: 3103, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 10 }, resources: SMALL, drainSeconds: 120 },
   { name: 'assets', providers: true, blobs: true, port: 3104, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: SMALL, drainSeconds: 30 },
   { name: 'artifacts', providers: true, blobs: true, port: 3105, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: SMALL, drainSeconds: 120 },
   { name: 'research', providers: true, blobs: true, port: 3106, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: SMALL, drainSeconds: 120 },
-  { name: 'visual-search', providers: true, blobs: false, port: 3107, public: false, poolSize: 0, database: false, externalEgress: true, replicas: { min: 2, max: 6 }, resources: MEDIUM, drainSeconds: 60 },
+  { name: 'visual-search', providers: true, blobs: true, port: 3107, public: false, poolSize: 0, database: false, externalEgress: true, replicas: { min: 2, max: 6 }, resources: MEDIUM, drainSeconds: 60 },
 ];
 
 /** Lanes that run as their own Deployment (the rest of a service's lanes run in its main Deployment). */

@@ -4,7 +4,8 @@ import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisrup
 import { Construct } from 'constructs';
 import { selectorLabels, workloadLabels } from './labels.js';
 import { RESTRICTED_CONTAINER, RESTRICTED_POD } from './security.js';
-import { METRICS_PORT, type Resources, terminationGraceSeconds } from './topology.js';
+import type { ResourceQuantities } from './settings.js';
+import { METRICS_PORT, terminationGraceSeconds } from './topology.js';
 import { typedObject } from './typed-object.js';
 
 export interface WorkloadProps {
@@ -15,7 +16,8 @@ export interface WorkloadProps {
   readonly image: string;
   readonly port: number;
   readonly replicas: number;
-  readonly resources: Resources;
+  /** Kubernetes quantities (chart values), set as given. */
+  readonly resources: ResourceQuantities;
   readonly drainSeconds: number;
   readonly config: kplus.IConfigMap;
   /** Extra variables (secrets, lanes). */
@@ -28,6 +30,8 @@ export interface WorkloadProps {
   /** The service's ServiceAccount (workload identity); its token is never mounted. */
   readonly serviceAccount: kplus.IServiceAccount;
 }
+
+const quantity = (value: string): kplus.k8s.Quantity => kplus.k8s.Quantity.fromString(value);
 
 /**
  * One Deployment of a service or of a lane: its pods (restricted PSS, probes, resources, graceful
@@ -68,10 +72,6 @@ export class Workload extends Construct {
           startup: probe('/healthz', 30),
           liveness: probe('/healthz', 3),
           readiness: probe('/readyz', 2),
-          resources: {
-            cpu: { request: kplus.Cpu.millis(props.resources.cpuRequestMillis), limit: kplus.Cpu.millis(props.resources.cpuLimitMillis) },
-            memory: { request: Size.mebibytes(props.resources.memoryRequestMiB), limit: Size.mebibytes(props.resources.memoryLimitMiB) },
-          },
           securityContext: RESTRICTED_CONTAINER,
         },
       ],
@@ -86,6 +86,12 @@ export class Workload extends Construct {
     ApiObject.of(this.deployment).addJsonPatch(
       // The autoscaler owns the replica count; a count here would reset it on every apply.
       JsonPatch.remove('/spec/replicas'),
+      // Quantities as given (chart values): cdk8s-plus builds them from numbers only. The patch applies
+      // before the Kubernetes types serialise, so each is a `k8s.Quantity`, which prints its string.
+      JsonPatch.add('/spec/template/spec/containers/0/resources', {
+        limits: { cpu: quantity(props.resources.cpuLimit), memory: quantity(props.resources.memoryLimit) },
+        requests: { cpu: quantity(props.resources.cpuRequest), memory: quantity(props.resources.memoryRequest) },
+      }),
       JsonPatch.add('/spec/template/spec/topologySpreadConstraints', [
         { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: this.labels } },
         { maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: this.labels } },

@@ -147,9 +147,9 @@ function asyncApiDocument(): Record<string, unknown> {
       production: {
         host: 'nats.nats.svc.cluster.local:4222',
         protocol: 'nats',
-        protocolVersion: '2.9',
+        protocolVersion: '2.10',
         description:
-          'The production NATS cluster (nats-server 2.9, 3 nodes, JetStream R3; TLS where the installation enables it). Teams outside the platform get a user in their own account that may only pull, through the prefix openpaw.api, from the consumers ops created for them on OPENPAW_EVENTS for the allowlisted events (ADR 0019; steps in contracts/README.md).',
+          'The production NATS cluster (nats-server 2.10 or later: deploy/nats/values.yaml sets sync_interval, which 2.9 refuses; 3 nodes, JetStream R3; TLS where the installation enables it). CI runs the platform and partner access on nats-server 2.9.10, so clients need nothing newer than 2.9. Teams outside the platform get a user in their own account that may only pull, through the prefix openpaw.api, from the consumers ops created for them on OPENPAW_EVENTS for the allowlisted events (ADR 0019; steps in contracts/README.md).',
         security: [{ $ref: '#/components/securitySchemes/natsCredentials' }, { $ref: '#/components/securitySchemes/mutualTls' }],
         'x-nats-jetstream': { duplicateWindow: '2m', replicas: 3 },
       },

@@ -60,7 +60,7 @@ export {
 // ---- per-user API keys ----
 export { InMemoryUserKeyStore, KEY_PROVIDERS, type KeyProvider, type StoredUserKey, type UserKeyStore } from './keys/user-key-store.js';
 export { UserKeyDecryptionError, UserKeyVault } from './keys/user-key-vault.js';
-export { KEY_ENCRYPTION_KEY_ENV, SEALING_PRIVATE_KEY_ENV, SEALING_PUBLIC_KEY_ENV } from './keys/sealing.js';
+export { KEY_ENCRYPTION_KEY_ENV, SEALING_PREVIOUS_PRIVATE_KEY_ENV, SEALING_PRIVATE_KEY_ENV, SEALING_PUBLIC_KEY_ENV } from './keys/sealing.js';
 
 // ---- embeddings ----
 export { cosineSimilarity, type Embedder, type EmbeddingResult } from './embeddings/port.js';

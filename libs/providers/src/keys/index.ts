@@ -10,6 +10,7 @@ export {
   KEY_ENCRYPTION_KEY_ENV,
   openerFromEnv,
   PublicKeySealer,
+  SEALING_PREVIOUS_PRIVATE_KEY_ENV,
   SEALING_PRIVATE_KEY_ENV,
   SEALING_PUBLIC_KEY_ENV,
   SealedTextError,

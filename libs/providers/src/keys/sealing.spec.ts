@@ -63,6 +63,25 @@ describe('sealing to the research service', () => {
     expect(() => openerFromEnv({ OPENPAW_KEY_ENCRYPTION_KEY: legacyKey.toString('base64') }).open(AD, pairSealed)).toThrow(/pair-sealed text needs OPENPAW_KEY_SEALING_PRIVATE_KEY/);
   });
 
+  it('opens texts sealed to the previous pair while a rotation is under way, and nothing once that key is gone', () => {
+    const before = pair();
+    const after = pair();
+    const sealedBefore = sealerFromEnv({ OPENPAW_KEY_SEALING_PUBLIC_KEY: before.publicEnv }).seal(AD, SECRET);
+    const sealedAfter = sealerFromEnv({ OPENPAW_KEY_SEALING_PUBLIC_KEY: after.publicEnv }).seal(AD, SECRET);
+    const rotating = openerFromEnv({ OPENPAW_KEY_SEALING_PRIVATE_KEY: after.privateEnv, OPENPAW_KEY_SEALING_PREVIOUS_PRIVATE_KEY: before.privateEnv });
+    expect(rotating.open(AD, sealedBefore)).toBe(SECRET);
+    expect(rotating.open(AD, sealedAfter)).toBe(SECRET);
+    // Still bound to its owner and purpose under either key.
+    expect(() => rotating.open(OTHER_AD, sealedBefore)).toThrow(SealedTextError);
+    expect(() => rotating.open(OTHER_AD, sealedAfter)).toThrow(SealedTextError);
+    // The old key removed: what only it opened no longer opens.
+    expect(() => openerFromEnv({ OPENPAW_KEY_SEALING_PRIVATE_KEY: after.privateEnv }).open(AD, sealedBefore)).toThrow(SealedTextError);
+    expect(() => openerFromEnv({ OPENPAW_KEY_SEALING_PREVIOUS_PRIVATE_KEY: before.privateEnv })).toThrow(/OPENPAW_KEY_SEALING_PREVIOUS_PRIVATE_KEY is set without OPENPAW_KEY_SEALING_PRIVATE_KEY/);
+    expect(() => openerFromEnv({ OPENPAW_KEY_SEALING_PRIVATE_KEY: after.privateEnv, OPENPAW_KEY_SEALING_PREVIOUS_PRIVATE_KEY: 'bm90IGEga2V5' })).toThrow(
+      /OPENPAW_KEY_SEALING_PREVIOUS_PRIVATE_KEY must be an X25519 private key/,
+    );
+  });
+
   it('reads keys from the environment (base64 DER or PEM), prefers the public key for sealing, and names a bad setting', () => {
     const keys = pair();
     const pem = keys.publicKey.export({ type: 'spki', format: 'pem' }).toString();

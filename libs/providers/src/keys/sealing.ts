@@ -32,6 +32,12 @@ import { type Env, envValue } from '../shared/env.js';
 export const SEALING_PUBLIC_KEY_ENV = 'OPENPAW_KEY_SEALING_PUBLIC_KEY';
 /** Base64 (DER, PKCS#8) or PEM of the X25519 private key: the research service's alone. */
 export const SEALING_PRIVATE_KEY_ENV = 'OPENPAW_KEY_SEALING_PRIVATE_KEY';
+/**
+ * The private key of the pair before a rotation (same format), set beside the new one: texts sealed to
+ * the old public key keep opening while the gateway already seals to the new one (docs/ops/runbook.md,
+ * "Rotating the key-sealing pair").
+ */
+export const SEALING_PREVIOUS_PRIVATE_KEY_ENV = 'OPENPAW_KEY_SEALING_PREVIOUS_PRIVATE_KEY';
 /** Base64 of 32 bytes: the symmetric key of `v1` sealed texts. */
 export const KEY_ENCRYPTION_KEY_ENV = 'OPENPAW_KEY_ENCRYPTION_KEY';
 
@@ -145,18 +151,28 @@ export class SymmetricSealer implements Sealer, Opener {
   }
 }
 
-/** Opens pair-sealed texts with the private key, and symmetric ones with the symmetric key where one is given. */
+/** A private key and the raw public key it answers for (bound into each text's derived key). */
+interface Recipient {
+  readonly privateKey: KeyObject;
+  readonly publicRaw: Buffer;
+}
+
+function recipientOf(privateKey: KeyObject): Recipient {
+  if (privateKey.asymmetricKeyType !== 'x25519') throw new Error(`the sealing private key must be X25519, got ${privateKey.asymmetricKeyType ?? privateKey.type}`);
+  return { privateKey, publicRaw: rawPublicKey(createPublicKey(privateKey)) };
+}
+
+/**
+ * Opens pair-sealed texts with the private key (and, during a rotation, the previous one), and
+ * symmetric ones with the symmetric key where one is given.
+ */
 export class SealedTextOpener implements Opener {
-  readonly #privateKey: KeyObject | undefined;
-  readonly #recipientRaw: Buffer | undefined;
+  /** The current recipient first, then the one before a rotation. */
+  readonly #recipients: readonly Recipient[];
   readonly #legacy: SymmetricSealer | undefined;
 
-  constructor(keys: { readonly privateKey?: KeyObject; readonly legacyKey?: Uint8Array }) {
-    if (keys.privateKey !== undefined && keys.privateKey.asymmetricKeyType !== 'x25519') {
-      throw new Error(`the sealing private key must be X25519, got ${keys.privateKey.asymmetricKeyType ?? keys.privateKey.type}`);
-    }
-    this.#privateKey = keys.privateKey;
-    this.#recipientRaw = keys.privateKey === undefined ? undefined : rawPublicKey(createPublicKey(keys.privateKey));
+  constructor(keys: { readonly privateKey?: KeyObject; readonly previousPrivateKey?: KeyObject; readonly legacyKey?: Uint8Array }) {
+    this.#recipients = [keys.privateKey, keys.previousPrivateKey].filter((key) => key !== undefined).map(recipientOf);
     this.#legacy = keys.legacyKey === undefined ? undefined : new SymmetricSealer(keys.legacyKey);
   }
 
@@ -167,18 +183,26 @@ export class SealedTextOpener implements Opener {
       return this.#legacy.open(associatedData, sealed);
     }
     if (parsed?.nonce.length !== X25519_BYTES + IV_BYTES) throw new SealedTextError('not a sealed text');
-    if (this.#privateKey === undefined || this.#recipientRaw === undefined) throw new SealedTextError(`a pair-sealed text needs ${SEALING_PRIVATE_KEY_ENV}, which is not set`);
+    if (this.#recipients.length === 0) throw new SealedTextError(`a pair-sealed text needs ${SEALING_PRIVATE_KEY_ENV}, which is not set`);
     const ephemeralRaw = parsed.nonce.subarray(0, X25519_BYTES);
     const iv = parsed.nonce.subarray(X25519_BYTES).toString('base64');
-    const { tag, data } = parsed;
-    let shared: Buffer;
+    let ephemeralKey: KeyObject;
     try {
-      const ephemeralKey = createPublicKey({ key: { kty: 'OKP', crv: 'X25519', x: ephemeralRaw.toString('base64url') }, format: 'jwk' });
-      shared = diffieHellman({ privateKey: this.#privateKey, publicKey: ephemeralKey });
+      ephemeralKey = createPublicKey({ key: { kty: 'OKP', crv: 'X25519', x: ephemeralRaw.toString('base64url') }, format: 'jwk' });
     } catch {
       throw new SealedTextError('the sealed text carries no valid ephemeral key');
     }
-    return aesOpen(pairKey(shared, ephemeralRaw, this.#recipientRaw), associatedData, iv, tag, data);
+    let refusal: unknown;
+    for (const recipient of this.#recipients) {
+      try {
+        const shared = diffieHellman({ privateKey: recipient.privateKey, publicKey: ephemeralKey });
+        return aesOpen(pairKey(shared, ephemeralRaw, recipient.publicRaw), associatedData, iv, parsed.tag, parsed.data);
+      } catch (error) {
+        // Another key's text (GCM refuses it) or an ephemeral key no agreement accepts: try the previous key.
+        refusal = error instanceof SealedTextError ? error : new SealedTextError('the sealed text carries no valid ephemeral key');
+      }
+    }
+    throw refusal;
   }
 
   toJSON(): string {
@@ -219,14 +243,14 @@ function publicKeyFromEnv(env: Env): KeyObject | undefined {
   }
 }
 
-function privateKeyFromEnv(env: Env): KeyObject | undefined {
-  const raw = envValue(env, SEALING_PRIVATE_KEY_ENV);
+function privateKeyFromEnv(env: Env, name: string = SEALING_PRIVATE_KEY_ENV): KeyObject | undefined {
+  const raw = envValue(env, name);
   if (raw === undefined) return undefined;
   try {
     const material = keyMaterial(raw);
     return typeof material === 'string' ? createPrivateKey(material) : createPrivateKey({ key: material, format: 'der', type: 'pkcs8' });
   } catch {
-    throw new Error(`${SEALING_PRIVATE_KEY_ENV} must be an X25519 private key (base64 of PKCS#8 DER, or PEM); ${GENERATE_SEALING_KEYS_HINT}`);
+    throw new Error(`${name} must be an X25519 private key (base64 of PKCS#8 DER, or PEM); ${GENERATE_SEALING_KEYS_HINT}`);
   }
 }
 
@@ -253,14 +277,23 @@ export function sealerFromEnv(env: Env): Sealer {
 }
 
 /**
- * What the research service opens with: the private key (pair-sealed texts) and, where set, the
- * symmetric key (texts sealed before the key pair). Throws naming both when neither is set.
+ * What the research service opens with: the private key (pair-sealed texts), during a rotation the
+ * previous one, and, where set, the symmetric key (texts sealed before the key pair). Throws naming
+ * both when neither the private nor the symmetric key is set, and a previous key without a current one.
  */
 export function openerFromEnv(env: Env): Opener {
   const privateKey = privateKeyFromEnv(env);
+  const previousPrivateKey = privateKeyFromEnv(env, SEALING_PREVIOUS_PRIVATE_KEY_ENV);
   const legacyKey = symmetricKeyFromEnv(env);
+  if (previousPrivateKey !== undefined && privateKey === undefined) {
+    throw new Error(`${SEALING_PREVIOUS_PRIVATE_KEY_ENV} is set without ${SEALING_PRIVATE_KEY_ENV}: during a rotation the new private key goes in ${SEALING_PRIVATE_KEY_ENV}, the old one beside it`);
+  }
   if (privateKey === undefined && legacyKey === undefined) {
     throw new Error(`neither ${SEALING_PRIVATE_KEY_ENV} nor ${KEY_ENCRYPTION_KEY_ENV} is set; ${GENERATE_SEALING_KEYS_HINT}`);
   }
-  return new SealedTextOpener({ ...(privateKey === undefined ? {} : { privateKey }), ...(legacyKey === undefined ? {} : { legacyKey }) });
+  return new SealedTextOpener({
+    ...(privateKey === undefined ? {} : { privateKey }),
+    ...(previousPrivateKey === undefined ? {} : { previousPrivateKey }),
+    ...(legacyKey === undefined ? {} : { legacyKey }),
+  });
 }
