@@ -1,7 +1,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { nkeys } from '@nats-io/nats-core';
 import { natsAuthOptions, natsConnectionSettingsFromEnv } from './connection.js';
+
+/** A .creds file's text: a user JWT (not checked by the client) and the user's nkey seed. */
+function credsText(jwt: string, seed: Uint8Array): string {
+  return `-----BEGIN NATS USER JWT-----\n${jwt}\n------END NATS USER JWT------\n\n-----BEGIN USER NKEY SEED-----\n${new TextDecoder().decode(seed)}\n------END USER NKEY SEED------\n`;
+}
 
 describe('NATS connection settings (credentials and TLS)', () => {
   it('none set: no auth and plain TCP', () => {
@@ -32,6 +38,24 @@ describe('NATS connection settings (credentials and TLS)', () => {
       writeFileSync(path, '-----BEGIN NATS USER JWT-----\neyJ0\n------END NATS USER JWT------\n');
       expect(typeof natsAuthOptions({ credsFile: path }).authenticator).toBe('function');
       expect(() => natsAuthOptions({ credsFile: join(dir, 'missing.creds') })).toThrow(/OPENPAW_NATS_CREDS_FILE .*missing\.creds cannot be read \(ENOENT\)/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads the creds file again at each connect: rotated credentials are used without a restart, a missing file keeps the last', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'openpaw-creds-'));
+    try {
+      const path = join(dir, 'user.creds');
+      const [first, second] = [nkeys.createUser(), nkeys.createUser()];
+      writeFileSync(path, credsText('jwt-one', first.getSeed()));
+      const authenticate = natsAuthOptions({ credsFile: path }).authenticator;
+      if (typeof authenticate !== 'function') throw new Error('expected one authenticator');
+      expect(authenticate('nonce')).toMatchObject({ jwt: 'jwt-one', nkey: first.getPublicKey() });
+      writeFileSync(path, credsText('jwt-two', second.getSeed()));
+      expect(authenticate('nonce')).toMatchObject({ jwt: 'jwt-two', nkey: second.getPublicKey() });
+      rmSync(path);
+      expect(authenticate('nonce')).toMatchObject({ jwt: 'jwt-two', nkey: second.getPublicKey() });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

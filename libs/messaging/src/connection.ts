@@ -60,7 +60,16 @@ export function natsAuthOptions(settings: NatsConnectionSettings): Partial<Conne
     } catch (error) {
       throw new Error(`NATS settings: ${NATS_SETTING_NAMES.credsFile} ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
     }
-    options.authenticator = credsAuthenticator(creds);
+    // Read again at every (re)connect, so rotated credentials (a Secret volume updated in place) are
+    // used without a restart; a file caught mid-swap or gone keeps the last one read.
+    options.authenticator = credsAuthenticator(() => {
+      try {
+        creds = readFileSync(path);
+      } catch {
+        // keep the last credentials read
+      }
+      return creds;
+    });
   }
   if (settings.tlsCaFile !== undefined || settings.tlsCertFile !== undefined) {
     options.tls = {
