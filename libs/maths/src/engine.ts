@@ -20,7 +20,7 @@ import { solveSpeedDistanceTime } from './solvers/speed-distance-time.js';
 import { solveUnitConversion } from './solvers/unit-conversion.js';
 import { freeVariables } from './core/mathjs.js';
 import { askedFor } from './text/asked-for.js';
-import { mathStatements, type MathStatement } from './text/extract.js';
+import { ambiguousComma, mathStatements, type MathStatement } from './text/extract.js';
 import { detectIntent } from './text/intent.js';
 import { normaliseMaths } from './text/normalise.js';
 import { strayToken } from './text/stray-tokens.js';
@@ -48,6 +48,8 @@ export function solveProblem(text: string): EngineOutcome {
   const normalised = normaliseMaths(text);
   const stray = strayToken(normalised);
   if (stray !== undefined) return { solved: false, inScope: false, reason: `"${stray}" sits in the maths and is neither a number, an unknown nor an operator the engine reads` };
+  const comma = ambiguousComma(normalised);
+  if (comma !== undefined) return { solved: false, inScope: false, reason: `the comma in "${comma}" may be a decimal comma or separate two numbers; write the decimal with a point` };
   const lower = normalised.toLowerCase();
   const statements = mathStatements(normalised).filter((s) => s.kind === 'relation' || !(isConstantNode(s.node) || isSymbolNode(s.node)));
   const target = askedFor(normalised);
@@ -115,7 +117,7 @@ function withProblemAsRead(solution: EngineSolution, asRead: string, target: str
 export function findMaths(text: string): string | undefined {
   if (/\\[A-Za-z]+|[{}]/.test(text)) return undefined;
   const normalised = normaliseMaths(text);
-  if (strayToken(normalised) !== undefined) return undefined;
+  if (strayToken(normalised) !== undefined || ambiguousComma(normalised) !== undefined) return undefined;
   return mathStatements(normalised).find((s) => s.kind === 'relation' || !(isConstantNode(s.node) || isSymbolNode(s.node)))?.text;
 }
 

@@ -1,4 +1,5 @@
-import { mathStatements } from './extract.js';
+import { solveProblem } from '../engine.js';
+import { ambiguousComma, mathStatements } from './extract.js';
 import { normaliseMaths } from './normalise.js';
 
 const texts = (problem: string): string[] => mathStatements(normaliseMaths(problem)).map((s) => s.text);
@@ -12,6 +13,17 @@ describe('finding the maths in prose', () => {
 
   it('does not read maths that words split into pieces it cannot interpret', () => {
     expect(texts('Find x such that x = 3 mod 5')).toEqual([]);
+  });
+
+  it('given a comma between digits, then it names it unless the commas list plain numbers or whole relations', () => {
+    // Read as the list 2 | 5 + 1 | 25, "2,5 + 1,25" was answered 6.
+    expect(ambiguousComma(normaliseMaths('Evaluate 2,5 + 1,25'))).toBe('2,5');
+    expect(ambiguousComma(normaliseMaths('Solve x + 1,5 = 2,5'))).toBe('1,5');
+    expect(ambiguousComma(normaliseMaths('Solve x = 3, 5'))).toBe('3,5');
+    for (const text of ['Find the mean of 2, 5, 7 and 9', 'Solve x + y = 10, 2x - y = 5', 'Find the midpoint of (1,2) and (3,4)', 'Solve 2,5x + 1 = 6', 'A farm has 1,250 sheep; 2x = 6']) {
+      expect(ambiguousComma(normaliseMaths(text))).toBeUndefined();
+    }
+    expect(solveProblem('Evaluate 2,5 + 1,25')).toMatchObject({ solved: false, reason: expect.stringContaining('"2,5"') });
   });
 
   it('reads a bare log as base 10 and log_b with its base', () => {

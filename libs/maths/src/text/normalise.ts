@@ -5,13 +5,12 @@
  */
 export function normaliseMaths(text: string): string {
   return (
-    decimalComma(text)
-      // Superscript powers before NFKC, which would fold x² into the name "x2".
-      .replace(/[⁰¹²³⁴⁵⁶⁷⁸⁹]+/g, (digits) => `^${[...digits].map((d) => SUPERSCRIPTS.indexOf(d)).join('')}`)
-      .normalize('NFKC')
-      // A Cyrillic or Greek letter that looks like a Latin one, standing alone among Latin text ("2х + 1",
-      // Cyrillic х), is the Latin letter; inside a word of its own script it stays (and is not read as maths).
-      .replace(/(?<![\u0370-\u03ff\u0400-\u04ff])[аеорсухкАВЕКМНОРСТХУοΑΒΕΗΚΜΝΟΡΤΧΥ](?![\u0370-\u03ff\u0400-\u04ff])/g, (letter) => CONFUSABLES[letter] ?? letter)
+    foldLookalikes(
+      decimalComma(text)
+        // Superscript powers before NFKC, which would fold x² into the name "x2".
+        .replace(/[⁰¹²³⁴⁵⁶⁷⁸⁹]+/g, (digits) => `^${[...digits].map((d) => SUPERSCRIPTS.indexOf(d)).join('')}`)
+        .normalize('NFKC'),
+    )
     .replace(/[×·∙⋅]/g, '*')
     .replace(/÷/g, '/')
     .replace(/[−–—]/g, '-')
@@ -48,6 +47,15 @@ export function normaliseMaths(text: string): string {
 }
 
 const SUPERSCRIPTS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+
+/**
+ * A Cyrillic or Greek letter that looks like a Latin one, standing alone among Latin text ("2х + 1",
+ * Cyrillic х), is the Latin letter; inside a word of its own script it stays (and is not read as maths).
+ * Every reader of maths (the engine, the maths signature) folds them alike, so none reads around them.
+ */
+export function foldLookalikes(text: string): string {
+  return text.replace(/(?<![\u0370-\u03ff\u0400-\u04ff])[аеорсухкАВЕКМНОРСТХУοΑΒΕΗΚΜΝΟΡΤΧΥ](?![\u0370-\u03ff\u0400-\u04ff])/g, (letter) => CONFUSABLES[letter] ?? letter);
+}
 
 /**
  * A decimal comma ("2,5x + 1 = 6") read as a decimal point, only where nothing else could be meant:

@@ -113,6 +113,16 @@ describe('maths signature', () => {
     expect(extractMathsSignature(normaliseText('Solve for x: 7c ± 16 = 98'))).toEqual({ unparsed: ['"±" sits in the maths'], dangling: [] });
   });
 
+  it('given a Cyrillic lookalike of a Latin unknown ("2х + 1 = 7"), then it is signed as the engine reads it, never as the maths around it ("1 = 7")', () => {
+    expect(sig('Solve 2х + 1 = 7')?.hash).toBe(hashOf('Solve 2x + 1 = 7'));
+    expect(sig('Solve 2х + 1 = 7')?.hash).not.toBe(hashOf('Solve 5х + 1 = 7'));
+  });
+
+  it('given a comma between digits that may be a decimal comma ("2,5 + 1,25"), then there is no signature, never one of the sum 5 + 1', () => {
+    expect(extractMathsSignature(normaliseText('Evaluate 2,5 + 1,25'))).toEqual({ unparsed: ['"2,5": a decimal comma or a list'], dangling: [] });
+    expect(sig('Solve x + y = 10, 2x - y = 5')?.canonical).toContain(';');
+  });
+
   it('canonicalises operand order, implicit multiplication and unknown names', () => {
     expect(sig('Solve 23 = 4y - 9')?.canonical).toBe('(= (+ (* 4 v0) -9) 23)');
     expect(sig('Simplify 2(x + 1) + 3x')?.canonical).toBe('(+ (* (+ 1 v0) 2) (* 3 v0))');

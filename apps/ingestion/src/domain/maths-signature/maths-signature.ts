@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { askedFor, normaliseMaths, readWorded, strayToken, WORDED_UNKNOWN } from '@openpaw/maths';
+import { ambiguousComma, askedFor, foldLookalikes, normaliseMaths, readWorded, strayToken, WORDED_UNKNOWN } from '@openpaw/maths';
 import { type Canon, canonicalWithUnknowns, firstAppearanceForm, MathsParseError, statementsOf } from './canonical-form.js';
 import { questionIntent } from './intent.js';
 import { mathsRuns, type MathsToken } from './maths-tokens.js';
@@ -72,11 +72,15 @@ export function extractMathsSignature(normalisedText: string, reading?: readonly
   // asking for n); ambiguous wording gets no signature, as the engine refuses it.
   const worded = readWorded(normalisedText);
   if (worded !== undefined && 'ambiguous' in worded) return { unparsed: [`ambiguous wording: ${worded.ambiguous}`], dangling: [] };
-  const source = worded === undefined ? normalisedText : worded.read.maths;
+  // Lookalike letters folded as the engine folds them ("2х + 1 = 7", Cyrillic х, is 2x + 1 = 7, not "1 = 7").
+  const source = foldLookalikes(worded === undefined ? normalisedText : worded.read.maths);
   // The maths engine's reader decides what is maths (one reader for a hit and a solve): a letter run
   // touching the maths is a misreading or junk, and no signature is better than one of less maths.
-  const stray = strayToken(normaliseMaths(source));
+  const asTheEngineReads = normaliseMaths(source);
+  const stray = strayToken(asTheEngineReads);
   if (stray !== undefined) return { unparsed: [`"${stray}" sits in the maths`], dangling: [] };
+  const comma = ambiguousComma(asTheEngineReads);
+  if (comma !== undefined) return { unparsed: [`"${comma}": a decimal comma or a list`], dangling: [] };
   const text = rewriteWordOperators(source);
   const statements: Canon[] = [];
   const numbers: string[] = [];
