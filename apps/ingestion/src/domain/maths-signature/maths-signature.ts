@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ambiguousComma, askedFor, foldLookalikes, normaliseMaths, readWorded, strayToken, WORDED_UNKNOWN } from '@openpaw/maths';
 import { type Canon, canonicalWithUnknowns, firstAppearanceForm, MathsParseError, statementsOf } from './canonical-form.js';
 import { questionIntent } from './intent.js';
-import { mathsRuns, type MathsToken } from './maths-tokens.js';
+import { mathsRuns, type MathsToken, unreadSign } from './maths-tokens.js';
 import { rewriteWordOperators } from './word-operators.js';
 
 /**
@@ -81,7 +81,10 @@ export function extractMathsSignature(normalisedText: string, reading?: readonly
   if (stray !== undefined) return { unparsed: [`"${stray}" sits in the maths`], dangling: [] };
   const comma = ambiguousComma(asTheEngineReads);
   if (comma !== undefined) return { unparsed: [`"${comma}": a decimal comma or a list`], dangling: [] };
-  const text = rewriteWordOperators(source);
+  // |a| is the absolute value, as the engine reads it; a sign the lexer does not read is no signature.
+  const text = rewriteWordOperators(source).replace(/\|([^|]+)\|/g, 'abs($1)');
+  const sign = unreadSign(text);
+  if (sign !== undefined) return { unparsed: [`"${sign}" sits in the maths`], dangling: [] };
   const statements: Canon[] = [];
   const numbers: string[] = [];
   const unparsed: string[] = [];
