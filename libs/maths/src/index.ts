@@ -6,3 +6,4 @@ export { foldLookalikes, normaliseMaths } from './text/normalise.js';
 export { strayToken } from './text/stray-tokens.js';
 export { ambiguousComma } from './text/extract.js';
 export { readWorded, WORDED_UNKNOWN, type WordedReading, type WordedResult } from './text/worded.js';
+export { roundingAsked, type Rounding } from './solvers/rounding.js';

@@ -136,6 +136,12 @@ describe('maths signature', () => {
     expect(hashOf('Solve |x - 3| = 5')).not.toBe(hashOf('Solve |x - 3| < 5'));
   });
 
+  it('given a rounding instruction, then it is part of the key ("22/7 to 2 d.p." asks for another answer than 22/7)', () => {
+    expect(hashOf('Evaluate 22/7 to 2 d.p.')).not.toBe(hashOf('Evaluate 22/7'));
+    expect(hashOf('Evaluate 22/7 to 2 d.p.')).not.toBe(hashOf('Evaluate 22/7 to 3 d.p.'));
+    expect(hashOf('Evaluate 22/7 to 2 d.p.')).toBe(hashOf('Evaluate 22/7 to 2 decimal places'));
+  });
+
   it('canonicalises operand order, implicit multiplication and unknown names', () => {
     expect(sig('Solve 23 = 4y - 9')?.canonical).toBe('(= (+ (* 4 v0) -9) 23)');
     expect(sig('Simplify 2(x + 1) + 3x')?.canonical).toBe('(+ (* (+ 1 v0) 2) (* 3 v0))');

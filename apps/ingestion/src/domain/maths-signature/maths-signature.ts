@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ambiguousComma, askedFor, foldLookalikes, normaliseMaths, readWorded, strayToken, WORDED_UNKNOWN } from '@openpaw/maths';
+import { ambiguousComma, askedFor, foldLookalikes, normaliseMaths, readWorded, roundingAsked, strayToken, WORDED_UNKNOWN } from '@openpaw/maths';
 import { type Canon, canonicalWithUnknowns, firstAppearanceForm, MathsParseError, statementsOf } from './canonical-form.js';
 import { questionIntent } from './intent.js';
 import { mathsRuns, type MathsToken, unreadSign } from './maths-tokens.js';
@@ -107,6 +107,9 @@ export function extractMathsSignature(normalisedText: string, reading?: readonly
   const asked = asks !== undefined && unknowns.includes(asks) ? asks : undefined;
   const { canonical, unknowns: inCanonicalOrder, asksIndex } = canonicalWithUnknowns(statements, asked);
   const intent = questionIntent(text, statements.some(hasStatement), statements.some(hasUnknowns));
+  // "to 2 d.p." asks for another answer than the exact one: it is part of the question, so of the key.
+  const rounding = roundingAsked(normalisedText);
+  const roundingLine = rounding === undefined ? '' : `\nrounded ${rounding.places} ${rounding.kind}`;
   const weakest = reading === undefined || reading.length === 0 ? 1 : Math.min(...reading.map((t) => t.confidence));
   const confidence = readingConfidence ?? weakest;
   const signature: MathsSignature = {
@@ -114,10 +117,10 @@ export function extractMathsSignature(normalisedText: string, reading?: readonly
     // Name-free: the canonical form numbers the unknowns, and the asked-for one is its canonical index
     // (a lone unknown is the one asked for), so a renaming shares the hash; a hit maps the stored
     // problem onto the asker's through `unknowns[i] ↔ unknowns'[i]` and is served in the asker's names.
-    hash: sha256(`${MATHS_SIGNATURE_VERSION}\n${intent}\n${canonical}\nasks ${asksIndex ?? (unknowns.length === 1 ? 0 : '')}`),
+    hash: sha256(`${MATHS_SIGNATURE_VERSION}\n${intent}\n${canonical}\nasks ${asksIndex ?? (unknowns.length === 1 ? 0 : '')}${roundingLine}`),
     // v2 hashed the names; a problem indexed under it is the same problem only in the same names.
     previousHash: sha256(
-      `${PREVIOUS_MATHS_SIGNATURE_VERSION}\n${intent}\n${named.canonical}\nunknowns ${unknowns.join(',')}\nasks ${asked ?? (unknowns.length === 1 ? unknowns[0] : '')}`,
+      `${PREVIOUS_MATHS_SIGNATURE_VERSION}\n${intent}\n${named.canonical}\nunknowns ${unknowns.join(',')}\nasks ${asked ?? (unknowns.length === 1 ? unknowns[0] : '')}${roundingLine}`,
     ),
     canonical,
     intent,
