@@ -26,6 +26,16 @@ describe('finding the maths in prose', () => {
     expect(solveProblem('Evaluate 2,5 + 1,25')).toMatchObject({ solved: false, reason: expect.stringContaining('"2,5"') });
   });
 
+  it('given an x typed for the times sign between numbers, then it reads it as the maths signature does, and keeps an unknown x', () => {
+    // "2 + 3 x 4" was answered 12x + 2 while the signature read 2 + 3 × 4.
+    expect(normaliseMaths('Evaluate 2 + 3 x 4')).toBe('Evaluate 2 + 3 * 4');
+    expect(normaliseMaths('17x9')).toBe('17 * 9');
+    expect(normaliseMaths('(3/4) x (5/6)')).toBe('(3/4) * (5/6)');
+    expect(normaliseMaths('(5 + 1) x 4')).toBe('(5 + 1) * 4');
+    for (const text of ['Solve 3x + 4 = 10', '3x(x + 1)', 'x^2 + 3x - 4 = 0', 'Solve 2x = 6']) expect(normaliseMaths(text)).toBe(text);
+    expect(solveProblem('Evaluate 2 + 3 x 4')).toMatchObject({ solved: true, finalAnswer: '14' });
+  });
+
   it('reads a bare log as base 10 and log_b with its base', () => {
     expect(normaliseMaths('log(100) + log_2(8) + ln(x)')).toBe('log10(100) + log(8, 2) + log(x)');
   });

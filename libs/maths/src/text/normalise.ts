@@ -12,6 +12,11 @@ export function normaliseMaths(text: string): string {
         .normalize('NFKC'),
     )
     .replace(/[×·∙⋅]/g, '*')
+    // The times sign typed (or read) as a letter x, read as the maths signature reads it: between two
+    // numbers ("3 x 4", "17x9"), or spaced between operands one of them bracketed ("(3/4) x (5/6)").
+    // "2 + 3 x 4" was 12x + 2 to the engine and 14 to the signature.
+    .replace(/(\d)\s*[xX]\s*(?=\d)/g, '$1 * ')
+    .replace(/([\d)])\s+[xX]\s+(?=\()|(\))\s+[xX]\s+(?=\d)/g, (_m, left: string | undefined, right: string | undefined) => `${left ?? right ?? ''} * `)
     .replace(/÷/g, '/')
     .replace(/[−–—]/g, '-')
     .replace(/≤|=</g, '<=')
