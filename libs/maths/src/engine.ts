@@ -131,7 +131,9 @@ function roundedAsAsked(ctx: ProblemContext, target: string | undefined): Solver
     return { solved: false, inScope: true, category: exact.category, reason: 'a rounding instruction for an answer that is not a number' };
   }
   const steps = answer.kind === 'number' ? [roundingStep(value, rounding)] : answer.roots.map((r) => roundingStep(r.re, rounding));
-  return { ...exact, steps: [...exact.steps, ...steps], finalAnswer };
+  // The problem as read names the instruction too ("solving 22/7, rounded to 2 decimal places").
+  const problem = `${statements.map((st) => st.text).join(', ')}, rounded to ${rounding.places} ${rounding.places === 1 ? rounding.kind.replace(/s$/, '') : rounding.kind}`;
+  return { ...exact, problem, steps: [...exact.steps, ...steps], finalAnswer };
 }
 
 function unknownsOf(statement: MathStatement): string[] {

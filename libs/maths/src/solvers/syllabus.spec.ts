@@ -133,6 +133,7 @@ describe('wrong answers found by trying unseen wordings: each is refused now, ne
     expect(solved('Solve 3x = 10, correct to 3 significant figures')).toMatchObject({ finalAnswer: 'x ≈ 3.33' });
     expect(solved('Solve x^2 = 2 to 2 decimal places').finalAnswer).toBe('x ≈ 1.41 or x ≈ -1.41');
     expect(solved('Evaluate 22/7 to 2 d.p.').steps.at(-1)).toMatchObject({ title: 'Round to 2 decimal places' });
+    expect(solved('Evaluate 22/7 to 2 d.p.').steps[0]).toEqual({ title: 'The problem as read', detail: 'solving 22/7, rounded to 2 decimal places' });
     expect(refused('Expand (x + 1)^2 to 2 d.p.').solved).toBe(false);
   });
 
