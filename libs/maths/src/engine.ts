@@ -18,9 +18,10 @@ import { solveCoordinateLine } from './solvers/coordinate-line.js';
 import { solveRightTriangle } from './solvers/right-triangle.js';
 import { solveSpeedDistanceTime } from './solvers/speed-distance-time.js';
 import { solveUnitConversion } from './solvers/unit-conversion.js';
+import { roundedText, roundingAsked, roundingStep, withoutRounding } from './solvers/rounding.js';
 import { freeVariables } from './core/mathjs.js';
 import { askedFor } from './text/asked-for.js';
-import { mathStatements, type MathStatement } from './text/extract.js';
+import { ambiguousComma, mathStatements, type MathStatement } from './text/extract.js';
 import { detectIntent } from './text/intent.js';
 import { normaliseMaths } from './text/normalise.js';
 import { strayToken } from './text/stray-tokens.js';
@@ -48,6 +49,8 @@ export function solveProblem(text: string): EngineOutcome {
   const normalised = normaliseMaths(text);
   const stray = strayToken(normalised);
   if (stray !== undefined) return { solved: false, inScope: false, reason: `"${stray}" sits in the maths and is neither a number, an unknown nor an operator the engine reads` };
+  const comma = ambiguousComma(normalised);
+  if (comma !== undefined) return { solved: false, inScope: false, reason: `the comma in "${comma}" may be a decimal comma or separate two numbers; write the decimal with a point` };
   const lower = normalised.toLowerCase();
   const statements = mathStatements(normalised).filter((s) => s.kind === 'relation' || !(isConstantNode(s.node) || isSymbolNode(s.node)));
   const target = askedFor(normalised);
@@ -62,7 +65,7 @@ export function solveProblem(text: string): EngineOutcome {
   }
   const ctx: ProblemContext = { text, normalised, lower, intent: detectIntent(lower), statements };
   try {
-    const result = route(ctx);
+    const result = route(ctx) ?? roundedAsAsked(ctx, target);
     if (result?.solved === true) return withProblemAsRead(result, statements.length > 0 ? statements.map((st) => st.text).join(', ') : result.problem, target);
     return result ?? { solved: false, inScope: false, reason: 'the problem is not one the maths engine recognises' };
   } catch (error) {
@@ -101,6 +104,38 @@ function inTheAskersTerms(finalAnswer: string): string {
 
 const MULTI_PART = /\bthen\s+(?:find|calculate|work out|give|state|write|double|halve|add|subtract|multiply|divide|square|use|hence)\b|,\s*then\b|\balso\b|\bhence\b|\band\s+(?:then|also|hence|as|find|calculate|work out|give|state|double|halve|add|subtract|multiply|divide|square)\b/;
 
+/**
+ * Maths with a rounding instruction no solver read ("Evaluate 22/7 to 2 d.p.", "Solve 3x = 10 to 2
+ * decimal places"): solved without the instruction, by the algebra only (a word problem's template
+ * reads its own instruction), then its real numeric answer rounded as asked, the exact answer kept
+ * for checking. Other answers (expressions, inequalities) are not rounded: refused.
+ */
+function roundedAsAsked(ctx: ProblemContext, target: string | undefined): SolverResult {
+  const rounding = roundingAsked(ctx.normalised);
+  if (rounding === undefined) return undefined;
+  const normalised = withoutRounding(ctx.normalised);
+  const statements = mathStatements(normalised).filter((s) => s.kind === 'relation' || !(isConstantNode(s.node) || isSymbolNode(s.node)));
+  if (statements.length === 0 || (target !== undefined && !statements.flatMap(unknownsOf).includes(target))) return undefined;
+  const exact = routeAlgebra({ ...ctx, normalised, lower: normalised.toLowerCase(), statements });
+  if (exact?.solved !== true) return exact;
+  const { answer } = exact;
+  let finalAnswer: string;
+  let value: number;
+  if (answer.kind === 'number') {
+    value = answer.value;
+    finalAnswer = `≈ ${roundedText(value, rounding)}`;
+  } else if (answer.kind === 'roots' && answer.roots.every((r) => r.im === 0)) {
+    value = answer.roots[0]!.re;
+    finalAnswer = answer.roots.map((r) => `${answer.variable} ≈ ${roundedText(r.re, rounding)}`).join(' or ');
+  } else {
+    return { solved: false, inScope: true, category: exact.category, reason: 'a rounding instruction for an answer that is not a number' };
+  }
+  const steps = answer.kind === 'number' ? [roundingStep(value, rounding)] : answer.roots.map((r) => roundingStep(r.re, rounding));
+  // The problem as read names the instruction too ("solving 22/7, rounded to 2 decimal places").
+  const problem = `${statements.map((st) => st.text).join(', ')}, rounded to ${rounding.places} ${rounding.places === 1 ? rounding.kind.replace(/s$/, '') : rounding.kind}`;
+  return { ...exact, problem, steps: [...exact.steps, ...steps], finalAnswer };
+}
+
 function unknownsOf(statement: MathStatement): string[] {
   return statement.kind === 'relation' ? [...freeVariables(statement.lhs), ...freeVariables(statement.rhs)] : freeVariables(statement.node);
 }
@@ -115,7 +150,7 @@ function withProblemAsRead(solution: EngineSolution, asRead: string, target: str
 export function findMaths(text: string): string | undefined {
   if (/\\[A-Za-z]+|[{}]/.test(text)) return undefined;
   const normalised = normaliseMaths(text);
-  if (strayToken(normalised) !== undefined) return undefined;
+  if (strayToken(normalised) !== undefined || ambiguousComma(normalised) !== undefined) return undefined;
   return mathStatements(normalised).find((s) => s.kind === 'relation' || !(isConstantNode(s.node) || isSymbolNode(s.node)))?.text;
 }
 
@@ -139,6 +174,11 @@ function route(ctx: ProblemContext): SolverResult {
   if (/%|percent|\bratio\b|\binterest\b|\bspeed\b|\barea\b|\bvolume\b|\bperimeter\b|\btriangle\b|\bhypotenuse\b|\bprobability\b|\bchance\b|\b(?:mean|median|mode|average)\b|\bgradient\b|\bslope\b|\bmid-?point\b|\bdistance\b|\bdice?\b|\bcoin\b/.test(ctx.lower)) {
     return { solved: false, inScope: false, reason: 'a word problem the engine has no template for' };
   }
+  return routeAlgebra(ctx);
+}
+
+/** Equations, systems, inequalities and expressions, read from the statements. */
+function routeAlgebra(ctx: ProblemContext): SolverResult {
   const relations = solveRelations(ctx);
   if (relations !== undefined) return relations;
   const expressions = ctx.statements.filter((s) => s.kind === 'expression');

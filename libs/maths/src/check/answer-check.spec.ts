@@ -41,6 +41,23 @@ describe('checking a model’s final answer', () => {
     expect(checkFinalAnswer('Solve x^3 - 2 = 0', 'x ≈ 1.26').verdict).toBe('substituted');
   });
 
+  it('given a problem whose maths it does not read whole ("solve fory: sy-4=2y+11"), then a right answer is not judged by the part left over', () => {
+    // Substituted into "-4 = 2y + 11" (the maths after the misread "sy"), y = 5 was rejected as invalid output.
+    expect(checkFinalAnswer('solve fory: sy-4=2y+11', 'y = 5').verdict).toBe('unchecked');
+    expect(checkFinalAnswer('Solve 2,5 + 1,25', '3.75').verdict).toBe('unchecked');
+  });
+
+  it('given roots for another unknown than the one solved for, then it disagrees', () => {
+    expect(checkFinalAnswer('Solve for k: 3k + 1 = 10', 'x = 3').verdict).toBe('disagrees');
+    expect(checkFinalAnswer('Solve for k: 3k + 1 = 10', 'k = 3').verdict).toBe('agrees');
+    expect(checkFinalAnswer('Solve x^3 - 6x^2 + 11x - 6 = 0', 'y = 1, y = 2, y = 3').verdict).toBe('disagrees');
+  });
+
+  it('given a worded problem answered in the asker\'s terms, then it reads "the number is"', () => {
+    expect(checkFinalAnswer('Five more than twice a number is seventeen; find the number', 'The number is 6').verdict).toBe('agrees');
+    expect(checkFinalAnswer('Five more than twice a number is seventeen; find the number', 'The number is 7').verdict).toBe('disagrees');
+  });
+
   it('gives no verdict when it cannot solve or cannot read', () => {
     expect(checkFinalAnswer('Prove that there are infinitely many primes.', 'Euclid’s argument').verdict).toBe('unchecked');
     expect(checkFinalAnswer('Solve 2x + 3 = 7', 'the value two').verdict).toBe('unchecked');

@@ -31,9 +31,10 @@ export function checkFinalAnswer(problem: string, finalAnswer: string): AnswerCh
 function substitutionOnly(problem: string, text: string, reason: string): AnswerCheck {
   const variable = /\b([a-z])\s*[=≈]/.exec(text)?.[1];
   const values = variable === undefined ? undefined : valuesOf(text, variable);
-  if (values === undefined || values.some((v) => v.im !== 0)) return { verdict: 'unchecked', reason };
+  if (variable === undefined || values === undefined || values.some((v) => v.im !== 0)) return { verdict: 'unchecked', reason };
   const verdict = substituteRoots(
     problem,
+    variable,
     values.map((v) => ({ value: v.re, tolerance: v.tolerance })),
   );
   if (verdict === undefined) return { verdict: 'unchecked', reason };
@@ -71,7 +72,11 @@ function compare(expected: Answer, text: string): boolean | undefined {
   switch (expected.kind) {
     case 'roots': {
       if (/no (real )?solution/i.test(text) && expected.roots.every((r) => r.im !== 0)) return /complex|i\b/.test(text) ? undefined : true;
-      const listed = valuesOf(text, expected.variable);
+      // A worded problem's answer in the asker's terms ("the number is 6") names its unknown.
+      const answer = text.replace(/\bthe number is\b/gi, `${expected.variable} =`);
+      // Roots given for another unknown ("x = 3" to "solve for k") answer another question.
+      if ([...answer.matchAll(/(?<![A-Za-z0-9])([a-z])\s*(?:=|≈)/g)].some((m) => m[1] !== expected.variable)) return false;
+      const listed = valuesOf(answer, expected.variable);
       if (listed === undefined) return undefined;
       // A double root may be written once or twice.
       const values = listed.filter((v, i) => listed.findIndex((w) => near(w.re, v.re, 1e-12) && near(w.im, v.im, 1e-12)) === i);

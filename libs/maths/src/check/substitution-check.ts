@@ -1,6 +1,7 @@
 import { evaluateReal, freeVariables } from '../core/mathjs.js';
-import { mathStatements } from '../text/extract.js';
+import { ambiguousComma, mathStatements } from '../text/extract.js';
 import { normaliseMaths } from '../text/normalise.js';
+import { strayToken } from '../text/stray-tokens.js';
 
 export type SubstitutionVerdict = { readonly satisfied: boolean; readonly detail: string } | undefined;
 
@@ -10,13 +11,18 @@ export type SubstitutionVerdict = { readonly satisfied: boolean; readonly detail
  * (for a root written with rounded decimals) the difference must change sign within the rounding.
  * This catches wrong roots, not missing ones. Undefined when there is no such equation.
  */
-export function substituteRoots(problem: string, roots: readonly { readonly value: number; readonly tolerance: number }[]): SubstitutionVerdict {
-  const relations = mathStatements(normaliseMaths(problem)).filter((s) => s.kind === 'relation');
+export function substituteRoots(problem: string, variable: string, roots: readonly { readonly value: number; readonly tolerance: number }[]): SubstitutionVerdict {
+  const normalised = normaliseMaths(problem);
+  // Maths the engine does not read whole ("sy-4=2y+11", a misread "5y") has no equation to substitute
+  // into: the part left after the unread token is another equation, and judging by it would reject a right answer.
+  if (strayToken(normalised) !== undefined || ambiguousComma(normalised) !== undefined) return undefined;
+  const relations = mathStatements(normalised).filter((s) => s.kind === 'relation');
   if (relations.length !== 1 || relations[0]!.kind !== 'relation' || relations[0]!.op !== '=') return undefined;
   const { lhs, rhs } = relations[0]!;
   const variables = [...new Set([...freeVariables(lhs), ...freeVariables(rhs)])];
   if (variables.length !== 1) return undefined;
   const x = variables[0]!;
+  if (variable !== x) return { satisfied: false, detail: `the answer is given for ${variable}, but the equation is in ${x}` };
   const residual = (value: number): number | undefined => {
     const l = evaluateReal(lhs, { [x]: value });
     const r = evaluateReal(rhs, { [x]: value });

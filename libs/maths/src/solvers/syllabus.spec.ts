@@ -127,6 +127,16 @@ describe('wrong answers found by trying unseen wordings: each is refused now, ne
     expect(refused(text).solved).toBe(false);
   });
 
+  it('honours a rounding instruction on an expression or an equation no template read, keeping the exact answer for the check', () => {
+    // All three were refused: the "2" of "2 d.p." split the maths, and no solver but the right triangle read the instruction.
+    expect(solved('Evaluate 22/7 to 2 d.p.')).toMatchObject({ finalAnswer: '≈ 3.14', answer: { kind: 'number', value: 22 / 7 } });
+    expect(solved('Solve 3x = 10, correct to 3 significant figures')).toMatchObject({ finalAnswer: 'x ≈ 3.33' });
+    expect(solved('Solve x^2 = 2 to 2 decimal places').finalAnswer).toBe('x ≈ 1.41 or x ≈ -1.41');
+    expect(solved('Evaluate 22/7 to 2 d.p.').steps.at(-1)).toMatchObject({ title: 'Round to 2 decimal places' });
+    expect(solved('Evaluate 22/7 to 2 d.p.').steps[0]).toEqual({ title: 'The problem as read', detail: 'solving 22/7, rounded to 2 decimal places' });
+    expect(refused('Expand (x + 1)^2 to 2 d.p.').solved).toBe(false);
+  });
+
   it('honours a single decimal comma and a thousands separator', () => {
     expect(solved('Solve 2,5x + 1 = 6').answer).toEqual({ kind: 'roots', variable: 'x', roots: [{ re: 2, im: 0 }] });
     expect(solved('What is 1,250 + 3?').answer).toEqual({ kind: 'number', value: 1253 });

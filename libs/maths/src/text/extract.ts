@@ -18,9 +18,24 @@ export type MathStatement =
  */
 export function mathStatements(normalised: string): MathStatement[] {
   const out: MathStatement[] = [];
+  for (const pieces of mathsRuns(normalised)) {
+    if (!trustedRun(pieces)) continue;
+    for (const piece of pieces.flatMap((p) => splitTopLevel(p.text))) {
+      const statement = toStatement(trimPiece(piece));
+      if (statement !== undefined) out.push(statement);
+    }
+  }
+  return out;
+}
+
+type RunPiece = { readonly text: string; readonly after: string };
+
+/** Runs of maths characters, each cut into pieces at words of two letters or more that name no function. */
+function mathsRuns(normalised: string): RunPiece[][] {
+  const runs: RunPiece[][] = [];
   for (const run of normalised.match(/[0-9a-zA-Z.+\-*/^()=<>!,;\s]+/g) ?? []) {
     let current = '';
-    const pieces: { text: string; after: string }[] = [];
+    const pieces: RunPiece[] = [];
     let separator = '';
     for (const token of run.split(/([A-Za-z]{2,}\d*)/)) {
       if (/^[A-Za-z]{2,}\d*$/.test(token) && !KNOWN_FUNCTIONS.has(token.toLowerCase())) {
@@ -30,13 +45,34 @@ export function mathStatements(normalised: string): MathStatement[] {
       } else current += token;
     }
     pieces.push({ text: current, after: separator });
-    if (!trustedRun(pieces)) continue;
-    for (const piece of pieces.flatMap((p) => splitTopLevel(p.text))) {
-      const statement = toStatement(trimPiece(piece));
-      if (statement !== undefined) out.push(statement);
+    runs.push(pieces);
+  }
+  return runs;
+}
+
+/**
+ * A comma between two digits that the maths cannot tell a decimal comma from a list separator by,
+ * written as it stands ("2,5"), or undefined. Commas split the maths into statements; where a digit
+ * stands on both sides, the split is sound only for a list of plain numbers ("the mean of 2, 5, 7") or
+ * of whole relations (a system "x + y = 10, 2x - y = 5"). Anything else ("2,5 + 1,25", read as the
+ * list 2 | 5 + 1 | 25, whose one sum would be answered as 6) is named, never read in part.
+ */
+export function ambiguousComma(normalised: string): string | undefined {
+  for (const pieces of mathsRuns(normalised)) {
+    for (const piece of pieces) {
+      const parts = splitTopLevel(piece.text).map((part) => part.trim());
+      if (parts.length < 2) continue;
+      const plainNumbers = parts.every((part) => /^[-+]?\d+(?:\.\d+)?\.?$/.test(part));
+      const wholeRelations = parts.every((part) => (part.match(RELATION) ?? []).length === 1 && /[^=<>!\s]\s*(?:<=|>=|!=|=|<|>)\s*[^=<>!\s]/.test(part));
+      if (plainNumbers || wholeRelations) continue;
+      for (let i = 1; i < parts.length; i++) {
+        const before = /(\d+)$/.exec(parts[i - 1]!)?.[1];
+        const after = /^(\d+)/.exec(parts[i]!)?.[1];
+        if (before !== undefined && after !== undefined) return `${before},${after}`;
+      }
     }
   }
-  return out;
+  return undefined;
 }
 
 /**

@@ -5,14 +5,18 @@
  */
 export function normaliseMaths(text: string): string {
   return (
-    decimalComma(text)
-      // Superscript powers before NFKC, which would fold x² into the name "x2".
-      .replace(/[⁰¹²³⁴⁵⁶⁷⁸⁹]+/g, (digits) => `^${[...digits].map((d) => SUPERSCRIPTS.indexOf(d)).join('')}`)
-      .normalize('NFKC')
-      // A Cyrillic or Greek letter that looks like a Latin one, standing alone among Latin text ("2х + 1",
-      // Cyrillic х), is the Latin letter; inside a word of its own script it stays (and is not read as maths).
-      .replace(/(?<![\u0370-\u03ff\u0400-\u04ff])[аеорсухкАВЕКМНОРСТХУοΑΒΕΗΚΜΝΟΡΤΧΥ](?![\u0370-\u03ff\u0400-\u04ff])/g, (letter) => CONFUSABLES[letter] ?? letter)
+    foldLookalikes(
+      decimalComma(text)
+        // Superscript powers before NFKC, which would fold x² into the name "x2".
+        .replace(/[⁰¹²³⁴⁵⁶⁷⁸⁹]+/g, (digits) => `^${[...digits].map((d) => SUPERSCRIPTS.indexOf(d)).join('')}`)
+        .normalize('NFKC'),
+    )
     .replace(/[×·∙⋅]/g, '*')
+    // The times sign typed (or read) as a letter x, read as the maths signature reads it: between two
+    // numbers ("3 x 4", "17x9"), or spaced between operands one of them bracketed ("(3/4) x (5/6)").
+    // "2 + 3 x 4" was 12x + 2 to the engine and 14 to the signature.
+    .replace(/(\d)\s*[xX]\s*(?=\d)/g, '$1 * ')
+    .replace(/([\d)])\s+[xX]\s+(?=\()|(\))\s+[xX]\s+(?=\d)/g, (_m, left: string | undefined, right: string | undefined) => `${left ?? right ?? ''} * `)
     .replace(/÷/g, '/')
     .replace(/[−–—]/g, '-')
     .replace(/≤|=</g, '<=')
@@ -48,6 +52,15 @@ export function normaliseMaths(text: string): string {
 }
 
 const SUPERSCRIPTS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+
+/**
+ * A Cyrillic or Greek letter that looks like a Latin one, standing alone among Latin text ("2х + 1",
+ * Cyrillic х), is the Latin letter; inside a word of its own script it stays (and is not read as maths).
+ * Every reader of maths (the engine, the maths signature) folds them alike, so none reads around them.
+ */
+export function foldLookalikes(text: string): string {
+  return text.replace(/(?<![\u0370-\u03ff\u0400-\u04ff])[аеорсухкАВЕКМНОРСТХУοΑΒΕΗΚΜΝΟΡΤΧΥ](?![\u0370-\u03ff\u0400-\u04ff])/g, (letter) => CONFUSABLES[letter] ?? letter);
+}
 
 /**
  * A decimal comma ("2,5x + 1 = 6") read as a decimal point, only where nothing else could be meant:

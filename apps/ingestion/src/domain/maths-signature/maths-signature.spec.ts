@@ -113,6 +113,35 @@ describe('maths signature', () => {
     expect(extractMathsSignature(normaliseText('Solve for x: 7c ± 16 = 98'))).toEqual({ unparsed: ['"±" sits in the maths'], dangling: [] });
   });
 
+  it('given a Cyrillic lookalike of a Latin unknown ("2х + 1 = 7"), then it is signed as the engine reads it, never as the maths around it ("1 = 7")', () => {
+    expect(sig('Solve 2х + 1 = 7')?.hash).toBe(hashOf('Solve 2x + 1 = 7'));
+    expect(sig('Solve 2х + 1 = 7')?.hash).not.toBe(hashOf('Solve 5х + 1 = 7'));
+  });
+
+  it('given a comma between digits that may be a decimal comma ("2,5 + 1,25"), then there is no signature, never one of the sum 5 + 1', () => {
+    expect(extractMathsSignature(normaliseText('Evaluate 2,5 + 1,25'))).toEqual({ unparsed: ['"2,5": a decimal comma or a list'], dangling: [] });
+    expect(sig('Solve x + y = 10, 2x - y = 5')?.canonical).toContain(';');
+  });
+
+  it('given a sign its lexer does not read beside the maths ("5!", "log_2"), then there is no signature, never one of the maths around it', () => {
+    // Each was signed as the maths after the sign: "5! + 3*2" and "4! + 3*2" shared the hash of 3*2, "log_2(x) = 3" had 2x = 3's.
+    expect(sig('Evaluate 5! + 3*2')).toBeUndefined();
+    expect(sig('Solve log_2(x) = 3')).toBeUndefined();
+    expect(hashOf('Question #3: solve 2x + 1 = 7')).toBe(hashOf('Solve 2x + 1 = 7.'));
+  });
+
+  it('given an absolute value |a|, then it is signed whole, as the engine reads it ("|x - 3| = 5" is not "x - 3", nor "|x - 3| = 7")', () => {
+    expect(sig('Solve |x - 3| = 5')?.canonical).toBe('(= (abs (+ -3 v0)) 5)');
+    expect(hashOf('Solve |x - 3| = 5')).not.toBe(hashOf('Solve |x - 3| = 7'));
+    expect(hashOf('Solve |x - 3| = 5')).not.toBe(hashOf('Solve |x - 3| < 5'));
+  });
+
+  it('given a rounding instruction, then it is part of the key ("22/7 to 2 d.p." asks for another answer than 22/7)', () => {
+    expect(hashOf('Evaluate 22/7 to 2 d.p.')).not.toBe(hashOf('Evaluate 22/7'));
+    expect(hashOf('Evaluate 22/7 to 2 d.p.')).not.toBe(hashOf('Evaluate 22/7 to 3 d.p.'));
+    expect(hashOf('Evaluate 22/7 to 2 d.p.')).toBe(hashOf('Evaluate 22/7 to 2 decimal places'));
+  });
+
   it('canonicalises operand order, implicit multiplication and unknown names', () => {
     expect(sig('Solve 23 = 4y - 9')?.canonical).toBe('(= (+ (* 4 v0) -9) 23)');
     expect(sig('Simplify 2(x + 1) + 3x')?.canonical).toBe('(+ (* (+ 1 v0) 2) (* 3 v0))');

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { askedFor, normaliseMaths, readWorded, strayToken, WORDED_UNKNOWN } from '@openpaw/maths';
+import { ambiguousComma, askedFor, foldLookalikes, normaliseMaths, readWorded, roundingAsked, strayToken, WORDED_UNKNOWN } from '@openpaw/maths';
 import { type Canon, canonicalWithUnknowns, firstAppearanceForm, MathsParseError, statementsOf } from './canonical-form.js';
 import { questionIntent } from './intent.js';
-import { mathsRuns, type MathsToken } from './maths-tokens.js';
+import { mathsRuns, type MathsToken, unreadSign } from './maths-tokens.js';
 import { rewriteWordOperators } from './word-operators.js';
 
 /**
@@ -72,12 +72,19 @@ export function extractMathsSignature(normalisedText: string, reading?: readonly
   // asking for n); ambiguous wording gets no signature, as the engine refuses it.
   const worded = readWorded(normalisedText);
   if (worded !== undefined && 'ambiguous' in worded) return { unparsed: [`ambiguous wording: ${worded.ambiguous}`], dangling: [] };
-  const source = worded === undefined ? normalisedText : worded.read.maths;
+  // Lookalike letters folded as the engine folds them ("2х + 1 = 7", Cyrillic х, is 2x + 1 = 7, not "1 = 7").
+  const source = foldLookalikes(worded === undefined ? normalisedText : worded.read.maths);
   // The maths engine's reader decides what is maths (one reader for a hit and a solve): a letter run
   // touching the maths is a misreading or junk, and no signature is better than one of less maths.
-  const stray = strayToken(normaliseMaths(source));
+  const asTheEngineReads = normaliseMaths(source);
+  const stray = strayToken(asTheEngineReads);
   if (stray !== undefined) return { unparsed: [`"${stray}" sits in the maths`], dangling: [] };
-  const text = rewriteWordOperators(source);
+  const comma = ambiguousComma(asTheEngineReads);
+  if (comma !== undefined) return { unparsed: [`"${comma}": a decimal comma or a list`], dangling: [] };
+  // |a| is the absolute value, as the engine reads it; a sign the lexer does not read is no signature.
+  const text = rewriteWordOperators(source).replace(/\|([^|]+)\|/g, 'abs($1)');
+  const sign = unreadSign(text);
+  if (sign !== undefined) return { unparsed: [`"${sign}" sits in the maths`], dangling: [] };
   const statements: Canon[] = [];
   const numbers: string[] = [];
   const unparsed: string[] = [];
@@ -100,6 +107,9 @@ export function extractMathsSignature(normalisedText: string, reading?: readonly
   const asked = asks !== undefined && unknowns.includes(asks) ? asks : undefined;
   const { canonical, unknowns: inCanonicalOrder, asksIndex } = canonicalWithUnknowns(statements, asked);
   const intent = questionIntent(text, statements.some(hasStatement), statements.some(hasUnknowns));
+  // "to 2 d.p." asks for another answer than the exact one: it is part of the question, so of the key.
+  const rounding = roundingAsked(normalisedText);
+  const roundingLine = rounding === undefined ? '' : `\nrounded ${rounding.places} ${rounding.kind}`;
   const weakest = reading === undefined || reading.length === 0 ? 1 : Math.min(...reading.map((t) => t.confidence));
   const confidence = readingConfidence ?? weakest;
   const signature: MathsSignature = {
@@ -107,10 +117,10 @@ export function extractMathsSignature(normalisedText: string, reading?: readonly
     // Name-free: the canonical form numbers the unknowns, and the asked-for one is its canonical index
     // (a lone unknown is the one asked for), so a renaming shares the hash; a hit maps the stored
     // problem onto the asker's through `unknowns[i] ↔ unknowns'[i]` and is served in the asker's names.
-    hash: sha256(`${MATHS_SIGNATURE_VERSION}\n${intent}\n${canonical}\nasks ${asksIndex ?? (unknowns.length === 1 ? 0 : '')}`),
+    hash: sha256(`${MATHS_SIGNATURE_VERSION}\n${intent}\n${canonical}\nasks ${asksIndex ?? (unknowns.length === 1 ? 0 : '')}${roundingLine}`),
     // v2 hashed the names; a problem indexed under it is the same problem only in the same names.
     previousHash: sha256(
-      `${PREVIOUS_MATHS_SIGNATURE_VERSION}\n${intent}\n${named.canonical}\nunknowns ${unknowns.join(',')}\nasks ${asked ?? (unknowns.length === 1 ? unknowns[0] : '')}`,
+      `${PREVIOUS_MATHS_SIGNATURE_VERSION}\n${intent}\n${named.canonical}\nunknowns ${unknowns.join(',')}\nasks ${asked ?? (unknowns.length === 1 ? unknowns[0] : '')}${roundingLine}`,
     ),
     canonical,
     intent,

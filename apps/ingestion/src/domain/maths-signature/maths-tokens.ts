@@ -41,6 +41,31 @@ function lex(text: string): RawToken[] {
   );
 }
 
+/**
+ * Signs that only punctuate prose around the maths ("Solve 2x = 6.", "£3", "20%", "(1, 2)"): the lexer
+ * ends a run of maths at them. Any other sign it does not lex ("5!", "log_2", a bar left unpaired, "~")
+ * is maths it does not read.
+ */
+const PROSE_SIGNS = /^[.,;:?'"$£€¥%°&#@]$/;
+
+/**
+ * The first sign the lexer does not read that touches the maths (a number, an unknown, an operator or a
+ * bracket stands next to it, spaces aside), or undefined. Ending the run there would sign a part of the
+ * maths: "5! + 3*2" as 3*2 (one hash with "4! + 3*2"), "log_2(x) = 3" as 2x = 3.
+ */
+export function unreadSign(text: string): string | undefined {
+  const tokens = lex(text);
+  const mathsAt = (i: number): boolean => {
+    const token = tokens[i];
+    return token !== undefined && isMaths(token);
+  };
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    if (token.kind === 'other' && !PROSE_SIGNS.test(token.text) && (mathsAt(i - 1) || mathsAt(i + 1))) return token.text;
+  }
+  return undefined;
+}
+
 /** "007" → "7", "3.50" → "3.5", "2,000" → "2000": one spelling per value as written (no rounding). */
 export function canonicalNumber(literal: string): string {
   const plain = literal.replace(/,/g, '');
