@@ -82,26 +82,19 @@ class FakeGateway {
     response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   }
 
-  /** The stored keys (`/research/keys`): a key test is reported on the second read after it began, or never with `keyTestsReported: false`. */
-  readonly keys = new Map<string, { apiKey: string; lastTest: Record<string, unknown> | null; reads: number }>();
+  /** The stored keys (`/research/keys`): a key test with `?wait=` is answered with its report (200), or, with `keyTestsReported: false`, unreported (202). */
+  readonly keys = new Map<string, { apiKey: string; lastTest: Record<string, unknown> | null }>();
   keyTestsReported = true;
 
   private handleKeys(request: Recorded, response: ServerResponse): boolean {
-    const [, provider, action] = /^\/research\/keys(?:\/(\w+))?(?:\/(test))?$/.exec(request.path) ?? [];
-    if (!request.path.startsWith('/research/keys')) return false;
+    const url = new URL(request.path, 'http://gateway');
+    const [, provider, action] = /^\/research\/keys(?:\/(\w+))?(?:\/(test))?$/.exec(url.pathname) ?? [];
+    if (!url.pathname.startsWith('/research/keys')) return false;
     const key = provider === undefined ? undefined : this.keys.get(provider);
     if (request.method === 'GET' && provider === undefined) {
-      const listed = [...this.keys].map(([name, stored]) => {
-        stored.reads += 1;
-        const test = stored.lastTest;
-        if (test !== null && test['outcome'] === null && this.keyTestsReported && stored.reads >= 2) {
-          stored.lastTest = { ...test, testedAt: '2026-11-27T19:00:01.000Z', outcome: 'quota', model: `${name}/model`, latencyMs: 420, reason: `${name}: HTTP 429: You exceeded your current quota` };
-        }
-        return { provider: name, updatedAt: '2026-11-27T18:00:00.000Z', lastTest: stored.lastTest };
-      });
-      this.json(response, 200, { keys: listed });
+      this.json(response, 200, { keys: [...this.keys].map(([name, stored]) => ({ provider: name, updatedAt: '2026-11-27T18:00:00.000Z', lastTest: stored.lastTest })) });
     } else if (request.method === 'PUT' && provider !== undefined && action === undefined) {
-      this.keys.set(provider, { apiKey: (JSON.parse(request.body.toString()) as { apiKey: string }).apiKey, lastTest: null, reads: 0 });
+      this.keys.set(provider, { apiKey: (JSON.parse(request.body.toString()) as { apiKey: string }).apiKey, lastTest: null });
       response.writeHead(204).end();
     } else if (request.method === 'DELETE' && provider !== undefined) {
       if (key === undefined) this.json(response, 404, { error: 'not_found', message: `no ${provider} key` });
@@ -109,9 +102,12 @@ class FakeGateway {
     } else if (request.method === 'POST' && action === 'test' && provider !== undefined) {
       if (key === undefined) return this.json(response, 404, { error: 'not_found', message: `no ${provider} key` }), true;
       const testId = `00000000-0000-4000-8000-00000000000${this.keys.size}`;
-      key.lastTest = { testId, requestedAt: '2026-11-27T19:00:00.000Z', testedAt: null, outcome: null, model: null, latencyMs: null, reason: null };
-      key.reads = 0;
-      this.json(response, 202, { testId, provider, requestedAt: '2026-11-27T19:00:00.000Z' });
+      const requestedAt = '2026-11-27T19:00:00.000Z';
+      const reported = this.keyTestsReported && Number(url.searchParams.get('wait') ?? 0) > 0;
+      key.lastTest = reported
+        ? { testId, requestedAt, testedAt: '2026-11-27T19:00:01.000Z', outcome: 'quota', model: `${provider}/model`, latencyMs: 420, reason: `${provider}: HTTP 429: You exceeded your current quota` }
+        : { testId, requestedAt, testedAt: null, outcome: null, model: null, latencyMs: null, reason: null };
+      this.json(response, reported ? 200 : 202, { testId, provider, requestedAt, lastTest: key.lastTest });
     } else return false;
     return true;
   }
@@ -582,24 +578,29 @@ describe('openpaw CLI', () => {
     expect(await runCli(['keys', 'set', 'mistral'], set)).toBe(EXIT.usage);
 
     const tested = cli();
+    gateway.requests.length = 0;
     expect(await runCli(['keys', 'test', 'openai'], tested.io)).toBe(EXIT.failed);
     expect(tested.out.at(-1)).toBe('openai: quota: refused for quota or rate (429): check the account’s credit and limits (openai/model, 0.4 s) — openai: HTTP 429: You exceeded your current quota');
+    // One request that waits for the report at the gateway: no polling of the key list.
+    expect(gateway.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /research/keys/openai/test?wait=30']);
     const noKey = cli();
     expect(await runCli(['keys', 'test', 'gemini'], noKey.io)).toBe(EXIT.failed);
     expect(noKey.err.join('\n')).toContain('no gemini key stored: openpaw keys set gemini');
 
-    // No report within the wait: exit 5 (time runs fast here).
+    // No report within the wait (the gateway answers 202): exit 5.
     gateway.keyTestsReported = false;
     try {
       const waiting = cli();
-      let clock = 0;
-      const fastClock = { ...waiting.io, now: () => (clock += 5_000) };
-      expect(await runCli(['keys', 'test', 'openai', '--json'], fastClock)).toBe(EXIT.stillRunning);
+      expect(await runCli(['keys', 'test', 'openai', '--json'], waiting.io)).toBe(EXIT.stillRunning);
       expect(JSON.parse(waiting.out.join('\n'))).toMatchObject({ result: { provider: 'openai', lastTest: { outcome: null } } });
     } finally {
       gateway.keyTestsReported = true;
     }
 
+    const pending = cli();
+    expect(await runCli(['keys'], pending.io)).toBe(EXIT.succeeded);
+    expect(pending.out).toEqual(['openai: stored 2026-11-27T18:00:00.000Z; test pending since 2026-11-27T19:00:00.000Z']);
+    expect(await runCli(['keys', 'test', 'openai'], cli().io)).toBe(EXIT.failed);
     const listed = cli();
     expect(await runCli(['keys'], listed.io)).toBe(EXIT.succeeded);
     // Reported since: the list shows it.

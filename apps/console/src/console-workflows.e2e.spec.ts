@@ -236,7 +236,10 @@ describe('the console workflow pages in a real browser (Chromium), against the p
     await page.reload();
     const openaiKey = page.locator('tr[data-key=openai]');
     expect(await openaiKey.locator('[data-key-test=none]').count()).toBe(1);
+    // One request, held by the gateway until the research service reports (`?wait=`), not a poll of the key list.
+    const asked = page.waitForRequest((request) => request.method() === 'POST' && /\/research\/keys\/openai\/test\?wait=\d+$/.test(request.url()));
     await page.getByRole('button', { name: 'Test the openai key' }).click();
+    expect((await (await asked).response())?.status()).toBe(200);
     const tested = openaiKey.locator('[data-key-test=provider_error]');
     await tested.waitFor({ timeout: 30_000 });
     expect(await tested.textContent()).toMatch(/The provider failed \(openai\/gpt-4o-mini, .*\): openai: HTTP 500: .*upstream exploded/);

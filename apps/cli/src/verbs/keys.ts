@@ -32,9 +32,8 @@ const OUTCOME_TEXT: Readonly<Record<NonNullable<KeyTest['outcome']>, string>> = 
   provider_error: 'the provider failed',
 };
 
-/** How long `keys test` waits for the research service's report, and how often it re-reads the key (a test is not a run: it has no event stream). */
-const TEST_WAIT_MS = 30_000;
-const TEST_READ_EVERY_MS = 500;
+/** How long `keys test` waits for the research service's report: the gateway holds the request that long (`?wait=`; a test is not a run, it has no event stream). */
+const TEST_WAIT_SECONDS = 30;
 
 const USAGE = ['[list]', 'set <openai|anthropic|gemini>   (the key is read from stdin, never from the command line)', 'remove <openai|anthropic|gemini>', 'test <openai|anthropic|gemini>'];
 
@@ -58,30 +57,20 @@ async function listKeys(api: ApiClient): Promise<ListedKey[]> {
 }
 
 async function testKey({ io, out }: VerbContext, api: ApiClient, provider: Provider): Promise<VerbOutcome> {
-  const started = await api.post<{ testId: string; error?: string; message?: string }>(`/research/keys/${provider}/test`, {}, [404]);
-  if (started.status === 404) {
-    io.stderr(`no ${provider} key stored: openpaw keys set ${provider}`);
-    return { exitCode: EXIT.failed, result: started.body };
-  }
   out(`testing the ${provider} key (one minimal call by the research service)…`);
-  const deadline = io.now() + TEST_WAIT_MS;
-  for (;;) {
-    const test = (await listKeys(api)).find((k) => k.provider === provider)?.lastTest ?? null;
-    // Replaced or tested again meanwhile (another session): this test will not be reported.
-    if (test?.testId !== started.body.testId) {
-      io.stderr(`the ${provider} key was replaced or tested again meanwhile; run the test again`);
-      return { exitCode: EXIT.failed, result: { provider, lastTest: test } };
-    }
-    if (test.outcome !== null) {
-      out(`${provider}: ${describeTest(test)}`);
-      return { exitCode: test.outcome === 'ok' ? EXIT.succeeded : EXIT.failed, result: { provider, lastTest: test } };
-    }
-    if (io.now() >= deadline) {
-      out(`${provider}: no report within ${TEST_WAIT_MS / 1000} s; \`openpaw keys\` shows it when it comes`);
-      return { exitCode: EXIT.stillRunning, result: { provider, lastTest: test } };
-    }
-    await io.sleep(TEST_READ_EVERY_MS);
+  // One request: the gateway answers 200 once the research service reports, 202 if it has not within the wait.
+  const tested = await api.post<{ lastTest: KeyTest; error?: string; message?: string }>(`/research/keys/${provider}/test?wait=${TEST_WAIT_SECONDS}`, {}, [404]);
+  if (tested.status === 404) {
+    io.stderr(`no ${provider} key stored: openpaw keys set ${provider}`);
+    return { exitCode: EXIT.failed, result: tested.body };
   }
+  const test = tested.body.lastTest;
+  if (test.outcome === null) {
+    out(`${provider}: no report within ${TEST_WAIT_SECONDS} s; \`openpaw keys\` shows it when it comes`);
+    return { exitCode: EXIT.stillRunning, result: { provider, lastTest: test } };
+  }
+  out(`${provider}: ${describeTest(test)}`);
+  return { exitCode: test.outcome === 'ok' ? EXIT.succeeded : EXIT.failed, result: { provider, lastTest: test } };
 }
 
 /** `openpaw keys`: the model-provider keys research legs use (stored sealed by the gateway, never shown back), and their tests. */

@@ -86,7 +86,7 @@ export class AssetsController {
     description: 'Anyone holding the URL can GET the content, without a token, until `expires_at`.',
   })
   @ApiZodParams(assetIdParams)
-  @ApiZodBody(shareBodyDoc, { required: false })
+  @ApiZodBody(shareBodyDoc, { required: false, parsedBy: shareBody, examples: { oneDay: { expires_in_seconds: 86_400 }, defaultHour: {} } })
   @ApiCreatedResponse({ schema: openApiSchema(shareLink) })
   async share(
     @CurrentUser() user: AuthenticatedUser,

@@ -11,7 +11,8 @@ const openapi = JSON.parse(readFileSync(join(root, 'apps/gateway/openapi.json'),
 /**
  * Every operation of the gateway's OpenAPI, called with generated and mutated JSON bodies, path
  * parameters and queries (issue 26; `fuzzOpenApi` of `@openpaw/testkit`): no answer is a 5xx; every
- * 400 names what it refuses; every accepted start of a run shows the run. Coordinator and gateway
+ * 400 names what it refuses; every accepted start of a run shows the run; text PostgreSQL cannot hold
+ * (NUL, a lone surrogate) in any parameter or body field is refused by a 4xx naming it. Coordinator and gateway
  * run as processes, so an accepted start goes all the way to the projection (the NUL in a research
  * title was accepted, retried 10 times by the coordinator and never seen). Short here (CI); the
  * bench `bench/fuzz/openapi-fuzz.ts` runs it long.
@@ -41,8 +42,16 @@ describe('fuzzing every operation of the OpenAPI (gateway + coordinator processe
   });
 
   it('answers no 5xx, names what a 400 refuses, and shows every run it accepted', async () => {
-    const report = await fuzzOpenApi({ openapi, gatewayUrl: platform.gatewayUrl, token, requestsPerOperation: 10, requestsPerStart: 30, visibleWithinMs: 30_000, seed: 2026 });
-    console.log(`OpenAPI fuzz: ${report.requests} requests over ${report.operations} operations, ${report.runsStarted} runs started (${JSON.stringify(report.starts)}), ${report.failures.length} failures`);
+    // The artifacts service's first snapshot (a quiz from the documented example) loads what retrieval needs: on a loaded
+    // machine (load 20-25) that took longer than the gateway's 15 s snapshot wait, a 504 that is a cold start, not the input.
+    // Warmed here, so the fuzz judges answers to its inputs; the cold start is reported on issue 26.
+    await warmArtifactsSnapshot(platform.gatewayUrl, token);
+    // Small in CI (the hostile-text sweep is exhaustive; the generated part samples), long in the bench.
+    const report = await fuzzOpenApi({ openapi, gatewayUrl: platform.gatewayUrl, token, requestsPerOperation: 6, requestsPerStart: 20, visibleWithinMs: 30_000, seed: 2026 });
+    console.log(
+      `OpenAPI fuzz: ${report.requests} requests (${report.hostileTextRequests} of the hostile-text sweep) over ${report.operations} operations in ${(report.durationMs / 1000).toFixed(1)} s, ` +
+        `${report.runsStarted} runs started (${JSON.stringify(report.starts)}), ${report.failures.length} failures`,
+    );
     expect(report.failures).toEqual([]);
     // Each start operation both accepts (from its documented examples) and refuses (mutated bodies).
     expect(Object.keys(report.starts).sort()).toEqual(['POST /paper-searches', 'POST /problems', 'POST /research', 'POST /visual-degrees']);
@@ -50,5 +59,19 @@ describe('fuzzing every operation of the OpenAPI (gateway + coordinator processe
       expect({ operation, accepted: tally.accepted > 0, refused: tally.refused > 0 }).toEqual({ operation, accepted: true, refused: true });
     }
     expect(report.runsStarted).toBe(Object.values(report.starts).reduce((sum, tally) => sum + tally.accepted, 0));
-  });
+    // NUL in every path and query parameter and NUL or a lone surrogate in every string of every documented body were sent (and refused: no failures above).
+    expect(report.hostileTextRequests).toBeGreaterThan(150);
+    // ~60-80 s on a loaded 2-core machine (load 16-20); the bound leaves room without hiding a hang.
+  }, 300_000);
 });
+
+/** Asks for a quiz (the documented `POST /ai/chat` example) until the artifacts service captures its snapshot in time, for at most 90 s. */
+async function warmArtifactsSnapshot(gatewayUrl: string, token: string): Promise<void> {
+  const example: unknown = openapi.paths['/ai/chat']?.['post']?.requestBody?.content?.['application/json']?.examples?.['quiz']?.value ?? {};
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const response = await fetch(`${gatewayUrl}/ai/chat`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ ...(example as object), session_id: 'fuzz-warm-up' }) });
+    await response.body?.cancel();
+    if (response.status !== 504 || Date.now() > deadline) return;
+  }
+}

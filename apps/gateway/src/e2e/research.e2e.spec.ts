@@ -325,22 +325,19 @@ describe('research through the gateway (spec 05)', () => {
   it('"Test" a stored key: the research service makes one call with it and the key shows how it went (never the key); the CLI prints it; a replaced key is untested', async () => {
     const { client, keys } = await user('e2e-kit', 'reject', 'ok');
     const callsBefore = requestsWith(openai, keys.openai).length;
-    const started = await client.call('POST', '/research/keys/openai/test');
-    expect(started).toMatchObject({ status: 202, body: { testId: expect.any(String), provider: 'openai', requestedAt: expect.any(String) } });
+    // `?wait=`: the answer waits for the research service's report (200), and the key list shows it at once.
+    const started = await client.call('POST', '/research/keys/openai/test?wait=20');
+    const report = { testId: expect.any(String), requestedAt: expect.any(String), testedAt: expect.any(String), outcome: 'ok', model: 'openai/gpt-4o-mini', latencyMs: expect.any(Number), reason: null };
+    expect(started).toMatchObject({ status: 200, body: { testId: expect.any(String), provider: 'openai', requestedAt: expect.any(String), lastTest: report } });
     const listed = async (): Promise<Json[]> => (await client.call('GET', '/research/keys')).body['keys'] as Json[];
     const testOf = async (provider: string): Promise<Json | null> => ((await listed()).find((k) => k['provider'] === provider)?.['lastTest'] as Json | null) ?? null;
-    await waitUntilAsync(async () => (await testOf('openai'))?.['outcome'] !== null);
-    expect(await testOf('openai')).toEqual({
-      testId: started.body['testId'],
-      requestedAt: started.body['requestedAt'],
-      testedAt: expect.any(String),
-      outcome: 'ok',
-      model: 'openai/gpt-4o-mini',
-      latencyMs: expect.any(Number),
-      reason: null,
-    });
-    // One minimal call, with the user's key, by the research service.
-    expect(requestsWith(openai, keys.openai).length - callsBefore).toBe(1);
+    expect(await testOf('openai')).toEqual({ ...report, testId: started.body['testId'], requestedAt: started.body['requestedAt'] });
+    // Without a wait: 202, not reported yet; the report lands on the key within moments.
+    const asked = await client.call('POST', '/research/keys/openai/test');
+    expect(asked).toMatchObject({ status: 202, body: { testId: expect.any(String), lastTest: { outcome: null } } });
+    await waitUntilAsync(async () => (await testOf('openai'))?.['outcome'] === 'ok');
+    // One minimal call per test, with the user's key, by the research service.
+    expect(requestsWith(openai, keys.openai).length - callsBefore).toBe(2);
     expect(requestsWith(openai, keys.openai).at(-1)?.body['max_tokens'] ?? requestsWith(openai, keys.openai).at(-1)?.body['max_completion_tokens']).toBe(16);
 
     // The CLI: a refused key exits 1 naming auth; no key is a 404 (exit 1).
@@ -359,6 +356,7 @@ describe('research through the gateway (spec 05)', () => {
     expect(await testOf('anthropic')).toMatchObject({ outcome: 'auth', reason: expect.stringContaining('Incorrect API key provided') });
     expect(await cli('test', 'gemini')).toMatchObject({ code: 1, stderr: expect.stringContaining('no gemini key stored') });
     expect((await client.call('POST', '/research/keys/mistral/test')).status).toBe(400);
+    expect(await client.call('POST', '/research/keys/openai/test?wait=31')).toMatchObject({ status: 400, body: { issues: [expect.objectContaining({ path: 'wait' })] } });
     expect(JSON.stringify(await listed())).not.toContain(keys.anthropic);
     const list = await cli('list');
     expect(list).toMatchObject({ code: 0, stdout: expect.stringMatching(/^openai: stored .*; ok: works \(openai\/gpt-4o-mini, [\d.]+ s\)$/m) });

@@ -50,13 +50,20 @@ export function validatedExamples(schema: z.ZodType, examples: Readonly<Record<s
   );
 }
 
-/** Documents a JSON body with a zod schema, and examples of bodies it accepts (see `validatedExamples`). */
-export function ApiZodBody(schema: z.ZodType, options: { readonly required?: boolean; readonly examples?: Readonly<Record<string, unknown>> } = {}): MethodDecorator & ClassDecorator {
+/**
+ * Documents a JSON body with a zod schema, and examples of bodies the route accepts (see
+ * `validatedExamples`), checked against `parsedBy`, the schema the route parses with, when it is not
+ * the documented one (a body the route defaults when absent documents the object inside).
+ */
+export function ApiZodBody(
+  schema: z.ZodType,
+  options: { readonly required?: boolean; readonly examples: Readonly<Record<string, unknown>>; readonly parsedBy?: z.ZodType },
+): MethodDecorator & ClassDecorator {
   return applyDecorators(
     ApiBody({
       schema: openApiSchema(schema, 'input'),
       required: options.required ?? true,
-      ...(options.examples === undefined ? {} : { examples: validatedExamples(schema, options.examples) }),
+      examples: validatedExamples(options.parsedBy ?? schema, options.examples),
     }),
   );
 }
@@ -69,7 +76,8 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
     .setTitle('OpenPaw API')
     .setDescription(
       'The public API of OpenPaw: submit workflows, follow their runs (REST and server-sent events), cancel them. ' +
-        'Every route except the probes needs a bearer token (JWT, HS256); a user sees only their own runs.',
+        'Every route except the probes needs a bearer token: a JWT from the identity provider (RS256/ES256, verified with its JWKS, `OPENPAW_JWKS_URL` or OIDC discovery), ' +
+          'or, in development, HS256 with the shared secret. A user sees only their own runs.',
     )
     .setVersion('1')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, BEARER_SCHEME)

@@ -102,7 +102,7 @@ export class OpsController {
     description:
       'Each match, oldest first, is republished to its original subject (original data and headers) and removed from the dead-letter stream. Give `subject` (NATS wildcards allowed) and/or `reason` (substring); `dry_run: true` only counts.',
   })
-  @ApiZodBody(redriveByFilterBody)
+  @ApiZodBody(redriveByFilterBody, { examples: { countBySubject: { subject: 'openpaw.cmd.solver.>', dry_run: true }, byReason: { reason: 'timeout', limit: 100 } } })
   @ApiOkResponse({ schema: openApiSchema(redriveByFilterResponse) })
   @ApiBadRequestResponse({ description: 'No filter, or an invalid one; `issues` name the fields.', schema: openApiSchema(validationErrorBody) })
   async redriveByFilter(

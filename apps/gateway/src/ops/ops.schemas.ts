@@ -1,3 +1,4 @@
+import { freeText } from '@openpaw/contracts';
 import { z } from 'zod';
 
 /** One durable consumer (a service's lane, or an events consumer), as JetStream reports it. */
@@ -59,8 +60,8 @@ export const redriveOneResponse = z.object({
 /** Bulk redrive: at least one filter, so "redrive everything" is never one empty request away. */
 export const redriveByFilterBody = z
   .object({
-    subject: z.string().min(1).optional().describe('Original subject; NATS wildcards `*` and `>` allowed (e.g. `openpaw.cmd.solver.>`).'),
-    reason: z.string().min(1).optional().describe('Case-insensitive substring of the dead-letter reason.'),
+    subject: freeText().min(1).optional().describe('Original subject; NATS wildcards `*` and `>` allowed (e.g. `openpaw.cmd.solver.>`).'),
+    reason: freeText().min(1).optional().describe('Case-insensitive substring of the dead-letter reason.'),
     dry_run: z.boolean().default(false).describe('Only count what the filter matches; redrive nothing.'),
     limit: z.int().min(1).max(1000).default(1000).describe('At most this many, oldest first (1..1000, default 1000).'),
   })

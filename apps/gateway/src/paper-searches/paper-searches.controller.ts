@@ -173,7 +173,13 @@ export class PaperSearchesController {
       'Papers marked irrelevant are never shown again. Answers once the search moved on (`applied`) or after a short wait (`pending`).',
   })
   @ApiZodParams(checkpointParams)
-  @ApiZodBody(decisionBody)
+  @ApiZodBody(decisionBody, {
+    examples: {
+      approve: { action: 'approve' },
+      reject: { action: 'reject', note: 'Too broad: only graph neural networks for molecules.' },
+      feedback: { action: 'edit', revisedData: { markedRelevant: [], markedIrrelevant: [], freeText: 'More on message passing, less on images.' } },
+    },
+  })
   @ApiAcceptedResponse({ schema: openApiSchema(decisionAccepted) })
   @ApiConflictResponse({ description: 'The checkpoint is not the open one (already decided, a later one is open, or the search ended).', schema: openApiSchema(staleCheckpointBody) })
   @ApiNotFoundResponse({ description: 'No such paper search among the caller’s.', schema: openApiSchema(errorBody) })

@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { GATEWAY_DATA_SOURCE } from '../projection/database.js';
 import { ResearchRuns } from './handlers/research-runs.js';
 import { ProviderKeys } from './keys/provider-keys.js';
+import { ProviderKeyTestReplies } from './keys/provider-key-test-replies.js';
 import { ProviderKeyTestsConsumer } from './keys/provider-key-tests.consumer.js';
 import { ProviderKeysController } from './provider-keys.controller.js';
 import { ResearchController } from './research.controller.js';
@@ -25,4 +26,5 @@ export const RESEARCH_API_PROVIDERS: readonly Provider[] = [
   { provide: ResearchWebhookRegistrations, inject: [GATEWAY_DATA_SOURCE], useFactory: (dataSource: DataSource) => new ResearchWebhookRegistrations(dataSource) },
   ResearchWebhookAttemptsConsumer,
   ProviderKeyTestsConsumer,
+  ProviderKeyTestReplies,
 ];

@@ -241,7 +241,7 @@ export class ResearchController {
       '"Max retries exceeded"); `cancel`: failed, "Cancelled by user". 409 unless the research is `awaiting_confirmation`.',
   })
   @ApiZodParams(researchIdParams)
-  @ApiZodBody(confirmBody)
+  @ApiZodBody(confirmBody, { examples: { proceed: { action: 'proceed' }, retry: { action: 'retry' }, cancel: { action: 'cancel' } } })
   @ApiOkResponse({ schema: openApiSchema(researchResponse) })
   @ApiNotFoundResponse({ description: 'No such research among the caller’s.', schema: openApiSchema(errorBody) })
   @ApiConflictResponse({ description: 'Not awaiting confirmation.', schema: openApiSchema(conflictBody) })

@@ -36,7 +36,15 @@ export const confirmBody = z.strictObject({ action: z.enum(['proceed', 'retry', 
 
 export const researchIdParams = z.object({ id: z.uuid() });
 export const keyProviderParams = z.object({ provider: z.enum(KEYED_RESEARCH_PROVIDERS) });
-export const putKeyBody = z.strictObject({ apiKey: z.string().trim().min(8, 'an API key is at least 8 characters').max(500) });
+export const putKeyBody = z.strictObject({
+  // Sent in an HTTP header by the research service: printable ASCII, no spaces (NUL or other control text is refused here, by name).
+  apiKey: z
+    .string()
+    .trim()
+    .min(8, 'an API key is at least 8 characters')
+    .max(500)
+    .regex(/^[\x21-\x7e]+$/, 'an API key is printable ASCII without spaces'),
+});
 /** A key's latest test: `outcome` null while the research service has not reported it yet. */
 export const keyTest = z.object({
   testId: z.uuid(),
@@ -54,7 +62,23 @@ export const keyTest = z.object({
   reason: z.string().nullable().describe('The provider’s status and message when not `ok` (never the key).'),
 });
 export const keysList = z.object({ keys: z.array(z.object({ provider: z.enum(KEYED_RESEARCH_PROVIDERS), updatedAt: z.string(), lastTest: keyTest.nullable() })) });
-export const keyTestStarted = z.object({ testId: z.uuid(), provider: z.enum(KEYED_RESEARCH_PROVIDERS), requestedAt: z.string() });
+/** Longest `?wait` (seconds) of `POST /research/keys/:provider/test`: one minimal provider call, without retry, is well within it. */
+export const MAX_KEY_TEST_WAIT_SECONDS = 30;
+/** `POST /research/keys/:provider/test?wait=` */
+export const keyTestQuery = z.object({
+  wait: z.coerce
+    .number()
+    .min(0)
+    .max(MAX_KEY_TEST_WAIT_SECONDS)
+    .optional()
+    .describe(`Seconds (0..${MAX_KEY_TEST_WAIT_SECONDS}) to wait for the research service's report (default 0): 200 with the outcome once reported, 202 otherwise.`),
+});
+export const keyTestStarted = z.object({
+  testId: z.uuid(),
+  provider: z.enum(KEYED_RESEARCH_PROVIDERS),
+  requestedAt: z.string(),
+  lastTest: keyTest.describe('This test, as `GET /research/keys` lists it: with its outcome when answered 200, `outcome` null when 202.'),
+});
 
 /** Spec 05 "Status → UI Mapping". */
 export const researchUi = z.object({

@@ -44,7 +44,7 @@ export class RunViewsController {
     summary: 'Save the runs list\'s current filters under a name.',
     description: `At most ${SAVED_VIEWS_PER_USER} views per user; a name is used once per user (delete the old view to replace it).`,
   })
-  @ApiZodBody(saveViewBody)
+  @ApiZodBody(saveViewBody, { examples: { failedResearch: { name: 'Failed research', filter: { type: 'research', state: 'FAILED' } }, thisWeek: { name: 'This week', filter: { from: '2026-11-23', to: '2026-11-29' } } } })
   @ApiCreatedResponse({ schema: openApiSchema(savedViewResource) })
   @ApiBadRequestResponse({ description: 'Invalid name or filter; `issues` name the fields.', schema: openApiSchema(validationErrorBody) })
   @ApiConflictResponse({ description: '`name_taken`: a view of that name exists; `view_limit_reached`: the caller has the most views allowed.', schema: openApiSchema(errorBody) })

@@ -1,3 +1,4 @@
+import { freeText } from '@openpaw/contracts';
 import { z } from 'zod';
 import { runIdPrefix, runsOfUser } from '../runs/runs.schemas.js';
 
@@ -5,7 +6,8 @@ import { runIdPrefix, runsOfUser } from '../runs/runs.schemas.js';
 export const SAVED_VIEWS_PER_USER = 20;
 
 const day = z.iso.date('a day as YYYY-MM-DD');
-const word = z.string().trim().min(1).max(100);
+// Stored in the view's jsonb: PostgreSQL cannot hold NUL, so it is refused here, by name.
+const word = freeText().trim().min(1).max(100);
 
 /** The runs list's filters as the console's URL carries them (`#/runs?type=&state=&from=&to=&q=&user=`). */
 export const runsFilterSchema = z
@@ -20,8 +22,7 @@ export const runsFilterSchema = z
   .strict();
 
 /** A view's name: what a person reads in the list; printable, no leading or trailing spaces. */
-export const savedViewName = z
-  .string()
+export const savedViewName = freeText()
   .trim()
   .min(1, 'a view needs a name')
   .max(60, 'a view name has at most 60 characters')

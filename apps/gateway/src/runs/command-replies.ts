@@ -5,9 +5,9 @@ import { type AnyMessageDefinition, type Envelope, parseEnvelope } from '@openpa
 /**
  * Request/reply over the event stream for the routes that answer synchronously: a core NATS
  * subscription per replica on the answer subjects (like the run events), and a waiter per command id
- * (every awaited answer carries the command's id as `commandId`). `request` registers the waiter,
- * publishes the command and awaits its answer. Each service whose answers the gateway awaits has a
- * subclass naming them.
+ * (an awaited answer carries the command's id as `commandId`, or the id a subclass's
+ * `correlationIdOf` reads). `request` registers the waiter, publishes the command and awaits its
+ * answer. Each service whose answers the gateway awaits has a subclass naming them.
  */
 export abstract class CommandReplies<Reply extends Envelope> implements OnModuleInit, OnApplicationShutdown {
   private readonly logger: Logger;
@@ -33,14 +33,19 @@ export abstract class CommandReplies<Reply extends Envelope> implements OnModule
               this.logger.warn({ subject: message.subject, reason: parsed.reason }, 'ignoring an unreadable reply');
               return;
             }
-            const commandId = (parsed.envelope.data as { commandId: string }).commandId;
             // The subject was subscribed for this subclass's answers, so the envelope is one of `Reply`.
-            this.waiters.get(commandId)?.(parsed.envelope as Reply);
+            const reply = parsed.envelope as Reply;
+            this.waiters.get(this.correlationIdOf(reply))?.(reply);
           },
         }),
       );
     }
     await this.nc.flush();
+  }
+
+  /** The id of the command an answer is for: its `commandId` (an answer naming it otherwise overrides this). */
+  protected correlationIdOf(reply: Reply): string {
+    return (reply.data as { commandId: string }).commandId;
   }
 
   /**

@@ -157,7 +157,7 @@ export class RunsController {
       'is in a terminal state, 202 `pending` if no answer came in time, 409 when the workflow refuses it.',
   })
   @ApiZodParams(runIdParams)
-  @ApiZodBody(cancelRunBodyDoc, { required: false })
+  @ApiZodBody(cancelRunBodyDoc, { required: false, parsedBy: cancelRunBody, examples: { withReason: { reason: 'Submitted the wrong problem.' }, none: {} } })
   @ApiAcceptedResponse({ schema: openApiSchema(cancelAccepted) })
   @ApiConflictResponse({ description: 'Refused by the workflow (e.g. illegal_transition, terminal).', schema: openApiSchema(cancelRefused) })
   @ApiNotFoundResponse({ description: 'No such run among the caller’s.', schema: openApiSchema(errorBody) })

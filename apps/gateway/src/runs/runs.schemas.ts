@@ -31,7 +31,8 @@ export const runCursor = z
     return { createdAt: new Date(parsed.data[0]), runId: parsed.data[1] };
   });
 
-const name = z.string().min(1).max(100);
+// Compared with text columns in PostgreSQL, which cannot hold NUL: refused here, by name, not a 500 there.
+const name = freeText().min(1).max(100);
 
 /** A run id or its beginning, as the runs list filters by (`q`). */
 export const runIdPrefix = z
@@ -40,7 +41,7 @@ export const runIdPrefix = z
   .toLowerCase()
   .regex(/^[0-9a-f-]{1,36}$/, 'a run id or its beginning: hex digits and dashes');
 /** An admin's user filter of the runs list: a user id, or `*` for everyone. */
-export const runsOfUser = z.string().trim().min(1).max(200);
+export const runsOfUser = freeText().trim().min(1).max(200);
 
 /** `GET /runs?type=&state=&limit=&cursor=` */
 export const listRunsQuery = z.object({

@@ -261,7 +261,7 @@ export const TakeDownVisualPerson = defineCommand(
   1,
   z.object({
     /** The recogniser's id of the person (Rekognition `Id`). */
-    celebrityId: z.string().trim().min(1).max(128),
+    celebrityId: freeText().trim().min(1).max(128),
     /** As the operator named them, for the record; matching is by id. */
     name: freeText().trim().min(1).max(200).optional(),
     reason: freeText().trim().min(1).max(1000),

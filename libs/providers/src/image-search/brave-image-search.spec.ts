@@ -29,6 +29,12 @@ describe('BraveImageSearch against a Brave Image Search wire-format server', () 
     expect(found.hits[1]).toMatchObject({ position: 2, sourcePageUrl: 'https://news.example.com/story-2', thumbnailUrl: 'https://imgs.search.brave.com/2', width: 640 });
   });
 
+  it('repairs result text PostgreSQL cannot hold (NUL dropped, a lone surrogate as U+FFFD)', async () => {
+    stub.script.push(() => ({ body: { type: 'images', results: [{ ...result(1), title: 'Ada\u0000 Stone \udc00at the gala' }] } }));
+    const found = await new BraveImageSearch({ apiKey: KEY, baseUrl: stub.server.url }).search('ada', { limit: 5 });
+    expect(found.hits.map((h) => h.title)).toEqual(['Ada Stone \ufffdat the gala']);
+  });
+
   it('skips results without an http(s) image URL', async () => {
     stub.script.push(() => ({ body: { results: [{ title: 'no image' }, { ...result(2), properties: { url: 'data:image/png;base64,AAAA' } }, result(3)] } }));
     const found = await new BraveImageSearch({ apiKey: KEY, baseUrl: stub.server.url }).search('q', { limit: 5 });

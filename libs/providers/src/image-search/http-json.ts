@@ -1,5 +1,6 @@
 import { type Clock, type RandomSource, systemClock } from '../shared/clock.js';
 import { defaultRetryPolicy, parseRetryAfterMs, retrying, type RetryPolicy } from '../shared/retry.js';
+import { storableJsonReviver } from '../shared/storable-text.js';
 import { ProviderError } from '../llm/errors.js';
 import { abortFailure, kindOfStatus } from '../llm/provider-failure.js';
 
@@ -63,7 +64,8 @@ export class HttpJsonClient {
       });
     }
     try {
-      return JSON.parse(text) as unknown;
+      // Titles and page text of search results may hold a `\u0000` escape or a lone surrogate: repaired before they are stored.
+      return JSON.parse(text, storableJsonReviver) as unknown;
     } catch {
       throw new ProviderError('malformed_response', provider, 'response is not valid JSON', { status: response.status, secrets });
     }

@@ -48,6 +48,8 @@ export interface OpenApiFuzzOptions {
 export interface OpenApiFuzzReport {
   readonly operations: number;
   readonly requests: number;
+  /** Of `requests`, the hostile-text sweep's: one per path parameter, query parameter and string in a documented example, with NUL (and a lone surrogate in bodies). */
+  readonly hostileTextRequests: number;
   /** Answers by status class (`2xx`, `4xx`, ...), for the bench's report. */
   readonly statuses: Readonly<Record<string, number>>;
   readonly runsStarted: number;
@@ -92,6 +94,7 @@ export async function fuzzOpenApi(options: OpenApiFuzzOptions): Promise<OpenApiF
   const starts: Record<string, StartTally> = {};
   const longPoll = options.longPoll ?? DEFAULT_LONG_POLL;
   let requests = 0;
+  let hostileTextRequests = 0;
   for (const operation of operations) {
     const parameters = operation.parameters ?? [];
     const json = operation.requestBody?.content?.['application/json'];
@@ -121,6 +124,14 @@ export async function fuzzOpenApi(options: OpenApiFuzzOptions): Promise<OpenApiF
     const startsARun = (options.startsARun ?? RUN_STARTING_OPERATIONS).has(`${operation.method} ${operation.path}`);
     const tally: StartTally = { accepted: 0, refused: 0, refusals: {} };
     if (startsARun) starts[`${operation.method} ${operation.path}`] = tally;
+    // Every place text goes in, with text PostgreSQL cannot hold: refused by a 4xx that names it, never accepted, never a 5xx.
+    for (const probe of hostileTextProbes(operation, examples)) {
+      requests += 1;
+      hostileTextRequests += 1;
+      const answer = await call(options, operation, probe.pathValues, probe.query, probe.body, ANSWER_WITHIN_MS);
+      const problem = hostileTextProblemOf(answer, probe.field);
+      if (problem !== undefined) failures.push(`${answer.request} → ${answer.status} ${JSON.stringify(answer.body)?.slice(0, 300)}: ${problem}`);
+    }
     const samples = fc.sample(request, { numRuns: startsARun ? options.requestsPerStart : options.requestsPerOperation, seed: options.seed + requests });
     for (const sample of samples) {
       requests += 1;
@@ -155,7 +166,7 @@ export async function fuzzOpenApi(options: OpenApiFuzzOptions): Promise<OpenApiF
     if (unseen.size > 0) await new Promise((done) => setTimeout(done, 500));
   }
   for (const { runId, request } of accepted) if (unseen.has(runId)) failures.push(`${request} was accepted, but run ${runId} was not visible within ${options.visibleWithinMs} ms`);
-  return { operations: operations.length, requests, statuses, runsStarted: accepted.length, starts, failures, durationMs: Date.now() - started };
+  return { operations: operations.length, requests, hostileTextRequests, statuses, runsStarted: accepted.length, starts, failures, durationMs: Date.now() - started };
 }
 
 async function call(
@@ -218,6 +229,76 @@ function shortenedWait(value: string, maxSeconds: number, schemaMaximum: number 
   const seconds = Number(value);
   const valid = value.trim() !== '' && Number.isFinite(seconds) && seconds <= (schemaMaximum ?? Number.POSITIVE_INFINITY);
   return valid && seconds > maxSeconds ? String(maxSeconds) : value;
+}
+
+/** One request of the hostile-text sweep: valid but for `field`, which holds text no PostgreSQL text column can store. */
+interface HostileTextProbe {
+  /** Where the text is, as a 400 names it: the parameter's name, or the body field's dotted path. */
+  readonly field: string;
+  readonly pathValues: Readonly<Record<string, string>>;
+  readonly query: Readonly<Record<string, string>>;
+  readonly body: unknown;
+}
+
+const NUL_TEXT = 'a\u0000b';
+/** A lone surrogate survives JSON (`"\ud800"`) but not a URL (it is encoded as U+FFFD): bodies only. */
+const LONE_SURROGATE_TEXT = 'a\ud800b';
+
+/**
+ * The sweep's requests for one operation: NUL in each path parameter (the others a valid-looking
+ * value) and each query parameter, and NUL and a lone surrogate in each string of each documented
+ * body example, one at a time (nested fields and list items included).
+ */
+function hostileTextProbes(operation: Operation, examples: readonly unknown[]): HostileTextProbe[] {
+  const parameters = operation.parameters ?? [];
+  const plainPath = Object.fromEntries(parameters.filter((p) => p.in === 'path').map((p) => [p.name, plainValueOf(p.schema)]));
+  // A required query parameter keeps a plain value, so a refusal is about the hostile text, not its absence.
+  const plainQuery = Object.fromEntries(parameters.filter((p) => p.in === 'query' && p.required === true).map((p) => [p.name, plainValueOf(p.schema)]));
+  const body = examples[0];
+  const probes: HostileTextProbe[] = [];
+  for (const p of parameters) {
+    if (p.in === 'path') probes.push({ field: p.name, pathValues: { ...plainPath, [p.name]: NUL_TEXT }, query: plainQuery, body });
+    if (p.in === 'query') probes.push({ field: p.name, pathValues: plainPath, query: { ...plainQuery, [p.name]: NUL_TEXT }, body });
+  }
+  examples.forEach((example) => {
+    for (const { path, replace } of stringsIn(example, [])) {
+      for (const text of [NUL_TEXT, LONE_SURROGATE_TEXT]) probes.push({ field: path.join('.'), pathValues: plainPath, query: plainQuery, body: replace(text) });
+    }
+  });
+  return probes;
+}
+
+/** A parameter's value that its schema accepts where it can tell (an enum's first, a uuid), so only the hostile one is wrong. */
+function plainValueOf(schema: JsonSchemaNode | undefined): string {
+  if (schema?.enum !== undefined && schema.enum.length > 0) return String(schema.enum[0]);
+  return '0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f1';
+}
+
+/** Every string in a JSON value, with its path and a copy of the value that has other text there. */
+function stringsIn(value: unknown, path: readonly (string | number)[]): { readonly path: readonly (string | number)[]; readonly replace: (text: string) => unknown }[] {
+  if (typeof value === 'string') return [{ path, replace: (text) => text }];
+  if (Array.isArray(value)) {
+    const items: readonly unknown[] = value;
+    return items.flatMap((item, index) =>
+      stringsIn(item, [...path, index]).map((found) => ({ path: found.path, replace: (text: string): unknown => items.map((other, at) => (at === index ? found.replace(text) : other)) })),
+    );
+  }
+  if (typeof value === 'object' && value !== null) {
+    return Object.entries(value).flatMap(([name, item]) =>
+      stringsIn(item, [...path, name]).map((found) => ({ path: found.path, replace: (text: string) => ({ ...value, [name]: found.replace(text) }) })),
+    );
+  }
+  return [];
+}
+
+/** What is wrong with the answer to a hostile-text probe: it must be a 4xx (as every 4xx, saying what is wrong), and a validation failure must name the field. */
+function hostileTextProblemOf(answer: Answer, field: string): string | undefined {
+  if (answer.status >= 200 && answer.status < 300) return `accepted text with NUL or a lone surrogate in ${field}`;
+  const problem = problemOf(answer);
+  if (problem !== undefined) return `${problem} (hostile text in ${field})`;
+  const body = answer.body as { error?: unknown; issues?: readonly { path?: unknown }[] } | undefined;
+  if (body?.error === 'validation_failed' && !(body.issues ?? []).some((issue) => issue.path === field)) return `a validation failure that does not name ${field}, which holds the hostile text`;
+  return undefined;
 }
 
 /** A string as UTF-8 can carry it (lone surrogates become U+FFFD), for a URL. */

@@ -636,7 +636,7 @@ export interface paths {
         put?: never;
         /**
          * Test the caller’s stored key of a provider: one minimal call to the model research uses.
-         * @description The research service (the gateway never calls a provider) opens the key, makes one minimal call with it (a few output tokens, no retry) and reports how it went; it shows as `lastTest` of the key in `GET /research/keys` (with this `testId`) within moments. Replacing the key starts it untested.
+         * @description The research service (the gateway never calls a provider) opens the key, makes one minimal call with it (a few output tokens, no retry) and reports how it went. With `?wait=<seconds>` the answer waits for that report: 200 with the outcome in `lastTest`, or 202 when it did not come in time. Either way it shows as `lastTest` of the key in `GET /research/keys` (with this `testId`) once reported. Replacing the key starts it untested.
          */
         post: operations["ProviderKeysController_test"];
         delete?: never;
@@ -5573,7 +5573,9 @@ export interface operations {
     };
     ProviderKeysController_test: {
         parameters: {
-            query?: never;
+            query?: {
+                wait?: number;
+            };
             header?: never;
             path: {
                 provider: "openai" | "anthropic" | "gemini";
@@ -5582,12 +5584,62 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Reported within the wait: `lastTest.outcome` says how the call went. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description This test, as `GET /research/keys` lists it: with its outcome when answered 200, `outcome` null when 202. */
+                        lastTest: {
+                            latencyMs: number | null;
+                            /** @description The `provider/model` asked: the one research legs of this provider use. */
+                            model: string | null;
+                            /**
+                             * @description `ok`: the provider answered. `auth`: it refused the key (or the stored key cannot be opened: enter it again). `quota`: 429, out of credit or rate-limited (the reason says which). `model_unknown`: it does not know the model research uses. `unreachable`: no answer. `provider_error`: another failure (5xx, 400). Null: not reported yet.
+                             * @enum {string|null}
+                             */
+                            outcome: "ok" | "auth" | "quota" | "model_unknown" | "unreachable" | "provider_error" | null;
+                            /** @description The provider’s status and message when not `ok` (never the key). */
+                            reason: string | null;
+                            requestedAt: string;
+                            testedAt: string | null;
+                            /** Format: uuid */
+                            testId: string;
+                        };
+                        /** @enum {string} */
+                        provider: "openai" | "anthropic" | "gemini";
+                        requestedAt: string;
+                        /** Format: uuid */
+                        testId: string;
+                    };
+                };
+            };
+            /** @description Asked; not reported yet (`lastTest.outcome` null). */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        /** @description This test, as `GET /research/keys` lists it: with its outcome when answered 200, `outcome` null when 202. */
+                        lastTest: {
+                            latencyMs: number | null;
+                            /** @description The `provider/model` asked: the one research legs of this provider use. */
+                            model: string | null;
+                            /**
+                             * @description `ok`: the provider answered. `auth`: it refused the key (or the stored key cannot be opened: enter it again). `quota`: 429, out of credit or rate-limited (the reason says which). `model_unknown`: it does not know the model research uses. `unreachable`: no answer. `provider_error`: another failure (5xx, 400). Null: not reported yet.
+                             * @enum {string|null}
+                             */
+                            outcome: "ok" | "auth" | "quota" | "model_unknown" | "unreachable" | "provider_error" | null;
+                            /** @description The provider’s status and message when not `ok` (never the key). */
+                            reason: string | null;
+                            requestedAt: string;
+                            testedAt: string | null;
+                            /** Format: uuid */
+                            testId: string;
+                        };
                         /** @enum {string} */
                         provider: "openai" | "anthropic" | "gemini";
                         requestedAt: string;

@@ -7,6 +7,8 @@ const KEY_PROVIDERS: readonly KeyProvider[] = ['openai', 'anthropic', 'gemini'];
 
 /** How long the page waits for the report of a test (the research service reports it within moments). */
 const TEST_REPORT_WAIT_MS = 30_000;
+/** The same wait for a key test, held by the gateway (`POST /research/keys/:provider/test?wait=`). */
+const KEY_TEST_WAIT_SECONDS = TEST_REPORT_WAIT_MS / 1000;
 
 /**
  * Re-reads (a second apart, at most `TEST_REPORT_WAIT_MS`) until `read` answers something `reported`
@@ -78,18 +80,14 @@ function ProviderKeysSection() {
     await load();
   };
 
-  /** Asks the research service to make one minimal call with the key (the gateway never calls a provider); shows its report. */
+  /** Asks the research service to make one minimal call with the key (the gateway never calls a provider); the gateway answers with its report (`?wait=`). */
   const test = async (tested: KeyProvider): Promise<void> => {
     setProblem(undefined);
-    const { data, error, response } = await client.POST('/research/keys/{provider}/test', { params: { path: { provider: tested } } });
+    setKeys((current) => current?.map((key) => (key.provider === tested ? { ...key, lastTest: { testId: '', requestedAt: new Date().toISOString(), testedAt: null, outcome: null, model: null, latencyMs: null, reason: null } } : key)));
+    const { data, error, response } = await client.POST('/research/keys/{provider}/test', { params: { path: { provider: tested }, query: { wait: KEY_TEST_WAIT_SECONDS } } });
     if (data === undefined) return setProblem(errorMessage(error, `The gateway answered ${response.status}.`));
     await load();
-    const reported = await waitForReport(
-      async () => (await client.GET('/research/keys')).data?.keys,
-      (current) => current.some((key) => key.provider === tested && (key.lastTest?.testId !== data.testId || key.lastTest.outcome !== null)),
-    );
-    if (reported !== undefined) return setKeys(reported);
-    setProblem(`No report of the ${tested} key test yet: is the research service running? Its outcome will show here once it is reported.`);
+    if (data.lastTest.outcome === null) setProblem(`No report of the ${tested} key test yet: is the research service running? Its outcome will show here once it is reported.`);
   };
 
   const remove = async (gone: ResearchProvider): Promise<void> => {

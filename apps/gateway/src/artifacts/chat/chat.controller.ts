@@ -51,7 +51,12 @@ export class ChatController {
       'created. Follow it with `GET /ai/artifact/{job_id}` or `GET /runs/{job_id}/events`. Any other message is answered by the ' +
       'artifacts service from the notebook’s sources (200 `chat_response`; 504 when no answer came in time).',
   })
-  @ApiZodBody(chatBody)
+  @ApiZodBody(chatBody, {
+    examples: {
+      question: { message: 'Where does the Calvin cycle take place?', session_id: 'biology-notes' },
+      quiz: { message: 'Create a quiz on photosynthesis', session_id: 'biology-notes', options: { num_questions: 5, difficulty: 'medium' } },
+    },
+  })
   @ApiAcceptedResponse({ description: 'Artifact mode: the job.', schema: openApiSchema(artifactJobCreated) })
   @ApiOkResponse({ description: 'Chat mode: the answer.', schema: openApiSchema(chatResponse) })
   async chat(

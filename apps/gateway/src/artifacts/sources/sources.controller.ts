@@ -26,7 +26,7 @@ import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import { CurrentUser } from '../../auth/current-user.decorator.js';
 import type { AuthenticatedUser } from '../../auth/tokens.js';
-import { ApiZodParams, ApiZodQuery, BEARER_SCHEME, openApiSchema } from '../../http/openapi.js';
+import { ApiZodParams, ApiZodQuery, BEARER_SCHEME, openApiSchema, validatedExamples } from '../../http/openapi.js';
 import { type ValidationErrorBody, ZodValidationPipe } from '../../http/zod-validation.pipe.js';
 import { errorBody, validationErrorBody } from '../../runs/runs.schemas.js';
 import {
@@ -74,7 +74,13 @@ function sourceOf(request: Request): { input: SourceInput; title: string | undef
 const sourceRequestBody = {
   required: true,
   content: {
-    'application/json': { schema: openApiSchema(sourceJsonBodyDoc, 'input') },
+    'application/json': {
+      schema: openApiSchema(sourceJsonBodyDoc, 'input'),
+      examples: validatedExamples(sourceJsonBody, {
+        text: { text: 'Photosynthesis turns light energy into chemical energy in the chloroplasts. The Calvin cycle takes place in the stroma.', title: 'Photosynthesis' },
+        url: { url: 'https://en.wikipedia.org/wiki/Photosynthesis' },
+      }),
+    },
     'multipart/form-data': { schema: { type: 'object' as const, properties: { file: { type: 'string' as const, format: 'binary' }, title: { type: 'string' as const } } } },
   },
 };

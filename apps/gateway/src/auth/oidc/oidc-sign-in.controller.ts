@@ -50,7 +50,7 @@ export class OidcSignInController {
     summary: 'Redeem the authorization code the provider redirected back with (PKCE), for a bearer token of this API.',
     description: 'The provider\'s access token is verified as every request\'s is (its JWKS, issuer, audience, expiry, RS256/ES256) before it is handed back.',
   })
-  @ApiZodBody(redeemCodeBody)
+  @ApiZodBody(redeemCodeBody, { examples: { code: { code: 'SplxlOBeZQQYbYS6WxSbIA', codeVerifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk', redirectUri: 'https://console.example.org/' } } })
   @ApiOkResponse({ schema: openApiSchema(redeemCodeResponse) })
   @ApiBadRequestResponse({ description: 'Invalid input; `issues` name the fields.', schema: openApiSchema(validationErrorBody) })
   @ApiUnauthorizedResponse({ description: 'The provider refused the code (used, expired, wrong verifier), or its token is not valid for this API.', schema: openApiSchema(errorBody) })

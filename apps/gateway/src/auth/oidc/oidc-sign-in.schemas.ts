@@ -1,3 +1,4 @@
+import { freeText } from '@openpaw/contracts';
 import { z } from 'zod';
 
 export const OIDC_SCOPE = 'openid profile';
@@ -23,7 +24,7 @@ export const oidcSignInAnswer = z.discriminatedUnion('configured', [oidcSignInCo
 /** RFC 7636: a verifier is 43 to 128 characters of [A-Z a-z 0-9 - . _ ~]. */
 export const redeemCodeBody = z
   .object({
-    code: z.string().min(1).max(2048).describe('The authorization code the provider redirected back with.'),
+    code: freeText().min(1).max(2048).describe('The authorization code the provider redirected back with.'),
     codeVerifier: z
       .string()
       .regex(/^[A-Za-z0-9\-._~]{43,128}$/, 'a PKCE code verifier: 43 to 128 characters of letters, digits and - . _ ~')

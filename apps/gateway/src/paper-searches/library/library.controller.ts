@@ -69,7 +69,12 @@ export class LibraryController {
     summary: 'Import BibTeX or RIS references into your library.',
     description: 'The `library` source of paper searches searches them. The same file again updates in place (same DOI, arXiv id or title).',
   })
-  @ApiZodBody(importLibraryBody)
+  @ApiZodBody(importLibraryBody, {
+    examples: {
+      bibtex: { format: 'bibtex', content: '@article{vaswani2017,\n  title = {Attention Is All You Need},\n  author = {Vaswani, Ashish and Shazeer, Noam},\n  year = {2017}\n}\n' },
+      ris: { format: 'ris', content: 'TY  - JOUR\nTI  - Graph Attention Networks\nAU  - Veličković, Petar\nPY  - 2018\nER  - \n' },
+    },
+  })
   @ApiOkResponse({ schema: openApiSchema(libraryImported) })
   @ApiAcceptedResponse({ schema: openApiSchema(libraryImported) })
   async import(

@@ -47,7 +47,7 @@ export class ReadingController {
       'corrected text. Either way the run continues as a text problem (retrieval, then a solve on a miss).',
   })
   @ApiZodParams(runIdParams)
-  @ApiZodBody(readingDecisionBody)
+  @ApiZodBody(readingDecisionBody, { examples: { confirm: { confirm: true }, corrected: { text: 'Solve 2x + 3 = 11 for x.' } } })
   @ApiAcceptedResponse({ schema: openApiSchema(readingDecisionAccepted) })
   @ApiBadRequestResponse({ description: 'Neither or both of `confirm` and `text`, or the text is empty, too long or holds NUL; `issues` name it.', schema: openApiSchema(validationErrorBody) })
   @ApiConflictResponse({ description: 'The run is not waiting for its reading to be confirmed.', schema: openApiSchema(readingNotAwaited) })

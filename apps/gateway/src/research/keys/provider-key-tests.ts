@@ -14,6 +14,11 @@ export interface KeyTest {
   readonly reason: string | null;
 }
 
+/** The test `testId` (asked for at `requestedAt`) as the research service reported it. */
+export function reportedTest(requestedAt: string, report: Report): KeyTest {
+  return { testId: report.testId, requestedAt, testedAt: report.testedAt, outcome: report.outcome, model: report.model, latencyMs: report.latencyMs, reason: report.reason };
+}
+
 /** A stored key as `GET /research/keys` lists it: never the key, its latest test. */
 export interface ListedKey {
   readonly provider: KeyedResearchProvider;

@@ -95,7 +95,7 @@ export class ResearchWebhookController {
       'The signature is HMAC-SHA256 with the secret over `<timestamp>.<body>`: check it, refuse old timestamps (replay) and event ids already seen (a delivery may repeat). ' +
       'A non-2xx answer or no answer within the timeout is retried with backoff. The secret is answered once; without `secret` one is generated. Takes effect within moments.',
   })
-  @ApiZodBody(putWebhookBody)
+  @ApiZodBody(putWebhookBody, { examples: { generatedSecret: { url: 'https://example.org/openpaw-webhook' }, ownSecret: { url: 'https://example.org/openpaw-webhook', secret: 'whsec_my-own-signing-secret-0123456789' } } })
   @ApiOkResponse({ schema: openApiSchema(webhookRegistered) })
   @ApiServiceUnavailableResponse({ description: 'Secrets cannot be sealed (neither `OPENPAW_KEY_SEALING_PUBLIC_KEY` nor `OPENPAW_KEY_ENCRYPTION_KEY` is configured).', schema: openApiSchema(errorBody) })
   async put(@CurrentUser() user: AuthenticatedUser, @Body(new ZodValidationPipe(putWebhookBody)) body: z.output<typeof putWebhookBody>): Promise<z.output<typeof webhookRegistered>> {

@@ -1,4 +1,4 @@
-import { RESEARCH_WEBHOOK_LIMITS, RESEARCH_WEBHOOK_OUTCOMES } from '@openpaw/contracts';
+import { freeText, RESEARCH_WEBHOOK_LIMITS, RESEARCH_WEBHOOK_OUTCOMES } from '@openpaw/contracts';
 import { z } from 'zod';
 
 /** The header that carries the signature, and how it is made (also documented in the API). */
@@ -19,7 +19,7 @@ export const putWebhookBody = z.strictObject({
       return parsed === undefined || (parsed.username === '' && parsed.password === '');
     }, 'no credentials in the URL: the signature authenticates the call'),
   /** Your own signing secret; omitted: one is generated and answered once. */
-  secret: z.string().min(24, 'a signing secret is at least 24 characters').max(200).optional(),
+  secret: freeText().min(24, 'a signing secret is at least 24 characters').max(200).optional(),
 });
 
 export const webhookRegistered = z.object({

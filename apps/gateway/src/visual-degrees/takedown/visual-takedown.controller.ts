@@ -34,7 +34,7 @@ export class VisualTakedownController {
     description:
       'By the recogniser\'s id of the person (Rekognition `Id`; in the local demo world `lw-<seed>-<n>`). From then on no run recognises the person, keeps a picture of them or verifies an edge with them (every visual-search replica within 30 s); their pairs leave the shared evidence cache and every stored picture showing them is deleted (those pictures answer 404). Recorded in the audit log. Idempotent: sending it again removes what a step in flight kept meanwhile.',
   })
-  @ApiZodBody(visualTakedownBody)
+  @ApiZodBody(visualTakedownBody, { examples: { person: { celebrityId: '1SK7cR8M', name: 'Ada Stone', reason: 'The person asked to be removed (privacy request).' } } })
   @ApiOkResponse({ description: 'Done: what was removed, as visual-search reported it.', schema: openApiSchema(visualTakedownResponse) })
   @ApiBadRequestResponse({ description: 'Invalid input; `issues` name the fields.', schema: openApiSchema(validationErrorBody) })
   @ApiGatewayTimeoutResponse({ description: 'visual-search did not report the takedown in time; the command stays queued and is carried out when the service takes it (sending it again is harmless).', schema: openApiSchema(errorBody) })

@@ -51,6 +51,15 @@ describe('GoogleVisionReader against a local server speaking images:annotate', (
     ]);
   });
 
+  it('repairs recognised text PostgreSQL cannot hold (NUL dropped, a lone surrogate as U+FFFD) before it goes anywhere', async () => {
+    next = { width: 900, height: 260, lines: [{ text: 'x\u0000 = \ud8003', confidence: 0.9, box: { x0: 10, y0: 10, x1: 400, y1: 60 } }] };
+    const reading = await reader().read(image);
+    const [line] = reading.lines;
+    // (The wire server cuts the text into symbols with breaks, so the spacing is its own.)
+    expect(line?.text.replace(/\s+/g, '')).toBe('x=\ufffd3');
+    expect(line?.chars.map((c) => c.text).join('')).not.toMatch(/\u0000|[\ud800-\udfff]/);
+  });
+
   it('authenticates with a bearer token instead of a key', async () => {
     next = { width: 900, height: 260, lines: [{ text: '7', confidence: 0.9, box: { x0: 10, y0: 10, x1: 40, y1: 60 } }] };
     const reading = await reader({ accessToken: ACCESS_TOKEN }).read(image);

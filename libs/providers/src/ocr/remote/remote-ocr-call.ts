@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { redactSecrets } from '../../shared/redact.js';
 import { parseRetryAfterMs } from '../../shared/retry.js';
+import { storableJsonReviver } from '../../shared/storable-text.js';
 import { DEFAULT_DECODE_LIMITS, type DecodeLimits } from '../raster.js';
 import { type OcrBox, OcrInputError, OcrReaderError, type OcrReadOptions, OcrTimeoutError } from '../port.js';
 
@@ -73,7 +74,8 @@ export async function postJson(call: RemoteCall, defaultTimeoutMs: number, optio
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text) as unknown;
+    // Recognised text may hold a `\u0000` escape or a lone surrogate: repaired here, before it can reach PostgreSQL.
+    parsed = JSON.parse(text, storableJsonReviver) as unknown;
   } catch {
     parsed = undefined;
   }
