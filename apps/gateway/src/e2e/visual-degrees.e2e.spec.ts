@@ -257,6 +257,26 @@ describe('visual degrees (spec 03) end to end through the gateway, over the loca
     expect(redacted?.state).toBe('SUCCEEDED');
     expect(JSON.stringify(redacted?.view)).toContain('[removed]');
 
+    // Its event stream replays the redacted events, whether opened afresh or resumed after Last-Event-ID:
+    // the same ids, neither their name nor the addresses of the photos that showed them.
+    const removedUrls = [...new Set(showing.flatMap((card) => [card['imageUrl'], card['sourcePageUrl']]).filter((url): url is string => typeof url === 'string'))];
+    expect(removedUrls.length).toBeGreaterThan(0);
+    const replayed = await readSse(`${platform.gatewayUrl}/visual-degrees/${runId}/events`, alice, { timeoutMs: 10_000 });
+    const resumed = await readSse(`${platform.gatewayUrl}/visual-degrees/${runId}/events`, alice, { timeoutMs: 10_000, lastEventId: '2' });
+    expect(replayed.map((e) => e.id)).toEqual(events.map((e) => e.id));
+    expect(resumed.map((e) => e.id)).toEqual(events.slice(2).map((e) => e.id));
+    for (const stream of [replayed, resumed]) {
+      const text = stream.map((e) => e.data).join('\n');
+      expect(text).not.toContain(gone?.name);
+      for (const url of removedUrls) expect(text).not.toContain(url);
+      for (const thumbnail of pictured) expect(text).not.toContain(String(thumbnail));
+      const cards = dataOf(stream, 'evidence').filter((card) => card['from'] === '[removed]' || card['to'] === '[removed]');
+      for (const card of cards) expect(card).toMatchObject({ imageUrl: '[removed]', sourcePageUrl: null, thumbnail: null });
+    }
+    // Every card that showed them is still there, redacted (the fresh stream holds all of them).
+    expect(dataOf(replayed, 'evidence').filter((card) => card['from'] === '[removed]' || card['to'] === '[removed]')).toHaveLength(showing.length);
+    expect((dataOf(replayed, 'final')[0] as { path: string[] }).path).toContain('[removed]');
+
     // A new search from them finds no chain: no photo is recognised as them any more (the far side still searches).
     const after = await start({ from: gone?.name, to: pairs.threeHop.to });
     const afterEvents = await readSse(`${platform.gatewayUrl}/visual-degrees/${after.body.runId}/events`, alice, { timeoutMs: 90_000 });

@@ -39,6 +39,13 @@ describe('the edge rule: ≥ 1 image with both endpoints ≥ 80 %', () => {
     });
   });
 
+  it('names everyone the recogniser saw in each evidence photo, at any confidence, so a takedown of a third person finds it', () => {
+    const verdict = verifyEdge([image(1, [ada, 95], [bob, 92], [dan, 41], [dan, 40])], ada, bob, 80);
+    expect(verdict.verified && verdict.edge.evidence.map((e) => e.shows)).toEqual([['c-ada', 'c-bob', 'c-dan']]);
+    const found = collectCandidates([image(1, [ada, 95], [bob, 92], [dan, 41])], ada, 80, new Set());
+    expect(found.candidates.map((c) => c.evidence.map((e) => e.shows))).toEqual([[['c-ada', 'c-bob', 'c-dan']]]);
+  });
+
   it('identifies by celebrity id once known: a namesake with another id is not the person', () => {
     const namesake = { celebrityId: 'c-other-ada', name: 'Ada Lovelace' };
     expect(verifyEdge([image(1, [namesake, 99], [bob, 99])], ada, bob, 80).verified).toBe(false);

@@ -10,6 +10,8 @@ export interface EvidenceImage {
   readonly confidenceFrom: number;
   readonly confidenceTo: number;
   readonly thumbnailKey?: string;
+  /** Celebrity ids of everyone recognised in the photo (the contract's `shows`). */
+  readonly shows?: string[];
 }
 
 export interface PartialEvidence {

@@ -1,3 +1,4 @@
+import { edgeConfidence } from '@openpaw/contracts';
 import type { VerifiedEdge } from './edge-verification.js';
 
 /**
@@ -63,6 +64,19 @@ export function oriented(edge: VerifiedEdge, fromId: string): VerifiedEdge {
     edgeConf: edge.edgeConf,
     evidence: edge.evidence.map((e) => ({ ...e, confidenceFrom: e.confidenceTo, confidenceTo: e.confidenceFrom })),
   };
+}
+
+/**
+ * A kept edge without the photos that show a person taken down (a third person in the picture, named by
+ * its `shows`), its confidence taken again from the photos left; undefined when none is left at
+ * `threshold`: the edge must then be searched again. A photo kept before `shows` existed stays.
+ */
+export function withoutPicturesOf(edge: VerifiedEdge, takenDown: ReadonlySet<string>, threshold: number): VerifiedEdge | undefined {
+  const evidence = edge.evidence.filter((image) => !(image.shows ?? []).some((id) => takenDown.has(id)));
+  if (evidence.length === edge.evidence.length) return edge;
+  if (evidence.length === 0) return undefined;
+  const edgeConf = edgeConfidence(evidence);
+  return edgeConf < threshold ? undefined : { ...edge, edgeConf, evidence };
 }
 
 /**

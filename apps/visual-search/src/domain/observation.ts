@@ -17,7 +17,15 @@ export interface ImageObservation {
   readonly thumbnailKey?: string;
 }
 
-/** Where an evidence image came from and where its thumbnail is: what every evidence entry repeats of its observation. */
-export function provenanceOf(o: ImageObservation): { sourcePageUrl?: string; thumbnailKey?: string } {
-  return { ...(o.sourcePageUrl === undefined ? {} : { sourcePageUrl: o.sourcePageUrl }), ...(o.thumbnailKey === undefined ? {} : { thumbnailKey: o.thumbnailKey }) };
+/**
+ * Where an evidence image came from, where its thumbnail is and who it shows: what every evidence entry
+ * repeats of its observation. `shows` lets a takedown of anyone in the photo (a third person beside the
+ * edge's two) find it in a finished run.
+ */
+export function provenanceOf(o: ImageObservation): { sourcePageUrl?: string; thumbnailKey?: string; shows: string[] } {
+  return {
+    ...(o.sourcePageUrl === undefined ? {} : { sourcePageUrl: o.sourcePageUrl }),
+    ...(o.thumbnailKey === undefined ? {} : { thumbnailKey: o.thumbnailKey }),
+    shows: [...new Set(o.celebrities.map((c) => c.celebrityId))],
+  };
 }

@@ -36,7 +36,7 @@ export interface ObserverPorts {
   readonly recognizer: CelebrityRecognizer;
   readonly memory: RunMemory;
   readonly thumbnails: EvidenceThumbnails;
-  /** People taken down: recognised, they count as unrecognised faces, and a photo showing them gets no thumbnail. */
+  /** People taken down: a photo showing them is no evidence for anyone (it could not be shown), and gets no thumbnail. */
   readonly takedowns: TakedownList;
 }
 
@@ -47,8 +47,9 @@ export interface ObserverPorts {
  * bits of one seen before (the same picture found by another query, re-encoded or resized), reuses the
  * recognition kept in run memory. If that memory expired, the photo is simply recognised again.
  * A recognised photo with two or more faces (possible evidence) gets its thumbnail stored from the
- * fetched bytes, and its observation carries the thumbnail's blob key. A person taken down is dropped
- * from every recognition (fresh or remembered), and a photo that showed them gets no thumbnail.
+ * fetched bytes, and its observation carries the thumbnail's blob key. A photo that shows a person taken
+ * down (fresh or remembered, beside whoever else) is left out of the observations: no thumbnail, and no
+ * evidence for anyone, since its address may not be handed out; its recognition is not kept.
  */
 export class ImageObserver {
   constructor(private readonly ports: ObserverPorts) {}
@@ -56,10 +57,7 @@ export class ImageObserver {
   async observe(request: ObserveRequest): Promise<ObserveOutcome> {
     const { memory } = this.ports;
     const takenDown = await this.ports.takedowns.ids(this.ports.recognizer.provider);
-    const visible = (celebrities: readonly SeenCelebrity[]): { readonly shown: readonly SeenCelebrity[]; readonly pictured: boolean } => {
-      const shown = celebrities.filter((c) => !takenDown.has(c.celebrityId));
-      return { shown, pictured: shown.length === celebrities.length && mayBeEvidence(shown) };
-    };
+    const showsTakenDown = (celebrities: readonly SeenCelebrity[]): boolean => celebrities.some((c) => takenDown.has(c.celebrityId));
     const seenImages = new Map(await memory.seen(request.run, 'images'));
     const earlierHashes = new Set(seenImages.values());
     const observations: ImageObservation[] = [];
@@ -96,9 +94,9 @@ export class ImageObserver {
         const page = hit.sourcePageUrl === undefined ? {} : { sourcePageUrl: hit.sourcePageUrl };
         const keep = async (phash: string, recognised: readonly SeenCelebrity[], thumbnailKey?: string): Promise<void> => {
           observedHashes.add(phash);
-          const { shown, pictured } = visible(recognised);
-          const thumbnail = thumbnailKey ?? (pictured ? await this.ports.thumbnails.storedKey(phash) : undefined);
-          observations.push({ imageUrl: hit.imageUrl, ...page, query, phash, celebrities: shown, ...(thumbnail === undefined ? {} : { thumbnailKey: thumbnail }) });
+          if (showsTakenDown(recognised)) return;
+          const thumbnail = thumbnailKey ?? (mayBeEvidence(recognised) ? await this.ports.thumbnails.storedKey(phash) : undefined);
+          observations.push({ imageUrl: hit.imageUrl, ...page, query, phash, celebrities: recognised, ...(thumbnail === undefined ? {} : { thumbnailKey: thumbnail }) });
         };
         const knownHash = seenImages.get(hit.imageUrl);
         if (knownHash !== undefined) {
@@ -160,9 +158,13 @@ export class ImageObserver {
           await this.remember(request.run, newImages, newQueries);
           throw StepProviderFailure.from('recognition_unavailable', error, usage());
         }
-        const { shown, pictured } = visible(celebrities);
-        await memory.putRecognition(request.run, phash, shown);
-        await keep(phash, celebrities, pictured ? await this.thumbnailOf(phash, bytes, shown) : undefined);
+        if (showsTakenDown(celebrities)) {
+          // Not kept, not evidence (seen again in the run, it is recognised again).
+          observedHashes.add(phash);
+          continue;
+        }
+        await memory.putRecognition(request.run, phash, celebrities);
+        await keep(phash, celebrities, mayBeEvidence(celebrities) ? await this.thumbnailOf(phash, bytes, celebrities) : undefined);
       }
     }
     await this.remember(request.run, newImages, newQueries);

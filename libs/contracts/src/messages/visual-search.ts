@@ -79,6 +79,12 @@ export const evidenceImage = z.object({
   confidenceTo: z.number().min(0).max(100),
   /** The blob key of a JPEG thumbnail of the image (≤ 512 px a side, `evidenceThumbnailKey`), when one was stored. */
   thumbnailKey: z.string().min(1).optional(),
+  /**
+   * The celebrity ids of everyone the recogniser named in the photo (at any confidence), both persons of
+   * the edge included: a takedown of anyone pictured, not only of the edge's persons, finds the photo.
+   * Absent from replies made before it existed.
+   */
+  shows: z.array(z.string().min(1).max(128)).max(100).optional(),
 });
 
 export const verifiedEdge = z.object({

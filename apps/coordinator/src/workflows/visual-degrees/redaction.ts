@@ -7,19 +7,24 @@ export const REMOVED = '[removed]';
  * A finished run redacted after a takedown (`VisualPersonTakenDown`): every name the run knew the person
  * by (wherever it was written: chains, evidence cards, status messages, queries, the result, the failure)
  * becomes "[removed]", and every evidence image of an edge or card touching them loses its image URL,
- * source page, thumbnail and pHash. Celebrity ids stay (they are the recogniser's opaque keys, and a
- * second takedown must still find the run). Undefined when the run never named them, or is already
- * redacted: nothing to change.
+ * source page, thumbnail and pHash. So does every photo that shows them beside two other people (its
+ * `shows` names them), and every copy of it (the cards and the result repeat its URL, not who it shows).
+ * Celebrity ids stay (they are the recogniser's opaque keys, and a second takedown must still find the
+ * run). Undefined when the run never named nor pictured them, or is already redacted: nothing to change.
  */
 export function redactPerson(data: VisualDegreesData, celebrityId: string): VisualDegreesData | undefined {
   const names = namesOf(data, celebrityId);
-  if (names.length === 0) return undefined;
-  const pattern = new RegExp(names.map((name) => name.trim().split(/\s+/).map(escape).join('\\s+')).join('|'), 'giu');
+  const picturing = imageUrlsShowing(data, celebrityId);
+  if (names.length === 0 && picturing.size === 0) return undefined;
+  const pattern = names.length === 0 ? undefined : new RegExp(names.map((name) => name.trim().split(/\s+/).map(escape).join('\\s+')).join('|'), 'giu');
   const isThem = (value: unknown): boolean =>
-    typeof value === 'string' ? value.replace(pattern, '') === '' && value !== '' : isObject(value) && (value['celebrityId'] === celebrityId || (value['celebrityId'] === undefined && isThem(value['name'])));
-  const touches = (o: Record<string, unknown>): boolean => isThem(o['from']) || isThem(o['to']) || isThem(o['person']);
+    typeof value === 'string'
+      ? pattern !== undefined && value !== '' && value.replace(pattern, '') === ''
+      : isObject(value) && (value['celebrityId'] === celebrityId || (value['celebrityId'] === undefined && isThem(value['name'])));
+  const picturesThem = (o: Record<string, unknown>): boolean => typeof o['imageUrl'] === 'string' && picturing.has(o['imageUrl']);
+  const touches = (o: Record<string, unknown>): boolean => isThem(o['from']) || isThem(o['to']) || isThem(o['person']) || picturesThem(o);
   const walk = (value: unknown, touching: boolean): unknown => {
-    if (typeof value === 'string') return value.replace(pattern, REMOVED);
+    if (typeof value === 'string') return pattern === undefined ? value : value.replace(pattern, REMOVED);
     if (Array.isArray(value)) return value.map((item) => walk(item, touching));
     if (!isObject(value)) return value;
     const inside = touching || touches(value);
@@ -42,6 +47,22 @@ export function redactPerson(data: VisualDegreesData, celebrityId: string): Visu
 const REPLACED_IMAGE_FIELDS: Readonly<Record<string, string | null>> = { imageUrl: REMOVED, sourcePageUrl: null, thumbnail: null };
 /** Fields of an evidence image touching the person that go. */
 const DROPPED_IMAGE_FIELDS: ReadonlySet<string> = new Set(['thumbnailKey', 'phash']);
+
+/** The image URLs of the photos the recogniser saw the person in (evidence images whose `shows` names them), not yet redacted. */
+function imageUrlsShowing(data: VisualDegreesData, celebrityId: string): Set<string> {
+  const urls = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (isObject(value)) {
+      const shows = value['shows'];
+      const url = value['imageUrl'];
+      if (Array.isArray(shows) && shows.includes(celebrityId) && typeof url === 'string' && url !== REMOVED) urls.add(url);
+      Object.values(value).forEach(visit);
+    }
+  };
+  visit(data);
+  return urls;
+}
 
 /** Every name the run knew the person by (a person object with their id, anywhere in the data). */
 function namesOf(data: VisualDegreesData, celebrityId: string): string[] {

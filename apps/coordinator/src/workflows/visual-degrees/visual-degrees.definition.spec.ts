@@ -347,6 +347,47 @@ describe('visual_degrees (spec 03)', () => {
       expect(d.s.run.version).toBe(version + 1);
     });
 
+    it('when a photo of two other people also shows them, then that photo loses its URL, page and thumbnail everywhere; the names and other photos stay', () => {
+      const d = selecting(undefined, ONE_SIDED);
+      selected(d, [XAV]);
+      verified(d, edge(ADA, XAV), usage(0, 0, true));
+      refuted(d, XAV, { name: BEA.name });
+      discovered(d, XAV, [candidate(YUL, 92, 1, XAV)]);
+      selected(d, [YUL]);
+      verified(d, edge(XAV, YUL), usage(0, 0, true));
+      // Y and B photographed together with Zed in the background: the recogniser named all three. Zed is
+      // never a candidate, so the run never names him; only the photo's `shows` knows he is in it.
+      const crowd = edge(YUL, BEA, [[97, 91], [88, 86]]);
+      const withZed = { ...crowd, evidence: crowd.evidence.map((img, i) => ({ ...img, thumbnailKey: `thumb-${i}`, shows: i === 0 ? [YUL.celebrityId, BEA.celebrityId, ZED.celebrityId] : [YUL.celebrityId, BEA.celebrityId] })) };
+      expect(verified(d, withZed).state).toBe('SUCCEEDED');
+      const zedPhoto = withZed.evidence[0]?.imageUrl ?? '';
+      expect(JSON.stringify(data(d))).toContain(zedPhoto);
+
+      const s = takenDown(d, ZED.celebrityId);
+      expect(s.outcome).toBe('applied');
+      expect(s.state).toBe('SUCCEEDED');
+      const view = s.view() as { path: string[]; events: { type: string; data: Record<string, unknown> }[]; result: { edges: { evidence: { imageUrl: string; sourcePageUrl: string | null; thumbnail: string | null }[] }[] } };
+      // Neither the run's data nor its view (the SSE stream's source) holds the photo's address any more.
+      expect(JSON.stringify(data(d))).not.toContain(zedPhoto);
+      expect(JSON.stringify(view)).not.toContain(zedPhoto);
+      expect(view.path).toEqual(['Ada Stone', 'Xavier Reed', 'Yuliya Park', 'Bea North']);
+      const yb = view.result.edges[2];
+      expect(yb?.evidence).toEqual([
+        expect.objectContaining({ imageUrl: '[removed]', sourcePageUrl: null, thumbnail: null }),
+        expect.objectContaining({ imageUrl: 'https://img.example/c-yul-c-bea-88.jpg', sourcePageUrl: 'https://news.example/c-yul-c-bea', thumbnail: '0123456789abcdef' }),
+      ]);
+      // The Y–B card showed the best photo, the one with Zed in it; the other edges' cards keep theirs.
+      const cards = view.events.filter((e) => e.type === 'evidence').map((e) => [e.data['to'], e.data['imageUrl'], e.data['thumbnail']]);
+      expect(cards).toEqual([
+        ['Xavier Reed', 'https://img.example/c-ada-c-xav-97.jpg', null],
+        ['Yuliya Park', 'https://img.example/c-xav-c-yul-97.jpg', null],
+        ['Bea North', '[removed]', null],
+      ]);
+      expect(() => visualDegreesView.parse(view)).not.toThrow();
+      // Redacted once: a second delivery changes nothing.
+      expect(takenDown(d, ZED.celebrityId).outcome).toBe('ignored');
+    });
+
     it('a failed run is redacted the same way, and a running one is not amended (its later steps refute the person)', () => {
       const running = selecting(undefined, ONE_SIDED);
       selected(running, [XAV]);

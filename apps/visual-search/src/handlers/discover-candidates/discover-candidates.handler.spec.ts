@@ -75,4 +75,34 @@ describe('DiscoverCandidates over the local world', () => {
     expect(reply.data.candidates.map((c) => c.person.celebrityId)).toEqual(all.data.candidates.slice(1).map((c) => c.person.celebrityId));
     expect(reply.data.usage.recognitionCalls).toBe(0);
   });
+
+  it('uses no photo that also shows someone taken down, not even as evidence for the others in it', async () => {
+    const fresh = localWorldPorts(7);
+    const bystander = fresh.world.people.at(-1)!;
+    // The recogniser also names a bystander (below the threshold: no candidate) in the first group photo it
+    // reads, whenever it reads that photo.
+    let grouped: { readonly bytes: string; readonly ids: string } | undefined;
+    const recognizer = {
+      provider: fresh.recognizer.provider,
+      local: fresh.recognizer.local,
+      async recognize(image: Uint8Array, options?: { readonly signal?: AbortSignal }) {
+        const result = await fresh.recognizer.recognize(image, options);
+        const bytes = Buffer.from(image).toString('base64');
+        if (grouped === undefined && result.celebrities.length >= 2) grouped = { bytes, ids: result.celebrities.map((c) => c.celebrityId).join(' ') };
+        if (grouped?.bytes !== bytes) return result;
+        return { ...result, celebrities: [...result.celebrities, { celebrityId: bystander.celebrityId, name: bystander.name, matchConfidence: 61, box: { left: 0, top: 0, width: 0.1, height: 0.1 }, urls: [] }] };
+      },
+    };
+    const handler = new DiscoverCandidatesHandler({ ...fresh, recognizer });
+    const evidenceOf = (reply: Awaited<ReturnType<DiscoverCandidatesHandler['execute']>>) => (isReplyOf(reply, CandidatesDiscovered) ? reply.data.candidates.flatMap((c) => c.evidence) : []);
+    const before = evidenceOf(await handler.execute(command([], 'cmd-before')));
+    const groupPhoto = before.find((e) => e.shows?.includes(bystander.celebrityId));
+    expect(groupPhoto?.shows?.join(' ')).toBe(`${grouped?.ids ?? ''} ${bystander.celebrityId}`);
+
+    await fresh.takedowns.add({ recognizer: fresh.recognizer.provider, celebrityId: bystander.celebrityId, reason: 'asked to be removed', requestedBy: 'operator', at: '2026-11-28T00:00:00.000Z' });
+    const after = evidenceOf(await handler.execute({ ...command([], 'cmd-after'), data: { ...command([], 'cmd-after').data, runId: '2e3d4c5b-2b1c-4c1e-9a55-3c3c9d1f8a10' } }));
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.map((e) => e.imageUrl)).not.toContain(groupPhoto?.imageUrl);
+    expect(after.length).toBe(before.length - before.filter((e) => e.imageUrl === groupPhoto?.imageUrl).length);
+  });
 });

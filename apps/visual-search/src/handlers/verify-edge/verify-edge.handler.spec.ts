@@ -147,6 +147,29 @@ describe('VerifyEdge over the local world', () => {
     expect(recognizer.calls()).toBe(0);
   });
 
+  it('hands out no kept photo that also shows someone taken down: the edge stands on the photos left, or is searched again', async () => {
+    const { ports, handler, recognizer } = setup();
+    const [a, b] = clearPair(ports.world);
+    const from = { name: ports.world.people[a]!.name, celebrityId: ports.world.people[a]!.celebrityId };
+    const to = { name: ports.world.people[b]!.name, celebrityId: ports.world.people[b]!.celebrityId };
+    const photo = (n: number, confidenceFrom: number, confidenceTo: number, shows: string[]) => ({ imageUrl: `https://img.example/${n}.jpg`, query: 'q', phash: `000000000000000${n}`, confidenceFrom, confidenceTo, shows });
+    const withThird = photo(1, 97, 95, [from.celebrityId, to.celebrityId, 'lw-third']);
+    const ofTwo = photo(2, 90, 88, [from.celebrityId, to.celebrityId]);
+    await ports.cache.put(ports.recognizer.provider, { status: 'verified', edge: { from, to, edgeConf: 95, evidence: [withThird, ofTwo] } });
+    await ports.takedowns.add({ recognizer: ports.recognizer.provider, celebrityId: 'lw-third', reason: 'asked to be removed', requestedBy: 'operator', at: '2026-11-28T00:00:00.000Z' });
+
+    const reply = await handler.execute(command(ports.world, a, b, { from, to }));
+    expect(reply).toMatchObject({ message: EdgeVerified, data: { usage: { searchCalls: 0, cacheHit: true }, edge: { edgeConf: 88, evidence: [{ imageUrl: ofTwo.imageUrl }] } } });
+    expect(JSON.stringify(reply.data)).not.toContain(withThird.imageUrl);
+
+    // Kept with that photo alone, the edge is searched for again (another run: its own memory).
+    await ports.cache.put(ports.recognizer.provider, { status: 'verified', edge: { from, to, edgeConf: 95, evidence: [withThird] } });
+    const searched = await handler.execute(command(ports.world, a, b, { from, to, runId: 'f0f0f0f0-2b1c-4c1e-9a55-3c3c9d1f8a10' }, 'cmd-2'));
+    expect(searched).toMatchObject({ message: EdgeVerified, data: { usage: { cacheHit: false } } });
+    expect(JSON.stringify(searched.data)).not.toContain(withThird.imageUrl);
+    expect(recognizer.calls()).toBeGreaterThan(0);
+  });
+
   it('stops at the step budget and says which one ran out', async () => {
     const { ports, handler } = setup();
     const [a, b] = clearPair(ports.world);

@@ -1,6 +1,6 @@
 import { EdgeRefuted, EdgeVerified, type MessageData, type VerifyEdge } from '@openpaw/contracts';
 import { answerOnceWith, type Reply, replyTo } from '@openpaw/messaging';
-import { lookUp, oriented } from '../../domain/evidence-cache.js';
+import { lookUp, oriented, withoutPicturesOf } from '../../domain/evidence-cache.js';
 import { type LocalWorldRoster, namesNotIn, worldOf } from '../../domain/local-world-roster.js';
 import { type PartialEvidence, verifyEdge, type VerifiedEdge } from '../../domain/edge-verification.js';
 import { ImageObserver, type StepUsage } from '../../observation/image-observer.js';
@@ -57,10 +57,14 @@ export class VerifyEdgeHandler {
       return refuted(commandId, data, 'no_evidence', undefined, [], NO_USAGE, false, roster);
     }
     if (data.from.celebrityId !== undefined && data.to.celebrityId !== undefined) {
+      // Nor is a kept photo that also shows someone taken down handed out again: the edge stands on the
+      // photos left, or is searched again.
       const remembered = await this.rememberedEdge(data, data.from.celebrityId, data.to.celebrityId);
-      if (remembered !== undefined) return this.verified(commandId, data, remembered, NO_USAGE, true);
+      const rememberedShown = remembered === undefined ? undefined : withoutPicturesOf(remembered, takenDown, data.threshold);
+      if (rememberedShown !== undefined) return this.verified(commandId, data, rememberedShown, NO_USAGE, true);
       const cached = await lookUp(this.ports.cache, recognizer, data.from.celebrityId, data.to.celebrityId, data.threshold);
-      if (cached?.status === 'verified') return this.verified(commandId, data, cached.edge, NO_USAGE, true);
+      const cachedShown = cached?.status === 'verified' ? withoutPicturesOf(cached.edge, takenDown, data.threshold) : undefined;
+      if (cachedShown !== undefined) return this.verified(commandId, data, cachedShown, NO_USAGE, true);
       if (cached?.status === 'refuted') return refuted(commandId, data, 'no_evidence', undefined, [], NO_USAGE, true, roster);
     }
     let outcome;
