@@ -13,25 +13,21 @@ function seeded(seed: number): () => number {
 }
 
 /**
- * A recogniser-like output: each step is sure of one class (often the blank) with a runner-up near-miss,
- * sometimes a listed alternative, and just below the 2 % floor a few classes in random places (often the
- * blank, the space or a neighbour, which a near miss's unlisted reading skips); ties included.
+ * A recogniser-like output: each step puts most of its mass on one or two classes and spreads the rest,
+ * with values repeated (ties), near the 2 % floor, and many near misses on blank steps.
  */
 function randomOutput(random: () => number, steps: number, classes: number): Float32Array {
   const data = new Float32Array(steps * classes);
-  const pick = (): number => Math.floor(random() * classes);
+  const levels = [0.001, 0.005, 0.0199, 0.02, 0.03, 0.1, 0.12];
   for (let t = 0; t < steps; t += 1) {
-    const row = t * classes;
-    for (let k = 0; k < classes; k += 1) data[row + k] = random() < 0.2 ? 0.001 : random() * 0.004;
-    for (const level of [0.019, 0.018, 0.017, 0.017, 0.016, 0.015]) data[row + pick()] = level;
-    if (random() < 0.3) data[row + pick()] = 0.03;
-    data[row + pick()] = 0.1 + random() * 0.2;
-    data[row + (random() < 0.5 ? 0 : pick())] = 0.45 + random() * 0.4;
+    for (let k = 0; k < classes; k += 1) data[t * classes + k] = random() < 0.3 ? levels[Math.floor(random() * levels.length)]! : random() * 0.004;
+    const top = random() < 0.5 ? 0 : Math.floor(random() * classes);
+    data[t * classes + top] = 0.4 + random() * 0.6;
   }
   return data;
 }
 
-const DICTIONARY = ['a', 'b', 'c', 'd', 'e', 'f'];
+const DICTIONARY = Array.from({ length: 38 }, (_, i) => String.fromCharCode(0x61 + (i % 26)) + (i >= 26 ? "'" : ''));
 const CLASSES = DICTIONARY.length + 2;
 const WIDTH = 160;
 const INPUT: RecognitionInput = { data: new Float32Array(0), dims: [1, 3, 48, WIDTH], scale: 1, contentWidth: WIDTH };
@@ -48,7 +44,7 @@ describe('likeliestClasses: the recogniser output reduced in its worker (issue 2
 
   it('decodes every line exactly as the full output does (characters, alternatives, unlisted readings, near misses)', () => {
     const random = seeded(25);
-    for (let line = 0; line < 300; line += 1) {
+    for (let line = 0; line < 200; line += 1) {
       const steps = 20;
       const data = randomOutput(random, steps, CLASSES);
       const reduced = { steps: stepClasses(likeliestClasses(data, steps, CLASSES, RECOGNITION_KEEP.floor, RECOGNITION_KEEP.extra), steps), classes: CLASSES };
