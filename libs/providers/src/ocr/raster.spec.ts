@@ -1,4 +1,4 @@
-import { connectedComponents, resampleRegion } from './raster.js';
+import { connectedComponents } from './raster.js';
 
 /** A grid from rows of '#' (on) and '.' (off). */
 function grid(rows: readonly string[]): { width: number; height: number; on: (i: number) => boolean } {
@@ -35,32 +35,5 @@ describe('connectedComponents', () => {
   it('finds nothing on an empty grid', () => {
     expect(connectedComponents(3, 2, () => false).components).toEqual([]);
     expect(connectedComponents(0, 0, () => true).components).toEqual([]);
-  });
-});
-
-describe('resampleRegion', () => {
-  it('gives each output pixel the bilinear mix of its four source pixels (the per-pixel formula)', () => {
-    const width = 13;
-    const height = 7;
-    const data = Uint8Array.from({ length: width * height * 3 }, (_, i) => (i * 37 + 11) % 256);
-    const src = { width, height, data };
-    const region = { x0: 2, y0: 1, width: 9, height: 5 };
-    const expected: number[] = [];
-    const outW = 20;
-    const outH = 4;
-    for (let y = 0; y < outH; y += 1) {
-      for (let x = 0; x < outW; x += 1) {
-        const fx = Math.min(width - 1, Math.max(0, region.x0 + (x + 0.5) * (region.width / outW) - 0.5));
-        const fy = Math.min(height - 1, Math.max(0, region.y0 + (y + 0.5) * (region.height / outH) - 0.5));
-        const [x0, y0] = [Math.floor(fx), Math.floor(fy)];
-        const [x1, y1] = [Math.min(width - 1, x0 + 1), Math.min(height - 1, y0 + 1)];
-        const [wx, wy] = [fx - x0, fy - y0];
-        const at = (px: number, py: number, k: number): number => data[(py * width + px) * 3 + k]!;
-        for (let k = 0; k < 3; k += 1) expected.push((at(x0, y0, k) * (1 - wx) + at(x1, y0, k) * wx) * (1 - wy) + (at(x0, y1, k) * (1 - wx) + at(x1, y1, k) * wx) * wy);
-      }
-    }
-    const got: number[] = [];
-    resampleRegion(src, region, outW, outH, (_x, _y, r, g, b) => got.push(r, g, b));
-    expect(got).toEqual(expected);
   });
 });

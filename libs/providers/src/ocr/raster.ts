@@ -46,38 +46,23 @@ export function resampleRegion(
 ): void {
   const sx = region.width / outW;
   const sy = region.height / outH;
-  const data = src.data;
-  // Each output column's source columns and weight, worked out once for all rows (the same arithmetic
-  // as per pixel; this runs for every model input of every read).
-  const left = new Int32Array(outW);
-  const right = new Int32Array(outW);
-  const weight = new Float64Array(outW);
-  for (let x = 0; x < outW; x += 1) {
-    const fx = Math.min(src.width - 1, Math.max(0, region.x0 + (x + 0.5) * sx - 0.5));
-    left[x] = Math.floor(fx);
-    right[x] = Math.min(src.width - 1, left[x]! + 1);
-    weight[x] = fx - left[x]!;
-  }
   for (let y = 0; y < outH; y += 1) {
     const fy = Math.min(src.height - 1, Math.max(0, region.y0 + (y + 0.5) * sy - 0.5));
     const y0 = Math.floor(fy);
     const y1 = Math.min(src.height - 1, y0 + 1);
     const wy = fy - y0;
-    const top = y0 * src.width;
-    const bottom = y1 * src.width;
     for (let x = 0; x < outW; x += 1) {
-      const wx = weight[x]!;
-      const a = (top + left[x]!) * 3;
-      const b = (top + right[x]!) * 3;
-      const c = (bottom + left[x]!) * 3;
-      const d = (bottom + right[x]!) * 3;
-      emit(
-        x,
-        y,
-        (data[a]! * (1 - wx) + data[b]! * wx) * (1 - wy) + (data[c]! * (1 - wx) + data[d]! * wx) * wy,
-        (data[a + 1]! * (1 - wx) + data[b + 1]! * wx) * (1 - wy) + (data[c + 1]! * (1 - wx) + data[d + 1]! * wx) * wy,
-        (data[a + 2]! * (1 - wx) + data[b + 2]! * wx) * (1 - wy) + (data[c + 2]! * (1 - wx) + data[d + 2]! * wx) * wy,
-      );
+      const fx = Math.min(src.width - 1, Math.max(0, region.x0 + (x + 0.5) * sx - 0.5));
+      const x0 = Math.floor(fx);
+      const x1 = Math.min(src.width - 1, x0 + 1);
+      const wx = fx - x0;
+      const a = (y0 * src.width + x0) * 3;
+      const b = (y0 * src.width + x1) * 3;
+      const c = (y1 * src.width + x0) * 3;
+      const d = (y1 * src.width + x1) * 3;
+      const channel = (k: number): number =>
+        (src.data[a + k]! * (1 - wx) + src.data[b + k]! * wx) * (1 - wy) + (src.data[c + k]! * (1 - wx) + src.data[d + k]! * wx) * wy;
+      emit(x, y, channel(0), channel(1), channel(2));
     }
   }
 }

@@ -1,17 +1,11 @@
 import { createRequire } from 'node:module';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { OcrReaderClosedError, OcrReaderError, OcrTimeoutError } from '../port.js';
-import { likeliestClasses } from './likeliest-classes.js';
 
 /** A float32 tensor crossing the thread boundary. */
 export interface TensorData {
   readonly data: Float32Array;
   readonly dims: readonly number[];
-}
-
-/** What of a run's output crosses back: all of it, or per row of its last axis the likeliest classes (`likeliestClasses`). */
-export interface RunOptions {
-  readonly keepLikeliest?: { readonly floor: number; readonly extra: number };
 }
 
 export interface OnnxWorkerPoolOptions {
@@ -39,7 +33,6 @@ const workerData = JSON.parse(process.env.OPENPAW_ONNX_WORKER);
 const parentPort = { postMessage: (message) => process.send(message), on: (event, handler) => process.on(event, handler) };
 process.on('disconnect', () => process.exit(0));
 const ort = require(workerData.runtimePath);
-const likeliestClasses = ${likeliestClasses.toString()};
 const sessions = (async () => {
   const opened = {};
   for (const [name, path] of Object.entries(workerData.models)) {
@@ -56,10 +49,7 @@ parentPort.on('message', async (job) => {
     if (session === undefined) throw new Error('no model ' + job.model);
     const feeds = { [session.inputNames[0]]: new ort.Tensor('float32', job.data, job.dims) };
     const output = (await session.run(feeds))[session.outputNames[0]];
-    const classes = output.dims[output.dims.length - 1];
-    const data = job.keep
-      ? likeliestClasses(output.data, output.data.length / classes, classes, job.keep.floor, job.keep.extra)
-      : Float32Array.from(output.data);
+    const data = Float32Array.from(output.data);
     parentPort.postMessage({ id: job.id, data, dims: output.dims });
   } catch (error) {
     parentPort.postMessage({ id: job.id, error: String((error && error.message) || error) });
@@ -71,7 +61,6 @@ interface Job {
   readonly id: number;
   readonly model: string;
   readonly input: TensorData;
-  readonly keep?: RunOptions['keepLikeliest'];
   readonly timeoutMs: number;
   readonly resolve: (output: TensorData) => void;
   readonly reject: (error: Error) => void;
@@ -111,11 +100,11 @@ export class OnnxWorkerPool {
     return this.slots.length;
   }
 
-  run(model: string, input: TensorData, timeoutMs: number, options: RunOptions = {}): Promise<TensorData> {
+  run(model: string, input: TensorData, timeoutMs: number): Promise<TensorData> {
     if (this.closed) return Promise.reject(new OcrReaderClosedError('OCR reader closed'));
     if (this.broken !== undefined) return Promise.reject(new OcrReaderError(`OCR models cannot be loaded: ${this.broken}`));
     return new Promise<TensorData>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, model, input, timeoutMs, resolve, reject, ...(options.keepLikeliest === undefined ? {} : { keep: options.keepLikeliest }) });
+      this.queue.push({ id: this.nextId++, model, input, timeoutMs, resolve, reject });
       this.dispatch();
     });
   }
@@ -165,7 +154,7 @@ export class OnnxWorkerPool {
       if (job === undefined) return;
       slot.job = job;
       slot.timer = setTimeout(() => this.replace(slot.worker, new OcrTimeoutError(`OCR inference (${job.model}) took longer than ${job.timeoutMs} ms; its worker was killed`)), job.timeoutMs);
-      slot.worker.send({ id: job.id, model: job.model, data: job.input.data, dims: job.input.dims, keep: job.keep });
+      slot.worker.send({ id: job.id, model: job.model, data: job.input.data, dims: job.input.dims });
     }
   }
 

@@ -6,7 +6,7 @@ import { decodeRgb, type DecodeLimits, DEFAULT_DECODE_LIMITS, type RgbRaster, re
 import { DEFAULT_DETECTION, type DetectionSettings, detectionInput, textBoxes } from './detection.js';
 import { OnnxWorkerPool } from './onnx-worker-pool.js';
 import { foldPpOcrChars } from './folding.js';
-import { decodeLine, inkComponents, RECOGNITION_KEEP, recognitionInput, recognitionOutput } from './recognition.js';
+import { decodeLine, inkComponents, recognitionInput } from './recognition.js';
 
 export const PP_OCR_READER = 'local/pp-ocrv4';
 
@@ -128,7 +128,7 @@ export class PpOcrReader implements OcrReader {
     for (const row of readingOrder(boxes.map((box) => ({ box })))) {
       for (const box of mergeOverlapping(row.map((r) => r.box))) {
         const input = recognitionInput(raster, box);
-        const output = recognitionOutput(await this.pool.run('rec', input, remaining(), { keepLikeliest: RECOGNITION_KEEP }));
+        const output = await this.pool.run('rec', input, remaining());
         const decoded = decodeLine(output, this.dictionary, input, raster, box);
         const chars = trimSpaces(foldPpOcrChars(decoded.chars));
         if (!chars.some((c) => c.text !== '')) continue;
@@ -144,14 +144,11 @@ export class PpOcrReader implements OcrReader {
   private async upsideDown(raster: RgbRaster, boxes: readonly OcrBox[], remaining: () => number): Promise<boolean> {
     const widest = [...boxes].sort((a, b) => b.x1 - b.x0 - (a.x1 - a.x0)).slice(0, ORIENTATION_SAMPLE);
     if (widest.length === 0) return false;
-    // One run for all of them: every crop is padded to the same 48 × 192.
-    const crops = widest.map((box) => orientationInput(raster, box));
-    const batch = new Float32Array(crops.reduce((n, c) => n + c.data.length, 0));
-    crops.forEach((c, i) => batch.set(c.data, i * c.data.length));
-    const scores = await this.pool.run('cls', { data: batch, dims: [crops.length, 3, CLS_HEIGHT, CLS_WIDTH] }, remaining());
-    const classes = scores.dims[1] ?? 2;
     let flipped = 0;
-    for (let i = 0; i < crops.length; i += 1) if ((scores.data[i * classes + 1] ?? 0) >= FLIP_CONFIDENCE) flipped += 1;
+    for (const box of widest) {
+      const scores = await this.pool.run('cls', orientationInput(raster, box), remaining());
+      if ((scores.data[1] ?? 0) >= FLIP_CONFIDENCE) flipped += 1;
+    }
     return flipped * 2 > widest.length;
   }
 }

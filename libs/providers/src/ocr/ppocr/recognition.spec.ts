@@ -1,22 +1,18 @@
-import { likeliestClasses } from './likeliest-classes.js';
-import { decodeLine, RECOGNITION_KEEP, type RecognitionInput, type RecognitionOutput, recognitionOutput } from './recognition.js';
+import { decodeLine, type RecognitionInput } from './recognition.js';
 
 /** Classes: 0 blank, 1 "a", 2 "b", 3 "c", 4 "d", 5 space (the recogniser's last class). */
 const DICTIONARY = ['a', 'b', 'c', 'd'];
 const CLASSES = DICTIONARY.length + 2;
 
-/**
- * The recogniser's output for steps given as {class: probability}; what a step leaves out is spread evenly
- * over the rest. As the reader gets it: reduced in the worker to its likeliest classes.
- */
-function output(steps: readonly Readonly<Record<number, number>>[]): RecognitionOutput {
+/** The recogniser's output for steps given as {class: probability}; what a step leaves out is spread evenly over the rest. */
+function output(steps: readonly Readonly<Record<number, number>>[]): { data: Float32Array; dims: number[] } {
   const data = new Float32Array(steps.length * CLASSES);
   steps.forEach((step, t) => {
     const given = Object.values(step).reduce((sum, p) => sum + p, 0);
     const rest = (1 - given) / (CLASSES - Object.keys(step).length);
     for (let k = 0; k < CLASSES; k += 1) data[t * CLASSES + k] = step[k] ?? rest;
   });
-  return recognitionOutput({ data: likeliestClasses(data, steps.length, CLASSES, RECOGNITION_KEEP.floor, RECOGNITION_KEEP.extra), dims: [1, steps.length, CLASSES] });
+  return { data, dims: [1, steps.length, CLASSES] };
 }
 
 const WHITE = { width: 40, height: 48, data: new Uint8Array(40 * 48 * 3).fill(255) };

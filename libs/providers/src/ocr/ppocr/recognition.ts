@@ -1,6 +1,5 @@
 import type { OcrAlternative, OcrBox, OcrChar } from '../port.js';
 import { connectedComponents, lumaAt, type RgbRaster, resampleRegion } from '../raster.js';
-import { type StepClasses, stepClasses } from './likeliest-classes.js';
 import type { TensorData } from './onnx-worker-pool.js';
 
 /** The recogniser reads lines scaled to this height. */
@@ -44,25 +43,6 @@ const ALTERNATIVE_FLOOR = 0.02;
 /** A blank step giving another character at least this probability is a place where a character may have been lost. */
 const NEAR_MISS = 0.1;
 
-/**
- * What decoding reads of each step, kept in the worker (`likeliestClasses`): every listed alternative
- * (≥ the floor), and below it the likeliest 6: a near miss's unlisted reading skips at most 5 classes
- * (blank, space, the missed character and its two neighbours), so the likeliest of the rest is among them.
- */
-export const RECOGNITION_KEEP = { floor: ALTERNATIVE_FLOOR, extra: 6 } as const;
-
-/** The recogniser's output as decoding reads it: per step, its likeliest classes (see `RECOGNITION_KEEP`). */
-export interface RecognitionOutput {
-  readonly steps: readonly StepClasses[];
-  /** Classes the recogniser scores: blank, the dictionary, space. */
-  readonly classes: number;
-}
-
-/** Reads the worker's reply (`likeliestClasses` over an output of dims [1, steps, classes]). */
-export function recognitionOutput(reply: TensorData): RecognitionOutput {
-  return { steps: stepClasses(reply.data, reply.dims[1] ?? 0), classes: reply.dims[2] ?? 0 };
-}
-
 interface Peak {
   index: number;
   step: number;
@@ -79,41 +59,46 @@ interface Peak {
  * taken from the ink there. A blank step that nearly read a character other than its neighbours' is
  * kept as a char with text '' (the character its alternative): a character the greedy path may have lost.
  */
-export function decodeLine(output: RecognitionOutput, dictionary: readonly string[], input: RecognitionInput, image: RgbRaster, box: OcrBox): DecodedLine {
-  const steps = output.steps.length;
-  const classes = output.classes;
+export function decodeLine(output: TensorData, dictionary: readonly string[], input: RecognitionInput, image: RgbRaster, box: OcrBox): DecodedLine {
+  const steps = output.dims[1] ?? 0;
+  const classes = output.dims[2] ?? 0;
   const columnsPerStep = (input.dims[3] ?? 0) / Math.max(1, steps);
   const textOf = (k: number): string => (k === 0 ? '' : k === classes - 1 ? ' ' : (dictionary[k - 1] ?? ''));
-  // Each step's classes come most probable first.
-  const best = output.steps.map((step) => ({
-    index: step.classes[0] ?? 0,
-    p: step.probabilities[0] ?? -1,
-    runnerUp: step.classes[1] ?? 0,
-    runnerUpP: step.probabilities[1] ?? -1,
-  }));
+  const best: { index: number; p: number; runnerUp: number; runnerUpP: number }[] = [];
+  for (let t = 0; t < steps; t += 1) {
+    const row = t * classes;
+    let top = { index: 0, p: -1 };
+    let second = { index: 0, p: -1 };
+    for (let k = 0; k < classes; k += 1) {
+      const p = output.data[row + k]!;
+      if (p > top.p) {
+        second = top;
+        top = { index: k, p };
+      } else if (p > second.p) second = { index: k, p };
+    }
+    best.push({ index: top.index, p: top.p, runnerUp: second.index, runnerUpP: second.p });
+  }
   /** Step t's classes other than `except` at or above the floor, most probable first, and the likeliest class left out. */
   const alternativesAt = (t: number, except: number): { alternatives: OcrAlternative[]; unlisted: number } => {
-    const step = output.steps[t]!;
+    const row = t * classes;
     const found: OcrAlternative[] = [];
     let unlisted = 0;
-    step.classes.forEach((k, i) => {
-      const p = step.probabilities[i]!;
-      if (k === except) return;
+    for (let k = 0; k < classes; k += 1) {
+      const p = output.data[row + k]!;
+      if (k === except) continue;
       if (p >= ALTERNATIVE_FLOOR) found.push({ text: textOf(k), confidence: p });
       else unlisted = Math.max(unlisted, p);
-    });
-    return { alternatives: found, unlisted };
+    }
+    return { alternatives: found.sort((a, b) => b.confidence - a.confidence), unlisted };
   };
   /**
    * The likeliest class of blank step t a near miss leaves out: not the blank, not the character it nearly
    * read, and not what a blank step weighs without it being a lost character (a neighbour's class, a space).
    */
   const unlistedBeside = (t: number, notLost: readonly number[]): number => {
-    const step = output.steps[t]!;
+    const row = t * classes;
     let unlisted = 0;
-    step.classes.forEach((k, i) => {
-      if (k >= 1 && k < classes - 1 && !notLost.includes(k)) unlisted = Math.max(unlisted, step.probabilities[i]!);
-    });
+    for (let k = 1; k < classes - 1; k += 1) if (!notLost.includes(k)) unlisted = Math.max(unlisted, output.data[row + k]!);
     return unlisted;
   };
   const peaks: Peak[] = [];
