@@ -13,7 +13,9 @@
  *
  * Usage: npm run build && node dist/bench/ingestion-retrieval/reading-bench.js
  *          [--seed 2511] [--originals 200] [--copies-of 200] [--concurrency 2] [--reader pp-ocr|tesseract] [--fail-on-wrong]
- *          [--ingestion <path to an ingestion public-api.js, e.g. /work/wt/base/dist/apps/ingestion/src/public-api.js>]
+ *          [--ingestion <path to an ingestion public-api.js, e.g. /work/wt/base/dist/apps/ingestion/src/public-api.js>] [--floor-of 40]
+ * --floor-of N: after the run, the reader alone (decode, detect, recognise; no ingestion, no judging) reads
+ * the first N images at the same concurrency: the inference floor the ingest latency stands on (own build only).
  * --fail-on-wrong exits 1 when any reading is wrong (the bench smoke runs it so).
  * The development seed is 2511; the held-out seed reported at the end is 7919.
  */
@@ -33,6 +35,7 @@ interface Args {
   readonly reader: string;
   readonly ingestion?: string;
   readonly failOnWrong: boolean;
+  readonly floorOf: number;
 }
 
 function parseArgs(argv: readonly string[]): Args {
@@ -49,6 +52,7 @@ function parseArgs(argv: readonly string[]): Args {
     concurrency: Number(value('concurrency') ?? 2),
     reader: value('reader') ?? 'pp-ocr',
     failOnWrong: argv.includes('--fail-on-wrong'),
+    floorOf: Number(value('floor-of') ?? 40),
     ...(ingestion === undefined ? {} : { ingestion }),
   };
 }
@@ -75,7 +79,7 @@ type Outcome = { status: 'normalised'; signature: { normalisedText: string } } |
 type Ingest = (input: { kind: 'image'; bytes: Uint8Array }) => Promise<Outcome>;
 
 /** Builds the ingestion call under test: this checkout's (its default reader), or another build's with tesseract. */
-async function ingestionUnderTest(args: Args): Promise<{ ingest: Ingest; close: () => Promise<void> }> {
+async function ingestionUnderTest(args: Args): Promise<{ ingest: Ingest; close: () => Promise<void>; readAlone?: (image: Uint8Array) => Promise<unknown> }> {
   const fetch = (): Promise<never> => Promise.reject(new Error('no URLs in this bench'));
   if (args.ingestion !== undefined) {
     // Another build (the baseline's dist): its own ports, its tesseract pool.
@@ -87,7 +91,7 @@ async function ingestionUnderTest(args: Args): Promise<{ ingest: Ingest; close: 
     return { ingest: (input) => other.ingestProblem(input, { ocr, fetch }), close: () => ocr.shutdown() };
   }
   const reader = ownIngestion.createOcrReader({ reader: 'pp-ocr', workers: args.concurrency, timeoutMs: 30_000 });
-  return { ingest: (input) => ownIngestion.ingestProblem(input, { reader, fetch }), close: () => reader.close() };
+  return { ingest: (input) => ownIngestion.ingestProblem(input, { reader, fetch }), close: () => reader.close(), readAlone: (image) => reader.read(image).catch(() => undefined) };
 }
 
 const MATHS_CHARS = /[^0-9+\-*/=<>^]/g;
@@ -105,19 +109,25 @@ function score(c: Case, outcome: Outcome, ms: number): Scored {
   return { ...base, verdict, read, distance: levenshtein(truth, read) };
 }
 
-async function run(cases: readonly Case[], ingest: Ingest, concurrency: number): Promise<Scored[]> {
+/** Runs `each` over the cases, `concurrency` at a time, with each one's wall time. */
+async function timed<T>(cases: readonly Case[], concurrency: number, each: (c: Case) => Promise<T>): Promise<{ c: Case; result: T; ms: number }[]> {
   const queue = [...cases];
-  const scored: Scored[] = [];
+  const done: { c: Case; result: T; ms: number }[] = [];
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       for (let c = queue.shift(); c !== undefined; c = queue.shift()) {
         const started = performance.now();
-        const outcome = await ingest({ kind: 'image', bytes: c.image });
-        scored.push(score(c, outcome, performance.now() - started));
+        const result = await each(c);
+        done.push({ c, result, ms: performance.now() - started });
       }
     }),
   );
-  return scored;
+  return done;
+}
+
+async function run(cases: readonly Case[], ingest: Ingest, concurrency: number): Promise<Scored[]> {
+  const done = await timed(cases, concurrency, (c) => ingest({ kind: 'image', bytes: c.image }));
+  return done.map(({ c, result, ms }) => score(c, result, ms));
 }
 
 const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
@@ -145,7 +155,7 @@ async function main(): Promise<void> {
     for (const set of DISTORTIONS) cases.push({ problem, set, image: await distort(problem.png, set, args.seed + problem.id) });
   }
   console.log(`rendered ${problems.length} originals and ${cases.length - problems.length} copies in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  const { ingest, close } = await ingestionUnderTest(args);
+  const { ingest, close, readAlone } = await ingestionUnderTest(args);
   let peakRss = 0;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 200);
   try {
@@ -159,6 +169,10 @@ async function main(): Promise<void> {
     const families = [...new Set(scored.map((s) => s.family))];
     for (const family of families) report(`~${family}`, scored.filter((s) => s.family === family));
     console.log(formatLatency(`ingest an image, c=${args.concurrency}`, summarise(scored.map((s) => s.ms))));
+    if (readAlone !== undefined && args.floorOf > 0) {
+      const floor = await timed(cases.slice(0, args.floorOf), args.concurrency, (c) => readAlone(c.image));
+      console.log(formatLatency(`reader alone, c=${args.concurrency}`, summarise(floor.map((f) => f.ms))), ` load ${load()}`);
+    }
     console.log(`peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MiB`);
     for (const s of scored.filter((x) => x.verdict === 'wrong')) console.log(`WRONG [${s.set}] truth "${s.truth}" read "${s.read ?? ''}"`);
     if (process.env['BENCH_SHOW_OTHER'] === '1') for (const s of scored.filter((x) => x.verdict === 'other')) console.log(`other [${s.set}] truth "${s.truth}" read "${s.read ?? ''}"`);
