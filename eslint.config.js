@@ -63,6 +63,25 @@ export default tseslint.config(
     },
   },
   {
+    // Spec 03: without a model, candidates are ranked only on what search and recognition returned.
+    // The ranking (visual-search's domain, the coordinator's visual-degrees workflow, the shared rules)
+    // may not read the local world, whose graph would make the bench's figures a lookup.
+    files: ['apps/visual-search/src/domain/**/*.ts', 'apps/coordinator/src/workflows/visual-degrees/**/*.ts', 'libs/contracts/src/visual-degrees/**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/testing/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            ...TEST_KITS.map((name) => ({ name, message: 'test kits are for specs, testing/ folders and benches only', allowTypeImports: false })),
+            { name: '@openpaw/providers', message: "the visual-degrees ranking may not read the providers' local world (spec 03); pass what search and recognition returned", allowTypeImports: true },
+          ],
+          patterns: [{ regex: '(^|/)visual-world(/|$)', message: 'the visual-degrees ranking may not read the local world (spec 03)', allowTypeImports: false }],
+        },
+      ],
+    },
+  },
+  {
     // Test kits may be used by specs, test-support folders and benches, and nowhere else.
     files: ['**/*.spec.ts', '**/testing/**/*.ts', '**/test-support/**/*.ts', 'bench/**/*.ts', 'libs/testing/**/*.ts', 'libs/testkit/**/*.ts'],
     rules: { '@typescript-eslint/no-restricted-imports': 'off' },
