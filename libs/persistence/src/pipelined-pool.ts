@@ -12,8 +12,8 @@ import type { DataSource } from 'typeorm';
 export function pipelinedPoolOf(dataSource: DataSource, options: { readonly maxConnections?: number } = {}): pg.Pool {
   // TypeORM's PostgreSQL driver keeps its pg pool as `master` (not in its types).
   const master = (dataSource.driver as unknown as { master?: { options?: pg.PoolConfig } }).master;
-  if (master?.options === undefined) throw new Error('SagaStore needs an initialized PostgreSQL data source');
-  // allowExitOnIdle: idle connections never keep the process alive (the store may not be closed).
+  if (master?.options === undefined) throw new Error('a pipelined pool needs an initialized PostgreSQL data source');
+  // allowExitOnIdle: idle connections never keep the process alive (its user may not close the pool).
   const pool = new pg.Pool({
     ...master.options,
     ...(options.maxConnections === undefined ? {} : { max: options.maxConnections }),

@@ -73,4 +73,14 @@ describe('preparedSql (real PostgreSQL)', () => {
     expect(await dataSource.query('select n from relaxed_unique order by n')).toEqual([{ n: 1 }]);
     expect(await dataSource.query("select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'")).toEqual([{ n: 0 }]);
   });
+
+  it("with synchronousCommit 'off', a connection that dies mid-statement fails that statement only; the next one runs on a new connection", async () => {
+    const relaxed = preparedSql(dataSource, 'spec_relaxed_dies', { synchronousCommit: 'off' });
+    const sleeping = relaxed.query('select pg_sleep(2), pg_backend_pid() as pid');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The relaxed writer's connections are its own: find the one running the sleep and end it.
+    await dataSource.query(`select pg_terminate_backend(pid) from pg_stat_activity where query like 'select pg_sleep(2)%' and pid <> pg_backend_pid()`);
+    await expect(sleeping).rejects.toThrow();
+    expect(await relaxed.query('select 1 as one')).toEqual([{ one: 1 }]);
+  });
 });

@@ -1,4 +1,4 @@
-import type { Pool, PoolClient, QueryResult } from 'pg';
+import pg, { type Pool, type PoolClient, type QueryResult } from 'pg';
 import { pipelinedPoolOf, sentTogether } from './pipelined-pool.js';
 import type { DataSource } from 'typeorm';
 
@@ -98,14 +98,14 @@ function relaxedSql(dataSource: DataSource, nameOf: (sql: string) => string): Pr
 
 /**
  * Connections of one relaxed writer (beside the data source's pool): its users batch their statements
- * (the projection writes at most 3 batches at once), so a few connections carry them, and the
- * service's connection count stays close to its pool size.
+ * (the gateway's projection writes at most 3 batches at once), so a few connections carry them, and
+ * the service's connection count stays close to its pool size.
  */
-const RELAXED_CONNECTIONS = 2;
+const RELAXED_CONNECTIONS = 3;
 
-/** An error PostgreSQL answered (it has an SQLSTATE), as opposed to a connection that failed. */
+/** An error PostgreSQL answered (an ErrorResponse), as opposed to a connection that failed (EPIPE, ECONNRESET, terminated). */
 function isServerError(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' && /^[0-9A-Z]{5}$/.test((error as { code: string }).code);
+  return error instanceof pg.DatabaseError;
 }
 
 /** TypeORM-shaped (`DataSource.query`): `T` names the whole result (the rows), unchecked. What kept-reply stores run on. */
