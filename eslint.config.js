@@ -20,6 +20,8 @@ const moduleBoundaries = {
   ],
 };
 const TEST_KITS = ['@openpaw/testing', '@openpaw/testkit'];
+/** Every rule block that restricts imports repeats these: a block's options replace the ones before it. */
+const TEST_KIT_IMPORTS = TEST_KITS.map((name) => ({ name, message: 'test kits are for specs, testing/ folders and benches only', allowTypeImports: false }));
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.tools/**', '.run/**', 'contracts/**', '**/*.mjs', '**/*.js', '**/*.cjs'] },
@@ -40,7 +42,7 @@ export default tseslint.config(
       '@nx/enforce-module-boundaries': ['error', moduleBoundaries],
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { paths: TEST_KITS.map((name) => ({ name, message: 'test kits are for specs, testing/ folders and benches only', allowTypeImports: false })) },
+        { paths: TEST_KIT_IMPORTS },
       ],
     },
   },
@@ -54,7 +56,7 @@ export default tseslint.config(
         'error',
         {
           paths: [
-            ...TEST_KITS.map((name) => ({ name, message: 'test kits are for specs, testing/ folders and benches only', allowTypeImports: false })),
+            ...TEST_KIT_IMPORTS,
             { name: '@openpaw/maths', message: 'the maths engine loads lazily in the providers (see local-chat-model.ts)', allowTypeImports: true },
           ],
           patterns: [{ regex: '(^|/)math-solver\\.js$', message: 'math-solver loads lazily (import() in local-chat-model.ts)', allowTypeImports: true }],
@@ -73,7 +75,7 @@ export default tseslint.config(
         'error',
         {
           paths: [
-            ...TEST_KITS.map((name) => ({ name, message: 'test kits are for specs, testing/ folders and benches only', allowTypeImports: false })),
+            ...TEST_KIT_IMPORTS,
             { name: '@openpaw/providers', message: "the visual-degrees ranking may not read the providers' local world (spec 03); pass what search and recognition returned", allowTypeImports: true },
           ],
           patterns: [{ regex: '(^|/)visual-world(/|$)', message: 'the visual-degrees ranking may not read the local world (spec 03)', allowTypeImports: false }],
