@@ -64,11 +64,9 @@ export function preparedSql(dataSource: DataSource, prefix: string, options: Pre
  * the transaction, and the COMMIT behind it then ends it as a ROLLBACK: its error is thrown, nothing kept.
  */
 function relaxedSql(dataSource: DataSource, nameOf: (sql: string) => string): PreparedSql {
-  let pool: Pool | undefined;
   return {
     async query<T>(sql: string, parameters: readonly unknown[] = []): Promise<T[]> {
-      pool ??= pipelinedPoolOf(dataSource, { maxConnections: RELAXED_CONNECTIONS });
-      const client = await pool.connect();
+      const client = await relaxedPoolOf(dataSource).connect();
       let broken: Error | undefined;
       try {
         const statements = sentTogether(client, () => [
@@ -97,11 +95,21 @@ function relaxedSql(dataSource: DataSource, nameOf: (sql: string) => string): Pr
 }
 
 /**
- * Connections of one relaxed writer (beside the data source's pool): its users batch their statements
- * (the gateway's projection writes at most 3 batches at once), so a few connections carry them, and
- * the service's connection count stays close to its pool size.
+ * The relaxed writers' connections, one pool per data source (beside the data source's own pool):
+ * their users batch their statements (the gateway's projection writes at most 3 batches at once), so
+ * a few connections carry them, and the service's connection count stays close to its pool size.
  */
 const RELAXED_CONNECTIONS = 3;
+const relaxedPools = new WeakMap<DataSource, Pool>();
+
+function relaxedPoolOf(dataSource: DataSource): Pool {
+  let pool = relaxedPools.get(dataSource);
+  if (pool === undefined) {
+    pool = pipelinedPoolOf(dataSource, { maxConnections: RELAXED_CONNECTIONS });
+    relaxedPools.set(dataSource, pool);
+  }
+  return pool;
+}
 
 /** An error PostgreSQL answered (an ErrorResponse), as opposed to a connection that failed (EPIPE, ECONNRESET, terminated). */
 function isServerError(error: unknown): boolean {
