@@ -20,6 +20,7 @@ const policy: PolicyOptions = {
   },
   secretHolders: secretHolders(DEFAULT_SETTINGS),
   connectionBudget: DEFAULT_SETTINGS.postgresConnectionBudget,
+  pipelinedConnectionsOf: (name) => SERVICES.find((s) => s.name === name)?.pipelinedConnections ?? 0,
   databaseRoles: { secret: DEFAULT_SETTINGS.secrets.database, urlKeyOf: databaseUrlKeyOf },
 };
 
@@ -106,13 +107,13 @@ describe('synthesized manifests', () => {
   });
 
   it('hold no more PostgreSQL connections at maximum replicas than the budget, with KEDA and with the HPA', () => {
-    const keda = connectionsAtMaxReplicas(rendered.platform, rendered.keda);
+    const keda = connectionsAtMaxReplicas(rendered.platform, rendered.keda, policy.pipelinedConnectionsOf);
     expect(keda.unsized).toEqual([]);
-    // Every Deployment with a database, at its maximum, plus the two Jobs.
-    const expected = SERVICES.filter((s) => s.database).reduce((sum, s) => sum + s.poolSize * s.replicas.max, 0) +
+    // Every Deployment with a database (its pool and its pipelined pools), at its maximum, plus the two Jobs.
+    const expected = SERVICES.filter((s) => s.database).reduce((sum, s) => sum + (s.poolSize + s.pipelinedConnections) * s.replicas.max, 0) +
       SEPARATE_LANES.reduce((sum, lane) => sum + serviceOf(lane.service).poolSize * lane.replicas.max, 0) + 2 * 2;
     expect(keda.total).toBe(expected);
-    expect(connectionsAtMaxReplicas(rendered.platform, rendered.hpa).total).toBe(expected);
+    expect(connectionsAtMaxReplicas(rendered.platform, rendered.hpa, policy.pipelinedConnectionsOf).total).toBe(expected);
     expect(expected).toBeLessThanOrEqual(DEFAULT_SETTINGS.postgresConnectionBudget);
     expect(policyViolations(rendered.platform, rendered.keda, { ...policy, connectionBudget: expected - 1 })).toEqual([
       `PostgreSQL connections at maximum replicas ${expected} > budget ${expected - 1}`,

@@ -78,6 +78,8 @@ export interface PolicyOptions {
   readonly secretHolders?: Readonly<Record<string, readonly string[]>>;
   /** PostgreSQL connections the workloads may hold at their maximum replicas (see `connectionsAtMaxReplicas`). */
   readonly connectionBudget?: number;
+  /** Connections a Deployment's replica holds beyond its pool (pipelined pools of its own), by Deployment name. */
+  readonly pipelinedConnectionsOf?: (deployment: string) => number;
   /**
    * Per-service database roles: a Deployment's `OPENPAW_DATABASE_URL` must come from this Secret's key
    * `databaseUrlKey(<container>)`, never another key (the migrator's owns every table).
@@ -108,10 +110,15 @@ function maxReplicasOf(deployment: K8sObject, scaling: readonly K8sObject[]): nu
 
 /**
  * PostgreSQL connections the manifests allow at once: each Deployment with a database URL, its pool
- * size (its `OPENPAW_<SERVICE>_POOL_SIZE`, which must be set) × its autoscaler's maximum, plus
+ * size (its `OPENPAW_<SERVICE>_POOL_SIZE`, which must be set) plus its pipelined connections
+ * (`pipelinedConnectionsOf`) × its autoscaler's maximum, plus
  * `JOB_CONNECTIONS` per Job or CronJob. `unsized` lists the Deployments with a database URL and no pool size.
  */
-export function connectionsAtMaxReplicas(objects: readonly K8sObject[], scaling: readonly K8sObject[]): { readonly total: number; readonly unsized: readonly string[] } {
+export function connectionsAtMaxReplicas(
+  objects: readonly K8sObject[],
+  scaling: readonly K8sObject[],
+  pipelinedConnectionsOf: (deployment: string) => number = () => 0,
+): { readonly total: number; readonly unsized: readonly string[] } {
   let total = 0;
   const unsized: string[] = [];
   for (const object of objects) {
@@ -128,7 +135,7 @@ export function connectionsAtMaxReplicas(objects: readonly K8sObject[], scaling:
       unsized.push(object.metadata.name);
       continue;
     }
-    total += pool * maxReplicasOf(object, scaling);
+    total += (pool + pipelinedConnectionsOf(object.metadata.name)) * maxReplicasOf(object, scaling);
   }
   return { total, unsized };
 }
@@ -190,7 +197,7 @@ export function policyViolations(objects: readonly K8sObject[], scaling: readonl
     if (grace < needed) out.push(`${where}: terminationGracePeriodSeconds ${grace} < ${needed} needed to drain`);
   }
   if (options.connectionBudget !== undefined) {
-    const { total, unsized } = connectionsAtMaxReplicas(objects, scaling);
+    const { total, unsized } = connectionsAtMaxReplicas(objects, scaling, options.pipelinedConnectionsOf);
     for (const name of unsized) out.push(`Deployment ${name}: a database URL and no OPENPAW_<SERVICE>_POOL_SIZE (its connections cannot be budgeted)`);
     if (total > options.connectionBudget) out.push(`PostgreSQL connections at maximum replicas ${total} > budget ${options.connectionBudget}`);
   }

@@ -114,7 +114,7 @@ export const DEFAULT_SETTINGS: PlatformSettings = {
   natsMonitoringEndpoint: 'nats-headless.nats.svc.cluster.local:8222',
   streamReplicas: 3,
   postgresCidr: '10.0.0.0/8',
-  postgresConnectionBudget: 400,
+  postgresConnectionBudget: 450,
   ingressNamespace: 'ingress-nginx',
   monitoringNamespace: 'monitoring',
   kedaNamespace: 'keda',

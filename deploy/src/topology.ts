@@ -32,6 +32,12 @@ export interface ServiceSpec {
   readonly database: boolean;
   /** PostgreSQL connections per replica (`OPENPAW_<SERVICE>_POOL_SIZE`), counted against the connection budget. */
   readonly poolSize: number;
+  /**
+   * Connections per replica beyond the pool, on pipelined pools of their own (`pipelinedPoolOf` in
+   * libs/persistence), counted against the budget too: the coordinator's saga store opens one as large
+   * as its pool, the gateway's relaxed writes one of `RELAXED_CONNECTIONS` (3).
+   */
+  readonly pipelinedConnections: number;
   /** Calls out of the cluster (LLMs, OCR, search APIs, GCS, JWKS/OIDC): HTTPS egress to `httpsEgress`. */
   readonly externalEgress: boolean;
   /** Calls providers (LLMs, OCR, search, embeddings): gets the providers Secret. */
@@ -60,15 +66,15 @@ const MEDIUM: Resources = { cpuRequestMillis: 250, cpuLimitMillis: 1000, memoryR
 const HEAVY: Resources = { cpuRequestMillis: 500, cpuLimitMillis: 2000, memoryRequestMiB: 768, memoryLimitMiB: 1536 };
 
 export const SERVICES: readonly ServiceSpec[] = [
-  { name: 'gateway', providers: false, blobs: true, port: 3000, public: true, poolSize: 10, database: true, externalEgress: true, replicas: { min: 2, max: 10 }, resources: MEDIUM, drainSeconds: 30 },
-  { name: 'coordinator', providers: false, blobs: false, port: 3001, public: false, poolSize: 8, database: true, externalEgress: false, replicas: { min: 2, max: 6 }, resources: MEDIUM, drainSeconds: 10 },
-  { name: 'ingestion', providers: true, blobs: true, port: 3101, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 8 }, resources: HEAVY, drainSeconds: 60 },
-  { name: 'retrieval', providers: true, blobs: false, port: 3102, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: HEAVY, drainSeconds: 30 },
-  { name: 'solve', providers: true, blobs: true, port: 3103, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 10 }, resources: SMALL, drainSeconds: 120 },
-  { name: 'assets', providers: true, blobs: true, port: 3104, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: SMALL, drainSeconds: 30 },
-  { name: 'artifacts', providers: true, blobs: true, port: 3105, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: SMALL, drainSeconds: 120 },
-  { name: 'research', providers: true, blobs: true, port: 3106, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: SMALL, drainSeconds: 120 },
-  { name: 'visual-search', providers: true, blobs: true, port: 3107, public: false, poolSize: 0, database: false, externalEgress: true, replicas: { min: 2, max: 6 }, resources: MEDIUM, drainSeconds: 60 },
+  { name: 'gateway', pipelinedConnections: 3, providers: false, blobs: true, port: 3000, public: true, poolSize: 10, database: true, externalEgress: true, replicas: { min: 2, max: 10 }, resources: MEDIUM, drainSeconds: 30 },
+  { name: 'coordinator', pipelinedConnections: 8, providers: false, blobs: false, port: 3001, public: false, poolSize: 8, database: true, externalEgress: false, replicas: { min: 2, max: 6 }, resources: MEDIUM, drainSeconds: 10 },
+  { name: 'ingestion', pipelinedConnections: 0, providers: true, blobs: true, port: 3101, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 8 }, resources: HEAVY, drainSeconds: 60 },
+  { name: 'retrieval', pipelinedConnections: 0, providers: true, blobs: false, port: 3102, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: HEAVY, drainSeconds: 30 },
+  { name: 'solve', pipelinedConnections: 0, providers: true, blobs: true, port: 3103, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 10 }, resources: SMALL, drainSeconds: 120 },
+  { name: 'assets', pipelinedConnections: 0, providers: true, blobs: true, port: 3104, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: SMALL, drainSeconds: 30 },
+  { name: 'artifacts', pipelinedConnections: 0, providers: true, blobs: true, port: 3105, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: SMALL, drainSeconds: 120 },
+  { name: 'research', pipelinedConnections: 0, providers: true, blobs: true, port: 3106, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: SMALL, drainSeconds: 120 },
+  { name: 'visual-search', pipelinedConnections: 0, providers: true, blobs: true, port: 3107, public: false, poolSize: 0, database: false, externalEgress: true, replicas: { min: 2, max: 6 }, resources: MEDIUM, drainSeconds: 60 },
 ];
 
 /** Lanes that run as their own Deployment (the rest of a service's lanes run in its main Deployment). */
