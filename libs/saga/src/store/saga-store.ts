@@ -99,7 +99,7 @@ export class SagaStore {
       const now = this.clock();
       const fromMemory = this.decideFromKnownRuns(client, inputs, published, now);
       if (fromMemory !== undefined) {
-        const committed = await this.commit(client, inputs, fromMemory, true);
+        const committed = await this.commit(client, inputs, () => fromMemory, true);
         if (committed !== undefined) return committed;
         sagaStoreCounters.staleDecisions += 1;
       }
@@ -162,13 +162,12 @@ export class SagaStore {
   }
 
   /**
-   * The batch decided from known runs, with its guarded write sent; undefined when it must take the
+   * The batch decided from known runs, its guarded write not yet sent; undefined when it must take the
    * locking path: a fired timer (consumed under lock), a run not known here, an input that changes
    * nothing (its run's version would go unchecked), a key claim or a claim holder's end (they read
-   * and lock `run_keys`), or a message twice in the batch. The write goes out when the returned
-   * function is called (after `begin`).
+   * and lock `run_keys`), or a message twice in the batch.
    */
-  private decideFromKnownRuns(client: PoolClient, inputs: readonly PendingInput[], published: readonly string[], now: Date): (() => Decided) | undefined {
+  private decideFromKnownRuns(client: PoolClient, inputs: readonly PendingInput[], published: readonly string[], now: Date): Decided | undefined {
     const messageIds = new Set<string>();
     const runs = new Map<string, RunRecord>();
     const expected = new Map<string, number>();
@@ -199,10 +198,10 @@ export class SagaStore {
     const guard: BatchGuard = { messageIds: [...messageIds], expectedVersions: expected };
     const earliestTimer = earliestOf(timers.sets);
     const result: BatchResult = { results, outbox, claimAnswers: [], ...(earliestTimer === undefined ? {} : { earliestTimer }) };
-    return () => ({ result, runs: changed, write: () => this.write({ query }, published, changed, batch.logs, outbox, timers, guard) });
+    return { result, runs: changed, write: () => this.write({ query }, published, changed, batch.logs, outbox, timers, guard) };
   }
 
-  /** Decides and writes the batch; `writing` is the write in flight (the caller sends COMMIT behind it). */
+  /** Reads and locks the batch's runs, then decides it; its write is sent by the caller, with COMMIT behind it. */
   private async applyInTransaction(client: PoolClient, inputs: readonly PendingInput[], published: readonly string[], now: Date): Promise<Decided> {
     const query = namedStatementsOn(client);
     const runner = { query };
