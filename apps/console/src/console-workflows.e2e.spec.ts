@@ -235,6 +235,8 @@ describe('the console workflow pages in a real browser (Chromium), against the p
     expect((await callApi(platform.gatewayUrl, token, 'PUT', '/research/keys/openai', { apiKey: 'sk-openai-console-rosa-0123456789' })).status).toBe(204);
     await page.reload();
     const openaiKey = page.locator('tr[data-key=openai]');
+    // After the reload the list renders once the keys are fetched: wait for the row before counting in it.
+    await openaiKey.waitFor();
     expect(await openaiKey.locator('[data-key-test=none]').count()).toBe(1);
     // One request, held by the gateway until the research service reports (`?wait=`), not a poll of the key list.
     const asked = page.waitForRequest((request) => request.method() === 'POST' && /\/research\/keys\/openai\/test\?wait=\d+$/.test(request.url()));
