@@ -23,7 +23,7 @@ export {
   ReadinessRegistry,
   SERVICE_NAME,
 } from './health.js';
-export { MESSAGE_COUNTER_METRICS, registerMessageCounters } from './message-counters.js';
+export { following as followingCounter, MESSAGE_COUNTER_METRICS, registerMessageCounters } from './message-counters.js';
 export { type IdleRunsReading, METRIC_NAMES, PlatformMetrics, type LaneBacklogReading } from './metrics.js';
 export { MetricsMessagingObserver, type MessagingObserver } from './messaging-observer.js';
 export { loggerParams, MessageLogContext, messageLogBindings, messageLogger, PROBE_PATHS, type MessageLogSource } from './logging.js';

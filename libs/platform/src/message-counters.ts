@@ -14,7 +14,7 @@ export const MESSAGE_COUNTER_METRICS = {
 } as const;
 
 /** A counter that follows a process counter: each scrape adds what it grew by since the last. */
-function following(registry: Registry, name: string, help: string, read: () => number): void {
+export function following(registry: Registry, name: string, help: string, read: () => number): void {
   let seen = read();
   const counter: Counter = new Counter({
     name,

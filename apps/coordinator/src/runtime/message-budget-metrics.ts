@@ -1,4 +1,4 @@
-import { MESSAGE_COUNTER_METRICS, registerMessageCounters } from '@openpaw/platform';
+import { followingCounter, MESSAGE_COUNTER_METRICS, registerMessageCounters } from '@openpaw/platform';
 import { sagaStoreCounters } from '@openpaw/saga';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import type { StepsReport } from './step-report.js';
@@ -9,6 +9,7 @@ export const MESSAGE_BUDGET_METRICS = {
   inputLatency: 'openpaw_saga_input_latency_seconds',
   stepLatency: 'openpaw_saga_step_latency_seconds',
   stepMessages: 'openpaw_saga_step_messages_total',
+  roundTrips: 'openpaw_saga_batch_round_trips_total',
 } as const;
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -22,7 +23,8 @@ export interface InputLatencyRecorder {
 
 /**
  * The coordinator's message budget on `/metrics`: publishes, deliveries, message validations and
- * message-path commits of this process (counted in libs/messaging and libs/saga), and the latency
+ * message-path commits of this process (counted in libs/messaging and libs/saga), the saga batches'
+ * round trips to PostgreSQL, and the latency
  * of an input from its publication to the commit that applied it (a step's reply: the step's tail).
  * Per workflow type and step: the step's latency from the decision that sent its command to the commit
  * that applied the reply (`since="decision"`), and from the reply's arrival at the coordinator to that
@@ -32,6 +34,12 @@ export interface InputLatencyRecorder {
  */
 export function registerMessageBudgetMetrics(registry: Registry): InputLatencyRecorder {
   registerMessageCounters(registry, { moreCommits: () => sagaStoreCounters.commits });
+  followingCounter(
+    registry,
+    MESSAGE_BUDGET_METRICS.roundTrips,
+    'Round trips to PostgreSQL of saga batches: one per batch decided from memory, more for each read the locking path waits for.',
+    () => sagaStoreCounters.roundTrips,
+  );
   const latency = new Histogram({
     name: MESSAGE_BUDGET_METRICS.inputLatency,
     help: 'Time from an input message being published to the coordinator transaction that applied it.',

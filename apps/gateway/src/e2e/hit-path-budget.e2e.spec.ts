@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { freshDatabase, privateNatsServer, type NatsServerHandle, type RunningPlatform, type ServiceName, startPlatformProcesses } from '@openpaw/testing';
 import { GatewayClient } from './e2e-client.js';
-import { type MessageBudget, overBudget, quietCounts, spentPerUnit, storedBySubject, storedPerUnit } from '../testing/message-budget.js';
+import { coordinatorRoundTrips, type MessageBudget, overBudget, quietCounts, spentPerUnit, storedBySubject, storedPerUnit } from '../testing/message-budget.js';
 
 const root = join(import.meta.dirname, '../../../..');
 
@@ -27,7 +27,12 @@ const root = join(import.meta.dirname, '../../../..');
  *    SearchSolutions on the way out (3: data not built by the engine from its typed data). The
  *    gateway's live subscription parses the 3 RunStateChanged first (it feeds the waiting request);
  *    its projection consumer then takes those parses (`ValidatedEnvelopes`) rather than parse again.
+ * And 3 round trips of the coordinator to PostgreSQL: each of its transactions is decided without a
+ * read first and leaves with its COMMIT (the run is new; the key it claims is free; the key's holder
+ * ends with no run waiting), where the locking path took 8 (a read before each write, and the
+ * key claim's and the holder's end's own statements).
  */
+const HIT_RUN_COORDINATOR_ROUND_TRIPS = 3;
 const HIT_RUN_BUDGET: MessageBudget = {
   publishes: 8,
   deliveries: 8,
@@ -67,6 +72,7 @@ describe('message budget of a hit-path run (copy → new run → retrieval hit; 
     expect(solved.body.result?.outcome).toBe('new');
     expect((await user.submitText(PROBLEM, 60, 'warm_up')).body.result?.outcome).toBe('hit');
     const before = await quietCounts(platform, SERVICES);
+    const roundTripsBefore = await coordinatorRoundTrips(platform);
     const storedBefore = await storedBySubject(nats.url);
     for (let i = 0; i < RUNS; i += 1) {
       // Another intent is another idempotency key: a new run of the same problem, answered by retrieval.
@@ -74,7 +80,9 @@ describe('message budget of a hit-path run (copy → new run → retrieval hit; 
       expect(copy.body.result?.outcome).toBe('hit');
     }
     const spent = spentPerUnit(before, await quietCounts(platform, SERVICES), RUNS);
-    console.log(`message budget per hit run: ${JSON.stringify(spent.total)}\n${spent.byService.join('\n')}\nstored per run: ${storedPerUnit(storedBefore, await storedBySubject(nats.url), RUNS)}`);
+    const roundTrips = ((await coordinatorRoundTrips(platform)) - roundTripsBefore) / RUNS;
+    console.log(`message budget per hit run: ${JSON.stringify(spent.total)}, coordinator round trips ${roundTrips}\n${spent.byService.join('\n')}\nstored per run: ${storedPerUnit(storedBefore, await storedBySubject(nats.url), RUNS)}`);
     expect(overBudget(spent, HIT_RUN_BUDGET, 'run')).toEqual([]);
+    expect(roundTrips).toBeLessThanOrEqual(HIT_RUN_COORDINATOR_ROUND_TRIPS);
   });
 });

@@ -35,6 +35,17 @@ async function countsOf(platform: RunningPlatform, service: ServiceName): Promis
   return { publishes: value(METRIC_OF.publishes), deliveries: value(METRIC_OF.deliveries), commits: value(METRIC_OF.commits), validations: value(METRIC_OF.validations) };
 }
 
+/**
+ * The coordinator's round trips to PostgreSQL for saga batches so far (its `/metrics`): a batch decided
+ * from memory takes one, the locking path one more per read it waits for.
+ */
+export async function coordinatorRoundTrips(platform: RunningPlatform): Promise<number> {
+  const text = await (await fetch(`${platform.urlOf('coordinator')}/metrics`)).text();
+  const line = /^openpaw_saga_batch_round_trips_total ([0-9.e+]+)$/m.exec(text);
+  if (line?.[1] === undefined) throw new Error('the coordinator does not export openpaw_saga_batch_round_trips_total');
+  return Number(line[1]);
+}
+
 async function countsByService(platform: RunningPlatform, services: readonly ServiceName[]): Promise<ServiceCounts> {
   return new Map(await Promise.all(services.map(async (service) => [service, await countsOf(platform, service)] as const)));
 }

@@ -11,6 +11,7 @@ import { coordinatorEntities } from './entities.js';
 import { coordinatorMigrations } from './migrations.js';
 import { loadRunWithLogs } from './run-queries.js';
 import { type PendingInput, SagaStore } from './saga-store.js';
+import { sagaStoreCounters } from './store-counters.js';
 
 /** Runs are started under their own idempotency key (`runKey`) and claim `claimKey` after starting. */
 describe('idempotency key claims on PostgreSQL', () => {
@@ -138,5 +139,86 @@ describe('idempotency key claims on PostgreSQL', () => {
   it('given two runs with the same key in one batch, one claims and the other waits', async () => {
     await store.applyBatch([start('b1', 'batch-key'), start('b2', 'batch-key')]);
     expect([await stateOf('b1'), await stateOf('b2')].sort()).toEqual(['CLAIMING', 'WORKING']);
+  });
+
+  describe('decided without reading the runs (one round trip), and under lock when that was wrong', () => {
+    const counted = async <T>(act: () => Promise<T>): Promise<{ result: T; fromMemory: number; stale: number }> => {
+      const before = { ...sagaStoreCounters };
+      const result = await act();
+      return { result, fromMemory: sagaStoreCounters.decidedFromMemory - before.decidedFromMemory, stale: sagaStoreCounters.staleDecisions - before.staleDecisions };
+    };
+    const keyRow = async (claimKey: string): Promise<{ run_id: string; waiters: string[] } | undefined> =>
+      (await dataSource.query<Array<{ run_id: string; waiters: string[] }>>(`select run_id, waiters from run_keys where key = $1`, [claimKey]))[0];
+
+    it('given a new run claiming a free key, starts it and claims the key in one guarded write', async () => {
+      const { fromMemory, stale } = await counted(() => store.applyBatch([start('g1', 'free-key')]));
+      expect({ fromMemory, stale }).toEqual({ fromMemory: 1, stale: 0 });
+      expect(await stateOf('g1')).toBe('WORKING');
+      expect(await keyRow('free-key')).toEqual({ run_id: runIdOf('g1'), waiters: [] });
+      const loaded = await loadRunWithLogs(dataSource, runIdOf('g1'));
+      expect(loaded?.logs.map((l) => `${l.stepName}:${l.stateAfter}`)).toEqual(['run_started:NEW', 'start:CLAIMING', 'key_claim_requested:CLAIMING', 'key_claimed:WORKING']);
+      if (loaded === undefined) throw new Error('run missing');
+      expect(replayRun(claimingDefinition, loaded.run, loaded.logs)).toMatchObject({ ok: true, finalState: 'WORKING' });
+    });
+
+    it('given a key another run holds, the guard fails and the claim waits under lock', async () => {
+      await store.applyBatch([start('h1', 'held-key')]);
+      const { fromMemory, stale } = await counted(() => store.applyBatch([start('h2', 'held-key')]));
+      expect({ fromMemory, stale }).toEqual({ fromMemory: 0, stale: 1 });
+      expect(await stateOf('h2')).toBe('CLAIMING');
+      expect(await keyRow('held-key')).toEqual({ run_id: runIdOf('h1'), waiters: [runIdOf('h2')] });
+      // Nothing of the guarded attempt was kept: one start, one claim request, no claimed step.
+      const loaded = await loadRunWithLogs(dataSource, runIdOf('h2'));
+      expect(loaded?.logs.map((l) => `${l.stepName}:${l.stateAfter}`)).toEqual(['run_started:NEW', 'start:CLAIMING', 'key_claim_requested:CLAIMING', 'waiting_for_holder:CLAIMING']);
+    });
+
+    it('given a run another store started, a second start of it is decided under lock: a duplicate, not a second run', async () => {
+      const replica = new SagaStore(dataSource, new SagaRegistry([twoStepDefinition, claimingDefinition]));
+      try {
+        await replica.applyBatch([start('s1', 'replica-key')]);
+      } finally {
+        await replica.close();
+      }
+      const { result, fromMemory, stale } = await counted(() => store.applyBatch([start('s1', 'replica-key', 'u1', 1, 'start-s1-resent')]));
+      expect({ fromMemory, stale }).toEqual({ fromMemory: 0, stale: 1 });
+      expect(result.results.map((r) => r.status)).not.toContain('applied');
+      const [runs] = await dataSource.query<Array<{ n: number }>>(`select count(*)::int as n from workflow_runs where id = $1`, [runIdOf('s1')]);
+      expect(runs?.n).toBe(1);
+      expect(await stateOf('s1')).toBe('WORKING');
+    });
+
+    it('given a holder that ends with no run waiting, ends it in one guarded write', async () => {
+      await store.applyBatch([start('e1', 'quiet-key')]);
+      const { fromMemory, stale } = await counted(() => store.applyBatch([worked('e1', true, 5)]));
+      expect({ fromMemory, stale }).toEqual({ fromMemory: 1, stale: 0 });
+      expect(await stateOf('e1')).toBe('DONE');
+    });
+
+    it('given a holder that ends with a run waiting, the guard fails and the waiter is told under lock', async () => {
+      await store.applyBatch([start('w1', 'waited-key')]);
+      await store.applyBatch([start('w2', 'waited-key')]);
+      const { fromMemory, stale } = await counted(() => store.applyBatch([worked('w1', true, 9)]));
+      expect({ fromMemory, stale }).toEqual({ fromMemory: 0, stale: 1 });
+      expect(await fireHolderTimers('w2')).toBe(1);
+      expect((await loadRunWithLogs(dataSource, runIdOf('w2')))?.run).toMatchObject({ state: 'DONE', data: { result: 9, answeredFrom: runIdOf('w1') } });
+    });
+
+    it('given holders ending while other stores claim their keys, every claimant is answered or told: none waits for ever', async () => {
+      const claimants = new SagaStore(dataSource, new SagaRegistry([twoStepDefinition, claimingDefinition]));
+      try {
+        const rounds = 40;
+        for (let i = 0; i < rounds; i += 1) await store.applyBatch([start(`rh${i}`, `race-${i}`)]);
+        // Each holder ends (guarded, from memory) at the moment another store claims its key (locking path).
+        await Promise.all(
+          Array.from({ length: rounds }, (_, i) => [store.applyBatch([worked(`rh${i}`, true, i)]), claimants.applyBatch([start(`rc${i}`, `race-${i}`)])]).flat(),
+        );
+        for (let i = 0; i < rounds; i += 1) {
+          if ((await stateOf(`rc${i}`)) === 'CLAIMING') expect(await fireHolderTimers(`rc${i}`)).toBe(1);
+          expect((await loadRunWithLogs(dataSource, runIdOf(`rc${i}`)))?.run).toMatchObject({ state: 'DONE', data: { result: i, answeredFrom: runIdOf(`rh${i}`) } });
+        }
+      } finally {
+        await claimants.close();
+      }
+    });
   });
 });

@@ -19,7 +19,17 @@ export interface ClaimAnswer {
   readonly input: ClaimInput;
 }
 
-const rowKey = (c: { workflowType: string; userId: string; key: string }): string => `${c.workflowType}\u0000${c.userId}\u0000${c.key}`;
+/** A key's row: one holder per (workflow type, user, key). */
+export const keyClaimRowKey = (c: { workflowType: string; userId: string; key: string }): string => `${c.workflowType}\u0000${c.userId}\u0000${c.key}`;
+const rowKey = keyClaimRowKey;
+
+/** The one order every transaction inserts and locks keys in: no deadlocks between claimants. */
+export function sortedForInsert(claims: readonly KeyClaim[]): KeyClaim[] {
+  return [...claims].sort((a, b) => rowKey(a).localeCompare(rowKey(b)) || a.runId.localeCompare(b.runId));
+}
+
+/** The message id of the engine's answer to a claim (its step log and replay name it). */
+export const claimAnswerMessageId = (claim: KeyClaim): string => `${claim.meta.messageId}:claim:${claim.key}`;
 
 interface KeyRow {
   workflow_type: string;
@@ -35,8 +45,7 @@ export async function claimKeys(
   registry: SagaRegistry,
   batchRuns: ReadonlyMap<string, RunRecord>,
 ): Promise<ClaimAnswer[]> {
-  // One order for every transaction's inserts and locks: no deadlocks between claimants.
-  const sorted = [...claims].sort((a, b) => rowKey(a).localeCompare(rowKey(b)) || a.runId.localeCompare(b.runId));
+  const sorted = sortedForInsert(claims);
   const inserted = (await query(
     `insert into run_keys (workflow_type, user_id, key, run_id, claimed_at)
      select workflow_type, user_id, key, run_id, now() from unnest($1::text[], $2::text[], $3::text[], $4::uuid[]) as c(workflow_type, user_id, key, run_id)

@@ -115,4 +115,38 @@ export class CoordinatorBatchGuard1765000000000 implements MigrationInterface {
   }
 }
 
-export const coordinatorMigrations = registerSchemaMigrations('coordinator', [CoordinatorInitial1763800000000, CoordinatorRunKeys1764000000000, CoordinatorBatchGuard1765000000000]);
+/**
+ * The guard of a batch decided without reading its runs, when it also starts runs, claims keys or ends
+ * claim holders (issue 23: the hit path's three batches, each one round trip): besides the inbox and the
+ * known runs' versions, every run it starts must be new, every key it claims free, and no run may wait
+ * on a key of a holder it ends. The four-argument guard stays for coordinators of the previous release
+ * during a rolling upgrade.
+ */
+export class CoordinatorBatchGuardClaims1766000000000 implements MigrationInterface {
+  name = 'CoordinatorBatchGuardClaims1766000000000';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`
+      create or replace function saga_batch_guard(fresh_inputs bigint, inputs int, current_runs bigint, runs int, free_keys bigint, keys int, waited_holders bigint) returns boolean
+      language plpgsql as $$
+      begin
+        if fresh_inputs <> inputs or current_runs <> runs or free_keys <> keys or waited_holders > 0 then
+          raise exception 'batch decided from a stale view: % of % inputs new, % of % runs as decided, % of % keys free, % ended holders waited on',
+            fresh_inputs, inputs, current_runs, runs, free_keys, keys, waited_holders
+            using errcode = '${BATCH_GUARD_SQLSTATE}';
+        end if;
+        return true;
+      end $$`);
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`drop function if exists saga_batch_guard(bigint, int, bigint, int, bigint, int, bigint)`);
+  }
+}
+
+export const coordinatorMigrations = registerSchemaMigrations('coordinator', [
+  CoordinatorInitial1763800000000,
+  CoordinatorRunKeys1764000000000,
+  CoordinatorBatchGuard1765000000000,
+  CoordinatorBatchGuardClaims1766000000000,
+]);

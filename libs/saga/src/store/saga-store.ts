@@ -2,13 +2,13 @@ import type { Pool, PoolClient } from 'pg';
 import type { DataSource } from 'typeorm';
 import { type Applied, applyInput, applyStart, coalesceRunChanges, type RunChangeOptions, type StartRequest, unknownRunRefusal } from '../apply/index.js';
 import type { SagaInput } from '../definition.js';
-import type { InputMeta, OutboxRecord, RunRecord, StepLogRecord, TimerOperation } from '../records.js';
+import type { InputMeta, KeyClaim, OutboxRecord, RunRecord, StepLogRecord, TimerOperation } from '../records.js';
 import type { SagaRegistry } from '../registry.js';
 import { isTerminal } from '../transition-table.js';
 import { BatchWrites } from './batch-writes.js';
 import { KnownRuns } from './known-runs.js';
 import { BATCH_GUARD_SQLSTATE } from './migrations.js';
-import { claimKeys, releaseWaiters } from './key-claim-store.js';
+import { claimAnswerMessageId, claimKeys, keyClaimRowKey, releaseWaiters, sortedForInsert } from './key-claim-store.js';
 import { pipelinedPoolOf, sentTogether } from '@openpaw/persistence';
 import { sagaStoreCounters } from './store-counters.js';
 import { type RunRow, toRunRecord, type TransactionQuery } from './run-rows.js';
@@ -139,6 +139,7 @@ export class SagaStore {
     const { result, runs, write } = await deciding;
     sent ??= sentTogether(client, () => sendWithCommit(client, { write }));
     const [wrote, committed] = await Promise.allSettled([sent.writing, sent.committing]);
+    sagaStoreCounters.roundTrips += 1;
     await begun;
     if (wrote.status === 'rejected') {
       if (isBatchGuardFailure(wrote.reason)) {
@@ -162,19 +163,32 @@ export class SagaStore {
   }
 
   /**
-   * The batch decided from known runs, its guarded write not yet sent; undefined when it must take the
-   * locking path: a fired timer (consumed under lock), a run not known here, an input that changes
-   * nothing (its run's version would go unchecked), a key claim or a claim holder's end (they read
-   * and lock `run_keys`), or a message twice in the batch.
+   * The batch decided without reading its runs, its guarded write not yet sent: each input's run as
+   * this process last committed it, or, for the `StartRun` of a run it does not know, no run yet (a new
+   * run is the common case; one that exists after all fails the guard). Key claims are answered
+   * `claimed` (the guarded write inserts the keys: a key held already fails the guard), and a claim
+   * holder that ends here must have no waiters (the write locks its keys' rows and checks). Undefined
+   * when it must take the locking path: a fired timer (consumed under lock), an input for a run not
+   * known here, an input that changes nothing (its run's version would go unchecked), a message twice
+   * in the batch, a run started twice or a key claimed twice in it.
    */
   private decideFromKnownRuns(client: PoolClient, inputs: readonly PendingInput[], published: readonly string[], now: Date): Decided | undefined {
     const messageIds = new Set<string>();
     const runs = new Map<string, RunRecord>();
     const expected = new Map<string, number>();
+    const started = new Set<string>();
     for (const pending of inputs) {
-      if (pending.kind !== 'input' || pending.firedTimer !== undefined || messageIds.has(pending.meta.messageId)) return undefined;
+      if (messageIds.has(pending.meta.messageId)) return undefined;
       messageIds.add(pending.meta.messageId);
-      const known = this.known.get(pending.meta.runId);
+      const { runId } = pending.meta;
+      if (pending.kind === 'start') {
+        // Assumed new: a run this process knows, or one started twice in the batch, is decided under lock.
+        if (this.known.get(runId) !== undefined || started.has(runId) || runs.has(runId)) return undefined;
+        started.add(runId);
+        continue;
+      }
+      if (pending.firedTimer !== undefined || started.has(runId)) return undefined;
+      const known = this.known.get(runId);
       if (known === undefined) return undefined;
       if (!runs.has(known.id)) {
         // A copy: a definition that changed the data it was given would otherwise change what is known.
@@ -190,21 +204,50 @@ export class SagaStore {
       results.push(result);
       batch.absorb(result.applied);
     }
-    if (batch.claimsAsked > 0 || batch.endedHolders.size > 0) return undefined;
+    const claims = this.answerClaimsAsClaimed(batch, now);
+    if (claims === undefined) return undefined;
     const changed = batch.changedRuns();
     const query = namedStatementsOn(client);
     const outbox = coalesceRunChanges(batch.outbox, this.runChanges);
     const timers = foldTimerOperations(batch.timers);
-    const guard: BatchGuard = { messageIds: [...messageIds], expectedVersions: expected };
+    const guard: BatchGuard = { messageIds: [...messageIds], expectedVersions: expected, claims, endedHolders: [...batch.endedHolders.keys()].sort() };
     const earliestTimer = earliestOf(timers.sets);
-    const result: BatchResult = { results, outbox, claimAnswers: [], ...(earliestTimer === undefined ? {} : { earliestTimer }) };
+    const result: BatchResult = { results, outbox, claimAnswers: batch.claimAnswers, ...(earliestTimer === undefined ? {} : { earliestTimer }) };
     return { result, runs: changed, write: () => this.write({ query }, published, changed, batch.logs, outbox, timers, guard) };
+  }
+
+  /**
+   * Answers the batch's key claims `claimed`, as the locking path would for keys no run holds (an
+   * answer may claim again: a few rounds at most); the claims, in the one order every transaction
+   * inserts keys in, or undefined when a key is claimed twice in the batch (one of them must wait).
+   */
+  private answerClaimsAsClaimed(batch: BatchWrites, now: Date): KeyClaim[] | undefined {
+    const claims: KeyClaim[] = [];
+    const keys = new Set<string>();
+    for (let round = 0, asked = batch.takeClaims(); asked.length > 0; round += 1, asked = batch.takeClaims()) {
+      if (round === MAX_CLAIM_ROUNDS) return undefined;
+      for (const claim of asked) {
+        const key = keyClaimRowKey(claim);
+        const run = batch.runs.get(claim.runId);
+        const definition = run === undefined ? undefined : this.registry.get(run.type);
+        if (keys.has(key) || run === undefined || definition === undefined) return undefined;
+        keys.add(key);
+        claims.push(claim);
+        const meta: InputMeta = { ...claim.meta, messageId: claimAnswerMessageId(claim), runId: run.id };
+        const answered = applyInput(definition, run, { kind: 'claim', key: claim.key, outcome: 'claimed' }, meta, now);
+        batch.claimAnswers.push(answered);
+        batch.absorb(answered);
+      }
+    }
+    return sortedForInsert(claims);
   }
 
   /** Reads and locks the batch's runs, then decides it; its write is sent by the caller, with COMMIT behind it. */
   private async applyInTransaction(client: PoolClient, inputs: readonly PendingInput[], published: readonly string[], now: Date): Promise<Decided> {
-    const query = namedStatementsOn(client);
+    // Each read here is waited for: a round trip. The write is sent with COMMIT (counted with it).
+    const query = countedRoundTrips(namedStatementsOn(client));
     const runner = { query };
+    const writer = { query: namedStatementsOn(client) };
     const results: InputResult[] = new Array<InputResult>(inputs.length).fill({ status: 'duplicate' });
 
     // Fired timers are consumed first: only those still due and unchanged are applied (another
@@ -275,7 +318,7 @@ export class SagaStore {
     return {
       result: { results, outbox, claimAnswers: batch.claimAnswers, ...(earliestTimer === undefined ? {} : { earliestTimer }) },
       runs: [...batch.runs.values()],
-      write: () => this.write(runner, published, changed, batch.logs, outbox, timers),
+      write: () => this.write(writer, published, changed, batch.logs, outbox, timers),
     };
   }
 
@@ -291,7 +334,7 @@ export class SagaStore {
         const run = batch.runs.get(claim.runId);
         const definition = run === undefined ? undefined : this.registry.get(run.type);
         if (run === undefined || definition === undefined) continue;
-        const meta: InputMeta = { ...claim.meta, messageId: `${claim.meta.messageId}:claim:${claim.key}`, runId: run.id };
+        const meta: InputMeta = { ...claim.meta, messageId: claimAnswerMessageId(claim), runId: run.id };
         const answered = applyInput(definition, run, input, meta, now);
         batch.claimAnswers.push(answered);
         batch.absorb(answered);
@@ -404,7 +447,18 @@ export class SagaStore {
         JSON.stringify(sets.map((t) => ({ run_id: t.runId, name: t.name, fire_at: t.fireAt, payload: t.payload ?? null }))),
         JSON.stringify(clears.map((c) => ({ run_id: c.runId, prefix: c.prefix, exact: c.exact }))),
         published,
-        ...(guard === undefined ? [] : [guard.messageIds, guard.messageIds.length, guard.expectedVersions.size]),
+        ...(guard === undefined
+          ? []
+          : [
+              guard.messageIds,
+              guard.messageIds.length,
+              runs.length,
+              guard.claims.map((c) => c.workflowType),
+              guard.claims.map((c) => c.userId),
+              guard.claims.map((c) => c.key),
+              guard.claims.map((c) => c.runId),
+              guard.endedHolders,
+            ]),
       ],
     );
   }
@@ -433,10 +487,19 @@ function sendWithCommit(client: PoolClient, { write }: Pick<Decided, 'write'>): 
   return { writing, committing };
 }
 
-/** What a batch decided from memory must find to commit: its inputs new to the inbox, its runs at these versions. */
+/**
+ * What a batch decided from memory must find to commit: its inputs new to the inbox, its known runs at
+ * these versions and the runs it starts not there yet, the keys it claims free, and no run waiting on a
+ * key of a holder it ends.
+ */
 interface BatchGuard {
   readonly messageIds: readonly string[];
+  /** The known runs' versions decided from; a changed run not here is one the batch starts. */
   readonly expectedVersions: ReadonlyMap<string, number>;
+  /** Keys claimed, in insert order. */
+  readonly claims: readonly KeyClaim[];
+  /** Claim holders that end in the batch (sorted: their key rows are locked in this order). */
+  readonly endedHolders: readonly string[];
 }
 
 /** The locking path's runs: locked (or new) rows, written whole. */
@@ -451,9 +514,11 @@ const UPSERT_LOCKED_RUNS = `runs as (
        )`;
 
 /**
- * A batch decided from memory: each run is updated only at the version it was decided from (a row
- * another transaction changed meanwhile is re-checked at its new version and skipped), and its inputs
- * are entered in the inbox here; the guard column then counts both.
+ * A batch decided from memory: each known run is updated only at the version it was decided from (a
+ * row another transaction changed meanwhile is re-checked at its new version and skipped), each run it
+ * starts is inserted only if no run has its id or idempotency key, its inputs are entered in the inbox,
+ * its claimed keys inserted only where free, and the key rows of the holders it ends are locked (a
+ * claimant then waits for this commit, and sees the holder ended). The guard column counts them all.
  */
 const UPDATE_KNOWN_RUNS = `runs as (
          update workflow_runs w set state = r.state, attempt_no = r.attempt_no, data = coalesce(r.data, 'null'::jsonb), version = r.version, updated_at = r.updated_at
@@ -461,17 +526,46 @@ const UPDATE_KNOWN_RUNS = `runs as (
          where w.id = r.id and w.version = r.expected_version
          returning 1
        ),
+       started as (
+         insert into workflow_runs (id, type, state, attempt_no, idempotency_key, user_id, parent_run_id, data, version, created_at, updated_at)
+         select r.id, r.type, r.state, r.attempt_no, r.idempotency_key, r.user_id, r.parent_run_id, coalesce(r.data, 'null'::jsonb), r.version, r.created_at, r.updated_at
+         from json_to_recordset($1::json) as r(id uuid, type text, state text, attempt_no int, idempotency_key text, user_id text, parent_run_id uuid,
+           data jsonb, version int, created_at timestamptz, updated_at timestamptz, expected_version int)
+         where r.expected_version is null
+         on conflict do nothing
+         returning 1
+       ),
        claimed as (
          insert into inbox (message_id) select unnest($7::text[]) on conflict do nothing returning 1
+       ),
+       keys as (
+         insert into run_keys (workflow_type, user_id, key, run_id, claimed_at)
+         select k.workflow_type, k.user_id, k.key, k.run_id, now()
+         from unnest($10::text[], $11::text[], $12::text[], $13::uuid[]) with ordinality as k(workflow_type, user_id, key, run_id, ord)
+         order by k.ord
+         on conflict do nothing
+         returning 1
+       ),
+       held as (
+         select cardinality(waiters) as waiting from run_keys where run_id = any($14::uuid[]) order by workflow_type, user_id, key for update
        )`;
 
-/** Raises (SQLSTATE OPG01) unless every input was new and every run at its expected version: the statement, and the COMMIT behind it, abort. */
+/** Raises (SQLSTATE OPG01) unless all that `UPDATE_KNOWN_RUNS` counts is as decided: the statement, and the COMMIT behind it, abort. */
 const GUARD_COLUMN = `,
-              saga_batch_guard((select count(*) from claimed), $8::int, (select count(*) from runs), $9::int) as guarded`;
+              saga_batch_guard((select count(*) from claimed), $8::int, (select count(*) from runs) + (select count(*) from started), $9::int,
+                (select count(*) from keys), cardinality($12::text[]), (select count(*) from held where waiting > 0)) as guarded`;
 
 /** Statements on the batch's connection, named: pg prepares each once per connection, so PostgreSQL plans them once, not per batch. */
 function namedStatementsOn(client: PoolClient): TransactionQuery {
   return async (sql, params) => (await client.query({ name: statementName(sql), text: sql, values: params })).rows as unknown;
+}
+
+/** `query`, each statement counted as a round trip of its own (`sagaStoreCounters.roundTrips`). */
+function countedRoundTrips(query: TransactionQuery): TransactionQuery {
+  return (sql, params) => {
+    sagaStoreCounters.roundTrips += 1;
+    return query(sql, params);
+  };
 }
 
 function isBatchGuardFailure(error: unknown): boolean {

@@ -10,4 +10,10 @@ export const sagaStoreCounters = {
   decidedFromMemory: 0,
   /** Batches decided from known runs whose guard found the knowledge stale (another replica moved a run; a redelivery): decided again under lock. */
   staleDecisions: 0,
+  /**
+   * Round trips to PostgreSQL of the batches: the write sent with its COMMIT is one, and each read the
+   * locking path waits for (inbox and run locks, fired timers, key claims, a holder's waiters) one more.
+   * A batch decided from memory takes one (two when its guard fails and it is decided again under lock: 1 + the locking path's).
+   */
+  roundTrips: 0,
 };
