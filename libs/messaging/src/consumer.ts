@@ -10,6 +10,9 @@ import { inBatchConsumerSpans, inConsumerSpan } from './message-spans.js';
 import { contextFromTraceHeaders, TRACEPARENT, TRACESTATE } from './trace-context.js';
 import type { ValidatedEnvelopes } from './validated-envelopes.js';
 
+/** What `onPickup` may return: called once the picked-up message is settled. */
+export type PickupEnded = () => void;
+
 /** Headers a dead letter carries besides the original message's own. */
 export const DLQ_HEADERS = {
   reason: 'Openpaw-Dlq-Reason',
@@ -51,8 +54,11 @@ interface ConsumerCommonOptions {
   readonly ignoreUnknownSubjects?: boolean;
   /** Subjects acked without handling: another lane of the service consumes them through its own durable. */
   readonly otherLanesSubjects?: ReadonlySet<string>;
-  /** Called when a valid message is handed to its handler (command receipts: see `command-receipts.ts`). */
-  readonly onPickup?: (envelopeId: string, deliveryCount: number) => void;
+  /**
+   * Called when a valid message is handed to its handler (command receipts: see `command-receipts.ts`);
+   * what it returns is called once the message is settled (its handler done).
+   */
+  readonly onPickup?: (envelopeId: string, deliveryCount: number) => PickupEnded | void;
   readonly observer?: MessagingObserver;
   readonly logger?: MessagingLogger;
   /**
@@ -151,7 +157,7 @@ class PullConsumerRunner implements ConsumerHandle {
   readonly #backoffMs: readonly number[];
   readonly #ignoreUnknown: boolean;
   readonly #otherLanesSubjects: ReadonlySet<string>;
-  readonly #onPickup: ((envelopeId: string, deliveryCount: number) => void) | undefined;
+  readonly #onPickup: ConsumerCommonOptions['onPickup'];
   readonly #observer: MessagingObserver | undefined;
   readonly #logger: MessagingLogger;
   readonly #handler: MessageConsumerOptions['handler'] | undefined;
@@ -348,6 +354,7 @@ class PullConsumerRunner implements ConsumerHandle {
   }
 
   async #runOne(msg: JsMsg, handler: MessageConsumerOptions['handler']): Promise<void> {
+    let pickups: readonly PickupEnded[] = [];
     try {
       const item = this.#validate(msg);
       if (typeof item === 'string') return await this.#deadLetter(msg, item);
@@ -356,9 +363,7 @@ class PullConsumerRunner implements ConsumerHandle {
       if (item.rejectedItems !== undefined && item.rejectedItems.length > 0) await this.#deadLetterItems(msg, item.rejectedItems);
       const itemIds = batchItemIds(item);
       if (itemIds?.length === 0) return this.#settle(msg, 'ack');
-      this.#onPickup?.(item.envelope.id, item.context.deliveryCount);
-      // Each item of a batch has its own step timer in the coordinator, looked up by its item id.
-      for (const itemId of itemIds ?? []) this.#onPickup?.(itemId, item.context.deliveryCount);
+      pickups = this.#pickedUp(item.envelope.id, itemIds ?? [], item.context.deliveryCount);
       const started = this.#observer === undefined ? 0 : performance.now();
       let outcome: HandlerOutcome;
       try {
@@ -371,8 +376,19 @@ class PullConsumerRunner implements ConsumerHandle {
     } catch (error) {
       this.#unexpected(msg, error);
     } finally {
+      for (const ended of pickups) ended();
       this.#finished();
     }
+  }
+
+  /** Tells `onPickup` of the message and of each item of a batch (each has its own step timer in the coordinator, looked up by its item id). */
+  #pickedUp(envelopeId: string, itemIds: readonly string[], deliveryCount: number): PickupEnded[] {
+    const ended: PickupEnded[] = [];
+    for (const id of [envelopeId, ...itemIds]) {
+      const end = this.#onPickup?.(id, deliveryCount);
+      if (end !== undefined) ended.push(end);
+    }
+    return ended;
   }
 
   async #runBatch(msgs: readonly JsMsg[], handler: BatchHandler): Promise<void> {

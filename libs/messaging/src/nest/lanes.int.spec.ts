@@ -2,7 +2,7 @@ import { Injectable, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { defineCommand, STREAMS, type Envelope, type MessageData } from '@openpaw/contracts';
 import { z } from 'zod';
-import { KvCommandReceiptStore } from '../command-receipts.js';
+import { KvCommandReceiptStore, RECEIPT_AFTER_MS } from '../command-receipts.js';
 import { recordingLogger, startBroker, waitFor, type Broker } from '../testing/int-test-kit.js';
 import { MessagingHost, MessagingModule } from './messaging.module.js';
 import { OnMessage } from './on-message.decorator.js';
@@ -44,7 +44,7 @@ describe('lanes (real nats-server): background work never delays a critical comm
     await broker.dispose();
   });
 
-  it('consumes each lane through its own durable and concurrency; a critical command is handled while renders queue; pickups leave receipts', async () => {
+  it('consumes each lane through its own durable and concurrency; a critical command is handled while renders queue; a long pickup leaves a receipt', async () => {
     @Module({
       imports: [MessagingModule.forRoot({ natsUrl: broker.url, service: 'lanetest', concurrency: 4, laneConcurrency: { slow: 1 }, logger: recordingLogger() })],
       providers: [LaneHandlers],
@@ -54,7 +54,8 @@ describe('lanes (real nats-server): background work never delays a critical comm
     const app = await NestFactory.createApplicationContext(LaneApp, { logger: false });
     try {
       // Ten renders queue on the `slow` lane (one at a time, all blocked) before the critical command.
-      for (let n = 1; n <= 10; n += 1) await broker.publisher.publish(Render, { n }, meta);
+      const renders: Array<{ readonly id: string }> = [];
+      for (let n = 1; n <= 10; n += 1) renders.push(await broker.publisher.publish(Render, { n }, meta));
       const command = await broker.publisher.publish(Register, { n: 42 }, meta);
       await waitFor(() => (registered.includes(42) ? true : undefined), 'the critical command handled while every render waits');
       expect(rendersStarted).toEqual([1]);
@@ -75,10 +76,13 @@ describe('lanes (real nats-server): background work never delays a critical comm
       const backlogs = await app.get(MessagingHost).laneBacklogs();
       expect(backlogs).toEqual(expect.arrayContaining([expect.objectContaining({ lane: 'slow', durable: 'svc-lanetest-slow' })]));
 
+      // The first render, still in its handler after RECEIPT_AFTER_MS, has a receipt stamped with its
+      // pickup; the critical command, answered at once, needs none (no step timer fires that soon).
       const receipts = await KvCommandReceiptStore.open(broker.jsm);
-      const receipt = await waitFor(() => receipts.lookup(command.id), 'a receipt for the critical command');
-      expect(receipt).toMatchObject({ service: 'lanetest', lane: 'critical', deliveries: 1 });
-      expect(Date.parse(receipt.pickedUpAt)).not.toBeNaN();
+      const receipt = await waitFor(() => receipts.lookup(renders[0]?.id ?? ''), 'a receipt for the render still being handled', 10_000);
+      expect(receipt).toMatchObject({ service: 'lanetest', lane: 'slow', deliveries: 1 });
+      expect(Date.now() - Date.parse(receipt.pickedUpAt)).toBeGreaterThanOrEqual(RECEIPT_AFTER_MS);
+      expect(await receipts.lookup(command.id)).toBeUndefined();
       const dlq = await broker.jsm.streams.info(STREAMS.deadLetters.name).catch(() => undefined);
       expect(dlq?.state.messages ?? 0).toBe(0);
     } finally {
