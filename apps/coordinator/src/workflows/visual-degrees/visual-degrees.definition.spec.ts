@@ -23,7 +23,7 @@ import {
   VISUAL_DEGREES_TRANSITIONS,
   visualDegreesDefinition,
 } from './visual-degrees.definition.js';
-import type { VisualDegreesData } from './visual-degrees.model.js';
+import type { VisualDegreesData } from './visual-degrees.data.js';
 
 const definition = visualDegreesDefinition();
 

@@ -1,7 +1,7 @@
 import { CandidatesDiscovered, DiscoverCandidates, EdgeRefuted, EdgeVerified, ExpansionSelected, type MessageData, SelectNextExpansion, VerifyEdge } from '@openpaw/contracts';
 import { SagaDriver } from '../testing/saga-driver.js';
 import { visualDegreesDefinition } from './visual-degrees.definition.js';
-import type { VisualDegreesData } from './visual-degrees.model.js';
+import type { VisualDegreesData } from './visual-degrees.data.js';
 
 /**
  * Property: whatever the graph and the pair, a returned path has at most `maxHops` edges, for every
