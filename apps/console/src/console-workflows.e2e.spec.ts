@@ -376,7 +376,7 @@ describe('the console workflow pages in a real browser (Chromium), against the p
     await operator.close();
   });
 
-  it('visual degrees: the chain grows live with an evidence card per link, both confidences shown', async () => {
+  it('visual degrees: the chain grows live with an evidence card per link, both confidences and its photo shown, in the world it names', async () => {
     const pairs = await waitFor(() => demoPairsFrom(platform.logs('visual-search')), 'the local world demo pairs in the visual-search log');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Visual degrees' }).click();
     await page.getByLabel("From (a person's name)", { exact: true }).fill(pairs.threeHop.from);
@@ -392,6 +392,15 @@ describe('the console workflow pages in a real browser (Chromium), against the p
     expect(chain[0]).toBe(pairs.threeHop.from);
     expect(chain.at(-1)).toBe(pairs.threeHop.to);
     expect(chain).toHaveLength((await cards.count()) + 1);
+    // The page says the answer comes from the invented local world, not the real web.
+    expect(await page.locator('[data-world]').textContent()).toContain('local demo world of 24 invented people');
+    // Every card shows its evidence photo (the stored thumbnail, read with the session's token), credited to its page.
+    const pictures = page.locator('.evidence-card img[data-evidence-thumbnail]');
+    await waitFor(async () => ((await pictures.count()) === (await cards.count()) ? true : undefined), 'a picture on every evidence card', 15_000);
+    for (const picture of await pictures.all()) {
+      await waitFor(async () => ((await picture.evaluate((img: { readonly complete: boolean; readonly naturalWidth: number }) => img.complete && img.naturalWidth > 0)) ? true : undefined), 'the evidence picture decoded', 15_000);
+    }
+    expect(await page.locator('.evidence-card figcaption').first().textContent()).toMatch(/^(From \S+|Source page unknown)$/);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'w6-visual-degrees');
   });

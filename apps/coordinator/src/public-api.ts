@@ -4,4 +4,4 @@
  * else of `src/` is imported from outside; lint holds benches to this file.
  */
 export { visualDegreesDefinition } from './workflows/visual-degrees/visual-degrees.definition.js';
-export type { VisualDegreesData } from './workflows/visual-degrees/visual-degrees.model.js';
+export type { VisualDegreesData } from './workflows/visual-degrees/visual-degrees.data.js';

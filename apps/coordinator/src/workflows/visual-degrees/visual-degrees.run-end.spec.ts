@@ -1,10 +1,10 @@
 import { EdgeRefuted, EdgeVerified, type MessageData, RunEnded, VerifyEdge, visualDegreesView, type VisualWorldInfo } from '@openpaw/contracts';
 import { RUN_DEADLINE_TIMER } from '@openpaw/saga';
 import { SagaDriver } from '../testing/saga-driver.js';
-import { decideGuarded } from './run-end.js';
-import type { Run } from './outcomes.js';
+import { decideGuarded } from './visual-degrees.outcomes.js';
+import type { Run } from './visual-degrees.outcomes.js';
 import { visualDegreesDefinition } from './visual-degrees.definition.js';
-import type { VisualDegreesData } from './visual-degrees.model.js';
+import type { VisualDegreesData } from './visual-degrees.data.js';
 
 // How a run ends besides S6/S7's search outcomes: the world it says it searched, a name that world does
 // not know, an owner's cancel, the runtime budget, and a fault of the workflow itself.

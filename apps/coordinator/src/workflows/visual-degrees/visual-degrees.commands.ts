@@ -1,11 +1,20 @@
 import { type AnyMessageDefinition, DiscoverCandidates, discoveryQueries, type MessageData, personNameKey, VerifyEdge } from '@openpaw/contracts';
 import { type Effect, firstTry, type RunSnapshot, sendTry, type StepLogEntry } from '@openpaw/saga';
-import { remaining, searchBudgetSpent } from './budgets.js';
-import { chainOf, frontierOf, hopsVerified, otherSide, withChain } from './chains.js';
-import { identified } from './persons.js';
-import { pathUpdate, status, withEvents } from './stream-events.js';
-import type { VisualDegreesState, VisualDegreesTimings } from './visual-degrees.states.js';
-import { type FailureReason, type Person, type StepKind, VISUAL_DEGREES_PARAMETERS, type VisualDegreesData } from './visual-degrees.model.js';
+import { chainOf, frontierOf, otherSide, withChain } from './visual-degrees.chains.js';
+import {
+  type FailureReason,
+  hopsVerified,
+  identified,
+  type Person,
+  remaining,
+  searchBudgetSpent,
+  type StepKind,
+  VISUAL_DEGREES_PARAMETERS,
+  type VisualDegreesData,
+  type VisualDegreesState,
+  type VisualDegreesTimings,
+} from './visual-degrees.data.js';
+import { pathUpdate, status, withEvents } from './visual-degrees.view.js';
 
 /** The commands of the run's steps: each a new step number, its first try (libs/saga `sendTry`). */
 

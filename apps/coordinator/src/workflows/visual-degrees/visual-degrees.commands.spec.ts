@@ -1,6 +1,6 @@
 import { discoveryQueries } from '@openpaw/contracts';
-import { discoveryQueriesBeside } from './commands.js';
-import type { VisualDegreesData } from './visual-degrees.model.js';
+import { discoveryQueriesBeside } from './visual-degrees.commands.js';
+import type { VisualDegreesData } from './visual-degrees.data.js';
 
 const withSearches = (directSearches: VisualDegreesData['directSearches']): VisualDegreesData => ({ directSearches }) as VisualDegreesData;
 

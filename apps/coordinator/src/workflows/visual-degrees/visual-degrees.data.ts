@@ -1,6 +1,26 @@
-import { type EdgeVerified, type MessageData, VISUAL_DEGREES_MAX_HOPS, type VisualWorldInfo, type visualPerson } from '@openpaw/contracts';
-import type { StepProgress } from '@openpaw/saga';
+import { type EdgeVerified, type MessageData, VISUAL_DEGREES_MAX_HOPS, type VisualWorldInfo, visualDegreesRequest, type visualPerson } from '@openpaw/contracts';
+import type { Backoff, JsonObject, RunSnapshot, StepProgress } from '@openpaw/saga';
 import type { z } from 'zod';
+
+/**
+ * visual_degrees' data (spec 03): its states and timings, the run's data (the source of truth) as S0 makes
+ * it, its budgets, and the persons it learns. The table is in visual-degrees.definition.ts.
+ */
+
+/** Spec 03's worker states S0–S7 (see visual-degrees.definition.ts for the table). */
+export const VISUAL_DEGREES_STATES = ['INITIALIZING', 'DIRECT_EDGE', 'DISCOVERING', 'SELECTING', 'VERIFYING', 'BRIDGING', 'SUCCEEDED', 'FAILED', 'CANCELLED'] as const;
+export type VisualDegreesState = (typeof VISUAL_DEGREES_STATES)[number];
+
+
+export interface VisualDegreesTimings {
+  /** A step's timeout, from the command's pickup on the `visual` lane. */
+  readonly stepTimeoutMs: number;
+  readonly backoff: Backoff;
+  /** Retries of a step that failed retryably or timed out. */
+  readonly retries: number;
+}
+
+export const DEFAULT_VISUAL_DEGREES_TIMINGS: VisualDegreesTimings = { stepTimeoutMs: 60_000, backoff: { baseMs: 1_000, factor: 2, maxMs: 10_000 }, retries: 2 };
 
 /** Spec 03's fixed parameters (MVP defaults). */
 export const VISUAL_DEGREES_PARAMETERS = { maxHops: VISUAL_DEGREES_MAX_HOPS, threshold: 80, imagesPerQuery: 5 } as const;
@@ -138,7 +158,7 @@ export interface VisualDegreesData {
   readonly command: { readonly subject: string; readonly data: object } | null;
   /** One-sided (spec 03's MVP) or meeting in the middle (its optional frontier strategy). */
   readonly strategy: 'one_sided' | 'meet_in_the_middle';
-  /** The chain being expanded (see chains.ts). */
+  /** The chain being expanded (see visual-degrees.chains.ts). */
   readonly side: 'from' | 'to';
   /** The verified chain from `from`: path[0] is `from`; edges[i] joins path[i] and path[i+1]. */
   readonly path: readonly Person[];
@@ -156,13 +176,13 @@ export interface VisualDegreesData {
   readonly exhaustedSides?: readonly ('from' | 'to')[];
   /**
    * Meeting in the middle: per side, who its discoveries saw (celebrity id) and beside which node of
-   * its chain (celebrity id), first sighting kept (meeting.ts). Absent in runs started before it existed.
+   * its chain (celebrity id), first sighting kept (`recordSightings`, visual-degrees.chains.ts). Absent in runs started before it existed.
    */
   readonly sightings?: Readonly<Record<'from' | 'to', Readonly<Record<string, string>>>>;
   /**
    * The direct attempts' searches so far (S1's A ↔ B, S5's bridges): between whom (their names) and the
    * queries. Already run, so a later discovery beside either of them reads them again at no search
-   * (commands.ts). Absent in runs started before it existed.
+   * (`discoveryQueriesBeside`, visual-degrees.commands.ts). Absent in runs started before it existed.
    */
   readonly directSearches?: readonly DirectSearch[];
   /** The candidate S4 is verifying, with the queries it runs. */
@@ -172,3 +192,90 @@ export interface VisualDegreesData {
   /** The local demo world the service searches, from its first reply that said so (absent on the real web, and before). */
   readonly world?: VisualWorldInfo;
 }
+
+/** S0: the request normalised, its limits and budgets fixed (the options within the caps, else the spec's defaults). */
+export function initialVisualDegreesData(input: JsonObject, run: Pick<RunSnapshot, 'userId'>): VisualDegreesData {
+  const start = visualDegreesRequest.parse(input);
+  const options = start.options ?? {};
+  const from = { name: start.from };
+  return {
+    sessionId: start.sessionId ?? run.userId.slice(0, 128),
+    from,
+    to: { name: start.to },
+    hopLimit: options.maxHops ?? VISUAL_DEGREES_PARAMETERS.maxHops,
+    budgets: {
+      maxSearchCalls: options.maxSearchCalls ?? DEFAULT_VISUAL_BUDGETS.maxSearchCalls,
+      maxRecognitionCalls: options.maxRecognitionCalls ?? DEFAULT_VISUAL_BUDGETS.maxRecognitionCalls,
+      maxLlmCalls: options.maxLlmCalls ?? DEFAULT_VISUAL_BUDGETS.maxLlmCalls,
+      maxRuntimeMs: options.maxRuntimeMs ?? DEFAULT_VISUAL_BUDGETS.maxRuntimeMs,
+    },
+    model: options.model ?? null,
+    used: { searchCalls: 0, recognitionCalls: 0, llmCalls: 0, imagesSkipped: 0, costUsd: 0 },
+    startedAt: null,
+    stepNo: 0,
+    step: null,
+    command: null,
+    strategy: options.strategy ?? 'meet_in_the_middle',
+    side: 'from',
+    path: [from],
+    edges: [],
+    reversePath: [{ name: start.to }],
+    reverseEdges: [],
+    candidates: [],
+    failedFrom: {},
+    deadEnds: [],
+    exhaustedSides: [],
+    sightings: { from: {}, to: {} },
+    verifying: null,
+    events: [],
+    failure: null,
+  };
+}
+
+/* A run's budgets (spec 03): what is left, what a reply's usage costs, and why a spent one ends the run. */
+
+type D = VisualDegreesData;
+
+export function remaining(data: D): { searchCalls: number; recognitionCalls: number; llmCalls: number } {
+  return {
+    searchCalls: Math.max(0, data.budgets.maxSearchCalls - data.used.searchCalls),
+    recognitionCalls: Math.max(0, data.budgets.maxRecognitionCalls - data.used.recognitionCalls),
+    llmCalls: Math.max(0, data.budgets.maxLlmCalls - data.used.llmCalls),
+  };
+}
+
+export function charge(data: D, usage: Partial<Usage>): D {
+  const used = data.used;
+  return {
+    ...data,
+    used: {
+      searchCalls: used.searchCalls + (usage.searchCalls ?? 0),
+      recognitionCalls: used.recognitionCalls + (usage.recognitionCalls ?? 0),
+      llmCalls: used.llmCalls + (usage.llmCalls ?? 0),
+      imagesSkipped: used.imagesSkipped + (usage.imagesSkipped ?? 0),
+      costUsd: Math.round((used.costUsd + (usage.costUsd ?? 0)) * 1e6) / 1e6,
+    },
+  };
+}
+
+export function budgetReason(kind: 'search' | 'recognition' | undefined): FailureReason {
+  return kind === 'recognition' ? 'recognition_budget_exhausted' : 'search_budget_exhausted';
+}
+
+/** Checks the search budgets before a search step; undefined when there is some left. */
+export function searchBudgetSpent(data: D): FailureReason | undefined {
+  const left = remaining(data);
+  if (left.searchCalls <= 0) return 'search_budget_exhausted';
+  if (left.recognitionCalls <= 0) return 'recognition_budget_exhausted';
+  return undefined;
+}
+
+/** Edges verified so far, on both chains. */
+export function hopsVerified(data: VisualDegreesData): number {
+  return data.edges.length + data.reverseEdges.length;
+}
+
+export const identified = (person: Person): IdentifiedPerson | undefined => (person.celebrityId === undefined ? undefined : { name: person.name, celebrityId: person.celebrityId });
+
+/** A person as a reply identified them (the reply's id wins; the name we asked with stays). */
+export const learn = (known: Person, seen: Person): Person => (known.celebrityId === undefined && seen.celebrityId !== undefined ? { name: known.name, celebrityId: seen.celebrityId } : known);
