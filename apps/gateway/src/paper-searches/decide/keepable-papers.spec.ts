@@ -1,44 +1,10 @@
-import { type Checkpoint, interpretDecision, type PaperCollection, type ScoredPaper } from '@openpaw/contracts';
+import { type Checkpoint, interpretDecision } from '@openpaw/contracts';
+import { paperCollectionFixture, scoredPaperFixture } from '@openpaw/testkit';
 import { unkeepableMarks, unkeepableMarksReason } from './keepable-papers.js';
 
-const paper = (id: string): ScoredPaper => ({
-  id,
-  title: id,
-  authors: [],
-  year: 2020,
-  venue: null,
-  abstract: null,
-  doi: null,
-  arxivId: null,
-  pmid: null,
-  url: null,
-  pdfUrl: null,
-  citationCount: null,
-  sources: ['library'],
-  sourceIds: [],
-  relevanceScore: 0.5,
-  relevanceReason: 'r',
-  tags: [],
-});
-const provenance = { model: 'local', local: true, method: 'lexical', costUsd: 0 };
-const collection: PaperCollection = {
-  papers: [paper('a'), paper('b')],
-  facets: { byYear: [], byVenue: [], topAuthors: [], themes: [] },
-  metadata: {
-    query: 'q',
-    strategy: { queries: [{ keywords: ['q'], synonyms: [], booleanQuery: 'q' }], sources: ['library'], filters: { yearFrom: null, yearTo: null, language: null, maxResults: 100 }, excludedTerms: [] },
-    iteration: 2,
-    totalFound: 3,
-    duplicatesMerged: 0,
-    rejectedExcluded: 0,
-    sourceReports: [],
-    scoredBy: provenance,
-    organisedBy: provenance,
-    createdAt: '2026-01-01T00:00:00.000Z',
-  },
-  // The stored collection holds a third paper, "c", that the message could not carry.
-  wholePapers: { blobKey: 'paper-search/run/whole.json', count: 3, cuts: { papersLeftOut: 0, abstractsShortened: 0, authorListsShortened: 0 } },
-};
+const paper = (id: string) => scoredPaperFixture(id);
+// The stored collection holds a third paper, "c", that the message could not carry.
+const collection = paperCollectionFixture([paper('a'), paper('b')], { wholePapers: { blobKey: 'paper-search/run/whole.json', count: 3, cuts: { papersLeftOut: 0, abstractsShortened: 0, authorListsShortened: 0 } } });
 const review: Checkpoint = {
   kind: 'result_review',
   checkpointId: '00000000-0000-4000-8000-000000000001',

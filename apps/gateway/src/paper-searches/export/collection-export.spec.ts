@@ -3,46 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PaperCollection, PaperSearchView, ScoredPaper } from '@openpaw/contracts';
 import { LocalFsBlobStore } from '@openpaw/providers/blob';
+import { paperCollectionFixture, scoredPaperFixture } from '@openpaw/testkit';
 import { exportableCollection, exportCollection, TRIMMED_VIEW_NOTE, viewWithWholePapers, wholeCollection } from './collection-export.js';
 
 function scored(id: string, title: string, doi: string | null): ScoredPaper {
-  return {
-    id,
-    title,
-    authors: [{ name: 'Ashish Vaswani', id: null }],
-    year: 2017,
-    venue: 'NeurIPS',
-    abstract: null,
-    doi,
-    arxivId: null,
-    pmid: null,
-    url: null,
-    pdfUrl: null,
-    citationCount: null,
-    sources: ['library'],
-    sourceIds: [],
-    relevanceScore: 0.9,
-    relevanceReason: 'r',
-    tags: [],
-  };
+  return scoredPaperFixture(id, { title, authors: [{ name: 'Ashish Vaswani', id: null }], year: 2017, venue: 'NeurIPS', doi, relevanceScore: 0.9 });
 }
-const provenance = { model: 'local', local: true, method: 'lexical', costUsd: 0 };
-const collection: PaperCollection = {
-  papers: [scored('doi:10.1/attention', 'Attention is all you need', '10.1/attention')],
-  facets: { byYear: [], byVenue: [], topAuthors: [], themes: [] },
-  metadata: {
-    query: 'q',
-    strategy: { queries: [{ keywords: ['q'], synonyms: [], booleanQuery: 'q' }], sources: ['library'], filters: { yearFrom: null, yearTo: null, language: null, maxResults: 100 }, excludedTerms: [] },
-    iteration: 1,
-    totalFound: 1,
-    duplicatesMerged: 0,
-    rejectedExcluded: 0,
-    sourceReports: [],
-    scoredBy: provenance,
-    organisedBy: provenance,
-    createdAt: '2026-01-01T00:00:00.000Z',
-  },
-};
+const collection = paperCollectionFixture([scored('doi:10.1/attention', 'Attention is all you need', '10.1/attention')]);
 const base: PaperSearchView = {
   status: 'waiting',
   state: 'AWAITING_RESULT_REVIEW',
