@@ -151,7 +151,9 @@ export class PaperSearchesController {
   @Get(':id')
   @ApiOperation({
     summary: 'One paper search: state, iteration, the open checkpoint with its payload, accumulated papers, the result.',
-    description: '`checkpoint` is set while the search waits (`status: waiting`); decide it with `POST .../checkpoints/{checkpointId}/decision`.',
+    description:
+      '`checkpoint` is set while the search waits (`status: waiting`); decide it with `POST .../checkpoints/{checkpointId}/decision`. ' +
+      'The collections (the result, the one under review) list every paper, read from the stored collection when one message could not carry them all; `metadata.cuts` says what the papers shown still lack.',
   })
   @ApiZodParams(paperSearchIdParams)
   @ApiOkResponse({ schema: openApiSchema(paperSearchResource) })
@@ -174,7 +176,8 @@ export class PaperSearchesController {
       'Checkpoint 1 (strategy_confirmation): `approve` searches the proposed strategy, `edit` searches `revisedData` (a SearchStrategy), ' +
       '`reject` iterates with `note` as feedback. Checkpoint 2 (result_review): `approve` completes (with `revisedData.markedRelevant` accumulated), ' +
       '`edit` iterates with `revisedData` (a UserFeedback: markedRelevant, markedIrrelevant, freeText), `reject` iterates with `note`. ' +
-      'Papers marked irrelevant are never shown again. Answers once the search moved on (`applied`) or after a short wait (`pending`).',
+      'Papers marked irrelevant are never shown again. A paper marked relevant must be among the papers the review can keep (its collection message and the papers kept before): otherwise 400 naming it. ' +
+      'Answers once the search moved on (`applied`) or after a short wait (`pending`).',
   })
   @ApiZodParams(checkpointParams)
   @ApiZodBody(decisionBody, {
