@@ -1,4 +1,5 @@
-import MarkdownIt from 'markdown-it';
+import { createRequire } from 'node:module';
+import type MarkdownIt from 'markdown-it';
 import type { ExternalReport, LegReport as ReportOfLeg } from '@openpaw/contracts';
 
 export interface ShareableReport {
@@ -27,23 +28,33 @@ export function escapeHtml(text: string): string {
 /** Source labels a report cites ("[openai]", "[External 2]"), marked on the page. */
 const SOURCE_LABEL = /\[((?:openai|anthropic|gemini|local|External \d+|E\d+|Q))\]/g;
 
+type MarkdownRenderer = InstanceType<typeof MarkdownIt>;
+let markdown: MarkdownRenderer | undefined;
+
 /**
  * Markdown by markdown-it (CommonMark): raw HTML is shown as text, not passed through, and links,
  * images, autolinks and link definitions are off, so no URL from a model reaches an `href` or `src`.
+ * Loaded on first use (~3.5 MB RSS): only a shared report needs it.
  */
-const markdown = new MarkdownIt('default', { html: false, linkify: false, typographer: false }).disable(['link', 'image', 'autolink', 'reference']);
-// A report's own headings sit under the page's h1 and h2.
-markdown.core.ruler.push('report_heading_levels', (state) => {
-  for (const token of state.tokens) {
-    if (token.type === 'heading_open' || token.type === 'heading_close') token.tag = `h${Math.min(6, Number(token.tag.slice(1)) + 2)}`;
-  }
-  return true;
-});
-markdown.renderer.rules.text = (tokens, index) => escapeHtml(tokens[index]?.content ?? '').replace(SOURCE_LABEL, '<span class="label">[$1]</span>');
+function markdownRenderer(): MarkdownRenderer {
+  if (markdown !== undefined) return markdown;
+  const MarkdownItClass = createRequire(import.meta.url)('markdown-it') as typeof MarkdownIt;
+  const renderer = new MarkdownItClass('default', { html: false, linkify: false, typographer: false }).disable(['link', 'image', 'autolink', 'reference']);
+  // A report's own headings sit under the page's h1 and h2.
+  renderer.core.ruler.push('report_heading_levels', (state) => {
+    for (const token of state.tokens) {
+      if (token.type === 'heading_open' || token.type === 'heading_close') token.tag = `h${Math.min(6, Number(token.tag.slice(1)) + 2)}`;
+    }
+    return true;
+  });
+  renderer.renderer.rules.text = (tokens, index) => escapeHtml(tokens[index]?.content ?? '').replace(SOURCE_LABEL, '<span class="label">[$1]</span>');
+  markdown = renderer;
+  return renderer;
+}
 
 /** A report's Markdown as HTML: headings, lists, paragraphs, emphasis, code, tables; every text escaped. */
 export function markdownToHtml(text: string): string {
-  return markdown.render(text).trimEnd();
+  return markdownRenderer().render(text).trimEnd();
 }
 
 /**
