@@ -10,3 +10,4 @@ export * from './problem-images.js';
 export { type LocalOidcProvider, type OidcAccount, startLocalOidcProvider } from './local-oidc-provider.js';
 export { type MathpixServiceError, type OcrWireAnswer, type OcrWireRequest, type OcrWireServer, startGoogleVisionWireServer, startMathpixWireServer, type VisionServiceError, type WireBox, type WireLine } from './ocr-wire-servers.js';
 export { fuzzOpenApi, RUN_STARTING_OPERATIONS, type OpenApiDocument, type OpenApiFuzzOptions, type OpenApiFuzzReport } from './openapi-fuzz/openapi-fuzz.js';
+export { paperCollectionFixture, scoredPaperFixture } from './paper-search-fixtures.js';

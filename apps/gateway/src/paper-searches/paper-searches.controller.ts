@@ -44,7 +44,7 @@ import type { RunProjection } from '../projection/run-projection.store.js';
 import { RunProjectionStore } from '../projection/run-projection.store.js';
 import { errorBody, validationErrorBody } from '../runs/runs.schemas.js';
 import { DecideCheckpointHandler } from './decide/decide-checkpoint.handler.js';
-import { exportableCollection, exportCollection, wholeCollection } from './export/collection-export.js';
+import { exportableCollection, exportCollection, viewWithWholePapers, wholeCollection } from './export/collection-export.js';
 import {
   checkpointParams,
   createPaperSearchBody,
@@ -151,14 +151,20 @@ export class PaperSearchesController {
   @Get(':id')
   @ApiOperation({
     summary: 'One paper search: state, iteration, the open checkpoint with its payload, accumulated papers, the result.',
-    description: '`checkpoint` is set while the search waits (`status: waiting`); decide it with `POST .../checkpoints/{checkpointId}/decision`.',
+    description:
+      '`checkpoint` is set while the search waits (`status: waiting`); decide it with `POST .../checkpoints/{checkpointId}/decision`. ' +
+      'The collections (the result, the one under review) list every paper, read from the stored collection when one message could not carry them all; `metadata.cuts` says what the papers shown still lack.',
   })
   @ApiZodParams(paperSearchIdParams)
   @ApiOkResponse({ schema: openApiSchema(paperSearchResource) })
   @ApiNotFoundResponse({ description: 'No such paper search among the caller’s.', schema: openApiSchema(errorBody) })
   async get(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(paperSearchIdParams)) params: z.output<typeof paperSearchIdParams>): Promise<PaperSearchResource> {
     const run = await this.runs.findForUser(params.id, user.userId);
-    const resource = run?.workflowType === PAPER_SEARCH ? toResource(run) : undefined;
+    const view = run?.workflowType === PAPER_SEARCH ? paperSearchView.safeParse(run.view) : undefined;
+    if (run === undefined || view?.success !== true) throw notFound();
+    // Claim check: the collections' papers whole from the stored lists (a message, and the projected
+    // view, carry as many as fit); the public view then leaves the storage keys out.
+    const resource = toResource({ ...run, view: await viewWithWholePapers(view.data, this.blobs) });
     if (resource === undefined) throw notFound();
     return resource;
   }
@@ -170,7 +176,8 @@ export class PaperSearchesController {
       'Checkpoint 1 (strategy_confirmation): `approve` searches the proposed strategy, `edit` searches `revisedData` (a SearchStrategy), ' +
       '`reject` iterates with `note` as feedback. Checkpoint 2 (result_review): `approve` completes (with `revisedData.markedRelevant` accumulated), ' +
       '`edit` iterates with `revisedData` (a UserFeedback: markedRelevant, markedIrrelevant, freeText), `reject` iterates with `note`. ' +
-      'Papers marked irrelevant are never shown again. Answers once the search moved on (`applied`) or after a short wait (`pending`).',
+      'Papers marked irrelevant are never shown again. A paper marked relevant must be among the papers the review can keep (its collection message and the papers kept before): otherwise 400 naming it. ' +
+      'Answers once the search moved on (`applied`) or after a short wait (`pending`).',
   })
   @ApiZodParams(checkpointParams)
   @ApiZodBody(decisionBody, {

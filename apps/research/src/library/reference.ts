@@ -1,6 +1,6 @@
 import { findArxivId, findDoi, normaliseArxivId, normaliseDoi, normalisePmid } from '@openpaw/providers';
-import { type BibtexEntry, splitBibtexNames } from './bibtex/parse-bibtex.js';
-import { latexToText } from './latex-text.js';
+import type { BibtexEntry } from './bibtex/parse-bibtex.js';
+import { cslOfRisRecord, displayNameOf, plainText as text, yearOf } from './citation-js.js';
 import type { RisRecord } from './ris/parse-ris.js';
 
 /** A reference in a user's library, as imported from BibTeX or RIS. */
@@ -24,33 +24,30 @@ export interface LibraryReference {
 export type ReferenceResult = { readonly ok: true; readonly reference: LibraryReference } | { readonly ok: false; readonly reason: string };
 
 export function referenceFromBibtex(entry: BibtexEntry): ReferenceResult {
-  const f = (name: string): string | null => {
-    const value = entry.fields[name];
-    if (value === undefined) return null;
-    const text = latexToText(value);
-    return text === '' ? null : text;
-  };
-  const title = f('title');
+  const { csl } = entry;
+  // Identifiers are read as written (Citation.js maps no arXiv eprint to CSL); braces around them are not part of them.
+  const raw = (name: string): string | null => text(entry.fields[name]?.replace(/[{}]/g, ''));
+  const title = text(csl.title);
   if (title === null) return { ok: false, reason: `@${entry.type}{${entry.key}} has no title` };
-  const eprint = f('eprint');
-  const archive = (f('archiveprefix') ?? f('eprinttype') ?? '').toLowerCase();
-  const url = f('url');
-  const doi = normaliseDoi(f('doi')) ?? findDoi(url);
+  const eprint = raw('eprint');
+  const archive = (raw('archiveprefix') ?? raw('eprinttype') ?? '').toLowerCase();
+  const url = text(csl.URL) ?? raw('url');
+  const doi = normaliseDoi(text(csl.DOI) ?? raw('doi')) ?? findDoi(url);
   return {
     ok: true,
     reference: {
       citationKey: entry.key,
       entryType: entry.type,
       title,
-      authors: splitBibtexNames(entry.fields['author'] ?? entry.fields['editor'] ?? '').map(displayName).filter((n) => n !== '' && n !== 'others'),
-      year: year(f('year') ?? f('date')),
-      venue: f('journal') ?? f('journaltitle') ?? f('booktitle') ?? (archive === 'arxiv' ? 'arXiv' : null) ?? f('publisher'),
-      abstract: f('abstract'),
+      authors: (csl.author ?? csl.editor ?? []).map(displayNameOf).filter((n) => n !== '' && n !== 'others'),
+      year: yearOf(csl) ?? year(raw('year') ?? raw('date')),
+      venue: text(csl['container-title']) ?? (archive === 'arxiv' ? 'arXiv' : null) ?? text(csl.publisher),
+      abstract: text(csl.abstract),
       doi,
-      arxivId: (archive === 'arxiv' || archive === '' ? normaliseArxivId(eprint) : null) ?? normaliseArxivId(f('arxiv')) ?? findArxivId(url) ?? normaliseArxivId(doi),
-      pmid: normalisePmid(f('pmid')),
+      arxivId: (archive === 'arxiv' || archive === '' ? normaliseArxivId(eprint) : null) ?? normaliseArxivId(raw('arxiv')) ?? findArxivId(url) ?? normaliseArxivId(doi),
+      pmid: normalisePmid(text(csl.PMID) ?? raw('pmid')),
       url,
-      keywords: splitKeywords(f('keywords')),
+      keywords: splitKeywords(text(csl.keyword)),
     },
   };
 }
@@ -64,22 +61,24 @@ export function referenceFromRis(record: RisRecord, index: number): ReferenceRes
     return null;
   };
   const all = (...tags: string[]): string[] => tags.flatMap((t) => record.tags[t] ?? []).filter((v) => v.trim() !== '');
-  const title = first('TI', 'T1', 'CT', 'BT');
+  // The tags' meanings per type (which tag is the title, the container, the date) are Citation.js's;
+  // identifiers and keywords are read from the tags (CSL has no arXiv id, and joins keywords with commas).
+  const csl = cslOfRisRecord({ TY: record.type, ...Object.fromEntries(Object.entries(record.tags).map(([tag, values]) => [tag, values.length === 1 ? values[0]! : values])) });
+  const title = text(csl.title) ?? first('TI', 'T1', 'CT', 'BT');
   if (title === null) return { ok: false, reason: `RIS record ${index + 1} (${record.type}) has no title` };
   const urls = all('UR', 'L2');
   const an = first('AN');
   const doi = normaliseDoi(first('DO')) ?? urls.map(findDoi).find((d) => d !== null) ?? null;
-  const title2 = record.tags['TI'] !== undefined ? first('T2') : null;
   return {
     ok: true,
     reference: {
       citationKey: first('ID') ?? '',
       entryType: record.type,
       title,
-      authors: all('AU', 'A1').map(displayName),
-      year: year(first('PY', 'Y1', 'DA')),
-      venue: first('JO', 'JF', 'JA', 'J2') ?? title2,
-      abstract: first('AB', 'N2'),
+      authors: (csl.author ?? csl.editor ?? []).map(displayNameOf).filter((n) => n !== ''),
+      year: yearOf(csl) ?? year(first('PY', 'Y1', 'DA')),
+      venue: text(csl['container-title']) ?? text(csl['event-title']) ?? first('JO', 'JF', 'JA', 'J2'),
+      abstract: text(csl.abstract) ?? first('AB', 'N2'),
       doi,
       arxivId: normaliseArxivId(an) ?? urls.map(findArxivId).find((a) => a !== null) ?? normaliseArxivId(doi),
       pmid: an !== null && /^pmid:/i.test(an) ? normalisePmid(an) : null,
@@ -87,16 +86,6 @@ export function referenceFromRis(record: RisRecord, index: number): ReferenceRes
       keywords: all('KW'),
     },
   };
-}
-
-/** "Vaswani, Ashish" → "Ashish Vaswani"; "{Google Brain}" → "Google Brain". */
-function displayName(raw: string): string {
-  const trimmed = raw.trim();
-  if (/^\{.*\}$/.test(trimmed)) return latexToText(trimmed);
-  const parts = trimmed.split(',').map((p) => latexToText(p));
-  if (parts.length === 2 && parts[1] !== '') return `${parts[1]} ${parts[0]}`;
-  if (parts.length === 3 && parts[2] !== '') return `${parts[2]} ${parts[0]} ${parts[1]}`;
-  return latexToText(trimmed);
 }
 
 function year(value: string | null): number | null {

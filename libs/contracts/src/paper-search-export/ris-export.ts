@@ -1,11 +1,13 @@
 import type { Paper, PaperKind } from '../messages/paper-search-model.js';
 import { isArxivDoi } from './paper-text.js';
+import { splitName } from './person-name.js';
 import { publishedVenueOf, recordKindOf } from './record-kind.js';
 
 /**
  * A collection's papers as RIS (`TAG  - value` lines, CRLF, one `ER  - ` per record), the type by
  * record kind (`recordKindOf`): the journal in `JO`, another venue (proceedings, book, school,
- * institution) in `T2`; one `AU` per author.
+ * institution) in `T2`; one `AU` per author, written "Family, Given" as the RIS specification asks
+ * (a reader takes "Yann LeCun" for one literal name).
  */
 export function toRis(papers: readonly Paper[]): string {
   return papers.map(record).join('');
@@ -29,7 +31,7 @@ function record(p: Paper): string {
   const lines: [string, string | null][] = [
     ['TY', type],
     ['TI', p.title],
-    ...p.authors.map((a): [string, string] => ['AU', a.name]),
+    ...p.authors.map((a): [string, string] => ['AU', risName(a.name)]),
     ['PY', p.year === null ? null : String(p.year)],
     ['JO', type === 'JOUR' ? venue : null],
     ['T2', type === 'JOUR' ? null : venue],
@@ -44,4 +46,11 @@ function record(p: Paper): string {
     .filter((l): l is [string, string] => l[1] !== null)
     .map(([tag, value]) => `${tag}  - ${value.replace(/[\r\n]+/g, ' ')}\r\n`)
     .join('');
+}
+
+/** "Yann LeCun" → "LeCun, Yann"; an organisation or a single name stays as it is. */
+function risName(name: string): string {
+  const split = splitName(name);
+  if ('literal' in split) return split.literal;
+  return split.given === null ? split.family : `${split.family}, ${split.given}`;
 }

@@ -403,7 +403,7 @@ export interface paths {
         };
         /**
          * One paper search: state, iteration, the open checkpoint with its payload, accumulated papers, the result.
-         * @description `checkpoint` is set while the search waits (`status: waiting`); decide it with `POST .../checkpoints/{checkpointId}/decision`.
+         * @description `checkpoint` is set while the search waits (`status: waiting`); decide it with `POST .../checkpoints/{checkpointId}/decision`. The collections (the result, the one under review) list every paper, read from the stored collection when one message could not carry them all; `metadata.cuts` says what the papers shown still lack.
          */
         get: operations["PaperSearchesController_get"];
         put?: never;
@@ -425,7 +425,7 @@ export interface paths {
         put?: never;
         /**
          * Decide the open checkpoint: approve, edit or reject.
-         * @description Checkpoint 1 (strategy_confirmation): `approve` searches the proposed strategy, `edit` searches `revisedData` (a SearchStrategy), `reject` iterates with `note` as feedback. Checkpoint 2 (result_review): `approve` completes (with `revisedData.markedRelevant` accumulated), `edit` iterates with `revisedData` (a UserFeedback: markedRelevant, markedIrrelevant, freeText), `reject` iterates with `note`. Papers marked irrelevant are never shown again. Answers once the search moved on (`applied`) or after a short wait (`pending`).
+         * @description Checkpoint 1 (strategy_confirmation): `approve` searches the proposed strategy, `edit` searches `revisedData` (a SearchStrategy), `reject` iterates with `note` as feedback. Checkpoint 2 (result_review): `approve` completes (with `revisedData.markedRelevant` accumulated), `edit` iterates with `revisedData` (a UserFeedback: markedRelevant, markedIrrelevant, freeText), `reject` iterates with `note`. Papers marked irrelevant are never shown again. A paper marked relevant must be among the papers the review can keep (its collection message and the papers kept before): otherwise 400 naming it. Answers once the search moved on (`applied`) or after a short wait (`pending`).
          */
         post: operations["PaperSearchesController_decideCheckpoint"];
         delete?: never;

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CHECKPOINT_DECISION_INPUT, type CheckpointDecisionInput, type Decision, interpretDecision, PAPER_SEARCH, paperSearchView } from '@openpaw/contracts';
 import { RunProjectionStore } from '../../projection/run-projection.store.js';
 import { HumanInputSubmitter } from '../../runs/human-input/human-input-submitter.js';
+import { unkeepableMarks, unkeepableMarksReason } from './keepable-papers.js';
 
 export interface DecideCheckpointCommand {
   readonly runId: string;
@@ -48,6 +49,8 @@ export class DecideCheckpointHandler {
     }
     const meaning = interpretDecision(open.kind, command.decision);
     if (meaning.kind === 'invalid') return { kind: 'invalid', detail: meaning.reason };
+    const unkeepable = unkeepableMarks(open, meaning);
+    if (unkeepable.length > 0) return { kind: 'invalid', detail: unkeepableMarksReason(open, unkeepable) };
 
     const payload: CheckpointDecisionInput = { checkpointId: command.checkpointId, decision: command.decision };
     const answer = await this.inputs.submit(run, command.userId, CHECKPOINT_DECISION_INPUT, payload);

@@ -3,46 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PaperCollection, PaperSearchView, ScoredPaper } from '@openpaw/contracts';
 import { LocalFsBlobStore } from '@openpaw/providers/blob';
-import { exportableCollection, exportCollection, TRIMMED_VIEW_NOTE, wholeCollection } from './collection-export.js';
+import { paperCollectionFixture, scoredPaperFixture } from '@openpaw/testkit';
+import { exportableCollection, exportCollection, TRIMMED_VIEW_NOTE, viewWithWholePapers, wholeCollection } from './collection-export.js';
 
 function scored(id: string, title: string, doi: string | null): ScoredPaper {
-  return {
-    id,
-    title,
-    authors: [{ name: 'Ashish Vaswani', id: null }],
-    year: 2017,
-    venue: 'NeurIPS',
-    abstract: null,
-    doi,
-    arxivId: null,
-    pmid: null,
-    url: null,
-    pdfUrl: null,
-    citationCount: null,
-    sources: ['library'],
-    sourceIds: [],
-    relevanceScore: 0.9,
-    relevanceReason: 'r',
-    tags: [],
-  };
+  return scoredPaperFixture(id, { title, authors: [{ name: 'Ashish Vaswani', id: null }], year: 2017, venue: 'NeurIPS', doi, relevanceScore: 0.9 });
 }
-const provenance = { model: 'local', local: true, method: 'lexical', costUsd: 0 };
-const collection: PaperCollection = {
-  papers: [scored('doi:10.1/attention', 'Attention is all you need', '10.1/attention')],
-  facets: { byYear: [], byVenue: [], topAuthors: [], themes: [] },
-  metadata: {
-    query: 'q',
-    strategy: { queries: [{ keywords: ['q'], synonyms: [], booleanQuery: 'q' }], sources: ['library'], filters: { yearFrom: null, yearTo: null, language: null, maxResults: 100 }, excludedTerms: [] },
-    iteration: 1,
-    totalFound: 1,
-    duplicatesMerged: 0,
-    rejectedExcluded: 0,
-    sourceReports: [],
-    scoredBy: provenance,
-    organisedBy: provenance,
-    createdAt: '2026-01-01T00:00:00.000Z',
-  },
-};
+const collection = paperCollectionFixture([scored('doi:10.1/attention', 'Attention is all you need', '10.1/attention')]);
 const base: PaperSearchView = {
   status: 'waiting',
   state: 'AWAITING_RESULT_REVIEW',
@@ -137,6 +104,32 @@ describe('exporting a paper search collection', () => {
       expect(await wholeCollection(trimmedView(1), true, blobs)).toEqual({ collection: trimmedView(1), papersTrimmed: true, cuts: trimmedView(1).metadata.cuts });
       await blobs.put('paper-search/run/whole.json', JSON.stringify([whole]));
       expect((await wholeCollection(trimmedView(2), true, blobs)).collection.papers[0]!.abstract).toBeNull();
+    });
+
+    it('serves the view with every stored paper: a collection larger than one message is shown whole, its cuts those of the stored papers', async () => {
+      // 300 papers stored; the message (and so the projected view) carried the first 120, abstracts left out.
+      const stored = Array.from({ length: 300 }, (_, i) => ({ ...scored(`doi:10.1/p${i}`, `Paper ${i}`, `10.1/p${i}`), abstract: `Abstract ${i}.` }));
+      await blobs.put('paper-search/run/large.json', JSON.stringify(stored));
+      const message: PaperCollection = {
+        ...collection,
+        papers: stored.slice(0, 120).map((p) => ({ ...p, abstract: null })),
+        metadata: { ...collection.metadata, cuts: { papersLeftOut: 180, abstractsShortened: 120, authorListsShortened: 2 } },
+        wholePapers: { blobKey: 'paper-search/run/large.json', count: 300, cuts: earlierCuts },
+      };
+      const review = { kind: 'result_review' as const, checkpointId: '00000000-0000-4000-8000-000000000001', runId: '00000000-0000-4000-8000-000000000002', iteration: 2, createdAt: '2026-01-01T00:00:00.000Z', payload: { collection: message, accumulatedPapers: [], iteration: 2 } };
+      const view = await viewWithWholePapers({ ...base, checkpoint: review, papersTrimmed: true }, blobs);
+      const shown = view.checkpoint?.kind === 'result_review' ? view.checkpoint.payload.collection : undefined;
+      expect(shown?.papers).toHaveLength(300);
+      expect(shown?.papers[299]).toMatchObject({ id: 'doi:10.1/p299', abstract: 'Abstract 299.' });
+      expect(shown?.metadata.cuts).toEqual(earlierCuts);
+      expect(view.papersTrimmed).toBe(false);
+      const done = await viewWithWholePapers({ ...base, status: 'completed', state: 'COMPLETED', result: message }, blobs);
+      expect(done.result?.papers).toHaveLength(300);
+      // No stored list (or a gone one): the view as it was, its cuts said.
+      const gone = { ...message, wholePapers: { ...message.wholePapers!, blobKey: 'paper-search/run/gone.json' } };
+      expect((await viewWithWholePapers({ ...base, result: gone, papersTrimmed: true }, blobs)).result).toEqual(gone);
+      const plain = { ...base, result: collection };
+      expect(await viewWithWholePapers(plain, blobs)).toEqual(plain);
     });
   });
 });

@@ -73,3 +73,23 @@ export async function wholeCollection(collection: PaperCollection, papersTrimmed
   const viewOnly = collection.papers.filter((p) => !storedIds.has(p.id));
   return { collection: { ...collection, papers: [...stored, ...viewOnly] }, papersTrimmed: papersTrimmed && viewOnly.length > 0, cuts: ref.cuts };
 }
+
+/**
+ * The view with its collections' papers whole (claim check): the result's and the open review's
+ * papers read from the stored lists, their `cuts` what the stored papers lack (not what one message
+ * could carry). A collection without a stored list, or whose list is gone, stays as the view has it.
+ */
+export async function viewWithWholePapers(view: PaperSearchView, blobs: Pick<BlobStore, 'get'>): Promise<PaperSearchView> {
+  let papersTrimmed = view.papersTrimmed;
+  const whole = async (collection: PaperCollection): Promise<PaperCollection> => {
+    if (collection.wholePapers === undefined) return collection;
+    const source = await wholeCollection(collection, view.papersTrimmed, blobs);
+    if (source.collection === collection) return collection;
+    papersTrimmed = source.papersTrimmed;
+    return { ...source.collection, metadata: { ...source.collection.metadata, cuts: source.cuts } };
+  };
+  const result = view.result === null ? null : await whole(view.result);
+  const open = view.checkpoint;
+  const checkpoint = open?.kind === 'result_review' ? { ...open, payload: { ...open.payload, collection: await whole(open.payload.collection) } } : open;
+  return { ...view, result, checkpoint, papersTrimmed };
+}

@@ -32,6 +32,18 @@ describe('splitting a library file into parts of whole entries (streamed, never 
     }
   });
 
+  it('starts every BibTeX part with the @string macros defined before it, so each part reads on its own as the whole file would', async () => {
+    const macros = '@string{ jml = "Journal of Machine Learning" }\n@STRING(nips = {NeurIPS})\n';
+    const entry = (n: number): string => `@article{key${n},\n  title = {Paper ${n}},\n  journal = ${n % 2 === 0 ? 'jml' : 'nips'}\n}\n`;
+    const file = `${macros}${Array.from({ length: 30 }, (_, i) => entry(i)).join('')}`;
+    const parts = (await collect(libraryParts(chunked(file, 13), 'bibtex', { maxBytes: 1_000_000, partBytes: 400 }))) as LibraryPart[];
+    expect(parts.length).toBeGreaterThan(3);
+    expect(parts.every((p) => p.text.startsWith(macros))).toBe(true);
+    expect(parts.every((p) => new TextEncoder().encode(p.text).length <= 400)).toBe(true);
+    // Every entry once, in order, after the macros.
+    expect(parts.flatMap((p) => p.text.match(/key\d+/g) ?? [])).toEqual(Array.from({ length: 30 }, (_, i) => `key${i}`));
+  });
+
   it('splits RIS after each ER line, CRLF kept', async () => {
     const file = Array.from({ length: 10 }, (_, i) => ris(i)).join('');
     const parts = (await collect(libraryParts(chunked(file, 5), 'ris', { maxBytes: 1_000_000, partBytes: 130 }))) as LibraryPart[];

@@ -47,6 +47,10 @@ function startsEntry(format: LibraryFileFormat, line: string): boolean {
 function endsEntry(format: LibraryFileFormat, line: string): boolean {
   return format === 'ris' && /^ER {2}-/.test(line);
 }
+/** A BibTeX `@string` definition, which every later entry may use. */
+function definesMacro(format: LibraryFileFormat, firstLine: string | undefined): boolean {
+  return format === 'bibtex' && /^\s*@\s*string\s*[{(]/i.test(firstLine ?? '');
+}
 
 /**
  * Splits a BibTeX or RIS file, read chunk by chunk, into parts of whole entries of at most
@@ -61,9 +65,17 @@ export async function* libraryParts(chunks: AsyncIterable<Uint8Array | string>, 
   let bytesRead = 0;
   let lineNo = 0;
   let pendingLine = '';
-  /** The current part's entries. */
+  /**
+   * The `@string` definitions read so far: each part after them starts with them, so an entry that
+   * uses a macro reads the same in any part (each part is read on its own). Kept while they take at
+   * most a quarter of a part; a file with more macros than that gets the first ones in every part.
+   */
+  const macros: string[] = [];
+  let macroBytes = 0;
+  /** The current part: the macros before it, then its own entries. */
   let part: string[] = [];
   let partBytes = 0;
+  let partHasEntries = false;
   let parts = 0;
   /** The entry being read: its text (dropped once too large), size and first line. */
   let entry: string[] = [];
@@ -79,16 +91,22 @@ export async function* libraryParts(chunks: AsyncIterable<Uint8Array | string>, 
       if (partBytes + entryBytes > limits.partBytes) yield* closePart();
       part.push(...entry);
       partBytes += entryBytes;
+      partHasEntries = true;
+      if (definesMacro(format, entry[0]) && macroBytes + entryBytes <= limits.partBytes / 4) {
+        macros.push(...entry);
+        macroBytes += entryBytes;
+      }
     }
     entry = [];
     entryBytes = 0;
   }
   function* closePart(): Generator<LibraryPart> {
-    if (partBytes === 0) return;
+    if (!partHasEntries) return;
     parts += 1;
     yield { kind: 'part', part: parts, text: part.join(''), bytesRead };
-    part = [];
-    partBytes = 0;
+    part = [...macros];
+    partBytes = macroBytes;
+    partHasEntries = false;
   }
   /** A line's start: a new entry's first line (BibTeX), else part of the current entry. */
   function* startLine(line: string): Generator<LibraryPart | OversizedEntry> {

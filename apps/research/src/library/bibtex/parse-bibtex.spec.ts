@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { latexToText } from '../latex-text.js';
 import { readLibraryFile } from '../read-library-file.js';
-import { parseBibtex, splitBibtexNames } from './parse-bibtex.js';
+import { parseBibtex } from './parse-bibtex.js';
 
 const DEMO = join(import.meta.dirname, '../../../sample-library/openpaw-demo.bib');
 
-describe('parseBibtex', () => {
+describe('parseBibtex (Citation.js)', () => {
+  const read = (bib: string) => readLibraryFile('bibtex', bib);
+
   it('reads braced, quoted, numeric, macro and concatenated values, @string and @comment, () bodies', () => {
     const { entries, errors } = parseBibtex(`
       @comment{ignored {nested} text}
@@ -22,27 +23,54 @@ describe('parseBibtex', () => {
       @misc(key2, title = "Round")
     `);
     expect(errors).toEqual([]);
-    expect(entries).toEqual([
-      { type: 'article', key: 'key1', fields: { title: 'A {Nested {Brace}} Title', journal: 'Journal of Machine Learning', year: '2014', month: '3', note: 'quoted {with "inner" quote}' } },
-      { type: 'misc', key: 'key2', fields: { title: 'Round' } },
+    expect(entries.map((e) => [e.type, e.key])).toEqual([
+      ['article', 'key1'],
+      ['misc', 'key2'],
     ]);
+    expect(entries[0]!.fields).toEqual({ title: 'A {Nested {Brace}} Title', journal: 'Journal of Machine Learning', year: '2014', month: '03', note: 'quoted {with "inner" quote}' });
+    expect(entries[0]!.csl).toMatchObject({ title: 'A Nested Brace Title', 'container-title': 'Journal of Machine Learning', issued: { 'date-parts': [[2014, 3]] } });
+    expect(entries[1]!.csl.title).toBe('Round');
   });
 
   it('reports a broken entry and goes on with the next', () => {
     const { entries, errors } = parseBibtex('@article{bad, title = {unbalanced }\n@article{good, title={Fine}}');
     expect(entries.map((e) => e.key)).toEqual(['good']);
-    expect(errors).toHaveLength(1);
-    expect(errors[0]!.reason).toMatch(/expected|unbalanced|end of file/);
+    expect(errors).toEqual([{ entry: 0, reason: expect.stringContaining('@article{bad') }]);
   });
 
-  it('splits author lists on top-level "and" only', () => {
-    expect(splitBibtexNames('Smith, John and {Barnes and Noble} and Doe, Jane')).toEqual(['Smith, John', '{Barnes and Noble}', 'Doe, Jane']);
-    expect(splitBibtexNames('Anderson, Ann AND Sand, Bo')).toEqual(['Anderson, Ann', 'Sand, Bo']);
+  it('reads past a broken entry with the @string macros defined before it, and reports each broken entry at its place', () => {
+    const entries = Array.from({ length: 9 }, (_, i) => `@article{e${i}, title = {Paper ${i}}, journal = jn}`);
+    entries[3] = '@article{broken3, title = {no closing brace, journal = jn}';
+    entries[7] = '@article{broken7, title = {x} year = 2020}';
+    const { references, skipped } = read(`@string{jn = "Journal of Tests"}\n${entries.join('\n')}`);
+    expect(references.map((r) => r.citationKey)).toEqual(['e0', 'e1', 'e2', 'e4', 'e5', 'e6', 'e8']);
+    expect(references.every((r) => r.venue === 'Journal of Tests')).toBe(true);
+    expect(skipped.map((s) => [s.entry, s.reason.split(':')[0]])).toEqual([
+      [3, '@article{broken3'],
+      [7, '@article{broken7'],
+    ]);
+  });
+
+  it('splits author lists on top-level "and" only, with particles and suffixes', () => {
+    const [ref] = read('@article{k, title={T}, author = {Smith, John and {Barnes and Noble} AND Doe, Jane and van der Berg, Jr., Jan and others}}').references;
+    expect(ref!.authors).toEqual(['John Smith', 'Barnes and Noble', 'Jane Doe', 'Jan van der Berg Jr.']);
   });
 
   it('decodes LaTeX to text', () => {
-    expect(latexToText('Veli{\\v{c}}kovi{\\\'c} and Li{\\`o} and J{\\"u}rgen and {\\L}ukasz and Stra{\\ss}e')).toBe('Veličković and Liò and Jürgen and Łukasz and Straße');
-    expect(latexToText('MICCAI 2015 -- pages 234--241 \\& \\emph{more}~here')).toBe('MICCAI 2015 – pages 234–241 & more here');
+    const [ref] = read(`@article{k, title = {MICCAI 2015 -- pages 234--241 \\& \\emph{more}~here},
+      author = {Veli{\\v{c}}kovi{\\'c}, Petar and Li{\\\`o}, Pietro and J{\\"u}rgen, Hans and {\\L}ukasz, Kaiser and Stra{\\ss}e, Anna}}`).references;
+    expect(ref!.title).toBe('MICCAI 2015 – pages 234–241 & more here');
+    expect(ref!.authors).toEqual(['Petar Veličković', 'Pietro Liò', 'Hans Jürgen', 'Kaiser Łukasz', 'Anna Straße']);
+  });
+
+  it('reads what the hand-written reader got wrong: maths and text symbols, verbatim URLs, % comments between fields', () => {
+    const { references, skipped } = read(`@article{k,
+      title = {The $\\alpha$-helix at 37\\textdegree{}C \\textendash{} a r\\'{e}sum\\'e},  % a line comment, as biber allows
+      url = {https://example.org/~ada/a--b.pdf},
+      year = 2014, month = mar, journal = {X}}`);
+    expect(skipped).toEqual([]);
+    // Before: "The $$-helix at 37C  a résumé" (unknown commands dropped), and the URL as "https://example.org/ ada/a–b.pdf".
+    expect(references[0]).toMatchObject({ title: 'The α-helix at 37°C – a résumé', url: 'https://example.org/~ada/a--b.pdf', year: 2014, venue: 'X' });
   });
 
   it('reads the shipped demo library into references with normalised identifiers', () => {

@@ -58,4 +58,19 @@ describe('parseRis', () => {
     expect(records.map((r) => r.tags['TI']![0])).toEqual(['B']);
     expect(errors.map((e) => e.reason)).toEqual([expect.stringContaining('outside a record'), expect.stringContaining('no ER'), 'last record has no ER']);
   });
+
+  it('keeps multi-line fields whole: a wrapped repeated tag, a value that starts on the next line, blank lines inside', () => {
+    const { references, skipped } = readLibraryFile(
+      'ris',
+      ['TY  - JOUR', 'TI  - Protein structure', '   prediction at scale', 'KW  - one', 'KW  - two', '  wrapped', 'AB  -', 'Text that starts', '', 'on the next line.', 'PY  - 2021', 'ER  - '].join('\n'),
+    );
+    expect(skipped).toEqual([]);
+    // Citation.js's own RIS line reader gives "one,two wrapped" as one keyword and drops the abstract: this reader stays ours.
+    expect(references[0]).toMatchObject({ title: 'Protein structure prediction at scale', keywords: ['one', 'two wrapped'], abstract: 'Text that starts on the next line.' });
+  });
+
+  it('reads RIS names as "Last, First, Suffix" and dates with empty parts (the hand-written mapping gave "Jr. Jumper John")', () => {
+    const { references } = readLibraryFile('ris', ['TY  - CPAPER', 'TI  - A', 'AU  - Jumper, John, Jr.', 'AU  - Yann LeCun', 'DA  - 2020/05/01/', 'T2  - NeurIPS', 'ER  - '].join('\r\n'));
+    expect(references[0]).toMatchObject({ authors: ['John Jumper Jr.', 'Yann LeCun'], year: 2020, venue: 'NeurIPS', entryType: 'CPAPER' });
+  });
 });

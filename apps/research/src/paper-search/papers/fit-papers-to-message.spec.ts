@@ -39,4 +39,20 @@ describe('fitPapersToMessage', () => {
     // Counted: the papers dropped, and the abstracts shortened of the papers kept.
     expect(dropped.cuts).toEqual({ papersLeftOut: dropped.dropped, abstractsShortened: 50 - dropped.dropped, authorListsShortened: 0 });
   });
+
+  it('leaves abstracts out from the end before it drops any paper, so every paper can still be seen and marked', () => {
+    const papers = Array.from({ length: 50 }, (_, i) => paper(i, 1_500));
+    // Room for every paper without its abstract (~280 bytes each), not for 50 abstracts of 400 characters.
+    const fitted = fitPapersToMessage(papers, 25_000);
+    expect(fitted.dropped).toBe(0);
+    expect(fitted.papers.map((p) => p.id)).toEqual(papers.map((p) => p.id));
+    const withAbstract = fitted.papers.filter((p) => p.abstract !== null).length;
+    expect(withAbstract).toBeGreaterThan(0);
+    expect(withAbstract).toBeLessThan(50);
+    // Best first: the abstracts left out are the last ones.
+    expect(fitted.papers.slice(0, withAbstract).every((p) => p.abstract!.length === 400)).toBe(true);
+    expect(fitted.papers.slice(withAbstract).every((p) => p.abstract === null)).toBe(true);
+    expect(Buffer.byteLength(JSON.stringify(fitted.papers))).toBeLessThanOrEqual(25_000);
+    expect(fitted.cuts).toEqual({ papersLeftOut: 0, abstractsShortened: 50, authorListsShortened: 0 });
+  });
 });

@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import type MarkdownIt from 'markdown-it';
 import type { ExternalReport, LegReport as ReportOfLeg } from '@openpaw/contracts';
 
 export interface ShareableReport {
@@ -23,62 +25,36 @@ export function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
-/** Inline Markdown on escaped text: **bold**, *italic*, `code`, and [label] citations. Links are not rendered (no URL reaches an href). */
-function inline(escaped: string): string {
-  return escaped
-    .replace(/`([^`]+)`/g, '<code>$1</code>')
-    .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
-    .replace(/(^|[^*])\*([^*\s][^*]*)\*/g, '$1<em>$2</em>')
-    .replace(/(^|\W)_([^_]+)_(?=\W|$)/g, '$1<em>$2</em>')
-    .replace(/\[((?:openai|anthropic|gemini|local|External \d+|E\d+|Q))\]/g, '<span class="label">[$1]</span>');
-}
+/** Source labels a report cites ("[openai]", "[External 2]"), marked on the page. */
+const SOURCE_LABEL = /\[((?:openai|anthropic|gemini|local|External \d+|E\d+|Q))\]/g;
+
+type MarkdownRenderer = InstanceType<typeof MarkdownIt>;
+let markdown: MarkdownRenderer | undefined;
 
 /**
- * A small, safe subset of Markdown to HTML: headings, lists, paragraphs and inline emphasis. The text
- * is escaped first, so the only tags in the output are the ones written here.
+ * Markdown by markdown-it (CommonMark): raw HTML is shown as text, not passed through, and links,
+ * images, autolinks and link definitions are off, so no URL from a model reaches an `href` or `src`.
+ * Loaded on first use (~3.5 MB RSS): only a shared report needs it.
  */
-export function markdownToHtml(markdown: string): string {
-  const out: string[] = [];
-  let list: 'ul' | 'ol' | null = null;
-  let paragraph: string[] = [];
-  const flush = (): void => {
-    if (paragraph.length > 0) out.push(`<p>${inline(escapeHtml(paragraph.join(' ')))}</p>`);
-    paragraph = [];
-  };
-  const closeList = (): void => {
-    if (list !== null) out.push(`</${list}>`);
-    list = null;
-  };
-  for (const raw of markdown.replace(/\r/g, '').split('\n')) {
-    const line = raw.trimEnd();
-    const heading = /^(#{1,6})\s+(.*)$/.exec(line);
-    const bullet = /^\s*[-*•]\s+(.*)$/.exec(line);
-    const numbered = /^\s*\d+[.)]\s+(.*)$/.exec(line);
-    if (heading !== null) {
-      flush();
-      closeList();
-      const level = Math.min(6, (heading[1]?.length ?? 1) + 2);
-      out.push(`<h${level}>${inline(escapeHtml(heading[2] ?? ''))}</h${level}>`);
-    } else if (bullet !== null || numbered !== null) {
-      flush();
-      const kind = bullet !== null ? 'ul' : 'ol';
-      if (list !== kind) {
-        closeList();
-        out.push(`<${kind}>`);
-        list = kind;
-      }
-      out.push(`<li>${inline(escapeHtml((bullet ?? numbered)?.[1] ?? ''))}</li>`);
-    } else if (line.trim() === '') {
-      flush();
-      closeList();
-    } else {
-      closeList();
-      paragraph.push(line.trim());
+function markdownRenderer(): MarkdownRenderer {
+  if (markdown !== undefined) return markdown;
+  const MarkdownItClass = createRequire(import.meta.url)('markdown-it') as typeof MarkdownIt;
+  const renderer = new MarkdownItClass('default', { html: false, linkify: false, typographer: false }).disable(['link', 'image', 'autolink', 'reference']);
+  // A report's own headings sit under the page's h1 and h2.
+  renderer.core.ruler.push('report_heading_levels', (state) => {
+    for (const token of state.tokens) {
+      if (token.type === 'heading_open' || token.type === 'heading_close') token.tag = `h${Math.min(6, Number(token.tag.slice(1)) + 2)}`;
     }
-  }
-  flush();
-  closeList();
-  return out.join('\n');
+    return true;
+  });
+  renderer.renderer.rules.text = (tokens, index) => escapeHtml(tokens[index]?.content ?? '').replace(SOURCE_LABEL, '<span class="label">[$1]</span>');
+  markdown = renderer;
+  return renderer;
+}
+
+/** A report's Markdown as HTML: headings, lists, paragraphs, emphasis, code, tables; every text escaped. */
+export function markdownToHtml(text: string): string {
+  return markdownRenderer().render(text).trimEnd();
 }
 
 /**
