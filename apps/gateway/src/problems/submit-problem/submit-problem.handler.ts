@@ -9,7 +9,7 @@ import { BLOB_STORE } from '../../assets/blobs/blob-store.provider.js';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../../config.js';
 import { RunEventBus } from '../../events/run-event-bus.js';
 import { projectionOf, type RunProjection, RunProjectionStore } from '../../projection/run-projection.store.js';
-import { RunSubmitter, type SubmissionRun } from '../../runs/submit/run-submitter.js';
+import { type AwaitRunOptions, type FollowedRun, RunSubmitter, type SubmissionRun } from '../../runs/submit/run-submitter.js';
 import type { AcceptedImageType } from '../upload/image-upload.js';
 import { uploadBlobKey } from '../upload/image-upload.js';
 import { RETRIEVE_OR_GENERATE } from '../workflow-result.js';
@@ -116,9 +116,13 @@ export class SubmitProblemHandler {
       const admission = await this.admission.admit(command.userId, tier, Date.now(), cost);
       if (!admission.admitted) return { runId, attemptNo, action, overloaded: admission };
       this.admission.started(runId, command.userId, tier, Date.now(), cost);
+      // Followed from before its StartRun leaves: every change of this attempt is heard, so waiting for
+      // its end needs no read of the projection.
+      const followed = command.waitMs <= 0 ? undefined : this.submitter.followRun(runId, this.waitOptions(attemptNo, command));
       const answer = await this.start(command, run, contentDigest, attemptNo);
       switch (answer.kind) {
         case 'refused':
+          followed?.cancel();
           return { runId, attemptNo, action, refused: { reason: answer.reason, detail: answer.detail } };
         case 'accepted':
           result = { runId, attemptNo, action, run: answer.run };
@@ -127,6 +131,8 @@ export class SubmitProblemHandler {
           result = { runId, attemptNo, action };
           break;
       }
+      if (followed !== undefined && result.run?.terminal !== true) return this.wait(result, command, followed);
+      followed?.cancel();
     } else {
       result = { runId, attemptNo: existing.attemptNo, run: existing, action: 'existing' };
     }
@@ -134,14 +140,19 @@ export class SubmitProblemHandler {
     return this.wait(result, command);
   }
 
-  /** Waits until this attempt ends (a previous attempt's FAILED does not count) or the wait is over. */
-  private async wait(result: SubmitProblemResult, command: SubmitProblemCommand): Promise<SubmitProblemResult> {
-    const current = (run: RunProjection): boolean => run.attemptNo >= result.attemptNo;
-    const outcome = await this.submitter.awaitRun(result.runId, {
+  /** Until this attempt ends (a previous attempt's FAILED does not count), for at most the wait asked. */
+  private waitOptions(attemptNo: number, command: SubmitProblemCommand): AwaitRunOptions {
+    return {
       timeoutMs: command.waitMs,
-      until: (run) => current(run) && run.terminal,
+      until: (run) => run.attemptNo >= attemptNo && run.terminal,
       ...(command.signal === undefined ? {} : { signal: command.signal }),
-    });
+    };
+  }
+
+  /** Waits until this attempt ends or the wait is over (`followed`: since before its StartRun). */
+  private async wait(result: SubmitProblemResult, command: SubmitProblemCommand, followed?: FollowedRun): Promise<SubmitProblemResult> {
+    const current = (run: RunProjection): boolean => run.attemptNo >= result.attemptNo;
+    const outcome = await this.submitter.awaitRun(result.runId, { ...this.waitOptions(result.attemptNo, command), ...(followed === undefined ? {} : { followed }) });
     if (outcome.reached && outcome.run !== undefined) return { ...result, run: outcome.run };
     // Not ended: the stored row (its attempt start is exact, a live event's is not) if it is this attempt.
     const stored = await this.runs.find(result.runId);

@@ -108,10 +108,11 @@ export class RunSubmitter {
   }
 
   /**
-   * Waits until the run satisfies `until` (default: terminal) and returns it, or returns the latest
-   * known state (possibly `undefined`) after `timeoutMs`. Reads the projection, then follows live events.
+   * Follows the run's live changes until it satisfies `until` (default: terminal) or `timeoutMs` passes,
+   * without reading the projection: for a route that starts following before it publishes the run's
+   * `StartRun`, so no change can slip past. `awaitRun` finishes it.
    */
-  async awaitRun(runId: string, options: AwaitRunOptions): Promise<{ readonly run?: RunProjection; readonly reached: boolean }> {
+  followRun(runId: string, options: AwaitRunOptions): FollowedRun {
     const until = options.until ?? ((run: RunProjection) => run.terminal);
     let latest: RunProjection | undefined;
     const consider = (candidate: RunProjection): boolean => {
@@ -125,16 +126,40 @@ export class RunSubmitter {
       (event) => (event.kind === 'stateChanged' && consider(projectionOf(event.data)) ? true : undefined),
       { timeoutMs: options.timeoutMs, ...(options.signal === undefined ? {} : { signal: options.signal }) },
     );
-    const stored = await this.runs.find(runId);
-    if (stored !== undefined && consider(stored)) {
-      waiting.cancel();
-      return { run: latest, reached: true };
-    }
-    const reached = (await waiting.result) === true;
-    if (!reached) {
-      const final = await this.runs.find(runId);
-      if (final !== undefined && consider(final)) return { run: latest, reached: true };
-    }
-    return latest === undefined ? { reached } : { run: latest, reached };
+    return { consider, latest: () => latest, reached: waiting.result.then((value) => value === true), cancel: () => waiting.cancel() };
   }
+
+  /**
+   * Waits until the run satisfies `until` (default: terminal) and returns it, or returns the latest
+   * known state (possibly `undefined`) after `timeoutMs`. Reads the projection, then follows live
+   * events; given a run `followed` since before its `StartRun` was published, only follows.
+   */
+  async awaitRun(runId: string, options: AwaitRunOptions & { readonly followed?: FollowedRun }): Promise<{ readonly run?: RunProjection; readonly reached: boolean }> {
+    const following = options.followed ?? this.followRun(runId, options);
+    const result = (reached: boolean): { readonly run?: RunProjection; readonly reached: boolean } => {
+      const run = following.latest();
+      return run === undefined ? { reached } : { run, reached };
+    };
+    if (options.followed === undefined) {
+      const stored = await this.runs.find(runId);
+      if (stored !== undefined && following.consider(stored)) {
+        following.cancel();
+        return result(true);
+      }
+    }
+    if (await following.reached) return result(true);
+    const final = await this.runs.find(runId);
+    return result(final !== undefined && following.consider(final));
+  }
+}
+
+/** A run followed live (`RunSubmitter.followRun`). */
+export interface FollowedRun {
+  /** Takes a state of the run into account; true when it satisfies the wait. */
+  readonly consider: (run: RunProjection) => boolean;
+  /** The newest state seen. */
+  readonly latest: () => RunProjection | undefined;
+  /** True once a live change satisfied the wait; false at its timeout, abort or cancel. */
+  readonly reached: Promise<boolean>;
+  readonly cancel: () => void;
 }
