@@ -41,7 +41,7 @@ const VALUE_SETS: Record<string, { readonly namespace: string; readonly values: 
       nats: { url: 'nats://nats.messaging.svc.cluster.local:4222', namespace: 'messaging' },
       postgres: { cidr: '172.20.0.0/16' },
       namespaces: { ingress: 'traefik', monitoring: 'observability', keda: 'keda-system' },
-      secrets: { database: 'pg-url', gatewayAuth: 'gw-auth', providers: 'llm-keys', keyOpening: 'research-keys' },
+      secrets: { database: 'pg-url', gatewayAuth: 'gw-auth', providers: 'llm-keys', keyOpening: 'research-keys', natsCredentialsPrefix: 'paw-nats' },
       tracing: { otlpEndpoint: 'http://otel.observability.svc.cluster.local:4318' },
       ingress: { className: 'traefik', host: 'paw.staging.example.org', tlsSecretName: 'paw-staging-tls' },
       monitoring: { release: 'prom', serviceMonitor: true, llmCostAlertUsdPerHour: '75' },

@@ -38,6 +38,7 @@ export const HELM_VALUES: readonly HelmValue[] = [
   value('secrets.gatewayAuth', (s) => s.secrets.gatewayAuth, (s, v) => ({ ...s, secrets: { ...s.secrets, gatewayAuth: v } })),
   value('secrets.providers', (s) => s.secrets.providers, (s, v) => ({ ...s, secrets: { ...s.secrets, providers: v } })),
   value('secrets.keyOpening', (s) => s.secrets.keyOpening, (s, v) => ({ ...s, secrets: { ...s.secrets, keyOpening: v } })),
+  value('secrets.natsCredentialsPrefix', (s) => s.secrets.natsCredentialsPrefix, (s, v) => ({ ...s, secrets: { ...s.secrets, natsCredentialsPrefix: v } })),
   value('tracing.otlpEndpoint', (s) => s.traceBackendEndpoint, (s, v) => ({ ...s, traceBackendEndpoint: v })),
   value('ingress.className', (s) => s.ingress.className, (s, v) => ({ ...s, ingress: { ...s.ingress, className: v } })),
   value('ingress.host', (s) => s.ingress.host, (s, v) => ({ ...s, ingress: { ...s.ingress, host: v } })),

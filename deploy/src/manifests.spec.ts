@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { catalog, laneDurableOf, lanesOfService } from '@openpaw/contracts';
+import { NATS_CREDENTIALS_KEY, NATS_PROVISIONER, natsCredentialsSecretOf } from './nats-credentials.js';
+import { NATS_ACCOUNTS_INCLUDE, NATS_ACCOUNTS_KEY, NATS_ACCOUNTS_SECRET, natsValues } from './nats-values.js';
 import { databaseUrlKeyOf, MIGRATOR_DATABASE_URL_KEY, secretHolders } from './platform.js';
 import { connectionsAtMaxReplicas, policyViolations, type PolicyOptions } from './policy.js';
 import { renderPlatform, type K8sObject } from './render.js';
@@ -84,6 +86,58 @@ describe('synthesized manifests', () => {
       `Deployment coordinator: reads Secret ${DEFAULT_SETTINGS.secrets.providers}, reserved to ${providerHolders}`,
       `Deployment solve: reads Secret ${DEFAULT_SETTINGS.secrets.gatewayAuth}, reserved to openpaw-gateway`,
     ]);
+  });
+
+  it('each workload connects to NATS as its own user: its credentials Secret mounted whole (rotatable), read-only, named by OPENPAW_NATS_CREDS_FILE', () => {
+    type Pod = {
+      serviceAccountName?: string;
+      volumes?: { name: string; secret?: { secretName: string; items?: { key: string; path: string }[] } }[];
+      containers: { name: string; env?: { name: string; value?: string }[]; volumeMounts?: { name: string; mountPath: string; readOnly?: boolean; subPath?: string }[] }[];
+      initContainers?: Pod['containers'];
+    };
+    const podSpecOf = (o: K8sObject): Pod => (o['spec'] as { template: { spec: Pod } }).template.spec;
+    /** The NATS user whose Secret each NATS-connecting container's creds file comes from. */
+    const usersOf = (o: K8sObject): Record<string, string> => {
+      const pod = podSpecOf(o);
+      const out: Record<string, string> = {};
+      for (const container of [...(pod.initContainers ?? []), ...pod.containers]) {
+        const env = Object.fromEntries((container.env ?? []).map((v) => [v.name, v.value]));
+        if (env['OPENPAW_NATS_URL'] === undefined && o.kind !== 'Deployment') continue;
+        const file = env['OPENPAW_NATS_CREDS_FILE'];
+        const mount = (container.volumeMounts ?? []).find((m) => file !== undefined && file.startsWith(`${m.mountPath}/`));
+        const secret = pod.volumes?.find((v) => v.name === mount?.name)?.secret;
+        const item = secret?.items?.find((i) => `${mount?.mountPath}/${i.path}` === file);
+        expect({ container: container.name, readOnly: mount?.readOnly, subPath: mount?.subPath, key: item?.key }).toEqual({ container: container.name, readOnly: true, subPath: undefined, key: NATS_CREDENTIALS_KEY });
+        out[container.name] = secret?.secretName ?? '';
+      }
+      return out;
+    };
+    const prefix = DEFAULT_SETTINGS.secrets.natsCredentialsPrefix;
+    for (const deployment of byKind('Deployment').filter((d) => d.metadata.name !== 'otel-collector')) {
+      const service = serviceOfDeployment(deployment);
+      expect({ deployment: deployment.metadata.name, users: usersOf(deployment) }).toEqual({ deployment: deployment.metadata.name, users: { [service]: natsCredentialsSecretOf(prefix, service) } });
+    }
+    const job = byKind('Job')[0] as K8sObject;
+    expect(usersOf(job)).toEqual({ streams: natsCredentialsSecretOf(prefix, NATS_PROVISIONER) });
+    expect(podSpecOf(job).serviceAccountName).toBe('openpaw-migrate');
+    // Another service's credentials, or the stream owner's, anywhere else: refused.
+    const leaked = rendered.platform.map(clone);
+    const solve = podSpecOf(leaked.find((o) => o.kind === 'Deployment' && o.metadata.name === 'solve') as K8sObject);
+    solve.volumes?.push({ name: 'borrowed', secret: { secretName: natsCredentialsSecretOf(prefix, 'research') } });
+    const gateway = podSpecOf(leaked.find((o) => o.kind === 'Deployment' && o.metadata.name === 'gateway') as K8sObject);
+    gateway.volumes?.push({ name: 'owner', secret: { secretName: natsCredentialsSecretOf(prefix, NATS_PROVISIONER) } });
+    expect(policyViolations(leaked, rendered.keda, policy)).toEqual([
+      `Deployment gateway: reads Secret ${natsCredentialsSecretOf(prefix, NATS_PROVISIONER)}, reserved to openpaw-migrate`,
+      `Deployment solve: reads Secret ${natsCredentialsSecretOf(prefix, 'research')}, reserved to openpaw-research`,
+    ]);
+  });
+
+  it('the NATS chart values include the accounts block (users, permissions) from its Secret, where nats-server resolves the include', () => {
+    const values = natsValues() as { config: { merge: Record<string, string> }; container: { patch: { value: { mountPath: string } }[] }; podTemplate: { patch: { value: { secret: { secretName: string } } }[] } };
+    expect(values.config.merge['00$include']).toBe(NATS_ACCOUNTS_INCLUDE);
+    // The chart's config is /etc/nats-config/nats.conf; an include is joined to that directory.
+    expect(join('/etc/nats-config', NATS_ACCOUNTS_INCLUDE)).toBe(`${values.container.patch[0]?.value.mountPath}/${NATS_ACCOUNTS_KEY}`);
+    expect(values.podTemplate.patch[0]?.value.secret.secretName).toBe(NATS_ACCOUNTS_SECRET);
   });
 
   it('each service reads the database as its own role; only the Jobs read the migrator\'s URL, and the Job grants the roles', () => {

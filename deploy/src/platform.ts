@@ -8,7 +8,8 @@ import { collector, COLLECTOR_NAME, COLLECTOR_OTLP_HTTP } from './collector.js';
 import { gatewayIngress } from './ingress.js';
 import { selectorLabels } from './labels.js';
 import { mathsReindexJob, mathsReindexJobName } from './maths-reindex-job.js';
-import { migrationsJob } from './migrations-job.js';
+import { HELM_PRE_HOOK, migrationsJob } from './migrations-job.js';
+import { NATS_PROVISIONER, natsCredentialsMount, natsCredentialsSecretOf } from './nats-credentials.js';
 import { retentionCronJob } from './retention-cronjob.js';
 import { type LaneAlertSpec, prometheusRules, serviceMonitor, type StepLatencySpec } from './monitoring.js';
 import { collectorPolicy, defaultDeny, natsPolicy, workloadPolicy } from './network.js';
@@ -87,6 +88,9 @@ export function serviceAccountNameOf(service: string): string {
  */
 export function secretHolders(settings: PlatformSettings): Readonly<Record<string, readonly string[]>> {
   return {
+    // Each NATS user's credentials to its own pods: a service's (its lanes run as it), the stream owner's to the migrations Job.
+    ...Object.fromEntries(SERVICES.map((service) => [natsCredentialsSecretOf(settings.secrets.natsCredentialsPrefix, service.name), [serviceAccountNameOf(service.name)]])),
+    [natsCredentialsSecretOf(settings.secrets.natsCredentialsPrefix, NATS_PROVISIONER)]: [serviceAccountNameOf('migrate')],
     [settings.secrets.keyOpening]: [serviceAccountNameOf('research')],
     [settings.secrets.providers]: SERVICES.filter((service) => service.providers).map((service) => serviceAccountNameOf(service.name)),
     [settings.secrets.gatewayAuth]: [serviceAccountNameOf('gateway')],
@@ -205,7 +209,9 @@ class PlatformChart extends Chart {
       if (account === undefined) {
         const identity = settings.workloadIdentity.accounts[service];
         if (identity === undefined) throw new Error(`no workload identity for ServiceAccount ${serviceAccountNameOf(service)} (PlatformSettings.workloadIdentity.accounts.${service})`);
-        const annotations = { [settings.workloadIdentity.annotation]: identity };
+        // The migrations Job is a Helm pre-install hook: its ServiceAccount must exist before it, so it is a hook too (created first).
+        const hook = service === 'migrate' ? { ...HELM_PRE_HOOK, 'helm.sh/hook-weight': '-10' } : {};
+        const annotations = { [settings.workloadIdentity.annotation]: identity, ...hook };
         account = new kplus.ServiceAccount(this, `${service}-sa`, { metadata: { name: serviceAccountNameOf(service), annotations }, automountToken: false });
         serviceAccounts.set(service, account);
       }
@@ -223,7 +229,16 @@ class PlatformChart extends Chart {
     serviceMonitor(this, settings.monitoringRelease);
     prometheusRules(this, settings.monitoringRelease, stepLatencySpecs(), laneAlertSpecs(), { llmCostUsdPerHour: settings.llmCostAlertUsdPerHour });
     gatewayIngress(this, settings.ingress);
-    migrationsJob(this, { image: settings.image, natsUrl: settings.natsUrl, databaseUrl, streamReplicas: settings.streamReplicas });
+    const natsCredentialsOf = (user: string, id: string): ReturnType<typeof natsCredentialsMount> =>
+      natsCredentialsMount(this, `${id}-nats-credentials`, natsCredentialsSecretOf(settings.secrets.natsCredentialsPrefix, user));
+    migrationsJob(this, {
+      image: settings.image,
+      natsUrl: settings.natsUrl,
+      databaseUrl,
+      streamReplicas: settings.streamReplicas,
+      natsCredentials: natsCredentialsOf(NATS_PROVISIONER, 'migrate'),
+      serviceAccount: serviceAccountOf('migrate'),
+    });
     retentionCronJob(this, { image: settings.image, config, databaseUrl, blobMounts, serviceAccount: serviceAccountOf('retention') });
     // Default-deny covers the Jobs too: the migrations Job reaches NATS (streams) and PostgreSQL; retention
     // PostgreSQL and the blob store over HTTPS (the step-log archive; blob settings from the ConfigMap).
@@ -233,7 +248,9 @@ class PlatformChart extends Chart {
 
     for (const plan of workloadPlans(settings)) {
       const { service, lane } = plan;
-      const env: Record<string, kplus.EnvValue> = { OTEL_SERVICE_NAME: kplus.EnvValue.fromValue(plan.name) };
+      // Its service's NATS user (a lane runs as its service), from a Secret volume the kubelet updates on rotation.
+      const natsCredentials = natsCredentialsOf(service.name, plan.name);
+      const env: Record<string, kplus.EnvValue> = { OTEL_SERVICE_NAME: kplus.EnvValue.fromValue(plan.name), ...natsCredentials.env };
       if (service.database) {
         env['OPENPAW_DATABASE_URL'] = kplus.EnvValue.fromSecretValue({ secret: databaseSecret, key: databaseUrlKeyOf(service.name) });
         env[poolSizeEnvOf(service.name)] = kplus.EnvValue.fromValue(String(service.poolSize));
@@ -257,7 +274,7 @@ class PlatformChart extends Chart {
         env,
         envFrom,
         scratch: [{ name: 'tmp', path: '/tmp', sizeMiB: lane === undefined ? 256 : 4096 }],
-        mounts: service.blobs ? blobMounts : [],
+        mounts: [...(service.blobs ? blobMounts : []), { path: natsCredentials.path, volume: natsCredentials.volume, readOnly: true }],
         serviceAccount: serviceAccountOf(service.name),
       });
       workloadPolicy(
