@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { catalog, laneDurableOf, lanesOfService } from '@openpaw/contracts';
-import { NATS_CREDENTIALS_KEY, NATS_PROVISIONER, natsCredentialsSecretOf } from './nats-credentials.js';
+import { catalog, ExecuteResearchLegs, laneDurableOf, lanesOfService } from '@openpaw/contracts';
+import { NATS_CREDENTIALS_KEY, NATS_PROVISIONER, natsCredentialsSecretOf, PLATFORM_ACCOUNT } from './nats-credentials.js';
 import { NATS_ACCOUNTS_INCLUDE, NATS_ACCOUNTS_KEY, NATS_ACCOUNTS_SECRET, natsValues } from './nats-values.js';
 import { databaseUrlKeyOf, MIGRATOR_DATABASE_URL_KEY, secretHolders } from './platform.js';
 import { connectionsAtMaxReplicas, policyViolations, type PolicyOptions } from './policy.js';
 import { renderPlatform, type K8sObject } from './render.js';
 import { schemaError } from './schema-validation.js';
 import { BLOB_VOLUME_PATH, DEFAULT_SETTINGS, type PlatformSettings } from './settings.js';
-import { SEPARATE_LANES, SERVICES, SHUTDOWN_GRACE_SECONDS } from './topology.js';
+import { lagThresholdInMessages, laneItemThreshold, SEPARATE_LANES, SERVICES, SHUTDOWN_GRACE_SECONDS } from './topology.js';
 
 const rendered = renderPlatform(DEFAULT_SETTINGS);
 const all = [...rendered.platform, ...rendered.keda, ...rendered.hpa, ...rendered.nats];
@@ -232,6 +232,31 @@ describe('synthesized manifests', () => {
     expect(env('assets-video')['OPENPAW_LANES']).toBe('video');
     expect(env('assets')['OPENPAW_LANES']).toBe('critical,priorityvideo');
     expect(env('solve')).not.toHaveProperty('OPENPAW_LANES');
+  });
+
+  it('KEDA counts items, not messages: each lag trigger fires by the time its lane\'s item threshold waits per replica, even when every message is a full batch', () => {
+    const triggers = byKind('ScaledObject', rendered.keda).flatMap((so) =>
+      (so['spec'] as { triggers: { type: string; metadata: Record<string, string> }[] }).triggers.filter((t) => t.type === 'nats-jetstream').map((t) => t.metadata),
+    );
+    const checked: string[] = [];
+    for (const service of SERVICES) {
+      for (const [lane, commands] of lanesOfService(catalog, service.name)) {
+        const trigger = triggers.find((t) => t['consumer'] === laneDurableOf(service.name, lane));
+        if (trigger === undefined || commands.length === 0) continue;
+        const largestBatch = Math.max(1, ...commands.map((c) => c.batch?.maxItems ?? 1));
+        const items = SEPARATE_LANES.find((l) => l.service === service.name && l.lane === lane)?.itemThreshold ?? laneItemThreshold(lane);
+        // Scale-out needs ceil(pending messages / threshold) > replicas: with full batches, threshold × batch items wait per replica at most.
+        const waitingItemsAtScaleOut = Number(trigger['lagThreshold']) * largestBatch;
+        expect({ lane: trigger['consumer'], withinItemThreshold: waitingItemsAtScaleOut <= Math.max(items, largestBatch) }).toEqual({ lane: trigger['consumer'], withinItemThreshold: true });
+        if (largestBatch > 1) checked.push(`${trigger['consumer']}: ${trigger['lagThreshold']} message(s) of up to ${largestBatch} items`);
+      }
+    }
+    // Research legs come as one batch per round (ExecuteResearchLegs, up to one leg per provider): one message is up to 4 legs.
+    expect(checked).toEqual([`svc-research-research: 1 message(s) of up to ${ExecuteResearchLegs.batch.maxItems} items`]);
+    expect(lagThresholdInMessages(20, 1)).toBe(20);
+    expect(lagThresholdInMessages(3, 4)).toBe(1);
+    // KEDA reads the lag in the platform's NATS account (the one the accounts block gives the streams).
+    expect(new Set(triggers.map((t) => t['account']))).toEqual(new Set([PLATFORM_ACCOUNT]));
   });
 
   it('every lane of the catalog scales: its own Deployment, or a lag trigger on its service\'s (research legs, paper-search skills included)', () => {

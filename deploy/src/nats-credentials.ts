@@ -16,6 +16,9 @@ import { SERVICES } from './topology.js';
  * (`OPENPAW_NATS_CREDS_FILE`): rotation needs no restart (docs/ops/runbook.md).
  */
 
+/** The NATS account the platform's streams live in (its users, its JetStream): KEDA reads consumer lag there. */
+export const PLATFORM_ACCOUNT = 'OPENPAW';
+
 /** The stream owner's NATS user: the migrations Job's `streams` step (`tools/provision.js`). */
 export const NATS_PROVISIONER = 'provisioner';
 

@@ -1,5 +1,5 @@
 import { STREAMS } from '@openpaw/contracts';
-import { natsPermissionsConfig, natsPermissionsOf } from './nats-credentials.js';
+import { natsPermissionsConfig, natsPermissionsOf, PLATFORM_ACCOUNT } from './nats-credentials.js';
 
 /**
  * Partner access to events (ADR 0019): the platform account exports, per partner, the consumer API
@@ -71,12 +71,12 @@ export function natsAccountsConfig(input: NatsAccountsInput): string {
       for (const subject of api) {
         const stream = subject.startsWith('CONSUMER.MSG.NEXT') ? ', response_type: stream' : '';
         exports.push(`{ service: ${quote(`$JS.API.${subject}`)}, accounts: [${account}]${stream} }`);
-        imports.push(`{ service: { account: OPENPAW, subject: ${quote(`$JS.API.${subject}`)} }, to: ${quote(`${PARTNER_API_PREFIX}.${subject}`)} }`);
+        imports.push(`{ service: { account: ${PLATFORM_ACCOUNT}, subject: ${quote(`$JS.API.${subject}`)} }, to: ${quote(`${PARTNER_API_PREFIX}.${subject}`)} }`);
         publish.push(`${PARTNER_API_PREFIX}.${subject}`);
       }
       const acks = `$JS.ACK.${EVENTS}.${consumer}.>`;
       exports.push(`{ service: ${quote(acks)}, accounts: [${account}] }`);
-      imports.push(`{ service: { account: OPENPAW, subject: ${quote(acks)} } }`);
+      imports.push(`{ service: { account: ${PLATFORM_ACCOUNT}, subject: ${quote(acks)} } }`);
       publish.push(acks);
     }
     partnerAccounts.push(
@@ -92,7 +92,7 @@ export function natsAccountsConfig(input: NatsAccountsInput): string {
   }
   return [
     'accounts {',
-    '  OPENPAW {',
+    `  ${PLATFORM_ACCOUNT} {`,
     '    jetstream: enabled',
     '    users: [',
     ...(input.platformUsers ?? []).map((u) => `      { user: ${quote(u.user)}, password: ${quote(u.password)} }`),

@@ -15,7 +15,8 @@ import { type LaneAlertSpec, prometheusRules, serviceMonitor, type StepLatencySp
 import { collectorPolicy, defaultDeny, natsPolicy, workloadPolicy } from './network.js';
 import { BLOB_VOLUME_PATH, blobEnv, type PlatformSettings, type ResourceQuantities } from './settings.js';
 import {
-  laneLagThreshold,
+  lagThresholdInMessages,
+  laneItemThreshold,
   METRICS_PORT,
   SEPARATE_LANES,
   serviceSpec,
@@ -46,16 +47,28 @@ function mainLanesOf(service: string): string {
   return [...lanesOfService(catalog, service).keys()].filter((lane) => !separate.has(lane)).join(',');
 }
 
+/** The most items one command of the lane carries, from the catalog: a batched command's `maxItems`, else 1. */
+export function itemsPerCommandOf(service: string, lane: string): number {
+  const commands = lanesOfService(catalog, service).get(lane) ?? [];
+  return Math.max(1, ...commands.map((command) => command.batch?.maxItems ?? 1));
+}
+
+/** A lane's KEDA threshold in pending messages: its item threshold (a separate lane's own, else `laneItemThreshold`) over its largest batch. */
+export function laneLagThreshold(service: string, lane: string): number {
+  const separate = SEPARATE_LANES.find((l) => l.service === service && l.lane === lane);
+  return lagThresholdInMessages(separate?.itemThreshold ?? laneItemThreshold(lane), itemsPerCommandOf(service, lane));
+}
+
 /**
  * The lanes whose lag scales a service's main Deployment, from the catalog: every lane it keeps that has
  * commands (the critical lane and the heavy ones: research legs, paper-search skills, priority videos),
- * each with its own threshold (`laneLagThreshold`), so a backlog of slow work scales it too.
+ * each with its own threshold (`laneLagThreshold`, in messages, from items), so a backlog of slow work scales it too.
  */
 function mainLaneLags(service: string, settings: PlatformSettings): LaneLag[] {
   const separate = new Set(SEPARATE_LANES.filter((lane) => lane.service === service).map((lane) => lane.lane));
   return [...lanesOfService(catalog, service)]
     .filter(([lane, commands]) => !separate.has(lane) && commands.length > 0)
-    .map(([lane]) => ({ monitoringEndpoint: settings.natsMonitoringEndpoint, stream: COMMANDS_STREAM, consumer: laneDurableOf(service, lane), threshold: laneLagThreshold(lane) }));
+    .map(([lane]) => ({ monitoringEndpoint: settings.natsMonitoringEndpoint, stream: COMMANDS_STREAM, consumer: laneDurableOf(service, lane), threshold: laneLagThreshold(service, lane) }));
 }
 
 /** Every Deployment, from the typed table in `topology.ts`. */
@@ -115,7 +128,7 @@ export function laneAlertSpecs(): LaneAlertSpec[] {
       .filter(([, commands]) => commands.length > 0)
       .map(([lane]) => {
         const separate = SEPARATE_LANES.find((l) => l.service === service.name && l.lane === lane);
-        return { service: service.name, lane, lagThreshold: separate?.lagThreshold ?? laneLagThreshold(lane), maxReplicas: separate?.replicas.max ?? service.replicas.max };
+        return { service: service.name, lane, lagThreshold: laneLagThreshold(service.name, lane), maxReplicas: separate?.replicas.max ?? service.replicas.max };
       }),
   );
 }
@@ -159,7 +172,7 @@ export function workloadPlans(settings: PlatformSettings): readonly WorkloadPlan
         name,
         min: lane.replicas.min,
         max: lane.replicas.max,
-        lags: [{ monitoringEndpoint: settings.natsMonitoringEndpoint, stream: COMMANDS_STREAM, consumer: laneDurableOf(lane.service, lane.lane), threshold: lane.lagThreshold }],
+        lags: [{ monitoringEndpoint: settings.natsMonitoringEndpoint, stream: COMMANDS_STREAM, consumer: laneDurableOf(lane.service, lane.lane), threshold: laneLagThreshold(lane.service, lane.lane) }],
       },
     });
   }
