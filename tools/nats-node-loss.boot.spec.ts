@@ -126,6 +126,25 @@ describe('workflows through the loss of nats-server nodes (3 nodes, R3): the com
     await Promise.all([cluster?.dispose(), postgres?.dispose()]);
   });
 
+  /**
+   * Duplicates counted where side effects land: exactly one model call per equation among `requests`
+   * (`problems` distinct ones), no two asset versions of one solution and none of a run that did not
+   * succeed, and OPENPAW_COMMANDS holding each command once (a publish retried across an election was
+   * de-duplicated); read through a node other than `down`.
+   */
+  async function expectEachSideEffectOnce(requests: readonly { readonly user: string }[], problems: number, down: string): Promise<void> {
+    const callsPerEquation = new Map<string, number>();
+    for (const request of requests) {
+      const key = equationIn(request.user)?.key ?? `unrecognised: ${request.user.slice(0, 60)}`;
+      callsPerEquation.set(key, (callsPerEquation.get(key) ?? 0) + 1);
+    }
+    expect([...callsPerEquation.entries()].filter(([, n]) => n !== 1)).toEqual([]);
+    expect(callsPerEquation.size).toBe(problems);
+    const facts = await collectPlatformFacts(databaseUrl, cluster.urls.find((_, i) => cluster.names[i] !== down) ?? '');
+    expect({ duplicateAssetVersions: facts.duplicateAssetVersions, orphanedAssetVersions: facts.orphanedAssetVersions }).toEqual({ duplicateAssetVersions: 0, orphanedAssetVersions: 0 });
+    expect(Object.entries(facts.commands).filter(([, c]) => c.stored !== c.distinct)).toEqual([]);
+  }
+
   it('provisions every stream and KV bucket at R3', async () => {
     const nc = await connect({ servers: [...cluster.urls] });
     try {
@@ -201,18 +220,8 @@ describe('workflows through the loss of nats-server nodes (3 nodes, R3): the com
     expect(inFlightAtKill).toBeGreaterThan(0);
     expect(cluster.names.filter((node) => node !== victim)).toContain(newLeader);
 
-    // Side effects, counted where they land: one model call per problem, one solution version each.
-    const callsPerEquation = new Map<string, number>();
-    for (const request of model.requests) {
-      const key = equationIn(request.user)?.key ?? `unrecognised: ${request.user.slice(0, 60)}`;
-      callsPerEquation.set(key, (callsPerEquation.get(key) ?? 0) + 1);
-    }
-    expect([...callsPerEquation.entries()].filter(([, n]) => n !== 1)).toEqual([]);
-    expect(callsPerEquation.size).toBe(PROBLEMS);
-    const facts = await collectPlatformFacts(databaseUrl, cluster.urls.find((_, i) => cluster.names[i] !== victim) ?? '');
-    expect({ duplicateAssetVersions: facts.duplicateAssetVersions, orphanedAssetVersions: facts.orphanedAssetVersions }).toEqual({ duplicateAssetVersions: 0, orphanedAssetVersions: 0 });
-    // The commands stream holds each command once (a publish retried across the election was de-duplicated).
-    expect(Object.entries(facts.commands).filter(([, c]) => c.stored !== c.distinct)).toEqual([]);
+    // Side effects, counted where they land: one model call per problem, one solution version each, each command stored once.
+    await expectEachSideEffectOnce(model.requests, PROBLEMS, victim);
 
     // The restarted node catches up: it stores every stream as the stream's leader does.
     const caughtUpWithin = 30_000;
@@ -269,16 +278,6 @@ describe('workflows through the loss of nats-server nodes (3 nodes, R3): the com
     expect(outcomes.filter((o) => o.kind !== 'ended' || o.state !== 'SUCCEEDED').map((o) => (o.kind === 'ended' ? `${o.state} ${o.errorCode ?? ''}` : o.kind))).toEqual([]);
     expect(states).toEqual(Array.from({ length: VISUAL_RUNS }, () => 'SUCCEEDED'));
     expect(cluster.pidOf(lost)).toBeUndefined();
-    // One model call per new problem, one solution version each, each command stored once.
-    const calls = new Map<string, number>();
-    for (const request of model.requests.slice(requestsBefore)) {
-      const key = equationIn(request.user)?.key ?? `unrecognised: ${request.user.slice(0, 60)}`;
-      calls.set(key, (calls.get(key) ?? 0) + 1);
-    }
-    expect([...calls.entries()].filter(([, n]) => n !== 1)).toEqual([]);
-    expect(calls.size).toBe(PROBLEMS_AFTER_LOSS);
-    const facts = await collectPlatformFacts(databaseUrl, cluster.urls.find((_, i) => cluster.names[i] !== lost) ?? '');
-    expect({ duplicateAssetVersions: facts.duplicateAssetVersions, orphanedAssetVersions: facts.orphanedAssetVersions }).toEqual({ duplicateAssetVersions: 0, orphanedAssetVersions: 0 });
-    expect(Object.entries(facts.commands).filter(([, c]) => c.stored !== c.distinct)).toEqual([]);
+    await expectEachSideEffectOnce(model.requests.slice(requestsBefore), PROBLEMS_AFTER_LOSS, lost);
   }, 240_000);
 });

@@ -9,6 +9,7 @@ import { findFreePort, type ManagedProcess, spawnManaged, waitForPort } from '@o
 import { credsFileText, NATS_PROVISIONER, NATS_USERS, serviceUsersFromCredsDir } from './nats-credentials.js';
 import { NATS_ACCOUNTS_INCLUDE, NATS_ACCOUNTS_KEY } from './nats-values.js';
 import { natsAccountsConfig } from './partner-access.js';
+import { refusalOf } from './testing/refusal.js';
 
 const COMMAND = 'openpaw.cmd.solve.GenerateSolution.v1';
 const SOLVE_DURABLE = 'svc-solve';
@@ -80,14 +81,7 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
     const before = await commandCount(research);
     expect(before).toBe(1);
     const refusals: string[] = [];
-    const refused = async (attempt: () => Promise<unknown>): Promise<void> => {
-      try {
-        await attempt();
-        refusals.push('allowed');
-      } catch (error) {
-        refusals.push(error instanceof Error ? error.message : String(error));
-      }
-    };
+    const refused = async (attempt: () => Promise<unknown>): Promise<void> => void refusals.push(await refusalOf(attempt));
     const commands = STREAMS.commands.name;
     await refused(() => research.request(`$JS.API.CONSUMER.MSG.NEXT.${commands}.${SOLVE_DURABLE}`, JSON.stringify({ batch: 1, no_wait: true }), { timeout: 2_000 }));
     await refused(() => research.request(`$JS.API.CONSUMER.DELETE.${commands}.${SOLVE_DURABLE}`, '', { timeout: 2_000 }));
