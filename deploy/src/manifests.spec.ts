@@ -8,7 +8,8 @@ import { connectionsAtMaxReplicas, policyViolations, type PolicyOptions } from '
 import { renderPlatform, type K8sObject } from './render.js';
 import { schemaError } from './schema-validation.js';
 import { BLOB_VOLUME_PATH, DEFAULT_SETTINGS, type PlatformSettings } from './settings.js';
-import { lagThresholdInMessages, laneItemThreshold, SEPARATE_LANES, SERVICES, SHUTDOWN_GRACE_SECONDS } from './topology.js';
+import { DEFAULT_RESEARCH_TIMINGS } from '../../apps/coordinator/src/workflows/research/research.timings.js';
+import { lagThresholdInMessages, laneItemThreshold, RESEARCH_LEG_CAP_SECONDS, SEPARATE_LANES, SERVICES, SHUTDOWN_GRACE_SECONDS } from './topology.js';
 
 const rendered = renderPlatform(DEFAULT_SETTINGS);
 const all = [...rendered.platform, ...rendered.keda, ...rendered.hpa, ...rendered.nats];
@@ -68,7 +69,8 @@ describe('synthesized manifests', () => {
 
   it('the key that opens users\' sealed keys reaches research alone; the policy refuses it anywhere else', () => {
     const readers = byKind('Deployment').filter((d) => JSON.stringify(d).includes(DEFAULT_SETTINGS.secrets.keyOpening));
-    expect(readers.map((d) => d.metadata.name)).toEqual(['research']);
+    // The research service's Deployments: its main one and its legs' lane (both run as openpaw-research).
+    expect(readers.map((d) => d.metadata.name)).toEqual(['research', 'research-research']);
     const leaked = rendered.platform.map(clone);
     const gateway = leaked.find((o) => o.kind === 'Deployment' && o.metadata.name === 'gateway') as K8sObject;
     const container = (gateway['spec'] as { template: { spec: { containers: { env: unknown[] }[] } } }).template.spec.containers[0]!;
@@ -232,6 +234,17 @@ describe('synthesized manifests', () => {
     expect(env('assets-video')['OPENPAW_LANES']).toBe('video');
     expect(env('assets')['OPENPAW_LANES']).toBe('critical,priorityvideo');
     expect(env('solve')).not.toHaveProperty('OPENPAW_LANES');
+  });
+
+  it('research legs run on a Deployment of their own that drains for the whole leg cap: a rollout never cuts a leg to call it (and bill it) again', () => {
+    const lane = byKind('Deployment').find((d) => d.metadata.name === 'research-research') as K8sObject;
+    const pod = (lane['spec'] as { template: { spec: { terminationGracePeriodSeconds: number; containers: { env: { name: string; value?: string }[] }[] } } }).template.spec;
+    expect(pod.containers[0]?.env.find((e) => e.name === 'OPENPAW_LANES')?.value).toBe('research');
+    expect(pod.terminationGracePeriodSeconds * 1000).toBeGreaterThanOrEqual(DEFAULT_RESEARCH_TIMINGS.legCapMs);
+    expect(RESEARCH_LEG_CAP_SECONDS * 1000).toBeGreaterThanOrEqual(Math.max(DEFAULT_RESEARCH_TIMINGS.legCapMs, DEFAULT_RESEARCH_TIMINGS.synthesisCapMs));
+    const main = byKind('Deployment').find((d) => d.metadata.name === 'research') as K8sObject;
+    const mainEnv = (main['spec'] as { template: { spec: { containers: { env: { name: string; value?: string }[] }[] } } }).template.spec.containers[0]?.env;
+    expect(mainEnv?.find((e) => e.name === 'OPENPAW_LANES')?.value).toBe('critical,papersearch');
   });
 
   it('KEDA counts items, not messages: each lag trigger fires by the time its lane\'s item threshold waits per replica, even when every message is a full batch', () => {

@@ -77,6 +77,13 @@ export const SERVICES: readonly ServiceSpec[] = [
   { name: 'visual-search', pipelinedConnections: 0, providers: true, blobs: true, port: 3107, public: false, poolSize: 0, database: false, externalEgress: true, replicas: { min: 2, max: 6 }, resources: MEDIUM, drainSeconds: 60 },
 ];
 
+/**
+ * The longest a research leg runs (the coordinator's default `legCapMs`, `research.timings.ts`; a
+ * synthesis is capped lower): the research lane drains this long on a rollout. An installation that
+ * raises the leg cap raises this too (`manifests.spec.ts` compares them).
+ */
+export const RESEARCH_LEG_CAP_SECONDS = 60 * 60;
+
 /** Lanes that run as their own Deployment (the rest of a service's lanes run in its main Deployment). */
 export const SEPARATE_LANES: readonly LaneSpec[] = [
   {
@@ -86,6 +93,16 @@ export const SEPARATE_LANES: readonly LaneSpec[] = [
     resources: { cpuRequestMillis: 1000, cpuLimitMillis: 2000, memoryRequestMiB: 1024, memoryLimitMiB: 2048 },
     drainSeconds: 600,
     itemThreshold: 2,
+  },
+  {
+    // Legs and syntheses (up to `RESEARCH_LEG_CAP_SECONDS`): drained to their end on a rollout, never cut and
+    // called again (a leg on a model answered in one request cannot be resumed, and would be billed twice).
+    service: 'research',
+    lane: 'research',
+    replicas: { min: 1, max: 4 },
+    resources: SMALL,
+    drainSeconds: RESEARCH_LEG_CAP_SECONDS,
+    itemThreshold: 4,
   },
 ];
 
