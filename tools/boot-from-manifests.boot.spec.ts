@@ -2,6 +2,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { nkeys } from '@nats-io/nats-core';
 import {
   createDatabase,
   findFreePort,
@@ -17,6 +18,8 @@ import { GatewayClient } from '../apps/gateway/src/e2e/e2e-client.js';
 import { ResearchApiClient } from '../apps/gateway/src/research/testing/research-api-client.js';
 import { serviceRoleName } from '@openpaw/persistence';
 import { COLLECTOR_NAME, COLLECTOR_OTLP_HTTP } from '../deploy/src/collector.js';
+import { credsFileText, NATS_CREDENTIALS_KEY, NATS_USERS, natsCredentialsSecretOf } from '../deploy/src/nats-credentials.js';
+import { natsAccountsConfig } from '../deploy/src/partner-access.js';
 import { databaseUrlKeyOf, MIGRATOR_DATABASE_URL_KEY } from '../deploy/src/platform.js';
 import { renderPlatform } from '../deploy/src/render.js';
 import { DEFAULT_SETTINGS } from '../deploy/src/settings.js';
@@ -53,7 +56,10 @@ describe('the platform booted from its synthesized manifests', () => {
   let boot: BootedProcesses;
 
   beforeAll(async () => {
-    [nats, postgres, otlp, gcs] = await Promise.all([startNatsCluster(3), startPostgresServer({ fsync: false }), startOtlpReceiver(), startFakeGcsServer()]);
+    // Every NATS user of the manifests, with the permissions of deploy/src/nats-credentials.ts: the platform runs as it would in the cluster.
+    const natsKeys = new Map(NATS_USERS.map((user) => [user, nkeys.createUser()] as const));
+    const accounts = natsAccountsConfig({ serviceUsers: [...natsKeys].map(([user, key]) => ({ user, nkey: key.getPublicKey() })), partners: [] });
+    [nats, postgres, otlp, gcs] = await Promise.all([startNatsCluster(3, undefined, { extraConfig: accounts }), startPostgresServer({ fsync: false }), startOtlpReceiver(), startFakeGcsServer()]);
     scratch = mkdtempSync(join(tmpdir(), 'openpaw-boot-'));
     const sealing = generateKeyPairSync('x25519');
     // What ops create beforehand (the manifests only name them). No provider keys: every provider is its local default.
@@ -68,6 +74,9 @@ describe('the platform booted from its synthesized manifests', () => {
       [settings.secrets.gatewayAuth]: { OPENPAW_JWT_SECRET: jwtSecret, OPENPAW_KEY_SEALING_PUBLIC_KEY: sealing.publicKey.export({ type: 'spki', format: 'der' }).toString('base64') },
       [settings.secrets.keyOpening]: { OPENPAW_KEY_SEALING_PRIVATE_KEY: sealing.privateKey.export({ type: 'pkcs8', format: 'der' }).toString('base64') },
       [settings.secrets.providers]: {},
+      ...Object.fromEntries(
+        [...natsKeys].map(([user, key]) => [natsCredentialsSecretOf(settings.secrets.natsCredentialsPrefix, user), { [NATS_CREDENTIALS_KEY]: credsFileText('eyJ0eXAiOiJKV1QifQ.e30.c2ln', new TextDecoder().decode(key.getSeed())) }]),
+      ),
     };
     const objects = renderPlatform(settings).platform;
     const containers = podContainers(objects, secrets);

@@ -12,16 +12,20 @@ import {
   startPostgresServer,
 } from '@openpaw/testing';
 import { devToken, distinctProblem, driveProblem, type LlmWireServer, type ProblemOutcome, startOpenAiWireServer, type WireAnswer } from '@openpaw/testkit';
+import { GatewayClient } from '../apps/gateway/src/e2e/e2e-client.js';
 import { collectPlatformFacts } from '../libs/testkit/src/load/platform-facts.js';
 
 /**
- * A workflow through the loss of a nats-server node (deploy/README.md, "The node-loss test"): the
- * retrieve-or-generate services from the build on a 3-node JetStream cluster on loopback, with the
- * streams and KV buckets at R3 as the manifests provision them. While problems are submitted, the node
- * that leads OPENPAW_COMMANDS is SIGKILLed by its process id and started again a few seconds later.
- * Every run must SUCCEED; duplicates are counted where side effects land: model calls at the
- * OpenAI wire server (one per problem) and asset versions in PostgreSQL; the commands stream holds
- * each command once. The restarted node must then hold every stream as its leader does.
+ * Workflows through the loss of a nats-server node (deploy/README.md, "The node-loss test"): the
+ * retrieve-or-generate and visual-degrees services from the build on a 3-node JetStream cluster on
+ * loopback, with the streams and KV buckets at R3 as the manifests provision them. While problems are
+ * submitted and visual-degrees runs walk the local world (their per-run memory in a KV bucket), the
+ * node that leads OPENPAW_COMMANDS is SIGKILLed by its process id and started again a few seconds
+ * later; then the node leading it next is lost for good. Every run must SUCCEED; duplicates are counted
+ * where side effects land: model calls at the OpenAI wire server (one per problem) and asset versions
+ * in PostgreSQL; the commands stream holds each command once. The restarted node must then hold every
+ * stream as its leader does. (Visual degrees has no side effect to count here: the local world answers
+ * its searches and recognitions in process.)
  */
 const root = join(import.meta.dirname, '..');
 const PROBLEMS = 30;
@@ -30,6 +34,10 @@ const RATE_PER_SECOND = 5;
 const KILL_AFTER = 10;
 const DOWN_MS = 5_000;
 const ELECTION_WITHIN_MS = 30_000;
+/** Visual-degrees runs started just before each loss (each walks the local world's 3-hop pair). */
+const VISUAL_RUNS = 3;
+/** Problems submitted after the node is lost for good. */
+const PROBLEMS_AFTER_LOSS = 10;
 
 /** `Solve 3x + 4 = 31` → the equation's key and its root, read back from the solve prompt. */
 function equationIn(prompt: string): { key: string; x: number } | undefined {
@@ -41,7 +49,44 @@ function equationIn(prompt: string): { key: string; x: number } | undefined {
 
 const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe('a workflow through the loss of the nats-server node leading the commands stream (3 nodes, R3)', () => {
+/**
+ * A visual-degrees run between the local world's 3-hop pair (from visual-search's start line), driven as
+ * a client does (like `driveProblem`): the start is retried on a 5xx or a gateway out of reach with the
+ * same Idempotency-Key, and the run is polled (a 404 while its view is not yet projected is polled
+ * again) until it ends. Its final state, or how it was left.
+ */
+async function visualDegreesRun(platform: RunningPlatform, user: string, timeoutMs: number): Promise<string> {
+  const line = platform
+    .logs('visual-search')
+    .split('\n')
+    .find((l) => l.includes('localWorldDemo'));
+  const pair = (JSON.parse(line ?? '{}') as { localWorldDemo?: { threeHop: { from: string; to: string } } }).localWorldDemo?.threeHop;
+  if (pair === undefined) throw new Error('visual-search logged no local world demo pair');
+  const client = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, user);
+  const deadline = Date.now() + timeoutMs;
+  const headers = { 'content-type': 'application/json', 'idempotency-key': `${user}-walk` };
+  let runId: string | undefined;
+  let last = 'never started';
+  while (Date.now() < deadline) {
+    if (runId === undefined) {
+      const started = await client.request('/visual-degrees', { method: 'POST', headers, body: JSON.stringify(pair) }).catch(() => undefined);
+      if (started?.status === 202) runId = ((await started.json()) as { runId: string }).runId;
+      else {
+        last = started === undefined ? 'gateway out of reach' : `start answered ${started.status}`;
+        await started?.body?.cancel();
+        if (started !== undefined && started.status < 500) return last;
+      }
+    } else {
+      const run = await client.run(runId).catch(() => undefined);
+      if (run?.terminal === true) return run.state;
+      last = run === undefined ? 'not visible' : `still ${run.state}`;
+    }
+    await delay(250);
+  }
+  return `unfinished (${last})`;
+}
+
+describe('workflows through the loss of nats-server nodes (3 nodes, R3): the commands leader killed and restarted, then one lost for good', () => {
   let cluster: NatsClusterHandle;
   let postgres: PostgresServerHandle;
   let model: LlmWireServer;
@@ -63,12 +108,14 @@ describe('a workflow through the loss of the nats-server node leading the comman
       // Every service knows every node, as the manifests' NATS URL (a Service over the StatefulSet) gives it.
       natsUrl: cluster.urls.join(','),
       databaseUrl,
-      services: ['coordinator', 'ingestion', 'retrieval', 'solve', 'assets', 'gateway'],
+      services: ['coordinator', 'ingestion', 'retrieval', 'solve', 'assets', 'visual-search', 'gateway'],
       env: { OPENPAW_STREAM_REPLICAS: '3' },
       serviceEnv: {
         solve: { ...llm, OPENPAW_SOLVE_MATHS_ENGINE: 'check' },
         // No videos: their rendering is not what this test is about and would take the machine's CPU.
         coordinator: { ...llm, OPENPAW_POLICY_JSON: JSON.stringify({ defaults: { video_generation: 'skip' } }) },
+        // Its start line names the local world's demo pairs (info level).
+        'visual-search': { LOG_LEVEL: 'info' },
       },
     });
   }, 240_000);
@@ -78,6 +125,25 @@ describe('a workflow through the loss of the nats-server node leading the comman
     await model?.close();
     await Promise.all([cluster?.dispose(), postgres?.dispose()]);
   });
+
+  /**
+   * Duplicates counted where side effects land: exactly one model call per equation among `requests`
+   * (`problems` distinct ones), no two asset versions of one solution and none of a run that did not
+   * succeed, and OPENPAW_COMMANDS holding each command once (a publish retried across an election was
+   * de-duplicated); read through a node other than `down`.
+   */
+  async function expectEachSideEffectOnce(requests: readonly { readonly user: string }[], problems: number, down: string): Promise<void> {
+    const callsPerEquation = new Map<string, number>();
+    for (const request of requests) {
+      const key = equationIn(request.user)?.key ?? `unrecognised: ${request.user.slice(0, 60)}`;
+      callsPerEquation.set(key, (callsPerEquation.get(key) ?? 0) + 1);
+    }
+    expect([...callsPerEquation.entries()].filter(([, n]) => n !== 1)).toEqual([]);
+    expect(callsPerEquation.size).toBe(problems);
+    const facts = await collectPlatformFacts(databaseUrl, cluster.urls.find((_, i) => cluster.names[i] !== down) ?? '');
+    expect({ duplicateAssetVersions: facts.duplicateAssetVersions, orphanedAssetVersions: facts.orphanedAssetVersions }).toEqual({ duplicateAssetVersions: 0, orphanedAssetVersions: 0 });
+    expect(Object.entries(facts.commands).filter(([, c]) => c.stored !== c.distinct)).toEqual([]);
+  }
 
   it('provisions every stream and KV bucket at R3', async () => {
     const nc = await connect({ servers: [...cluster.urls] });
@@ -106,6 +172,7 @@ describe('a workflow through the loss of the nats-server node leading the comman
     const salt = Date.now() % 1000;
     const problems = Array.from({ length: PROBLEMS }, (_, i) => distinctProblem(i, salt));
     const drives: Promise<ProblemOutcome>[] = [];
+    const visuals: Promise<string>[] = [];
     let outage: Promise<{ newLeader: string; electedMs: number; downMs: number }> | undefined;
     let ended = 0;
     let inFlightAtKill = 0;
@@ -120,6 +187,7 @@ describe('a workflow through the loss of the nats-server node leading the comman
         }),
       );
       if (i + 1 === KILL_AFTER) {
+        for (let v = 0; v < VISUAL_RUNS; v += 1) visuals.push(visualDegreesRun(platform, `node-loss-visual-${v}`, 120_000).catch((error: unknown) => String(error)));
         outage = (async () => {
           const killedAt = Date.now();
           inFlightAtKill = KILL_AFTER - ended;
@@ -146,22 +214,14 @@ describe('a workflow through the loss of the nats-server node leading the comman
     const notSucceeded = outcomes.filter((o) => o.kind !== 'ended' || o.state !== 'SUCCEEDED').map((o) => (o.kind === 'ended' ? `${o.state} ${o.errorCode ?? ''}` : o.kind === 'rejected' ? `rejected ${o.reason ?? ''}` : `unfinished in ${o.lastState ?? 'no state'}`));
     if (notSucceeded.length > 0) console.log(`model requests: ${model.requests.map((r) => r.user.slice(0, 80)).join(' | ')}\n${platform.logs('solve').slice(-3000)}`);
     expect(notSucceeded).toEqual([]);
+    // Visual degrees through the same loss: its per-run memory is an R3 bucket, so no run waits for the node.
+    expect(await Promise.all(visuals)).toEqual(Array.from({ length: VISUAL_RUNS }, () => 'SUCCEEDED'));
     expect(victimPid).toBeDefined();
     expect(inFlightAtKill).toBeGreaterThan(0);
     expect(cluster.names.filter((node) => node !== victim)).toContain(newLeader);
 
-    // Side effects, counted where they land: one model call per problem, one solution version each.
-    const callsPerEquation = new Map<string, number>();
-    for (const request of model.requests) {
-      const key = equationIn(request.user)?.key ?? `unrecognised: ${request.user.slice(0, 60)}`;
-      callsPerEquation.set(key, (callsPerEquation.get(key) ?? 0) + 1);
-    }
-    expect([...callsPerEquation.entries()].filter(([, n]) => n !== 1)).toEqual([]);
-    expect(callsPerEquation.size).toBe(PROBLEMS);
-    const facts = await collectPlatformFacts(databaseUrl, cluster.urls.find((_, i) => cluster.names[i] !== victim) ?? '');
-    expect({ duplicateAssetVersions: facts.duplicateAssetVersions, orphanedAssetVersions: facts.orphanedAssetVersions }).toEqual({ duplicateAssetVersions: 0, orphanedAssetVersions: 0 });
-    // The commands stream holds each command once (a publish retried across the election was de-duplicated).
-    expect(Object.entries(facts.commands).filter(([, c]) => c.stored !== c.distinct)).toEqual([]);
+    // Side effects, counted where they land: one model call per problem, one solution version each, each command stored once.
+    await expectEachSideEffectOnce(model.requests, PROBLEMS, victim);
 
     // The restarted node catches up: it stores every stream as the stream's leader does.
     const caughtUpWithin = 30_000;
@@ -182,5 +242,42 @@ describe('a workflow through the loss of the nats-server node leading the comman
     }
     expect(differences).toEqual([]);
     console.log(`node loss: ${victim} caught up on every stream ${Date.now() - since} ms after the runs ended`);
+  }, 240_000);
+
+  it('a second scenario: the node leading the commands stream is lost for good; runs of both workflows complete on the two survivors, nothing duplicated', async () => {
+    const leaderNow = async (): Promise<string> => {
+      for (const node of cluster.names) {
+        const streams: Readonly<Record<string, NodeStreamState>> = cluster.pidOf(node) === undefined ? {} : await cluster.streamsOn(node).catch(() => ({}));
+        const leader = streams['OPENPAW_COMMANDS']?.leader ?? '';
+        if (leader !== '') return leader;
+      }
+      return '';
+    };
+    const lost = await leaderNow();
+    expect(cluster.names).toContain(lost);
+    const requestsBefore = model.requests.length;
+    const tokens = await Promise.all(Array.from({ length: PROBLEMS_AFTER_LOSS }, (_, i) => devToken(platform.jwtSecret, `node-lost-user-${i}`)));
+    const salt = 1000 + (Date.now() % 1000);
+    const problems = Array.from({ length: PROBLEMS_AFTER_LOSS }, (_, i) => distinctProblem(i, salt));
+    const deadline = Date.now() + 120_000;
+    const begun = Date.now();
+    // Half submitted, the visual runs started, then the node goes and never returns.
+    const drives: Promise<ProblemOutcome>[] = [];
+    const visuals: Promise<string>[] = [];
+    for (const [i, text] of problems.entries()) {
+      if (i === PROBLEMS_AFTER_LOSS / 2) {
+        for (let v = 0; v < VISUAL_RUNS; v += 1) visuals.push(visualDegreesRun(platform, `node-lost-visual-${v}`, 120_000).catch((error: unknown) => String(error)));
+        await cluster.kill(lost);
+      }
+      drives.push(driveProblem(() => platform.gatewayUrl, tokens[i] ?? '', text, deadline));
+      await delay(1000 / RATE_PER_SECOND);
+    }
+    const outcomes = await Promise.all(drives);
+    const states = await Promise.all(visuals);
+    console.log(`node lost: ${lost} SIGKILLed for good after ${PROBLEMS_AFTER_LOSS / 2} of ${PROBLEMS_AFTER_LOSS} submissions; every run ended ${((Date.now() - begun) / 1000).toFixed(1)} s after the first; commands leader now ${await leaderNow()}`);
+    expect(outcomes.filter((o) => o.kind !== 'ended' || o.state !== 'SUCCEEDED').map((o) => (o.kind === 'ended' ? `${o.state} ${o.errorCode ?? ''}` : o.kind))).toEqual([]);
+    expect(states).toEqual(Array.from({ length: VISUAL_RUNS }, () => 'SUCCEEDED'));
+    expect(cluster.pidOf(lost)).toBeUndefined();
+    await expectEachSideEffectOnce(model.requests.slice(requestsBefore), PROBLEMS_AFTER_LOSS, lost);
   }, 240_000);
 });

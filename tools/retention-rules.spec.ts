@@ -12,6 +12,7 @@ describe('retention rules', () => {
       'assets.command_replies',
       'artifacts.command_replies',
       'research.command_replies',
+      'research.background_calls',
       'coordinator.timers',
     ]);
     expect(rules.find((r) => r.table === 'coordinator.timers')?.params).toEqual([['COMPLETED']]);

@@ -24,6 +24,8 @@ export function retentionRules(env: NodeJS.ProcessEnv, terminalStates: readonly 
   return [
     { table: 'coordinator.inbox', column: 'processed_at', horizonMs: dedup, minimumHorizonMs: minimumDedup },
     ...REPLY_SCHEMAS.map((schema) => ({ table: `${schema}.command_replies`, column: 'created_at', horizonMs: dedup, minimumHorizonMs: minimumDedup })),
+    // A leg's provider-side id lives as long as the leg's reply: a redelivery within the horizon resumes it.
+    { table: 'research.background_calls', column: 'created_at', horizonMs: dedup, minimumHorizonMs: minimumDedup },
     {
       table: 'coordinator.timers',
       column: 'fire_at',
@@ -42,6 +44,7 @@ export const WATCHED_TABLES = [
   'coordinator.workflow_runs',
   'coordinator.workflow_step_logs',
   ...REPLY_SCHEMAS.map((schema) => `${schema}.command_replies`),
+  'research.background_calls',
 ];
 
 /**

@@ -2,6 +2,7 @@ import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/
 import type { IScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject';
 import type { Construct } from 'constructs';
 import { selectorLabels } from './labels.js';
+import { PLATFORM_ACCOUNT } from './nats-credentials.js';
 import { typedObject } from './typed-object.js';
 
 export interface ScalingProps {
@@ -44,7 +45,8 @@ export function scaledObject(scope: Construct, props: ScalingProps): void {
           type: 'nats-jetstream',
           metadata: {
             natsServerMonitoringEndpoint: lag.monitoringEndpoint,
-            account: '$G',
+            // The platform's account (the accounts block of deploy/nats), not the no-auth `$G`.
+            account: PLATFORM_ACCOUNT,
             stream: lag.stream,
             consumer: lag.consumer,
             lagThreshold: String(lag.threshold),

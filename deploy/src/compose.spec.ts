@@ -29,9 +29,13 @@ describe('docker-compose.yml (validated offline: no Docker engine on CI)', () =>
       expect({ name, after: service.depends_on?.['provision']?.condition }).toEqual({ name, after: 'service_completed_successfully' });
       expect({ name, health: service.healthcheck?.test?.join(' ') }).toEqual({ name, health: expect.stringContaining('/readyz') });
       expect(service.environment).toMatchObject({ OPENPAW_MIGRATIONS: 'verify', OPENPAW_STREAMS_PROVISION: 'off', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector:4318' });
-      expect(service.command?.[1]).toBe(`dist/apps/${name.startsWith('assets') ? 'assets' : name}/src/main.js`);
+      const lane = SEPARATE_LANES.find((l) => `${l.service}-${l.lane}` === name);
+      expect(service.command?.[1]).toBe(`dist/apps/${lane?.service ?? name}/src/main.js`);
     }
     expect(services['assets-video']?.environment?.['OPENPAW_LANES']).toBe('video');
+    // Research legs on their own workers, drained to their end (up to an hour); the main research service keeps the rest.
+    expect(services['research-research']?.environment?.['OPENPAW_LANES']).toBe('research');
+    expect(services['research']?.environment?.['OPENPAW_LANES']).toBe('critical,papersearch');
   });
 
   it('provisioning runs once, after NATS and PostgreSQL are healthy, as the streams owner and the migrator', () => {

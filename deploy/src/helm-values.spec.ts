@@ -40,8 +40,10 @@ const VALUE_SETS: Record<string, { readonly namespace: string; readonly values: 
       image: 'registry.internal/openpaw:1.2.3',
       nats: { url: 'nats://nats.messaging.svc.cluster.local:4222', namespace: 'messaging' },
       postgres: { cidr: '172.20.0.0/16' },
+      // Providers reached through the cluster's egress range only, two hosts in it cut out.
+      egress: { httpsCidr: '203.0.113.0/24', httpsExcept: '203.0.113.7/32, 203.0.113.8/32' },
       namespaces: { ingress: 'traefik', monitoring: 'observability', keda: 'keda-system' },
-      secrets: { database: 'pg-url', gatewayAuth: 'gw-auth', providers: 'llm-keys', keyOpening: 'research-keys' },
+      secrets: { database: 'pg-url', gatewayAuth: 'gw-auth', providers: 'llm-keys', keyOpening: 'research-keys', natsCredentialsPrefix: 'paw-nats' },
       tracing: { otlpEndpoint: 'http://otel.observability.svc.cluster.local:4318' },
       ingress: { className: 'traefik', host: 'paw.staging.example.org', tlsSecretName: 'paw-staging-tls' },
       monitoring: { release: 'prom', serviceMonitor: true, llmCostAlertUsdPerHour: '75' },
@@ -98,6 +100,16 @@ describe('the Helm chart', () => {
     const resourcesOf = (name: string) => deployments.find((d) => d.metadata.name === name)?.spec.template.spec.containers[0]?.resources;
     expect(resourcesOf('assets-video')).toEqual({ limits: { cpu: '4000m', memory: '6Gi' }, requests: { cpu: '2000m', memory: '3Gi' } });
     expect(resourcesOf('solve')).toEqual({ limits: { cpu: '500m', memory: '384Mi' }, requests: { cpu: '100m', memory: '192Mi' } });
+  });
+
+  it('takes the HTTPS egress destination and the ranges cut out of it from values, for the workloads that call out only', () => {
+    const { namespace, values } = VALUE_SETS['another cluster: own namespaces, Secrets, CIDR, tracing and host; HPA instead of KEDA; the maths re-key preview']!;
+    type Policy = { kind: string; metadata: { name: string }; spec: { egress?: { to?: { ipBlock?: { cidr: string; except?: string[] } }[]; ports?: { port: number }[] }[] } };
+    const policies = helmRender(values, namespace).filter((o): o is Policy => (o as { kind?: string }).kind === 'NetworkPolicy');
+    const httpsOf = (name: string) => policies.find((p) => p.metadata.name === name)?.spec.egress?.find((rule) => rule.ports?.some((port) => port.port === 443))?.to;
+    expect(httpsOf('solve')).toEqual([{ ipBlock: { cidr: '203.0.113.0/24', except: ['203.0.113.7/32', '203.0.113.8/32'] } }]);
+    expect(httpsOf('coordinator')).toBeUndefined();
+    expect(() => settingsFromValues(DEFAULT_SETTINGS, { egress: { httpsExcept: ' , ' } }, 'ns')).toThrow(/egress\.httpsExcept must list at least one CIDR/);
   });
 
   it('refuses any construct but plain substitutions and whole-file flags', () => {

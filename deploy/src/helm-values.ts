@@ -26,11 +26,34 @@ function valueKeyOf(name: string): string {
 
 const RESOURCE_FIELDS: readonly (keyof ResourceQuantities)[] = ['cpuRequest', 'cpuLimit', 'memoryRequest', 'memoryLimit'];
 
+/** The value listing the ranges cut out of the HTTPS egress destination: a comma-separated string, rendered as a YAML flow list. */
+export const HTTPS_EXCEPT_PATH = 'egress.httpsExcept';
+
+/** The one HTTPS egress destination the chart's values set (settings with more are synthesized by cdk8s only). */
+function httpsEgressOf(settings: PlatformSettings): PlatformSettings['httpsEgress'][number] {
+  const [first, ...more] = settings.httpsEgress;
+  if (first === undefined || more.length > 0) throw new Error(`the Helm chart takes one HTTPS egress destination (egress.httpsCidr), settings have ${settings.httpsEgress.length}`);
+  return first;
+}
+
+/** `a, b` → [a, b]; at least one (the chart renders `except: [<value>]`, and Kubernetes keeps an empty list apart from none). */
+function cidrListOf(path: string, value: string): string[] {
+  const list = value
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+  if (list.length === 0) throw new Error(`.Values.${path} must list at least one CIDR inside egress.httpsCidr, comma-separated`);
+  return list;
+}
+
 export const HELM_VALUES: readonly HelmValue[] = [
   value('image', (s) => s.image, (s, v) => ({ ...s, image: v })),
   value('nats.url', (s) => s.natsUrl, (s, v) => ({ ...s, natsUrl: v })),
   value('nats.namespace', (s) => s.natsNamespace, (s, v) => ({ ...s, natsNamespace: v })),
   value('postgres.cidr', (s) => s.postgresCidr, (s, v) => ({ ...s, postgresCidr: v })),
+  // HTTPS egress of the workloads that call out: one destination and the ranges cut out of it (`httpsEgress[0]`).
+  value('egress.httpsCidr', (s) => httpsEgressOf(s).cidr, (s, v) => ({ ...s, httpsEgress: [{ ...httpsEgressOf(s), cidr: v }] })),
+  value(HTTPS_EXCEPT_PATH, (s) => (httpsEgressOf(s).except ?? []).join(', '), (s, v) => ({ ...s, httpsEgress: [{ ...httpsEgressOf(s), except: cidrListOf(HTTPS_EXCEPT_PATH, v) }] })),
   value('namespaces.ingress', (s) => s.ingressNamespace, (s, v) => ({ ...s, ingressNamespace: v })),
   value('namespaces.monitoring', (s) => s.monitoringNamespace, (s, v) => ({ ...s, monitoringNamespace: v })),
   value('namespaces.keda', (s) => s.kedaNamespace, (s, v) => ({ ...s, kedaNamespace: v })),
@@ -38,6 +61,7 @@ export const HELM_VALUES: readonly HelmValue[] = [
   value('secrets.gatewayAuth', (s) => s.secrets.gatewayAuth, (s, v) => ({ ...s, secrets: { ...s.secrets, gatewayAuth: v } })),
   value('secrets.providers', (s) => s.secrets.providers, (s, v) => ({ ...s, secrets: { ...s.secrets, providers: v } })),
   value('secrets.keyOpening', (s) => s.secrets.keyOpening, (s, v) => ({ ...s, secrets: { ...s.secrets, keyOpening: v } })),
+  value('secrets.natsCredentialsPrefix', (s) => s.secrets.natsCredentialsPrefix, (s, v) => ({ ...s, secrets: { ...s.secrets, natsCredentialsPrefix: v } })),
   value('tracing.otlpEndpoint', (s) => s.traceBackendEndpoint, (s, v) => ({ ...s, traceBackendEndpoint: v })),
   value('ingress.className', (s) => s.ingress.className, (s, v) => ({ ...s, ingress: { ...s.ingress, className: v } })),
   value('ingress.host', (s) => s.ingress.host, (s, v) => ({ ...s, ingress: { ...s.ingress, host: v } })),
@@ -121,6 +145,9 @@ export function settingsFromValues(base: PlatformSettings, values: HelmValues, r
 
 const RELEASE_NAMESPACE_TOKEN = '__OPENPAW_RELEASE_NAMESPACE__';
 const tokenOf = (path: string): string => `__OPENPAW_VALUE_${path.replace(/\./g, '_')}__`;
+
+/** The token a value's path is synthesized as (what the chart's template turns into `{{ .Values.<path> }}`). */
+export const helmValueToken = tokenOf;
 
 /** Settings with a token in place of every value and of the namespace, and the template expression each token becomes. */
 export function tokenizedSettings(base: PlatformSettings): { readonly settings: PlatformSettings; readonly expressions: ReadonlyMap<string, string> } {

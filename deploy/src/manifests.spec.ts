@@ -1,12 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { catalog, laneDurableOf, lanesOfService } from '@openpaw/contracts';
+import { catalog, ExecuteResearchLegs, laneDurableOf, lanesOfService } from '@openpaw/contracts';
+import { NATS_CREDENTIALS_KEY, NATS_PROVISIONER, natsCredentialsSecretOf, PLATFORM_ACCOUNT } from './nats-credentials.js';
+import { NATS_ACCOUNTS_INCLUDE, NATS_ACCOUNTS_KEY, NATS_ACCOUNTS_SECRET, natsValues } from './nats-values.js';
 import { databaseUrlKeyOf, MIGRATOR_DATABASE_URL_KEY, secretHolders } from './platform.js';
 import { connectionsAtMaxReplicas, policyViolations, type PolicyOptions } from './policy.js';
 import { renderPlatform, type K8sObject } from './render.js';
 import { schemaError } from './schema-validation.js';
 import { BLOB_VOLUME_PATH, DEFAULT_SETTINGS, type PlatformSettings } from './settings.js';
-import { SEPARATE_LANES, SERVICES, SHUTDOWN_GRACE_SECONDS } from './topology.js';
+import { DEFAULT_RESEARCH_TIMINGS } from '../../apps/coordinator/src/workflows/research/research.timings.js';
+import { lagThresholdInMessages, laneItemThreshold, RESEARCH_LEG_CAP_SECONDS, SEPARATE_LANES, SERVICES, SHUTDOWN_GRACE_SECONDS } from './topology.js';
 
 const rendered = renderPlatform(DEFAULT_SETTINGS);
 const all = [...rendered.platform, ...rendered.keda, ...rendered.hpa, ...rendered.nats];
@@ -66,7 +69,8 @@ describe('synthesized manifests', () => {
 
   it('the key that opens users\' sealed keys reaches research alone; the policy refuses it anywhere else', () => {
     const readers = byKind('Deployment').filter((d) => JSON.stringify(d).includes(DEFAULT_SETTINGS.secrets.keyOpening));
-    expect(readers.map((d) => d.metadata.name)).toEqual(['research']);
+    // The research service's Deployments: its main one and its legs' lane (both run as openpaw-research).
+    expect(readers.map((d) => d.metadata.name)).toEqual(['research', 'research-research']);
     const leaked = rendered.platform.map(clone);
     const gateway = leaked.find((o) => o.kind === 'Deployment' && o.metadata.name === 'gateway') as K8sObject;
     const container = (gateway['spec'] as { template: { spec: { containers: { env: unknown[] }[] } } }).template.spec.containers[0]!;
@@ -84,6 +88,58 @@ describe('synthesized manifests', () => {
       `Deployment coordinator: reads Secret ${DEFAULT_SETTINGS.secrets.providers}, reserved to ${providerHolders}`,
       `Deployment solve: reads Secret ${DEFAULT_SETTINGS.secrets.gatewayAuth}, reserved to openpaw-gateway`,
     ]);
+  });
+
+  it('each workload connects to NATS as its own user: its credentials Secret mounted whole (rotatable), read-only, named by OPENPAW_NATS_CREDS_FILE', () => {
+    type Pod = {
+      serviceAccountName?: string;
+      volumes?: { name: string; secret?: { secretName: string; items?: { key: string; path: string }[] } }[];
+      containers: { name: string; env?: { name: string; value?: string }[]; volumeMounts?: { name: string; mountPath: string; readOnly?: boolean; subPath?: string }[] }[];
+      initContainers?: Pod['containers'];
+    };
+    const podSpecOf = (o: K8sObject): Pod => (o['spec'] as { template: { spec: Pod } }).template.spec;
+    /** The NATS user whose Secret each NATS-connecting container's creds file comes from. */
+    const usersOf = (o: K8sObject): Record<string, string> => {
+      const pod = podSpecOf(o);
+      const out: Record<string, string> = {};
+      for (const container of [...(pod.initContainers ?? []), ...pod.containers]) {
+        const env = Object.fromEntries((container.env ?? []).map((v) => [v.name, v.value]));
+        if (env['OPENPAW_NATS_URL'] === undefined && o.kind !== 'Deployment') continue;
+        const file = env['OPENPAW_NATS_CREDS_FILE'];
+        const mount = (container.volumeMounts ?? []).find((m) => file !== undefined && file.startsWith(`${m.mountPath}/`));
+        const secret = pod.volumes?.find((v) => v.name === mount?.name)?.secret;
+        const item = secret?.items?.find((i) => `${mount?.mountPath}/${i.path}` === file);
+        expect({ container: container.name, readOnly: mount?.readOnly, subPath: mount?.subPath, key: item?.key }).toEqual({ container: container.name, readOnly: true, subPath: undefined, key: NATS_CREDENTIALS_KEY });
+        out[container.name] = secret?.secretName ?? '';
+      }
+      return out;
+    };
+    const prefix = DEFAULT_SETTINGS.secrets.natsCredentialsPrefix;
+    for (const deployment of byKind('Deployment').filter((d) => d.metadata.name !== 'otel-collector')) {
+      const service = serviceOfDeployment(deployment);
+      expect({ deployment: deployment.metadata.name, users: usersOf(deployment) }).toEqual({ deployment: deployment.metadata.name, users: { [service]: natsCredentialsSecretOf(prefix, service) } });
+    }
+    const job = byKind('Job')[0] as K8sObject;
+    expect(usersOf(job)).toEqual({ streams: natsCredentialsSecretOf(prefix, NATS_PROVISIONER) });
+    expect(podSpecOf(job).serviceAccountName).toBe('openpaw-migrate');
+    // Another service's credentials, or the stream owner's, anywhere else: refused.
+    const leaked = rendered.platform.map(clone);
+    const solve = podSpecOf(leaked.find((o) => o.kind === 'Deployment' && o.metadata.name === 'solve') as K8sObject);
+    solve.volumes?.push({ name: 'borrowed', secret: { secretName: natsCredentialsSecretOf(prefix, 'research') } });
+    const gateway = podSpecOf(leaked.find((o) => o.kind === 'Deployment' && o.metadata.name === 'gateway') as K8sObject);
+    gateway.volumes?.push({ name: 'owner', secret: { secretName: natsCredentialsSecretOf(prefix, NATS_PROVISIONER) } });
+    expect(policyViolations(leaked, rendered.keda, policy)).toEqual([
+      `Deployment gateway: reads Secret ${natsCredentialsSecretOf(prefix, NATS_PROVISIONER)}, reserved to openpaw-migrate`,
+      `Deployment solve: reads Secret ${natsCredentialsSecretOf(prefix, 'research')}, reserved to openpaw-research`,
+    ]);
+  });
+
+  it('the NATS chart values include the accounts block (users, permissions) from its Secret, where nats-server resolves the include', () => {
+    const values = natsValues() as { config: { merge: Record<string, string> }; container: { patch: { value: { mountPath: string } }[] }; podTemplate: { patch: { value: { secret: { secretName: string } } }[] } };
+    expect(values.config.merge['00$include']).toBe(NATS_ACCOUNTS_INCLUDE);
+    // The chart's config is /etc/nats-config/nats.conf; an include is joined to that directory.
+    expect(join('/etc/nats-config', NATS_ACCOUNTS_INCLUDE)).toBe(`${values.container.patch[0]?.value.mountPath}/${NATS_ACCOUNTS_KEY}`);
+    expect(values.podTemplate.patch[0]?.value.secret.secretName).toBe(NATS_ACCOUNTS_SECRET);
   });
 
   it('each service reads the database as its own role; only the Jobs read the migrator\'s URL, and the Job grants the roles', () => {
@@ -178,6 +234,42 @@ describe('synthesized manifests', () => {
     expect(env('assets-video')['OPENPAW_LANES']).toBe('video');
     expect(env('assets')['OPENPAW_LANES']).toBe('critical,priorityvideo');
     expect(env('solve')).not.toHaveProperty('OPENPAW_LANES');
+  });
+
+  it('research legs run on a Deployment of their own that drains for the whole leg cap: a rollout never cuts a leg to call it (and bill it) again', () => {
+    const lane = byKind('Deployment').find((d) => d.metadata.name === 'research-research') as K8sObject;
+    const pod = (lane['spec'] as { template: { spec: { terminationGracePeriodSeconds: number; containers: { env: { name: string; value?: string }[] }[] } } }).template.spec;
+    expect(pod.containers[0]?.env.find((e) => e.name === 'OPENPAW_LANES')?.value).toBe('research');
+    expect(pod.terminationGracePeriodSeconds * 1000).toBeGreaterThanOrEqual(DEFAULT_RESEARCH_TIMINGS.legCapMs);
+    expect(RESEARCH_LEG_CAP_SECONDS * 1000).toBeGreaterThanOrEqual(Math.max(DEFAULT_RESEARCH_TIMINGS.legCapMs, DEFAULT_RESEARCH_TIMINGS.synthesisCapMs));
+    const main = byKind('Deployment').find((d) => d.metadata.name === 'research') as K8sObject;
+    const mainEnv = (main['spec'] as { template: { spec: { containers: { env: { name: string; value?: string }[] }[] } } }).template.spec.containers[0]?.env;
+    expect(mainEnv?.find((e) => e.name === 'OPENPAW_LANES')?.value).toBe('critical,papersearch');
+  });
+
+  it('KEDA counts items, not messages: each lag trigger fires by the time its lane\'s item threshold waits per replica, even when every message is a full batch', () => {
+    const triggers = byKind('ScaledObject', rendered.keda).flatMap((so) =>
+      (so['spec'] as { triggers: { type: string; metadata: Record<string, string> }[] }).triggers.filter((t) => t.type === 'nats-jetstream').map((t) => t.metadata),
+    );
+    const checked: string[] = [];
+    for (const service of SERVICES) {
+      for (const [lane, commands] of lanesOfService(catalog, service.name)) {
+        const trigger = triggers.find((t) => t['consumer'] === laneDurableOf(service.name, lane));
+        if (trigger === undefined || commands.length === 0) continue;
+        const largestBatch = Math.max(1, ...commands.map((c) => c.batch?.maxItems ?? 1));
+        const items = SEPARATE_LANES.find((l) => l.service === service.name && l.lane === lane)?.itemThreshold ?? laneItemThreshold(lane);
+        // Scale-out needs ceil(pending messages / threshold) > replicas: with full batches, threshold × batch items wait per replica at most.
+        const waitingItemsAtScaleOut = Number(trigger['lagThreshold']) * largestBatch;
+        expect({ lane: trigger['consumer'], withinItemThreshold: waitingItemsAtScaleOut <= Math.max(items, largestBatch) }).toEqual({ lane: trigger['consumer'], withinItemThreshold: true });
+        if (largestBatch > 1) checked.push(`${trigger['consumer']}: ${trigger['lagThreshold']} message(s) of up to ${largestBatch} items`);
+      }
+    }
+    // Research legs come as one batch per round (ExecuteResearchLegs, up to one leg per provider): one message is up to 4 legs.
+    expect(checked).toEqual([`svc-research-research: 1 message(s) of up to ${ExecuteResearchLegs.batch.maxItems} items`]);
+    expect(lagThresholdInMessages(20, 1)).toBe(20);
+    expect(lagThresholdInMessages(3, 4)).toBe(1);
+    // KEDA reads the lag in the platform's NATS account (the one the accounts block gives the streams).
+    expect(new Set(triggers.map((t) => t['account']))).toEqual(new Set([PLATFORM_ACCOUNT]));
   });
 
   it('every lane of the catalog scales: its own Deployment, or a lag trigger on its service\'s (research legs, paper-search skills included)', () => {

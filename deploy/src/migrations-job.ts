@@ -2,6 +2,7 @@ import { Duration, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
 import { workloadLabels } from './labels.js';
+import type { NatsCredentialsMount } from './nats-credentials.js';
 import { RESTRICTED_CONTAINER, RESTRICTED_POD } from './security.js';
 
 export interface MigrationsJobProps {
@@ -10,6 +11,9 @@ export interface MigrationsJobProps {
   readonly natsUrl: string;
   readonly databaseUrl: kplus.EnvValue;
   readonly streamReplicas: number;
+  /** The stream owner's NATS credentials (`natsCredentialsMount`), for the `streams` step only. */
+  readonly natsCredentials: NatsCredentialsMount;
+  readonly serviceAccount: kplus.IServiceAccount;
 }
 
 /** Annotations that make Helm run the Job before an install or upgrade rolls the Deployments. */
@@ -44,6 +48,8 @@ export function migrationsJob(scope: Construct, props: MigrationsJobProps): kplu
     ttlAfterFinished: Duration.days(1),
     securityContext: RESTRICTED_POD,
     automountServiceAccountToken: false,
+    serviceAccount: props.serviceAccount,
+    volumes: [props.natsCredentials.volume],
     initContainers: [
       {
         ...common,
@@ -55,7 +61,9 @@ export function migrationsJob(scope: Construct, props: MigrationsJobProps): kplu
           OPENPAW_STREAM_REPLICAS: kplus.EnvValue.fromValue(String(props.streamReplicas)),
           OPENPAW_PROVISION_DATABASE: kplus.EnvValue.fromValue('false'),
           OPENPAW_DATABASE_URL: props.databaseUrl,
+          ...props.natsCredentials.env,
         },
+        volumeMounts: [{ path: props.natsCredentials.path, volume: props.natsCredentials.volume, readOnly: true }],
       },
     ],
     containers: [

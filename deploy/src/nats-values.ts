@@ -1,3 +1,11 @@
+/** The Secret ops create with the accounts block (`nats-accounts-cli.ts`: the platform's nkey users and permissions, the partners). */
+export const NATS_ACCOUNTS_SECRET = 'openpaw-nats-accounts';
+/** Its key, and where the NATS pods see it: beside the chart's `/etc/nats-config/nats.conf`. */
+export const NATS_ACCOUNTS_KEY = 'accounts.conf';
+export const NATS_ACCOUNTS_DIR = '/etc/nats-accounts';
+/** nats-server resolves an include against the including file's directory (an absolute path is joined to it too). */
+export const NATS_ACCOUNTS_INCLUDE = `../nats-accounts/${NATS_ACCOUNTS_KEY}`;
+
 /**
  * Values for the official NATS Helm chart (https://nats-io.github.io/k8s/helm/charts/, chart `nats`
  * 1.x; nats-server 2.10 or later for `sync_interval`): a 3-node cluster with JetStream on file-store
@@ -17,8 +25,14 @@ export function natsValues(): Record<string, unknown> {
         merge: { sync_interval: 'always' },
       },
       monitor: { enabled: true, port: 8222 },
+      // Accounts, users and permissions (deploy/src/nats-credentials.ts): from a Secret, so partners' passwords stay out of values.
+      merge: { '00$include': NATS_ACCOUNTS_INCLUDE },
+    },
+    container: {
+      patch: [{ op: 'add', path: '/volumeMounts/-', value: { name: 'accounts', mountPath: NATS_ACCOUNTS_DIR, readOnly: true } }],
     },
     podTemplate: {
+      patch: [{ op: 'add', path: '/spec/volumes/-', value: { name: 'accounts', secret: { secretName: NATS_ACCOUNTS_SECRET } } }],
       topologySpreadConstraints: {
         'kubernetes.io/hostname': { maxSkew: 1, whenUnsatisfiable: 'DoNotSchedule' },
       },

@@ -6,6 +6,7 @@ import type { NatsConnection } from '@nats-io/nats-core';
 import { STREAMS } from '@openpaw/contracts';
 import { connectNats, natsConnectionSettingsFromEnv, provisionStreams } from '@openpaw/messaging';
 import { findFreePort, type ManagedProcess, spawnManaged, waitForPort } from '@openpaw/testing';
+import { refusalOf } from './testing/refusal.js';
 import { natsAccountsConfig, PARTNER_API_PREFIX, PARTNER_EVENT_ALLOWLIST, partnerConsumerName, provisionPartnerConsumers } from './partner-access.js';
 
 const ALLOWED = PARTNER_EVENT_ALLOWLIST[0]?.subject ?? '';
@@ -92,14 +93,7 @@ describe('partner access to events on nats-server 2.9 (accounts config from depl
     const before = await commandCount();
     expect(before).toBe(1);
     const refusals: string[] = [];
-    const refused = async (attempt: () => Promise<unknown>): Promise<void> => {
-      try {
-        await attempt();
-        refusals.push('allowed');
-      } catch (error) {
-        refusals.push(error instanceof Error ? `${error.constructor.name}: ${error.message}` : String(error));
-      }
-    };
+    const refused = async (attempt: () => Promise<unknown>): Promise<void> => void refusals.push(await refusalOf(attempt));
     await refused(() => partner.request(COMMAND, JSON.stringify({ kind: 'forged' }), { timeout: 2_000 }));
     await refused(() => partner.request(`$JS.API.STREAM.INFO.${STREAMS.commands.name}`, '', { timeout: 2_000 }));
     await refused(() => partner.request(`${PARTNER_API_PREFIX}.STREAM.INFO.${STREAMS.commands.name}`, '', { timeout: 2_000 }));

@@ -1,4 +1,5 @@
 import { STREAMS } from '@openpaw/contracts';
+import { natsPermissionsConfig, natsPermissionsOf, PLATFORM_ACCOUNT } from './nats-credentials.js';
 
 /**
  * Partner access to events (ADR 0019): the platform account exports, per partner, the consumer API
@@ -42,8 +43,13 @@ export function partnerConsumerConfig(partner: string, event: ExportedEvent): { 
 export const PARTNER_API_PREFIX = 'openpaw.api';
 
 export interface NatsAccountsInput {
-  /** The platform's services (one user per service or one shared; from the NATS Secret). */
-  readonly platformUsers: readonly { readonly user: string; readonly password: string }[];
+  /** Password users of the platform account, unrestricted (local setups and tests; production uses `serviceUsers`). */
+  readonly platformUsers?: readonly { readonly user: string; readonly password: string }[];
+  /**
+   * The platform's nkey users (`NATS_USERS`: one per service, and the stream owner), by the public key
+   * of each one's `.creds` file, each with its permissions (`natsPermissionsOf`).
+   */
+  readonly serviceUsers?: readonly { readonly user: string; readonly nkey: string }[];
   readonly partners: readonly { readonly name: string; readonly user: string; readonly password: string }[];
   readonly allowlist?: readonly ExportedEvent[];
 }
@@ -65,12 +71,12 @@ export function natsAccountsConfig(input: NatsAccountsInput): string {
       for (const subject of api) {
         const stream = subject.startsWith('CONSUMER.MSG.NEXT') ? ', response_type: stream' : '';
         exports.push(`{ service: ${quote(`$JS.API.${subject}`)}, accounts: [${account}]${stream} }`);
-        imports.push(`{ service: { account: OPENPAW, subject: ${quote(`$JS.API.${subject}`)} }, to: ${quote(`${PARTNER_API_PREFIX}.${subject}`)} }`);
+        imports.push(`{ service: { account: ${PLATFORM_ACCOUNT}, subject: ${quote(`$JS.API.${subject}`)} }, to: ${quote(`${PARTNER_API_PREFIX}.${subject}`)} }`);
         publish.push(`${PARTNER_API_PREFIX}.${subject}`);
       }
       const acks = `$JS.ACK.${EVENTS}.${consumer}.>`;
       exports.push(`{ service: ${quote(acks)}, accounts: [${account}] }`);
-      imports.push(`{ service: { account: OPENPAW, subject: ${quote(acks)} } }`);
+      imports.push(`{ service: { account: ${PLATFORM_ACCOUNT}, subject: ${quote(acks)} } }`);
       publish.push(acks);
     }
     partnerAccounts.push(
@@ -86,9 +92,13 @@ export function natsAccountsConfig(input: NatsAccountsInput): string {
   }
   return [
     'accounts {',
-    '  OPENPAW {',
+    `  ${PLATFORM_ACCOUNT} {`,
     '    jetstream: enabled',
-    `    users: [ ${input.platformUsers.map((u) => `{ user: ${quote(u.user)}, password: ${quote(u.password)} }`).join(', ')} ]`,
+    '    users: [',
+    ...(input.platformUsers ?? []).map((u) => `      { user: ${quote(u.user)}, password: ${quote(u.password)} }`),
+    // The config has no names for nkey users: the comment says whose key it is.
+    ...(input.serviceUsers ?? []).map((u) => `      { nkey: ${quote(u.nkey)}, permissions: ${natsPermissionsConfig(natsPermissionsOf(u.user))} } # ${u.user}`),
+    '    ]',
     '    exports: [',
     ...exports.map((line) => `      ${line}`),
     '    ]',

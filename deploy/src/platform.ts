@@ -8,13 +8,15 @@ import { collector, COLLECTOR_NAME, COLLECTOR_OTLP_HTTP } from './collector.js';
 import { gatewayIngress } from './ingress.js';
 import { selectorLabels } from './labels.js';
 import { mathsReindexJob, mathsReindexJobName } from './maths-reindex-job.js';
-import { migrationsJob } from './migrations-job.js';
+import { HELM_PRE_HOOK, migrationsJob } from './migrations-job.js';
+import { NATS_PROVISIONER, natsCredentialsMount, natsCredentialsSecretOf } from './nats-credentials.js';
 import { retentionCronJob } from './retention-cronjob.js';
 import { type LaneAlertSpec, prometheusRules, serviceMonitor, type StepLatencySpec } from './monitoring.js';
 import { collectorPolicy, defaultDeny, natsPolicy, workloadPolicy } from './network.js';
 import { BLOB_VOLUME_PATH, blobEnv, type PlatformSettings, type ResourceQuantities } from './settings.js';
 import {
-  laneLagThreshold,
+  lagThresholdInMessages,
+  laneItemThreshold,
   METRICS_PORT,
   SEPARATE_LANES,
   serviceSpec,
@@ -45,16 +47,28 @@ function mainLanesOf(service: string): string {
   return [...lanesOfService(catalog, service).keys()].filter((lane) => !separate.has(lane)).join(',');
 }
 
+/** The most items one command of the lane carries, from the catalog: a batched command's `maxItems`, else 1. */
+export function itemsPerCommandOf(service: string, lane: string): number {
+  const commands = lanesOfService(catalog, service).get(lane) ?? [];
+  return Math.max(1, ...commands.map((command) => command.batch?.maxItems ?? 1));
+}
+
+/** A lane's KEDA threshold in pending messages: its item threshold (a separate lane's own, else `laneItemThreshold`) over its largest batch. */
+export function laneLagThreshold(service: string, lane: string): number {
+  const separate = SEPARATE_LANES.find((l) => l.service === service && l.lane === lane);
+  return lagThresholdInMessages(separate?.itemThreshold ?? laneItemThreshold(lane), itemsPerCommandOf(service, lane));
+}
+
 /**
  * The lanes whose lag scales a service's main Deployment, from the catalog: every lane it keeps that has
  * commands (the critical lane and the heavy ones: research legs, paper-search skills, priority videos),
- * each with its own threshold (`laneLagThreshold`), so a backlog of slow work scales it too.
+ * each with its own threshold (`laneLagThreshold`, in messages, from items), so a backlog of slow work scales it too.
  */
 function mainLaneLags(service: string, settings: PlatformSettings): LaneLag[] {
   const separate = new Set(SEPARATE_LANES.filter((lane) => lane.service === service).map((lane) => lane.lane));
   return [...lanesOfService(catalog, service)]
     .filter(([lane, commands]) => !separate.has(lane) && commands.length > 0)
-    .map(([lane]) => ({ monitoringEndpoint: settings.natsMonitoringEndpoint, stream: COMMANDS_STREAM, consumer: laneDurableOf(service, lane), threshold: laneLagThreshold(lane) }));
+    .map(([lane]) => ({ monitoringEndpoint: settings.natsMonitoringEndpoint, stream: COMMANDS_STREAM, consumer: laneDurableOf(service, lane), threshold: laneLagThreshold(service, lane) }));
 }
 
 /** Every Deployment, from the typed table in `topology.ts`. */
@@ -87,6 +101,9 @@ export function serviceAccountNameOf(service: string): string {
  */
 export function secretHolders(settings: PlatformSettings): Readonly<Record<string, readonly string[]>> {
   return {
+    // Each NATS user's credentials to its own pods: a service's (its lanes run as it), the stream owner's to the migrations Job.
+    ...Object.fromEntries(SERVICES.map((service) => [natsCredentialsSecretOf(settings.secrets.natsCredentialsPrefix, service.name), [serviceAccountNameOf(service.name)]])),
+    [natsCredentialsSecretOf(settings.secrets.natsCredentialsPrefix, NATS_PROVISIONER)]: [serviceAccountNameOf('migrate')],
     [settings.secrets.keyOpening]: [serviceAccountNameOf('research')],
     [settings.secrets.providers]: SERVICES.filter((service) => service.providers).map((service) => serviceAccountNameOf(service.name)),
     [settings.secrets.gatewayAuth]: [serviceAccountNameOf('gateway')],
@@ -111,7 +128,7 @@ export function laneAlertSpecs(): LaneAlertSpec[] {
       .filter(([, commands]) => commands.length > 0)
       .map(([lane]) => {
         const separate = SEPARATE_LANES.find((l) => l.service === service.name && l.lane === lane);
-        return { service: service.name, lane, lagThreshold: separate?.lagThreshold ?? laneLagThreshold(lane), maxReplicas: separate?.replicas.max ?? service.replicas.max };
+        return { service: service.name, lane, lagThreshold: laneLagThreshold(service.name, lane), maxReplicas: separate?.replicas.max ?? service.replicas.max };
       }),
   );
 }
@@ -155,7 +172,7 @@ export function workloadPlans(settings: PlatformSettings): readonly WorkloadPlan
         name,
         min: lane.replicas.min,
         max: lane.replicas.max,
-        lags: [{ monitoringEndpoint: settings.natsMonitoringEndpoint, stream: COMMANDS_STREAM, consumer: laneDurableOf(lane.service, lane.lane), threshold: lane.lagThreshold }],
+        lags: [{ monitoringEndpoint: settings.natsMonitoringEndpoint, stream: COMMANDS_STREAM, consumer: laneDurableOf(lane.service, lane.lane), threshold: laneLagThreshold(lane.service, lane.lane) }],
       },
     });
   }
@@ -205,7 +222,9 @@ class PlatformChart extends Chart {
       if (account === undefined) {
         const identity = settings.workloadIdentity.accounts[service];
         if (identity === undefined) throw new Error(`no workload identity for ServiceAccount ${serviceAccountNameOf(service)} (PlatformSettings.workloadIdentity.accounts.${service})`);
-        const annotations = { [settings.workloadIdentity.annotation]: identity };
+        // The migrations Job is a Helm pre-install hook: its ServiceAccount must exist before it, so it is a hook too (created first).
+        const hook = service === 'migrate' ? { ...HELM_PRE_HOOK, 'helm.sh/hook-weight': '-10' } : {};
+        const annotations = { [settings.workloadIdentity.annotation]: identity, ...hook };
         account = new kplus.ServiceAccount(this, `${service}-sa`, { metadata: { name: serviceAccountNameOf(service), annotations }, automountToken: false });
         serviceAccounts.set(service, account);
       }
@@ -223,7 +242,16 @@ class PlatformChart extends Chart {
     serviceMonitor(this, settings.monitoringRelease);
     prometheusRules(this, settings.monitoringRelease, stepLatencySpecs(), laneAlertSpecs(), { llmCostUsdPerHour: settings.llmCostAlertUsdPerHour });
     gatewayIngress(this, settings.ingress);
-    migrationsJob(this, { image: settings.image, natsUrl: settings.natsUrl, databaseUrl, streamReplicas: settings.streamReplicas });
+    const natsCredentialsOf = (user: string, id: string): ReturnType<typeof natsCredentialsMount> =>
+      natsCredentialsMount(this, `${id}-nats-credentials`, natsCredentialsSecretOf(settings.secrets.natsCredentialsPrefix, user));
+    migrationsJob(this, {
+      image: settings.image,
+      natsUrl: settings.natsUrl,
+      databaseUrl,
+      streamReplicas: settings.streamReplicas,
+      natsCredentials: natsCredentialsOf(NATS_PROVISIONER, 'migrate'),
+      serviceAccount: serviceAccountOf('migrate'),
+    });
     retentionCronJob(this, { image: settings.image, config, databaseUrl, blobMounts, serviceAccount: serviceAccountOf('retention') });
     // Default-deny covers the Jobs too: the migrations Job reaches NATS (streams) and PostgreSQL; retention
     // PostgreSQL and the blob store over HTTPS (the step-log archive; blob settings from the ConfigMap).
@@ -233,7 +261,9 @@ class PlatformChart extends Chart {
 
     for (const plan of workloadPlans(settings)) {
       const { service, lane } = plan;
-      const env: Record<string, kplus.EnvValue> = { OTEL_SERVICE_NAME: kplus.EnvValue.fromValue(plan.name) };
+      // Its service's NATS user (a lane runs as its service), from a Secret volume the kubelet updates on rotation.
+      const natsCredentials = natsCredentialsOf(service.name, plan.name);
+      const env: Record<string, kplus.EnvValue> = { OTEL_SERVICE_NAME: kplus.EnvValue.fromValue(plan.name), ...natsCredentials.env };
       if (service.database) {
         env['OPENPAW_DATABASE_URL'] = kplus.EnvValue.fromSecretValue({ secret: databaseSecret, key: databaseUrlKeyOf(service.name) });
         env[poolSizeEnvOf(service.name)] = kplus.EnvValue.fromValue(String(service.poolSize));
@@ -257,7 +287,7 @@ class PlatformChart extends Chart {
         env,
         envFrom,
         scratch: [{ name: 'tmp', path: '/tmp', sizeMiB: lane === undefined ? 256 : 4096 }],
-        mounts: service.blobs ? blobMounts : [],
+        mounts: [...(service.blobs ? blobMounts : []), { path: natsCredentials.path, volume: natsCredentials.volume, readOnly: true }],
         serviceAccount: serviceAccountOf(service.name),
       });
       workloadPolicy(

@@ -1,6 +1,6 @@
 import type { Chart } from 'cdk8s';
 import { stringify } from 'yaml';
-import { helmValues, tokenizedSettings } from './helm-values.js';
+import { helmValues, helmValueToken, HTTPS_EXCEPT_PATH, tokenizedSettings } from './helm-values.js';
 import { natsValues } from './nats-values.js';
 import { MONITORING_KINDS } from './monitoring.js';
 import { buildPlatform } from './platform.js';
@@ -46,8 +46,16 @@ function documents(list: readonly K8sObject[]): string {
   return HEADER + list.map((object) => `---\n${stringify(object, { lineWidth: 0 })}`).join('');
 }
 
+/**
+ * A list-valued setting whose one token stands for the whole list: its block sequence (`key:\n  - TOKEN`)
+ * becomes a flow sequence (`key: [TOKEN]`), so a comma-separated value renders as a YAML list.
+ */
+function asFlowList(body: string, token: string): string {
+  return body.replace(new RegExp(`^(\\s*)([A-Za-z]+):\\n\\s*- ${token}$`, 'gm'), `$1$2: [${token}]`);
+}
+
 function helmTemplate(list: readonly K8sObject[], expressions: ReadonlyMap<string, string>, condition?: string): string {
-  let body = documents(list);
+  let body = asFlowList(documents(list), helmValueToken(HTTPS_EXCEPT_PATH));
   for (const [token, expression] of expressions) body = body.replaceAll(token, expression);
   return condition === undefined ? body : `{{- if ${condition} }}\n${body}{{- end }}\n`;
 }

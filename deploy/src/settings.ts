@@ -29,7 +29,17 @@ export interface PlatformSettings {
    * sealed keys (`OPENPAW_KEY_SEALING_PRIVATE_KEY`, and `OPENPAW_KEY_ENCRYPTION_KEY` while `v1` keys
    * remain): it reaches the research service alone (the policy checks it).
    */
-  readonly secrets: { readonly database: string; readonly gatewayAuth: string; readonly providers: string; readonly keyOpening: string };
+  readonly secrets: {
+    readonly database: string;
+    readonly gatewayAuth: string;
+    readonly providers: string;
+    readonly keyOpening: string;
+    /**
+     * Prefix of the NATS credentials Secrets: `<prefix>-<user>` for each of `NATS_USERS` (every
+     * service, and `provisioner` for the migrations Job), key `nats.creds` (deploy/src/nats-credentials.ts).
+     */
+    readonly natsCredentialsPrefix: string;
+  };
   /** Where the collector sends traces (OTLP over HTTP). */
   readonly traceBackendEndpoint: string;
   /** The gateway's public entry: an Ingress of this class for this host, TLS from this Secret. */
@@ -78,8 +88,11 @@ export interface VolumeBlobs {
   readonly shareBaseUrl: string;
 }
 
-/** Who gets a ServiceAccount of its own (`openpaw-<owner>`): every service (its lanes run as it), and the retention CronJob. */
-export const SERVICE_ACCOUNT_OWNERS: readonly string[] = [...SERVICES.map((service) => service.name), 'retention'];
+/**
+ * Who gets a ServiceAccount of its own (`openpaw-<owner>`): every service (its lanes run as it), the
+ * retention CronJob and the migrations Job (the one holder of the stream owner's NATS credentials).
+ */
+export const SERVICE_ACCOUNT_OWNERS: readonly string[] = [...SERVICES.map((service) => service.name), 'retention', 'migrate'];
 
 export interface ResourceQuantities {
   readonly cpuRequest: string;
@@ -118,7 +131,7 @@ export const DEFAULT_SETTINGS: PlatformSettings = {
   ingressNamespace: 'ingress-nginx',
   monitoringNamespace: 'monitoring',
   kedaNamespace: 'keda',
-  secrets: { database: 'openpaw-database', gatewayAuth: 'openpaw-gateway-auth', providers: 'openpaw-providers', keyOpening: 'openpaw-key-opening' },
+  secrets: { database: 'openpaw-database', gatewayAuth: 'openpaw-gateway-auth', providers: 'openpaw-providers', keyOpening: 'openpaw-key-opening', natsCredentialsPrefix: 'openpaw-nats' },
   traceBackendEndpoint: 'http://tempo.monitoring.svc.cluster.local:4318',
   ingress: { className: 'nginx', host: 'openpaw.example.com', tlsSecretName: 'openpaw-tls' },
   monitoringRelease: 'kube-prometheus-stack',

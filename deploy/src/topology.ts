@@ -57,8 +57,8 @@ export interface LaneSpec {
   readonly replicas: { readonly min: number; readonly max: number };
   readonly resources: Resources;
   readonly drainSeconds: number;
-  /** Pending messages per replica before KEDA adds one. */
-  readonly lagThreshold: number;
+  /** Pending items of work per replica before KEDA adds one (`lagThresholdInMessages` turns it into messages). */
+  readonly itemThreshold: number;
 }
 
 const SMALL: Resources = { cpuRequestMillis: 100, cpuLimitMillis: 500, memoryRequestMiB: 192, memoryLimitMiB: 384 };
@@ -77,6 +77,13 @@ export const SERVICES: readonly ServiceSpec[] = [
   { name: 'visual-search', pipelinedConnections: 0, providers: true, blobs: true, port: 3107, public: false, poolSize: 0, database: false, externalEgress: true, replicas: { min: 2, max: 6 }, resources: MEDIUM, drainSeconds: 60 },
 ];
 
+/**
+ * The longest a research leg runs (the coordinator's default `legCapMs`, `research.timings.ts`; a
+ * synthesis is capped lower): the research lane drains this long on a rollout. An installation that
+ * raises the leg cap raises this too (`manifests.spec.ts` compares them).
+ */
+export const RESEARCH_LEG_CAP_SECONDS = 60 * 60;
+
 /** Lanes that run as their own Deployment (the rest of a service's lanes run in its main Deployment). */
 export const SEPARATE_LANES: readonly LaneSpec[] = [
   {
@@ -85,22 +92,45 @@ export const SEPARATE_LANES: readonly LaneSpec[] = [
     replicas: { min: 1, max: 8 },
     resources: { cpuRequestMillis: 1000, cpuLimitMillis: 2000, memoryRequestMiB: 1024, memoryLimitMiB: 2048 },
     drainSeconds: 600,
-    lagThreshold: 2,
+    itemThreshold: 2,
+  },
+  {
+    // Legs and syntheses (up to `RESEARCH_LEG_CAP_SECONDS`): drained to their end on a rollout, never cut and
+    // called again (a leg on a model answered in one request cannot be resumed, and would be billed twice).
+    service: 'research',
+    lane: 'research',
+    replicas: { min: 1, max: 4 },
+    resources: SMALL,
+    drainSeconds: RESEARCH_LEG_CAP_SECONDS,
+    itemThreshold: 4,
   },
 ];
 
-/** Pending commands per replica before KEDA scales a service's main (critical) lane. */
-export const DEFAULT_LAG_THRESHOLD = 20;
+/** Pending items of work per replica before KEDA scales a service's main (critical) lane. */
+export const DEFAULT_ITEM_THRESHOLD = 20;
 
 /**
- * Pending commands per replica before KEDA adds one, for the lanes whose commands take far longer than
- * a critical step (a lane not listed scales at `DEFAULT_LAG_THRESHOLD`): a research leg or synthesis
- * runs minutes to an hour, a paper-search skill up to a minute, a priority video is awaited by a user.
+ * Pending items of work per replica before KEDA adds one, for the lanes whose commands take far longer
+ * than a critical step (a lane not listed scales at `DEFAULT_ITEM_THRESHOLD`): a research leg or
+ * synthesis runs minutes to an hour, a paper-search skill up to a minute, a priority video is awaited
+ * by a user. An item is one leg, one skill, one render: a batched command (ADR 0025) carries several.
  */
-const LANE_LAG_THRESHOLDS: Readonly<Record<string, number>> = { research: 2, papersearch: 5, priorityvideo: 1, visual: 10 };
+const LANE_ITEM_THRESHOLDS: Readonly<Record<string, number>> = { research: 4, papersearch: 5, priorityvideo: 1, visual: 10 };
 
-export function laneLagThreshold(lane: string): number {
-  return LANE_LAG_THRESHOLDS[lane] ?? DEFAULT_LAG_THRESHOLD;
+export function laneItemThreshold(lane: string): number {
+  return LANE_ITEM_THRESHOLDS[lane] ?? DEFAULT_ITEM_THRESHOLD;
+}
+
+/**
+ * KEDA's threshold in messages for a lane whose commands carry up to `itemsPerCommand` items. KEDA's
+ * nats-jetstream scaler reads the consumer's pending messages, and a batch is one message whatever it
+ * holds, so the item threshold is divided by the largest batch: with every message full, KEDA adds a
+ * replica by the time `itemThreshold` items wait per replica; with smaller batches it adds one sooner
+ * (over-provisions, never under). At least 1 message.
+ */
+export function lagThresholdInMessages(itemThreshold: number, itemsPerCommand: number): number {
+  if (!Number.isInteger(itemsPerCommand) || itemsPerCommand < 1) throw new Error(`items per command must be a positive integer, got ${itemsPerCommand}`);
+  return Math.max(1, Math.floor(itemThreshold / itemsPerCommand));
 }
 
 /** Every port a pod opens: the HTTP API/probes on the service's port, Prometheus on `METRICS_PORT`. */

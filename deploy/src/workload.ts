@@ -25,8 +25,8 @@ export interface WorkloadProps {
   readonly envFrom: readonly kplus.EnvFrom[];
   /** Writable scratch directories (the root filesystem is read-only). */
   readonly scratch: readonly { readonly name: string; readonly path: string; readonly sizeMiB: number }[];
-  /** Other mounts (the blob volume). */
-  readonly mounts: readonly { readonly path: string; readonly volume: kplus.Volume }[];
+  /** Other mounts (the blob volume, the NATS credentials). */
+  readonly mounts: readonly { readonly path: string; readonly volume: kplus.Volume; readonly readOnly?: boolean }[];
   /** The service's ServiceAccount (workload identity); its token is never mounted. */
   readonly serviceAccount: kplus.IServiceAccount;
 }
@@ -82,7 +82,7 @@ export class Workload extends Construct {
       const volume = kplus.Volume.fromEmptyDir(this, `scratch-${dir.name}`, dir.name, { sizeLimit: Size.mebibytes(dir.sizeMiB) });
       container?.mount(dir.path, volume);
     }
-    for (const mount of props.mounts) container?.mount(mount.path, mount.volume);
+    for (const mount of props.mounts) container?.mount(mount.path, mount.volume, { readOnly: mount.readOnly ?? false });
     ApiObject.of(this.deployment).addJsonPatch(
       // The autoscaler owns the replica count; a count here would reset it on every apply.
       JsonPatch.remove('/spec/replicas'),

@@ -85,7 +85,8 @@ export function localProcessOf(
   const mounts = container.mounts.map((mount) => {
     const hostDir =
       mount.source === 'persistentVolumeClaim' ? join(input.scratch, 'claims', mount.claimName ?? mount.volume) : join(input.scratch, 'pods', container.workload, mount.volume);
-    if (!existsSync(mount.path)) throw new Error(`${where}: mount point ${mount.path} does not exist on this machine (the boot test binds onto existing directories only)`);
+    // The container runtime creates a mount point the image lacks; here it is made on the host (before the root turns read-only).
+    if (!existsSync(mount.path)) mkdirSync(mount.path, { recursive: true });
     mkdirSync(hostDir, { recursive: true });
     for (const [file, content] of Object.entries(mount.files ?? {})) writeFileSync(join(hostDir, file), content);
     // An emptyDir is created world-writable (0777) by the kubelet; the pod's uid writes into it.

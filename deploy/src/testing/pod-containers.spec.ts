@@ -106,6 +106,17 @@ describe('the substitution map', () => {
     expect(script).toContain("case \"$mp\" in /proc|/proc/*|/sys|/sys/*|/dev|/dev/*|'/tmp') continue");
     expect(script).toContain("exec 'setpriv' '--reuid=1000' '--regid=1000' '--clear-groups' '--inh-caps=-all' '--bounding-set=-all' '--no-new-privs' '--' 'node' 'it'\\''s'");
   });
+
+  it("binds a mount whose host directory lies under another mount's path before that mount hides it (a Secret's files in the scratch under /tmp)", () => {
+    const mounts = [
+      { hostDir: '/tmp/boot/pods/gateway/tmp', path: '/tmp', readOnly: false },
+      { hostDir: '/tmp/boot/pods/gateway/nats-credentials', path: '/var/run/secrets/openpaw/nats', readOnly: true },
+    ];
+    const script = sandboxScript({ argv: ['node'], env: {}, cwd: '/checkout', readOnlyRoot: true, mounts, uid: 1000, gid: 1000 });
+    expect(script.indexOf("mount --bind '/tmp/boot/pods/gateway/nats-credentials' '/var/run/secrets/openpaw/nats'")).toBeGreaterThan(-1);
+    expect(script.indexOf("mount --bind '/tmp/boot/pods/gateway/nats-credentials' '/var/run/secrets/openpaw/nats'")).toBeLessThan(script.indexOf("mount --bind '/tmp/boot/pods/gateway/tmp' '/tmp'"));
+    expect(script).toContain("mount -o remount,ro,bind '/var/run/secrets/openpaw/nats'");
+  });
 });
 
 describe('docker-compose.yml as the compose boot test reads it', () => {

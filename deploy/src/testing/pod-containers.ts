@@ -14,8 +14,8 @@ export interface PodMount {
   /** Where the container sees it. */
   readonly path: string;
   readonly volume: string;
-  readonly source: 'emptyDir' | 'persistentVolumeClaim' | 'configMap';
-  /** A configMap volume's files (every key of the ConfigMap). */
+  readonly source: 'emptyDir' | 'persistentVolumeClaim' | 'configMap' | 'secret';
+  /** A configMap or secret volume's files (every key, or the volume's `items`). */
   readonly files?: Readonly<Record<string, string>>;
   /** The claim, for a persistentVolumeClaim (one directory per claim, shared by the pods that mount it). */
   readonly claimName?: string;
@@ -85,6 +85,7 @@ interface PodSpec {
     readonly emptyDir?: object;
     readonly persistentVolumeClaim?: { readonly claimName: string };
     readonly configMap?: { readonly name: string };
+    readonly secret?: { readonly secretName: string; readonly items?: readonly { readonly key: string; readonly path: string }[] };
   }[];
   readonly securityContext?: { readonly runAsUser?: number; readonly runAsGroup?: number };
   readonly enableServiceLinks?: boolean;
@@ -143,6 +144,19 @@ function containerOf(object: K8sObject, pod: PodSpec, container: ContainerSpec, 
       if (files === undefined) throw new Error(`${object.kind} ${object.metadata.name}: ConfigMap ${volume.configMap.name} of volume ${mount.name} does not exist`);
       // The kubelet mounts a configMap volume read-only whatever the mount says.
       return { path: mount.mountPath, volume: mount.name, source: 'configMap', files, readOnly: true };
+    }
+    if (volume?.secret !== undefined) {
+      const values = secrets[volume.secret.secretName];
+      if (values === undefined) throw new Error(`${object.kind} ${object.metadata.name}: Secret ${volume.secret.secretName} of volume ${mount.name} does not exist`);
+      const items = volume.secret.items ?? Object.keys(values).map((key) => ({ key, path: key }));
+      const files: Record<string, string> = {};
+      for (const item of items) {
+        const value = values[item.key];
+        if (value === undefined) throw new Error(`${object.kind} ${object.metadata.name}: Secret ${volume.secret.secretName} has no key ${item.key} (volume ${mount.name})`);
+        files[item.path] = value;
+      }
+      // Like a configMap volume, the kubelet mounts a secret volume read-only.
+      return { path: mount.mountPath, volume: mount.name, source: 'secret', files, readOnly: true };
     }
     throw new Error(`${object.kind} ${object.metadata.name}: volume ${mount.name} is of a kind the boot test does not mount`);
   });

@@ -40,7 +40,10 @@ export function sandboxScript(spec: SandboxSpec): string {
     const target = quote(join(mount.hostDir, checkoutUnder(spec.cwd, mount.path) ?? ''));
     lines.push(`mount --bind ${quote(spec.cwd)} ${target}`, `mount -o remount,ro,bind ${target}`);
   }
-  for (const mount of spec.mounts) {
+  // A mount over the directory holding another mount's host directory (the pod's /tmp over the scratch
+  // in /tmp) comes after it: bound first, that host directory would be gone.
+  const hides = (mount: SandboxSpec['mounts'][number]): boolean => spec.mounts.some((other) => other !== mount && checkoutUnder(other.hostDir, mount.path) !== undefined);
+  for (const mount of [...spec.mounts.filter((m) => !hides(m)), ...spec.mounts.filter(hides)]) {
     lines.push(`mount ${shadowing.has(mount) ? '--rbind' : '--bind'} ${quote(mount.hostDir)} ${quote(mount.path)}`);
     if (mount.readOnly) lines.push(`mount -o remount,ro,bind ${quote(mount.path)}`);
   }

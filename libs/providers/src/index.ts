@@ -11,6 +11,7 @@ export { defaultRetryPolicy, type RetryPolicy } from './shared/retry.js';
 // ---- LLM ----
 export type {
   AttemptRecord,
+  BackgroundCallLedger,
   ChatImage,
   ChatMessage,
   ChatModel,

@@ -42,9 +42,10 @@ interface Jsz {
 /**
  * A real JetStream cluster of `size` nats-server processes on 127.0.0.1 (routes between every node),
  * for what a single server cannot show (stream replicas, losing a node). Resolves once JetStream has a
- * meta leader with every peer current.
+ * meta leader with every peer current. `extraConfig` is appended to every node's config (an accounts
+ * block: the nodes' `/jsz` then lists each account's streams).
  */
-export async function startNatsCluster(size = 3, binary = process.env['NATS_SERVER_BIN'] ?? 'nats-server'): Promise<NatsClusterHandle> {
+export async function startNatsCluster(size = 3, binary = process.env['NATS_SERVER_BIN'] ?? 'nats-server', options: { readonly extraConfig?: string } = {}): Promise<NatsClusterHandle> {
   const dir = mkdtempSync(join(tmpdir(), 'openpaw-nats-cluster-'));
   const names = Array.from({ length: size }, (_, i) => `n${i}`);
   const clientPorts: number[] = [];
@@ -73,6 +74,7 @@ export async function startNatsCluster(size = 3, binary = process.env['NATS_SERV
         `http: "127.0.0.1:${monitorPorts[i]}"`,
         `jetstream { store_dir: "${join(dir, `store-${node}`)}" }`,
         `cluster { name: openpaw-test, listen: "127.0.0.1:${routePorts[i]}", routes: [${routes}] }`,
+        options.extraConfig ?? '',
       ].join('\n'),
     );
     const proc = spawnManaged(binary, ['-c', config]);

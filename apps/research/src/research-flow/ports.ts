@@ -7,6 +7,8 @@ export const FLOW_BLOBS = Symbol('openpaw.research.flow.blobs');
 /** The research flow's kept replies (`KeptReplyStore` of `@openpaw/messaging`, the schema's `command_replies`). */
 export const FLOW_REPLIES = Symbol('openpaw.research.flow.replies');
 export const FLOW_CANCELLATIONS = Symbol('openpaw.research.flow.cancellations');
+/** `BackgroundCalls`: the provider-side id of each leg run in the provider's background, by command id. */
+export const FLOW_BACKGROUND_CALLS = Symbol('openpaw.research.flow.backgroundCalls');
 /** `ResearchProviders`: the researcher of each provider, the synthesizers. */
 export const FLOW_PROVIDERS = Symbol('openpaw.research.flow.providers');
 

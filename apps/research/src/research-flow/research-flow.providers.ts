@@ -22,7 +22,9 @@ import { ProviderKeyTestConsumer } from './messaging/provider-key-test.consumer.
 import { ResearchFlowConsumer } from './messaging/research-flow.consumer.js';
 import { ResearchWebhookConsumer } from './messaging/research-webhook.consumer.js';
 import { ResearchWebhookDeliveries } from './messaging/research-webhook-deliveries.js';
+import { PgBackgroundCalls } from './background-calls.js';
 import {
+  FLOW_BACKGROUND_CALLS,
   FLOW_BLOBS,
   FLOW_CANCELLATIONS,
   FLOW_KEYS,
@@ -68,6 +70,7 @@ export function researchFlowProviders(settings: ResearchFlowSettings, providerEn
     },
     { provide: FLOW_REPLIES, inject: [RESEARCH_DATA_SOURCE], useFactory: (dataSource: DataSource) => new GroupCommitKeptReplyStore(preparedSqlRunner(dataSource, 'research_flow_replies'), RESEARCH_SCHEMA) },
     { provide: FLOW_CANCELLATIONS, useValue: new LegCancellations() },
+    { provide: FLOW_BACKGROUND_CALLS, inject: [RESEARCH_DATA_SOURCE], useFactory: (dataSource: DataSource) => new PgBackgroundCalls(dataSource) },
     { provide: FLOW_PROVIDERS, inject: [RESEARCH_LLM], useFactory: (llm: LlmClient) => createResearchProviders(llm, settings) },
     { provide: ReportSharer, inject: [FLOW_BLOBS], useFactory: (blobs: BlobStore | null) => new ReportSharer(blobs, settings.shareTtlSeconds) },
     ExecuteResearchLegHandler,

@@ -80,6 +80,33 @@ describe('deep research models: background responses polled with backoff', () =>
     expect(paths()).toHaveLength(4);
   });
 
+  it('given a ledger, when the call is repeated (its polls gave up, or its command came back after the pod was replaced), then the repeat resumes the kept response and creates none: billed once', async () => {
+    const kept = new Map<string, string>();
+    const ledger = { recall: () => Promise.resolve(kept.get('cmd-1')), keep: (id: string) => Promise.resolve(void kept.set('cmd-1', id)) };
+    const overloaded = () => ({ status: 503, body: { error: { message: 'overloaded' } } });
+    // The first attempt: created, kept before its first poll, then it gives up on failing polls while the response runs on.
+    stub.script.push(() => response('queued'), overloaded, overloaded, overloaded);
+    const gaveUp = await model().adapter.complete({ ...request(), signal: new AbortController().signal, backgroundCalls: ledger }).catch((error: unknown) => error);
+    expect(gaveUp).toMatchObject({ kind: 'server_error' });
+    expect(kept.get('cmd-1')).toBe('resp_deep_1');
+    // The repeat polls the same response to its end.
+    stub.server.requests.splice(0);
+    stub.script.push(() => response('in_progress'), () => completed);
+    const answer = await model().adapter.complete({ ...request(), signal: new AbortController().signal, backgroundCalls: ledger });
+    expect(answer.text).toBe('Heat pumps keep a COP above 2 at -15 °C.');
+    expect(paths()).toEqual(['GET /v1/responses/resp_deep_1', 'GET /v1/responses/resp_deep_1']);
+  });
+
+  it('given a kept id OpenAI no longer has, then the call starts a new response and keeps it', async () => {
+    const kept = new Map<string, string>([['cmd-2', 'resp_gone']]);
+    const ledger = { recall: () => Promise.resolve(kept.get('cmd-2')), keep: (id: string) => Promise.resolve(void kept.set('cmd-2', id)) };
+    stub.script.push(() => ({ status: 404, body: { error: { message: 'No response found with id resp_gone' } } }), () => completed);
+    const answer = await model().adapter.complete({ ...request(), signal: new AbortController().signal, backgroundCalls: ledger });
+    expect(answer.text).toBe('Heat pumps keep a COP above 2 at -15 °C.');
+    expect(paths()).toEqual(['GET /v1/responses/resp_gone', 'POST /v1/responses']);
+    expect(kept.get('cmd-2')).toBe('resp_deep_1');
+  });
+
   it('given an ordinary model, then it is a chat completion as before (no background response)', async () => {
     stub.script.push(() => ({
       status: 200,

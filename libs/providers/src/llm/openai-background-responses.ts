@@ -30,9 +30,32 @@ const RUNNING = new Set(['queued', 'in_progress']);
  */
 export async function completeInBackground(client: OpenAI, request: ChatModelRequest, provider: string, clock: Clock, backoff: PollBackoff, secrets: readonly (string | undefined)[]): Promise<ChatModelResponse> {
   const fail = (error: unknown): Error => providerFailure(error, provider, request.signal, clock.now(), secrets);
-  let response: OpenAI.Responses.Response;
+  const ledger = request.backgroundCalls;
+  // A repeat of a call whose response was created before (a redelivered leg): resume it, never bill another.
+  let response = ledger === undefined ? undefined : await resumed(client, await ledger.recall(), request.signal, fail);
+  if (response === undefined) {
+    response = await created(client, request, provider, fail);
+    // Not kept (the store is down): the call goes on, only a repeat of it could not resume it.
+    await ledger?.keep(response.id).catch(() => undefined);
+  }
+  return polled(client, response, request, provider, clock, backoff, fail);
+}
+
+/** The kept response, as it stands now; undefined when none was kept or the provider no longer has it. */
+async function resumed(client: OpenAI, id: string | undefined, signal: AbortSignal, fail: (error: unknown) => Error): Promise<OpenAI.Responses.Response | undefined> {
+  if (id === undefined) return undefined;
   try {
-    response = await client.responses.create(
+    return await client.responses.retrieve(id, {}, { signal, maxRetries: 0 });
+  } catch (error) {
+    const failure = fail(error);
+    if (failure instanceof ProviderError && failure.kind === 'not_found') return undefined;
+    throw failure;
+  }
+}
+
+async function created(client: OpenAI, request: ChatModelRequest, provider: string, fail: (error: unknown) => Error): Promise<OpenAI.Responses.Response> {
+  try {
+    return await client.responses.create(
       {
         model: request.model,
         input: request.messages.map((m) => responsesInput(m, provider)),
@@ -45,6 +68,18 @@ export async function completeInBackground(client: OpenAI, request: ChatModelReq
   } catch (error) {
     throw fail(error);
   }
+}
+
+async function polled(
+  client: OpenAI,
+  first: OpenAI.Responses.Response,
+  request: ChatModelRequest,
+  provider: string,
+  clock: Clock,
+  backoff: PollBackoff,
+  fail: (error: unknown) => Error,
+): Promise<ChatModelResponse> {
+  let response = first;
   let delayMs = backoff.initialMs;
   let failures = 0;
   while (RUNNING.has(response.status ?? '')) {

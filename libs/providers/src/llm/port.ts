@@ -64,6 +64,21 @@ export interface ChatOptions {
   readonly credentials?: ProviderCredentials;
   /** Who the call is for (e.g. the user id): calls with the same key share a per-provider concurrency limit. */
   readonly concurrencyKey?: string;
+  /** Where a call the provider runs in the background keeps its id, so a repeat of this call resumes it (see `BackgroundCallLedger`). */
+  readonly backgroundCalls?: BackgroundCallLedger;
+}
+
+/**
+ * The provider's id of a call it runs in the background (OpenAI's background responses), kept under
+ * the caller's idempotency key (a research leg's command id): a repeat of the same call (the command
+ * redelivered after its pod was replaced mid-call, a retry after failed polls) resumes that response
+ * and is billed once, instead of starting, and billing, another.
+ */
+export interface BackgroundCallLedger {
+  /** The id an earlier attempt of this call kept, if any. */
+  recall(): Promise<string | undefined>;
+  /** Keeps the id of the response just created, before it is polled. */
+  keep(responseId: string): Promise<void>;
 }
 
 export type StructuredOptions = ChatOptions;
@@ -127,6 +142,8 @@ export interface ChatModelRequest {
   readonly responseSchema?: { readonly name: string; readonly schema: JsonSchema };
   /** A per-user key for this call; the adapter's own key otherwise. */
   readonly apiKey?: string;
+  /** See `ChatOptions.backgroundCalls`. */
+  readonly backgroundCalls?: BackgroundCallLedger;
 }
 
 export interface ChatModelResponse {

@@ -196,6 +196,7 @@ export class ResilientLlmClient implements LlmClient {
                 signal,
                 ...(responseSchema ? { responseSchema } : {}),
                 ...(apiKey !== undefined ? { apiKey } : {}),
+                ...(options.backgroundCalls !== undefined ? { backgroundCalls: options.backgroundCalls } : {}),
               });
             },
             options.signal,

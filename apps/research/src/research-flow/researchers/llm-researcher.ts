@@ -37,6 +37,8 @@ export class LlmResearcher implements Researcher {
         budget,
         // One attempt may take the whole cap (deep research answers slowly); the signal bounds the leg.
         timeoutMs: 24 * 60 * 60 * 1000,
+        // A retry, or the leg's command redelivered after a rollout, resumes the provider's background response: billed once.
+        ...(request.backgroundCalls === undefined ? {} : { backgroundCalls: request.backgroundCalls }),
       });
       return { model: result.model, content: result.text, local: false, usage: result.usage, costUsd: result.costUsd, cutShort: stoppedAtOutputLimit(result.finishReason) };
     } catch (error) {

@@ -1,5 +1,6 @@
 import { OpenPawError } from '@openpaw/contracts';
 import type { ExternalReport, LegFailureReason, ResearchProvider } from '@openpaw/contracts';
+import type { BackgroundCallLedger } from '@openpaw/providers';
 
 /** One leg as a researcher receives it: the user's key already opened (never logged). */
 export interface LegRequest {
@@ -12,6 +13,8 @@ export interface LegRequest {
   readonly costCapUsd: number;
   /** Aborts at the leg's cap or on a cancel. */
   readonly signal: AbortSignal;
+  /** Where a call the provider runs in the background keeps its id, by the leg's command id: a redelivered leg resumes it. */
+  readonly backgroundCalls?: BackgroundCallLedger;
 }
 
 export interface LegReport {

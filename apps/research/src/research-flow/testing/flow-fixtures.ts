@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createLlmFromEnv, InMemoryUserKeyStore, systemClock, UserKeyVault } from '@openpaw/providers';
 import { InMemoryKeptReplyStore } from '@openpaw/testkit';
+import { InMemoryBackgroundCalls } from '../background-calls.js';
 import { LegCancellations } from '../cancellation/leg-cancellations.js';
 import { researchFlowSettingsFromEnv } from '../config.js';
 import { ExecuteResearchLegHandler } from '../handlers/execute-research-leg/execute-research-leg.handler.js';
@@ -15,6 +16,8 @@ export interface FlowFixture {
   readonly vault: UserKeyVault;
   readonly replies: InMemoryKeptReplyStore;
   readonly cancellations: LegCancellations;
+  /** The legs' background calls (provider-side ids by command id). */
+  readonly backgroundCalls: InMemoryBackgroundCalls;
   readonly providers: ResearchProviders;
   readonly legs: ExecuteResearchLegHandler;
   readonly syntheses: SynthesizeResearchHandler;
@@ -29,6 +32,7 @@ export function flowFixture(env: NodeJS.ProcessEnv, blobs: BlobStore | null = nu
   const vault = new UserKeyVault(randomBytes(32), new InMemoryUserKeyStore());
   const replies = new InMemoryKeptReplyStore();
   const cancellations = new LegCancellations();
+  const backgroundCalls = new InMemoryBackgroundCalls();
   const settings = researchFlowSettingsFromEnv(env);
   const llm = createLlmFromEnv({ OPENPAW_LLM_MAX_ATTEMPTS: '2', ...env });
   const providers = createResearchProviders(llm, settings);
@@ -36,8 +40,9 @@ export function flowFixture(env: NodeJS.ProcessEnv, blobs: BlobStore | null = nu
     vault,
     replies,
     cancellations,
+    backgroundCalls,
     providers,
-    legs: new ExecuteResearchLegHandler(replies, vault, providers, cancellations, systemClock),
+    legs: new ExecuteResearchLegHandler(replies, vault, providers, cancellations, systemClock, backgroundCalls),
     syntheses: new SynthesizeResearchHandler(replies, vault, providers, cancellations, new ReportSharer(blobs, settings.shareTtlSeconds), systemClock),
     titles: new GenerateResearchTitleHandler(replies, vault, providers, llm, settings),
     keyTests: new TestProviderKeyHandler(vault, providers, llm, systemClock),

@@ -1,7 +1,9 @@
 import { isReplyOf } from '@openpaw/messaging';
 import { type ExecuteResearchLeg, type MessageData, ResearchLegCompleted, ResearchLegFailed } from '@openpaw/contracts';
 import { type LlmWireServer, startAnthropicWireServer, startOpenAiWireServer, type WireAnswer, type WireRequest } from '@openpaw/testkit';
+import { systemClock } from '@openpaw/providers';
 import { LOCAL_LABEL } from '../../researchers/local-extractive-researcher.js';
+import { ExecuteResearchLegHandler } from './execute-research-leg.handler.js';
 import { flowFixture, type FlowFixture } from '../../testing/flow-fixtures.js';
 
 const RUN = '00000000-0000-4000-8000-00000000aaaa';
@@ -157,5 +159,33 @@ describe('ExecuteResearchLeg (a leg through the LLM port, with the user’s own 
     const quoted = [...reply.data.content.matchAll(/^\d+\. "(.*)" \[E1\]$/gm)].map((m) => m[1]);
     expect(quoted.length).toBeGreaterThan(1);
     for (const q of quoted) expect(FIELD_STUDY.content).toContain(q);
+  });
+
+  it('keys the provider call by the command id: a leg redelivered after its pod was replaced mid-call resumes the kept background call (billed once)', async () => {
+    const seen: (string | undefined)[] = [];
+    // The pod replaced mid-call: its researcher started the provider's background response, kept its id, and never answered.
+    f.providers.researcherFor = () => ({
+      research: async (request) => {
+        await request.backgroundCalls?.keep('resp_started_before_the_rollout');
+        return new Promise<never>(() => undefined);
+      },
+    });
+    const key = await f.seal(USER, 'openai', OPENAI_KEY);
+    const data: MessageData<typeof ExecuteResearchLeg> = { runId: RUN, userId: USER, provider: 'openai', legIndex: 0, round: 1, prompt: PROMPT, externalReports: [], key, capMs: 10_000, costCapUsd: 1 };
+    void f.legs.execute({ commandId: 'cmd-rollout', data }, () => Promise.resolve());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The new pod: its own handler; the first never kept a reply; the same background calls (the database) and key vault.
+    const after = flowFixture({ OPENAI_BASE_URL: openai.baseUrl, OPENPAW_RESEARCH_MODELS: JSON.stringify({ openai: 'openai/gpt-4o-mini', anthropic: 'anthropic/claude-haiku-4-5' }) });
+    after.providers.researcherFor = () => ({
+      research: async (request) => {
+        seen.push(await request.backgroundCalls?.recall());
+        return { model: 'openai/o3-deep-research', content: 'resumed report', local: false, usage: { inputTokens: 1, outputTokens: 1 }, costUsd: 0.01 };
+      },
+    });
+    const resumed = new ExecuteResearchLegHandler(after.replies, f.vault, after.providers, after.cancellations, systemClock, f.backgroundCalls);
+    expect(await resumed.execute({ commandId: 'cmd-rollout', data }, () => Promise.resolve())).toMatchObject({ message: ResearchLegCompleted, data: { content: 'resumed report' } });
+    // Another leg (another command) starts its own call.
+    await resumed.execute({ commandId: 'cmd-another-leg', data }, () => Promise.resolve());
+    expect(seen).toEqual(['resp_started_before_the_rollout', undefined]);
   });
 });

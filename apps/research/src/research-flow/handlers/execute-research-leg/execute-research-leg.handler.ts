@@ -4,7 +4,8 @@ import { answerOnceWith, type KeptReplyStore, type Reply, replyTo } from '@openp
 import type { Clock } from '@openpaw/providers';
 import { RESEARCH_CLOCK } from '../../../ports.js';
 import type { LegCancellations } from '../../cancellation/leg-cancellations.js';
-import { FLOW_CANCELLATIONS, FLOW_KEYS, FLOW_PROVIDERS, FLOW_REPLIES, type KeyOpener } from '../../ports.js';
+import type { BackgroundCalls } from '../../background-calls.js';
+import { FLOW_BACKGROUND_CALLS, FLOW_CANCELLATIONS, FLOW_KEYS, FLOW_PROVIDERS, FLOW_REPLIES, type KeyOpener } from '../../ports.js';
 import type { ResearchProviders } from '../../research-providers.js';
 import { abortedLeg, legFailureOf } from '../../researchers/llm-researcher.js';
 import { LegFailure } from '../../researchers/researcher.js';
@@ -17,7 +18,9 @@ type Command = FlowCommand<MessageData<typeof ExecuteResearchLeg>>;
  * One leg (spec's `llm.call` → process-llm-call): the provider's researcher under the leg's hard cap
  * and the run's cancellation, with the user's own key. Idempotent: the reply is kept by command id
  * before it is published, so a redelivery (a crash after the call, a re-send) answers from it and
- * never calls the provider again. `started` runs once the leg really begins (per-leg `processing`).
+ * never calls the provider again; a redelivery before the reply was kept (its pod replaced mid-call)
+ * resumes the provider's background response kept under the command id, and is billed once.
+ * `started` runs once the leg really begins (per-leg `processing`).
  */
 @Injectable()
 export class ExecuteResearchLegHandler {
@@ -27,6 +30,7 @@ export class ExecuteResearchLegHandler {
     @Inject(FLOW_PROVIDERS) private readonly providers: ResearchProviders,
     @Inject(FLOW_CANCELLATIONS) private readonly cancellations: LegCancellations,
     @Inject(RESEARCH_CLOCK) private readonly clock: Clock,
+    @Inject(FLOW_BACKGROUND_CALLS) private readonly backgroundCalls: BackgroundCalls,
   ) {}
 
   execute(command: Command, started: (startedAt: string) => Promise<void>): Promise<Reply> {
@@ -57,7 +61,9 @@ export class ExecuteResearchLegHandler {
     const outcome = await this.cancellations.track(d.runId, 'leg', d.round, async (cancel) => {
       const signal = capped(cancel, d.capMs);
       try {
-        const report = await researcher.research({ runId: d.runId, userId: d.userId, provider: d.provider, prompt: d.prompt, externalReports: d.externalReports, apiKey, costCapUsd: d.costCapUsd, signal });
+        // The command id is the call's idempotency key: a redelivery of this leg resumes its provider call.
+        const backgroundCalls = this.backgroundCalls.for(command.commandId);
+        const report = await researcher.research({ runId: d.runId, userId: d.userId, provider: d.provider, prompt: d.prompt, externalReports: d.externalReports, apiKey, costCapUsd: d.costCapUsd, signal, backgroundCalls });
         // A local leg answers at once; one that ignored its signal still counts as stopped.
         if (signal.aborted) return { ok: false as const, failure: abortedLeg(signal, report.costUsd) };
         return { ok: true as const, report };

@@ -1,0 +1,111 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { nkeys, type NatsConnection } from '@nats-io/nats-core';
+import { STREAMS } from '@openpaw/contracts';
+import { connectNats, natsConnectionSettingsFromEnv, provisionStreams } from '@openpaw/messaging';
+import { findFreePort, type ManagedProcess, spawnManaged, waitForPort } from '@openpaw/testing';
+import { credsFileText, NATS_PROVISIONER, NATS_USERS, serviceUsersFromCredsDir } from './nats-credentials.js';
+import { NATS_ACCOUNTS_INCLUDE, NATS_ACCOUNTS_KEY } from './nats-values.js';
+import { natsAccountsConfig } from './partner-access.js';
+import { refusalOf } from './testing/refusal.js';
+
+const COMMAND = 'openpaw.cmd.solve.GenerateSolution.v1';
+const SOLVE_DURABLE = 'svc-solve';
+
+/** A test user's `.creds` file (its JWT is not read by a server with config-file accounts). */
+function credsText(seed: Uint8Array): string {
+  return credsFileText('eyJ0eXAiOiJKV1QifQ.e30.c2ln', new TextDecoder().decode(seed));
+}
+
+describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/nats-credentials.ts)', () => {
+  let dir: string;
+  let server: ManagedProcess;
+  let url: string;
+  const connections: NatsConnection[] = [];
+  const credsFileOf = new Map<string, string>();
+
+  /** A connection as a workload makes it: `OPENPAW_NATS_CREDS_FILE` naming its mounted file. */
+  const connectAs = async (user: string): Promise<NatsConnection> => {
+    const settings = natsConnectionSettingsFromEnv({ OPENPAW_NATS_CREDS_FILE: credsFileOf.get(user) });
+    const nc = await connectNats({ servers: url, name: user, settings, connectOptions: { waitOnFirstConnect: false, reconnect: false } });
+    connections.push(nc);
+    return nc;
+  };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'openpaw-nats-users-'));
+    const port = await findFreePort();
+    url = `nats://127.0.0.1:${port}`;
+    // The files ops issue (one per user), and the accounts block built from them as nats-accounts-cli does.
+    mkdirSync(join(dir, 'creds'));
+    for (const user of NATS_USERS) {
+      const path = join(dir, 'creds', `${user}.creds`);
+      writeFileSync(path, credsText(nkeys.createUser().getSeed()));
+      credsFileOf.set(user, path);
+    }
+    // Laid out as the chart's pod has them: its config in nats-config/, the accounts Secret beside it, included as the values say.
+    mkdirSync(join(dir, 'nats-config'));
+    mkdirSync(join(dir, 'nats-accounts'));
+    writeFileSync(join(dir, 'nats-accounts', NATS_ACCOUNTS_KEY), natsAccountsConfig({ serviceUsers: serviceUsersFromCredsDir(join(dir, 'creds')), partners: [] }));
+    const conf = join(dir, 'nats-config', 'nats.conf');
+    writeFileSync(conf, `host: 127.0.0.1\nport: ${port}\njetstream { store_dir: ${JSON.stringify(join(dir, 'js'))} }\ninclude ${JSON.stringify(NATS_ACCOUNTS_INCLUDE)}\n`);
+    server = spawnManaged(process.env['NATS_SERVER_BIN'] ?? 'nats-server', ['-c', conf]);
+    await waitForPort('127.0.0.1', port, server);
+    // The stream owner provisions, as the migrations Job's first step does.
+    await provisionStreams(await jetstreamManager(await connectAs(NATS_PROVISIONER)), { mode: 'reconcile' });
+    const solve = await jetstreamManager(await connectAs('solve'));
+    await solve.consumers.add(STREAMS.commands.name, { durable_name: SOLVE_DURABLE, filter_subject: 'openpaw.cmd.solve.>', ack_policy: AckPolicy.Explicit });
+    await jetstream(await connectAs('coordinator')).publish(COMMAND, JSON.stringify({ kind: 'command' }));
+  });
+
+  afterAll(async () => {
+    for (const nc of connections) await nc.close();
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const commandCount = async (nc: NatsConnection): Promise<number> => (await (await jetstreamManager(nc)).streams.info(STREAMS.commands.name)).state.messages;
+
+  it('refuses a key that is not a platform user', async () => {
+    const stranger = join(dir, 'stranger.creds');
+    writeFileSync(stranger, credsText(nkeys.createUser().getSeed()));
+    await expect(
+      connectNats({ servers: url, name: 'stranger', settings: { credsFile: stranger }, connectOptions: { waitOnFirstConnect: false, reconnect: false } }),
+    ).rejects.toThrow(/Authorization|authentication/i);
+  });
+
+  it("refuses a service another service's commands, and stream administration; the commands stream is unchanged", async () => {
+    const research = await connectAs('research');
+    const before = await commandCount(research);
+    expect(before).toBe(1);
+    const refusals: string[] = [];
+    const refused = async (attempt: () => Promise<unknown>): Promise<void> => void refusals.push(await refusalOf(attempt));
+    const commands = STREAMS.commands.name;
+    await refused(() => research.request(`$JS.API.CONSUMER.MSG.NEXT.${commands}.${SOLVE_DURABLE}`, JSON.stringify({ batch: 1, no_wait: true }), { timeout: 2_000 }));
+    await refused(() => research.request(`$JS.API.CONSUMER.DELETE.${commands}.${SOLVE_DURABLE}`, '', { timeout: 2_000 }));
+    await refused(() => research.request(`$JS.API.STREAM.PURGE.${commands}`, '', { timeout: 2_000 }));
+    await refused(() => research.request(`$JS.API.STREAM.DELETE.${commands}`, '', { timeout: 2_000 }));
+    await refused(() => research.request(`$JS.API.STREAM.MSG.DELETE.${commands}`, JSON.stringify({ seq: 1 }), { timeout: 2_000 }));
+    // A KV bucket at R1 beside the owner's: refused like any stream creation.
+    await refused(() => research.request('$JS.API.STREAM.CREATE.KV_rogue', JSON.stringify({ name: 'KV_rogue', subjects: ['$KV.rogue.>'], num_replicas: 1 }), { timeout: 2_000 }));
+    expect(refusals).toHaveLength(6);
+    for (const refusal of refusals) expect(refusal).toMatch(/Permission/i);
+    expect(await commandCount(research)).toBe(before);
+  });
+
+  it('lets a service take and acknowledge its own commands', async () => {
+    const solve = await connectAs('solve');
+    const consumer = await jetstream(solve).consumers.get(STREAMS.commands.name, SOLVE_DURABLE);
+    const message = await consumer.next({ expires: 5_000 });
+    expect(message?.subject).toBe(COMMAND);
+    expect(await message?.ackAck()).toBe(true);
+  });
+
+  it('gives the stream owner the JetStream API only: it publishes no message', async () => {
+    const provisioner = await connectAs(NATS_PROVISIONER);
+    await expect(provisioner.request(COMMAND, JSON.stringify({ kind: 'forged' }), { timeout: 2_000 })).rejects.toThrow(/Permission/i);
+    expect((await (await jetstreamManager(provisioner)).streams.info(STREAMS.commands.name)).config.name).toBe(STREAMS.commands.name);
+  });
+});

@@ -1,0 +1,151 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { nkeys } from '@nats-io/nats-core';
+import { catalog, laneDurableOf, lanesOfService, STREAMS } from '@openpaw/contracts';
+import * as kplus from 'cdk8s-plus-34';
+import type { Construct } from 'constructs';
+import { SERVICES } from './topology.js';
+
+/*
+ * NATS credentials of the platform: one nkey user per service (its lanes run as it) and one for the
+ * stream owner (the migrations Job's `provision` step), each in the platform account with the
+ * permissions below, each given to its pods as a `.creds` file from a Secret of its own.
+ *
+ * The file is mounted as a whole Secret volume (never with `subPath`), so the kubelet swaps it in
+ * place when ops rotate the Secret, and `libs/messaging` reads it again at every (re)connect
+ * (`OPENPAW_NATS_CREDS_FILE`): rotation needs no restart (docs/ops/runbook.md).
+ */
+
+/** The NATS account the platform's streams live in (its users, its JetStream): KEDA reads consumer lag there. */
+export const PLATFORM_ACCOUNT = 'OPENPAW';
+
+/** The stream owner's NATS user: the migrations Job's `streams` step (`tools/provision.js`). */
+export const NATS_PROVISIONER = 'provisioner';
+
+/** Who gets a NATS user of its own: every service, and the stream owner. */
+export const NATS_USERS: readonly string[] = [...SERVICES.map((service) => service.name), NATS_PROVISIONER];
+
+/** Where a pod sees its NATS credentials (a read-only Secret volume), and the file in it. */
+export const NATS_CREDENTIALS_DIR = '/var/run/secrets/openpaw/nats';
+export const NATS_CREDENTIALS_KEY = 'nats.creds';
+export const NATS_CREDENTIALS_FILE = `${NATS_CREDENTIALS_DIR}/${NATS_CREDENTIALS_KEY}`;
+
+/** The Secret holding a NATS user's `.creds` file (key `nats.creds`): `<prefix>-<user>`. */
+export function natsCredentialsSecretOf(prefix: string, user: string): string {
+  return `${prefix}-${user}`;
+}
+
+/** A user's permissions, as nats-server's config writes them (deny wins over allow). */
+export interface NatsPermissions {
+  readonly publish: { readonly allow?: readonly string[]; readonly deny?: readonly string[] };
+  readonly subscribe?: { readonly allow?: readonly string[]; readonly deny?: readonly string[] };
+}
+
+const COMMANDS = STREAMS.commands.name;
+const EVENTS = STREAMS.events.name;
+
+/**
+ * JetStream administration only the stream owner does: create, reshape, purge or delete a stream or
+ * a KV bucket (a bucket is a stream `KV_<name>`; a service opens buckets, never creates them at R1),
+ * delete a command or an event. Deleting a dead letter stays open (the gateway's redrive does it).
+ */
+const STREAM_ADMINISTRATION: readonly string[] = [
+  '$JS.API.STREAM.CREATE.>',
+  '$JS.API.STREAM.UPDATE.>',
+  '$JS.API.STREAM.DELETE.>',
+  '$JS.API.STREAM.PURGE.>',
+  '$JS.API.STREAM.SNAPSHOT.>',
+  '$JS.API.STREAM.RESTORE.>',
+  `$JS.API.STREAM.MSG.DELETE.${COMMANDS}`,
+  `$JS.API.STREAM.MSG.DELETE.${EVENTS}`,
+];
+
+/** Every durable consumer of the commands stream that a service's lanes pull from, by service (from the lanes catalog). */
+function commandDurablesOf(service: string): string[] {
+  return [...lanesOfService(catalog, service)].filter(([, commands]) => commands.length > 0).map(([lane]) => laneDurableOf(service, lane));
+}
+
+/** The API subjects that take, acknowledge, create or delete the commands of one durable consumer. */
+function durableSubjects(durable: string): string[] {
+  return [
+    `$JS.API.CONSUMER.MSG.NEXT.${COMMANDS}.${durable}`,
+    `$JS.ACK.${COMMANDS}.${durable}.>`,
+    `$JS.API.CONSUMER.DELETE.${COMMANDS}.${durable}`,
+    `$JS.API.CONSUMER.DURABLE.CREATE.${COMMANDS}.${durable}`,
+    `$JS.API.CONSUMER.CREATE.${COMMANDS}.${durable}`,
+    `$JS.API.CONSUMER.CREATE.${COMMANDS}.${durable}.>`,
+  ];
+}
+
+/**
+ * Least privilege, derived from the catalog:
+ * - the stream owner sends JetStream API requests and reads their replies, nothing else (it publishes
+ *   no message);
+ * - a service may not administer streams or buckets, nor take, acknowledge, create or delete another
+ *   service's command consumer: a bug or a compromised pod of one service cannot consume (and so
+ *   lose) the commands of another, nor reshape the streams every run depends on.
+ * Publishing stays open to every service (which service sends which command is not declared in the
+ * catalog yet; see deploy/README.md).
+ */
+export function natsPermissionsOf(user: string): NatsPermissions {
+  if (user === NATS_PROVISIONER) return { publish: { allow: ['$JS.API.>'] }, subscribe: { allow: ['_INBOX.>'] } };
+  if (!SERVICES.some((service) => service.name === user)) throw new Error(`no NATS user ${user} (NATS_USERS: ${NATS_USERS.join(', ')})`);
+  const others = SERVICES.filter((service) => service.name !== user).flatMap((service) => commandDurablesOf(service.name));
+  return { publish: { deny: [...STREAM_ADMINISTRATION, ...others.flatMap(durableSubjects)] } };
+}
+
+/** A user's permissions as nats-server's config syntax (JSON is valid there). */
+export function natsPermissionsConfig(permissions: NatsPermissions): string {
+  return JSON.stringify(permissions);
+}
+
+/** A NATS user's credentials in a pod: the Secret volume, where it is mounted, and the setting naming the file. */
+export interface NatsCredentialsMount {
+  readonly volume: kplus.Volume;
+  readonly path: string;
+  readonly env: Readonly<Record<string, kplus.EnvValue>>;
+}
+
+/**
+ * The volume of a user's credentials Secret (read-only, mode 0440: the pod's group reads it) and
+ * `OPENPAW_NATS_CREDS_FILE` naming the file in it. The whole Secret is mounted (no `subPath`, which
+ * the kubelet never updates), so a rotated Secret reaches the running pod.
+ */
+export function natsCredentialsMount(scope: Construct, id: string, secretName: string): NatsCredentialsMount {
+  const secret = kplus.Secret.fromSecretName(scope, `${id}-secret`, secretName);
+  const volume = kplus.Volume.fromSecret(scope, id, secret, { name: 'nats-credentials', defaultMode: 0o440, items: { [NATS_CREDENTIALS_KEY]: { path: NATS_CREDENTIALS_KEY } } });
+  return { volume, path: NATS_CREDENTIALS_DIR, env: { OPENPAW_NATS_CREDS_FILE: kplus.EnvValue.fromValue(NATS_CREDENTIALS_FILE) } };
+}
+
+/** The public key of a `.creds` file's nkey seed (what the accounts config names the user by). */
+export function publicKeyOfCreds(creds: string, where: string): string {
+  const seed = /-{3,}BEGIN USER NKEY SEED-{3,}\s*\n\s*(SU[A-Z2-7]+)\s*\n/.exec(creds)?.[1];
+  if (seed === undefined) throw new Error(`${where}: no user nkey seed (a .creds file has a "BEGIN USER NKEY SEED" block)`);
+  return nkeys.fromSeed(new TextEncoder().encode(seed)).getPublicKey();
+}
+
+/**
+ * The platform's users for `natsAccountsConfig`, from a directory holding `<user>.creds` for each of
+ * `NATS_USERS` (the files ops put in the credentials Secrets); a missing one is named.
+ */
+export function serviceUsersFromCredsDir(dir: string): { user: string; nkey: string }[] {
+  return NATS_USERS.map((user) => {
+    const path = join(dir, `${user}.creds`);
+    let creds: string;
+    try {
+      creds = readFileSync(path, 'utf8');
+    } catch (error) {
+      throw new Error(`NATS user ${user}: ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    }
+    return { user, nkey: publicKeyOfCreds(creds, path) };
+  });
+}
+
+/**
+ * A `.creds` file as `nsc` writes it: the user JWT, then the nkey seed that signs the server's nonce.
+ * With the accounts of this config file (not operator mode) nats-server checks the nkey signature
+ * and does not read the JWT.
+ */
+export function credsFileText(jwt: string, seed: string): string {
+  return `-----BEGIN NATS USER JWT-----\n${jwt}\n------END NATS USER JWT------\n\n-----BEGIN USER NKEY SEED-----\n${seed}\n------END USER NKEY SEED------\n`;
+}
