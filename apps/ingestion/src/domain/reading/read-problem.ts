@@ -5,6 +5,7 @@ import type { NormalisedImage } from '../image-normalisation.js';
 import { extractMathsSignature, type ReadToken } from '../maths-signature/index.js';
 import { normaliseText } from '../text-normalisation.js';
 import { enclosingInk, GLYPH_HEIGHT, lineGeometry, median } from './line-geometry.js';
+import { bracketFractions, findFractions, inlineFractions } from './fractions.js';
 import { placeRoots } from './radicals.js';
 
 export interface ReadingSettings {
@@ -79,16 +80,47 @@ function lineHeight(reading: OcrReading): number | undefined {
  */
 export async function readProblem(image: NormalisedImage, skewDegrees: number, reader: OcrReader, settings: ReadingSettings = DEFAULT_READING): Promise<ProblemReadingOutcome> {
   const deadline = Date.now() + settings.timeoutMs;
-  const page = await readerInput(image, skewDegrees);
-  const reading = await reader.read(page.png, { timeoutMs: settings.timeoutMs });
+  const left = (): number => {
+    const ms = deadline - Date.now();
+    if (ms <= 0) throw new OcrTimeoutError(`OCR read took longer than ${settings.timeoutMs} ms`);
+    return ms;
+  };
+  let page = await readerInput(image, skewDegrees);
+  let reading = await reader.read(page.png, { timeoutMs: left() });
   const height = lineHeight(reading);
-  if (height === undefined || height >= settings.minLineHeight) return judgeReading(reading, settings);
-  // Small print: read again enlarged, within what is left of the read's bound.
-  const scale = Math.min(MAX_ENLARGEMENT, settings.minLineHeight / Math.max(1, height));
-  const enlarged = await sharp(page.png).resize({ width: Math.round(page.width * scale), kernel: 'lanczos3' }).png().toBuffer();
-  const left = deadline - Date.now();
-  if (left <= 0) throw new OcrTimeoutError(`OCR read took longer than ${settings.timeoutMs} ms`);
-  return judgeReading(await reader.read(enlarged, { timeoutMs: left }), settings);
+  if (height !== undefined && height < settings.minLineHeight) {
+    // Small print: read again enlarged, within what is left of the read's bound.
+    const scale = Math.min(MAX_ENLARGEMENT, settings.minLineHeight / Math.max(1, height));
+    const enlarged = await sharp(page.png).resize({ width: Math.round(page.width * scale), kernel: 'lanczos3' }).png().toBuffer();
+    page = { png: enlarged, width: Math.round(page.width * scale) };
+    reading = await reader.read(enlarged, { timeoutMs: left() });
+  }
+  const judged = judgeReading(reading, settings);
+  if (judged.status === 'read') return judged;
+  const inline = await readFractionsInline(page.png, reading, reader, left, settings);
+  return inline?.status === 'read' ? inline : judged;
+}
+
+/** A page of one row is this many character heights tall at most (a stacked fraction is about 2.5). */
+const ONE_ROW = 3.5;
+
+/**
+ * The page read again with its stacked fractions written inline (`inlineFractions`), when its ink shows
+ * fractions and it holds one row; the fractions bracketed and the reading judged as any other.
+ */
+async function readFractionsInline(png: Buffer, reading: OcrReading, reader: OcrReader, left: () => number, settings: ReadingSettings): Promise<ProblemReadingOutcome | undefined> {
+  const charHeight = pageCharHeight(reading.lines);
+  if (reading.ink === undefined || charHeight === undefined) return undefined;
+  const fractions = findFractions(reading.ink, charHeight);
+  const glyphs = reading.ink.filter((b) => b.y1 - b.y0 >= GLYPH_HEIGHT * charHeight);
+  if (fractions.length === 0 || Math.max(...glyphs.map((b) => b.y1)) - Math.min(...glyphs.map((b) => b.y0)) > ONE_ROW * charHeight) return undefined;
+  const raw = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const redrawn = inlineFractions({ data: raw.data, width: raw.info.width, height: raw.info.height, channels: raw.info.channels }, reading.ink, fractions, charHeight);
+  if (redrawn === undefined) return undefined;
+  const { data, width, height, channels } = redrawn.page;
+  const inlinePng = await sharp(data, { raw: { width, height, channels: channels as 3 } }).png().toBuffer();
+  const bracketed = bracketFractions(await reader.read(inlinePng, { timeoutMs: left() }), redrawn.placed);
+  return bracketed === undefined ? undefined : judgeReading(bracketed, settings);
 }
 
 export function judgeReading(reading: OcrReading, settings: ReadingSettings = DEFAULT_READING): ProblemReadingOutcome {
