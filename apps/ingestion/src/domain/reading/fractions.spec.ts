@@ -1,5 +1,5 @@
 import type { OcrBox, OcrChar, OcrReading } from '@openpaw/providers/ocr';
-import { bracketFractions, findFractions } from './fractions.js';
+import { bracketFractions, findFractions, inlineFractions } from './fractions.js';
 
 const glyph = (x0: number, y0: number, x1: number, y1: number): OcrBox => ({ x0, y0, x1, y1 });
 
@@ -35,5 +35,28 @@ describe('bracketFractions', () => {
   it('gives no reading when the slash was read as something else, or a part as nothing', () => {
     expect(bracketFractions(reading('Add x+1l2'), placed)).toBeUndefined();
     expect(bracketFractions(reading('Add x+1/ '), placed)).toBeUndefined();
+  });
+});
+
+describe('inlineFractions', () => {
+  /** A white page, 200 × 100, with dark rectangles. */
+  const page = (...dark: OcrBox[]) => {
+    const data = Buffer.alloc(200 * 100 * 3, 255);
+    for (const b of dark) for (let y = b.y0; y < b.y1; y += 1) data.fill(20, (y * 200 + b.x0) * 3, (y * 200 + b.x1) * 3);
+    return { data, width: 200, height: 100, channels: 3 };
+  };
+  const letters = [glyph(10, 30, 30, 60), glyph(32, 30, 50, 60)];
+  const fraction = { bar: glyph(100, 44, 130, 46), numerator: glyph(108, 18, 122, 40), denominator: glyph(108, 50, 122, 72) };
+
+  it('lays the fraction on the baseline: numerator, slash, denominator, the page widened to hold them', () => {
+    const redrawn = inlineFractions(page(...letters, fraction.bar, fraction.numerator, fraction.denominator), [...letters, fraction.bar, fraction.numerator, fraction.denominator], [fraction], 30);
+    expect(redrawn?.placed).toHaveLength(1);
+    expect(redrawn!.page.width).toBeGreaterThan(200);
+  });
+
+  it('redraws nothing when the ink was measured on another page (a reader that turned it: the bar is not dark here), or past its edge', () => {
+    expect(inlineFractions(page(...letters), [...letters, fraction.bar, fraction.numerator, fraction.denominator], [fraction], 30)).toBeUndefined();
+    const past = { ...fraction, denominator: glyph(108, 50, 122, 140) };
+    expect(inlineFractions(page(...letters, fraction.bar), [...letters, fraction.bar], [past], 30)).toBeUndefined();
   });
 });

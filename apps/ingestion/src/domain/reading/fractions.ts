@@ -68,6 +68,11 @@ export interface InlineFraction {
  * baseline to stand them on.
  */
 export function inlineFractions(page: Raster, ink: readonly OcrBox[], fractions: readonly Fraction[], charHeight: number): { page: Raster; placed: InlineFraction[] } | undefined {
+  const within = (b: OcrBox): boolean => b.x0 >= 0 && b.y0 >= 0 && b.x1 <= page.width && b.y1 <= page.height;
+  // The ink must be this page's (a reader that turned the page measured another): in it, each bar is dark.
+  if (!fractions.every((f) => within(f.bar) && within(f.numerator) && within(f.denominator) && inked(page, f.bar))) return undefined;
+  // Fractions side by side, not overlapping: each one's columns are replaced in turn.
+  if (fractions.some((f, i) => i > 0 && f.bar.x0 < fractions[i - 1]!.bar.x1)) return undefined;
   const inFraction = (b: OcrBox): boolean => fractions.some((f) => b.x1 > f.bar.x0 && b.x0 < f.bar.x1);
   const baseline = median(ink.filter((b) => height(b) >= 0.6 * charHeight && !inFraction(b)).map((b) => b.y1));
   if (baseline === undefined) return undefined;
@@ -104,6 +109,25 @@ export function inlineFractions(page: Raster, ink: readonly OcrBox[], fractions:
   }
   copy({ x0: from, y0: 0, x1: page.width, y1: page.height }, to, 0);
   return { page: out, placed };
+}
+
+/** The mean brightness of the box's pixels (0..255). */
+function brightness(page: Raster, box: OcrBox, step = 1): number {
+  let sum = 0;
+  let count = 0;
+  for (let y = box.y0; y < box.y1; y += step) {
+    for (let x = box.x0; x < box.x1; x += step) {
+      const at = (y * page.width + x) * page.channels;
+      for (let c = 0; c < Math.min(3, page.channels); c += 1) sum += page.data[at + c]!;
+      count += Math.min(3, page.channels);
+    }
+  }
+  return count === 0 ? 255 : sum / count;
+}
+
+/** Whether the box holds ink on this page: darker than the page by a quarter (the page is mostly background). */
+function inked(page: Raster, box: OcrBox): boolean {
+  return brightness(page, box) < 0.75 * brightness(page, { x0: 0, y0: 0, x1: page.width, y1: page.height }, 3);
 }
 
 /** A slash from the baseline up one character height, as thick as the bar and in its ink. */

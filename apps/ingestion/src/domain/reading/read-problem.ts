@@ -115,6 +115,8 @@ async function readFractionsInline(png: Buffer, reading: OcrReading, reader: Ocr
   const glyphs = reading.ink.filter((b) => b.y1 - b.y0 >= GLYPH_HEIGHT * charHeight);
   if (fractions.length === 0 || Math.max(...glyphs.map((b) => b.y1)) - Math.min(...glyphs.map((b) => b.y0)) > ONE_ROW * charHeight) return undefined;
   const raw = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  // A page the reader turned a quarter was measured in other pixels.
+  if (raw.info.width !== reading.width || raw.info.height !== reading.height) return undefined;
   const redrawn = inlineFractions({ data: raw.data, width: raw.info.width, height: raw.info.height, channels: raw.info.channels }, reading.ink, fractions, charHeight);
   if (redrawn === undefined) return undefined;
   const { data, width, height, channels } = redrawn.page;
