@@ -14,6 +14,7 @@
  * Usage: npm run build && node dist/bench/ingestion-retrieval/reading-bench.js
  *          [--seed 2511] [--originals 200] [--copies-of 200] [--concurrency 2] [--reader pp-ocr|tesseract] [--fail-on-wrong]
  *          [--ingestion <path to an ingestion public-api.js, e.g. /work/wt/base/dist/apps/ingestion/src/public-api.js>] [--floor-of 40]
+ * --ingestion: another build's ingestion with its own PP-OCR reader (--reader pp-ocr, when it has one) or its tesseract pool.
  * --floor-of N: after the run, the reader alone (decode, detect, recognise; no ingestion, no judging) reads
  * the first N images at the same concurrency: the inference floor the ingest latency stands on (own build only).
  * --fail-on-wrong exits 1 when any reading is wrong (the bench smoke runs it so).
@@ -82,11 +83,17 @@ type Ingest = (input: { kind: 'image'; bytes: Uint8Array }) => Promise<Outcome>;
 async function ingestionUnderTest(args: Args): Promise<{ ingest: Ingest; close: () => Promise<void>; readAlone?: (image: Uint8Array) => Promise<unknown> }> {
   const fetch = (): Promise<never> => Promise.reject(new Error('no URLs in this bench'));
   if (args.ingestion !== undefined) {
-    // Another build (the baseline's dist): its own ports, its tesseract pool.
+    // Another build (a baseline's dist): its own ports; its PP-OCR reader where it has one, else its tesseract pool.
     const other = (await import(pathToFileURL(resolve(args.ingestion)).href)) as {
       ingestProblem: (input: unknown, ports: unknown) => Promise<Outcome>;
-      TesseractOcrPool: new (options: { size: number }) => { shutdown(): Promise<void> };
+      createOcrReader?: typeof ownIngestion.createOcrReader;
+      TesseractOcrPool?: new (options: { size: number }) => { shutdown(): Promise<void> };
     };
+    if (other.createOcrReader !== undefined && args.reader === 'pp-ocr') {
+      const reader = other.createOcrReader({ reader: 'pp-ocr', workers: args.concurrency, timeoutMs: 30_000 });
+      return { ingest: (input) => other.ingestProblem(input, { reader, fetch }), close: () => reader.close() };
+    }
+    if (other.TesseractOcrPool === undefined) throw new Error(`${args.ingestion} exports neither createOcrReader nor TesseractOcrPool`);
     const ocr = new other.TesseractOcrPool({ size: args.concurrency });
     return { ingest: (input) => other.ingestProblem(input, { ocr, fetch }), close: () => ocr.shutdown() };
   }
@@ -145,7 +152,7 @@ function report(label: string, scored: readonly Scored[]): void {
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  console.log(`reading bench: seed ${args.seed}, ${args.originals} originals, copies of ${args.copiesOf}, concurrency ${args.concurrency}, reader ${args.ingestion === undefined ? args.reader : `tesseract from ${args.ingestion}`}; ${cpus().length} cores`);
+  console.log(`reading bench: seed ${args.seed}, ${args.originals} originals, copies of ${args.copiesOf}, concurrency ${args.concurrency}, reader ${args.ingestion === undefined ? args.reader : `${args.reader} from ${args.ingestion}`}; ${cpus().length} cores`);
   const started = performance.now();
   const problems = await renderKatexProblems(generateKatexProblems(args.seed, args.originals));
   const untyped = problems.filter((p) => ownIngestion.extractMathsSignature(ownIngestion.normaliseText(p.truth)).signature === undefined);

@@ -30,7 +30,7 @@ export const PROSE_FONTS = ['DejaVu Sans', 'DejaVu Serif', 'DejaVu Sans Mono', '
 export const FAMILIES = ['linear', 'arithmetic', 'division', 'powers', 'quadratic', 'inequality', 'numeric-powers', 'fraction', 'root'] as const;
 export type Family = (typeof FAMILIES)[number];
 
-interface Parts {
+export interface Parts {
   readonly prompt: string;
   /** KaTeX source of the maths. */
   readonly tex: string;
@@ -109,10 +109,17 @@ export function generateKatexProblems(seed: number, count: number): (KatexProble
     const typeset = parts.html === null || random() < 0.6 ? 'katex' : 'html';
     const sizePx = randomInt(random, 20, 48);
     const padding = randomInt(random, 12, 40);
-    const maths = typeset === 'katex' ? katex.renderToString(parts.tex, { output: 'html', throwOnError: true }) : parts.html!;
-    const html = `<div id="problem" style="display:inline-block;padding:${padding}px ${Math.round(padding * 1.5)}px;background:#fff;color:#111;font-family:'${font}';font-size:${sizePx}px;white-space:nowrap">${parts.prompt} ${maths}</div>`;
-    return { id, truth: `${parts.prompt} ${parts.typed}`, family, font, typeset, sizePx, html };
+    return katexProblem({ id, family, font, sizePx, padding, ...parts, html: typeset === 'katex' ? null : parts.html });
   });
+}
+
+/** One problem: its maths typeset by KaTeX from `tex`, or as the given HTML; `typed` is its truth. */
+export function katexProblem(problem: Parts & { readonly id: number; readonly family: Family; readonly font: KatexProblem['font']; readonly sizePx: number; readonly padding: number }): KatexProblem & { readonly html: string } {
+  const { id, family, font, sizePx, padding, prompt, tex, html, typed } = problem;
+  const typeset = html === null ? 'katex' : 'html';
+  const maths = html ?? katex.renderToString(tex, { output: 'html', throwOnError: true });
+  const page = `<div id="problem" style="display:inline-block;padding:${padding}px ${Math.round(padding * 1.5)}px;background:#fff;color:#111;font-family:'${font}';font-size:${sizePx}px;white-space:nowrap">${prompt} ${maths}</div>`;
+  return { id, truth: `${prompt} ${typed}`, family, font, typeset, sizePx, html: page };
 }
 
 /** Renders the problems in one Chromium page (Debian's Chromium through playwright-core; `OPENPAW_CHROMIUM` names another). */

@@ -33,7 +33,7 @@ const OFF_BASELINE = /^[+\-−×÷=<>≤≥≠~*^·:'"`‘’“”°²³¹]$/;
 
 const height = (box: OcrBox): number => box.y1 - box.y0;
 
-function median(values: readonly number[]): number | undefined {
+export function median(values: readonly number[]): number | undefined {
   if (values.length === 0) return undefined;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];

@@ -1,5 +1,7 @@
-import type { OcrAlternative, OcrBox, OcrChar, OcrReading } from '@openpaw/providers/ocr';
-import { judgeReading } from './read-problem.js';
+import type { OcrAlternative, OcrBox, OcrChar, OcrReader, OcrReading } from '@openpaw/providers/ocr';
+import sharp from 'sharp';
+import type { NormalisedImage } from '../image-normalisation.js';
+import { DEFAULT_READING, judgeReading, readProblem } from './read-problem.js';
 
 /** Where a character is read unsure: its position in the line's text, its probability and the reader's other readings. */
 interface Doubt {
@@ -105,6 +107,21 @@ describe('judgeReading', () => {
     expect(enclosing).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/encloses other glyphs/) });
   });
 
+  it('places a root from its ink: the bar over the glyphs in its columns is the radicand, the sign read as "V" before them', () => {
+    // "Evaluate V49 - 4": "V" at x 180–196, "4" and "9" at 200–236; the radical's stroke from the tick's
+    // foot to the bar's end spans x 180–240, its bar just above the digits, its foot on their baseline.
+    const digits: OcrBox[] = [{ x0: 200, y0: 10, x1: 216, y1: 50 }, { x0: 220, y0: 10, x1: 236, y1: 50 }];
+    const radical: OcrBox = { x0: 180, y0: 2, x1: 240, y1: 52 };
+    expect(judgeReading(reading('Evaluate V49 - 4', [], [radical, ...digits]))).toMatchObject({ status: 'read', reading: { text: 'Evaluate √(49) - 4' } });
+    // The bar reaching over the "- 4" too is another root: √(49 - 4).
+    const longer: OcrBox = { ...radical, x1: 320 };
+    expect(judgeReading(reading('Evaluate V49 - 4', [], [longer, ...digits, { x0: 260, y0: 28, x1: 276, y1: 31 }, { x0: 300, y0: 10, x1: 316, y1: 50 }]))).toMatchObject({ status: 'read', reading: { text: 'Evaluate √(49 - 4)' } });
+    // The sign read as a digit, or ink that encloses glyphs but is no radical (a frame: its foot far below them), is not placed.
+    expect(judgeReading(reading('Evaluate 749 - 4', [], [radical, ...digits]))).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/encloses other glyphs/) });
+    const frame: OcrBox = { x0: 170, y0: 2, x1: 250, y1: 80 };
+    expect(judgeReading(reading('Evaluate V49 - 4', [], [frame, ...digits]))).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/encloses other glyphs/) });
+  });
+
   it('refuses maths the picture\'s edge cuts through ("8² + 3³" cropped through its "³"), not prose it cuts', () => {
     const cutExponent = { ...reading('Evaluate 8 + 3', [], [{ x0: 278, y0: 4, x1: 290, y1: 22 }]), width: 290 };
     expect(judgeReading(cutExponent)).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/the picture's right edge cuts through ink beside "3"/) });
@@ -141,5 +158,43 @@ describe('judgeReading', () => {
       const outcome = judgeReading(mathpix([{ text: 'Find \\int_{0}^{1} x dx', confidence: 0.99, latex: true, unread: 'the LaTeX command \\int' }]));
       expect(outcome).toMatchObject({ status: 'unreadable', reason: expect.stringContaining('the reader read the LaTeX command \\int on the line') });
     });
+  });
+});
+
+describe('readProblem', () => {
+  /** A reader that records the widths it was given and reads one line `lineHeight` px tall at any size, scaled with the page. */
+  function recordingReader(lineHeight: number): OcrReader & { readonly widths: number[] } {
+    const widths: number[] = [];
+    return {
+      reader: 'test',
+      local: true,
+      widths,
+      async read(image) {
+        const { width = 0 } = await sharp(image).metadata();
+        widths.push(width);
+        const scale = width / 200;
+        const text = 'Solve 2x = 6';
+        const chars = [...text].map((c, i) => ({ text: c, confidence: 0.999, box: { x0: 12 * i * scale, y0: 10 * scale, x1: (12 * i + 10) * scale, y1: (10 + lineHeight) * scale } }));
+        return { reader: 'test', local: true, width, height: 60 * scale, lines: [{ text, confidence: 0.999, box: { x0: 0, y0: 10 * scale, x1: 200 * scale, y1: (10 + lineHeight) * scale }, chars }] };
+      },
+      close: () => Promise.resolve(),
+    };
+  }
+
+  async function page(): Promise<NormalisedImage> {
+    const rgb = Buffer.alloc(200 * 60 * 3, 255);
+    return { sourceType: 'png', width: 200, height: 60, rgb, png: await sharp(rgb, { raw: { width: 200, height: 60, channels: 3 } }).png().toBuffer() };
+  }
+
+  it('reads print of ordinary size once, as it is: enlarging it only multiplies the detector\'s work', async () => {
+    const reader = recordingReader(40);
+    expect(await readProblem(await page(), 0, reader)).toMatchObject({ status: 'read' });
+    expect(reader.widths).toEqual([200]);
+  });
+
+  it('reads small print again enlarged until its lines reach the height it reads well at', async () => {
+    const reader = recordingReader(16);
+    await readProblem(await page(), 0, reader, { ...DEFAULT_READING, minLineHeight: 32 });
+    expect(reader.widths).toEqual([200, 400]);
   });
 });
