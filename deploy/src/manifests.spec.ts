@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { catalog, ExecuteResearchLegs, laneDurableOf, lanesOfService } from '@openpaw/contracts';
+import { catalog, ExecuteResearchLegs, laneDurableOf, lanesOfService, RESEARCH_LIMITS } from '@openpaw/contracts';
 import { NATS_CREDENTIALS_KEY, NATS_PROVISIONER, natsCredentialsSecretOf, PLATFORM_ACCOUNT } from './nats-credentials.js';
 import { NATS_ACCOUNTS_INCLUDE, NATS_ACCOUNTS_KEY, NATS_ACCOUNTS_SECRET, natsValues } from './nats-values.js';
 import { databaseUrlKeyOf, MIGRATOR_DATABASE_URL_KEY, secretHolders } from './platform.js';
@@ -8,7 +8,6 @@ import { connectionsAtMaxReplicas, policyViolations, type PolicyOptions } from '
 import { renderPlatform, type K8sObject } from './render.js';
 import { schemaError } from './schema-validation.js';
 import { BLOB_VOLUME_PATH, DEFAULT_SETTINGS, type PlatformSettings } from './settings.js';
-import { DEFAULT_RESEARCH_TIMINGS } from '../../apps/coordinator/src/workflows/research/research.timings.js';
 import { lagThresholdInMessages, laneItemThreshold, RESEARCH_LEG_CAP_SECONDS, SEPARATE_LANES, SERVICES, SHUTDOWN_GRACE_SECONDS } from './topology.js';
 
 const rendered = renderPlatform(DEFAULT_SETTINGS);
@@ -240,8 +239,8 @@ describe('synthesized manifests', () => {
     const lane = byKind('Deployment').find((d) => d.metadata.name === 'research-research') as K8sObject;
     const pod = (lane['spec'] as { template: { spec: { terminationGracePeriodSeconds: number; containers: { env: { name: string; value?: string }[] }[] } } }).template.spec;
     expect(pod.containers[0]?.env.find((e) => e.name === 'OPENPAW_LANES')?.value).toBe('research');
-    expect(pod.terminationGracePeriodSeconds * 1000).toBeGreaterThanOrEqual(DEFAULT_RESEARCH_TIMINGS.legCapMs);
-    expect(RESEARCH_LEG_CAP_SECONDS * 1000).toBeGreaterThanOrEqual(Math.max(DEFAULT_RESEARCH_TIMINGS.legCapMs, DEFAULT_RESEARCH_TIMINGS.synthesisCapMs));
+    expect(pod.terminationGracePeriodSeconds * 1000).toBeGreaterThanOrEqual(RESEARCH_LIMITS.legCapMs);
+    expect(RESEARCH_LEG_CAP_SECONDS * 1000).toBeGreaterThanOrEqual(Math.max(RESEARCH_LIMITS.legCapMs, RESEARCH_LIMITS.synthesisCapMs));
     const main = byKind('Deployment').find((d) => d.metadata.name === 'research') as K8sObject;
     const mainEnv = (main['spec'] as { template: { spec: { containers: { env: { name: string; value?: string }[] }[] } } }).template.spec.containers[0]?.env;
     expect(mainEnv?.find((e) => e.name === 'OPENPAW_LANES')?.value).toBe('critical,papersearch');

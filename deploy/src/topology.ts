@@ -3,6 +3,7 @@
  * service that run as their own Deployment. Until the lanes are declared in the catalog (the
  * flow-control issue), the table here is the source; a lane's consumer is `svc-<service>-<lane>`.
  */
+import { RESEARCH_LIMITS } from '@openpaw/contracts';
 
 export type ServiceName =
   | 'gateway'
@@ -78,11 +79,11 @@ export const SERVICES: readonly ServiceSpec[] = [
 ];
 
 /**
- * The longest a research leg runs (the coordinator's default `legCapMs`, `research.timings.ts`; a
- * synthesis is capped lower): the research lane drains this long on a rollout. An installation that
- * raises the leg cap raises this too (`manifests.spec.ts` compares them).
+ * The longest a research leg runs (the spec's cap, the coordinator's default `legCapMs`; a synthesis is
+ * capped lower): the research lane drains this long on a rollout. An installation that raises the leg
+ * cap raises this too (`manifests.spec.ts` compares them).
  */
-export const RESEARCH_LEG_CAP_SECONDS = 60 * 60;
+export const RESEARCH_LEG_CAP_SECONDS = RESEARCH_LIMITS.legCapMs / 1000;
 
 /** Lanes that run as their own Deployment (the rest of a service's lanes run in its main Deployment). */
 export const SEPARATE_LANES: readonly LaneSpec[] = [

@@ -35,6 +35,10 @@ export const RESEARCH_LIMITS = {
   reportChars: 60_000,
   /** The spec's "max 2 retries" of failed legs. */
   maxRetries: 2,
+  /** The spec's hard cap of one leg (60 min), from its pickup: the coordinator's default, and what a rollout lets a running leg finish in. */
+  legCapMs: 60 * 60 * 1000,
+  /** The synthesis call's default cap, from its pickup. */
+  synthesisCapMs: 15 * 60 * 1000,
 } as const;
 
 /** A research prompt, as the gateway takes it and the research service receives it. */

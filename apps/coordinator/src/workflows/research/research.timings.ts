@@ -1,3 +1,4 @@
+import { RESEARCH_LIMITS } from '@openpaw/contracts';
 import { parseJsonSetting } from '@openpaw/platform';
 import { z } from 'zod';
 
@@ -22,8 +23,8 @@ export const researchTimingsSchema = z.strictObject({
 export type ResearchTimings = z.infer<typeof researchTimingsSchema>;
 
 export const DEFAULT_RESEARCH_TIMINGS: ResearchTimings = {
-  legCapMs: 60 * 60 * 1000,
-  synthesisCapMs: 15 * 60 * 1000,
+  legCapMs: RESEARCH_LIMITS.legCapMs,
+  synthesisCapMs: RESEARCH_LIMITS.synthesisCapMs,
   replyGraceMs: 60 * 1000,
   phaseDeadlineMs: 2 * 60 * 60 * 1000,
 };
