@@ -14,6 +14,7 @@ import {
   waitForOutput,
 } from '@openpaw/testing';
 import { GatewayClient } from './e2e-client.js';
+import { cliEnvironment, runCli, startCli } from './testing/openpaw-cli.js';
 import { readSse, type SseEvent } from './sse-reader.js';
 
 const root = join(import.meta.dirname, '../../../..');
@@ -147,6 +148,31 @@ describe('visual degrees (spec 03) end to end through the gateway, over the loca
     expect(run.view.used['searchCalls']).toBeGreaterThan(0);
     // The same key is the same run.
     expect((await start(pairs.threeHop, { 'idempotency-key': 'three-hop-1' })).body).toMatchObject({ runId, state: 'SUCCEEDED', terminal: true });
+  });
+
+  it('the CLI (`openpaw degrees`) prints each evidence card as the run verifies it, before the run ends, then the chain (exit 0); an unknown name exits 1', async () => {
+    const env = cliEnvironment(platform.gatewayUrl, platform.jwtSecret, 'alice');
+    const cli = startCli(root, ['degrees', pairs.threeHop.from, pairs.threeHop.to], env);
+    const firstCard = await cli.line(/^✓ /);
+    const done = await cli.exited;
+    expect({ code: done.code, stderr: done.stderr }).toEqual({ code: 0, stderr: '' });
+    const runId = /^run ([0-9a-f-]{36}): /m.exec(done.stdout)?.[1] ?? '';
+    const events = await readSse(`${platform.gatewayUrl}/visual-degrees/${runId}/events`, alice, { timeoutMs: 10_000 });
+    const [final] = dataOf(events, 'final') as [{ path: string[]; at: string }];
+    // Live: the first card reached the terminal before the run had found its chain (the saga stamps each event).
+    expect(firstCard.at).toBeLessThan(Date.parse(final.at));
+    // Every card the stream carried, one line each, with its image; then the chain.
+    const evidence = dataOf(events, 'evidence');
+    const cards = cli.lines().filter((line) => line.text.startsWith('✓ '));
+    expect(cards.map((line) => line.text.split('  ')[0])).toEqual(evidence.map((card) => `✓ ${String(card['from'])} — ${String(card['to'])}`));
+    for (const card of evidence) expect(done.stdout).toContain(`    ${String(card['imageUrl'])}`);
+    expect(done.stdout).toContain(`Found ${final.path.length - 1} degree(s) in the local demo world of `);
+    expect(done.stdout).toContain(final.path.join(' → '));
+
+    const unknown = await runCli(root, ['degrees', pairs.threeHop.from, 'Taylor Swift', '--json'], env);
+    expect(unknown.code).toBe(1);
+    expect(JSON.parse(unknown.stdout)).toMatchObject({ version: 1, command: 'degrees', exitCode: 1, result: { outcome: 'no_path', no_path: { reason: 'unknown_person' } } });
+    expect(unknown.stderr).toContain('No path: ');
   });
 
   it('answers no_path honestly when the persons are not connected', async () => {
