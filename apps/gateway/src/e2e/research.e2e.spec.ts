@@ -384,6 +384,9 @@ describe('research through the gateway (spec 05)', () => {
   it('a registered webhook receives the signed ResearchCompleted, retried after 5xx answers until accepted', async () => {
     // The user's receiver on 127.0.0.1: 503 twice, then 204.
     const received: { headers: IncomingHttpHeaders; body: string; status: number }[] = [];
+    // The delivery the receiver accepts is the event the test waits for (no polling).
+    let accepted: () => void = () => undefined;
+    const deliveredOnce = new Promise<void>((resolve) => (accepted = resolve));
     const receiver: Server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -391,7 +394,9 @@ describe('research through the gateway (spec 05)', () => {
         const status = received.length < 2 ? 503 : 204;
         received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), status });
         res.writeHead(status);
-        res.end();
+        res.end(() => {
+          if (status === 204) accepted();
+        });
       });
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
@@ -408,7 +413,7 @@ describe('research through the gateway (spec 05)', () => {
       expect(started.status).toBe(202);
       const id = started.body['id'] as string;
       await client.waitFor(id, (r) => r['status'] === 'completed');
-      await waitUntil(() => received.some((r) => r.status === 204), 30_000);
+      await deliveredOnce;
 
       expect(received.map((r) => r.status)).toEqual([503, 503, 204]);
       for (const attempt of received) {
