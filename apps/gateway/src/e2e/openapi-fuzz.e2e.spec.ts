@@ -55,8 +55,10 @@ describe('fuzzing every operation of the OpenAPI (gateway + coordinator processe
       expect({ operation, accepted: tally.accepted > 0, refused: tally.refused > 0 }).toEqual({ operation, accepted: true, refused: true });
     }
     expect(report.runsStarted).toBe(Object.values(report.starts).reduce((sum, tally) => sum + tally.accepted, 0));
-    // NUL in every path and query parameter and NUL or a lone surrogate in every string of every documented body were sent (and refused: no failures above).
-    expect(report.hostileTextRequests).toBeGreaterThan(150);
+    // NUL in every path and query parameter, NUL or a lone surrogate in every string of every documented body and in every
+    // string field of a body schema no example holds (nested ones included), NUL in every text part of a multipart body:
+    // sent, and refused (no failures above). 203 on the OpenAPI of this writing (182 before the schema and multipart fields).
+    expect(report.hostileTextRequests).toBeGreaterThan(195);
     // ~60-80 s on a loaded 2-core machine (load 16-20); the bound leaves room without hiding a hang.
   }, 300_000);
 });
