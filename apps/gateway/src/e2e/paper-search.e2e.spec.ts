@@ -260,6 +260,10 @@ describe('paper search through the gateway: two checkpoints, one source failing,
     const library = await runCli(root, ['library', join(root, 'apps/research/sample-library/openpaw-demo.bib')], env);
     expect(library.code).toBe(0);
     expect(library.stdout).toContain('20 added, 0 updated, 0 skipped');
+    // A NUL in the file (no reference can store it) is a 400 naming its line, nothing imported from it.
+    const client = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'e2e-cli-user');
+    const withNul = await client.request('/library/references/file?format=bibtex', { method: 'POST', headers: { 'content-type': 'application/x-bibtex' }, body: '@article{nul1,\n  title = {Graph \u0000 attention},\n  year = {2018}\n}\n' });
+    expect({ status: withNul.status, body: await withNul.json() }).toEqual({ status: 400, body: expect.objectContaining({ error: 'unstorable_text', line: 2 }) });
     // Checkpoint 1: approve. Checkpoint 2: approve, keeping paper 1.
     const { code, stdout, stderr } = await runCli(root, ['papers', 'graph attention networks', '--export', 'ris'], env, { stdin: 'a\na +1\n' });
     expect({ code, stderr: code === 0 ? '' : stderr }).toEqual({ code: 0, stderr: '' });
