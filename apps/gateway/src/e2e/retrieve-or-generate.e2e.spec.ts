@@ -206,6 +206,25 @@ describe('RetrieveOrGenerate end to end through the gateway', () => {
     }
   });
 
+  it('the CLI (`openpaw solve --confirm-reading`): a photo read unsure waits; the CLI shows the reading and its doubts and sends the correction typed on stdin', async () => {
+    const png = await renderProblemPng('Solve 5y + 2 = 17');
+    const dir = await mkdtemp(join(tmpdir(), 'openpaw-reading-cli-'));
+    try {
+      const photo = join(dir, 'blurred.jpg');
+      await writeFile(photo, await sharp(png).resize({ width: 225 }).jpeg({ quality: 30 }).toBuffer());
+      const solved = await runCli(root, ['solve', photo, '--confirm-reading'], cliEnvironment(platform.gatewayUrl, platform.jwtSecret, 'dora'), { stdin: 'Solve 5y + 2 = 17\n' });
+      expect({ code: solved.code, stderr: solved.stderr }).toEqual({ code: 0, stderr: expect.stringContaining('solve it as read?') });
+      expect(printedStates(solved.stdout)).toContain('AWAITING_READING_CONFIRMATION');
+      expect(solved.stdout).toMatch(/^reading: {3}.+$/m);
+      expect(solved.stdout).toMatch(/^ {2}doubt: {3}.+$/m);
+      expect(printedStates(solved.stdout).at(-1)).toBe('SUCCEEDED');
+      const runId = /^run ([0-9a-f-]{36})/m.exec(solved.stdout)?.[1] ?? '';
+      expect((await (await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'dora')).run(runId)).view).toMatchObject({ reading: { answer: 'corrected', solved_text: 'Solve 5y + 2 = 17' } });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('the CLI: `solve --no-wait`, `status` and `runs` while the run waits (exit 5), `cancel`, then `status` exits 4; `login` saves a profile that later commands use alone', async () => {
     const env = cliEnvironment(platform.gatewayUrl, platform.jwtSecret, 'carol');
     const carol = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'carol');
