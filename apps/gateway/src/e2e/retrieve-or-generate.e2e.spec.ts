@@ -177,8 +177,8 @@ describe('RetrieveOrGenerate end to end through the gateway', () => {
     platform.freeze('ingestion');
     const cli = startCli(root, ['solve', 'Solve for m: 6m - 4 = 20'], env);
     try {
-      const runId = (await cli.line(/^run [0-9a-f-]{36}$/)).text.slice('run '.length);
-      await cli.line(/\] INGESTING$/);
+      const runId = (await cli.line(/^run [0-9a-f-]{36}/)).text.slice('run '.length, 'run '.length + 36);
+      await cli.line(/\] INGESTING( |$)/);
       // Printed while the service of that step is stopped: the run is provably there, so the line came live.
       expect(await alice.run(runId)).toMatchObject({ state: 'INGESTING', terminal: false });
     } finally {
