@@ -441,9 +441,9 @@ describe('openpaw CLI', () => {
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ version: 1, current: 'work', profiles: { work: { apiUrl: gateway.url, token: 'good.token' } } });
 
-    const later = cli({ ...noEnvToken, OPENPAW_API_URL: '' });
-    const { OPENPAW_API_URL: _unused, ...withoutUrl } = later.io.env;
-    expect([await runCli(['runs'], { ...later.io, env: withoutUrl }), later.err]).toEqual([EXIT.succeeded, []]);
+    // A variable set to nothing is unset: the profile's URL and token are used.
+    const later = cli({ ...noEnvToken, OPENPAW_API_URL: '', OPENPAW_TOKEN: '', OPENPAW_PROFILE: '' });
+    expect([await runCli(['runs'], later.io), later.err]).toEqual([EXIT.succeeded, []]);
     expect(gateway.requests.at(-1)!.headers.authorization).toBe('Bearer good.token');
     expect(await runCli(['runs', '--profile', 'home'], cli(noEnvToken).io)).toBe(EXIT.usage);
     await rm(configDir, { recursive: true, force: true });

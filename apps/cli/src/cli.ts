@@ -43,14 +43,14 @@ OPENPAW_BLOB_DIR: the local blob directory, to print the solution's file path.`;
 async function connection(io: CliIo, options: OptionValues): Promise<{ apiUrl: string; token: string }> {
   const urlGiven = typeof options['api-url'] === 'string' ? options['api-url'] : io.env['OPENPAW_API_URL'];
   const named = typeof options['profile'] === 'string' ? options['profile'] : io.env['OPENPAW_PROFILE'];
-  if (named !== undefined && named !== '') {
+  if (named !== undefined) {
     const profile = (await readProfiles(io.env))?.profiles[named];
     if (profile === undefined) throw new UsageError(`no profile "${named}": openpaw login --profile ${named}`);
     return { apiUrl: urlGiven ?? profile.apiUrl, token: profile.token };
   }
   const token = io.env['OPENPAW_TOKEN'];
-  if (token !== undefined && token !== '') return { apiUrl: urlGiven ?? DEFAULT_API_URL, token };
-  if ((io.env['OPENPAW_JWT_SECRET'] ?? '') !== '') {
+  if (token !== undefined) return { apiUrl: urlGiven ?? DEFAULT_API_URL, token };
+  if (io.env['OPENPAW_JWT_SECRET'] !== undefined) {
     try {
       return { apiUrl: urlGiven ?? DEFAULT_API_URL, token: await mintDevToken(io.env) };
     } catch (error) {
@@ -71,7 +71,9 @@ function errorOf(error: unknown, apiUrl: string | undefined): { exitCode: ExitCo
 }
 
 /** The CLI: parses `argv` (without node and the script), runs the verb, returns the exit code. */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runCli(argv: readonly string[], given: CliIo): Promise<number> {
+  // A variable set to nothing (`OPENPAW_API_URL= openpaw ...`) is an unset one, for every setting alike.
+  const io: CliIo = { ...given, env: Object.fromEntries(Object.entries(given.env).filter(([, value]) => value !== undefined && value !== '')) };
   const [first, ...rest] = argv;
   if (first === '--version' || first === '-V') {
     io.stdout(`openpaw ${CLI_VERSION}`);

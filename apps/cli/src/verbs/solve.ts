@@ -1,8 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, extname, resolve } from 'node:path';
-import type { ProblemSubmission, RunResource } from '../api-client.js';
+import type { ApiClient, ProblemSubmission, RunResource } from '../api-client.js';
 import { EXIT, exitOfRunState } from '../exit-codes.js';
-import { followRun } from '../follow.js';
+import { type FollowStep, followRun } from '../follow.js';
+import type { CliIo } from '../io.js';
 import { printSummary } from '../run-summary.js';
 import { UsageError, type Verb } from '../verb.js';
 
@@ -20,7 +21,7 @@ const IMAGE_TYPES: Readonly<Record<string, string>> = {
 };
 
 /** The `POST /problems` request for the arguments: an image upload, a URL, or text. */
-export async function submissionRequest(args: readonly string[], intent: string | undefined, cwd: string): Promise<{ init: RequestInit; label: string }> {
+export async function submissionRequest(args: readonly string[], intent: string | undefined, cwd: string, confirmReading = false): Promise<{ init: RequestInit; label: string }> {
   const joined = args.join(' ').trim();
   if (joined === '') throw new UsageError('usage: openpaw solve <problem text | image file | http(s) URL>');
   const json = (body: Record<string, string>): RequestInit => ({
@@ -37,24 +38,45 @@ export async function submissionRequest(args: readonly string[], intent: string 
       const type = IMAGE_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
       form.set('file', new Blob([await readFile(path)], { type }), basename(path));
       if (intent !== undefined) form.set('intent', intent);
+      if (confirmReading) form.set('confirm_reading', 'true');
       return { init: { method: 'POST', body: form }, label: `image ${path} (${file.size} bytes)` };
     }
   }
+  if (confirmReading) throw new UsageError('--confirm-reading is for an image file: text and URLs are read as they are');
   return { init: json({ text: joined }), label: `text "${joined.length > 60 ? `${joined.slice(0, 57)}...` : joined}"` };
+}
+
+/**
+ * A run waiting for its owner to confirm the reading of an image (`AWAITING_READING_CONFIRMATION`):
+ * shows the reading and its doubts, asks on stdin, and answers `POST /runs/{id}/reading`: an empty
+ * line or `y` solves it as read, any other line is the corrected problem. `stop` when stdin has ended.
+ */
+async function answerReading(api: ApiClient, run: RunResource, io: CliIo, out: (line: string) => void): Promise<FollowStep> {
+  const reading = (run.view['reading'] ?? {}) as { text?: unknown; doubts?: unknown };
+  out(`reading:   ${typeof reading.text === 'string' ? reading.text : ''}`);
+  for (const doubt of Array.isArray(reading.doubts) ? reading.doubts : []) out(`  doubt:   ${String(doubt)}`);
+  const answer = await io.prompt('solve it as read? [y = yes, or type the corrected problem]: ');
+  if (answer === undefined) {
+    io.stderr(`the run waits for the reading to be confirmed: POST /runs/${run.runId}/reading, or openpaw solve again with --confirm-reading`);
+    return 'stop';
+  }
+  const corrected = answer.trim();
+  await api.post(`/runs/${encodeURIComponent(run.runId)}/reading`, corrected === '' || /^y(es)?$/i.test(corrected) ? { confirm: true } : { text: corrected });
+  return 'continue';
 }
 
 /** `openpaw solve`: submits a problem and follows its run's events to the end. */
 export const solveVerb: Verb = {
   name: 'solve',
   summary: 'submit a problem (text, image file or URL) and follow it to the solution',
-  usage: ['<problem text | image file | http(s) URL> [--intent <name>] [--no-wait]'],
-  options: { intent: { type: 'string' }, 'no-wait': { type: 'boolean' } },
+  usage: ['<problem text | image file | http(s) URL> [--intent <name>] [--no-wait] [--confirm-reading]'],
+  options: { intent: { type: 'string' }, 'no-wait': { type: 'boolean' }, 'confirm-reading': { type: 'boolean' } },
   needsApi: true,
   async run({ args, options, io, out, api: client, timeoutMs }) {
     const api = await client();
     const startedAt = io.now();
     const intent = typeof options['intent'] === 'string' ? options['intent'] : undefined;
-    const { init, label } = await submissionRequest(args, intent, io.cwd);
+    const { init, label } = await submissionRequest(args, intent, io.cwd, options['confirm-reading'] === true);
     out(`submitting ${label} to ${api.baseUrl}`);
     const { status, body: submitted } = await api.json<ProblemSubmission>('/problems', init);
     const runId = submitted.run_id;
@@ -77,9 +99,10 @@ export const solveVerb: Verb = {
           attemptNo: submitted.attempt_no,
           onRun: (run) => {
             const key = `${run.attemptNo}:${run.state}`;
-            if (key !== shown) out(`${stamp()} ${run.state}`);
+            const entered = key !== shown;
+            if (entered) out(`${stamp()} ${run.state}`);
             shown = key;
-            return 'continue';
+            return entered && run.state === 'AWAITING_READING_CONFIRMATION' ? answerReading(api, run, io, out) : 'continue';
           },
         },
         io,

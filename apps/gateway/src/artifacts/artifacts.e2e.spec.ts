@@ -1,10 +1,10 @@
-import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshDatabase, type NatsServerHandle, privateNatsServer, type RunningPlatform, startPlatformProcesses } from '@openpaw/testing';
 import pg from 'pg';
+import { cliEnvironment, runCli } from '../e2e/testing/openpaw-cli.js';
 import { type ScriptedModelServer, startScriptedModelServer } from '../e2e/scripted-model-server.js';
 import { ArtifactsApiClient } from './testing/artifacts-api-client.js';
 import { StudyNotesModel } from './testing/study-notes-model.js';
@@ -303,13 +303,8 @@ describe('artifact jobs through the gateway (spec 02)', () => {
     const dir = await mkdtemp(join(tmpdir(), 'openpaw-notebook-cli-'));
     const notes = join(dir, 'photosynthesis.txt');
     await writeFile(notes, PHOTOSYNTHESIS);
-    const env = { ...process.env, OPENPAW_API_URL: platform.gatewayUrl, OPENPAW_JWT_SECRET: platform.jwtSecret, OPENPAW_USER: 'e2e-cli', OPENPAW_TOKEN: '', OPENPAW_PROFILE: '' };
-    const openpaw = (...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
-      new Promise((resolve) => {
-        execFile(process.execPath, [join(root, 'dist/apps/cli/src/main.js'), 'notebook', ...args], { env, timeout: 60_000 }, (error, stdout, stderr) =>
-          resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr }),
-        );
-      });
+    const env = cliEnvironment(platform.gatewayUrl, platform.jwtSecret, 'e2e-cli');
+    const openpaw = (...args: string[]) => runCli(root, ['notebook', ...args], env);
     try {
       const added = await openpaw('add', 'nb-cli', notes, '--json');
       expect(added).toMatchObject({ code: 0 });

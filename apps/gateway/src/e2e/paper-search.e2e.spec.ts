@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,6 +6,7 @@ import type { PaperCollection, PaperSearchView } from '@openpaw/contracts';
 import { LocalFsBlobStore } from '@openpaw/providers/blob';
 import { freshDatabase, type NatsServerHandle, privateNatsServer, type RunningPlatform, startPlatformProcesses } from '@openpaw/testing';
 import { GatewayClient } from './e2e-client.js';
+import { cliEnvironment, runCli } from './testing/openpaw-cli.js';
 import { sseEvents } from './sse-reader.js';
 
 const root = join(import.meta.dirname, '../../../..');
@@ -256,20 +256,16 @@ describe('paper search through the gateway: two checkpoints, one source failing,
   });
 
   it('the CLI (`openpaw library`, `openpaw papers`) imports a library, shows both checkpoints and takes the decisions from stdin', async () => {
-    const env = { ...process.env, OPENPAW_API_URL: platform.gatewayUrl, OPENPAW_JWT_SECRET: platform.jwtSecret, OPENPAW_USER: 'e2e-cli-user', OPENPAW_TOKEN: '' };
-    const library = spawn(process.execPath, [join(root, 'dist/apps/cli/src/main.js'), 'library', join(root, 'apps/research/sample-library/openpaw-demo.bib')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let imported = '';
-    library.stdout.on('data', (chunk: Buffer) => (imported += chunk.toString()));
-    expect(await new Promise<number | null>((resolve) => library.on('exit', resolve))).toBe(0);
-    expect(imported).toContain('20 added, 0 updated, 0 skipped');
-    const cli = spawn(process.execPath, [join(root, 'dist/apps/cli/src/main.js'), 'papers', 'graph attention networks', '--export', 'ris'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    cli.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    cli.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const env = cliEnvironment(platform.gatewayUrl, platform.jwtSecret, 'e2e-cli-user');
+    const library = await runCli(root, ['library', join(root, 'apps/research/sample-library/openpaw-demo.bib')], env);
+    expect(library.code).toBe(0);
+    expect(library.stdout).toContain('20 added, 0 updated, 0 skipped');
+    // A NUL in the file (no reference can store it) is a 400 naming its line, nothing imported from it.
+    const client = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'e2e-cli-user');
+    const withNul = await client.request('/library/references/file?format=bibtex', { method: 'POST', headers: { 'content-type': 'application/x-bibtex' }, body: '@article{nul1,\n  title = {Graph \u0000 attention},\n  year = {2018}\n}\n' });
+    expect({ status: withNul.status, body: await withNul.json() }).toEqual({ status: 400, body: expect.objectContaining({ error: 'unstorable_text', line: 2 }) });
     // Checkpoint 1: approve. Checkpoint 2: approve, keeping paper 1.
-    cli.stdin.end('a\na +1\n');
-    const code = await new Promise<number | null>((resolve) => cli.on('exit', resolve));
+    const { code, stdout, stderr } = await runCli(root, ['papers', 'graph attention networks', '--export', 'ris'], env, { stdin: 'a\na +1\n' });
     expect({ code, stderr: code === 0 ? '' : stderr }).toEqual({ code: 0, stderr: '' });
     expect(stdout).toContain('checkpoint 1 of iteration 1: the search strategy');
     expect(stdout).toContain('sources: openalex, semantic_scholar');

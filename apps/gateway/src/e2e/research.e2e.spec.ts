@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { createHmac, generateKeyPairSync } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -10,6 +9,7 @@ import { connectNats } from '@openpaw/messaging';
 import { freshDatabase, type NatsServerHandle, privateNatsServer, type RunningPlatform, startPlatformProcesses } from '@openpaw/testing';
 import { type LlmWireServer, startAnthropicWireServer, startOpenAiWireServer, type WireAnswer } from '@openpaw/testkit';
 import { type Json, ResearchApiClient } from '../research/testing/research-api-client.js';
+import { cliEnvironment, runCli } from './testing/openpaw-cli.js';
 
 /**
  * Spec 05 end to end: the gateway, the coordinator and the research service as their own processes
@@ -341,16 +341,8 @@ describe('research through the gateway (spec 05)', () => {
     expect(requestsWith(openai, keys.openai).at(-1)?.body['max_tokens'] ?? requestsWith(openai, keys.openai).at(-1)?.body['max_completion_tokens']).toBe(16);
 
     // The CLI: a refused key exits 1 naming auth; no key is a 404 (exit 1).
-    const env = { ...process.env, OPENPAW_API_URL: platform.gatewayUrl, OPENPAW_JWT_SECRET: platform.jwtSecret, OPENPAW_USER: 'e2e-kit', OPENPAW_TOKEN: '' };
-    const cli = (...args: string[]) =>
-      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [join(root, 'dist/apps/cli/src/main.js'), 'keys', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-        child.on('exit', (code) => resolve({ code, stdout, stderr }));
-      });
+    const env = cliEnvironment(platform.gatewayUrl, platform.jwtSecret, 'e2e-kit');
+    const cli = (...args: string[]) => runCli(root, ['keys', ...args], env);
     const refused = await cli('test', 'anthropic');
     expect(refused).toMatchObject({ code: 1, stdout: expect.stringMatching(/^anthropic: auth: refused: the provider does not accept this key .*HTTP 401/m) });
     expect(await testOf('anthropic')).toMatchObject({ outcome: 'auth', reason: expect.stringContaining('Incorrect API key provided') });
@@ -368,14 +360,7 @@ describe('research through the gateway (spec 05)', () => {
 
   it('the CLI (`openpaw research`) streams each leg, answers the gate from stdin, prints the report and says there is no share page', async () => {
     await user('e2e-ida', 'fail');
-    const env = { ...process.env, OPENPAW_API_URL: platform.gatewayUrl, OPENPAW_JWT_SECRET: platform.jwtSecret, OPENPAW_USER: 'e2e-ida', OPENPAW_TOKEN: '' };
-    const cli = spawn(process.execPath, [join(root, 'dist/apps/cli/src/main.js'), 'research', PROMPT, '--llm', 'openai,anthropic'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    cli.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    cli.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    cli.stdin.end('p\n');
-    const code = await new Promise<number | null>((resolve) => cli.on('exit', resolve));
+    const { code, stdout, stderr } = await runCli(root, ['research', PROMPT, '--llm', 'openai,anthropic'], cliEnvironment(platform.gatewayUrl, platform.jwtSecret, 'e2e-ida'), { stdin: 'p\n' });
     expect({ code, stderr }).toEqual({ code: 0, stderr: expect.stringContaining('p = proceed with the successful reports') });
     expect(stdout).toMatch(/^research [0-9a-f-]{36}$/m);
     expect(stdout).toMatch(/^ {2}openai: completed \(openai\/gpt-4o-mini, [\d.]+ s, \$[\d.]+\)$/m);
@@ -399,6 +384,9 @@ describe('research through the gateway (spec 05)', () => {
   it('a registered webhook receives the signed ResearchCompleted, retried after 5xx answers until accepted', async () => {
     // The user's receiver on 127.0.0.1: 503 twice, then 204.
     const received: { headers: IncomingHttpHeaders; body: string; status: number }[] = [];
+    // The delivery the receiver accepts is the event the test waits for (no polling).
+    let accepted: () => void = () => undefined;
+    const deliveredOnce = new Promise<void>((resolve) => (accepted = resolve));
     const receiver: Server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -406,7 +394,9 @@ describe('research through the gateway (spec 05)', () => {
         const status = received.length < 2 ? 503 : 204;
         received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), status });
         res.writeHead(status);
-        res.end();
+        res.end(() => {
+          if (status === 204) accepted();
+        });
       });
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
@@ -423,7 +413,7 @@ describe('research through the gateway (spec 05)', () => {
       expect(started.status).toBe(202);
       const id = started.body['id'] as string;
       await client.waitFor(id, (r) => r['status'] === 'completed');
-      await waitUntil(() => received.some((r) => r.status === 204), 30_000);
+      await deliveredOnce;
 
       expect(received.map((r) => r.status)).toEqual([503, 503, 204]);
       for (const attempt of received) {

@@ -1,9 +1,12 @@
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshDatabase, privateNatsServer, type NatsServerHandle, type RunningPlatform, startPlatformProcesses } from '@openpaw/testing';
 import pg from 'pg';
 import { GatewayClient } from './e2e-client.js';
+import { cliEnvironment, runCli, startCli } from './testing/openpaw-cli.js';
 import { renderProblemPng, rephotograph } from '@openpaw/testkit';
 import sharp from 'sharp';
 
@@ -164,6 +167,104 @@ describe('RetrieveOrGenerate end to end through the gateway', () => {
     const again = await alice.submitUrl(url, 60);
     expect(again.body).toMatchObject({ run_id: first.body.run_id, attempt_no: 2 });
     expect(again.body.result).toMatchObject({ status: 'succeeded', attempt_no: 2 });
+  });
+
+  /** The states `openpaw solve` printed as `[  t.ts] STATE` lines, in order. */
+  const printedStates = (stdout: string): string[] => [...stdout.matchAll(/^\[\s*\d+\.\ds\] ([A-Z_]+)/gm)].map((m) => m[1] ?? '');
+
+  it('the CLI (`openpaw solve`) prints each state as the run enters it (INGESTING while ingestion is held), then the solution; a file goes up as an image', async () => {
+    const env = cliEnvironment(platform.gatewayUrl, platform.jwtSecret, 'alice');
+    platform.freeze('ingestion');
+    const cli = startCli(root, ['solve', 'Solve for m: 6m - 4 = 20'], env);
+    try {
+      const runId = (await cli.line(/^run [0-9a-f-]{36}/)).text.slice('run '.length, 'run '.length + 36);
+      await cli.line(/\] INGESTING( |$)/);
+      // Printed while the service of that step is stopped: the run is provably there, so the line came live.
+      expect(await alice.run(runId)).toMatchObject({ state: 'INGESTING', terminal: false });
+    } finally {
+      platform.thaw('ingestion');
+    }
+    const solved = await cli.exited;
+    expect({ code: solved.code, stderr: solved.stderr }).toEqual({ code: 0, stderr: '' });
+    const runId = /^run ([0-9a-f-]{36})$/m.exec(solved.stdout)?.[1] ?? '';
+    // Spec 01's states in order, each once (INITIATED may already be past when the submission answers).
+    expect(printedStates(solved.stdout).filter((s) => s !== 'INITIATED')).toEqual(['INGESTING', 'RETRIEVING', 'GENERATING_SOLUTION', 'REGISTERING', 'INDEXING', 'SUCCEEDED']);
+    expect(solved.stdout).toMatch(/^SUCCEEDED \(outcome: new\)$/m);
+    expect(solved.stdout).toContain(`solution:  ${platform.gatewayUrl}/runs/${runId}/solution`);
+    expect((await alice.request(`/runs/${runId}/solution`)).status).toBe(200);
+
+    const dir = await mkdtemp(join(tmpdir(), 'openpaw-solve-cli-'));
+    try {
+      const image = join(dir, 'problem.png');
+      await writeFile(image, await renderProblemPng('5x - 10 = 15'));
+      const uploaded = await runCli(root, ['solve', image, '--json'], env);
+      expect({ code: uploaded.code, stderr: uploaded.stderr }).toEqual({ code: 0, stderr: expect.stringContaining(`submitting image ${image} (${(await stat(image)).size} bytes)`) });
+      const document = JSON.parse(uploaded.stdout) as { version: number; command: string; exitCode: number; result: { state: string } };
+      expect(document).toMatchObject({ version: 1, command: 'solve', exitCode: 0, result: { state: 'SUCCEEDED' } });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the CLI (`openpaw solve --confirm-reading`): a photo read unsure waits; the CLI shows the reading and its doubts and sends the correction typed on stdin', async () => {
+    const png = await renderProblemPng('Solve 5y + 2 = 17');
+    const dir = await mkdtemp(join(tmpdir(), 'openpaw-reading-cli-'));
+    try {
+      const photo = join(dir, 'blurred.jpg');
+      await writeFile(photo, await sharp(png).resize({ width: 225 }).jpeg({ quality: 30 }).toBuffer());
+      const solved = await runCli(root, ['solve', photo, '--confirm-reading'], cliEnvironment(platform.gatewayUrl, platform.jwtSecret, 'dora'), { stdin: 'Solve 5y + 2 = 17\n' });
+      expect({ code: solved.code, stderr: solved.stderr }).toEqual({ code: 0, stderr: expect.stringContaining('solve it as read?') });
+      expect(printedStates(solved.stdout)).toContain('AWAITING_READING_CONFIRMATION');
+      expect(solved.stdout).toMatch(/^reading: {3}.+$/m);
+      expect(solved.stdout).toMatch(/^ {2}doubt: {3}.+$/m);
+      expect(printedStates(solved.stdout).at(-1)).toBe('SUCCEEDED');
+      const runId = /^run ([0-9a-f-]{36})/m.exec(solved.stdout)?.[1] ?? '';
+      expect((await (await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'dora')).run(runId)).view).toMatchObject({ reading: { answer: 'corrected', solved_text: 'Solve 5y + 2 = 17' } });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the CLI: `solve --no-wait`, `status` and `runs` while the run waits (exit 5), `cancel`, then `status` exits 4; `login` saves a profile that later commands use alone', async () => {
+    const env = cliEnvironment(platform.gatewayUrl, platform.jwtSecret, 'carol');
+    const carol = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'carol');
+    platform.freeze('ingestion');
+    let runId: string;
+    try {
+      const submitted = await runCli(root, ['solve', 'Solve for q: 3q + 3 = 27', '--no-wait', '--json'], env);
+      expect(submitted.code).toBe(5);
+      const document = JSON.parse(submitted.stdout) as { version: number; exitCode: number; result: { runId: string; terminal: boolean } };
+      expect(document).toMatchObject({ version: 1, exitCode: 5, result: { terminal: false } });
+      runId = document.result.runId;
+      await carol.untilState(runId, ['INGESTING']);
+      const status = await runCli(root, ['status', runId], env);
+      expect(status).toMatchObject({ code: 5, stdout: expect.stringContaining(`run ${runId}: INGESTING (running), attempt 1, retrieve_or_generate`) });
+      const listed = await runCli(root, ['runs', '--state', 'INGESTING'], env);
+      expect(listed.code).toBe(0);
+      expect(listed.stdout).toMatch(new RegExp(`^${runId}  INGESTING `, 'm'));
+      const cancel = await runCli(root, ['cancel', runId, '--reason', 'typed the wrong problem'], env);
+      expect(cancel).toMatchObject({ code: 0, stdout: expect.stringMatching(new RegExp(`^(cancelled: run ${runId} is CANCELLED|cancel requested; run ${runId} is still \\w+)$`, 'm')) });
+      expect(await carol.untilTerminal(runId)).toMatchObject({ state: 'CANCELLED' });
+    } finally {
+      platform.thaw('ingestion');
+    }
+    expect(await runCli(root, ['status', runId], env)).toMatchObject({ code: 4, stdout: expect.stringContaining(`run ${runId}: CANCELLED, attempt 1`) });
+    expect(await runCli(root, ['cancel', runId], env)).toMatchObject({ code: 1, stderr: expect.stringContaining('cancel refused') });
+    // Someone else's run is not found: an API error (exit 3), not a state.
+    expect(await runCli(root, ['status', runId], cliEnvironment(platform.gatewayUrl, platform.jwtSecret, 'mallory'))).toMatchObject({ code: 3 });
+
+    // `login`: the token from stdin, checked against the gateway, saved; then no token or URL in the environment.
+    const config = await mkdtemp(join(tmpdir(), 'openpaw-login-cli-'));
+    try {
+      const bare = { ...process.env, OPENPAW_CONFIG_DIR: config, OPENPAW_API_URL: '', OPENPAW_JWT_SECRET: '', OPENPAW_TOKEN: '', OPENPAW_PROFILE: '' };
+      const token = carol.authorization.slice('Bearer '.length);
+      expect(await runCli(root, ['login', '--api-url', platform.gatewayUrl], bare, { stdin: 'not-a-token\n' })).toMatchObject({ code: 3 });
+      expect(await runCli(root, ['login', '--api-url', platform.gatewayUrl], bare, { stdin: `${token}\n` })).toMatchObject({ code: 0, stdout: expect.stringContaining('as profile "default"') });
+      expect((await stat(join(config, 'profiles.json'))).mode & 0o777).toBe(0o600);
+      expect(await runCli(root, ['status', runId], bare)).toMatchObject({ code: 4, stdout: expect.stringContaining(`run ${runId}: CANCELLED`) });
+    } finally {
+      await rm(config, { recursive: true, force: true });
+    }
   });
 
   /** Solve runs started by these runs (children of theirs): how many times the problem was solved. */

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 // The test picks its pinned pairs from the local world's generator (the gateway itself never reads it).
 // eslint-disable-next-line @nx/enforce-module-boundaries
@@ -15,6 +14,7 @@ import {
   waitForOutput,
 } from '@openpaw/testing';
 import { GatewayClient } from './e2e-client.js';
+import { cliEnvironment, runCli, startCli } from './testing/openpaw-cli.js';
 import { readSse, type SseEvent } from './sse-reader.js';
 
 const root = join(import.meta.dirname, '../../../..');
@@ -150,45 +150,32 @@ describe('visual degrees (spec 03) end to end through the gateway, over the loca
     expect((await start(pairs.threeHop, { 'idempotency-key': 'three-hop-1' })).body).toMatchObject({ runId, state: 'SUCCEEDED', terminal: true });
   });
 
-  it('the CLI (`openpaw degrees`) prints each evidence card while the run still searches, then the chain, its world and what it spent', async () => {
-    // A 3-hop pair no other test here starts, so its edges are verified now, not read from the evidence cache.
-    const world = generateVisualWorld({ seed: 7 });
-    const [a, b] = pairsAtDistance(world, 3)[3] ?? [];
-    const pair = { from: world.people[a ?? -1]?.name ?? '', to: world.people[b ?? -1]?.name ?? '' };
-    expect(pair.from === '' || pair.to === '').toBe(false);
-    const env = { ...process.env, OPENPAW_API_URL: platform.gatewayUrl, OPENPAW_JWT_SECRET: platform.jwtSecret, OPENPAW_USER: 'carol', OPENPAW_TOKEN: '' };
-    const cli = spawn(process.execPath, [join(root, 'dist/apps/cli/src/main.js'), 'degrees', pair.from, pair.to, '--max-hops', '6'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    // Each stdout line with the wall time it reached this test.
-    const lines: { readonly text: string; readonly at: number }[] = [];
-    let partial = '';
-    let stderr = '';
-    cli.stdout.on('data', (chunk: Buffer) => {
-      const text = partial + chunk.toString();
-      const complete = text.split('\n');
-      partial = complete.pop() ?? '';
-      for (const line of complete) lines.push({ text: line, at: Date.now() });
-    });
-    cli.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => cli.on('exit', resolve));
-    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
-    const runId = /^run ([0-9a-f-]{36}): /.exec(lines[0]?.text ?? '')?.[1];
-    expect(runId).toBeDefined();
-    const cards = lines.filter((l) => l.text.startsWith('✓ '));
-    expect(cards.length).toBeGreaterThanOrEqual(3);
-    for (const card of cards) expect(card.text).toMatch(/^✓ .+ — .+ {2}\d+\.\d% \(.+ \d+\.\d%, .+ \d+\.\d%; \d+ image\(s\)\)$/);
-    expect(lines.map((l) => l.text)).toContainEqual(expect.stringMatching(/^ {4}local-world:/));
-    const found = lines.find((l) => l.text.startsWith('Found '));
-    const literal = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    expect(found?.text).toMatch(new RegExp(`^Found [3-6] degree\\(s\\) in the local demo world of 24 invented people: ${literal(pair.from)} → .+ → ${literal(pair.to)}$`));
-    expect(lines.map((l) => l.text)).toContainEqual(expect.stringMatching(/^ {2}spent \d+\/20 searches, \d+\/120 recognitions, \d+\/8 LLM calls$/));
-    // Live: the first card reached the terminal before the saga decided the run's end (`final`'s time).
-    const run = (await (await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'carol')).request(`/visual-degrees/${String(runId)}`).then((r) => r.json())) as {
-      state: string;
-      view: { events: { type: string; at: string }[] };
-    };
-    expect(run.state).toBe('SUCCEEDED');
-    const finalAt = Date.parse(run.view.events.find((e) => e.type === 'final')?.at ?? '');
-    expect(cards[0]?.at).toBeLessThan(finalAt);
+  it('the CLI (`openpaw degrees`) prints each evidence card as the run verifies it, before the run ends, then the chain (exit 0); an unknown name exits 1', async () => {
+    const env = cliEnvironment(platform.gatewayUrl, platform.jwtSecret, 'alice');
+    const cli = startCli(root, ['degrees', pairs.threeHop.from, pairs.threeHop.to], env);
+    const firstCard = await cli.line(/^✓ /);
+    const done = await cli.exited;
+    expect({ code: done.code, stderr: done.stderr }).toEqual({ code: 0, stderr: '' });
+    const runId = /^run ([0-9a-f-]{36}): /m.exec(done.stdout)?.[1] ?? '';
+    const events = await readSse(`${platform.gatewayUrl}/visual-degrees/${runId}/events`, alice, { timeoutMs: 10_000 });
+    const [final] = dataOf(events, 'final') as [{ path: string[]; at: string }];
+    // Live: the first card reached the terminal before the run had found its chain (the saga stamps each event).
+    expect(firstCard.at).toBeLessThan(Date.parse(final.at));
+    // Every card the stream carried, one line each, with its image; then the chain.
+    const evidence = dataOf(events, 'evidence');
+    const cards = cli.lines().filter((line) => line.text.startsWith('✓ '));
+    expect(cards.map((line) => line.text.split('  ')[0])).toEqual(evidence.map((card) => `✓ ${String(card['from'])} — ${String(card['to'])}`));
+    for (const card of evidence) expect(done.stdout).toContain(`    ${String(card['imageUrl'])}`);
+    expect(done.stdout).toContain(`Found ${final.path.length - 1} degree(s) in the local demo world of `);
+    expect(done.stdout).toContain(final.path.join(' → '));
+    // Each card says which world it came from; the end says what the run spent of its budgets.
+    expect(done.stdout).toMatch(/^ {4}local-world:/m);
+    expect(done.stdout).toMatch(/^ {2}spent \d+\/20 searches, \d+\/120 recognitions, \d+\/8 LLM calls$/m);
+
+    const unknown = await runCli(root, ['degrees', pairs.threeHop.from, 'Taylor Swift', '--json'], env);
+    expect(unknown.code).toBe(1);
+    expect(JSON.parse(unknown.stdout)).toMatchObject({ version: 1, command: 'degrees', exitCode: 1, result: { outcome: 'no_path', no_path: { reason: 'unknown_person' } } });
+    expect(unknown.stderr).toContain('No path: ');
   });
 
   it('answers no_path honestly when the persons are not connected', async () => {

@@ -168,7 +168,8 @@ export class ProblemsController {
           }),
         },
         'multipart/form-data': {
-          schema: { ...openApiSchema(problemMultipartDoc, 'input'), properties: { file: { type: 'string', format: 'binary' }, intent: { type: 'string' } } },
+          // Every form field as the schema says (intent, content_sensitivity, confirm_reading); the file as binary.
+          schema: multipartSchema(),
           encoding: { file: { contentType: ACCEPTED_IMAGE_TYPES.join(', ') } },
         },
       },
@@ -248,4 +249,10 @@ export class ProblemsController {
       links,
     };
   }
+}
+
+/** The multipart body's schema: `problemMultipartDoc`'s fields, with the file as binary. */
+function multipartSchema(): Record<string, unknown> {
+  const schema = openApiSchema(problemMultipartDoc, 'input') as { properties?: Record<string, unknown> };
+  return { ...schema, properties: { ...schema.properties, file: { type: 'string', format: 'binary' } } };
 }

@@ -39,7 +39,7 @@ export const visualDegreesOptions = z.strictObject({
    */
   strategy: z.enum(['one_sided', 'meet_in_the_middle']).optional(),
   /** `provider/model` for the selection; the service's default when absent. */
-  model: z.string().min(1).max(200).optional(),
+  model: freeText().min(1).max(200).optional(),
 });
 
 /**

@@ -1,5 +1,6 @@
 import type { MathNode } from 'mathjs';
 import { KNOWN_FUNCTIONS, parseExpression } from '../core/mathjs.js';
+import { MATHS_SIGN } from '../screen/index.js';
 import type { Relation } from '../types.js';
 
 export type RelationOp = '=' | Relation;
@@ -116,7 +117,7 @@ function trimPiece(piece: string): string {
 const RELATION = /<=|>=|!=|=|<|>/g;
 
 function toStatement(text: string): MathStatement | undefined {
-  if (text === '' || !/[0-9]|[+\-*/^]|[a-z]\s*[=<>]|[a-z]\(/i.test(text)) return undefined;
+  if (text === '' || !MATHS_SIGN.test(text)) return undefined;
   const ops = text.match(RELATION) ?? [];
   if (ops.length === 0) {
     const node = parseExpression(text);

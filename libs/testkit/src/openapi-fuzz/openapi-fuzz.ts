@@ -125,10 +125,10 @@ export async function fuzzOpenApi(options: OpenApiFuzzOptions): Promise<OpenApiF
     const tally: StartTally = { accepted: 0, refused: 0, refusals: {} };
     if (startsARun) starts[`${operation.method} ${operation.path}`] = tally;
     // Every place text goes in, with text PostgreSQL cannot hold: refused by a 4xx that names it, never accepted, never a 5xx.
-    for (const probe of hostileTextProbes(operation, examples)) {
+    for (const probe of hostileTextProbes(operation, examples, resolve)) {
       requests += 1;
       hostileTextRequests += 1;
-      const answer = await call(options, operation, probe.pathValues, probe.query, probe.body, ANSWER_WITHIN_MS);
+      const answer = await call(options, operation, probe.pathValues, probe.query, probe.multipart === true ? formOf(probe.body) : probe.body, ANSWER_WITHIN_MS);
       const problem = hostileTextProblemOf(answer, probe.field);
       if (problem !== undefined) failures.push(`${answer.request} → ${answer.status} ${JSON.stringify(answer.body)?.slice(0, 300)}: ${problem}`);
     }
@@ -180,15 +180,16 @@ async function call(
   const path = operation.path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(wellFormed(pathValues[name] ?? 'x')));
   const search = new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined)).toString();
   const url = `${options.gatewayUrl}${path}${search === '' ? '' : `?${search}`}`;
-  const described = `${operation.method} ${path}${search === '' ? '' : `?${search}`} ${JSON.stringify(body)?.slice(0, 300) ?? ''}`;
+  const form = body instanceof FormData;
+  const described = `${operation.method} ${path}${search === '' ? '' : `?${search}`} ${form ? `multipart ${JSON.stringify(Object.fromEntries([...body.entries()].map(([name, part]) => [name, typeof part === 'string' ? part : `<file ${part.name}>`])))}` : (JSON.stringify(body)?.slice(0, 300) ?? '')}`;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), answerWithinMs);
   let response: Response;
   try {
     response = await fetch(url, {
       method: operation.method,
-      headers: { authorization: `Bearer ${options.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      headers: { authorization: `Bearer ${options.token}`, ...(body === undefined || form ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: form ? body : JSON.stringify(body) }),
       signal: controller.signal,
     });
   } catch (error) {
@@ -238,6 +239,8 @@ interface HostileTextProbe {
   readonly pathValues: Readonly<Record<string, string>>;
   readonly query: Readonly<Record<string, string>>;
   readonly body: unknown;
+  /** Sent as `multipart/form-data` (the body's fields as parts) instead of JSON. */
+  readonly multipart?: boolean;
 }
 
 const NUL_TEXT = 'a\u0000b';
@@ -249,7 +252,7 @@ const LONE_SURROGATE_TEXT = 'a\ud800b';
  * value) and each query parameter, and NUL and a lone surrogate in each string of each documented
  * body example, one at a time (nested fields and list items included).
  */
-function hostileTextProbes(operation: Operation, examples: readonly unknown[]): HostileTextProbe[] {
+function hostileTextProbes(operation: Operation, examples: readonly unknown[], resolve: (ref: string) => JsonSchemaNode): HostileTextProbe[] {
   const parameters = operation.parameters ?? [];
   const plainPath = Object.fromEntries(parameters.filter((p) => p.in === 'path').map((p) => [p.name, plainValueOf(p.schema)]));
   // A required query parameter keeps a plain value, so a refusal is about the hostile text, not its absence.
@@ -260,12 +263,71 @@ function hostileTextProbes(operation: Operation, examples: readonly unknown[]): 
     if (p.in === 'path') probes.push({ field: p.name, pathValues: { ...plainPath, [p.name]: NUL_TEXT }, query: plainQuery, body });
     if (p.in === 'query') probes.push({ field: p.name, pathValues: plainPath, query: { ...plainQuery, [p.name]: NUL_TEXT }, body });
   }
+  const held = new Set<string>();
   examples.forEach((example) => {
     for (const { path, replace } of stringsIn(example, [])) {
+      held.add(schemaPathOf(path));
       for (const text of [NUL_TEXT, LONE_SURROGATE_TEXT]) probes.push({ field: path.join('.'), pathValues: plainPath, query: plainQuery, body: replace(text) });
     }
   });
+  // Strings of the body's schema that no example holds (optional and nested fields): set on the first example.
+  const schema = operation.requestBody?.content?.['application/json']?.schema;
+  if (schema !== undefined && (body === undefined || (typeof body === 'object' && body !== null && !Array.isArray(body)))) {
+    for (const path of schemaStringPaths(schema, resolve, [], 0)) {
+      if (held.has(schemaPathOf(path))) continue;
+      for (const text of [NUL_TEXT, LONE_SURROGATE_TEXT]) probes.push({ field: path.join('.'), pathValues: plainPath, query: plainQuery, body: withValueAt(body ?? {}, path, text) });
+    }
+  }
+  // Text parts of a multipart body (a file part gets a small text file). A lone surrogate cannot be a part (FormData makes it U+FFFD): NUL only.
+  const form = operation.requestBody?.content?.['multipart/form-data']?.schema;
+  const formSchema = form?.$ref !== undefined ? resolve(form.$ref) : form;
+  const parts = Object.entries(formSchema?.properties ?? {});
+  const files = Object.fromEntries(parts.filter(([, part]) => part.format === 'binary').map(([name]) => [name, MULTIPART_FILE]));
+  for (const [name, part] of parts) {
+    if (part.format !== 'binary' && typesOf(part).includes('string')) probes.push({ field: name, pathValues: plainPath, query: plainQuery, body: { ...files, [name]: NUL_TEXT }, multipart: true });
+  }
   return probes;
+}
+
+/** The file part of a multipart probe: a small text file, so only the hostile text part is wrong. */
+const MULTIPART_FILE = { multipartFile: true, name: 'problem.txt', type: 'text/plain', text: 'Solve 2x + 3 = 7' } as const;
+
+/** A body path as its schema sees it: list items by `[]`, not their index. */
+function schemaPathOf(path: readonly (string | number)[]): string {
+  return path.map((part) => (typeof part === 'number' ? '[]' : part)).join('.');
+}
+
+function typesOf(schema: JsonSchemaNode): readonly string[] {
+  return schema.type === undefined ? [] : typeof schema.type === 'string' ? [schema.type] : schema.type;
+}
+
+/** Paths to every free string of a schema (object properties, first list items, the non-null branch of a union), enums and constants left out. */
+function schemaStringPaths(schemaIn: JsonSchemaNode, resolve: (ref: string) => JsonSchemaNode, path: readonly (string | number)[], depth: number): (string | number)[][] {
+  const schema = schemaIn.$ref !== undefined ? resolve(schemaIn.$ref) : schemaIn;
+  if (depth > 6 || schema.enum !== undefined || schema.const !== undefined) return [];
+  const branches = [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])].filter((branch) => !typesOf(branch).includes('null') || typesOf(branch).length > 1);
+  if (branches.length > 0) {
+    const first = branches[0];
+    return first === undefined ? [] : schemaStringPaths(first, resolve, path, depth + 1);
+  }
+  const types = typesOf(schema);
+  if (types.includes('string') && path.length > 0 && schema.format !== 'binary') return [[...path]];
+  if (types.includes('array') && schema.items !== undefined) return schemaStringPaths(schema.items, resolve, [...path, 0], depth + 1);
+  if (schema.properties !== undefined) return Object.entries(schema.properties).flatMap(([name, property]) => schemaStringPaths(property, resolve, [...path, name], depth + 1));
+  return [];
+}
+
+/** A copy of `value` with `text` at `path`, objects and lists made on the way where the value has none. */
+function withValueAt(value: unknown, path: readonly (string | number)[], text: string): unknown {
+  const [head, ...rest] = path;
+  if (head === undefined) return text;
+  if (typeof head === 'number') {
+    const items = Array.isArray(value) ? [...(value as unknown[])] : [];
+    items[head] = withValueAt(items[head], rest, text);
+    return items;
+  }
+  const record = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return { ...record, [head]: withValueAt(record[head], rest, text) };
 }
 
 /** A parameter's value that its schema accepts where it can tell (an enum's first, a uuid), so only the hostile one is wrong. */
@@ -299,6 +361,16 @@ function hostileTextProblemOf(answer: Answer, field: string): string | undefined
   const body = answer.body as { error?: unknown; issues?: readonly { path?: unknown }[] } | undefined;
   if (body?.error === 'validation_failed' && !(body.issues ?? []).some((issue) => issue.path === field)) return `a validation failure that does not name ${field}, which holds the hostile text`;
   return undefined;
+}
+
+/** A multipart body of a probe's fields: text parts, and a file part for `MULTIPART_FILE`. */
+function formOf(fields: unknown): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields as Record<string, unknown>)) {
+    if (typeof value === 'string') form.append(name, value);
+    else if (value === MULTIPART_FILE) form.append(name, new Blob([MULTIPART_FILE.text], { type: MULTIPART_FILE.type }), MULTIPART_FILE.name);
+  }
+  return form;
 }
 
 /** A string as UTF-8 can carry it (lone surrogates become U+FFFD), for a URL. */

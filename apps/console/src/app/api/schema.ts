@@ -4164,8 +4164,24 @@ export interface operations {
                     url?: string;
                 };
                 "multipart/form-data": {
+                    /**
+                     * @description Read → confirm → solve: when an image cannot be read reliably, wait in `AWAITING_READING_CONFIRMATION` with the reading and its doubts in the run’s view, for `POST /runs/{id}/reading`, instead of failing `unreadable` (default false).
+                     * @default false
+                     * @enum {string}
+                     */
+                    confirm_reading?: "true" | "false";
+                    /**
+                     * @description The client may mark its submission `sensitive` (stricter retrieval threshold 0.95, no video). It can only tighten: ingestion also tags content sensitive by its text (personal data, exam-paper markers, explicit content), whatever this says.
+                     * @default standard
+                     * @enum {string}
+                     */
+                    content_sensitivity?: "standard" | "sensitive";
                     /** Format: binary */
                     file: string;
+                    /**
+                     * @description What to do with the problem (default `solve`). Part of the idempotency key.
+                     * @default solve
+                     */
                     intent?: string;
                 };
             };

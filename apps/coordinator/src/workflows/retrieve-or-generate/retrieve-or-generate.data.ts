@@ -129,7 +129,18 @@ export type RetrieveOrGenerateData =
   /** INGESTING: ingestion normalises the submission (the confirmed or corrected reading, as text, once its owner answered). */
   | (RunFacts & Started & Awaiting<'ingest'> & { readonly stage: 'ingesting' })
   /** AWAITING_READING_CONFIRMATION: the image's reading was not trusted; its owner confirms or corrects it. */
-  | (RunFacts & Started & { readonly stage: 'confirming'; readonly reading: ReadingCheck })
+  | (RunFacts &
+      Started & {
+        readonly stage: 'confirming';
+        readonly reading: ReadingCheck;
+        /**
+         * The ingest step's tries before the reading was doubted: the answer is ingested as the next try, so
+         * its command has an id of its own (the first try's id again is dropped as a duplicate by JetStream
+         * and answered from ingestion's kept reply: the run waited for the step's resend, ~30 s). Absent in
+         * runs that started waiting before it was kept: 1.
+         */
+        readonly ingestTries?: number;
+      })
   /**
    * RETRIEVING, before the search: spec 01's key (signature + user + intent) is claimed (ADR 0016);
    * `waitingForRunId` is the earlier run holding it, while this one waits for it.

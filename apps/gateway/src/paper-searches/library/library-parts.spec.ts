@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { LibraryFileTooLargeError, type LibraryPart, libraryParts, type OversizedEntry } from './library-parts.js';
+import { LibraryFileTextError, LibraryFileTooLargeError, type LibraryPart, libraryParts, type OversizedEntry } from './library-parts.js';
 
 /** The file as a stream of byte chunks of `size` bytes (cutting lines and UTF-8 characters anywhere). */
 function chunked(text: string, size: number): AsyncIterable<Uint8Array> {
@@ -61,6 +61,16 @@ describe('splitting a library file into parts of whole entries (streamed, never 
     expect(sent).toContain('key1');
     expect(sent).toContain('key2');
     expect(sent).not.toContain('xxxx');
+  });
+
+  it('refuses a NUL (no reference can store it) naming its line, in a short line or one longer than a part', async () => {
+    const file = `${bib(1)}${bib(2, '\u0000')}${bib(3)}`;
+    const refused = await collect(libraryParts(chunked(file, 7), 'bibtex')).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(LibraryFileTextError);
+    expect((refused as LibraryFileTextError).line).toBe(7);
+    const endless = `${bib(1)}@misc{long,\n  note = {${'x'.repeat(300)}\u0000${'y'.repeat(300)}}\n}\n`;
+    const long = await collect(libraryParts(chunked(endless, 64), 'bibtex', { maxBytes: 10_000, partBytes: 200 })).catch((error: unknown) => error);
+    expect(long).toMatchObject({ name: 'LibraryFileTextError', line: 7 });
   });
 
   it('refuses past the size limit as soon as it is passed, having read no further', async () => {

@@ -35,6 +35,14 @@ export class LibraryFileTooLargeError extends Error {
   }
 }
 
+/** The file holds text no PostgreSQL text column can store (NUL): refused, naming the line, never imported. */
+export class LibraryFileTextError extends Error {
+  override readonly name = 'LibraryFileTextError';
+  constructor(readonly line: number) {
+    super(`line ${line} of the library file holds NUL (U+0000), which no reference can store: remove it and send the file again`);
+  }
+}
+
 interface Limits {
   readonly maxBytes: number;
   readonly partBytes: number;
@@ -57,7 +65,7 @@ function definesMacro(format: LibraryFileFormat, firstLine: string | undefined):
  * `partBytes` each, so no more than one part (plus one line) is ever held: a 50 MB library is never
  * buffered whole. An entry that alone exceeds a part is reported (`oversized`), not sent cut. Past
  * `maxBytes` of input it throws `LibraryFileTooLargeError`. BibTeX entries start at a line beginning
- * with `@`; RIS records end at their `ER  -` line.
+ * with `@`; RIS records end at their `ER  -` line. A NUL anywhere throws `LibraryFileTextError` naming its line.
  */
 export async function* libraryParts(chunks: AsyncIterable<Uint8Array | string>, format: LibraryFileFormat, limits: Limits = { maxBytes: LIBRARY_FILE_MAX_BYTES, partBytes: LIBRARY_PART_MAX_BYTES }): AsyncGenerator<LibraryPart | OversizedEntry> {
   const decoder = new TextDecoder('utf-8');
@@ -117,6 +125,7 @@ export async function* libraryParts(chunks: AsyncIterable<Uint8Array | string>, 
     } else if (entryBytes === 0) entryLine = lineNo;
   }
   function* takeLine(line: string): Generator<LibraryPart | OversizedEntry> {
+    if (line.includes('\u0000')) throw new LibraryFileTextError(lineNo + (midLine ? 0 : 1));
     if (midLine) {
       // The end of a line too long for a part: its entry is already oversized; only its size counts.
       midLine = false;
@@ -146,6 +155,7 @@ export async function* libraryParts(chunks: AsyncIterable<Uint8Array | string>, 
     pendingLine = pendingLine.slice(start);
     // One line longer than a part (no newline in sight) makes its entry oversized: measured, not held.
     if (pendingLine.length > limits.partBytes) {
+      if (pendingLine.includes('\u0000')) throw new LibraryFileTextError(lineNo + (midLine ? 0 : 1));
       if (!midLine) yield* startLine(pendingLine);
       entryBytes = Math.max(entryBytes + encoder.encode(pendingLine).length, limits.partBytes + 1);
       entry = [];

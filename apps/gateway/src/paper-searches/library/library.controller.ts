@@ -21,7 +21,7 @@ import { ApiZodBody, ApiZodQuery, BEARER_SCHEME, openApiSchema } from '../../htt
 import { ZodValidationPipe } from '../../http/zod-validation.pipe.js';
 import { errorBody, validationErrorBody } from '../../runs/runs.schemas.js';
 import { ImportLibraryHandler, type LibraryFileProgress } from './import-library.handler.js';
-import { LIBRARY_FILE_MAX_BYTES, LibraryFileTooLargeError } from './library-parts.js';
+import { LIBRARY_FILE_MAX_BYTES, LibraryFileTextError, LibraryFileTooLargeError } from './library-parts.js';
 
 /** `POST /library/references/file?format=`: which format the raw file is in. */
 export const libraryFileQuery = z.object({ format: z.enum(['bibtex', 'ris']).describe('bibtex or ris') });
@@ -130,9 +130,13 @@ export class LibraryController {
       line({ event: 'done', ...summary });
       response.end();
     } catch (error) {
-      if (!response.headersSent) throw error instanceof LibraryFileTooLargeError ? tooLarge() : error;
+      const unstorable = error instanceof LibraryFileTextError ? { error: 'unstorable_text', message: error.message, line: error.line } : undefined;
+      if (!response.headersSent) throw error instanceof LibraryFileTooLargeError ? tooLarge() : unstorable !== undefined ? new BadRequestException(unstorable) : error;
       // Mid-stream, the status is sent: the last line says why the import stopped.
-      const refusal = error instanceof LibraryFileTooLargeError ? { error: 'payload_too_large', message: error.message, limit_bytes: error.maxBytes } : { error: 'import_failed', message: error instanceof Error ? error.message : String(error) };
+      const refusal =
+        error instanceof LibraryFileTooLargeError
+          ? { error: 'payload_too_large', message: error.message, limit_bytes: error.maxBytes }
+          : (unstorable ?? { error: 'import_failed', message: error instanceof Error ? error.message : String(error) });
       line({ event: 'error', ...refusal });
       response.end();
     }

@@ -124,3 +124,43 @@ describe('LocalChatModel through the resilient client', () => {
     for (const sentence of sentences) expect(CHUNKS).toContain(sentence);
   });
 });
+
+describe('LocalChatModel: the maths engine loads only for maths', () => {
+  /** The real engine, loaded through a counter. */
+  const counted = (): { model: LocalChatModel; loads: () => number } => {
+    let loads = 0;
+    return {
+      model: new LocalChatModel(() => {
+        loads += 1;
+        return import('./math-solver.js');
+      }),
+      loads: () => loads,
+    };
+  };
+  const Quiz = z.object({ questions: z.array(z.object({ question: z.string(), options: z.array(z.string()).length(4), correct_answer: z.string() })).min(1) });
+
+  // The engine is ~110 MB and seconds of synchronous loading: a quiz, a summary or a question in prose
+  // loaded it anyway, stalling every other command of the artifacts service behind its first job.
+  it('answers a quiz schema and a question in prose without it', async () => {
+    const { model, loads } = counted();
+    const client = new ResilientLlmClient({ models: [model], defaultModel: 'local/deterministic' });
+    const { value } = await client.structured([{ role: 'system', content: 'Write a quiz with 4 options per question.' }, { role: 'user', content: CHUNKS }], Quiz, { maxTokens: 2000 });
+    expect(value.questions.length).toBeGreaterThan(0);
+    const prose = await client.chat([{ role: 'user', content: 'Where does the Calvin cycle take place? Chunk one: the Calvin cycle runs in the stroma.' }], { maxTokens: 200 });
+    expect(prose.text).toContain('this reply is extracted from the input');
+    expect(loads()).toBe(0);
+  });
+
+  it('loads it for a worked-solution schema and for a message that may hold maths, and answers them as before', async () => {
+    const { model, loads } = counted();
+    const client = new ResilientLlmClient({ models: [model], defaultModel: 'local/deterministic' });
+    const solved = await client.structured([{ role: 'user', content: 'Solve 3(x - 2) = 12' }], Solution, { maxTokens: 500 });
+    expect(solved.value).toMatchObject({ can_solve: true, final_answer: expect.stringContaining('6') });
+    const worded = await client.chat([{ role: 'user', content: 'What is 7 times 6?' }], { maxTokens: 200 });
+    expect(worded.text).toContain('Final answer: 42');
+    // Digits in prose may be maths: the engine is asked, and finds none, so the reply is an extract.
+    const numbered = await client.chat([{ role: 'user', content: CHUNKS }], { maxTokens: 200 });
+    expect(numbered.text).toContain('this reply is extracted from the input');
+    expect(loads()).toBe(3);
+  });
+});

@@ -3,7 +3,8 @@ import { abortFailure } from '../provider-failure.js';
 import type { ChatMessage, ChatModel, ChatModelRequest, ChatModelResponse } from '../port.js';
 import type * as MathSolverModule from './math-solver.js';
 import type { MathSolution } from './math-solver.js';
-import { fillSchema } from './schema-filler.js';
+import { mayHoldMaths } from '@openpaw/maths/screen';
+import { asksForSolution, fillSchema } from './schema-filler.js';
 import { TextFacts } from './text-facts.js';
 
 export const LOCAL_MODEL_ID = 'local/deterministic';
@@ -12,8 +13,9 @@ type MathSolver = typeof MathSolverModule;
 let mathSolver: Promise<MathSolver> | undefined;
 
 /**
- * The maths engine (mathjs, nerdamer: ~100 MB per process) loads on the local model's first call, not
- * with @openpaw/providers: every service imports the providers, few ever ask the local model anything.
+ * The maths engine (mathjs, nerdamer: ~110 MB per process, seconds of synchronous module evaluation
+ * that stall everything else the process does) loads on the first request that may hold maths, not
+ * with @openpaw/providers: every service imports the providers, few ever ask the local model maths.
  */
 function loadMathSolver(): Promise<MathSolver> {
   mathSolver ??= import('./math-solver.js');
@@ -31,19 +33,29 @@ export class LocalChatModel implements ChatModel {
   readonly provider = 'local';
   readonly hasDefaultCredentials = true;
 
+  /** `loadSolver`: how the maths engine is loaded (once per process by default). */
+  constructor(private readonly loadSolver: () => Promise<MathSolver> = loadMathSolver) {}
+
   async complete(request: ChatModelRequest): Promise<ChatModelResponse> {
     const aborted = abortFailure(request.signal, this.provider);
     if (aborted !== undefined) throw aborted;
     // It reads text only: an image it cannot see must not be answered as if it had been read.
     if (request.messages.some((m) => (m.images?.length ?? 0) > 0)) throw new ProviderError('bad_request', this.provider, 'the local model reads no images; configure a vision model (openai, anthropic or gemini)');
-    const { findMathCandidate, solveMathProblem } = await loadMathSolver();
-    const problem = problemText(request.messages, findMathCandidate);
     const content = contentText(request.messages);
-    const solve = (): MathSolution => solveMathProblem(problem);
+    const users = request.messages.filter((m) => m.role === 'user').map((m) => m.content);
+    // The engine only for a worked-solution schema, or a message that may hold maths: a quiz, a
+    // summary or a question in prose never waits for it (nor does anything else in the process).
+    const wantsEngine = request.responseSchema !== undefined ? asksForSolution(request.responseSchema.schema) : users.some(mayHoldMaths);
+    const engine = wantsEngine ? await this.loadSolver() : undefined;
+    const problem = engine === undefined ? (users.at(-1) ?? '') : problemText(users, engine.findMathCandidate);
+    const solve = (): MathSolution => {
+      if (engine === undefined) throw new Error('the maths engine was not loaded for this request');
+      return engine.solveMathProblem(problem);
+    };
     const text =
       request.responseSchema !== undefined
         ? JSON.stringify(fillSchema(request.responseSchema.schema, content, solve))
-        : findMathCandidate(problem) !== undefined
+        : engine?.findMathCandidate(problem) !== undefined
           ? solutionText(solve())
           : extractiveReply(content);
     return {
@@ -56,8 +68,7 @@ export class LocalChatModel implements ChatModel {
 }
 
 /** The problem is the latest user message with math in it (a re-ask message has none), else the latest user message. */
-function problemText(messages: readonly ChatMessage[], findMathCandidate: MathSolver['findMathCandidate']): string {
-  const users = messages.filter((m) => m.role === 'user').map((m) => m.content);
+function problemText(users: readonly string[], findMathCandidate: MathSolver['findMathCandidate']): string {
   return [...users].reverse().find((text) => findMathCandidate(text) !== undefined) ?? users.at(-1) ?? '';
 }
 

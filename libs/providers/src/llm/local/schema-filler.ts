@@ -27,6 +27,13 @@ export function fillSchema(schema: JsonSchema, content: string, solve: () => Mat
   return new SchemaFiller(schema, new TextFacts(content), solve).fill();
 }
 
+/** Whether `fillSchema` would ask the math solver: the schema is shaped like a worked solution. */
+export function asksForSolution(schema: JsonSchema): boolean {
+  return new SchemaFiller(schema, new TextFacts(''), () => {
+    throw new Error('asksForSolution solves nothing');
+  }).solutionShaped();
+}
+
 interface Scope {
   readonly fact: Fact | undefined;
   /** How many options an options array in this object has, so an index field matches it. */
@@ -50,9 +57,13 @@ class SchemaFiller {
     private readonly solve: () => MathSolution,
   ) {}
 
+  solutionShaped(): boolean {
+    return isSolutionShaped(this.properties(this.resolve(this.root)));
+  }
+
   fill(): unknown {
     const root = this.resolve(this.root);
-    if (isSolutionShaped(this.properties(root))) {
+    if (this.solutionShaped()) {
       this.solution = this.solve();
       return this.solutionObject(root);
     }

@@ -1,5 +1,5 @@
 import { type MediaRejected, type MessageData, readingDecisionInput, type UncertainReading } from '@openpaw/contracts';
-import { type Effect, firstTry, type HumanInput, RUN_DEADLINE_TIMER } from '@openpaw/saga';
+import { type Effect, firstTry, type HumanInput, nextTry, RUN_DEADLINE_TIMER } from '@openpaw/saga';
 import { type DataAt, factsOf } from '../retrieve-or-generate.data.js';
 import { leaving, type RetrieveOrGenerateOutcomes, type RogDecision, type Run } from '../retrieve-or-generate.outcomes.js';
 
@@ -24,7 +24,7 @@ export function awaitsConfirmation(data: DataAt<'ingesting'>, e: MessageData<typ
  */
 export function awaitReadingConfirmation(run: Run, data: DataAt<'ingesting'>, e: UncertainRejection): RogDecision {
   const reading = { text: e.reading.text, doubts: e.reading.doubts };
-  const confirming: DataAt<'confirming'> = { ...factsOf(data), reading, startedAt: data.startedAt, stage: 'confirming' };
+  const confirming: DataAt<'confirming'> = { ...factsOf(data), reading, startedAt: data.startedAt, stage: 'confirming', ingestTries: data.step.tries };
   return {
     outcome: 'transition',
     to: 'AWAITING_READING_CONFIRMATION',
@@ -44,7 +44,9 @@ export function readingDecided(outcomes: RetrieveOrGenerateOutcomes, run: Run, d
   const parsed = readingDecisionInput.safeParse(human.payload);
   if (!parsed.success) return { outcome: 'refuse', reason: `invalid reading decision: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}` };
   const answer = 'text' in parsed.data ? { kind: 'corrected' as const, text: parsed.data.text } : { kind: 'confirmed' as const, text: data.reading.text };
-  const ingesting: DataAt<'ingesting'> = { ...factsOf(data), reading: { ...data.reading, answer }, startedAt: data.startedAt, stage: 'ingesting', step: firstTry('ingest') };
+  // The next try of the ingest step: a command id never sent before (see `ingestTries`).
+  const step = nextTry({ ...firstTry('ingest'), tries: data.ingestTries ?? 1 });
+  const ingesting: DataAt<'ingesting'> = { ...factsOf(data), reading: { ...data.reading, answer }, startedAt: data.startedAt, stage: 'ingesting', step };
   const entered = outcomes.enterStep(run, data, 'INGESTING', ingesting, `reading_${answer.kind}`);
   const timers: Effect[] = [
     { type: 'clearTimer', name: READING_CONFIRMATION_TIMER },
