@@ -1,4 +1,6 @@
 import { normaliseText } from '../text-normalisation.js';
+import { readMaths } from '@openpaw/maths';
+import { canonicalForm, canonOfStatement } from './canonical-form.js';
 import { extractMathsSignature } from './maths-signature.js';
 
 /** The signature of a problem as typed: normalised as ingestion normalises it, then extracted. */
@@ -214,5 +216,53 @@ describe('worded maths in the signature (issue 24: one reader for a hit and a so
 
   it('given ambiguous wording, then there is no signature', () => {
     expect(sig('What is two plus three times four?')).toBeUndefined();
+  });
+});
+
+describe('one parser: the key is the engine\'s reading (maths-sig/v4)', () => {
+  /** The canonical form of the maths as the engine reads it, or undefined when the engine refuses it. */
+  const engineCanonical = (text: string): string | undefined => {
+    const read = readMaths(normaliseText(text));
+    if ('refused' in read) return undefined;
+    const statements = read.read.rounding === undefined ? read.read.statements : read.read.exactStatements;
+    return statements.length === 0 ? undefined : canonicalForm(statements.map(canonOfStatement));
+  };
+
+  it.each([
+    // Where the signature's own lexer read other maths than the engine: "√16" and "log 100" as unknowns (v0 + 3 was the key of "y + 3").
+    ['Evaluate √16 + 3', '(+ (sqrt 16) 3)'],
+    ['Evaluate log 100 + 1', '(+ (log10 100) 1)'],
+    ['Evaluate 5! + 3*2', '(+ (* 2 3) (factorial 5))'],
+    ['Solve log_2(x) = 3', '(= (log v0 2) 3)'],
+    ['Solve 2х + 1 = 7', '(= (+ (* 2 v0) 1) 7)'],
+    ['Solve |x - 3| = 5', '(= (abs (+ -3 v0)) 5)'],
+    ['Evaluate 2 + 3 x 4', '(+ (* 3 4) 2)'],
+    ['Work out 2,000 + 350', '(+ 2000 350)'],
+    ['Solve 3x = 10 to 2 d.p.', '(= (* 3 v0) 10)'],
+  ])('%s is keyed as the engine reads it: %s', (text, canonical) => {
+    expect(sig(text)?.canonical).toBe(canonical);
+    expect(engineCanonical(text)).toBe(canonical);
+  });
+
+  it('given a misreading the old lexer keyed as other maths ("√16 + 3" as v0 + 3), then it never shares a key with that maths', () => {
+    expect(hashOf('Evaluate √16 + 3')).not.toBe(hashOf('Evaluate y + 3'));
+    expect(hashOf('Evaluate log 100 + 1')).not.toBe(hashOf('Evaluate y + 1'));
+  });
+
+  it.each(['Solve 2e+1=7', 'multiply by + 2 = 17', 'Solve 2x + 1 = 7 +', 'Find x such that x = 3 mod 5', 'Evaluate 2,5 + 1,25', 'solve fory: sy-4=2y+11'])(
+    'given maths the engine refuses (%s), then there is no key',
+    (text) => {
+      expect(engineCanonical(text)).toBeUndefined();
+      expect(sig(text)).toBeUndefined();
+    },
+  );
+
+  it('given a decimal comma the engine reads ("2,5x + 1 = 6" as 2.5x), then the key is of 2.5x, not of 5x + 1 = 6', () => {
+    expect(extractMathsSignature('solve 2,5x+1=6').signature?.canonical).toBe('(= (+ (* 2.5 v0) 1) 6)');
+  });
+
+  it('given a number past what a double holds exactly, then there is no key (two such numbers would share one)', () => {
+    expect(sig('Evaluate 12345678901234567891 + 1')).toBeUndefined();
+    expect(sig('Evaluate 12345678901234567 + 1')).toBeUndefined();
   });
 });
