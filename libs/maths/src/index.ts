@@ -9,3 +9,4 @@ export { readWorded, WORDED_UNKNOWN, type WordedReading, type WordedResult } fro
 export { roundingAsked, type Rounding } from './solvers/rounding.js';
 export { readMaths, MAX_PROBLEM_TEXT, type MathsReading, type MathsReadingResult } from './text/reading.js';
 export type { DroppedMaths, MathStatement } from './text/extract.js';
+export { KNOWN_FUNCTIONS } from './core/mathjs.js';

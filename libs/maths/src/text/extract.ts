@@ -52,7 +52,7 @@ function mathsRuns(normalised: string): RunPiece[][] {
 
 /** Maths the statements leave out of a (normalised) problem, as `droppedMaths` reports it. */
 export interface DroppedMaths {
-  /** A relation that was not read: in a run split by a word ("x = 3 mod 5"), or in a piece that does not parse ("4x-(9=23"). */
+  /** A relation not read in a run split by a word ("x = 3 mod 5"), or a piece with an operator that does not parse ("4x-(9=23", "2^10 3^5"). */
   readonly unread: readonly string[];
   /** Operators cut off the edge of a statement that was read ("by + 2 = 17" read as 2 = 17): an operand read as a word. */
   readonly cut: readonly string[];
@@ -73,6 +73,12 @@ export function droppedMaths(normalised: string): DroppedMaths {
     if (!trustedRun(pieces)) {
       const run = pieces.map((p) => `${p.after} ${p.text}`).join(' ').replace(/\s+/g, ' ').trim();
       if (holdsRelation(run)) unread.push(run);
+      // An operator against the word before it ("2^1 deg+3^5", a "0" read as "°"): an operand read as a
+      // word. A "/" after a word is a unit's ("60 km/h").
+      for (const piece of pieces) {
+        const lead = /^\s*([+*^]+)\s*(?=[0-9a-z(])/i.exec(piece.text)?.[1];
+        if (lead !== undefined && piece.after !== '' && !['and', 'or'].includes(piece.after)) cut.push(`${lead} next to ${piece.after}`);
+      }
       continue;
     }
     for (const piece of pieces.flatMap((p) => splitTopLevel(p.text))) {
@@ -80,7 +86,11 @@ export function droppedMaths(normalised: string): DroppedMaths {
       if (kept === '') continue;
       const statement = toStatement(kept);
       if (statement === undefined) {
-        if (holdsRelation(kept)) unread.push(kept);
+        // A piece with an operator that does not parse ("2^10 3^5", a "+" lost) is maths not read; a
+        // point or a list in brackets ("(-2, 3)") is read by the templates.
+        // A limit's "x -> 3 (…)" is read by the limit template.
+        const operated = /[+*/^]/.test(kept) || /[0-9a-z)]\s*-\s*[0-9a-z(]/i.test(kept);
+        if (!kept.includes('->') && (holdsRelation(kept) || (operated && !/\([^()]*,[^()]*\)/.test(kept)))) unread.push(kept);
         continue;
       }
       if (statement.kind === 'expression' && (isConstantNode(statement.node) || isSymbolNode(statement.node))) continue;

@@ -30,4 +30,14 @@ describe('the one reading of a problem\'s maths (readMaths: the engine, the sign
     expect(refusal('What is 7 × 8 = ?')).toBeUndefined();
     expect(refusal('Evaluate lim x -> 3 (x^2 - 5x + 6)/(x^2 - 9)')).toBeUndefined();
   });
+
+  it('given a letter against a digit that mathjs would read as one name ("2^l0", "10t3"), then it is refused, never read as an unknown l0', () => {
+    expect(refusal('Evaluate 2^l0 + 3^5')).toContain('"l0"');
+    expect(refusal('Evaluate 2^10t3^5')).toContain('"t3"');
+    expect(solveProblem('Evaluate 2x3 + 1')).toMatchObject({ solved: true, finalAnswer: '7' });
+  });
+
+  it('given an operator against a word in maths split by it ("2^1 deg+3^5": a "0" read as "°"), then it is refused, never read as no maths', () => {
+    expect(refusal('evaluate 2^1 deg+3^5 and show your work')).toBe('part of the maths is not read: + next to deg');
+  });
 });

@@ -71,6 +71,10 @@ export function readMaths(text: string): MathsReadingResult {
   const statements = substantial(mathStatements(normalised));
   const asks = askedFor(normalised);
   const unknowns = new Set(statements.flatMap(unknownsOf));
+  // mathjs reads "t3" and "l0" as names: a letter against a digit is a misreading ("2^l0", "1" read as
+  // "l") or a product written without its sign, and neither is guessed.
+  const digitName = [...unknowns].find((name) => /\d/.test(name));
+  if (digitName !== undefined) return { refused: `"${digitName}" reads as one name of a letter and a digit; write the product with a sign or check the reading`, inScope: false };
   if (asks !== undefined && statements.length > 0 && unknowns.size > 0 && !unknowns.has(asks)) {
     return { refused: `the problem asks for ${asks}, but its maths is in ${[...unknowns].sort().join(', ')}`, inScope: false };
   }

@@ -266,3 +266,17 @@ describe('one parser: the key is the engine\'s reading (maths-sig/v4)', () => {
     expect(sig('Evaluate 12345678901234567 + 1')).toBeUndefined();
   });
 });
+
+describe('the prose around the maths is part of the key when it says more than an instruction', () => {
+  it('given one maths asked about different things ("the area of a rectangle 4 x 6" / "its perimeter"), then the keys differ', () => {
+    expect(hashOf('Find the area of a rectangle 4 x 6')).toBeDefined();
+    expect(hashOf('Find the perimeter of a rectangle 4 x 6')).not.toBe(hashOf('Find the area of a rectangle 4 x 6'));
+    expect(hashOf('Find the area of a rectangle 4 x 6')).not.toBe(hashOf('Evaluate 4 x 6'));
+  });
+
+  it('given only instructions around the maths, then rewordings share the key', () => {
+    expect(hashOf('What is x when 4x - 9 = 23?')).toBe(hashOf('Solve 4x − 9 = 23'));
+    expect(hashOf('Question #3: solve 2x + 1 = 7')).toBe(hashOf('Find the value of x if 2x + 1 = 7.'));
+    expect(hashOf('Work out 3 × 4 to 2 decimal places')).toBe(hashOf('Calculate 3 × 4, correct to 2 d.p.'));
+  });
+});

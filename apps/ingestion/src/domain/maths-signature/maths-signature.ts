@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readMaths } from '@openpaw/maths';
+import { KNOWN_FUNCTIONS, type MathStatement, readMaths } from '@openpaw/maths';
 import { type Canon, canonicalWithUnknowns, canonOfStatement, MathsParseError, numbersOf } from './canonical-form.js';
 import { questionIntent } from './intent.js';
 
@@ -54,6 +54,29 @@ function hasUnknowns(tree: Canon): boolean {
   return tree.kind === 'op' && tree.args.some(hasUnknowns);
 }
 
+/**
+ * Words that only ask for the maths (instructions, connectives, the wording of a rounding instruction or
+ * of an asked-for unknown): a question whose prose holds nothing else is its maths.
+ */
+const INSTRUCTION_WORDS = new Set(
+  (
+    'solve find evaluate calculate compute work out simplify expand factorise factorize factor fully completely differentiate integrate ' +
+    'what whats is are the value values of for if when and or given that such where let then show answer give your write determine ' +
+    'question problem exercise equation equations expression system simultaneous following this these in terms with respect to please ' +
+    'can you help me how do we unknown variable by an it its be rounded round correct decimal places place significant figures figure dp ' +
+    'sf nearest whole number integer tenth hundredth thousandth exact form simplest inequality derivative integral roots root solution ' +
+    'solutions both sides true each'
+  ).split(' '),
+);
+
+/** The prose words of a text outside its statements that are not instructions, sorted, each once. */
+function proseWords(normalised: string, statements: readonly MathStatement[]): string[] {
+  let rest = normalised.toLowerCase();
+  for (const statement of statements) rest = rest.replace(statement.text.toLowerCase(), ' ');
+  const words = rest.match(/[a-z]{2,}/g) ?? [];
+  return [...new Set(words.filter((w) => !INSTRUCTION_WORDS.has(w) && !KNOWN_FUNCTIONS.has(w)))].sort();
+}
+
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /**
@@ -87,12 +110,16 @@ export function extractMathsSignature(normalisedText: string, reading?: readonly
   const roundingLine = rounding === undefined ? '' : `\nrounded ${rounding.places} ${rounding.kind}`;
   const weakest = reading === undefined || reading.length === 0 ? 1 : Math.min(...reading.map((t) => t.confidence));
   const confidence = readingConfidence ?? weakest;
+  // The prose around the maths is part of the question when it says more than an instruction: "the area
+  // of a rectangle 4 x 6" and "the perimeter of a rectangle 4 x 6" read the same maths, 4 × 6.
+  const prose = worded === undefined ? proseWords(read.read.normalised, asRead) : [];
+  const proseLine = prose.length === 0 ? '' : `\nprose ${prose.join(' ')}`;
   const signature: MathsSignature = {
     version: MATHS_SIGNATURE_VERSION,
     // Name-free: the canonical form numbers the unknowns, and the asked-for one is its canonical index
     // (a lone unknown is the one asked for), so a renaming shares the hash; a hit maps the stored
     // problem onto the asker's through `unknowns[i] ↔ unknowns'[i]` and is served in the asker's names.
-    hash: sha256(`${MATHS_SIGNATURE_VERSION}\n${intent}\n${canonical}\nasks ${asksIndex ?? (unknowns.length === 1 ? 0 : '')}${roundingLine}`),
+    hash: sha256(`${MATHS_SIGNATURE_VERSION}\n${intent}\n${canonical}\nasks ${asksIndex ?? (unknowns.length === 1 ? 0 : '')}${roundingLine}${proseLine}`),
     canonical,
     intent,
     numbers: numbers.sort(),
