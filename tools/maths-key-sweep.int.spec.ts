@@ -1,29 +1,32 @@
 import { createHash } from 'node:crypto';
-import { computeProblemSignature, normaliseText, toContractSignature } from '../apps/ingestion/src/public-api.js';
+import { computeProblemSignature, MATHS_SIGNATURE_VERSION, normaliseText, toContractSignature } from '../apps/ingestion/src/public-api.js';
 import { DEFAULT_SEARCH_SETTINGS, ensureProblemCatalogTables, type IndexedProblem, mathsStage, PgProblemCatalog, queryFromSignature } from '../apps/retrieval/src/public-api.js';
 import { freshDatabase } from '@openpaw/testing';
 import pg from 'pg';
 import { type DerivedMathsKey, deriveFromIngestion, type MathsKeyCatalog, sweepMathsKeys } from './maths-key-sweep.js';
 
-/** The v2 key a pre-v3 ingestion sent for a typed text: today's `previousHash`, no names (as retrieval stored it then). */
-function v2Maths(text: string, confidence = 1): NonNullable<IndexedProblem['maths']> {
-  const maths = deriveFromIngestion(text);
-  if (maths?.previousHash === undefined) throw new Error(`"${text}" has no maths signature`);
-  return { hash: maths.previousHash, canonical: `v2 form of ${text}`, intent: maths.intent, numbers: [...maths.numbers], confidence };
-}
-
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
 
-/** Normalised texts indexed under v2 that today's signature re-derives: each must be re-keyed. */
-const V2_TEXTS = {
+/**
+ * A key an older ingestion sent for a typed text (maths-sig/v3: names kept, no version stored): its hash
+ * is not today's, and its canonical form may be another reading of the maths ("sqrt16+3" was v0 + 3).
+ */
+function olderMaths(text: string, canonical: string, unknowns: readonly string[], confidence = 1): NonNullable<IndexedProblem['maths']> {
+  const today = deriveFromIngestion(text);
+  return { hash: sha(`maths-sig/v3 ${text}`), canonical, intent: today?.intent ?? 'solve', numbers: [...(today?.numbers ?? [])], confidence, unknowns: [...unknowns] };
+}
+
+/** Normalised texts indexed under an older version that today's signature keys: each must be re-keyed. */
+const OLDER_TEXTS = {
   system: 'solve x+y=10, x-y=2',
   target: 'if a=2b and a+b=9, find a',
   linear: 'solve 3k+7=22',
   arithmetic: 'evaluate 12*13',
-  quadratic: 'solve for m: m^2-5m+6=0',
+  // The old lexer read "sqrt16" as an unknown: keyed v0 + 3, the key of "evaluate y+3" asking nothing.
+  misread: 'evaluate sqrt16+3',
 } as const;
 
-describe('maths key sweep to maths-sig/v3 (real PostgreSQL)', () => {
+describe('maths key sweep to the current signature version (real PostgreSQL)', () => {
   let pool: pg.Pool;
   let catalog: PgProblemCatalog;
 
@@ -47,22 +50,17 @@ describe('maths key sweep to maths-sig/v3 (real PostgreSQL)', () => {
         ...(maths === undefined ? {} : { maths }),
       });
     };
-    await add(V2_TEXTS.system, v2Maths(V2_TEXTS.system));
-    await add(V2_TEXTS.target, v2Maths(V2_TEXTS.target));
+    await add(OLDER_TEXTS.system, olderMaths(OLDER_TEXTS.system, 'v3 form', ['y', 'x']));
+    await add(OLDER_TEXTS.target, olderMaths(OLDER_TEXTS.target, 'v3 form', ['a', 'b']));
     // Read from an image: its reading confidence and pHash must survive the re-key.
-    await add(V2_TEXTS.linear, v2Maths(V2_TEXTS.linear, 0.93), { imageSha256: sha('image'), phash: 'a5c30f963c5ae187' });
-    await add(V2_TEXTS.arithmetic, v2Maths(V2_TEXTS.arithmetic));
-    await add(V2_TEXTS.quadratic, v2Maths(V2_TEXTS.quadratic));
-    // A v1 key (older rules): today's signature does not derive it, so it is left alone.
-    await add('solve 2x+1=9', { hash: sha('maths-sig/v1 2x+1=9'), canonical: 'v1 form', intent: 'solve', numbers: ['1', '2', '9'], confidence: 1 });
-    // Text the current reader refuses (a letter run in the maths): no key derivable, left alone.
+    await add(OLDER_TEXTS.linear, olderMaths(OLDER_TEXTS.linear, 'v3 form', ['k'], 0.93), { imageSha256: sha('image'), phash: 'a5c30f963c5ae187' });
+    await add(OLDER_TEXTS.arithmetic, olderMaths(OLDER_TEXTS.arithmetic, 'v3 form', []));
+    await add(OLDER_TEXTS.misread, olderMaths(OLDER_TEXTS.misread, '(+ 3 v0)', ['sqrt16']));
+    // Text the current reader refuses (a letter run in the maths): no key today, so its old key is cleared.
     await add('solve fory: sy-4=2y+11', { hash: sha('maths-sig/v2 misread'), canonical: 'v2 misread', intent: 'solve', numbers: ['11', '2', '4'], confidence: 1 });
-    // Indexed by v3 with names: not selected at all.
-    const named = deriveFromIngestion('solve 4t-1=11');
-    await add('solve 4t-1=11', { hash: named?.hash ?? '', canonical: named?.canonical ?? '', intent: 'solve', numbers: ['1', '11', '4'], confidence: 1, unknowns: named?.unknowns ?? [] });
-    // Indexed by v3 without names (beyond the contract): already current.
-    const unnamed = deriveFromIngestion('solve 5w+2=17');
-    await add('solve 5w+2=17', { hash: unnamed?.hash ?? '', canonical: unnamed?.canonical ?? '', intent: 'solve', numbers: ['17', '2', '5'], confidence: 1 });
+    // Indexed under the current version: not selected at all.
+    const current = deriveFromIngestion('solve 4t-1=11');
+    await add('solve 4t-1=11', { hash: current?.hash ?? '', canonical: current?.canonical ?? '', intent: 'solve', numbers: ['1', '11', '4'], confidence: 1, unknowns: current?.unknowns ?? [], version: MATHS_SIGNATURE_VERSION });
     // No maths.
     await add('write a short essay about photosynthesis', undefined);
   });
@@ -75,7 +73,7 @@ describe('maths key sweep to maths-sig/v3 (real PostgreSQL)', () => {
   async function keptColumns(): Promise<unknown[]> {
     const { rows } = await pool.query<Record<string, unknown>>(
       `select doc_id, asset_version_id, problem_id, normalised_text, text_sha256, image_sha256, phash, phash_version, quality, text_dominant,
-              subject, keywords, maths_intent, maths_numbers, maths_confidence, search_vector::text, indexed_at
+              subject, keywords, search_vector::text, indexed_at
          from retrieval.indexed_problems order by doc_id`,
     );
     return rows;
@@ -86,33 +84,33 @@ describe('maths key sweep to maths-sig/v3 (real PostgreSQL)', () => {
     return rows;
   }
 
-  async function row(text: string): Promise<{ maths_hash: string; maths_canonical: string; maths_unknowns: string[] | null; maths_confidence: number }> {
-    const { rows } = await pool.query<{ maths_hash: string; maths_canonical: string; maths_unknowns: string[] | null; maths_confidence: number }>(
-      'select maths_hash, maths_canonical, maths_unknowns, maths_confidence from retrieval.indexed_problems where normalised_text = $1',
+  type MathsColumns = { maths_hash: string | null; maths_canonical: string | null; maths_unknowns: string[] | null; maths_confidence: number | null; maths_version: string | null };
+  async function row(text: string): Promise<MathsColumns> {
+    const { rows } = await pool.query<MathsColumns>(
+      'select maths_hash, maths_canonical, maths_unknowns, maths_confidence, maths_version from retrieval.indexed_problems where normalised_text = $1',
       [text],
     );
     if (rows[0] === undefined) throw new Error(`no row for ${text}`);
     return rows[0];
   }
 
-  /** Retrieval's maths stage for a question typed now (ingestion's v3 signature with its v2 hash beside it). */
+  /** Retrieval's maths stage for a question typed now. */
   async function mathsHit(question: string) {
     const query = queryFromSignature(toContractSignature(computeProblemSignature(question)));
     return mathsStage(query, { catalog }, DEFAULT_SEARCH_SETTINGS, () => undefined);
   }
 
-  it('re-keys only what it can prove, survives a crash and a stop, resumes, and then finds nothing to do', async () => {
+  it('re-keys every row under an older version from its text (or clears its key), survives a crash and a stop, resumes, and then finds nothing to do', async () => {
     const before = await keptColumns();
     const untouched = await wholeTable();
 
-    // Before: the dual read finds v2 problems in their own names, never under a renaming.
-    expect((await mathsHit(V2_TEXTS.system))?.relabel).toBeUndefined();
-    expect((await mathsHit(V2_TEXTS.system))?.problem.assetVersionId).toBe('av-1');
-    expect(await mathsHit('solve y + x = 10, y - x = 2')).toBeUndefined();
+    // Before: no row keyed under an older version is found by a current question, in any names.
+    for (const text of Object.values(OLDER_TEXTS)) expect(await mathsHit(text)).toBeUndefined();
+    expect((await mathsHit('solve 4t - 1 = 11'))?.problem.assetVersionId).toBe('av-7');
 
     // A dry run counts and writes nothing.
-    const dry = await sweepMathsKeys(catalog, deriveFromIngestion, { dryRun: true, pageSize: 2 });
-    expect(dry).toMatchObject({ examined: 8, rekeyed: 5, current: 1, unmatched: 2, unnamed: 0, raced: 0, stopped: false, version: 'maths-sig/v3' });
+    const dry = await sweepMathsKeys(catalog, deriveFromIngestion, MATHS_SIGNATURE_VERSION, { dryRun: true, pageSize: 2 });
+    expect(dry).toEqual({ examined: 6, rekeyed: 5, cleared: 1, raced: 0, stopped: false, version: MATHS_SIGNATURE_VERSION });
     expect(await wholeTable()).toEqual(untouched);
 
     // A crash in the middle of a page (the second row derived): the first row is re-keyed, the rest as they were.
@@ -122,15 +120,12 @@ describe('maths key sweep to maths-sig/v3 (real PostgreSQL)', () => {
       if (derived === 2) throw new Error('killed');
       return deriveFromIngestion(text);
     };
-    await expect(sweepMathsKeys(catalog, crashing, { pageSize: 2 })).rejects.toThrow('killed');
-    expect((await row(V2_TEXTS.system)).maths_unknowns).toEqual(deriveFromIngestion(V2_TEXTS.system)?.unknowns);
-    expect((await row(V2_TEXTS.target)).maths_unknowns).toBeNull();
-    // Half-swept, every problem is still found by a same-name question (v3 key by hash, v2 key by previousHash).
-    for (const text of Object.values(V2_TEXTS)) {
-      const hit = await mathsHit(text);
-      expect(hit?.problem.normalisedText).toBe(text);
-      expect(hit?.relabel).toBeUndefined();
-    }
+    await expect(sweepMathsKeys(catalog, crashing, MATHS_SIGNATURE_VERSION, { pageSize: 2 })).rejects.toThrow('killed');
+    expect((await row(OLDER_TEXTS.system)).maths_version).toBe(MATHS_SIGNATURE_VERSION);
+    expect((await row(OLDER_TEXTS.target)).maths_version).toBeNull();
+    // Half-swept: the re-keyed row is found, the rest are not (never through the older key).
+    expect((await mathsHit(OLDER_TEXTS.system))?.problem.normalisedText).toBe(OLDER_TEXTS.system);
+    expect(await mathsHit(OLDER_TEXTS.target)).toBeUndefined();
 
     // Stopped by a signal after one more row: a clean stop, reported as such.
     const stop = new AbortController();
@@ -138,41 +133,39 @@ describe('maths key sweep to maths-sig/v3 (real PostgreSQL)', () => {
       stop.abort();
       return deriveFromIngestion(text);
     };
-    const stopped = await sweepMathsKeys(catalog, stopping, { pageSize: 2, signal: stop.signal });
+    const stopped = await sweepMathsKeys(catalog, stopping, MATHS_SIGNATURE_VERSION, { pageSize: 2, signal: stop.signal });
     expect(stopped).toMatchObject({ examined: 1, rekeyed: 1, stopped: true });
 
-    // Resumed: the rest is re-keyed; what was done is not looked at again.
-    const resumed = await sweepMathsKeys(catalog, deriveFromIngestion, { pageSize: 2 });
-    expect(resumed).toEqual({ examined: 6, rekeyed: 3, current: 1, unmatched: 2, unnamed: 0, raced: 0, stopped: false, version: 'maths-sig/v3' });
+    // Resumed: the rest is re-keyed or cleared; what was done is not looked at again.
+    const resumed = await sweepMathsKeys(catalog, deriveFromIngestion, MATHS_SIGNATURE_VERSION, { pageSize: 2 });
+    expect(resumed).toEqual({ examined: 4, rekeyed: 3, cleared: 1, raced: 0, stopped: false, version: MATHS_SIGNATURE_VERSION });
 
-    // Re-keyed rows carry today's key and names; the reading confidence is kept.
-    for (const text of Object.values(V2_TEXTS)) {
+    // Re-keyed rows carry today's key, names and version; the reading confidence is kept.
+    for (const text of Object.values(OLDER_TEXTS)) {
       const stored = await row(text);
       const today = deriveFromIngestion(text);
-      expect(stored.maths_hash).toBe(today?.hash);
-      expect(stored.maths_canonical).toBe(today?.canonical);
-      expect(stored.maths_unknowns).toEqual(today?.unknowns);
+      expect(stored).toMatchObject({ maths_hash: today?.hash, maths_canonical: today?.canonical, maths_unknowns: today?.unknowns, maths_version: MATHS_SIGNATURE_VERSION });
     }
-    expect((await row(V2_TEXTS.arithmetic)).maths_unknowns).toEqual([]);
-    expect((await row(V2_TEXTS.linear)).maths_confidence).toBeCloseTo(0.93, 6);
-    // What it could not prove is exactly as it was.
-    expect((await row('solve 2x+1=9')).maths_canonical).toBe('v1 form');
-    expect((await row('solve fory: sy-4=2y+11')).maths_canonical).toBe('v2 misread');
+    expect((await row(OLDER_TEXTS.misread)).maths_canonical).toBe('(+ (sqrt 16) 3)');
+    expect((await row(OLDER_TEXTS.arithmetic)).maths_unknowns).toEqual([]);
+    expect((await row(OLDER_TEXTS.linear)).maths_confidence).toBeCloseTo(0.93, 6);
+    // A text that gives no key today has none: the problem is solved again when asked.
+    expect(await row('solve fory: sy-4=2y+11')).toEqual({ maths_hash: null, maths_canonical: null, maths_unknowns: null, maths_confidence: null, maths_version: null });
     // Nothing but the maths key changed, on any row.
     expect(await keptColumns()).toEqual(before);
 
-    // After: a renaming now meets the old problem, through the bijection; same names are served as they are.
+    // After: each problem is found by its own question, a renaming through the bijection.
+    for (const text of Object.values(OLDER_TEXTS)) expect((await mathsHit(text))?.problem.normalisedText).toBe(text);
     const renamed = await mathsHit('solve y + x = 10, y - x = 2');
     expect(renamed?.problem.assetVersionId).toBe('av-1');
     expect(new Map(renamed?.relabel?.map((r) => [r.from, r.to]))).toEqual(new Map([['x', 'y'], ['y', 'x']]));
     expect((await mathsHit('solve 3n + 7 = 22'))?.relabel).toEqual([{ from: 'k', to: 'n' }]);
-    expect((await mathsHit(V2_TEXTS.system))?.relabel).toBeUndefined();
     // The role-changed question ("If b = 2a …, find a") still never meets "If a = 2b …, find a".
     expect(await mathsHit('if b = 2a and a + b = 9, find a')).toBeUndefined();
 
     // Run again: nothing to do, nothing written.
     const settled = await wholeTable();
-    expect(await sweepMathsKeys(catalog, deriveFromIngestion)).toEqual({ examined: 3, rekeyed: 0, current: 1, unmatched: 2, unnamed: 0, raced: 0, stopped: false });
+    expect(await sweepMathsKeys(catalog, deriveFromIngestion, MATHS_SIGNATURE_VERSION)).toEqual({ examined: 0, rekeyed: 0, cleared: 0, raced: 0, stopped: false, version: MATHS_SIGNATURE_VERSION });
     expect(await wholeTable()).toEqual(settled);
   });
 });
@@ -193,26 +186,26 @@ describe('maths key sweep beside a live re-index (real PostgreSQL)', () => {
 
   it('lets a concurrent re-index win over the sweep', async () => {
     const text = 'solve 7r-3=18';
-    await catalog.upsert({ assetVersionId: 'av-race', normalisedText: text, textSha256: sha(text), maths: v2Maths(text) });
+    await catalog.upsert({ assetVersionId: 'av-race', normalisedText: text, textSha256: sha(text), maths: olderMaths(text, 'v3 form', ['r']) });
     const today = deriveFromIngestion(text);
-    if (today?.unknowns === undefined) throw new Error('no v3 key');
+    if (today?.unknowns === undefined) throw new Error('no current key');
     // The live service re-indexes the row (now with names and a new reading confidence) between the sweep's read and its write.
     const racing: MathsKeyCatalog = {
-      mathsKeysWithoutNames: (after, limit) => catalog.mathsKeysWithoutNames(after, limit),
+      mathsKeysNotAt: (version, after, limit) => catalog.mathsKeysNotAt(version, after, limit),
       replaceMathsKey: async (problem, next) => {
         if (problem.assetVersionId === 'av-race') {
           await catalog.upsert({
             assetVersionId: 'av-race',
             normalisedText: text,
             textSha256: sha(text),
-            maths: { hash: today.hash, canonical: today.canonical, intent: today.intent, numbers: [...today.numbers], confidence: 0.5, unknowns: [...(today.unknowns ?? [])] },
+            maths: { hash: today.hash, canonical: today.canonical, intent: today.intent, numbers: [...today.numbers], confidence: 0.5, unknowns: [...(today.unknowns ?? [])], version: today.version },
           });
         }
         return catalog.replaceMathsKey(problem, next);
       },
     };
-    const result = await sweepMathsKeys(racing, deriveFromIngestion);
-    expect(result).toEqual({ examined: 1, rekeyed: 0, current: 0, unmatched: 0, unnamed: 0, raced: 1, stopped: false, version: 'maths-sig/v3' });
+    const result = await sweepMathsKeys(racing, deriveFromIngestion, MATHS_SIGNATURE_VERSION);
+    expect(result).toEqual({ examined: 1, rekeyed: 0, cleared: 0, raced: 1, stopped: false, version: MATHS_SIGNATURE_VERSION });
     const { rows } = await pool.query<{ maths_confidence: number }>(`select maths_confidence from retrieval.indexed_problems where asset_version_id = 'av-race'`);
     expect(rows[0]?.maths_confidence).toBe(0.5);
   });

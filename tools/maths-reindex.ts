@@ -1,5 +1,5 @@
 /**
- * Re-keys problems indexed under an older maths signature (`node dist/tools/maths-reindex.js [--dry-run]
+ * Re-keys (or clears the key of) problems indexed under an older maths signature (`node dist/tools/maths-reindex.js [--dry-run]
  * [--page-size N]`), with the retrieval service's database (OPENPAW_DATABASE_URL: its own role suffices,
  * only `retrieval.indexed_problems` is read and updated). Run it once every ingestion replica computes
  * the current version (a replica still on the old one would look the re-keyed rows up by the old hash
@@ -8,6 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { MATHS_SIGNATURE_VERSION } from '../apps/ingestion/src/public-api.js';
 import { PgProblemCatalog } from '../apps/retrieval/src/public-api.js';
 import { deriveFromIngestion, sweepMathsKeys } from './maths-key-sweep.js';
 
@@ -22,7 +23,7 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => stop.abort());
   process.once('SIGINT', () => stop.abort());
   try {
-    const result = await sweepMathsKeys(new PgProblemCatalog(pool), deriveFromIngestion, { pageSize, dryRun: values['dry-run'], signal: stop.signal });
+    const result = await sweepMathsKeys(new PgProblemCatalog(pool), deriveFromIngestion, MATHS_SIGNATURE_VERSION, { pageSize, dryRun: values['dry-run'], signal: stop.signal });
     console.log(JSON.stringify({ msg: result.stopped ? 'maths reindex stopped (run again to resume)' : 'maths reindex done', dryRun: values['dry-run'], ...result }));
   } finally {
     await pool.end();

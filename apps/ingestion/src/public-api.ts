@@ -12,5 +12,5 @@ export { type IngestionPorts } from './domain/ingest-problem.js';
 export { dctPhash, hammingDistance, PHASH_VERSION } from './domain/phash.js';
 export { computeProblemSignature, type ProblemSignature } from './domain/problem-signature.js';
 export { normaliseText } from './domain/text-normalisation.js';
-export { extractMathsSignature } from './domain/maths-signature/index.js';
+export { extractMathsSignature, MATHS_SIGNATURE_VERSION } from './domain/maths-signature/index.js';
 export { toContractSignature } from './media/contract-signature.js';

@@ -18,46 +18,33 @@ import { solveCoordinateLine } from './solvers/coordinate-line.js';
 import { solveRightTriangle } from './solvers/right-triangle.js';
 import { solveSpeedDistanceTime } from './solvers/speed-distance-time.js';
 import { solveUnitConversion } from './solvers/unit-conversion.js';
-import { roundedText, roundingAsked, roundingStep, withoutRounding } from './solvers/rounding.js';
-import { freeVariables } from './core/mathjs.js';
-import { askedFor } from './text/asked-for.js';
+import { roundedText, roundingStep, withoutRounding } from './solvers/rounding.js';
 import { ambiguousComma, mathStatements, type MathStatement } from './text/extract.js';
 import { detectIntent } from './text/intent.js';
 import { normaliseMaths } from './text/normalise.js';
+import { type MathsReading, readMaths, unknownsOf } from './text/reading.js';
 import { strayToken } from './text/stray-tokens.js';
-import { readWorded, WORDED_UNKNOWN, type WordedReading } from './text/worded.js';
+import { WORDED_UNKNOWN, type WordedReading } from './text/worded.js';
 import type { EngineOutcome, EngineSolution, SolverResult } from './types.js';
 
 /** Engine name and version, recorded in a solution's provenance. */
 export const MATHS_ENGINE_ID = 'openpaw/maths-engine';
 export const MATHS_ENGINE_VERSION = 'maths-v1';
 
-const MAX_TEXT = 2_000;
-
 /**
  * Solves a school maths problem offline with worked steps, or declines. It claims a problem only
  * when one of its step generators recognises it completely (word problems must account for every
  * number), and every answer passes its category's check (substitution, expansion, differentiation,
- * numeric evaluation) before it is returned; a failed check is a decline, never an answer.
+ * numeric evaluation) before it is returned; a failed check is a decline, never an answer. The maths
+ * is read by `readMaths`, the reading the maths signature keys a hit by.
  */
 export function solveProblem(text: string): EngineOutcome {
-  if (text.length > MAX_TEXT) return { solved: false, inScope: false, reason: 'the problem text is too long for the maths engine' };
-  if (/\\[A-Za-z]+|[{}]/.test(text)) return { solved: false, inScope: false, reason: 'the problem uses LaTeX or other notation the maths engine does not read' };
-  const worded = readWorded(text);
-  if (worded !== undefined && 'ambiguous' in worded) return { solved: false, inScope: false, reason: `the wording is ambiguous: ${worded.ambiguous}` };
-  if (worded !== undefined) return solveWorded(text, worded.read);
-  const normalised = normaliseMaths(text);
-  const stray = strayToken(normalised);
-  if (stray !== undefined) return { solved: false, inScope: false, reason: `"${stray}" sits in the maths and is neither a number, an unknown nor an operator the engine reads` };
-  const comma = ambiguousComma(normalised);
-  if (comma !== undefined) return { solved: false, inScope: false, reason: `the comma in "${comma}" may be a decimal comma or separate two numbers; write the decimal with a point` };
+  const reading = readMaths(text);
+  if ('refused' in reading) return { solved: false, inScope: reading.inScope, reason: reading.refused };
+  const { read } = reading;
+  if (read.worded !== undefined) return solveWorded(text, read.worded, read.statements);
+  const { normalised, statements, asks: target } = read;
   const lower = normalised.toLowerCase();
-  const statements = mathStatements(normalised).filter((s) => s.kind === 'relation' || !(isConstantNode(s.node) || isSymbolNode(s.node)));
-  const target = askedFor(normalised);
-  const unknowns = new Set(statements.flatMap(unknownsOf));
-  if (target !== undefined && statements.length > 0 && unknowns.size > 0 && !unknowns.has(target)) {
-    return { solved: false, inScope: false, reason: `the problem asks for ${target}, but its maths is in ${[...unknowns].sort().join(', ')}` };
-  }
   // A problem in parts ("…, then find its y-intercept", "as a fraction and as a percentage", "then
   // double it") would be answered in its first part only: refused whole.
   if (MULTI_PART.test(lower) || (lower.match(/\?/g) ?? []).length > 1) {
@@ -65,7 +52,7 @@ export function solveProblem(text: string): EngineOutcome {
   }
   const ctx: ProblemContext = { text, normalised, lower, intent: detectIntent(lower), statements };
   try {
-    const result = route(ctx) ?? roundedAsAsked(ctx, target);
+    const result = route(ctx) ?? roundedAsAsked(ctx, read);
     if (result?.solved === true) return withProblemAsRead(result, statements.length > 0 ? statements.map((st) => st.text).join(', ') : result.problem, target);
     return result ?? { solved: false, inScope: false, reason: 'the problem is not one the maths engine recognises' };
   } catch (error) {
@@ -78,9 +65,7 @@ export function solveProblem(text: string): EngineOutcome {
  * A worded problem, solved through the maths the worded reader wrote: the same solvers and checks,
  * the translation shown first, and the answer given in the asker's terms ("the number is 6").
  */
-function solveWorded(text: string, reading: WordedReading): EngineOutcome {
-  const statements = mathStatements(reading.maths);
-  if (statements.length !== 1) return { solved: false, inScope: false, reason: 'the worded problem did not read as one piece of maths' };
+function solveWorded(text: string, reading: WordedReading, statements: readonly MathStatement[]): EngineOutcome {
   const intent = reading.kind === 'equation' ? 'solve' : 'evaluate';
   const ctx: ProblemContext = { text, normalised: reading.maths, lower: reading.maths.toLowerCase(), intent, statements };
   let result: SolverResult;
@@ -110,11 +95,10 @@ const MULTI_PART = /\bthen\s+(?:find|calculate|work out|give|state|write|double|
  * reads its own instruction), then its real numeric answer rounded as asked, the exact answer kept
  * for checking. Other answers (expressions, inequalities) are not rounded: refused.
  */
-function roundedAsAsked(ctx: ProblemContext, target: string | undefined): SolverResult {
-  const rounding = roundingAsked(ctx.normalised);
+function roundedAsAsked(ctx: ProblemContext, read: MathsReading): SolverResult {
+  const { rounding, exactStatements: statements, asks: target } = read;
   if (rounding === undefined) return undefined;
   const normalised = withoutRounding(ctx.normalised);
-  const statements = mathStatements(normalised).filter((s) => s.kind === 'relation' || !(isConstantNode(s.node) || isSymbolNode(s.node)));
   if (statements.length === 0 || (target !== undefined && !statements.flatMap(unknownsOf).includes(target))) return undefined;
   const exact = routeAlgebra({ ...ctx, normalised, lower: normalised.toLowerCase(), statements });
   if (exact?.solved !== true) return exact;
@@ -134,10 +118,6 @@ function roundedAsAsked(ctx: ProblemContext, target: string | undefined): Solver
   // The problem as read names the instruction too ("solving 22/7, rounded to 2 decimal places").
   const problem = `${statements.map((st) => st.text).join(', ')}, rounded to ${rounding.places} ${rounding.places === 1 ? rounding.kind.replace(/s$/, '') : rounding.kind}`;
   return { ...exact, problem, steps: [...exact.steps, ...steps], finalAnswer };
-}
-
-function unknownsOf(statement: MathStatement): string[] {
-  return statement.kind === 'relation' ? [...freeVariables(statement.lhs), ...freeVariables(statement.rhs)] : freeVariables(statement.node);
 }
 
 /** The solution opens with the problem as the engine read it, so a misreading shows at once ("solving 5y - 4 = 2y + 11 for y"). */

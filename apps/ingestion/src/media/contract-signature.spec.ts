@@ -16,9 +16,8 @@ describe('toContractSignature', () => {
       ocrConfidence: 100,
       topicTags: { subject: 'calculus', keywords: [...domain.topicTags.keywords] },
       maths: {
-        version: 'maths-sig/v3',
+        version: 'maths-sig/v4',
         hash: domain.maths?.hash,
-        previousHash: domain.maths?.previousHash,
         canonical: '(= (^ v0 3) (f v0))',
         intent: 'differentiate',
         numbers: ['3'],

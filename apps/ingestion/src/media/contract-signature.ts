@@ -28,12 +28,11 @@ function toContractMaths(maths: MathsSignature): NonNullable<ContractSignature['
   return {
     version: maths.version,
     hash: maths.hash,
-    previousHash: maths.previousHash,
     canonical: maths.canonical,
     intent: maths.intent,
     numbers: [...maths.numbers],
     // The contract bounds the names (40 of 40 characters); a problem beyond them travels without its
-    // names, and retrieval then serves it only to a problem in the same names (found by `previousHash`).
+    // names, and retrieval then never serves it through the maths key (no names to map a renaming through).
     ...(fitsTheContract(maths.unknowns) ? { unknowns: [...maths.unknowns], ...(maths.asks === undefined ? {} : { asks: maths.asks }) } : {}),
     confidence: maths.confidence,
     ...(maths.tokens === undefined ? {} : { tokens: maths.tokens.map((t) => ({ text: t.text, confidence: t.confidence })) }),

@@ -32,6 +32,7 @@ CREATE TABLE IF NOT EXISTS retrieval.indexed_problems (
   maths_numbers     text[],
   maths_confidence  double precision,
   maths_unknowns    text[],
+  maths_version     text,
   search_vector     tsvector GENERATED ALWAYS AS (to_tsvector('english', normalised_text)) STORED,
   indexed_at        timestamptz NOT NULL DEFAULT now(),
   updated_at        timestamptz NOT NULL DEFAULT now()
@@ -66,11 +67,12 @@ interface ProblemRow {
   maths_numbers: string[] | null;
   maths_confidence: number | null;
   maths_unknowns: string[] | null;
+  maths_version: string | null;
 }
 
 const COLUMNS = `doc_id, asset_version_id, problem_id, normalised_text, text_sha256, image_sha256, phash, phash_version,
   quality, text_dominant, subject, keywords, maths_hash, maths_canonical, maths_intent, maths_numbers, maths_confidence,
-  maths_unknowns`;
+  maths_unknowns, maths_version`;
 
 /** PostgreSQL has only signed bigint; the unsigned 64-bit hash is stored as its two's-complement twin. */
 export function phashHexToSigned(hex: string): string {
@@ -105,6 +107,7 @@ function toProblem(row: ProblemRow): IndexedProblem {
             numbers: row.maths_numbers ?? [],
             confidence: row.maths_confidence ?? 0,
             ...(row.maths_unknowns === null ? {} : { unknowns: row.maths_unknowns }),
+            ...(row.maths_version === null ? {} : { version: row.maths_version }),
           },
         }),
   };
@@ -135,15 +138,17 @@ export class PgProblemCatalog implements ProblemCatalog {
     const { rows } = await this.pool.query<ProblemRow>(
       `INSERT INTO retrieval.indexed_problems
          (asset_version_id, problem_id, normalised_text, text_sha256, image_sha256, phash, phash_version, quality,
-          text_dominant, subject, keywords, maths_hash, maths_canonical, maths_intent, maths_numbers, maths_confidence, maths_unknowns)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+          text_dominant, subject, keywords, maths_hash, maths_canonical, maths_intent, maths_numbers, maths_confidence, maths_unknowns,
+          maths_version)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
        ON CONFLICT (asset_version_id) DO UPDATE SET
          problem_id = EXCLUDED.problem_id, normalised_text = EXCLUDED.normalised_text, text_sha256 = EXCLUDED.text_sha256,
          image_sha256 = EXCLUDED.image_sha256, phash = EXCLUDED.phash, phash_version = EXCLUDED.phash_version,
          quality = EXCLUDED.quality, text_dominant = EXCLUDED.text_dominant, subject = EXCLUDED.subject,
          keywords = EXCLUDED.keywords, maths_hash = EXCLUDED.maths_hash, maths_canonical = EXCLUDED.maths_canonical,
          maths_intent = EXCLUDED.maths_intent, maths_numbers = EXCLUDED.maths_numbers,
-         maths_confidence = EXCLUDED.maths_confidence, maths_unknowns = EXCLUDED.maths_unknowns, updated_at = now()
+         maths_confidence = EXCLUDED.maths_confidence, maths_unknowns = EXCLUDED.maths_unknowns,
+         maths_version = EXCLUDED.maths_version, updated_at = now()
        RETURNING ${COLUMNS}`,
       [
         document.assetVersionId,
@@ -163,6 +168,7 @@ export class PgProblemCatalog implements ProblemCatalog {
         document.maths === undefined ? null : [...document.maths.numbers],
         document.maths?.confidence ?? null,
         document.maths?.unknowns === undefined ? null : [...document.maths.unknowns],
+        document.maths?.version ?? null,
       ],
     );
     const row = rows[0];
@@ -250,30 +256,42 @@ export class PgProblemCatalog implements ProblemCatalog {
   }
 
   /**
-   * Problems whose maths key was indexed without the unknowns' names (before maths-sig/v3, or a v3 key whose
-   * names the contract could not carry), after `afterDocId` in doc id order: what the v3 sweep re-derives.
+   * Problems whose maths key was computed under another signature version than `version` (or before
+   * versions were kept), after `afterDocId` in doc id order: what the re-key sweep re-derives.
    */
-  async mathsKeysWithoutNames(afterDocId: number, limit: number): Promise<IndexedProblem[]> {
-    return this.select('maths_hash IS NOT NULL AND maths_unknowns IS NULL AND doc_id > $1 ORDER BY doc_id LIMIT $2', [afterDocId, limit]);
+  async mathsKeysNotAt(version: string, afterDocId: number, limit: number): Promise<IndexedProblem[]> {
+    return this.select('maths_hash IS NOT NULL AND maths_version IS DISTINCT FROM $1 AND doc_id > $2 ORDER BY doc_id LIMIT $3', [version, afterDocId, limit]);
   }
 
   /**
-   * Replaces a problem's maths key (hash, canonical form, unknowns' names) only while the row still holds
-   * what it was derived from: the same text, the same hash and no names. A compare-and-set in one
-   * statement, so a concurrent re-index wins, a re-run finds nothing to do, and a sweep killed mid-way
-   * leaves each row either as it was or fully re-keyed. Intent, numbers and confidence are kept.
-   * True when the row was replaced.
+   * Replaces a problem's maths key (hash, canonical form, intent, numbers, unknowns' names, version), or
+   * clears it (`next` undefined: its text gives no key today), only while the row still holds what it
+   * was derived from: the same text and the same key. A compare-and-set in one statement, so a
+   * concurrent re-index wins, a re-run finds nothing to do, and a sweep killed mid-way leaves each row
+   * either as it was or fully re-keyed. The reading confidence is kept. True when the row was replaced.
    */
-  async replaceMathsKey(problem: IndexedProblem, next: Pick<DocumentMaths, 'hash' | 'canonical' | 'unknowns'>): Promise<boolean> {
+  async replaceMathsKey(problem: IndexedProblem, next: Pick<DocumentMaths, 'hash' | 'canonical' | 'intent' | 'numbers' | 'unknowns' | 'version'> | undefined): Promise<boolean> {
     const previous = problem.maths;
-    if (previous === undefined || next.unknowns === undefined) return false;
+    if (previous === undefined || (next !== undefined && (next.unknowns === undefined || next.version === undefined))) return false;
     const text = `UPDATE retrieval.indexed_problems
-         SET maths_hash = $1, maths_canonical = $2, maths_unknowns = $3, updated_at = now()
-       WHERE asset_version_id = $4 AND normalised_text = $5 AND maths_hash = $6 AND maths_unknowns IS NULL`;
+         SET maths_hash = $1, maths_canonical = $2, maths_intent = $3, maths_numbers = $4, maths_unknowns = $5, maths_version = $6,
+             maths_confidence = CASE WHEN $1::text IS NULL THEN NULL ELSE maths_confidence END, updated_at = now()
+       WHERE asset_version_id = $7 AND normalised_text = $8 AND maths_hash = $9 AND maths_version IS NOT DISTINCT FROM $10`;
     const { rowCount } = await this.pool.query({
       name: statementName(text),
       text,
-      values: [next.hash, next.canonical, [...next.unknowns], problem.assetVersionId, problem.normalisedText, previous.hash],
+      values: [
+        next?.hash ?? null,
+        next?.canonical ?? null,
+        next?.intent ?? null,
+        next === undefined ? null : [...next.numbers],
+        next?.unknowns === undefined ? null : [...next.unknowns],
+        next?.version ?? null,
+        problem.assetVersionId,
+        problem.normalisedText,
+        previous.hash,
+        previous.version ?? null,
+      ],
     });
     return rowCount === 1;
   }

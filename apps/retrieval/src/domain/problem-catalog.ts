@@ -31,8 +31,9 @@ export interface DocumentMaths {
   readonly confidence: number;
   /** The problem's own name of each canonical unknown (maths-sig/v3 on): what a renaming is mapped through. */
   readonly unknowns?: readonly string[];
-  /** A query's only: its signature version and its hash under the version before (problems indexed then are found by it). */
+  /** The signature version the key was computed under (absent for rows indexed before versions were kept). */
   readonly version?: string;
+  /** A query's only, from producers up to maths-sig/v3: its hash under the version before. Never looked up. */
   readonly previousHash?: string;
 }
 
@@ -98,6 +99,7 @@ function sameMaths(a: DocumentMaths | undefined, b: DocumentMaths | undefined): 
     a.intent === b.intent &&
     a.numbers.join(' ') === b.numbers.join(' ') &&
     (a.unknowns ?? []).join('\u0000') === (b.unknowns ?? []).join('\u0000') &&
+    (a.version ?? null) === (b.version ?? null) &&
     Math.abs(a.confidence - b.confidence) < 1e-6
   );
 }

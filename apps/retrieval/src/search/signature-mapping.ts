@@ -21,7 +21,7 @@ export function isTextDominant(signature: ProblemSignature): boolean | undefined
   return alphanumerics >= TEXT_DOMINANT_MIN_CHARS && (signature.ocrConfidence ?? 0) >= TEXT_DOMINANT_MIN_CONFIDENCE;
 }
 
-/** The maths signature as retrieval keeps it (the canonical form, hash, intent, numbers, reading confidence and unknowns' names). */
+/** The maths signature as retrieval keeps it (the canonical form, hash, intent, numbers, reading confidence, unknowns' names and version). */
 export function mathsOf(signature: ProblemSignature): DocumentMaths | undefined {
   const { maths } = signature;
   if (maths === undefined) return undefined;
@@ -32,15 +32,16 @@ export function mathsOf(signature: ProblemSignature): DocumentMaths | undefined 
     numbers: [...maths.numbers],
     confidence: maths.confidence,
     ...(maths.unknowns === undefined ? {} : { unknowns: [...maths.unknowns] }),
+    version: maths.version,
   };
 }
 
-/** A query's maths: what is indexed, plus the version and the hash under the version before (the dual read). */
+/** A query's maths: what is indexed, plus the hash under the version before when an older producer sent one (never looked up). */
 function queryMathsOf(signature: ProblemSignature): DocumentMaths | undefined {
   const { maths } = signature;
   const kept = mathsOf(signature);
   if (maths === undefined || kept === undefined) return undefined;
-  return { ...kept, version: maths.version, ...(maths.previousHash === undefined ? {} : { previousHash: maths.previousHash }) };
+  return { ...kept, ...(maths.previousHash === undefined ? {} : { previousHash: maths.previousHash }) };
 }
 
 /** What hybrid search looks for, from the signature a SearchSolutions command carries. */

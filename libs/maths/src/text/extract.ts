@@ -1,4 +1,4 @@
-import type { MathNode } from 'mathjs';
+import { isConstantNode, isSymbolNode, type MathNode } from 'mathjs';
 import { KNOWN_FUNCTIONS, parseExpression } from '../core/mathjs.js';
 import { MATHS_SIGN } from '../screen/index.js';
 import type { Relation } from '../types.js';
@@ -49,6 +49,60 @@ function mathsRuns(normalised: string): RunPiece[][] {
     runs.push(pieces);
   }
   return runs;
+}
+
+/** Maths the statements leave out of a (normalised) problem, as `droppedMaths` reports it. */
+export interface DroppedMaths {
+  /** A relation not read in a run split by a word ("x = 3 mod 5"), or a piece with an operator that does not parse ("4x-(9=23", "2^10 3^5"). */
+  readonly unread: readonly string[];
+  /** Operators cut off the edge of a statement that was read ("by + 2 = 17" read as 2 = 17): an operand read as a word. */
+  readonly cut: readonly string[];
+}
+
+/**
+ * What of the maths in a problem `mathStatements` leaves out while reading the rest: a key, an answer
+ * or a verdict computed from the statements would be about part of the maths. Prose with numbers in it
+ * (a word problem's "tossed 3 times", a point "(-2, 3)") is not maths left out: no statement is read
+ * from it, and the templates read the prose; nor are a trailing "=" ("7 × 8 = ?") and punctuation.
+ */
+export function droppedMaths(normalised: string): DroppedMaths {
+  const unread: string[] = [];
+  const cut: string[] = [];
+  // "x -> 3" is a limit's arrow (the limit template reads it), not a relation.
+  const holdsRelation = (text: string): boolean => /[=<>]/.test(text.replace(/->/g, '')) && /[0-9a-z]/i.test(text);
+  for (const pieces of mathsRuns(normalised)) {
+    if (!trustedRun(pieces)) {
+      const run = pieces.map((p) => `${p.after} ${p.text}`).join(' ').replace(/\s+/g, ' ').trim();
+      if (holdsRelation(run)) unread.push(run);
+      // An operator against the word before it ("2^1 deg+3^5", a "0" read as "°"): an operand read as a
+      // word. A "/" after a word is a unit's ("60 km/h").
+      for (const piece of pieces) {
+        const lead = /^\s*([+*^]+)\s*(?=[0-9a-z(])/i.exec(piece.text)?.[1];
+        if (lead !== undefined && piece.after !== '' && !['and', 'or'].includes(piece.after)) cut.push(`${lead} next to ${piece.after}`);
+      }
+      continue;
+    }
+    for (const piece of pieces.flatMap((p) => splitTopLevel(p.text))) {
+      const kept = trimPiece(piece);
+      if (kept === '') continue;
+      const statement = toStatement(kept);
+      if (statement === undefined) {
+        // A piece with an operator that does not parse ("2^10 3^5", a "+" lost) is maths not read; a
+        // point or a list in brackets ("(-2, 3)") is read by the templates.
+        // A limit's "x -> 3 (…)" is read by the limit template.
+        const operated = /[+*/^]/.test(kept) || /[0-9a-z)]\s*-\s*[0-9a-z(]/i.test(kept);
+        if (!kept.includes('->') && (holdsRelation(kept) || (operated && !/\([^()]*,[^()]*\)/.test(kept)))) unread.push(kept);
+        continue;
+      }
+      if (statement.kind === 'expression' && (isConstantNode(statement.node) || isSymbolNode(statement.node))) continue;
+      const at = piece.indexOf(kept);
+      const before = piece.slice(0, at).replace(/^\s*(?:and|or)\s+/i, '');
+      const after = piece.slice(at + kept.length).trim().replace(/^=$/, '');
+      const edges = `${before.replace(/[^=+*/^<>]/g, '')}${after.replace(/[^=+\-*/^<>]/g, '')}`;
+      if (edges !== '') cut.push(`${edges} next to ${kept}`);
+    }
+  }
+  return { unread, cut };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { OpenPawError } from '@openpaw/contracts';
-import { type MathNode, parse } from 'mathjs';
-import { canonicalNumber, isComparison, type MathsToken, toSource } from './maths-tokens.js';
+import type { MathStatement } from '@openpaw/maths';
+import type { MathNode } from 'mathjs';
 
 /** A canonical expression tree: numbers as written, named unknowns, operators with their arguments. */
 export type Canon =
@@ -10,7 +10,8 @@ export type Canon =
 
 /** Operators whose argument order carries no meaning. */
 const COMMUTATIVE = new Set(['+', '*', '=', '!=']);
-const CONSTANT_SYMBOLS = new Set(['pi']);
+/** Names the engine reads as constants, never as unknowns (its `freeVariables`). */
+const CONSTANT_SYMBOLS = new Set(['pi', 'e', 'i', 'tau', 'phi', 'Infinity', 'NaN']);
 
 export class MathsParseError extends OpenPawError {
   readonly code = 'maths_parse_failed';
@@ -58,6 +59,9 @@ function fromNode(node: MathNode): Canon {
     case 'ConstantNode': {
       const value = (n as MathNode & { value: unknown }).value;
       if (typeof value !== 'number' || !Number.isFinite(value)) throw new MathsParseError(`unsupported constant ${String(value)}`);
+      // Past 15 significant digits a double no longer tells two written numbers apart: two problems
+      // would share a key through numbers that differ. Such a number is not keyed.
+      if ((Number.isInteger(value) && !Number.isSafeInteger(value)) || String(value).replace(/e.*$/, '').replace(/\D/g, '').replace(/^0+/, '').length > 15) throw new MathsParseError(`${String(value)} has more digits than the key holds exactly`);
       return num(canonicalNumber(String(value)));
     }
     case 'SymbolNode': {
@@ -93,45 +97,38 @@ function fromNode(node: MathNode): Canon {
   }
 }
 
-function parseSide(tokens: readonly MathsToken[]): Canon {
-  const source = toSource(tokens);
-  if (source === '') throw new MathsParseError('empty side');
-  try {
-    return fromNode(parse(source));
-  } catch (error) {
-    if (error instanceof MathsParseError) throw error;
-    throw new MathsParseError(`${source}: ${error instanceof Error ? error.message : String(error)}`);
-  }
+/** "007" → "7", "3.50" → "3.5": one spelling per value (no rounding). */
+export function canonicalNumber(literal: string): string {
+  const plain = literal.replace(/,/g, '');
+  const [whole = '0', fraction = ''] = plain.split('.');
+  const int = whole.replace(/^0+(?=\d)/, '');
+  const frac = fraction.replace(/0+$/, '');
+  return frac === '' ? int : `${int}.${frac}`;
 }
 
 /**
- * One run of maths as a statement: an equation or inequality (sides split at the comparison, since
- * mathjs reads "=" as assignment; "a > b" becomes "b < a") or a bare expression. A chain "a = b = c"
- * becomes its pairwise statements. Throws `MathsParseError` when a side does not parse.
+ * One statement as the engine read it (its mathjs trees), as a canonical tree: an equation or
+ * inequality ("a > b" becomes "b < a") or a bare expression. Throws `MathsParseError` on a node the
+ * canonical form has no spelling for.
  */
-export function statementsOf(run: readonly MathsToken[]): Canon[] {
-  const sides: MathsToken[][] = [[]];
-  const comparisons: string[] = [];
-  for (const token of run) {
-    if (isComparison(token)) {
-      comparisons.push(token.text);
-      sides.push([]);
-    } else sides[sides.length - 1]?.push(token);
+export function canonOfStatement(statement: MathStatement): Canon {
+  if (statement.kind === 'expression') return fromNode(statement.node);
+  const [left, right] = [fromNode(statement.lhs), fromNode(statement.rhs)];
+  switch (statement.op) {
+    case '>':
+      return op('<', [right, left]);
+    case '>=':
+      return op('<=', [right, left]);
+    default:
+      return op(statement.op, [left, right]);
   }
-  const parsed = sides.map(parseSide);
-  if (comparisons.length === 0) return parsed;
-  return comparisons.map((comparison, i) => {
-    const left = parsed[i] ?? num('0');
-    const right = parsed[i + 1] ?? num('0');
-    switch (comparison) {
-      case '>':
-        return op('<', [right, left]);
-      case '>=':
-        return op('<=', [right, left]);
-      default:
-        return op(comparison, [left, right]);
-    }
-  });
+}
+
+/** Every number in a canonical tree, canonical spelling (a negative constant by its magnitude, as written). */
+export function numbersOf(tree: Canon, into: string[] = []): string[] {
+  if (tree.kind === 'num') into.push(tree.value.replace(/^-/, ''));
+  else if (tree.kind === 'op') for (const a of tree.args) numbersOf(a, into);
+  return into;
 }
 
 type Names = (name: string) => string;

@@ -1,4 +1,6 @@
 import { normaliseText } from '../text-normalisation.js';
+import { readMaths } from '@openpaw/maths';
+import { canonicalForm, canonOfStatement } from './canonical-form.js';
 import { extractMathsSignature } from './maths-signature.js';
 
 /** The signature of a problem as typed: normalised as ingestion normalises it, then extracted. */
@@ -82,12 +84,10 @@ describe('maths signature', () => {
       expect(hashOf(b)).not.toBe(hashOf(a));
     });
 
-    it('keeps the v2 hash (names in it) as `previousHash`, for problems indexed before v3', () => {
+    it('carries no hash of an older version: a key computed by an older reading is never matched (maths-sig/v4)', () => {
       const signature = sig('Solve x + y = 10, x - y = 2');
-      expect(signature?.version).toBe('maths-sig/v3');
-      expect(signature?.previousHash).toMatch(/^[0-9a-f]{64}$/);
-      expect(sig('Solve x - y = 2 and y + x = 10')?.previousHash).toBe(signature?.previousHash);
-      expect(sig('Solve x + y = 10, y - x = 2')?.previousHash).not.toBe(signature?.previousHash);
+      expect(signature?.version).toBe('maths-sig/v4');
+      expect(signature).not.toHaveProperty('previousHash');
     });
 
     it('numbers tied unknowns the same way whatever order they are written in ("x*y = 21, y - x = 4" ≡ "y*x = 21, y - x = 4")', () => {
@@ -105,12 +105,13 @@ describe('maths signature', () => {
   it('given a letter run touching the maths ("solve fory: sy-4=2y+11"), then there is no signature and the run is reported', () => {
     const extraction = extractMathsSignature(normaliseText('solve fory: sy-4=2y+11'));
     expect(extraction.signature).toBeUndefined();
-    expect(extraction.unparsed).toEqual(['"sy" sits in the maths']);
+    expect(extraction.unparsed).toEqual(['"sy" sits in the maths and is neither a number, an unknown nor an operator the engine reads']);
   });
 
   it('given a letter or sign the maths does not read inside it ("11α-37<18", "7c ± 16=98"), then there is no signature, never one of part of the maths', () => {
-    expect(extractMathsSignature(normaliseText('Solve for x: 11α - 37 < 18'))).toEqual({ unparsed: ['"α" sits in the maths'], dangling: [] });
-    expect(extractMathsSignature(normaliseText('Solve for x: 7c ± 16 = 98'))).toEqual({ unparsed: ['"±" sits in the maths'], dangling: [] });
+    expect(extractMathsSignature(normaliseText('Solve for x: 11α - 37 < 18')).signature).toBeUndefined();
+    expect(extractMathsSignature(normaliseText('Solve for x: 11α - 37 < 18')).unparsed).toEqual([expect.stringMatching(/^"α" sits in the maths/)]);
+    expect(extractMathsSignature(normaliseText('Solve for x: 7c ± 16 = 98')).unparsed).toEqual([expect.stringMatching(/^"±" sits in the maths/)]);
   });
 
   it('given a Cyrillic lookalike of a Latin unknown ("2х + 1 = 7"), then it is signed as the engine reads it, never as the maths around it ("1 = 7")', () => {
@@ -119,14 +120,17 @@ describe('maths signature', () => {
   });
 
   it('given a comma between digits that may be a decimal comma ("2,5 + 1,25"), then there is no signature, never one of the sum 5 + 1', () => {
-    expect(extractMathsSignature(normaliseText('Evaluate 2,5 + 1,25'))).toEqual({ unparsed: ['"2,5": a decimal comma or a list'], dangling: [] });
+    expect(extractMathsSignature(normaliseText('Evaluate 2,5 + 1,25')).signature).toBeUndefined();
+    expect(extractMathsSignature(normaliseText('Evaluate 2,5 + 1,25')).unparsed).toEqual([expect.stringContaining('"2,5" may be a decimal comma')]);
     expect(sig('Solve x + y = 10, 2x - y = 5')?.canonical).toContain(';');
   });
 
-  it('given a sign its lexer does not read beside the maths ("5!", "log_2"), then there is no signature, never one of the maths around it', () => {
-    // Each was signed as the maths after the sign: "5! + 3*2" and "4! + 3*2" shared the hash of 3*2, "log_2(x) = 3" had 2x = 3's.
-    expect(sig('Evaluate 5! + 3*2')).toBeUndefined();
-    expect(sig('Solve log_2(x) = 3')).toBeUndefined();
+  it('given a sign the old lexer did not read ("5!", "log_2"), then the key is the engine\'s reading of it, never the maths around it', () => {
+    // The signature's own lexer signed "5! + 3*2" and "4! + 3*2" as 3*2, and "log_2(x) = 3" as 2x = 3; later it refused them.
+    expect(sig('Evaluate 5! + 3*2')?.canonical).toBe('(+ (* 2 3) (factorial 5))');
+    expect(hashOf('Evaluate 5! + 3*2')).not.toBe(hashOf('Evaluate 4! + 3*2'));
+    expect(sig('Solve log_2(x) = 3')?.canonical).toBe('(= (log v0 2) 3)');
+    expect(hashOf('Solve log_2(x) = 3')).not.toBe(hashOf('Solve 2x = 3'));
     expect(hashOf('Question #3: solve 2x + 1 = 7')).toBe(hashOf('Solve 2x + 1 = 7.'));
   });
 
@@ -212,5 +216,67 @@ describe('worded maths in the signature (issue 24: one reader for a hit and a so
 
   it('given ambiguous wording, then there is no signature', () => {
     expect(sig('What is two plus three times four?')).toBeUndefined();
+  });
+});
+
+describe('one parser: the key is the engine\'s reading (maths-sig/v4)', () => {
+  /** The canonical form of the maths as the engine reads it, or undefined when the engine refuses it. */
+  const engineCanonical = (text: string): string | undefined => {
+    const read = readMaths(normaliseText(text));
+    if ('refused' in read) return undefined;
+    const statements = read.read.rounding === undefined ? read.read.statements : read.read.exactStatements;
+    return statements.length === 0 ? undefined : canonicalForm(statements.map(canonOfStatement));
+  };
+
+  it.each([
+    // Where the signature's own lexer read other maths than the engine: "√16" and "log 100" as unknowns (v0 + 3 was the key of "y + 3").
+    ['Evaluate √16 + 3', '(+ (sqrt 16) 3)'],
+    ['Evaluate log 100 + 1', '(+ (log10 100) 1)'],
+    ['Evaluate 5! + 3*2', '(+ (* 2 3) (factorial 5))'],
+    ['Solve log_2(x) = 3', '(= (log v0 2) 3)'],
+    ['Solve 2х + 1 = 7', '(= (+ (* 2 v0) 1) 7)'],
+    ['Solve |x - 3| = 5', '(= (abs (+ -3 v0)) 5)'],
+    ['Evaluate 2 + 3 x 4', '(+ (* 3 4) 2)'],
+    ['Work out 2,000 + 350', '(+ 2000 350)'],
+    ['Solve 3x = 10 to 2 d.p.', '(= (* 3 v0) 10)'],
+  ])('%s is keyed as the engine reads it: %s', (text, canonical) => {
+    expect(sig(text)?.canonical).toBe(canonical);
+    expect(engineCanonical(text)).toBe(canonical);
+  });
+
+  it('given a misreading the old lexer keyed as other maths ("√16 + 3" as v0 + 3), then it never shares a key with that maths', () => {
+    expect(hashOf('Evaluate √16 + 3')).not.toBe(hashOf('Evaluate y + 3'));
+    expect(hashOf('Evaluate log 100 + 1')).not.toBe(hashOf('Evaluate y + 1'));
+  });
+
+  it.each(['Solve 2e+1=7', 'multiply by + 2 = 17', 'Solve 2x + 1 = 7 +', 'Find x such that x = 3 mod 5', 'Evaluate 2,5 + 1,25', 'solve fory: sy-4=2y+11'])(
+    'given maths the engine refuses (%s), then there is no key',
+    (text) => {
+      expect(engineCanonical(text)).toBeUndefined();
+      expect(sig(text)).toBeUndefined();
+    },
+  );
+
+  it('given a decimal comma the engine reads ("2,5x + 1 = 6" as 2.5x), then the key is of 2.5x, not of 5x + 1 = 6', () => {
+    expect(extractMathsSignature('solve 2,5x+1=6').signature?.canonical).toBe('(= (+ (* 2.5 v0) 1) 6)');
+  });
+
+  it('given a number past what a double holds exactly, then there is no key (two such numbers would share one)', () => {
+    expect(sig('Evaluate 12345678901234567891 + 1')).toBeUndefined();
+    expect(sig('Evaluate 12345678901234567 + 1')).toBeUndefined();
+  });
+});
+
+describe('the prose around the maths is part of the key when it says more than an instruction', () => {
+  it('given one maths asked about different things ("the area of a rectangle 4 x 6" / "its perimeter"), then the keys differ', () => {
+    expect(hashOf('Find the area of a rectangle 4 x 6')).toBeDefined();
+    expect(hashOf('Find the perimeter of a rectangle 4 x 6')).not.toBe(hashOf('Find the area of a rectangle 4 x 6'));
+    expect(hashOf('Find the area of a rectangle 4 x 6')).not.toBe(hashOf('Evaluate 4 x 6'));
+  });
+
+  it('given only instructions around the maths, then rewordings share the key', () => {
+    expect(hashOf('What is x when 4x - 9 = 23?')).toBe(hashOf('Solve 4x − 9 = 23'));
+    expect(hashOf('Question #3: solve 2x + 1 = 7')).toBe(hashOf('Find the value of x if 2x + 1 = 7.'));
+    expect(hashOf('Work out 3 × 4 to 2 decimal places')).toBe(hashOf('Calculate 3 × 4, correct to 2 d.p.'));
   });
 });

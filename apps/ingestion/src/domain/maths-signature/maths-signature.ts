@@ -1,18 +1,17 @@
 import { createHash } from 'node:crypto';
-import { ambiguousComma, askedFor, foldLookalikes, normaliseMaths, readWorded, roundingAsked, strayToken, WORDED_UNKNOWN } from '@openpaw/maths';
-import { type Canon, canonicalWithUnknowns, firstAppearanceForm, MathsParseError, statementsOf } from './canonical-form.js';
+import { KNOWN_FUNCTIONS, type MathStatement, readMaths } from '@openpaw/maths';
+import { type Canon, canonicalWithUnknowns, canonOfStatement, MathsParseError, numbersOf } from './canonical-form.js';
 import { questionIntent } from './intent.js';
-import { mathsRuns, type MathsToken, unreadSign } from './maths-tokens.js';
-import { rewriteWordOperators } from './word-operators.js';
 
 /**
  * Version of the extraction and canonicalisation rules; bump it whenever a rule changes (hashes change).
  * v3: the hash is name-free (the unknowns' names left out, the asked-for unknown as its canonical index),
  * so a renaming of a problem shares its hash and is served only through the variable bijection.
+ * v4: the maths is the engine's reading (`readMaths`), not a lexer of the signature's own: the key of a
+ * problem is the key of the maths the engine solves. A v3 key may have been computed from another
+ * reading, so it is never matched (no `previousHash`); the re-key sweep recomputes it from the stored text.
  */
-export const MATHS_SIGNATURE_VERSION = 'maths-sig/v3';
-/** The version before, whose hash a signature also carries (`previousHash`) so problems indexed under it stay found. */
-export const PREVIOUS_MATHS_SIGNATURE_VERSION = 'maths-sig/v2';
+export const MATHS_SIGNATURE_VERSION = 'maths-sig/v4';
 
 export type MathsIntent = 'solve' | 'evaluate' | 'simplify' | 'expand' | 'factor' | 'differentiate' | 'integrate' | 'unspecified';
 
@@ -32,8 +31,6 @@ export interface MathsSignature {
   readonly unknowns: readonly string[];
   /** The unknown the question asks for ("find a", "solve for y"), in the problem's own name; its canonical index is part of the hash. */
   readonly asks?: string;
-  /** The hash under PREVIOUS_MATHS_SIGNATURE_VERSION (names in it): what problems indexed before v3 are found by. */
-  readonly previousHash: string;
   /** 1 for typed text; for a reading, the lowest confidence of its maths tokens. */
   readonly confidence: number;
   readonly tokens?: readonly ReadToken[];
@@ -57,78 +54,79 @@ function hasUnknowns(tree: Canon): boolean {
   return tree.kind === 'op' && tree.args.some(hasUnknowns);
 }
 
+/**
+ * Words that only ask for the maths (instructions, connectives, the wording of a rounding instruction or
+ * of an asked-for unknown): a question whose prose holds nothing else is its maths.
+ */
+const INSTRUCTION_WORDS = new Set(
+  (
+    'solve find evaluate calculate compute work out simplify expand factorise factorize factor fully completely differentiate integrate ' +
+    'what whats is are the value values of for if when and or given that such where let then show answer give your write determine ' +
+    'question problem exercise equation equations expression system simultaneous following this these in terms with respect to please ' +
+    'can you help me how do we unknown variable by an it its be rounded round correct decimal places place significant figures figure dp ' +
+    'sf nearest whole number integer tenth hundredth thousandth exact form simplest inequality derivative integral roots root solution ' +
+    'solutions both sides true each'
+  ).split(' '),
+);
+
+/** The prose words of a text outside its statements that are not instructions, sorted, each once. */
+function proseWords(normalised: string, statements: readonly MathStatement[]): string[] {
+  let rest = normalised.toLowerCase();
+  for (const statement of statements) rest = rest.replace(statement.text.toLowerCase(), ' ');
+  const words = rest.match(/[a-z]{2,}/g) ?? [];
+  return [...new Set(words.filter((w) => !INSTRUCTION_WORDS.has(w) && !KNOWN_FUNCTIONS.has(w)))].sort();
+}
+
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
-const runText = (run: readonly MathsToken[]): string => run.map((t) => t.text).join('');
-
 /**
- * The maths signature of a problem's normalised text: word operators rewritten, maths runs extracted and
- * parsed (mathjs), canonicalised and hashed with the question's intent. A reading's per-token confidences
- * travel with it; the signature's confidence is the reader's verdict when given, else the lowest of them.
+ * The maths signature of a problem's normalised text: the maths as the maths engine reads it
+ * (`readMaths`: worded maths, lookalike letters, |a|, log_b, "3 x 4", decimal commas, the asked-for
+ * unknown and a rounding instruction all read once, for the key and the solve alike), canonicalised
+ * and hashed with the question's intent. Whatever the engine refuses, or maths its statements leave
+ * out, gives no signature: a key is never computed from part of the maths. A reading's per-token
+ * confidences travel with it; the signature's confidence is the reader's verdict when given, else the
+ * lowest of them.
  */
 export function extractMathsSignature(normalisedText: string, reading?: readonly ReadToken[], readingConfidence?: number): MathsExtraction {
-  // Worded maths is read by the engine's worded reader, so a worded problem and its rewordings share
-  // the signature of the maths they say ("five more than twice a number is seventeen" is 2n + 5 = 17,
-  // asking for n); ambiguous wording gets no signature, as the engine refuses it.
-  const worded = readWorded(normalisedText);
-  if (worded !== undefined && 'ambiguous' in worded) return { unparsed: [`ambiguous wording: ${worded.ambiguous}`], dangling: [] };
-  // Lookalike letters folded as the engine folds them ("2х + 1 = 7", Cyrillic х, is 2x + 1 = 7, not "1 = 7").
-  const source = foldLookalikes(worded === undefined ? normalisedText : worded.read.maths);
-  // The maths engine's reader decides what is maths (one reader for a hit and a solve): a letter run
-  // touching the maths is a misreading or junk, and no signature is better than one of less maths.
-  const asTheEngineReads = normaliseMaths(source);
-  const stray = strayToken(asTheEngineReads);
-  if (stray !== undefined) return { unparsed: [`"${stray}" sits in the maths`], dangling: [] };
-  const comma = ambiguousComma(asTheEngineReads);
-  if (comma !== undefined) return { unparsed: [`"${comma}": a decimal comma or a list`], dangling: [] };
-  // |a| is the absolute value, as the engine reads it; a sign the lexer does not read is no signature.
-  const text = rewriteWordOperators(source).replace(/\|([^|]+)\|/g, 'abs($1)');
-  const sign = unreadSign(text);
-  if (sign !== undefined) return { unparsed: [`"${sign}" sits in the maths`], dangling: [] };
-  const statements: Canon[] = [];
-  const numbers: string[] = [];
-  const unparsed: string[] = [];
-  const dangling: string[] = [];
-  for (const run of mathsRuns(text)) {
-    if (run.dangling !== '') dangling.push(`${run.dangling} next to ${runText(run.tokens)}`);
-    try {
-      statements.push(...statementsOf(run.tokens));
-      for (const token of run.tokens) if (token.kind === 'number') numbers.push(token.text);
-    } catch (error) {
-      if (!(error instanceof MathsParseError)) throw error;
-      unparsed.push(runText(run.tokens));
-    }
+  const read = readMaths(normalisedText);
+  if ('refused' in read) return read.dropped === undefined ? { unparsed: [read.refused], dangling: [] } : { unparsed: [...read.dropped.unread], dangling: [...read.dropped.cut] };
+  const { statements: asRead, exactStatements, asks: asked, rounding, worded } = read.read;
+  // The exact maths of a rounded question ("22/7 to 2 d.p."): the instruction is keyed on its own line.
+  const keyed = rounding === undefined ? asRead : exactStatements;
+  let statements: Canon[];
+  try {
+    statements = keyed.map(canonOfStatement);
+  } catch (error) {
+    if (!(error instanceof MathsParseError)) throw error;
+    return { unparsed: [error.message], dangling: [] };
   }
-  if (statements.length === 0) return { unparsed, dangling };
-  const asks = worded?.read.kind === 'equation' ? WORDED_UNKNOWN : askedFor(normalisedText);
-  const named = firstAppearanceForm(statements);
-  const { unknowns } = named;
-  if (asks !== undefined && !unknowns.includes(asks) && unknowns.length > 0) return { unparsed: [`asks for ${asks}, which its maths does not hold`], dangling };
-  const asked = asks !== undefined && unknowns.includes(asks) ? asks : undefined;
-  const { canonical, unknowns: inCanonicalOrder, asksIndex } = canonicalWithUnknowns(statements, asked);
-  const intent = questionIntent(text, statements.some(hasStatement), statements.some(hasUnknowns));
+  if (statements.length === 0) return { unparsed: [], dangling: [] };
+  const numbers = statements.flatMap((s) => numbersOf(s));
+  const { canonical, unknowns, asksIndex } = canonicalWithUnknowns(statements, asked);
+  if (asked !== undefined && unknowns.length > 0 && asksIndex === undefined) return { unparsed: [`asks for ${asked}, which its maths does not hold`], dangling: [] };
+  const intent = worded === undefined ? questionIntent(normalisedText, statements.some(hasStatement), statements.some(hasUnknowns)) : worded.kind === 'equation' ? 'solve' : 'evaluate';
   // "to 2 d.p." asks for another answer than the exact one: it is part of the question, so of the key.
-  const rounding = roundingAsked(normalisedText);
   const roundingLine = rounding === undefined ? '' : `\nrounded ${rounding.places} ${rounding.kind}`;
   const weakest = reading === undefined || reading.length === 0 ? 1 : Math.min(...reading.map((t) => t.confidence));
   const confidence = readingConfidence ?? weakest;
+  // The prose around the maths is part of the question when it says more than an instruction: "the area
+  // of a rectangle 4 x 6" and "the perimeter of a rectangle 4 x 6" read the same maths, 4 × 6.
+  const prose = worded === undefined ? proseWords(read.read.normalised, asRead) : [];
+  const proseLine = prose.length === 0 ? '' : `\nprose ${prose.join(' ')}`;
   const signature: MathsSignature = {
     version: MATHS_SIGNATURE_VERSION,
     // Name-free: the canonical form numbers the unknowns, and the asked-for one is its canonical index
     // (a lone unknown is the one asked for), so a renaming shares the hash; a hit maps the stored
     // problem onto the asker's through `unknowns[i] ↔ unknowns'[i]` and is served in the asker's names.
-    hash: sha256(`${MATHS_SIGNATURE_VERSION}\n${intent}\n${canonical}\nasks ${asksIndex ?? (unknowns.length === 1 ? 0 : '')}${roundingLine}`),
-    // v2 hashed the names; a problem indexed under it is the same problem only in the same names.
-    previousHash: sha256(
-      `${PREVIOUS_MATHS_SIGNATURE_VERSION}\n${intent}\n${named.canonical}\nunknowns ${unknowns.join(',')}\nasks ${asked ?? (unknowns.length === 1 ? unknowns[0] : '')}${roundingLine}`,
-    ),
+    hash: sha256(`${MATHS_SIGNATURE_VERSION}\n${intent}\n${canonical}\nasks ${asksIndex ?? (unknowns.length === 1 ? 0 : '')}${roundingLine}${proseLine}`),
     canonical,
     intent,
     numbers: numbers.sort(),
-    unknowns: inCanonicalOrder,
-    ...(asked === undefined ? {} : { asks: asked }),
+    unknowns,
+    ...(asked === undefined || asksIndex === undefined ? {} : { asks: asked }),
     confidence: Math.max(0, Math.min(1, confidence)),
     ...(reading === undefined ? {} : { tokens: reading.map((t) => ({ text: t.text, confidence: Math.max(0, Math.min(1, t.confidence)) })) }),
   };
-  return { signature, unparsed, dangling };
+  return { signature, unparsed: [], dangling: [] };
 }

@@ -24,11 +24,10 @@ const NAMED_HASH_VERSIONS = new Set(['maths-sig/v1', 'maths-sig/v2']);
 /**
  * The relation of an indexed problem's maths to the query's. From maths-sig/v3 the hash is name-free
  * (the asked-for unknown as its canonical index), so one hash is one problem up to a renaming, and the
- * bijection is `stored.unknowns[i] ↦ query.unknowns[i]` (both in canonical order). A problem indexed
- * under v2 is found by the query's `previousHash`, which holds the names: the same names.
+ * bijection is `stored.unknowns[i] ↦ query.unknowns[i]` (both in canonical order). A hash under an
+ * older version is never compared (see the maths stage).
  */
 export function mathsRelation(query: DocumentMaths, stored: DocumentMaths): MathsRelation {
-  if (query.previousHash !== undefined && stored.hash === query.previousHash) return { kind: 'same' };
   if (stored.hash !== query.hash) return { kind: 'other', why: `its maths ${stored.canonical} (${stored.intent}) is not the query's ${query.canonical} (${query.intent})` };
   if (query.version !== undefined && NAMED_HASH_VERSIONS.has(query.version)) return { kind: 'same' };
   const [from, to] = [stored.unknowns, query.unknowns];

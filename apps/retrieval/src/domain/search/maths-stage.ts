@@ -51,7 +51,7 @@ export interface MathsMatch {
 /**
  * The maths-signature tier (ADR 0007): an indexed problem whose canonical maths and question intent
  * hash the same as the query's (from maths-sig/v3 up to a renaming of the unknowns that maps the
- * asked-for unknown onto the asked-for one; a problem indexed under v2 is found by the query's v2 hash).
+ * asked-for unknown onto the asked-for one; never through a hash under an older version).
  * A problem in the query's own names is preferred to a renaming of it. The hash holds every number of the maths exactly, so different numbers
  * never meet here; the numbers of the prose around the maths ("… then find 2x") must agree too, up to
  * what OCR drops when either side was read from an image, leaving out a leading item label ("problem 12.",
@@ -69,7 +69,10 @@ export async function mathsStage(
     note({ stage: 'maths_signature', candidate: null, score: null, decision: 'skipped', reason: 'query has no maths signature' });
     return undefined;
   }
-  const candidates = await ports.catalog.findByMathsHashes(maths.previousHash === undefined ? [maths.hash] : [maths.hash, maths.previousHash]);
+  // Only the query's own hash: a hash under an older version (`previousHash`, sent by producers up to
+  // maths-sig/v3) was computed by another reading of the maths, so it may key another problem. Rows
+  // indexed under it are re-keyed by the maths-reindex sweep, or missed and solved again.
+  const candidates = await ports.catalog.findByMathsHashes([maths.hash]);
   if (candidates.length === 0) {
     note({ stage: 'maths_signature', candidate: null, score: null, decision: 'rejected', reason: `no problem indexed with maths ${maths.canonical} (${maths.intent})` });
     return undefined;

@@ -4,6 +4,7 @@ import { AddMathsSignature1764300000000 } from './1764300000000-add-maths-signat
 import { KeepRepliesAsList1764400000000 } from './1764400000000-keep-replies-as-list.js';
 import { KeywordIndexWithoutPendingList1764600000000 } from './1764600000000-keyword-index-without-pending-list.js';
 import { AddMathsUnknowns1765000000000 } from './1765000000000-add-maths-unknowns.js';
+import { AddMathsVersion1765100000000 } from './1765100000000-add-maths-version.js';
 import { registerSchemaMigrations } from '@openpaw/persistence';
 
 /** The `retrieval` schema's migrations, in order. Never edit one that has shipped; add the next. */
@@ -13,4 +14,5 @@ export const retrievalMigrations: readonly (new () => MigrationInterface)[] = re
   KeepRepliesAsList1764400000000,
   KeywordIndexWithoutPendingList1764600000000,
   AddMathsUnknowns1765000000000,
+  AddMathsVersion1765100000000,
 ]);

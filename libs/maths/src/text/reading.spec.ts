@@ -1,0 +1,43 @@
+import { solveProblem } from '../engine.js';
+import { readMaths } from './reading.js';
+
+const refusal = (text: string): string | undefined => {
+  const read = readMaths(text);
+  return 'refused' in read ? read.refused : undefined;
+};
+
+describe('the one reading of a problem\'s maths (readMaths: the engine, the signature and the check)', () => {
+  it('given "2e+1" (scientific notation to mathjs: 20), then it is refused, never read as 20', () => {
+    expect(refusal('Solve 2e+1=7')).toContain('"2e+1"');
+    expect(solveProblem('Solve 2e+1=7')).toMatchObject({ solved: false });
+    expect(refusal('Solve 2e + 1 = 7')).toBeUndefined();
+  });
+
+  it('given an operator cut off the edge of the maths ("by + 2 = 17", "2x + 1 = 7 +"), then it is refused naming it, never read as the rest', () => {
+    expect(refusal('multiply by + 2 = 17')).toBe('part of the maths is not read: + next to 2 = 17');
+    expect(refusal('Solve 2x + 1 = 7 +')).toBe('part of the maths is not read: + next to 2x + 1 = 7');
+    expect(solveProblem('Solve 2x + 1 = 7 +')).toMatchObject({ solved: false });
+  });
+
+  it('given a relation it cannot read ("x = 3 mod 5", "4x - (9 = 23"), then it is refused', () => {
+    expect(refusal('Find x such that x = 3 mod 5')).toContain('x = 3 mod 5');
+    expect(refusal('solve 4x - (9 = 23')).toContain('4x - (9 = 23');
+  });
+
+  it('given prose with numbers around no maths (a word problem, a point, "7 × 8 = ?"), then it reads, leaving the prose to the templates', () => {
+    expect(refusal('A fair coin is tossed 3 times. What is the probability of exactly 2 heads?')).toBeUndefined();
+    expect(refusal('What is the slope of the line through (-2, 3) and (4, -1)?')).toBeUndefined();
+    expect(refusal('What is 7 × 8 = ?')).toBeUndefined();
+    expect(refusal('Evaluate lim x -> 3 (x^2 - 5x + 6)/(x^2 - 9)')).toBeUndefined();
+  });
+
+  it('given a letter against a digit that mathjs would read as one name ("2^l0", "10t3"), then it is refused, never read as an unknown l0', () => {
+    expect(refusal('Evaluate 2^l0 + 3^5')).toContain('"l0"');
+    expect(refusal('Evaluate 2^10t3^5')).toContain('"t3"');
+    expect(solveProblem('Evaluate 2x3 + 1')).toMatchObject({ solved: true, finalAnswer: '7' });
+  });
+
+  it('given an operator against a word in maths split by it ("2^1 deg+3^5": a "0" read as "°"), then it is refused, never read as no maths', () => {
+    expect(refusal('evaluate 2^1 deg+3^5 and show your work')).toBe('part of the maths is not read: + next to deg');
+  });
+});
