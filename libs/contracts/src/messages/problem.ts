@@ -18,8 +18,8 @@ export const mathsSignature = z.object({
    */
   hash: z.string().regex(/^[0-9a-f]{64}$/),
   /**
-   * The hash under the version before (maths-sig/v2, names in it), so problems indexed before the change
-   * are still found (dual read); a match on it is a match in the same names. Absent from older producers.
+   * Ignored from maths-sig/v4 (not sent; retrieval looks a key up under the current version only, and
+   * the `maths-reindex` sweep re-keys older rows). Producers of v3 sent the v2 hash here for a dual read.
    */
   previousHash: z.string().regex(/^[0-9a-f]{64}$/).optional(),
   /** The canonical form, e.g. `(= (+ -9 (* 4 v0)) 23)`; statements sorted and joined by `;`. */
