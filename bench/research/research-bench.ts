@@ -80,6 +80,8 @@ async function main(): Promise<void> {
         OPENAI_BASE_URL: openai.baseUrl,
         ANTHROPIC_BASE_URL: anthropic.baseUrl,
         OPENPAW_RESEARCH_POOL_SIZE: '16',
+        // Every leg's receipt, quick ones too: the split of "started → picked up" below reads them.
+        OPENPAW_COMMAND_RECEIPT_AFTER_MS: '0',
         ...(laneConcurrency === undefined
           ? {}
           : { OPENPAW_LANE_CONCURRENCY: `research=${laneConcurrency}`, OPENPAW_LLM_CONCURRENCY: `openai=${laneConcurrency},anthropic=${laneConcurrency},local=${laneConcurrency}` }),

@@ -39,4 +39,11 @@ describe('laneSettingsFromEnv', () => {
     expect(() => laneSettingsFromEnv({ OPENPAW_LANE_CONCURRENCY: 'video=0' })).toThrow('OPENPAW_LANE_CONCURRENCY: "video=0" is not <lane>=<positive integer>');
     expect(() => laneSettingsFromEnv({ OPENPAW_LANE_CONCURRENCY: '=2' })).toThrow(/OPENPAW_LANE_CONCURRENCY/);
   });
+
+  it('reads how long a command is handled before it gets a receipt, 0 included, and names a value that is not one', () => {
+    expect(laneSettingsFromEnv({ OPENPAW_COMMAND_RECEIPT_AFTER_MS: '0' })).toEqual({ commandReceiptAfterMs: 0 });
+    expect(laneSettingsFromEnv({ OPENPAW_COMMAND_RECEIPT_AFTER_MS: ' 2500 ' })).toEqual({ commandReceiptAfterMs: 2500 });
+    expect(() => laneSettingsFromEnv({ OPENPAW_COMMAND_RECEIPT_AFTER_MS: '-1' })).toThrow('OPENPAW_COMMAND_RECEIPT_AFTER_MS: "-1" is not a whole number of milliseconds (0 or more)');
+    expect(() => laneSettingsFromEnv({ OPENPAW_COMMAND_RECEIPT_AFTER_MS: '1s' })).toThrow(/OPENPAW_COMMAND_RECEIPT_AFTER_MS/);
+  });
 });

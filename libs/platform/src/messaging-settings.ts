@@ -3,7 +3,7 @@ import { type MessagingModuleOptions, streamProvisionFromEnv, type StreamProvisi
 export const DEFAULT_NATS_URL = 'nats://127.0.0.1:4222';
 
 /** The command lanes this process consumes and the handlers in flight per lane. */
-export type LaneSettings = Pick<MessagingModuleOptions, 'lanes' | 'laneConcurrency'>;
+export type LaneSettings = Pick<MessagingModuleOptions, 'lanes' | 'laneConcurrency' | 'commandReceiptAfterMs'>;
 
 /**
  * What a service's messaging takes from the environment, read by the service's config once at start
@@ -36,8 +36,10 @@ export function natsUrlFromEnv(env: NodeJS.ProcessEnv): string[] {
 /**
  * The process's role (flow control): `OPENPAW_LANES` names the command lanes it consumes
  * (comma-separated, e.g. `video` for a video worker; unset or `all`: every lane of the service), and
- * `OPENPAW_LANE_CONCURRENCY` the handlers in flight per lane (`critical=8,video=1`). Throws naming
- * the variable when a pair is malformed.
+ * `OPENPAW_LANE_CONCURRENCY` the handlers in flight per lane (`critical=8,video=1`), and
+ * `OPENPAW_COMMAND_RECEIPT_AFTER_MS` how long a command is in its handler before it gets a receipt
+ * (default 1 s; 0: every pickup, e.g. for a bench that splits a command's queueing from its handling).
+ * Throws naming the variable when a value is malformed.
  */
 export function laneSettingsFromEnv(env: NodeJS.ProcessEnv): LaneSettings {
   const lanesRaw = env['OPENPAW_LANES']?.trim();
@@ -52,5 +54,14 @@ export function laneSettingsFromEnv(env: NodeJS.ProcessEnv): LaneSettings {
     }
     laneConcurrency[lane] = n;
   }
-  return { ...(lanes === undefined ? {} : { lanes }), ...(Object.keys(laneConcurrency).length === 0 ? {} : { laneConcurrency }) };
+  const receiptRaw = env['OPENPAW_COMMAND_RECEIPT_AFTER_MS']?.trim();
+  const receiptAfterMs = receiptRaw === undefined || receiptRaw === '' ? undefined : Number(receiptRaw);
+  if (receiptAfterMs !== undefined && (!Number.isInteger(receiptAfterMs) || receiptAfterMs < 0)) {
+    throw new Error(`OPENPAW_COMMAND_RECEIPT_AFTER_MS: "${receiptRaw}" is not a whole number of milliseconds (0 or more)`);
+  }
+  return {
+    ...(lanes === undefined ? {} : { lanes }),
+    ...(Object.keys(laneConcurrency).length === 0 ? {} : { laneConcurrency }),
+    ...(receiptAfterMs === undefined ? {} : { commandReceiptAfterMs: receiptAfterMs }),
+  };
 }

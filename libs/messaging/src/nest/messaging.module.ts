@@ -45,6 +45,8 @@ export interface MessagingModuleOptions {
   readonly laneConcurrency?: Readonly<Record<string, number>>;
   /** Record command receipts (pickup times) for queue-aware step timeouts. Default true. */
   readonly commandReceipts?: boolean;
+  /** A command still in its handler this long after pickup gets its receipt (`RECEIPT_AFTER_MS` by default; 0: every pickup). */
+  readonly commandReceiptAfterMs?: number;
   /** Deliveries before a failing message is dead-lettered. Default 5. */
   readonly maxDeliver?: number;
   /** Nak delays by delivery count (the last repeats). */
@@ -249,7 +251,7 @@ export class MessagingHost implements OnApplicationBootstrap, OnModuleDestroy, O
           concurrency: concurrencyOf(lane),
           otherLanesSubjects,
           ...(startSequence === undefined ? {} : { startSequence }),
-          ...(receipts === undefined ? {} : { onPickup: receiptRecorder(receipts, service, lane, logger) }),
+          ...(receipts === undefined ? {} : { onPickup: receiptRecorder(receipts, service, lane, logger, this.options.commandReceiptAfterMs) }),
         });
         this.#laneDurables.set(lane, durable);
         lanesRun.push(lane);
