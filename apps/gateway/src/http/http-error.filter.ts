@@ -1,5 +1,6 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import { OpenPawError } from '@openpaw/contracts';
+import { isJetStreamUnavailable } from '@openpaw/messaging';
 import type { Response } from 'express';
 
 const CODES: Readonly<Record<number, string>> = {
@@ -16,6 +17,9 @@ const CODES: Readonly<Record<number, string>> = {
   500: 'internal_error',
   503: 'service_unavailable',
 };
+
+/** How long a caller waits before retrying a request the message bus could not take (an election takes a few seconds). */
+export const BUS_UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
 
 export function errorCodeOf(status: number): string {
   return CODES[status] ?? (status >= 500 ? 'internal_error' : 'bad_request');
@@ -38,8 +42,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * Every error is JSON: `{ error: <snake_case code>, message?, ... }`. Bodies already in that shape
  * (thrown by our handlers) and structured bodies without Nest's default `statusCode` (the readiness
  * report) pass through; Nest's defaults (`Cannot GET /x`, body-parser errors) are normalised;
- * OpenPaw errors are answered by their `code` (`RESPONSE_OF_CODE`); anything else is a logged 500
- * that reveals nothing.
+ * OpenPaw errors are answered by their `code` (`RESPONSE_OF_CODE`); JetStream not answering (a restart,
+ * a leader election) is a 503 with Retry-After; anything else is a logged 500 that reveals nothing.
  */
 @Catch()
 export class HttpErrorFilter implements ExceptionFilter {
@@ -49,6 +53,17 @@ export class HttpErrorFilter implements ExceptionFilter {
     const response = host.switchToHttp().getResponse<Response>();
     if (response.headersSent) {
       response.end();
+      return;
+    }
+    if (isJetStreamUnavailable(exception)) {
+      // A NATS restart or a stream's leader election: nothing was accepted, and the same request with
+      // the same Idempotency-Key lands on the same run once it answers again.
+      this.logger.warn(`message bus unavailable: ${exception instanceof Error ? exception.message : String(exception)}`);
+      response.setHeader('Retry-After', String(BUS_UNAVAILABLE_RETRY_AFTER_SECONDS));
+      response.status(HttpStatus.SERVICE_UNAVAILABLE).json({
+        error: 'service_unavailable',
+        message: 'the message bus is not answering (a restart or a leader election); retry with the same Idempotency-Key',
+      });
       return;
     }
     const { status, body } = this.describe(exception);
