@@ -74,7 +74,8 @@ async function visualDegreesRun(platform: RunningPlatform, user: string, timeout
       else {
         last = started === undefined ? 'gateway out of reach' : `start answered ${started.status}`;
         await started?.body?.cancel();
-        if (started !== undefined && started.status < 500) return last;
+        // Only "not now" may be retried: the bus not answering is a 503 with Retry-After, never a 500.
+        if (started !== undefined && started.status !== 503) return last;
       }
     } else {
       const run = await client.run(runId).catch(() => undefined);
