@@ -403,11 +403,11 @@ describe('research through the gateway (spec 05)', () => {
     try {
       const { client } = await user('e2e-wes');
       const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/openpaw`;
-      const registered = await client.call('PUT', '/research/webhook', { url });
+      // Answered once the research service has taken it: the run started next cannot end before it.
+      const registered = await client.call('PUT', '/research/webhook?wait=10', { url });
       expect(registered.status).toBe(200);
+      expect(registered.body['active']).toBe(true);
       const secret = registered.body['secret'] as string;
-      // Registration is a command to the research service: give it its moment before the run can end.
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
 
       const started = await client.call('POST', '/research', { prompt: PROMPT, selectedLlms: ['local'], externalReports: [FIELD_STUDY] });
       expect(started.status).toBe(202);

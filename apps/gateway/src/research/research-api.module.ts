@@ -10,6 +10,7 @@ import { ResearchController } from './research.controller.js';
 import { ResearchWebhookAttemptsConsumer } from './webhook/research-webhook-attempts.consumer.js';
 import { ResearchWebhookController } from './webhook/research-webhook.controller.js';
 import { ResearchWebhookRegistrations } from './webhook/research-webhook-registrations.js';
+import { ResearchWebhookSetReplies } from './webhook/research-webhook-set-replies.js';
 
 /**
  * Spec 05 in the gateway: `POST /research/draft`, `POST /research`, `GET /research/:id`,
@@ -27,4 +28,5 @@ export const RESEARCH_API_PROVIDERS: readonly Provider[] = [
   ResearchWebhookAttemptsConsumer,
   ProviderKeyTestsConsumer,
   ProviderKeyTestReplies,
+  ResearchWebhookSetReplies,
 ];

@@ -30,6 +30,18 @@ export const SetResearchWebhook = defineCommand(
   "Register (url) or remove (null) a user's research webhook. Idempotent: an older or repeated setting changes nothing.",
 );
 
+export const ResearchWebhookSet = defineEvent(
+  'research',
+  'ResearchWebhookSet',
+  1,
+  z.object({
+    userId: z.string().min(1),
+    /** The version of the `SetResearchWebhook` this answers (when a newer one is stored already, that one stays). */
+    version: z.int().positive(),
+  }),
+  "The research service has taken a user's webhook setting (stored it, or holds a newer one): every research event of the user handled from now on is delivered by it.",
+);
+
 /** The `type` of a test delivery's body (`{id, type, createdAt, data}`), so a receiver can tell it from research events. */
 export const RESEARCH_WEBHOOK_TEST_EVENT_TYPE = 'openpaw.research.WebhookTest';
 

@@ -659,7 +659,7 @@ export interface paths {
         get: operations["ResearchWebhookController_get"];
         /**
          * Register (or replace) the caller’s research webhook.
-         * @description Every `ResearchCompleted` and `ResearchFailed` of the caller is POSTed to `url` as JSON `{id, type, createdAt, data}`, with headers `X-OpenPaw-Signature: sha256=<hex>`, `X-OpenPaw-Timestamp: <unix seconds>` and `X-OpenPaw-Event-Id`. The signature is HMAC-SHA256 with the secret over `<timestamp>.<body>`: check it, refuse old timestamps (replay) and event ids already seen (a delivery may repeat). A non-2xx answer or no answer within the timeout is retried with backoff. The secret is answered once; without `secret` one is generated. Takes effect within moments.
+         * @description Every `ResearchCompleted` and `ResearchFailed` of the caller is POSTed to `url` as JSON `{id, type, createdAt, data}`, with headers `X-OpenPaw-Signature: sha256=<hex>`, `X-OpenPaw-Timestamp: <unix seconds>` and `X-OpenPaw-Event-Id`. The signature is HMAC-SHA256 with the secret over `<timestamp>.<body>`: check it, refuse old timestamps (replay) and event ids already seen (a delivery may repeat). A non-2xx answer or no answer within the timeout is retried with backoff. The secret is answered once; without `secret` one is generated. Takes effect within moments; with `?wait=<seconds>` the answer waits until the research service has taken it (`active: true`): every research event handled after that is delivered.
          */
         put: operations["ResearchWebhookController_put"];
         post?: never;
@@ -5762,7 +5762,9 @@ export interface operations {
     };
     ResearchWebhookController_put: {
         parameters: {
-            query?: never;
+            query?: {
+                wait?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5783,6 +5785,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        active: boolean;
                         events: string[];
                         secret: string;
                         signature: {
@@ -5823,14 +5826,16 @@ export interface operations {
     };
     ResearchWebhookController_remove: {
         parameters: {
-            query?: never;
+            query?: {
+                wait?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Removed (or there was none). */
+            /** @description Removed (or there was none); with `?wait=`, once the research service has taken the removal or the wait is over. */
             204: {
                 headers: {
                     [name: string]: unknown;

@@ -9,6 +9,8 @@ const KEY_PROVIDERS: readonly KeyProvider[] = ['openai', 'anthropic', 'gemini'];
 const TEST_REPORT_WAIT_MS = 30_000;
 /** The same wait for a key test, held by the gateway (`POST /research/keys/:provider/test?wait=`). */
 const KEY_TEST_WAIT_SECONDS = TEST_REPORT_WAIT_MS / 1000;
+/** How long saving a webhook waits for the research service to take it (`PUT /research/webhook?wait=`). */
+const WEBHOOK_WAIT_SECONDS = 10;
 
 /**
  * Re-reads (a second apart, at most `TEST_REPORT_WAIT_MS`) until `read` answers something `reported`
@@ -206,7 +208,8 @@ function WebhookSection() {
 
   const save = async (): Promise<void> => {
     setProblem(undefined);
-    const { data, error, response } = await client.PUT('/research/webhook', { body: { url: url.trim() } });
+    // Waits (bounded) until the research service has taken it, so the page can say it is in force.
+    const { data, error, response } = await client.PUT('/research/webhook', { params: { query: { wait: WEBHOOK_WAIT_SECONDS } }, body: { url: url.trim() } });
     if (data === undefined) return setProblem(errorMessage(error, `The gateway answered ${response.status}.`));
     setRegistered(data);
     setUrl('');
@@ -259,7 +262,8 @@ function WebhookSection() {
       {registered !== undefined && (
         <div role="status">
           <p>
-            Webhook set. Its signing secret, shown only now: <code data-secret>{registered.secret}</code>
+            {registered.active ? 'Webhook set and in force.' : 'Webhook set; it takes effect within moments.'} Its signing secret, shown only now:{' '}
+            <code data-secret>{registered.secret}</code>
           </p>
           <p class="hint">
             Check <code>{registered.signature.header}</code> with it: {registered.signature.scheme}.

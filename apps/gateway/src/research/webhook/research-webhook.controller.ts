@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Body, Controller, Delete, Get, HttpCode, Inject, NotFoundException, Post, Put, ServiceUnavailableException } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, NotFoundException, Post, Put, Query, ServiceUnavailableException } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiBearerAuth,
@@ -17,12 +17,13 @@ import type { z } from 'zod';
 import { CurrentUser } from '../../auth/current-user.decorator.js';
 import type { AuthenticatedUser } from '../../auth/tokens.js';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../../config.js';
-import { ApiZodBody, BEARER_SCHEME, openApiSchema } from '../../http/openapi.js';
+import { ApiZodBody, ApiZodQuery, BEARER_SCHEME, openApiSchema } from '../../http/openapi.js';
 import { ZodValidationPipe } from '../../http/zod-validation.pipe.js';
 import { type CommandPublisher, COMMAND_PUBLISHER, userCommandMeta } from '../../runs/ports.js';
 import { errorBody } from '../../runs/runs.schemas.js';
 import { ResearchWebhookRegistrations, type WebhookRegistration } from './research-webhook-registrations.js';
-import { putWebhookBody, WEBHOOK_SIGNATURE, webhookRegistered, webhookTestSent, webhookView } from './research-webhook.schemas.js';
+import { ResearchWebhookSetReplies } from './research-webhook-set-replies.js';
+import { putWebhookBody, WEBHOOK_SIGNATURE, webhookRegistered, webhookTestSent, webhookView, webhookWaitQuery } from './research-webhook.schemas.js';
 
 const WEBHOOK_EVENTS = [ResearchCompleted.subject, ResearchFailed.subject];
 
@@ -45,6 +46,7 @@ export class ResearchWebhookController {
     @Inject(COMMAND_PUBLISHER) private readonly publisher: CommandPublisher,
     @Inject(GATEWAY_CONFIG) config: GatewayConfig,
     private readonly registrations: ResearchWebhookRegistrations,
+    private readonly settings: ResearchWebhookSetReplies,
   ) {
     try {
       this.#sealer = SecretSealer.fromEnv(config.keysEnv ?? {}, 'seal');
@@ -93,27 +95,34 @@ export class ResearchWebhookController {
       'Every `ResearchCompleted` and `ResearchFailed` of the caller is POSTed to `url` as JSON `{id, type, createdAt, data}`, with headers ' +
       `\`${WEBHOOK_SIGNATURE.header}: sha256=<hex>\`, \`${WEBHOOK_SIGNATURE.timestampHeader}: <unix seconds>\` and \`${WEBHOOK_SIGNATURE.eventIdHeader}\`. ` +
       'The signature is HMAC-SHA256 with the secret over `<timestamp>.<body>`: check it, refuse old timestamps (replay) and event ids already seen (a delivery may repeat). ' +
-      'A non-2xx answer or no answer within the timeout is retried with backoff. The secret is answered once; without `secret` one is generated. Takes effect within moments.',
+      'A non-2xx answer or no answer within the timeout is retried with backoff. The secret is answered once; without `secret` one is generated. ' +
+      'Takes effect within moments; with `?wait=<seconds>` the answer waits until the research service has taken it (`active: true`): every research event handled after that is delivered.',
   })
+  @ApiZodQuery(webhookWaitQuery)
   @ApiZodBody(putWebhookBody, { examples: { generatedSecret: { url: 'https://example.org/openpaw-webhook' }, ownSecret: { url: 'https://example.org/openpaw-webhook', secret: 'whsec_my-own-signing-secret-0123456789' } } })
   @ApiOkResponse({ schema: openApiSchema(webhookRegistered) })
   @ApiServiceUnavailableResponse({ description: 'Secrets cannot be sealed (neither `OPENPAW_KEY_SEALING_PUBLIC_KEY` nor `OPENPAW_KEY_ENCRYPTION_KEY` is configured).', schema: openApiSchema(errorBody) })
-  async put(@CurrentUser() user: AuthenticatedUser, @Body(new ZodValidationPipe(putWebhookBody)) body: z.output<typeof putWebhookBody>): Promise<z.output<typeof webhookRegistered>> {
+  async put(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body(new ZodValidationPipe(putWebhookBody)) body: z.output<typeof putWebhookBody>,
+    @Query(new ZodValidationPipe(webhookWaitQuery)) query: z.output<typeof webhookWaitQuery>,
+  ): Promise<z.output<typeof webhookRegistered>> {
     const secret = body.secret ?? `whsec_${randomBytes(32).toString('base64url')}`;
     const sealedSecret = this.sealer().seal(RESEARCH_WEBHOOK_SECRET_PURPOSE, user.userId, secret);
     // Recorded (and versioned) before it is sent: a failed send answers 5xx, and the caller's retry, a later version, sets both.
     const version = await this.registrations.register(user.userId, body.url, new Date());
-    await this.send(user.userId, body.url, sealedSecret, version);
-    return { url: body.url, secret, signature: { ...WEBHOOK_SIGNATURE }, events: [...WEBHOOK_EVENTS] };
+    const active = await this.send(user.userId, body.url, sealedSecret, version, query.wait ?? 0);
+    return { url: body.url, active, secret, signature: { ...WEBHOOK_SIGNATURE }, events: [...WEBHOOK_EVENTS] };
   }
 
   @Delete()
   @HttpCode(204)
   @ApiOperation({ summary: 'Remove the caller’s research webhook (no more deliveries; idempotent).' })
-  @ApiNoContentResponse({ description: 'Removed (or there was none).' })
-  async remove(@CurrentUser() user: AuthenticatedUser): Promise<void> {
+  @ApiZodQuery(webhookWaitQuery)
+  @ApiNoContentResponse({ description: 'Removed (or there was none); with `?wait=`, once the research service has taken the removal or the wait is over.' })
+  async remove(@CurrentUser() user: AuthenticatedUser, @Query(new ZodValidationPipe(webhookWaitQuery)) query: z.output<typeof webhookWaitQuery>): Promise<void> {
     const version = await this.registrations.remove(user.userId, new Date());
-    await this.send(user.userId, null, null, version);
+    await this.send(user.userId, null, null, version, query.wait ?? 0);
   }
 
   private async registered(userId: string): Promise<WebhookRegistration> {
@@ -129,7 +138,11 @@ export class ResearchWebhookController {
     return this.#sealer;
   }
 
-  private async send(userId: string, url: string | null, sealedSecret: string | null, version: number): Promise<void> {
-    await this.publisher.publish(SetResearchWebhook, { userId, url, sealedSecret, version }, userCommandMeta(userId, randomUUID()));
+  /** Sends the setting; true when the research service said, within `waitSeconds`, that it is in force. */
+  private async send(userId: string, url: string | null, sealedSecret: string | null, version: number, waitSeconds: number): Promise<boolean> {
+    const taken = await this.settings.request(ResearchWebhookSetReplies.settingId(userId, version), { timeoutMs: waitSeconds * 1000 }, () =>
+      this.publisher.publish(SetResearchWebhook, { userId, url, sealedSecret, version }, userCommandMeta(userId, randomUUID())),
+    );
+    return taken !== undefined;
   }
 }

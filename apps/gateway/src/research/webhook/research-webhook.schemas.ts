@@ -22,8 +22,24 @@ export const putWebhookBody = z.strictObject({
   secret: freeText().min(24, 'a signing secret is at least 24 characters').max(200).optional(),
 });
 
+/** Longest `?wait` (seconds) of `PUT` / `DELETE /research/webhook`: the research service stores a setting in moments. */
+export const MAX_WEBHOOK_WAIT_SECONDS = 30;
+/** `PUT` / `DELETE /research/webhook?wait=` */
+export const webhookWaitQuery = z.object({
+  wait: z.coerce
+    .number()
+    .min(0)
+    .max(MAX_WEBHOOK_WAIT_SECONDS)
+    .optional()
+    .describe(
+      `Seconds (0..${MAX_WEBHOOK_WAIT_SECONDS}) to wait until the research service has taken the setting (default 0): then every research event handled after the answer follows it (\`active: true\`).`,
+    ),
+});
+
 export const webhookRegistered = z.object({
   url: z.string(),
+  /** The research service has taken this registration (`?wait=`): every research event handled from now on is delivered to `url`. False: not confirmed within the wait (it takes effect within moments). */
+  active: z.boolean(),
   /** Shown once: store it to verify the signature. */
   secret: z.string(),
   signature: z.object({ header: z.string(), timestampHeader: z.string(), eventIdHeader: z.string(), scheme: z.string() }),
