@@ -28,9 +28,13 @@ const root = join(import.meta.dirname, '../../../..');
  *    StartRun and the research commands on the way out.
  * The legs' replies land in 5 or 6 coordinator transactions, by timing (each is one run change): the
  * budget allows the sixth, and nothing more. Each of those transactions is one round trip of the
- * coordinator to PostgreSQL (the StartRun of the new run too: decided without a read, ADR 0032).
+ * coordinator to PostgreSQL (the StartRun of the new run too: decided without a read, ADR 0032) — 5 per
+ * run measured on a quiet machine. The legs' replies of one run may land in two batches at once; the one
+ * that commits second was decided from the run as it was before the first, so its guard fails and it is
+ * decided again under lock (1 + 2 round trips): measured 7.5 per run under CI's load. The budget allows
+ * that for half the transactions, and nothing more.
  */
-const LEG_COORDINATOR_ROUND_TRIPS = 6 / 3;
+const LEG_COORDINATOR_ROUND_TRIPS = 9 / 3;
 const LEG_BUDGET: MessageBudget = {
   publishes: 17 / 3,
   deliveries: 22 / 3,

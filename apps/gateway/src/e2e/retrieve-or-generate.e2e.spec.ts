@@ -10,6 +10,15 @@ import { cliEnvironment, runCli, startCli } from './testing/openpaw-cli.js';
 import { renderProblemPng, rephotograph } from '@openpaw/testkit';
 import sharp from 'sharp';
 
+/**
+ * A small, coarse JPEG of `problem` (190 px wide at quality 15) that the reader reads whole but with a
+ * sign it is unsure of, so the reading is not trusted. Larger or finer copies are now read sure (the
+ * reader enlarges small print): this one must stay doubtful for the read → confirm → solve tests.
+ */
+async function unsurePhotoOf(problem: string): Promise<Buffer> {
+  return sharp(await renderProblemPng(problem)).resize({ width: 190 }).jpeg({ quality: 15 }).toBuffer();
+}
+
 const root = join(import.meta.dirname, '../../../..');
 
 /** A slow local web page holding a problem: keeps a run in INGESTING long enough to cancel it. */
@@ -115,9 +124,7 @@ describe('RetrieveOrGenerate end to end through the gateway', () => {
   });
 
   it('read → confirm → solve (issue 25): an uncertain reading waits for its owner, who corrects it; without opt-in it fails unreadable', async () => {
-    // A quarter-size JPEG at quality 30: its digits and operators are read unsure, so the reading is not trusted.
-    const png = await renderProblemPng('Solve 5y + 2 = 17');
-    const blurred = await sharp(png).resize({ width: 225 }).jpeg({ quality: 30 }).toBuffer();
+    const blurred = await unsurePhotoOf('Solve 5y + 2 = 17');
 
     const refused = await alice.submitImage(blurred, 'blurred.jpg', 60);
     expect(refused.body.result).toMatchObject({ status: 'failed', error_code: 'unreadable', reading: { doubts: expect.arrayContaining([expect.any(String)]) } });
@@ -207,11 +214,10 @@ describe('RetrieveOrGenerate end to end through the gateway', () => {
   });
 
   it('the CLI (`openpaw solve --confirm-reading`): a photo read unsure waits; the CLI shows the reading and its doubts and sends the correction typed on stdin', async () => {
-    const png = await renderProblemPng('Solve 5y + 2 = 17');
     const dir = await mkdtemp(join(tmpdir(), 'openpaw-reading-cli-'));
     try {
       const photo = join(dir, 'blurred.jpg');
-      await writeFile(photo, await sharp(png).resize({ width: 225 }).jpeg({ quality: 30 }).toBuffer());
+      await writeFile(photo, await unsurePhotoOf('Solve 5y + 2 = 17'));
       const solved = await runCli(root, ['solve', photo, '--confirm-reading'], cliEnvironment(platform.gatewayUrl, platform.jwtSecret, 'dora'), { stdin: 'Solve 5y + 2 = 17\n' });
       expect({ code: solved.code, stderr: solved.stderr }).toEqual({ code: 0, stderr: expect.stringContaining('solve it as read?') });
       expect(printedStates(solved.stdout)).toContain('AWAITING_READING_CONFIRMATION');

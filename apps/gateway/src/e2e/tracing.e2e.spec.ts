@@ -114,9 +114,10 @@ describe('one submission, one trace', () => {
 
     const byId = new Map(trace.map((s) => [s.spanId, s]));
     const parentOf = (span: ReceivedSpan): ReceivedSpan | undefined => byId.get(span.parentSpanId);
-    // PostgreSQL: the coordinator's transaction for a message runs under that message's CONSUMER span.
+    // PostgreSQL: the coordinator's transaction for a message runs under that message's CONSUMER span (its
+    // write of the run: most batches are decided without reading the run first, ADR 0032).
     const runQuery = trace.find(
-      (s) => s.service === 'coordinator' && s.kind === SPAN_KIND.client && s.attributes['db.query.text']?.includes('from workflow_runs') === true,
+      (s) => s.service === 'coordinator' && s.kind === SPAN_KIND.client && s.attributes['db.query.text']?.includes('workflow_runs') === true,
     );
     expect(runQuery?.attributes).toMatchObject({ 'db.system.name': 'postgresql', 'db.namespace': expect.stringContaining('e2e_tracing') });
     const applied = parentOf(runQuery as ReceivedSpan);
