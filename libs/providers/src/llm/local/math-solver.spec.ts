@@ -20,7 +20,8 @@ describe('local math solver (the maths engine behind the local model)', () => {
     ['Prove that there are infinitely many primes.', /not one the maths engine recognises/],
     ['What is 1/0?', /no finite real value|check failed|division by zero/],
     ['Solve \\frac{1}{2}x = 3', /LaTeX/],
-    ['Find x such that x = 3 mod 5', /not one the maths engine recognises/],
+    // A relation split by a word is refused as maths not read whole (one parser, issue 24).
+    ['Find x such that x = 3 mod 5', /part of the maths is not read/],
     ['Solve x + y = 3', /2 unknowns/],
   ])('honestly refuses %j', (problem, reason) => {
     const solution = solveMathProblem(problem);
