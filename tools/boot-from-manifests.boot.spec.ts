@@ -199,8 +199,12 @@ describe('the platform booted from its synthesized manifests', () => {
     expect(boot.started).toContain('openpaw-retention/retention');
   });
 
-  it("exports traces to the collector's address", () => {
+  it("exports traces to the collector's address", async () => {
     // OTEL_SERVICE_NAME per Deployment; the gateway and the coordinator take part in every request above.
-    expect([...new Set(otlp.spans.map((span) => span.service))]).toEqual(expect.arrayContaining(['gateway', 'coordinator']));
+    // Spans leave in batches (every 5 s by default): on a fast machine the requests above end before the first.
+    const services = (): string[] => [...new Set(otlp.spans.map((span) => span.service))];
+    const deadline = Date.now() + 20_000;
+    while (!(services().includes('gateway') && services().includes('coordinator')) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(services()).toEqual(expect.arrayContaining(['gateway', 'coordinator']));
   });
 });

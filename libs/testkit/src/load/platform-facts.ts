@@ -1,5 +1,6 @@
 import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
+import { whenJetStreamAnswers } from '@openpaw/messaging';
 import pg from 'pg';
 
 /** What the platform's own records say after a load run (PostgreSQL and the commands stream). */
@@ -106,8 +107,10 @@ async function commandCounts(natsUrl: string): Promise<Record<string, { stored: 
   const nc = await connect({ servers: natsUrl });
   try {
     const js = jetstream(nc);
-    const consumer = await js.consumers.get('OPENPAW_COMMANDS');
-    const info = await consumer.info(true);
+    // Right after a node is lost the cluster may still be electing its leaders: ask until JetStream answers (bounded).
+    const answered = { signal: AbortSignal.timeout(60_000), onRetry: () => undefined };
+    const consumer = await whenJetStreamAnswers('an ordered consumer of OPENPAW_COMMANDS', () => js.consumers.get('OPENPAW_COMMANDS'), answered);
+    const info = await whenJetStreamAnswers('its info', () => consumer.info(true), answered);
     const total = info.num_pending;
     const counts: Record<string, { stored: number; ids: Set<string> }> = {};
     if (total > 0) {
