@@ -24,14 +24,19 @@ const METRIC_OF: Readonly<Record<Counted, string>> = {
 
 export type ServiceCounts = ReadonlyMap<ServiceName, Counts>;
 
-/** A service's message counters, from the Prometheus text of its `/metrics`. */
-async function countsOf(platform: RunningPlatform, service: ServiceName): Promise<Counts> {
+/** Reads counters of one service's `/metrics` (Prometheus text); throws naming a counter it does not export. */
+async function metricsOf(platform: RunningPlatform, service: ServiceName): Promise<(metric: string) => number> {
   const text = await (await fetch(`${platform.urlOf(service)}/metrics`)).text();
-  const value = (metric: string): number => {
+  return (metric) => {
     const line = new RegExp(`^${metric} ([0-9.e+]+)$`, 'm').exec(text);
     if (line?.[1] === undefined) throw new Error(`${service} does not export ${metric}`);
     return Number(line[1]);
   };
+}
+
+/** A service's message counters, from the Prometheus text of its `/metrics`. */
+async function countsOf(platform: RunningPlatform, service: ServiceName): Promise<Counts> {
+  const value = await metricsOf(platform, service);
   return { publishes: value(METRIC_OF.publishes), deliveries: value(METRIC_OF.deliveries), commits: value(METRIC_OF.commits), validations: value(METRIC_OF.validations) };
 }
 
@@ -40,10 +45,7 @@ async function countsOf(platform: RunningPlatform, service: ServiceName): Promis
  * from memory takes one, the locking path one more per read it waits for.
  */
 export async function coordinatorRoundTrips(platform: RunningPlatform): Promise<number> {
-  const text = await (await fetch(`${platform.urlOf('coordinator')}/metrics`)).text();
-  const line = /^openpaw_saga_batch_round_trips_total ([0-9.e+]+)$/m.exec(text);
-  if (line?.[1] === undefined) throw new Error('the coordinator does not export openpaw_saga_batch_round_trips_total');
-  return Number(line[1]);
+  return (await metricsOf(platform, 'coordinator'))('openpaw_saga_batch_round_trips_total');
 }
 
 async function countsByService(platform: RunningPlatform, services: readonly ServiceName[]): Promise<ServiceCounts> {

@@ -245,9 +245,10 @@ export class SagaStore {
   /** Reads and locks the batch's runs, then decides it; its write is sent by the caller, with COMMIT behind it. */
   private async applyInTransaction(client: PoolClient, inputs: readonly PendingInput[], published: readonly string[], now: Date): Promise<Decided> {
     // Each read here is waited for: a round trip. The write is sent with COMMIT (counted with it).
-    const query = countedRoundTrips(namedStatementsOn(client));
+    const statements = namedStatementsOn(client);
+    const query = countedRoundTrips(statements);
     const runner = { query };
-    const writer = { query: namedStatementsOn(client) };
+    const writer = { query: statements };
     const results: InputResult[] = new Array<InputResult>(inputs.length).fill({ status: 'duplicate' });
 
     // Fired timers are consumed first: only those still due and unchanged are applied (another
