@@ -58,8 +58,8 @@ export function preparedSql(dataSource: DataSource, prefix: string, options: Pre
 }
 
 /**
- * Each statement in its own transaction with a relaxed commit, in one round trip: `begin`, `set local
- * synchronous_commit = off`, the statement and `commit` leave together on a pipelined connection
+ * Each statement in its own transaction with a relaxed commit, in one round trip: `begin; set local
+ * synchronous_commit = off` (one query string), the statement and `commit` leave together on a pipelined connection
  * (`pipelinedPoolOf`), and PostgreSQL answers them together. A statement PostgreSQL refuses aborts
  * the transaction, and the COMMIT behind it then ends it as a ROLLBACK: its error is thrown, nothing kept.
  */
@@ -70,13 +70,13 @@ function relaxedSql(dataSource: DataSource, nameOf: (sql: string) => string): Pr
       let broken: Error | undefined;
       try {
         const statements = sentTogether(client, () => [
-          client.query('begin'),
-          client.query('set local synchronous_commit = off'),
+          // One query string, one answer: PostgreSQL runs both and says ReadyForQuery once.
+          client.query('begin; set local synchronous_commit = off'),
           client.query({ name: nameOf(sql), text: sql, values: [...parameters] }),
           client.query('commit'),
         ]);
-        const [begun, relaxed, answered, committed] = await Promise.allSettled(statements);
-        const failed = [begun, relaxed, answered, committed].find((settled) => settled?.status === 'rejected');
+        const [begun, answered, committed] = await Promise.allSettled(statements);
+        const failed = [begun, answered, committed].find((settled) => settled?.status === 'rejected');
         if (failed !== undefined) {
           // Refused by PostgreSQL, the transaction ended as a ROLLBACK and the connection is fine;
           // any other failure (the connection died) closes the connection instead of reusing it.

@@ -85,8 +85,8 @@ export class SagaStore {
 
   /**
    * Applies a batch atomically. When every input is for a run this process knows (it committed the
-   * run's last change), the batch is decided from memory and committed in one round trip: `begin`, the
-   * guarded write and `commit` go out together, and the write's guard (inbox and run versions, see
+   * run's last change), the batch is decided from memory and committed in one round trip: one guarded
+   * statement, its own transaction, whose guard (inbox and run versions, see
    * `saga_batch_guard`) aborts it if that knowledge was stale. Otherwise, or after such an abort, the
    * locking path: the inputs' runs are read and locked first, then written (two round trips).
    */
@@ -99,13 +99,11 @@ export class SagaStore {
       const now = this.clock();
       const fromMemory = this.decideFromKnownRuns(client, inputs, published, now);
       if (fromMemory !== undefined) {
-        const committed = await this.commit(client, inputs, () => fromMemory, true);
+        const committed = await this.commitGuarded(inputs, fromMemory);
         if (committed !== undefined) return committed;
         sagaStoreCounters.staleDecisions += 1;
       }
-      const committed = await this.commit(client, inputs, () => this.applyInTransaction(client, inputs, published, now));
-      if (committed === undefined) throw new Error('the locking path hit the batch guard, which only guards decisions made from memory');
-      return committed;
+      return await this.commit(client, inputs, () => this.applyInTransaction(client, inputs, published, now));
     } catch (error) {
       this.notePublished(published);
       // Outside a transaction (it already ended) a ROLLBACK only warns.
@@ -118,42 +116,53 @@ export class SagaStore {
   }
 
   /**
-   * One transaction: `begin` goes out with the first statement, and `commit` right behind the write.
-   * Not waiting for BEGIN is safe: it fails only with its connection, and then every statement behind
-   * it fails too. A write PostgreSQL refuses aborts the transaction, and the COMMIT behind it then ends
-   * it as a ROLLBACK: the write's error is thrown, nothing is kept; undefined when it was the batch
-   * guard's (decided from a stale view: decide again).
+   * A decision made from memory is one guarded statement, which PostgreSQL runs as a transaction of
+   * its own (pg sends each statement with its own Sync): all of it or nothing, durable once answered.
+   * No `begin` or `commit` travels with it; each would cost PostgreSQL a cycle of its own and this
+   * process an answer to read. Undefined when the guard found the view stale (decide again).
    */
-  private async commit(client: PoolClient, inputs: readonly PendingInput[], decide: () => Decided | Promise<Decided>, guarded = false): Promise<BatchResult | undefined> {
-    // Statements queued together leave in one packet: a decision made from memory goes out with `begin`
-    // and `commit` (one round trip); on the locking path the first read goes with `begin`, and the write
-    // with `commit`.
-    let sent: SentWrite | undefined;
-    const { begun, deciding } = sentTogether(client, () => {
-      const begun = client.query('begin');
-      begun.catch(() => undefined); // awaited below; this only marks it handled until then
-      const deciding = decide();
-      if (!(deciding instanceof Promise)) sent = sendWithCommit(client, deciding);
-      return { begun, deciding };
-    });
-    const { result, runs, write } = await deciding;
-    sent ??= sentTogether(client, () => sendWithCommit(client, { write }));
-    const [wrote, committed] = await Promise.allSettled([sent.writing, sent.committing]);
-    sagaStoreCounters.roundTrips += 1;
-    await begun;
-    if (wrote.status === 'rejected') {
-      if (isBatchGuardFailure(wrote.reason)) {
-        for (const run of runs) this.known.forget(run.id);
-        return undefined;
-      }
-      throw wrote.reason;
+  private async commitGuarded(inputs: readonly PendingInput[], decided: Decided): Promise<BatchResult | undefined> {
+    try {
+      await decided.write();
+    } catch (error) {
+      if (!isBatchGuardFailure(error)) throw error;
+      for (const run of decided.runs) this.known.forget(run.id);
+      return undefined;
+    } finally {
+      sagaStoreCounters.roundTrips += 1;
     }
-    if (committed.status === 'rejected') throw committed.reason;
-    if (committed.value.command !== 'COMMIT') throw new Error(`the batch's transaction ended with ${committed.value.command}, not COMMIT`);
+    this.committed(inputs, decided.runs, true);
+    return decided.result;
+  }
+
+  private committed(inputs: readonly PendingInput[], runs: readonly RunRecord[], guarded: boolean): void {
     sagaStoreCounters.commits += 1;
     sagaStoreCounters.inputs += inputs.length;
     if (guarded) sagaStoreCounters.decidedFromMemory += 1;
     for (const run of runs) this.known.remember(run, this.isFinished(run));
+  }
+
+  /**
+   * The locking path, one transaction: `begin` goes out with the first read, and `commit` right behind
+   * the write (two round trips). Not waiting for BEGIN is safe: it fails only with its connection, and
+   * then every statement behind it fails too. A write PostgreSQL refuses aborts the transaction, and the
+   * COMMIT behind it then ends it as a ROLLBACK: the write's error is thrown, nothing is kept.
+   */
+  private async commit(client: PoolClient, inputs: readonly PendingInput[], decide: () => Promise<Decided>): Promise<BatchResult> {
+    const { begun, deciding } = sentTogether(client, () => {
+      const begun = client.query('begin');
+      begun.catch(() => undefined); // awaited below; this only marks it handled until then
+      return { begun, deciding: decide() };
+    });
+    const { result, runs, write } = await deciding;
+    const sent = sentTogether(client, () => sendWithCommit(client, { write }));
+    const [wrote, committed] = await Promise.allSettled([sent.writing, sent.committing]);
+    sagaStoreCounters.roundTrips += 1;
+    await begun;
+    if (wrote.status === 'rejected') throw wrote.reason;
+    if (committed.status === 'rejected') throw committed.reason;
+    if (committed.value.command !== 'COMMIT') throw new Error(`the batch's transaction ended with ${committed.value.command}, not COMMIT`);
+    this.committed(inputs, runs, false);
     return result;
   }
 
