@@ -19,6 +19,7 @@ export {
   type RetentionRule,
   type TableSize,
 } from './retention.js';
+export { fewBatchRows } from './batch-rows.js';
 export { pipelinedPoolOf, sentTogether } from './pipelined-pool.js';
 export { preparedSql, preparedSqlRunner, statementNamer, type PreparedSql, type PreparedSqlOptions, type PreparedSqlRunner } from './prepared-sql.js';
 export {

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { type PreparedSql, preparedSql } from '@openpaw/persistence';
 import { asRunChange } from './run-change.js';
-import { RunEventWriter } from './run-event-writer.js';
-import { RunProjectionStore } from './run-projection.store.js';
+import { PROJECT_RUN_EVENTS, RunEventWriter } from './run-event-writer.js';
+import { RUN_PROJECTION_TABLE, RunProjectionStore } from './run-projection.store.js';
 import { RunTransitionStore } from './run-transition.store.js';
 import { openProjectionDatabase, runEventFactory, secondsAfter } from '../testing/run-events.js';
 
@@ -36,6 +36,29 @@ describe('RunEventWriter (real PostgreSQL)', () => {
   });
   afterAll(async () => {
     await dataSource.destroy();
+  });
+
+  it('probes the projection by run id however many runs it holds (its plan never scans the table)', async () => {
+    const runner = dataSource.createQueryRunner();
+    try {
+      await runner.query(
+        `insert into ${RUN_PROJECTION_TABLE} (run_id, workflow_type, user_id, state, terminal, attempt_no, version, view, created_at, updated_at)
+         select gen_random_uuid(), 'Filler', 'user-filler', 'DONE', true, 1, 1, jsonb_build_object('view', repeat('v', 400)), now(), now()
+         from generate_series(1, 5000)`,
+      );
+      await runner.query(`analyze ${RUN_PROJECTION_TABLE}`);
+      // The plan a named statement keeps after its first executions.
+      await runner.query('set plan_cache_mode = force_generic_plan');
+      await runner.query(`prepare project_run_events(jsonb, jsonb) as ${PROJECT_RUN_EVENTS}`);
+      const plan = (await runner.query(`explain execute project_run_events('[]', '[]')`)) as Array<{ 'QUERY PLAN': string }>;
+      const text = plan.map((row) => row['QUERY PLAN']).join('\n');
+      expect(text).toMatch(/run_projection_pkey/);
+      expect(text).not.toMatch(/Seq Scan on run_projection/);
+    } finally {
+      await runner.query('deallocate all').catch(() => undefined);
+      await runner.query('reset plan_cache_mode').catch(() => undefined);
+      await runner.release();
+    }
   });
 
   it("writes the events that arrive while others are in flight together, each run's row and timeline as if written one by one", async () => {

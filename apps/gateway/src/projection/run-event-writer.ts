@@ -16,9 +16,9 @@ import type { RunChange } from './run-change.js';
  *  - `earlier_times`: an older change arriving late (the consumer applies in any order) still carries
  *    the earliest times. It touches only rows `newer` left alone, so no row is written twice.
  * Rows are taken in run id order (the same lock order in every batch). Answers, per change, the run's
- * row as the change left it when the change moved it (no row: it did not).
+ * row as the change left it when the change moved it (no row: it did not). Exported for its plan's spec.
  */
-const PROJECT_RUN_EVENTS = `
+export const PROJECT_RUN_EVENTS = `
   with event as (
     select * from jsonb_to_recordset($1::jsonb)
       as e(run_id uuid, workflow_type text, user_id text, state text, terminal boolean, attempt_no int, version int, parent_run_id uuid,

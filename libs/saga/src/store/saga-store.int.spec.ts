@@ -146,6 +146,53 @@ describe('SagaStore on PostgreSQL', () => {
       expect(loaded?.logs.map((l) => `${l.stateBefore}->${l.stateAfter}`).at(-1)).toBe('WORKING->REVIEW');
     });
 
+    it("probes the runs' and timers' indexes however many rows the tables hold (never a scan per batch)", async () => {
+      type TableStats = Record<'workflow_runs' | 'timers', { seq: number; updated: number; deleted: number }>;
+      const stats = async (): Promise<TableStats> => {
+        await dataSource.query('select pg_stat_clear_snapshot()');
+        const rows = await dataSource.query<Array<{ relname: keyof TableStats; seq: string; updated: string; deleted: string }>>(
+          `select relname, seq_scan as seq, n_tup_upd as updated, n_tup_del as deleted from pg_stat_user_tables where relname in ('workflow_runs', 'timers')`,
+        );
+        return Object.fromEntries(rows.map((r) => [r.relname, { seq: Number(r.seq), updated: Number(r.updated), deleted: Number(r.deleted) }])) as TableStats;
+      };
+      // Enough finished runs and pending timers that scanning costs the planner more than probing;
+      // written on one connection that then reports its statistics at once.
+      const setup = dataSource.createQueryRunner();
+      try {
+        await setup.query(
+          `insert into workflow_runs (id, type, state, attempt_no, idempotency_key, user_id, data, version, created_at, updated_at)
+           select gen_random_uuid(), 'filler', 'DONE', 1, 'filler-' || g, 'u-filler', jsonb_build_object('view', repeat('v', 400)), 1, now(), now()
+           from generate_series(1, 5000) g`,
+        );
+        await setup.query(`insert into timers (run_id, name, fire_at, payload) select id, 'step', now() + interval '1 hour', 'null'::jsonb from workflow_runs where type = 'filler'`);
+        await setup.query('analyze workflow_runs');
+        await setup.query('analyze timers');
+        await setup.query('select pg_stat_force_next_flush()');
+      } finally {
+        await setup.release();
+      }
+      const before = await stats();
+      const own = new SagaStore(dataSource, new SagaRegistry([twoStepDefinition]));
+      const decided = sagaStoreCounters.decidedFromMemory;
+      try {
+        await own.applyBatch([start('big')]);
+        // Updates the run (WORKING → REVIEW) and clears its step timer, both joined from the batch's JSON.
+        expect((await own.applyBatch([worked('big')])).results.map((r) => r.status)).toEqual(['applied']);
+      } finally {
+        // Its connections close, and their backends report their statistics as they exit.
+        await own.close();
+      }
+      expect(sagaStoreCounters.decidedFromMemory - decided).toBe(2);
+      let after = await stats();
+      for (let waited = 0; waited < 5_000 && (after.workflow_runs.updated === before.workflow_runs.updated || after.timers.deleted === before.timers.deleted); waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        after = await stats();
+      }
+      expect(after.workflow_runs.updated).toBeGreaterThan(before.workflow_runs.updated);
+      expect(after.timers.deleted).toBeGreaterThan(before.timers.deleted);
+      expect({ runs: after.workflow_runs.seq, timers: after.timers.seq }).toEqual({ runs: before.workflow_runs.seq, timers: before.timers.seq });
+    });
+
     it('decides again under lock when another replica moved the run meanwhile', async () => {
       await store.applyBatch([start('m')]); // this store knows m at WORKING, version 2
       const replica = new SagaStore(dataSource, new SagaRegistry([twoStepDefinition]));

@@ -9,7 +9,7 @@ import { BatchWrites } from './batch-writes.js';
 import { KnownRuns } from './known-runs.js';
 import { BATCH_GUARD_SQLSTATE } from './migrations.js';
 import { claimAnswerMessageId, claimKeys, keyClaimRowKey, releaseWaiters, sortedForInsert } from './key-claim-store.js';
-import { pipelinedPoolOf, sentTogether } from '@openpaw/persistence';
+import { fewBatchRows, pipelinedPoolOf, sentTogether } from '@openpaw/persistence';
 import { sagaStoreCounters } from './store-counters.js';
 import { type RunRow, toRunRecord, type TransactionQuery } from './run-rows.js';
 
@@ -407,7 +407,7 @@ export class SagaStore {
          from json_to_recordset($4::json) as s(run_id uuid, name text, fire_at timestamptz, payload jsonb)
        ),
        timers_cleared as (
-         delete from timers t using json_to_recordset($5::json) as c(run_id uuid, prefix text, exact bool)
+         delete from timers t using ${fewBatchRows('json_to_recordset($5::json) as c(run_id uuid, prefix text, exact bool)', '$5::json')} as c
          where t.run_id = c.run_id and (case when c.exact then t.name = c.prefix else starts_with(t.name, c.prefix) end)
            and not exists (select 1 from timer_sets s where s.run_id = t.run_id and s.name = t.name)
          returning 1
@@ -532,7 +532,7 @@ const UPSERT_LOCKED_RUNS = `runs as (
  */
 const UPDATE_KNOWN_RUNS = `runs as (
          update workflow_runs w set state = r.state, attempt_no = r.attempt_no, data = coalesce(r.data, 'null'::jsonb), version = r.version, updated_at = r.updated_at
-         from json_to_recordset($1::json) as r(id uuid, state text, attempt_no int, data jsonb, version int, updated_at timestamptz, expected_version int)
+         from ${fewBatchRows('json_to_recordset($1::json) as r(id uuid, state text, attempt_no int, data jsonb, version int, updated_at timestamptz, expected_version int)', '$1::json')} as r
          where w.id = r.id and w.version = r.expected_version
          returning 1
        ),

@@ -1,0 +1,17 @@
+/**
+ * A batch's rows from a JSON array parameter, as a relation the planner takes for a few rows.
+ *
+ * PostgreSQL estimates every `json(b)_to_recordset` at 100 rows whatever the array holds, so a
+ * statement joining a batch (1–3 rows on a hot path) to a table plans a hash join over a scan of the
+ * whole table, and a named statement keeps that plan: the coordinator's guarded write scanned
+ * `workflow_runs` and `timers` on every batch, the gateway's projection write `run_projection`, each
+ * costing more as the table grew. A LIMIT that is not a constant is estimated at a tenth of its input,
+ * so the join probes the table's index instead. The LIMIT never cuts: it is the array's own length.
+ *
+ * `recordset` is the set-returning call with its column list, e.g.
+ * `json_to_recordset($1::json) as r(id uuid, version int)`; `array` is the same parameter, e.g. `$1::json`.
+ */
+export function fewBatchRows(recordset: string, array: string): string {
+  const length = array.endsWith('::jsonb') ? `jsonb_array_length(${array})` : `json_array_length(${array})`;
+  return `(select * from ${recordset} limit ${length})`;
+}
