@@ -4,8 +4,7 @@
  * PostgreSQL estimates every `json(b)_to_recordset` at 100 rows whatever the array holds, so a
  * statement joining a batch (1–3 rows on a hot path) to a table plans a hash join over a scan of the
  * whole table, and a named statement keeps that plan: the coordinator's guarded write scanned
- * `workflow_runs` and `timers` on every batch, the gateway's projection write `run_projection`, each
- * costing more as the table grew. A LIMIT that is not a constant is estimated at a tenth of its input,
+ * `workflow_runs` and `timers` on every batch, costing more as the tables grew. A LIMIT that is not a constant is estimated at a tenth of its input,
  * so the join probes the table's index instead. The LIMIT never cuts: it is the array's own length.
  *
  * `recordset` is the set-returning call with its column list, e.g.
