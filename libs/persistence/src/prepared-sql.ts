@@ -18,19 +18,36 @@ export interface PreparedSqlOptions {
   readonly synchronousCommit?: 'on' | 'off';
 }
 
+/** Uses of a statement after which it is named (and so planned) anew; each step ×4 the one before. */
+const FIRST_REPLAN_AFTER = 256;
+const REPLAN_GROWTH = 4;
+/** Past this many uses a statement keeps its name: its tables are as big as they get, and autovacuum's statistics replan it. */
+const LAST_REPLAN_AFTER = FIRST_REPLAN_AFTER * REPLAN_GROWTH ** 8;
+
 /**
  * Names for SQL texts (`<prefix>_<n>`, one per distinct text), for named statements: PostgreSQL parses
  * and plans a named statement once per connection. One namer per prefix, so a name never means two texts.
+ *
+ * A named statement keeps the plan made for the tables as they were when it was first used: on a fresh
+ * database that is empty tables, whose best plan is a scan, kept while they grow (until statistics
+ * are gathered again). So a text is named anew (`<prefix>_<n>_<generation>`) each time this process's
+ * uses of it grow fourfold, from 256 up to ~16 million: each connection then plans it once more, for
+ * the tables as they are by then.
  */
 export function statementNamer(prefix: string): (sql: string) => string {
-  const names = new Map<string, string>();
+  const names = new Map<string, { readonly n: number; uses: number; nextReplan: number; generation: number }>();
   return (sql) => {
-    let name = names.get(sql);
-    if (name === undefined) {
-      name = `${prefix}_${names.size + 1}`;
-      names.set(sql, name);
+    let entry = names.get(sql);
+    if (entry === undefined) {
+      entry = { n: names.size + 1, uses: 0, nextReplan: FIRST_REPLAN_AFTER, generation: 0 };
+      names.set(sql, entry);
     }
-    return name;
+    entry.uses += 1;
+    if (entry.uses > entry.nextReplan && entry.nextReplan <= LAST_REPLAN_AFTER) {
+      entry.generation += 1;
+      entry.nextReplan *= REPLAN_GROWTH;
+    }
+    return entry.generation === 0 ? `${prefix}_${entry.n}` : `${prefix}_${entry.n}_${entry.generation}`;
   };
 }
 

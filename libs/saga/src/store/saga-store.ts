@@ -9,7 +9,7 @@ import { BatchWrites } from './batch-writes.js';
 import { KnownRuns } from './known-runs.js';
 import { BATCH_GUARD_SQLSTATE } from './migrations.js';
 import { claimAnswerMessageId, claimKeys, keyClaimRowKey, releaseWaiters, sortedForInsert } from './key-claim-store.js';
-import { fewBatchRows, pipelinedPoolOf, sentTogether } from '@openpaw/persistence';
+import { fewBatchRows, pipelinedPoolOf, sentTogether, statementNamer } from '@openpaw/persistence';
 import { sagaStoreCounters } from './store-counters.js';
 import { type RunRow, toRunRecord, type TransactionQuery } from './run-rows.js';
 
@@ -589,16 +589,7 @@ function earliestOf(sets: ReadonlyArray<{ readonly fireAt: Date }>): Date | unde
 /** Rounds of claim answers one batch applies before it gives up (a definition that claims on every answer). */
 const MAX_CLAIM_ROUNDS = 4;
 
-const statementNames = new Map<string, string>();
-
-function statementName(sql: string): string {
-  let name = statementNames.get(sql);
-  if (name === undefined) {
-    name = `saga_store_${statementNames.size + 1}`;
-    statementNames.set(sql, name);
-  }
-  return name;
-}
+const statementName = statementNamer('saga_store');
 
 /**
  * Folds a batch's timer operations into "clear these prefixes" and "set these timers" with
