@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createConnection } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -214,6 +215,60 @@ describe('gateway (real NATS + PostgreSQL)', () => {
       const malformed = await api(`/runs/${randomUUID()}/cancel`, { method: 'POST', token: aliceToken, body: '{"reason":' });
       expect(malformed.status).toBe(400);
       expect(await malformed.json()).toMatchObject({ error: 'malformed_json' });
+    });
+  });
+
+  describe('malformed HTTP', () => {
+    /** Writes `request` on a raw TCP connection (bytes a fetch client refuses to send) and reads the answer until the server closes. */
+    async function rawHttp(request: string): Promise<{ statusLine: string; headers: Record<string, string>; body: string }> {
+      const { hostname, port } = new URL(url);
+      const answer = await new Promise<string>((resolve, reject) => {
+        let received = '';
+        const socket = createConnection({ host: hostname, port: Number(port) }, () => socket.write(request, 'latin1'));
+        socket.setTimeout(10_000, () => socket.destroy(new Error(`no answer within 10 s; so far: ${JSON.stringify(received)}`)));
+        socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+        socket.on('error', reject);
+        socket.on('close', () => resolve(received));
+      });
+      const [head = '', body = ''] = answer.split(/\r\n\r\n([\s\S]*)/);
+      const [statusLine = '', ...headerLines] = head.split('\r\n');
+      const headers = Object.fromEntries(headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      return { statusLine, headers, body };
+    }
+
+    it('answers a NUL or another control byte in a header with a JSON 400 naming it, before any route, and starts nothing', async () => {
+      const starts: unknown[] = [];
+      const subscription = nc.subscribe(StartRun.subject, {
+        callback: (_error, message: Msg) => {
+          starts.push(message.subject);
+        },
+      });
+      await nc.flush();
+      const body = JSON.stringify({ text: '2x + 3 = 7' });
+      const submit = (extraHeader: string): string =>
+        `POST /problems HTTP/1.1\r\nHost: ${new URL(url).host}\r\nAuthorization: Bearer ${aliceToken}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n${extraHeader}\r\n\r\n${body}`;
+      try {
+        for (const header of ['X-Note: before\u0000after', 'X-Note: bell\u0007', `Idempotency-Key: key\u0000${randomUUID()}`, 'X-Note: \u007f']) {
+          const refused = await rawHttp(submit(header));
+          expect({ header, statusLine: refused.statusLine, contentType: refused.headers['content-type'] }).toEqual({
+            header,
+            statusLine: 'HTTP/1.1 400 Bad Request',
+            contentType: 'application/json; charset=utf-8',
+          });
+          expect(JSON.parse(refused.body)).toEqual({ error: 'bad_request', message: expect.stringMatching(/^the HTTP request could not be read: Invalid header value char .*NUL/) });
+        }
+        await nc.flush();
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(starts).toEqual([]);
+
+        // The same request without the byte is read and starts a run: the subscription sees its StartRun.
+        const accepted = await rawHttp(submit('X-Note: before after'));
+        expect(accepted.statusLine).toMatch(/^HTTP\/1\.1 20\d /);
+        await eventually(() => Promise.resolve(starts.length === 1 ? true : undefined));
+      } finally {
+        subscription.unsubscribe();
+      }
     });
   });
 

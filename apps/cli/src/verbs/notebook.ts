@@ -17,7 +17,15 @@ interface SourceResource {
 
 /** What `POST /ai/chat` answers: an artifact job, or a grounded chat answer. */
 type ChatAnswer =
-  | { readonly type: 'artifact_job_created'; readonly job_id: string; readonly status: string; readonly artifact_type: ArtifactKind; readonly message: string }
+  | {
+      readonly type: 'artifact_job_created';
+      readonly job_id: string;
+      readonly status: string;
+      readonly artifact_type: ArtifactKind;
+      readonly message: string;
+      /** A new job's snapshot: `deferred` when the artifacts service was slow and the job takes it as its first step. */
+      readonly snapshot?: 'captured' | 'deferred';
+    }
   | { readonly type: 'chat_response'; readonly message: string; readonly citations: readonly { chunk_id: string; source_id: string }[]; readonly model: string };
 
 /** What `GET /ai/artifact/{id}` answers. */
@@ -166,6 +174,7 @@ async function artifact({ args, options, io, out, api, timeoutMs }: VerbContext,
   if (created.type !== 'artifact_job_created') throw new Error(`the gateway answered a chat message, not a ${kind} job`);
   const jobId = created.job_id;
   out(`${kind} job ${jobId} (${created.status})`);
+  if (created.snapshot === 'deferred') out('  the artifacts service was slow: the job was accepted and captures its sources as its first step');
   if (options['no-wait'] === true) return { exitCode: EXIT.stillRunning, result: { jobId, status: created.status } };
 
   // Live progress from the job's run events (spec 02: 0 → 20 → 60 → 90 → 100).

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshDatabase, type NatsServerHandle, privateNatsServer, type RunningPlatform, startPlatformProcesses } from '@openpaw/testing';
 import pg from 'pg';
-import { cliEnvironment, runCli } from '../e2e/testing/openpaw-cli.js';
+import { cliEnvironment, runCli, startCli } from '../e2e/testing/openpaw-cli.js';
 import { type ScriptedModelServer, startScriptedModelServer } from '../e2e/scripted-model-server.js';
 import { ArtifactsApiClient } from './testing/artifacts-api-client.js';
 import { StudyNotesModel } from './testing/study-notes-model.js';
@@ -35,6 +35,8 @@ const CELLS = [
   'Lysosomes digest worn out organelles with powerful enzymes.',
   'The membrane controls which substances enter and leave the cell.',
 ].join(' ');
+/** How long creating a job waits for its snapshot here: short, so a frozen artifacts service is slow, not gone. */
+const SNAPSHOT_TIMEOUT_MS = 4_000;
 /** One generation whose output misses the schema: the request and the client's re-ask. */
 const ONE_GENERATION = 2;
 
@@ -67,6 +69,7 @@ describe('artifact jobs through the gateway (spec 02)', () => {
       services: ['coordinator', 'artifacts', 'gateway'],
       serviceEnv: {
         coordinator: { OPENPAW_ARTIFACT_JOB_TIMINGS_JSON: JSON.stringify({ retryDelayMs: 2_000, stepBackoff: { baseMs: 500, factor: 2, maxMs: 2_000 } }) },
+        gateway: { OPENPAW_GATEWAY_SNAPSHOT_TIMEOUT_MS: String(SNAPSHOT_TIMEOUT_MS) },
         artifacts: { OPENPAW_LLM_MODEL: 'openai/gpt-4o-mini', OPENAI_BASE_URL: modelServer.baseUrl, OPENAI_API_KEY: 'sk-e2e', OPENPAW_LLM_MAX_ATTEMPTS: '1' },
       },
     });
@@ -107,7 +110,7 @@ describe('artifact jobs through the gateway (spec 02)', () => {
     const jobId = burst[0]?.body['job_id'] as string;
     expect(burst[0]).toEqual({
       status: 202,
-      body: { type: 'artifact_job_created', job_id: jobId, status: 'pending', artifact_type: 'quiz', message: `Artifact generation job created. Job ID: ${jobId}` },
+      body: { type: 'artifact_job_created', job_id: jobId, status: 'pending', artifact_type: 'quiz', message: `Artifact generation job created. Job ID: ${jobId}`, snapshot: 'captured' },
     });
     expect(new Set(burst.map((r) => r.body['job_id']))).toEqual(new Set([jobId]));
 
@@ -285,6 +288,48 @@ describe('artifact jobs through the gateway (spec 02)', () => {
     const refused = await ada.chat({ message: 'Create a quiz on these notes', session_id: 'nb-unknown', source_ids: ['00000000-0000-4000-8000-000000000000'] });
     expect(refused).toMatchObject({ status: 404, body: { error: 'unknown_sources', message: expect.stringContaining('00000000-0000-4000-8000-000000000000') } });
     expect(((await ada.call('GET', '/runs?type=artifact_job&limit=100')).body['items'] as unknown[]).length).toBe(before);
+  });
+
+  it('accepts a job (202, Location) when the artifacts service is too slow to capture its snapshot; the job captures it itself and completes, from the API and the CLI', async () => {
+    const { sourceId } = await ada.addText('nb-slow', PHOTOSYNTHESIS);
+    const env = cliEnvironment(platform.gatewayUrl, platform.jwtSecret, 'e2e-ada');
+    platform.freeze('artifacts');
+    try {
+      const asked = Date.now();
+      const cli = startCli(root, ['notebook', 'quiz', 'nb-slow', '--count', '3', '--sources', sourceId], env);
+      const [created] = await Promise.all([
+        ada.exchange('POST', '/ai/chat', { message: 'Create a quiz on photosynthesis', session_id: 'nb-slow', options: { num_questions: 2 } }),
+        cli.line(/the artifacts service was slow/, 30_000),
+      ]);
+      expect(Date.now() - asked).toBeGreaterThanOrEqual(SNAPSHOT_TIMEOUT_MS - 100);
+      const jobId = created.body['job_id'] as string;
+      expect(created).toEqual({
+        status: 202,
+        location: `/ai/artifact/${jobId}`,
+        body: {
+          type: 'artifact_job_created',
+          job_id: jobId,
+          status: 'pending',
+          artifact_type: 'quiz',
+          snapshot: 'deferred',
+          message: `Artifact generation job created; the artifacts service was slow, so the job captures its sources' snapshot as its first step. Job ID: ${jobId}`,
+        },
+      });
+      // Durably accepted: the job is there to read while the artifacts service is still frozen.
+      expect(await ada.waitForJob(jobId, (job) => job['status'] === 'pending')).toMatchObject({ job_id: jobId, progress: 0 });
+      platform.thaw('artifacts');
+      expect(await ada.waitForJob(jobId, terminal, 60_000)).toMatchObject({ status: 'completed', progress: 100, result: { questions: expect.any(Array) } });
+      const log = await stepLog(jobId);
+      expect(log.filter((l) => l.step === 'snapshot_captured')).toHaveLength(1);
+      expect(await ada.view(jobId)).toMatchObject({ snapshot: { source_ids: [sourceId] } });
+
+      const finished = await cli.exited;
+      expect({ code: finished.code, stderr: finished.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(finished.stdout).toMatch(/^quiz job [0-9a-f-]{36} \(pending\)\n {2}the artifacts service was slow/m);
+      expect(finished.stdout).toMatch(/^3\. /m);
+    } finally {
+      platform.thaw('artifacts');
+    }
   });
 
   it('answers other messages with a grounded chat answer from the artifacts service', async () => {

@@ -20,6 +20,13 @@ export const artifactJobCreated = z.object({
   status: z.string().describe('`pending` for a new job; the current status when an active job with the same fingerprint was returned.'),
   artifact_type: z.enum(['quiz', 'flashcards', 'summary']),
   message: z.string(),
+  snapshot: z
+    .enum(['captured', 'deferred'])
+    .optional()
+    .describe(
+      'A new job only: `captured`, the sources\' retrieval snapshot was taken with this request; `deferred`, the artifacts service did not ' +
+        'answer in time, so the job was accepted without one and captures it as its first step (a source changed meanwhile may be in it).',
+    ),
 });
 
 /** `POST /ai/chat` in chat mode. */

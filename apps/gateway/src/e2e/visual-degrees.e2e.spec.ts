@@ -237,6 +237,31 @@ describe('visual degrees (spec 03) end to end through the gateway, over the loca
       await platform.start('visual-search');
     }
   });
+  it('cancels a running search from the CLI: `openpaw cancel` stops it, the following `openpaw degrees` exits 4, status says CANCELLED, a second cancel exits 1', async () => {
+    const env = cliEnvironment(platform.gatewayUrl, platform.jwtSecret, 'alice');
+    await platform.kill('visual-search');
+    try {
+      // With visual-search down the run waits in its first search step, for as long as the test needs.
+      const following = startCli(root, ['degrees', pairs.noPath.from, pairs.noPath.to], env);
+      const started = await following.line(/^run [0-9a-f-]{36}: /);
+      const runId = /^run ([0-9a-f-]{36}):/.exec(started.text)?.[1] ?? '';
+      await alice.untilState(runId, ['DIRECT_EDGE']);
+
+      const cancel = await runCli(root, ['cancel', runId, '--reason', 'changed my mind'], env);
+      expect(cancel).toMatchObject({ code: 0, stderr: '', stdout: expect.stringMatching(new RegExp(`^(cancelled: run ${runId} is CANCELLED|cancel requested; run ${runId} is still \\w+)$`, 'm')) });
+      expect(await alice.untilTerminal(runId)).toMatchObject({ state: 'CANCELLED' });
+      // The CLI that followed the run's evidence stream saw it end cancelled.
+      expect(await following.exited).toMatchObject({ code: 4, stderr: '' });
+
+      const status = await runCli(root, ['status', runId, '--json'], env);
+      expect(status.code).toBe(4);
+      expect(JSON.parse(status.stdout)).toMatchObject({ command: 'status', exitCode: 4, result: { runId, state: 'CANCELLED', terminal: true } });
+      expect(await runCli(root, ['cancel', runId], env)).toMatchObject({ code: 1, stderr: expect.stringContaining('cancel refused') });
+    } finally {
+      await platform.start('visual-search');
+    }
+  });
+
   it('takes a person down through the operations route (admin only): their pictures answer 404 and no run finds them again', async () => {
     const operator = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'operator-olga', { roles: ['admin'] });
     const takeDown = async (client: GatewayClient, body: unknown) => {

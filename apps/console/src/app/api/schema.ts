@@ -32,7 +32,7 @@ export interface paths {
         put?: never;
         /**
          * Chat about a notebook, or ask for a study artifact (quiz, flashcards, summary).
-         * @description An intent router (rules) decides. An artifact request creates a job (202 `artifact_job_created`), idempotently: while a job with the same fingerprint (user, notebook, type, sorted sources, options) is active, that job is returned; after it ended, a new one is created. Follow it with `GET /ai/artifact/{job_id}` or `GET /runs/{job_id}/events`. Any other message is answered by the artifacts service from the notebook’s sources (200 `chat_response`; 504 when no answer came in time).
+         * @description An intent router (rules) decides. An artifact request creates a job (202 `artifact_job_created`), idempotently: while a job with the same fingerprint (user, notebook, type, sorted sources, options) is active, that job is returned; after it ended, a new one is created. Follow it with `GET /ai/artifact/{job_id}` (the 202's `Location`) or `GET /runs/{job_id}/events`. A new job's retrieval snapshot is taken with the request; when the artifacts service does not answer in time the job is accepted all the same and takes it as its first step (`snapshot: deferred`). Any other message is answered by the artifacts service from the notebook’s sources (200 `chat_response`; 504 when no answer came in time).
          */
         post: operations["ChatController_chat"];
         delete?: never;
@@ -1146,9 +1146,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Artifact mode: the job. */
+            /** @description Artifact mode: the job, accepted (its `StartRun` is durable); `Location` is `/ai/artifact/{job_id}`. */
             202: {
                 headers: {
+                    /** @description The job: `/ai/artifact/{job_id}`. */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1158,6 +1160,11 @@ export interface operations {
                         /** Format: uuid */
                         job_id: string;
                         message: string;
+                        /**
+                         * @description A new job only: `captured`, the sources' retrieval snapshot was taken with this request; `deferred`, the artifacts service did not answer in time, so the job was accepted without one and captures it as its first step (a source changed meanwhile may be in it).
+                         * @enum {string}
+                         */
+                        snapshot?: "captured" | "deferred";
                         /** @description `pending` for a new job; the current status when an active job with the same fingerprint was returned. */
                         status: string;
                         /** @enum {string} */
@@ -1185,6 +1192,30 @@ export interface operations {
             };
             /** @description Missing or invalid bearer token. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Artifact mode: `unknown_sources`, a source id the notebook does not have; nothing was started. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Artifact mode: `snapshot_failed`, the artifacts service could not capture the sources; nothing was started. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

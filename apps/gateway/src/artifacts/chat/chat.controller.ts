@@ -1,5 +1,5 @@
 import { Body, Controller, GatewayTimeoutException, Get, type HttpException, HttpStatus, NotFoundException, Param, Post, Res, ServiceUnavailableException, UnprocessableEntityException } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBearerAuth, ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { z } from 'zod';
 import { CurrentUser } from '../../auth/current-user.decorator.js';
@@ -11,22 +11,32 @@ import { artifactIdParams, artifactJobCreated, type ChatBody, chatBody, chatResp
 import { RunProjectionStore } from '../../projection/run-projection.store.js';
 import { routeIntent } from '../intent/intent-router.js';
 import { artifactJobResponse, artifactJobResponseOf } from '../jobs/artifact-job-response.js';
-import { CreateArtifactJobHandler, type RefusedArtifactJob } from '../jobs/create-artifact-job.handler.js';
+import { type CreatedArtifactJob, CreateArtifactJobHandler, type RefusedArtifactJob } from '../jobs/create-artifact-job.handler.js';
 import { resolveOptions } from '../jobs/fingerprint.js';
 import { AnswerChatHandler } from './answer-chat.handler.js';
 
+/** Where a job is read (`GET /ai/artifact/{id}`): the 202's `Location`. */
+const artifactJobPath = (jobId: string): string => `/ai/artifact/${jobId}`;
+
 const notFound = (): NotFoundException => new NotFoundException({ error: 'not_found', message: 'no such artifact job' });
 
-/** A new job whose snapshot could not be taken at creation: unknown sources are the client's 404; the rest is ours. */
+/** A new job whose snapshot was refused at creation: unknown sources are the client's 404; a failed capture is ours. */
 function snapshotRefused(outcome: RefusedArtifactJob['snapshot']): HttpException {
   switch (outcome.kind) {
     case 'unknown_sources':
       return new NotFoundException({ error: 'unknown_sources', message: outcome.error });
     case 'failed':
       return new ServiceUnavailableException({ error: 'snapshot_failed', message: outcome.error });
-    case 'timeout':
-      return new GatewayTimeoutException({ error: 'snapshot_timeout', message: 'the artifacts service did not capture the sources in time' });
   }
+}
+
+/** The 202's message: what happened to the request, in words. */
+function jobCreatedMessage(job: CreatedArtifactJob): string {
+  if (job.existing) return `Artifact generation job already in progress. Job ID: ${job.jobId}`;
+  if (job.snapshot === 'deferred') {
+    return `Artifact generation job created; the artifacts service was slow, so the job captures its sources' snapshot as its first step. Job ID: ${job.jobId}`;
+  }
+  return `Artifact generation job created. Job ID: ${job.jobId}`;
 }
 
 /** Spec 02's API: chat with artifact mode, and artifact jobs. */
@@ -48,7 +58,9 @@ export class ChatController {
     description:
       'An intent router (rules) decides. An artifact request creates a job (202 `artifact_job_created`), idempotently: while a job with ' +
       'the same fingerprint (user, notebook, type, sorted sources, options) is active, that job is returned; after it ended, a new one is ' +
-      'created. Follow it with `GET /ai/artifact/{job_id}` or `GET /runs/{job_id}/events`. Any other message is answered by the ' +
+      'created. Follow it with `GET /ai/artifact/{job_id}` (the 202\'s `Location`) or `GET /runs/{job_id}/events`. A new job\'s ' +
+      'retrieval snapshot is taken with the request; when the artifacts service does not answer in time the job is accepted all the ' +
+      'same and takes it as its first step (`snapshot: deferred`). Any other message is answered by the ' +
       'artifacts service from the notebook’s sources (200 `chat_response`; 504 when no answer came in time).',
   })
   @ApiZodBody(chatBody, {
@@ -57,7 +69,13 @@ export class ChatController {
       quiz: { message: 'Create a quiz on photosynthesis', session_id: 'biology-notes', options: { num_questions: 5, difficulty: 'medium' } },
     },
   })
-  @ApiAcceptedResponse({ description: 'Artifact mode: the job.', schema: openApiSchema(artifactJobCreated) })
+  @ApiAcceptedResponse({
+    description: 'Artifact mode: the job, accepted (its `StartRun` is durable); `Location` is `/ai/artifact/{job_id}`.',
+    headers: { Location: { description: 'The job: `/ai/artifact/{job_id}`.', schema: { type: 'string' } } },
+    schema: openApiSchema(artifactJobCreated),
+  })
+  @ApiNotFoundResponse({ description: 'Artifact mode: `unknown_sources`, a source id the notebook does not have; nothing was started.', schema: openApiSchema(errorBody) })
+  @ApiServiceUnavailableResponse({ description: 'Artifact mode: `snapshot_failed`, the artifacts service could not capture the sources; nothing was started.', schema: openApiSchema(errorBody) })
   @ApiOkResponse({ description: 'Chat mode: the answer.', schema: openApiSchema(chatResponse) })
   async chat(
     @CurrentUser() user: AuthenticatedUser,
@@ -77,14 +95,14 @@ export class ChatController {
       });
       if (job.kind === 'refused') throw snapshotRefused(job.snapshot);
       response.status(HttpStatus.ACCEPTED);
+      response.setHeader('Location', artifactJobPath(job.jobId));
       return {
         type: 'artifact_job_created',
         job_id: job.jobId,
         status: job.status,
         artifact_type: intent.artifactType,
-        message: job.existing
-          ? `Artifact generation job already in progress. Job ID: ${job.jobId}`
-          : `Artifact generation job created. Job ID: ${job.jobId}`,
+        message: jobCreatedMessage(job),
+        ...(job.snapshot === undefined ? {} : { snapshot: job.snapshot }),
       };
     }
     const abort = new AbortController();

@@ -25,12 +25,18 @@ export interface CreatedArtifactJob {
   readonly existing: boolean;
   readonly fingerprint: string;
   readonly sequence: number;
+  /**
+   * A new job's retrieval snapshot: `captured` while the request waited, or `deferred` when the
+   * artifacts service did not answer in time, so the job was started without one and captures it as
+   * its first step. Absent for an existing job.
+   */
+  readonly snapshot?: 'captured' | 'deferred';
 }
 
-/** A new job whose snapshot could not be captured: nothing was started. */
+/** A new job whose snapshot was refused (unknown sources, or the capture failed): nothing was started. */
 export interface RefusedArtifactJob {
   readonly kind: 'refused';
-  readonly snapshot: Exclude<SnapshotOutcome, { kind: 'captured' }>;
+  readonly snapshot: Exclude<SnapshotOutcome, { kind: 'captured' } | { kind: 'timeout' }>;
 }
 
 /** More jobs than this of one fingerprint means something is wrong (each one was asked for and finished). */
@@ -45,6 +51,9 @@ const MAX_SEQUENCE = 10_000;
  * coordinator make them one job. After completion the next request finds job n terminal and
  * starts n + 1: a new job. A new job's retrieval snapshot is captured before it is started and
  * travels in its input (spec 02: captured at creation); unknown source ids refuse the request.
+ * When the artifacts service does not answer in time, the job is started all the same, without a
+ * snapshot (its workflow captures one as its first step): the request is accepted durably (the
+ * `StartRun` is in JetStream) instead of failing for a slow peer.
  */
 @Injectable()
 export class CreateArtifactJobHandler {
@@ -64,7 +73,7 @@ export class CreateArtifactJobHandler {
       if (run !== undefined && run.terminal) continue;
       if (run !== undefined) return { kind: 'created', jobId: runId, status: run.state, existing: true, fingerprint, sequence };
       const captured = await this.snapshots.capture({ jobId: runId, userId: command.userId, notebookId: command.notebookId, sourceIds, query: command.content });
-      if (captured.kind !== 'captured') return { kind: 'refused', snapshot: captured };
+      if (captured.kind === 'unknown_sources' || captured.kind === 'failed') return { kind: 'refused', snapshot: captured };
       const input: ArtifactJobInput = artifactJobInput.parse({
         notebook_id: command.notebookId,
         artifact_type: command.artifactType,
@@ -74,10 +83,11 @@ export class CreateArtifactJobHandler {
         fingerprint,
         sequence,
         intent: { router: 'rules', reason: command.intentReason },
-        snapshot: captured.snapshot,
+        ...(captured.kind === 'captured' ? { snapshot: captured.snapshot } : {}),
       });
       await submitter.submit({ run: job, input });
-      return { kind: 'created', jobId: runId, status: 'pending', existing: false, fingerprint, sequence };
+      const snapshot = captured.kind === 'captured' ? 'captured' : 'deferred';
+      return { kind: 'created', jobId: runId, status: 'pending', existing: false, fingerprint, sequence, snapshot };
     }
     throw new Error(`fingerprint ${fingerprint} has more than ${MAX_SEQUENCE} jobs`);
   }

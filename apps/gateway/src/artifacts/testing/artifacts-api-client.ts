@@ -15,6 +15,12 @@ export class ArtifactsApiClient {
   }
 
   async call(method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+    const { status, body: answered } = await this.exchange(method, path, body);
+    return { status, body: answered };
+  }
+
+  /** `call`, with the answer's `Location` header (null when it has none). */
+  async exchange(method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown>; location: string | null }> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.token}` };
     let payload: string | FormData | undefined;
     if (body instanceof FormData) payload = body;
@@ -24,7 +30,7 @@ export class ArtifactsApiClient {
     }
     const response = await fetch(`${this.baseUrl}${path}`, { method, headers, ...(payload === undefined ? {} : { body: payload }) });
     const text = await response.text();
-    return { status: response.status, body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) };
+    return { status: response.status, body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>), location: response.headers.get('location') };
   }
 
   chat(body: Record<string, unknown>): Promise<{ status: number; body: Record<string, unknown> }> {
