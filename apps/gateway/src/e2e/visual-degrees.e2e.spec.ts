@@ -115,13 +115,23 @@ describe('visual degrees (spec 03) end to end through the gateway, over the loca
       expect(Math.min(card['confidenceFrom'] as number, card['confidenceTo'] as number)).toBeGreaterThanOrEqual(80);
     }
     const [final] = dataOf(events, 'final') as [{ path: string[]; confidenceMap: { bottleneck: number; cumulative: number } }];
-    // Each card's picture is a thumbnail the service stored from the photo it fetched, served to the run's owner only.
+    // Each card's picture is a thumbnail the service stored from the photo it fetched, linked for the run's
+    // owner only by a short-lived URL signed for that thumbnail and that user: no bearer token, no link without a signature.
     const thumbnail = evidence[0]?.['thumbnail'];
     expect(thumbnail).toMatch(/^[0-9a-f]{16}$/);
-    const picture = await alice.request(`/visual-degrees/${runId}/evidence/${String(thumbnail)}`);
+    const link = await alice.request(`/visual-degrees/${runId}/evidence/${String(thumbnail)}`);
+    expect(link.status).toBe(200);
+    const { url: signedUrl, expiresAt } = (await link.json()) as { url: string; expiresAt: string };
+    expect(Date.parse(expiresAt) - Date.now()).toBeLessThanOrEqual(300_000);
+    const picture = await fetch(signedUrl);
     expect(picture.status).toBe(200);
     expect(picture.headers.get('content-type')).toBe('image/jpeg');
     expect([...new Uint8Array(await picture.arrayBuffer()).subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+    const [payload, signature] = String(signedUrl.split('/').at(-1)).split('.') as [string, string];
+    const rescoped = Buffer.from(JSON.stringify({ ...(JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as object), s: 'user:bob' })).toString('base64url');
+    const tampered = await fetch(signedUrl.replace(`${payload}.${signature}`, `${rescoped}.${signature}`));
+    expect(tampered.status).toBe(403);
+    expect(await tampered.json()).toMatchObject({ error: 'share_link_tampered' });
     const bob = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'bob');
     expect((await bob.request(`/visual-degrees/${runId}/evidence/${String(thumbnail)}`)).status).toBe(404);
     expect((await alice.request(`/visual-degrees/${runId}/evidence/0123456789abcdef`)).status).toBe(404);
@@ -252,7 +262,12 @@ describe('visual degrees (spec 03) end to end through the gateway, over the loca
     const showing = dataOf(events, 'evidence').filter((card) => card['from'] === gone?.name || card['to'] === gone?.name);
     const pictured = [...new Set(showing.map((card) => card['thumbnail']).filter((thumbnail) => typeof thumbnail === 'string'))];
     expect(pictured.length).toBeGreaterThan(0);
-    for (const thumbnail of pictured) expect((await alice.request(`/visual-degrees/${runId}/evidence/${thumbnail}`)).status).toBe(200);
+    const signedUrls: string[] = [];
+    for (const thumbnail of pictured) {
+      const link = await alice.request(`/visual-degrees/${runId}/evidence/${thumbnail}`);
+      expect(link.status).toBe(200);
+      signedUrls.push(((await link.json()) as { url: string }).url);
+    }
 
     const request = { celebrityId: gone?.celebrityId, name: gone?.name, reason: 'the person asked to be removed' };
     expect((await takeDown(alice, request)).status).toBe(403);
@@ -269,6 +284,8 @@ describe('visual degrees (spec 03) end to end through the gateway, over the loca
     expect(done.body['thumbnailsRemoved']).toBeGreaterThanOrEqual(pictured.length);
     expect(done.body['cacheEntriesRemoved']).toBeGreaterThan(0);
     for (const thumbnail of pictured) expect((await alice.request(`/visual-degrees/${runId}/evidence/${thumbnail}`)).status).toBe(404);
+    // A URL signed before the takedown no longer shows the picture either.
+    for (const signedUrl of signedUrls) expect((await fetch(signedUrl)).status).toBe(404);
     const audit = (await (await operator.request('/ops/audit?limit=5')).json()) as { entries: { actor: string; action: string; target: Record<string, unknown> }[] };
     expect(audit.entries[0]).toMatchObject({ actor: 'operator-olga', action: 'visual_takedown', target: { celebrityId: gone?.celebrityId, reason: request.reason } });
 

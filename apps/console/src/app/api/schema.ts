@@ -897,7 +897,7 @@ export interface paths {
         };
         /**
          * Content behind a share link (no authentication).
-         * @description The token (from `POST /assets/:id/share`) is HMAC-signed with its blob key and expiry: 403 if forged, 410 once expired.
+         * @description The token (from `POST /assets/:id/share`, or a visual degrees evidence thumbnail’s signed URL) is HMAC-signed with its blob key, expiry and scope: 403 naming the problem when it is malformed, altered or expired (as a GCS signed URL is refused by GCS).
          */
         get: operations["SharedController_get"];
         put?: never;
@@ -993,8 +993,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The thumbnail of an evidence image of a visual degrees run.
-         * @description A JPEG of at most 512 px a side, made by the service from the image it fetched (never loaded from the image’s host by the client). `thumbnail` is an evidence card’s `thumbnail` (or a `final` edge’s evidence image’s); only the run’s owner is served it. Credit the picture to its `sourcePageUrl`.
+         * A signed, short-lived URL of an evidence image’s thumbnail of a visual degrees run.
+         * @description The thumbnail is a JPEG of at most 512 px a side, made by the service from the image it fetched (never loaded from the image’s host by the client). `thumbnail` is an evidence card’s `thumbnail` (or a `final` edge’s evidence image’s); only the run’s owner is given a URL, signed for that one thumbnail and that user (a GCS V4 signed URL, or the local store’s HMAC-signed `/v1/shared/<token>`), which expires after 5 minutes: an expired or altered URL is refused with 403 naming why. Credit the picture to its `sourcePageUrl`.
          */
         get: operations["VisualDegreesController_evidenceThumbnail"];
         put?: never;
@@ -6822,7 +6822,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Not a valid share token. */
+            /** @description `share_link_malformed`, `share_link_tampered` or `share_link_expired`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6836,18 +6836,6 @@ export interface operations {
             };
             /** @description The content no longer exists. */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        message?: string;
-                    };
-                };
-            };
-            /** @description The link has expired. */
-            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7249,12 +7237,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The JPEG thumbnail. */
+            /** @description The signed URL and its expiry. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description When the URL stops working (300 s after it was issued); ask again for a fresh one.
+                         */
+                        expiresAt: string;
+                        /** @description Signed for this one thumbnail and this one user (a GCS V4 signed URL, or a local `/v1/shared/<token>` HMAC token); no bearer token needed. */
+                        url: string;
+                    };
+                };
             };
             /** @description Invalid input; `issues` name the fields. */
             400: {
@@ -7292,7 +7290,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/jpeg": {
+                    "application/json": {
                         error: string;
                         message?: string;
                     };

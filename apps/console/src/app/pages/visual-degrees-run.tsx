@@ -65,8 +65,9 @@ function applyEvent(progress: Progress, type: string, data: Record<string, unkno
 }
 
 /**
- * An evidence card's picture: the thumbnail the service stored, read with the session's token and
- * shown from a blob URL (the image's own host is never contacted), credited to its source page.
+ * An evidence card's picture: the thumbnail the service stored, shown from the short-lived URL the
+ * gateway signs for this thumbnail and this user (the image's own host is never contacted), credited
+ * to its source page.
  */
 function EvidenceThumbnail({ runId, card }: { runId: string; card: EvidenceCard }) {
   const client = useGatewayClient();
@@ -76,17 +77,11 @@ function EvidenceThumbnail({ runId, card }: { runId: string; card: EvidenceCard 
   useEffect(() => {
     if (thumbnail === undefined) return undefined;
     const abort = new AbortController();
-    let objectUrl: string | undefined;
     void (async () => {
-      const { data } = await client.GET('/visual-degrees/{id}/evidence/{thumbnail}', { params: { path: { id: runId, thumbnail } }, parseAs: 'blob', signal: abort.signal });
-      if (data === undefined || abort.signal.aborted) return;
-      objectUrl = URL.createObjectURL(data);
-      setUrl(objectUrl);
+      const { data } = await client.GET('/visual-degrees/{id}/evidence/{thumbnail}', { params: { path: { id: runId, thumbnail } }, signal: abort.signal });
+      if (data !== undefined && !abort.signal.aborted) setUrl(data.url);
     })().catch(() => undefined);
-    return () => {
-      abort.abort();
-      if (objectUrl !== undefined) URL.revokeObjectURL(objectUrl);
-    };
+    return () => abort.abort();
   }, [client, runId, thumbnail]);
 
   if (url === undefined) return null;
