@@ -29,7 +29,7 @@ import { cancelAccepted, cancelRefused, errorBody, runIdParams, toRunResource, v
 import { RunSubmitter } from '../runs/submit/run-submitter.js';
 import { EvidenceThumbnailLinks, evidenceThumbnailLink, evidenceThumbnailParams } from './evidence-thumbnails.js';
 import { VisualDegreesEventsStream } from './visual-degrees-events.stream.js';
-import { idempotencyKeyHeader, linksOf, visualDegreesAccepted, visualDegreesBody, visualDegreesRun } from './visual-degrees.schemas.js';
+import { idempotencyKeyHeader, linksOf, visualDegreesAccepted, visualDegreesBody, visualDegreesRun, visualDegreesStreamFrame } from './visual-degrees.schemas.js';
 
 /** The state a run is created in, reported until the coordinator reports the run itself. */
 const INITIAL_STATE = 'INITIALIZING';
@@ -134,7 +134,7 @@ export class VisualDegreesController {
   })
   @ApiProduces('text/event-stream')
   @ApiZodParams(runIdParams)
-  @ApiOkResponse({ description: 'A `text/event-stream`.' })
+  @ApiOkResponse({ description: 'A `text/event-stream`; each frame’s `event`, `id` and JSON `data` as below.', schema: openApiSchema(visualDegreesStreamFrame) })
   @ApiNotFoundResponse({ description: 'No such visual degrees run among the caller’s.', schema: openApiSchema(errorBody) })
   async events(
     @CurrentUser() user: AuthenticatedUser,

@@ -7174,12 +7174,42 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A `text/event-stream`. */
+            /** @description A `text/event-stream`; each frame’s `event`, `id` and JSON `data` as below. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/event-stream": {
+                        data: {
+                            confidenceFrom: number;
+                            confidenceTo: number;
+                            /** @description max over the edge’s images of min(confidenceFrom, confidenceTo). */
+                            edgeConf: number;
+                            from: string;
+                            /** @description How many images showed both persons at or above the threshold. */
+                            images: number;
+                            imageUrl: string;
+                            /** @description The page the image was found on: credit the picture to it. */
+                            sourcePageUrl: string | null;
+                            /** @description Its stored thumbnail’s id (the photo’s pHash; `GET /visual-degrees/{id}/evidence/{thumbnail}` signs a URL of it for the run’s owner); null when none was stored or it was taken down. */
+                            thumbnail: string | null;
+                            to: string;
+                        };
+                        /** @enum {string} */
+                        event: "evidence";
+                        /** @description The event’s `seq`: send it back as `Last-Event-ID` to resume after it. */
+                        id: string;
+                    } | {
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        /** @enum {string} */
+                        event: "status" | "path_update" | "final" | "no_path" | "error" | "cancelled";
+                        /** @description The event’s `seq`: send it back as `Last-Event-ID` to resume after it. */
+                        id: string;
+                    };
+                };
             };
             /** @description Invalid input; `issues` name the fields. */
             400: {

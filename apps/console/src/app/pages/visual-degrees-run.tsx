@@ -3,21 +3,14 @@ import { useGatewayClient } from '../api/context.js';
 import { readEventStream } from '../api/event-stream.js';
 import { readOnceProjected } from '../api/projection.js';
 import { errorMessage } from '../api/resources.js';
+import type { operations } from '../api/schema.js';
 import { StateBadge } from '../components/state-badge.js';
 import { hrefOf } from '../routes.js';
 
+/** A frame of the run's event stream, as the gateway documents it (generated from the contract). */
+type StreamFrame = operations['VisualDegreesController_events']['responses'][200]['content']['text/event-stream'];
 /** An evidence card as the stream sends it (spec 03): the verified link, its best image and both confidences. */
-interface EvidenceCard {
-  readonly from: string;
-  readonly to: string;
-  readonly edgeConf: number;
-  readonly imageUrl: string;
-  readonly sourcePageUrl: string | null;
-  readonly confidenceFrom: number;
-  readonly confidenceTo: number;
-  /** Its stored thumbnail (`GET /visual-degrees/{id}/evidence/{thumbnail}`); null or absent when none was stored. */
-  readonly thumbnail?: string | null;
-}
+type EvidenceCard = Extract<StreamFrame, { event: 'evidence' }>['data'];
 
 interface Progress {
   readonly status?: string;

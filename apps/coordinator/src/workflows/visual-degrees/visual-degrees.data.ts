@@ -1,4 +1,4 @@
-import { type EdgeVerified, type MessageData, VISUAL_DEGREES_MAX_HOPS, type VisualWorldInfo, visualDegreesRequest, type visualPerson } from '@openpaw/contracts';
+import { type EdgeVerified, type MessageData, VISUAL_DEGREES_MAX_HOPS, type VisualDegreesEvidenceCard, type VisualWorldInfo, visualDegreesRequest, type visualPerson } from '@openpaw/contracts';
 import type { Backoff, JsonObject, RunSnapshot, StepProgress } from '@openpaw/saga';
 import type { z } from 'zod';
 
@@ -91,19 +91,8 @@ export type StreamEvent =
 
 export type StreamEventType = StreamEvent['type'];
 
-/** A verified edge as the client sees it: its best image, the page it came from, both confidences. */
-export interface EvidenceCard {
-  readonly from: string;
-  readonly to: string;
-  readonly edgeConf: number;
-  readonly imageUrl: string;
-  readonly sourcePageUrl: string | null;
-  readonly confidenceFrom: number;
-  readonly confidenceTo: number;
-  readonly images: number;
-  /** Its stored thumbnail's id (the photo's pHash), served by the gateway to the run's owner; null when none was stored. */
-  readonly thumbnail: string | null;
-}
+/** A verified edge as the client sees it: the contract's evidence card (the console's type is generated from it). */
+export type EvidenceCard = Readonly<VisualDegreesEvidenceCard>;
 
 export interface FinalPayload {
   readonly path: readonly string[];
