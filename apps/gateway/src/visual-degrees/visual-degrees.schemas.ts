@@ -1,4 +1,4 @@
-import { VISUAL_DEGREES_EVENT_TYPES, visualDegreesEvidenceCard, visualDegreesRequest, visualDegreesRunView, visualDegreesStreamEvent, type VisualDegreesStreamEvent } from '@openpaw/contracts';
+import { VISUAL_DEGREES_EVENT_TYPES, visualDegreesEvidenceCard, visualDegreesPartialEvidence, visualDegreesRequest, visualDegreesRunView, visualDegreesStreamEvent, type VisualDegreesStreamEvent } from '@openpaw/contracts';
 import { z } from 'zod';
 import { runResource } from '../runs/runs.schemas.js';
 
@@ -24,11 +24,11 @@ const frameId = z.string().describe('The event’s `seq`: send it back as `Last-
 
 /**
  * One frame of `GET /visual-degrees/{id}/events` (`event: <type>`, `id: <seq>`, `data: <JSON>`), as
- * documented: an `evidence` frame's data is the contract's evidence card, so a change to the card
- * changes the console's generated type.
+ * documented: an `evidence` frame's data is the contract's evidence card (or partial evidence, marked
+ * `partial`), so a change to either changes the console's generated type.
  */
 export const visualDegreesStreamFrame = z.discriminatedUnion('event', [
-  z.object({ event: z.literal('evidence'), id: frameId, data: visualDegreesEvidenceCard }),
+  z.object({ event: z.literal('evidence'), id: frameId, data: z.union([visualDegreesEvidenceCard, visualDegreesPartialEvidence]) }),
   z.object({ event: z.enum(VISUAL_DEGREES_EVENT_TYPES.filter((type) => type !== 'evidence')), id: frameId, data: z.record(z.string(), z.unknown()) }),
 ]);
 

@@ -7195,6 +7195,22 @@ export interface operations {
                             /** @description Its stored thumbnail’s id (the photo’s pHash; `GET /visual-degrees/{id}/evidence/{thumbnail}` signs a URL of it for the run’s owner); null when none was stored or it was taken down. */
                             thumbnail: string | null;
                             to: string;
+                        } | {
+                            /** @description null: `from` was not recognised in the image. */
+                            confidenceFrom: number | null;
+                            /** @description null: `to` was not recognised in the image. */
+                            confidenceTo: number | null;
+                            from: string;
+                            /** @description How many images showed one side only (or both below the threshold). */
+                            images: number;
+                            imageUrl: string;
+                            /**
+                             * @description Not a verified link: only one side was recognised at the threshold.
+                             * @enum {boolean}
+                             */
+                            partial: true;
+                            sourcePageUrl: string | null;
+                            to: string;
                         };
                         /** @enum {string} */
                         event: "evidence";
