@@ -394,10 +394,11 @@ describe('the console workflow pages in a real browser (Chromium), against the p
     expect(chain).toHaveLength((await cards.count()) + 1);
     // The page says the answer comes from the invented local world, not the real web.
     expect(await page.locator('[data-world]').textContent()).toContain('local demo world of 24 invented people');
-    // Every card shows its evidence photo (the stored thumbnail, read with the session's token), credited to its page.
+    // Every card shows its evidence photo (the stored thumbnail, from the URL signed for it and this user), credited to its page.
     const pictures = page.locator('.evidence-card img[data-evidence-thumbnail]');
     await waitFor(async () => ((await pictures.count()) === (await cards.count()) ? true : undefined), 'a picture on every evidence card', 15_000);
     for (const picture of await pictures.all()) {
+      expect(await picture.getAttribute('src')).toMatch(/\/v1\/shared\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
       await waitFor(async () => ((await picture.evaluate((img: { readonly complete: boolean; readonly naturalWidth: number }) => img.complete && img.naturalWidth > 0)) ? true : undefined), 'the evidence picture decoded', 15_000);
     }
     expect(await page.locator('.evidence-card figcaption').first().textContent()).toMatch(/^(From \S+|Source page unknown)$/);

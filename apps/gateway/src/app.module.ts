@@ -37,7 +37,7 @@ import { RunEventsStream } from './runs/run-events/run-events.stream.js';
 import { RunsController } from './runs/runs.controller.js';
 import { VisualDegreesEventsStream } from './visual-degrees/visual-degrees-events.stream.js';
 import { VisualDegreesController } from './visual-degrees/visual-degrees.controller.js';
-import { EvidenceThumbnailReader } from './visual-degrees/evidence-thumbnails.js';
+import { EvidenceThumbnailLinks } from './visual-degrees/evidence-thumbnails.js';
 
 export const GATEWAY_SERVICE = 'gateway';
 
@@ -105,7 +105,7 @@ export class GatewayModule implements OnModuleInit {
         ProblemUploadInterceptor,
         ...PAPER_SEARCHES_PROVIDERS,
         VisualDegreesEventsStream,
-        EvidenceThumbnailReader,
+        EvidenceThumbnailLinks,
         ...RESEARCH_API_PROVIDERS,
       ],
     };

@@ -1,14 +1,5 @@
-/** mulberry32: a tiny seeded PRNG so every benchmark run sees the same corpus and queries. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The repository's one seeded PRNG (mulberry32): every benchmark run sees the same corpus and queries. */
+export { seededRandom } from '@openpaw/contracts';
 
 export function randomInt(random: () => number, min: number, max: number): number {
   return min + Math.floor(random() * (max - min + 1));

@@ -7,6 +7,7 @@ export { messageValidations } from './validation-count.js';
 export { catalog, definitionForSubject } from './catalog.js';
 export * from './messages/workflow.js';
 export * from './ids.js';
+export { seededRandom } from './seeded-random.js';
 export * from './messages/problem.js';
 export * from './messages/ingestion.js';
 export * from './messages/retrieval.js';

@@ -20,6 +20,11 @@ describe('openpaw degrees: the line for each stream event', () => {
     expect(line).toBe('No path: "Taylor Swift" is not in the local demo world of 24 invented people; it knows Ada Stone, Bea North. (unknown_person)\n  names it knows: Ada Stone, Bea North');
   });
 
+  it('never shows partial evidence as a link', () => {
+    const data = { partial: true, from: 'Ada Stone', to: 'Bea North', imageUrl: 'https://img/3', sourcePageUrl: null, confidenceFrom: null, confidenceTo: 97, images: 3 };
+    expect(describeEvent({ type: 'evidence', data })).toBe('· not a link: 3 photo(s) without both (best: Ada Stone not recognised, Bea North 97.0%)\n    https://img/3');
+  });
+
   it('gives an error its reason, and a cancel its words', () => {
     expect(describeEvent({ type: 'error', data: { code: 'step_failed', reason: 'search_unavailable', message: 'A search or recognition step failed; the investigation stopped.' } })).toBe(
       'Error: A search or recognition step failed; the investigation stopped. (search_unavailable)',

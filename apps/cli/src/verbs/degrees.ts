@@ -40,6 +40,11 @@ export function describeEvent({ type, data }: StreamEvent): string {
     case 'status':
       return `… ${str('message')}`;
     case 'evidence':
+      // Partial evidence (spec 03 S1) is not a link: photos of one side without the other at the threshold.
+      if (data['partial'] === true) {
+        const seen = (key: string): string => (typeof data[key] === 'number' ? pct(key) : 'not recognised');
+        return `· not a link: ${str('images')} photo(s) without both (best: ${str('from')} ${seen('confidenceFrom')}, ${str('to')} ${seen('confidenceTo')})\n    ${str('imageUrl')}`;
+      }
       return `✓ ${str('from')} — ${str('to')}  ${pct('edgeConf')} (${str('from')} ${pct('confidenceFrom')}, ${str('to')} ${pct('confidenceTo')}; ${str('images')} image(s))\n    ${str('imageUrl')}${data['sourcePageUrl'] ? `\n    from ${str('sourcePageUrl')}` : ''}`;
     case 'path_update': {
       const path = (data['path'] as string[] | undefined) ?? [];

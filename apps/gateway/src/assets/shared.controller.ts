@@ -1,6 +1,6 @@
 import { hasErrorCode } from '@openpaw/contracts';
-import { Controller, ForbiddenException, Get, GoneException, Inject, NotFoundException, Param, Req, Res } from '@nestjs/common';
-import { ApiForbiddenResponse, ApiGoneResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, ForbiddenException, Get, Inject, NotFoundException, Param, Req, Res } from '@nestjs/common';
+import { ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PublicRoute } from '@openpaw/platform';
 import type { BlobStore } from '@openpaw/providers/blob';
 import type { Request, Response } from 'express';
@@ -11,6 +11,13 @@ import { errorBody } from '../runs/runs.schemas.js';
 import { sharedTokenParams } from './assets.schemas.js';
 import { BLOB_STORE, ShareLinkVerifier } from './blobs/blob-store.provider.js';
 import { sendBlob } from './blobs/send-blob.js';
+
+/** Why a share token is refused (403), by what `verifyShareToken` found: each names the problem. */
+const REFUSALS: Record<'malformed' | 'bad_signature' | 'expired', { readonly error: string; readonly message: string }> = {
+  malformed: { error: 'share_link_malformed', message: 'this is not a share link: its token is not a signed payload' },
+  bad_signature: { error: 'share_link_tampered', message: 'this share link’s signature does not match its content: it was altered or not issued here' },
+  expired: { error: 'share_link_expired', message: 'this share link has expired: ask for a new one' },
+};
 
 /** Share links of the local blob store: no bearer token, the signed token is the authority. */
 @ApiTags('assets')
@@ -25,12 +32,12 @@ export class SharedController {
   @PublicRoute()
   @ApiOperation({
     summary: 'Content behind a share link (no authentication).',
-    description: 'The token (from `POST /assets/:id/share`) is HMAC-signed with its blob key and expiry: 403 if forged, 410 once expired.',
+    description: 'The token (from `POST /assets/:id/share`, or a visual degrees evidence thumbnail’s signed URL) is HMAC-signed with its blob key, expiry and scope: ' +
+      '403 naming the problem when it is malformed, altered or expired (as a GCS signed URL is refused by GCS).',
   })
   @ApiZodParams(sharedTokenParams)
   @ApiOkResponse({ description: 'The content, with the same strict CSP as `/assets/:id/content`.' })
-  @ApiForbiddenResponse({ description: 'Not a valid share token.', schema: openApiSchema(errorBody) })
-  @ApiGoneResponse({ description: 'The link has expired.', schema: openApiSchema(errorBody) })
+  @ApiForbiddenResponse({ description: '`share_link_malformed`, `share_link_tampered` or `share_link_expired`.', schema: openApiSchema(errorBody) })
   @ApiNotFoundResponse({ description: 'The content no longer exists.', schema: openApiSchema(errorBody) })
   async get(
     @Param(new ZodValidationPipe(sharedTokenParams)) params: z.output<typeof sharedTokenParams>,
@@ -41,10 +48,7 @@ export class SharedController {
     if (verified === undefined) {
       throw new NotFoundException({ error: 'not_found', message: 'share links are served by the storage backend, not here' });
     }
-    if (!verified.valid) {
-      if (verified.reason === 'expired') throw new GoneException({ error: 'share_link_expired', message: 'this share link has expired' });
-      throw new ForbiddenException({ error: 'invalid_share_link', message: 'this is not a valid share link' });
-    }
+    if (!verified.valid) throw new ForbiddenException(REFUSALS[verified.reason]);
     let blob;
     try {
       blob = await this.blobs.get(verified.key);

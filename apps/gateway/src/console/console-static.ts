@@ -11,12 +11,14 @@ export const CONSOLE_PATH = '/console';
  * HTML with inline styles) is shown in a sandboxed `srcdoc` frame, which inherits this policy;
  * no script can run there (`sandbox` without `allow-scripts`, and `script-src 'self'`). `blob:`
  * media: a solution's video is fetched with the session's bearer token and played from a blob URL.
+ * Evidence thumbnails load from URLs signed for them: the gateway's own `/v1/shared/…` with the
+ * local store, a GCS V4 signed URL (`https://storage.googleapis.com/…`) with GCS.
  */
 export const CONSOLE_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
+  "img-src 'self' data: blob: https://storage.googleapis.com",
   "media-src 'self' blob:",
   "connect-src 'self'",
   "frame-src 'self'",

@@ -34,6 +34,8 @@ function demoPairsFrom(logs: string): DemoPairs | undefined {
 }
 
 const dataOf = (events: readonly SseEvent[], type: string) => events.filter((e) => e.event === type).map((e) => JSON.parse(e.data) as Record<string, unknown>);
+/** The evidence cards of verified links (an `evidence` event marked `partial` is spec 03 S1's partial evidence, not a link). */
+const cardsOf = (events: readonly SseEvent[]) => dataOf(events, 'evidence').filter((card) => card['partial'] !== true);
 
 describe('visual degrees (spec 03) end to end through the gateway, over the local world', () => {
   let nats: NatsServerHandle;
@@ -107,7 +109,9 @@ describe('visual degrees (spec 03) end to end through the gateway, over the loca
     const types = events.map((e) => e.event);
     expect(types[0]).toBe('status');
     expect(types.at(-1)).toBe('final');
-    const evidence = dataOf(events, 'evidence');
+    const evidence = cardsOf(events);
+    // The direct attempt's photos of one side only, if any, are one partial evidence event about A and B (spec 03 S1).
+    for (const seen of dataOf(events, 'evidence').filter((card) => card['partial'] === true)) expect(seen).toMatchObject({ from: pairs.threeHop.from, to: pairs.threeHop.to, images: expect.any(Number) });
     // The pair is 3 hops apart at best; a search may find a longer chain, never over 6.
     expect(evidence.length).toBeGreaterThanOrEqual(3);
     for (const card of evidence) {
@@ -115,13 +119,23 @@ describe('visual degrees (spec 03) end to end through the gateway, over the loca
       expect(Math.min(card['confidenceFrom'] as number, card['confidenceTo'] as number)).toBeGreaterThanOrEqual(80);
     }
     const [final] = dataOf(events, 'final') as [{ path: string[]; confidenceMap: { bottleneck: number; cumulative: number } }];
-    // Each card's picture is a thumbnail the service stored from the photo it fetched, served to the run's owner only.
+    // Each card's picture is a thumbnail the service stored from the photo it fetched, linked for the run's
+    // owner only by a short-lived URL signed for that thumbnail and that user: no bearer token, no link without a signature.
     const thumbnail = evidence[0]?.['thumbnail'];
     expect(thumbnail).toMatch(/^[0-9a-f]{16}$/);
-    const picture = await alice.request(`/visual-degrees/${runId}/evidence/${String(thumbnail)}`);
+    const link = await alice.request(`/visual-degrees/${runId}/evidence/${String(thumbnail)}`);
+    expect(link.status).toBe(200);
+    const { url: signedUrl, expiresAt } = (await link.json()) as { url: string; expiresAt: string };
+    expect(Date.parse(expiresAt) - Date.now()).toBeLessThanOrEqual(300_000);
+    const picture = await fetch(signedUrl);
     expect(picture.status).toBe(200);
     expect(picture.headers.get('content-type')).toBe('image/jpeg');
     expect([...new Uint8Array(await picture.arrayBuffer()).subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+    const [payload, signature] = String(signedUrl.split('/').at(-1)).split('.') as [string, string];
+    const rescoped = Buffer.from(JSON.stringify({ ...(JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as object), s: 'user:bob' })).toString('base64url');
+    const tampered = await fetch(signedUrl.replace(`${payload}.${signature}`, `${rescoped}.${signature}`));
+    expect(tampered.status).toBe(403);
+    expect(await tampered.json()).toMatchObject({ error: 'share_link_tampered' });
     const bob = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'bob');
     expect((await bob.request(`/visual-degrees/${runId}/evidence/${String(thumbnail)}`)).status).toBe(404);
     expect((await alice.request(`/visual-degrees/${runId}/evidence/0123456789abcdef`)).status).toBe(404);
@@ -162,7 +176,7 @@ describe('visual degrees (spec 03) end to end through the gateway, over the loca
     // Live: the first card reached the terminal before the run had found its chain (the saga stamps each event).
     expect(firstCard.at).toBeLessThan(Date.parse(final.at));
     // Every card the stream carried, one line each, with its image; then the chain.
-    const evidence = dataOf(events, 'evidence');
+    const evidence = cardsOf(events);
     const cards = cli.lines().filter((line) => line.text.startsWith('✓ '));
     expect(cards.map((line) => line.text.split('  ')[0])).toEqual(evidence.map((card) => `✓ ${String(card['from'])} — ${String(card['to'])}`));
     for (const card of evidence) expect(done.stdout).toContain(`    ${String(card['imageUrl'])}`);
@@ -274,10 +288,15 @@ describe('visual degrees (spec 03) end to end through the gateway, over the loca
     const [final] = dataOf(events, 'final') as [{ path: string[] }];
     const gone = generateVisualWorld({ seed: 7 }).people.find((person) => person.name === final.path[1]);
     expect(gone).toBeDefined();
-    const showing = dataOf(events, 'evidence').filter((card) => card['from'] === gone?.name || card['to'] === gone?.name);
+    const showing = cardsOf(events).filter((card) => card['from'] === gone?.name || card['to'] === gone?.name);
     const pictured = [...new Set(showing.map((card) => card['thumbnail']).filter((thumbnail) => typeof thumbnail === 'string'))];
     expect(pictured.length).toBeGreaterThan(0);
-    for (const thumbnail of pictured) expect((await alice.request(`/visual-degrees/${runId}/evidence/${thumbnail}`)).status).toBe(200);
+    const signedUrls: string[] = [];
+    for (const thumbnail of pictured) {
+      const link = await alice.request(`/visual-degrees/${runId}/evidence/${thumbnail}`);
+      expect(link.status).toBe(200);
+      signedUrls.push(((await link.json()) as { url: string }).url);
+    }
 
     const request = { celebrityId: gone?.celebrityId, name: gone?.name, reason: 'the person asked to be removed' };
     expect((await takeDown(alice, request)).status).toBe(403);
@@ -294,6 +313,8 @@ describe('visual degrees (spec 03) end to end through the gateway, over the loca
     expect(done.body['thumbnailsRemoved']).toBeGreaterThanOrEqual(pictured.length);
     expect(done.body['cacheEntriesRemoved']).toBeGreaterThan(0);
     for (const thumbnail of pictured) expect((await alice.request(`/visual-degrees/${runId}/evidence/${thumbnail}`)).status).toBe(404);
+    // A URL signed before the takedown no longer shows the picture either.
+    for (const signedUrl of signedUrls) expect((await fetch(signedUrl)).status).toBe(404);
     const audit = (await (await operator.request('/ops/audit?limit=5')).json()) as { entries: { actor: string; action: string; target: Record<string, unknown> }[] };
     expect(audit.entries[0]).toMatchObject({ actor: 'operator-olga', action: 'visual_takedown', target: { celebrityId: gone?.celebrityId, reason: request.reason } });
 
@@ -324,18 +345,20 @@ describe('visual degrees (spec 03) end to end through the gateway, over the loca
       expect(text).not.toContain(gone?.name);
       for (const url of removedUrls) expect(text).not.toContain(url);
       for (const thumbnail of pictured) expect(text).not.toContain(String(thumbnail));
-      const cards = dataOf(stream, 'evidence').filter((card) => card['from'] === '[removed]' || card['to'] === '[removed]');
+      const cards = cardsOf(stream).filter((card) => card['from'] === '[removed]' || card['to'] === '[removed]');
       for (const card of cards) expect(card).toMatchObject({ imageUrl: '[removed]', sourcePageUrl: null, thumbnail: null });
     }
     // Every card that showed them is still there, redacted (the fresh stream holds all of them).
-    expect(dataOf(replayed, 'evidence').filter((card) => card['from'] === '[removed]' || card['to'] === '[removed]')).toHaveLength(showing.length);
+    expect(cardsOf(replayed).filter((card) => card['from'] === '[removed]' || card['to'] === '[removed]')).toHaveLength(showing.length);
     expect((dataOf(replayed, 'final')[0] as { path: string[] }).path).toContain('[removed]');
 
     // A new search from them finds no chain: no photo is recognised as them any more (the far side still searches).
     const after = await start({ from: gone?.name, to: pairs.threeHop.to });
     const afterEvents = await readSse(`${platform.gatewayUrl}/visual-degrees/${after.body.runId}/events`, alice, { timeoutMs: 90_000 });
     expect(afterEvents.at(-1)?.event).toBe('no_path');
-    for (const card of dataOf(afterEvents, 'evidence')) expect([card['from'], card['to']]).not.toContain(gone?.name);
+    for (const card of cardsOf(afterEvents)) expect([card['from'], card['to']]).not.toContain(gone?.name);
+    // Partial evidence of the direct attempt names whom the user asked for, but no photo is recognised as them.
+    for (const seen of dataOf(afterEvents, 'evidence').filter((card) => card['partial'] === true)) expect(seen['confidenceFrom']).toBeNull();
   });
 });
 
@@ -428,7 +451,7 @@ describe('visual degrees over the wire: the real SerpApi and Rekognition adapter
     const { runId } = (await response.json()) as { runId: string };
     const events = await readSse(`${platform.gatewayUrl}/visual-degrees/${runId}/events`, alice, { timeoutMs: 90_000 });
     expect(events.at(-1)?.event).toBe('final');
-    const evidence = dataOf(events, 'evidence');
+    const evidence = cardsOf(events);
     expect(evidence.length).toBeGreaterThanOrEqual(3);
     for (const card of evidence) expect(card['imageUrl']).toEqual(expect.stringMatching(new RegExp(`^${world.url}/img/`)));
     const [final] = dataOf(events, 'final') as [{ path: string[] }];

@@ -781,7 +781,9 @@ describe('problems and assets (real NATS + PostgreSQL, fake coordinator)', () =>
       expect(await shared.text()).toBe(html);
 
       const forged = `${token.split('.')[0]}.${Buffer.from('not the signature').toString('base64url')}`;
-      expect((await fetch(`${url}/v1/shared/${forged}`)).status).toBe(403);
+      const tampered = await fetch(`${url}/v1/shared/${forged}`);
+      expect(tampered.status).toBe(403);
+      expect(await tampered.json()).toMatchObject({ error: 'share_link_tampered' });
 
       const badBody = await api(`/assets/${solutionId}/share`, { method: 'POST', token: aliceToken, json: { expires_in_seconds: 0 } });
       expect(badBody.status).toBe(400);
@@ -789,8 +791,8 @@ describe('problems and assets (real NATS + PostgreSQL, fake coordinator)', () =>
 
       await delay(Math.max(0, Date.parse(link.expires_at) - Date.now()) + 100);
       const expired = await fetch(shareUrl);
-      expect(expired.status).toBe(410);
-      expect(await expired.json()).toEqual({ error: 'share_link_expired', message: 'this share link has expired' });
+      expect(expired.status).toBe(403);
+      expect(await expired.json()).toEqual({ error: 'share_link_expired', message: 'this share link has expired: ask for a new one' });
     });
 
     it('says why a run has no solution', async () => {

@@ -1,4 +1,13 @@
-import { evidenceThumbnailParams, thumbnailsOf } from './evidence-thumbnails.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ForbiddenException } from '@nestjs/common';
+import { evidenceThumbnailKey } from '@openpaw/contracts';
+import { type BlobStore, LocalFsBlobStore, verifyShareToken } from '@openpaw/providers/blob';
+import type { Request, Response } from 'express';
+import type { ShareLinkVerifier } from '../assets/blobs/blob-store.provider.js';
+import { SharedController } from '../assets/shared.controller.js';
+import { EVIDENCE_THUMBNAIL_URL_SECONDS, EvidenceThumbnailLinks, evidenceThumbnailLink, evidenceThumbnailParams, thumbnailsOf } from './evidence-thumbnails.js';
 
 const at = '2026-11-27T14:00:00.000Z';
 
@@ -22,5 +31,55 @@ describe('evidence thumbnails a run shows', () => {
     const refused = evidenceThumbnailParams.safeParse({ id, thumbnail: '../secret' });
     expect(refused.success).toBe(false);
     expect(refused.error?.issues[0]?.path).toEqual(['thumbnail']);
+  });
+});
+
+describe('signed evidence thumbnail URLs', () => {
+  const SECRET = 'thumbnail-share-secret';
+  const issuedAt = new Date('2026-11-27T14:00:00Z');
+  const shown = '0123456789abcdef';
+  const view = { events: [{ seq: 1, type: 'evidence', at, data: { from: 'A', to: 'B', thumbnail: shown } }] };
+  let root: string;
+  let blobs: BlobStore;
+
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'openpaw-thumbnails-'));
+    blobs = new LocalFsBlobStore({ rootDir: root, shareSecret: SECRET, shareBaseUrl: 'http://127.0.0.1:3000/v1/shared', now: () => issuedAt });
+    await blobs.put(evidenceThumbnailKey(shown), Buffer.from([0xff, 0xd8, 0xff]), { contentType: 'image/jpeg' });
+    await blobs.put(evidenceThumbnailKey('fedcba9876543210'), Buffer.from([0xff, 0xd8, 0xff]), { contentType: 'image/jpeg' });
+  });
+  afterEach(() => rm(root, { recursive: true, force: true }));
+
+  it('are signed for the one thumbnail and the one user, short-lived, and only for a thumbnail the run shows', async () => {
+    const links = new EvidenceThumbnailLinks(blobs);
+    const link = await links.sign(view, shown, 'alice');
+    expect(evidenceThumbnailLink.parse(link)).toEqual(link);
+    expect(link?.expiresAt).toBe(new Date(issuedAt.getTime() + EVIDENCE_THUMBNAIL_URL_SECONDS * 1000).toISOString());
+    const token = link?.url.split('/').at(-1) ?? '';
+    expect(verifyShareToken(token, SECRET, issuedAt)).toMatchObject({ valid: true, key: evidenceThumbnailKey(shown), scope: 'user:alice' });
+    // A thumbnail stored but not shown by this run gets no URL, nor does one shown but gone.
+    expect(await links.sign(view, 'fedcba9876543210', 'alice')).toBeUndefined();
+    await blobs.delete(evidenceThumbnailKey(shown));
+    expect(await links.sign(view, shown, 'alice')).toBeUndefined();
+  });
+
+  it('are refused with 403 naming the problem when expired, altered or not a token', async () => {
+    const link = await new EvidenceThumbnailLinks(blobs).sign(view, shown, 'alice');
+    const token = link?.url.split('/').at(-1) ?? '';
+    const [payload = '', signature = ''] = token.split('.');
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+    const rescoped = `${Buffer.from(JSON.stringify({ ...claims, s: 'user:bob' })).toString('base64url')}.${signature}`;
+    const later = new Date(issuedAt.getTime() + EVIDENCE_THUMBNAIL_URL_SECONDS * 1000);
+    const refusalOf = async (shared: string, now: Date): Promise<unknown> => {
+      const verifier = { verify: (given: string) => Promise.resolve(verifyShareToken(given, SECRET, now)) } as unknown as ShareLinkVerifier;
+      const controller = new SharedController(verifier, blobs);
+      // Refusals are thrown before anything is written to the response.
+      const error = await controller.get({ token: shared }, {} as Request, {} as Response).catch((thrown: unknown) => thrown);
+      expect(error).toBeInstanceOf(ForbiddenException);
+      return (error as ForbiddenException).getResponse();
+    };
+    expect(await refusalOf(token, later)).toMatchObject({ error: 'share_link_expired' });
+    expect(await refusalOf(rescoped, issuedAt)).toMatchObject({ error: 'share_link_tampered' });
+    expect(await refusalOf(payload, issuedAt)).toMatchObject({ error: 'share_link_malformed' });
   });
 });

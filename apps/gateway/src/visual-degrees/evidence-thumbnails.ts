@@ -35,20 +35,32 @@ export function thumbnailsOf(view: Record<string, unknown>): Set<string> {
   return ids;
 }
 
+/** How long a signed thumbnail URL lives: long enough for the console to load it, too short to pass around. */
+export const EVIDENCE_THUMBNAIL_URL_SECONDS = 300;
+
+/** `GET /visual-degrees/{id}/evidence/{thumbnail}`: a signed, expiring URL of the thumbnail's JPEG. */
+export const evidenceThumbnailLink = z.object({
+  url: z.string().describe('Signed for this one thumbnail and this one user (a GCS V4 signed URL, or a local `/v1/shared/<token>` HMAC token); no bearer token needed.'),
+  expiresAt: z.iso.datetime().describe(`When the URL stops working (${EVIDENCE_THUMBNAIL_URL_SECONDS} s after it was issued); ask again for a fresh one.`),
+});
+
+/** Whom a thumbnail URL is signed for: the run's owner. */
+export const thumbnailScopeOf = (userId: string): string => `user:${userId}`;
+
 /**
  * Evidence thumbnails (written by visual-search into the shared blob store, `evidenceThumbnailKey`),
- * each served only through a run whose view shows it: the run's owner sees the pictures of their own
- * run, never a thumbnail by its id alone.
+ * each linked only through a run whose view shows it, and only for the run's owner: the link is a
+ * short-lived URL signed for that one object and that user, never a thumbnail by its id alone.
  */
 @Injectable()
-export class EvidenceThumbnailReader {
+export class EvidenceThumbnailLinks {
   constructor(@Inject(BLOB_STORE) private readonly blobs: BlobStore) {}
 
-  /** The JPEG, or undefined when the run does not show this thumbnail or its blob is gone. */
-  async read(view: Record<string, unknown>, thumbnail: string): Promise<Buffer | undefined> {
+  /** The signed URL, or undefined when the run does not show this thumbnail or its blob is gone. */
+  async sign(view: Record<string, unknown>, thumbnail: string, userId: string): Promise<z.output<typeof evidenceThumbnailLink> | undefined> {
     if (!thumbnailsOf(view).has(thumbnail)) return undefined;
     try {
-      return (await this.blobs.get(evidenceThumbnailKey(thumbnail))).body;
+      return await this.blobs.shareUrl(evidenceThumbnailKey(thumbnail), { expiresInSeconds: EVIDENCE_THUMBNAIL_URL_SECONDS, scope: thumbnailScopeOf(userId) });
     } catch (error) {
       if (hasErrorCode(error, 'blob_not_found')) return undefined;
       throw error;

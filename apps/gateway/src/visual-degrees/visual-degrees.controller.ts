@@ -27,10 +27,9 @@ import { type RunProjection, RunProjectionStore } from '../projection/run-projec
 import { CancelRunHandler } from '../runs/cancel-run/cancel-run.handler.js';
 import { cancelAccepted, cancelRefused, errorBody, runIdParams, toRunResource, validationErrorBody } from '../runs/runs.schemas.js';
 import { RunSubmitter } from '../runs/submit/run-submitter.js';
-import { sendBlob } from '../assets/blobs/send-blob.js';
-import { EvidenceThumbnailReader, evidenceThumbnailParams } from './evidence-thumbnails.js';
+import { EvidenceThumbnailLinks, evidenceThumbnailLink, evidenceThumbnailParams } from './evidence-thumbnails.js';
 import { VisualDegreesEventsStream } from './visual-degrees-events.stream.js';
-import { idempotencyKeyHeader, linksOf, visualDegreesAccepted, visualDegreesBody, visualDegreesRun } from './visual-degrees.schemas.js';
+import { idempotencyKeyHeader, linksOf, visualDegreesAccepted, visualDegreesBody, visualDegreesRun, visualDegreesStreamFrame } from './visual-degrees.schemas.js';
 
 /** The state a run is created in, reported until the coordinator reports the run itself. */
 const INITIAL_STATE = 'INITIALIZING';
@@ -58,7 +57,7 @@ export class VisualDegreesController {
     private readonly admission: AdmissionControl,
     private readonly cancelRun: CancelRunHandler,
     private readonly eventStream: VisualDegreesEventsStream,
-    private readonly thumbnails: EvidenceThumbnailReader,
+    private readonly thumbnails: EvidenceThumbnailLinks,
   ) {}
 
   @Post()
@@ -135,7 +134,7 @@ export class VisualDegreesController {
   })
   @ApiProduces('text/event-stream')
   @ApiZodParams(runIdParams)
-  @ApiOkResponse({ description: 'A `text/event-stream`.' })
+  @ApiOkResponse({ description: 'A `text/event-stream`; each frame’s `event`, `id` and JSON `data` as below.', schema: openApiSchema(visualDegreesStreamFrame) })
   @ApiNotFoundResponse({ description: 'No such visual degrees run among the caller’s.', schema: openApiSchema(errorBody) })
   async events(
     @CurrentUser() user: AuthenticatedUser,
@@ -148,26 +147,24 @@ export class VisualDegreesController {
 
   @Get(':id/evidence/:thumbnail')
   @ApiOperation({
-    summary: 'The thumbnail of an evidence image of a visual degrees run.',
+    summary: 'A signed, short-lived URL of an evidence image’s thumbnail of a visual degrees run.',
     description:
-      'A JPEG of at most 512 px a side, made by the service from the image it fetched (never loaded from the image’s host by the client). ' +
-      '`thumbnail` is an evidence card’s `thumbnail` (or a `final` edge’s evidence image’s); only the run’s owner is served it. ' +
+      'The thumbnail is a JPEG of at most 512 px a side, made by the service from the image it fetched (never loaded from the image’s host by the client). ' +
+      '`thumbnail` is an evidence card’s `thumbnail` (or a `final` edge’s evidence image’s); only the run’s owner is given a URL, signed for that one thumbnail and that user ' +
+      '(a GCS V4 signed URL, or the local store’s HMAC-signed `/v1/shared/<token>`), which expires after 5 minutes: an expired or altered URL is refused with 403 naming why. ' +
       'Credit the picture to its `sourcePageUrl`.',
   })
-  @ApiProduces('image/jpeg')
   @ApiZodParams(evidenceThumbnailParams)
-  @ApiOkResponse({ description: 'The JPEG thumbnail.' })
+  @ApiOkResponse({ description: 'The signed URL and its expiry.', schema: openApiSchema(evidenceThumbnailLink) })
   @ApiNotFoundResponse({ description: 'No such run among the caller’s, the run shows no such thumbnail, or it is no longer stored.', schema: openApiSchema(errorBody) })
   async evidenceThumbnail(
     @CurrentUser() user: AuthenticatedUser,
     @Param(new ZodValidationPipe(evidenceThumbnailParams)) params: z.output<typeof evidenceThumbnailParams>,
-    @Req() request: Request,
-    @Res() response: Response,
-  ): Promise<void> {
+  ): Promise<z.output<typeof evidenceThumbnailLink>> {
     const run = await this.ownRun(params.id, user);
-    const body = await this.thumbnails.read(run.view, params.thumbnail);
-    if (body === undefined) throw new NotFoundException({ error: 'not_found', message: 'the run shows no such evidence thumbnail, or it is no longer stored' });
-    sendBlob(request, response, { body, contentType: 'image/jpeg', caching: 'immutable' });
+    const link = await this.thumbnails.sign(run.view, params.thumbnail, user.userId);
+    if (link === undefined) throw new NotFoundException({ error: 'not_found', message: 'the run shows no such evidence thumbnail, or it is no longer stored' });
+    return link;
   }
 
   @Post(':id/cancel')

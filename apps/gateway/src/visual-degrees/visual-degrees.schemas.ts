@@ -1,4 +1,4 @@
-import { visualDegreesRequest, visualDegreesRunView, visualDegreesStreamEvent, type VisualDegreesStreamEvent } from '@openpaw/contracts';
+import { VISUAL_DEGREES_EVENT_TYPES, visualDegreesEvidenceCard, visualDegreesPartialEvidence, visualDegreesRequest, visualDegreesRunView, visualDegreesStreamEvent, type VisualDegreesStreamEvent } from '@openpaw/contracts';
 import { z } from 'zod';
 import { runResource } from '../runs/runs.schemas.js';
 
@@ -19,6 +19,18 @@ export const visualDegreesAccepted = z.object({
 
 /** One stream event as the run's view keeps it (the contract's). */
 export { visualDegreesStreamEvent, type VisualDegreesStreamEvent };
+
+const frameId = z.string().describe('The event’s `seq`: send it back as `Last-Event-ID` to resume after it.');
+
+/**
+ * One frame of `GET /visual-degrees/{id}/events` (`event: <type>`, `id: <seq>`, `data: <JSON>`), as
+ * documented: an `evidence` frame's data is the contract's evidence card (or partial evidence, marked
+ * `partial`), so a change to either changes the console's generated type.
+ */
+export const visualDegreesStreamFrame = z.discriminatedUnion('event', [
+  z.object({ event: z.literal('evidence'), id: frameId, data: z.union([visualDegreesEvidenceCard, visualDegreesPartialEvidence]) }),
+  z.object({ event: z.enum(VISUAL_DEGREES_EVENT_TYPES.filter((type) => type !== 'evidence')), id: frameId, data: z.record(z.string(), z.unknown()) }),
+]);
 
 export const visualDegreesRun = runResource.extend({
   view: visualDegreesRunView,

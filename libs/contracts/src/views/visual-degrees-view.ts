@@ -13,6 +13,44 @@ export const visualDegreesStreamEvent = z.object({
 export type VisualDegreesStreamEvent = z.infer<typeof visualDegreesStreamEvent>;
 
 /**
+ * The `data` of an `evidence` stream event: a verified edge as the client sees it (its best image by
+ * the edge rule, the page it came from, both confidences). The coordinator writes it, the gateway
+ * documents it on the event stream, and the console's type is generated from that document.
+ */
+export const visualDegreesEvidenceCard = z.object({
+  from: z.string(),
+  to: z.string(),
+  edgeConf: z.number().min(0).max(100).describe('max over the edge’s images of min(confidenceFrom, confidenceTo).'),
+  imageUrl: z.string(),
+  sourcePageUrl: z.string().nullable().describe('The page the image was found on: credit the picture to it.'),
+  confidenceFrom: z.number().min(0).max(100),
+  confidenceTo: z.number().min(0).max(100),
+  images: z.int().nonnegative().describe('How many images showed both persons at or above the threshold.'),
+  thumbnail: z
+    .string()
+    .nullable()
+    .describe('Its stored thumbnail’s id (the photo’s pHash; `GET /visual-degrees/{id}/evidence/{thumbnail}` signs a URL of it for the run’s owner); null when none was stored or it was taken down.'),
+});
+export type VisualDegreesEvidenceCard = z.infer<typeof visualDegreesEvidenceCard>;
+
+/**
+ * The `data` of an `evidence` stream event for partial evidence (spec 03, S1: "A present but not B"):
+ * the direct attempt found photos showing one of the two (or both below the threshold), which is not
+ * a link. Its best image (the strongest confidence on either side) and how many such images there were.
+ */
+export const visualDegreesPartialEvidence = z.object({
+  partial: z.literal(true).describe('Not a verified link: only one side was recognised at the threshold.'),
+  from: z.string(),
+  to: z.string(),
+  imageUrl: z.string(),
+  sourcePageUrl: z.string().nullable(),
+  confidenceFrom: z.number().min(0).max(100).nullable().describe('null: `from` was not recognised in the image.'),
+  confidenceTo: z.number().min(0).max(100).nullable().describe('null: `to` was not recognised in the image.'),
+  images: z.int().positive().describe('How many images showed one side only (or both below the threshold).'),
+});
+export type VisualDegreesPartialEvidence = z.infer<typeof visualDegreesPartialEvidence>;
+
+/**
  * The `view` of a `visual_degrees` run (`VISUAL_DEGREES`) as its definition writes it into
  * `RunStateChanged`: chains, budgets, stream events and the result or the reason for no path. The
  * coordinator's view mapping is checked against it; the gateway documents and reads a lenient form

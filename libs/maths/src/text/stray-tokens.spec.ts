@@ -1,19 +1,8 @@
+import { seededRandom } from '@openpaw/contracts';
 import { solveProblem } from '../engine.js';
 import { askedFor } from './asked-for.js';
 import { normaliseMaths } from './normalise.js';
 import { strayToken } from './stray-tokens.js';
-
-/** mulberry32, so the generated cases are the same on every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('a letter run inside or touching the maths', () => {
   it('given the OCR misreading "solve fory: sy-4=2y+11", then it is refused naming "sy", never answered', () => {
@@ -50,7 +39,7 @@ describe('a letter run inside or touching the maths', () => {
   });
 
   it('given generated junk next to or inside the maths of a solvable equation, then the engine refuses every one', () => {
-    const rng = seeded(24);
+    const rng = seededRandom(24);
     const int = (lo: number, hi: number): number => lo + Math.floor(rng() * (hi - lo + 1));
     const junkWords = ['qz', 'lo', 'fo', 'rt', 'ss', 'sy', 'abc', 'wq'];
     for (let i = 0; i < 200; i++) {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { startFakeGcsServer, type FakeGcsServer } from '../test-support/fake-gcs-server.js';
 import { fakeClock } from '../test-support/stub-server.js';
 import { BlobNotFoundError, InvalidBlobKeyError } from './errors.js';
-import { GcsBlobStore } from './gcs-blob-store.js';
+import { GcsBlobStore, SHARE_SCOPE_PARAM } from './gcs-blob-store.js';
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 let keyDir: string;
@@ -120,6 +120,19 @@ describe('GcsBlobStore (the real SDK) against a GCS JSON API server', () => {
 
     await expect(store.shareUrl('shared/missing.txt', { expiresInSeconds: 60 })).rejects.toBeInstanceOf(BlobNotFoundError);
     await expect(store.shareUrl('shared/report.txt', { expiresInSeconds: 8 * 24 * 3600 })).rejects.toThrow(/expiresInSeconds/);
+  });
+
+  it('signs a share URL’s scope into the V4 signature: the server refuses it re-scoped or with the scope dropped', async () => {
+    await store.put('visual-evidence/0123456789abcdef.jpg', 'jpeg', { contentType: 'image/jpeg' });
+    const share = await store.shareUrl('visual-evidence/0123456789abcdef.jpg', { expiresInSeconds: 300, scope: 'user:alice' });
+    const url = new URL(share.url);
+    expect(url.searchParams.get(SHARE_SCOPE_PARAM)).toBe('user:alice');
+    expect((await fetch(url)).status).toBe(200);
+
+    url.searchParams.set(SHARE_SCOPE_PARAM, 'user:bob');
+    expect((await fetch(url)).status).toBe(403);
+    url.searchParams.delete(SHARE_SCOPE_PARAM);
+    expect((await fetch(url)).status).toBe(403);
   });
 
   it('applies the same key rules as the local store', async () => {

@@ -3,7 +3,7 @@ import { type Clock, type RandomSource, systemClock } from '../shared/clock.js';
 import { defaultRetryPolicy, retrying, type RetryPolicy } from '../shared/retry.js';
 import { validateBlobKey, validateBlobPrefix } from './blob-key.js';
 import { BlobNotFoundError } from './errors.js';
-import type { BlobInfo, BlobStore, ListOptions, ListPage, PutOptions, ShareUrl } from './port.js';
+import type { BlobInfo, BlobStore, ListOptions, ListPage, PutOptions, ShareOptions, ShareUrl } from './port.js';
 
 export interface GcsBlobStoreConfig {
   /** `OPENPAW_GCS_BUCKET`. */
@@ -21,6 +21,9 @@ export interface GcsBlobStoreConfig {
   readonly clock?: Clock;
   readonly random?: RandomSource;
 }
+
+/** The query parameter a V4 share URL carries its `ShareOptions.scope` in (signed: GCS refuses it changed). */
+export const SHARE_SCOPE_PARAM = 'x-openpaw-scope';
 
 /** Seven days: the longest a V4 signed URL may live. */
 export const MAX_SIGNED_URL_SECONDS = 7 * 24 * 60 * 60;
@@ -117,14 +120,16 @@ export class GcsBlobStore implements BlobStore {
     };
   }
 
-  async shareUrl(key: string, options: { readonly expiresInSeconds: number }): Promise<ShareUrl> {
+  async shareUrl(key: string, options: ShareOptions): Promise<ShareUrl> {
     if (!(options.expiresInSeconds > 0) || options.expiresInSeconds > MAX_SIGNED_URL_SECONDS) {
       throw new Error(`expiresInSeconds must be in (0, ${MAX_SIGNED_URL_SECONDS}]`);
     }
     if ((await this.head(key)) === undefined) throw new BlobNotFoundError(key);
     const now = this.clock.now();
     const expires = now + options.expiresInSeconds * 1000;
-    const [url] = await (await this.file(key)).getSignedUrl({ version: 'v4', action: 'read', accessibleAt: new Date(now), expires });
+    // The scope rides as a query parameter, which V4 signs with the rest of the canonical request.
+    const queryParams = options.scope === undefined ? {} : { queryParams: { [SHARE_SCOPE_PARAM]: options.scope } };
+    const [url] = await (await this.file(key)).getSignedUrl({ version: 'v4', action: 'read', accessibleAt: new Date(now), expires, ...queryParams });
     return { url, expiresAt: new Date(expires).toISOString() };
   }
 

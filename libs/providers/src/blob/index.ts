@@ -4,12 +4,12 @@
  * reads and writes blobs, and never reaches a model, OCR or search provider.
  */
 export type { Env } from '../shared/env.js';
-export type { BlobInfo, BlobStore, ListOptions, ListPage, PutOptions, ShareUrl } from './port.js';
+export type { BlobInfo, BlobStore, ListOptions, ListPage, PutOptions, ShareOptions, ShareUrl } from './port.js';
 export { BlobNotFoundError, InvalidBlobKeyError } from './errors.js';
 export { validateBlobKey } from './blob-key.js';
 export { createShareToken, loadOrCreateShareSecret, type ShareTokenVerification, verifyShareToken } from './share-token.js';
 export { LocalFsBlobStore, type LocalFsBlobStoreConfig } from './local-fs-blob-store.js';
-export { GcsBlobStore, type GcsBlobStoreConfig, MAX_SIGNED_URL_SECONDS } from './gcs-blob-store.js';
+export { GcsBlobStore, type GcsBlobStoreConfig, MAX_SIGNED_URL_SECONDS, SHARE_SCOPE_PARAM } from './gcs-blob-store.js';
 export {
   assertBlobStoreUsable,
   type BlobSettings,

@@ -144,6 +144,23 @@ describe('LocalFsBlobStore', () => {
     await expect(store.shareUrl('shared/missing.pdf', { expiresInSeconds: 60 })).rejects.toBeInstanceOf(BlobNotFoundError);
   });
 
+  it('signs a share URL’s scope with its key and expiry: re-scoping it to someone else breaks the signature', async () => {
+    await store.put('visual-evidence/0123456789abcdef.jpg', 'jpeg', { contentType: 'image/jpeg' });
+    const now = new Date('2026-03-01T12:00:00Z');
+    const timed = new LocalFsBlobStore({ rootDir: root, shareSecret: SECRET, shareBaseUrl: 'http://127.0.0.1:3000/v1/shared/', now: () => now });
+    const share = await timed.shareUrl('visual-evidence/0123456789abcdef.jpg', { expiresInSeconds: 300, scope: 'user:alice' });
+    const token = share.url.split('/').at(-1)!;
+    expect(verifyShareToken(token, SECRET, now)).toEqual({ valid: true, key: 'visual-evidence/0123456789abcdef.jpg', expiresAt: new Date('2026-03-01T12:05:00Z'), scope: 'user:alice' });
+
+    const [payload, signature] = token.split('.') as [string, string];
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+    for (const altered of [{ ...claims, s: 'user:bob' }, { k: claims['k'], e: claims['e'] }]) {
+      const rescoped = Buffer.from(JSON.stringify(altered)).toString('base64url');
+      expect(verifyShareToken(`${rescoped}.${signature}`, SECRET, now)).toEqual({ valid: false, reason: 'bad_signature' });
+    }
+    expect(verifyShareToken(createShareToken('k', new Date('2026-03-01T12:05:00Z'), SECRET, 'user:alice'), SECRET, now)).toMatchObject({ scope: 'user:alice' });
+  });
+
   it('creates one share secret per blob root, private to its owner', async () => {
     const first = await loadOrCreateShareSecret(root);
     const second = await loadOrCreateShareSecret(root);

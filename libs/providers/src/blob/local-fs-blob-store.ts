@@ -3,7 +3,7 @@ import { mkdir, open, readdir, readFile, rename, rm, rmdir, stat } from 'node:fs
 import { join, resolve, sep } from 'node:path';
 import { validateBlobKey, validateBlobPrefix } from './blob-key.js';
 import { BlobNotFoundError, InvalidBlobKeyError } from './errors.js';
-import type { BlobInfo, BlobStore, ListOptions, ListPage, PutOptions, ShareUrl } from './port.js';
+import type { BlobInfo, BlobStore, ListOptions, ListPage, PutOptions, ShareOptions, ShareUrl } from './port.js';
 import { createShareToken } from './share-token.js';
 
 export interface LocalFsBlobStoreConfig {
@@ -144,11 +144,11 @@ export class LocalFsBlobStore implements BlobStore {
     return { items, ...(matching.length > pageSize && last !== undefined ? { nextPageToken: Buffer.from(last, 'utf8').toString('base64url') } : {}) };
   }
 
-  async shareUrl(key: string, options: { readonly expiresInSeconds: number }): Promise<ShareUrl> {
+  async shareUrl(key: string, options: ShareOptions): Promise<ShareUrl> {
     if (!(options.expiresInSeconds > 0)) throw new Error('expiresInSeconds must be positive');
     if ((await this.head(key)) === undefined) throw new BlobNotFoundError(key);
     const expiresAt = new Date(this.now().getTime() + options.expiresInSeconds * 1000);
-    const token = createShareToken(key, expiresAt, this.config.shareSecret);
+    const token = createShareToken(key, expiresAt, this.config.shareSecret, options.scope);
     return { url: `${this.config.shareBaseUrl.replace(/\/+$/, '')}/${token}`, expiresAt: expiresAt.toISOString() };
   }
 

@@ -30,6 +30,15 @@ export interface ListPage {
   readonly nextPageToken?: string;
 }
 
+export interface ShareOptions {
+  readonly expiresInSeconds: number;
+  /**
+   * Whom the link is for (e.g. `user:<id>`): signed into the URL with the key and the expiry, so a
+   * link issued to one user cannot be re-scoped to another without breaking its signature.
+   */
+  readonly scope?: string;
+}
+
 export interface ShareUrl {
   readonly url: string;
   readonly expiresAt: string;
@@ -51,5 +60,5 @@ export interface BlobStore {
   delete(key: string): Promise<boolean>;
   list(options?: ListOptions): Promise<ListPage>;
   /** A URL anyone holding it can GET until it expires. Throws `BlobNotFoundError` when absent. */
-  shareUrl(key: string, options: { readonly expiresInSeconds: number }): Promise<ShareUrl>;
+  shareUrl(key: string, options: ShareOptions): Promise<ShareUrl>;
 }

@@ -4,17 +4,19 @@ import { join } from 'node:path';
 
 /**
  * Share tokens of the local blob store: `<payload>.<signature>`, base64url, where the payload is
- * `{"k": key, "e": expiry in epoch seconds}` and the signature is HMAC-SHA256 under the share
+ * `{"k": key, "e": expiry in epoch seconds, "s"?: scope}` and the signature is HMAC-SHA256 under the share
  * secret. The gateway serves `GET <share base URL>/<token>` by checking it with `verifyShareToken`.
  */
 export type ShareTokenVerification =
-  | { readonly valid: true; readonly key: string; readonly expiresAt: Date }
+  | { readonly valid: true; readonly key: string; readonly expiresAt: Date; readonly scope?: string }
   | { readonly valid: false; readonly reason: 'malformed' | 'bad_signature' | 'expired' };
 
 const DOMAIN = 'openpaw-blob-share-v1.';
 
-export function createShareToken(key: string, expiresAt: Date, secret: Uint8Array | string): string {
-  const payload = Buffer.from(JSON.stringify({ k: key, e: Math.floor(expiresAt.getTime() / 1000) }), 'utf8').toString('base64url');
+/** `scope`: whom the link is for (`ShareOptions.scope`), signed with the key and the expiry. */
+export function createShareToken(key: string, expiresAt: Date, secret: Uint8Array | string, scope?: string): string {
+  const claims = { k: key, e: Math.floor(expiresAt.getTime() / 1000), ...(scope === undefined ? {} : { s: scope }) };
+  const payload = Buffer.from(JSON.stringify(claims), 'utf8').toString('base64url');
   return `${payload}.${sign(payload, secret)}`;
 }
 
@@ -31,11 +33,11 @@ export function verifyShareToken(token: string, secret: Uint8Array | string, now
   } catch {
     return { valid: false, reason: 'malformed' };
   }
-  const { k, e } = (data ?? {}) as { k?: unknown; e?: unknown };
-  if (typeof k !== 'string' || typeof e !== 'number') return { valid: false, reason: 'malformed' };
+  const { k, e, s } = (data ?? {}) as { k?: unknown; e?: unknown; s?: unknown };
+  if (typeof k !== 'string' || typeof e !== 'number' || (s !== undefined && typeof s !== 'string')) return { valid: false, reason: 'malformed' };
   const expiresAt = new Date(e * 1000);
   if (now.getTime() >= expiresAt.getTime()) return { valid: false, reason: 'expired' };
-  return { valid: true, key: k, expiresAt };
+  return { valid: true, key: k, expiresAt, ...(s === undefined ? {} : { scope: s }) };
 }
 
 function sign(payload: string, secret: Uint8Array | string): string {

@@ -1,14 +1,5 @@
-/** mulberry32: a small seeded PRNG, so a world is the same on every machine for the same seed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The repository's one seeded PRNG (mulberry32), re-exported for the world's generator. */
+export { seededRandom } from '@openpaw/contracts';
 
 /** An integer in [0, n). */
 export function pick(random: () => number, n: number): number {

@@ -897,7 +897,7 @@ export interface paths {
         };
         /**
          * Content behind a share link (no authentication).
-         * @description The token (from `POST /assets/:id/share`) is HMAC-signed with its blob key and expiry: 403 if forged, 410 once expired.
+         * @description The token (from `POST /assets/:id/share`, or a visual degrees evidence thumbnail’s signed URL) is HMAC-signed with its blob key, expiry and scope: 403 naming the problem when it is malformed, altered or expired (as a GCS signed URL is refused by GCS).
          */
         get: operations["SharedController_get"];
         put?: never;
@@ -993,8 +993,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The thumbnail of an evidence image of a visual degrees run.
-         * @description A JPEG of at most 512 px a side, made by the service from the image it fetched (never loaded from the image’s host by the client). `thumbnail` is an evidence card’s `thumbnail` (or a `final` edge’s evidence image’s); only the run’s owner is served it. Credit the picture to its `sourcePageUrl`.
+         * A signed, short-lived URL of an evidence image’s thumbnail of a visual degrees run.
+         * @description The thumbnail is a JPEG of at most 512 px a side, made by the service from the image it fetched (never loaded from the image’s host by the client). `thumbnail` is an evidence card’s `thumbnail` (or a `final` edge’s evidence image’s); only the run’s owner is given a URL, signed for that one thumbnail and that user (a GCS V4 signed URL, or the local store’s HMAC-signed `/v1/shared/<token>`), which expires after 5 minutes: an expired or altered URL is refused with 403 naming why. Credit the picture to its `sourcePageUrl`.
          */
         get: operations["VisualDegreesController_evidenceThumbnail"];
         put?: never;
@@ -6853,7 +6853,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Not a valid share token. */
+            /** @description `share_link_malformed`, `share_link_tampered` or `share_link_expired`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6867,18 +6867,6 @@ export interface operations {
             };
             /** @description The content no longer exists. */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        message?: string;
-                    };
-                };
-            };
-            /** @description The link has expired. */
-            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7217,12 +7205,58 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A `text/event-stream`. */
+            /** @description A `text/event-stream`; each frame’s `event`, `id` and JSON `data` as below. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/event-stream": {
+                        data: {
+                            confidenceFrom: number;
+                            confidenceTo: number;
+                            /** @description max over the edge’s images of min(confidenceFrom, confidenceTo). */
+                            edgeConf: number;
+                            from: string;
+                            /** @description How many images showed both persons at or above the threshold. */
+                            images: number;
+                            imageUrl: string;
+                            /** @description The page the image was found on: credit the picture to it. */
+                            sourcePageUrl: string | null;
+                            /** @description Its stored thumbnail’s id (the photo’s pHash; `GET /visual-degrees/{id}/evidence/{thumbnail}` signs a URL of it for the run’s owner); null when none was stored or it was taken down. */
+                            thumbnail: string | null;
+                            to: string;
+                        } | {
+                            /** @description null: `from` was not recognised in the image. */
+                            confidenceFrom: number | null;
+                            /** @description null: `to` was not recognised in the image. */
+                            confidenceTo: number | null;
+                            from: string;
+                            /** @description How many images showed one side only (or both below the threshold). */
+                            images: number;
+                            imageUrl: string;
+                            /**
+                             * @description Not a verified link: only one side was recognised at the threshold.
+                             * @enum {boolean}
+                             */
+                            partial: true;
+                            sourcePageUrl: string | null;
+                            to: string;
+                        };
+                        /** @enum {string} */
+                        event: "evidence";
+                        /** @description The event’s `seq`: send it back as `Last-Event-ID` to resume after it. */
+                        id: string;
+                    } | {
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        /** @enum {string} */
+                        event: "status" | "path_update" | "final" | "no_path" | "error" | "cancelled";
+                        /** @description The event’s `seq`: send it back as `Last-Event-ID` to resume after it. */
+                        id: string;
+                    };
+                };
             };
             /** @description Invalid input; `issues` name the fields. */
             400: {
@@ -7280,12 +7314,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The JPEG thumbnail. */
+            /** @description The signed URL and its expiry. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description When the URL stops working (300 s after it was issued); ask again for a fresh one.
+                         */
+                        expiresAt: string;
+                        /** @description Signed for this one thumbnail and this one user (a GCS V4 signed URL, or a local `/v1/shared/<token>` HMAC token); no bearer token needed. */
+                        url: string;
+                    };
+                };
             };
             /** @description Invalid input; `issues` name the fields. */
             400: {
@@ -7323,7 +7367,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/jpeg": {
+                    "application/json": {
                         error: string;
                         message?: string;
                     };

@@ -3,30 +3,30 @@ import { useGatewayClient } from '../api/context.js';
 import { readEventStream } from '../api/event-stream.js';
 import { readOnceProjected } from '../api/projection.js';
 import { errorMessage } from '../api/resources.js';
+import type { operations } from '../api/schema.js';
 import { StateBadge } from '../components/state-badge.js';
 import { hrefOf } from '../routes.js';
 
+/** A frame of the run's event stream, as the gateway documents it (generated from the contract). */
+type StreamFrame = operations['VisualDegreesController_events']['responses'][200]['content']['text/event-stream'];
+type EvidenceData = Extract<StreamFrame, { event: 'evidence' }>['data'];
 /** An evidence card as the stream sends it (spec 03): the verified link, its best image and both confidences. */
-interface EvidenceCard {
-  readonly from: string;
-  readonly to: string;
-  readonly edgeConf: number;
-  readonly imageUrl: string;
-  readonly sourcePageUrl: string | null;
-  readonly confidenceFrom: number;
-  readonly confidenceTo: number;
-  /** Its stored thumbnail (`GET /visual-degrees/{id}/evidence/{thumbnail}`); null or absent when none was stored. */
-  readonly thumbnail?: string | null;
-}
+type EvidenceCard = Exclude<EvidenceData, { partial: true }>;
+/** Partial evidence (spec 03 S1): photos of one side without the other; not a link. */
+type PartialEvidence = Extract<EvidenceData, { partial: true }>;
 
 interface Progress {
   readonly status?: string;
   readonly path: readonly string[];
   readonly evidence: readonly EvidenceCard[];
+  readonly partial: readonly PartialEvidence[];
   readonly ending?: { readonly kind: 'final' | 'no_path' | 'error' | 'cancelled'; readonly detail: string; readonly knownNames?: readonly string[] };
   /** What the service searched, when it is the local demo world (e.g. "local demo world of 24 invented people"). */
   readonly world?: string;
 }
+
+/** A recognition confidence, or that the person was not recognised at all. */
+const confidenceText = (confidence: number | null): string => (confidence === null ? 'not recognised' : `${confidence.toFixed(1)} %`);
 
 const asText = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
 
@@ -41,8 +41,10 @@ function applyEvent(progress: Progress, type: string, data: Record<string, unkno
   switch (type) {
     case 'status':
       return { ...progress, status: asText(data['message'] ?? data['phase'] ?? data['state'] ?? '') };
-    case 'evidence':
-      return { ...progress, evidence: [...progress.evidence, data as unknown as EvidenceCard] };
+    case 'evidence': {
+      const evidence = data as unknown as EvidenceData;
+      return 'partial' in evidence ? { ...progress, partial: [...progress.partial, evidence] } : { ...progress, evidence: [...progress.evidence, evidence] };
+    }
     case 'path_update':
       return { ...progress, path: Array.isArray(data['path']) ? data['path'].map(asText) : progress.path };
     case 'final': {
@@ -65,8 +67,9 @@ function applyEvent(progress: Progress, type: string, data: Record<string, unkno
 }
 
 /**
- * An evidence card's picture: the thumbnail the service stored, read with the session's token and
- * shown from a blob URL (the image's own host is never contacted), credited to its source page.
+ * An evidence card's picture: the thumbnail the service stored, shown from the short-lived URL the
+ * gateway signs for this thumbnail and this user (the image's own host is never contacted), credited
+ * to its source page.
  */
 function EvidenceThumbnail({ runId, card }: { runId: string; card: EvidenceCard }) {
   const client = useGatewayClient();
@@ -76,17 +79,11 @@ function EvidenceThumbnail({ runId, card }: { runId: string; card: EvidenceCard 
   useEffect(() => {
     if (thumbnail === undefined) return undefined;
     const abort = new AbortController();
-    let objectUrl: string | undefined;
     void (async () => {
-      const { data } = await client.GET('/visual-degrees/{id}/evidence/{thumbnail}', { params: { path: { id: runId, thumbnail } }, parseAs: 'blob', signal: abort.signal });
-      if (data === undefined || abort.signal.aborted) return;
-      objectUrl = URL.createObjectURL(data);
-      setUrl(objectUrl);
+      const { data } = await client.GET('/visual-degrees/{id}/evidence/{thumbnail}', { params: { path: { id: runId, thumbnail } }, signal: abort.signal });
+      if (data !== undefined && !abort.signal.aborted) setUrl(data.url);
     })().catch(() => undefined);
-    return () => {
-      abort.abort();
-      if (objectUrl !== undefined) URL.revokeObjectURL(objectUrl);
-    };
+    return () => abort.abort();
   }, [client, runId, thumbnail]);
 
   if (url === undefined) return null;
@@ -112,13 +109,13 @@ function EvidenceThumbnail({ runId, card }: { runId: string; card: EvidenceCard 
 /** One visual degrees run, live: the chain growing on `GET /visual-degrees/{id}/events`, an evidence card per verified link. */
 export function VisualDegreesRunPage({ runId }: { runId: string }) {
   const client = useGatewayClient();
-  const [progress, setProgress] = useState<Progress>({ path: [], evidence: [] });
+  const [progress, setProgress] = useState<Progress>({ path: [], evidence: [], partial: [] });
   const [state, setState] = useState<{ state: string; terminal: boolean } | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
 
   useEffect(() => {
     const abort = new AbortController();
-    setProgress({ path: [], evidence: [] });
+    setProgress({ path: [], evidence: [], partial: [] });
     const readState = async (): Promise<void> => {
       const { data } = await readOnceProjected(() => client.GET('/visual-degrees/{id}', { params: { path: { id: runId } }, signal: abort.signal }));
       if (data !== undefined) setState({ state: data.state, terminal: data.terminal });
@@ -180,6 +177,12 @@ export function VisualDegreesRunPage({ runId }: { runId: string }) {
       )}
       <h2>Evidence</h2>
       {progress.evidence.length === 0 && <p>No verified link yet.</p>}
+      {progress.partial.map((seen) => (
+        <p key={`partial ${seen.from}→${seen.to}`} class="partial-evidence" data-partial-evidence>
+          Not a link: {seen.images} photo(s) of {seen.from} or {seen.to} without both recognised at 80 % (best: {seen.from} {confidenceText(seen.confidenceFrom)}, {seen.to}{' '}
+          {confidenceText(seen.confidenceTo)}).
+        </p>
+      ))}
       <ul class="evidence-cards">
         {progress.evidence.map((card) => (
           <li key={`${card.from}→${card.to}`} class="evidence-card">

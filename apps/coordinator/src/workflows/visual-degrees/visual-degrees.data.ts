@@ -1,4 +1,4 @@
-import { type EdgeVerified, type MessageData, VISUAL_DEGREES_MAX_HOPS, type VisualWorldInfo, visualDegreesRequest, type visualPerson } from '@openpaw/contracts';
+import { type EdgeVerified, type MessageData, VISUAL_DEGREES_MAX_HOPS, type VisualDegreesEvidenceCard, type VisualDegreesPartialEvidence, type VisualWorldInfo, visualDegreesRequest, type visualPerson } from '@openpaw/contracts';
 import type { Backoff, JsonObject, RunSnapshot, StepProgress } from '@openpaw/saga';
 import type { z } from 'zod';
 
@@ -82,7 +82,7 @@ export type FailureReason =
 /** The spec's streaming events, kept in run data in order (`seq` is the SSE id, so a client resumes). */
 export type StreamEvent =
   | { readonly seq: number; readonly type: 'status'; readonly at: string; readonly data: { readonly message: string } }
-  | { readonly seq: number; readonly type: 'evidence'; readonly at: string; readonly data: EvidenceCard }
+  | { readonly seq: number; readonly type: 'evidence'; readonly at: string; readonly data: EvidenceCard | PartialEvidence }
   | { readonly seq: number; readonly type: 'path_update'; readonly at: string; readonly data: { readonly path: readonly string[]; readonly hops: number; readonly reversePath?: readonly string[] } }
   | { readonly seq: number; readonly type: 'final'; readonly at: string; readonly data: FinalPayload }
   | { readonly seq: number; readonly type: 'no_path'; readonly at: string; readonly data: NoPathPayload }
@@ -91,19 +91,10 @@ export type StreamEvent =
 
 export type StreamEventType = StreamEvent['type'];
 
-/** A verified edge as the client sees it: its best image, the page it came from, both confidences. */
-export interface EvidenceCard {
-  readonly from: string;
-  readonly to: string;
-  readonly edgeConf: number;
-  readonly imageUrl: string;
-  readonly sourcePageUrl: string | null;
-  readonly confidenceFrom: number;
-  readonly confidenceTo: number;
-  readonly images: number;
-  /** Its stored thumbnail's id (the photo's pHash), served by the gateway to the run's owner; null when none was stored. */
-  readonly thumbnail: string | null;
-}
+/** A verified edge as the client sees it: the contract's evidence card (the console's type is generated from it). */
+export type EvidenceCard = Readonly<VisualDegreesEvidenceCard>;
+/** Photos of the direct attempt that showed one side only (spec 03 S1's optional partial evidence). */
+export type PartialEvidence = Readonly<VisualDegreesPartialEvidence>;
 
 export interface FinalPayload {
   readonly path: readonly string[];

@@ -1,4 +1,4 @@
-import { DiscoverCandidates, EdgeVerified, InputRefused, laneOf, SelectNextExpansion, VerifyEdge, visualDegreesRunView, visualDegreesView, VisualStepFailed } from '@openpaw/contracts';
+import { DiscoverCandidates, EdgeVerified, InputRefused, laneOf, SelectNextExpansion, VerifyEdge, visualDegreesRunView, visualDegreesView, VisualStepFailed, visualDegreesPartialEvidence } from '@openpaw/contracts';
 import { z } from 'zod';
 import { isAllowed, RUN_DEADLINE_TIMER, replayRun, validateDefinition } from '@openpaw/saga';
 import { SagaDriver } from '../testing/saga-driver.js';
@@ -118,6 +118,23 @@ describe('visual_degrees (spec 03)', () => {
       expect(s.sent(DiscoverCandidates)).toEqual([
         expect.objectContaining({ step: 2, frontier: { name: ADA.name }, queries: ['Ada Stone Bea North', 'Ada Stone with celebrities'], exclude: [], budget: { searchCalls: 19, recognitionCalls: 115 } }),
       ]);
+    });
+
+    it('when refuted with photos of one side only, then an `evidence` event marked partial shows the strongest, in the contract’s shape', () => {
+      const d = started();
+      const photo = (url: string, confidenceFrom: number | null, confidenceTo: number | null) => ({ imageUrl: url, sourcePageUrl: `${url}/page`, query: 'Ada Stone Bea North', confidenceFrom, confidenceTo });
+      const partialEvidence = [photo('https://img/1', 91, null), photo('https://img/2', 60, 70), photo('https://img/3', null, 97)];
+      const s = refuted(d, { name: ADA.name }, { name: BEA.name }, usage(1, 5), { partialEvidence });
+      expect(s.state).toBe('DISCOVERING');
+      expect(eventTypes(d).filter((type) => type === 'evidence')).toHaveLength(1);
+      const events = (s.view() as { events: { type: string; data: unknown }[] }).events;
+      const card = events.find((event) => event.type === 'evidence')?.data;
+      expect(card).toEqual({ partial: true, from: 'Ada Stone', to: 'Bea North', imageUrl: 'https://img/3', sourcePageUrl: 'https://img/3/page', confidenceFrom: null, confidenceTo: 97, images: 3 });
+      expect(visualDegreesPartialEvidence.parse(card)).toEqual(card);
+      // No photo of either: no evidence event.
+      const none = started();
+      refuted(none, { name: ADA.name }, { name: BEA.name });
+      expect(eventTypes(none)).not.toContain('evidence');
     });
 
     it('when a reply answers an earlier step, then it is ignored', () => {

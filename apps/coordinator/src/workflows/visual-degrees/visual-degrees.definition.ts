@@ -45,7 +45,7 @@ import {
   succeed,
   type VisualDecision,
 } from './visual-degrees.outcomes.js';
-import { redactPerson, status, visualDegreesViewOf, withEvents } from './visual-degrees.view.js';
+import { partialEvidence, redactPerson, status, visualDegreesViewOf, withEvents } from './visual-degrees.view.js';
 
 export { DEFAULT_VISUAL_DEGREES_TIMINGS, VISUAL_DEGREES_STATES, type VisualDegreesState, type VisualDegreesTimings } from './visual-degrees.data.js';
 export { NO_PATH_MESSAGE } from './visual-degrees.outcomes.js';
@@ -178,8 +178,10 @@ function directEdgeRefuted(timings: VisualDegreesTimings, run: Run, d: MessageDa
     return fail(data, 'unknown_person', `not in the ${data.world?.description ?? 'local demo world'}: ${unknown.names.join(', ')}`, now, 'direct_edge_refuted', { unknown });
   }
   if (d.reason === 'budget_exhausted') return fail(data, budgetReason(d.budgetExhausted), 'budget spent on the direct attempt', now, 'direct_edge_refuted');
-  const next = discover(timings, run, data, now);
-  if ('failed' in next) return fail(data, next.failed, next.detail, now, 'direct_edge_refuted');
+  const partial = partialEvidence(from, to, d.partialEvidence);
+  const shown = partial === undefined ? data : withEvents(data, now, partial);
+  const next = discover(timings, run, shown, now);
+  if ('failed' in next) return fail(shown, next.failed, next.detail, now, 'direct_edge_refuted');
   return { outcome: 'transition', to: 'DISCOVERING', data: next.data, step: 'direct_edge_refuted', logs: next.logs, effects: [...clearPendingRetry(run.data.step), ...next.effects] };
 }
 

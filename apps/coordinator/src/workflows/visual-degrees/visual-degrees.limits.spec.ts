@@ -1,4 +1,4 @@
-import { CandidatesDiscovered, DiscoverCandidates, EdgeRefuted, EdgeVerified, ExpansionSelected, type MessageData, SelectNextExpansion, VerifyEdge } from '@openpaw/contracts';
+import { CandidatesDiscovered, DiscoverCandidates, EdgeRefuted, EdgeVerified, ExpansionSelected, type MessageData, seededRandom, SelectNextExpansion, VerifyEdge } from '@openpaw/contracts';
 import { RUN_DEADLINE_TIMER } from '@openpaw/saga';
 import { SagaDriver } from '../testing/saga-driver.js';
 import { definition, ADA, XAV, BEA, START, type Person, usage, edge, candidate, data, verified, refuted, discovered, selected, started, selecting, frontierOf, decisions } from './testing/given.js';
@@ -14,18 +14,6 @@ import type { VisualDegreesData } from './visual-degrees.data.js';
 /** What each of the graph's answers costs. */
 const oneEach = { searchCalls: 1, recognitionCalls: 1, imagesSkipped: 0, cacheHit: false };
 
-/** A small seeded PRNG (mulberry32): the graphs are the same on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 interface Graph {
   readonly people: readonly { readonly name: string; readonly celebrityId: string }[];
   readonly adjacent: (a: number, b: number) => boolean;
@@ -34,7 +22,7 @@ interface Graph {
 
 /** A sparse chain-like graph (a ring with a few chords), so pairs lie 1 to ~6 hops apart. */
 function graph(seed: number, size: number): Graph {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const edges = new Set<string>();
   const key = (a: number, b: number): string => (a < b ? `${a}-${b}` : `${b}-${a}`);
   for (let i = 0; i < size; i += 1) if (next() < 0.9) edges.add(key(i, (i + 1) % size));

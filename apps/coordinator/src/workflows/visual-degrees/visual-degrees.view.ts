@@ -1,4 +1,4 @@
-import { edgeConfidence, pathBottleneck, pathCumulative, type VisualDegreesView, type VisualWorldInfo } from '@openpaw/contracts';
+import { type EdgeRefuted, edgeConfidence, type MessageData, pathBottleneck, pathCumulative, type VisualDegreesView, type VisualWorldInfo } from '@openpaw/contracts';
 import type { JsonObject, RunSnapshot } from '@openpaw/saga';
 import { durationMs, statusOf } from '../shared/run-status.js';
 import { type Budgets, type EvidenceCard, type FinalPayload, hopsVerified, type Person, type StreamEvent, type Usage, type VerifiedEdge, type VisualDegreesData, type VisualDegreesState } from './visual-degrees.data.js';
@@ -71,6 +71,29 @@ export function evidenceCard(edge: VerifiedEdge): EvidenceCard {
 const thumbnailOf = (image: VerifiedEdge['evidence'][number]): string | null => (image.thumbnailKey === undefined ? null : image.phash);
 
 export const evidence = (edge: VerifiedEdge): EventBody => ({ type: 'evidence', data: evidenceCard(edge) });
+
+/**
+ * Spec 03 S1's optional partial evidence: the direct attempt's best photo of one side without the other
+ * (the strongest confidence on either side), marked `partial`; none when no photo showed either.
+ */
+export function partialEvidence(from: Person, to: Person, images: readonly PartialEvidenceImage[]): EventBody | undefined {
+  const strongest = (image: PartialEvidenceImage): number => Math.max(image.confidenceFrom ?? 0, image.confidenceTo ?? 0);
+  const best = [...images].sort((a, b) => strongest(b) - strongest(a))[0];
+  if (best === undefined) return undefined;
+  const data = {
+    partial: true as const,
+    from: from.name,
+    to: to.name,
+    imageUrl: best.imageUrl,
+    sourcePageUrl: best.sourcePageUrl ?? null,
+    confidenceFrom: best.confidenceFrom,
+    confidenceTo: best.confidenceTo,
+    images: images.length,
+  };
+  return { type: 'evidence', data };
+}
+
+type PartialEvidenceImage = MessageData<typeof EdgeRefuted>['partialEvidence'][number];
 
 /** S6's payload: the ordered path, the verified edges with their evidence, the confidence map, the graph, and the budgets spent. */
 export function finalPayload(path: readonly Person[], edges: readonly VerifiedEdge[], spent: { readonly budgets: Budgets; readonly used: Usage }, world?: VisualWorldInfo): FinalPayload {
