@@ -20,7 +20,7 @@ import { serviceRoleName } from '@openpaw/persistence';
 import { COLLECTOR_NAME, COLLECTOR_OTLP_HTTP } from '../deploy/src/collector.js';
 import { credsFileText, NATS_CREDENTIALS_KEY, NATS_USERS, natsCredentialsSecretOf } from '../deploy/src/nats-credentials.js';
 import { natsAccountsConfig } from '../deploy/src/partner-access.js';
-import { databaseUrlKeyOf, MIGRATOR_DATABASE_URL_KEY } from '../deploy/src/platform.js';
+import { databaseUrlKeyOf, MIGRATOR_DATABASE_URL_KEY, providerPurposesWithKeys, providerSecretOf } from '../deploy/src/platform.js';
 import { renderPlatform } from '../deploy/src/render.js';
 import { DEFAULT_SETTINGS } from '../deploy/src/settings.js';
 import { SERVICES } from '../deploy/src/topology.js';
@@ -73,7 +73,8 @@ describe('the platform booted from its synthesized manifests', () => {
       },
       [settings.secrets.gatewayAuth]: { OPENPAW_JWT_SECRET: jwtSecret, OPENPAW_KEY_SEALING_PUBLIC_KEY: sealing.publicKey.export({ type: 'spki', format: 'der' }).toString('base64') },
       [settings.secrets.keyOpening]: { OPENPAW_KEY_SEALING_PRIVATE_KEY: sealing.privateKey.export({ type: 'pkcs8', format: 'der' }).toString('base64') },
-      [settings.secrets.providers]: {},
+      // One Secret per purpose, with no keys: every provider runs its local or keyless default.
+      ...Object.fromEntries(providerPurposesWithKeys().map((purpose) => [providerSecretOf(settings, purpose), {}])),
       ...Object.fromEntries(
         [...natsKeys].map(([user, key]) => [natsCredentialsSecretOf(settings.secrets.natsCredentialsPrefix, user), { [NATS_CREDENTIALS_KEY]: credsFileText('eyJ0eXAiOiJKV1QifQ.e30.c2ln', new TextDecoder().decode(key.getSeed())) }]),
       ),

@@ -59,7 +59,7 @@ export const HELM_VALUES: readonly HelmValue[] = [
   value('namespaces.keda', (s) => s.kedaNamespace, (s, v) => ({ ...s, kedaNamespace: v })),
   value('secrets.database', (s) => s.secrets.database, (s, v) => ({ ...s, secrets: { ...s.secrets, database: v } })),
   value('secrets.gatewayAuth', (s) => s.secrets.gatewayAuth, (s, v) => ({ ...s, secrets: { ...s.secrets, gatewayAuth: v } })),
-  value('secrets.providers', (s) => s.secrets.providers, (s, v) => ({ ...s, secrets: { ...s.secrets, providers: v } })),
+  value('secrets.providersPrefix', (s) => s.secrets.providersPrefix, (s, v) => ({ ...s, secrets: { ...s.secrets, providersPrefix: v } })),
   value('secrets.keyOpening', (s) => s.secrets.keyOpening, (s, v) => ({ ...s, secrets: { ...s.secrets, keyOpening: v } })),
   value('secrets.natsCredentialsPrefix', (s) => s.secrets.natsCredentialsPrefix, (s, v) => ({ ...s, secrets: { ...s.secrets, natsCredentialsPrefix: v } })),
   value('tracing.otlpEndpoint', (s) => s.traceBackendEndpoint, (s, v) => ({ ...s, traceBackendEndpoint: v })),

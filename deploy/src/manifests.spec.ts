@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { catalog, ExecuteResearchLegs, laneDurableOf, lanesOfService, RESEARCH_LIMITS } from '@openpaw/contracts';
 import { NATS_CREDENTIALS_KEY, NATS_PROVISIONER, natsCredentialsSecretOf, PLATFORM_ACCOUNT } from './nats-credentials.js';
 import { NATS_ACCOUNTS_INCLUDE, NATS_ACCOUNTS_KEY, NATS_ACCOUNTS_SECRET, natsValues } from './nats-values.js';
-import { databaseUrlKeyOf, MIGRATOR_DATABASE_URL_KEY, secretHolders } from './platform.js';
+import { PROVIDER_CREDENTIALS, providerPurposesOf } from '@openpaw/providers/credentials';
+import { databaseUrlKeyOf, MIGRATOR_DATABASE_URL_KEY, providerSecretOf, secretHolders } from './platform.js';
 import { connectionsAtMaxReplicas, policyViolations, type PolicyOptions } from './policy.js';
 import { renderPlatform, type K8sObject } from './render.js';
 import { schemaError } from './schema-validation.js';
@@ -79,13 +80,17 @@ describe('synthesized manifests', () => {
 
   it('provider keys and the gateway\'s auth reach only their services; the policy refuses them anywhere else', () => {
     const leaked = rendered.platform.map(clone);
-    const envFromOf = (name: string) => (leaked.find((o) => o.kind === 'Deployment' && o.metadata.name === name)!['spec'] as { template: { spec: { containers: { envFrom: unknown[] }[] } } }).template.spec.containers[0]!.envFrom;
-    envFromOf('coordinator').push({ secretRef: { name: DEFAULT_SETTINGS.secrets.providers } });
-    envFromOf('solve').push({ secretRef: { name: DEFAULT_SETTINGS.secrets.gatewayAuth } });
-    const providerHolders = SERVICES.filter((s) => s.providers).map((s) => `openpaw-${s.name}`).join(', ');
+    const containerOf = (name: string) => (leaked.find((o) => o.kind === 'Deployment' && o.metadata.name === name)!['spec'] as { template: { spec: { containers: { env: unknown[]; envFrom: unknown[] }[] } } }).template.spec.containers[0]!;
+    const llm = providerSecretOf(DEFAULT_SETTINGS, 'llm');
+    const visual = providerSecretOf(DEFAULT_SETTINGS, 'visual');
+    containerOf('coordinator').envFrom.push({ secretRef: { name: llm } });
+    containerOf('solve').envFrom.push({ secretRef: { name: DEFAULT_SETTINGS.secrets.gatewayAuth } });
+    // A service that calls providers, given a purpose it does not use (research searches papers, not images).
+    containerOf('research').env.push({ name: 'BRAVE_SEARCH_API_KEY', valueFrom: { secretKeyRef: { name: visual, key: 'BRAVE_SEARCH_API_KEY', optional: true } } });
     expect(policyViolations(leaked, rendered.keda, policy)).toEqual([
-      `Deployment coordinator: reads Secret ${DEFAULT_SETTINGS.secrets.providers}, reserved to ${providerHolders}`,
+      `Deployment coordinator: reads Secret ${llm}, reserved to openpaw-solve, openpaw-artifacts, openpaw-research, openpaw-visual-search`,
       `Deployment solve: reads Secret ${DEFAULT_SETTINGS.secrets.gatewayAuth}, reserved to openpaw-gateway`,
+      `Deployment research: reads Secret ${visual}, reserved to openpaw-visual-search`,
     ]);
   });
 
@@ -424,14 +429,36 @@ describe('synthesized manifests', () => {
       expect(accounts.every((a) => a['automountServiceAccountToken'] === false)).toBe(true);
     });
 
-    it('the providers Secret goes only to the services that call providers: not the gateway, the coordinator or the retention CronJob', () => {
-      const secretRefs = (o: K8sObject): string[] => (JSON.stringify(o['spec']) ?? '').match(/"secretRef":\{"name":"[^"]+"/g) ?? [];
-      const withProviders = rendered.platform.filter((o) => secretRefs(o).some((ref) => ref.includes(DEFAULT_SETTINGS.secrets.providers))).map((o) => o.metadata.name);
-      const callers = [...SERVICES.filter((s) => s.providers).map((s) => s.name), ...SEPARATE_LANES.filter((l) => serviceOf(l.service)?.providers).map((l) => `${l.service}-${l.lane}`)];
-      expect(withProviders.sort()).toEqual(callers.sort());
-      expect(withProviders).not.toEqual(expect.arrayContaining(['gateway']));
-      expect(withProviders).not.toContain('coordinator');
-      expect(withProviders).not.toContain('openpaw-retention');
+    it('provider keys come one Secret per purpose: each workload gets exactly the keys its service\'s config reads, each from its purpose\'s Secret', () => {
+      type Container = { name: string; env?: { name: string; valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean } } }[]; envFrom?: { secretRef?: { name: string } }[] };
+      const prefix = `${DEFAULT_SETTINGS.secrets.providersPrefix}-`;
+      const pods = rendered.platform.filter((o) => ['Deployment', 'Job', 'CronJob'].includes(o.kind));
+      expect(pods.length).toBeGreaterThan(10);
+      for (const object of pods) {
+        const text = JSON.stringify(object['spec']);
+        const spec = (object.kind === 'CronJob' ? (object['spec'] as { jobTemplate: { spec: unknown } }).jobTemplate.spec : object['spec']) as { template: { spec: { containers: Container[]; initContainers?: Container[] } } };
+        const containers = [...spec.template.spec.containers, ...(spec.template.spec.initContainers ?? [])];
+        // Never a whole provider Secret: the manifests name every key a workload can read.
+        expect(containers.flatMap((c) => c.envFrom ?? []).filter((from) => from.secretRef?.name.startsWith(prefix) === true)).toEqual([]);
+        const service = object.kind === 'Deployment' ? serviceOfDeployment(object) : undefined;
+        const purposes = service === undefined ? [] : providerPurposesOf(service);
+        const read = containers.flatMap((c) => (c.env ?? []).filter((v) => v.valueFrom?.secretKeyRef?.name.startsWith(prefix) === true).map((v) => ({ variable: v.name, ...v.valueFrom!.secretKeyRef! })));
+        expect({ workload: object.metadata.name, keys: read.map((r) => r.variable).sort() }).toEqual({
+          workload: object.metadata.name,
+          keys: [...new Set(purposes.flatMap((purpose) => PROVIDER_CREDENTIALS[purpose]))].sort(),
+        });
+        for (const ref of read) {
+          // From the Secret of a purpose the service uses and whose keys include it, under its own name, optional (a provider not set up has no key).
+          expect(purposes.some((purpose) => ref.name === providerSecretOf(DEFAULT_SETTINGS, purpose) && PROVIDER_CREDENTIALS[purpose].includes(ref.key))).toBe(true);
+          expect({ key: ref.key, optional: ref.optional }).toEqual({ key: ref.variable, optional: true });
+        }
+        if (purposes.length === 0) expect(text).not.toContain(prefix);
+      }
+      const keysOf = (deployment: string) => JSON.stringify(rendered.platform.find((o) => o.kind === 'Deployment' && o.metadata.name === deployment));
+      // Research searches papers, not images; retrieval embeds and calls no chat model.
+      expect(keysOf('research')).not.toContain('BRAVE_SEARCH_API_KEY');
+      expect(keysOf('retrieval')).not.toContain('ANTHROPIC_API_KEY');
+      expect(keysOf('gateway')).not.toContain(prefix);
     });
   });
 });

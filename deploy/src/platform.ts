@@ -1,4 +1,5 @@
 import { catalog, CRITICAL_LANE, laneDurableOf, lanesOfService, STREAMS } from '@openpaw/contracts';
+import { PROVIDER_CREDENTIALS, type ProviderPurpose, providerPurposesOf } from '@openpaw/providers/credentials';
 import { App, Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-34';
 import type { INamespace } from 'kubernetes-models/v1/Namespace';
@@ -96,8 +97,9 @@ export function serviceAccountNameOf(service: string): string {
 
 /**
  * Least privilege, as the policy enforces it: the ServiceAccounts whose pods may read each reserved
- * Secret. The key that opens users' sealed keys goes to research alone; provider keys to the
- * services whose `providers` flag is set; the gateway's auth Secret to the gateway.
+ * Secret. The key that opens users' sealed keys goes to research alone; each purpose's provider keys
+ * to the services whose config validates that purpose (`SERVICE_PROVIDER_PURPOSES`); the gateway's
+ * auth Secret to the gateway.
  */
 export function secretHolders(settings: PlatformSettings): Readonly<Record<string, readonly string[]>> {
   return {
@@ -105,9 +107,35 @@ export function secretHolders(settings: PlatformSettings): Readonly<Record<strin
     ...Object.fromEntries(SERVICES.map((service) => [natsCredentialsSecretOf(settings.secrets.natsCredentialsPrefix, service.name), [serviceAccountNameOf(service.name)]])),
     [natsCredentialsSecretOf(settings.secrets.natsCredentialsPrefix, NATS_PROVISIONER)]: [serviceAccountNameOf('migrate')],
     [settings.secrets.keyOpening]: [serviceAccountNameOf('research')],
-    [settings.secrets.providers]: SERVICES.filter((service) => service.providers).map((service) => serviceAccountNameOf(service.name)),
+    ...Object.fromEntries(
+      providerPurposesWithKeys().map((purpose) => [
+        providerSecretOf(settings, purpose),
+        SERVICES.filter((service) => providerPurposesOf(service.name).includes(purpose)).map((service) => serviceAccountNameOf(service.name)),
+      ]),
+    ),
     [settings.secrets.gatewayAuth]: [serviceAccountNameOf('gateway')],
   };
+}
+
+/** The purposes whose providers take keys (blobs reach GCS by workload identity: no Secret). */
+export function providerPurposesWithKeys(): ProviderPurpose[] {
+  return (Object.keys(PROVIDER_CREDENTIALS) as ProviderPurpose[]).filter((purpose) => PROVIDER_CREDENTIALS[purpose].length > 0);
+}
+
+/** The Secret holding one purpose's provider keys: `<providersPrefix>-<purpose>`. */
+export function providerSecretOf(settings: PlatformSettings, purpose: ProviderPurpose): string {
+  return `${settings.secrets.providersPrefix}-${purpose}`;
+}
+
+/**
+ * A service's provider keys, each named on its own (optional: a provider not configured has no key)
+ * from its purpose's Secret, so the manifests show every key a workload can read. A key two of its
+ * purposes read (`OPENAI_API_KEY` for the LLM and the embedder) comes from the purpose listed first.
+ */
+export function providerKeySources(service: string): Map<string, ProviderPurpose> {
+  const sources = new Map<string, ProviderPurpose>();
+  for (const purpose of providerPurposesOf(service)) for (const key of PROVIDER_CREDENTIALS[purpose]) if (!sources.has(key)) sources.set(key, purpose);
+  return sources;
 }
 
 function resourcesOf(settings: PlatformSettings, deployment: string): ResourceQuantities {
@@ -233,7 +261,7 @@ class PlatformChart extends Chart {
     const databaseSecret = kplus.Secret.fromSecretName(this, 'database-secret', settings.secrets.database);
     const databaseUrl = kplus.EnvValue.fromSecretValue({ secret: databaseSecret, key: MIGRATOR_DATABASE_URL_KEY });
     const gatewayAuth = kplus.Secret.fromSecretName(this, 'gateway-auth-secret', settings.secrets.gatewayAuth);
-    const providers = kplus.Secret.fromSecretName(this, 'providers-secret', settings.secrets.providers);
+    const providerSecrets = new Map(providerPurposesWithKeys().map((purpose) => [purpose, kplus.Secret.fromSecretName(this, `providers-${purpose}-secret`, providerSecretOf(settings, purpose))]));
     const keyOpening = kplus.Secret.fromSecretName(this, 'key-opening-secret', settings.secrets.keyOpening);
 
     const collectorLabels = collector(this, settings.traceBackendEndpoint);
@@ -271,7 +299,10 @@ class PlatformChart extends Chart {
       if (plan.lanes !== undefined) env['OPENPAW_LANES'] = kplus.EnvValue.fromValue(plan.lanes);
       const envFrom: kplus.EnvFrom[] = [];
       if (service.name === 'gateway') envFrom.push(kplus.Env.fromSecret(gatewayAuth));
-      if (service.providers) envFrom.push(kplus.Env.fromSecret(providers));
+      for (const [key, purpose] of providerKeySources(service.name)) {
+        const secret = providerSecrets.get(purpose);
+        if (secret !== undefined) env[key] = kplus.EnvValue.fromSecretValue({ secret, key }, { optional: true });
+      }
       // Only research opens users' sealed keys; the gateway seals them with the public key (in its auth Secret).
       if (service.name === 'research') envFrom.push(kplus.Env.fromSecret(keyOpening));
       const workload = new Workload(this, plan.name, {

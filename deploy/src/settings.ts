@@ -32,7 +32,11 @@ export interface PlatformSettings {
   readonly secrets: {
     readonly database: string;
     readonly gatewayAuth: string;
-    readonly providers: string;
+    /**
+     * Prefix of the provider keys' Secrets, one per purpose: `<prefix>-<purpose>` (`llm`, `embedder`,
+     * `scholarly`, `visual`, `ocr`), each holding only that purpose's keys (`PROVIDER_CREDENTIALS`).
+     */
+    readonly providersPrefix: string;
     readonly keyOpening: string;
     /**
      * Prefix of the NATS credentials Secrets: `<prefix>-<user>` for each of `NATS_USERS` (every
@@ -131,7 +135,7 @@ export const DEFAULT_SETTINGS: PlatformSettings = {
   ingressNamespace: 'ingress-nginx',
   monitoringNamespace: 'monitoring',
   kedaNamespace: 'keda',
-  secrets: { database: 'openpaw-database', gatewayAuth: 'openpaw-gateway-auth', providers: 'openpaw-providers', keyOpening: 'openpaw-key-opening', natsCredentialsPrefix: 'openpaw-nats' },
+  secrets: { database: 'openpaw-database', gatewayAuth: 'openpaw-gateway-auth', providersPrefix: 'openpaw-providers', keyOpening: 'openpaw-key-opening', natsCredentialsPrefix: 'openpaw-nats' },
   traceBackendEndpoint: 'http://tempo.monitoring.svc.cluster.local:4318',
   ingress: { className: 'nginx', host: 'openpaw.example.com', tlsSecretName: 'openpaw-tls' },
   monitoringRelease: 'kube-prometheus-stack',

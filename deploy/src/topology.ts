@@ -41,8 +41,6 @@ export interface ServiceSpec {
   readonly pipelinedConnections: number;
   /** Calls out of the cluster (LLMs, OCR, search APIs, GCS, JWKS/OIDC): HTTPS egress to `httpsEgress`. */
   readonly externalEgress: boolean;
-  /** Calls providers (LLMs, OCR, search, embeddings): gets the providers Secret. */
-  readonly providers: boolean;
   /** Stores or serves blobs (`createBlobStoreFromEnv`): gets the blob settings, and the volume when blobs live on one. */
   readonly blobs: boolean;
   readonly replicas: { readonly min: number; readonly max: number };
@@ -67,15 +65,15 @@ const MEDIUM: Resources = { cpuRequestMillis: 250, cpuLimitMillis: 1000, memoryR
 const HEAVY: Resources = { cpuRequestMillis: 500, cpuLimitMillis: 2000, memoryRequestMiB: 768, memoryLimitMiB: 1536 };
 
 export const SERVICES: readonly ServiceSpec[] = [
-  { name: 'gateway', pipelinedConnections: 3, providers: false, blobs: true, port: 3000, public: true, poolSize: 10, database: true, externalEgress: true, replicas: { min: 2, max: 10 }, resources: MEDIUM, drainSeconds: 30 },
-  { name: 'coordinator', pipelinedConnections: 8, providers: false, blobs: false, port: 3001, public: false, poolSize: 8, database: true, externalEgress: false, replicas: { min: 2, max: 6 }, resources: MEDIUM, drainSeconds: 10 },
-  { name: 'ingestion', pipelinedConnections: 0, providers: true, blobs: true, port: 3101, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 8 }, resources: HEAVY, drainSeconds: 60 },
-  { name: 'retrieval', pipelinedConnections: 0, providers: true, blobs: false, port: 3102, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: HEAVY, drainSeconds: 30 },
-  { name: 'solve', pipelinedConnections: 0, providers: true, blobs: true, port: 3103, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 10 }, resources: SMALL, drainSeconds: 120 },
-  { name: 'assets', pipelinedConnections: 0, providers: true, blobs: true, port: 3104, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: SMALL, drainSeconds: 30 },
-  { name: 'artifacts', pipelinedConnections: 0, providers: true, blobs: true, port: 3105, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: SMALL, drainSeconds: 120 },
-  { name: 'research', pipelinedConnections: 0, providers: true, blobs: true, port: 3106, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: SMALL, drainSeconds: 120 },
-  { name: 'visual-search', pipelinedConnections: 0, providers: true, blobs: true, port: 3107, public: false, poolSize: 0, database: false, externalEgress: true, replicas: { min: 2, max: 6 }, resources: MEDIUM, drainSeconds: 60 },
+  { name: 'gateway', pipelinedConnections: 3, blobs: true, port: 3000, public: true, poolSize: 10, database: true, externalEgress: true, replicas: { min: 2, max: 10 }, resources: MEDIUM, drainSeconds: 30 },
+  { name: 'coordinator', pipelinedConnections: 8, blobs: false, port: 3001, public: false, poolSize: 8, database: true, externalEgress: false, replicas: { min: 2, max: 6 }, resources: MEDIUM, drainSeconds: 10 },
+  { name: 'ingestion', pipelinedConnections: 0, blobs: true, port: 3101, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 8 }, resources: HEAVY, drainSeconds: 60 },
+  { name: 'retrieval', pipelinedConnections: 0, blobs: false, port: 3102, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: HEAVY, drainSeconds: 30 },
+  { name: 'solve', pipelinedConnections: 0, blobs: true, port: 3103, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 10 }, resources: SMALL, drainSeconds: 120 },
+  { name: 'assets', pipelinedConnections: 0, blobs: true, port: 3104, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: SMALL, drainSeconds: 30 },
+  { name: 'artifacts', pipelinedConnections: 0, blobs: true, port: 3105, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: SMALL, drainSeconds: 120 },
+  { name: 'research', pipelinedConnections: 0, blobs: true, port: 3106, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: SMALL, drainSeconds: 120 },
+  { name: 'visual-search', pipelinedConnections: 0, blobs: true, port: 3107, public: false, poolSize: 0, database: false, externalEgress: true, replicas: { min: 2, max: 6 }, resources: MEDIUM, drainSeconds: 60 },
 ];
 
 /**

@@ -1,5 +1,5 @@
 import { type ServiceMessagingSettings, serviceMessagingSettingsFromEnv } from '@openpaw/platform';
-import { assertProviderSettings } from '@openpaw/providers';
+import { assertProviderSettings, providerKindsOf } from '@openpaw/providers';
 import { z } from 'zod';
 
 /** The artifacts service's settings, from the environment (validated at start). */
@@ -50,7 +50,7 @@ export function artifactsSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): 
   }
   const e = parsed.data;
   // The provider factories' own settings, checked before the app is built: a bad value keeps the service not ready, naming it.
-  assertProviderSettings(env, ['llm', 'embedder', 'blobs']);
+  assertProviderSettings(env, providerKindsOf('artifacts'));
   return {
     providerEnv: Object.freeze({ ...env }),
     messaging: serviceMessagingSettingsFromEnv(env),

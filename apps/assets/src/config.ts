@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os';
 import { type ServiceMessagingSettings, serviceMessagingSettingsFromEnv } from '@openpaw/platform';
-import { assertProviderSettings } from '@openpaw/providers';
+import { assertProviderSettings, providerKindsOf } from '@openpaw/providers';
 import { z } from 'zod';
 
 /** The assets service's settings, from the environment (validated at start). */
@@ -56,7 +56,7 @@ export function assetsSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Ass
   }
   const e = parsed.data;
   // The provider factories' own settings, checked before the app is built: a bad value keeps the service not ready, naming it.
-  assertProviderSettings(env, ['blobs']);
+  assertProviderSettings(env, providerKindsOf('assets'));
   return {
     providerEnv: Object.freeze({ ...env }),
     messaging: serviceMessagingSettingsFromEnv(env),

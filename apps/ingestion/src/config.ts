@@ -1,7 +1,7 @@
 import { type ExternalReadingPolicy, parseExternalReadingPolicy } from './media/external-reading.js';
 import { OCR_READERS, type OcrSettings } from './media/ocr-reader.js';
 import { type ServiceMessagingSettings, serviceMessagingSettingsFromEnv } from '@openpaw/platform';
-import { assertProviderSettings } from '@openpaw/providers';
+import { assertProviderSettings, providerKindsOf } from '@openpaw/providers';
 import { ocrRemoteSettingsFromEnv } from '@openpaw/providers/ocr';
 import { z } from 'zod';
 import type { AddressClass } from '@openpaw/providers';
@@ -78,7 +78,7 @@ export function ingestionSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): 
   }
   const e = parsed.data;
   // The provider factories' own settings, checked before the app is built: a bad value keeps the service not ready, naming it.
-  assertProviderSettings(env, ['blobs']);
+  assertProviderSettings(env, providerKindsOf('ingestion'));
   // The OCR reader's credentials and endpoint, as the reader's factory reads them (checked here, before any worker starts).
   ocrRemoteSettingsFromEnv(e.OPENPAW_INGESTION_OCR_READER, env);
   return {

@@ -1,5 +1,5 @@
 import { type ServiceMessagingSettings, serviceMessagingSettingsFromEnv } from '@openpaw/platform';
-import { assertProviderSettings } from '@openpaw/providers';
+import { assertProviderSettings, providerKindsOf } from '@openpaw/providers';
 import { z } from 'zod';
 import { type ResearchFlowSettings, researchFlowSettingsFromEnv } from './research-flow/config.js';
 import { researchLaneConcurrency } from './research-flow/research-lane-concurrency.js';
@@ -64,7 +64,7 @@ export function researchSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): R
   }
   const e = parsed.data;
   // The provider factories' own settings, checked before the app is built: a bad value keeps the service not ready, naming it.
-  assertProviderSettings(env, ['llm', 'scholarly', 'blobs']);
+  assertProviderSettings(env, providerKindsOf('research'));
   return {
     providerEnv: Object.freeze({ ...env }),
     messaging: serviceMessagingSettingsFromEnv(env),

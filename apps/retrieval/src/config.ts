@@ -1,5 +1,5 @@
 import { type ServiceMessagingSettings, serviceMessagingSettingsFromEnv } from '@openpaw/platform';
-import { assertProviderSettings } from '@openpaw/providers';
+import { assertProviderSettings, providerKindsOf } from '@openpaw/providers';
 import { z } from 'zod';
 
 /** Where vectors live: Qdrant when `OPENPAW_QDRANT_URL` is set, else the embedded index (PostgreSQL + memory). */
@@ -53,7 +53,7 @@ export function retrievalSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): 
   }
   const e = parsed.data;
   // The provider factories' own settings, checked before the app is built: a bad value keeps the service not ready, naming it.
-  assertProviderSettings(env, ['embedder']);
+  assertProviderSettings(env, providerKindsOf('retrieval'));
   const apiKey = e.OPENPAW_QDRANT_API_KEY === undefined || e.OPENPAW_QDRANT_API_KEY === '' ? undefined : e.OPENPAW_QDRANT_API_KEY;
   return {
     providerEnv: Object.freeze({ ...env }),

@@ -1,5 +1,5 @@
 import { type ServiceMessagingSettings, serviceMessagingSettingsFromEnv } from '@openpaw/platform';
-import { assertProviderSettings } from '@openpaw/providers';
+import { assertProviderSettings, providerKindsOf } from '@openpaw/providers';
 import { z } from 'zod';
 
 /** The solve service's settings, from the environment (validated at start). */
@@ -67,7 +67,7 @@ export function solveSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Solv
   }
   const e = parsed.data;
   // The provider factories' own settings, checked before the app is built: a bad value keeps the service not ready, naming it.
-  assertProviderSettings(env, ['llm', 'blobs']);
+  assertProviderSettings(env, providerKindsOf('solve'));
   return {
     providerEnv: Object.freeze({ ...env }),
     messaging: serviceMessagingSettingsFromEnv(env),

@@ -1,6 +1,6 @@
 import { KV_BUCKETS } from '@openpaw/messaging';
 import { type ServiceMessagingSettings, serviceMessagingSettingsFromEnv } from '@openpaw/platform';
-import { assertProviderSettings } from '@openpaw/providers';
+import { assertProviderSettings, providerKindsOf } from '@openpaw/providers';
 import { z } from 'zod';
 import { DEFAULT_REFUTATION_TTL_MS } from './domain/evidence-cache.js';
 
@@ -60,7 +60,7 @@ export function visualSearchSettingsFromEnv(env: NodeJS.ProcessEnv = process.env
   }
   const e = parsed.data;
   // The provider factories' own settings, checked before the app is built: a bad value keeps the service not ready, naming it.
-  assertProviderSettings(env, ['llm', 'visual', 'blobs']);
+  assertProviderSettings(env, providerKindsOf('visual-search'));
   return {
     providerEnv: Object.freeze({ ...env }),
     messaging: serviceMessagingSettingsFromEnv(env),

@@ -93,6 +93,7 @@ export {
 
 // ---- every provider kind's settings, validated before a service builds ----
 export { assertProviderSettings, PROVIDER_SETTINGS, type ProviderKind } from './provider-settings.js';
+export { PROVIDER_CREDENTIALS, type ProviderCallingService, type ProviderPurpose, providerKindsOf, providerPurposesOf, SERVICE_PROVIDER_PURPOSES } from './credentials/index.js';
 
 // ---- the local visual world (offline default of image search and recognition) ----
 export * from './visual-world/index.js';
