@@ -757,7 +757,7 @@ export interface paths {
         };
         /**
          * One run: state, terminal, attempt, view, timestamps.
-         * @description `view` is the workflow's public view; for `retrieve_or_generate` it is spec 01's WorkflowResult plus `state`.
+         * @description `view` is the workflow's public view; for `retrieve_or_generate` it is spec 01's WorkflowResult plus `state`; a `paper_search`'s collections list every paper (read from the stored collection, as `GET /paper-searches/{id}` does).
          */
         get: operations["RunsController_get"];
         put?: never;

@@ -1,4 +1,4 @@
-import { describeCuts, mergeAccumulated, type PaperCollection, type PaperSearchView, type ResultCuts, scoredPaper, toBibtex, toCslJson, toRis } from '@openpaw/contracts';
+import { describeCuts, mergeAccumulated, PAPER_SEARCH, type PaperCollection, paperSearchView, type PaperSearchView, type ResultCuts, scoredPaper, toBibtex, toCslJson, toRis } from '@openpaw/contracts';
 import { BlobNotFoundError, type BlobStore } from '@openpaw/providers/blob';
 import { z } from 'zod';
 import type { ExportFormat } from '../paper-searches.schemas.js';
@@ -92,4 +92,19 @@ export async function viewWithWholePapers(view: PaperSearchView, blobs: Pick<Blo
   const open = view.checkpoint;
   const checkpoint = open?.kind === 'result_review' ? { ...open, payload: { ...open.payload, collection: await whole(open.payload.collection) } } : open;
   return { ...view, result, checkpoint, papersTrimmed };
+}
+
+/**
+ * A run with a paper search's collections whole (claim check), for every route that serves a run view
+ * (`GET /runs/:id`, the run list, the SSE stream, `GET /paper-searches/:id`): the projected view holds
+ * what one message carried, which for a long list is its head, and no client is shown that head as the
+ * list. Other runs, and paper searches with no stored list, are returned as they are.
+ */
+export async function runWithWholePapers<R extends { readonly workflowType: string; readonly view: Record<string, unknown> }>(run: R, blobs: Pick<BlobStore, 'get'>): Promise<R> {
+  if (run.workflowType !== PAPER_SEARCH) return run;
+  const parsed = paperSearchView.safeParse(run.view);
+  if (!parsed.success) return run;
+  const { result, checkpoint } = parsed.data;
+  const stored = result?.wholePapers !== undefined || (checkpoint?.kind === 'result_review' && checkpoint.payload.collection.wholePapers !== undefined);
+  return stored ? { ...run, view: await viewWithWholePapers(parsed.data, blobs) } : run;
 }
