@@ -175,7 +175,7 @@ export class PaperSearchesController {
       'Checkpoint 1 (strategy_confirmation): `approve` searches the proposed strategy, `edit` searches `revisedData` (a SearchStrategy), ' +
       '`reject` iterates with `note` as feedback. Checkpoint 2 (result_review): `approve` completes (with `revisedData.markedRelevant` accumulated), ' +
       '`edit` iterates with `revisedData` (a UserFeedback: markedRelevant, markedIrrelevant, freeText), `reject` iterates with `note`. ' +
-      'Papers marked irrelevant are never shown again. A paper marked relevant must be among the papers the review can keep (its collection message and the papers kept before): otherwise 400 naming it. ' +
+      'Papers marked irrelevant are never shown again. A paper marked relevant must be among the papers the review can keep (its collection message and the papers kept before): otherwise 400 naming it; the open review lists the papers shown that it cannot keep in `checkpoint.payload.unmarkablePaperIds`, before any decision. ' +
       'Answers once the search moved on (`applied`) or after a short wait (`pending`).',
   })
   @ApiZodParams(checkpointParams)

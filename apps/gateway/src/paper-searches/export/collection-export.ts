@@ -1,6 +1,7 @@
 import { describeCuts, mergeAccumulated, PAPER_SEARCH, type PaperCollection, paperSearchView, type PaperSearchView, type ResultCuts, scoredPaper, toBibtex, toCslJson, toRis } from '@openpaw/contracts';
 import { BlobNotFoundError, type BlobStore } from '@openpaw/providers/blob';
 import { z } from 'zod';
+import { keepablePaperIds, type ReviewPayload } from '../decide/keepable-papers.js';
 import type { ExportFormat } from '../paper-searches.schemas.js';
 
 /**
@@ -90,8 +91,13 @@ export async function viewWithWholePapers(view: PaperSearchView, blobs: Pick<Blo
   };
   const result = view.result === null ? null : await whole(view.result);
   const open = view.checkpoint;
-  const checkpoint = open?.kind === 'result_review' ? { ...open, payload: { ...open.payload, collection: await whole(open.payload.collection) } } : open;
-  return { ...view, result, checkpoint, papersTrimmed };
+  if (open?.kind !== 'result_review') return { ...view, result, papersTrimmed };
+  const collection = await whole(open.payload.collection);
+  // Shown now, but a relevant mark on them would be refused: said in advance, not at the decision.
+  const keepable = keepablePaperIds(open.payload);
+  const unmarkable = collection === open.payload.collection ? [] : collection.papers.filter((p) => !keepable.has(p.id)).map((p) => p.id);
+  const payload: ReviewPayload & { readonly unmarkablePaperIds?: string[] } = { ...open.payload, collection, ...(unmarkable.length === 0 ? {} : { unmarkablePaperIds: unmarkable }) };
+  return { ...view, result, checkpoint: { ...open, payload }, papersTrimmed };
 }
 
 /**
