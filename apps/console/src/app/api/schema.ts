@@ -1613,6 +1613,8 @@ export interface operations {
                         importId: string;
                         skipped?: {
                             entry: number;
+                            /** @description Where the entry starts in `content` (1-based), when the entry is named. */
+                            line?: number;
                             reason: string;
                         }[];
                         /**
@@ -1635,6 +1637,8 @@ export interface operations {
                         importId: string;
                         skipped?: {
                             entry: number;
+                            /** @description Where the entry starts in `content` (1-based), when the entry is named. */
+                            line?: number;
                             reason: string;
                         }[];
                         /**

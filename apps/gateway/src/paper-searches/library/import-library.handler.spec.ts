@@ -2,8 +2,8 @@ import { Readable } from 'node:stream';
 import { type ImportLibraryReferences, type MessageData } from '@openpaw/contracts';
 import type { GatewayConfig } from '../../config.js';
 import type { CommandPublisher } from '../../runs/ports.js';
-import { ImportLibraryHandler, type LibraryFileProgress } from './import-library.handler.js';
-import { LIBRARY_PART_MAX_BYTES } from './library-parts.js';
+import { ImportLibraryHandler, type LibraryFileProgress, withFileLines } from './import-library.handler.js';
+import { entryStartsOf, LIBRARY_PART_MAX_BYTES } from './library-parts.js';
 import type { LibraryImported, LibraryReplies } from './library-replies.js';
 
 type Sent = MessageData<typeof ImportLibraryReferences>;
@@ -71,13 +71,19 @@ describe('importing a whole library file, streamed in parts', () => {
       },
     } as unknown as LibraryReplies;
     const handler = new ImportLibraryHandler(replies, publisher, { startWaitMs: 10 } as GatewayConfig);
-    const summary = await handler.importFile('user-1', 'bibtex', chunked(file, 16), () => undefined);
+    const progress: LibraryFileProgress[] = [];
+    const summary = await handler.importFile('user-1', 'bibtex', chunked(file, 16), (p) => void progress.push(p));
     expect(summary.skipped).toEqual([
       { part: 1, entry: 1, line: 8, reason: 'line 8: @article{bad: expected "rbrace", got "identifier"' },
       { part: 1, entry: 3, line: 10, reason: 'line 10: @article{bad}: could not be read' },
       { part: 1, entry: 4, line: 12, reason: 'line 12: @article{DBLP:j/x: expected "rbrace", got "identifier"' },
       { part: 1, entry: 5, reason: 'no title' },
     ]);
+    // The part's progress line says the same.
+    const part = progress[0]?.event === 'part' && progress[0].result.kind === 'imported' ? progress[0].result.data.skipped : [];
+    expect(part.map((p) => p.line)).toEqual([8, 10, 12, undefined]);
+    // POST /library/references (the text inline): lines counted in the text sent.
+    expect(withFileLines(entryStartsOf(file), skipped).map((p) => p.line)).toEqual([8, 10, 12, undefined]);
   });
 
   it('says which parts are still queued, and which entries were too large to send', async () => {

@@ -32,7 +32,12 @@ export interface LibraryFileSummary {
 }
 
 export type ImportLibraryResult =
-  | { readonly kind: 'imported'; readonly importId: string; readonly data: Pick<MessageData<typeof LibraryReferencesImported>, 'added' | 'updated' | 'skipped'> }
+  | {
+      readonly kind: 'imported';
+      readonly importId: string;
+      /** `skipped`: as the research service named them, with the entry's line in the file once the gateway has found it. */
+      readonly data: Pick<MessageData<typeof LibraryReferencesImported>, 'added' | 'updated'> & { readonly skipped: readonly { readonly entry: number; readonly line?: number; readonly reason: string }[] };
+    }
   | { readonly kind: 'pending'; readonly importId: string };
 
 /**
@@ -70,12 +75,14 @@ export class ImportLibraryHandler {
       }
       parts = item.part;
       bytesRead = item.bytesRead;
-      const result = await this.execute({ userId, format, content: item.text });
+      const answer = await this.execute({ userId, format, content: item.text });
+      // The part's skipped entries with their lines in the file, in the progress line and the summary.
+      const result: ImportLibraryResult = answer.kind === 'pending' ? answer : { ...answer, data: { ...answer.data, skipped: withFileLines(item.entries, answer.data.skipped) } };
       if (result.kind === 'pending') pendingParts.push(item.part);
       else {
         added += result.data.added;
         updated += result.data.updated;
-        skipped.push(...withFileLines(item.entries, result.data.skipped).map((s) => ({ part: item.part, ...s })));
+        skipped.push(...result.data.skipped.map((s) => ({ part: item.part, ...s })));
       }
       await onProgress({ event: 'part', part: item.part, bytesRead: item.bytesRead, result });
     }

@@ -27,6 +27,14 @@ export interface EntryStart {
   readonly line: number;
 }
 
+/** Where each BibTeX entry of a text starts (1-based lines), by its head. */
+export function entryStartsOf(text: string): EntryStart[] {
+  return text.split('\n').flatMap((line, i) => {
+    const head = entryHeadOf(line);
+    return head === undefined ? [] : [{ head, line: i + 1 }];
+  });
+}
+
 /** `@Article{ key,` → `@article{key`: how an entry names itself in a skipped entry's reason (BibTeX; RIS records have no head). */
 export function entryHeadOf(firstLine: string): string | undefined {
   const match = /^\s*@\s*([A-Za-z]+)\s*[{(]\s*([^,\s})]*)/.exec(firstLine);
