@@ -44,7 +44,7 @@ import type { RunProjection } from '../projection/run-projection.store.js';
 import { RunProjectionStore } from '../projection/run-projection.store.js';
 import { errorBody, validationErrorBody } from '../runs/runs.schemas.js';
 import { DecideCheckpointHandler } from './decide/decide-checkpoint.handler.js';
-import { exportableCollection, exportCollection, viewWithWholePapers, wholeCollection } from './export/collection-export.js';
+import { exportableCollection, exportCollection, runWithWholePapers, wholeCollection } from './export/collection-export.js';
 import {
   checkpointParams,
   createPaperSearchBody,
@@ -160,11 +160,10 @@ export class PaperSearchesController {
   @ApiNotFoundResponse({ description: 'No such paper search among the caller’s.', schema: openApiSchema(errorBody) })
   async get(@CurrentUser() user: AuthenticatedUser, @Param(new ZodValidationPipe(paperSearchIdParams)) params: z.output<typeof paperSearchIdParams>): Promise<PaperSearchResource> {
     const run = await this.runs.findForUser(params.id, user.userId);
-    const view = run?.workflowType === PAPER_SEARCH ? paperSearchView.safeParse(run.view) : undefined;
-    if (run === undefined || view?.success !== true) throw notFound();
+    if (run?.workflowType !== PAPER_SEARCH) throw notFound();
     // Claim check: the collections' papers whole from the stored lists (a message, and the projected
     // view, carry as many as fit); the public view then leaves the storage keys out.
-    const resource = toResource({ ...run, view: await viewWithWholePapers(view.data, this.blobs) });
+    const resource = toResource(await runWithWholePapers(run, this.blobs));
     if (resource === undefined) throw notFound();
     return resource;
   }
@@ -176,7 +175,7 @@ export class PaperSearchesController {
       'Checkpoint 1 (strategy_confirmation): `approve` searches the proposed strategy, `edit` searches `revisedData` (a SearchStrategy), ' +
       '`reject` iterates with `note` as feedback. Checkpoint 2 (result_review): `approve` completes (with `revisedData.markedRelevant` accumulated), ' +
       '`edit` iterates with `revisedData` (a UserFeedback: markedRelevant, markedIrrelevant, freeText), `reject` iterates with `note`. ' +
-      'Papers marked irrelevant are never shown again. A paper marked relevant must be among the papers the review can keep (its collection message and the papers kept before): otherwise 400 naming it. ' +
+      'Papers marked irrelevant are never shown again. A paper marked relevant must be among the papers the review can keep (its collection message and the papers kept before): otherwise 400 naming it; the open review lists the papers shown that it cannot keep in `checkpoint.payload.unmarkablePaperIds`, before any decision. ' +
       'Answers once the search moved on (`applied`) or after a short wait (`pending`).',
   })
   @ApiZodParams(checkpointParams)

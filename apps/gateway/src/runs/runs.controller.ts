@@ -23,6 +23,7 @@ import { RunProjectionStore } from '../projection/run-projection.store.js';
 import { RunTransitionStore } from '../projection/run-transition.store.js';
 import { CancelRunHandler } from './cancel-run/cancel-run.handler.js';
 import { RunEventsStream } from './run-events/run-events.stream.js';
+import { RunResources } from './run-resources.js';
 import {
   cancelAccepted,
   cancelRefused,
@@ -35,7 +36,6 @@ import {
   runPage,
   runResource,
   runTimeline,
-  toRunResource,
   toRunTransitionResource,
   validationErrorBody,
 } from './runs.schemas.js';
@@ -57,6 +57,7 @@ export class RunsController {
     private readonly transitions: RunTransitionStore,
     private readonly cancelRun: CancelRunHandler,
     private readonly eventStream: RunEventsStream,
+    private readonly resources: RunResources,
   ) {}
 
   @Get()
@@ -85,7 +86,7 @@ export class RunsController {
       ...(query.cursor === undefined ? {} : { after: query.cursor }),
     });
     return {
-      items: page.items.map(toRunResource),
+      items: await Promise.all(page.items.map((run) => this.resources.of(run))),
       ...(page.next === undefined ? {} : { nextCursor: encodeCursor(page.next) }),
     };
   }
@@ -93,7 +94,9 @@ export class RunsController {
   @Get(':id')
   @ApiOperation({
     summary: 'One run: state, terminal, attempt, view, timestamps.',
-    description: "`view` is the workflow's public view; for `retrieve_or_generate` it is spec 01's WorkflowResult plus `state`.",
+    description:
+      "`view` is the workflow's public view; for `retrieve_or_generate` it is spec 01's WorkflowResult plus `state`; " +
+      "a `paper_search`'s collections list every paper (read from the stored collection, as `GET /paper-searches/{id}` does).",
   })
   @ApiZodParams(runIdParams)
   @ApiOkResponse({ schema: openApiSchema(runResource) })
@@ -104,7 +107,7 @@ export class RunsController {
   ): Promise<z.output<typeof runResource>> {
     const run = await this.runs.findForUser(params.id, user.userId);
     if (run === undefined) throw notFound();
-    return toRunResource(run);
+    return this.resources.of(run);
   }
 
   @Get(':id/transitions')

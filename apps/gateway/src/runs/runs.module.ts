@@ -8,6 +8,7 @@ import { RunProjectionStore } from '../projection/run-projection.store.js';
 import { RunTransitionStore } from '../projection/run-transition.store.js';
 import { AssetProjectionStore } from '../assets/projection/asset-projection.store.js';
 import { COMMAND_PUBLISHER } from './ports.js';
+import { RunResources } from './run-resources.js';
 import { RunSubmitter } from './submit/run-submitter.js';
 
 /**
@@ -28,8 +29,9 @@ export class RunsModule {
         ...blobProviders,
         RunEventBus,
         RunSubmitter,
+        RunResources,
       ],
-      exports: [GATEWAY_CONFIG, COMMAND_PUBLISHER, GATEWAY_DATA_SOURCE, RunProjectionStore, RunTransitionStore, AssetProjectionStore, BLOB_STORE, ShareLinkVerifier, RunEventBus, RunSubmitter],
+      exports: [GATEWAY_CONFIG, COMMAND_PUBLISHER, GATEWAY_DATA_SOURCE, RunProjectionStore, RunTransitionStore, AssetProjectionStore, BLOB_STORE, ShareLinkVerifier, RunEventBus, RunSubmitter, RunResources],
     };
   }
 }

@@ -55,10 +55,22 @@ export const publicPaperCollection = paperCollection.omit({ wholePapers: true })
 
 const [strategyCheckpoint, resultCheckpoint] = checkpoint.options;
 
+/** The open review as clients see it: the collection without its storage key, and which of its papers cannot be marked relevant. */
+export const publicResultCheckpointPayload = resultCheckpointPayload.extend({
+  collection: publicPaperCollection,
+  unmarkablePaperIds: z
+    .array(z.string())
+    .optional()
+    .describe(
+      'Papers of the collection shown (read whole from the stored list) that this review cannot keep if marked relevant: the search keeps marks from the papers its collection message carried and those kept before. ' +
+        'Marking one relevant is refused (400); marking it irrelevant works. Absent or empty: every paper shown can be marked.',
+    ),
+});
+
 /** `paperSearchView` as clients see it (`GET /paper-searches/:id`): no `wholePapers` in the result or the open checkpoint. */
 export const publicPaperSearchView = paperSearchView.extend({
   checkpoint: z
-    .discriminatedUnion('kind', [strategyCheckpoint, resultCheckpoint.extend({ payload: resultCheckpointPayload.extend({ collection: publicPaperCollection }) })])
+    .discriminatedUnion('kind', [strategyCheckpoint, resultCheckpoint.extend({ payload: publicResultCheckpointPayload })])
     .nullable(),
   result: publicPaperCollection.nullable(),
 });

@@ -425,7 +425,7 @@ export interface paths {
         put?: never;
         /**
          * Decide the open checkpoint: approve, edit or reject.
-         * @description Checkpoint 1 (strategy_confirmation): `approve` searches the proposed strategy, `edit` searches `revisedData` (a SearchStrategy), `reject` iterates with `note` as feedback. Checkpoint 2 (result_review): `approve` completes (with `revisedData.markedRelevant` accumulated), `edit` iterates with `revisedData` (a UserFeedback: markedRelevant, markedIrrelevant, freeText), `reject` iterates with `note`. Papers marked irrelevant are never shown again. A paper marked relevant must be among the papers the review can keep (its collection message and the papers kept before): otherwise 400 naming it. Answers once the search moved on (`applied`) or after a short wait (`pending`).
+         * @description Checkpoint 1 (strategy_confirmation): `approve` searches the proposed strategy, `edit` searches `revisedData` (a SearchStrategy), `reject` iterates with `note` as feedback. Checkpoint 2 (result_review): `approve` completes (with `revisedData.markedRelevant` accumulated), `edit` iterates with `revisedData` (a UserFeedback: markedRelevant, markedIrrelevant, freeText), `reject` iterates with `note`. Papers marked irrelevant are never shown again. A paper marked relevant must be among the papers the review can keep (its collection message and the papers kept before): otherwise 400 naming it; the open review lists the papers shown that it cannot keep in `checkpoint.payload.unmarkablePaperIds`, before any decision. Answers once the search moved on (`applied`) or after a short wait (`pending`).
          */
         post: operations["PaperSearchesController_decideCheckpoint"];
         delete?: never;
@@ -757,7 +757,7 @@ export interface paths {
         };
         /**
          * One run: state, terminal, attempt, view, timestamps.
-         * @description `view` is the workflow's public view; for `retrieve_or_generate` it is spec 01's WorkflowResult plus `state`.
+         * @description `view` is the workflow's public view; for `retrieve_or_generate` it is spec 01's WorkflowResult plus `state`; a `paper_search`'s collections list every paper (read from the stored collection, as `GET /paper-searches/{id}` does).
          */
         get: operations["RunsController_get"];
         put?: never;
@@ -1644,6 +1644,8 @@ export interface operations {
                         importId: string;
                         skipped?: {
                             entry: number;
+                            /** @description Where the entry starts in `content` (1-based), when the entry is named. */
+                            line?: number;
                             reason: string;
                         }[];
                         /**
@@ -1666,6 +1668,8 @@ export interface operations {
                         importId: string;
                         skipped?: {
                             entry: number;
+                            /** @description Where the entry starts in `content` (1-based), when the entry is named. */
+                            line?: number;
                             reason: string;
                         }[];
                         /**
@@ -2835,6 +2839,8 @@ export interface operations {
                                     }[];
                                 };
                                 iteration: number;
+                                /** @description Papers of the collection shown (read whole from the stored list) that this review cannot keep if marked relevant: the search keeps marks from the papers its collection message carried and those kept before. Marking one relevant is refused (400); marking it irrelevant works. Absent or empty: every paper shown can be marked. */
+                                unmarkablePaperIds?: string[];
                             };
                             /** Format: uuid */
                             runId: string;
@@ -3263,6 +3269,8 @@ export interface operations {
                                     }[];
                                 };
                                 iteration: number;
+                                /** @description Papers of the collection shown (read whole from the stored list) that this review cannot keep if marked relevant: the search keeps marks from the papers its collection message carried and those kept before. Marking one relevant is refused (400); marking it irrelevant works. Absent or empty: every paper shown can be marked. */
+                                unmarkablePaperIds?: string[];
                             };
                             /** Format: uuid */
                             runId: string;
@@ -3757,6 +3765,8 @@ export interface operations {
                                     }[];
                                 };
                                 iteration: number;
+                                /** @description Papers of the collection shown (read whole from the stored list) that this review cannot keep if marked relevant: the search keeps marks from the papers its collection message carried and those kept before. Marking one relevant is refused (400); marking it irrelevant works. Absent or empty: every paper shown can be marked. */
+                                unmarkablePaperIds?: string[];
                             };
                             /** Format: uuid */
                             runId: string;

@@ -1,5 +1,8 @@
 import type { Checkpoint, InterpretedDecision } from '@openpaw/contracts';
 
+/** An open review's payload (checkpoint 2). */
+export type ReviewPayload = Extract<Checkpoint, { kind: 'result_review' }>['payload'];
+
 /**
  * Papers a checkpoint-2 decision marks relevant that the search cannot keep: the saga keeps a marked
  * paper from the collection its message carried (or the papers kept before), and the view may show
@@ -8,8 +11,13 @@ import type { Checkpoint, InterpretedDecision } from '@openpaw/contracts';
  */
 export function unkeepableMarks(open: Checkpoint, meaning: InterpretedDecision): string[] {
   if (open.kind !== 'result_review' || (meaning.kind !== 'complete' && meaning.kind !== 'iterate') || meaning.feedback === null) return [];
-  const keepable = new Set([...open.payload.collection.papers, ...open.payload.accumulatedPapers].map((p) => p.id));
+  const keepable = keepablePaperIds(open.payload);
   return meaning.feedback.markedRelevant.filter((id) => !keepable.has(id));
+}
+
+/** The ids a review can keep when marked relevant: its collection message's papers and those kept before (as the saga's accumulation reads them). */
+export function keepablePaperIds(review: Pick<ReviewPayload, 'collection' | 'accumulatedPapers'>): Set<string> {
+  return new Set([...review.collection.papers, ...review.accumulatedPapers].map((p) => p.id));
 }
 
 /** The refusal's words: which papers, and why. */

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PaperCollection, PaperSearchView, ScoredPaper } from '@openpaw/contracts';
+import { type PaperCollection, type PaperSearchView, publicPaperSearchView, type ScoredPaper } from '@openpaw/contracts';
 import { LocalFsBlobStore } from '@openpaw/providers/blob';
 import { paperCollectionFixture, scoredPaperFixture } from '@openpaw/testkit';
 import { exportableCollection, exportCollection, TRIMMED_VIEW_NOTE, viewWithWholePapers, wholeCollection } from './collection-export.js';
@@ -123,6 +123,14 @@ describe('exporting a paper search collection', () => {
       expect(shown?.papers[299]).toMatchObject({ id: 'doi:10.1/p299', abstract: 'Abstract 299.' });
       expect(shown?.metadata.cuts).toEqual(earlierCuts);
       expect(view.papersTrimmed).toBe(false);
+      // The 180 the message did not carry are shown, and flagged before anyone marks one relevant.
+      const flagged = view.checkpoint?.kind === 'result_review' ? (view.checkpoint.payload as { unmarkablePaperIds?: string[] }).unmarkablePaperIds : undefined;
+      expect(flagged).toEqual(stored.slice(120).map((p) => p.id));
+      const resource = publicPaperSearchView.parse(view);
+      expect(resource.checkpoint?.kind === 'result_review' ? resource.checkpoint.payload.unmarkablePaperIds : undefined).toHaveLength(180);
+      // A paper kept before is markable even when the message did not carry it.
+      const withKept = await viewWithWholePapers({ ...base, checkpoint: { ...review, payload: { ...review.payload, accumulatedPapers: [stored[299]!] } } }, blobs);
+      expect(withKept.checkpoint?.kind === 'result_review' ? (withKept.checkpoint.payload as { unmarkablePaperIds?: string[] }).unmarkablePaperIds : undefined).toHaveLength(179);
       const done = await viewWithWholePapers({ ...base, status: 'completed', state: 'COMPLETED', result: message }, blobs);
       expect(done.result?.papers).toHaveLength(300);
       // No stored list (or a gone one): the view as it was, its cuts said.

@@ -1,6 +1,7 @@
-import { describeCuts, mergeAccumulated, type PaperCollection, type PaperSearchView, type ResultCuts, scoredPaper, toBibtex, toCslJson, toRis } from '@openpaw/contracts';
+import { describeCuts, mergeAccumulated, PAPER_SEARCH, type PaperCollection, paperSearchView, type PaperSearchView, type ResultCuts, scoredPaper, toBibtex, toCslJson, toRis } from '@openpaw/contracts';
 import { BlobNotFoundError, type BlobStore } from '@openpaw/providers/blob';
 import { z } from 'zod';
+import { keepablePaperIds, type ReviewPayload } from '../decide/keepable-papers.js';
 import type { ExportFormat } from '../paper-searches.schemas.js';
 
 /**
@@ -90,6 +91,26 @@ export async function viewWithWholePapers(view: PaperSearchView, blobs: Pick<Blo
   };
   const result = view.result === null ? null : await whole(view.result);
   const open = view.checkpoint;
-  const checkpoint = open?.kind === 'result_review' ? { ...open, payload: { ...open.payload, collection: await whole(open.payload.collection) } } : open;
-  return { ...view, result, checkpoint, papersTrimmed };
+  if (open?.kind !== 'result_review') return { ...view, result, papersTrimmed };
+  const collection = await whole(open.payload.collection);
+  // Shown now, but a relevant mark on them would be refused: said in advance, not at the decision.
+  const keepable = keepablePaperIds(open.payload);
+  const unmarkable = collection === open.payload.collection ? [] : collection.papers.filter((p) => !keepable.has(p.id)).map((p) => p.id);
+  const payload: ReviewPayload & { readonly unmarkablePaperIds?: string[] } = { ...open.payload, collection, ...(unmarkable.length === 0 ? {} : { unmarkablePaperIds: unmarkable }) };
+  return { ...view, result, checkpoint: { ...open, payload }, papersTrimmed };
+}
+
+/**
+ * A run with a paper search's collections whole (claim check), for every route that serves a run view
+ * (`GET /runs/:id`, the run list, the SSE stream, `GET /paper-searches/:id`): the projected view holds
+ * what one message carried, which for a long list is its head, and no client is shown that head as the
+ * list. Other runs, and paper searches with no stored list, are returned as they are.
+ */
+export async function runWithWholePapers<R extends { readonly workflowType: string; readonly view: Record<string, unknown> }>(run: R, blobs: Pick<BlobStore, 'get'>): Promise<R> {
+  if (run.workflowType !== PAPER_SEARCH) return run;
+  const parsed = paperSearchView.safeParse(run.view);
+  if (!parsed.success) return run;
+  const { result, checkpoint } = parsed.data;
+  const stored = result?.wholePapers !== undefined || (checkpoint?.kind === 'result_review' && checkpoint.payload.collection.wholePapers !== undefined);
+  return stored ? { ...run, view: await viewWithWholePapers(parsed.data, blobs) } : run;
 }

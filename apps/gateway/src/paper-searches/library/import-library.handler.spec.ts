@@ -2,8 +2,8 @@ import { Readable } from 'node:stream';
 import { type ImportLibraryReferences, type MessageData } from '@openpaw/contracts';
 import type { GatewayConfig } from '../../config.js';
 import type { CommandPublisher } from '../../runs/ports.js';
-import { ImportLibraryHandler, type LibraryFileProgress } from './import-library.handler.js';
-import { LIBRARY_PART_MAX_BYTES } from './library-parts.js';
+import { ImportLibraryHandler, type LibraryFileProgress, withFileLines } from './import-library.handler.js';
+import { entryStartsOf, LIBRARY_PART_MAX_BYTES } from './library-parts.js';
 import type { LibraryImported, LibraryReplies } from './library-replies.js';
 
 type Sent = MessageData<typeof ImportLibraryReferences>;
@@ -51,6 +51,39 @@ describe('importing a whole library file, streamed in parts', () => {
     expect(progress.map((p) => (p.event === 'part' ? p.part : 0))).toEqual(sent.map((_, i) => i + 1));
     expect(summary).toMatchObject({ status: 'imported', parts: sent.length, added: count - sent.length, updated: sent.length, pendingParts: [] });
     expect(summary.skipped[1]).toEqual({ part: 2, entry: 0, reason: 'no title' });
+  });
+
+  it("names the file's line of each entry the research service skipped (blank lines, comments and macros between entries)", async () => {
+    const file = '\n\n@string{jn = "Journal"}\n\n@Article{ok, title = {A}}\n\n% a comment\n@article{bad, title = {B} year = 2020}\n@misc{ok, title = {C}}\n@article{bad,\n title = {D} journal = jn}\n@article{DBLP:j/x, title = {E} year = 1}\n';
+    const sent: Sent[] = [];
+    const publisher = { publish: (_definition: unknown, data: Sent) => Promise.resolve(void sent.push(data)) } as unknown as CommandPublisher;
+    // As the research service answers: each entry it cannot read named by its head, counted among the part's entries.
+    const skipped = [
+      { entry: 1, reason: '@article{bad: expected "rbrace", got "identifier"' },
+      { entry: 3, reason: '@article{bad}: could not be read' },
+      { entry: 4, reason: '@article{DBLP:j/x: expected "rbrace", got "identifier"' },
+      { entry: 5, reason: 'no title' },
+    ];
+    const replies = {
+      request: async (_commandId: string, _options: unknown, publish: () => Promise<void>) => {
+        await publish();
+        return { data: { importId: sent[0]!.importId, commandId: 'c', userId: 'user-1', added: 2, updated: 0, skipped } } as unknown as LibraryImported;
+      },
+    } as unknown as LibraryReplies;
+    const handler = new ImportLibraryHandler(replies, publisher, { startWaitMs: 10 } as GatewayConfig);
+    const progress: LibraryFileProgress[] = [];
+    const summary = await handler.importFile('user-1', 'bibtex', chunked(file, 16), (p) => void progress.push(p));
+    expect(summary.skipped).toEqual([
+      { part: 1, entry: 1, line: 8, reason: 'line 8: @article{bad: expected "rbrace", got "identifier"' },
+      { part: 1, entry: 3, line: 10, reason: 'line 10: @article{bad}: could not be read' },
+      { part: 1, entry: 4, line: 12, reason: 'line 12: @article{DBLP:j/x: expected "rbrace", got "identifier"' },
+      { part: 1, entry: 5, reason: 'no title' },
+    ]);
+    // The part's progress line says the same.
+    const part = progress[0]?.event === 'part' && progress[0].result.kind === 'imported' ? progress[0].result.data.skipped : [];
+    expect(part.map((p) => p.line)).toEqual([8, 10, 12, undefined]);
+    // POST /library/references (the text inline): lines counted in the text sent.
+    expect(withFileLines(entryStartsOf(file), skipped).map((p) => p.line)).toEqual([8, 10, 12, undefined]);
   });
 
   it('says which parts are still queued, and which entries were too large to send', async () => {

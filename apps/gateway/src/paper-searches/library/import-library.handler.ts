@@ -4,7 +4,7 @@ import { deterministicUuid, ImportLibraryReferences, type LibraryReferencesImpor
 import { currentTraceparent } from '@openpaw/platform';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../../config.js';
 import { type CommandPublisher, COMMAND_PUBLISHER, GATEWAY_SOURCE } from '../../runs/ports.js';
-import { type LibraryFileFormat, libraryParts, LIBRARY_PART_MAX_BYTES } from './library-parts.js';
+import { type EntryStart, type LibraryFileFormat, libraryParts, LIBRARY_PART_MAX_BYTES } from './library-parts.js';
 import { LibraryReplies } from './library-replies.js';
 
 export interface ImportLibraryCommand {
@@ -32,7 +32,12 @@ export interface LibraryFileSummary {
 }
 
 export type ImportLibraryResult =
-  | { readonly kind: 'imported'; readonly importId: string; readonly data: Pick<MessageData<typeof LibraryReferencesImported>, 'added' | 'updated' | 'skipped'> }
+  | {
+      readonly kind: 'imported';
+      readonly importId: string;
+      /** `skipped`: as the research service named them, with the entry's line in the file once the gateway has found it. */
+      readonly data: Pick<MessageData<typeof LibraryReferencesImported>, 'added' | 'updated'> & { readonly skipped: readonly { readonly entry: number; readonly line?: number; readonly reason: string }[] };
+    }
   | { readonly kind: 'pending'; readonly importId: string };
 
 /**
@@ -70,12 +75,14 @@ export class ImportLibraryHandler {
       }
       parts = item.part;
       bytesRead = item.bytesRead;
-      const result = await this.execute({ userId, format, content: item.text });
+      const answer = await this.execute({ userId, format, content: item.text });
+      // The part's skipped entries with their lines in the file, in the progress line and the summary.
+      const result: ImportLibraryResult = answer.kind === 'pending' ? answer : { ...answer, data: { ...answer.data, skipped: withFileLines(item.entries, answer.data.skipped) } };
       if (result.kind === 'pending') pendingParts.push(item.part);
       else {
         added += result.data.added;
         updated += result.data.updated;
-        skipped.push(...result.data.skipped.map((s) => ({ part: item.part, entry: s.entry, reason: s.reason })));
+        skipped.push(...result.data.skipped.map((s) => ({ part: item.part, ...s })));
       }
       await onProgress({ event: 'part', part: item.part, bytesRead: item.bytesRead, result });
     }
@@ -97,4 +104,22 @@ export class ImportLibraryHandler {
     if (reply === undefined) return { kind: 'pending', importId };
     return { kind: 'imported', importId, data: { added: reply.data.added, updated: reply.data.updated, skipped: reply.data.skipped } };
   }
+}
+
+/**
+ * The research service names a skipped BibTeX entry by its head (`@article{key: why`) and its place in
+ * the part it was sent; the user needs the file's line. Each reason is matched to the part's entries
+ * by head, in order (a key used twice takes its occurrences one after the other), and the line is
+ * added to the item and to its reason. A reason that names no entry of the part keeps its entry index alone.
+ */
+export function withFileLines(entries: readonly EntryStart[], skipped: readonly { readonly entry: number; readonly reason: string }[]): { entry: number; line?: number; reason: string }[] {
+  const used = new Set<number>();
+  return skipped.map((s) => {
+    // By prefix: a key may itself hold ':' (`DBLP:journals/...`).
+    const at = entries.findIndex((e, i) => !used.has(i) && (s.reason.startsWith(`${e.head}:`) || s.reason.startsWith(`${e.head}}:`)));
+    if (at < 0) return { entry: s.entry, reason: s.reason };
+    used.add(at);
+    const line = entries[at]!.line;
+    return { entry: s.entry, line, reason: `line ${line}: ${s.reason}` };
+  });
 }

@@ -17,6 +17,28 @@ export interface LibraryPart {
   readonly text: string;
   /** The file's bytes read so far (progress). */
   readonly bytesRead: number;
+  /** Where the part's own entries start in the file, in order: the research service names an entry it skips by its head, and the file's line is found here. */
+  readonly entries: readonly EntryStart[];
+}
+
+/** An entry's head as written (`@article{key`: type in lower case, key as written) and its 1-based line in the file. */
+export interface EntryStart {
+  readonly head: string;
+  readonly line: number;
+}
+
+/** Where each BibTeX entry of a text starts (1-based lines), by its head. */
+export function entryStartsOf(text: string): EntryStart[] {
+  return text.split('\n').flatMap((line, i) => {
+    const head = entryHeadOf(line);
+    return head === undefined ? [] : [{ head, line: i + 1 }];
+  });
+}
+
+/** `@Article{ key,` → `@article{key`: how an entry names itself in a skipped entry's reason (BibTeX; RIS records have no head). */
+export function entryHeadOf(firstLine: string): string | undefined {
+  const match = /^\s*@\s*([A-Za-z]+)\s*[{(]\s*([^,\s})]*)/.exec(firstLine);
+  return match === null ? undefined : `@${match[1]!.toLowerCase()}{${match[2]!}`;
 }
 
 /** An entry larger than a part can carry: left out, and said so with the line it starts on. */
@@ -84,6 +106,7 @@ export async function* libraryParts(chunks: AsyncIterable<Uint8Array | string>, 
   let part: string[] = [];
   let partBytes = 0;
   let partHasEntries = false;
+  let partEntries: EntryStart[] = [];
   let parts = 0;
   /** The entry being read: its text (dropped once too large), size and first line. */
   let entry: string[] = [];
@@ -98,6 +121,8 @@ export async function* libraryParts(chunks: AsyncIterable<Uint8Array | string>, 
     else {
       if (partBytes + entryBytes > limits.partBytes) yield* closePart();
       part.push(...entry);
+      const head = entryHeadOf(entry[0] ?? '');
+      if (head !== undefined) partEntries.push({ head, line: entryLine });
       partBytes += entryBytes;
       partHasEntries = true;
       if (definesMacro(format, entry[0]) && macroBytes + entryBytes <= limits.partBytes / 4) {
@@ -111,7 +136,8 @@ export async function* libraryParts(chunks: AsyncIterable<Uint8Array | string>, 
   function* closePart(): Generator<LibraryPart> {
     if (!partHasEntries) return;
     parts += 1;
-    yield { kind: 'part', part: parts, text: part.join(''), bytesRead };
+    yield { kind: 'part', part: parts, text: part.join(''), bytesRead, entries: partEntries };
+    partEntries = [];
     part = [...macros];
     partBytes = macroBytes;
     partHasEntries = false;

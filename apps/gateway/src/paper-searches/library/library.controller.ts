@@ -20,8 +20,8 @@ import type { AuthenticatedUser } from '../../auth/tokens.js';
 import { ApiZodBody, ApiZodQuery, BEARER_SCHEME, openApiSchema } from '../../http/openapi.js';
 import { ZodValidationPipe } from '../../http/zod-validation.pipe.js';
 import { errorBody, validationErrorBody } from '../../runs/runs.schemas.js';
-import { ImportLibraryHandler, type LibraryFileProgress } from './import-library.handler.js';
-import { LIBRARY_FILE_MAX_BYTES, LibraryFileTextError, LibraryFileTooLargeError } from './library-parts.js';
+import { ImportLibraryHandler, type LibraryFileProgress, withFileLines } from './import-library.handler.js';
+import { entryStartsOf, LIBRARY_FILE_MAX_BYTES, LibraryFileTextError, LibraryFileTooLargeError } from './library-parts.js';
 
 /** `POST /library/references/file?format=`: which format the raw file is in. */
 export const libraryFileQuery = z.object({ format: z.enum(['bibtex', 'ris']).describe('bibtex or ris') });
@@ -51,7 +51,9 @@ export const libraryImported = z.object({
   status: z.enum(['imported', 'pending']).describe('`pending`: the research service has not answered within the wait (the import is queued).'),
   added: z.int().nonnegative().optional(),
   updated: z.int().nonnegative().optional(),
-  skipped: z.array(z.object({ entry: z.int().nonnegative(), reason: z.string() })).optional(),
+  skipped: z
+    .array(z.object({ entry: z.int().nonnegative(), line: z.int().positive().optional().describe('Where the entry starts in `content` (1-based), when the entry is named.'), reason: z.string() }))
+    .optional(),
 });
 
 /** The caller's own references: the `library` source their paper searches search (PostgreSQL full-text search). */
@@ -87,7 +89,7 @@ export class LibraryController {
       response.status(202);
       return { importId: result.importId, status: 'pending' };
     }
-    return { importId: result.importId, status: 'imported', ...result.data };
+    return { importId: result.importId, status: 'imported', ...result.data, skipped: withFileLines(entryStartsOf(body.content), result.data.skipped) };
   }
 
   @Post('references/file')

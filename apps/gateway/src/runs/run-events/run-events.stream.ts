@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../../config.js';
 import { RunEventBus } from '../../events/run-event-bus.js';
 import { projectionOf, type RunProjection, RunProjectionStore } from '../../projection/run-projection.store.js';
-import { toRunResource } from '../runs.schemas.js';
+import { RunResources } from '../run-resources.js';
 
 /** Which run a stream is for, and how long to wait for one accepted a moment ago to be projected. */
 export interface RunStreamRequest {
@@ -26,6 +26,7 @@ export class RunEventsStream implements BeforeApplicationShutdown {
   constructor(
     private readonly runs: RunProjectionStore,
     private readonly bus: RunEventBus,
+    private readonly resources: RunResources,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
@@ -53,19 +54,30 @@ export class RunEventsStream implements BeforeApplicationShutdown {
       if (current !== undefined) response.end();
     };
 
-    const send = (next: RunProjection): void => {
+    // A state's resource may read the blob store (a paper search's whole collection): the states are
+    // written one after the other, in the order they came, each once its resource is read.
+    let writing = Promise.resolve();
+    const write = async (next: RunProjection): Promise<void> => {
       if (ended || current === undefined || next.version <= sentVersion) return;
       current = { ...next, createdAt: current.createdAt };
       sentVersion = next.version;
-      response.write(`event: state\nid: ${next.version}\ndata: ${JSON.stringify(toRunResource(current))}\n\n`);
+      const resource = await this.resources.of(current);
+      if (ended) return;
+      response.write(`event: state\nid: ${next.version}\ndata: ${JSON.stringify(resource)}\n\n`);
       if (next.terminal) end();
+    };
+    const send = (next: RunProjection): Promise<void> => {
+      // A state that cannot be read whole is not sent shortened: the stream ends, and the client's
+      // reconnect (Last-Event-ID, the version before it) asks for it again.
+      writing = writing.then(() => write(next)).catch(() => end());
+      return writing;
     };
 
     const unsubscribe = this.bus.subscribe(target.runId, (event) => {
       if (event.kind !== 'stateChanged') return;
       const next = projectionOf(event.data);
       if (current === undefined) pending.push(next);
-      else send(next);
+      else void send(next);
     });
     this.open.add(end);
     response.on('close', end);
@@ -88,7 +100,7 @@ export class RunEventsStream implements BeforeApplicationShutdown {
       response.write(': heartbeat\n\n');
       void this.runs.find(target.runId).then(
         (latest) => {
-          if (latest !== undefined) send(latest);
+          if (latest !== undefined) void send(latest);
         },
         () => undefined,
       );
@@ -103,7 +115,8 @@ export class RunEventsStream implements BeforeApplicationShutdown {
     response.write(`retry: 3000\n\n`);
 
     const known = [run, ...pending].sort((a, b) => a.version - b.version);
-    for (const next of known) send(next);
+    for (const next of known) void send(next);
+    await writing;
     // A client resuming (Last-Event-ID) after the terminal state has nothing more to hear.
     const newest = known.at(-1) ?? run;
     if (newest.terminal && sentVersion >= newest.version) end();

@@ -49,6 +49,8 @@ describe('parseBibtex (Citation.js)', () => {
       [3, '@article{broken3'],
       [7, '@article{broken7'],
     ]);
+    // The missing comma between `title = {x}` and `year` is said in words a user can act on.
+    expect(skipped[1]!.reason).toMatch(/a comma is missing between two fields/);
   });
 
   it('splits author lists on top-level "and" only, with particles and suffixes', () => {

@@ -101,5 +101,7 @@ function piecesOf(source: string): Piece[] {
 /** A parser error's first line, without Citation.js's line and column (they count from the piece read, not the file). */
 function firstLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return (message.split('\n')[0] ?? message).replace(/\s*at line \d+ col \d+:?$/, '').trim() || 'could not be read';
+  const text = (message.split('\n')[0] ?? message).replace(/\s*at line \d+ col \d+:?$/, '').trim() || 'could not be read';
+  // The parser's words for a field that follows a value with no comma between them (the hand-written reader guessed the comma; this one asks for it).
+  return /expected "rbrace", got "identifier"/.test(text) ? `${text}: a comma is missing between two fields; add it and import the file again` : text;
 }

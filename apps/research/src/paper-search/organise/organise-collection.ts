@@ -21,13 +21,16 @@ export interface CollectionInput {
 
 /**
  * Skill 6's assembly: papers best first and cut to the strategy's `maxResults` (and to what one
- * message carries), facets counted
- * (years newest first, venues and authors by count), themes kept to the papers in the collection.
+ * message carries), facets counted over the whole collection (years newest first, venues and
+ * authors by count), themes kept to the papers in the collection.
  */
 export function organiseCollection(input: CollectionInput): PaperCollection {
-  const fitted = fitPapersToMessage(collectionPapers(input.papers, input.strategy));
+  const whole = collectionPapers(input.papers, input.strategy);
+  const fitted = fitPapersToMessage(whole);
   const papers = fitted.papers;
-  const kept = new Set(papers.map((p) => p.id));
+  // Facets and themes describe the collection, not the part of it one message carries: clients are
+  // shown it whole (the stored list), so they are counted from the whole papers.
+  const kept = new Set(whole.map((p) => p.id));
   const themes = input.themes.map((t) => ({ ...t, paperIds: t.paperIds.filter((id) => kept.has(id)) })).filter((t) => t.paperIds.length > 0);
   return {
     metadata: {
@@ -45,7 +48,7 @@ export function organiseCollection(input: CollectionInput): PaperCollection {
       cuts: addCuts(input.cuts, fitted.cuts),
     },
     papers,
-    facets: facetsOf(papers, themes),
+    facets: facetsOf(whole, themes),
   };
 }
 

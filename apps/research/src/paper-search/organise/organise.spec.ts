@@ -53,6 +53,32 @@ describe('organising a collection', () => {
     expect(collection.metadata).toMatchObject({ iteration: 2, totalFound: 9, duplicatesMerged: 3, rejectedExcluded: 1, cuts: { papersLeftOut: 5, abstractsShortened: 2, authorListsShortened: 0 } });
   });
 
+  it('counts facets over the whole collection, not the part one message carries', () => {
+    // 260 papers of 50 long author names each (about 1.3 MB): one message carries the first ones only.
+    const authors = (i: number) => Array.from({ length: 50 }, (_, a) => ({ name: a === 49 ? 'Last Author' : `Author ${i}-${a} ${'of a consortium with a long name '.repeat(2)}`, id: null }));
+    const papers = Array.from({ length: 260 }, (_, i) => scored(`Paper ${i}`, 1 - i / 1000, { year: i < 200 ? 2020 : 2010, venue: i < 200 ? 'Nature' : 'Cell', authors: authors(i) }));
+    const collection = organiseCollection({
+      query: 'q',
+      iteration: 1,
+      strategy: { ...strategy, filters: { ...strategy.filters, maxResults: 500 } },
+      papers,
+      totalFound: 260,
+      duplicatesMerged: 0,
+      rejectedExcluded: 0,
+      sourceReports: [],
+      scoredBy: local,
+      themes: [{ name: 'late', summary: 's', paperIds: [papers[259]!.id] }],
+      organisedBy: local,
+      createdAt: '2026-11-23T20:00:00.000Z',
+    });
+    expect(collection.papers.length).toBeLessThan(200);
+    expect(collection.metadata.cuts?.papersLeftOut).toBe(260 - collection.papers.length);
+    expect(collection.facets.byYear).toEqual([{ year: 2020, count: 200 }, { year: 2010, count: 60 }]);
+    expect(collection.facets.byVenue).toEqual([{ venue: 'Nature', count: 200 }, { venue: 'Cell', count: 60 }]);
+    expect(collection.facets.topAuthors[0]).toBe('Last Author');
+    expect(collection.facets.themes).toEqual([{ name: 'late', summary: 's', paperIds: [papers[259]!.id] }]);
+  });
+
   it('asks the LLM for themes over the papers ids only', async () => {
     const papers = [scored('A', 0.9), scored('B', 0.5)];
     const llm = scriptedLlm();

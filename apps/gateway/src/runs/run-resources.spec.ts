@@ -1,0 +1,96 @@
+import { EventEmitter } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PAPER_SEARCH, type PaperCollection, type PaperSearchView } from '@openpaw/contracts';
+import { LocalFsBlobStore } from '@openpaw/providers/blob';
+import { paperCollectionFixture, scoredPaperFixture } from '@openpaw/testkit';
+import type { Request, Response } from 'express';
+import type { GatewayConfig } from '../config.js';
+import { RunEventBus } from '../events/run-event-bus.js';
+import type { RunProjection, RunProjectionStore } from '../projection/run-projection.store.js';
+import { RunEventsStream } from './run-events/run-events.stream.js';
+import { RunResources } from './run-resources.js';
+import { RunsController } from './runs.controller.js';
+import type { RunResource } from './runs.schemas.js';
+
+const RUN_ID = '00000000-0000-4000-8000-000000000002';
+const USER = 'user-1';
+
+// 300 papers stored whole; the message (and so the projected view) carried the first 120.
+const stored = Array.from({ length: 300 }, (_, i) => scoredPaperFixture(`doi:10.1/p${i}`, { title: `Paper ${i}`, abstract: `Abstract ${i}.` }));
+const carried: PaperCollection = {
+  ...paperCollectionFixture(stored.slice(0, 120).map((p) => ({ ...p, abstract: null }))),
+  wholePapers: { blobKey: 'paper-search/run/whole.json', count: 300, cuts: { papersLeftOut: 0, abstractsShortened: 0, authorListsShortened: 0 } },
+};
+const view: PaperSearchView = {
+  status: 'completed',
+  state: 'COMPLETED',
+  query: 'q',
+  options: { strategyCheckpoint: true, autoApprove: false, maxIterations: 5, sources: ['library'] },
+  iteration: 1,
+  checkpoint: null,
+  accumulatedPapers: [],
+  iterations: [],
+  result: carried,
+  completion: null,
+  error: null,
+  papersTrimmed: true,
+};
+const at = new Date('2026-01-01T00:00:00.000Z');
+const run: RunProjection = { runId: RUN_ID, workflowType: PAPER_SEARCH, userId: USER, state: 'COMPLETED', terminal: true, attemptNo: 1, version: 7, parentRunId: null, view, createdAt: at, updatedAt: at, attemptStartedAt: at };
+
+const resultPapers = (resource: RunResource): unknown[] => (resource.view['result'] as { papers: unknown[] }).papers;
+
+describe('generic run routes serve a paper search whole (claim check)', () => {
+  let dir: string;
+  let resources: RunResources;
+  const store = {
+    findForUser: (id: string, userId: string) => Promise.resolve(id === RUN_ID && userId === USER ? run : undefined),
+    findWhen: () => Promise.resolve(run),
+    find: () => Promise.resolve(run),
+    list: () => Promise.resolve({ items: [run] }),
+  } as unknown as RunProjectionStore; // only the reads these routes make
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'run-resources-'));
+    const blobs = new LocalFsBlobStore({ rootDir: dir, shareSecret: 'secret', shareBaseUrl: 'http://127.0.0.1/v1/shared' });
+    await blobs.put('paper-search/run/whole.json', JSON.stringify(stored));
+    resources = new RunResources(blobs);
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('GET /runs/:id and GET /runs list every stored paper, with no storage key', async () => {
+    // Only the reads `get` and `list` use are given; the other collaborators are not called.
+    const controller = new RunsController(store, undefined as never, undefined as never, undefined as never, resources);
+    const one = await controller.get({ userId: USER }, { id: RUN_ID });
+    expect(resultPapers(one)).toHaveLength(300);
+    expect(resultPapers(one)[299]).toMatchObject({ id: 'doi:10.1/p299', abstract: 'Abstract 299.' });
+    expect(JSON.stringify(one)).not.toContain('whole.json');
+    const page = await controller.list({ userId: USER }, { limit: 20 });
+    expect(resultPapers(page.items[0]!)).toHaveLength(300);
+  });
+
+  it('the SSE stream sends the state with every stored paper', async () => {
+    const config = { sseHeartbeatMs: 60_000 } as GatewayConfig;
+    const stream = new RunEventsStream(store, new RunEventBus(), resources, config);
+    let written = '';
+    const response = Object.assign(new EventEmitter(), {
+      status: () => response,
+      setHeader: () => response,
+      flushHeaders: () => undefined,
+      write: (chunk: string) => {
+        written += chunk;
+        return true;
+      },
+      end: () => undefined,
+    });
+    const request = { headers: {} } as Request;
+    expect(await stream.stream({ runId: RUN_ID, userId: USER, graceMs: 0 }, request, response as unknown as Response)).toBe(true);
+    const data = /^data: (.*)$/m.exec(written)?.[1];
+    expect(data).toBeDefined();
+    expect(resultPapers(JSON.parse(data!) as RunResource)).toHaveLength(300);
+  });
+});
