@@ -10,7 +10,8 @@ function timed<T>(solve: () => T): { readonly outcome: T; readonly ms: number } 
 
 describe('a step budget per solve (bounded work on hostile input)', () => {
   // Each of these took 0.9–5.4 s of one synchronous call before the budget (measured on the dev box).
-  const hostile = ['Integrate (x+1)^60', 'Integrate (x^2+3)^40', 'Simplify sqrt(99999999999973)', 'Simplify sqrt(999999999999989)'];
+  // And a quadratic whose discriminant has 24 digits (trial division of it).
+  const hostile = ['Integrate (x+1)^60', 'Integrate (x^2+3)^40', 'Simplify sqrt(99999999999973)', 'Simplify sqrt(999999999999989)', 'Solve x^2 + 123456789012345x + 1 = 0'];
 
   it.each(hostile)('given %s, then it is refused as too much work, well inside a second', (problem) => {
     const { outcome, ms } = timed(() => solveProblem(problem));
