@@ -1,3 +1,4 @@
+import { DEFAULT_MATHS_BUDGET } from '@openpaw/maths';
 import { solveSettingsFromEnv } from './config.js';
 
 describe('solveSettingsFromEnv: the claim lease', () => {
@@ -13,5 +14,16 @@ describe('solveSettingsFromEnv: the claim lease', () => {
     expect(() => solveSettingsFromEnv({ OPENPAW_SOLVE_CLAIM_LEASE_MS: '9000', OPENPAW_SOLVE_CLAIM_RENEW_MS: '5000' })).toThrow(
       /OPENPAW_SOLVE_CLAIM_RENEW_MS: must be at most half of OPENPAW_SOLVE_CLAIM_LEASE_MS/,
     );
+  });
+});
+
+describe('solveSettingsFromEnv: the maths engine\'s budget per solve', () => {
+  it('defaults to the engine\'s own budget and reads both limits from the environment', () => {
+    expect(solveSettingsFromEnv({}).mathsBudget).toEqual(DEFAULT_MATHS_BUDGET);
+    expect(solveSettingsFromEnv({ OPENPAW_SOLVE_MATHS_BUDGET_STEPS: '50000', OPENPAW_SOLVE_MATHS_BUDGET_MS: '200' }).mathsBudget).toEqual({ steps: 50_000, millis: 200 });
+  });
+
+  it('refuses a budget that is not a positive whole number, naming the variable', () => {
+    expect(() => solveSettingsFromEnv({ OPENPAW_SOLVE_MATHS_BUDGET_STEPS: '-1' })).toThrow(/OPENPAW_SOLVE_MATHS_BUDGET_STEPS/);
   });
 });

@@ -1,4 +1,5 @@
 import { type ServiceMessagingSettings, serviceMessagingSettingsFromEnv } from '@openpaw/platform';
+import { DEFAULT_MATHS_BUDGET, type MathsBudget } from '@openpaw/maths';
 import { assertProviderSettings, providerKindsOf } from '@openpaw/providers';
 import { z } from 'zod';
 
@@ -39,6 +40,11 @@ export interface SolveSettings {
    * deployments that want a model's explanations).
    */
   readonly mathsEngine: 'first' | 'check';
+  /**
+   * The work one engine solve or check may do (`OPENPAW_SOLVE_MATHS_BUDGET_STEPS`, `OPENPAW_SOLVE_MATHS_BUDGET_MS`):
+   * the engine runs on the event loop, so a problem past it is refused as "too much work" (and goes to the models).
+   */
+  readonly mathsBudget: MathsBudget;
 }
 
 export const SOLVE_SCHEMA = 'solve';
@@ -53,6 +59,8 @@ const envSchema = z
     OPENPAW_SOLVE_CLAIM_LEASE_MS: z.coerce.number().int().positive().default(15_000),
     OPENPAW_SOLVE_CLAIM_RENEW_MS: z.coerce.number().int().positive().default(5_000),
     OPENPAW_SOLVE_MATHS_ENGINE: z.enum(['first', 'check']).default('first'),
+    OPENPAW_SOLVE_MATHS_BUDGET_STEPS: z.coerce.number().int().positive().default(DEFAULT_MATHS_BUDGET.steps),
+    OPENPAW_SOLVE_MATHS_BUDGET_MS: z.coerce.number().int().positive().default(DEFAULT_MATHS_BUDGET.millis),
   })
   .refine((e) => e.OPENPAW_SOLVE_CLAIM_RENEW_MS * 2 <= e.OPENPAW_SOLVE_CLAIM_LEASE_MS, {
     path: ['OPENPAW_SOLVE_CLAIM_RENEW_MS'],
@@ -79,5 +87,6 @@ export function solveSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Solv
     claimLeaseMs: e.OPENPAW_SOLVE_CLAIM_LEASE_MS,
     claimRenewEveryMs: e.OPENPAW_SOLVE_CLAIM_RENEW_MS,
     mathsEngine: e.OPENPAW_SOLVE_MATHS_ENGINE,
+    mathsBudget: { steps: e.OPENPAW_SOLVE_MATHS_BUDGET_STEPS, millis: e.OPENPAW_SOLVE_MATHS_BUDGET_MS },
   };
 }

@@ -1,4 +1,5 @@
 import { isConstantNode, isSymbolNode } from 'mathjs';
+import { DEFAULT_MATHS_BUDGET, type MathsBudget, spend, TooMuchWork, withinBudget } from './core/budget.js';
 import { solveArithmetic } from './solvers/arithmetic.js';
 import { solveExpression } from './solvers/algebra.js';
 import type { ProblemContext } from './solvers/context.js';
@@ -36,9 +37,17 @@ export const MATHS_ENGINE_VERSION = 'maths-v1';
  * when one of its step generators recognises it completely (word problems must account for every
  * number), and every answer passes its category's check (substitution, expansion, differentiation,
  * numeric evaluation) before it is returned; a failed check is a decline, never an answer. The maths
- * is read by `readMaths`, the reading the maths signature keys a hit by.
+ * is read by `readMaths`, the reading the maths signature keys a hit by. It does bounded work: a solve
+ * that would spend more than `budget` (steps of its loops and library calls, and wall-clock time) is
+ * refused as "too much work for the maths engine", never answered from the part that ran.
  */
-export function solveProblem(text: string): EngineOutcome {
+export function solveProblem(text: string, budget: MathsBudget = DEFAULT_MATHS_BUDGET): EngineOutcome {
+  const { result, exhaustedBy } = withinBudget(budget, () => solveRead(text));
+  if (result !== undefined) return result;
+  return { solved: false, inScope: true, reason: `too much work for the maths engine: ${exhaustedBy ?? 'the budget was spent'}` };
+}
+
+function solveRead(text: string): EngineOutcome {
   const reading = readMaths(text);
   if ('refused' in reading) return { solved: false, inScope: reading.inScope, reason: reading.refused };
   const { read } = reading;
@@ -56,6 +65,7 @@ export function solveProblem(text: string): EngineOutcome {
     if (result?.solved === true) return withProblemAsRead(result, statements.length > 0 ? statements.map((st) => st.text).join(', ') : result.problem, target);
     return result ?? { solved: false, inScope: false, reason: 'the problem is not one the maths engine recognises' };
   } catch (error) {
+    if (error instanceof TooMuchWork) throw error;
     // A check failed inside a step generator: decline rather than risk a wrong answer.
     return { solved: false, inScope: true, reason: `the engine's own check failed: ${(error as Error).message}` };
   }
@@ -72,6 +82,7 @@ function solveWorded(text: string, reading: WordedReading, statements: readonly 
   try {
     result = route(ctx);
   } catch (error) {
+    if (error instanceof TooMuchWork) throw error;
     return { solved: false, inScope: true, reason: `the engine's own check failed: ${(error as Error).message}` };
   }
   if (result?.solved !== true) return result ?? { solved: false, inScope: false, reason: 'the worded problem reads as maths the engine does not solve' };
@@ -148,6 +159,7 @@ function route(ctx: ProblemContext): SolverResult {
   for (const wordProblem of [solveConversion, solveStatistics, solveProbability, solveCoordinateLine, solveRightTriangle, solveInterest, solvePercentOrRatio, solveGeometry, solveSpeedDistanceTime, solveUnitConversion]) {
     const result = wordProblem(ctx);
     if (result !== undefined) return result;
+    spend(0, 'trying the word-problem templates');
   }
   // A word problem of a kind a template reads, that no template read: not handed to the algebra, which
   // would answer some fragment of it ("legs 5 cm and 12 m" is not the expression "12 m").
@@ -161,6 +173,7 @@ function route(ctx: ProblemContext): SolverResult {
 function routeAlgebra(ctx: ProblemContext): SolverResult {
   const relations = solveRelations(ctx);
   if (relations !== undefined) return relations;
+  spend(0, 'solving the equations');
   const expressions = ctx.statements.filter((s) => s.kind === 'expression');
   if (expressions.length !== 1 || ctx.statements.length !== 1) return undefined;
   const [statement] = expressions;

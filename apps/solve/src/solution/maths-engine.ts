@@ -1,4 +1,4 @@
-import { checkFinalAnswer, type EngineSolution, MATHS_ENGINE_ID, MATHS_ENGINE_VERSION, solveProblem } from '@openpaw/maths';
+import { checkFinalAnswer, DEFAULT_MATHS_BUDGET, type EngineSolution, MATHS_ENGINE_ID, MATHS_ENGINE_VERSION, type MathsBudget, solveProblem } from '@openpaw/maths';
 import type { SolutionProvenance, StoredAnswer } from '../ports.js';
 import type { SolveFailure } from './solve-failure.js';
 
@@ -6,8 +6,8 @@ import type { SolveFailure } from './solve-failure.js';
  * The maths engine's part in a solve: first in the chain (a problem it solves needs no model and
  * costs nothing), then the checker of a model's final answer.
  */
-export function engineAnswer(problem: string, startedAt: number = performance.now()): StoredAnswer | undefined {
-  const outcome = solveProblem(problem);
+export function engineAnswer(problem: string, budget: MathsBudget = DEFAULT_MATHS_BUDGET, startedAt: number = performance.now()): StoredAnswer | undefined {
+  const outcome = solveProblem(problem, budget);
   if (!outcome.solved) return undefined;
   return {
     value: { can_solve: true, reason: null, steps: outcome.steps.map((s) => ({ title: s.title, detail: s.detail })), final_answer: outcome.finalAnswer },
@@ -35,9 +35,9 @@ export type ModelAnswerCheck =
  * a disagreement fails the attempt (retryable once per run, like any invalid output, so the retry
  * or the fallback model gets its turn); no verdict is recorded as "not checked".
  */
-export function checkModelAnswer(problem: string, finalAnswer: string, provenance: SolutionProvenance, earlierInvalidOutputs: number): ModelAnswerCheck {
+export function checkModelAnswer(problem: string, finalAnswer: string, provenance: SolutionProvenance, earlierInvalidOutputs: number, budget: MathsBudget = DEFAULT_MATHS_BUDGET): ModelAnswerCheck {
   if (provenance.model === MATHS_ENGINE_ID) return { kind: 'accepted', provenance };
-  const check = checkFinalAnswer(problem, finalAnswer);
+  const check = checkFinalAnswer(problem, finalAnswer, budget);
   switch (check.verdict) {
     case 'agrees':
       return { kind: 'accepted', provenance: { ...provenance, ...engineRecord(check.engine) } };

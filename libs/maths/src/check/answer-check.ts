@@ -1,5 +1,6 @@
 import { type MathNode } from 'mathjs';
 import { mj } from '../core/mathjs.js';
+import { DEFAULT_MATHS_BUDGET, type MathsBudget } from '../core/budget.js';
 import { solveProblem } from '../engine.js';
 import type { Answer, EngineSolution } from '../types.js';
 import { substituteRoots } from './substitution-check.js';
@@ -18,8 +19,8 @@ export type AnswerCheck =
  * the precision the answer was written with, expressions by evaluation at sample points (up to a
  * constant for antiderivatives), inequalities by relation and bound.
  */
-export function checkFinalAnswer(problem: string, finalAnswer: string): AnswerCheck {
-  const engine = solveProblem(problem);
+export function checkFinalAnswer(problem: string, finalAnswer: string, budget: MathsBudget = DEFAULT_MATHS_BUDGET): AnswerCheck {
+  const engine = solveProblem(problem, budget);
   const text = plainText(finalAnswer);
   if (!engine.solved) return substitutionOnly(problem, text, engine.reason);
   const outcome = compare(engine.answer, text);

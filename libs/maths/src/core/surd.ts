@@ -1,3 +1,4 @@
+import { spend } from './budget.js';
 import { gcd, lcm, Rational } from './rational.js';
 
 /** `p ± s·√m` (real) or `p ± s·√m·i` (complex), with p, s rational and m a square-free integer ≥ 1. */
@@ -17,6 +18,8 @@ export function sqrtRational(q: Rational): { readonly k: Rational; readonly m: b
   let k = 1n;
   let m = radicand;
   for (let f = 2n; f * f <= m; f++) {
+    // Trial division runs up to √m: 10^7 divisions for a 15-digit radicand.
+    if ((f & 1023n) === 0n) spend(1024, `finding the square factors of ${radicand}`);
     while (m % (f * f) === 0n) {
       m /= f * f;
       k *= f;

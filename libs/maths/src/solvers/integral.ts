@@ -1,5 +1,6 @@
 import type { MathNode } from 'mathjs';
 import { evaluateReal, mj, parseExpression, texOf } from '../core/mathjs.js';
+import { spend, symbolicCost } from '../core/budget.js';
 import { antiderivative } from '../core/nerdamer.js';
 import { Polynomial } from '../core/polynomial.js';
 import { formatDecimal, Rational } from '../core/rational.js';
@@ -30,6 +31,7 @@ export function solveIntegral(ctx: ProblemContext): SolverResult {
   if (terms.length > 1) steps.push({ title: 'Linearity', detail: 'Integrate term by term.' });
   const pieces: MathNode[] = [];
   for (const term of terms) {
+    spend(symbolicCost(term), `the antiderivative of ${term.toString({ implicit: 'hide' })}`);
     const text = antiderivative(term.toString({ implicit: 'show' }), x);
     const piece = text === undefined ? undefined : parseExpression(text);
     if (piece === undefined) return decline('integral', `no elementary antiderivative found for ${term.toString({ implicit: 'hide' })}`);

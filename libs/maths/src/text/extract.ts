@@ -98,7 +98,8 @@ export function droppedMaths(normalised: string): DroppedMaths {
       const at = piece.indexOf(kept);
       const before = piece.slice(0, at).replace(/^\s*(?:and|or)\s+/i, '');
       const after = piece.slice(at + kept.length).trim().replace(/^=$/, '');
-      const edges = `${before.replace(/[^=+*/^<>]/g, '')}${after.replace(/[^=+\-*/^<>]/g, '')}`;
+      // A "!" after the maths is a factorial as much as a sentence's end ("(3!)!" was read as 3! = 6).
+      const edges = `${before.replace(/[^=+*/^<>]/g, '')}${after.replace(/[^=+\-*/^<>!]/g, '')}`;
       if (edges !== '') cut.push(`${edges} next to ${kept}`);
     }
   }

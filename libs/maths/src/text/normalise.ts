@@ -37,14 +37,16 @@ export function normaliseMaths(text: string): string {
     .replace(/LOG_BASE\(/g, 'log(')
     .replace(/\bln\s*\(/gi, 'log(')
     .replace(/\bln\s+([a-z0-9]+)/gi, 'log($1)')
-    .replace(/\bmultiplied by\b|\btimes\b/gi, '*')
-    .replace(/\bdivided by\b/gi, '/')
-    .replace(/\bplus\b/gi, '+')
-    .replace(/\bminus\b/gi, '-')
     .replace(/\bsquared\b/gi, '^2')
     .replace(/\bcubed\b/gi, '^3')
     .replace(/\bto the power of\b/gi, '^')
     .replace(/\bis equal to\b|\bequals\b/gi, '=')
+    // An operator word is a sign only between two operands ("3 times 4", "2 times x = 8"): in prose
+    // ("three times a day", "tossed 3 times", "plus a bonus") it stays a word, so no reader makes maths of it.
+    .replace(BETWEEN_OPERANDS(/multiplied by|times/), '*')
+    .replace(BETWEEN_OPERANDS(/divided by/), '/')
+    .replace(BETWEEN_OPERANDS(/plus/), '+')
+    .replace(BETWEEN_OPERANDS(/minus/), '-')
     .replace(/\*\*/g, '^')
     .replace(/\s+/g, ' ')
     .trim()
@@ -52,6 +54,16 @@ export function normaliseMaths(text: string): string {
 }
 
 const SUPERSCRIPTS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+
+/**
+ * `word` standing between two operands: after a digit, a closing bracket or a lone letter, and before
+ * a number, an opening bracket, a function applied or a lone letter that no word follows ("a day").
+ */
+function BETWEEN_OPERANDS(word: RegExp): RegExp {
+  const left = String.raw`(?<=(?:\d|\)|(?<![a-z])[a-z])\s*)`;
+  const right = String.raw`(?=\s*(?:-?\s*\d|\(|(?:sqrt|log10|log|ln|sin|cos|tan|abs|exp)\s*\(|pi\b|[a-z](?![a-z])(?!\s+(?!(?:times|multiplied|divided|plus|minus)\b)[a-z]{2,})))`;
+  return new RegExp(String.raw`${left}\b(?:${word.source})\b${right}`, 'gi');
+}
 
 /**
  * A Cyrillic or Greek letter that looks like a Latin one, standing alone among Latin text ("2х + 1",

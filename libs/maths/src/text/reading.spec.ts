@@ -1,4 +1,5 @@
 import { solveProblem } from '../engine.js';
+import { normaliseMaths } from './normalise.js';
 import { readMaths } from './reading.js';
 
 const refusal = (text: string): string | undefined => {
@@ -39,5 +40,34 @@ describe('the one reading of a problem\'s maths (readMaths: the engine, the sign
 
   it('given an operator against a word in maths split by it ("2^1 deg+3^5": a "0" read as "°"), then it is refused, never read as no maths', () => {
     expect(refusal('evaluate 2^1 deg+3^5 and show your work')).toBe('part of the maths is not read: + next to deg');
+  });
+});
+
+describe('signs the statements would cut the maths at ("%", a factorial "!", operator words in prose)', () => {
+  it('given a "%" between operands ("10 % 3 + 1"), then it is refused naming it, never read as 3 + 1; a percentage of a number is still read', () => {
+    expect(refusal('Evaluate 10 % 3 + 1')).toBe('the "%" in "10 % 3" may be a percentage or a remainder (mod), and the maths around it is not read whole');
+    expect(refusal('Solve x % 3 = 1')).toContain('"x % 3"');
+    expect(solveProblem('Evaluate 10 % 3 + 1')).toMatchObject({ solved: false });
+    expect(refusal('Find 20% of 50')).toBeUndefined();
+    expect(solveProblem('Find 20% of 50')).toMatchObject({ solved: true, finalAnswer: '10' });
+    expect(solveProblem('Increase 40 by 10%')).toMatchObject({ solved: true, finalAnswer: '44' });
+  });
+
+  it('given a "!" after the maths read ("(3!)!", "x + 1 = 4!"), then it is refused, never answered without it', () => {
+    expect(refusal('Evaluate (3!)!')).toBe('part of the maths is not read: ! next to (3!)');
+    expect(solveProblem('Evaluate (3!)!')).toMatchObject({ solved: false });
+    expect(refusal('Solve x + 1 = 4!')).toBe('part of the maths is not read: ! next to x + 1 = 4');
+    expect(solveProblem('Evaluate 5! + 3*2')).toMatchObject({ solved: true, finalAnswer: '126' });
+  });
+
+  it('given "times", "plus", "minus" in prose ("3 times a day", "plus a bonus"), then they stay words; between operands they are signs', () => {
+    const normalised = normaliseMaths;
+    expect(normalised('The tablet is taken 2 times a day')).toBe('The tablet is taken 2 times a day');
+    expect(normalised('He earns 5 plus a bonus')).toBe('He earns 5 plus a bonus');
+    expect(normalised('Solve 2 times x = 8')).toBe('Solve 2 * x = 8');
+    expect(normalised('Evaluate 3 times (2 + 1)')).toBe('Evaluate 3 * (2 + 1)');
+    expect(normalised('Evaluate x times x minus 4')).toBe('Evaluate x * x - 4');
+    expect(normalised('I take 3 times a day. Solve x + 2 = 5')).toBe('I take 3 times a day. Solve x + 2 = 5');
+    expect(solveProblem('Solve 2 times x = 8')).toMatchObject({ solved: true, finalAnswer: 'x = 4' });
   });
 });

@@ -62,6 +62,10 @@ export function readMaths(text: string): MathsReadingResult {
   const normalised = normaliseMaths(text);
   const stray = strayToken(normalised);
   if (stray !== undefined) return { refused: `"${stray}" sits in the maths and is neither a number, an unknown nor an operator the engine reads`, inScope: false };
+  // "10 % 3 + 1" is a remainder to some and 10 % × 3 to others, and the statements would read 3 + 1:
+  // a "%" with an operand after it is refused by name ("20% of 50", "increase 40 by 10%" are percentages).
+  const percent = /(?:(?<![\d.])\d+(?:\.\d+)?|\)|(?<![a-z])[a-z])\s*%\s*(?:[\d(+*/^=<>-]|[a-z](?![a-z]))/i.exec(normalised)?.[0];
+  if (percent !== undefined) return { refused: `the "%" in "${percent.trim()}" may be a percentage or a remainder (mod), and the maths around it is not read whole`, inScope: false };
   // mathjs reads "2e+1" as the number 20: written by a student it may as well be 2e + 1 (e the unknown or
   // Euler's number). Neither is guessed.
   const exponent = /(?<![a-z\d.])\d+(?:\.\d+)?e[+-]?\d+/i.exec(normalised)?.[0];

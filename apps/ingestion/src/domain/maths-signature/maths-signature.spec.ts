@@ -84,9 +84,9 @@ describe('maths signature', () => {
       expect(hashOf(b)).not.toBe(hashOf(a));
     });
 
-    it('carries no hash of an older version: a key computed by an older reading is never matched (maths-sig/v4)', () => {
+    it('carries no hash of an older version: a key computed by an older reading is never matched (maths-sig/v5)', () => {
       const signature = sig('Solve x + y = 10, x - y = 2');
-      expect(signature?.version).toBe('maths-sig/v4');
+      expect(signature?.version).toBe('maths-sig/v5');
       expect(signature).not.toHaveProperty('previousHash');
     });
 
@@ -216,6 +216,19 @@ describe('worded maths in the signature (issue 24: one reader for a hit and a so
 
   it('given ambiguous wording, then there is no signature', () => {
     expect(sig('What is two plus three times four?')).toBeUndefined();
+  });
+});
+
+describe('maths-sig/v5: the reading is not cut at "%" or a trailing "!", and prose operator words stay prose', () => {
+  it('given "10 % 3 + 1" or "(3!)!", then there is no key (v4 keyed them as 3 + 1 and 3!, the keys of other problems)', () => {
+    expect(hashOf('Evaluate 3 + 1')).toBeDefined();
+    expect(hashOf('Evaluate 10 % 3 + 1')).toBeUndefined();
+    expect(hashOf('Evaluate (3!)!')).toBeUndefined();
+  });
+
+  it('given "times" in prose ("2 times a day"), then it is not keyed as a product; between operands it is', () => {
+    expect(sig('A tablet is taken 2 times a day')?.canonical).not.toBe(sig('Evaluate 2a')?.canonical);
+    expect(hashOf('Solve 3 times x = 12')).toBe(hashOf('Solve 3*x = 12'));
   });
 });
 

@@ -10,8 +10,11 @@ import { questionIntent } from './intent.js';
  * v4: the maths is the engine's reading (`readMaths`), not a lexer of the signature's own: the key of a
  * problem is the key of the maths the engine solves. A v3 key may have been computed from another
  * reading, so it is never matched (no `previousHash`); the re-key sweep recomputes it from the stored text.
+ * v5: the reading no longer cuts the maths at "%" or a trailing "!" (v4 keyed "10 % 3 + 1" as 3 + 1 and
+ * "(3!)!" as 3!, the keys of other problems) and reads "times", "plus", "minus", "divided by" as signs only
+ * between operands (v4 keyed "3 times a day" as 3a). Same rule as v4: older keys are never matched.
  */
-export const MATHS_SIGNATURE_VERSION = 'maths-sig/v4';
+export const MATHS_SIGNATURE_VERSION = 'maths-sig/v5';
 
 export type MathsIntent = 'solve' | 'evaluate' | 'simplify' | 'expand' | 'factor' | 'differentiate' | 'integrate' | 'unspecified';
 

@@ -105,7 +105,7 @@ export class GenerateSolutionHandler {
     const { key } = held;
     let answer = keptAnswer;
     // The maths engine first: a problem it solves needs no model (cost 0, a few ms).
-    if (this.settings.mathsEngine === 'first') answer ??= engineAnswer(data.signature.normalizedText);
+    if (this.settings.mathsEngine === 'first') answer ??= engineAnswer(data.signature.normalizedText, this.settings.mathsBudget);
     if (answer === undefined) {
       const outcome = await this.ask(data, command.userId, held.heartbeat);
       if (outcome.kind === 'failed') return this.finish(held, failedReply(command, outcome.failure, outcome.costUsd));
@@ -123,7 +123,7 @@ export class GenerateSolutionHandler {
       return this.finish(held, failedReply(command, failure, provenance.costUsd));
     }
     if (keptAnswer === undefined && !(await this.attempts.saveAnswer(key, held.lease, answer))) throw claimTakenOver();
-    const checked = checkModelAnswer(data.signature.normalizedText, finalAnswer, provenance, await this.attempts.countInvalidOutputs(data.runId, data.attempt));
+    const checked = checkModelAnswer(data.signature.normalizedText, finalAnswer, provenance, await this.attempts.countInvalidOutputs(data.runId, data.attempt), this.settings.mathsBudget);
     if (checked.kind === 'rejected') return this.finish(held, failedReply(command, checked.failure, provenance.costUsd));
     provenance = checked.provenance;
 
