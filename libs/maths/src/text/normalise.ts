@@ -55,13 +55,17 @@ export function normaliseMaths(text: string): string {
 
 const SUPERSCRIPTS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
 
+/** A number written as a word ("seven times six" is maths as much as "7 times 6"). */
+const NUMBER_WORD = String.raw`(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million)`;
+
 /**
- * `word` standing between two operands: after a digit, a closing bracket or a lone letter, and before
- * a number, an opening bracket, a function applied or a lone letter that no word follows ("a day").
+ * `word` standing between two operands: after a digit, a number word, a closing bracket or a lone
+ * letter, and before a number (in digits or words), an opening bracket, a function applied or a lone
+ * letter that no word follows ("a day").
  */
 function BETWEEN_OPERANDS(word: RegExp): RegExp {
-  const left = String.raw`(?<=(?:\d|\)|(?<![a-z])[a-z])\s*)`;
-  const right = String.raw`(?=\s*(?:-?\s*\d|\(|(?:sqrt|log10|log|ln|sin|cos|tan|abs|exp)\s*\(|pi\b|[a-z](?![a-z])(?!\s+(?!(?:times|multiplied|divided|plus|minus)\b)[a-z]{2,})))`;
+  const left = String.raw`(?<=(?:\d|\)|(?<![a-z])[a-z]|\b${NUMBER_WORD})\s*)`;
+  const right = String.raw`(?=\s*(?:-?\s*\d|${NUMBER_WORD}\b|\(|(?:sqrt|log10|log|ln|sin|cos|tan|abs|exp)\s*\(|pi\b|[a-z](?![a-z])(?!\s+(?!(?:times|multiplied|divided|plus|minus)\b)[a-z]{2,})))`;
   return new RegExp(String.raw`${left}\b(?:${word.source})\b${right}`, 'gi');
 }
 
