@@ -68,12 +68,21 @@ describe('ingestProblem', () => {
     else expect(outcome.signature.normalisedText).toBe('solve: x^3-8=0');
   });
 
-  it('refuses a stacked fraction it cannot write on one line', async () => {
+  it('refuses a page that asks "= ?" of a stacked fraction (nothing to solve for)', async () => {
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="200"><rect width="100%" height="100%" fill="white"/>
       <g font-family="DejaVu Sans" font-size="40" fill="black"><text x="40" y="115">Add</text><text x="160" y="80">3</text><text x="160" y="150">4</text>
       <rect x="150" y="98" width="44" height="3"/><text x="215" y="115">+ 1 = ?</text></g></svg>`;
     const outcome = await ingestProblem({ kind: 'image', bytes: await sharp(Buffer.from(svg)).png().toBuffer() }, ports);
     expect(outcome).toMatchObject({ status: 'rejected', reason: 'unreadable' });
+  });
+
+  it('reads a stacked fraction as a fraction, or refuses it; never as the digits side by side', async () => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="200"><rect width="100%" height="100%" fill="white"/>
+      <g font-family="DejaVu Sans" font-size="40" fill="black"><text x="40" y="115">Evaluate</text><text x="230" y="80">3</text><text x="230" y="150">4</text>
+      <rect x="220" y="98" width="44" height="3"/><text x="285" y="115">+ 1</text></g></svg>`;
+    const outcome = await ingestProblem({ kind: 'image', bytes: await sharp(Buffer.from(svg)).png().toBuffer() }, ports);
+    if (outcome.status === 'rejected') expect(outcome.reason).toBe('unreadable');
+    else expect(outcome.signature.normalisedText.replace(/[()\s]/g, '')).toMatch(/3\/4\+1$/);
   });
 
   it('gives a tilted JPEG copy the same text and a near pHash', async () => {
