@@ -110,4 +110,54 @@ describe('startConsumer with a batch handler (real nats-server)', () => {
       { n: 1, deliveryCount: 2 },
     ]);
   });
+
+  it('runs the work a handler registers for after the settle in the tick of the acks: both leave in one write to the server', async () => {
+    const Relayed = defineCommand('aftersettle', 'Relayed', 1, z.object({ n: z.int() }), 'test command');
+    // nats.js writes everything queued in one tick with one send on its transport (not in its types).
+    const transport = (broker.nc as unknown as { protocol: { transport: { send(frame: Uint8Array): void } } }).protocol.transport;
+    const frames: string[] = [];
+    const send = transport.send.bind(transport);
+    transport.send = (frame: Uint8Array): void => {
+      frames.push(new TextDecoder().decode(frame));
+      send(frame);
+    };
+    const ran: number[] = [];
+    const { stream, durable } = await commandsConsumer(broker, 'aftersettle');
+    try {
+      handles.push(
+        await startConsumer(broker.js, {
+          stream,
+          durable,
+          definitions: [Relayed],
+          maxBatch: 10,
+          backoffMs: [20],
+          logger: recordingLogger(),
+          batchHandler: async (items, afterSettled) => {
+            await new Promise((resolve) => setTimeout(resolve, 5));
+            afterSettled(() => {
+              for (const item of items) {
+                ran.push(nOf(item));
+                broker.nc.publish(`after.settle.${nOf(item)}`, encoder.encode('relayed'));
+              }
+            });
+            // A retried batch still runs what its handler registered (its commits already owe it).
+            return items.map((item): HandlerOutcome => (nOf(item) === 2 && item.context.deliveryCount === 1 ? { kind: 'retry', reason: 'once' } : { kind: 'ack' }));
+          },
+        }),
+      );
+      await broker.publisher.publish(Relayed, { n: 1 }, meta);
+      await waitFor(() => (ran.includes(1) ? true : undefined), 'the first batch relayed');
+      await broker.publisher.publish(Relayed, { n: 2 }, meta);
+      await waitFor(() => (ran.filter((n) => n === 2).length === 2 ? true : undefined), 'the retried batch relayed twice');
+      await broker.nc.flush();
+    } finally {
+      transport.send = send;
+    }
+    const relayFrames = frames.filter((frame) => frame.includes('after.settle.1'));
+    expect(relayFrames).toHaveLength(1);
+    const frame = relayFrames[0] ?? '';
+    expect(frame).toContain('+ACK');
+    expect(frame.indexOf('+ACK')).toBeLessThan(frame.indexOf('after.settle.1'));
+    expect(frames.some((f) => f.includes('after.settle.2') && f.includes('-NAK'))).toBe(true);
+  });
 });

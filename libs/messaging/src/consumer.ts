@@ -3,7 +3,7 @@ import { ClosedConnectionError, DrainingConnectionError, headers as natsHeaders,
 import type { Context } from '@opentelemetry/api';
 import { deadLetterSubjectOf, isBatchCommand, parseBatchEnvelope, parseEnvelope, type AnyMessageDefinition } from '@openpaw/contracts';
 import { errorMessage, stderrLogger, type MessagingLogger, type MessagingObserver } from './observability.js';
-import type { BatchHandler, BatchItem, FailedBatchItem, HandlerOutcome, MessageContext } from './ports.js';
+import type { AfterSettled, BatchHandler, BatchItem, FailedBatchItem, HandlerOutcome, MessageContext } from './ports.js';
 import { whenJetStreamAnswers } from './jetstream-when-ready.js';
 import { messageCounters } from './message-budget.js';
 import { inBatchConsumerSpans, inConsumerSpan } from './message-spans.js';
@@ -395,6 +395,8 @@ class PullConsumerRunner implements ConsumerHandle {
     const items: BatchItem[] = [];
     const itemMsgs: JsMsg[] = [];
     const pending: Promise<void>[] = [];
+    const owed: Array<() => void> = [];
+    const afterSettled: AfterSettled = (work) => void owed.push(work);
     try {
       for (const msg of msgs) {
         const item = this.#validate(msg);
@@ -409,7 +411,7 @@ class PullConsumerRunner implements ConsumerHandle {
         const started = this.#observer === undefined ? 0 : performance.now();
         let outcomes: readonly HandlerOutcome[];
         try {
-          outcomes = await inBatchConsumerSpans(items, (item) => this.#traceContextOf(item), this.#durable, () => handler(items));
+          outcomes = await inBatchConsumerSpans(items, (item) => this.#traceContextOf(item), this.#durable, () => handler(items, afterSettled));
         } catch (error) {
           const retry: HandlerOutcome = { kind: 'retry', reason: errorMessage(error) };
           outcomes = items.map(() => retry);
@@ -425,12 +427,25 @@ class PullConsumerRunner implements ConsumerHandle {
           const applied = this.#apply(msg, (items[i] as BatchItem).context.deliveryCount, outcome);
           if (applied !== undefined) pending.push(applied);
         }
+        this.#runOwed(owed);
       }
       await Promise.all(pending);
     } catch (error) {
       for (const msg of msgs) if (this.#busy.has(msg)) this.#unexpected(msg, error);
     } finally {
+      this.#runOwed(owed);
       this.#finished();
+    }
+  }
+
+  /** Runs (once) what the batch handler registered for after the settle. */
+  #runOwed(owed: Array<() => void>): void {
+    for (const work of owed.splice(0)) {
+      try {
+        work();
+      } catch (error) {
+        this.#logger.error({ durable: this.#durable, err: errorMessage(error) }, 'work registered for after the settle failed');
+      }
     }
   }
 

@@ -1,4 +1,4 @@
-export type { BatchHandler, BatchItem, FailedBatchItem, HandlerOutcome, MessageContext, MessageHandler, MessagePublisher } from './ports.js';
+export type { AfterSettled, BatchHandler, BatchItem, FailedBatchItem, HandlerOutcome, MessageContext, MessageHandler, MessagePublisher } from './ports.js';
 export { connectNats, ConnectionState, natsAuthOptions, natsConnectionSettingsFromEnv, type ConnectNatsOptions, type NatsConnectionSettings } from './connection.js';
 export { isJetStreamUnavailable, jetstreamManagerWhenReady, whenJetStreamAnswers, type WhenJetStreamAnswersOptions } from './jetstream-when-ready.js';
 export {

@@ -62,4 +62,12 @@ export interface BatchItem {
  * item, in order. Messages whose subject has no definition are acked and skipped only when the
  * consumer says so (`ignoreUnknownSubjects`), else dead-lettered.
  */
-export type BatchHandler = (items: readonly BatchItem[]) => Promise<readonly HandlerOutcome[]>;
+export type BatchHandler = (items: readonly BatchItem[], afterSettled: AfterSettled) => Promise<readonly HandlerOutcome[]>;
+
+/**
+ * Registers work the consumer runs right after it settles the batch's messages, in the same tick:
+ * what the handler publishes there leaves in the same write to the server as the acks (the
+ * coordinator relays its committed outbox so: one write per batch instead of two). It runs whether
+ * the batch was acked, retried or rejected; the handler registers only work its commits already owe.
+ */
+export type AfterSettled = (work: () => void) => void;

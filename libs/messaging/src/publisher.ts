@@ -1,5 +1,5 @@
 import type { JetStreamClient, PubAck } from '@nats-io/jetstream';
-import { headers as natsHeaders } from '@nats-io/nats-core';
+import { headers as natsHeaders, type NatsConnection } from '@nats-io/nats-core';
 import {
   createEnvelope,
   type AnyMessageDefinition,
@@ -8,6 +8,8 @@ import {
   type MessageData,
 } from '@openpaw/contracts';
 import { messageCounters } from './message-budget.js';
+import { NATS_MSG_ID } from './consumer.js';
+import { PubAcks } from './pub-acks.js';
 import type { MessagePublisher } from './ports.js';
 import { inProducerSpan } from './message-spans.js';
 import { activeTraceHeaders, TRACEPARENT, TRACESTATE } from './trace-context.js';
@@ -24,10 +26,17 @@ const encoder = new TextEncoder();
  * resolved promise means the message is stored.
  */
 export class JetStreamPublisher implements MessagePublisher {
+  /** PubAcks on one inbox of the client's connection; undefined for a client that exposes none (a test double): then `js.publish`. */
+  readonly #acks: PubAcks | undefined;
+
   constructor(
     private readonly js: JetStreamClient,
     private readonly options: { readonly timeoutMs?: number } = {},
-  ) {}
+  ) {
+    // nats.js's JetStream client keeps its connection as `nc` (public in the implementation, not in its types).
+    const nc = (js as unknown as { nc?: NatsConnection }).nc;
+    this.#acks = nc === undefined ? undefined : new PubAcks(nc, options.timeoutMs);
+  }
 
   /** Builds the envelope (validating `data`); the active trace context fills `traceparent` when `meta` has none. */
   async publish<D extends AnyMessageDefinition>(
@@ -55,11 +64,14 @@ export class JetStreamPublisher implements MessagePublisher {
       if (traceparent !== undefined) h.set(TRACEPARENT, traceparent);
       if (tracestate !== undefined && tracestate !== '') h.set(TRACESTATE, tracestate);
       messageCounters.publishes += 1;
-      const ack = await this.js.publish(envelope.type, encoder.encode(JSON.stringify(envelope)), {
-        msgID: msgId,
-        headers: h,
-        ...(this.options.timeoutMs === undefined ? {} : { timeout: this.options.timeoutMs }),
-      });
+      const body = encoder.encode(JSON.stringify(envelope));
+      let ack: PubAck;
+      if (this.#acks === undefined) {
+        ack = await this.js.publish(envelope.type, body, { msgID: msgId, headers: h, ...(this.options.timeoutMs === undefined ? {} : { timeout: this.options.timeoutMs }) });
+      } else {
+        h.set(NATS_MSG_ID, msgId);
+        ack = await this.#acks.publish(envelope.type, body, h);
+      }
       if (ack.duplicate) span.setAttribute('messaging.nats.duplicate', true);
       return ack;
     });

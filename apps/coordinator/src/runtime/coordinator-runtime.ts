@@ -3,6 +3,7 @@ import { jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { CancelRun, ChildRunFinished, StartRun, STREAMS, SubmitRunInput, type AnyMessageDefinition, type Envelope } from '@openpaw/contracts';
 import {
+  type AfterSettled,
   type BatchItem,
   connectNats,
   type ConsumerHandle,
@@ -154,7 +155,7 @@ export class CoordinatorRuntime {
       backoffMs: [100, 500, 2_000, 5_000],
       logger: this.config.logger,
       ...(this.config.messagingObserver === undefined ? {} : { observer: this.config.messagingObserver }),
-      batchHandler: (items: readonly BatchItem[]) => this.handleBatch(items),
+      batchHandler: (items: readonly BatchItem[], afterSettled: AfterSettled) => this.handleBatch(items, afterSettled),
     };
     this.consumers.push(
       await startConsumer(this.js, {
@@ -186,7 +187,7 @@ export class CoordinatorRuntime {
    * transaction, so the poison input alone fails, dead-lettered at once with its reason, and the
    * rest applies (ADR 0002). Any other failure retries the whole batch (the inbox makes that safe).
    */
-  private async handleBatch(items: readonly BatchItem[]): Promise<readonly HandlerOutcome[]> {
+  private async handleBatch(items: readonly BatchItem[], afterSettled: AfterSettled): Promise<readonly HandlerOutcome[]> {
     const receivedAt = Date.now();
     const outcomes: HandlerOutcome[] = new Array<HandlerOutcome>(items.length).fill(ACK);
     const inputs: PendingInput[] = [];
@@ -211,7 +212,7 @@ export class CoordinatorRuntime {
     if (inputs.length === 0) return outcomes;
     const observer = this.config.observer;
     try {
-      await this.apply(inputs, receivedAt);
+      await this.apply(inputs, receivedAt, afterSettled);
       observer?.onInputsApplied?.(itemOf.map((i) => (items[i] as BatchItem).envelope.time));
     } catch (error) {
       if (!isPermanentDatabaseError(error)) throw error;
@@ -219,7 +220,7 @@ export class CoordinatorRuntime {
       for (const [n, input] of inputs.entries()) {
         const i = itemOf[n] as number;
         try {
-          await this.apply([input], receivedAt);
+          await this.apply([input], receivedAt, afterSettled);
           observer?.onInputsApplied?.([(items[i] as BatchItem).envelope.time]);
         } catch (alone) {
           outcomes[i] = isPermanentDatabaseError(alone) ? { kind: 'reject', reason: `PostgreSQL refused the input: ${permanentReason(alone)}` } : { kind: 'retry', reason: String(alone) };
@@ -252,8 +253,10 @@ export class CoordinatorRuntime {
   /**
    * Applies inputs atomically, then hands the committed outbox to the relay without waiting for it.
    * `receivedAt`: when their messages arrived (absent for the coordinator's own inputs: timers).
+   * `afterSettled` (a consumer's batch): the relay starts when the batch's messages are acked, so the
+   * acks and the commands leave in one write to the server.
    */
-  async apply(inputs: readonly PendingInput[], receivedAt?: number): Promise<void> {
+  async apply(inputs: readonly PendingInput[], receivedAt?: number, afterSettled?: AfterSettled): Promise<void> {
     const { outbox, results, claimAnswers = [], earliestTimer } = await this.store.applyBatch(inputs);
     if (earliestTimer !== undefined) this.timers.wakeBy(earliestTimer);
     const observer = this.config.observer;
@@ -264,11 +267,16 @@ export class CoordinatorRuntime {
         if (transition !== undefined && run !== undefined) observer.onTransition(run.type, transition.to);
       }
     }
-    const publishing = this.relay.publishCommitted(outbox).catch((error: unknown) => {
-      this.config.logger.error({ err: String(error) }, 'outbox fast path failed; the sweeper will retry');
-    });
-    this.inFlight.add(publishing);
-    void publishing.finally(() => this.inFlight.delete(publishing));
+    const relay = (): void => {
+      const publishing = this.relay.publishCommitted(outbox).catch((error: unknown) => {
+        this.config.logger.error({ err: String(error) }, 'outbox fast path failed; the sweeper will retry');
+      });
+      this.inFlight.add(publishing);
+      void publishing.finally(() => this.inFlight.delete(publishing));
+    };
+    if (outbox.length === 0) return;
+    if (afterSettled === undefined) relay();
+    else afterSettled(relay);
   }
 
   /** Readiness: NATS connected and PostgreSQL answering. */
