@@ -67,7 +67,7 @@ export {
 export { MESSAGE_PUBLISHER, NATS_CONNECTION } from './nest/tokens.js';
 export { replyMetaFor } from './reply-meta.js';
 export { isReplyOf, replyAs, replyTo, type Reply } from './replies/reply.js';
-export { answerOnce, answerOnceWith, type KeptReplyStore } from './replies/kept-replies.js';
+export { answerOnce, type AnswerOnceOptions, answerOnceWith, type KeptReplyStore } from './replies/kept-replies.js';
 export { KEPT_REPLIES_TABLE, keptRepliesTableDdl, PgKeptReplyStore, type SqlRunner } from './replies/pg-kept-reply-store.js';
 export { publishReplies, type ReplyOrigin } from './replies/publish-replies.js';
 export { GroupCommitKeptReplyStore } from './replies/group-commit-kept-reply-store.js';

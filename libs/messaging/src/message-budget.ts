@@ -3,16 +3,18 @@ import { messageValidations } from '@openpaw/contracts';
 /**
  * What one process spent on messaging so far: JetStream publishes (each awaits a PubAck), deliveries
  * handed to this process's consumers, PostgreSQL commits of the message path (the coordinator's
- * batches, kept replies) and message validations (zod parses of a message's data). Plain counters on
+ * batches, kept replies), kept-reply look-ups (a round trip to PostgreSQL before the work; pure work's
+ * look-up rides in its keep and is not one) and message validations (zod parses of a message's data). Plain counters on
  * the hot path; the message budget spec reads them per saga step and `/metrics` exports them, so a
  * regression in messages per step shows in CI and in production alike.
  */
-export const messageCounters = { publishes: 0, deliveries: 0, commits: 0 };
+export const messageCounters = { publishes: 0, deliveries: 0, commits: 0, lookups: 0 };
 
 export interface MessageCounts {
   readonly publishes: number;
   readonly deliveries: number;
   readonly commits: number;
+  readonly lookups: number;
   readonly validations: number;
 }
 
@@ -27,6 +29,7 @@ export function messageCountsSince(before: MessageCounts, after: MessageCounts =
     publishes: after.publishes - before.publishes,
     deliveries: after.deliveries - before.deliveries,
     commits: after.commits - before.commits,
+    lookups: after.lookups - before.lookups,
     validations: after.validations - before.validations,
   };
 }

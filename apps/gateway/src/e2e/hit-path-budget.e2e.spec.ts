@@ -23,6 +23,8 @@ const root = join(import.meta.dirname, '../../../..');
  *  - commits 8: 3 coordinator transactions, a kept reply in ingestion and one in retrieval, 3
  *    projection writes (the waiting request's replica writes a change through before its watchers
  *    hear it; the projection consumer's apply of the same change is then no second write);
+ *  - lookups 0: ingestion's normalising of a typed text and retrieval's search are pure work, whose
+ *    kept-reply look-up rides in the keep (one round trip each, counted as its commit);
  *  - validations 11: every delivery parsed once on the way in (8), and StartRun, NormalizeMedia and
  *    SearchSolutions on the way out (3: data not built by the engine from its typed data). The
  *    gateway's live subscription parses the 3 RunStateChanged first (it feeds the waiting request);
@@ -37,6 +39,7 @@ const HIT_RUN_BUDGET: MessageBudget = {
   publishes: 8,
   deliveries: 8,
   commits: 8,
+  lookups: 0,
   validations: 11,
 };
 

@@ -24,6 +24,8 @@ const root = join(import.meta.dirname, '../../../..');
  *    deliveries each read the subjects they share a stream filter with), 5 to the gateway's projection;
  *  - commits 13–14: 5–6 coordinator transactions, 1–2 kept-reply group commits in research, 5 projection
  *    writes;
+ *  - lookups 2–5: research looks up the kept replies of the batched legs (one group look-up when their
+ *    items arrive together, one each at worst) and of the synthesis (2 measured on a quiet machine);
  *  - validations 20: each delivery once on the way in (21, less what is only acked by subject), and
  *    StartRun and the research commands on the way out.
  * The legs' replies land in 5 or 6 coordinator transactions, by timing (each is one run change): the
@@ -39,6 +41,7 @@ const LEG_BUDGET: MessageBudget = {
   publishes: 17 / 3,
   deliveries: 22 / 3,
   commits: 15 / 3,
+  lookups: 5 / 3,
   validations: 21 / 3,
 };
 

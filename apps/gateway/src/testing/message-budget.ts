@@ -6,19 +6,20 @@ import type { RunningPlatform, ServiceName } from '@openpaw/testing';
 
 /**
  * Message budgets of whole-platform e2e specs (issue 23): what a unit of work (a hit-path run, a
- * research leg) costs in JetStream publishes, deliveries, PostgreSQL commits of the message path and
- * message validations, summed over the `/metrics` of every service of the platform. Counts do not
+ * research leg) costs in JetStream publishes, deliveries, PostgreSQL commits of the message path,
+ * kept-reply look-ups and message validations, summed over the `/metrics` of every service of the platform. Counts do not
  * depend on the machine, so a budget is a gate a bench cannot be.
  */
-export type Counted = 'publishes' | 'deliveries' | 'commits' | 'validations';
+export type Counted = 'publishes' | 'deliveries' | 'commits' | 'lookups' | 'validations';
 export type MessageBudget = Readonly<Record<Counted, number>>;
 type Counts = Record<Counted, number>;
 
-const COUNTED: readonly Counted[] = ['publishes', 'deliveries', 'commits', 'validations'];
+const COUNTED: readonly Counted[] = ['publishes', 'deliveries', 'commits', 'lookups', 'validations'];
 const METRIC_OF: Readonly<Record<Counted, string>> = {
   publishes: MESSAGE_COUNTER_METRICS.published,
   deliveries: MESSAGE_COUNTER_METRICS.delivered,
   commits: MESSAGE_COUNTER_METRICS.commits,
+  lookups: MESSAGE_COUNTER_METRICS.lookups,
   validations: MESSAGE_COUNTER_METRICS.validations,
 };
 
@@ -37,7 +38,13 @@ async function metricsOf(platform: RunningPlatform, service: ServiceName): Promi
 /** A service's message counters, from the Prometheus text of its `/metrics`. */
 async function countsOf(platform: RunningPlatform, service: ServiceName): Promise<Counts> {
   const value = await metricsOf(platform, service);
-  return { publishes: value(METRIC_OF.publishes), deliveries: value(METRIC_OF.deliveries), commits: value(METRIC_OF.commits), validations: value(METRIC_OF.validations) };
+  return {
+    publishes: value(METRIC_OF.publishes),
+    deliveries: value(METRIC_OF.deliveries),
+    commits: value(METRIC_OF.commits),
+    lookups: value(METRIC_OF.lookups),
+    validations: value(METRIC_OF.validations),
+  };
 }
 
 /**
@@ -69,7 +76,7 @@ export async function quietCounts(platform: RunningPlatform, services: readonly 
 
 /** What `units` units of work spent between two readings, per unit: in all and per service (printed). */
 export function spentPerUnit(before: ServiceCounts, after: ServiceCounts, units: number): { total: Counts; byService: string[] } {
-  const total: Counts = { publishes: 0, deliveries: 0, commits: 0, validations: 0 };
+  const total: Counts = { publishes: 0, deliveries: 0, commits: 0, lookups: 0, validations: 0 };
   const byService: string[] = [];
   for (const [service, counts] of after) {
     const spent = COUNTED.map((what) => [what, (counts[what] - (before.get(service)?.[what] ?? 0)) / units] as const);

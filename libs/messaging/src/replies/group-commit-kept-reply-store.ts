@@ -43,6 +43,7 @@ export class GroupCommitKeptReplyStore implements KeptReplyStore {
   }
 
   private async findAll(commandIds: readonly string[]): Promise<Array<readonly Reply[] | undefined>> {
+    messageCounters.lookups += 1;
     const found = await this.keptOf([...new Set(commandIds)]);
     return commandIds.map((id) => found.get(id));
   }

@@ -100,6 +100,27 @@ describe('kept replies (real PostgreSQL and nats-server)', () => {
     expect(await store.find(commandId)).toEqual(first);
   });
 
+  it('pure work: runs without a look-up first, one store call per answer, and a redelivery is still answered with the first kept replies', async () => {
+    const calls: string[] = [];
+    const counting = {
+      find: (commandId: string) => (calls.push('find'), store.find(commandId)),
+      keep: (commandId: string, replies: readonly Reply[]) => (calls.push('keep'), store.keep(commandId, replies)),
+    };
+    const first = await answerOnce(counting, 'cmd-pure', () => Promise.resolve([indexed('cmd-pure', '00000000-0000-4000-8000-00000000000a')]), { pure: true });
+    expect(calls).toEqual(['keep']);
+    // The redelivery's work answers differently (the index changed): the first kept answer stands.
+    const again = await answerOnce(counting, 'cmd-pure', () => Promise.resolve([indexed('cmd-pure', '00000000-0000-4000-8000-00000000000b')]), { pure: true });
+    expect(calls).toEqual(['keep', 'keep']);
+    expect(again).toEqual(first);
+    expect((first[0]?.data as { assetVersionId: string }).assetVersionId).toBe('00000000-0000-4000-8000-00000000000a');
+    // Work that is not pure still looks up first and does not run again.
+    let ran = 0;
+    const impure = await answerOnce(counting, 'cmd-pure', () => ((ran += 1), Promise.resolve([])));
+    expect(ran).toBe(0);
+    expect(impure).toEqual(first);
+    expect(calls).toEqual(['keep', 'keep', 'find']);
+  });
+
   it('shares one answer between deliveries of a command answered at the same time in one process', async () => {
     const commandId = crypto.randomUUID();
     let runs = 0;

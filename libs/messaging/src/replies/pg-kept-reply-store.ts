@@ -45,6 +45,7 @@ export class PgKeptReplyStore implements KeptReplyStore {
   }
 
   async find(commandId: string): Promise<readonly Reply[] | undefined> {
+    messageCounters.lookups += 1;
     const rows = await this.sql.query<{ replies: unknown }[]>(`select replies from ${this.table} where command_id = $1`, [commandId]);
     const row = rows[0];
     return row === undefined ? undefined : restoredReplies(row.replies);

@@ -48,10 +48,17 @@ export class NormalizeMediaHandler {
   ) {}
 
   execute(command: NormalizeMediaCommand): Promise<Reply> {
-    return answerOnceWith(this.replies, command.commandId, async () => {
-      const outcome = await this.ingest(command.data.submission, command.data.tenant);
-      return outcome.status === 'rejected' ? rejectedReply(command, outcome) : this.normalizedReply(command, outcome.signature, outcome.media);
-    });
+    return answerOnceWith(
+      this.replies,
+      command.commandId,
+      async () => {
+        const outcome = await this.ingest(command.data.submission, command.data.tenant);
+        return outcome.status === 'rejected' ? rejectedReply(command, outcome) : this.normalizedReply(command, outcome.signature, outcome.media);
+      },
+      // A typed text is normalised in memory (nothing fetched, read or written): its look-up rides in
+      // the keep. A URL or an upload is looked up first, so a redelivery fetches and reads nothing.
+      { pure: command.data.submission.kind === 'text' },
+    );
   }
 
   private async ingest(submission: Submission, tenant: IngestionTenant | undefined): Promise<IngestionOutcome | Rejection> {

@@ -33,6 +33,8 @@ export class SearchSolutionsHandler {
   ) {}
 
   execute(command: SearchSolutionsCommand): Promise<Reply> {
+    // A search only reads: its look-up rides in the keep (`pure`), one round trip per search; a
+    // redelivery searches again and is answered with the first kept answer.
     return answerOnceWith(this.replies, command.commandId, async () => {
       const { data } = command;
       const result = await this.index.search(queryFromSignature(data.signature), data.threshold, data.mathsSignatureThreshold, data.methodThresholds);
@@ -41,7 +43,7 @@ export class SearchSolutionsHandler {
       return result.outcome === 'hit' && candidate !== null
         ? replyTo(command.commandId, RetrievalHit, { runId: data.runId, commandId: command.commandId, candidate, trace })
         : replyTo(command.commandId, RetrievalMiss, { runId: data.runId, commandId: command.commandId, topCandidate: candidate, trace });
-    });
+    }, { pure: true });
   }
 
   /** The result's candidate in the contract's terms; its problem looked up when the stage that found it did not know it. */
