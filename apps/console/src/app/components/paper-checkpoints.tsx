@@ -160,8 +160,9 @@ export function ResultReview({ checkpoint, papersTrimmed, onDecide }: { checkpoi
       <CutNotes notes={cutNotes(collection.metadata.cuts, papersTrimmed)} />
       {unmarkable.size > 0 && (
         <p id="unmarkable-note" class="hint">
-          {unmarkable.size === 1 ? '1 paper' : `${unmarkable.size} papers`} (greyed) cannot be kept by this review: they are beyond the papers its message carried. You can still mark
-          them not relevant, or search again to see them in a review that can keep them.
+          {unmarkable.size === 1 ? '1 paper (greyed) cannot be kept by this review: it is' : `${unmarkable.size} papers (greyed) cannot be kept by this review: they are`} beyond the
+          papers its message carried. You can still mark {unmarkable.size === 1 ? 'it' : 'them'} not relevant, or search again to see {unmarkable.size === 1 ? 'it' : 'them'} in a
+          review that can keep {unmarkable.size === 1 ? 'it' : 'them'}.
         </p>
       )}
       <fieldset>
