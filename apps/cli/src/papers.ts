@@ -1,4 +1,4 @@
-import { type Checkpoint, describeCuts, describeStrategyOrigin, type PaperCollection, type PaperSearchView, type SourceReport } from '@openpaw/contracts';
+import { describeCuts, describeStrategyOrigin, type PaperCollection, type PublicPaperSearchView, type SourceReport } from '@openpaw/contracts';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { type ApiClient, ApiError, type RunResource } from './api-client.js';
@@ -6,7 +6,10 @@ import { followRun } from './follow.js';
 import type { CliIo } from './io.js';
 
 /** `GET /paper-searches/:id` as the CLI reads it. */
-export type PaperSearchResource = PaperSearchView & { readonly runId: string; readonly terminal: boolean };
+export type PaperSearchResource = PublicPaperSearchView & { readonly runId: string; readonly terminal: boolean };
+
+/** An open checkpoint as clients see it (the review with `unmarkablePaperIds`). */
+export type Checkpoint = NonNullable<PublicPaperSearchView['checkpoint']>;
 
 export interface PapersOptions {
   readonly strategyCheckpoint: boolean;
@@ -32,9 +35,9 @@ export const CHECKPOINT_HELP = {
 
 /** A paper search as its run's state events carry it: the run's view is the search's view. */
 function searchOf(run: RunResource): PaperSearchResource | undefined {
-  const view = run.view as Partial<PaperSearchView>;
+  const view = run.view as Partial<PublicPaperSearchView>;
   if (typeof view.status !== 'string' || typeof view.state !== 'string') return undefined;
-  return { ...(view as PaperSearchView), runId: run.runId, terminal: run.terminal };
+  return { ...(view as PublicPaperSearchView), runId: run.runId, terminal: run.terminal };
 }
 
 /**
@@ -109,13 +112,14 @@ async function start(api: ApiClient, query: string, options: PapersOptions, io: 
 /** Shows the checkpoint, asks until a decision is accepted (true), or the person quits / input ends (false). */
 async function decideCheckpoint(api: ApiClient, search: PaperSearchResource, checkpoint: Checkpoint, io: CliIo): Promise<boolean> {
   const numbered = checkpoint.kind === 'result_review' ? checkpoint.payload.collection.papers.map((p) => p.id) : [];
+  const unmarkable = unmarkableOf(checkpoint);
   showCheckpoint(checkpoint, io);
   for (;;) {
     const answer = await io.prompt(`${CHECKPOINT_HELP[checkpoint.kind]}\n> `);
     if (answer === undefined || answer.trim() === 'q') return false;
     let decision: Record<string, unknown>;
     try {
-      decision = await decisionOf(answer.trim(), checkpoint.kind, numbered, io.cwd);
+      decision = await decisionOf(answer.trim(), checkpoint.kind, numbered, io.cwd, unmarkable);
     } catch (error) {
       io.stderr(`  ${(error as Error).message}`);
       continue;
@@ -134,8 +138,16 @@ async function decideCheckpoint(api: ApiClient, search: PaperSearchResource, che
   }
 }
 
-/** One answer line as a decision (the gateway's Decision: action, revisedData, note). */
-export async function decisionOf(answer: string, kind: Checkpoint['kind'], numbered: readonly string[], cwd: string): Promise<Record<string, unknown>> {
+/** The papers of an open review that it cannot keep if marked relevant (the gateway lists them; none at checkpoint 1). */
+function unmarkableOf(checkpoint: Checkpoint): ReadonlySet<string> {
+  return new Set(checkpoint.kind === 'result_review' ? (checkpoint.payload.unmarkablePaperIds ?? []) : []);
+}
+
+/**
+ * One answer line as a decision (the gateway's Decision: action, revisedData, note). A paper the
+ * review cannot keep (`unmarkable`) is refused as `+n` here, before the gateway would refuse it; `-n` works.
+ */
+export async function decisionOf(answer: string, kind: Checkpoint['kind'], numbered: readonly string[], cwd: string, unmarkable: ReadonlySet<string> = new Set()): Promise<Record<string, unknown>> {
   const [verb = '', ...rest] = answer.split(/\s+/);
   const text = rest.join(' ').trim();
   const paperIds = (token: string, sign: '+' | '-'): string[] =>
@@ -146,6 +158,7 @@ export async function decisionOf(answer: string, kind: Checkpoint['kind'], numbe
       .map((n) => {
         const id = numbered[Number(n) - 1];
         if (!/^\d+$/.test(n) || id === undefined) throw new Error(`${sign}${n}: no paper numbered ${n}`);
+        if (sign === '+' && unmarkable.has(id)) throw new Error(`+${n}: this review cannot keep paper ${n} (it is beyond the papers its message carried); mark it -${n}, or search again`);
         return id;
       });
   const marks = (): { relevant: string[]; irrelevant: string[]; words: string[] } => {
@@ -184,7 +197,7 @@ export async function decisionOf(answer: string, kind: Checkpoint['kind'], numbe
   }
 }
 
-function showCheckpoint(checkpoint: Checkpoint, io: CliIo): void {
+export function showCheckpoint(checkpoint: Checkpoint, io: Pick<CliIo, 'stdout'>): void {
   io.stdout('');
   if (checkpoint.kind === 'strategy_confirmation') {
     const { strategy, diff, origin } = checkpoint.payload;
@@ -205,15 +218,21 @@ function showCheckpoint(checkpoint: Checkpoint, io: CliIo): void {
     }
   } else {
     const { collection, accumulatedPapers } = checkpoint.payload;
+    const unmarkable = unmarkableOf(checkpoint);
     io.stdout(`checkpoint 2 of iteration ${checkpoint.iteration}: ${collection.papers.length} papers`);
-    showCollection(collection, io);
+    showCollection(collection, io, unmarkable);
+    if (unmarkable.size > 0) {
+      io.stdout(`  × ${unmarkable.size} of these papers cannot be kept by this review (+n is refused for them; -n works): they are beyond the papers its message carried`);
+    }
     if (accumulatedPapers.length > 0) io.stdout(`  kept from earlier iterations: ${accumulatedPapers.map((p) => p.title).join('; ')}`);
   }
 }
 
-function showCollection(collection: PaperCollection, io: CliIo): void {
+/** The papers, numbered; at a review, one it cannot keep is marked `×` (not selectable as `+n`). */
+function showCollection(collection: Omit<PaperCollection, 'wholePapers'>, io: Pick<CliIo, 'stdout'>, unmarkable: ReadonlySet<string> = new Set()): void {
   collection.papers.slice(0, PAPERS_SHOWN).forEach((p, i) => {
-    io.stdout(`  ${String(i + 1).padStart(2)}. [${p.relevanceScore.toFixed(2)}] ${p.title} (${p.year ?? 'n.d.'}${p.venue === null ? '' : `, ${p.venue}`})`);
+    const mark = unmarkable.has(p.id) ? ` × cannot be kept here: -${i + 1} only` : '';
+    io.stdout(`  ${String(i + 1).padStart(2)}. [${p.relevanceScore.toFixed(2)}] ${p.title} (${p.year ?? 'n.d.'}${p.venue === null ? '' : `, ${p.venue}`})${mark}`);
     if (p.relevanceReason !== '') io.stdout(`      ${p.relevanceReason}`);
   });
   if (collection.papers.length > PAPERS_SHOWN) io.stdout(`  … and ${collection.papers.length - PAPERS_SHOWN} more`);

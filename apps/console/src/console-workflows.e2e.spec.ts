@@ -220,6 +220,66 @@ describe('the console workflow pages in a real browser (Chromium), against the p
     await screenshot(page, 'w5b-paper-search-rejected-iteration-2');
   });
 
+  it('paper search: a paper the open review cannot keep (unmarkablePaperIds) is greyed, its "relevant" box disabled, and can still be marked not relevant; the decision is accepted', async () => {
+    // The gateway lists such papers when a review's collection is larger than its message carried
+    // (768 KiB of papers; collection-export.spec.ts). The demo library is far smaller, so the flag is
+    // added here to the gateway's real answer for the review's last paper; everything else is real.
+    let flagged: string | undefined;
+    await page.route(/\/paper-searches\/[0-9a-f-]{36}$/, async (route) => {
+      const response = await route.fetch();
+      const search = (await response.json()) as { checkpoint?: { kind: string; payload: { collection: { papers: { id: string }[] }; unmarkablePaperIds?: string[] } } | null };
+      const review = search.checkpoint?.kind === 'result_review' ? search.checkpoint.payload : undefined;
+      flagged = review?.collection.papers.at(-1)?.id ?? flagged;
+      if (review !== undefined && flagged !== undefined) review.unmarkablePaperIds = [flagged];
+      await route.fulfill({ response, json: search });
+    });
+    try {
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Paper search' }).click();
+      // The demo library (again, when the first paper search test imported it: its references are updated in place).
+      await page.getByLabel('Reference file (.bib or .ris)', { exact: true }).setInputFiles(join(root, 'apps/research/sample-library/openpaw-demo.bib'));
+      await page.getByRole('button', { name: 'Import the references' }).click();
+      await page.locator('[data-import=done]').waitFor({ timeout: 30_000 });
+      await page.getByLabel('What are you looking for?', { exact: true }).fill('deep learning neural networks');
+      await page.getByRole('checkbox', { name: 'library' }).check();
+      await page.getByRole('checkbox', { name: /Let me confirm the search/ }).uncheck();
+      await page.getByRole('button', { name: 'Start the search' }).click();
+      await page.waitForURL(/#\/paper-searches\/[0-9a-f-]{36}$/);
+      const review = page.locator('[data-checkpoint=result_review]');
+      await review.waitFor({ timeout: 90_000 });
+      const greyed = review.locator('li[data-unmarkable=true]');
+      await greyed.waitFor().catch(async (error: unknown) => {
+        throw new Error(`no greyed paper in the review (flagged: ${String(flagged)}): ${await page.locator('main').innerText()}`, { cause: error });
+      });
+      expect(await review.locator('ul.papers > li').count()).toBeGreaterThan(1);
+      expect(await greyed.count()).toBe(1);
+      expect(await greyed.locator('label.choice').first().textContent()).toMatch(/cannot be kept by this review$/);
+      expect(await review.locator('#unmarkable-note').textContent()).toMatch(/^1 paper \(greyed\) cannot be kept by this review/);
+      const [keepBox, notRelevantBox] = [greyed.getByRole('checkbox').first(), greyed.getByRole('checkbox').last()];
+      expect(await keepBox.isDisabled()).toBe(true);
+      expect(await keepBox.getAttribute('aria-describedby')).toBe('unmarkable-note');
+      // Every other paper can be kept.
+      expect(await review.locator('li:not([data-unmarkable]) label.choice:not(.not-relevant) input[disabled]').count()).toBe(0);
+      expect(await seriousAccessibilityViolations(page)).toEqual([]);
+      await screenshot(page, 'w5c-paper-search-unmarkable');
+      const flaggedInReview = flagged;
+      await notRelevantBox.check();
+      await review.locator('li:not([data-unmarkable]) label.choice:not(.not-relevant) input').first().check();
+      const [decision] = await Promise.all([
+        page.waitForRequest((request) => request.method() === 'POST' && /\/checkpoints\/[0-9a-f-]{36}\/decision$/.test(request.url())),
+        page.getByRole('button', { name: 'Search again, steered by my marks' }).click(),
+      ]);
+      const sent = decision.postDataJSON() as { action: string; revisedData: { markedRelevant: string[]; markedIrrelevant: string[] } };
+      expect(sent).toMatchObject({ action: 'edit', revisedData: { markedIrrelevant: [flaggedInReview] } });
+      expect(sent.revisedData.markedRelevant).toHaveLength(1);
+      expect(sent.revisedData.markedRelevant).not.toContain(flaggedInReview);
+      // The gateway took it: the search iterates (no refusal shown).
+      await review.getByRole('heading', { name: /iteration 2\)$/ }).waitFor({ timeout: 90_000 });
+      expect(await page.getByRole('alert').count()).toBe(0);
+    } finally {
+      await page.unroute(/\/paper-searches\/[0-9a-f-]{36}$/);
+    }
+  });
+
   it('settings: adds a model key, tests one through the research service (the provider answers 500) and removes one, sets the research webhook (its secret shown once), test-delivers through the research service (refused: a loopback URL) and removes it; sign-in says OIDC is off (200, not 404)', async () => {
     expect(await callApi(platform.gatewayUrl, token, 'GET', '/auth/oidc')).toEqual({ status: 200, body: { configured: false, message: expect.stringContaining('no OIDC sign-in') } });
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();

@@ -236,7 +236,7 @@ describe('gateway (real NATS + PostgreSQL)', () => {
       return { statusLine, headers, body };
     }
 
-    it('answers a NUL or another control byte in a header with a JSON 400 naming it, before any route, and starts nothing', async () => {
+    it('answers a NUL or another control byte in the request line, a header name or a header value with a JSON 400 naming the byte and where, before any route, and starts nothing', async () => {
       const starts: unknown[] = [];
       const subscription = nc.subscribe(StartRun.subject, {
         callback: (_error, message: Msg) => {
@@ -247,16 +247,27 @@ describe('gateway (real NATS + PostgreSQL)', () => {
       const body = JSON.stringify({ text: '2x + 3 = 7' });
       const submit = (extraHeader: string): string =>
         `POST /problems HTTP/1.1\r\nHost: ${new URL(url).host}\r\nAuthorization: Bearer ${aliceToken}\r\nContent-Type: application/json\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n${extraHeader}\r\n\r\n${body}`;
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n${extraHeader === '' ? '' : `${extraHeader}\r\n`}\r\n${body}`;
       try {
-        for (const header of ['X-Note: before\u0000after', 'X-Note: bell\u0007', `Idempotency-Key: key\u0000${randomUUID()}`, 'X-Note: \u007f']) {
-          const refused = await rawHttp(submit(header));
-          expect({ header, statusLine: refused.statusLine, contentType: refused.headers['content-type'] }).toEqual({
-            header,
+        const inHeaders = ['X-Note: before\u0000after', 'X-Note: bell\u0007', `Idempotency-Key: key\u0000${randomUUID()}`, 'X-Note: \u007f', 'X-No\u0000te: v'];
+        // A NUL in the request line: in the path, in the query, after the method.
+        const inRequestLine = [submit('').replace('/problems', '/prob\u0000lems'), submit('').replace('/problems', '/problems?wait=1\u0000'), submit('').replace('POST ', 'POST\u0000 ')];
+        for (const request of [...inHeaders.map(submit), ...inRequestLine]) {
+          const refused = await rawHttp(request);
+          expect({ request, statusLine: refused.statusLine, contentType: refused.headers['content-type'] }).toEqual({
+            request,
             statusLine: 'HTTP/1.1 400 Bad Request',
             contentType: 'application/json; charset=utf-8',
           });
-          expect(JSON.parse(refused.body)).toEqual({ error: 'bad_request', message: expect.stringMatching(/^the HTTP request could not be read: Invalid header value char .*NUL/) });
+          expect({ request, body: JSON.parse(refused.body) as unknown }).toEqual({
+            request,
+            body: {
+              error: 'bad_request',
+              message: expect.stringMatching(
+                /^the HTTP request could not be read: [\w ]+: byte 0x(00|07|7f) \((NUL|BEL|DEL)\) in (the request line|a header name \(after "X-No"\)|the value of the header (X-Note|Idempotency-Key))/,
+              ),
+            },
+          });
         }
         await nc.flush();
         await new Promise((resolve) => setTimeout(resolve, 300));

@@ -89,14 +89,25 @@ function programsOf(command: string): string[] {
  */
 const NOT_RUN_HERE: Readonly<Record<string, string>> = {
   'node tools/pack-cli.mjs /tmp/openpaw-pack': 'packs the CLI for an install: apps/cli/src/package.int.spec.ts packs and installs it into a temporary prefix',
-  'openpaw papers "graph neural networks with attention since 2016"': 'searches the scholarly providers on the internet (OpenAlex, arXiv, Crossref, ...) by default; paper-search.e2e.spec.ts runs the verb against its own providers',
-  'openpaw research "How efficient are heat pumps in cold climates?"': 'asks its question of the model providers of the reader’s keys and stops at the confirmation gate for an answer; research.e2e.spec.ts runs it with scripted providers',
   'openpaw keys test openai': 'one call to OpenAI with the reader’s key (stored by the line before, from their own file)',
   'openpaw keys test anthropic': 'one call to Anthropic with the reader’s key (stored by the line before, from their own file)',
   'openpaw keys remove anthropic': 'removes the key the block’s `keys set` stored from the reader’s own file',
   'openpaw notebook chat biology "Where does the Calvin cycle run?"': 'asks about the source the block’s first line adds from the reader’s own file',
   'openpaw notebook quiz biology --count 5 --difficulty easy': 'a quiz on the source the block’s first line adds from the reader’s own file',
 };
+
+/**
+ * What a reader types at an interactive verb's questions when they accept what it proposes: `papers`
+ * approves each checkpoint (the strategy, then the collection), `research` proceeds at its gate. Every
+ * other command reads an empty stdin. The platform here searches only the local library (no internet
+ * source) and researches with the local extractive researcher (the reader has no model key).
+ */
+const ACCEPTING_READER: Readonly<Record<string, string>> = { papers: 'a\n'.repeat(10), research: 'p\n'.repeat(3) };
+
+/** The verb of an `openpaw` command line (`openpaw papers ...`, `./scripts/openpaw solve ...`), if it is one. */
+function verbOf(command: string): string | undefined {
+  return /^(?:openpaw|\.\/scripts\/openpaw)\s+([a-z]+)/.exec(command)?.[1];
+}
 
 /** How a doc command is treated: run (with the exit code it must end with), or not, and why. */
 function classOf(command: DocCommand): Class {
@@ -119,6 +130,8 @@ function classOf(command: DocCommand): Class {
   return { run: true, exitCode: stated === null ? 0 : Number(stated[1]) };
 }
 
+const PAPERS_COMMAND = 'openpaw papers "graph neural networks with attention since 2016"';
+const RESEARCH_COMMAND = 'openpaw research "How efficient are heat pumps in cold climates?"';
 const commands = userDocs().flatMap((doc) => docCommands(doc, readFileSync(join(root, doc), 'utf8')));
 
 describe('the shell commands of the user docs', () => {
@@ -150,6 +163,7 @@ describe('the shell commands of the user docs', () => {
   it('each runs as written against a live gateway, or is classed not runnable here with a reason', () => {
     const env = { ...cliEnvironment(platform.gatewayUrl, platform.jwtSecret, 'docs-reader', { OPENPAW_BLOB_DIR: platform.blobDir }), PATH: `${bin}:${process.env['PATH'] ?? ''}` };
     const ran: string[] = [];
+    const outputs = new Map<string, string>();
     const failures: string[] = [];
     for (const command of commands) {
       const decided = classOf(command);
@@ -157,7 +171,8 @@ describe('the shell commands of the user docs', () => {
         expect({ command: command.command, reason: decided.reason }).toEqual({ command: command.command, reason: expect.stringMatching(/\w{3}/) });
         continue;
       }
-      const result = spawnSync('bash', ['-c', command.command], { cwd: root, env, encoding: 'utf8', timeout: 120_000, input: '' });
+      const result = spawnSync('bash', ['-c', command.command], { cwd: root, env, encoding: 'utf8', timeout: 120_000, input: ACCEPTING_READER[verbOf(command.command) ?? ''] ?? '' });
+      outputs.set(command.command, result.stdout);
       ran.push(command.command);
       if (result.status !== decided.exitCode) {
         failures.push(`${command.doc}: \`${command.command}\` exited ${String(result.status ?? result.signal)} (expected ${decided.exitCode})\n${result.stdout.slice(-600)}\n${result.stderr.slice(-600)}`);
@@ -166,8 +181,20 @@ describe('the shell commands of the user docs', () => {
     expect(failures).toEqual([]);
     // The docs' runnable core is run: the CLI's version, completion, a solve end to end, a solve without waiting, the demo library.
     expect(ran).toEqual(
-      expect.arrayContaining(['openpaw --version', 'source <(openpaw completion bash)', './scripts/openpaw solve "2x + 3 = 7"', 'openpaw solve "2x = 4" --no-wait', 'openpaw library apps/research/sample-library/openpaw-demo.bib']),
+      expect.arrayContaining([
+        'openpaw --version',
+        'source <(openpaw completion bash)',
+        './scripts/openpaw solve "2x + 3 = 7"',
+        'openpaw solve "2x = 4" --no-wait',
+        'openpaw library apps/research/sample-library/openpaw-demo.bib',
+        PAPERS_COMMAND,
+        RESEARCH_COMMAND,
+      ]),
     );
+    // The paper search found the demo library's papers on graph attention (both checkpoints approved),
+    // and the research answered with the local extractive researcher's report.
+    expect(outputs.get(PAPERS_COMMAND)).toMatch(/checkpoint 1 of iteration 1[\s\S]*checkpoint 2 of iteration 1[\s\S]*completed \(\w+\) after 1 iteration: [1-9]\d* papers[\s\S]*Graph Attention Networks/);
+    expect(outputs.get(RESEARCH_COMMAND)).toMatch(/local: completed \(local\/extractive[\s\S]*Report by local:[\s\S]*Local extractive researcher/);
   });
 
   it('that cannot run here parse: the scripts with bash -n', () => {

@@ -130,9 +130,10 @@ export function StrategyConfirmation({ checkpoint, onDecide }: { checkpoint: Str
  */
 export function ResultReview({ checkpoint, papersTrimmed, onDecide }: { checkpoint: ReviewCheckpoint; papersTrimmed: boolean; onDecide: Decide }) {
   const { collection } = checkpoint.payload;
+  const unmarkable = new Set(checkpoint.payload.unmarkablePaperIds ?? []);
   const [marks, setMarks] = useState<ReviewMarks>({});
   const shownIds = collection.papers.map((paper) => paper.id);
-  const { markedRelevant: relevant, markedIrrelevant: irrelevant } = feedbackOf(shownIds, marks);
+  const { markedRelevant: relevant, markedIrrelevant: irrelevant } = feedbackOf(shownIds, marks, unmarkable);
   const [note, setNote] = useState('');
   const [problem, setProblem] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
@@ -157,22 +158,39 @@ export function ResultReview({ checkpoint, papersTrimmed, onDecide }: { checkpoi
         </ul>
       )}
       <CutNotes notes={cutNotes(collection.metadata.cuts, papersTrimmed)} />
+      {unmarkable.size > 0 && (
+        <p id="unmarkable-note" class="hint">
+          {unmarkable.size === 1 ? '1 paper (greyed) cannot be kept by this review: it is' : `${unmarkable.size} papers (greyed) cannot be kept by this review: they are`} beyond the
+          papers its message carried. You can still mark {unmarkable.size === 1 ? 'it' : 'them'} not relevant, or search again to see {unmarkable.size === 1 ? 'it' : 'them'} in a
+          review that can keep {unmarkable.size === 1 ? 'it' : 'them'}.
+        </p>
+      )}
       <fieldset>
         <legend>Tick the relevant papers (and any that are not relevant)</legend>
         <ul class="papers">
-          {collection.papers.map((paper) => (
-            <li key={paper.id}>
-              <label class="choice">
-                <input type="checkbox" checked={marks[paper.id] === 'relevant'} onChange={(event) => setMarks(withMark(marks, paper.id, event.currentTarget.checked ? 'relevant' : null))} />{' '}
-                {paper.title}
-                {paper.year === null ? '' : ` (${paper.year})`} — relevance {paper.relevanceScore.toFixed(2)}
-              </label>
-              <label class="choice not-relevant">
-                <input type="checkbox" checked={marks[paper.id] === 'irrelevant'} onChange={(event) => setMarks(withMark(marks, paper.id, event.currentTarget.checked ? 'irrelevant' : null))} /> not relevant (never show
-                again)
-              </label>
-            </li>
-          ))}
+          {collection.papers.map((paper) => {
+            const keepable = !unmarkable.has(paper.id);
+            return (
+              <li key={paper.id} class={keepable ? undefined : 'unmarkable'} data-unmarkable={keepable ? undefined : 'true'}>
+                <label class="choice">
+                  <input
+                    type="checkbox"
+                    disabled={!keepable}
+                    aria-describedby={keepable ? undefined : 'unmarkable-note'}
+                    checked={keepable && marks[paper.id] === 'relevant'}
+                    onChange={(event) => setMarks(withMark(marks, paper.id, event.currentTarget.checked ? 'relevant' : null))}
+                  />{' '}
+                  {paper.title}
+                  {paper.year === null ? '' : ` (${paper.year})`} — relevance {paper.relevanceScore.toFixed(2)}
+                  {keepable ? '' : ' — cannot be kept by this review'}
+                </label>
+                <label class="choice not-relevant">
+                  <input type="checkbox" checked={marks[paper.id] === 'irrelevant'} onChange={(event) => setMarks(withMark(marks, paper.id, event.currentTarget.checked ? 'irrelevant' : null))} /> not relevant (never show
+                  again)
+                </label>
+              </li>
+            );
+          })}
         </ul>
       </fieldset>
       <button type="button" disabled={busy} onClick={() => void send({ action: 'approve', revisedData: { markedRelevant: relevant } })}>

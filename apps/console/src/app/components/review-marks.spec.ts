@@ -21,4 +21,10 @@ describe("checkpoint 2's marks", () => {
   it('ignores marks on papers no longer shown', () => {
     expect(feedbackOf(['b'], withMark({}, 'a', 'irrelevant'))).toEqual({ markedRelevant: [], markedIrrelevant: [] });
   });
+
+  it('never sends as relevant a paper the review cannot keep; it can still be marked not relevant', () => {
+    const unmarkable = new Set(['b', 'c']);
+    const marks = withMark(withMark(withMark({}, 'a', 'relevant'), 'b', 'relevant'), 'c', 'irrelevant');
+    expect(feedbackOf(shown, marks, unmarkable)).toEqual({ markedRelevant: ['a'], markedIrrelevant: ['c'] });
+  });
 });

@@ -12,11 +12,12 @@ export function withMark(marks: ReviewMarks, paperId: string, mark: PaperMark | 
 /**
  * The feedback of checkpoint 2's marks, in the order of the papers shown. Only papers the person
  * marked "not relevant" are rejected (never shown again); a paper left unticked was simply not
- * chosen, and may come back in the next iteration.
+ * chosen, and may come back in the next iteration. A paper the review cannot keep (`unmarkable`, the
+ * gateway's `unmarkablePaperIds`) is never sent as relevant: the gateway would refuse the decision.
  */
-export function feedbackOf(paperIds: readonly string[], marks: ReviewMarks): { markedRelevant: string[]; markedIrrelevant: string[] } {
+export function feedbackOf(paperIds: readonly string[], marks: ReviewMarks, unmarkable: ReadonlySet<string> = new Set()): { markedRelevant: string[]; markedIrrelevant: string[] } {
   return {
-    markedRelevant: paperIds.filter((id) => marks[id] === 'relevant'),
+    markedRelevant: paperIds.filter((id) => marks[id] === 'relevant' && !unmarkable.has(id)),
     markedIrrelevant: paperIds.filter((id) => marks[id] === 'irrelevant'),
   };
 }
