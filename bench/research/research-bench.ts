@@ -29,7 +29,7 @@ import { COMMAND_RECEIPTS_BUCKET } from '@openpaw/messaging';
 import { createDatabase, startNatsServer, startPlatformProcesses, startPostgresServer } from '@openpaw/testing';
 import { startAnthropicWireServer, startOpenAiWireServer } from '@openpaw/testkit';
 import { SignJWT } from 'jose';
-import { cpuByProcess, cpuLine, cpuSince } from '../support/process-cpu.js';
+import { cpuByProcess, cpuLine, cpuSince, writesByProcess, writesLine } from '../support/process-cpu.js';
 
 const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -290,10 +290,12 @@ async function main(): Promise<void> {
       const tablesBefore = await tableStats();
       const commitsBefore = await commits();
       const cpuBefore = cpuByProcess();
+      const writesBefore = writesByProcess();
       const t = performance.now();
       const concurrentRuns = await Promise.all(clients.map((call) => research(call)));
       const wall = performance.now() - t;
       const cpu = cpuSince(cpuBefore);
+      const writes = writesLine(writesBefore, concurrent * 3, 'leg');
       const committed = (await commits()) - commitsBefore;
       // The statistics collector publishes with a small delay.
       await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -307,6 +309,7 @@ async function main(): Promise<void> {
       const legCount = concurrent * 3;
       console.log(`-- round ${round}/${rounds}: ${concurrent} concurrent runs (${legCount} legs), wall ${wall.toFixed(0)} ms`);
       console.log(`CPU used meanwhile: ${cpuLine(cpu, legCount, 'leg')}`);
+      console.log(`write system calls meanwhile: ${writes}`);
       console.log(`PostgreSQL commits meanwhile: ${committed} (${(committed / legCount).toFixed(1)} per leg; the gateway's, the coordinator's and the research service's)`);
       console.log(`gateway run projection meanwhile: ${projectionAfter.reads - projectionBefore.reads} reads, ${projectionAfter.writes - projectionBefore.writes} rows written`);
       const perRun = (n: number): string => (n / concurrent).toFixed(1);

@@ -20,7 +20,7 @@
  */
 import pg from 'pg';
 import { startBenchPlatform, THIS_CHECKOUT } from '../support/gateway-platform.js';
-import { cpuByProcess, cpuLine, cpuSince } from '../support/process-cpu.js';
+import { cpuByProcess, cpuLine, cpuSince, writesByProcess, writesLine } from '../support/process-cpu.js';
 
 const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -102,6 +102,7 @@ async function main(): Promise<void> {
       let started = performance.now();
       let measureStart = started;
       let cpuBefore = cpuByProcess();
+      let writesBefore = writesByProcess();
       const total = rate * (seconds + warmup);
       for (let i = 0; i < total; i += 1) {
         if (i === rate * warmup) {
@@ -110,6 +111,7 @@ async function main(): Promise<void> {
           runIds.splice(0);
           measureStart = performance.now();
           cpuBefore = cpuByProcess();
+          writesBefore = writesByProcess();
           started = measureStart - (i * 1000) / rate;
         }
         const due = started + (i * 1000) / rate;
@@ -131,8 +133,10 @@ async function main(): Promise<void> {
       }
       await Promise.all(pending);
       const cpu = cpuSince(cpuBefore);
+      const writes = writesLine(writesBefore, latencies.length, 'request');
       console.log(summary(`hit path: ${variant} @${rate}/s`, latencies, (performance.now() - measureStart) / 1000));
       console.log(`   CPU meanwhile: ${cpuLine(cpu, latencies.length, 'request')}`);
+      console.log(`   write system calls meanwhile: ${writes}`);
       if (variant !== 'identical re-submission (cached)') await stepTimes(runIds);
     }
   } finally {
