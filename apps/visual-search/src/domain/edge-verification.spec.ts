@@ -28,13 +28,14 @@ describe('the edge rule: ≥ 1 image with both endpoints ≥ 80 %', () => {
     expect(verdict.edge.evidence.map((e) => e.imageUrl)).toEqual(['https://img.example/3.jpg', 'https://img.example/2.jpg']);
   });
 
-  it('refuses when no single image has both at the threshold, and keeps partial evidence', () => {
-    const verdict = verifyEdge([image(1, [ada, 99], [bob, 79.9]), image(2, [bob, 99]), image(3, [cat, 99])], ada, bob, 80);
+  it('refuses when no single image has both at the threshold, and keeps partial evidence naming everyone each photo shows', () => {
+    const verdict = verifyEdge([image(1, [ada, 99], [bob, 79.9]), image(2, [bob, 99], [dan, 41]), image(3, [cat, 99])], ada, bob, 80);
     expect(verdict).toEqual({
       verified: false,
       partial: [
-        { imageUrl: 'https://img.example/1.jpg', sourcePageUrl: 'https://page.example/1', query: 'q', confidenceFrom: 99, confidenceTo: 79.9 },
-        { imageUrl: 'https://img.example/2.jpg', sourcePageUrl: 'https://page.example/2', query: 'q', confidenceFrom: null, confidenceTo: 99 },
+        { imageUrl: 'https://img.example/1.jpg', sourcePageUrl: 'https://page.example/1', query: 'q', confidenceFrom: 99, confidenceTo: 79.9, shows: ['c-ada', 'c-bob'] },
+        // Dan, a third person, is named: his takedown finds this photo in a finished run's partial evidence.
+        { imageUrl: 'https://img.example/2.jpg', sourcePageUrl: 'https://page.example/2', query: 'q', confidenceFrom: null, confidenceTo: 99, shows: ['c-bob', 'c-dan'] },
       ],
     });
   });

@@ -20,6 +20,8 @@ export interface PartialEvidence {
   readonly query: string;
   readonly confidenceFrom: number | null;
   readonly confidenceTo: number | null;
+  /** Celebrity ids of everyone recognised in the photo (the contract's `shows`), as an evidence image's. */
+  readonly shows: string[];
 }
 
 export interface VerifiedEdge {
@@ -62,7 +64,7 @@ export function verifyEdge(observations: readonly ImageObservation[], from: Pers
       fromId ??= a;
       toId ??= b;
     } else if (a !== undefined || b !== undefined) {
-      partial.push({ imageUrl: o.imageUrl, ...source(o), query: o.query, confidenceFrom: a?.confidence ?? null, confidenceTo: b?.confidence ?? null });
+      partial.push({ imageUrl: o.imageUrl, ...source(o), query: o.query, confidenceFrom: a?.confidence ?? null, confidenceTo: b?.confidence ?? null, shows: provenanceOf(o).shows });
     }
   }
   if (evidence.length === 0 || fromId === undefined || toId === undefined) return { verified: false, partial };

@@ -102,6 +102,11 @@ export const partialEvidence = z.object({
   query: z.string(),
   confidenceFrom: z.number().min(0).max(100).nullable(),
   confidenceTo: z.number().min(0).max(100).nullable(),
+  /**
+   * As an evidence image's `shows`: everyone the recogniser named in the photo, so a takedown of a third
+   * person pictured finds the photo in a finished run. Absent from replies made before it existed.
+   */
+  shows: evidenceImage.shape.shows,
 });
 
 export const VerifyEdge = defineCommand(

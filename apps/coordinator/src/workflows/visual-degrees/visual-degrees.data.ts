@@ -122,6 +122,12 @@ export interface NoPathPayload {
   readonly knownNames?: readonly string[];
 }
 
+/** A photo streamed as partial evidence, and the celebrity ids of everyone the recogniser named in it. */
+export interface PartialPhoto {
+  readonly imageUrl: string;
+  readonly shows: readonly string[];
+}
+
 /** A direct attempt's search (S1, S5): the two persons' names and the queries it ran. */
 export interface DirectSearch {
   readonly between: readonly [string, string];
@@ -176,6 +182,12 @@ export interface VisualDegreesData {
    * (`discoveryQueriesBeside`, visual-degrees.commands.ts). Absent in runs started before it existed.
    */
   readonly directSearches?: readonly DirectSearch[];
+  /**
+   * Who the recogniser saw in each partial-evidence photo streamed (the `evidence` event carries the
+   * photo's URL, not who it shows): a takedown of anyone pictured, a third person too, finds the run and
+   * redacts the photo (`redactPerson`). Absent in runs started before it existed.
+   */
+  readonly partialPhotos?: readonly PartialPhoto[];
   /** The candidate S4 is verifying, with the queries it runs. */
   readonly verifying: { readonly candidate: IdentifiedPerson; readonly queries: readonly string[] } | null;
   readonly events: readonly StreamEvent[];

@@ -179,7 +179,7 @@ function directEdgeRefuted(timings: VisualDegreesTimings, run: Run, d: MessageDa
   }
   if (d.reason === 'budget_exhausted') return fail(data, budgetReason(d.budgetExhausted), 'budget spent on the direct attempt', now, 'direct_edge_refuted');
   const partial = partialEvidence(from, to, d.partialEvidence);
-  const shown = partial === undefined ? data : withEvents(data, now, partial);
+  const shown = partial === undefined ? data : withEvents(partial.photo === undefined ? data : { ...data, partialPhotos: [...(data.partialPhotos ?? []), partial.photo] }, now, partial.event);
   const next = discover(timings, run, shown, now);
   if ('failed' in next) return fail(shown, next.failed, next.detail, now, 'direct_edge_refuted');
   return { outcome: 'transition', to: 'DISCOVERING', data: next.data, step: 'direct_edge_refuted', logs: next.logs, effects: [...clearPendingRetry(run.data.step), ...next.effects] };

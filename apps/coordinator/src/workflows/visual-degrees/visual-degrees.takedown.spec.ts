@@ -1,6 +1,6 @@
 import { visualDegreesView, VisualPersonTakenDown } from '@openpaw/contracts';
 import type { SagaDriver } from '../testing/saga-driver.js';
-import { ADA, XAV, YUL, ZED, BEA, ONE_SIDED, usage, edge, candidate, data, verified, refuted, discovered, selected, selecting, decisions } from './testing/given.js';
+import { ADA, XAV, YUL, ZED, BEA, ONE_SIDED, usage, edge, candidate, data, verified, refuted, discovered, selected, selecting, started, decisions } from './testing/given.js';
 
 describe('visual_degrees (spec 03): a finished run amended after a takedown', () => {
   describe('a person taken down after the run finished (an amendment: data only)', () => {
@@ -94,6 +94,37 @@ describe('visual_degrees (spec 03): a finished run amended after a takedown', ()
       ]);
       expect(() => visualDegreesView.parse(view)).not.toThrow();
       // Redacted once: a second delivery changes nothing.
+      expect(takenDown(d, ZED.celebrityId).outcome).toBe('ignored');
+    });
+
+    it('when the direct attempt’s partial evidence photo also shows them, then that photo loses its URL and page in the event; nothing else changes', () => {
+      const d = started(ONE_SIDED);
+      // Ada without Bea, with Zed beside her: a partial photo (one side only). Zed is never a candidate
+      // and no edge shows him; only the reply's `shows` knows he is in it.
+      const adaWithZed = { imageUrl: 'https://img.example/ada-zed.jpg', sourcePageUrl: 'https://news.example/ada-zed', query: 'Ada Stone Bea North', confidenceFrom: 96, confidenceTo: null, shows: [ADA.celebrityId, ZED.celebrityId] };
+      const beaAlone = { imageUrl: 'https://img.example/bea.jpg', sourcePageUrl: 'https://news.example/bea', query: 'Ada Stone Bea North', confidenceFrom: null, confidenceTo: 90, shows: [BEA.celebrityId] };
+      refuted(d, { name: ADA.name }, { name: BEA.name }, usage(1, 5), { partialEvidence: [adaWithZed, beaAlone] });
+      discovered(d, ADA, [candidate(XAV, 95)]);
+      selected(d, [XAV]);
+      verified(d, edge(ADA, XAV), usage(0, 0, true));
+      const done = verified(d, edge(XAV, BEA));
+      expect(done.state).toBe('SUCCEEDED');
+      const partialCard = (view: unknown) => (view as { events: { type: string; data: Record<string, unknown> }[] }).events.find((e) => e.data['partial'] === true)?.data;
+      expect(partialCard(done.view())).toMatchObject({ imageUrl: adaWithZed.imageUrl, sourcePageUrl: adaWithZed.sourcePageUrl });
+      // Who a photo shows is the run's, not the stream's.
+      expect(partialCard(done.view())).not.toHaveProperty('shows');
+
+      const s = takenDown(d, ZED.celebrityId);
+      expect(s.outcome).toBe('applied');
+      expect(s.state).toBe('SUCCEEDED');
+      expect(JSON.stringify(data(d))).not.toContain(adaWithZed.imageUrl);
+      expect(JSON.stringify(s.view())).not.toContain(adaWithZed.imageUrl);
+      expect(JSON.stringify(s.view())).not.toContain(adaWithZed.sourcePageUrl);
+      expect(partialCard(s.view())).toEqual({ partial: true, from: ADA.name, to: BEA.name, imageUrl: '[removed]', sourcePageUrl: null, confidenceFrom: 96, confidenceTo: null, images: 2 });
+      // The chain and its photos stay: Zed is in none of them.
+      expect((s.view() as { path: string[] }).path).toEqual([ADA.name, XAV.name, BEA.name]);
+      expect(JSON.stringify(s.view())).toContain(edge(ADA, XAV).evidence[0]?.imageUrl);
+      expect(() => visualDegreesView.parse(s.view())).not.toThrow();
       expect(takenDown(d, ZED.celebrityId).outcome).toBe('ignored');
     });
 

@@ -1,7 +1,7 @@
 import { type EdgeRefuted, edgeConfidence, type MessageData, pathBottleneck, pathCumulative, type VisualDegreesView, type VisualWorldInfo } from '@openpaw/contracts';
 import type { JsonObject, RunSnapshot } from '@openpaw/saga';
 import { durationMs, statusOf } from '../shared/run-status.js';
-import { type Budgets, type EvidenceCard, type FinalPayload, hopsVerified, type Person, type StreamEvent, type Usage, type VerifiedEdge, type VisualDegreesData, type VisualDegreesState } from './visual-degrees.data.js';
+import { type Budgets, type EvidenceCard, type FinalPayload, hopsVerified, type PartialPhoto, type Person, type StreamEvent, type Usage, type VerifiedEdge, type VisualDegreesData, type VisualDegreesState } from './visual-degrees.data.js';
 
 /** The run's public view: its chains, budgets, stream events and result or failure (the contract's `visualDegreesView`). */
 export function visualDegreesViewOf(run: RunSnapshot<VisualDegreesState, VisualDegreesData>): JsonObject {
@@ -74,9 +74,10 @@ export const evidence = (edge: VerifiedEdge): EventBody => ({ type: 'evidence', 
 
 /**
  * Spec 03 S1's optional partial evidence: the direct attempt's best photo of one side without the other
- * (the strongest confidence on either side), marked `partial`; none when no photo showed either.
+ * (the strongest confidence on either side), marked `partial`, and who the recogniser saw in it (kept in
+ * the run's data, not streamed: `partialPhotos`); none when no photo showed either.
  */
-export function partialEvidence(from: Person, to: Person, images: readonly PartialEvidenceImage[]): EventBody | undefined {
+export function partialEvidence(from: Person, to: Person, images: readonly PartialEvidenceImage[]): { readonly event: EventBody; readonly photo?: PartialPhoto } | undefined {
   const strongest = (image: PartialEvidenceImage): number => Math.max(image.confidenceFrom ?? 0, image.confidenceTo ?? 0);
   const best = [...images].sort((a, b) => strongest(b) - strongest(a))[0];
   if (best === undefined) return undefined;
@@ -90,7 +91,7 @@ export function partialEvidence(from: Person, to: Person, images: readonly Parti
     confidenceTo: best.confidenceTo,
     images: images.length,
   };
-  return { type: 'evidence', data };
+  return { event: { type: 'evidence', data }, ...(best.shows === undefined ? {} : { photo: { imageUrl: best.imageUrl, shows: [...best.shows] } }) };
 }
 
 type PartialEvidenceImage = MessageData<typeof EdgeRefuted>['partialEvidence'][number];
@@ -126,7 +127,8 @@ export const REMOVED = '[removed]';
  * by (wherever it was written: chains, evidence cards, status messages, queries, the result, the failure)
  * becomes "[removed]", and every evidence image of an edge or card touching them loses its image URL,
  * source page, thumbnail and pHash. So does every photo that shows them beside two other people (its
- * `shows` names them), and every copy of it (the cards and the result repeat its URL, not who it shows).
+ * `shows` names them, or `partialPhotos` for the partial evidence streamed), and every copy of it (the
+ * cards and the result repeat its URL, not who it shows).
  * Celebrity ids stay (they are the recogniser's opaque keys, and a second takedown must still find the
  * run). Undefined when the run never named nor pictured them, or is already redacted: nothing to change.
  */
