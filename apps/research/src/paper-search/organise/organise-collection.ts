@@ -17,20 +17,25 @@ export interface CollectionInput {
   readonly themes: readonly Theme[];
   readonly organisedBy: SkillProvenance;
   readonly createdAt: string;
+  /** The collection's papers stored whole (claim check), when they were: clients are then shown every paper. */
+  readonly wholePapers?: PaperCollection['wholePapers'];
 }
 
 /**
  * Skill 6's assembly: papers best first and cut to the strategy's `maxResults` (and to what one
- * message carries), facets counted over the whole collection (years newest first, venues and
- * authors by count), themes kept to the papers in the collection.
+ * message carries), facets counted over the papers clients are shown (years newest first, venues and
+ * authors by count), themes kept to those papers.
  */
 export function organiseCollection(input: CollectionInput): PaperCollection {
   const whole = collectionPapers(input.papers, input.strategy);
   const fitted = fitPapersToMessage(whole);
   const papers = fitted.papers;
-  // Facets and themes describe the collection, not the part of it one message carries: clients are
-  // shown it whole (the stored list), so they are counted from the whole papers.
-  const kept = new Set(whole.map((p) => p.id));
+  // Facets and themes describe the papers a client is shown: every paper when they are stored whole
+  // (every view reads the stored list), else the ones this message carries (the rest are counted in
+  // `cuts.papersLeftOut`), each with its whole author list.
+  const carried = new Set(papers.map((p) => p.id));
+  const shown = input.wholePapers === undefined ? whole.filter((p) => carried.has(p.id)) : whole;
+  const kept = new Set(shown.map((p) => p.id));
   const themes = input.themes.map((t) => ({ ...t, paperIds: t.paperIds.filter((id) => kept.has(id)) })).filter((t) => t.paperIds.length > 0);
   return {
     metadata: {
@@ -48,7 +53,8 @@ export function organiseCollection(input: CollectionInput): PaperCollection {
       cuts: addCuts(input.cuts, fitted.cuts),
     },
     papers,
-    facets: facetsOf(whole, themes),
+    facets: facetsOf(shown, themes),
+    ...(input.wholePapers === undefined ? {} : { wholePapers: input.wholePapers }),
   };
 }
 
