@@ -71,6 +71,8 @@ describe('generic run routes serve a paper search whole (claim check)', () => {
     expect(resultPapers(one)).toHaveLength(300);
     expect(resultPapers(one)[299]).toMatchObject({ id: 'doi:10.1/p299', abstract: 'Abstract 299.' });
     expect(JSON.stringify(one)).not.toContain('whole.json');
+    // The facets count the papers served, not the ones the message carried (the projected view's facets are empty here).
+    expect((one.view['result'] as { facets: unknown }).facets).toMatchObject({ byYear: [{ year: 2020, count: 300 }] });
     const page = await controller.list({ userId: USER }, { limit: 20 });
     expect(resultPapers(page.items[0]!)).toHaveLength(300);
   });

@@ -1,4 +1,4 @@
-import { describeCuts, mergeAccumulated, PAPER_SEARCH, type PaperCollection, paperSearchView, type PaperSearchView, type ResultCuts, toBibtex, toCslJson, toRis } from '@openpaw/contracts';
+import { describeCuts, mergeAccumulated, PAPER_SEARCH, type PaperCollection, paperSearchView, type PaperSearchView, type ResultCuts, toBibtex, toCslJson, toRis, withPapers } from '@openpaw/contracts';
 import { keepablePaperIds, type ReviewPayload } from '../decide/keepable-papers.js';
 import type { ExportFormat } from '../paper-searches.schemas.js';
 import type { StoredPaperLists } from './stored-paper-lists.js';
@@ -65,7 +65,7 @@ export async function wholeCollection(collection: PaperCollection, papersTrimmed
   if (stored === undefined) return fromView;
   const storedIds = new Set(stored.map((p) => p.id));
   const viewOnly = collection.papers.filter((p) => !storedIds.has(p.id));
-  return { collection: { ...collection, papers: [...stored, ...viewOnly] }, papersTrimmed: papersTrimmed && viewOnly.length > 0, cuts: ref.cuts };
+  return { collection: withPapers(collection, [...stored, ...viewOnly]), papersTrimmed: papersTrimmed && viewOnly.length > 0, cuts: ref.cuts };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { addCuts, type Facets, type PaperCollection, type ResultCuts, type ScoredPaper, type SearchStrategy, type SkillProvenance, type SourceReport, type Theme } from '@openpaw/contracts';
+import { addCuts, facetsOf, type PaperCollection, type ResultCuts, type ScoredPaper, type SearchStrategy, type SkillProvenance, type SourceReport, type Theme } from '@openpaw/contracts';
 import { fitPapersToMessage } from '../papers/fit-papers-to-message.js';
 import { byRelevance } from '../score/relevance-scorer.js';
 
@@ -35,8 +35,6 @@ export function organiseCollection(input: CollectionInput): PaperCollection {
   // `cuts.papersLeftOut`), each with its whole author list.
   const carried = new Set(papers.map((p) => p.id));
   const shown = input.wholePapers === undefined ? whole.filter((p) => carried.has(p.id)) : whole;
-  const kept = new Set(shown.map((p) => p.id));
-  const themes = input.themes.map((t) => ({ ...t, paperIds: t.paperIds.filter((id) => kept.has(id)) })).filter((t) => t.paperIds.length > 0);
   return {
     metadata: {
       query: input.query,
@@ -53,7 +51,7 @@ export function organiseCollection(input: CollectionInput): PaperCollection {
       cuts: addCuts(input.cuts, fitted.cuts),
     },
     papers,
-    facets: facetsOf(shown, themes),
+    facets: facetsOf(shown, input.themes),
     ...(input.wholePapers === undefined ? {} : { wholePapers: input.wholePapers }),
   };
 }
@@ -61,26 +59,4 @@ export function organiseCollection(input: CollectionInput): PaperCollection {
 /** The papers a collection holds, whole: best first, cut to the strategy's `maxResults` (a choice, not a cut). */
 export function collectionPapers(papers: readonly ScoredPaper[], strategy: SearchStrategy): ScoredPaper[] {
   return [...papers].sort(byRelevance).slice(0, strategy.filters.maxResults);
-}
-
-function facetsOf(papers: readonly ScoredPaper[], themes: Theme[]): Facets {
-  const count = <K>(keys: readonly K[]): [K, number][] => {
-    const counts = new Map<K, number>();
-    for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
-    return [...counts];
-  };
-  return {
-    byYear: count(papers.flatMap((p) => (p.year === null ? [] : [p.year])))
-      .sort((a, b) => b[0] - a[0])
-      .map(([year, n]) => ({ year, count: n })),
-    byVenue: count(papers.flatMap((p) => (p.venue === null ? [] : [p.venue])))
-      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-      .slice(0, 20)
-      .map(([venue, n]) => ({ venue, count: n })),
-    topAuthors: count(papers.flatMap((p) => p.authors.map((a) => a.name)))
-      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-      .slice(0, 10)
-      .map(([name]) => name),
-    themes,
-  };
 }
