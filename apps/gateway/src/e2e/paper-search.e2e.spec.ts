@@ -198,11 +198,26 @@ describe('paper search through the gateway: two checkpoints, one source failing,
     expect(second.accumulatedPapers.map((p) => p.id)).toEqual([kept?.id]);
     // Checkpoint 1 of iteration 2 shows what changed from iteration 1's strategy.
     expect(second.checkpoint?.kind === 'strategy_confirmation' ? second.checkpoint.payload.diff : null).not.toBeNull();
-    expect((await decide(runId, second.checkpoint?.checkpointId ?? '', { action: 'approve' })).status).toBe(202);
+    // EDIT at checkpoint 1: the strategy the person approves is the query the source receives (wire server),
+    // a NOT, a language and a year bound included, not only its keywords.
+    const proposed = second.checkpoint?.kind === 'strategy_confirmation' ? second.checkpoint.payload.strategy : undefined;
+    expect(proposed).toBeDefined();
+    const revised = {
+      ...proposed!,
+      queries: proposed!.queries.map((q, i) => (i === 0 ? { ...q, booleanQuery: '"graph neural networks" AND attention NOT survey' } : q)),
+      filters: { ...proposed!.filters, yearFrom: 2017, language: 'en' },
+    };
+    const searchedBefore = openalex.requests.length;
+    expect((await decide(runId, second.checkpoint?.checkpointId ?? '', { action: 'edit', revisedData: revised })).status).toBe(202);
     const secondReview = await until(runId, 'at checkpoint 2 of iteration 2', atCheckpoint('result_review', 2));
     const secondCollection = secondReview.checkpoint?.kind === 'result_review' ? secondReview.checkpoint.payload.collection : undefined;
     expect(secondCollection?.papers.map((p) => p.id)).not.toContain(dropped?.id);
     expect(secondCollection?.metadata.rejectedExcluded).toBe(1);
+    expect(secondCollection?.metadata.strategy.queries[0]?.booleanQuery).toBe('"graph neural networks" AND attention NOT survey');
+    const sent = openalex.requests.slice(searchedBefore).filter((u) => u.pathname === '/works' && (u.searchParams.get('search') ?? '').includes('NOT survey'));
+    // The strategy's excluded terms go too: "powerful", the distinctive word of the paper marked irrelevant.
+    expect(revised.excludedTerms).toEqual(['powerful']);
+    expect(sent.map((u) => [u.searchParams.get('search'), u.searchParams.get('filter')])).toEqual([['("graph neural networks" AND attention) NOT survey NOT powerful', 'publication_year:>2016,language:en']]);
 
     // The coordinator crashes while the run waits for the person; the run waits on, and is decided later.
     await platform.kill('coordinator');

@@ -7,7 +7,6 @@ import {
   Headers,
   HttpException,
   HttpStatus,
-  Inject,
   NotFoundException,
   Param,
   Post,
@@ -31,10 +30,8 @@ import {
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import { PAPER_SEARCH, paperSearchView, publicPaperSearchView } from '@openpaw/contracts';
-import type { BlobStore } from '@openpaw/providers/blob';
 import type { Response } from 'express';
 import { z } from 'zod';
-import { BLOB_STORE } from '../assets/blobs/blob-store.provider.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import type { AuthenticatedUser } from '../auth/tokens.js';
 import { ApiZodBody, ApiZodParams, ApiZodQuery, BEARER_SCHEME, openApiSchema } from '../http/openapi.js';
@@ -45,6 +42,7 @@ import { RunProjectionStore } from '../projection/run-projection.store.js';
 import { errorBody, validationErrorBody } from '../runs/runs.schemas.js';
 import { DecideCheckpointHandler } from './decide/decide-checkpoint.handler.js';
 import { exportableCollection, exportCollection, runWithWholePapers, wholeCollection } from './export/collection-export.js';
+import { StoredPaperLists } from './export/stored-paper-lists.js';
 import {
   checkpointParams,
   createPaperSearchBody,
@@ -89,7 +87,7 @@ export class PaperSearchesController {
     private readonly runs: RunProjectionStore,
     private readonly start: StartPaperSearchHandler,
     private readonly decide: DecideCheckpointHandler,
-    @Inject(BLOB_STORE) private readonly blobs: BlobStore,
+    private readonly lists: StoredPaperLists,
   ) {}
 
   @Post()
@@ -163,7 +161,7 @@ export class PaperSearchesController {
     if (run?.workflowType !== PAPER_SEARCH) throw notFound();
     // Claim check: the collections' papers whole from the stored lists (a message, and the projected
     // view, carry as many as fit); the public view then leaves the storage keys out.
-    const resource = toResource(await runWithWholePapers(run, this.blobs));
+    const resource = toResource(await runWithWholePapers(run, this.lists));
     if (resource === undefined) throw notFound();
     return resource;
   }
@@ -241,7 +239,7 @@ export class PaperSearchesController {
     const view = parsed.data;
     const collection = exportableCollection(view);
     if (collection === undefined) throw new ConflictException({ error: 'no_collection', message: `the search has no collection yet (it is ${view.state})` });
-    const source = await wholeCollection(collection, view.papersTrimmed, this.blobs);
+    const source = await wholeCollection(collection, view.papersTrimmed, this.lists);
     const file = exportCollection(source.collection, query.format, source.papersTrimmed, source.cuts);
     // What the file lacks, for every format (RIS and CSL-JSON have no place for a file-wide note).
     if (file.notes.length > 0) response.setHeader('OpenPaw-Export-Notes', file.notes.join('; '));

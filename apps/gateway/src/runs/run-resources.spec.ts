@@ -10,6 +10,7 @@ import type { GatewayConfig } from '../config.js';
 import { RunEventBus } from '../events/run-event-bus.js';
 import type { RunProjection, RunProjectionStore } from '../projection/run-projection.store.js';
 import { RunEventsStream } from './run-events/run-events.stream.js';
+import { StoredPaperLists } from '../paper-searches/export/stored-paper-lists.js';
 import { RunResources } from './run-resources.js';
 import { RunsController } from './runs.controller.js';
 import type { RunResource } from './runs.schemas.js';
@@ -45,6 +46,7 @@ const resultPapers = (resource: RunResource): unknown[] => (resource.view['resul
 describe('generic run routes serve a paper search whole (claim check)', () => {
   let dir: string;
   let resources: RunResources;
+  let blobs: LocalFsBlobStore;
   const store = {
     findForUser: (id: string, userId: string) => Promise.resolve(id === RUN_ID && userId === USER ? run : undefined),
     findWhen: () => Promise.resolve(run),
@@ -54,9 +56,9 @@ describe('generic run routes serve a paper search whole (claim check)', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'run-resources-'));
-    const blobs = new LocalFsBlobStore({ rootDir: dir, shareSecret: 'secret', shareBaseUrl: 'http://127.0.0.1/v1/shared' });
+    blobs = new LocalFsBlobStore({ rootDir: dir, shareSecret: 'secret', shareBaseUrl: 'http://127.0.0.1/v1/shared' });
     await blobs.put('paper-search/run/whole.json', JSON.stringify(stored));
-    resources = new RunResources(blobs);
+    resources = new RunResources(new StoredPaperLists(blobs));
   });
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
@@ -69,8 +71,33 @@ describe('generic run routes serve a paper search whole (claim check)', () => {
     expect(resultPapers(one)).toHaveLength(300);
     expect(resultPapers(one)[299]).toMatchObject({ id: 'doi:10.1/p299', abstract: 'Abstract 299.' });
     expect(JSON.stringify(one)).not.toContain('whole.json');
+    // The facets count the papers served, not the ones the message carried (the projected view's facets are empty here).
+    expect((one.view['result'] as { facets: unknown }).facets).toMatchObject({ byYear: [{ year: 2020, count: 300 }] });
     const page = await controller.list({ userId: USER }, { limit: 20 });
     expect(resultPapers(page.items[0]!)).toHaveLength(300);
+  });
+
+  it('GET /runs reads each paper search’s stored list once: a page read again, or its runs opened, make no blob read', async () => {
+    // A page of 20 paper searches, each with its own stored list of 300 papers.
+    const runs = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        const blobKey = `paper-search/run-${i}/whole.json`;
+        await blobs.put(blobKey, JSON.stringify(stored));
+        const result = { ...carried, wholePapers: { ...carried.wholePapers!, blobKey } };
+        return { ...run, runId: `00000000-0000-4000-8000-${String(100 + i).padStart(12, '0')}`, view: { ...view, result } };
+      }),
+    );
+    const reads: string[] = [];
+    const page = { ...store, list: () => Promise.resolve({ items: runs }), findForUser: (id: string) => Promise.resolve(runs.find((r) => r.runId === id)) } as unknown as RunProjectionStore;
+    const controller = new RunsController(page, undefined as never, undefined as never, undefined as never, new RunResources(new StoredPaperLists({ get: (key) => (reads.push(key), blobs.get(key)) })));
+    const first = await controller.list({ userId: USER }, { limit: 20 });
+    expect(first.items.map((item) => resultPapers(item).length)).toEqual(runs.map(() => 300));
+    expect(reads).toHaveLength(20);
+    // Before: 20 more reads per page, and one per run opened.
+    const again = await controller.list({ userId: USER }, { limit: 20 });
+    await controller.get({ userId: USER }, { id: runs[3]!.runId });
+    expect(reads).toHaveLength(20);
+    expect(again).toEqual(first);
   });
 
   it('the SSE stream sends the state with every stored paper', async () => {

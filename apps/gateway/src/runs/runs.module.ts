@@ -8,6 +8,7 @@ import { RunProjectionStore } from '../projection/run-projection.store.js';
 import { RunTransitionStore } from '../projection/run-transition.store.js';
 import { AssetProjectionStore } from '../assets/projection/asset-projection.store.js';
 import { COMMAND_PUBLISHER } from './ports.js';
+import { StoredPaperLists } from '../paper-searches/export/stored-paper-lists.js';
 import { RunResources } from './run-resources.js';
 import { RunSubmitter } from './submit/run-submitter.js';
 
@@ -29,9 +30,10 @@ export class RunsModule {
         ...blobProviders,
         RunEventBus,
         RunSubmitter,
+        StoredPaperLists,
         RunResources,
       ],
-      exports: [GATEWAY_CONFIG, COMMAND_PUBLISHER, GATEWAY_DATA_SOURCE, RunProjectionStore, RunTransitionStore, AssetProjectionStore, BLOB_STORE, ShareLinkVerifier, RunEventBus, RunSubmitter, RunResources],
+      exports: [GATEWAY_CONFIG, COMMAND_PUBLISHER, GATEWAY_DATA_SOURCE, RunProjectionStore, RunTransitionStore, AssetProjectionStore, BLOB_STORE, ShareLinkVerifier, RunEventBus, RunSubmitter, StoredPaperLists, RunResources],
     };
   }
 }

@@ -11,8 +11,8 @@ declare module '@citation-js/core' {
   }
   export const plugins: {
     readonly input: {
-      /** One conversion step: a file's text into its format's records. */
-      chainLink(input: unknown, options?: ChainOptions): unknown;
+      /** One conversion step by a named format's parser: a file's text into its format's records (no guessing). */
+      data(input: unknown, type: string): unknown;
       /** Every step, to `options.target`. */
       chain(input: unknown, options?: ChainOptions): unknown;
     };

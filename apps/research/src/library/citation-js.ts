@@ -61,9 +61,14 @@ const bibtexEntries = z.array(
 );
 export type RawBibtexEntry = z.infer<typeof bibtexEntries>[number];
 
-/** A BibTeX file's entries as written (throws a SyntaxError naming the line on a malformed file). */
+/**
+ * A BibTeX file's entries as written (throws a SyntaxError naming what the parser expected on a
+ * malformed file). The BibTeX parser is called by its format name: `chainLink` ignores `forceType`
+ * and guesses the format, and a text whose entries all fail its guess (`@article{b title=…}`, a file of
+ * `@string`s only) came back as "This format is not supported or recognized" instead of the parser's reason.
+ */
 export function readBibtexEntries(text: string): RawBibtexEntry[] {
-  return bibtexEntries.parse(inputPlugins().chainLink(text, { forceType: '@biblatex/text' }));
+  return bibtexEntries.parse(inputPlugins().data(text, '@biblatex/text'));
 }
 
 /** BibTeX entries as CSL-JSON: LaTeX decoded to Unicode, names split, dates read (BibLaTeX's mapping, a superset of BibTeX's). */

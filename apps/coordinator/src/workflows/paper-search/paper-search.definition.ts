@@ -6,6 +6,7 @@ import {
   deterministicUuid,
   interpretDecision,
   mergeAccumulated,
+  withPapers,
   PAPER_SEARCH,
   RunEnded,
   paperIdentityOf,
@@ -427,5 +428,5 @@ function keptCollection(data: PaperSearchData): PaperCollection | null {
   if (!data.collection.papers.some((p) => rejected.has(p.id))) return mergeAccumulated(data.collection, data.accumulated);
   // The stored whole papers (claim check) hold the rejected ones too: this result goes without them, so exports read its own papers.
   const { wholePapers: _holdsRejected, ...collection } = data.collection;
-  return mergeAccumulated({ ...collection, papers: collection.papers.filter((p) => !rejected.has(p.id)) }, data.accumulated);
+  return mergeAccumulated(withPapers(collection, collection.papers.filter((p) => !rejected.has(p.id))), data.accumulated);
 }

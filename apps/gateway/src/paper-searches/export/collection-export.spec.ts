@@ -5,6 +5,7 @@ import { type PaperCollection, type PaperSearchView, publicPaperSearchView, type
 import { LocalFsBlobStore } from '@openpaw/providers/blob';
 import { paperCollectionFixture, scoredPaperFixture } from '@openpaw/testkit';
 import { exportableCollection, exportCollection, TRIMMED_VIEW_NOTE, viewWithWholePapers, wholeCollection } from './collection-export.js';
+import { StoredPaperLists } from './stored-paper-lists.js';
 
 function scored(id: string, title: string, doi: string | null): ScoredPaper {
   return scoredPaperFixture(id, { title, authors: [{ name: 'Ashish Vaswani', id: null }], year: 2017, venue: 'NeurIPS', doi, relevanceScore: 0.9 });
@@ -86,7 +87,7 @@ describe('exporting a paper search collection', () => {
 
     it("exports the stored papers with their abstracts in place of a trimmed view's; only papers the view alone holds are said to be shortened", async () => {
       await blobs.put('paper-search/run/whole.json', JSON.stringify([whole]));
-      const source = await wholeCollection(trimmedView(1), true, blobs);
+      const source = await wholeCollection(trimmedView(1), true, new StoredPaperLists(blobs));
       expect(source.collection.papers.map((p) => [p.id, p.abstract])).toEqual([
         [whole.id, whole.abstract],
         [kept.id, null],
@@ -97,13 +98,13 @@ describe('exporting a paper search collection', () => {
       expect(ris.body).toContain(`AB  - ${whole.abstract}`);
       expect(ris.notes).toEqual(['2 author lists cut to the first 50 names', TRIMMED_VIEW_NOTE]);
       // Every paper stored whole: nothing comes shortened from the view.
-      expect((await wholeCollection({ ...trimmedView(1), papers: collection.papers }, true, blobs)).papersTrimmed).toBe(false);
+      expect((await wholeCollection({ ...trimmedView(1), papers: collection.papers }, true, new StoredPaperLists(blobs))).papersTrimmed).toBe(false);
     });
 
     it('falls back to the view, said as before, when the stored list is gone or does not match its reference', async () => {
-      expect(await wholeCollection(trimmedView(1), true, blobs)).toEqual({ collection: trimmedView(1), papersTrimmed: true, cuts: trimmedView(1).metadata.cuts });
+      expect(await wholeCollection(trimmedView(1), true, new StoredPaperLists(blobs))).toEqual({ collection: trimmedView(1), papersTrimmed: true, cuts: trimmedView(1).metadata.cuts });
       await blobs.put('paper-search/run/whole.json', JSON.stringify([whole]));
-      expect((await wholeCollection(trimmedView(2), true, blobs)).collection.papers[0]!.abstract).toBeNull();
+      expect((await wholeCollection(trimmedView(2), true, new StoredPaperLists(blobs))).collection.papers[0]!.abstract).toBeNull();
     });
 
     it('serves the view with every stored paper: a collection larger than one message is shown whole, its cuts those of the stored papers', async () => {
@@ -117,7 +118,7 @@ describe('exporting a paper search collection', () => {
         wholePapers: { blobKey: 'paper-search/run/large.json', count: 300, cuts: earlierCuts },
       };
       const review = { kind: 'result_review' as const, checkpointId: '00000000-0000-4000-8000-000000000001', runId: '00000000-0000-4000-8000-000000000002', iteration: 2, createdAt: '2026-01-01T00:00:00.000Z', payload: { collection: message, accumulatedPapers: [], iteration: 2 } };
-      const view = await viewWithWholePapers({ ...base, checkpoint: review, papersTrimmed: true }, blobs);
+      const view = await viewWithWholePapers({ ...base, checkpoint: review, papersTrimmed: true }, new StoredPaperLists(blobs));
       const shown = view.checkpoint?.kind === 'result_review' ? view.checkpoint.payload.collection : undefined;
       expect(shown?.papers).toHaveLength(300);
       expect(shown?.papers[299]).toMatchObject({ id: 'doi:10.1/p299', abstract: 'Abstract 299.' });
@@ -129,15 +130,15 @@ describe('exporting a paper search collection', () => {
       const resource = publicPaperSearchView.parse(view);
       expect(resource.checkpoint?.kind === 'result_review' ? resource.checkpoint.payload.unmarkablePaperIds : undefined).toHaveLength(180);
       // A paper kept before is markable even when the message did not carry it.
-      const withKept = await viewWithWholePapers({ ...base, checkpoint: { ...review, payload: { ...review.payload, accumulatedPapers: [stored[299]!] } } }, blobs);
+      const withKept = await viewWithWholePapers({ ...base, checkpoint: { ...review, payload: { ...review.payload, accumulatedPapers: [stored[299]!] } } }, new StoredPaperLists(blobs));
       expect(withKept.checkpoint?.kind === 'result_review' ? (withKept.checkpoint.payload as { unmarkablePaperIds?: string[] }).unmarkablePaperIds : undefined).toHaveLength(179);
-      const done = await viewWithWholePapers({ ...base, status: 'completed', state: 'COMPLETED', result: message }, blobs);
+      const done = await viewWithWholePapers({ ...base, status: 'completed', state: 'COMPLETED', result: message }, new StoredPaperLists(blobs));
       expect(done.result?.papers).toHaveLength(300);
       // No stored list (or a gone one): the view as it was, its cuts said.
       const gone = { ...message, wholePapers: { ...message.wholePapers!, blobKey: 'paper-search/run/gone.json' } };
-      expect((await viewWithWholePapers({ ...base, result: gone, papersTrimmed: true }, blobs)).result).toEqual(gone);
+      expect((await viewWithWholePapers({ ...base, result: gone, papersTrimmed: true }, new StoredPaperLists(blobs))).result).toEqual(gone);
       const plain = { ...base, result: collection };
-      expect(await viewWithWholePapers(plain, blobs)).toEqual(plain);
+      expect(await viewWithWholePapers(plain, new StoredPaperLists(blobs))).toEqual(plain);
     });
   });
 });

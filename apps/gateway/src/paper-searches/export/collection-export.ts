@@ -1,8 +1,7 @@
-import { describeCuts, mergeAccumulated, PAPER_SEARCH, type PaperCollection, paperSearchView, type PaperSearchView, type ResultCuts, scoredPaper, toBibtex, toCslJson, toRis } from '@openpaw/contracts';
-import { BlobNotFoundError, type BlobStore } from '@openpaw/providers/blob';
-import { z } from 'zod';
+import { describeCuts, mergeAccumulated, PAPER_SEARCH, type PaperCollection, paperSearchView, type PaperSearchView, type ResultCuts, toBibtex, toCslJson, toRis, withPapers } from '@openpaw/contracts';
 import { keepablePaperIds, type ReviewPayload } from '../decide/keepable-papers.js';
 import type { ExportFormat } from '../paper-searches.schemas.js';
+import type { StoredPaperLists } from './stored-paper-lists.js';
 
 /**
  * The collection a search exports: its result once completed; while it waits at checkpoint 2, the
@@ -58,21 +57,15 @@ export interface ExportSource {
  * (kept in earlier iterations) follow, and only they can still be shortened. A stored list that is gone
  * or does not match its reference leaves the view's papers, said as before.
  */
-export async function wholeCollection(collection: PaperCollection, papersTrimmed: boolean, blobs: Pick<BlobStore, 'get'>): Promise<ExportSource> {
+export async function wholeCollection(collection: PaperCollection, papersTrimmed: boolean, lists: StoredPaperLists): Promise<ExportSource> {
   const fromView: ExportSource = { collection, papersTrimmed, cuts: collection.metadata.cuts };
   const ref = collection.wholePapers;
   if (ref === undefined) return fromView;
-  let stored: z.infer<typeof scoredPaper>[];
-  try {
-    stored = z.array(scoredPaper).parse(JSON.parse((await blobs.get(ref.blobKey)).body.toString('utf8')));
-  } catch (error) {
-    if (error instanceof BlobNotFoundError || error instanceof z.ZodError || error instanceof SyntaxError) return fromView;
-    throw error;
-  }
-  if (stored.length !== ref.count) return fromView;
+  const stored = await lists.read(ref);
+  if (stored === undefined) return fromView;
   const storedIds = new Set(stored.map((p) => p.id));
   const viewOnly = collection.papers.filter((p) => !storedIds.has(p.id));
-  return { collection: { ...collection, papers: [...stored, ...viewOnly] }, papersTrimmed: papersTrimmed && viewOnly.length > 0, cuts: ref.cuts };
+  return { collection: withPapers(collection, [...stored, ...viewOnly]), papersTrimmed: papersTrimmed && viewOnly.length > 0, cuts: ref.cuts };
 }
 
 /**
@@ -80,11 +73,11 @@ export async function wholeCollection(collection: PaperCollection, papersTrimmed
  * papers read from the stored lists, their `cuts` what the stored papers lack (not what one message
  * could carry). A collection without a stored list, or whose list is gone, stays as the view has it.
  */
-export async function viewWithWholePapers(view: PaperSearchView, blobs: Pick<BlobStore, 'get'>): Promise<PaperSearchView> {
+export async function viewWithWholePapers(view: PaperSearchView, lists: StoredPaperLists): Promise<PaperSearchView> {
   let papersTrimmed = view.papersTrimmed;
   const whole = async (collection: PaperCollection): Promise<PaperCollection> => {
     if (collection.wholePapers === undefined) return collection;
-    const source = await wholeCollection(collection, view.papersTrimmed, blobs);
+    const source = await wholeCollection(collection, view.papersTrimmed, lists);
     if (source.collection === collection) return collection;
     papersTrimmed = source.papersTrimmed;
     return { ...source.collection, metadata: { ...source.collection.metadata, cuts: source.cuts } };
@@ -106,11 +99,11 @@ export async function viewWithWholePapers(view: PaperSearchView, blobs: Pick<Blo
  * what one message carried, which for a long list is its head, and no client is shown that head as the
  * list. Other runs, and paper searches with no stored list, are returned as they are.
  */
-export async function runWithWholePapers<R extends { readonly workflowType: string; readonly view: Record<string, unknown> }>(run: R, blobs: Pick<BlobStore, 'get'>): Promise<R> {
+export async function runWithWholePapers<R extends { readonly workflowType: string; readonly view: Record<string, unknown> }>(run: R, lists: StoredPaperLists): Promise<R> {
   if (run.workflowType !== PAPER_SEARCH) return run;
   const parsed = paperSearchView.safeParse(run.view);
   if (!parsed.success) return run;
   const { result, checkpoint } = parsed.data;
   const stored = result?.wholePapers !== undefined || (checkpoint?.kind === 'result_review' && checkpoint.payload.collection.wholePapers !== undefined);
-  return stored ? { ...run, view: await viewWithWholePapers(parsed.data, blobs) } : run;
+  return stored ? { ...run, view: await viewWithWholePapers(parsed.data, lists) } : run;
 }

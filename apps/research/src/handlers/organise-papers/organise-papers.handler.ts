@@ -26,10 +26,16 @@ export class OrganisePapersHandler {
       withSkillFailure(command, 'organise', this.settings.stepDeadlineMs, async (signal) => {
         const papers = await this.paperSets.in(data, scoredPaper);
         const { themes, provenance } = await this.skills.themer.themes({ query: data.query, strategy: data.strategy, papers }, { signal });
-        const collection = organiseCollection({ ...data, papers, themes, organisedBy: provenance, createdAt: new Date(this.clock.now()).toISOString() });
-        // Claim check: the collection's papers whole, for exports; the message's own may be shortened to fit.
+        // Claim check: the collection's papers whole, for every view and export; the message's own may be shortened to fit.
         const whole = data.papersByReference === true ? await this.paperSets.store(data.runId, command.commandId, collectionPapers(papers, data.strategy)) : null;
-        if (whole !== null) collection.wholePapers = { ...whole, cuts: addCuts(data.cuts) };
+        const collection = organiseCollection({
+          ...data,
+          papers,
+          themes,
+          organisedBy: provenance,
+          createdAt: new Date(this.clock.now()).toISOString(),
+          ...(whole === null ? {} : { wholePapers: { ...whole, cuts: addCuts(data.cuts) } }),
+        });
         return replyTo(command.commandId, PapersOrganised, { runId: data.runId, commandId: command.commandId, iteration: data.iteration, collection });
       }),
     );

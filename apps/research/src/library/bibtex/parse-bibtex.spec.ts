@@ -53,6 +53,19 @@ describe('parseBibtex (Citation.js)', () => {
     expect(skipped[1]!.reason).toMatch(/a comma is missing between two fields/);
   });
 
+  it('says a comma missing after the entry key in words, alone in a file or among good entries', () => {
+    // Before: "This format is not supported or recognized" (Citation.js guessed the format and the piece failed its guess).
+    for (const file of ['@article{b title={Graph networks}, year=2020}', '@article{a, title={A}}\n@article{b title={Graph networks}, year=2020}\n@article{c, title={C}}']) {
+      const { references, skipped } = read(file);
+      expect(skipped).toEqual([{ entry: file.startsWith('@article{a') ? 1 : 0, reason: expect.stringMatching(/^@article\{b: .*a comma is missing after the entry key; add it/) }]);
+      expect(references.map((r) => r.citationKey)).toEqual(file.startsWith('@article{a') ? ['a', 'c'] : []);
+    }
+  });
+
+  it('reads a file of macros and comments only as no entries, and no error', () => {
+    expect(parseBibtex('@string{jn = "Journal of Tests"}\n@comment{nothing to import yet}\n')).toEqual({ entries: [], errors: [] });
+  });
+
   it('splits author lists on top-level "and" only, with particles and suffixes', () => {
     const [ref] = read('@article{k, title={T}, author = {Smith, John and {Barnes and Noble} AND Doe, Jane and van der Berg, Jr., Jan and others}}').references;
     expect(ref!.authors).toEqual(['John Smith', 'Barnes and Noble', 'Jane Doe', 'Jan van der Berg Jr.']);

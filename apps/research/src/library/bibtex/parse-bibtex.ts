@@ -102,6 +102,9 @@ function piecesOf(source: string): Piece[] {
 function firstLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const text = (message.split('\n')[0] ?? message).replace(/\s*at line \d+ col \d+:?$/, '').trim() || 'could not be read';
-  // The parser's words for a field that follows a value with no comma between them (the hand-written reader guessed the comma; this one asks for it).
-  return /expected "rbrace", got "identifier"/.test(text) ? `${text}: a comma is missing between two fields; add it and import the file again` : text;
+  // The parser's words for a missing comma, said as a user can act on them (the hand-written reader
+  // guessed the comma; this one asks for it). The only comma BibTeX requires is the one after the key.
+  if (/expected "rbrace", got "identifier"/.test(text)) return `${text}: a comma is missing between two fields; add it and import the file again`;
+  if (/expected "comma"/.test(text)) return `${text}: a comma is missing after the entry key; add it and import the file again`;
+  return text;
 }

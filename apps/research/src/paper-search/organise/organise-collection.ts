@@ -1,4 +1,4 @@
-import { addCuts, type Facets, type PaperCollection, type ResultCuts, type ScoredPaper, type SearchStrategy, type SkillProvenance, type SourceReport, type Theme } from '@openpaw/contracts';
+import { addCuts, facetsOf, type PaperCollection, type ResultCuts, type ScoredPaper, type SearchStrategy, type SkillProvenance, type SourceReport, type Theme } from '@openpaw/contracts';
 import { fitPapersToMessage } from '../papers/fit-papers-to-message.js';
 import { byRelevance } from '../score/relevance-scorer.js';
 
@@ -17,21 +17,24 @@ export interface CollectionInput {
   readonly themes: readonly Theme[];
   readonly organisedBy: SkillProvenance;
   readonly createdAt: string;
+  /** The collection's papers stored whole (claim check), when they were: clients are then shown every paper. */
+  readonly wholePapers?: PaperCollection['wholePapers'];
 }
 
 /**
  * Skill 6's assembly: papers best first and cut to the strategy's `maxResults` (and to what one
- * message carries), facets counted over the whole collection (years newest first, venues and
- * authors by count), themes kept to the papers in the collection.
+ * message carries), facets counted over the papers clients are shown (years newest first, venues and
+ * authors by count), themes kept to those papers.
  */
 export function organiseCollection(input: CollectionInput): PaperCollection {
   const whole = collectionPapers(input.papers, input.strategy);
   const fitted = fitPapersToMessage(whole);
   const papers = fitted.papers;
-  // Facets and themes describe the collection, not the part of it one message carries: clients are
-  // shown it whole (the stored list), so they are counted from the whole papers.
-  const kept = new Set(whole.map((p) => p.id));
-  const themes = input.themes.map((t) => ({ ...t, paperIds: t.paperIds.filter((id) => kept.has(id)) })).filter((t) => t.paperIds.length > 0);
+  // Facets and themes describe the papers a client is shown: every paper when they are stored whole
+  // (every view reads the stored list), else the ones this message carries (the rest are counted in
+  // `cuts.papersLeftOut`), each with its whole author list.
+  const carried = new Set(papers.map((p) => p.id));
+  const shown = input.wholePapers === undefined ? whole.filter((p) => carried.has(p.id)) : whole;
   return {
     metadata: {
       query: input.query,
@@ -48,33 +51,12 @@ export function organiseCollection(input: CollectionInput): PaperCollection {
       cuts: addCuts(input.cuts, fitted.cuts),
     },
     papers,
-    facets: facetsOf(whole, themes),
+    facets: facetsOf(shown, input.themes),
+    ...(input.wholePapers === undefined ? {} : { wholePapers: input.wholePapers }),
   };
 }
 
 /** The papers a collection holds, whole: best first, cut to the strategy's `maxResults` (a choice, not a cut). */
 export function collectionPapers(papers: readonly ScoredPaper[], strategy: SearchStrategy): ScoredPaper[] {
   return [...papers].sort(byRelevance).slice(0, strategy.filters.maxResults);
-}
-
-function facetsOf(papers: readonly ScoredPaper[], themes: Theme[]): Facets {
-  const count = <K>(keys: readonly K[]): [K, number][] => {
-    const counts = new Map<K, number>();
-    for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
-    return [...counts];
-  };
-  return {
-    byYear: count(papers.flatMap((p) => (p.year === null ? [] : [p.year])))
-      .sort((a, b) => b[0] - a[0])
-      .map(([year, n]) => ({ year, count: n })),
-    byVenue: count(papers.flatMap((p) => (p.venue === null ? [] : [p.venue])))
-      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-      .slice(0, 20)
-      .map(([venue, n]) => ({ venue, count: n })),
-    topAuthors: count(papers.flatMap((p) => p.authors.map((a) => a.name)))
-      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-      .slice(0, 10)
-      .map(([name]) => name),
-    themes,
-  };
 }

@@ -1,4 +1,4 @@
-import type { ScoredPaper, SearchStrategy, SkillProvenance } from '@openpaw/contracts';
+import type { PaperCollection, ScoredPaper, SearchStrategy, SkillProvenance } from '@openpaw/contracts';
 import { scriptedLlm } from '../../testing/scripted-llm.js';
 import { paperIdOf } from '../papers/paper-id.js';
 import { LlmThemer } from './llm-themer.js';
@@ -53,30 +53,53 @@ describe('organising a collection', () => {
     expect(collection.metadata).toMatchObject({ iteration: 2, totalFound: 9, duplicatesMerged: 3, rejectedExcluded: 1, cuts: { papersLeftOut: 5, abstractsShortened: 2, authorListsShortened: 0 } });
   });
 
-  it('counts facets over the whole collection, not the part one message carries', () => {
+  describe('facets count the papers a client is shown', () => {
     // 260 papers of 50 long author names each (about 1.3 MB): one message carries the first ones only.
     const authors = (i: number) => Array.from({ length: 50 }, (_, a) => ({ name: a === 49 ? 'Last Author' : `Author ${i}-${a} ${'of a consortium with a long name '.repeat(2)}`, id: null }));
     const papers = Array.from({ length: 260 }, (_, i) => scored(`Paper ${i}`, 1 - i / 1000, { year: i < 200 ? 2020 : 2010, venue: i < 200 ? 'Nature' : 'Cell', authors: authors(i) }));
-    const collection = organiseCollection({
-      query: 'q',
-      iteration: 1,
-      strategy: { ...strategy, filters: { ...strategy.filters, maxResults: 500 } },
-      papers,
-      totalFound: 260,
-      duplicatesMerged: 0,
-      rejectedExcluded: 0,
-      sourceReports: [],
-      scoredBy: local,
-      themes: [{ name: 'late', summary: 's', paperIds: [papers[259]!.id] }],
-      organisedBy: local,
-      createdAt: '2026-11-23T20:00:00.000Z',
+    const organise = (wholePapers?: PaperCollection['wholePapers']) =>
+      organiseCollection({
+        query: 'q',
+        iteration: 1,
+        strategy: { ...strategy, filters: { ...strategy.filters, maxResults: 500 } },
+        papers,
+        totalFound: 260,
+        duplicatesMerged: 0,
+        rejectedExcluded: 0,
+        sourceReports: [],
+        scoredBy: local,
+        themes: [
+          { name: 'early', summary: 's', paperIds: [papers[0]!.id] },
+          { name: 'late', summary: 's', paperIds: [papers[259]!.id] },
+        ],
+        organisedBy: local,
+        createdAt: '2026-11-23T20:00:00.000Z',
+        ...(wholePapers === undefined ? {} : { wholePapers }),
+      });
+
+    it('stored whole (claim check, every view reads the stored list): over the whole collection, not the part one message carries', () => {
+      const collection = organise({ blobKey: 'paper-search/run/whole.json', count: 260, cuts: { papersLeftOut: 0, abstractsShortened: 0, authorListsShortened: 0 } });
+      expect(collection.papers.length).toBeLessThan(200);
+      expect(collection.metadata.cuts?.papersLeftOut).toBe(260 - collection.papers.length);
+      expect(collection.wholePapers?.count).toBe(260);
+      expect(collection.facets.byYear).toEqual([{ year: 2020, count: 200 }, { year: 2010, count: 60 }]);
+      expect(collection.facets.byVenue).toEqual([{ venue: 'Nature', count: 200 }, { venue: 'Cell', count: 60 }]);
+      expect(collection.facets.topAuthors[0]).toBe('Last Author');
+      expect(collection.facets.themes.map((t) => t.name)).toEqual(['early', 'late']);
     });
-    expect(collection.papers.length).toBeLessThan(200);
-    expect(collection.metadata.cuts?.papersLeftOut).toBe(260 - collection.papers.length);
-    expect(collection.facets.byYear).toEqual([{ year: 2020, count: 200 }, { year: 2010, count: 60 }]);
-    expect(collection.facets.byVenue).toEqual([{ venue: 'Nature', count: 200 }, { venue: 'Cell', count: 60 }]);
-    expect(collection.facets.topAuthors[0]).toBe('Last Author');
-    expect(collection.facets.themes).toEqual([{ name: 'late', summary: 's', paperIds: [papers[259]!.id] }]);
+
+    it('not stored (no blob store, an older coordinator): over the papers the message carries, the rest counted as left out', () => {
+      const collection = organise();
+      const shown = collection.papers.length;
+      expect(shown).toBeLessThan(200);
+      expect(collection.metadata.cuts?.papersLeftOut).toBe(260 - shown);
+      expect(collection.wholePapers).toBeUndefined();
+      // Before: 200 and 60, counting papers the view never shows.
+      expect(collection.facets.byYear).toEqual([{ year: 2020, count: shown }]);
+      expect(collection.facets.byVenue).toEqual([{ venue: 'Nature', count: shown }]);
+      expect(collection.facets.topAuthors[0]).toBe('Last Author');
+      expect(collection.facets.themes.map((t) => t.name)).toEqual(['early']);
+    });
   });
 
   it('asks the LLM for themes over the papers ids only', async () => {

@@ -1,0 +1,100 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { type PaperSetRef, type ScoredPaper, scoredPaper } from '@openpaw/contracts';
+import { BlobNotFoundError, type BlobStore } from '@openpaw/providers/blob';
+import { z } from 'zod';
+import { BLOB_STORE } from '../../assets/blobs/blob-store.provider.js';
+
+/** How much of the stored paper lists a gateway keeps read, and for how long. */
+export interface StoredPaperListLimits {
+  /** Bytes of stored JSON kept read (a parsed list takes a few times its JSON on the heap). */
+  readonly maxBytes: number;
+  /** A list read longer ago than this is read again (the retention sweep deletes lists of runs long ended). */
+  readonly ttlMs: number;
+}
+export const STORED_PAPER_LIST_LIMITS = Symbol('STORED_PAPER_LIST_LIMITS');
+/** 8 MiB: a few pages of the run list (a default collection of 100 papers is ~120 KB stored). */
+export const DEFAULT_STORED_PAPER_LIST_LIMITS: StoredPaperListLimits = { maxBytes: 8 * 1024 * 1024, ttlMs: 10 * 60_000 };
+
+interface ReadList {
+  readonly papers: readonly ScoredPaper[];
+  readonly bytes: number;
+  readonly readAt: number;
+}
+
+const storedPapers = z.array(scoredPaper);
+
+/**
+ * A paper search's stored collections (claim check), read for every route that serves its view.
+ * A stored list never changes under its key (the key comes from the command that wrote it, and a
+ * reply, once kept, is answered again without writing), so a list read once is kept read, bounded in
+ * bytes and time: a page of `GET /runs`, a reload of it, or every state a run's event stream sends
+ * reads each list once, not once per paper search per request; concurrent reads of one list share
+ * one blob read. A list that is gone, unreadable or not of its reference's count is not kept.
+ */
+@Injectable()
+export class StoredPaperLists {
+  private readonly kept = new Map<string, ReadList>();
+  private readonly reading = new Map<string, Promise<ReadList | undefined>>();
+  private keptBytes = 0;
+  private readonly limits: StoredPaperListLimits;
+
+  constructor(
+    @Inject(BLOB_STORE) private readonly blobs: Pick<BlobStore, 'get'>,
+    @Optional() @Inject(STORED_PAPER_LIST_LIMITS) limits?: StoredPaperListLimits,
+  ) {
+    this.limits = limits ?? DEFAULT_STORED_PAPER_LIST_LIMITS;
+  }
+
+  /** The stored papers of `ref`, or undefined when the list is gone or does not match its reference (the caller shows the view's). */
+  async read(ref: PaperSetRef): Promise<readonly ScoredPaper[] | undefined> {
+    const list = this.fresh(ref.blobKey) ?? (await this.readShared(ref.blobKey));
+    return list?.papers.length === ref.count ? list.papers : undefined;
+  }
+
+  private fresh(blobKey: string): ReadList | undefined {
+    const list = this.kept.get(blobKey);
+    if (list === undefined) return undefined;
+    this.forget(blobKey);
+    if (Date.now() - list.readAt > this.limits.ttlMs) return undefined;
+    this.keep(blobKey, list); // the most recently used last
+    return list;
+  }
+
+  private readShared(blobKey: string): Promise<ReadList | undefined> {
+    const pending = this.reading.get(blobKey);
+    if (pending !== undefined) return pending;
+    const read = this.readBlob(blobKey).finally(() => this.reading.delete(blobKey));
+    this.reading.set(blobKey, read);
+    return read;
+  }
+
+  private async readBlob(blobKey: string): Promise<ReadList | undefined> {
+    let list: ReadList;
+    try {
+      const { body } = await this.blobs.get(blobKey);
+      list = { papers: storedPapers.parse(JSON.parse(body.toString('utf8'))), bytes: body.length, readAt: Date.now() };
+    } catch (error) {
+      if (error instanceof BlobNotFoundError || error instanceof z.ZodError || error instanceof SyntaxError) return undefined;
+      throw error;
+    }
+    // One list larger than a quarter of the budget would push out the lists of a whole page.
+    if (list.bytes <= this.limits.maxBytes / 4) this.keep(blobKey, list);
+    return list;
+  }
+
+  private keep(blobKey: string, list: ReadList): void {
+    this.kept.set(blobKey, list);
+    this.keptBytes += list.bytes;
+    for (const [oldest] of this.kept) {
+      if (this.keptBytes <= this.limits.maxBytes) break;
+      this.forget(oldest);
+    }
+  }
+
+  private forget(blobKey: string): void {
+    const list = this.kept.get(blobKey);
+    if (list === undefined) return;
+    this.kept.delete(blobKey);
+    this.keptBytes -= list.bytes;
+  }
+}
