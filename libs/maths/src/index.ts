@@ -9,6 +9,6 @@ export { strayToken } from './text/stray-tokens.js';
 export { ambiguousComma } from './text/extract.js';
 export { readWorded, WORDED_UNKNOWN, type WordedReading, type WordedResult } from './text/worded.js';
 export { roundingAsked, type Rounding } from './solvers/rounding.js';
-export { readMaths, MAX_PROBLEM_TEXT, type MathsReading, type MathsReadingResult } from './text/reading.js';
+export { readMaths, MAX_PROBLEM_TEXT, READING_BUDGET, type MathsReading, type MathsReadingResult } from './text/reading.js';
 export type { DroppedMaths, MathStatement } from './text/extract.js';
 export { KNOWN_FUNCTIONS } from './core/mathjs.js';

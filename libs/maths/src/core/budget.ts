@@ -33,6 +33,14 @@ export function withinBudget<T>(budget: MathsBudget, solve: () => T): { readonly
   }
 }
 
+/**
+ * Runs `work` charged to the budget already running (a solve's: its reading is part of its work), or,
+ * when none runs, under `budget` of its own (a reading for the maths signature).
+ */
+export function withinRunningBudget<T>(budget: MathsBudget, work: () => T): { readonly result?: T; readonly exhaustedBy?: string } {
+  return running === undefined ? withinBudget(budget, work) : { result: work() };
+}
+
 /** Spends `steps` on `what`, or throws `TooMuchWork` when the steps or the time are used up. Free outside `withinBudget`. */
 export function spend(steps: number, what: string): void {
   if (running === undefined) return;

@@ -6,6 +6,7 @@
  * leaves open ("two plus three times four"), is not guessed at: the text is not worded maths (or, for
  * the ambiguous case, refused naming the ambiguity).
  */
+import { spend } from '../core/budget.js';
 
 const UNITS: Readonly<Record<string, number>> = {
   zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, thirteen: 13,
@@ -16,6 +17,8 @@ const FRACTION_OF: Readonly<Record<string, string>> = { half: '1/2', third: '1/3
 /** Names of the one unknown a worded problem may have. */
 const UNKNOWN_NAMES = [['a', 'number'], ['the', 'number'], ['a', 'certain', 'number'], ['some', 'number'], ['this', 'number'], ['the', 'unknown', 'number']] as const;
 export const WORDED_UNKNOWN = 'n';
+/** A clause is read word by word against the reader's phrases: measured ~20 steps (2 µs) a character. */
+const WORDED_STEPS_PER_CHARACTER = 20;
 
 /** What the reader made of a worded problem. */
 export interface WordedReading {
@@ -257,6 +260,7 @@ export function readWorded(text: string): WordedResult {
   const read: Clause[] = [];
   try {
     for (const raw of clauses) {
+      spend(WORDED_STEPS_PER_CHARACTER * raw.length, 'reading the worded maths');
       const words = tokens(raw);
       if (words === undefined) continue;
       const clause = readClause(words, raw);
