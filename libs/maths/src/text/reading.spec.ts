@@ -91,3 +91,19 @@ describe('the reading has a budget of its own (parser work bounded, not only the
     expect(solveProblem(LONG_LIST)).toMatchObject({ solved: true, finalAnswer: '12' });
   });
 });
+
+describe('numerals the engine would not read exactly', () => {
+  // mathjs reads numbers as doubles: each was answered about another number ("x = -9007199254740992",
+  // "10000000000000001", "0").
+  it.each(['Solve x + 9007199254740993 = 0', 'Evaluate 9999999999999999 + 1', 'What is 1.0000000000000001 - 1?', 'Evaluate 123456789123456789 * 987654321987654321'])('given %j, then it is refused naming the numeral', (problem) => {
+    expect(solveProblem(problem)).toMatchObject({ solved: false, reason: expect.stringMatching(/has more digits than the maths engine computes with exactly/) as unknown });
+  });
+
+  it.each([
+    ['Evaluate 9007199254740991 - 1', '9007199254740990'],
+    ['Evaluate 0.000000000000001 * 1000', '1/1000000000000 ≈ 1e-12'],
+    ['Evaluate 123456789 * 987654321', '121932631112635269'],
+  ])('given %j (numerals a double holds), then it is answered %s', (problem, answer) => {
+    expect(solveProblem(problem)).toMatchObject({ solved: true, finalAnswer: answer });
+  });
+});

@@ -41,6 +41,12 @@ export type MathsReadingResult =
   /** `dropped`: the maths the statements would leave out, when that is why. */
   | { readonly refused: string; readonly inScope: boolean; readonly dropped?: DroppedMaths };
 
+/** Whether a numeral survives mathjs' reading as a double: 15 significant digits, or a whole number a double holds. */
+function heldExactly(numeral: string): boolean {
+  const significant = numeral.replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
+  return significant.length <= 15 || (!numeral.includes('.') && Number.isSafeInteger(Number(numeral)));
+}
+
 /** Statements a solver reads: relations, and expressions that are more than a number or a letter. */
 function substantial(statements: readonly MathStatement[]): MathStatement[] {
   return statements.filter((s) => s.kind === 'relation' || !(isConstantNode(s.node) || isSymbolNode(s.node)));
@@ -85,6 +91,10 @@ function readWithin(text: string): MathsReadingResult {
   // Euler's number). Neither is guessed.
   const exponent = /(?<![a-z\d.])\d+(?:\.\d+)?e[+-]?\d+/i.exec(normalised)?.[0];
   if (exponent !== undefined) return { refused: `"${exponent}" may be a number in scientific notation or a product with e; write it with × 10^ or with spaces`, inScope: false };
+  // mathjs reads a numeral as a double: one with more digits than a double holds ("9007199254740993" is
+  // read 9007199254740992, "1.0000000000000001" is read 1) would be answered about another number.
+  const inexact = normalised.match(/(?<![\d.])\d+(?:\.\d+)?(?![\d.])/g)?.find((numeral) => !heldExactly(numeral));
+  if (inexact !== undefined) return { refused: `"${inexact}" has more digits than the maths engine computes with exactly (15 significant digits)`, inScope: true };
   const comma = ambiguousComma(normalised);
   if (comma !== undefined) return { refused: `the comma in "${comma}" may be a decimal comma or separate two numbers; write the decimal with a point`, inScope: false };
   const statements = substantial(mathStatements(normalised));

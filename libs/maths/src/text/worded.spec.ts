@@ -70,3 +70,24 @@ describe('worded maths (issue 24)', () => {
     }
   });
 });
+
+describe('number words that do not form one number', () => {
+  // Each was summed into one number and answered: "one two three plus one" was 7, "seven eight plus
+  // one" 16, "twenty twenty plus one" 41, "two thousand thousand plus one" 3001, "one hundred hundred
+  // plus one" 10001, "five hundred five hundred plus one" 50501.
+  it.each(['What is one two three plus one?', 'What is seven eight plus one?', 'What is twenty twenty plus one?', 'What is two thousand thousand plus one?', 'What is one hundred hundred plus one?', 'What is five hundred five hundred plus one?'])(
+    'given %j, then it is not answered',
+    (problem) => {
+      expect(solveProblem(problem)).toMatchObject({ solved: false });
+    },
+  );
+
+  it.each([
+    ['What is twenty one plus one?', '22'],
+    ['What is one hundred and five plus one?', '106'],
+    ['What is nine hundred ninety nine thousand plus one?', '999001'],
+    ['What is two thousand and six plus one?', '2007'],
+  ])('given %j (one number each), then it is answered %s', (problem, answer) => {
+    expect(solveProblem(problem)).toMatchObject({ solved: true, finalAnswer: answer });
+  });
+});

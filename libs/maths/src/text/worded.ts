@@ -63,11 +63,51 @@ function tokens(clause: string): string[] | undefined {
       } else if (w === 'and' && j > i && (words[j - 1] === 'hundred' || words[j - 1] === 'thousand') && (UNITS[words[j + 1] ?? ''] !== undefined || TENS[words[j + 1] ?? ''] !== undefined)) continue;
       else break;
     }
-    // "one" alone before a fraction word is an article-like count ("one third of"); keep it a number either way.
-    out.push(String(total + current));
+    // Number words that do not form one number ("one two three", "twenty twenty", "two thousand
+    // thousand") were summed into one: left as words, which no worded reading reads, never guessed at.
+    const run = words.slice(i, j);
+    if (wellFormedNumber(run)) out.push(String(total + current));
+    else out.push(...run);
     i = j - 1;
   }
   return out.length === 0 ? undefined : out;
+}
+
+/**
+ * A run of number words that is one cardinal number: [below a hundred | a digit "hundred" [below a
+ * hundred]] ["thousand" [the same]], "and" anywhere the run allowed it ("one hundred and five").
+ */
+function wellFormedNumber(run: readonly string[]): boolean {
+  const words = run.filter((w) => w !== 'and');
+  let at = 0;
+  const digit = (w: string | undefined): boolean => w !== undefined && (UNITS[w] ?? 0) >= 1 && (UNITS[w] ?? 0) <= 9;
+  const belowHundred = (): boolean => {
+    const w = words[at];
+    if (w !== undefined && TENS[w] !== undefined) {
+      at += digit(words[at + 1]) ? 2 : 1;
+      return true;
+    }
+    if (w !== undefined && UNITS[w] !== undefined) {
+      at += 1;
+      return true;
+    }
+    return false;
+  };
+  const belowThousand = (): boolean => {
+    if (words[at] === 'hundred' || (digit(words[at]) && words[at + 1] === 'hundred')) {
+      at += words[at] === 'hundred' ? 1 : 2;
+      belowHundred();
+      return true;
+    }
+    return belowHundred();
+  };
+  if (words[at] === 'thousand') at += 1;
+  else {
+    if (!belowThousand()) return false;
+    if (words[at] === 'thousand') at += 1;
+  }
+  if (words[at - 1] === 'thousand') belowThousand();
+  return at === words.length;
 }
 
 class Reader {
