@@ -91,3 +91,16 @@ describe('number words that do not form one number', () => {
     expect(solveProblem(problem)).toMatchObject({ solved: true, finalAnswer: answer });
   });
 });
+
+describe('a power of a power in words', () => {
+  // "ten to the power of ten to the power of ten" was read (10^10)^10 and answered with 101 digits;
+  // 10^(10^10) is as good a reading.
+  it.each(['What is ten to the power of ten to the power of ten?', 'What is two squared squared?', 'What is three cubed to the power of two?'])('given %j, then it is refused as ambiguous', (problem) => {
+    expect(solveProblem(problem)).toMatchObject({ solved: false, reason: expect.stringMatching(/^the wording is ambiguous: .* after a power/) as unknown });
+  });
+
+  it('given one power, then it is read', () => {
+    expect(solveProblem('What is two to the power of ten?')).toMatchObject({ solved: true, finalAnswer: '1024' });
+    expect(solveProblem('What is five squared?')).toMatchObject({ solved: true, finalAnswer: '25' });
+  });
+});

@@ -207,6 +207,13 @@ class Reader {
       return base === undefined ? undefined : combine(base, '-', left);
     }
     const kinds = new Set<'additive' | 'multiplicative'>();
+    // A power of a power ("ten to the power of ten to the power of ten": 10^(10^10) or (10^10)^10?) leaves
+    // the grouping open: refused, as the other ambiguous chains are.
+    let raised = false;
+    const raise = (word: string): void => {
+      if (raised) throw new Ambiguous(`"${word}" after a power: the wording does not say which power is taken first`);
+      raised = true;
+    };
     for (;;) {
       let op: string | undefined;
       if (this.take('plus') || this.take('added', 'to')) op = '+';
@@ -215,15 +222,18 @@ class Reader {
       else if (this.take('divided', 'by') || this.take('over')) op = '/';
       else if (this.take('squared')) {
         if (kinds.size > 0) throw new Ambiguous('"squared" after a chain of operations: the wording does not say what is squared');
+        raise('squared');
         left = { text: `${group(left)}^2`, atomic: false, hasUnknown: left.hasUnknown };
         continue;
       } else if (this.take('cubed')) {
         if (kinds.size > 0) throw new Ambiguous('"cubed" after a chain of operations: the wording does not say what is cubed');
+        raise('cubed');
         left = { text: `${group(left)}^3`, atomic: false, hasUnknown: left.hasUnknown };
         continue;
       } else if (this.take('to', 'the', 'power', 'of') || this.take('to', 'the', 'power')) {
         const exponent = this.operand();
         if (exponent === undefined || kinds.size > 0) throw new Ambiguous('"to the power" after a chain of operations');
+        raise('to the power');
         left = { text: `${group(left)}^${group(exponent)}`, atomic: false, hasUnknown: left.hasUnknown || exponent.hasUnknown };
         continue;
       }
