@@ -4,9 +4,13 @@
  * a refusal are scored apart ("solved" counts answerable items only). The development seed and the
  * held-out seed are reported separately.
  *
- *   npm run build && node dist/bench/maths/pinned-bench.js [--seed 1] [--held-out] [--fail-on-wrong] [--show-wrong] [--show-refused]
+ * Each item is solved as the services solve it: on the bounded engine (a warm worker thread, ended at
+ * its budget's deadline), the time including the trip to the thread; `--in-thread` calls the engine
+ * on the bench's own thread instead (what the services did before the bounded engine).
+ *
+ *   npm run build && node dist/bench/maths/pinned-bench.js [--seed 1] [--held-out] [--fail-on-wrong] [--show-wrong] [--show-refused] [--in-thread]
  */
-import { solveProblem } from '@openpaw/maths';
+import { boundedMathsEngine, type EngineOutcome, solveProblem } from '@openpaw/maths';
 import { matches } from './grade.js';
 import { DEVELOPMENT_SEED, HELD_OUT_SEED, type PinnedItem, pinnedSet } from './pinned-set.js';
 
@@ -25,11 +29,14 @@ const option = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
 };
-const p99 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(0.99 * xs.length))] ?? NaN;
+const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? NaN;
+const p99 = (xs: number[]): number => quantile(xs, 0.99);
 
-function outcomeOf(item: PinnedItem): { verdict: 'solved' | 'refused' | 'wrong'; ms: number; detail: string } {
+const solve: (text: string) => Promise<EngineOutcome> = flag('in-thread') ? (text) => Promise.resolve(solveProblem(text)) : (text) => boundedMathsEngine().solve(text);
+
+async function outcomeOf(item: PinnedItem): Promise<{ verdict: 'solved' | 'refused' | 'wrong'; ms: number; detail: string }> {
   const t0 = performance.now();
-  const outcome = solveProblem(item.text);
+  const outcome = await solve(item.text);
   const ms = performance.now() - t0;
   if (!outcome.solved) return { verdict: 'refused', ms, detail: outcome.reason };
   if (item.label === 'refuse') return { verdict: 'wrong', ms, detail: `answered a problem that must be refused: ${outcome.finalAnswer}` };
@@ -37,13 +44,13 @@ function outcomeOf(item: PinnedItem): { verdict: 'solved' | 'refused' | 'wrong';
   return { verdict: right ? 'solved' : 'wrong', ms, detail: outcome.finalAnswer };
 }
 
-function run(seed: number): boolean {
+async function run(seed: number): Promise<boolean> {
   const rows = new Map<string, Row>();
   const lines: string[] = [];
   for (const item of pinnedSet(seed)) {
     const row = rows.get(item.category) ?? { answerable: 0, solved: 0, refused: 0, wrong: 0, mustRefuse: 0, refusedRight: 0, times: [] };
     rows.set(item.category, row);
-    const { verdict, ms, detail } = outcomeOf(item);
+    const { verdict, ms, detail } = await outcomeOf(item);
     row.times.push(ms);
     const shown = item.text.length > 80 ? `${item.text.slice(0, 77)}…` : item.text;
     if (item.label === 'refuse') {
@@ -74,7 +81,7 @@ function run(seed: number): boolean {
   }
   const all = [...rows.values()].flatMap((r) => r.times);
   console.log(
-    `total: answerable ${total.answerable}, solved ${total.solved} (${((100 * total.solved) / total.answerable).toFixed(1)}%), must-refuse ${total.mustRefuse}, refused ${total.refusedRight}, wrong ${total.wrong}; p99 ${p99(all).toFixed(2)} ms`,
+    `total: answerable ${total.answerable}, solved ${total.solved} (${((100 * total.solved) / total.answerable).toFixed(1)}%), must-refuse ${total.mustRefuse}, refused ${total.refusedRight}, wrong ${total.wrong}; p50 ${quantile(all, 0.5).toFixed(2)} ms, p99 ${p99(all).toFixed(2)} ms`,
   );
   for (const line of lines) console.log(line);
   return total.wrong === 0;
@@ -82,7 +89,9 @@ function run(seed: number): boolean {
 
 const seeds = option('seed') !== undefined ? [Number(option('seed'))] : flag('held-out') ? [DEVELOPMENT_SEED, HELD_OUT_SEED] : [DEVELOPMENT_SEED];
 let clean = true;
-for (const seed of seeds) clean = run(seed) && clean;
+if (!flag('in-thread')) await boundedMathsEngine().warm(); // a service starts its engine thread at boot
+for (const seed of seeds) clean = (await run(seed)) && clean;
+await boundedMathsEngine().close();
 // `--fail-on-wrong` makes a wrong answer fail the run (the issue's target: 0 wrong on both seeds); the
 // bench smoke runs it so, on both seeds, so a wrong answer fails CI.
 if (!clean) console.log('WRONG ANSWERS: the target is 0');

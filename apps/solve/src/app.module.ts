@@ -1,4 +1,5 @@
-import { type DynamicModule, Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { type DynamicModule, Inject, Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { boundedMathsEngine } from '@openpaw/maths/bounded';
 import { adapterProvider, databaseReadiness, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
 import { type BlobStore, createBlobStoreFromEnv, createLlmFromEnv, observeLlmCalls, type LlmClient } from '@openpaw/providers';
 import type { DataSource } from 'typeorm';
@@ -23,7 +24,7 @@ export interface SolveAdapters {
  * attempts live in the `solve` schema.
  */
 @Module({})
-export class SolveModule implements OnModuleInit {
+export class SolveModule implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly readiness: ReadinessRegistry,
     @Inject(SOLVE_DATA_SOURCE) private readonly dataSource: DataSource,
@@ -41,5 +42,14 @@ export class SolveModule implements OnModuleInit {
 
   onModuleInit(): void {
     this.readiness.register(databaseReadiness('database', this.dataSource));
+    // The maths engine's thread loads now, not on the first problem. A thread that cannot start fails
+    // that problem's solve instead (the command is redelivered), so a failed start is not lost.
+    boundedMathsEngine()
+      .warm()
+      .catch(() => undefined);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await boundedMathsEngine().close();
   }
 }

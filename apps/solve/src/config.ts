@@ -1,5 +1,5 @@
 import { type ServiceMessagingSettings, serviceMessagingSettingsFromEnv } from '@openpaw/platform';
-import { DEFAULT_MATHS_BUDGET, type MathsBudget } from '@openpaw/maths';
+import { DEFAULT_MATHS_BUDGET, type MathsBudget } from '@openpaw/maths/bounded';
 import { assertProviderSettings, providerKindsOf } from '@openpaw/providers';
 import { z } from 'zod';
 

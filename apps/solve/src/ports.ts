@@ -10,6 +10,8 @@ export const SOLVE_ATTEMPTS = Symbol('openpaw.solve.attempts');
 export const SOLVE_SETTINGS = Symbol('openpaw.solve.settings');
 /** The claim heartbeat's clock (optional: the real one unless a test supplies its own). */
 export const SOLVE_HEARTBEAT_CLOCK = Symbol('openpaw.solve.heartbeatClock');
+/** The maths engine the handler solves and checks with (default: the process's bounded engine, on worker threads). */
+export const SOLVE_MATHS_ENGINE = Symbol('openpaw.solve.mathsEngine');
 
 export type SolutionProvenance = z.infer<typeof solutionProvenance>;
 

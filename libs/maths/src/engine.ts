@@ -28,9 +28,7 @@ import { strayToken } from './text/stray-tokens.js';
 import { WORDED_UNKNOWN, type WordedReading } from './text/worded.js';
 import type { EngineOutcome, EngineSolution, SolverResult } from './types.js';
 
-/** Engine name and version, recorded in a solution's provenance. */
-export const MATHS_ENGINE_ID = 'openpaw/maths-engine';
-export const MATHS_ENGINE_VERSION = 'maths-v1';
+export { MATHS_ENGINE_ID, MATHS_ENGINE_VERSION } from './engine-id.js';
 
 /**
  * Solves a school maths problem offline with worked steps, or declines. It claims a problem only

@@ -1,4 +1,5 @@
 export { findMaths, MATHS_ENGINE_ID, MATHS_ENGINE_VERSION, solveProblem } from './engine.js';
+export { BoundedMathsEngine, boundedMathsEngine, DEADLINE_GRACE_MILLIS, type BoundedEngineOptions, type MathsEngine } from './bounded/engine-pool.js';
 export { DEFAULT_MATHS_BUDGET, type MathsBudget } from './core/budget.js';
 export { checkFinalAnswer, type AnswerCheck } from './check/answer-check.js';
 export { CATEGORIES, type Answer, type Category, type EngineDecline, type EngineOutcome, type EngineSolution, type Intent, type Step } from './types.js';
@@ -8,6 +9,6 @@ export { strayToken } from './text/stray-tokens.js';
 export { ambiguousComma } from './text/extract.js';
 export { readWorded, WORDED_UNKNOWN, type WordedReading, type WordedResult } from './text/worded.js';
 export { roundingAsked, type Rounding } from './solvers/rounding.js';
-export { readMaths, MAX_PROBLEM_TEXT, type MathsReading, type MathsReadingResult } from './text/reading.js';
+export { readMaths, MAX_PROBLEM_TEXT, READING_BUDGET, type MathsReading, type MathsReadingResult } from './text/reading.js';
 export type { DroppedMaths, MathStatement } from './text/extract.js';
 export { KNOWN_FUNCTIONS } from './core/mathjs.js';

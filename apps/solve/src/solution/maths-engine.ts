@@ -1,13 +1,14 @@
-import { checkFinalAnswer, DEFAULT_MATHS_BUDGET, type EngineSolution, MATHS_ENGINE_ID, MATHS_ENGINE_VERSION, type MathsBudget, solveProblem } from '@openpaw/maths';
+import { boundedMathsEngine, DEFAULT_MATHS_BUDGET, type EngineSolution, MATHS_ENGINE_ID, MATHS_ENGINE_VERSION, type MathsBudget, type MathsEngine } from '@openpaw/maths/bounded';
 import type { SolutionProvenance, StoredAnswer } from '../ports.js';
 import type { SolveFailure } from './solve-failure.js';
 
 /**
  * The maths engine's part in a solve: first in the chain (a problem it solves needs no model and
- * costs nothing), then the checker of a model's final answer.
+ * costs nothing), then the checker of a model's final answer. Both run on the bounded engine (a
+ * worker thread ended at the budget's deadline), so no problem holds the service past its budget.
  */
-export function engineAnswer(problem: string, budget: MathsBudget = DEFAULT_MATHS_BUDGET, startedAt: number = performance.now()): StoredAnswer | undefined {
-  const outcome = solveProblem(problem, budget);
+export async function engineAnswer(problem: string, budget: MathsBudget = DEFAULT_MATHS_BUDGET, engine: MathsEngine = boundedMathsEngine(), startedAt: number = performance.now()): Promise<StoredAnswer | undefined> {
+  const outcome = await engine.solve(problem, budget);
   if (!outcome.solved) return undefined;
   return {
     value: { can_solve: true, reason: null, steps: outcome.steps.map((s) => ({ title: s.title, detail: s.detail })), final_answer: outcome.finalAnswer },
@@ -35,9 +36,9 @@ export type ModelAnswerCheck =
  * a disagreement fails the attempt (retryable once per run, like any invalid output, so the retry
  * or the fallback model gets its turn); no verdict is recorded as "not checked".
  */
-export function checkModelAnswer(problem: string, finalAnswer: string, provenance: SolutionProvenance, earlierInvalidOutputs: number, budget: MathsBudget = DEFAULT_MATHS_BUDGET): ModelAnswerCheck {
+export async function checkModelAnswer(problem: string, finalAnswer: string, provenance: SolutionProvenance, earlierInvalidOutputs: number, budget: MathsBudget = DEFAULT_MATHS_BUDGET, engine: MathsEngine = boundedMathsEngine()): Promise<ModelAnswerCheck> {
   if (provenance.model === MATHS_ENGINE_ID) return { kind: 'accepted', provenance };
-  const check = checkFinalAnswer(problem, finalAnswer, budget);
+  const check = await engine.check(problem, finalAnswer, budget);
   switch (check.verdict) {
     case 'agrees':
       return { kind: 'accepted', provenance: { ...provenance, ...engineRecord(check.engine) } };

@@ -1,20 +1,7 @@
 import { isConstantNode, isFunctionNode, isOperatorNode, isParenthesisNode, type MathNode } from 'mathjs';
+import { DEFAULT_MATHS_BUDGET, type MathsBudget } from './budget-limits.js';
 
-/**
- * How much work one solve may do. Every loop or library call whose cost grows with the input spends
- * steps first (a trial division, a term of an expansion); the deadline is checked at each spend and
- * between solvers. Either one running out refuses the problem as "too much work", never an answer
- * from the part that ran.
- */
-export interface MathsBudget {
-  /** Steps one solve may spend (about 0.1 µs of work each on the engine's loops). */
-  readonly steps: number;
-  /** Wall-clock milliseconds one solve may run, checked at every spend. */
-  readonly millis: number;
-}
-
-/** ~200 ms of trial division; an antiderivative of a polynomial up to degree ~35. */
-export const DEFAULT_MATHS_BUDGET: MathsBudget = { steps: 2_000_000, millis: 1_000 };
+export { DEFAULT_MATHS_BUDGET, type MathsBudget };
 
 /** Thrown by `spend` when the solve's budget is spent; `solveProblem` turns it into a refusal. */
 export class TooMuchWork extends Error {}
@@ -44,6 +31,14 @@ export function withinBudget<T>(budget: MathsBudget, solve: () => T): { readonly
   } finally {
     running = outer;
   }
+}
+
+/**
+ * Runs `work` charged to the budget already running (a solve's: its reading is part of its work), or,
+ * when none runs, under `budget` of its own (a reading for the maths signature).
+ */
+export function withinRunningBudget<T>(budget: MathsBudget, work: () => T): { readonly result?: T; readonly exhaustedBy?: string } {
+  return running === undefined ? withinBudget(budget, work) : { result: work() };
 }
 
 /** Spends `steps` on `what`, or throws `TooMuchWork` when the steps or the time are used up. Free outside `withinBudget`. */

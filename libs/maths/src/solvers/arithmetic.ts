@@ -27,13 +27,19 @@ export function solveArithmetic(node: MathNode, intent: Intent): SolverResult {
     } else {
       const value = evaluateReal(target);
       if (value === undefined) return decline('arithmetic', `${textOf(target)} has no finite real value`);
-      const asRational = Number.isInteger(value) ? Rational.of(value) : undefined;
+      const asRational = Number.isSafeInteger(value) ? Rational.of(value) : undefined;
       approximate ||= asRational === undefined;
       replacement = asRational === undefined ? new mj.ConstantNode(value) : constantNode(asRational);
       shown = asRational === undefined ? `\\approx ${formatDecimal(value)}` : asRational.toTex();
     }
     const before = current;
     current = current.transform((n) => (n === target ? replacement : n)).transform((n) => (isParenthesisNode(n) && isConstantish(n.content) ? n.content : n));
+    // A whole number past 2^53 is carried to the next step as a double, which does not hold it ("2^53 + 1"
+    // was answered 9007199254740992): refused, unless this step is the last (then it is answered, ≈ where
+    // the value is a double's).
+    const unheld = exact !== undefined ? !heldByADouble(exact) : Number.isInteger(replacementValue(replacement)) && !Number.isSafeInteger(replacementValue(replacement));
+    if (unheld && !isValue(current)) return { solved: false, inScope: true, category: 'arithmetic', reason: `${textOf(target)} has more digits than the engine carries exactly from one step to the next` };
+    if (unheld && exact === undefined) approximate = true;
     steps.push({ title: `Compute ${textOf(target)}`, detail: `${m(`${texOf(target)} ${shown.startsWith('\\approx') ? '' : '= '}${shown}`)}${before === current ? '' : `, so the expression becomes ${m(texOf(current))}`}` });
   }
   if (approximate && intent === 'simplify') return { solved: false, inScope: false, reason: 'simplifying surds and other irrational forms is outside the engine\'s scope' };
@@ -56,6 +62,16 @@ export function solveArithmetic(node: MathNode, intent: Intent): SolverResult {
     verification: 'the step-by-step result matches a direct evaluation of the whole expression',
   };
   return solved;
+}
+
+/** Whether a double holds the value exactly (numerator and denominator within 2^53). */
+function heldByADouble(value: Rational): boolean {
+  const limit = BigInt(Number.MAX_SAFE_INTEGER);
+  return value.abs().num <= limit && value.den <= limit;
+}
+
+function replacementValue(node: MathNode): number {
+  return isConstantNode(node) ? Number(node.value) : Number.NaN;
 }
 
 function textOf(node: MathNode): string {

@@ -71,3 +71,39 @@ describe('signs the statements would cut the maths at ("%", a factorial "!", ope
     expect(solveProblem('Solve 2 times x = 8')).toMatchObject({ solved: true, finalAnswer: 'x = 4' });
   });
 });
+
+describe('the reading has a budget of its own (parser work bounded, not only the length)', () => {
+  // 2,000 characters of statements: every one is parsed, and the text is read several times over.
+  const LONG_LIST = `Find the mean of ${'12, '.repeat(400)}12`;
+
+  it('given a budget smaller than the reading needs, then the text is refused as too much work to read, never read in part', () => {
+    expect(readMaths(LONG_LIST)).toMatchObject({ read: { statements: expect.any(Array) as unknown } });
+    expect(readMaths(LONG_LIST, { steps: 100_000, millis: 10_000 })).toEqual({ refused: expect.stringMatching(/^too much work to read the maths: reading the maths needs more than the 100000 steps/) as unknown, inScope: true });
+    expect(readMaths('Solve 2x + 3 = 11', { steps: 100_000, millis: 10_000 })).toHaveProperty('read.normalised', 'Solve 2x + 3 = 11');
+  });
+
+  it('given no time, then even a short problem is refused (the time limit is checked at every charge)', () => {
+    expect(readMaths('Solve 2x + 3 = 11', { steps: 100_000, millis: -1 })).toMatchObject({ refused: expect.stringMatching(/ran past the -1 ms/) as unknown });
+  });
+
+  it('given a solve, then its reading is charged to the solve\'s budget', () => {
+    expect(solveProblem(LONG_LIST, { steps: 100_000, millis: 10_000 })).toMatchObject({ solved: false, reason: expect.stringMatching(/^too much work for the maths engine: reading the maths needs more than the 100000 steps/) as unknown });
+    expect(solveProblem(LONG_LIST)).toMatchObject({ solved: true, finalAnswer: '12' });
+  });
+});
+
+describe('numerals the engine would not read exactly', () => {
+  // mathjs reads numbers as doubles: each was answered about another number ("x = -9007199254740992",
+  // "10000000000000001", "0").
+  it.each(['Solve x + 9007199254740993 = 0', 'Evaluate 9999999999999999 + 1', 'What is 1.0000000000000001 - 1?', 'Evaluate 123456789123456789 * 987654321987654321'])('given %j, then it is refused naming the numeral', (problem) => {
+    expect(solveProblem(problem)).toMatchObject({ solved: false, reason: expect.stringMatching(/has more digits than the maths engine computes with exactly/) as unknown });
+  });
+
+  it.each([
+    ['Evaluate 9007199254740991 - 1', '9007199254740990'],
+    ['Evaluate 0.000000000000001 * 1000', '1/1000000000000 ≈ 1e-12'],
+    ['Evaluate 123456789 * 987654321', '121932631112635269'],
+  ])('given %j (numerals a double holds), then it is answered %s', (problem, answer) => {
+    expect(solveProblem(problem)).toMatchObject({ solved: true, finalAnswer: answer });
+  });
+});

@@ -1,4 +1,5 @@
 import { isConstantNode, isSymbolNode } from 'mathjs';
+import { type MathsBudget, withinRunningBudget } from '../core/budget.js';
 import { freeVariables } from '../core/mathjs.js';
 import { type Rounding, roundingAsked, withoutRounding } from '../solvers/rounding.js';
 import { askedFor } from './asked-for.js';
@@ -9,6 +10,13 @@ import { readWorded, WORDED_UNKNOWN, type WordedReading } from './worded.js';
 
 /** The longest problem text the engine reads. */
 export const MAX_PROBLEM_TEXT = 2_000;
+
+/**
+ * The work one reading may do outside a solve (the maths signature's): a school problem's reading
+ * spends a few thousand steps, a 2,000-character text of a thousand statements ~1.5 million. The time
+ * limit is a backstop above a cold process's first reading (0.2–0.7 s measured under load).
+ */
+export const READING_BUDGET: MathsBudget = { steps: 3_000_000, millis: 2_000 };
 
 /**
  * A problem as the engine reads it: the one reading every maths reader uses (the engine's solvers, the
@@ -33,6 +41,12 @@ export type MathsReadingResult =
   /** `dropped`: the maths the statements would leave out, when that is why. */
   | { readonly refused: string; readonly inScope: boolean; readonly dropped?: DroppedMaths };
 
+/** Whether a numeral survives mathjs' reading as a double: 15 significant digits, or a whole number a double holds. */
+function heldExactly(numeral: string): boolean {
+  const significant = numeral.replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
+  return significant.length <= 15 || (!numeral.includes('.') && Number.isSafeInteger(Number(numeral)));
+}
+
 /** Statements a solver reads: relations, and expressions that are more than a number or a letter. */
 function substantial(statements: readonly MathStatement[]): MathStatement[] {
   return statements.filter((s) => s.kind === 'relation' || !(isConstantNode(s.node) || isSymbolNode(s.node)));
@@ -46,10 +60,17 @@ export function unknownsOf(statement: MathStatement): string[] {
  * Reads a problem's maths, or refuses naming what it cannot read: text too long, LaTeX, ambiguous
  * wording, a letter run or sign inside the maths, a comma that may be a decimal comma, an asked-for
  * unknown the maths does not hold. What is not refused is read whole, so no reader keys, solves or
- * checks a part of the maths.
+ * checks a part of the maths. The reading's work is bounded by `budget` (each parse and rewrite of the
+ * text charges steps); past it the text is refused as too much work, never read in part.
  */
-export function readMaths(text: string): MathsReadingResult {
+export function readMaths(text: string, budget: MathsBudget = READING_BUDGET): MathsReadingResult {
   if (text.length > MAX_PROBLEM_TEXT) return { refused: 'the problem text is too long for the maths engine', inScope: false };
+  // Within a solve, the reading is charged to the solve's budget (and a reading past it ends the solve).
+  const { result, exhaustedBy } = withinRunningBudget(budget, () => readWithin(text));
+  return result ?? { refused: `too much work to read the maths: ${exhaustedBy ?? 'the budget was spent'}`, inScope: true };
+}
+
+function readWithin(text: string): MathsReadingResult {
   if (/\\[A-Za-z]+|[{}]/.test(text)) return { refused: 'the problem uses LaTeX or other notation the maths engine does not read', inScope: false };
   const worded = readWorded(text);
   if (worded !== undefined && 'ambiguous' in worded) return { refused: `the wording is ambiguous: ${worded.ambiguous}`, inScope: false };
@@ -70,6 +91,10 @@ export function readMaths(text: string): MathsReadingResult {
   // Euler's number). Neither is guessed.
   const exponent = /(?<![a-z\d.])\d+(?:\.\d+)?e[+-]?\d+/i.exec(normalised)?.[0];
   if (exponent !== undefined) return { refused: `"${exponent}" may be a number in scientific notation or a product with e; write it with × 10^ or with spaces`, inScope: false };
+  // mathjs reads a numeral as a double: one with more digits than a double holds ("9007199254740993" is
+  // read 9007199254740992, "1.0000000000000001" is read 1) would be answered about another number.
+  const inexact = normalised.match(/(?<![\d.])\d+(?:\.\d+)?(?![\d.])/g)?.find((numeral) => !heldExactly(numeral));
+  if (inexact !== undefined) return { refused: `"${inexact}" has more digits than the maths engine computes with exactly (15 significant digits)`, inScope: true };
   const comma = ambiguousComma(normalised);
   if (comma !== undefined) return { refused: `the comma in "${comma}" may be a decimal comma or separate two numbers; write the decimal with a point`, inScope: false };
   const statements = substantial(mathStatements(normalised));

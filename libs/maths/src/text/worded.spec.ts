@@ -70,3 +70,37 @@ describe('worded maths (issue 24)', () => {
     }
   });
 });
+
+describe('number words that do not form one number', () => {
+  // Each was summed into one number and answered: "one two three plus one" was 7, "seven eight plus
+  // one" 16, "twenty twenty plus one" 41, "two thousand thousand plus one" 3001, "one hundred hundred
+  // plus one" 10001, "five hundred five hundred plus one" 50501.
+  it.each(['What is one two three plus one?', 'What is seven eight plus one?', 'What is twenty twenty plus one?', 'What is two thousand thousand plus one?', 'What is one hundred hundred plus one?', 'What is five hundred five hundred plus one?'])(
+    'given %j, then it is not answered',
+    (problem) => {
+      expect(solveProblem(problem)).toMatchObject({ solved: false });
+    },
+  );
+
+  it.each([
+    ['What is twenty one plus one?', '22'],
+    ['What is one hundred and five plus one?', '106'],
+    ['What is nine hundred ninety nine thousand plus one?', '999001'],
+    ['What is two thousand and six plus one?', '2007'],
+  ])('given %j (one number each), then it is answered %s', (problem, answer) => {
+    expect(solveProblem(problem)).toMatchObject({ solved: true, finalAnswer: answer });
+  });
+});
+
+describe('a power of a power in words', () => {
+  // "ten to the power of ten to the power of ten" was read (10^10)^10 and answered with 101 digits;
+  // 10^(10^10) is as good a reading.
+  it.each(['What is ten to the power of ten to the power of ten?', 'What is two squared squared?', 'What is three cubed to the power of two?'])('given %j, then it is refused as ambiguous', (problem) => {
+    expect(solveProblem(problem)).toMatchObject({ solved: false, reason: expect.stringMatching(/^the wording is ambiguous: .* after a power/) as unknown });
+  });
+
+  it('given one power, then it is read', () => {
+    expect(solveProblem('What is two to the power of ten?')).toMatchObject({ solved: true, finalAnswer: '1024' });
+    expect(solveProblem('What is five squared?')).toMatchObject({ solved: true, finalAnswer: '25' });
+  });
+});

@@ -6,6 +6,7 @@
  * leaves open ("two plus three times four"), is not guessed at: the text is not worded maths (or, for
  * the ambiguous case, refused naming the ambiguity).
  */
+import { spend } from '../core/budget.js';
 
 const UNITS: Readonly<Record<string, number>> = {
   zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, thirteen: 13,
@@ -16,6 +17,8 @@ const FRACTION_OF: Readonly<Record<string, string>> = { half: '1/2', third: '1/3
 /** Names of the one unknown a worded problem may have. */
 const UNKNOWN_NAMES = [['a', 'number'], ['the', 'number'], ['a', 'certain', 'number'], ['some', 'number'], ['this', 'number'], ['the', 'unknown', 'number']] as const;
 export const WORDED_UNKNOWN = 'n';
+/** A clause is read word by word against the reader's phrases: measured ~20 steps (2 µs) a character. */
+const WORDED_STEPS_PER_CHARACTER = 20;
 
 /** What the reader made of a worded problem. */
 export interface WordedReading {
@@ -60,11 +63,51 @@ function tokens(clause: string): string[] | undefined {
       } else if (w === 'and' && j > i && (words[j - 1] === 'hundred' || words[j - 1] === 'thousand') && (UNITS[words[j + 1] ?? ''] !== undefined || TENS[words[j + 1] ?? ''] !== undefined)) continue;
       else break;
     }
-    // "one" alone before a fraction word is an article-like count ("one third of"); keep it a number either way.
-    out.push(String(total + current));
+    // Number words that do not form one number ("one two three", "twenty twenty", "two thousand
+    // thousand") were summed into one: left as words, which no worded reading reads, never guessed at.
+    const run = words.slice(i, j);
+    if (wellFormedNumber(run)) out.push(String(total + current));
+    else out.push(...run);
     i = j - 1;
   }
   return out.length === 0 ? undefined : out;
+}
+
+/**
+ * A run of number words that is one cardinal number: [below a hundred | a digit "hundred" [below a
+ * hundred]] ["thousand" [the same]], "and" anywhere the run allowed it ("one hundred and five").
+ */
+function wellFormedNumber(run: readonly string[]): boolean {
+  const words = run.filter((w) => w !== 'and');
+  let at = 0;
+  const digit = (w: string | undefined): boolean => w !== undefined && (UNITS[w] ?? 0) >= 1 && (UNITS[w] ?? 0) <= 9;
+  const belowHundred = (): boolean => {
+    const w = words[at];
+    if (w !== undefined && TENS[w] !== undefined) {
+      at += digit(words[at + 1]) ? 2 : 1;
+      return true;
+    }
+    if (w !== undefined && UNITS[w] !== undefined) {
+      at += 1;
+      return true;
+    }
+    return false;
+  };
+  const belowThousand = (): boolean => {
+    if (words[at] === 'hundred' || (digit(words[at]) && words[at + 1] === 'hundred')) {
+      at += words[at] === 'hundred' ? 1 : 2;
+      belowHundred();
+      return true;
+    }
+    return belowHundred();
+  };
+  if (words[at] === 'thousand') at += 1;
+  else {
+    if (!belowThousand()) return false;
+    if (words[at] === 'thousand') at += 1;
+  }
+  if (words[at - 1] === 'thousand') belowThousand();
+  return at === words.length;
 }
 
 class Reader {
@@ -164,6 +207,13 @@ class Reader {
       return base === undefined ? undefined : combine(base, '-', left);
     }
     const kinds = new Set<'additive' | 'multiplicative'>();
+    // A power of a power ("ten to the power of ten to the power of ten": 10^(10^10) or (10^10)^10?) leaves
+    // the grouping open: refused, as the other ambiguous chains are.
+    let raised = false;
+    const raise = (word: string): void => {
+      if (raised) throw new Ambiguous(`"${word}" after a power: the wording does not say which power is taken first`);
+      raised = true;
+    };
     for (;;) {
       let op: string | undefined;
       if (this.take('plus') || this.take('added', 'to')) op = '+';
@@ -172,15 +222,18 @@ class Reader {
       else if (this.take('divided', 'by') || this.take('over')) op = '/';
       else if (this.take('squared')) {
         if (kinds.size > 0) throw new Ambiguous('"squared" after a chain of operations: the wording does not say what is squared');
+        raise('squared');
         left = { text: `${group(left)}^2`, atomic: false, hasUnknown: left.hasUnknown };
         continue;
       } else if (this.take('cubed')) {
         if (kinds.size > 0) throw new Ambiguous('"cubed" after a chain of operations: the wording does not say what is cubed');
+        raise('cubed');
         left = { text: `${group(left)}^3`, atomic: false, hasUnknown: left.hasUnknown };
         continue;
       } else if (this.take('to', 'the', 'power', 'of') || this.take('to', 'the', 'power')) {
         const exponent = this.operand();
         if (exponent === undefined || kinds.size > 0) throw new Ambiguous('"to the power" after a chain of operations');
+        raise('to the power');
         left = { text: `${group(left)}^${group(exponent)}`, atomic: false, hasUnknown: left.hasUnknown || exponent.hasUnknown };
         continue;
       }
@@ -257,6 +310,7 @@ export function readWorded(text: string): WordedResult {
   const read: Clause[] = [];
   try {
     for (const raw of clauses) {
+      spend(WORDED_STEPS_PER_CHARACTER * raw.length, 'reading the worded maths');
       const words = tokens(raw);
       if (words === undefined) continue;
       const clause = readClause(words, raw);

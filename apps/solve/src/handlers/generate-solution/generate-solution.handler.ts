@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { GenerateSolution, type MessageData, solutionBlobKeys, SolutionFailed, SolutionGenerated, STEPS_DOCUMENT_CONTENT_TYPE, STEPS_DOCUMENT_FORMAT, type StepsDocument } from '@openpaw/contracts';
+import { boundedMathsEngine, type MathsEngine } from '@openpaw/maths/bounded';
 import { isReplyOf, type Reply, replyTo } from '@openpaw/messaging';
 import { type BlobStore, type LlmClient, RunBudget, StructuredOutputError } from '@openpaw/providers';
 import { ClaimHeartbeat, ClaimLostError, type HeartbeatClock, realHeartbeatClock } from '../../claim/claim-heartbeat.js';
@@ -11,6 +12,7 @@ import {
   SOLVE_ATTEMPTS,
   SOLVE_BLOBS,
   SOLVE_HEARTBEAT_CLOCK,
+  SOLVE_MATHS_ENGINE,
   SOLVE_LLM,
   SOLVE_SETTINGS,
   type SolveAttemptStore,
@@ -65,6 +67,7 @@ export class GenerateSolutionHandler {
     @Inject(SOLVE_ATTEMPTS) private readonly attempts: SolveAttemptStore,
     @Inject(SOLVE_SETTINGS) private readonly settings: SolveSettings,
     @Optional() @Inject(SOLVE_HEARTBEAT_CLOCK) private readonly clock: HeartbeatClock = realHeartbeatClock,
+    @Optional() @Inject(SOLVE_MATHS_ENGINE) private readonly maths: MathsEngine = boundedMathsEngine(),
   ) {}
 
   /** Claims this process failed to give back (by attempt), to give back before its next claim. */
@@ -105,7 +108,7 @@ export class GenerateSolutionHandler {
     const { key } = held;
     let answer = keptAnswer;
     // The maths engine first: a problem it solves needs no model (cost 0, a few ms).
-    if (this.settings.mathsEngine === 'first') answer ??= engineAnswer(data.signature.normalizedText, this.settings.mathsBudget);
+    if (this.settings.mathsEngine === 'first') answer ??= await engineAnswer(data.signature.normalizedText, this.settings.mathsBudget, this.maths);
     if (answer === undefined) {
       const outcome = await this.ask(data, command.userId, held.heartbeat);
       if (outcome.kind === 'failed') return this.finish(held, failedReply(command, outcome.failure, outcome.costUsd));
@@ -123,7 +126,7 @@ export class GenerateSolutionHandler {
       return this.finish(held, failedReply(command, failure, provenance.costUsd));
     }
     if (keptAnswer === undefined && !(await this.attempts.saveAnswer(key, held.lease, answer))) throw claimTakenOver();
-    const checked = checkModelAnswer(data.signature.normalizedText, finalAnswer, provenance, await this.attempts.countInvalidOutputs(data.runId, data.attempt), this.settings.mathsBudget);
+    const checked = await checkModelAnswer(data.signature.normalizedText, finalAnswer, provenance, await this.attempts.countInvalidOutputs(data.runId, data.attempt), this.settings.mathsBudget, this.maths);
     if (checked.kind === 'rejected') return this.finish(held, failedReply(command, checked.failure, provenance.costUsd));
     provenance = checked.provenance;
 

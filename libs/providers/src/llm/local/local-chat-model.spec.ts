@@ -1,9 +1,12 @@
+import { boundedMathsEngine } from '@openpaw/maths';
 import { z } from 'zod';
 import { StructuredOutputError } from '../errors.js';
 import { ResilientLlmClient } from '../resilient-llm-client.js';
 import { LocalChatModel } from './local-chat-model.js';
 
 const llm = new ResilientLlmClient({ models: [new LocalChatModel()], defaultModel: 'local/deterministic' });
+// The maths engine's worker threads, started by the solves below.
+afterAll(() => boundedMathsEngine().close());
 
 const Solution = z.object({
   steps: z.array(z.object({ title: z.string(), detail: z.string() })),

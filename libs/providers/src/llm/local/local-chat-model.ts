@@ -48,15 +48,17 @@ export class LocalChatModel implements ChatModel {
     const wantsEngine = request.responseSchema !== undefined ? asksForSolution(request.responseSchema.schema) : users.some(mayHoldMaths);
     const engine = wantsEngine ? await this.loadSolver() : undefined;
     const problem = engine === undefined ? (users.at(-1) ?? '') : problemText(users, engine.findMathCandidate);
+    // Solved ahead (the engine runs on a worker thread, asynchronously) where the reply will use it.
+    const solution = engine === undefined || (request.responseSchema === undefined && engine.findMathCandidate(problem) === undefined) ? undefined : await engine.solveMathProblem(problem);
     const solve = (): MathSolution => {
-      if (engine === undefined) throw new Error('the maths engine was not loaded for this request');
-      return engine.solveMathProblem(problem);
+      if (solution === undefined) throw new Error('the maths engine was not loaded for this request');
+      return solution;
     };
     const text =
       request.responseSchema !== undefined
         ? JSON.stringify(fillSchema(request.responseSchema.schema, content, solve))
-        : engine?.findMathCandidate(problem) !== undefined
-          ? solutionText(solve())
+        : solution !== undefined
+          ? solutionText(solution)
           : extractiveReply(content);
     return {
       text,

@@ -1,4 +1,4 @@
-import { type Category, findMaths, solveProblem } from '@openpaw/maths';
+import { boundedMathsEngine, type Category, findMaths } from '@openpaw/maths';
 
 /**
  * The local model's worked solutions come from the offline maths engine (libs/maths): the same
@@ -29,9 +29,10 @@ export type MathSolution =
       readonly reason: string;
     };
 
-export function solveMathProblem(text: string): MathSolution {
+/** Solved on the bounded engine (a worker thread ended at the budget's deadline): no problem holds the process. */
+export async function solveMathProblem(text: string): Promise<MathSolution> {
   const problem = problemPart(text);
-  const outcome = solveProblem(problem);
+  const outcome = await boundedMathsEngine().solve(problem);
   if (!outcome.solved) return { canSolve: false, problem: findMaths(problem), reason: outcome.reason };
   return {
     canSolve: true,
