@@ -84,9 +84,9 @@ describe('maths signature', () => {
       expect(hashOf(b)).not.toBe(hashOf(a));
     });
 
-    it('carries no hash of an older version: a key computed by an older reading is never matched (maths-sig/v5)', () => {
+    it('carries no hash of an older version: a key computed by an older reading is never matched (maths-sig/v6)', () => {
       const signature = sig('Solve x + y = 10, x - y = 2');
-      expect(signature?.version).toBe('maths-sig/v5');
+      expect(signature?.version).toBe('maths-sig/v6');
       expect(signature).not.toHaveProperty('previousHash');
     });
 
@@ -229,6 +229,18 @@ describe('maths-sig/v5: the reading is not cut at "%" or a trailing "!", and pro
   it('given "times" in prose ("2 times a day"), then it is not keyed as a product; between operands it is', () => {
     expect(sig('A tablet is taken 2 times a day')?.canonical).not.toBe(sig('Evaluate 2a')?.canonical);
     expect(hashOf('Solve 3 times x = 12')).toBe(hashOf('Solve 3*x = 12'));
+  });
+});
+
+describe('maths-sig/v6: number words that form no one number, and numerals past a double, have no key', () => {
+  it('given "one two three plus one", then there is no key (v5 keyed it as 6 + 1, the key of "six plus one")', () => {
+    expect(hashOf('What is six plus one?')).toBeDefined();
+    expect(hashOf('What is one two three plus one?')).toBeUndefined();
+  });
+
+  it('given a numeral a double cannot hold, then there is no key (v5 keyed x + 9007199254740993 = 0 as ...992)', () => {
+    expect(hashOf('Solve x + 900719925474 = 0')).toBeDefined();
+    expect(hashOf('Solve x + 9007199254740993 = 0')).toBeUndefined();
   });
 });
 

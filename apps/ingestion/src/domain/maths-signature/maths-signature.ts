@@ -13,8 +13,12 @@ import { questionIntent } from './intent.js';
  * v5: the reading no longer cuts the maths at "%" or a trailing "!" (v4 keyed "10 % 3 + 1" as 3 + 1 and
  * "(3!)!" as 3!, the keys of other problems) and reads "times", "plus", "minus", "divided by" as signs only
  * between operands (v4 keyed "3 times a day" as 3a). Same rule as v4: older keys are never matched.
+ * v6: the reading refuses number words that form no one number ("one two three plus one" was keyed as
+ * 6 + 1, the key of "six plus one") and numerals a double cannot hold ("x + 9007199254740993 = 0"
+ * was keyed with ...992), and a worded power of a power is ambiguous: such a text now has no key, and
+ * its v5 key may be another problem's. Same rule: older keys are never matched.
  */
-export const MATHS_SIGNATURE_VERSION = 'maths-sig/v5';
+export const MATHS_SIGNATURE_VERSION = 'maths-sig/v6';
 
 export type MathsIntent = 'solve' | 'evaluate' | 'simplify' | 'expand' | 'factor' | 'differentiate' | 'integrate' | 'unspecified';
 
