@@ -1,6 +1,7 @@
 import type { MathNode } from 'mathjs';
 import { evaluateReal, mj, parseExpression, texOf } from '../core/mathjs.js';
-import { spend, symbolicCost } from '../core/budget.js';
+import { spend } from '../core/budget.js';
+import { symbolicCost } from '../core/symbolic-cost.js';
 import { antiderivative } from '../core/nerdamer.js';
 import { Polynomial } from '../core/polynomial.js';
 import { formatDecimal, Rational } from '../core/rational.js';
