@@ -21,8 +21,22 @@ export interface NatsClusterHandle {
   pidOf(node: string): number | undefined;
   /** SIGKILL the node's process (a lost machine: nothing flushed), and wait until it is gone. */
   kill(node: string): Promise<void>;
-  /** Starts a killed or stopped node again with its config and store, and waits for its client port. */
+  /** Starts a killed, stopped or isolated node again with its config and store, and waits for its client port. */
   restart(node: string): Promise<void>;
+  /**
+   * A network partition of one node: restarts it (same store, same client port) with a cluster port
+   * no other node knows and no routes, so it serves whichever clients connect to it but reaches no
+   * peer and no peer reaches it (it holds no quorum, so it leads nothing). `restart` heals it.
+   */
+  isolate(node: string): Promise<void>;
+  /**
+   * Waits until `node` stores every stream as the stream's leader does (a restarted or healed node
+   * caught up), asking the other running nodes who leads. Resolves with what still differed when
+   * `timeoutMs` ran out (empty: caught up).
+   */
+  catchUp(node: string, timeoutMs: number): Promise<readonly string[]>;
+  /** The node's client connections, from its `/connz` (e.g. services left on an isolated node). */
+  clientsOn(node: string): Promise<number>;
   /** Every stream of the default account as this node stores it, by stream name. */
   streamsOn(node: string): Promise<Readonly<Record<string, NodeStreamState>>>;
   dispose(): Promise<void>;
@@ -63,8 +77,13 @@ export async function startNatsCluster(size = 3, binary = process.env['NATS_SERV
     if (i < 0) throw new Error(`nats cluster: no node ${node} (nodes: ${names.join(', ')})`);
     return i;
   };
-  const launch = async (node: string): Promise<ManagedProcess> => {
+  const launch = async (node: string, partition: { readonly isolated: boolean } = { isolated: false }): Promise<ManagedProcess> => {
     const i = indexOf(node);
+    const isolatedPort = partition.isolated ? await findFreePort() : 0;
+    // Isolated, its only route is to itself (JetStream refuses a cluster with none; a route to self is dropped).
+    const cluster = partition.isolated
+      ? `cluster { name: openpaw-test, listen: "127.0.0.1:${isolatedPort}", routes: ["nats-route://127.0.0.1:${isolatedPort}"] }`
+      : `cluster { name: openpaw-test, listen: "127.0.0.1:${routePorts[i]}", routes: [${routes}] }`;
     const config = join(dir, `${node}.conf`);
     writeFileSync(
       config,
@@ -73,7 +92,7 @@ export async function startNatsCluster(size = 3, binary = process.env['NATS_SERV
         `listen: "127.0.0.1:${clientPorts[i]}"`,
         `http: "127.0.0.1:${monitorPorts[i]}"`,
         `jetstream { store_dir: "${join(dir, `store-${node}`)}" }`,
-        `cluster { name: openpaw-test, listen: "127.0.0.1:${routePorts[i]}", routes: [${routes}] }`,
+        cluster,
         options.extraConfig ?? '',
       ].join('\n'),
     );
@@ -88,7 +107,7 @@ export async function startNatsCluster(size = 3, binary = process.env['NATS_SERV
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const started = await Promise.all(names.map(launch));
+    const started = await Promise.all(names.map((node) => launch(node)));
     // Some node reports the JetStream meta leader once the cluster has formed; R<size> placement
     // needs every peer current in the meta group too (on a loaded machine that takes a while longer).
     await Promise.any(started.map((proc) => waitForOutput(proc, 'JetStream cluster new metadata leader', 30_000)));
@@ -113,19 +132,48 @@ export async function startNatsCluster(size = 3, binary = process.env['NATS_SERV
       await running(node)?.stop();
       await launch(node);
     },
-    streamsOn: async (node) => {
-      const response = await fetch(`http://127.0.0.1:${monitorPorts[indexOf(node)]}/jsz?accounts=true&streams=true`);
-      const jsz = (await response.json()) as Jsz;
-      const streams: Record<string, NodeStreamState> = {};
-      for (const account of jsz.account_details ?? []) {
-        for (const stream of account.stream_detail ?? []) {
-          streams[stream.name] = { messages: stream.state.messages, lastSeq: stream.state.last_seq, leader: stream.cluster?.leader ?? '' };
-        }
-      }
-      return streams;
+    isolate: async (node) => {
+      await running(node)?.stop();
+      await launch(node, { isolated: true });
     },
+    catchUp: async (node, timeoutMs) => {
+      const streamsOn = async (of: string): Promise<Readonly<Record<string, NodeStreamState>>> => (running(of) === undefined ? {} : await readStreams(monitorPorts[indexOf(of)] ?? 0).catch(() => ({})));
+      const since = Date.now();
+      for (;;) {
+        const mine = await streamsOn(node);
+        const differences: string[] = [];
+        const peer = names.find((other) => other !== node && running(other) !== undefined) ?? node;
+        for (const [name, state] of Object.entries(await streamsOn(peer))) {
+          const leaderState = (await streamsOn(state.leader === '' ? peer : state.leader))[name];
+          const own = mine[name];
+          if (own === undefined || leaderState === undefined || own.lastSeq !== leaderState.lastSeq || own.messages !== leaderState.messages) {
+            differences.push(`${name}: ${node} ${own === undefined ? 'has no replica' : `${own.messages} msgs to seq ${own.lastSeq}`}, leader ${state.leader} ${leaderState?.messages} to ${leaderState?.lastSeq}`);
+          }
+        }
+        if (differences.length === 0 || Date.now() - since > timeoutMs) return differences;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    },
+    clientsOn: async (node) => {
+      const response = await fetch(`http://127.0.0.1:${monitorPorts[indexOf(node)]}/connz`);
+      return ((await response.json()) as { num_connections?: number }).num_connections ?? 0;
+    },
+    streamsOn: (node) => readStreams(monitorPorts[indexOf(node)] ?? 0),
     dispose,
   };
+}
+
+/** Every stream of every account as the node with this monitor port stores it, by stream name. */
+async function readStreams(monitorPort: number): Promise<Readonly<Record<string, NodeStreamState>>> {
+  const response = await fetch(`http://127.0.0.1:${monitorPort}/jsz?accounts=true&streams=true`);
+  const jsz = (await response.json()) as Jsz;
+  const streams: Record<string, NodeStreamState> = {};
+  for (const account of jsz.account_details ?? []) {
+    for (const stream of account.stream_detail ?? []) {
+      streams[stream.name] = { messages: stream.state.messages, lastSeq: stream.state.last_seq, leader: stream.cluster?.leader ?? '' };
+    }
+  }
+  return streams;
 }
 
 /** Polls the nodes' `/jsz` until one has a meta leader with `size - 1` current replicas. */
