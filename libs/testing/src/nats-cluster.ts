@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findFreePort } from './free-port.js';
 import { type ManagedProcess, spawnManaged, waitForOutput, waitForPort } from './process-control.js';
+import { startRouteProxy } from './route-proxy.js';
 
 /** One stream as one node stores it (its own replica), from that node's `/jsz`. */
 export interface NodeStreamState {
@@ -21,20 +22,24 @@ export interface NatsClusterHandle {
   pidOf(node: string): number | undefined;
   /** SIGKILL the node's process (a lost machine: nothing flushed), and wait until it is gone. */
   kill(node: string): Promise<void>;
-  /** Starts a killed, stopped or isolated node again with its config and store, and waits for its client port. */
+  /** Starts a killed or stopped node again with its config and store, and waits for its client port. */
   restart(node: string): Promise<void>;
   /**
-   * A network partition of one node: restarts it (same store, same client port) with a cluster port
-   * no other node knows and no routes, so it serves whichever clients connect to it but reaches no
-   * peer and no peer reaches it (it holds no quorum, so it leads nothing). `restart` heals it.
+   * A network partition of one node (a cluster started `partitionable`): every route to and from it is
+   * cut, and stays cut, while it runs on with its clients, its store and its client port. Its clients
+   * stay connected to a node that reaches no peer (it holds no quorum, so it leads nothing). `heal`
+   * lets the routes form again.
    */
   isolate(node: string): Promise<void>;
+  heal(): void;
   /**
    * Waits until `node` stores every stream as the stream's leader does (a restarted or healed node
    * caught up), asking the other running nodes who leads. Resolves with what still differed when
    * `timeoutMs` ran out (empty: caught up).
    */
   catchUp(node: string, timeoutMs: number): Promise<readonly string[]>;
+  /** The node's recent log (its warnings and errors, e.g. about a replica's catch-up). */
+  logs(node: string): string;
   /** The node's client connections, from its `/connz` (e.g. services left on an isolated node). */
   clientsOn(node: string): Promise<number>;
   /** Every stream of the default account as this node stores it, by stream name. */
@@ -57,9 +62,14 @@ interface Jsz {
  * A real JetStream cluster of `size` nats-server processes on 127.0.0.1 (routes between every node),
  * for what a single server cannot show (stream replicas, losing a node). Resolves once JetStream has a
  * meta leader with every peer current. `extraConfig` is appended to every node's config (an accounts
- * block: the nodes' `/jsz` then lists each account's streams).
+ * block: the nodes' `/jsz` then lists each account's streams). `partitionable` puts a route proxy in
+ * front of each node's cluster port (routes and the advertised cluster address name it), for `isolate`.
  */
-export async function startNatsCluster(size = 3, binary = process.env['NATS_SERVER_BIN'] ?? 'nats-server', options: { readonly extraConfig?: string } = {}): Promise<NatsClusterHandle> {
+export async function startNatsCluster(
+  size = 3,
+  binary = process.env['NATS_SERVER_BIN'] ?? 'nats-server',
+  options: { readonly extraConfig?: string; readonly partitionable?: boolean } = {},
+): Promise<NatsClusterHandle> {
   const dir = mkdtempSync(join(tmpdir(), 'openpaw-nats-cluster-'));
   const names = Array.from({ length: size }, (_, i) => `n${i}`);
   const clientPorts: number[] = [];
@@ -70,20 +80,19 @@ export async function startNatsCluster(size = 3, binary = process.env['NATS_SERV
     routePorts.push(await findFreePort());
     monitorPorts.push(await findFreePort());
   }
-  const routes = routePorts.map((port) => `"nats-route://127.0.0.1:${port}"`).join(', ');
+  const proxies = options.partitionable === true ? await Promise.all(routePorts.map((port) => startRouteProxy(port))) : [];
+  // A partitionable cluster's routes (and gossiped cluster addresses) go through the proxies.
+  const routedPorts = options.partitionable === true ? proxies.map((proxy) => proxy.port) : routePorts;
+  const routes = routedPorts.map((port) => `"nats-route://127.0.0.1:${port}"`).join(', ');
   const processes = new Map<string, ManagedProcess>();
   const indexOf = (node: string): number => {
     const i = names.indexOf(node);
     if (i < 0) throw new Error(`nats cluster: no node ${node} (nodes: ${names.join(', ')})`);
     return i;
   };
-  const launch = async (node: string, partition: { readonly isolated: boolean } = { isolated: false }): Promise<ManagedProcess> => {
+  const launch = async (node: string): Promise<ManagedProcess> => {
     const i = indexOf(node);
-    const isolatedPort = partition.isolated ? await findFreePort() : 0;
-    // Isolated, its only route is to itself (JetStream refuses a cluster with none; a route to self is dropped).
-    const cluster = partition.isolated
-      ? `cluster { name: openpaw-test, listen: "127.0.0.1:${isolatedPort}", routes: ["nats-route://127.0.0.1:${isolatedPort}"] }`
-      : `cluster { name: openpaw-test, listen: "127.0.0.1:${routePorts[i]}", routes: [${routes}] }`;
+    const advertise = options.partitionable === true ? `, advertise: "127.0.0.1:${routedPorts[i]}"` : '';
     const config = join(dir, `${node}.conf`);
     writeFileSync(
       config,
@@ -92,7 +101,7 @@ export async function startNatsCluster(size = 3, binary = process.env['NATS_SERV
         `listen: "127.0.0.1:${clientPorts[i]}"`,
         `http: "127.0.0.1:${monitorPorts[i]}"`,
         `jetstream { store_dir: "${join(dir, `store-${node}`)}" }`,
-        cluster,
+        `cluster { name: openpaw-test, listen: "127.0.0.1:${routePorts[i]}", routes: [${routes}]${advertise} }`,
         options.extraConfig ?? '',
       ].join('\n'),
     );
@@ -104,10 +113,11 @@ export async function startNatsCluster(size = 3, binary = process.env['NATS_SERV
   };
   const dispose = async (): Promise<void> => {
     await Promise.all([...processes.values()].map((p) => p.stop()));
+    await Promise.all(proxies.map((proxy) => proxy.close()));
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const started = await Promise.all(names.map((node) => launch(node)));
+    const started = await Promise.all(names.map(launch));
     // Some node reports the JetStream meta leader once the cluster has formed; R<size> placement
     // needs every peer current in the meta group too (on a loaded machine that takes a while longer).
     await Promise.any(started.map((proc) => waitForOutput(proc, 'JetStream cluster new metadata leader', 30_000)));
@@ -133,8 +143,14 @@ export async function startNatsCluster(size = 3, binary = process.env['NATS_SERV
       await launch(node);
     },
     isolate: async (node) => {
-      await running(node)?.stop();
-      await launch(node, { isolated: true });
+      const own = proxies[indexOf(node)];
+      if (own === undefined) throw new Error('nats cluster: isolate needs a cluster started with { partitionable: true }');
+      const varz = (await (await fetch(`http://127.0.0.1:${monitorPorts[indexOf(node)]}/varz`)).json()) as { server_id?: string };
+      const serverIds = new Set(varz.server_id === undefined ? [] : [varz.server_id]);
+      for (const proxy of proxies) proxy.cut(proxy === own ? { all: true, serverIds } : { all: false, serverIds });
+    },
+    heal: () => {
+      for (const proxy of proxies) proxy.heal();
     },
     catchUp: async (node, timeoutMs) => {
       const streamsOn = async (of: string): Promise<Readonly<Record<string, NodeStreamState>>> => (running(of) === undefined ? {} : await readStreams(monitorPorts[indexOf(of)] ?? 0).catch(() => ({})));
@@ -154,6 +170,7 @@ export async function startNatsCluster(size = 3, binary = process.env['NATS_SERV
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
     },
+    logs: (node) => processes.get(node)?.output() ?? '',
     clientsOn: async (node) => {
       const response = await fetch(`http://127.0.0.1:${monitorPorts[indexOf(node)]}/connz`);
       return ((await response.json()) as { num_connections?: number }).num_connections ?? 0;
