@@ -74,8 +74,9 @@ async function visualDegreesRun(platform: RunningPlatform, user: string, timeout
       else {
         last = started === undefined ? 'gateway out of reach' : `start answered ${started.status}`;
         await started?.body?.cancel();
-        // Only "not now" may be retried: the bus not answering is a 503 with Retry-After, never a 500.
-        if (started !== undefined && started.status !== 503) return last;
+        // Only "not now" may be retried: the bus not answering (a 503, never a 500) or admission's 429, both with Retry-After.
+        if (started !== undefined && started.status !== 503 && started.status !== 429) return last;
+        await delay(Number(started?.headers.get('retry-after') ?? 0) * 1000);
       }
     } else {
       const run = await client.run(runId).catch(() => undefined);
