@@ -364,6 +364,11 @@ describe('artifacts, research and paper search through nats-server node loss and
     const next = await Promise.all(runs(await prepare(`node-loss-2-${RUNS}`, tag), `node-loss-2-${RUNS}`, tag));
     expect(notCompleted(next)).toEqual([]);
     const behind = behindAfterHeal.length === 0 ? [] : await cluster.catchUp(isolated, 30_000);
+    // A replica left behind is not left to lead later (once, the lost-for-good scenario then made it the
+    // commands leader: a command stored twice, runs 120 s long). The runbook's remedy: restart the node.
+    const afterRestart = behind.length === 0 ? [] : await cluster.restart(isolated).then(() => cluster.catchUp(isolated, 30_000));
+    if (behind.length > 0) console.log(`partition healed: ${isolated} restarted: ${afterRestart.length === 0 ? 'caught up' : `still behind (${afterRestart.join('; ')})`}`);
+    expect(afterRestart).toEqual([]);
     console.log(
       `partition healed: ${isolated} ${behindAfterHeal.length === 0 ? 'caught up within 30 s' : `behind 30 s after the runs ended (${behindAfterHeal.join('; ')}); after one more round of runs ${behind.length === 0 ? 'caught up' : `still behind (${behind.join('; ')})\n${cluster.logs(isolated).split('\n').filter((line) => /\[(WRN|ERR)\]/.test(line)).slice(-20).join('\n')}`}`}`,
     );
