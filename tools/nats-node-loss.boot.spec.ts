@@ -74,8 +74,9 @@ async function visualDegreesRun(platform: RunningPlatform, user: string, timeout
       else {
         last = started === undefined ? 'gateway out of reach' : `start answered ${started.status}`;
         await started?.body?.cancel();
-        // Only "not now" may be retried: the bus not answering is a 503 with Retry-After, never a 500.
-        if (started !== undefined && started.status !== 503) return last;
+        // Only "not now" may be retried: the bus not answering (a 503, never a 500) or admission's 429, both with Retry-After.
+        if (started !== undefined && started.status !== 503 && started.status !== 429) return last;
+        await delay(Number(started?.headers.get('retry-after') ?? 0) * 1000);
       }
     } else {
       const run = await client.run(runId).catch(() => undefined);
@@ -225,22 +226,8 @@ describe('workflows through the loss of nats-server nodes (3 nodes, R3): the com
     await expectEachSideEffectOnce(model.requests, PROBLEMS, victim);
 
     // The restarted node catches up: it stores every stream as the stream's leader does.
-    const caughtUpWithin = 30_000;
     const since = Date.now();
-    let differences: string[] = [];
-    for (;;) {
-      const mine = await cluster.streamsOn(victim).catch((): Readonly<Record<string, NodeStreamState>> => ({}));
-      differences = [];
-      for (const [name, state] of Object.entries(await cluster.streamsOn(survivor))) {
-        const leaderState = state.leader === survivor ? state : (await cluster.streamsOn(state.leader === '' ? survivor : state.leader))[name];
-        const own = mine[name];
-        if (own === undefined || leaderState === undefined || own.lastSeq !== leaderState.lastSeq || own.messages !== leaderState.messages) {
-          differences.push(`${name}: ${victim} ${own === undefined ? 'has no replica' : `${own.messages} msgs to seq ${own.lastSeq}`}, leader ${state.leader} ${leaderState?.messages} to ${leaderState?.lastSeq}`);
-        }
-      }
-      if (differences.length === 0 || Date.now() - since > caughtUpWithin) break;
-      await delay(500);
-    }
+    const differences = await cluster.catchUp(victim, 30_000);
     expect(differences).toEqual([]);
     console.log(`node loss: ${victim} caught up on every stream ${Date.now() - since} ms after the runs ended`);
   }, 240_000);

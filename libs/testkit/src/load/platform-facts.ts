@@ -103,7 +103,7 @@ async function slowestRunTimeline(client: pg.Client): Promise<string[]> {
 }
 
 /** Reads every stored command once (an ordered consumer): stored copies vs distinct envelope ids, per subject. */
-async function commandCounts(natsUrl: string): Promise<Record<string, { stored: number; distinct: number }>> {
+export async function commandCounts(natsUrl: string): Promise<Record<string, { stored: number; distinct: number }>> {
   const nc = await connect({ servers: natsUrl });
   try {
     const js = jetstream(nc);

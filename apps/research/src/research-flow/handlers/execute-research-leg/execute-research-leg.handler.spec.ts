@@ -86,6 +86,16 @@ describe('ExecuteResearchLeg (a leg through the LLM port, with the user’s own 
     expect(openai.requests).toHaveLength(1);
   });
 
+  it('given its announcement lost (the bus not answering mid-leg), then the answer is still kept: a redelivery never calls the provider again', async () => {
+    script.openai = () => ({ text: 'answered while the bus was down' });
+    const data: MessageData<typeof ExecuteResearchLeg> = { runId: RUN, userId: USER, provider: 'openai', legIndex: 0, round: 1, prompt: PROMPT, externalReports: [], key: await f.seal(USER, 'openai', OPENAI_KEY), capMs: 10_000, costCapUsd: 1 };
+    const first = await f.legs.execute({ commandId: 'cmd-unannounced', data }, () => Promise.reject(new Error('JetStream did not answer')));
+    expect(first).toMatchObject({ message: ResearchLegCompleted, data: { content: 'answered while the bus was down' } });
+    const again = await f.legs.execute({ commandId: 'cmd-unannounced', data }, () => Promise.reject(new Error('must not start again')));
+    expect(again).toEqual(first);
+    expect(openai.requests).toHaveLength(1);
+  });
+
   it('given a provider that answers 500, then the wrapper retries, and the leg fails with server_error and the reason', async () => {
     script.openai = () => ({ status: 500, message: 'upstream exploded' });
     const { reply } = await leg({ provider: 'openai' });

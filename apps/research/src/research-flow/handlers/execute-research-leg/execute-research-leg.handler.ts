@@ -53,10 +53,7 @@ export class ExecuteResearchLegHandler {
 
     const startedAt = this.clock.now();
     // Announced while the provider works (not before: a round trip less per leg); settled before the reply goes out.
-    const announced = started(new Date(startedAt).toISOString()).then(
-      () => null,
-      (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
-    );
+    const announced = started(new Date(startedAt).toISOString()).catch(() => undefined);
     const researcher = this.providers.researcherFor(d.provider);
     const outcome = await this.cancellations.track(d.runId, 'leg', d.round, async (cancel) => {
       const signal = capped(cancel, d.capMs);
@@ -71,9 +68,11 @@ export class ExecuteResearchLegHandler {
         return { ok: false as const, failure: legFailureOf(error, signal) };
       }
     });
-    // A lost announcement fails the delivery (redelivered); a leg whose call ended is answered from its kept reply next time only once it is kept.
-    const unannounced = await announced;
-    if (unannounced !== null) throw unannounced;
+    // Settled before the reply goes out, but a lost announcement (the bus not answering: an election, a
+    // partition) does not fail the leg: the call has ended and is billed, so its answer is kept now and a
+    // redelivery is answered from it, never by calling the provider again. The coordinator takes a
+    // completion or failure of a leg whose start it never heard of, and ignores a start heard after it.
+    await announced;
     if (!outcome.ok) return failed(outcome.failure);
     const { report } = outcome;
     const content = cutTo(report.content, RESEARCH_LIMITS.reportChars);
