@@ -101,8 +101,8 @@ export async function readProblem(image: NormalisedImage, skewDegrees: number, r
   return inline?.status === 'read' ? inline : judged;
 }
 
-/** A page of one row is this many character heights tall at most (a stacked fraction is about 2.5). */
-const ONE_ROW = 3.5;
+/** A page of one row is this many character heights tall at most (a stacked fraction is 2.5 to 3.8: two glyphs, a bar and the gaps `findFractions` allows). */
+const ONE_ROW = 4;
 
 /**
  * The page read again with its stacked fractions written inline (`inlineFractions`), when its ink shows
