@@ -76,13 +76,14 @@ describe('ingestProblem', () => {
     expect(outcome).toMatchObject({ status: 'rejected', reason: 'unreadable' });
   });
 
-  it('reads a stacked fraction as a fraction, or refuses it; never as the digits side by side', async () => {
+  it('reads a loosely stacked fraction as a fraction, never as the digits side by side', async () => {
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="200"><rect width="100%" height="100%" fill="white"/>
       <g font-family="DejaVu Sans" font-size="40" fill="black"><text x="40" y="115">Evaluate</text><text x="230" y="80">3</text><text x="230" y="150">4</text>
       <rect x="220" y="98" width="44" height="3"/><text x="285" y="115">+ 1</text></g></svg>`;
     const outcome = await ingestProblem({ kind: 'image', bytes: await sharp(Buffer.from(svg)).png().toBuffer() }, ports);
-    if (outcome.status === 'rejected') expect(outcome.reason).toBe('unreadable');
-    else expect(outcome.signature.normalisedText.replace(/[()\s]/g, '')).toMatch(/3\/4\+1$/);
+    // The numerator and denominator stand 0.55–0.7 character heights off the bar (HTML, not TeX spacing).
+    if (outcome.status !== 'normalised') throw new Error(`rejected: ${outcome.detail}`);
+    expect(outcome.signature.normalisedText.replace(/[()\s]/g, '')).toMatch(/3\/4\+1$/);
   });
 
   it('gives a tilted JPEG copy the same text and a near pHash', async () => {

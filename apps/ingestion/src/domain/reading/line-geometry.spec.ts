@@ -24,6 +24,21 @@ describe('lineGeometry', () => {
     expect(index.doubts).toEqual(expect.arrayContaining([expect.stringMatching(/"1" is printed below the line/)]));
   });
 
+  it('pools a raised digit\'s spellings ("2" and "²"): its ink says it is an exponent either way; a digit on the line keeps them apart', () => {
+    const unsure = (c: OcrChar, confidence: number, alternatives: OcrChar['alternatives']): OcrChar => ({ ...c, confidence, alternatives });
+    const start = [char('S', 0), char('o', 1, 20), char('l', 2), char('v', 3, 20), char('e', 4, 20), char(' ', 5)];
+    const raisedTwo = lineGeometry(line([...start, char('t', 6, 12), unsure(char('2', 7, 0, 28), 0.47, [{ text: '²', confidence: 0.45 }, { text: '3', confidence: 0.03 }])]));
+    expect(raisedTwo.text).toBe('Solve t^2');
+    expect(raisedTwo.chars.at(-1)).toMatchObject({ text: '2', alternatives: [{ text: '3', confidence: 0.03 }] });
+    expect(raisedTwo.chars.at(-1)!.confidence).toBeCloseTo(0.92);
+    const superscript = lineGeometry(line([...start, char('t', 6, 12), unsure(char('²', 7, 0, 28), 0.52, [{ text: '2', confidence: 0.46 }])]));
+    expect(superscript.chars.at(-1)).toMatchObject({ text: '²', alternatives: [] });
+    expect(superscript.chars.at(-1)!.confidence).toBeCloseTo(0.98);
+    // The same "²" with its ink on the baseline: where it sits is the reader's word only, so "2" stays other maths.
+    const onTheLine = lineGeometry(line([...start, char('t', 6, 12), unsure(char('²', 7), 0.52, [{ text: '2', confidence: 0.46 }])]));
+    expect(onTheLine.chars.at(-1)).toMatchObject({ text: '²', confidence: 0.52, alternatives: [{ text: '2', confidence: 0.46 }] });
+  });
+
   it('judges the baseline only from characters with ink of their own: a box the reader placed by columns says nothing of where a glyph sits', () => {
     // "f" was found no ink of its own (its box is the whole line's rows); without care its bottom (70)
     // would pull the baseline down and make the coefficient "9" look raised.

@@ -64,7 +64,7 @@ export function lineGeometry(line: OcrLine): LineGeometry {
     if (c.box !== undefined && c.text.trim() !== '' && !inProseWord(chars, i) && height(c.box) > TALL_INK * charHeight) doubts.push(`"${c.text}" stands ${(height(c.box) / charHeight).toFixed(1)} characters tall (a stacked fraction or a root?)`);
     if (raised[i] === true && (i === 0 || chars[i - 1]!.text.trim() === '')) doubts.push(`"${c.text}" is raised with nothing before it (an exponent of what?)`);
   }
-  const decided = chars.map((c, i) => (raised[i] === true ? c : letterOrTimes(chars, i, charHeight, raised)));
+  const decided = chars.map((c, i) => (raised[i] === true || raisedSuperscript(chars, i, charHeight) ? poolExponentSpellings(c) : letterOrTimes(chars, i, charHeight, raised)));
   for (const [i, c] of decided.entries()) {
     // What the line reader read on the line but was printed above or below it is other maths.
     const shift = raised[i] === true || !inked(c) || OFF_BASELINE.test(c.text) || c.text.trim() === '' || (inProseWord(decided, i) && !nextToDigit(decided, i)) ? undefined : offBaseline(decided, i, raised, charHeight);
@@ -106,6 +106,38 @@ function offBaseline(chars: readonly OcrChar[], i: number, raised: readonly bool
   if (baseline - c.box!.y1 > RAISED_BY * charHeight) return 'above';
   if (/^[0-9]$/.test(c.text) && c.box!.y1 - baseline > RAISED_BY * charHeight) return 'below';
   return undefined;
+}
+
+const SUPERSCRIPT_DIGITS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+/** The digit a character spells, on the line ("2") or as a superscript ("²"); undefined for any other character. */
+function digitOf(text: string): string | undefined {
+  if (/^[0-9]$/.test(text)) return text;
+  const at = text.length === 1 ? SUPERSCRIPT_DIGITS.indexOf(text) : -1;
+  return at < 0 ? undefined : String(at);
+}
+
+/** A character the reader read as a superscript digit whose ink is raised as an exponent's is (`RAISED_BY`, `RAISED_MAX_HEIGHT`). */
+function raisedSuperscript(chars: readonly OcrChar[], i: number, charHeight: number): boolean {
+  const c = chars[i]!;
+  if (!inked(c) || digitOf(c.text) === undefined || /^[0-9]$/.test(c.text)) return false;
+  const around = chars.slice(Math.max(0, i - NEIGHBOURS), i + NEIGHBOURS + 1).filter((n) => n !== c && inked(n) && SITS_ON_BASELINE.test(n.text));
+  const baseline = median(around.map((n) => n.box!.y1));
+  return baseline !== undefined && baseline - c.box.y1 > RAISED_BY * charHeight && height(c.box) <= RAISED_MAX_HEIGHT * charHeight;
+}
+
+/**
+ * A digit whose ink is raised is an exponent however the reader spelled it: PP-OCRv4 splits a raised
+ * "2" between "2" (0.47) and "²", and the doubt resolution would weigh "t2" against "t²" as two
+ * maths. The ink decides where it sits, so the spellings of the same digit are one reading and take
+ * their probability together; a different digit stays an alternative (the ink says nothing of which).
+ */
+function poolExponentSpellings(c: OcrChar): OcrChar {
+  const digit = digitOf(c.text);
+  const alternatives = c.alternatives ?? [];
+  const same = alternatives.filter((a) => digitOf(a.text) === digit);
+  if (digit === undefined || same.length === 0) return c;
+  const pooled = same.reduce((sum, a) => sum + a.confidence, c.confidence);
+  return { ...c, confidence: Math.min(1, pooled), alternatives: alternatives.filter((a) => digitOf(a.text) !== digit) };
 }
 
 /** A "×" floats on the maths axis: its ink ends at least this many character heights above the baseline; an "x" sits on it. */

@@ -36,6 +36,14 @@ describe('judgeReading', () => {
     expect(outcome.reading.confidence).toBeCloseTo(0.99);
   });
 
+  it('refuses the unknown run into "for" (a lost space), never answering what the prose no longer asks', () => {
+    const outcome = judgeReading(reading('Solve forn: 2n + 29 = 55'));
+    expect(outcome).toMatchObject({ status: 'unreadable', reason: expect.stringContaining('the unknown run into "for"') });
+    // A word that merely begins with "for" is not doubted.
+    expect(judgeReading(reading('Write in the form: y = 2x + 3'))).toMatchObject({ status: 'read' });
+    expect(judgeReading(reading('Solve for n: 2n + 29 = 55'))).toMatchObject({ status: 'read' });
+  });
+
   it('refuses a relation read at 0.87 when the reader gave "≤" a tenth: other maths holds too much of the probability', () => {
     const outcome = judgeReading(reading('Solve for n: 8n + 4 < 47', [{ at: 20, confidence: 0.87, alternatives: [{ text: '≤', confidence: 0.1 }, { text: '＜', confidence: 0.03 }] }]));
     expect(outcome).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/"<" 0\.87 \(2 different maths fit/) });

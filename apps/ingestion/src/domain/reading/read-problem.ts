@@ -101,8 +101,8 @@ export async function readProblem(image: NormalisedImage, skewDegrees: number, r
   return inline?.status === 'read' ? inline : judged;
 }
 
-/** A page of one row is this many character heights tall at most (a stacked fraction is about 2.5). */
-const ONE_ROW = 3.5;
+/** A page of one row is this many character heights tall at most (a stacked fraction is 2.5 to 3.8: two glyphs, a bar and the gaps `findFractions` allows). */
+const ONE_ROW = 4;
 
 /**
  * The page read again with its stacked fractions written inline (`inlineFractions`), when its ink shows
@@ -163,6 +163,8 @@ export function judgeReading(reading: OcrReading, settings: ReadingSettings = DE
     const found = pattern.exec(normalised);
     if (found !== null) doubts.push(`"${found[0]}": ${what}`);
   }
+  const glued = GLUED_UNKNOWN.exec(normalised);
+  if (glued !== null && extraction.signature?.unknowns.includes(glued[1]!) === true) doubts.push(`"${glued[0]}": the unknown run into "for" (a space lost? what is asked cannot be read)`);
   if (extraction.signature === undefined && PROMPT_WITHOUT_MATHS.test(normaliseText(text))) doubts.push(`"${text.trim()}" asks for maths the reading does not hold (a line lost?)`);
   if (doubts.length > 0) return refusal(doubts, text);
   const confidence = tokens.length === 0 ? 1 : Math.min(...tokens.map((t) => t.confidence));
@@ -199,6 +201,13 @@ const MISREAD_SHAPES: readonly (readonly [RegExp, string])[] = [
   [/\d \d/, 'two numbers side by side (a digit read twice, or an operator lost?)'],
   [/(\p{L}) \1(?!\p{L})/u, 'a letter read twice'],
 ];
+
+/**
+ * "for" run into a letter ("solve forn: 2n+29=55"): PP-OCR drops a word space before a lone letter. What
+ * the problem asks for is then prose, not the unknown, so the reading's maths is not the page's. Doubted
+ * when the letter is one of the maths' unknowns (refused, never guessed apart: "form" is a word).
+ */
+const GLUED_UNKNOWN = /\bfor(\p{L})(?!\p{L})/u;
 
 /** An instruction with nothing after it to act on: what is left when the maths line was not read. */
 const PROMPT_WITHOUT_MATHS = /(?:^|\s)(?:solve|simplify|evaluate|calculate|work out|compute|find|factorise|factorize|expand|add the fractions)(?:\s+for\s+[a-z])?\s*:?\s*$/;
