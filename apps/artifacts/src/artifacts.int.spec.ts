@@ -215,6 +215,36 @@ describe('artifacts service on real NATS and PostgreSQL', () => {
     expect(unknown.data).toMatchObject({ step: 'snapshot', errorCode: 'unknown_sources' });
   });
 
+  it('captures a deferred snapshot as of the request (asOf): a source indexed after it is left out; a message without asOf sees it', async () => {
+    const before = await addText('nb-deferred', PHOTOSYNTHESIS);
+    const pause = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 20));
+    await pause();
+    const requestedAt = new Date().toISOString();
+    await pause();
+    const after = await addText('nb-deferred', CELLS);
+
+    const capture = async (sourceIds: string[], asOf?: string): Promise<Envelope> => {
+      const runId = randomUUID();
+      const command = await send(CaptureSnapshot, { runId, userId: USER, notebookId: 'nb-deferred', sourceIds, query: 'Create a quiz on cells', k: 5, ...(asOf === undefined ? {} : { asOf }) }, runId);
+      return (await repliesTo(command))[0]!;
+    };
+    const deferred = (await capture([], requestedAt)).data as MessageData<typeof SnapshotCaptured>;
+    expect(deferred.snapshot?.source_ids).toEqual([before.sourceId]);
+    expect(deferred.snapshot?.chunks.map((c) => c.chunk_id).sort()).toEqual([...before.chunkIds].sort());
+    expect(deferred.snapshot?.captured_at).toBe(requestedAt);
+    // A source named by the request that did not exist then is unknown, as it was at the request.
+    const named = await capture([after.sourceId], requestedAt);
+    expect(named.type).toBe(ArtifactStepFailed.subject);
+    expect(named.data).toMatchObject({ step: 'snapshot', errorCode: 'unknown_sources' });
+    // A request before the notebook had any source: no snapshot, as at creation.
+    expect(((await capture([], new Date(Date.parse(requestedAt) - 3_600_000).toISOString())).data as MessageData<typeof SnapshotCaptured>).snapshot).toBeNull();
+
+    // An older message, without asOf: the notebook as it is now (as before asOf existed).
+    const now = (await capture([])).data as MessageData<typeof SnapshotCaptured>;
+    expect(now.snapshot?.source_ids).toEqual([before.sourceId, after.sourceId].sort());
+    expect(now.snapshot?.chunks.length).toBe(before.chunkIds.length + after.chunkIds.length);
+  });
+
   it('replaces a source: new chunk ids, the old chunks gone from later snapshots', async () => {
     const first = await addText('nb-replace', PHOTOSYNTHESIS);
     const before = (await snapshotOf('nb-replace')).data as MessageData<typeof SnapshotCaptured>;

@@ -42,10 +42,13 @@ export type UpsertOutcome =
 export interface SourceStore {
   /** Replaces the source and its chunks atomically, unless a newer revision (by `revisionAt`) is stored. */
   upsert(source: SourceRecord, chunks: readonly ChunkRecord[], revisionAt: Date): Promise<UpsertOutcome>;
-  /** The notebook's chunks (of `sourceIds` only, when given) with their embeddings, built by `embeddingVersion`. */
-  notebookChunks(userId: string, notebookId: string, sourceIds: readonly string[] | undefined, embeddingVersion: string): Promise<IndexedChunk[]>;
-  /** Which of `sourceIds` exist in the user's notebook. */
-  existingSources(userId: string, notebookId: string, sourceIds: readonly string[]): Promise<string[]>;
+  /**
+   * The notebook's chunks (of `sourceIds` only, when given) with their embeddings, built by
+   * `embeddingVersion`; with `asOf`, only the chunks indexed at or before it (a snapshot as of then).
+   */
+  notebookChunks(userId: string, notebookId: string, sourceIds: readonly string[] | undefined, embeddingVersion: string, asOf?: Date): Promise<IndexedChunk[]>;
+  /** Which of `sourceIds` exist in the user's notebook (with `asOf`: existed at or before it). */
+  existingSources(userId: string, notebookId: string, sourceIds: readonly string[], asOf?: Date): Promise<string[]>;
   /** Every source id of the notebook, sorted. */
   notebookSources(userId: string, notebookId: string): Promise<string[]>;
 }

@@ -301,7 +301,8 @@ describe('artifact jobs through the gateway (spec 02)', () => {
         ada.exchange('POST', '/ai/chat', { message: 'Create a quiz on photosynthesis', session_id: 'nb-slow', options: { num_questions: 2 } }),
         cli.line(/the artifacts service was slow/, 30_000),
       ]);
-      expect(Date.now() - asked).toBeGreaterThanOrEqual(SNAPSHOT_TIMEOUT_MS - 100);
+      const answered = Date.now();
+      expect(answered - asked).toBeGreaterThanOrEqual(SNAPSHOT_TIMEOUT_MS - 100);
       const jobId = created.body['job_id'] as string;
       expect(created).toEqual({
         status: 202,
@@ -322,6 +323,10 @@ describe('artifact jobs through the gateway (spec 02)', () => {
       const log = await stepLog(jobId);
       expect(log.filter((l) => l.step === 'snapshot_captured')).toHaveLength(1);
       expect(await ada.view(jobId)).toMatchObject({ snapshot: { source_ids: [sourceId] } });
+      // Captured after the thaw, yet as of the request (spec 02: at creation), not of the capture.
+      const capturedAt = Date.parse(((await ada.view(jobId))['snapshot'] as { captured_at: string }).captured_at);
+      expect(capturedAt).toBeGreaterThanOrEqual(asked);
+      expect(capturedAt).toBeLessThanOrEqual(answered);
 
       const finished = await cli.exited;
       expect({ code: finished.code, stderr: finished.stderr }).toEqual({ code: 0, stderr: '' });

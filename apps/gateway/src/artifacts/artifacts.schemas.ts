@@ -25,7 +25,8 @@ export const artifactJobCreated = z.object({
     .optional()
     .describe(
       'A new job only: `captured`, the sources\' retrieval snapshot was taken with this request; `deferred`, the artifacts service did not ' +
-        'answer in time, so the job was accepted without one and captures it as its first step (a source changed meanwhile may be in it).',
+        'answer in time, so the job was accepted without one and captures it as its first step, as of this request\'s time (sources ' +
+        'indexed later are left out: the same snapshot as one taken with the request).',
     ),
 });
 

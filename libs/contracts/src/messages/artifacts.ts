@@ -169,8 +169,14 @@ export const CaptureSnapshot = defineCommand(
     sourceIds: z.array(z.uuid()),
     query: freeText(),
     k: z.int().min(1).max(50),
+    /**
+     * The job's request time (ISO 8601): the snapshot is the one a capture at that moment would
+     * have taken (spec 02: "captured at creation"), so a capture that runs later (deferred) leaves
+     * out the sources and chunks indexed after it. Absent (older messages): as of the capture.
+     */
+    asOf: z.iso.datetime({ offset: true }).optional(),
   }),
-  "Capture the job's retrieval snapshot (the top chunks for the request, at this moment); answers SnapshotCaptured or ArtifactStepFailed.",
+  "Capture the job's retrieval snapshot (the top chunks for the request, as of `asOf` when given, else at this moment); answers SnapshotCaptured or ArtifactStepFailed.",
 );
 
 export const SnapshotCaptured = defineEvent(
@@ -384,6 +390,11 @@ export const artifactJobInput = z.strictObject({
    * time"); null when the notebook had no sources. Absent: the job captures it as its first step.
    */
   snapshot: retrievalSnapshot.nullable().optional(),
+  /**
+   * When the gateway accepted the request (ISO 8601): a snapshot the job captures itself (deferred)
+   * is taken as of this time. Absent (jobs started before it existed): as of the capture.
+   */
+  requested_at: z.iso.datetime({ offset: true }).optional(),
 });
 export type ArtifactJobInput = z.infer<typeof artifactJobInput>;
 

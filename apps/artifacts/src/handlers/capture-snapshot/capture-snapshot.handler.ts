@@ -23,14 +23,15 @@ export class NotebookRetriever {
     @Inject(ARTIFACTS_EMBEDDER) private readonly embedder: Embedder,
   ) {}
 
-  async retrieve(userId: string, notebookId: string, sourceIds: readonly string[], query: string, k: number): Promise<RetrievalOutcome> {
+  /** With `asOf`, the notebook as it was then: sources added and chunks indexed later are left out. */
+  async retrieve(userId: string, notebookId: string, sourceIds: readonly string[], query: string, k: number, asOf?: Date): Promise<RetrievalOutcome> {
     if (sourceIds.length > 0) {
-      const existing = new Set(await this.sources.existingSources(userId, notebookId, sourceIds));
+      const existing = new Set(await this.sources.existingSources(userId, notebookId, sourceIds, asOf));
       const missing = sourceIds.filter((id) => !existing.has(id));
       if (missing.length > 0) return { kind: 'unknownSources', missing };
     }
     const embeddingVersion = embeddingVersionOf(this.embedder);
-    const chunks = await this.sources.notebookChunks(userId, notebookId, sourceIds.length > 0 ? sourceIds : undefined, embeddingVersion);
+    const chunks = await this.sources.notebookChunks(userId, notebookId, sourceIds.length > 0 ? sourceIds : undefined, embeddingVersion, asOf);
     const searched = sourceIds.length > 0 ? [...sourceIds] : [...new Set(chunks.map((c) => c.sourceId))].sort();
     if (chunks.length === 0) return { kind: 'retrieved', chunks: [], sourceIds: searched, embeddingVersion };
     const [queryVector] = (await this.embedder.embed([query])).vectors;
@@ -42,7 +43,9 @@ export class NotebookRetriever {
  * CaptureSnapshot: the job's retrieval snapshot, taken once when the job is created (spec 02): the
  * top k chunks for the request with their text, chunk and source ids, the embedding version and
  * the capture time. The job stores it; the worker never queries the index again. A notebook
- * without sources has no snapshot (`null`); unknown source ids fail the step.
+ * without sources has no snapshot (`null`); unknown source ids fail the step. A capture the job
+ * took itself after the request (deferred) carries the request's time as `asOf`: only the chunks
+ * indexed by then are searched, so it equals a capture at creation, and `captured_at` is `asOf`.
  */
 @Injectable()
 export class CaptureSnapshotHandler {
@@ -50,7 +53,8 @@ export class CaptureSnapshotHandler {
 
   async execute(command: CaptureSnapshotCommand): Promise<readonly Reply[]> {
     const { data } = command;
-    const outcome = await this.retriever.retrieve(data.userId, data.notebookId, data.sourceIds, data.query, data.k);
+    const asOf = data.asOf === undefined ? undefined : new Date(data.asOf);
+    const outcome = await this.retriever.retrieve(data.userId, data.notebookId, data.sourceIds, data.query, data.k, asOf);
     if (outcome.kind === 'unknownSources') {
       return [
         replyTo(command.commandId, ArtifactStepFailed, {
@@ -69,7 +73,7 @@ export class CaptureSnapshotHandler {
             chunks: outcome.chunks.map((c) => ({ chunk_id: c.chunkId, source_id: c.sourceId, text: c.text })),
             source_ids: [...outcome.sourceIds],
             embedding_version: outcome.embeddingVersion,
-            captured_at: new Date().toISOString(),
+            captured_at: (asOf ?? new Date()).toISOString(),
           };
     return [replyTo(command.commandId, SnapshotCaptured, { runId: data.runId, commandId: command.commandId, snapshot })];
   }

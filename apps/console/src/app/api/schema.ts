@@ -32,7 +32,7 @@ export interface paths {
         put?: never;
         /**
          * Chat about a notebook, or ask for a study artifact (quiz, flashcards, summary).
-         * @description An intent router (rules) decides. An artifact request creates a job (202 `artifact_job_created`), idempotently: while a job with the same fingerprint (user, notebook, type, sorted sources, options) is active, that job is returned; after it ended, a new one is created. Follow it with `GET /ai/artifact/{job_id}` (the 202's `Location`) or `GET /runs/{job_id}/events`. A new job's retrieval snapshot is taken with the request; when the artifacts service does not answer in time the job is accepted all the same and takes it as its first step (`snapshot: deferred`). Any other message is answered by the artifacts service from the notebook’s sources (200 `chat_response`; 504 when no answer came in time).
+         * @description An intent router (rules) decides. An artifact request creates a job (202 `artifact_job_created`), idempotently: while a job with the same fingerprint (user, notebook, type, sorted sources, options) is active, that job is returned; after it ended, a new one is created. Follow it with `GET /ai/artifact/{job_id}` (the 202's `Location`) or `GET /runs/{job_id}/events`. A new job's retrieval snapshot is taken with the request; when the artifacts service does not answer in time the job is accepted all the same and takes it as its first step, as of the request's time (`snapshot: deferred`; sources indexed later are left out). Any other message is answered by the artifacts service from the notebook’s sources (200 `chat_response`; 504 when no answer came in time).
          */
         post: operations["ChatController_chat"];
         delete?: never;
@@ -1161,7 +1161,7 @@ export interface operations {
                         job_id: string;
                         message: string;
                         /**
-                         * @description A new job only: `captured`, the sources' retrieval snapshot was taken with this request; `deferred`, the artifacts service did not answer in time, so the job was accepted without one and captures it as its first step (a source changed meanwhile may be in it).
+                         * @description A new job only: `captured`, the sources' retrieval snapshot was taken with this request; `deferred`, the artifacts service did not answer in time, so the job was accepted without one and captures it as its first step, as of this request's time (sources indexed later are left out: the same snapshot as one taken with the request).
                          * @enum {string}
                          */
                         snapshot?: "captured" | "deferred";

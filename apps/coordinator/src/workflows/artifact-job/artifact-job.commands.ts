@@ -21,6 +21,8 @@ export function captureSnapshot(run: RunIdentity, data: DataAt<'capturing'>, tim
     sourceIds: request.source_ids,
     query: request.content,
     k: timings.snapshotK,
+    // A deferred capture is taken as of the request (spec 02: "captured at creation").
+    ...(request.requested_at === undefined ? {} : { asOf: request.requested_at }),
   };
   return sendTry(CaptureSnapshot, command, data.step, timings.snapshotTimeoutMs);
 }

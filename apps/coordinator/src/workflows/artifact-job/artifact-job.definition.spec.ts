@@ -187,6 +187,16 @@ describe('artifact_job saga (spec 02)', () => {
       ]);
     });
 
+    it('when the gateway deferred the snapshot, then the artifacts service captures it as of the request time (spec 02: at creation)', () => {
+      const job = new Job();
+      const requestedAt = '2026-02-08T10:30:00.000Z';
+      const step = job.record(job.s.givenStarted({ ...input, requested_at: requestedAt }));
+      expect(step.state).toBe('pending');
+      expect(step.sent(CaptureSnapshot)).toEqual([
+        { runId: job.s.runId, userId: 'user-1', notebookId: 'session123', sourceIds: [S1, S2], query: 'Create a quiz on photosynthesis', k: 5, asOf: requestedAt },
+      ]);
+    });
+
     it('when the gateway captured the snapshot at creation, then it is stored as it is and a worker takes the job: planning with its chunks, no CaptureSnapshot', () => {
       const job = new Job();
       const step = job.record(job.s.givenStarted({ ...input, snapshot }));

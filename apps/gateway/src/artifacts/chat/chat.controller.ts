@@ -60,8 +60,8 @@ export class ChatController {
       'the same fingerprint (user, notebook, type, sorted sources, options) is active, that job is returned; after it ended, a new one is ' +
       'created. Follow it with `GET /ai/artifact/{job_id}` (the 202\'s `Location`) or `GET /runs/{job_id}/events`. A new job\'s ' +
       'retrieval snapshot is taken with the request; when the artifacts service does not answer in time the job is accepted all the ' +
-      'same and takes it as its first step (`snapshot: deferred`). Any other message is answered by the ' +
-      'artifacts service from the notebook’s sources (200 `chat_response`; 504 when no answer came in time).',
+      'same and takes it as its first step, as of the request\'s time (`snapshot: deferred`; sources indexed later are left out). ' +
+      'Any other message is answered by the artifacts service from the notebook’s sources (200 `chat_response`; 504 when no answer came in time).',
   })
   @ApiZodBody(chatBody, {
     examples: {

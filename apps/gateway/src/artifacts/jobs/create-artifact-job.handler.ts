@@ -28,7 +28,7 @@ export interface CreatedArtifactJob {
   /**
    * A new job's retrieval snapshot: `captured` while the request waited, or `deferred` when the
    * artifacts service did not answer in time, so the job was started without one and captures it as
-   * its first step. Absent for an existing job.
+   * its first step, as of the request's time (the same snapshot). Absent for an existing job.
    */
   readonly snapshot?: 'captured' | 'deferred';
 }
@@ -52,8 +52,9 @@ const MAX_SEQUENCE = 10_000;
  * starts n + 1: a new job. A new job's retrieval snapshot is captured before it is started and
  * travels in its input (spec 02: captured at creation); unknown source ids refuse the request.
  * When the artifacts service does not answer in time, the job is started all the same, without a
- * snapshot (its workflow captures one as its first step): the request is accepted durably (the
- * `StartRun` is in JetStream) instead of failing for a slow peer.
+ * snapshot but with the request's time (`requested_at`): its workflow captures the snapshot as its
+ * first step as of that time, so it holds what a capture at creation would have held. The request
+ * is accepted durably (the `StartRun` is in JetStream) instead of failing for a slow peer.
  */
 @Injectable()
 export class CreateArtifactJobHandler {
@@ -72,6 +73,8 @@ export class CreateArtifactJobHandler {
       const { runId } = job;
       if (run !== undefined && run.terminal) continue;
       if (run !== undefined) return { kind: 'created', jobId: runId, status: run.state, existing: true, fingerprint, sequence };
+      // Taken before the capture is asked for: a deferred capture is as of this moment (spec 02: at creation).
+      const requestedAt = new Date().toISOString();
       const captured = await this.snapshots.capture({ jobId: runId, userId: command.userId, notebookId: command.notebookId, sourceIds, query: command.content });
       if (captured.kind === 'unknown_sources' || captured.kind === 'failed') return { kind: 'refused', snapshot: captured };
       const input: ArtifactJobInput = artifactJobInput.parse({
@@ -83,7 +86,7 @@ export class CreateArtifactJobHandler {
         fingerprint,
         sequence,
         intent: { router: 'rules', reason: command.intentReason },
-        ...(captured.kind === 'captured' ? { snapshot: captured.snapshot } : {}),
+        ...(captured.kind === 'captured' ? { snapshot: captured.snapshot } : { requested_at: requestedAt }),
       });
       await submitter.submit({ run: job, input });
       const snapshot = captured.kind === 'captured' ? 'captured' : 'deferred';
