@@ -72,8 +72,7 @@ async function visualDegreesRun(platform: RunningPlatform, user: string, timeout
       const started = await client.request('/visual-degrees', { method: 'POST', headers, body: JSON.stringify(pair) }).catch(() => undefined);
       if (started?.status === 202) runId = ((await started.json()) as { runId: string }).runId;
       else {
-        last = started === undefined ? 'gateway out of reach' : `start answered ${started.status}`;
-        await started?.body?.cancel();
+        last = started === undefined ? 'gateway out of reach' : `start answered ${started.status}: ${(await started.text()).slice(0, 300)}`;
         // Only "not now" may be retried: the bus not answering (a 503, never a 500) or admission's 429, both with Retry-After.
         if (started !== undefined && started.status !== 503 && started.status !== 429) return last;
         await delay(Number(started?.headers.get('retry-after') ?? 0) * 1000);

@@ -1,6 +1,7 @@
 import { JetStreamApiError } from '@nats-io/jetstream';
 import { ConnectionError, NoRespondersError, PermissionViolationError, RequestError, TimeoutError } from '@nats-io/nats-core';
 import { isJetStreamUnavailable, whenJetStreamAnswers } from './jetstream-when-ready.js';
+import { PublishRefusedError, PublishTimeoutError } from './pub-acks.js';
 
 const apiError = (code: number, status: number): JetStreamApiError => new JetStreamApiError({ err_code: code, code: status, description: `api ${code}` });
 const notEnabled = Object.assign(new Error('jetstream is not enabled'), { name: 'JetStreamNotEnabled' });
@@ -13,6 +14,9 @@ describe('isJetStreamUnavailable: what is waited for at start', () => {
     ['"jetstream is not enabled" (what no responders becomes on the JetStream API)', true, notEnabled],
     ['the connection being re-established', true, new ConnectionError('connection refused')],
     ['JetStream temporarily unavailable (10008)', true, apiError(10008, 503)],
+    ['a publish whose PubAck did not come', true, new PublishTimeoutError('openpaw.cmd.x: no PubAck')],
+    ['a publish no stream took now (503 no responders: a leader being elected)', true, new PublishRefusedError('openpaw.cmd.x: no stream', true)],
+    ['a publish refused for good (a PubAck error that is not 503)', false, new PublishRefusedError('openpaw.cmd.x: refused (400/10060)', false)],
     ['stream not found (10059)', false, apiError(10059, 404)],
     ['a refused configuration (400)', false, apiError(10052, 400)],
     ['a permissions violation', false, new PermissionViolationError('permissions violation', 'publish', '$JS.API.STREAM.CREATE.X')],

@@ -1,5 +1,6 @@
 import { jetstreamManager, JetStreamApiError, type JetStreamManager } from '@nats-io/jetstream';
 import { ConnectionError, NoRespondersError, RequestError, TimeoutError, type NatsConnection } from '@nats-io/nats-core';
+import { PublishRefusedError, PublishTimeoutError } from './pub-acks.js';
 
 /** JetStream's "temporarily unavailable" (no meta leader yet, a stream's leader being elected). */
 const TEMPORARILY_UNAVAILABLE = 10008;
@@ -10,6 +11,8 @@ const TEMPORARILY_UNAVAILABLE = 10008;
  * unlike a refused configuration or missing permissions.
  */
 export function isJetStreamUnavailable(error: unknown): boolean {
+  // Our publishes' own errors (PubAcks): a PubAck that did not come, or a refusal saying "not now".
+  if (error instanceof PublishTimeoutError || (error instanceof PublishRefusedError && error.unavailable)) return true;
   if (error instanceof TimeoutError || error instanceof NoRespondersError || error instanceof ConnectionError) return true;
   if (error instanceof RequestError) return error.isNoResponders() || error.cause instanceof TimeoutError;
   // nats.js reports "no responders" on the JetStream API as "not enabled", which is also what a

@@ -1,9 +1,26 @@
 import type { PubAck } from '@nats-io/jetstream';
 import { createInbox, type MsgHdrs, type NatsConnection, type Subscription } from '@nats-io/nats-core';
 
-/** A JetStream publish the server refused (its PubAck carried an error), or that no stream stores. */
+/**
+ * A JetStream publish the server refused (its PubAck carried an error), or that no stream took.
+ * `unavailable`: the refusal says JetStream cannot store it now (no responders while a stream elects its
+ * leader or a server restarts, or a 503 answer), so the caller may answer "try again" (a 503 at the gateway).
+ */
 export class PublishRefusedError extends Error {
   override readonly name = 'PublishRefusedError';
+
+  constructor(
+    message: string,
+    readonly unavailable: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/** A PubAck's refusal: its description and whether it says "not now" (status 503). */
+export interface PubAckRefusal {
+  readonly refused: string;
+  readonly unavailable: boolean;
 }
 
 /** A publish whose PubAck did not come in time: it may or may not be stored (re-publish with the same msgId). */
@@ -80,11 +97,12 @@ export class PubAcks {
         if (waiting === undefined) return; // late: its publish already timed out
         this.#waiting.delete(token);
         if (msg.data.length === 0 && msg.headers?.code === 503) {
-          waiting.reject(new PublishRefusedError(`${waiting.subject}: no stream takes this subject (503 no responders)`));
+          // No stream took it: none is configured for the subject, or its leader is being elected.
+          waiting.reject(new PublishRefusedError(`${waiting.subject}: no stream takes this subject now (503 no responders)`, true));
           return;
         }
         const answer = pubAckOf(decoder.decode(msg.data));
-        if (typeof answer === 'string') waiting.reject(new PublishRefusedError(`${waiting.subject}: ${answer}`));
+        if ('refused' in answer) waiting.reject(new PublishRefusedError(`${waiting.subject}: ${answer.refused}`, answer.unavailable));
         else waiting.resolve(answer);
       },
     });
@@ -113,22 +131,23 @@ export class PubAcks {
   }
 }
 
-/** The PubAck, or the refusal's description. */
-export function pubAckOf(text: string): PubAck | string {
+/** The PubAck, or its refusal. */
+export function pubAckOf(text: string): PubAck | PubAckRefusal {
+  const invalid = (refused: string): PubAckRefusal => ({ refused, unavailable: false });
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    return `the PubAck is not JSON: ${text.slice(0, 120)}`;
+    return invalid(`the PubAck is not JSON: ${text.slice(0, 120)}`);
   }
-  if (typeof parsed !== 'object' || parsed === null) return `the PubAck is not an object: ${text.slice(0, 120)}`;
+  if (typeof parsed !== 'object' || parsed === null) return invalid(`the PubAck is not an object: ${text.slice(0, 120)}`);
   const answer = parsed as { stream?: unknown; seq?: unknown; duplicate?: unknown; domain?: unknown; error?: { code?: unknown; err_code?: unknown; description?: unknown } };
   if (answer.error !== undefined) {
     const { code, err_code: errCode, description } = answer.error;
     const codes = [code, errCode].filter((c) => typeof c === 'number' || typeof c === 'string').join('/');
-    return `refused (${codes === '' ? 'no code' : codes}): ${typeof description === 'string' ? description : 'no description'}`;
+    return { refused: `refused (${codes === '' ? 'no code' : codes}): ${typeof description === 'string' ? description : 'no description'}`, unavailable: code === 503 };
   }
-  if (typeof answer.stream !== 'string' || answer.stream === '' || typeof answer.seq !== 'number') return `invalid PubAck: ${text.slice(0, 120)}`;
+  if (typeof answer.stream !== 'string' || answer.stream === '' || typeof answer.seq !== 'number') return invalid(`invalid PubAck: ${text.slice(0, 120)}`);
   const ack: PubAck = { stream: answer.stream, seq: answer.seq, duplicate: answer.duplicate === true };
   if (typeof answer.domain === 'string') ack.domain = answer.domain;
   return ack;
