@@ -52,12 +52,14 @@ export class PubAcks {
   #prefix = '';
   #next = 0;
   #sweep: NodeJS.Timeout | undefined;
-  #watchingClose = false;
 
   constructor(
     private readonly nc: NatsConnection,
     private readonly timeoutMs = 5_000,
-  ) {}
+  ) {
+    // A closed connection answers nothing more: fail what waits instead of letting it time out.
+    void nc.closed().then(() => this.close());
+  }
 
   /** Publishes and resolves with the PubAck (stored, or `duplicate` when the server dropped a re-publish). */
   publish(subject: string, payload: Uint8Array, headers: MsgHdrs, timeoutMs = this.timeoutMs): Promise<PubAck> {
@@ -106,11 +108,6 @@ export class PubAcks {
         else waiting.resolve(answer);
       },
     });
-    // A closed connection answers nothing more: fail what waits instead of letting it time out.
-    if (!this.#watchingClose) {
-      this.#watchingClose = true;
-      void this.nc.closed().then(() => this.close());
-    }
   }
 
   #startSweep(everyMs: number): NodeJS.Timeout {
