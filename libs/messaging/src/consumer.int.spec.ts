@@ -2,6 +2,7 @@ import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { createEnvelope, deadLetterSubjectOf, defineCommand, messageValidations, STREAMS, type AnyMessageDefinition } from '@openpaw/contracts';
 import { z } from 'zod';
+import { messageCountsSince, readMessageCounts } from './message-budget.js';
 import { DLQ_HEADERS, startConsumer, type ConsumerHandle, type MessageConsumerOptions } from './consumer.js';
 import { commandsConsumer, recordingLogger, sleep, startBroker, storedMessages, waitFor, type Broker } from './testing/int-test-kit.js';
 import type { MessagingObserver } from './observability.js';
@@ -340,6 +341,28 @@ describe('startConsumer (real nats-server)', () => {
     await waitFor(async () => ((await broker.jsm.consumers.info(STREAMS.commands.name, 'svc-skipping')).num_ack_pending === 0 ? true : undefined), 'acks');
     expect(await deadLetters(Skipped.subject)).toEqual([]);
     expect(handled).toEqual([Known.subject, Wanted.subject]);
+  });
+
+  it('pulls again only once half its room is free: 96 messages through 16 places take at most 14 pulls (pulling at a quarter, or whenever none was outstanding, took 23)', async () => {
+    const Work = work('pulls');
+    const handled: number[] = [];
+    await Promise.all(Array.from({ length: 96 }, (_, n) => broker.publisher.publish(Work, { n }, meta)));
+    const before = readMessageCounts();
+    // concurrency 8 and its default prefetch of 8: room for 16 messages.
+    await consume(
+      'pulls',
+      [Work],
+      async (item) => {
+        await sleep(2);
+        handled.push(dataOf(item).n);
+      },
+      { concurrency: 8 },
+    );
+    await waitFor(() => (handled.length === 96 ? true : undefined), '96 handled');
+    const { pulls, deliveries } = messageCountsSince(before);
+    expect(deliveries).toBe(96);
+    expect(pulls).toBeGreaterThanOrEqual(96 / 16);
+    expect(pulls).toBeLessThanOrEqual(14);
   });
 
   it('pulls only what it has room for, so a second instance of the same durable shares the work', async () => {

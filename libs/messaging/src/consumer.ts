@@ -165,7 +165,7 @@ class PullConsumerRunner implements ConsumerHandle {
   readonly #maxBatch: number;
   /** Messages held at most: handled + waiting + requested. */
   readonly #capacity: number;
-  /** Smallest pull worth a request while others are outstanding. */
+  /** Smallest pull worth a request: half the room (an idle consumer's room is all free). */
   readonly #refill: number;
   readonly #pullExpiresMs: number;
   readonly #workingIntervalMs: number;
@@ -212,7 +212,10 @@ class PullConsumerRunner implements ConsumerHandle {
       this.#maxBatch = 1;
       this.#capacity = this.#concurrency + Math.max(0, options.prefetch ?? this.#concurrency);
     }
-    this.#refill = Math.max(1, Math.floor(this.#capacity / 4));
+    // Each pull is a new inbox subscription, a request and an unsubscribe (nats.js's `fetch`): pulling
+    // again only once half the room is free makes them half as many as at a quarter, while the other
+    // half still waits requested or held, so a handler that finishes finds its next message at hand.
+    this.#refill = Math.max(1, Math.ceil(this.#capacity / 2));
     this.#pullExpiresMs = Math.max(1_000, options.pullExpiresMs ?? 5_000);
     this.#validatedEnvelopes = options.validatedEnvelopes;
     this.#workingIntervalMs = Math.max(50, Math.floor(ackWaitMs / 3));
@@ -246,7 +249,8 @@ class PullConsumerRunner implements ConsumerHandle {
   #pump(): void {
     if (this.#stopping !== undefined || this.#closed || this.#retryTimer !== undefined) return;
     const free = this.#capacity - this.#queue.length - this.#busy.size - this.#outstanding;
-    if (free <= 0 || (this.#outstanding > 0 && free < this.#refill)) return;
+    // An idle consumer has all its room free; a busy one pulls when half of it is.
+    if (free < this.#refill) return;
     this.#outstanding += free;
     const loop = this.#pull(free);
     this.#pullLoops.add(loop);
@@ -257,6 +261,7 @@ class PullConsumerRunner implements ConsumerHandle {
     let remaining = batch;
     let pull: ConsumerMessages | undefined;
     try {
+      messageCounters.pulls += 1;
       pull = await this.#consumer.fetch({ max_messages: batch, expires: this.#pullExpiresMs });
       if (this.#stopping !== undefined) pull.stop();
       else this.#pulls.add(pull);

@@ -8,13 +8,18 @@ import { messageValidations } from '@openpaw/contracts';
  * the hot path; the message budget spec reads them per saga step and `/metrics` exports them, so a
  * regression in messages per step shows in CI and in production alike.
  */
-export const messageCounters = { publishes: 0, deliveries: 0, commits: 0, lookups: 0 };
+export const messageCounters = { publishes: 0, deliveries: 0, commits: 0, lookups: 0, pulls: 0 };
 
 export interface MessageCounts {
   readonly publishes: number;
   readonly deliveries: number;
   readonly commits: number;
   readonly lookups: number;
+  /**
+   * Pull requests this process's consumers sent: each is a subscription on a new inbox, a request and
+   * an unsubscribe (nats.js's `fetch`), so fewer, larger pulls cost the server and this process less.
+   */
+  readonly pulls: number;
   readonly validations: number;
 }
 
@@ -30,6 +35,7 @@ export function messageCountsSince(before: MessageCounts, after: MessageCounts =
     deliveries: after.deliveries - before.deliveries,
     commits: after.commits - before.commits,
     lookups: after.lookups - before.lookups,
+    pulls: after.pulls - before.pulls,
     validations: after.validations - before.validations,
   };
 }

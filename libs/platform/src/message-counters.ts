@@ -12,6 +12,7 @@ export const MESSAGE_COUNTER_METRICS = {
   validations: 'openpaw_message_validations_total',
   commits: 'openpaw_message_path_commits_total',
   lookups: 'openpaw_kept_reply_lookups_total',
+  pulls: 'openpaw_consumer_pulls_total',
 } as const;
 
 /** A counter that follows a process counter: each scrape adds what it grew by since the last. */
@@ -42,5 +43,6 @@ export function registerMessageCounters(registry: Registry, options: { readonly 
   following(registry, MESSAGE_COUNTER_METRICS.delivered, 'Messages delivered to the consumers of this process.', counts('deliveries'));
   following(registry, MESSAGE_COUNTER_METRICS.validations, 'Messages validated against their contract (zod parses), out and in.', counts('validations'));
   following(registry, MESSAGE_COUNTER_METRICS.lookups, 'Kept-reply look-ups of this process: a PostgreSQL round trip before a command is worked on (pure work looks up in its keep).', counts('lookups'));
+  following(registry, MESSAGE_COUNTER_METRICS.pulls, "Pull requests of this process's consumers (each a subscription, a request and an unsubscribe).", counts('pulls'));
   following(registry, MESSAGE_COUNTER_METRICS.commits, 'PostgreSQL commits of the message path (saga batches, kept replies, projections of messages).', () => readMessageCounts().commits + moreCommits());
 }
