@@ -22,7 +22,8 @@ export async function packCli(outDir = join(root, 'dist/packages')) {
     platform: 'node',
     format: 'esm',
     target: 'node24',
-    // Runtime dependencies are the package's own; `@openpaw/*` imports are types only (erased).
+    // Runtime dependencies are the package's own; the rest is bundled in (`@openpaw/contracts` helpers
+    // the CLI calls, with their zod): tools/declared-dependencies.spec.ts checks the CLI's own imports.
     external: Object.keys(manifest.dependencies ?? {}),
     tsconfig: join(root, 'tsconfig.base.json'),
     logLevel: 'warning',

@@ -2,7 +2,7 @@ import { Duration, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
 import { workloadLabels } from './labels.js';
-import type { NatsCredentialsMount } from './nats-credentials.js';
+import type { NatsCredentialsMount } from './nats-credentials-mount.js';
 import { RESTRICTED_CONTAINER, RESTRICTED_POD } from './security.js';
 
 export interface MigrationsJobProps {

@@ -2,8 +2,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nkeys } from '@nats-io/nats-core';
 import { catalog, laneDurableOf, lanesOfService, STREAMS } from '@openpaw/contracts';
-import * as kplus from 'cdk8s-plus-34';
-import type { Construct } from 'constructs';
 import { SERVICES } from './topology.js';
 
 /*
@@ -97,24 +95,6 @@ export function natsPermissionsOf(user: string): NatsPermissions {
 /** A user's permissions as nats-server's config syntax (JSON is valid there). */
 export function natsPermissionsConfig(permissions: NatsPermissions): string {
   return JSON.stringify(permissions);
-}
-
-/** A NATS user's credentials in a pod: the Secret volume, where it is mounted, and the setting naming the file. */
-export interface NatsCredentialsMount {
-  readonly volume: kplus.Volume;
-  readonly path: string;
-  readonly env: Readonly<Record<string, kplus.EnvValue>>;
-}
-
-/**
- * The volume of a user's credentials Secret (read-only, mode 0440: the pod's group reads it) and
- * `OPENPAW_NATS_CREDS_FILE` naming the file in it. The whole Secret is mounted (no `subPath`, which
- * the kubelet never updates), so a rotated Secret reaches the running pod.
- */
-export function natsCredentialsMount(scope: Construct, id: string, secretName: string): NatsCredentialsMount {
-  const secret = kplus.Secret.fromSecretName(scope, `${id}-secret`, secretName);
-  const volume = kplus.Volume.fromSecret(scope, id, secret, { name: 'nats-credentials', defaultMode: 0o440, items: { [NATS_CREDENTIALS_KEY]: { path: NATS_CREDENTIALS_KEY } } });
-  return { volume, path: NATS_CREDENTIALS_DIR, env: { OPENPAW_NATS_CREDS_FILE: kplus.EnvValue.fromValue(NATS_CREDENTIALS_FILE) } };
 }
 
 /** The public key of a `.creds` file's nkey seed (what the accounts config names the user by). */

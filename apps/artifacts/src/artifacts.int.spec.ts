@@ -245,6 +245,29 @@ describe('artifacts service on real NATS and PostgreSQL', () => {
     expect(now.snapshot?.chunks.length).toBe(before.chunkIds.length + after.chunkIds.length);
   });
 
+  it('compares asOf to created_at to the microsecond (both PostgreSQL’s clock): a chunk indexed in the same millisecond before the request is kept', async () => {
+    const indexed = await addText('nb-microseconds', PHOTOSYNTHESIS);
+    const db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    let indexedAt: string;
+    try {
+      // The latest chunk's created_at as the gateway reads PostgreSQL's clock (DatabaseClock): ISO, microseconds.
+      const rows = await db.query<{ at: string }>(
+        `select to_char(max(created_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at from artifacts.chunks where source_id = $1`,
+        [indexed.sourceId],
+      );
+      indexedAt = rows.rows[0]!.at;
+    } finally {
+      await db.end();
+    }
+    const runId = randomUUID();
+    const command = await send(CaptureSnapshot, { runId, userId: USER, notebookId: 'nb-microseconds', sourceIds: [], query: 'Create a quiz on photosynthesis', k: 5, asOf: indexedAt }, runId);
+    const captured = (await repliesTo(command))[0]!.data as MessageData<typeof SnapshotCaptured>;
+    // A request at that very microsecond holds every chunk (a millisecond Date would drop those of its last millisecond).
+    expect(captured.snapshot?.chunks.map((c) => c.chunk_id).sort()).toEqual([...indexed.chunkIds].sort());
+    expect(captured.snapshot?.captured_at).toBe(indexedAt);
+  });
+
   it('replaces a source: new chunk ids, the old chunks gone from later snapshots', async () => {
     const first = await addText('nb-replace', PHOTOSYNTHESIS);
     const before = (await snapshotOf('nb-replace')).data as MessageData<typeof SnapshotCaptured>;

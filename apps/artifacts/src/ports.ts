@@ -45,10 +45,12 @@ export interface SourceStore {
   /**
    * The notebook's chunks (of `sourceIds` only, when given) with their embeddings, built by
    * `embeddingVersion`; with `asOf`, only the chunks indexed at or before it (a snapshot as of then).
+   * `asOf` is an ISO 8601 time as PostgreSQL read it (to the microsecond), compared as it is: a Date
+   * would keep milliseconds only.
    */
-  notebookChunks(userId: string, notebookId: string, sourceIds: readonly string[] | undefined, embeddingVersion: string, asOf?: Date): Promise<IndexedChunk[]>;
+  notebookChunks(userId: string, notebookId: string, sourceIds: readonly string[] | undefined, embeddingVersion: string, asOf?: string): Promise<IndexedChunk[]>;
   /** Which of `sourceIds` exist in the user's notebook (with `asOf`: existed at or before it). */
-  existingSources(userId: string, notebookId: string, sourceIds: readonly string[], asOf?: Date): Promise<string[]>;
+  existingSources(userId: string, notebookId: string, sourceIds: readonly string[], asOf?: string): Promise<string[]>;
   /** Every source id of the notebook, sorted. */
   notebookSources(userId: string, notebookId: string): Promise<string[]>;
 }

@@ -69,7 +69,7 @@ export class PgSourceStore implements SourceStore {
 
   // A chunk's `created_at` is when it was indexed: a re-upsert of the same chunk id keeps it, and a
   // replaced source's new text gets new chunk ids, so new rows.
-  async notebookChunks(userId: string, notebookId: string, sourceIds: readonly string[] | undefined, embeddingVersion: string, asOf?: Date): Promise<IndexedChunk[]> {
+  async notebookChunks(userId: string, notebookId: string, sourceIds: readonly string[] | undefined, embeddingVersion: string, asOf?: string): Promise<IndexedChunk[]> {
     const rows = await this.dataSource.query<ChunkRow[]>(
       `select chunk_id, source_id, ordinal, text, embedding from chunks
         where user_id = $1 and notebook_id = $2 and embedding_version = $3 and ($4::uuid[] is null or source_id = any($4::uuid[]))
@@ -80,7 +80,7 @@ export class PgSourceStore implements SourceStore {
     return rows.map((r) => ({ chunkId: r.chunk_id, sourceId: r.source_id, ordinal: r.ordinal, text: r.text, embedding: toVector(r.embedding) }));
   }
 
-  async existingSources(userId: string, notebookId: string, sourceIds: readonly string[], asOf?: Date): Promise<string[]> {
+  async existingSources(userId: string, notebookId: string, sourceIds: readonly string[], asOf?: string): Promise<string[]> {
     const rows = await this.dataSource.query<{ source_id: string }[]>(
       `select source_id from sources
         where user_id = $1 and notebook_id = $2 and source_id = any($3::uuid[]) and ($4::timestamptz is null or created_at <= $4::timestamptz)`,

@@ -3,6 +3,7 @@ import { AnswerChatHandler } from './chat/answer-chat.handler.js';
 import { ChatController } from './chat/chat.controller.js';
 import { ARTIFACTS_API_CONFIG, type ArtifactsApiConfig } from './config.js';
 import { CreateArtifactJobHandler } from './jobs/create-artifact-job.handler.js';
+import { DatabaseClock } from './jobs/database-clock.js';
 import { SnapshotCapture } from './jobs/snapshot-capture.js';
 import { ArtifactReplies } from './replies/artifact-replies.js';
 import { AddSourceHandler } from './sources/add-source.handler.js';
@@ -25,6 +26,7 @@ export class ArtifactsApiModule {
         { provide: ARTIFACTS_API_CONFIG, useValue: config },
         ArtifactReplies,
         CreateArtifactJobHandler,
+        DatabaseClock,
         SnapshotCapture,
         AnswerChatHandler,
         AddSourceHandler,

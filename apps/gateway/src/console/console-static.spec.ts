@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import express from 'express';
+import { ExpressAdapter } from '@nestjs/platform-express';
 import { CONSOLE_CSP, consoleStatic } from './console-static.js';
 
 describe('the console served as static files', () => {
@@ -17,11 +17,12 @@ describe('the console served as static files', () => {
     writeFileSync(join(dir, 'public/index.html'), '<!doctype html><title>console</title>');
     writeFileSync(join(dir, 'public/main-ABCD1234.js'), 'export {};');
     writeFileSync(join(dir, 'secret.txt'), 'outside the console folder');
-    const app = express();
-    app.use('/console', consoleStatic(join(dir, 'public')));
-    server = await new Promise<Server>((resolve) => {
-      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-    });
+    // Served as the gateway serves it (configure.ts): on Nest's Express adapter.
+    const adapter = new ExpressAdapter();
+    adapter.use('/console', consoleStatic(join(dir, 'public')));
+    adapter.initHttpServer({});
+    server = adapter.getHttpServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
 

@@ -24,7 +24,7 @@ export class NotebookRetriever {
   ) {}
 
   /** With `asOf`, the notebook as it was then: sources added and chunks indexed later are left out. */
-  async retrieve(userId: string, notebookId: string, sourceIds: readonly string[], query: string, k: number, asOf?: Date): Promise<RetrievalOutcome> {
+  async retrieve(userId: string, notebookId: string, sourceIds: readonly string[], query: string, k: number, asOf?: string): Promise<RetrievalOutcome> {
     if (sourceIds.length > 0) {
       const existing = new Set(await this.sources.existingSources(userId, notebookId, sourceIds, asOf));
       const missing = sourceIds.filter((id) => !existing.has(id));
@@ -46,6 +46,8 @@ export class NotebookRetriever {
  * without sources has no snapshot (`null`); unknown source ids fail the step. A capture the job
  * took itself after the request (deferred) carries the request's time as `asOf`: only the chunks
  * indexed by then are searched, so it equals a capture at creation, and `captured_at` is `asOf`.
+ * `asOf` is PostgreSQL's clock (the gateway reads it), the one `created_at` is stamped by: it is
+ * handed to the query as written, to the microsecond.
  */
 @Injectable()
 export class CaptureSnapshotHandler {
@@ -53,7 +55,7 @@ export class CaptureSnapshotHandler {
 
   async execute(command: CaptureSnapshotCommand): Promise<readonly Reply[]> {
     const { data } = command;
-    const asOf = data.asOf === undefined ? undefined : new Date(data.asOf);
+    const { asOf } = data;
     const outcome = await this.retriever.retrieve(data.userId, data.notebookId, data.sourceIds, data.query, data.k, asOf);
     if (outcome.kind === 'unknownSources') {
       return [
@@ -73,7 +75,7 @@ export class CaptureSnapshotHandler {
             chunks: outcome.chunks.map((c) => ({ chunk_id: c.chunkId, source_id: c.sourceId, text: c.text })),
             source_ids: [...outcome.sourceIds],
             embedding_version: outcome.embeddingVersion,
-            captured_at: (asOf ?? new Date()).toISOString(),
+            captured_at: asOf ?? new Date().toISOString(),
           };
     return [replyTo(command.commandId, SnapshotCaptured, { runId: data.runId, commandId: command.commandId, snapshot })];
   }

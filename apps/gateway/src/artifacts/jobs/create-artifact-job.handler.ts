@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ARTIFACT_JOB_WORKFLOW, type ArtifactJobInput, artifactJobInput, type ArtifactOptions, type ArtifactType } from '@openpaw/contracts';
 import { RunSubmitter } from '../../runs/submit/run-submitter.js';
+import { DatabaseClock } from './database-clock.js';
 import { artifactFingerprint, artifactJobKey, sortedSourceIds } from './fingerprint.js';
 import { SnapshotCapture, type SnapshotOutcome } from './snapshot-capture.js';
 
@@ -52,7 +53,7 @@ const MAX_SEQUENCE = 10_000;
  * starts n + 1: a new job. A new job's retrieval snapshot is captured before it is started and
  * travels in its input (spec 02: captured at creation); unknown source ids refuse the request.
  * When the artifacts service does not answer in time, the job is started all the same, without a
- * snapshot but with the request's time (`requested_at`): its workflow captures the snapshot as its
+ * snapshot but with the request's time (`requested_at`, PostgreSQL's clock): its workflow captures the snapshot as its
  * first step as of that time, so it holds what a capture at creation would have held. The request
  * is accepted durably (the `StartRun` is in JetStream) instead of failing for a slow peer.
  */
@@ -61,6 +62,7 @@ export class CreateArtifactJobHandler {
   constructor(
     private readonly submitter: RunSubmitter,
     private readonly snapshots: SnapshotCapture,
+    private readonly clock: DatabaseClock,
   ) {}
 
   async execute(command: CreateArtifactJobCommand): Promise<CreatedArtifactJob | RefusedArtifactJob> {
@@ -73,8 +75,9 @@ export class CreateArtifactJobHandler {
       const { runId } = job;
       if (run !== undefined && run.terminal) continue;
       if (run !== undefined) return { kind: 'created', jobId: runId, status: run.state, existing: true, fingerprint, sequence };
-      // Taken before the capture is asked for: a deferred capture is as of this moment (spec 02: at creation).
-      const requestedAt = new Date().toISOString();
+      // Taken before the capture is asked for: a deferred capture is as of this moment (spec 02: at
+      // creation), on the clock the artifacts service's rows are stamped by (PostgreSQL's).
+      const requestedAt = await this.clock.now();
       const captured = await this.snapshots.capture({ jobId: runId, userId: command.userId, notebookId: command.notebookId, sourceIds, query: command.content });
       if (captured.kind === 'unknown_sources' || captured.kind === 'failed') return { kind: 'refused', snapshot: captured };
       const input: ArtifactJobInput = artifactJobInput.parse({
