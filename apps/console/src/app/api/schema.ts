@@ -736,8 +736,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The caller's runs, newest first (keyset pagination).
-         * @description Filters: type, state, creation time range (`from`, `to`), run id prefix (`q`); `user` (admin role) lists another user's runs or everyone's (`*`).
+         * The caller's runs, newest first (keyset pagination), as summaries unless `view=full`.
+         * @description Filters: type, state, creation time range (`from`, `to`), run id prefix (`q`); `user` (admin role) lists another user's runs or everyone's (`*`). Each item is the run without its workflow view (`view=summary`, the default); `GET /runs/{id}` answers one run whole. `view=full` gives each item as `GET /runs/{id}` does — the list as it was before summaries (a page of paper searches can then be megabytes).
          */
         get: operations["RunsController_list"];
         put?: never;
@@ -6189,6 +6189,7 @@ export interface operations {
                 to?: string;
                 type?: string;
                 user?: string;
+                view?: "summary" | "full";
             };
             header?: never;
             path?: never;
@@ -6215,8 +6216,8 @@ export interface operations {
                             /** Format: date-time */
                             updatedAt: string;
                             version: number;
-                            /** @description The run's public view, as its workflow defines it. */
-                            view: {
+                            /** @description Only with `view=full`: the run's public view, as `GET /runs/{id}` has it. */
+                            view?: {
                                 [key: string]: unknown;
                             };
                             workflowType: string;
