@@ -3,16 +3,20 @@ import type { CliIo } from './io.js';
 
 export const DEFAULT_API_URL = 'http://127.0.0.1:3000';
 
-/** A run as `GET /runs/:id` and the SSE stream show it. */
-export interface RunResource {
+/** A run as `GET /runs` lists it (its summary: no workflow view). */
+export interface RunSummary {
   readonly runId: string;
   readonly workflowType: string;
   readonly state: string;
   readonly terminal: boolean;
   readonly attemptNo: number;
   readonly version: number;
-  readonly view: Record<string, unknown>;
   readonly createdAt?: string;
+}
+
+/** A run as `GET /runs/:id` and the SSE stream show it. */
+export interface RunResource extends RunSummary {
+  readonly view: Record<string, unknown>;
 }
 
 /** What `POST /problems` answers. */

@@ -1,4 +1,4 @@
-import { describeCuts, describeStrategyOrigin, type PaperCollection, type PublicPaperSearchView, type SourceReport } from '@openpaw/contracts';
+import { describeCuts, describeStoredPapersUnavailable, describeStrategyOrigin, type PublicPaperCollection, type PublicPaperSearchView, type SourceReport } from '@openpaw/contracts';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { type ApiClient, ApiError, type RunResource } from './api-client.js';
@@ -229,7 +229,7 @@ export function showCheckpoint(checkpoint: Checkpoint, io: Pick<CliIo, 'stdout'>
 }
 
 /** The papers, numbered; at a review, one it cannot keep is marked `×` (not selectable as `+n`). */
-function showCollection(collection: Omit<PaperCollection, 'wholePapers'>, io: Pick<CliIo, 'stdout'>, unmarkable: ReadonlySet<string> = new Set()): void {
+function showCollection(collection: PublicPaperCollection, io: Pick<CliIo, 'stdout'>, unmarkable: ReadonlySet<string> = new Set()): void {
   collection.papers.slice(0, PAPERS_SHOWN).forEach((p, i) => {
     const mark = unmarkable.has(p.id) ? ` × cannot be kept here: -${i + 1} only` : '';
     io.stdout(`  ${String(i + 1).padStart(2)}. [${p.relevanceScore.toFixed(2)}] ${p.title} (${p.year ?? 'n.d.'}${p.venue === null ? '' : `, ${p.venue}`})${mark}`);
@@ -240,6 +240,7 @@ function showCollection(collection: Omit<PaperCollection, 'wholePapers'>, io: Pi
     io.stdout(`  source ${report.source} failed: ${report.error?.kind ?? 'error'} (${report.error?.message ?? ''})`);
   }
   for (const line of collection.metadata.sourceReports.flatMap(sourceNotes)) io.stdout(`  ${line}`);
+  for (const line of describeStoredPapersUnavailable(collection.storedPapersUnavailable)) io.stdout(`  ${line}`);
   for (const line of describeCuts(collection.metadata.cuts)) io.stdout(`  cut: ${line}`);
   const themes = collection.facets.themes.map((t) => t.name);
   if (themes.length > 0) io.stdout(`  themes: ${themes.join(', ')}`);

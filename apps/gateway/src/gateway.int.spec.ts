@@ -175,7 +175,7 @@ describe('gateway (real NATS + PostgreSQL)', () => {
       );
       expect(openapi.components.securitySchemes).toHaveProperty('bearer');
       const list = openapi.paths['/runs']?.['get'] as { parameters: { name: string; in: string }[]; security: unknown[] };
-      expect(list.parameters.map((p) => `${p.in}:${p.name}`).sort()).toEqual(['query:cursor', 'query:from', 'query:limit', 'query:q', 'query:state', 'query:to', 'query:type', 'query:user']);
+      expect(list.parameters.map((p) => `${p.in}:${p.name}`).sort()).toEqual(['query:cursor', 'query:from', 'query:limit', 'query:q', 'query:state', 'query:to', 'query:type', 'query:user', 'query:view']);
       expect(list.security).toEqual([{ bearer: [] }]);
       const cancel = openapi.paths['/runs/{id}/cancel']?.['post'] as {
         parameters: { name: string; in: string }[];
@@ -373,6 +373,15 @@ describe('gateway (real NATS + PostgreSQL)', () => {
       };
       expect(second.items.map((r) => r.runId)).toEqual([runs[0]]);
       expect(second.nextCursor).toBeUndefined();
+      // Summaries by default (no view read from the projection); `view=full` pages the same runs whole, as `GET /runs/{id}` has them.
+      const one = (await (await api(`/runs/${runs[2]}`, { token: carolToken })).json()) as { view: unknown };
+      const { view: _view, ...summary } = one;
+      expect(first.items[0]).toEqual(summary);
+      const full = (await (await api('/runs?limit=2&view=full', { token: carolToken })).json()) as { items: { runId: string }[]; nextCursor: string };
+      expect(full.items[0]).toEqual(one);
+      expect(full.nextCursor).toBe(first.nextCursor);
+      const fullSecond = (await (await api(`/runs?limit=2&view=full&cursor=${full.nextCursor}`, { token: carolToken })).json()) as { items: { runId: string }[] };
+      expect(fullSecond.items.map((r) => r.runId)).toEqual([runs[0]]);
 
       const byType = (await (await api(`/runs?type=${WORKFLOW}`, { token: carolToken })).json()) as { items: { runId: string }[] };
       expect(byType.items.map((r) => r.runId)).toEqual([runs[2], runs[0]]);

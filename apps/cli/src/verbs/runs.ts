@@ -1,22 +1,25 @@
-import type { RunResource } from '../api-client.js';
+import type { RunSummary } from '../api-client.js';
 import { EXIT } from '../exit-codes.js';
 import { UsageError, type Verb } from '../verb.js';
 
-/** `openpaw runs`: the caller's runs, newest first, one page (`--cursor` for the next). */
+/**
+ * `openpaw runs`: the caller's runs, newest first, one page (`--cursor` for the next), as summaries
+ * (`--view full` for every run's view, as `openpaw status` shows one).
+ */
 export const runsVerb: Verb = {
   name: 'runs',
   summary: 'list your runs, newest first',
-  usage: ['[--type <workflow>] [--state <STATE>] [--limit <n>] [--cursor <cursor>]'],
-  options: { type: { type: 'string' }, state: { type: 'string' }, limit: { type: 'string' }, cursor: { type: 'string' } },
+  usage: ['[--type <workflow>] [--state <STATE>] [--limit <n>] [--cursor <cursor>] [--view summary|full]'],
+  options: { type: { type: 'string' }, state: { type: 'string' }, limit: { type: 'string' }, cursor: { type: 'string' }, view: { type: 'string' } },
   needsApi: true,
   async run({ args, options, out, api }) {
-    if (args.length > 0) throw new UsageError('usage: openpaw runs [--type <workflow>] [--state <STATE>] [--limit <n>] [--cursor <cursor>]');
+    if (args.length > 0) throw new UsageError('usage: openpaw runs [--type <workflow>] [--state <STATE>] [--limit <n>] [--cursor <cursor>] [--view summary|full]');
     const query = new URLSearchParams();
-    for (const key of ['type', 'state', 'limit', 'cursor']) {
+    for (const key of ['type', 'state', 'limit', 'cursor', 'view']) {
       const value = options[key];
       if (typeof value === 'string') query.set(key, value);
     }
-    const { body } = await (await api()).json<{ items: RunResource[]; nextCursor?: string }>(`/runs${query.size === 0 ? '' : `?${query.toString()}`}`);
+    const { body } = await (await api()).json<{ items: RunSummary[]; nextCursor?: string }>(`/runs${query.size === 0 ? '' : `?${query.toString()}`}`);
     for (const run of body.items) out(`${run.runId}  ${run.state.padEnd(22)} ${run.workflowType.padEnd(22)} ${run.createdAt ?? ''}`.trimEnd());
     if (body.items.length === 0) out('no runs');
     if (body.nextCursor !== undefined) out(`more: openpaw runs --cursor ${body.nextCursor}`);

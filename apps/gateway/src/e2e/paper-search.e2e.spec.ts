@@ -123,7 +123,7 @@ describe('paper search through the gateway: two checkpoints, one source failing,
 
   /** The run's storage keys (the stored lists under `paper-search/<runId>/`) appear in no response a client gets for it. */
   async function expectNoStorageKey(runId: string): Promise<void> {
-    const routes = [`/paper-searches/${runId}`, `/runs/${runId}`, '/runs?type=paper_search'];
+    const routes = [`/paper-searches/${runId}`, `/runs/${runId}`, '/runs?type=paper_search', '/runs?type=paper_search&view=full'];
     for (const route of routes) {
       const response = await client.request(route);
       expect(response.status).toBe(200);
@@ -268,6 +268,30 @@ describe('paper search through the gateway: two checkpoints, one source failing,
     const badDecision = await client.request(`/paper-searches/${runId}/checkpoints/${runId}/decision`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'maybe' }) });
     expect(badDecision.status).toBe(400);
     expect(await badDecision.json()).toMatchObject({ issues: [{ path: 'action' }] });
+  });
+
+  it('lists paper searches as summaries of a few hundred bytes each; each whole view is one GET /runs/{id} away, or all with view=full', async () => {
+    const response = await client.request('/runs?type=paper_search');
+    expect(response.status).toBe(200);
+    const body = await response.text();
+    const page = JSON.parse(body) as { items: Array<{ runId: string } & Record<string, unknown>> };
+    expect(page.items.length).toBeGreaterThanOrEqual(2);
+    // Before: every item carried its workflow view (strategy, checkpoints, every paper of its collections):
+    // kilobytes for these three-paper searches, megabytes a page at 300 papers.
+    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(400 * page.items.length + 100);
+    for (const item of page.items) {
+      expect(Object.keys(item).sort()).toEqual(['attemptNo', 'createdAt', 'parentRunId', 'runId', 'state', 'terminal', 'updatedAt', 'version', 'workflowType']);
+      expect(item).toMatchObject({ workflowType: 'paper_search', state: 'COMPLETED', terminal: true });
+    }
+    // The list as it was (every view whole, as GET /runs/{id} answers it), for a client that asks.
+    const full = (await (await client.request('/runs?type=paper_search&view=full')).json()) as { items: Array<{ runId: string; view: PaperSearchView }> };
+    expect(full.items.map((item) => item.runId)).toEqual(page.items.map((item) => item.runId));
+    const one: unknown = await (await client.request(`/runs/${page.items[0]!.runId}`)).json();
+    expect(full.items[0]).toEqual(one);
+    expect(full.items[0]?.view.result?.papers.length).toBeGreaterThan(0);
+    const bad = await client.request('/runs?view=everything');
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ error: 'validation_failed', issues: [{ path: 'view' }] });
   });
 
   it('the CLI (`openpaw library`, `openpaw papers`) imports a library, shows both checkpoints and takes the decisions from stdin', async () => {

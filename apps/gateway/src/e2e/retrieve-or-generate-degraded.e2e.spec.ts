@@ -97,7 +97,7 @@ describe('RetrieveOrGenerate when parts degrade', () => {
     // The provider retried the primary, then fell back within attempt 1; attempt 1 failed as a whole.
     expect(outage.requests.filter((r) => r.model === PRIMARY)).toHaveLength(PROVIDER_TRIES);
     // The saga retried GENERATING_SOLUTION: the solve child's attempt 2, on the fallback model, after a backoff.
-    const solveRun = ((await (await carol.request('/runs?type=solve_workflow')).json()) as { items: { runId: string; parentRunId: string | null; view: Record<string, unknown> }[] }).items.find(
+    const solveRun = ((await (await carol.request('/runs?type=solve_workflow&view=full')).json()) as { items: { runId: string; parentRunId: string | null; view: Record<string, unknown> }[] }).items.find(
       (r) => r.parentRunId === submitted.body.run_id,
     );
     expect(solveRun?.view).toMatchObject({ status: 'succeeded', attempts: 2, provenance: { model: `openai/${FALLBACK}` } });

@@ -85,7 +85,7 @@ describe('RetrieveOrGenerate through the gateway with a scripted model: near-mis
   }
 
   const solveRuns = async (client: GatewayClient) =>
-    ((await (await client.request('/runs?type=solve_workflow&limit=100')).json()) as { items: { runId: string; state: string; view: Record<string, unknown> }[] }).items;
+    ((await (await client.request('/runs?type=solve_workflow&limit=100&view=full')).json()) as { items: { runId: string; state: string; view: Record<string, unknown> }[] }).items;
 
   it('serves the closest solution as approximate only after the solve failed all its retries; not after the model said it cannot solve it', async () => {
     const alice = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'alice');

@@ -23,6 +23,9 @@ export interface RunProjection {
   readonly attemptStartedAt: Date | null;
 }
 
+/** A run without its view: what a runs list shows unless asked for views (the view can be megabytes). */
+export type RunSummaryProjection = Omit<RunProjection, 'view'>;
+
 /** How long recent runs of a workflow type took, for ETAs. */
 export interface RecentDurations {
   /** Median duration in ms; undefined when there is no finished run to learn from. */
@@ -49,12 +52,12 @@ export interface RunCursor {
   readonly runId: string;
 }
 
-export interface RunPage {
-  readonly items: readonly RunProjection[];
+export interface RunPage<Run extends RunSummaryProjection = RunProjection> {
+  readonly items: readonly Run[];
   readonly next?: RunCursor;
 }
 
-function toProjection(entity: RunProjectionEntity): RunProjection {
+function toSummaryProjection(entity: RunProjectionEntity): RunSummaryProjection {
   return {
     runId: entity.runId,
     workflowType: entity.workflowType,
@@ -64,11 +67,14 @@ function toProjection(entity: RunProjectionEntity): RunProjection {
     attemptNo: entity.attemptNo,
     version: entity.version,
     parentRunId: entity.parentRunId,
-    view: entity.view,
     createdAt: entity.createdAt,
     updatedAt: entity.updatedAt,
     attemptStartedAt: entity.attemptStartedAt,
   };
+}
+
+function toProjection(entity: RunProjectionEntity): RunProjection {
+  return { ...toSummaryProjection(entity), view: entity.view };
 }
 
 /** The projection from a `RunStateChanged`, as it would be stored. */
@@ -196,6 +202,16 @@ export class RunProjectionStore {
 
   /** Runs newest first, `limit` per page, after the cursor: one user's, or with no `userId` everyone's (an admin's view). */
   async list(query: RunListQuery & { readonly userId?: string }): Promise<RunPage> {
+    return pageOf(await this.listQuery(query).getMany(), query.limit, toProjection);
+  }
+
+  /** As `list`, without the views: PostgreSQL neither reads nor sends the `view` column (its jsonb is the row's bulk). */
+  async listSummaries(query: RunListQuery & { readonly userId?: string }): Promise<RunPage<RunSummaryProjection>> {
+    const columns = this.repository.metadata.columns.filter((column) => column.propertyName !== 'view').map((column) => `p.${column.propertyName}`);
+    return pageOf(await this.listQuery(query).select(columns).getMany(), query.limit, toSummaryProjection);
+  }
+
+  private listQuery(query: RunListQuery & { readonly userId?: string }) {
     const builder = this.repository
       .createQueryBuilder('p')
       .where('true')
@@ -214,11 +230,13 @@ export class RunProjectionStore {
         afterRunId: query.after.runId,
       });
     }
-    const entities = await builder.getMany();
-    const items = entities.slice(0, query.limit).map(toProjection);
-    const last = items.at(-1);
-    return entities.length > query.limit && last !== undefined
-      ? { items, next: { createdAt: last.createdAt, runId: last.runId } }
-      : { items };
+    return builder;
   }
+}
+
+/** One page of `limit` rows from a query that asked for `limit + 1`: the extra row only says there is a next page. */
+function pageOf<Run extends RunSummaryProjection>(entities: readonly RunProjectionEntity[], limit: number, toRun: (entity: RunProjectionEntity) => Run): RunPage<Run> {
+  const items = entities.slice(0, limit).map(toRun);
+  const last = items.at(-1);
+  return entities.length > limit && last !== undefined ? { items, next: { createdAt: last.createdAt, runId: last.runId } } : { items };
 }

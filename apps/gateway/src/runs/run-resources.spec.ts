@@ -8,12 +8,12 @@ import { paperCollectionFixture, scoredPaperFixture } from '@openpaw/testkit';
 import type { Request, Response } from 'express';
 import type { GatewayConfig } from '../config.js';
 import { RunEventBus } from '../events/run-event-bus.js';
-import type { RunProjection, RunProjectionStore } from '../projection/run-projection.store.js';
+import type { RunProjection, RunProjectionStore, RunSummaryProjection } from '../projection/run-projection.store.js';
 import { RunEventsStream } from './run-events/run-events.stream.js';
 import { StoredPaperLists } from '../paper-searches/export/stored-paper-lists.js';
 import { RunResources } from './run-resources.js';
 import { RunsController } from './runs.controller.js';
-import type { RunResource } from './runs.schemas.js';
+import { listRunsQuery, type RunResource } from './runs.schemas.js';
 
 const RUN_ID = '00000000-0000-4000-8000-000000000002';
 const USER = 'user-1';
@@ -41,7 +41,9 @@ const view: PaperSearchView = {
 const at = new Date('2026-01-01T00:00:00.000Z');
 const run: RunProjection = { runId: RUN_ID, workflowType: PAPER_SEARCH, userId: USER, state: 'COMPLETED', terminal: true, attemptNo: 1, version: 7, parentRunId: null, view, createdAt: at, updatedAt: at, attemptStartedAt: at };
 
-const resultPapers = (resource: RunResource): unknown[] => (resource.view['result'] as { papers: unknown[] }).papers;
+const resultPapers = (resource: { view?: RunResource['view'] }): unknown[] => (resource.view?.['result'] as { papers: unknown[] }).papers;
+/** What the store's `listSummaries` answers for a run: its row without the view. */
+const summaryOf = ({ view: _view, ...summary }: RunProjection): RunSummaryProjection => summary;
 
 describe('generic run routes serve a paper search whole (claim check)', () => {
   let dir: string;
@@ -52,6 +54,7 @@ describe('generic run routes serve a paper search whole (claim check)', () => {
     findWhen: () => Promise.resolve(run),
     find: () => Promise.resolve(run),
     list: () => Promise.resolve({ items: [run] }),
+    listSummaries: () => Promise.resolve({ items: [summaryOf(run)] }),
   } as unknown as RunProjectionStore; // only the reads these routes make
 
   beforeAll(async () => {
@@ -64,7 +67,7 @@ describe('generic run routes serve a paper search whole (claim check)', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('GET /runs/:id and GET /runs list every stored paper, with no storage key', async () => {
+  it('GET /runs/:id and GET /runs?view=full list every stored paper, with no storage key', async () => {
     // Only the reads `get` and `list` use are given; the other collaborators are not called.
     const controller = new RunsController(store, undefined as never, undefined as never, undefined as never, resources);
     const one = await controller.get({ userId: USER }, { id: RUN_ID });
@@ -73,11 +76,11 @@ describe('generic run routes serve a paper search whole (claim check)', () => {
     expect(JSON.stringify(one)).not.toContain('whole.json');
     // The facets count the papers served, not the ones the message carried (the projected view's facets are empty here).
     expect((one.view['result'] as { facets: unknown }).facets).toMatchObject({ byYear: [{ year: 2020, count: 300 }] });
-    const page = await controller.list({ userId: USER }, { limit: 20 });
+    const page = await controller.list({ userId: USER }, { limit: 20, view: 'full' });
     expect(resultPapers(page.items[0]!)).toHaveLength(300);
   });
 
-  it('GET /runs reads each paper search’s stored list once: a page read again, or its runs opened, make no blob read', async () => {
+  it('GET /runs?view=full reads each paper search’s stored list once: a page read again, or its runs opened, make no blob read', async () => {
     // A page of 20 paper searches, each with its own stored list of 300 papers.
     const runs = await Promise.all(
       Array.from({ length: 20 }, async (_, i) => {
@@ -90,14 +93,35 @@ describe('generic run routes serve a paper search whole (claim check)', () => {
     const reads: string[] = [];
     const page = { ...store, list: () => Promise.resolve({ items: runs }), findForUser: (id: string) => Promise.resolve(runs.find((r) => r.runId === id)) } as unknown as RunProjectionStore;
     const controller = new RunsController(page, undefined as never, undefined as never, undefined as never, new RunResources(new StoredPaperLists({ get: (key) => (reads.push(key), blobs.get(key)) })));
-    const first = await controller.list({ userId: USER }, { limit: 20 });
+    const first = await controller.list({ userId: USER }, { limit: 20, view: 'full' });
     expect(first.items.map((item) => resultPapers(item).length)).toEqual(runs.map(() => 300));
     expect(reads).toHaveLength(20);
     // Before: 20 more reads per page, and one per run opened.
-    const again = await controller.list({ userId: USER }, { limit: 20 });
+    const again = await controller.list({ userId: USER }, { limit: 20, view: 'full' });
     await controller.get({ userId: USER }, { id: runs[3]!.runId });
     expect(reads).toHaveLength(20);
     expect(again).toEqual(first);
+  });
+
+  it('GET /runs answers summaries by default: a page of 20 paper searches of 300 papers in a few KB, with no view read and no blob read', async () => {
+    const runs = Array.from({ length: 20 }, (_, i) => {
+      const result = { ...carried, wholePapers: { ...carried.wholePapers!, blobKey: `paper-search/run-${i}/whole.json` } };
+      return { ...run, runId: `00000000-0000-4000-8000-${String(200 + i).padStart(12, '0')}`, view: { ...view, result } };
+    });
+    const reads: string[] = [];
+    const viewsRead: string[] = [];
+    const page = {
+      list: () => (viewsRead.push('list'), Promise.resolve({ items: runs })),
+      listSummaries: () => Promise.resolve({ items: runs.map(summaryOf), next: { createdAt: at, runId: runs[19]!.runId } }),
+    } as unknown as RunProjectionStore;
+    const controller = new RunsController(page, undefined as never, undefined as never, undefined as never, new RunResources(new StoredPaperLists({ get: (key) => (reads.push(key), blobs.get(key)) })));
+    const summaries = await controller.list({ userId: USER }, listRunsQuery.parse({}));
+    // Before: every item carried its view, 300 whole papers each (megabytes for the page).
+    expect(Buffer.byteLength(JSON.stringify(summaries))).toBeLessThan(20 * 400 + 200);
+    expect(summaries.items[0]).toEqual({ runId: runs[0]!.runId, workflowType: PAPER_SEARCH, state: 'COMPLETED', terminal: true, attemptNo: 1, version: 7, parentRunId: null, createdAt: at.toISOString(), updatedAt: at.toISOString() });
+    expect(summaries.items.some((item) => 'view' in item)).toBe(false);
+    expect(summaries.nextCursor).toBeDefined();
+    expect({ reads, viewsRead }).toEqual({ reads: [], viewsRead: [] });
   });
 
   it('the SSE stream sends the state with every stored paper', async () => {

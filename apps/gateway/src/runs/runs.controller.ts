@@ -19,7 +19,7 @@ import type { AuthenticatedUser } from '../auth/tokens.js';
 import { ApiZodBody, ApiZodParams, ApiZodQuery, BEARER_SCHEME, openApiSchema } from '../http/openapi.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { requireAdmin } from '../ops/admin-only.js';
-import { RunProjectionStore } from '../projection/run-projection.store.js';
+import { type RunCursor, RunProjectionStore } from '../projection/run-projection.store.js';
 import { RunTransitionStore } from '../projection/run-transition.store.js';
 import { CancelRunHandler } from './cancel-run/cancel-run.handler.js';
 import { RunEventsStream } from './run-events/run-events.stream.js';
@@ -36,6 +36,7 @@ import {
   runPage,
   runResource,
   runTimeline,
+  toRunSummary,
   toRunTransitionResource,
   validationErrorBody,
 } from './runs.schemas.js';
@@ -62,8 +63,11 @@ export class RunsController {
 
   @Get()
   @ApiOperation({
-    summary: "The caller's runs, newest first (keyset pagination).",
-    description: 'Filters: type, state, creation time range (`from`, `to`), run id prefix (`q`); `user` (admin role) lists another user\'s runs or everyone\'s (`*`).',
+    summary: "The caller's runs, newest first (keyset pagination), as summaries unless `view=full`.",
+    description:
+      'Filters: type, state, creation time range (`from`, `to`), run id prefix (`q`); `user` (admin role) lists another user\'s runs or everyone\'s (`*`). ' +
+      "Each item is the run without its workflow view (`view=summary`, the default); `GET /runs/{id}` answers one run whole. " +
+      '`view=full` gives each item as `GET /runs/{id}` does — the list as it was before summaries (a page of paper searches can then be megabytes).',
   })
   @ApiForbiddenResponse({ description: '`user` given without the `admin` role.', schema: openApiSchema(errorBody) })
   @ApiZodQuery(listRunsQuery)
@@ -75,7 +79,7 @@ export class RunsController {
     // Another user's runs, or everyone's (`*`): the operations view, admin role only.
     if (query.user !== undefined) requireAdmin(user);
     const userId = query.user === undefined ? user.userId : query.user === '*' ? undefined : query.user;
-    const page = await this.runs.list({
+    const listQuery = {
       ...(userId === undefined ? {} : { userId }),
       limit: query.limit,
       ...(query.from === undefined ? {} : { createdFrom: new Date(query.from) }),
@@ -84,11 +88,16 @@ export class RunsController {
       ...(query.type === undefined ? {} : { type: query.type }),
       ...(query.state === undefined ? {} : { state: query.state }),
       ...(query.cursor === undefined ? {} : { after: query.cursor }),
-    });
-    return {
-      items: await Promise.all(page.items.map((run) => this.resources.of(run))),
-      ...(page.next === undefined ? {} : { nextCursor: encodeCursor(page.next) }),
     };
+    const nextCursorOf = (next: RunCursor | undefined) => (next === undefined ? {} : { nextCursor: encodeCursor(next) });
+    if (query.view === 'full') {
+      // Each run as `GET /runs/{id}` has it: a paper search's collections read whole from their stored lists.
+      const page = await this.runs.list(listQuery);
+      return { items: await Promise.all(page.items.map((run) => this.resources.of(run))), ...nextCursorOf(page.next) };
+    }
+    // Summaries: no view is read from PostgreSQL, and no stored paper list is read.
+    const page = await this.runs.listSummaries(listQuery);
+    return { items: page.items.map(toRunSummary), ...nextCursorOf(page.next) };
   }
 
   @Get(':id')

@@ -1,6 +1,6 @@
 import { freeText, publicViewOf, RunStateChanged } from '@openpaw/contracts';
 import { z } from 'zod';
-import type { RunCursor, RunProjection } from '../projection/run-projection.store.js';
+import type { RunCursor, RunProjection, RunSummaryProjection } from '../projection/run-projection.store.js';
 import type { RunTransition } from '../projection/run-transition.store.js';
 
 /** `/runs/:id` */
@@ -43,7 +43,16 @@ export const runIdPrefix = z
 /** An admin's user filter of the runs list: a user id, or `*` for everyone. */
 export const runsOfUser = freeText().trim().min(1).max(200);
 
-/** `GET /runs?type=&state=&limit=&cursor=` */
+/**
+ * How much of each run the list carries. Lists answer a summary by default and the full view on request,
+ * as Google's AIP-157 has List methods default to a BASIC view and Get to FULL: a page of 20 paper
+ * searches carried megabytes of papers its readers (the console's table, `openpaw runs`) never looked at.
+ */
+export const RUN_LIST_VIEWS = ['summary', 'full'] as const;
+export const runListView = z.enum(RUN_LIST_VIEWS);
+export type RunListView = z.infer<typeof runListView>;
+
+/** `GET /runs?type=&state=&limit=&cursor=&view=` */
 export const listRunsQuery = z.object({
   type: name.optional().describe('Only runs of this workflow type.'),
   state: name.optional().describe('Only runs in this state.'),
@@ -53,6 +62,12 @@ export const listRunsQuery = z.object({
   to: z.iso.datetime({ offset: true }).optional().describe('Only runs created before this time (ISO 8601).'),
   q: runIdPrefix.optional().describe('Only runs whose id starts with this (a whole id or its beginning).'),
   user: runsOfUser.optional().describe('Admin role only: this user\'s runs, or `*` for every user\'s. Without it, the caller\'s own.'),
+  view: runListView
+    .default('summary')
+    .describe(
+      '`summary` (default): each run without its workflow view — id, type, state, attempt, version, timestamps; a few hundred bytes a run. ' +
+        '`full`: each run as `GET /runs/{id}` answers it, view included (a paper search\'s whole collections: up to megabytes a run).',
+    ),
 });
 
 const cancelRunBodyObject = z.object({
@@ -78,8 +93,17 @@ export const runResource = z.object({
 });
 export type RunResource = z.infer<typeof runResource>;
 
+/** A run as the list shows it by default: everything but its workflow view (one `GET /runs/{id}` away). */
+export const runSummary = runResource.omit({ view: true });
+export type RunSummary = z.infer<typeof runSummary>;
+
+/** One item of a runs page: a summary, with `view` only when `view=full` was asked for. */
+export const runListItem = runSummary.extend({
+  view: runResource.shape.view.optional().describe("Only with `view=full`: the run's public view, as `GET /runs/{id}` has it."),
+});
+
 export const runPage = z.object({
-  items: z.array(runResource),
+  items: z.array(runListItem),
   nextCursor: z.string().optional().describe('Pass as `cursor` for the next page; absent on the last page.'),
 });
 
@@ -105,8 +129,8 @@ export const validationErrorBody = z.object({
   issues: z.array(z.object({ path: z.string(), message: z.string() })),
 });
 
-/** A run as clients see it: its view without the fields its workflow declares internal (storage keys). */
-export function toRunResource(run: RunProjection): RunResource {
+/** A run's summary: what every list item carries. */
+export function toRunSummary(run: RunSummaryProjection): RunSummary {
   return {
     runId: run.runId,
     workflowType: run.workflowType,
@@ -115,10 +139,15 @@ export function toRunResource(run: RunProjection): RunResource {
     attemptNo: run.attemptNo,
     version: run.version,
     parentRunId: run.parentRunId,
-    view: publicViewOf(run.workflowType, run.view),
     createdAt: run.createdAt.toISOString(),
     updatedAt: run.updatedAt.toISOString(),
   };
+}
+
+/** A run as clients see it: its view without the fields its workflow declares internal (storage keys). */
+export function toRunResource(run: RunProjection): RunResource {
+  const { createdAt, updatedAt, ...summary } = toRunSummary(run);
+  return { ...summary, view: publicViewOf(run.workflowType, run.view), createdAt, updatedAt };
 }
 
 /** One state change in a run's timeline. */

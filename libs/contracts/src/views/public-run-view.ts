@@ -50,8 +50,38 @@ export function publicViewOf(workflowType: string, view: Record<string, unknown>
   return internal.reduce(withoutField, view);
 }
 
-/** A paper collection as clients see it: without the reference to its stored whole papers. */
-export const publicPaperCollection = paperCollection.omit({ wholePapers: true });
+/**
+ * Why a collection is shown as its message carried it although its papers were stored whole (set by
+ * the gateway, which reads the stored list for every client): the list is past its retention, or it
+ * cannot be read. Said per collection, so a client never takes the message's head for the list.
+ */
+export const storedPapersUnavailable = z
+  .object({
+    reason: z
+      .enum(['gone', 'unreadable'])
+      .describe(
+        '`gone`: the stored list was deleted — the research service deletes a paper search\'s stored lists once the run has ended longer ago than its retention (`OPENPAW_RESEARCH_PAPER_LIST_RETENTION_DAYS`, 30 days by default). ' +
+          '`unreadable`: the stored list is there but is not the list the collection refers to.',
+      ),
+    storedPapers: z.int().nonnegative().describe('How many papers the stored list held.'),
+  })
+  .describe(
+    "Present when the collection's whole papers were stored (claim check) but cannot be served: `papers` then holds only what the run's message carried " +
+      '(its first papers, abstracts possibly left out; `metadata.cuts` counts what is missing), and exports say so. Search again for the whole list.',
+  );
+export type StoredPapersUnavailable = z.infer<typeof storedPapersUnavailable>;
+
+/** `StoredPapersUnavailable` in words (an export's note, the CLI's line); `[]` when the stored papers are served. */
+export function describeStoredPapersUnavailable(unavailable: StoredPapersUnavailable | undefined): string[] {
+  if (unavailable === undefined) return [];
+  const why = unavailable.reason === 'gone' ? 'was deleted after its retention period (the search ended long ago)' : 'could not be read';
+  const papers = `${unavailable.storedPapers} ${unavailable.storedPapers === 1 ? 'paper' : 'papers'}`;
+  return [`the search's stored list of ${papers} ${why}: only the papers its view kept are here; search again for the whole list`];
+}
+
+/** A paper collection as clients see it: without the reference to its stored whole papers; with why they are not shown, when they cannot be. */
+export const publicPaperCollection = paperCollection.omit({ wholePapers: true }).extend({ storedPapersUnavailable: storedPapersUnavailable.optional() });
+export type PublicPaperCollection = z.infer<typeof publicPaperCollection>;
 
 const [strategyCheckpoint, resultCheckpoint] = checkpoint.options;
 

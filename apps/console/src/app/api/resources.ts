@@ -3,6 +3,8 @@ import type { operations } from './schema.js';
 /** The resources the console shows, named from the generated operations (never restated by hand). */
 export type Run = operations['RunsController_get']['responses'][200]['content']['application/json'];
 export type RunPage = operations['RunsController_list']['responses'][200]['content']['application/json'];
+/** A run as the runs list has it: a summary, without its view (one `GET /runs/{id}` away). */
+export type RunSummary = RunPage['items'][number];
 export type RunTimeline = operations['RunsController_timeline']['responses'][200]['content']['application/json'];
 export type RunTransition = RunTimeline['items'][number];
 export type ProblemSubmission = operations['ProblemsController_submit']['responses'][202]['content']['application/json'];

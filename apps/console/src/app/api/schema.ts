@@ -736,8 +736,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The caller's runs, newest first (keyset pagination).
-         * @description Filters: type, state, creation time range (`from`, `to`), run id prefix (`q`); `user` (admin role) lists another user's runs or everyone's (`*`).
+         * The caller's runs, newest first (keyset pagination), as summaries unless `view=full`.
+         * @description Filters: type, state, creation time range (`from`, `to`), run id prefix (`q`); `user` (admin role) lists another user's runs or everyone's (`*`). Each item is the run without its workflow view (`view=summary`, the default); `GET /runs/{id}` answers one run whole. `view=full` gives each item as `GET /runs/{id}` does — the list as it was before summaries (a page of paper searches can then be megabytes).
          */
         get: operations["RunsController_list"];
         put?: never;
@@ -2837,6 +2837,16 @@ export interface operations {
                                         venue: string | null;
                                         year: number | null;
                                     }[];
+                                    /** @description Present when the collection's whole papers were stored (claim check) but cannot be served: `papers` then holds only what the run's message carried (its first papers, abstracts possibly left out; `metadata.cuts` counts what is missing), and exports say so. Search again for the whole list. */
+                                    storedPapersUnavailable?: {
+                                        /**
+                                         * @description `gone`: the stored list was deleted — the research service deletes a paper search's stored lists once the run has ended longer ago than its retention (`OPENPAW_RESEARCH_PAPER_LIST_RETENTION_DAYS`, 30 days by default). `unreadable`: the stored list is there but is not the list the collection refers to.
+                                         * @enum {string}
+                                         */
+                                        reason: "gone" | "unreadable";
+                                        /** @description How many papers the stored list held. */
+                                        storedPapers: number;
+                                    };
                                 };
                                 iteration: number;
                                 /** @description Papers of the collection shown (read whole from the stored list) that this review cannot keep if marked relevant: the search keeps marks from the papers its collection message carried and those kept before. Marking one relevant is refused (400); marking it irrelevant works. Absent or empty: every paper shown can be marked. */
@@ -2994,6 +3004,16 @@ export interface operations {
                                 venue: string | null;
                                 year: number | null;
                             }[];
+                            /** @description Present when the collection's whole papers were stored (claim check) but cannot be served: `papers` then holds only what the run's message carried (its first papers, abstracts possibly left out; `metadata.cuts` counts what is missing), and exports say so. Search again for the whole list. */
+                            storedPapersUnavailable?: {
+                                /**
+                                 * @description `gone`: the stored list was deleted — the research service deletes a paper search's stored lists once the run has ended longer ago than its retention (`OPENPAW_RESEARCH_PAPER_LIST_RETENTION_DAYS`, 30 days by default). `unreadable`: the stored list is there but is not the list the collection refers to.
+                                 * @enum {string}
+                                 */
+                                reason: "gone" | "unreadable";
+                                /** @description How many papers the stored list held. */
+                                storedPapers: number;
+                            };
                         } | null;
                         /** Format: uuid */
                         runId: string;
@@ -3267,6 +3287,16 @@ export interface operations {
                                         venue: string | null;
                                         year: number | null;
                                     }[];
+                                    /** @description Present when the collection's whole papers were stored (claim check) but cannot be served: `papers` then holds only what the run's message carried (its first papers, abstracts possibly left out; `metadata.cuts` counts what is missing), and exports say so. Search again for the whole list. */
+                                    storedPapersUnavailable?: {
+                                        /**
+                                         * @description `gone`: the stored list was deleted — the research service deletes a paper search's stored lists once the run has ended longer ago than its retention (`OPENPAW_RESEARCH_PAPER_LIST_RETENTION_DAYS`, 30 days by default). `unreadable`: the stored list is there but is not the list the collection refers to.
+                                         * @enum {string}
+                                         */
+                                        reason: "gone" | "unreadable";
+                                        /** @description How many papers the stored list held. */
+                                        storedPapers: number;
+                                    };
                                 };
                                 iteration: number;
                                 /** @description Papers of the collection shown (read whole from the stored list) that this review cannot keep if marked relevant: the search keeps marks from the papers its collection message carried and those kept before. Marking one relevant is refused (400); marking it irrelevant works. Absent or empty: every paper shown can be marked. */
@@ -3424,6 +3454,16 @@ export interface operations {
                                 venue: string | null;
                                 year: number | null;
                             }[];
+                            /** @description Present when the collection's whole papers were stored (claim check) but cannot be served: `papers` then holds only what the run's message carried (its first papers, abstracts possibly left out; `metadata.cuts` counts what is missing), and exports say so. Search again for the whole list. */
+                            storedPapersUnavailable?: {
+                                /**
+                                 * @description `gone`: the stored list was deleted — the research service deletes a paper search's stored lists once the run has ended longer ago than its retention (`OPENPAW_RESEARCH_PAPER_LIST_RETENTION_DAYS`, 30 days by default). `unreadable`: the stored list is there but is not the list the collection refers to.
+                                 * @enum {string}
+                                 */
+                                reason: "gone" | "unreadable";
+                                /** @description How many papers the stored list held. */
+                                storedPapers: number;
+                            };
                         } | null;
                         /** Format: uuid */
                         runId: string;
@@ -3763,6 +3803,16 @@ export interface operations {
                                         venue: string | null;
                                         year: number | null;
                                     }[];
+                                    /** @description Present when the collection's whole papers were stored (claim check) but cannot be served: `papers` then holds only what the run's message carried (its first papers, abstracts possibly left out; `metadata.cuts` counts what is missing), and exports say so. Search again for the whole list. */
+                                    storedPapersUnavailable?: {
+                                        /**
+                                         * @description `gone`: the stored list was deleted — the research service deletes a paper search's stored lists once the run has ended longer ago than its retention (`OPENPAW_RESEARCH_PAPER_LIST_RETENTION_DAYS`, 30 days by default). `unreadable`: the stored list is there but is not the list the collection refers to.
+                                         * @enum {string}
+                                         */
+                                        reason: "gone" | "unreadable";
+                                        /** @description How many papers the stored list held. */
+                                        storedPapers: number;
+                                    };
                                 };
                                 iteration: number;
                                 /** @description Papers of the collection shown (read whole from the stored list) that this review cannot keep if marked relevant: the search keeps marks from the papers its collection message carried and those kept before. Marking one relevant is refused (400); marking it irrelevant works. Absent or empty: every paper shown can be marked. */
@@ -3920,6 +3970,16 @@ export interface operations {
                                 venue: string | null;
                                 year: number | null;
                             }[];
+                            /** @description Present when the collection's whole papers were stored (claim check) but cannot be served: `papers` then holds only what the run's message carried (its first papers, abstracts possibly left out; `metadata.cuts` counts what is missing), and exports say so. Search again for the whole list. */
+                            storedPapersUnavailable?: {
+                                /**
+                                 * @description `gone`: the stored list was deleted — the research service deletes a paper search's stored lists once the run has ended longer ago than its retention (`OPENPAW_RESEARCH_PAPER_LIST_RETENTION_DAYS`, 30 days by default). `unreadable`: the stored list is there but is not the list the collection refers to.
+                                 * @enum {string}
+                                 */
+                                reason: "gone" | "unreadable";
+                                /** @description How many papers the stored list held. */
+                                storedPapers: number;
+                            };
                         } | null;
                         /** Format: uuid */
                         runId: string;
@@ -6189,6 +6249,7 @@ export interface operations {
                 to?: string;
                 type?: string;
                 user?: string;
+                view?: "summary" | "full";
             };
             header?: never;
             path?: never;
@@ -6215,8 +6276,8 @@ export interface operations {
                             /** Format: date-time */
                             updatedAt: string;
                             version: number;
-                            /** @description The run's public view, as its workflow defines it. */
-                            view: {
+                            /** @description Only with `view=full`: the run's public view, as `GET /runs/{id}` has it. */
+                            view?: {
                                 [key: string]: unknown;
                             };
                             workflowType: string;

@@ -157,7 +157,7 @@ export function ResultReview({ checkpoint, papersTrimmed, onDecide }: { checkpoi
           ])}
         </ul>
       )}
-      <CutNotes notes={cutNotes(collection.metadata.cuts, papersTrimmed)} />
+      <CutNotes notes={cutNotes(collection.metadata.cuts, papersTrimmed, collection.storedPapersUnavailable)} />
       {unmarkable.size > 0 && (
         <p id="unmarkable-note" class="hint">
           {unmarkable.size === 1 ? '1 paper (greyed) cannot be kept by this review: it is' : `${unmarkable.size} papers (greyed) cannot be kept by this review: they are`} beyond the

@@ -17,4 +17,11 @@ describe("a paper search's notes", () => {
     expect(cutNotes({ papersLeftOut: 0, abstractsShortened: 0, authorListsShortened: 0 }, false)).toEqual([]);
     expect(cutNotes(undefined, false)).toEqual([]);
   });
+
+  it('says first when the stored list is past its retention: what is shown is only what the view kept', () => {
+    expect(cutNotes({ papersLeftOut: 180, abstractsShortened: 0, authorListsShortened: 0 }, false, { reason: 'gone', storedPapers: 300 })).toEqual([
+      "The search's stored list of 300 papers was deleted after its retention period: only the papers its view kept are shown. Search again for the whole list.",
+      '180 papers were found but left out: a message carries only so many papers.',
+    ]);
+  });
 });

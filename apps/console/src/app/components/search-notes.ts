@@ -17,10 +17,17 @@ export function originNote(origin: Origin | undefined): string | undefined {
   }
 }
 
-/** What limits cut from a collection, one sentence each; `[]` when nothing was cut. */
-export function cutNotes(cuts: Cuts | undefined, papersTrimmed: boolean): string[] {
+type Unavailable = NonNullable<NonNullable<PaperSearch['result']>['storedPapersUnavailable']>;
+
+/** What limits cut from a collection, one sentence each, and why its stored papers are not shown when they cannot be; `[]` when nothing was cut. */
+export function cutNotes(cuts: Cuts | undefined, papersTrimmed: boolean, unavailable?: Unavailable): string[] {
   const count = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
   return [
+    ...(unavailable === undefined
+      ? []
+      : [
+          `The search's stored list of ${unavailable.storedPapers} papers ${unavailable.reason === 'gone' ? 'was deleted after its retention period' : 'could not be read'}: only the papers its view kept are shown. Search again for the whole list.`,
+        ]),
     ...(cuts !== undefined && cuts.papersLeftOut > 0 ? [`${count(cuts.papersLeftOut, 'paper was', 'papers were')} found but left out: a message carries only so many papers.`] : []),
     ...(cuts !== undefined && cuts.abstractsShortened > 0 ? [`${count(cuts.abstractsShortened, 'abstract was', 'abstracts were')} shortened.`] : []),
     ...(cuts !== undefined && cuts.authorListsShortened > 0 ? [`${count(cuts.authorListsShortened, 'author list was', 'author lists were')} cut to the first 50 names.`] : []),

@@ -91,7 +91,7 @@ export function PaperSearchPage({ searchId }: { searchId: string }) {
           <p>
             {search.completion === null ? `Ended in ${stateLabel(search.state)}.` : `Completed: ${search.completion.replaceAll('_', ' ')}.`}
           </p>
-          <CutNotes notes={cutNotes(search.result?.metadata.cuts, search.papersTrimmed)} />
+          <CutNotes notes={cutNotes(search.result?.metadata.cuts, search.papersTrimmed, search.result?.storedPapersUnavailable)} />
           <ul class="papers">
             {search.accumulatedPapers.map((paper) => (
               <li key={paper.id}>

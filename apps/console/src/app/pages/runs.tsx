@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useGatewayClient } from '../api/context.js';
-import { errorMessage, type Run } from '../api/resources.js';
+import { errorMessage, type RunSummary } from '../api/resources.js';
 import { SavedViews } from '../components/saved-views.js';
 import { StateBadge } from '../components/state-badge.js';
 import { hrefOf, type RunsFilterParams } from '../routes.js';
@@ -35,7 +35,7 @@ function listQueryOf(filter: RunsFilter) {
  */
 export function RunsPage({ filter }: { filter: RunsFilter }) {
   const client = useGatewayClient();
-  const [runs, setRuns] = useState<Run[]>([]);
+  const [runs, setRuns] = useState<RunSummary[]>([]);
   const [nextCursor, setNextCursor] = useState<string | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
   const [loading, setLoading] = useState(true);

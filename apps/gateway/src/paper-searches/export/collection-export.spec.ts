@@ -101,10 +101,20 @@ describe('exporting a paper search collection', () => {
       expect((await wholeCollection({ ...trimmedView(1), papers: collection.papers }, true, new StoredPaperLists(blobs))).papersTrimmed).toBe(false);
     });
 
-    it('falls back to the view, said as before, when the stored list is gone or does not match its reference', async () => {
-      expect(await wholeCollection(trimmedView(1), true, new StoredPaperLists(blobs))).toEqual({ collection: trimmedView(1), papersTrimmed: true, cuts: trimmedView(1).metadata.cuts });
+    it('falls back to the view when the stored list is gone (past its retention) or does not match its reference, and says which, first, in the export', async () => {
+      const gone = await wholeCollection(trimmedView(1), true, new StoredPaperLists(blobs));
+      expect(gone).toEqual({ collection: { ...trimmedView(1), storedPapersUnavailable: { reason: 'gone', storedPapers: 1 } }, papersTrimmed: true, cuts: trimmedView(1).metadata.cuts });
+      const ris = exportCollection(gone.collection, 'ris', gone.papersTrimmed, gone.cuts);
+      expect(ris.notes).toEqual([
+        "the search's stored list of 1 paper was deleted after its retention period (the search ended long ago): only the papers its view kept are here; search again for the whole list",
+        '1 abstract shortened (to 1500 characters, or less to fit a message)',
+        '2 author lists cut to the first 50 names',
+        TRIMMED_VIEW_NOTE,
+      ]);
       await blobs.put('paper-search/run/whole.json', JSON.stringify([whole]));
-      expect((await wholeCollection(trimmedView(2), true, new StoredPaperLists(blobs))).collection.papers[0]!.abstract).toBeNull();
+      const mismatched = await wholeCollection(trimmedView(2), true, new StoredPaperLists(blobs));
+      expect(mismatched.collection.papers[0]!.abstract).toBeNull();
+      expect(mismatched.collection.storedPapersUnavailable).toEqual({ reason: 'unreadable', storedPapers: 2 });
     });
 
     it('serves the view with every stored paper: a collection larger than one message is shown whole, its cuts those of the stored papers', async () => {
@@ -134,9 +144,17 @@ describe('exporting a paper search collection', () => {
       expect(withKept.checkpoint?.kind === 'result_review' ? (withKept.checkpoint.payload as { unmarkablePaperIds?: string[] }).unmarkablePaperIds : undefined).toHaveLength(179);
       const done = await viewWithWholePapers({ ...base, status: 'completed', state: 'COMPLETED', result: message }, new StoredPaperLists(blobs));
       expect(done.result?.papers).toHaveLength(300);
-      // No stored list (or a gone one): the view as it was, its cuts said.
+      // A stored list past its retention: the view's 120 papers, its cuts, and why the 300 are not shown — in the
+      // view, in the public view (GET /paper-searches/:id), for the result and for an open review alike.
       const gone = { ...message, wholePapers: { ...message.wholePapers!, blobKey: 'paper-search/run/gone.json' } };
-      expect((await viewWithWholePapers({ ...base, result: gone, papersTrimmed: true }, new StoredPaperLists(blobs))).result).toEqual(gone);
+      const expired = await viewWithWholePapers({ ...base, result: gone, papersTrimmed: true }, new StoredPaperLists(blobs));
+      expect(expired.result).toEqual({ ...gone, storedPapersUnavailable: { reason: 'gone', storedPapers: 300 } });
+      expect(publicPaperSearchView.parse(expired).result?.storedPapersUnavailable).toEqual({ reason: 'gone', storedPapers: 300 });
+      const expiredReview = await viewWithWholePapers({ ...base, checkpoint: { ...review, payload: { ...review.payload, collection: gone } } }, new StoredPaperLists(blobs));
+      const expiredShown = publicPaperSearchView.parse(expiredReview).checkpoint;
+      expect(expiredShown?.kind === 'result_review' ? [expiredShown.payload.collection.papers.length, expiredShown.payload.collection.storedPapersUnavailable, expiredShown.payload.unmarkablePaperIds] : undefined).toEqual([120, { reason: 'gone', storedPapers: 300 }, undefined]);
+      // No stored list: the view as it was.
+
       const plain = { ...base, result: collection };
       expect(await viewWithWholePapers(plain, new StoredPaperLists(blobs))).toEqual(plain);
     });

@@ -1,4 +1,18 @@
-import { describeCuts, mergeAccumulated, PAPER_SEARCH, type PaperCollection, paperSearchView, type PaperSearchView, type ResultCuts, toBibtex, toCslJson, toRis, withPapers } from '@openpaw/contracts';
+import {
+  describeCuts,
+  describeStoredPapersUnavailable,
+  mergeAccumulated,
+  PAPER_SEARCH,
+  type PaperCollection,
+  paperSearchView,
+  type PaperSearchView,
+  type ResultCuts,
+  type StoredPapersUnavailable,
+  toBibtex,
+  toCslJson,
+  toRis,
+  withPapers,
+} from '@openpaw/contracts';
 import { keepablePaperIds, type ReviewPayload } from '../decide/keepable-papers.js';
 import type { ExportFormat } from '../paper-searches.schemas.js';
 import type { StoredPaperLists } from './stored-paper-lists.js';
@@ -30,8 +44,8 @@ export const TRIMMED_VIEW_NOTE = 'abstracts (and, for very large collections, ra
  * the contracts lib). Nothing is cut silently: what the search's limits cut is in `notes`, and
  * BibTeX, whose readers skip `@comment`, also carries them in the file.
  */
-export function exportCollection(collection: PaperCollection, format: ExportFormat, papersTrimmed = false, cuts: ResultCuts | undefined = collection.metadata.cuts): ExportedFile {
-  const notes = [...describeCuts(cuts), ...(papersTrimmed ? [TRIMMED_VIEW_NOTE] : [])];
+export function exportCollection(collection: ServedCollection, format: ExportFormat, papersTrimmed = false, cuts: ResultCuts | undefined = collection.metadata.cuts): ExportedFile {
+  const notes = [...describeStoredPapersUnavailable(collection.storedPapersUnavailable), ...describeCuts(cuts), ...(papersTrimmed ? [TRIMMED_VIEW_NOTE] : [])];
   switch (format) {
     case 'bibtex': {
       const comments = notes.map((note) => `@comment{OpenPaw export: ${note.replace(/[{}]/g, '')}}\n`).join('');
@@ -44,9 +58,12 @@ export function exportCollection(collection: PaperCollection, format: ExportForm
   }
 }
 
+/** A collection as the gateway serves it: with why its stored papers are not in it, when they cannot be read. */
+export type ServedCollection = PaperCollection & { readonly storedPapersUnavailable?: StoredPapersUnavailable };
+
 /** What an export is made from: the collection, whether any of its papers come shortened from the view, and what limits cut. */
 export interface ExportSource {
-  readonly collection: PaperCollection;
+  readonly collection: ServedCollection;
   readonly papersTrimmed: boolean;
   readonly cuts: ResultCuts | undefined;
 }
@@ -58,11 +75,15 @@ export interface ExportSource {
  * or does not match its reference leaves the view's papers, said as before.
  */
 export async function wholeCollection(collection: PaperCollection, papersTrimmed: boolean, lists: StoredPaperLists): Promise<ExportSource> {
-  const fromView: ExportSource = { collection, papersTrimmed, cuts: collection.metadata.cuts };
   const ref = collection.wholePapers;
-  if (ref === undefined) return fromView;
-  const stored = await lists.read(ref);
-  if (stored === undefined) return fromView;
+  if (ref === undefined) return { collection, papersTrimmed, cuts: collection.metadata.cuts };
+  const read = await lists.read(ref);
+  if ('unavailable' in read) {
+    // The message's head is all there is: said on the collection, so no client takes it for the list.
+    const storedPapersUnavailable: StoredPapersUnavailable = { reason: read.unavailable, storedPapers: ref.count };
+    return { collection: { ...collection, storedPapersUnavailable }, papersTrimmed, cuts: collection.metadata.cuts };
+  }
+  const stored = read.papers;
   const storedIds = new Set(stored.map((p) => p.id));
   const viewOnly = collection.papers.filter((p) => !storedIds.has(p.id));
   return { collection: withPapers(collection, [...stored, ...viewOnly]), papersTrimmed: papersTrimmed && viewOnly.length > 0, cuts: ref.cuts };
@@ -71,7 +92,8 @@ export async function wholeCollection(collection: PaperCollection, papersTrimmed
 /**
  * The view with its collections' papers whole (claim check): the result's and the open review's
  * papers read from the stored lists, their `cuts` what the stored papers lack (not what one message
- * could carry). A collection without a stored list, or whose list is gone, stays as the view has it.
+ * could carry). A collection without a stored list stays as the view has it; so does one whose list is
+ * gone or unreadable, with `storedPapersUnavailable` saying so.
  */
 export async function viewWithWholePapers(view: PaperSearchView, lists: StoredPaperLists): Promise<PaperSearchView> {
   let papersTrimmed = view.papersTrimmed;

@@ -26,20 +26,22 @@ describe('StoredPaperLists: each stored list read once for every route and reque
     await blobs.put('paper-search/run/a.json', JSON.stringify(list('a', 300)));
     const lists = new StoredPaperLists(counting);
     const concurrent = await Promise.all(Array.from({ length: 5 }, () => lists.read({ blobKey: 'paper-search/run/a.json', count: 300 })));
-    expect(concurrent.every((papers) => papers?.length === 300)).toBe(true);
-    expect(await lists.read({ blobKey: 'paper-search/run/a.json', count: 300 })).toBe(concurrent[0]);
+    expect(concurrent.every((read) => 'papers' in read && read.papers.length === 300)).toBe(true);
+    const again = await lists.read({ blobKey: 'paper-search/run/a.json', count: 300 });
+    expect('papers' in again && 'papers' in concurrent[0]! && again.papers === concurrent[0].papers).toBe(true);
     expect(reads).toEqual(['paper-search/run/a.json']);
   });
 
-  it('keeps no list that is gone or does not match its reference, so the next request reads it again', async () => {
+  it('keeps no list that is gone or does not match its reference, says which, and reads it again on the next request', async () => {
     const lists = new StoredPaperLists(counting);
     const ref = { blobKey: 'paper-search/run/b.json', count: 2 };
-    expect(await lists.read(ref)).toBeUndefined();
+    expect(await lists.read(ref)).toEqual({ unavailable: 'gone' });
     await blobs.put(ref.blobKey, 'not json');
-    expect(await lists.read(ref)).toBeUndefined();
+    expect(await lists.read(ref)).toEqual({ unavailable: 'unreadable' });
     await blobs.put(ref.blobKey, JSON.stringify(list('b', 2)));
-    expect(await lists.read({ ...ref, count: 3 })).toBeUndefined(); // read and kept, but not of this count
-    expect(await lists.read(ref)).toHaveLength(2);
+    expect(await lists.read({ ...ref, count: 3 })).toEqual({ unavailable: 'unreadable' }); // read and kept, but not of this count
+    expect(await lists.read(ref)).toEqual({ papers: expect.any(Array) as unknown });
+    expect(((await lists.read(ref)) as { papers: unknown[] }).papers).toHaveLength(2);
     expect(reads).toHaveLength(3);
   });
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { type PaperSetRef, type ScoredPaper, scoredPaper } from '@openpaw/contracts';
+import { type PaperSetRef, type ScoredPaper, scoredPaper, type StoredPapersUnavailable } from '@openpaw/contracts';
 import { BlobNotFoundError, type BlobStore } from '@openpaw/providers/blob';
 import { z } from 'zod';
 import { BLOB_STORE } from '../../assets/blobs/blob-store.provider.js';
@@ -21,6 +21,9 @@ interface ReadList {
   readonly readAt: number;
 }
 
+/** A stored list as read for a collection: its papers, or why there are none to serve (`StoredPapersUnavailable`). */
+export type StoredListRead = { readonly papers: readonly ScoredPaper[] } | { readonly unavailable: StoredPapersUnavailable['reason'] };
+
 const storedPapers = z.array(scoredPaper);
 
 /**
@@ -34,7 +37,7 @@ const storedPapers = z.array(scoredPaper);
 @Injectable()
 export class StoredPaperLists {
   private readonly kept = new Map<string, ReadList>();
-  private readonly reading = new Map<string, Promise<ReadList | undefined>>();
+  private readonly reading = new Map<string, Promise<ReadList | 'gone' | undefined>>();
   private keptBytes = 0;
   private readonly limits: StoredPaperListLimits;
 
@@ -45,10 +48,14 @@ export class StoredPaperLists {
     this.limits = limits ?? DEFAULT_STORED_PAPER_LIST_LIMITS;
   }
 
-  /** The stored papers of `ref`, or undefined when the list is gone or does not match its reference (the caller shows the view's). */
-  async read(ref: PaperSetRef): Promise<readonly ScoredPaper[] | undefined> {
+  /**
+   * The stored papers of `ref`; else why there are none (the caller shows the view's and says so): the
+   * list is `gone` (past its retention), or `unreadable` (not a list of papers, or not of `ref`'s count).
+   */
+  async read(ref: PaperSetRef): Promise<StoredListRead> {
     const list = this.fresh(ref.blobKey) ?? (await this.readShared(ref.blobKey));
-    return list?.papers.length === ref.count ? list.papers : undefined;
+    if (list === 'gone') return { unavailable: 'gone' };
+    return list !== undefined && list.papers.length === ref.count ? { papers: list.papers } : { unavailable: 'unreadable' };
   }
 
   private fresh(blobKey: string): ReadList | undefined {
@@ -60,7 +67,7 @@ export class StoredPaperLists {
     return list;
   }
 
-  private readShared(blobKey: string): Promise<ReadList | undefined> {
+  private readShared(blobKey: string): Promise<ReadList | 'gone' | undefined> {
     const pending = this.reading.get(blobKey);
     if (pending !== undefined) return pending;
     const read = this.readBlob(blobKey).finally(() => this.reading.delete(blobKey));
@@ -68,13 +75,15 @@ export class StoredPaperLists {
     return read;
   }
 
-  private async readBlob(blobKey: string): Promise<ReadList | undefined> {
+  /** The list, `gone` when the store has no such object, undefined when it is not a list of papers. */
+  private async readBlob(blobKey: string): Promise<ReadList | 'gone' | undefined> {
     let list: ReadList;
     try {
       const { body } = await this.blobs.get(blobKey);
       list = { papers: storedPapers.parse(JSON.parse(body.toString('utf8'))), bytes: body.length, readAt: Date.now() };
     } catch (error) {
-      if (error instanceof BlobNotFoundError || error instanceof z.ZodError || error instanceof SyntaxError) return undefined;
+      if (error instanceof BlobNotFoundError) return 'gone';
+      if (error instanceof z.ZodError || error instanceof SyntaxError) return undefined;
       throw error;
     }
     // One list larger than a quarter of the budget would push out the lists of a whole page.
