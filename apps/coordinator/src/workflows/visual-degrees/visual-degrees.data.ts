@@ -76,6 +76,8 @@ export type FailureReason =
    */
   | 'not_a_public_figure'
   | 'step_failed'
+  /** A person the run connects (A or B) was taken down while it ran: it stops, and their name is redacted. */
+  | 'person_taken_down'
   /** A fault of the workflow itself (its decision threw): the `error` event carries it. */
   | 'unexpected_error';
 

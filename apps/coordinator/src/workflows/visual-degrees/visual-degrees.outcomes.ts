@@ -57,6 +57,9 @@ export const ignore = (reason: string): VisualDecision => ({ outcome: 'ignore', 
 export const NO_PATH_MESSAGE = (hopLimit: number, threshold: number, world?: VisualWorldInfo): string =>
   `No verified visual connection found within ${hopLimit} degrees at ≥${threshold}% confidence${world === undefined ? '' : ` in the ${world.description}`}.`;
 
+/** S7 when a person the run connects is taken down while it runs (their name is not said: it is redacted). */
+export const PERSON_TAKEN_DOWN_MESSAGE = 'A person this investigation connects was taken down from visual degrees; it stopped, and no chain is searched for them.';
+
 /** The names the local demo world does not know, and those it does (S1 asked for someone it has never heard of). */
 export interface UnknownPersons {
   readonly names: readonly string[];
