@@ -191,7 +191,7 @@ export function otherChainCutTo(data: D, at: number, now: Date): D {
  * (`redactPerson`): an edge to or from them, or whose every photo was removed (a photo that showed them
  * is no evidence any more), cuts its chain back to the node before it; an edge keeps its other photos,
  * its confidence recomputed from them. They leave the candidates and the sightings, and join the dead
- * ends, so no later discovery proposes them. `cut`: a chain lost a node (the work in flight may be
+ * ends (no later discovery proposes them) and `takenDown` (no later reply's photo shows them). `cut`: a chain lost a node (the work in flight may be
  * about a node no longer on it).
  */
 export function withoutPerson(data: D, celebrityId: string): { readonly data: D; readonly cut: boolean } {
@@ -217,6 +217,7 @@ export function withoutPerson(data: D, celebrityId: string): { readonly data: D;
       candidates: pruned.candidates.filter((c) => c.person.celebrityId !== celebrityId),
       verifying: pruned.verifying?.candidate.celebrityId === celebrityId ? null : pruned.verifying,
       deadEnds: pruned.deadEnds.includes(celebrityId) ? pruned.deadEnds : [...pruned.deadEnds, celebrityId],
+      takenDown: [...new Set([...(pruned.takenDown ?? []), celebrityId])],
       sightings: { from: unseen(sightings.from), to: unseen(sightings.to) },
       // A direct attempt's queries that named them would be searched again as "… [removed]".
       directSearches: (pruned.directSearches ?? []).filter((search) => !search.queries.some((query) => query.includes(REMOVED))),

@@ -190,6 +190,12 @@ export interface VisualDegreesData {
    * redacts the photo (`redactPerson`). Absent in runs started before it existed.
    */
   readonly partialPhotos?: readonly PartialPhoto[];
+  /**
+   * People taken down while the run went on (celebrity ids): a reply the service made before it knew
+   * (its takedown list refreshes within 30 s) may still picture them; every decision redacts such
+   * photos (`decideGuarded`). Absent in runs that saw no takedown.
+   */
+  readonly takenDown?: readonly string[];
   /** The candidate S4 is verifying, with the queries it runs. */
   readonly verifying: { readonly candidate: IdentifiedPerson; readonly queries: readonly string[] } | null;
   readonly events: readonly StreamEvent[];

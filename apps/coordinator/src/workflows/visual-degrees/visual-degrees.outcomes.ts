@@ -38,7 +38,7 @@ import {
   type VisualDegreesState,
   type VisualDegreesTimings,
 } from './visual-degrees.data.js';
-import { evidence, finalPayload, pathUpdate, status, withEvents } from './visual-degrees.view.js';
+import { evidence, finalPayload, pathUpdate, redactPerson, status, withEvents } from './visual-degrees.view.js';
 
 /**
  * The decisions more than one row of the table reaches, each named by where it goes (S3 select,
@@ -282,8 +282,17 @@ export function decideGuarded(run: Run, input: SagaInput, context: DecideContext
     const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     decision = fail(known.data, 'unexpected_error', reason.slice(0, 300), context.now, 'unexpected_error', { cause: reason.slice(0, 300) });
   }
+  decision = withoutTakenDown(decision);
   if (decision.outcome !== 'transition' || decision.to !== 'FAILED') return decision;
   return { ...decision, effects: [...(decision.effects ?? []), runEnded(run, 'FAILED', decision.data.failure?.reason ?? 'failed')] };
+}
+
+/** A decision's data with every photo of a person taken down while the run went on redacted (a reply made before the service knew). */
+function withoutTakenDown(decision: VisualDecision): VisualDecision {
+  if (decision.outcome !== 'transition' && decision.outcome !== 'stay') return decision;
+  let data = decision.data;
+  for (const celebrityId of data.takenDown ?? []) data = redactPerson(data, celebrityId) ?? data;
+  return data === decision.data ? decision : { ...decision, data };
 }
 
 /** An owner's cancel: the `cancelled` stream event, and `RunEnded` for the step in flight. */

@@ -224,6 +224,21 @@ describe('visual_degrees (spec 03): a finished run amended after a takedown', ()
       expect(frontierOf(d)).toEqual(ADA);
     });
 
+    it('when a reply made before the service knew pictures them, then that photo is redacted as it arrives; the edge keeps its other photos', () => {
+      const d = selecting(undefined, ONE_SIDED);
+      takenDown(d, ZED.celebrityId);
+      selected(d, [XAV]);
+      const both = edge(ADA, XAV, [[97, 91], [88, 86]]);
+      const withZed = { ...both, evidence: both.evidence.map((img, i) => ({ ...img, shows: i === 0 ? [ADA.celebrityId, XAV.celebrityId, ZED.celebrityId] : [ADA.celebrityId, XAV.celebrityId] })) };
+      const s = verified(d, withZed, usage(0, 0, true));
+      expect(s.state).toBe('BRIDGING');
+      expect(JSON.stringify(data(d))).not.toContain(withZed.evidence[0]?.imageUrl);
+      expect(JSON.stringify(s.view())).not.toContain(withZed.evidence[0]?.imageUrl);
+      expect(JSON.stringify(data(d))).toContain(withZed.evidence[1]?.imageUrl);
+      expect(verified(d, edge(XAV, BEA)).state).toBe('SUCCEEDED');
+      expect(JSON.stringify(data(d))).not.toContain(withZed.evidence[0]?.imageUrl);
+    });
+
     it('when a candidate of the selection in flight is taken down and none is left, then S2 starts again from the frontier', () => {
       const d = selecting([candidate(ZED, 90)], ONE_SIDED);
       const s = takenDown(d, ZED.celebrityId);
