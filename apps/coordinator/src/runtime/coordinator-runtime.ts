@@ -195,7 +195,7 @@ export class CoordinatorRuntime {
     for (const [i, item] of items.entries()) {
       const amenders = this.config.registry.amendersOf(item.envelope.type);
       if (amenders.length > 0) {
-        // An amendment names no run: it goes to every finished run it concerns, once per run.
+        // An amendment names no run: it goes to every run it concerns, finished or running, once per run.
         for (const input of await this.amendmentInputs(item.envelope, amenders)) {
           inputs.push(input);
           itemOf.push(i);
@@ -231,10 +231,11 @@ export class CoordinatorRuntime {
   }
 
   /**
-   * The inputs of an amendment: one per finished run of an amending workflow whose data holds what
-   * the amendment concerns (`amendmentConcerns`), each with its own message id, so a redelivered
-   * amendment is a duplicate per run. A scan of the workflow's finished runs' data: amendments are
-   * rare operator actions (a takedown), not a per-step cost.
+   * The inputs of an amendment: one per run of an amending workflow whose data holds what the
+   * amendment concerns (`amendmentConcerns`), finished or still running (a running run's definition
+   * decides what the amendment does to the work in flight; a finished run's data only changes), each
+   * with its own message id, so a redelivered amendment is a duplicate per run. A scan of the
+   * workflow's runs' data: amendments are rare operator actions (a takedown), not a per-step cost.
    */
   private async amendmentInputs(envelope: Envelope, amenders: readonly AnySagaDefinition[]): Promise<PendingInput[]> {
     const inputs: PendingInput[] = [];
@@ -242,8 +243,8 @@ export class CoordinatorRuntime {
       const needle = definition.amendmentConcerns?.(envelope);
       if (needle === undefined || needle.length === 0) continue;
       const rows = await this.dataSource.query<Array<{ id: string }>>(
-        `select id from workflow_runs where type = $1 and state = any($2::text[]) and strpos(data::text, $3) > 0`,
-        [definition.type, definition.terminal, needle],
+        `select id from workflow_runs where type = $1 and strpos(data::text, $2) > 0`,
+        [definition.type, needle],
       );
       for (const { id } of rows) inputs.push({ kind: 'input', meta: { messageId: `${envelope.id}:${id}`, runId: id }, input: { kind: 'event', envelope } });
     }

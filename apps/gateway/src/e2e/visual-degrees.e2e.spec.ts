@@ -127,17 +127,26 @@ describe('visual degrees (spec 03) end to end through the gateway, over the loca
     expect(link.status).toBe(200);
     const { url: signedUrl, expiresAt } = (await link.json()) as { url: string; expiresAt: string };
     expect(Date.parse(expiresAt) - Date.now()).toBeLessThanOrEqual(300_000);
-    const picture = await fetch(signedUrl);
+    // The URL works for its holder only: the HttpOnly, SameSite=Strict cookie set with it (a browser sends it with the console's <img>).
+    const setCookie = link.headers.get('set-cookie') ?? '';
+    expect(setCookie).toMatch(/^openpaw_share_holder=[\w-]+; Path=\/v1\/shared; Max-Age=300; HttpOnly; SameSite=Strict/);
+    const holder = { headers: { cookie: String(setCookie.split(';')[0]) } };
+    const replayed = await fetch(signedUrl);
+    expect(replayed.status).toBe(403);
+    expect(await replayed.json()).toMatchObject({ error: 'share_link_not_holder', message: expect.stringContaining('holder cookie') });
+    const picture = await fetch(signedUrl, holder);
     expect(picture.status).toBe(200);
     expect(picture.headers.get('content-type')).toBe('image/jpeg');
     expect([...new Uint8Array(await picture.arrayBuffer()).subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
     const [payload, signature] = String(signedUrl.split('/').at(-1)).split('.') as [string, string];
     const rescoped = Buffer.from(JSON.stringify({ ...(JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as object), s: 'user:bob' })).toString('base64url');
-    const tampered = await fetch(signedUrl.replace(`${payload}.${signature}`, `${rescoped}.${signature}`));
+    const tampered = await fetch(signedUrl.replace(`${payload}.${signature}`, `${rescoped}.${signature}`), holder);
     expect(tampered.status).toBe(403);
     expect(await tampered.json()).toMatchObject({ error: 'share_link_tampered' });
     const bob = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'bob');
-    expect((await bob.request(`/visual-degrees/${runId}/evidence/${String(thumbnail)}`)).status).toBe(404);
+    const bobsLink = await bob.request(`/visual-degrees/${runId}/evidence/${String(thumbnail)}`);
+    expect(bobsLink.status).toBe(404);
+    expect(bobsLink.headers.get('set-cookie')).toBeNull();
     expect((await alice.request(`/visual-degrees/${runId}/evidence/0123456789abcdef`)).status).toBe(404);
     expect((await alice.request(`/visual-degrees/${runId}/evidence/not-a-thumbnail`)).status).toBe(400);
     expect(final.path.length - 1).toBeGreaterThanOrEqual(3);
@@ -291,12 +300,14 @@ describe('visual degrees (spec 03) end to end through the gateway, over the loca
     const showing = cardsOf(events).filter((card) => card['from'] === gone?.name || card['to'] === gone?.name);
     const pictured = [...new Set(showing.map((card) => card['thumbnail']).filter((thumbnail) => typeof thumbnail === 'string'))];
     expect(pictured.length).toBeGreaterThan(0);
-    const signedUrls: string[] = [];
+    const signedUrls: { url: string; cookie: string }[] = [];
     for (const thumbnail of pictured) {
       const link = await alice.request(`/visual-degrees/${runId}/evidence/${thumbnail}`);
       expect(link.status).toBe(200);
-      signedUrls.push(((await link.json()) as { url: string }).url);
+      signedUrls.push({ url: ((await link.json()) as { url: string }).url, cookie: String(link.headers.get('set-cookie')?.split(';')[0]) });
     }
+    // Before the takedown, each URL shows its picture to its holder.
+    for (const signed of signedUrls) expect((await fetch(signed.url, { headers: { cookie: signed.cookie } })).status).toBe(200);
 
     const request = { celebrityId: gone?.celebrityId, name: gone?.name, reason: 'the person asked to be removed' };
     expect((await takeDown(alice, request)).status).toBe(403);
@@ -314,7 +325,7 @@ describe('visual degrees (spec 03) end to end through the gateway, over the loca
     expect(done.body['cacheEntriesRemoved']).toBeGreaterThan(0);
     for (const thumbnail of pictured) expect((await alice.request(`/visual-degrees/${runId}/evidence/${thumbnail}`)).status).toBe(404);
     // A URL signed before the takedown no longer shows the picture either.
-    for (const signedUrl of signedUrls) expect((await fetch(signedUrl)).status).toBe(404);
+    for (const signed of signedUrls) expect((await fetch(signed.url, { headers: { cookie: signed.cookie } })).status).toBe(404);
     const audit = (await (await operator.request('/ops/audit?limit=5')).json()) as { entries: { actor: string; action: string; target: Record<string, unknown> }[] };
     expect(audit.entries[0]).toMatchObject({ actor: 'operator-olga', action: 'visual_takedown', target: { celebrityId: gone?.celebrityId, reason: request.reason } });
 

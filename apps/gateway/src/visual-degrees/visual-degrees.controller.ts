@@ -152,6 +152,8 @@ export class VisualDegreesController {
       'The thumbnail is a JPEG of at most 512 px a side, made by the service from the image it fetched (never loaded from the image’s host by the client). ' +
       '`thumbnail` is an evidence card’s `thumbnail` (or a `final` edge’s evidence image’s); only the run’s owner is given a URL, signed for that one thumbnail and that user ' +
       '(a GCS V4 signed URL, or the local store’s HMAC-signed `/v1/shared/<token>`), which expires after 5 minutes: an expired or altered URL is refused with 403 naming why. ' +
+      'With the local store the response also sets an HttpOnly, SameSite=Strict holder cookie for the share route: the URL is served only to the browser that carries it (403 `share_link_not_holder` when replayed by another holder). ' +
+      'A GCS V4 URL cannot be bound to its holder: it is a bearer URL for its 5 minutes. ' +
       'Credit the picture to its `sourcePageUrl`.',
   })
   @ApiZodParams(evidenceThumbnailParams)
@@ -160,11 +162,14 @@ export class VisualDegreesController {
   async evidenceThumbnail(
     @CurrentUser() user: AuthenticatedUser,
     @Param(new ZodValidationPipe(evidenceThumbnailParams)) params: z.output<typeof evidenceThumbnailParams>,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
   ): Promise<z.output<typeof evidenceThumbnailLink>> {
     const run = await this.ownRun(params.id, user);
-    const link = await this.thumbnails.sign(run.view, params.thumbnail, user.userId);
-    if (link === undefined) throw new NotFoundException({ error: 'not_found', message: 'the run shows no such evidence thumbnail, or it is no longer stored' });
-    return link;
+    const signed = await this.thumbnails.sign(run.view, params.thumbnail, user.userId, request.secure);
+    if (signed === undefined) throw new NotFoundException({ error: 'not_found', message: 'the run shows no such evidence thumbnail, or it is no longer stored' });
+    if (signed.holderCookie !== undefined) response.append('Set-Cookie', signed.holderCookie);
+    return signed.link;
   }
 
   @Post(':id/cancel')

@@ -14,7 +14,15 @@ type D = { readonly names: readonly string[] };
 const removeName = (data: D, name: string): D => ({ names: data.names.map((n) => (n === name ? '[removed]' : n)) });
 
 const table: WorkflowTable<S, D> = {
-  WORKING: [onStart([], (run) => ({ outcome: 'stay', data: run.data })), onTimer('finish', ['DONE'], (run) => ({ outcome: 'transition', to: 'DONE', data: run.data }))],
+  WORKING: [
+    onStart([], (run) => ({ outcome: 'stay', data: run.data })),
+    onTimer('finish', ['DONE'], (run) => ({ outcome: 'transition', to: 'DONE', data: run.data })),
+    // A running run's amendment is the definition's like any event: here, no name left ends the work.
+    onEvent(NameRemoved, ['DONE'], (run, { data }) => {
+      const names = removeName(run.data, data.name);
+      return names.names.every((n) => n === '[removed]') ? { outcome: 'transition', to: 'DONE', data: names, step: 'nothing_left' } : { outcome: 'stay', data: names, step: 'amended' };
+    }),
+  ],
   DONE: [
     onEvent(NameRemoved, [], (run, { data }) =>
       data.name === 'reopen please'
@@ -88,5 +96,30 @@ describe('applyInput: amendments of a finished run (data only)', () => {
     const late = s.when(s.event(Unrelated, { note: 'late' }));
     expect(late.outcome).toBe('ignored');
     expect(s.run.data).toEqual({ names: ['Ada', 'Bea'] });
+  });
+});
+
+describe('applyInput: amendments of a running run (the definition decides)', () => {
+  function running() {
+    const s = scenario(definition);
+    s.givenStarted();
+    return s;
+  }
+
+  it('given a running run, when an amendment arrives, then the definition changes its data and it keeps running', () => {
+    const s = running();
+    const amended = s.when(s.event(NameRemoved, { name: 'Ada' }));
+    expect(amended.outcome).toBe('applied');
+    expect(amended.state).toBe('WORKING');
+    expect(amended.data).toEqual({ names: ['[removed]', 'Bea'] });
+  });
+
+  it('given a running run, when an amendment leaves it nothing to work on, then the definition may move it on (a transition its table allows)', () => {
+    const s = running();
+    s.when(s.event(NameRemoved, { name: 'Ada' }));
+    const ended = s.when(s.event(NameRemoved, { name: 'Bea' }));
+    expect(ended.outcome).toBe('applied');
+    expect(ended.state).toBe('DONE');
+    expect(ended.steps()).toContain('nothing_left');
   });
 });

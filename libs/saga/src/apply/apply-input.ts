@@ -45,7 +45,11 @@ export function applyInput(definition: AnySagaDefinition, run: RunRecord, input:
   return applyDecision(definition, run, run.state, safeDecide(definition, run, decided, now), decided, meta, now, writes);
 }
 
-/** An event the definition declares an amendment (`amendedBy`). */
+/**
+ * An event the definition declares an amendment (`amendedBy`). A finished run's is data only
+ * (`dataOnly`); a running run's is the definition's like any other event (it may re-plan or fail the
+ * work in flight, within its table).
+ */
 function isAmendment(definition: AnySagaDefinition, input: SagaInput): boolean {
   return input.kind === 'event' && (definition.amendedBy ?? []).some((message) => message.subject === input.envelope.type);
 }

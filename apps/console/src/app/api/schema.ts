@@ -897,7 +897,7 @@ export interface paths {
         };
         /**
          * Content behind a share link (no authentication).
-         * @description The token (from `POST /assets/:id/share`, or a visual degrees evidence thumbnail’s signed URL) is HMAC-signed with its blob key, expiry and scope: 403 naming the problem when it is malformed, altered or expired (as a GCS signed URL is refused by GCS).
+         * @description The token (from `POST /assets/:id/share`, or a visual degrees evidence thumbnail’s signed URL) is HMAC-signed with its blob key, expiry and scope: 403 naming the problem when it is malformed, altered or expired (as a GCS signed URL is refused by GCS). A link signed for one user (an evidence thumbnail’s) is served only with the HttpOnly, SameSite=Strict holder cookie set on the response that issued it: 403 `share_link_not_holder` to anyone else.
          */
         get: operations["SharedController_get"];
         put?: never;
@@ -994,7 +994,7 @@ export interface paths {
         };
         /**
          * A signed, short-lived URL of an evidence image’s thumbnail of a visual degrees run.
-         * @description The thumbnail is a JPEG of at most 512 px a side, made by the service from the image it fetched (never loaded from the image’s host by the client). `thumbnail` is an evidence card’s `thumbnail` (or a `final` edge’s evidence image’s); only the run’s owner is given a URL, signed for that one thumbnail and that user (a GCS V4 signed URL, or the local store’s HMAC-signed `/v1/shared/<token>`), which expires after 5 minutes: an expired or altered URL is refused with 403 naming why. Credit the picture to its `sourcePageUrl`.
+         * @description The thumbnail is a JPEG of at most 512 px a side, made by the service from the image it fetched (never loaded from the image’s host by the client). `thumbnail` is an evidence card’s `thumbnail` (or a `final` edge’s evidence image’s); only the run’s owner is given a URL, signed for that one thumbnail and that user (a GCS V4 signed URL, or the local store’s HMAC-signed `/v1/shared/<token>`), which expires after 5 minutes: an expired or altered URL is refused with 403 naming why. With the local store the response also sets an HttpOnly, SameSite=Strict holder cookie for the share route: the URL is served only to the browser that carries it (403 `share_link_not_holder` when replayed by another holder). A GCS V4 URL cannot be bound to its holder: it is a bearer URL for its 5 minutes. Credit the picture to its `sourcePageUrl`.
          */
         get: operations["VisualDegreesController_evidenceThumbnail"];
         put?: never;
@@ -6924,7 +6924,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `share_link_malformed`, `share_link_tampered` or `share_link_expired`. */
+            /** @description `share_link_malformed`, `share_link_tampered`, `share_link_expired` or `share_link_not_holder`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7397,7 +7397,7 @@ export interface operations {
                          * @description When the URL stops working (300 s after it was issued); ask again for a fresh one.
                          */
                         expiresAt: string;
-                        /** @description Signed for this one thumbnail and this one user (a GCS V4 signed URL, or a local `/v1/shared/<token>` HMAC token); no bearer token needed. */
+                        /** @description Signed for this one thumbnail and this one user (a GCS V4 signed URL, or a local `/v1/shared/<token>` HMAC token); no bearer token needed. A local URL is served only with the HttpOnly holder cookie this response sets (same origin: an `<img>` of the console carries it); a GCS URL is a bearer URL until it expires. */
                         url: string;
                     };
                 };

@@ -293,6 +293,7 @@ export const WORKFLOW_TABLES: readonly WorkflowTable[] = [
       "SELECTING": [
         "VERIFYING",
         "FAILED",
+        "DISCOVERING",
         "CANCELLED"
       ],
       "VERIFYING": [

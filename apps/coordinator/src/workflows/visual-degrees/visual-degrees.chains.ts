@@ -1,6 +1,6 @@
-import { fallbackOrder, personNameKey } from '@openpaw/contracts';
+import { edgeConfidence, fallbackOrder, personNameKey } from '@openpaw/contracts';
 import { type Candidate, hopsVerified, type IdentifiedPerson, type Person, type VerifiedEdge, type VisualDegreesData } from './visual-degrees.data.js';
-import { pathUpdate, withEvents } from './visual-degrees.view.js';
+import { pathUpdate, REMOVED, withEvents } from './visual-degrees.view.js';
 
 /**
  * The verified chains of a run: one grown from `from` (path, edges) and, when the search meets in the
@@ -184,4 +184,43 @@ export function otherChainCutTo(data: D, at: number, now: Date): D {
   if (at >= other.path.length - 1) return data;
   const cut = withChain(data, { path: other.path.slice(0, at + 1), edges: other.edges.slice(0, at) }, side);
   return withEvents(cut, now, pathUpdate(cut.path, hopsVerified(cut), cut.reversePath));
+}
+
+/**
+ * A running run's chains and candidates without a person taken down, on data already redacted
+ * (`redactPerson`): an edge to or from them, or whose every photo was removed (a photo that showed them
+ * is no evidence any more), cuts its chain back to the node before it; an edge keeps its other photos,
+ * its confidence recomputed from them. They leave the candidates and the sightings, and join the dead
+ * ends (no later discovery proposes them) and `takenDown` (no later reply's photo shows them). `cut`: a chain lost a node (the work in flight may be
+ * about a node no longer on it).
+ */
+export function withoutPerson(data: D, celebrityId: string): { readonly data: D; readonly cut: boolean } {
+  let cut = false;
+  let pruned = data;
+  for (const side of ['from', 'to'] as const) {
+    const chain = chainOf(pruned, side);
+    const edges: VerifiedEdge[] = [];
+    for (const edge of chain.edges) {
+      const photos = edge.evidence.filter((image) => image.imageUrl !== REMOVED);
+      if (edge.from.celebrityId === celebrityId || edge.to.celebrityId === celebrityId || photos.length === 0) break;
+      edges.push(photos.length === edge.evidence.length ? edge : { ...edge, evidence: photos, edgeConf: edgeConfidence(photos) });
+    }
+    if (edges.length < chain.edges.length) cut = true;
+    pruned = withChain(pruned, { path: chain.path.slice(0, edges.length + 1), edges }, side);
+  }
+  const sightings = pruned.sightings ?? NO_SIGHTINGS;
+  const unseen = (seen: Readonly<Record<string, string>>): Record<string, string> => Object.fromEntries(Object.entries(seen).filter(([who, beside]) => who !== celebrityId && beside !== celebrityId));
+  return {
+    cut,
+    data: {
+      ...pruned,
+      candidates: pruned.candidates.filter((c) => c.person.celebrityId !== celebrityId),
+      verifying: pruned.verifying?.candidate.celebrityId === celebrityId ? null : pruned.verifying,
+      deadEnds: pruned.deadEnds.includes(celebrityId) ? pruned.deadEnds : [...pruned.deadEnds, celebrityId],
+      takenDown: [...new Set([...(pruned.takenDown ?? []), celebrityId])],
+      sightings: { from: unseen(sightings.from), to: unseen(sightings.to) },
+      // A direct attempt's queries that named them would be searched again as "… [removed]".
+      directSearches: (pruned.directSearches ?? []).filter((search) => !search.queries.some((query) => query.includes(REMOVED))),
+    },
+  };
 }

@@ -76,6 +76,8 @@ export type FailureReason =
    */
   | 'not_a_public_figure'
   | 'step_failed'
+  /** A person the run connects (A or B) was taken down while it ran: it stops, and their name is redacted. */
+  | 'person_taken_down'
   /** A fault of the workflow itself (its decision threw): the `error` event carries it. */
   | 'unexpected_error';
 
@@ -188,6 +190,12 @@ export interface VisualDegreesData {
    * redacts the photo (`redactPerson`). Absent in runs started before it existed.
    */
   readonly partialPhotos?: readonly PartialPhoto[];
+  /**
+   * People taken down while the run went on (celebrity ids): a reply the service made before it knew
+   * (its takedown list refreshes within 30 s) may still picture them; every decision redacts such
+   * photos (`decideGuarded`). Absent in runs that saw no takedown.
+   */
+  readonly takenDown?: readonly string[];
   /** The candidate S4 is verifying, with the queries it runs. */
   readonly verifying: { readonly candidate: IdentifiedPerson; readonly queries: readonly string[] } | null;
   readonly events: readonly StreamEvent[];

@@ -11,8 +11,8 @@ import {
   VisualStepFailed,
   verificationQueries,
 } from '@openpaw/contracts';
-import { clearPendingRetry, decideByTable, type Effect, onEvent, onStart, RUN_DEADLINE_TIMER, type SagaDefinition, transitionsOf, type WorkflowTable } from '@openpaw/saga';
-import { chainOf, chosenCandidate, frontierOf, isSamePerson, meetingFirst, meetingOf, otherChainCutTo, otherEndOf, otherSide, recordSightings, usableCandidates, withChain } from './visual-degrees.chains.js';
+import { clearPendingRetry, decideByTable, type Effect, onEvent, onStart, RUN_DEADLINE_TIMER, type SagaDefinition, type StepLogEntry, transitionsOf, type WorkflowTable } from '@openpaw/saga';
+import { chainOf, chosenCandidate, frontierOf, isSamePerson, meetingFirst, meetingOf, otherChainCutTo, otherEndOf, otherSide, recordSightings, usableCandidates, withChain, withoutPerson } from './visual-degrees.chains.js';
 import { discover, discoverWithinHops, verifyEdge } from './visual-degrees.commands.js';
 import {
   budgetReason,
@@ -38,6 +38,7 @@ import {
   ignore,
   isCurrent,
   nextSide,
+  PERSON_TAKEN_DOWN_MESSAGE,
   notPublicFigureMessage,
   type Run,
   select,
@@ -45,7 +46,7 @@ import {
   succeed,
   type VisualDecision,
 } from './visual-degrees.outcomes.js';
-import { partialEvidence, redactPerson, status, visualDegreesViewOf, withEvents } from './visual-degrees.view.js';
+import { partialEvidence, pathUpdate, redactPerson, status, visualDegreesViewOf, withEvents } from './visual-degrees.view.js';
 
 export { DEFAULT_VISUAL_DEGREES_TIMINGS, VISUAL_DEGREES_STATES, type VisualDegreesState, type VisualDegreesTimings } from './visual-degrees.data.js';
 export { NO_PATH_MESSAGE } from './visual-degrees.outcomes.js';
@@ -55,7 +56,8 @@ export const VISUAL_DEGREES_TRANSITIONS = {
   INITIALIZING: ['DIRECT_EDGE', 'FAILED', 'CANCELLED'],
   DIRECT_EDGE: ['SUCCEEDED', 'DISCOVERING', 'FAILED', 'CANCELLED'],
   DISCOVERING: ['SELECTING', 'FAILED', 'CANCELLED'],
-  SELECTING: ['VERIFYING', 'FAILED', 'CANCELLED'],
+  // SELECTING → DISCOVERING is not in spec 03's table: a takedown while S3 runs that cuts the chain (`takenDownWhileRunning`).
+  SELECTING: ['VERIFYING', 'FAILED', 'DISCOVERING', 'CANCELLED'],
   VERIFYING: ['BRIDGING', 'SUCCEEDED', 'FAILED', 'SELECTING', 'DISCOVERING', 'CANCELLED'],
   BRIDGING: ['SUCCEEDED', 'DISCOVERING', 'FAILED', 'CANCELLED'],
 } as const satisfies Partial<Record<VisualDegreesState, readonly VisualDegreesState[]>>;
@@ -90,28 +92,33 @@ export function visualDegreesDefinition(timings: VisualDegreesTimings = DEFAULT_
       onEvent(EdgeVerified, ['SUCCEEDED'], (run, { data }, { now }) => directEdgeVerified(run, data, now)),
       onEvent(EdgeRefuted, ['DISCOVERING', 'FAILED'], (run, { data }, { now }) => directEdgeRefuted(timings, run, data, now)),
       ...stepRows(timings, 'direct'),
+      onEvent(VisualPersonTakenDown, ['DISCOVERING', 'FAILED'], (run, { data }, { now }) => takenDownWhileRunning(timings, run, data, now)),
     ],
     // S2: who co-appears with the frontier.
     DISCOVERING: [
       onEvent(CandidatesDiscovered, ['SELECTING', 'FAILED'], (run, { data }, { now }) => candidatesDiscovered(timings, run, data, now)),
       ...stepRows(timings, 'discover'),
+      onEvent(VisualPersonTakenDown, ['FAILED'], (run, { data }, { now }) => takenDownWhileRunning(timings, run, data, now)),
     ],
     // S3: the LLM picks the next expansion (strict JSON; the service falls back on invalid output).
     SELECTING: [
       onEvent(ExpansionSelected, ['VERIFYING', 'FAILED'], (run, { data }, { now }) => expansionSelected(timings, run, data, now)),
       ...stepRows(timings, 'select'),
+      onEvent(VisualPersonTakenDown, ['DISCOVERING', 'FAILED'], (run, { data }, { now }) => takenDownWhileRunning(timings, run, data, now)),
     ],
     // S4: frontier ↔ X.
     VERIFYING: [
       onEvent(EdgeVerified, ['BRIDGING', 'SUCCEEDED', 'FAILED'], (run, { data }, { now }) => intermediateVerified(timings, run, data, now)),
       onEvent(EdgeRefuted, ['SELECTING', 'DISCOVERING', 'FAILED'], (run, { data }, { now }) => intermediateRefuted(timings, run, data, now)),
       ...stepRows(timings, 'verify'),
+      onEvent(VisualPersonTakenDown, ['DISCOVERING', 'FAILED'], (run, { data }, { now }) => takenDownWhileRunning(timings, run, data, now)),
     ],
     // S5: X ↔ B, or expand again from X while the hop depth allows.
     BRIDGING: [
       onEvent(EdgeVerified, ['SUCCEEDED'], (run, { data }, { now }) => targetReached(run, data, now)),
       onEvent(EdgeRefuted, ['DISCOVERING', 'FAILED'], (run, { data }, { now }) => bridgeRefuted(timings, run, data, now)),
       ...stepRows(timings, 'bridge'),
+      onEvent(VisualPersonTakenDown, ['DISCOVERING', 'FAILED'], (run, { data }, { now }) => takenDownWhileRunning(timings, run, data, now)),
     ],
     // A finished run names a person taken down: redacted, its state kept (an amendment, `amendedBy`).
     SUCCEEDED: [onEvent(VisualPersonTakenDown, [], (run, { data }, { now }) => redacted(run, data, now))],
@@ -128,9 +135,10 @@ export function visualDegreesDefinition(timings: VisualDegreesTimings = DEFAULT_
     terminal: ['SUCCEEDED', 'FAILED', 'CANCELLED'],
     cancelledState: 'CANCELLED',
     inputs: [EdgeVerified, EdgeRefuted, CandidatesDiscovered, ExpansionSelected, VisualStepFailed],
-    // Delivered per run by whoever finds the runs naming the person (they name no run).
+    // Delivered per run by whoever finds the runs naming the person (they name no run): a finished run is
+    // redacted; a running one also loses them from its chains and re-plans (`takenDownWhileRunning`).
     amendedBy: [VisualPersonTakenDown],
-    // The finished runs naming the person: their data holds the celebrity id (chains, cards, candidates).
+    // The runs naming the person: their data holds the celebrity id (chains, cards, candidates).
     amendmentConcerns: (envelope) => (envelope.type === VisualPersonTakenDown.subject ? JSON.stringify((envelope.data as MessageData<typeof VisualPersonTakenDown>).celebrityId) : undefined),
     init: initialVisualDegreesData,
     decide: (run, input, context) => decideGuarded(run, input, context, decide),
@@ -331,6 +339,49 @@ function bridgeRefuted(timings: VisualDegreesTimings, run: Run, d: MessageData<t
   const next = discoverWithinHops(timings, run, { ...data, side: nextSide(data) }, now);
   if ('failed' in next) return fail(data, next.failed, next.detail, now, 'bridge_refuted');
   return { outcome: 'transition', to: 'DISCOVERING', data: next.data, step: 'bridge_refuted', logs: next.logs, effects: [...clearPendingRetry(run.data.step), ...next.effects] };
+}
+
+/**
+ * A running run told that a person was taken down (an amendment; the service no longer recognises them,
+ * within its takedown list's refresh). Not named nor pictured: nothing changes. A person it connects (A
+ * or B): S7 `person_taken_down`, redacted (there is no chain to find without them). Anyone else: their
+ * name and photos are redacted as in a finished run, they leave the chains (`withoutPerson`: an edge to
+ * them, or left without a photo, cuts its chain there) and the candidates, and become a dead end. When a
+ * chain was cut, or the step in flight was asked about them (its command named or pictured them), the
+ * run re-plans: S2 from the frontier left (or S3 again over the candidates left), a new step, so the old
+ * step's reply is stale; else it carries on as it was.
+ */
+function takenDownWhileRunning(timings: VisualDegreesTimings, run: Run, d: MessageData<typeof VisualPersonTakenDown>, now: Date): VisualDecision {
+  const redacted = redactPerson(run.data, d.celebrityId);
+  if (redacted === undefined) return ignore('the run does not name the person taken down');
+  const log = { step: 'decision', payload: { decision: 'person_taken_down', celebrity_id: d.celebrityId, state: run.state, at: now.toISOString() } };
+  if (run.data.from.celebrityId === d.celebrityId || run.data.to.celebrityId === d.celebrityId) {
+    const failed = fail(redacted, 'person_taken_down', `a person the run connects was taken down in ${run.state}`, now, 'person_taken_down', { message: PERSON_TAKEN_DOWN_MESSAGE });
+    return failed.outcome === 'transition' ? { ...failed, logs: [log, ...(failed.logs ?? [])] } : failed;
+  }
+  const { data: pruned, cut } = withoutPerson(redacted, d.celebrityId);
+  const stepAboutThem = JSON.stringify(redacted.command) !== JSON.stringify(run.data.command);
+  const told = withEvents(
+    pruned,
+    now,
+    status(cut ? 'A person on the chain was taken down; the chain is cut back before them and the search goes on…' : 'A person seen in this investigation was taken down; their photos are removed.'),
+    ...(cut ? [pathUpdate(pruned.path, hopsVerified(pruned), pruned.strategy === 'one_sided' ? undefined : pruned.reversePath)] : []),
+  );
+  if (!cut && !stepAboutThem) return { outcome: 'stay', data: told, step: 'person_taken_down', logs: [log] };
+  const replanned = replanWithout(timings, run, told, cut, now, [log]);
+  if (replanned.outcome === 'transition' && replanned.to === run.state) {
+    const { to: _same, ...stay } = replanned;
+    return { ...stay, outcome: 'stay', effects: [...clearPendingRetry(run.data.step), ...(replanned.effects ?? [])] };
+  }
+  return replanned.outcome === 'transition' && replanned.to !== 'FAILED' ? { ...replanned, effects: [...clearPendingRetry(run.data.step), ...(replanned.effects ?? [])] } : replanned;
+}
+
+/** The new step after a takedown: S3 again over the candidates left when the chain stands, else S2 (within the hop limit), or S7. */
+function replanWithout(timings: VisualDegreesTimings, run: Run, data: VisualDegreesData, cut: boolean, now: Date, logs: StepLogEntry[]): VisualDecision {
+  if (run.state === 'SELECTING' && !cut && data.candidates.length > 0) return select(timings, run, data, now, 'person_taken_down', logs);
+  const next = discoverWithinHops(timings, run, { ...data, side: nextSide(data) }, now);
+  if ('failed' in next) return fail(data, next.failed, next.detail, now, 'person_taken_down');
+  return { outcome: 'transition', to: 'DISCOVERING', data: next.data, step: 'person_taken_down', logs: [...logs, ...next.logs], effects: next.effects };
 }
 
 /**

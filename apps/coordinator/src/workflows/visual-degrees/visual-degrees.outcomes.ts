@@ -38,7 +38,7 @@ import {
   type VisualDegreesState,
   type VisualDegreesTimings,
 } from './visual-degrees.data.js';
-import { evidence, finalPayload, pathUpdate, status, withEvents } from './visual-degrees.view.js';
+import { evidence, finalPayload, pathUpdate, redactPerson, status, withEvents } from './visual-degrees.view.js';
 
 /**
  * The decisions more than one row of the table reaches, each named by where it goes (S3 select,
@@ -56,6 +56,9 @@ export const ignore = (reason: string): VisualDecision => ({ outcome: 'ignore', 
 
 export const NO_PATH_MESSAGE = (hopLimit: number, threshold: number, world?: VisualWorldInfo): string =>
   `No verified visual connection found within ${hopLimit} degrees at ≥${threshold}% confidence${world === undefined ? '' : ` in the ${world.description}`}.`;
+
+/** S7 when a person the run connects is taken down while it runs (their name is not said: it is redacted). */
+export const PERSON_TAKEN_DOWN_MESSAGE = 'A person this investigation connects was taken down from visual degrees; it stopped, and no chain is searched for them.';
 
 /** The names the local demo world does not know, and those it does (S1 asked for someone it has never heard of). */
 export interface UnknownPersons {
@@ -279,8 +282,17 @@ export function decideGuarded(run: Run, input: SagaInput, context: DecideContext
     const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     decision = fail(known.data, 'unexpected_error', reason.slice(0, 300), context.now, 'unexpected_error', { cause: reason.slice(0, 300) });
   }
+  decision = withoutTakenDown(decision);
   if (decision.outcome !== 'transition' || decision.to !== 'FAILED') return decision;
   return { ...decision, effects: [...(decision.effects ?? []), runEnded(run, 'FAILED', decision.data.failure?.reason ?? 'failed')] };
+}
+
+/** A decision's data with every photo of a person taken down while the run went on redacted (a reply made before the service knew). */
+function withoutTakenDown(decision: VisualDecision): VisualDecision {
+  if (decision.outcome !== 'transition' && decision.outcome !== 'stay') return decision;
+  let data = decision.data;
+  for (const celebrityId of data.takenDown ?? []) data = redactPerson(data, celebrityId) ?? data;
+  return data === decision.data ? decision : { ...decision, data };
 }
 
 /** An owner's cancel: the `cancelled` stream event, and `RunEnded` for the step in flight. */

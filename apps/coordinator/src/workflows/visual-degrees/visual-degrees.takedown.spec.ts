@@ -1,6 +1,6 @@
-import { visualDegreesView, VisualPersonTakenDown } from '@openpaw/contracts';
+import { DiscoverCandidates, EdgeVerified, ExpansionSelected, RunEnded, SelectNextExpansion, VerifyEdge, visualDegreesView, VisualPersonTakenDown } from '@openpaw/contracts';
 import type { SagaDriver } from '../testing/saga-driver.js';
-import { ADA, XAV, YUL, ZED, BEA, ONE_SIDED, usage, edge, candidate, data, verified, refuted, discovered, selected, selecting, started, decisions } from './testing/given.js';
+import { ADA, XAV, YUL, ZED, BEA, ONE_SIDED, START, usage, edge, candidate, data, verified, refuted, discovered, selected, selecting, started, decisions, frontierOf, step } from './testing/given.js';
 
 describe('visual_degrees (spec 03): a finished run amended after a takedown', () => {
   describe('a person taken down after the run finished (an amendment: data only)', () => {
@@ -128,17 +128,155 @@ describe('visual_degrees (spec 03): a finished run amended after a takedown', ()
       expect(takenDown(d, ZED.celebrityId).outcome).toBe('ignored');
     });
 
-    it('a failed run is redacted the same way, and a running one is not amended (its later steps refute the person)', () => {
-      const running = selecting(undefined, ONE_SIDED);
-      selected(running, [XAV]);
-      expect(takenDown(running, XAV.celebrityId).outcome).not.toBe('applied');
-      expect(running.s.run.state).toBe('VERIFYING');
+    it('a failed run is redacted the same way', () => {
       const failed = selecting([candidate(XAV, 95)], ONE_SIDED);
       selected(failed, [XAV]);
       expect(refuted(failed, ADA, XAV).state).toBe('FAILED');
       const s = takenDown(failed, XAV.celebrityId);
       expect(s.state).toBe('FAILED');
       expect(JSON.stringify(data(failed))).not.toContain('Xavier');
+    });
+  });
+
+  describe('a person taken down while the run is going (an amendment: the definition re-plans)', () => {
+    const takenDown = (d: SagaDriver, celebrityId: string) =>
+      d.when(d.s.event(VisualPersonTakenDown, { commandId: 'takedown-2', recognizer: 'local-world', celebrityId, cacheEntriesRemoved: 0, thumbnailsRemoved: 0, at: '2026-11-28T14:00:00.000Z' }));
+
+    it('when the person being verified is taken down (S4), then S2 starts again from the frontier without them; the old step’s reply is stale', () => {
+      const d = selecting(undefined, ONE_SIDED);
+      selected(d, [XAV]);
+      expect(d.s.run.state).toBe('VERIFYING');
+      const verifies = d.commandCount(VerifyEdge);
+      const s = takenDown(d, XAV.celebrityId);
+      expect(s.outcome).toBe('applied');
+      expect(s.state).toBe('DISCOVERING');
+      expect(JSON.stringify(data(d))).not.toContain('Xavier');
+      expect(data(d).deadEnds).toContain(XAV.celebrityId);
+      expect(data(d).candidates).toEqual([]);
+      // The new discovery from Ada tells the service never to propose them.
+      expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: expect.objectContaining({ celebrityId: ADA.celebrityId }), exclude: expect.arrayContaining([XAV.celebrityId]) })]);
+      expect(decisions(d, 'person_taken_down')).toEqual([expect.objectContaining({ celebrity_id: XAV.celebrityId, state: 'VERIFYING' })]);
+      // The verification of Ada ↔ Xavier answers late: it belongs to a step that is over.
+      const late = d.reply(VerifyEdge, EdgeVerified, { step: step(d), edge: edge(ADA, XAV), usage: usage(1, 5) }, verifies - 1);
+      expect(late.outcome).not.toBe('applied');
+      expect(d.s.run.state).toBe('DISCOVERING');
+      expect(data(d).path.map((p) => p.name)).toEqual([ADA.name]);
+      // A second delivery finds nothing more to change.
+      expect(takenDown(d, XAV.celebrityId).outcome).toBe('ignored');
+    });
+
+    it('when a person on the chain is taken down (S5), then the chain is cut back before them and the run finds another chain without them', () => {
+      const d = selecting(undefined, ONE_SIDED);
+      selected(d, [XAV]);
+      expect(verified(d, edge(ADA, XAV), usage(0, 0, true)).state).toBe('BRIDGING');
+      const s = takenDown(d, XAV.celebrityId);
+      expect(s.state).toBe('DISCOVERING');
+      expect(data(d).path).toEqual([ADA]);
+      expect(data(d).edges).toEqual([]);
+      const view = s.view() as { path: string[]; hop_depth: number; events: { type: string; data: Record<string, unknown> }[] };
+      expect(view.path).toEqual([ADA.name]);
+      expect(view.hop_depth).toBe(0);
+      expect(JSON.stringify(view)).not.toContain('Xavier');
+      expect(JSON.stringify(view)).not.toContain(edge(ADA, XAV).evidence[0]?.imageUrl);
+      expect(view.events.at(-1)).toMatchObject({ type: 'status' });
+      expect(view.events.filter((e) => e.type === 'path_update').at(-1)?.data).toMatchObject({ path: [ADA.name], hops: 0 });
+      expect(() => visualDegreesView.parse(view)).not.toThrow();
+      // The search goes on from Ada, through Yuliya.
+      discovered(d, ADA, [candidate(YUL, 93)]);
+      selected(d, [YUL]);
+      verified(d, edge(ADA, YUL), usage(0, 0, true));
+      const done = verified(d, edge(YUL, BEA));
+      expect(done.state).toBe('SUCCEEDED');
+      expect((done.view() as { path: string[] }).path).toEqual([ADA.name, YUL.name, BEA.name]);
+    });
+
+    it('when the only photo of a chain’s edge also shows them, then that edge goes too; when the edge has another photo, it keeps that one and the run carries on', () => {
+      const withZedIn = (e: ReturnType<typeof edge>, photos: number[]) => ({ ...e, evidence: e.evidence.map((img, i) => ({ ...img, shows: photos.includes(i) ? [e.from.celebrityId, e.to.celebrityId, ZED.celebrityId] : [e.from.celebrityId, e.to.celebrityId] })) });
+      const kept = selecting([candidate(XAV, 95)], ONE_SIDED);
+      selected(kept, [XAV]);
+      verified(kept, withZedIn(edge(ADA, XAV, [[97, 91], [88, 86]]), [0]), usage(0, 0, true));
+      const bridging = step(kept);
+      const stays = takenDown(kept, ZED.celebrityId);
+      expect(stays.outcome).toBe('applied');
+      expect(stays.state).toBe('BRIDGING');
+      expect(step(kept)).toBe(bridging);
+      expect(data(kept).edges).toEqual([expect.objectContaining({ edgeConf: 86, evidence: [expect.objectContaining({ imageUrl: 'https://img.example/c-ada-c-xav-88.jpg' })] })]);
+      expect(JSON.stringify(data(kept))).not.toContain('c-ada-c-xav-97');
+      expect(verified(kept, edge(XAV, BEA)).state).toBe('SUCCEEDED');
+
+      const cut = selecting([candidate(XAV, 95)], ONE_SIDED);
+      selected(cut, [XAV]);
+      verified(cut, withZedIn(edge(ADA, XAV), [0]), usage(0, 0, true));
+      expect(takenDown(cut, ZED.celebrityId).state).toBe('DISCOVERING');
+      expect(data(cut).path).toEqual([ADA]);
+    });
+
+    it('when a candidate of the selection in flight is taken down (S3), then S3 is asked again over the others; the old choice is stale', () => {
+      const d = selecting(undefined, ONE_SIDED);
+      const selects = d.commandCount(SelectNextExpansion);
+      const s = takenDown(d, ZED.celebrityId);
+      expect(s.state).toBe('SELECTING');
+      expect(s.sent(SelectNextExpansion)).toEqual([expect.objectContaining({ candidates: [expect.objectContaining({ person: XAV })] })]);
+      expect(JSON.stringify(data(d))).not.toContain('Zed');
+      const late = d.reply(SelectNextExpansion, ExpansionSelected, { step: step(d), nextCandidates: [ZED], searchQueries: [], narration: '', decidedBy: 'llm', usage: { llmCalls: 1, costUsd: 0, model: 'm' } }, selects - 1);
+      expect(late.outcome).not.toBe('applied');
+      expect(selected(d, [XAV]).state).toBe('VERIFYING');
+      expect(frontierOf(d)).toEqual(ADA);
+    });
+
+    it('when a reply made before the service knew pictures them, then that photo is redacted as it arrives; the edge keeps its other photos', () => {
+      const d = selecting(undefined, ONE_SIDED);
+      takenDown(d, ZED.celebrityId);
+      selected(d, [XAV]);
+      const both = edge(ADA, XAV, [[97, 91], [88, 86]]);
+      const withZed = { ...both, evidence: both.evidence.map((img, i) => ({ ...img, shows: i === 0 ? [ADA.celebrityId, XAV.celebrityId, ZED.celebrityId] : [ADA.celebrityId, XAV.celebrityId] })) };
+      const s = verified(d, withZed, usage(0, 0, true));
+      expect(s.state).toBe('BRIDGING');
+      expect(JSON.stringify(data(d))).not.toContain(withZed.evidence[0]?.imageUrl);
+      expect(JSON.stringify(s.view())).not.toContain(withZed.evidence[0]?.imageUrl);
+      expect(JSON.stringify(data(d))).toContain(withZed.evidence[1]?.imageUrl);
+      expect(verified(d, edge(XAV, BEA)).state).toBe('SUCCEEDED');
+      expect(JSON.stringify(data(d))).not.toContain(withZed.evidence[0]?.imageUrl);
+    });
+
+    it('when a candidate of the selection in flight is taken down and none is left, then S2 starts again from the frontier', () => {
+      const d = selecting([candidate(ZED, 90)], ONE_SIDED);
+      const s = takenDown(d, ZED.celebrityId);
+      expect(s.state).toBe('DISCOVERING');
+      expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ exclude: expect.arrayContaining([ZED.celebrityId]) })]);
+    });
+
+    it('when the person is only in a photo streamed earlier, then the photo is removed and the step in flight goes on', () => {
+      const d = started(ONE_SIDED);
+      const adaWithZed = { imageUrl: 'https://img.example/ada-zed.jpg', sourcePageUrl: 'https://news.example/ada-zed', query: 'Ada Stone Bea North', confidenceFrom: 96, confidenceTo: null, shows: [ADA.celebrityId, ZED.celebrityId] };
+      refuted(d, { name: ADA.name }, { name: BEA.name }, usage(1, 5), { partialEvidence: [adaWithZed] });
+      const discovering = step(d);
+      const s = takenDown(d, ZED.celebrityId);
+      expect(s.state).toBe('DISCOVERING');
+      expect(s.sent(DiscoverCandidates)).toEqual([]);
+      expect(step(d)).toBe(discovering);
+      expect(JSON.stringify(data(d))).not.toContain(adaWithZed.imageUrl);
+      expect(discovered(d, ADA, [candidate(XAV, 95)]).state).toBe('SELECTING');
+    });
+
+    it('when a person the run connects is taken down, then it ends in S7 `person_taken_down`, their name redacted, and the service is told to abort its step', () => {
+      const d = selecting(undefined, START);
+      const s = takenDown(d, ADA.celebrityId);
+      expect(s.state).toBe('FAILED');
+      const view = s.view() as { events: { type: string; data: Record<string, unknown> }[]; failure: { reason: string } };
+      expect(view.failure.reason).toBe('person_taken_down');
+      expect(view.events.at(-1)).toMatchObject({ type: 'no_path', data: { reason: 'person_taken_down', message: expect.stringContaining('taken down') } });
+      expect(JSON.stringify(view)).not.toContain('Ada');
+      expect(JSON.stringify(data(d))).not.toContain('Ada');
+      expect(s.sent(RunEnded)).toEqual([expect.objectContaining({ state: 'FAILED', reason: 'person_taken_down' })]);
+      expect(() => visualDegreesView.parse(view)).not.toThrow();
+    });
+
+    it('when the run does not name them, then nothing changes', () => {
+      const d = selecting(undefined, ONE_SIDED);
+      const version = d.s.run.version;
+      expect(takenDown(d, 'c-nobody').outcome).toBe('ignored');
+      expect(d.s.run.version).toBe(version);
     });
   });
 });
