@@ -1,5 +1,5 @@
 import { type DynamicModule, Inject, Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { boundedMathsEngine } from '@openpaw/maths/bounded';
+import { boundedMathsEngine, configureBoundedMathsEngine } from '@openpaw/maths/bounded';
 import { adapterProvider, databaseReadiness, PlatformModule, ReadinessRegistry, ServiceMessagingModule } from '@openpaw/platform';
 import { type BlobStore, createBlobStoreFromEnv, createLlmFromEnv, observeLlmCalls, type LlmClient } from '@openpaw/providers';
 import type { DataSource } from 'typeorm';
@@ -31,6 +31,8 @@ export class SolveModule implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   static forRoot(settings: SolveSettings, adapters: SolveAdapters = {}): DynamicModule {
+    // Before any provider takes the process's engine (the handler, the local model's maths).
+    configureBoundedMathsEngine({ threads: settings.mathsThreads });
     const llm = adapterProvider(SOLVE_LLM, adapters.llm, (log, metrics) => observeLlmCalls(createLlmFromEnv(settings.providerEnv, { logger: log }), metrics.llmCalls));
     const blobs = adapterProvider(SOLVE_BLOBS, adapters.blobs, (log) => createBlobStoreFromEnv(settings.providerEnv, { logger: log }));
     return {

@@ -1,4 +1,6 @@
 import { DEFAULT_MATHS_BUDGET } from '@openpaw/maths';
+import { boundedMathsEngine } from '@openpaw/maths/bounded';
+import { SolveModule } from './app.module.js';
 import { solveSettingsFromEnv } from './config.js';
 
 describe('solveSettingsFromEnv: the claim lease', () => {
@@ -25,5 +27,23 @@ describe('solveSettingsFromEnv: the maths engine\'s budget per solve', () => {
 
   it('refuses a budget that is not a positive whole number, naming the variable', () => {
     expect(() => solveSettingsFromEnv({ OPENPAW_SOLVE_MATHS_BUDGET_STEPS: '-1' })).toThrow(/OPENPAW_SOLVE_MATHS_BUDGET_STEPS/);
+  });
+});
+
+describe('solveSettingsFromEnv: the maths engine\'s threads', () => {
+  it('leaves the count to the engine by default and reads it from the environment', () => {
+    expect(solveSettingsFromEnv({}).mathsThreads).toBeUndefined();
+    expect(solveSettingsFromEnv({ OPENPAW_SOLVE_MATHS_THREADS: '3' }).mathsThreads).toBe(3);
+  });
+
+  it.each(['0', '17', '2.5', 'two'])('refuses %j, naming the variable', (threads) => {
+    expect(() => solveSettingsFromEnv({ OPENPAW_SOLVE_MATHS_THREADS: threads })).toThrow(/OPENPAW_SOLVE_MATHS_THREADS/);
+  });
+
+  it('is the count of the process\'s engine once the service module is built', async () => {
+    SolveModule.forRoot({ ...solveSettingsFromEnv({}), mathsThreads: 3 });
+    expect(boundedMathsEngine().threadLimit).toBe(3);
+    await boundedMathsEngine().close();
+    SolveModule.forRoot(solveSettingsFromEnv({}));
   });
 });

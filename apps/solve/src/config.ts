@@ -1,5 +1,5 @@
 import { type ServiceMessagingSettings, serviceMessagingSettingsFromEnv } from '@openpaw/platform';
-import { DEFAULT_MATHS_BUDGET, type MathsBudget } from '@openpaw/maths/bounded';
+import { DEFAULT_MATHS_BUDGET, MAX_ENGINE_THREADS, type MathsBudget } from '@openpaw/maths/bounded';
 import { assertProviderSettings, providerKindsOf } from '@openpaw/providers';
 import { z } from 'zod';
 
@@ -45,6 +45,11 @@ export interface SolveSettings {
    * the engine runs on the event loop, so a problem past it is refused as "too much work" (and goes to the models).
    */
   readonly mathsBudget: MathsBudget;
+  /**
+   * Engine threads the process keeps warm (`OPENPAW_SOLVE_MATHS_THREADS`, 1 to 16): solves and checks
+   * past it wait for a free thread. Undefined: the engine's default (the cores less one, 1 to 4).
+   */
+  readonly mathsThreads: number | undefined;
 }
 
 export const SOLVE_SCHEMA = 'solve';
@@ -61,6 +66,7 @@ const envSchema = z
     OPENPAW_SOLVE_MATHS_ENGINE: z.enum(['first', 'check']).default('first'),
     OPENPAW_SOLVE_MATHS_BUDGET_STEPS: z.coerce.number().int().positive().default(DEFAULT_MATHS_BUDGET.steps),
     OPENPAW_SOLVE_MATHS_BUDGET_MS: z.coerce.number().int().positive().default(DEFAULT_MATHS_BUDGET.millis),
+    OPENPAW_SOLVE_MATHS_THREADS: z.coerce.number().int().min(1).max(MAX_ENGINE_THREADS).optional(),
   })
   .refine((e) => e.OPENPAW_SOLVE_CLAIM_RENEW_MS * 2 <= e.OPENPAW_SOLVE_CLAIM_LEASE_MS, {
     path: ['OPENPAW_SOLVE_CLAIM_RENEW_MS'],
@@ -88,5 +94,6 @@ export function solveSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Solv
     claimRenewEveryMs: e.OPENPAW_SOLVE_CLAIM_RENEW_MS,
     mathsEngine: e.OPENPAW_SOLVE_MATHS_ENGINE,
     mathsBudget: { steps: e.OPENPAW_SOLVE_MATHS_BUDGET_STEPS, millis: e.OPENPAW_SOLVE_MATHS_BUDGET_MS },
+    mathsThreads: e.OPENPAW_SOLVE_MATHS_THREADS,
   };
 }

@@ -1,5 +1,6 @@
 import { isConstantNode, isSymbolNode } from 'mathjs';
 import { DEFAULT_MATHS_BUDGET, type MathsBudget, spend, TooMuchWork, withinBudget } from './core/budget.js';
+import { pastExactRange, unheldConstantIn, unheldInSolution } from './core/exact-range.js';
 import { solveArithmetic } from './solvers/arithmetic.js';
 import { solveExpression } from './solvers/algebra.js';
 import type { ProblemContext } from './solvers/context.js';
@@ -37,18 +38,23 @@ export { MATHS_ENGINE_ID, MATHS_ENGINE_VERSION } from './engine-id.js';
  * numeric evaluation) before it is returned; a failed check is a decline, never an answer. The maths
  * is read by `readMaths`, the reading the maths signature keys a hit by. It does bounded work: a solve
  * that would spend more than `budget` (steps of its loops and library calls, and wall-clock time) is
- * refused as "too much work for the maths engine", never answered from the part that ran.
+ * refused as "too much work for the maths engine", never answered from the part that ran. A number
+ * past 2^53 anywhere — in the problem's own maths, the answer or the working — is refused by name
+ * whichever solver met it: past it the engine's doubles, and the checks that compare them, are not exact.
  */
 export function solveProblem(text: string, budget: MathsBudget = DEFAULT_MATHS_BUDGET): EngineOutcome {
   const { result, exhaustedBy } = withinBudget(budget, () => solveRead(text));
-  if (result !== undefined) return result;
-  return { solved: false, inScope: true, reason: `too much work for the maths engine: ${exhaustedBy ?? 'the budget was spent'}` };
+  if (result === undefined) return { solved: false, inScope: true, reason: `too much work for the maths engine: ${exhaustedBy ?? 'the budget was spent'}` };
+  const unheld = result.solved ? unheldInSolution(result) : undefined;
+  return result.solved && unheld !== undefined ? { solved: false, inScope: true, category: result.category, reason: pastExactRange(unheld) } : result;
 }
 
 function solveRead(text: string): EngineOutcome {
   const reading = readMaths(text);
   if ('refused' in reading) return { solved: false, inScope: reading.inScope, reason: reading.refused };
   const { read } = reading;
+  const unheld = [...read.statements, ...read.exactStatements].flatMap((st) => (st.kind === 'relation' ? [st.lhs, st.rhs] : [st.node])).map(unheldConstantIn).find((part) => part !== undefined);
+  if (unheld !== undefined) return { solved: false, inScope: true, reason: pastExactRange(`${unheld} in the problem`) };
   if (read.worded !== undefined) return solveWorded(text, read.worded, read.statements);
   const { normalised, statements, asks: target } = read;
   const lower = normalised.toLowerCase();

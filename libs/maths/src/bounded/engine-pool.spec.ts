@@ -1,6 +1,6 @@
 import { solveProblem } from '../engine.js';
 import { DEFAULT_MATHS_BUDGET } from '../core/budget.js';
-import { BoundedMathsEngine, DEADLINE_GRACE_MILLIS } from './engine-pool.js';
+import { BoundedMathsEngine, boundedMathsEngine, configureBoundedMathsEngine, DEADLINE_GRACE_MILLIS, defaultEngineThreads, MAX_ENGINE_THREADS } from './engine-pool.js';
 
 /** `Integrate sin(sin(…x…))` nested 40 deep: one engine call that never charges its step budget ran for minutes. */
 const NESTED_40 = `Integrate ${'sin('.repeat(40)}x${')'.repeat(40)}`;
@@ -76,4 +76,29 @@ describe('the bounded maths engine (every solve ends by its deadline)', () => {
     },
     STARTUP_MILLIS,
   );
+});
+
+describe('the process\'s engine\'s thread count (a service\'s setting)', () => {
+  afterEach(() => boundedMathsEngine().close());
+
+  it('given a configured count before first use, then the process\'s engine runs that many threads at most', async () => {
+    await boundedMathsEngine().close();
+    configureBoundedMathsEngine({ threads: 3 });
+    expect(boundedMathsEngine().threadLimit).toBe(3);
+    await boundedMathsEngine().close();
+    configureBoundedMathsEngine({ threads: undefined });
+    expect(boundedMathsEngine().threadLimit).toBe(defaultEngineThreads());
+  });
+
+  it('given another count while the engine is in use, then configuring is refused naming both counts', () => {
+    configureBoundedMathsEngine({ threads: 2 });
+    boundedMathsEngine();
+    expect(() => configureBoundedMathsEngine({ threads: 5 })).toThrow(/already runs with 2 threads; it cannot be configured to 5/);
+    expect(() => configureBoundedMathsEngine({ threads: 2 })).not.toThrow();
+  });
+
+  it.each([0, -1, 1.5, MAX_ENGINE_THREADS + 1])('given %p threads, then the count is refused as out of range', (threads) => {
+    expect(() => configureBoundedMathsEngine({ threads })).toThrow(/threads must be a whole number from 1 to 16/);
+    expect(() => new BoundedMathsEngine({ threads })).toThrow(RangeError);
+  });
 });

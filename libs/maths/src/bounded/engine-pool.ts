@@ -15,8 +15,21 @@ export const DEADLINE_GRACE_MILLIS = 250;
 /** Heap one engine thread may use (the engine itself takes ~110 MB); past it the thread is ended and the call refused. */
 const THREAD_HEAP_MB = 512;
 
+/** The most engine threads one process may keep (each holds ~110 MB of engine and up to `THREAD_HEAP_MB`). */
+export const MAX_ENGINE_THREADS = 16;
+
+/** Engine threads when none are configured: the cores less one, 1 to 4. */
+export function defaultEngineThreads(): number {
+  return Math.max(1, Math.min(4, availableParallelism() - 1));
+}
+
+function checkedThreads(threads: number): number {
+  if (!Number.isInteger(threads) || threads < 1 || threads > MAX_ENGINE_THREADS) throw new RangeError(`threads must be a whole number from 1 to ${MAX_ENGINE_THREADS}, not ${threads}`);
+  return threads;
+}
+
 export interface BoundedEngineOptions {
-  /** Engine threads kept warm at most (default: the cores less one, 1 to 4). */
+  /** Engine threads kept warm at most, 1 to `MAX_ENGINE_THREADS` (default `defaultEngineThreads()`). */
   readonly threads?: number;
   /** Milliseconds past a call's budget before its thread is ended (default `DEADLINE_GRACE_MILLIS`). */
   readonly graceMillis?: number;
@@ -60,9 +73,13 @@ export class BoundedMathsEngine {
   private isClosed = false;
 
   constructor(options: BoundedEngineOptions = {}) {
-    this.size = options.threads ?? Math.max(1, Math.min(4, availableParallelism() - 1));
+    this.size = checkedThreads(options.threads ?? defaultEngineThreads());
     this.graceMillis = options.graceMillis ?? DEADLINE_GRACE_MILLIS;
-    if (!Number.isInteger(this.size) || this.size < 1) throw new RangeError(`threads must be a positive integer, not ${this.size}`);
+  }
+
+  /** The most threads this engine runs at once (calls past it wait for a free thread). */
+  get threadLimit(): number {
+    return this.size;
   }
 
   /** `solveProblem`, bounded in total time (see the class). */
@@ -237,9 +254,23 @@ registerHooks({
 });`;
 
 let shared: BoundedMathsEngine | undefined;
+let sharedOptions: BoundedEngineOptions = {};
 
 /** The process's bounded engine (created on first use, and again after `close`; threads start as calls need them). */
 export function boundedMathsEngine(): BoundedMathsEngine {
-  if (shared === undefined || shared.closed) shared = new BoundedMathsEngine();
+  if (shared === undefined || shared.closed) shared = new BoundedMathsEngine(sharedOptions);
   return shared;
+}
+
+/**
+ * Sets the process's engine's thread count (a service's setting), before its first use: every caller in
+ * the process (the solve handler, the local model's maths) shares that engine. Refused, naming both
+ * counts, when the engine already runs with another (it would silently keep the old one).
+ */
+export function configureBoundedMathsEngine(options: Pick<BoundedEngineOptions, 'threads'>): void {
+  const threads = checkedThreads(options.threads ?? defaultEngineThreads());
+  if (shared !== undefined && !shared.closed && shared.threadLimit !== threads) {
+    throw new Error(`the maths engine already runs with ${shared.threadLimit} threads; it cannot be configured to ${threads} while in use`);
+  }
+  sharedOptions = { threads };
 }

@@ -1,6 +1,15 @@
 // `@openpaw/maths/bounded`: the engine behind a deadline, for a service's thread. Nothing here loads the
 // engine itself (mathjs, nerdamer: ~110 MB); only the engine's worker threads do.
-export { BoundedMathsEngine, boundedMathsEngine, DEADLINE_GRACE_MILLIS, type BoundedEngineOptions, type MathsEngine } from './engine-pool.js';
+export {
+  BoundedMathsEngine,
+  boundedMathsEngine,
+  configureBoundedMathsEngine,
+  DEADLINE_GRACE_MILLIS,
+  defaultEngineThreads,
+  MAX_ENGINE_THREADS,
+  type BoundedEngineOptions,
+  type MathsEngine,
+} from './engine-pool.js';
 export { DEFAULT_MATHS_BUDGET, type MathsBudget } from '../core/budget-limits.js';
 export { MATHS_ENGINE_ID, MATHS_ENGINE_VERSION } from '../engine-id.js';
 export type { AnswerCheck } from '../check/answer-check.js';

@@ -1,6 +1,7 @@
 import { type MathNode } from 'mathjs';
 import { mj } from '../core/mathjs.js';
 import { DEFAULT_MATHS_BUDGET, type MathsBudget } from '../core/budget.js';
+import { pastExactRange, unheldNumeralIn } from '../core/exact-range.js';
 import { solveProblem } from '../engine.js';
 import type { Answer, EngineSolution } from '../types.js';
 import { substituteRoots } from './substitution-check.js';
@@ -17,11 +18,14 @@ export type AnswerCheck =
  * Checks another solver's final answer (a model's) against the engine's own, where the engine can
  * solve the problem and read the answer: roots and assignments as sets of values, numbers within
  * the precision the answer was written with, expressions by evaluation at sample points (up to a
- * constant for antiderivatives), inequalities by relation and bound.
+ * constant for antiderivatives), inequalities by relation and bound. An answer that writes a number
+ * past 2^53 gets no verdict: compared as doubles, it would agree with its neighbours.
  */
 export function checkFinalAnswer(problem: string, finalAnswer: string, budget: MathsBudget = DEFAULT_MATHS_BUDGET): AnswerCheck {
-  const engine = solveProblem(problem, budget);
   const text = plainText(finalAnswer);
+  const unheld = unheldNumeralIn(text);
+  if (unheld !== undefined) return { verdict: 'unchecked', reason: pastExactRange(`the number ${unheld} in the final answer`) };
+  const engine = solveProblem(problem, budget);
   if (!engine.solved) return substitutionOnly(problem, text, engine.reason);
   const outcome = compare(engine.answer, text);
   if (outcome === undefined) return { verdict: 'unchecked', reason: 'the maths engine could not read the final answer' };
@@ -224,6 +228,12 @@ function readNumber(text: string): [number, number] {
   return [Number(text), toleranceOf(text)];
 }
 
+/**
+ * Within the precision written (`tolerance`), or within the engine's floating-point noise: relative,
+ * but never as wide as half a unit, so whole numbers that differ by one never agree (123456789001 is not
+ * 123456789000), and two whole numbers agree only when equal.
+ */
 function near(a: number, b: number, tolerance: number): boolean {
-  return Math.abs(a - b) <= Math.max(tolerance, 1e-9 * Math.max(1, Math.abs(b)));
+  if (Number.isInteger(a) && Number.isInteger(b) && tolerance < 0.5) return a === b;
+  return Math.abs(a - b) <= Math.max(tolerance, Math.min(1e-9 * Math.max(1, Math.abs(b)), 0.25));
 }

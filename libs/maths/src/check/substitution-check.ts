@@ -1,3 +1,4 @@
+import { heldValue } from '../core/exact-range.js';
 import { evaluateReal, freeVariables } from '../core/mathjs.js';
 import { ambiguousComma, mathStatements } from '../text/extract.js';
 import { normaliseMaths } from '../text/normalise.js';
@@ -29,6 +30,9 @@ export function substituteRoots(problem: string, variable: string, roots: readon
     return l === undefined || r === undefined ? undefined : l - r;
   };
   for (const root of roots) {
+    // Past 2^53 the sides are doubles that equal their neighbours (10^30 − 0.35 is 10^30): no verdict.
+    const sides = [evaluateReal(lhs, { [x]: root.value }), evaluateReal(rhs, { [x]: root.value })];
+    if (!heldValue(root.value) || sides.some((side) => side !== undefined && !heldValue(side))) return undefined;
     const at = residual(root.value);
     if (at === undefined) return { satisfied: false, detail: `${x} = ${root.value} is outside the equation's domain` };
     const scale = Math.max(1, Math.abs(evaluateReal(lhs, { [x]: root.value }) ?? 1));

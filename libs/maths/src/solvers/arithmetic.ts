@@ -1,4 +1,5 @@
 import { isConstantNode, isFunctionNode, isOperatorNode, isParenthesisNode, type MathNode } from 'mathjs';
+import { heldRational } from '../core/exact-range.js';
 import { evaluateReal, mj, texOf } from '../core/mathjs.js';
 import { Polynomial } from '../core/polynomial.js';
 import { formatDecimal, Rational } from '../core/rational.js';
@@ -18,7 +19,9 @@ export function solveArithmetic(node: MathNode, intent: Intent): SolverResult {
   for (let guard = 0; guard < 60 && !isValue(current); guard++) {
     const target = firstReducible(current);
     if (target === undefined) break;
-    const exact = Polynomial.fromNode(target)?.constantValue();
+    // Once a step is a double's (a root, π), the steps after it are too: its decimal read as an exact
+    // fraction ("1.4142135623730951 · 3 = 42426406871192853/10^16") is precision the value never had.
+    const exact = approximate ? undefined : Polynomial.fromNode(target)?.constantValue();
     let replacement: MathNode;
     let shown: string;
     if (exact !== undefined) {
@@ -37,7 +40,7 @@ export function solveArithmetic(node: MathNode, intent: Intent): SolverResult {
     // A whole number past 2^53 is carried to the next step as a double, which does not hold it ("2^53 + 1"
     // was answered 9007199254740992): refused, unless this step is the last (then it is answered, ≈ where
     // the value is a double's).
-    const unheld = exact !== undefined ? !heldByADouble(exact) : Number.isInteger(replacementValue(replacement)) && !Number.isSafeInteger(replacementValue(replacement));
+    const unheld = exact !== undefined ? !heldRational(exact) : Number.isInteger(replacementValue(replacement)) && !Number.isSafeInteger(replacementValue(replacement));
     if (unheld && !isValue(current)) return { solved: false, inScope: true, category: 'arithmetic', reason: `${textOf(target)} has more digits than the engine carries exactly from one step to the next` };
     if (unheld && exact === undefined) approximate = true;
     steps.push({ title: `Compute ${textOf(target)}`, detail: `${m(`${texOf(target)} ${shown.startsWith('\\approx') ? '' : '= '}${shown}`)}${before === current ? '' : `, so the expression becomes ${m(texOf(current))}`}` });
@@ -62,12 +65,6 @@ export function solveArithmetic(node: MathNode, intent: Intent): SolverResult {
     verification: 'the step-by-step result matches a direct evaluation of the whole expression',
   };
   return solved;
-}
-
-/** Whether a double holds the value exactly (numerator and denominator within 2^53). */
-function heldByADouble(value: Rational): boolean {
-  const limit = BigInt(Number.MAX_SAFE_INTEGER);
-  return value.abs().num <= limit && value.den <= limit;
 }
 
 function replacementValue(node: MathNode): number {

@@ -1,5 +1,6 @@
 import { isConstantNode, isSymbolNode } from 'mathjs';
 import { type MathsBudget, withinRunningBudget } from '../core/budget.js';
+import { heldNumeral } from '../core/exact-range.js';
 import { freeVariables } from '../core/mathjs.js';
 import { type Rounding, roundingAsked, withoutRounding } from '../solvers/rounding.js';
 import { askedFor } from './asked-for.js';
@@ -40,12 +41,6 @@ export type MathsReadingResult =
   | { readonly read: MathsReading }
   /** `dropped`: the maths the statements would leave out, when that is why. */
   | { readonly refused: string; readonly inScope: boolean; readonly dropped?: DroppedMaths };
-
-/** Whether a numeral survives mathjs' reading as a double: 15 significant digits, or a whole number a double holds. */
-function heldExactly(numeral: string): boolean {
-  const significant = numeral.replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
-  return significant.length <= 15 || (!numeral.includes('.') && Number.isSafeInteger(Number(numeral)));
-}
 
 /** Statements a solver reads: relations, and expressions that are more than a number or a letter. */
 function substantial(statements: readonly MathStatement[]): MathStatement[] {
@@ -93,7 +88,7 @@ function readWithin(text: string): MathsReadingResult {
   if (exponent !== undefined) return { refused: `"${exponent}" may be a number in scientific notation or a product with e; write it with × 10^ or with spaces`, inScope: false };
   // mathjs reads a numeral as a double: one with more digits than a double holds ("9007199254740993" is
   // read 9007199254740992, "1.0000000000000001" is read 1) would be answered about another number.
-  const inexact = normalised.match(/(?<![\d.])\d+(?:\.\d+)?(?![\d.])/g)?.find((numeral) => !heldExactly(numeral));
+  const inexact = normalised.match(/(?<![\d.])\d+(?:\.\d+)?(?![\d.])/g)?.find((numeral) => !heldNumeral(numeral));
   if (inexact !== undefined) return { refused: `"${inexact}" has more digits than the maths engine computes with exactly (15 significant digits)`, inScope: true };
   const comma = ambiguousComma(normalised);
   if (comma !== undefined) return { refused: `the comma in "${comma}" may be a decimal comma or separate two numbers; write the decimal with a point`, inScope: false };

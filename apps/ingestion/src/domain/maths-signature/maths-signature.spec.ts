@@ -70,6 +70,8 @@ describe('maths signature', () => {
       ['Solve 3x + 2y = 11', 'Solve 2b + 3a = 11', { x: 'a', y: 'b' }],
       ['If a = 2b and a + b = 9, find a', 'If q = 2p and p + q = 9, find q', { a: 'q', b: 'p' }],
       ['Solve 2x + 5 = 17', 'Five more than twice a number is seventeen; find the number', { x: 'n' }],
+      ['Make x the subject of y = 2x + 3', 'Make q the subject of p = 2q + 3', { x: 'q', y: 'p' }],
+      ['Express y in terms of x: y = 2x + 3', 'Express b in terms of a: b = 3 + 2a', { x: 'a', y: 'b' }],
     ])('%s ↦ %s', (stored, asker, expected) => {
       expect(bijection(stored, asker)).toEqual(expected);
     });
@@ -78,15 +80,21 @@ describe('maths signature', () => {
       ['If a = 2b and a + b = 9, find a', 'If b = 2a and a + b = 9, find a'],
       ['If a = 2b and a + b = 9, find a', 'If a = 2b and a + b = 9, find b'],
       ['Solve x + y = 10, x - y = 2', 'Solve x + y = 10, x - y = 3'],
+      // maths-sig/v7: a rearrangement asks for its unknown by role (v6 keyed each pair alike).
+      ['Make x the subject of y = 2x + 3', 'Make y the subject of y = 2x + 3'],
+      ['Rearrange y = 2x + 3 to make x the subject', 'Rearrange y = 2x + 3 to make y the subject'],
+      ['Express x in terms of y: y = 2x + 3', 'Express y in terms of x: y = 2x + 3'],
+      ['Write x in terms of y, given y = 2x + 3', 'Write y in terms of x, given y = 2x + 3'],
+      ['x + y = 10 and x - y = 2; x = ?', 'x + y = 10 and x - y = 2; y = ?'],
     ])('a changed target or number: %s ≠ %s', (a, b) => {
       expect(hashOf(a)).toBeDefined();
       expect(hashOf(b)).toBeDefined();
       expect(hashOf(b)).not.toBe(hashOf(a));
     });
 
-    it('carries no hash of an older version: a key computed by an older reading is never matched (maths-sig/v6)', () => {
+    it('carries no hash of an older version: a key computed by an older reading is never matched (maths-sig/v7)', () => {
       const signature = sig('Solve x + y = 10, x - y = 2');
-      expect(signature?.version).toBe('maths-sig/v6');
+      expect(signature?.version).toBe('maths-sig/v7');
       expect(signature).not.toHaveProperty('previousHash');
     });
 

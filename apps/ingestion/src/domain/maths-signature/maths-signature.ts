@@ -17,8 +17,11 @@ import { questionIntent } from './intent.js';
  * 6 + 1, the key of "six plus one") and numerals a double cannot hold ("x + 9007199254740993 = 0"
  * was keyed with ...992), and a worded power of a power is ambiguous: such a text now has no key, and
  * its v5 key may be another problem's. Same rule: older keys are never matched.
+ * v7: the asked-for unknown is read from a rearrangement's wording too ("make x the subject", "express x
+ * in terms of y", "x = ?"): v6 keyed "make x the subject of y = 2x + 3" and "make y the subject of y =
+ * 2x + 3" alike, so a hit could serve one's answer to the other. Same rule: older keys are never matched.
  */
-export const MATHS_SIGNATURE_VERSION = 'maths-sig/v6';
+export const MATHS_SIGNATURE_VERSION = 'maths-sig/v7';
 
 export type MathsIntent = 'solve' | 'evaluate' | 'simplify' | 'expand' | 'factor' | 'differentiate' | 'integrate' | 'unspecified';
 
