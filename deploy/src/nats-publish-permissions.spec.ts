@@ -38,6 +38,28 @@ describe('publish permissions from the catalog (MESSAGES_SENT_BY)', () => {
     expect(stale).toEqual([]);
   });
 
+  it('lists, for each service, every message its code hands to a publish (a reply, a saga effect, an envelope, a command)', () => {
+    const definitionByName = new Map(catalog.map((definition) => [exportNameOf(definition), definition] as const));
+    // The ways code names the message it publishes: a handler's reply, a saga's command or event effect, an envelope, a direct publish.
+    const publishing = [/\breplyTo\(\s*[^,()]+,\s*([A-Z]\w*)/g, /\bsendTry\(\s*([A-Z]\w*)/g, /\bmessage:\s*([A-Z]\w*)/g, /\b(?:envelopeFor|createEnvelope)\(\s*([A-Z]\w*)/g, /\.publish\(\s*([A-Z]\w*)/g];
+    const undeclared: string[] = [];
+    let found = 0;
+    for (const [service, definitions] of Object.entries(MESSAGES_SENT_BY) as [string, readonly AnyMessageDefinition[]][]) {
+      const source = sourceOf(service);
+      for (const pattern of publishing) {
+        for (const match of source.matchAll(pattern)) {
+          const definition = definitionByName.get(match[1] as string);
+          if (definition === undefined) continue;
+          found += 1;
+          if (!definitions.includes(definition)) undeclared.push(`${service}: ${definition.subject}`);
+        }
+      }
+    }
+    expect([...new Set(undeclared)]).toEqual([]);
+    // The patterns see most of the catalog's publishes (a pattern that stopped matching would pass vacuously).
+    expect(found).toBeGreaterThan(catalog.length / 2);
+  });
+
   it('lets a service publish its messages and no other message; the redriver every message', () => {
     for (const { name: service } of SERVICES) {
       const allowed = natsPermissionsOf(service).publish.allow ?? [];

@@ -57,6 +57,7 @@ export const MESSAGES_SENT_BY = {
   // The sagas: each step's command, a run's state and end, child and background runs.
   coordinator: [
     StartRun,
+    CancelRun,
     ChildRunFinished,
     RunStateChanged,
     RunStateChangedV2,
@@ -86,6 +87,9 @@ export const MESSAGES_SENT_BY = {
     ExecuteResearchLegs,
     SynthesizeResearch,
     GenerateResearchTitle,
+    // A research run's end, which the research service hands to its user's webhook.
+    ResearchCompleted,
+    ResearchFailed,
   ],
   ingestion: [MediaNormalized, MediaRejected],
   // A superseded version is still produced beside its successor (contracts/README.md).
@@ -108,8 +112,6 @@ export const MESSAGES_SENT_BY = {
     ResearchSynthesized,
     ResearchSynthesisFailed,
     ResearchTitleGenerated,
-    ResearchCompleted,
-    ResearchFailed,
     ResearchProviderKeyTested,
     ResearchWebhookSet,
     ResearchWebhookAttempted,
