@@ -208,4 +208,11 @@ describe('the platform booted from its synthesized manifests', () => {
     while (!(services().includes('gateway') && services().includes('coordinator')) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
     expect(services()).toEqual(expect.arrayContaining(['gateway', 'coordinator']));
   });
+
+  it("refused no workload's publish or subscription: every message the workflows above sent is one its NATS user may send", () => {
+    // Runs last: a refused publish is retried (the coordinator's outbox sweeper, redeliveries), so it is logged again after it first happened.
+    // nats-server logs each refusal as `Publish Violation - Nkey "<user>", Subject "<subject>"` (or `Subscription Violation`).
+    const violations = nats.names.flatMap((node) => nats.logs(node).split('\n').filter((line) => /Violation/.test(line)).map((line) => `${node}: ${line.replace(/^.*?\[ERR\] /, '')}`));
+    expect(violations).toEqual([]);
+  });
 });

@@ -28,8 +28,11 @@ describe('docker-compose.yml (validated offline: no Docker engine on CI)', () =>
       const service = services[name] as ComposeService;
       expect({ name, after: service.depends_on?.['provision']?.condition }).toEqual({ name, after: 'service_completed_successfully' });
       expect({ name, health: service.healthcheck?.test?.join(' ') }).toEqual({ name, health: expect.stringContaining('/readyz') });
-      expect(service.environment).toMatchObject({ OPENPAW_MIGRATIONS: 'verify', OPENPAW_STREAMS_PROVISION: 'off', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector:4318' });
+      expect(service.environment).toMatchObject({ OPENPAW_STREAMS_PROVISION: 'off', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector:4318' });
       const lane = SEPARATE_LANES.find((l) => `${l.service}-${l.lane}` === name);
+      // A service with a schema only verifies it (a service without one is not given the setting: compose-env.spec.ts).
+      const hasSchema = SERVICES.find((s) => s.name === (lane?.service ?? name))?.database === true;
+      expect({ name, migrations: service.environment?.['OPENPAW_MIGRATIONS'] }).toEqual({ name, migrations: hasSchema ? 'verify' : undefined });
       expect(service.command?.[1]).toBe(`dist/apps/${lane?.service ?? name}/src/main.js`);
     }
     expect(services['assets-video']?.environment?.['OPENPAW_LANES']).toBe('video');

@@ -3,13 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { nkeys, type NatsConnection } from '@nats-io/nats-core';
-import { STREAMS } from '@openpaw/contracts';
+import { catalog, deadLetterSubjectOf, sendersOf, STREAMS } from '@openpaw/contracts';
 import { connectNats, natsConnectionSettingsFromEnv, provisionStreams } from '@openpaw/messaging';
 import { findFreePort, type ManagedProcess, spawnManaged, waitForPort } from '@openpaw/testing';
-import { credsFileText, NATS_PROVISIONER, NATS_USERS, serviceUsersFromCredsDir } from './nats-credentials.js';
+import { credsFileText, DEAD_LETTER_REDRIVER, NATS_PROVISIONER, NATS_USERS, serviceUsersFromCredsDir } from './nats-credentials.js';
 import { NATS_ACCOUNTS_INCLUDE, NATS_ACCOUNTS_KEY } from './nats-values.js';
 import { natsAccountsConfig } from './partner-access.js';
 import { refusalOf } from './testing/refusal.js';
+import { SERVICES } from './topology.js';
 
 const COMMAND = 'openpaw.cmd.solve.GenerateSolution.v1';
 const SOLVE_DURABLE = 'svc-solve';
@@ -107,5 +108,24 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
     const provisioner = await connectAs(NATS_PROVISIONER);
     await expect(provisioner.request(COMMAND, JSON.stringify({ kind: 'forged' }), { timeout: 2_000 })).rejects.toThrow(/Permission/i);
     expect((await (await jetstreamManager(provisioner)).streams.info(STREAMS.commands.name)).config.name).toBe(STREAMS.commands.name);
+  });
+  it('lets each service publish exactly the messages the catalog says it sends (the redriver every one), and a dead letter; refuses the rest', async () => {
+    const outcomes: string[] = [];
+    const expected: string[] = [];
+    for (const { name: service } of SERVICES) {
+      const js = jetstream(await connectAs(service));
+      // Every subject of the catalog, one not in it, and a dead letter; each publish awaits its ack or its refusal.
+      const attempts = [...catalog.map((definition) => definition.subject), 'openpaw.cmd.solve.Forged.v1', deadLetterSubjectOf(COMMAND)];
+      const refusals = await Promise.all(attempts.map((subject) => refusalOf(() => js.publish(subject, JSON.stringify({ kind: 'probe', service }), { timeout: 5_000 }))));
+      attempts.forEach((subject, i) => {
+        const definition = catalog.find((candidate) => candidate.subject === subject);
+        const allowed = subject.startsWith('openpaw.dlq.') || (definition !== undefined && (service === DEAD_LETTER_REDRIVER || sendersOf(definition).includes(service)));
+        outcomes.push(`${service} ${subject}: ${/Permission/i.test(refusals[i] ?? '') ? 'refused' : refusals[i]}`);
+        expected.push(`${service} ${subject}: ${allowed ? 'allowed' : 'refused'}`);
+      });
+    }
+    expect(outcomes).toEqual(expected);
+    // Not a vacuous table: every service is refused something, and every message has a sender allowed.
+    for (const { name: service } of SERVICES) expect(expected.some((line) => line.startsWith(`${service} `) && line.endsWith('refused'))).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nkeys } from '@nats-io/nats-core';
-import { catalog, laneDurableOf, lanesOfService, STREAMS } from '@openpaw/contracts';
+import { catalog, deadLetterSubjectOf, laneDurableOf, lanesOfService, STREAMS, subjectsSentBy } from '@openpaw/contracts';
 import { SERVICES } from './topology.js';
 
 /*
@@ -76,20 +76,38 @@ function durableSubjects(durable: string): string[] {
 }
 
 /**
+ * The service whose dead-letter redrive (the ops API) republishes a dead letter to its original
+ * subject, whatever message it was: it may publish every subject of the catalog.
+ */
+export const DEAD_LETTER_REDRIVER = 'gateway';
+
+/**
+ * What every service publishes besides its messages: JetStream API requests (less the denials
+ * below), acknowledgements, flow-control answers of ordered consumers (KV watches), KV writes, and
+ * dead letters (`startConsumer` dead-letters what it consumes).
+ */
+const SERVICE_PLUMBING: readonly string[] = ['$JS.API.>', '$JS.ACK.>', '$JS.FC.>', '$KV.>', deadLetterSubjectOf('>')];
+
+/** The message subjects a service may publish: those the catalog says it sends (`MESSAGES_SENT_BY`), every one for the redriver. */
+export function publishableSubjectsOf(service: string): readonly string[] {
+  return service === DEAD_LETTER_REDRIVER ? catalog.map((definition) => definition.subject) : subjectsSentBy(service);
+}
+
+/**
  * Least privilege, derived from the catalog:
  * - the stream owner sends JetStream API requests and reads their replies, nothing else (it publishes
  *   no message);
- * - a service may not administer streams or buckets, nor take, acknowledge, create or delete another
- *   service's command consumer: a bug or a compromised pod of one service cannot consume (and so
- *   lose) the commands of another, nor reshape the streams every run depends on.
- * Publishing stays open to every service (which service sends which command is not declared in the
- * catalog yet; see deploy/README.md).
+ * - a service publishes only the messages it sends (`MESSAGES_SENT_BY`), so a bug or a compromised pod
+ *   cannot forge another service's command or event; and it may not administer streams or buckets,
+ *   nor take, acknowledge, create or delete another service's command consumer, so it cannot consume
+ *   (and so lose) the commands of another, nor reshape the streams every run depends on.
+ * Deny wins over allow in nats-server.
  */
 export function natsPermissionsOf(user: string): NatsPermissions {
   if (user === NATS_PROVISIONER) return { publish: { allow: ['$JS.API.>'] }, subscribe: { allow: ['_INBOX.>'] } };
   if (!SERVICES.some((service) => service.name === user)) throw new Error(`no NATS user ${user} (NATS_USERS: ${NATS_USERS.join(', ')})`);
   const others = SERVICES.filter((service) => service.name !== user).flatMap((service) => commandDurablesOf(service.name));
-  return { publish: { deny: [...STREAM_ADMINISTRATION, ...others.flatMap(durableSubjects)] } };
+  return { publish: { allow: [...publishableSubjectsOf(user), ...SERVICE_PLUMBING], deny: [...STREAM_ADMINISTRATION, ...others.flatMap(durableSubjects)] } };
 }
 
 /** A user's permissions as nats-server's config syntax (JSON is valid there). */

@@ -58,6 +58,8 @@ describe('published schemas', () => {
       'x-nats-stream': 'OPENPAW_COMMANDS',
       'x-nats-durable': 'svc-solve',
       'x-nats-dead-letter-subject': 'openpaw.dlq.cmd.solve.GenerateSolution.v1',
+      'x-openpaw-senders': ['coordinator'],
     });
+    expect(doc.channels['artifacts_CaptureSnapshot_v1']?.['x-openpaw-senders']).toEqual(['gateway', 'coordinator']);
   });
 });

@@ -4,6 +4,7 @@ import { catalog } from './catalog.js';
 import { envelopeSchema } from './envelope.js';
 import { laneDurableOf, laneOf } from './lanes.js';
 import type { AnyMessageDefinition } from './message-definition.js';
+import { sendersOf } from './senders.js';
 import { deadLetterSubjectOf, schemaPathOf, SCHEMA_BASE_URI, STREAMS } from './subjects.js';
 
 /** The headers a dead letter carries (set by libs/messaging's consumer). */
@@ -94,6 +95,8 @@ function asyncApiDocument(): Record<string, unknown> {
       'x-nats-stream': definition.kind === 'cmd' ? STREAMS.commands.name : STREAMS.events.name,
       'x-nats-dead-letter-subject': deadLetterSubjectOf(definition.subject),
       'x-openpaw-dataschema': definition.dataschema,
+      // The services allowed to publish it (their NATS users may publish exactly these subjects; plus the gateway's dead-letter redrive).
+      'x-openpaw-senders': [...sendersOf(definition)],
       ...(lane === undefined ? {} : { 'x-nats-durable': laneDurableOf(definition.context, lane), 'x-openpaw-consumers': 'exactly one (the owning service, on this lane)' }),
       ...(lane === undefined ? {} : { 'x-openpaw-lane': lane }),
     };

@@ -1,6 +1,6 @@
 import { CaptureSnapshot, GenerateArtifact, type MessageData, PlanArtifact, ValidateArtifact } from '@openpaw/contracts';
 import { type Effect, type RunSnapshot, sendTry } from '@openpaw/saga';
-import type { DataAt, GenerateStep, PlanStep } from './artifact-job.data.js';
+import type { DataAt, GenerateStep, PlanStep, RetriedData, ValidateStep } from './artifact-job.data.js';
 import { workerChunks } from './artifact-job.data.js';
 import type { ArtifactJobTimings } from './artifact-job.timings.js';
 
@@ -66,8 +66,9 @@ export function validateArtifact(run: RunIdentity, data: DataAt<'validating'>, t
 }
 
 /** The command of a retried step's next try. */
-export function retriedCommand(run: RunIdentity, data: DataAt<'planning'> | DataAt<'generating'>, timings: ArtifactJobTimings): Effect {
-  return data.stage === 'planning' ? planArtifact(run, data, timings) : generateArtifact(run, data, timings);
+export function retriedCommand(run: RunIdentity, data: RetriedData, timings: ArtifactJobTimings): Effect {
+  if (data.stage === 'planning') return planArtifact(run, data, timings);
+  return data.stage === 'generating' ? generateArtifact(run, data, timings) : validateArtifact(run, data, timings);
 }
 
-export type RetriedStep = PlanStep | GenerateStep;
+export type RetriedStep = PlanStep | GenerateStep | ValidateStep;

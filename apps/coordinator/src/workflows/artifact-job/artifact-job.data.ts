@@ -108,6 +108,14 @@ export type ArtifactJobData =
 export type Stage = ArtifactJobData['stage'];
 export type DataAt<K extends Stage> = Extract<ArtifactJobData, { readonly stage: K }>;
 
+/** A stage awaiting a worker's try that a transient failure retries (plan, generate, validate; the snapshot capture is not retried). */
+export type RetriedData = DataAt<'planning'> | DataAt<'generating'> | DataAt<'validating'>;
+
+/** The step kind of a retried stage. */
+export function retriedKindOf(data: RetriedData): 'plan' | 'generate' | 'validate' {
+  return data.stage === 'planning' ? 'plan' : data.stage === 'generating' ? 'generate' : 'validate';
+}
+
 /** What the worker may use: the snapshot's chunks, or the request's content when there was nothing to retrieve. */
 export function workerChunks(data: JobFacts & Captured): SnapshotChunk[] {
   const chunks = data.snapshot?.chunks ?? [];

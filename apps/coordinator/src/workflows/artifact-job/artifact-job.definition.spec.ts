@@ -469,11 +469,33 @@ describe('artifact_job saga (spec 02)', () => {
       expect(job.progress(validateId).outcome).toBe('ignored');
     });
 
-    it('when validation times out, then failed', () => {
+    it('when validation times out, then it is retried like plan and generate (a new command, same result and chunks); the retried answer completes the job', () => {
+      const job = new Job();
+      const firstId = job.toValidating();
+      const timedOut = job.record(job.s.when(timeoutOf('validate:1', 1)));
+      expect(timedOut.state).toBe('validating');
+      expect(timedOut.applied.logs).toContainEqual(expect.objectContaining({ stepName: 'retry_scheduled', payload: expect.objectContaining({ reason: 'validating timed out' }) }));
+      const retried = job.record(job.s.advance(30_000).when(backoffTimerSetBy(timedOut, 'validate:1')));
+      expect(retried.sent(ValidateArtifact)).toEqual([{ runId: job.s.runId, artifactType: 'quiz', options: input.options, generation: 1, result: quiz, chunks: snapshot.chunks }]);
+      const secondId = commandOf(retried);
+      expect(secondId).toBe(commandIdFor(job.s.runId, 1, 'validate:1:2'));
+      // The timed-out try's late answer is not awaited any more; the retried one's is.
+      expect(job.validated(firstId, true).outcome).toBe('ignored');
+      expect(job.validated(secondId, true).state).toBe('completed');
+    });
+
+    it('when validation times out on every try, then failed', () => {
       const job = new Job();
       job.toValidating();
-      expect(job.s.when(timeoutOf('validate:1', 1)).view()).toMatchObject({ status: 'failed', error: 'validating timed out' });
+      for (const tryNo of [2, 3]) {
+        const timedOut = job.s.when(timeoutOf('validate:1', tryNo - 1));
+        expect(timedOut.state).toBe('validating');
+        job.record(job.s.advance(30_000).when(backoffTimerSetBy(timedOut, 'validate:1')));
+      }
+      expect(job.record(job.s.when(timeoutOf('validate:1', 3))).view()).toMatchObject({ status: 'failed', error: 'validating timed out' });
+      expect(job.messages()).toContain('✗ validating failed after 3 tries: validating timed out');
     });
+
   });
 
   describe('the retry-once rule', () => {

@@ -41,11 +41,11 @@ function during<K extends Stage>(run: Run, stage: K, decide: (data: DataAt<K>) =
  * failed, progress 0 → 20 → 60 → 90 → 100. The retrieval snapshot is captured while the job is
  * created (the gateway asks the artifacts service before it starts the job, and the start input
  * carries it; a start without one captures it as its first step) and stored with the job; every
- * worker command carries the snapshot's chunks (the worker never re-queries). A plan or generate try
- * that fails transiently is retried with backoff (libs/saga's step idiom). A validation failure
- * re-queues the job once in `pending` with the same plan and snapshot (the plan is reused, not
- * recomputed); a second failure fails it with the validator's error. The spec's trace lines go to
- * the step log.
+ * worker command carries the snapshot's chunks (the worker never re-queries). A plan or generate
+ * try that fails transiently (the model unavailable, the try timed out), or a validate try that times
+ * out, is retried with backoff (libs/saga's step idiom). A validation failure re-queues the job once
+ * in `pending` with the same plan and snapshot (the plan is reused, not recomputed); a second failure
+ * fails it with the validator's error. The spec's trace lines go to the step log.
  */
 export function artifactJobDefinition(timings: ArtifactJobTimings): SagaDefinition<S, D> {
   /** Spec 02's rows: state → input → the states it may move to → decision ([] = stays). */
@@ -118,9 +118,12 @@ export function artifactJobDefinition(timings: ArtifactJobTimings): SagaDefiniti
       onEvent(ArtifactStepFailed, ['failed'], (run, { data: e }) =>
         during(run, 'validating', (d) => (answersLatestTry(run, d, e.commandId) ? toFailed(run, d, `${e.step}: ${e.error}`) : ignore('a reply to another command'))),
       ),
+      // The validator calls no model: only its try's timeout (the command or its answer stuck on a
+      // node being failed over) is transient, and retrying it costs nothing.
       onTimer(stepTimeoutInputName('validate'), ['failed'], (run, timer) =>
-        during(run, 'validating', (d) => (isTimeoutOf(d, timer) ? toFailed(run, d, `${PHASE.validate} timed out`) : ignore('stale step timeout'))),
+        during(run, 'validating', (d) => (isTimeoutOf(d, timer) ? retryOrFail(run, d, `${PHASE.validate} timed out`, timings, 'timeout') : ignore('stale step timeout'))),
       ),
+      onTimer(retryTimerName('validate'), [], (run, timer) => during(run, 'validating', (d) => (isBackoffOver(run, d, timer) ? retried(run, d, timings) : ignore('stale retry timer')))),
     ],
   };
   const decideRow = decideByTable(ARTIFACT_JOB_WORKFLOW, table);

@@ -1,6 +1,6 @@
 import { clearPendingRetry, firstTry, nextTry } from '@openpaw/saga';
 import { captureSnapshot, generateArtifact, retriedCommand, validateArtifact } from './artifact-job.commands.js';
-import { type DataAt, factsOf, generateStep, PHASE, PROGRESS, validateStep } from './artifact-job.data.js';
+import { type DataAt, factsOf, generateStep, PHASE, PROGRESS, type RetriedData, retriedKindOf, validateStep } from './artifact-job.data.js';
 import { type JobDecision, type Run, toPlanning, withStep } from './artifact-job.outcomes.js';
 import type { ArtifactJobTimings } from './artifact-job.timings.js';
 import * as trace from './artifact-job.trace.js';
@@ -72,10 +72,10 @@ export function completed(run: Run, data: DataAt<'validating'>): JobDecision {
   };
 }
 
-/** The backoff of a plan or generate try is over: its next try (stays). */
-export function retried(run: Run, data: DataAt<'planning'> | DataAt<'generating'>, timings: ArtifactJobTimings): JobDecision {
+/** The backoff of a plan, generate or validate try is over: its next try (stays). */
+export function retried(run: Run, data: RetriedData, timings: ArtifactJobTimings): JobDecision {
   const next = withStep(data, nextTry(data.step));
-  const kind = next.stage === 'planning' ? 'plan' : 'generate';
+  const kind = retriedKindOf(next);
   return {
     outcome: 'stay',
     data: next,

@@ -165,12 +165,14 @@ describe('artifact_job runs stored by the previous definition', () => {
     expect(sent(applied, ValidateArtifact).map((o) => o.envelope.data)).toEqual([expect.objectContaining({ result: quiz, generation: 1 })]);
   });
 
-  it('validating (`validate:1`): valid completes it with the result; its old timeout fails it', () => {
+  it('validating (`validate:1`): valid completes it with the result; its old timeout retries it', () => {
     const data = legacy({ progress: 90, snapshot, snapshotCaptured: true, plan, planComputations: 1, result: quiz, awaiting: 'validate:1' });
     const completed = apply(storedRun('validating', data), event(ArtifactValidated, { runId: RUN_ID, commandId: legacyCommand('validate:1'), generation: 1, valid: true, error: null, errors: [] }));
     expect(completed.run?.state).toBe('completed');
     expect(viewOf(completed.run as RunRecord)).toMatchObject({ status: 'completed', progress: 100, result: quiz, plan, plan_computations: 1 });
-    expect(apply(storedRun('validating', data), { kind: 'timer', name: 'timeout:validate:1', payload: {} }).run?.state).toBe('failed');
+    const timedOut = apply(storedRun('validating', data), { kind: 'timer', name: 'timeout:validate:1', payload: {} });
+    expect(timedOut.run?.state).toBe('validating');
+    expect(timedOut.timers).toContainEqual(expect.objectContaining({ op: 'set', name: 'retry:validate:1' }));
   });
 
   it('pending, queued for the validation retry: its retry timer hands it to a worker with the stored plan', () => {

@@ -2,6 +2,8 @@ import type { ArtifactPlan } from '@openpaw/contracts';
 import { clearStepTimeout, type Decision, firstTry, type RunSnapshot, scheduleRetry, type StepLogEntry, type StepProgress } from '@openpaw/saga';
 import { planArtifact } from './artifact-job.commands.js';
 import {
+  type RetriedData,
+  retriedKindOf,
   type ArtifactJobData,
   type ArtifactJobState,
   type DataAt,
@@ -30,7 +32,7 @@ export type JobDecision = Decision<ArtifactJobState, ArtifactJobData>;
 export const ignore = (reason: string): JobDecision => ({ outcome: 'ignore', reason });
 
 /** The stage's data with its step moved on (`nextTry`, `scheduleRetry`: the same step, so the same name). */
-export function withStep<T extends DataAt<'planning'> | DataAt<'generating'>>(data: T, step: StepProgress): T {
+export function withStep<T extends RetriedData>(data: T, step: StepProgress): T {
   return { ...data, step };
 }
 
@@ -107,18 +109,20 @@ export function afterValidationFailure(
 
 /**
  * A plan or generate try failed transiently (the model unavailable after the provider's own
- * retries, or the try timed out): the step again after a backoff, up to `maxStepTries` tries
- * (stays); then → failed.
+ * retries), or a plan, generate or validate try timed out: the step again after a backoff, up to
+ * `maxStepTries` tries (stays); then → failed. A validate try that timed out (its command or answer
+ * on a node being failed over) is retried like the others: spec 02 fails a job for its content
+ * ("Validation failed: Missing 'questions' field"), not for a slow step.
  */
 export function retryOrFail(
   run: Run,
-  data: DataAt<'planning'> | DataAt<'generating'>,
+  data: RetriedData,
   reason: string,
   timings: ArtifactJobTimings,
   cause: 'failure reply' | 'timeout',
 ): JobDecision {
   const { step } = data;
-  const kind = data.stage === 'planning' ? 'plan' : 'generate';
+  const kind = retriedKindOf(data);
   if (step.tries >= timings.maxStepTries) {
     return toFailed(run, data, reason, [trace.stepFailed(PHASE[kind], kind, step.tries, reason)]);
   }

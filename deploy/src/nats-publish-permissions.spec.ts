@@ -1,0 +1,74 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as contracts from '@openpaw/contracts';
+import { catalog, MESSAGES_SENT_BY, type AnyMessageDefinition } from '@openpaw/contracts';
+import { DEAD_LETTER_REDRIVER, natsPermissionsOf, publishableSubjectsOf } from './nats-credentials.js';
+import { SERVICES } from './topology.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+/** The source a service runs (tests and test helpers left out); the coordinator runs the saga library too. */
+function sourceOf(service: string): string {
+  const roots = [join(ROOT, 'apps', service, 'src'), ...(service === 'coordinator' ? [join(ROOT, 'libs', 'saga', 'src')] : [])];
+  return roots
+    .flatMap((root) => readdirSync(root, { recursive: true, encoding: 'utf8' }).map((file) => join(root, file)))
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.spec.ts') && !file.includes('/testing/'))
+    .map((file) => readFileSync(file, 'utf8'))
+    .join('\n');
+}
+
+/** The name `@openpaw/contracts` exports a definition under (what code that publishes it imports). */
+function exportNameOf(definition: AnyMessageDefinition): string {
+  const name = Object.entries(contracts).find(([, value]) => value === definition)?.[0];
+  if (name === undefined) throw new Error(`${definition.subject} is not exported by @openpaw/contracts`);
+  return name;
+}
+
+describe('publish permissions from the catalog (MESSAGES_SENT_BY)', () => {
+  it('names only services of the platform as senders, and every service', () => {
+    expect(Object.keys(MESSAGES_SENT_BY).sort()).toEqual(SERVICES.map((service) => service.name).sort());
+  });
+
+  it("lists, for each service, only messages its code names (a sender that no longer sends is dropped)", () => {
+    const stale: string[] = [];
+    for (const [service, definitions] of Object.entries(MESSAGES_SENT_BY) as [string, readonly AnyMessageDefinition[]][]) {
+      const source = sourceOf(service);
+      for (const definition of definitions) if (!new RegExp(`\\b${exportNameOf(definition)}\\b`).test(source)) stale.push(`${service}: ${definition.subject}`);
+    }
+    expect(stale).toEqual([]);
+  });
+
+  it('lists, for each service, every message its code hands to a publish (a reply, a saga effect, an envelope, a command)', () => {
+    const definitionByName = new Map(catalog.map((definition) => [exportNameOf(definition), definition] as const));
+    // The ways code names the message it publishes: a handler's reply, a saga's command or event effect, an envelope, a direct publish.
+    const publishing = [/\breplyTo\(\s*[^,()]+,\s*([A-Z]\w*)/g, /\bsendTry\(\s*([A-Z]\w*)/g, /\bmessage:\s*([A-Z]\w*)/g, /\b(?:envelopeFor|createEnvelope)\(\s*([A-Z]\w*)/g, /\.publish\(\s*([A-Z]\w*)/g];
+    const undeclared: string[] = [];
+    let found = 0;
+    for (const [service, definitions] of Object.entries(MESSAGES_SENT_BY) as [string, readonly AnyMessageDefinition[]][]) {
+      const source = sourceOf(service);
+      for (const pattern of publishing) {
+        for (const match of source.matchAll(pattern)) {
+          const definition = definitionByName.get(match[1] as string);
+          if (definition === undefined) continue;
+          found += 1;
+          if (!definitions.includes(definition)) undeclared.push(`${service}: ${definition.subject}`);
+        }
+      }
+    }
+    expect([...new Set(undeclared)]).toEqual([]);
+    // The patterns see most of the catalog's publishes (a pattern that stopped matching would pass vacuously).
+    expect(found).toBeGreaterThan(catalog.length / 2);
+  });
+
+  it('lets a service publish its messages and no other message; the redriver every message', () => {
+    for (const { name: service } of SERVICES) {
+      const allowed = natsPermissionsOf(service).publish.allow ?? [];
+      const messages = allowed.filter((subject) => subject.startsWith('openpaw.cmd.') || subject.startsWith('openpaw.evt.'));
+      expect(messages).toEqual(publishableSubjectsOf(service));
+      // No wildcard over the message subjects: each one is named.
+      expect(allowed.filter((subject) => /^openpaw\.(cmd|evt)\b/.test(subject) && /[*>]/.test(subject))).toEqual([]);
+      if (service !== DEAD_LETTER_REDRIVER) expect(messages.length).toBeLessThan(catalog.length);
+    }
+    expect(publishableSubjectsOf(DEAD_LETTER_REDRIVER)).toHaveLength(catalog.length);
+  });
+});
