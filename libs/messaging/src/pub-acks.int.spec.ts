@@ -1,7 +1,11 @@
-import { DiscardPolicy, RetentionPolicy, StorageType } from '@nats-io/jetstream';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DiscardPolicy, jetstreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
 import { headers } from '@nats-io/nats-core';
 import { connectNats } from './connection.js';
 import { PubAcks, PublishRefusedError, PublishTimeoutError } from './pub-acks.js';
+import { findFreePort, type ManagedProcess, spawnManaged, waitForPort } from '@openpaw/testing';
 import { privateNatsServer, startBroker, type Broker } from './testing/int-test-kit.js';
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
@@ -86,5 +90,62 @@ describe('PubAcks: JetStream publishes answered on one inbox (real nats-server)'
     await expect(waiting).rejects.toThrow(PublishTimeoutError);
     expect(Date.now() - started).toBeLessThan(5_000);
     await server.dispose();
+  });
+});
+
+describe("PubAcks on a connection whose user may not publish a subject (real nats-server's permissions)", () => {
+  let server: ManagedProcess;
+  let dir: string;
+  let url: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'openpaw-pubacks-perms-'));
+    const port = await findFreePort();
+    const conf = join(dir, 'nats.conf');
+    writeFileSync(
+      conf,
+      [
+        `listen: 127.0.0.1:${port}`,
+        `jetstream { store_dir: "${join(dir, 'js')}" }`,
+        'authorization { users = [',
+        '  { user: owner, password: owner }',
+        '  { user: sender, password: sender, permissions: { publish: { allow: ["allowed.>", "_INBOX.>", "$JS.API.>"] }, subscribe: { allow: ">" } } }',
+        '] }',
+        '',
+      ].join('\n'),
+    );
+    server = spawnManaged(process.env['NATS_SERVER_BIN'] ?? 'nats-server', ['-c', conf]);
+    await waitForPort('127.0.0.1', port, server);
+    url = `nats://127.0.0.1:${port}`;
+    const owner = await connectNats({ servers: url, name: 'owner', connectOptions: { user: 'owner', pass: 'owner' } });
+    await (await jetstreamManager(owner)).streams.add({ name: 'PERMS', subjects: ['allowed.>', 'forbidden.>'], storage: StorageType.Memory });
+    await owner.close();
+  });
+
+  afterAll(async () => {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses a forbidden publish for good at once (not a timeout to retry), and still stores the allowed ones', async () => {
+    const nc = await connectNats({ servers: url, name: 'sender', connectOptions: { user: 'sender', pass: 'sender' } });
+    const acks = new PubAcks(nc, 20_000);
+    try {
+      const startedAt = Date.now();
+      const forbidden = acks.publish('forbidden.x', bytes('no'), withMsgId('f-1'));
+      const allowed = acks.publish('allowed.x', bytes('yes'), withMsgId('a-1'));
+      const refusal = await forbidden.then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refusal).toBeInstanceOf(PublishRefusedError);
+      expect((refusal as PublishRefusedError).unavailable).toBe(false);
+      expect(String(refusal)).toMatch(/forbidden\.x: this connection's user may not publish it/);
+      expect(Date.now() - startedAt).toBeLessThan(10_000);
+      expect((await allowed).stream).toBe('PERMS');
+    } finally {
+      acks.close();
+      await nc.close();
+    }
   });
 });

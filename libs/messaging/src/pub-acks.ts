@@ -1,5 +1,5 @@
 import type { PubAck } from '@nats-io/jetstream';
-import { createInbox, type MsgHdrs, type NatsConnection, type Subscription } from '@nats-io/nats-core';
+import { createInbox, type MsgHdrs, type NatsConnection, PermissionViolationError, type Subscription } from '@nats-io/nats-core';
 
 /**
  * A JetStream publish the server refused (its PubAck carried an error), or that no stream took.
@@ -59,6 +59,24 @@ export class PubAcks {
   ) {
     // A closed connection answers nothing more: fail what waits instead of letting it time out.
     void nc.closed().then(() => this.close());
+    void this.#refuseWhatTheServerForbids();
+  }
+
+  /**
+   * A publish this connection's user may not make is answered by no PubAck: the server drops it and
+   * says so on the connection (`-ERR 'Permissions Violation for Publish to "<subject>"'`). Its waiting
+   * publishes fail at once, refused for good, rather than time out and be retried as if lost.
+   */
+  async #refuseWhatTheServerForbids(): Promise<void> {
+    for await (const status of this.nc.status()) {
+      if (status.type !== 'error' || !(status.error instanceof PermissionViolationError) || status.error.operation !== 'publish') continue;
+      const { subject } = status.error;
+      for (const [token, waiting] of this.#waiting) {
+        if (waiting.subject !== subject) continue;
+        this.#waiting.delete(token);
+        waiting.reject(new PublishRefusedError(`${subject}: this connection's user may not publish it (permissions violation)`, false));
+      }
+    }
   }
 
   /** Publishes and resolves with the PubAck (stored, or `duplicate` when the server dropped a re-publish). */
