@@ -171,9 +171,9 @@ export interface SagaDefinition<S extends string = string, D = unknown> {
    */
   readonly amendedBy?: readonly AnyMessageDefinition[];
   /**
-   * Which finished runs an amendment concerns: a string the JSON of their data contains (e.g. the id
-   * of the person taken down). The coordinator hands the amendment to each finished run of this
-   * workflow whose data holds it; without it, amendments reach no run.
+   * Which runs an amendment concerns: a string the JSON of their data contains (e.g. the id of the
+   * person taken down). The coordinator hands the amendment to each run of this workflow whose data
+   * holds it, finished or running; without it, amendments reach no run.
    */
   amendmentConcerns?(envelope: Envelope): string | undefined;
   /**

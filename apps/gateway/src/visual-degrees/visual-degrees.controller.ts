@@ -129,7 +129,7 @@ export class VisualDegreesController {
     description:
       'Spec 03\'s event types: `status` (progress), `evidence` (a verified edge: image, source page, both confidences), `path_update` ' +
       '(the chain so far), `final` (`{ path, edges, confidenceMap, graph, budgets, used }`: the budgets and what the run spent of them, and `world` when the local demo world was searched), ' +
-      '`no_path` (the reason: hop limit, a budget, no candidates, `not_a_public_figure` (a person the celebrity recogniser never recognised in their own photos: only public figures are connected), or `unknown_person` with the names the local demo world knows), ' +
+      '`no_path` (the reason: hop limit, a budget, no candidates, `not_a_public_figure` (a person the celebrity recogniser never recognised in their own photos: only public figures are connected), `unknown_person` with the names the local demo world knows, or `person_taken_down` (A or B was taken down while the run searched)), ' +
       '`error` (sanitised, with its reason), `cancelled` (the owner cancelled). Each has `id: <seq>`; send `Last-Event-ID` to resume after it. The stream ends after the run does.',
   })
   @ApiProduces('text/event-stream')
