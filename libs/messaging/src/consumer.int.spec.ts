@@ -365,6 +365,31 @@ describe('startConsumer (real nats-server)', () => {
     expect(pulls).toBeLessThanOrEqual(14);
   });
 
+  it('with no prefetch, pulls for a handler that finished at once, even below half its room (it would wait with nothing held)', async () => {
+    const Work = work('starve');
+    const started: number[] = [];
+    const releases = new Map<number, () => void>();
+    await consume(
+      'starve',
+      [Work],
+      async (item) => {
+        const { n } = dataOf(item);
+        started.push(n);
+        await new Promise<void>((resolve) => releases.set(n, resolve));
+      },
+      { concurrency: 3, prefetch: 0 },
+    );
+    await Promise.all(Array.from({ length: 6 }, (_, n) => broker.publisher.publish(Work, { n }, meta)));
+    await waitFor(() => (started.length === 3 ? true : undefined), 'three handlers running');
+    // One of three places frees: below half the room, but the handler has nothing held or requested.
+    releases.get(started[0] as number)?.();
+    await waitFor(() => (started.length === 4 ? true : undefined), 'a fourth message started while two still run');
+    for (let i = 0; i < 6; i += 1) {
+      await waitFor(() => (releases.has(i) ? true : undefined), `message ${i} started`);
+      releases.get(i)?.();
+    }
+  });
+
   it('pulls only what it has room for, so a second instance of the same durable shares the work', async () => {
     const Work = work('share');
     const byInstance = { a: 0, b: 0 };

@@ -165,7 +165,7 @@ class PullConsumerRunner implements ConsumerHandle {
   readonly #maxBatch: number;
   /** Messages held at most: handled + waiting + requested. */
   readonly #capacity: number;
-  /** Smallest pull worth a request: half the room (an idle consumer's room is all free). */
+  /** Smallest pull worth a request while a handler has something held or requested: half the room. */
   readonly #refill: number;
   readonly #pullExpiresMs: number;
   readonly #workingIntervalMs: number;
@@ -249,8 +249,10 @@ class PullConsumerRunner implements ConsumerHandle {
   #pump(): void {
     if (this.#stopping !== undefined || this.#closed || this.#retryTimer !== undefined) return;
     const free = this.#capacity - this.#queue.length - this.#busy.size - this.#outstanding;
-    // An idle consumer has all its room free; a busy one pulls when half of it is.
-    if (free < this.#refill) return;
+    // A busy consumer pulls when half its room is free (an idle one's is all free); it pulls less only
+    // when a handler would otherwise wait with nothing held or requested for it (a small prefetch).
+    const starving = this.#queue.length === 0 && this.#outstanding === 0 && this.#running < this.#concurrency;
+    if (free <= 0 || (free < this.#refill && !starving)) return;
     this.#outstanding += free;
     const loop = this.#pull(free);
     this.#pullLoops.add(loop);
