@@ -1,14 +1,25 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+// This spec checks the compose file against what each service's own settings read, so it imports
+// every service's settings function (no service imports another; only this test reads them all).
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import { artifactsSettingsFromEnv } from '../../apps/artifacts/src/config.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import { assetsSettingsFromEnv } from '../../apps/assets/src/config.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import { coordinatorSettingsFromEnv } from '../../apps/coordinator/src/config.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import { gatewayConfigFromEnv } from '../../apps/gateway/src/config.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import { ingestionSettingsFromEnv } from '../../apps/ingestion/src/config.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import { researchSettingsFromEnv } from '../../apps/research/src/config.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import { retrievalSettingsFromEnv } from '../../apps/retrieval/src/config.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import { solveSettingsFromEnv } from '../../apps/solve/src/config.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import { visualSearchSettingsFromEnv } from '../../apps/visual-search/src/config.js';
 import { SEPARATE_LANES, type ServiceName, SERVICES } from './topology.js';
 

@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshDatabase, type NatsServerHandle, privateNatsServer, type RunningPlatform, startPlatformProcesses } from '@openpaw/testing';
 import { type LlmWireServer, renderProblemPng, startAnthropicWireServer, startOpenAiWireServer, type WireAnswer, type WireRequest } from '@openpaw/testkit';
+// The notebook doc lines add a PDF: the artifacts service's own test support writes a minimal one.
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import { minimalPdf } from '../../../artifacts/src/domain/test-support/minimal-pdf.js';
 import { cliEnvironment } from './testing/openpaw-cli.js';
 
