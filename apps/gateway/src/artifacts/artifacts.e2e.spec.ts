@@ -125,7 +125,7 @@ describe('artifact jobs through the gateway (spec 02)', () => {
       status: 202,
       body: { type: 'artifact_job_created', job_id: jobId, status: 'planning', artifact_type: 'quiz', message: `Artifact generation job already in progress. Job ID: ${jobId}` },
     });
-    const { body: runs } = await ada.call('GET', '/runs?type=artifact_job&limit=100');
+    const { body: runs } = await ada.call('GET', '/runs?type=artifact_job&limit=100&view=full');
     const fingerprint = (await ada.view(jobId))['fingerprint'];
     expect((runs['items'] as { view: Record<string, unknown> }[]).filter((r) => r.view['fingerprint'] === fingerprint)).toHaveLength(1);
 
@@ -284,10 +284,10 @@ describe('artifact jobs through the gateway (spec 02)', () => {
 
   it('refuses a job over unknown source ids at once (404), starting nothing', async () => {
     await ada.addText('nb-unknown', CELLS);
-    const before = ((await ada.call('GET', '/runs?type=artifact_job&limit=100')).body['items'] as unknown[]).length;
+    const before = ((await ada.call('GET', '/runs?type=artifact_job&limit=100&view=full')).body['items'] as unknown[]).length;
     const refused = await ada.chat({ message: 'Create a quiz on these notes', session_id: 'nb-unknown', source_ids: ['00000000-0000-4000-8000-000000000000'] });
     expect(refused).toMatchObject({ status: 404, body: { error: 'unknown_sources', message: expect.stringContaining('00000000-0000-4000-8000-000000000000') } });
-    expect(((await ada.call('GET', '/runs?type=artifact_job&limit=100')).body['items'] as unknown[]).length).toBe(before);
+    expect(((await ada.call('GET', '/runs?type=artifact_job&limit=100&view=full')).body['items'] as unknown[]).length).toBe(before);
   });
 
   it('accepts a job (202, Location) when the artifacts service is too slow to capture its snapshot; the job captures it itself and completes, from the API and the CLI', async () => {
