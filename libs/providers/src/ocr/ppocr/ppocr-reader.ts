@@ -147,11 +147,15 @@ export class PpOcrReader implements OcrReader {
    * fused by `fuseSecondLook`.
    */
   private async secondLook(raster: RgbRaster, chars: readonly OcrChar[], remaining: () => number): Promise<OcrChar[]> {
-    const doubted = chars.flatMap((c, i) => (c.confidence < SECOND_LOOK_BELOW && c.text.trim() !== '' && c.ownInk === true && c.box !== undefined ? [i] : []));
+    const doubted = chars
+      .flatMap((c, i) => (c.confidence < SECOND_LOOK_BELOW && c.text.trim() !== '' && c.ownInk === true && c.box !== undefined && !inWord(chars, i) ? [i] : []))
+      .sort((a, b) => chars[a]!.confidence - chars[b]!.confidence)
+      .slice(0, MAX_SECOND_LOOKS);
     if (doubted.length === 0) return [...chars];
     const crops = doubted.flatMap((i) => SECOND_LOOK_MARGINS.map((margin) => secondLookBox(chars[i]!.box!, margin, raster.width, raster.height)));
+    // A glyph's crop is about square: 48 px high, it fits the recogniser's narrowest input (320 columns;
+    // narrower inputs read differently: measured, a ">" read alone at 96 columns was a sure "v"), so the crops batch.
     const inputs = crops.map((crop) => recognitionInput(raster, crop));
-    // A glyph's crop is about square: 48 px high, it fits the recogniser's narrowest input, so the crops batch.
     const width = Math.max(...inputs.map((input) => input.dims[3] ?? 0));
     const data = new Float32Array(inputs.length * 3 * LINE_HEIGHT * width);
     for (const [k, input] of inputs.entries()) padInto(data, k, input, width);
@@ -220,6 +224,21 @@ function ownsInk(chars: readonly OcrChar[], i: number): boolean {
 function padInto(batch: Float32Array, k: number, input: { readonly data: Float32Array; readonly dims: readonly number[] }, width: number): void {
   const own = input.dims[3] ?? 0;
   for (let row = 0; row < 3 * LINE_HEIGHT; row += 1) batch.set(input.data.subarray(row * own, (row + 1) * own), (k * 3 * LINE_HEIGHT + row) * width);
+}
+
+/**
+ * At most this many glyphs of a line get a second look (the least sure first): a line read unsure all
+ * over (a noisy copy) costs at most a line's worth of recognition more, and is refused by its other doubts.
+ */
+const MAX_SECOND_LOOKS = 6;
+
+/**
+ * A letter between letters is read best where the line read it, in its word: alone it loses the context
+ * the recogniser reads words by ("W" of "Work"). Digits, signs and lone letters ("10x") have none to lose.
+ */
+function inWord(chars: readonly OcrChar[], i: number): boolean {
+  const letter = (j: number): boolean => /^\p{L}$/u.test(chars[j]?.text ?? '');
+  return letter(i) && (letter(i - 1) || letter(i + 1));
 }
 
 const area = (b: OcrBox): number => (b.x1 - b.x0) * (b.y1 - b.y0);

@@ -16,6 +16,9 @@ describe('fuseSecondLook', () => {
   it('takes a sure look that reads what the line read weighed (an exponent "?" 0.6 with "2" listed), with the look\'s probability', () => {
     const fused = fuseSecondLook(glyph('?', 0.6, [{ text: '2', confidence: 0.1 }]), [[glyph('2', 0.995)], [glyph('2', 0.97)]], true);
     expect(fused).toMatchObject({ text: '2', confidence: 0.995, ownInk: true, box: { x0: 10 } });
+    // The wider look sure of another listed character: the looks disagree, the line read stands.
+    const line = glyph('>', 0.9, [{ text: 'v', confidence: 0.05 }]);
+    expect(fuseSecondLook(line, [[glyph('v', 0.99)], [glyph('>', 0.99)]], true)).toBe(line);
   });
 
   it('keeps the line read\'s spelling of the same character ("²" read alone is "2": where it sits is the geometry\'s call)', () => {

@@ -66,13 +66,15 @@ function sureOne(look: readonly OcrChar[]): OcrChar | undefined {
  *   then listed nothing of it: it read the glyph at a size it was not trained on (a raised exponent read
  *   "*", an italic x read "c"), and two sizes of the glyph alone outvote it.
  * The glyph then takes the looks' reading, their lower probability and its alternatives. Anywhere else
- * (a look unsure, reading several characters or none, the looks disagreeing) the line read stands as it
+ * (the closer look unsure, reading several characters or none, any look sure of another character, or
+ * the looks disagreeing without the line read's listing) the line read stands as it
  * was, doubts and all: a disagreement never makes a reading surer.
  */
 export function fuseSecondLook(first: OcrChar, looks: readonly (readonly OcrChar[])[], exclusiveInk: boolean): OcrChar {
   const sure = looks.map(sureOne);
   const closer = sure[0];
-  if (closer === undefined) return first;
+  // A look sure of another character is a disagreement, whichever look it is.
+  if (closer === undefined || sure.some((look) => look !== undefined && !sameReading(look.text, closer.text))) return first;
   const weighed = [first.text, ...(first.alternatives ?? []).map((a) => a.text)].find((t) => sameReading(t, closer.text));
   const unanimous = exclusiveInk && sure.every((look) => look !== undefined && sameReading(look.text, closer.text));
   if (weighed === undefined && !unanimous) return first;
