@@ -230,7 +230,7 @@ function padInto(batch: Float32Array, k: number, input: { readonly data: Float32
  * At most this many glyphs of a line get a second look (the least sure first): a line read unsure all
  * over (a noisy copy) costs at most a line's worth of recognition more, and is refused by its other doubts.
  */
-const MAX_SECOND_LOOKS = 6;
+const MAX_SECOND_LOOKS = 3;
 
 /**
  * A letter between letters is read best where the line read it, in its word: alone it loses the context
