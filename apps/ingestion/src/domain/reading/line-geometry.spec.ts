@@ -45,4 +45,14 @@ describe('lineGeometry', () => {
     const read = lineGeometry(line([char('i', 0), char('f', 1, 0, 70, false), char('y', 2, 20, 62), char(':', 3, 20), char(' ', 4), char('9', 5), char('n', 6, 20), char('3', 7, 0, 28)]));
     expect(read).toMatchObject({ text: 'ify: 9n^3', doubts: [] });
   });
+
+  it('reads an "x" set apart by spaces between two numbers as the times sign, its lift aside; an "x" touching a digit stays the ink\'s call', () => {
+    // "42 x 14" with the x's ink on the baseline (KaTeX's × ends barely above it): a letter there would be an unknown followed by a number.
+    const spaced = lineGeometry(line([char('4', 0), char('2', 1), char(' ', 2), char('x', 3, 20), char(' ', 4), char('1', 5), char('4', 6)]));
+    expect(spaced.text).toBe('42 × 14');
+    const coefficient = lineGeometry(line([char('4', 0), char('2', 1), char('x', 2, 20), char(' ', 3), char('+', 4, 20, 40), char(' ', 5), char('1', 6)]));
+    expect(coefficient.text).toBe('42x + 1');
+    const flattened = lineGeometry(line([char('4', 0), char(' ', 1), char('x', 2, 20), char('2', 3)]));
+    expect(flattened.text).toBe('4 x2');
+  });
 });

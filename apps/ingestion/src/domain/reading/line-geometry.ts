@@ -142,7 +142,7 @@ function poolExponentSpellings(c: OcrChar): OcrChar {
 
 /** A "×" floats on the maths axis: its ink ends at least this many character heights above the baseline; an "x" sits on it. */
 export const TIMES_LIFT = 0.1;
-const LETTER_OR_TIMES = new Set(['x', '×']);
+const LETTER_OR_TIMES = new Set(['x', 'X', '×']);
 
 /**
  * The line reader cannot tell a printed "x" from a "×" (PP-OCRv4 reads DejaVu's "2x" as "2×" at 0.72):
@@ -158,10 +158,26 @@ function letterOrTimes(chars: readonly OcrChar[], i: number, charHeight: number,
     .filter((n, j) => n !== c && inked(n) && SITS_ON_BASELINE.test(n.text) && !LETTER_OR_TIMES.has(n.text) && raised[Math.max(0, i - NEIGHBOURS) + j] !== true);
   const baseline = median(around.map((n) => n.box!.y1));
   if (baseline === undefined) return c;
-  const text = baseline - c.box.y1 > TIMES_LIFT * charHeight ? '×' : 'x';
+  const text = baseline - c.box.y1 > TIMES_LIFT * charHeight || betweenSpacedNumbers(chars, i) ? '×' : 'x';
   const alternatives = c.alternatives ?? [];
   const pair = alternatives.filter((a) => LETTER_OR_TIMES.has(a.text)).reduce((sum, a) => sum + a.confidence, c.confidence);
   return { ...c, text, confidence: Math.min(1, pair), alternatives: alternatives.filter((a) => !LETTER_OR_TIMES.has(a.text)) };
+}
+
+/**
+ * An "x" set apart by spaces from a number on each side ("42 x 14") is the times sign whatever its lift:
+ * as a letter it would be an unknown followed by a number with nothing between them, which printed maths
+ * never writes (coefficients come first). An "x" touching a digit ("3x", "x2") is left to the ink: a
+ * flattened exponent ("x2" for x²) must stay a doubt, not become a product.
+ */
+function betweenSpacedNumbers(chars: readonly OcrChar[], i: number): boolean {
+  const spacedDigit = (step: -1 | 1): boolean => {
+    let j = i + step;
+    if (chars[j]?.text !== ' ') return false;
+    while (chars[j]?.text === ' ') j += step;
+    return /^[0-9]$/.test(chars[j]?.text ?? '');
+  };
+  return spacedDigit(-1) && spacedDigit(1);
 }
 
 /** A letter of a run of two or more letters is prose ("Simplify", "of", "cm"): its ink (descenders, ligatures) is not maths structure. */

@@ -6,7 +6,8 @@ import { decodeRgb, type DecodeLimits, DEFAULT_DECODE_LIMITS, type RgbRaster, re
 import { DEFAULT_DETECTION, type DetectionSettings, detectionInput, textBoxes } from './detection.js';
 import { OnnxWorkerPool } from './onnx-worker-pool.js';
 import { foldPpOcrChars } from './folding.js';
-import { decodeLine, inkComponents, recognitionInput } from './recognition.js';
+import { decodeLine, inkComponents, LINE_HEIGHT, recognitionInput } from './recognition.js';
+import { fuseSecondLook, SECOND_LOOK_BELOW, SECOND_LOOK_MARGINS, secondLookBox } from './second-look.js';
 
 export const PP_OCR_READER = 'local/pp-ocrv4';
 
@@ -130,7 +131,7 @@ export class PpOcrReader implements OcrReader {
         const input = recognitionInput(raster, box);
         const output = await this.pool.run('rec', input, remaining());
         const decoded = decodeLine(output, this.dictionary, input, raster, box);
-        const chars = trimSpaces(foldPpOcrChars(decoded.chars));
+        const chars = await this.secondLook(raster, trimSpaces(foldPpOcrChars(decoded.chars)), remaining);
         if (!chars.some((c) => c.text !== '')) continue;
         // A near miss (text '') is a doubt for the judge, not part of what was read.
         const confidence = Math.min(...chars.filter((c) => c.text !== '').map((c) => c.confidence));
@@ -138,6 +139,38 @@ export class PpOcrReader implements OcrReader {
       }
     }
     return { reader: this.reader, local: true, lines, width: raster.width, height: raster.height, alphabet: this.alphabet, ink: inkAround(raster, boxes) };
+  }
+
+  /**
+   * Each glyph the line read doubts (below `SECOND_LOOK_BELOW`, with ink of its own) read again alone at
+   * the recogniser's scale, at each of `SECOND_LOOK_MARGINS`, all of a line's in one batch; the views
+   * fused by `fuseSecondLook`.
+   */
+  private async secondLook(raster: RgbRaster, chars: readonly OcrChar[], remaining: () => number): Promise<OcrChar[]> {
+    const doubted = chars
+      .flatMap((c, i) => (c.confidence < SECOND_LOOK_BELOW && c.text.trim() !== '' && c.ownInk === true && c.box !== undefined && !inWord(chars, i) ? [i] : []))
+      .sort((a, b) => chars[a]!.confidence - chars[b]!.confidence)
+      .slice(0, MAX_SECOND_LOOKS);
+    if (doubted.length === 0) return [...chars];
+    const crops = doubted.flatMap((i) => SECOND_LOOK_MARGINS.map((margin) => secondLookBox(chars[i]!.box!, margin, raster.width, raster.height)));
+    // A glyph's crop is about square: 48 px high, it fits the recogniser's narrowest input (320 columns;
+    // narrower inputs read differently: measured, a ">" read alone at 96 columns was a sure "v"), so the crops batch.
+    const inputs = crops.map((crop) => recognitionInput(raster, crop));
+    const width = Math.max(...inputs.map((input) => input.dims[3] ?? 0));
+    const data = new Float32Array(inputs.length * 3 * LINE_HEIGHT * width);
+    for (const [k, input] of inputs.entries()) padInto(data, k, input, width);
+    const output = await this.pool.run('rec', { data, dims: [inputs.length, 3, LINE_HEIGHT, width] }, remaining());
+    const [, steps = 0, classes = 0] = output.dims;
+    const look = (k: number): OcrChar[] => {
+      const one = { data: output.data.subarray(k * steps * classes, (k + 1) * steps * classes), dims: [1, steps, classes] };
+      return foldPpOcrChars(decodeLine(one, this.dictionary, { ...inputs[k]!, dims: [1, 3, LINE_HEIGHT, width] }, raster, crops[k]!).chars);
+    };
+    const fused = [...chars];
+    for (const [d, i] of doubted.entries()) {
+      const looks = SECOND_LOOK_MARGINS.map((_, m) => look(d * SECOND_LOOK_MARGINS.length + m));
+      fused[i] = fuseSecondLook(chars[i]!, looks, ownsInk(chars, i));
+    }
+    return fused;
   }
 
   /** The orientation classifier's vote over the widest lines: upside down only when it is sure. */
@@ -178,6 +211,34 @@ function inkAround(raster: RgbRaster, boxes: readonly OcrBox[]): OcrBox[] {
     y1: Math.min(raster.height, Math.max(...boxes.map((b) => b.y1)) + margin),
   };
   return inkComponents(raster, region);
+}
+
+/** No other character of the line has its box over half of character `i`'s ink: the glyph there is `i`'s alone. */
+function ownsInk(chars: readonly OcrChar[], i: number): boolean {
+  const own = chars[i]!.box!;
+  const overlap = (b: OcrBox): number => Math.max(0, Math.min(b.x1, own.x1) - Math.max(b.x0, own.x0)) * Math.max(0, Math.min(b.y1, own.y1) - Math.max(b.y0, own.y0));
+  return !chars.some((c, j) => j !== i && c.text.trim() !== '' && c.box !== undefined && c.ownInk === true && overlap(c.box) > 0.5 * area(own));
+}
+
+/** Copies a recognition input into slot `k` of a batch `width` columns wide (the rest of each row stays padding). */
+function padInto(batch: Float32Array, k: number, input: { readonly data: Float32Array; readonly dims: readonly number[] }, width: number): void {
+  const own = input.dims[3] ?? 0;
+  for (let row = 0; row < 3 * LINE_HEIGHT; row += 1) batch.set(input.data.subarray(row * own, (row + 1) * own), (k * 3 * LINE_HEIGHT + row) * width);
+}
+
+/**
+ * At most this many glyphs of a line get a second look (the least sure first): a line read unsure all
+ * over (a noisy copy) costs at most a line's worth of recognition more, and is refused by its other doubts.
+ */
+const MAX_SECOND_LOOKS = 3;
+
+/**
+ * A letter between letters is read best where the line read it, in its word: alone it loses the context
+ * the recogniser reads words by ("W" of "Work"). Digits, signs and lone letters ("10x") have none to lose.
+ */
+function inWord(chars: readonly OcrChar[], i: number): boolean {
+  const letter = (j: number): boolean => /^\p{L}$/u.test(chars[j]?.text ?? '');
+  return letter(i) && (letter(i - 1) || letter(i + 1));
 }
 
 const area = (b: OcrBox): number => (b.x1 - b.x0) * (b.y1 - b.y0);
