@@ -15,8 +15,8 @@ function refusal(run: () => unknown): unknown {
 describe('ZodValidationPipe', () => {
   it('passes the parsed value on', () => {
     const pipe = new ZodValidationPipe(listRunsQuery);
-    expect(pipe.transform({ limit: '5', type: 'SolveWorkflow' }, { type: 'query' })).toEqual({ limit: 5, type: 'SolveWorkflow' });
-    expect(pipe.transform({}, { type: 'query' })).toEqual({ limit: 20 });
+    expect(pipe.transform({ limit: '5', type: 'SolveWorkflow', view: 'full' }, { type: 'query' })).toEqual({ limit: 5, type: 'SolveWorkflow', view: 'full' });
+    expect(pipe.transform({}, { type: 'query' })).toEqual({ limit: 20, view: 'summary' });
   });
 
   it('names the path parameter that is wrong', () => {
@@ -39,7 +39,7 @@ describe('ZodValidationPipe', () => {
   it('decodes cursors it issued and refuses others', () => {
     const pipe = new ZodValidationPipe(listRunsQuery);
     const cursor = { createdAt: new Date('2030-01-01T00:00:00.000Z'), runId: '0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9' };
-    expect(pipe.transform({ cursor: encodeCursor(cursor) }, { type: 'query' })).toEqual({ limit: 20, cursor });
+    expect(pipe.transform({ cursor: encodeCursor(cursor) }, { type: 'query' })).toEqual({ limit: 20, view: 'summary', cursor });
     expect(refusal(() => pipe.transform({ cursor: 'bogus' }, { type: 'query' }))).toMatchObject({
       issues: [{ path: 'cursor', message: 'not a cursor returned by this API' }],
     });
