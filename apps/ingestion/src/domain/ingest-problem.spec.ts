@@ -68,12 +68,14 @@ describe('ingestProblem', () => {
     else expect(outcome.signature.normalisedText).toBe('solve: x^3-8=0');
   });
 
-  it('refuses a page that asks "= ?" of a stacked fraction (nothing to solve for)', async () => {
+  it('reads a page that asks "= ?" of a stacked fraction as that fraction plus one, or refuses it; never as other digits', async () => {
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="200"><rect width="100%" height="100%" fill="white"/>
       <g font-family="DejaVu Sans" font-size="40" fill="black"><text x="40" y="115">Add</text><text x="160" y="80">3</text><text x="160" y="150">4</text>
       <rect x="150" y="98" width="44" height="3"/><text x="215" y="115">+ 1 = ?</text></g></svg>`;
     const outcome = await ingestProblem({ kind: 'image', bytes: await sharp(Buffer.from(svg)).png().toBuffer() }, ports);
-    expect(outcome).toMatchObject({ status: 'rejected', reason: 'unreadable' });
+    // Refused while the bar read as a dash above the line; read since the second look at doubted glyphs (reading39).
+    if (outcome.status === 'rejected') expect(outcome).toMatchObject({ reason: 'unreadable' });
+    else expect(outcome.signature).toMatchObject({ normalisedText: 'add (3)/(4)+1=?', maths: { canonical: '(+ (/ 3 4) 1)', intent: 'evaluate' } });
   });
 
   it('reads a loosely stacked fraction as a fraction, never as the digits side by side', async () => {
