@@ -36,6 +36,9 @@ export default {
   // at 4 GB after ~300 suites). Workers are recycled once they hold more than the limit.
   maxWorkers: 2,
   workerIdleMemoryLimit: '2GB',
+  // Every failing test is listed again at the very end of a run, however few suites ran (jest's default
+  // does it only above 20 suites): a CI log read from its tail (the boot tests run last) names them.
+  reporters: [['default', { summaryThreshold: 0 }]],
   projects: [
     {
       ...common,
