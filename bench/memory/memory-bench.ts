@@ -10,12 +10,12 @@
  *   npm run build && node dist/bench/memory/memory-bench.js [--problems 20] [--settle 5] [--root DIR]
  *
  * `--root DIR`: the services of another checkout's build (DIR/dist), e.g. a baseline's, measured by
- * this bench. Services run with that checkout's image Node options (its Dockerfile's `ENV NODE_OPTIONS`),
- * as the launcher starts them everywhere.
+ * this bench. Services run with that checkout's image Node options (its Dockerfile's `ENV NODE_OPTIONS`)
+ * and each container's own Node flags (its docker-compose.yml), as the launcher starts them everywhere.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ALL_SERVICES, createDatabase, imageNodeOptions, type RunningPlatform, startNatsServer, startPlatformProcesses, startPostgresServer } from '@openpaw/testing';
+import { ALL_SERVICES, createDatabase, imageNodeOptions, type RunningPlatform, serviceNodeFlags, startNatsServer, startPlatformProcesses, startPostgresServer } from '@openpaw/testing';
 import { SignJWT } from 'jose';
 
 const arg = (name: string, fallback: number): number => {
@@ -89,7 +89,8 @@ async function main(): Promise<void> {
     await new Promise((r) => setTimeout(r, settleMs));
     const loaded = rssByService(platform);
     const total = (rss: ReadonlyMap<string, number>): number => [...rss.values()].reduce((a, b) => a + b, 0);
-    console.log(`services run with the image's Node options (${root}/Dockerfile): ${imageNodeOptions(root) || 'none'}`);
+    const flags = [...serviceNodeFlags(root)].filter(([, these]) => these.length > 0).map(([app, these]) => `${app} ${these.join(' ')}`);
+    console.log(`services run with the image's Node options (${root}/Dockerfile): ${imageNodeOptions(root) || 'none'}; their own Node flags (docker-compose.yml): ${flags.join(', ') || 'none'}`);
     console.log(`${'service'.padEnd(14)} ${'idle MB'.padStart(8)} ${'after load MB'.padStart(14)}`);
     for (const service of ALL_SERVICES) {
       console.log(`${service.padEnd(14)} ${((idle.get(service) ?? 0) / MB).toFixed(0).padStart(8)} ${((loaded.get(service) ?? 0) / MB).toFixed(0).padStart(14)}`);

@@ -19,7 +19,7 @@ import { connect } from '@nats-io/transport-node';
 import pg from 'pg';
 import { deterministicUuid, RunStateChangedV2, runIdFor, StartRun, type MessageData } from '@openpaw/contracts';
 import { connectNats, JetStreamPublisher } from '@openpaw/messaging';
-import { createDatabase, imageNodeOptions, nodeOptionsAfterImage, spawnManaged, startNatsServer, startPostgresServer, waitForOutput } from '@openpaw/testing';
+import { createDatabase, imageNodeOptions, nodeOptionsAfterImage, serviceNodeFlags, spawnManaged, startNatsServer, startPostgresServer, waitForOutput } from '@openpaw/testing';
 import { startThreeStepWorker, threeStepSaga } from '@openpaw/testkit';
 
 const arg = (name: string, fallback: number): number => {
@@ -34,8 +34,8 @@ async function main(): Promise<void> {
   const nats = await startNatsServer();
   const postgres = await startPostgresServer({ fsync: true });
   const databaseUrl = await createDatabase(postgres.adminUrl, 'saga_bench');
-  const coordinator = spawnManaged(process.execPath, [join(root, 'dist/apps/coordinator/src/testing/three-step-coordinator.js')], {
-    // Run as the image runs services (its Node options), then whatever this shell adds.
+  const coordinator = spawnManaged(process.execPath, [...(serviceNodeFlags(root).get('coordinator') ?? []), join(root, 'dist/apps/coordinator/src/testing/three-step-coordinator.js')], {
+    // Run as the image runs the coordinator (its Node options, then the coordinator's Node flags), then whatever this shell adds.
     env: { ...process.env, NATS_URL: nats.url, DATABASE_URL: databaseUrl, NODE_OPTIONS: nodeOptionsAfterImage(imageNodeOptions(root), process.env['NODE_OPTIONS']) },
   });
   await waitForOutput(coordinator, 'coordinator ready');

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { SEPARATE_LANES, type ServiceSpec, SERVICES } from './topology.js';
+import { SEPARATE_LANES, serviceCommand, type ServiceSpec, SERVICES } from './topology.js';
 
 interface ComposeService {
   readonly image?: string;
@@ -33,7 +33,8 @@ describe('docker-compose.yml (validated offline: no Docker engine on CI)', () =>
       // A service with a schema only verifies it (a service without one is not given the setting: compose-env.spec.ts).
       const hasSchema = SERVICES.find((s) => s.name === (lane?.service ?? name))?.database === true;
       expect({ name, migrations: service.environment?.['OPENPAW_MIGRATIONS'] }).toEqual({ name, migrations: hasSchema ? 'verify' : undefined });
-      expect(service.command?.[1]).toBe(`dist/apps/${lane?.service ?? name}/src/main.js`);
+      // As the manifests start it: the same Node flags (the young generation of deploy/src/topology.ts) and entry point.
+      expect({ name, command: service.command }).toEqual({ name, command: serviceCommand(lane?.service ?? (name as ServiceSpec['name'])) });
     }
     expect(services['assets-video']?.environment?.['OPENPAW_LANES']).toBe('video');
     // Research legs on their own workers, drained to their end (up to an hour); the main research service keeps the rest.

@@ -132,6 +132,26 @@ export function lagThresholdInMessages(itemThreshold: number, itemsPerCommand: n
   return Math.max(1, Math.floor(itemThreshold / itemsPerCommand));
 }
 
+/**
+ * V8's young generation per service, in MB per semi-space, where it differs from the image's
+ * (`Dockerfile`: `NODE_OPTIONS=--max-semi-space-size=2`, chosen for memory). The services every step
+ * passes through allocate a short-lived object graph per message; with 2 MB they collect it so often
+ * that collection took 10-15 % of their busy time, and its pauses showed in the tail latency: with 4 MB
+ * the research bench's p99 overhead per leg at 10 × 3 fell in each of three alternated pairs (see
+ * bench/README.md). Each costs ~4-8 MB more resident memory; retrieval, near the 150 MB line, keeps 2 MB.
+ */
+export const YOUNG_GENERATION_MIB: Readonly<Partial<Record<ServiceName, number>>> = { gateway: 4, coordinator: 4, research: 4 };
+
+/**
+ * How a service's containers start: `node`, its Node flags (a command-line flag wins over the image's
+ * NODE_OPTIONS), its entry point. The manifests, docker-compose.yml (compose.spec.ts) and the test
+ * launcher (libs/testing reads docker-compose.yml) all start a service this way.
+ */
+export function serviceCommand(service: ServiceName): string[] {
+  const youngGeneration = YOUNG_GENERATION_MIB[service];
+  return ['node', ...(youngGeneration === undefined ? [] : [`--max-semi-space-size=${youngGeneration}`]), `dist/apps/${service}/src/main.js`];
+}
+
 /** Every port a pod opens: the HTTP API/probes on the service's port, Prometheus on `METRICS_PORT`. */
 export const METRICS_PORT = 9464;
 

@@ -5,13 +5,13 @@ import { Construct } from 'constructs';
 import { selectorLabels, workloadLabels } from './labels.js';
 import { RESTRICTED_CONTAINER, RESTRICTED_POD } from './security.js';
 import type { ResourceQuantities } from './settings.js';
-import { METRICS_PORT, terminationGraceSeconds } from './topology.js';
+import { METRICS_PORT, type ServiceName, serviceCommand, terminationGraceSeconds } from './topology.js';
 import { typedObject } from './typed-object.js';
 
 export interface WorkloadProps {
   /** Deployment, Service and PDB name: `<service>` or `<service>-<lane>`. */
   readonly name: string;
-  readonly service: string;
+  readonly service: ServiceName;
   readonly component: 'service' | 'lane';
   readonly image: string;
   readonly port: number;
@@ -62,7 +62,7 @@ export class Workload extends Construct {
           name: props.service,
           image: props.image,
           imagePullPolicy: kplus.ImagePullPolicy.IF_NOT_PRESENT,
-          command: ['node', `dist/apps/${props.service}/src/main.js`],
+          command: serviceCommand(props.service),
           ports: [
             { name: 'http', number: props.port },
             { name: 'metrics', number: METRICS_PORT },

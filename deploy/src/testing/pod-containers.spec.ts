@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { K8sObject } from '../render.js';
+import { serviceCommand } from '../topology.js';
 import { composeContainers, interpolateCompose } from './compose-containers.js';
 import { describeSubstitutions, imageDefaultsOf, localProcessOf, type SubstitutionMap } from './boot-plan.js';
 import { expandKubeletReferences, podContainers, serviceLinkEnv, servicesOf } from './pod-containers.js';
@@ -129,7 +130,7 @@ describe('docker-compose.yml as the compose boot test reads it', () => {
     expect(Object.keys(others).sort()).toEqual(['gcs', 'nats', 'otel-collector', 'postgres', 'qdrant']);
     expect(ours.find((c) => c.workload === 'provision')).toMatchObject({ argv: ['sh', '-c', 'node dist/tools/provision.js && node dist/tools/migrate.js'], readiness: undefined, runAsUser: 1000 });
     expect(ours.find((c) => c.workload === 'gateway')).toMatchObject({
-      argv: ['node', 'dist/apps/gateway/src/main.js'],
+      argv: serviceCommand('gateway'),
       env: { PORT: '3000', OPENPAW_JWT_SECRET: 'change-me-change-me-change-me-change-me' },
       ports: { http: 3000, metrics: 9464 },
       readiness: { path: '/readyz', port: 3000 },

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { imageNodeOptions } from './image-defaults.js';
+import { imageNodeOptions, serviceNodeFlags } from './image-defaults.js';
 
 describe('imageNodeOptions', () => {
   const roots: string[] = [];
@@ -25,5 +25,43 @@ describe('imageNodeOptions', () => {
 
   it("is this checkout's image setting", () => {
     expect(imageNodeOptions(join(import.meta.dirname, '../../..'))).toMatch(/--max-semi-space-size=\d+/);
+  });
+});
+
+describe('serviceNodeFlags', () => {
+  const roots: string[] = [];
+  const rootWith = (compose?: string): string => {
+    const root = mkdtempSync(join(tmpdir(), 'openpaw-compose-'));
+    roots.push(root);
+    if (compose !== undefined) writeFileSync(join(root, 'docker-compose.yml'), compose);
+    return root;
+  };
+  afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
+
+  it('reads the flags between node and the entry point of each service, by app (a lane of it shares them)', () => {
+    const root = rootWith(
+      [
+        'services:',
+        '  nats: { image: nats, command: ["-js"] }',
+        '  gateway: { command: ["node", "--max-semi-space-size=4", "dist/apps/gateway/src/main.js"] }',
+        '  solve: { command: ["node", "dist/apps/solve/src/main.js"] }',
+        '  research: { command: ["node", "--max-semi-space-size=4", "dist/apps/research/src/main.js"] }',
+        '  research-research: { command: ["node", "--max-semi-space-size=4", "dist/apps/research/src/main.js"] }',
+        '  provision: { command: ["sh", "-c", "node dist/tools/provision.js"] }',
+      ].join('\n'),
+    );
+    expect(Object.fromEntries(serviceNodeFlags(root))).toEqual({ gateway: ['--max-semi-space-size=4'], solve: [], research: ['--max-semi-space-size=4'] });
+  });
+
+  it('refuses two services of one app started with different flags, and is empty without the file', () => {
+    const root = rootWith('services:\n  a: { command: ["node", "--x", "dist/apps/a/src/main.js"] }\n  b: { command: ["node", "dist/apps/a/src/main.js"] }\n');
+    expect(() => serviceNodeFlags(root)).toThrow(/b starts a with no flags, another of its services with --x/);
+    expect(serviceNodeFlags(rootWith()).size).toBe(0);
+  });
+
+  it("gives this checkout's services the young generation deploy/src/topology.ts sets", () => {
+    const flags = serviceNodeFlags(join(import.meta.dirname, '../../..'));
+    expect(flags.get('gateway')).toEqual(['--max-semi-space-size=4']);
+    expect(flags.get('retrieval')).toEqual([]);
   });
 });

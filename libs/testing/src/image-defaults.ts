@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse } from 'yaml';
 
 /** What the image (the Dockerfile's last stage) adds to every container: its WORKDIR, ENV and USER. */
 export interface ImageDefaults {
@@ -47,4 +48,28 @@ export function imageNodeOptions(root: string): string {
  */
 export function nodeOptionsAfterImage(image: string, added: string | undefined): string {
   return [image, added ?? ''].filter((o) => o !== '').join(' ');
+}
+
+/**
+ * The Node flags each service's container starts with, by app (`dist/apps/<app>/…`), as the checkout's
+ * docker-compose.yml says (deploy/src/compose.spec.ts holds it equal to the manifests' commands): so a
+ * service started from the build runs with production's flags. A flag on the command line wins over
+ * the same V8 flag in NODE_OPTIONS. Empty without the file.
+ */
+export function serviceNodeFlags(root: string): ReadonlyMap<string, readonly string[]> {
+  const file = join(root, 'docker-compose.yml');
+  const flags = new Map<string, readonly string[]>();
+  if (!existsSync(file)) return flags;
+  const compose = parse(readFileSync(file, 'utf8'), { merge: true }) as { services?: Record<string, { command?: unknown }> };
+  for (const [name, service] of Object.entries(compose.services ?? {})) {
+    const command = service.command;
+    if (!Array.isArray(command) || command[0] !== 'node') continue;
+    const app = /^dist\/apps\/([^/]+)\//.exec(String(command.at(-1)))?.[1];
+    if (app === undefined) continue;
+    const these = command.slice(1, -1).map(String);
+    const other = flags.get(app);
+    if (other !== undefined && other.join(' ') !== these.join(' ')) throw new Error(`docker-compose.yml: ${name} starts ${app} with ${these.join(' ') || 'no flags'}, another of its services with ${other.join(' ') || 'none'}`);
+    flags.set(app, these);
+  }
+  return flags;
 }

@@ -11,7 +11,7 @@ export {
 } from './postgres-server.js';
 export { dockerEngineReachable } from './docker.js';
 export { freshDatabase, privateNatsServer, startInfra, testInfra, type RunningInfra, type TestInfra } from './infra.js';
-export { type ImageDefaults, imageDefaultsOf, imageNodeOptions, nodeOptionsAfterImage } from './image-defaults.js';
+export { type ImageDefaults, imageDefaultsOf, imageNodeOptions, nodeOptionsAfterImage, serviceNodeFlags } from './image-defaults.js';
 export { ALL_SERVICES, startPlatformProcesses, type PlatformOptions, type RunningPlatform, type ServiceName } from './platform-processes.js';
 export { counting, waitFor } from './waiting.js';
 export { decodeExportTraceServiceRequest, type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from './otlp-receiver.js';

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findFreePort } from './free-port.js';
-import { imageNodeOptions, nodeOptionsAfterImage } from './image-defaults.js';
+import { imageNodeOptions, nodeOptionsAfterImage, serviceNodeFlags } from './image-defaults.js';
 import { type ManagedProcess, spawnManaged } from './process-control.js';
 
 export const ALL_SERVICES = ['coordinator', 'ingestion', 'retrieval', 'solve', 'assets', 'artifacts', 'research', 'visual-search', 'gateway'] as const;
@@ -64,14 +64,16 @@ export async function startPlatformProcesses(options: PlatformOptions): Promise<
   for (const service of services) ports.set(service, await findFreePort());
   const processes = new Map<ServiceName, ManagedProcess>();
   const urlOf = (service: ServiceName): string => `http://127.0.0.1:${ports.get(service) ?? 0}`;
-  // Services run with the image's Node options (read once), then any the caller adds.
+  // Services run with the image's Node options (read once), then any the caller adds; each with its
+  // container's own Node flags (docker-compose.yml, equal to the manifests'), which win over both.
   const imageOptions = imageNodeOptions(options.root);
+  const flags = serviceNodeFlags(options.root);
   const nodeOptionsOf = (service: ServiceName): string =>
     nodeOptionsAfterImage(imageOptions, options.serviceEnv?.[service]?.['NODE_OPTIONS'] ?? options.env?.['NODE_OPTIONS'] ?? process.env['NODE_OPTIONS']);
 
   const start = async (service: ServiceName): Promise<void> => {
     const nodeOptions = nodeOptionsOf(service);
-    const proc = spawnManaged(process.execPath, [...(options.nodeArgs ?? []), entryOf(service)], {
+    const proc = spawnManaged(process.execPath, [...(options.nodeArgs ?? []), ...(flags.get(service) ?? []), entryOf(service)], {
       cwd: options.root,
       env: {
         ...process.env,
