@@ -17,5 +17,6 @@ COPY --from=build /app/package.json ./
 USER node
 # A young generation of 2 MB semi-spaces (V8's default grows to 16 MB): the services' live data is small
 # and short-lived, and the default costs ~40 MB of resident memory per service (memory bench, issue 23).
+# The services every step passes through start with 4 MB (YOUNG_GENERATION_MIB, deploy/src/topology.ts).
 ENV NODE_ENV=production HOST=0.0.0.0 NODE_OPTIONS=--max-semi-space-size=2
 CMD ["node", "dist/apps/gateway/src/main.js"]
