@@ -38,15 +38,23 @@ export const THIS_CHECKOUT = join(import.meta.dirname, '../../..');
 export async function startBenchPlatform(options: BenchPlatformOptions): Promise<BenchPlatform> {
   const nats = await startNatsServer();
   const postgres = await startPostgresServer({ fsync: true });
-  const databaseUrl = await createDatabase(postgres.adminUrl, options.databaseName);
-  const platform = await startPlatformProcesses({
-    root: options.root ?? THIS_CHECKOUT,
-    natsUrl: nats.url,
-    databaseUrl,
-    services: [...options.services],
-    ...(options.nodeArgs === undefined ? {} : { nodeArgs: [...options.nodeArgs] }),
-    ...(options.env === undefined ? {} : { env: { ...options.env } }),
-  });
+  let databaseUrl: string;
+  let platform: RunningPlatform;
+  try {
+    databaseUrl = await createDatabase(postgres.adminUrl, options.databaseName);
+    platform = await startPlatformProcesses({
+      root: options.root ?? THIS_CHECKOUT,
+      natsUrl: nats.url,
+      databaseUrl,
+      services: [...options.services],
+      ...(options.nodeArgs === undefined ? {} : { nodeArgs: [...options.nodeArgs] }),
+      ...(options.env === undefined ? {} : { env: { ...options.env } }),
+    });
+  } catch (error) {
+    // A service that would not start (a missing build, a bad setting) leaves no server of the bench running.
+    await Promise.all([nats.dispose(), postgres.dispose()]);
+    throw error;
+  }
   const token = await new SignJWT({})
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject('bench')
