@@ -67,6 +67,8 @@ describe('maths signature', () => {
       ['Simplify √252', 'Write √252 in simplest surd form.'],
       ['How many cm are in 2.5 m?', 'Express 2.5 m in cm'],
       ['Solve the system 2x + y = 5, x - y = 1', 'Solve simultaneously: 2x + y = 5 and x - y = 1'],
+      // Letters written together in a formula are a product (v7 had no key: "at" was prose).
+      ['Make t the subject of v = u + at', 'Make t the subject of v = u + a*t'],
     ])('%s ≡ %s', (a, b) => {
       expect(hashOf(a)).toBeDefined();
       expect(hashOf(b)).toBe(hashOf(a));
@@ -81,6 +83,7 @@ describe('maths signature', () => {
       ['Find the limit of (2x^2 + 1)/(x^2 - 3) as x approaches infinity', 'Simplify (2x^2 + 1)/(x^2 - 3)'],
       ['Integrate x*y dx', 'Integrate x*y dy'],
       ['Find the area of a rectangle 4 x 6', 'Find the perimeter of a rectangle 4 x 6'],
+      ['Make t the subject of v = u + at', 'Make v the subject of v = u + at'],
     ])('%s ≠ %s', (a, b) => {
       expect(hashOf(a)).toBeDefined();
       expect(hashOf(b)).toBeDefined();

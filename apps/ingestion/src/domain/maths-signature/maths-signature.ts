@@ -25,7 +25,8 @@ import { questionIntent } from './intent.js';
  * instructions run together ("workout"). v7 keyed "Evaluate √252" (answered ≈ 15.87) and "Simplify √252"
  * (answered 6√7) alike, and split one question asked in two wordings ("Find the roots of …" and "Solve
  * the quadratic equation …", "Expand …" and "Multiply out …", "work out 28/7-29" read "workout …").
- * Same rule: older keys are never matched.
+ * The reading also takes single letters written together as an operand of a formula for their product
+ * ("v = u + at", refused before). Same rule: older keys are never matched.
  */
 export const MATHS_SIGNATURE_VERSION = 'maths-sig/v8';
 
