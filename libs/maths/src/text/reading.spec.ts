@@ -43,12 +43,20 @@ describe('the one reading of a problem\'s maths (readMaths: the engine, the sign
     expect(statementsOf('If s = (u + v)t / 2 and A = lw, find w')).toEqual(['s = (u + v)t / 2', 'A = l*w']);
   });
 
+  it('given a number word as a whole operand of a formula ("x + 2 = ten"), then it reads its number, never the maths without it', () => {
+    // Read before as "x + 2" (the "= ten" left out): refused by the engine, keyed as the expression x + 2.
+    expect(normaliseMaths('Solve x + 2 = ten')).toBe('Solve x + 2 = 10');
+    expect(solveProblem('Solve x + 2 = ten')).toMatchObject({ solved: true, finalAnswer: 'x = 8' });
+    expect(solveProblem('What is 3 + five?')).toMatchObject({ solved: true, finalAnswer: '8' });
+    expect(normaliseMaths('What is 3 + one third?')).toBe('What is 3 + one third?');
+  });
+
   it('given a run that is not an operand of a formula (after a word or a number, hyphenated, repeated letters, a number word), then it is not read as a product', () => {
     expect(refusal('solve fory: sy-4=2y+11')).toContain('"sy"');
     expect(refusal('Solve 5x ss + 3 = 28')).toContain('"ss"');
     expect(solveProblem('Solve x + xx = 6')).toMatchObject({ solved: false });
     expect(refusal('v=u-at')).toBeDefined();
-    expect(normaliseMaths('x + y = ten')).toBe('x + y = ten');
+    expect(normaliseMaths('Solve x + 2 = twenty-one')).toBe('Solve x + 2 = twenty-one');
     expect(normaliseMaths('An x-ray costs 5 + 3')).toBe('An x-ray costs 5 + 3');
     expect(normaliseMaths('60 km/h + 5 g/mol')).toBe('60 km/h + 5 g/mol');
   });

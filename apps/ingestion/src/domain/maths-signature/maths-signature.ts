@@ -26,7 +26,8 @@ import { questionIntent } from './intent.js';
  * (answered 6√7) alike, and split one question asked in two wordings ("Find the roots of …" and "Solve
  * the quadratic equation …", "Expand …" and "Multiply out …", "work out 28/7-29" read "workout …").
  * The reading also takes single letters written together as an operand of a formula for their product
- * ("v = u + at", refused before). Same rule: older keys are never matched.
+ * ("v = u + at", refused before) and a number word there for its number ("Solve x + 2 = ten", keyed by
+ * v7 as the expression x + 2). Same rule: older keys are never matched.
  */
 export const MATHS_SIGNATURE_VERSION = 'maths-sig/v8';
 
