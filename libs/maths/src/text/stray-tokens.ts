@@ -1,4 +1,4 @@
-import { KNOWN_FUNCTIONS } from '../core/mathjs.js';
+import { KNOWN_FUNCTIONS } from '../core/function-names.js';
 
 /**
  * Words that may touch a number without being maths the parser drops: units ("5cm", "60km/h"),
