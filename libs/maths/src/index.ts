@@ -4,6 +4,7 @@ export { DEFAULT_MATHS_BUDGET, type MathsBudget } from './core/budget.js';
 export { checkFinalAnswer, type AnswerCheck } from './check/answer-check.js';
 export { CATEGORIES, type Answer, type Category, type EngineDecline, type EngineOutcome, type EngineSolution, type Intent, type Step } from './types.js';
 export { askedFor } from './text/asked-for.js';
+export { intentWording } from './text/intent.js';
 export { foldLookalikes, normaliseMaths } from './text/normalise.js';
 export { strayToken } from './text/stray-tokens.js';
 export { ambiguousComma } from './text/extract.js';

@@ -98,6 +98,8 @@ describe('RetrieveOrGenerate end to end through the gateway', () => {
     expect(first.body.result).toMatchObject({ status: 'succeeded', outcome: 'new' });
     const photo = await rephotograph(png);
     // Other bytes, another run; the same signature, user and intent after INGESTING: the earlier run's result (ADR 0016).
+    // Its text is too short to stand for the image (a figure captioned "Find x." is no page of text), so
+    // the key is the image's pHash (ADR 0016, amended), which the photograph keeps.
     const copy = await alice.submitImage(photo, 'photo.jpg', 60);
     expect(copy.body.run_id).not.toBe(first.body.run_id);
     expect(copy.body.result).toMatchObject({ outcome: 'new', cached_from: first.body.run_id, output: { asset_version_id: first.body.result?.output.asset_version_id } });

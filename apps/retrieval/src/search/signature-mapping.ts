@@ -1,4 +1,4 @@
-import type { IndexDocument, MessageData, ProblemSignature, retrievalMethod, retrievalTraceEntry } from '@openpaw/contracts';
+import { type IndexDocument, isTextDominant, type MessageData, type ProblemSignature, type retrievalMethod, type retrievalTraceEntry } from '@openpaw/contracts';
 import type { z } from 'zod';
 import { CONFIDENCE, type RetrievalQuery, type SearchStage, type TraceEntry } from '../domain/hybrid-search.js';
 import type { DocumentMaths, ProblemDocument } from '../domain/problem-catalog.js';
@@ -6,20 +6,7 @@ import type { DocumentMaths, ProblemDocument } from '../domain/problem-catalog.j
 export type RetrievalMethod = z.infer<typeof retrievalMethod>;
 export type RetrievalTraceEntry = z.infer<typeof retrievalTraceEntry>;
 
-/**
- * The ingestion service's rule for a text-dominant image (`TEXT_DOMINANT_MIN_CHARS`,
- * `TEXT_DOMINANT_MIN_CONFIDENCE` in its problem-signature.ts), applied here because the v1 contract
- * does not carry the flag: at least 12 alphanumerics read with a mean OCR confidence of 40 or more.
- * For such an image a pHash match must be confirmed by the texts, and the text alone may identify it.
- */
-export const TEXT_DOMINANT_MIN_CHARS = 12;
-export const TEXT_DOMINANT_MIN_CONFIDENCE = 40;
-
-export function isTextDominant(signature: ProblemSignature): boolean | undefined {
-  if (signature.imageSha256 === undefined && signature.phash === undefined) return undefined;
-  const alphanumerics = signature.normalizedText.replace(/[^0-9a-z]/g, '').length;
-  return alphanumerics >= TEXT_DOMINANT_MIN_CHARS && (signature.ocrConfidence ?? 0) >= TEXT_DOMINANT_MIN_CONFIDENCE;
-}
+export { isTextDominant, TEXT_DOMINANT_MIN_CHARS, TEXT_DOMINANT_MIN_CONFIDENCE } from '@openpaw/contracts';
 
 /** The maths signature as retrieval keeps it (the canonical form, hash, intent, numbers, reading confidence, unknowns' names and version). */
 export function mathsOf(signature: ProblemSignature): DocumentMaths | undefined {

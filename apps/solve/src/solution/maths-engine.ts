@@ -44,8 +44,11 @@ export async function checkModelAnswer(problem: string, finalAnswer: string, pro
       return { kind: 'accepted', provenance: { ...provenance, ...engineRecord(check.engine) } };
     case 'substituted':
       return { kind: 'accepted', provenance: { ...provenance, mathsEngine: 'checked_agrees', mathsEngineVersion: MATHS_ENGINE_VERSION, mathsEngineDetail: clip(check.detail) } };
-    case 'unchecked':
-      return { kind: 'accepted', provenance: { ...provenance, mathsEngine: 'not_checked', mathsEngineVersion: MATHS_ENGINE_VERSION, mathsEngineDetail: clip(check.reason) } };
+    case 'unchecked': {
+      // The model read the problem's words into maths that the engine's reader did not: its translation is unverified.
+      const detail = check.unread === undefined ? check.reason : `${TRANSLATION_UNVERIFIED}: ${check.unread}`;
+      return { kind: 'accepted', provenance: { ...provenance, mathsEngine: 'not_checked', mathsEngineVersion: MATHS_ENGINE_VERSION, mathsEngineDetail: clip(detail) } };
+    }
     case 'disagrees':
       return { kind: 'rejected', failure: { errorCode: 'invalid_output', retryable: earlierInvalidOutputs === 0, detail: clip(`checked by the maths engine: ${check.detail}`) } };
   }
@@ -59,6 +62,9 @@ function clip(text: string): string {
   return text.length <= 500 ? text : `${text.slice(0, 499)}…`;
 }
 
+/** How a model answer's provenance says that the maths it solved was its own reading of the problem's words. */
+export const TRANSLATION_UNVERIFIED = 'translation unverified';
+
 /** The footer line of a solution page saying what the maths engine did, if anything. */
 export function checkedByNote(provenance: SolutionProvenance): { checkedBy?: string } {
   switch (provenance.mathsEngine) {
@@ -67,6 +73,9 @@ export function checkedByNote(provenance: SolutionProvenance): { checkedBy?: str
     case 'checked_agrees':
       return { checkedBy: 'Final answer checked by the maths engine.' };
     case 'not_checked':
+      return provenance.mathsEngineDetail?.startsWith(TRANSLATION_UNVERIFIED) === true
+        ? { checkedBy: 'Translation unverified: the maths engine did not read this problem\'s words as maths, so the model\'s reading of them and its answer are not checked.' }
+        : {};
     case undefined:
       return {};
   }

@@ -69,6 +69,23 @@ export const problemSignature = z.object({
 });
 export type ProblemSignature = z.infer<typeof problemSignature>;
 
+/**
+ * The ingestion service's rule for a text-dominant image (`TEXT_DOMINANT_MIN_CHARS`,
+ * `TEXT_DOMINANT_MIN_CONFIDENCE` in its problem-signature.ts), for readers of the v1 contract, which
+ * does not carry the flag: at least 12 alphanumerics read with a mean OCR confidence of 40 or more.
+ * For such an image the text alone may identify it (retrieval's exact-text stage, the coordinator's
+ * problem key); an image that carries more than its text (a figure with a caption) is identified by
+ * the image. Undefined for a signature without an image.
+ */
+export const TEXT_DOMINANT_MIN_CHARS = 12;
+export const TEXT_DOMINANT_MIN_CONFIDENCE = 40;
+
+export function isTextDominant(signature: ProblemSignature): boolean | undefined {
+  if (signature.imageSha256 === undefined && signature.phash === undefined) return undefined;
+  const alphanumerics = signature.normalizedText.replace(/[^0-9a-z]/g, '').length;
+  return alphanumerics >= TEXT_DOMINANT_MIN_CHARS && (signature.ocrConfidence ?? 0) >= TEXT_DOMINANT_MIN_CONFIDENCE;
+}
+
 /** A submission as the gateway received it; bytes never travel in messages, only blob keys. */
 export const submission = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('text'), text: freeText().min(1).max(20_000) }),

@@ -58,6 +58,18 @@ describe('checking a model’s final answer', () => {
     expect(checkFinalAnswer('Five more than twice a number is seventeen; find the number', 'The number is 7').verdict).toBe('disagrees');
   });
 
+  it('given words its reader does not read as maths (another language), then it gives no verdict and says the answer came from an unverified translation', () => {
+    const french = checkFinalAnswer("Cinq de plus que le double d'un nombre font dix-sept; trouve le nombre.", 'le nombre est 6');
+    expect(french).toMatchObject({ verdict: 'unchecked', unread: expect.any(String) as unknown });
+    expect(checkFinalAnswer('Résoudre 2x + 5 = 17', 'x = 6')).toMatchObject({ verdict: 'unchecked', unread: expect.stringContaining('"é"') as unknown });
+    // Maths it read but cannot solve is no translation: no verdict, nothing unread.
+    const literal = checkFinalAnswer('Solve for t: v = u + at', 't = (v - u)/a');
+    expect(literal.verdict).toBe('unchecked');
+    expect(literal).not.toHaveProperty('unread');
+    // Worded maths it reads is checked against its own reading.
+    expect(checkFinalAnswer('Five more than twice a number is seventeen; find the number', 'The number is 6')).not.toHaveProperty('unread');
+  });
+
   it('gives no verdict when it cannot solve or cannot read', () => {
     expect(checkFinalAnswer('Prove that there are infinitely many primes.', 'Euclid’s argument').verdict).toBe('unchecked');
     expect(checkFinalAnswer('Solve 2x + 3 = 7', 'the value two').verdict).toBe('unchecked');

@@ -3,6 +3,7 @@ import { mj } from '../core/mathjs.js';
 import { DEFAULT_MATHS_BUDGET, type MathsBudget } from '../core/budget.js';
 import { pastExactRange, unheldNumeralIn } from '../core/exact-range.js';
 import { solveProblem } from '../engine.js';
+import { readMaths } from '../text/reading.js';
 import type { Answer, EngineSolution } from '../types.js';
 import { substituteRoots } from './substitution-check.js';
 
@@ -11,8 +12,12 @@ export type AnswerCheck =
   | { readonly verdict: 'disagrees'; readonly detail: string }
   /** Out of the engine's scope, but every claimed root satisfies the equation (none is wrong; some may be missing). */
   | { readonly verdict: 'substituted'; readonly detail: string }
-  /** The engine cannot solve the problem, or cannot read the answer: no verdict. */
-  | { readonly verdict: 'unchecked'; readonly reason: string };
+  /**
+   * The engine cannot solve the problem, or cannot read the answer: no verdict. `unread`: the deterministic
+   * reader read no maths in the problem's words (another language, wording it does not read), so whatever
+   * maths the answer came from is another reader's translation, unverified.
+   */
+  | { readonly verdict: 'unchecked'; readonly reason: string; readonly unread?: string };
 
 /**
  * Checks another solver's final answer (a model's) against the engine's own, where the engine can
@@ -26,10 +31,26 @@ export function checkFinalAnswer(problem: string, finalAnswer: string, budget: M
   const unheld = unheldNumeralIn(text);
   if (unheld !== undefined) return { verdict: 'unchecked', reason: pastExactRange(`the number ${unheld} in the final answer`) };
   const engine = solveProblem(problem, budget);
-  if (!engine.solved) return substitutionOnly(problem, text, engine.reason);
+  if (!engine.solved) {
+    const verdict = substitutionOnly(problem, text, engine.reason);
+    if (verdict.verdict !== 'unchecked') return verdict;
+    const unread = unreadWords(problem);
+    return unread === undefined ? verdict : { ...verdict, unread };
+  }
   const outcome = compare(engine.answer, text);
   if (outcome === undefined) return { verdict: 'unchecked', reason: 'the maths engine could not read the final answer' };
   return outcome === true ? { verdict: 'agrees', engine } : { verdict: 'disagrees', detail: `the maths engine's answer is ${engine.finalAnswer}; the final answer given was ${finalAnswer.trim()}` };
+}
+
+/**
+ * Why the deterministic reader read no maths in a problem's words, or undefined when it read some: the
+ * reading was refused, or found neither a statement nor a worded sentence ("Cinq de plus que le double
+ * d'un nombre font dix-sept" has no maths it reads; a word problem its templates read has none either).
+ */
+function unreadWords(problem: string): string | undefined {
+  const reading = readMaths(problem);
+  if ('refused' in reading) return reading.refused;
+  return reading.read.worded === undefined && reading.read.statements.length === 0 ? 'no maths was read in its words' : undefined;
 }
 
 /** Out of the engine's scope: the roots of a one-unknown equation can still be substituted. */

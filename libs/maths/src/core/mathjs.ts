@@ -1,12 +1,13 @@
 import { all, create, type FactoryFunctionMap, isFunctionNode, isSymbolNode, type MathNode } from 'mathjs';
 import { spend } from './budget.js';
+import { KNOWN_FUNCTIONS } from './function-names.js';
 
 // mathjs' typings declare `all` as possibly undefined (an indexed record); it is always present.
 /** The engine's mathjs instance (floating point; exact work is done on Rational/Polynomial). */
 export const mj = create(all as FactoryFunctionMap);
 
 /** Function names the engine reads in problem text. */
-export const KNOWN_FUNCTIONS = new Set(['sqrt', 'cbrt', 'abs', 'exp', 'log', 'log10', 'log2', 'sin', 'cos', 'tan', 'sec', 'csc', 'cot', 'asin', 'acos', 'atan']);
+export { KNOWN_FUNCTIONS };
 /** Letters that name functions in problems ("f(x) = ..."), never a product. */
 const FUNCTION_LETTERS = new Set(['f', 'g', 'h']);
 

@@ -1,4 +1,4 @@
-import { detectIntent } from './intent.js';
+import { detectIntent, intentWording } from './intent.js';
 
 describe('intent', () => {
   it.each([
@@ -18,5 +18,17 @@ describe('intent', () => {
 
   it('has none for prose', () => {
     expect(detectIntent('tell me about photosynthesis')).toBeUndefined();
+  });
+
+  it.each([
+    ['find the roots of x^2 - 1 = 0', 'solve', ['find', 'the', 'of']],
+    ['multiply out (x + 1)^2', 'expand', []],
+    ['write √8 in simplest surd form', 'simplify', ['write', 'in']],
+    // A word the rule matches as a wildcard is the question's: "cm" stays.
+    ['how many cm are in 2.5 m?', 'convert', ['cm']],
+  ])('%j reads %s, leaving the words %j', (text, intent, words) => {
+    const read = intentWording(text);
+    expect(read.intent).toBe(intent);
+    expect(read.rest.match(/[a-z]{2,}/g) ?? []).toEqual(words);
   });
 });

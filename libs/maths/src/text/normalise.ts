@@ -1,4 +1,6 @@
 import { spend } from '../core/budget.js';
+import { lex, type Lexeme, neighbour, readable } from './stray-tokens.js';
+import { numberWordValue } from './worded.js';
 
 /**
  * Problem text with its mathematics in mathjs syntax: Unicode operators and superscripts, operator
@@ -53,7 +55,45 @@ export function normaliseMaths(text: string): string {
     .replace(/\*\*/g, '^')
     .replace(/\s+/g, ' ')
     .trim()
+    .replace(/^[\s\S]*$/, formulaProducts)
   );
+}
+
+/**
+ * A word standing as a whole operand of a formula, between a sign and a sign (or the formula's end), is
+ * read, never dropped: a number word is its number ("x + 2 = ten" is x + 2 = 10, where the key and the
+ * solve had read x + 2), and a run of two to four distinct letters is the product of its letters ("v = u +
+ * at" is u + a·t, "E = mc^2" is m·c^2). A word beside a number, a word or punctuation ("sy-4" after
+ * "fory:", "5x qz + 4") is not in operand place and stays for the stray-token check to refuse; a word
+ * hyphenated to another ("x-ray", "u-at", "twenty-one") is a word's; operators said in words, units,
+ * functions, connectives and a run that repeats a letter ("ss", "xx": a misreading as likely as a
+ * product) are never read as a product.
+ */
+function formulaProducts(text: string): string {
+  const lexemes = lex(text);
+  const sign = (l: Lexeme | undefined): boolean => l !== undefined && (l.kind === 'operator' || l.kind === 'relation' || l.kind === 'open');
+  const inOperandPlace = (i: number): boolean => {
+    const previous = neighbour(lexemes, i, -1);
+    if (!sign(previous)) return false;
+    // "x-ray", "and/or": a "-" or "/" with a letter against it on both sides joins words.
+    if ((previous!.text === '-' || previous!.text === '/') && lexemes[i - 1] === previous && lexemes[i - 2]?.kind === 'word') return false;
+    const next = lexemes[i + 1]?.kind === 'space' ? lexemes[i + 2] : lexemes[i + 1];
+    const afterNext = lexemes[lexemes.indexOf(next!, i + 1) + 1];
+    // The formula ends here: the text's end, or punctuation then a space or the end ("v = u + at. Find t").
+    const ends = next === undefined || (next.kind === 'other' && /^[.,;:?!]$/.test(next.text) && (afterNext === undefined || afterNext.kind === 'space'));
+    const hyphenAfter = next?.text === '-' && lexemes[i + 1] === next && afterNext?.kind === 'word';
+    return ends || (next.kind === 'operator' && !hyphenAfter) || next.kind === 'relation' || next.kind === 'close';
+  };
+  return lexemes
+    .map((token, i) => {
+      if (token.kind !== 'word' || token.text.length < 2) return token.text;
+      const number = numberWordValue(token.text);
+      if (number !== undefined) return inOperandPlace(i) ? String(number) : token.text;
+      const distinctLetters = new Set(token.text.toLowerCase()).size === token.text.length;
+      if (token.text.length > 4 || !distinctLetters || readable(token.text) || SAID_IN_WORDS.test(token.text)) return token.text;
+      return inOperandPlace(i) ? [...token.text].join('*') : token.text;
+    })
+    .join('');
 }
 
 const SUPERSCRIPTS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
@@ -63,6 +103,9 @@ const NORMALISING_STEPS_PER_CHARACTER = 5;
 
 /** A number written as a word ("seven times six" is maths as much as "7 times 6"). */
 const NUMBER_WORD = String.raw`(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million)`;
+
+/** Words a letter run may be that are not a product of unknowns: numbers and operators said in words. */
+const SAID_IN_WORDS = new RegExp(String.raw`^(?:${NUMBER_WORD}|plus|minus|times|over|by|half|add|sum|less|more|than|into|per|make|makes|twice)$`, 'i');
 
 /**
  * `word` standing between two operands: after a digit, a number word, a closing bracket or a lone

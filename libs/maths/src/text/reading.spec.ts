@@ -32,6 +32,35 @@ describe('the one reading of a problem\'s maths (readMaths: the engine, the sign
     expect(refusal('Evaluate lim x -> 3 (x^2 - 5x + 6)/(x^2 - 9)')).toBeUndefined();
   });
 
+  it('given single letters written together as an operand of a formula ("v = u + at", "E = mc^2"), then it reads their product', () => {
+    const statementsOf = (text: string): string[] => {
+      const read = readMaths(text);
+      return 'read' in read ? read.read.statements.map((s) => s.text) : [read.refused];
+    };
+    expect(statementsOf('v = u + at')).toEqual(['v = u + a*t']);
+    expect(statementsOf('Make t the subject of v = u + at.')).toEqual(['v = u + a*t']);
+    expect(statementsOf('E = mc^2')).toEqual(['E = m*c^2']);
+    expect(statementsOf('If s = (u + v)t / 2 and A = lw, find w')).toEqual(['s = (u + v)t / 2', 'A = l*w']);
+  });
+
+  it('given a number word as a whole operand of a formula ("x + 2 = ten"), then it reads its number, never the maths without it', () => {
+    // Read before as "x + 2" (the "= ten" left out): refused by the engine, keyed as the expression x + 2.
+    expect(normaliseMaths('Solve x + 2 = ten')).toBe('Solve x + 2 = 10');
+    expect(solveProblem('Solve x + 2 = ten')).toMatchObject({ solved: true, finalAnswer: 'x = 8' });
+    expect(solveProblem('What is 3 + five?')).toMatchObject({ solved: true, finalAnswer: '8' });
+    expect(normaliseMaths('What is 3 + one third?')).toBe('What is 3 + one third?');
+  });
+
+  it('given a run that is not an operand of a formula (after a word or a number, hyphenated, repeated letters, a number word), then it is not read as a product', () => {
+    expect(refusal('solve fory: sy-4=2y+11')).toContain('"sy"');
+    expect(refusal('Solve 5x ss + 3 = 28')).toContain('"ss"');
+    expect(solveProblem('Solve x + xx = 6')).toMatchObject({ solved: false });
+    expect(refusal('v=u-at')).toBeDefined();
+    expect(normaliseMaths('Solve x + 2 = twenty-one')).toBe('Solve x + 2 = twenty-one');
+    expect(normaliseMaths('An x-ray costs 5 + 3')).toBe('An x-ray costs 5 + 3');
+    expect(normaliseMaths('60 km/h + 5 g/mol')).toBe('60 km/h + 5 g/mol');
+  });
+
   it('given a letter against a digit that mathjs would read as one name ("2^l0", "10t3"), then it is refused, never read as an unknown l0', () => {
     expect(refusal('Evaluate 2^l0 + 3^5')).toContain('"l0"');
     expect(refusal('Evaluate 2^10t3^5')).toContain('"t3"');

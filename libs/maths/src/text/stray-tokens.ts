@@ -1,4 +1,4 @@
-import { KNOWN_FUNCTIONS } from '../core/mathjs.js';
+import { KNOWN_FUNCTIONS } from '../core/function-names.js';
 
 /**
  * Words that may touch a number without being maths the parser drops: units ("5cm", "60km/h"),
@@ -15,11 +15,11 @@ const UNITS = new Set([
 /** Connectives and instruction words: ingestion's normalised text drops spaces around operators ("solve-2x+5=1"). */
 const CONNECTIVES = new Set(['and', 'or', 'solve', 'evaluate', 'simplify', 'calculate', 'compute', 'find', 'expand', 'factor', 'factorise', 'factorize', 'is', 'if', 'when', 'where', 'given', 'then', 'of', 'that', 'let', 'so', 'are', 'what', 'out', 'show', 'verify', 'check', 'differentiate', 'integrate']);
 
-type Lexeme = { readonly kind: 'number' | 'word' | 'operator' | 'relation' | 'open' | 'close' | 'space' | 'other'; readonly text: string };
+export type Lexeme = { readonly kind: 'number' | 'word' | 'operator' | 'relation' | 'open' | 'close' | 'space' | 'other'; readonly text: string };
 
 const LEXEME = /(\d+(?:\.\d+)?)|([A-Za-z]+)|(<=|>=|!=|[=<>])|([-+*/^])|([([])|([)\]])|(\s+)|([\s\S])/g;
 
-function lex(text: string): Lexeme[] {
+export function lex(text: string): Lexeme[] {
   const out: Lexeme[] = [];
   for (const m of text.matchAll(LEXEME)) {
     const [whole, number, word, relation, operator, open, close, space] = m;
@@ -31,7 +31,7 @@ function lex(text: string): Lexeme[] {
 
 const isOperand = (l: Lexeme | undefined): boolean => l !== undefined && (l.kind === 'number' || l.kind === 'close' || (l.kind === 'word' && l.text.length === 1));
 const isBinary = (l: Lexeme | undefined): boolean => l !== undefined && (l.kind === 'relation' || (l.kind === 'operator' && l.text !== '-'));
-const readable = (word: string): boolean => {
+export const readable = (word: string): boolean => {
   const lower = word.toLowerCase();
   // "dy/dx", "d/dt", "dx": the notation of calculus.
   return word.length === 1 || /^d[a-z]$/.test(lower) || KNOWN_FUNCTIONS.has(lower) || UNITS.has(lower) || CONNECTIVES.has(lower) || lower === 'log10' || lower === 'log2';
@@ -77,7 +77,7 @@ function inTheMaths(lexemes: readonly Lexeme[], i: number): boolean {
   return maths(neighbour(lexemes, i, -1)) || maths(neighbour(lexemes, i, 1)) || isOperand(neighbour(lexemes, i, -1)) || isOperand(neighbour(lexemes, i, 1));
 }
 
-function neighbour(lexemes: readonly Lexeme[], from: number, step: 1 | -1): Lexeme | undefined {
+export function neighbour(lexemes: readonly Lexeme[], from: number, step: 1 | -1): Lexeme | undefined {
   for (let i = from + step; i >= 0 && i < lexemes.length; i += step) if (lexemes[i]!.kind !== 'space') return lexemes[i];
   return undefined;
 }

@@ -116,8 +116,17 @@ describe('retrieve_or_generate', () => {
     });
 
     describe('the key: sha256(problem signature + user + intent)', () => {
-      it('is the same for the same canonical text, whatever was submitted', () => {
-        expect(problemKeyOf(signature({ normalizedText: '2x+3=7' }), 'user-1', 'solve')).toBe(problemKeyOf(signature({ normalizedText: '2x+3=7', imageSha256: sha256Of('c'), phash: 'f0f0f0f0f0f0f0f0' }), 'user-1', 'solve'));
+      it('is the same for the same canonical text, typed or photographed as a page of text', () => {
+        const text = 'solve 2x+3=7 for x';
+        expect(problemKeyOf(signature({ normalizedText: text }), 'user-1', 'solve')).toBe(problemKeyOf(signature({ normalizedText: text, imageSha256: sha256Of('c'), phash: 'f0f0f0f0f0f0f0f0', ocrConfidence: 90 }), 'user-1', 'solve'));
+      });
+      it('is the image\'s for an image that carries more than its text: two figures captioned "find x." are two keys (retrieval\'s rule)', () => {
+        const figure = (phash: string, image: string) => problemKeyOf(signature({ normalizedText: 'find x.', imageSha256: sha256Of(image), phash, ocrConfidence: 95 }), 'user-1', 'solve');
+        expect(figure('f0f0f0f0f0f0f0f0', 'b')).not.toBe(figure('0f0f0f0f0f0f0f0f', 'c'));
+        expect(figure('f0f0f0f0f0f0f0f0', 'b')).toBe(figure('f0f0f0f0f0f0f0f0', 'c'));
+        // A low-confidence reading of a long text is no page of text either.
+        const unsure = (phash: string) => problemKeyOf(signature({ normalizedText: 'solve 2x+3=7 for x', imageSha256: sha256Of('d'), phash, ocrConfidence: 20 }), 'user-1', 'solve');
+        expect(unsure('f0f0f0f0f0f0f0f0')).not.toBe(unsure('0f0f0f0f0f0f0f0f'));
       });
       it('differs by user, by intent and by signature', () => {
         const base = problemKeyOf(SIG, 'user-1', 'solve');

@@ -19,7 +19,7 @@ describe('maths signature', () => {
       ['Solve 2x + 3 = 11', '2 times x plus 3 is equal to 11. Find x.'],
       ['Compute 12 × 7', 'What is 7 times 12?'],
       ['Evaluate 2^10 + 3^5', 'What is 3⁵ + 2¹⁰?'],
-      ['Evaluate 2^10 + 3^5', 'Simplify 3**5 + 2**10'],
+      ['Evaluate 2^10 + 3^5', 'Work out 3**5 + 2**10'],
       ['Solve the system x + y = 10 and x − y = 2', 'Solve x - y = 2 and y + x = 10'],
       ['Solve 3x + 2y = 11', 'Solve 2y + 3x = 11'],
       ['Solve x^2 + 5x + 6 = 0', 'Solve x squared plus 5x plus 6 equals 0'],
@@ -49,6 +49,41 @@ describe('maths signature', () => {
       ['Factor x^2 + 5x + 6', 'Expand x^2 + 5x + 6'],
       ['Solve 3x > 12', 'Solve 3x < 12'],
       ['Solve x^2 = 9', 'Solve x^3 = 9'],
+    ])('%s ≠ %s', (a, b) => {
+      expect(hashOf(a)).toBeDefined();
+      expect(hashOf(b)).toBeDefined();
+      expect(hashOf(b)).not.toBe(hashOf(a));
+    });
+  });
+
+  describe('the key holds the intent the engine reads, not the words that said it (maths-sig/v8)', () => {
+    // v7 keyed each pair apart: the words saying the intent, or naming the kind of maths given, or
+    // instructions a reading ran together, were prose of the key.
+    it.each([
+      ['work out 28/7-29', 'workout 28/7-29'],
+      ['Find the roots of x^2 + 3x - 4 = 0.', 'Solve the quadratic equation x^2 + 3x - 4 = 0'],
+      ['For which p is 5p + 2 < 17?', 'Solve 5p + 2 < 17'],
+      ['Expand (x + 1)^3', 'Multiply out (x + 1)^3.'],
+      ['Simplify √252', 'Write √252 in simplest surd form.'],
+      ['How many cm are in 2.5 m?', 'Express 2.5 m in cm'],
+      ['Solve the system 2x + y = 5, x - y = 1', 'Solve simultaneously: 2x + y = 5 and x - y = 1'],
+      // Letters written together in a formula are a product (v7 had no key: "at" was prose).
+      ['Make t the subject of v = u + at', 'Make t the subject of v = u + a*t'],
+    ])('%s ≡ %s', (a, b) => {
+      expect(hashOf(a)).toBeDefined();
+      expect(hashOf(b)).toBe(hashOf(a));
+    });
+
+    // The answers differ: "≈ 15.87" is not "6√7", 250 cm is not 2500 mm. v7 keyed the first pair alike.
+    it.each([
+      ['Evaluate √252', 'Simplify √252'],
+      ['What is sqrt(252)?', 'Write √252 in simplest surd form.'],
+      ['How many cm are in 2.5 m?', 'How many mm are in 2.5 m?'],
+      ['Convert 3/4 to a decimal.', 'Write 3/4 as a percentage.'],
+      ['Find the limit of (2x^2 + 1)/(x^2 - 3) as x approaches infinity', 'Simplify (2x^2 + 1)/(x^2 - 3)'],
+      ['Integrate x*y dx', 'Integrate x*y dy'],
+      ['Find the area of a rectangle 4 x 6', 'Find the perimeter of a rectangle 4 x 6'],
+      ['Make t the subject of v = u + at', 'Make v the subject of v = u + at'],
     ])('%s ≠ %s', (a, b) => {
       expect(hashOf(a)).toBeDefined();
       expect(hashOf(b)).toBeDefined();
@@ -92,9 +127,9 @@ describe('maths signature', () => {
       expect(hashOf(b)).not.toBe(hashOf(a));
     });
 
-    it('carries no hash of an older version: a key computed by an older reading is never matched (maths-sig/v7)', () => {
+    it('carries no hash of an older version: a key computed by an older reading is never matched (maths-sig/v8)', () => {
       const signature = sig('Solve x + y = 10, x - y = 2');
-      expect(signature?.version).toBe('maths-sig/v7');
+      expect(signature?.version).toBe('maths-sig/v8');
       expect(signature).not.toHaveProperty('previousHash');
     });
 

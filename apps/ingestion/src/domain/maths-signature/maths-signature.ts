@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { KNOWN_FUNCTIONS, type MathStatement, readMaths } from '@openpaw/maths';
+import { intentWording, KNOWN_FUNCTIONS, type MathStatement, readMaths } from '@openpaw/maths';
 import { type Canon, canonicalWithUnknowns, canonOfStatement, MathsParseError, numbersOf } from './canonical-form.js';
 import { questionIntent } from './intent.js';
 
@@ -20,8 +20,16 @@ import { questionIntent } from './intent.js';
  * v7: the asked-for unknown is read from a rearrangement's wording too ("make x the subject", "express x
  * in terms of y", "x = ?"): v6 keyed "make x the subject of y = 2x + 3" and "make y the subject of y =
  * 2x + 3" alike, so a hit could serve one's answer to the other. Same rule: older keys are never matched.
+ * v8: the key holds the intent the engine reads in the wording (`intentWording`: "simplify", "in simplest
+ * surd form", "convert", "limit" …), and the prose line leaves out the words that said it and
+ * instructions run together ("workout"). v7 keyed "Evaluate √252" (answered ≈ 15.87) and "Simplify √252"
+ * (answered 6√7) alike, and split one question asked in two wordings ("Find the roots of …" and "Solve
+ * the quadratic equation …", "Expand …" and "Multiply out …", "work out 28/7-29" read "workout …").
+ * The reading also takes single letters written together as an operand of a formula for their product
+ * ("v = u + at", refused before) and a number word there for its number ("Solve x + 2 = ten", keyed by
+ * v7 as the expression x + 2). Same rule: older keys are never matched.
  */
-export const MATHS_SIGNATURE_VERSION = 'maths-sig/v7';
+export const MATHS_SIGNATURE_VERSION = 'maths-sig/v8';
 
 export type MathsIntent = 'solve' | 'evaluate' | 'simplify' | 'expand' | 'factor' | 'differentiate' | 'integrate' | 'unspecified';
 
@@ -75,16 +83,30 @@ const INSTRUCTION_WORDS = new Set(
     'question problem exercise equation equations expression system simultaneous following this these in terms with respect to please ' +
     'can you help me how do we unknown variable by an it its be rounded round correct decimal places place significant figures figure dp ' +
     'sf nearest whole number integer tenth hundredth thousandth exact form simplest inequality derivative integral roots root solution ' +
-    'solutions both sides true each'
+    'solutions both sides true each which ' +
+    // Words naming the kind of maths given, which its canonical form already shows ("the quadratic equation").
+    'quadratic linear cubic polynomial rational simultaneous simultaneously'
   ).split(' '),
 );
 
-/** The prose words of a text outside its statements that are not instructions, sorted, each once. */
-function proseWords(normalised: string, statements: readonly MathStatement[]): string[] {
-  let rest = normalised.toLowerCase();
+/**
+ * A word made only of instruction words of three letters or more, run together ("workout", "solvefor",
+ * "findthe": a reading that lost a space). Short words are left out, so "into" is not "in to".
+ */
+function runTogetherInstructions(word: string): boolean {
+  const splits = (rest: string): boolean => rest === '' || [...INSTRUCTION_WORDS].some((w) => w.length >= 3 && rest.startsWith(w) && splits(rest.slice(w.length)));
+  return !INSTRUCTION_WORDS.has(word) && splits(word);
+}
+
+/**
+ * The prose words of a text outside its statements that are neither instructions nor the wording of its
+ * intent (`withoutIntent`: the text with that wording taken out), sorted, each once.
+ */
+function proseWords(withoutIntent: string, statements: readonly MathStatement[]): string[] {
+  let rest = withoutIntent;
   for (const statement of statements) rest = rest.replace(statement.text.toLowerCase(), ' ');
   const words = rest.match(/[a-z]{2,}/g) ?? [];
-  return [...new Set(words.filter((w) => !INSTRUCTION_WORDS.has(w) && !KNOWN_FUNCTIONS.has(w)))].sort();
+  return [...new Set(words.filter((w) => !INSTRUCTION_WORDS.has(w) && !KNOWN_FUNCTIONS.has(w) && !runTogetherInstructions(w)))].sort();
 }
 
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -122,14 +144,18 @@ export function extractMathsSignature(normalisedText: string, reading?: readonly
   const confidence = readingConfidence ?? weakest;
   // The prose around the maths is part of the question when it says more than an instruction: "the area
   // of a rectangle 4 x 6" and "the perimeter of a rectangle 4 x 6" read the same maths, 4 × 6.
-  const prose = worded === undefined ? proseWords(read.read.normalised, asRead) : [];
+  // The engine's own reading of what is asked ("simplify √252" is 6√7, "evaluate √252" ≈ 15.87): the
+  // signature's intent tells equations from expressions, this one the form of the answer asked for.
+  // Text whose wording says no intent is evaluated, as the engine evaluates it.
+  const wording = worded === undefined ? intentWording(read.read.normalised.toLowerCase()) : { intent: worded.kind === 'equation' ? 'solve' : 'evaluate', rest: '' };
+  const prose = worded === undefined ? proseWords(wording.rest, asRead) : [];
   const proseLine = prose.length === 0 ? '' : `\nprose ${prose.join(' ')}`;
   const signature: MathsSignature = {
     version: MATHS_SIGNATURE_VERSION,
     // Name-free: the canonical form numbers the unknowns, and the asked-for one is its canonical index
     // (a lone unknown is the one asked for), so a renaming shares the hash; a hit maps the stored
     // problem onto the asker's through `unknowns[i] ↔ unknowns'[i]` and is served in the asker's names.
-    hash: sha256(`${MATHS_SIGNATURE_VERSION}\n${intent}\n${canonical}\nasks ${asksIndex ?? (unknowns.length === 1 ? 0 : '')}${roundingLine}${proseLine}`),
+    hash: sha256(`${MATHS_SIGNATURE_VERSION}\n${intent}\nreads ${wording.intent ?? 'evaluate'}\n${canonical}\nasks ${asksIndex ?? (unknowns.length === 1 ? 0 : '')}${roundingLine}${proseLine}`),
     canonical,
     intent,
     numbers: numbers.sort(),

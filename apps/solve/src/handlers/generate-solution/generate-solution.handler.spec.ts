@@ -359,6 +359,16 @@ describe('GenerateSolutionHandler', () => {
     });
   });
 
+  it('labels a model\'s answer to words the engine does not read as maths "translation unverified", never checked, in the provenance and on the page', async () => {
+    const { handler, blobs } = setup(scriptedLlm('le nombre est 6'));
+    expect(await handler.execute(command("Cinq de plus que le double d'un nombre font dix-sept; trouve le nombre."))).toMatchObject({
+      reply: { message: SolutionGenerated, data: { provenance: { mathsEngine: 'not_checked', mathsEngineDetail: expect.stringMatching(/^translation unverified: /) as unknown } } },
+    });
+    const page = blobs.objects.get(`solutions/${RUN}/1.html`)!.body.toString();
+    expect(page).toContain('Translation unverified');
+    expect(page).not.toContain('checked by the maths engine.');
+  });
+
   it('answers a redelivery with the stored reply: no second LLM call, no second write', async () => {
     const llm = countingLocalLlm();
     const { handler, blobs } = setup(llm, { mathsEngine: 'check' });
