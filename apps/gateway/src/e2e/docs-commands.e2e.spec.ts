@@ -7,6 +7,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { catalog, deadLetterSubjectOf, STREAMS } from '@openpaw/contracts';
+import { DLQ_HEADERS } from '@openpaw/messaging';
 import { freshDatabase, type NatsServerHandle, privateNatsServer, type RunningPlatform, startPlatformProcesses } from '@openpaw/testing';
 import { type LlmWireServer, renderProblemPng, startAnthropicWireServer, startOpenAiWireServer, type WireAnswer, type WireRequest } from '@openpaw/testkit';
 // The notebook doc lines add a PDF: the artifacts service's own test support writes a minimal one.
@@ -110,7 +112,8 @@ function programsOf(command: string): string[] {
  * The doc lines no test runs, by their exact text, each with why: a gap, listed so that it is seen.
  * Any other line a test does not run fails, and so does an entry no doc shows any more.
  */
-const NATS_CLI = 'the runbook’s `nats` CLI step against a cluster’s JetStream: the nats CLI is neither on this machine nor installable from npm or Debian (gap)';
+const NATS_CLI =
+  'the runbook’s `nats` CLI step against a cluster’s JetStream: the nats CLI is neither on this machine nor installable from npm or Debian (gap); what the line names is checked against the contracts (“the runbook’s nats lines name …” below)';
 const KUBECTL =
   'the runbook’s `kubectl` step against a cluster: kubectl is on this machine, but no Kubernetes API is, and a scripted one would answer only what this test wrote (a log, a Job’s condition); what the line names is checked against deploy/k8s (“the runbook’s kubectl lines name …” below)';
 const NOT_RUN_HERE: Readonly<Record<string, string>> = {
@@ -418,6 +421,58 @@ function kubectlProblems(line: string, known: Set<string>): string[] {
   }
   return problems;
 }
+
+/** A NATS subject filter (`*`, `>`) matches a subject. */
+function subjectMatches(filter: string, subject: string): boolean {
+  const wanted = filter.split('.');
+  const tokens = subject.split('.');
+  for (let i = 0; i < wanted.length; i++) {
+    if (wanted[i] === '>') return tokens.length > i;
+    if (i >= tokens.length || (wanted[i] !== '*' && wanted[i] !== tokens[i])) return false;
+  }
+  return tokens.length === wanted.length;
+}
+
+/** Every subject a stream holds: the catalog's commands and events, and the dead letter of each. */
+const STREAM_SUBJECTS = new Map(
+  Object.values(STREAMS).map(({ name, subjects }) => [
+    name,
+    [...catalog.map((definition) => definition.subject), ...catalog.map((definition) => deadLetterSubjectOf(definition.subject))].filter((subject) => subjects.some((filter) => subjectMatches(filter, subject))),
+  ]),
+);
+
+/**
+ * What a `nats`/`jq` runbook line names that the platform must define, each a problem when it does
+ * not: a stream (`nats stream … NAME`, `nats consumer add NAME`), a subject filter (`--subject`,
+ * `--filter`) that some catalog subject of that stream matches, and the dead-letter headers it reads.
+ */
+function natsProblems(line: string): string[] {
+  const problems: string[] = [];
+  const stream = /\bnats\s+(?:stream\s+\w+|consumer\s+add)\s+(\S+)/.exec(line)?.[1];
+  if (stream !== undefined && !STREAM_SUBJECTS.has(stream)) problems.push(`stream ${stream} is none of the platform’s (${[...STREAM_SUBJECTS.keys()].join(', ')})`);
+  for (const [, filter] of line.matchAll(/--(?:subject|filter)\s+'([^']+)'/g)) {
+    if (!(STREAM_SUBJECTS.get(stream ?? '') ?? []).some((subject) => subjectMatches(filter!, subject))) problems.push(`no subject of ${stream ?? 'any stream'} matches ${filter!}`);
+  }
+  const headers: readonly string[] = Object.values(DLQ_HEADERS);
+  for (const [, header] of line.matchAll(/\.header\[\\?"([^"\\]+)\\?"\]/g)) if (!headers.includes(header!)) problems.push(`a dead letter carries no header ${header!}`);
+  return problems;
+}
+
+describe('the runbook’s nats lines no test runs', () => {
+  it('name the platform’s streams, subjects a stream holds, and the headers a dead letter carries', () => {
+    const lines = commands.filter((c) => NOT_RUN_HERE[c.command] === NATS_CLI).map((c) => c.command);
+    expect(lines.length).toBeGreaterThanOrEqual(10);
+    expect(lines.flatMap((line) => natsProblems(line).map((problem) => `\`${line}\`: ${problem}`))).toEqual([]);
+    expect(lines.filter((line) => /\bnats\s+(?:stream|consumer)\b|\.header\[/.test(line)).length).toBeGreaterThanOrEqual(9);
+  });
+
+  it('are checked for what they name (a wrong stream, a filter nothing matches, an unknown header fail)', () => {
+    expect(natsProblems('nats stream info OPENPAW_DEADLETTERS')).toHaveLength(1);
+    expect(natsProblems("nats stream view OPENPAW_DLQ --subject 'openpaw.dlq.cmd.solving.>'")).toEqual(['no subject of OPENPAW_DLQ matches openpaw.dlq.cmd.solving.>']);
+    expect(natsProblems("nats consumer add OPENPAW_EVENTS r --filter 'openpaw.evt.workflow.>'")).toEqual([]);
+    expect(natsProblems('subject=$(jq -r \'.header["Openpaw-Dlq-Subject"][0]\' dl.json)')).toEqual(['a dead letter carries no header Openpaw-Dlq-Subject']);
+  });
+});
 
 describe('the runbook’s kubectl lines no test runs', () => {
   it('name what deploy/k8s defines: namespace, objects, applied files, ConfigMaps, the built script a pod runs', () => {
