@@ -434,7 +434,7 @@ function subjectMatches(filter: string, subject: string): boolean {
 }
 
 /** Every subject a stream holds: the catalog's commands and events, and the dead letter of each. */
-const STREAM_SUBJECTS = new Map(
+const STREAM_SUBJECTS = new Map<string, readonly string[]>(
   Object.values(STREAMS).map(({ name, subjects }) => [
     name,
     [...catalog.map((definition) => definition.subject), ...catalog.map((definition) => deadLetterSubjectOf(definition.subject))].filter((subject) => subjects.some((filter) => subjectMatches(filter, subject))),
