@@ -14,6 +14,9 @@ import ts from 'typescript';
  * - What the image runs (it prunes devDependencies): from every `dist/....js` the Dockerfile and
  *   the synthesized manifests (deploy/k8s) start, the import closure of its source imports, as
  *   values, only packages of `dependencies`.
+ * - Every declared package is used (imported, its command run, named by a root config, a peer of one
+ *   used, or the types of one), and every production dependency is loaded by what the image runs
+ *   (or by the CLI's package); what is not is listed below by name, with why, until package.json changes.
  * - The CLI's package (apps/cli/package.json, bundled by tools/pack-cli.mjs with only its
  *   dependencies left as imports): the CLI's own sources import, as values, only those.
  */
@@ -81,10 +84,13 @@ function importsOf(file: string): Import[] {
       found.push({ specifier: node.argument.literal.text, typeOnly: true });
     } else if (ts.isCallExpression(node) && node.arguments.length >= 1 && ts.isStringLiteralLike(node.arguments[0]!)) {
       const callee = node.expression;
+      // `createRequire(import.meta.url)` makes a require: `createRequire(...)('x')` loads x, `.resolve('x')` finds it.
+      const isRequire = (expression: ts.Expression): boolean =>
+        (ts.isIdentifier(expression) && expression.text === 'require') || (ts.isCallExpression(expression) && ts.isIdentifier(expression.expression) && expression.expression.text === 'createRequire');
       const loads =
         callee.kind === ts.SyntaxKind.ImportKeyword ||
-        (ts.isIdentifier(callee) && callee.text === 'require') ||
-        (ts.isPropertyAccessExpression(callee) && callee.name.text === 'resolve' && /^(?:require|import\.meta)$/.test(callee.expression.getText(source)));
+        isRequire(callee) ||
+        (ts.isPropertyAccessExpression(callee) && callee.name.text === 'resolve' && (isRequire(callee.expression) || callee.expression.getText(source) === 'import.meta'));
       if (loads) found.push({ specifier: node.arguments[0].text, typeOnly: false });
     }
     ts.forEachChild(node, visit);
@@ -143,6 +149,95 @@ function undeclaredValueImports(closure: Iterable<string>, allowed: (name: strin
   );
 }
 
+/**
+ * Declared packages no source, script or config uses, each with why it is still declared. They are
+ * found, not listed by hand: this list only keeps the test green until package.json (owned by the
+ * lead; issue 26 serialises its changes) drops them; an entry that becomes used, or is no longer
+ * declared, fails the test.
+ */
+const DECLARED_BUT_UNUSED: Readonly<Record<string, string>> = {
+  'tesseract.js': 'a production dependency left from the tesseract OCR reader the PP-OCR reader replaced (the config refuses OPENPAW_INGESTION_OCR_READER=tesseract); shipped in the image unused — to remove',
+  '@tesseract.js-data/eng': 'the tesseract.js English model, with it — to remove',
+  '@nx/jest': 'no project target or nx.json plugin names it; jest runs from package.json — to remove',
+  '@nx/js': 'no project target or nx.json plugin names it; tools/build.mjs builds — to remove',
+};
+
+/**
+ * Production dependencies that what the image runs never loads (only specs, benches or tools do),
+ * each with why: they belong in devDependencies (the image prunes those). Found like the list above.
+ */
+const PRODUCTION_BUT_ONLY_DEVELOPMENT: Readonly<Record<string, string>> = {
+  '@citation-js/plugin-csl': 'only export.spec.ts loads it, to check the CSL-JSON export against citation-js — to move to devDependencies',
+  'openapi-fetch': 'the console’s typed client, bundled into the console at build time by esbuild (tools/build-console.mjs, as preact): no service loads it — to move to devDependencies',
+};
+
+/** An installed package's manifest: the commands it puts on PATH and the packages it needs beside it. */
+interface InstalledManifest {
+  readonly bin?: string | Record<string, string>;
+  readonly dependencies?: Record<string, string>;
+  readonly peerDependencies?: Record<string, string>;
+  readonly peerDependenciesMeta?: Record<string, { readonly optional?: boolean }>;
+}
+const installedManifest = (name: string): InstalledManifest => readJson<InstalledManifest>(join('node_modules', name, 'package.json'));
+const commandsOf = (name: string): string[] => {
+  const { bin } = installedManifest(name);
+  return bin === undefined ? [] : typeof bin === 'string' ? [name.split('/').pop()!] : Object.keys(bin);
+};
+
+/** What runs packages' commands: package.json's scripts, the shell scripts, the Dockerfile and CI's entry point. */
+const commandText = [
+  ...Object.values(readJson<{ scripts: Record<string, string> }>('package.json').scripts),
+  ...readdirSync(join(root, 'scripts')).filter((file) => file.endsWith('.sh')).map((file) => readFileSync(join(root, 'scripts', file), 'utf8')),
+  readFileSync(join(root, 'Dockerfile'), 'utf8'),
+  readFileSync(join(root, '.ci/run'), 'utf8'),
+].join('\n');
+
+/** The string literals of the root's config files (jest.config.js names its transform '@swc/jest'). */
+function rootConfigStrings(): Set<string> {
+  const strings = new Set<string>();
+  for (const file of files.filter((f) => !f.includes('/'))) {
+    const visit = (node: ts.Node): void => {
+      if (ts.isStringLiteralLike(node)) strings.add(node.text);
+      ts.forEachChild(node, visit);
+    };
+    visit(ts.createSourceFile(file, readFileSync(join(root, file), 'utf8'), ts.ScriptTarget.Latest, true));
+  }
+  return strings;
+}
+
+/**
+ * The declared packages of `declared` that `loaded` (packages imported as the caller counts them)
+ * needs: those loaded, the commands run, the config names, the peers those need (fixpoint), and
+ * each `@types/x` whose x is needed, is a global of tsconfig ("types"), or is installed under one needed.
+ */
+function neededOf(declared: ReadonlySet<string>, loaded: ReadonlySet<string>, withCommandsAndConfig: boolean): Set<string> {
+  const configStrings = withCommandsAndConfig ? rootConfigStrings() : new Set<string>();
+  const needed = new Set([...declared].filter((name) =>
+    loaded.has(name) ||
+    (withCommandsAndConfig && (configStrings.has(name) || commandText.includes(`node_modules/${name}/`) || commandsOf(name).some((command) => new RegExp(`(?:^|[\\s;&|(])${command}\\b`, 'm').test(commandText)))),
+  ));
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const name of [...needed]) {
+      const { peerDependencies = {}, peerDependenciesMeta = {} } = installedManifest(name);
+      for (const peer of Object.keys(peerDependencies)) {
+        if (declared.has(peer) && !needed.has(peer) && peerDependenciesMeta[peer]?.optional !== true) {
+          needed.add(peer);
+          grew = true;
+        }
+      }
+    }
+  }
+  const globalTypes = readJson<{ compilerOptions: { types?: string[] } }>('tsconfig.base.json').compilerOptions.types ?? [];
+  const installedUnderNeeded = new Set([...needed].flatMap((name) => Object.keys(installedManifest(name).dependencies ?? {})));
+  for (const name of declared) {
+    if (!name.startsWith('@types/')) continue;
+    const typed = [...declared, ...globalTypes, ...installedUnderNeeded].find((candidate) => typesPackageOf(candidate) === name);
+    if (typed !== undefined && (needed.has(typed) || globalTypes.includes(typed) || installedUnderNeeded.has(typed))) needed.add(name);
+  }
+  return needed;
+}
+
 const declaredInRoot = new Set([...Object.keys(rootManifest.dependencies ?? {}), ...Object.keys(rootManifest.devDependencies ?? {})]);
 const productionDependencies = new Set(Object.keys(rootManifest.dependencies ?? {}));
 
@@ -177,6 +272,26 @@ describe('declared dependencies', () => {
     const closure = runtimeClosure(entries);
     expect(closure.size).toBeGreaterThan(entries.length * 10);
     expect(undeclaredValueImports(closure, (name) => productionDependencies.has(name), 'run by the image, but not in package.json "dependencies"')).toEqual([]);
+  });
+
+  it('every declared package is used: imported, run as a command, named by a config, a peer of one used, or the types of one', () => {
+    const imported = new Set(files.flatMap((file) => (importsByFile.get(file) ?? []).flatMap(({ specifier }) => packageOf(specifier) ?? [])));
+    const needed = neededOf(declaredInRoot, imported, true);
+    const unused = [...declaredInRoot].filter((name) => !needed.has(name)).sort();
+    expect(unused).toEqual(Object.keys(DECLARED_BUT_UNUSED).sort());
+  });
+
+  it('every production dependency is loaded by what the image runs (else it belongs in devDependencies)', () => {
+    const started = ['Dockerfile', ...readdirSync(join(root, 'deploy/k8s')).map((file) => join('deploy/k8s', file))].flatMap((file) =>
+      [...readFileSync(join(root, file), 'utf8').matchAll(/\bdist\/([\w./-]+)\.js\b/g)].map(([, path]) => `${path!}.ts`),
+    );
+    const loadedByImage = new Set(
+      [...runtimeClosure([...new Set(started)])].flatMap((file) => (importsByFile.get(file) ?? []).flatMap(({ specifier, typeOnly }) => (typeOnly ? [] : (packageOf(specifier) ?? [])))),
+    );
+    // The CLI's package declares its dependencies in the root's too (the last test), for the monorepo's build.
+    const needed = neededOf(productionDependencies, new Set([...loadedByImage, ...Object.keys(cliManifest.dependencies ?? {})]), false);
+    const notLoaded = [...productionDependencies].filter((name) => !needed.has(name) && DECLARED_BUT_UNUSED[name] === undefined).sort();
+    expect(notLoaded).toEqual(Object.keys(PRODUCTION_BUT_ONLY_DEVELOPMENT).sort());
   });
 
   it('the CLI package leaves as imports only its own dependencies, and its sources import only those', () => {

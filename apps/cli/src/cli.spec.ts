@@ -131,6 +131,11 @@ class FakeGateway {
       return void response.end(lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
     }
     if (request.method === 'GET' && request.path === `/runs/${runId}`) return this.json(response, 200, script.final);
+    if (request.method === 'GET' && request.path === `/runs/${runId}/solution`) {
+      // The solution page's answer markup (apps/solve's solution-html.ts), KaTeX's MathML for `x = 2`.
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      return void response.end('<section class="final-answer" data-final-answer><h2>Final answer</h2><p class="answer"><span class="katex"><math><semantics><mrow><mi>x</mi><mo>=</mo><mn>2</mn></mrow></semantics></math></span></p></section>');
+    }
     if (request.method === 'GET' && request.path === `/assets/${SOLUTION_ID}`) {
       return this.json(response, 200, { asset_version_id: SOLUTION_ID, asset_type: 'solution_html', storage_key: `solutions/p/${SOLUTION_ID}.html`, content_type: 'text/html' });
     }
@@ -240,6 +245,7 @@ describe('openpaw CLI', () => {
         'SUCCEEDED (outcome: new)',
         'cost:      $0.0123',
         'duration:  1.84 s',
+        'answer:    x = 2',
         `solution:  ${gateway.url}/runs/${runId}/solution`,
         `file:      ${solutionFile}`,
         `video:     rendering in the background; ${gateway.url}/runs/${runId}/video`,

@@ -1,5 +1,6 @@
 import { access } from 'node:fs/promises';
 import type { ApiClient, AssetMetadata, RunResource } from './api-client.js';
+import { finalAnswerOf } from './final-answer.js';
 import type { CliIo } from './io.js';
 import { localBlobPath } from './local-blob-path.js';
 
@@ -23,11 +24,19 @@ export async function printSummary(api: ApiClient, run: RunResource, io: CliIo, 
   if (typeof view['error_code'] === 'string') out(`error:     ${view['error_code']}`);
   const assetId = typeof output['asset_version_id'] === 'string' ? output['asset_version_id'] : undefined;
   if (assetId === undefined) return;
+  const answer = await solutionAnswer(api, run.runId);
+  if (answer !== undefined) out(`answer:    ${answer}`);
   out(`solution:  ${api.url(`/runs/${run.runId}/solution`)}`);
   const asset = await assetMetadata(api, assetId, io);
   const path = asset === undefined ? undefined : localBlobPath(io.env, io.cwd, asset.storage_key);
   if (path !== undefined && (await access(path).then(() => true, () => false))) out(`file:      ${path}`);
   if (output['video_pending'] === true) out(`video:     rendering in the background; ${api.url(`/runs/${run.runId}/video`)}`);
+}
+
+/** The final answer the run's solution page states, when it reads as one line of text (see finalAnswerOf); the page's link follows either way. */
+async function solutionAnswer(api: ApiClient, runId: string): Promise<string | undefined> {
+  const response = await api.request(`/runs/${runId}/solution`).catch(() => undefined);
+  return response?.ok === true ? finalAnswerOf(await response.text()) : undefined;
 }
 
 /** The asset's metadata; the gateway's asset projection may trail the run by a moment (a few short retries of one GET). */

@@ -1,9 +1,14 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import { parseAllDocuments } from 'yaml';
+import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { catalog, deadLetterSubjectOf, STREAMS } from '@openpaw/contracts';
+import { DLQ_HEADERS } from '@openpaw/messaging';
 import { freshDatabase, type NatsServerHandle, privateNatsServer, type RunningPlatform, startPlatformProcesses } from '@openpaw/testing';
 import { type LlmWireServer, renderProblemPng, startAnthropicWireServer, startOpenAiWireServer, type WireAnswer, type WireRequest } from '@openpaw/testkit';
 // The notebook doc lines add a PDF: the artifacts service's own test support writes a minimal one.
@@ -20,7 +25,9 @@ import { cliEnvironment } from './testing/openpaw-cli.js';
  * service's model providers are local wire servers that accept only the reader's keys), and must
  * exit 0 (or the `exit N` its comment states), or it is classed: parsed (a usage template, a
  * script), run by another named spec (which must contain it), or not run at all, with why. A command
- * with no class fails the test, and so does a table entry no doc shows any more.
+ * with no class fails the test, and so does a table entry no doc shows any more. A URL on a host
+ * reserved for documentation (`https://example.com/p`) is run against this test's page server, same
+ * path; the runbook's `kubectl` lines, which no test runs, are checked for what they name.
  */
 const root = process.env['OPENPAW_E2E_ROOT'] ?? join(import.meta.dirname, '../../../..');
 
@@ -86,7 +93,8 @@ function docCommands(doc: string, markdown: string): DocCommand[] {
  * only by exact text from the table below, with why; or unclassed, which fails the test.
  */
 type Class =
-  | { readonly kind: 'run'; readonly exitCode: number }
+  /** `documentationUrl`: a URL on a host reserved for documentation, which the run serves locally (see `DOCUMENTATION_HOST`). */
+  | { readonly kind: 'run'; readonly exitCode: number; readonly documentationUrl?: string }
   | { readonly kind: 'parsed'; readonly reason: string }
   | { readonly kind: 'elsewhere'; readonly spec: string; readonly runs: string }
   | { readonly kind: 'not run'; readonly reason: string }
@@ -104,8 +112,10 @@ function programsOf(command: string): string[] {
  * The doc lines no test runs, by their exact text, each with why: a gap, listed so that it is seen.
  * Any other line a test does not run fails, and so does an entry no doc shows any more.
  */
-const NATS_CLI = 'the runbook’s `nats` CLI step against a cluster’s JetStream: the nats CLI is neither on this machine nor installable from npm or Debian (gap)';
-const KUBECTL = 'the runbook’s `kubectl` step against a cluster: no Kubernetes API here, and no scripted one yet (gap)';
+const NATS_CLI =
+  'the runbook’s `nats` CLI step against a cluster’s JetStream: the nats CLI is neither on this machine nor installable from npm or Debian (gap); what the line names is checked against the contracts (“the runbook’s nats lines name …” below)';
+const KUBECTL =
+  'the runbook’s `kubectl` step against a cluster: kubectl is on this machine, but no Kubernetes API is, and a scripted one would answer only what this test wrote (a log, a Job’s condition); what the line names is checked against deploy/k8s (“the runbook’s kubectl lines name …” below)';
 const NOT_RUN_HERE: Readonly<Record<string, string>> = {
   "nats stream info OPENPAW_DLQ": NATS_CLI,
   "nats stream subjects OPENPAW_DLQ": NATS_CLI,
@@ -123,8 +133,19 @@ const NOT_RUN_HERE: Readonly<Record<string, string>> = {
   "kubectl -n openpaw apply -f deploy/k8s/openpaw-maths-reindex-dry-run.yaml": KUBECTL,
   "kubectl -n openpaw wait --for=condition=complete --timeout=2h job/openpaw-maths-reindex-dry-run": KUBECTL,
   "kubectl -n openpaw logs job/openpaw-maths-reindex-dry-run": KUBECTL,
-  'openpaw solve https://example.com/p': 'the ingestion service fetches a page on the internet, which a test platform never reaches (gap)',
 };
+
+/**
+ * Hosts reserved for documentation (RFC 2606 and 6761: example.com/.net/.org and `.example`): no
+ * page is ever served there, so a doc line naming one is run with the URL pointed at this test's
+ * page server, same path (`https://example.com/p` → `http://127.0.0.1:<port>/p`), and must fetch it.
+ * Any other internet URL is unclassed. The literal URL cannot be served here: the ingestion service
+ * resolves the host itself and refuses private addresses (its test entrypoint allows loopback only).
+ */
+const DOCUMENTATION_HOST = /^(?:(?:[\w-]+\.)*example\.(?:com|net|org)|(?:[\w-]+\.)*example)$/i;
+
+/** The problem the reader's page (served for a documentation URL) shows, and what its solve must print. */
+const PAGE_PROBLEM = { text: 'Solve for n: 5n + 5 = 40', answer: /^answer: {4}n = 7$/m } as const;
 
 /**
  * Commands another spec runs, by their exact text: the spec (relative to the root) and the text of it
@@ -186,20 +207,23 @@ function classOf(command: DocCommand): Class {
   }
   const script = /^\.\/scripts\/(\w+)\.sh$/.exec(line);
   if (script !== null) return { kind: 'parsed', reason: `${script[1]}.sh installs, runs the whole test suite, or starts or stops the whole platform on this machine's fixed ports: parsed (bash -n) below` };
-  const url = /https?:\/\/([^/\s"']+)/.exec(line);
+  const url = /https?:\/\/([^/\s"':]+)(?::\d+)?[^\s"']*/.exec(line);
+  const stated = /\bexit (\d)\b/.exec(command.comment);
+  const exitCode = stated === null ? 0 : Number(stated[1]);
+  if (url !== null && DOCUMENTATION_HOST.test(url[1] ?? '')) return { kind: 'run', exitCode, documentationUrl: url[0] };
   if (url !== null && !/^(?:127\.0\.0\.1|localhost)(?::\d+)?$/.test(url[1] ?? '')) return { kind: 'unclassed', problem: `fetches ${url[0]} on the internet, which no test reaches` };
   const ownFile = [...line.matchAll(/(?:^|\s)(?:<\s*)?(\.?\/?[\w./-]+\.(?:png|jpe?g|pdf|txt|bib|md|json))(?=\s|$)/g)]
     .map(([, path]) => path!)
     .find((path) => !existsSync(join(root, path)) && READER_FILES[path.replace(/^\.\//, '')] === undefined);
   if (ownFile !== undefined) return { kind: 'unclassed', problem: `names ${ownFile}, neither in the repository nor among the reader's files this test makes (READER_FILES)` };
-  const stated = /\bexit (\d)\b/.exec(command.comment);
-  return { kind: 'run', exitCode: stated === null ? 0 : Number(stated[1]) };
+  return { kind: 'run', exitCode };
 }
 
 const PAPERS_COMMAND = 'openpaw papers "graph neural networks with attention since 2016"';
 const RESEARCH_COMMAND = 'openpaw research "How efficient are heat pumps in cold climates?"';
 const NOTEBOOK_CHAT = 'openpaw notebook chat biology "Where does the Calvin cycle run?"';
 const NOTEBOOK_QUIZ = 'openpaw notebook quiz biology --count 5 --difficulty easy';
+const SOLVE_URL = 'openpaw solve https://example.com/p';
 /** How long one doc command may take before it is killed (a solve, a paper search or a research end to end). */
 const COMMAND_TIMEOUT_MS = 120_000;
 const commands = userDocs().flatMap((doc) => docCommands(doc, readFileSync(join(root, doc), 'utf8')));
@@ -215,6 +239,9 @@ describe('the shell commands of the user docs', () => {
   let platform: RunningPlatform;
   let openai: LlmWireServer;
   let anthropic: LlmWireServer;
+  let pages: Server;
+  /** The paths the page server was asked for. */
+  const pagesServed: string[] = [];
   let bin: string;
   /** Where the commands run: the repository root's entries, linked, beside the reader's own files. */
   let readerDir: string;
@@ -223,11 +250,18 @@ describe('the shell commands of the user docs', () => {
     nats = await privateNatsServer();
     openai = await startOpenAiWireServer(readerKeyOnly('openai'));
     anthropic = await startAnthropicWireServer(readerKeyOnly('anthropic'));
+    pages = createServer((request, response) => {
+      pagesServed.push(request.url ?? '');
+      response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(PAGE_PROBLEM.text);
+    });
+    await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
     platform = await startPlatformProcesses({
       root,
       natsUrl: nats.url,
       databaseUrl: await freshDatabase('e2e_docs'),
       services: ['coordinator', 'ingestion', 'retrieval', 'solve', 'assets', 'artifacts', 'research', 'gateway'],
+      // Problem URLs on 127.0.0.1 are fetched: the page server stands in for a documentation host.
+      entries: { ingestion: 'testing/loopback-main.js' },
       env: { OPENPAW_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64') },
       // The providers behind the reader's keys are the wire servers; the platform has no key of its own
       // (a reader's install), so its own calls (the paper search's skills) stay local: no model of its
@@ -248,6 +282,7 @@ describe('the shell commands of the user docs', () => {
     await nats?.dispose();
     await openai?.close();
     await anthropic?.close();
+    await new Promise((resolve) => (pages === undefined ? resolve(undefined) : pages.close(resolve)));
     for (const dir of [bin, readerDir]) if (dir !== undefined) await rm(dir, { recursive: true, force: true });
   });
 
@@ -269,7 +304,9 @@ describe('the shell commands of the user docs', () => {
         failures.push(`${command.doc}: \`${command.command}\` is said to be run by ${decided.spec}, which no longer contains ${decided.runs}`);
       }
       if (decided.kind !== 'run') continue;
-      const result = await runBash(command.command, { cwd: readerDir, env, input: ACCEPTING_READER[verbOf(command.command) ?? ''] ?? '' });
+      const local = decided.documentationUrl === undefined ? undefined : new URL(decided.documentationUrl);
+      const line = local === undefined ? command.command : command.command.replace(decided.documentationUrl!, `http://127.0.0.1:${(pages.address() as AddressInfo).port}${local.pathname}${local.search}`);
+      const result = await runBash(line, { cwd: readerDir, env, input: ACCEPTING_READER[verbOf(command.command) ?? ''] ?? '' });
       outputs.set(command.command, result.stdout);
       ran.push(command.command);
       if (result.status !== decided.exitCode) {
@@ -286,6 +323,7 @@ describe('the shell commands of the user docs', () => {
         './scripts/openpaw solve "2x + 3 = 7"',
         'openpaw solve ./photo.png',
         'openpaw solve "2x = 4" --no-wait',
+        SOLVE_URL,
         'openpaw library apps/research/sample-library/openpaw-demo.bib',
         PAPERS_COMMAND,
         RESEARCH_COMMAND,
@@ -307,6 +345,10 @@ describe('the shell commands of the user docs', () => {
     expect(openai.requests.filter((r) => r.apiKey === READER_KEYS.openai).length).toBeGreaterThanOrEqual(1);
     expect(anthropic.requests.map((r) => r.apiKey)).toEqual([READER_KEYS.anthropic]);
     expect(outputs.get('openpaw keys test anthropic')).toMatch(/\bok\b/);
+    // The URL's page was fetched (its path as the doc wrote it) and its problem solved: the answer printed.
+    expect(pagesServed).toContain('/p');
+    expect(outputs.get(SOLVE_URL)).toMatch(PAGE_PROBLEM.answer);
+    expect(outputs.get('./scripts/openpaw solve "2x + 3 = 7"')).toMatch(/^answer: {4}x = 2$/m);
     // The chat and the quiz are about the reader's PDF.
     expect(outputs.get(NOTEBOOK_CHAT)).toMatch(/stroma/i);
     expect(outputs.get(NOTEBOOK_QUIZ)).toMatch(/^1\. [\s\S]*answer: /m);
@@ -321,6 +363,135 @@ describe('the shell commands of the user docs', () => {
   it('lists in its tables only commands a doc still shows', () => {
     const shown = new Set(commands.map((c) => c.command));
     expect([...Object.keys(NOT_RUN_HERE), ...Object.keys(RUN_BY_SPEC)].filter((line) => !shown.has(line))).toEqual([]);
+  });
+});
+
+/** The kinds `kubectl` names by their short resource name (`job/x`, `--from=cronjob/x`). */
+const KUBECTL_KINDS: Readonly<Record<string, string>> = { job: 'Job', cronjob: 'CronJob', deployment: 'Deployment', configmap: 'ConfigMap', service: 'Service', scaledobject: 'ScaledObject' };
+
+/** The objects a manifest file defines, as `Kind/namespace/name` (a Namespace, cluster-scoped, as `Namespace//name`: cdk8s writes it a namespace too). */
+function manifestObjects(file: string): string[] {
+  return parseAllDocuments(readFileSync(join(root, file), 'utf8')).flatMap((doc) => {
+    const object = doc.toJSON() as { kind?: string; metadata?: { name?: string; namespace?: string } } | null;
+    const namespace = object?.kind === 'Namespace' ? '' : (object?.metadata?.namespace ?? '');
+    return object?.kind === undefined ? [] : [`${object.kind}/${namespace}/${object.metadata?.name ?? ''}`];
+  });
+}
+
+/**
+ * What a `kubectl` doc line names that the repository must define, each a problem when it does not:
+ * its namespace (`-n`), every `kind/name` (and `--from=kind/name`) among deploy/k8s's objects or the
+ * files applied before it in its block (`-f`), a `<latest NAME-...>` placeholder's CronJob, and in a
+ * pod `--overrides` the ConfigMaps it reads and the `dist/....js` it runs (a source file).
+ */
+function kubectlProblems(line: string, known: Set<string>): string[] {
+  const problems: string[] = [];
+  const namespace = /(?:^|\s)-n\s+(\S+)/.exec(line)?.[1] ?? 'default';
+  if (!known.has(`Namespace//${namespace}`)) problems.push(`namespace ${namespace} is not defined in deploy/k8s`);
+  const need = (kind: string, name: string): void => {
+    if (!known.has(`${kind}/${namespace}/${name}`)) problems.push(`${kind} ${name} is not in namespace ${namespace} of deploy/k8s (nor applied before it)`);
+  };
+  for (const [, file] of line.matchAll(/(?:^|\s)-f\s+(\S+)/g)) {
+    if (!existsSync(join(root, file!))) problems.push(`${file!} does not exist`);
+    else for (const object of manifestObjects(file!)) known.add(object);
+  }
+  for (const [, resource, name] of line.matchAll(/(?:^|[\s=])([a-z]+)\/([a-z0-9][a-z0-9.-]*)(?=\s|$)/g)) {
+    const kind = KUBECTL_KINDS[resource!];
+    if (kind === undefined) problems.push(`${resource!}/${name!}: a resource this check does not know`);
+    else need(kind, name!);
+  }
+  for (const [, cronJob] of line.matchAll(/<latest ([a-z0-9-]+?)-\.\.\.>/g)) need('CronJob', cronJob!);
+  const overrides = /--overrides='([^']*)'/.exec(line)?.[1];
+  if (overrides !== undefined) {
+    const walk = (value: unknown): void => {
+      if (Array.isArray(value)) value.forEach(walk);
+      else if (typeof value === 'object' && value !== null) {
+        const { configMapRef, command } = value as { configMapRef?: { name?: string }; command?: unknown };
+        if (configMapRef?.name !== undefined) need('ConfigMap', configMapRef.name);
+        if (Array.isArray(command)) {
+          for (const part of command) {
+            const built = typeof part === 'string' ? /^dist\/(.+)\.js$/.exec(part) : null;
+            if (built !== null && !existsSync(join(root, `${built[1]!}.ts`))) problems.push(`${part as string} is built from no ${built[1]!}.ts`);
+          }
+        }
+        Object.values(value).forEach(walk);
+      }
+    };
+    walk(JSON.parse(overrides));
+  }
+  return problems;
+}
+
+/** A NATS subject filter (`*`, `>`) matches a subject. */
+function subjectMatches(filter: string, subject: string): boolean {
+  const wanted = filter.split('.');
+  const tokens = subject.split('.');
+  for (let i = 0; i < wanted.length; i++) {
+    if (wanted[i] === '>') return tokens.length > i;
+    if (i >= tokens.length || (wanted[i] !== '*' && wanted[i] !== tokens[i])) return false;
+  }
+  return tokens.length === wanted.length;
+}
+
+/** Every subject a stream holds: the catalog's commands and events, and the dead letter of each. */
+const STREAM_SUBJECTS = new Map<string, readonly string[]>(
+  Object.values(STREAMS).map(({ name, subjects }) => [
+    name,
+    [...catalog.map((definition) => definition.subject), ...catalog.map((definition) => deadLetterSubjectOf(definition.subject))].filter((subject) => subjects.some((filter) => subjectMatches(filter, subject))),
+  ]),
+);
+
+/**
+ * What a `nats`/`jq` runbook line names that the platform must define, each a problem when it does
+ * not: a stream (`nats stream … NAME`, `nats consumer add NAME`), a subject filter (`--subject`,
+ * `--filter`) that some catalog subject of that stream matches, and the dead-letter headers it reads.
+ */
+function natsProblems(line: string): string[] {
+  const problems: string[] = [];
+  const stream = /\bnats\s+(?:stream\s+\w+|consumer\s+add)\s+(\S+)/.exec(line)?.[1];
+  if (stream !== undefined && !STREAM_SUBJECTS.has(stream)) problems.push(`stream ${stream} is none of the platform’s (${[...STREAM_SUBJECTS.keys()].join(', ')})`);
+  for (const [, filter] of line.matchAll(/--(?:subject|filter)\s+'([^']+)'/g)) {
+    if (!(STREAM_SUBJECTS.get(stream ?? '') ?? []).some((subject) => subjectMatches(filter!, subject))) problems.push(`no subject of ${stream ?? 'any stream'} matches ${filter!}`);
+  }
+  const headers: readonly string[] = Object.values(DLQ_HEADERS);
+  for (const [, header] of line.matchAll(/\.header\[\\?"([^"\\]+)\\?"\]/g)) if (!headers.includes(header!)) problems.push(`a dead letter carries no header ${header!}`);
+  return problems;
+}
+
+describe('the runbook’s nats lines no test runs', () => {
+  it('name the platform’s streams, subjects a stream holds, and the headers a dead letter carries', () => {
+    const lines = commands.filter((c) => NOT_RUN_HERE[c.command] === NATS_CLI).map((c) => c.command);
+    expect(lines.length).toBeGreaterThanOrEqual(10);
+    expect(lines.flatMap((line) => natsProblems(line).map((problem) => `\`${line}\`: ${problem}`))).toEqual([]);
+    expect(lines.filter((line) => /\bnats\s+(?:stream|consumer)\b|\.header\[/.test(line)).length).toBeGreaterThanOrEqual(9);
+  });
+
+  it('are checked for what they name (a wrong stream, a filter nothing matches, an unknown header fail)', () => {
+    expect(natsProblems('nats stream info OPENPAW_DEADLETTERS')).toHaveLength(1);
+    expect(natsProblems("nats stream view OPENPAW_DLQ --subject 'openpaw.dlq.cmd.solving.>'")).toEqual(['no subject of OPENPAW_DLQ matches openpaw.dlq.cmd.solving.>']);
+    expect(natsProblems("nats consumer add OPENPAW_EVENTS r --filter 'openpaw.evt.workflow.>'")).toEqual([]);
+    expect(natsProblems('subject=$(jq -r \'.header["Openpaw-Dlq-Subject"][0]\' dl.json)')).toEqual(['a dead letter carries no header Openpaw-Dlq-Subject']);
+  });
+});
+
+describe('the runbook’s kubectl lines no test runs', () => {
+  it('name what deploy/k8s defines: namespace, objects, applied files, ConfigMaps, the built script a pod runs', () => {
+    const cluster = readdirSync(join(root, 'deploy/k8s')).filter((file) => file.endsWith('.yaml') && !file.includes('dry-run')).flatMap((file) => manifestObjects(join('deploy/k8s', file)));
+    const lines = commands.filter((c) => programsOf(c.command).includes('kubectl'));
+    expect(lines.length).toBeGreaterThanOrEqual(6);
+    const problems = [...new Set(lines.map((c) => c.block))].flatMap((block) => {
+      // A block is one sequence: a file applied in it defines objects for the lines after it.
+      const known = new Set(cluster);
+      return block.filter((line) => programsOf(line).includes('kubectl')).flatMap((line) => kubectlProblems(line, known).map((problem) => `\`${line}\`: ${problem}`));
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it('are checked for what they name (a renamed CronJob, an unapplied Job, a missing script fail)', () => {
+    const known = new Set(readdirSync(join(root, 'deploy/k8s')).filter((file) => !file.includes('dry-run')).flatMap((file) => manifestObjects(join('deploy/k8s', file))));
+    expect(kubectlProblems('kubectl -n openpaw create job --from=cronjob/openpaw-retained retention-now', new Set(known))).toEqual(['CronJob openpaw-retained is not in namespace openpaw of deploy/k8s (nor applied before it)']);
+    expect(kubectlProblems('kubectl -n openpaw logs job/openpaw-maths-reindex-dry-run', new Set(known))).toHaveLength(1);
+    expect(kubectlProblems('kubectl -n openpaw run r --overrides=\'{"spec":{"containers":[{"command":["node","dist/tools/read-step-log.js"]}]}}\'', new Set(known))).toEqual(['dist/tools/read-step-log.js is built from no tools/read-step-log.ts']);
   });
 });
 
