@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { nkeys, type NatsConnection } from '@nats-io/nats-core';
 import { catalog, deadLetterSubjectOf, sendersOf, STREAMS } from '@openpaw/contracts';
-import { connectNats, natsConnectionSettingsFromEnv, provisionStreams } from '@openpaw/messaging';
+import { connectNats, KV_BUCKETS, kvStreamName, natsConnectionSettingsFromEnv, openKvBucket, provisionStreams } from '@openpaw/messaging';
 import { findFreePort, type ManagedProcess, spawnManaged, waitForPort } from '@openpaw/testing';
-import { credsFileText, DEAD_LETTER_REDRIVER, NATS_PROVISIONER, NATS_USERS, serviceUsersFromCredsDir } from './nats-credentials.js';
+import { credsFileText, DEAD_LETTER_REDRIVER, kvBucketsOf, NATS_PROVISIONER, NATS_USERS, serviceUsersFromCredsDir } from './nats-credentials.js';
 import { NATS_ACCOUNTS_INCLUDE, NATS_ACCOUNTS_KEY } from './nats-values.js';
 import { natsAccountsConfig } from './partner-access.js';
 import { refusalOf } from './testing/refusal.js';
@@ -127,5 +127,40 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
     expect(outcomes).toEqual(expected);
     // Not a vacuous table: every service is refused something, and every message has a sender allowed.
     for (const { name: service } of SERVICES) expect(expected.some((line) => line.startsWith(`${service} `) && line.endsWith('refused'))).toBe(true);
+  });
+
+  it('lets a service open, write and read its own KV buckets, as its code does; refuses it every other bucket (write, read, info, watch)', async () => {
+    const visual = await connectAs('visual-search');
+    const memory = await openKvBucket(await jetstreamManager(visual), KV_BUCKETS.visualRunMemory.name, { signal: AbortSignal.timeout(5_000) });
+    await memory.put('run-1', 'frontier');
+    expect((await memory.get('run-1'))?.string()).toBe('frontier');
+
+    const outcomes: string[] = [];
+    const expected: string[] = [];
+    for (const { name: service } of SERVICES) {
+      const nc = await connectAs(service);
+      const js = jetstream(nc);
+      for (const bucket of Object.values(KV_BUCKETS).map((spec) => spec.name)) {
+        const stream = kvStreamName(bucket);
+        const attempts: Record<string, () => Promise<unknown>> = {
+          write: () => js.publish(`$KV.${bucket}.probe-${service}`, 'x', { timeout: 5_000 }),
+          read: () => nc.request(`$JS.API.STREAM.MSG.GET.${stream}`, JSON.stringify({ last_by_subj: `$KV.${bucket}.run-1` }), { timeout: 2_000 }),
+          info: () => nc.request(`$JS.API.STREAM.INFO.${stream}`, '', { timeout: 2_000 }),
+          watch: () => nc.request(`$JS.API.CONSUMER.CREATE.${stream}`, JSON.stringify({ stream_name: stream, config: { ack_policy: 'none', deliver_subject: `_INBOX.watch-${service}` } }), { timeout: 2_000 }),
+        };
+        const allowed = kvBucketsOf(service).includes(bucket);
+        for (const [what, attempt] of Object.entries(attempts)) {
+          const refusal = await refusalOf(attempt);
+          outcomes.push(`${service} ${what} ${bucket}: ${/Permission/i.test(refusal) ? 'refused' : refusal === 'allowed' ? 'allowed' : refusal}`);
+          expected.push(`${service} ${what} ${bucket}: ${allowed ? 'allowed' : 'refused'}`);
+        }
+      }
+    }
+    expect(outcomes).toEqual(expected);
+    // Not a vacuous table: each service is refused a bucket, and each bucket is allowed to a service.
+    for (const { name: service } of SERVICES) expect(expected.some((line) => line.startsWith(`${service} `) && line.endsWith('refused'))).toBe(true);
+    for (const { name: bucket } of Object.values(KV_BUCKETS)) expect(expected.some((line) => line.endsWith(` ${bucket}: allowed`))).toBe(true);
+    // The visual run memory is unchanged by the refused writes: only its own entry and visual-search's probe.
+    expect((await memory.status()).values).toBe(2);
   });
 });
