@@ -8,12 +8,14 @@ import { connectNats, KV_BUCKETS, kvStreamName, natsConnectionSettingsFromEnv, o
 import { findFreePort, type ManagedProcess, spawnManaged, waitForPort } from '@openpaw/testing';
 import { credsFileText, DEAD_LETTER_REDRIVER, kvBucketsOf, NATS_PROVISIONER, NATS_USERS, serviceUsersFromCredsDir } from './nats-credentials.js';
 import { NATS_ACCOUNTS_INCLUDE, NATS_ACCOUNTS_KEY } from './nats-values.js';
-import { natsAccountsConfig } from './partner-access.js';
+import { natsAccountsConfig, PARTNER_API_PREFIX, PARTNER_EVENT_ALLOWLIST, partnerConsumerName, provisionPartnerConsumers } from './partner-access.js';
 import { refusalOf } from './testing/refusal.js';
 import { SERVICES } from './topology.js';
 
 const COMMAND = 'openpaw.cmd.solve.GenerateSolution.v1';
 const SOLVE_DURABLE = 'svc-solve';
+/** A partner beside the service users, as production's accounts block has both. */
+const PARTNER = { name: 'acme', user: 'acme', password: 'acme-secret' };
 
 /** A test user's `.creds` file (its JWT is not read by a server with config-file accounts). */
 function credsText(seed: Uint8Array): string {
@@ -49,13 +51,15 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
     // Laid out as the chart's pod has them: its config in nats-config/, the accounts Secret beside it, included as the values say.
     mkdirSync(join(dir, 'nats-config'));
     mkdirSync(join(dir, 'nats-accounts'));
-    writeFileSync(join(dir, 'nats-accounts', NATS_ACCOUNTS_KEY), natsAccountsConfig({ serviceUsers: serviceUsersFromCredsDir(join(dir, 'creds')), partners: [] }));
+    writeFileSync(join(dir, 'nats-accounts', NATS_ACCOUNTS_KEY), natsAccountsConfig({ serviceUsers: serviceUsersFromCredsDir(join(dir, 'creds')), partners: [PARTNER] }));
     const conf = join(dir, 'nats-config', 'nats.conf');
     writeFileSync(conf, `host: 127.0.0.1\nport: ${port}\njetstream { store_dir: ${JSON.stringify(join(dir, 'js'))} }\ninclude ${JSON.stringify(NATS_ACCOUNTS_INCLUDE)}\n`);
     server = spawnManaged(process.env['NATS_SERVER_BIN'] ?? 'nats-server', ['-c', conf]);
     await waitForPort('127.0.0.1', port, server);
     // The stream owner provisions, as the migrations Job's first step does.
-    await provisionStreams(await jetstreamManager(await connectAs(NATS_PROVISIONER)), { mode: 'reconcile' });
+    const owner = await jetstreamManager(await connectAs(NATS_PROVISIONER));
+    await provisionStreams(owner, { mode: 'reconcile' });
+    await provisionPartnerConsumers(owner, [PARTNER.name]);
     const solve = await jetstreamManager(await connectAs('solve'));
     await solve.consumers.add(STREAMS.commands.name, { durable_name: SOLVE_DURABLE, filter_subject: 'openpaw.cmd.solve.>', ack_policy: AckPolicy.Explicit });
     await jetstream(await connectAs('coordinator')).publish(COMMAND, JSON.stringify({ kind: 'command' }));
@@ -162,5 +166,24 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
     for (const { name: bucket } of Object.values(KV_BUCKETS)) expect(expected.some((line) => line.endsWith(` ${bucket}: allowed`))).toBe(true);
     // The visual run memory is unchanged by the refused writes: only its own entry and visual-search's probe.
     expect((await memory.status()).values).toBe(2);
+  });
+
+  it("a partner consumes and acks an allowed event its sender's nkey user published, beside the services' users (production's accounts block); its command publish and commands-stream read are refused", async () => {
+    const allowed = PARTNER_EVENT_ALLOWLIST[0]?.subject ?? '';
+    const definition = catalog.find((candidate) => candidate.subject === allowed);
+    const sender = definition === undefined ? undefined : sendersOf(definition)[0];
+    expect(sender).toBeDefined();
+    await jetstream(await connectAs(sender ?? '')).publish(allowed, JSON.stringify({ kind: 'event' }));
+    const partner = await connectNats({ servers: url, name: 'partner-acme', settings: { user: PARTNER.user, password: PARTNER.password }, connectOptions: { waitOnFirstConnect: false, reconnect: false } });
+    connections.push(partner);
+    const consumer = await jetstream(partner, { apiPrefix: PARTNER_API_PREFIX }).consumers.get(STREAMS.events.name, partnerConsumerName(PARTNER.name, allowed));
+    const message = await consumer.next({ expires: 5_000 });
+    expect(message?.subject).toBe(allowed);
+    expect(await message?.ackAck()).toBe(true);
+    // It is refused a command publish and the commands stream, which stays unchanged.
+    const before = await commandCount(await connectAs('solve'));
+    expect(await refusalOf(() => partner.request(COMMAND, JSON.stringify({ kind: 'forged' }), { timeout: 2_000 }))).toMatch(/Permission/i);
+    expect(await refusalOf(() => partner.request(`$JS.API.STREAM.INFO.${STREAMS.commands.name}`, '', { timeout: 2_000 }))).toMatch(/Permission/i);
+    expect(await commandCount(await connectAs('solve'))).toBe(before);
   });
 });
