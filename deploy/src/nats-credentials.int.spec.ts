@@ -4,16 +4,18 @@ import { join } from 'node:path';
 import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { nkeys, type NatsConnection } from '@nats-io/nats-core';
 import { catalog, deadLetterSubjectOf, sendersOf, STREAMS } from '@openpaw/contracts';
-import { connectNats, natsConnectionSettingsFromEnv, provisionStreams } from '@openpaw/messaging';
+import { connectNats, KV_BUCKETS, kvStreamName, natsConnectionSettingsFromEnv, openKvBucket, provisionStreams } from '@openpaw/messaging';
 import { findFreePort, type ManagedProcess, spawnManaged, waitForPort } from '@openpaw/testing';
-import { credsFileText, DEAD_LETTER_REDRIVER, NATS_PROVISIONER, NATS_USERS, serviceUsersFromCredsDir } from './nats-credentials.js';
+import { credsFileText, DEAD_LETTER_REDRIVER, kvBucketsOf, NATS_PROVISIONER, NATS_USERS, serviceUsersFromCredsDir } from './nats-credentials.js';
 import { NATS_ACCOUNTS_INCLUDE, NATS_ACCOUNTS_KEY } from './nats-values.js';
-import { natsAccountsConfig } from './partner-access.js';
+import { natsAccountsConfig, PARTNER_API_PREFIX, PARTNER_EVENT_ALLOWLIST, partnerConsumerName, provisionPartnerConsumers } from './partner-access.js';
 import { refusalOf } from './testing/refusal.js';
 import { SERVICES } from './topology.js';
 
 const COMMAND = 'openpaw.cmd.solve.GenerateSolution.v1';
 const SOLVE_DURABLE = 'svc-solve';
+/** A partner beside the service users, as production's accounts block has both. */
+const PARTNER = { name: 'acme', user: 'acme', password: 'acme-secret' };
 
 /** A test user's `.creds` file (its JWT is not read by a server with config-file accounts). */
 function credsText(seed: Uint8Array): string {
@@ -49,13 +51,15 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
     // Laid out as the chart's pod has them: its config in nats-config/, the accounts Secret beside it, included as the values say.
     mkdirSync(join(dir, 'nats-config'));
     mkdirSync(join(dir, 'nats-accounts'));
-    writeFileSync(join(dir, 'nats-accounts', NATS_ACCOUNTS_KEY), natsAccountsConfig({ serviceUsers: serviceUsersFromCredsDir(join(dir, 'creds')), partners: [] }));
+    writeFileSync(join(dir, 'nats-accounts', NATS_ACCOUNTS_KEY), natsAccountsConfig({ serviceUsers: serviceUsersFromCredsDir(join(dir, 'creds')), partners: [PARTNER] }));
     const conf = join(dir, 'nats-config', 'nats.conf');
     writeFileSync(conf, `host: 127.0.0.1\nport: ${port}\njetstream { store_dir: ${JSON.stringify(join(dir, 'js'))} }\ninclude ${JSON.stringify(NATS_ACCOUNTS_INCLUDE)}\n`);
     server = spawnManaged(process.env['NATS_SERVER_BIN'] ?? 'nats-server', ['-c', conf]);
     await waitForPort('127.0.0.1', port, server);
     // The stream owner provisions, as the migrations Job's first step does.
-    await provisionStreams(await jetstreamManager(await connectAs(NATS_PROVISIONER)), { mode: 'reconcile' });
+    const owner = await jetstreamManager(await connectAs(NATS_PROVISIONER));
+    await provisionStreams(owner, { mode: 'reconcile' });
+    await provisionPartnerConsumers(owner, [PARTNER.name]);
     const solve = await jetstreamManager(await connectAs('solve'));
     await solve.consumers.add(STREAMS.commands.name, { durable_name: SOLVE_DURABLE, filter_subject: 'openpaw.cmd.solve.>', ack_policy: AckPolicy.Explicit });
     await jetstream(await connectAs('coordinator')).publish(COMMAND, JSON.stringify({ kind: 'command' }));
@@ -127,5 +131,59 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
     expect(outcomes).toEqual(expected);
     // Not a vacuous table: every service is refused something, and every message has a sender allowed.
     for (const { name: service } of SERVICES) expect(expected.some((line) => line.startsWith(`${service} `) && line.endsWith('refused'))).toBe(true);
+  });
+
+  it('lets a service open, write and read its own KV buckets, as its code does; refuses it every other bucket (write, read, info, watch)', async () => {
+    const visual = await connectAs('visual-search');
+    const memory = await openKvBucket(await jetstreamManager(visual), KV_BUCKETS.visualRunMemory.name, { signal: AbortSignal.timeout(5_000) });
+    await memory.put('run-1', 'frontier');
+    expect((await memory.get('run-1'))?.string()).toBe('frontier');
+
+    const outcomes: string[] = [];
+    const expected: string[] = [];
+    for (const { name: service } of SERVICES) {
+      const nc = await connectAs(service);
+      const js = jetstream(nc);
+      for (const bucket of Object.values(KV_BUCKETS).map((spec) => spec.name)) {
+        const stream = kvStreamName(bucket);
+        const attempts: Record<string, () => Promise<unknown>> = {
+          write: () => js.publish(`$KV.${bucket}.probe-${service}`, 'x', { timeout: 5_000 }),
+          read: () => nc.request(`$JS.API.STREAM.MSG.GET.${stream}`, JSON.stringify({ last_by_subj: `$KV.${bucket}.run-1` }), { timeout: 2_000 }),
+          info: () => nc.request(`$JS.API.STREAM.INFO.${stream}`, '', { timeout: 2_000 }),
+          watch: () => nc.request(`$JS.API.CONSUMER.CREATE.${stream}`, JSON.stringify({ stream_name: stream, config: { ack_policy: 'none', deliver_subject: `_INBOX.watch-${service}` } }), { timeout: 2_000 }),
+        };
+        const allowed = kvBucketsOf(service).includes(bucket);
+        for (const [what, attempt] of Object.entries(attempts)) {
+          const refusal = await refusalOf(attempt);
+          outcomes.push(`${service} ${what} ${bucket}: ${/Permission/i.test(refusal) ? 'refused' : refusal === 'allowed' ? 'allowed' : refusal}`);
+          expected.push(`${service} ${what} ${bucket}: ${allowed ? 'allowed' : 'refused'}`);
+        }
+      }
+    }
+    expect(outcomes).toEqual(expected);
+    // Not a vacuous table: each service is refused a bucket, and each bucket is allowed to a service.
+    for (const { name: service } of SERVICES) expect(expected.some((line) => line.startsWith(`${service} `) && line.endsWith('refused'))).toBe(true);
+    for (const { name: bucket } of Object.values(KV_BUCKETS)) expect(expected.some((line) => line.endsWith(` ${bucket}: allowed`))).toBe(true);
+    // The visual run memory is unchanged by the refused writes: only its own entry and visual-search's probe.
+    expect((await memory.status()).values).toBe(2);
+  });
+
+  it("a partner consumes and acks an allowed event its sender's nkey user published, beside the services' users (production's accounts block); its command publish and commands-stream read are refused", async () => {
+    const allowed = PARTNER_EVENT_ALLOWLIST[0]?.subject ?? '';
+    const definition = catalog.find((candidate) => candidate.subject === allowed);
+    const sender = definition === undefined ? undefined : sendersOf(definition)[0];
+    expect(sender).toBeDefined();
+    await jetstream(await connectAs(sender ?? '')).publish(allowed, JSON.stringify({ kind: 'event' }));
+    const partner = await connectNats({ servers: url, name: 'partner-acme', settings: { user: PARTNER.user, password: PARTNER.password }, connectOptions: { waitOnFirstConnect: false, reconnect: false } });
+    connections.push(partner);
+    const consumer = await jetstream(partner, { apiPrefix: PARTNER_API_PREFIX }).consumers.get(STREAMS.events.name, partnerConsumerName(PARTNER.name, allowed));
+    const message = await consumer.next({ expires: 5_000 });
+    expect(message?.subject).toBe(allowed);
+    expect(await message?.ackAck()).toBe(true);
+    // It is refused a command publish and the commands stream, which stays unchanged.
+    const before = await commandCount(await connectAs('solve'));
+    expect(await refusalOf(() => partner.request(COMMAND, JSON.stringify({ kind: 'forged' }), { timeout: 2_000 }))).toMatch(/Permission/i);
+    expect(await refusalOf(() => partner.request(`$JS.API.STREAM.INFO.${STREAMS.commands.name}`, '', { timeout: 2_000 }))).toMatch(/Permission/i);
+    expect(await commandCount(await connectAs('solve'))).toBe(before);
   });
 });

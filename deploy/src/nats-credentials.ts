@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nkeys } from '@nats-io/nats-core';
 import { catalog, deadLetterSubjectOf, laneDurableOf, lanesOfService, STREAMS, subjectsSentBy } from '@openpaw/contracts';
+import { KV_BUCKETS, kvStreamName } from '@openpaw/messaging';
 import { SERVICES } from './topology.js';
 
 /*
@@ -82,11 +83,38 @@ function durableSubjects(durable: string): string[] {
 export const DEAD_LETTER_REDRIVER = 'gateway';
 
 /**
- * What every service publishes besides its messages: JetStream API requests (less the denials
- * below), acknowledgements, flow-control answers of ordered consumers (KV watches), KV writes, and
- * dead letters (`startConsumer` dead-letters what it consumes).
+ * The KV buckets a service's own code opens (`KV_BUCKETS`), besides the command receipts every
+ * service with command lanes writes (its lanes record each pickup): the coordinator reads receipts
+ * when a step timer fires; visual-search keeps its run memory and evidence cache; research its
+ * scholarly start slots. `nats-publish-permissions.spec.ts` checks this against each service's source.
  */
-const SERVICE_PLUMBING: readonly string[] = ['$JS.API.>', '$JS.ACK.>', '$JS.FC.>', '$KV.>', deadLetterSubjectOf('>')];
+export const KV_BUCKETS_OPENED_BY: Readonly<Record<string, readonly string[]>> = {
+  coordinator: [KV_BUCKETS.commandReceipts.name],
+  'visual-search': [KV_BUCKETS.visualRunMemory.name, KV_BUCKETS.visualEvidenceCache.name],
+  research: [KV_BUCKETS.scholarlyStartSlots.name],
+};
+
+/** Every KV bucket a service reads or writes: those its code opens, and the command receipts if it has command lanes. */
+export function kvBucketsOf(service: string): readonly string[] {
+  const receipts = commandDurablesOf(service).length > 0 ? [KV_BUCKETS.commandReceipts.name] : [];
+  return [...new Set([...receipts, ...(KV_BUCKETS_OPENED_BY[service] ?? [])])];
+}
+
+/**
+ * Every JetStream API request that names a bucket's stream (its info, a direct or stream get, a
+ * consumer or watch on it): `$JS.API.<A>.<B>.KV_x[.…]` and `$JS.API.<A>.<B>.<C>.KV_x[.…]`.
+ */
+function kvStreamApiSubjects(bucket: string): string[] {
+  const stream = kvStreamName(bucket);
+  return [`$JS.API.*.*.${stream}`, `$JS.API.*.*.${stream}.>`, `$JS.API.*.*.*.${stream}`, `$JS.API.*.*.*.${stream}.>`];
+}
+
+/**
+ * What every service publishes besides its messages: JetStream API requests (less the denials
+ * below), acknowledgements, flow-control answers of ordered consumers (KV watches), and dead letters
+ * (`startConsumer` dead-letters what it consumes). KV writes only to its own buckets (`kvBucketsOf`).
+ */
+const SERVICE_PLUMBING: readonly string[] = ['$JS.API.>', '$JS.ACK.>', '$JS.FC.>', deadLetterSubjectOf('>')];
 
 /** The message subjects a service may publish: those the catalog says it sends (`MESSAGES_SENT_BY`), every one for the redriver. */
 export function publishableSubjectsOf(service: string): readonly string[] {
@@ -100,14 +128,25 @@ export function publishableSubjectsOf(service: string): readonly string[] {
  * - a service publishes only the messages it sends (`MESSAGES_SENT_BY`), so a bug or a compromised pod
  *   cannot forge another service's command or event; and it may not administer streams or buckets,
  *   nor take, acknowledge, create or delete another service's command consumer, so it cannot consume
- *   (and so lose) the commands of another, nor reshape the streams every run depends on.
+ *   (and so lose) the commands of another, nor reshape the streams every run depends on;
+ * - it writes only the KV buckets it uses (`kvBucketsOf`), and cannot read, watch or inspect the
+ *   others (a visual-degrees run's memory names the people searched).
  * Deny wins over allow in nats-server.
  */
 export function natsPermissionsOf(user: string): NatsPermissions {
   if (user === NATS_PROVISIONER) return { publish: { allow: ['$JS.API.>'] }, subscribe: { allow: ['_INBOX.>'] } };
   if (!SERVICES.some((service) => service.name === user)) throw new Error(`no NATS user ${user} (NATS_USERS: ${NATS_USERS.join(', ')})`);
   const others = SERVICES.filter((service) => service.name !== user).flatMap((service) => commandDurablesOf(service.name));
-  return { publish: { allow: [...publishableSubjectsOf(user), ...SERVICE_PLUMBING], deny: [...STREAM_ADMINISTRATION, ...others.flatMap(durableSubjects)] } };
+  const buckets = kvBucketsOf(user);
+  const otherBuckets = Object.values(KV_BUCKETS)
+    .map((bucket) => bucket.name)
+    .filter((bucket) => !buckets.includes(bucket));
+  return {
+    publish: {
+      allow: [...publishableSubjectsOf(user), ...SERVICE_PLUMBING, ...buckets.map((bucket) => `$KV.${bucket}.>`)],
+      deny: [...STREAM_ADMINISTRATION, ...others.flatMap(durableSubjects), ...otherBuckets.flatMap(kvStreamApiSubjects)],
+    },
+  };
 }
 
 /** A user's permissions as nats-server's config syntax (JSON is valid there). */

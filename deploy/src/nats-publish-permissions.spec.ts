@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as contracts from '@openpaw/contracts';
-import { catalog, MESSAGES_SENT_BY, type AnyMessageDefinition } from '@openpaw/contracts';
-import { DEAD_LETTER_REDRIVER, natsPermissionsOf, publishableSubjectsOf } from './nats-credentials.js';
+import { catalog, lanesOfService, MESSAGES_SENT_BY, type AnyMessageDefinition } from '@openpaw/contracts';
+import { KV_BUCKETS } from '@openpaw/messaging';
+import { DEAD_LETTER_REDRIVER, KV_BUCKETS_OPENED_BY, kvBucketsOf, natsPermissionsOf, publishableSubjectsOf } from './nats-credentials.js';
 import { SERVICES } from './topology.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -70,5 +71,23 @@ describe('publish permissions from the catalog (MESSAGES_SENT_BY)', () => {
       if (service !== DEAD_LETTER_REDRIVER) expect(messages.length).toBeLessThan(catalog.length);
     }
     expect(publishableSubjectsOf(DEAD_LETTER_REDRIVER)).toHaveLength(catalog.length);
+  });
+
+  it("gives each service the KV buckets its code opens (both ways), and the command receipts exactly to the services with command lanes", () => {
+    const opened: Record<string, string[]> = {};
+    for (const { name: service } of SERVICES) {
+      const source = sourceOf(service);
+      // A bucket is opened through its `KV_BUCKETS` entry; the receipts also through the store that opens them.
+      const buckets = Object.entries(KV_BUCKETS)
+        .filter(([key]) => new RegExp(`\\bKV_BUCKETS\\.${key}\\b`).test(source) || (key === 'commandReceipts' && /\bKvCommandReceiptStore\b/.test(source)))
+        .map(([, bucket]) => bucket.name);
+      if (buckets.length > 0) opened[service] = buckets;
+      const hasCommandLanes = [...lanesOfService(catalog, service)].some(([, commands]) => commands.length > 0);
+      expect([...kvBucketsOf(service)].sort()).toEqual([...new Set([...buckets, ...(hasCommandLanes ? [KV_BUCKETS.commandReceipts.name] : [])])].sort());
+      // Its publish allow list writes exactly those buckets.
+      const kvWrites = (natsPermissionsOf(service).publish.allow ?? []).filter((subject) => subject.startsWith('$KV.'));
+      expect(kvWrites.sort()).toEqual(kvBucketsOf(service).map((bucket) => `$KV.${bucket}.>`).sort());
+    }
+    expect(opened).toEqual(KV_BUCKETS_OPENED_BY);
   });
 });
