@@ -1,6 +1,6 @@
 import type { JetStreamClient, JetStreamManager, StoredMsg } from '@nats-io/jetstream';
 import { headers as natsHeaders, type MsgHdrs } from '@nats-io/nats-core';
-import { STREAMS } from '@openpaw/contracts';
+import { deadLetterSubjectOf, STREAMS } from '@openpaw/contracts';
 import { DLQ_HEADERS } from './consumer.js';
 
 /** Set on a redriven message: the dead-letter sequence it came from (for tracing an operator's redrive). */
@@ -18,7 +18,14 @@ export type RedriveOutcome =
   | { readonly kind: 'redriven'; readonly seq: number; readonly subject: string; readonly msgId: string }
   | { readonly kind: 'not_found'; readonly seq: number }
   /** No original-subject header: it was not dead-lettered by `startConsumer`, so where it goes back to is unknown. */
-  | { readonly kind: 'no_original_subject'; readonly seq: number };
+  | { readonly kind: 'no_original_subject'; readonly seq: number }
+  /**
+   * Its original-subject header names a subject whose dead letters are not stored where it is: a
+   * consumer dead-letters a message on `deadLetterSubjectOf` its own subject, so this one was written by
+   * something else (every service may publish dead letters), and redriving it would publish whatever it
+   * claims under the redriver's permissions. Never redriven.
+   */
+  | { readonly kind: 'not_its_dead_letter'; readonly seq: number; readonly storedOn: string; readonly originalSubject: string };
 
 export interface BulkRedriveResult {
   /** Dead letters the filter matched (all of them redriven unless `dryRun`). */
@@ -71,6 +78,7 @@ export async function redriveDeadLetter(js: JetStreamClient, jsm: JetStreamManag
   if (stored === null) return { kind: 'not_found', seq };
   const subject = stored.header?.get(DLQ_HEADERS.originalSubject);
   if (subject === undefined || subject === '') return { kind: 'no_original_subject', seq };
+  if (stored.subject !== deadLetterSubjectOf(subject)) return { kind: 'not_its_dead_letter', seq, storedOn: stored.subject, originalSubject: subject };
   const originalMsgId = stored.header?.get(DLQ_HEADERS.originalMsgId);
   const msgId = `${originalMsgId === undefined || originalMsgId === '' ? `dlq-${seq}` : originalMsgId}:redrive:${seq}`;
   await js.publish(subject, stored.data, { msgID: msgId, headers: originalHeaders(stored, seq) });

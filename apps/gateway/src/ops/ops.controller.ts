@@ -125,7 +125,7 @@ export class OpsController {
   @ApiZodParams(deadLetterSeqParams)
   @ApiOkResponse({ schema: openApiSchema(redriveOneResponse) })
   @ApiNotFoundResponse({ description: 'No dead letter at that sequence (already redriven, or expired).', schema: openApiSchema(errorBody) })
-  @ApiUnprocessableEntityResponse({ description: 'It names no original subject, so there is nowhere to redrive it to.', schema: openApiSchema(errorBody) })
+  @ApiUnprocessableEntityResponse({ description: 'It names no original subject, so there is nowhere to redrive it to; or it names a subject whose dead letters are stored elsewhere (no consumer wrote it).', schema: openApiSchema(errorBody) })
   async redriveOne(
     @CurrentUser() user: AuthenticatedUser,
     @Param(new ZodValidationPipe(deadLetterSeqParams)) params: z.output<typeof deadLetterSeqParams>,
@@ -137,6 +137,11 @@ export class OpsController {
         throw new NotFoundException({ error: 'not_found', message: `no dead letter at sequence ${params.seq} (already redriven, or expired)` });
       case 'no_original_subject':
         throw new UnprocessableEntityException({ error: 'not_redrivable', message: `dead letter ${params.seq} has no original-subject header, so there is nowhere to redrive it to` });
+      case 'not_its_dead_letter':
+        throw new UnprocessableEntityException({
+          error: 'not_redrivable',
+          message: `dead letter ${params.seq} is stored on ${outcome.storedOn} but names ${outcome.originalSubject}, whose dead letters go elsewhere: no consumer wrote it, so it is not redriven`,
+        });
       case 'redriven':
         await this.audit.record({ actor: user.userId, action: 'redrive_one', target: { seq: outcome.seq, subject: outcome.subject, msgId: outcome.msgId }, affected: 1 });
         return { seq: outcome.seq, subject: outcome.subject, msgId: outcome.msgId };

@@ -253,5 +253,19 @@ describe('the operations API (real NATS + PostgreSQL)', () => {
     ]);
     expect(Date.parse(String(entries[1]?.['occurredAt']))).toBeLessThanOrEqual(Date.parse(String(entries[0]?.['occurredAt'])));
     expect((await get('/ops/audit?limit=0', adminToken)).status).toBe(400);
+
+    // A dead letter no consumer wrote (any service may publish dead letters): stored on another subject's
+    // dead-letter subject while naming a command, it is refused one by one and by filter, and nothing is published.
+    const forged = createEnvelope(RedriveWork, { n: 99 }, { source: '/openpaw/ops-spec', correlationId: 'run-forged' });
+    const forgedHeaders = headers();
+    forgedHeaders.set(DLQ_HEADERS.originalSubject, RedriveWork.subject);
+    forgedHeaders.set(DLQ_HEADERS.reason, 'forged: quota');
+    const planted = await js.publish('openpaw.dlq.evt.redrivespec.Other.v1', JSON.stringify(forged), { msgID: 'redrive-spec-forged', headers: forgedHeaders });
+    const refusedForged = await post(`/ops/dead-letters/${planted.seq}/redrive`, adminToken);
+    expect(refusedForged.status).toBe(422);
+    expect(await refusedForged.json()).toMatchObject({ error: 'not_redrivable', message: expect.stringContaining('no consumer wrote it') });
+    expect(await (await post('/ops/dead-letters/redrive', adminToken, { subject: RedriveWork.subject, reason: 'forged' })).json()).toMatchObject({ matched: 1, redriven: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(handled.map((h) => h.n)).not.toContain(99);
   });
 });
