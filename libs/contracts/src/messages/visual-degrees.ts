@@ -59,5 +59,27 @@ export const visualDegreesRequest = z
   .refine((request) => personNameKey(request.from) !== personNameKey(request.to), { path: ['to'], message: '`to` must name someone other than `from`' });
 export type VisualDegreesRequest = z.input<typeof visualDegreesRequest>;
 
+/**
+ * Why a `visual_degrees` run ended without a path (S7): the `no_path` event's and the view's
+ * `failure.reason`. `unknown_person`: the local demo world knows nobody by a name asked;
+ * `not_a_public_figure`: A (or B meeting in the middle) was in none of the photos their own discovery
+ * read, so the celebrity recogniser does not know them; `person_taken_down`: A or B was taken down
+ * while the run searched (it stops, their name redacted); `step_failed`: a step failed for good (the
+ * `error` event says why); `unexpected_error`: the workflow's own decision threw.
+ */
+export const VISUAL_DEGREES_NO_PATH_REASONS = [
+  'hop_limit_reached',
+  'no_candidates',
+  'search_budget_exhausted',
+  'recognition_budget_exhausted',
+  'runtime_budget_exhausted',
+  'unknown_person',
+  'not_a_public_figure',
+  'step_failed',
+  'person_taken_down',
+  'unexpected_error',
+] as const;
+export type VisualDegreesNoPathReason = (typeof VISUAL_DEGREES_NO_PATH_REASONS)[number];
+
 /** The spec's streaming event types (and `cancelled`, the owner's cancel), in the run's view and on its SSE stream. */
 export const VISUAL_DEGREES_EVENT_TYPES = ['status', 'evidence', 'path_update', 'final', 'no_path', 'error', 'cancelled'] as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { VISUAL_DEGREES_EVENT_TYPES } from '../messages/visual-degrees.js';
+import { VISUAL_DEGREES_EVENT_TYPES, VISUAL_DEGREES_NO_PATH_REASONS } from '../messages/visual-degrees.js';
 import { visualWorldInfo } from '../messages/visual-search.js';
 import { RUN_STATUSES } from './retrieve-or-generate-view.js';
 
@@ -73,7 +73,7 @@ export const visualDegreesView = z.object({
   result: z.record(z.string(), z.unknown()).optional().describe('S6: `{ path, edges, confidenceMap, graph }`.'),
   failure: z
     .object({
-      reason: z.string(),
+      reason: z.enum(VISUAL_DEGREES_NO_PATH_REASONS).describe('`person_taken_down`: A or B was taken down while the run searched; `not_a_public_figure`: the celebrity recogniser never recognised them in their own photos; `unknown_person`: the local demo world knows nobody by a name asked.'),
       detail: z.string(),
       unknownNames: z.array(z.string()).optional().describe('`unknown_person`: the names asked that the local demo world does not know.'),
       knownNames: z.array(z.string()).optional().describe('`unknown_person`: every name the local demo world knows.'),

@@ -7096,7 +7096,11 @@ export interface operations {
                                 detail: string;
                                 /** @description `unknown_person`: every name the local demo world knows. */
                                 knownNames?: string[];
-                                reason: string;
+                                /**
+                                 * @description `person_taken_down`: A or B was taken down while the run searched; `not_a_public_figure`: the celebrity recogniser never recognised them in their own photos; `unknown_person`: the local demo world knows nobody by a name asked.
+                                 * @enum {string}
+                                 */
+                                reason: "hop_limit_reached" | "no_candidates" | "search_budget_exhausted" | "recognition_budget_exhausted" | "runtime_budget_exhausted" | "unknown_person" | "not_a_public_figure" | "step_failed" | "person_taken_down" | "unexpected_error";
                                 /** @description `unknown_person`: the names asked that the local demo world does not know. */
                                 unknownNames?: string[];
                             };

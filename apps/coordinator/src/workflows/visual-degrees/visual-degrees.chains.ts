@@ -1,4 +1,4 @@
-import { edgeConfidence, fallbackOrder, personNameKey } from '@openpaw/contracts';
+import { type EdgeRefuted, type EdgeVerified, edgeConfidence, fallbackOrder, type MessageData, personNameKey } from '@openpaw/contracts';
 import { type Candidate, hopsVerified, type IdentifiedPerson, type Person, type VerifiedEdge, type VisualDegreesData } from './visual-degrees.data.js';
 import { pathUpdate, REMOVED, withEvents } from './visual-degrees.view.js';
 
@@ -223,4 +223,28 @@ export function withoutPerson(data: D, celebrityId: string): { readonly data: D;
       directSearches: (pruned.directSearches ?? []).filter((search) => !search.queries.some((query) => query.includes(REMOVED))),
     },
   };
+}
+
+/**
+ * An `EdgeVerified` reply read as if the service had known every takedown the run has seen: a reply
+ * made during the service's takedown-list refresh (30 s) may picture a person already taken down, and
+ * such a photo is no evidence. The edge keeps its other photos (its confidence recomputed from them);
+ * with none left, or with an end taken down, the reply refutes the edge (no evidence), so the run cuts
+ * it rather than keeping an edge whose only picture reads "[removed]".
+ */
+export function verifiedWithoutTakenDown(
+  data: D,
+  reply: MessageData<typeof EdgeVerified>,
+): { readonly verified: MessageData<typeof EdgeVerified> } | { readonly refuted: MessageData<typeof EdgeRefuted> } {
+  const takenDown = new Set(data.takenDown ?? []);
+  if (takenDown.size === 0) return { verified: reply };
+  const { edge } = reply;
+  const pictured = (image: VerifiedEdge['evidence'][number]): readonly string[] => image.shows ?? [edge.from.celebrityId, edge.to.celebrityId];
+  const photos = edge.evidence.filter((image) => !pictured(image).some((who) => takenDown.has(who)));
+  if (photos.length === edge.evidence.length && !takenDown.has(edge.from.celebrityId) && !takenDown.has(edge.to.celebrityId)) return { verified: reply };
+  if (photos.length === 0 || takenDown.has(edge.from.celebrityId) || takenDown.has(edge.to.celebrityId)) {
+    const { edge: _edge, ...rest } = reply;
+    return { refuted: { ...rest, from: edge.from, to: edge.to, reason: 'no_evidence', partialEvidence: [] } };
+  }
+  return { verified: { ...reply, edge: { ...edge, evidence: photos, edgeConf: edgeConfidence(photos) } } };
 }

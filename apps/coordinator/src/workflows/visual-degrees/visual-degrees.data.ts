@@ -1,4 +1,4 @@
-import { type EdgeVerified, type MessageData, VISUAL_DEGREES_MAX_HOPS, type VisualDegreesEvidenceCard, type VisualDegreesPartialEvidence, type VisualWorldInfo, visualDegreesRequest, type visualPerson } from '@openpaw/contracts';
+import { type EdgeVerified, type MessageData, VISUAL_DEGREES_MAX_HOPS, type VisualDegreesEvidenceCard, type VisualDegreesNoPathReason, type VisualDegreesPartialEvidence, type VisualWorldInfo, visualDegreesRequest, type visualPerson } from '@openpaw/contracts';
 import type { Backoff, JsonObject, RunSnapshot, StepProgress } from '@openpaw/saga';
 import type { z } from 'zod';
 
@@ -60,26 +60,8 @@ export interface Candidate {
   readonly bestConfWithFrontier: number;
 }
 
-/** Why S7. */
-export type FailureReason =
-  | 'hop_limit_reached'
-  | 'no_candidates'
-  | 'search_budget_exhausted'
-  | 'recognition_budget_exhausted'
-  | 'runtime_budget_exhausted'
-  /** The local demo world knows nobody by one of the names (the no_path event lists those it knows). */
-  | 'unknown_person'
-  /**
-   * A person the run started from (A, or B meeting in the middle) was in none of the photos their own
-   * discovery read, at the threshold: the recogniser (celebrity recognition) does not know them as a
-   * public figure, and visual degrees connects public figures only; nothing more is searched.
-   */
-  | 'not_a_public_figure'
-  | 'step_failed'
-  /** A person the run connects (A or B) was taken down while it ran: it stops, and their name is redacted. */
-  | 'person_taken_down'
-  /** A fault of the workflow itself (its decision threw): the `error` event carries it. */
-  | 'unexpected_error';
+/** Why S7: the contract's list (the view and the API document every reason; the doc comment there says what each means). */
+export type FailureReason = VisualDegreesNoPathReason;
 
 /** The spec's streaming events, kept in run data in order (`seq` is the SSE id, so a client resumes). */
 export type StreamEvent =

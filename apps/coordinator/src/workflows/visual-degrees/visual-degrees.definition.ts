@@ -12,7 +12,7 @@ import {
   verificationQueries,
 } from '@openpaw/contracts';
 import { clearPendingRetry, decideByTable, type Effect, onEvent, onStart, RUN_DEADLINE_TIMER, type SagaDefinition, type StepLogEntry, transitionsOf, type WorkflowTable } from '@openpaw/saga';
-import { chainOf, chosenCandidate, frontierOf, isSamePerson, meetingFirst, meetingOf, otherChainCutTo, otherEndOf, otherSide, recordSightings, usableCandidates, withChain, withoutPerson } from './visual-degrees.chains.js';
+import { chainOf, chosenCandidate, frontierOf, isSamePerson, meetingFirst, meetingOf, otherChainCutTo, otherEndOf, otherSide, recordSightings, usableCandidates, verifiedWithoutTakenDown, withChain, withoutPerson } from './visual-degrees.chains.js';
 import { discover, discoverWithinHops, verifyEdge } from './visual-degrees.commands.js';
 import {
   budgetReason,
@@ -89,7 +89,7 @@ export function visualDegreesDefinition(timings: VisualDegreesTimings = DEFAULT_
     INITIALIZING: [onStart(['DIRECT_EDGE', 'FAILED'], (run, _start, { now }) => started(timings, run, now))],
     // S1: A ↔ B directly.
     DIRECT_EDGE: [
-      onEvent(EdgeVerified, ['SUCCEEDED'], (run, { data }, { now }) => directEdgeVerified(run, data, now)),
+      onEvent(EdgeVerified, ['SUCCEEDED', 'DISCOVERING', 'FAILED'], (run, { data }, { now }) => asTakenDownAllows(run, data, (d) => directEdgeVerified(run, d, now), (d) => directEdgeRefuted(timings, run, d, now))),
       onEvent(EdgeRefuted, ['DISCOVERING', 'FAILED'], (run, { data }, { now }) => directEdgeRefuted(timings, run, data, now)),
       ...stepRows(timings, 'direct'),
       onEvent(VisualPersonTakenDown, ['DISCOVERING', 'FAILED'], (run, { data }, { now }) => takenDownWhileRunning(timings, run, data, now)),
@@ -108,14 +108,16 @@ export function visualDegreesDefinition(timings: VisualDegreesTimings = DEFAULT_
     ],
     // S4: frontier ↔ X.
     VERIFYING: [
-      onEvent(EdgeVerified, ['BRIDGING', 'SUCCEEDED', 'FAILED'], (run, { data }, { now }) => intermediateVerified(timings, run, data, now)),
+      onEvent(EdgeVerified, ['BRIDGING', 'SUCCEEDED', 'FAILED', 'SELECTING', 'DISCOVERING'], (run, { data }, { now }) =>
+        asTakenDownAllows(run, data, (d) => intermediateVerified(timings, run, d, now), (d) => intermediateRefuted(timings, run, d, now)),
+      ),
       onEvent(EdgeRefuted, ['SELECTING', 'DISCOVERING', 'FAILED'], (run, { data }, { now }) => intermediateRefuted(timings, run, data, now)),
       ...stepRows(timings, 'verify'),
       onEvent(VisualPersonTakenDown, ['DISCOVERING', 'FAILED'], (run, { data }, { now }) => takenDownWhileRunning(timings, run, data, now)),
     ],
     // S5: X ↔ B, or expand again from X while the hop depth allows.
     BRIDGING: [
-      onEvent(EdgeVerified, ['SUCCEEDED'], (run, { data }, { now }) => targetReached(run, data, now)),
+      onEvent(EdgeVerified, ['SUCCEEDED', 'DISCOVERING', 'FAILED'], (run, { data }, { now }) => asTakenDownAllows(run, data, (d) => targetReached(run, d, now), (d) => bridgeRefuted(timings, run, d, now))),
       onEvent(EdgeRefuted, ['DISCOVERING', 'FAILED'], (run, { data }, { now }) => bridgeRefuted(timings, run, data, now)),
       ...stepRows(timings, 'bridge'),
       onEvent(VisualPersonTakenDown, ['DISCOVERING', 'FAILED'], (run, { data }, { now }) => takenDownWhileRunning(timings, run, data, now)),
@@ -164,6 +166,21 @@ function started(timings: VisualDegreesTimings, run: Run, now: Date): VisualDeci
     logs: [{ step: 'decision', payload: { decision: 'initialized', from: run.data.from.name, to: run.data.to.name, hop_limit: run.data.hopLimit, threshold, images_per_query: imagesPerQuery, budgets: { ...run.data.budgets } } }],
     effects: [...sent.effects, deadline],
   };
+}
+
+/**
+ * An `EdgeVerified` reply decided as the row's refutation when, without the photos of a person taken
+ * down while the run went on (`verifiedWithoutTakenDown`), no evidence is left: a late reply does not
+ * put an edge on the chain that only a removed picture shows.
+ */
+function asTakenDownAllows(
+  run: Run,
+  reply: MessageData<typeof EdgeVerified>,
+  verified: (d: MessageData<typeof EdgeVerified>) => VisualDecision,
+  refuted: (d: MessageData<typeof EdgeRefuted>) => VisualDecision,
+): VisualDecision {
+  const read = verifiedWithoutTakenDown(run.data, reply);
+  return 'verified' in read ? verified(read.verified) : refuted(read.refuted);
 }
 
 /** S1 A ↔ B verified → S6. */

@@ -239,6 +239,30 @@ describe('visual_degrees (spec 03): a finished run amended after a takedown', ()
       expect(JSON.stringify(data(d))).not.toContain(withZed.evidence[0]?.imageUrl);
     });
 
+    it('when a reply made before the service knew has them in its only photo, then the edge is refuted, not kept with a "[removed]" picture; a last hop so pictured does not end the run', () => {
+      const onlyWithZed = (e: ReturnType<typeof edge>) => ({ ...e, evidence: e.evidence.map((img) => ({ ...img, shows: [e.from.celebrityId, e.to.celebrityId, ZED.celebrityId] })) });
+      const d = selecting(undefined, ONE_SIDED);
+      takenDown(d, ZED.celebrityId);
+      selected(d, [XAV]);
+      const late = verified(d, onlyWithZed(edge(ADA, XAV)), usage(0, 0, true));
+      expect(late.outcome).toBe('applied');
+      expect(late.state).not.toBe('BRIDGING');
+      expect(data(d).path).toEqual([ADA]);
+      expect(data(d).edges).toEqual([]);
+      expect(JSON.stringify(data(d))).not.toContain('[removed]');
+      expect((late.view() as { events: { type: string }[] }).events.filter((e) => e.type === 'evidence')).toEqual([]);
+
+      // S5: the bridge to B answered with only a photo that shows them: no success on it.
+      const bridging = selecting(undefined, ONE_SIDED);
+      selected(bridging, [XAV]);
+      verified(bridging, edge(ADA, XAV), usage(0, 0, true));
+      expect(takenDown(bridging, ZED.celebrityId).outcome).toBe('applied');
+      const lastHop = verified(bridging, onlyWithZed(edge(XAV, BEA)));
+      expect(lastHop.state).toBe('DISCOVERING');
+      expect(data(bridging).path).toEqual([ADA, XAV]);
+      expect(JSON.stringify(data(bridging))).not.toContain('[removed]');
+    });
+
     it('when a candidate of the selection in flight is taken down and none is left, then S2 starts again from the frontier', () => {
       const d = selecting([candidate(ZED, 90)], ONE_SIDED);
       const s = takenDown(d, ZED.celebrityId);
