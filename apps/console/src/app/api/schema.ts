@@ -2245,7 +2245,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description It names no original subject, so there is nowhere to redrive it to. */
+            /** @description It names no original subject, so there is nowhere to redrive it to; or it names a subject whose dead letters are stored elsewhere (no consumer wrote it). */
             422: {
                 headers: {
                     [name: string]: unknown;
