@@ -102,6 +102,18 @@ describe('judgeReading', () => {
     });
   });
 
+  it('refuses a space the reader left in doubt between two words when either way is other maths ("workout" keys other prose than "work out")', () => {
+    const withDoubtedSpace = (text: string, after: number): OcrReading => {
+      const read = reading(text);
+      const line = read.lines[0]!;
+      const nearMiss: OcrChar = { text: '', confidence: 0.5, alternatives: [{ text: ' ', confidence: 0.5 }], unlisted: 0 };
+      return { ...read, lines: [{ ...line, chars: [...line.chars.slice(0, after), nearMiss, ...line.chars.slice(after)] }] };
+    };
+    expect(judgeReading(withDoubtedSpace('Workout 28 ÷ 7 - 29', 4))).toMatchObject({ status: 'unreadable', reason: expect.stringContaining('" " 0.50') });
+    // Where one way is no maths ("2 8 ÷ 7" does not parse), the other stands.
+    expect(judgeReading(withDoubtedSpace('Evaluate 28 ÷ 7 - 29', 10))).toMatchObject({ status: 'read' });
+  });
+
   it('refuses a doubt whose readings do not cover its probability', () => {
     const outcome = judgeReading(reading('Solve 3x + 1 = 7', [{ at: 15, confidence: 0.6, alternatives: [{ text: '1', confidence: 0.2 }] }]));
     expect(outcome).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/read unsure: "7" 0\.60/) });

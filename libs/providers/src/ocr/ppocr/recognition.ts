@@ -146,18 +146,36 @@ export function decodeLine(output: TensorData, dictionary: readonly string[], in
 
 /** An ink gap wider than this many character heights is a word space, whether the recogniser emitted one or not. */
 const WORD_GAP = 0.45;
+/**
+ * A narrower gap, yet wider than this many character heights and `SPACING_OUTLIER` times the line's usual
+ * gap between characters, may be a word space shrunk by scaling (issue 25, measured: a 40 % copy of
+ * "Work out 28 ÷ 7" reads "Workout28": the word gap 5 px, the letters' 2–4 px, a character 12 px high).
+ */
+const UNSURE_GAP = 0.25;
+const SPACING_OUTLIER = 1.5;
+/** A space the ink leaves in doubt is as likely there as not: the reading is weighed both ways. */
+const UNSURE_SPACE = 0.5;
 
 /**
  * PP-OCRv4's Chinese-trained recogniser drops spaces between English words in scaled or tilted copies
  * (measured: "a rectangle has" read "arectanglehas"); the ink shows them, so a blank between two
  * characters wider than a word space gets one. The blank is measured on the line's ink, not on the two
  * characters' boxes: a character's box is one blob of its ink, and a glyph broken in two ("u" in a
- * shrunk copy) leaves its other half between the boxes, which is no gap.
+ * shrunk copy) leaves its other half between the boxes, which is no gap. A blank the ink leaves in doubt
+ * (`UNSURE_GAP`) is a near miss of a space (text '', the space its alternative): the judge weighs the
+ * reading with and without it, so words it may join ("workout" for "work out", another prose key) refuse
+ * rather than silently read one way.
  */
-function withGapSpaces(chars: readonly OcrChar[], ink: readonly OcrBox[]): OcrChar[] {
+export function withGapSpaces(chars: readonly OcrChar[], ink: readonly OcrBox[]): OcrChar[] {
   const heights = chars.filter((c) => c.box !== undefined && /^[0-9A-Za-z]$/.test(c.text)).map((c) => c.box!.y1 - c.box!.y0).sort((a, b) => a - b);
   const charHeight = heights[Math.floor(heights.length * 0.75)];
   if (charHeight === undefined) return [...chars];
+  const read = chars.filter((c) => c.text !== '');
+  const blanks = read.flatMap((c, i) => {
+    const next = read[i + 1];
+    return next === undefined || c.text === ' ' || next.text === ' ' || c.box === undefined || next.box === undefined ? [] : [widestBlank(ink, c.box.x1, next.box.x0)];
+  });
+  const usual = [...blanks].sort((a, b) => a - b)[Math.floor(blanks.length / 2)] ?? 0;
   const out: OcrChar[] = [];
   let previous: OcrChar | undefined;
   for (const c of chars) {
@@ -165,9 +183,13 @@ function withGapSpaces(chars: readonly OcrChar[], ink: readonly OcrBox[]): OcrCh
       out.push(c);
       continue;
     }
-    if (previous !== undefined && previous.text !== ' ' && c.text !== ' ' && previous.box !== undefined && c.box !== undefined && widestBlank(ink, previous.box.x1, c.box.x0) > WORD_GAP * charHeight) {
+    if (previous !== undefined && previous.text !== ' ' && c.text !== ' ' && previous.box !== undefined && c.box !== undefined) {
+      const blank = widestBlank(ink, previous.box.x1, c.box.x0);
       // The ink shows the gap: the space is as sure as its neighbours.
-      out.push({ text: ' ', confidence: Math.min(previous.confidence, c.confidence) });
+      if (blank > WORD_GAP * charHeight) out.push({ text: ' ', confidence: Math.min(previous.confidence, c.confidence) });
+      else if (blank > UNSURE_GAP * charHeight && blank > SPACING_OUTLIER * usual) {
+        out.push({ text: '', confidence: UNSURE_SPACE, alternatives: [{ text: ' ', confidence: UNSURE_SPACE }], unlisted: 0 });
+      }
     }
     out.push(c);
     previous = c;
