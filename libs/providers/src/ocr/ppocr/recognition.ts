@@ -153,6 +153,12 @@ const WORD_GAP = 0.45;
  */
 const UNSURE_GAP = 0.25;
 const SPACING_OUTLIER = 1.5;
+/**
+ * Only between letters: there a lost space joins words (another prose key, or an unknown run into a
+ * word); between digits and signs the maths' own spacing is read by `WORD_GAP` alone (measured: doubting
+ * gaps there refused 10 of 200 clean originals, "7 ²" for "7²").
+ */
+const LETTER = /^\p{L}$/u;
 /** A space the ink leaves in doubt is as likely there as not: the reading is weighed both ways. */
 const UNSURE_SPACE = 0.5;
 
@@ -187,7 +193,7 @@ export function withGapSpaces(chars: readonly OcrChar[], ink: readonly OcrBox[])
       const blank = widestBlank(ink, previous.box.x1, c.box.x0);
       // The ink shows the gap: the space is as sure as its neighbours.
       if (blank > WORD_GAP * charHeight) out.push({ text: ' ', confidence: Math.min(previous.confidence, c.confidence) });
-      else if (blank > UNSURE_GAP * charHeight && blank > SPACING_OUTLIER * usual) {
+      else if (LETTER.test(previous.text) && LETTER.test(c.text) && blank > UNSURE_GAP * charHeight && blank > SPACING_OUTLIER * usual) {
         out.push({ text: '', confidence: UNSURE_SPACE, alternatives: [{ text: ' ', confidence: UNSURE_SPACE }], unlisted: 0 });
       }
     }
