@@ -54,11 +54,17 @@ describe('withGapSpaces: word gaps on the ink (issue 25)', () => {
   it('doubts a space where the gap stands out from the letters\' spacing but is narrower than a word gap (a shrunk "work out" is not "workout")', () => {
     // Measured on a 40 % copy: "Work out" read "Workout", the word gap 5 px against the letters' 2–4 px.
     const { chars, ink } = line([['W', 0, 16], ['o', 16, 23], ['r', 25, 28], ['k', 31, 39], ['o', 44, 52], ['u', 54, 58], ['t', 62, 66]]);
-    const spaced = withGapSpaces(chars, ink);
+    // The recogniser weighed a space after "k" (0.28 measured), none elsewhere.
+    const spaced = withGapSpaces(chars, ink, new Map(chars.map((c, i) => [c, i === 3 ? 0.28 : 0.00001])));
     expect(spelled(spaced)).toBe('Work[ ?]out');
     const doubt = spaced.find((c) => c.text === '');
     expect(doubt?.confidence).toBeLessThan(0.98);
     expect(doubt?.alternatives?.[0]?.confidence).toBeGreaterThan(0.02);
+  });
+
+  it('reads a gap as wide as a word gap\'s within a word as no space where the recogniser weighed none (a monospaced "l")', () => {
+    const { chars, ink } = line([['W', 0, 16], ['o', 16, 23], ['r', 25, 28], ['k', 31, 39], ['o', 44, 52], ['u', 54, 58], ['t', 62, 66]]);
+    expect(spelled(withGapSpaces(chars, ink, new Map(chars.map((c) => [c, 0.00001]))))).toBe('Workout');
   });
 
   it('reads letters evenly spaced as one word, with no doubt', () => {
