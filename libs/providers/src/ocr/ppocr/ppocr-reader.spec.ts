@@ -11,6 +11,8 @@ describe('enlargementFor: small print decided from the text boxes, before recogn
 
   it('enlarges small print until its median line reaches the height asked for, at most 4 times', () => {
     expect(enlargementFor([line(16), line(16), line(40)], 32)).toBe(2);
+    // A line and a stacked fraction's lone denominator: the upper middle, the line, decides.
+    expect(enlargementFor([line(23), line(37)], 32)).toBeUndefined();
     expect(enlargementFor([line(4)], 32)).toBe(4);
   });
 });

@@ -99,7 +99,7 @@ export class PpOcrReader implements OcrReader {
     let raster = await decodeRgb(image, this.limits);
     let boxes = await this.detect(raster, remaining);
     // Small print reads better larger: decided from the text boxes, before any line is recognised.
-    const enlargement = enlargementFor(boxes, options.minLineHeight);
+    const enlargement = enlargementFor(lineBoxes(boxes), options.minLineHeight);
     if (enlargement !== undefined) {
       raster = await enlargeRgb(raster, enlargement);
       boxes = await this.detect(raster, remaining);
@@ -144,14 +144,12 @@ export class PpOcrReader implements OcrReader {
 
   private async recognise(raster: RgbRaster, boxes: readonly OcrBox[], remaining: () => number, how: HowToRead): Promise<OcrReading> {
     const read: { box: OcrBox; chars: OcrChar[]; inkBoxes: readonly OcrBox[] }[] = [];
-    for (const row of readingOrder(boxes.map((box) => ({ box })))) {
-      for (const box of mergeOverlapping(row.map((r) => r.box))) {
-        const input = recognitionInput(raster, box);
-        const output = await this.pool.run('rec', input, remaining());
-        const decoded = decodeLine(output, this.dictionary, input, raster, box);
-        const chars = trimSpaces(foldPpOcrChars(decoded.chars));
-        read.push({ box, chars: how.defer ? chars : await this.secondLook(raster, chars, remaining), inkBoxes: decoded.inkBoxes });
-      }
+    for (const box of lineBoxes(boxes)) {
+      const input = recognitionInput(raster, box);
+      const output = await this.pool.run('rec', input, remaining());
+      const decoded = decodeLine(output, this.dictionary, input, raster, box);
+      const chars = trimSpaces(foldPpOcrChars(decoded.chars));
+      read.push({ box, chars: how.defer ? chars : await this.secondLook(raster, chars, remaining), inkBoxes: decoded.inkBoxes });
     }
     const reading = (found: typeof read): OcrReading => ({
       reader: this.reader,
@@ -241,13 +239,20 @@ function doubtedGlyphs(chars: readonly OcrChar[], worth?: SecondLookOptions['wor
 /** The most a page is enlarged for small print (beyond it the print is too small to read reliably anyway). */
 const MAX_ENLARGEMENT = 4;
 
-/** How many times to enlarge a page whose text boxes (median height) are lower than `minLineHeight`; undefined to read it as it is. */
-export function enlargementFor(boxes: readonly OcrBox[], minLineHeight: number | undefined): number | undefined {
-  if (minLineHeight === undefined || boxes.length === 0) return undefined;
-  const heights = boxes.map((b) => b.y1 - b.y0).sort((a, b) => a - b);
-  const middle = Math.floor(heights.length / 2);
-  const median = heights.length % 2 === 1 ? heights[middle]! : (heights[middle - 1]! + heights[middle]!) / 2;
+/**
+ * How many times to enlarge a page whose lines (the text boxes as they will be read, `lineBoxes`) are
+ * lower than `minLineHeight`, their median the upper middle (a fraction's lone denominator does not pull
+ * a page of two lines down); undefined to read it as it is.
+ */
+export function enlargementFor(lines: readonly OcrBox[], minLineHeight: number | undefined): number | undefined {
+  if (minLineHeight === undefined || lines.length === 0) return undefined;
+  const median = lines.map((b) => b.y1 - b.y0).sort((a, b) => a - b)[Math.floor(lines.length / 2)]!;
   return median >= minLineHeight ? undefined : Math.min(MAX_ENLARGEMENT, minLineHeight / Math.max(1, median));
+}
+
+/** The page's text boxes as its lines are read: in reading order, a row's overlapping boxes one. */
+function lineBoxes(boxes: readonly OcrBox[]): OcrBox[] {
+  return readingOrder(boxes.map((box) => ({ box }))).flatMap((row) => mergeOverlapping(row.map((r) => r.box)));
 }
 
 /** Boxes of one row that overlap are one stretch of text: read apart, the shared glyphs are read twice ("Evaluate e 12⁴"). */
