@@ -1,5 +1,5 @@
 // The OCR port (@openpaw/providers/ocr): an image in, lines out with their confidences and boxes.
-export { type OcrAlternative, type OcrBox, type OcrChar, OcrInputError, type OcrLine, type OcrReader, OcrReaderClosedError, OcrReaderError, type OcrReading, type OcrReadOptions, OcrTimeoutError, readingOrder } from './port.js';
+export { type OcrAlternative, type OcrBox, type OcrChar, OcrInputError, type OcrLine, type OcrReader, OcrReaderClosedError, OcrReaderError, type OcrReading, type OcrReadOptions, OcrTimeoutError, readingOrder, type SecondLookOptions } from './port.js';
 export { decodeRgb, type DecodeLimits, DEFAULT_DECODE_LIMITS, type RgbRaster } from './raster.js';
 export { bundledPpOcrModels, PP_OCR_READER, type PpOcrModelPaths, PpOcrReader, type PpOcrReaderOptions } from './ppocr/ppocr-reader.js';
 export { ONNX_WORKER_SOURCE, OnnxWorkerPool, type OnnxWorkerPoolOptions } from './ppocr/onnx-worker-pool.js';

@@ -71,12 +71,37 @@ export interface OcrReading {
    * ink no line's box takes in was never read (a root sign, an exponent or a sign the detector left out).
    */
   readonly ink?: readonly OcrBox[];
+  /**
+   * The reader read the page enlarged this many times (`OcrReadOptions.minLineHeight`): `width`, `height`
+   * and every box are the enlarged page's pixels. Absent when it read the page at its own size.
+   */
+  readonly enlarged?: number;
+  /**
+   * Present when the read was asked to defer its second look (`OcrReadOptions.secondLook: 'on-request'`)
+   * and some glyph could take one: reads the doubted glyphs again alone (those `worth` accepts; all
+   * when absent) and gives the reading with their views fused. A reading a judge accepts as it is costs
+   * no second look (issue 25: the look is paid only where it can change the outcome).
+   */
+  readonly lookAgain?: (options: SecondLookOptions) => Promise<OcrReading>;
+}
+
+export interface SecondLookOptions extends Omit<OcrReadOptions, 'secondLook' | 'minLineHeight'> {
+  /** Whether the doubted glyph `i` of a line's `chars` is worth a look (e.g. it may change the maths). */
+  readonly worth?: (chars: readonly OcrChar[], i: number) => boolean;
 }
 
 export interface OcrReadOptions {
   readonly signal?: AbortSignal;
   /** Upper bound on the whole read; a hung inference or provider call fails with `OcrTimeoutError`. */
   readonly timeoutMs?: number;
+  /**
+   * Lines found lower than this (median, in pixels) are read from the page enlarged (at most 4 times) so
+   * they reach it, decided from the text boxes before any line is recognised (`OcrReading.enlarged`).
+   * A reader that cannot tell without reading ignores it.
+   */
+  readonly minLineHeight?: number;
+  /** 'now' (the default): doubted glyphs are read again within the read. 'on-request': `OcrReading.lookAgain` does it. */
+  readonly secondLook?: 'now' | 'on-request';
 }
 
 /** The OCR port: an encoded image (PNG, JPEG, WebP) in, its lines out. */

@@ -36,6 +36,15 @@ export async function decodeRgb(image: Uint8Array, limits: DecodeLimits = DEFAUL
   }
 }
 
+/** The raster enlarged `scale` times (Lanczos, as the page would be resized before encoding). */
+export async function enlargeRgb(raster: RgbRaster, scale: number): Promise<RgbRaster> {
+  const { data, info } = await sharp(raster.data, { raw: { width: raster.width, height: raster.height, channels: 3 } })
+    .resize({ width: Math.round(raster.width * scale), kernel: 'lanczos3' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
+}
+
 /** Bilinear resize of a region of `src` (x0,y0,w,h) to `outW`×`outH`, calling `emit(x, y, r, g, b)` per output pixel. */
 export function resampleRegion(
   src: RgbRaster,

@@ -20,7 +20,9 @@ export class SecondOpinionReader implements OcrReader {
   }
 
   async read(image: Uint8Array, options: OcrReadOptions = {}): Promise<OcrReading> {
-    const [first, second] = await Promise.all([this.first.read(image, options), this.second.read(image, options)]);
+    // Each reading whole, now: a second look asked for later would come back without the second reader's vouching.
+    const whole: OcrReadOptions = { ...options, secondLook: 'now' };
+    const [first, second] = await Promise.all([this.first.read(image, whole), this.second.read(image, whole)]);
     const firstMaths = mathsOf(first);
     const secondMaths = mathsOf(second);
     const weakest = Math.min(1, ...second.lines.filter((l) => l.text !== '').map((l) => l.confidence));

@@ -1,4 +1,4 @@
-import type { OcrAlternative, OcrBox, OcrChar, OcrReader, OcrReading } from '@openpaw/providers/ocr';
+import type { OcrAlternative, OcrBox, OcrChar, OcrReader, OcrReading, OcrReadOptions } from '@openpaw/providers/ocr';
 import sharp from 'sharp';
 import type { NormalisedImage } from '../image-normalisation.js';
 import { DEFAULT_READING, judgeReading, readProblem } from './read-problem.js';
@@ -100,6 +100,18 @@ describe('judgeReading', () => {
       const outcome = judgeReading(reading('Solve for y: 5y - 4 = 2y + 11', [{ at: 16, confidence: 0.95, alternatives: [{ text: '－', confidence: 0.04 }], unlisted: 0.009 }]));
       expect(outcome).toMatchObject({ status: 'read' });
     });
+  });
+
+  it('refuses a space the reader left in doubt between two words when either way is other maths ("workout" keys other prose than "work out")', () => {
+    const withDoubtedSpace = (text: string, after: number): OcrReading => {
+      const read = reading(text);
+      const line = read.lines[0]!;
+      const nearMiss: OcrChar = { text: '', confidence: 0.5, alternatives: [{ text: ' ', confidence: 0.5 }], unlisted: 0 };
+      return { ...read, lines: [{ ...line, chars: [...line.chars.slice(0, after), nearMiss, ...line.chars.slice(after)] }] };
+    };
+    expect(judgeReading(withDoubtedSpace('Workout 28 ÷ 7 - 29', 4))).toMatchObject({ status: 'unreadable', reason: expect.stringContaining('" " 0.50') });
+    // Where one way is no maths ("2 8 ÷ 7" does not parse), the other stands.
+    expect(judgeReading(withDoubtedSpace('Evaluate 28 ÷ 7 - 29', 10))).toMatchObject({ status: 'read' });
   });
 
   it('refuses a doubt whose readings do not cover its probability', () => {
@@ -204,5 +216,60 @@ describe('readProblem', () => {
     const reader = recordingReader(16);
     await readProblem(await page(), 0, reader, { ...DEFAULT_READING, minLineHeight: 32 });
     expect(reader.widths).toEqual([200, 400]);
+  });
+
+  it('does not read small print again when the reader enlarged it itself, from its text boxes, before recognising', async () => {
+    const inner = recordingReader(16);
+    const options: OcrReadOptions[] = [];
+    const enlarging: OcrReader = {
+      ...inner,
+      async read(image, given = {}) {
+        options.push(given);
+        const read = await inner.read(image, given);
+        return { ...read, enlarged: 2, lines: read.lines.map((l) => ({ ...l, box: { ...l.box, y1: l.box.y0 + 32 } })) };
+      },
+    };
+    expect(await readProblem(await page(), 0, enlarging, { ...DEFAULT_READING, minLineHeight: 32 })).toMatchObject({ status: 'read' });
+    expect(inner.widths).toEqual([200]);
+    expect(options[0]).toMatchObject({ minLineHeight: 32, secondLook: 'on-request' });
+  });
+
+  describe('the second look (issue 25: paid only where it can change the outcome)', () => {
+    const doubted = (text: string, at: number, confidence: number, alternatives: readonly OcrAlternative[]): OcrReading => reading(text, [{ at, confidence, alternatives, ownInk: true }]);
+    function deferringReader(first: OcrReading, looked: OcrReading): OcrReader & { readonly asked: { worth: boolean[] }[] } {
+      const asked: { worth: boolean[] }[] = [];
+      return {
+        reader: 'test',
+        local: true,
+        asked,
+        read: () =>
+          Promise.resolve({
+            ...first,
+            lookAgain: (options) => {
+              const chars = first.lines[0]!.chars;
+              asked.push({ worth: chars.map((_, i) => options.worth?.(chars, i) ?? true) });
+              return Promise.resolve(looked);
+            },
+          }),
+        close: () => Promise.resolve(),
+      };
+    }
+
+    it('is not taken when the reading is accepted as read', async () => {
+      // A doubted space after the instruction: no reading of it changes the maths.
+      const reader = deferringReader(doubted('Solve 2x = 6', 5, 0.9, [{ text: '', confidence: 0.09 }]), reading('Solve 2x = 6'));
+      expect(await readProblem(await page(), 0, reader)).toMatchObject({ status: 'read' });
+      expect(reader.asked).toEqual([]);
+    });
+
+    it('is taken when the reading would be refused, only at places that may change the maths, and its reading judged', async () => {
+      // "6" or "8": other maths, refused as read; the look reads it a sure "6".
+      const reader = deferringReader(doubted('Solve 2x = 6', 11, 0.6, [{ text: '8', confidence: 0.39 }]), reading('Solve 2x = 6'));
+      expect(await readProblem(await page(), 0, reader)).toMatchObject({ status: 'read', reading: { text: 'Solve 2x = 6' } });
+      expect(reader.asked).toHaveLength(1);
+      // The digit may change the maths; the space after the instruction may not.
+      expect(reader.asked[0]!.worth[11]).toBe(true);
+      expect(reader.asked[0]!.worth[5]).toBe(false);
+    });
   });
 });

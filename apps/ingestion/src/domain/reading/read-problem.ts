@@ -86,17 +86,30 @@ export async function readProblem(image: NormalisedImage, skewDegrees: number, r
     return ms;
   };
   let page = await readerInput(image, skewDegrees);
-  let reading = await reader.read(page.png, { timeoutMs: left() });
+  // The reader enlarges small print itself when it can tell from its text boxes (one recognition pass
+  // saved), and defers its second look at doubted glyphs until the judge has doubts it could settle.
+  let reading = await reader.read(page.png, { timeoutMs: left(), minLineHeight: settings.minLineHeight, secondLook: 'on-request' });
   const height = lineHeight(reading);
-  if (height !== undefined && height < settings.minLineHeight) {
-    // Small print: read again enlarged, within what is left of the read's bound.
+  if (reading.enlarged === undefined && height !== undefined && height < settings.minLineHeight) {
+    // Small print a reader could not tell before reading: read again enlarged, within what is left of the read's bound.
     const scale = Math.min(MAX_ENLARGEMENT, settings.minLineHeight / Math.max(1, height));
     const enlarged = await sharp(page.png).resize({ width: Math.round(page.width * scale), kernel: 'lanczos3' }).png().toBuffer();
     page = { png: enlarged, width: Math.round(page.width * scale) };
-    reading = await reader.read(enlarged, { timeoutMs: left() });
+    reading = await reader.read(enlarged, { timeoutMs: left(), secondLook: 'on-request' });
   }
-  const judged = judgeReading(reading, settings);
+  let judged = judgeReading(reading, settings);
   if (judged.status === 'read') return judged;
+  if (reading.lookAgain !== undefined) {
+    // Refused as read: a second look at the doubted glyphs that may change the maths can settle them.
+    reading = await reading.lookAgain({ timeoutMs: left(), worth: mayChangeMaths });
+    judged = judgeReading(reading, settings);
+    if (judged.status === 'read') return judged;
+  }
+  if (reading.enlarged !== undefined) {
+    // The reader read the page enlarged: the fractions' redrawing works on the pixels it read (its size as the reader's, `enlargeRgb`).
+    const width = Math.round(page.width * reading.enlarged);
+    page = { png: await sharp(page.png).resize({ width, kernel: 'lanczos3' }).png().toBuffer(), width };
+  }
   const inline = await readFractionsInline(page.png, reading, reader, left, settings);
   return inline?.status === 'read' ? inline : judged;
 }

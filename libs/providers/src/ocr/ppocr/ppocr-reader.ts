@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { type OcrBox, type OcrChar, type OcrLine, type OcrReader, type OcrReading, type OcrReadOptions, readingOrder, OcrTimeoutError } from '../port.js';
-import { decodeRgb, type DecodeLimits, DEFAULT_DECODE_LIMITS, type RgbRaster, resampleRegion, rotateQuarterTurns } from '../raster.js';
+import { type OcrBox, type OcrChar, type OcrReader, type OcrReading, type OcrReadOptions, readingOrder, OcrTimeoutError, type SecondLookOptions } from '../port.js';
+import { decodeRgb, type DecodeLimits, enlargeRgb, DEFAULT_DECODE_LIMITS, type RgbRaster, resampleRegion, rotateQuarterTurns } from '../raster.js';
 import { DEFAULT_DETECTION, type DetectionSettings, detectionInput, textBoxes } from './detection.js';
 import { OnnxWorkerPool } from './onnx-worker-pool.js';
 import { foldPpOcrChars } from './folding.js';
@@ -41,6 +41,12 @@ export interface PpOcrReaderOptions {
   readonly limits?: DecodeLimits;
   /** Worker source override (tests of the pool's timeout); see `OnnxWorkerPool`. */
   readonly workerSource?: string;
+}
+
+/** How a page's lines are read: the second look deferred (`OcrReadOptions.secondLook`), and how much the page was enlarged. */
+interface HowToRead {
+  readonly defer: boolean;
+  readonly enlarged?: number;
 }
 
 /** Text lines at most this many times as tall as wide are taken as upright; a page of taller boxes is read turned. */
@@ -89,29 +95,41 @@ export class PpOcrReader implements OcrReader {
       if (left <= 0) throw new OcrTimeoutError(`OCR read took longer than ${options.timeoutMs ?? this.timeoutMs} ms`);
       return left;
     };
-    const raster = await decodeRgb(image, this.limits);
-    const boxes = await this.detect(raster, remaining);
+    const defer = options.secondLook === 'on-request';
+    let raster = await decodeRgb(image, this.limits);
+    let boxes = await this.detect(raster, remaining);
+    // Small print reads better larger: decided from the text boxes, before any line is recognised.
+    const enlargement = enlargementFor(lineBoxes(boxes), options.minLineHeight);
+    if (enlargement !== undefined) {
+      raster = await enlargeRgb(raster, enlargement);
+      boxes = await this.detect(raster, remaining);
+    }
+    return this.readFound(raster, boxes, remaining, { defer, ...(enlargement === undefined ? {} : { enlarged: enlargement }) });
+  }
+
+  /** Reads a page from its text boxes: turned back a quarter or a half first when its boxes say so. */
+  private async readFound(raster: RgbRaster, boxes: readonly OcrBox[], remaining: () => number, how: HowToRead): Promise<OcrReading> {
     // The largest text box decides: a problem's main line lies flat, single stacked digits stand.
     const largest = boxes.reduce<OcrBox | undefined>((best, b) => (best === undefined || area(b) > area(best) ? b : best), undefined);
     const standing = largest !== undefined && largest.y1 - largest.y0 > UPRIGHT_ASPECT * (largest.x1 - largest.x0);
-    if (!standing && raster.height <= UPRIGHT_ASPECT * raster.width) return this.readUpright(raster, boxes, remaining);
+    if (!standing && raster.height <= UPRIGHT_ASPECT * raster.width) return this.readUpright(raster, boxes, remaining, how);
     // Text boxes standing up, or a page taller than wide (a problem is a wide line): the page may be
     // turned a quarter. Read each way whose boxes lie down, and keep the surest reading.
-    const candidates: OcrReading[] = standing ? [] : [await this.readUpright(raster, boxes, remaining)];
+    const candidates: OcrReading[] = standing ? [] : [await this.readUpright(raster, boxes, remaining, how)];
     for (const turns of [1, 3] as const) {
       const turned = rotateQuarterTurns(raster, turns);
       const turnedBoxes = await this.detect(turned, remaining);
-      if (turnedBoxes.some((b) => b.x1 - b.x0 > UPRIGHT_ASPECT * (b.y1 - b.y0))) candidates.push(await this.readUpright(turned, turnedBoxes, remaining));
+      if (turnedBoxes.some((b) => b.x1 - b.x0 > UPRIGHT_ASPECT * (b.y1 - b.y0))) candidates.push(await this.readUpright(turned, turnedBoxes, remaining, how));
     }
-    if (candidates.length === 0) return this.recognise(raster, boxes, remaining);
+    if (candidates.length === 0) return this.recognise(raster, boxes, remaining, how);
     return candidates.reduce((best, c) => (meanConfidence(c) > meanConfidence(best) ? c : best));
   }
 
   /** Reads a page whose lines lie horizontal: upside down when the orientation classifier says so. */
-  private async readUpright(raster: RgbRaster, boxes: readonly OcrBox[], remaining: () => number): Promise<OcrReading> {
-    if (!(await this.upsideDown(raster, boxes, remaining))) return this.recognise(raster, boxes, remaining);
+  private async readUpright(raster: RgbRaster, boxes: readonly OcrBox[], remaining: () => number, how: HowToRead): Promise<OcrReading> {
+    if (!(await this.upsideDown(raster, boxes, remaining))) return this.recognise(raster, boxes, remaining, how);
     const flipped = rotateQuarterTurns(raster, 2);
-    return this.recognise(flipped, await this.detect(flipped, remaining), remaining);
+    return this.recognise(flipped, await this.detect(flipped, remaining), remaining, how);
   }
 
   close(): Promise<void> {
@@ -124,21 +142,45 @@ export class PpOcrReader implements OcrReader {
     return textBoxes(map, input, raster.width, raster.height, this.detection);
   }
 
-  private async recognise(raster: RgbRaster, boxes: readonly OcrBox[], remaining: () => number): Promise<OcrReading> {
-    const lines: OcrLine[] = [];
-    for (const row of readingOrder(boxes.map((box) => ({ box })))) {
-      for (const box of mergeOverlapping(row.map((r) => r.box))) {
-        const input = recognitionInput(raster, box);
-        const output = await this.pool.run('rec', input, remaining());
-        const decoded = decodeLine(output, this.dictionary, input, raster, box);
-        const chars = await this.secondLook(raster, trimSpaces(foldPpOcrChars(decoded.chars)), remaining);
-        if (!chars.some((c) => c.text !== '')) continue;
+  private async recognise(raster: RgbRaster, boxes: readonly OcrBox[], remaining: () => number, how: HowToRead): Promise<OcrReading> {
+    const read: { box: OcrBox; chars: OcrChar[]; inkBoxes: readonly OcrBox[] }[] = [];
+    for (const box of lineBoxes(boxes)) {
+      const input = recognitionInput(raster, box);
+      const output = await this.pool.run('rec', input, remaining());
+      const decoded = decodeLine(output, this.dictionary, input, raster, box);
+      const chars = trimSpaces(foldPpOcrChars(decoded.chars));
+      read.push({ box, chars: how.defer ? chars : await this.secondLook(raster, chars, remaining), inkBoxes: decoded.inkBoxes });
+    }
+    const reading = (found: typeof read): OcrReading => ({
+      reader: this.reader,
+      local: true,
+      lines: found.flatMap(({ box, chars, inkBoxes }) => {
+        if (!chars.some((c) => c.text !== '')) return [];
         // A near miss (text '') is a doubt for the judge, not part of what was read.
         const confidence = Math.min(...chars.filter((c) => c.text !== '').map((c) => c.confidence));
-        lines.push({ text: chars.map((c) => c.text).join(''), confidence, box, chars, inkBoxes: decoded.inkBoxes });
-      }
-    }
-    return { reader: this.reader, local: true, lines, width: raster.width, height: raster.height, alphabet: this.alphabet, ink: inkAround(raster, boxes) };
+        return [{ text: chars.map((c) => c.text).join(''), confidence, box, chars, inkBoxes }];
+      }),
+      width: raster.width,
+      height: raster.height,
+      alphabet: this.alphabet,
+      ink: inkAround(raster, boxes),
+      ...(how.enlarged === undefined ? {} : { enlarged: how.enlarged }),
+    });
+    const first = reading(read);
+    if (!how.defer || !read.some((line) => doubtedGlyphs(line.chars).length > 0)) return first;
+    const lookAgain = async (options: SecondLookOptions): Promise<OcrReading> => {
+      const deadline = Date.now() + (options.timeoutMs ?? this.timeoutMs);
+      const left = (): number => {
+        if (options.signal?.aborted === true) throw new OcrTimeoutError('OCR second look aborted by the caller');
+        const ms = deadline - Date.now();
+        if (ms <= 0) throw new OcrTimeoutError(`OCR second look took longer than ${options.timeoutMs ?? this.timeoutMs} ms`);
+        return ms;
+      };
+      const looked = [];
+      for (const line of read) looked.push({ ...line, chars: await this.secondLook(raster, line.chars, left, options.worth) });
+      return reading(looked);
+    };
+    return { ...first, lookAgain };
   }
 
   /**
@@ -146,11 +188,8 @@ export class PpOcrReader implements OcrReader {
    * the recogniser's scale, at each of `SECOND_LOOK_MARGINS`, all of a line's in one batch; the views
    * fused by `fuseSecondLook`.
    */
-  private async secondLook(raster: RgbRaster, chars: readonly OcrChar[], remaining: () => number): Promise<OcrChar[]> {
-    const doubted = chars
-      .flatMap((c, i) => (c.confidence < SECOND_LOOK_BELOW && c.text.trim() !== '' && c.ownInk === true && c.box !== undefined && !inWord(chars, i) ? [i] : []))
-      .sort((a, b) => chars[a]!.confidence - chars[b]!.confidence)
-      .slice(0, MAX_SECOND_LOOKS);
+  private async secondLook(raster: RgbRaster, chars: readonly OcrChar[], remaining: () => number, worth?: SecondLookOptions['worth']): Promise<OcrChar[]> {
+    const doubted = doubtedGlyphs(chars, worth);
     if (doubted.length === 0) return [...chars];
     const crops = doubted.flatMap((i) => SECOND_LOOK_MARGINS.map((margin) => secondLookBox(chars[i]!.box!, margin, raster.width, raster.height)));
     // A glyph's crop is about square: 48 px high, it fits the recogniser's narrowest input (320 columns;
@@ -184,6 +223,36 @@ export class PpOcrReader implements OcrReader {
     }
     return flipped * 2 > widest.length;
   }
+}
+
+/**
+ * The glyphs of a line worth a second look, the least sure first: read below `SECOND_LOOK_BELOW`, with
+ * ink of their own, not a letter inside a word (cost bound), and accepted by the caller's `worth`.
+ */
+function doubtedGlyphs(chars: readonly OcrChar[], worth?: SecondLookOptions['worth']): number[] {
+  return chars
+    .flatMap((c, i) => (c.confidence < SECOND_LOOK_BELOW && c.text.trim() !== '' && c.ownInk === true && c.box !== undefined && !inWord(chars, i) && (worth?.(chars, i) ?? true) ? [i] : []))
+    .sort((a, b) => chars[a]!.confidence - chars[b]!.confidence)
+    .slice(0, MAX_SECOND_LOOKS);
+}
+
+/** The most a page is enlarged for small print (beyond it the print is too small to read reliably anyway). */
+const MAX_ENLARGEMENT = 4;
+
+/**
+ * How many times to enlarge a page whose lines (the text boxes as they will be read, `lineBoxes`) are
+ * lower than `minLineHeight`, their median the upper middle (a fraction's lone denominator does not pull
+ * a page of two lines down); undefined to read it as it is.
+ */
+export function enlargementFor(lines: readonly OcrBox[], minLineHeight: number | undefined): number | undefined {
+  if (minLineHeight === undefined || lines.length === 0) return undefined;
+  const median = lines.map((b) => b.y1 - b.y0).sort((a, b) => a - b)[Math.floor(lines.length / 2)]!;
+  return median >= minLineHeight ? undefined : Math.min(MAX_ENLARGEMENT, minLineHeight / Math.max(1, median));
+}
+
+/** The page's text boxes as its lines are read: in reading order, a row's overlapping boxes one. */
+function lineBoxes(boxes: readonly OcrBox[]): OcrBox[] {
+  return readingOrder(boxes.map((box) => ({ box }))).flatMap((row) => mergeOverlapping(row.map((r) => r.box)));
 }
 
 /** Boxes of one row that overlap are one stretch of text: read apart, the shared glyphs are read twice ("Evaluate e 12⁴"). */

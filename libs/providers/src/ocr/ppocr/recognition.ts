@@ -118,6 +118,8 @@ export function decodeLine(output: TensorData, dictionary: readonly string[], in
   const toImageX = (column: number): number => box.x0 + column / input.scale;
   const ink = inkComponents(image, box);
   const chars: OcrChar[] = [];
+  /** Each character's likeliest space over its steps and the blank ones after it: the recogniser's own weight for a word gap there. */
+  const spaceWeighed = new Map<OcrChar, number>();
   for (const [i, peak] of peaks.entries()) {
     // A character's columns: halfway to its neighbours' steps (CTC places each near its centre).
     const before = peaks[i - 1];
@@ -128,7 +130,11 @@ export function decodeLine(output: TensorData, dictionary: readonly string[], in
     const x1 = Math.min(box.x1, Math.ceil(toImageX(right * columnsPerStep)));
     const own = inkOf(ink, x0, Math.max(x0 + 1, x1));
     const { alternatives, unlisted } = alternativesAt(peak.bestStep, peak.index);
-    chars.push({ text: textOf(peak.index), confidence: peak.probability, box: own ?? { x0, y0: box.y0, x1: Math.max(x0 + 1, x1), y1: box.y1 }, alternatives, unlisted, ownInk: own !== undefined });
+    const char: OcrChar = { text: textOf(peak.index), confidence: peak.probability, box: own ?? { x0, y0: box.y0, x1: Math.max(x0 + 1, x1), y1: box.y1 }, alternatives, unlisted, ownInk: own !== undefined };
+    chars.push(char);
+    let space = 0;
+    for (let t = peak.step; t < (after?.step ?? steps); t += 1) space = Math.max(space, output.data[t * classes + classes - 1]!);
+    spaceWeighed.set(char, space);
     // Blank steps up to the next character that nearly read a character other than the two around them.
     const nearMisses = new Map<number, OcrAlternative & { blank: number; unlisted: number }>();
     for (let t = peak.lastStep + 1; t < (after?.step ?? steps); t += 1) {
@@ -140,24 +146,54 @@ export function decodeLine(output: TensorData, dictionary: readonly string[], in
     }
     for (const miss of nearMisses.values()) chars.push({ text: '', confidence: miss.blank, alternatives: [{ text: miss.text, confidence: miss.confidence }], unlisted: miss.unlisted });
   }
-  const spaced = withGapSpaces(chars, ink);
+  const spaced = withGapSpaces(chars, ink, spaceWeighed);
   return { text: spaced.map((c) => c.text).join(''), chars: spaced, inkBoxes: ink };
 }
 
 /** An ink gap wider than this many character heights is a word space, whether the recogniser emitted one or not. */
 const WORD_GAP = 0.45;
+/**
+ * A narrower gap, yet wider than this many character heights and `SPACING_OUTLIER` times the line's usual
+ * gap between characters, may be a word space shrunk by scaling (issue 25, measured: a 40 % copy of
+ * "Work out 28 ÷ 7" reads "Workout28": the word gap 5 px, the letters' 2–4 px, a character 12 px high).
+ */
+const UNSURE_GAP = 0.25;
+const SPACING_OUTLIER = 1.5;
+/**
+ * ... and where the recogniser itself gave a space at least this much after the first character
+ * (measured: 0.15–0.28 at the lost space of the shrunk "Work out", under 0.0001 at letter pairs of
+ * clean originals whose gaps are as wide, a monospaced "l" or a serif "lu").
+ */
+const SPACE_WEIGHED = 0.01;
+/**
+ * Only between letters: there a lost space joins words (another prose key, or an unknown run into a
+ * word); between digits and signs the maths' own spacing is read by `WORD_GAP` alone (measured: doubting
+ * gaps there refused 10 of 200 clean originals, "7 ²" for "7²").
+ */
+const LETTER = /^\p{L}$/u;
+/** A space the ink leaves in doubt is as likely there as not: the reading is weighed both ways. */
+const UNSURE_SPACE = 0.5;
 
 /**
  * PP-OCRv4's Chinese-trained recogniser drops spaces between English words in scaled or tilted copies
  * (measured: "a rectangle has" read "arectanglehas"); the ink shows them, so a blank between two
  * characters wider than a word space gets one. The blank is measured on the line's ink, not on the two
  * characters' boxes: a character's box is one blob of its ink, and a glyph broken in two ("u" in a
- * shrunk copy) leaves its other half between the boxes, which is no gap.
+ * shrunk copy) leaves its other half between the boxes, which is no gap. A blank the ink leaves in doubt
+ * (`UNSURE_GAP`) where the recogniser weighed a space (`spaceWeighed`, `SPACE_WEIGHED`) is a near miss of a space (text '', the space its alternative): the judge weighs the
+ * reading with and without it, so words it may join ("workout" for "work out", another prose key) refuse
+ * rather than silently read one way.
  */
-function withGapSpaces(chars: readonly OcrChar[], ink: readonly OcrBox[]): OcrChar[] {
+export function withGapSpaces(chars: readonly OcrChar[], ink: readonly OcrBox[], spaceWeighed: ReadonlyMap<OcrChar, number> = new Map()): OcrChar[] {
   const heights = chars.filter((c) => c.box !== undefined && /^[0-9A-Za-z]$/.test(c.text)).map((c) => c.box!.y1 - c.box!.y0).sort((a, b) => a - b);
   const charHeight = heights[Math.floor(heights.length * 0.75)];
   if (charHeight === undefined) return [...chars];
+  const read = chars.filter((c) => c.text !== '');
+  const blanks = read.flatMap((c, i) => {
+    const next = read[i + 1];
+    return next === undefined || c.text === ' ' || next.text === ' ' || c.box === undefined || next.box === undefined ? [] : [widestBlank(ink, c.box.x1, next.box.x0)];
+  });
+  const usual = [...blanks].sort((a, b) => a - b)[Math.floor(blanks.length / 2)] ?? 0;
   const out: OcrChar[] = [];
   let previous: OcrChar | undefined;
   for (const c of chars) {
@@ -165,9 +201,13 @@ function withGapSpaces(chars: readonly OcrChar[], ink: readonly OcrBox[]): OcrCh
       out.push(c);
       continue;
     }
-    if (previous !== undefined && previous.text !== ' ' && c.text !== ' ' && previous.box !== undefined && c.box !== undefined && widestBlank(ink, previous.box.x1, c.box.x0) > WORD_GAP * charHeight) {
+    if (previous !== undefined && previous.text !== ' ' && c.text !== ' ' && previous.box !== undefined && c.box !== undefined) {
+      const blank = widestBlank(ink, previous.box.x1, c.box.x0);
       // The ink shows the gap: the space is as sure as its neighbours.
-      out.push({ text: ' ', confidence: Math.min(previous.confidence, c.confidence) });
+      if (blank > WORD_GAP * charHeight) out.push({ text: ' ', confidence: Math.min(previous.confidence, c.confidence) });
+      else if (LETTER.test(previous.text) && LETTER.test(c.text) && blank > UNSURE_GAP * charHeight && blank > SPACING_OUTLIER * usual && (spaceWeighed.get(previous) ?? 0) >= SPACE_WEIGHED) {
+        out.push({ text: '', confidence: UNSURE_SPACE, alternatives: [{ text: ' ', confidence: UNSURE_SPACE }], unlisted: 0 });
+      }
     }
     out.push(c);
     previous = c;
