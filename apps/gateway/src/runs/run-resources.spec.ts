@@ -67,6 +67,18 @@ describe('generic run routes serve a paper search whole (claim check)', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  /** `count` paper searches, each with its own stored list of 300 papers, one second apart, newest first. */
+  const storedPaperSearches = (count: number, firstId: number): Promise<RunProjection[]> =>
+    Promise.all(
+      Array.from({ length: count }, async (_, i) => {
+        const blobKey = `paper-search/run-${firstId + i}/whole.json`;
+        await blobs.put(blobKey, JSON.stringify(stored));
+        const result = { ...carried, wholePapers: { ...carried.wholePapers!, blobKey } };
+        const createdAt = new Date(at.getTime() - i * 1000);
+        return { ...run, runId: `00000000-0000-4000-8000-${String(firstId + i).padStart(12, '0')}`, view: { ...view, result }, createdAt, updatedAt: createdAt };
+      }),
+    );
+
   it('GET /runs/:id and GET /runs?view=full list every stored paper, with no storage key', async () => {
     // Only the reads `get` and `list` use are given; the other collaborators are not called.
     const controller = new RunsController(store, undefined as never, undefined as never, undefined as never, resources);
@@ -82,14 +94,7 @@ describe('generic run routes serve a paper search whole (claim check)', () => {
 
   it('GET /runs?view=full reads each paper search’s stored list once: a page read again, or its runs opened, make no blob read', async () => {
     // A page of 20 paper searches, each with its own stored list of 300 papers.
-    const runs = await Promise.all(
-      Array.from({ length: 20 }, async (_, i) => {
-        const blobKey = `paper-search/run-${i}/whole.json`;
-        await blobs.put(blobKey, JSON.stringify(stored));
-        const result = { ...carried, wholePapers: { ...carried.wholePapers!, blobKey } };
-        return { ...run, runId: `00000000-0000-4000-8000-${String(100 + i).padStart(12, '0')}`, view: { ...view, result } };
-      }),
-    );
+    const runs = await storedPaperSearches(20, 100);
     const reads: string[] = [];
     const page = { ...store, list: () => Promise.resolve({ items: runs }), findForUser: (id: string) => Promise.resolve(runs.find((r) => r.runId === id)) } as unknown as RunProjectionStore;
     const controller = new RunsController(page, undefined as never, undefined as never, undefined as never, new RunResources(new StoredPaperLists({ get: (key) => (reads.push(key), blobs.get(key)) })));
@@ -108,15 +113,7 @@ describe('generic run routes serve a paper search whole (claim check)', () => {
 
   it('GET /runs?view=full ends a page of large runs before 1 MB of JSON, and its cursor continues after the last item served', async () => {
     // 100 paper searches of 300 papers each (~85 KB whole): limit=100 was a page of ~8.5 MB.
-    const runs = await Promise.all(
-      Array.from({ length: 100 }, async (_, i) => {
-        const blobKey = `paper-search/big-${i}/whole.json`;
-        await blobs.put(blobKey, JSON.stringify(stored));
-        const result = { ...carried, wholePapers: { ...carried.wholePapers!, blobKey } };
-        const createdAt = new Date(at.getTime() - i * 1000);
-        return { ...run, runId: `00000000-0000-4000-8000-${String(500 + i).padStart(12, '0')}`, view: { ...view, result }, createdAt, updatedAt: createdAt };
-      }),
-    );
+    const runs = await storedPaperSearches(100, 500);
     const reads: string[] = [];
     const asked: Array<{ limit: number; after?: RunCursor }> = [];
     const listed = {
