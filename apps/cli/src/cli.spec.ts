@@ -430,11 +430,15 @@ describe('openpaw CLI', () => {
     const listed = cli();
     expect(await runCli(['runs', '--state', 'SUCCEEDED', '--limit', '5'], listed.io)).toBe(EXIT.succeeded);
     expect(listed.out[0]).toMatch(new RegExp(`^${runId} +SUCCEEDED +retrieve_or_generate +2026-11-27T03:00:00.000Z$`));
-    expect(listed.out[1]).toBe('more: openpaw runs --cursor next-page');
+    // The hint pages on the same list (a cursor alone would page over every state).
+    expect(listed.out[1]).toBe('more: openpaw runs --state SUCCEEDED --limit 5 --cursor next-page');
     expect(gateway.requests.at(-1)!.path).toBe('/runs?state=SUCCEEDED&limit=5');
     // Summaries unless asked: `--view full` asks the gateway for every run's view.
     expect(await runCli(['runs', '--view', 'full', '--json'], cli().io)).toBe(EXIT.succeeded);
     expect(gateway.requests.at(-1)!.path).toBe('/runs?view=full');
+    const quoted = cli();
+    expect(await runCli(['runs', '--state', "it's done", '--view', 'full'], quoted.io)).toBe(EXIT.succeeded);
+    expect(quoted.out.at(-1)).toBe("more: openpaw runs --state 'it'\\''s done' --view full --cursor next-page");
 
     const configDir = await mkdtemp(join(tmpdir(), 'openpaw-cli-config-'));
     const noEnvToken = { OPENPAW_JWT_SECRET: '', OPENPAW_CONFIG_DIR: configDir };

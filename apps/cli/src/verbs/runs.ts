@@ -22,7 +22,16 @@ export const runsVerb: Verb = {
     const { body } = await (await api()).json<{ items: RunSummary[]; nextCursor?: string }>(`/runs${query.size === 0 ? '' : `?${query.toString()}`}`);
     for (const run of body.items) out(`${run.runId}  ${run.state.padEnd(22)} ${run.workflowType.padEnd(22)} ${run.createdAt ?? ''}`.trimEnd());
     if (body.items.length === 0) out('no runs');
-    if (body.nextCursor !== undefined) out(`more: openpaw runs --cursor ${body.nextCursor}`);
+    // The next page is the same list: a cursor alone would page on over every type, state and view.
+    if (body.nextCursor !== undefined) {
+      const same = [...query.entries()].filter(([key]) => key !== 'cursor').map(([key, value]) => `--${key} ${shellWord(value)}`);
+      out(['more: openpaw runs', ...same, `--cursor ${body.nextCursor}`].join(' '));
+    }
     return { exitCode: EXIT.succeeded, result: body };
   },
 };
+
+/** A value as one shell word, quoted only when it needs to be. */
+function shellWord(value: string): string {
+  return /^[\w.:,=+-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
+}

@@ -8,12 +8,12 @@ import { paperCollectionFixture, scoredPaperFixture } from '@openpaw/testkit';
 import type { Request, Response } from 'express';
 import type { GatewayConfig } from '../config.js';
 import { RunEventBus } from '../events/run-event-bus.js';
-import type { RunProjection, RunProjectionStore, RunSummaryProjection } from '../projection/run-projection.store.js';
+import type { RunCursor, RunProjection, RunProjectionStore, RunSummaryProjection } from '../projection/run-projection.store.js';
 import { RunEventsStream } from './run-events/run-events.stream.js';
 import { StoredPaperLists } from '../paper-searches/export/stored-paper-lists.js';
 import { RunResources } from './run-resources.js';
 import { RunsController } from './runs.controller.js';
-import { listRunsQuery, type RunResource } from './runs.schemas.js';
+import { listRunsQuery, runCursor, type RunResource } from './runs.schemas.js';
 
 const RUN_ID = '00000000-0000-4000-8000-000000000002';
 const USER = 'user-1';
@@ -67,6 +67,18 @@ describe('generic run routes serve a paper search whole (claim check)', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  /** `count` paper searches, each with its own stored list of 300 papers, one second apart, newest first. */
+  const storedPaperSearches = (count: number, firstId: number): Promise<RunProjection[]> =>
+    Promise.all(
+      Array.from({ length: count }, async (_, i) => {
+        const blobKey = `paper-search/run-${firstId + i}/whole.json`;
+        await blobs.put(blobKey, JSON.stringify(stored));
+        const result = { ...carried, wholePapers: { ...carried.wholePapers!, blobKey } };
+        const createdAt = new Date(at.getTime() - i * 1000);
+        return { ...run, runId: `00000000-0000-4000-8000-${String(firstId + i).padStart(12, '0')}`, view: { ...view, result }, createdAt, updatedAt: createdAt };
+      }),
+    );
+
   it('GET /runs/:id and GET /runs?view=full list every stored paper, with no storage key', async () => {
     // Only the reads `get` and `list` use are given; the other collaborators are not called.
     const controller = new RunsController(store, undefined as never, undefined as never, undefined as never, resources);
@@ -82,25 +94,58 @@ describe('generic run routes serve a paper search whole (claim check)', () => {
 
   it('GET /runs?view=full reads each paper search’s stored list once: a page read again, or its runs opened, make no blob read', async () => {
     // A page of 20 paper searches, each with its own stored list of 300 papers.
-    const runs = await Promise.all(
-      Array.from({ length: 20 }, async (_, i) => {
-        const blobKey = `paper-search/run-${i}/whole.json`;
-        await blobs.put(blobKey, JSON.stringify(stored));
-        const result = { ...carried, wholePapers: { ...carried.wholePapers!, blobKey } };
-        return { ...run, runId: `00000000-0000-4000-8000-${String(100 + i).padStart(12, '0')}`, view: { ...view, result } };
-      }),
-    );
+    const runs = await storedPaperSearches(20, 100);
     const reads: string[] = [];
     const page = { ...store, list: () => Promise.resolve({ items: runs }), findForUser: (id: string) => Promise.resolve(runs.find((r) => r.runId === id)) } as unknown as RunProjectionStore;
     const controller = new RunsController(page, undefined as never, undefined as never, undefined as never, new RunResources(new StoredPaperLists({ get: (key) => (reads.push(key), blobs.get(key)) })));
     const first = await controller.list({ userId: USER }, { limit: 20, view: 'full' });
-    expect(first.items.map((item) => resultPapers(item).length)).toEqual(runs.map(() => 300));
-    expect(reads).toHaveLength(20);
+    expect(first.items.length).toBeGreaterThan(3);
+    expect(first.items.map((item) => resultPapers(item).length)).toEqual(first.items.map(() => 300));
+    // Only the batches the page's byte budget reached are resolved (10 at a time).
+    const readsOfAPage = reads.length;
+    expect(readsOfAPage).toBeLessThanOrEqual(20);
     // Before: 20 more reads per page, and one per run opened.
     const again = await controller.list({ userId: USER }, { limit: 20, view: 'full' });
     await controller.get({ userId: USER }, { id: runs[3]!.runId });
-    expect(reads).toHaveLength(20);
+    expect(reads).toHaveLength(readsOfAPage);
     expect(again).toEqual(first);
+  });
+
+  it('GET /runs?view=full ends a page of large runs before 1 MB of JSON, and its cursor continues after the last item served', async () => {
+    // 100 paper searches of 300 papers each (~85 KB whole): limit=100 was a page of ~8.5 MB.
+    const runs = await storedPaperSearches(100, 500);
+    const reads: string[] = [];
+    const asked: Array<{ limit: number; after?: RunCursor }> = [];
+    const listed = {
+      ...store,
+      list: (query: { limit: number; after?: RunCursor }) => {
+        asked.push(query);
+        const start = query.after === undefined ? 0 : runs.findIndex((r) => r.runId === query.after!.runId) + 1;
+        const items = runs.slice(start, start + query.limit);
+        const last = items.at(-1);
+        return Promise.resolve(start + query.limit < runs.length && last !== undefined ? { items, next: { createdAt: last.createdAt, runId: last.runId } } : { items });
+      },
+    } as unknown as RunProjectionStore;
+    const controller = new RunsController(listed, undefined as never, undefined as never, undefined as never, new RunResources(new StoredPaperLists({ get: (key) => (reads.push(key), blobs.get(key)) })));
+    const page = await controller.list({ userId: USER }, { limit: 100, view: 'full' });
+    const bytes = Buffer.byteLength(JSON.stringify(page));
+    expect(bytes).toBeLessThanOrEqual(1_000_000 + 1_000);
+    expect(page.items.length).toBeGreaterThan(1);
+    expect(page.items.length).toBeLessThan(100);
+    // The runs past the budget's batch were never resolved.
+    expect(reads.length).toBeLessThanOrEqual(Math.ceil((page.items.length + 1) / 10) * 10);
+    expect(page.nextCursor).toBeDefined();
+    // Following the cursors serves every run once, in order.
+    const served = page.items.map((item) => item.runId);
+    let cursor = page.nextCursor;
+    while (cursor !== undefined) {
+      const after = runCursor.parse(cursor);
+      const next = await controller.list({ userId: USER }, { limit: 100, view: 'full', cursor: after });
+      expect(Buffer.byteLength(JSON.stringify(next))).toBeLessThanOrEqual(1_000_000 + 1_000);
+      served.push(...next.items.map((item) => item.runId));
+      cursor = next.nextCursor;
+    }
+    expect(served).toEqual(runs.map((r) => r.runId));
   });
 
   it('GET /runs answers summaries by default: a page of 20 paper searches of 300 papers in a few KB, with no view read and no blob read', async () => {

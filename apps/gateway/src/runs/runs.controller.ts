@@ -32,6 +32,8 @@ import {
   encodeCursor,
   errorBody,
   listRunsQuery,
+  resolveWithinBudget,
+  RUN_LIST_FULL_PAGE_BYTES,
   runIdParams,
   runPage,
   runResource,
@@ -67,7 +69,7 @@ export class RunsController {
     description:
       'Filters: type, state, creation time range (`from`, `to`), run id prefix (`q`); `user` (admin role) lists another user\'s runs or everyone\'s (`*`). ' +
       "Each item is the run without its workflow view (`view=summary`, the default); `GET /runs/{id}` answers one run whole. " +
-      '`view=full` gives each item as `GET /runs/{id}` does — the list as it was before summaries (a page of paper searches can then be megabytes).',
+      '`view=full` gives each item as `GET /runs/{id}` does — the list as it was before summaries; such a page ends early rather than pass 1 MB of JSON (`nextCursor` continues it).',
   })
   @ApiForbiddenResponse({ description: '`user` given without the `admin` role.', schema: openApiSchema(errorBody) })
   @ApiZodQuery(listRunsQuery)
@@ -93,7 +95,11 @@ export class RunsController {
     if (query.view === 'full') {
       // Each run as `GET /runs/{id}` has it: a paper search's collections read whole from their stored lists.
       const page = await this.runs.list(listQuery);
-      return { items: await Promise.all(page.items.map((run) => this.resources.of(run))), ...nextCursorOf(page.next) };
+      const { kept, cut } = await resolveWithinBudget(page.items, (run) => this.resources.of(run), RUN_LIST_FULL_PAGE_BYTES);
+      // Cut short: the next page starts after the last item served (a keyset cursor is that item's position).
+      const last = kept.at(-1);
+      const next = cut && last !== undefined ? { createdAt: new Date(last.createdAt), runId: last.runId } : page.next;
+      return { items: kept, ...nextCursorOf(next) };
     }
     // Summaries: no view is read from PostgreSQL, and no stored paper list is read.
     const page = await this.runs.listSummaries(listQuery);

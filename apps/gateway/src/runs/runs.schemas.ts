@@ -52,11 +52,25 @@ export const RUN_LIST_VIEWS = ['summary', 'full'] as const;
 export const runListView = z.enum(RUN_LIST_VIEWS);
 export type RunListView = z.infer<typeof runListView>;
 
+/**
+ * The JSON a `view=full` page of runs may carry: a 300-paper search is ~85 KB whole, so 100 of them made a page of
+ * ~8.5 MB. The page ends early instead and its cursor continues — clients already follow `nextCursor`.
+ */
+export const RUN_LIST_FULL_PAGE_BYTES = 1_000_000;
+
 /** `GET /runs?type=&state=&limit=&cursor=&view=` */
 export const listRunsQuery = z.object({
   type: name.optional().describe('Only runs of this workflow type.'),
   state: name.optional().describe('Only runs in this state.'),
-  limit: z.coerce.number().int().min(1).max(100).default(20).describe('Page size (1..100).'),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(20)
+    .describe(
+      `Page size (1..100). A \`view=full\` page may end sooner: before the item that would take it past ${RUN_LIST_FULL_PAGE_BYTES / 1_000_000} MB of JSON (it always holds one item); \`nextCursor\` continues it.`,
+    ),
   cursor: runCursor.optional().describe('`nextCursor` of the previous page.'),
   from: z.iso.datetime({ offset: true }).optional().describe('Only runs created at or after this time (ISO 8601).'),
   to: z.iso.datetime({ offset: true }).optional().describe('Only runs created before this time (ISO 8601).'),
@@ -66,7 +80,7 @@ export const listRunsQuery = z.object({
     .default('summary')
     .describe(
       '`summary` (default): each run without its workflow view — id, type, state, attempt, version, timestamps; a few hundred bytes a run. ' +
-        '`full`: each run as `GET /runs/{id}` answers it, view included (a paper search\'s whole collections: up to megabytes a run).',
+        '`full`: each run as `GET /runs/{id}` answers it, view included (a paper search\'s whole collections); the page ends early at 1 MB (see `limit`).',
     ),
 });
 
@@ -128,6 +142,29 @@ export const validationErrorBody = z.object({
   location: z.enum(['params', 'query', 'body', 'input']),
   issues: z.array(z.object({ path: z.string(), message: z.string() })),
 });
+
+/**
+ * The leading runs of a `view=full` page, resolved `batch` at a time, that fit `budgetBytes` of JSON (always the
+ * first), and whether any were left out: the page ends early rather than grow to megabytes, and the runs past the
+ * budget are never resolved (no stored paper list read for them).
+ */
+export async function resolveWithinBudget<Run, Item>(
+  runs: readonly Run[],
+  resolve: (run: Run) => Promise<Item>,
+  budgetBytes: number,
+  batch = 10,
+): Promise<{ kept: Item[]; cut: boolean }> {
+  const kept: Item[] = [];
+  let bytes = 0;
+  for (let start = 0; start < runs.length; start += batch) {
+    for (const item of await Promise.all(runs.slice(start, start + batch).map(resolve))) {
+      bytes += Buffer.byteLength(JSON.stringify(item));
+      if (kept.length > 0 && bytes > budgetBytes) return { kept, cut: true };
+      kept.push(item);
+    }
+  }
+  return { kept, cut: false };
+}
 
 /** A run's summary: what every list item carries. */
 export function toRunSummary(run: RunSummaryProjection): RunSummary {

@@ -737,7 +737,7 @@ export interface paths {
         };
         /**
          * The caller's runs, newest first (keyset pagination), as summaries unless `view=full`.
-         * @description Filters: type, state, creation time range (`from`, `to`), run id prefix (`q`); `user` (admin role) lists another user's runs or everyone's (`*`). Each item is the run without its workflow view (`view=summary`, the default); `GET /runs/{id}` answers one run whole. `view=full` gives each item as `GET /runs/{id}` does — the list as it was before summaries (a page of paper searches can then be megabytes).
+         * @description Filters: type, state, creation time range (`from`, `to`), run id prefix (`q`); `user` (admin role) lists another user's runs or everyone's (`*`). Each item is the run without its workflow view (`view=summary`, the default); `GET /runs/{id}` answers one run whole. `view=full` gives each item as `GET /runs/{id}` does — the list as it was before summaries; such a page ends early rather than pass 1 MB of JSON (`nextCursor` continues it).
          */
         get: operations["RunsController_list"];
         put?: never;
