@@ -136,9 +136,10 @@ export function lagThresholdInMessages(itemThreshold: number, itemsPerCommand: n
  * V8's young generation per service, in MB per semi-space, where it differs from the image's
  * (`Dockerfile`: `NODE_OPTIONS=--max-semi-space-size=2`, chosen for memory). The services every step
  * passes through allocate a short-lived object graph per message; with 2 MB they collect it so often
- * that collection took 10-15 % of their busy time, and its pauses showed in the tail latency: with 4 MB
- * the research bench's p99 overhead per leg at 10 × 3 fell in each of three alternated pairs (see
- * bench/README.md). Each costs ~4-8 MB more resident memory; retrieval, near the 150 MB line, keeps 2 MB.
+ * that collection took 10-15 % of their busy time (CPU profiles, issue 23). With 4 MB (and the slimmer
+ * access log) the hit path's copy → hit p99 went from 297, 378 to 205, 219 ms in one quiet sitting; the
+ * research bench moved within its spread (bench/README.md). Each costs ~3-5 MB more resident memory;
+ * retrieval, at the 150 MB line, keeps 2 MB.
  */
 export const YOUNG_GENERATION_MIB: Readonly<Partial<Record<ServiceName, number>>> = { gateway: 4, coordinator: 4, research: 4 };
 
