@@ -149,28 +149,6 @@ function undeclaredValueImports(closure: Iterable<string>, allowed: (name: strin
   );
 }
 
-/**
- * Declared packages no source, script or config uses, each with why it is still declared. They are
- * found, not listed by hand: this list only keeps the test green until package.json (owned by the
- * lead; issue 26 serialises its changes) drops them; an entry that becomes used, or is no longer
- * declared, fails the test.
- */
-const DECLARED_BUT_UNUSED: Readonly<Record<string, string>> = {
-  'tesseract.js': 'a production dependency left from the tesseract OCR reader the PP-OCR reader replaced (the config refuses OPENPAW_INGESTION_OCR_READER=tesseract); shipped in the image unused — to remove',
-  '@tesseract.js-data/eng': 'the tesseract.js English model, with it — to remove',
-  '@nx/jest': 'no project target or nx.json plugin names it; jest runs from package.json — to remove',
-  '@nx/js': 'no project target or nx.json plugin names it; tools/build.mjs builds — to remove',
-};
-
-/**
- * Production dependencies that what the image runs never loads (only specs, benches or tools do),
- * each with why: they belong in devDependencies (the image prunes those). Found like the list above.
- */
-const PRODUCTION_BUT_ONLY_DEVELOPMENT: Readonly<Record<string, string>> = {
-  '@citation-js/plugin-csl': 'only export.spec.ts loads it, to check the CSL-JSON export against citation-js — to move to devDependencies',
-  'openapi-fetch': 'the console’s typed client, bundled into the console at build time by esbuild (tools/build-console.mjs, as preact): no service loads it — to move to devDependencies',
-};
-
 /** An installed package's manifest: the commands it puts on PATH and the packages it needs beside it. */
 interface InstalledManifest {
   readonly bin?: string | Record<string, string>;
@@ -278,7 +256,7 @@ describe('declared dependencies', () => {
     const imported = new Set(files.flatMap((file) => (importsByFile.get(file) ?? []).flatMap(({ specifier }) => packageOf(specifier) ?? [])));
     const needed = neededOf(declaredInRoot, imported, true);
     const unused = [...declaredInRoot].filter((name) => !needed.has(name)).sort();
-    expect(unused).toEqual(Object.keys(DECLARED_BUT_UNUSED).sort());
+    expect(unused).toEqual([]);
   });
 
   it('every production dependency is loaded by what the image runs (else it belongs in devDependencies)', () => {
@@ -290,8 +268,8 @@ describe('declared dependencies', () => {
     );
     // The CLI's package declares its dependencies in the root's too (the last test), for the monorepo's build.
     const needed = neededOf(productionDependencies, new Set([...loadedByImage, ...Object.keys(cliManifest.dependencies ?? {})]), false);
-    const notLoaded = [...productionDependencies].filter((name) => !needed.has(name) && DECLARED_BUT_UNUSED[name] === undefined).sort();
-    expect(notLoaded).toEqual(Object.keys(PRODUCTION_BUT_ONLY_DEVELOPMENT).sort());
+    const notLoaded = [...productionDependencies].filter((name) => !needed.has(name)).sort();
+    expect(notLoaded).toEqual([]);
   });
 
   it('the CLI package leaves as imports only its own dependencies, and its sources import only those', () => {
