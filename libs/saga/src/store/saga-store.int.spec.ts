@@ -193,6 +193,25 @@ describe('SagaStore on PostgreSQL', () => {
       expect({ runs: after.workflow_runs.seq, timers: after.timers.seq }).toEqual({ runs: before.workflow_runs.seq, timers: before.timers.seq });
     });
 
+    it('plans its statements once per connection, not anew for each batch', async () => {
+      const own = new SagaStore(dataSource, new SagaRegistry([twoStepDefinition]));
+      try {
+        // One batch at a time: every batch takes the one idle connection of the store's pool.
+        for (const key of ['plan-1', 'plan-2', 'plan-3', 'plan-4', 'plan-5', 'plan-6', 'plan-7', 'plan-8']) {
+          await own.applyBatch([start(key)]);
+          expect((await own.applyBatch([worked(key)])).results.map((r) => r.status)).toEqual(['applied']);
+        }
+        // The store's connections are its own (not in its types): ask the one connection what it planned.
+        const pool = Reflect.get(own, 'pipelined') as { query(sql: string): Promise<{ rows: Array<{ generic: string; custom: string }> }> };
+        const { rows } = await pool.query(`select sum(generic_plans) as generic, sum(custom_plans) as custom from pg_prepared_statements where name like 'saga_store%'`);
+        // Left to choose, PostgreSQL plans a statement's first five uses for their values (here: 5 custom,
+        // 11 generic), and every use after them while such a plan looks cheaper (the hit-path bench's guarded write).
+        expect({ generic: Number(rows[0]?.generic), custom: Number(rows[0]?.custom) }).toEqual({ generic: 16, custom: 0 });
+      } finally {
+        await own.close();
+      }
+    });
+
     it('decides again under lock when another replica moved the run meanwhile', async () => {
       await store.applyBatch([start('m')]); // this store knows m at WORKING, version 2
       const replica = new SagaStore(dataSource, new SagaRegistry([twoStepDefinition]));
