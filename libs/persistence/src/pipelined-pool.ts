@@ -9,13 +9,15 @@ import type { DataSource } from 'typeorm';
  * costs more than the statement. The pool takes the data source's connection settings (URL,
  * search_path, application name, size unless `maxConnections` says otherwise).
  */
-export function pipelinedPoolOf(dataSource: DataSource, options: { readonly maxConnections?: number } = {}): pg.Pool {
+export function pipelinedPoolOf(dataSource: DataSource, options: PipelinedPoolOptions = {}): pg.Pool {
   // TypeORM's PostgreSQL driver keeps its pg pool as `master` (not in its types).
   const master = (dataSource.driver as unknown as { master?: { options?: pg.PoolConfig } }).master;
   if (master?.options === undefined) throw new Error('a pipelined pool needs an initialized PostgreSQL data source');
+  const startupOptions = options.genericPlans === true ? withGenericPlans(master.options.options) : master.options.options;
   // allowExitOnIdle: idle connections never keep the process alive (its user may not close the pool).
   const pool = new pg.Pool({
     ...master.options,
+    ...(startupOptions === undefined ? {} : { options: startupOptions }),
     ...(options.maxConnections === undefined ? {} : { max: options.maxConnections }),
     pipeline: true,
     allowExitOnIdle: true,
@@ -28,6 +30,25 @@ export function pipelinedPoolOf(dataSource: DataSource, options: { readonly maxC
   // the coordinator.)
   pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
+}
+
+export interface PipelinedPoolOptions {
+  readonly maxConnections?: number;
+  /**
+   * Named statements planned once per connection, for every use (`plan_cache_mode =
+   * force_generic_plan`). Left to choose, PostgreSQL plans a named statement anew for each use's values
+   * while such a plan looks cheaper than the generic one; a batch's statement (arrays of one to three
+   * rows, whose sizes a value-specific plan sees) always does, and on tables of production size it
+   * then pays a planning per batch (ADR 0034). Set as a startup parameter beside `search_path`, so it
+   * costs no message; a connection through a transaction pooler (`OPENPAW_DATABASE_SEARCH_PATH=role`,
+   * no startup parameters) plans as PostgreSQL chooses unless its role sets it.
+   */
+  readonly genericPlans?: boolean;
+}
+
+/** The startup `options` with generic plans, when the connection sends startup options at all. */
+function withGenericPlans(startupOptions: string | undefined): string | undefined {
+  return startupOptions === undefined ? undefined : `${startupOptions} -c plan_cache_mode=force_generic_plan`;
 }
 
 /** What a pooled client's socket offers for writing several statements at once. */

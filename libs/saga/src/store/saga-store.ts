@@ -91,7 +91,7 @@ export class SagaStore {
    * locking path: the inputs' runs are read and locked first, then written (two round trips).
    */
   async applyBatch(inputs: readonly PendingInput[]): Promise<BatchResult> {
-    this.pipelined ??= pipelinedPoolOf(this.dataSource);
+    this.pipelined ??= pipelinedPoolOf(this.dataSource, { genericPlans: true });
     const client = await this.pipelined.connect();
     const published = this.takePublished();
     let broken: unknown;
@@ -99,7 +99,7 @@ export class SagaStore {
       const now = this.clock();
       const fromMemory = this.decideFromKnownRuns(client, inputs, published, now);
       if (fromMemory !== undefined) {
-        const committed = await this.commitGuarded(client, inputs, fromMemory);
+        const committed = await this.commitGuarded(inputs, fromMemory);
         if (committed !== undefined) return committed;
         sagaStoreCounters.staleDecisions += 1;
       }
@@ -116,27 +116,21 @@ export class SagaStore {
   }
 
   /**
-   * A decision made from memory is one guarded write in a transaction of its own, sent with its
-   * `begin` and `commit` in one round trip (`sentTogether`): all of it or nothing, durable once
-   * answered. Undefined when the guard found the view stale (decide again); the guard's error aborts
-   * the transaction and the COMMIT behind it ends it as a ROLLBACK, leaving the connection idle.
+   * A decision made from memory is one guarded statement, which PostgreSQL runs as a transaction of
+   * its own (pg sends each statement with its own Sync): all of it or nothing, durable once answered.
+   * No `begin` or `commit` travels with it; each would cost PostgreSQL a cycle of its own and this
+   * process an answer to read. Undefined when the guard found the view stale (decide again).
    */
-  private async commitGuarded(client: PoolClient, inputs: readonly PendingInput[], decided: Decided): Promise<BatchResult | undefined> {
-    const { begun, sent } = sentTogether(client, () => {
-      const begun = client.query(BEGIN_WITH_GENERIC_PLANS);
-      begun.catch(() => undefined); // settled below, with the write and the COMMIT
-      return { begun, sent: sendWithCommit(client, decided) };
-    });
-    const [opened, wrote, committed] = await Promise.allSettled([begun, sent.writing, sent.committing]);
-    sagaStoreCounters.roundTrips += 1;
-    if (opened.status === 'rejected') throw opened.reason;
-    if (wrote.status === 'rejected') {
-      if (!isBatchGuardFailure(wrote.reason)) throw wrote.reason;
+  private async commitGuarded(inputs: readonly PendingInput[], decided: Decided): Promise<BatchResult | undefined> {
+    try {
+      await decided.write();
+    } catch (error) {
+      if (!isBatchGuardFailure(error)) throw error;
       for (const run of decided.runs) this.known.forget(run.id);
       return undefined;
+    } finally {
+      sagaStoreCounters.roundTrips += 1;
     }
-    if (committed.status === 'rejected') throw committed.reason;
-    if (committed.value.command !== 'COMMIT') throw new Error(`the batch's transaction ended with ${committed.value.command}, not COMMIT`);
     this.committed(inputs, decided.runs, true);
     return decided.result;
   }
@@ -156,7 +150,7 @@ export class SagaStore {
    */
   private async commit(client: PoolClient, inputs: readonly PendingInput[], decide: () => Promise<Decided>): Promise<BatchResult> {
     const { begun, deciding } = sentTogether(client, () => {
-      const begun = client.query(BEGIN_WITH_GENERIC_PLANS);
+      const begun = client.query('begin');
       begun.catch(() => undefined); // awaited below; this only marks it handled until then
       return { begun, deciding: decide() };
     });
@@ -599,16 +593,6 @@ function earliestOf(sets: ReadonlyArray<{ readonly fireAt: Date }>): Date | unde
 const MAX_CLAIM_ROUNDS = 4;
 
 const statementName = statementNamer('saga_store');
-
-/**
- * Every batch's transaction plans its named statements once per connection. Left to choose, PostgreSQL
- * plans a named statement anew at each use while a plan made for that use's values looks cheaper than
- * the generic one: the guarded write's parameters (arrays of one to three rows) always do, and
- * replanning its dozen tables cost ~0.7 ms of PostgreSQL's time per batch (hit-path bench, `bind` in
- * the statement log) for the same plan. The generic plan is the one ADR 0034 shapes (`fewBatchRows`).
- * `set local` ends with the transaction, so a transaction pooler leaks it to no other client.
- */
-const BEGIN_WITH_GENERIC_PLANS = 'begin; set local plan_cache_mode = force_generic_plan';
 
 /**
  * Folds a batch's timer operations into "clear these prefixes" and "set these timers" with
