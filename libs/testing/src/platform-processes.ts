@@ -101,9 +101,13 @@ export async function startPlatformProcesses(options: PlatformOptions): Promise<
       if (proc.child.exitCode !== null || proc.child.signalCode !== null) {
         throw new Error(`${service} exited during start:\n${proc.output()}`);
       }
-      const ready = await fetch(`${urlOf(service)}/readyz`).then((r) => r.ok, () => false);
-      if (ready) return;
-      if (Date.now() > deadline) throw new Error(`${service} not ready after 60 s:\n${proc.output()}`);
+      // The last answer says what it waits for (its startup probe names a failing check), or that nothing listens.
+      const probe = await fetch(`${urlOf(service)}/readyz`).then(
+        async (r) => ({ ready: r.ok, answer: `${r.status} ${await r.text()}` }),
+        (error: unknown) => ({ ready: false, answer: `no answer (${error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error)})` }),
+      );
+      if (probe.ready) return;
+      if (Date.now() > deadline) throw new Error(`${service} not ready after 60 s; its /readyz: ${probe.answer}\n${proc.output()}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   };
