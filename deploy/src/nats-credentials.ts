@@ -91,7 +91,7 @@ export const DEAD_LETTER_REDRIVER = 'gateway';
 export const KV_BUCKETS_OPENED_BY: Readonly<Record<string, readonly string[]>> = {
   coordinator: [KV_BUCKETS.commandReceipts.name],
   'visual-search': [KV_BUCKETS.visualRunMemory.name, KV_BUCKETS.visualEvidenceCache.name],
-  research: [KV_BUCKETS.scholarlyStartSlots.name],
+  research: [KV_BUCKETS.scholarlyStartSlots.name, KV_BUCKETS.scholarlyResponses.name],
 };
 
 /** Every KV bucket a service reads or writes: those its code opens, and the command receipts if it has command lanes. */

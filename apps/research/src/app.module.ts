@@ -15,6 +15,7 @@ import { ScorePapersHandler } from './handlers/score-papers/score-papers.handler
 import { SearchPaperSourcesHandler } from './handlers/search-paper-sources/search-paper-sources.handler.js';
 import { ResearchCommandsConsumer } from './messaging/research-commands.consumer.js';
 import { PaperSets } from './paper-search/papers/paper-sets.js';
+import { scholarlyResponses } from './paper-search/search/kv-response-cache.js';
 import { scholarlyStartSlots } from './paper-search/search/kv-start-slots.js';
 import { createPaperSearchSkills } from './paper-search/skills/paper-search-skills.js';
 import { databaseProviders, RESEARCH_DATA_SOURCE } from './persistence/database.js';
@@ -55,8 +56,10 @@ export class ResearchModule implements OnModuleInit {
         : {
             provide: RESEARCH_SOURCES,
             inject: [NATS_CONNECTION, MessageLogContext],
-            // Request starts are shared by the service's replicas (a KV bucket), so each source's etiquette holds across them.
-            useFactory: (nc: NatsConnection, log: MessageLogContext) => createScholarlySourcesFromEnv(settings.providerEnv, { logger: log, sharedSlots: scholarlyStartSlots(nc, log) }),
+            // Request starts and results are shared by the service's replicas (KV buckets), so each source's
+            // etiquette holds across them and an identical search is fetched once.
+            useFactory: (nc: NatsConnection, log: MessageLogContext) =>
+              createScholarlySourcesFromEnv(settings.providerEnv, { logger: log, sharedSlots: scholarlyStartSlots(nc, log), sharedResponses: scholarlyResponses(nc, log) }),
           };
     const clock = adapters.clock ?? systemClock;
     return {

@@ -20,6 +20,10 @@ export interface KvBucketSpec {
   readonly history: number;
   /** Who reads and writes it, and what losing it costs (for the runbook). */
   readonly purpose: string;
+  /** The largest value JetStream accepts in it (the stream's max message size); unset, the server's max payload. */
+  readonly maxValueBytes?: number;
+  /** All it holds at most; a write that would pass it is refused (KV discards new) until keys expire. */
+  readonly maxBytes?: number;
 }
 
 const MINUTE = 60_000;
@@ -48,6 +52,15 @@ export const KV_BUCKETS = {
     ttlMs: MINUTE,
     history: 1,
     purpose: "research's next free request start per scholarly source, shared by its replicas; while it cannot be used each replica spaces its own requests (a source may see a few replicas' rate)",
+  },
+  scholarlyResponses: {
+    name: 'scholarly-responses',
+    // The longest a search result is answered (OPENPAW_SCHOLARLY_CACHE_TTL_MS caps it lower).
+    ttlMs: 10 * MINUTE,
+    history: 1,
+    purpose: "research's scholarly search results (OpenAlex, arXiv, Crossref), shared by its replicas so an identical search is fetched once; a rebuildable cache: while it cannot be used each replica fetches",
+    maxValueBytes: 256 * 1024,
+    maxBytes: 256 * 1024 * 1024,
   },
 } as const satisfies Record<string, KvBucketSpec>;
 
@@ -84,7 +97,13 @@ export function ensureKvBucket(jsm: JetStreamManager, spec: KvBucketSpec, option
     const existing = await streamInfoOrUndefined(jsm, kvStreamName(spec.name));
     if (existing === undefined) {
       // Kvm.create binds to a bucket another instance created meanwhile instead of failing.
-      await new Kvm(jsm.jetstream()).create(spec.name, { ttl: spec.ttlMs, history: spec.history, replicas });
+      await new Kvm(jsm.jetstream()).create(spec.name, {
+        ttl: spec.ttlMs,
+        history: spec.history,
+        replicas,
+        ...(spec.maxValueBytes === undefined ? {} : { maxValueSize: spec.maxValueBytes }),
+        ...(spec.maxBytes === undefined ? {} : { max_bytes: spec.maxBytes }),
+      });
       return { result: 'created', drift: [] };
     }
     const drift = bucketDrift(existing, spec, replicas);

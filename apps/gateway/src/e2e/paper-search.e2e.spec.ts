@@ -58,7 +58,7 @@ function openAlexWorks(): { status: number; body: unknown } {
 
 type Resource = PaperSearchView & { runId: string; terminal: boolean };
 
-describe('paper search through the gateway: two checkpoints, one source failing, a coordinator restart while waiting', () => {
+describe('paper search through the gateway: two checkpoints, one source failing, coordinator restarts while waiting', () => {
   let nats: NatsServerHandle;
   let platform: RunningPlatform;
   let openalex: WireServer;
@@ -146,7 +146,7 @@ describe('paper search through the gateway: two checkpoints, one source failing,
     return client.request(`/paper-searches/${runId}/checkpoints/${checkpointId}/decision`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   }
 
-  it('decides both checkpoints over two iterations, survives a coordinator restart while waiting, and exports the collection', async () => {
+  it('decides both checkpoints over two iterations, survives a coordinator restart at each checkpoint, and exports the collection', async () => {
     const created = await client.request('/paper-searches', { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': 'e2e-search-1' }, body: JSON.stringify({ query: QUERY }) });
     expect(created.status).toBe(202);
     const { runId } = (await created.json()) as { runId: string };
@@ -159,8 +159,14 @@ describe('paper search through the gateway: two checkpoints, one source failing,
     const badEdit = await decide(runId, ckpt1, { action: 'edit', revisedData: { queries: [] } });
     expect(badEdit.status).toBe(400);
     expect(await badEdit.json()).toMatchObject({ error: 'validation_failed', issues: [{ path: 'revisedData', message: expect.stringContaining('queries') }] });
+    // The coordinator crashes while checkpoint 1 waits: the run resumes at the same checkpoint, and the
+    // approval the restarted coordinator takes continues it (it sends the search, below: checkpoint 2).
+    await platform.kill('coordinator');
+    await platform.start('coordinator');
+    expect(await search(runId)).toMatchObject({ status: 'waiting', state: 'AWAITING_STRATEGY_CONFIRMATION', checkpoint: { checkpointId: ckpt1 } });
     const approved = await decide(runId, ckpt1, { action: 'approve' });
     expect(approved.status).toBe(202);
+    expect(await approved.json()).toMatchObject({ status: 'applied', state: 'SEARCHING' });
     // The same checkpoint again: it is not open any more.
     expect((await decide(runId, ckpt1, { action: 'approve' })).status).toBe(409);
 

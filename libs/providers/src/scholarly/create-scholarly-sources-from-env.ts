@@ -7,6 +7,7 @@ import { CrossrefSource } from './crossref-source.js';
 import { OpenAlexSource } from './openalex-source.js';
 import type { ScholarlySource, ScholarlySourceName } from './port.js';
 import { ReachabilityCheckedSource, type ReachabilityOptions } from './reachability-checked-source.js';
+import type { SharedResponses } from './response-cache.js';
 import { SemanticScholarSource } from './semantic-scholar-source.js';
 import { SerpApiScholarSource } from './serpapi-scholar-source.js';
 import type { ScholarlySourceConfig } from './source-config.js';
@@ -20,6 +21,8 @@ export interface ScholarlySourcesFactoryOptions {
   readonly random?: RandomSource;
   /** Request starts shared across the service's replicas (see `SharedStartSlots`); without, each process spaces its own. */
   readonly sharedSlots?: ScholarlySourceConfig['sharedSlots'];
+  /** Search results shared across the service's replicas (see `SharedResponseCache`), behind each process's own; without, each process caches its own. */
+  readonly sharedResponses?: SharedResponses;
 }
 
 /** The keyless sources searched when `OPENPAW_SCHOLARLY_SOURCES` is not set: no account, no key needed. */
@@ -79,13 +82,19 @@ export function scholarlySettingsFromEnv(env: Env): ScholarlySettings {
  * - `OPENPAW_SCHOLARLY_TIMEOUT_MS` per request (default 15000);
  * - `OPENPAW_SCHOLARLY_PROBE_TIMEOUT_MS` (default 3000), `OPENPAW_SCHOLARLY_PROBE_TTL_MS` (how long
  *   "reachable" holds, default 600000; "unreachable" holds at most 60000);
- * - `OPENPAW_SCHOLARLY_CACHE_TTL_MS` (identical searches answered from memory, default 600000).
+ * - `OPENPAW_SCHOLARLY_CACHE_TTL_MS` (identical searches answered from memory, and from the replicas'
+ *   shared cache when `sharedResponses` is given, default 600000).
  */
 export function createScholarlySourcesFromEnv(env: Env, options: ScholarlySourcesFactoryOptions = {}): ScholarlySource[] {
   const logger = options.logger ?? silentLogger;
   const settings = scholarlySettingsFromEnv(env);
   const names = settings.sources;
-  const reachability: ReachabilityOptions = { ...settings.reachability, maxCachedResponses: 500, clock: options.clock ?? systemClock };
+  const reachability: ReachabilityOptions = {
+    ...settings.reachability,
+    maxCachedResponses: 500,
+    clock: options.clock ?? systemClock,
+    ...(options.sharedResponses !== undefined ? { sharedResponses: options.sharedResponses } : {}),
+  };
   const common = {
     timeoutMs: settings.timeoutMs,
     ...(options.clock !== undefined ? { clock: options.clock } : {}),

@@ -1,6 +1,7 @@
 import { ProviderError } from '../llm/errors.js';
 import type { ScholarlyQuery, ScholarlySearchResult, ScholarlySource } from './port.js';
 import { ReachabilityCheckedSource } from './reachability-checked-source.js';
+import { type CachedResponse, responseCacheKey, type SharedResponseCache } from './response-cache.js';
 
 /** A source whose host is up or down as the test says, counting probes and searches. */
 function scriptedSource() {
@@ -85,5 +86,40 @@ describe('ReachabilityCheckedSource', () => {
     clock.t = 31_000;
     await checked.search(query('a'));
     expect(state.searches).toBe(6);
+  });
+
+  it('asks the shared cache behind its own, skipping the probe on a shared hit, and never believes a shared entry past its own TTL', async () => {
+    const { state, source } = scriptedSource();
+    const stored = new Map<string, CachedResponse>();
+    const cache: SharedResponseCache = { get: (key) => Promise.resolve(stored.get(key)), set: (key, response) => Promise.resolve(void stored.set(key, response)) };
+    const writer = new ReachabilityCheckedSource(source, { ...options, sharedResponses: { cache } });
+    await writer.search(query('a'));
+    expect([...stored.values()]).toEqual([{ result: { works: [], totalAvailable: 3, requests: 1 }, expiresAtMs: 30_000 }]);
+    // Another replica (a longer TTL of its writer's) answers from the shared entry: no probe, no request.
+    const reader = new ReachabilityCheckedSource(source, { ...options, sharedResponses: { cache } });
+    stored.set(responseCacheKey('arxiv', query('a')), { result: { works: [], totalAvailable: 3, requests: 1 }, expiresAtMs: 10_000_000 });
+    await expect(reader.search(query('a'))).resolves.toMatchObject({ requests: 0 });
+    expect([state.probes, state.searches]).toEqual([1, 1]);
+    stored.clear();
+    clock.t = 30_001;
+    await expect(reader.search(query('a'))).resolves.toMatchObject({ requests: 1 });
+  });
+
+  it('fetches when the shared cache fails or hangs past its timeout, and says why', async () => {
+    const { state, source } = scriptedSource();
+    const why: unknown[] = [];
+    const hanging: SharedResponseCache = { get: () => new Promise(() => undefined), set: () => Promise.reject(new Error('no JetStream')) };
+    const checked = new ReachabilityCheckedSource(source, { ...options, sharedResponses: { cache: hanging, timeoutMs: 20, onUnavailable: (error) => why.push(error) } });
+    await expect(checked.search(query('a'))).resolves.toMatchObject({ requests: 1 });
+    expect(state.searches).toBe(1);
+    expect(why.map((e) => (e as Error).message)).toEqual(['the shared response cache did not answer within 20 ms', 'no JetStream']);
+  });
+
+  it('keys a request by its normalised content: whitespace and field order do not matter, every asked field does', () => {
+    const key = responseCacheKey('arxiv', { text: 'graph  attention', phrases: ['graph attention '], limit: 3 });
+    expect(key).toMatch(/^arxiv\.[0-9a-f]{64}$/);
+    expect(responseCacheKey('arxiv', { limit: 3, phrases: ['graph attention'], text: ' graph attention', signal: AbortSignal.timeout(1) })).toBe(key);
+    expect(responseCacheKey('arxiv', { text: 'graph attention', phrases: ['graph attention'], limit: 4 })).not.toBe(key);
+    expect(responseCacheKey('crossref', { text: 'graph attention', phrases: ['graph attention'], limit: 3 })).not.toBe(key);
   });
 });

@@ -1,6 +1,7 @@
 import type { Clock } from '../shared/clock.js';
 import { ProviderError } from '../llm/errors.js';
 import type { QueryExpressiveness, ScholarlyQuery, ScholarlySearchResult, ScholarlySource, ScholarlySourceName } from './port.js';
+import { responseCacheKey, type SharedResponses } from './response-cache.js';
 
 export interface ReachabilityOptions {
   /** The probe's own timeout: short, so an unreachable source costs a search seconds, not its whole deadline. */
@@ -14,7 +15,11 @@ export interface ReachabilityOptions {
   /** Results kept at most (least recently stored dropped first). */
   readonly maxCachedResponses: number;
   readonly clock: Pick<Clock, 'now'>;
+  /** Results shared with the service's other replicas, behind the in-process ones (see `SharedResponseCache`). */
+  readonly sharedResponses?: SharedResponses;
 }
+
+const DEFAULT_SHARED_TIMEOUT_MS = 1_000;
 
 type Verdict = { readonly reachable: true; readonly untilMs: number } | { readonly reachable: false; readonly untilMs: number; readonly why: string };
 
@@ -25,7 +30,10 @@ type Verdict = { readonly reachable: true; readonly untilMs: number } | { readon
  * is unreachable a search fails at once with `network` and a message saying the source could not be
  * reached, so the run reports it per source instead of a silent 0 or a search waiting out its deadline.
  * A search that fails with `network` forgets the verdict (the next one probes again). Successful
- * results are cached for `responseTtlMs` (the sources ask clients to avoid repeating identical requests).
+ * results are cached for `responseTtlMs` (the sources ask clients to avoid repeating identical requests):
+ * in process first (a hit costs nothing), then in the replicas' shared cache when there is one (a hit
+ * there skips the probe and the request). The shared cache is best effort: a miss, an error or a call
+ * slower than its timeout is a fetch, never a failed search.
  */
 export class ReachabilityCheckedSource implements ScholarlySource {
   readonly name: ScholarlySourceName;
@@ -44,10 +52,11 @@ export class ReachabilityCheckedSource implements ScholarlySource {
   }
 
   async search(query: ScholarlyQuery): Promise<ScholarlySearchResult> {
-    const key = cacheKey(query);
-    const now = this.options.clock.now();
+    const key = responseCacheKey(this.name, query);
     const cached = this.responses.get(key);
-    if (cached !== undefined && cached.untilMs > now) return { ...cached.result, requests: 0 };
+    if (cached !== undefined && cached.untilMs > this.options.clock.now()) return { ...cached.result, requests: 0 };
+    const sharedHit = await this.sharedGet(key);
+    if (sharedHit !== undefined) return { ...sharedHit, requests: 0 };
     const verdict = await this.check();
     if (!verdict.reachable) {
       const retryInS = Math.max(1, Math.ceil((verdict.untilMs - this.options.clock.now()) / 1000));
@@ -55,7 +64,8 @@ export class ReachabilityCheckedSource implements ScholarlySource {
     }
     try {
       const result = await this.inner.search(query);
-      this.remember(key, result);
+      const untilMs = this.remember(key, result);
+      if (untilMs !== undefined) await this.sharedSet(key, result, untilMs);
       return result;
     } catch (error) {
       if (error instanceof ProviderError && error.kind === 'network') this.verdict = null;
@@ -83,16 +93,50 @@ export class ReachabilityCheckedSource implements ScholarlySource {
     return this.verdict;
   }
 
-  private remember(key: string, result: ScholarlySearchResult): void {
-    if (this.options.responseTtlMs <= 0 || this.options.maxCachedResponses <= 0) return;
+  /** Keeps `result` in process until `untilMs` (answered); undefined when nothing is cached (a TTL of 0). */
+  private remember(key: string, result: ScholarlySearchResult, untilMs = this.options.clock.now() + this.options.responseTtlMs): number | undefined {
+    if (this.options.responseTtlMs <= 0) return undefined;
+    if (this.options.maxCachedResponses <= 0) return untilMs;
     this.responses.delete(key);
-    this.responses.set(key, { result, untilMs: this.options.clock.now() + this.options.responseTtlMs });
+    this.responses.set(key, { result, untilMs });
     while (this.responses.size > this.options.maxCachedResponses) this.responses.delete(this.responses.keys().next().value!);
+    return untilMs;
   }
-}
 
-/** Everything of a query that changes what the source answers (not its abort signal). */
-function cacheKey(query: ScholarlyQuery): string {
-  const { signal: _signal, ...asked } = query;
-  return JSON.stringify(asked);
+  /** A live answer another replica (or this one, earlier) stored; kept in process until it expires there too. */
+  private async sharedGet(key: string): Promise<ScholarlySearchResult | undefined> {
+    const shared = this.options.sharedResponses;
+    if (shared === undefined || this.options.responseTtlMs <= 0) return undefined;
+    const stored = await this.bestEffort(shared, () => shared.cache.get(key));
+    if (stored === undefined || stored.expiresAtMs <= this.options.clock.now()) return undefined;
+    // Never believed longer than this replica's own TTL, whatever the writer's was.
+    this.remember(key, stored.result, Math.min(stored.expiresAtMs, this.options.clock.now() + this.options.responseTtlMs));
+    return stored.result;
+  }
+
+  private async sharedSet(key: string, result: ScholarlySearchResult, expiresAtMs: number): Promise<void> {
+    const shared = this.options.sharedResponses;
+    if (shared === undefined) return;
+    await this.bestEffort(shared, () => shared.cache.set(key, { result, expiresAtMs }));
+  }
+
+  /** `call`'s answer, or undefined when it fails or outlasts the shared cache's timeout (`onUnavailable` hears why). */
+  private async bestEffort<T>(shared: SharedResponses, call: () => Promise<T>): Promise<T | undefined> {
+    const timeoutMs = shared.timeoutMs ?? DEFAULT_SHARED_TIMEOUT_MS;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([
+        call(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`the shared response cache did not answer within ${timeoutMs} ms`)), timeoutMs);
+          timer.unref();
+        }),
+      ]);
+    } catch (error) {
+      shared.onUnavailable?.(error);
+      return undefined;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 }

@@ -2,6 +2,7 @@ import { type KV, Kvm } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { KV_BUCKETS } from '@openpaw/messaging';
 import type { ProviderLogger, SharedLimit, SharedStartSlots } from '@openpaw/providers';
+import { kvBucketHandle } from './kv-bucket-handle.js';
 
 /**
  * The bucket of the scholarly sources' shared request starts (one key per source), provisioned with
@@ -17,21 +18,14 @@ export const SCHOLARLY_START_SLOTS_BUCKET = KV_BUCKETS.scholarlyStartSlots.name;
  * are assumed in step (NTP); a skew of a few ms shifts a slot by as much.
  */
 export class KvStartSlots implements SharedStartSlots {
-  private opened: Promise<KV> | undefined;
+  private readonly kv: () => Promise<KV>;
 
   /** `bucket`: the KV, or how to open it (on the first reservation; a failed open is retried on the next). */
   constructor(
-    private readonly bucket: KV | (() => Promise<KV>),
+    bucket: KV | (() => Promise<KV>),
     private readonly attempts = 50,
-  ) {}
-
-  private kv(): Promise<KV> {
-    if (typeof this.bucket !== 'function') return Promise.resolve(this.bucket);
-    this.opened ??= this.bucket().catch((error: unknown) => {
-      this.opened = undefined;
-      throw error;
-    });
-    return this.opened;
+  ) {
+    this.kv = kvBucketHandle(bucket);
   }
 
   async reserve(key: string, notBeforeMs: number, intervalMs: number): Promise<number> {

@@ -1,0 +1,51 @@
+import { createHash } from 'node:crypto';
+import type { ScholarlyQuery, ScholarlySearchResult, ScholarlySourceName } from './port.js';
+
+/** One stored answer: the result, and when (ms since the epoch, the writer's clock) it stops being answered. */
+export interface CachedResponse {
+  readonly result: ScholarlySearchResult;
+  readonly expiresAtMs: number;
+}
+
+/**
+ * Search results shared by every replica of a service (a NATS KV bucket in the research service), so
+ * an identical search made on another replica is answered without asking the source again. Best
+ * effort: `get` answers undefined for a miss, and either call may throw when the store cannot be used
+ * (the caller then fetches, and still answers).
+ */
+export interface SharedResponseCache {
+  get(key: string): Promise<CachedResponse | undefined>;
+  set(key: string, response: CachedResponse): Promise<void>;
+}
+
+/** The shared responses of the remote sources, how long a call to them may take, and who hears when they cannot be used. */
+export interface SharedResponses {
+  readonly cache: SharedResponseCache;
+  /** A get or set slower than this is given up (default 1000 ms): an outage costs a search this much, once per call. */
+  readonly timeoutMs?: number;
+  readonly onUnavailable?: (error: unknown) => void;
+}
+
+/**
+ * The cache key of a search: the source and a SHA-256 of the normalised request (every field that
+ * changes what the source answers, object keys sorted, strings NFC with whitespace collapsed; the abort
+ * signal left out). Hex, so it is a valid KV key of any length of query.
+ */
+export function responseCacheKey(source: ScholarlySourceName, query: ScholarlyQuery): string {
+  const { signal: _signal, ...asked } = query;
+  return `${source}.${createHash('sha256').update(JSON.stringify(normalised(asked))).digest('hex')}`;
+}
+
+function normalised(value: unknown): unknown {
+  if (typeof value === 'string') return value.normalize('NFC').replace(/\s+/g, ' ').trim();
+  if (Array.isArray(value)) return value.map(normalised);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, field]) => field !== undefined)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([key, field]) => [key, normalised(field)]),
+    );
+  }
+  return value;
+}
