@@ -26,6 +26,7 @@ export const CATEGORIES = [
   'probability',
   'absolute_value',
   'right_triangle',
+  'rearrangement',
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
 
