@@ -3,15 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { imageNodeOptions, serviceNodeFlags } from './image-defaults.js';
 
+/** Checkouts made of one file (none when `content` is undefined), removed after the file's specs. */
+const roots: string[] = [];
+function checkoutWith(file: string, content?: string): string {
+  const root = mkdtempSync(join(tmpdir(), 'openpaw-checkout-'));
+  roots.push(root);
+  if (content !== undefined) writeFileSync(join(root, file), content);
+  return root;
+}
+afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
+
 describe('imageNodeOptions', () => {
-  const roots: string[] = [];
-  const rootWith = (dockerfile?: string): string => {
-    const root = mkdtempSync(join(tmpdir(), 'openpaw-image-'));
-    roots.push(root);
-    if (dockerfile !== undefined) writeFileSync(join(root, 'Dockerfile'), dockerfile);
-    return root;
-  };
-  afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
+  const rootWith = (dockerfile?: string): string => checkoutWith('Dockerfile', dockerfile);
 
   it("reads the last stage's ENV NODE_OPTIONS, not a build stage's", () => {
     const root = rootWith('FROM a AS build\nENV NODE_OPTIONS=--max-old-space-size=4096\nFROM b\nENV NODE_ENV=production NODE_OPTIONS=--max-semi-space-size=2\n');
@@ -29,14 +32,7 @@ describe('imageNodeOptions', () => {
 });
 
 describe('serviceNodeFlags', () => {
-  const roots: string[] = [];
-  const rootWith = (compose?: string): string => {
-    const root = mkdtempSync(join(tmpdir(), 'openpaw-compose-'));
-    roots.push(root);
-    if (compose !== undefined) writeFileSync(join(root, 'docker-compose.yml'), compose);
-    return root;
-  };
-  afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
+  const rootWith = (compose?: string): string => checkoutWith('docker-compose.yml', compose);
 
   it('reads the flags between node and the entry point of each service, by app (a lane of it shares them)', () => {
     const root = rootWith(

@@ -8,7 +8,7 @@ import { chmod, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { catalog, deadLetterSubjectOf, STREAMS } from '@openpaw/contracts';
-import { DLQ_HEADERS } from '@openpaw/messaging';
+import { DLQ_HEADERS, subjectMatches } from '@openpaw/messaging';
 import { freshDatabase, type NatsServerHandle, privateNatsServer, type RunningPlatform, startPlatformProcesses } from '@openpaw/testing';
 import { type LlmWireServer, renderProblemPng, startAnthropicWireServer, startOpenAiWireServer, type WireAnswer, type WireRequest } from '@openpaw/testkit';
 // The notebook doc lines add a PDF: the artifacts service's own test support writes a minimal one.
@@ -420,17 +420,6 @@ function kubectlProblems(line: string, known: Set<string>): string[] {
     walk(JSON.parse(overrides));
   }
   return problems;
-}
-
-/** A NATS subject filter (`*`, `>`) matches a subject. */
-function subjectMatches(filter: string, subject: string): boolean {
-  const wanted = filter.split('.');
-  const tokens = subject.split('.');
-  for (let i = 0; i < wanted.length; i++) {
-    if (wanted[i] === '>') return tokens.length > i;
-    if (i >= tokens.length || (wanted[i] !== '*' && wanted[i] !== tokens[i])) return false;
-  }
-  return tokens.length === wanted.length;
 }
 
 /** Every subject a stream holds: the catalog's commands and events, and the dead letter of each. */
