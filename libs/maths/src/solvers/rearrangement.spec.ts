@@ -46,6 +46,9 @@ describe('rearranging a formula for the asked-for letter', () => {
   it('accepts a model answer equal to the rearranged formula and rejects a wrong one', () => {
     expect(checkFinalAnswer('Make t the subject of v = u + at', 't = (v - u)/a').verdict).toBe('agrees');
     expect(checkFinalAnswer('Make t the subject of v = u + at', 't = (u - v)/a').verdict).toBe('disagrees');
+    expect(checkFinalAnswer('Solve for t: v = u + at', 't = (v - u)/a').verdict).toBe('agrees');
+    expect(checkFinalAnswer('Solve for t: v = u + at', 't = (v + u)/a').verdict).toBe('disagrees');
+    expect(checkFinalAnswer('Solve for t: v = u + at', 'u = v - at').verdict).toBe('disagrees');
   });
 
   it.each([

@@ -83,7 +83,7 @@ export function solveRearrangement(lower: string, asks: string | undefined, lhs:
     problem: `${texOf(lhs)} = ${texOf(rhs)}`,
     steps,
     finalAnswer: `${asks} = ${answerText}${conditions.length > 0 ? `, where ${conditions.join(' and ')}` : ''}`,
-    answer: { kind: 'expression', expression, variables: others, upToConstant: false },
+    answer: { kind: 'expression', expression, variables: others, upToConstant: false, subject: asks },
     verification: degree === 1 ? `substituted into the original formula at ${CHECK_POINTS} points of positive rational values (exact)` : `substituted into the original formula at ${CHECK_POINTS} points of positive values (numeric)`,
   };
 }
