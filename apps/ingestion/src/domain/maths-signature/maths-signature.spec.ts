@@ -74,6 +74,24 @@ describe('maths signature', () => {
       expect(hashOf(b)).toBe(hashOf(a));
     });
 
+    // maths-sig/v9: a hyphenated number word as an operand, or opening the maths, is its number (v8
+    // keyed "twenty-one - x = 5" as "-x = 5" with the prose "twenty-one").
+    it.each([
+      ['Solve x + 2 = twenty-one', 'Solve x + 2 = 21'],
+      ['twenty-one - x = 5', '21 - x = 5'],
+      ['Solve ten - x = 5', 'Solve 10 - x = 5'],
+    ])('%s ≡ %s (v9)', (a, b) => {
+      expect(hashOf(a)).toBeDefined();
+      expect(hashOf(b)).toBe(hashOf(a));
+    });
+
+    it.each([
+      ['twenty-one - x = 5', '- x = 5'],
+      ['Solve x + 2 = twenty-one', 'Solve x + 2 = 12'],
+    ])('%s ≢ %s (v9)', (a, b) => {
+      expect(hashOf(b)).not.toBe(hashOf(a));
+    });
+
     // The answers differ: "≈ 15.87" is not "6√7", 250 cm is not 2500 mm. v7 keyed the first pair alike.
     it.each([
       ['Evaluate √252', 'Simplify √252'],
@@ -127,9 +145,9 @@ describe('maths signature', () => {
       expect(hashOf(b)).not.toBe(hashOf(a));
     });
 
-    it('carries no hash of an older version: a key computed by an older reading is never matched (maths-sig/v8)', () => {
+    it('carries no hash of an older version: a key computed by an older reading is never matched (maths-sig/v9)', () => {
       const signature = sig('Solve x + y = 10, x - y = 2');
-      expect(signature?.version).toBe('maths-sig/v8');
+      expect(signature?.version).toBe('maths-sig/v9');
       expect(signature).not.toHaveProperty('previousHash');
     });
 
