@@ -79,6 +79,16 @@ describe('the one reading of a problem\'s maths (readMaths: the engine, the sign
     for (const text of ['Part one - x + 2 = 5', 'twenty one - x = 5', 'ten-5x=5', 'ten-xy = 5', 'x+1=twenty-one-two']) expect(solveProblem(text)).toMatchObject({ solved: false });
   });
 
+  it('given a label\'s number then a dash into the maths ("Exercise 3 - x + 1 = 4"), then it is refused, never read as a minus (x = 0) nor as a separator (x = 3)', () => {
+    for (const text of ['Exercise 3 - x + 1 = 4', 'Exercise 3 — x + 1 = 4', 'exercise 3-x+1=4', 'Q3 - x + 1 = 4', 'Part b - x + 1 = 4', 'Problem 12 - 2x = 4']) {
+      expect(refusal(text)).toContain('may separate a label from the maths or be a minus');
+      expect(solveProblem(text)).toMatchObject({ solved: false });
+    }
+    expect(solveProblem('Question 2: x + 1 = 4')).toMatchObject({ solved: true, finalAnswer: 'x = 3' });
+    expect(solveProblem('Solve 3 - x + 1 = 4')).toMatchObject({ solved: true, finalAnswer: 'x = 0' });
+    expect(solveProblem('Solve for q: q - 3 = 5')).toMatchObject({ solved: true, finalAnswer: 'q = 8' });
+  });
+
   it('given a run that is not an operand of a formula (after a word or a number, hyphenated, repeated letters, a number word), then it is not read as a product', () => {
     expect(refusal('solve fory: sy-4=2y+11')).toContain('"sy"');
     expect(refusal('Solve 5x ss + 3 = 28')).toContain('"ss"');
