@@ -69,27 +69,14 @@ describe('maths signature', () => {
       ['Solve the system 2x + y = 5, x - y = 1', 'Solve simultaneously: 2x + y = 5 and x - y = 1'],
       // Letters written together in a formula are a product (v7 had no key: "at" was prose).
       ['Make t the subject of v = u + at', 'Make t the subject of v = u + a*t'],
-    ])('%s ≡ %s', (a, b) => {
-      expect(hashOf(a)).toBeDefined();
-      expect(hashOf(b)).toBe(hashOf(a));
-    });
-
-    // maths-sig/v9: a hyphenated number word as an operand, or opening the maths, is its number (v8
-    // keyed "twenty-one - x = 5" as "-x = 5" with the prose "twenty-one").
-    it.each([
+      // maths-sig/v9: a hyphenated number word as an operand, or opening the maths, is its number (v8
+      // keyed "twenty-one - x = 5" as "-x = 5" with the prose "twenty-one").
       ['Solve x + 2 = twenty-one', 'Solve x + 2 = 21'],
       ['twenty-one - x = 5', '21 - x = 5'],
       ['Solve ten - x = 5', 'Solve 10 - x = 5'],
-    ])('%s ≡ %s (v9)', (a, b) => {
+    ])('%s ≡ %s', (a, b) => {
       expect(hashOf(a)).toBeDefined();
       expect(hashOf(b)).toBe(hashOf(a));
-    });
-
-    it.each([
-      ['twenty-one - x = 5', '- x = 5'],
-      ['Solve x + 2 = twenty-one', 'Solve x + 2 = 12'],
-    ])('%s ≢ %s (v9)', (a, b) => {
-      expect(hashOf(b)).not.toBe(hashOf(a));
     });
 
     // The answers differ: "≈ 15.87" is not "6√7", 250 cm is not 2500 mm. v7 keyed the first pair alike.
@@ -102,6 +89,8 @@ describe('maths signature', () => {
       ['Integrate x*y dx', 'Integrate x*y dy'],
       ['Find the area of a rectangle 4 x 6', 'Find the perimeter of a rectangle 4 x 6'],
       ['Make t the subject of v = u + at', 'Make v the subject of v = u + at'],
+      ['twenty-one - x = 5', '- x = 5'],
+      ['Solve x + 2 = twenty-one', 'Solve x + 2 = 12'],
     ])('%s ≠ %s', (a, b) => {
       expect(hashOf(a)).toBeDefined();
       expect(hashOf(b)).toBeDefined();
