@@ -23,7 +23,9 @@ export function normaliseMaths(text: string): string {
     .replace(/(\d)\s*[xX]\s*(?=\d)/g, '$1 * ')
     .replace(/([\d)])\s+[xX]\s+(?=\()|(\))\s+[xX]\s+(?=\d)/g, (_m, left: string | undefined, right: string | undefined) => `${left ?? right ?? ''} * `)
     .replace(/÷/g, '/')
-    .replace(/[−–—]/g, '-')
+    // Every dash ingestion folds to a minus (text-normalisation.ts), so both read "5‐x" (a U+2010 hyphen)
+    // as 5 − x: left as it was, the engine cut "‐x" off and answered "x - 2 = 5‐x" as x - 2 = 5.
+    .replace(/[−‐‑‒–—―⁃﹣－]/g, '-')
     .replace(/≤|=</g, '<=')
     .replace(/≥|=>/g, '>=')
     .replace(/π/g, 'pi')

@@ -89,6 +89,13 @@ describe('the one reading of a problem\'s maths (readMaths: the engine, the sign
     expect(solveProblem('Solve for q: q - 3 = 5')).toMatchObject({ solved: true, finalAnswer: 'q = 8' });
   });
 
+  it('given a minus typed as another dash ("5‐x", U+2010; "twenty‑one", U+2011), then it reads the minus or the hyphen, never the maths without what follows', () => {
+    // Read before as x - 2 = 5 and answered x = 7.
+    expect(solveProblem('x - 2 = 5\u2010x')).toMatchObject({ solved: true, finalAnswer: 'x = 7/2 = 3.5' });
+    expect(solveProblem('x - 2 = 5\u2012x')).toMatchObject({ solved: true, finalAnswer: 'x = 7/2 = 3.5' });
+    expect(solveProblem('x + 2 = twenty\u2011one')).toMatchObject({ solved: true, finalAnswer: 'x = 19' });
+  });
+
   it('given a run that is not an operand of a formula (after a word or a number, hyphenated, repeated letters, a number word), then it is not read as a product', () => {
     expect(refusal('solve fory: sy-4=2y+11')).toContain('"sy"');
     expect(refusal('Solve 5x ss + 3 = 28')).toContain('"ss"');
