@@ -87,6 +87,8 @@ describe('the one reading of a problem\'s maths (readMaths: the engine, the sign
     expect(solveProblem('Question 2: x + 1 = 4')).toMatchObject({ solved: true, finalAnswer: 'x = 3' });
     expect(solveProblem('Solve 3 - x + 1 = 4')).toMatchObject({ solved: true, finalAnswer: 'x = 0' });
     expect(solveProblem('Solve for q: q - 3 = 5')).toMatchObject({ solved: true, finalAnswer: 'q = 8' });
+    // A dash from a label to more words is no minus (what else the text holds is judged apart).
+    expect(refusal('Solve x + 2 = 5 (Exercise 3 - part b)') ?? '').not.toContain('may separate a label');
   });
 
   it('given a minus typed as another dash ("5‐x", U+2010; "twenty‑one", U+2011), then it reads the minus or the hyphen, never the maths without what follows', () => {

@@ -59,7 +59,7 @@ export function unknownsOf(statement: MathStatement): string[] {
  * text charges steps); past it the text is refused as too much work, never read in part.
  */
 /** A label and its number ("Question 2", "Part b", "Exercise three") followed by a dash into the maths. */
-const LABELLED_DASH = new RegExp(String.raw`\b(?:question|exercise|problem|part|step|example|task|item|ex|q)\.?\s*(?:\d+|[a-z]|${NUMBER_WORD}(?:-${NUMBER_WORD})?)\s*-\s*(?=[\w(])`, 'i');
+const LABELLED_DASH = new RegExp(String.raw`\b(?:question|exercise|problem|part|step|example|task|item|ex|q)\.?\s*(?:\d+|[a-z]|${NUMBER_WORD}(?:-${NUMBER_WORD})?)\s*-\s*(?=\d|\(|[a-z](?![a-z])|${NUMBER_WORD}\b)`, 'i');
 
 export function readMaths(text: string, budget: MathsBudget = READING_BUDGET): MathsReadingResult {
   if (text.length > MAX_PROBLEM_TEXT) return { refused: 'the problem text is too long for the maths engine', inScope: false };
