@@ -63,7 +63,7 @@ function solveRead(text: string): EngineOutcome {
   if (MULTI_PART.test(lower) || (lower.match(/\?/g) ?? []).length > 1) {
     return { solved: false, inScope: false, reason: 'the problem has more than one part; the engine answers one question at a time' };
   }
-  const ctx: ProblemContext = { text, normalised, lower, intent: detectIntent(lower), statements };
+  const ctx: ProblemContext = { text, normalised, lower, intent: detectIntent(lower), statements, ...(target === undefined ? {} : { asks: target }) };
   try {
     const result = route(ctx) ?? roundedAsAsked(ctx, read);
     if (result?.solved === true) return withProblemAsRead(result, statements.length > 0 ? statements.map((st) => st.text).join(', ') : result.problem, target);

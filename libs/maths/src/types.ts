@@ -26,6 +26,7 @@ export const CATEGORIES = [
   'probability',
   'absolute_value',
   'right_triangle',
+  'rearrangement',
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
 
@@ -51,7 +52,14 @@ export type Answer =
   | { readonly kind: 'assignment'; readonly values: Readonly<Record<string, number>> }
   | { readonly kind: 'inequality'; readonly variable: string; readonly relation: Relation; readonly bound: number }
   /** An expression in mathjs syntax; `upToConstant` for antiderivatives (+ C). */
-  | { readonly kind: 'expression'; readonly expression: string; readonly variables: readonly string[]; readonly upToConstant: boolean }
+  | {
+      readonly kind: 'expression';
+      readonly expression: string;
+      readonly variables: readonly string[];
+      readonly upToConstant: boolean;
+      /** The letter the expression is a formula for ("make t the subject" → t), when one was asked for. */
+      readonly subject?: string;
+    }
   | { readonly kind: 'limit'; readonly value: number | 'infinity' | '-infinity' | 'does_not_exist' }
   | { readonly kind: 'ratio'; readonly parts: readonly number[] }
   /** A point of the plane (a midpoint), coordinates in order. */

@@ -62,8 +62,9 @@ describe('checking a model’s final answer', () => {
     const french = checkFinalAnswer("Cinq de plus que le double d'un nombre font dix-sept; trouve le nombre.", 'le nombre est 6');
     expect(french).toMatchObject({ verdict: 'unchecked', unread: expect.any(String) as unknown });
     expect(checkFinalAnswer('Résoudre 2x + 5 = 17', 'x = 6')).toMatchObject({ verdict: 'unchecked', unread: expect.stringContaining('"é"') as unknown });
-    // Maths it read but cannot solve is no translation: no verdict, nothing unread.
-    const literal = checkFinalAnswer('Solve for t: v = u + at', 't = (v - u)/a');
+    // Maths it read but cannot solve is no translation: no verdict, nothing unread. (The engine now
+    // rearranges linear formulas, so "Solve for t: v = u + at" is checked; an exponential one is not.)
+    const literal = checkFinalAnswer('Make t the subject of A = P*2^t', 't = log2(A/P)');
     expect(literal.verdict).toBe('unchecked');
     expect(literal).not.toHaveProperty('unread');
     // Worded maths it reads is checked against its own reading.

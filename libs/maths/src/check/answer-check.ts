@@ -147,6 +147,9 @@ function compare(expected: Answer, text: string): boolean | undefined {
       return match[1] === expected.relation && near(bound.re, expected.bound, toleranceOf(match[2]!));
     }
     case 'expression': {
+      // A formula for another letter ("u = v − at" to "make t the subject") answers another question.
+      const named = /^\s*([A-Za-z])\s*=/.exec(text)?.[1];
+      if (expected.subject !== undefined && named !== undefined && named !== expected.subject) return false;
       const rhs = text.replace(/^.*=/, '').replace(/\+\s*C\b/, '').replace(/\(\s*[a-z]\s*≠.*\)$/, '');
       let node: MathNode;
       let reference: MathNode;

@@ -143,6 +143,18 @@ export class Polynomial {
     }
     return out.length === 0 ? [Rational.ZERO] : out;
   }
+  /** Coefficients by power of one variable, lowest power first, each a polynomial in the other variables. */
+  coefficientsIn(variable: string): Polynomial[] {
+    const out: Polynomial[] = [];
+    for (const t of this.terms.values()) {
+      const power = t.exponents[variable] ?? 0;
+      const rest: Record<string, number> = { ...t.exponents };
+      delete rest[variable];
+      while (out.length <= power) out.push(Polynomial.constant(Rational.ZERO));
+      out[power] = out[power]!.add(new Polynomial(new Map([[monomialKey(rest), { exponents: rest, coef: t.coef }]])));
+    }
+    return out.length === 0 ? [Polynomial.constant(Rational.ZERO)] : out;
+  }
   /** For a polynomial of degree ≤ 1: the coefficient of each variable and the constant term. */
   linearParts(): { readonly coefficients: ReadonlyMap<string, Rational>; readonly constant: Rational } | undefined {
     const coefficients = new Map<string, Rational>();

@@ -11,6 +11,8 @@ export interface ProblemContext {
   readonly lower: string;
   readonly intent: Intent | undefined;
   readonly statements: readonly MathStatement[];
+  /** The unknown the wording asks for ("make t the subject", "solve for y"), when it names one. */
+  readonly asks?: string;
 }
 
 export function decline(category: Category, reason: string): EngineDecline {

@@ -9,6 +9,7 @@ import { solveLinearEquation } from './linear-equation.js';
 import { solveLinearInequality } from './linear-inequality.js';
 import { solveLinearSystem } from './linear-system.js';
 import { solveQuadraticEquation } from './quadratic-equation.js';
+import { solveRearrangement } from './rearrangement.js';
 
 type Relational = Extract<MathStatement, { kind: 'relation' }>;
 
@@ -34,7 +35,11 @@ export function solveRelations(ctx: ProblemContext): SolverResult {
   if (relations.length !== 1) return undefined;
   const [relation] = relations as [Relational];
   const variables = [...new Set([...freeVariables(relation.lhs), ...freeVariables(relation.rhs)])];
-  if (variables.length > 1) return { solved: false, inScope: false, reason: `one relation in ${variables.length} unknowns` };
+  if (variables.length > 1) {
+    // A formula asked to be rearranged ("make t the subject of v = u + at"): its answer is a formula.
+    const rearranged = relation.op === '=' ? solveRearrangement(ctx.lower, ctx.asks, relation.lhs, relation.rhs, variables, intent) : undefined;
+    return rearranged ?? { solved: false, inScope: false, reason: `one relation in ${variables.length} unknowns` };
+  }
   const left = Polynomial.fromNode(relation.lhs);
   const right = Polynomial.fromNode(relation.rhs);
   if (variables.length === 0) return undefined; // a numeric statement: arithmetic decides

@@ -1,5 +1,5 @@
 import { spend } from '../core/budget.js';
-import { lex, type Lexeme, neighbour, readable } from './stray-tokens.js';
+import { lex, type Lexeme, neighbour, NUMBER_WORD, readable } from './stray-tokens.js';
 import { numberWordValue } from './worded.js';
 
 /**
@@ -23,7 +23,9 @@ export function normaliseMaths(text: string): string {
     .replace(/(\d)\s*[xX]\s*(?=\d)/g, '$1 * ')
     .replace(/([\d)])\s+[xX]\s+(?=\()|(\))\s+[xX]\s+(?=\d)/g, (_m, left: string | undefined, right: string | undefined) => `${left ?? right ?? ''} * `)
     .replace(/÷/g, '/')
-    .replace(/[−–—]/g, '-')
+    // Every dash ingestion folds to a minus (text-normalisation.ts), so both read "5‐x" (a U+2010 hyphen)
+    // as 5 − x: left as it was, the engine cut "‐x" off and answered "x - 2 = 5‐x" as x - 2 = 5.
+    .replace(/[−‐‑‒–—―⁃﹣－]/g, '-')
     .replace(/≤|=</g, '<=')
     .replace(/≥|=>/g, '>=')
     .replace(/π/g, 'pi')
@@ -70,8 +72,30 @@ export function normaliseMaths(text: string): string {
  * product) are never read as a product.
  */
 function formulaProducts(text: string): string {
-  const lexemes = lex(text);
+  const lexemes = joinHyphenatedNumbers(lex(text));
   const sign = (l: Lexeme | undefined): boolean => l !== undefined && (l.kind === 'operator' || l.kind === 'relation' || l.kind === 'open');
+  const operand = (l: Lexeme | undefined): boolean =>
+    l !== undefined && (l.kind === 'number' || l.kind === 'open' || (l.kind === 'word' && (l.text.length === 1 || numberWordValue(l.text) !== undefined)));
+  /**
+   * A number word opening the maths ("twenty-one - x = 5", "Solve ten - x = 5"): at the text's start or
+   * after an instruction word or punctuation, before an operator or relation and an operand. Dropped,
+   * "- x = 5" was answered x = −5. After other prose ("Part one - x = 5") it is left for the stray-token
+   * check to refuse.
+   */
+  const opensTheMaths = (i: number): boolean => {
+    const previous = neighbour(lexemes, i, -1);
+    const opens = previous === undefined || (previous.kind === 'other' && /^[:;,.?!]$/.test(previous.text)) || (previous.kind === 'word' && CONNECTIVE_BEFORE_MATHS.test(previous.text));
+    const next = neighbour(lexemes, i, 1);
+    if (!opens || next === undefined || !(next.kind === 'operator' || next.kind === 'relation')) return false;
+    // Unspaced ("ten-x=5", as ingestion writes it), a minus is one only before a lone letter or a number
+    // that ends there: "ten-xy" or "one-two" are words hyphenated.
+    if (next.text === '-' && lexemes[i + 1] === next) {
+      const after = lexemes[i + 2];
+      const lone = after !== undefined && (after.kind === 'number' || (after.kind === 'word' && after.text.length === 1));
+      if (!lone || lexemes[i + 3]?.kind === 'word' || lexemes[i + 3]?.kind === 'number') return false;
+    }
+    return operand(neighbour(lexemes, lexemes.indexOf(next, i + 1), 1));
+  };
   const inOperandPlace = (i: number): boolean => {
     const previous = neighbour(lexemes, i, -1);
     if (!sign(previous)) return false;
@@ -88,7 +112,7 @@ function formulaProducts(text: string): string {
     .map((token, i) => {
       if (token.kind !== 'word' || token.text.length < 2) return token.text;
       const number = numberWordValue(token.text);
-      if (number !== undefined) return inOperandPlace(i) ? String(number) : token.text;
+      if (number !== undefined) return inOperandPlace(i) || opensTheMaths(i) ? String(number) : token.text;
       const distinctLetters = new Set(token.text.toLowerCase()).size === token.text.length;
       if (token.text.length > 4 || !distinctLetters || readable(token.text) || SAID_IN_WORDS.test(token.text)) return token.text;
       return inOperandPlace(i) ? [...token.text].join('*') : token.text;
@@ -96,13 +120,30 @@ function formulaProducts(text: string): string {
     .join('');
 }
 
+/** Instruction words after which the maths begins ("Solve ten - x = 5"). */
+const CONNECTIVE_BEFORE_MATHS = /^(?:solve|evaluate|simplify|calculate|compute|find|if|when|given|where|then|so|and|is|what)$/i;
+
+/**
+ * "twenty-one" lexed as word, "-", word is one word when it says one number; not when another word is
+ * hyphenated after it ("twenty-one-two"); "twenty-one-x" is 21 − x.
+ */
+function joinHyphenatedNumbers(lexemes: readonly Lexeme[]): Lexeme[] {
+  const out: Lexeme[] = [];
+  for (let i = 0; i < lexemes.length; i++) {
+    const [a, hyphen, b] = [lexemes[i]!, lexemes[i + 1], lexemes[i + 2]];
+    if (a.kind === 'word' && hyphen?.text === '-' && b?.kind === 'word' && numberWordValue(`${a.text}-${b.text}`) !== undefined && !(lexemes[i + 3]?.text === '-' && lexemes[i + 4]?.kind === 'word' && lexemes[i + 4]!.text.length > 1)) {
+      out.push({ kind: 'word', text: `${a.text}-${b.text}` });
+      i += 2;
+    } else out.push(a);
+  }
+  return out;
+}
+
 const SUPERSCRIPTS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
 
 /** The ~40 rewrites above, measured ~4–9 steps a character (0.4–0.9 µs) together. */
 const NORMALISING_STEPS_PER_CHARACTER = 5;
 
-/** A number written as a word ("seven times six" is maths as much as "7 times 6"). */
-const NUMBER_WORD = String.raw`(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million)`;
 
 /** Words a letter run may be that are not a product of unknowns: numbers and operators said in words. */
 const SAID_IN_WORDS = new RegExp(String.raw`^(?:${NUMBER_WORD}|plus|minus|times|over|by|half|add|sum|less|more|than|into|per|make|makes|twice)$`, 'i');

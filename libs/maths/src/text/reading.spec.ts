@@ -51,12 +51,58 @@ describe('the one reading of a problem\'s maths (readMaths: the engine, the sign
     expect(normaliseMaths('What is 3 + one third?')).toBe('What is 3 + one third?');
   });
 
+  it('given a hyphenated number word as an operand ("x + 2 = twenty-one"), then it reads its number; a hyphen joining words that are not one number stays a word', () => {
+    expect(normaliseMaths('Solve x + 2 = twenty-one')).toBe('Solve x + 2 = 21');
+    expect(solveProblem('Solve x + 2 = twenty-one')).toMatchObject({ solved: true, finalAnswer: 'x = 19' });
+    expect(solveProblem('Solve 3x = twenty-one')).toMatchObject({ solved: true, finalAnswer: 'x = 7' });
+    expect(solveProblem('x + twenty-one = 30')).toMatchObject({ solved: true, finalAnswer: 'x = 9' });
+    expect(solveProblem('Find x if x - 4 = thirty-two')).toMatchObject({ solved: true, finalAnswer: 'x = 36' });
+    expect(solveProblem('What is twenty-one times three?')).toMatchObject({ solved: true, finalAnswer: '63' });
+    for (const words of ['twenty-ten', 'one-two', 'twenty-twenty', 'twenty-one-two']) {
+      expect(normaliseMaths(`x + 1 = ${words}`)).toBe(`x + 1 = ${words}`);
+      expect(solveProblem(`x + 1 = ${words}`)).toMatchObject({ solved: false });
+    }
+  });
+
+  it('given a number word opening the maths ("twenty-one - x = 5"), then it reads its number after an instruction or at the start, and refuses it after other prose, never answering the maths without it', () => {
+    // Dropped before, "- x = 5" was answered x = −5.
+    expect(solveProblem('twenty-one - x = 5')).toMatchObject({ solved: true, finalAnswer: 'x = 16' });
+    expect(solveProblem('Solve ten - x = 5')).toMatchObject({ solved: true, finalAnswer: 'x = 5' });
+    expect(solveProblem('Solve twenty-one = x + 1')).toMatchObject({ solved: true, finalAnswer: 'x = 20' });
+    expect(solveProblem('seven + x = 12')).toMatchObject({ solved: true, finalAnswer: 'x = 5' });
+    expect(refusal('Part one - x + 2 = 5')).toContain('"one"');
+    expect(refusal('twenty one - x = 5')).toContain('"one"');
+    // Written as ingestion writes it, without spaces: a minus before a lone letter is one.
+    expect(solveProblem('twenty-one-x=5')).toMatchObject({ solved: true, finalAnswer: 'x = 16' });
+    expect(solveProblem('ten-x = 5')).toMatchObject({ solved: true, finalAnswer: 'x = 5' });
+    expect(refusal('ten-5x=5')).toContain('"ten"');
+    for (const text of ['Part one - x + 2 = 5', 'twenty one - x = 5', 'ten-5x=5', 'ten-xy = 5', 'x+1=twenty-one-two']) expect(solveProblem(text)).toMatchObject({ solved: false });
+  });
+
+  it('given a label\'s number then a dash into the maths ("Exercise 3 - x + 1 = 4"), then it is refused, never read as a minus (x = 0) nor as a separator (x = 3)', () => {
+    for (const text of ['Exercise 3 - x + 1 = 4', 'Exercise 3 — x + 1 = 4', 'exercise 3-x+1=4', 'Q3 - x + 1 = 4', 'Part b - x + 1 = 4', 'Problem 12 - 2x = 4']) {
+      expect(refusal(text)).toContain('may separate a label from the maths or be a minus');
+      expect(solveProblem(text)).toMatchObject({ solved: false });
+    }
+    expect(solveProblem('Question 2: x + 1 = 4')).toMatchObject({ solved: true, finalAnswer: 'x = 3' });
+    expect(solveProblem('Solve 3 - x + 1 = 4')).toMatchObject({ solved: true, finalAnswer: 'x = 0' });
+    expect(solveProblem('Solve for q: q - 3 = 5')).toMatchObject({ solved: true, finalAnswer: 'q = 8' });
+    // A dash from a label to more words is no minus (what else the text holds is judged apart).
+    expect(refusal('Solve x + 2 = 5 (Exercise 3 - part b)') ?? '').not.toContain('may separate a label');
+  });
+
+  it('given a minus typed as another dash ("5‐x", U+2010; "twenty‑one", U+2011), then it reads the minus or the hyphen, never the maths without what follows', () => {
+    // Read before as x - 2 = 5 and answered x = 7.
+    expect(solveProblem('x - 2 = 5\u2010x')).toMatchObject({ solved: true, finalAnswer: 'x = 7/2 = 3.5' });
+    expect(solveProblem('x - 2 = 5\u2012x')).toMatchObject({ solved: true, finalAnswer: 'x = 7/2 = 3.5' });
+    expect(solveProblem('x + 2 = twenty\u2011one')).toMatchObject({ solved: true, finalAnswer: 'x = 19' });
+  });
+
   it('given a run that is not an operand of a formula (after a word or a number, hyphenated, repeated letters, a number word), then it is not read as a product', () => {
     expect(refusal('solve fory: sy-4=2y+11')).toContain('"sy"');
     expect(refusal('Solve 5x ss + 3 = 28')).toContain('"ss"');
     expect(solveProblem('Solve x + xx = 6')).toMatchObject({ solved: false });
     expect(refusal('v=u-at')).toBeDefined();
-    expect(normaliseMaths('Solve x + 2 = twenty-one')).toBe('Solve x + 2 = twenty-one');
     expect(normaliseMaths('An x-ray costs 5 + 3')).toBe('An x-ray costs 5 + 3');
     expect(normaliseMaths('60 km/h + 5 g/mol')).toBe('60 km/h + 5 g/mol');
   });

@@ -6,7 +6,7 @@ import { type Rounding, roundingAsked, withoutRounding } from '../solvers/roundi
 import { askedFor } from './asked-for.js';
 import { ambiguousComma, droppedMaths, type DroppedMaths, mathStatements, type MathStatement } from './extract.js';
 import { normaliseMaths } from './normalise.js';
-import { strayToken } from './stray-tokens.js';
+import { NUMBER_WORD, strayToken } from './stray-tokens.js';
 import { readWorded, WORDED_UNKNOWN, type WordedReading } from './worded.js';
 
 /** The longest problem text the engine reads. */
@@ -58,6 +58,9 @@ export function unknownsOf(statement: MathStatement): string[] {
  * checks a part of the maths. The reading's work is bounded by `budget` (each parse and rewrite of the
  * text charges steps); past it the text is refused as too much work, never read in part.
  */
+/** A label and its number ("Question 2", "Part b", "Exercise three") followed by a dash into the maths. */
+const LABELLED_DASH = new RegExp(String.raw`\b(?:question|exercise|problem|part|step|example|task|item|ex|q)\.?\s*(?:\d+|[a-z]|${NUMBER_WORD}(?:-${NUMBER_WORD})?)\s*-\s*(?=\d|\(|[a-z](?![a-z])|${NUMBER_WORD}\b)`, 'i');
+
 export function readMaths(text: string, budget: MathsBudget = READING_BUDGET): MathsReadingResult {
   if (text.length > MAX_PROBLEM_TEXT) return { refused: 'the problem text is too long for the maths engine', inScope: false };
   // Within a solve, the reading is charged to the solve's budget (and a reading past it ends the solve).
@@ -78,6 +81,10 @@ function readWithin(text: string): MathsReadingResult {
   const normalised = normaliseMaths(text);
   const stray = strayToken(normalised);
   if (stray !== undefined) return { refused: `"${stray}" sits in the maths and is neither a number, an unknown nor an operator the engine reads`, inScope: false };
+  // "Exercise 3 - x + 1 = 4": the dash after a label's number may be a separator (x + 1 = 4, x = 3) or a
+  // minus (3 − x + 1 = 4, x = 0); neither is guessed.
+  const label = LABELLED_DASH.exec(normalised)?.[0];
+  if (label !== undefined) return { refused: `the "-" in "${label.trim()}" may separate a label from the maths or be a minus; write the maths alone or with a colon`, inScope: false };
   // "10 % 3 + 1" is a remainder to some and 10 % × 3 to others, and the statements would read 3 + 1:
   // a "%" with an operand after it is refused by name ("20% of 50", "increase 40 by 10%" are percentages).
   const percent = /(?:(?<![\d.])\d+(?:\.\d+)?|\)|(?<![a-z])[a-z])\s*%\s*(?:[\d(+*/^=<>-]|[a-z](?![a-z]))/i.exec(normalised)?.[0];

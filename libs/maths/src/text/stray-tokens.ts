@@ -29,6 +29,9 @@ export function lex(text: string): Lexeme[] {
   return out;
 }
 
+/** A number written as a word ("seven times six" is maths as much as "7 times 6"). */
+export const NUMBER_WORD = String.raw`(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million)`;
+const NUMBER_WORD_TOKEN = new RegExp(`^${NUMBER_WORD}$`, 'i');
 const isOperand = (l: Lexeme | undefined): boolean => l !== undefined && (l.kind === 'number' || l.kind === 'close' || (l.kind === 'word' && l.text.length === 1));
 const isBinary = (l: Lexeme | undefined): boolean => l !== undefined && (l.kind === 'relation' || (l.kind === 'operator' && l.text !== '-'));
 export const readable = (word: string): boolean => {
@@ -60,6 +63,9 @@ export function strayToken(normalised: string): string | undefined {
     const previous = neighbour(lexemes, i, -1);
     const next = neighbour(lexemes, i, 1);
     if ((isOperand(previous) && isBinary(next)) || (isBinary(previous) && isOperand(next))) return token.text;
+    // A number word the reader left as a word before a sign and an operand ("Part one - x + 2 = 5"):
+    // dropped, the maths would lose its first operand.
+    if (NUMBER_WORD_TOKEN.test(token.text) && next !== undefined && (next.kind === 'operator' || next.kind === 'relation') && isOperand(neighbour(lexemes, lexemes.indexOf(next, i + 1), 1))) return token.text;
   }
   return undefined;
 }

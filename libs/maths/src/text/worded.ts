@@ -13,9 +13,15 @@ const UNITS: Readonly<Record<string, number>> = {
   fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
 };
 const TENS: Readonly<Record<string, number>> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
-/** The number a single number word says ("seven" → 7, "forty" → 40), or undefined. */
+/** The number a single number word says ("seven" → 7, "forty" → 40, "twenty-one" → 21), or undefined. */
 export function numberWordValue(word: string): number | undefined {
   const lower = word.toLowerCase();
+  const [tens, unit, ...more] = lower.split('-');
+  if (unit !== undefined) {
+    // Only a tens word hyphenated to a digit word is one number: "twenty-one", not "one-two" or "twenty-ten".
+    const digit = UNITS[unit];
+    return more.length === 0 && TENS[tens!] !== undefined && digit !== undefined && digit >= 1 && digit <= 9 ? TENS[tens!]! + digit : undefined;
+  }
   return UNITS[lower] ?? TENS[lower];
 }
 const FRACTION_OF: Readonly<Record<string, string>> = { half: '1/2', third: '1/3', quarter: '1/4', fifth: '1/5', tenth: '1/10' };
