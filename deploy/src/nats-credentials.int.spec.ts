@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { nkeys, type NatsConnection } from '@nats-io/nats-core';
 import { catalog, deadLetterSubjectOf, sendersOf, STREAMS } from '@openpaw/contracts';
-import { connectNats, KV_BUCKETS, kvStreamName, natsConnectionSettingsFromEnv, openKvBucket, provisionStreams } from '@openpaw/messaging';
+import { connectNats, KV_BUCKETS, kvStreamName, natsConnectionSettingsFromEnv, openKvBucket, provisionStreams, subjectMatches } from '@openpaw/messaging';
 import { findFreePort, type ManagedProcess, spawnManaged, waitForPort } from '@openpaw/testing';
-import { credsFileText, DEAD_LETTER_REDRIVER, kvBucketsOf, NATS_PROVISIONER, NATS_USERS, serviceUsersFromCredsDir } from './nats-credentials.js';
+import { credsFileText, DEAD_LETTER_REDRIVER, deadLetterSubjectsOf, kvBucketsOf, NATS_PROVISIONER, NATS_USERS, serviceUsersFromCredsDir } from './nats-credentials.js';
 import { NATS_ACCOUNTS_INCLUDE, NATS_ACCOUNTS_KEY } from './nats-values.js';
 import { natsAccountsConfig, PARTNER_API_PREFIX, PARTNER_EVENT_ALLOWLIST, partnerConsumerName, provisionPartnerConsumers } from './partner-access.js';
 import { refusalOf } from './testing/refusal.js';
@@ -113,17 +113,20 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
     await expect(provisioner.request(COMMAND, JSON.stringify({ kind: 'forged' }), { timeout: 2_000 })).rejects.toThrow(/Permission/i);
     expect((await (await jetstreamManager(provisioner)).streams.info(STREAMS.commands.name)).config.name).toBe(STREAMS.commands.name);
   });
-  it('lets each service publish exactly the messages the catalog says it sends (the redriver every one), and a dead letter; refuses the rest', async () => {
+  it('lets each service publish exactly the messages the catalog says it sends (the redriver every one), and the dead letters of what it consumes; refuses the rest', async () => {
     const outcomes: string[] = [];
     const expected: string[] = [];
     for (const { name: service } of SERVICES) {
       const js = jetstream(await connectAs(service));
-      // Every subject of the catalog, one not in it, and a dead letter; each publish awaits its ack or its refusal.
-      const attempts = [...catalog.map((definition) => definition.subject), 'openpaw.cmd.solve.Forged.v1', deadLetterSubjectOf(COMMAND)];
+      // Every subject of the catalog, one not in it, and the dead letter of each; each publish awaits its ack or its refusal.
+      const messages = [...catalog.map((definition) => definition.subject), 'openpaw.cmd.solve.Forged.v1'];
+      const attempts = [...messages, ...messages.map(deadLetterSubjectOf)];
       const refusals = await Promise.all(attempts.map((subject) => refusalOf(() => js.publish(subject, JSON.stringify({ kind: 'probe', service }), { timeout: 5_000 }))));
       attempts.forEach((subject, i) => {
         const definition = catalog.find((candidate) => candidate.subject === subject);
-        const allowed = subject.startsWith('openpaw.dlq.') || (definition !== undefined && (service === DEAD_LETTER_REDRIVER || sendersOf(definition).includes(service)));
+        const allowed = subject.startsWith('openpaw.dlq.')
+          ? deadLetterSubjectsOf(service).some((pattern) => subjectMatches(pattern, subject))
+          : definition !== undefined && (service === DEAD_LETTER_REDRIVER || sendersOf(definition).includes(service));
         outcomes.push(`${service} ${subject}: ${/Permission/i.test(refusals[i] ?? '') ? 'refused' : refusals[i]}`);
         expected.push(`${service} ${subject}: ${allowed ? 'allowed' : 'refused'}`);
       });
@@ -131,6 +134,10 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
     expect(outcomes).toEqual(expected);
     // Not a vacuous table: every service is refused something, and every message has a sender allowed.
     for (const { name: service } of SERVICES) expect(expected.some((line) => line.startsWith(`${service} `) && line.endsWith('refused'))).toBe(true);
+    // A service dead-letters its own commands (one it has no handler for too) and is refused another's: research cannot plant a dead letter of solve's command for a redrive to publish.
+    expect(expected).toContain(`solve ${deadLetterSubjectOf('openpaw.cmd.solve.Forged.v1')}: allowed`);
+    expect(expected).toContain(`research ${deadLetterSubjectOf(COMMAND)}: refused`);
+    expect(expected).toContain(`gateway ${deadLetterSubjectOf(COMMAND)}: refused`);
   });
 
   it('lets a service open, write and read its own KV buckets, as its code does; refuses it every other bucket (write, read, info, watch)', async () => {

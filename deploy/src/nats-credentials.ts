@@ -1,7 +1,59 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nkeys } from '@nats-io/nats-core';
-import { catalog, deadLetterSubjectOf, laneDurableOf, lanesOfService, STREAMS, subjectsSentBy } from '@openpaw/contracts';
+import {
+  ArtifactGenerated,
+  ArtifactJobProgress,
+  ArtifactPlanned,
+  ArtifactStepFailed,
+  ArtifactValidated,
+  AssetVersionCreated,
+  CandidatesDiscovered,
+  catalog,
+  deadLetterSubjectOf,
+  DocumentIndexed,
+  EdgeRefuted,
+  EdgeVerified,
+  ExpansionSelected,
+  laneDurableOf,
+  lanesOfService,
+  MediaNormalized,
+  MediaRejected,
+  PapersDeduplicated,
+  PaperSearchIntentParsed,
+  PaperSearchStepFailed,
+  PapersOrganised,
+  PaperSourcesSearched,
+  PapersScored,
+  ProblemRegistered,
+  ResearchCompleted,
+  ResearchFailed,
+  ResearchLegCompleted,
+  ResearchLegFailed,
+  ResearchLegStarted,
+  ResearchProviderKeyTested,
+  ResearchSynthesisFailed,
+  ResearchSynthesized,
+  ResearchTitleGenerated,
+  ResearchWebhookAttempted,
+  RetrievalHit,
+  RetrievalMiss,
+  RunEnded,
+  RunStateChanged,
+  RunStateChangedV2,
+  SearchStrategyBuilt,
+  SnapshotCaptured,
+  SolutionFailed,
+  SolutionGenerated,
+  STREAMS,
+  SUBJECT_ROOT,
+  subjectsSentBy,
+  VideoRendered,
+  VideoRenderFailed,
+  VisualPersonTakenDown,
+  VisualStepFailed,
+  type AnyMessageDefinition,
+} from '@openpaw/contracts';
 import { KV_BUCKETS, kvStreamName } from '@openpaw/messaging';
 import { SERVICES } from './topology.js';
 
@@ -111,10 +163,41 @@ function kvStreamApiSubjects(bucket: string): string[] {
 
 /**
  * What every service publishes besides its messages: JetStream API requests (less the denials
- * below), acknowledgements, flow-control answers of ordered consumers (KV watches), and dead letters
- * (`startConsumer` dead-letters what it consumes). KV writes only to its own buckets (`kvBucketsOf`).
+ * below), acknowledgements and flow-control answers of ordered consumers (KV watches). KV writes only
+ * to its own buckets (`kvBucketsOf`), dead letters only of what it consumes (`deadLetterSubjectsOf`).
  */
-const SERVICE_PLUMBING: readonly string[] = ['$JS.API.>', '$JS.ACK.>', '$JS.FC.>', deadLetterSubjectOf('>')];
+const SERVICE_PLUMBING: readonly string[] = ['$JS.API.>', '$JS.ACK.>', '$JS.FC.>'];
+
+/**
+ * The events each service's own consumers take (`startConsumer` on the events stream), by service:
+ * the coordinator's are its saga registry's event inputs (one consumer per context), the gateway's
+ * its run and asset projections and research reports, research's its webhook deliveries and
+ * paper-set retention. `nats-publish-permissions.spec.ts` checks this against each service's source
+ * both ways (the coordinator's against `productionRegistry`).
+ */
+export const EVENTS_CONSUMED_BY: Readonly<Record<string, readonly AnyMessageDefinition[]>> = {
+  coordinator: [
+    MediaNormalized, MediaRejected, RetrievalHit, RetrievalMiss, ProblemRegistered, AssetVersionCreated, DocumentIndexed, SolutionGenerated,
+    SolutionFailed, VideoRendered, VideoRenderFailed, SnapshotCaptured, ArtifactPlanned, ArtifactGenerated, ArtifactJobProgress, ArtifactValidated,
+    ArtifactStepFailed, PaperSearchIntentParsed, SearchStrategyBuilt, PaperSourcesSearched, PapersDeduplicated, PapersScored, PapersOrganised,
+    PaperSearchStepFailed, EdgeVerified, EdgeRefuted, CandidatesDiscovered, ExpansionSelected, VisualStepFailed, VisualPersonTakenDown,
+    ResearchLegStarted, ResearchLegCompleted, ResearchLegFailed, ResearchSynthesized, ResearchSynthesisFailed, ResearchTitleGenerated,
+  ],
+  gateway: [RunStateChangedV2, RunStateChanged, AssetVersionCreated, VideoRendered, ResearchWebhookAttempted, ResearchProviderKeyTested],
+  research: [ResearchCompleted, ResearchFailed, RunEnded],
+};
+
+/**
+ * The dead-letter subjects a service may publish: those of what its consumers take. A command lane
+ * dead-letters any command of its service's context (one it has no handler for too), an event
+ * consumer only the events it handles (others it skips). So a service cannot plant a dead letter of
+ * another's message, which an operator's redrive would then publish (the redrive also refuses a
+ * letter stored on a subject other than the dead-letter subject of the one it names).
+ */
+export function deadLetterSubjectsOf(service: string): readonly string[] {
+  const commands = commandDurablesOf(service).length > 0 ? [deadLetterSubjectOf(`${SUBJECT_ROOT}.cmd.${service}.>`)] : [];
+  return [...commands, ...(EVENTS_CONSUMED_BY[service] ?? []).map((definition) => deadLetterSubjectOf(definition.subject))];
+}
 
 /** The message subjects a service may publish: those the catalog says it sends (`MESSAGES_SENT_BY`), every one for the redriver. */
 export function publishableSubjectsOf(service: string): readonly string[] {
@@ -143,7 +226,7 @@ export function natsPermissionsOf(user: string): NatsPermissions {
     .filter((bucket) => !buckets.includes(bucket));
   return {
     publish: {
-      allow: [...publishableSubjectsOf(user), ...SERVICE_PLUMBING, ...buckets.map((bucket) => `$KV.${bucket}.>`)],
+      allow: [...publishableSubjectsOf(user), ...SERVICE_PLUMBING, ...deadLetterSubjectsOf(user), ...buckets.map((bucket) => `$KV.${bucket}.>`)],
       deny: [...STREAM_ADMINISTRATION, ...others.flatMap(durableSubjects), ...otherBuckets.flatMap(kvStreamApiSubjects)],
     },
   };

@@ -1,21 +1,25 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as contracts from '@openpaw/contracts';
-import { catalog, lanesOfService, MESSAGES_SENT_BY, type AnyMessageDefinition } from '@openpaw/contracts';
+import { catalog, deadLetterSubjectOf, lanesOfService, MESSAGES_SENT_BY, type AnyMessageDefinition } from '@openpaw/contracts';
 import { KV_BUCKETS } from '@openpaw/messaging';
-import { DEAD_LETTER_REDRIVER, KV_BUCKETS_OPENED_BY, kvBucketsOf, natsPermissionsOf, publishableSubjectsOf } from './nats-credentials.js';
+import { productionRegistry } from '../../apps/coordinator/src/workflows/index.js';
+import { DEAD_LETTER_REDRIVER, deadLetterSubjectsOf, EVENTS_CONSUMED_BY, KV_BUCKETS_OPENED_BY, kvBucketsOf, natsPermissionsOf, publishableSubjectsOf } from './nats-credentials.js';
 import { SERVICES } from './topology.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
-/** The source a service runs (tests and test helpers left out); the coordinator runs the saga library too. */
-function sourceOf(service: string): string {
+/** The source files a service runs (tests and test helpers left out); the coordinator runs the saga library too. */
+function sourceFilesOf(service: string): string[] {
   const roots = [join(ROOT, 'apps', service, 'src'), ...(service === 'coordinator' ? [join(ROOT, 'libs', 'saga', 'src')] : [])];
   return roots
     .flatMap((root) => readdirSync(root, { recursive: true, encoding: 'utf8' }).map((file) => join(root, file)))
     .filter((file) => file.endsWith('.ts') && !file.endsWith('.spec.ts') && !file.includes('/testing/'))
-    .map((file) => readFileSync(file, 'utf8'))
-    .join('\n');
+    .map((file) => readFileSync(file, 'utf8'));
+}
+
+function sourceOf(service: string): string {
+  return sourceFilesOf(service).join('\n');
 }
 
 /** The name `@openpaw/contracts` exports a definition under (what code that publishes it imports). */
@@ -89,5 +93,36 @@ describe('publish permissions from the catalog (MESSAGES_SENT_BY)', () => {
       expect(kvWrites.sort()).toEqual(kvBucketsOf(service).map((bucket) => `$KV.${bucket}.>`).sort());
     }
     expect(opened).toEqual(KV_BUCKETS_OPENED_BY);
+  });
+
+  it("lists, for each service, exactly the events its consumers take (both ways; the coordinator's from its saga registry)", () => {
+    const isEvent = (definition: AnyMessageDefinition | undefined): definition is AnyMessageDefinition => definition?.kind === 'evt';
+    const definitionByName = new Map(catalog.map((definition) => [exportNameOf(definition), definition] as const));
+    const taken: Record<string, AnyMessageDefinition[]> = {};
+    const coordinator = new Set(productionRegistry().all().flatMap((saga) => [...saga.inputs, ...(saga.amendedBy ?? [])]));
+    taken['coordinator'] = [...coordinator].filter(isEvent);
+    // The ways the other services name what an events consumer takes: its definitions, a research report's type, a webhook durable's definition.
+    const naming = [/\bdefinitions:\s*\[([^\]]*)\]/g, /extends ResearchReportConsumer<typeof (\w+)>/g, /\bdefinition:\s*([A-Z]\w*)/g];
+    for (const { name: service } of SERVICES.filter((candidate) => candidate.name !== 'coordinator')) {
+      const names = sourceFilesOf(service)
+        .filter((text) => /stream:\s*STREAMS\.events\.name|extends ResearchReportConsumer</.test(text))
+        .flatMap((text) => naming.flatMap((pattern) => [...text.matchAll(pattern)].flatMap((match) => (match[1] ?? '').split(/[\s,]+/))));
+      const events = [...new Set(names.map((name) => definitionByName.get(name)).filter(isEvent))];
+      if (events.length > 0) taken[service] = events;
+    }
+    const subjects = (table: Readonly<Record<string, readonly AnyMessageDefinition[]>>): Record<string, string[]> =>
+      Object.fromEntries(Object.entries(table).map(([service, definitions]) => [service, definitions.map((definition) => definition.subject).sort()]));
+    expect(subjects(EVENTS_CONSUMED_BY)).toEqual(subjects(taken));
+  });
+
+  it('lets a service dead-letter only what its consumers take: its own commands, the events it consumes', () => {
+    for (const { name: service } of SERVICES) {
+      const allowed = natsPermissionsOf(service).publish.allow ?? [];
+      expect(allowed.filter((subject) => subject.startsWith('openpaw.dlq.'))).toEqual(deadLetterSubjectsOf(service));
+      const hasCommandLanes = [...lanesOfService(catalog, service)].some(([, commands]) => commands.length > 0);
+      const expected = [...(hasCommandLanes ? [`openpaw.dlq.cmd.${service}.>`] : []), ...(EVENTS_CONSUMED_BY[service] ?? []).map((d) => deadLetterSubjectOf(d.subject))];
+      expect(deadLetterSubjectsOf(service)).toEqual(expected);
+      expect(allowed).not.toContain('openpaw.dlq.>');
+    }
   });
 });
