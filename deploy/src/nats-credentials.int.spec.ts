@@ -6,7 +6,7 @@ import { nkeys, type NatsConnection } from '@nats-io/nats-core';
 import { catalog, deadLetterSubjectOf, sendersOf, STREAMS } from '@openpaw/contracts';
 import { connectNats, KV_BUCKETS, kvStreamName, natsConnectionSettingsFromEnv, openKvBucket, provisionStreams, subjectMatches } from '@openpaw/messaging';
 import { findFreePort, type ManagedProcess, spawnManaged, waitForPort } from '@openpaw/testing';
-import { credsFileText, DEAD_LETTER_REDRIVER, deadLetterSubjectsOf, kvBucketsOf, NATS_PROVISIONER, NATS_USERS, serviceUsersFromCredsDir } from './nats-credentials.js';
+import { credsFileText, DEAD_LETTER_REDRIVER, deadLetterSubjectsOf, EVENTS_CONSUMED_BY, kvBucketsOf, NATS_PROVISIONER, NATS_USERS, serviceUsersFromCredsDir } from './nats-credentials.js';
 import { NATS_ACCOUNTS_INCLUDE, NATS_ACCOUNTS_KEY } from './nats-values.js';
 import { natsAccountsConfig, PARTNER_API_PREFIX, PARTNER_EVENT_ALLOWLIST, partnerConsumerName, provisionPartnerConsumers } from './partner-access.js';
 import { refusalOf } from './testing/refusal.js';
@@ -138,6 +138,33 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
     expect(expected).toContain(`solve ${deadLetterSubjectOf('openpaw.cmd.solve.Forged.v1')}: allowed`);
     expect(expected).toContain(`research ${deadLetterSubjectOf(COMMAND)}: refused`);
     expect(expected).toContain(`gateway ${deadLetterSubjectOf(COMMAND)}: refused`);
+  });
+
+  it('refuses every service a single command or event, and a throwaway consumer on the commands stream; the events stream to a service that consumes no event', async () => {
+    const outcomes: string[] = [];
+    const expected: string[] = [];
+    for (const { name: service } of SERVICES) {
+      const nc = await connectAs(service);
+      const consumesEvents = (EVENTS_CONSUMED_BY[service] ?? []).length > 0;
+      const ephemeral = (stream: string, filter: string): string => JSON.stringify({ stream_name: stream, config: { ack_policy: 'explicit', filter_subject: filter } });
+      const attempts: [string, boolean, () => Promise<unknown>][] = [
+        ['read a command', false, () => nc.request(`$JS.API.STREAM.MSG.GET.${STREAMS.commands.name}`, JSON.stringify({ seq: 1 }), { timeout: 2_000 })],
+        ['read an event', false, () => nc.request(`$JS.API.STREAM.MSG.GET.${STREAMS.events.name}`, JSON.stringify({ seq: 1 }), { timeout: 2_000 })],
+        ['direct-read a command', false, () => nc.request(`$JS.API.DIRECT.GET.${STREAMS.commands.name}`, JSON.stringify({ seq: 1 }), { timeout: 2_000 })],
+        ['throwaway consumer on commands', false, () => nc.request(`$JS.API.CONSUMER.CREATE.${STREAMS.commands.name}`, ephemeral(STREAMS.commands.name, COMMAND), { timeout: 2_000 })],
+        ['consumer on events', consumesEvents, () => nc.request(`$JS.API.CONSUMER.CREATE.${STREAMS.events.name}`, ephemeral(STREAMS.events.name, 'openpaw.evt.>'), { timeout: 2_000 })],
+        // What the coordinator's command observer reads of a lane (its backlog) stays open.
+        ['lane backlog', true, () => nc.request(`$JS.API.CONSUMER.INFO.${STREAMS.commands.name}.${SOLVE_DURABLE}`, '', { timeout: 2_000 })],
+      ];
+      for (const [what, allowed, attempt] of attempts) {
+        const refusal = await refusalOf(attempt);
+        outcomes.push(`${service} ${what}: ${/Permission/i.test(refusal) ? 'refused' : refusal === 'allowed' ? 'allowed' : refusal}`);
+        expected.push(`${service} ${what}: ${allowed ? 'allowed' : 'refused'}`);
+      }
+    }
+    expect(outcomes).toEqual(expected);
+    expect(expected).toContain('solve consumer on events: refused');
+    expect(expected).toContain('coordinator consumer on events: allowed');
   });
 
   it('lets a service open, write and read its own KV buckets, as its code does; refuses it every other bucket (write, read, info, watch)', async () => {

@@ -111,6 +111,25 @@ const STREAM_ADMINISTRATION: readonly string[] = [
   `$JS.API.STREAM.MSG.DELETE.${EVENTS}`,
 ];
 
+/**
+ * Reading the commands' and events' stream one message at a time (a stream or direct get): no
+ * service does (its consumers take what it handles), and the two hold every run's payloads. A
+ * throwaway consumer on the commands stream in the old unnamed form (`CONSUMER.CREATE.<stream>`)
+ * too: every lane's consumer is a named durable.
+ */
+const MESSAGE_STREAM_READS: readonly string[] = [
+  ...[COMMANDS, EVENTS].flatMap((stream) => [`$JS.API.STREAM.MSG.GET.${stream}`, `$JS.API.DIRECT.GET.${stream}`, `$JS.API.DIRECT.GET.${stream}.>`]),
+  `$JS.API.CONSUMER.CREATE.${COMMANDS}`,
+];
+
+/** Consuming the events stream (creating a consumer on it, taking its messages): refused a service whose consumers take no event (`EVENTS_CONSUMED_BY`). */
+const EVENT_CONSUMING: readonly string[] = [
+  `$JS.API.CONSUMER.CREATE.${EVENTS}`,
+  `$JS.API.CONSUMER.CREATE.${EVENTS}.>`,
+  `$JS.API.CONSUMER.DURABLE.CREATE.${EVENTS}.>`,
+  `$JS.API.CONSUMER.MSG.NEXT.${EVENTS}.>`,
+];
+
 /** Every durable consumer of the commands stream that a service's lanes pull from, by service (from the lanes catalog). */
 function commandDurablesOf(service: string): string[] {
   return [...lanesOfService(catalog, service)].filter(([, commands]) => commands.length > 0).map(([lane]) => laneDurableOf(service, lane));
@@ -214,6 +233,8 @@ export function publishableSubjectsOf(service: string): readonly string[] {
  *   (and so lose) the commands of another, nor reshape the streams every run depends on;
  * - it writes only the KV buckets it uses (`kvBucketsOf`), and cannot read, watch or inspect the
  *   others (a visual-degrees run's memory names the people searched).
+ * - it reads no single command or event (`MESSAGE_STREAM_READS`), and a service that consumes no
+ *   event cannot consume the events stream at all (`EVENT_CONSUMING`).
  * Deny wins over allow in nats-server.
  */
 export function natsPermissionsOf(user: string): NatsPermissions {
@@ -227,7 +248,13 @@ export function natsPermissionsOf(user: string): NatsPermissions {
   return {
     publish: {
       allow: [...publishableSubjectsOf(user), ...SERVICE_PLUMBING, ...deadLetterSubjectsOf(user), ...buckets.map((bucket) => `$KV.${bucket}.>`)],
-      deny: [...STREAM_ADMINISTRATION, ...others.flatMap(durableSubjects), ...otherBuckets.flatMap(kvStreamApiSubjects)],
+      deny: [
+        ...STREAM_ADMINISTRATION,
+        ...MESSAGE_STREAM_READS,
+        ...((EVENTS_CONSUMED_BY[user] ?? []).length > 0 ? [] : EVENT_CONSUMING),
+        ...others.flatMap(durableSubjects),
+        ...otherBuckets.flatMap(kvStreamApiSubjects),
+      ],
     },
   };
 }

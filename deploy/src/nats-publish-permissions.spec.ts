@@ -107,7 +107,9 @@ describe('publish permissions from the catalog (MESSAGES_SENT_BY)', () => {
       const names = sourceFilesOf(service)
         .filter((text) => /stream:\s*STREAMS\.events\.name|extends ResearchReportConsumer</.test(text))
         .flatMap((text) => naming.flatMap((pattern) => [...text.matchAll(pattern)].flatMap((match) => (match[1] ?? '').split(/[\s,]+/))));
-      const events = [...new Set(names.map((name) => definitionByName.get(name)).filter(isEvent))];
+      // Messaging's own event consumer takes what `@OnMessage` handlers name.
+      const handled = sourceFilesOf(service).flatMap((text) => [...text.matchAll(/@OnMessage\(\s*([A-Z]\w*)/g)].map((match) => match[1] ?? ''));
+      const events = [...new Set([...names, ...handled].map((name) => definitionByName.get(name)).filter(isEvent))];
       if (events.length > 0) taken[service] = events;
     }
     const subjects = (table: Readonly<Record<string, readonly AnyMessageDefinition[]>>): Record<string, string[]> =>
