@@ -2,11 +2,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { nkeys, type NatsConnection } from '@nats-io/nats-core';
+import { headers as natsHeaders, nkeys, type NatsConnection } from '@nats-io/nats-core';
 import { catalog, deadLetterSubjectOf, sendersOf, STREAMS } from '@openpaw/contracts';
-import { connectNats, KV_BUCKETS, kvStreamName, natsConnectionSettingsFromEnv, openKvBucket, provisionStreams, subjectMatches } from '@openpaw/messaging';
+import { connectNats, DLQ_HEADERS, KV_BUCKETS, kvStreamName, natsConnectionSettingsFromEnv, openKvBucket, provisionStreams, redriveDeadLetter, subjectMatches } from '@openpaw/messaging';
 import { findFreePort, type ManagedProcess, spawnManaged, waitForPort } from '@openpaw/testing';
-import { credsFileText, DEAD_LETTER_REDRIVER, deadLetterSubjectsOf, EVENTS_CONSUMED_BY, kvBucketsOf, NATS_PROVISIONER, NATS_USERS, serviceUsersFromCredsDir } from './nats-credentials.js';
+import { credsFileText, deadLetterSubjectsOf, EVENTS_CONSUMED_BY, kvBucketsOf, NATS_PROVISIONER, NATS_REDRIVER, NATS_USERS, serviceUsersFromCredsDir } from './nats-credentials.js';
 import { NATS_ACCOUNTS_INCLUDE, NATS_ACCOUNTS_KEY } from './nats-values.js';
 import { natsAccountsConfig, PARTNER_API_PREFIX, PARTNER_EVENT_ALLOWLIST, partnerConsumerName, provisionPartnerConsumers } from './partner-access.js';
 import { refusalOf } from './testing/refusal.js';
@@ -113,7 +113,7 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
     await expect(provisioner.request(COMMAND, JSON.stringify({ kind: 'forged' }), { timeout: 2_000 })).rejects.toThrow(/Permission/i);
     expect((await (await jetstreamManager(provisioner)).streams.info(STREAMS.commands.name)).config.name).toBe(STREAMS.commands.name);
   });
-  it('lets each service publish exactly the messages the catalog says it sends (the redriver every one), and the dead letters of what it consumes; refuses the rest', async () => {
+  it('lets each service publish exactly the messages the catalog says it sends (the gateway too), and the dead letters of what it consumes; refuses the rest', async () => {
     const outcomes: string[] = [];
     const expected: string[] = [];
     for (const { name: service } of SERVICES) {
@@ -126,7 +126,7 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
         const definition = catalog.find((candidate) => candidate.subject === subject);
         const allowed = subject.startsWith('openpaw.dlq.')
           ? deadLetterSubjectsOf(service).some((pattern) => subjectMatches(pattern, subject))
-          : definition !== undefined && (service === DEAD_LETTER_REDRIVER || sendersOf(definition).includes(service));
+          : definition !== undefined && sendersOf(definition).includes(service);
         outcomes.push(`${service} ${subject}: ${/Permission/i.test(refusals[i] ?? '') ? 'refused' : refusals[i]}`);
         expected.push(`${service} ${subject}: ${allowed ? 'allowed' : 'refused'}`);
       });
@@ -138,6 +138,31 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
     expect(expected).toContain(`solve ${deadLetterSubjectOf('openpaw.cmd.solve.Forged.v1')}: allowed`);
     expect(expected).toContain(`research ${deadLetterSubjectOf(COMMAND)}: refused`);
     expect(expected).toContain(`gateway ${deadLetterSubjectOf(COMMAND)}: refused`);
+  });
+
+  it('lets the redriver republish any message and move a dead letter, and nothing else: no dead letter, no other stream, no consumer', async () => {
+    const nc = await connectAs(NATS_REDRIVER);
+    const js = jetstream(nc);
+    const jsm = await jetstreamManager(nc);
+    const refusals = await Promise.all(catalog.map((definition) => refusalOf(() => js.publish(definition.subject, JSON.stringify({ kind: 'redriven' }), { timeout: 5_000 }))));
+    expect(refusals.filter((refusal) => refusal !== 'allowed')).toEqual([]);
+    // The gateway's redrive, as the redriver: solve's dead letter is read, republished to its command and deleted.
+    const headers = natsHeaders();
+    headers.set(DLQ_HEADERS.originalSubject, COMMAND);
+    const dead = await jetstream(await connectAs('solve')).publish(deadLetterSubjectOf(COMMAND), JSON.stringify({ kind: 'dead' }), { headers });
+    const commandsBefore = await commandCount(await connectAs('solve'));
+    expect(await redriveDeadLetter(js, jsm, dead.seq)).toMatchObject({ kind: 'redriven', subject: COMMAND });
+    expect(await commandCount(await connectAs('solve'))).toBe(commandsBefore + 1);
+    expect(await redriveDeadLetter(js, jsm, dead.seq)).toMatchObject({ kind: 'not_found' });
+    for (const attempt of [
+      () => js.publish(deadLetterSubjectOf(COMMAND), 'x', { timeout: 5_000 }),
+      () => nc.request(`$JS.API.STREAM.INFO.${STREAMS.commands.name}`, '', { timeout: 2_000 }),
+      () => nc.request(`$JS.API.STREAM.MSG.GET.${STREAMS.events.name}`, JSON.stringify({ seq: 1 }), { timeout: 2_000 }),
+      () => nc.request(`$JS.API.CONSUMER.MSG.NEXT.${STREAMS.commands.name}.${SOLVE_DURABLE}`, JSON.stringify({ batch: 1, no_wait: true }), { timeout: 2_000 }),
+      () => nc.request(`$KV.${KV_BUCKETS.visualRunMemory.name}.x`, 'x', { timeout: 2_000 }),
+    ]) {
+      expect(await refusalOf(attempt)).toMatch(/Permission/i);
+    }
   });
 
   it('refuses every service a single command or event, and a throwaway consumer on the commands stream; the events stream to a service that consumes no event', async () => {

@@ -73,13 +73,24 @@ export const PLATFORM_ACCOUNT = 'OPENPAW';
 /** The stream owner's NATS user: the migrations Job's `streams` step (`tools/provision.js`). */
 export const NATS_PROVISIONER = 'provisioner';
 
-/** Who gets a NATS user of its own: every service, and the stream owner. */
-export const NATS_USERS: readonly string[] = [...SERVICES.map((service) => service.name), NATS_PROVISIONER];
+/**
+ * The dead-letter redrive's NATS user: the gateway's ops API connects as it for a redrive alone, on
+ * a connection of its own (`OPENPAW_NATS_REDRIVER_CREDS_FILE`), since a redrive republishes any message.
+ */
+export const NATS_REDRIVER = 'redriver';
+
+/** The service whose pods hold the redriver's credentials (its ops API redrives). */
+export const DEAD_LETTER_REDRIVER = 'gateway';
+
+/** Who gets a NATS user of its own: every service, the stream owner and the redriver. */
+export const NATS_USERS: readonly string[] = [...SERVICES.map((service) => service.name), NATS_PROVISIONER, NATS_REDRIVER];
 
 /** Where a pod sees its NATS credentials (a read-only Secret volume), and the file in it. */
 export const NATS_CREDENTIALS_DIR = '/var/run/secrets/openpaw/nats';
 export const NATS_CREDENTIALS_KEY = 'nats.creds';
 export const NATS_CREDENTIALS_FILE = `${NATS_CREDENTIALS_DIR}/${NATS_CREDENTIALS_KEY}`;
+/** Where the gateway's pods see the redriver's credentials, beside the gateway's own. */
+export const NATS_REDRIVER_CREDENTIALS_DIR = '/var/run/secrets/openpaw/nats-redriver';
 
 /** The Secret holding a NATS user's `.creds` file (key `nats.creds`): `<prefix>-<user>`. */
 export function natsCredentialsSecretOf(prefix: string, user: string): string {
@@ -147,11 +158,6 @@ function durableSubjects(durable: string): string[] {
   ];
 }
 
-/**
- * The service whose dead-letter redrive (the ops API) republishes a dead letter to its original
- * subject, whatever message it was: it may publish every subject of the catalog.
- */
-export const DEAD_LETTER_REDRIVER = 'gateway';
 
 /**
  * The KV buckets a service's own code opens (`KV_BUCKETS`), besides the command receipts every
@@ -218,10 +224,22 @@ export function deadLetterSubjectsOf(service: string): readonly string[] {
   return [...commands, ...(EVENTS_CONSUMED_BY[service] ?? []).map((definition) => deadLetterSubjectOf(definition.subject))];
 }
 
-/** The message subjects a service may publish: those the catalog says it sends (`MESSAGES_SENT_BY`), every one for the redriver. */
-export function publishableSubjectsOf(service: string): readonly string[] {
-  return service === DEAD_LETTER_REDRIVER ? catalog.map((definition) => definition.subject) : subjectsSentBy(service);
+/** The message subjects a user may publish: those the catalog says a service sends (`MESSAGES_SENT_BY`), every one for the redriver. */
+export function publishableSubjectsOf(user: string): readonly string[] {
+  return user === NATS_REDRIVER ? catalog.map((definition) => definition.subject) : subjectsSentBy(user);
 }
+
+/**
+ * A redrive reads the dead-letter stream (its info, a letter), deletes the letter it moved, and
+ * republishes it to its original subject (a JetStream publish: its ack comes to an inbox).
+ */
+const DEAD_LETTER_STREAM = STREAMS.deadLetters.name;
+const REDRIVE_API: readonly string[] = [
+  '$JS.API.INFO',
+  `$JS.API.STREAM.INFO.${DEAD_LETTER_STREAM}`,
+  `$JS.API.STREAM.MSG.GET.${DEAD_LETTER_STREAM}`,
+  `$JS.API.STREAM.MSG.DELETE.${DEAD_LETTER_STREAM}`,
+];
 
 /**
  * Least privilege, derived from the catalog:
@@ -239,6 +257,7 @@ export function publishableSubjectsOf(service: string): readonly string[] {
  */
 export function natsPermissionsOf(user: string): NatsPermissions {
   if (user === NATS_PROVISIONER) return { publish: { allow: ['$JS.API.>'] }, subscribe: { allow: ['_INBOX.>'] } };
+  if (user === NATS_REDRIVER) return { publish: { allow: [...publishableSubjectsOf(user), ...REDRIVE_API] }, subscribe: { allow: ['_INBOX.>'] } };
   if (!SERVICES.some((service) => service.name === user)) throw new Error(`no NATS user ${user} (NATS_USERS: ${NATS_USERS.join(', ')})`);
   const others = SERVICES.filter((service) => service.name !== user).flatMap((service) => commandDurablesOf(service.name));
   const buckets = kvBucketsOf(user);
