@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { headers as natsHeaders, nkeys, type NatsConnection } from '@nats-io/nats-core';
 import { catalog, deadLetterSubjectOf, sendersOf, STREAMS } from '@openpaw/contracts';
-import { connectNats, DLQ_HEADERS, KV_BUCKETS, kvStreamName, natsConnectionSettingsFromEnv, openKvBucket, provisionStreams, redriveDeadLetter, subjectMatches } from '@openpaw/messaging';
+import { connectNats, DLQ_HEADERS, KV_BUCKETS, kvStreamName, natsConnectionSettingsFromEnv, openKvBucket, provisionStreams, redriveDeadLetter, subjectMatches, type NatsConnectionSettings } from '@openpaw/messaging';
 import { findFreePort, type ManagedProcess, spawnManaged, waitForPort } from '@openpaw/testing';
+import type { GatewayConfig } from '../../apps/gateway/src/config.js';
+import { JetStreamOps } from '../../apps/gateway/src/ops/jetstream-ops.js';
 import { credsFileText, deadLetterSubjectsOf, EVENTS_CONSUMED_BY, kvBucketsOf, NATS_PROVISIONER, NATS_REDRIVER, NATS_USERS, serviceUsersFromCredsDir } from './nats-credentials.js';
 import { NATS_ACCOUNTS_INCLUDE, NATS_ACCOUNTS_KEY } from './nats-values.js';
 import { natsAccountsConfig, PARTNER_API_PREFIX, PARTNER_EVENT_ALLOWLIST, partnerConsumerName, provisionPartnerConsumers } from './partner-access.js';
@@ -154,6 +156,19 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
     expect(await redriveDeadLetter(js, jsm, dead.seq)).toMatchObject({ kind: 'redriven', subject: COMMAND });
     expect(await commandCount(await connectAs('solve'))).toBe(commandsBefore + 1);
     expect(await redriveDeadLetter(js, jsm, dead.seq)).toMatchObject({ kind: 'not_found' });
+    // The gateway's ops API redrives on the redriver's connection; on the gateway's own it is refused and the letter stays.
+    const gateway = await connectAs('gateway');
+    const another = await jetstream(await connectAs('solve')).publish(deadLetterSubjectOf(COMMAND), JSON.stringify({ kind: 'dead' }), { headers });
+    // Only the two settings JetStreamOps reads; the rest of the gateway's config plays no part in a redrive.
+    const opsConfig = (redriverNats?: NatsConnectionSettings): GatewayConfig => ({ natsUrl: url, ...(redriverNats === undefined ? {} : { redriverNats }) }) as unknown as GatewayConfig;
+    const alone = new JetStreamOps(gateway, opsConfig());
+    expect(await refusalOf(() => alone.redrive(another.seq))).not.toBe('allowed');
+    const withRedriver = new JetStreamOps(gateway, opsConfig(natsConnectionSettingsFromEnv({ OPENPAW_NATS_CREDS_FILE: credsFileOf.get(NATS_REDRIVER) })));
+    try {
+      expect(await withRedriver.redrive(another.seq)).toMatchObject({ kind: 'redriven', subject: COMMAND });
+    } finally {
+      await withRedriver.onModuleDestroy();
+    }
     for (const attempt of [
       () => js.publish(deadLetterSubjectOf(COMMAND), 'x', { timeout: 5_000 }),
       () => nc.request(`$JS.API.STREAM.INFO.${STREAMS.commands.name}`, '', { timeout: 2_000 }),
