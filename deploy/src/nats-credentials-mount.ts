@@ -1,6 +1,6 @@
 import * as kplus from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
-import { NATS_CREDENTIALS_DIR, NATS_CREDENTIALS_FILE, NATS_CREDENTIALS_KEY } from './nats-credentials.js';
+import { NATS_CREDENTIALS_DIR, NATS_CREDENTIALS_KEY, NATS_REDRIVER_CREDENTIALS_DIR } from './nats-credentials.js';
 
 // Apart from nats-credentials.ts: tools/provision.ts (the migrations Job, in the image, which prunes
 // devDependencies) loads that module's permissions through partner-access.ts, and cdk8s-plus is a
@@ -19,7 +19,16 @@ export interface NatsCredentialsMount {
  * the kubelet never updates), so a rotated Secret reaches the running pod.
  */
 export function natsCredentialsMount(scope: Construct, id: string, secretName: string): NatsCredentialsMount {
+  return credentialsMount(scope, id, secretName, { volumeName: 'nats-credentials', dir: NATS_CREDENTIALS_DIR, setting: 'OPENPAW_NATS_CREDS_FILE' });
+}
+
+/** The redriver's credentials in the gateway's pods, beside its own: `OPENPAW_NATS_REDRIVER_CREDS_FILE` names the file. */
+export function natsRedriverCredentialsMount(scope: Construct, id: string, secretName: string): NatsCredentialsMount {
+  return credentialsMount(scope, id, secretName, { volumeName: 'nats-redriver-credentials', dir: NATS_REDRIVER_CREDENTIALS_DIR, setting: 'OPENPAW_NATS_REDRIVER_CREDS_FILE' });
+}
+
+function credentialsMount(scope: Construct, id: string, secretName: string, where: { volumeName: string; dir: string; setting: string }): NatsCredentialsMount {
   const secret = kplus.Secret.fromSecretName(scope, `${id}-secret`, secretName);
-  const volume = kplus.Volume.fromSecret(scope, id, secret, { name: 'nats-credentials', defaultMode: 0o440, items: { [NATS_CREDENTIALS_KEY]: { path: NATS_CREDENTIALS_KEY } } });
-  return { volume, path: NATS_CREDENTIALS_DIR, env: { OPENPAW_NATS_CREDS_FILE: kplus.EnvValue.fromValue(NATS_CREDENTIALS_FILE) } };
+  const volume = kplus.Volume.fromSecret(scope, id, secret, { name: where.volumeName, defaultMode: 0o440, items: { [NATS_CREDENTIALS_KEY]: { path: NATS_CREDENTIALS_KEY } } });
+  return { volume, path: where.dir, env: { [where.setting]: kplus.EnvValue.fromValue(`${where.dir}/${NATS_CREDENTIALS_KEY}`) } };
 }

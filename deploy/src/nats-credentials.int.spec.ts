@@ -2,11 +2,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { nkeys, type NatsConnection } from '@nats-io/nats-core';
+import { headers as natsHeaders, nkeys, type NatsConnection } from '@nats-io/nats-core';
 import { catalog, deadLetterSubjectOf, sendersOf, STREAMS } from '@openpaw/contracts';
-import { connectNats, KV_BUCKETS, kvStreamName, natsConnectionSettingsFromEnv, openKvBucket, provisionStreams } from '@openpaw/messaging';
+import { connectNats, DLQ_HEADERS, KV_BUCKETS, kvStreamName, natsConnectionSettingsFromEnv, openKvBucket, provisionStreams, redriveDeadLetter, subjectMatches, type NatsConnectionSettings } from '@openpaw/messaging';
 import { findFreePort, type ManagedProcess, spawnManaged, waitForPort } from '@openpaw/testing';
-import { credsFileText, DEAD_LETTER_REDRIVER, kvBucketsOf, NATS_PROVISIONER, NATS_USERS, serviceUsersFromCredsDir } from './nats-credentials.js';
+import type { GatewayConfig } from '../../apps/gateway/src/config.js';
+import { JetStreamOps } from '../../apps/gateway/src/ops/jetstream-ops.js';
+import { credsFileText, deadLetterSubjectsOf, EVENTS_CONSUMED_BY, kvBucketsOf, NATS_PROVISIONER, NATS_REDRIVER, NATS_USERS, serviceUsersFromCredsDir } from './nats-credentials.js';
 import { NATS_ACCOUNTS_INCLUDE, NATS_ACCOUNTS_KEY } from './nats-values.js';
 import { natsAccountsConfig, PARTNER_API_PREFIX, PARTNER_EVENT_ALLOWLIST, partnerConsumerName, provisionPartnerConsumers } from './partner-access.js';
 import { refusalOf } from './testing/refusal.js';
@@ -113,17 +115,20 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
     await expect(provisioner.request(COMMAND, JSON.stringify({ kind: 'forged' }), { timeout: 2_000 })).rejects.toThrow(/Permission/i);
     expect((await (await jetstreamManager(provisioner)).streams.info(STREAMS.commands.name)).config.name).toBe(STREAMS.commands.name);
   });
-  it('lets each service publish exactly the messages the catalog says it sends (the redriver every one), and a dead letter; refuses the rest', async () => {
+  it('lets each service publish exactly the messages the catalog says it sends (the gateway too), and the dead letters of what it consumes; refuses the rest', async () => {
     const outcomes: string[] = [];
     const expected: string[] = [];
     for (const { name: service } of SERVICES) {
       const js = jetstream(await connectAs(service));
-      // Every subject of the catalog, one not in it, and a dead letter; each publish awaits its ack or its refusal.
-      const attempts = [...catalog.map((definition) => definition.subject), 'openpaw.cmd.solve.Forged.v1', deadLetterSubjectOf(COMMAND)];
+      // Every subject of the catalog, one not in it, and the dead letter of each; each publish awaits its ack or its refusal.
+      const messages = [...catalog.map((definition) => definition.subject), 'openpaw.cmd.solve.Forged.v1'];
+      const attempts = [...messages, ...messages.map(deadLetterSubjectOf)];
       const refusals = await Promise.all(attempts.map((subject) => refusalOf(() => js.publish(subject, JSON.stringify({ kind: 'probe', service }), { timeout: 5_000 }))));
       attempts.forEach((subject, i) => {
         const definition = catalog.find((candidate) => candidate.subject === subject);
-        const allowed = subject.startsWith('openpaw.dlq.') || (definition !== undefined && (service === DEAD_LETTER_REDRIVER || sendersOf(definition).includes(service)));
+        const allowed = subject.startsWith('openpaw.dlq.')
+          ? deadLetterSubjectsOf(service).some((pattern) => subjectMatches(pattern, subject))
+          : definition !== undefined && sendersOf(definition).includes(service);
         outcomes.push(`${service} ${subject}: ${/Permission/i.test(refusals[i] ?? '') ? 'refused' : refusals[i]}`);
         expected.push(`${service} ${subject}: ${allowed ? 'allowed' : 'refused'}`);
       });
@@ -131,6 +136,75 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
     expect(outcomes).toEqual(expected);
     // Not a vacuous table: every service is refused something, and every message has a sender allowed.
     for (const { name: service } of SERVICES) expect(expected.some((line) => line.startsWith(`${service} `) && line.endsWith('refused'))).toBe(true);
+    // A service dead-letters its own commands (one it has no handler for too) and is refused another's: research cannot plant a dead letter of solve's command for a redrive to publish.
+    expect(expected).toContain(`solve ${deadLetterSubjectOf('openpaw.cmd.solve.Forged.v1')}: allowed`);
+    expect(expected).toContain(`research ${deadLetterSubjectOf(COMMAND)}: refused`);
+    expect(expected).toContain(`gateway ${deadLetterSubjectOf(COMMAND)}: refused`);
+  });
+
+  it('lets the redriver republish any message and move a dead letter, and nothing else: no dead letter, no other stream, no consumer', async () => {
+    const nc = await connectAs(NATS_REDRIVER);
+    const js = jetstream(nc);
+    const jsm = await jetstreamManager(nc);
+    const refusals = await Promise.all(catalog.map((definition) => refusalOf(() => js.publish(definition.subject, JSON.stringify({ kind: 'redriven' }), { timeout: 5_000 }))));
+    expect(refusals.filter((refusal) => refusal !== 'allowed')).toEqual([]);
+    // The gateway's redrive, as the redriver: solve's dead letter is read, republished to its command and deleted.
+    const headers = natsHeaders();
+    headers.set(DLQ_HEADERS.originalSubject, COMMAND);
+    const dead = await jetstream(await connectAs('solve')).publish(deadLetterSubjectOf(COMMAND), JSON.stringify({ kind: 'dead' }), { headers });
+    const commandsBefore = await commandCount(await connectAs('solve'));
+    expect(await redriveDeadLetter(js, jsm, dead.seq)).toMatchObject({ kind: 'redriven', subject: COMMAND });
+    expect(await commandCount(await connectAs('solve'))).toBe(commandsBefore + 1);
+    expect(await redriveDeadLetter(js, jsm, dead.seq)).toMatchObject({ kind: 'not_found' });
+    // The gateway's ops API redrives on the redriver's connection; on the gateway's own it is refused and the letter stays.
+    const gateway = await connectAs('gateway');
+    const another = await jetstream(await connectAs('solve')).publish(deadLetterSubjectOf(COMMAND), JSON.stringify({ kind: 'dead' }), { headers });
+    // Only the two settings JetStreamOps reads; the rest of the gateway's config plays no part in a redrive.
+    const opsConfig = (redriverNats?: NatsConnectionSettings): GatewayConfig => ({ natsUrl: url, ...(redriverNats === undefined ? {} : { redriverNats }) }) as unknown as GatewayConfig;
+    const alone = new JetStreamOps(gateway, opsConfig());
+    expect(await refusalOf(() => alone.redrive(another.seq))).not.toBe('allowed');
+    const withRedriver = new JetStreamOps(gateway, opsConfig(natsConnectionSettingsFromEnv({ OPENPAW_NATS_CREDS_FILE: credsFileOf.get(NATS_REDRIVER) })));
+    try {
+      expect(await withRedriver.redrive(another.seq)).toMatchObject({ kind: 'redriven', subject: COMMAND });
+    } finally {
+      await withRedriver.onModuleDestroy();
+    }
+    for (const attempt of [
+      () => js.publish(deadLetterSubjectOf(COMMAND), 'x', { timeout: 5_000 }),
+      () => nc.request(`$JS.API.STREAM.INFO.${STREAMS.commands.name}`, '', { timeout: 2_000 }),
+      () => nc.request(`$JS.API.STREAM.MSG.GET.${STREAMS.events.name}`, JSON.stringify({ seq: 1 }), { timeout: 2_000 }),
+      () => nc.request(`$JS.API.CONSUMER.MSG.NEXT.${STREAMS.commands.name}.${SOLVE_DURABLE}`, JSON.stringify({ batch: 1, no_wait: true }), { timeout: 2_000 }),
+      () => nc.request(`$KV.${KV_BUCKETS.visualRunMemory.name}.x`, 'x', { timeout: 2_000 }),
+    ]) {
+      expect(await refusalOf(attempt)).toMatch(/Permission/i);
+    }
+  });
+
+  it('refuses every service a single command or event, and a throwaway consumer on the commands stream; the events stream to a service that consumes no event', async () => {
+    const outcomes: string[] = [];
+    const expected: string[] = [];
+    for (const { name: service } of SERVICES) {
+      const nc = await connectAs(service);
+      const consumesEvents = (EVENTS_CONSUMED_BY[service] ?? []).length > 0;
+      const ephemeral = (stream: string, filter: string): string => JSON.stringify({ stream_name: stream, config: { ack_policy: 'explicit', filter_subject: filter } });
+      const attempts: [string, boolean, () => Promise<unknown>][] = [
+        ['read a command', false, () => nc.request(`$JS.API.STREAM.MSG.GET.${STREAMS.commands.name}`, JSON.stringify({ seq: 1 }), { timeout: 2_000 })],
+        ['read an event', false, () => nc.request(`$JS.API.STREAM.MSG.GET.${STREAMS.events.name}`, JSON.stringify({ seq: 1 }), { timeout: 2_000 })],
+        ['direct-read a command', false, () => nc.request(`$JS.API.DIRECT.GET.${STREAMS.commands.name}`, JSON.stringify({ seq: 1 }), { timeout: 2_000 })],
+        ['throwaway consumer on commands', false, () => nc.request(`$JS.API.CONSUMER.CREATE.${STREAMS.commands.name}`, ephemeral(STREAMS.commands.name, COMMAND), { timeout: 2_000 })],
+        ['consumer on events', consumesEvents, () => nc.request(`$JS.API.CONSUMER.CREATE.${STREAMS.events.name}`, ephemeral(STREAMS.events.name, 'openpaw.evt.>'), { timeout: 2_000 })],
+        // What the coordinator's command observer reads of a lane (its backlog) stays open.
+        ['lane backlog', true, () => nc.request(`$JS.API.CONSUMER.INFO.${STREAMS.commands.name}.${SOLVE_DURABLE}`, '', { timeout: 2_000 })],
+      ];
+      for (const [what, allowed, attempt] of attempts) {
+        const refusal = await refusalOf(attempt);
+        outcomes.push(`${service} ${what}: ${/Permission/i.test(refusal) ? 'refused' : refusal === 'allowed' ? 'allowed' : refusal}`);
+        expected.push(`${service} ${what}: ${allowed ? 'allowed' : 'refused'}`);
+      }
+    }
+    expect(outcomes).toEqual(expected);
+    expect(expected).toContain('solve consumer on events: refused');
+    expect(expected).toContain('coordinator consumer on events: allowed');
   });
 
   it('lets a service open, write and read its own KV buckets, as its code does; refuses it every other bucket (write, read, info, watch)', async () => {

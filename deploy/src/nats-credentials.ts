@@ -1,7 +1,59 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nkeys } from '@nats-io/nats-core';
-import { catalog, deadLetterSubjectOf, laneDurableOf, lanesOfService, STREAMS, subjectsSentBy } from '@openpaw/contracts';
+import {
+  ArtifactGenerated,
+  ArtifactJobProgress,
+  ArtifactPlanned,
+  ArtifactStepFailed,
+  ArtifactValidated,
+  AssetVersionCreated,
+  CandidatesDiscovered,
+  catalog,
+  deadLetterSubjectOf,
+  DocumentIndexed,
+  EdgeRefuted,
+  EdgeVerified,
+  ExpansionSelected,
+  laneDurableOf,
+  lanesOfService,
+  MediaNormalized,
+  MediaRejected,
+  PapersDeduplicated,
+  PaperSearchIntentParsed,
+  PaperSearchStepFailed,
+  PapersOrganised,
+  PaperSourcesSearched,
+  PapersScored,
+  ProblemRegistered,
+  ResearchCompleted,
+  ResearchFailed,
+  ResearchLegCompleted,
+  ResearchLegFailed,
+  ResearchLegStarted,
+  ResearchProviderKeyTested,
+  ResearchSynthesisFailed,
+  ResearchSynthesized,
+  ResearchTitleGenerated,
+  ResearchWebhookAttempted,
+  RetrievalHit,
+  RetrievalMiss,
+  RunEnded,
+  RunStateChanged,
+  RunStateChangedV2,
+  SearchStrategyBuilt,
+  SnapshotCaptured,
+  SolutionFailed,
+  SolutionGenerated,
+  STREAMS,
+  SUBJECT_ROOT,
+  subjectsSentBy,
+  VideoRendered,
+  VideoRenderFailed,
+  VisualPersonTakenDown,
+  VisualStepFailed,
+  type AnyMessageDefinition,
+} from '@openpaw/contracts';
 import { KV_BUCKETS, kvStreamName } from '@openpaw/messaging';
 import { SERVICES } from './topology.js';
 
@@ -21,13 +73,24 @@ export const PLATFORM_ACCOUNT = 'OPENPAW';
 /** The stream owner's NATS user: the migrations Job's `streams` step (`tools/provision.js`). */
 export const NATS_PROVISIONER = 'provisioner';
 
-/** Who gets a NATS user of its own: every service, and the stream owner. */
-export const NATS_USERS: readonly string[] = [...SERVICES.map((service) => service.name), NATS_PROVISIONER];
+/**
+ * The dead-letter redrive's NATS user: the gateway's ops API connects as it for a redrive alone, on
+ * a connection of its own (`OPENPAW_NATS_REDRIVER_CREDS_FILE`), since a redrive republishes any message.
+ */
+export const NATS_REDRIVER = 'redriver';
+
+/** The service whose pods hold the redriver's credentials (its ops API redrives). */
+export const DEAD_LETTER_REDRIVER = 'gateway';
+
+/** Who gets a NATS user of its own: every service, the stream owner and the redriver. */
+export const NATS_USERS: readonly string[] = [...SERVICES.map((service) => service.name), NATS_PROVISIONER, NATS_REDRIVER];
 
 /** Where a pod sees its NATS credentials (a read-only Secret volume), and the file in it. */
 export const NATS_CREDENTIALS_DIR = '/var/run/secrets/openpaw/nats';
 export const NATS_CREDENTIALS_KEY = 'nats.creds';
 export const NATS_CREDENTIALS_FILE = `${NATS_CREDENTIALS_DIR}/${NATS_CREDENTIALS_KEY}`;
+/** Where the gateway's pods see the redriver's credentials, beside the gateway's own. */
+export const NATS_REDRIVER_CREDENTIALS_DIR = '/var/run/secrets/openpaw/nats-redriver';
 
 /** The Secret holding a NATS user's `.creds` file (key `nats.creds`): `<prefix>-<user>`. */
 export function natsCredentialsSecretOf(prefix: string, user: string): string {
@@ -59,6 +122,25 @@ const STREAM_ADMINISTRATION: readonly string[] = [
   `$JS.API.STREAM.MSG.DELETE.${EVENTS}`,
 ];
 
+/**
+ * Reading the commands' and events' stream one message at a time (a stream or direct get): no
+ * service does (its consumers take what it handles), and the two hold every run's payloads. A
+ * throwaway consumer on the commands stream in the old unnamed form (`CONSUMER.CREATE.<stream>`)
+ * too: every lane's consumer is a named durable.
+ */
+const MESSAGE_STREAM_READS: readonly string[] = [
+  ...[COMMANDS, EVENTS].flatMap((stream) => [`$JS.API.STREAM.MSG.GET.${stream}`, `$JS.API.DIRECT.GET.${stream}`, `$JS.API.DIRECT.GET.${stream}.>`]),
+  `$JS.API.CONSUMER.CREATE.${COMMANDS}`,
+];
+
+/** Consuming the events stream (creating a consumer on it, taking its messages): refused a service whose consumers take no event (`EVENTS_CONSUMED_BY`). */
+const EVENT_CONSUMING: readonly string[] = [
+  `$JS.API.CONSUMER.CREATE.${EVENTS}`,
+  `$JS.API.CONSUMER.CREATE.${EVENTS}.>`,
+  `$JS.API.CONSUMER.DURABLE.CREATE.${EVENTS}.>`,
+  `$JS.API.CONSUMER.MSG.NEXT.${EVENTS}.>`,
+];
+
 /** Every durable consumer of the commands stream that a service's lanes pull from, by service (from the lanes catalog). */
 function commandDurablesOf(service: string): string[] {
   return [...lanesOfService(catalog, service)].filter(([, commands]) => commands.length > 0).map(([lane]) => laneDurableOf(service, lane));
@@ -76,11 +158,6 @@ function durableSubjects(durable: string): string[] {
   ];
 }
 
-/**
- * The service whose dead-letter redrive (the ops API) republishes a dead letter to its original
- * subject, whatever message it was: it may publish every subject of the catalog.
- */
-export const DEAD_LETTER_REDRIVER = 'gateway';
 
 /**
  * The KV buckets a service's own code opens (`KV_BUCKETS`), besides the command receipts every
@@ -111,15 +188,58 @@ function kvStreamApiSubjects(bucket: string): string[] {
 
 /**
  * What every service publishes besides its messages: JetStream API requests (less the denials
- * below), acknowledgements, flow-control answers of ordered consumers (KV watches), and dead letters
- * (`startConsumer` dead-letters what it consumes). KV writes only to its own buckets (`kvBucketsOf`).
+ * below), acknowledgements and flow-control answers of ordered consumers (KV watches). KV writes only
+ * to its own buckets (`kvBucketsOf`), dead letters only of what it consumes (`deadLetterSubjectsOf`).
  */
-const SERVICE_PLUMBING: readonly string[] = ['$JS.API.>', '$JS.ACK.>', '$JS.FC.>', deadLetterSubjectOf('>')];
+const SERVICE_PLUMBING: readonly string[] = ['$JS.API.>', '$JS.ACK.>', '$JS.FC.>'];
 
-/** The message subjects a service may publish: those the catalog says it sends (`MESSAGES_SENT_BY`), every one for the redriver. */
-export function publishableSubjectsOf(service: string): readonly string[] {
-  return service === DEAD_LETTER_REDRIVER ? catalog.map((definition) => definition.subject) : subjectsSentBy(service);
+/**
+ * The events each service's own consumers take (`startConsumer` on the events stream), by service:
+ * the coordinator's are its saga registry's event inputs (one consumer per context), the gateway's
+ * its run and asset projections and research reports, research's its webhook deliveries and
+ * paper-set retention. `nats-publish-permissions.spec.ts` checks this against each service's source
+ * both ways (the coordinator's against `productionRegistry`).
+ */
+export const EVENTS_CONSUMED_BY: Readonly<Record<string, readonly AnyMessageDefinition[]>> = {
+  coordinator: [
+    MediaNormalized, MediaRejected, RetrievalHit, RetrievalMiss, ProblemRegistered, AssetVersionCreated, DocumentIndexed, SolutionGenerated,
+    SolutionFailed, VideoRendered, VideoRenderFailed, SnapshotCaptured, ArtifactPlanned, ArtifactGenerated, ArtifactJobProgress, ArtifactValidated,
+    ArtifactStepFailed, PaperSearchIntentParsed, SearchStrategyBuilt, PaperSourcesSearched, PapersDeduplicated, PapersScored, PapersOrganised,
+    PaperSearchStepFailed, EdgeVerified, EdgeRefuted, CandidatesDiscovered, ExpansionSelected, VisualStepFailed, VisualPersonTakenDown,
+    ResearchLegStarted, ResearchLegCompleted, ResearchLegFailed, ResearchSynthesized, ResearchSynthesisFailed, ResearchTitleGenerated,
+  ],
+  gateway: [RunStateChangedV2, RunStateChanged, AssetVersionCreated, VideoRendered, ResearchWebhookAttempted, ResearchProviderKeyTested],
+  research: [ResearchCompleted, ResearchFailed, RunEnded],
+};
+
+/**
+ * The dead-letter subjects a service may publish: those of what its consumers take. A command lane
+ * dead-letters any command of its service's context (one it has no handler for too), an event
+ * consumer only the events it handles (others it skips). So a service cannot plant a dead letter of
+ * another's message, which an operator's redrive would then publish (the redrive also refuses a
+ * letter stored on a subject other than the dead-letter subject of the one it names).
+ */
+export function deadLetterSubjectsOf(service: string): readonly string[] {
+  const commands = commandDurablesOf(service).length > 0 ? [deadLetterSubjectOf(`${SUBJECT_ROOT}.cmd.${service}.>`)] : [];
+  return [...commands, ...(EVENTS_CONSUMED_BY[service] ?? []).map((definition) => deadLetterSubjectOf(definition.subject))];
 }
+
+/** The message subjects a user may publish: those the catalog says a service sends (`MESSAGES_SENT_BY`), every one for the redriver. */
+export function publishableSubjectsOf(user: string): readonly string[] {
+  return user === NATS_REDRIVER ? catalog.map((definition) => definition.subject) : subjectsSentBy(user);
+}
+
+/**
+ * A redrive reads the dead-letter stream (its info, a letter), deletes the letter it moved, and
+ * republishes it to its original subject (a JetStream publish: its ack comes to an inbox).
+ */
+const DEAD_LETTER_STREAM = STREAMS.deadLetters.name;
+const REDRIVE_API: readonly string[] = [
+  '$JS.API.INFO',
+  `$JS.API.STREAM.INFO.${DEAD_LETTER_STREAM}`,
+  `$JS.API.STREAM.MSG.GET.${DEAD_LETTER_STREAM}`,
+  `$JS.API.STREAM.MSG.DELETE.${DEAD_LETTER_STREAM}`,
+];
 
 /**
  * Least privilege, derived from the catalog:
@@ -131,10 +251,13 @@ export function publishableSubjectsOf(service: string): readonly string[] {
  *   (and so lose) the commands of another, nor reshape the streams every run depends on;
  * - it writes only the KV buckets it uses (`kvBucketsOf`), and cannot read, watch or inspect the
  *   others (a visual-degrees run's memory names the people searched).
+ * - it reads no single command or event (`MESSAGE_STREAM_READS`), and a service that consumes no
+ *   event cannot consume the events stream at all (`EVENT_CONSUMING`).
  * Deny wins over allow in nats-server.
  */
 export function natsPermissionsOf(user: string): NatsPermissions {
   if (user === NATS_PROVISIONER) return { publish: { allow: ['$JS.API.>'] }, subscribe: { allow: ['_INBOX.>'] } };
+  if (user === NATS_REDRIVER) return { publish: { allow: [...publishableSubjectsOf(user), ...REDRIVE_API] }, subscribe: { allow: ['_INBOX.>'] } };
   if (!SERVICES.some((service) => service.name === user)) throw new Error(`no NATS user ${user} (NATS_USERS: ${NATS_USERS.join(', ')})`);
   const others = SERVICES.filter((service) => service.name !== user).flatMap((service) => commandDurablesOf(service.name));
   const buckets = kvBucketsOf(user);
@@ -143,8 +266,14 @@ export function natsPermissionsOf(user: string): NatsPermissions {
     .filter((bucket) => !buckets.includes(bucket));
   return {
     publish: {
-      allow: [...publishableSubjectsOf(user), ...SERVICE_PLUMBING, ...buckets.map((bucket) => `$KV.${bucket}.>`)],
-      deny: [...STREAM_ADMINISTRATION, ...others.flatMap(durableSubjects), ...otherBuckets.flatMap(kvStreamApiSubjects)],
+      allow: [...publishableSubjectsOf(user), ...SERVICE_PLUMBING, ...deadLetterSubjectsOf(user), ...buckets.map((bucket) => `$KV.${bucket}.>`)],
+      deny: [
+        ...STREAM_ADMINISTRATION,
+        ...MESSAGE_STREAM_READS,
+        ...((EVENTS_CONSUMED_BY[user] ?? []).length > 0 ? [] : EVENT_CONSUMING),
+        ...others.flatMap(durableSubjects),
+        ...otherBuckets.flatMap(kvStreamApiSubjects),
+      ],
     },
   };
 }

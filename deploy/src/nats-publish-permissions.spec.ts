@@ -1,21 +1,25 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as contracts from '@openpaw/contracts';
-import { catalog, lanesOfService, MESSAGES_SENT_BY, type AnyMessageDefinition } from '@openpaw/contracts';
+import { catalog, deadLetterSubjectOf, lanesOfService, MESSAGES_SENT_BY, STREAMS, type AnyMessageDefinition } from '@openpaw/contracts';
 import { KV_BUCKETS } from '@openpaw/messaging';
-import { DEAD_LETTER_REDRIVER, KV_BUCKETS_OPENED_BY, kvBucketsOf, natsPermissionsOf, publishableSubjectsOf } from './nats-credentials.js';
+import { productionRegistry } from '../../apps/coordinator/src/workflows/index.js';
+import { deadLetterSubjectsOf, EVENTS_CONSUMED_BY, KV_BUCKETS_OPENED_BY, kvBucketsOf, NATS_REDRIVER, natsPermissionsOf, publishableSubjectsOf } from './nats-credentials.js';
 import { SERVICES } from './topology.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
-/** The source a service runs (tests and test helpers left out); the coordinator runs the saga library too. */
-function sourceOf(service: string): string {
+/** The source files a service runs (tests and test helpers left out); the coordinator runs the saga library too. */
+function sourceFilesOf(service: string): string[] {
   const roots = [join(ROOT, 'apps', service, 'src'), ...(service === 'coordinator' ? [join(ROOT, 'libs', 'saga', 'src')] : [])];
   return roots
     .flatMap((root) => readdirSync(root, { recursive: true, encoding: 'utf8' }).map((file) => join(root, file)))
     .filter((file) => file.endsWith('.ts') && !file.endsWith('.spec.ts') && !file.includes('/testing/'))
-    .map((file) => readFileSync(file, 'utf8'))
-    .join('\n');
+    .map((file) => readFileSync(file, 'utf8'));
+}
+
+function sourceOf(service: string): string {
+  return sourceFilesOf(service).join('\n');
 }
 
 /** The name `@openpaw/contracts` exports a definition under (what code that publishes it imports). */
@@ -61,16 +65,19 @@ describe('publish permissions from the catalog (MESSAGES_SENT_BY)', () => {
     expect(found).toBeGreaterThan(catalog.length / 2);
   });
 
-  it('lets a service publish its messages and no other message; the redriver every message', () => {
+  it('lets a service publish its messages and no other message (the gateway too); the redriver every message and only the dead-letter stream API', () => {
     for (const { name: service } of SERVICES) {
       const allowed = natsPermissionsOf(service).publish.allow ?? [];
       const messages = allowed.filter((subject) => subject.startsWith('openpaw.cmd.') || subject.startsWith('openpaw.evt.'));
       expect(messages).toEqual(publishableSubjectsOf(service));
       // No wildcard over the message subjects: each one is named.
       expect(allowed.filter((subject) => /^openpaw\.(cmd|evt)\b/.test(subject) && /[*>]/.test(subject))).toEqual([]);
-      if (service !== DEAD_LETTER_REDRIVER) expect(messages.length).toBeLessThan(catalog.length);
+      expect(messages.length).toBeLessThan(catalog.length);
     }
-    expect(publishableSubjectsOf(DEAD_LETTER_REDRIVER)).toHaveLength(catalog.length);
+    const redriver = natsPermissionsOf(NATS_REDRIVER).publish.allow ?? [];
+    expect(redriver.filter((subject) => subject.startsWith('openpaw.'))).toEqual(catalog.map((definition) => definition.subject));
+    expect(redriver.filter((subject) => subject.startsWith('$JS.API.') && subject !== '$JS.API.INFO').every((subject) => subject.endsWith(`.${STREAMS.deadLetters.name}`))).toBe(true);
+    expect(redriver.filter((subject) => /[*>]/.test(subject))).toEqual([]);
   });
 
   it("gives each service the KV buckets its code opens (both ways), and the command receipts exactly to the services with command lanes", () => {
@@ -89,5 +96,38 @@ describe('publish permissions from the catalog (MESSAGES_SENT_BY)', () => {
       expect(kvWrites.sort()).toEqual(kvBucketsOf(service).map((bucket) => `$KV.${bucket}.>`).sort());
     }
     expect(opened).toEqual(KV_BUCKETS_OPENED_BY);
+  });
+
+  it("lists, for each service, exactly the events its consumers take (both ways; the coordinator's from its saga registry)", () => {
+    const isEvent = (definition: AnyMessageDefinition | undefined): definition is AnyMessageDefinition => definition?.kind === 'evt';
+    const definitionByName = new Map(catalog.map((definition) => [exportNameOf(definition), definition] as const));
+    const taken: Record<string, AnyMessageDefinition[]> = {};
+    const coordinator = new Set(productionRegistry().all().flatMap((saga) => [...saga.inputs, ...(saga.amendedBy ?? [])]));
+    taken['coordinator'] = [...coordinator].filter(isEvent);
+    // The ways the other services name what an events consumer takes: its definitions, a research report's type, a webhook durable's definition.
+    const naming = [/\bdefinitions:\s*\[([^\]]*)\]/g, /extends ResearchReportConsumer<typeof (\w+)>/g, /\bdefinition:\s*([A-Z]\w*)/g];
+    for (const { name: service } of SERVICES.filter((candidate) => candidate.name !== 'coordinator')) {
+      const names = sourceFilesOf(service)
+        .filter((text) => /stream:\s*STREAMS\.events\.name|extends ResearchReportConsumer</.test(text))
+        .flatMap((text) => naming.flatMap((pattern) => [...text.matchAll(pattern)].flatMap((match) => (match[1] ?? '').split(/[\s,]+/))));
+      // Messaging's own event consumer takes what `@OnMessage` handlers name.
+      const handled = sourceFilesOf(service).flatMap((text) => [...text.matchAll(/@OnMessage\(\s*([A-Z]\w*)/g)].map((match) => match[1] ?? ''));
+      const events = [...new Set([...names, ...handled].map((name) => definitionByName.get(name)).filter(isEvent))];
+      if (events.length > 0) taken[service] = events;
+    }
+    const subjects = (table: Readonly<Record<string, readonly AnyMessageDefinition[]>>): Record<string, string[]> =>
+      Object.fromEntries(Object.entries(table).map(([service, definitions]) => [service, definitions.map((definition) => definition.subject).sort()]));
+    expect(subjects(EVENTS_CONSUMED_BY)).toEqual(subjects(taken));
+  });
+
+  it('lets a service dead-letter only what its consumers take: its own commands, the events it consumes', () => {
+    for (const { name: service } of SERVICES) {
+      const allowed = natsPermissionsOf(service).publish.allow ?? [];
+      expect(allowed.filter((subject) => subject.startsWith('openpaw.dlq.'))).toEqual(deadLetterSubjectsOf(service));
+      const hasCommandLanes = [...lanesOfService(catalog, service)].some(([, commands]) => commands.length > 0);
+      const expected = [...(hasCommandLanes ? [`openpaw.dlq.cmd.${service}.>`] : []), ...(EVENTS_CONSUMED_BY[service] ?? []).map((d) => deadLetterSubjectOf(d.subject))];
+      expect(deadLetterSubjectsOf(service)).toEqual(expected);
+      expect(allowed).not.toContain('openpaw.dlq.>');
+    }
   });
 });

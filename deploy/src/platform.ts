@@ -10,8 +10,8 @@ import { gatewayIngress } from './ingress.js';
 import { selectorLabels } from './labels.js';
 import { mathsReindexJob, mathsReindexJobName } from './maths-reindex-job.js';
 import { HELM_PRE_HOOK, migrationsJob } from './migrations-job.js';
-import { NATS_PROVISIONER, natsCredentialsSecretOf } from './nats-credentials.js';
-import { natsCredentialsMount } from './nats-credentials-mount.js';
+import { DEAD_LETTER_REDRIVER, NATS_PROVISIONER, NATS_REDRIVER, natsCredentialsSecretOf } from './nats-credentials.js';
+import { natsCredentialsMount, natsRedriverCredentialsMount } from './nats-credentials-mount.js';
 import { retentionCronJob } from './retention-cronjob.js';
 import { type LaneAlertSpec, prometheusRules, serviceMonitor, type StepLatencySpec } from './monitoring.js';
 import { collectorPolicy, defaultDeny, natsPolicy, workloadPolicy } from './network.js';
@@ -107,6 +107,7 @@ export function secretHolders(settings: PlatformSettings): Readonly<Record<strin
     // Each NATS user's credentials to its own pods: a service's (its lanes run as it), the stream owner's to the migrations Job.
     ...Object.fromEntries(SERVICES.map((service) => [natsCredentialsSecretOf(settings.secrets.natsCredentialsPrefix, service.name), [serviceAccountNameOf(service.name)]])),
     [natsCredentialsSecretOf(settings.secrets.natsCredentialsPrefix, NATS_PROVISIONER)]: [serviceAccountNameOf('migrate')],
+    [natsCredentialsSecretOf(settings.secrets.natsCredentialsPrefix, NATS_REDRIVER)]: [serviceAccountNameOf(DEAD_LETTER_REDRIVER)],
     [settings.secrets.keyOpening]: [serviceAccountNameOf('research')],
     ...Object.fromEntries(
       providerPurposesWithKeys().map((purpose) => [
@@ -292,7 +293,14 @@ class PlatformChart extends Chart {
       const { service, lane } = plan;
       // Its service's NATS user (a lane runs as its service), from a Secret volume the kubelet updates on rotation.
       const natsCredentials = natsCredentialsOf(service.name, plan.name);
-      const env: Record<string, kplus.EnvValue> = { OTEL_SERVICE_NAME: kplus.EnvValue.fromValue(plan.name), ...natsCredentials.env };
+      // The redriver's beside it in the gateway's pods: the ops API's redrive alone connects as it.
+      const redriverCredentials =
+        service.name === DEAD_LETTER_REDRIVER ? [natsRedriverCredentialsMount(this, `${plan.name}-nats-redriver-credentials`, natsCredentialsSecretOf(settings.secrets.natsCredentialsPrefix, NATS_REDRIVER))] : [];
+      const env: Record<string, kplus.EnvValue> = {
+        OTEL_SERVICE_NAME: kplus.EnvValue.fromValue(plan.name),
+        ...natsCredentials.env,
+        ...Object.fromEntries(redriverCredentials.flatMap((mount) => Object.entries(mount.env))),
+      };
       if (service.database) {
         env['OPENPAW_DATABASE_URL'] = kplus.EnvValue.fromSecretValue({ secret: databaseSecret, key: databaseUrlKeyOf(service.name) });
         env[poolSizeEnvOf(service.name)] = kplus.EnvValue.fromValue(String(service.poolSize));
@@ -319,7 +327,7 @@ class PlatformChart extends Chart {
         env,
         envFrom,
         scratch: [{ name: 'tmp', path: '/tmp', sizeMiB: lane === undefined ? 256 : 4096 }],
-        mounts: [...(service.blobs ? blobMounts : []), { path: natsCredentials.path, volume: natsCredentials.volume, readOnly: true }],
+        mounts: [...(service.blobs ? blobMounts : []), ...[natsCredentials, ...redriverCredentials].map((mount) => ({ path: mount.path, volume: mount.volume, readOnly: true }))],
         serviceAccount: serviceAccountOf(service.name),
       });
       workloadPolicy(

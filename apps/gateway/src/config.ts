@@ -1,4 +1,5 @@
 import { blobSettingsFromEnv, type Env } from '@openpaw/providers/blob';
+import { natsConnectionSettingsFromEnv, type NatsConnectionSettings } from '@openpaw/messaging';
 import { type ServiceMessagingSettings, serviceMessagingSettingsFromEnv } from '@openpaw/platform';
 import { z } from 'zod';
 import { type AdmissionLimits, admissionLimitsFrom } from './admission/admission-limits.js';
@@ -12,6 +13,12 @@ export interface GatewayConfig {
    * (`OPENPAW_NATS_URL`, `OPENPAW_STREAMS_*`, `OPENPAW_LANES`, `OPENPAW_LANE_CONCURRENCY`).
    */
   readonly messaging: ServiceMessagingSettings;
+  /**
+   * The NATS user the dead-letter redrive alone connects as (`OPENPAW_NATS_REDRIVER_CREDS_FILE`, its
+   * `.creds` file; TLS as the gateway's): it may republish any message, the gateway's own user only
+   * the messages it sends. Unset: the redrive uses the gateway's connection (a NATS without users).
+   */
+  readonly redriverNats?: NatsConnectionSettings;
   readonly databaseUrl: string;
   /** PostgreSQL connections per gateway process (`OPENPAW_GATEWAY_POOL_SIZE`; the manifests' connection budget counts it). */
   readonly databasePoolSize?: number;
@@ -76,6 +83,7 @@ export const DEFAULT_UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
 const envSchema = z
   .object({
   OPENPAW_NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
+  OPENPAW_NATS_REDRIVER_CREDS_FILE: z.string().min(1).optional(),
   OPENPAW_DATABASE_URL: z.string().min(1).default('postgres://openpaw@127.0.0.1:5432/openpaw'),
   OPENPAW_GATEWAY_POOL_SIZE: z.coerce.number().int().positive().default(10),
   OPENPAW_JWT_SECRET: z.string().min(32, 'OPENPAW_JWT_SECRET must be at least 32 characters').optional(),
@@ -114,6 +122,9 @@ export function gatewayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Gate
   return {
     natsUrl: e.OPENPAW_NATS_URL,
     messaging: serviceMessagingSettingsFromEnv(env),
+    ...(e.OPENPAW_NATS_REDRIVER_CREDS_FILE === undefined
+      ? {}
+      : { redriverNats: natsConnectionSettingsFromEnv({ ...env, OPENPAW_NATS_USER: undefined, OPENPAW_NATS_PASSWORD: undefined, OPENPAW_NATS_CREDS_FILE: e.OPENPAW_NATS_REDRIVER_CREDS_FILE }) }),
     databaseUrl: e.OPENPAW_DATABASE_URL,
     databasePoolSize: e.OPENPAW_GATEWAY_POOL_SIZE,
     jwt: {

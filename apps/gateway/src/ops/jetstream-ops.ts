@@ -1,9 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { jetstream, jetstreamManager, type ConsumerInfo, type JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { STREAMS } from '@openpaw/contracts';
-import { DLQ_HEADERS, NATS_CONNECTION, redriveDeadLetter, redriveDeadLetters, type BulkRedriveResult, type DeadLetterFilter, type RedriveOutcome } from '@openpaw/messaging';
+import { connectNats, DLQ_HEADERS, NATS_CONNECTION, redriveDeadLetter, redriveDeadLetters, type BulkRedriveResult, type DeadLetterFilter, type RedriveOutcome } from '@openpaw/messaging';
 import type { z } from 'zod';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../config.js';
 import { redactedPayloadOf } from './redact.js';
 import type { deadLetterSchema, laneSchema } from './ops.schemas.js';
 
@@ -40,10 +41,33 @@ const textOrNull = (value: string | undefined): string | null => (value === unde
  * count, the newest dead letters with their reason (payload redacted), and redriving them.
  */
 @Injectable()
-export class JetStreamOps {
+export class JetStreamOps implements OnModuleDestroy {
   #jsm: Promise<JetStreamManager> | undefined;
+  #redriver: Promise<NatsConnection> | undefined;
 
-  constructor(@Inject(NATS_CONNECTION) private readonly nc: NatsConnection) {}
+  constructor(
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  /**
+   * The connection a redrive publishes on: the redriver's own NATS user (`redriverNats`), opened at
+   * the first redrive, since only it may publish every message; the gateway's when none is set.
+   */
+  private redriver(): Promise<NatsConnection> {
+    const settings = this.config.redriverNats;
+    if (settings === undefined) return Promise.resolve(this.nc);
+    this.#redriver ??= connectNats({ servers: this.config.natsUrl, name: 'gateway-redriver', settings, connectOptions: { waitOnFirstConnect: false } }).catch((error: unknown) => {
+      this.#redriver = undefined;
+      throw error;
+    });
+    return this.#redriver;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    const redriver = await this.#redriver?.catch(() => undefined);
+    await redriver?.close();
+  }
 
   private manager(): Promise<JetStreamManager> {
     this.#jsm ??= jetstreamManager(this.nc);
@@ -87,11 +111,13 @@ export class JetStreamOps {
 
   /** Republishes one dead letter to its original subject and removes it from the dead-letter stream. */
   async redrive(seq: number): Promise<RedriveOutcome> {
-    return redriveDeadLetter(jetstream(this.nc), await this.manager(), seq);
+    const nc = await this.redriver();
+    return redriveDeadLetter(jetstream(nc), await jetstreamManager(nc), seq);
   }
 
   /** Redrives (or with `dryRun` counts) the dead letters `filter` matches. */
   async redriveMatching(filter: DeadLetterFilter, options: { dryRun: boolean; limit: number }): Promise<BulkRedriveResult> {
-    return redriveDeadLetters(jetstream(this.nc), await this.manager(), filter, options);
+    const nc = await this.redriver();
+    return redriveDeadLetters(jetstream(nc), await jetstreamManager(nc), filter, options);
   }
 }
