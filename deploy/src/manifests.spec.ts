@@ -138,6 +138,23 @@ describe('synthesized manifests', () => {
     ]);
   });
 
+  it("only the gateway mounts the redriver's credentials, and optionally: a gateway starts before its operator issues them", () => {
+    type Volume = { name: string; secret?: { secretName: string; optional?: boolean } };
+    type PodTemplate = { spec: { volumes?: Volume[] } };
+    const volumesOf = (o: K8sObject): Volume[] => {
+      const spec = o['spec'] as { template?: PodTemplate; jobTemplate?: { spec: { template: PodTemplate } } };
+      return (spec.template ?? spec.jobTemplate?.spec.template)?.spec.volumes ?? [];
+    };
+    const redriverSecret = natsCredentialsSecretOf(DEFAULT_SETTINGS.secrets.natsCredentialsPrefix, 'redriver');
+    const mounting = [...byKind('Deployment'), ...byKind('Job'), ...byKind('CronJob')].flatMap((o) =>
+      volumesOf(o).filter((v) => v.secret?.secretName === redriverSecret).map((v) => ({ workload: o.metadata.name, optional: v.secret?.optional })),
+    );
+    expect(mounting).toEqual([{ workload: 'gateway', optional: true }]);
+    // Every workload's own credentials stay required: without them it could not connect at all.
+    const ownOptional = byKind('Deployment').flatMap((o) => volumesOf(o).filter((v) => v.secret?.secretName !== redriverSecret && v.secret?.optional === true).map((v) => `${o.metadata.name}: ${v.name}`));
+    expect(ownOptional).toEqual([]);
+  });
+
   it('the NATS chart values include the accounts block (users, permissions) from its Secret, where nats-server resolves the include', () => {
     const values = natsValues() as { config: { merge: Record<string, string> }; container: { patch: { value: { mountPath: string } }[] }; podTemplate: { patch: { value: { secret: { secretName: string } } }[] } };
     expect(values.config.merge['00$include']).toBe(NATS_ACCOUNTS_INCLUDE);

@@ -22,13 +22,22 @@ export function natsCredentialsMount(scope: Construct, id: string, secretName: s
   return credentialsMount(scope, id, secretName, { volumeName: 'nats-credentials', dir: NATS_CREDENTIALS_DIR, setting: 'OPENPAW_NATS_CREDS_FILE' });
 }
 
-/** The redriver's credentials in the gateway's pods, beside its own: `OPENPAW_NATS_REDRIVER_CREDS_FILE` names the file. */
+/**
+ * The redriver's credentials in the gateway's pods, beside its own: `OPENPAW_NATS_REDRIVER_CREDS_FILE`
+ * names the file. Optional: a cluster upgraded before its operator issued the redriver's Secret still
+ * starts its gateways; only a redrive then fails, naming the unreadable file.
+ */
 export function natsRedriverCredentialsMount(scope: Construct, id: string, secretName: string): NatsCredentialsMount {
-  return credentialsMount(scope, id, secretName, { volumeName: 'nats-redriver-credentials', dir: NATS_REDRIVER_CREDENTIALS_DIR, setting: 'OPENPAW_NATS_REDRIVER_CREDS_FILE' });
+  return credentialsMount(scope, id, secretName, { volumeName: 'nats-redriver-credentials', dir: NATS_REDRIVER_CREDENTIALS_DIR, setting: 'OPENPAW_NATS_REDRIVER_CREDS_FILE', optional: true });
 }
 
-function credentialsMount(scope: Construct, id: string, secretName: string, where: { volumeName: string; dir: string; setting: string }): NatsCredentialsMount {
+function credentialsMount(scope: Construct, id: string, secretName: string, where: { volumeName: string; dir: string; setting: string; optional?: boolean }): NatsCredentialsMount {
   const secret = kplus.Secret.fromSecretName(scope, `${id}-secret`, secretName);
-  const volume = kplus.Volume.fromSecret(scope, id, secret, { name: where.volumeName, defaultMode: 0o440, items: { [NATS_CREDENTIALS_KEY]: { path: NATS_CREDENTIALS_KEY } } });
+  const volume = kplus.Volume.fromSecret(scope, id, secret, {
+    name: where.volumeName,
+    defaultMode: 0o440,
+    items: { [NATS_CREDENTIALS_KEY]: { path: NATS_CREDENTIALS_KEY } },
+    ...(where.optional === true ? { optional: true } : {}),
+  });
   return { volume, path: where.dir, env: { [where.setting]: kplus.EnvValue.fromValue(`${where.dir}/${NATS_CREDENTIALS_KEY}`) } };
 }

@@ -1,12 +1,16 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ServiceUnavailableException } from '@nestjs/common';
 import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { headers as natsHeaders, nkeys, type NatsConnection } from '@nats-io/nats-core';
 import { catalog, deadLetterSubjectOf, sendersOf, STREAMS } from '@openpaw/contracts';
 import { connectNats, DLQ_HEADERS, KV_BUCKETS, kvStreamName, natsConnectionSettingsFromEnv, openKvBucket, provisionStreams, redriveDeadLetter, subjectMatches, type NatsConnectionSettings } from '@openpaw/messaging';
 import { findFreePort, type ManagedProcess, spawnManaged, waitForPort } from '@openpaw/testing';
+// The gateway's redrive runs here against the accounts this project generates; the gateway is an app, not a library.
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import type { GatewayConfig } from '../../apps/gateway/src/config.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import { JetStreamOps } from '../../apps/gateway/src/ops/jetstream-ops.js';
 import { credsFileText, deadLetterSubjectsOf, EVENTS_CONSUMED_BY, kvBucketsOf, NATS_PROVISIONER, NATS_REDRIVER, NATS_USERS, serviceUsersFromCredsDir } from './nats-credentials.js';
 import { NATS_ACCOUNTS_INCLUDE, NATS_ACCOUNTS_KEY } from './nats-values.js';
@@ -169,6 +173,11 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
     } finally {
       await withRedriver.onModuleDestroy();
     }
+    // Its Secret not issued yet (mounted optionally): the redrive answers 503 naming the setting; the letter stays.
+    const unissued = new JetStreamOps(gateway, opsConfig(natsConnectionSettingsFromEnv({ OPENPAW_NATS_CREDS_FILE: `${credsFileOf.get(NATS_REDRIVER) ?? ''}.not-issued` })));
+    const unavailable = await unissued.redrive(dead.seq + 1_000).then(() => undefined, (error: unknown) => error);
+    expect(unavailable).toBeInstanceOf(ServiceUnavailableException);
+    expect((unavailable as Error).message).toMatch(/OPENPAW_NATS_REDRIVER_CREDS_FILE.*cannot be read/);
     for (const attempt of [
       () => js.publish(deadLetterSubjectOf(COMMAND), 'x', { timeout: 5_000 }),
       () => nc.request(`$JS.API.STREAM.INFO.${STREAMS.commands.name}`, '', { timeout: 2_000 }),

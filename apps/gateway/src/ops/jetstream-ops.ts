@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy, ServiceUnavailableException } from '@nestjs/common';
 import { jetstream, jetstreamManager, type ConsumerInfo, type JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { STREAMS } from '@openpaw/contracts';
@@ -59,7 +59,10 @@ export class JetStreamOps implements OnModuleDestroy {
     if (settings === undefined) return Promise.resolve(this.nc);
     this.#redriver ??= connectNats({ servers: this.config.natsUrl, name: 'gateway-redriver', settings, connectOptions: { waitOnFirstConnect: false } }).catch((error: unknown) => {
       this.#redriver = undefined;
-      throw error;
+      // An operator's to mend (its Secret is mounted optionally): 503 naming the setting, not an opaque 500.
+      throw new ServiceUnavailableException(
+        `the dead-letter redrive cannot connect as its NATS user (OPENPAW_NATS_REDRIVER_CREDS_FILE): ${error instanceof Error ? error.message : String(error)}`,
+      );
     });
     return this.#redriver;
   }
