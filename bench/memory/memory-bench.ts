@@ -58,6 +58,10 @@ async function main(): Promise<void> {
       // The load is the bench's own: above the free tier's limits.
       OPENPAW_ADMISSION_JSON: JSON.stringify({ tiers: { free: { ratePerSecond: 1000, burst: 1000, maxInFlight: 1000 } } }),
     },
+  }).catch(async (error: unknown) => {
+    // A service that will not start leaves no nats-server or PostgreSQL behind (CI48's smoke left both running).
+    await Promise.all([nats.dispose(), postgres.dispose()]);
+    throw error;
   });
   try {
     await new Promise((r) => setTimeout(r, settleMs));
