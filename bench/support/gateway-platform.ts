@@ -1,3 +1,4 @@
+import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { createDatabase, type RunningPlatform, type ServiceName, startNatsServer, startPlatformProcesses, startPostgresServer } from '@openpaw/testing';
 import { SignJWT } from 'jose';
@@ -64,20 +65,42 @@ export async function startBenchPlatform(options: BenchPlatformOptions): Promise
     .setExpirationTime('1h')
     .sign(new TextEncoder().encode(platform.jwtSecret));
   const get = (path: string): Promise<Response> => fetch(`${platform.gatewayUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  // node:http on kept-alive sockets, not fetch: the bench's client shares the platform's two cores, and
+  // fetch cost it ~1.7 ms of CPU per request at 100/s (measured on the cached hit path).
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   const submit = async (text: string, intent = 'solve'): Promise<{ ms: number; body: SubmittedRun }> => {
     const t = performance.now();
-    const response = await fetch(`${platform.gatewayUrl}/problems?wait=30`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ text, intent }),
-    });
-    if (!response.ok) throw new Error(`POST /problems answered ${response.status}: ${await response.text()}`);
-    const body = (await response.json()) as SubmittedRun;
+    const { status, text: answer } = await postJson(agent, `${platform.gatewayUrl}/problems?wait=30`, token, JSON.stringify({ text, intent }));
+    if (status < 200 || status > 299) throw new Error(`POST /problems answered ${status}: ${answer}`);
+    const body = JSON.parse(answer) as SubmittedRun;
     return { ms: performance.now() - t, body };
   };
   const stop = async (): Promise<void> => {
+    agent.destroy();
     await platform.stop();
     await Promise.all([nats.dispose(), postgres.dispose()]);
   };
   return { platform, databaseUrl, submit, get, stop };
+}
+
+/** POSTs a JSON body with a bearer token and answers the status and the body's text. */
+function postJson(agent: Agent, url: string, token: string, body: string): Promise<{ readonly status: number; readonly text: string }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        response.on('error', reject);
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
 }
