@@ -17,6 +17,9 @@
  * `--cpu-prof-dir DIR`: every service writes a CPU profile (`node --cpu-prof`) into DIR when it stops.
  * `--root DIR`: the services of another checkout's build (DIR/dist), e.g. a baseline's, measured by
  * this bench. `--only cached|copy`: that hit-path variant alone (e.g. to profile it).
+ * `--pg-statements`: each variant also prints PostgreSQL's costliest statements over its measured
+ * seconds (`pg_stat_statements`: calls, execution and planning time per call), the services' and
+ * the bench's alike; the figures then carry the extension's small overhead.
  */
 import pg from 'pg';
 import { startBenchPlatform, THIS_CHECKOUT } from '../support/gateway-platform.js';
@@ -32,6 +35,21 @@ const summary = (label: string, latencies: number[], seconds: number): string =>
   return `${label.padEnd(44)} n=${String(latencies.length).padStart(5)}  ${(latencies.length / seconds).toFixed(0).padStart(4)} req/s  p50=${pct(latencies, 50).toFixed(1)} ms  p99=${pct(latencies, 99).toFixed(1)} ms`;
 };
 
+/** PostgreSQL's costliest statements since the last reset, per request of the variant. */
+async function printCostliestStatements(client: pg.Client, requests: number): Promise<void> {
+  const top = await client.query<{ calls: string; exec_ms: number; plan_ms: number; query: string }>(
+    `select calls::text, total_exec_time::float8 as exec_ms, total_plan_time::float8 as plan_ms, left(regexp_replace(query, '\\s+', ' ', 'g'), 110) as query
+     from pg_stat_statements where query not like '%pg_stat_statements%'
+     order by total_exec_time + total_plan_time desc limit 12`,
+  );
+  console.log(`   PostgreSQL's costliest statements (pg_stat_statements; per request of ${requests}):`);
+  for (const row of top.rows) {
+    const calls = Number(row.calls);
+    const perCall = (ms: number): string => (calls === 0 ? '-' : (ms / calls).toFixed(3));
+    console.log(`     ${(calls / Math.max(1, requests)).toFixed(2).padStart(6)} calls  exec ${perCall(row.exec_ms).padStart(6)} ms  plan ${perCall(row.plan_ms).padStart(6)} ms per call  ${row.query}`);
+  }
+}
+
 async function main(): Promise<void> {
   const rootFlag = process.argv.indexOf('--root');
   const root = rootFlag >= 0 ? (process.argv[rootFlag + 1] ?? '') : THIS_CHECKOUT;
@@ -42,6 +60,7 @@ async function main(): Promise<void> {
   const misses = arg('misses', 40);
   const profileFlag = process.argv.indexOf('--cpu-prof-dir');
   const profileDir = profileFlag >= 0 ? process.argv[profileFlag + 1] : undefined;
+  const pgStatements = process.argv.includes('--pg-statements');
   // Room for the whole offered load, twice: every run the bench starts may be in flight at once.
   const headroom = 2 * (misses + rate * (seconds + warmup));
   const benchAdmission = {
@@ -53,6 +72,7 @@ async function main(): Promise<void> {
     databaseName: 'rog_bench',
     services: ['coordinator', 'ingestion', 'retrieval', 'solve', 'assets', 'gateway'],
     ...(profileDir === undefined ? {} : { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] }),
+    ...(pgStatements ? { postgresSettings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all', 'pg_stat_statements.track_planning': 'on' } } : {}),
     env: {
       // The video is a background run; keep it out of the measured path's CPU.
       OPENPAW_POLICY_JSON: JSON.stringify({ defaults: { video_generation: 'skip' } }),
@@ -66,6 +86,7 @@ async function main(): Promise<void> {
   client.on('error', (error) => console.error(`step-log client: ${error.message}`));
   await client.connect();
   try {
+    if (pgStatements) await client.query('create extension if not exists pg_stat_statements');
     // Miss path: new problems one at a time with the instant local model.
     const missLatencies: number[] = [];
     const missRuns: string[] = [];
@@ -112,6 +133,7 @@ async function main(): Promise<void> {
           measureStart = performance.now();
           cpuBefore = cpuByProcess();
           writesBefore = writesByProcess();
+          if (pgStatements) await client.query('select pg_stat_statements_reset()');
           started = measureStart - (i * 1000) / rate;
         }
         const due = started + (i * 1000) / rate;
@@ -138,6 +160,7 @@ async function main(): Promise<void> {
       console.log(`   CPU meanwhile: ${cpuLine(cpu, latencies.length, 'request')}`);
       console.log(`   write system calls meanwhile: ${writes}`);
       if (variant !== 'identical re-submission (cached)') await stepTimes(runIds);
+      if (pgStatements) await printCostliestStatements(client, latencies.length);
     }
   } finally {
     await client.end();

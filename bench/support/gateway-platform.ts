@@ -27,6 +27,8 @@ export interface BenchPlatformOptions {
   readonly env?: Readonly<Record<string, string>>;
   readonly nodeArgs?: readonly string[];
   readonly databaseName: string;
+  /** More PostgreSQL settings (e.g. `pg_stat_statements` for `--pg-statements`). */
+  readonly postgresSettings?: Readonly<Record<string, string>>;
 }
 
 /** The checkout this bench was built from (dist/bench/<dir>/<file>.js → the repository root). */
@@ -38,7 +40,7 @@ export const THIS_CHECKOUT = join(import.meta.dirname, '../../..');
  */
 export async function startBenchPlatform(options: BenchPlatformOptions): Promise<BenchPlatform> {
   const nats = await startNatsServer();
-  const postgres = await startPostgresServer({ fsync: true });
+  const postgres = await startPostgresServer({ fsync: true, ...(options.postgresSettings === undefined ? {} : { settings: options.postgresSettings }) });
   let databaseUrl: string;
   let platform: RunningPlatform;
   try {

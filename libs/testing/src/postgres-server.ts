@@ -31,6 +31,8 @@ export interface PostgresServerOptions {
    * (scram-sha-256), so a wrong one is refused as in production. Default: every role trusted.
    */
   readonly passwordAuth?: boolean;
+  /** More server settings (`-c name=value`), e.g. a bench's `shared_preload_libraries=pg_stat_statements`. */
+  readonly settings?: Readonly<Record<string, string>>;
 }
 
 /** pg_hba.conf for `passwordAuth`: the owner trusted (the harness administers with it), every other role by password. */
@@ -94,6 +96,7 @@ export async function startPostgresServer(options: PostgresServerOptions = {}): 
       '-c', `full_page_writes=${fsync}`,
       '-c', 'max_connections=300',
       '-c', 'shared_buffers=256MB',
+      ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
     ],
     { ...identity },
   );
