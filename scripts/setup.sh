@@ -23,6 +23,20 @@ command -v chromium >/dev/null || missing+=(chromium)
 fc-list 2>/dev/null | grep -q 'DejaVu Serif' || missing+=(fonts-dejavu-core fonts-dejavu-extra)
 fc-list 2>/dev/null | grep -q 'Liberation Serif' || missing+=(fonts-liberation)
 [ -n "${PG_BIN:-}" ] || missing+=(postgresql)
+# A server package dpkg calls installed whose programs are gone (a deleted /usr/lib/postgresql/<v>/bin,
+# seen on a shared machine) is not fixed by a plain install: it is reinstalled.
+damaged=()
+if [ -z "${PG_BIN:-}" ]; then
+  for package in $(dpkg-query -W -f='${Package} ${Status}\n' 'postgresql-[0-9]*' 2>/dev/null | awk '$NF == "installed" && $1 ~ /^postgresql-[0-9]+$/ { print $1 }'); do
+    damaged+=("$package")
+  done
+fi
+if [ ${#damaged[@]} -gt 0 ]; then
+  [ "$(id -u)" -eq 0 ] || { echo "setup: ${damaged[*]} installed but its programs are missing; reinstall it with apt-get" >&2; exit 1; }
+  echo "setup: apt-get install --reinstall ${damaged[*]} (its programs are missing)"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y --reinstall --no-install-recommends "${damaged[@]}" >/dev/null
+  source scripts/env.sh
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then
     echo "setup: missing ${missing[*]} and not root; install them with apt-get" >&2
