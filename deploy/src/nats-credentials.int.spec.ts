@@ -188,6 +188,12 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
     } finally {
       await withRedriver.onModuleDestroy();
     }
+    // The ops API's reads run on the gateway's own user (its lanes view, the dead letters); another service is refused them.
+    expect((await alone.lanes()).map((lane) => lane.consumer)).toContain(SOLVE_DURABLE);
+    expect((await alone.deadLetters(5)).total).toBeGreaterThan(0);
+    const research = new JetStreamOps(await connectAs('research'), opsConfig());
+    expect(await refusalOf(() => research.lanes())).toMatch(/Permission/i);
+    expect(await refusalOf(() => research.deadLetters(5))).toMatch(/Permission/i);
     // Its Secret not issued yet (mounted optionally): the redrive answers 503 naming the setting; the letter stays.
     const unissued = new JetStreamOps(gateway, opsConfig(natsConnectionSettingsFromEnv({ OPENPAW_NATS_CREDS_FILE: `${credsFileOf.get(NATS_REDRIVER) ?? ''}.not-issued` })));
     const unavailable = await unissued.redrive(dead.seq + 1_000).then(() => undefined, (error: unknown) => error);
