@@ -42,6 +42,18 @@ function credsText(seed: Uint8Array): string {
   return credsFileText('eyJ0eXAiOiJKV1QifQ.e30.c2ln', new TextDecoder().decode(seed));
 }
 
+/** An attempt a service makes: what it is, whether its user may, and the attempt. */
+type Attempt = [what: string, allowed: boolean, attempt: () => Promise<unknown>];
+
+/** Makes each attempt in turn, adding `<service> <what>: allowed|refused|<other error>` to what happened and what was expected. */
+async function tabulate(service: string, attempts: readonly Attempt[], outcomes: string[], expected: string[]): Promise<void> {
+  for (const [what, allowed, attempt] of attempts) {
+    const refusal = await refusalOf(attempt);
+    outcomes.push(`${service} ${what}: ${/Permission/i.test(refusal) ? 'refused' : refusal === 'allowed' ? 'allowed' : refusal}`);
+    expected.push(`${service} ${what}: ${allowed ? 'allowed' : 'refused'}`);
+  }
+}
+
 describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/nats-credentials.ts)', () => {
   let dir: string;
   let server: ManagedProcess;
@@ -217,7 +229,7 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
       const nc = await connectAs(service);
       const consumesEvents = (EVENTS_CONSUMED_BY[service] ?? []).length > 0;
       const ephemeral = (stream: string, filter: string): string => JSON.stringify({ stream_name: stream, config: { ack_policy: 'explicit', filter_subject: filter } });
-      const attempts: [string, boolean, () => Promise<unknown>][] = [
+      const attempts: Attempt[] = [
         ['read a command', false, () => nc.request(`$JS.API.STREAM.MSG.GET.${STREAMS.commands.name}`, JSON.stringify({ seq: 1 }), { timeout: 2_000 })],
         ['read an event', false, () => nc.request(`$JS.API.STREAM.MSG.GET.${STREAMS.events.name}`, JSON.stringify({ seq: 1 }), { timeout: 2_000 })],
         ['direct-read a command', false, () => nc.request(`$JS.API.DIRECT.GET.${STREAMS.commands.name}`, JSON.stringify({ seq: 1 }), { timeout: 2_000 })],
@@ -226,11 +238,7 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
         // What the coordinator's command observer reads of a lane (its backlog) stays open.
         ['lane backlog', true, () => nc.request(`$JS.API.CONSUMER.INFO.${STREAMS.commands.name}.${SOLVE_DURABLE}`, '', { timeout: 2_000 })],
       ];
-      for (const [what, allowed, attempt] of attempts) {
-        const refusal = await refusalOf(attempt);
-        outcomes.push(`${service} ${what}: ${/Permission/i.test(refusal) ? 'refused' : refusal === 'allowed' ? 'allowed' : refusal}`);
-        expected.push(`${service} ${what}: ${allowed ? 'allowed' : 'refused'}`);
-      }
+      await tabulate(service, attempts, outcomes, expected);
     }
     expect(outcomes).toEqual(expected);
     expect(expected).toContain('solve consumer on events: refused');
@@ -251,7 +259,7 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
       const nc = await connectAs(service);
       const jsm = await jetstreamManager(nc);
       const foreign = `rogue-${service}`;
-      const attempts: [string, boolean, () => Promise<unknown>][] = [
+      const attempts: Attempt[] = [
         // As nats.js sends it to a 2.9 server: CONSUMER.CREATE.<stream>.<name>.<filter>, here on solve's commands.
         ['named consumer on solve commands', false, () => jsm.consumers.add(commands, { durable_name: foreign, filter_subject: 'openpaw.cmd.solve.>', ack_policy: AckPolicy.Explicit })],
         ['named consumer without filter', false, () => jsm.consumers.add(commands, { name: foreign, ack_policy: AckPolicy.Explicit })],
@@ -263,7 +271,7 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
               timeout: 2_000,
             }),
         ],
-        ...commandDurablesOf(service).map((durable): [string, boolean, () => Promise<unknown>] => [
+        ...commandDurablesOf(service).map((durable): Attempt => [
           `own durable ${durable}`,
           true,
           async () => {
@@ -275,11 +283,7 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
           },
         ]),
       ];
-      for (const [what, allowed, attempt] of attempts) {
-        const refusal = await refusalOf(attempt);
-        outcomes.push(`${service} ${what}: ${/Permission/i.test(refusal) ? 'refused' : refusal === 'allowed' ? 'allowed' : refusal}`);
-        expected.push(`${service} ${what}: ${allowed ? 'allowed' : 'refused'}`);
-      }
+      await tabulate(service, attempts, outcomes, expected);
     }
     expect(outcomes).toEqual(expected);
     // Not a vacuous table: the services with lanes, and the coordinator, made their own durables.
