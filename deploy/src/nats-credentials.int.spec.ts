@@ -4,15 +4,29 @@ import { join } from 'node:path';
 import { ServiceUnavailableException } from '@nestjs/common';
 import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { headers as natsHeaders, nkeys, type NatsConnection } from '@nats-io/nats-core';
-import { catalog, deadLetterSubjectOf, sendersOf, STREAMS } from '@openpaw/contracts';
-import { connectNats, DLQ_HEADERS, KV_BUCKETS, kvStreamName, natsConnectionSettingsFromEnv, openKvBucket, provisionStreams, redriveDeadLetter, subjectMatches, type NatsConnectionSettings } from '@openpaw/messaging';
+import { catalog, deadLetterSubjectOf, laneDurableOf, lanesOfService, sendersOf, STREAMS } from '@openpaw/contracts';
+import {
+  connectNats,
+  DLQ_HEADERS,
+  ensureConsumer,
+  KV_BUCKETS,
+  kvStreamName,
+  laneFilterOf,
+  natsConnectionSettingsFromEnv,
+  openKvBucket,
+  provisionStreams,
+  redriveDeadLetter,
+  serviceCommandsFilter,
+  subjectMatches,
+  type NatsConnectionSettings,
+} from '@openpaw/messaging';
 import { findFreePort, type ManagedProcess, spawnManaged, waitForPort } from '@openpaw/testing';
 // The gateway's redrive runs here against the accounts this project generates; the gateway is an app, not a library.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import type { GatewayConfig } from '../../apps/gateway/src/config.js';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { JetStreamOps } from '../../apps/gateway/src/ops/jetstream-ops.js';
-import { credsFileText, deadLetterSubjectsOf, EVENTS_CONSUMED_BY, kvBucketsOf, NATS_PROVISIONER, NATS_REDRIVER, NATS_USERS, serviceUsersFromCredsDir } from './nats-credentials.js';
+import { commandDurablesOf, credsFileText, deadLetterSubjectsOf, EVENTS_CONSUMED_BY, kvBucketsOf, NATS_PROVISIONER, NATS_REDRIVER, NATS_USERS, serviceUsersFromCredsDir } from './nats-credentials.js';
 import { NATS_ACCOUNTS_INCLUDE, NATS_ACCOUNTS_KEY } from './nats-values.js';
 import { natsAccountsConfig, PARTNER_API_PREFIX, PARTNER_EVENT_ALLOWLIST, partnerConsumerName, provisionPartnerConsumers } from './partner-access.js';
 import { refusalOf } from './testing/refusal.js';
@@ -26,6 +40,18 @@ const PARTNER = { name: 'acme', user: 'acme', password: 'acme-secret' };
 /** A test user's `.creds` file (its JWT is not read by a server with config-file accounts). */
 function credsText(seed: Uint8Array): string {
   return credsFileText('eyJ0eXAiOiJKV1QifQ.e30.c2ln', new TextDecoder().decode(seed));
+}
+
+/** An attempt a service makes: what it is, whether its user may, and the attempt. */
+type Attempt = [what: string, allowed: boolean, attempt: () => Promise<unknown>];
+
+/** Makes each attempt in turn, adding `<service> <what>: allowed|refused|<other error>` to what happened and what was expected. */
+async function tabulate(service: string, attempts: readonly Attempt[], outcomes: string[], expected: string[]): Promise<void> {
+  for (const [what, allowed, attempt] of attempts) {
+    const refusal = await refusalOf(attempt);
+    outcomes.push(`${service} ${what}: ${/Permission/i.test(refusal) ? 'refused' : refusal === 'allowed' ? 'allowed' : refusal}`);
+    expected.push(`${service} ${what}: ${allowed ? 'allowed' : 'refused'}`);
+  }
 }
 
 describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/nats-credentials.ts)', () => {
@@ -77,7 +103,8 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const commandCount = async (nc: NatsConnection): Promise<number> => (await (await jetstreamManager(nc)).streams.info(STREAMS.commands.name)).state.messages;
+  /** The commands stream's message count, as the stream owner reads it (a service may not read the stream's info). */
+  const commandCount = async (): Promise<number> => (await (await jetstreamManager(await connectAs(NATS_PROVISIONER))).streams.info(STREAMS.commands.name)).state.messages;
 
   it('refuses a key that is not a platform user', async () => {
     const stranger = join(dir, 'stranger.creds');
@@ -89,7 +116,7 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
 
   it("refuses a service another service's commands, and stream administration; the commands stream is unchanged", async () => {
     const research = await connectAs('research');
-    const before = await commandCount(research);
+    const before = await commandCount();
     expect(before).toBe(1);
     const refusals: string[] = [];
     const refused = async (attempt: () => Promise<unknown>): Promise<void> => void refusals.push(await refusalOf(attempt));
@@ -103,7 +130,7 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
     await refused(() => research.request('$JS.API.STREAM.CREATE.KV_rogue', JSON.stringify({ name: 'KV_rogue', subjects: ['$KV.rogue.>'], num_replicas: 1 }), { timeout: 2_000 }));
     expect(refusals).toHaveLength(6);
     for (const refusal of refusals) expect(refusal).toMatch(/Permission/i);
-    expect(await commandCount(research)).toBe(before);
+    expect(await commandCount()).toBe(before);
   });
 
   it('lets a service take and acknowledge its own commands', async () => {
@@ -156,9 +183,9 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
     const headers = natsHeaders();
     headers.set(DLQ_HEADERS.originalSubject, COMMAND);
     const dead = await jetstream(await connectAs('solve')).publish(deadLetterSubjectOf(COMMAND), JSON.stringify({ kind: 'dead' }), { headers });
-    const commandsBefore = await commandCount(await connectAs('solve'));
+    const commandsBefore = await commandCount();
     expect(await redriveDeadLetter(js, jsm, dead.seq)).toMatchObject({ kind: 'redriven', subject: COMMAND });
-    expect(await commandCount(await connectAs('solve'))).toBe(commandsBefore + 1);
+    expect(await commandCount()).toBe(commandsBefore + 1);
     expect(await redriveDeadLetter(js, jsm, dead.seq)).toMatchObject({ kind: 'not_found' });
     // The gateway's ops API redrives on the redriver's connection; on the gateway's own it is refused and the letter stays.
     const gateway = await connectAs('gateway');
@@ -173,6 +200,12 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
     } finally {
       await withRedriver.onModuleDestroy();
     }
+    // The ops API's reads run on the gateway's own user (its lanes view, the dead letters); another service is refused them.
+    expect((await alone.lanes()).map((lane) => lane.consumer)).toContain(SOLVE_DURABLE);
+    expect((await alone.deadLetters(5)).total).toBeGreaterThan(0);
+    const research = new JetStreamOps(await connectAs('research'), opsConfig());
+    expect(await refusalOf(() => research.lanes())).toMatch(/Permission/i);
+    expect(await refusalOf(() => research.deadLetters(5))).toMatch(/Permission/i);
     // Its Secret not issued yet (mounted optionally): the redrive answers 503 naming the setting; the letter stays.
     const unissued = new JetStreamOps(gateway, opsConfig(natsConnectionSettingsFromEnv({ OPENPAW_NATS_CREDS_FILE: `${credsFileOf.get(NATS_REDRIVER) ?? ''}.not-issued` })));
     const unavailable = await unissued.redrive(dead.seq + 1_000).then(() => undefined, (error: unknown) => error);
@@ -196,7 +229,7 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
       const nc = await connectAs(service);
       const consumesEvents = (EVENTS_CONSUMED_BY[service] ?? []).length > 0;
       const ephemeral = (stream: string, filter: string): string => JSON.stringify({ stream_name: stream, config: { ack_policy: 'explicit', filter_subject: filter } });
-      const attempts: [string, boolean, () => Promise<unknown>][] = [
+      const attempts: Attempt[] = [
         ['read a command', false, () => nc.request(`$JS.API.STREAM.MSG.GET.${STREAMS.commands.name}`, JSON.stringify({ seq: 1 }), { timeout: 2_000 })],
         ['read an event', false, () => nc.request(`$JS.API.STREAM.MSG.GET.${STREAMS.events.name}`, JSON.stringify({ seq: 1 }), { timeout: 2_000 })],
         ['direct-read a command', false, () => nc.request(`$JS.API.DIRECT.GET.${STREAMS.commands.name}`, JSON.stringify({ seq: 1 }), { timeout: 2_000 })],
@@ -205,15 +238,62 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
         // What the coordinator's command observer reads of a lane (its backlog) stays open.
         ['lane backlog', true, () => nc.request(`$JS.API.CONSUMER.INFO.${STREAMS.commands.name}.${SOLVE_DURABLE}`, '', { timeout: 2_000 })],
       ];
-      for (const [what, allowed, attempt] of attempts) {
-        const refusal = await refusalOf(attempt);
-        outcomes.push(`${service} ${what}: ${/Permission/i.test(refusal) ? 'refused' : refusal === 'allowed' ? 'allowed' : refusal}`);
-        expected.push(`${service} ${what}: ${allowed ? 'allowed' : 'refused'}`);
-      }
+      await tabulate(service, attempts, outcomes, expected);
     }
     expect(outcomes).toEqual(expected);
     expect(expected).toContain('solve consumer on events: refused');
     expect(expected).toContain('coordinator consumer on events: allowed');
+  });
+
+  it('refuses every service a named consumer on the commands stream other than its own durables (both create forms); its own it creates, reads and takes from', async () => {
+    const commands = STREAMS.commands.name;
+    // What each durable reads, as the service's code creates it: a lane's filter, the coordinator's its own commands.
+    const filterOf = new Map<string, string>();
+    for (const { name: service } of SERVICES) {
+      for (const [lane, definitions] of lanesOfService(catalog, service)) filterOf.set(laneDurableOf(service, lane), laneFilterOf(service, lane, definitions.map((d) => d.subject)));
+    }
+    filterOf.set('coordinator', serviceCommandsFilter('coordinator'));
+    const outcomes: string[] = [];
+    const expected: string[] = [];
+    for (const { name: service } of SERVICES) {
+      const nc = await connectAs(service);
+      const jsm = await jetstreamManager(nc);
+      const foreign = `rogue-${service}`;
+      const attempts: Attempt[] = [
+        // As nats.js sends it to a 2.9 server: CONSUMER.CREATE.<stream>.<name>.<filter>, here on solve's commands.
+        ['named consumer on solve commands', false, () => jsm.consumers.add(commands, { durable_name: foreign, filter_subject: 'openpaw.cmd.solve.>', ack_policy: AckPolicy.Explicit })],
+        ['named consumer without filter', false, () => jsm.consumers.add(commands, { name: foreign, ack_policy: AckPolicy.Explicit })],
+        [
+          'durable in the older form',
+          false,
+          () =>
+            nc.request(`$JS.API.CONSUMER.DURABLE.CREATE.${commands}.${foreign}`, JSON.stringify({ stream_name: commands, config: { durable_name: foreign, ack_policy: 'explicit', filter_subject: COMMAND } }), {
+              timeout: 2_000,
+            }),
+        ],
+        ...commandDurablesOf(service).map((durable): Attempt => [
+          `own durable ${durable}`,
+          true,
+          async () => {
+            await ensureConsumer(jsm, { stream: commands, durable, filterSubject: filterOf.get(durable) ?? '', maxDeliver: 5, ackWaitMs: 30_000, maxAckPending: 100 });
+            const consumer = await jetstream(nc).consumers.get(commands, durable);
+            const message = await consumer.next({ expires: 1_000 });
+            // solve's command is the only one in the stream (taken and acknowledged above): ack it again if this lane gets it.
+            if (message !== null) expect(await message.ackAck()).toBe(true);
+          },
+        ]),
+      ];
+      await tabulate(service, attempts, outcomes, expected);
+    }
+    expect(outcomes).toEqual(expected);
+    // Not a vacuous table: the services with lanes, and the coordinator, made their own durables.
+    expect(expected).toContain('solve own durable svc-solve: allowed');
+    expect(expected).toContain('coordinator own durable coordinator: allowed');
+    const owner = await jetstreamManager(await connectAs(NATS_PROVISIONER));
+    const names: string[] = [];
+    for await (const info of owner.consumers.list(commands)) names.push(info.name);
+    expect(names.filter((name) => name.startsWith('rogue-'))).toEqual([]);
+    expect(names).toEqual(expect.arrayContaining(SERVICES.flatMap(({ name }) => [...commandDurablesOf(name)])));
   });
 
   it('lets a service open, write and read its own KV buckets, as its code does; refuses it every other bucket (write, read, info, watch)', async () => {
@@ -264,9 +344,9 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
     expect(message?.subject).toBe(allowed);
     expect(await message?.ackAck()).toBe(true);
     // It is refused a command publish and the commands stream, which stays unchanged.
-    const before = await commandCount(await connectAs('solve'));
+    const before = await commandCount();
     expect(await refusalOf(() => partner.request(COMMAND, JSON.stringify({ kind: 'forged' }), { timeout: 2_000 }))).toMatch(/Permission/i);
     expect(await refusalOf(() => partner.request(`$JS.API.STREAM.INFO.${STREAMS.commands.name}`, '', { timeout: 2_000 }))).toMatch(/Permission/i);
-    expect(await commandCount(await connectAs('solve'))).toBe(before);
+    expect(await commandCount()).toBe(before);
   });
 });

@@ -122,42 +122,47 @@ const STREAM_ADMINISTRATION: readonly string[] = [
   `$JS.API.STREAM.MSG.DELETE.${EVENTS}`,
 ];
 
-/**
- * Reading the commands' and events' stream one message at a time (a stream or direct get): no
- * service does (its consumers take what it handles), and the two hold every run's payloads. A
- * throwaway consumer on the commands stream in the old unnamed form (`CONSUMER.CREATE.<stream>`)
- * too: every lane's consumer is a named durable.
- */
-const MESSAGE_STREAM_READS: readonly string[] = [
-  ...[COMMANDS, EVENTS].flatMap((stream) => [`$JS.API.STREAM.MSG.GET.${stream}`, `$JS.API.DIRECT.GET.${stream}`, `$JS.API.DIRECT.GET.${stream}.>`]),
-  `$JS.API.CONSUMER.CREATE.${COMMANDS}`,
-];
-
-/** Consuming the events stream (creating a consumer on it, taking its messages): refused a service whose consumers take no event (`EVENTS_CONSUMED_BY`). */
+/** Consuming the events stream (creating a named or unnamed consumer on it, reading one, taking and acknowledging its messages): only a service whose consumers take events (`EVENTS_CONSUMED_BY`). */
 const EVENT_CONSUMING: readonly string[] = [
   `$JS.API.CONSUMER.CREATE.${EVENTS}`,
   `$JS.API.CONSUMER.CREATE.${EVENTS}.>`,
   `$JS.API.CONSUMER.DURABLE.CREATE.${EVENTS}.>`,
+  `$JS.API.CONSUMER.INFO.${EVENTS}.>`,
   `$JS.API.CONSUMER.MSG.NEXT.${EVENTS}.>`,
+  `$JS.ACK.${EVENTS}.>`,
 ];
 
-/** Every durable consumer of the commands stream that a service's lanes pull from, by service (from the lanes catalog). */
-function commandDurablesOf(service: string): string[] {
+/** The durable consumers of the commands stream that a service's lanes pull from (from the lanes catalog). */
+function laneDurablesOf(service: string): string[] {
   return [...lanesOfService(catalog, service)].filter(([, commands]) => commands.length > 0).map(([lane]) => laneDurableOf(service, lane));
 }
 
-/** The API subjects that take, acknowledge, create or delete the commands of one durable consumer. */
-function durableSubjects(durable: string): string[] {
+/**
+ * Commands consumers named outside the lanes catalog, by service: the coordinator's runtime consumes
+ * its own commands on `COORDINATOR_COMMANDS_DURABLE` (`nats-publish-permissions.spec.ts` checks the
+ * name against the runtime's).
+ */
+export const OTHER_COMMAND_DURABLES_OF: Readonly<Record<string, readonly string[]>> = { coordinator: ['coordinator'] };
+
+/** Every durable consumer of the commands stream a service pulls from: its lanes', and those named outside the catalog. */
+export function commandDurablesOf(service: string): readonly string[] {
+  return [...laneDurablesOf(service), ...(OTHER_COMMAND_DURABLES_OF[service] ?? [])];
+}
+
+/**
+ * The API subjects with which a service creates (or updates), takes from and acknowledges one of its
+ * own durables: nats.js sends a create as `CONSUMER.CREATE.<stream>.<name>.<filter>` to a 2.9 server,
+ * as `CONSUMER.DURABLE.CREATE.<stream>.<name>` to older ones.
+ */
+function ownDurableSubjects(durable: string): string[] {
   return [
-    `$JS.API.CONSUMER.MSG.NEXT.${COMMANDS}.${durable}`,
-    `$JS.ACK.${COMMANDS}.${durable}.>`,
-    `$JS.API.CONSUMER.DELETE.${COMMANDS}.${durable}`,
     `$JS.API.CONSUMER.DURABLE.CREATE.${COMMANDS}.${durable}`,
     `$JS.API.CONSUMER.CREATE.${COMMANDS}.${durable}`,
     `$JS.API.CONSUMER.CREATE.${COMMANDS}.${durable}.>`,
+    `$JS.API.CONSUMER.MSG.NEXT.${COMMANDS}.${durable}`,
+    `$JS.ACK.${COMMANDS}.${durable}.>`,
   ];
 }
-
 
 /**
  * The KV buckets a service's own code opens (`KV_BUCKETS`), besides the command receipts every
@@ -173,7 +178,7 @@ export const KV_BUCKETS_OPENED_BY: Readonly<Record<string, readonly string[]>> =
 
 /** Every KV bucket a service reads or writes: those its code opens, and the command receipts if it has command lanes. */
 export function kvBucketsOf(service: string): readonly string[] {
-  const receipts = commandDurablesOf(service).length > 0 ? [KV_BUCKETS.commandReceipts.name] : [];
+  const receipts = laneDurablesOf(service).length > 0 ? [KV_BUCKETS.commandReceipts.name] : [];
   return [...new Set([...receipts, ...(KV_BUCKETS_OPENED_BY[service] ?? [])])];
 }
 
@@ -187,11 +192,43 @@ function kvStreamApiSubjects(bucket: string): string[] {
 }
 
 /**
- * What every service publishes besides its messages: JetStream API requests (less the denials
- * below), acknowledgements and flow-control answers of ordered consumers (KV watches). KV writes only
- * to its own buckets (`kvBucketsOf`), dead letters only of what it consumes (`deadLetterSubjectsOf`).
+ * What the gateway's ops API reads on its own user (`apps/gateway/src/ops/jetstream-ops.ts`): the
+ * consumers of the commands and events streams (its lanes view), the dead-letter stream's info and
+ * letters. A redrive runs as the redriver.
  */
-const SERVICE_PLUMBING: readonly string[] = ['$JS.API.>', '$JS.ACK.>', '$JS.FC.>'];
+const OPS_API_READS: readonly string[] = [
+  `$JS.API.CONSUMER.LIST.${COMMANDS}`,
+  `$JS.API.CONSUMER.LIST.${EVENTS}`,
+  `$JS.API.STREAM.INFO.${STREAMS.deadLetters.name}`,
+  `$JS.API.STREAM.MSG.GET.${STREAMS.deadLetters.name}`,
+];
+
+/**
+ * The JetStream API requests (and acknowledgements) a service makes, listed, never `$JS.API.>`:
+ * nats-server gives deny priority over allow, so under a wildcard allow a service's own durables
+ * could not be told apart from any other named consumer on the commands stream. From what its code
+ * declares:
+ * - the account's JetStream info (every JetStream manager asks it) and flow-control answers of
+ *   ordered consumers (KV watches);
+ * - its own commands durables (`commandDurablesOf`): create or update, take, acknowledge;
+ * - the backlog of every lane (consumer info on the commands stream: counts, no payload; the
+ *   gateway's admission control and each service's lane metrics read it);
+ * - the events stream's consumers if its consumers take events (`EVENTS_CONSUMED_BY`);
+ * - the KV buckets it uses (`kvBucketsOf`), every request naming their streams (administration is
+ *   still denied);
+ * - the gateway's ops API reads (`OPS_API_READS`).
+ */
+export function jetStreamApiOf(service: string): readonly string[] {
+  return [
+    '$JS.API.INFO',
+    '$JS.FC.>',
+    ...commandDurablesOf(service).flatMap(ownDurableSubjects),
+    `$JS.API.CONSUMER.INFO.${COMMANDS}.*`,
+    ...((EVENTS_CONSUMED_BY[service] ?? []).length > 0 ? EVENT_CONSUMING : []),
+    ...kvBucketsOf(service).flatMap(kvStreamApiSubjects),
+    ...(service === DEAD_LETTER_REDRIVER ? OPS_API_READS : []),
+  ];
+}
 
 /**
  * The events each service's own consumers take (`startConsumer` on the events stream), by service:
@@ -220,7 +257,7 @@ export const EVENTS_CONSUMED_BY: Readonly<Record<string, readonly AnyMessageDefi
  * letter stored on a subject other than the dead-letter subject of the one it names).
  */
 export function deadLetterSubjectsOf(service: string): readonly string[] {
-  const commands = commandDurablesOf(service).length > 0 ? [deadLetterSubjectOf(`${SUBJECT_ROOT}.cmd.${service}.>`)] : [];
+  const commands = laneDurablesOf(service).length > 0 ? [deadLetterSubjectOf(`${SUBJECT_ROOT}.cmd.${service}.>`)] : [];
   return [...commands, ...(EVENTS_CONSUMED_BY[service] ?? []).map((definition) => deadLetterSubjectOf(definition.subject))];
 }
 
@@ -246,34 +283,24 @@ const REDRIVE_API: readonly string[] = [
  * - the stream owner sends JetStream API requests and reads their replies, nothing else (it publishes
  *   no message);
  * - a service publishes only the messages it sends (`MESSAGES_SENT_BY`), so a bug or a compromised pod
- *   cannot forge another service's command or event; and it may not administer streams or buckets,
- *   nor take, acknowledge, create or delete another service's command consumer, so it cannot consume
- *   (and so lose) the commands of another, nor reshape the streams every run depends on;
- * - it writes only the KV buckets it uses (`kvBucketsOf`), and cannot read, watch or inspect the
- *   others (a visual-degrees run's memory names the people searched).
- * - it reads no single command or event (`MESSAGE_STREAM_READS`), and a service that consumes no
- *   event cannot consume the events stream at all (`EVENT_CONSUMING`).
+ *   cannot forge another service's command or event;
+ * - it makes only the JetStream API requests its code does (`jetStreamApiOf`): it cannot create,
+ *   take from, acknowledge or delete a consumer on the commands stream other than its own durables
+ *   (so it cannot consume, and so lose, another's commands), read single commands or events, consume
+ *   the events stream unless its consumers take events, nor read, watch or inspect a KV bucket it does
+ *   not use (a visual-degrees run's memory names the people searched);
+ * - it writes only the KV buckets it uses (`kvBucketsOf`), and dead-letters only what it consumes;
+ * - it may not administer streams or buckets (denied, since its buckets' API is allowed by pattern).
  * Deny wins over allow in nats-server.
  */
 export function natsPermissionsOf(user: string): NatsPermissions {
   if (user === NATS_PROVISIONER) return { publish: { allow: ['$JS.API.>'] }, subscribe: { allow: ['_INBOX.>'] } };
   if (user === NATS_REDRIVER) return { publish: { allow: [...publishableSubjectsOf(user), ...REDRIVE_API] }, subscribe: { allow: ['_INBOX.>'] } };
   if (!SERVICES.some((service) => service.name === user)) throw new Error(`no NATS user ${user} (NATS_USERS: ${NATS_USERS.join(', ')})`);
-  const others = SERVICES.filter((service) => service.name !== user).flatMap((service) => commandDurablesOf(service.name));
-  const buckets = kvBucketsOf(user);
-  const otherBuckets = Object.values(KV_BUCKETS)
-    .map((bucket) => bucket.name)
-    .filter((bucket) => !buckets.includes(bucket));
   return {
     publish: {
-      allow: [...publishableSubjectsOf(user), ...SERVICE_PLUMBING, ...deadLetterSubjectsOf(user), ...buckets.map((bucket) => `$KV.${bucket}.>`)],
-      deny: [
-        ...STREAM_ADMINISTRATION,
-        ...MESSAGE_STREAM_READS,
-        ...((EVENTS_CONSUMED_BY[user] ?? []).length > 0 ? [] : EVENT_CONSUMING),
-        ...others.flatMap(durableSubjects),
-        ...otherBuckets.flatMap(kvStreamApiSubjects),
-      ],
+      allow: [...publishableSubjectsOf(user), ...jetStreamApiOf(user), ...deadLetterSubjectsOf(user), ...kvBucketsOf(user).map((bucket) => `$KV.${bucket}.>`)],
+      deny: STREAM_ADMINISTRATION,
     },
   };
 }

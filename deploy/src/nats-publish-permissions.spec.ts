@@ -2,11 +2,21 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as contracts from '@openpaw/contracts';
 import { catalog, deadLetterSubjectOf, lanesOfService, MESSAGES_SENT_BY, STREAMS, type AnyMessageDefinition } from '@openpaw/contracts';
-import { KV_BUCKETS } from '@openpaw/messaging';
+import { KV_BUCKETS, kvStreamName } from '@openpaw/messaging';
 // The coordinator's consumed events come from its real registry (checked both ways); the coordinator is an app, not a library.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { productionRegistry } from '../../apps/coordinator/src/workflows/index.js';
-import { deadLetterSubjectsOf, EVENTS_CONSUMED_BY, KV_BUCKETS_OPENED_BY, kvBucketsOf, NATS_REDRIVER, natsPermissionsOf, publishableSubjectsOf } from './nats-credentials.js';
+import {
+  commandDurablesOf,
+  deadLetterSubjectsOf,
+  EVENTS_CONSUMED_BY,
+  KV_BUCKETS_OPENED_BY,
+  kvBucketsOf,
+  NATS_REDRIVER,
+  natsPermissionsOf,
+  OTHER_COMMAND_DURABLES_OF,
+  publishableSubjectsOf,
+} from './nats-credentials.js';
 import { SERVICES } from './topology.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -130,6 +140,32 @@ describe('publish permissions from the catalog (MESSAGES_SENT_BY)', () => {
       const expected = [...(hasCommandLanes ? [`openpaw.dlq.cmd.${service}.>`] : []), ...(EVENTS_CONSUMED_BY[service] ?? []).map((d) => deadLetterSubjectOf(d.subject))];
       expect(deadLetterSubjectsOf(service)).toEqual(expected);
       expect(allowed).not.toContain('openpaw.dlq.>');
+    }
+  });
+
+  it("names, for each service, the commands durables its code creates outside the lanes catalog (the coordinator's runtime), by their values in the source", () => {
+    const created: Record<string, string[]> = {};
+    for (const { name: service } of SERVICES) {
+      const source = sourceOf(service);
+      const durables = [...source.matchAll(/ensureConsumer\([^;]*?\bstream:\s*STREAMS\.commands\.name,\s*durable:\s*(\w+)/g)].map((match) => {
+        const name = match[1] ?? '';
+        return new RegExp(`\\bconst ${name}\\s*=\\s*'([^']+)'`).exec(source)?.[1] ?? `unresolved ${name}`;
+      });
+      if (durables.length > 0) created[service] = durables;
+    }
+    expect(created).toEqual(OTHER_COMMAND_DURABLES_OF);
+  });
+
+  it('lists the JetStream API a service may use, never `$JS.API.>`: a consumer it may create or take from on the commands stream is one of its own durables', () => {
+    const commands = STREAMS.commands.name;
+    for (const { name: service } of SERVICES) {
+      const allowed = natsPermissionsOf(service).publish.allow ?? [];
+      // A wildcard in the API's verb only over a stream of its own KV buckets.
+      const ownBucketApi = (subject: string): boolean => kvBucketsOf(service).some((bucket) => subject.split('.').includes(kvStreamName(bucket)));
+      expect(allowed.filter((subject) => ['>', '$JS.>', '$JS.API.>', '$JS.ACK.>'].includes(subject) || (subject.startsWith('$JS.API.*') && !ownBucketApi(subject)))).toEqual([]);
+      const consumerOps = allowed.filter((subject) => new RegExp(`^\\$JS\\.(API\\.CONSUMER\\.(DURABLE\\.CREATE|CREATE|MSG\\.NEXT|DELETE)|ACK)\\.${commands}\\b`).test(subject));
+      const named = consumerOps.map((subject) => subject.split('.')[subject.startsWith('$JS.ACK.') ? 3 : subject.includes('.DURABLE.') || subject.includes('.MSG.') ? 6 : 5]);
+      expect([...new Set(named)].sort()).toEqual([...commandDurablesOf(service)].sort());
     }
   });
 });
