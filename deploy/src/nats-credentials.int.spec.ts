@@ -169,6 +169,8 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
     for (const { name: service } of SERVICES) expect(expected.some((line) => line.startsWith(`${service} `) && line.endsWith('refused'))).toBe(true);
     // A service dead-letters its own commands (one it has no handler for too) and is refused another's: research cannot plant a dead letter of solve's command for a redrive to publish.
     expect(expected).toContain(`solve ${deadLetterSubjectOf('openpaw.cmd.solve.Forged.v1')}: allowed`);
+    // The coordinator's runtime dead-letters a poison StartRun from its own durable (outside the lanes catalog).
+    expect(expected).toContain(`coordinator ${deadLetterSubjectOf('openpaw.cmd.coordinator.StartRun.v1')}: allowed`);
     expect(expected).toContain(`research ${deadLetterSubjectOf(COMMAND)}: refused`);
     expect(expected).toContain(`gateway ${deadLetterSubjectOf(COMMAND)}: refused`);
   });

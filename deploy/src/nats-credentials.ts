@@ -257,7 +257,8 @@ export const EVENTS_CONSUMED_BY: Readonly<Record<string, readonly AnyMessageDefi
  * letter stored on a subject other than the dead-letter subject of the one it names).
  */
 export function deadLetterSubjectsOf(service: string): readonly string[] {
-  const commands = laneDurablesOf(service).length > 0 ? [deadLetterSubjectOf(`${SUBJECT_ROOT}.cmd.${service}.>`)] : [];
+  // Every commands durable, the coordinator's own too: a poison StartRun is dead-lettered like a lane's command.
+  const commands = commandDurablesOf(service).length > 0 ? [deadLetterSubjectOf(`${SUBJECT_ROOT}.cmd.${service}.>`)] : [];
   return [...commands, ...(EVENTS_CONSUMED_BY[service] ?? []).map((definition) => deadLetterSubjectOf(definition.subject))];
 }
 

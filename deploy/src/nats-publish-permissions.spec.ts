@@ -132,12 +132,12 @@ describe('publish permissions from the catalog (MESSAGES_SENT_BY)', () => {
     expect(subjects(EVENTS_CONSUMED_BY)).toEqual(subjects(taken));
   });
 
-  it('lets a service dead-letter only what its consumers take: its own commands, the events it consumes', () => {
+  it('lets a service dead-letter only what its consumers take: its own commands (the coordinator its StartRun), the events it consumes', () => {
     for (const { name: service } of SERVICES) {
       const allowed = natsPermissionsOf(service).publish.allow ?? [];
       expect(allowed.filter((subject) => subject.startsWith('openpaw.dlq.'))).toEqual(deadLetterSubjectsOf(service));
-      const hasCommandLanes = [...lanesOfService(catalog, service)].some(([, commands]) => commands.length > 0);
-      const expected = [...(hasCommandLanes ? [`openpaw.dlq.cmd.${service}.>`] : []), ...(EVENTS_CONSUMED_BY[service] ?? []).map((d) => deadLetterSubjectOf(d.subject))];
+      const takesCommands = [...lanesOfService(catalog, service)].some(([, commands]) => commands.length > 0) || service === 'coordinator';
+      const expected = [...(takesCommands ? [`openpaw.dlq.cmd.${service}.>`] : []), ...(EVENTS_CONSUMED_BY[service] ?? []).map((d) => deadLetterSubjectOf(d.subject))];
       expect(deadLetterSubjectsOf(service)).toEqual(expected);
       expect(allowed).not.toContain('openpaw.dlq.>');
     }
