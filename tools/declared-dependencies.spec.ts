@@ -139,6 +139,44 @@ function runtimeClosure(entries: readonly string[]): Set<string> {
   return seen;
 }
 
+/** The sources of every `dist/....js` the Dockerfile and the synthesized manifests (deploy/k8s) start, sorted. */
+function startedByImage(): string[] {
+  const started = ['Dockerfile', ...readdirSync(join(root, 'deploy/k8s')).map((file) => join('deploy/k8s', file))].flatMap((file) =>
+    [...readFileSync(join(root, file), 'utf8').matchAll(/\bdist\/([\w./-]+)\.js\b/g)].map(([, path]) => `${path!}.ts`),
+  );
+  return [...new Set(started)].sort();
+}
+
+/**
+ * The operator tools the docs tell to run (`node dist/tools/x.js`, in README.md, an app's or lib's
+ * README or docs/, ADRs excepted): the image ships dist/tools, and an operator runs them in a pod of
+ * it (the runbook's `kubectl run ... --image=<openpaw image>`). Benches run from a checkout, not here.
+ */
+function operatorToolsInDocs(): string[] {
+  const docs = markdownFiles('.');
+  const tools = docs.flatMap((doc) => [...readFileSync(join(root, doc), 'utf8').matchAll(/\bnode dist\/(tools\/[\w./-]+)\.js\b/g)].map(([, path]) => `${path!}.ts`));
+  return [...new Set(tools)].sort();
+}
+
+/** The markdown files under `dir` (node_modules, dist and the ADRs, records rather than instructions, excepted). */
+function markdownFiles(dir: string): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = dir === '.' ? entry.name : join(dir, entry.name);
+    if (entry.isDirectory()) return NOT_SOURCE_DIRS.has(entry.name) || entry.name.startsWith('.') || path === join('docs', 'adr') ? [] : markdownFiles(path);
+    return entry.name.endsWith('.md') ? [path] : [];
+  });
+}
+
+/**
+ * The folders the image's build deletes after building (`rm -rf dist/...` in the Dockerfile), as the
+ * source folders they are built from: `dist/apps/<any>/src/testing` (a glob in the Dockerfile) → `apps/<any>/src/testing/`.
+ */
+function foldersTheImageDeletes(): RegExp[] {
+  const removed = [...readFileSync(join(root, 'Dockerfile'), 'utf8').matchAll(/\brm -rf((?:\s+dist\/[^\s&;]+)+)/g)].flatMap(([, paths]) => paths!.trim().split(/\s+/));
+  const escape = (text: string): string => text.replace(/[.+?^$()|[\]{}\\]/g, (character) => `\\${character}`);
+  return removed.map((path) => new RegExp(`^${escape(path.replace(/^dist\//, '')).replace(/\*/g, '[^/]+')}/`));
+}
+
 /** `file: import "x" — problem` for each third-party value import of `closure` that `allowed` refuses. */
 function undeclaredValueImports(closure: Iterable<string>, allowed: (name: string) => boolean, problem: string): string[] {
   return [...closure].flatMap((file) =>
@@ -241,15 +279,27 @@ describe('declared dependencies', () => {
   });
 
   it('what the image runs imports only production dependencies (the image prunes devDependencies)', () => {
-    const started = ['Dockerfile', ...readdirSync(join(root, 'deploy/k8s')).map((file) => join('deploy/k8s', file))].flatMap((file) =>
-      [...readFileSync(join(root, file), 'utf8').matchAll(/\bdist\/([\w./-]+)\.js\b/g)].map(([, path]) => `${path!}.ts`),
-    );
-    const entries = [...new Set(started)].sort();
+    const entries = startedByImage();
     expect(entries.filter((entry) => !importsByFile.has(entry))).toEqual([]);
     expect(entries).toEqual(expect.arrayContaining(['apps/gateway/src/main.ts', 'apps/coordinator/src/main.ts', 'apps/research/src/main.ts', 'tools/migrate.ts', 'tools/retention.ts']));
     const closure = runtimeClosure(entries);
     expect(closure.size).toBeGreaterThan(entries.length * 10);
     expect(undeclaredValueImports(closure, (name) => productionDependencies.has(name), 'run by the image, but not in package.json "dependencies"')).toEqual([]);
+  });
+
+  it('what the image runs never imports a file its build deletes (test-only entrypoints and their helpers: issue 26)', () => {
+    const deleted = foldersTheImageDeletes();
+    expect(deleted.map(String)).toEqual(expect.arrayContaining([String(/^apps\/[^/]+\/src\/testing\//)]));
+    const tools = operatorToolsInDocs();
+    expect(tools).toEqual(expect.arrayContaining(['tools/maths-reindex.ts', 'tools/visual-takedown.ts']));
+    const entries = [...startedByImage(), ...tools];
+    expect(entries.filter((entry) => !importsByFile.has(entry))).toEqual([]);
+    // Each entry whose closure reaches a deleted file, with the first such file: that entry would not start in the image.
+    const broken = entries.flatMap((entry) => {
+      const gone = [...runtimeClosure([entry])].filter((file) => deleted.some((folder) => folder.test(file))).sort();
+      return gone.length === 0 ? [] : [`${entry} loads ${gone.join(', ')}, which the image's build deletes`];
+    });
+    expect(broken).toEqual([]);
   });
 
   it('every declared package is used: imported, run as a command, named by a config, a peer of one used, or the types of one', () => {
@@ -260,11 +310,8 @@ describe('declared dependencies', () => {
   });
 
   it('every production dependency is loaded by what the image runs (else it belongs in devDependencies)', () => {
-    const started = ['Dockerfile', ...readdirSync(join(root, 'deploy/k8s')).map((file) => join('deploy/k8s', file))].flatMap((file) =>
-      [...readFileSync(join(root, file), 'utf8').matchAll(/\bdist\/([\w./-]+)\.js\b/g)].map(([, path]) => `${path!}.ts`),
-    );
     const loadedByImage = new Set(
-      [...runtimeClosure([...new Set(started)])].flatMap((file) => (importsByFile.get(file) ?? []).flatMap(({ specifier, typeOnly }) => (typeOnly ? [] : (packageOf(specifier) ?? [])))),
+      [...runtimeClosure(startedByImage())].flatMap((file) => (importsByFile.get(file) ?? []).flatMap(({ specifier, typeOnly }) => (typeOnly ? [] : (packageOf(specifier) ?? [])))),
     );
     // The CLI's package declares its dependencies in the root's too (the last test), for the monorepo's build.
     const needed = neededOf(productionDependencies, new Set([...loadedByImage, ...Object.keys(cliManifest.dependencies ?? {})]), false);

@@ -49,3 +49,50 @@ describe('README.md', () => {
     expect(scripts.filter((name) => !existsSync(join(root, 'scripts', name)))).toEqual([]);
   });
 });
+
+/** The README of every app and lib, and the contracts' (the documents a developer reads about each project). */
+function projectReadmes(): string[] {
+  return [
+    ...['apps', 'libs'].flatMap((dir) =>
+      readdirSync(join(root, dir), { withFileTypes: true })
+        .filter((entry) => entry.isDirectory() && existsSync(join(root, dir, entry.name, 'README.md')))
+        .map((entry) => join(dir, entry.name, 'README.md')),
+    ),
+    'contracts/README.md',
+  ];
+}
+
+/** The identifier of every call the inline code of a markdown text shows (`onCancel(run, reason)`, `SagaDriver.givenKeyHeldBy(x)` → `givenKeyHeldBy`). */
+function calledNamesIn(markdown: string): string[] {
+  return [...markdown.matchAll(/`([^`\n]+)`/g)].flatMap(([, code]) => [...code!.matchAll(/(?<![\w$./-])(?:[A-Za-z_$][\w$]*\.)*([A-Za-z_$][\w$]*)\(/g)].map(([, name]) => name!));
+}
+
+/** Every word of the repository's TypeScript and JavaScript sources (apps, libs, contracts, tools, deploy, bench), specs excepted (a spec may name what does not exist). */
+function sourceWords(): Set<string> {
+  const words = new Set<string>();
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+      if (entry.isDirectory() && !['node_modules', 'dist'].includes(entry.name)) walk(join(dir, entry.name));
+      else if (entry.isFile() && /\.(?:[cm]?[jt]s|tsx)$/.test(entry.name) && !entry.name.includes('.spec.')) for (const [word] of readFileSync(join(root, dir, entry.name), 'utf8').matchAll(/[A-Za-z_$][\w$]*/g)) words.add(word);
+    }
+  };
+  for (const dir of ['apps', 'libs', 'contracts', 'tools', 'deploy', 'bench']) walk(dir);
+  return words;
+}
+
+describe('the apps’, libs’ and contracts’ READMEs', () => {
+  it('name only functions and methods the code has (issue 26: libs/saga/README.md named a cancelEffects() that never existed)', () => {
+    const words = sourceWords();
+    const named = projectReadmes().flatMap((doc) => calledNamesIn(readFileSync(join(root, doc), 'utf8')).map((name) => ({ doc, name })));
+    expect(named.length).toBeGreaterThan(40);
+    expect(named.filter(({ name }) => !words.has(name)).map(({ doc, name }) => `${doc}: ${name}()`)).toEqual([]);
+  });
+
+  it('are read for the calls their inline code shows', () => {
+    expect(calledNamesIn('the cancel hook is `onCancel(run, reason, context)`; in specs `SagaDriver.givenKeyHeldBy(holder)`; `cancelEffects()`; `x.js` and `(a)` are not calls')).toEqual([
+      'onCancel',
+      'givenKeyHeldBy',
+      'cancelEffects',
+    ]);
+  });
+});

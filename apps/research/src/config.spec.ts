@@ -41,6 +41,11 @@ describe('researchSettingsFromEnv', () => {
     });
   });
 
+  it('posts webhooks to public addresses only, whatever the environment says (no variable turns the SSRF guard off; issue 26)', () => {
+    // The variable that used to allow private webhook URLs: only the test entrypoint (testing/private-webhooks-main.ts) may.
+    expect(researchSettingsFromEnv({ OPENPAW_RESEARCH_WEBHOOK_ALLOW_PRIVATE: '1' }).flow.webhook.allowPrivateAddresses).toBe(false);
+  });
+
   it('names the invalid variable, the service\'s and the flow\'s alike', () => {
     expect(() => researchSettingsFromEnv({ OPENPAW_RESEARCH_SCORE_BATCH_SIZE: '0', OPENPAW_RESEARCH_POOL_SIZE: 'four' })).toThrow(
       /invalid research configuration: OPENPAW_RESEARCH_POOL_SIZE: .*; OPENPAW_RESEARCH_SCORE_BATCH_SIZE: /,

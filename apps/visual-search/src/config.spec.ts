@@ -20,6 +20,11 @@ describe('visualSearchSettingsFromEnv', () => {
     expect(Object.isFrozen(settings.providerEnv)).toBe(true);
   });
 
+  it('fetches image hosts on public addresses only, whatever the environment says (no variable turns the SSRF guard off; issue 26)', () => {
+    // The variable that used to allow loopback image hosts: only the test entrypoint (testing/loopback-main.ts) may.
+    expect(visualSearchSettingsFromEnv({ OPENPAW_VISUAL_ALLOW_LOOPBACK_FETCH: '1' }).allowLoopbackImageHosts).toBeUndefined();
+  });
+
   it('reads the refutation lifetime, the NATS servers and the lanes this process consumes', () => {
     expect(
       visualSearchSettingsFromEnv({ OPENPAW_VISUAL_REFUTATION_TTL_MS: '30000', OPENPAW_NATS_URL: 'nats://127.0.0.1:4333', OPENPAW_LANES: 'visual', OPENPAW_LANE_CONCURRENCY: 'visual=3' }),

@@ -7,6 +7,6 @@
 export { DiscoverCandidatesHandler } from './handlers/discover-candidates/discover-candidates.handler.js';
 export { SelectNextExpansionHandler } from './handlers/select-next-expansion/select-next-expansion.handler.js';
 export { VerifyEdgeHandler } from './handlers/verify-edge/verify-edge.handler.js';
-export { localWorldPorts } from './testing/local-world-ports.js';
+export { localWorldPorts } from './local-world-ports.js';
 export { createVisualSearchHandlers } from './composition.js';
 export { visualSearchSettingsFromEnv } from './config.js';

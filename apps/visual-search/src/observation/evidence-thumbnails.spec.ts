@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { EVIDENCE_THUMBNAIL_PREFIX, evidenceThumbnailKey } from '@openpaw/contracts';
-import { temporaryBlobStore } from '../testing/local-world-ports.js';
+import { temporaryBlobStore } from '../local-world-ports.js';
 import { EvidenceThumbnails } from './evidence-thumbnails.js';
 
 const photo = (): Promise<Buffer> => sharp({ create: { width: 900, height: 600, channels: 3, background: '#8899aa' } }).png().toBuffer();

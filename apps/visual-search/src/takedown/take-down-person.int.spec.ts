@@ -9,7 +9,7 @@ import { lookUp } from '../domain/evidence-cache.js';
 import { DiscoverCandidatesHandler } from '../handlers/discover-candidates/discover-candidates.handler.js';
 import { VerifyEdgeHandler } from '../handlers/verify-edge/verify-edge.handler.js';
 import { KvEvidenceCache } from '../memory/kv-evidence-cache.js';
-import { localWorldPorts } from '../testing/local-world-ports.js';
+import { localWorldPorts } from '../local-world-ports.js';
 import { takeDownPerson } from './take-down-person.js';
 
 const RUN = '5e5e5e5e-2b1c-4c1e-9a55-3c3c9d1f8a10';

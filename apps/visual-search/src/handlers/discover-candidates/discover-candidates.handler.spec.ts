@@ -2,7 +2,7 @@ import { isReplyOf } from '@openpaw/messaging';
 import { CandidatesDiscovered, directQueries, discoveryQueries, fallbackOrder } from '@openpaw/contracts';
 import { clearCoAppearances } from '@openpaw/providers';
 import { lookUp } from '../../domain/evidence-cache.js';
-import { localWorldPorts } from '../../testing/local-world-ports.js';
+import { localWorldPorts } from '../../local-world-ports.js';
 import { VerifyEdgeHandler } from '../verify-edge/verify-edge.handler.js';
 import { DiscoverCandidatesHandler } from './discover-candidates.handler.js';
 

@@ -3,7 +3,7 @@ import { EdgeRefuted, EdgeVerified, EVIDENCE_THUMBNAIL_MAX_SIDE, evidenceThumbna
 import { clearCoAppearances, type ImageSearch, ProviderError, type VisualWorld } from '@openpaw/providers';
 import sharp from 'sharp';
 import { countingRecognizer } from '../../testing/counting-recognizer.js';
-import { localWorldPorts } from '../../testing/local-world-ports.js';
+import { localWorldPorts } from '../../local-world-ports.js';
 import { VerifyEdgeHandler } from './verify-edge.handler.js';
 
 const RUN = '8a0f7a5e-2b1c-4c1e-9a55-3c3c9d1f8a10';

@@ -5,7 +5,7 @@ import { InMemoryEvidenceCache } from '../../domain/evidence-cache.js';
 import { InMemoryRunMemory } from '../../memory/in-memory-run-memory.js';
 import { TakedownList } from '../../takedown/takedown-list.js';
 import { EvidenceThumbnails } from '../../observation/evidence-thumbnails.js';
-import { temporaryBlobStore } from '../../testing/local-world-ports.js';
+import { temporaryBlobStore } from '../../local-world-ports.js';
 import { startWireServer, type WireResponse, type WireServer } from '../../testing/wire-server.js';
 import { VerifyEdgeHandler } from './verify-edge.handler.js';
 

@@ -71,3 +71,23 @@ describe('TextFacts cloze questions on the photosynthesis note (issue 26: it bla
     expect([...used].filter((blank) => FUNCTION_WORDS.has(blank))).toEqual([]);
   });
 });
+
+describe('TextFacts distractors (issue 26: "Distractors are terms of the same kind from the sources")', () => {
+  it.each(GOLD.map((paragraph, index) => [index, paragraph] as const))('are names for a name, quantities for a quantity, concepts for a concept, as far as paragraph %i has them', (_index, paragraph) => {
+    const facts = new TextFacts(paragraph.text);
+    const kinds = new Map(contentTerms(facts.sentences.join('\n')).map((term) => [term.text.toLowerCase(), term.kind]));
+    let checked = 0;
+    for (let index = 0; index < facts.sentences.length; index += 1) {
+      const fact = facts.fact(index)!;
+      const kind = kinds.get(fact.answer.toLowerCase());
+      const { options, correctIndex } = facts.options(fact, 4);
+      const distractors = options.filter((_, position) => position !== correctIndex);
+      // The source's other terms of the answer's kind that the sentence does not give away.
+      const sameKind = [...kinds].filter(([term, termKind]) => termKind === kind && term !== fact.answer.toLowerCase() && !fact.sentence.toLowerCase().includes(term)).map(([term]) => term);
+      const expectedSameKind = Math.min(distractors.length, sameKind.length);
+      expect({ answer: fact.answer, kind, sameKindDistractors: distractors.filter((d) => kinds.get(d.toLowerCase()) === kind).length }).toEqual({ answer: fact.answer, kind, sameKindDistractors: expectedSameKind });
+      checked += expectedSameKind;
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+});
