@@ -474,18 +474,19 @@ describe('visual degrees over the wire: the real SerpApi and Rekognition adapter
     expect([final.path[0], final.path.at(-1)]).toEqual([world.demo.threeHop.from, world.demo.threeHop.to]);
   });
 
-  it('a takedown while a run waits mid-way cuts the chain before them: the stream and the view say so, and no edge of the answer rests on a photo of them', async () => {
+  it('a takedown while a run waits mid-way cuts the chain before them: the stream and the view say so, the stale step is aborted, and no edge of the answer rests on a photo of them', async () => {
     // A 3-hop pair fixed by index (after the test above, whose run cached its edges: the figures below were measured so).
     const seeded = generateVisualWorld({ seed: 7 });
     const [a, b] = pairsAtDistance(seeded, 3)[HELD_PAIR_INDEX] ?? [0, 0];
     const pair = { from: seeded.people[a]?.name ?? '', to: seeded.people[b]?.name ?? '' };
     const control = (path: string, body?: unknown) => fetch(`${world.url}/control/${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) });
+    const heldSearches = async () => ((await (await control('held')).json()) as { held: { query: string; abandoned: boolean }[] }).held;
     // The wire world answers a few searches, then keeps the next one waiting: the run is caught mid-way,
     // with a chain verified, for as long as the test needs (the product is not told).
     await control('hold', { afterSearches: SEARCHES_BEFORE_HOLD });
     try {
       const runId = ((await (await alice.request('/visual-degrees', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(pair) })).json()) as { runId: string }).runId;
-      await waitFor(async () => (((await (await control('held')).json()) as { held: string[] }).held.length > 0 ? true : undefined), 'a search held by the wire world', 30_000);
+      await waitFor(async () => ((await heldSearches()).length > 0 ? true : undefined), 'a search held by the wire world', 30_000);
       const view = (await alice.run(runId)).view;
       const onChain = [...(view['path'] as string[]), ...((view['reverse_path'] as string[] | undefined) ?? [])].find((name) => name !== pair.from && name !== pair.to);
       // Deterministic world, ranking and budgets: the run has verified someone by then (else this test proves nothing).
@@ -510,6 +511,9 @@ describe('visual degrees over the wire: the real SerpApi and Rekognition adapter
       );
       expect(told.terminal).toBe(false);
       expect(JSON.stringify([told.view['path'], told.view['reverse_path']])).not.toContain(onChain);
+      // It re-planned (a new step): the service stopped the stale step's search, still held, through its
+      // AbortSignal — well before the search adapter's own 15 s timeout would have.
+      await waitFor(async () => ((await heldSearches())[0]?.abandoned === true ? true : undefined), "the stale step's search aborted by the service", 5_000);
       await control('release', {});
 
       const run = await alice.untilTerminal(runId, 90_000);

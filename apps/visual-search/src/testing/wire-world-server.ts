@@ -14,28 +14,29 @@ const AMZ_JSON = { 'content-type': 'application/x-amz-json-1.1' };
 /**
  * A test's hold on the world's image search, to catch a run mid-way from outside the product: armed by
  * `POST /control/hold` with `{ "afterSearches": N }`, the server answers N more searches and keeps every
- * later one waiting until `POST /control/release`; `GET /control/held` lists the queries waiting.
+ * later one waiting until `POST /control/release`; `GET /control/held` lists the queries waiting, each
+ * with whether its caller has hung up since (the service aborted that search).
  */
 class SearchGate {
   private answeredBeforeHold: number | undefined;
-  private readonly waiting: { readonly query: string; readonly release: () => void }[] = [];
+  private readonly waiting: { readonly query: string; readonly abandoned: AbortSignal; readonly release: () => void }[] = [];
 
   arm(afterSearches: number): void {
     this.answeredBeforeHold = afterSearches;
   }
 
   /** Resolves when this search may be answered. */
-  async pass(query: string): Promise<void> {
+  async pass(query: string, abandoned: AbortSignal): Promise<void> {
     if (this.answeredBeforeHold === undefined) return;
     if (this.answeredBeforeHold > 0) {
       this.answeredBeforeHold -= 1;
       return;
     }
-    await new Promise<void>((release) => this.waiting.push({ query, release }));
+    await new Promise<void>((release) => this.waiting.push({ query, abandoned, release }));
   }
 
-  held(): readonly string[] {
-    return this.waiting.map((w) => w.query);
+  held(): readonly { readonly query: string; readonly abandoned: boolean }[] {
+    return this.waiting.map((w) => ({ query: w.query, abandoned: w.abandoned.aborted }));
   }
 
   release(): void {
@@ -70,7 +71,7 @@ export async function startWireWorldServer(world: VisualWorld): Promise<WireServ
     }
     if (request.method === 'GET' && request.url.pathname === '/search.json') {
       const query = request.url.searchParams.get('q') ?? '';
-      await gate.pass(query);
+      await gate.pass(query, request.abandoned);
       const found = await search.search(query, { limit: 10 });
       const images_results = found.hits.flatMap((hit) => {
         const photo = photoForUrl(world, hit.imageUrl);
