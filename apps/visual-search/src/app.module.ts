@@ -36,7 +36,8 @@ export class VisualSearchModule {
               inject: [NATS_CONNECTION, MessageLogContext, PlatformMetrics],
               useFactory: (nc: NatsConnection, log: MessageLogContext, metrics: PlatformMetrics) => createVisualSearchHandlers(nc, settings, { logger: log, llmCalls: metrics.llmCalls }),
             },
-        { provide: VISUAL_RUN_ABORTS, useValue: new InFlightAborts() },
+        // Tagged by step number: a later step of a run supersedes its earlier ones (`VisualSearchCommandsConsumer`).
+        { provide: VISUAL_RUN_ABORTS, useValue: new InFlightAborts<number>() },
         RunEndedSubscription,
         VisualSearchCommandsConsumer,
         { provide: THUMBNAIL_RETENTION_SETTINGS, useValue: { thumbnailRetentionMs: settings.thumbnailRetentionMs } },

@@ -18,6 +18,11 @@ import { cliEnvironment, runCli, startCli } from './testing/openpaw-cli.js';
 import { readSse, type SseEvent } from './sse-reader.js';
 
 const root = join(import.meta.dirname, '../../../..');
+/** A run's redacted name (what the view shows of a person taken down). */
+const REMOVED = '[removed]';
+/** The takedown test's pair (an index into the seed-7 world's 3-hop pairs) and how many searches it answers before one is held. */
+const HELD_PAIR_INDEX = 0;
+const SEARCHES_BEFORE_HOLD = 4;
 
 interface DemoPairs {
   readonly threeHop: { readonly from: string; readonly to: string };
@@ -467,5 +472,69 @@ describe('visual degrees over the wire: the real SerpApi and Rekognition adapter
     for (const card of evidence) expect(card['imageUrl']).toEqual(expect.stringMatching(new RegExp(`^${world.url}/img/`)));
     const [final] = dataOf(events, 'final') as [{ path: string[] }];
     expect([final.path[0], final.path.at(-1)]).toEqual([world.demo.threeHop.from, world.demo.threeHop.to]);
+  });
+
+  it('a takedown while a run waits mid-way cuts the chain before them: the stream and the view say so, the stale step is aborted, and no edge of the answer rests on a photo of them', async () => {
+    // A 3-hop pair fixed by index (after the test above, whose run cached its edges: the figures below were measured so).
+    const seeded = generateVisualWorld({ seed: 7 });
+    const [a, b] = pairsAtDistance(seeded, 3)[HELD_PAIR_INDEX] ?? [0, 0];
+    const pair = { from: seeded.people[a]?.name ?? '', to: seeded.people[b]?.name ?? '' };
+    const control = (path: string, body?: unknown) => fetch(`${world.url}/control/${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) });
+    const heldSearches = async () => ((await (await control('held')).json()) as { held: { query: string; abandoned: boolean }[] }).held;
+    // The wire world answers a few searches, then keeps the next one waiting: the run is caught mid-way,
+    // with a chain verified, for as long as the test needs (the product is not told).
+    await control('hold', { afterSearches: SEARCHES_BEFORE_HOLD });
+    try {
+      const runId = ((await (await alice.request('/visual-degrees', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(pair) })).json()) as { runId: string }).runId;
+      await waitFor(async () => ((await heldSearches()).length > 0 ? true : undefined), 'a search held by the wire world', 30_000);
+      const view = (await alice.run(runId)).view;
+      const onChain = [...(view['path'] as string[]), ...((view['reverse_path'] as string[] | undefined) ?? [])].find((name) => name !== pair.from && name !== pair.to);
+      // Deterministic world, ranking and budgets: the run has verified someone by then (else this test proves nothing).
+      expect(onChain).toBeDefined();
+      const gone = seeded.people.findIndex((person) => person.name === onChain);
+      const operator = await GatewayClient.forUser(platform.gatewayUrl, platform.jwtSecret, 'operator-olga', { roles: ['admin'] });
+      const takedown = await operator.request('/ops/visual-degrees/takedowns', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ celebrityId: seeded.people[gone]?.celebrityId, name: onChain, reason: 'the person asked to be removed' }),
+      });
+      expect(takedown.status).toBe(200);
+      // The running run is told (an amendment) while its search still waits: it says so, and cuts its chain before them.
+      const told = await waitFor(
+        async () => {
+          const run = await alice.run(runId);
+          const events = run.view['events'] as { type: string; data: { message?: string } }[];
+          return events.some((e) => e.type === 'status' && /taken down/.test(e.data.message ?? '')) ? run : undefined;
+        },
+        'the run to say a person was taken down',
+        30_000,
+      );
+      expect(told.terminal).toBe(false);
+      expect(JSON.stringify([told.view['path'], told.view['reverse_path']])).not.toContain(onChain);
+      // It re-planned (a new step): the service stopped the stale step's search, still held, through its
+      // AbortSignal — well before the search adapter's own 15 s timeout would have.
+      await waitFor(async () => ((await heldSearches())[0]?.abandoned === true ? true : undefined), "the stale step's search aborted by the service", 5_000);
+      await control('release', {});
+
+      const run = await alice.untilTerminal(runId, 90_000);
+      const events = await readSse(`${platform.gatewayUrl}/visual-degrees/${runId}/events`, alice, { timeoutMs: 10_000 });
+      const said = dataOf(events, 'status').map((data) => String(data['message']));
+      expect(said).toContain('A person on the chain was taken down; the chain is cut back before them and the search goes on…');
+      expect(JSON.stringify(run.view)).not.toContain(onChain);
+      // The search went on from what was left and found a chain without them: no edge of it names them or
+      // rests on a photo that shows them (a third person pictured too).
+      expect(run.state).toBe('SUCCEEDED');
+      const [final] = dataOf(events, 'final') as [{ path: string[] }];
+      expect([final.path[0], final.path.at(-1)]).toEqual([pair.from, pair.to]);
+      expect(final.path).not.toContain(REMOVED);
+      const undirected = (x: unknown, y: unknown): string => [String(x), String(y)].sort().join(' ~ ');
+      const pathEdges = new Set(final.path.slice(1).map((to, i) => undirected(final.path[i], to)));
+      const photoShows = (imageUrl: unknown) => seeded.photos.find((photo) => String(imageUrl).endsWith(`/img/${photo.id}.jpg`))?.faces.map((face) => face.personIndex) ?? [];
+      const pathCards = cardsOf(events).filter((card) => pathEdges.has(undirected(card['from'], card['to'])));
+      expect(pathCards.length).toBeGreaterThanOrEqual(pathEdges.size);
+      for (const card of pathCards) expect(photoShows(card['imageUrl'])).not.toContain(gone);
+    } finally {
+      await control('release', {});
+    }
   });
 });

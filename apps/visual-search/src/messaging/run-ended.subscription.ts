@@ -18,7 +18,7 @@ export class RunEndedSubscription implements OnModuleInit, OnApplicationShutdown
 
   constructor(
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
-    @Inject(VISUAL_RUN_ABORTS) private readonly aborts: InFlightAborts,
+    @Inject(VISUAL_RUN_ABORTS) private readonly aborts: InFlightAborts<number>,
     private readonly log: MessageLogContext,
   ) {}
 

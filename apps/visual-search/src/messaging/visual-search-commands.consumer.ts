@@ -14,14 +14,14 @@ export const VISUAL_SEARCH_SOURCE = '/openpaw/visual-search';
  * that throws (NATS KV unreachable) leaves the delivery to messaging's retry and dead-letter policy;
  * a redelivered command gets the reply kept in run memory, so no second provider call. A step whose run
  * ended while it ran (`RunEnded`: a cancel, the runtime budget) is aborted and acknowledged unanswered:
- * nobody waits for it.
+ * nobody waits for it. So is a step superseded by a later one of its run (`supersedeEarlierSteps`).
  */
 @Injectable()
 export class VisualSearchCommandsConsumer {
   constructor(
     @Inject(VISUAL_SEARCH_HANDLERS) private readonly handlers: VisualSearchHandlers,
     @Inject(MESSAGE_PUBLISHER) private readonly publisher: MessagePublisher,
-    @Inject(VISUAL_RUN_ABORTS) private readonly aborts: InFlightAborts,
+    @Inject(VISUAL_RUN_ABORTS) private readonly aborts: InFlightAborts<number>,
     private readonly log: MessageLogContext,
   ) {}
 
@@ -54,16 +54,31 @@ export class VisualSearchCommandsConsumer {
     return { kind: 'ack' };
   }
 
-  private async answer(command: Envelope<{ readonly runId: string }>, handle: (signal: AbortSignal) => Promise<Reply>): Promise<HandlerOutcome> {
+  private async answer(command: Envelope<{ readonly runId: string; readonly step: number }>, handle: (signal: AbortSignal) => Promise<Reply>): Promise<HandlerOutcome> {
+    const { runId, step } = command.data;
+    this.supersedeEarlierSteps(runId, step);
     let reply: Reply;
     try {
-      reply = await this.aborts.track(command.data.runId, undefined, handle);
+      reply = await this.aborts.track(runId, step, handle);
     } catch (error) {
       if (!(error instanceof RunEndedError)) throw error;
-      this.log.info({ runId: error.runId, command: command.type, reason: error.reason }, 'step aborted: its run ended');
+      this.log.info({ runId: error.runId, step, command: command.type, reason: error.reason }, 'step aborted: nobody waits for its answer');
       return { kind: 'ack' };
     }
     await publishReplies(this.publisher, command, [reply], { source: VISUAL_SEARCH_SOURCE, subject: command.data.runId });
     return { kind: 'ack' };
+  }
+
+  /**
+   * A visual degrees run waits for one step at a time, and numbers each new step after the last (a retry
+   * re-sends the same number): a command of step N means the saga no longer waits for any earlier step of
+   * its run (it re-planned, e.g. after a takedown cut the chain), so this process's work on those stops
+   * through its AbortSignal, and one redelivered later does not start. Not after the run ended: that end
+   * covers every step already.
+   */
+  private supersedeEarlierSteps(runId: string, step: number): void {
+    if (this.aborts.endedFor(runId, step) !== undefined) return;
+    const aborted = this.aborts.end(runId, `superseded by step ${step}`, (earlier) => earlier < step);
+    if (aborted > 0) this.log.info({ runId, step, aborted }, 'earlier steps of the run superseded: their work in flight stopped');
   }
 }

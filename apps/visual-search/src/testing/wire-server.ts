@@ -6,6 +6,8 @@ export interface WireRequest {
   readonly url: URL;
   readonly headers: IncomingHttpHeaders;
   readonly body: Buffer;
+  /** Aborted when the client hangs up before its answer is sent (an adapter's call aborted). */
+  readonly abandoned: AbortSignal;
 }
 
 export interface WireResponse {
@@ -32,7 +34,11 @@ export async function startWireServer(respond: (request: WireRequest) => WireRes
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const request: WireRequest = { method: req.method ?? 'GET', url: new URL(req.url ?? '/', 'http://127.0.0.1'), headers: req.headers, body: Buffer.concat(chunks) };
+      const hungUp = new AbortController();
+      res.on('close', () => {
+        if (!res.writableFinished) hungUp.abort();
+      });
+      const request: WireRequest = { method: req.method ?? 'GET', url: new URL(req.url ?? '/', 'http://127.0.0.1'), headers: req.headers, body: Buffer.concat(chunks), abandoned: hungUp.signal };
       requests.push(request);
       void Promise.resolve()
         .then(() => respond(request))

@@ -12,20 +12,67 @@ import { startWireServer, type WireServer } from './wire-server.js';
 const AMZ_JSON = { 'content-type': 'application/x-amz-json-1.1' };
 
 /**
+ * A test's hold on the world's image search, to catch a run mid-way from outside the product: armed by
+ * `POST /control/hold` with `{ "afterSearches": N }`, the server answers N more searches and keeps every
+ * later one waiting until `POST /control/release`; `GET /control/held` lists the queries waiting, each
+ * with whether its caller has hung up since (the service aborted that search).
+ */
+class SearchGate {
+  private answeredBeforeHold: number | undefined;
+  private readonly waiting: { readonly query: string; readonly abandoned: AbortSignal; readonly release: () => void }[] = [];
+
+  arm(afterSearches: number): void {
+    this.answeredBeforeHold = afterSearches;
+  }
+
+  /** Resolves when this search may be answered. */
+  async pass(query: string, abandoned: AbortSignal): Promise<void> {
+    if (this.answeredBeforeHold === undefined) return;
+    if (this.answeredBeforeHold > 0) {
+      this.answeredBeforeHold -= 1;
+      return;
+    }
+    await new Promise<void>((release) => this.waiting.push({ query, abandoned, release }));
+  }
+
+  held(): readonly { readonly query: string; readonly abandoned: boolean }[] {
+    return this.waiting.map((w) => ({ query: w.query, abandoned: w.abandoned.aborted }));
+  }
+
+  release(): void {
+    this.answeredBeforeHold = undefined;
+    for (const waiting of this.waiting.splice(0)) waiting.release();
+  }
+}
+
+/**
  * The local world behind the paid APIs' wire formats, for end-to-end tests of the real adapters:
  * SerpApi Google Images (`GET /search.json`, `images_results[]` with `original` and `link`) over the
  * world's captions, the photos themselves (`GET /img/<id>.jpg`, rendered with sharp), and Amazon
  * Rekognition `RecognizeCelebrities` (`POST /`, `X-Amz-Target`, base64 `Image.Bytes`) answered by
  * reading the glyph faces from the pixels it is sent. Nothing is keyed by test input: the answers are
- * computed from the world and the bytes.
+ * computed from the world and the bytes. A test may hold the searches (`SearchGate`) to act while a run waits.
  */
 export async function startWireWorldServer(world: VisualWorld): Promise<WireServer> {
   const search = new LocalWorldImageSearch(world);
   const recognizer = new LocalGlyphRecognizer(world.people);
   const photos = new Map(world.photos.map((photo) => [photo.id, photo]));
+  const gate = new SearchGate();
   const server: WireServer = await startWireServer(async (request) => {
+    if (request.method === 'POST' && request.url.pathname === '/control/hold') {
+      const { afterSearches } = JSON.parse(request.body.toString('utf8')) as { afterSearches: number };
+      gate.arm(afterSearches);
+      return { status: 204 };
+    }
+    if (request.method === 'GET' && request.url.pathname === '/control/held') return { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ held: gate.held() }) };
+    if (request.method === 'POST' && request.url.pathname === '/control/release') {
+      gate.release();
+      return { status: 204 };
+    }
     if (request.method === 'GET' && request.url.pathname === '/search.json') {
-      const found = await search.search(request.url.searchParams.get('q') ?? '', { limit: 10 });
+      const query = request.url.searchParams.get('q') ?? '';
+      await gate.pass(query, request.abandoned);
+      const found = await search.search(query, { limit: 10 });
       const images_results = found.hits.flatMap((hit) => {
         const photo = photoForUrl(world, hit.imageUrl);
         return photo === undefined ? [] : [{ position: hit.position, original: `${server.url}/img/${photo.id}.jpg`, link: `${server.url}/page/${photo.id}`, title: hit.title }];
