@@ -65,7 +65,7 @@ export class KvResponseCache implements SharedResponseCache {
       this.options.onTooLarge?.(key, value.byteLength);
       return;
     }
-    await this.write(() => this.kv().then((kv) => kv.put(key, value)));
+    await this.write(() => this.kv().then((kv) => kv.put(key, value)), 'result');
   }
 
   async claim(key: string, nowMs: number, untilMs: number): Promise<FetchClaim> {
@@ -74,7 +74,7 @@ export class KvResponseCache implements SharedResponseCache {
     const value = JSON.stringify({ untilMs });
     let revision: number | undefined;
     try {
-      revision = await this.write(() => kv.create(claimKey, value));
+      revision = await this.write(() => kv.create(claimKey, value), 'claim');
     } catch (error) {
       if (!isWrongLastSequence(error)) throw error;
       const standing = await kv.get(claimKey);
@@ -82,7 +82,7 @@ export class KvResponseCache implements SharedResponseCache {
       if (standing === null) return HELD;
       if (standing.operation === 'PUT' && claimLapsesAt(standing.value) > nowMs) return HELD;
       try {
-        revision = await this.write(() => kv.update(claimKey, value, standing.revision));
+        revision = await this.write(() => kv.update(claimKey, value, standing.revision), 'claim');
       } catch (takeover) {
         if (isWrongLastSequence(takeover)) return HELD;
         throw takeover;
@@ -98,11 +98,14 @@ export class KvResponseCache implements SharedResponseCache {
     };
   }
 
-  /** `put`'s revision, or undefined when the bucket is full (reported once, until a write is accepted again). */
-  private async write(put: () => Promise<number>): Promise<number | undefined> {
+  /**
+   * `put`'s revision, or undefined when the bucket is full (reported once, until a result is accepted
+   * again: a small claim may fit where a result does not, so an accepted claim proves no room).
+   */
+  private async write(put: () => Promise<number>, what: 'result' | 'claim'): Promise<number | undefined> {
     try {
       const revision = await put();
-      if (this.full) {
+      if (this.full && what === 'result') {
         this.full = false;
         this.options.onWritable?.();
       }
