@@ -1,4 +1,4 @@
-import { JetStreamApiCodes, JetStreamApiError, type JetStreamManager, type StreamInfo } from '@nats-io/jetstream';
+import { JetStreamApiCodes, JetStreamApiError, type JetStreamManager, type StreamConfig, type StreamInfo } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import { nanos } from '@nats-io/nats-core';
 import type { ProvisionResult, StreamProvisionReport } from './provisioning.js';
@@ -78,16 +78,26 @@ async function streamInfoOrUndefined(jsm: JetStreamManager, name: string): Promi
   }
 }
 
-function bucketDrift(info: StreamInfo, spec: KvBucketSpec, replicas: number): string[] {
+const UNLIMITED = -1;
+
+/** The stream limits a bucket's spec sets: its TTL, largest value and total size (-1, JetStream's "unlimited", where the spec sets none). */
+function bucketLimits(spec: KvBucketSpec): { readonly max_age: number; readonly max_msg_size: number; readonly max_bytes: number } {
+  return { max_age: nanos(spec.ttlMs), max_msg_size: spec.maxValueBytes ?? UNLIMITED, max_bytes: spec.maxBytes ?? UNLIMITED };
+}
+
+function bucketDrift(config: StreamConfig, spec: KvBucketSpec, replicas: number): string[] {
   const drift: string[] = [];
-  if (info.config.num_replicas !== replicas) drift.push(`num_replicas is ${info.config.num_replicas}, configured ${replicas}`);
-  if (info.config.max_age !== nanos(spec.ttlMs)) drift.push(`max_age is ${info.config.max_age}, configured ${nanos(spec.ttlMs)}`);
+  if (config.num_replicas !== replicas) drift.push(`num_replicas is ${config.num_replicas}, configured ${replicas}`);
+  for (const [field, wanted] of Object.entries(bucketLimits(spec)) as [keyof ReturnType<typeof bucketLimits>, number][]) {
+    if (config[field] !== wanted) drift.push(`${field} is ${config[field]}, configured ${wanted}`);
+  }
   return drift;
 }
 
 /**
  * Creates the bucket when missing, with the configured replicas; in `reconcile` mode brings an
- * existing bucket's TTL to the spec and raises (never lowers, unless allowed) its replicas.
+ * existing bucket's TTL, value bound and size bound to the spec (a lower size bound drops the oldest
+ * values, as JetStream does for any stream) and raises (never lowers, unless allowed) its replicas.
  */
 export function ensureKvBucket(jsm: JetStreamManager, spec: KvBucketSpec, options: StreamProvisionOptions = {}): Promise<StreamProvisionReport> {
   const mode = options.mode ?? 'create-missing';
@@ -106,15 +116,15 @@ export function ensureKvBucket(jsm: JetStreamManager, spec: KvBucketSpec, option
       });
       return { result: 'created', drift: [] };
     }
-    const drift = bucketDrift(existing, spec, replicas);
+    const drift = bucketDrift(existing.config, spec, replicas);
     if (drift.length === 0) return { result: 'unchanged', drift };
     if (mode === 'create-missing') return { result: 'kept', drift };
     const wanted = {
-      max_age: nanos(spec.ttlMs),
+      ...bucketLimits(spec),
       num_replicas: options.allowReplicaDecrease === true ? replicas : Math.max(replicas, existing.config.num_replicas),
     };
-    const kept = bucketDrift({ ...existing, config: { ...existing.config, ...wanted } }, spec, replicas);
-    if (wanted.max_age === existing.config.max_age && wanted.num_replicas === existing.config.num_replicas) return { result: 'kept', drift: kept };
+    const kept = bucketDrift({ ...existing.config, ...wanted }, spec, replicas);
+    if ((Object.keys(wanted) as (keyof typeof wanted)[]).every((field) => wanted[field] === existing.config[field])) return { result: 'kept', drift: kept };
     // JetStream refuses a duplicate window longer than the max age (KV create sets it to the smaller of the two).
     await jsm.streams.update(kvStreamName(spec.name), { ...existing.config, ...wanted, duplicate_window: Math.min(existing.config.duplicate_window, wanted.max_age) });
     const result: ProvisionResult = 'updated';

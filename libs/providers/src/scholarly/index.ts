@@ -30,4 +30,4 @@ export {
   withoutExclusions,
 } from './search-expression.js';
 export { ReachabilityCheckedSource, type ReachabilityOptions } from './reachability-checked-source.js';
-export { type CachedResponse, responseCacheKey, type SharedResponseCache, type SharedResponses } from './response-cache.js';
+export { type CachedResponse, type FetchClaim, responseCacheKey, type SharedResponseCache, type SharedResponses } from './response-cache.js';

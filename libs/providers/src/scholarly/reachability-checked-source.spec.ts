@@ -1,11 +1,11 @@
 import { ProviderError } from '../llm/errors.js';
 import type { ScholarlyQuery, ScholarlySearchResult, ScholarlySource } from './port.js';
 import { ReachabilityCheckedSource } from './reachability-checked-source.js';
-import { type CachedResponse, responseCacheKey, type SharedResponseCache } from './response-cache.js';
+import { type CachedResponse, type FetchClaim, responseCacheKey, type SharedResponseCache } from './response-cache.js';
 
 /** A source whose host is up or down as the test says, counting probes and searches. */
 function scriptedSource() {
-  const state = { up: true, probes: 0, searches: 0, searchFails: false };
+  const state = { up: true, probes: 0, searches: 0, searchFails: false, searchMs: 0 };
   const source: ScholarlySource & Required<Pick<ScholarlySource, 'probe'>> = {
     name: 'arxiv',
     local: false,
@@ -17,7 +17,7 @@ function scriptedSource() {
     },
     search: async (query: ScholarlyQuery): Promise<ScholarlySearchResult> => {
       state.searches += 1;
-      await Promise.resolve();
+      await new Promise((resolve) => setTimeout(resolve, state.searchMs));
       if (state.searchFails) throw new ProviderError('network', 'arxiv', 'socket hang up');
       return { works: [], totalAvailable: query.limit, requests: 1 };
     },
@@ -26,6 +26,25 @@ function scriptedSource() {
 }
 
 const query = (text: string): ScholarlyQuery => ({ text, phrases: [text], limit: 3 });
+
+/** A shared cache with claims, in memory, as the replicas of one service would share it. */
+function claimingCache() {
+  const stored = new Map<string, CachedResponse>();
+  const claims = new Map<string, { untilMs: number; token: number }>();
+  let tokens = 0;
+  const cache: SharedResponseCache & { claim: NonNullable<SharedResponseCache['claim']> } = {
+    get: (key) => Promise.resolve(stored.get(key)),
+    set: (key, response) => Promise.resolve(void stored.set(key, response)),
+    claim: (key, nowMs, untilMs): Promise<FetchClaim> => {
+      const standing = claims.get(key);
+      if (standing !== undefined && standing.untilMs > nowMs) return Promise.resolve({ outcome: 'held' });
+      const token = (tokens += 1);
+      claims.set(key, { untilMs, token });
+      return Promise.resolve({ outcome: 'fetch', release: () => Promise.resolve(void (claims.get(key)?.token === token && claims.delete(key))) });
+    },
+  };
+  return { stored, claims, cache };
+}
 
 describe('ReachabilityCheckedSource', () => {
   const clock = { t: 0, now: () => clock.t };
@@ -105,14 +124,85 @@ describe('ReachabilityCheckedSource', () => {
     await expect(reader.search(query('a'))).resolves.toMatchObject({ requests: 1 });
   });
 
-  it('fetches when the shared cache fails or hangs past its timeout, and says why', async () => {
+  it('fetches when the shared cache fails or hangs past its timeout, says why, and does not ask it again in that search', async () => {
     const { state, source } = scriptedSource();
     const why: unknown[] = [];
-    const hanging: SharedResponseCache = { get: () => new Promise(() => undefined), set: () => Promise.reject(new Error('no JetStream')) };
+    const calls: string[] = [];
+    const hanging: SharedResponseCache = {
+      get: () => (calls.push('get'), new Promise(() => undefined)),
+      set: () => (calls.push('set'), Promise.reject(new Error('no JetStream'))),
+      claim: () => (calls.push('claim'), new Promise(() => undefined)),
+    };
     const checked = new ReachabilityCheckedSource(source, { ...options, sharedResponses: { cache: hanging, timeoutMs: 20, onUnavailable: (error) => why.push(error) } });
     await expect(checked.search(query('a'))).resolves.toMatchObject({ requests: 1 });
     expect(state.searches).toBe(1);
+    // An outage costs a search one timeout, not one per call.
+    expect(calls).toEqual(['get']);
+    expect(why.map((e) => (e as Error).message)).toEqual(['the shared response cache did not answer within 20 ms']);
+
+    const failingWrites = new ReachabilityCheckedSource(source, { ...options, sharedResponses: { cache: { get: () => Promise.resolve(undefined), set: hanging.set }, onUnavailable: (error) => why.push(error) } });
+    await expect(failingWrites.search(query('b'))).resolves.toMatchObject({ requests: 1 });
     expect(why.map((e) => (e as Error).message)).toEqual(['the shared response cache did not answer within 20 ms', 'no JetStream']);
+  });
+
+  it('fetches once for replicas missing the same search at once: the others wait for the claimant\'s answer', async () => {
+    const { state, source } = scriptedSource();
+    state.searchMs = 150;
+    const { cache, claims } = claimingCache();
+    const replicas = [0, 1, 2].map(() => new ReachabilityCheckedSource(source, { ...options, sharedResponses: { cache, claimPollMs: 10 } }));
+    const answers = await Promise.all(replicas.map((replica) => replica.search(query('a'))));
+    expect(state.searches).toBe(1);
+    expect(answers.map((answer) => answer.requests).sort()).toEqual([0, 0, 1]);
+    // The claim is released once the answer is shared.
+    expect(claims.size).toBe(0);
+  });
+
+  it('a replica that missed just before the claimant stored its answer and released its claim answers that answer', async () => {
+    const { state, source } = scriptedSource();
+    const { cache } = claimingCache();
+    const first = new ReachabilityCheckedSource(source, { ...options, sharedResponses: { cache } });
+    let misses = 1;
+    // The late replica's first read was made before the claimant stored (JetStream answered it in that order).
+    const late = new ReachabilityCheckedSource(source, { ...options, sharedResponses: { cache: { ...cache, get: (key) => (misses-- > 0 ? Promise.resolve(undefined) : cache.get(key)) } } });
+    await first.search(query('a'));
+    await expect(late.search(query('a'))).resolves.toMatchObject({ requests: 0 });
+    expect(state.searches).toBe(1);
+  });
+
+  it('a waiting replica fetches itself when the claimant fails (at once) or never answers (after the claim\'s life)', async () => {
+    const { state, source } = scriptedSource();
+    const { cache, claims } = claimingCache();
+    const sharedResponses = { cache, claimMs: 3_000, claimPollMs: 10 };
+    const failing = new ReachabilityCheckedSource({ ...source, search: () => new Promise((_, reject) => setTimeout(() => reject(new ProviderError('server_error', 'arxiv', 'HTTP 503')), 50)) }, { ...options, sharedResponses });
+    const waiting = new ReachabilityCheckedSource(source, { ...options, sharedResponses });
+    const failed = failing.search(query('a'));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    let started = Date.now();
+    const [failure, answer] = await Promise.allSettled([failed, waiting.search(query('a'))]);
+    expect(failure).toMatchObject({ status: 'rejected', reason: { kind: 'server_error' } });
+    expect(answer).toMatchObject({ status: 'fulfilled', value: { requests: 1 } });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(state.searches).toBe(1);
+
+    // A replica that claimed and died: its claim stands until it lapses; the waiter does not wait longer than a claim's life.
+    const briefly = new ReachabilityCheckedSource(source, { ...options, sharedResponses: { ...sharedResponses, claimMs: 300 } });
+    claims.set(responseCacheKey('arxiv', query('b')), { untilMs: Number.MAX_SAFE_INTEGER, token: -1 });
+    started = Date.now();
+    await expect(briefly.search(query('b'))).resolves.toMatchObject({ requests: 1 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('fetches at once when a claim cannot be made, and says why', async () => {
+    const { state, source } = scriptedSource();
+    const why: unknown[] = [];
+    const { cache } = claimingCache();
+    const claimless = { ...cache, claim: () => Promise.reject(new Error('no JetStream')) };
+    const checked = new ReachabilityCheckedSource(source, { ...options, sharedResponses: { cache: claimless, claimMs: 10_000, onUnavailable: (error) => why.push(error) } });
+    const started = Date.now();
+    await expect(checked.search(query('a'))).resolves.toMatchObject({ requests: 1 });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect([state.searches, why.map((e) => (e as Error).message)]).toEqual([1, ['no JetStream']]);
   });
 
   it('keys a request by its normalised content: whitespace and field order do not matter, every asked field does', () => {

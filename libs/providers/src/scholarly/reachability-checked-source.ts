@@ -20,6 +20,16 @@ export interface ReachabilityOptions {
 }
 
 const DEFAULT_SHARED_TIMEOUT_MS = 1_000;
+const DEFAULT_CLAIM_MS = 5_000;
+const DEFAULT_CLAIM_POLL_MS = 100;
+
+/** One search's use of the shared cache: whether it has failed it yet. */
+interface SharedAttempt {
+  unavailable: boolean;
+}
+
+/** What a search that missed both caches does: answer another replica's result, or fetch (releasing its claim, if any, after). */
+type MissPlan = { readonly answer: ScholarlySearchResult } | { readonly answer?: undefined; readonly release?: () => Promise<void> };
 
 type Verdict = { readonly reachable: true; readonly untilMs: number } | { readonly reachable: false; readonly untilMs: number; readonly why: string };
 
@@ -32,8 +42,10 @@ type Verdict = { readonly reachable: true; readonly untilMs: number } | { readon
  * A search that fails with `network` forgets the verdict (the next one probes again). Successful
  * results are cached for `responseTtlMs` (the sources ask clients to avoid repeating identical requests):
  * in process first (a hit costs nothing), then in the replicas' shared cache when there is one (a hit
- * there skips the probe and the request). The shared cache is best effort: a miss, an error or a call
- * slower than its timeout is a fetch, never a failed search.
+ * there skips the probe and the request). Replicas missing the same search at once fetch it once: the
+ * first claims the fetch in the shared cache, the others wait (at most the claim's life, `claimMs`)
+ * for its answer there, and fetch themselves when it does not come. The shared cache is best effort:
+ * a miss, an error or a call slower than its timeout is a fetch, never a failed search.
  */
 export class ReachabilityCheckedSource implements ScholarlySource {
   readonly name: ScholarlySourceName;
@@ -55,8 +67,20 @@ export class ReachabilityCheckedSource implements ScholarlySource {
     const key = responseCacheKey(this.name, query);
     const cached = this.responses.get(key);
     if (cached !== undefined && cached.untilMs > this.options.clock.now()) return { ...cached.result, requests: 0 };
-    const sharedHit = await this.sharedGet(key);
+    // Once the shared cache has failed this search, the search does not ask it again (an outage costs it one timeout).
+    const attempt: SharedAttempt = { unavailable: false };
+    const sharedHit = await this.sharedGet(key, attempt);
     if (sharedHit !== undefined) return { ...sharedHit, requests: 0 };
+    const plan = await this.claimOrWait(key, query.signal, attempt);
+    if (plan.answer !== undefined) return { ...plan.answer, requests: 0 };
+    try {
+      return await this.fetch(key, query, attempt);
+    } finally {
+      await plan.release?.();
+    }
+  }
+
+  private async fetch(key: string, query: ScholarlyQuery, attempt: SharedAttempt): Promise<ScholarlySearchResult> {
     const verdict = await this.check();
     if (!verdict.reachable) {
       const retryInS = Math.max(1, Math.ceil((verdict.untilMs - this.options.clock.now()) / 1000));
@@ -65,11 +89,44 @@ export class ReachabilityCheckedSource implements ScholarlySource {
     try {
       const result = await this.inner.search(query);
       const untilMs = this.remember(key, result);
-      if (untilMs !== undefined) await this.sharedSet(key, result, untilMs);
+      if (untilMs !== undefined) await this.sharedSet(key, result, untilMs, attempt);
       return result;
     } catch (error) {
       if (error instanceof ProviderError && error.kind === 'network') this.verdict = null;
       throw error;
+    }
+  }
+
+  /**
+   * Claims the fetch of `key` in the shared cache; while another replica's claim stands, looks for its
+   * answer every `claimPollMs`, taking the claim over when it is released (its fetch failed) or lapses.
+   * Gives up waiting after `claimMs` (the claimant is slow or gone) or when the search is aborted, and
+   * fetches without a claim; so does a cache that cannot be used or has no claims.
+   */
+  private async claimOrWait(key: string, signal: AbortSignal | undefined, attempt: SharedAttempt): Promise<MissPlan> {
+    const shared = this.options.sharedResponses;
+    const claim = shared?.cache.claim?.bind(shared.cache);
+    if (shared === undefined || claim === undefined || this.options.responseTtlMs <= 0) return {};
+    const claimMs = shared.claimMs ?? DEFAULT_CLAIM_MS;
+    const pollMs = shared.claimPollMs ?? DEFAULT_CLAIM_POLL_MS;
+    // Real time, not the injected clock: this bounds how long a search waits.
+    const giveUpAt = performance.now() + claimMs;
+    for (;;) {
+      const now = this.options.clock.now();
+      const claimed = await this.bestEffort(shared, attempt, () => claim(key, now, now + claimMs));
+      if (claimed === undefined) return {};
+      if (claimed.outcome === 'fetch') {
+        const release = (): Promise<void> => this.bestEffort(shared, attempt, () => claimed.release()).then(() => undefined);
+        // Another replica may have stored its answer and released its claim since this one missed.
+        const answer = await this.sharedGet(key, attempt);
+        if (answer === undefined) return { release };
+        await release();
+        return { answer };
+      }
+      if (performance.now() >= giveUpAt || signal?.aborted === true) return {};
+      await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, Math.max(0, giveUpAt - performance.now()))));
+      const answer = await this.sharedGet(key, attempt);
+      if (answer !== undefined) return { answer };
     }
   }
 
@@ -104,24 +161,28 @@ export class ReachabilityCheckedSource implements ScholarlySource {
   }
 
   /** A live answer another replica (or this one, earlier) stored; kept in process until it expires there too. */
-  private async sharedGet(key: string): Promise<ScholarlySearchResult | undefined> {
+  private async sharedGet(key: string, attempt: SharedAttempt): Promise<ScholarlySearchResult | undefined> {
     const shared = this.options.sharedResponses;
     if (shared === undefined || this.options.responseTtlMs <= 0) return undefined;
-    const stored = await this.bestEffort(shared, () => shared.cache.get(key));
+    const stored = await this.bestEffort(shared, attempt, () => shared.cache.get(key));
     if (stored === undefined || stored.expiresAtMs <= this.options.clock.now()) return undefined;
     // Never believed longer than this replica's own TTL, whatever the writer's was.
     this.remember(key, stored.result, Math.min(stored.expiresAtMs, this.options.clock.now() + this.options.responseTtlMs));
     return stored.result;
   }
 
-  private async sharedSet(key: string, result: ScholarlySearchResult, expiresAtMs: number): Promise<void> {
+  private async sharedSet(key: string, result: ScholarlySearchResult, expiresAtMs: number, attempt: SharedAttempt): Promise<void> {
     const shared = this.options.sharedResponses;
     if (shared === undefined) return;
-    await this.bestEffort(shared, () => shared.cache.set(key, { result, expiresAtMs }));
+    await this.bestEffort(shared, attempt, () => shared.cache.set(key, { result, expiresAtMs }));
   }
 
-  /** `call`'s answer, or undefined when it fails or outlasts the shared cache's timeout (`onUnavailable` hears why). */
-  private async bestEffort<T>(shared: SharedResponses, call: () => Promise<T>): Promise<T | undefined> {
+  /**
+   * `call`'s answer, or undefined when it fails or outlasts the shared cache's timeout (`onUnavailable`
+   * hears why, and the rest of the search skips the shared cache), or when it already failed this search.
+   */
+  private async bestEffort<T>(shared: SharedResponses, attempt: SharedAttempt, call: () => Promise<T>): Promise<T | undefined> {
+    if (attempt.unavailable) return undefined;
     const timeoutMs = shared.timeoutMs ?? DEFAULT_SHARED_TIMEOUT_MS;
     let timer: NodeJS.Timeout | undefined;
     try {
@@ -133,6 +194,7 @@ export class ReachabilityCheckedSource implements ScholarlySource {
         }),
       ]);
     } catch (error) {
+      attempt.unavailable = true;
       shared.onUnavailable?.(error);
       return undefined;
     } finally {

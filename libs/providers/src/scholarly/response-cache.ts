@@ -10,19 +10,36 @@ export interface CachedResponse {
 /**
  * Search results shared by every replica of a service (a NATS KV bucket in the research service), so
  * an identical search made on another replica is answered without asking the source again. Best
- * effort: `get` answers undefined for a miss, and either call may throw when the store cannot be used
+ * effort: `get` answers undefined for a miss, and any call may throw when the store cannot be used
  * (the caller then fetches, and still answers).
  */
 export interface SharedResponseCache {
   get(key: string): Promise<CachedResponse | undefined>;
   set(key: string, response: CachedResponse): Promise<void>;
+  /**
+   * Claims the fetch of `key` until `untilMs` (the caller's clock, like `expiresAtMs`), atomically,
+   * so that replicas missing the same key at once fetch it once: the others wait for the claimant's
+   * answer. Answers `held` when a live claim of another caller stands (a stale one is taken over);
+   * `fetch` when the caller should fetch, holding the claim (release it when done) or not (when the
+   * store cannot record a claim, e.g. it is full). Optional: without it every replica that misses fetches.
+   */
+  claim?(key: string, nowMs: number, untilMs: number): Promise<FetchClaim>;
 }
+
+export type FetchClaim = { readonly outcome: 'held' } | { readonly outcome: 'fetch'; release(): Promise<void> };
 
 /** The shared responses of the remote sources, how long a call to them may take, and who hears when they cannot be used. */
 export interface SharedResponses {
   readonly cache: SharedResponseCache;
   /** A get or set slower than this is given up (default 1000 ms): an outage costs a search this much, once per call. */
   readonly timeoutMs?: number;
+  /**
+   * How long a claim holds, and so the longest a search waits for another replica fetching the same
+   * thing before it fetches itself (default 5000 ms; see `SharedResponseCache.claim`).
+   */
+  readonly claimMs?: number;
+  /** How often a waiting search looks for the claimant's answer (default 100 ms). */
+  readonly claimPollMs?: number;
   readonly onUnavailable?: (error: unknown) => void;
 }
 

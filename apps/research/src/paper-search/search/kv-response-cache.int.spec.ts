@@ -4,13 +4,17 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { ensureKvBucket, KV_BUCKETS, kvStreamName } from '@openpaw/messaging';
-import { createScholarlySourcesFromEnv, responseCacheKey, type ScholarlyQuery, type ScholarlySource } from '@openpaw/providers';
+import { createScholarlySourcesFromEnv, responseCacheKey, type ScholarlyQuery, type ScholarlySource, type SharedResponses } from '@openpaw/providers';
 import { type NatsServerHandle, privateNatsServer, waitFor } from '@openpaw/testing';
 import { KvResponseCache, SCHOLARLY_RESPONSES_BUCKET, scholarlyResponses } from './kv-response-cache.js';
 
-/** An OpenAlex works endpoint answering one work per search, counting the searches it was asked. */
-async function openAlexWire(): Promise<{ server: Server; url: string; searches: string[] }> {
+/**
+ * An OpenAlex works endpoint answering one work per search, counting the searches it was asked; as
+ * scripted, it answers after `delayMs`, and refuses (HTTP 400) the next `refuse` searches.
+ */
+async function openAlexWire(): Promise<{ server: Server; url: string; searches: string[]; script: { delayMs: number; refuse: number } }> {
   const searches: string[] = [];
+  const script = { delayMs: 0, refuse: 0 };
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (url.pathname !== '/works') {
@@ -18,17 +22,29 @@ async function openAlexWire(): Promise<{ server: Server; url: string; searches: 
       return;
     }
     searches.push(url.searchParams.get('search') ?? '');
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(
-      JSON.stringify({
-        meta: { count: 1, per_page: 25, next_cursor: null },
-        results: [{ id: 'https://openalex.org/W42', doi: null, display_name: `Answer ${searches.length}`, publication_year: 2020, authorships: [], ids: {} }],
-      }),
-    );
+    const refused = script.refuse > 0;
+    if (refused) script.refuse -= 1;
+    const answer = (): void => {
+      if (refused) {
+        res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"scripted refusal"}');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          meta: { count: 1, per_page: 25, next_cursor: null },
+          results: [{ id: 'https://openalex.org/W42', doi: null, display_name: `Answer ${searches.length}`, publication_year: 2020, authorships: [], ids: {} }],
+        }),
+      );
+    };
+    if (script.delayMs > 0) setTimeout(answer, script.delayMs);
+    else answer();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, searches };
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, searches, script };
 }
+
+const query = (text: string): ScholarlyQuery => ({ text, phrases: [text], limit: 5 });
 
 describe('scholarly results shared across replicas (a real JetStream KV bucket)', () => {
   let nats: NatsServerHandle;
@@ -56,16 +72,14 @@ describe('scholarly results shared across replicas (a real JetStream KV bucket)'
   });
 
   /** One research replica's OpenAlex source: its own NATS connection, in-process cache and shared results, as the service wires them. */
-  async function replica(): Promise<ScholarlySource & { readonly nc: NatsConnection }> {
+  async function replica(shared: Partial<SharedResponses> = {}): Promise<ScholarlySource & { readonly nc: NatsConnection }> {
     const nc = await connect({ servers: nats.url, maxReconnectAttempts: -1, reconnectTimeWait: 100 });
     connections.push(nc);
     const env = { OPENPAW_SCHOLARLY_SOURCES: 'openalex', OPENPAW_OPENALEX_BASE_URL: wire.url, OPENPAW_SCHOLARLY_CACHE_TTL_MS: '60000' };
-    const sources = createScholarlySourcesFromEnv(env, { clock, sharedResponses: { ...scholarlyResponses(nc, logger), timeoutMs: 500 } });
+    const sources = createScholarlySourcesFromEnv(env, { clock, sharedResponses: { ...scholarlyResponses(nc, logger), timeoutMs: 500, ...shared } });
     expect(sources.map((s) => s.name)).toEqual(['openalex']);
     return Object.assign(sources[0]!, { nc });
   }
-
-  const query = (text: string): ScholarlyQuery => ({ text, phrases: [text], limit: 5 });
 
   it('fetches a search once for two replicas, keyed by the normalised request, in a bounded gzipped value', async () => {
     const [a, b] = await Promise.all([replica(), replica()]);
@@ -98,13 +112,64 @@ describe('scholarly results shared across replicas (a real JetStream KV bucket)'
 
   it('does not store a value past the bound (each replica keeps it in process)', async () => {
     const tooLarge: number[] = [];
-    const cache = new KvResponseCache(await new Kvm(admin).open(SCHOLARLY_RESPONSES_BUCKET), 64, (_key, bytes) => tooLarge.push(bytes));
+    const cache = new KvResponseCache(await new Kvm(admin).open(SCHOLARLY_RESPONSES_BUCKET), { maxValueBytes: 64, onTooLarge: (_key, bytes) => tooLarge.push(bytes) });
     const works = Array.from({ length: 20 }, (_, i) => ({ title: `Work ${i} ${'x'.repeat(i * 7)}`, authors: [], year: 2020, source: 'openalex' as const }));
     // Typed loosely on purpose: the cache stores whatever a source answered.
     await cache.set('openalex.big', { expiresAtMs: t + 1_000, result: { works: works as never, totalAvailable: 20, requests: 1 } });
     expect(tooLarge).toHaveLength(1);
     expect(tooLarge[0]).toBeGreaterThan(64);
     await expect(cache.get('openalex.big')).resolves.toBeUndefined();
+  });
+
+  it('two replicas searching the same thing at once fetch it once: one claims the fetch, the other waits for its answer', async () => {
+    const [a, b] = await Promise.all([replica(), replica()]);
+    wire.script.delayMs = 300;
+    try {
+      const answers = await Promise.all([a.search(query('graph neural networks')), b.search(query('graph  neural networks'))]);
+      // Whichever replica won sent its own spelling.
+      expect(wire.searches.filter((s) => s.replace(/\s+/g, ' ') === 'graph neural networks')).toHaveLength(1);
+      expect(answers.map((answer) => answer.requests).sort()).toEqual([0, 1]);
+      expect(new Set(answers.map((answer) => answer.works[0]?.title)).size).toBe(1);
+    } finally {
+      wire.script.delayMs = 0;
+    }
+    // The claim is gone once the answer is shared.
+    const kv = await new Kvm(admin).open(SCHOLARLY_RESPONSES_BUCKET);
+    expect((await kv.get(`claim.${responseCacheKey('openalex', query('graph neural networks'))}`))?.operation).toBe('DEL');
+  });
+
+  it('a waiting replica fetches itself when the claimant fails, when a claim has lapsed, and after a bounded wait for a claimant that never answers', async () => {
+    const [a, b] = await Promise.all([replica({ claimMs: 3_000, claimPollMs: 20 }), replica({ claimMs: 3_000, claimPollMs: 20 })]);
+    const kv = await new Kvm(admin).open(SCHOLARLY_RESPONSES_BUCKET);
+    // The claimant's request is refused: it releases its claim, and the waiter (claiming next) fetches, not waiting out the claim.
+    wire.script.delayMs = 150;
+    wire.script.refuse = 1;
+    let started = Date.now();
+    try {
+      const settled = await Promise.allSettled([a.search(query('graph sampling')), new Promise((resolve) => setTimeout(resolve, 30)).then(() => b.search(query('graph sampling')))]);
+      expect(settled.map((outcome) => outcome.status)).toEqual(['rejected', 'fulfilled']);
+      expect(settled[1]).toMatchObject({ value: { requests: 1 } });
+    } finally {
+      wire.script.delayMs = 0;
+      wire.script.refuse = 0;
+    }
+    expect(wire.searches.filter((s) => s === 'graph sampling')).toHaveLength(2);
+    expect(Date.now() - started).toBeLessThan(3_000);
+
+    // A claim whose time has passed (its replica died) is taken over at once.
+    await kv.put(`claim.${responseCacheKey('openalex', query('graph coarsening'))}`, JSON.stringify({ untilMs: t - 1 }));
+    started = Date.now();
+    await expect(a.search(query('graph coarsening'))).resolves.toMatchObject({ requests: 1 });
+    expect(Date.now() - started).toBeLessThan(3_000);
+
+    // A live claim whose replica never answers: the search waits out the claim's life (400 ms here), not much longer, then fetches.
+    const c = await replica({ claimMs: 400, claimPollMs: 20 });
+    await kv.put(`claim.${responseCacheKey('openalex', query('graph rewiring'))}`, JSON.stringify({ untilMs: t + 3_600_000 }));
+    started = Date.now();
+    await expect(c.search(query('graph rewiring'))).resolves.toMatchObject({ requests: 1 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+    expect(Date.now() - started).toBeLessThan(2_500);
+    expect(wire.searches.filter((s) => s === 'graph rewiring')).toHaveLength(1);
   });
 
   it('degrades to fetching while NATS is down: searches still answer, the log says so once, and sharing resumes', async () => {
@@ -129,4 +194,91 @@ describe('scholarly results shared across replicas (a real JetStream KV bucket)'
     await expect(a.search(query('graph unpooling'))).resolves.toMatchObject({ requests: 0 });
     expect(wire.searches.filter((s) => s === 'graph unpooling')).toHaveLength(1);
   }, 30_000);
+});
+
+describe('a full scholarly results bucket (a real JetStream KV bucket at its byte bound)', () => {
+  let nats: NatsServerHandle;
+  let wire: Awaited<ReturnType<typeof openAlexWire>>;
+  let admin: NatsConnection;
+  const connections: NatsConnection[] = [];
+  const clock = { now: () => 1_000_000_000, sleep: () => Promise.resolve() };
+  const logged: { level: string; message: string }[] = [];
+  const logger = { info: (_fields: object, message: string) => void logged.push({ level: 'info', message }), warn: (_fields: object, message: string) => void logged.push({ level: 'warn', message }) };
+  const FULL = 'scholarly results bucket is full: new results are cached per process until older ones expire (stored ones are still shared)';
+  const FILLER = 'filler';
+
+  beforeAll(async () => {
+    nats = await privateNatsServer();
+    wire = await openAlexWire();
+    admin = await connect({ servers: nats.url });
+    connections.push(admin);
+    // The catalog's bucket with a small byte bound, so that a test can fill it.
+    await ensureKvBucket(await jetstreamManager(admin), { ...KV_BUCKETS.scholarlyResponses, maxBytes: 64 * 1024 });
+  });
+  afterAll(async () => {
+    await Promise.all(connections.map((nc) => nc.close()));
+    await nats.dispose();
+    await new Promise((resolve) => wire.server.close(resolve));
+  });
+
+  async function replica(): Promise<ScholarlySource> {
+    const nc = await connect({ servers: nats.url });
+    connections.push(nc);
+    const env = { OPENPAW_SCHOLARLY_SOURCES: 'openalex', OPENPAW_OPENALEX_BASE_URL: wire.url, OPENPAW_SCHOLARLY_CACHE_TTL_MS: '60000' };
+    return createScholarlySourcesFromEnv(env, { clock, sharedResponses: { ...scholarlyResponses(nc, logger), timeoutMs: 500, claimMs: 5_000 } })[0]!;
+  }
+
+  /** Fills the bucket with values until it refuses one (as old results would), leaving no room for a result. */
+  async function fill(): Promise<void> {
+    const kv = await new Kvm(admin).open(SCHOLARLY_RESPONSES_BUCKET);
+    for (let i = 0; ; i += 1) {
+      try {
+        await kv.put(`${FILLER}.${i}`, new Uint8Array(8 * 1024));
+      } catch (error) {
+        expect(String(error)).toMatch(/maximum bytes exceeded/);
+        break;
+      }
+    }
+    // Small leftovers too, down to less than a result's size.
+    for (let i = 0; ; i += 1) {
+      try {
+        await kv.put(`${FILLER}.small.${i}`, new Uint8Array(64));
+      } catch {
+        return;
+      }
+    }
+  }
+
+  it('still answers every search, shares what it held, logs the refusal once, and shares again once room is made', async () => {
+    const [a, b] = await Promise.all([replica(), replica()]);
+    await a.search(query('stored before'));
+    await fill();
+    logged.length = 0;
+    // Each search answers (fetched), without waiting on a claim the full bucket could not record.
+    const started = Date.now();
+    for (const text of ['full one', 'full two', 'full three']) await expect(a.search(query(text))).resolves.toMatchObject({ requests: 1 });
+    await expect(b.search(query('full one'))).resolves.toMatchObject({ requests: 1 });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // The full bucket recorded no claim either (a search fetched without one).
+    expect(await (await new Kvm(admin).open(SCHOLARLY_RESPONSES_BUCKET)).get(`claim.${responseCacheKey('openalex', query('full one'))}`)).toBeNull();
+    // What the bucket held before it filled is still shared.
+    await expect(b.search(query('stored before'))).resolves.toMatchObject({ requests: 0 });
+    // Once per replica, however many searches: not once a request.
+    expect(logged).toEqual([{ level: 'warn', message: FULL }, { level: 'warn', message: FULL }]);
+
+    // Keys expire (here: purged), and results are shared again; the log says so.
+    await (await jetstreamManager(admin)).streams.purge(kvStreamName(SCHOLARLY_RESPONSES_BUCKET), { filter: `$KV.${SCHOLARLY_RESPONSES_BUCKET}.${FILLER}.>` });
+    logged.length = 0;
+    await expect(a.search(query('room again'))).resolves.toMatchObject({ requests: 1 });
+    await expect(b.search(query('room again'))).resolves.toMatchObject({ requests: 0 });
+    expect(logged).toEqual([{ level: 'info', message: 'scholarly results bucket accepts new results again' }]);
+    expect(wire.searches.filter((s) => s === 'room again')).toHaveLength(1);
+
+    // Full again: said again, once.
+    await fill();
+    logged.length = 0;
+    await a.search(query('full four'));
+    await a.search(query('full five'));
+    expect(logged).toEqual([{ level: 'warn', message: FULL }]);
+  });
 });
