@@ -52,8 +52,10 @@ export type Answer =
   | { readonly kind: 'roots'; readonly variable: string; readonly roots: readonly Complex[] }
   | { readonly kind: 'no_solution' }
   | { readonly kind: 'all_values'; readonly variable: string }
-  | { readonly kind: 'assignment'; readonly values: Readonly<Record<string, number>> }
-  | { readonly kind: 'inequality'; readonly variable: string; readonly relation: Relation; readonly bound: number }
+  /** `exact`: each value exactly ("1/3"), where `values` holds only the nearest doubles. */
+  | { readonly kind: 'assignment'; readonly values: Readonly<Record<string, number>>; readonly exact?: Readonly<Record<string, string>> }
+  /** `exactBound`: the bound exactly, where `bound` is only the nearest double. */
+  | { readonly kind: 'inequality'; readonly variable: string; readonly relation: Relation; readonly bound: number; readonly exactBound?: string }
   /** An expression in mathjs syntax; `upToConstant` for antiderivatives (+ C). */
   | {
       readonly kind: 'expression';
