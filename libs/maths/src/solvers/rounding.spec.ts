@@ -47,6 +47,15 @@ describe('an answer rounded as asked is the exact answer rounded, never its doub
     expect(solved(problem).finalAnswer).toBe(answer);
   });
 
+  it.each([
+    ['Solve 3x + 5 = 9007199254740991', 'x = 9007199254740986/3 ≈ 3002399751580328.67'],
+    ['Solve 3x = 1000000000000', 'x = 1000000000000/3 ≈ 333333333333.33'],
+    ['Solve 3x = 10', 'x = 10/3 ≈ 3.333333333'],
+  ])('given %j, then the decimal beside a large exact answer keeps its whole part: %j', (problem, answer) => {
+    // "≈ 3002399752000000" (10 significant figures of the double) read as a whole number 420,000 away.
+    expect(solved(problem).finalAnswer).toBe(answer);
+  });
+
   it('the working shows the exact value rounded', () => {
     expect(solved('Solve 3x = 9007199254740986 to 1 d.p.').steps.at(-1)).toEqual({ title: 'Round to 1 decimal place', detail: '9007199254740986/3 ≈ 3002399751580328.7' });
   });
