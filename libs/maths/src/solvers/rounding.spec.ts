@@ -56,6 +56,15 @@ describe('an answer rounded as asked is the exact answer rounded, never its doub
     expect(solved(problem).finalAnswer).toBe(answer);
   });
 
+  it.each([
+    ['Solve x^2 - 1000000x + 1 = 0', 'x = 500000 ± 127√15500031 (x ≈ 1000000 or x ≈ 0.000001)'],
+    ['Solve x^2 - 100000x + 1 = 0', 'x = 50000 ± √2499999999 (x ≈ 99999.99999 or x ≈ 0.00001)'],
+    ['Solve x^2 + 100000x + 1 = 0', 'x = -50000 ± √2499999999 (x ≈ -0.00001 or x ≈ -99999.99999)'],
+  ])('given %j, then the root near zero is not lost to cancellation: %j', (problem, answer) => {
+    // p − s√m as doubles gave 0.000001000007614 and 0.00001000000339 (true 1.000000000001e-6 and 1.0000000001e-5).
+    expect(solved(problem).finalAnswer).toBe(answer);
+  });
+
   it('the working shows the exact value rounded', () => {
     expect(solved('Solve 3x = 9007199254740986 to 1 d.p.').steps.at(-1)).toEqual({ title: 'Round to 1 decimal place', detail: '9007199254740986/3 ≈ 3002399751580328.7' });
   });
