@@ -20,7 +20,8 @@ import { solveCoordinateLine } from './solvers/coordinate-line.js';
 import { solveRightTriangle } from './solvers/right-triangle.js';
 import { solveSpeedDistanceTime } from './solvers/speed-distance-time.js';
 import { solveUnitConversion } from './solvers/unit-conversion.js';
-import { roundedText, roundingStep, withoutRounding } from './solvers/rounding.js';
+import { roundedExactText, roundedText, roundingStep, unroundable, withoutRounding } from './solvers/rounding.js';
+import { formatDecimal, Rational } from './core/rational.js';
 import { ambiguousComma, mathStatements, type MathStatement } from './text/extract.js';
 import { detectIntent } from './text/intent.js';
 import { normaliseMaths } from './text/normalise.js';
@@ -118,18 +119,23 @@ function roundedAsAsked(ctx: ProblemContext, read: MathsReading): SolverResult {
   const exact = routeAlgebra({ ...ctx, normalised, lower: normalised.toLowerCase(), statements });
   if (exact?.solved !== true) return exact;
   const { answer } = exact;
-  let finalAnswer: string;
-  let value: number;
-  if (answer.kind === 'number') {
-    value = answer.value;
-    finalAnswer = `≈ ${roundedText(value, rounding)}`;
-  } else if (answer.kind === 'roots' && answer.roots.every((r) => r.im === 0)) {
-    value = answer.roots[0]!.re;
-    finalAnswer = answer.roots.map((r) => `${answer.variable} ≈ ${roundedText(r.re, rounding)}`).join(' or ');
-  } else {
-    return { solved: false, inScope: true, category: exact.category, reason: 'a rounding instruction for an answer that is not a number' };
+  const values = answer.kind === 'number' ? [{ re: answer.value, exact: answer.exact }] : answer.kind === 'roots' && answer.roots.every((r) => r.im === 0) ? answer.roots : undefined;
+  if (values === undefined) return { solved: false, inScope: true, category: exact.category, reason: 'a rounding instruction for an answer that is not a number' };
+  // An exact (rational) answer is rounded exactly; a double only where it is far enough from a half, and
+  // its units held, for its rounding to be the number's.
+  const rounded: { readonly text: string; readonly from: string }[] = [];
+  for (const v of values) {
+    const exactValue = v.exact === undefined ? undefined : Rational.parseFraction(v.exact);
+    if (exactValue !== undefined) {
+      rounded.push({ text: roundedExactText(exactValue, rounding), from: exactValue.toString() });
+      continue;
+    }
+    const unsure = unroundable(v.re, rounding);
+    if (unsure !== undefined) return { solved: false, inScope: true, category: exact.category, reason: unsure };
+    rounded.push({ text: roundedText(v.re, rounding), from: formatDecimal(v.re, 10) });
   }
-  const steps = answer.kind === 'number' ? [roundingStep(value, rounding)] : answer.roots.map((r) => roundingStep(r.re, rounding));
+  const finalAnswer = answer.kind === 'roots' ? rounded.map((r) => `${answer.variable} ≈ ${r.text}`).join(' or ') : `≈ ${rounded[0]!.text}`;
+  const steps = rounded.map((r) => roundingStep(r.from, r.text, rounding));
   // The problem as read names the instruction too ("solving 22/7, rounded to 2 decimal places").
   const problem = `${statements.map((st) => st.text).join(', ')}, rounded to ${rounding.places} ${rounding.places === 1 ? rounding.kind.replace(/s$/, '') : rounding.kind}`;
   return { ...exact, problem, steps: [...exact.steps, ...steps], finalAnswer };

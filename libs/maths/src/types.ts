@@ -39,18 +39,23 @@ export interface Step {
 export interface Complex {
   readonly re: number;
   readonly im: number;
+  /** A rational root exactly ("9007199254740986/3"), where `re` is only the nearest double. */
+  readonly exact?: string;
 }
 
 export type Relation = '<' | '<=' | '>' | '>=';
 
 /** The final answer in a form a checker can compare (the text form is `finalAnswer`). */
 export type Answer =
-  | { readonly kind: 'number'; readonly value: number; readonly unit?: string }
+  /** `exact`: a rational value exactly ("22/7"), where `value` is only the nearest double. */
+  | { readonly kind: 'number'; readonly value: number; readonly unit?: string; readonly exact?: string }
   | { readonly kind: 'roots'; readonly variable: string; readonly roots: readonly Complex[] }
   | { readonly kind: 'no_solution' }
   | { readonly kind: 'all_values'; readonly variable: string }
-  | { readonly kind: 'assignment'; readonly values: Readonly<Record<string, number>> }
-  | { readonly kind: 'inequality'; readonly variable: string; readonly relation: Relation; readonly bound: number }
+  /** `exact`: each value exactly ("1/3"), where `values` holds only the nearest doubles. */
+  | { readonly kind: 'assignment'; readonly values: Readonly<Record<string, number>>; readonly exact?: Readonly<Record<string, string>> }
+  /** `exactBound`: the bound exactly, where `bound` is only the nearest double. */
+  | { readonly kind: 'inequality'; readonly variable: string; readonly relation: Relation; readonly bound: number; readonly exactBound?: string }
   /** An expression in mathjs syntax; `upToConstant` for antiderivatives (+ C). */
   | {
       readonly kind: 'expression';

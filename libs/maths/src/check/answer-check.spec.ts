@@ -75,4 +75,36 @@ describe('checking a model’s final answer', () => {
     expect(checkFinalAnswer('Prove that there are infinitely many primes.', 'Euclid’s argument').verdict).toBe('unchecked');
     expect(checkFinalAnswer('Solve 2x + 3 = 7', 'the value two').verdict).toBe('unchecked');
   });
+
+  describe('an exact answer is compared exactly, never as the nearest double (issue 24)', () => {
+    // Each was "agrees" before, so a wrong model answer was labelled "checked by the maths engine": the
+    // engine's exact answer was compared as a double (3002399751580328.5 is 9007199254740986/3 to a
+    // double) with an allowance for floating noise that, at these sizes, spans several decimals.
+    it.each([
+      ['Solve 3x = 9007199254740986', 'x = 3002399751580328.5'],
+      ['Solve 3x = 9007199254740986', 'x = 3002399751580328.6'],
+      ['Solve 3x = 1000000000000', 'x = 333333333333.5'],
+      ['Evaluate 1000000000000/3', '333333333333.5'],
+      ['Solve 7x = 1000000000000000', 'x = 142857142857143'],
+      ['Solve 7x = 1000000000000000', 'x = 142857142857142.8'],
+      ['Solve x + y = 1000000000000, x - y = 1', 'x = 500000000000.7, y = 499999999999.3'],
+      ['Solve 3x > 1000000000000', 'x > 333333333333.5'],
+    ])('disagrees: %j ← %j', (problem, answer) => {
+      expect(checkFinalAnswer(problem, answer).verdict).toBe('disagrees');
+    });
+
+    it.each([
+      ['Solve 3x = 9007199254740986', 'x = 3002399751580328.7'],
+      ['Solve 3x = 9007199254740986', 'x = 9007199254740986/3'],
+      ['Solve 3x = 1000000000000', 'x = 333333333333.33'],
+      ['Solve 7x = 1000000000000000', 'x = 142857142857142.9'],
+      ['Solve x + y = 1000000000000, x - y = 1', 'x = 500000000000.5, y = 499999999999.5'],
+      ['Solve 3x > 1000000000000', 'x > 333333333333.3'],
+      ['Solve 3x = 1', 'x = 0.33'],
+      ['Solve 3x = 1', 'x = \\frac{2}{6}'],
+      ['Solve 8x = -1', 'x = -0.125'],
+    ])('agrees with a right answer, exact or rounded: %j ← %j', (problem, answer) => {
+      expect(checkFinalAnswer(problem, answer).verdict).toBe('agrees');
+    });
+  });
 });

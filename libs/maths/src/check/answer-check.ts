@@ -2,6 +2,7 @@ import { type MathNode } from 'mathjs';
 import { mj } from '../core/mathjs.js';
 import { DEFAULT_MATHS_BUDGET, type MathsBudget } from '../core/budget.js';
 import { pastExactRange, unheldNumeralIn } from '../core/exact-range.js';
+import { Rational } from '../core/rational.js';
 import { solveProblem } from '../engine.js';
 import { readMaths } from '../text/reading.js';
 import type { Answer, EngineSolution } from '../types.js';
@@ -108,7 +109,7 @@ function compare(expected: Answer, text: string): boolean | undefined {
       const values = listed.filter((v, i) => listed.findIndex((w) => near(w.re, v.re, 1e-12) && near(w.im, v.im, 1e-12)) === i);
       const wanted = expected.roots.filter((r, i) => expected.roots.findIndex((s) => near(s.re, r.re, 1e-12) && near(s.im, r.im, 1e-12)) === i);
       if (values.length !== wanted.length) return false;
-      return wanted.every((r) => values.some((v) => near(v.re, r.re, v.tolerance) && near(v.im, r.im, v.tolerance)));
+      return wanted.every((r) => values.some((v) => (r.exact !== undefined && v.im === 0 ? agrees(v.written, r.exact, v.re, r.re, v.tolerance) : near(v.re, r.re, v.tolerance) && near(v.im, r.im, v.tolerance))));
     }
     case 'number': {
       const numbers = [...text.replace(/(\d),(\d{3})/g, '$1$2').matchAll(/-?\d+(?:\.\d+)?(?:\s*\/\s*\d+)?/g)];
@@ -127,7 +128,7 @@ function compare(expected: Answer, text: string): boolean | undefined {
         );
         if (withPi !== undefined) return near(withPi.re, expected.value, 1e-9);
       }
-      return near(value, expected.value, tolerance);
+      return agrees(last.replace(/\s+/g, ''), expected.exact, value, expected.value, tolerance);
     }
     case 'assignment': {
       for (const [name, value] of Object.entries(expected.values)) {
@@ -135,7 +136,7 @@ function compare(expected: Answer, text: string): boolean | undefined {
         if (match === null) return undefined;
         const got = evaluate(match[1]!);
         if (got === undefined) return undefined;
-        if (!near(got.re, value, toleranceOf(match[1]!))) return false;
+        if (!agrees(match[1]!, expected.exact?.[name], got.re, value, toleranceOf(match[1]!))) return false;
       }
       return true;
     }
@@ -144,7 +145,7 @@ function compare(expected: Answer, text: string): boolean | undefined {
       if (match === null) return undefined;
       const bound = evaluate(match[2]!.replace(/\(.*\)$/, ''));
       if (bound === undefined) return undefined;
-      return match[1] === expected.relation && near(bound.re, expected.bound, toleranceOf(match[2]!));
+      return match[1] === expected.relation && agrees(match[2]!.replace(/\(.*\)$/, ''), expected.exactBound, bound.re, expected.bound, toleranceOf(match[2]!));
     }
     case 'expression': {
       // A formula for another letter ("u = v − at" to "make t the subject") answers another question.
@@ -202,6 +203,8 @@ interface Value {
   readonly re: number;
   readonly im: number;
   readonly tolerance: number;
+  /** The value as written ("3002399751580328.7", "9007199254740986/3"), for an exact comparison. */
+  readonly written: string;
 }
 
 /** The values in "x = 2 or x = -3", "x = (-1 ± √5)/2", "x = 1 ± 2i", "x ≈ 0.618, x ≈ -1.618". */
@@ -219,7 +222,7 @@ function valuesOf(text: string, variable: string): Value[] | undefined {
     for (const v of variants) {
       const got = evaluate(v);
       if (got === undefined) return undefined;
-      out.push({ ...got, tolerance: toleranceOf(v) });
+      out.push({ ...got, tolerance: toleranceOf(v), written: v });
     }
   }
   return out.length === 0 ? undefined : out;
@@ -250,6 +253,34 @@ function readNumber(text: string): [number, number] {
     return [a! / b!, 1e-9];
   }
   return [Number(text), toleranceOf(text)];
+}
+
+/**
+ * A written value against the engine's, exactly where the engine's is exact (a rational) and the written
+ * one a plain number or fraction: a fraction or whole number must equal it, a decimal must lie within
+ * half a unit of its last place (so 3002399751580328.5 is not 9007199254740986/3, though the two are
+ * one double). Otherwise as doubles, by `near`.
+ */
+function agrees(written: string, exact: string | undefined, got: number, expected: number, tolerance: number): boolean {
+  const engine = exact === undefined ? undefined : Rational.parseFraction(exact);
+  const given = engine === undefined ? undefined : writtenRational(written);
+  if (engine === undefined || given === undefined) return near(got, expected, tolerance);
+  const places = /\.(\d+)/.exec(written)?.[1]?.length;
+  if (places === undefined) return given.equals(engine);
+  return given.sub(engine).abs().compare(Rational.of(1n, 2n * 10n ** BigInt(places))) <= 0;
+}
+
+/** "-3.25", "9007199254740986/3", "((1)/(3))", "-(7/2)" exactly; undefined for anything else (roots, π, products). */
+function writtenRational(text: string): Rational | undefined {
+  const bare = text.replace(/[\s()]/g, '');
+  const match = /^(-?)(\d+(?:\.\d+)?)(?:\/(\d+(?:\.\d+)?))?$/.exec(bare);
+  if (match === null) return undefined;
+  const [, sign, top = '', bottom] = match;
+  const numerator = Rational.parse(top);
+  const denominator = bottom === undefined ? Rational.ONE : Rational.parse(bottom);
+  if (numerator === undefined || denominator === undefined || denominator.isZero) return undefined;
+  const value = numerator.div(denominator);
+  return sign === '-' ? value.neg() : value;
 }
 
 /**

@@ -35,6 +35,13 @@ export class Rational {
     return sign === '-' ? value.neg() : value;
   }
 
+  /** `7`, `-3/4` (as `toString` writes them), or a decimal as `parse` reads them; undefined for anything else. */
+  static parseFraction(text: string): Rational | undefined {
+    const match = /^\s*(-?\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+    if (match === null) return Rational.parse(text);
+    return BigInt(match[2]!) === 0n ? undefined : Rational.of(BigInt(match[1]!), BigInt(match[2]!));
+  }
+
   /** A float that is exactly an integer or a short decimal (as typed by a person); undefined otherwise. */
   static fromNumber(value: number): Rational | undefined {
     if (!Number.isFinite(value)) return undefined;

@@ -59,17 +59,31 @@ export function texSurdPair(pair: SurdPair): string {
   return c === 1n ? top : `\\frac{${top}}{${c}}`;
 }
 
-/** The two numeric values (re, im) of the pair: + first. */
+/**
+ * The two numeric values (re, im) of the pair: + first. The real root farther from zero is computed
+ * directly and the nearer one from the exact product of the roots (p² − s²m): p − s√m computed as
+ * doubles cancels when the two are close ("x² − 1000000x + 1 = 0" gave 0.000001000007614 for
+ * 0.000001000000000001).
+ */
 export function surdValues(pair: SurdPair): [{ re: number; im: number }, { re: number; im: number }] {
   const p = pair.p.toNumber();
   const s = Math.abs(pair.s.toNumber()) * Math.sqrt(Number(pair.m));
-  return pair.imaginary
+  if (pair.imaginary) {
+    return [
+      { re: p, im: s },
+      { re: p, im: -s },
+    ];
+  }
+  const product = pair.p.mul(pair.p).sub(pair.s.mul(pair.s).mul(Rational.of(pair.m))).toNumber();
+  const far = p >= 0 ? p + s : p - s;
+  const near = far === 0 ? 0 : product / far;
+  return p >= 0
     ? [
-        { re: p, im: s },
-        { re: p, im: -s },
+        { re: far, im: 0 },
+        { re: near, im: 0 },
       ]
     : [
-        { re: p + s, im: 0 },
-        { re: p - s, im: 0 },
+        { re: near, im: 0 },
+        { re: far, im: 0 },
       ];
 }

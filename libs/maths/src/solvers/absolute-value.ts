@@ -56,7 +56,7 @@ export function solveAbsoluteValue(lhs: MathNode, rhs: MathNode, variable: strin
     problem,
     steps,
     finalAnswer: roots.length === 0 ? 'no solution' : roots.map((r) => `${variable} = ${exactWithDecimal(r)}`).join(' or '),
-    answer: roots.length === 0 ? { kind: 'no_solution' } : { kind: 'roots', variable, roots: roots.map((r) => ({ re: r.toNumber(), im: 0 })) },
+    answer: roots.length === 0 ? { kind: 'no_solution' } : { kind: 'roots', variable, roots: roots.map((r) => ({ re: r.toNumber(), im: 0, exact: r.toString() })) },
     verification: 'each root substituted into the original equation (exact)',
   };
 }

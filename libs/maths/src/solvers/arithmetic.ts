@@ -61,7 +61,7 @@ export function solveArithmetic(node: MathNode, intent: Intent): SolverResult {
     problem: texOf(node),
     steps,
     finalAnswer,
-    answer: { kind: 'number', value: independent },
+    answer: { kind: 'number', value: independent, ...(exactTotal === undefined ? {} : { exact: exactTotal.toString() }) },
     verification: 'the step-by-step result matches a direct evaluation of the whole expression',
   };
   return solved;

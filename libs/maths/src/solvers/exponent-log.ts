@@ -52,7 +52,7 @@ export function solveExponentialOrLogEquation(lhs: MathNode, rhs: MathNode, vari
     problem,
     steps,
     finalAnswer: `${variable} = ${exactWithDecimal(solution)}`,
-    answer: { kind: 'roots', variable, roots: [{ re: solution.toNumber(), im: 0 }] },
+    answer: { kind: 'roots', variable, roots: [{ re: solution.toNumber(), im: 0, exact: solution.toString() }] },
     verification: 'substituted into the original equation',
   };
   return solved;

@@ -24,7 +24,7 @@ describe('linear equations', () => {
     const solution = solved('Solve 3(x - 2) = 12');
     expect(solution.steps.map((s) => s.title)).toEqual(['The problem as read', 'Write the equation', 'Expand and collect like terms on each side', 'Move the x terms to the left and the numbers to the right', 'Divide both sides by 3', 'Check by substitution']);
     expect(solution.steps.at(-1)!.detail).toContain('the left side is \\(12\\) and the right side is \\(12\\)');
-    expect(solution.answer).toEqual({ kind: 'roots', variable: 'x', roots: [{ re: 6, im: 0 }] });
+    expect(solution.answer).toEqual({ kind: 'roots', variable: 'x', roots: [{ re: 6, im: 0, exact: '6' }] });
   });
 
   it('refuses two unknowns in one equation', () => {

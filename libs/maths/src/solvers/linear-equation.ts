@@ -60,7 +60,7 @@ export function solveLinearEquation(lhs: MathNode, rhs: MathNode, left: Polynomi
     problem,
     steps,
     finalAnswer: `${variable} = ${exactWithDecimal(solution)}`,
-    answer: { kind: 'roots', variable, roots: [{ re: solution.toNumber(), im: 0 }] },
+    answer: { kind: 'roots', variable, roots: [{ re: solution.toNumber(), im: 0, exact: solution.toString() }] },
     verification: 'substituted into both sides (exact)',
   };
 }

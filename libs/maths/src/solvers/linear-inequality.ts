@@ -48,7 +48,7 @@ export function solveLinearInequality(lhs: MathNode, rhs: MathNode, op: Relation
     problem,
     steps,
     finalAnswer: `${x} ${TEXT[finalOp]} ${exactWithDecimal(bound)}`,
-    answer: { kind: 'inequality', variable: x, relation: finalOp, bound: bound.toNumber() },
+    answer: { kind: 'inequality', variable: x, relation: finalOp, bound: bound.toNumber(), exactBound: bound.toString() },
     verification: 'the boundary and a test point on each side substituted (exact)',
   };
 }

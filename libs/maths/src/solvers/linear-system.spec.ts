@@ -15,7 +15,7 @@ describe('linear systems', () => {
   });
 
   it('solves a 3×3 system', () => {
-    expect(solved('Solve simultaneously: x + y + z = 6 and 2x - y + z = 3 and x + 2y - z = 2').answer).toEqual({ kind: 'assignment', values: { x: 1, y: 2, z: 3 } });
+    expect(solved('Solve simultaneously: x + y + z = 6 and 2x - y + z = 3 and x + 2y - z = 2').answer).toEqual({ kind: 'assignment', values: { x: 1, y: 2, z: 3 }, exact: { x: '1', y: '2', z: '3' } });
   });
 
   it('reorders when the first pivot is zero', () => {

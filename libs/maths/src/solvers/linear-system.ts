@@ -77,7 +77,7 @@ export function solveLinearSystem(equations: readonly SystemEquation[], variable
     problem,
     steps,
     finalAnswer: variables.map((v, i) => `${v} = ${exactWithDecimal(solution[i]!)}`).join(', '),
-    answer: { kind: 'assignment', values: Object.fromEntries(variables.map((v, i) => [v, solution[i]!.toNumber()])) },
+    answer: { kind: 'assignment', values: Object.fromEntries(variables.map((v, i) => [v, solution[i]!.toNumber()])), exact: Object.fromEntries(variables.map((v, i) => [v, solution[i]!.toString()])) },
     verification: 'substituted into every equation (exact)',
   };
   return solved;

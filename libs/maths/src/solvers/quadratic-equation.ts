@@ -44,7 +44,7 @@ export function solveQuadraticEquation(lhs: MathNode, rhs: MathNode, difference:
     if (r1.equals(r2)) {
       steps.push({ title: 'The discriminant is zero: a perfect square', detail: m(`${a.equals(Rational.ONE) ? '' : a.toTex()}${factorTex(x, r1)}^2 = 0`) });
       steps.push({ title: 'Solve', detail: `${m(`${x} = ${r1.toTex()}`)} (a double root). Check: substituting gives ${m('0 = 0')}.` });
-      return done(`${x} = ${exactWithDecimal(r1)}`, [r1.toNumber()]);
+      return done(`${x} = ${exactWithDecimal(r1)}`, [r1]);
     }
     const lead = a.div(leadOf(r1).mul(leadOf(r2)));
     steps.push({
@@ -54,7 +54,7 @@ export function solveQuadraticEquation(lhs: MathNode, rhs: MathNode, difference:
     steps.push({ title: 'Set each factor to zero', detail: `${m(`${x} = ${r1.toTex()}`)} or ${m(`${x} = ${r2.toTex()}`)}` });
     steps.push({ title: 'Check by substitution', detail: `Both values make ${m(standard.toTex())} equal to ${m('0')}.` });
     const [lo, hi] = r1.compare(r2) < 0 ? [r1, r2] : [r2, r1];
-    return done(`${x} = ${exactWithDecimal(lo)} or ${x} = ${exactWithDecimal(hi)}`, [lo.toNumber(), hi.toNumber()]);
+    return done(`${x} = ${exactWithDecimal(lo)} or ${x} = ${exactWithDecimal(hi)}`, [lo, hi]);
   }
 
   const pair: SurdPair = { p: vertex, s: spread, m: root.m, imaginary: discriminant.sign < 0 };
@@ -90,7 +90,7 @@ export function solveQuadraticEquation(lhs: MathNode, rhs: MathNode, difference:
     verification: 'sum and product of the roots compared with -b/a and c/a (exact)',
   };
 
-  function done(finalAnswer: string, roots: number[]): EngineSolution {
+  function done(finalAnswer: string, roots: Rational[]): EngineSolution {
     return {
       solved: true,
       category: 'quadratic_equation',
@@ -98,7 +98,7 @@ export function solveQuadraticEquation(lhs: MathNode, rhs: MathNode, difference:
       problem,
       steps,
       finalAnswer,
-      answer: { kind: 'roots', variable: x, roots: roots.map((re) => ({ re, im: 0 })) },
+      answer: { kind: 'roots', variable: x, roots: roots.map((r) => ({ re: r.toNumber(), im: 0, exact: r.toString() })) },
       verification: 'each root substituted into the equation (exact)',
     };
   }

@@ -61,7 +61,7 @@ function pythagoras(t: string, rounding: ReturnType<typeof roundingAsked>): Solv
   const [leg1, leg2, hypotenuse] = b !== undefined ? [a.toNumber(), b.toNumber(), value] : [a.toNumber(), value, c!.toNumber()];
   if (Math.abs(leg1 ** 2 + leg2 ** 2 - hypotenuse ** 2) > 1e-9 * hypotenuse ** 2) throw new Error('the sides do not satisfy Pythagoras');
   const exactAnswer = side.asRational() !== undefined;
-  if (rounding !== undefined) steps.push(roundingStep(value, rounding));
+  if (rounding !== undefined) steps.push(roundingStep(value, roundedText(value, rounding), rounding));
   const unitText = unit === undefined ? '' : ` ${unit}`;
   const finalAnswer = rounding !== undefined ? `${roundedText(value, rounding)}${unitText}` : exactAnswer ? `${side.toString()}${unitText}` : `${side.toString()}${unitText} ≈ ${roundedText(value, undefined)}${unitText}`;
   return {
@@ -130,7 +130,7 @@ function trigonometry(t: string, degrees: number, angleNumber: number, rounding:
   if (Math.abs((Math.atan2(opposite, adjacent) * 180) / Math.PI - degrees) > 1e-9 || Math.abs(known2 - knownValue) > 1e-9 * knownValue || Math.abs(opposite ** 2 + adjacent ** 2 - hypotenuse ** 2) > 1e-9 * hypotenuse ** 2) {
     throw new Error('the triangle found does not have the angle and side given');
   }
-  if (rounding !== undefined) steps.push(roundingStep(value, rounding));
+  if (rounding !== undefined) steps.push(roundingStep(value, roundedText(value, rounding), rounding));
   const unitText = unit === undefined ? '' : ` ${unit}`;
   return {
     solved: true,

@@ -76,7 +76,7 @@ describe('syllabus solvers (issue 24): each answers with steps and a check, or r
   ])('absolute value: %j → %j', (text, roots) => {
     const s = solved(text);
     expect(s.category).toBe('absolute_value');
-    expect(s.answer).toEqual({ kind: 'roots', variable: expect.any(String) as string, roots: roots.map((re) => ({ re, im: 0 })) });
+    expect(s.answer).toEqual({ kind: 'roots', variable: expect.any(String) as string, roots: roots.map((re) => ({ re, im: 0, exact: String(re) })) });
   });
 
   it('absolute value: equal to a negative number has no solution', () => {
@@ -138,8 +138,8 @@ describe('wrong answers found by trying unseen wordings: each is refused now, ne
   });
 
   it('honours a single decimal comma and a thousands separator', () => {
-    expect(solved('Solve 2,5x + 1 = 6').answer).toEqual({ kind: 'roots', variable: 'x', roots: [{ re: 2, im: 0 }] });
-    expect(solved('What is 1,250 + 3?').answer).toEqual({ kind: 'number', value: 1253 });
+    expect(solved('Solve 2,5x + 1 = 6').answer).toEqual({ kind: 'roots', variable: 'x', roots: [{ re: 2, im: 0, exact: '2' }] });
+    expect(solved('What is 1,250 + 3?').answer).toEqual({ kind: 'number', value: 1253, exact: '1253' });
     expect(solved('Find the midpoint of (3,4) and (5,8).').answer).toEqual({ kind: 'point', coordinates: [4, 6] });
   });
 });

@@ -79,6 +79,6 @@ describe('the asked-for unknown', () => {
   it('given a solved problem, then the solution opens with the problem as parsed and the asked-for unknown', () => {
     const outcome = solveProblem('Solve for y: 5y - 4 = 2y + 11');
     expect(outcome.solved && outcome.steps[0]?.detail).toBe('solving 5y - 4 = 2y + 11 for y');
-    expect(outcome.solved && outcome.answer).toEqual({ kind: 'roots', variable: 'y', roots: [{ re: 5, im: 0 }] });
+    expect(outcome.solved && outcome.answer).toEqual({ kind: 'roots', variable: 'y', roots: [{ re: 5, im: 0, exact: '5' }] });
   });
 });

@@ -1,0 +1,91 @@
+import { solveProblem } from '../engine.js';
+import { Rational } from '../core/rational.js';
+import type { EngineSolution } from '../types.js';
+import { roundedExactText, unroundable } from './rounding.js';
+
+function solved(text: string): EngineSolution {
+  const outcome = solveProblem(text);
+  if (!outcome.solved) throw new Error(`declined: ${outcome.reason}`);
+  return outcome;
+}
+
+/** The exact rounding, half away from zero, computed here with bigint alone: |p/q| to `places` decimals. */
+function expectedRounding(p: bigint, q: bigint, places: number): string {
+  const scale = 10n ** BigInt(places);
+  const magnitude = p < 0n ? -p : p;
+  const units = (2n * magnitude * scale + q) / (2n * q);
+  const digits = units.toString().padStart(places + 1, '0');
+  return `${p < 0n ? '-' : ''}${digits.slice(0, -places)}.${digits.slice(-places)}`;
+}
+
+describe('an answer rounded as asked is the exact answer rounded, never its double (issue 24)', () => {
+  // Each was answered wrong and labelled checked: the algebra's exact answer was rounded as the nearest
+  // double (3002399751580328.5 for 9007199254740986/3, which a double cannot hold to one decimal), or
+  // nudged up by the epsilon meant for typed halves (0.1249999999995 → 0.13).
+  it.each([
+    ['Solve 3x = 9007199254740986 to 1 decimal place', 'x ≈ 3002399751580328.7'],
+    ['Solve 3x = 9007199254740986, giving your answer to 2 d.p.', 'x ≈ 3002399751580328.67'],
+    ['Evaluate 9007199254740986/3 to 1 d.p.', '≈ 3002399751580328.7'],
+    ['Solve 3x = 2000000000000000 to 1 d.p.', 'x ≈ 666666666666666.7'],
+    ['Solve 2000000000000x = 249999999999 to 2 d.p.', 'x ≈ 0.12'],
+    ['Evaluate 249999999999/2000000000000 to 2 d.p.', '≈ 0.12'],
+    ['Solve 200000000000x = 24999999999 to 1 d.p.', 'x ≈ 0.1'],
+    ['Solve |x - 1| = 9007199254740980/7 to 1 d.p.', 'x ≈ 1286742750677283.9 or x ≈ -1286742750677281.9'],
+  ])('given %j, then the answer is %j', (problem, answer) => {
+    expect(solved(problem).finalAnswer).toBe(answer);
+  });
+
+  it.each([
+    ['Evaluate 5.35/2 to 2 d.p.', '≈ 2.68'],
+    ['Evaluate 22/7 to 2 d.p.', '≈ 3.14'],
+    ['Solve 3x = 10 to 2 decimal places', 'x ≈ 3.33'],
+    ['Solve 8x = -1 to 2 d.p.', 'x ≈ -0.13'],
+    ['Solve 3x = 10000000000000 to 3 s.f.', 'x ≈ 3330000000000'],
+    ['Solve 3x = 1 to 2 s.f.', 'x ≈ 0.33'],
+    ['Solve x^2 = 2 to 2 d.p.', 'x ≈ 1.41 or x ≈ -1.41'],
+  ])('given %j (a typed half, small values, a surd), then the answer is still %j', (problem, answer) => {
+    expect(solved(problem).finalAnswer).toBe(answer);
+  });
+
+  it.each([
+    ['Solve 3x + 5 = 9007199254740991', 'x = 9007199254740986/3 ≈ 3002399751580328.67'],
+    ['Solve 3x = 1000000000000', 'x = 1000000000000/3 ≈ 333333333333.33'],
+    ['Solve 3x = 10', 'x = 10/3 ≈ 3.333333333'],
+  ])('given %j, then the decimal beside a large exact answer keeps its whole part: %j', (problem, answer) => {
+    // "≈ 3002399752000000" (10 significant figures of the double) read as a whole number 420,000 away.
+    expect(solved(problem).finalAnswer).toBe(answer);
+  });
+
+  it.each([
+    ['Solve x^2 - 1000000x + 1 = 0', 'x = 500000 ± 127√15500031 (x ≈ 1000000 or x ≈ 0.000001)'],
+    ['Solve x^2 - 100000x + 1 = 0', 'x = 50000 ± √2499999999 (x ≈ 99999.99999 or x ≈ 0.00001)'],
+    ['Solve x^2 + 100000x + 1 = 0', 'x = -50000 ± √2499999999 (x ≈ -0.00001 or x ≈ -99999.99999)'],
+  ])('given %j, then the root near zero is not lost to cancellation: %j', (problem, answer) => {
+    // p − s√m as doubles gave 0.000001000007614 and 0.00001000000339 (true 1.000000000001e-6 and 1.0000000001e-5).
+    expect(solved(problem).finalAnswer).toBe(answer);
+  });
+
+  it('the working shows the exact value rounded', () => {
+    expect(solved('Solve 3x = 9007199254740986 to 1 d.p.').steps.at(-1)).toEqual({ title: 'Round to 1 decimal place', detail: '9007199254740986/3 ≈ 3002399751580328.7' });
+  });
+
+  it('matches an independent bigint rounding on generated fractions near 2^53 and near halves', () => {
+    for (let i = 1; i <= 200; i++) {
+      const q = BigInt(3 + (i % 97));
+      const p = (i % 2 === 0 ? 1n : -1n) * (9007199254740991n - BigInt(i * 7919));
+      for (const places of [1, 2, 3]) {
+        expect(roundedExactText(Rational.of(p, q), { places, kind: 'decimal places' })).toBe(expectedRounding(p, q, places));
+      }
+    }
+    // Exactly half rounds away from zero; a hair below rounds down.
+    expect(roundedExactText(Rational.of(-5n, 2n), { places: 0, kind: 'decimal places' })).toBe('-3');
+    expect(roundedExactText(Rational.of(2499999999999n, 1000000000000n), { places: 0, kind: 'decimal places' })).toBe('2');
+    expect(roundedExactText(Rational.of(99999n, 1000n), { places: 3, kind: 'significant figures' })).toBe('100');
+  });
+
+  it('a double is not rounded where its units are not held or it lies within its error of a half', () => {
+    expect(unroundable(3002399751580328.5, { places: 1, kind: 'decimal places' })).toMatch(/more digits than a double holds/);
+    expect(unroundable(0.125, { places: 2, kind: 'decimal places' })).toMatch(/halfway/);
+    expect(unroundable(Math.SQRT2, { places: 2, kind: 'decimal places' })).toBeUndefined();
+  });
+});
