@@ -20,7 +20,7 @@ import { solveCoordinateLine } from './solvers/coordinate-line.js';
 import { solveRightTriangle } from './solvers/right-triangle.js';
 import { solveSpeedDistanceTime } from './solvers/speed-distance-time.js';
 import { solveUnitConversion } from './solvers/unit-conversion.js';
-import { roundedExactText, roundedText, roundingStep, unroundable, withoutRounding } from './solvers/rounding.js';
+import { type Rounding, roundedExactText, roundedText, roundingStep, unroundable, withoutRounding } from './solvers/rounding.js';
 import { formatDecimal, Rational } from './core/rational.js';
 import { ambiguousComma, mathStatements, type MathStatement } from './text/extract.js';
 import { detectIntent } from './text/intent.js';
@@ -56,7 +56,7 @@ function solveRead(text: string): EngineOutcome {
   const { read } = reading;
   const unheld = [...read.statements, ...read.exactStatements].flatMap((st) => (st.kind === 'relation' ? [st.lhs, st.rhs] : [st.node])).map(unheldConstantIn).find((part) => part !== undefined);
   if (unheld !== undefined) return { solved: false, inScope: true, reason: pastExactRange(`${unheld} in the problem`) };
-  if (read.worded !== undefined) return solveWorded(text, read.worded, read.statements);
+  if (read.worded !== undefined) return honouringRounding(solveWorded(text, read.worded, read.statements), read.rounding);
   const { normalised, statements, asks: target } = read;
   const lower = normalised.toLowerCase();
   // A problem in parts ("…, then find its y-intercept", "as a fraction and as a percentage", "then
@@ -66,7 +66,10 @@ function solveRead(text: string): EngineOutcome {
   }
   const ctx: ProblemContext = { text, normalised, lower, intent: detectIntent(lower), statements, ...(target === undefined ? {} : { asks: target }) };
   try {
-    const result = route(ctx) ?? roundedAsAsked(ctx, read);
+    const routed = route(ctx);
+    // A solver that answered without the rounding asked ("Solve 2x = 5 to the nearest whole number" was
+    // answered 2.5): the algebra's answer rounded as asked instead, or a refusal, never the unrounded one.
+    const result = routed?.solved === true && !roundingHonoured(routed, read.rounding) ? honouringRounding(roundedAsAsked(ctx, read) ?? routed, read.rounding) : (routed ?? roundedAsAsked(ctx, read));
     if (result?.solved === true) return withProblemAsRead(result, statements.length > 0 ? statements.map((st) => st.text).join(', ') : result.problem, target);
     return result ?? { solved: false, inScope: false, reason: 'the problem is not one the maths engine recognises' };
   } catch (error) {
@@ -139,6 +142,19 @@ function roundedAsAsked(ctx: ProblemContext, read: MathsReading): SolverResult {
   // The problem as read names the instruction too ("solving 22/7, rounded to 2 decimal places").
   const problem = `${statements.map((st) => st.text).join(', ')}, rounded to ${rounding.places} ${rounding.places === 1 ? rounding.kind.replace(/s$/, '') : rounding.kind}`;
   return { ...exact, problem, steps: [...exact.steps, ...steps], finalAnswer };
+}
+
+/** Whether a solution answers as `rounding` asks (its steps round as asked; a solver that reads the instruction itself does). */
+function roundingHonoured(solution: EngineSolution, rounding: Rounding | undefined): boolean {
+  if (rounding === undefined) return true;
+  const asked = roundingStep(0, '', rounding).title;
+  return solution.steps.some((step) => step.title === asked);
+}
+
+/** A solution that ignored the rounding asked is refused by name: an unrounded answer to "to the nearest tenth" is a wrong one. */
+function honouringRounding<R extends SolverResult>(result: R, rounding: Rounding | undefined): R | EngineOutcome {
+  if (result?.solved !== true || roundingHonoured(result, rounding)) return result;
+  return { solved: false, inScope: true, category: result.category, reason: 'a rounding instruction the engine cannot apply to this answer' };
 }
 
 /** The solution opens with the problem as the engine read it, so a misreading shows at once ("solving 5y - 4 = 2y + 11 for y"). */

@@ -89,3 +89,25 @@ describe('an answer rounded as asked is the exact answer rounded, never its doub
     expect(unroundable(Math.SQRT2, { places: 2, kind: 'decimal places' })).toBeUndefined();
   });
 });
+
+describe('a rounding instruction a solver did not read is still honoured, or the problem refused (issue 24)', () => {
+  // "to the nearest …" leaves no stray number, so the solvers answered these unrounded (2.5, 3.333333333):
+  // a wrong answer to what was asked.
+  it.each([
+    ['Solve 2x = 5 to the nearest whole number', 'x ≈ 3'],
+    ['Solve 3x = 10 to the nearest hundredth', 'x ≈ 3.33'],
+    ['Evaluate 22/7 to the nearest whole number', '≈ 3'],
+    ['Solve x^2 = 2 to the nearest tenth', 'x ≈ 1.4 or x ≈ -1.4'],
+  ])('%s → %s', (text, answer) => {
+    expect(solved(text).finalAnswer).toBe(answer);
+  });
+
+  it('refuses an answer that cannot be rounded rather than give it unrounded', () => {
+    const outcome = solveProblem('Expand (x+1)^2 to the nearest tenth');
+    expect(outcome.solved).toBe(false);
+  });
+
+  it('leaves a solver that rounds as asked itself alone', () => {
+    expect(solved('A right triangle has legs 3 cm and 5 cm. Find the hypotenuse to the nearest tenth').finalAnswer).toBe('5.8 cm');
+  });
+});
