@@ -1,6 +1,7 @@
 import { renderProblemPng } from '@openpaw/testkit';
 import sharp from 'sharp';
 import { OnnxWorkerPool, type TensorData } from './onnx-worker-pool.js';
+import type { OcrReading } from '../port.js';
 import { PpOcrReader } from './ppocr-reader.js';
 
 const run = OnnxWorkerPool.prototype.run;
@@ -51,4 +52,44 @@ describe('PpOcrReader: each way up is detected and recognised once per read (iss
     expect(text).toContain('Solve');
     expect(runs['cls']).toBe(1);
   }, 60_000);
+
+  it('recognises a page\'s lines of the same input width in one run, read as each line in a run of its own', async () => {
+    // Two short lines: each fits the recogniser's narrowest input (320 columns), so they share one run.
+    const page = await sharp({ create: { width: 900, height: 520, channels: 3, background: '#ffffff' } })
+      .composite([
+        { input: await renderProblemPng('x = 4'), top: 0, left: 0 },
+        { input: await renderProblemPng('y = 7'), top: 260, left: 0 },
+      ])
+      .png()
+      .toBuffer();
+    const { runs } = await runsOfOneRead(reader, page);
+    expect(runs['rec']).toBe(1);
+    const batched = await reader.read(page, { secondLook: 'on-request' });
+    const lineByLine = await readingEachLineAlone(reader, page);
+    expect(batched.lines.map((l) => l.text)).toEqual(lineByLine.lines.map((l) => l.text));
+    for (const [i, line] of batched.lines.entries()) expect(line.confidence).toBeCloseTo(lineByLine.lines[i]!.confidence, 4);
+  }, 60_000);
 });
+
+/** The page read with every recognition batch split into runs of one line each (as before lines shared runs). */
+async function readingEachLineAlone(reader: PpOcrReader, image: Buffer): Promise<OcrReading> {
+  OnnxWorkerPool.prototype.run = async function (this: OnnxWorkerPool, model: string, input: TensorData, timeoutMs: number) {
+    const [batch = 1, ...each] = input.dims;
+    if (model !== 'rec' || batch === 1) return run.call(this, model, input, timeoutMs);
+    const size = input.data.length / batch;
+    const outputs = [];
+    for (let k = 0; k < batch; k += 1) outputs.push(await run.call(this, model, { data: input.data.slice(k * size, (k + 1) * size), dims: [1, ...each] }, timeoutMs));
+    const data = new Float32Array(outputs.reduce((n, o) => n + o.data.length, 0));
+    let at = 0;
+    for (const o of outputs) {
+      data.set(o.data, at);
+      at += o.data.length;
+    }
+    return { data, dims: [batch, ...outputs[0]!.dims.slice(1)] };
+  };
+  try {
+    return await reader.read(image, { secondLook: 'on-request' });
+  } finally {
+    OnnxWorkerPool.prototype.run = run;
+  }
+}

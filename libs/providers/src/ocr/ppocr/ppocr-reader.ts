@@ -4,9 +4,9 @@ import { dirname, join } from 'node:path';
 import { type OcrBox, type OcrChar, type OcrReader, type OcrReading, type OcrReadOptions, readingOrder, OcrTimeoutError, type SecondLookOptions } from '../port.js';
 import { decodeRgb, type DecodeLimits, enlargeRgb, DEFAULT_DECODE_LIMITS, type RgbRaster, resampleRegion, rotateQuarterTurns } from '../raster.js';
 import { DEFAULT_DETECTION, type DetectionSettings, detectionInput, textBoxes } from './detection.js';
-import { OnnxWorkerPool } from './onnx-worker-pool.js';
+import { OnnxWorkerPool, type TensorData } from './onnx-worker-pool.js';
 import { foldPpOcrChars } from './folding.js';
-import { decodeLine, inkComponents, LINE_HEIGHT, recognitionInput } from './recognition.js';
+import { type DecodedLine, decodeLine, inkComponents, LINE_HEIGHT, recognitionInput } from './recognition.js';
 import { fuseSecondLook, SECOND_LOOK_BELOW, SECOND_LOOK_MARGINS, secondLookBox } from './second-look.js';
 
 export const PP_OCR_READER = 'local/pp-ocrv4';
@@ -155,12 +155,11 @@ export class PpOcrReader implements OcrReader {
 
   private async recognise(raster: RgbRaster, boxes: readonly OcrBox[], remaining: () => number, how: HowToRead): Promise<OcrReading> {
     const read: { box: OcrBox; chars: OcrChar[]; inkBoxes: readonly OcrBox[] }[] = [];
-    for (const box of lineBoxes(boxes)) {
-      const input = recognitionInput(raster, box);
-      const output = await this.pool.run('rec', input, remaining());
-      const decoded = decodeLine(output, this.dictionary, input, raster, box);
-      const chars = trimSpaces(foldPpOcrChars(decoded.chars));
-      read.push({ box, chars: how.defer ? chars : await this.secondLook(raster, chars, remaining), inkBoxes: decoded.inkBoxes });
+    const lines = lineBoxes(boxes);
+    const decoded = await this.recogniseLines(raster, lines, remaining);
+    for (const [i, box] of lines.entries()) {
+      const chars = trimSpaces(foldPpOcrChars(decoded[i]!.chars));
+      read.push({ box, chars: how.defer ? chars : await this.secondLook(raster, chars, remaining), inkBoxes: decoded[i]!.inkBoxes });
     }
     const reading = (found: typeof read): OcrReading => ({
       reader: this.reader,
@@ -195,6 +194,27 @@ export class PpOcrReader implements OcrReader {
   }
 
   /**
+   * The lines' recognition, lines of the same input width in one run each. Only equal widths share a run:
+   * a line's input is then exactly what it is read alone (no padding added), and a batch of n costs
+   * less than n runs, while padding lines to a common width costs more than it saves (measured: four
+   * 320-column lines 97 ms in one run, 112 ms in four; a 480-column line and four 320s 182 ms padded to
+   * one 5 × 480 batch, 122 ms in five runs).
+   */
+  private async recogniseLines(raster: RgbRaster, lines: readonly OcrBox[], remaining: () => number): Promise<DecodedLine[]> {
+    const inputs = lines.map((box) => recognitionInput(raster, box));
+    const byWidth = new Map<number, number[]>();
+    for (const [i, input] of inputs.entries()) byWidth.set(input.dims[3] ?? 0, [...(byWidth.get(input.dims[3] ?? 0) ?? []), i]);
+    const decoded: DecodedLine[] = [];
+    for (const [width, members] of byWidth) {
+      const data = new Float32Array(members.length * 3 * LINE_HEIGHT * width);
+      for (const [k, i] of members.entries()) data.set(inputs[i]!.data, k * 3 * LINE_HEIGHT * width);
+      const output = await this.pool.run('rec', { data, dims: [members.length, 3, LINE_HEIGHT, width] }, remaining());
+      for (const [k, i] of members.entries()) decoded[i] = decodeLine(batchSlot(output, k), this.dictionary, inputs[i]!, raster, lines[i]!);
+    }
+    return decoded;
+  }
+
+  /**
    * Each glyph the line read doubts (below `SECOND_LOOK_BELOW`, with ink of its own) read again alone at
    * the recogniser's scale, at each of `SECOND_LOOK_MARGINS`, all of a line's in one batch; the views
    * fused by `fuseSecondLook`.
@@ -210,11 +230,7 @@ export class PpOcrReader implements OcrReader {
     const data = new Float32Array(inputs.length * 3 * LINE_HEIGHT * width);
     for (const [k, input] of inputs.entries()) padInto(data, k, input, width);
     const output = await this.pool.run('rec', { data, dims: [inputs.length, 3, LINE_HEIGHT, width] }, remaining());
-    const [, steps = 0, classes = 0] = output.dims;
-    const look = (k: number): OcrChar[] => {
-      const one = { data: output.data.subarray(k * steps * classes, (k + 1) * steps * classes), dims: [1, steps, classes] };
-      return foldPpOcrChars(decodeLine(one, this.dictionary, { ...inputs[k]!, dims: [1, 3, LINE_HEIGHT, width] }, raster, crops[k]!).chars);
-    };
+    const look = (k: number): OcrChar[] => foldPpOcrChars(decodeLine(batchSlot(output, k), this.dictionary, { ...inputs[k]!, dims: [1, 3, LINE_HEIGHT, width] }, raster, crops[k]!).chars);
     const fused = [...chars];
     for (const [d, i] of doubted.entries()) {
       const looks = SECOND_LOOK_MARGINS.map((_, m) => look(d * SECOND_LOOK_MARGINS.length + m));
@@ -302,6 +318,12 @@ function ownsInk(chars: readonly OcrChar[], i: number): boolean {
   const own = chars[i]!.box!;
   const overlap = (b: OcrBox): number => Math.max(0, Math.min(b.x1, own.x1) - Math.max(b.x0, own.x0)) * Math.max(0, Math.min(b.y1, own.y1) - Math.max(b.y0, own.y0));
   return !chars.some((c, j) => j !== i && c.text.trim() !== '' && c.box !== undefined && c.ownInk === true && overlap(c.box) > 0.5 * area(own));
+}
+
+/** Slot `k` of a batched recognition output ([batch, steps, classes]), as one line's output. */
+function batchSlot(output: TensorData, k: number): TensorData {
+  const [, steps = 0, classes = 0] = output.dims;
+  return { data: output.data.subarray(k * steps * classes, (k + 1) * steps * classes), dims: [1, steps, classes] };
 }
 
 /** Copies a recognition input into slot `k` of a batch `width` columns wide (the rest of each row stays padding). */
