@@ -111,7 +111,8 @@ describe('GeminiChatModel against a Gemini generateContent wire-format server', 
     stub.script.push(() => ({ hang: true }));
     stub.script.push(() => generated('after timeout'));
     const { llm } = client();
-    const result = await llm.chat([{ role: 'user', content: 'hi' }], { maxTokens: 16, timeoutMs: 150 });
+    // Long enough that the retry's instant answer is in time on a loaded machine (at 150 ms, load 15 timed it out too).
+    const result = await llm.chat([{ role: 'user', content: 'hi' }], { maxTokens: 16, timeoutMs: 1_000 });
     expect(result.attempts.map((a) => a.outcome)).toEqual(['timeout', 'ok']);
   });
 

@@ -102,6 +102,7 @@ describe('GoogleVisionReader against a local server speaking images:annotate', (
     next = { hang: true };
     const started = Date.now();
     await expect(reader().read(image, { timeoutMs: 250 })).rejects.toThrow(new OcrTimeoutError(`${GOOGLE_VISION_READER}: no answer within 250 ms`));
-    expect(Date.now() - started).toBeLessThan(2_000);
+    // Far below the reader's 15 s default, with room for a loaded CI machine (3.5 s seen at load 15).
+    expect(Date.now() - started).toBeLessThan(8_000);
   });
 });
