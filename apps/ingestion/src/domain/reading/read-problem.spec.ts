@@ -264,6 +264,43 @@ describe('readProblem', () => {
       expect(reader.asked).toEqual([]);
     });
 
+    it('comes after the inline reading of a row with a stacked fraction (a look at glyphs never settled one: the fraction is the doubt)', async () => {
+      // A 200 × 100 page: "Add" 30 px tall on a baseline at 60, and "1 over 2" stacked at x 100–130.
+      const box = (x0: number, y0: number, x1: number, y1: number): OcrBox => ({ x0, y0, x1, y1 });
+      const letters = [box(10, 30, 30, 60), box(32, 30, 50, 60), box(52, 30, 70, 60)];
+      const fraction = [box(108, 18, 122, 40), box(100, 44, 130, 46), box(108, 50, 122, 72)];
+      const rgb = Buffer.alloc(200 * 100 * 3, 255);
+      for (const b of [...letters, ...fraction]) for (let y = b.y0; y < b.y1; y += 1) rgb.fill(20, (y * 200 + b.x0) * 3, (y * 200 + b.x1) * 3);
+      const image: NormalisedImage = { sourceType: 'png', width: 200, height: 100, rgb, png: await sharp(rgb, { raw: { width: 200, height: 100, channels: 3 } }).png().toBuffer() };
+      const calls: string[] = [];
+      const text = 'Add 1 - 2';
+      const chars: OcrChar[] = [...text].map((c, i) => ({ text: c, confidence: i === 6 ? 0.6 : 0.999, ...(i === 6 ? { alternatives: [{ text: '+', confidence: 0.39 }] } : {}), box: box(10 + 20 * i, 30, 26 + 20 * i, 60) }));
+      const reader: OcrReader = {
+        reader: 'test',
+        local: true,
+        async read(png) {
+          const { width = 0, height = 0 } = await sharp(png).metadata();
+          calls.push(calls.length === 0 ? 'read' : 'inline read');
+          return {
+            reader: 'test',
+            local: true,
+            width,
+            height,
+            lines: [{ text, confidence: 0.6, box: box(10, 18, 190, 72), chars }],
+            ink: [...letters, ...fraction],
+            lookAgain: () => {
+              calls.push('second look');
+              return Promise.resolve({ reader: 'test', local: true, width, height, lines: [{ text, confidence: 0.6, box: box(10, 18, 190, 72), chars }] });
+            },
+          };
+        },
+        close: () => Promise.resolve(),
+      };
+      // Refused whichever way: the inline read here is not bracketable (the fake reads the same line again).
+      expect(await readProblem(image, 0, reader)).toMatchObject({ status: 'unreadable' });
+      expect(calls).toEqual(['read', 'inline read', 'second look']);
+    });
+
     it('is taken when the reading would be refused, only at places that may change the maths, and its reading judged', async () => {
       // "6" or "8": other maths, refused as read; the look reads it a sure "6".
       const reader = deferringReader(doubted('Solve 2x = 6', 11, 0.6, [{ text: '8', confidence: 0.39 }]), reading('Solve 2x = 6'));

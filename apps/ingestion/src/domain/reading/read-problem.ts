@@ -99,19 +99,22 @@ export async function readProblem(image: NormalisedImage, skewDegrees: number, r
   }
   let judged = judgeReading(reading, settings);
   if (judged.status === 'read') return judged;
+  // A row with stacked fractions is read again with them written inline first: the line reading's doubts
+  // there are the fractions' own, which a second look at glyphs never settled (0 of 22 such pages of the
+  // reading bench's seed 2511), so it only cost one to three recognition runs before the inline read.
+  const readPage = page;
+  const inline = await readFractionsInline(async () => {
+    if (reading.enlarged === undefined) return readPage.png;
+    // The reader read the page enlarged: the fractions' redrawing works on the pixels it read (its size as the reader's, `enlargeRgb`).
+    return sharp(readPage.png).resize({ width: Math.round(readPage.width * reading.enlarged), kernel: 'lanczos3' }).png().toBuffer();
+  }, reading, reader, left, settings);
+  if (inline?.status === 'read') return inline;
   if (reading.lookAgain !== undefined) {
     // Refused as read: a second look at the doubted glyphs that may change the maths can settle them.
     reading = await reading.lookAgain({ timeoutMs: left(), worth: mayChangeMaths });
     judged = judgeReading(reading, settings);
-    if (judged.status === 'read') return judged;
   }
-  if (reading.enlarged !== undefined) {
-    // The reader read the page enlarged: the fractions' redrawing works on the pixels it read (its size as the reader's, `enlargeRgb`).
-    const width = Math.round(page.width * reading.enlarged);
-    page = { png: await sharp(page.png).resize({ width, kernel: 'lanczos3' }).png().toBuffer(), width };
-  }
-  const inline = await readFractionsInline(page.png, reading, reader, left, settings);
-  return inline?.status === 'read' ? inline : judged;
+  return judged;
 }
 
 /** A page of one row is this many character heights tall at most (a stacked fraction is 2.5 to 3.8: two glyphs, a bar and the gaps `findFractions` allows). */
@@ -121,13 +124,13 @@ const ONE_ROW = 4;
  * The page read again with its stacked fractions written inline (`inlineFractions`), when its ink shows
  * fractions and it holds one row; the fractions bracketed and the reading judged as any other.
  */
-async function readFractionsInline(png: Buffer, reading: OcrReading, reader: OcrReader, left: () => number, settings: ReadingSettings): Promise<ProblemReadingOutcome | undefined> {
+async function readFractionsInline(pngOf: () => Promise<Buffer>, reading: OcrReading, reader: OcrReader, left: () => number, settings: ReadingSettings): Promise<ProblemReadingOutcome | undefined> {
   const charHeight = pageCharHeight(reading.lines);
   if (reading.ink === undefined || charHeight === undefined) return undefined;
   const fractions = findFractions(reading.ink, charHeight);
   const glyphs = reading.ink.filter((b) => b.y1 - b.y0 >= GLYPH_HEIGHT * charHeight);
   if (fractions.length === 0 || Math.max(...glyphs.map((b) => b.y1)) - Math.min(...glyphs.map((b) => b.y0)) > ONE_ROW * charHeight) return undefined;
-  const raw = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const raw = await sharp(await pngOf()).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   // A page the reader turned a quarter was measured in other pixels.
   if (raw.info.width !== reading.width || raw.info.height !== reading.height) return undefined;
   const redrawn = inlineFractions({ data: raw.data, width: raw.info.width, height: raw.info.height, channels: raw.info.channels }, reading.ink, fractions, charHeight);
