@@ -18,7 +18,7 @@
  * `--root DIR`: the services of another checkout's build (DIR/dist), e.g. a baseline's, measured by
  * this bench. `--only cached|copy`: that hit-path variant alone (e.g. to profile it).
  * `--pg-statements`: each variant also prints PostgreSQL's costliest statements over its measured
- * seconds (`pg_stat_statements`: calls, execution and planning time per call), the services' and
+ * seconds (`pg_stat_statements`: calls, execution and planning time and WAL bytes per call), the services' and
  * the bench's alike; the figures then carry the extension's small overhead.
  */
 import pg from 'pg';
@@ -37,8 +37,8 @@ const summary = (label: string, latencies: number[], seconds: number): string =>
 
 /** PostgreSQL's costliest statements since the last reset, per request of the variant. */
 async function printCostliestStatements(client: pg.Client, requests: number): Promise<void> {
-  const top = await client.query<{ calls: string; exec_ms: number; plan_ms: number; query: string }>(
-    `select calls::text, total_exec_time::float8 as exec_ms, total_plan_time::float8 as plan_ms, left(regexp_replace(query, '\\s+', ' ', 'g'), 110) as query
+  const top = await client.query<{ calls: string; exec_ms: number; plan_ms: number; wal_bytes: string; query: string }>(
+    `select calls::text, total_exec_time::float8 as exec_ms, total_plan_time::float8 as plan_ms, wal_bytes::text, left(regexp_replace(query, '\\s+', ' ', 'g'), 110) as query
      from pg_stat_statements where query not like '%pg_stat_statements%'
      order by total_exec_time + total_plan_time desc limit 12`,
   );
@@ -46,7 +46,7 @@ async function printCostliestStatements(client: pg.Client, requests: number): Pr
   for (const row of top.rows) {
     const calls = Number(row.calls);
     const perCall = (ms: number): string => (calls === 0 ? '-' : (ms / calls).toFixed(3));
-    console.log(`     ${(calls / Math.max(1, requests)).toFixed(2).padStart(6)} calls  exec ${perCall(row.exec_ms).padStart(6)} ms  plan ${perCall(row.plan_ms).padStart(6)} ms per call  ${row.query}`);
+    console.log(`     ${(calls / Math.max(1, requests)).toFixed(2).padStart(6)} calls  exec ${perCall(row.exec_ms).padStart(6)} ms  plan ${perCall(row.plan_ms).padStart(6)} ms  WAL ${(calls === 0 ? 0 : Number(row.wal_bytes) / calls).toFixed(0).padStart(6)} B per call  ${row.query}`);
   }
 }
 

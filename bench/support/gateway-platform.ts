@@ -85,8 +85,25 @@ export async function startBenchPlatform(options: BenchPlatformOptions): Promise
   return { platform, databaseUrl, submit, get, stop };
 }
 
-/** POSTs a JSON body with a bearer token and answers the status and the body's text. */
-function postJson(agent: Agent, url: string, token: string, body: string): Promise<{ readonly status: number; readonly text: string }> {
+/**
+ * POSTs a JSON body with a bearer token and answers the status and the body's text. A kept-alive
+ * socket the server closed as the request went out (its keep-alive timeout; likelier on a loaded
+ * machine, where the client reads the close late) is reset: that request never reached a handler and
+ * is sent once more on a fresh socket, as Node's documentation advises (`request.reusedSocket`).
+ */
+async function postJson(agent: Agent, url: string, token: string, body: string): Promise<{ readonly status: number; readonly text: string }> {
+  try {
+    return await postJsonOnce(agent, url, token, body);
+  } catch (error) {
+    if (!(error instanceof ResetReusedSocket)) throw error;
+    return postJsonOnce(agent, url, token, body);
+  }
+}
+
+/** A kept-alive socket reset before any of the response arrived. */
+class ResetReusedSocket extends Error {}
+
+function postJsonOnce(agent: Agent, url: string, token: string, body: string): Promise<{ readonly status: number; readonly text: string }> {
   return new Promise((resolve, reject) => {
     const outgoing = request(
       url,
@@ -102,7 +119,9 @@ function postJson(agent: Agent, url: string, token: string, body: string): Promi
         response.on('error', reject);
       },
     );
-    outgoing.on('error', reject);
+    outgoing.on('error', (error: NodeJS.ErrnoException) =>
+      reject(outgoing.reusedSocket && error.code === 'ECONNRESET' ? new ResetReusedSocket(`${url}: kept-alive socket reset`, { cause: error }) : error),
+    );
     outgoing.end(body);
   });
 }
