@@ -50,6 +50,35 @@ async function printCostliestStatements(client: pg.Client, requests: number): Pr
   }
 }
 
+/** The WAL written since `startLsn`, by record type (pg_walinspect), per request of the variant. */
+async function printWalByRecord(client: pg.Client, startLsn: string, requests: number): Promise<void> {
+  const stats = await client.query<{ record_type: string; count: string; record_size: string; fpi_size: string }>(
+    `select "resource_manager/record_type" as record_type, count::text, record_size::text, fpi_size::text
+     from pg_get_wal_stats($1::pg_lsn, pg_current_wal_flush_lsn(), true) where count > 0 order by record_size + fpi_size desc limit 10`,
+    [startLsn],
+  );
+  const total = stats.rows.reduce((sum, r) => sum + Number(r.record_size) + Number(r.fpi_size), 0);
+  console.log(`   WAL by record type (pg_walinspect; per request of ${requests}; top 10 of ${(total / Math.max(1, requests)).toFixed(0)} B):`);
+  for (const row of stats.rows) {
+    const per = (value: string): string => (Number(value) / Math.max(1, requests)).toFixed(0).padStart(6);
+    console.log(`     ${(Number(row.count) / Math.max(1, requests)).toFixed(2).padStart(6)} records  ${per(row.record_size)} B  full pages ${per(row.fpi_size)} B  ${row.record_type}`);
+  }
+  // By relation: the first block a record touches names it (relfilenode, this database's relations only).
+  const byRelation = await client.query<{ relation: string; records: string; bytes: string }>(
+    `with r as (
+       select (regexp_match(block_ref, 'rel \\d+/\\d+/(\\d+)'))[1]::oid as node, record_length
+       from pg_get_wal_records_info($1::pg_lsn, pg_current_wal_flush_lsn()) where block_ref is not null
+     )
+     select coalesce(c.relnamespace::regnamespace::text || '.' || c.relname, 'relfilenode ' || r.node::text) as relation, count(*)::text as records, sum(r.record_length)::text as bytes
+     from r left join pg_class c on c.relfilenode = r.node group by 1 order by sum(r.record_length) desc limit 16`,
+    [startLsn],
+  );
+  console.log(`   WAL by relation (per request):`);
+  for (const row of byRelation.rows) {
+    console.log(`     ${(Number(row.records) / Math.max(1, requests)).toFixed(2).padStart(6)} records  ${(Number(row.bytes) / Math.max(1, requests)).toFixed(0).padStart(6)} B  ${row.relation}`);
+  }
+}
+
 async function main(): Promise<void> {
   const rootFlag = process.argv.indexOf('--root');
   const root = rootFlag >= 0 ? (process.argv[rootFlag + 1] ?? '') : THIS_CHECKOUT;
@@ -86,7 +115,7 @@ async function main(): Promise<void> {
   client.on('error', (error) => console.error(`step-log client: ${error.message}`));
   await client.connect();
   try {
-    if (pgStatements) await client.query('create extension if not exists pg_stat_statements');
+    if (pgStatements) await client.query('create extension if not exists pg_stat_statements; create extension if not exists pg_walinspect');
     // Miss path: new problems one at a time with the instant local model.
     const missLatencies: number[] = [];
     const missRuns: string[] = [];
@@ -122,6 +151,7 @@ async function main(): Promise<void> {
       const pending: Promise<void>[] = [];
       let started = performance.now();
       let measureStart = started;
+      let walStart: string | undefined;
       let cpuBefore = cpuByProcess();
       let writesBefore = writesByProcess();
       const total = rate * (seconds + warmup);
@@ -133,7 +163,10 @@ async function main(): Promise<void> {
           measureStart = performance.now();
           cpuBefore = cpuByProcess();
           writesBefore = writesByProcess();
-          if (pgStatements) await client.query('select pg_stat_statements_reset()');
+          if (pgStatements) {
+            await client.query('select pg_stat_statements_reset()');
+            walStart = (await client.query<{ lsn: string }>('select pg_current_wal_flush_lsn()::text as lsn')).rows[0]?.lsn;
+          }
           started = measureStart - (i * 1000) / rate;
         }
         const due = started + (i * 1000) / rate;
@@ -161,6 +194,7 @@ async function main(): Promise<void> {
       console.log(`   write system calls meanwhile: ${writes}`);
       if (variant !== 'identical re-submission (cached)') await stepTimes(runIds);
       if (pgStatements) await printCostliestStatements(client, latencies.length);
+      if (walStart !== undefined) await printWalByRecord(client, walStart, latencies.length);
     }
   } finally {
     await client.end();
