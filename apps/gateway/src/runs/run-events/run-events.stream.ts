@@ -45,13 +45,14 @@ export class RunEventsStream implements BeforeApplicationShutdown {
     let heartbeat: ReturnType<typeof setInterval> | undefined = undefined;
     const pending: RunProjection[] = [];
 
-    const end = (): void => {
+    /** Ends the stream, with `lastEvent` in the same write as the end (the terminal state). */
+    const end = (lastEvent?: string): void => {
       if (ended) return;
       ended = true;
       clearInterval(heartbeat);
       unsubscribe();
       this.open.delete(end);
-      if (current !== undefined) response.end();
+      if (current !== undefined) response.end(lastEvent);
     };
 
     // A state's resource may read the blob store (a paper search's whole collection): the states are
@@ -63,8 +64,9 @@ export class RunEventsStream implements BeforeApplicationShutdown {
       sentVersion = next.version;
       const resource = await this.resources.of(current);
       if (ended) return;
-      response.write(`event: state\nid: ${next.version}\ndata: ${JSON.stringify(resource)}\n\n`);
-      if (next.terminal) end();
+      const event = `event: state\nid: ${next.version}\ndata: ${JSON.stringify(resource)}\n\n`;
+      if (next.terminal) end(event);
+      else response.write(event);
     };
     const send = (next: RunProjection): Promise<void> => {
       // A state that cannot be read whole is not sent shortened: the stream ends, and the client's
@@ -80,7 +82,7 @@ export class RunEventsStream implements BeforeApplicationShutdown {
       else void send(next);
     });
     this.open.add(end);
-    response.on('close', end);
+    response.on('close', () => end());
 
     // A run accepted a moment ago may not be projected yet (its first event is on its way): a client
     // that opens the stream right after submitting waits for it briefly instead of getting a 404.
@@ -111,7 +113,7 @@ export class RunEventsStream implements BeforeApplicationShutdown {
     response.setHeader('Cache-Control', 'no-cache, no-transform');
     response.setHeader('Connection', 'keep-alive');
     response.setHeader('X-Accel-Buffering', 'no');
-    response.flushHeaders();
+    // The headers go out with this first line, in one write.
     response.write(`retry: 3000\n\n`);
 
     const known = [run, ...pending].sort((a, b) => a.version - b.version);
