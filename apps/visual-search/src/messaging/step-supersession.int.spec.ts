@@ -16,6 +16,7 @@ const WORLD_SEED = 7;
 const stamp = String(Date.now());
 const RUN = deterministicUuid('visual-search-step-supersession-int-spec', stamp);
 const OTHER_RUN = deterministicUuid('visual-search-step-supersession-int-spec-other', stamp);
+const QUEUED_RUN = deterministicUuid('visual-search-step-supersession-int-spec-queued', stamp);
 const metaOf = (runId: string) => ({ source: '/openpaw/coordinator', correlationId: runId, userId: 'user-7', subject: runId });
 
 interface HeldSearch {
@@ -29,7 +30,8 @@ const heldOn = async (server: WireServer): Promise<readonly HeldSearch[]> => ((a
  * Two replicas of the service, each behind its own wire world (the real SerpApi and Rekognition adapters
  * against servers speaking their formats), on one real nats-server and one lane durable. Replica B holds
  * step 1 of a run (its world keeps the search waiting); replica A receives step 2 of the run, which B
- * never sees on its durable. B's search must be hung up promptly.
+ * never sees on its durable. B's search must be hung up promptly. Then replica C, alone, holds step 1 of
+ * another run with step 2 queued behind it in its own process: it must be freed as step 2 is sent.
  */
 describe('visual-search: step N of a run stops the earlier steps in every replica (two replicas, real nats-server)', () => {
   const world = generateVisualWorld({ seed: WORLD_SEED });
@@ -38,8 +40,10 @@ describe('visual-search: step N of a run stops the earlier steps in every replic
   let nats: Awaited<ReturnType<typeof privateNatsServer>>;
   let worldOfA: WireServer;
   let worldOfB: WireServer;
+  let worldOfC: WireServer;
   let replicaA: RunningService | undefined;
   let replicaB: RunningService | undefined;
+  let replicaC: RunningService | undefined;
   let nc: NatsConnection;
   let subscription: Subscription;
   const replies: Envelope[] = [];
@@ -63,7 +67,7 @@ describe('visual-search: step N of a run stops the earlier steps in every replic
 
   beforeAll(async () => {
     nats = await privateNatsServer();
-    [worldOfA, worldOfB] = await Promise.all([startWireWorldServer(world), startWireWorldServer(world)]);
+    [worldOfA, worldOfB, worldOfC] = await Promise.all([startWireWorldServer(world), startWireWorldServer(world), startWireWorldServer(world)]);
     nc = await connectNats({ servers: nats.url, name: 'visual-search-step-supersession-int-spec' });
     await provisionStreams(await jetstreamManager(nc));
     subscription = nc.subscribe('openpaw.evt.visual.>', { callback: (_error, msg) => void replies.push(msg.json<Envelope>()) });
@@ -71,11 +75,10 @@ describe('visual-search: step N of a run stops the earlier steps in every replic
   });
 
   afterAll(async () => {
-    await Promise.all([worldOfA, worldOfB].map((server) => server?.close()));
+    await Promise.all([worldOfA, worldOfB, worldOfC].map((server) => server?.close()));
     subscription?.unsubscribe();
     await nc?.close();
-    await replicaA?.app.close();
-    await replicaB?.app.close();
+    for (const replica of [replicaA, replicaB, replicaC]) await replica?.app.close();
     await nats?.dispose();
   });
 
@@ -115,4 +118,25 @@ describe('visual-search: step N of a run stops the earlier steps in every replic
     expect(replies.filter((r) => (r.data as { runId?: string }).runId === RUN).map((r) => r.causationid)).toEqual([step2.id]);
     expect(hungUpAfterMs).toBeLessThan(5_000);
   }, 60_000);
+
+  it('frees a replica whose next command is the later step, queued behind the earlier one it holds (heard as sent, not when picked up)', async () => {
+    // Replica C alone, one step at a time: it takes step 2 of its run into its queue behind step 1, which it
+    // holds. Picking step 2 up would supersede step 1 only once step 1 is done (the adapter's 15 s timeout).
+    await fetch(`${worldOfB.url}/control/release`, { method: 'POST' });
+    for (const replica of [replicaA, replicaB]) await replica?.app.close();
+    replicaA = replicaB = undefined;
+    replicaC = await replicaBehind(worldOfC, { OPENPAW_LANE_CONCURRENCY: 'visual=1' });
+    await fetch(`${worldOfC.url}/control/hold`, { method: 'POST', body: JSON.stringify({ afterSearches: 0 }) });
+    const publisher = new JetStreamPublisher(jetstream(nc));
+    const base = { sessionId: 'int', imagesPerQuery: 5, threshold: 80, budget: { searchCalls: 5, recognitionCalls: 25 } };
+    const stale = `${third!.name} ${from!.name}`;
+    await publisher.publish(VerifyEdge, { ...base, runId: QUEUED_RUN, step: 1, from: { name: third!.name }, to: { name: from!.name }, queries: [stale] }, metaOf(QUEUED_RUN));
+    await waitFor(async () => ((await heldOn(worldOfC)).some((h) => h.query === stale) ? true : undefined), "replica C's search for step 1 to be held");
+    const current = `${third!.name} with celebrities`;
+    await publisher.publish(DiscoverCandidates, { ...base, runId: QUEUED_RUN, step: 2, frontier: { name: third!.name }, queries: [current], exclude: [] }, metaOf(QUEUED_RUN));
+
+    await waitFor(async () => ((await heldOn(worldOfC)).find((h) => h.query === stale)?.abandoned === true ? true : undefined), "replica C to hang up step 1's search", 5_000);
+    // Freed, C runs step 2 at once (its world holds that search too).
+    await waitFor(async () => ((await heldOn(worldOfC)).some((h) => h.query === current) ? true : undefined), 'replica C to start step 2', 5_000);
+  }, 30_000);
 });
