@@ -5,6 +5,7 @@ import { MessageLogContext, PlatformMetrics, PlatformModule, ServiceMessagingMod
 import type { VisualSearchSettings } from './config.js';
 import { createVisualSearchHandlers, VISUAL_SEARCH_HANDLERS, type VisualSearchHandlers } from './composition.js';
 import { RunEndedSubscription, VISUAL_RUN_ABORTS } from './messaging/run-ended.subscription.js';
+import { StepSupersessionSubscription } from './messaging/step-supersession.js';
 import { VisualSearchCommandsConsumer } from './messaging/visual-search-commands.consumer.js';
 import { THUMBNAIL_RETENTION_SETTINGS, ThumbnailRetention } from './takedown/thumbnail-retention.js';
 
@@ -36,9 +37,10 @@ export class VisualSearchModule {
               inject: [NATS_CONNECTION, MessageLogContext, PlatformMetrics],
               useFactory: (nc: NatsConnection, log: MessageLogContext, metrics: PlatformMetrics) => createVisualSearchHandlers(nc, settings, { logger: log, llmCalls: metrics.llmCalls }),
             },
-        // Tagged by step number: a later step of a run supersedes its earlier ones (`VisualSearchCommandsConsumer`).
+        // Tagged by step number: a later step of a run, as it is sent, supersedes its earlier ones in every replica.
         { provide: VISUAL_RUN_ABORTS, useValue: new InFlightAborts<number>() },
         RunEndedSubscription,
+        StepSupersessionSubscription,
         VisualSearchCommandsConsumer,
         { provide: THUMBNAIL_RETENTION_SETTINGS, useValue: { thumbnailRetentionMs: settings.thumbnailRetentionMs } },
         ThumbnailRetention,

@@ -4,6 +4,7 @@ import { type HandlerOutcome, InFlightAborts, MESSAGE_PUBLISHER, type MessagePub
 import { MessageLogContext } from '@openpaw/platform';
 import { VISUAL_SEARCH_HANDLERS, type VisualSearchHandlers } from '../composition.js';
 import { VISUAL_RUN_ABORTS } from './run-ended.subscription.js';
+import { supersedeEarlierSteps } from './step-supersession.js';
 
 export const VISUAL_SEARCH_SOURCE = '/openpaw/visual-search';
 
@@ -14,7 +15,8 @@ export const VISUAL_SEARCH_SOURCE = '/openpaw/visual-search';
  * that throws (NATS KV unreachable) leaves the delivery to messaging's retry and dead-letter policy;
  * a redelivered command gets the reply kept in run memory, so no second provider call. A step whose run
  * ended while it ran (`RunEnded`: a cancel, the runtime budget) is aborted and acknowledged unanswered:
- * nobody waits for it. So is a step superseded by a later one of its run (`supersedeEarlierSteps`).
+ * nobody waits for it. So is a step superseded by a later one of its run (`supersedeEarlierSteps`: in every
+ * replica, as the later step is sent).
  */
 @Injectable()
 export class VisualSearchCommandsConsumer {
@@ -56,7 +58,8 @@ export class VisualSearchCommandsConsumer {
 
   private async answer(command: Envelope<{ readonly runId: string; readonly step: number }>, handle: (signal: AbortSignal) => Promise<Reply>): Promise<HandlerOutcome> {
     const { runId, step } = command.data;
-    this.supersedeEarlierSteps(runId, step);
+    // Heard on the core subscription too (`StepSupersessionSubscription`); here again for a replica that missed it.
+    supersedeEarlierSteps(this.aborts, this.log, runId, step);
     let reply: Reply;
     try {
       reply = await this.aborts.track(runId, step, handle);
@@ -67,18 +70,5 @@ export class VisualSearchCommandsConsumer {
     }
     await publishReplies(this.publisher, command, [reply], { source: VISUAL_SEARCH_SOURCE, subject: command.data.runId });
     return { kind: 'ack' };
-  }
-
-  /**
-   * A visual degrees run waits for one step at a time, and numbers each new step after the last (a retry
-   * re-sends the same number): a command of step N means the saga no longer waits for any earlier step of
-   * its run (it re-planned, e.g. after a takedown cut the chain), so this process's work on those stops
-   * through its AbortSignal, and one redelivered later does not start. Not after the run ended: that end
-   * covers every step already.
-   */
-  private supersedeEarlierSteps(runId: string, step: number): void {
-    if (this.aborts.endedFor(runId, step) !== undefined) return;
-    const aborted = this.aborts.end(runId, `superseded by step ${step}`, (earlier) => earlier < step);
-    if (aborted > 0) this.log.info({ runId, step, aborted }, 'earlier steps of the run superseded: their work in flight stopped');
   }
 }
