@@ -56,6 +56,25 @@ describe('InFlightAborts', () => {
     await expect(aborts.track('run-a', undefined, () => Promise.resolve('later'))).resolves.toBe('later');
   });
 
+  it('forgets ends oldest first, a run ended again counting from its latest end', () => {
+    let now = 0;
+    const aborts = new InFlightAborts(100, () => now);
+    aborts.end('a', 'first');
+    now = 50;
+    aborts.end('b', 'cancelled');
+    now = 60;
+    aborts.end('a', 'step 2 superseded step 1');
+    now = 151; // b's end (50) is older than the memory; a's latest (60) is not
+    aborts.end('c', 'deadline');
+    expect(aborts.remembered).toBe(2);
+    expect(aborts.endedFor('a', undefined)).toBe('step 2 superseded step 1');
+    expect(aborts.endedFor('b', undefined)).toBeUndefined();
+    now = 161;
+    aborts.end('d', 'cancelled');
+    expect(aborts.remembered).toBe(2);
+    expect(aborts.endedFor('a', undefined)).toBeUndefined();
+  });
+
   it('ends only the tagged work an end covers (a research round)', async () => {
     const aborts = new InFlightAborts<number>();
     const round1 = waitingWork();
