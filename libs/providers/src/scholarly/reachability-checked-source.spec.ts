@@ -30,16 +30,17 @@ const query = (text: string): ScholarlyQuery => ({ text, phrases: [text], limit:
 /** A shared cache with claims, in memory, as the replicas of one service would share it. */
 function claimingCache() {
   const stored = new Map<string, CachedResponse>();
-  const claims = new Map<string, { untilMs: number; token: number }>();
+  // When each claim lapses, by this process's clock (the fake is one process; the KV cache times sightings).
+  const claims = new Map<string, { lapsesAtMs: number; token: number }>();
   let tokens = 0;
   const cache: SharedResponseCache & { claim: NonNullable<SharedResponseCache['claim']> } = {
     get: (key) => Promise.resolve(stored.get(key)),
     set: (key, response) => Promise.resolve(void stored.set(key, response)),
-    claim: (key, nowMs, untilMs): Promise<FetchClaim> => {
+    claim: (key, lifeMs): Promise<FetchClaim> => {
       const standing = claims.get(key);
-      if (standing !== undefined && standing.untilMs > nowMs) return Promise.resolve({ outcome: 'held' });
+      if (standing !== undefined && standing.lapsesAtMs > performance.now()) return Promise.resolve({ outcome: 'held' });
       const token = (tokens += 1);
-      claims.set(key, { untilMs, token });
+      claims.set(key, { lapsesAtMs: performance.now() + lifeMs, token });
       return Promise.resolve({ outcome: 'fetch', release: () => Promise.resolve(void (claims.get(key)?.token === token && claims.delete(key))) });
     },
   };
@@ -186,7 +187,7 @@ describe('ReachabilityCheckedSource', () => {
 
     // A replica that claimed and died: its claim stands until it lapses; the waiter does not wait longer than a claim's life.
     const briefly = new ReachabilityCheckedSource(source, { ...options, sharedResponses: { ...sharedResponses, claimMs: 300 } });
-    claims.set(responseCacheKey('arxiv', query('b')), { untilMs: Number.MAX_SAFE_INTEGER, token: -1 });
+    claims.set(responseCacheKey('arxiv', query('b')), { lapsesAtMs: Number.POSITIVE_INFINITY, token: -1 });
     started = Date.now();
     await expect(briefly.search(query('b'))).resolves.toMatchObject({ requests: 1 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);

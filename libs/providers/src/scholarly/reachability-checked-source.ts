@@ -100,8 +100,9 @@ export class ReachabilityCheckedSource implements ScholarlySource {
   /**
    * Claims the fetch of `key` in the shared cache; while another replica's claim stands, looks for its
    * answer every `claimPollMs`, taking the claim over when it is released (its fetch failed) or lapses.
-   * Gives up waiting after `claimMs` (the claimant is slow or gone) or when the search is aborted, and
-   * fetches without a claim; so does a cache that cannot be used or has no claims.
+   * Gives up waiting after `claimMs` from first seeing the claim (the claimant is slow or gone), taking
+   * the claim over if it has stood unchanged that long, or when the search is aborted, and fetches
+   * (without a claim if it could not take one); so does a cache that cannot be used or has no claims.
    */
   private async claimOrWait(key: string, signal: AbortSignal | undefined, attempt: SharedAttempt): Promise<MissPlan> {
     const shared = this.options.sharedResponses;
@@ -109,11 +110,12 @@ export class ReachabilityCheckedSource implements ScholarlySource {
     if (shared === undefined || claim === undefined || this.options.responseTtlMs <= 0) return {};
     const claimMs = shared.claimMs ?? DEFAULT_CLAIM_MS;
     const pollMs = shared.claimPollMs ?? DEFAULT_CLAIM_POLL_MS;
-    // Real time, not the injected clock: this bounds how long a search waits.
-    const giveUpAt = performance.now() + claimMs;
+    // Real time, not the injected clock: this bounds how long a search waits. It starts when the
+    // standing claim is first seen, as the cache times the claim's lapse, so a waiter that waits a dead
+    // claimant's claim out takes it over (and later searches need not wait on it).
+    let giveUpAt: number | undefined;
     for (;;) {
-      const now = this.options.clock.now();
-      const claimed = await this.bestEffort(shared, attempt, () => claim(key, now, now + claimMs));
+      const claimed = await this.bestEffort(shared, attempt, () => claim(key, claimMs));
       if (claimed === undefined) return {};
       if (claimed.outcome === 'fetch') {
         const release = (): Promise<void> => this.bestEffort(shared, attempt, () => claimed.release()).then(() => undefined);
@@ -123,10 +125,13 @@ export class ReachabilityCheckedSource implements ScholarlySource {
         await release();
         return { answer };
       }
-      if (performance.now() >= giveUpAt || signal?.aborted === true) return {};
-      await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, Math.max(0, giveUpAt - performance.now()))));
+      giveUpAt ??= performance.now() + claimMs;
+      const waitUntil = giveUpAt;
+      if (performance.now() >= waitUntil || signal?.aborted === true) return {};
+      await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, Math.max(0, waitUntil - performance.now()))));
       const answer = await this.sharedGet(key, attempt);
       if (answer !== undefined) return { answer };
+      // Past the wait, the next claim is the last: it takes over a claim seen unchanged for its life.
     }
   }
 
