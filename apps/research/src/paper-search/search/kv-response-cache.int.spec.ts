@@ -62,7 +62,9 @@ async function researchReplica(
   const nc = await connect({ servers: natsUrl, maxReconnectAttempts: -1, reconnectTimeWait: 100 });
   connections.push(nc);
   const env = { OPENPAW_SCHOLARLY_SOURCES: 'openalex', OPENPAW_OPENALEX_BASE_URL: wireUrl, OPENPAW_SCHOLARLY_CACHE_TTL_MS: '60000' };
-  const sources = createScholarlySourcesFromEnv(env, { clock, sharedResponses: { ...scholarlyResponses(nc, logger), timeoutMs: 500, ...shared } });
+  // The claim's life as the service sets it (OPENPAW_RESEARCH_SEARCH_CLAIM_MS), the rest as a test asks.
+  const { claimMs, ...rest } = shared;
+  const sources = createScholarlySourcesFromEnv(env, { clock, sharedResponses: { ...scholarlyResponses(nc, logger, claimMs === undefined ? {} : { claimMs }), timeoutMs: 500, ...rest } });
   expect(sources.map((s) => s.name)).toEqual(['openalex']);
   return Object.assign(sources[0]!, { nc });
 }

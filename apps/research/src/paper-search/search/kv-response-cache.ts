@@ -206,10 +206,11 @@ function decode(value: Uint8Array): CachedResponse | undefined {
  * fetches and caches in process, and the log says so once. While the bucket is full each replica keeps
  * new results in process, and the log says so once (and again when it accepts them again).
  */
-export function scholarlyResponses(nc: NatsConnection, logger: ProviderLogger): SharedResponses {
+export function scholarlyResponses(nc: NatsConnection, logger: ProviderLogger, settings: Pick<SharedResponses, 'claimMs'> = {}): SharedResponses {
   let warned = false;
   const bucket = { bucket: SCHOLARLY_RESPONSES_BUCKET, maxBytes: KV_BUCKETS.scholarlyResponses.maxBytes };
   return {
+    ...settings,
     cache: new KvResponseCache(() => new Kvm(nc).open(SCHOLARLY_RESPONSES_BUCKET), {
       onTooLarge: (key, bytes) => logger.info({ bucket: SCHOLARLY_RESPONSES_BUCKET, key, bytes, maxBytes: SCHOLARLY_RESPONSE_MAX_BYTES }, 'scholarly result too large to share; cached in process only'),
       onFull: () => logger.warn(bucket, 'scholarly results bucket is full: new results are cached per process until older ones expire (stored ones are still shared)'),
