@@ -381,12 +381,15 @@ describe('scholarly results shared across replicas on different nodes of a real 
 
   it('three replicas, each on its own node, searching the same thing at once fetch it once, round after round', async () => {
     const replicas = await Promise.all(cluster.urls.map((url) => researchReplica(url, wire.url, { connections, clock, logger, shared: { claimPollMs: 20 } })));
+    const kv = await new Kvm(connections[0]!).open(SCHOLARLY_RESPONSES_BUCKET);
     wire.script.delayMs = 200;
     try {
       for (let round = 0; round < 5; round += 1) {
         const text = `graph partitioning ${round}`;
         const answers = await Promise.all(replicas.map((replica) => replica.search(query(text))));
         expect([asked(wire.searches, text), answers.map((answer) => answer.requests).sort()]).toEqual([1, [0, 0, 1]]);
+        // Released on the replicated stream too: the claim's message removed, no delete marker left.
+        expect(await kv.get(`claim.${responseCacheKey('openalex', query(text))}`)).toBeNull();
       }
     } finally {
       wire.script.delayMs = 0;
