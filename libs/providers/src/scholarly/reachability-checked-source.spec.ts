@@ -194,6 +194,27 @@ describe('ReachabilityCheckedSource', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
+  it('a waiting replica takes an answer stored after the one it missed, whatever expiry its writer stamped; not the expired one it missed', async () => {
+    const { state, source } = scriptedSource();
+    const { cache, claims, stored } = claimingCache();
+    const key = responseCacheKey('arxiv', query('a'));
+    const answer = { works: [], totalAvailable: 0, requests: 1 };
+    // What this replica misses: an answer expired by any clock. Another replica holds the claim.
+    stored.set(key, { result: answer, expiresAtMs: clock.t - 1, revision: 7 });
+    claims.set(key, { lapsesAtMs: Number.POSITIVE_INFINITY, token: -1 });
+    const waiting = new ReachabilityCheckedSource(source, { ...options, sharedResponses: { cache, claimMs: 2_000, claimPollMs: 10 } });
+    const started = Date.now();
+    const searched = waiting.search(query('a'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The claimant stores its answer, stamped by a clock an hour behind.
+    stored.set(key, { result: { ...answer, totalAvailable: 3 }, expiresAtMs: clock.t - 3_600_000, revision: 8 });
+    await expect(searched).resolves.toMatchObject({ totalAvailable: 3, requests: 0 });
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(state.searches).toBe(0);
+    // Kept for this replica's own TTL.
+    await expect(waiting.search(query('a'))).resolves.toMatchObject({ totalAvailable: 3, requests: 0 });
+  });
+
   it('fetches at once when a claim cannot be made, and says why', async () => {
     const { state, source } = scriptedSource();
     const why: unknown[] = [];

@@ -69,9 +69,9 @@ export class ReachabilityCheckedSource implements ScholarlySource {
     if (cached !== undefined && cached.untilMs > this.options.clock.now()) return { ...cached.result, requests: 0 };
     // Once the shared cache has failed this search, the search does not ask it again (an outage costs it one timeout).
     const attempt: SharedAttempt = { unavailable: false };
-    const sharedHit = await this.sharedGet(key, attempt);
-    if (sharedHit !== undefined) return { ...sharedHit, requests: 0 };
-    const plan = await this.claimOrWait(key, query.signal, attempt);
+    const shared = await this.sharedGet(key, attempt);
+    if (shared.answer !== undefined) return { ...shared.answer, requests: 0 };
+    const plan = await this.claimOrWait(key, query.signal, attempt, shared.revision);
     if (plan.answer !== undefined) return { ...plan.answer, requests: 0 };
     try {
       return await this.fetch(key, query, attempt);
@@ -104,7 +104,7 @@ export class ReachabilityCheckedSource implements ScholarlySource {
    * the claim over if it has stood unchanged that long, or when the search is aborted, and fetches
    * (without a claim if it could not take one); so does a cache that cannot be used or has no claims.
    */
-  private async claimOrWait(key: string, signal: AbortSignal | undefined, attempt: SharedAttempt): Promise<MissPlan> {
+  private async claimOrWait(key: string, signal: AbortSignal | undefined, attempt: SharedAttempt, missedRevision: number | undefined): Promise<MissPlan> {
     const shared = this.options.sharedResponses;
     const claim = shared?.cache.claim?.bind(shared.cache);
     if (shared === undefined || claim === undefined || this.options.responseTtlMs <= 0) return {};
@@ -120,7 +120,7 @@ export class ReachabilityCheckedSource implements ScholarlySource {
       if (claimed.outcome === 'fetch') {
         const release = (): Promise<void> => this.bestEffort(shared, attempt, () => claimed.release()).then(() => undefined);
         // Another replica may have stored its answer and released its claim since this one missed.
-        const answer = await this.sharedGet(key, attempt);
+        const { answer } = await this.sharedGet(key, attempt, missedRevision);
         if (answer === undefined) return { release };
         await release();
         return { answer };
@@ -129,7 +129,7 @@ export class ReachabilityCheckedSource implements ScholarlySource {
       const waitUntil = giveUpAt;
       if (performance.now() >= waitUntil || signal?.aborted === true) return {};
       await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, Math.max(0, waitUntil - performance.now()))));
-      const answer = await this.sharedGet(key, attempt);
+      const { answer } = await this.sharedGet(key, attempt, missedRevision);
       if (answer !== undefined) return { answer };
       // Past the wait, the next claim is the last: it takes over a claim seen unchanged for its life.
     }
@@ -165,15 +165,25 @@ export class ReachabilityCheckedSource implements ScholarlySource {
     return untilMs;
   }
 
-  /** A live answer another replica (or this one, earlier) stored; kept in process until it expires there too. */
-  private async sharedGet(key: string, attempt: SharedAttempt): Promise<ScholarlySearchResult | undefined> {
+  /**
+   * A live answer another replica (or this one, earlier) stored, kept in process until it expires
+   * there too; and the revision of what is stored, live or not (undefined when the store gives none).
+   * An answer stored after `missedRevision` (what this search missed: 0 for nothing) was written while
+   * this search waited, so it is live whatever its writer's clock stamped on it: that order is the
+   * store's, not a clock's.
+   */
+  private async sharedGet(key: string, attempt: SharedAttempt, missedRevision?: number): Promise<{ readonly answer?: ScholarlySearchResult; readonly revision?: number }> {
     const shared = this.options.sharedResponses;
-    if (shared === undefined || this.options.responseTtlMs <= 0) return undefined;
+    if (shared === undefined || this.options.responseTtlMs <= 0) return {};
     const stored = await this.bestEffort(shared, attempt, () => shared.cache.get(key));
-    if (stored === undefined || stored.expiresAtMs <= this.options.clock.now()) return undefined;
+    if (stored === undefined) return { revision: 0 };
+    const now = this.options.clock.now();
+    const writtenSinceMiss = missedRevision !== undefined && stored.revision !== undefined && stored.revision > missedRevision;
+    const revision = stored.revision === undefined ? {} : { revision: stored.revision };
+    if (!writtenSinceMiss && stored.expiresAtMs <= now) return revision;
     // Never believed longer than this replica's own TTL, whatever the writer's was.
-    this.remember(key, stored.result, Math.min(stored.expiresAtMs, this.options.clock.now() + this.options.responseTtlMs));
-    return stored.result;
+    this.remember(key, stored.result, writtenSinceMiss ? now + this.options.responseTtlMs : Math.min(stored.expiresAtMs, now + this.options.responseTtlMs));
+    return { answer: stored.result, ...revision };
   }
 
   private async sharedSet(key: string, result: ScholarlySearchResult, expiresAtMs: number, attempt: SharedAttempt): Promise<void> {

@@ -4,11 +4,17 @@ import type { ScholarlyQuery, ScholarlySearchResult, ScholarlySourceName } from 
 /**
  * One stored answer: the result, and when (ms since the epoch, the writer's clock) it stops being
  * answered. A reader believes it no longer than its own TTL from reading it, and a KV bucket's own TTL
- * (the server's clock) bounds it too: clocks need only agree to well under the TTL (minutes).
+ * (the server's clock) bounds it too: clocks need only agree to well under the TTL (minutes), and a
+ * search waiting on another replica's fetch takes its answer whatever the clocks (see `revision`).
  */
 export interface CachedResponse {
   readonly result: ScholarlySearchResult;
   readonly expiresAtMs: number;
+  /**
+   * Where the store placed this write among all its writes (a KV revision), set by `get`, never
+   * stored: a waiting search takes an answer written after the one it missed as live, clock aside.
+   */
+  readonly revision?: number;
 }
 
 /**

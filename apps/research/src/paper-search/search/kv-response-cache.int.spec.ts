@@ -157,19 +157,27 @@ describe('scholarly results shared across replicas (a real JetStream KV bucket)'
     expect(await kv.get(`claim.${responseCacheKey('openalex', query('graph neural networks'))}`)).toBeNull();
   });
 
-  it('a claim holds whatever the claimant\'s clock says: one clock-skewed replica and one on time fetch once', async () => {
-    // The claimant's clock is 30 s behind the waiter's (its results still live 60 s, so they are shared).
-    const behind: Clock = { now: () => t - 30_000, sleep: (ms) => Promise.resolve(void (t += ms)) };
+  it('a claim holds, and its answer is taken, whatever the claimant\'s clock says: a replica an hour behind and one on time fetch once', async () => {
+    // The claimant's clock is an hour behind the waiter's: its claim and the expiry it stamps on its result are an hour old to the waiter.
+    const behind: Clock = { now: () => t - 3_600_000, sleep: (ms) => Promise.resolve(void (t += ms)) };
     const [a, b] = await Promise.all([replica({ claimMs: 3_000, claimPollMs: 20 }, behind), replica({ claimMs: 3_000, claimPollMs: 20 })]);
     wire.script.delayMs = 300;
+    let waited: number;
     try {
       const claimed = a.search(query('skewed clocks'));
       await new Promise((resolve) => setTimeout(resolve, 50));
+      const started = Date.now();
       const answers = await Promise.all([claimed, b.search(query('skewed clocks'))]);
+      waited = Date.now() - started;
       expect(answers.map((answer) => answer.requests)).toEqual([1, 0]);
     } finally {
       wire.script.delayMs = 0;
     }
+    expect(asked(wire.searches, 'skewed clocks')).toBe(1);
+    // The waiter took the answer when it came, not after waiting the claim out.
+    expect(waited).toBeLessThan(2_000);
+    // And keeps it for its own TTL: its repeat is answered from memory.
+    await expect(b.search(query('skewed clocks'))).resolves.toMatchObject({ requests: 0 });
     expect(asked(wire.searches, 'skewed clocks')).toBe(1);
   });
 

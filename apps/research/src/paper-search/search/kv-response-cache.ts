@@ -60,7 +60,8 @@ export class KvResponseCache implements SharedResponseCache {
   async get(key: string): Promise<CachedResponse | undefined> {
     const entry = await (await this.kv()).get(key);
     if (entry === null || entry.operation !== 'PUT') return undefined;
-    return decode(entry.value);
+    const response = decode(entry.value);
+    return response === undefined ? undefined : { ...response, revision: entry.revision };
   }
 
   async set(key: string, response: CachedResponse): Promise<void> {
