@@ -298,7 +298,7 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
     expect(names).toEqual(expect.arrayContaining(SERVICES.flatMap(({ name }) => [...commandDurablesOf(name)])));
   });
 
-  it('lets a service open, write and read its own KV buckets, as its code does; refuses it every other bucket (write, read, info, watch)', async () => {
+  it('lets a service open, write and read its own KV buckets, as its code does; refuses it every other bucket (write, read, info, watch, remove)', async () => {
     const visual = await connectAs('visual-search');
     const memory = await openKvBucket(await jetstreamManager(visual), KV_BUCKETS.visualRunMemory.name, { signal: AbortSignal.timeout(5_000) });
     await memory.put('run-1', 'frontier');
@@ -316,6 +316,8 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
           read: () => nc.request(`$JS.API.STREAM.MSG.GET.${stream}`, JSON.stringify({ last_by_subj: `$KV.${bucket}.run-1` }), { timeout: 2_000 }),
           info: () => nc.request(`$JS.API.STREAM.INFO.${stream}`, '', { timeout: 2_000 }),
           watch: () => nc.request(`$JS.API.CONSUMER.CREATE.${stream}`, JSON.stringify({ stream_name: stream, config: { ack_policy: 'none', deliver_subject: `_INBOX.watch-${service}` } }), { timeout: 2_000 }),
+          // How research releases a scholarly search claim (a message delete by sequence; this one names no message).
+          remove: () => nc.request(`$JS.API.STREAM.MSG.DELETE.${stream}`, JSON.stringify({ seq: 1_000_000, no_erase: true }), { timeout: 2_000 }),
         };
         const allowed = kvBucketsOf(service).includes(bucket);
         for (const [what, attempt] of Object.entries(attempts)) {

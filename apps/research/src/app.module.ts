@@ -59,7 +59,7 @@ export class ResearchModule implements OnModuleInit {
             // Request starts and results are shared by the service's replicas (KV buckets), so each source's
             // etiquette holds across them and an identical search is fetched once.
             useFactory: (nc: NatsConnection, log: MessageLogContext) =>
-              createScholarlySourcesFromEnv(settings.providerEnv, { logger: log, sharedSlots: scholarlyStartSlots(nc, log), sharedResponses: scholarlyResponses(nc, log) }),
+              createScholarlySourcesFromEnv(settings.providerEnv, { logger: log, sharedSlots: scholarlyStartSlots(nc, log), sharedResponses: scholarlyResponses(nc, log, { claimMs: settings.searchClaimMs }) }),
           };
     const clock = adapters.clock ?? systemClock;
     return {

@@ -11,6 +11,7 @@ describe('researchSettingsFromEnv', () => {
       poolSize: 4,
       perSourceLimit: 25,
       sourceDeadlineMs: 45_000,
+      searchClaimMs: 5_000,
       maxTokens: 2_000,
       scoreBatchSize: 20,
       stepDeadlineMs: 100_000,
@@ -57,5 +58,12 @@ describe('researchSettingsFromEnv', () => {
       /OPENPAW_RESEARCH_PAPER_LIST_RETENTION_DAYS: .*; OPENPAW_RESEARCH_PAPER_LIST_SWEEP_INTERVAL_MS: /,
     );
     expect(researchSettingsFromEnv({ OPENPAW_RESEARCH_PAPER_LIST_RETENTION_DAYS: '7' }).paperListRetentionDays).toBe(7);
+    // A scholarly search claim: bounded, and shorter than a source's deadline (the waiter fetches after it).
+    expect(researchSettingsFromEnv({ OPENPAW_RESEARCH_SEARCH_CLAIM_MS: '2500' }).searchClaimMs).toBe(2_500);
+    expect(() => researchSettingsFromEnv({ OPENPAW_RESEARCH_SEARCH_CLAIM_MS: 'soon' })).toThrow(/invalid research configuration: OPENPAW_RESEARCH_SEARCH_CLAIM_MS: /);
+    expect(() => researchSettingsFromEnv({ OPENPAW_RESEARCH_SEARCH_CLAIM_MS: '50' })).toThrow(/OPENPAW_RESEARCH_SEARCH_CLAIM_MS: .*100/);
+    expect(() => researchSettingsFromEnv({ OPENPAW_RESEARCH_SEARCH_CLAIM_MS: '30000', OPENPAW_RESEARCH_SOURCE_DEADLINE_MS: '20000' })).toThrow(
+      /OPENPAW_RESEARCH_SEARCH_CLAIM_MS: must be less than OPENPAW_RESEARCH_SOURCE_DEADLINE_MS \(20000\)/,
+    );
   });
 });

@@ -22,6 +22,12 @@ export interface ResearchSettings {
   readonly perSourceLimit: number;
   /** One source's whole search (all its pages) must answer within this; else it is reported as timed out. */
   readonly sourceDeadlineMs: number;
+  /**
+   * How long a replica's claim on an identical scholarly search holds: the longest another replica
+   * waits for its answer before fetching itself (see `SharedResponses.claimMs`). Shorter than
+   * `sourceDeadlineMs`, so a replica that waited a claim out still has time to fetch.
+   */
+  readonly searchClaimMs: number;
   /** Output token limit of each skill's LLM call. */
   readonly maxTokens: number;
   /** Papers scored per LLM call. */
@@ -47,6 +53,7 @@ const envSchema = z.object({
   OPENPAW_RESEARCH_POOL_SIZE: z.coerce.number().int().positive().default(4),
   OPENPAW_RESEARCH_PER_SOURCE_LIMIT: z.coerce.number().int().positive().max(200).default(25),
   OPENPAW_RESEARCH_SOURCE_DEADLINE_MS: z.coerce.number().int().positive().default(45_000),
+  OPENPAW_RESEARCH_SEARCH_CLAIM_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   OPENPAW_RESEARCH_MAX_TOKENS: z.coerce.number().int().positive().default(2_000),
   OPENPAW_RESEARCH_SCORE_BATCH_SIZE: z.coerce.number().int().positive().max(100).default(20),
   OPENPAW_RESEARCH_STEP_DEADLINE_MS: z.coerce.number().int().positive().default(100_000),
@@ -54,6 +61,15 @@ const envSchema = z.object({
   // Exports read a run's stored collection: a month after the run ended, an export falls back to the view's papers.
   OPENPAW_RESEARCH_PAPER_LIST_RETENTION_DAYS: z.coerce.number().int().min(1).max(3_650).default(30),
   OPENPAW_RESEARCH_PAPER_LIST_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10_000).max(7 * 24 * 3_600_000).default(3_600_000),
+}).superRefine((e, ctx) => {
+  // A replica that waited out another's claim fetches itself: the source's deadline must leave it time to.
+  if (e.OPENPAW_RESEARCH_SEARCH_CLAIM_MS >= e.OPENPAW_RESEARCH_SOURCE_DEADLINE_MS) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['OPENPAW_RESEARCH_SEARCH_CLAIM_MS'],
+      message: `must be less than OPENPAW_RESEARCH_SOURCE_DEADLINE_MS (${e.OPENPAW_RESEARCH_SOURCE_DEADLINE_MS}): a search that waited out another replica's claim still fetches within the deadline`,
+    });
+  }
 });
 
 /** Reads the settings; throws naming every invalid variable. */
@@ -72,6 +88,7 @@ export function researchSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): R
     poolSize: e.OPENPAW_RESEARCH_POOL_SIZE,
     perSourceLimit: e.OPENPAW_RESEARCH_PER_SOURCE_LIMIT,
     sourceDeadlineMs: e.OPENPAW_RESEARCH_SOURCE_DEADLINE_MS,
+    searchClaimMs: e.OPENPAW_RESEARCH_SEARCH_CLAIM_MS,
     maxTokens: e.OPENPAW_RESEARCH_MAX_TOKENS,
     scoreBatchSize: e.OPENPAW_RESEARCH_SCORE_BATCH_SIZE,
     stepDeadlineMs: e.OPENPAW_RESEARCH_STEP_DEADLINE_MS,

@@ -30,16 +30,17 @@ const query = (text: string): ScholarlyQuery => ({ text, phrases: [text], limit:
 /** A shared cache with claims, in memory, as the replicas of one service would share it. */
 function claimingCache() {
   const stored = new Map<string, CachedResponse>();
-  const claims = new Map<string, { untilMs: number; token: number }>();
+  // When each claim lapses, by this process's clock (the fake is one process; the KV cache times sightings).
+  const claims = new Map<string, { lapsesAtMs: number; token: number }>();
   let tokens = 0;
   const cache: SharedResponseCache & { claim: NonNullable<SharedResponseCache['claim']> } = {
     get: (key) => Promise.resolve(stored.get(key)),
     set: (key, response) => Promise.resolve(void stored.set(key, response)),
-    claim: (key, nowMs, untilMs): Promise<FetchClaim> => {
+    claim: (key, lifeMs): Promise<FetchClaim> => {
       const standing = claims.get(key);
-      if (standing !== undefined && standing.untilMs > nowMs) return Promise.resolve({ outcome: 'held' });
+      if (standing !== undefined && standing.lapsesAtMs > performance.now()) return Promise.resolve({ outcome: 'held' });
       const token = (tokens += 1);
-      claims.set(key, { untilMs, token });
+      claims.set(key, { lapsesAtMs: performance.now() + lifeMs, token });
       return Promise.resolve({ outcome: 'fetch', release: () => Promise.resolve(void (claims.get(key)?.token === token && claims.delete(key))) });
     },
   };
@@ -186,11 +187,32 @@ describe('ReachabilityCheckedSource', () => {
 
     // A replica that claimed and died: its claim stands until it lapses; the waiter does not wait longer than a claim's life.
     const briefly = new ReachabilityCheckedSource(source, { ...options, sharedResponses: { ...sharedResponses, claimMs: 300 } });
-    claims.set(responseCacheKey('arxiv', query('b')), { untilMs: Number.MAX_SAFE_INTEGER, token: -1 });
+    claims.set(responseCacheKey('arxiv', query('b')), { lapsesAtMs: Number.POSITIVE_INFINITY, token: -1 });
     started = Date.now();
     await expect(briefly.search(query('b'))).resolves.toMatchObject({ requests: 1 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
     expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('a waiting replica takes an answer stored after the one it missed, whatever expiry its writer stamped; not the expired one it missed', async () => {
+    const { state, source } = scriptedSource();
+    const { cache, claims, stored } = claimingCache();
+    const key = responseCacheKey('arxiv', query('a'));
+    const answer = { works: [], totalAvailable: 0, requests: 1 };
+    // What this replica misses: an answer expired by any clock. Another replica holds the claim.
+    stored.set(key, { result: answer, expiresAtMs: clock.t - 1, revision: 7 });
+    claims.set(key, { lapsesAtMs: Number.POSITIVE_INFINITY, token: -1 });
+    const waiting = new ReachabilityCheckedSource(source, { ...options, sharedResponses: { cache, claimMs: 2_000, claimPollMs: 10 } });
+    const started = Date.now();
+    const searched = waiting.search(query('a'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The claimant stores its answer, stamped by a clock an hour behind.
+    stored.set(key, { result: { ...answer, totalAvailable: 3 }, expiresAtMs: clock.t - 3_600_000, revision: 8 });
+    await expect(searched).resolves.toMatchObject({ totalAvailable: 3, requests: 0 });
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(state.searches).toBe(0);
+    // Kept for this replica's own TTL.
+    await expect(waiting.search(query('a'))).resolves.toMatchObject({ totalAvailable: 3, requests: 0 });
   });
 
   it('fetches at once when a claim cannot be made, and says why', async () => {

@@ -69,9 +69,9 @@ export class ReachabilityCheckedSource implements ScholarlySource {
     if (cached !== undefined && cached.untilMs > this.options.clock.now()) return { ...cached.result, requests: 0 };
     // Once the shared cache has failed this search, the search does not ask it again (an outage costs it one timeout).
     const attempt: SharedAttempt = { unavailable: false };
-    const sharedHit = await this.sharedGet(key, attempt);
-    if (sharedHit !== undefined) return { ...sharedHit, requests: 0 };
-    const plan = await this.claimOrWait(key, query.signal, attempt);
+    const shared = await this.sharedGet(key, attempt);
+    if (shared.answer !== undefined) return { ...shared.answer, requests: 0 };
+    const plan = await this.claimOrWait(key, query.signal, attempt, shared.revision);
     if (plan.answer !== undefined) return { ...plan.answer, requests: 0 };
     try {
       return await this.fetch(key, query, attempt);
@@ -100,33 +100,38 @@ export class ReachabilityCheckedSource implements ScholarlySource {
   /**
    * Claims the fetch of `key` in the shared cache; while another replica's claim stands, looks for its
    * answer every `claimPollMs`, taking the claim over when it is released (its fetch failed) or lapses.
-   * Gives up waiting after `claimMs` (the claimant is slow or gone) or when the search is aborted, and
-   * fetches without a claim; so does a cache that cannot be used or has no claims.
+   * Gives up waiting after `claimMs` from first seeing the claim (the claimant is slow or gone), taking
+   * the claim over if it has stood unchanged that long, or when the search is aborted, and fetches
+   * (without a claim if it could not take one); so does a cache that cannot be used or has no claims.
    */
-  private async claimOrWait(key: string, signal: AbortSignal | undefined, attempt: SharedAttempt): Promise<MissPlan> {
+  private async claimOrWait(key: string, signal: AbortSignal | undefined, attempt: SharedAttempt, missedRevision: number | undefined): Promise<MissPlan> {
     const shared = this.options.sharedResponses;
     const claim = shared?.cache.claim?.bind(shared.cache);
     if (shared === undefined || claim === undefined || this.options.responseTtlMs <= 0) return {};
     const claimMs = shared.claimMs ?? DEFAULT_CLAIM_MS;
     const pollMs = shared.claimPollMs ?? DEFAULT_CLAIM_POLL_MS;
-    // Real time, not the injected clock: this bounds how long a search waits.
-    const giveUpAt = performance.now() + claimMs;
+    // Real time, not the injected clock: this bounds how long a search waits. It starts when the
+    // standing claim is first seen, as the cache times the claim's lapse, so a waiter that waits a dead
+    // claimant's claim out takes it over (and later searches need not wait on it).
+    let giveUpAt: number | undefined;
     for (;;) {
-      const now = this.options.clock.now();
-      const claimed = await this.bestEffort(shared, attempt, () => claim(key, now, now + claimMs));
+      const claimed = await this.bestEffort(shared, attempt, () => claim(key, claimMs));
       if (claimed === undefined) return {};
       if (claimed.outcome === 'fetch') {
         const release = (): Promise<void> => this.bestEffort(shared, attempt, () => claimed.release()).then(() => undefined);
         // Another replica may have stored its answer and released its claim since this one missed.
-        const answer = await this.sharedGet(key, attempt);
+        const { answer } = await this.sharedGet(key, attempt, missedRevision);
         if (answer === undefined) return { release };
         await release();
         return { answer };
       }
-      if (performance.now() >= giveUpAt || signal?.aborted === true) return {};
-      await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, Math.max(0, giveUpAt - performance.now()))));
-      const answer = await this.sharedGet(key, attempt);
+      giveUpAt ??= performance.now() + claimMs;
+      const waitUntil = giveUpAt;
+      if (performance.now() >= waitUntil || signal?.aborted === true) return {};
+      await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, Math.max(0, waitUntil - performance.now()))));
+      const { answer } = await this.sharedGet(key, attempt, missedRevision);
       if (answer !== undefined) return { answer };
+      // Past the wait, the next claim is the last: it takes over a claim seen unchanged for its life.
     }
   }
 
@@ -160,15 +165,25 @@ export class ReachabilityCheckedSource implements ScholarlySource {
     return untilMs;
   }
 
-  /** A live answer another replica (or this one, earlier) stored; kept in process until it expires there too. */
-  private async sharedGet(key: string, attempt: SharedAttempt): Promise<ScholarlySearchResult | undefined> {
+  /**
+   * A live answer another replica (or this one, earlier) stored, kept in process until it expires
+   * there too; and the revision of what is stored, live or not (undefined when the store gives none).
+   * An answer stored after `missedRevision` (what this search missed: 0 for nothing) was written while
+   * this search waited, so it is live whatever its writer's clock stamped on it: that order is the
+   * store's, not a clock's.
+   */
+  private async sharedGet(key: string, attempt: SharedAttempt, missedRevision?: number): Promise<{ readonly answer?: ScholarlySearchResult; readonly revision?: number }> {
     const shared = this.options.sharedResponses;
-    if (shared === undefined || this.options.responseTtlMs <= 0) return undefined;
+    if (shared === undefined || this.options.responseTtlMs <= 0) return {};
     const stored = await this.bestEffort(shared, attempt, () => shared.cache.get(key));
-    if (stored === undefined || stored.expiresAtMs <= this.options.clock.now()) return undefined;
+    if (stored === undefined) return { revision: 0 };
+    const now = this.options.clock.now();
+    const writtenSinceMiss = missedRevision !== undefined && stored.revision !== undefined && stored.revision > missedRevision;
+    const revision = stored.revision === undefined ? {} : { revision: stored.revision };
+    if (!writtenSinceMiss && stored.expiresAtMs <= now) return revision;
     // Never believed longer than this replica's own TTL, whatever the writer's was.
-    this.remember(key, stored.result, Math.min(stored.expiresAtMs, this.options.clock.now() + this.options.responseTtlMs));
-    return stored.result;
+    this.remember(key, stored.result, writtenSinceMiss ? now + this.options.responseTtlMs : Math.min(stored.expiresAtMs, now + this.options.responseTtlMs));
+    return { answer: stored.result, ...revision };
   }
 
   private async sharedSet(key: string, result: ScholarlySearchResult, expiresAtMs: number, attempt: SharedAttempt): Promise<void> {

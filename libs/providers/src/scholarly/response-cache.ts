@@ -1,10 +1,20 @@
 import { createHash } from 'node:crypto';
 import type { ScholarlyQuery, ScholarlySearchResult, ScholarlySourceName } from './port.js';
 
-/** One stored answer: the result, and when (ms since the epoch, the writer's clock) it stops being answered. */
+/**
+ * One stored answer: the result, and when (ms since the epoch, the writer's clock) it stops being
+ * answered. A reader believes it no longer than its own TTL from reading it, and a KV bucket's own TTL
+ * (the server's clock) bounds it too: clocks need only agree to well under the TTL (minutes), and a
+ * search waiting on another replica's fetch takes its answer whatever the clocks (see `revision`).
+ */
 export interface CachedResponse {
   readonly result: ScholarlySearchResult;
   readonly expiresAtMs: number;
+  /**
+   * Where the store placed this write among all its writes (a KV revision), set by `get`, never
+   * stored: a waiting search takes an answer written after the one it missed as live, clock aside.
+   */
+  readonly revision?: number;
 }
 
 /**
@@ -17,13 +27,14 @@ export interface SharedResponseCache {
   get(key: string): Promise<CachedResponse | undefined>;
   set(key: string, response: CachedResponse): Promise<void>;
   /**
-   * Claims the fetch of `key` until `untilMs` (the caller's clock, like `expiresAtMs`), atomically,
-   * so that replicas missing the same key at once fetch it once: the others wait for the claimant's
-   * answer. Answers `held` when a live claim of another caller stands (a stale one is taken over);
-   * `fetch` when the caller should fetch, holding the claim (release it when done) or not (when the
-   * store cannot record a claim, e.g. it is full). Optional: without it every replica that misses fetches.
+   * Claims the fetch of `key` for `lifeMs`, atomically, so that replicas missing the same key at once
+   * fetch it once: the others wait for the claimant's answer. Answers `held` while another caller's
+   * claim stands; `fetch` when the caller should fetch, holding the claim (release it when done) or not
+   * (when the store cannot record a claim, e.g. it is full). A claim lapses (and is taken over) once
+   * the caller has seen that same claim, unchanged, for the claimant's `lifeMs` by its own monotonic
+   * clock: no two machines' clocks are compared. Optional: without it every replica that misses fetches.
    */
-  claim?(key: string, nowMs: number, untilMs: number): Promise<FetchClaim>;
+  claim?(key: string, lifeMs: number): Promise<FetchClaim>;
 }
 
 export type FetchClaim = { readonly outcome: 'held' } | { readonly outcome: 'fetch'; release(): Promise<void> };

@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { ensureKvBucket, KV_BUCKETS, kvStreamName } from '@openpaw/messaging';
+import { ensureKvBucket, KV_BUCKETS, kvStreamName, streamSettingsFromEnv } from '@openpaw/messaging';
 import { createScholarlySourcesFromEnv, responseCacheKey, type ScholarlyQuery, type ScholarlySource, type SharedResponses } from '@openpaw/providers';
-import { type NatsServerHandle, privateNatsServer, waitFor } from '@openpaw/testing';
+import { type NatsClusterHandle, type NatsServerHandle, privateNatsServer, startNatsCluster, waitFor } from '@openpaw/testing';
 import { KvResponseCache, SCHOLARLY_RESPONSES_BUCKET, scholarlyResponses } from './kv-response-cache.js';
 
 /**
@@ -46,6 +46,32 @@ async function openAlexWire(): Promise<{ server: Server; url: string; searches: 
 
 const query = (text: string): ScholarlyQuery => ({ text, phrases: [text], limit: 5 });
 
+type Clock = { now(): number; sleep(ms: number): Promise<void> };
+type Logger = Parameters<typeof scholarlyResponses>[1];
+
+/**
+ * One research replica's OpenAlex source, as the service wires it: its own NATS connection (to
+ * `natsUrl`, so replicas may sit on different nodes of a cluster), its own in-process cache and clock,
+ * and the shared results.
+ */
+async function researchReplica(
+  natsUrl: string,
+  wireUrl: string,
+  { connections, clock, logger, shared = {} }: { connections: NatsConnection[]; clock: Clock; logger: Logger; shared?: Partial<SharedResponses> },
+): Promise<ScholarlySource & { readonly nc: NatsConnection }> {
+  const nc = await connect({ servers: natsUrl, maxReconnectAttempts: -1, reconnectTimeWait: 100 });
+  connections.push(nc);
+  const env = { OPENPAW_SCHOLARLY_SOURCES: 'openalex', OPENPAW_OPENALEX_BASE_URL: wireUrl, OPENPAW_SCHOLARLY_CACHE_TTL_MS: '60000' };
+  // The claim's life as the service sets it (OPENPAW_RESEARCH_SEARCH_CLAIM_MS), the rest as a test asks.
+  const { claimMs, ...rest } = shared;
+  const sources = createScholarlySourcesFromEnv(env, { clock, sharedResponses: { ...scholarlyResponses(nc, logger, claimMs === undefined ? {} : { claimMs }), timeoutMs: 500, ...rest } });
+  expect(sources.map((s) => s.name)).toEqual(['openalex']);
+  return Object.assign(sources[0]!, { nc });
+}
+
+/** How many times the wire was asked `text` (whitespace collapsed: a replica sends its own spelling). */
+const asked = (searches: readonly string[], text: string): number => searches.filter((s) => s.replace(/\s+/g, ' ').trim() === text).length;
+
 describe('scholarly results shared across replicas (a real JetStream KV bucket)', () => {
   let nats: NatsServerHandle;
   let wire: Awaited<ReturnType<typeof openAlexWire>>;
@@ -71,15 +97,8 @@ describe('scholarly results shared across replicas (a real JetStream KV bucket)'
     await new Promise((resolve) => wire.server.close(resolve));
   });
 
-  /** One research replica's OpenAlex source: its own NATS connection, in-process cache and shared results, as the service wires them. */
-  async function replica(shared: Partial<SharedResponses> = {}): Promise<ScholarlySource & { readonly nc: NatsConnection }> {
-    const nc = await connect({ servers: nats.url, maxReconnectAttempts: -1, reconnectTimeWait: 100 });
-    connections.push(nc);
-    const env = { OPENPAW_SCHOLARLY_SOURCES: 'openalex', OPENPAW_OPENALEX_BASE_URL: wire.url, OPENPAW_SCHOLARLY_CACHE_TTL_MS: '60000' };
-    const sources = createScholarlySourcesFromEnv(env, { clock, sharedResponses: { ...scholarlyResponses(nc, logger), timeoutMs: 500, ...shared } });
-    expect(sources.map((s) => s.name)).toEqual(['openalex']);
-    return Object.assign(sources[0]!, { nc });
-  }
+  const replica = (shared: Partial<SharedResponses> = {}, replicaClock: Clock = clock): ReturnType<typeof researchReplica> =>
+    researchReplica(nats.url, wire.url, { connections, clock: replicaClock, logger, shared });
 
   it('fetches a search once for two replicas, keyed by the normalised request, in a bounded gzipped value', async () => {
     const [a, b] = await Promise.all([replica(), replica()]);
@@ -133,9 +152,33 @@ describe('scholarly results shared across replicas (a real JetStream KV bucket)'
     } finally {
       wire.script.delayMs = 0;
     }
-    // The claim is gone once the answer is shared.
+    // The claim is gone once the answer is shared: its message removed, no delete marker left.
     const kv = await new Kvm(admin).open(SCHOLARLY_RESPONSES_BUCKET);
-    expect((await kv.get(`claim.${responseCacheKey('openalex', query('graph neural networks'))}`))?.operation).toBe('DEL');
+    expect(await kv.get(`claim.${responseCacheKey('openalex', query('graph neural networks'))}`)).toBeNull();
+  });
+
+  it('a claim holds, and its answer is taken, whatever the claimant\'s clock says: a replica an hour behind and one on time fetch once', async () => {
+    // The claimant's clock is an hour behind the waiter's: its claim and the expiry it stamps on its result are an hour old to the waiter.
+    const behind: Clock = { now: () => t - 3_600_000, sleep: (ms) => Promise.resolve(void (t += ms)) };
+    const [a, b] = await Promise.all([replica({ claimMs: 3_000, claimPollMs: 20 }, behind), replica({ claimMs: 3_000, claimPollMs: 20 })]);
+    wire.script.delayMs = 300;
+    let waited: number;
+    try {
+      const claimed = a.search(query('skewed clocks'));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const started = Date.now();
+      const answers = await Promise.all([claimed, b.search(query('skewed clocks'))]);
+      waited = Date.now() - started;
+      expect(answers.map((answer) => answer.requests)).toEqual([1, 0]);
+    } finally {
+      wire.script.delayMs = 0;
+    }
+    expect(asked(wire.searches, 'skewed clocks')).toBe(1);
+    // The waiter took the answer when it came, not after waiting the claim out.
+    expect(waited).toBeLessThan(2_000);
+    // And keeps it for its own TTL: its repeat is answered from memory.
+    await expect(b.search(query('skewed clocks'))).resolves.toMatchObject({ requests: 0 });
+    expect(asked(wire.searches, 'skewed clocks')).toBe(1);
   });
 
   it('a waiting replica fetches itself when the claimant fails, when a claim has lapsed, and after a bounded wait for a claimant that never answers', async () => {
@@ -156,15 +199,18 @@ describe('scholarly results shared across replicas (a real JetStream KV bucket)'
     expect(wire.searches.filter((s) => s === 'graph sampling')).toHaveLength(2);
     expect(Date.now() - started).toBeLessThan(3_000);
 
-    // A claim whose time has passed (its replica died) is taken over at once.
-    await kv.put(`claim.${responseCacheKey('openalex', query('graph coarsening'))}`, JSON.stringify({ untilMs: t - 1 }));
+    // A claim whose replica died (a life of 300 ms) is taken over once seen unchanged that long, and released: the next search does not wait.
+    const coarsening = `claim.${responseCacheKey('openalex', query('graph coarsening'))}`;
+    await kv.put(coarsening, JSON.stringify({ lifeMs: 300 }));
     started = Date.now();
     await expect(a.search(query('graph coarsening'))).resolves.toMatchObject({ requests: 1 });
-    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    expect(Date.now() - started).toBeLessThan(2_500);
+    expect(await kv.get(coarsening)).toBeNull();
 
     // A live claim whose replica never answers: the search waits out the claim's life (400 ms here), not much longer, then fetches.
     const c = await replica({ claimMs: 400, claimPollMs: 20 });
-    await kv.put(`claim.${responseCacheKey('openalex', query('graph rewiring'))}`, JSON.stringify({ untilMs: t + 3_600_000 }));
+    await kv.put(`claim.${responseCacheKey('openalex', query('graph rewiring'))}`, JSON.stringify({ lifeMs: 3_600_000 }));
     started = Date.now();
     await expect(c.search(query('graph rewiring'))).resolves.toMatchObject({ requests: 1 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(400);
@@ -221,11 +267,17 @@ describe('a full scholarly results bucket (a real JetStream KV bucket at its byt
     await new Promise((resolve) => wire.server.close(resolve));
   });
 
-  async function replica(): Promise<ScholarlySource> {
-    const nc = await connect({ servers: nats.url });
-    connections.push(nc);
-    const env = { OPENPAW_SCHOLARLY_SOURCES: 'openalex', OPENPAW_OPENALEX_BASE_URL: wire.url, OPENPAW_SCHOLARLY_CACHE_TTL_MS: '60000' };
-    return createScholarlySourcesFromEnv(env, { clock, sharedResponses: { ...scholarlyResponses(nc, logger), timeoutMs: 500, claimMs: 5_000 } })[0]!;
+  const replica = (): ReturnType<typeof researchReplica> => researchReplica(nats.url, wire.url, { connections, clock, logger, shared: { claimMs: 5_000, claimPollMs: 20 } });
+
+  /**
+   * Values older than what a test stores. nats-server 2.9 checks a write against the byte bound by its
+   * payload and headers but stores its subject and framing too, so the write that fills the bucket can
+   * pass the bound by ~100 bytes, and JetStream then drops the oldest values (discard-new
+   * notwithstanding): these are the ones dropped.
+   */
+  async function padOldest(): Promise<void> {
+    const kv = await new Kvm(admin).open(SCHOLARLY_RESPONSES_BUCKET);
+    for (let i = 0; i < 8; i += 1) await kv.put(`oldest.${i}`, new Uint8Array(64));
   }
 
   /** Fills the bucket with values until it refuses one (as old results would), leaving no room for a result. */
@@ -251,6 +303,7 @@ describe('a full scholarly results bucket (a real JetStream KV bucket at its byt
 
   it('still answers every search, shares what it held, logs the refusal once, and shares again once room is made', async () => {
     const [a, b] = await Promise.all([replica(), replica()]);
+    await padOldest();
     await a.search(query('stored before'));
     await fill();
     logged.length = 0;
@@ -281,4 +334,73 @@ describe('a full scholarly results bucket (a real JetStream KV bucket at its byt
     await a.search(query('full five'));
     expect(logged).toEqual([{ level: 'warn', message: FULL }]);
   });
+
+  it('a claim made just before the bucket filled is removed by its message (no delete marker, which needs room): a later search does not wait it out', async () => {
+    await (await jetstreamManager(admin)).streams.purge(kvStreamName(SCHOLARLY_RESPONSES_BUCKET));
+    await padOldest();
+    const kv = await new Kvm(admin).open(SCHOLARLY_RESPONSES_BUCKET);
+    const [a, b] = await Promise.all([replica(), replica()]);
+    const claimKey = `claim.${responseCacheKey('openalex', query('filled meanwhile'))}`;
+    wire.script.delayMs = 800;
+    try {
+      const claimant = a.search(query('filled meanwhile'));
+      await waitFor(() => kv.get(claimKey).then((entry) => (entry?.operation === 'PUT' ? true : undefined)), 'the claim stored', 5_000);
+      // Filled while the claimant fetches: its result is refused.
+      await fill();
+      const started = Date.now();
+      const answers = await Promise.all([claimant, b.search(query('filled meanwhile'))]);
+      // Nothing could be shared (a full bucket records no claim either), so the other replica fetched too, at once.
+      expect(answers.map((answer) => answer.requests)).toEqual([1, 1]);
+      expect(Date.now() - started).toBeLessThan(4_000);
+    } finally {
+      wire.script.delayMs = 0;
+    }
+    expect(await kv.get(claimKey)).toBeNull();
+    // Room again: a new replica's search claims and fetches at once, with no claim left standing to wait out.
+    await (await jetstreamManager(admin)).streams.purge(kvStreamName(SCHOLARLY_RESPONSES_BUCKET), { filter: `$KV.${SCHOLARLY_RESPONSES_BUCKET}.${FILLER}.>` });
+    const c = await replica();
+    const started = Date.now();
+    await expect(c.search(query('filled meanwhile'))).resolves.toMatchObject({ requests: 1 });
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});
+
+describe('scholarly results shared across replicas on different nodes of a real R3 JetStream cluster', () => {
+  let cluster: NatsClusterHandle;
+  let wire: Awaited<ReturnType<typeof openAlexWire>>;
+  const connections: NatsConnection[] = [];
+  const clock = { now: () => 1_000_000_000, sleep: () => Promise.resolve() };
+  const logger = { info: () => undefined, warn: () => undefined };
+
+  beforeAll(async () => {
+    cluster = await startNatsCluster(3);
+    wire = await openAlexWire();
+    const admin = await connect({ servers: cluster.urls[0] });
+    connections.push(admin);
+    // Provisioned as the Job does with OPENPAW_STREAM_REPLICAS=3.
+    await ensureKvBucket(await jetstreamManager(admin), KV_BUCKETS.scholarlyResponses, { settings: streamSettingsFromEnv({ OPENPAW_STREAM_REPLICAS: '3' }) });
+    expect((await (await jetstreamManager(admin)).streams.info(kvStreamName(SCHOLARLY_RESPONSES_BUCKET))).config.num_replicas).toBe(3);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(connections.map((nc) => nc.close()));
+    await cluster?.dispose();
+    await new Promise((resolve) => wire.server.close(resolve));
+  });
+
+  it('three replicas, each on its own node, searching the same thing at once fetch it once, round after round', async () => {
+    const replicas = await Promise.all(cluster.urls.map((url) => researchReplica(url, wire.url, { connections, clock, logger, shared: { claimPollMs: 20 } })));
+    const kv = await new Kvm(connections[0]!).open(SCHOLARLY_RESPONSES_BUCKET);
+    wire.script.delayMs = 200;
+    try {
+      for (let round = 0; round < 5; round += 1) {
+        const text = `graph partitioning ${round}`;
+        const answers = await Promise.all(replicas.map((replica) => replica.search(query(text))));
+        expect([asked(wire.searches, text), answers.map((answer) => answer.requests).sort()]).toEqual([1, [0, 0, 1]]);
+        // Released on the replicated stream too: the claim's message removed, no delete marker left.
+        expect(await kv.get(`claim.${responseCacheKey('openalex', query(text))}`)).toBeNull();
+      }
+    } finally {
+      wire.script.delayMs = 0;
+    }
+  }, 30_000);
 });

@@ -1,6 +1,6 @@
 import { JetStreamApiError } from '@nats-io/jetstream';
 import type { KV } from '@nats-io/kv';
-import { KvResponseCache } from './kv-response-cache.js';
+import { ClaimSightings, KvResponseCache } from './kv-response-cache.js';
 
 /** JetStream's refusal of a write into a KV bucket at its byte bound (nats-server 2.9: err_code 10077). */
 const bucketFull = (): JetStreamApiError => new JetStreamApiError({ code: 503, err_code: 10077, description: 'maximum bytes exceeded' });
@@ -20,7 +20,7 @@ describe('KvResponseCache on a nearly full bucket', () => {
     const cache = new KvResponseCache(kv, { onFull: () => log.push('full'), onWritable: () => log.push('writable') });
     const response = { expiresAtMs: 1, result: { works: [], totalAvailable: 0, requests: 1 } };
     for (const key of ['openalex.a', 'openalex.b', 'openalex.c']) {
-      const claim = await cache.claim(key, 0, 5_000);
+      const claim = await cache.claim(key, 5_000);
       expect(claim.outcome).toBe('fetch');
       await cache.set(key, response);
       if (claim.outcome === 'fetch') await claim.release();
@@ -30,5 +30,27 @@ describe('KvResponseCache on a nearly full bucket', () => {
     await cache.set('openalex.d', response);
     await cache.set('openalex.e', response);
     expect(log).toEqual(['full', 'writable']);
+  });
+});
+
+describe('ClaimSightings', () => {
+  it('judges a claim lapsed once this replica has seen the same revision for its life, by its own clock alone', () => {
+    let now = 1_000;
+    const sightings = new ClaimSightings(() => now, 2);
+    expect(sightings.lapsed('claim.a', 7, 500)).toBe(false);
+    now += 499;
+    expect(sightings.lapsed('claim.a', 7, 500)).toBe(false);
+    // Another revision (released and claimed again, or taken over) is a new claim: its life starts now.
+    expect(sightings.lapsed('claim.a', 8, 500)).toBe(false);
+    now += 499;
+    expect(sightings.lapsed('claim.a', 8, 500)).toBe(false);
+    now += 1;
+    expect(sightings.lapsed('claim.a', 8, 500)).toBe(true);
+    // Bounded: the oldest sighting is dropped, and that claim is seen anew.
+    sightings.lapsed('claim.b', 1, 500);
+    sightings.lapsed('claim.c', 1, 500);
+    now += 10_000;
+    expect(sightings.lapsed('claim.a', 8, 500)).toBe(false);
+    expect(sightings.lapsed('claim.c', 1, 500)).toBe(true);
   });
 });

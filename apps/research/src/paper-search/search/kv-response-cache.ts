@@ -1,6 +1,6 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { JetStreamApiCodes, JetStreamApiError } from '@nats-io/jetstream';
-import { type KV, Kvm } from '@nats-io/kv';
+import { Bucket, type KV, Kvm } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { KV_BUCKETS } from '@openpaw/messaging';
 import type { CachedResponse, FetchClaim, ProviderLogger, SharedResponseCache, SharedResponses } from '@openpaw/providers';
@@ -35,14 +35,18 @@ const CLAIM_PREFIX = 'claim.';
  * still answers reads; a result it refuses is kept in process, and `onFull` hears it once.
  *
  * Fetch claims (`claim`) are KV creates of `claim.<key>`, which JetStream applies only when the key
- * holds no value: one replica wins, the others wait for its result. A claim's value is when it lapses
- * (the claimant's clock); a lapsed claim is taken over by an update conditional on its revision, and a
- * claimant deletes its claim, conditionally too, when it is done.
+ * holds no value: one replica wins, the others wait for its result. A claim's value is its life (a
+ * duration, not a time: no replica reads another's clock). A replica judges a claim lapsed once it has
+ * seen that same revision for its life by its own monotonic clock (`ClaimSightings`), and takes it
+ * over by an update conditional on the revision. A claimant removes its claim's own message when done
+ * (a stream message delete by revision: it needs no room in a full bucket, where a delete marker is
+ * refused, and cannot remove a claim that was taken over since).
  */
 export class KvResponseCache implements SharedResponseCache {
   private readonly kv: () => Promise<KV>;
   private readonly maxValueBytes: number;
   private full = false;
+  private readonly sightings = new ClaimSightings();
 
   /** `bucket`: the KV, or how to open it (on first use; a failed open is retried on the next). */
   constructor(
@@ -56,7 +60,8 @@ export class KvResponseCache implements SharedResponseCache {
   async get(key: string): Promise<CachedResponse | undefined> {
     const entry = await (await this.kv()).get(key);
     if (entry === null || entry.operation !== 'PUT') return undefined;
-    return decode(entry.value);
+    const response = decode(entry.value);
+    return response === undefined ? undefined : { ...response, revision: entry.revision };
   }
 
   async set(key: string, response: CachedResponse): Promise<void> {
@@ -68,10 +73,10 @@ export class KvResponseCache implements SharedResponseCache {
     await this.write(() => this.kv().then((kv) => kv.put(key, value)), 'result');
   }
 
-  async claim(key: string, nowMs: number, untilMs: number): Promise<FetchClaim> {
+  async claim(key: string, lifeMs: number): Promise<FetchClaim> {
     const kv = await this.kv();
     const claimKey = `${CLAIM_PREFIX}${key}`;
-    const value = JSON.stringify({ untilMs });
+    const value = JSON.stringify({ lifeMs });
     let revision: number | undefined;
     try {
       revision = await this.write(() => kv.create(claimKey, value), 'claim');
@@ -80,7 +85,7 @@ export class KvResponseCache implements SharedResponseCache {
       const standing = await kv.get(claimKey);
       // Gone again meanwhile (released): the next attempt creates it.
       if (standing === null) return HELD;
-      if (standing.operation === 'PUT' && claimLapsesAt(standing.value) > nowMs) return HELD;
+      if (standing.operation === 'PUT' && !this.sightings.lapsed(claimKey, standing.revision, claimLifeMs(standing.value) ?? lifeMs)) return HELD;
       try {
         revision = await this.write(() => kv.update(claimKey, value, standing.revision), 'claim');
       } catch (takeover) {
@@ -88,14 +93,11 @@ export class KvResponseCache implements SharedResponseCache {
         throw takeover;
       }
     }
+    this.sightings.forget(claimKey);
     // A full bucket records no claim: fetch without one (the others do the same).
     if (revision === undefined) return { outcome: 'fetch', release: () => Promise.resolve() };
     const held = revision;
-    return {
-      outcome: 'fetch',
-      // Only while still ours; a claim that cannot be deleted lapses by itself.
-      release: () => kv.delete(claimKey, { previousSeq: held }).catch(() => undefined),
-    };
+    return { outcome: 'fetch', release: () => removeRevision(kv, claimKey, held) };
   }
 
   /**
@@ -132,14 +134,58 @@ function isWrongLastSequence(error: unknown): boolean {
   return error instanceof JetStreamApiError && (error.code === JetStreamApiCodes.StreamWrongLastSequence || error.code === JetStreamApiCodes.StreamWrongLastSequenceUnknown);
 }
 
-/** When a stored claim lapses; 0 (lapsed) when it cannot be read. */
-function claimLapsesAt(value: Uint8Array): number {
+/** A stored claim's life, as its claimant wrote it; undefined when it cannot be read (the reader's own life is used). */
+function claimLifeMs(value: Uint8Array): number | undefined {
   try {
     const parsed: unknown = JSON.parse(new TextDecoder().decode(value));
-    const untilMs = typeof parsed === 'object' && parsed !== null ? (parsed as { untilMs?: unknown }).untilMs : undefined;
-    return typeof untilMs === 'number' ? untilMs : 0;
+    const lifeMs = typeof parsed === 'object' && parsed !== null ? (parsed as { lifeMs?: unknown }).lifeMs : undefined;
+    return typeof lifeMs === 'number' && Number.isFinite(lifeMs) && lifeMs >= 0 ? lifeMs : undefined;
   } catch {
-    return 0;
+    return undefined;
+  }
+}
+
+/**
+ * Removes the claim at `revision` (only that one: a claim taken over since is another revision), best
+ * effort. A stream message delete writes nothing, so it works in a full bucket; where the KV is not a
+ * JetStream bucket handle, or the delete is refused, a delete marker conditional on the revision. A
+ * claim that cannot be removed either way lapses by itself.
+ */
+async function removeRevision(kv: KV, key: string, revision: number): Promise<void> {
+  if (kv instanceof Bucket) {
+    const removed = await kv.jsm.streams.deleteMessage(kv.stream, revision, false).catch(() => false);
+    if (removed) return;
+  }
+  await kv.delete(key, { previousSeq: revision }).catch(() => undefined);
+}
+
+/**
+ * When this replica first saw each standing claim (key and revision), by its own monotonic clock: a
+ * claim seen unchanged for its life has lapsed (its claimant is slow or gone). Comparing only this
+ * process's own readings, the judgement holds whatever the replicas' and the server's clocks say.
+ * A replica that first sees a claim late waits its whole life from then (at most twice the life from
+ * its creation). Bounded: the oldest sightings are dropped past `maxSightings`.
+ */
+export class ClaimSightings {
+  private readonly seen = new Map<string, { readonly revision: number; readonly firstSeenMs: number }>();
+
+  constructor(
+    private readonly now: () => number = () => performance.now(),
+    private readonly maxSightings = 1_000,
+  ) {}
+
+  lapsed(key: string, revision: number, lifeMs: number): boolean {
+    const now = this.now();
+    const sighting = this.seen.get(key);
+    if (sighting !== undefined && sighting.revision === revision) return now - sighting.firstSeenMs >= lifeMs;
+    this.seen.delete(key);
+    this.seen.set(key, { revision, firstSeenMs: now });
+    while (this.seen.size > this.maxSightings) this.seen.delete(this.seen.keys().next().value!);
+    return lifeMs <= 0;
+  }
+
+  forget(key: string): void {
+    this.seen.delete(key);
   }
 }
 
@@ -161,10 +207,11 @@ function decode(value: Uint8Array): CachedResponse | undefined {
  * fetches and caches in process, and the log says so once. While the bucket is full each replica keeps
  * new results in process, and the log says so once (and again when it accepts them again).
  */
-export function scholarlyResponses(nc: NatsConnection, logger: ProviderLogger): SharedResponses {
+export function scholarlyResponses(nc: NatsConnection, logger: ProviderLogger, settings: Pick<SharedResponses, 'claimMs'> = {}): SharedResponses {
   let warned = false;
   const bucket = { bucket: SCHOLARLY_RESPONSES_BUCKET, maxBytes: KV_BUCKETS.scholarlyResponses.maxBytes };
   return {
+    ...settings,
     cache: new KvResponseCache(() => new Kvm(nc).open(SCHOLARLY_RESPONSES_BUCKET), {
       onTooLarge: (key, bytes) => logger.info({ bucket: SCHOLARLY_RESPONSES_BUCKET, key, bytes, maxBytes: SCHOLARLY_RESPONSE_MAX_BYTES }, 'scholarly result too large to share; cached in process only'),
       onFull: () => logger.warn(bucket, 'scholarly results bucket is full: new results are cached per process until older ones expire (stored ones are still shared)'),
