@@ -13,6 +13,12 @@ describe('retrievalSettingsFromEnv', () => {
     });
   });
 
+  it('publishes the deprecated v1 replies only when OPENPAW_RETRIEVAL_REPLIES_V1 is on', () => {
+    expect(retrievalSettingsFromEnv({}).publishRepliesV1).toBe(false);
+    expect(retrievalSettingsFromEnv({ OPENPAW_RETRIEVAL_REPLIES_V1: 'on' }).publishRepliesV1).toBe(true);
+    expect(() => retrievalSettingsFromEnv({ OPENPAW_RETRIEVAL_REPLIES_V1: 'yes' })).toThrow(/OPENPAW_RETRIEVAL_REPLIES_V1/);
+  });
+
   it('names every invalid variable', () => {
     expect(() => retrievalSettingsFromEnv({ OPENPAW_QDRANT_URL: 'ftp://x', OPENPAW_RETRIEVAL_POOL_SIZE: '0' })).toThrow(
       /OPENPAW_RETRIEVAL_POOL_SIZE.*OPENPAW_QDRANT_URL|OPENPAW_QDRANT_URL.*OPENPAW_RETRIEVAL_POOL_SIZE/,

@@ -29,6 +29,12 @@ export interface RetrievalSettings {
    * a replica takes in what others indexed if it last looked longer ago than this (0: before every search).
    */
   readonly refreshMs: number;
+  /**
+   * Publish each retrieval reply's deprecated v1 beside its v2, for subscribers that have not moved
+   * (`OPENPAW_RETRIEVAL_REPLIES_V1=on`; default off: a message, its storage and deliveries less per
+   * search, the way `OPENPAW_RUN_STATE_CHANGED_V1` keeps `RunStateChanged` v1).
+   */
+  readonly publishRepliesV1: boolean;
 }
 
 export const RETRIEVAL_SCHEMA = 'retrieval';
@@ -43,6 +49,7 @@ const envSchema = z.object({
   OPENPAW_QDRANT_API_KEY: z.string().optional(),
   OPENPAW_QDRANT_COLLECTION: z.string().regex(/^[A-Za-z0-9_-]{1,255}$/).default(DEFAULT_QDRANT_COLLECTION),
   OPENPAW_QDRANT_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  OPENPAW_RETRIEVAL_REPLIES_V1: z.enum(['on', 'off']).default('off'),
 });
 
 /** Reads the settings; throws naming every invalid variable. */
@@ -62,6 +69,7 @@ export function retrievalSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): 
     poolSize: e.OPENPAW_RETRIEVAL_POOL_SIZE,
     concurrency: e.OPENPAW_RETRIEVAL_CONCURRENCY,
     refreshMs: e.OPENPAW_RETRIEVAL_REFRESH_MS,
+    publishRepliesV1: e.OPENPAW_RETRIEVAL_REPLIES_V1 === 'on',
     vectors:
       e.OPENPAW_QDRANT_URL === undefined
         ? { backend: 'embedded' }

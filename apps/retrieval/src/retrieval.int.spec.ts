@@ -74,7 +74,8 @@ describe('retrieval service on real NATS and PostgreSQL', () => {
     nats = await privateNatsServer();
     const databaseUrl = await freshDatabase('retrieval_service');
     // The embedder from env: none set, so the local hashed n-gram embedder (384 dimensions), as in a default deployment.
-    settings = retrievalSettingsFromEnv({ OPENPAW_NATS_URL: nats.url, OPENPAW_DATABASE_URL: databaseUrl, OPENPAW_RETRIEVAL_POOL_SIZE: '2' });
+    // With the deprecated v1 replies on: they are checked below (off, the default, is retrieval-commands.consumer.spec.ts).
+    settings = retrievalSettingsFromEnv({ OPENPAW_NATS_URL: nats.url, OPENPAW_DATABASE_URL: databaseUrl, OPENPAW_RETRIEVAL_POOL_SIZE: '2', OPENPAW_RETRIEVAL_REPLIES_V1: 'on' });
     service = await start();
     nc = await connectNats({ servers: nats.url, name: 'retrieval-int-spec' });
     jsm = await jetstreamManager(nc);

@@ -69,7 +69,7 @@ export const RetrievalHitV1 = defineEvent(
   'RetrievalHit',
   1,
   z.object({ runId: z.uuid(), commandId: z.string(), candidate: candidateV1, trace: z.array(retrievalTraceEntry) }),
-  'Deprecated (use v2): produced beside v2 while subscribers move, except for a maths-signature candidate, which v1 cannot name.',
+  'Deprecated (use v2): produced beside v2 only while the retrieval setting OPENPAW_RETRIEVAL_REPLIES_V1 is on (default off), except for a maths-signature candidate, which v1 cannot name.',
   { supersededBy: RetrievalHit },
 );
 
@@ -78,7 +78,7 @@ export const RetrievalMissV1 = defineEvent(
   'RetrievalMiss',
   1,
   z.object({ runId: z.uuid(), commandId: z.string(), topCandidate: candidateV1.nullable(), trace: z.array(retrievalTraceEntry) }),
-  'Deprecated (use v2): produced beside v2 while subscribers move, except when the best candidate is a maths-signature one, which v1 cannot name.',
+  'Deprecated (use v2): produced beside v2 only while the retrieval setting OPENPAW_RETRIEVAL_REPLIES_V1 is on (default off), except when the best candidate is a maths-signature one, which v1 cannot name.',
   { supersededBy: RetrievalMiss },
 );
 
