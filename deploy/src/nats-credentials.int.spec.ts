@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ServiceUnavailableException } from '@nestjs/common';
 import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { headers as natsHeaders, nkeys, type NatsConnection } from '@nats-io/nats-core';
-import { catalog, deadLetterSubjectOf, laneDurableOf, lanesOfService, sendersOf, STREAMS } from '@openpaw/contracts';
+import { catalog, coordinatorEventsDurableOf, deadLetterSubjectOf, EVENT_CONSUMERS, eventConsumersOf, laneDurableOf, lanesOfService, RunEnded, sendersOf, STREAMS, SUBJECT_ROOT } from '@openpaw/contracts';
 import {
   connectNats,
   DLQ_HEADERS,
@@ -26,7 +26,19 @@ import { findFreePort, type ManagedProcess, spawnManaged, waitForPort } from '@o
 import type { GatewayConfig } from '../../apps/gateway/src/config.js';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { JetStreamOps } from '../../apps/gateway/src/ops/jetstream-ops.js';
-import { commandDurablesOf, credsFileText, deadLetterSubjectsOf, EVENTS_CONSUMED_BY, kvBucketsOf, NATS_PROVISIONER, NATS_REDRIVER, NATS_USERS, serviceUsersFromCredsDir } from './nats-credentials.js';
+import {
+  commandDurablesOf,
+  credsFileText,
+  deadLetterSubjectsOf,
+  eventDurablesOf,
+  EVENTS_CONSUMED_BY,
+  kvBucketsOf,
+  laneBacklogsReadBy,
+  NATS_PROVISIONER,
+  NATS_REDRIVER,
+  NATS_USERS,
+  serviceUsersFromCredsDir,
+} from './nats-credentials.js';
 import { NATS_ACCOUNTS_INCLUDE, NATS_ACCOUNTS_KEY } from './nats-values.js';
 import { natsAccountsConfig, PARTNER_API_PREFIX, PARTNER_EVENT_ALLOWLIST, partnerConsumerName, provisionPartnerConsumers } from './partner-access.js';
 import { refusalOf } from './testing/refusal.js';
@@ -224,27 +236,111 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
     }
   });
 
-  it('refuses every service a single command or event, and a throwaway consumer on the commands stream; the events stream to a service that consumes no event', async () => {
+  it('refuses every service a single command or event, and a throwaway consumer on either stream', async () => {
     const outcomes: string[] = [];
     const expected: string[] = [];
     for (const { name: service } of SERVICES) {
       const nc = await connectAs(service);
-      const consumesEvents = (EVENTS_CONSUMED_BY[service] ?? []).length > 0;
       const ephemeral = (stream: string, filter: string): string => JSON.stringify({ stream_name: stream, config: { ack_policy: 'explicit', filter_subject: filter } });
       const attempts: Attempt[] = [
         ['read a command', false, () => nc.request(`$JS.API.STREAM.MSG.GET.${STREAMS.commands.name}`, JSON.stringify({ seq: 1 }), { timeout: 2_000 })],
         ['read an event', false, () => nc.request(`$JS.API.STREAM.MSG.GET.${STREAMS.events.name}`, JSON.stringify({ seq: 1 }), { timeout: 2_000 })],
         ['direct-read a command', false, () => nc.request(`$JS.API.DIRECT.GET.${STREAMS.commands.name}`, JSON.stringify({ seq: 1 }), { timeout: 2_000 })],
         ['throwaway consumer on commands', false, () => nc.request(`$JS.API.CONSUMER.CREATE.${STREAMS.commands.name}`, ephemeral(STREAMS.commands.name, COMMAND), { timeout: 2_000 })],
-        ['consumer on events', consumesEvents, () => nc.request(`$JS.API.CONSUMER.CREATE.${STREAMS.events.name}`, ephemeral(STREAMS.events.name, 'openpaw.evt.>'), { timeout: 2_000 })],
-        // What the coordinator's command observer reads of a lane (its backlog) stays open.
-        ['lane backlog', true, () => nc.request(`$JS.API.CONSUMER.INFO.${STREAMS.commands.name}.${SOLVE_DURABLE}`, '', { timeout: 2_000 })],
+        // No code of ours makes a throwaway consumer on the events stream: each takes events through its own durables.
+        ['throwaway consumer on events', false, () => nc.request(`$JS.API.CONSUMER.CREATE.${STREAMS.events.name}`, ephemeral(STREAMS.events.name, 'openpaw.evt.>'), { timeout: 2_000 })],
       ];
       await tabulate(service, attempts, outcomes, expected);
     }
     expect(outcomes).toEqual(expected);
-    expect(expected).toContain('solve consumer on events: refused');
-    expect(expected).toContain('coordinator consumer on events: allowed');
+    expect(expected).toContain('coordinator throwaway consumer on events: refused');
+  });
+
+  it("lets a lane's backlog be read by the service that consumes it and the code that watches it (the gateway's admission the critical lanes, the coordinator the lanes of its commands); refuses the others", async () => {
+    const commands = STREAMS.commands.name;
+    // Every lane of the catalog, and the coordinator's own commands durable.
+    const lanes = [...new Set(SERVICES.flatMap(({ name }) => [...commandDurablesOf(name)]))];
+    const outcomes: string[] = [];
+    const expected: string[] = [];
+    for (const { name: service } of SERVICES) {
+      const nc = await connectAs(service);
+      const readable = new Set([...commandDurablesOf(service), ...laneBacklogsReadBy(service)]);
+      // The request as consumer info sends it: a lane not created yet answers "not found", which is not a refusal.
+      const attempts = lanes.map((durable): Attempt => [`backlog of ${durable}`, readable.has(durable), () => nc.request(`$JS.API.CONSUMER.INFO.${commands}.${durable}`, '', { timeout: 2_000 })]);
+      await tabulate(service, attempts, outcomes, expected);
+    }
+    expect(outcomes).toEqual(expected);
+    // Not a vacuous table: what each reader's code reads, and what it does not.
+    expect(expected).toEqual(
+      expect.arrayContaining([
+        'solve backlog of svc-solve: allowed',
+        'research backlog of svc-solve: refused',
+        'gateway backlog of svc-solve: allowed',
+        'gateway backlog of coordinator: allowed',
+        'gateway backlog of svc-assets-video: refused',
+        'coordinator backlog of svc-assets-video: allowed',
+        'assets backlog of svc-assets-video: allowed',
+        'solve backlog of svc-assets-video: refused',
+        'visual-search backlog of coordinator: refused',
+      ]),
+    );
+  });
+
+  it("refuses every service a consumer on the events stream other than its own durables (a rogue name in both create forms, another service's durable); its own it creates, reads and takes from", async () => {
+    const events = STREAMS.events.name;
+    // What each durable reads, as the service's code creates it: the declared filter, the coordinator's one context each.
+    const filterOf = new Map<string, string>();
+    for (const { name: service } of SERVICES) for (const consumer of eventConsumersOf(service)) filterOf.set(consumer.durable, consumer.filterSubject);
+    for (const context of new Set((EVENTS_CONSUMED_BY['coordinator'] ?? []).map((definition) => definition.context))) {
+      filterOf.set(coordinatorEventsDurableOf(context), `${SUBJECT_ROOT}.evt.${context}.>`);
+    }
+    // An event for a durable to take (research's paper-set retention reads RunEnded), published by its sender.
+    await jetstream(await connectAs(sendersOf(RunEnded)[0] ?? '')).publish(RunEnded.subject, JSON.stringify({ kind: 'event' }));
+    const outcomes: string[] = [];
+    const expected: string[] = [];
+    const allEventDurables = SERVICES.flatMap(({ name }) => [...eventDurablesOf(name)]);
+    for (const { name: service } of SERVICES) {
+      const nc = await connectAs(service);
+      const jsm = await jetstreamManager(nc);
+      const rogue = `rogue-${service}`;
+      // Another service's durable: the gateway's run projection, or (for the gateway) research's paper-set retention.
+      const foreign = service === 'gateway' ? EVENT_CONSUMERS.research.paperSetEnds.durable : EVENT_CONSUMERS.gateway.runProjection.durable;
+      const attempts: Attempt[] = [
+        ['named consumer on events', false, () => jsm.consumers.add(events, { durable_name: rogue, filter_subject: 'openpaw.evt.>', ack_policy: AckPolicy.Explicit })],
+        [
+          'durable on events in the older form',
+          false,
+          () =>
+            nc.request(`$JS.API.CONSUMER.DURABLE.CREATE.${events}.${rogue}`, JSON.stringify({ stream_name: events, config: { durable_name: rogue, ack_policy: 'explicit', filter_subject: 'openpaw.evt.>' } }), {
+              timeout: 2_000,
+            }),
+        ],
+        [`create foreign ${foreign}`, false, () => jsm.consumers.add(events, { durable_name: foreign, filter_subject: filterOf.get(foreign) ?? 'openpaw.evt.>', ack_policy: AckPolicy.Explicit })],
+        [`read foreign ${foreign}`, false, () => nc.request(`$JS.API.CONSUMER.INFO.${events}.${foreign}`, '', { timeout: 2_000 })],
+        [`take from foreign ${foreign}`, false, () => nc.request(`$JS.API.CONSUMER.MSG.NEXT.${events}.${foreign}`, JSON.stringify({ batch: 1, no_wait: true }), { timeout: 2_000 })],
+        ...eventDurablesOf(service).map((durable): Attempt => [
+          `own durable ${durable}`,
+          true,
+          async () => {
+            await ensureConsumer(jsm, { stream: events, durable, filterSubject: filterOf.get(durable) ?? '', maxDeliver: 5, ackWaitMs: 30_000, maxAckPending: 100 });
+            const consumer = await jetstream(nc).consumers.get(events, durable);
+            const message = await consumer.next({ expires: 1_000 });
+            if (message !== null) expect(await message.ackAck()).toBe(true);
+          },
+        ]),
+      ];
+      await tabulate(service, attempts, outcomes, expected);
+    }
+    expect(outcomes).toEqual(expected);
+    // Not a vacuous table: each service that consumes events made its durables, and each is refused another's.
+    expect(expected).toEqual(
+      expect.arrayContaining(['gateway own durable gateway-projection: allowed', 'research own durable research-paper-set-ends: allowed', 'coordinator own durable coordinator-evt-asset: allowed', 'research create foreign gateway-projection: refused']),
+    );
+    const owner = await jetstreamManager(await connectAs(NATS_PROVISIONER));
+    const names: string[] = [];
+    for await (const info of owner.consumers.list(events)) names.push(info.name);
+    expect(names.filter((name) => name.startsWith('rogue-'))).toEqual([]);
+    expect(names).toEqual(expect.arrayContaining(allEventDurables));
   });
 
   it('refuses every service a named consumer on the commands stream other than its own durables (both create forms); its own it creates, reads and takes from', async () => {

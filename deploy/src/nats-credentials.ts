@@ -10,12 +10,18 @@ import {
   AssetVersionCreated,
   CandidatesDiscovered,
   catalog,
+  COORDINATOR_COMMANDS_CONSUMER,
+  coordinatorEventsDurableOf,
+  criticalBacklogDurables,
   deadLetterSubjectOf,
   DocumentIndexed,
   EdgeRefuted,
   EdgeVerified,
+  EVENT_CONSUMERS,
+  eventConsumersOf,
   ExpansionSelected,
   laneDurableOf,
+  laneOf,
   lanesOfService,
   MediaNormalized,
   MediaRejected,
@@ -26,21 +32,14 @@ import {
   PaperSourcesSearched,
   PapersScored,
   ProblemRegistered,
-  ResearchCompleted,
-  ResearchFailed,
   ResearchLegCompleted,
   ResearchLegFailed,
   ResearchLegStarted,
-  ResearchProviderKeyTested,
   ResearchSynthesisFailed,
   ResearchSynthesized,
   ResearchTitleGenerated,
-  ResearchWebhookAttempted,
   RetrievalHit,
   RetrievalMiss,
-  RunEnded,
-  RunStateChanged,
-  RunStateChangedV2,
   SearchStrategyBuilt,
   SnapshotCaptured,
   SolutionFailed,
@@ -122,16 +121,6 @@ const STREAM_ADMINISTRATION: readonly string[] = [
   `$JS.API.STREAM.MSG.DELETE.${EVENTS}`,
 ];
 
-/** Consuming the events stream (creating a named or unnamed consumer on it, reading one, taking and acknowledging its messages): only a service whose consumers take events (`EVENTS_CONSUMED_BY`). */
-const EVENT_CONSUMING: readonly string[] = [
-  `$JS.API.CONSUMER.CREATE.${EVENTS}`,
-  `$JS.API.CONSUMER.CREATE.${EVENTS}.>`,
-  `$JS.API.CONSUMER.DURABLE.CREATE.${EVENTS}.>`,
-  `$JS.API.CONSUMER.INFO.${EVENTS}.>`,
-  `$JS.API.CONSUMER.MSG.NEXT.${EVENTS}.>`,
-  `$JS.ACK.${EVENTS}.>`,
-];
-
 /** The durable consumers of the commands stream that a service's lanes pull from (from the lanes catalog). */
 function laneDurablesOf(service: string): string[] {
   return [...lanesOfService(catalog, service)].filter(([, commands]) => commands.length > 0).map(([lane]) => laneDurableOf(service, lane));
@@ -142,7 +131,7 @@ function laneDurablesOf(service: string): string[] {
  * its own commands on `COORDINATOR_COMMANDS_DURABLE` (`nats-publish-permissions.spec.ts` checks the
  * name against the runtime's).
  */
-export const OTHER_COMMAND_DURABLES_OF: Readonly<Record<string, readonly string[]>> = { coordinator: ['coordinator'] };
+export const OTHER_COMMAND_DURABLES_OF: Readonly<Record<string, readonly string[]>> = { coordinator: [COORDINATOR_COMMANDS_CONSUMER] };
 
 /** Every durable consumer of the commands stream a service pulls from: its lanes', and those named outside the catalog. */
 export function commandDurablesOf(service: string): readonly string[] {
@@ -150,18 +139,52 @@ export function commandDurablesOf(service: string): readonly string[] {
 }
 
 /**
- * The API subjects with which a service creates (or updates), takes from and acknowledges one of its
- * own durables: nats.js sends a create as `CONSUMER.CREATE.<stream>.<name>.<filter>` to a 2.9 server,
- * as `CONSUMER.DURABLE.CREATE.<stream>.<name>` to older ones.
+ * The durable consumers of the events stream a service's code creates: those `EVENT_CONSUMERS`
+ * declares for it (its code takes their names from there), and the coordinator's one per context of
+ * the events its sagas take (`coordinatorEventsDurableOf`, as its runtime names them).
  */
-function ownDurableSubjects(durable: string): string[] {
+export function eventDurablesOf(service: string): readonly string[] {
+  const declared = eventConsumersOf(service).map((consumer) => consumer.durable);
+  if (service !== 'coordinator') return declared;
+  const contexts = new Set((EVENTS_CONSUMED_BY[service] ?? []).map((definition) => definition.context));
+  return [...declared, ...[...contexts].map(coordinatorEventsDurableOf)];
+}
+
+/**
+ * The API subjects with which a service creates (or updates), reads, takes from and acknowledges one
+ * of its own durables on a stream: nats.js sends a create as `CONSUMER.CREATE.<stream>.<name>.<filter>`
+ * to a 2.9 server, as `CONSUMER.DURABLE.CREATE.<stream>.<name>` to older ones.
+ */
+function ownDurableSubjects(stream: string, durable: string): string[] {
   return [
-    `$JS.API.CONSUMER.DURABLE.CREATE.${COMMANDS}.${durable}`,
-    `$JS.API.CONSUMER.CREATE.${COMMANDS}.${durable}`,
-    `$JS.API.CONSUMER.CREATE.${COMMANDS}.${durable}.>`,
-    `$JS.API.CONSUMER.MSG.NEXT.${COMMANDS}.${durable}`,
-    `$JS.ACK.${COMMANDS}.${durable}.>`,
+    `$JS.API.CONSUMER.DURABLE.CREATE.${stream}.${durable}`,
+    `$JS.API.CONSUMER.CREATE.${stream}.${durable}`,
+    `$JS.API.CONSUMER.CREATE.${stream}.${durable}.>`,
+    `$JS.API.CONSUMER.INFO.${stream}.${durable}`,
+    `$JS.API.CONSUMER.MSG.NEXT.${stream}.${durable}`,
+    `$JS.ACK.${stream}.${durable}.>`,
   ];
+}
+
+/**
+ * The lanes whose backlog a service reads besides its own (consumer info: counts, no payload), as
+ * its code does: the gateway's admission control the coordinator's and every critical lane
+ * (`criticalBacklogDurables`); the coordinator's command observer, when a step's timer fires, the
+ * lane of each command it sends (`laneOf` of `MESSAGES_SENT_BY`). No other service reads another's lane.
+ */
+export function laneBacklogsReadBy(service: string): readonly string[] {
+  const read =
+    service === 'gateway'
+      ? criticalBacklogDurables(catalog)
+      : service === 'coordinator'
+        ? subjectsSentBy(service).flatMap((subject) => {
+            const definition = catalog.find((candidate) => candidate.subject === subject);
+            const lane = definition === undefined ? undefined : laneOf(definition);
+            return definition === undefined || lane === undefined ? [] : [laneDurableOf(definition.context, lane)];
+          })
+        : [];
+  const own = new Set(commandDurablesOf(service));
+  return [...new Set(read)].filter((durable) => !own.has(durable));
 }
 
 /**
@@ -210,10 +233,9 @@ const OPS_API_READS: readonly string[] = [
  * declares:
  * - the account's JetStream info (every JetStream manager asks it) and flow-control answers of
  *   ordered consumers (KV watches);
- * - its own commands durables (`commandDurablesOf`): create or update, take, acknowledge;
- * - the backlog of every lane (consumer info on the commands stream: counts, no payload; the
- *   gateway's admission control and each service's lane metrics read it);
- * - the events stream's consumers if its consumers take events (`EVENTS_CONSUMED_BY`);
+ * - its own commands durables (`commandDurablesOf`) and events durables (`eventDurablesOf`): create
+ *   or update, read, take, acknowledge;
+ * - the backlog of the lanes its code reads besides its own (`laneBacklogsReadBy`);
  * - the KV buckets it uses (`kvBucketsOf`), every request naming their streams (administration is
  *   still denied);
  * - the gateway's ops API reads (`OPS_API_READS`).
@@ -222,9 +244,9 @@ export function jetStreamApiOf(service: string): readonly string[] {
   return [
     '$JS.API.INFO',
     '$JS.FC.>',
-    ...commandDurablesOf(service).flatMap(ownDurableSubjects),
-    `$JS.API.CONSUMER.INFO.${COMMANDS}.*`,
-    ...((EVENTS_CONSUMED_BY[service] ?? []).length > 0 ? EVENT_CONSUMING : []),
+    ...commandDurablesOf(service).flatMap((durable) => ownDurableSubjects(COMMANDS, durable)),
+    ...eventDurablesOf(service).flatMap((durable) => ownDurableSubjects(EVENTS, durable)),
+    ...laneBacklogsReadBy(service).map((durable) => `$JS.API.CONSUMER.INFO.${COMMANDS}.${durable}`),
     ...kvBucketsOf(service).flatMap(kvStreamApiSubjects),
     ...(service === DEAD_LETTER_REDRIVER ? OPS_API_READS : []),
   ];
@@ -232,10 +254,10 @@ export function jetStreamApiOf(service: string): readonly string[] {
 
 /**
  * The events each service's own consumers take (`startConsumer` on the events stream), by service:
- * the coordinator's are its saga registry's event inputs (one consumer per context), the gateway's
- * its run and asset projections and research reports, research's its webhook deliveries and
- * paper-set retention. `nats-publish-permissions.spec.ts` checks this against each service's source
- * both ways (the coordinator's against `productionRegistry`).
+ * the coordinator's are its saga registry's event inputs (one consumer per context), the others'
+ * those of their `EVENT_CONSUMERS` (the gateway's run and asset projections and research reports,
+ * research's webhook deliveries and paper-set retention). `nats-publish-permissions.spec.ts` checks
+ * this against each service's source both ways (the coordinator's against `productionRegistry`).
  */
 export const EVENTS_CONSUMED_BY: Readonly<Record<string, readonly AnyMessageDefinition[]>> = {
   coordinator: [
@@ -245,8 +267,7 @@ export const EVENTS_CONSUMED_BY: Readonly<Record<string, readonly AnyMessageDefi
     PaperSearchStepFailed, EdgeVerified, EdgeRefuted, CandidatesDiscovered, ExpansionSelected, VisualStepFailed, VisualPersonTakenDown,
     ResearchLegStarted, ResearchLegCompleted, ResearchLegFailed, ResearchSynthesized, ResearchSynthesisFailed, ResearchTitleGenerated,
   ],
-  gateway: [RunStateChangedV2, RunStateChanged, AssetVersionCreated, VideoRendered, ResearchWebhookAttempted, ResearchProviderKeyTested],
-  research: [ResearchCompleted, ResearchFailed, RunEnded],
+  ...Object.fromEntries(Object.keys(EVENT_CONSUMERS).map((service) => [service, eventConsumersOf(service).flatMap((consumer) => consumer.definitions)])),
 };
 
 /**
