@@ -145,6 +145,12 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
     expect(await commandCount()).toBe(before);
   });
 
+  it("refuses a service's own user stream provisioning in every mode but off, the default create-missing too (why its config refuses them at start)", async () => {
+    const jsm = await jetstreamManager(await connectAs('solve'));
+    for (const mode of ['create-missing', 'reconcile'] as const) await expect(provisionStreams(jsm, { mode })).rejects.toThrow(/Permission/i);
+    expect(await provisionStreams(jsm, { mode: 'off' })).toMatchObject({ [STREAMS.commands.name]: { result: 'skipped' } });
+  });
+
   it('lets a service take and acknowledge its own commands', async () => {
     const solve = await connectAs('solve');
     const consumer = await jetstream(solve).consumers.get(STREAMS.commands.name, SOLVE_DURABLE);
