@@ -305,6 +305,7 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
     const outcomes: string[] = [];
     const expected: string[] = [];
     const allEventDurables = SERVICES.flatMap(({ name }) => [...eventDurablesOf(name)]);
+    const partnerConsumer = partnerConsumerName(PARTNER.name, PARTNER_EVENT_ALLOWLIST[0]?.subject ?? '');
     for (const { name: service } of SERVICES) {
       const nc = await connectAs(service);
       const jsm = await jetstreamManager(nc);
@@ -324,6 +325,8 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
         [`create foreign ${foreign}`, false, () => jsm.consumers.add(events, { durable_name: foreign, filter_subject: filterOf.get(foreign) ?? 'openpaw.evt.>', ack_policy: AckPolicy.Explicit })],
         [`read foreign ${foreign}`, false, () => nc.request(`$JS.API.CONSUMER.INFO.${events}.${foreign}`, '', { timeout: 2_000 })],
         [`take from foreign ${foreign}`, false, () => nc.request(`$JS.API.CONSUMER.MSG.NEXT.${events}.${foreign}`, JSON.stringify({ batch: 1, no_wait: true }), { timeout: 2_000 })],
+        // A partner's consumer (exported to the partner's account alone) is no service's either.
+        ['take from the partner consumer', false, () => nc.request(`$JS.API.CONSUMER.MSG.NEXT.${events}.${partnerConsumer}`, JSON.stringify({ batch: 1, no_wait: true }), { timeout: 2_000 })],
         ...eventDurablesOf(service).map((durable): Attempt => [
           `own durable ${durable}`,
           true,
@@ -393,6 +396,8 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
     // Not a vacuous table: the services with lanes, and the coordinator, made their own durables.
     expect(expected).toContain('solve own durable svc-solve: allowed');
     expect(expected).toContain('coordinator own durable coordinator: allowed');
+    // The coordinator runs no lane: its commands' one durable is its runtime's.
+    expect(commandDurablesOf('coordinator')).toEqual(['coordinator']);
     const owner = await jetstreamManager(await connectAs(NATS_PROVISIONER));
     const names: string[] = [];
     for await (const info of owner.consumers.list(commands)) names.push(info.name);

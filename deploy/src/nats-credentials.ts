@@ -121,17 +121,18 @@ const STREAM_ADMINISTRATION: readonly string[] = [
   `$JS.API.STREAM.MSG.DELETE.${EVENTS}`,
 ];
 
-/** The durable consumers of the commands stream that a service's lanes pull from (from the lanes catalog). */
-function laneDurablesOf(service: string): string[] {
-  return [...lanesOfService(catalog, service)].filter(([, commands]) => commands.length > 0).map(([lane]) => laneDurableOf(service, lane));
-}
-
 /**
- * Commands consumers named outside the lanes catalog, by service: the coordinator's runtime consumes
- * its own commands on `COORDINATOR_COMMANDS_DURABLE` (`nats-publish-permissions.spec.ts` checks the
- * name against the runtime's).
+ * Commands consumers named outside the lanes catalog, by service, instead of lanes: the coordinator's
+ * runtime consumes its own commands on `COORDINATOR_COMMANDS_DURABLE` and runs no lane
+ * (`nats-publish-permissions.spec.ts` checks the name against the runtime's).
  */
 export const OTHER_COMMAND_DURABLES_OF: Readonly<Record<string, readonly string[]>> = { coordinator: [COORDINATOR_COMMANDS_CONSUMER] };
+
+/** The durable consumers of the commands stream that a service's lanes pull from (from the lanes catalog); none for a service consuming its commands outside it. */
+function laneDurablesOf(service: string): string[] {
+  if (OTHER_COMMAND_DURABLES_OF[service] !== undefined) return [];
+  return [...lanesOfService(catalog, service)].filter(([, commands]) => commands.length > 0).map(([lane]) => laneDurableOf(service, lane));
+}
 
 /** Every durable consumer of the commands stream a service pulls from: its lanes', and those named outside the catalog. */
 export function commandDurablesOf(service: string): readonly string[] {
