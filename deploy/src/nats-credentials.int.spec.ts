@@ -66,6 +66,25 @@ async function tabulate(service: string, attempts: readonly Attempt[], outcomes:
   }
 }
 
+/** A service making one of its own durables as its code does (`ensureConsumer`), then reading it and taking (and acknowledging) what it holds. */
+function ownDurableAttempt(nc: NatsConnection, stream: string, durable: string, filterSubject: string): Attempt {
+  return [
+    `own durable ${durable}`,
+    true,
+    async () => {
+      await ensureConsumer(await jetstreamManager(nc), { stream, durable, filterSubject, maxDeliver: 5, ackWaitMs: 30_000, maxAckPending: 100 });
+      const message = await (await jetstream(nc).consumers.get(stream, durable)).next({ expires: 1_000 });
+      if (message !== null) expect(await message.ackAck()).toBe(true);
+    },
+  ];
+}
+
+/** A durable created in the form older servers take (`CONSUMER.DURABLE.CREATE.<stream>.<name>`). */
+function olderFormCreate(nc: NatsConnection, stream: string, durable: string, filterSubject: string): Promise<unknown> {
+  const request = { stream_name: stream, config: { durable_name: durable, ack_policy: 'explicit', filter_subject: filterSubject } };
+  return nc.request(`$JS.API.CONSUMER.DURABLE.CREATE.${stream}.${durable}`, JSON.stringify(request), { timeout: 2_000 });
+}
+
 describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/nats-credentials.ts)', () => {
   let dir: string;
   let server: ManagedProcess;
@@ -264,8 +283,8 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
 
   it("lets a lane's backlog be read by the service that consumes it and the code that watches it (the gateway's admission the critical lanes, the coordinator the lanes of its commands); refuses the others", async () => {
     const commands = STREAMS.commands.name;
-    // Every lane of the catalog, and the coordinator's own commands durable.
-    const lanes = [...new Set(SERVICES.flatMap(({ name }) => [...commandDurablesOf(name)]))];
+    // Every lane of the catalog, the coordinator's own commands durable, and every durable some service reads.
+    const lanes = [...new Set(SERVICES.flatMap(({ name }) => [...commandDurablesOf(name), ...laneBacklogsReadBy(name)]))];
     const outcomes: string[] = [];
     const expected: string[] = [];
     for (const { name: service } of SERVICES) {
@@ -288,6 +307,8 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
         'assets backlog of svc-assets-video: allowed',
         'solve backlog of svc-assets-video: refused',
         'visual-search backlog of coordinator: refused',
+        // Its one lane is not the critical one, whose durable a new lane's resume point is read from.
+        'visual-search backlog of svc-visual-search: allowed',
       ]),
     );
   });
@@ -314,29 +335,13 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
       const foreign = service === 'gateway' ? EVENT_CONSUMERS.research.paperSetEnds.durable : EVENT_CONSUMERS.gateway.runProjection.durable;
       const attempts: Attempt[] = [
         ['named consumer on events', false, () => jsm.consumers.add(events, { durable_name: rogue, filter_subject: 'openpaw.evt.>', ack_policy: AckPolicy.Explicit })],
-        [
-          'durable on events in the older form',
-          false,
-          () =>
-            nc.request(`$JS.API.CONSUMER.DURABLE.CREATE.${events}.${rogue}`, JSON.stringify({ stream_name: events, config: { durable_name: rogue, ack_policy: 'explicit', filter_subject: 'openpaw.evt.>' } }), {
-              timeout: 2_000,
-            }),
-        ],
+        ['durable on events in the older form', false, () => olderFormCreate(nc, events, rogue, 'openpaw.evt.>')],
         [`create foreign ${foreign}`, false, () => jsm.consumers.add(events, { durable_name: foreign, filter_subject: filterOf.get(foreign) ?? 'openpaw.evt.>', ack_policy: AckPolicy.Explicit })],
         [`read foreign ${foreign}`, false, () => nc.request(`$JS.API.CONSUMER.INFO.${events}.${foreign}`, '', { timeout: 2_000 })],
         [`take from foreign ${foreign}`, false, () => nc.request(`$JS.API.CONSUMER.MSG.NEXT.${events}.${foreign}`, JSON.stringify({ batch: 1, no_wait: true }), { timeout: 2_000 })],
         // A partner's consumer (exported to the partner's account alone) is no service's either.
         ['take from the partner consumer', false, () => nc.request(`$JS.API.CONSUMER.MSG.NEXT.${events}.${partnerConsumer}`, JSON.stringify({ batch: 1, no_wait: true }), { timeout: 2_000 })],
-        ...eventDurablesOf(service).map((durable): Attempt => [
-          `own durable ${durable}`,
-          true,
-          async () => {
-            await ensureConsumer(jsm, { stream: events, durable, filterSubject: filterOf.get(durable) ?? '', maxDeliver: 5, ackWaitMs: 30_000, maxAckPending: 100 });
-            const consumer = await jetstream(nc).consumers.get(events, durable);
-            const message = await consumer.next({ expires: 1_000 });
-            if (message !== null) expect(await message.ackAck()).toBe(true);
-          },
-        ]),
+        ...eventDurablesOf(service).map((durable) => ownDurableAttempt(nc, events, durable, filterOf.get(durable) ?? '')),
       ];
       await tabulate(service, attempts, outcomes, expected);
     }
@@ -370,25 +375,9 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
         // As nats.js sends it to a 2.9 server: CONSUMER.CREATE.<stream>.<name>.<filter>, here on solve's commands.
         ['named consumer on solve commands', false, () => jsm.consumers.add(commands, { durable_name: foreign, filter_subject: 'openpaw.cmd.solve.>', ack_policy: AckPolicy.Explicit })],
         ['named consumer without filter', false, () => jsm.consumers.add(commands, { name: foreign, ack_policy: AckPolicy.Explicit })],
-        [
-          'durable in the older form',
-          false,
-          () =>
-            nc.request(`$JS.API.CONSUMER.DURABLE.CREATE.${commands}.${foreign}`, JSON.stringify({ stream_name: commands, config: { durable_name: foreign, ack_policy: 'explicit', filter_subject: COMMAND } }), {
-              timeout: 2_000,
-            }),
-        ],
-        ...commandDurablesOf(service).map((durable): Attempt => [
-          `own durable ${durable}`,
-          true,
-          async () => {
-            await ensureConsumer(jsm, { stream: commands, durable, filterSubject: filterOf.get(durable) ?? '', maxDeliver: 5, ackWaitMs: 30_000, maxAckPending: 100 });
-            const consumer = await jetstream(nc).consumers.get(commands, durable);
-            const message = await consumer.next({ expires: 1_000 });
-            // solve's command is the only one in the stream (taken and acknowledged above): ack it again if this lane gets it.
-            if (message !== null) expect(await message.ackAck()).toBe(true);
-          },
-        ]),
+        ['durable in the older form', false, () => olderFormCreate(nc, commands, foreign, COMMAND)],
+        // solve's command is the only one in the stream (taken and acknowledged above): a lane that gets it again acks it.
+        ...commandDurablesOf(service).map((durable) => ownDurableAttempt(nc, commands, durable, filterOf.get(durable) ?? '')),
       ];
       await tabulate(service, attempts, outcomes, expected);
     }

@@ -11,6 +11,7 @@ import {
   CandidatesDiscovered,
   catalog,
   COORDINATOR_COMMANDS_CONSUMER,
+  CRITICAL_LANE,
   coordinatorEventsDurableOf,
   criticalBacklogDurables,
   deadLetterSubjectOf,
@@ -171,9 +172,12 @@ function ownDurableSubjects(stream: string, durable: string): string[] {
  * The lanes whose backlog a service reads besides its own (consumer info: counts, no payload), as
  * its code does: the gateway's admission control the coordinator's and every critical lane
  * (`criticalBacklogDurables`); the coordinator's command observer, when a step's timer fires, the
- * lane of each command it sends (`laneOf` of `MESSAGES_SENT_BY`). No other service reads another's lane.
+ * lane of each command it sends (`laneOf` of `MESSAGES_SENT_BY`). No other service reads another's
+ * lane. A service with lanes also reads its own critical lane's durable when none of its commands is
+ * on it (visual-search): a lane's new durable starts where that one had got to (the messaging module).
  */
 export function laneBacklogsReadBy(service: string): readonly string[] {
+  const resumePoint = laneDurablesOf(service).length > 0 ? [laneDurableOf(service, CRITICAL_LANE)] : [];
   const read =
     service === 'gateway'
       ? criticalBacklogDurables(catalog)
@@ -185,7 +189,7 @@ export function laneBacklogsReadBy(service: string): readonly string[] {
           })
         : [];
   const own = new Set(commandDurablesOf(service));
-  return [...new Set(read)].filter((durable) => !own.has(durable));
+  return [...new Set([...resumePoint, ...read])].filter((durable) => !own.has(durable));
 }
 
 /**
