@@ -38,6 +38,7 @@ import {
   NATS_REDRIVER,
   NATS_USERS,
   serviceUsersFromCredsDir,
+  SUBJECTS_SUBSCRIBED_BY,
 } from './nats-credentials.js';
 import { NATS_ACCOUNTS_INCLUDE, NATS_ACCOUNTS_KEY } from './nats-values.js';
 import { natsAccountsConfig, PARTNER_API_PREFIX, PARTNER_EVENT_ALLOWLIST, partnerConsumerName, provisionPartnerConsumers } from './partner-access.js';
@@ -210,6 +211,27 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
     expect(expected).toContain(`coordinator ${deadLetterSubjectOf('openpaw.cmd.coordinator.StartRun.v1')}: allowed`);
     expect(expected).toContain(`research ${deadLetterSubjectOf(COMMAND)}: refused`);
     expect(expected).toContain(`gateway ${deadLetterSubjectOf(COMMAND)}: refused`);
+  });
+
+  it('lets each service subscribe to the messages its code subscribes to and its inboxes, and to no other message (commands and events pass unseen)', async () => {
+    const outcomes: string[] = [];
+    const expected: string[] = [];
+    for (const { name: service } of SERVICES) {
+      const nc = await connectAs(service);
+      const subjects = [...catalog.map((definition) => definition.subject), 'openpaw.>', 'openpaw.cmd.>', '>', '_INBOX.probe'];
+      const refused = new Set<string>();
+      for (const subject of subjects) nc.subscribe(subject, { callback: (error) => void (error !== null && /Permission/i.test(error.message) && refused.add(subject)) });
+      // The server answers a refused subscription with an error after the SUB; a round trip later all have come.
+      await nc.flush();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const allowed = new Set(['_INBOX.probe', ...(SUBJECTS_SUBSCRIBED_BY[service] ?? []).map((definition) => definition.subject)]);
+      for (const subject of subjects) {
+        outcomes.push(`${service} subscribe ${subject}: ${refused.has(subject) ? 'refused' : 'allowed'}`);
+        expected.push(`${service} subscribe ${subject}: ${allowed.has(subject) ? 'allowed' : 'refused'}`);
+      }
+    }
+    expect(outcomes).toEqual(expected);
+    expect(expected).toEqual(expect.arrayContaining(['gateway subscribe openpaw.evt.workflow.RunStateChanged.v2: allowed', 'solve subscribe openpaw.>: refused', 'research subscribe openpaw.cmd.solve.GenerateSolution.v1: refused']));
   });
 
   it('lets the redriver republish any message and move a dead letter, and nothing else: no dead letter, no other stream, no consumer', async () => {

@@ -10,9 +10,11 @@ import {
   AssetVersionCreated,
   CandidatesDiscovered,
   catalog,
+  ChatAnswered,
+  ChatFailed,
   COORDINATOR_COMMANDS_CONSUMER,
-  CRITICAL_LANE,
   coordinatorEventsDurableOf,
+  CRITICAL_LANE,
   criticalBacklogDurables,
   deadLetterSubjectOf,
   DocumentIndexed,
@@ -21,9 +23,11 @@ import {
   EVENT_CONSUMERS,
   eventConsumersOf,
   ExpansionSelected,
+  InputRefused,
   laneDurableOf,
   laneOf,
   lanesOfService,
+  LibraryReferencesImported,
   MediaNormalized,
   MediaRejected,
   PapersDeduplicated,
@@ -33,18 +37,26 @@ import {
   PaperSourcesSearched,
   PapersScored,
   ProblemRegistered,
+  ResearchFailed,
   ResearchLegCompleted,
   ResearchLegFailed,
   ResearchLegStarted,
+  ResearchProviderKeyTested,
   ResearchSynthesisFailed,
   ResearchSynthesized,
   ResearchTitleGenerated,
+  ResearchWebhookSet,
   RetrievalHit,
   RetrievalMiss,
+  RunEnded,
+  RunStateChanged,
+  RunStateChangedV2,
   SearchStrategyBuilt,
   SnapshotCaptured,
   SolutionFailed,
   SolutionGenerated,
+  SourceIndexed,
+  SourceRejected,
   STREAMS,
   SUBJECT_ROOT,
   subjectsSentBy,
@@ -288,6 +300,29 @@ export function deadLetterSubjectsOf(service: string): readonly string[] {
   return [...commands, ...(EVENTS_CONSUMED_BY[service] ?? []).map((definition) => deadLetterSubjectOf(definition.subject))];
 }
 
+/**
+ * The messages a service's code subscribes to directly (a core subscription: each one as it is
+ * published, not through a consumer), by service: the gateway's live run events (a watched run's
+ * changes and refusals) and the replies its requests wait for (`CommandReplies`); research's and
+ * visual-search's run ends, which stop the work in flight. A service subscribes to these and to its
+ * inboxes (`_INBOX.>`: request replies, its consumers' deliveries, PubAcks) only, so it cannot
+ * read the platform's commands and events as they pass. `nats-publish-permissions.spec.ts` checks
+ * this against each service's source both ways.
+ */
+export const SUBJECTS_SUBSCRIBED_BY: Readonly<Record<string, readonly AnyMessageDefinition[]>> = {
+  gateway: [
+    RunStateChangedV2, RunStateChanged, InputRefused, VisualPersonTakenDown, LibraryReferencesImported, ResearchWebhookSet, ResearchProviderKeyTested,
+    SourceIndexed, SourceRejected, ChatAnswered, ChatFailed, SnapshotCaptured, ArtifactStepFailed,
+  ],
+  research: [ResearchFailed],
+  'visual-search': [RunEnded],
+};
+
+/** What a service may subscribe to: its inboxes and the messages its code subscribes to. */
+export function subscribableSubjectsOf(service: string): readonly string[] {
+  return ['_INBOX.>', ...(SUBJECTS_SUBSCRIBED_BY[service] ?? []).map((definition) => definition.subject)];
+}
+
 /** The message subjects a user may publish: those the catalog says a service sends (`MESSAGES_SENT_BY`), every one for the redriver. */
 export function publishableSubjectsOf(user: string): readonly string[] {
   return user === NATS_REDRIVER ? catalog.map((definition) => definition.subject) : subjectsSentBy(user);
@@ -329,6 +364,7 @@ export function natsPermissionsOf(user: string): NatsPermissions {
       allow: [...publishableSubjectsOf(user), ...jetStreamApiOf(user), ...deadLetterSubjectsOf(user), ...kvBucketsOf(user).map((bucket) => `$KV.${bucket}.>`)],
       deny: STREAM_ADMINISTRATION,
     },
+    subscribe: { allow: subscribableSubjectsOf(user) },
   };
 }
 

@@ -22,6 +22,8 @@ import {
   natsPermissionsOf,
   OTHER_COMMAND_DURABLES_OF,
   publishableSubjectsOf,
+  subscribableSubjectsOf,
+  SUBJECTS_SUBSCRIBED_BY,
 } from './nats-credentials.js';
 import { SERVICES } from './topology.js';
 
@@ -136,6 +138,29 @@ describe('publish permissions from the catalog (MESSAGES_SENT_BY)', () => {
     const subjects = (table: Readonly<Record<string, readonly AnyMessageDefinition[]>>): Record<string, string[]> =>
       Object.fromEntries(Object.entries(table).map(([service, definitions]) => [service, definitions.map((definition) => definition.subject).sort()]));
     expect(subjects(EVENTS_CONSUMED_BY)).toEqual(subjects(taken));
+  });
+
+  it('lists, for each service, exactly the messages its code subscribes to (both ways); it subscribes to those and its inboxes only', () => {
+    const definitionByName = new Map(catalog.map((definition) => [exportNameOf(definition), definition] as const));
+    const subscribed: Record<string, string[]> = {};
+    for (const { name: service } of SERVICES) {
+      const source = sourceOf(service);
+      const listed = (names: string): string[] => names.split(/[\s,]+/).filter((name) => name !== '');
+      // The ways code subscribes: a definition's subject, each of a list's, a `CommandReplies` subclass's answers, the run-end abort.
+      const names = [
+        ...[...source.matchAll(/\.subscribe\(\s*([A-Z]\w*)\.subject/g)].map((match) => match[1] ?? ''),
+        ...[...source.matchAll(/\[([A-Z][\w\s,]*)\]\.map\(\(definition\) =>\s*this\.nc\.subscribe\(definition\.subject/g)].flatMap((match) => listed(match[1] ?? '')),
+        ...[...source.matchAll(/\bsuper\(nc,\s*\[([^\]]*)\]/g)].flatMap((match) => listed(match[1] ?? '')),
+        ...[...source.matchAll(/\bsuper\(nc,\s*([A-Z_]+)\b/g)].flatMap((match) => listed(new RegExp(`\\b${match[1] ?? ''} = \\[([^\\]]*)\\]`).exec(source)?.[1] ?? `unresolved ${match[1] ?? ''}`)),
+        ...(/\babortOnRunEnded\(/.test(source) ? ['RunEnded'] : []),
+      ];
+      const subjects = [...new Set(names.map((name) => definitionByName.get(name)?.subject ?? `not a message: ${name}`))];
+      if (subjects.length > 0) subscribed[service] = subjects.sort();
+      expect(natsPermissionsOf(service).subscribe?.allow).toEqual(subscribableSubjectsOf(service));
+    }
+    expect(subscribed).toEqual(Object.fromEntries(Object.entries(SUBJECTS_SUBSCRIBED_BY).map(([service, definitions]) => [service, definitions.map((d) => d.subject).sort()])));
+    // Not vacuous: the gateway's live run events and each kind of reply it waits for are found.
+    expect(subscribed['gateway']?.length).toBeGreaterThan(10);
   });
 
   it('lets a service dead-letter only what its consumers take: its own commands (the coordinator its StartRun), the events it consumes', () => {
