@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ServiceUnavailableException } from '@nestjs/common';
 import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { headers as natsHeaders, nkeys, type NatsConnection } from '@nats-io/nats-core';
-import { catalog, deadLetterSubjectOf, laneDurableOf, lanesOfService, sendersOf, STREAMS } from '@openpaw/contracts';
+import { catalog, coordinatorEventsDurableOf, deadLetterSubjectOf, EVENT_CONSUMERS, eventConsumersOf, laneDurableOf, lanesOfService, RunEnded, sendersOf, STREAMS, SUBJECT_ROOT } from '@openpaw/contracts';
 import {
   connectNats,
   DLQ_HEADERS,
@@ -26,7 +26,20 @@ import { findFreePort, type ManagedProcess, spawnManaged, waitForPort } from '@o
 import type { GatewayConfig } from '../../apps/gateway/src/config.js';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { JetStreamOps } from '../../apps/gateway/src/ops/jetstream-ops.js';
-import { commandDurablesOf, credsFileText, deadLetterSubjectsOf, EVENTS_CONSUMED_BY, kvBucketsOf, NATS_PROVISIONER, NATS_REDRIVER, NATS_USERS, serviceUsersFromCredsDir } from './nats-credentials.js';
+import {
+  commandDurablesOf,
+  credsFileText,
+  deadLetterSubjectsOf,
+  eventDurablesOf,
+  EVENTS_CONSUMED_BY,
+  kvBucketsOf,
+  laneBacklogsReadBy,
+  NATS_PROVISIONER,
+  NATS_REDRIVER,
+  NATS_USERS,
+  serviceUsersFromCredsDir,
+  SUBJECTS_SUBSCRIBED_BY,
+} from './nats-credentials.js';
 import { NATS_ACCOUNTS_INCLUDE, NATS_ACCOUNTS_KEY } from './nats-values.js';
 import { natsAccountsConfig, PARTNER_API_PREFIX, PARTNER_EVENT_ALLOWLIST, partnerConsumerName, provisionPartnerConsumers } from './partner-access.js';
 import { refusalOf } from './testing/refusal.js';
@@ -52,6 +65,25 @@ async function tabulate(service: string, attempts: readonly Attempt[], outcomes:
     outcomes.push(`${service} ${what}: ${/Permission/i.test(refusal) ? 'refused' : refusal === 'allowed' ? 'allowed' : refusal}`);
     expected.push(`${service} ${what}: ${allowed ? 'allowed' : 'refused'}`);
   }
+}
+
+/** A service making one of its own durables as its code does (`ensureConsumer`), then reading it and taking (and acknowledging) what it holds. */
+function ownDurableAttempt(nc: NatsConnection, stream: string, durable: string, filterSubject: string): Attempt {
+  return [
+    `own durable ${durable}`,
+    true,
+    async () => {
+      await ensureConsumer(await jetstreamManager(nc), { stream, durable, filterSubject, maxDeliver: 5, ackWaitMs: 30_000, maxAckPending: 100 });
+      const message = await (await jetstream(nc).consumers.get(stream, durable)).next({ expires: 1_000 });
+      if (message !== null) expect(await message.ackAck()).toBe(true);
+    },
+  ];
+}
+
+/** A durable created in the form older servers take (`CONSUMER.DURABLE.CREATE.<stream>.<name>`). */
+function olderFormCreate(nc: NatsConnection, stream: string, durable: string, filterSubject: string): Promise<unknown> {
+  const request = { stream_name: stream, config: { durable_name: durable, ack_policy: 'explicit', filter_subject: filterSubject } };
+  return nc.request(`$JS.API.CONSUMER.DURABLE.CREATE.${stream}.${durable}`, JSON.stringify(request), { timeout: 2_000 });
 }
 
 describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/nats-credentials.ts)', () => {
@@ -133,6 +165,12 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
     expect(await commandCount()).toBe(before);
   });
 
+  it("refuses a service's own user stream provisioning in every mode but off, the default create-missing too (why its config refuses them at start)", async () => {
+    const jsm = await jetstreamManager(await connectAs('solve'));
+    for (const mode of ['create-missing', 'reconcile'] as const) await expect(provisionStreams(jsm, { mode })).rejects.toThrow(/Permission/i);
+    expect(await provisionStreams(jsm, { mode: 'off' })).toMatchObject({ [STREAMS.commands.name]: { result: 'skipped' } });
+  });
+
   it('lets a service take and acknowledge its own commands', async () => {
     const solve = await connectAs('solve');
     const consumer = await jetstream(solve).consumers.get(STREAMS.commands.name, SOLVE_DURABLE);
@@ -173,6 +211,27 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
     expect(expected).toContain(`coordinator ${deadLetterSubjectOf('openpaw.cmd.coordinator.StartRun.v1')}: allowed`);
     expect(expected).toContain(`research ${deadLetterSubjectOf(COMMAND)}: refused`);
     expect(expected).toContain(`gateway ${deadLetterSubjectOf(COMMAND)}: refused`);
+  });
+
+  it('lets each service subscribe to the messages its code subscribes to and its inboxes, and to no other message (commands and events pass unseen)', async () => {
+    const outcomes: string[] = [];
+    const expected: string[] = [];
+    for (const { name: service } of SERVICES) {
+      const nc = await connectAs(service);
+      const subjects = [...catalog.map((definition) => definition.subject), 'openpaw.>', 'openpaw.cmd.>', '>', '_INBOX.probe'];
+      const refused = new Set<string>();
+      for (const subject of subjects) nc.subscribe(subject, { callback: (error) => void (error !== null && /Permission/i.test(error.message) && refused.add(subject)) });
+      // The server answers a refused subscription with an error after the SUB; a round trip later all have come.
+      await nc.flush();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const allowed = new Set(['_INBOX.probe', ...(SUBJECTS_SUBSCRIBED_BY[service] ?? []).map((definition) => definition.subject)]);
+      for (const subject of subjects) {
+        outcomes.push(`${service} subscribe ${subject}: ${refused.has(subject) ? 'refused' : 'allowed'}`);
+        expected.push(`${service} subscribe ${subject}: ${allowed.has(subject) ? 'allowed' : 'refused'}`);
+      }
+    }
+    expect(outcomes).toEqual(expected);
+    expect(expected).toEqual(expect.arrayContaining(['gateway subscribe openpaw.evt.workflow.RunStateChanged.v2: allowed', 'solve subscribe openpaw.>: refused', 'research subscribe openpaw.cmd.solve.GenerateSolution.v1: refused']));
   });
 
   it('lets the redriver republish any message and move a dead letter, and nothing else: no dead letter, no other stream, no consumer', async () => {
@@ -224,27 +283,100 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
     }
   });
 
-  it('refuses every service a single command or event, and a throwaway consumer on the commands stream; the events stream to a service that consumes no event', async () => {
+  it('refuses every service a single command or event, and a throwaway consumer on either stream', async () => {
     const outcomes: string[] = [];
     const expected: string[] = [];
     for (const { name: service } of SERVICES) {
       const nc = await connectAs(service);
-      const consumesEvents = (EVENTS_CONSUMED_BY[service] ?? []).length > 0;
       const ephemeral = (stream: string, filter: string): string => JSON.stringify({ stream_name: stream, config: { ack_policy: 'explicit', filter_subject: filter } });
       const attempts: Attempt[] = [
         ['read a command', false, () => nc.request(`$JS.API.STREAM.MSG.GET.${STREAMS.commands.name}`, JSON.stringify({ seq: 1 }), { timeout: 2_000 })],
         ['read an event', false, () => nc.request(`$JS.API.STREAM.MSG.GET.${STREAMS.events.name}`, JSON.stringify({ seq: 1 }), { timeout: 2_000 })],
         ['direct-read a command', false, () => nc.request(`$JS.API.DIRECT.GET.${STREAMS.commands.name}`, JSON.stringify({ seq: 1 }), { timeout: 2_000 })],
         ['throwaway consumer on commands', false, () => nc.request(`$JS.API.CONSUMER.CREATE.${STREAMS.commands.name}`, ephemeral(STREAMS.commands.name, COMMAND), { timeout: 2_000 })],
-        ['consumer on events', consumesEvents, () => nc.request(`$JS.API.CONSUMER.CREATE.${STREAMS.events.name}`, ephemeral(STREAMS.events.name, 'openpaw.evt.>'), { timeout: 2_000 })],
-        // What the coordinator's command observer reads of a lane (its backlog) stays open.
-        ['lane backlog', true, () => nc.request(`$JS.API.CONSUMER.INFO.${STREAMS.commands.name}.${SOLVE_DURABLE}`, '', { timeout: 2_000 })],
+        // No code of ours makes a throwaway consumer on the events stream: each takes events through its own durables.
+        ['throwaway consumer on events', false, () => nc.request(`$JS.API.CONSUMER.CREATE.${STREAMS.events.name}`, ephemeral(STREAMS.events.name, 'openpaw.evt.>'), { timeout: 2_000 })],
       ];
       await tabulate(service, attempts, outcomes, expected);
     }
     expect(outcomes).toEqual(expected);
-    expect(expected).toContain('solve consumer on events: refused');
-    expect(expected).toContain('coordinator consumer on events: allowed');
+    expect(expected).toContain('coordinator throwaway consumer on events: refused');
+  });
+
+  it("lets a lane's backlog be read by the service that consumes it and the code that watches it (the gateway's admission the critical lanes, the coordinator the lanes of its commands); refuses the others", async () => {
+    const commands = STREAMS.commands.name;
+    // Every lane of the catalog, the coordinator's own commands durable, and every durable some service reads.
+    const lanes = [...new Set(SERVICES.flatMap(({ name }) => [...commandDurablesOf(name), ...laneBacklogsReadBy(name)]))];
+    const outcomes: string[] = [];
+    const expected: string[] = [];
+    for (const { name: service } of SERVICES) {
+      const nc = await connectAs(service);
+      const readable = new Set([...commandDurablesOf(service), ...laneBacklogsReadBy(service)]);
+      // The request as consumer info sends it: a lane not created yet answers "not found", which is not a refusal.
+      const attempts = lanes.map((durable): Attempt => [`backlog of ${durable}`, readable.has(durable), () => nc.request(`$JS.API.CONSUMER.INFO.${commands}.${durable}`, '', { timeout: 2_000 })]);
+      await tabulate(service, attempts, outcomes, expected);
+    }
+    expect(outcomes).toEqual(expected);
+    // Not a vacuous table: what each reader's code reads, and what it does not.
+    expect(expected).toEqual(
+      expect.arrayContaining([
+        'solve backlog of svc-solve: allowed',
+        'research backlog of svc-solve: refused',
+        'gateway backlog of svc-solve: allowed',
+        'gateway backlog of coordinator: allowed',
+        'gateway backlog of svc-assets-video: refused',
+        'coordinator backlog of svc-assets-video: allowed',
+        'assets backlog of svc-assets-video: allowed',
+        'solve backlog of svc-assets-video: refused',
+        'visual-search backlog of coordinator: refused',
+        // Its one lane is not the critical one, whose durable a new lane's resume point is read from.
+        'visual-search backlog of svc-visual-search: allowed',
+      ]),
+    );
+  });
+
+  it("refuses every service a consumer on the events stream other than its own durables (a rogue name in both create forms, another service's durable); its own it creates, reads and takes from", async () => {
+    const events = STREAMS.events.name;
+    // What each durable reads, as the service's code creates it: the declared filter, the coordinator's one context each.
+    const filterOf = new Map<string, string>();
+    for (const { name: service } of SERVICES) for (const consumer of eventConsumersOf(service)) filterOf.set(consumer.durable, consumer.filterSubject);
+    for (const context of new Set((EVENTS_CONSUMED_BY['coordinator'] ?? []).map((definition) => definition.context))) {
+      filterOf.set(coordinatorEventsDurableOf(context), `${SUBJECT_ROOT}.evt.${context}.>`);
+    }
+    // An event for a durable to take (research's paper-set retention reads RunEnded), published by its sender.
+    await jetstream(await connectAs(sendersOf(RunEnded)[0] ?? '')).publish(RunEnded.subject, JSON.stringify({ kind: 'event' }));
+    const outcomes: string[] = [];
+    const expected: string[] = [];
+    const allEventDurables = SERVICES.flatMap(({ name }) => [...eventDurablesOf(name)]);
+    const partnerConsumer = partnerConsumerName(PARTNER.name, PARTNER_EVENT_ALLOWLIST[0]?.subject ?? '');
+    for (const { name: service } of SERVICES) {
+      const nc = await connectAs(service);
+      const jsm = await jetstreamManager(nc);
+      const rogue = `rogue-${service}`;
+      // Another service's durable: the gateway's run projection, or (for the gateway) research's paper-set retention.
+      const foreign = service === 'gateway' ? EVENT_CONSUMERS.research.paperSetEnds.durable : EVENT_CONSUMERS.gateway.runProjection.durable;
+      const attempts: Attempt[] = [
+        ['named consumer on events', false, () => jsm.consumers.add(events, { durable_name: rogue, filter_subject: 'openpaw.evt.>', ack_policy: AckPolicy.Explicit })],
+        ['durable on events in the older form', false, () => olderFormCreate(nc, events, rogue, 'openpaw.evt.>')],
+        [`create foreign ${foreign}`, false, () => jsm.consumers.add(events, { durable_name: foreign, filter_subject: filterOf.get(foreign) ?? 'openpaw.evt.>', ack_policy: AckPolicy.Explicit })],
+        [`read foreign ${foreign}`, false, () => nc.request(`$JS.API.CONSUMER.INFO.${events}.${foreign}`, '', { timeout: 2_000 })],
+        [`take from foreign ${foreign}`, false, () => nc.request(`$JS.API.CONSUMER.MSG.NEXT.${events}.${foreign}`, JSON.stringify({ batch: 1, no_wait: true }), { timeout: 2_000 })],
+        // A partner's consumer (exported to the partner's account alone) is no service's either.
+        ['take from the partner consumer', false, () => nc.request(`$JS.API.CONSUMER.MSG.NEXT.${events}.${partnerConsumer}`, JSON.stringify({ batch: 1, no_wait: true }), { timeout: 2_000 })],
+        ...eventDurablesOf(service).map((durable) => ownDurableAttempt(nc, events, durable, filterOf.get(durable) ?? '')),
+      ];
+      await tabulate(service, attempts, outcomes, expected);
+    }
+    expect(outcomes).toEqual(expected);
+    // Not a vacuous table: each service that consumes events made its durables, and each is refused another's.
+    expect(expected).toEqual(
+      expect.arrayContaining(['gateway own durable gateway-projection: allowed', 'research own durable research-paper-set-ends: allowed', 'coordinator own durable coordinator-evt-asset: allowed', 'research create foreign gateway-projection: refused']),
+    );
+    const owner = await jetstreamManager(await connectAs(NATS_PROVISIONER));
+    const names: string[] = [];
+    for await (const info of owner.consumers.list(events)) names.push(info.name);
+    expect(names.filter((name) => name.startsWith('rogue-'))).toEqual([]);
+    expect(names).toEqual(expect.arrayContaining(allEventDurables));
   });
 
   it('refuses every service a named consumer on the commands stream other than its own durables (both create forms); its own it creates, reads and takes from', async () => {
@@ -265,25 +397,9 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
         // As nats.js sends it to a 2.9 server: CONSUMER.CREATE.<stream>.<name>.<filter>, here on solve's commands.
         ['named consumer on solve commands', false, () => jsm.consumers.add(commands, { durable_name: foreign, filter_subject: 'openpaw.cmd.solve.>', ack_policy: AckPolicy.Explicit })],
         ['named consumer without filter', false, () => jsm.consumers.add(commands, { name: foreign, ack_policy: AckPolicy.Explicit })],
-        [
-          'durable in the older form',
-          false,
-          () =>
-            nc.request(`$JS.API.CONSUMER.DURABLE.CREATE.${commands}.${foreign}`, JSON.stringify({ stream_name: commands, config: { durable_name: foreign, ack_policy: 'explicit', filter_subject: COMMAND } }), {
-              timeout: 2_000,
-            }),
-        ],
-        ...commandDurablesOf(service).map((durable): Attempt => [
-          `own durable ${durable}`,
-          true,
-          async () => {
-            await ensureConsumer(jsm, { stream: commands, durable, filterSubject: filterOf.get(durable) ?? '', maxDeliver: 5, ackWaitMs: 30_000, maxAckPending: 100 });
-            const consumer = await jetstream(nc).consumers.get(commands, durable);
-            const message = await consumer.next({ expires: 1_000 });
-            // solve's command is the only one in the stream (taken and acknowledged above): ack it again if this lane gets it.
-            if (message !== null) expect(await message.ackAck()).toBe(true);
-          },
-        ]),
+        ['durable in the older form', false, () => olderFormCreate(nc, commands, foreign, COMMAND)],
+        // solve's command is the only one in the stream (taken and acknowledged above): a lane that gets it again acks it.
+        ...commandDurablesOf(service).map((durable) => ownDurableAttempt(nc, commands, durable, filterOf.get(durable) ?? '')),
       ];
       await tabulate(service, attempts, outcomes, expected);
     }
@@ -291,6 +407,8 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
     // Not a vacuous table: the services with lanes, and the coordinator, made their own durables.
     expect(expected).toContain('solve own durable svc-solve: allowed');
     expect(expected).toContain('coordinator own durable coordinator: allowed');
+    // The coordinator runs no lane: its commands' one durable is its runtime's.
+    expect(commandDurablesOf('coordinator')).toEqual(['coordinator']);
     const owner = await jetstreamManager(await connectAs(NATS_PROVISIONER));
     const names: string[] = [];
     for await (const info of owner.consumers.list(commands)) names.push(info.name);

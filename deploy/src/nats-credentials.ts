@@ -10,13 +10,25 @@ import {
   AssetVersionCreated,
   CandidatesDiscovered,
   catalog,
+  ChatAnswered,
+  ChatFailed,
+  COORDINATOR_COMMANDS_CONSUMER,
+  coordinatorEventsDurableOf,
+  CRITICAL_LANE,
+  DiscoverCandidates,
+  criticalBacklogDurables,
   deadLetterSubjectOf,
   DocumentIndexed,
   EdgeRefuted,
   EdgeVerified,
+  EVENT_CONSUMERS,
+  eventConsumersOf,
   ExpansionSelected,
+  InputRefused,
   laneDurableOf,
+  laneOf,
   lanesOfService,
+  LibraryReferencesImported,
   MediaNormalized,
   MediaRejected,
   PapersDeduplicated,
@@ -26,7 +38,6 @@ import {
   PaperSourcesSearched,
   PapersScored,
   ProblemRegistered,
-  ResearchCompleted,
   ResearchFailed,
   ResearchLegCompleted,
   ResearchLegFailed,
@@ -35,19 +46,23 @@ import {
   ResearchSynthesisFailed,
   ResearchSynthesized,
   ResearchTitleGenerated,
-  ResearchWebhookAttempted,
+  ResearchWebhookSet,
   RetrievalHit,
   RetrievalMiss,
   RunEnded,
   RunStateChanged,
   RunStateChangedV2,
   SearchStrategyBuilt,
+  SelectNextExpansion,
   SnapshotCaptured,
   SolutionFailed,
   SolutionGenerated,
+  SourceIndexed,
+  SourceRejected,
   STREAMS,
   SUBJECT_ROOT,
   subjectsSentBy,
+  VerifyEdge,
   VideoRendered,
   VideoRenderFailed,
   VisualPersonTakenDown,
@@ -122,27 +137,18 @@ const STREAM_ADMINISTRATION: readonly string[] = [
   `$JS.API.STREAM.MSG.DELETE.${EVENTS}`,
 ];
 
-/** Consuming the events stream (creating a named or unnamed consumer on it, reading one, taking and acknowledging its messages): only a service whose consumers take events (`EVENTS_CONSUMED_BY`). */
-const EVENT_CONSUMING: readonly string[] = [
-  `$JS.API.CONSUMER.CREATE.${EVENTS}`,
-  `$JS.API.CONSUMER.CREATE.${EVENTS}.>`,
-  `$JS.API.CONSUMER.DURABLE.CREATE.${EVENTS}.>`,
-  `$JS.API.CONSUMER.INFO.${EVENTS}.>`,
-  `$JS.API.CONSUMER.MSG.NEXT.${EVENTS}.>`,
-  `$JS.ACK.${EVENTS}.>`,
-];
+/**
+ * Commands consumers named outside the lanes catalog, by service, instead of lanes: the coordinator's
+ * runtime consumes its own commands on `COORDINATOR_COMMANDS_DURABLE` and runs no lane
+ * (`nats-publish-permissions.spec.ts` checks the name against the runtime's).
+ */
+export const OTHER_COMMAND_DURABLES_OF: Readonly<Record<string, readonly string[]>> = { coordinator: [COORDINATOR_COMMANDS_CONSUMER] };
 
-/** The durable consumers of the commands stream that a service's lanes pull from (from the lanes catalog). */
+/** The durable consumers of the commands stream that a service's lanes pull from (from the lanes catalog); none for a service consuming its commands outside it. */
 function laneDurablesOf(service: string): string[] {
+  if (OTHER_COMMAND_DURABLES_OF[service] !== undefined) return [];
   return [...lanesOfService(catalog, service)].filter(([, commands]) => commands.length > 0).map(([lane]) => laneDurableOf(service, lane));
 }
-
-/**
- * Commands consumers named outside the lanes catalog, by service: the coordinator's runtime consumes
- * its own commands on `COORDINATOR_COMMANDS_DURABLE` (`nats-publish-permissions.spec.ts` checks the
- * name against the runtime's).
- */
-export const OTHER_COMMAND_DURABLES_OF: Readonly<Record<string, readonly string[]>> = { coordinator: ['coordinator'] };
 
 /** Every durable consumer of the commands stream a service pulls from: its lanes', and those named outside the catalog. */
 export function commandDurablesOf(service: string): readonly string[] {
@@ -150,18 +156,55 @@ export function commandDurablesOf(service: string): readonly string[] {
 }
 
 /**
- * The API subjects with which a service creates (or updates), takes from and acknowledges one of its
- * own durables: nats.js sends a create as `CONSUMER.CREATE.<stream>.<name>.<filter>` to a 2.9 server,
- * as `CONSUMER.DURABLE.CREATE.<stream>.<name>` to older ones.
+ * The durable consumers of the events stream a service's code creates: those `EVENT_CONSUMERS`
+ * declares for it (its code takes their names from there), and the coordinator's one per context of
+ * the events its sagas take (`coordinatorEventsDurableOf`, as its runtime names them).
  */
-function ownDurableSubjects(durable: string): string[] {
+export function eventDurablesOf(service: string): readonly string[] {
+  const declared = eventConsumersOf(service).map((consumer) => consumer.durable);
+  if (service !== 'coordinator') return declared;
+  const contexts = new Set((EVENTS_CONSUMED_BY[service] ?? []).map((definition) => definition.context));
+  return [...declared, ...[...contexts].map(coordinatorEventsDurableOf)];
+}
+
+/**
+ * The API subjects with which a service creates (or updates), reads, takes from and acknowledges one
+ * of its own durables on a stream: nats.js sends a create as `CONSUMER.CREATE.<stream>.<name>.<filter>`
+ * to a 2.9 server, as `CONSUMER.DURABLE.CREATE.<stream>.<name>` to older ones.
+ */
+function ownDurableSubjects(stream: string, durable: string): string[] {
   return [
-    `$JS.API.CONSUMER.DURABLE.CREATE.${COMMANDS}.${durable}`,
-    `$JS.API.CONSUMER.CREATE.${COMMANDS}.${durable}`,
-    `$JS.API.CONSUMER.CREATE.${COMMANDS}.${durable}.>`,
-    `$JS.API.CONSUMER.MSG.NEXT.${COMMANDS}.${durable}`,
-    `$JS.ACK.${COMMANDS}.${durable}.>`,
+    `$JS.API.CONSUMER.DURABLE.CREATE.${stream}.${durable}`,
+    `$JS.API.CONSUMER.CREATE.${stream}.${durable}`,
+    `$JS.API.CONSUMER.CREATE.${stream}.${durable}.>`,
+    `$JS.API.CONSUMER.INFO.${stream}.${durable}`,
+    `$JS.API.CONSUMER.MSG.NEXT.${stream}.${durable}`,
+    `$JS.ACK.${stream}.${durable}.>`,
   ];
+}
+
+/**
+ * The lanes whose backlog a service reads besides its own (consumer info: counts, no payload), as
+ * its code does: the gateway's admission control the coordinator's and every critical lane
+ * (`criticalBacklogDurables`); the coordinator's command observer, when a step's timer fires, the
+ * lane of each command it sends (`laneOf` of `MESSAGES_SENT_BY`). No other service reads another's
+ * lane. A service with lanes also reads its own critical lane's durable when none of its commands is
+ * on it (visual-search): a lane's new durable starts where that one had got to (the messaging module).
+ */
+export function laneBacklogsReadBy(service: string): readonly string[] {
+  const resumePoint = laneDurablesOf(service).length > 0 ? [laneDurableOf(service, CRITICAL_LANE)] : [];
+  const read =
+    service === 'gateway'
+      ? criticalBacklogDurables(catalog)
+      : service === 'coordinator'
+        ? subjectsSentBy(service).flatMap((subject) => {
+            const definition = catalog.find((candidate) => candidate.subject === subject);
+            const lane = definition === undefined ? undefined : laneOf(definition);
+            return definition === undefined || lane === undefined ? [] : [laneDurableOf(definition.context, lane)];
+          })
+        : [];
+  const own = new Set(commandDurablesOf(service));
+  return [...new Set([...resumePoint, ...read])].filter((durable) => !own.has(durable));
 }
 
 /**
@@ -210,10 +253,9 @@ const OPS_API_READS: readonly string[] = [
  * declares:
  * - the account's JetStream info (every JetStream manager asks it) and flow-control answers of
  *   ordered consumers (KV watches);
- * - its own commands durables (`commandDurablesOf`): create or update, take, acknowledge;
- * - the backlog of every lane (consumer info on the commands stream: counts, no payload; the
- *   gateway's admission control and each service's lane metrics read it);
- * - the events stream's consumers if its consumers take events (`EVENTS_CONSUMED_BY`);
+ * - its own commands durables (`commandDurablesOf`) and events durables (`eventDurablesOf`): create
+ *   or update, read, take, acknowledge;
+ * - the backlog of the lanes its code reads besides its own (`laneBacklogsReadBy`);
  * - the KV buckets it uses (`kvBucketsOf`), every request naming their streams (administration is
  *   still denied);
  * - the gateway's ops API reads (`OPS_API_READS`).
@@ -222,9 +264,9 @@ export function jetStreamApiOf(service: string): readonly string[] {
   return [
     '$JS.API.INFO',
     '$JS.FC.>',
-    ...commandDurablesOf(service).flatMap(ownDurableSubjects),
-    `$JS.API.CONSUMER.INFO.${COMMANDS}.*`,
-    ...((EVENTS_CONSUMED_BY[service] ?? []).length > 0 ? EVENT_CONSUMING : []),
+    ...commandDurablesOf(service).flatMap((durable) => ownDurableSubjects(COMMANDS, durable)),
+    ...eventDurablesOf(service).flatMap((durable) => ownDurableSubjects(EVENTS, durable)),
+    ...laneBacklogsReadBy(service).map((durable) => `$JS.API.CONSUMER.INFO.${COMMANDS}.${durable}`),
     ...kvBucketsOf(service).flatMap(kvStreamApiSubjects),
     ...(service === DEAD_LETTER_REDRIVER ? OPS_API_READS : []),
   ];
@@ -232,10 +274,10 @@ export function jetStreamApiOf(service: string): readonly string[] {
 
 /**
  * The events each service's own consumers take (`startConsumer` on the events stream), by service:
- * the coordinator's are its saga registry's event inputs (one consumer per context), the gateway's
- * its run and asset projections and research reports, research's its webhook deliveries and
- * paper-set retention. `nats-publish-permissions.spec.ts` checks this against each service's source
- * both ways (the coordinator's against `productionRegistry`).
+ * the coordinator's are its saga registry's event inputs (one consumer per context), the others'
+ * those of their `EVENT_CONSUMERS` (the gateway's run and asset projections and research reports,
+ * research's webhook deliveries and paper-set retention). `nats-publish-permissions.spec.ts` checks
+ * this against each service's source both ways (the coordinator's against `productionRegistry`).
  */
 export const EVENTS_CONSUMED_BY: Readonly<Record<string, readonly AnyMessageDefinition[]>> = {
   coordinator: [
@@ -245,8 +287,7 @@ export const EVENTS_CONSUMED_BY: Readonly<Record<string, readonly AnyMessageDefi
     PaperSearchStepFailed, EdgeVerified, EdgeRefuted, CandidatesDiscovered, ExpansionSelected, VisualStepFailed, VisualPersonTakenDown,
     ResearchLegStarted, ResearchLegCompleted, ResearchLegFailed, ResearchSynthesized, ResearchSynthesisFailed, ResearchTitleGenerated,
   ],
-  gateway: [RunStateChangedV2, RunStateChanged, AssetVersionCreated, VideoRendered, ResearchWebhookAttempted, ResearchProviderKeyTested],
-  research: [ResearchCompleted, ResearchFailed, RunEnded],
+  ...Object.fromEntries(Object.keys(EVENT_CONSUMERS).map((service) => [service, eventConsumersOf(service).flatMap((consumer) => consumer.definitions)])),
 };
 
 /**
@@ -260,6 +301,31 @@ export function deadLetterSubjectsOf(service: string): readonly string[] {
   // Every commands durable, the coordinator's own too: a poison StartRun is dead-lettered like a lane's command.
   const commands = commandDurablesOf(service).length > 0 ? [deadLetterSubjectOf(`${SUBJECT_ROOT}.cmd.${service}.>`)] : [];
   return [...commands, ...(EVENTS_CONSUMED_BY[service] ?? []).map((definition) => deadLetterSubjectOf(definition.subject))];
+}
+
+/**
+ * The messages a service's code subscribes to directly (a core subscription: each one as it is
+ * published, not through a consumer), by service: the gateway's live run events (a watched run's
+ * changes and refusals) and the replies its requests wait for (`CommandReplies`); research's and
+ * visual-search's run ends, which stop the work in flight, and visual-search's step commands, each of
+ * which stops the run's earlier steps in every replica. A service subscribes to these and to its
+ * inboxes (`_INBOX.>`: request replies, its consumers' deliveries, PubAcks) only, so it cannot
+ * read the platform's commands and events as they pass. `nats-publish-permissions.spec.ts` checks
+ * this against each service's source both ways.
+ */
+export const SUBJECTS_SUBSCRIBED_BY: Readonly<Record<string, readonly AnyMessageDefinition[]>> = {
+  gateway: [
+    RunStateChangedV2, RunStateChanged, InputRefused, VisualPersonTakenDown, LibraryReferencesImported, ResearchWebhookSet, ResearchProviderKeyTested,
+    SourceIndexed, SourceRejected, ChatAnswered, ChatFailed, SnapshotCaptured, ArtifactStepFailed,
+  ],
+  research: [ResearchFailed],
+  // Its replicas hear each step command as it is sent, to stop the run's earlier steps (step-supersession.ts).
+  'visual-search': [RunEnded, VerifyEdge, DiscoverCandidates, SelectNextExpansion],
+};
+
+/** What a service may subscribe to: its inboxes and the messages its code subscribes to. */
+export function subscribableSubjectsOf(service: string): readonly string[] {
+  return ['_INBOX.>', ...(SUBJECTS_SUBSCRIBED_BY[service] ?? []).map((definition) => definition.subject)];
 }
 
 /** The message subjects a user may publish: those the catalog says a service sends (`MESSAGES_SENT_BY`), every one for the redriver. */
@@ -303,6 +369,7 @@ export function natsPermissionsOf(user: string): NatsPermissions {
       allow: [...publishableSubjectsOf(user), ...jetStreamApiOf(user), ...deadLetterSubjectsOf(user), ...kvBucketsOf(user).map((bucket) => `$KV.${bucket}.>`)],
       deny: STREAM_ADMINISTRATION,
     },
+    subscribe: { allow: subscribableSubjectsOf(user) },
   };
 }
 

@@ -1,14 +1,20 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as contracts from '@openpaw/contracts';
-import { catalog, deadLetterSubjectOf, lanesOfService, MESSAGES_SENT_BY, STREAMS, type AnyMessageDefinition } from '@openpaw/contracts';
+import { catalog, deadLetterSubjectOf, EVENT_CONSUMERS, lanesOfService, MESSAGES_SENT_BY, STREAMS, type AnyMessageDefinition } from '@openpaw/contracts';
 import { KV_BUCKETS, kvStreamName } from '@openpaw/messaging';
 // The coordinator's consumed events come from its real registry (checked both ways); the coordinator is an app, not a library.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { productionRegistry } from '../../apps/coordinator/src/workflows/index.js';
+// The coordinator's runtime and the gateway's run projection name their events durables themselves (owned apart): compared by value.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { COORDINATOR_COMMANDS_DURABLE, coordinatorEventsDurable } from '../../apps/coordinator/src/runtime/coordinator-runtime.js';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { PROJECTION_DURABLE, PROJECTION_FILTER } from '../../apps/gateway/src/projection/projection.consumer.js';
 import {
   commandDurablesOf,
   deadLetterSubjectsOf,
+  eventDurablesOf,
   EVENTS_CONSUMED_BY,
   KV_BUCKETS_OPENED_BY,
   kvBucketsOf,
@@ -16,6 +22,8 @@ import {
   natsPermissionsOf,
   OTHER_COMMAND_DURABLES_OF,
   publishableSubjectsOf,
+  subscribableSubjectsOf,
+  SUBJECTS_SUBSCRIBED_BY,
 } from './nats-credentials.js';
 import { SERVICES } from './topology.js';
 
@@ -132,6 +140,33 @@ describe('publish permissions from the catalog (MESSAGES_SENT_BY)', () => {
     expect(subjects(EVENTS_CONSUMED_BY)).toEqual(subjects(taken));
   });
 
+  it('lists, for each service, exactly the messages its code subscribes to (both ways); it subscribes to those and its inboxes only', () => {
+    const definitionByName = new Map(catalog.map((definition) => [exportNameOf(definition), definition] as const));
+    const subscribed: Record<string, string[]> = {};
+    for (const { name: service } of SERVICES) {
+      const source = sourceOf(service);
+      const listed = (names: string): string[] => names.split(/[\s,]+/).filter((name) => name !== '');
+      // The ways code subscribes: a definition's subject, each of a list's (written out or named), a `CommandReplies` subclass's answers, the run-end abort.
+      const names = [
+        ...[...source.matchAll(/\.subscribe\(\s*([A-Z]\w*)\.subject/g)].map((match) => match[1] ?? ''),
+        ...[...source.matchAll(/\[([A-Z][\w\s,]*)\]\.map\(\(definition\) =>\s*this\.nc\.subscribe\(definition\.subject/g)].flatMap((match) => listed(match[1] ?? '')),
+        // A named list of definitions mapped to subscriptions (visual-search's step commands).
+        ...[...source.matchAll(/\b([A-Z_]+)\.map\(\(definition\) =>\s*this\.nc\.subscribe\(definition\.subject/g)].flatMap((match) =>
+          listed(new RegExp(`\\b${match[1] ?? ''} = \\[([^\\]]*)\\]`).exec(source)?.[1] ?? `unresolved ${match[1] ?? ''}`),
+        ),
+        ...[...source.matchAll(/\bsuper\(nc,\s*\[([^\]]*)\]/g)].flatMap((match) => listed(match[1] ?? '')),
+        ...[...source.matchAll(/\bsuper\(nc,\s*([A-Z_]+)\b/g)].flatMap((match) => listed(new RegExp(`\\b${match[1] ?? ''} = \\[([^\\]]*)\\]`).exec(source)?.[1] ?? `unresolved ${match[1] ?? ''}`)),
+        ...(/\babortOnRunEnded\(/.test(source) ? ['RunEnded'] : []),
+      ];
+      const subjects = [...new Set(names.map((name) => definitionByName.get(name)?.subject ?? `not a message: ${name}`))];
+      if (subjects.length > 0) subscribed[service] = subjects.sort();
+      expect(natsPermissionsOf(service).subscribe?.allow).toEqual(subscribableSubjectsOf(service));
+    }
+    expect(subscribed).toEqual(Object.fromEntries(Object.entries(SUBJECTS_SUBSCRIBED_BY).map(([service, definitions]) => [service, definitions.map((d) => d.subject).sort()])));
+    // Not vacuous: the gateway's live run events and each kind of reply it waits for are found.
+    expect(subscribed['gateway']?.length).toBeGreaterThan(10);
+  });
+
   it('lets a service dead-letter only what its consumers take: its own commands (the coordinator its StartRun), the events it consumes', () => {
     for (const { name: service } of SERVICES) {
       const allowed = natsPermissionsOf(service).publish.allow ?? [];
@@ -154,6 +189,31 @@ describe('publish permissions from the catalog (MESSAGES_SENT_BY)', () => {
       if (durables.length > 0) created[service] = durables;
     }
     expect(created).toEqual(OTHER_COMMAND_DURABLES_OF);
+    expect(OTHER_COMMAND_DURABLES_OF['coordinator']).toEqual([COORDINATOR_COMMANDS_DURABLE]);
+  });
+
+  it('names, for each service, exactly the events durables its code creates: the coordinator one per context of its sagas, the others from EVENT_CONSUMERS (both ways)', () => {
+    // The coordinator's runtime: one durable per context of its registry's inputs, named by its own function.
+    const contexts = new Set(productionRegistry().all().flatMap((saga) => [...saga.inputs, ...(saga.amendedBy ?? [])].map((input) => input.context)));
+    expect([...eventDurablesOf('coordinator')].sort()).toEqual([...contexts].map(coordinatorEventsDurable).sort());
+    // The gateway's run projection names its durable and filter itself.
+    expect([PROJECTION_DURABLE, PROJECTION_FILTER]).toEqual([EVENT_CONSUMERS.gateway.runProjection.durable, EVENT_CONSUMERS.gateway.runProjection.filterSubject]);
+    const declared: Readonly<Record<string, Readonly<Record<string, unknown>>>> = EVENT_CONSUMERS;
+    const used: Record<string, string[]> = {};
+    const unnamed: string[] = [];
+    for (const { name: service } of SERVICES.filter((candidate) => candidate.name !== 'coordinator')) {
+      const files = sourceFilesOf(service);
+      // Every file that makes an events consumer takes its durable from the table (the run projection compared above).
+      for (const text of files.filter((file) => /stream:\s*STREAMS\.events\.name,\s*durable|extends ResearchReportConsumer</.test(file))) {
+        if (!text.includes('EVENT_CONSUMERS.') && !text.includes('PROJECTION_DURABLE,') && !/durable: this\.durable/.test(text)) unnamed.push(`${service}: ${/export (?:abstract )?class (\w+)/.exec(text)?.[1] ?? text.slice(0, 80)}`);
+      }
+      const keys = files.flatMap((text) => [...text.matchAll(new RegExp(`EVENT_CONSUMERS\\.${service.replace('-', '\\-')}\\.(\\w+)`, 'g'))].map((match) => match[1] ?? ''));
+      if (service === 'gateway') keys.push('runProjection');
+      if (keys.length > 0) used[service] = [...new Set(keys)].sort();
+    }
+    expect(unnamed).toEqual([]);
+    // Both ways: no declared consumer its service does not run (its permission would be unused).
+    expect(used).toEqual(Object.fromEntries(Object.entries(declared).map(([service, consumers]) => [service, Object.keys(consumers).sort()])));
   });
 
   it('lists the JetStream API a service may use, never `$JS.API.>`: a consumer it may create or take from on the commands stream is one of its own durables', () => {
@@ -166,6 +226,9 @@ describe('publish permissions from the catalog (MESSAGES_SENT_BY)', () => {
       const consumerOps = allowed.filter((subject) => new RegExp(`^\\$JS\\.(API\\.CONSUMER\\.(DURABLE\\.CREATE|CREATE|MSG\\.NEXT|DELETE)|ACK)\\.${commands}\\b`).test(subject));
       const named = consumerOps.map((subject) => subject.split('.')[subject.startsWith('$JS.ACK.') ? 3 : subject.includes('.DURABLE.') || subject.includes('.MSG.') ? 6 : 5]);
       expect([...new Set(named)].sort()).toEqual([...commandDurablesOf(service)].sort());
+      // On the events stream likewise: only its own durables, and no throwaway consumer.
+      const eventOps = allowed.filter((subject) => new RegExp(`^\\$JS\\.(API\\.CONSUMER\\.[A-Z.]+|ACK)\\.${STREAMS.events.name}\\b`).test(subject) && !subject.includes('.LIST.'));
+      expect([...new Set(eventOps.map((subject) => subject.replace(/\.>$/, '').split('.').at(-1)))].sort()).toEqual([...eventDurablesOf(service)].sort());
     }
   });
 });

@@ -36,6 +36,22 @@ describe('committed deploy output', () => {
     expect(files['deploy/helm/openpaw/templates/platform.yaml']).not.toContain('kind: Namespace');
   });
 
+  it("reads the same under YAML 1.1, kubectl's and Helm's rules, as under 1.2: no string is left that 1.1 reads as a boolean or a number", () => {
+    const changed: string[] = [];
+    for (const [path, content] of Object.entries(files).filter(([p]) => p.endsWith('.yaml'))) {
+      // A template's flags and substitutions stand for plain strings here (the chart's lint keeps them plain).
+      const yaml = content.replace(/^\{\{-? (?:if .*|end) -?\}\}\n/gm, '').replace(/\{\{[^}]*\}\}/g, 'TEMPLATED');
+      const asOf = (version: '1.1' | '1.2'): unknown[] => parseAllDocuments(yaml, { version }).map((doc) => doc.toJS() as unknown);
+      const [old, current] = [asOf('1.1'), asOf('1.2')];
+      current.forEach((doc, i) => {
+        if (JSON.stringify(doc) !== JSON.stringify(old[i])) changed.push(`${path} document ${i}`);
+      });
+    }
+    expect(changed).toEqual([]);
+    // What kubectl refused: the ConfigMap's provisioning mode, now a quoted string.
+    expect(files['deploy/k8s/openpaw.yaml']).toContain('OPENPAW_STREAMS_PROVISION: "off"');
+  });
+
   it('NATS runs 3 replicas with JetStream on PVCs and fsync on every write', () => {
     expect(files['deploy/nats/values.yaml']).toContain('sync_interval: always');
     expect(files['deploy/nats/values.yaml']).toMatch(/cluster:\n\s+enabled: true\n\s+replicas: 3/);

@@ -21,6 +21,12 @@ describe('coordinatorSettingsFromEnv', () => {
     expect(settings.streams?.mode).toBe('create-missing');
   });
 
+  it('refuses at start a provisioning its own NATS user could not do (only off, with a credentials file)', () => {
+    const own = { OPENPAW_NATS_CREDS_FILE: '/var/run/secrets/openpaw/nats/nats.creds' };
+    expect(() => coordinatorSettingsFromEnv(own)).toThrow(/^OPENPAW_STREAMS_PROVISION=create-missing \(the default\) cannot run as this service's own NATS user/);
+    expect(coordinatorSettingsFromEnv({ ...own, OPENPAW_STREAMS_PROVISION: 'off' }).streams?.mode).toBe('off');
+  });
+
   it('refuses an invalid workflow setting at bootstrap', () => {
     expect(() => coordinatorSettingsFromEnv({ OPENPAW_POLICY_JSON: '{"defaults":{"retry_max":"3"}}' })).toThrow(/retry_max/);
   });

@@ -1,5 +1,5 @@
-import { streamProvisionFromEnv, type StreamProvisionOptions } from '@openpaw/messaging';
-import { natsUrlFromEnv } from '@openpaw/platform';
+import type { StreamProvisionOptions } from '@openpaw/messaging';
+import { natsUrlFromEnv, serviceStreamProvisionFromEnv } from '@openpaw/platform';
 import { z } from 'zod';
 import { type WorkflowConfig, workflowConfigFromEnv } from './workflows/index.js';
 
@@ -44,6 +44,6 @@ export function coordinatorSettingsFromEnv(source: NodeJS.ProcessEnv): Coordinat
     poolSize: e.OPENPAW_COORDINATOR_POOL_SIZE,
     publishRunStateChangedV1: e.OPENPAW_RUN_STATE_CHANGED_V1 === 'on',
     workflows: workflowConfigFromEnv(source),
-    streams: streamProvisionFromEnv(source),
+    streams: serviceStreamProvisionFromEnv(source),
   };
 }

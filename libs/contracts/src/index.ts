@@ -36,4 +36,5 @@ export * from './views/visual-degrees-view.js';
 export * from './views/public-run-view.js';
 export { hasErrorCode, OpenPawError } from './errors.js';
 export * from './free-text.js';
+export * from './event-consumers.js';
 export { MESSAGES_SENT_BY, type SendingService, sendersOf, subjectsSentBy } from './senders.js';

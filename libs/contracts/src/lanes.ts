@@ -68,3 +68,17 @@ export function lanesOfService(catalog: readonly AnyMessageDefinition[], service
   }
   return lanes;
 }
+
+/** The coordinator's durable consumer of its own commands (outside the lanes catalog: StartRun, CancelRun, ...). FROZEN. */
+export const COORDINATOR_COMMANDS_CONSUMER = 'coordinator';
+
+/**
+ * The durables whose backlog says whether the platform keeps up with user-facing steps: the
+ * coordinator's commands and the critical lane of every service that takes commands. The gateway's
+ * admission control reads them (consumer info: counts, no payload), and its NATS user may read no
+ * other lane's (`deploy/src/nats-credentials.ts`).
+ */
+export function criticalBacklogDurables(catalog: readonly AnyMessageDefinition[]): readonly string[] {
+  const services = new Set(catalog.filter((definition) => definition.kind === 'cmd' && definition.context !== 'coordinator').map((definition) => definition.context));
+  return [COORDINATOR_COMMANDS_CONSUMER, ...[...services].map((service) => laneDurableOf(service, CRITICAL_LANE))];
+}

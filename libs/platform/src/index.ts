@@ -49,6 +49,7 @@ export {
   natsUrlFromEnv,
   type ServiceMessagingSettings,
   serviceMessagingSettingsFromEnv,
+  serviceStreamProvisionFromEnv,
 } from './messaging-settings.js';
 export { parseJsonSetting, validSetting } from './json-setting.js';
 export { httpServerMetrics, httpServerSpans } from './http-spans.js';

@@ -16,6 +16,20 @@ describe('serviceMessagingSettingsFromEnv', () => {
     expect(settings).toMatchObject({ natsUrl: ['nats://a:4222', 'nats://b:4222'], streams: { mode: 'off' }, lanes: ['video'], laneConcurrency: { video: 1 } });
   });
 
+  it("as its own NATS user (a credentials file), provisions nothing: refuses at start any mode but off, the default too, naming both settings", () => {
+    const own = { OPENPAW_NATS_CREDS_FILE: '/var/run/secrets/openpaw/nats/nats.creds' };
+    expect(serviceMessagingSettingsFromEnv({ ...own, OPENPAW_STREAMS_PROVISION: 'off' }).streams.mode).toBe('off');
+    expect(() => serviceMessagingSettingsFromEnv(own)).toThrow(
+      'OPENPAW_STREAMS_PROVISION=create-missing (the default) cannot run as this service\'s own NATS user (OPENPAW_NATS_CREDS_FILE is set)',
+    );
+    expect(() => serviceMessagingSettingsFromEnv({ ...own, OPENPAW_STREAMS_PROVISION: 'reconcile' })).toThrow(/^OPENPAW_STREAMS_PROVISION=reconcile .*set OPENPAW_STREAMS_PROVISION=off$/);
+    expect(() => serviceMessagingSettingsFromEnv({ ...own, OPENPAW_STREAMS_PROVISION: 'create-missing' })).toThrow(/^OPENPAW_STREAMS_PROVISION=create-missing cannot run/);
+    // There is no read-only mode: `verify` is refused as an unknown value, naming the modes there are.
+    expect(() => serviceMessagingSettingsFromEnv({ ...own, OPENPAW_STREAMS_PROVISION: 'verify' })).toThrow('OPENPAW_STREAMS_PROVISION must be one of create-missing, reconcile, off, got "verify"');
+    // Without one (a local NATS, a user/password of the unrestricted platform account) the default stays.
+    expect(serviceMessagingSettingsFromEnv({ OPENPAW_NATS_USER: 'dev', OPENPAW_NATS_PASSWORD: 'dev' }).streams.mode).toBe('create-missing');
+  });
+
   it('names the invalid variable', () => {
     expect(() => serviceMessagingSettingsFromEnv({ OPENPAW_STREAMS_PROVISION: 'always' })).toThrow(/OPENPAW_STREAMS_PROVISION/);
     expect(() => serviceMessagingSettingsFromEnv({ OPENPAW_LANE_CONCURRENCY: 'video=fast' })).toThrow(/OPENPAW_LANE_CONCURRENCY/);

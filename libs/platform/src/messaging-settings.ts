@@ -1,4 +1,4 @@
-import { type MessagingModuleOptions, streamProvisionFromEnv, type StreamProvisionOptions } from '@openpaw/messaging';
+import { type MessagingModuleOptions, natsConnectionSettingsFromEnv, streamProvisionFromEnv, type StreamProvisionOptions } from '@openpaw/messaging';
 
 export const DEFAULT_NATS_URL = 'nats://127.0.0.1:4222';
 
@@ -11,7 +11,7 @@ export type LaneSettings = Pick<MessagingModuleOptions, 'lanes' | 'laneConcurren
  */
 export interface ServiceMessagingSettings extends LaneSettings {
   readonly natsUrl: readonly string[];
-  /** Stream provisioning at start (`OPENPAW_STREAMS_PROVISION`, `OPENPAW_STREAM_*`; default `create-missing`). */
+  /** Stream provisioning at start (`OPENPAW_STREAMS_PROVISION`, `OPENPAW_STREAM_*`; default `create-missing`, only `off` as its own NATS user). */
   readonly streams: StreamProvisionOptions;
 }
 
@@ -20,7 +20,28 @@ export interface ServiceMessagingSettings extends LaneSettings {
  * `OPENPAW_LANE_CONCURRENCY`; throws naming the invalid variable.
  */
 export function serviceMessagingSettingsFromEnv(env: NodeJS.ProcessEnv): ServiceMessagingSettings {
-  return { natsUrl: natsUrlFromEnv(env), streams: streamProvisionFromEnv(env), ...laneSettingsFromEnv(env) };
+  return { natsUrl: natsUrlFromEnv(env), streams: serviceStreamProvisionFromEnv(env), ...laneSettingsFromEnv(env) };
+}
+
+/**
+ * A service's stream provisioning (`OPENPAW_STREAMS_PROVISION`, `OPENPAW_STREAM_*`). A service that
+ * connects as its own NATS user (`OPENPAW_NATS_CREDS_FILE`: the platform's users, deploy/src/nats-credentials.ts)
+ * may not create, change or inspect a stream or KV bucket: the stream owner provisions them (the
+ * migrations Job's streams step). Any mode but `off` would fail at its first request with a NATS
+ * permissions violation, so it is refused here, at start, naming the setting: `create-missing`
+ * (the default) and `reconcile` alike.
+ */
+export function serviceStreamProvisionFromEnv(env: NodeJS.ProcessEnv): StreamProvisionOptions {
+  const options = streamProvisionFromEnv(env);
+  const mode = options.mode ?? 'create-missing';
+  if (mode !== 'off' && natsConnectionSettingsFromEnv(env).credsFile !== undefined) {
+    const given = env['OPENPAW_STREAMS_PROVISION']?.trim() ?? '';
+    throw new Error(
+      `OPENPAW_STREAMS_PROVISION=${given === '' ? `${mode} (the default)` : mode} cannot run as this service's own NATS user (OPENPAW_NATS_CREDS_FILE is set): ` +
+        'its permissions allow no stream or KV bucket to be created, changed or inspected, the stream owner provisions them (the migrations Job, tools/provision.js); set OPENPAW_STREAMS_PROVISION=off',
+    );
+  }
+  return options;
 }
 
 /** `OPENPAW_NATS_URL` (comma-separated for several servers), default `nats://127.0.0.1:4222`. */

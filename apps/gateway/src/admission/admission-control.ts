@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { ARTIFACT_JOB_WORKFLOW, catalog, CRITICAL_LANE, laneDurableOf, RESEARCH_WORKFLOW, STREAMS, VISUAL_DEGREES } from '@openpaw/contracts';
+import { ARTIFACT_JOB_WORKFLOW, catalog, criticalBacklogDurables, RESEARCH_WORKFLOW, STREAMS, VISUAL_DEGREES } from '@openpaw/contracts';
 import { consumerInfoIfExists, GroupRunner, NATS_CONNECTION } from '@openpaw/messaging';
 import type { DataSource } from 'typeorm';
 import { GATEWAY_DATA_SOURCE } from '../projection/database.js';
@@ -21,8 +21,6 @@ export const USER_STARTED_WORKFLOWS: readonly string[] = [
 ];
 /** A research draft (spec 05) waits for its user indefinitely and runs nothing: not in flight. */
 export const RESEARCH_DRAFT_STATE = 'draft';
-/** The coordinator's commands durable (StartRun waits there). */
-const COORDINATOR_DURABLE = 'coordinator';
 /** Backlog and totals are read at most this often; one reading serves every request meanwhile. */
 const READING_TTL_MS = 250;
 /** A run admitted here counts as in flight until the projection shows it (covers the projection's lag). */
@@ -258,9 +256,7 @@ export class AdmissionControl {
     try {
       this.#jsm ??= jetstreamManager(this.nc);
       const jsm = await this.#jsm;
-      const services = new Set(catalog.filter((d) => d.kind === 'cmd' && d.context !== 'coordinator').map((d) => d.context));
-      const durables = [COORDINATOR_DURABLE, ...[...services].map((service) => laneDurableOf(service, CRITICAL_LANE))];
-      const infos = await Promise.all(durables.map((durable) => consumerInfoIfExists(jsm, STREAMS.commands.name, durable)));
+      const infos = await Promise.all(criticalBacklogDurables(catalog).map((durable) => consumerInfoIfExists(jsm, STREAMS.commands.name, durable)));
       return infos.reduce((sum, info) => sum + (info?.num_pending ?? 0), 0);
     } catch {
       this.#jsm = undefined;

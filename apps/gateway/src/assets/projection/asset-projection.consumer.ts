@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { AssetVersionCreated, type Envelope, type MessageData, STREAMS, SUBJECT_ROOT, VideoRendered } from '@openpaw/contracts';
+import { AssetVersionCreated, type Envelope, EVENT_CONSUMERS, type MessageData, STREAMS, VideoRendered } from '@openpaw/contracts';
 import { type ConsumerHandle, DEFAULT_MAX_DELIVER, ensureConsumer, jetstreamManagerWhenReady, NATS_CONNECTION, startConsumer } from '@openpaw/messaging';
 import { MessageLogContext, MetricsMessagingObserver } from '@openpaw/platform';
 import { RunProjectionStore } from '../../projection/run-projection.store.js';
@@ -11,8 +11,8 @@ import { AssetProjectionStore } from './asset-projection.store.js';
  * FROZEN: the durable is the asset projection's position in the events stream; renaming it
  * rebuilds the projection from the start of the stream (harmless, upserts are idempotent, but slow).
  */
-export const ASSET_PROJECTION_DURABLE = 'gateway-asset-projection';
-export const ASSET_PROJECTION_FILTER = `${SUBJECT_ROOT}.evt.asset.>`;
+export const ASSET_PROJECTION_DURABLE = EVENT_CONSUMERS.gateway.assetProjection.durable;
+export const ASSET_PROJECTION_FILTER = EVENT_CONSUMERS.gateway.assetProjection.filterSubject;
 
 /**
  * Builds `gateway.asset_projection` from the assets service's events: a durable JetStream consumer

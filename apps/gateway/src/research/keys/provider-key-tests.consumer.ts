@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { type Envelope, type MessageData, ResearchProviderKeyTested } from '@openpaw/contracts';
+import { type Envelope, EVENT_CONSUMERS, type MessageData, ResearchProviderKeyTested } from '@openpaw/contracts';
 import { NATS_CONNECTION } from '@openpaw/messaging';
 import { MessageLogContext, MetricsMessagingObserver } from '@openpaw/platform';
 import { ResearchReportConsumer } from '../research-report-consumer.js';
 import { ProviderKeys } from './provider-keys.js';
 
 /** FROZEN: the durable is this consumer's position in the events stream. */
-export const KEY_TESTS_DURABLE = 'gateway-research-key-tests';
+export const KEY_TESTS_DURABLE = EVENT_CONSUMERS.gateway.researchKeyTests.durable;
 
 /** Records the research service's reports of key tests on the tested keys, for `GET /research/keys`. */
 @Injectable()

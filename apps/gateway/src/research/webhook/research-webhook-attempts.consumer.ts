@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { type Envelope, type MessageData, ResearchWebhookAttempted } from '@openpaw/contracts';
+import { type Envelope, EVENT_CONSUMERS, type MessageData, ResearchWebhookAttempted } from '@openpaw/contracts';
 import { NATS_CONNECTION } from '@openpaw/messaging';
 import { MessageLogContext, MetricsMessagingObserver } from '@openpaw/platform';
 import { ResearchReportConsumer } from '../research-report-consumer.js';
 import { ResearchWebhookRegistrations } from './research-webhook-registrations.js';
 
 /** FROZEN: the durable is this consumer's position in the events stream; renaming it replays the stream's attempts (harmless: the newest wins, but slow). */
-export const WEBHOOK_ATTEMPTS_DURABLE = 'gateway-research-webhook-attempts';
+export const WEBHOOK_ATTEMPTS_DURABLE = EVENT_CONSUMERS.gateway.researchWebhookAttempts.durable;
 
 /** Records the research service's reports of webhook delivery attempts on the users' registrations, for `GET /research/webhook`. */
 @Injectable()

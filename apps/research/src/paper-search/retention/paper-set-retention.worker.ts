@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { type Envelope, type MessageData, PAPER_SEARCH, RunEnded, STREAMS } from '@openpaw/contracts';
+import { type Envelope, EVENT_CONSUMERS, type MessageData, PAPER_SEARCH, RunEnded, STREAMS } from '@openpaw/contracts';
 import { type ConsumerHandle, DEFAULT_MAX_DELIVER, ensureConsumer, jetstreamManagerWhenReady, NATS_CONNECTION, startConsumer } from '@openpaw/messaging';
 import { MessageLogContext, MetricsMessagingObserver } from '@openpaw/platform';
 import type { Clock } from '@openpaw/providers';
@@ -10,7 +10,7 @@ import { RESEARCH_CLOCK, RESEARCH_PAPER_SET_RETENTION, RESEARCH_SETTINGS } from 
 import type { PaperSetRetention } from './paper-set-retention.js';
 
 /** FROZEN: the durable is the position of the research service's replicas in the `RunEnded` events; renaming it re-reads them (harmless). */
-export const PAPER_SET_ENDS_DURABLE = 'research-paper-set-ends';
+export const PAPER_SET_ENDS_DURABLE = EVENT_CONSUMERS.research.paperSetEnds.durable;
 
 /**
  * Runs the paper-list retention in the research service: a durable consumer of `RunEnded` (shared by

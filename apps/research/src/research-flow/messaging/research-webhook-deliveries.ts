@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { type AnyMessageDefinition, ResearchCompleted, ResearchFailed, STREAMS } from '@openpaw/contracts';
+import { type AnyMessageDefinition, EVENT_CONSUMERS, ResearchCompleted, ResearchFailed, STREAMS } from '@openpaw/contracts';
 import { type BatchItem, type ConsumerHandle, ensureConsumer, jetstreamManagerWhenReady, NATS_CONNECTION, startConsumer } from '@openpaw/messaging';
 import { MessageLogContext } from '@openpaw/platform';
 import type { ResearchFlowSettings } from '../config.js';
@@ -15,8 +15,8 @@ import { FLOW_SETTINGS } from '../ports.js';
  * the research lane and the coordinator: a slow or failing endpoint never holds up a run.
  */
 export const WEBHOOK_DURABLES: ReadonlyArray<{ readonly durable: string; readonly definition: AnyMessageDefinition }> = [
-  { durable: 'research-webhooks-completed', definition: ResearchCompleted },
-  { durable: 'research-webhooks-failed', definition: ResearchFailed },
+  { durable: EVENT_CONSUMERS.research.webhooksCompleted.durable, definition: ResearchCompleted },
+  { durable: EVENT_CONSUMERS.research.webhooksFailed.durable, definition: ResearchFailed },
 ];
 
 @Injectable()
