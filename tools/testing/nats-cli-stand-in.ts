@@ -10,7 +10,8 @@
  * CLI's JSON of the stored message (jsm.go's `api.StoredMsg`: `subject`, `seq`, `hdrs` and `data`
  * base64, `time`), the JetStream API's own `STREAM.MSG.GET` answer. `pub` reads its body from stdin
  * only with `--force-stdin`, as the CLI does when its output is not a terminal (a script). The server
- * is `NATS_URL`, as for the CLI. Run with node (type stripping); it imports only @nats-io packages.
+ * is `NATS_URL`, as for the CLI. Run from source with node (type stripping; the build leaves tools/testing out,
+ * so the image has no copy); it imports only @nats-io packages.
  */
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { headers as natsHeaders, type MsgHdrs } from '@nats-io/nats-core';
