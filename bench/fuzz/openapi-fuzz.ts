@@ -72,6 +72,8 @@ async function main(): Promise<void> {
           .join(', ');
         console.log(`  ${operation}: ${tally.accepted} accepted, ${tally.refused} refused${refusals === '' ? '' : ` (${refusals})`}`);
       }
+      const { sent, named, otherwise } = report.brokenFields;
+      console.log(`  mutated bodies with a broken field: ${sent}, refused naming it ${named}, otherwise ${JSON.stringify(otherwise)}`);
       for (const failure of report.failures.slice(0, 20)) console.log(`  ${failure}`);
       failed += report.failures.length;
     }

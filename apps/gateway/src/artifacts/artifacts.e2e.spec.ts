@@ -380,6 +380,43 @@ describe('artifact jobs through the gateway (spec 02)', () => {
     }
   });
 
+  it('the CLI (`openpaw notebook flashcards`, `summary`) follows each job live to its printed cards and summary, with the count asked for', async () => {
+    const env = cliEnvironment(platform.gatewayUrl, platform.jwtSecret, 'e2e-cli-study');
+    const openpaw = (...args: string[]) => runCli(root, ['notebook', ...args], env);
+    const added = await openpaw('add', 'nb-cli-study', PHOTOSYNTHESIS, '--json');
+    expect(added).toMatchObject({ code: 0 });
+    const sourceId = (JSON.parse(added.stdout) as { result: { source_id: string } }).result.source_id;
+    const sentences = PHOTOSYNTHESIS.split(/(?<=\.) /);
+    /** The job line, then its progress from the run events in order up to 100, then the artifact as printed. */
+    const followed = (kind: string, stdout: string): string[] => {
+      expect(stdout).toMatch(new RegExp(`^${kind} job [0-9a-f-]{36} \\(pending\\)$`, 'm'));
+      const progress = [...stdout.matchAll(/^ {2}(\w+) +(\d+)%$/gm)].map((m) => Number(m[2]));
+      expect(progress.at(-1)).toBe(100);
+      expect(progress).toEqual([...progress].sort((a, b) => a - b));
+      return stdout.slice(stdout.lastIndexOf('100%\n') + 5).split('\n');
+    };
+
+    // `--count` is the flashcards' own count (num_cards; the default is 10).
+    const flashcards = await openpaw('flashcards', 'nb-cli-study', '--count', '3', '--sources', sourceId);
+    expect({ code: flashcards.code, stderr: flashcards.stderr }).toEqual({ code: 0, stderr: '' });
+    const cards = followed('flashcards', flashcards.stdout).filter((line) => /^\d+\. /.test(line));
+    expect(cards).toEqual(['1. Point 1', '2. Point 2', '3. Point 3']);
+    // Each card's back, under its front, is a sentence of the source.
+    const backs = [...flashcards.stdout.matchAll(/^\d+\. Point \d+\n {3}(.+)$/gm)].map((m) => m[1]);
+    expect(backs).toHaveLength(3);
+    for (const back of backs) expect(sentences).toContain(back);
+
+    // `--count` is the summary's number of key points (num_points; the default is 5).
+    const summary = await openpaw('summary', 'nb-cli-study', '--count', '2');
+    expect({ code: summary.code, stderr: summary.stderr }).toEqual({ code: 0, stderr: '' });
+    const printed = followed('summary', summary.stdout);
+    expect(printed[1]).toBe('Study notes');
+    const points = printed.filter((line) => line.startsWith('  • ')).map((line) => line.slice(4));
+    expect(points).toHaveLength(2);
+    for (const point of points) expect(sentences).toContain(point);
+    expect(printed.some((line) => line.startsWith(`${sentences[0]} `))).toBe(true);
+  });
+
   it('takes sources as text, files (PDF) and URLs, and refuses bad input with the field named', async () => {
     const form = new FormData();
     const pdf = [

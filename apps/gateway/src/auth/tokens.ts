@@ -90,6 +90,9 @@ interface Verified {
   readonly source: 'dev_secret' | 'identity_provider';
 }
 
+/** The algorithm of tokens signed with the shared secret (development): the one symmetric algorithm accepted. */
+export const DEV_SECRET_ALGORITHM = 'HS256';
+
 /** HS256 with the shared secret (dev mode) when configured; RS256/ES256 from the JWKS when configured. Never both for one token. */
 async function verifiedPayload(config: JwtConfig, token: string): Promise<Verified> {
   const options = { issuer: config.issuer, audience: config.audience, requiredClaims: ['sub', 'exp'] };
@@ -99,8 +102,8 @@ async function verifiedPayload(config: JwtConfig, token: string): Promise<Verifi
   } catch {
     throw new InvalidTokenError('token is not valid');
   }
-  if (alg === 'HS256' && config.secret !== undefined) {
-    return { payload: (await jwtVerify(token, await hmacVerifyKeyOf(config), { ...options, algorithms: ['HS256'] })).payload, source: 'dev_secret' };
+  if (alg === DEV_SECRET_ALGORITHM && config.secret !== undefined) {
+    return { payload: (await jwtVerify(token, await hmacVerifyKeyOf(config), { ...options, algorithms: [DEV_SECRET_ALGORITHM] })).payload, source: 'dev_secret' };
   }
   const jwks = jwksOf(config);
   if (jwks.enabled && typeof alg === 'string' && (JWKS_ALGORITHMS as readonly string[]).includes(alg)) {
@@ -118,7 +121,7 @@ export async function signAccessToken(
 ): Promise<string> {
   const issuedAt = Math.floor((options.now ?? new Date()).getTime() / 1000);
   return new SignJWT({ ...(options.tier === undefined ? {} : { tier: options.tier }), ...(options.roles === undefined ? {} : { roles: [...options.roles] }) })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setProtectedHeader({ alg: DEV_SECRET_ALGORITHM, typ: 'JWT' })
     .setSubject(userId)
     .setIssuer(config.issuer)
     .setAudience(config.audience)

@@ -27,7 +27,8 @@ import { cliEnvironment } from './testing/openpaw-cli.js';
  * script), run by another named spec (which must contain it), or not run at all, with why. A command
  * with no class fails the test, and so does a table entry no doc shows any more. A URL on a host
  * reserved for documentation (`https://example.com/p`) is run against this test's page server, same
- * path; the runbook's `kubectl` lines, which no test runs, are checked for what they name.
+ * path; the runbook's `kubectl` lines, which no test runs, are checked for what they name and the pod
+ * they would make; its `nats` lines are run by tools/runbook-nats.int.spec.ts.
  */
 const root = process.env['OPENPAW_E2E_ROOT'] ?? join(import.meta.dirname, '../../../..');
 
@@ -112,24 +113,12 @@ function programsOf(command: string): string[] {
  * The doc lines no test runs, by their exact text, each with why: a gap, listed so that it is seen.
  * Any other line a test does not run fails, and so does an entry no doc shows any more.
  */
-const NATS_CLI =
-  'the runbook’s `nats` CLI step against a cluster’s JetStream: the nats CLI is neither on this machine nor installable from npm or Debian (gap); what the line names is checked against the contracts (“the runbook’s nats lines name …” below)';
 const KUBECTL =
-  'the runbook’s `kubectl` step against a cluster: kubectl is on this machine, but no Kubernetes API is, and a scripted one would answer only what this test wrote (a log, a Job’s condition); what the line names is checked against deploy/k8s (“the runbook’s kubectl lines name …” below)';
+  'the runbook’s `kubectl` step against a cluster: kubectl is on this machine, but no Kubernetes API is, and a scripted one would answer only what this test wrote (a log, a Job’s condition); what the line names, and the pod a `kubectl run` line would make (containers, ServiceAccount, the NetworkPolicies its labels select), is checked against deploy/k8s (“the runbook’s kubectl lines name …” below)';
 const NOT_RUN_HERE: Readonly<Record<string, string>> = {
-  "nats stream info OPENPAW_DLQ": NATS_CLI,
-  "nats stream subjects OPENPAW_DLQ": NATS_CLI,
-  "nats stream view OPENPAW_DLQ --subject 'openpaw.dlq.cmd.solve.>' --raw=false": NATS_CLI,
-  "nats stream get OPENPAW_DLQ <seq>": NATS_CLI,
-  "nats stream get OPENPAW_DLQ <seq> --json > dl.json": NATS_CLI,
-  "subject=$(jq -r '.header[\"Openpaw-Dlq-Original-Subject\"][0]' dl.json)": NATS_CLI,
-  "msgid=$(jq -r '.header[\"Openpaw-Dlq-Original-Msg-Id\"][0]' dl.json)": NATS_CLI,
-  "jq -r '.data' dl.json | base64 -d | nats pub \"$subject\" --header \"Nats-Msg-Id:$msgid\"  --header 'Content-Type:application/cloudevents+json' --jetstream": NATS_CLI,
-  "nats stream rmm OPENPAW_DLQ <seq> -f": NATS_CLI,
-  "nats consumer add OPENPAW_EVENTS replay-$(date +%s) --pull --ack explicit  --deliver 2026-11-20T00:00:00Z --filter 'openpaw.evt.workflow.>' --defaults": NATS_CLI,
   "kubectl -n openpaw logs job/<latest openpaw-retention-...>": KUBECTL,
   "kubectl -n openpaw create job --from=cronjob/openpaw-retention retention-now": KUBECTL,
-  "kubectl -n openpaw run read-step-logs --rm -it --restart=Never --image=<openpaw image>  --overrides='{\"spec\":{\"containers\":[{\"name\":\"r\",\"image\":\"<openpaw image>\",\"envFrom\":[{\"configMapRef\":{\"name\":\"openpaw-config\"}}],\"command\":[\"node\",\"dist/tools/read-step-logs.js\",\"<run id>\"]}]}}'": KUBECTL,
+  "kubectl -n openpaw run read-step-logs --rm -it --restart=Never --image=<openpaw image>  --overrides='{\"metadata\":{\"labels\":{\"app.kubernetes.io/name\":\"openpaw-retention\",\"app.kubernetes.io/part-of\":\"openpaw\"}},\"spec\":{\"serviceAccountName\":\"openpaw-retention\",\"containers\":[{\"name\":\"r\",\"image\":\"<openpaw image>\",\"envFrom\":[{\"configMapRef\":{\"name\":\"openpaw-config\"}}],\"command\":[\"node\",\"dist/tools/read-step-logs.js\",\"<run id>\"]}]}}'": KUBECTL,
   "kubectl -n openpaw apply -f deploy/k8s/openpaw-maths-reindex-dry-run.yaml": KUBECTL,
   "kubectl -n openpaw wait --for=condition=complete --timeout=2h job/openpaw-maths-reindex-dry-run": KUBECTL,
   "kubectl -n openpaw logs job/openpaw-maths-reindex-dry-run": KUBECTL,
@@ -148,10 +137,35 @@ const DOCUMENTATION_HOST = /^(?:(?:[\w-]+\.)*example\.(?:com|net|org)|(?:[\w-]+\
 const PAGE_PROBLEM = { text: 'Solve for n: 5n + 5 = 40', answer: /^answer: {4}n = 7$/m } as const;
 
 /**
+ * The runbook's `nats` lines run, as written, against a real nats-server (through a stand-in of the
+ * nats CLI, which is not on this machine: `tools/testing/nats-cli-stand-in.ts`).
+ */
+const RUNBOOK_NATS_SPEC = 'tools/runbook-nats.int.spec.ts';
+
+/**
  * Commands another spec runs, by their exact text: the spec (relative to the root) and the text of it
  * that runs the command, which it must still contain.
  */
 const RUN_BY_SPEC: Readonly<Record<string, { readonly spec: string; readonly runs: string }>> = {
+  ...Object.fromEntries(
+    [
+      'nats stream info OPENPAW_DLQ',
+      'nats stream subjects OPENPAW_DLQ',
+      "nats stream view OPENPAW_DLQ --subject 'openpaw.dlq.cmd.solve.>' --raw=false",
+      'nats stream get OPENPAW_DLQ <seq>',
+      'nats stream get OPENPAW_DLQ <seq> --json > dl.json',
+      "jq -r '.hdrs' dl.json | base64 -d | tr -d '\\r' > dl.headers",
+      "subject=$(sed -n 's/^Openpaw-Dlq-Original-Subject: //p' dl.headers)",
+      "msgid=$(sed -n 's/^Openpaw-Dlq-Original-Msg-Id: //p' dl.headers)",
+      'test -n "$subject" && test -n "$msgid"',
+      'jq -r \'.data\' dl.json | base64 -d | nats pub "$subject" --force-stdin --header "Nats-Msg-Id:$msgid"  --header \'Content-Type:application/cloudevents+json\' --jetstream',
+      'nats stream rmm OPENPAW_DLQ <seq> -f',
+    ].map((line) => [line, { spec: RUNBOOK_NATS_SPEC, runs: "runbookBlocks('Dead letters: inspect, redrive, discard')" }]),
+  ),
+  "nats consumer add OPENPAW_EVENTS replay-$(date +%s) --pull --ack explicit  --deliver 2026-11-20T00:00:00Z --filter 'openpaw.evt.workflow.>' --defaults": {
+    spec: RUNBOOK_NATS_SPEC,
+    runs: "runbookBlocks('Replay')",
+  },
   'node tools/pack-cli.mjs /tmp/openpaw-pack': { spec: 'apps/cli/src/package.int.spec.ts', runs: "'tools/pack-cli.mjs'" },
   'npm install --global /tmp/openpaw-pack/openpaw-cli-0.2.0.tgz': { spec: 'apps/cli/src/package.int.spec.ts', runs: "'install', '--global'" },
 };
@@ -369,14 +383,79 @@ describe('the shell commands of the user docs', () => {
 /** The kinds `kubectl` names by their short resource name (`job/x`, `--from=cronjob/x`). */
 const KUBECTL_KINDS: Readonly<Record<string, string>> = { job: 'Job', cronjob: 'CronJob', deployment: 'Deployment', configmap: 'ConfigMap', service: 'Service', scaledobject: 'ScaledObject' };
 
-/** The objects a manifest file defines, as `Kind/namespace/name` (a Namespace, cluster-scoped, as `Namespace//name`: cdk8s writes it a namespace too). */
-function manifestObjects(file: string): string[] {
-  return parseAllDocuments(readFileSync(join(root, file), 'utf8')).flatMap((doc) => {
-    const object = doc.toJSON() as { kind?: string; metadata?: { name?: string; namespace?: string } } | null;
+/** The parts of a Kubernetes object these checks read. */
+interface K8sObject {
+  readonly kind?: string;
+  readonly metadata?: { readonly name?: string; readonly namespace?: string; readonly labels?: Readonly<Record<string, string>>; readonly annotations?: Readonly<Record<string, string>> };
+  readonly spec?: {
+    readonly podSelector?: { readonly matchLabels?: Readonly<Record<string, string>> };
+    readonly policyTypes?: readonly string[];
+    readonly egress?: readonly unknown[];
+    readonly template?: PodTemplate;
+    readonly jobTemplate?: { readonly spec?: { readonly template?: PodTemplate } };
+  };
+}
+
+interface PodTemplate {
+  readonly metadata?: K8sObject['metadata'];
+  readonly spec?: { readonly serviceAccountName?: string; readonly containers?: readonly { readonly name?: string; readonly image?: string }[] };
+}
+
+/** The objects a manifest file defines, by `Kind/namespace/name` (a Namespace, cluster-scoped, as `Namespace//name`: cdk8s writes it a namespace too). */
+function manifestObjects(file: string): [string, K8sObject][] {
+  return parseAllDocuments(readFileSync(join(root, file), 'utf8')).flatMap((doc): [string, K8sObject][] => {
+    const object = doc.toJSON() as K8sObject | null;
     const namespace = object?.kind === 'Namespace' ? '' : (object?.metadata?.namespace ?? '');
-    return object?.kind === undefined ? [] : [`${object.kind}/${namespace}/${object.metadata?.name ?? ''}`];
+    return object?.kind === undefined ? [] : [[`${object.kind}/${namespace}/${object.metadata?.name ?? ''}`, object]];
   });
 }
+
+/** RFC 7396 JSON merge patch: what `kubectl run --overrides` does by default (`--override-type=merge`): a list in the patch replaces the list. */
+function mergePatch(target: unknown, patch: unknown): unknown {
+  if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return patch;
+  const result: Record<string, unknown> = typeof target === 'object' && target !== null && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete result[key];
+    else result[key] = mergePatch(result[key], value);
+  }
+  return result;
+}
+
+/** Whether a NetworkPolicy's pod selector (matchLabels only, as deploy/k8s writes them) selects a pod with `labels`. */
+const selects = (policy: K8sObject, labels: Readonly<Record<string, string>>): boolean =>
+  Object.entries(policy.spec?.podSelector?.matchLabels ?? {}).every(([key, value]) => labels[key] === value);
+
+/**
+ * What a `kubectl run` line's pod would be, built as kubectl builds it (name, `run=<name>` label, one
+ * container of the image; then `--overrides` merged in), and what is wrong with it in the cluster
+ * deploy/k8s makes: more than one container, a ServiceAccount the chart does not define (the
+ * namespace's `default` has none of the platform's cloud identity), or labels that only policies
+ * allowing no egress select (the chart's default-deny leaves such a pod no network, not even DNS).
+ */
+function runPodProblems(line: string, namespace: string, known: ReadonlyMap<string, K8sObject>): string[] {
+  const name = /\bkubectl\b.*?\brun\s+([a-z0-9][a-z0-9-]*)/.exec(line)?.[1];
+  if (name === undefined) return [];
+  const image = /--image=(\S+)/.exec(line)?.[1] ?? '';
+  const extraLabels = Object.fromEntries((/(?:--labels|-l)[= ](\S+)/.exec(line)?.[1] ?? '').split(',').filter((pair) => pair.includes('=')).map((pair) => pair.split('=') as [string, string]));
+  const generated = { metadata: { name, namespace, labels: { run: name, ...extraLabels } }, spec: { containers: [{ name, image }] } };
+  const overrides = /--overrides='([^']*)'/.exec(line)?.[1];
+  const pod = (overrides === undefined ? generated : mergePatch(generated, JSON.parse(overrides))) as PodTemplate;
+  const problems: string[] = [];
+  const containers = pod.spec?.containers ?? [];
+  if (containers.length !== 1) problems.push(`its pod would run ${containers.length} containers (${containers.map((c) => c.name).join(', ')}), not one`);
+  const serviceAccount = pod.spec?.serviceAccountName ?? 'default';
+  if (!known.has(`ServiceAccount/${namespace}/${serviceAccount}`)) problems.push(`its pod runs as ServiceAccount ${serviceAccount}, which deploy/k8s does not define in ${namespace} (no identity of the platform's)`);
+  const labels = pod.metadata?.labels ?? {};
+  const policies = [...known.values()].filter((object) => object.kind === 'NetworkPolicy' && object.metadata?.namespace === namespace && selects(object, labels));
+  const egressPolicies = policies.filter((policy) => policy.spec?.policyTypes?.includes('Egress') === true);
+  if (egressPolicies.length > 0 && egressPolicies.every((policy) => (policy.spec?.egress ?? []).length === 0)) {
+    problems.push(`its pod (labels ${Object.entries(labels).map(([key, value]) => `${key}=${value}`).join(',')}) is selected only by NetworkPolicies that allow it no egress (${egressPolicies.map((policy) => policy.metadata?.name ?? '').join(', ')}): it can reach nothing`);
+  }
+  return problems;
+}
+
+/** The pod template of a Job or CronJob. */
+const podTemplateOf = (object: K8sObject | undefined): PodTemplate | undefined => object?.spec?.template ?? object?.spec?.jobTemplate?.spec?.template;
 
 /**
  * What a `kubectl` doc line names that the repository must define, each a problem when it does not:
@@ -384,7 +463,7 @@ function manifestObjects(file: string): string[] {
  * files applied before it in its block (`-f`), a `<latest NAME-...>` placeholder's CronJob, and in a
  * pod `--overrides` the ConfigMaps it reads and the `dist/....js` it runs (a source file).
  */
-function kubectlProblems(line: string, known: Set<string>): string[] {
+function kubectlProblems(line: string, known: Map<string, K8sObject>): string[] {
   const problems: string[] = [];
   const namespace = /(?:^|\s)-n\s+(\S+)/.exec(line)?.[1] ?? 'default';
   if (!known.has(`Namespace//${namespace}`)) problems.push(`namespace ${namespace} is not defined in deploy/k8s`);
@@ -393,7 +472,13 @@ function kubectlProblems(line: string, known: Set<string>): string[] {
   };
   for (const [, file] of line.matchAll(/(?:^|\s)-f\s+(\S+)/g)) {
     if (!existsSync(join(root, file!))) problems.push(`${file!} does not exist`);
-    else for (const object of manifestObjects(file!)) known.add(object);
+    else {
+      for (const [key, object] of manifestObjects(file!)) {
+        // kubectl -n X apply refuses an object that names another namespace.
+        if (object.kind !== 'Namespace' && object.metadata?.namespace !== undefined && object.metadata.namespace !== namespace) problems.push(`${file!} puts ${object.kind ?? ''} ${object.metadata.name ?? ''} in namespace ${object.metadata.namespace}, not ${namespace}`);
+        known.set(key, object);
+      }
+    }
   }
   for (const [, resource, name] of line.matchAll(/(?:^|[\s=])([a-z]+)\/([a-z0-9][a-z0-9.-]*)(?=\s|$)/g)) {
     const kind = KUBECTL_KINDS[resource!];
@@ -401,6 +486,18 @@ function kubectlProblems(line: string, known: Set<string>): string[] {
     else need(kind, name!);
   }
   for (const [, cronJob] of line.matchAll(/<latest ([a-z0-9-]+?)-\.\.\.>/g)) need('CronJob', cronJob!);
+  // `kubectl logs job/X` reads one container: the Job's only one, or the one its pods name as default.
+  if (/\blogs\b/.test(line)) {
+    const jobs = [...line.matchAll(/\bjob\/([a-z0-9][a-z0-9.-]*)(?=\s|$)/g)].map(([, name]) => known.get(`Job/${namespace}/${name!}`));
+    const cronJobs = [...line.matchAll(/<latest ([a-z0-9-]+?)-\.\.\.>/g)].map(([, name]) => known.get(`CronJob/${namespace}/${name!}`));
+    for (const template of [...jobs, ...cronJobs].map(podTemplateOf)) {
+      const containers = template?.spec?.containers ?? [];
+      if (template !== undefined && containers.length !== 1 && template.metadata?.annotations?.['kubectl.kubernetes.io/default-container'] === undefined) {
+        problems.push(`its Job's pods have ${containers.length} containers and name no default one: kubectl logs does not know which to read`);
+      }
+    }
+  }
+  problems.push(...runPodProblems(line, namespace, known));
   const overrides = /--overrides='([^']*)'/.exec(line)?.[1];
   if (overrides !== undefined) {
     const walk = (value: unknown): void => {
@@ -443,44 +540,59 @@ function natsProblems(line: string): string[] {
     if (!(STREAM_SUBJECTS.get(stream ?? '') ?? []).some((subject) => subjectMatches(filter!, subject))) problems.push(`no subject of ${stream ?? 'any stream'} matches ${filter!}`);
   }
   const headers: readonly string[] = Object.values(DLQ_HEADERS);
-  for (const [, header] of line.matchAll(/\.header\[\\?"([^"\\]+)\\?"\]/g)) if (!headers.includes(header!)) problems.push(`a dead letter carries no header ${header!}`);
+  // A header read from `dl.headers` ("Name: value" lines) by `sed -n 's/^Name: //p'`.
+  for (const [, header] of line.matchAll(/s\/\^([A-Za-z][\w-]*): \/\/p/g)) if (!headers.includes(header!)) problems.push(`a dead letter carries no header ${header!}`);
+  // `nats stream get --json` prints JetStream's stored message: its headers are one base64 block, `hdrs`.
+  if (/\.header\b/.test(line) && /\bjq\b/.test(line)) problems.push('the nats CLI\'s JSON of a message has no .header: its headers are .hdrs, one base64 block');
   return problems;
 }
 
-describe('the runbook’s nats lines no test runs', () => {
+describe('the runbook’s nats lines (run by tools/runbook-nats.int.spec.ts)', () => {
   it('name the platform’s streams, subjects a stream holds, and the headers a dead letter carries', () => {
-    const lines = commands.filter((c) => NOT_RUN_HERE[c.command] === NATS_CLI).map((c) => c.command);
-    expect(lines.length).toBeGreaterThanOrEqual(10);
+    const lines = commands.filter((c) => RUN_BY_SPEC[c.command]?.spec === RUNBOOK_NATS_SPEC).map((c) => c.command);
+    expect(lines.length).toBeGreaterThanOrEqual(12);
     expect(lines.flatMap((line) => natsProblems(line).map((problem) => `\`${line}\`: ${problem}`))).toEqual([]);
-    expect(lines.filter((line) => /\bnats\s+(?:stream|consumer)\b|\.header\[/.test(line)).length).toBeGreaterThanOrEqual(9);
+    expect(lines.filter((line) => /\bnats\s+(?:stream|consumer)\b|s\/\^[\w-]+: /.test(line)).length).toBeGreaterThanOrEqual(9);
   });
 
   it('are checked for what they name (a wrong stream, a filter nothing matches, an unknown header fail)', () => {
     expect(natsProblems('nats stream info OPENPAW_DEADLETTERS')).toHaveLength(1);
     expect(natsProblems("nats stream view OPENPAW_DLQ --subject 'openpaw.dlq.cmd.solving.>'")).toEqual(['no subject of OPENPAW_DLQ matches openpaw.dlq.cmd.solving.>']);
     expect(natsProblems("nats consumer add OPENPAW_EVENTS r --filter 'openpaw.evt.workflow.>'")).toEqual([]);
-    expect(natsProblems('subject=$(jq -r \'.header["Openpaw-Dlq-Subject"][0]\' dl.json)')).toEqual(['a dead letter carries no header Openpaw-Dlq-Subject']);
+    expect(natsProblems("subject=$(sed -n 's/^Openpaw-Dlq-Subject: //p' dl.headers)")).toEqual(['a dead letter carries no header Openpaw-Dlq-Subject']);
+    expect(natsProblems('subject=$(jq -r \'.header["Openpaw-Dlq-Original-Subject"][0]\' dl.json)')).toHaveLength(1);
   });
 });
 
 describe('the runbook’s kubectl lines no test runs', () => {
-  it('name what deploy/k8s defines: namespace, objects, applied files, ConfigMaps, the built script a pod runs', () => {
+  it('name what deploy/k8s defines: namespace, objects, applied files, ConfigMaps, the built script a pod runs; a pod they run has one container, a ServiceAccount and labels the chart gives network to; a Job they read logs of, one container', () => {
     const cluster = readdirSync(join(root, 'deploy/k8s')).filter((file) => file.endsWith('.yaml') && !file.includes('dry-run')).flatMap((file) => manifestObjects(join('deploy/k8s', file)));
     const lines = commands.filter((c) => programsOf(c.command).includes('kubectl'));
     expect(lines.length).toBeGreaterThanOrEqual(6);
     const problems = [...new Set(lines.map((c) => c.block))].flatMap((block) => {
       // A block is one sequence: a file applied in it defines objects for the lines after it.
-      const known = new Set(cluster);
+      const known = new Map(cluster);
       return block.filter((line) => programsOf(line).includes('kubectl')).flatMap((line) => kubectlProblems(line, known).map((problem) => `\`${line}\`: ${problem}`));
     });
     expect(problems).toEqual([]);
   });
 
-  it('are checked for what they name (a renamed CronJob, an unapplied Job, a missing script fail)', () => {
-    const known = new Set(readdirSync(join(root, 'deploy/k8s')).filter((file) => !file.includes('dry-run')).flatMap((file) => manifestObjects(join('deploy/k8s', file))));
-    expect(kubectlProblems('kubectl -n openpaw create job --from=cronjob/openpaw-retained retention-now', new Set(known))).toEqual(['CronJob openpaw-retained is not in namespace openpaw of deploy/k8s (nor applied before it)']);
-    expect(kubectlProblems('kubectl -n openpaw logs job/openpaw-maths-reindex-dry-run', new Set(known))).toHaveLength(1);
-    expect(kubectlProblems('kubectl -n openpaw run r --overrides=\'{"spec":{"containers":[{"command":["node","dist/tools/read-step-log.js"]}]}}\'', new Set(known))).toEqual(['dist/tools/read-step-log.js is built from no tools/read-step-log.ts']);
+  it('are checked for what they name and what their pod would be (a renamed CronJob, an unapplied Job, a missing script, a pod without the platform\'s identity or network, two containers, another namespace fail)', () => {
+    const known = new Map(readdirSync(join(root, 'deploy/k8s')).filter((file) => !file.includes('dry-run')).flatMap((file) => manifestObjects(join('deploy/k8s', file))));
+    expect(kubectlProblems('kubectl -n openpaw create job --from=cronjob/openpaw-retained retention-now', new Map(known))).toEqual(['CronJob openpaw-retained is not in namespace openpaw of deploy/k8s (nor applied before it)']);
+    expect(kubectlProblems('kubectl -n openpaw logs job/openpaw-maths-reindex-dry-run', new Map(known))).toHaveLength(1);
+    const asRetention = '"metadata":{"labels":{"app.kubernetes.io/name":"openpaw-retention","app.kubernetes.io/part-of":"openpaw"}},"spec":{"serviceAccountName":"openpaw-retention",';
+    expect(kubectlProblems(`kubectl -n openpaw run r --overrides='{${asRetention}"containers":[{"name":"r","command":["node","dist/tools/read-step-log.js"]}]}}'`, new Map(known))).toEqual(['dist/tools/read-step-log.js is built from no tools/read-step-log.ts']);
+    expect(kubectlProblems(`kubectl -n openpaw run r --overrides='{${asRetention}"containers":[{"name":"r","command":["node","dist/tools/read-step-logs.js"]}]}}'`, new Map(known))).toEqual([]);
+    // The pod kubectl makes: labelled run=r (only default-deny selects it), the namespace's default ServiceAccount.
+    expect(kubectlProblems('kubectl -n openpaw run r --image=i --overrides=\'{"spec":{"containers":[{"name":"r","command":["node","dist/tools/read-step-logs.js"]}]}}\'', new Map(known))).toEqual([
+      'its pod runs as ServiceAccount default, which deploy/k8s does not define in openpaw (no identity of the platform\'s)',
+      'its pod (labels run=r) is selected only by NetworkPolicies that allow it no egress (default-deny): it can reach nothing',
+    ]);
+    // Overrides merged as a JSON merge patch replace the container list; two containers there are two in the pod.
+    expect(kubectlProblems(`kubectl -n openpaw run r --overrides='{${asRetention}"containers":[{"name":"a"},{"name":"b"}]}}'`, new Map(known))).toEqual(['its pod would run 2 containers (a, b), not one']);
+    // An applied file that puts its objects in another namespace is refused by kubectl -n.
+    expect(kubectlProblems('kubectl -n default apply -f deploy/k8s/openpaw-maths-reindex-dry-run.yaml', new Map(known))).toEqual(expect.arrayContaining([expect.stringMatching(/^deploy\/k8s\/openpaw-maths-reindex-dry-run\.yaml puts Job openpaw-maths-reindex-dry-run in namespace openpaw, not default$/)]));
   });
 });
 

@@ -20,10 +20,25 @@ export interface JsonSchemaNode {
   readonly anyOf?: readonly JsonSchemaNode[];
   readonly oneOf?: readonly JsonSchemaNode[];
   readonly allOf?: readonly JsonSchemaNode[];
+  /** OpenAPI 3.0's way of allowing null. */
+  readonly nullable?: boolean;
+  /** `false`: an object that refuses fields it does not name. */
+  readonly additionalProperties?: boolean | JsonSchemaNode;
 }
 
 /** Text no PostgreSQL text column can hold, or no UTF-8 can carry: what must be refused at the edge. */
 const HOSTILE_TEXT = ['\u0000', 'a\u0000b', '\ud800', 'x\udfffy', '\u202e', ' ', ''];
+
+/**
+ * A generated request body, and where a mutation broke it: `broke` is the top-level field (or `''`
+ * for the body as a whole) whose value the body's schema certainly refuses, so the API's 400 must
+ * name it. Bodies meant to be valid, and mutations the schema may still accept (a blank string where
+ * it has no bounds, a number where it takes numbers), have none.
+ */
+export interface GeneratedBody {
+  readonly value: unknown;
+  readonly broke?: string;
+}
 
 /**
  * Request bodies of one operation, 3 in 5 valid and 2 in 5 mutated (`arbitraryOf`'s mutations). The
@@ -31,10 +46,10 @@ const HOSTILE_TEXT = ['\u0000', 'a\u0000b', '\ud800', 'x\udfffy', '\u202e', ' ',
  * one of their fields regenerated within its schema), so constraints a JSON Schema cannot say (one of
  * two fields, an id that must exist) hold; the rest are generated from the schema alone.
  */
-export function bodyArbitraryOf(schema: JsonSchemaNode, resolve: (ref: string) => JsonSchemaNode, examples: readonly unknown[]): fc.Arbitrary<unknown> {
+export function bodyArbitraryOf(schema: JsonSchemaNode, resolve: (ref: string) => JsonSchemaNode, examples: readonly unknown[]): fc.Arbitrary<GeneratedBody> {
   const generated = validOf(schema, resolve, 0);
   const valid = examples.length === 0 ? generated : fc.oneof({ weight: 2, arbitrary: fromExamples(schema, resolve, examples) }, { weight: 1, arbitrary: generated });
-  return fc.oneof({ weight: 3, arbitrary: valid }, { weight: 2, arbitrary: mutatedOf(schema, resolve, valid, 0) });
+  return fc.oneof({ weight: 3, arbitrary: valid.map((value): GeneratedBody => ({ value })) }, { weight: 2, arbitrary: mutatedOf(schema, resolve, valid, 0) });
 }
 
 function fromExamples(schema: JsonSchemaNode, resolve: (ref: string) => JsonSchemaNode, examples: readonly unknown[]): fc.Arbitrary<unknown> {
@@ -58,7 +73,7 @@ function fromExamples(schema: JsonSchemaNode, resolve: (ref: string) => JsonSche
  */
 export function arbitraryOf(schema: JsonSchemaNode, resolve: (ref: string) => JsonSchemaNode, depth = 0): fc.Arbitrary<unknown> {
   const valid = validOf(schema, resolve, depth);
-  return fc.oneof({ weight: 3, arbitrary: valid }, { weight: 2, arbitrary: mutatedOf(schema, resolve, valid, depth) });
+  return fc.oneof({ weight: 3, arbitrary: valid }, { weight: 2, arbitrary: mutatedOf(schema, resolve, valid, depth).map((mutated) => mutated.value) });
 }
 
 function validOf(schema: JsonSchemaNode, resolve: (ref: string) => JsonSchemaNode, depth: number): fc.Arbitrary<unknown> {
@@ -127,15 +142,28 @@ function prefixWithin(text: string, maxUnits: number): string {
   return prefix;
 }
 
-function mutatedOf(schema: JsonSchemaNode, resolve: (ref: string) => JsonSchemaNode, valid: fc.Arbitrary<unknown>, depth: number): fc.Arbitrary<unknown> {
+/**
+ * Mutations of a schema's valid values, each with the field it broke where the schema certainly
+ * refuses the result (`GeneratedBody.broke`): the whole value replaced (`''`); one field given
+ * hostile or oversized text or the wrong type; a required field dropped; an unknown field added to
+ * an object that allows none.
+ */
+function mutatedOf(schema: JsonSchemaNode, resolve: (ref: string) => JsonSchemaNode, valid: fc.Arbitrary<unknown>, depth: number): fc.Arbitrary<GeneratedBody> {
   const target = schema.$ref !== undefined ? resolve(schema.$ref) : schema;
-  const whole = fc.oneof(fc.constant(null), fc.constant([]), fc.constant('text'), fc.constant(42), fc.constantFrom(...HOSTILE_TEXT));
+  const whole = fc
+    .oneof(fc.constant(null), fc.constant([]), fc.constant('text'), fc.constant(42), fc.constantFrom(...HOSTILE_TEXT))
+    .map((value): GeneratedBody => (refuses(target, value, resolve) ? { value, broke: '' } : { value }));
   if (target.properties === undefined || depth > 0) return whole;
-  const names = Object.keys(target.properties);
+  const properties = target.properties;
+  const names = Object.keys(properties);
   if (names.length === 0) return whole;
-  const field = fc.constantFrom(...names);
+  const objectOf = (base: unknown): Record<string, unknown> => (typeof base === 'object' && base !== null && !Array.isArray(base) ? (base as Record<string, unknown>) : {});
   const replaced = (value: fc.Arbitrary<unknown>) =>
-    fc.tuple(valid, field, value).map(([base, name, next]) => ({ ...(typeof base === 'object' && base !== null ? base : {}), [name]: next }));
+    fc.tuple(valid, fc.constantFrom(...names), value).map(([base, name, next]): GeneratedBody => {
+      const body = { ...objectOf(base), [name]: next };
+      return refuses(properties[name] ?? {}, next, resolve) ? { value: body, broke: name } : { value: body };
+    });
+  const required = new Set(target.required ?? []);
   return fc.oneof(
     whole,
     // Hostile or oversized text in one field.
@@ -145,14 +173,54 @@ function mutatedOf(schema: JsonSchemaNode, resolve: (ref: string) => JsonSchemaN
     // The wrong type in one field.
     replaced(fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.constant({ nested: true }), fc.constant(['a']))),
     // A required field dropped.
-    fc.tuple(valid, fc.constantFrom(...(target.required !== undefined && target.required.length > 0 ? target.required : names))).map(([base, name]) => {
-      const copy = { ...(typeof base === 'object' && base !== null ? (base as Record<string, unknown>) : {}) };
+    fc.tuple(valid, fc.constantFrom(...(required.size > 0 ? required : names))).map(([base, name]): GeneratedBody => {
+      const copy = { ...objectOf(base) };
       delete copy[name];
-      return copy;
+      return required.has(name) ? { value: copy, broke: name } : { value: copy };
     }),
     // An unknown field.
-    fc.tuple(valid, fc.string({ minLength: 1, maxLength: 12 })).map(([base, name]) => ({ ...(typeof base === 'object' && base !== null ? base : {}), [`x_${name}`]: 'unexpected' })),
+    fc.tuple(valid, fc.string({ minLength: 1, maxLength: 12 })).map(([base, name]): GeneratedBody => {
+      const body = { ...objectOf(base), [`x_${name}`]: 'unexpected' };
+      return target.additionalProperties === false ? { value: body, broke: `x_${name}` } : { value: body };
+    }),
   );
+}
+
+/** JSON's type of a value, as a schema's `type` names it. */
+function jsonTypeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+/** Text no string field takes (the shared refinement refuses it in free text; no pattern, format or enum has it). */
+const hostile = (text: string): boolean => text.includes('\u0000') || Buffer.from(text, 'utf8').toString('utf8') !== text;
+
+/**
+ * Whether `schema` certainly refuses `value`: the wrong JSON type, a value outside its enum or
+ * constant, text no string field takes, or a string or number past the bounds it states. Where it
+ * cannot tell (no type stated, a pattern or format, nested objects and lists), it answers no: a
+ * mutation it cannot vouch for is sent, but the name in its refusal is not checked.
+ */
+export function refuses(schemaIn: JsonSchemaNode, value: unknown, resolve: (ref: string) => JsonSchemaNode): boolean {
+  const schema = schemaIn.$ref !== undefined ? resolve(schemaIn.$ref) : schemaIn;
+  const branches = schema.anyOf ?? schema.oneOf;
+  if (branches !== undefined && branches.length > 0) return branches.every((branch) => refuses(branch, value, resolve));
+  if (schema.allOf !== undefined && schema.allOf.length > 0) return schema.allOf.some((part) => refuses(part, value, resolve));
+  if (value === null && schema.nullable === true) return false;
+  if (schema.const !== undefined) return jsonTypeOf(value) !== 'object' && jsonTypeOf(value) !== 'array' && value !== schema.const;
+  if (schema.enum !== undefined && schema.enum.length > 0) return !schema.enum.includes(value);
+  const types = schema.type === undefined ? [] : typeof schema.type === 'string' ? [schema.type] : schema.type;
+  if (types.length === 0) return false;
+  const kind = jsonTypeOf(value);
+  if (!types.some((type) => type === kind || (type === 'number' && kind === 'integer'))) return true;
+  if (typeof value === 'string') {
+    // Bounds as both counts agree: code points for the upper one, UTF-16 units for the lower one.
+    return hostile(value) || (schema.maxLength !== undefined && [...value].length > schema.maxLength) || (schema.minLength !== undefined && value.length < schema.minLength);
+  }
+  if (typeof value === 'number') return (schema.minimum !== undefined && value < schema.minimum) || (schema.maximum !== undefined && value > schema.maximum);
+  return false;
 }
 
 function mergeAll(parts: readonly JsonSchemaNode[], resolve: (ref: string) => JsonSchemaNode): JsonSchemaNode {

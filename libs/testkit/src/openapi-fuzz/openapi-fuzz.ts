@@ -55,6 +55,13 @@ export interface OpenApiFuzzReport {
   readonly runsStarted: number;
   /** Per operation that starts a run: how many of its requests were accepted (2xx) and refused (4xx), and the refusals by `status error field`. */
   readonly starts: Readonly<Record<string, StartTally>>;
+  /**
+   * The mutated bodies whose mutation the schema certainly refuses (`GeneratedBody.broke`): how many
+   * were sent, how many were refused by a body validation failure naming the broken field, and the
+   * other answers (`status error location`: refused before the body was read, e.g. for a bad path
+   * parameter, or as a whole, e.g. malformed JSON).
+   */
+  readonly brokenFields: { readonly sent: number; readonly named: number; readonly otherwise: Readonly<Record<string, number>> };
   /** One line per broken rule: the request, the answer and what is wrong with it. */
   readonly failures: readonly string[];
   readonly durationMs: number;
@@ -95,6 +102,7 @@ export async function fuzzOpenApi(options: OpenApiFuzzOptions): Promise<OpenApiF
   const longPoll = options.longPoll ?? DEFAULT_LONG_POLL;
   let requests = 0;
   let hostileTextRequests = 0;
+  const brokenFields = { sent: 0, named: 0, otherwise: {} as Record<string, number> };
   for (const operation of operations) {
     const parameters = operation.parameters ?? [];
     const json = operation.requestBody?.content?.['application/json'];
@@ -137,11 +145,19 @@ export async function fuzzOpenApi(options: OpenApiFuzzOptions): Promise<OpenApiF
       requests += 1;
       const waitSeconds = Number(sample.query[longPoll.name]);
       const answerWithinMs = ANSWER_WITHIN_MS + (Number.isFinite(waitSeconds) && waitSeconds > 0 ? waitSeconds * 1000 : 0);
-      const answer = await call(options, operation, sample.pathValues, sample.query, sample.body, answerWithinMs);
+      const answer = await call(options, operation, sample.pathValues, sample.query, sample.body?.value, answerWithinMs);
       const statusClass = answer.status === 0 ? 'none' : `${Math.floor(answer.status / 100)}xx`;
       statuses[statusClass] = (statuses[statusClass] ?? 0) + 1;
       const problem = problemOf(answer);
       if (problem !== undefined) failures.push(`${answer.request} → ${answer.status} ${JSON.stringify(answer.body)?.slice(0, 300)}: ${problem}`);
+      const broke = sample.body?.broke;
+      if (broke !== undefined) {
+        brokenFields.sent += 1;
+        const brokenProblem = brokenFieldProblemOf(answer, broke);
+        if (brokenProblem !== undefined) failures.push(`${answer.request} → ${answer.status} ${JSON.stringify(answer.body)?.slice(0, 300)}: ${brokenProblem}`);
+        else if (namesBrokenField(answer, broke)) brokenFields.named += 1;
+        else brokenFields.otherwise[refusalOf(answer)] = (brokenFields.otherwise[refusalOf(answer)] ?? 0) + 1;
+      }
       if (startsARun && answer.status >= 200 && answer.status < 300) {
         tally.accepted += 1;
         const runId = runIdOf(answer.body);
@@ -166,7 +182,7 @@ export async function fuzzOpenApi(options: OpenApiFuzzOptions): Promise<OpenApiF
     if (unseen.size > 0) await new Promise((done) => setTimeout(done, 500));
   }
   for (const { runId, request } of accepted) if (unseen.has(runId)) failures.push(`${request} was accepted, but run ${runId} was not visible within ${options.visibleWithinMs} ms`);
-  return { operations: operations.length, requests, hostileTextRequests, statuses, runsStarted: accepted.length, starts, failures, durationMs: Date.now() - started };
+  return { operations: operations.length, requests, hostileTextRequests, statuses, runsStarted: accepted.length, starts, brokenFields, failures, durationMs: Date.now() - started };
 }
 
 async function call(
@@ -360,6 +376,32 @@ function hostileTextProblemOf(answer: Answer, field: string): string | undefined
   if (problem !== undefined) return `${problem} (hostile text in ${field})`;
   const body = answer.body as { error?: unknown; issues?: readonly { path?: unknown }[] } | undefined;
   if (body?.error === 'validation_failed' && !(body.issues ?? []).some((issue) => issue.path === field)) return `a validation failure that does not name ${field}, which holds the hostile text`;
+  return undefined;
+}
+
+interface ValidationFailure {
+  readonly error?: unknown;
+  readonly location?: unknown;
+  readonly issues?: readonly { readonly path?: unknown }[];
+}
+
+/** A body validation failure that names `field` (`''`: the body as a whole). */
+function namesBrokenField(answer: Answer, field: string): boolean {
+  const body = answer.body as ValidationFailure | undefined;
+  return answer.status === 400 && body?.error === 'validation_failed' && body.location === 'body' && (body.issues ?? []).some((issue) => issue.path === field);
+}
+
+/**
+ * What is wrong with the answer to a body whose `field` the schema certainly refuses: accepting it,
+ * or a body validation failure that names other fields but not that one. A refusal before the body
+ * is read (a bad path parameter or query) or of the body as a whole (malformed JSON) is not about
+ * the field, and passes.
+ */
+function brokenFieldProblemOf(answer: Answer, field: string): string | undefined {
+  const named = field === '' ? 'the body as a whole' : field;
+  if (answer.status >= 200 && answer.status < 300) return `accepted a body whose ${named} its schema refuses`;
+  const body = answer.body as ValidationFailure | undefined;
+  if (body?.error === 'validation_failed' && body.location === 'body' && !namesBrokenField(answer, field)) return `a body validation failure that does not name ${named}, which the mutation broke`;
   return undefined;
 }
 
