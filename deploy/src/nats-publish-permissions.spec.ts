@@ -184,7 +184,11 @@ describe('publish permissions from the catalog (MESSAGES_SENT_BY)', () => {
       const source = sourceOf(service);
       const durables = [...source.matchAll(/ensureConsumer\([^;]*?\bstream:\s*STREAMS\.commands\.name,\s*durable:\s*(\w+)/g)].map((match) => {
         const name = match[1] ?? '';
-        return new RegExp(`\\bconst ${name}\\s*=\\s*'([^']+)'`).exec(source)?.[1] ?? `unresolved ${name}`;
+        // A literal in the source, or a name contracts export (directly or through a local alias).
+        const literal = new RegExp(`\\bconst ${name}\\s*=\\s*'([^']+)'`).exec(source)?.[1];
+        const alias = new RegExp(`\\bconst ${name}\\s*=\\s*([A-Z_]+);`).exec(source)?.[1] ?? name;
+        const exported: unknown = (contracts as Record<string, unknown>)[alias];
+        return literal ?? (typeof exported === 'string' ? exported : `unresolved ${name}`);
       });
       if (durables.length > 0) created[service] = durables;
     }

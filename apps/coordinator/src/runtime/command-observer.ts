@@ -1,6 +1,6 @@
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { CRITICAL_LANE, definitionForSubject, type Envelope, laneDurableOf, laneOf, parseSubject, STREAMS } from '@openpaw/contracts';
+import { COORDINATOR_COMMANDS_CONSUMER, CRITICAL_LANE, definitionForSubject, type Envelope, laneDurableOf, laneOf, parseSubject, STREAMS } from '@openpaw/contracts';
 import { type CommandReceiptStore, consumerInfoIfExists, KvCommandReceiptStore, type MessagingLogger } from '@openpaw/messaging';
 import type { CommandObservation, CommandObserver } from '@openpaw/saga';
 
@@ -24,6 +24,19 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
       },
     );
   });
+}
+
+/**
+ * The commands durable a command waits on: the coordinator's own for its commands (it runs no lanes),
+ * else its service's lane; a command the catalog does not know (yet) is read from its service's
+ * critical lane. Undefined for a subject that is no command.
+ */
+export function backlogDurableOf(subject: string): string | undefined {
+  const parsed = parseSubject(subject);
+  if (parsed?.kind !== 'cmd') return undefined;
+  if (parsed.context === 'coordinator') return COORDINATOR_COMMANDS_CONSUMER;
+  const definition = definitionForSubject(subject);
+  return laneDurableOf(parsed.context, (definition === undefined ? undefined : laneOf(definition)) ?? CRITICAL_LANE);
 }
 
 /**
@@ -62,11 +75,8 @@ export class JetStreamCommandObserver {
   }
 
   #backlogOf(subject: string): Promise<number | null> {
-    // A command the catalog does not know (yet) is read from its service's critical lane.
-    const definition = definitionForSubject(subject);
-    const parsed = parseSubject(subject);
-    if (parsed?.kind !== 'cmd') return Promise.resolve(null);
-    const durable = laneDurableOf(parsed.context, (definition === undefined ? undefined : laneOf(definition)) ?? CRITICAL_LANE);
+    const durable = backlogDurableOf(subject);
+    if (durable === undefined) return Promise.resolve(null);
     const cached = this.#backlogs.get(durable);
     if (cached !== undefined && Date.now() - cached.at < BACKLOG_CACHE_MS) return cached.value;
     const value = this.#readBacklog(durable);

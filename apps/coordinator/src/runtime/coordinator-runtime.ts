@@ -1,7 +1,7 @@
 import type { JetStreamClient } from '@nats-io/jetstream';
 import { jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { CancelRun, ChildRunFinished, StartRun, STREAMS, SubmitRunInput, type AnyMessageDefinition, type Envelope } from '@openpaw/contracts';
+import { CancelRun, ChildRunFinished, COORDINATOR_COMMANDS_CONSUMER, coordinatorEventsDurableOf, StartRun, STREAMS, SubmitRunInput, type AnyMessageDefinition, type Envelope } from '@openpaw/contracts';
 import {
   type AfterSettled,
   type BatchItem,
@@ -36,14 +36,17 @@ import { JetStreamCommandObserver } from './command-observer.js';
 import { inputFromMessage } from './inputs-from-messages.js';
 import { DecisionClock, stepsReport, type StepsReport } from './step-report.js';
 
-/** Durable consumer names of the coordinator (FROZEN: renaming one needs a migration). */
-export const COORDINATOR_COMMANDS_DURABLE = 'coordinator';
+/**
+ * Durable consumer names of the coordinator (FROZEN: renaming one needs a migration), named in
+ * contracts, where its NATS permissions read them too.
+ */
+export const COORDINATOR_COMMANDS_DURABLE = COORDINATOR_COMMANDS_CONSUMER;
 /**
  * One events consumer per context the workflows listen to (`openpaw.evt.<context>.>`): nats-server
  * 2.9 allows one filter subject per consumer, and a single `openpaw.evt.>` consumer would also pull
  * every run event the coordinator itself publishes.
  */
-export const coordinatorEventsDurable = (context: string): string => `coordinator-evt-${context}`;
+export const coordinatorEventsDurable = coordinatorEventsDurableOf;
 
 export interface CoordinatorObserver extends RelayObserver {
   onTransition?(workflowType: string, state: string): void;

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { jetstream } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
-import { type Envelope, RunStateChanged, RunStateChangedV2, STREAMS, SUBJECT_ROOT } from '@openpaw/contracts';
+import { type Envelope, EVENT_CONSUMERS, RunStateChanged, RunStateChangedV2, STREAMS } from '@openpaw/contracts';
 import { type ConsumerHandle, DEFAULT_MAX_DELIVER, ensureConsumer, jetstreamManagerWhenReady, NATS_CONNECTION, startConsumer, ValidatedEnvelopes } from '@openpaw/messaging';
 import { MessageLogContext, MetricsMessagingObserver } from '@openpaw/platform';
 import { RunEventApplier } from './run-event-applier.js';
@@ -9,10 +9,11 @@ import type { RunChange, RunTransitionEvent } from './run-change.js';
 
 /**
  * FROZEN: the durable is the projection's position in the events stream; renaming it rebuilds the
- * projection from the start of the stream (harmless, versions guard it, but slow).
+ * projection from the start of the stream (harmless, versions guard it, but slow). Named in
+ * contracts' `EVENT_CONSUMERS`, where the gateway's NATS permissions read it too.
  */
-export const PROJECTION_DURABLE = 'gateway-projection';
-export const PROJECTION_FILTER = `${SUBJECT_ROOT}.evt.workflow.>`;
+export const PROJECTION_DURABLE = EVENT_CONSUMERS.gateway.runProjection.durable;
+export const PROJECTION_FILTER = EVENT_CONSUMERS.gateway.runProjection.filterSubject;
 
 /**
  * Builds the gateway's projection: a durable JetStream consumer shared by every gateway replica
