@@ -1,10 +1,27 @@
-import { all, create, type FactoryFunctionMap, isFunctionNode, isSymbolNode, type MathNode } from 'mathjs';
+import { all, create, type FactoryFunctionMap, isFunctionNode, isOperatorNode, isSymbolNode, type MathNode } from 'mathjs';
 import { spend } from './budget.js';
 import { KNOWN_FUNCTIONS } from './function-names.js';
 
 // mathjs' typings declare `all` as possibly undefined (an indexed record); it is always present.
 /** The engine's mathjs instance (floating point; exact work is done on Rational/Polynomial). */
 export const mj = create(all as FactoryFunctionMap);
+
+/**
+ * A second instance computing in 64 significant digits, for a written value checked against the engine's:
+ * 500000 − √249999999999 is 0.000001000000000001 to it, where doubles give 0.000001000007614.
+ */
+const precise = create(all as FactoryFunctionMap, { number: 'BigNumber', precision: 64 });
+
+/** The real value of constant mathjs text to 64 digits, as the nearest double; undefined when it is not a real constant. */
+export function evaluatePrecisely(text: string): number | undefined {
+  try {
+    const value: unknown = precise.evaluate(text);
+    if (!precise.isBigNumber(value) || !value.isFinite()) return undefined;
+    return value.toNumber();
+  } catch {
+    return undefined;
+  }
+}
 
 /** Function names the engine reads in problem text. */
 export { KNOWN_FUNCTIONS };
@@ -83,7 +100,20 @@ export function textOf(node: MathNode): string {
   return node.toString({ parenthesis: 'keep', implicit: 'hide' });
 }
 
-/** Relative-or-absolute closeness used by every numeric check. */
-export function close(a: number, b: number, tolerance = 1e-9): boolean {
-  return Math.abs(a - b) <= tolerance * Math.max(1, Math.abs(a), Math.abs(b));
+/**
+ * The size of the terms an expression's value is computed from: the expression evaluated with every
+ * subtraction made an addition and every negation dropped (500000 − √249999999999 has terms of size
+ * 10^6, though its value is 10^-6). A double result carries rounding error relative to this, not to
+ * itself; undefined when it has no finite real value.
+ */
+export function magnitudeOfTerms(node: MathNode, scope: Readonly<Record<string, number>> = {}): number | undefined {
+  const value = evaluateReal(withSubtractionsAdded(node), scope);
+  return value === undefined ? undefined : Math.abs(value);
+}
+
+function withSubtractionsAdded(node: MathNode): MathNode {
+  const mapped = node.map((child) => withSubtractionsAdded(child));
+  if (!isOperatorNode(mapped)) return mapped;
+  if (mapped.fn === 'unaryMinus') return mapped.args[0]!;
+  return mapped.fn === 'subtract' ? new mj.OperatorNode('+', 'add', [mapped.args[0]!, mapped.args[1]!]) : mapped;
 }

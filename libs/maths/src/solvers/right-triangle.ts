@@ -5,6 +5,7 @@ import type { ProblemContext } from './context.js';
 import { m } from './context.js';
 import { roundingAsked, roundedText, rounded, roundingStep, withoutRounding } from './rounding.js';
 import { exact, usesEveryNumber } from './word-support.js';
+import { sameNumber } from '../core/same-number.js';
 
 const N = '(\\d+(?:\\.\\d+)?)';
 const UNIT = '\\s*(mm|cm|m|km|in|ft)?\\b';
@@ -59,7 +60,7 @@ function pythagoras(t: string, rounding: ReturnType<typeof roundingAsked>): Solv
   const value = side.toNumber();
   steps.push({ title: 'Take the square root', detail: m(`\\sqrt{${squared.toTex()}} = ${side.toTex()}`) });
   const [leg1, leg2, hypotenuse] = b !== undefined ? [a.toNumber(), b.toNumber(), value] : [a.toNumber(), value, c!.toNumber()];
-  if (Math.abs(leg1 ** 2 + leg2 ** 2 - hypotenuse ** 2) > 1e-9 * hypotenuse ** 2) throw new Error('the sides do not satisfy Pythagoras');
+  if (!sameNumber(leg1 ** 2 + leg2 ** 2, hypotenuse ** 2)) throw new Error('the sides do not satisfy Pythagoras');
   const exactAnswer = side.asRational() !== undefined;
   if (rounding !== undefined) steps.push(roundingStep(value, roundedText(value, rounding), rounding));
   const unitText = unit === undefined ? '' : ` ${unit}`;
@@ -127,7 +128,7 @@ function trigonometry(t: string, degrees: number, angleNumber: number, rounding:
   const opposite = hypotenuse * Math.sin(rad);
   const adjacent = hypotenuse * Math.cos(rad);
   const known2 = knownRole === askedRole ? knownValue : [opposite, adjacent, hypotenuse][['opposite', 'adjacent', 'hypotenuse'].indexOf(knownRole)]!;
-  if (Math.abs((Math.atan2(opposite, adjacent) * 180) / Math.PI - degrees) > 1e-9 || Math.abs(known2 - knownValue) > 1e-9 * knownValue || Math.abs(opposite ** 2 + adjacent ** 2 - hypotenuse ** 2) > 1e-9 * hypotenuse ** 2) {
+  if (!sameNumber((Math.atan2(opposite, adjacent) * 180) / Math.PI, degrees) || !sameNumber(known2, knownValue) || !sameNumber(opposite ** 2 + adjacent ** 2, hypotenuse ** 2)) {
     throw new Error('the triangle found does not have the angle and side given');
   }
   if (rounding !== undefined) steps.push(roundingStep(value, roundedText(value, rounding), rounding));

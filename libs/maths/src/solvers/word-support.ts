@@ -1,5 +1,6 @@
 import { numbersIn } from '../text/normalise.js';
 import { formatDecimal, Rational } from '../core/rational.js';
+import { sameNumber } from '../core/same-number.js';
 
 /** A number written in the text, as an exact rational. */
 export function exact(text: string): Rational {
@@ -20,7 +21,7 @@ export function usesEveryNumber(text: string, used: readonly number[]): boolean 
   if (NUMBER_WORDS.test(text)) return false;
   const all = numbersIn(text).sort((a, b) => a - b);
   const mine = [...used].sort((a, b) => a - b);
-  return all.length === mine.length && all.every((n, i) => Math.abs(n - mine[i]!) < 1e-12);
+  return all.length === mine.length && all.every((n, i) => sameNumber(n, mine[i]!, { relative: 1e-12 }));
 }
 
 /** Money to the cent, e.g. `1102.50`. */
