@@ -1,9 +1,9 @@
-import type { Rational } from '../core/rational.js';
+import { Rational } from '../core/rational.js';
 import { SurdSum } from '../core/surd-sum.js';
 import type { SolverResult, Step } from '../types.js';
 import type { ProblemContext } from './context.js';
 import { m } from './context.js';
-import { roundingAsked, roundedText, rounded, roundingStep, withoutRounding } from './rounding.js';
+import { roundAsAsked, type RoundableValue, type Rounding, roundingAsked, approximateText, roundingStep, withoutRounding } from './rounding.js';
 import { exact, usesEveryNumber } from './word-support.js';
 import { sameNumber } from '../core/same-number.js';
 
@@ -62,9 +62,11 @@ function pythagoras(t: string, rounding: ReturnType<typeof roundingAsked>): Solv
   const [leg1, leg2, hypotenuse] = b !== undefined ? [a.toNumber(), b.toNumber(), value] : [a.toNumber(), value, c!.toNumber()];
   if (!sameNumber(leg1 ** 2 + leg2 ** 2, hypotenuse ** 2)) throw new Error('the sides do not satisfy Pythagoras');
   const exactAnswer = side.asRational() !== undefined;
-  if (rounding !== undefined) steps.push(roundingStep(value, roundedText(value, rounding), rounding));
+  const answered = roundedAsAsked(side, value, rounding);
+  if ('refused' in answered) return answered.refused;
+  if (answered.step !== undefined) steps.push(answered.step);
   const unitText = unit === undefined ? '' : ` ${unit}`;
-  const finalAnswer = rounding !== undefined ? `${roundedText(value, rounding)}${unitText}` : exactAnswer ? `${side.toString()}${unitText}` : `${side.toString()}${unitText} ≈ ${roundedText(value, undefined)}${unitText}`;
+  const finalAnswer = answered.text !== undefined ? `${answered.text}${unitText}` : exactAnswer ? `${side.toString()}${unitText}` : `${side.toString()}${unitText} ≈ ${approximateText(value)}${unitText}`;
   return {
     solved: true,
     category: 'right_triangle',
@@ -72,10 +74,29 @@ function pythagoras(t: string, rounding: ReturnType<typeof roundingAsked>): Solv
     problem: b !== undefined ? `the hypotenuse of a right triangle with legs ${a.toString()} and ${b.toString()}` : `the other leg of a right triangle with hypotenuse ${c!.toString()} and leg ${a.toString()}`,
     steps,
     finalAnswer,
-    answer: { kind: 'number', value: rounding === undefined ? value : rounded(value, rounding), ...(unit === undefined ? {} : { unit }) },
+    answer: { kind: 'number', value: answered.value, ...(unit === undefined ? {} : { unit }) },
     verification: 'the three sides satisfy a² + b² = c²',
   };
 }
+
+/**
+ * The answer rounded as asked (its text, its rounding step and the structured value, the rounded figure
+ * stated), the unrounded value when no rounding was asked, or the refusal when it cannot be rounded reliably.
+ */
+function roundedAsAsked(exactOrDouble: RoundableValue, value: number, rounding: Rounding | undefined): { readonly text?: string; readonly step?: Step; readonly value: number } | { readonly refused: SolverResult } {
+  if (rounding === undefined) return { value };
+  const result = roundAsAsked(exactOrDouble, rounding);
+  if ('refused' in result) return { refused: { solved: false, inScope: true, category: 'right_triangle', reason: result.refused } };
+  return { text: result.text, step: roundingStep(value, result.text, rounding), value: Number(result.text) };
+}
+
+const HALF = Rational.of(1n, 2n);
+/** sin and cos of the acute angles whose ratios are exact surds, by role (the hypotenuse's ratio is 1). */
+const EXACT_RATIOS: ReadonlyMap<number, Readonly<Record<Role, SurdSum>>> = new Map([
+  [30, { hypotenuse: SurdSum.rational(Rational.ONE), opposite: SurdSum.rational(HALF), adjacent: SurdSum.sqrt(Rational.of(3n)).scale(HALF) }],
+  [45, { hypotenuse: SurdSum.rational(Rational.ONE), opposite: SurdSum.sqrt(Rational.of(2n)).scale(HALF), adjacent: SurdSum.sqrt(Rational.of(2n)).scale(HALF) }],
+  [60, { hypotenuse: SurdSum.rational(Rational.ONE), opposite: SurdSum.sqrt(Rational.of(3n)).scale(HALF), adjacent: SurdSum.rational(HALF) }],
+]);
 
 const mixedUnits: SolverResult = { solved: false, inScope: true, category: 'right_triangle', reason: 'the sides are given in different units: convert them to one unit first' };
 
@@ -96,9 +117,11 @@ function trigonometry(t: string, degrees: number, angleNumber: number, rounding:
   const side = `${N}(?![\\d.]|\\s*(?:°|degrees?))${UNIT}`;
   const known = ROLE_WORDS.map(([role, words]) => ({ role, match: new RegExp(`\\b${words}\\b[^.]*?\\bis\\s+${side}|\\b${words}\\s+(?:of\\s+)?${side}`).exec(given) }))
     .filter((k) => k.match !== null)
-    .map((k) => ({ role: k.role, value: Number(k.match![1] ?? k.match![3]), unit: k.match![2] ?? k.match![4] }));
+    .map((k) => ({ role: k.role, written: (k.match![1] ?? k.match![3])!, unit: k.match![2] ?? k.match![4] }));
   if (askedRoles.length !== 1 || known.length !== 1 || known[0]!.role === askedRoles[0]) return undefined;
-  const [{ role: knownRole, value: knownValue, unit }] = known as [{ role: Role; value: number; unit: string | undefined }];
+  const [{ role: knownRole, written: knownWritten, unit }] = known as [{ role: Role; written: string; unit: string | undefined }];
+  const exactKnown = exact(knownWritten);
+  const knownValue = exactKnown.toNumber();
   const askedRole = askedRoles[0]!;
   if (!usesEveryNumber(t, [knownValue, angleNumber])) return undefined;
   const rad = (degrees * Math.PI) / 180;
@@ -131,7 +154,13 @@ function trigonometry(t: string, degrees: number, angleNumber: number, rounding:
   if (!sameNumber((Math.atan2(opposite, adjacent) * 180) / Math.PI, degrees) || !sameNumber(known2, knownValue) || !sameNumber(opposite ** 2 + adjacent ** 2, hypotenuse ** 2)) {
     throw new Error('the triangle found does not have the angle and side given');
   }
-  if (rounding !== undefined) steps.push(roundingStep(value, roundedText(value, rounding), rounding));
+  // At 30°, 45° and 60° the ratios are exact surds, so the side is too and rounds exactly (11·sin 30° = 5.5 is 6 to the nearest whole number).
+  const exactRatios = EXACT_RATIOS.get(degrees);
+  const exactSide = exactRatios === undefined ? undefined : exactRatios[askedRole].scale(exactKnown).div(exactRatios[knownRole]);
+  if (exactSide !== undefined && !sameNumber(exactSide.toNumber(), value)) throw new Error('the exact side disagrees with its trigonometry');
+  const answered = roundedAsAsked(exactSide ?? value, value, rounding);
+  if ('refused' in answered) return answered.refused;
+  if (answered.step !== undefined) steps.push(answered.step);
   const unitText = unit === undefined ? '' : ` ${unit}`;
   return {
     solved: true,
@@ -139,8 +168,8 @@ function trigonometry(t: string, degrees: number, angleNumber: number, rounding:
     intent: 'evaluate',
     problem: `the ${askedRole} side of a right triangle with ${knownRole} ${knownValue}${unitText} and an angle of ${degrees}°`,
     steps,
-    finalAnswer: `${rounding === undefined ? `≈ ${roundedText(value, undefined)}` : roundedText(value, rounding)}${unitText}`,
-    answer: { kind: 'number', value: rounding === undefined ? value : rounded(value, rounding), ...(unit === undefined ? {} : { unit }) },
+    finalAnswer: `${answered.text ?? `≈ ${approximateText(value)}`}${unitText}`,
+    answer: { kind: 'number', value: answered.value, ...(unit === undefined ? {} : { unit }) },
     verification: 'the triangle found has the angle given (atan of its legs) and satisfies a² + b² = c²',
   };
 }
