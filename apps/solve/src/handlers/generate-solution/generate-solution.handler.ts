@@ -13,6 +13,7 @@ import {
   SOLVE_BLOBS,
   SOLVE_HEARTBEAT_CLOCK,
   SOLVE_MATHS_ENGINE,
+  SOLVE_MATHS_TRANSLATOR,
   SOLVE_LLM,
   SOLVE_SETTINGS,
   type SolveAttemptStore,
@@ -20,6 +21,7 @@ import {
 } from '../../ports.js';
 import { buildSolvePrompt, PROMPT_VERSION, solutionAnswerSchema } from '../../solution/prompt.js';
 import { checkedByNote, checkModelAnswer, engineAnswer } from '../../solution/maths-engine.js';
+import { answerWithTranslation, type MathsTranslation, type MathsTranslator } from '../../solution/maths-translation.js';
 import { cannotSolve, failureFromError, incompleteAnswer, type SolveFailure } from '../../solution/solve-failure.js';
 import { renderSolutionHtml, SOLUTION_HTML_CONTENT_TYPE } from '../../solution/solution-html.js';
 
@@ -68,6 +70,7 @@ export class GenerateSolutionHandler {
     @Inject(SOLVE_SETTINGS) private readonly settings: SolveSettings,
     @Optional() @Inject(SOLVE_HEARTBEAT_CLOCK) private readonly clock: HeartbeatClock = realHeartbeatClock,
     @Optional() @Inject(SOLVE_MATHS_ENGINE) private readonly maths: MathsEngine = boundedMathsEngine(),
+    @Optional() @Inject(SOLVE_MATHS_TRANSLATOR) private readonly translator?: MathsTranslator,
   ) {}
 
   /** Claims this process failed to give back (by attempt), to give back before its next claim. */
@@ -108,7 +111,7 @@ export class GenerateSolutionHandler {
     const { key } = held;
     let answer = keptAnswer;
     // The maths engine first: a problem it solves needs no model (cost 0, a few ms).
-    if (this.settings.mathsEngine === 'first') answer ??= await engineAnswer(data.signature.normalizedText, this.settings.mathsBudget, this.maths);
+    if (this.settings.mathsEngine === 'first') answer ??= await this.engineFirst(data, command.userId, held.heartbeat);
     if (answer === undefined) {
       const outcome = await this.ask(data, command.userId, held.heartbeat);
       if (outcome.kind === 'failed') return this.finish(held, failedReply(command, outcome.failure, outcome.costUsd));
@@ -182,6 +185,31 @@ export class GenerateSolutionHandler {
   private async giveBackLeftover(key: AttemptKey): Promise<void> {
     const lease = this.unreleased.get(attemptId(key));
     if (lease !== undefined) await this.giveBack(key, lease);
+  }
+
+  /**
+   * The engine's answer, if it solves the problem. With a translation model configured, the model's
+   * translation of the words is held against the engine's reader (agreeing: checked; not: labelled
+   * "translation unverified"); a translation that fails (the model away, over budget) leaves the engine
+   * reading the words alone.
+   */
+  private async engineFirst(data: MessageData<typeof GenerateSolution>, userId: string | undefined, heartbeat: ClaimHeartbeat): Promise<StoredAnswer | undefined> {
+    const problem = data.signature.normalizedText;
+    const startedAt = performance.now();
+    if (this.translator === undefined) return engineAnswer(problem, this.settings.mathsBudget, this.maths, startedAt);
+    let translation: MathsTranslation;
+    try {
+      heartbeat.assertHeld();
+      translation = await this.translator.translate(problem, {
+        budget: new RunBudget(data.runId, data.costCapUsd, data.spentUsd),
+        signal: AbortSignal.any([AbortSignal.timeout(this.settings.deadlineMs), heartbeat.signal]),
+        ...(userId === undefined ? {} : { concurrencyKey: userId }),
+      });
+    } catch (error) {
+      if (error instanceof ClaimLostError) throw error;
+      return engineAnswer(problem, this.settings.mathsBudget, this.maths, startedAt);
+    }
+    return answerWithTranslation(problem, translation, this.settings.mathsBudget, this.maths, startedAt);
   }
 
   private async ask(data: MessageData<typeof GenerateSolution>, userId: string | undefined, heartbeat: ClaimHeartbeat): Promise<AskOutcome> {
