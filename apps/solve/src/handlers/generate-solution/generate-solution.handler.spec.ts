@@ -622,7 +622,10 @@ describe('a model translation of the words, where one is configured (issue 24)',
   it('given a translation the engine cannot solve, for words it cannot read, then the models answer as without one (and the check labels theirs)', async () => {
     scripted.set(FRENCH, 'le nombre');
     const { handler, solver } = withTranslator();
-    await handler.execute(command(FRENCH));
+    const result = await handler.execute(command(FRENCH));
     expect(solver.calls).toBe(1);
+    // What the translation cost is in what the attempt cost (the local model's own answer costs nothing).
+    const data = result.kind === 'reply' ? (result.reply.data as { readonly costUsd?: number; readonly provenance?: { readonly costUsd: number } }) : undefined;
+    expect(data?.provenance?.costUsd ?? data?.costUsd).toBeGreaterThan(0);
   });
 });
