@@ -1,3 +1,4 @@
+import { evaluatePrecisely } from '../core/mathjs.js';
 import { checkFinalAnswer } from './answer-check.js';
 
 describe('checking a model’s final answer', () => {
@@ -141,5 +142,15 @@ describe('checking a model’s final answer', () => {
       expect(checkFinalAnswer('Solve x^3 - 2 = 0', 'x = cbrt(2)').verdict).toBe('substituted');
       expect(checkFinalAnswer('Solve sin(x) = 0', 'x = pi').verdict).toBe('substituted');
     });
+  });
+});
+
+describe('a written value evaluated to 64 digits', () => {
+  it('is the nearest double of the exact value, and leaves factorials and values past a double to doubles', () => {
+    expect(evaluatePrecisely('500000 - sqrt(249999999999)')).toBe(1.000000000001e-6);
+    // 100000! in 64 digits is a product of 100000 terms (~0.5 s); 10^10^10 is no double.
+    expect(evaluatePrecisely('100000!')).toBeUndefined();
+    expect(evaluatePrecisely('10^10^10')).toBeUndefined();
+    expect(evaluatePrecisely('2 + 3i')).toBeUndefined();
   });
 });

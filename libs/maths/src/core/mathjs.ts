@@ -12,12 +12,15 @@ export const mj = create(all as FactoryFunctionMap);
  */
 const precise = create(all as FactoryFunctionMap, { number: 'BigNumber', precision: 64 });
 
-/** The real value of constant mathjs text to 64 digits, as the nearest double; undefined when it is not a real constant. */
+/** The real value of constant mathjs text to 64 digits, as the nearest double; undefined when it is not a real constant, a double cannot hold it, or it holds a factorial. */
 export function evaluatePrecisely(text: string): number | undefined {
+  // A factorial or gamma in 64 digits is a product as long as its argument (100000! takes ~0.5 s): doubles only.
+  if (/!|gamma|factorial/i.test(text)) return undefined;
   try {
     const value: unknown = precise.evaluate(text);
     if (!precise.isBigNumber(value) || !value.isFinite()) return undefined;
-    return value.toNumber();
+    const nearest = value.toNumber();
+    return Number.isFinite(nearest) ? nearest : undefined;
   } catch {
     return undefined;
   }
