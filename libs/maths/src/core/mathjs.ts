@@ -1,4 +1,4 @@
-import { all, create, type FactoryFunctionMap, isFunctionNode, isOperatorNode, isSymbolNode, type MathNode } from 'mathjs';
+import { all, create, type FactoryFunctionMap, isFunctionNode, type MathJsInstance, isOperatorNode, isSymbolNode, type MathNode } from 'mathjs';
 import { spend } from './budget.js';
 import { KNOWN_FUNCTIONS } from './function-names.js';
 
@@ -10,15 +10,22 @@ export const mj = create(all as FactoryFunctionMap);
  * A second instance computing in 64 significant digits, for a written value checked against the engine's:
  * 500000 − √249999999999 is 0.000001000000000001 to it, where doubles give 0.000001000007614.
  */
-const precise = create(all as FactoryFunctionMap, { number: 'BigNumber', precision: 64 });
+let precise: MathJsInstance | undefined;
+
+/** Made on first use: only the answer check needs it, and a second instance costs its own load time and memory. */
+function preciseMaths(): MathJsInstance {
+  precise ??= create(all as FactoryFunctionMap, { number: 'BigNumber', precision: 64 });
+  return precise;
+}
 
 /** The real value of constant mathjs text to 64 digits, as the nearest double; undefined when it is not a real constant, a double cannot hold it, or it holds a factorial. */
 export function evaluatePrecisely(text: string): number | undefined {
   // A factorial or gamma in 64 digits is a product as long as its argument (100000! takes ~0.5 s): doubles only.
   if (/!|gamma|factorial/i.test(text)) return undefined;
   try {
-    const value: unknown = precise.evaluate(text);
-    if (!precise.isBigNumber(value) || !value.isFinite()) return undefined;
+    const maths = preciseMaths();
+    const value: unknown = maths.evaluate(text);
+    if (!maths.isBigNumber(value) || !value.isFinite()) return undefined;
     const nearest = value.toNumber();
     return Number.isFinite(nearest) ? nearest : undefined;
   } catch {
