@@ -56,10 +56,16 @@ function pythagoras(t: string, rounding: ReturnType<typeof roundingAsked>): Solv
     if (squared.sign <= 0) return { solved: false, inScope: true, category: 'right_triangle', reason: 'the hypotenuse must be longer than the leg' };
     steps.push({ title: 'Pythagoras: a leg squared is the hypotenuse squared minus the other leg squared', detail: m(`b^2 = ${c!.toTex()}^2 - ${a.toTex()}^2 = ${squared.toTex()}`) });
   }
-  const side = SurdSum.sqrt(squared);
+  const inUnit = askedUnit(t, unit);
+  if (inUnit !== undefined && 'refused' in inUnit) return inUnit.refused;
+  const root = SurdSum.sqrt(squared);
+  const side = root.scale(inUnit?.factor ?? Rational.ONE);
   const value = side.toNumber();
-  steps.push({ title: 'Take the square root', detail: m(`\\sqrt{${squared.toTex()}} = ${side.toTex()}`) });
-  const [leg1, leg2, hypotenuse] = b !== undefined ? [a.toNumber(), b.toNumber(), value] : [a.toNumber(), value, c!.toNumber()];
+  steps.push({ title: 'Take the square root', detail: m(`\\sqrt{${squared.toTex()}} = ${root.toTex()}`) });
+  if (inUnit !== undefined) steps.push({ title: `Convert to ${inUnit.unit}`, detail: m(`${root.toTex()}\\,\\text{${unit ?? ''}} = ${side.toTex()}\\,\\text{${inUnit.unit}}`) });
+  unit = inUnit?.unit ?? unit;
+  const toAsked = (inUnit?.factor ?? Rational.ONE).toNumber();
+  const [leg1, leg2, hypotenuse] = b !== undefined ? [a.toNumber() * toAsked, b.toNumber() * toAsked, value] : [a.toNumber() * toAsked, value, c!.toNumber() * toAsked];
   if (!sameNumber(leg1 ** 2 + leg2 ** 2, hypotenuse ** 2)) throw new Error('the sides do not satisfy Pythagoras');
   const exactAnswer = side.asRational() !== undefined;
   const answered = roundedAsAsked(side, value, rounding);
@@ -98,6 +104,23 @@ const EXACT_RATIOS: ReadonlyMap<number, Readonly<Record<Role, SurdSum>>> = new M
   [60, { hypotenuse: SurdSum.rational(Rational.ONE), opposite: SurdSum.sqrt(Rational.of(3n)).scale(HALF), adjacent: SurdSum.rational(HALF) }],
 ]);
 
+/** Metres in one of each unit a side is given in, exactly. */
+const METRES_PER: Readonly<Record<string, Rational>> = { mm: Rational.of(1n, 1000n), cm: Rational.of(1n, 100n), m: Rational.ONE, km: Rational.of(1000n), in: Rational.of(254n, 10000n), ft: Rational.of(3048n, 10000n) };
+const UNIT_WORDS: Readonly<Record<string, string>> = { millimetres: 'mm', millimeters: 'mm', centimetres: 'cm', centimeters: 'cm', metres: 'm', meters: 'm', kilometres: 'km', kilometers: 'km', inches: 'in', feet: 'ft' };
+
+/**
+ * The unit the side is asked in ("find the hypotenuse in cm", sides in metres), with the exact factor from
+ * the sides' unit; refused when the sides carry no unit to convert from. Undefined when none is asked, or
+ * the sides' own: the side in another unit than asked was the answer to another question.
+ */
+function askedUnit(text: string, given: string | undefined): { readonly unit: string; readonly factor: Rational } | { readonly refused: SolverResult } | undefined {
+  const word = /\bin\s+(mm|cm|m|km|ft|millimetres|millimeters|centimetres|centimeters|metres|meters|kilometres|kilometers|inches|feet)\b/.exec(text)?.[1];
+  const asked = word === undefined ? undefined : (UNIT_WORDS[word] ?? word);
+  if (asked === undefined || asked === given) return undefined;
+  if (given === undefined) return { refused: { solved: false, inScope: true, category: 'right_triangle', reason: `the side is asked in ${asked}, but the sides are given with no unit to convert from` } };
+  return { unit: asked, factor: METRES_PER[given]!.div(METRES_PER[asked]!) };
+}
+
 const mixedUnits: SolverResult = { solved: false, inScope: true, category: 'right_triangle', reason: 'the sides are given in different units: convert them to one unit first' };
 
 const RATIO: Readonly<Record<Role, (angle: number) => number>> = { hypotenuse: () => 1, opposite: Math.sin, adjacent: Math.cos };
@@ -120,10 +143,14 @@ function trigonometry(t: string, degrees: number, angleNumber: number, rounding:
     .map((k) => ({ role: k.role, written: (k.match![1] ?? k.match![3])!, unit: k.match![2] ?? k.match![4] }));
   if (askedRoles.length !== 1 || known.length !== 1 || known[0]!.role === askedRoles[0]) return undefined;
   const [{ role: knownRole, written: knownWritten, unit }] = known as [{ role: Role; written: string; unit: string | undefined }];
-  const exactKnown = exact(knownWritten);
+  const inUnit = askedUnit(asked, unit);
+  if (inUnit !== undefined && 'refused' in inUnit) return inUnit.refused;
+  // The known side in the unit the answer is asked in (the text's number is still the one accounted for).
+  const exactKnown = exact(knownWritten).mul(inUnit?.factor ?? Rational.ONE);
   const knownValue = exactKnown.toNumber();
+  const answerUnit = inUnit?.unit ?? unit;
   const askedRole = askedRoles[0]!;
-  if (!usesEveryNumber(t, [knownValue, angleNumber])) return undefined;
+  if (!usesEveryNumber(t, [exact(knownWritten).toNumber(), angleNumber])) return undefined;
   const rad = (degrees * Math.PI) / 180;
   const hypotenuse = knownValue / RATIO[knownRole](rad);
   const value = hypotenuse * RATIO[askedRole](rad);
@@ -161,7 +188,7 @@ function trigonometry(t: string, degrees: number, angleNumber: number, rounding:
   const answered = roundedAsAsked(exactSide ?? value, value, rounding);
   if ('refused' in answered) return answered.refused;
   if (answered.step !== undefined) steps.push(answered.step);
-  const unitText = unit === undefined ? '' : ` ${unit}`;
+  const unitText = answerUnit === undefined ? '' : ` ${answerUnit}`;
   return {
     solved: true,
     category: 'right_triangle',
@@ -169,7 +196,7 @@ function trigonometry(t: string, degrees: number, angleNumber: number, rounding:
     problem: `the ${askedRole} side of a right triangle with ${knownRole} ${knownValue}${unitText} and an angle of ${degrees}°`,
     steps,
     finalAnswer: `${answered.text ?? `≈ ${approximateText(value)}`}${unitText}`,
-    answer: { kind: 'number', value: answered.value, ...(unit === undefined ? {} : { unit }) },
+    answer: { kind: 'number', value: answered.value, ...(answerUnit === undefined ? {} : { unit: answerUnit }) },
     verification: 'the triangle found has the angle given (atan of its legs) and satisfies a² + b² = c²',
   };
 }

@@ -162,3 +162,18 @@ describe('a word problem rounds as the rest does: exactly where its answer is ex
     expect(roundAsAsked(0.125, { places: 2, kind: 'decimal places' })).toHaveProperty('refused');
   });
 });
+
+describe('a right triangle answered in the unit asked for (issue 24)', () => {
+  // Was answered "5/2 m" to "find the hypotenuse in cm": a right length, not the answer asked for.
+  it.each([
+    ['A right-angled triangle has legs 1.5 m and 2 m. Find the hypotenuse in cm.', '250 cm'],
+    ['A right-angled triangle has legs 1 m and 1 m. Find the hypotenuse in cm, to 1 d.p.', '141.4 cm'],
+    ['In a right-angled triangle the hypotenuse is 2 m and one angle is 30°. Find the side opposite that angle in cm, to the nearest whole number.', '100 cm'],
+  ])('%s → %s', (text, answer) => {
+    expect(solved(text).finalAnswer).toBe(answer);
+  });
+
+  it('refuses a unit asked for when the sides have none', () => {
+    expect(solveProblem('A right triangle has legs 3 and 4. Find the hypotenuse in cm.').solved).toBe(false);
+  });
+});
