@@ -7,7 +7,8 @@ import type { SolveSettings } from './config.js';
 import { GenerateSolutionHandler } from './handlers/generate-solution/generate-solution.handler.js';
 import { SolveCommandsConsumer } from './messaging/solve-commands.consumer.js';
 import { databaseProviders, SOLVE_DATA_SOURCE } from './persistence/database.js';
-import { SOLVE_BLOBS, SOLVE_LLM, SOLVE_SETTINGS } from './ports.js';
+import { SOLVE_BLOBS, SOLVE_LLM, SOLVE_MATHS_TRANSLATOR, SOLVE_SETTINGS } from './ports.js';
+import { LlmMathsTranslator } from './solution/maths-translation.js';
 
 export const SERVICE_NAME = 'solve';
 
@@ -35,10 +36,13 @@ export class SolveModule implements OnModuleInit, OnModuleDestroy {
     configureBoundedMathsEngine({ threads: settings.mathsThreads });
     const llm = adapterProvider(SOLVE_LLM, adapters.llm, (log, metrics) => observeLlmCalls(createLlmFromEnv(settings.providerEnv, { logger: log }), metrics.llmCalls));
     const blobs = adapterProvider(SOLVE_BLOBS, adapters.blobs, (log) => createBlobStoreFromEnv(settings.providerEnv, { logger: log }));
+    // A translation model, where one is configured, over the same provider port (and its cost budget) as the solves.
+    const model = settings.mathsTranslationModel;
+    const translator = model === undefined ? [] : [{ provide: SOLVE_MATHS_TRANSLATOR, useFactory: (client: LlmClient) => new LlmMathsTranslator(client, model), inject: [SOLVE_LLM] }];
     return {
       module: SolveModule,
       imports: [PlatformModule.forService(SERVICE_NAME), ServiceMessagingModule.forService(SERVICE_NAME, { ...settings.messaging })],
-      providers: [{ provide: SOLVE_SETTINGS, useValue: settings }, llm, blobs, ...databaseProviders, GenerateSolutionHandler, SolveCommandsConsumer],
+      providers: [{ provide: SOLVE_SETTINGS, useValue: settings }, llm, blobs, ...translator, ...databaseProviders, GenerateSolutionHandler, SolveCommandsConsumer],
     };
   }
 

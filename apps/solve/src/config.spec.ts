@@ -47,3 +47,11 @@ describe('solveSettingsFromEnv: the maths engine\'s threads', () => {
     SolveModule.forRoot(solveSettingsFromEnv({}));
   });
 });
+
+describe('solveSettingsFromEnv: the maths translation model (issue 24)', () => {
+  it('is off by default and reads a provider/model, refusing anything else by name', () => {
+    expect(solveSettingsFromEnv({}).mathsTranslationModel).toBeUndefined();
+    expect(solveSettingsFromEnv({ OPENPAW_SOLVE_MATHS_TRANSLATION_MODEL: 'local/deterministic' }).mathsTranslationModel).toBe('local/deterministic');
+    expect(() => solveSettingsFromEnv({ OPENPAW_SOLVE_MATHS_TRANSLATION_MODEL: 'gpt' })).toThrow(/OPENPAW_SOLVE_MATHS_TRANSLATION_MODEL/);
+  });
+});

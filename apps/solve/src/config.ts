@@ -50,6 +50,13 @@ export interface SolveSettings {
    * past it wait for a free thread. Undefined: the engine's default (the cores less one, 1 to 4).
    */
   readonly mathsThreads: number | undefined;
+  /**
+   * The model that translates a problem's words into maths for the engine (`OPENPAW_SOLVE_MATHS_TRANSLATION_MODEL`,
+   * `provider/model`; `local/deterministic` is the local default model): its translation must agree with the
+   * engine's own reader, or the answer is labelled "translation unverified" and never recorded as checked.
+   * Undefined: no translation (the engine reads the words itself).
+   */
+  readonly mathsTranslationModel: string | undefined;
 }
 
 export const SOLVE_SCHEMA = 'solve';
@@ -67,6 +74,7 @@ const envSchema = z
     OPENPAW_SOLVE_MATHS_BUDGET_STEPS: z.coerce.number().int().positive().default(DEFAULT_MATHS_BUDGET.steps),
     OPENPAW_SOLVE_MATHS_BUDGET_MS: z.coerce.number().int().positive().default(DEFAULT_MATHS_BUDGET.millis),
     OPENPAW_SOLVE_MATHS_THREADS: z.coerce.number().int().min(1).max(MAX_ENGINE_THREADS).optional(),
+    OPENPAW_SOLVE_MATHS_TRANSLATION_MODEL: z.string().regex(/^[a-z]+\/\S+$/, 'must be provider/model, e.g. local/deterministic or openai/gpt-4o-mini').optional(),
   })
   .refine((e) => e.OPENPAW_SOLVE_CLAIM_RENEW_MS * 2 <= e.OPENPAW_SOLVE_CLAIM_LEASE_MS, {
     path: ['OPENPAW_SOLVE_CLAIM_RENEW_MS'],
@@ -95,5 +103,6 @@ export function solveSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Solv
     mathsEngine: e.OPENPAW_SOLVE_MATHS_ENGINE,
     mathsBudget: { steps: e.OPENPAW_SOLVE_MATHS_BUDGET_STEPS, millis: e.OPENPAW_SOLVE_MATHS_BUDGET_MS },
     mathsThreads: e.OPENPAW_SOLVE_MATHS_THREADS,
+    mathsTranslationModel: e.OPENPAW_SOLVE_MATHS_TRANSLATION_MODEL,
   };
 }

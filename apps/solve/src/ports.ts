@@ -12,6 +12,8 @@ export const SOLVE_SETTINGS = Symbol('openpaw.solve.settings');
 export const SOLVE_HEARTBEAT_CLOCK = Symbol('openpaw.solve.heartbeatClock');
 /** The maths engine the handler solves and checks with (default: the process's bounded engine, on worker threads). */
 export const SOLVE_MATHS_ENGINE = Symbol('openpaw.solve.mathsEngine');
+/** The model that translates a worded problem into maths for the engine (optional: none unless `OPENPAW_SOLVE_MATHS_TRANSLATION_MODEL` names one). */
+export const SOLVE_MATHS_TRANSLATOR = Symbol('openpaw.solve.mathsTranslator');
 
 export type SolutionProvenance = z.infer<typeof solutionProvenance>;
 

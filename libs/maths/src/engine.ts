@@ -20,7 +20,7 @@ import { solveCoordinateLine } from './solvers/coordinate-line.js';
 import { solveRightTriangle } from './solvers/right-triangle.js';
 import { solveSpeedDistanceTime } from './solvers/speed-distance-time.js';
 import { solveUnitConversion } from './solvers/unit-conversion.js';
-import { type Rounding, roundedExactText, roundedText, roundingStep, unroundable, withoutRounding } from './solvers/rounding.js';
+import { roundAsAsked, type Rounding, roundingStep, withoutRounding } from './solvers/rounding.js';
 import { formatDecimal, Rational } from './core/rational.js';
 import { ambiguousComma, mathStatements, type MathStatement } from './text/extract.js';
 import { detectIntent } from './text/intent.js';
@@ -129,13 +129,9 @@ function roundedAsAsked(ctx: ProblemContext, read: MathsReading): SolverResult {
   const rounded: { readonly text: string; readonly from: string }[] = [];
   for (const v of values) {
     const exactValue = v.exact === undefined ? undefined : Rational.parseFraction(v.exact);
-    if (exactValue !== undefined) {
-      rounded.push({ text: roundedExactText(exactValue, rounding), from: exactValue.toString() });
-      continue;
-    }
-    const unsure = unroundable(v.re, rounding);
-    if (unsure !== undefined) return { solved: false, inScope: true, category: exact.category, reason: unsure };
-    rounded.push({ text: roundedText(v.re, rounding), from: formatDecimal(v.re, 10) });
+    const result = roundAsAsked(exactValue ?? v.re, rounding);
+    if ('refused' in result) return { solved: false, inScope: true, category: exact.category, reason: result.refused };
+    rounded.push({ text: result.text, from: exactValue?.toString() ?? formatDecimal(v.re, 10) });
   }
   const finalAnswer = answer.kind === 'roots' ? rounded.map((r) => `${answer.variable} ≈ ${r.text}`).join(' or ') : `≈ ${rounded[0]!.text}`;
   const steps = rounded.map((r) => roundingStep(r.from, r.text, rounding));

@@ -58,7 +58,8 @@ function engineRecord(engine: EngineSolution): Partial<SolutionProvenance> {
   return { mathsEngine: 'checked_agrees', mathsEngineVersion: MATHS_ENGINE_VERSION, mathsEngineCategory: engine.category, mathsEngineDetail: clip(`engine answer: ${engine.finalAnswer}`) };
 }
 
-function clip(text: string): string {
+/** A provenance detail at most 500 characters long. */
+export function clip(text: string): string {
   return text.length <= 500 ? text : `${text.slice(0, 499)}…`;
 }
 

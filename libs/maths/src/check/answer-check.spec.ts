@@ -1,3 +1,4 @@
+import { evaluatePrecisely } from '../core/mathjs.js';
 import { checkFinalAnswer } from './answer-check.js';
 
 describe('checking a model’s final answer', () => {
@@ -106,5 +107,50 @@ describe('checking a model’s final answer', () => {
     ])('agrees with a right answer, exact or rounded: %j ← %j', (problem, answer) => {
       expect(checkFinalAnswer(problem, answer).verdict).toBe('agrees');
     });
+  });
+
+  describe('a value that is only a double is compared relative to its size, never within an absolute 10^-9 (issue 24)', () => {
+    // Each was "agrees": compared within an absolute 10^-9, any two values smaller than that are one number.
+    it.each([
+      // The small root as cancellation in doubles computed it (0.000007614 relatively off).
+      ['Solve x^2 - 1000000x + 1 = 0', 'x = 999999.999999 or x = 0.000001000007614'],
+      // Half the area.
+      ['Find the area of a circle with radius 0.00001 cm.', 'π/20000000000 cm²'],
+      // Wrong in its twelfth place (±0.000001414214 to 12 d.p.).
+      ['Solve x^2 = 0.000000000002', 'x ≈ ±0.000001414213'],
+      // An exact form for a value that is not exact: ten times too small.
+      ['Solve x^2 - 1000000x + 1 = 0', 'x = 999999.999999 or x = 1/10000000'],
+      // Out of the engine's scope, substituted: both sides are below 10^-9 for any small x.
+      ['Solve x^3 = 0.000000000000000008', 'x = 0.000003'],
+    ])('disagrees: %j ← %j', (problem, answer) => {
+      expect(checkFinalAnswer(problem, answer).verdict).toBe('disagrees');
+    });
+
+    it.each([
+      ['Solve x^2 - 1000000x + 1 = 0', 'x = 500000 ± sqrt(249999999999)'],
+      ['Solve x^2 - 1000000x + 1 = 0', 'x = 999999.999999 or x = 0.000001000000000001'],
+      ['Solve x^2 - 1000000x + 1 = 0', 'x ≈ 999999.999999 or x ≈ 0.000001'],
+      ['Find the area of a circle with radius 0.00001 cm.', 'π/10000000000 cm²'],
+      ['Solve x^2 = 0.000000000002', 'x = ±sqrt(0.000000000002)'],
+      ['Solve x^2 = 0.000000000002', 'x ≈ ±0.000001414'],
+    ])('agrees with a right answer, exact or rounded: %j ← %j', (problem, answer) => {
+      expect(checkFinalAnswer(problem, answer).verdict).toBe('agrees');
+    });
+
+    it('substitutes a right root of an equation outside its scope, exact or rounded, however small', () => {
+      expect(checkFinalAnswer('Solve x^3 = 0.000000000000000008', 'x = 0.000002').verdict).toBe('substituted');
+      expect(checkFinalAnswer('Solve x^3 - 2 = 0', 'x = cbrt(2)').verdict).toBe('substituted');
+      expect(checkFinalAnswer('Solve sin(x) = 0', 'x = pi').verdict).toBe('substituted');
+    });
+  });
+});
+
+describe('a written value evaluated to 64 digits', () => {
+  it('is the nearest double of the exact value, and leaves factorials and values past a double to doubles', () => {
+    expect(evaluatePrecisely('500000 - sqrt(249999999999)')).toBe(1.000000000001e-6);
+    // 100000! in 64 digits is a product of 100000 terms (~0.5 s); 10^10^10 is no double.
+    expect(evaluatePrecisely('100000!')).toBeUndefined();
+    expect(evaluatePrecisely('10^10^10')).toBeUndefined();
+    expect(evaluatePrecisely('2 + 3i')).toBeUndefined();
   });
 });

@@ -1,8 +1,9 @@
 import { type MathNode } from 'mathjs';
-import { mj } from '../core/mathjs.js';
+import { evaluatePrecisely, magnitudeOfTerms, mj } from '../core/mathjs.js';
 import { DEFAULT_MATHS_BUDGET, type MathsBudget } from '../core/budget.js';
 import { pastExactRange, unheldNumeralIn } from '../core/exact-range.js';
 import { Rational } from '../core/rational.js';
+import { largestMagnitude, sameNumber } from '../core/same-number.js';
 import { solveProblem } from '../engine.js';
 import { readMaths } from '../text/reading.js';
 import type { Answer, EngineSolution } from '../types.js';
@@ -106,10 +107,10 @@ function compare(expected: Answer, text: string): boolean | undefined {
       const listed = valuesOf(answer, expected.variable);
       if (listed === undefined) return undefined;
       // A double root may be written once or twice.
-      const values = listed.filter((v, i) => listed.findIndex((w) => near(w.re, v.re, 1e-12) && near(w.im, v.im, 1e-12)) === i);
-      const wanted = expected.roots.filter((r, i) => expected.roots.findIndex((s) => near(s.re, r.re, 1e-12) && near(s.im, r.im, 1e-12)) === i);
+      const values = listed.filter((v, i) => listed.findIndex((w) => near(w.re, v.re, 0) && near(w.im, v.im, 0)) === i);
+      const wanted = expected.roots.filter((r, i) => expected.roots.findIndex((s) => near(s.re, r.re, 0) && near(s.im, r.im, 0)) === i);
       if (values.length !== wanted.length) return false;
-      return wanted.every((r) => values.some((v) => (r.exact !== undefined && v.im === 0 ? agrees(v.written, r.exact, v.re, r.re, v.tolerance) : near(v.re, r.re, v.tolerance) && near(v.im, r.im, v.tolerance))));
+      return wanted.every((r) => values.some((v) => (r.exact !== undefined && v.im === 0 ? agrees(v.written, r.exact, v.re, r.re, v.tolerance) : near(v.re, r.re, v.tolerance, v.scale) && near(v.im, r.im, v.tolerance, v.scale))));
     }
     case 'number': {
       const numbers = [...text.replace(/(\d),(\d{3})/g, '$1$2').matchAll(/-?\d+(?:\.\d+)?(?:\s*\/\s*\d+)?/g)];
@@ -126,7 +127,7 @@ function compare(expected: Answer, text: string): boolean | undefined {
             .replace(/[a-z²³$£€%]+/gi, ' ')
             .replace(/π/g, ' pi '),
         );
-        if (withPi !== undefined) return near(withPi.re, expected.value, 1e-9);
+        if (withPi !== undefined) return near(withPi.re, expected.value, 0, withPi.scale);
       }
       return agrees(last.replace(/\s+/g, ''), expected.exact, value, expected.value, tolerance);
     }
@@ -136,7 +137,7 @@ function compare(expected: Answer, text: string): boolean | undefined {
         if (match === null) return undefined;
         const got = evaluate(match[1]!);
         if (got === undefined) return undefined;
-        if (!agrees(match[1]!, expected.exact?.[name], got.re, value, toleranceOf(match[1]!))) return false;
+        if (!agrees(match[1]!, expected.exact?.[name], got.re, value, toleranceOf(match[1]!), got.scale)) return false;
       }
       return true;
     }
@@ -145,7 +146,7 @@ function compare(expected: Answer, text: string): boolean | undefined {
       if (match === null) return undefined;
       const bound = evaluate(match[2]!.replace(/\(.*\)$/, ''));
       if (bound === undefined) return undefined;
-      return match[1] === expected.relation && agrees(match[2]!.replace(/\(.*\)$/, ''), expected.exactBound, bound.re, expected.bound, toleranceOf(match[2]!));
+      return match[1] === expected.relation && agrees(match[2]!.replace(/\(.*\)$/, ''), expected.exactBound, bound.re, expected.bound, toleranceOf(match[2]!), bound.scale);
     }
     case 'expression': {
       // A formula for another letter ("u = v − at" to "make t the subject") answers another question.
@@ -160,28 +161,31 @@ function compare(expected: Answer, text: string): boolean | undefined {
       } catch {
         return undefined;
       }
-      const diffs: number[] = [];
+      const pairs: [number, number][] = [];
       for (const s of [0.31, 0.77, 1.29, 1.83, 2.41]) {
         const scope = Object.fromEntries(expected.variables.map((v, i) => [v, s + i * 0.53]));
         try {
           const a = node.evaluate({ ...scope }) as unknown;
           const b = reference.evaluate({ ...scope }) as unknown;
           if (typeof a !== 'number' || typeof b !== 'number' || !Number.isFinite(a) || !Number.isFinite(b)) continue;
-          diffs.push(a - b);
+          pairs.push([a, b]);
         } catch {
           return undefined;
         }
       }
-      if (diffs.length < 3) return undefined;
-      const base = expected.upToConstant ? diffs[0]! : 0;
-      return diffs.every((d) => Math.abs(d - base) <= 1e-6 * Math.max(1, Math.abs(d)));
+      if (pairs.length < 3) return undefined;
+      // Up to a constant: each difference is the first one. The noise of a difference is that of the
+      // values it came from, so it is measured against the largest of them.
+      const base = expected.upToConstant ? pairs[0]![0] - pairs[0]![1] : 0;
+      const scale = largestMagnitude(pairs.flat());
+      return pairs.every(([a, b]) => sameNumber(a - b, base, { relative: 1e-6, scale }));
     }
     case 'limit': {
       if (/does not exist|dne|undefined/i.test(text)) return expected.value === 'does_not_exist';
       if (/∞|infinity/i.test(text)) return /-\s*(∞|infinity)/i.test(text) ? expected.value === '-infinity' : expected.value === 'infinity';
       const got = evaluate(text.replace(/^.*=/, ''));
       if (got === undefined) return undefined;
-      return typeof expected.value === 'number' && near(got.re, expected.value, toleranceOf(text));
+      return typeof expected.value === 'number' && near(got.re, expected.value, toleranceOf(text), got.scale);
     }
     case 'point':
     case 'ratio': {
@@ -203,6 +207,8 @@ interface Value {
   readonly re: number;
   readonly im: number;
   readonly tolerance: number;
+  /** The size of the terms the written value is computed from (its floating-point noise is relative to them). */
+  readonly scale: number;
   /** The value as written ("3002399751580328.7", "9007199254740986/3"), for an exact comparison. */
   readonly written: string;
 }
@@ -228,29 +234,38 @@ function valuesOf(text: string, variable: string): Value[] | undefined {
   return out.length === 0 ? undefined : out;
 }
 
-function evaluate(text: string): { re: number; im: number } | undefined {
+/**
+ * A written value: a real one to 64 digits (so the cancellation in "500000 − √249999999999" costs nothing),
+ * a complex one in doubles, with the size of the terms it was computed from (`scale`: its noise is relative to them).
+ */
+function evaluate(text: string): { re: number; im: number; scale: number } | undefined {
+  const mathjsText = text.replace(/(\d)\s*i\b/g, '$1*i').replace(/\bi\s*sqrt/g, 'i*sqrt').replace(/(\d)\s*sqrt/g, '$1*sqrt');
+  const real = evaluatePrecisely(mathjsText);
+  if (real !== undefined) return { re: real, im: 0, scale: 0 };
   try {
-    const value: unknown = mj.evaluate(text.replace(/(\d)\s*i\b/g, '$1*i').replace(/\bi\s*sqrt/g, 'i*sqrt').replace(/(\d)\s*sqrt/g, '$1*sqrt'));
-    if (typeof value === 'number') return Number.isFinite(value) ? { re: value, im: 0 } : undefined;
-    if (mj.isComplex(value)) return { re: value.re, im: value.im };
-    if (mj.isFraction(value)) return { re: mj.number(value), im: 0 };
+    const node = mj.parse(mathjsText);
+    const value: unknown = node.evaluate();
+    const scale = magnitudeOfTerms(node) ?? 0;
+    if (typeof value === 'number') return Number.isFinite(value) ? { re: value, im: 0, scale } : undefined;
+    if (mj.isComplex(value)) return { re: value.re, im: value.im, scale };
+    if (mj.isFraction(value)) return { re: mj.number(value), im: 0, scale };
     return undefined;
   } catch {
     return undefined;
   }
 }
 
-/** Half a unit in the last decimal place written, or a tight relative tolerance for exact forms. */
+/** Half a unit in the last decimal place written; none for exact forms (they are compared to floating-point noise only). */
 function toleranceOf(text: string): number {
   const decimals = [...text.matchAll(/\d+\.(\d+)/g)].map((x) => x[1]!.length);
-  if (decimals.length === 0) return 1e-9;
+  if (decimals.length === 0) return 0;
   return 0.51 * 10 ** -Math.min(...decimals);
 }
 
 function readNumber(text: string): [number, number] {
   if (text.includes('/')) {
     const [a, b] = text.split('/').map(Number);
-    return [a! / b!, 1e-9];
+    return [a! / b!, 0];
   }
   return [Number(text), toleranceOf(text)];
 }
@@ -261,10 +276,10 @@ function readNumber(text: string): [number, number] {
  * half a unit of its last place (so 3002399751580328.5 is not 9007199254740986/3, though the two are
  * one double). Otherwise as doubles, by `near`.
  */
-function agrees(written: string, exact: string | undefined, got: number, expected: number, tolerance: number): boolean {
+function agrees(written: string, exact: string | undefined, got: number, expected: number, tolerance: number, scale = 0): boolean {
   const engine = exact === undefined ? undefined : Rational.parseFraction(exact);
   const given = engine === undefined ? undefined : writtenRational(written);
-  if (engine === undefined || given === undefined) return near(got, expected, tolerance);
+  if (engine === undefined || given === undefined) return near(got, expected, tolerance, scale);
   const places = /\.(\d+)/.exec(written)?.[1]?.length;
   if (places === undefined) return given.equals(engine);
   return given.sub(engine).abs().compare(Rational.of(1n, 2n * 10n ** BigInt(places))) <= 0;
@@ -284,11 +299,12 @@ function writtenRational(text: string): Rational | undefined {
 }
 
 /**
- * Within the precision written (`tolerance`), or within the engine's floating-point noise: relative,
- * but never as wide as half a unit, so whole numbers that differ by one never agree (123456789001 is not
- * 123456789000), and two whole numbers agree only when equal.
+ * Within the precision written (`tolerance`, half a unit in the last written place), or within the
+ * engine's floating-point noise relative to the values' size (never an absolute allowance, so
+ * 0.000001000007614 is not 0.000001000000000001), and never as wide as half a unit, so whole numbers
+ * that differ by one never agree (123456789001 is not 123456789000): two whole numbers agree only when equal.
  */
-function near(a: number, b: number, tolerance: number): boolean {
+function near(a: number, b: number, tolerance: number, scale = 0): boolean {
   if (Number.isInteger(a) && Number.isInteger(b) && tolerance < 0.5) return a === b;
-  return Math.abs(a - b) <= Math.max(tolerance, Math.min(1e-9 * Math.max(1, Math.abs(b)), 0.25));
+  return sameNumber(a, b, { written: tolerance, scale }) && Math.abs(a - b) <= Math.max(tolerance, 0.25);
 }

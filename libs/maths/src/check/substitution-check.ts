@@ -1,7 +1,8 @@
 import { heldValue } from '../core/exact-range.js';
-import { evaluateReal, freeVariables } from '../core/mathjs.js';
+import { evaluateReal, freeVariables, magnitudeOfTerms } from '../core/mathjs.js';
 import { ambiguousComma, mathStatements } from '../text/extract.js';
 import { normaliseMaths } from '../text/normalise.js';
+import { DOUBLE_NOISE, sameNumber } from '../core/same-number.js';
 import { strayToken } from '../text/stray-tokens.js';
 
 export type SubstitutionVerdict = { readonly satisfied: boolean; readonly detail: string } | undefined;
@@ -35,10 +36,13 @@ export function substituteRoots(problem: string, variable: string, roots: readon
     if (!heldValue(root.value) || sides.some((side) => side !== undefined && !heldValue(side))) return undefined;
     const at = residual(root.value);
     if (at === undefined) return { satisfied: false, detail: `${x} = ${root.value} is outside the equation's domain` };
-    const scale = Math.max(1, Math.abs(evaluateReal(lhs, { [x]: root.value }) ?? 1));
-    if (Math.abs(at) <= 1e-9 * scale) continue;
-    const below = residual(root.value - root.tolerance);
-    const above = residual(root.value + root.tolerance);
+    // The sides equal to floating-point noise relative to the size of their terms (no absolute allowance:
+    // x³ = 8·10^-18 is not satisfied by x = 0.000003 because both sides are below 10^-9).
+    if (sameNumber(sides[0]!, sides[1]!, { scale: Math.max(magnitudeOfTerms(lhs, { [x]: root.value }) ?? 0, magnitudeOfTerms(rhs, { [x]: root.value }) ?? 0) })) continue;
+    // Or the difference changes sign within the precision written (an exact form: within its floating-point noise).
+    const within = Math.max(root.tolerance, DOUBLE_NOISE * Math.abs(root.value));
+    const below = residual(root.value - within);
+    const above = residual(root.value + within);
     if (below !== undefined && above !== undefined && Math.sign(below) !== Math.sign(above)) continue;
     return { satisfied: false, detail: `substituting ${x} = ${root.value} leaves the sides unequal (difference ${at.toPrecision(4)})` };
   }

@@ -1,10 +1,37 @@
-import { all, create, type FactoryFunctionMap, isFunctionNode, isSymbolNode, type MathNode } from 'mathjs';
+import { all, create, type FactoryFunctionMap, isFunctionNode, type MathJsInstance, isOperatorNode, isSymbolNode, type MathNode } from 'mathjs';
 import { spend } from './budget.js';
 import { KNOWN_FUNCTIONS } from './function-names.js';
 
 // mathjs' typings declare `all` as possibly undefined (an indexed record); it is always present.
 /** The engine's mathjs instance (floating point; exact work is done on Rational/Polynomial). */
 export const mj = create(all as FactoryFunctionMap);
+
+/**
+ * A second instance computing in 64 significant digits, for a written value checked against the engine's:
+ * 500000 − √249999999999 is 0.000001000000000001 to it, where doubles give 0.000001000007614.
+ */
+let precise: MathJsInstance | undefined;
+
+/** Made on first use: only the answer check needs it, and a second instance costs its own load time and memory. */
+function preciseMaths(): MathJsInstance {
+  precise ??= create(all as FactoryFunctionMap, { number: 'BigNumber', precision: 64 });
+  return precise;
+}
+
+/** The real value of constant mathjs text to 64 digits, as the nearest double; undefined when it is not a real constant, a double cannot hold it, or it holds a factorial. */
+export function evaluatePrecisely(text: string): number | undefined {
+  // A factorial or gamma in 64 digits is a product as long as its argument (100000! takes ~0.5 s): doubles only.
+  if (/!|gamma|factorial/i.test(text)) return undefined;
+  try {
+    const maths = preciseMaths();
+    const value: unknown = maths.evaluate(text);
+    if (!maths.isBigNumber(value) || !value.isFinite()) return undefined;
+    const nearest = value.toNumber();
+    return Number.isFinite(nearest) ? nearest : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Function names the engine reads in problem text. */
 export { KNOWN_FUNCTIONS };
@@ -83,7 +110,20 @@ export function textOf(node: MathNode): string {
   return node.toString({ parenthesis: 'keep', implicit: 'hide' });
 }
 
-/** Relative-or-absolute closeness used by every numeric check. */
-export function close(a: number, b: number, tolerance = 1e-9): boolean {
-  return Math.abs(a - b) <= tolerance * Math.max(1, Math.abs(a), Math.abs(b));
+/**
+ * The size of the terms an expression's value is computed from: the expression evaluated with every
+ * subtraction made an addition and every negation dropped (500000 − √249999999999 has terms of size
+ * 10^6, though its value is 10^-6). A double result carries rounding error relative to this, not to
+ * itself; undefined when it has no finite real value.
+ */
+export function magnitudeOfTerms(node: MathNode, scope: Readonly<Record<string, number>> = {}): number | undefined {
+  const value = evaluateReal(withSubtractionsAdded(node), scope);
+  return value === undefined ? undefined : Math.abs(value);
+}
+
+function withSubtractionsAdded(node: MathNode): MathNode {
+  const mapped = node.map((child) => withSubtractionsAdded(child));
+  if (!isOperatorNode(mapped)) return mapped;
+  if (mapped.fn === 'unaryMinus') return mapped.args[0]!;
+  return mapped.fn === 'subtract' ? new mj.OperatorNode('+', 'add', [mapped.args[0]!, mapped.args[1]!]) : mapped;
 }

@@ -1,12 +1,13 @@
 import { isOperatorNode, isParenthesisNode, type MathNode } from 'mathjs';
 import { expandFactorisation, type Factorisation, factorisationText, factorUnivariate } from '../core/factor.js';
-import { evaluateReal, freeVariables, parseExpression, texOf } from '../core/mathjs.js';
+import { evaluateReal, freeVariables, magnitudeOfTerms, parseExpression, texOf } from '../core/mathjs.js';
 import { Polynomial } from '../core/polynomial.js';
 import { Rational } from '../core/rational.js';
 import { sumTerms } from '../core/terms.js';
 import type { EngineSolution, Intent, SolverResult, Step } from '../types.js';
 import { decline, m } from './context.js';
 import { simplifyPowers } from './exponent-rules.js';
+import { sameNumber } from '../core/same-number.js';
 
 /**
  * Expressions with unknowns: expand (multiply out, collect like terms), factor (one variable, over
@@ -155,7 +156,7 @@ function checkSamePolynomial(node: MathNode, poly: Polynomial): void {
     const scope = Object.fromEntries(variables.map((v, j) => [v, s + j * 0.37 + i * 0.01]));
     const original = evaluateReal(node, scope);
     const mine = evaluateReal(nodeOf(poly), scope);
-    if (original === undefined || mine === undefined || Math.abs(original - mine) > 1e-7 * Math.max(1, Math.abs(original))) throw new Error('expanded polynomial disagrees with the original');
+    if (original === undefined || mine === undefined || !sameNumber(original, mine, { relative: 1e-7, scale: magnitudeOfTerms(node, scope) })) throw new Error('expanded polynomial disagrees with the original');
   }
 }
 
@@ -177,7 +178,7 @@ export function checkSameFunction(node: MathNode, expression: string, x: string)
     const a = evaluateReal(node, { [x]: s });
     const b = evaluateReal(other, { [x]: s });
     if (a === undefined || b === undefined) continue;
-    if (Math.abs(a - b) > 1e-7 * Math.max(1, Math.abs(a))) throw new Error('simplified expression disagrees with the original');
+    if (!sameNumber(a, b, { relative: 1e-7, scale: magnitudeOfTerms(node, { [x]: s }) })) throw new Error('simplified expression disagrees with the original');
     compared++;
   }
   if (compared < 3) throw new Error('too few sample points to check the simplification');

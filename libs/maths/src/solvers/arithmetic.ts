@@ -1,11 +1,12 @@
 import { isConstantNode, isFunctionNode, isOperatorNode, isParenthesisNode, type MathNode } from 'mathjs';
 import { heldRational } from '../core/exact-range.js';
-import { evaluateReal, mj, texOf } from '../core/mathjs.js';
+import { evaluateReal, magnitudeOfTerms, mj, texOf } from '../core/mathjs.js';
 import { Polynomial } from '../core/polynomial.js';
 import { formatDecimal, Rational } from '../core/rational.js';
 import type { EngineSolution, Intent, SolverResult, Step } from '../types.js';
 import { decline, m } from './context.js';
 import { exactWithDecimal } from './format.js';
+import { sameNumber } from '../core/same-number.js';
 
 /**
  * An expression of numbers reduced one operation at a time, innermost and left-most first, exactly
@@ -52,7 +53,7 @@ export function solveArithmetic(node: MathNode, intent: Intent): SolverResult {
   const reduced = Polynomial.fromNode(current)?.constantValue() ?? evaluateReal(current);
   if (reduced === undefined) return decline('arithmetic', 'the expression could not be reduced');
   const reducedNumber = typeof reduced === 'number' ? reduced : reduced.toNumber();
-  if (Math.abs(reducedNumber - independent) > 1e-9 * Math.max(1, Math.abs(independent))) throw new Error('arithmetic reduction disagrees with direct evaluation');
+  if (!sameNumber(reducedNumber, independent, { scale: magnitudeOfTerms(node) })) throw new Error('arithmetic reduction disagrees with direct evaluation');
   const finalAnswer = exactTotal !== undefined ? exactWithDecimal(exactTotal) : approximate ? `≈ ${formatDecimal(independent)}` : formatDecimal(independent);
   const solved: EngineSolution = {
     solved: true,

@@ -5,6 +5,7 @@ import type { ProblemContext } from './context.js';
 import { m } from './context.js';
 import { exactWithDecimal } from './format.js';
 import { exact, usesEveryNumber } from './word-support.js';
+import { sameNumber } from '../core/same-number.js';
 
 const POINT = /\(\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*\)/g;
 
@@ -73,7 +74,7 @@ export function solveCoordinateLine(ctx: ProblemContext): SolverResult {
       const distance = SurdSum.sqrt(squared);
       steps.push({ title: 'Use Pythagoras on the differences', detail: m(`d = \\sqrt{(${dx.toTex()})^2 + (${dy.toTex()})^2} = \\sqrt{${squared.toTex()}} = ${distance.toTex()}`) });
       const value = distance.toNumber();
-      if (Math.abs(value * value - squared.toNumber()) > 1e-9 * Math.max(1, squared.toNumber())) throw new Error('the distance squared is not Δx² + Δy²');
+      if (!sameNumber(value * value, squared.toNumber())) throw new Error('the distance squared is not Δx² + Δy²');
       const exactText = distance.toString();
       return solved(distance.asRational() !== undefined ? exactText : `${exactText} ≈ ${value.toFixed(3)}`, { kind: 'number', value }, 'the distance squared equals Δx² + Δy²');
     }

@@ -1,5 +1,5 @@
 import { isConstantNode, isFunctionNode, isOperatorNode, isParenthesisNode, isSymbolNode, type MathNode } from 'mathjs';
-import { evaluateReal, freeVariables, parseExpression, texOf } from '../core/mathjs.js';
+import { evaluateReal, freeVariables, magnitudeOfTerms, parseExpression, texOf } from '../core/mathjs.js';
 import { derivativeText } from '../core/nerdamer.js';
 import { Polynomial } from '../core/polynomial.js';
 import type { ProblemContext } from './context.js';
@@ -8,6 +8,9 @@ import { calculusTarget } from './calculus-target.js';
 import { sumTerms } from '../core/terms.js';
 import type { SolverResult, Step } from '../types.js';
 import { displayText } from './format.js';
+import { sameNumber } from '../core/same-number.js';
+
+const FINITE_DIFFERENCE_TOLERANCE = 1e-4;
 
 /**
  * Derivatives with the rule named for each term (sum, constant multiple, power, product, quotient,
@@ -65,7 +68,9 @@ export function checkDerivative(f: MathNode, derivative: MathNode, x: string): v
     const d = evaluateReal(derivative, { [x]: s });
     if (up === undefined || down === undefined || d === undefined) continue;
     const numeric = (up - down) / (2 * h);
-    if (Math.abs(numeric - d) > 1e-4 * Math.max(1, Math.abs(d))) throw new Error('derivative failed the finite-difference check');
+    // A central difference is good to ~10^-10 of the derivative's terms, plus the rounding of f's terms over 2h.
+    const differenceNoise = ((magnitudeOfTerms(f, { [x]: s }) ?? 0) * 2 ** -52) / h;
+    if (!sameNumber(numeric, d, { relative: FINITE_DIFFERENCE_TOLERANCE, scale: Math.max(magnitudeOfTerms(derivative, { [x]: s }) ?? 0, differenceNoise / FINITE_DIFFERENCE_TOLERANCE) })) throw new Error('derivative failed the finite-difference check');
     compared++;
   }
   if (compared < 3) throw new Error('too few points to check the derivative');

@@ -1,10 +1,11 @@
 import { isConstantNode, isFunctionNode, isOperatorNode, isParenthesisNode, type MathNode } from 'mathjs';
-import { evaluateReal, freeVariables, texOf } from '../core/mathjs.js';
+import { evaluateReal, freeVariables, magnitudeOfTerms, texOf } from '../core/mathjs.js';
 import { Polynomial } from '../core/polynomial.js';
 import { Rational } from '../core/rational.js';
 import type { EngineSolution, Intent, SolverResult, Step } from '../types.js';
 import { decline, m } from './context.js';
 import { exactWithDecimal } from './format.js';
+import { sameNumber } from '../core/same-number.js';
 
 /**
  * Exponent and logarithm rules: b^(linear) = c where c is a power of b (write c as b^k, equate
@@ -43,7 +44,7 @@ export function solveExponentialOrLogEquation(lhs: MathNode, rhs: MathNode, vari
   steps.push({ title: `Solve for ${variable}`, detail: m(`${variable} = ${solution.toTex()}`) });
   const l = evaluateReal(lhs, { [variable]: solution.toNumber() });
   const r = evaluateReal(rhs, { [variable]: solution.toNumber() });
-  if (l === undefined || r === undefined || Math.abs(l - r) > 1e-9 * Math.max(1, Math.abs(l))) return decline('exponent_log', 'the solution failed the substitution check (outside the domain)');
+  if (l === undefined || r === undefined || !sameNumber(l, r, { scale: Math.max(magnitudeOfTerms(lhs, { [variable]: solution.toNumber() }) ?? 0, magnitudeOfTerms(rhs, { [variable]: solution.toNumber() }) ?? 0) })) return decline('exponent_log', 'the solution failed the substitution check (outside the domain)');
   steps.push({ title: 'Check by substitution', detail: `With ${m(`${variable} = ${solution.toTex()}`)} both sides equal ${m(String(Number(l.toPrecision(12))))}.` });
   const solved: EngineSolution = {
     solved: true,
@@ -67,7 +68,7 @@ export function evaluateLogarithm(node: MathNode, intent: Intent): SolverResult 
   const k = integerLog(argument, log.base);
   if (k === undefined) return decline('exponent_log', `${argument.toString()} is not an integer power of ${log.base.toString()}`);
   const check = evaluateReal(node);
-  if (check === undefined || Math.abs(check - k) > 1e-9) throw new Error('logarithm value failed its check');
+  if (check === undefined || !sameNumber(check, k)) throw new Error('logarithm value failed its check');
   const base = log.base.toTex();
   const solved: EngineSolution = {
     solved: true,

@@ -7,6 +7,7 @@ import type { Answer, EngineSolution, SolverResult, Step } from '../types.js';
 import { calculusTarget } from './calculus-target.js';
 import { type ProblemContext, decline, m } from './context.js';
 import { exactWithDecimal } from './format.js';
+import { sameNumber } from '../core/same-number.js';
 
 const APPROACH = /(?:as\s+)?\b([a-z])\s*(?:->|-+>|→|approaches|tends to|goes to)\s*(-?\s*(?:\d+(?:\.\d+)?(?:\/\d+)?)|(?:\+|-)?\s*(?:infinity|inf\b|∞))/i;
 
@@ -127,7 +128,10 @@ function numericCheck(node: MathNode, x: string, point: number, answer: Answer):
   if (values.some((v) => v === undefined)) throw new Error('limit check could not evaluate the function');
   const [v1, v2] = values as [number, number];
   if (typeof answer.value === 'number') {
-    if (Math.abs(v1 - answer.value) > 1e-3 * Math.max(1, Math.abs(answer.value)) || Math.abs(v2 - answer.value) > 1e-3 * Math.max(1, Math.abs(answer.value))) throw new Error('limit failed its numeric check');
+    // A sampled plausibility check of a limit found exactly: 10^-6 from the point the function is off its
+    // limit by about 10^-6 of its slope, whatever the limit's size, so the scale is 1, not the limit.
+    const limit = answer.value;
+    if (![v1, v2].every((v) => sameNumber(v, limit, { relative: 1e-3, scale: 1 }))) throw new Error('limit failed its numeric check');
   } else if (answer.value === 'infinity' && !(v1 > 1e3 && v2 > 1e3)) throw new Error('limit failed its numeric check');
   else if (answer.value === '-infinity' && !(v1 < -1e3 && v2 < -1e3)) throw new Error('limit failed its numeric check');
   else if (answer.value === 'does_not_exist' && !(Math.sign(v1) !== Math.sign(v2) && Math.abs(v1) > 1e3)) throw new Error('limit failed its numeric check');

@@ -1,9 +1,10 @@
 import type { MathNode } from 'mathjs';
-import { close, evaluateReal, mj, texOf } from '../core/mathjs.js';
+import { evaluateReal, magnitudeOfTerms, mj, texOf } from '../core/mathjs.js';
 import { Polynomial } from '../core/polynomial.js';
 import { Rational } from '../core/rational.js';
 import type { EngineDecline, Intent, SolverResult, Step } from '../types.js';
 import { m } from './context.js';
+import { sameNumber } from '../core/same-number.js';
 
 /** Wording that asks for a formula rearranged, not a value: "make t the subject", "express x in terms of y", "solve for t". */
 const REARRANGE = /\bsubject\b|\bin\s+terms\s+of\b|\bsolve\s+for\b|\brearrang|\bfor\s+[a-z]\s*[.?!]?\s*$/;
@@ -109,11 +110,11 @@ function checkAtPoints(left: Polynomial, right: Polynomial, lhs: MathNode, rhs: 
     if (degree === 1) {
       const exact = { ...values, [asks]: quotient };
       if (!left.evaluate(exact).equals(right.evaluate(exact))) return 'the two sides differ at a point';
-      if (!close(value, quotient.toNumber())) return 'the answer as written differs from the exact value';
+      if (!sameNumber(value, quotient.toNumber(), { scale: magnitudeOfTerms(answer, scope) })) return 'the answer as written differs from the exact value';
     }
     const l = evaluateReal(lhs, { ...scope, [asks]: value });
     const r = evaluateReal(rhs, { ...scope, [asks]: value });
-    if (l === undefined || r === undefined || !close(l, r)) return 'the two sides differ at a point';
+    if (l === undefined || r === undefined || !sameNumber(l, r, { scale: Math.max(magnitudeOfTerms(lhs, { ...scope, [asks]: value }) ?? 0, magnitudeOfTerms(rhs, { ...scope, [asks]: value }) ?? 0) })) return 'the two sides differ at a point';
     if (described.length === 0) described.push(others.map((v) => `${v} = ${values[v]!.toString()}`).join(', '));
     else described.push('…');
   }

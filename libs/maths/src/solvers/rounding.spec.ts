@@ -1,7 +1,7 @@
 import { solveProblem } from '../engine.js';
 import { Rational } from '../core/rational.js';
 import type { EngineSolution } from '../types.js';
-import { roundedExactText, unroundable } from './rounding.js';
+import { roundAsAsked, roundedExactText, roundedSquareRootText, unroundable } from './rounding.js';
 
 function solved(text: string): EngineSolution {
   const outcome = solveProblem(text);
@@ -109,5 +109,71 @@ describe('a rounding instruction a solver did not read is still honoured, or the
 
   it('leaves a solver that rounds as asked itself alone', () => {
     expect(solved('A right triangle has legs 3 cm and 5 cm. Find the hypotenuse to the nearest tenth').finalAnswer).toBe('5.8 cm');
+  });
+});
+
+describe('a word problem rounds as the rest does: exactly where its answer is exact (issue 24)', () => {
+  // Each was answered wrong: the templates rounded a double nudged by 10^-9 (100.49999999995 → 101) or
+  // money as a double ($1.005 is 1.00499… → $1.00).
+  it.each([
+    ['A right-angled triangle has hypotenuse 100.5 m and one leg 0.0001 m. Find the other leg to the nearest whole number.', '100 m'],
+    ['A right-angled triangle has hypotenuse 2.5 cm and one leg 0.00001 cm. Find the other leg to 1 d.p.', '2.5 cm'],
+    ['Find the simple interest on $20.10 at 5% for 1 year.', '$1.01'],
+    ['What is the total amount after 1 year if $0.30 earns simple interest at 5% per year?', '$0.32'],
+  ])('%s → %s', (text, answer) => {
+    expect(solved(text).finalAnswer).toBe(answer);
+  });
+
+  it.each([
+    // √2 to 3 significant figures, exactly; 11·sin 30° is exactly 5.5, so 6 (its double is 5.4999…).
+    ['A right triangle has legs 1 m and 1 m. Find the hypotenuse to 3 significant figures.', '1.41 m', 1.41],
+    ['In a right-angled triangle the hypotenuse is 11 cm and one angle is 30°. Find the side opposite that angle, to the nearest whole number.', '6 cm', 6],
+    ['In a right-angled triangle the side adjacent to an angle of 45° is 2.5 cm. Find the opposite side to the nearest whole number.', '3 cm', 3],
+    ['In a right-angled triangle the hypotenuse is 10 cm and one angle is 60°. Find the side opposite that angle, to 2 d.p.', '8.66 cm', 8.66],
+  ])('%s → %s, and the structured value is the figure stated', (text, answer, value) => {
+    const solution = solved(text);
+    expect(solution.finalAnswer).toBe(answer);
+    expect(solution.answer).toMatchObject({ kind: 'number', value });
+  });
+
+  it('rounds a square root exactly, as an independent search over the decimals does', () => {
+    for (let i = 1; i <= 300; i++) {
+      const square = Rational.of(BigInt(i * i * 2 + (i % 7)), BigInt(1 + (i % 13)));
+      for (const places of [0, 1, 2, 3]) {
+        // The rounded n is the one with (n − ½)·10^-places ≤ √square < (n + ½)·10^-places, checked by squaring.
+        const text = roundedSquareRootText(square, false, { places, kind: 'decimal places' });
+        const n = Rational.parse(text)!;
+        const half = Rational.of(1n, 2n * 10n ** BigInt(places));
+        expect(n.sub(half).pow(2).compare(square)).toBeLessThanOrEqual(0);
+        expect(n.add(half).pow(2).compare(square)).toBeGreaterThan(0);
+      }
+    }
+    // Exactly half rounds away from zero: √2.25 = 1.5 → 2, −√2.25 → −2.
+    expect(roundedSquareRootText(Rational.of(9n, 4n), false, { places: 0, kind: 'decimal places' })).toBe('2');
+    expect(roundedSquareRootText(Rational.of(9n, 4n), true, { places: 0, kind: 'decimal places' })).toBe('-2');
+    expect(roundedSquareRootText(Rational.of(99n), false, { places: 2, kind: 'significant figures' })).toBe('9.9');
+    expect(roundedSquareRootText(Rational.of(9999n, 100n), false, { places: 2, kind: 'significant figures' })).toBe('10');
+  });
+
+  it('rounds a double by its exact value, with no nudge, and refuses one within its error of a half', () => {
+    // 0.0049999999995 to 2 d.p. is 0.00; the old rounding added 10^-9 before rounding and gave 0.01.
+    expect(roundAsAsked(0.0049999999995, { places: 2, kind: 'decimal places' })).toEqual({ text: '0.00' });
+    expect(roundAsAsked(Math.SQRT2, { places: 3, kind: 'significant figures' })).toEqual({ text: '1.41' });
+    expect(roundAsAsked(0.125, { places: 2, kind: 'decimal places' })).toHaveProperty('refused');
+  });
+});
+
+describe('a right triangle answered in the unit asked for (issue 24)', () => {
+  // Was answered "5/2 m" to "find the hypotenuse in cm": a right length, not the answer asked for.
+  it.each([
+    ['A right-angled triangle has legs 1.5 m and 2 m. Find the hypotenuse in cm.', '250 cm'],
+    ['A right-angled triangle has legs 1 m and 1 m. Find the hypotenuse in cm, to 1 d.p.', '141.4 cm'],
+    ['In a right-angled triangle the hypotenuse is 2 m and one angle is 30°. Find the side opposite that angle in cm, to the nearest whole number.', '100 cm'],
+  ])('%s → %s', (text, answer) => {
+    expect(solved(text).finalAnswer).toBe(answer);
+  });
+
+  it('refuses a unit asked for when the sides have none', () => {
+    expect(solveProblem('A right triangle has legs 3 and 4. Find the hypotenuse in cm.').solved).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import { EXACT_LIMIT } from '../core/exact-range.js';
 import { formatDecimal, Rational } from '../core/rational.js';
+import { SurdSum } from '../core/surd-sum.js';
 
 const PLACE_WORDS: Readonly<Record<string, number>> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6 };
 const ROUNDING = /,?\s*(?:correct\s+)?to\s+(\d+|one|two|three|four|five|six)\s+(d\.?\s?p\.?|decimal places?|s\.?\s?f\.?|significant figures?)/i;
@@ -28,18 +29,49 @@ export function withoutRounding(text: string): string {
   return text.replace(ROUNDING, '').replace(NEAREST, '');
 }
 
-export function rounded(value: number, rounding: Rounding): number {
-  if (rounding.kind === 'significant figures') return Number(value.toPrecision(Math.max(1, rounding.places)));
-  const factor = 10 ** rounding.places;
-  // Half away from zero, as taught; the epsilon keeps 2.675 (stored as 2.67499…) rounding up.
-  return (Math.sign(value) * Math.round(Math.abs(value) * factor + 1e-9)) / factor;
+/**
+ * A double `unroundable` has cleared (not within its error of a half), rounded by its exact binary value:
+ * the same rounding as the number it approximates, with no epsilon nudging it.
+ */
+function roundedDoubleText(value: number, rounding: Rounding): string {
+  if (!Number.isFinite(value)) throw new Error(`not a finite number: ${value}`);
+  // value = mantissa / 2^halvings exactly: doubling a double is exact, and it is whole after at most 1074 doublings.
+  let mantissa = value;
+  let halvings = 0;
+  while (!Number.isInteger(mantissa)) {
+    mantissa *= 2;
+    halvings++;
+  }
+  return roundedExactText(Rational.of(BigInt(mantissa), 2n ** BigInt(halvings)), rounding);
 }
 
-/** `12.30` for 2 d.p. (trailing zeros kept: they are part of the answer asked for); `≈ 12.3457` with none asked. */
-export function roundedText(value: number, rounding: Rounding | undefined): string {
-  if (rounding === undefined) return formatDecimal(value, 6);
-  const r = rounded(value, rounding);
-  return rounding.kind === 'decimal places' ? r.toFixed(rounding.places) : String(r);
+/**
+ * A value to round as asked: exact (a rational, or a surd such as 5√2 from Pythagoras), or only a double
+ * (a trigonometric side). Every answer rounded as asked is rounded here.
+ */
+export type RoundableValue = Rational | SurdSum | number;
+
+/**
+ * The value rounded as asked, half away from zero: an exact one exactly (a single surd k√m as the
+ * square root of k²m, by integer square roots), a double only where `unroundable` finds its rounding
+ * is the number's, else refused with the reason. `12.30` for 2 d.p. (trailing zeros kept).
+ */
+export function roundAsAsked(value: RoundableValue, rounding: Rounding): { readonly text: string } | { readonly refused: string } {
+  if (value instanceof Rational) return { text: roundedExactText(value, rounding) };
+  if (value instanceof SurdSum) {
+    const rational = value.asRational();
+    if (rational !== undefined) return { text: roundedExactText(rational, rounding) };
+    const single = value.terms.size === 1 ? [...value.terms][0] : undefined;
+    if (single !== undefined) return { text: roundedSquareRootText(single[1].pow(2).mul(Rational.of(single[0])), single[1].sign < 0, rounding) };
+    return roundAsAsked(value.toNumber(), rounding);
+  }
+  const unsure = unroundable(value, rounding);
+  return unsure === undefined ? { text: roundedDoubleText(value, rounding) } : { refused: unsure };
+}
+
+/** `12.3457`, the value shown beside `≈` where no rounding was asked: six significant figures. */
+export function approximateText(value: number): string {
+  return formatDecimal(value, 6);
 }
 
 /** The rounding as a step: the value rounded (exactly, or as a double's 10 significant digits) and its rounding. */
@@ -55,25 +87,60 @@ export function roundingStep(value: number | string, roundedValue: string, round
  */
 export function roundedExactText(value: Rational, rounding: Rounding): string {
   const magnitude = value.abs();
+  if (magnitude.isZero) return writtenUnits(0n, rounding.kind === 'decimal places' ? rounding.places : Math.max(1, rounding.places) - 1, false, rounding);
   const places = rounding.kind === 'decimal places' ? rounding.places : Math.max(1, rounding.places) - 1 - powerOfTen(magnitude);
   // |value|·10^places rounded to a whole number, then written with `places` decimals (or zeros, when negative).
-  const scale = 10n ** BigInt(Math.abs(places));
-  const [num, den] = places >= 0 ? [magnitude.num * scale, magnitude.den] : [magnitude.num, magnitude.den * scale];
+  const { num, den } = magnitude.mul(tenTo(places));
   const whole = num / den;
   const units = 2n * (num % den) >= den ? whole + 1n : whole;
-  const sign = value.sign < 0 && units !== 0n ? '-' : '';
-  if (places <= 0) return `${sign}${units * scale}`;
+  return writtenUnits(units, places, value.sign < 0, rounding);
+}
+
+/**
+ * √square (negated when `negative`) rounded as asked, exactly: with X = square·10^(2·places), the units
+ * kept are the largest n with (n − ½)² ≤ X, that is (j + 1)/2 for the largest odd j ≤ ⌊√⌊4X⌋⌋ (so an
+ * exact half, X = (n − ½)², rounds up, away from zero).
+ */
+export function roundedSquareRootText(square: Rational, negative: boolean, rounding: Rounding): string {
+  if (square.sign < 0) throw new Error('the square root of a negative number');
+  if (square.isZero) return roundedExactText(Rational.ZERO, rounding);
+  // 10^k ≤ √square < 10^(k+1) exactly when 10^(2k) ≤ square < 10^(2k+2).
+  const places = rounding.kind === 'decimal places' ? rounding.places : Math.max(1, rounding.places) - 1 - Math.floor(powerOfTen(square) / 2);
+  const { num, den } = square.mul(tenTo(2 * places)).mul(Rational.of(4n));
+  const root = integerSquareRoot(num / den);
+  const odd = root % 2n === 1n ? root : root - 1n;
+  return writtenUnits((odd + 1n) / 2n, places, negative, rounding);
+}
+
+/** Whole units of 10^-places written as a decimal: `places` decimals kept for decimal places, trailing zeros dropped for significant figures. */
+function writtenUnits(units: bigint, places: number, negative: boolean, rounding: Rounding): string {
+  const sign = negative && units !== 0n ? '-' : '';
+  if (places <= 0) return `${sign}${units * 10n ** BigInt(-places)}`;
   const digits = units.toString().padStart(places + 1, '0');
   const text = `${digits.slice(0, -places)}.${digits.slice(-places)}`;
   return `${sign}${rounding.kind === 'significant figures' ? text.replace(/\.?0+$/, '') : text}`;
 }
 
+function tenTo(power: number): Rational {
+  return power >= 0 ? Rational.of(10n ** BigInt(power)) : Rational.of(1n, 10n ** BigInt(-power));
+}
+
+/** ⌊√n⌋ for n ≥ 0, by Newton's method on bigints. */
+function integerSquareRoot(n: bigint): bigint {
+  if (n < 2n) return n;
+  let x = 1n << BigInt(Math.ceil(n.toString(2).length / 2));
+  for (;;) {
+    const next = (x + n / x) / 2n;
+    if (next >= x) return x;
+    x = next;
+  }
+}
+
 /** k with 10^k ≤ q < 10^(k+1), for q > 0, exactly. */
 function powerOfTen(q: Rational): number {
   let k = q.num.toString().length - q.den.toString().length;
-  const at = (power: number): Rational => (power >= 0 ? Rational.of(10n ** BigInt(power)) : Rational.of(1n, 10n ** BigInt(-power)));
-  while (at(k).compare(q) > 0) k--;
-  while (at(k + 1).compare(q) <= 0) k++;
+  while (tenTo(k).compare(q) > 0) k--;
+  while (tenTo(k + 1).compare(q) <= 0) k++;
   return k;
 }
 

@@ -13,6 +13,8 @@ const TIME_UNITS: Record<string, string> = { hours: 'h', hour: 'h', h: 'h', hrs:
 const SPEED = new RegExp(`${N}\\s*(${Object.keys(SPEED_UNITS).map(escape).join('|')})\\b`, 'g');
 const DISTANCE = new RegExp(`${N}\\s*(${Object.keys(DISTANCE_UNITS).join('|')})\\b(?!\\s*(?:/|per))`, 'g');
 const TIME = new RegExp(`${N}\\s*(${Object.keys(TIME_UNITS).join('|')})\\b`, 'g');
+/** The unit the answer is asked in: "in km/h", "in minutes" (a unit straight after "in", never "in 15 s"). */
+const ASKED_UNIT = new RegExp(`\\b(?:in|into)\\s+(${[...Object.keys(SPEED_UNITS).map(escape), ...Object.keys(DISTANCE_UNITS), ...Object.keys(TIME_UNITS)].join('|')})(?![\\w/])`);
 
 /**
  * Speed = distance ÷ time and its rearrangements, with units through mathjs (2 hours 30 minutes,
@@ -33,12 +35,16 @@ export function solveSpeedDistanceTime(ctx: ProblemContext): SolverResult {
   const asksDistance = /how far|what distance|find the distance|how many (?:km|kilometres|kilometers|miles|metres|meters)/.test(t);
   const asksTime = /how long|how much time|how many (?:hours|minutes|seconds)|find the time|what time does it take/.test(t);
   if ([asksSpeed, asksDistance, asksTime].filter(Boolean).length !== 1) return undefined;
+  // The answer in the unit asked for ("find its speed in km/h" for metres and seconds), or refused when that is not a unit of the quantity asked.
+  const askedWord = ASKED_UNIT.exec(t)?.[1];
+  const asked = askedWord === undefined ? undefined : ((asksSpeed ? SPEED_UNITS : asksDistance ? DISTANCE_UNITS : TIME_UNITS)[askedWord] ?? null);
+  if (asked === null) return { solved: false, inScope: true, category: 'speed_distance_time', reason: `the answer is asked in ${askedWord ?? ''}, which is not a unit of the ${asksSpeed ? 'speed' : asksDistance ? 'distance' : 'time'}` };
   const time = times.length === 0 ? undefined : times.map((x) => mj.unit(Number(x[1]), TIME_UNITS[x[2]!])).reduce((a, b) => mj.add<Unit>(a, b));
   const timeText = times.map((x) => `${x[1]} ${x[2]}`).join(' ');
   if (asksSpeed && distances.length === 1 && times.length >= 1 && speeds.length === 0 && time !== undefined) {
     const d = distances[0]!;
     const distance = mj.unit(Number(d[1]), DISTANCE_UNITS[d[2]!]);
-    const unit = DISTANCE_UNITS[d[2]!] === 'mi' ? 'mi/h' : DISTANCE_UNITS[d[2]!] === 'm' && time.toNumber('s') < 3600 ? 'm/s' : 'km/h';
+    const unit = asked ?? (DISTANCE_UNITS[d[2]!] === 'mi' ? 'mi/h' : DISTANCE_UNITS[d[2]!] === 'm' && time.toNumber('s') < 3600 ? 'm/s' : 'km/h');
     const hours = time.toNumber(unit === 'm/s' ? 's' : 'h');
     const speed = mj.divide(distance, time) as typeof distance;
     const value = speed.toNumber(unit);
@@ -52,7 +58,7 @@ export function solveSpeedDistanceTime(ctx: ProblemContext): SolverResult {
     const s = speeds[0]!;
     const speedUnit = SPEED_UNITS[s[2]!]!;
     const speed = mj.unit(Number(s[1]), speedUnit);
-    const distanceUnit = speedUnit === 'mi/h' ? 'mi' : speedUnit === 'm/s' ? 'm' : 'km';
+    const distanceUnit = asked ?? (speedUnit === 'mi/h' ? 'mi' : speedUnit === 'm/s' ? 'm' : 'km');
     const value = mj.multiply<Unit>(speed, time).toNumber(distanceUnit);
     return done('distance', `${s[0]} for ${timeText}`, [
       { title: 'Write the formula', detail: m('\\text{distance} = \\text{speed} \\times \\text{time}') },
@@ -64,12 +70,12 @@ export function solveSpeedDistanceTime(ctx: ProblemContext): SolverResult {
     const d = distances[0]!;
     const speed = mj.unit(Number(s[1]), SPEED_UNITS[s[2]!]);
     const distance = mj.unit(Number(d[1]), DISTANCE_UNITS[d[2]!]);
-    const timeUnit = SPEED_UNITS[s[2]!] === 'm/s' ? 's' : 'h';
+    const timeUnit = asked ?? (SPEED_UNITS[s[2]!] === 'm/s' ? 's' : 'h');
     const value = (mj.divide(distance, speed) as typeof speed).toNumber(timeUnit);
     const minutes = timeUnit === 'h' && !Number.isInteger(value) ? ` (${approx(value * 60)} minutes)` : '';
     return done('time', `${d[0]} at ${s[0]}`, [
       { title: 'Write the formula', detail: m('\\text{time} = \\frac{\\text{distance}}{\\text{speed}}') },
-      { title: 'Divide', detail: `${d[1]} ${d[2]} ÷ ${s[1]} ${s[2]} = ${approx(value)} ${timeUnit === 'h' ? 'hours' : 'seconds'}${minutes}` },
+      { title: 'Divide', detail: `${d[1]} ${d[2]} ÷ ${s[1]} ${s[2]} = ${approx(value)} ${timeUnit === 'h' ? 'hours' : timeUnit === 'minute' ? 'minutes' : 'seconds'}${minutes}` },
     ], value, timeUnit, minutes);
   }
   return undefined;

@@ -1,9 +1,10 @@
 import { isFunctionNode, isOperatorNode, type MathNode } from 'mathjs';
-import { evaluateReal, freeVariables, texOf } from '../core/mathjs.js';
+import { evaluateReal, freeVariables, magnitudeOfTerms, texOf } from '../core/mathjs.js';
 import { Rational } from '../core/rational.js';
 import { SurdSum } from '../core/surd-sum.js';
 import type { Intent, SolverResult, Step } from '../types.js';
 import { decline, m } from './context.js';
+import { sameNumber } from '../core/same-number.js';
 
 const hasRoot = (node: MathNode): boolean =>
   node.filter((n) => (isFunctionNode(n) && n.fn.name === 'sqrt') || (isOperatorNode(n) && n.fn === 'divide' && n.filter((d) => isFunctionNode(d) && d.fn.name === 'sqrt').length > 0)).length > 0;
@@ -43,7 +44,7 @@ export function solveSurd(node: MathNode, intent: Intent): SolverResult {
   }
   steps.push({ title: 'Collect the terms', detail: m(`${texOf(node)} = ${value.toTex()}`) });
   const independent = evaluateReal(node);
-  if (independent === undefined || Math.abs(independent - value.toNumber()) > 1e-9 * Math.max(1, Math.abs(independent))) {
+  if (independent === undefined || !sameNumber(independent, value.toNumber(), { scale: magnitudeOfTerms(node) })) {
     return decline('surd', 'the simplified surd does not agree with the expression evaluated directly');
   }
   return {

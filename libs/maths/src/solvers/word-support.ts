@@ -1,5 +1,7 @@
 import { numbersIn } from '../text/normalise.js';
 import { formatDecimal, Rational } from '../core/rational.js';
+import { roundedExactText } from './rounding.js';
+import { sameNumber } from '../core/same-number.js';
 
 /** A number written in the text, as an exact rational. */
 export function exact(text: string): Rational {
@@ -20,13 +22,12 @@ export function usesEveryNumber(text: string, used: readonly number[]): boolean 
   if (NUMBER_WORDS.test(text)) return false;
   const all = numbersIn(text).sort((a, b) => a - b);
   const mine = [...used].sort((a, b) => a - b);
-  return all.length === mine.length && all.every((n, i) => Math.abs(n - mine[i]!) < 1e-12);
+  return all.length === mine.length && all.every((n, i) => sameNumber(n, mine[i]!, { relative: 1e-12 }));
 }
 
-/** Money to the cent, e.g. `1102.50`. */
+/** Money to the cent, e.g. `1102.50`, rounded exactly, half a cent up ($1.005 is $1.01; its double, 1.00499…, gave $1.00). */
 export function money(value: Rational): string {
-  const cents = Math.round(value.toNumber() * 100) / 100;
-  return cents.toFixed(2);
+  return roundedExactText(value, { places: 2, kind: 'decimal places' });
 }
 
 export function approx(value: number): string {

@@ -82,3 +82,14 @@ describe('the asked-for unknown', () => {
     expect(outcome.solved && outcome.answer).toEqual({ kind: 'roots', variable: 'y', roots: [{ re: 5, im: 0, exact: '5' }] });
   });
 });
+
+describe('"pi" inside the maths (issue 24)', () => {
+  // Each was answered about "r^2" alone: "pi" was read as prose and cut the maths ("Make r the subject of A = pi r^2" → r^2).
+  it.each(['Make r the subject of A = pi r^2', 'Evaluate pi r^2', 'Find the area: A = 25 pi'])('given %j, then it is refused naming "pi", never answered about part of it', (problem) => {
+    expect(solveProblem(problem)).toMatchObject({ solved: false, reason: expect.stringContaining('"pi"') as unknown });
+  });
+
+  it('reads "in terms of pi" in the prose as before', () => {
+    expect(solveProblem('Find the area of a circle with radius 3 m, giving your answer in terms of pi')).toMatchObject({ solved: true, finalAnswer: expect.stringContaining('9π m²') as unknown });
+  });
+});

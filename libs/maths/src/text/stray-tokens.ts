@@ -51,7 +51,11 @@ export function strayToken(normalised: string): string | undefined {
   for (let i = 0; i < lexemes.length; i++) {
     const token = lexemes[i]!;
     if (token.kind === 'other' && UNREAD_SIGN.test(token.text) && inTheMaths(lexemes, i)) return token.text;
-    if (token.kind !== 'word' || readable(token.text)) continue;
+    if (token.kind !== 'word') continue;
+    // "pi" is read as prose (as "in terms of pi" is), so in the maths ("A = pi r^2", "Evaluate pi r^2") it cut
+    // the maths to "r^2": refused there by name.
+    if (token.text.toLowerCase() === 'pi' && (inTheMaths(lexemes, i) || isOperand(neighbour(lexemes, i, -1)) || isOperand(neighbour(lexemes, i, 1)))) return token.text;
+    if (readable(token.text)) continue;
     // "log10(…)": a function name followed by its digits.
     const before = lexemes[i - 1];
     const after = lexemes[i + 1];

@@ -104,3 +104,19 @@ describe('a power of a power in words', () => {
     expect(solveProblem('What is five squared?')).toMatchObject({ solved: true, finalAnswer: '25' });
   });
 });
+
+describe('"the sum of … and …" followed by an operator word (issue 24)', () => {
+  // Was answered 11 (3 + 4·2); the comma says (3 + 4)·2 = 14: the wording leaves the grouping open.
+  it.each(['What is the sum of 3 and 4, times 2?', 'What is the product of 3 and 4 plus 2?', 'What is the difference between ten and four divided by two?'])('given %j, then it is refused as ambiguous', (problem) => {
+    expect(solveProblem(problem)).toMatchObject({ solved: false, reason: expect.stringContaining('ambiguous') as unknown });
+  });
+
+  it.each([
+    ['What is the sum of 3 and 4?', '7'],
+    ['What is the sum of 3 times 4 and 2?', '14'],
+    ['Multiply the sum of 3 and 4 by 2', '14'],
+    ['The sum of twice a number and three is seventeen; find the number', 'the number is 7'],
+  ])('given %j, then the grouping is read: %j', (problem, answer) => {
+    expect(solveProblem(problem)).toMatchObject({ solved: true, finalAnswer: answer });
+  });
+});

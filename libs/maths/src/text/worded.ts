@@ -179,7 +179,14 @@ class Reader {
       if (this.take(...phrase)) {
         const first = this.expression();
         if (first === undefined || !this.take('and')) return undefined;
+        // "and" closes the first term; nothing closes the second: "the sum of 3 and 4 times 2" is 3 + 4·2 or
+        // (3 + 4)·2, so a second term that runs on into an operator word is refused.
+        const start = this.at;
+        const single = this.operand();
+        const singleEnd = this.at;
+        this.at = start;
         const second = this.expression();
+        if (single !== undefined && second !== undefined && this.at > singleEnd) throw new Ambiguous(`an operator word after "${phrase.join(' ')} … and …": the wording does not say whether it applies to the last term or to the whole ${phrase[1]}`);
         return second === undefined ? undefined : { ...combine(first, op, second), atomic: false };
       }
     }

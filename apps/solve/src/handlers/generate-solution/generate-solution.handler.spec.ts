@@ -18,8 +18,10 @@ import { ClaimLostError } from '../../claim/claim-heartbeat.js';
 import { PROMPT_VERSION } from '../../solution/prompt.js';
 import { ManualHeartbeatClock } from '../../testing/manual-heartbeat-clock.js';
 import { GenerateSolutionHandler } from './generate-solution.handler.js';
+import { LlmMathsTranslator } from '../../solution/maths-translation.js';
+import { type FakeOpenAiServer, startFakeOpenAiServer } from '../../testing/fake-openai-server.js';
 
-const settings: SolveSettings = { providerEnv: {}, messaging: serviceMessagingSettingsFromEnv({}), databaseUrl: 'unused', poolSize: 1, maxTokens: 1500, llmTimeoutMs: undefined, deadlineMs: 5_000, claimLeaseMs: 60_000, claimRenewEveryMs: 20_000, mathsEngine: 'first', mathsBudget: DEFAULT_MATHS_BUDGET, mathsThreads: 1 };
+const settings: SolveSettings = { providerEnv: {}, messaging: serviceMessagingSettingsFromEnv({}), databaseUrl: 'unused', poolSize: 1, maxTokens: 1500, llmTimeoutMs: undefined, deadlineMs: 5_000, claimLeaseMs: 60_000, claimRenewEveryMs: 20_000, mathsEngine: 'first', mathsBudget: DEFAULT_MATHS_BUDGET, mathsThreads: 1, mathsTranslationModel: undefined };
 const RUN = '5b0b7e3c-8f0e-4a43-9a55-0c3c9d1f8a10';
 
 function command(problem: string, overrides: Partial<MessageData<typeof GenerateSolution>> = {}, commandId = 'cmd-1') {
@@ -559,5 +561,71 @@ describe('GenerateSolutionHandler: the claim lease while the model works', () =>
     expect(settled.outcome).toEqual({ error: expect.any(ClaimLostError) as unknown });
     expect(attempts.rows.get(`${RUN}/1`)).toMatchObject({ status: 'answered' });
     expect(attempts.rows.get(`${RUN}/1`)?.reply).toBeUndefined();
+  });
+});
+
+describe('a model translation of the words, where one is configured (issue 24)', () => {
+  const WORDED = 'Five more than twice a number is seventeen; find the number';
+  const FRENCH = "Cinq de plus que le double d'un nombre font dix-sept; trouve le nombre.";
+  /** The translation the scripted model gives, per problem. */
+  const scripted = new Map<string, string>();
+  let server: FakeOpenAiServer;
+
+  beforeAll(async () => {
+    server = await startFakeOpenAiServer((request) => {
+      const problem = request.body.messages?.find((m) => m.role === 'user' && scripted.has(m.content))?.content;
+      return { content: JSON.stringify({ maths: (problem === undefined ? undefined : scripted.get(problem)) ?? 'nothing' }), promptTokens: 120, completionTokens: 12 };
+    });
+  });
+  afterAll(() => server.close());
+
+  function withTranslator() {
+    const models = createLlmFromEnv({ OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: 'sk-test-key', OPENPAW_LLM_MAX_ATTEMPTS: '1' });
+    const attempts = new InMemoryAttempts();
+    const blobs = new MemoryBlobs();
+    const solver = countingLocalLlm();
+    const translator = new LlmMathsTranslator(models, 'openai/gpt-4o-mini');
+    return { blobs, solver, handler: new GenerateSolutionHandler(solver, blobs, attempts, settings, undefined, IN_THREAD_MATHS, translator) };
+  }
+
+  it('given a translation that agrees with the engine\'s reader, then the answer is checked, and the agreement and its cost recorded', async () => {
+    scripted.set(WORDED, 'Solve 2x + 5 = 17');
+    const { handler, solver } = withTranslator();
+    const result = await handler.execute(command(WORDED));
+    expect(result).toMatchObject({
+      reply: { message: SolutionGenerated, data: { finalAnswer: 'the number is 6', provenance: { mathsEngine: 'solved', mathsEngineDetail: expect.stringContaining('"Solve 2x + 5 = 17" (openai/gpt-4o-mini') as unknown } } },
+    });
+    if (result.kind === 'reply' && isReplyOf(result.reply, SolutionGenerated)) expect(result.reply.data.provenance.costUsd).toBeGreaterThan(0);
+    expect(solver.calls).toBe(0);
+  });
+
+  it('given a translation that reads other maths (roles swapped), then the answer is labelled "translation unverified", never checked, on the page too', async () => {
+    scripted.set(WORDED, 'Solve 2x = 17 + 5');
+    const { handler, blobs } = withTranslator();
+    expect(await handler.execute(command(WORDED))).toMatchObject({
+      reply: { message: SolutionGenerated, data: { provenance: { mathsEngine: 'not_checked', mathsEngineDetail: expect.stringMatching(/^translation unverified: the model read the words as "Solve 2x = 17 \+ 5"/) as unknown } } },
+    });
+    const page = blobs.objects.get(`solutions/${RUN}/1.html`)!.body.toString();
+    expect(page).toContain('Translation unverified');
+    expect(page).not.toContain('answer checked');
+  });
+
+  it('given words the engine\'s reader does not read, then the engine solves the translation, labelled "translation unverified"', async () => {
+    scripted.set(FRENCH, 'Solve 2x + 5 = 17');
+    const { handler, solver } = withTranslator();
+    expect(await handler.execute(command(FRENCH))).toMatchObject({
+      reply: { message: SolutionGenerated, data: { finalAnswer: 'x = 6', provenance: { mathsEngine: 'not_checked', mathsEngineDetail: expect.stringContaining('nothing to compare it with') as unknown } } },
+    });
+    expect(solver.calls).toBe(0);
+  });
+
+  it('given a translation the engine cannot solve, for words it cannot read, then the models answer as without one (and the check labels theirs)', async () => {
+    scripted.set(FRENCH, 'le nombre');
+    const { handler, solver } = withTranslator();
+    const result = await handler.execute(command(FRENCH));
+    expect(solver.calls).toBe(1);
+    // What the translation cost is in what the attempt cost (the local model's own answer costs nothing).
+    const data = result.kind === 'reply' ? (result.reply.data as { readonly costUsd?: number; readonly provenance?: { readonly costUsd: number } }) : undefined;
+    expect(data?.provenance?.costUsd ?? data?.costUsd).toBeGreaterThan(0);
   });
 });

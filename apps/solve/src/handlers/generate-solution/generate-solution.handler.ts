@@ -13,6 +13,7 @@ import {
   SOLVE_BLOBS,
   SOLVE_HEARTBEAT_CLOCK,
   SOLVE_MATHS_ENGINE,
+  SOLVE_MATHS_TRANSLATOR,
   SOLVE_LLM,
   SOLVE_SETTINGS,
   type SolveAttemptStore,
@@ -20,6 +21,7 @@ import {
 } from '../../ports.js';
 import { buildSolvePrompt, PROMPT_VERSION, solutionAnswerSchema } from '../../solution/prompt.js';
 import { checkedByNote, checkModelAnswer, engineAnswer } from '../../solution/maths-engine.js';
+import { answerWithTranslation, type MathsTranslation, type MathsTranslator } from '../../solution/maths-translation.js';
 import { cannotSolve, failureFromError, incompleteAnswer, type SolveFailure } from '../../solution/solve-failure.js';
 import { renderSolutionHtml, SOLUTION_HTML_CONTENT_TYPE } from '../../solution/solution-html.js';
 
@@ -68,6 +70,7 @@ export class GenerateSolutionHandler {
     @Inject(SOLVE_SETTINGS) private readonly settings: SolveSettings,
     @Optional() @Inject(SOLVE_HEARTBEAT_CLOCK) private readonly clock: HeartbeatClock = realHeartbeatClock,
     @Optional() @Inject(SOLVE_MATHS_ENGINE) private readonly maths: MathsEngine = boundedMathsEngine(),
+    @Optional() @Inject(SOLVE_MATHS_TRANSLATOR) private readonly translator?: MathsTranslator,
   ) {}
 
   /** Claims this process failed to give back (by attempt), to give back before its next claim. */
@@ -107,12 +110,17 @@ export class GenerateSolutionHandler {
     const { data } = command;
     const { key } = held;
     let answer = keptAnswer;
-    // The maths engine first: a problem it solves needs no model (cost 0, a few ms).
-    if (this.settings.mathsEngine === 'first') answer ??= await engineAnswer(data.signature.normalizedText, this.settings.mathsBudget, this.maths);
+    // The maths engine first: a problem it solves needs no model (cost 0, a few ms; a translation's cost when one is configured).
+    let translationCostUsd = 0;
+    if (this.settings.mathsEngine === 'first' && answer === undefined) {
+      const first = await this.engineFirst(data, command.userId, held.heartbeat);
+      ({ answer, translationCostUsd } = first);
+    }
     if (answer === undefined) {
-      const outcome = await this.ask(data, command.userId, held.heartbeat);
-      if (outcome.kind === 'failed') return this.finish(held, failedReply(command, outcome.failure, outcome.costUsd));
-      answer = outcome.answer;
+      // The translation's cost counts against the run's cap and in what the answer cost.
+      const outcome = await this.ask({ ...data, spentUsd: data.spentUsd + translationCostUsd }, command.userId, held.heartbeat);
+      if (outcome.kind === 'failed') return this.finish(held, failedReply(command, outcome.failure, outcome.costUsd + translationCostUsd));
+      answer = costingMore(outcome.answer, translationCostUsd);
     }
 
     const { value } = answer;
@@ -184,6 +192,36 @@ export class GenerateSolutionHandler {
     if (lease !== undefined) await this.giveBack(key, lease);
   }
 
+  /**
+   * The engine's answer, if it solves the problem. With a translation model configured, the model's
+   * translation of the words is held against the engine's reader (agreeing: checked; not: labelled
+   * "translation unverified"); a translation that fails (the model away, over budget) leaves the engine
+   * reading the words alone.
+   */
+  private async engineFirst(data: MessageData<typeof GenerateSolution>, userId: string | undefined, heartbeat: ClaimHeartbeat): Promise<{ answer: StoredAnswer | undefined; translationCostUsd: number }> {
+    const problem = data.signature.normalizedText;
+    const startedAt = performance.now();
+    if (this.translator === undefined) return { answer: await engineAnswer(problem, this.settings.mathsBudget, this.maths, startedAt), translationCostUsd: 0 };
+    const budget = new RunBudget(data.runId, data.costCapUsd, data.spentUsd);
+    let translation: MathsTranslation;
+    try {
+      heartbeat.assertHeld();
+      translation = await this.translator.translate(problem, {
+        budget,
+        signal: AbortSignal.any([AbortSignal.timeout(this.settings.deadlineMs), heartbeat.signal]),
+        ...(userId === undefined ? {} : { concurrencyKey: userId }),
+      });
+    } catch (error) {
+      if (error instanceof ClaimLostError) throw error;
+      const billed = Math.max(0, budget.spentUsd - data.spentUsd, error instanceof StructuredOutputError ? error.costUsd : 0);
+      const answer = await engineAnswer(problem, this.settings.mathsBudget, this.maths, startedAt);
+      return answer === undefined ? { answer, translationCostUsd: billed } : { answer: costingMore(answer, billed), translationCostUsd: 0 };
+    }
+    const answer = await answerWithTranslation(problem, translation, this.settings.mathsBudget, this.maths, startedAt);
+    // Counted once: in the engine's answer when it gives one, else added to the models'.
+    return { answer, translationCostUsd: answer === undefined ? translation.costUsd : 0 };
+  }
+
   private async ask(data: MessageData<typeof GenerateSolution>, userId: string | undefined, heartbeat: ClaimHeartbeat): Promise<AskOutcome> {
     const budget = new RunBudget(data.runId, data.costCapUsd, data.spentUsd);
     const deadline = AbortSignal.timeout(this.settings.deadlineMs);
@@ -233,6 +271,11 @@ export class GenerateSolutionHandler {
     if (!(await this.attempts.complete(held.key, held.lease, reply))) throw claimTakenOver();
     return { kind: 'reply', reply };
   }
+}
+
+/** The answer with a cost paid on the way to it (a translation) added to its own. */
+function costingMore(answer: StoredAnswer, costUsd: number): StoredAnswer {
+  return costUsd === 0 ? answer : { ...answer, provenance: { ...answer.provenance, costUsd: answer.provenance.costUsd + costUsd } };
 }
 
 /** The claim this delivery holds, and the heartbeat that keeps it. */
