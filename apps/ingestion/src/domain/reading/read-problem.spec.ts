@@ -36,6 +36,14 @@ describe('judgeReading', () => {
     expect(outcome.reading.confidence).toBeCloseTo(0.99);
   });
 
+  it('reads a relation the reader split between "≥" and ">" as its ink shows it: a chevron over a bar is "≥" (issue 25)', () => {
+    const split = reading('Solve for n: 8n + 4 ≥ 47', [{ at: 20, confidence: 0.6, alternatives: [{ text: '>', confidence: 0.38 }], unlisted: 0.01, ownInk: true }]);
+    expect(judgeReading(split)).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/read unsure: "≥" 0.60/) });
+    const chevronOverBar = [{ x0: 400, y0: 10, x1: 416, y1: 40 }, { x0: 400, y0: 44, x1: 416, y1: 46 }];
+    const withInk = { ...split, lines: split.lines.map((l) => ({ ...l, inkBoxes: chevronOverBar })) };
+    expect(judgeReading(withInk)).toMatchObject({ status: 'read', reading: { text: 'Solve for n: 8n + 4 ≥ 47' } });
+  });
+
   it('refuses the unknown run into "for" (a lost space), never answering what the prose no longer asks', () => {
     const outcome = judgeReading(reading('Solve forn: 2n + 29 = 55'));
     expect(outcome).toMatchObject({ status: 'unreadable', reason: expect.stringContaining('the unknown run into "for"') });

@@ -7,6 +7,7 @@ import { normaliseText } from '../text-normalisation.js';
 import { enclosingInk, GLYPH_HEIGHT, lineGeometry, median } from './line-geometry.js';
 import { bracketFractions, findFractions, inlineFractions } from './fractions.js';
 import { placeRoots } from './radicals.js';
+import { relationsFromInk } from './relations.js';
 
 export interface ReadingSettings {
   /** A character read below this probability (0..1) is doubted: the reader's other readings of it are weighed against the maths. */
@@ -153,7 +154,7 @@ export function judgeReading(reading: OcrReading, settings: ReadingSettings = DE
   const lost = reading.lines.filter((l) => l.text === '').length;
   if (lost > 0) doubts.push(`${lost} text region${lost === 1 ? '' : 's'} read as nothing (a lost term?)`);
   for (const line of reading.lines) if (line.unread !== undefined) doubts.push(`the reader read ${line.unread} on the line "${line.text.slice(0, 120)}", which cannot be written as plain maths`);
-  const read = reading.lines.filter((l) => l.text !== '').map(withCharacters);
+  const read = reading.lines.filter((l) => l.text !== '').map(withCharacters).map(relationsFromInk);
   const charHeight = pageCharHeight(read);
   const roots = charHeight === undefined || reading.ink === undefined ? { lines: read, roots: [], placed: new Set<OcrChar>() } : placeRoots(read, reading.ink, charHeight);
   const lines = roots.lines.map(lineGeometry);

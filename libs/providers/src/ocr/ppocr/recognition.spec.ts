@@ -51,6 +51,16 @@ describe('withGapSpaces: word gaps on the ink (issue 25)', () => {
     expect(spelled(withGapSpaces(chars, ink))).toBe('k ou');
   });
 
+  it('reads a space the ink shows as sure, whatever its neighbours\' doubts (they are weighed on their own)', () => {
+    // Measured (seed 2511, "7y − 36 = 25"): "−" read at 0.82, its other spellings the rest; the space after it took 0.82 and refused the reading.
+    const { chars, ink } = line([['7', 0, 8], ['-', 16, 24], ['3', 34, 42]]);
+    const unsureSign = chars.map((c) => (c.text === '-' ? { ...c, confidence: 0.82, alternatives: [{ text: '－', confidence: 0.12 }] } : c));
+    const spaced = withGapSpaces(unsureSign, ink);
+    expect(spelled(spaced)).toBe('7 - 3');
+    expect(spaced.filter((c) => c.text === ' ').map((c) => c.confidence)).toEqual([1, 1]);
+    expect(spaced.find((c) => c.text === '-')?.confidence).toBe(0.82);
+  });
+
   it('doubts a space where the gap stands out from the letters\' spacing but is narrower than a word gap (a shrunk "work out" is not "workout")', () => {
     // Measured on a 40 % copy: "Work out" read "Workout", the word gap 5 px against the letters' 2–4 px.
     const { chars, ink } = line([['W', 0, 16], ['o', 16, 23], ['r', 25, 28], ['k', 31, 39], ['o', 44, 52], ['u', 54, 58], ['t', 62, 66]]);

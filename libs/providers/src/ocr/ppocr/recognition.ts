@@ -171,6 +171,13 @@ const SPACE_WEIGHED = 0.01;
  * gaps there refused 10 of 200 clean originals, "7 ²" for "7²").
  */
 const LETTER = /^\p{L}$/u;
+/**
+ * A space where the ink shows a word gap (`WORD_GAP`) is read from the ink, not by the recogniser: it is
+ * sure. Its neighbours' doubts are theirs, weighed on them; a space that took their confidence, with no
+ * reading but itself, refused readings whose doubted neighbours the maths had settled (issue 25, seed 2511:
+ * "7y − 36" read with "−" at 0.82, its "－"/"—" spellings the rest, refused for the space after it).
+ */
+const INK_GAP_SPACE = 1;
 /** A space the ink leaves in doubt is as likely there as not: the reading is weighed both ways. */
 const UNSURE_SPACE = 0.5;
 
@@ -203,8 +210,8 @@ export function withGapSpaces(chars: readonly OcrChar[], ink: readonly OcrBox[],
     }
     if (previous !== undefined && previous.text !== ' ' && c.text !== ' ' && previous.box !== undefined && c.box !== undefined) {
       const blank = widestBlank(ink, previous.box.x1, c.box.x0);
-      // The ink shows the gap: the space is as sure as its neighbours.
-      if (blank > WORD_GAP * charHeight) out.push({ text: ' ', confidence: Math.min(previous.confidence, c.confidence) });
+      // The ink shows the gap: the space is as sure as the ink is (`INK_GAP_SPACE`), whatever its neighbours' doubts.
+      if (blank > WORD_GAP * charHeight) out.push({ text: ' ', confidence: INK_GAP_SPACE });
       else if (LETTER.test(previous.text) && LETTER.test(c.text) && blank > UNSURE_GAP * charHeight && blank > SPACING_OUTLIER * usual && (spaceWeighed.get(previous) ?? 0) >= SPACE_WEIGHED) {
         out.push({ text: '', confidence: UNSURE_SPACE, alternatives: [{ text: ' ', confidence: UNSURE_SPACE }], unlisted: 0 });
       }
