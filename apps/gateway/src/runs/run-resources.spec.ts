@@ -176,12 +176,14 @@ describe('generic run routes serve a paper search whole (claim check)', () => {
     const response = Object.assign(new EventEmitter(), {
       status: () => response,
       setHeader: () => response,
-      flushHeaders: () => undefined,
       write: (chunk: string) => {
         written += chunk;
         return true;
       },
-      end: () => undefined,
+      // The terminal state goes out with the end of the stream.
+      end: (chunk?: string) => {
+        written += chunk ?? '';
+      },
     });
     const request = { headers: {} } as Request;
     expect(await stream.stream({ runId: RUN_ID, userId: USER, graceMs: 0 }, request, response as unknown as Response)).toBe(true);
