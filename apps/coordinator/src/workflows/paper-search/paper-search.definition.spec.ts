@@ -378,6 +378,28 @@ describe('paper_search', () => {
       expect(view(step).result?.papers.map((p) => p.id)).toEqual(['x', 'y', 'a']);
     });
 
+    it('given a run paused before ADR 0026 (its data without rejectedPapers or strategyOrigin), then it resumes on this code: rejected papers leave by id, kept ones stay, and it completes', () => {
+      const d = atResultReview(['a', 'b'], { maxIterations: 2 });
+      decide(d, { action: 'edit', revisedData: { markedRelevant: ['a'], markedIrrelevant: ['b'] } });
+      built(d, 2);
+      // As the earlier version stored it at checkpoint 1 of iteration 2: none of the fields ADR 0026 and later added.
+      const stored = d.s.run.data as Record<string, unknown>;
+      delete stored['rejectedPapers'];
+      delete stored['strategyOrigin'];
+      expect(dataOf(d).checkpoint?.kind).toBe('strategy_confirmation');
+      decide(d, { action: 'approve' });
+      const searched = d.reply(SearchPaperSources, PaperSourcesSearched, { iteration: 2, papers: ['b', 'c'].map(paper), sourceReports: [ok(2)] });
+      const identity = (id: string) => ({ id, title: `Paper ${id}`, firstAuthor: null, year: 2020, doi: null, arxivId: null, pmid: null });
+      // Without rejectedPapers, the rejected paper is known only as one of the last collection shown, and excluded by its id, as before the ADR.
+      expect(searched.sent(DeduplicatePapers)).toEqual([{ runId: d.runId, iteration: 2, papers: [paper('b'), paper('c')], excludePaperIds: ['b'], knownPapers: [identity('a'), identity('b')], papersByReference: true }]);
+      d.reply(DeduplicatePapers, PapersDeduplicated, { iteration: 2, papers: [paper('c')], duplicatesMerged: 0, rejectedExcluded: 1 });
+      d.reply(ScorePapers, PapersScored, { iteration: 2, papers: [scored('c')], provenance });
+      d.reply(OrganisePapers, PapersOrganised, { iteration: 2, collection: collection(['c'], 2, strategy('query 2')) });
+      const step = decide(d, { action: 'approve' });
+      expect(step.state).toBe('COMPLETED');
+      expect(view(step).result?.papers.map((p) => p.id).sort()).toEqual(['a', 'c']);
+    });
+
     it('given papers stored whole (claim check), then a result at max_iterations keeps the stored list for exports unless a paper of it was rejected', () => {
       const wholePapers = { blobKey: 'paper-search/run/whole.json', count: 3, cuts: { papersLeftOut: 0, abstractsShortened: 0, authorListsShortened: 0 } };
       for (const [markedIrrelevant, keepsStoredList] of [
