@@ -15,12 +15,11 @@
  * `--seed` picks another generated world (7 is the one the product was developed against; report the
  * others as held out); the world's hash is printed so a figure names the world it was measured on.
  */
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { EdgeVerified, type Envelope, type MessageData } from '@openpaw/contracts';
-import { generateVisualWorld, pairsAtDistance } from '@openpaw/providers';
+import { generateVisualWorld, pairsAtDistance, visualWorldHash } from '@openpaw/providers';
 import { KV_BUCKETS, kvStreamName } from '@openpaw/messaging';
 import { createDatabase, startNatsServer, startPlatformProcesses, startPostgresServer } from '@openpaw/testing';
 import { SignJWT } from 'jose';
@@ -68,7 +67,7 @@ async function main(): Promise<void> {
   const strategy = process.argv.includes('--meet-in-the-middle') ? 'meet_in_the_middle' : 'one_sided';
   const root = join(import.meta.dirname, '../../..');
   const world = generateVisualWorld({ seed: worldSeed });
-  const worldHash = createHash('sha256').update(JSON.stringify(world)).digest('hex').slice(0, 16);
+  const worldHash = visualWorldHash(world);
   const pairs = pairsAtDistance(world, 3).map(([a, b]) => ({ from: world.people[a]?.name ?? '', to: world.people[b]?.name ?? '' }));
   // Every 3-hop pair once by default; more runs repeat pairs (the shared cache then answers them).
   const runs = arg('runs', pairs.length);

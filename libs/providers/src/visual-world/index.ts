@@ -13,5 +13,6 @@ export {
   type WorldOptions,
   type WorldPerson,
   type WorldPhoto,
+  visualWorldHash,
 } from './world.js';
 export { clearCoAppearances, demoPairs, hopDistance, pairsAtDistance } from './world-graph.js';

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { glyphCodebook } from './glyph-code.js';
 import { inventNames } from './names.js';
 import { pick, seededRandom } from './prng.js';
@@ -130,6 +131,15 @@ export function generateVisualWorld(options: WorldOptions): VisualWorld {
   for (const [a, b] of weakPairs) newPhoto([{ person: a, clarity: random() < 0.5 ? 'clear' : 'blurred' }, { person: b, clarity: 'blurred' }]);
   for (const person of people) newPhoto(random() < 0.3 ? [{ person: person.index, clarity: 'clear' }, { person: null, clarity: 'clear' }] : [{ person: person.index, clarity: 'clear' }]);
   return { seed: options.seed, people, photos, mainSize };
+}
+
+/**
+ * A world's fingerprint (16 hex digits of the sha256 of its JSON), printed by the visual bench beside
+ * every figure: the same seed must always make the same world, or figures of two builds measure
+ * different worlds (`visual-world.spec.ts` pins the bench's seeds).
+ */
+export function visualWorldHash(world: VisualWorld): string {
+  return createHash('sha256').update(JSON.stringify(world)).digest('hex').slice(0, 16);
 }
 
 export function photoUrl(world: VisualWorld, photo: WorldPhoto): string {
