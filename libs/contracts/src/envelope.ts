@@ -91,7 +91,13 @@ export function parseEnvelope<D extends AnyMessageDefinition>(
   definition: D,
   raw: Uint8Array | string,
 ): EnvelopeParseResult<MessageData<D>> {
-  const read = readEnvelopeOf(definition.subject, raw);
+  const json = jsonOf(raw);
+  return json.ok ? parseEnvelopeJson(definition, json.value) : json;
+}
+
+/** `parseEnvelope` of a body its reader has already turned into JSON (to look at it before validating it). */
+export function parseEnvelopeJson<D extends AnyMessageDefinition>(definition: D, json: unknown): EnvelopeParseResult<MessageData<D>> {
+  const read = envelopeOfJson(definition.subject, json);
   if (!read.ok) return read;
   const data = (definition.schema as z.ZodType).safeParse(read.envelope.data);
   if (!data.success) return { ok: false, reason: `invalid data for ${definition.subject}: ${z.prettifyError(data.error)}` };
@@ -103,12 +109,22 @@ export function parseEnvelope<D extends AnyMessageDefinition>(
  * what every parser of a message does first, before it checks the data its own way.
  */
 export function readEnvelopeOf(subject: string, raw: Uint8Array | string): EnvelopeParseResult<unknown> {
-  let json: unknown;
+  const json = jsonOf(raw);
+  return json.ok ? envelopeOfJson(subject, json.value) : json;
+}
+
+const utf8 = new TextDecoder();
+
+/** A message body as JSON, or why it is not JSON (the reason an unreadable message is logged with). */
+export function jsonOf(raw: Uint8Array | string): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reason: string } {
   try {
-    json = JSON.parse(typeof raw === 'string' ? raw : new TextDecoder().decode(raw));
+    return { ok: true, value: JSON.parse(typeof raw === 'string' ? raw : utf8.decode(raw)) };
   } catch (error) {
     return { ok: false, reason: `malformed JSON: ${(error as Error).message}` };
   }
+}
+
+function envelopeOfJson(subject: string, json: unknown): EnvelopeParseResult<unknown> {
   messageValidations.count += 1;
   const envelope = envelopeSchema.safeParse(json);
   if (!envelope.success) return { ok: false, reason: `invalid envelope: ${z.prettifyError(envelope.error)}` };

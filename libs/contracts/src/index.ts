@@ -8,6 +8,7 @@ export { catalog, definitionForSubject } from './catalog.js';
 export * from './messages/workflow.js';
 export * from './ids.js';
 export { seededRandom } from './seeded-random.js';
+export { LruMap } from './lru-map.js';
 export * from './messages/problem.js';
 export * from './messages/ingestion.js';
 export * from './messages/retrieval.js';

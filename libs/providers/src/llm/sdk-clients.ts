@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LruMap } from '@openpaw/contracts';
 
 /** How a cache names an API key: its sha256, so a raw key is never a map key (nor in a heap dump's keys). */
 export function apiKeyDigest(apiKey: string): string {
@@ -27,13 +28,14 @@ export function forgetApiKey(apiKey: string): void {
  * created is not kept.
  */
 export class SdkClientCache<C> {
-  readonly #clients = new Map<string, Promise<C>>();
+  readonly #clients: LruMap<string, Promise<C>>;
 
   constructor(
     private readonly create: (apiKey: string) => Promise<C>,
-    private readonly capacity = DEFAULT_SDK_CLIENT_CAPACITY,
+    capacity = DEFAULT_SDK_CLIENT_CAPACITY,
   ) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new Error(`an SDK client cache holds at least one client, got ${capacity}`);
+    this.#clients = new LruMap(capacity);
     caches.add(this);
   }
 
@@ -41,27 +43,18 @@ export class SdkClientCache<C> {
   client(model: string, apiKey: string): Promise<C> {
     const key = `${apiKeyDigest(apiKey)}\u0000${model}`;
     const cached = this.#clients.get(key);
-    if (cached !== undefined) {
-      // Most recently used last: Map keeps insertion order.
-      this.#clients.delete(key);
-      this.#clients.set(key, cached);
-      return cached;
-    }
+    if (cached !== undefined) return cached;
     const created = this.create(apiKey);
     this.#clients.set(key, created);
     created.catch(() => {
-      if (this.#clients.get(key) === created) this.#clients.delete(key);
+      if (this.#clients.peek(key) === created) this.#clients.delete(key);
     });
-    for (const oldest of this.#clients.keys()) {
-      if (this.#clients.size <= this.capacity) break;
-      this.#clients.delete(oldest);
-    }
     return created;
   }
 
   /** Drops every client of the key whose digest this is (see `forgetApiKey`). */
   forgetDigest(digest: string): void {
-    for (const key of [...this.#clients.keys()]) if (key.startsWith(`${digest}\u0000`)) this.#clients.delete(key);
+    this.#clients.deleteWhere((key) => key.startsWith(`${digest}\u0000`));
   }
 
   /** Clients held (for tests and metrics). */
