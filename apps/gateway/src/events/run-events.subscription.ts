@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { NatsConnection, Subscription } from '@nats-io/nats-core';
-import { InputRefused, parseEnvelope, RunStateChanged, RunStateChangedV2 } from '@openpaw/contracts';
+import { InputRefused, jsonOf, parseEnvelopeJson, RunStateChanged, RunStateChangedV2 } from '@openpaw/contracts';
 import { NATS_CONNECTION, NATS_MSG_ID, ValidatedEnvelopes } from '@openpaw/messaging';
 import { RunEventApplier } from '../projection/run-event-applier.js';
 import { asRunChange, type RunChange, transitionsOf } from '../projection/run-change.js';
@@ -41,11 +41,11 @@ export class RunEventsSubscription implements OnModuleInit, OnApplicationShutdow
         this.nc.subscribe(definition.subject, {
           callback: (error, message) => {
             if (error !== null) return;
-            const text = message.string();
+            const json = jsonOf(message.data);
             // Most run changes are of runs nobody here watches: the durable consumer projects those,
             // so this replica neither validates nor applies them.
-            if (!this.wanted(text)) return;
-            const parsed = parseEnvelope(definition, text);
+            if (!this.wanted(json)) return;
+            const parsed = json.ok ? parseEnvelopeJson(definition, json.value) : json;
             if (!parsed.ok) {
               this.logger.warn({ subject: message.subject, reason: parsed.reason }, 'ignoring an unreadable run event');
               return;
@@ -59,9 +59,9 @@ export class RunEventsSubscription implements OnModuleInit, OnApplicationShutdow
       this.nc.subscribe(InputRefused.subject, {
         callback: (error, message) => {
           if (error !== null) return;
-          const text = message.string();
-          if (!this.wanted(text)) return;
-          const parsed = parseEnvelope(InputRefused, text);
+          const json = jsonOf(message.data);
+          if (!this.wanted(json)) return;
+          const parsed = json.ok ? parseEnvelopeJson(InputRefused, json.value) : json;
           if (!parsed.ok) {
             this.logger.warn({ subject: message.subject, reason: parsed.reason }, 'ignoring an unreadable refusal');
             return;
@@ -79,16 +79,13 @@ export class RunEventsSubscription implements OnModuleInit, OnApplicationShutdow
   }
 
   /**
-   * Whether the event (its raw envelope) is of a run that a request here watches or that has a
-   * delivery in progress. An unreadable envelope is wanted: its parse names the problem in the log.
+   * Whether the event (its envelope as JSON, read once for this look and the parse after it) is of a
+   * run that a request here watches or that has a delivery in progress. An unreadable envelope is
+   * wanted: its parse names the problem in the log.
    */
-  private wanted(text: string): boolean {
-    let runId: unknown;
-    try {
-      runId = (JSON.parse(text) as { data?: { runId?: unknown } } | null)?.data?.runId;
-    } catch {
-      return true;
-    }
+  private wanted(json: ReturnType<typeof jsonOf>): boolean {
+    if (!json.ok) return true;
+    const runId = (json.value as { data?: { runId?: unknown } } | null)?.data?.runId;
     return typeof runId !== 'string' || this.deliveries.has(runId) || this.bus.isWatched(runId);
   }
 

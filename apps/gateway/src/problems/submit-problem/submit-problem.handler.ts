@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { type CONTENT_SENSITIVITIES, retrieveOrGenerateStartInput, type Submission, submission as submissionSchema } from '@openpaw/contracts';
+import { type CONTENT_SENSITIVITIES, LruMap, retrieveOrGenerateStartInput, type Submission, submission as submissionSchema } from '@openpaw/contracts';
 import { z } from 'zod';
 import type { BlobStore } from '@openpaw/providers/blob';
 import { AdmissionControl, type AdmissionDecision } from '../../admission/admission-control.js';
@@ -75,6 +75,19 @@ type StartAnswer =
 /** The input of a `retrieve_or_generate` run, as the gateway sends it in `StartRun` (the contract's schema). */
 export type RetrieveOrGenerateInput = z.input<typeof retrieveOrGenerateStartInput>;
 
+/** The states a submission re-attempts (ADR 0016; the workflow's `retryableFrom`): every other terminal state is final. */
+const REATTEMPTED_STATES: readonly string[] = ['FAILED', 'CANCELLED'];
+/**
+ * Finished runs kept to answer their re-submissions without a read: a few kB each (the view), so a
+ * few MB. A run that ended in a state no submission re-attempts never changes again (the workflow
+ * has no amendments), so what is kept stays true in every replica.
+ */
+export const SETTLED_RUNS_KEPT = 512;
+
+function isSettled(run: RunProjection | undefined): run is RunProjection {
+  return run !== undefined && run.terminal && !REATTEMPTED_STATES.includes(run.state);
+}
+
 /**
  * Submits a problem (spec 01, idempotency): the key is sha256(content digest + user + intent), the
  * submitter looks up the run it names, and the projection of that run decides —
@@ -86,6 +99,9 @@ export type RetrieveOrGenerateInput = z.input<typeof retrieveOrGenerateStartInpu
  */
 @Injectable()
 export class SubmitProblemHandler {
+  /** Settled runs by run id (`isSettled`): the same homework submitted again is answered from memory. */
+  private readonly settled = new LruMap<string, RunProjection>(SETTLED_RUNS_KEPT);
+
   constructor(
     private readonly runs: RunProjectionStore,
     private readonly submitter: RunSubmitter,
@@ -100,11 +116,11 @@ export class SubmitProblemHandler {
       command.content.kind === 'image' ? { kind: 'image', bytes: command.content.bytes } : command.content,
     );
     const idempotencyKey = problemIdempotencyKey(contentDigest, command.userId, command.intent);
-    const { run, existing } = await this.submitter.lookup(RETRIEVE_OR_GENERATE, command.userId, idempotencyKey);
+    const { run, existing } = await this.lookup(command.userId, idempotencyKey);
     const { runId } = run;
 
     let result: SubmitProblemResult;
-    if (existing === undefined || existing.state === 'FAILED' || existing.state === 'CANCELLED') {
+    if (existing === undefined || REATTEMPTED_STATES.includes(existing.state)) {
       // Unknown (or started a moment ago and not reported yet): a repeated StartRun carries the
       // same message id, so JetStream drops it within its duplicate window and the coordinator after.
       // FAILED or CANCELLED: attempt n + 1 is a new message id, and the coordinator re-attempts on the same row.
@@ -140,6 +156,20 @@ export class SubmitProblemHandler {
     return this.wait(result, command);
   }
 
+  /** The submission's run and what is known of it: from memory when it settled, else from the projection. */
+  private async lookup(userId: string, idempotencyKey: string): Promise<{ readonly run: SubmissionRun; readonly existing?: RunProjection }> {
+    const run = this.submitter.runOf(RETRIEVE_OR_GENERATE, userId, idempotencyKey);
+    const known = this.settled.get(run.runId);
+    if (known !== undefined && known.userId === userId) return { run, existing: known };
+    const looked = await this.submitter.lookup(RETRIEVE_OR_GENERATE, userId, idempotencyKey);
+    this.remember(looked.existing);
+    return looked;
+  }
+
+  private remember(run: RunProjection | undefined): void {
+    if (isSettled(run)) this.settled.set(run.runId, run);
+  }
+
   /** Until this attempt ends (a previous attempt's FAILED does not count), for at most the wait asked. */
   private waitOptions(attemptNo: number, command: SubmitProblemCommand): AwaitRunOptions {
     return {
@@ -153,7 +183,10 @@ export class SubmitProblemHandler {
   private async wait(result: SubmitProblemResult, command: SubmitProblemCommand, followed?: FollowedRun): Promise<SubmitProblemResult> {
     const current = (run: RunProjection): boolean => run.attemptNo >= result.attemptNo;
     const outcome = await this.submitter.awaitRun(result.runId, { ...this.waitOptions(result.attemptNo, command), ...(followed === undefined ? {} : { followed }) });
-    if (outcome.reached && outcome.run !== undefined) return { ...result, run: outcome.run };
+    if (outcome.reached && outcome.run !== undefined) {
+      this.remember(outcome.run);
+      return { ...result, run: outcome.run };
+    }
     // Not ended: the stored row (its attempt start is exact, a live event's is not) if it is this attempt.
     const stored = await this.runs.find(result.runId);
     return stored !== undefined && current(stored) ? { ...result, attemptNo: stored.attemptNo, run: stored } : result;
