@@ -149,13 +149,16 @@ async function main(): Promise<void> {
       const latencies: number[] = [];
       const runIds: string[] = [];
       const pending: Promise<void>[] = [];
+      // A failed request stops the variant; caught here, so the `finally` below still stops every
+      // server (an unobserved rejection would end the process with NATS and PostgreSQL left running).
+      let failure: { readonly error: unknown } | undefined;
       let started = performance.now();
       let measureStart = started;
       let walStart: string | undefined;
       let cpuBefore = cpuByProcess();
       let writesBefore = writesByProcess();
       const total = rate * (seconds + warmup);
-      for (let i = 0; i < total; i += 1) {
+      for (let i = 0; i < total && failure === undefined; i += 1) {
         if (i === rate * warmup) {
           await Promise.all(pending.splice(0));
           latencies.splice(0);
@@ -183,10 +186,13 @@ async function main(): Promise<void> {
             if (variant !== 'identical re-submission (cached)' && body.result.outcome !== 'hit') throw new Error(`expected a hit: ${JSON.stringify(body)}`);
             latencies.push(ms);
             runIds.push(body.run_id);
+          }).catch((error: unknown) => {
+            failure ??= { error };
           }),
         );
       }
       await Promise.all(pending);
+      if (failure !== undefined) throw failure.error;
       const cpu = cpuSince(cpuBefore);
       const writes = writesLine(writesBefore, latencies.length, 'request');
       console.log(summary(`hit path: ${variant} @${rate}/s`, latencies, (performance.now() - measureStart) / 1000));
