@@ -69,7 +69,9 @@ export async function startBenchPlatform(options: BenchPlatformOptions): Promise
   const get = (path: string): Promise<Response> => fetch(`${platform.gatewayUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
   // node:http on kept-alive sockets, not fetch: the bench's client shares the platform's two cores, and
   // fetch cost it ~1.7 ms of CPU per request at 100/s (measured on the cached hit path).
-  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  // An idle socket is closed here after 4 s, before the gateway's keep-alive timeout (Node's 5 s) closes
+  // it under a request: between the bench's phases every socket sits idle.
+  const agent = new Agent({ keepAlive: true, maxSockets: 256, timeout: 4_000 });
   const submit = async (text: string, intent = 'solve'): Promise<{ ms: number; body: SubmittedRun }> => {
     const t = performance.now();
     const { status, text: answer } = await postJson(agent, `${platform.gatewayUrl}/problems?wait=30`, token, JSON.stringify({ text, intent }));
@@ -89,21 +91,22 @@ export async function startBenchPlatform(options: BenchPlatformOptions): Promise
  * POSTs a JSON body with a bearer token and answers the status and the body's text. A kept-alive
  * socket the server closed as the request went out (its keep-alive timeout; likelier on a loaded
  * machine, where the client reads the close late) is reset: that request never reached a handler and
- * is sent once more on a fresh socket, as Node's documentation advises (`request.reusedSocket`).
+ * is sent once more on a new connection of its own (`request.reusedSocket`, as Node's documentation
+ * advises; not the pool, whose other idle sockets may be just as stale).
  */
 async function postJson(agent: Agent, url: string, token: string, body: string): Promise<{ readonly status: number; readonly text: string }> {
   try {
     return await postJsonOnce(agent, url, token, body);
   } catch (error) {
     if (!(error instanceof ResetReusedSocket)) throw error;
-    return postJsonOnce(agent, url, token, body);
+    return postJsonOnce(false, url, token, body);
   }
 }
 
 /** A kept-alive socket reset before any of the response arrived. */
 class ResetReusedSocket extends Error {}
 
-function postJsonOnce(agent: Agent, url: string, token: string, body: string): Promise<{ readonly status: number; readonly text: string }> {
+function postJsonOnce(agent: Agent | false, url: string, token: string, body: string): Promise<{ readonly status: number; readonly text: string }> {
   return new Promise((resolve, reject) => {
     const outgoing = request(
       url,
