@@ -19,6 +19,10 @@ describe('worded maths (issue 24)', () => {
     ['Subtract nine from forty', '40 - 9'],
     ['The product of a number and 4 is equal to 36. What is the number?', 'n * 4 = 36'],
     ['A quarter of a number is 5', '1/4 * n = 5'],
+    ['Three times a number makes twelve. Find the number.', '3 * n = 12'],
+    ['A number divided by four equals seven', 'n / 4 = 7'],
+    ['Ten minus a number is three', '10 - n = 3'],
+    ['Two to the power of a number is thirty-two', '2^n = 32'],
   ])('%j reads as %s', (text, maths) => {
     expect(mathsOf(text)).toBe(maths);
   });
