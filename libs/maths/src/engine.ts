@@ -69,7 +69,10 @@ function solveRead(text: string): EngineOutcome {
     const routed = route(ctx);
     // A solver that answered without the rounding asked ("Solve 2x = 5 to the nearest whole number" was
     // answered 2.5): the algebra's answer rounded as asked instead, or a refusal, never the unrounded one.
-    const result = routed?.solved === true && !roundingHonoured(routed, read.rounding) ? honouringRounding(roundedAsAsked(ctx, read) ?? routed, read.rounding) : (routed ?? roundedAsAsked(ctx, read));
+    // A problem no solver answered, whose rounding instruction may be what stopped it ("the mean of 2, 3 and
+    // 5 to 2 d.p.": the template accounts for every number, and "2" is not data): solved without the
+    // instruction, then rounded as asked; the first refusal stands when that does not answer either.
+    const result = routed?.solved === true ? (roundingHonoured(routed, read.rounding) ? routed : honouringRounding(roundedAsAsked(ctx, read) ?? routed, read.rounding)) : answeredOr(roundedAsAsked(ctx, read), routed);
     if (result?.solved === true) return withProblemAsRead(result, statements.length > 0 ? statements.map((st) => st.text).join(', ') : result.problem, target);
     return result ?? { solved: false, inScope: false, reason: 'the problem is not one the maths engine recognises' };
   } catch (error) {
@@ -108,22 +111,32 @@ function inTheAskersTerms(finalAnswer: string): string {
 
 const MULTI_PART = /\bthen\s+(?:find|calculate|work out|give|state|write|double|halve|add|subtract|multiply|divide|square|use|hence)\b|,\s*then\b|\balso\b|\bhence\b|\band\s+(?:then|also|hence|as|find|calculate|work out|give|state|double|halve|add|subtract|multiply|divide|square)\b/;
 
+/** The first result when it answers; otherwise the other one's, when there is one. */
+function answeredOr(first: SolverResult, other: SolverResult): SolverResult {
+  return first?.solved === true ? first : (other ?? first);
+}
+
 /**
- * Maths with a rounding instruction no solver read ("Evaluate 22/7 to 2 d.p.", "Solve 3x = 10 to 2
- * decimal places"): solved without the instruction, by the algebra only (a word problem's template
- * reads its own instruction), then its real numeric answer rounded as asked, the exact answer kept
- * for checking. Other answers (expressions, inequalities) are not rounded: refused.
+ * Maths with a rounding instruction no solver read ("Evaluate 22/7 to 2 d.p.", "Find the mean of 2, 3
+ * and 5 to 2 d.p."): solved without the instruction — by a word problem's template, else by the algebra
+ * — then its real numeric answer rounded as asked, its unit kept, the exact answer kept for checking.
+ * Other answers (expressions, inequalities, points) are not rounded: refused.
  */
 function roundedAsAsked(ctx: ProblemContext, read: MathsReading): SolverResult {
   const { rounding, exactStatements: statements, asks: target } = read;
   if (rounding === undefined) return undefined;
   const normalised = withoutRounding(ctx.normalised);
-  if (statements.length === 0 || (target !== undefined && !statements.flatMap(unknownsOf).includes(target))) return undefined;
-  const exact = routeAlgebra({ ...ctx, normalised, lower: normalised.toLowerCase(), statements });
+  const plain: ProblemContext = { ...ctx, normalised, lower: normalised.toLowerCase() };
+  const template = solveWordProblem(plain);
+  const algebraReads = statements.length > 0 && (target === undefined || statements.flatMap(unknownsOf).includes(target));
+  const exact = template ?? (algebraReads ? routeAlgebra({ ...plain, statements }) : undefined);
   if (exact?.solved !== true) return exact;
   const { answer } = exact;
   const values = answer.kind === 'number' ? [{ re: answer.value, exact: answer.exact }] : answer.kind === 'roots' && answer.roots.every((r) => r.im === 0) ? answer.roots : undefined;
   if (values === undefined) return { solved: false, inScope: true, category: exact.category, reason: 'a rounding instruction for an answer that is not a number' };
+  const unit = answer.kind === 'number' ? answer.unit : undefined;
+  // Money is already rounded to the cent, exactly: rounding that again to other places would round twice.
+  if (unit !== undefined && CURRENCY.test(unit) && !(rounding.kind === 'decimal places' && rounding.places === 2)) return { solved: false, inScope: true, category: exact.category, reason: 'money is given to the cent; another rounding of it is not made' };
   // An exact (rational) answer is rounded exactly; a double only where it is far enough from a half, and
   // its units held, for its rounding to be the number's.
   const rounded: { readonly text: string; readonly from: string }[] = [];
@@ -133,10 +146,11 @@ function roundedAsAsked(ctx: ProblemContext, read: MathsReading): SolverResult {
     if ('refused' in result) return { solved: false, inScope: true, category: exact.category, reason: result.refused };
     rounded.push({ text: result.text, from: exactValue?.toString() ?? formatDecimal(v.re, 10) });
   }
-  const finalAnswer = answer.kind === 'roots' ? rounded.map((r) => `${answer.variable} ≈ ${r.text}`).join(' or ') : `≈ ${rounded[0]!.text}`;
+  const withUnit = (value: string): string => (unit === undefined ? value : CURRENCY.test(unit) ? `${unit}${value}` : `${value} ${unit.replace('^2', '²').replace('^3', '³')}`);
+  const finalAnswer = answer.kind === 'roots' ? rounded.map((r) => `${answer.variable} ≈ ${r.text}`).join(' or ') : `≈ ${withUnit(rounded[0]!.text)}`;
   const steps = rounded.map((r) => roundingStep(r.from, r.text, rounding));
   // The problem as read names the instruction too ("solving 22/7, rounded to 2 decimal places").
-  const problem = `${statements.map((st) => st.text).join(', ')}, rounded to ${rounding.places} ${rounding.places === 1 ? rounding.kind.replace(/s$/, '') : rounding.kind}`;
+  const problem = `${template === undefined ? statements.map((st) => st.text).join(', ') : exact.problem}, rounded to ${rounding.places} ${rounding.places === 1 ? rounding.kind.replace(/s$/, '') : rounding.kind}`;
   return { ...exact, problem, steps: [...exact.steps, ...steps], finalAnswer };
 }
 
@@ -178,17 +192,28 @@ function route(ctx: ProblemContext): SolverResult {
     default:
       break;
   }
-  for (const wordProblem of [solveConversion, solveStatistics, solveProbability, solveCoordinateLine, solveRightTriangle, solveInterest, solvePercentOrRatio, solveGeometry, solveSpeedDistanceTime, solveUnitConversion]) {
-    const result = wordProblem(ctx);
-    if (result !== undefined) return result;
-    spend(0, 'trying the word-problem templates');
-  }
+  const wordProblem = solveWordProblem(ctx);
+  if (wordProblem !== undefined) return wordProblem;
   // A word problem of a kind a template reads, that no template read: not handed to the algebra, which
   // would answer some fragment of it ("legs 5 cm and 12 m" is not the expression "12 m").
   if (/%|percent|\bratio\b|\binterest\b|\bspeed\b|\barea\b|\bvolume\b|\bperimeter\b|\btriangle\b|\bhypotenuse\b|\bprobability\b|\bchance\b|\b(?:mean|median|mode|average)\b|\bgradient\b|\bslope\b|\bmid-?point\b|\bdistance\b|\bdice?\b|\bcoin\b/.test(ctx.lower)) {
     return { solved: false, inScope: false, reason: 'a word problem the engine has no template for' };
   }
   return routeAlgebra(ctx);
+}
+
+const WORD_PROBLEMS = [solveConversion, solveStatistics, solveProbability, solveCoordinateLine, solveRightTriangle, solveInterest, solvePercentOrRatio, solveGeometry, solveSpeedDistanceTime, solveUnitConversion];
+/** A currency, written before its amount ("$1.01"); other units follow it ("2.50 m"). */
+const CURRENCY = /^[$£€¥]$/;
+
+/** The first word-problem template that reads the text. */
+function solveWordProblem(ctx: ProblemContext): SolverResult {
+  for (const wordProblem of WORD_PROBLEMS) {
+    const result = wordProblem(ctx);
+    if (result !== undefined) return result;
+    spend(0, 'trying the word-problem templates');
+  }
+  return undefined;
 }
 
 /** Equations, systems, inequalities and expressions, read from the statements. */

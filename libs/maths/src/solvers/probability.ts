@@ -55,7 +55,7 @@ export function solveProbability(ctx: ProblemContext): SolverResult {
     problem: `P(${experiment.eventText}) for ${experiment.description}`,
     steps,
     finalAnswer: p.isInteger ? p.toString() : `${p.toString()}${decimal !== undefined ? ` = ${decimal}` : ` ≈ ${p.toNumber().toFixed(4)}`}`,
-    answer: { kind: 'number', value: p.toNumber() },
+    answer: { kind: 'number', value: p.toNumber(), exact: p.toString() },
     verification: `the ${favourable.length} favourable and ${against} other outcomes make up all ${total}`,
   };
 }

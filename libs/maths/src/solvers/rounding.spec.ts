@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { solveProblem } from '../engine.js';
 import { Rational } from '../core/rational.js';
 import type { EngineSolution } from '../types.js';
@@ -175,5 +176,48 @@ describe('a right triangle answered in the unit asked for (issue 24)', () => {
 
   it('refuses a unit asked for when the sides have none', () => {
     expect(solveProblem('A right triangle has legs 3 and 4. Find the hypotenuse in cm.').solved).toBe(false);
+  });
+});
+
+describe('significant figures keep their trailing zeros (issue 24)', () => {
+  // Were written without them: 2.5 for 2.50, 0.25 for 0.250, 10 cm for 10.0 cm, one figure fewer than asked.
+  it.each([
+    ['Solve 4x = 10 to 3 s.f.', 'x ≈ 2.50'],
+    ['Evaluate 1/4 to 3 significant figures', '≈ 0.250'],
+    ['Evaluate 2/1000 to 3 s.f.', '≈ 0.00200'],
+    ['Solve x^2 = 6.25 to 3 s.f.', 'x ≈ -2.50 or x ≈ 2.50'],
+    ['A right triangle has legs 1.5 m and 2 m. Find the hypotenuse to 3 s.f.', '2.50 m'],
+    ['In a right-angled triangle the side opposite an angle of 30° is 5 cm. Find the hypotenuse to 3 significant figures.', '10.0 cm'],
+  ])('given %j, then the answer is %j', (problem, answer) => {
+    expect(solved(problem).finalAnswer).toBe(answer);
+  });
+
+  it.each([
+    [Rational.of(9996n, 100n), 3, '100'],
+    [Rational.of(99996n, 10000n), 3, '10.0'],
+    [Rational.of(9996n, 10000000n), 3, '0.00100'],
+    [Rational.of(99960n), 3, '100000'],
+    [Rational.of(-99996n, 10000n), 2, '-10'],
+    [Rational.ZERO, 3, '0.00'],
+  ])('given %s to %i s.f., a rounding that carries past a power of ten, then it is %j', (value, places, text) => {
+    expect(roundedExactText(value, { places, kind: 'significant figures' })).toBe(text);
+  });
+
+  it('given generated fractions, then the text has exactly the figures asked for and is within half a unit of its last figure', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 9n), max: 10n ** 9n }).filter((p) => p !== 0n), fc.bigInt({ min: 1n, max: 10n ** 6n }), fc.integer({ min: 1, max: 6 }), (p, q, places) => {
+        const value = Rational.of(p, q);
+        const text = roundedExactText(value, { places, kind: 'significant figures' });
+        const digits = text.replace(/^-/, '').replace('.', '').replace(/^0+/, '');
+        // Written with a point, every digit from the first non-zero one is a figure; without one, zeros may hold places.
+        const decimals = text.includes('.') ? text.length - text.indexOf('.') - 1 : 0;
+        if (text.includes('.')) expect({ text, figures: digits.length }).toEqual({ text, figures: places });
+        else expect({ text, figures: digits.replace(/0+$/, '').length <= places && digits.length >= places }).toEqual({ text, figures: true });
+        const lastPlace = text.includes('.') ? -decimals : digits.length - places;
+        const unit = lastPlace >= 0 ? Rational.of(10n ** BigInt(lastPlace)) : Rational.of(1n, 10n ** BigInt(-lastPlace));
+        expect(Rational.parse(text)!.sub(value).abs().mul(Rational.of(2n)).compare(unit)).toBeLessThanOrEqual(0);
+      }),
+      { seed: 24, numRuns: 500 },
+    );
   });
 });

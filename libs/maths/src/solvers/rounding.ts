@@ -83,7 +83,7 @@ export function roundingStep(value: number | string, roundedValue: string, round
  * An exact value rounded as asked, half away from zero, by integer arithmetic: no double stands in for
  * it, so 9007199254740986/3 to 1 d.p. is 3002399751580328.7 (a double holds 3002399751580328.5), and
  * 0.1249999999995 to 2 d.p. is 0.12 (the doubles' rounding, nudged for typed halves, gave 0.13).
- * Decimal places keep their trailing zeros; significant figures are written without them, as `rounded`.
+ * Trailing zeros are kept: `12.30` to 2 d.p., `2.50` to 3 s.f.
  */
 export function roundedExactText(value: Rational, rounding: Rounding): string {
   const magnitude = value.abs();
@@ -112,13 +112,17 @@ export function roundedSquareRootText(square: Rational, negative: boolean, round
   return writtenUnits((odd + 1n) / 2n, places, negative, rounding);
 }
 
-/** Whole units of 10^-places written as a decimal: `places` decimals kept for decimal places, trailing zeros dropped for significant figures. */
+/**
+ * Whole units of 10^-places written as a decimal, every place kept: a trailing zero is one of the figures
+ * asked for (2.5 to 3 s.f. is `2.50`, to 2 d.p. `2.50`). A rounding that carries past a power of ten
+ * (99.96 to 3 s.f.: 1000 units of 0.1) has one figure too many: it is written a place shorter (`100`).
+ */
 function writtenUnits(units: bigint, places: number, negative: boolean, rounding: Rounding): string {
+  if (rounding.kind === 'significant figures' && units.toString().length > Math.max(1, rounding.places)) return writtenUnits(units / 10n, places - 1, negative, rounding);
   const sign = negative && units !== 0n ? '-' : '';
   if (places <= 0) return `${sign}${units * 10n ** BigInt(-places)}`;
   const digits = units.toString().padStart(places + 1, '0');
-  const text = `${digits.slice(0, -places)}.${digits.slice(-places)}`;
-  return `${sign}${rounding.kind === 'significant figures' ? text.replace(/\.?0+$/, '') : text}`;
+  return `${sign}${digits.slice(0, -places)}.${digits.slice(-places)}`;
 }
 
 function tenTo(power: number): Rational {

@@ -79,7 +79,7 @@ export function solveStatistics(ctx: ProblemContext): SolverResult {
     problem: `the ${measure} of ${list(data)}`,
     steps,
     finalAnswer: exactWithDecimal(result),
-    answer: { kind: 'number', value: result.toNumber() },
+    answer: { kind: 'number', value: result.toNumber(), exact: result.toString() },
     verification: { mean: 'the deviations from the mean sum to zero', median: 'at least half the values lie at or below it and at least half at or above', mode: 'no other value is as frequent', range: 'every value lies between the minimum and the minimum plus the range' }[measure],
   };
 }

@@ -45,7 +45,7 @@ describe('syllabus solvers (issue 24): each answers with steps and a check, or r
   ])('probability: %j → %d', (text, p) => {
     const s = solved(text);
     expect(s.category).toBe('probability');
-    expect(s.answer).toEqual({ kind: 'number', value: p });
+    expect(s.answer).toMatchObject({ kind: 'number', value: p });
   });
 
   it('probability: a colour the bag does not hold, or two dice, is not claimed', () => {
@@ -141,5 +141,37 @@ describe('wrong answers found by trying unseen wordings: each is refused now, ne
     expect(solved('Solve 2,5x + 1 = 6').answer).toEqual({ kind: 'roots', variable: 'x', roots: [{ re: 2, im: 0, exact: '2' }] });
     expect(solved('What is 1,250 + 3?').answer).toEqual({ kind: 'number', value: 1253, exact: '1253' });
     expect(solved('Find the midpoint of (3,4) and (5,8).').answer).toEqual({ kind: 'point', coordinates: [4, 6] });
+  });
+});
+
+describe('a word problem with a rounding instruction is answered rounded as asked (issue 24)', () => {
+  // Each was refused ("a word problem the engine has no template for"): the template accounts for every
+  // number, and the "2" of "to 2 d.p." is not one of its data.
+  it.each([
+    ['Find the mean of 2, 3 and 5 to 3 s.f.', '≈ 3.33'],
+    ['Find the mean of 1 and 2 to the nearest whole number', '≈ 2'],
+    ['Find the median of 1, 2, 4, 8 to 1 d.p.', '≈ 3.0'],
+    ['A fair die is rolled. What is the probability of getting a 6? Give your answer to 3 d.p.', '≈ 0.167'],
+    ['Find the area of a circle of radius 2 cm to 3 s.f.', '≈ 12.6 cm²'],
+    ['Find the distance between (0, 0) and (2, 2) to 2 d.p.', '≈ 2.83'],
+    ['Find the gradient of the line through (1, 2) and (4, 3) to 2 d.p.', '≈ 0.33'],
+    ['A car travels 100 km in 3 hours. Find its average speed to 1 d.p.', '≈ 33.3 km/h'],
+    ['Convert 1/6 to a decimal to 3 d.p.', '≈ 0.167'],
+    ['Find the simple interest on $200.10 at 3.5% for 1 year, to 2 d.p.', '≈ $7.00'],
+  ])('given %j, then it is answered %j, with the rounding as its last step', (problem, answer) => {
+    const solution = solved(problem);
+    expect(solution.finalAnswer).toBe(answer);
+    expect(solution.steps.at(-1)?.title).toMatch(/^Round to /);
+    expect(solution.steps[0]?.detail).toMatch(/, rounded to /);
+  });
+
+  it('keeps the exact answer for the check: the mean of 1 and 2 is 3/2, and 1.5 rounds up exactly', () => {
+    expect(solved('Find the mean of 1 and 2 to the nearest whole number').answer).toEqual({ kind: 'number', value: 1.5, exact: '3/2' });
+  });
+
+  it('refuses a rounding that is not a number\'s, or money rounded to other than the cent (it would be rounded twice)', () => {
+    expect(refused('Find the midpoint of (1, 2) and (4, 7) to 1 d.p.').solved).toBe(false);
+    expect(refused('Find the simple interest on $200 at 3.5% for 2 years, to 1 d.p.').solved).toBe(false);
+    expect(refused('Find the simple interest on $200.10 at 3.5% for 1 year, to 3 d.p.').solved).toBe(false);
   });
 });

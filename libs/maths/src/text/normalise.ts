@@ -1,6 +1,6 @@
 import { spend } from '../core/budget.js';
 import { lex, type Lexeme, neighbour, NUMBER_WORD, readable } from './stray-tokens.js';
-import { numberWordValue } from './worded.js';
+import { numberWordValue } from './number-words.js';
 
 /**
  * Problem text with its mathematics in mathjs syntax: Unicode operators and superscripts, operator

@@ -93,3 +93,15 @@ describe('"pi" inside the maths (issue 24)', () => {
     expect(solveProblem('Find the area of a circle with radius 3 m, giving your answer in terms of pi')).toMatchObject({ solved: true, finalAnswer: expect.stringContaining('9π m²') as unknown });
   });
 });
+
+describe('a sign between two digits that is not a decimal point (issue 24)', () => {
+  // Each was solved as "2x + 1 = 7" (x = 3): the sign ended the maths, and "5" after it was dropped.
+  it.each(['Solve 2x + 1 = 7٫5', 'Solve 2x + 1 = 7،5', 'Solve 2x + 1 = 7‚5'])('given %j, then it is refused naming the sign, never answered without the digits after it', (problem) => {
+    expect(solveProblem(problem)).toMatchObject({ solved: false, reason: expect.stringMatching(/^"[٫،‚]"/) as unknown });
+  });
+
+  it('still reads a decimal point, and a ratio written with a colon', () => {
+    expect(solveProblem('Solve 2x + 1 = 7.5')).toMatchObject({ solved: true, finalAnswer: 'x = 13/4 = 3.25' });
+    expect(solveProblem('Divide 20 in the ratio 3:2')).toMatchObject({ solved: true });
+  });
+});

@@ -51,6 +51,9 @@ export function strayToken(normalised: string): string | undefined {
   for (let i = 0; i < lexemes.length; i++) {
     const token = lexemes[i]!;
     if (token.kind === 'other' && UNREAD_SIGN.test(token.text) && inTheMaths(lexemes, i)) return token.text;
+    // A sign other than ASCII punctuation between two digits ("7٫5", the Arabic decimal separator; "7‚5", a
+    // low quotation mark read for a comma) ended the maths there: "2x + 1 = 7٫5" was solved as "2x + 1 = 7".
+    if (token.kind === 'other' && /[^\x00-\x7f]/.test(token.text) && lexemes[i - 1]?.kind === 'number' && lexemes[i + 1]?.kind === 'number') return token.text;
     if (token.kind !== 'word') continue;
     // "pi" is read as prose (as "in terms of pi" is), so in the maths ("A = pi r^2", "Evaluate pi r^2") it cut
     // the maths to "r^2": refused there by name.

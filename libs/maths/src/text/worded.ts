@@ -7,23 +7,8 @@
  * the ambiguous case, refused naming the ambiguity).
  */
 import { spend } from '../core/budget.js';
+import { tokens } from './number-words.js';
 
-const UNITS: Readonly<Record<string, number>> = {
-  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, thirteen: 13,
-  fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
-};
-const TENS: Readonly<Record<string, number>> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
-/** The number a single number word says ("seven" → 7, "forty" → 40, "twenty-one" → 21), or undefined. */
-export function numberWordValue(word: string): number | undefined {
-  const lower = word.toLowerCase();
-  const [tens, unit, ...more] = lower.split('-');
-  if (unit !== undefined) {
-    // Only a tens word hyphenated to a digit word is one number: "twenty-one", not "one-two" or "twenty-ten".
-    const digit = UNITS[unit];
-    return more.length === 0 && TENS[tens!] !== undefined && digit !== undefined && digit >= 1 && digit <= 9 ? TENS[tens!]! + digit : undefined;
-  }
-  return UNITS[lower] ?? TENS[lower];
-}
 const FRACTION_OF: Readonly<Record<string, string>> = { half: '1/2', third: '1/3', quarter: '1/4', fifth: '1/5', tenth: '1/10' };
 /** Names of the one unknown a worded problem may have. */
 const UNKNOWN_NAMES = [['a', 'number'], ['the', 'number'], ['a', 'certain', 'number'], ['some', 'number'], ['this', 'number'], ['the', 'unknown', 'number']] as const;
@@ -49,80 +34,18 @@ const atom = (text: string, hasUnknown = false): Node => ({ text, atomic: true, 
 const group = (node: Node): string => (node.atomic ? node.text : `(${node.text})`);
 const combine = (a: Node, op: string, b: Node): Node => ({ text: `${group(a)} ${op} ${group(b)}`, atomic: false, hasUnknown: a.hasUnknown || b.hasUnknown });
 
-/** Words to tokens: number words to digits ("twenty-eight", "a hundred and five"), punctuation to clause breaks. */
-function tokens(clause: string): string[] | undefined {
-  const words = clause.toLowerCase().replace(/(\d),(\d{3})\b/g, '$1$2').match(/-?\d+(?:\.\d+)?|[a-z]+(?:'[a-z]+)?/g) ?? [];
-  const out: string[] = [];
-  for (let i = 0; i < words.length; i++) {
-    const word = words[i]!;
-    if (UNITS[word] === undefined && TENS[word] === undefined && !(word === 'hundred' || word === 'thousand')) {
-      out.push(word);
-      continue;
-    }
-    // A run of number words: "one hundred and twenty three", "forty five".
-    let total = 0;
-    let current = 0;
-    let j = i;
-    for (; j < words.length; j++) {
-      const w = words[j]!;
-      if (UNITS[w] !== undefined) current += UNITS[w];
-      else if (TENS[w] !== undefined) current += TENS[w];
-      else if (w === 'hundred') current = (current || 1) * 100;
-      else if (w === 'thousand') {
-        total += (current || 1) * 1000;
-        current = 0;
-      } else if (w === 'and' && j > i && (words[j - 1] === 'hundred' || words[j - 1] === 'thousand') && (UNITS[words[j + 1] ?? ''] !== undefined || TENS[words[j + 1] ?? ''] !== undefined)) continue;
-      else break;
-    }
-    // Number words that do not form one number ("one two three", "twenty twenty", "two thousand
-    // thousand") were summed into one: left as words, which no worded reading reads, never guessed at.
-    const run = words.slice(i, j);
-    if (wellFormedNumber(run)) out.push(String(total + current));
-    else out.push(...run);
-    i = j - 1;
-  }
-  return out.length === 0 ? undefined : out;
-}
-
-/**
- * A run of number words that is one cardinal number: [below a hundred | a digit "hundred" [below a
- * hundred]] ["thousand" [the same]], "and" anywhere the run allowed it ("one hundred and five").
- */
-function wellFormedNumber(run: readonly string[]): boolean {
-  const words = run.filter((w) => w !== 'and');
-  let at = 0;
-  const digit = (w: string | undefined): boolean => w !== undefined && (UNITS[w] ?? 0) >= 1 && (UNITS[w] ?? 0) <= 9;
-  const belowHundred = (): boolean => {
-    const w = words[at];
-    if (w !== undefined && TENS[w] !== undefined) {
-      at += digit(words[at + 1]) ? 2 : 1;
-      return true;
-    }
-    if (w !== undefined && UNITS[w] !== undefined) {
-      at += 1;
-      return true;
-    }
-    return false;
-  };
-  const belowThousand = (): boolean => {
-    if (words[at] === 'hundred' || (digit(words[at]) && words[at + 1] === 'hundred')) {
-      at += words[at] === 'hundred' ? 1 : 2;
-      belowHundred();
-      return true;
-    }
-    return belowHundred();
-  };
-  if (words[at] === 'thousand') at += 1;
-  else {
-    if (!belowThousand()) return false;
-    if (words[at] === 'thousand') at += 1;
-  }
-  if (words[at - 1] === 'thousand') belowThousand();
-  return at === words.length;
-}
+/** Words that continue a chain with an operation on what came before ("plus 3", "squared"). */
+const OPERATOR_WORDS: readonly (readonly string[])[] = [
+  ['plus'], ['added', 'to'], ['minus'], ['take', 'away'], ['times'], ['multiplied', 'by'], ['divided', 'by'], ['over'], ['squared'], ['cubed'], ['to', 'the', 'power'],
+];
 
 class Reader {
   private at = 0;
+  /** Phrases open around the current word: "the sum of 3 and ·", "· more than …", "twice ·". */
+  private open = 0;
+  /** The most phrases open where the comma at `commaAt` was met, i.e. how many the comma closes. */
+  private commaAt = -1;
+  private commaCloses = 0;
   constructor(private readonly words: readonly string[]) {}
 
   get done(): boolean {
@@ -140,6 +63,22 @@ class Reader {
 
   takeAny(phrases: readonly (readonly string[])[]): boolean {
     return phrases.some((p) => this.take(...p));
+  }
+
+  /** Reads a phrase's inner part with the phrase counted open. */
+  private inside<T>(read: () => T): T {
+    this.open++;
+    try {
+      return read();
+    } finally {
+      this.open--;
+    }
+  }
+
+  /** A comma followed by an operator word: it closes what came before into one operand ("the sum of 3 and 4, times 2"). */
+  private groupingComma(): boolean {
+    const next = this.at + 1;
+    return this.words[this.at] === ',' && OPERATOR_WORDS.some((p) => p.every((w, k) => this.words[next + k] === w));
   }
 
   private number(): Node | undefined {
@@ -177,15 +116,15 @@ class Reader {
       [['the', 'quotient', 'of'], '/'],
     ] as const) {
       if (this.take(...phrase)) {
-        const first = this.expression();
+        const first = this.inside(() => this.expression());
         if (first === undefined || !this.take('and')) return undefined;
-        // "and" closes the first term; nothing closes the second: "the sum of 3 and 4 times 2" is 3 + 4·2 or
-        // (3 + 4)·2, so a second term that runs on into an operator word is refused.
+        // "and" closes the first term; only a comma closes the second: "the sum of 3 and 4 times 2" is 3 + 4·2
+        // or (3 + 4)·2, so a second term that runs on into an operator word is refused.
         const start = this.at;
-        const single = this.operand();
+        const single = this.inside(() => this.operand());
         const singleEnd = this.at;
         this.at = start;
-        const second = this.expression();
+        const second = this.inside(() => this.expression());
         if (single !== undefined && second !== undefined && this.at > singleEnd) throw new Ambiguous(`an operator word after "${phrase.join(' ')} … and …": the wording does not say whether it applies to the last term or to the whole ${phrase[1]}`);
         return second === undefined ? undefined : { ...combine(first, op, second), atomic: false };
       }
@@ -194,17 +133,17 @@ class Reader {
   }
 
   private scaled(factor: string): Node | undefined {
-    const inner = this.operand();
+    const inner = this.inside(() => this.operand());
     return inner === undefined ? undefined : combine(atom(factor), '*', inner);
   }
 
   private powered(exponent: string): Node | undefined {
-    const inner = this.operand();
+    const inner = this.inside(() => this.operand());
     return inner === undefined ? undefined : { text: `${group(inner)}^${exponent}`, atomic: false, hasUnknown: inner.hasUnknown };
   }
 
   private applied(fn: string): Node | undefined {
-    const inner = this.operand();
+    const inner = this.inside(() => this.operand());
     return inner === undefined ? undefined : { text: `${fn}(${inner.text})`, atomic: true, hasUnknown: inner.hasUnknown };
   }
 
@@ -212,19 +151,24 @@ class Reader {
    * A chain of operands joined by operator words. Operators of one kind chain left to right ("a
    * plus b minus c"); additive and multiplicative words in one chain leave the grouping open and are
    * refused. "N more than X" / "N less than X" put N after X.
+   *
+   * A comma followed by an operator word closes what came before it into one operand: "the product of 4
+   * and a number, minus 3" is 4n − 3, "3 plus 4, times 2" is (3 + 4)·2. Met inside a phrase, the comma
+   * ends it and is read where the chain began; there it closes either the chain, or one phrase that is
+   * the chain's only operand. A comma after phrases nested in each other ("the sum of 2 and the product
+   * of 3 and 4, times 5") or after a phrase that ends a longer chain ("2 plus the sum of 3 and 4, times
+   * 5") does not say how much it closes: refused.
    */
   expression(): Node | undefined {
     let left = this.operand();
     if (left === undefined) return undefined;
-    if (this.take('more', 'than') || this.take('greater', 'than')) {
-      const base = this.expression();
-      return base === undefined ? undefined : combine(base, '+', left);
+    const more = this.take('more', 'than') || this.take('greater', 'than');
+    if (more || this.take('less', 'than') || this.take('fewer', 'than')) {
+      const base = this.inside(() => this.expression());
+      if (base === undefined) return undefined;
+      left = combine(base, more ? '+' : '-', left);
     }
-    if (this.take('less', 'than') || this.take('fewer', 'than')) {
-      const base = this.expression();
-      return base === undefined ? undefined : combine(base, '-', left);
-    }
-    const kinds = new Set<'additive' | 'multiplicative'>();
+    let kinds = new Set<'additive' | 'multiplicative'>();
     // A power of a power ("ten to the power of ten to the power of ten": 10^(10^10) or (10^10)^10?) leaves
     // the grouping open: refused, as the other ambiguous chains are.
     let raised = false;
@@ -233,6 +177,19 @@ class Reader {
       raised = true;
     };
     for (;;) {
+      if (this.groupingComma()) {
+        if (this.open > 0) {
+          this.commaCloses = this.commaAt === this.at ? Math.max(this.commaCloses, this.open) : this.open;
+          this.commaAt = this.at;
+          return left;
+        }
+        const closes = this.commaAt === this.at ? this.commaCloses : 0;
+        if (closes > 1 || (closes === 1 && (kinds.size > 0 || raised))) throw new Ambiguous('a comma after nested phrases: the wording does not say how much of what came before it closes');
+        this.at++;
+        kinds = new Set();
+        raised = false;
+        continue;
+      }
       let op: string | undefined;
       if (this.take('plus') || this.take('added', 'to')) op = '+';
       else if (this.take('minus') || this.take('take', 'away')) op = '-';
@@ -249,7 +206,7 @@ class Reader {
         left = { text: `${group(left)}^3`, atomic: false, hasUnknown: left.hasUnknown };
         continue;
       } else if (this.take('to', 'the', 'power', 'of') || this.take('to', 'the', 'power')) {
-        const exponent = this.operand();
+        const exponent = this.inside(() => this.operand());
         if (exponent === undefined || kinds.size > 0) throw new Ambiguous('"to the power" after a chain of operations');
         raise('to the power');
         left = { text: `${group(left)}^${group(exponent)}`, atomic: false, hasUnknown: left.hasUnknown || exponent.hasUnknown };
@@ -310,6 +267,8 @@ function readClause(words: readonly string[], raw: string): Clause | undefined {
   if (left === undefined) return undefined;
   if (reader.done) return lead && !left.hasUnknown && /[-+*/^(]/.test(left.text) ? { kind: 'evaluate', text: left.text, words: raw } : undefined;
   if (lead) return undefined;
+  // A comma before the relation groups nothing: every phrase before it ends there anyway.
+  reader.take(',');
   const relation = RELATIONS.find(([phrase]) => reader.take(...phrase));
   if (relation === undefined) return undefined;
   const right = reader.expression();

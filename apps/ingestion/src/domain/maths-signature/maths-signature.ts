@@ -29,7 +29,7 @@ import { questionIntent } from './intent.js';
  * ("v = u + at", refused before) and a number word there for its number ("Solve x + 2 = ten", keyed by
  * v7 as the expression x + 2). Same rule: older keys are never matched.
  */
-export const MATHS_SIGNATURE_VERSION = 'maths-sig/v9';
+export const MATHS_SIGNATURE_VERSION = 'maths-sig/v10';
 
 export type MathsIntent = 'solve' | 'evaluate' | 'simplify' | 'expand' | 'factor' | 'differentiate' | 'integrate' | 'unspecified';
 
