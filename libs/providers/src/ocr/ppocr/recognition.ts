@@ -1,5 +1,6 @@
 import type { OcrAlternative, OcrBox, OcrChar } from '../port.js';
 import { connectedComponents, lumaAt, type RgbRaster, resampleRegion } from '../raster.js';
+import { readCrossedStrokes } from './crossed-strokes.js';
 import type { TensorData } from './onnx-worker-pool.js';
 
 /** The recogniser reads lines scaled to this height. */
@@ -146,7 +147,9 @@ export function decodeLine(output: TensorData, dictionary: readonly string[], in
     }
     for (const miss of nearMisses.values()) chars.push({ text: '', confidence: miss.blank, alternatives: [{ text: miss.text, confidence: miss.confidence }], unlisted: miss.unlisted });
   }
-  const spaced = withGapSpaces(chars, ink, spaceWeighed);
+  // Crossed strokes are sized against characters with ink of their own (a box of columns alone is as tall as the line).
+  const inkHeight = lineCharHeight(chars.filter((c) => c.ownInk === true));
+  const spaced = withGapSpaces(inkHeight === undefined ? chars : readCrossedStrokes(chars, ink, image, inkHeight), ink, spaceWeighed);
   return { text: spaced.map((c) => c.text).join(''), chars: spaced, inkBoxes: ink };
 }
 
@@ -192,8 +195,7 @@ const UNSURE_SPACE = 0.5;
  * rather than silently read one way.
  */
 export function withGapSpaces(chars: readonly OcrChar[], ink: readonly OcrBox[], spaceWeighed: ReadonlyMap<OcrChar, number> = new Map()): OcrChar[] {
-  const heights = chars.filter((c) => c.box !== undefined && /^[0-9A-Za-z]$/.test(c.text)).map((c) => c.box!.y1 - c.box!.y0).sort((a, b) => a - b);
-  const charHeight = heights[Math.floor(heights.length * 0.75)];
+  const charHeight = lineCharHeight(chars);
   if (charHeight === undefined) return [...chars];
   const read = chars.filter((c) => c.text !== '');
   const blanks = read.flatMap((c, i) => {
@@ -220,6 +222,12 @@ export function withGapSpaces(chars: readonly OcrChar[], ink: readonly OcrBox[],
     previous = c;
   }
   return out;
+}
+
+/** The line's character height: the upper quartile of its digits' and letters' ink heights (capitals, digits and ascenders). */
+function lineCharHeight(chars: readonly OcrChar[]): number | undefined {
+  const heights = chars.filter((c) => c.box !== undefined && /^[0-9A-Za-z]$/.test(c.text)).map((c) => c.box!.y1 - c.box!.y0).sort((a, b) => a - b);
+  return heights[Math.floor(heights.length * 0.75)];
 }
 
 /** The widest run of columns in [x0, x1) that no ink blob covers. */

@@ -1,0 +1,95 @@
+import type { OcrBox, OcrChar } from '../port.js';
+import type { RgbRaster } from '../raster.js';
+import { CROSSED_STROKES_READING, crossedStrokes, readCrossedStrokes } from './crossed-strokes.js';
+
+/** A white page with each glyph's ink where `inked(u, v)` holds, u and v running 0..1 across its box. */
+function page(width: number, height: number, glyphs: readonly { readonly at: OcrBox; readonly inked: (u: number, v: number) => boolean }[]): RgbRaster {
+  const data = new Uint8Array(width * height * 3).fill(255);
+  for (const { at, inked } of glyphs) {
+    for (let y = at.y0; y < at.y1; y += 1) {
+      for (let x = at.x0; x < at.x1; x += 1) {
+        if (inked((x - at.x0 + 0.5) / (at.x1 - at.x0), (y - at.y0 + 0.5) / (at.y1 - at.y0))) data.fill(17, (y * width + x) * 3, (y * width + x) * 3 + 3);
+      }
+    }
+  }
+  return { width, height, data };
+}
+
+const STROKE = 0.12;
+/** Two diagonals: an upright x or a times sign. */
+const cross = (u: number, v: number): boolean => Math.abs(u - v) < STROKE || Math.abs(u + v - 1) < STROKE;
+/** An open arc, a "c". */
+const arc = (u: number, v: number): boolean => Math.abs(Math.hypot(u - 0.55, v - 0.5) - 0.42) < STROKE / 1.5 && u < 0.75;
+/** Two strokes meeting at the bottom, a "v". */
+const vee = (u: number, v: number): boolean => Math.abs(u - (0.5 - 0.45 * (1 - v))) < STROKE / 1.2 || Math.abs(u - (0.5 + 0.45 * (1 - v))) < STROKE / 1.2;
+/** A bar across a bar, a "+". */
+const plus = (u: number, v: number): boolean => Math.abs(u - 0.5) < STROKE || Math.abs(v - 0.5) < STROKE;
+/** A serif "z": bars at the top and bottom, a diagonal between, a serif hanging from each bar's end. */
+const serifZ = (u: number, v: number): boolean => v < 0.1 || v > 0.9 || Math.abs(u + v - 1) < STROKE || (u < 0.1 && v < 0.3) || (u > 0.9 && v > 0.7);
+/** Crossed strokes with a ring between the upper arms: background enclosed. */
+const looped = (u: number, v: number): boolean => cross(u, v) || Math.abs(Math.hypot(u - 0.5, v - 0.15) - 0.12) < 0.03;
+/** Crossed strokes with a bar along the top from the left arm: a bar, not an arm, in the top band. */
+const barred = (u: number, v: number): boolean => cross(u, v) || (v < 0.06 && u < 0.6);
+/** "><": four arms, but two strokes that never cross. */
+const apart = (u: number, v: number): boolean => Math.abs(u - (0.4 - 0.8 * Math.abs(v - 0.5))) < STROKE / 1.5 || Math.abs(u - (0.6 + 0.8 * Math.abs(v - 0.5))) < STROKE / 1.5;
+
+const GLYPH: OcrBox = { x0: 4, y0: 4, x1: 52, y1: 52 };
+
+describe('crossedStrokes: two strokes crossing once, read from the ink (ADR 0037)', () => {
+  it('finds crossed strokes in an x-like glyph', () => {
+    expect(crossedStrokes(page(56, 56, [{ at: GLYPH, inked: cross }]), GLYPH)).toBe(true);
+  });
+
+  it.each([
+    ['an open arc ("c")', arc],
+    ['two strokes meeting at the bottom ("v")', vee],
+    ['a bar across a bar ("+")', plus],
+    ['a serif "z" (bars, not arms, at its top and bottom)', serifZ],
+    ['crossed strokes enclosing a hole', looped],
+    ['crossed strokes with a bar for an arm', barred],
+    ['four arms that never cross ("><")', apart],
+  ])('does not find them in %s', (_, inked) => {
+    expect(crossedStrokes(page(56, 56, [{ at: GLYPH, inked }]), GLYPH)).toBe(false);
+  });
+
+  it('does not judge a glyph too small to show its arms', () => {
+    const tiny = { x0: 2, y0: 2, x1: 7, y1: 7 };
+    expect(crossedStrokes(page(10, 10, [{ at: tiny, inked: cross }]), tiny)).toBe(false);
+  });
+});
+
+/** A line "3?" with a digit 36 px high and a lower-case glyph 24 px high after it. */
+const DIGIT: OcrBox = { x0: 2, y0: 4, x1: 24, y1: 40 };
+const LOWER: OcrBox = { x0: 30, y0: 16, x1: 54, y1: 40 };
+const digit = (u: number, v: number): boolean => u < 0.2 || v < 0.1 || v > 0.9;
+const three: OcrChar = { text: '3', confidence: 0.999, box: DIGIT, ownInk: true };
+
+describe('readCrossedStrokes: the maths-italic x PP-OCRv4 reads as "c" (ADR 0037)', () => {
+  it('reads an unsure "c" on crossed strokes as a sure "x" with the blob as its ink', () => {
+    const image = page(60, 44, [{ at: DIGIT, inked: digit }, { at: LOWER, inked: cross }]);
+    const c: OcrChar = { text: 'c', confidence: 0.52, box: LOWER, alternatives: [{ text: 'r', confidence: 0.33 }], unlisted: 0.004, ownInk: true };
+    const read = readCrossedStrokes([three, c], [DIGIT, LOWER], image, 36);
+    expect(read.map((ch) => ch.text)).toEqual(['3', 'x']);
+    expect(read[1]).toMatchObject({ confidence: CROSSED_STROKES_READING, box: LOWER, ownInk: true, alternatives: [] });
+  });
+
+  it('gives a near miss beside crossed strokes no character claims their "x"', () => {
+    const image = page(60, 44, [{ at: DIGIT, inked: digit }, { at: LOWER, inked: cross }]);
+    const nearMiss: OcrChar = { text: '', confidence: 0.48, alternatives: [{ text: 'c', confidence: 0.2 }], unlisted: 0.17 };
+    expect(readCrossedStrokes([three, nearMiss], [DIGIT, LOWER], image, 36).map((ch) => ch.text)).toEqual(['3', 'x']);
+  });
+
+  it('leaves a sure reading, an arc and a capital-sized crossing as read', () => {
+    const crossed = page(60, 44, [{ at: DIGIT, inked: digit }, { at: LOWER, inked: cross }]);
+    const sureC: OcrChar = { text: 'c', confidence: 0.99, box: LOWER, ownInk: true };
+    expect(readCrossedStrokes([three, sureC], [DIGIT, LOWER], crossed, 36)).toEqual([three, sureC]);
+    const unsureC: OcrChar = { text: 'c', confidence: 0.6, box: LOWER, ownInk: true };
+    const arched = page(60, 44, [{ at: DIGIT, inked: digit }, { at: LOWER, inked: arc }]);
+    expect(readCrossedStrokes([three, unsureC], [DIGIT, LOWER], arched, 36)).toEqual([three, unsureC]);
+    // As tall as the digit: a capital X is another unknown than x.
+    const capital: OcrBox = { x0: 30, y0: 4, x1: 54, y1: 40 };
+    const tall = page(60, 44, [{ at: DIGIT, inked: digit }, { at: capital, inked: cross }]);
+    const unsureK: OcrChar = { text: 'K', confidence: 0.6, box: capital, ownInk: true };
+    expect(readCrossedStrokes([three, unsureK], [DIGIT, capital], tall, 36)).toEqual([three, unsureK]);
+  });
+});
