@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LruMap } from '@openpaw/contracts';
 import { intentWording, KNOWN_FUNCTIONS, type MathStatement, readMaths } from '@openpaw/maths';
 import { type Canon, canonicalWithUnknowns, canonOfStatement, MathsParseError, numbersOf } from './canonical-form.js';
 import { questionIntent } from './intent.js';
@@ -123,33 +124,24 @@ const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8
 export function extractMathsSignature(normalisedText: string, reading?: readonly ReadToken[], readingConfidence?: number): MathsExtraction {
   if (reading !== undefined || readingConfidence !== undefined) return extract(normalisedText, reading, readingConfidence);
   const known = typedSignatures.get(normalisedText);
-  if (known !== undefined) {
-    // Most recently used last: a Map keeps insertion order.
-    typedSignatures.delete(normalisedText);
-    typedSignatures.set(normalisedText, known);
-    return known;
-  }
+  if (known !== undefined) return known;
   const extraction = extract(normalisedText);
   // Only a signature is kept: a refusal may be the reading's time budget on a busy moment, which a later read need not hit.
   if (extraction.signature === undefined) return extraction;
   const kept = frozen(extraction);
   typedSignatures.set(normalisedText, kept);
-  for (const oldest of typedSignatures.keys()) {
-    if (typedSignatures.size <= TYPED_SIGNATURES_KEPT) break;
-    typedSignatures.delete(oldest);
-  }
   return kept;
 }
 
+/** ~1–3 kB each (the text and its signature): a few MB at most. */
+export const TYPED_SIGNATURES_KEPT = 2048;
 /**
  * Typed texts' signatures, most recently used last. Reading the maths is most of a typed problem's
  * ingestion (1.2–1.6 ms of its ~2 ms at the hit-path bench's 100 copies a second), and a problem
  * that is copied — the same homework typed by many — is read again for the same signature: the text
  * is the whole input (no reading tokens), so the signature is the same each time.
  */
-const typedSignatures = new Map<string, MathsExtraction>();
-/** ~1–3 kB each (the text and its signature): a few MB at most. */
-export const TYPED_SIGNATURES_KEPT = 2048;
+const typedSignatures = new LruMap<string, MathsExtraction>(TYPED_SIGNATURES_KEPT);
 
 function frozen(extraction: MathsExtraction): MathsExtraction {
   const { signature } = extraction;
