@@ -7,6 +7,7 @@ import {
   createDatabase,
   findFreePort,
   type NatsClusterHandle,
+  natsCredsFileText,
   type OtlpReceiver,
   type PostgresServerHandle,
   startNatsCluster,
@@ -18,7 +19,7 @@ import { GatewayClient } from '../apps/gateway/src/e2e/e2e-client.js';
 import { ResearchApiClient } from '../apps/gateway/src/research/testing/research-api-client.js';
 import { serviceRoleName } from '@openpaw/persistence';
 import { COLLECTOR_NAME, COLLECTOR_OTLP_HTTP } from '../deploy/src/collector.js';
-import { credsFileText, NATS_CREDENTIALS_KEY, NATS_USERS, natsCredentialsSecretOf } from '../deploy/src/nats-credentials.js';
+import { NATS_CREDENTIALS_KEY, NATS_USERS, natsCredentialsSecretOf } from '../deploy/src/nats-credentials.js';
 import { natsAccountsConfig } from '../deploy/src/partner-access.js';
 import { databaseUrlKeyOf, MIGRATOR_DATABASE_URL_KEY, providerPurposesWithKeys, providerSecretOf } from '../deploy/src/platform.js';
 import { renderPlatform } from '../deploy/src/render.js';
@@ -76,7 +77,7 @@ describe('the platform booted from its synthesized manifests', () => {
       // One Secret per purpose, with no keys: every provider runs its local or keyless default.
       ...Object.fromEntries(providerPurposesWithKeys().map((purpose) => [providerSecretOf(settings, purpose), {}])),
       ...Object.fromEntries(
-        [...natsKeys].map(([user, key]) => [natsCredentialsSecretOf(settings.secrets.natsCredentialsPrefix, user), { [NATS_CREDENTIALS_KEY]: credsFileText('eyJ0eXAiOiJKV1QifQ.e30.c2ln', new TextDecoder().decode(key.getSeed())) }]),
+        [...natsKeys].map(([user, key]) => [natsCredentialsSecretOf(settings.secrets.natsCredentialsPrefix, user), { [NATS_CREDENTIALS_KEY]: natsCredsFileText(key.getSeed()) }]),
       ),
     };
     const objects = renderPlatform(settings).platform;

@@ -9,6 +9,7 @@ import { GatewayClient } from '../apps/gateway/src/e2e/e2e-client.js';
 import { type ScriptedModelServer, startScriptedModelServer } from '../apps/gateway/src/e2e/scripted-model-server.js';
 import { StudyNotesModel } from '../apps/gateway/src/artifacts/testing/study-notes-model.js';
 import { commandCounts } from '../libs/testkit/src/load/platform-facts.js';
+import { nodeLossScale } from './testing/node-loss-scale.js';
 
 /**
  * Artifact jobs (spec 02), research runs (spec 05) and paper searches (spec 06) through the loss of a
@@ -22,10 +23,12 @@ import { commandCounts } from '../libs/testkit/src/load/platform-facts.js';
  * commands stream holds each command once.
  */
 const root = join(import.meta.dirname, '..');
+/** 1 in CI; the longer variant multiplies the runs and the time allowed (`OPENPAW_NODE_LOSS_SCALE`). */
+const SCALE = nodeLossScale();
 /** Runs of each workflow per scenario; the fault comes after the first half is started. */
-const RUNS = 4;
+const RUNS = 4 * SCALE;
 const SPACING_MS = 300;
-const RUN_TIMEOUT_MS = 150_000;
+const RUN_TIMEOUT_MS = 150_000 * SCALE;
 const DOWN_MS = 5_000;
 const ISOLATED_MS = 10_000;
 /** How much longer the isolated node may still be named leader outside before the test calls it split (a raft election timeout or two, longer on a loaded machine). */
@@ -332,7 +335,7 @@ describe('artifacts, research and paper search through nats-server node loss and
     expect(await sideEffectsOffBaseline(outcomes)).toEqual({});
     await expectEachCommandStoredOnce();
     expect(await cluster.catchUp(victim, 30_000)).toEqual([]);
-  }, 240_000);
+  }, 240_000 * SCALE);
 
   it('a partition: the commands leader is cut off from its peers while runs go on, then healed; every run completes, each side effect once, nothing committed on the cut-off side', async () => {
     const isolated = await commandsLeader();
@@ -380,7 +383,7 @@ describe('artifacts, research and paper search through nats-server node loss and
     console.log(
       `partition healed: ${isolated} ${behindAfterHeal.length === 0 ? 'caught up within 30 s' : `behind 30 s after the runs ended (${behindAfterHeal.join('; ')}); after one more round of runs ${behind.length === 0 ? 'caught up' : `still behind (${behind.join('; ')})\n${cluster.logs(isolated).split('\n').filter((line) => /\[(WRN|ERR)\]/.test(line)).slice(-20).join('\n')}`}`}`,
     );
-  }, 300_000);
+  }, 300_000 * SCALE);
 
   it('the node cut off before is lost for good mid-load: every run completes on the two survivors, each side effect once', async () => {
     const lost = lastCutOff;
@@ -391,5 +394,5 @@ describe('artifacts, research and paper search through nats-server node loss and
     expect(notCompleted(outcomes)).toEqual([]);
     expect(await sideEffectsOffBaseline(outcomes)).toEqual({});
     await expectEachCommandStoredOnce();
-  }, 240_000);
+  }, 240_000 * SCALE);
 });

@@ -14,6 +14,7 @@ import {
 import { devToken, distinctProblem, driveProblem, type LlmWireServer, type ProblemOutcome, startOpenAiWireServer, type WireAnswer } from '@openpaw/testkit';
 import { GatewayClient } from '../apps/gateway/src/e2e/e2e-client.js';
 import { collectPlatformFacts } from '../libs/testkit/src/load/platform-facts.js';
+import { nodeLossScale } from './testing/node-loss-scale.js';
 
 /**
  * Workflows through the loss of a nats-server node (deploy/README.md, "The node-loss test"): the
@@ -28,16 +29,18 @@ import { collectPlatformFacts } from '../libs/testkit/src/load/platform-facts.js
  * its searches and recognitions in process.)
  */
 const root = join(import.meta.dirname, '..');
-const PROBLEMS = 30;
+/** 1 in CI; the longer variant multiplies the runs and the time allowed (`OPENPAW_NODE_LOSS_SCALE`). */
+const SCALE = nodeLossScale();
+const PROBLEMS = 30 * SCALE;
 const RATE_PER_SECOND = 5;
 /** The node is killed once this many problems were submitted (a third in: runs in every state). */
-const KILL_AFTER = 10;
+const KILL_AFTER = 10 * SCALE;
 const DOWN_MS = 5_000;
 const ELECTION_WITHIN_MS = 30_000;
 /** Visual-degrees runs started just before each loss (each walks the local world's 3-hop pair). */
-const VISUAL_RUNS = 3;
+const VISUAL_RUNS = 3 * SCALE;
 /** Problems submitted after the node is lost for good. */
-const PROBLEMS_AFTER_LOSS = 10;
+const PROBLEMS_AFTER_LOSS = 10 * SCALE;
 
 /** `Solve 3x + 4 = 31` → the equation's key and its root, read back from the solve prompt. */
 function equationIn(prompt: string): { key: string; x: number } | undefined {
@@ -188,7 +191,7 @@ describe('workflows through the loss of nats-server nodes (3 nodes, R3): the com
         }),
       );
       if (i + 1 === KILL_AFTER) {
-        for (let v = 0; v < VISUAL_RUNS; v += 1) visuals.push(visualDegreesRun(platform, `node-loss-visual-${v}`, 120_000).catch((error: unknown) => String(error)));
+        for (let v = 0; v < VISUAL_RUNS; v += 1) visuals.push(visualDegreesRun(platform, `node-loss-visual-${v}`, 120_000 * SCALE).catch((error: unknown) => String(error)));
         outage = (async () => {
           const killedAt = Date.now();
           inFlightAtKill = KILL_AFTER - ended;
@@ -229,7 +232,7 @@ describe('workflows through the loss of nats-server nodes (3 nodes, R3): the com
     const differences = await cluster.catchUp(victim, 30_000);
     expect(differences).toEqual([]);
     console.log(`node loss: ${victim} caught up on every stream ${Date.now() - since} ms after the runs ended`);
-  }, 240_000);
+  }, 240_000 * SCALE);
 
   it('a second scenario: the node leading the commands stream is lost for good; runs of both workflows complete on the two survivors, nothing duplicated', async () => {
     const leaderNow = async (): Promise<string> => {
@@ -253,7 +256,7 @@ describe('workflows through the loss of nats-server nodes (3 nodes, R3): the com
     const visuals: Promise<string>[] = [];
     for (const [i, text] of problems.entries()) {
       if (i === PROBLEMS_AFTER_LOSS / 2) {
-        for (let v = 0; v < VISUAL_RUNS; v += 1) visuals.push(visualDegreesRun(platform, `node-lost-visual-${v}`, 120_000).catch((error: unknown) => String(error)));
+        for (let v = 0; v < VISUAL_RUNS; v += 1) visuals.push(visualDegreesRun(platform, `node-lost-visual-${v}`, 120_000 * SCALE).catch((error: unknown) => String(error)));
         await cluster.kill(lost);
       }
       drives.push(driveProblem(() => platform.gatewayUrl, tokens[i] ?? '', text, deadline));
@@ -266,5 +269,5 @@ describe('workflows through the loss of nats-server nodes (3 nodes, R3): the com
     expect(states).toEqual(Array.from({ length: VISUAL_RUNS }, () => 'SUCCEEDED'));
     expect(cluster.pidOf(lost)).toBeUndefined();
     await expectEachSideEffectOnce(model.requests.slice(requestsBefore), PROBLEMS_AFTER_LOSS, lost);
-  }, 240_000);
+  }, 240_000 * SCALE);
 });

@@ -5,6 +5,7 @@ import { NATS_CREDENTIALS_KEY, NATS_PROVISIONER, natsCredentialsSecretOf, PLATFO
 import { NATS_ACCOUNTS_INCLUDE, NATS_ACCOUNTS_KEY, NATS_ACCOUNTS_SECRET, natsValues } from './nats-values.js';
 import { PROVIDER_CREDENTIALS, providerPurposesOf } from '@openpaw/providers/credentials';
 import { databaseUrlKeyOf, MIGRATOR_DATABASE_URL_KEY, providerSecretOf, secretHolders } from './platform.js';
+import { NATS_PARTNER_NAMESPACE_LABEL } from './network.js';
 import { connectionsAtMaxReplicas, policyViolations, type PolicyOptions } from './policy.js';
 import { renderPlatform, type K8sObject } from './render.js';
 import { schemaError } from './schema-validation.js';
@@ -314,6 +315,16 @@ describe('synthesized manifests', () => {
     expect(monitoring).toHaveLength(1);
     expect(JSON.stringify(monitoring[0]?.from)).toContain(DEFAULT_SETTINGS.kedaNamespace);
     expect(JSON.stringify(monitoring[0]?.from)).not.toContain(`"${DEFAULT_SETTINGS.namespace}"`);
+  });
+
+  it("partner teams' namespaces, once labelled, reach NATS's client port only (routes and monitoring stay closed to them)", () => {
+    const nats = rendered.nats[0] as K8sObject;
+    const rules = (nats['spec'] as { ingress: { from: { namespaceSelector?: { matchLabels?: Record<string, string> } }[]; ports: { port: number }[] }[] }).ingress;
+    const partnerLabel = { [NATS_PARTNER_NAMESPACE_LABEL.key]: NATS_PARTNER_NAMESPACE_LABEL.value };
+    const admitsPartners = (rule: (typeof rules)[number]): boolean => rule.from.some((peer) => JSON.stringify(peer.namespaceSelector?.matchLabels) === JSON.stringify(partnerLabel));
+    expect(rules.filter(admitsPartners).map((rule) => rule.ports.map((p) => p.port))).toEqual([[4222]]);
+    // The label is how contracts/README.md's steps and the runbook open it.
+    for (const doc of ['contracts/README.md', 'docs/ops/runbook.md']) expect(readFileSync(join(import.meta.dirname, '../..', doc), 'utf8')).toContain(`${NATS_PARTNER_NAMESPACE_LABEL.key}=${NATS_PARTNER_NAMESPACE_LABEL.value}`);
   });
 
   it('services never migrate or touch the streams; the migrations Job does both (R3), before Helm rolls the Deployments', () => {

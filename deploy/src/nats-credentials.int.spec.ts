@@ -20,7 +20,7 @@ import {
   subjectMatches,
   type NatsConnectionSettings,
 } from '@openpaw/messaging';
-import { findFreePort, type ManagedProcess, spawnManaged, waitForPort } from '@openpaw/testing';
+import { findFreePort, type ManagedProcess, natsCredsFileText, spawnManaged, waitForPort } from '@openpaw/testing';
 // The gateway's redrive runs here against the accounts this project generates; the gateway is an app, not a library.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import type { GatewayConfig } from '../../apps/gateway/src/config.js';
@@ -28,7 +28,6 @@ import type { GatewayConfig } from '../../apps/gateway/src/config.js';
 import { JetStreamOps } from '../../apps/gateway/src/ops/jetstream-ops.js';
 import {
   commandDurablesOf,
-  credsFileText,
   deadLetterSubjectsOf,
   eventDurablesOf,
   EVENTS_CONSUMED_BY,
@@ -49,11 +48,6 @@ const COMMAND = 'openpaw.cmd.solve.GenerateSolution.v1';
 const SOLVE_DURABLE = 'svc-solve';
 /** A partner beside the service users, as production's accounts block has both. */
 const PARTNER = { name: 'acme', user: 'acme', password: 'acme-secret' };
-
-/** A test user's `.creds` file (its JWT is not read by a server with config-file accounts). */
-function credsText(seed: Uint8Array): string {
-  return credsFileText('eyJ0eXAiOiJKV1QifQ.e30.c2ln', new TextDecoder().decode(seed));
-}
 
 /** An attempt a service makes: what it is, whether its user may, and the attempt. */
 type Attempt = [what: string, allowed: boolean, attempt: () => Promise<unknown>];
@@ -109,7 +103,7 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
     mkdirSync(join(dir, 'creds'));
     for (const user of NATS_USERS) {
       const path = join(dir, 'creds', `${user}.creds`);
-      writeFileSync(path, credsText(nkeys.createUser().getSeed()));
+      writeFileSync(path, natsCredsFileText(nkeys.createUser().getSeed()));
       credsFileOf.set(user, path);
     }
     // Laid out as the chart's pod has them: its config in nats-config/, the accounts Secret beside it, included as the values say.
@@ -140,7 +134,7 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
 
   it('refuses a key that is not a platform user', async () => {
     const stranger = join(dir, 'stranger.creds');
-    writeFileSync(stranger, credsText(nkeys.createUser().getSeed()));
+    writeFileSync(stranger, natsCredsFileText(nkeys.createUser().getSeed()));
     await expect(
       connectNats({ servers: url, name: 'stranger', settings: { credsFile: stranger }, connectOptions: { waitOnFirstConnect: false, reconnect: false } }),
     ).rejects.toThrow(/Authorization|authentication/i);

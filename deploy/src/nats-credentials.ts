@@ -401,12 +401,3 @@ export function serviceUsersFromCredsDir(dir: string): { user: string; nkey: str
     return { user, nkey: publicKeyOfCreds(creds, path) };
   });
 }
-
-/**
- * A `.creds` file as `nsc` writes it: the user JWT, then the nkey seed that signs the server's nonce.
- * With the accounts of this config file (not operator mode) nats-server checks the nkey signature
- * and does not read the JWT.
- */
-export function credsFileText(jwt: string, seed: string): string {
-  return `-----BEGIN NATS USER JWT-----\n${jwt}\n------END NATS USER JWT------\n\n-----BEGIN USER NKEY SEED-----\n${seed}\n------END USER NKEY SEED------\n`;
-}

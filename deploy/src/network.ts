@@ -91,9 +91,17 @@ export function collectorPolicy(scope: Construct, settings: PlatformSettings, co
 }
 
 /**
- * For the NATS namespace (the official chart ships none): clients only on 4222 from OpenPaw, routes
- * on 6222 between NATS pods, the monitoring port 8222 only for KEDA and Prometheus (closed to
- * everything else, the OpenPaw pods included).
+ * The label ops put on a partner team's namespace (`kubectl label namespace <team> openpaw.io/nats-partner=true`)
+ * so its pods reach NATS's client port (ADR 0019; contracts/README.md, "Partner access"). It opens the
+ * network only: what a partner may do there is its NATS account's (`natsAccountsConfig`), and only the
+ * client port opens (not routes, not monitoring).
+ */
+export const NATS_PARTNER_NAMESPACE_LABEL = { key: 'openpaw.io/nats-partner', value: 'true' } as const;
+
+/**
+ * For the NATS namespace (the official chart ships none): clients only on 4222 from OpenPaw and from
+ * partner namespaces (`NATS_PARTNER_NAMESPACE_LABEL`), routes on 6222 between NATS pods, the monitoring
+ * port 8222 only for KEDA and Prometheus (closed to everything else, the OpenPaw pods included).
  */
 export function natsPolicy(scope: Construct, settings: PlatformSettings): void {
   const natsPods = { 'app.kubernetes.io/name': 'nats' };
@@ -105,7 +113,7 @@ export function natsPolicy(scope: Construct, settings: PlatformSettings): void {
       podSelector: { matchLabels: natsPods },
       policyTypes: ['Ingress'],
       ingress: [
-        { from: [inNamespace(settings.namespace)], ports: [{ protocol: 'TCP', port: 4222 }] },
+        { from: [inNamespace(settings.namespace), { namespaceSelector: { matchLabels: { [NATS_PARTNER_NAMESPACE_LABEL.key]: NATS_PARTNER_NAMESPACE_LABEL.value } } }], ports: [{ protocol: 'TCP', port: 4222 }] },
         { from: [{ podSelector: { matchLabels: natsPods } }], ports: [{ protocol: 'TCP', port: 6222 }, { protocol: 'TCP', port: 4222 }] },
         { from: [inNamespace(settings.kedaNamespace), inNamespace(settings.monitoringNamespace)], ports: [{ protocol: 'TCP', port: 8222 }] },
       ],

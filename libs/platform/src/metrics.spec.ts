@@ -71,6 +71,25 @@ describe('PlatformMetrics', () => {
     expect(body).toContain(`openpaw_llm_cost_usd_total{${labels}} 0.0004`);
   });
 
+  it("exposes each lane's consumer lag (pending and being handled), read at scrape time; none when NATS cannot be read", async () => {
+    const metrics = new PlatformMetrics('research', { defaultMetrics: false });
+    let failing = false;
+    metrics.readLaneBacklogsFrom(() =>
+      failing
+        ? Promise.reject(new Error('NATS down'))
+        : Promise.resolve([
+            { lane: 'critical', pending: 0, ackPending: 2 },
+            { lane: 'research', pending: 17, ackPending: 4 },
+          ]),
+    );
+    const { body } = await metrics.scrape();
+    expect(body).toContain('openpaw_lane_pending_messages{service="research",lane="research",state="pending"} 17');
+    expect(body).toContain('openpaw_lane_pending_messages{service="research",lane="research",state="ack_pending"} 4');
+    expect(body).toContain('openpaw_lane_pending_messages{service="research",lane="critical",state="ack_pending"} 2');
+    failing = true;
+    expect((await metrics.scrape()).body).not.toContain('lane="research"');
+  });
+
   it('keeps one registry per application', async () => {
     const a = new PlatformMetrics('a', { defaultMetrics: false });
     const b = new PlatformMetrics('b');

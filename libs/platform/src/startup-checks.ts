@@ -77,10 +77,58 @@ export function natsStartupCheck(service: string, env: () => NodeJS.ProcessEnv =
         return { setting: credentialSettingOf(settings), detail: `the NATS server at ${servers.join(', ')} refused the credentials (${message})` };
       }
       if (message.startsWith('NATS settings:')) return { setting: settingNamedIn(message, 'OPENPAW_NATS_CREDS_FILE'), detail: message };
+      const tls = tlsProblem(error, message, settings, servers.join(', '));
+      if (tls !== undefined) return tls;
       return { setting: 'OPENPAW_NATS_URL', detail: `no NATS server accepted a connection at ${servers.join(', ')} (${message})` };
     }
   };
 }
+
+/** The TLS settings' names (`natsConnectionSettingsFromEnv` reads them). */
+const NATS_TLS_SETTINGS = { caFile: 'OPENPAW_NATS_TLS_CA_FILE', certFile: 'OPENPAW_NATS_TLS_CERT_FILE', keyFile: 'OPENPAW_NATS_TLS_KEY_FILE' } as const;
+/** Node's codes for a server certificate the client's CAs do not verify (or that names another host). */
+const SERVER_CERTIFICATE_CODES = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_NOT_YET_VALID',
+  'CERT_HAS_EXPIRED',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+/** A TLS alert the server sends when it refuses the client's certificate (bad, missing, from a CA it does not know). */
+const CLIENT_CERTIFICATE_ALERT = /^ERR_SSL_.*ALERT_(BAD_CERTIFICATE|CERTIFICATE_|UNKNOWN_CA|UNSUPPORTED_CERTIFICATE)/;
+
+/**
+ * A TLS failure named by the setting ops must fix, not by `OPENPAW_NATS_URL` (the server answered): a
+ * TLS file that does not exist, a server certificate the configured CA (or, with none set, the
+ * system's) does not verify, or a client certificate the server refuses. Undefined for anything else.
+ */
+function tlsProblem(error: unknown, message: string, settings: NatsConnectionSettings, servers: string): StartupProblem | undefined {
+  const code = typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : '';
+  const files: readonly [string, string | undefined][] = [
+    [NATS_TLS_SETTINGS.caFile, settings.tlsCaFile],
+    [NATS_TLS_SETTINGS.certFile, settings.tlsCertFile],
+    [NATS_TLS_SETTINGS.keyFile, settings.tlsKeyFile],
+  ];
+  // nats.js checks the files before dialling: "<path> doesn't exist".
+  const missing = files.find(([, path]) => path !== undefined && message.includes(path));
+  if (missing !== undefined) return { setting: missing[0], detail: `cannot read ${missing[1] ?? ''} (${message})` };
+  if (SERVER_CERTIFICATE_CODES.has(code)) {
+    const verifier = settings.tlsCaFile === undefined ? `the system's CAs do not verify (${NATS_TLS_SETTINGS.caFile} is not set)` : `the CA in ${settings.tlsCaFile} does not verify`;
+    return { setting: NATS_TLS_SETTINGS.caFile, detail: `the NATS server at ${servers} presented a certificate ${verifier} (${code}: ${message.trim()})` };
+  }
+  if (CLIENT_CERTIFICATE_ALERT.test(code)) {
+    const certificate = settings.tlsCertFile === undefined ? `none (${NATS_TLS_SETTINGS.certFile} and ${NATS_TLS_SETTINGS.keyFile} are not set)` : settings.tlsCertFile;
+    return { setting: NATS_TLS_SETTINGS.certFile, detail: `the NATS server at ${servers} refused the client certificate: ${certificate} (${code})` };
+  }
+  return undefined;
+}
+
 
 /** SQLSTATEs of a refused login: wrong password (28P01), unknown role or no pg_hba entry (28000). */
 const REFUSED_LOGIN_CODES = new Set(['28P01', '28000']);

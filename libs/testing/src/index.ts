@@ -1,4 +1,5 @@
 export { findFreePort } from './free-port.js';
+export { natsCredsFileText, newNatsUserKey } from './nats-creds.js';
 export { spawnManaged, waitForOutput, waitForPort, type ManagedProcess } from './process-control.js';
 export { startNatsServer, type NatsServerHandle, type NatsServerOptions } from './nats-server.js';
 export { type NatsClusterHandle, type NodeStreamState, startNatsCluster } from './nats-cluster.js';
