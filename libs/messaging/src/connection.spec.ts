@@ -2,12 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nkeys } from '@nats-io/nats-core';
+import { natsCredsFileText } from '@openpaw/testing';
 import { natsAuthOptions, natsConnectionSettingsFromEnv } from './connection.js';
 
-/** A .creds file's text: a user JWT (not checked by the client) and the user's nkey seed. */
-function credsText(jwt: string, seed: Uint8Array): string {
-  return `-----BEGIN NATS USER JWT-----\n${jwt}\n------END NATS USER JWT------\n\n-----BEGIN USER NKEY SEED-----\n${new TextDecoder().decode(seed)}\n------END USER NKEY SEED------\n`;
-}
 
 describe('NATS connection settings (credentials and TLS)', () => {
   it('none set: no auth and plain TCP', () => {
@@ -48,11 +45,11 @@ describe('NATS connection settings (credentials and TLS)', () => {
     try {
       const path = join(dir, 'user.creds');
       const [first, second] = [nkeys.createUser(), nkeys.createUser()];
-      writeFileSync(path, credsText('jwt-one', first.getSeed()));
+      writeFileSync(path, natsCredsFileText(first.getSeed(), 'jwt-one'));
       const authenticate = natsAuthOptions({ credsFile: path }).authenticator;
       if (typeof authenticate !== 'function') throw new Error('expected one authenticator');
       expect(authenticate('nonce')).toMatchObject({ jwt: 'jwt-one', nkey: first.getPublicKey() });
-      writeFileSync(path, credsText('jwt-two', second.getSeed()));
+      writeFileSync(path, natsCredsFileText(second.getSeed(), 'jwt-two'));
       expect(authenticate('nonce')).toMatchObject({ jwt: 'jwt-two', nkey: second.getPublicKey() });
       rmSync(path);
       expect(authenticate('nonce')).toMatchObject({ jwt: 'jwt-two', nkey: second.getPublicKey() });

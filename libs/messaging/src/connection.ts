@@ -19,7 +19,8 @@ export interface NatsConnectionSettings {
   readonly tlsKeyFile?: string;
 }
 
-const NATS_SETTING_NAMES = {
+/** Each NATS setting's environment name: what a refusal or a startup check names for ops to fix. */
+export const NATS_SETTING_NAMES = {
   user: 'OPENPAW_NATS_USER',
   password: 'OPENPAW_NATS_PASSWORD',
   credsFile: 'OPENPAW_NATS_CREDS_FILE',

@@ -1,5 +1,5 @@
 export type { AfterSettled, BatchHandler, BatchItem, FailedBatchItem, HandlerOutcome, MessageContext, MessageHandler, MessagePublisher } from './ports.js';
-export { connectNats, ConnectionState, natsAuthOptions, natsConnectionSettingsFromEnv, type ConnectNatsOptions, type NatsConnectionSettings } from './connection.js';
+export { connectNats, ConnectionState, NATS_SETTING_NAMES, natsAuthOptions, natsConnectionSettingsFromEnv, type ConnectNatsOptions, type NatsConnectionSettings } from './connection.js';
 export { isJetStreamUnavailable, jetstreamManagerWhenReady, whenJetStreamAnswers, type WhenJetStreamAnswersOptions } from './jetstream-when-ready.js';
 export {
   consumerInfoIfExists,

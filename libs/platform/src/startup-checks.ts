@@ -1,5 +1,5 @@
 import { AuthorizationError, UserAuthenticationExpiredError } from '@nats-io/nats-core';
-import { connectNats, natsConnectionSettingsFromEnv, type NatsConnectionSettings } from '@openpaw/messaging';
+import { connectNats, NATS_SETTING_NAMES, natsConnectionSettingsFromEnv, type NatsConnectionSettings } from '@openpaw/messaging';
 import { isDatabaseUnavailable } from '@openpaw/persistence';
 import pg from 'pg';
 import { configurationProblem } from './configuration-problem.js';
@@ -41,9 +41,10 @@ function settingNamedIn(message: string, fallback: string): string {
 }
 
 function credentialSettingOf(settings: NatsConnectionSettings): string {
-  if (settings.credsFile !== undefined) return 'OPENPAW_NATS_CREDS_FILE';
-  if (settings.user !== undefined) return 'OPENPAW_NATS_USER/OPENPAW_NATS_PASSWORD';
-  return 'OPENPAW_NATS_USER/OPENPAW_NATS_PASSWORD (not set)';
+  if (settings.credsFile !== undefined) return NATS_SETTING_NAMES.credsFile;
+  const userAndPassword = `${NATS_SETTING_NAMES.user}/${NATS_SETTING_NAMES.password}`;
+  if (settings.user !== undefined) return userAndPassword;
+  return `${userAndPassword} (not set)`;
 }
 
 /**
@@ -59,7 +60,7 @@ export function natsStartupCheck(service: string, env: () => NodeJS.ProcessEnv =
       settings = natsConnectionSettingsFromEnv(current);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      return { setting: settingNamedIn(message, 'OPENPAW_NATS_USER'), detail: message };
+      return { setting: settingNamedIn(message, NATS_SETTING_NAMES.user), detail: message };
     }
     const servers = natsUrlFromEnv(current);
     try {
@@ -76,7 +77,7 @@ export function natsStartupCheck(service: string, env: () => NodeJS.ProcessEnv =
       if (error instanceof AuthorizationError || error instanceof UserAuthenticationExpiredError) {
         return { setting: credentialSettingOf(settings), detail: `the NATS server at ${servers.join(', ')} refused the credentials (${message})` };
       }
-      if (message.startsWith('NATS settings:')) return { setting: settingNamedIn(message, 'OPENPAW_NATS_CREDS_FILE'), detail: message };
+      if (message.startsWith('NATS settings:')) return { setting: settingNamedIn(message, NATS_SETTING_NAMES.credsFile), detail: message };
       const tls = tlsProblem(error, message, settings, servers.join(', '));
       if (tls !== undefined) return tls;
       return { setting: 'OPENPAW_NATS_URL', detail: `no NATS server accepted a connection at ${servers.join(', ')} (${message})` };
@@ -84,8 +85,6 @@ export function natsStartupCheck(service: string, env: () => NodeJS.ProcessEnv =
   };
 }
 
-/** The TLS settings' names (`natsConnectionSettingsFromEnv` reads them). */
-const NATS_TLS_SETTINGS = { caFile: 'OPENPAW_NATS_TLS_CA_FILE', certFile: 'OPENPAW_NATS_TLS_CERT_FILE', keyFile: 'OPENPAW_NATS_TLS_KEY_FILE' } as const;
 /** Node's codes for a server certificate the client's CAs do not verify (or that names another host). */
 const SERVER_CERTIFICATE_CODES = new Set([
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
@@ -111,20 +110,20 @@ const CLIENT_CERTIFICATE_ALERT = /^ERR_SSL_.*ALERT_(BAD_CERTIFICATE|CERTIFICATE_
 function tlsProblem(error: unknown, message: string, settings: NatsConnectionSettings, servers: string): StartupProblem | undefined {
   const code = typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : '';
   const files: readonly [string, string | undefined][] = [
-    [NATS_TLS_SETTINGS.caFile, settings.tlsCaFile],
-    [NATS_TLS_SETTINGS.certFile, settings.tlsCertFile],
-    [NATS_TLS_SETTINGS.keyFile, settings.tlsKeyFile],
+    [NATS_SETTING_NAMES.tlsCaFile, settings.tlsCaFile],
+    [NATS_SETTING_NAMES.tlsCertFile, settings.tlsCertFile],
+    [NATS_SETTING_NAMES.tlsKeyFile, settings.tlsKeyFile],
   ];
   // nats.js checks the files before dialling: "<path> doesn't exist".
   const missing = files.find(([, path]) => path !== undefined && message.includes(path));
   if (missing !== undefined) return { setting: missing[0], detail: `cannot read ${missing[1] ?? ''} (${message})` };
   if (SERVER_CERTIFICATE_CODES.has(code)) {
-    const verifier = settings.tlsCaFile === undefined ? `the system's CAs do not verify (${NATS_TLS_SETTINGS.caFile} is not set)` : `the CA in ${settings.tlsCaFile} does not verify`;
-    return { setting: NATS_TLS_SETTINGS.caFile, detail: `the NATS server at ${servers} presented a certificate ${verifier} (${code}: ${message.trim()})` };
+    const verifier = settings.tlsCaFile === undefined ? `the system's CAs do not verify (${NATS_SETTING_NAMES.tlsCaFile} is not set)` : `the CA in ${settings.tlsCaFile} does not verify`;
+    return { setting: NATS_SETTING_NAMES.tlsCaFile, detail: `the NATS server at ${servers} presented a certificate ${verifier} (${code}: ${message.trim()})` };
   }
   if (CLIENT_CERTIFICATE_ALERT.test(code)) {
-    const certificate = settings.tlsCertFile === undefined ? `none (${NATS_TLS_SETTINGS.certFile} and ${NATS_TLS_SETTINGS.keyFile} are not set)` : settings.tlsCertFile;
-    return { setting: NATS_TLS_SETTINGS.certFile, detail: `the NATS server at ${servers} refused the client certificate: ${certificate} (${code})` };
+    const certificate = settings.tlsCertFile === undefined ? `none (${NATS_SETTING_NAMES.tlsCertFile} and ${NATS_SETTING_NAMES.tlsKeyFile} are not set)` : settings.tlsCertFile;
+    return { setting: NATS_SETTING_NAMES.tlsCertFile, detail: `the NATS server at ${servers} refused the client certificate: ${certificate} (${code})` };
   }
   return undefined;
 }
