@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { PaperSearch } from '../api/resources.js';
 import { termsOf } from './boolean-query-terms.js';
 import { feedbackOf, type ReviewMarks, withMark } from './review-marks.js';
-import { cutNotes, originNote } from './search-notes.js';
+import { cutNotes, localDropNotes, originNote } from './search-notes.js';
 
 type Checkpoint = NonNullable<PaperSearch['checkpoint']>;
 type StrategyCheckpoint = Extract<Checkpoint, { kind: 'strategy_confirmation' }>;
@@ -149,10 +149,11 @@ export function ResultReview({ checkpoint, papersTrimmed, onDecide }: { checkpoi
         {collection.papers.length} papers of {collection.metadata.totalFound} found;{' '}
         {collection.metadata.sourceReports.map((report) => `${report.source} ${report.status === 'ok' ? `${report.count}` : `failed (${report.error?.kind ?? 'error'})`}`).join(', ')}.
       </p>
-      {collection.metadata.sourceReports.some((report) => (report.appliedLocally ?? []).length + (report.notApplied ?? []).length > 0) && (
+      {collection.metadata.sourceReports.some((report) => (report.appliedLocally ?? []).length + (report.notApplied ?? []).length + (report.droppedLocally?.count ?? 0) > 0) && (
         <ul class="source-notes">
           {collection.metadata.sourceReports.flatMap((report) => [
             ...(report.appliedLocally ?? []).map((part) => <li key={`${report.source}-local-${part}`}>{`${report.source}: ${part} applied locally`}</li>),
+            ...localDropNotes(report).map((note) => <li key={`${report.source}-dropped`}>{note}</li>),
             ...(report.notApplied ?? []).map((part) => <li key={`${report.source}-not-${part}`}>{`${report.source}: not applied — ${part}`}</li>),
           ])}
         </ul>
