@@ -20,6 +20,17 @@ function demoPairsFrom(logs: string): { threeHop: { from: string; to: string } }
   return line === undefined ? undefined : (JSON.parse(line) as { localWorldDemo: { threeHop: { from: string; to: string } } }).localWorldDemo;
 }
 
+/** Waits for the research on the page to complete; if it does not, a screenshot (`shot`) and the page's text say where it stopped. */
+async function researchCompleted(page: Page, shot: string): Promise<void> {
+  await page
+    .locator('.run-state [data-state=completed]')
+    .waitFor({ timeout: 90_000 })
+    .catch(async (error: unknown) => {
+      await screenshot(page, shot);
+      throw new Error(`the research did not complete on the page: ${await page.locator('main').innerText()}`, { cause: error });
+    });
+}
+
 const REJECTED_KEY = 'sk-openai-console-rosa-rejected-0123456789';
 const UPDATED_KEY = 'sk-openai-console-rosa-updated-0123456789';
 const UPDATED_KEY_REPORT = 'Heat pumps deliver two to four units of heat per unit of electricity in cold climates.';
@@ -122,13 +133,7 @@ describe('the console workflow pages in a real browser (Chromium), against the p
     await screenshot(page, 'w2-research-gate');
 
     await gate.getByRole('button', { name: 'Proceed with the successful reports' }).click();
-    await page
-      .locator('.run-state [data-state=completed]')
-      .waitFor({ timeout: 90_000 })
-      .catch(async (error: unknown) => {
-        await screenshot(page, 'w-research-not-completed');
-        throw new Error(`the research did not complete on the page: ${await page.locator('main').innerText()}`, { cause: error });
-      });
+    await researchCompleted(page, 'w-research-not-completed');
     // One report left: spec 05 shows it alone, with "synthesis not available".
     await page.getByText('Synthesis not available', { exact: false }).first().waitFor();
     expect(await page.getByRole('heading', { name: 'Synthesis' }).count()).toBe(0);
@@ -196,13 +201,7 @@ describe('the console workflow pages in a real browser (Chromium), against the p
     expect((await saved).status()).toBe(204);
     await page.goto(runUrl);
     await page.getByRole('button', { name: 'Retry the research' }).click();
-    await page
-      .locator('.run-state [data-state=completed]')
-      .waitFor({ timeout: 90_000 })
-      .catch(async (error: unknown) => {
-        await screenshot(page, 'w-research-retry-not-completed');
-        throw new Error(`the retried research did not complete on the page: ${await page.locator('main').innerText()}`, { cause: error });
-      });
+    await researchCompleted(page, 'w-research-retry-not-completed');
     expect(await page.locator('[data-report=openai] .synthesis').textContent()).toBe(UPDATED_KEY_REPORT);
     expect(await page.locator('tr[data-leg=openai] td').nth(2).textContent()).toBe('2');
     expect(await page.locator('[data-retry]').count()).toBe(0);
