@@ -87,4 +87,14 @@ describe('openpaw papers: what each source could not search itself', () => {
     expect(sourceNotes({ ...report, appliedLocally: ['NOT'], notApplied: ['language de: arxiv records carry no language'] })).toEqual(['arxiv: NOT applied locally', 'arxiv: not applied: language de: arxiv records carry no language']);
     expect(sourceNotes(report)).toEqual([]);
   });
+
+  it('says how many results the filter applied locally dropped, and how many of them had no abstract', () => {
+    const report = { source: 'crossref' as const, status: 'ok' as const, count: 3, totalAvailable: 90, durationMs: 5, error: null, appliedLocally: ['AND/OR (the source ranks by the words only)'] };
+    expect(sourceNotes({ ...report, droppedLocally: { count: 7, withoutAbstract: 4 } })).toEqual([
+      'crossref: AND/OR (the source ranks by the words only) applied locally',
+      'crossref: 7 results dropped by the filter applied locally (4 had no abstract: only the title was matched)',
+    ]);
+    expect(sourceNotes({ ...report, droppedLocally: { count: 1, withoutAbstract: 1 } })[1]).toBe('crossref: 1 result dropped by the filter applied locally (it had no abstract: only the title was matched)');
+    expect(sourceNotes({ ...report, droppedLocally: { count: 0, withoutAbstract: 0 } })).toHaveLength(1);
+  });
 });

@@ -1,4 +1,4 @@
-import { describeCuts, describeStoredPapersUnavailable, describeStrategyOrigin, type PublicPaperCollection, type PublicPaperSearchView, type SourceReport } from '@openpaw/contracts';
+import { describeCuts, describeLocalDrops, describeStoredPapersUnavailable, describeStrategyOrigin, type PublicPaperCollection, type PublicPaperSearchView, type SourceReport } from '@openpaw/contracts';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { type ApiClient, ApiError, type RunResource } from './api-client.js';
@@ -261,7 +261,12 @@ async function finish(api: ApiClient, search: PaperSearchResource, options: Pape
   return 'completed';
 }
 
-/** What a source could not search itself, said per source: "arxiv: NOT applied locally". */
+/** What a source could not search itself, said per source: "arxiv: NOT applied locally", and what that filter dropped. */
 export function sourceNotes(report: SourceReport): string[] {
-  return [...(report.appliedLocally ?? []).map((what) => `${report.source}: ${what} applied locally`), ...(report.notApplied ?? []).map((what) => `${report.source}: not applied: ${what}`)];
+  const drops = describeLocalDrops(report);
+  return [
+    ...(report.appliedLocally ?? []).map((what) => `${report.source}: ${what} applied locally`),
+    ...(drops === null ? [] : [drops]),
+    ...(report.notApplied ?? []).map((what) => `${report.source}: not applied: ${what}`),
+  ];
 }

@@ -20,6 +20,21 @@ function demoPairsFrom(logs: string): { threeHop: { from: string; to: string } }
   return line === undefined ? undefined : (JSON.parse(line) as { localWorldDemo: { threeHop: { from: string; to: string } } }).localWorldDemo;
 }
 
+/** Waits for the research on the page to complete; if it does not, a screenshot (`shot`) and the page's text say where it stopped. */
+async function researchCompleted(page: Page, shot: string): Promise<void> {
+  await page
+    .locator('.run-state [data-state=completed]')
+    .waitFor({ timeout: 90_000 })
+    .catch(async (error: unknown) => {
+      await screenshot(page, shot);
+      throw new Error(`the research did not complete on the page: ${await page.locator('main').innerText()}`, { cause: error });
+    });
+}
+
+const REJECTED_KEY = 'sk-openai-console-rosa-rejected-0123456789';
+const UPDATED_KEY = 'sk-openai-console-rosa-updated-0123456789';
+const UPDATED_KEY_REPORT = 'Heat pumps deliver two to four units of heat per unit of electricity in cold climates.';
+
 /**
  * The workflow pages with people in them, in Chromium against the platform: research with its human
  * gate after a partial failure, paper search's two checkpoints, visual degrees' chain growing live.
@@ -41,7 +56,10 @@ describe('the console workflow pages in a real browser (Chromium), against the p
   const receiverAnswers: number[] = [];
 
   beforeAll(async () => {
-    openai = await startOpenAiWireServer(() => ({ status: 500, message: 'upstream exploded' }));
+    // A key the provider rejects gets its 401; the key the user updates to gets a report; any other, a 500.
+    openai = await startOpenAiWireServer((request) =>
+      request.apiKey === REJECTED_KEY ? { status: 401, message: 'Incorrect API key provided', errorType: 'invalid_api_key' } : request.apiKey === UPDATED_KEY ? { text: UPDATED_KEY_REPORT } : { status: 500, message: 'upstream exploded' },
+    );
     receiver = createServer((request, response) => {
       let body = '';
       request.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
@@ -115,13 +133,7 @@ describe('the console workflow pages in a real browser (Chromium), against the p
     await screenshot(page, 'w2-research-gate');
 
     await gate.getByRole('button', { name: 'Proceed with the successful reports' }).click();
-    await page
-      .locator('.run-state [data-state=completed]')
-      .waitFor({ timeout: 90_000 })
-      .catch(async (error: unknown) => {
-        await screenshot(page, 'w-research-not-completed');
-        throw new Error(`the research did not complete on the page: ${await page.locator('main').innerText()}`, { cause: error });
-      });
+    await researchCompleted(page, 'w-research-not-completed');
     // One report left: spec 05 shows it alone, with "synthesis not available".
     await page.getByText('Synthesis not available', { exact: false }).first().waitFor();
     expect(await page.getByRole('heading', { name: 'Synthesis' }).count()).toBe(0);
@@ -157,6 +169,45 @@ describe('the console workflow pages in a real browser (Chromium), against the p
     await page.locator('.run-state [data-state=failed]').waitFor({ timeout: 60_000 });
     await page.getByRole('alert').filter({ hasText: 'Cancelled by user' }).waitFor();
     expect(await page.locator('[data-gate]').count()).toBe(0);
+  });
+
+  it('research: a rejected key fails the run with "update your key, then retry"; the user updates the key in the settings and retries from the page, and the retry uses the new key', async () => {
+    expect((await callApi(platform.gatewayUrl, token, 'PUT', '/research/keys/openai', { apiKey: REJECTED_KEY })).status).toBe(204);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Research' }).click();
+    await page.getByLabel('Question', { exact: true }).fill('How efficient are heat pumps in cold climates?');
+    await page.getByRole('checkbox', { name: 'openai' }).check();
+    await page.getByRole('button', { name: 'Create draft' }).click();
+    await page.getByRole('heading', { name: /^Draft: / }).waitFor();
+    await page.getByRole('button', { name: 'Start research' }).click();
+    await page.waitForURL(/#\/research\/[0-9a-f-]{36}$/);
+    const runUrl = page.url();
+
+    // Its one leg fails on the rejected key: the run fails, saying what to do, and offers the retry.
+    await page.locator('.run-state [data-state=failed]').waitFor({ timeout: 90_000 });
+    expect(await page.locator('tr[data-leg=openai]').getAttribute('data-status')).toBe('failed');
+    expect(await page.getByRole('alert').textContent()).toBe('All LLM calls failed: openai rejected the API key — update your key, then retry');
+    const retry = page.locator('[data-retry=failed]');
+    expect(await retry.textContent()).toContain('A provider rejected your API key: update your key in the settings, then retry.');
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'w3c-research-rejected-key');
+
+    // The user follows the link, updates the key, and comes back to the run.
+    await retry.getByRole('link', { name: 'update your key in the settings' }).click();
+    await page.getByRole('heading', { name: 'Model API keys' }).waitFor();
+    await page.getByLabel('Provider', { exact: true }).selectOption('openai');
+    await page.getByLabel('API key', { exact: true }).fill(UPDATED_KEY);
+    const saved = page.waitForResponse((response) => response.request().method() === 'PUT' && response.url().endsWith('/research/keys/openai'));
+    await page.getByRole('button', { name: 'Save the key' }).click();
+    expect((await saved).status()).toBe(204);
+    await page.goto(runUrl);
+    await page.getByRole('button', { name: 'Retry the research' }).click();
+    await researchCompleted(page, 'w-research-retry-not-completed');
+    expect(await page.locator('[data-report=openai] .synthesis').textContent()).toBe(UPDATED_KEY_REPORT);
+    expect(await page.locator('tr[data-leg=openai] td').nth(2).textContent()).toBe('2');
+    expect(await page.locator('[data-retry]').count()).toBe(0);
+    // The provider saw the rejected key once (not retried by the client) and the updated key on the retry.
+    expect(openai.requests.filter((request) => request.apiKey === REJECTED_KEY)).toHaveLength(1);
+    expect(openai.requests.filter((request) => request.apiKey === UPDATED_KEY).length).toBeGreaterThanOrEqual(1);
   });
 
   it('paper search: imports the library on the page, decides checkpoint 1 (an edit refused naming the field, then a valid edit) and checkpoint 2 (approve with ticked papers), and exports the papers as BibTeX, RIS and CSL-JSON', async () => {
@@ -227,6 +278,18 @@ describe('the console workflow pages in a real browser (Chromium), against the p
     await page.waitForURL(/#\/paper-searches\/[0-9a-f-]{36}$/);
     const strategy = page.locator('[data-checkpoint=strategy_confirmation]');
     await strategy.getByRole('heading', { name: /iteration 1\)$/ }).waitFor({ timeout: 90_000 });
+    // Every NOT term typed is kept and listed, never cut: past the bound the form says how many to remove and sends nothing.
+    const queries = page.getByLabel('Queries (one per line)', { exact: true });
+    const proposed = await queries.inputValue();
+    await queries.fill(`${proposed}\nproteins ${Array.from({ length: 31 }, (_, i) => `NOT excluded${i}`).join(' ')}`);
+    const listed = (await page.locator('#strategy-exclusions').textContent()) ?? '';
+    expect(listed).toMatch(/excluded0, .*excluded30\.$/);
+    const excludedCount = Number(/^Excluded \((\d+)\)/.exec(listed)?.[1]);
+    expect(excludedCount).toBeGreaterThanOrEqual(31);
+    expect(await page.locator('#strategy-exclusions-over').textContent()).toBe(`A strategy excludes at most 30 terms: remove ${excludedCount - 30} to search with your edits.`);
+    expect(await page.getByRole('button', { name: 'Search with my edits' }).isDisabled()).toBe(true);
+    await queries.fill(proposed);
+    expect(await page.locator('#strategy-exclusions-over').count()).toBe(0);
     const reject = page.getByRole('button', { name: 'Reject with this note' });
     // No note, no rejection.
     expect(await reject.isDisabled()).toBe(true);

@@ -269,8 +269,22 @@ export const sourceReport = z.object({
   appliedLocally: z.array(z.string().max(200)).max(10).optional(),
   /** Parts of the approved query that could not be applied at all, with why ("language: arXiv records carry no language"). */
   notApplied: z.array(z.string().max(300)).max(10).optional(),
+  /**
+   * Results the source returned that the local filter (`appliedLocally`) then removed, never counted in
+   * `count`; `withoutAbstract` of them had no abstract, so only their title was matched. Absent in
+   * reports made before drops were counted.
+   */
+  droppedLocally: z.object({ count: z.int().nonnegative(), withoutAbstract: z.int().nonnegative() }).optional(),
 });
 export type SourceReport = z.infer<typeof sourceReport>;
+
+/** What a source's local filter removed, in words ("crossref: 3 results dropped by the filter applied locally (…)"); null when it removed none. */
+export function describeLocalDrops(report: Pick<SourceReport, 'source' | 'droppedLocally'>): string | null {
+  const dropped = report.droppedLocally;
+  if (dropped === undefined || dropped.count === 0) return null;
+  const noAbstract = dropped.withoutAbstract === 0 ? '' : ` (${dropped.withoutAbstract === dropped.count ? (dropped.count === 1 ? 'it' : 'all') : dropped.withoutAbstract} had no abstract: only the title was matched)`;
+  return `${report.source}: ${dropped.count} ${dropped.count === 1 ? 'result' : 'results'} dropped by the filter applied locally${noAbstract}`;
+}
 
 /** How papers were scored or organised: by an LLM, or by the local lexical stand-in (and it says so). */
 export const skillProvenance = z.object({

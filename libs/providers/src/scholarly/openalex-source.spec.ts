@@ -100,7 +100,9 @@ describe('OpenAlexSource against the OpenAlex works API wire format', () => {
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ kind: 'timeout' });
     stub.script.push(() => ({ status: 400, body: 'bad request for api_key=secret-openalex-key' }));
-    const bad = await source.search({ text: 'x', phrases: ['x'], limit: 5 }).catch((e: unknown) => e);
+    // A source with room to answer: at 100 ms a loaded machine turned this 400 into a timeout (seen at load 14 and 25).
+    const patient = new OpenAlexSource({ baseUrl: stub.server.url, apiKey: 'secret-openalex-key', timeoutMs: 10_000, retry: { maxAttempts: 1 } });
+    const bad = await patient.search({ text: 'x', phrases: ['x'], limit: 5 }).catch((e: unknown) => e);
     expect(bad).toMatchObject({ kind: 'bad_request' });
     expect((bad as Error).message).not.toContain('secret-openalex-key');
   });

@@ -1,12 +1,17 @@
-import type { Clock } from '../shared/clock.js';
+import { type Clock, monotonicNowOf } from '../shared/clock.js';
 
 /**
  * Request starts shared by every replica of a service (a NATS KV bucket in the research service), so a
- * source's etiquette (arXiv: one request every 3 s) holds across replicas, not per process.
+ * source's etiquette (arXiv: one request every 3 s) holds across replicas, not per process. Times
+ * cross the boundary as durations from the call, never as clock readings: no replica's clock is
+ * trusted, and the store keeps its own time base (the research service's: the NATS server's stamps).
  */
 export interface SharedStartSlots {
-  /** Reserves the next start for `key` at or after `notBeforeMs`, `intervalMs` after the last start any replica reserved; answers its time (ms). */
-  reserve(key: string, notBeforeMs: number, intervalMs: number): Promise<number>;
+  /**
+   * Reserves the next start for `key`, no sooner than `notBeforeInMs` from now and `intervalMs`
+   * after the last start any replica reserved; answers how long from now (ms) that start is.
+   */
+  reserve(key: string, notBeforeInMs: number, intervalMs: number): Promise<number>;
 }
 
 /** The shared slots of one limiter, and what happens when they cannot be reached (the per-process spacing still holds). */
@@ -19,10 +24,12 @@ export interface SharedLimit {
 /**
  * Spaces request starts at least `intervalMs` apart for one source (arXiv asks for one request every
  * 3 s; Crossref announces its limit in headers and `setRate` follows it). A server's Retry-After
- * pushes the next start back with `pauseFor`, for every replica when the slots are shared. Waiting
- * goes through the Clock port.
+ * pushes the next start back with `pauseFor`, for every replica when the slots are shared. Spacing
+ * is measured on the clock's monotonic reading, so a wall clock set back or forward (NTP, a person)
+ * neither stalls the source nor breaks its etiquette; waiting goes through the Clock port.
  */
 export class RateLimiter {
+  /** On the monotonic timeline (`monotonicNowOf(clock)`). */
   private nextStartMs = Number.NEGATIVE_INFINITY;
 
   constructor(
@@ -41,18 +48,20 @@ export class RateLimiter {
    * per-process spacing alone holds (and `onUnavailable` hears why).
    */
   async acquire(signal?: AbortSignal): Promise<void> {
-    const now = this.clock.now();
+    const now = monotonicNowOf(this.clock);
     let startAt = Math.max(now, this.nextStartMs);
     this.nextStartMs = startAt + this.intervalMs;
     if (this.shared !== undefined) {
       try {
-        startAt = Math.max(startAt, await this.shared.slots.reserve(this.shared.key, startAt, this.intervalMs));
+        const sharedWait = await this.shared.slots.reserve(this.shared.key, startAt - now, this.intervalMs);
+        // The wait is counted from the answer, a little later than the store's own moment: late, never early.
+        startAt = Math.max(startAt, monotonicNowOf(this.clock) + sharedWait);
         this.nextStartMs = Math.max(this.nextStartMs, startAt + this.intervalMs);
       } catch (error) {
         this.shared.onUnavailable?.(error);
       }
     }
-    const wait = startAt - this.clock.now();
+    const wait = startAt - monotonicNowOf(this.clock);
     if (wait > 0) await this.clock.sleep(wait, signal);
   }
 
@@ -65,17 +74,16 @@ export class RateLimiter {
   }
 
   /**
-   * No request starts before `now + delayMs` (a server's Retry-After). With shared slots, no replica's
-   * either: the pause end is reserved as a slot with no spacing after it, which moves the source's
-   * next free start to it unless that is later already. When the slots cannot be reached, the pause
-   * holds in this process alone (and `onUnavailable` hears why).
+   * No request starts before `delayMs` from now (a server's Retry-After). With shared slots, no
+   * replica's either: the pause end is reserved as a slot with no spacing after it, which moves the
+   * source's next free start to it unless that is later already. When the slots cannot be reached,
+   * the pause holds in this process alone (and `onUnavailable` hears why).
    */
   async pauseFor(delayMs: number): Promise<void> {
-    const until = this.clock.now() + delayMs;
-    this.nextStartMs = Math.max(this.nextStartMs, until);
+    this.nextStartMs = Math.max(this.nextStartMs, monotonicNowOf(this.clock) + delayMs);
     if (this.shared === undefined) return;
     try {
-      await this.shared.slots.reserve(this.shared.key, until, 0);
+      await this.shared.slots.reserve(this.shared.key, delayMs, 0);
     } catch (error) {
       this.shared.onUnavailable?.(error);
     }

@@ -3,14 +3,20 @@
  * fake clock and stay fast and deterministic.
  */
 export interface Clock {
-  /** Milliseconds since the epoch. */
+  /** Milliseconds since the epoch (a wall clock: NTP and people may move it). */
   now(): number;
+  /**
+   * Milliseconds on a monotonic clock (an arbitrary origin, never moved), for spacing and deadlines;
+   * a clock without one (a test's fake, which only moves forward) is read through `now`.
+   */
+  monotonicNow?(): number;
   /** Resolves after `ms`; rejects with the signal's reason when it aborts first. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
 export const systemClock: Clock = {
   now: () => Date.now(),
+  monotonicNow: () => performance.now(),
   sleep: (ms, signal) =>
     new Promise<void>((resolve, reject) => {
       if (signal?.aborted === true) {
@@ -34,4 +40,9 @@ export type RandomSource = () => number;
 
 function toError(reason: unknown): Error {
   return reason instanceof Error ? reason : new Error('aborted');
+}
+
+/** A reading for spacing and deadlines: the clock's monotonic one where it has it. */
+export function monotonicNowOf(clock: Pick<Clock, 'now' | 'monotonicNow'>): number {
+  return clock.monotonicNow?.() ?? clock.now();
 }

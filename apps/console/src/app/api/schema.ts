@@ -2769,6 +2769,10 @@ export interface operations {
                                         sourceReports: {
                                             appliedLocally?: string[];
                                             count: number;
+                                            droppedLocally?: {
+                                                count: number;
+                                                withoutAbstract: number;
+                                            };
                                             durationMs: number;
                                             error: {
                                                 /** @enum {string} */
@@ -2936,6 +2940,10 @@ export interface operations {
                                 sourceReports: {
                                     appliedLocally?: string[];
                                     count: number;
+                                    droppedLocally?: {
+                                        count: number;
+                                        withoutAbstract: number;
+                                    };
                                     durationMs: number;
                                     error: {
                                         /** @enum {string} */
@@ -3219,6 +3227,10 @@ export interface operations {
                                         sourceReports: {
                                             appliedLocally?: string[];
                                             count: number;
+                                            droppedLocally?: {
+                                                count: number;
+                                                withoutAbstract: number;
+                                            };
                                             durationMs: number;
                                             error: {
                                                 /** @enum {string} */
@@ -3386,6 +3398,10 @@ export interface operations {
                                 sourceReports: {
                                     appliedLocally?: string[];
                                     count: number;
+                                    droppedLocally?: {
+                                        count: number;
+                                        withoutAbstract: number;
+                                    };
                                     durationMs: number;
                                     error: {
                                         /** @enum {string} */
@@ -3735,6 +3751,10 @@ export interface operations {
                                         sourceReports: {
                                             appliedLocally?: string[];
                                             count: number;
+                                            droppedLocally?: {
+                                                count: number;
+                                                withoutAbstract: number;
+                                            };
                                             durationMs: number;
                                             error: {
                                                 /** @enum {string} */
@@ -3902,6 +3922,10 @@ export interface operations {
                                 sourceReports: {
                                     appliedLocally?: string[];
                                     count: number;
+                                    droppedLocally?: {
+                                        count: number;
+                                        withoutAbstract: number;
+                                    };
                                     durationMs: number;
                                     error: {
                                         /** @enum {string} */

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
 import type { PaperSearch } from '../api/resources.js';
-import { termsOf } from './boolean-query-terms.js';
+import { editedExclusions, MAX_EXCLUDED_TERMS, termsOf } from './boolean-query-terms.js';
 import { feedbackOf, type ReviewMarks, withMark } from './review-marks.js';
-import { cutNotes, originNote } from './search-notes.js';
+import { cutNotes, localDropNotes, originNote } from './search-notes.js';
 
 type Checkpoint = NonNullable<PaperSearch['checkpoint']>;
 type StrategyCheckpoint = Extract<Checkpoint, { kind: 'strategy_confirmation' }>;
@@ -65,14 +65,15 @@ export function StrategyConfirmation({ checkpoint, onDecide }: { checkpoint: Str
     setProblem(await onDecide(decision));
     setBusy(false);
   };
+  const lines = queries.split('\n').map((line) => line.trim()).filter((line) => line !== '');
+  const exclusions = editedExclusions(strategy.excludedTerms, lines);
   const edited = (): CheckpointDecision => {
-    const lines = queries.split('\n').map((line) => line.trim()).filter((line) => line !== '');
     const revised: Strategy = {
       ...strategy,
       // An unchanged line keeps its query (keywords, synonyms); a new one is sent as typed, its terms
       // after NOT excluded (never made required keywords).
       queries: lines.map((booleanQuery) => strategy.queries.find((query) => query.booleanQuery === booleanQuery) ?? { booleanQuery, keywords: termsOf(booleanQuery).keywords, synonyms: [] }),
-      excludedTerms: [...new Set([...strategy.excludedTerms, ...lines.flatMap((line) => termsOf(line).excluded)])].slice(0, 30),
+      excludedTerms: exclusions.terms,
       filters: { ...strategy.filters, yearFrom: yearOf(yearFrom), yearTo: yearOf(yearTo) },
     };
     return { action: 'edit', revisedData: revised };
@@ -101,6 +102,16 @@ export function StrategyConfirmation({ checkpoint, onDecide }: { checkpoint: Str
       )}
       <label for="strategy-queries">Queries (one per line)</label>
       <textarea id="strategy-queries" rows={Math.max(2, strategy.queries.length + 1)} value={queries} onInput={(event) => setQueries(event.currentTarget.value)} />
+      {exclusions.terms.length > 0 && (
+        <p id="strategy-exclusions" class="hint">
+          Excluded ({exclusions.terms.length}): {exclusions.terms.join(', ')}.
+        </p>
+      )}
+      {exclusions.overBy > 0 && (
+        <p id="strategy-exclusions-over" class="error">
+          {`A strategy excludes at most ${MAX_EXCLUDED_TERMS} terms: remove ${exclusions.overBy} to search with your edits.`}
+        </p>
+      )}
       <label for="strategy-year-from">Published from (year, optional)</label>
       <input id="strategy-year-from" inputMode="numeric" value={yearFrom} onInput={(event) => setYearFrom(event.currentTarget.value)} />
       <label for="strategy-year-to">Published until (year, optional)</label>
@@ -109,7 +120,7 @@ export function StrategyConfirmation({ checkpoint, onDecide }: { checkpoint: Str
         <button type="button" disabled={busy} onClick={() => void send({ action: 'approve' })}>
           Approve the strategy
         </button>{' '}
-        <button type="button" class="secondary" disabled={busy || (queries === queriesOf(strategy) && yearOf(yearFrom) === strategy.filters.yearFrom && yearOf(yearTo) === strategy.filters.yearTo)} onClick={() => void send(edited())}>
+        <button type="button" class="secondary" disabled={busy || exclusions.overBy > 0 || (queries === queriesOf(strategy) && yearOf(yearFrom) === strategy.filters.yearFrom && yearOf(yearTo) === strategy.filters.yearTo)} onClick={() => void send(edited())}>
           Search with my edits
         </button>
       </div>
@@ -149,10 +160,11 @@ export function ResultReview({ checkpoint, papersTrimmed, onDecide }: { checkpoi
         {collection.papers.length} papers of {collection.metadata.totalFound} found;{' '}
         {collection.metadata.sourceReports.map((report) => `${report.source} ${report.status === 'ok' ? `${report.count}` : `failed (${report.error?.kind ?? 'error'})`}`).join(', ')}.
       </p>
-      {collection.metadata.sourceReports.some((report) => (report.appliedLocally ?? []).length + (report.notApplied ?? []).length > 0) && (
+      {collection.metadata.sourceReports.some((report) => (report.appliedLocally ?? []).length + (report.notApplied ?? []).length + (report.droppedLocally?.count ?? 0) > 0) && (
         <ul class="source-notes">
           {collection.metadata.sourceReports.flatMap((report) => [
             ...(report.appliedLocally ?? []).map((part) => <li key={`${report.source}-local-${part}`}>{`${report.source}: ${part} applied locally`}</li>),
+            ...localDropNotes(report).map((note) => <li key={`${report.source}-dropped`}>{note}</li>),
             ...(report.notApplied ?? []).map((part) => <li key={`${report.source}-not-${part}`}>{`${report.source}: not applied — ${part}`}</li>),
           ])}
         </ul>

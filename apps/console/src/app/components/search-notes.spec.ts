@@ -1,4 +1,4 @@
-import { cutNotes, originNote } from './search-notes.js';
+import { cutNotes, localDropNotes, originNote } from './search-notes.js';
 
 describe("a paper search's notes", () => {
   it("says where checkpoint 1's strategy came from", () => {
@@ -23,5 +23,14 @@ describe("a paper search's notes", () => {
       "The search's stored list of 300 papers was deleted after its retention period: only the papers its view kept are shown. Search again for the whole list.",
       '180 papers were found but left out: a message carries only so many papers.',
     ]);
+  });
+
+  it("says what a source's local filter dropped, in the same words as the CLI and the contracts", () => {
+    // The same sentences as the contracts' describeLocalDrops (pinned in search-sources.spec and the CLI's papers.spec).
+    expect(localDropNotes({ source: 'crossref', droppedLocally: { count: 5, withoutAbstract: 2 } })).toEqual(['crossref: 5 results dropped by the filter applied locally (2 had no abstract: only the title was matched)']);
+    expect(localDropNotes({ source: 'crossref', droppedLocally: { count: 1, withoutAbstract: 1 } })).toEqual(['crossref: 1 result dropped by the filter applied locally (it had no abstract: only the title was matched)']);
+    expect(localDropNotes({ source: 'serpapi_scholar', droppedLocally: { count: 2, withoutAbstract: 0 } })).toEqual(['serpapi_scholar: 2 results dropped by the filter applied locally']);
+    expect(localDropNotes({ source: 'crossref', droppedLocally: { count: 0, withoutAbstract: 0 } })).toEqual([]);
+    expect(localDropNotes({ source: 'openalex', droppedLocally: undefined })).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import type { PaperSearch } from '../api/resources.js';
 type Checkpoint = NonNullable<PaperSearch['checkpoint']>;
 type Origin = NonNullable<Extract<Checkpoint, { kind: 'strategy_confirmation' }>['payload']['origin']>;
 type Cuts = NonNullable<NonNullable<PaperSearch['result']>['metadata']['cuts']>;
+type SourceReport = NonNullable<PaperSearch['result']>['metadata']['sourceReports'][number];
 
 /** Where checkpoint 1's strategy came from, in words (the gateway's `origin`). */
 export function originNote(origin: Origin | undefined): string | undefined {
@@ -33,4 +34,12 @@ export function cutNotes(cuts: Cuts | undefined, papersTrimmed: boolean, unavail
     ...(cuts !== undefined && cuts.authorListsShortened > 0 ? [`${count(cuts.authorListsShortened, 'author list was', 'author lists were')} cut to the first 50 names.`] : []),
     ...(papersTrimmed ? ['The papers shown are shortened to fit one message: abstracts are left out.'] : []),
   ];
+}
+
+/** What a source's local filter dropped (the contracts' `describeLocalDrops`, which the bundle does not import); `[]` when nothing. */
+export function localDropNotes(report: Pick<SourceReport, 'source' | 'droppedLocally'>): string[] {
+  const dropped = report.droppedLocally;
+  if (dropped === undefined || dropped.count === 0) return [];
+  const noAbstract = dropped.withoutAbstract === 0 ? '' : ` (${dropped.withoutAbstract === dropped.count ? (dropped.count === 1 ? 'it' : 'all') : dropped.withoutAbstract} had no abstract: only the title was matched)`;
+  return [`${report.source}: ${dropped.count} ${dropped.count === 1 ? 'result' : 'results'} dropped by the filter applied locally${noAbstract}`];
 }

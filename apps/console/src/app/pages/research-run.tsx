@@ -16,7 +16,8 @@ const GATE_LABELS: Record<GateAction, string> = {
 /**
  * One research (spec 05): each model's leg live (the run's server-sent events, each one re-reading
  * `GET /research/{id}` for the spec's fields and its status → UI card), the human gate on a partial
- * failure (proceed / retry / cancel), the synthesis and its share link.
+ * failure (proceed / retry / cancel), the retry of a failed research (after updating a rejected key),
+ * the synthesis and its share link.
  */
 export function ResearchRunPage({ researchId }: { researchId: string }) {
   const client = useGatewayClient();
@@ -52,6 +53,16 @@ export function ResearchRunPage({ researchId }: { researchId: string }) {
       setOutcome(`${GATE_LABELS[action]}: now ${data.status}.`);
       setFollowing((count) => count + 1);
     } else setOutcome(`Refused (${response.status}): ${errorMessage(error, 'the gateway refused it')}.`);
+  };
+
+  /** A failed research the gateway offers to retry (`ui.actions`): its failed models run again, with the keys stored now. */
+  const retry = async (): Promise<void> => {
+    const { data, error, response } = await client.POST('/research/{id}/retry', { params: { path: { id: researchId } } });
+    if (data !== undefined) {
+      setResearch(data);
+      setOutcome(`Retried: now ${data.status}.`);
+      setFollowing((count) => count + 1);
+    } else setOutcome(`Refused (${response.status}): ${errorMessage(error, 'the gateway refused the retry')}.`);
   };
 
   if (problem !== undefined) {
@@ -133,6 +144,19 @@ export function ResearchRunPage({ researchId }: { researchId: string }) {
         <p class="error" role="alert">
           {research.error}
         </p>
+      )}
+      {research.status === 'failed' && research.ui.actions.includes('retry') && (
+        <section aria-labelledby="retry-title" class="pending-step" data-retry="failed">
+          <h2 id="retry-title">Retry</h2>
+          {research.errorReason === 'auth' && (
+            <p>
+              A provider rejected your API key: <a href="#/settings">update your key in the settings</a>, then retry.
+            </p>
+          )}
+          <button type="button" onClick={() => void retry()}>
+            Retry the research
+          </button>
+        </section>
       )}
       {research.ui.showSynthesisNotAvailable && (
         <p class="error">

@@ -1,7 +1,7 @@
 import { jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { RateLimiter } from '@openpaw/providers';
+import { RateLimiter, systemClock } from '@openpaw/providers';
 import { type NatsServerHandle, privateNatsServer } from '@openpaw/testing';
 import { ensureKvBucket, KV_BUCKETS, kvStreamName } from '@openpaw/messaging';
 import { KvStartSlots, SCHOLARLY_START_SLOTS_BUCKET, scholarlyStartSlots } from './kv-start-slots.js';
@@ -47,32 +47,49 @@ describe('request starts shared across replicas (a real JetStream KV bucket)', (
     // The provisioning Job (provisionStreams) creates it with the other buckets; the same limiter now reserves there.
     expect(await ensureKvBucket(jsm, KV_BUCKETS.scholarlyStartSlots)).toEqual({ result: 'created', drift: [] });
     await limiter.acquire();
+    expect(t).toBe(9_006_000);
     const shared = await new Kvm(nc).open(SCHOLARLY_START_SLOTS_BUCKET);
-    expect(Number((await shared.get('crossref-provisioned'))?.string())).toBe(t + 3_000);
+    // Stored as durations from its write (the server stamps the write), never as this replica's clock reading.
+    expect(JSON.parse((await shared.get('crossref-provisioned'))?.string() ?? 'null')).toEqual({ after: null, delayMs: 3_000, intervalMs: 3_000 });
     expect((await jsm.streams.info(kvStreamName(SCHOLARLY_START_SLOTS_BUCKET))).config.max_age).toBe(KV_BUCKETS.scholarlyStartSlots.ttlMs * 1_000_000);
   });
 
   it('gives three replicas racing for arXiv distinct starts, 3 s apart, never the same slot', async () => {
     const replicas = await Promise.all([replica(), replica(), replica()]);
-    const now = 1_000_000;
-    const starts = await Promise.all(replicas.flatMap((slots) => [1, 2, 3, 4].map(() => slots.reserve('arxiv', now, 3_000))));
-    expect([...starts].sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => now + i * 3_000));
+    const waits = await Promise.all(replicas.flatMap((slots) => [1, 2, 3, 4].map(() => slots.reserve('arxiv', 0, 3_000))));
+    // Each wait is counted from its own write, a few ms after the first: slot i starts i × 3 s after the first write.
+    const sorted = [...waits].sort((a, b) => a - b);
+    sorted.forEach((wait, i) => {
+      expect(wait).toBeLessThanOrEqual(i * 3_000);
+      expect(wait).toBeGreaterThan(i * 3_000 - 1_000);
+    });
     // Another source has its own spacing.
-    expect(await replicas[0].reserve('crossref', now, 20)).toBe(now);
+    expect(await replicas[0].reserve('crossref', 0, 20)).toBe(0);
   });
 
+  /**
+   * Starts of `limiters` taken in turn, in ms after the first was asked for, on the monotonic clock
+   * (real time: the slots are timed by the server's stamps). A loaded machine wakes a start late, which
+   * shortens the gap after it, so the spacing is checked from the moment of the first ask: start i at
+   * least i intervals after it (less 1 ms, for the server's whole-ms stamps).
+   */
+  async function expectSpacedInTurn(limiters: readonly RateLimiter[], intervalMs: number): Promise<void> {
+    const asked = performance.now();
+    for (const [i, limiter] of limiters.entries()) {
+      await limiter.acquire();
+      const start = performance.now() - asked;
+      expect(start).toBeGreaterThanOrEqual(i * intervalMs - 1);
+      expect(start).toBeLessThan(i * intervalMs + 1_500);
+    }
+  }
+
   it("spaces two replicas' rate limiters as one, and falls back to the per-process spacing when the bucket is gone", async () => {
+    const [a, b] = await Promise.all([replica(), replica()]);
+    const limiterA = new RateLimiter(300, systemClock, { slots: a, key: 'openalex-shared' });
+    const limiterB = new RateLimiter(300, systemClock, { slots: b, key: 'openalex-shared' });
+    await expectSpacedInTurn([limiterA, limiterB, limiterA, limiterB], 300);
     let t = 5_000_000;
     const clock = { now: () => t, sleep: (ms: number) => Promise.resolve(void (t += ms)) };
-    const [a, b] = await Promise.all([replica(), replica()]);
-    const limiterA = new RateLimiter(3_000, clock, { slots: a, key: 'openalex-shared' });
-    const limiterB = new RateLimiter(3_000, clock, { slots: b, key: 'openalex-shared' });
-    const started: number[] = [];
-    for (const limiter of [limiterA, limiterB, limiterA, limiterB]) {
-      await limiter.acquire();
-      started.push(t);
-    }
-    expect(started).toEqual([5_000_000, 5_003_000, 5_006_000, 5_009_000]);
     const unavailable: unknown[] = [];
     const broken = new RateLimiter(3_000, clock, { slots: { reserve: () => Promise.reject(new Error('no JetStream')) }, key: 'x', onUnavailable: (e) => unavailable.push(e) });
     await broken.acquire();
@@ -82,26 +99,46 @@ describe('request starts shared across replicas (a real JetStream KV bucket)', (
     expect(unavailable).toHaveLength(2);
   });
 
+  it("spaces replicas whose wall clocks disagree by an hour as one: no replica's clock is read", async () => {
+    const [a, b] = await Promise.all([replica(), replica()]);
+    const anHourAhead = { ...systemClock, now: () => Date.now() + 3_600_000 };
+    const anHourBehind = { ...systemClock, now: () => Date.now() - 3_600_000 };
+    const limiterA = new RateLimiter(300, anHourAhead, { slots: a, key: 'arxiv-skewed' });
+    const limiterB = new RateLimiter(300, anHourBehind, { slots: b, key: 'arxiv-skewed' });
+    // The earlier release stored each replica's clock reading: the one behind then got no spacing after the one ahead.
+    await expectSpacedInTurn([limiterB, limiterA, limiterB, limiterA], 300);
+  });
+
+  it('reads a slot written by the earlier release (the next free start as a plain number) as it meant', async () => {
+    const nc = await connect({ servers: nats.url });
+    connections.push(nc);
+    const kv = await new Kvm(nc).open(SCHOLARLY_START_SLOTS_BUCKET);
+    await kv.put('crossref-legacy', String(Date.now() + 1_000));
+    const wait = await new KvStartSlots(kv).reserve('crossref-legacy', 0, 100);
+    expect(wait).toBeGreaterThan(800);
+    expect(wait).toBeLessThanOrEqual(1_000);
+  });
+
   // A server's Retry-After pause goes through the same slots: every replica waits it out.
   it('holds back every replica until the pause ends, and a pause shorter than the queued starts moves nothing', async () => {
-    let t = 7_000_000;
-    const clock = { now: () => t, sleep: (ms: number) => Promise.resolve(void (t += ms)) };
     const [a, b] = await Promise.all([replica(), replica()]);
-    const limiterA = new RateLimiter(1_000, clock, { slots: a, key: 'openalex-paused' });
-    const limiterB = new RateLimiter(1_000, clock, { slots: b, key: 'openalex-paused' });
+    const limiterA = new RateLimiter(200, systemClock, { slots: a, key: 'openalex-paused' });
+    const limiterB = new RateLimiter(200, systemClock, { slots: b, key: 'openalex-paused' });
     await limiterA.acquire();
-    // Replica A hears Retry-After: 30 s. Replica B has not called since, yet its next start waits for the pause too.
-    await limiterA.pauseFor(30_000);
-    const pausedAt = t;
+    // Replica A hears Retry-After: 1 s. Replica B has not called since, yet its next start waits for the pause too.
+    const pausedAt = performance.now();
+    await limiterA.pauseFor(1_000);
     await limiterB.acquire();
-    expect(t).toBe(pausedAt + 30_000);
+    const resumedAt = performance.now();
+    expect(resumedAt - pausedAt).toBeGreaterThanOrEqual(999);
     // Spacing resumes after the pause, across both replicas.
     await limiterA.acquire();
-    expect(t).toBe(pausedAt + 31_000);
+    expect(performance.now() - pausedAt).toBeGreaterThanOrEqual(1_199);
     // A pause ending before the next free start leaves the queue as it is.
-    await limiterB.pauseFor(100);
+    await limiterB.pauseFor(10);
     await limiterB.acquire();
-    expect(t).toBe(pausedAt + 32_000);
+    expect(performance.now() - pausedAt).toBeGreaterThanOrEqual(1_399);
+    expect(performance.now() - pausedAt).toBeLessThan(2_900);
   });
 
   it('keeps the pause in the process that heard it when the bucket cannot be reached', async () => {

@@ -1,4 +1,4 @@
-import { type KV, Kvm } from '@nats-io/kv';
+import { type KV, type KvEntry, Kvm } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { KV_BUCKETS } from '@openpaw/messaging';
 import type { ProviderLogger, SharedLimit, SharedStartSlots } from '@openpaw/providers';
@@ -12,10 +12,14 @@ import { kvBucketHandle } from './kv-bucket-handle.js';
 export const SCHOLARLY_START_SLOTS_BUCKET = KV_BUCKETS.scholarlyStartSlots.name;
 
 /**
- * Request starts shared by every replica through a JetStream KV bucket: the key of a source holds the
- * next free start (ms since the epoch); a reservation takes it by compare-and-set (`create` when
- * absent, `update` at the read revision), so two replicas never take the same slot. Replicas' clocks
- * are assumed in step (NTP); a skew of a few ms shifts a slot by as much.
+ * Request starts shared by every replica through a JetStream KV bucket, timed by the NATS server's
+ * stamps, never a replica's clock. The key of a source holds the last reservation: the next free
+ * start it found (server time), the delay it asked from its write, and the spacing after it. Its
+ * start is the later of that next free start and its own write's stamp plus the delay; the next free
+ * start after it is that start plus the spacing. A reservation takes the key by compare-and-set
+ * (`create` when absent, `update` at the read revision), so two replicas never take the same slot,
+ * then reads the key's stamp again to answer the wait from it. (An R3 bucket is stamped by its
+ * stream leader; after a leader change the servers' clocks must agree, as NATS's own ages assume.)
  */
 export class KvStartSlots implements SharedStartSlots {
   private readonly kv: () => Promise<KV>;
@@ -28,24 +32,58 @@ export class KvStartSlots implements SharedStartSlots {
     this.kv = kvBucketHandle(bucket);
   }
 
-  async reserve(key: string, notBeforeMs: number, intervalMs: number): Promise<number> {
+  async reserve(key: string, notBeforeInMs: number, intervalMs: number): Promise<number> {
     const kv = await this.kv();
     for (let attempt = 1; ; attempt += 1) {
       const entry = await kv.get(key);
       const live = entry !== null && entry.operation === 'PUT' ? entry : undefined;
-      const nextFree = live === undefined ? Number.NEGATIVE_INFINITY : Number(live.string());
-      const startAt = Math.max(notBeforeMs, Number.isFinite(nextFree) ? nextFree : Number.NEGATIVE_INFINITY);
-      const value = String(startAt + intervalMs);
+      const nextFree = live === undefined ? null : nextFreeAfter(live);
+      const value = JSON.stringify({ after: nextFree, delayMs: Math.max(0, notBeforeInMs), intervalMs } satisfies Reservation);
+      let revision: number;
       try {
-        if (live === undefined) await kv.create(key, value);
-        else await kv.update(key, value, live.revision);
-        return startAt;
+        revision = live === undefined ? await kv.create(key, value) : await kv.update(key, value, live.revision);
       } catch (error) {
         // Another replica took the slot first: read again.
         if (attempt >= this.attempts) throw error;
+        continue;
       }
+      // The key keeps one revision, so another replica's later reservation may already have replaced this
+      // one. Either way the stamp read is at or after this write and at or before now: the start (the later
+      // of the free one and the stamp plus the delay) and the wait from now counted by it are late, never early.
+      const latest = await kv.get(key);
+      if (latest === null || latest.revision < revision) throw new Error(`start slot ${key}: the reservation at revision ${revision} cannot be read back`);
+      const stamp = latest.created.getTime();
+      return Math.max(0, Math.max(nextFree ?? Number.NEGATIVE_INFINITY, stamp + Math.max(0, notBeforeInMs)) - stamp);
     }
   }
+}
+
+/** What a reservation stores (server times in ms since the epoch, by the NATS server's stamps). */
+interface Reservation {
+  /** The next free start the reserver found, or null when the key was free. */
+  readonly after: number | null;
+  /** The wait the reserver asked, from its write. */
+  readonly delayMs: number;
+  /** The spacing after its start. */
+  readonly intervalMs: number;
+}
+
+/**
+ * The next free start after a stored reservation, in the server's time. A value written by a replica
+ * of the earlier release (a plain number: the next free start by its own clock) is read as it meant.
+ */
+function nextFreeAfter(entry: KvEntry): number | null {
+  const text = entry.string();
+  if (/^-?\d+(?:\.\d+)?$/.test(text.trim())) return Number(text);
+  let stored: Partial<Reservation>;
+  try {
+    stored = JSON.parse(text) as Partial<Reservation>;
+  } catch {
+    return null; // unreadable (not ours): the key is taken over as free, by compare-and-set like any other
+  }
+  if (typeof stored !== 'object' || stored === null || typeof stored.delayMs !== 'number' || typeof stored.intervalMs !== 'number') return null;
+  const start = Math.max(typeof stored.after === 'number' ? stored.after : Number.NEGATIVE_INFINITY, entry.created.getTime() + stored.delayMs);
+  return start + stored.intervalMs;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { MAX_ABSTRACT_CHARS, searchStrategy } from '@openpaw/contracts';
+import { describeLocalDrops, MAX_ABSTRACT_CHARS, searchStrategy } from '@openpaw/contracts';
 import { ProviderError, type QueryExpressiveness, type ScholarlyQuery, type ScholarlySource, type ScholarlyWork } from '@openpaw/providers';
 import { approvedExpression, searchSources } from './search-sources.js';
 
@@ -116,6 +116,55 @@ describe('searching the sources (skill 3)', () => {
       ['openalex', [], []],
       ['crossref', ['AND/OR (the source ranks by the words only)', 'NOT', 'language en (records without a language kept)'], []],
       ['arxiv', [], ['language en: arxiv records carry no language']],
+    ]);
+    // What the local filter removed is counted per source, never silently: 3 of Crossref's 4; none of the others'.
+    expect(sourceReports.map((r) => [r.source, r.droppedLocally])).toEqual([
+      ['openalex', { count: 0, withoutAbstract: 0 }],
+      ['crossref', { count: 3, withoutAbstract: 0 }],
+      ['arxiv', { count: 0, withoutAbstract: 0 }],
+    ]);
+  });
+
+  it('counts, per source and across its queries, the results its local filter dropped and how many had no abstract to match', async () => {
+    const approved = searchStrategy.parse({
+      queries: [
+        { keywords: ['graph neural networks', 'molecules'], booleanQuery: '"graph neural networks" AND molecules' },
+        { keywords: ['drug discovery'], booleanQuery: '"drug discovery"' },
+      ],
+      sources: ['crossref', 'semantic_scholar', 'serpapi_scholar', 'openalex'],
+      filters: {},
+    });
+    const answer = (name: ScholarlyWork['source']) => (_: ScholarlyQuery, call: number) =>
+      Promise.resolve(
+        call === 1
+          ? // The first query: one match, one match on its abstract alone, one off-topic, and one whose topic is only in an abstract the source does not have.
+            [
+              work(name, 1, 'Graph neural networks for molecules'),
+              { ...work(name, 2, 'Learning on graphs'), abstract: 'Graph neural networks predict properties of molecules.' },
+              { ...work(name, 3, 'Social networks'), abstract: 'Graph neural networks for friendships.' },
+              { ...work(name, 4, 'Message passing for chemistry'), abstract: null },
+            ]
+          : [work(name, 5, 'Drug discovery with transformers'), { ...work(name, 6, 'Protein folding'), abstract: null }],
+      );
+    // Semantic Scholar and SerpApi declare nothing they express (the port's default); Crossref neither AND/OR nor NOT.
+    const sources = new Map<ScholarlyWork['source'], ScholarlySource>([
+      ['crossref', source('crossref', answer('crossref'), { boolean: false, not: false, language: 'records' })],
+      ['semantic_scholar', { ...source('semantic_scholar', answer('semantic_scholar')), expresses: undefined }],
+      ['serpapi_scholar', { ...source('serpapi_scholar', answer('serpapi_scholar')), expresses: undefined }],
+      ['openalex', source('openalex', answer('openalex'))],
+    ]);
+    const { sourceReports } = await searchSources(approved, sources, { perSourceLimit: 10, deadlineMs: 1_000, clock });
+    expect(sourceReports.map((r) => [r.source, r.count, r.droppedLocally])).toEqual([
+      ['crossref', 3, { count: 3, withoutAbstract: 2 }],
+      ['semantic_scholar', 3, { count: 3, withoutAbstract: 2 }],
+      ['serpapi_scholar', 3, { count: 3, withoutAbstract: 2 }],
+      ['openalex', 6, { count: 0, withoutAbstract: 0 }],
+    ]);
+    expect(sourceReports.map(describeLocalDrops)).toEqual([
+      'crossref: 3 results dropped by the filter applied locally (2 had no abstract: only the title was matched)',
+      'semantic_scholar: 3 results dropped by the filter applied locally (2 had no abstract: only the title was matched)',
+      'serpapi_scholar: 3 results dropped by the filter applied locally (2 had no abstract: only the title was matched)',
+      null,
     ]);
   });
 

@@ -50,9 +50,11 @@ async function searchOne(
   const started = options.clock.now();
   const expressions = strategy.queries.map((q) => approvedExpression(q, strategy.excludedTerms));
   const local = source === undefined ? { appliedLocally: [], notApplied: [] } : localFilterNotes(name, source.expresses ?? NOTHING_EXPRESSED, expressions, strategy.filters.language);
+  // What the local filter removed, so the view can say so (a Crossref record without an abstract is matched on its title alone).
+  const dropped = { count: 0, withoutAbstract: 0 };
   const report = (status: 'ok' | 'failed', works: readonly ScholarlyWork[], total: number | null, error: SourceReport['error']): { papers: Paper[]; report: SourceReport; cuts: ResultCuts } => ({
     papers: works.map(paperFromWork),
-    report: { source: name, status, count: works.length, totalAvailable: total, durationMs: Math.max(0, options.clock.now() - started), error, ...local },
+    report: { source: name, status, count: works.length, totalAvailable: total, durationMs: Math.max(0, options.clock.now() - started), error, ...local, ...(source === undefined ? {} : { droppedLocally: { ...dropped } }) },
     cuts: cutsOfWorks(works),
   });
   if (source === undefined) return report('failed', [], null, { kind: 'not_configured', message: `source ${name} is not configured on this service (the research service's OPENPAW_SCHOLARLY_SOURCES)` });
@@ -73,7 +75,13 @@ async function searchOne(
         limit: options.perSourceLimit,
         signal: deadline,
       });
-      works.push(...result.works.filter((w) => passesLocally(w, expression, expresses, strategy.filters.language)));
+      for (const work of result.works) {
+        if (passesLocally(work, expression, expresses, strategy.filters.language)) works.push(work);
+        else {
+          dropped.count += 1;
+          if (work.abstract === null || work.abstract.trim() === '') dropped.withoutAbstract += 1;
+        }
+      }
       total = result.totalAvailable === null ? total : (total ?? 0) + result.totalAvailable;
     }
     return report('ok', works, total, null);
