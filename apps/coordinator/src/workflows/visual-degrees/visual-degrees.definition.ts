@@ -1,5 +1,6 @@
 import {
   CandidatesDiscovered,
+  type DiscoverCandidates,
   directQueries,
   EdgeRefuted,
   EdgeVerified,
@@ -13,7 +14,7 @@ import {
 } from '@openpaw/contracts';
 import { clearPendingRetry, decideByTable, type Effect, onEvent, onStart, RUN_DEADLINE_TIMER, type SagaDefinition, type StepLogEntry, transitionsOf, type WorkflowTable } from '@openpaw/saga';
 import { chainOf, chosenCandidate, frontierOf, isSamePerson, meetingFirst, meetingOf, otherChainCutTo, otherEndOf, otherSide, recordSightings, usableCandidates, verifiedWithoutTakenDown, withChain, withoutPerson } from './visual-degrees.chains.js';
-import { discover, discoverWithinHops, verifyEdge } from './visual-degrees.commands.js';
+import { deeperDiscovery, discover, discoverWithinHops, verifyEdge } from './visual-degrees.commands.js';
 import {
   budgetReason,
   charge,
@@ -205,7 +206,11 @@ function directEdgeRefuted(timings: VisualDegreesTimings, run: Run, d: MessageDa
   if (d.reason === 'budget_exhausted') return fail(data, budgetReason(d.budgetExhausted), 'budget spent on the direct attempt', now, 'direct_edge_refuted');
   const partial = partialEvidence(from, to, d.partialEvidence);
   const shown = partial === undefined ? data : withEvents(partial.photo === undefined ? data : { ...data, partialPhotos: [...(data.partialPhotos ?? []), partial.photo] }, now, partial.event);
-  const next = discover(timings, run, shown, now);
+  // One-sided, no chain grows from B, so nothing would ever check that B is a public figure: on the
+  // real web, a B the direct attempt's photos did not show at the threshold (the reply names the id of
+  // a person they showed) is discovered once first, and the rule of a side's root applies to B as to A.
+  const checkB = shown.strategy === 'one_sided' && shown.world === undefined && to.celebrityId === undefined;
+  const next = discover(timings, run, checkB ? { ...shown, side: 'to' } : shown, now);
   if ('failed' in next) return fail(shown, next.failed, next.detail, now, 'direct_edge_refuted');
   return { outcome: 'transition', to: 'DISCOVERING', data: next.data, step: 'direct_edge_refuted', logs: next.logs, effects: [...clearPendingRetry(run.data.step), ...next.effects] };
 }
@@ -233,6 +238,13 @@ function candidatesDiscovered(timings: VisualDegreesTimings, run: Run, d: Messag
       message: notPublicFigureMessage(frontier.name, photosRead),
     });
   }
+  // One-sided, B's side is discovered only to check B (`directEdgeRefuted`): recognised, the chain grows from A.
+  if (data.strategy === 'one_sided' && data.side === 'to') {
+    const fromA = discover(timings, run, { ...data, side: 'from' }, now);
+    if ('failed' in fromA) return fail(data, fromA.failed, fromA.detail, now, 'candidates_discovered');
+    const checked = { step: 'decision', payload: { decision: 'public_figure_checked', person: frontier.name, photos: photosRead } };
+    return { outcome: 'stay', data: fromA.data, step: 'candidates_discovered', logs: [checked, ...fromA.logs], effects: fromA.effects };
+  }
   // The other end among them identifies it (and is the next step: its co-appearance is the last edge).
   const end = otherEndOf(data);
   const seen = d.candidates.find((c) => personNameKey(c.person.name) === personNameKey(end.name));
@@ -257,6 +269,10 @@ function candidatesDiscovered(timings: VisualDegreesTimings, run: Run, d: Messag
     },
   };
   if (candidates.length === 0) {
+    const asked = (run.data.command?.data as Partial<MessageData<typeof DiscoverCandidates>> | undefined)?.queries ?? [];
+    const deeper = searchBudgetSpent(data) === undefined ? deeperDiscovery(data, frontier, asked, photosRead) : undefined;
+    const again = deeper === undefined ? undefined : discover(timings, run, data, now, deeper);
+    if (again !== undefined && !('failed' in again)) return { outcome: 'stay', data: again.data, step: 'candidates_discovered', logs: [log, ...again.logs], effects: again.effects };
     const next = anotherFrontier(timings, run, data, now, 'candidates_discovered', true);
     return next.outcome === 'stay' ? { ...next, logs: [log, ...(next.logs ?? [])] } : next;
   }
