@@ -13,10 +13,11 @@
  * chain lengths, why the others failed, and runs per minute.
  *
  *   npm run build && node dist/bench/visual-degrees/chain-search.js [--seeds 7,11,13] [--pairs 12] [--recognitions 120] [--searches 20]
+ *     [--strategies one_sided,meet_in_the_middle]
  */
 import { DiscoverCandidates, type MessageData, SelectNextExpansion, VerifyEdge } from '@openpaw/contracts';
 import type { Reply } from '@openpaw/messaging';
-import { createLlmFromEnv, generateVisualWorld, pairsAtDistance } from '@openpaw/providers';
+import { createLlmFromEnv, generateVisualWorld, pairsAtDistance, visualWorldHash } from '@openpaw/providers';
 import { scenario } from '@openpaw/saga';
 import { type VisualDegreesData, visualDegreesDefinition } from '../../apps/coordinator/src/public-api.js';
 import { DiscoverCandidatesHandler, localWorldPorts, SelectNextExpansionHandler, VerifyEdgeHandler } from '../../apps/visual-search/src/public-api.js';
@@ -88,14 +89,17 @@ async function main(): Promise<void> {
   const seeds = arg('seeds', '7,11,13').split(',').map(Number);
   const maxPairs = Number(arg('pairs', '12'));
   const budget = { searches: Number(arg('searches', '20')), recognitions: Number(arg('recognitions', '120')) };
+  const strategies = arg('strategies', STRATEGIES.join(',')).split(',') as Strategy[];
+  if (strategies.some((s) => !STRATEGIES.includes(s))) throw new Error(`--strategies: one or more of ${STRATEGIES.join(', ')}`);
   const results: Record<Strategy, RunResult[]> = { one_sided: [], meet_in_the_middle: [] };
   const elapsed: Record<Strategy, number> = { one_sided: 0, meet_in_the_middle: 0 };
   let runNo = 0;
   for (const seed of seeds) {
     const world = generateVisualWorld({ seed });
+    console.log(`seed ${seed}: world ${visualWorldHash(world)}`);
     const name = (index: number): string => world.people[index]?.name ?? '';
     for (const [a, b] of pairsAtDistance(world, 3).slice(0, maxPairs)) {
-      for (const strategy of STRATEGIES) {
+      for (const strategy of strategies) {
         runNo += 1;
         const started = performance.now();
         results[strategy].push(await searchChain(seed, name(a), name(b), strategy, budget, runNo));
@@ -103,8 +107,8 @@ async function main(): Promise<void> {
       }
     }
   }
-  console.log(`visual degrees (the product's saga in process), local world seeds ${seeds.join(',')}, ${results.one_sided.length} 3-hop pairs, budgets ${budget.searches} searches / ${budget.recognitions} recognitions`);
-  for (const strategy of STRATEGIES) {
+  console.log(`visual degrees (the product's saga in process), local world seeds ${seeds.join(',')}, ${results[strategies[0] ?? 'one_sided'].length} 3-hop pairs, budgets ${budget.searches} searches / ${budget.recognitions} recognitions`);
+  for (const strategy of strategies) {
     const runs = results[strategy];
     const found = runs.filter((r) => r.found);
     const failures = runs.filter((r) => !r.found).map((r) => r.reason ?? '?');

@@ -474,6 +474,21 @@ describe('visual degrees over the wire: the real SerpApi and Rekognition adapter
     expect([final.path[0], final.path.at(-1)]).toEqual([world.demo.threeHop.from, world.demo.threeHop.to]);
   });
 
+  it('one-sided, refuses a B the celebrity recogniser never recognises (a private person who shares a public figure\'s name), before growing any chain', async () => {
+    // The image search finds photos of the public figure the name contains; none shows B as the recogniser knows people.
+    const privateB = `${world.demo.threeHop.to} Junior`;
+    const body = { from: world.demo.threeHop.from, to: privateB, options: { strategy: 'one_sided' } };
+    const response = await alice.request('/visual-degrees', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const { runId } = (await response.json()) as { runId: string };
+    const events = await readSse(`${platform.gatewayUrl}/visual-degrees/${runId}/events`, alice, { timeoutMs: 90_000 });
+    expect(events.at(-1)?.event).toBe('no_path');
+    const [noPath] = dataOf(events, 'no_path');
+    expect(noPath).toMatchObject({ reason: 'not_a_public_figure', hopDepth: 0, message: expect.stringContaining(`"${privateB}" was not recognised as a public figure`) });
+    // The direct attempt and B's one discovery (it reads the direct attempt's search again): two searches, no chain.
+    expect((noPath?.['used'] as { searchCalls: number }).searchCalls).toBe(2);
+    expect(cardsOf(events)).toEqual([]);
+  });
+
   it('a takedown while a run waits mid-way cuts the chain before them: the stream and the view say so, the stale step is aborted, and no edge of the answer rests on a photo of them', async () => {
     // A 3-hop pair fixed by index (after the test above, whose run cached its edges: the figures below were measured so).
     const seeded = generateVisualWorld({ seed: 7 });

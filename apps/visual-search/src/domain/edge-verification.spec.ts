@@ -37,7 +37,15 @@ describe('the edge rule: ≥ 1 image with both endpoints ≥ 80 %', () => {
         // Dan, a third person, is named: his takedown finds this photo in a finished run's partial evidence.
         { imageUrl: 'https://img.example/2.jpg', sourcePageUrl: 'https://page.example/2', query: 'q', confidenceFrom: null, confidenceTo: 99, shows: ['c-bob', 'c-dan'] },
       ],
+      from: ada,
+      to: bob,
     });
+  });
+
+  it('names by their id the sides asked for by name that a photo showed at the threshold, the others as asked', () => {
+    const verdict = verifyEdge([image(1, [ada, 79.9]), image(2, [bob, 99], [dan, 41])], { name: 'Ada Lovelace' }, { name: 'Bob Marley' }, 80);
+    expect(verdict).toMatchObject({ verified: false, from: { name: 'Ada Lovelace' }, to: bob });
+    expect(!verdict.verified && verdict.from.celebrityId).toBeUndefined();
   });
 
   it('names everyone the recogniser saw in each evidence photo, at any confidence, so a takedown of a third person finds it', () => {

@@ -33,7 +33,13 @@ export interface VerifiedEdge {
 
 export type EdgeVerdict =
   | { readonly verified: true; readonly edge: VerifiedEdge }
-  | { readonly verified: false; readonly partial: readonly PartialEvidence[] };
+  | {
+      readonly verified: false;
+      readonly partial: readonly PartialEvidence[];
+      /** Each side as a photo showed it at the threshold (its celebrity id learned), else as asked. */
+      readonly from: PersonRef;
+      readonly to: PersonRef;
+    };
 
 /** The best match of a person among an image's faces (a person shows once; take the most confident). */
 function find(faces: readonly SeenCelebrity[], person: PersonRef): SeenCelebrity | undefined {
@@ -56,9 +62,13 @@ export function verifyEdge(observations: readonly ImageObservation[], from: Pers
   const partial: PartialEvidence[] = [];
   let fromId: SeenCelebrity | undefined;
   let toId: SeenCelebrity | undefined;
+  let fromSeen: SeenCelebrity | undefined;
+  let toSeen: SeenCelebrity | undefined;
   for (const o of observations) {
     const a = find(o.celebrities, from);
     const b = find(o.celebrities, to);
+    if (a !== undefined && a.confidence >= threshold) fromSeen ??= a;
+    if (b !== undefined && b.confidence >= threshold) toSeen ??= b;
     if (a !== undefined && b !== undefined && a.celebrityId !== b.celebrityId && a.confidence >= threshold && b.confidence >= threshold) {
       evidence.push({ imageUrl: o.imageUrl, ...provenanceOf(o), query: o.query, phash: o.phash, confidenceFrom: a.confidence, confidenceTo: b.confidence });
       fromId ??= a;
@@ -67,7 +77,7 @@ export function verifyEdge(observations: readonly ImageObservation[], from: Pers
       partial.push({ imageUrl: o.imageUrl, ...source(o), query: o.query, confidenceFrom: a?.confidence ?? null, confidenceTo: b?.confidence ?? null, shows: provenanceOf(o).shows });
     }
   }
-  if (evidence.length === 0 || fromId === undefined || toId === undefined) return { verified: false, partial };
+  if (evidence.length === 0 || fromId === undefined || toId === undefined) return { verified: false, partial, from: learnt(from, fromSeen), to: learnt(to, toSeen) };
   evidence.sort((x, y) => Math.min(y.confidenceFrom, y.confidenceTo) - Math.min(x.confidenceFrom, x.confidenceTo));
   return {
     verified: true,
@@ -78,4 +88,9 @@ export function verifyEdge(observations: readonly ImageObservation[], from: Pers
       evidence,
     },
   };
+}
+
+/** The person asked for, with the celebrity id of the face that showed them at the threshold (a name asked for is then known to the recogniser). */
+function learnt(person: PersonRef, seen: SeenCelebrity | undefined): PersonRef {
+  return person.celebrityId !== undefined || seen === undefined ? person : { name: person.name, celebrityId: seen.celebrityId };
 }

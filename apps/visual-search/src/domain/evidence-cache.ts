@@ -11,10 +11,18 @@ import type { VerifiedEdge } from './edge-verification.js';
 export type CachedEdge =
   | { readonly status: 'verified'; readonly edge: VerifiedEdge }
   /**
-   * No image showed both at `threshold` or above, with every image found fetched and read (not written
-   * when a budget cut the search short or an image could not be used).
+   * No image showed both at `threshold` or above among the first `imagesPerQuery` hits of each of
+   * `queries`, with every image found fetched and read (not written when a budget cut the search short or
+   * an image could not be used). It answers only a search of those queries (or some of them, no deeper):
+   * other queries find other photos.
    */
-  | { readonly status: 'refuted'; readonly ids: readonly [string, string]; readonly threshold: number };
+  | { readonly status: 'refuted'; readonly ids: readonly [string, string]; readonly threshold: number; readonly queries: readonly string[]; readonly imagesPerQuery: number };
+
+/** The search a VerifyEdge would run: what a cached refutation must have covered to answer it. */
+export interface AskedSearch {
+  readonly queries: readonly string[];
+  readonly imagesPerQuery: number;
+}
 
 export interface EvidenceCache {
   /** `recognizer`: the identity of the recogniser whose ids these are (`CelebrityRecognizer.provider`). */
@@ -82,13 +90,17 @@ export function withoutPicturesOf(edge: VerifiedEdge, takenDown: ReadonlySet<str
 /**
  * What the cache says about (from, to) at `threshold`: a verified edge whose confidence reaches the
  * threshold is verified; a refutation at a threshold at or below this one still holds (no image had
- * both even at the lower bar). Anything else is unknown and must be searched.
+ * both even at the lower bar), but only for the search it made: every query asked among its queries, no
+ * more hits each (a refutation written before it named its queries, or asked without a search, answers
+ * nothing). Anything else is unknown and must be searched.
  */
-export async function lookUp(cache: EvidenceCache, recognizer: string, fromId: string, toId: string, threshold: number): Promise<CachedEdge | undefined> {
+export async function lookUp(cache: EvidenceCache, recognizer: string, fromId: string, toId: string, threshold: number, asked?: AskedSearch): Promise<CachedEdge | undefined> {
   const entry = await cache.get(recognizer, fromId, toId);
   if (entry === undefined) return undefined;
   if (entry.status === 'verified') return entry.edge.edgeConf >= threshold ? { status: 'verified', edge: oriented(entry.edge, fromId) } : undefined;
-  return entry.threshold <= threshold ? entry : undefined;
+  const searched = new Set(Array.isArray(entry.queries) ? entry.queries : []);
+  const covers = asked !== undefined && asked.queries.length > 0 && asked.queries.every((query) => searched.has(query)) && asked.imagesPerQuery <= (entry.imagesPerQuery ?? 0);
+  return entry.threshold <= threshold && covers ? entry : undefined;
 }
 
 /** The cache in process memory, for tests and benches (the service uses the JetStream KV one). */

@@ -59,7 +59,7 @@ describe('run memory in JetStream KV (real nats-server)', () => {
     const cache = await KvEvidenceCache.open(await provisioned('vd-evidence-ttl', 1_000), { bucket: 'vd-evidence-ttl', refutationTtlMs: 60_000 });
     await memory.addSeen(run, 'images', new Map([['https://i.example/1.jpg', '0123456789abcdef']]));
     await memory.putEdge(run, 'c-1', 'c-2', edge);
-    await cache.put('aws/rekognition', { status: 'refuted', ids: ['c-1', 'c-9'], threshold: 80 });
+    await cache.put('aws/rekognition', { status: 'refuted', ids: ['c-1', 'c-9'], threshold: 80, queries: ['One Nine'], imagesPerQuery: 5 });
     expect((await memory.seen(run, 'images')).size).toBe(1);
     expect(await cache.get('aws/rekognition', 'c-9', 'c-1')).toMatchObject({ status: 'refuted' });
 

@@ -9,11 +9,18 @@
 export const directQueries = (a: string, b: string): string[] => [`${a} ${b}`];
 
 /**
+ * Spec S2's three example discovery templates, in the order a frontier's discoveries use them: the
+ * first two at once (`discoveryQueries`); the third only when those left nothing to try from the
+ * frontier while its photos filled every page (coordinator `deeperDiscovery`).
+ */
+export const DISCOVERY_TEMPLATES: readonly ((frontier: string) => string)[] = [(f) => `${f} with celebrities`, (f) => `${f} event`, (f) => `${f} awards`];
+
+/**
  * S2: who is photographed with the frontier. Spec S2's examples are three; two keep the spec's budget of
  * 20 searches reaching a 6th hop. The saga puts a direct attempt's query, already run, in place of the
  * second when one named the frontier (coordinator `discoveryQueriesBeside`).
  */
-export const discoveryQueries = (frontier: string): string[] => [`${frontier} with celebrities`, `${frontier} event`];
+export const discoveryQueries = (frontier: string): string[] => DISCOVERY_TEMPLATES.slice(0, 2).map((template) => template(frontier));
 
 /** S4: the frontier with the chosen intermediate (the spec's two). */
 export const verificationQueries = (frontier: string, candidate: string): string[] => [`${frontier} ${candidate}`, `${frontier} ${candidate} event`];

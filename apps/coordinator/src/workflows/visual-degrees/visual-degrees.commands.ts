@@ -1,4 +1,4 @@
-import { type AnyMessageDefinition, DiscoverCandidates, discoveryQueries, type MessageData, personNameKey, VerifyEdge } from '@openpaw/contracts';
+import { type AnyMessageDefinition, DiscoverCandidates, DISCOVERY_TEMPLATES, discoveryQueries, type MessageData, personNameKey, VerifyEdge } from '@openpaw/contracts';
 import { type Effect, firstTry, type RunSnapshot, sendTry, type StepLogEntry } from '@openpaw/saga';
 import { chainOf, frontierOf, otherSide, withChain } from './visual-degrees.chains.js';
 import {
@@ -55,7 +55,13 @@ export function verifyEdge(timings: VisualDegreesTimings, run: Run, data: D, kin
  * discovery, whichever state comes here: an expansion adds an edge to the intermediate and the bridge
  * after it one more, so both must fit in the hop limit (a target seen beside the frontier needs one).
  */
-export function discover(timings: VisualDegreesTimings, run: Run, data: D, now: Date): { data: D; effects: Effect[]; logs: StepLogEntry[] } | { failed: FailureReason; detail: string } {
+export function discover(
+  timings: VisualDegreesTimings,
+  run: Run,
+  data: D,
+  now: Date,
+  deeper?: readonly string[],
+): { data: D; effects: Effect[]; logs: StepLogEntry[] } | { failed: FailureReason; detail: string } {
   const hops = hopsVerified(data);
   if (hops + 2 > data.hopLimit) return { failed: 'hop_limit_reached', detail: `${hops} hops verified; another expansion would pass ${data.hopLimit}` };
   const spent = searchBudgetSpent(data);
@@ -66,12 +72,14 @@ export function discover(timings: VisualDegreesTimings, run: Run, data: D, now: 
   const otherChain = new Set(chainOf(data, otherSide(data.side)).path.flatMap((p) => (p.celebrityId === undefined ? [] : [p.celebrityId])));
   const ownChain = chainOf(data).path.flatMap((p) => (p.celebrityId === undefined ? [] : [p.celebrityId]));
   const excluded = [...ownChain, ...data.deadEnds, ...(frontier.celebrityId === undefined ? [] : (data.failedFrom[frontier.celebrityId] ?? []))].filter((id) => !otherChain.has(id));
-  const sent = send(timings, { ...data, candidates: [], verifying: null }, 'discover', DiscoverCandidates, (step): MessageData<typeof DiscoverCandidates> => ({
+  const queries = deeper ?? discoveryQueriesBeside(data, frontier);
+  const recorded = { ...data, candidates: [], verifying: null, discoverySearches: [...(data.discoverySearches ?? []), { frontier: frontier.name, queries }] };
+  const sent = send(timings, recorded, 'discover', DiscoverCandidates, (step): MessageData<typeof DiscoverCandidates> => ({
     sessionId: data.sessionId,
     runId: run.id,
     step,
     frontier,
-    queries: discoveryQueriesBeside(data, frontier),
+    queries: [...queries],
     imagesPerQuery,
     threshold,
     budget: { searchCalls: remaining(data).searchCalls, recognitionCalls: remaining(data).recognitionCalls },
@@ -80,7 +88,7 @@ export function discover(timings: VisualDegreesTimings, run: Run, data: D, now: 
   return {
     data: withEvents(sent.data, now, status('Expanding search to find strong intermediates…')),
     effects: sent.effects,
-    logs: [{ step: 'decision', payload: { decision: 'discover_from', side: data.side, frontier: frontier.name, hop_depth: hopsVerified(data), excluded: excluded.length } }],
+    logs: [{ step: 'decision', payload: { decision: 'discover_from', side: data.side, frontier: frontier.name, hop_depth: hopsVerified(data), excluded: excluded.length, ...(deeper === undefined ? {} : { deeper: true }) } }],
   };
 }
 
@@ -96,6 +104,24 @@ export function discoveryQueriesBeside(data: D, frontier: Person): string[] {
   const [first, ...rest] = discoveryQueries(frontier.name);
   const reused = searched.at(-1);
   return reused === undefined ? [first!, ...rest] : [reused, first!];
+}
+
+/**
+ * The spec's discovery templates the frontier has not been searched with yet in this run, when its
+ * discovery just left nothing to try and filled every page it asked for (`photosSeen`, the photos
+ * read or recognised, reached the queries' pages): the engine may hold more photos of the frontier
+ * than those pages showed, while a page that came back short says it has none. Undefined otherwise.
+ * Queries already run cost nothing again (the service answers them from the run's memory), so only
+ * the unsearched templates are sent.
+ */
+export function deeperDiscovery(data: D, frontier: Person, asked: readonly string[], photosSeen: number): string[] | undefined {
+  // A new candidate is worth its search only with a search left to bridge from it; else the search
+  // steps back, where the frontiers' untried candidates cost nothing.
+  if (photosSeen < asked.length * imagesPerQuery || remaining(data).searchCalls < 2) return undefined;
+  const key = personNameKey(frontier.name);
+  const searched = new Set((data.discoverySearches ?? []).filter((s) => personNameKey(s.frontier) === key).flatMap((s) => s.queries));
+  const unsearched = DISCOVERY_TEMPLATES.map((template) => template(frontier.name)).filter((query) => !searched.has(query));
+  return unsearched.length === 0 ? undefined : unsearched.slice(0, 1);
 }
 
 /**

@@ -118,6 +118,11 @@ export interface DirectSearch {
   readonly queries: readonly string[];
 }
 
+/** A discovery's search (S2): the frontier's name and the queries it ran. */
+export interface DiscoverySearch {
+  readonly frontier: string;
+  readonly queries: readonly string[];
+}
 /**
  * The run's data, the source of truth (run memory in KV is a cache that may expire): the request, its
  * limits, what has been spent, the verified chain from `from` to the frontier, the frontier's candidates
@@ -166,6 +171,12 @@ export interface VisualDegreesData {
    * (`discoveryQueriesBeside`, visual-degrees.commands.ts). Absent in runs started before it existed.
    */
   readonly directSearches?: readonly DirectSearch[];
+  /**
+   * The discoveries' searches so far: the frontier's name and the queries sent (S2). A frontier
+   * discovered again with nothing left to try searches a template it has not searched yet
+   * (`deeperDiscovery`, visual-degrees.commands.ts). Absent in runs started before it existed.
+   */
+  readonly discoverySearches?: readonly DiscoverySearch[];
   /**
    * Who the recogniser saw in each partial-evidence photo streamed (the `evidence` event carries the
    * photo's URL, not who it shows): a takedown of anyone pictured, a third person too, finds the run and

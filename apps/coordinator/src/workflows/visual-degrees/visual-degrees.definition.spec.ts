@@ -2,7 +2,7 @@ import { DiscoverCandidates, EdgeVerified, InputRefused, laneOf, SelectNextExpan
 import { z } from 'zod';
 import { isAllowed, RUN_DEADLINE_TIMER, replayRun, validateDefinition } from '@openpaw/saga';
 import { SagaDriver } from '../testing/saga-driver.js';
-import { definition, ADA, XAV, YUL, ZED, BEA, START, ONE_SIDED, type Person, usage, edge, candidate, data, verified, refuted, discovered, selected, started, selecting, eventTypes, decisions } from './testing/given.js';
+import { definition, ADA, XAV, YUL, ZED, BEA, START, ONE_SIDED, SHORT_PAGES, type Person, usage, edge, candidate, data, verified, refuted, discovered, selected, started, selecting, eventTypes, decisions } from './testing/given.js';
 import { DEFAULT_VISUAL_DEGREES_TIMINGS, VISUAL_DEGREES_STATES, VISUAL_DEGREES_TRANSITIONS } from './visual-degrees.definition.js';
 
 describe('visual_degrees (spec 03)', () => {
@@ -43,6 +43,31 @@ describe('visual_degrees (spec 03)', () => {
       const s = discovered(d, { name: ADA.name } as Person, [], usage(2, 0));
       expect(s.state).toBe('DISCOVERING');
       expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: { name: BEA.name } })]);
+    });
+
+    it("one-sided, when B's own discovery never shows B, then S7 `not_a_public_figure` before any chain is grown from A", () => {
+      const d = started(ONE_SIDED);
+      let s = refuted(d, { name: ADA.name }, { name: BEA.name });
+      // No chain grows from B one-sided: B is discovered once, only to check that B is a public figure.
+      expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: { name: BEA.name }, queries: ['Ada Stone Bea North', 'Bea North with celebrities'] })]);
+      s = discovered(d, { name: BEA.name } as Person, [candidate(XAV, 95, 1, { name: 'Somebody Else', celebrityId: 'c-else' })], usage(1, 8));
+      expect(s.state).toBe('FAILED');
+      expect(s.sent(DiscoverCandidates)).toEqual([]);
+      expect(data(d).events.at(-1)).toMatchObject({ type: 'no_path', data: { reason: 'not_a_public_figure', message: expect.stringContaining('"Bea North" was not recognised as a public figure in any of the 8 photos') } });
+    });
+
+    it('one-sided, when B is recognised (in its discovery, or already in the direct attempt\'s photos), then the chain grows from A as before', () => {
+      const d = started(ONE_SIDED);
+      refuted(d, { name: ADA.name }, { name: BEA.name });
+      const s = discovered(d, BEA, [candidate(YUL, 95, 1, BEA)], usage(1, 8));
+      expect(s.state).toBe('DISCOVERING');
+      expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: { name: ADA.name } })]);
+      expect(data(d).to).toEqual(BEA);
+      expect(decisions(d, 'public_figure_checked')).toEqual([expect.objectContaining({ person: BEA.name, photos: 8 })]);
+      // The direct attempt's photos showed B at the threshold: the reply names B's id, and no check is needed.
+      const seen = started(ONE_SIDED);
+      const next = refuted(seen, { name: ADA.name }, BEA);
+      expect(next.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: { name: ADA.name } })]);
     });
 
     it('in the local demo world (its roster refuses unknown names at S1), an unrecognised person is a missed photo: the search goes on', () => {
@@ -159,7 +184,7 @@ describe('visual_degrees (spec 03)', () => {
 
       s = verified(d, edge(ADA, XAV, [[98, 93]]), usage(0, 0, true));
       expect(s.state).toBe('BRIDGING');
-      expect(s.sent(VerifyEdge)).toEqual([expect.objectContaining({ from: XAV, to: { name: BEA.name }, queries: ['Xavier Reed Bea North'], pathSoFar: [ADA, XAV] })]);
+      expect(s.sent(VerifyEdge)).toEqual([expect.objectContaining({ from: XAV, to: BEA, queries: ['Xavier Reed Bea North'], pathSoFar: [ADA, XAV] })]);
 
       s = refuted(d, XAV, { name: BEA.name });
       expect(s.state).toBe('DISCOVERING');
@@ -237,7 +262,7 @@ describe('visual_degrees (spec 03)', () => {
   describe('dedup of candidates', () => {
     it('keeps one entry per person (the best), never one on the path, in the fallback order', () => {
       const d = started(ONE_SIDED);
-      refuted(d, { name: ADA.name }, { name: BEA.name });
+      refuted(d, { name: ADA.name }, BEA);
       discovered(d, ADA, [candidate(ZED, 85, 1), candidate(XAV, 88, 1), candidate(XAV, 95, 3)]);
       selected(d, [ZED]);
       verified(d, edge(ADA, ZED), usage(0, 0, true));
@@ -275,6 +300,37 @@ describe('visual_degrees (spec 03)', () => {
       s = discovered(d, ADA, [candidate(ZED, 90), candidate(XAV, 95)], usage(0, 0));
       expect(s.state).toBe('FAILED');
       expect(data(d).failure).toMatchObject({ reason: 'no_candidates' });
+    });
+  });
+
+  describe('S2: a frontier with nothing left to try', () => {
+    it("when its photos filled every page, then it is searched with the spec's templates not yet run, one at a time, before the search steps back", () => {
+      const d = started(ONE_SIDED);
+      refuted(d, { name: ADA.name }, BEA);
+      // Two queries, ten photos: the engine may hold more photos of Ada than its two pages showed.
+      let s = discovered(d, ADA, [], { ...usage(1, 4), imagesSkipped: 6 });
+      expect(s.state).toBe('DISCOVERING');
+      expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: ADA, queries: ['Ada Stone event'] })]);
+      expect(decisions(d, 'discover_from').at(-1)).toMatchObject({ frontier: ADA.name, deeper: true });
+      s = discovered(d, ADA, [], usage(1, 5));
+      expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: ADA, queries: ['Ada Stone awards'] })]);
+      // The deeper page shows someone new: the search goes on through them.
+      s = discovered(d, ADA, [candidate(XAV, 93)], usage(1, 5));
+      expect(s.state).toBe('SELECTING');
+      selected(d, [XAV]);
+      refuted(d, ADA, XAV);
+      // Every template searched: the frontier has nothing left, and from A that ends a one-sided run.
+      expect(d.s.run.state).toBe('FAILED');
+      expect(d.commandCount(DiscoverCandidates)).toBe(3);
+    });
+
+    it('when a page came back short, then the engine has no more photos of the frontier: no other template is searched', () => {
+      const d = started(ONE_SIDED);
+      refuted(d, { name: ADA.name }, BEA);
+      const s = discovered(d, ADA, [], SHORT_PAGES);
+      expect(s.state).toBe('FAILED');
+      expect(data(d).failure).toMatchObject({ reason: 'no_candidates' });
+      expect(d.commandCount(DiscoverCandidates)).toBe(1);
     });
   });
 

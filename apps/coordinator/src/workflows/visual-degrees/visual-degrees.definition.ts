@@ -1,5 +1,6 @@
 import {
   CandidatesDiscovered,
+  type DiscoverCandidates,
   directQueries,
   EdgeRefuted,
   EdgeVerified,
@@ -11,9 +12,9 @@ import {
   VisualStepFailed,
   verificationQueries,
 } from '@openpaw/contracts';
-import { clearPendingRetry, decideByTable, type Effect, onEvent, onStart, RUN_DEADLINE_TIMER, type SagaDefinition, type StepLogEntry, transitionsOf, type WorkflowTable } from '@openpaw/saga';
-import { chainOf, chosenCandidate, frontierOf, isSamePerson, meetingFirst, meetingOf, otherChainCutTo, otherEndOf, otherSide, recordSightings, usableCandidates, verifiedWithoutTakenDown, withChain, withoutPerson } from './visual-degrees.chains.js';
-import { discover, discoverWithinHops, verifyEdge } from './visual-degrees.commands.js';
+import { clearPendingRetry, decideByTable, type Effect, onEvent, onStart, RUN_DEADLINE_TIMER, type SagaDefinition,  transitionsOf, type WorkflowTable } from '@openpaw/saga';
+import { chainOf, chosenCandidate, frontierOf, isSamePerson, meetingFirst, meetingOf, otherChainCutTo, otherEndOf, otherSide, recordSightings, usableCandidates,  withChain } from './visual-degrees.chains.js';
+import { deeperDiscovery, discover, discoverWithinHops, verifyEdge } from './visual-degrees.commands.js';
 import {
   budgetReason,
   charge,
@@ -31,22 +32,21 @@ import {
 import {
   anotherFrontier,
   bridge,
-  cancelled,
-  decideGuarded,
   extend,
   fail,
   ignore,
   isCurrent,
   nextSide,
-  PERSON_TAKEN_DOWN_MESSAGE,
+  
   notPublicFigureMessage,
   type Run,
   select,
-  stepRows,
   succeed,
   type VisualDecision,
 } from './visual-degrees.outcomes.js';
-import { partialEvidence, pathUpdate, redactPerson, status, visualDegreesViewOf, withEvents } from './visual-degrees.view.js';
+import { cancelled, decideGuarded, stepRows } from './visual-degrees.guards.js';
+import { partialEvidence,   status, visualDegreesViewOf, withEvents } from './visual-degrees.view.js';
+import { asTakenDownAllows, redacted, takenDownWhileRunning } from './visual-degrees.takedown.js';
 
 export { DEFAULT_VISUAL_DEGREES_TIMINGS, VISUAL_DEGREES_STATES, type VisualDegreesState, type VisualDegreesTimings } from './visual-degrees.data.js';
 export { NO_PATH_MESSAGE } from './visual-degrees.outcomes.js';
@@ -80,7 +80,7 @@ export const VISUAL_DEGREES_TRANSITIONS = {
  * is spent, ends the run in S7 with the reason. The saga's data is the source of truth; the service's run
  * memory in KV is a cache that may expire. Every decision is in the step log; the stream events (status,
  * evidence, path_update, final, no_path, error, and cancelled) are in the data and the view, numbered for SSE
- * resumption. FAILED and CANCELLED publish `RunEnded`: visual-search aborts the step it runs for the run (`decideGuarded`, visual-degrees.outcomes.ts).
+ * resumption. FAILED and CANCELLED publish `RunEnded`: visual-search aborts the step it runs for the run (`decideGuarded`, visual-degrees.guards.ts).
  */
 export function visualDegreesDefinition(timings: VisualDegreesTimings = DEFAULT_VISUAL_DEGREES_TIMINGS): SagaDefinition<VisualDegreesState, VisualDegreesData> {
   /** Spec rows: state → input → targets → handler (the handlers follow the table, in its order; decisions several rows reach are in visual-degrees.outcomes.ts). */
@@ -168,21 +168,6 @@ function started(timings: VisualDegreesTimings, run: Run, now: Date): VisualDeci
   };
 }
 
-/**
- * An `EdgeVerified` reply decided as the row's refutation when, without the photos of a person taken
- * down while the run went on (`verifiedWithoutTakenDown`), no evidence is left: a late reply does not
- * put an edge on the chain that only a removed picture shows.
- */
-function asTakenDownAllows(
-  run: Run,
-  reply: MessageData<typeof EdgeVerified>,
-  verified: (d: MessageData<typeof EdgeVerified>) => VisualDecision,
-  refuted: (d: MessageData<typeof EdgeRefuted>) => VisualDecision,
-): VisualDecision {
-  const read = verifiedWithoutTakenDown(run.data, reply);
-  return 'verified' in read ? verified(read.verified) : refuted(read.refuted);
-}
-
 /** S1 A ↔ B verified → S6. */
 function directEdgeVerified(run: Run, d: MessageData<typeof EdgeVerified>, now: Date): VisualDecision {
   if (!isCurrent(run, d.commandId)) return ignore('stale EdgeVerified');
@@ -205,7 +190,11 @@ function directEdgeRefuted(timings: VisualDegreesTimings, run: Run, d: MessageDa
   if (d.reason === 'budget_exhausted') return fail(data, budgetReason(d.budgetExhausted), 'budget spent on the direct attempt', now, 'direct_edge_refuted');
   const partial = partialEvidence(from, to, d.partialEvidence);
   const shown = partial === undefined ? data : withEvents(partial.photo === undefined ? data : { ...data, partialPhotos: [...(data.partialPhotos ?? []), partial.photo] }, now, partial.event);
-  const next = discover(timings, run, shown, now);
+  // One-sided, no chain grows from B, so nothing would ever check that B is a public figure: on the
+  // real web, a B the direct attempt's photos did not show at the threshold (the reply names the id of
+  // a person they showed) is discovered once first, and the rule of a side's root applies to B as to A.
+  const checkB = shown.strategy === 'one_sided' && shown.world === undefined && to.celebrityId === undefined;
+  const next = discover(timings, run, checkB ? { ...shown, side: 'to' } : shown, now);
   if ('failed' in next) return fail(shown, next.failed, next.detail, now, 'direct_edge_refuted');
   return { outcome: 'transition', to: 'DISCOVERING', data: next.data, step: 'direct_edge_refuted', logs: next.logs, effects: [...clearPendingRetry(run.data.step), ...next.effects] };
 }
@@ -233,6 +222,13 @@ function candidatesDiscovered(timings: VisualDegreesTimings, run: Run, d: Messag
       message: notPublicFigureMessage(frontier.name, photosRead),
     });
   }
+  // One-sided, B's side is discovered only to check B (`directEdgeRefuted`): recognised, the chain grows from A.
+  if (data.strategy === 'one_sided' && data.side === 'to') {
+    const fromA = discover(timings, run, { ...data, side: 'from' }, now);
+    if ('failed' in fromA) return fail(data, fromA.failed, fromA.detail, now, 'candidates_discovered');
+    const checked = { step: 'decision', payload: { decision: 'public_figure_checked', person: frontier.name, photos: photosRead } };
+    return { outcome: 'stay', data: fromA.data, step: 'candidates_discovered', logs: [checked, ...fromA.logs], effects: fromA.effects };
+  }
   // The other end among them identifies it (and is the next step: its co-appearance is the last edge).
   const end = otherEndOf(data);
   const seen = d.candidates.find((c) => personNameKey(c.person.name) === personNameKey(end.name));
@@ -257,6 +253,10 @@ function candidatesDiscovered(timings: VisualDegreesTimings, run: Run, d: Messag
     },
   };
   if (candidates.length === 0) {
+    const asked = (run.data.command?.data as Partial<MessageData<typeof DiscoverCandidates>> | undefined)?.queries ?? [];
+    const deeper = searchBudgetSpent(data) === undefined ? deeperDiscovery(data, frontier, asked, photosRead) : undefined;
+    const again = deeper === undefined ? undefined : discover(timings, run, data, now, deeper);
+    if (again !== undefined && !('failed' in again)) return { outcome: 'stay', data: again.data, step: 'candidates_discovered', logs: [log, ...again.logs], effects: again.effects };
     const next = anotherFrontier(timings, run, data, now, 'candidates_discovered', true);
     return next.outcome === 'stay' ? { ...next, logs: [log, ...(next.logs ?? [])] } : next;
   }
@@ -356,57 +356,4 @@ function bridgeRefuted(timings: VisualDegreesTimings, run: Run, d: MessageData<t
   const next = discoverWithinHops(timings, run, { ...data, side: nextSide(data) }, now);
   if ('failed' in next) return fail(data, next.failed, next.detail, now, 'bridge_refuted');
   return { outcome: 'transition', to: 'DISCOVERING', data: next.data, step: 'bridge_refuted', logs: next.logs, effects: [...clearPendingRetry(run.data.step), ...next.effects] };
-}
-
-/**
- * A running run told that a person was taken down (an amendment; the service no longer recognises them,
- * within its takedown list's refresh). Not named nor pictured: nothing changes. A person it connects (A
- * or B): S7 `person_taken_down`, redacted (there is no chain to find without them). Anyone else: their
- * name and photos are redacted as in a finished run, they leave the chains (`withoutPerson`: an edge to
- * them, or left without a photo, cuts its chain there) and the candidates, and become a dead end. When a
- * chain was cut, or the step in flight was asked about them (its command named or pictured them), the
- * run re-plans: S2 from the frontier left (or S3 again over the candidates left), a new step, so the old
- * step's reply is stale; else it carries on as it was.
- */
-function takenDownWhileRunning(timings: VisualDegreesTimings, run: Run, d: MessageData<typeof VisualPersonTakenDown>, now: Date): VisualDecision {
-  const redacted = redactPerson(run.data, d.celebrityId);
-  if (redacted === undefined) return ignore('the run does not name the person taken down');
-  const log = { step: 'decision', payload: { decision: 'person_taken_down', celebrity_id: d.celebrityId, state: run.state, at: now.toISOString() } };
-  if (run.data.from.celebrityId === d.celebrityId || run.data.to.celebrityId === d.celebrityId) {
-    const failed = fail(redacted, 'person_taken_down', `a person the run connects was taken down in ${run.state}`, now, 'person_taken_down', { message: PERSON_TAKEN_DOWN_MESSAGE });
-    return failed.outcome === 'transition' ? { ...failed, logs: [log, ...(failed.logs ?? [])] } : failed;
-  }
-  const { data: pruned, cut } = withoutPerson(redacted, d.celebrityId);
-  const stepAboutThem = JSON.stringify(redacted.command) !== JSON.stringify(run.data.command);
-  const told = withEvents(
-    pruned,
-    now,
-    status(cut ? 'A person on the chain was taken down; the chain is cut back before them and the search goes on…' : 'A person seen in this investigation was taken down; their photos are removed.'),
-    ...(cut ? [pathUpdate(pruned.path, hopsVerified(pruned), pruned.strategy === 'one_sided' ? undefined : pruned.reversePath)] : []),
-  );
-  if (!cut && !stepAboutThem) return { outcome: 'stay', data: told, step: 'person_taken_down', logs: [log] };
-  const replanned = replanWithout(timings, run, told, cut, now, [log]);
-  if (replanned.outcome === 'transition' && replanned.to === run.state) {
-    const { to: _same, ...stay } = replanned;
-    return { ...stay, outcome: 'stay', effects: [...clearPendingRetry(run.data.step), ...(replanned.effects ?? [])] };
-  }
-  return replanned.outcome === 'transition' && replanned.to !== 'FAILED' ? { ...replanned, effects: [...clearPendingRetry(run.data.step), ...(replanned.effects ?? [])] } : replanned;
-}
-
-/** The new step after a takedown: S3 again over the candidates left when the chain stands, else S2 (within the hop limit), or S7. */
-function replanWithout(timings: VisualDegreesTimings, run: Run, data: VisualDegreesData, cut: boolean, now: Date, logs: StepLogEntry[]): VisualDecision {
-  if (run.state === 'SELECTING' && !cut && data.candidates.length > 0) return select(timings, run, data, now, 'person_taken_down', logs);
-  const next = discoverWithinHops(timings, run, { ...data, side: nextSide(data) }, now);
-  if ('failed' in next) return fail(data, next.failed, next.detail, now, 'person_taken_down');
-  return { outcome: 'transition', to: 'DISCOVERING', data: next.data, step: 'person_taken_down', logs: [...logs, ...next.logs], effects: next.effects };
-}
-
-/**
- * A finished run (S6, S7 or cancelled) told that a person was taken down: when it names them, its data
- * (and so its view, published anew) is redacted, its state kept; otherwise nothing changes.
- */
-function redacted(run: Run, d: MessageData<typeof VisualPersonTakenDown>, now: Date): VisualDecision {
-  const data = redactPerson(run.data, d.celebrityId);
-  if (data === undefined) return ignore('the run does not name the person taken down');
-  return { outcome: 'stay', data, step: 'person_redacted', logs: [{ step: 'decision', payload: { decision: 'person_redacted', celebrity_id: d.celebrityId, at: now.toISOString() } }] };
 }

@@ -1,7 +1,7 @@
 import { CandidatesDiscovered, DiscoverCandidates, EdgeRefuted, EdgeVerified, ExpansionSelected, type MessageData, seededRandom, SelectNextExpansion, VerifyEdge } from '@openpaw/contracts';
 import { RUN_DEADLINE_TIMER } from '@openpaw/saga';
 import { SagaDriver } from '../testing/saga-driver.js';
-import { definition, ADA, XAV, BEA, START, type Person, usage, edge, candidate, data, verified, refuted, discovered, selected, started, selecting, frontierOf, decisions } from './testing/given.js';
+import { definition, ADA, XAV, BEA, START, type Person, SHORT_PAGES, usage, edge, candidate, data, verified, refuted, discovered, selected, started, selecting, frontierOf, decisions } from './testing/given.js';
 import type { VisualDegreesData } from './visual-degrees.data.js';
 
 /**
@@ -82,7 +82,7 @@ describe('visual_degrees (spec 03): the hop limit and the budgets', () => {
     it('when the chain has 5 hops and its end does not reach B, then it steps back rather than pass 6 hops, and ends when nothing shorter is left', () => {
       const people = Array.from({ length: 6 }, (_, i) => ({ name: `Person ${i}`, celebrityId: `c-${i}` }));
       const d = started({ ...START, options: { maxSearchCalls: 100, maxRecognitionCalls: 600, maxLlmCalls: 20, strategy: 'one_sided' } });
-      refuted(d, { name: ADA.name }, { name: BEA.name });
+      refuted(d, { name: ADA.name }, BEA);
       let frontier: Person = ADA;
       let last: ReturnType<typeof refuted> | undefined;
       for (const next of people.slice(0, 5)) {
@@ -99,7 +99,7 @@ describe('visual_degrees (spec 03): the hop limit and the budgets', () => {
       expect(decisions(d, 'step_back')).toEqual([expect.objectContaining({ dropped: 'Person 4', frontier: 'Person 3', hop_depth: 4 })]);
       expect(last?.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: people[3], exclude: expect.arrayContaining(['c-4']) })]);
       // Nothing else anywhere: the chain steps back to A, then the run ends; never a path over 6 hops.
-      for (let guard = 0; d.s.run.state === 'DISCOVERING' && guard < 10; guard++) discovered(d, frontierOf(d), []);
+      for (let guard = 0; d.s.run.state === 'DISCOVERING' && guard < 10; guard++) discovered(d, frontierOf(d), [], SHORT_PAGES);
       expect(d.s.run.state).toBe('FAILED');
       expect(data(d).events.at(-1)).toMatchObject({ type: 'no_path', data: { message: 'No verified visual connection found within 6 degrees at ≥80% confidence.', reason: 'no_candidates', hopLimit: 6 } });
       expect(data(d).events.some((e) => e.type === 'final')).toBe(false);
@@ -122,7 +122,7 @@ describe('visual_degrees (spec 03): the hop limit and the budgets', () => {
       expect(s.state).toBe('DISCOVERING');
       expect(data(d).edges).toHaveLength(0);
       expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: ADA, exclude: expect.arrayContaining(['c-xav']) })]);
-      expect(discovered(d, ADA, []).state).toBe('FAILED');
+      expect(discovered(d, ADA, [], SHORT_PAGES).state).toBe('FAILED');
       expect(data(d).failure).toMatchObject({ reason: 'no_candidates' });
     });
   });

@@ -1,7 +1,7 @@
 import { DiscoverCandidates, SelectNextExpansion, VerifyEdge } from '@openpaw/contracts';
 import { replayRun } from '@openpaw/saga';
 import type { SagaDriver } from '../testing/saga-driver.js';
-import { definition, ADA, XAV, YUL, ZED, BEA, START, ONE_SIDED, usage, edge, candidate, data, verified, refuted, discovered, selected, started, selecting, decisions } from './testing/given.js';
+import { definition, ADA, XAV, YUL, ZED, BEA, START, ONE_SIDED, SHORT_PAGES, usage, edge, candidate, data, verified, refuted, discovered, selected, started, selecting, decisions } from './testing/given.js';
 
 describe('visual_degrees (spec 03): meeting in the middle', () => {
   describe('meeting in the middle (spec 03 frontier strategy, the default)', () => {
@@ -22,10 +22,10 @@ describe('visual_degrees (spec 03): meeting in the middle', () => {
       s = refuted(d, YUL, ADA);
       // A's side is exhausted: B's side keeps growing, from Y.
       expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: YUL })]);
-      s = discovered(d, YUL, []);
+      s = discovered(d, YUL, [], SHORT_PAGES);
       // Y is a dead end: back to B, whose candidates are tried.
       expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: BEA })]);
-      s = discovered(d, BEA, []);
+      s = discovered(d, BEA, [], SHORT_PAGES);
       expect(s.state).toBe('FAILED');
       expect(data(d).failure).toMatchObject({ reason: 'no_candidates' });
     });
@@ -122,7 +122,7 @@ describe('visual_degrees (spec 03): meeting in the middle', () => {
   describe('S2 → S3 → S4: the target seen beside the frontier in discovery', () => {
     it('is never excluded, is what S3 picks, and S4 verifies it from the discovery evidence: the chain ends at B', () => {
       const d = started(ONE_SIDED);
-      refuted(d, { name: ADA.name }, { name: BEA.name });
+      refuted(d, { name: ADA.name }, BEA);
       discovered(d, ADA, [candidate(XAV, 95, 2)]);
       selected(d, [XAV]);
       verified(d, edge(ADA, XAV), usage(0, 0, true));

@@ -1,7 +1,7 @@
 import { EdgeRefuted, EdgeVerified, type MessageData, RunEnded, VerifyEdge, visualDegreesView, type VisualWorldInfo } from '@openpaw/contracts';
 import { RUN_DEADLINE_TIMER } from '@openpaw/saga';
 import { SagaDriver } from '../testing/saga-driver.js';
-import { decideGuarded } from './visual-degrees.outcomes.js';
+import { decideGuarded } from './visual-degrees.guards.js';
 import type { Run } from './visual-degrees.outcomes.js';
 import { visualDegreesDefinition } from './visual-degrees.definition.js';
 import type { VisualDegreesData } from './visual-degrees.data.js';

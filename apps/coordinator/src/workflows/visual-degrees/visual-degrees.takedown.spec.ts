@@ -103,7 +103,7 @@ describe('visual_degrees (spec 03): a finished run amended after a takedown', ()
       // and no edge shows him; only the reply's `shows` knows he is in it.
       const adaWithZed = { imageUrl: 'https://img.example/ada-zed.jpg', sourcePageUrl: 'https://news.example/ada-zed', query: 'Ada Stone Bea North', confidenceFrom: 96, confidenceTo: null, shows: [ADA.celebrityId, ZED.celebrityId] };
       const beaAlone = { imageUrl: 'https://img.example/bea.jpg', sourcePageUrl: 'https://news.example/bea', query: 'Ada Stone Bea North', confidenceFrom: null, confidenceTo: 90, shows: [BEA.celebrityId] };
-      refuted(d, { name: ADA.name }, { name: BEA.name }, usage(1, 5), { partialEvidence: [adaWithZed, beaAlone] });
+      refuted(d, { name: ADA.name }, BEA, usage(1, 5), { partialEvidence: [adaWithZed, beaAlone] });
       discovered(d, ADA, [candidate(XAV, 95)]);
       selected(d, [XAV]);
       verified(d, edge(ADA, XAV), usage(0, 0, true));
@@ -273,7 +273,7 @@ describe('visual_degrees (spec 03): a finished run amended after a takedown', ()
     it('when the person is only in a photo streamed earlier, then the photo is removed and the step in flight goes on', () => {
       const d = started(ONE_SIDED);
       const adaWithZed = { imageUrl: 'https://img.example/ada-zed.jpg', sourcePageUrl: 'https://news.example/ada-zed', query: 'Ada Stone Bea North', confidenceFrom: 96, confidenceTo: null, shows: [ADA.celebrityId, ZED.celebrityId] };
-      refuted(d, { name: ADA.name }, { name: BEA.name }, usage(1, 5), { partialEvidence: [adaWithZed] });
+      refuted(d, { name: ADA.name }, BEA, usage(1, 5), { partialEvidence: [adaWithZed] });
       const discovering = step(d);
       const s = takenDown(d, ZED.celebrityId);
       expect(s.state).toBe('DISCOVERING');

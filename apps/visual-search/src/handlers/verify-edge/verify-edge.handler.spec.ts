@@ -115,6 +115,11 @@ describe('VerifyEdge over the local world', () => {
     if (!isReplyOf(reply, EdgeRefuted)) return;
     expect(reply.data.partialEvidence.length).toBeGreaterThan(0);
     expect(reply.data.partialEvidence.some((p) => p.confidenceFrom !== null && p.confidenceTo !== null && Math.min(p.confidenceFrom, p.confidenceTo) < 80)).toBe(true);
+    // Asked by name, each side a photo showed at ≥ 80 % comes back with its celebrity id (a one-sided run then knows B is a public figure); the others as asked.
+    const shown = (side: 'confidenceFrom' | 'confidenceTo') => reply.data.partialEvidence.some((p) => (p[side] ?? 0) >= 80);
+    expect(shown('confidenceFrom') || shown('confidenceTo')).toBe(true);
+    expect(reply.data.from).toEqual(shown('confidenceFrom') ? { name: ports.world.people[a]!.name, celebrityId: ports.world.people[a]!.celebrityId } : { name: ports.world.people[a]!.name });
+    expect(reply.data.to).toEqual(shown('confidenceTo') ? { name: ports.world.people[b]!.name, celebrityId: ports.world.people[b]!.celebrityId } : { name: ports.world.people[b]!.name });
 
     const withIds = { from: { name: 'x', celebrityId: ports.world.people[a]!.celebrityId }, to: { name: 'y', celebrityId: ports.world.people[b]!.celebrityId } };
     const again = await handler.execute(command(ports.world, a, b, withIds, 'cmd-2'));

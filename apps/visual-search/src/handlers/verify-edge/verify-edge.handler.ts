@@ -62,7 +62,7 @@ export class VerifyEdgeHandler {
       const remembered = await this.rememberedEdge(data, data.from.celebrityId, data.to.celebrityId);
       const rememberedShown = remembered === undefined ? undefined : withoutPicturesOf(remembered, takenDown, data.threshold);
       if (rememberedShown !== undefined) return this.verified(commandId, data, rememberedShown, NO_USAGE, true);
-      const cached = await lookUp(this.ports.cache, recognizer, data.from.celebrityId, data.to.celebrityId, data.threshold);
+      const cached = await lookUp(this.ports.cache, recognizer, data.from.celebrityId, data.to.celebrityId, data.threshold, data);
       const cachedShown = cached?.status === 'verified' ? withoutPicturesOf(cached.edge, takenDown, data.threshold) : undefined;
       if (cachedShown !== undefined) return this.verified(commandId, data, cachedShown, NO_USAGE, true);
       if (cached?.status === 'refuted') return refuted(commandId, data, 'no_evidence', undefined, [], NO_USAGE, true, roster);
@@ -79,11 +79,13 @@ export class VerifyEdgeHandler {
       await this.ports.cache.put(recognizer, { status: 'verified', edge: verdict.edge });
       return this.verified(commandId, data, verdict.edge, outcome.usage, false);
     }
-    if (outcome.budgetExhausted !== undefined) return refuted(commandId, data, 'budget_exhausted', outcome.budgetExhausted, verdict.partial, outcome.usage, false, roster);
+    // The reply names whom the photos showed at the threshold by their id (a one-sided run needs no check that B is a public figure then).
+    const seen = { ...data, from: { ...data.from, ...verdict.from }, to: { ...data.to, ...verdict.to } };
+    if (outcome.budgetExhausted !== undefined) return refuted(commandId, seen, 'budget_exhausted', outcome.budgetExhausted, verdict.partial, outcome.usage, false, roster);
     if (data.from.celebrityId !== undefined && data.to.celebrityId !== undefined && outcome.unusable.length === 0) {
-      await this.ports.cache.put(recognizer, { status: 'refuted', ids: [data.from.celebrityId, data.to.celebrityId], threshold: data.threshold });
+      await this.ports.cache.put(recognizer, { status: 'refuted', ids: [data.from.celebrityId, data.to.celebrityId], threshold: data.threshold, queries: [...data.queries], imagesPerQuery: data.imagesPerQuery });
     }
-    return refuted(commandId, data, 'no_evidence', undefined, verdict.partial, outcome.usage, false, roster);
+    return refuted(commandId, seen, 'no_evidence', undefined, verdict.partial, outcome.usage, false, roster);
   }
 
   /** The edge this run already verified (either way round), at the command's threshold; undefined when unknown or expired. */

@@ -21,6 +21,8 @@ export type Person = { name: string; celebrityId: string };
 export type Usage = MessageData<typeof EdgeVerified>['usage'];
 
 export const usage = (searchCalls: number, recognitionCalls: number, cacheHit = false): Usage => ({ searchCalls, recognitionCalls, imagesSkipped: 0, cacheHit });
+/** A discovery whose pages came back short (3 photos for its 2 queries): the engine holds no more photos of the frontier. */
+export const SHORT_PAGES = usage(1, 3);
 export const image = (a: Person, b: Person, confidenceFrom: number, confidenceTo: number) => ({
   imageUrl: `https://img.example/${a.celebrityId}-${b.celebrityId}-${confidenceFrom}.jpg`,
   sourcePageUrl: `https://news.example/${a.celebrityId}-${b.celebrityId}`,
@@ -60,6 +62,8 @@ export const selected = (d: SagaDriver, next: Person[], over: Partial<MessageDat
     ...over,
   });
 
+const isOneSided = (input: Record<string, unknown>): boolean => (input['options'] as { strategy?: string } | undefined)?.strategy === 'one_sided';
+
 export function started(input: Record<string, unknown> = START): SagaDriver {
   const d = new SagaDriver(definition);
   d.start(input);
@@ -69,7 +73,9 @@ export function started(input: Record<string, unknown> = START): SagaDriver {
 /** A run that found nothing directly and discovered `candidates` around Ada. */
 export function selecting(candidates = [candidate(XAV, 95, 2), candidate(ZED, 90, 1)], input: Record<string, unknown> = START): SagaDriver {
   const d = started(input);
-  refuted(d, { name: ADA.name }, { name: BEA.name });
+  // One-sided, the direct attempt's photos showed B at the threshold (the reply names B's id), so B
+  // needs no check of its own (`directEdgeRefuted`).
+  refuted(d, { name: ADA.name }, isOneSided(input) ? BEA : { name: BEA.name });
   discovered(d, ADA, candidates);
   return d;
 }
