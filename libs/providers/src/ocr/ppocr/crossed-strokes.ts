@@ -57,7 +57,6 @@ const ARMS_SHARE = 0.5;
 /** The middle band reaches this share of the side either side of the middle (the crossing of a slanted x sits off centre). */
 const MIDDLE_BAND = 0.2;
 
-
 /** An edge band's run longer than this share of the side is a bar, not an arm. */
 const BAR = 0.5;
 
