@@ -158,3 +158,26 @@ export function connectedComponents(width: number, height: number, on: (index: n
   }
   return { label, components };
 }
+
+/** The box's pixels darker than halfway between its darkest and lightest (1 = ink); undefined when it has too little contrast to hold ink. */
+export function inkMask(image: RgbRaster, blob: { readonly x0: number; readonly y0: number; readonly x1: number; readonly y1: number }): Uint8Array | undefined {
+  const w = blob.x1 - blob.x0;
+  const h = blob.y1 - blob.y0;
+  const luma = new Float32Array(w * h);
+  let darkest = 255;
+  let lightest = 0;
+  for (let y = 0; y < h; y += 1) {
+    for (let x = 0; x < w; x += 1) {
+      const v = lumaAt(image, blob.x0 + x, blob.y0 + y);
+      luma[y * w + x] = v;
+      darkest = Math.min(darkest, v);
+      lightest = Math.max(lightest, v);
+    }
+  }
+  if (lightest - darkest < MIN_CONTRAST) return undefined;
+  const cut = (darkest + lightest) / 2;
+  return Uint8Array.from(luma, (v) => (v < cut ? 1 : 0));
+}
+
+/** Less contrast than this (of 255) is a blank or a smudge, not ink. */
+const MIN_CONTRAST = 40;

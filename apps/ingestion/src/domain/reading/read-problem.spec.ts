@@ -146,6 +146,9 @@ describe('judgeReading', () => {
     // The bar reaching over the "- 4" too is another root: √(49 - 4).
     const longer: OcrBox = { ...radical, x1: 320 };
     expect(judgeReading(reading('Evaluate V49 - 4', [], [longer, ...digits, { x0: 260, y0: 28, x1: 276, y1: 31 }, { x0: 300, y0: 10, x1: 316, y1: 50 }]))).toMatchObject({ status: 'read', reading: { text: 'Evaluate √(49 - 4)' } });
+    // The sign run into the word before it: a space lost (the maths' intent with it), refused.
+    const glued = { ...radical, x0: 160, x1: 220 };
+    expect(judgeReading(reading('EvaluateV49 - 4', [], [glued, { x0: 180, y0: 10, x1: 196, y1: 50 }, { x0: 200, y0: 10, x1: 216, y1: 50 }]))).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/a word run into a root sign/) });
     // The sign read as a digit, or ink that encloses glyphs but is no radical (a frame: its foot far below them), is not placed.
     expect(judgeReading(reading('Evaluate 749 - 4', [], [radical, ...digits]))).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/encloses other glyphs/) });
     const frame: OcrBox = { x0: 170, y0: 2, x1: 250, y1: 80 };

@@ -211,12 +211,15 @@ const refusal = (doubts: readonly string[], text: string): ProblemReadingOutcome
 /**
  * Shapes printed maths does not take but misreadings do (the signature parses them): an operator run
  * into another ("5×+34" where the x was read as ×), two numbers side by side ("104 4", a digit read
- * twice), a lone letter repeating the end of the word before it ("evaluate e", read twice at a box join).
+ * twice), a lone letter repeating the end of the word before it ("evaluate e", read twice at a box join),
+ * a word run into a root sign ("evaluatesqrt(25)+16", seed 4242: its intent is then no longer read).
  */
 const MISREAD_SHAPES: readonly (readonly [RegExp, string])[] = [
   [/[*×÷/^][+*×÷/=<>≤≥^]|[+-][+*×÷/=<>≤≥^]/, 'two operators in a row (a term lost?)'],
   [/\d \d/, 'two numbers side by side (a digit read twice, or an operator lost?)'],
   [/(\p{L}) \1(?!\p{L})/u, 'a letter read twice'],
+  // Printed maths sets a root sign apart from the word before it: a word run into it lost a space.
+  [/\p{L}{2}sqrt\(/u, 'a word run into a root sign (a space lost?)'],
 ];
 
 /**

@@ -1,5 +1,5 @@
 import type { OcrBox, OcrChar } from '../port.js';
-import { lumaAt, type RgbRaster } from '../raster.js';
+import { inkMask, type RgbRaster } from '../raster.js';
 
 /**
  * Whether a blob of ink is two strokes crossing once, an "x" or a "×" (ADR 0037): four arms, one
@@ -56,28 +56,6 @@ const EDGE_BAND = 0.15;
 const ARMS_SHARE = 0.5;
 /** The middle band reaches this share of the side either side of the middle (the crossing of a slanted x sits off centre). */
 const MIDDLE_BAND = 0.2;
-
-/** The blob's pixels darker than halfway between its darkest and lightest (1 = ink); undefined when it has no contrast. */
-function inkMask(image: RgbRaster, blob: OcrBox): Uint8Array | undefined {
-  const w = blob.x1 - blob.x0;
-  const h = blob.y1 - blob.y0;
-  const luma = new Float32Array(w * h);
-  let darkest = 255;
-  let lightest = 0;
-  for (let y = 0; y < h; y += 1) {
-    for (let x = 0; x < w; x += 1) {
-      const v = lumaAt(image, blob.x0 + x, blob.y0 + y);
-      luma[y * w + x] = v;
-      darkest = Math.min(darkest, v);
-      lightest = Math.max(lightest, v);
-    }
-  }
-  if (lightest - darkest < MIN_CONTRAST) return undefined;
-  const cut = (darkest + lightest) / 2;
-  return Uint8Array.from(luma, (v) => (v < cut ? 1 : 0));
-}
-
-const MIN_CONTRAST = 40;
 
 /** An edge band's run longer than this share of the side is a bar, not an arm. */
 const BAR = 0.5;

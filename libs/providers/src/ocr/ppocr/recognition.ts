@@ -1,5 +1,5 @@
 import type { OcrAlternative, OcrBox, OcrChar } from '../port.js';
-import { connectedComponents, lumaAt, type RgbRaster, resampleRegion } from '../raster.js';
+import { connectedComponents, inkMask, type RgbRaster, resampleRegion } from '../raster.js';
 import { readCrossedStrokes } from './crossed-strokes.js';
 import type { TensorData } from './onnx-worker-pool.js';
 
@@ -260,23 +260,10 @@ function inkOf(components: readonly OcrBox[], x0: number, x1: number): OcrBox | 
  * lightest, in image pixels: what places each character's rows (a raised exponent, a stacked fraction).
  */
 export function inkComponents(image: RgbRaster, box: OcrBox): OcrBox[] {
-  const w = box.x1 - box.x0;
-  const h = box.y1 - box.y0;
-  const luma = new Float32Array(w * h);
-  let darkest = 255;
-  let lightest = 0;
-  for (let y = 0; y < h; y += 1) {
-    for (let x = 0; x < w; x += 1) {
-      const v = lumaAt(image, box.x0 + x, box.y0 + y);
-      luma[y * w + x] = v;
-      darkest = Math.min(darkest, v);
-      lightest = Math.max(lightest, v);
-    }
-  }
-  if (lightest - darkest < 40) return [];
-  const cut = (darkest + lightest) / 2;
+  const ink = inkMask(image, box);
+  if (ink === undefined) return [];
   const components: OcrBox[] = [];
-  for (const { x0, y0, x1, y1 } of connectedComponents(w, h, (i) => luma[i]! < cut).components) {
+  for (const { x0, y0, x1, y1 } of connectedComponents(box.x1 - box.x0, box.y1 - box.y0, (i) => ink[i] === 1).components) {
     // Specks (noise, JPEG ringing) are not ink. A blob's bounds are inclusive, an OcrBox's ends exclusive.
     if ((x1 - x0 + 1) * (y1 - y0 + 1) >= 4) components.push({ x0: box.x0 + x0, y0: box.y0 + y0, x1: box.x0 + x1 + 1, y1: box.y0 + y1 + 1 });
   }
