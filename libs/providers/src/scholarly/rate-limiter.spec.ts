@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import { type Clock, systemClock } from '../shared/clock.js';
 import { fakeClock } from '../test-support/stub-server.js';
 import { RateLimiter, type SharedStartSlots } from './rate-limiter.js';
@@ -64,12 +63,12 @@ describe('RateLimiter', () => {
     const limiter = new RateLimiter(150, systemClock);
     await limiter.acquire();
     const started = performance.now();
-    const realNow = Date.now.bind(Date);
-    const jumped = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + 3_600_000);
+    const realNow = Date.now;
+    Date.now = () => realNow.call(Date) + 3_600_000;
     try {
       await limiter.acquire();
     } finally {
-      jumped.mockRestore();
+      Date.now = realNow;
     }
     expect(performance.now() - started).toBeGreaterThanOrEqual(140);
   });
