@@ -1,4 +1,5 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +7,7 @@ import { nkeys } from '@nats-io/nats-core';
 import {
   createDatabase,
   findFreePort,
+  findPostgresBinDir,
   type NatsClusterHandle,
   natsCredsFileText,
   type OtlpReceiver,
@@ -44,6 +46,20 @@ const root = join(import.meta.dirname, '..');
 const settings = DEFAULT_SETTINGS;
 /** Only for a Deployment without a startup probe (each has one: 30 × 10 s, which bounds the wait). */
 const READY_WITHIN_MS = 300_000;
+/** The database ops create beforehand (the manifests only name it), on the first server and on the restored one. */
+const DATABASE_NAME = 'openpaw_boot';
+
+/** An install as the chart runs it: the migrations Job (streams, then every schema), then every Deployment at once, as `kubectl apply` starts them. */
+async function install(plan: readonly LocalProcess[]): Promise<BootedProcesses> {
+  const boot = new BootedProcesses(plan);
+  const t0 = Date.now();
+  for (const job of new Set(plan.filter((p) => p.container.kind === 'Job').map((p) => p.container.workload))) await boot.runToCompletion(job);
+  console.log(`boot: migrations Job done in ${Date.now() - t0} ms`);
+  const deployments = plan.filter((p) => p.container.kind === 'Deployment').map((p) => p.container.workload);
+  await boot.startAll(deployments, READY_WITHIN_MS);
+  console.log(`boot: migrations Job and ${deployments.length} Deployments ready in ${Date.now() - t0} ms`);
+  return boot;
+}
 
 describe('the platform booted from its synthesized manifests', () => {
   let nats: NatsClusterHandle;
@@ -55,6 +71,9 @@ describe('the platform booted from its synthesized manifests', () => {
   let gatewayUrl: string;
   const jwtSecret = randomBytes(32).toString('base64');
   let boot: BootedProcesses;
+  let migratorUrl: string;
+  /** The processes of the manifests with the database Secret pointing at `migratorUrl`. */
+  let planFor: (migratorUrl: string) => LocalProcess[];
 
   beforeAll(async () => {
     // Every NATS user of the manifests, with the permissions of deploy/src/nats-credentials.ts: the platform runs as it would in the cluster.
@@ -64,24 +83,27 @@ describe('the platform booted from its synthesized manifests', () => {
     scratch = mkdtempSync(join(tmpdir(), 'openpaw-boot-'));
     const sealing = generateKeyPairSync('x25519');
     // What ops create beforehand (the manifests only name them). No provider keys: every provider is its local default.
-    const migratorUrl = await createDatabase(postgres.adminUrl, 'openpaw_boot');
-    // Each service's URL logs in as its own role, which the migrations Job creates (no password: this cluster trusts local roles).
-    const asRole = (role: string): string => Object.assign(new URL(migratorUrl), { username: role }).toString();
-    const secrets: SecretValues = {
-      [settings.secrets.database]: {
-        [MIGRATOR_DATABASE_URL_KEY]: migratorUrl,
-        ...Object.fromEntries(SERVICES.filter((s) => s.database).map((s) => [databaseUrlKeyOf(s.name), asRole(serviceRoleName(s.name))])),
-      },
-      [settings.secrets.gatewayAuth]: { OPENPAW_JWT_SECRET: jwtSecret, OPENPAW_KEY_SEALING_PUBLIC_KEY: sealing.publicKey.export({ type: 'spki', format: 'der' }).toString('base64') },
-      [settings.secrets.keyOpening]: { OPENPAW_KEY_SEALING_PRIVATE_KEY: sealing.privateKey.export({ type: 'pkcs8', format: 'der' }).toString('base64') },
-      // One Secret per purpose, with no keys: every provider runs its local or keyless default.
-      ...Object.fromEntries(providerPurposesWithKeys().map((purpose) => [providerSecretOf(settings, purpose), {}])),
-      ...Object.fromEntries(
-        [...natsKeys].map(([user, key]) => [natsCredentialsSecretOf(settings.secrets.natsCredentialsPrefix, user), { [NATS_CREDENTIALS_KEY]: natsCredsFileText(key.getSeed()) }]),
-      ),
+    // The database Secret is filled from one migrator URL; the restore drill points it at another server.
+    const secretsFor = (url: string): SecretValues => {
+      // Each service's URL logs in as its own role, which the migrations Job creates (no password: this cluster trusts local roles).
+      const asRole = (role: string): string => Object.assign(new URL(url), { username: role }).toString();
+      return {
+        [settings.secrets.database]: {
+          [MIGRATOR_DATABASE_URL_KEY]: url,
+          ...Object.fromEntries(SERVICES.filter((s) => s.database).map((s) => [databaseUrlKeyOf(s.name), asRole(serviceRoleName(s.name))])),
+        },
+        [settings.secrets.gatewayAuth]: { OPENPAW_JWT_SECRET: jwtSecret, OPENPAW_KEY_SEALING_PUBLIC_KEY: sealing.publicKey.export({ type: 'spki', format: 'der' }).toString('base64') },
+        [settings.secrets.keyOpening]: { OPENPAW_KEY_SEALING_PRIVATE_KEY: sealing.privateKey.export({ type: 'pkcs8', format: 'der' }).toString('base64') },
+        // One Secret per purpose, with no keys: every provider runs its local or keyless default.
+        ...Object.fromEntries(providerPurposesWithKeys().map((purpose) => [providerSecretOf(settings, purpose), {}])),
+        ...Object.fromEntries(
+          [...natsKeys].map(([user, key]) => [natsCredentialsSecretOf(settings.secrets.natsCredentialsPrefix, user), { [NATS_CREDENTIALS_KEY]: natsCredsFileText(key.getSeed()) }]),
+        ),
+      };
     };
+    migratorUrl = await createDatabase(postgres.adminUrl, DATABASE_NAME);
     const objects = renderPlatform(settings).platform;
-    const containers = podContainers(objects, secrets);
+    const containers = podContainers(objects, secretsFor(migratorUrl));
     const ours = containers.filter((c) => c.image === settings.image);
     const ports = await localPortsOf(ours, findFreePort);
     const natsHost = new URL(settings.natsUrl).host;
@@ -100,17 +122,12 @@ describe('the platform booted from its synthesized manifests', () => {
     console.log(describeSubstitutions(map));
     const image = imageDefaultsOf(readFileSync(join(root, 'Dockerfile'), 'utf8'));
     const services = servicesOf(objects);
-    plan = ours.map((c) => localProcessOf(c, { map, image, services, scratch, pathEnv: bootPathEnv(process.execPath) }));
-    boot = new BootedProcesses(plan);
-
-    const t0 = Date.now();
-    // The migrations Job first (streams, then every schema), as in an install.
-    for (const job of new Set(plan.filter((p) => p.container.kind === 'Job').map((p) => p.container.workload))) await boot.runToCompletion(job);
-    console.log(`boot: migrations Job done in ${Date.now() - t0} ms`);
-    // Then every Deployment at once, as `kubectl apply` starts them.
-    const deployments = plan.filter((p) => p.container.kind === 'Deployment').map((p) => p.container.workload);
-    await boot.startAll(deployments, READY_WITHIN_MS);
-    console.log(`boot: migrations Job and ${deployments.length} Deployments ready in ${Date.now() - t0} ms`);
+    planFor = (url) =>
+      podContainers(objects, secretsFor(url))
+        .filter((c) => c.image === settings.image)
+        .map((c) => localProcessOf(c, { map, image, services, scratch, pathEnv: bootPathEnv(process.execPath) }));
+    plan = planFor(migratorUrl);
+    boot = await install(plan);
     gatewayUrl = `http://127.0.0.1:${ports.get('gateway')?.get(3000) ?? 0}`;
   }, 480_000);
 
@@ -194,6 +211,42 @@ describe('the platform booted from its synthesized manifests', () => {
     expect(created.status).toBeLessThan(300);
     const done = await rosa.waitFor(created.body['id'] as string, (r) => r['status'] === 'completed' || r['status'] === 'failed', 90_000);
     expect(done['status']).toBe('completed');
+  });
+
+  it('restore drill (runbook): the pg_dump restored into a new PostgreSQL, then the migrations Job and the Deployments; runs read back, one in flight at the backup finishes, the index still answers', async () => {
+    const carol = await GatewayClient.forUser(gatewayUrl, jwtSecret, 'boot-carol');
+    const solved = await carol.submitText('5x - 2 = 13', 60);
+    expect(solved.body.result).toMatchObject({ status: 'succeeded', outcome: 'new' });
+    // A run in flight at the backup: solve is down, so its command waits in the stream.
+    await boot.stopWorkload('solve');
+    const inFlight = await carol.submitText('4x + 1 = 9');
+    expect(inFlight.status).toBe(202);
+    expect(await carol.untilState(inFlight.body.run_id, ['GENERATING_SOLUTION'], 60_000)).toBe('GENERATING_SOLUTION');
+
+    // Step 1: the backup, platform running, of the migrator's URL (every schema).
+    const bin = findPostgresBinDir() ?? '';
+    const dump = join(scratch, 'openpaw.dump');
+    execFileSync(join(bin, 'pg_dump'), ['-Fc', '-f', dump, migratorUrl]);
+    // The disaster: the database server is lost. The streams survive (a surviving stream is newer than any backup: kept).
+    await boot.stop();
+    await postgres.dispose();
+
+    // Step 2: every Deployment stopped; the dump restored into a new server with the runbook's command; the Secret points at it.
+    postgres = await startPostgresServer({ fsync: false });
+    migratorUrl = await createDatabase(postgres.adminUrl, DATABASE_NAME);
+    const restore = spawnSync(join(bin, 'pg_restore'), ['--no-owner', '--no-acl', '--exit-on-error', '-d', migratorUrl, dump], { encoding: 'utf8' });
+    expect({ status: restore.status, stderr: restore.stderr }).toEqual({ status: 0, stderr: '' });
+    // Step 4: the migrations Job (re-creates the roles and their grants), then the Deployments.
+    boot = await install(planFor(migratorUrl));
+
+    // Step 5: runs continue from the database.
+    expect(await carol.run(solved.body.run_id)).toMatchObject({ state: 'SUCCEEDED', terminal: true });
+    expect(await (await carol.request(`/runs/${solved.body.run_id}/solution`)).text()).toContain('<mn>13</mn>');
+    expect(await carol.untilTerminal(inFlight.body.run_id, 90_000)).toMatchObject({ state: 'SUCCEEDED' });
+    // Another user's copy of the solved problem is answered from the restored index, not solved again.
+    const dave = await GatewayClient.forUser(gatewayUrl, jwtSecret, 'boot-dave');
+    const copy = await dave.submitText('5x - 2 = 13', 60);
+    expect(copy.body.result).toMatchObject({ status: 'succeeded', outcome: 'hit' });
   });
 
   it('the retention CronJob runs once to completion', async () => {

@@ -38,6 +38,12 @@ export class BootedProcesses {
     return this.running.get(workload)?.log() ?? '';
   }
 
+  /** Stops one long-running workload (its Deployment scaled to 0). */
+  async stopWorkload(workload: string): Promise<void> {
+    await this.running.get(workload)?.stop('SIGTERM', 15_000);
+    this.running.delete(workload);
+  }
+
   async stop(): Promise<void> {
     await Promise.all([...this.running.values()].map((p) => p.stop('SIGTERM', 15_000)));
   }
