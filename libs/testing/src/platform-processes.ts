@@ -41,6 +41,11 @@ export interface RunningPlatform {
   thaw(service: ServiceName): void;
   /** Starts a stopped or killed service again, on the same port, and waits until it is ready. */
   start(service: ServiceName): Promise<void>;
+  /**
+   * A rollout with changed settings: stops the service (SIGTERM), then starts it with `env` over its
+   * settings (`undefined` removes one) and waits until it is ready. Later starts keep the change.
+   */
+  restartWith(service: ServiceName, env: Readonly<Record<string, string | undefined>>): Promise<void>;
   logs(service: ServiceName): string;
   /** The service's process id while it runs (e.g. to read its memory from /proc). */
   pidOf(service: ServiceName): number | undefined;
@@ -71,30 +76,32 @@ export async function startPlatformProcesses(options: PlatformOptions): Promise<
   const nodeOptionsOf = (service: ServiceName): string =>
     nodeOptionsAfterImage(imageOptions, options.serviceEnv?.[service]?.['NODE_OPTIONS'] ?? options.env?.['NODE_OPTIONS'] ?? process.env['NODE_OPTIONS']);
 
+  /** Settings changed by `restartWith`, per service: over everything else. */
+  const changed = new Map<ServiceName, Readonly<Record<string, string | undefined>>>();
   const start = async (service: ServiceName): Promise<void> => {
     const nodeOptions = nodeOptionsOf(service);
-    const proc = spawnManaged(process.execPath, [...(options.nodeArgs ?? []), ...(flags.get(service) ?? []), entryOf(service)], {
-      cwd: options.root,
-      env: {
-        ...process.env,
-        OPENPAW_NATS_URL: options.natsUrl,
-        OPENPAW_DATABASE_URL: options.databaseUrl,
-        OPENPAW_BLOB_DIR: blobDir,
-        OPENPAW_JWT_SECRET: jwtSecret,
-        OPENPAW_BLOB_SHARE_BASE_URL: `${urlOf('gateway')}/v1/shared`,
-        LOG_LEVEL: process.env['OPENPAW_E2E_LOG_LEVEL'] ?? 'warn',
-        // A test platform never reaches the internet: the keyless scholarly sources (on by default in the
-        // research service and in the coordinator's default sources) are off unless a spec points them
-        // at its wire servers through `env`/`serviceEnv`.
-        OPENPAW_SCHOLARLY_SOURCES: 'none',
-        OPENPAW_PAPER_SEARCH_JSON: JSON.stringify({ defaultSources: ['library'] }),
-        ...options.env,
-        ...options.serviceEnv?.[service],
-        ...(nodeOptions === '' ? {} : { NODE_OPTIONS: nodeOptions }),
-        PORT: String(ports.get(service)),
-        HOST: '127.0.0.1',
-      },
-    });
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      OPENPAW_NATS_URL: options.natsUrl,
+      OPENPAW_DATABASE_URL: options.databaseUrl,
+      OPENPAW_BLOB_DIR: blobDir,
+      OPENPAW_JWT_SECRET: jwtSecret,
+      OPENPAW_BLOB_SHARE_BASE_URL: `${urlOf('gateway')}/v1/shared`,
+      LOG_LEVEL: process.env['OPENPAW_E2E_LOG_LEVEL'] ?? 'warn',
+      // A test platform never reaches the internet: the keyless scholarly sources (on by default in the
+      // research service and in the coordinator's default sources) are off unless a spec points them
+      // at its wire servers through `env`/`serviceEnv`.
+      OPENPAW_SCHOLARLY_SOURCES: 'none',
+      OPENPAW_PAPER_SEARCH_JSON: JSON.stringify({ defaultSources: ['library'] }),
+      ...options.env,
+      ...options.serviceEnv?.[service],
+      ...changed.get(service),
+      ...(nodeOptions === '' ? {} : { NODE_OPTIONS: nodeOptions }),
+      PORT: String(ports.get(service)),
+      HOST: '127.0.0.1',
+    };
+    // A setting `restartWith` removed is absent, not the text "undefined".
+    const proc = spawnManaged(process.execPath, [...(options.nodeArgs ?? []), ...(flags.get(service) ?? []), entryOf(service)], { cwd: options.root, env: setOnly(env) });
     processes.set(service, proc);
     const deadline = Date.now() + 60_000;
     for (;;) {
@@ -138,8 +145,18 @@ export async function startPlatformProcesses(options: PlatformOptions): Promise<
       processes.get(service)?.child.kill('SIGCONT');
     },
     start,
+    restartWith: async (service, env) => {
+      await processes.get(service)?.stop('SIGTERM', 10_000);
+      changed.set(service, { ...changed.get(service), ...env });
+      await start(service);
+    },
     logs: (service) => processes.get(service)?.output() ?? '',
     pidOf: (service) => processes.get(service)?.child.pid,
     stop: stopAll,
   };
+}
+
+/** The environment without the settings that are not set. */
+function setOnly(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
