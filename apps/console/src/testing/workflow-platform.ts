@@ -32,6 +32,7 @@ export interface WorkflowWorld {
 
 /** What `startWorkflowWorld` keeps until its `beforeAll` has run. */
 type Started = Omit<WorkflowWorld, 'received' | 'receiverAnswers'>;
+const STARTED_KEYS = ['nats', 'platform', 'openai', 'browser', 'page', 'token', 'receiver'] as const satisfies readonly (keyof Started)[];
 
 /**
  * Registers the hooks of the workflow pages' file: before all, the platform (coordinator, research,
@@ -112,31 +113,10 @@ export function startWorkflowWorld(): WorkflowWorld {
 
   afterEach(() => expect(policyViolations).toEqual([]));
 
-  return {
-    get nats() {
-      return need('nats');
-    },
-    get platform() {
-      return need('platform');
-    },
-    get openai() {
-      return need('openai');
-    },
-    get browser() {
-      return need('browser');
-    },
-    get page() {
-      return need('page');
-    },
-    get token() {
-      return need('token');
-    },
-    get receiver() {
-      return need('receiver');
-    },
-    received,
-    receiverAnswers,
-  };
+  const world = { received, receiverAnswers };
+  for (const key of STARTED_KEYS) Object.defineProperty(world, key, { get: () => need(key), enumerable: true });
+  // Every other field is one of the getters just defined.
+  return world as WorkflowWorld;
 }
 
 /** An operator (`console-olga`, role admin) in a browser context of their own, on the console's `route` (`#/ops`); `close` ends the context. */

@@ -8,21 +8,27 @@ function researchCompleted(page: Page, shot: string): Promise<void> {
   return waitOrExplain(page, page.locator('.run-state [data-state=completed]'), 90_000, shot, 'the research did not complete');
 }
 
+/** Creates a research draft of `question` with `providers` ticked on the Research page; `onDraft` runs on the draft before it is started. */
+async function startResearch(page: Page, question: string, providers: readonly string[], onDraft: () => Promise<void> = () => Promise.resolve()): Promise<void> {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Research' }).click();
+  await page.getByLabel('Question', { exact: true }).fill(question);
+  for (const provider of providers) await page.getByRole('checkbox', { name: provider }).check();
+  await page.getByRole('button', { name: 'Create draft' }).click();
+  await page.getByRole('heading', { name: /^Draft: / }).waitFor();
+  await onDraft();
+  await page.getByRole('button', { name: 'Start research' }).click();
+  await page.waitForURL(/#\/research\/[0-9a-f-]{36}$/);
+}
+
 /** Research (spec 05) in the console: the human gate after a partial failure (proceed; retry, then cancel), and a rejected key updated in the settings, then retried from the page. Registered by `console-workflows.e2e.spec.ts`, in its one world (`startWorkflowWorld`). */
 export function researchPages(world: WorkflowWorld): void {
   it("research: creates a draft, starts it, shows each leg, proceeds at the gate after a partial failure, shows spec 05's 'synthesis not available' with the one report, and says no share page is published", async () => {
     const { platform, page, token } = world;
     expect((await callApi(platform.gatewayUrl, token, 'PUT', '/research/keys/openai', { apiKey: 'sk-openai-console-rosa-0123456789' })).status).toBe(204);
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Research' }).click();
-    await page.getByLabel('Question', { exact: true }).fill('How efficient are cold-climate heat pumps compared with gas boilers?');
-    await page.getByRole('checkbox', { name: 'openai' }).check();
-    await page.getByRole('checkbox', { name: 'local' }).check();
-    await page.getByRole('button', { name: 'Create draft' }).click();
-    await page.getByRole('heading', { name: /^Draft: / }).waitFor();
-    expect(await seriousAccessibilityViolations(page)).toEqual([]);
-    await screenshot(page, 'w1-research-draft');
-    await page.getByRole('button', { name: 'Start research' }).click();
-    await page.waitForURL(/#\/research\/[0-9a-f-]{36}$/);
+    await startResearch(page, 'How efficient are cold-climate heat pumps compared with gas boilers?', ['openai', 'local'], async () => {
+      expect(await seriousAccessibilityViolations(page)).toEqual([]);
+      await screenshot(page, 'w1-research-draft');
+    });
 
     // The openai leg fails (its server answers 500), the local one succeeds: the human gate.
     const gate = page.locator('[data-gate=awaiting_confirmation]');
@@ -50,14 +56,7 @@ export function researchPages(world: WorkflowWorld): void {
 
   it('research: retries the failed model at the gate (it fails again: the gate comes back with one retry counted), then cancels the research', async () => {
     const { page } = world;
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Research' }).click();
-    await page.getByLabel('Question', { exact: true }).fill('What limits the lifetime of lithium iron phosphate batteries?');
-    await page.getByRole('checkbox', { name: 'openai' }).check();
-    await page.getByRole('checkbox', { name: 'local' }).check();
-    await page.getByRole('button', { name: 'Create draft' }).click();
-    await page.getByRole('heading', { name: /^Draft: / }).waitFor();
-    await page.getByRole('button', { name: 'Start research' }).click();
-    await page.waitForURL(/#\/research\/[0-9a-f-]{36}$/);
+    await startResearch(page, 'What limits the lifetime of lithium iron phosphate batteries?', ['openai', 'local']);
 
     const gate = page.locator('[data-gate=awaiting_confirmation]');
     await gate.filter({ hasText: 'retries so far: 0' }).waitFor({ timeout: 90_000 });
@@ -77,13 +76,7 @@ export function researchPages(world: WorkflowWorld): void {
   it('research: a rejected key fails the run with "update your key, then retry"; the user updates the key in the settings and retries from the page, and the retry uses the new key', async () => {
     const { platform, openai, page, token } = world;
     expect((await callApi(platform.gatewayUrl, token, 'PUT', '/research/keys/openai', { apiKey: REJECTED_KEY })).status).toBe(204);
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Research' }).click();
-    await page.getByLabel('Question', { exact: true }).fill('How efficient are heat pumps in cold climates?');
-    await page.getByRole('checkbox', { name: 'openai' }).check();
-    await page.getByRole('button', { name: 'Create draft' }).click();
-    await page.getByRole('heading', { name: /^Draft: / }).waitFor();
-    await page.getByRole('button', { name: 'Start research' }).click();
-    await page.waitForURL(/#\/research\/[0-9a-f-]{36}$/);
+    await startResearch(page, 'How efficient are heat pumps in cold climates?', ['openai']);
     const runUrl = page.url();
 
     // Its one leg fails on the rejected key: the run fails, saying what to do, and offers the retry.
