@@ -150,6 +150,13 @@ class FakeGateway {
     if (request.method === 'POST' && request.path.startsWith(`/paper-searches/${runId}/checkpoints/`)) return this.json(response, 202, { state: 'SEARCHING' });
     if (request.method === 'POST' && request.path === '/research') return this.json(response, 202, { id: runId, status: 'processing' });
     if (request.method === 'POST' && request.path === `/research/${runId}/confirm`) return this.json(response, 200, { id: runId, status: 'synthesizing' });
+    // The gateway's retry rule, as far as these tests need it: a research failed for max retries is not retried.
+    const finalView = (script.final['view'] ?? {}) as Record<string, unknown>;
+    const retryable = finalView['status'] === 'failed' && finalView['errorKind'] !== 'max_retries';
+    if (request.method === 'GET' && request.path === `/research/${runId}`) return this.json(response, 200, { ...finalView, ui: { actions: retryable ? ['retry'] : ['create_new'] } });
+    if (request.method === 'POST' && request.path === `/research/${runId}/retry`) {
+      return retryable ? this.json(response, 202, { id: runId, status: 'retrying' }) : this.json(response, 409, { error: 'conflict', status: 'failed', reason: 'max_retries', message: 'max retries (2) reached: create a new research' });
+    }
     if (request.method === 'POST' && request.path === '/visual-degrees') return this.json(response, 202, { runId, state: 'INITIALIZING', terminal: false });
     if (request.method === 'GET' && request.path === `/visual-degrees/${runId}`) return this.json(response, 200, script.final);
     if (request.method === 'GET' && request.path === `/visual-degrees/${runId}/events`) {
@@ -683,6 +690,23 @@ describe('openpaw CLI', () => {
     const refused = cli();
     expect(await runCli(['research', '--resume', runId], refused.io)).toBe(EXIT.failed);
     expect(refused.err).toContain('the research failed: All LLM calls failed: openai rejected the API key — update your key, then retry');
+    expect(refused.err).toContain(`update your key (openpaw keys set openai < openai-key.txt), then retry: openpaw research --retry ${runId}`);
+
+    // --retry: the gateway's retry, then the run followed past the failed state it reopens (version 2).
+    const retried = state(4, view('completed', [done('openai')], { selectedLlms: ['openai'], synthesisSkipped: true, retryCount: 1 }));
+    gateway.reset({ submission: { status: 202, body: { run_id: runId } }, connections: [{ events: [failed, state(3, view('retrying', [leg('openai', 'pending')])), retried], then: 'end' }], final: failed });
+    const retrying = cli();
+    expect(await runCli(['research', '--retry', runId], retrying.io)).toBe(EXIT.succeeded);
+    expect(retrying.out).toEqual(expect.arrayContaining(['retrying research ' + runId, 'retrying: Heat pumps in cold climates', 'Report of openai.']));
+    expect(retrying.err).toEqual([]);
+    expect(gateway.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /runs/${runId}`, `POST /research/${runId}/retry`, `GET /runs/${runId}/events`]);
+    // No retry left: the gateway's refusal, exit 1, and no retry offered after the failure.
+    const spent = state(2, view('failed', [leg('openai', 'failed', { errorReason: 'server_error' })], { errorKind: 'max_retries', error: 'max retries', retryCount: 2 }));
+    gateway.reset({ submission: { status: 202, body: { run_id: runId } }, connections: [{ events: [spent], then: 'end' }], final: spent });
+    const exhausted = cli();
+    expect(await runCli(['research', '--retry', runId], exhausted.io)).toBe(EXIT.failed);
+    expect(await runCli(['research', '--resume', runId], exhausted.io)).toBe(EXIT.failed);
+    expect(exhausted.err).toEqual(['retry refused (max_retries): max retries (2) reached: create a new research', 'the research failed: max retries']);
 
     // One report, no synthesis: the report itself, and no share page.
     const single = state(2, view('completed', [done('openai')], { selectedLlms: ['openai'], synthesisSkipped: true }));
@@ -701,6 +725,7 @@ describe('openpaw CLI', () => {
     const usage = cli();
     expect(await runCli(['research'], usage.io)).toBe(EXIT.usage);
     expect(await runCli(['research', 'q', '--llm', 'openai,mistral'], usage.io)).toBe(EXIT.usage);
+    expect(await runCli(['research', 'q', '--retry', runId], usage.io)).toBe(EXIT.usage);
     expect(usage.err.join('\n')).toContain('--llm takes openai, anthropic, gemini, local (comma-separated), not mistral');
   });
 });

@@ -11,6 +11,8 @@ export interface FollowOptions {
   readonly timeoutMs: number;
   /** Events of earlier attempts (the gateway may still show the previous attempt's FAILED) are skipped. */
   readonly attemptNo?: number;
+  /** Events at or before this run version are skipped (a retried run still shows the failed state it reopens). */
+  readonly afterVersion?: number;
   /** Called with each state event of the run (duplicates included); `stop` ends the follow at this run. */
   readonly onRun: (run: RunResource) => FollowStep | Promise<FollowStep>;
 }
@@ -34,6 +36,7 @@ export async function followRun(api: ApiClient, runId: string, options: FollowOp
         if (event.id !== undefined) lastEventId = event.id;
         const run = JSON.parse(event.data) as RunResource;
         if (options.attemptNo !== undefined && run.attemptNo < options.attemptNo) continue;
+        if (options.afterVersion !== undefined && run.version <= options.afterVersion) continue;
         backoffMs = 200;
         unknownSince = undefined;
         if ((await options.onRun(run)) === 'stop' || run.terminal) return run;

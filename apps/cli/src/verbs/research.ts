@@ -18,11 +18,12 @@ interface ResearchStarted {
 export const GATE_HELP = 'p = proceed with the successful reports · r = retry the failed models · c = cancel the research · q = decide later';
 const GATE_ACTIONS: Readonly<Record<string, 'proceed' | 'retry' | 'cancel'>> = { p: 'proceed', proceed: 'proceed', r: 'retry', retry: 'retry', c: 'cancel', cancel: 'cancel' };
 
-type ResearchOutcome = 'completed' | 'failed' | 'cancelled' | 'waiting' | 'timeout';
+type ResearchOutcome = 'completed' | 'failed' | 'refused' | 'cancelled' | 'waiting' | 'timeout';
 
 const EXIT_OF: Readonly<Record<ResearchOutcome, ExitCode>> = {
   completed: EXIT.succeeded,
   failed: EXIT.failed,
+  refused: EXIT.failed,
   cancelled: EXIT.cancelled,
   waiting: EXIT.stillRunning,
   timeout: EXIT.stillRunning,
@@ -74,11 +75,59 @@ function showReport(api: ApiClient, research: ResearchView, io: CliIo): void {
   else io.stdout('No share page: a research without a synthesis publishes none (the report is above).');
 }
 
+/** The providers whose key was refused: the failed legs with reason `auth`, else (a refused synthesis key) the synthesis provider. */
+function rejectedKeys(research: ResearchView): string[] {
+  const legs = research.llmResults.filter((leg) => leg.status === 'failed' && leg.errorReason === 'auth').map((leg) => leg.provider);
+  return legs.length > 0 || research.errorReason !== 'auth' ? legs : [research.synthesisLlm];
+}
+
+/** How to replace each refused key (read from stdin, as `keys set` takes it). */
+const keyCommands = (providers: readonly string[]): string => providers.map((provider) => `openpaw keys set ${provider} < ${provider}-key.txt`).join('; ');
+
+/**
+ * After a failure: the command that retries it, when the gateway offers a retry (its `ui.actions`,
+ * the one rule the console follows too), preceded by the key commands when a key was refused.
+ */
+async function sayHowToRetry(api: ApiClient, research: ResearchView, io: CliIo): Promise<void> {
+  let actions: readonly string[];
+  try {
+    actions = (await api.json<{ ui: { actions: readonly string[] } }>(`/research/${encodeURIComponent(research.id)}`)).body.ui.actions;
+  } catch (error) {
+    // The failure stands (exit 1); only the hint is missing, and the user is told why.
+    if (!(error instanceof ApiError)) throw error;
+    io.stderr(`(could not ask the gateway whether it can be retried: ${error.message})`);
+    return;
+  }
+  if (!actions.includes('retry')) return;
+  const retry = `openpaw research --retry ${research.id}`;
+  const rejected = rejectedKeys(research);
+  io.stderr(rejected.length === 0 ? `retry the failed part: ${retry}` : `update your key (${keyCommands(rejected)}), then retry: ${retry}`);
+}
+
+/**
+ * `--retry`: asks the gateway to retry a failed research (`POST /research/:id/retry`, the console's
+ * Retry button), with the keys stored now. Answers the run version the retry must pass (the failed
+ * state's), or `undefined` when the gateway refused (said on stderr).
+ */
+async function retryResearch(api: ApiClient, id: string, io: CliIo): Promise<number | undefined> {
+  const path = encodeURIComponent(id);
+  const failed = (await api.json<RunResource>(`/runs/${path}`)).body;
+  const { status, body } = await api.post<{ status?: string; reason?: string; message?: string }>(`/research/${path}/retry`, {}, [409]);
+  if (status === 409) {
+    io.stderr(`retry refused (${body.reason ?? body.status ?? 'conflict'}): ${body.message ?? ''}`.trimEnd());
+    return undefined;
+  }
+  io.stdout(`retrying research ${id}`);
+  return failed.version;
+}
+
 /** Asks at the human gate until an answer is accepted (true), or the person quits / input ends (false). */
 async function decideGate(api: ApiClient, research: ResearchView, io: CliIo): Promise<boolean> {
   const failed = research.partialFailure?.failedProviders ?? [];
   io.stdout('');
   io.stdout(`${failed.join(', ')} failed; ${research.llmResults.filter((l) => l.status === 'completed').map((l) => l.provider).join(', ')} completed.`);
+  const rejected = rejectedKeys(research);
+  if (rejected.length > 0) io.stdout(`${rejected.join(', ')} rejected the API key: update it (${keyCommands(rejected)}), then answer r to retry.`);
   for (;;) {
     const answer = await io.prompt(`${GATE_HELP}\n> `);
     if (answer === undefined || answer.trim().toLowerCase() === 'q') return false;
@@ -101,6 +150,8 @@ export interface ResearchOptions {
   readonly llms?: readonly Provider[];
   readonly synthesisLlm?: Provider;
   readonly resume?: string;
+  /** Retry this failed research, then follow it. */
+  readonly retry?: string;
   readonly noWait: boolean;
   readonly timeoutMs: number;
 }
@@ -112,7 +163,12 @@ export interface ResearchOptions {
  * research as last seen.
  */
 export async function research(api: ApiClient, prompt: string, options: ResearchOptions, io: CliIo): Promise<{ outcome: ResearchOutcome; research?: ResearchView }> {
-  const id = options.resume ?? (await startResearch(api, prompt, options, io));
+  let afterVersion: number | undefined;
+  if (options.retry !== undefined) {
+    afterVersion = await retryResearch(api, options.retry, io);
+    if (afterVersion === undefined) return { outcome: 'refused' };
+  }
+  const id = options.retry ?? options.resume ?? (await startResearch(api, prompt, options, io));
   io.stdout(`research ${id}`);
   if (options.noWait) return { outcome: 'waiting' };
   let outcome: ResearchOutcome = 'timeout';
@@ -126,6 +182,7 @@ export async function research(api: ApiClient, prompt: string, options: Research
     id,
     {
       timeoutMs: options.timeoutMs,
+      ...(afterVersion === undefined ? {} : { afterVersion }),
       onRun: async (run) => {
         const current = researchOf(run);
         if (current === undefined) return 'continue';
@@ -149,6 +206,7 @@ export async function research(api: ApiClient, prompt: string, options: Research
         if (current.status === 'failed') {
           io.stderr(`the research failed: ${current.error ?? 'no reason given'}`);
           outcome = current.errorKind === 'cancelled' ? 'cancelled' : 'failed';
+          if (outcome === 'failed') await sayHowToRetry(api, current, io);
           return 'stop';
         }
         if (current.status === 'awaiting_confirmation' && !asked.has(current.retryCount)) {
@@ -193,18 +251,26 @@ function providerList(raw: string, option: string): Provider[] {
 export const researchVerb: Verb = {
   name: 'research',
   summary: 'research a question with several models, answering the partial-failure gate on stdin',
-  usage: ['"<prompt>" [--llm <openai,anthropic,gemini,local>] [--synthesis <provider>] [--no-wait]', '--resume <researchId>   follow a research (and answer its gate)'],
+  usage: [
+    '"<prompt>" [--llm <openai,anthropic,gemini,local>] [--synthesis <provider>] [--no-wait]',
+    '--resume <researchId>   follow a research (and answer its gate)',
+    '--retry <researchId>    retry a failed research with the keys stored now, and follow it',
+  ],
   options: {
     llm: { type: 'string' },
     synthesis: { type: 'string' },
     resume: { type: 'string' },
+    retry: { type: 'string' },
     'no-wait': { type: 'boolean' },
   },
   needsApi: true,
   async run({ args, options, io, api, timeoutMs }) {
     const prompt = args.join(' ').trim();
     const resume = typeof options['resume'] === 'string' ? options['resume'] : undefined;
-    if (prompt === '' && resume === undefined) throw new UsageError('usage: openpaw research "<prompt>" [--llm a,b]');
+    const retry = typeof options['retry'] === 'string' ? options['retry'] : undefined;
+    if ([prompt !== '', resume !== undefined, retry !== undefined].filter(Boolean).length !== 1) {
+      throw new UsageError('usage: openpaw research "<prompt>" [--llm a,b] | --resume <researchId> | --retry <researchId> (one of them)');
+    }
     const llm = options['llm'];
     const synthesis = options['synthesis'];
     const llms = typeof llm === 'string' ? providerList(llm, '--llm') : undefined;
@@ -217,6 +283,7 @@ export const researchVerb: Verb = {
       ...(llms === undefined ? {} : { llms }),
       ...(synthesisLlm?.[0] === undefined ? {} : { synthesisLlm: synthesisLlm[0] }),
       ...(resume === undefined ? {} : { resume }),
+      ...(retry === undefined ? {} : { retry }),
     };
     const { outcome, research: last } = await research(await api(), prompt, researchOptions, io);
     if (outcome === 'timeout') io.stderr(`still running after ${timeoutMs / 1000} s`);

@@ -297,7 +297,7 @@ describe('research through the gateway (spec 05)', () => {
     expect(await client.call('POST', `/research/${id}/retry`)).toMatchObject({ status: 409, body: { status: 'completed' } });
   });
 
-  it('a rejected key fails the run with reason auth and "update your key, then retry"; the updated key is used by the retry. One LLM needs no synthesis key', async () => {
+  it('a rejected key fails the run with reason auth and "update your key, then retry"; the CLI says how, and its --retry uses the updated key. One LLM needs no synthesis key', async () => {
     const { client, keys } = await user('e2e-hal', 'ok', 'reject');
     // One LLM, no external report: no synthesis can come, so no gemini key is asked for.
     const id = (await client.call('POST', '/research', { prompt: PROMPT, selectedLlms: ['openai'], synthesisLlm: 'gemini' })).body['id'] as string;
@@ -313,12 +313,21 @@ describe('research through the gateway (spec 05)', () => {
     // A rejected key is not retried by the provider client: one call.
     expect(requestsWith(openai, keys.openai)).toHaveLength(1);
 
+    // The CLI, as the user meets the failure: the key command, then the retry command; each one run as printed.
+    const cli = (args: string[], stdin?: string) => runCli(root, args, cliEnvironment(platform.gatewayUrl, platform.jwtSecret, 'e2e-hal'), stdin === undefined ? {} : { stdin });
+    const shown = await cli(['research', '--resume', id]);
+    expect(shown).toMatchObject({ code: 1, stderr: expect.stringContaining(`update your key (openpaw keys set openai < openai-key.txt), then retry: openpaw research --retry ${id}`) });
     const updated = 'sk-openai-e2e-hal-updated-0123456789';
     scripts.set(updated, 'ok');
-    expect((await client.call('PUT', '/research/keys/openai', { apiKey: updated })).status).toBe(204);
-    expect((await client.call('POST', `/research/${id}/retry`)).status).toBe(202);
-    const done = await client.waitFor(id, (r) => r['status'] === 'completed');
+    expect(await cli(['keys', 'set', 'openai'], updated)).toMatchObject({ code: 0 });
+    const retried = await cli(['research', '--retry', id]);
+    expect(retried).toMatchObject({ code: 0, stdout: expect.stringContaining(`retrying research ${id}`) });
+    expect(retried.stdout).toMatch(/^ {2}openai: completed \(round 2\) \(openai\/gpt-4o-mini, /m);
+    expect(retried.stdout).toContain(OPENAI_REPORT);
+    const done = await client.research(id);
     expect(done).toMatchObject({ error: null, errorReason: null, synthesisSkipped: true, shareInfo: null, llmResults: [expect.objectContaining({ status: 'completed', round: 2, result: OPENAI_REPORT })] });
+    // A completed research is not retried: the gateway's 409, exit 1.
+    expect(await cli(['research', '--retry', id])).toMatchObject({ code: 1, stderr: expect.stringContaining('retry refused (completed): only a failed research can be retried; this one is completed') });
     expect(requestsWith(openai, updated)).toHaveLength(1);
   });
 

@@ -79,6 +79,15 @@ describe('the default sources on the wire (local servers speaking each API; this
     expect(mailtos).toEqual(['ops@example.org', 'ops@example.org']);
   });
 
+  it('sends no contact address when the operator set none: never an invented one, in the query or a header', async () => {
+    const before = api.requests.length;
+    const env = { OPENPAW_OPENALEX_BASE_URL: api.url, OPENPAW_ARXIV_BASE_URL: `${api.url}/arxiv`, OPENPAW_CROSSREF_BASE_URL: `${api.url}/crossref` };
+    for (const source of createScholarlySourcesFromEnv(env, { clock: fakeClock() })) expect((await source.search(query)).works).toHaveLength(1);
+    const sent = api.requests.slice(before);
+    expect(sent.filter((r) => r.url.pathname.endsWith('works')).map((r) => r.url.searchParams.has('mailto'))).toEqual([false, false]);
+    expect(sent.filter((r) => `${r.url.search} ${JSON.stringify(r.headers)}`.includes('@'))).toEqual([]);
+  });
+
   it('reports a source that cannot be reached as such (network), at once, without searching it', async () => {
     const closed = await startStubServer(() => ({ body: {} }));
     const deadUrl = closed.url;

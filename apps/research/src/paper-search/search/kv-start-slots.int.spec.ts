@@ -49,8 +49,10 @@ describe('request starts shared across replicas (a real JetStream KV bucket)', (
     await limiter.acquire();
     expect(t).toBe(9_006_000);
     const shared = await new Kvm(nc).open(SCHOLARLY_START_SLOTS_BUCKET);
-    // Stored as durations from its write (the server stamps the write), never as this replica's clock reading.
-    expect(JSON.parse((await shared.get('crossref-provisioned'))?.string() ?? 'null')).toEqual({ after: null, delayMs: 3_000, intervalMs: 3_000 });
+    // Asked as durations from its write, and left as the next free start in the server's time (its stamp of the
+    // write, plus the wait of 3 s and the spacing of 3 s), never as this replica's clock reading (t).
+    const settled = Number((await shared.get('crossref-provisioned'))?.string());
+    expect(Math.abs(settled - (Date.now() + 6_000))).toBeLessThan(1_000);
     expect((await jsm.streams.info(kvStreamName(SCHOLARLY_START_SLOTS_BUCKET))).config.max_age).toBe(KV_BUCKETS.scholarlyStartSlots.ttlMs * 1_000_000);
   });
 
@@ -117,6 +119,20 @@ describe('request starts shared across replicas (a real JetStream KV bucket)', (
     const wait = await new KvStartSlots(kv).reserve('crossref-legacy', 0, 100);
     expect(wait).toBeGreaterThan(800);
     expect(wait).toBeLessThanOrEqual(1_000);
+  });
+
+  it('leaves each reservation as a plain next free start, which a replica of the earlier release reads as taken (a rolling deploy)', async () => {
+    const [a, b] = await Promise.all([replica(), replica()]);
+    const kv = await new Kvm(connections.at(-1)!).open(SCHOLARLY_START_SLOTS_BUCKET);
+    const before = Date.now();
+    expect(await a.reserve('arxiv-rolling', 0, 3_000)).toBe(0);
+    // The earlier release read the key with Number(): anything but a plain number was a free slot, started at once.
+    const asTheEarlierReleaseReadsIt = Number((await kv.get('arxiv-rolling'))?.string());
+    expect(asTheEarlierReleaseReadsIt).toBeGreaterThanOrEqual(before + 3_000 - 50);
+    expect(asTheEarlierReleaseReadsIt).toBeLessThanOrEqual(Date.now() + 3_000 + 50);
+    // This release reads the settled value too: the next replica still waits its turn.
+    expect(await b.reserve('arxiv-rolling', 0, 3_000)).toBeGreaterThan(2_900);
+    expect(Number((await kv.get('arxiv-rolling'))?.string())).toBeGreaterThanOrEqual(asTheEarlierReleaseReadsIt + 3_000 - 50);
   });
 
   // A server's Retry-After pause goes through the same slots: every replica waits it out.

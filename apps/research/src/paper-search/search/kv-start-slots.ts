@@ -53,8 +53,26 @@ export class KvStartSlots implements SharedStartSlots {
       const latest = await kv.get(key);
       if (latest === null || latest.revision < revision) throw new Error(`start slot ${key}: the reservation at revision ${revision} cannot be read back`);
       const stamp = latest.created.getTime();
-      return Math.max(0, Math.max(nextFree ?? Number.NEGATIVE_INFINITY, stamp + Math.max(0, notBeforeInMs)) - stamp);
+      const start = Math.max(nextFree ?? Number.NEGATIVE_INFINITY, stamp + Math.max(0, notBeforeInMs));
+      if (latest.revision === revision) await settle(kv, key, revision, start + intervalMs);
+      return Math.max(0, start - stamp);
     }
+  }
+}
+
+/**
+ * Replaces this reservation, while it is still the key's last, by the next free start it leaves, as a
+ * plain number in the server's time: the form a replica of the earlier release reads (it takes
+ * anything else as a free slot, and would start at once). So during a rolling deploy an old replica
+ * misses only a reservation caught between its two writes (a round trip), or one whose second write
+ * failed. A failure here changes nothing for this release (the first write holds the reservation),
+ * so it is not an error: another replica reserving meanwhile (the revision moved) is the usual case.
+ */
+async function settle(kv: KV, key: string, revision: number, nextFreeStart: number): Promise<void> {
+  try {
+    await kv.update(key, String(nextFreeStart), revision);
+  } catch {
+    // Best effort, as above.
   }
 }
 
@@ -69,8 +87,9 @@ interface Reservation {
 }
 
 /**
- * The next free start after a stored reservation, in the server's time. A value written by a replica
- * of the earlier release (a plain number: the next free start by its own clock) is read as it meant.
+ * The next free start after a stored reservation, in the server's time. A plain number is either a
+ * reservation settled by this release (`settle`: server time) or one written by a replica of the
+ * earlier release (the next free start by its own clock); both are read as they mean.
  */
 function nextFreeAfter(entry: KvEntry): number | null {
   const text = entry.string();
