@@ -72,13 +72,21 @@ async function main(): Promise<void> {
   // Every 3-hop pair once by default; more runs repeat pairs (the shared cache then answers them).
   const runs = arg('runs', pairs.length);
   const nats = await startNatsServer();
-  const postgres = await startPostgresServer({ fsync: true });
-  const platform = await startPlatformProcesses({
-    root,
-    natsUrl: nats.url,
-    databaseUrl: await createDatabase(postgres.adminUrl, 'visual_bench'),
-    services: ['coordinator', 'visual-search', 'gateway'],
-    serviceEnv: { 'visual-search': { OPENPAW_VISUAL_WORLD_SEED: String(worldSeed) } },
+  // Servers started before a failed start are stopped before the error ends the bench (none is left behind).
+  const postgres = await startPostgresServer({ fsync: true }).catch(async (error: unknown) => {
+    await nats.dispose();
+    throw error;
+  });
+  const platform = await (async () =>
+    startPlatformProcesses({
+      root,
+      natsUrl: nats.url,
+      databaseUrl: await createDatabase(postgres.adminUrl, 'visual_bench'),
+      services: ['coordinator', 'visual-search', 'gateway'],
+      serviceEnv: { 'visual-search': { OPENPAW_VISUAL_WORLD_SEED: String(worldSeed) } },
+    }))().catch(async (error: unknown) => {
+    await Promise.all([nats.dispose(), postgres.dispose()]);
+    throw error;
   });
   const token = await new SignJWT({})
     .setProtectedHeader({ alg: 'HS256' })
