@@ -20,6 +20,11 @@ export function matches(answer: Answer, label: Label): boolean {
       return answer.kind === 'assignment' && Object.keys(label.values).length === Object.keys(answer.values).length && Object.entries(label.values).every(([k, v]) => answer.values[k] !== undefined && close(answer.values[k], v));
     case 'inequality':
       return answer.kind === 'inequality' && answer.relation === label.relation && close(answer.bound, label.bound);
+    case 'interval_set': {
+      if (answer.kind !== 'interval_set' || answer.intervals.length !== label.intervals.length) return false;
+      const sameEnd = (a: { value: number; closed: boolean } | undefined, b: { value: number; closed: boolean } | undefined): boolean => (a === undefined || b === undefined ? a === b : a.closed === b.closed && close(a.value, b.value));
+      return label.intervals.every((l, i) => sameEnd(answer.intervals[i]!.from, l.from) && sameEnd(answer.intervals[i]!.to, l.to));
+    }
     case 'expression': {
       if (answer.kind !== 'expression') return false;
       if (label.form === 'product' && !/\)\s*\*|\*\s*\(|^\w+\s*\*/.test(answer.expression)) return false;

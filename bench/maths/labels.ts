@@ -8,6 +8,8 @@ export type Label =
   | { readonly kind: 'number'; readonly value: number }
   | { readonly kind: 'assignment'; readonly values: Readonly<Record<string, number>> }
   | { readonly kind: 'inequality'; readonly relation: '<' | '<=' | '>' | '>='; readonly bound: number }
+  /** A union of disjoint intervals in increasing order; an absent end is unbounded. */
+  | { readonly kind: 'interval_set'; readonly intervals: readonly LabelInterval[] }
   /** Equal as functions of `variable` (up to a constant for antiderivatives); `form` checks the written shape. */
   | { readonly kind: 'expression'; readonly expression: string; readonly variable: string; readonly upToConstant?: boolean; readonly form?: 'product' }
   | { readonly kind: 'limit'; readonly value: number | 'infinity' | '-infinity' | 'does_not_exist' }
@@ -15,6 +17,11 @@ export type Label =
   | { readonly kind: 'point'; readonly coordinates: readonly number[] }
   | { readonly kind: 'no_solution' }
   | { readonly kind: 'all_values' };
+
+export interface LabelInterval {
+  readonly from?: { readonly value: number; readonly closed: boolean };
+  readonly to?: { readonly value: number; readonly closed: boolean };
+}
 
 export interface BenchProblem {
   readonly category: string;

@@ -232,6 +232,46 @@ const absoluteValue = repeat('absolute_value', (rng) => {
   return { text: pick(rng, [`Solve |${coef(a, v)} ${signed(b)}| = ${c}`, `Solve the equation |${coef(a, v)} ${signed(b)}| = ${c}.`]), label: real((c - b) / a, (-c - b) / a) };
 });
 
+/**
+ * |a·v + b| (relation) c, written several ways; the label from the parameters: inside the two values
+ * where a·v + b = ±c for "<", outside them for ">", and the degenerate c ≤ 0 by hand.
+ */
+const absoluteValueInequality = repeat('absolute_value_inequality', (rng) => {
+  const v = pick(rng, VARIABLES);
+  const a = nonZero(rng, -4, 5);
+  const b = int(rng, -9, 9);
+  const c = int(rng, -2, 12);
+  const op = pick(rng, ['<', '<=', '>', '>='] as const);
+  const inside = `|${coef(a, v)} ${signed(b)}|`;
+  const [shown, mirrored] = [{ '<': pick(rng, ['<']), '<=': pick(rng, ['<=', '≤']), '>': '>', '>=': pick(rng, ['>=', '≥']) }[op], { '<': '>', '<=': '>=', '>': '<', '>=': '<=' }[op]];
+  const k = int(rng, 2, 4);
+  const d = int(rng, -6, 6);
+  const text = pick(rng, [
+    `Solve ${inside} ${shown} ${c}`,
+    `Solve the inequality ${inside} ${shown} ${c}.`,
+    `For which values of ${v} is ${inside} ${shown} ${c}?`,
+    `Solve ${c} ${mirrored} ${inside}`,
+    `Solve ${k}${inside} ${signed(d)} ${shown} ${k * c + d}`,
+  ]);
+  return { text, label: absoluteInequalityLabel(a, b, c, op) };
+});
+
+function absoluteInequalityLabel(a: number, b: number, c: number, op: '<' | '<=' | '>' | '>='): Label {
+  const closed = op === '<=' || op === '>=';
+  const below = op === '<' || op === '<=';
+  const root = -b / a;
+  if (c < 0 || (c === 0 && !closed)) {
+    if (below) return { kind: 'no_solution' };
+    if (c < 0) return { kind: 'all_values' };
+    return { kind: 'interval_set', intervals: [{ to: { value: root, closed: false } }, { from: { value: root, closed: false } }] };
+  }
+  if (c === 0) return below ? { kind: 'interval_set', intervals: [{ from: { value: root, closed: true }, to: { value: root, closed: true } }] } : { kind: 'all_values' };
+  const [low, high] = [(-c - b) / a, (c - b) / a].sort((x, y) => x - y) as [number, number];
+  return below
+    ? { kind: 'interval_set', intervals: [{ from: { value: low, closed }, to: { value: high, closed } }] }
+    : { kind: 'interval_set', intervals: [{ to: { value: low, closed } }, { from: { value: high, closed } }] };
+}
+
 const trigonometry = repeat('trigonometry', (rng) => {
   const angle = int(rng, 15, 75);
   const side = int(rng, 3, 20);
@@ -306,7 +346,7 @@ const degenerate = repeat('no_or_every_solution', (rng) => {
     : { text: `Solve ${a}(${v} + ${b}) = ${a}${v} + ${a * b}`, label: { kind: 'all_values' } };
 });
 
-const GENERATORS = [degenerate, linearEquation, linearSystem, worded, pythagoras, surd, fractionDecimalPercent, line, statistics, probability, absoluteValue, trigonometry, areaVolume, junkTokens, mustRefuse];
+const GENERATORS = [degenerate, linearEquation, linearSystem, worded, pythagoras, surd, fractionDecimalPercent, line, statistics, probability, absoluteValue, trigonometry, areaVolume, junkTokens, mustRefuse, absoluteValueInequality];
 
 /** Seed 1 was used while developing; seed 2 is held out and run only for the report. */
 export const DEVELOPMENT_SEED = 1;

@@ -21,6 +21,25 @@ export function modelAnswer(label: Label, wrong: boolean): string | undefined {
         .join(', ');
     case 'inequality':
       return `x ${label.relation} ${fmt(wrong ? label.bound + 1 : label.bound)}`;
+    case 'interval_set': {
+      // Wrong: the first finite end moved by one.
+      let moved = !wrong;
+      const end = (e: { value: number; closed: boolean }): number => {
+        if (moved) return e.value;
+        moved = true;
+        return e.value + 1;
+      };
+      return label.intervals
+        .map(({ from, to }) => {
+          const [low, high] = [from === undefined ? undefined : { ...from, value: end(from) }, to === undefined ? undefined : { ...to, value: end(to) }];
+          const sign = (closed: boolean): string => (closed ? '\\le' : '<');
+          if (low === undefined) return high === undefined ? 'every real number' : `x ${sign(high.closed)} ${fmt(high.value)}`;
+          if (high === undefined) return `x ${low.closed ? '\\ge' : '>'} ${fmt(low.value)}`;
+          return low.value === high.value ? `x = ${fmt(low.value)}` : `${fmt(low.value)} ${sign(low.closed)} x ${sign(high.closed)} ${fmt(high.value)}`;
+        })
+        .map((t) => `\\(${t}\\)`)
+        .join(' or ');
+    }
     case 'expression':
       return `${wrong ? `${label.expression} + ${label.variable}` : label.expression}${label.upToConstant === true ? ' + C' : ''}`;
     case 'limit':

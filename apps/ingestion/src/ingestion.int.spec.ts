@@ -212,7 +212,7 @@ describe('ingestion service on real NATS and PostgreSQL', () => {
         textSha256: sha256(Buffer.from('find the derivative of f(x)=x^3', 'utf8')),
         topicTags: { subject: 'calculus', keywords: expect.arrayContaining(['derivative']) },
         maths: {
-          version: 'maths-sig/v10',
+          version: 'maths-sig/v11',
           hash: expect.stringMatching(/^[0-9a-f]{64}$/),
           canonical: '(= (^ v0 3) (f v0))',
           intent: 'differentiate',

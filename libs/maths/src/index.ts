@@ -1,6 +1,7 @@
 export { findMaths, MATHS_ENGINE_ID, MATHS_ENGINE_VERSION, solveProblem } from './engine.js';
 export { BoundedMathsEngine, boundedMathsEngine, DEADLINE_GRACE_MILLIS, type BoundedEngineOptions, type MathsEngine } from './bounded/engine-pool.js';
 export { DEFAULT_MATHS_BUDGET, type MathsBudget } from './core/budget.js';
+export { warmUpEngine } from './bounded/warm-up.js';
 export { checkFinalAnswer, type AnswerCheck } from './check/answer-check.js';
 export { translationVerdict, sameAnswer, type TranslationCheck } from './check/translation-check.js';
 export { CATEGORIES, type Answer, type Category, type EngineDecline, type EngineOutcome, type EngineSolution, type Intent, type Step } from './types.js';

@@ -44,6 +44,21 @@ export interface Complex {
 }
 
 export type Relation = '<' | '<=' | '>' | '>=';
+/** A relation between two sides, equality included. */
+export type RelationOp = '=' | Relation;
+
+/** One end of an interval: exactly ("7/3") and as the nearest double; `closed` when the end belongs to the set. */
+export interface IntervalEnd {
+  readonly value: number;
+  readonly exact: string;
+  readonly closed: boolean;
+}
+
+/** An interval of the real line; an absent end is unbounded (−∞ or +∞). One value alone is [a, a]. */
+export interface Interval {
+  readonly from?: IntervalEnd;
+  readonly to?: IntervalEnd;
+}
 
 /** The final answer in a form a checker can compare (the text form is `finalAnswer`). */
 export type Answer =
@@ -56,6 +71,12 @@ export type Answer =
   | { readonly kind: 'assignment'; readonly values: Readonly<Record<string, number>>; readonly exact?: Readonly<Record<string, string>> }
   /** `exactBound`: the bound exactly, where `bound` is only the nearest double. */
   | { readonly kind: 'inequality'; readonly variable: string; readonly relation: Relation; readonly bound: number; readonly exactBound?: string }
+  /**
+   * The values of one unknown that satisfy it, as a union of intervals ("|x − 3| > 5": x < −2 or x > 8):
+   * disjoint, in increasing order, no two touching. Never empty (that is `no_solution`) nor the whole line
+   * (`all_values`); a finite set of values is one-point intervals.
+   */
+  | { readonly kind: 'interval_set'; readonly variable: string; readonly intervals: readonly Interval[] }
   /** An expression in mathjs syntax; `upToConstant` for antiderivatives (+ C). */
   | {
       readonly kind: 'expression';

@@ -16,7 +16,7 @@ describe('toContractSignature', () => {
       ocrConfidence: 100,
       topicTags: { subject: 'calculus', keywords: [...domain.topicTags.keywords] },
       maths: {
-        version: 'maths-sig/v10',
+        version: 'maths-sig/v11',
         hash: domain.maths?.hash,
         canonical: '(= (^ v0 3) (f v0))',
         intent: 'differentiate',

@@ -1,3 +1,4 @@
+import { solveProblem, warmUpEngine } from '@openpaw/maths';
 import { renderRichText } from './math-markup.js';
 import { renderSolutionHtml, type SolutionDocument } from './solution-html.js';
 
@@ -105,5 +106,21 @@ describe('renderRichText', () => {
 
   it('shows TeX it cannot render as escaped text', () => {
     expect(renderRichText('\\(<b>\\)')).not.toContain('<b>');
+  });
+});
+
+describe('an absolute-value inequality solved by the maths engine, on the page (issue 24)', () => {
+  beforeAll(warmUpEngine);
+
+  it.each([
+    ['Solve |2x + 1| >= 3', 'x ≤ -2 or x ≥ 1', '<mo>∪</mo>'],
+    ['Solve |x - 3| < 5', '-2 &lt; x &lt; 8', '<mo stretchy="false">(</mo><mo>−</mo><mn>2</mn><mo separator="true">,</mo><mn>8</mn><mo stretchy="false">)</mo>'],
+  ])('%j: each case, the set in interval notation, and the set as the final answer', (problem, finalAnswer, notation) => {
+    const outcome = solveProblem(problem);
+    if (!outcome.solved) throw new Error(outcome.reason);
+    const html = renderSolutionHtml({ ...base, problem, steps: outcome.steps, finalAnswer: outcome.finalAnswer });
+    expect(/<section class="final-answer" data-final-answer>[\s\S]*?<p class="answer">([^<]*)<\/p>/.exec(html)?.[1]).toBe(finalAnswer);
+    expect([...html.matchAll(/<h3 class="step-title">Case /g)]).toHaveLength(2);
+    expect(html.slice(html.indexOf('Combine the cases'))).toContain(notation);
   });
 });

@@ -1,12 +1,13 @@
 import { parentPort } from 'node:worker_threads';
 import { type JobReply, type JobRequest, runEngineJob } from './engine-job.js';
+import { warmUpEngine } from './warm-up.js';
 
 // A worker thread of the bounded engine (engine-pool.ts): it runs one engine call at a time, and the
 // pool ends the thread when a call outlives its deadline. The first solve warms the engine (module
 // evaluation and JIT) before the pool hands the thread real work.
 const port = parentPort;
 if (port === null) throw new Error('engine-worker.js runs as a worker thread of the maths engine pool');
-runEngineJob({ kind: 'solve', text: 'Solve 2x + 3 = 11', budget: { steps: 2_000_000, millis: 5_000 } });
+warmUpEngine();
 port.on('message', (request: JobRequest) => {
   let reply: JobReply;
   try {

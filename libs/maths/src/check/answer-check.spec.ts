@@ -1,5 +1,9 @@
 import { evaluatePrecisely } from '../core/mathjs.js';
 import { checkFinalAnswer } from './answer-check.js';
+import { warmUpEngine } from '../bounded/warm-up.js';
+
+// The engine's first solve in a process does its start-up; production runs it first with a start budget (warm-up.ts).
+beforeAll(warmUpEngine);
 
 describe('checking a model’s final answer', () => {
   it.each([

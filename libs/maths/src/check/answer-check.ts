@@ -7,6 +7,7 @@ import { largestMagnitude, sameNumber } from '../core/same-number.js';
 import { solveProblem } from '../engine.js';
 import { readMaths } from '../text/reading.js';
 import type { Answer, EngineSolution } from '../types.js';
+import { readIntervals, sameIntervals } from './interval-reading.js';
 import { substituteRoots } from './substitution-check.js';
 
 export type AnswerCheck =
@@ -25,7 +26,7 @@ export type AnswerCheck =
  * Checks another solver's final answer (a model's) against the engine's own, where the engine can
  * solve the problem and read the answer: roots and assignments as sets of values, numbers within
  * the precision the answer was written with, expressions by evaluation at sample points (up to a
- * constant for antiderivatives), inequalities by relation and bound. An answer that writes a number
+ * constant for antiderivatives), inequalities by relation and bound, solution sets interval by interval. An answer that writes a number
  * past 2^53 gets no verdict: compared as doubles, it would agree with its neighbours.
  */
 export function checkFinalAnswer(problem: string, finalAnswer: string, budget: MathsBudget = DEFAULT_MATHS_BUDGET): AnswerCheck {
@@ -147,6 +148,12 @@ function compare(expected: Answer, text: string): boolean | undefined {
       const bound = evaluate(match[2]!.replace(/\(.*\)$/, ''));
       if (bound === undefined) return undefined;
       return match[1] === expected.relation && agrees(match[2]!.replace(/\(.*\)$/, ''), expected.exactBound, bound.re, expected.bound, toleranceOf(match[2]!), bound.scale);
+    }
+    case 'interval_set': {
+      if (/no (real )?solution|∅|empty|all real|every real/i.test(text)) return false;
+      const written = readIntervals(text, expected.variable, (v) => evaluate(v)?.re);
+      if (written === undefined) return undefined;
+      return sameIntervals(expected.intervals, written, (w, e) => agrees(w.written, e.exact, w.value, e.value, toleranceOf(w.written)));
     }
     case 'expression': {
       // A formula for another letter ("u = v − at" to "make t the subject") answers another question.

@@ -1,5 +1,9 @@
 import { solveProblem } from '../engine.js';
 import { translationVerdict } from './translation-check.js';
+import { warmUpEngine } from '../bounded/warm-up.js';
+
+// The engine's first solve in a process does its start-up; production runs it first with a start budget (warm-up.ts).
+beforeAll(warmUpEngine);
 
 /** The verdict as the solve service reaches it: the engine solves the problem and the translation, then compares. */
 function verdict(problem: string, translation: string) {

@@ -1,7 +1,7 @@
 import { Rational } from '../core/rational.js';
 import { sameNumber } from '../core/same-number.js';
 import { readMaths } from '../text/reading.js';
-import type { Answer, Complex, EngineOutcome, EngineSolution } from '../types.js';
+import type { Answer, Complex, EngineOutcome, EngineSolution, IntervalEnd } from '../types.js';
 
 /**
  * A model's translation of a problem's words into maths, held against the deterministic reader's:
@@ -36,7 +36,7 @@ export function translationVerdict(problem: string, translation: string, reader:
 /**
  * Whether two of the engine's answers are one answer: the same kind, values equal exactly where both
  * are exact (rationals) and otherwise the same number up to floating-point noise; one unknown's roots,
- * an inequality's bound and a worded problem's number whatever letter each names them by (a
+ * an inequality's bound, a solution set's intervals and a worded problem's number whatever letter each names them by (a
  * translation picks its own), a system's values by name. Expressions and limits agree only when identical.
  */
 export function sameAnswer(a: Answer, b: Answer): boolean {
@@ -52,6 +52,8 @@ export function sameAnswer(a: Answer, b: Answer): boolean {
     }
     case 'inequality':
       return b.kind === 'inequality' && a.relation === b.relation && sameValue(a.bound, a.exactBound, b.bound, b.exactBound);
+    case 'interval_set':
+      return b.kind === 'interval_set' && a.intervals.length === b.intervals.length && a.intervals.every((i, n) => sameEnd(i.from, b.intervals[n]!.from) && sameEnd(i.to, b.intervals[n]!.to));
     case 'no_solution':
       return b.kind === 'no_solution';
     case 'all_values':
@@ -76,6 +78,12 @@ function sameValue(a: number, aExact: string | undefined, b: number, bExact: str
   if (x !== undefined && y !== undefined) return x.equals(y);
   if (Number.isInteger(a) && Number.isInteger(b)) return a === b;
   return sameNumber(a, b);
+}
+
+/** Both unbounded, or at one value (exactly) and both open or both closed. */
+function sameEnd(a: IntervalEnd | undefined, b: IntervalEnd | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.closed === b.closed && sameValue(a.value, a.exact, b.value, b.exact);
 }
 
 function sameRoots(a: readonly Complex[], b: readonly Complex[]): boolean {

@@ -1,5 +1,9 @@
 import { solveProblem } from '../engine.js';
 import { DEFAULT_MATHS_BUDGET } from './budget.js';
+import { warmUpEngine } from '../bounded/warm-up.js';
+
+// The engine's first solve in a process does its start-up; production runs it first with a start budget (warm-up.ts).
+beforeAll(warmUpEngine);
 
 /**
  * Runs `solve` and returns its outcome with the CPU milliseconds the process spent on it: unlike the wall

@@ -1,6 +1,10 @@
 import { checkFinalAnswer } from '../check/answer-check.js';
 import { solveProblem } from '../engine.js';
 import { unheldNumeralIn } from './exact-range.js';
+import { warmUpEngine } from '../bounded/warm-up.js';
+
+// The engine's first solve in a process does its start-up; production runs it first with a start budget (warm-up.ts).
+beforeAll(warmUpEngine);
 
 const PAST_EXACT_RANGE = /past 2\^53/;
 

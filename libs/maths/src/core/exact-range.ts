@@ -65,6 +65,8 @@ function answerNumbers(answer: Answer): number[] {
       return Object.values(answer.values);
     case 'inequality':
       return [answer.bound];
+    case 'interval_set':
+      return answer.intervals.flatMap((i) => [i.from?.value, i.to?.value]).filter((v): v is number => v !== undefined);
     case 'limit':
       return typeof answer.value === 'number' ? [answer.value] : [];
     case 'ratio':

@@ -15,7 +15,8 @@ type Relational = Extract<MathStatement, { kind: 'relation' }>;
 
 /**
  * Equations, systems and inequalities: one equation in one unknown (linear, quadratic, exponential
- * or logarithmic), two or three linear equations in as many unknowns, or one linear inequality.
+ * or logarithmic), two or three linear equations in as many unknowns, one linear inequality, or one
+ * equation or inequality in absolute values of linear terms.
  */
 export function solveRelations(ctx: ProblemContext): SolverResult {
   const relations = ctx.statements.filter((s): s is Relational => s.kind === 'relation');
@@ -45,9 +46,9 @@ export function solveRelations(ctx: ProblemContext): SolverResult {
   if (variables.length === 0) return undefined; // a numeric statement: arithmetic decides
   const variable = variables[0]!;
   if (left === undefined || right === undefined) {
-    if (relation.op !== '=') return { solved: false, inScope: false, reason: 'a non-polynomial inequality' };
-    const absolute = solveAbsoluteValue(relation.lhs, relation.rhs, variable, intent);
+    const absolute = solveAbsoluteValue(relation.lhs, relation.rhs, relation.op, variable, intent);
     if (absolute !== undefined) return absolute;
+    if (relation.op !== '=') return { solved: false, inScope: false, reason: 'a non-polynomial inequality' };
     return solveExponentialOrLogEquation(relation.lhs, relation.rhs, variable, intent);
   }
   const degree = left.sub(right).degree();

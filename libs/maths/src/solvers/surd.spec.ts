@@ -1,4 +1,8 @@
 import { solveProblem } from '../engine.js';
+import { warmUpEngine } from '../bounded/warm-up.js';
+
+// The engine's first solve in a process does its start-up; production runs it first with a start budget (warm-up.ts).
+beforeAll(warmUpEngine);
 
 describe('surds in simplest form', () => {
   it.each([

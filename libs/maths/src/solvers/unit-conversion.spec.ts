@@ -1,5 +1,9 @@
 import { solveProblem } from '../engine.js';
 import type { EngineSolution } from '../types.js';
+import { warmUpEngine } from '../bounded/warm-up.js';
+
+// The engine's first solve in a process does its start-up; production runs it first with a start budget (warm-up.ts).
+beforeAll(warmUpEngine);
 
 function solved(text: string): EngineSolution {
   const outcome = solveProblem(text);

@@ -1,9 +1,9 @@
 import { isConstantNode, isSymbolNode, type MathNode } from 'mathjs';
 import { KNOWN_FUNCTIONS, parseExpression } from '../core/mathjs.js';
 import { MATHS_SIGN } from '../screen/index.js';
-import type { Relation } from '../types.js';
+import type { RelationOp } from '../types.js';
 
-export type RelationOp = '=' | Relation;
+export type { RelationOp } from '../types.js';
 
 /** A piece of mathematics found in prose: an expression, or two sides and a relation. */
 export type MathStatement =

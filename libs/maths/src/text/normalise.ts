@@ -29,8 +29,9 @@ export function normaliseMaths(text: string): string {
     .replace(/≤|=</g, '<=')
     .replace(/≥|=>/g, '>=')
     .replace(/π/g, 'pi')
-    // |a| as abs(a); bars that do not pair up stay (and the maths around them is not read).
-    .replace(/\|([^|]+)\|/g, 'abs($1)')
+    // |a| as abs(a); bars that do not pair up stay (and the maths around them is not read). After a letter,
+    // apart from it: "x|x| < 4" was "xabs(x) < 4", whose letter run was lost, and answered as x < 4.
+    .replace(/([A-Za-z]?)\|([^|]+)\|/g, (_m, letter: string, inside: string) => `${letter === '' ? '' : `${letter} `}abs(${inside})`)
     // Ingestion writes √2 as "sqrt2" and ∞ as "inf".
     .replace(/\bsqrt(\d+(?:\.\d+)?)\b/g, 'sqrt($1)')
     .replace(/√\s*\(/g, 'sqrt(')

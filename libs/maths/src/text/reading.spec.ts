@@ -1,6 +1,10 @@
 import { solveProblem } from '../engine.js';
 import { normaliseMaths } from './normalise.js';
 import { readMaths } from './reading.js';
+import { warmUpEngine } from '../bounded/warm-up.js';
+
+// The engine's first solve in a process does its start-up; production runs it first with a start budget (warm-up.ts).
+beforeAll(warmUpEngine);
 
 const refusal = (text: string): string | undefined => {
   const read = readMaths(text);

@@ -3,6 +3,10 @@ import { solveProblem } from '../engine.js';
 import { askedFor } from './asked-for.js';
 import { normaliseMaths } from './normalise.js';
 import { strayToken } from './stray-tokens.js';
+import { warmUpEngine } from '../bounded/warm-up.js';
+
+// The engine's first solve in a process does its start-up; production runs it first with a start budget (warm-up.ts).
+beforeAll(warmUpEngine);
 
 describe('a letter run inside or touching the maths', () => {
   it('given the OCR misreading "solve fory: sy-4=2y+11", then it is refused naming "sy", never answered', () => {

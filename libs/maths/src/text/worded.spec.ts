@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 import { solveProblem } from '../engine.js';
 import { readWorded } from './worded.js';
+import { warmUpEngine } from '../bounded/warm-up.js';
+
+// The engine's first solve in a process does its start-up; production runs it first with a start budget (warm-up.ts).
+beforeAll(warmUpEngine);
 
 const mathsOf = (text: string): string | undefined => {
   const result = readWorded(text);

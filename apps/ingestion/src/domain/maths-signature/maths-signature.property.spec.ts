@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 import { normaliseText } from '../text-normalisation.js';
 import { extractMathsSignature, type MathsSignature } from './maths-signature.js';
+import { warmUpEngine } from '@openpaw/maths';
+
+// The engine's first solve in a process does its start-up; production runs it first with a start budget (warm-up.ts).
+beforeAll(warmUpEngine);
 
 /**
  * Generated pairs (issue 24): a linear system in 1–3 unknowns, each equation a sum of `coefficient·unknown`

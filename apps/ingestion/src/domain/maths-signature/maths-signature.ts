@@ -29,8 +29,10 @@ import { questionIntent } from './intent.js';
  * The reading also takes single letters written together as an operand of a formula for their product
  * ("v = u + at", refused before) and a number word there for its number ("Solve x + 2 = ten", keyed by
  * v7 as the expression x + 2). Same rule: older keys are never matched.
+ * v11: a letter written against an absolute-value bar is its own factor ("x|x| < 4" is x·|x| < 4): v10
+ * read it "(x) < 4", the key of "x < 4", and the engine answered it x < 4. Same rule: older keys are never matched.
  */
-export const MATHS_SIGNATURE_VERSION = 'maths-sig/v10';
+export const MATHS_SIGNATURE_VERSION = 'maths-sig/v11';
 
 export type MathsIntent = 'solve' | 'evaluate' | 'simplify' | 'expand' | 'factor' | 'differentiate' | 'integrate' | 'unspecified';
 

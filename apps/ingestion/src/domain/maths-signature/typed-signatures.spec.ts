@@ -1,5 +1,9 @@
 import { normaliseText } from '../text-normalisation.js';
 import { extractMathsSignature, TYPED_SIGNATURES_KEPT } from './maths-signature.js';
+import { warmUpEngine } from '@openpaw/maths';
+
+// The engine's first solve in a process does its start-up; production runs it first with a start budget (warm-up.ts).
+beforeAll(warmUpEngine);
 
 describe('typed problems\' signatures are read once while kept', () => {
   it('answers a copy of a typed problem with the signature already read, unchangeable', () => {
