@@ -159,8 +159,12 @@ export function connectedComponents(width: number, height: number, on: (index: n
   return { label, components };
 }
 
-/** The box's pixels darker than halfway between its darkest and lightest (1 = ink); undefined when it has too little contrast to hold ink. */
-export function inkMask(image: RgbRaster, blob: { readonly x0: number; readonly y0: number; readonly x1: number; readonly y1: number }): Uint8Array | undefined {
+/**
+ * The box's pixels darker than halfway between its darkest and lightest (1 = ink); undefined when it has
+ * too little contrast to hold ink. `darkerThan` moves the cut: the share of the contrast below the
+ * lightest a pixel must reach (0.5, halfway; less takes in the fainter, antialiased edges of strokes).
+ */
+export function inkMask(image: RgbRaster, blob: { readonly x0: number; readonly y0: number; readonly x1: number; readonly y1: number }, darkerThan = 0.5): Uint8Array | undefined {
   const w = blob.x1 - blob.x0;
   const h = blob.y1 - blob.y0;
   const luma = new Float32Array(w * h);
@@ -175,7 +179,7 @@ export function inkMask(image: RgbRaster, blob: { readonly x0: number; readonly 
     }
   }
   if (lightest - darkest < MIN_CONTRAST) return undefined;
-  const cut = (darkest + lightest) / 2;
+  const cut = lightest - darkerThan * (lightest - darkest);
   return Uint8Array.from(luma, (v) => (v < cut ? 1 : 0));
 }
 

@@ -117,7 +117,7 @@ export function decodeLine(output: TensorData, dictionary: readonly string[], in
     previous = index;
   }
   const toImageX = (column: number): number => box.x0 + column / input.scale;
-  const ink = inkComponents(image, box);
+  const { blobs: ink, joined } = inkBlobs(image, box);
   const chars: OcrChar[] = [];
   /** Each character's likeliest space over its steps and the blank ones after it: the recogniser's own weight for a word gap there. */
   const spaceWeighed = new Map<OcrChar, number>();
@@ -129,7 +129,7 @@ export function decodeLine(output: TensorData, dictionary: readonly string[], in
     const right = after === undefined ? Math.min(steps, peak.lastStep + 2) : (peak.lastStep + after.step + 1) / 2;
     const x0 = Math.max(box.x0, Math.floor(toImageX(left * columnsPerStep)));
     const x1 = Math.min(box.x1, Math.ceil(toImageX(right * columnsPerStep)));
-    const own = inkOf(ink, x0, Math.max(x0 + 1, x1));
+    const own = inkOf(ink, x0, Math.max(x0 + 1, x1), joined);
     const { alternatives, unlisted } = alternativesAt(peak.bestStep, peak.index);
     const char: OcrChar = { text: textOf(peak.index), confidence: peak.probability, box: own ?? { x0, y0: box.y0, x1: Math.max(x0 + 1, x1), y1: box.y1 }, alternatives, unlisted, ownInk: own !== undefined };
     chars.push(char);
@@ -243,16 +243,64 @@ function widestBlank(ink: readonly OcrBox[], x0: number, x1: number): number {
 
 /**
  * The character's own ink: the blob centred in columns [x0, x1) nearest their middle, with the blobs
- * there that share its columns (an "i"'s dot, "="'s bars); undefined when no blob is centred there.
+ * there that share its columns (an "i"'s dot, "="'s bars) or are pieces of the same glyph (`joined`,
+ * beside it in the same rows); undefined when no blob is centred there.
  */
-function inkOf(components: readonly OcrBox[], x0: number, x1: number): OcrBox | undefined {
+function inkOf(components: readonly OcrBox[], x0: number, x1: number, joined: Joined = () => false): OcrBox | undefined {
   const middle = (x0 + x1) / 2;
   const centre = (c: OcrBox): number => (c.x0 + c.x1) / 2;
   const inBand = components.filter((c) => centre(c) >= x0 && centre(c) < x1);
   if (inBand.length === 0) return undefined;
   const own = inBand.reduce((best, c) => (Math.abs(centre(c) - middle) < Math.abs(centre(best) - middle) ? c : best));
   const sharesColumns = (c: OcrBox): boolean => Math.min(c.x1, own.x1) - Math.max(c.x0, own.x0) >= 0.5 * Math.min(c.x1 - c.x0, own.x1 - own.x0);
-  return inBand.filter(sharesColumns).reduce((u, c) => ({ x0: Math.min(u.x0, c.x0), y0: Math.min(u.y0, c.y0), x1: Math.max(u.x1, c.x1), y1: Math.max(u.y1, c.y1) }));
+  const sharesRows = (c: OcrBox): boolean => Math.min(c.y1, own.y1) - Math.max(c.y0, own.y0) >= 0.5 * Math.min(c.y1 - c.y0, own.y1 - own.y0);
+  return inBand.filter((c) => sharesColumns(c) || (sharesRows(c) && joined(c, own))).reduce((u, c) => ({ x0: Math.min(u.x0, c.x0), y0: Math.min(u.y0, c.y0), x1: Math.max(u.x1, c.x1), y1: Math.max(u.y1, c.y1) }));
+}
+
+/** Whether two blobs of a line's ink are pieces of one glyph (`inkBlobs`). */
+type Joined = (a: OcrBox, b: OcrBox) => boolean;
+
+/**
+ * A stroke's faint ink: pixels this share of the contrast darker than the lightest (`inkMask`). Blobs
+ * it joins are one glyph whose thin stroke fell under the halfway cut; between two glyphs there is
+ * paper, lighter than this.
+ */
+const FAINT_INK = 0.2;
+
+/**
+ * The line's ink blobs (`inkComponents`), and which of them are pieces of one glyph: joined by faint
+ * ink (`FAINT_INK`). Issue 25, measured: KaTeX's maths-italic "n" breaks at its thin shoulder into two
+ * blobs (its stem; its arch and second stem) at the halfway cut, so half of it was ink "read as no
+ * character" and the page refused (seed 7919, "8n − 31 ≥ 41" and 8 of its 10 copies).
+ */
+export function inkBlobs(image: RgbRaster, box: OcrBox): { blobs: OcrBox[]; joined: Joined } {
+  const ink = inkMask(image, box);
+  if (ink === undefined) return { blobs: [], joined: () => false };
+  const width = box.x1 - box.x0;
+  const height = box.y1 - box.y0;
+  const strong = connectedComponents(width, height, (i) => ink[i] === 1);
+  const blobs: OcrBox[] = [];
+  const labelOf = new Map<OcrBox, number>();
+  for (const { label, x0, y0, x1, y1 } of strong.components) {
+    // Specks (noise, JPEG ringing) are not ink. A blob's bounds are inclusive, an OcrBox's ends exclusive.
+    if ((x1 - x0 + 1) * (y1 - y0 + 1) < 4) continue;
+    const blob = { x0: box.x0 + x0, y0: box.y0 + y0, x1: box.x0 + x1 + 1, y1: box.y0 + y1 + 1 };
+    blobs.push(blob);
+    labelOf.set(blob, label);
+  }
+  // Measured once, on the first question (the page's ink around its lines asks none).
+  let faintOf: Map<number, number> | undefined;
+  const joinedAs = (blob: OcrBox): number | undefined => {
+    if (faintOf === undefined) {
+      faintOf = new Map();
+      const faint = inkMask(image, box, FAINT_INK);
+      const faintLabel = connectedComponents(width, height, (i) => faint?.[i] === 1).label;
+      // Every pixel of a blob is faint ink too: any one of them names the faint component it lies in.
+      for (let i = 0; i < strong.label.length; i += 1) if (strong.label[i] !== 0 && !faintOf.has(strong.label[i]!)) faintOf.set(strong.label[i]!, faintLabel[i]!);
+    }
+    return faintOf.get(labelOf.get(blob) ?? 0);
+  };
+  return { blobs, joined: (a, b) => joinedAs(a) !== undefined && joinedAs(a) === joinedAs(b) };
 }
 
 /**
@@ -260,12 +308,5 @@ function inkOf(components: readonly OcrBox[], x0: number, x1: number): OcrBox | 
  * lightest, in image pixels: what places each character's rows (a raised exponent, a stacked fraction).
  */
 export function inkComponents(image: RgbRaster, box: OcrBox): OcrBox[] {
-  const ink = inkMask(image, box);
-  if (ink === undefined) return [];
-  const components: OcrBox[] = [];
-  for (const { x0, y0, x1, y1 } of connectedComponents(box.x1 - box.x0, box.y1 - box.y0, (i) => ink[i] === 1).components) {
-    // Specks (noise, JPEG ringing) are not ink. A blob's bounds are inclusive, an OcrBox's ends exclusive.
-    if ((x1 - x0 + 1) * (y1 - y0 + 1) >= 4) components.push({ x0: box.x0 + x0, y0: box.y0 + y0, x1: box.x0 + x1 + 1, y1: box.y0 + y1 + 1 });
-  }
-  return components;
+  return inkBlobs(image, box).blobs;
 }
