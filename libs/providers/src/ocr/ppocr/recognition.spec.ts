@@ -42,7 +42,9 @@ describe('decodeLine: a glyph whose thin stroke fell under the ink cut (issue 25
   /** A 40 × 48 page with two black strokes at x 10–14 and 16–20 (rows 10–30), and the column between them `between` grey at rows 10–12. */
   function page(between: number): { width: number; height: number; data: Uint8Array } {
     const data = new Uint8Array(40 * 48 * 3).fill(255);
-    const paint = (x: number, y: number, v: number): void => data.fill(v, (y * 40 + x) * 3, (y * 40 + x) * 3 + 3);
+    const paint = (x: number, y: number, v: number): void => {
+      data.fill(v, (y * 40 + x) * 3, (y * 40 + x) * 3 + 3);
+    };
     for (let y = 10; y <= 30; y += 1) for (const x of [10, 11, 12, 13, 14, 16, 17, 18, 19, 20]) paint(x, y, 0);
     for (let y = 10; y <= 12; y += 1) paint(15, y, between);
     return { width: 40, height: 48, data };
