@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { MAX_PROBLEM_IMAGE_PIXELS } from '@openpaw/contracts';
-import { OcrInputError } from './port.js';
+import { type OcrBox, OcrInputError } from './port.js';
 
 /** Decoded pixels, 3 channels (RGB), row-major. */
 export interface RgbRaster {
@@ -159,8 +159,12 @@ export function connectedComponents(width: number, height: number, on: (index: n
   return { label, components };
 }
 
-/** The box's pixels darker than halfway between its darkest and lightest (1 = ink); undefined when it has too little contrast to hold ink. */
-export function inkMask(image: RgbRaster, blob: { readonly x0: number; readonly y0: number; readonly x1: number; readonly y1: number }): Uint8Array | undefined {
+/**
+ * The box's pixels darker than halfway between its darkest and lightest (1 = ink); undefined when it has
+ * too little contrast to hold ink. `darkerThan` moves the cut: the share of the contrast below the
+ * lightest a pixel must reach (0.5, halfway; less takes in the fainter, antialiased edges of strokes).
+ */
+export function inkMask(image: RgbRaster, blob: { readonly x0: number; readonly y0: number; readonly x1: number; readonly y1: number }, darkerThan = 0.5): Uint8Array | undefined {
   const w = blob.x1 - blob.x0;
   const h = blob.y1 - blob.y0;
   const luma = new Float32Array(w * h);
@@ -175,9 +179,63 @@ export function inkMask(image: RgbRaster, blob: { readonly x0: number; readonly 
     }
   }
   if (lightest - darkest < MIN_CONTRAST) return undefined;
-  const cut = (darkest + lightest) / 2;
+  const cut = lightest - darkerThan * (lightest - darkest);
   return Uint8Array.from(luma, (v) => (v < cut ? 1 : 0));
 }
 
 /** Less contrast than this (of 255) is a blank or a smudge, not ink. */
 const MIN_CONTRAST = 40;
+
+/** Whether two blobs of a line's ink are pieces of one glyph (`inkBlobs`). */
+export type Joined = (a: OcrBox, b: OcrBox) => boolean;
+
+/**
+ * A stroke's faint ink: pixels this share of the contrast darker than the lightest (`inkMask`). Blobs
+ * it joins are one glyph whose thin stroke fell under the halfway cut; between two glyphs there is
+ * paper, lighter than this.
+ */
+const FAINT_INK = 0.2;
+
+/**
+ * The line's ink blobs (`inkComponents`), and which of them are pieces of one glyph: joined by faint
+ * ink (`FAINT_INK`). Issue 25, measured: KaTeX's maths-italic "n" breaks at its thin shoulder into two
+ * blobs (its stem; its arch and second stem) at the halfway cut, so half of it was ink "read as no
+ * character" and the page refused (seed 7919, "8n − 31 ≥ 41" and 8 of its 10 copies).
+ */
+export function inkBlobs(image: RgbRaster, box: OcrBox): { blobs: OcrBox[]; joined: Joined } {
+  const ink = inkMask(image, box);
+  if (ink === undefined) return { blobs: [], joined: () => false };
+  const width = box.x1 - box.x0;
+  const height = box.y1 - box.y0;
+  const strong = connectedComponents(width, height, (i) => ink[i] === 1);
+  const blobs: OcrBox[] = [];
+  const labelOf = new Map<OcrBox, number>();
+  for (const { label, x0, y0, x1, y1 } of strong.components) {
+    // Specks (noise, JPEG ringing) are not ink. A blob's bounds are inclusive, an OcrBox's ends exclusive.
+    if ((x1 - x0 + 1) * (y1 - y0 + 1) < 4) continue;
+    const blob = { x0: box.x0 + x0, y0: box.y0 + y0, x1: box.x0 + x1 + 1, y1: box.y0 + y1 + 1 };
+    blobs.push(blob);
+    labelOf.set(blob, label);
+  }
+  // Measured once, on the first question (the page's ink around its lines asks none).
+  let faintOf: Map<number, number> | undefined;
+  const joinedAs = (blob: OcrBox): number | undefined => {
+    if (faintOf === undefined) {
+      faintOf = new Map();
+      const faint = inkMask(image, box, FAINT_INK);
+      const faintLabel = connectedComponents(width, height, (i) => faint?.[i] === 1).label;
+      // Every pixel of a blob is faint ink too: any one of them names the faint component it lies in.
+      for (let i = 0; i < strong.label.length; i += 1) if (strong.label[i] !== 0 && !faintOf.has(strong.label[i]!)) faintOf.set(strong.label[i]!, faintLabel[i]!);
+    }
+    return faintOf.get(labelOf.get(blob) ?? 0);
+  };
+  return { blobs, joined: (a, b) => joinedAs(a) !== undefined && joinedAs(a) === joinedAs(b) };
+}
+
+/**
+ * The line's ink as connected blobs (8-way) of pixels darker than halfway between its darkest and
+ * lightest, in image pixels: what places each character's rows (a raised exponent, a stacked fraction).
+ */
+export function inkComponents(image: RgbRaster, box: OcrBox): OcrBox[] {
+  return inkBlobs(image, box).blobs;
+}

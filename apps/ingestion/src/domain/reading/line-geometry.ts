@@ -40,7 +40,7 @@ export function median(values: readonly number[]): number | undefined {
 }
 
 /** The characters' ink height: the upper quartile of digits' and letters' heights (capitals, digits and ascenders). */
-function characterHeight(chars: readonly OcrChar[]): number | undefined {
+export function characterHeight(chars: readonly OcrChar[]): number | undefined {
   const heights = chars.filter((c) => c.box !== undefined && /^[0-9A-Za-z]$/.test(c.text)).map((c) => height(c.box!));
   if (heights.length === 0) return undefined;
   const sorted = heights.sort((a, b) => a - b);

@@ -33,6 +33,20 @@ describe('relationsFromInk (issue 25)', () => {
     expect(lone.chars[1]!.confidence).toBeCloseTo(1, 5);
   });
 
+  it('refuses a sure ">" over a chevron with its bar: the ink rules out the reader\'s only relation (seed 7919, a noisy copy of "8n − 31 ≥ 41")', () => {
+    const sure: OcrChar = { text: '>', confidence: 0.993, box: box(40, 22, 60, 49), ownInk: true, alternatives: [], unlisted: 0.006 };
+    const relation = relationsFromInk(line(sure, [chevron, bar])).chars[1]!;
+    expect(relation.confidence).toBe(0);
+    expect(relation.alternatives).toEqual([]);
+  });
+
+  it('says nothing from a piece of a chevron (a tilted copy\'s broken stroke, 4 × 2 px beside 30 px digits)', () => {
+    const piece = box(47, 31, 51, 33);
+    expect(relationShape(piece, [piece], 30)).toBeUndefined();
+    const split: OcrChar = { text: '≥', confidence: 0.556, box: piece, ownInk: true, alternatives: [{ text: '>', confidence: 0.428 }] };
+    expect(relationsFromInk(line(split, [piece])).chars[1]).toBe(split);
+  });
+
   it('leaves the reading as it was where the ink does not tell, and keeps readings that are no relation', () => {
     const unsure: OcrChar = { text: '≥', confidence: 0.6, box: box(40, 22, 60, 49), ownInk: true, alternatives: [{ text: '>', confidence: 0.3 }] };
     // Two bars under the chevron: not a shape either relation prints.

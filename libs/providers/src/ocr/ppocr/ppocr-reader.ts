@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { type OcrBox, type OcrChar, type OcrReader, type OcrReading, type OcrReadOptions, readingOrder, OcrTimeoutError, type SecondLookOptions } from '../port.js';
-import { decodeRgb, type DecodeLimits, enlargeRgb, DEFAULT_DECODE_LIMITS, type RgbRaster, resampleRegion, rotateQuarterTurns } from '../raster.js';
+import { decodeRgb, type DecodeLimits, enlargeRgb, DEFAULT_DECODE_LIMITS, inkComponents, type RgbRaster, resampleRegion, rotateQuarterTurns } from '../raster.js';
 import { DEFAULT_DETECTION, type DetectionSettings, detectionInput, textBoxes } from './detection.js';
 import { OnnxWorkerPool, type TensorData } from './onnx-worker-pool.js';
 import { foldPpOcrChars } from './folding.js';
-import { type DecodedLine, decodeLine, inkComponents, LINE_HEIGHT, recognitionInput } from './recognition.js';
+import { type DecodedLine, decodeLine, LINE_HEIGHT, recognitionInput } from './recognition.js';
 import { fuseSecondLook, SECOND_LOOK_BELOW, SECOND_LOOK_MARGINS, secondLookBox } from './second-look.js';
 
 export const PP_OCR_READER = 'local/pp-ocrv4';

@@ -38,6 +38,32 @@ describe('decodeLine: what the reader says it did not list (issue 25)', () => {
   });
 });
 
+describe('decodeLine: a glyph whose thin stroke fell under the ink cut (issue 25)', () => {
+  /** A 40 × 48 page with two black strokes at x 10–14 and 16–20 (rows 10–30), and the column between them `between` grey at rows 10–12. */
+  function page(between: number): { width: number; height: number; data: Uint8Array } {
+    const data = new Uint8Array(40 * 48 * 3).fill(255);
+    const paint = (x: number, y: number, v: number): void => {
+      data.fill(v, (y * 40 + x) * 3, (y * 40 + x) * 3 + 3);
+    };
+    for (let y = 10; y <= 30; y += 1) for (const x of [10, 11, 12, 13, 14, 16, 17, 18, 19, 20]) paint(x, y, 0);
+    for (let y = 10; y <= 12; y += 1) paint(15, y, between);
+    return { width: 40, height: 48, data };
+  }
+  // One character read over both strokes (steps 2–3 of 8, 5 columns each).
+  const read = output([{ 0: 0.99 }, { 0: 0.99 }, { 1: 0.99 }, { 1: 0.99 }, { 0: 0.99 }, { 0: 0.99 }, { 0: 0.99 }, { 0: 0.99 }]);
+
+  it('gives the character both pieces where faint ink joins them (KaTeX\'s italic "n" broken at its shoulder)', () => {
+    // Grey 180 is under the halfway cut (127) of black on white, over the faint one (204).
+    const a = decodeLine(read, DICTIONARY, INPUT, page(180), BOX).chars.find((c) => c.text === 'a');
+    expect(a?.box).toMatchObject({ x0: 10, x1: 21 });
+  });
+
+  it('keeps two pieces with paper between them apart: the other is ink the character does not account for', () => {
+    const a = decodeLine(read, DICTIONARY, INPUT, page(255), BOX).chars.find((c) => c.text === 'a');
+    expect((a?.box?.x1 ?? 0) - (a?.box?.x0 ?? 0)).toBe(5);
+  });
+});
+
 describe('withGapSpaces: word gaps on the ink (issue 25)', () => {
   /** Characters 12 px high at the given columns, each its own blob of ink. */
   const line = (glyphs: readonly (readonly [string, number, number])[]): { chars: OcrChar[]; ink: OcrBox[] } => {

@@ -1,5 +1,5 @@
 import type { OcrAlternative, OcrBox, OcrChar } from '../port.js';
-import { connectedComponents, inkMask, type RgbRaster, resampleRegion } from '../raster.js';
+import { inkBlobs, type Joined, type RgbRaster, resampleRegion } from '../raster.js';
 import { readCrossedStrokes } from './crossed-strokes.js';
 import type { TensorData } from './onnx-worker-pool.js';
 
@@ -117,7 +117,7 @@ export function decodeLine(output: TensorData, dictionary: readonly string[], in
     previous = index;
   }
   const toImageX = (column: number): number => box.x0 + column / input.scale;
-  const ink = inkComponents(image, box);
+  const { blobs: ink, joined } = inkBlobs(image, box);
   const chars: OcrChar[] = [];
   /** Each character's likeliest space over its steps and the blank ones after it: the recogniser's own weight for a word gap there. */
   const spaceWeighed = new Map<OcrChar, number>();
@@ -129,7 +129,7 @@ export function decodeLine(output: TensorData, dictionary: readonly string[], in
     const right = after === undefined ? Math.min(steps, peak.lastStep + 2) : (peak.lastStep + after.step + 1) / 2;
     const x0 = Math.max(box.x0, Math.floor(toImageX(left * columnsPerStep)));
     const x1 = Math.min(box.x1, Math.ceil(toImageX(right * columnsPerStep)));
-    const own = inkOf(ink, x0, Math.max(x0 + 1, x1));
+    const own = inkOf(ink, x0, Math.max(x0 + 1, x1), joined);
     const { alternatives, unlisted } = alternativesAt(peak.bestStep, peak.index);
     const char: OcrChar = { text: textOf(peak.index), confidence: peak.probability, box: own ?? { x0, y0: box.y0, x1: Math.max(x0 + 1, x1), y1: box.y1 }, alternatives, unlisted, ownInk: own !== undefined };
     chars.push(char);
@@ -243,29 +243,16 @@ function widestBlank(ink: readonly OcrBox[], x0: number, x1: number): number {
 
 /**
  * The character's own ink: the blob centred in columns [x0, x1) nearest their middle, with the blobs
- * there that share its columns (an "i"'s dot, "="'s bars); undefined when no blob is centred there.
+ * there that share its columns (an "i"'s dot, "="'s bars) or are pieces of the same glyph (`joined`,
+ * beside it in the same rows); undefined when no blob is centred there.
  */
-function inkOf(components: readonly OcrBox[], x0: number, x1: number): OcrBox | undefined {
+function inkOf(components: readonly OcrBox[], x0: number, x1: number, joined: Joined = () => false): OcrBox | undefined {
   const middle = (x0 + x1) / 2;
   const centre = (c: OcrBox): number => (c.x0 + c.x1) / 2;
   const inBand = components.filter((c) => centre(c) >= x0 && centre(c) < x1);
   if (inBand.length === 0) return undefined;
   const own = inBand.reduce((best, c) => (Math.abs(centre(c) - middle) < Math.abs(centre(best) - middle) ? c : best));
   const sharesColumns = (c: OcrBox): boolean => Math.min(c.x1, own.x1) - Math.max(c.x0, own.x0) >= 0.5 * Math.min(c.x1 - c.x0, own.x1 - own.x0);
-  return inBand.filter(sharesColumns).reduce((u, c) => ({ x0: Math.min(u.x0, c.x0), y0: Math.min(u.y0, c.y0), x1: Math.max(u.x1, c.x1), y1: Math.max(u.y1, c.y1) }));
-}
-
-/**
- * The line's ink as connected blobs (8-way) of pixels darker than halfway between its darkest and
- * lightest, in image pixels: what places each character's rows (a raised exponent, a stacked fraction).
- */
-export function inkComponents(image: RgbRaster, box: OcrBox): OcrBox[] {
-  const ink = inkMask(image, box);
-  if (ink === undefined) return [];
-  const components: OcrBox[] = [];
-  for (const { x0, y0, x1, y1 } of connectedComponents(box.x1 - box.x0, box.y1 - box.y0, (i) => ink[i] === 1).components) {
-    // Specks (noise, JPEG ringing) are not ink. A blob's bounds are inclusive, an OcrBox's ends exclusive.
-    if ((x1 - x0 + 1) * (y1 - y0 + 1) >= 4) components.push({ x0: box.x0 + x0, y0: box.y0 + y0, x1: box.x0 + x1 + 1, y1: box.y0 + y1 + 1 });
-  }
-  return components;
+  const sharesRows = (c: OcrBox): boolean => Math.min(c.y1, own.y1) - Math.max(c.y0, own.y0) >= 0.5 * Math.min(c.y1 - c.y0, own.y1 - own.y0);
+  return inBand.filter((c) => sharesColumns(c) || (sharesRows(c) && joined(c, own))).reduce((u, c) => ({ x0: Math.min(u.x0, c.x0), y0: Math.min(u.y0, c.y0), x1: Math.max(u.x1, c.x1), y1: Math.max(u.y1, c.y1) }));
 }
