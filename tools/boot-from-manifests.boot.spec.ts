@@ -1,6 +1,6 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nkeys } from '@nats-io/nats-core';
@@ -15,6 +15,7 @@ import {
   startNatsCluster,
   startOtlpReceiver,
   startPostgresServer,
+  testCertificateAuthority,
 } from '@openpaw/testing';
 import { ArtifactsApiClient } from '../apps/gateway/src/artifacts/testing/artifacts-api-client.js';
 import { GatewayClient } from '../apps/gateway/src/e2e/e2e-client.js';
@@ -22,6 +23,7 @@ import { ResearchApiClient } from '../apps/gateway/src/research/testing/research
 import { serviceRoleName } from '@openpaw/persistence';
 import { COLLECTOR_NAME, COLLECTOR_OTLP_HTTP } from '../deploy/src/collector.js';
 import { NATS_CREDENTIALS_KEY, NATS_USERS, natsCredentialsSecretOf } from '../deploy/src/nats-credentials.js';
+import { NATS_TLS_KEYS, natsChartTlsValues, natsConfBlock, natsServerTlsBlock } from '../deploy/src/nats-tls.js';
 import { natsAccountsConfig } from '../deploy/src/partner-access.js';
 import { databaseUrlKeyOf, MIGRATOR_DATABASE_URL_KEY, providerPurposesWithKeys, providerSecretOf } from '../deploy/src/platform.js';
 import { renderPlatform } from '../deploy/src/render.js';
@@ -79,10 +81,20 @@ describe('the platform booted from its synthesized manifests', () => {
     // Every NATS user of the manifests, with the permissions of deploy/src/nats-credentials.ts: the platform runs as it would in the cluster.
     const natsKeys = new Map(NATS_USERS.map((user) => [user, nkeys.createUser()] as const));
     const accounts = natsAccountsConfig({ serviceUsers: [...natsKeys].map(([user, key]) => ({ user, nkey: key.getPublicKey() })), partners: [] });
-    [nats, postgres, otlp, gcs] = await Promise.all([startNatsCluster(3, undefined, { extraConfig: accounts }), startPostgresServer({ fsync: false }), startOtlpReceiver(), startFakeGcsServer()]);
     scratch = mkdtempSync(join(tmpdir(), 'openpaw-boot-'));
+    // TLS as the NATS chart values configure it (client certificates verified), from a CA made here: the server's Secret, and the clients' (natsTls).
+    const certificates = join(scratch, 'certificates');
+    mkdirSync(join(certificates, 'server'), { recursive: true });
+    const ca = testCertificateAuthority(certificates, 'boot');
+    const tlsSecretOf = (issued: { cert: string; key: string }) => ({ [NATS_TLS_KEYS.ca]: ca.ca, [NATS_TLS_KEYS.cert]: issued.cert, [NATS_TLS_KEYS.key]: issued.key });
+    const serverTls = tlsSecretOf(ca.issue('nats', [new URL(settings.natsUrl).hostname]));
+    for (const [file, content] of Object.entries(serverTls)) writeFileSync(join(certificates, 'server', file), content);
+    const tlsBlock = natsConfBlock('tls', natsServerTlsBlock(natsChartTlsValues(), join(certificates, 'server')));
+    [nats, postgres, otlp, gcs] = await Promise.all([startNatsCluster(3, undefined, { extraConfig: `${accounts}\n${tlsBlock}` }), startPostgresServer({ fsync: false }), startOtlpReceiver(), startFakeGcsServer()]);
     const sealing = generateKeyPairSync('x25519');
     // What ops create beforehand (the manifests only name them). No provider keys: every provider is its local default.
+    // The clients' certificate (Secret natsTls), issued once: every plan below mounts the same files.
+    const clientTls = tlsSecretOf(ca.issue('openpaw-client'));
     // The database Secret is filled from one migrator URL; the restore drill points it at another server.
     const secretsFor = (url: string): SecretValues => {
       // Each service's URL logs in as its own role, which the migrations Job creates (no password: this cluster trusts local roles).
@@ -96,6 +108,7 @@ describe('the platform booted from its synthesized manifests', () => {
         [settings.secrets.keyOpening]: { OPENPAW_KEY_SEALING_PRIVATE_KEY: sealing.privateKey.export({ type: 'pkcs8', format: 'der' }).toString('base64') },
         // One Secret per purpose, with no keys: every provider runs its local or keyless default.
         ...Object.fromEntries(providerPurposesWithKeys().map((purpose) => [providerSecretOf(settings, purpose), {}])),
+        [settings.secrets.natsTls]: clientTls,
         ...Object.fromEntries(
           [...natsKeys].map(([user, key]) => [natsCredentialsSecretOf(settings.secrets.natsCredentialsPrefix, user), { [NATS_CREDENTIALS_KEY]: natsCredsFileText(key.getSeed()) }]),
         ),

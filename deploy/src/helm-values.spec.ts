@@ -43,7 +43,7 @@ const VALUE_SETS: Record<string, { readonly namespace: string; readonly values: 
       // Providers reached through the cluster's egress range only, two hosts in it cut out.
       egress: { httpsCidr: '203.0.113.0/24', httpsExcept: '203.0.113.7/32, 203.0.113.8/32' },
       namespaces: { ingress: 'traefik', monitoring: 'observability', keda: 'keda-system' },
-      secrets: { database: 'pg-url', gatewayAuth: 'gw-auth', providersPrefix: 'llm-keys', keyOpening: 'research-keys', natsCredentialsPrefix: 'paw-nats' },
+      secrets: { database: 'pg-url', gatewayAuth: 'gw-auth', providersPrefix: 'llm-keys', keyOpening: 'research-keys', natsCredentialsPrefix: 'paw-nats', natsTls: 'paw-nats-tls' },
       tracing: { otlpEndpoint: 'http://otel.observability.svc.cluster.local:4318' },
       ingress: { className: 'traefik', host: 'paw.staging.example.org', tlsSecretName: 'paw-staging-tls' },
       monitoring: { release: 'prom', serviceMonitor: true, llmCostAlertUsdPerHour: '75' },

@@ -62,6 +62,7 @@ export const HELM_VALUES: readonly HelmValue[] = [
   value('secrets.providersPrefix', (s) => s.secrets.providersPrefix, (s, v) => ({ ...s, secrets: { ...s.secrets, providersPrefix: v } })),
   value('secrets.keyOpening', (s) => s.secrets.keyOpening, (s, v) => ({ ...s, secrets: { ...s.secrets, keyOpening: v } })),
   value('secrets.natsCredentialsPrefix', (s) => s.secrets.natsCredentialsPrefix, (s, v) => ({ ...s, secrets: { ...s.secrets, natsCredentialsPrefix: v } })),
+  value('secrets.natsTls', (s) => s.secrets.natsTls, (s, v) => ({ ...s, secrets: { ...s.secrets, natsTls: v } })),
   value('tracing.otlpEndpoint', (s) => s.traceBackendEndpoint, (s, v) => ({ ...s, traceBackendEndpoint: v })),
   value('ingress.className', (s) => s.ingress.className, (s, v) => ({ ...s, ingress: { ...s.ingress, className: v } })),
   value('ingress.host', (s) => s.ingress.host, (s, v) => ({ ...s, ingress: { ...s.ingress, host: v } })),

@@ -13,6 +13,8 @@ export interface MigrationsJobProps {
   readonly streamReplicas: number;
   /** The stream owner's NATS credentials (`natsCredentialsMount`), for the `streams` step only. */
   readonly natsCredentials: NatsCredentialsMount;
+  /** The client certificate (`natsTlsMount`): NATS requires TLS. */
+  readonly natsTls: NatsCredentialsMount;
   readonly serviceAccount: kplus.IServiceAccount;
 }
 
@@ -49,7 +51,7 @@ export function migrationsJob(scope: Construct, props: MigrationsJobProps): kplu
     securityContext: RESTRICTED_POD,
     automountServiceAccountToken: false,
     serviceAccount: props.serviceAccount,
-    volumes: [props.natsCredentials.volume],
+    volumes: [props.natsCredentials.volume, props.natsTls.volume],
     initContainers: [
       {
         ...common,
@@ -62,8 +64,9 @@ export function migrationsJob(scope: Construct, props: MigrationsJobProps): kplu
           OPENPAW_PROVISION_DATABASE: kplus.EnvValue.fromValue('false'),
           OPENPAW_DATABASE_URL: props.databaseUrl,
           ...props.natsCredentials.env,
+          ...props.natsTls.env,
         },
-        volumeMounts: [{ path: props.natsCredentials.path, volume: props.natsCredentials.volume, readOnly: true }],
+        volumeMounts: [props.natsCredentials, props.natsTls].map((mount) => ({ path: mount.path, volume: mount.volume, readOnly: true })),
       },
     ],
     containers: [

@@ -20,7 +20,7 @@ import {
   subjectMatches,
   type NatsConnectionSettings,
 } from '@openpaw/messaging';
-import { findFreePort, type ManagedProcess, natsCredsFileText, spawnManaged, waitForPort } from '@openpaw/testing';
+import { type ManagedProcess, natsCredsFileText, startConfiguredNatsServer } from '@openpaw/testing';
 // The gateway's redrive runs here against the accounts this project generates; the gateway is an app, not a library.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import type { GatewayConfig } from '../../apps/gateway/src/config.js';
@@ -46,6 +46,8 @@ import { SERVICES } from './topology.js';
 
 const COMMAND = 'openpaw.cmd.solve.GenerateSolution.v1';
 const SOLVE_DURABLE = 'svc-solve';
+/** A JetStream API call of the setup may take this long (nats.js' default is 5 s). */
+const SETUP_API_TIMEOUT_MS = 30_000;
 /** A partner beside the service users, as production's accounts block has both. */
 const PARTNER = { name: 'acme', user: 'acme', password: 'acme-secret' };
 
@@ -90,15 +92,14 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
   /** A connection as a workload makes it: `OPENPAW_NATS_CREDS_FILE` naming its mounted file. */
   const connectAs = async (user: string): Promise<NatsConnection> => {
     const settings = natsConnectionSettingsFromEnv({ OPENPAW_NATS_CREDS_FILE: credsFileOf.get(user) });
-    const nc = await connectNats({ servers: url, name: user, settings, connectOptions: { waitOnFirstConnect: false, reconnect: false } });
+    // The handshake gets 20 s (nats.js' 5 s is too short on a machine at load ~20); a refusal still comes at once.
+    const nc = await connectNats({ servers: url, name: user, settings, connectOptions: { waitOnFirstConnect: false, reconnect: false, timeout: 20_000 } });
     connections.push(nc);
     return nc;
   };
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'openpaw-nats-users-'));
-    const port = await findFreePort();
-    url = `nats://127.0.0.1:${port}`;
     // The files ops issue (one per user), and the accounts block built from them as nats-accounts-cli does.
     mkdirSync(join(dir, 'creds'));
     for (const user of NATS_USERS) {
@@ -111,17 +112,22 @@ describe('per-service NATS users on nats-server 2.9 (accounts from deploy/src/na
     mkdirSync(join(dir, 'nats-accounts'));
     writeFileSync(join(dir, 'nats-accounts', NATS_ACCOUNTS_KEY), natsAccountsConfig({ serviceUsers: serviceUsersFromCredsDir(join(dir, 'creds')), partners: [PARTNER] }));
     const conf = join(dir, 'nats-config', 'nats.conf');
-    writeFileSync(conf, `host: 127.0.0.1\nport: ${port}\njetstream { store_dir: ${JSON.stringify(join(dir, 'js'))} }\ninclude ${JSON.stringify(NATS_ACCOUNTS_INCLUDE)}\n`);
-    server = spawnManaged(process.env['NATS_SERVER_BIN'] ?? 'nats-server', ['-c', conf]);
-    await waitForPort('127.0.0.1', port, server);
-    // The stream owner provisions, as the migrations Job's first step does.
-    const owner = await jetstreamManager(await connectAs(NATS_PROVISIONER));
+    // Ready on its own log line, on a port no other process took meanwhile (once, at load ~22, every test failed within ms).
+    let port: number;
+    ({ proc: server, port } = await startConfiguredNatsServer((free) => {
+      writeFileSync(conf, `host: 127.0.0.1\nport: ${free}\njetstream { store_dir: ${JSON.stringify(join(dir, 'js'))} }\ninclude ${JSON.stringify(NATS_ACCOUNTS_INCLUDE)}\n`);
+      return conf;
+    }));
+    url = `nats://127.0.0.1:${port}`;
+    // The stream owner provisions, as the migrations Job's first step does. The setup's JetStream API
+    // calls (a dozen streams and buckets on a file store) get the time a loaded machine needs, not 5 s each.
+    const owner = await jetstreamManager(await connectAs(NATS_PROVISIONER), { timeout: SETUP_API_TIMEOUT_MS });
     await provisionStreams(owner, { mode: 'reconcile' });
     await provisionPartnerConsumers(owner, [PARTNER.name]);
-    const solve = await jetstreamManager(await connectAs('solve'));
+    const solve = await jetstreamManager(await connectAs('solve'), { timeout: SETUP_API_TIMEOUT_MS });
     await solve.consumers.add(STREAMS.commands.name, { durable_name: SOLVE_DURABLE, filter_subject: 'openpaw.cmd.solve.>', ack_policy: AckPolicy.Explicit });
-    await jetstream(await connectAs('coordinator')).publish(COMMAND, JSON.stringify({ kind: 'command' }));
-  });
+    await jetstream(await connectAs('coordinator'), { timeout: SETUP_API_TIMEOUT_MS }).publish(COMMAND, JSON.stringify({ kind: 'command' }));
+  }, 120_000);
 
   afterAll(async () => {
     for (const nc of connections) await nc.close();

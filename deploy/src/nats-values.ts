@@ -1,3 +1,5 @@
+import { natsChartTlsValues } from './nats-tls.js';
+
 /** The Secret ops create with the accounts block (`nats-accounts-cli.ts`: the platform's nkey users and permissions, the partners). */
 export const NATS_ACCOUNTS_SECRET = 'openpaw-nats-accounts';
 /** Its key, and where the NATS pods see it: beside the chart's `/etc/nats-config/nats.conf`. */
@@ -10,11 +12,13 @@ export const NATS_ACCOUNTS_INCLUDE = `../nats-accounts/${NATS_ACCOUNTS_KEY}`;
  * Values for the official NATS Helm chart (https://nats-io.github.io/k8s/helm/charts/, chart `nats`
  * 1.x; nats-server 2.10 or later for `sync_interval`): a 3-node cluster with JetStream on file-store
  * PVCs, fsync after every write, monitoring on 8222 (read by KEDA and Prometheus only, see
- * `nats-networkpolicy.yaml`).
+ * `nats-networkpolicy.yaml`), and TLS required on the client port, client certificates verified
+ * (`nats-tls.ts`; routes between the nodes stay plain TCP inside the NATS namespace).
  */
 export function natsValues(): Record<string, unknown> {
   return {
     config: {
+      nats: { tls: natsChartTlsValues() },
       cluster: { enabled: true, replicas: 3 },
       jetstream: {
         enabled: true,

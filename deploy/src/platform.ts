@@ -11,7 +11,7 @@ import { selectorLabels } from './labels.js';
 import { mathsReindexJob, mathsReindexJobName } from './maths-reindex-job.js';
 import { HELM_PRE_HOOK, migrationsJob } from './migrations-job.js';
 import { DEAD_LETTER_REDRIVER, NATS_PROVISIONER, NATS_REDRIVER, natsCredentialsSecretOf } from './nats-credentials.js';
-import { natsCredentialsMount, natsRedriverCredentialsMount } from './nats-credentials-mount.js';
+import { natsCredentialsMount, natsRedriverCredentialsMount, natsTlsMount } from './nats-credentials-mount.js';
 import { retentionCronJob } from './retention-cronjob.js';
 import { type LaneAlertSpec, prometheusRules, serviceMonitor, type StepLatencySpec } from './monitoring.js';
 import { collectorPolicy, defaultDeny, natsPolicy, workloadPolicy } from './network.js';
@@ -280,6 +280,7 @@ class PlatformChart extends Chart {
       databaseUrl,
       streamReplicas: settings.streamReplicas,
       natsCredentials: natsCredentialsOf(NATS_PROVISIONER, 'migrate'),
+      natsTls: natsTlsMount(this, 'migrate-nats-tls', settings.secrets.natsTls),
       serviceAccount: serviceAccountOf('migrate'),
     });
     retentionCronJob(this, { image: settings.image, config, databaseUrl, blobMounts, serviceAccount: serviceAccountOf('retention') });
@@ -293,12 +294,15 @@ class PlatformChart extends Chart {
       const { service, lane } = plan;
       // Its service's NATS user (a lane runs as its service), from a Secret volume the kubelet updates on rotation.
       const natsCredentials = natsCredentialsOf(service.name, plan.name);
+      // NATS requires TLS with a client certificate from the platform's CA (nats-tls.ts).
+      const natsTls = natsTlsMount(this, `${plan.name}-nats-tls`, settings.secrets.natsTls);
       // The redriver's beside it in the gateway's pods: the ops API's redrive alone connects as it.
       const redriverCredentials =
         service.name === DEAD_LETTER_REDRIVER ? [natsRedriverCredentialsMount(this, `${plan.name}-nats-redriver-credentials`, natsCredentialsSecretOf(settings.secrets.natsCredentialsPrefix, NATS_REDRIVER))] : [];
       const env: Record<string, kplus.EnvValue> = {
         OTEL_SERVICE_NAME: kplus.EnvValue.fromValue(plan.name),
         ...natsCredentials.env,
+        ...natsTls.env,
         ...Object.fromEntries(redriverCredentials.flatMap((mount) => Object.entries(mount.env))),
       };
       if (service.database) {
@@ -327,7 +331,7 @@ class PlatformChart extends Chart {
         env,
         envFrom,
         scratch: [{ name: 'tmp', path: '/tmp', sizeMiB: lane === undefined ? 256 : 4096 }],
-        mounts: [...(service.blobs ? blobMounts : []), ...[natsCredentials, ...redriverCredentials].map((mount) => ({ path: mount.path, volume: mount.volume, readOnly: true }))],
+        mounts: [...(service.blobs ? blobMounts : []), ...[natsCredentials, natsTls, ...redriverCredentials].map((mount) => ({ path: mount.path, volume: mount.volume, readOnly: true }))],
         serviceAccount: serviceAccountOf(service.name),
       });
       workloadPolicy(

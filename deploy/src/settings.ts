@@ -43,6 +43,11 @@ export interface PlatformSettings {
      * service, and `provisioner` for the migrations Job), key `nats.creds` (deploy/src/nats-credentials.ts).
      */
     readonly natsCredentialsPrefix: string;
+    /**
+     * The client certificate every workload that connects to NATS mounts (keys `ca.crt`, `tls.crt`,
+     * `tls.key`: deploy/src/nats-tls.ts); NATS requires TLS and verifies it.
+     */
+    readonly natsTls: string;
   };
   /** Where the collector sends traces (OTLP over HTTP). */
   readonly traceBackendEndpoint: string;
@@ -135,7 +140,7 @@ export const DEFAULT_SETTINGS: PlatformSettings = {
   ingressNamespace: 'ingress-nginx',
   monitoringNamespace: 'monitoring',
   kedaNamespace: 'keda',
-  secrets: { database: 'openpaw-database', gatewayAuth: 'openpaw-gateway-auth', providersPrefix: 'openpaw-providers', keyOpening: 'openpaw-key-opening', natsCredentialsPrefix: 'openpaw-nats' },
+  secrets: { database: 'openpaw-database', gatewayAuth: 'openpaw-gateway-auth', providersPrefix: 'openpaw-providers', keyOpening: 'openpaw-key-opening', natsCredentialsPrefix: 'openpaw-nats', natsTls: 'openpaw-nats-tls' },
   traceBackendEndpoint: 'http://tempo.monitoring.svc.cluster.local:4318',
   ingress: { className: 'nginx', host: 'openpaw.example.com', tlsSecretName: 'openpaw-tls' },
   monitoringRelease: 'kube-prometheus-stack',

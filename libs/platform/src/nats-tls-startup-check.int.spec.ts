@@ -1,29 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findFreePort, type ManagedProcess, spawnManaged, waitForPort } from '@openpaw/testing';
+import { findFreePort, type ManagedProcess, spawnManaged, testCertificateAuthority, waitForPort } from '@openpaw/testing';
 import { natsStartupCheck } from './startup-checks.js';
-
-/** Runs openssl with these arguments in `dir`, failing the test with its output when it fails. */
-function openssl(dir: string, args: readonly string[]): void {
-  const run = spawnSync('openssl', args, { cwd: dir, encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`openssl ${args.join(' ')}: ${run.stderr}`);
-}
-
-/** A CA (its key and certificate) in `dir`, named `<name>-ca.*`. */
-function certificateAuthority(dir: string, name: string): string {
-  openssl(dir, ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1', '-subj', `/CN=${name} CA`, '-keyout', `${name}-ca.key`, '-out', `${name}-ca.pem`]);
-  return join(dir, `${name}-ca.pem`);
-}
-
-/** A certificate for `cn` signed by `ca` (with 127.0.0.1 as its IP name), `<cn>.key`/`<cn>.pem` in `dir`. */
-function signedCertificate(dir: string, ca: string, cn: string): { cert: string; key: string } {
-  openssl(dir, ['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-subj', `/CN=${cn}`, '-keyout', `${cn}.key`, '-out', `${cn}.csr`]);
-  writeFileSync(join(dir, `${cn}.ext`), 'subjectAltName = IP:127.0.0.1, DNS:localhost\n');
-  openssl(dir, ['x509', '-req', '-in', `${cn}.csr`, '-CA', `${ca}-ca.pem`, '-CAkey', `${ca}-ca.key`, '-CAcreateserial', '-days', '1', '-extfile', `${cn}.ext`, '-out', `${cn}.pem`]);
-  return { cert: join(dir, `${cn}.pem`), key: join(dir, `${cn}.key`) };
-}
 
 /**
  * TLS to NATS as a service setting (issue 27: "credentials … and TLS as service settings"; "a wrong
@@ -42,11 +21,16 @@ describe('startup checks: TLS to NATS (a real nats-server requiring client certi
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'openpaw-nats-tls-'));
-    caFile = certificateAuthority(dir, 'platform');
-    otherCaFile = certificateAuthority(dir, 'other');
-    const server = signedCertificate(dir, 'platform', 'nats-server');
-    platform = signedCertificate(dir, 'platform', 'retrieval');
-    stranger = signedCertificate(dir, 'other', 'stranger');
+    const platformCa = testCertificateAuthority(dir, 'platform');
+    const otherCa = testCertificateAuthority(dir, 'other');
+    caFile = platformCa.caFile;
+    otherCaFile = otherCa.caFile;
+    const issued = platformCa.issue('nats-server');
+    const server = { cert: issued.certFile, key: issued.keyFile };
+    const client = platformCa.issue('retrieval');
+    platform = { cert: client.certFile, key: client.keyFile };
+    const foreign = otherCa.issue('stranger');
+    stranger = { cert: foreign.certFile, key: foreign.keyFile };
     const port = await findFreePort();
     const conf = join(dir, 'nats.conf');
     writeFileSync(conf, `host: 127.0.0.1\nport: ${port}\ntls { cert_file: ${JSON.stringify(server.cert)}, key_file: ${JSON.stringify(server.key)}, ca_file: ${JSON.stringify(caFile)}, verify: true, timeout: 2 }\n`);

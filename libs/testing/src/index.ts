@@ -1,7 +1,8 @@
 export { findFreePort } from './free-port.js';
 export { natsCredsFileText, newNatsUserKey } from './nats-creds.js';
+export { type IssuedCertificate, type TestCertificateAuthority, testCertificateAuthority } from './tls-certificates.js';
 export { spawnManaged, waitForOutput, waitForPort, type ManagedProcess } from './process-control.js';
-export { startNatsServer, type NatsServerHandle, type NatsServerOptions } from './nats-server.js';
+export { startConfiguredNatsServer, startNatsServer, type NatsServerHandle, type NatsServerOptions } from './nats-server.js';
 export { type NatsClusterHandle, type NodeStreamState, startNatsCluster } from './nats-cluster.js';
 export {
   createDatabase,

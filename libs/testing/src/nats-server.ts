@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findFreePort } from './free-port.js';
-import { type ManagedProcess, spawnManaged, waitForPort } from './process-control.js';
+import { type ManagedProcess, spawnManaged, waitForOutput, waitForPort } from './process-control.js';
 
 export interface NatsServerHandle {
   readonly url: string;
@@ -55,4 +55,29 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
       if (ownsStore) rmSync(storeDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * nats-server on the config file `configAt(port)` writes for a free client port (it must bind
+ * 127.0.0.1:`port`), started and ready. Ready means its own "Server is ready" line, not an open port:
+ * another process that took the port between `findFreePort` and the bind would answer a port probe
+ * too, while this server exits ("address already in use") and every client lands on the stranger.
+ * A port taken that way is retried on a fresh one (twice at most).
+ */
+export async function startConfiguredNatsServer(
+  configAt: (port: number) => string,
+  binary: string = process.env['NATS_SERVER_BIN'] ?? 'nats-server',
+): Promise<{ readonly proc: ManagedProcess; readonly port: number }> {
+  for (let attempt = 1; ; attempt += 1) {
+    const port = await findFreePort();
+    const proc = spawnManaged(binary, ['-c', configAt(port)]);
+    proc.child.on('error', () => undefined);
+    try {
+      await waitForOutput(proc, 'Server is ready', 30_000);
+      return { proc, port };
+    } catch (error) {
+      await proc.stop();
+      if (attempt >= 3 || !/address already in use/i.test(proc.output())) throw error;
+    }
+  }
 }
