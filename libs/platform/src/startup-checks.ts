@@ -1,5 +1,5 @@
 import { AuthorizationError, UserAuthenticationExpiredError } from '@nats-io/nats-core';
-import { connectNats, NATS_SETTING_NAMES, natsConnectionSettingsFromEnv, type NatsConnectionSettings } from '@openpaw/messaging';
+import { connectNats, NATS_SETTING_NAMES, natsAuthOptions, natsConnectionSettingsFromEnv, type NatsConnectionSettings } from '@openpaw/messaging';
 import { isDatabaseUnavailable } from '@openpaw/persistence';
 import pg from 'pg';
 import { configurationProblem } from './configuration-problem.js';
@@ -63,14 +63,24 @@ export function natsStartupCheck(service: string, env: () => NodeJS.ProcessEnv =
       return { setting: settingNamedIn(message, NATS_SETTING_NAMES.user), detail: message };
     }
     const servers = natsUrlFromEnv(current);
-    try {
+    const connectOnce = async (tlsVersionCap?: 'TLSv1.2'): Promise<void> => {
+      const tls = natsAuthOptions(settings).tls;
       const nc = await connectNats({
         servers,
         name: `${service}-startup-check`,
         settings,
-        connectOptions: { waitOnFirstConnect: false, reconnect: false, maxReconnectAttempts: 0 },
+        connectOptions: {
+          waitOnFirstConnect: false,
+          reconnect: false,
+          maxReconnectAttempts: 0,
+          // nats.js hands its `tls` object to Node's tls.connect, which reads maxVersion (nats.js's type does not list it).
+          ...(tlsVersionCap === undefined || tls === undefined || tls === null ? {} : { tls: { ...tls, maxVersion: tlsVersionCap } as typeof tls }),
+        },
       });
       await nc.close();
+    };
+    try {
+      await connectOnce();
       return undefined;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -78,11 +88,37 @@ export function natsStartupCheck(service: string, env: () => NodeJS.ProcessEnv =
         return { setting: credentialSettingOf(settings), detail: `the NATS server at ${servers.join(', ')} refused the credentials (${message})` };
       }
       if (message.startsWith('NATS settings:')) return { setting: settingNamedIn(message, NATS_SETTING_NAMES.credsFile), detail: message };
-      const tls = tlsProblem(error, message, settings, servers.join(', '));
+      const tls = tlsProblem(error, message, settings, servers.join(', ')) ?? (await refusedClientCertificate(error, settings, servers.join(', '), () => connectOnce('TLSv1.2')));
       if (tls !== undefined) return tls;
       return { setting: 'OPENPAW_NATS_URL', detail: `no NATS server accepted a connection at ${servers.join(', ')} (${message})` };
     }
   };
+}
+
+/** How a TLS 1.3 client can see a server that refused its certificate: the connection closed under it, no alert read. */
+const CONNECTION_CUT_CODES = new Set(['ECONNRESET', 'EPIPE']);
+
+/**
+ * With TLS 1.3 the client sends its certificate after its side of the handshake is done, so a server
+ * refusing it may cut the connection before the client reads the alert: the error is then a reset,
+ * indistinguishable from a server going away, and which one a check sees is a race. When TLS is set
+ * and the connection was cut, one more attempt capped at TLS 1.2 (where the certificate is checked
+ * inside the handshake, so the alert always arrives) tells which it was. Undefined when that attempt
+ * does not show a refused certificate (it connects, the server takes no TLS 1.2, or fails otherwise).
+ */
+async function refusedClientCertificate(error: unknown, settings: NatsConnectionSettings, servers: string, connectCappedAtTls12: () => Promise<void>): Promise<StartupProblem | undefined> {
+  if (!CONNECTION_CUT_CODES.has(errorCode(error)) || (settings.tlsCaFile === undefined && settings.tlsCertFile === undefined)) return undefined;
+  try {
+    await connectCappedAtTls12();
+    return undefined;
+  } catch (second) {
+    const problem = tlsProblem(second, second instanceof Error ? second.message : String(second), settings, servers);
+    return problem?.setting === NATS_SETTING_NAMES.tlsCertFile ? problem : undefined;
+  }
+}
+
+function errorCode(error: unknown): string {
+  return typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : '';
 }
 
 /** Node's codes for a server certificate the client's CAs do not verify (or that names another host). */
@@ -108,7 +144,7 @@ const CLIENT_CERTIFICATE_ALERT = /^ERR_SSL_.*ALERT_(BAD_CERTIFICATE|CERTIFICATE_
  * system's) does not verify, or a client certificate the server refuses. Undefined for anything else.
  */
 function tlsProblem(error: unknown, message: string, settings: NatsConnectionSettings, servers: string): StartupProblem | undefined {
-  const code = typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : '';
+  const code = errorCode(error);
   const files: readonly [string, string | undefined][] = [
     [NATS_SETTING_NAMES.tlsCaFile, settings.tlsCaFile],
     [NATS_SETTING_NAMES.tlsCertFile, settings.tlsCertFile],
