@@ -64,7 +64,8 @@ export function natsStartupCheck(service: string, env: () => NodeJS.ProcessEnv =
     }
     const servers = natsUrlFromEnv(current);
     const connectOnce = async (tlsVersionCap?: 'TLSv1.2'): Promise<void> => {
-      const tls = natsAuthOptions(settings).tls;
+      // Only the capped retry builds its own TLS options (natsAuthOptions reads the creds file again).
+      const tls = tlsVersionCap === undefined ? undefined : natsAuthOptions(settings).tls;
       const nc = await connectNats({
         servers,
         name: `${service}-startup-check`,
@@ -74,7 +75,7 @@ export function natsStartupCheck(service: string, env: () => NodeJS.ProcessEnv =
           reconnect: false,
           maxReconnectAttempts: 0,
           // nats.js hands its `tls` object to Node's tls.connect, which reads maxVersion (nats.js's type does not list it).
-          ...(tlsVersionCap === undefined || tls === undefined || tls === null ? {} : { tls: { ...tls, maxVersion: tlsVersionCap } as typeof tls }),
+          ...(tls === undefined || tls === null ? {} : { tls: { ...tls, maxVersion: tlsVersionCap } as typeof tls }),
         },
       });
       await nc.close();
