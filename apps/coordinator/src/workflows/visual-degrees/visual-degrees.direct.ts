@@ -77,9 +77,14 @@ function bridgeMeeting(timings: VisualDegreesTimings, run: Run, data: VisualDegr
   const met = meetingInBridge(data, d.partialEvidence, VISUAL_DEGREES_PARAMETERS.threshold);
   if (met === undefined) return undefined;
   // The chain the node is on is "the other chain" of the side across from it: cut it back there.
-  const cut = { ...otherChainCutTo({ ...data, side: otherSide(met.side) }, met.at, now), side: met.side };
+  const shown = met.side === data.side ? otherEndOf(data) : chainOf(data).path.at(-1);
+  const node = chainOf(data, met.side).path[met.at]?.name ?? '';
+  const cut = withEvents(
+    { ...otherChainCutTo({ ...data, side: otherSide(met.side) }, met.at, now), side: met.side },
+    now,
+    status(`A photo of that search showed ${shown?.name ?? ''} beside ${node}; searching from ${node}…`),
+  );
   const next = discover(timings, run, cut, now, { queries: [met.query], why: 'bridge_meeting' });
   if ('failed' in next) return undefined;
-  const node = chainOf(cut).path.at(-1)?.name ?? '';
   return { ...next, logs: [{ step: 'decision', payload: { decision: 'bridge_meeting', side: met.side, frontier: node, query: met.query } }, ...next.logs] };
 }

@@ -133,6 +133,7 @@ describe('visual_degrees (spec 03): meeting in the middle', () => {
         expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: ADA, queries: ['Zed Moss Xavier Reed'] })]);
         expect(data(d).path).toEqual([ADA]);
         expect(decisions(d, 'bridge_meeting')).toEqual([expect.objectContaining({ side: 'from', frontier: ADA.name })]);
+        expect(data(d).events.filter((e) => e.type === 'status').map((e) => (e.data as { message: string }).message)).toContain('A photo of that search showed Zed Moss beside Ada Stone; searching from Ada Stone…');
         // The service reads the bridge's photos again: Zed beside A at the threshold, on B's chain.
         s = discovered(d, ADA, [candidate(ZED, 93, 1, ADA)], usage(0, 0));
         s = selected(d, [ZED], { decidedBy: 'fallback', fallbackReason: 'no_llm_configured', usage: { llmCalls: 0, costUsd: 0 } });
