@@ -175,6 +175,47 @@ export function meetingFirst(data: D, candidates: readonly Candidate[]): Candida
 }
 
 /**
+ * Where a refuted bridge (S5, X ↔ the other chain's end E) saw the two chains meet: its photos are of
+ * X and of E, each with their own company, and one may show X (at the threshold) beside a node of the
+ * other chain before E, or E beside a node of X's chain before X. Then that node, not X, is the one to
+ * discover from: `side` and `at` name it (0 = that side's root), `query` is the bridge's search, which
+ * the service answers again from the run's memory at no search and no recognition. That discovery
+ * verifies the pair by the spec's rule (both at the threshold: the photo's other face may be blurred,
+ * and `shows` names faces at any confidence), and S3/S4 close the chain through it as any meeting on
+ * the chain. When several photos meet, the shortest chain wins. Undefined when none does, or one-sided
+ * (no chain grows from B). Nothing but the bridge's own photos is read.
+ */
+export interface BridgeMeeting {
+  readonly side: Side;
+  readonly at: number;
+  readonly query: string;
+}
+
+export function meetingInBridge(data: D, photos: MessageData<typeof EdgeRefuted>['partialEvidence'], threshold: number): BridgeMeeting | undefined {
+  if (data.strategy === 'one_sided') return undefined;
+  const ends = [
+    // X (the bridge's `from`) beside the other chain; E (its `to`) beside X's own chain.
+    { seen: (photo: (typeof photos)[number]) => photo.confidenceFrom, side: otherSide(data.side) },
+    { seen: (photo: (typeof photos)[number]) => photo.confidenceTo, side: data.side },
+  ] as const;
+  let best: (BridgeMeeting & { readonly hops: number }) | undefined;
+  for (const photo of photos) {
+    const shows = new Set(photo.shows ?? []);
+    for (const { seen, side } of ends) {
+      if ((seen(photo) ?? 0) < threshold) continue;
+      const nodes = chainOf(data, side).path;
+      const across = chainOf(data, otherSide(side)).edges.length;
+      // The chain's end is the bridge's other end, refuted: only the nodes before it.
+      nodes.slice(0, -1).forEach((node, at) => {
+        const hops = at + 1 + across;
+        if (node.celebrityId !== undefined && shows.has(node.celebrityId) && (best === undefined || hops < best.hops)) best = { side, at, query: photo.query, hops };
+      });
+    }
+  }
+  return best === undefined ? undefined : { side: best.side, at: best.at, query: best.query };
+}
+
+/**
  * The other chain cut back so that its node `at` is its end (what S5 bridges to, or where the chain
  * closes): the nodes after it leave the run's chains, and the client sees the shorter chain.
  */

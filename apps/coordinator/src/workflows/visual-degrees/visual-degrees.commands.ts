@@ -60,7 +60,7 @@ export function discover(
   run: Run,
   data: D,
   now: Date,
-  deeper?: readonly string[],
+  given?: { readonly queries: readonly string[]; readonly why: 'deeper' | 'bridge_meeting' },
 ): { data: D; effects: Effect[]; logs: StepLogEntry[] } | { failed: FailureReason; detail: string } {
   const hops = hopsVerified(data);
   if (hops + 2 > data.hopLimit) return { failed: 'hop_limit_reached', detail: `${hops} hops verified; another expansion would pass ${data.hopLimit}` };
@@ -72,7 +72,7 @@ export function discover(
   const otherChain = new Set(chainOf(data, otherSide(data.side)).path.flatMap((p) => (p.celebrityId === undefined ? [] : [p.celebrityId])));
   const ownChain = chainOf(data).path.flatMap((p) => (p.celebrityId === undefined ? [] : [p.celebrityId]));
   const excluded = [...ownChain, ...data.deadEnds, ...(frontier.celebrityId === undefined ? [] : (data.failedFrom[frontier.celebrityId] ?? []))].filter((id) => !otherChain.has(id));
-  const queries = deeper ?? discoveryQueriesBeside(data, frontier);
+  const queries = given?.queries ?? discoveryQueriesBeside(data, frontier);
   const recorded = { ...data, candidates: [], verifying: null, discoverySearches: [...(data.discoverySearches ?? []), { frontier: frontier.name, queries }] };
   const sent = send(timings, recorded, 'discover', DiscoverCandidates, (step): MessageData<typeof DiscoverCandidates> => ({
     sessionId: data.sessionId,
@@ -88,7 +88,7 @@ export function discover(
   return {
     data: withEvents(sent.data, now, status('Expanding search to find strong intermediates…')),
     effects: sent.effects,
-    logs: [{ step: 'decision', payload: { decision: 'discover_from', side: data.side, frontier: frontier.name, hop_depth: hopsVerified(data), excluded: excluded.length, ...(deeper === undefined ? {} : { deeper: true }) } }],
+    logs: [{ step: 'decision', payload: { decision: 'discover_from', side: data.side, frontier: frontier.name, hop_depth: hopsVerified(data), excluded: excluded.length, ...(given === undefined ? {} : { [given.why]: true }) } }],
   };
 }
 

@@ -1,8 +1,8 @@
 import { type EdgeRefuted, type EdgeVerified, type MessageData } from '@openpaw/contracts';
 import { clearPendingRetry } from '@openpaw/saga';
-import { chainOf, otherEndOf, otherSide, withChain } from './visual-degrees.chains.js';
+import { chainOf, meetingInBridge, otherChainCutTo, otherEndOf, otherSide, withChain } from './visual-degrees.chains.js';
 import { discover, discoverWithinHops } from './visual-degrees.commands.js';
-import { budgetReason, charge, learn, type VisualDegreesTimings } from './visual-degrees.data.js';
+import { budgetReason, charge, learn, VISUAL_DEGREES_PARAMETERS, type VisualDegreesData, type VisualDegreesTimings } from './visual-degrees.data.js';
 import { fail, ignore, isCurrent, nextSide, type Run, succeed, type VisualDecision } from './visual-degrees.outcomes.js';
 import { partialEvidence, status, withEvents } from './visual-degrees.view.js';
 
@@ -60,7 +60,31 @@ export function bridgeRefuted(timings: VisualDegreesTimings, run: Run, d: Messag
   if (!isCurrent(run, d.commandId)) return ignore('stale EdgeRefuted');
   const data = withEvents(charge(run.data, d.usage), now, status('No direct edge found; expanding again…'));
   if (d.reason === 'budget_exhausted') return fail(data, budgetReason(d.budgetExhausted), 'budget spent bridging toward the target', now, 'bridge_refuted');
+  const met = bridgeMeeting(timings, run, data, d, now);
+  if (met !== undefined) return { outcome: 'transition', to: 'DISCOVERING', data: met.data, step: 'bridge_refuted', logs: met.logs, effects: [...clearPendingRetry(run.data.step), ...met.effects] };
   const next = discoverWithinHops(timings, run, { ...data, side: nextSide(data) }, now);
   if ('failed' in next) return fail(data, next.failed, next.detail, now, 'bridge_refuted');
   return { outcome: 'transition', to: 'DISCOVERING', data: next.data, step: 'bridge_refuted', logs: next.logs, effects: [...clearPendingRetry(run.data.step), ...next.effects] };
+}
+
+/**
+ * S5 refuted, but its photos showed the chains meet before their ends (`meetingInBridge`, ADR 0022 rule
+ * 9): S2 from the node they showed beside the bridge's end, its chain cut back to it (the cut nodes'
+ * evidence cards stay in the stream), reading the bridge's search again (no new search). Undefined when
+ * the photos showed no such meeting, or the hop check refuses the discovery.
+ */
+function bridgeMeeting(timings: VisualDegreesTimings, run: Run, data: VisualDegreesData, d: MessageData<typeof EdgeRefuted>, now: Date): Exclude<ReturnType<typeof discover>, { failed: unknown }> | undefined {
+  const met = meetingInBridge(data, d.partialEvidence, VISUAL_DEGREES_PARAMETERS.threshold);
+  if (met === undefined) return undefined;
+  // The chain the node is on is "the other chain" of the side across from it: cut it back there.
+  const shown = met.side === data.side ? otherEndOf(data) : chainOf(data).path.at(-1);
+  const node = chainOf(data, met.side).path[met.at]?.name ?? '';
+  const cut = withEvents(
+    { ...otherChainCutTo({ ...data, side: otherSide(met.side) }, met.at, now), side: met.side },
+    now,
+    status(`A photo of that search showed ${shown?.name ?? ''} beside ${node}; searching from ${node}…`),
+  );
+  const next = discover(timings, run, cut, now, { queries: [met.query], why: 'bridge_meeting' });
+  if ('failed' in next) return undefined;
+  return { ...next, logs: [{ step: 'decision', payload: { decision: 'bridge_meeting', side: met.side, frontier: node, query: met.query } }, ...next.logs] };
 }

@@ -69,7 +69,7 @@ export function candidatesDiscovered(timings: VisualDegreesTimings, run: Run, d:
   if (candidates.length === 0) {
     const asked = (run.data.command?.data as Partial<MessageData<typeof DiscoverCandidates>> | undefined)?.queries ?? [];
     const deeper = searchBudgetSpent(data) === undefined ? deeperDiscovery(data, frontier, asked, photosRead) : undefined;
-    const again = deeper === undefined ? undefined : discover(timings, run, data, now, deeper);
+    const again = deeper === undefined ? undefined : discover(timings, run, data, now, { queries: deeper, why: 'deeper' });
     if (again !== undefined && !('failed' in again)) return { outcome: 'stay', data: again.data, step: 'candidates_discovered', logs: [log, ...again.logs], effects: again.effects };
     const next = anotherFrontier(timings, run, data, now, 'candidates_discovered', true);
     return next.outcome === 'stay' ? { ...next, logs: [log, ...(next.logs ?? [])] } : next;

@@ -37,6 +37,19 @@ const indexOf = (g: Graph, person: { readonly name: string; readonly celebrityId
 
 const photo = (confidenceFrom: number, confidenceTo: number) => ({ imageUrl: 'https://img.example/1.jpg', query: 'q', phash: '0123456789abcdef', confidenceFrom, confidenceTo });
 
+/** A refuted attempt's photos of one of its ends, each with a neighbour of theirs (a bridge's photos can show the chains meet: ADR 0022 rule 9). */
+function pictured(g: Graph, end: number, side: 'from' | 'to', queries: readonly string[]) {
+  const person = g.people[end];
+  if (person === undefined) return [];
+  return g.neighbours(end).map((n) => ({
+    imageUrl: `https://img.example/${end}-${n}.jpg`,
+    query: queries[0] ?? '',
+    confidenceFrom: side === 'from' ? 95 : null,
+    confidenceTo: side === 'to' ? 95 : null,
+    shows: [person.celebrityId, g.people[n]?.celebrityId ?? ''],
+  }));
+}
+
 /** Plays the service for the command in flight; false when there is none. */
 function answer(d: SagaDriver, g: Graph): boolean {
   const data = d.s.run.data as VisualDegreesData;
@@ -49,7 +62,7 @@ function answer(d: SagaDriver, g: Graph): boolean {
     const from = g.people[a];
     const to = g.people[b];
     if (from !== undefined && to !== undefined && g.adjacent(a, b)) d.reply(VerifyEdge, EdgeVerified, { step, edge: { from, to, edgeConf: 90, evidence: [photo(95, 90)] }, usage: oneEach });
-    else d.reply(VerifyEdge, EdgeRefuted, { step, from: c.from, to: c.to, reason: 'no_evidence', partialEvidence: [], usage: oneEach });
+    else d.reply(VerifyEdge, EdgeRefuted, { step, from: c.from, to: c.to, reason: 'no_evidence', partialEvidence: [...pictured(g, a, 'from', c.queries), ...pictured(g, b, 'to', c.queries)].slice(0, 20), usage: oneEach });
     return true;
   }
   if (command.subject === DiscoverCandidates.subject) {

@@ -111,6 +111,54 @@ describe('visual_degrees (spec 03): meeting in the middle', () => {
       expect((s.view() as { result: { path: string[] } }).result.path).toEqual([ADA.name, XAV.name, BEA.name]);
     });
 
+    describe('a refuted bridge whose photos show the chains meet before their ends (ADR 0022 rule 9)', () => {
+      /** A ↔ X verified, X ↔ B refuted; B's side took Zed (B ↔ Zed verified): Zed ↔ X is the bridge in flight. */
+      function bridgingZedToXavier(): SagaDriver {
+        const d = selecting([candidate(XAV, 95)]);
+        selected(d, [XAV]);
+        verified(d, edge(ADA, XAV), usage(0, 0, true));
+        refuted(d, XAV, { name: BEA.name });
+        discovered(d, BEA, [candidate(ZED, 95, 1, BEA)]);
+        selected(d, [ZED]);
+        const s = verified(d, edge(BEA, ZED), usage(0, 0, true));
+        expect(s.sent(VerifyEdge)).toEqual([expect.objectContaining({ from: ZED, to: XAV, queries: ['Zed Moss Xavier Reed'] })]);
+        return d;
+      }
+      const bridgePhoto = (confidenceFrom: number | null, confidenceTo: number | null, shows: string[]) => ({ imageUrl: `https://img.example/${shows.join('-')}.jpg`, query: 'Zed Moss Xavier Reed', confidenceFrom, confidenceTo, shows });
+
+      it('Zed seen beside A: S2 from A with the bridge\'s own search (no new search), A\'s chain cut back; Zed closes a 2-hop chain', () => {
+        const d = bridgingZedToXavier();
+        let s = refuted(d, ZED, XAV, usage(1, 5), { partialEvidence: [bridgePhoto(null, 96, [XAV.celebrityId, ADA.celebrityId]), bridgePhoto(93, null, [ZED.celebrityId, ADA.celebrityId])] });
+        expect(s.state).toBe('DISCOVERING');
+        expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: ADA, queries: ['Zed Moss Xavier Reed'] })]);
+        expect(data(d).path).toEqual([ADA]);
+        expect(decisions(d, 'bridge_meeting')).toEqual([expect.objectContaining({ side: 'from', frontier: ADA.name })]);
+        expect(data(d).events.filter((e) => e.type === 'status').map((e) => (e.data as { message: string }).message)).toContain('A photo of that search showed Zed Moss beside Ada Stone; searching from Ada Stone…');
+        // The service reads the bridge's photos again: Zed beside A at the threshold, on B's chain.
+        s = discovered(d, ADA, [candidate(ZED, 93, 1, ADA)], usage(0, 0));
+        s = selected(d, [ZED], { decidedBy: 'fallback', fallbackReason: 'no_llm_configured', usage: { llmCalls: 0, costUsd: 0 } });
+        expect(s.sent(VerifyEdge)).toEqual([expect.objectContaining({ from: ADA, to: ZED })]);
+        s = verified(d, edge(ADA, ZED), usage(0, 0, true));
+        expect(s.state).toBe('SUCCEEDED');
+        expect((s.view() as { result: { path: string[] } }).result.path).toEqual([ADA.name, ZED.name, BEA.name]);
+      });
+
+      it('X seen beside B: S2 from B, B\'s chain cut back to it (Zed leaves it)', () => {
+        const d = bridgingZedToXavier();
+        const s = refuted(d, ZED, XAV, usage(1, 5), { partialEvidence: [bridgePhoto(null, 88, [XAV.celebrityId, BEA.celebrityId])] });
+        expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: BEA, queries: ['Zed Moss Xavier Reed'] })]);
+        expect(data(d).reversePath).toEqual([BEA]);
+        expect(data(d).side).toBe('to');
+      });
+
+      it('a bridge end below the threshold, or beside nobody of the other chain, changes nothing: the shorter side is discovered as before', () => {
+        const d = bridgingZedToXavier();
+        const s = refuted(d, ZED, XAV, usage(1, 5), { partialEvidence: [bridgePhoto(62, null, [ZED.celebrityId, ADA.celebrityId]), bridgePhoto(null, 97, [XAV.celebrityId, YUL.celebrityId])] });
+        expect(s.sent(DiscoverCandidates)).toEqual([expect.objectContaining({ frontier: XAV, queries: ['Zed Moss Xavier Reed', 'Xavier Reed with celebrities'] })]);
+        expect(decisions(d, 'bridge_meeting')).toEqual([]);
+      });
+    });
+
     it('one-sided, nothing is remembered and the fallback ranking decides as before', () => {
       const d = selecting([candidate(XAV, 95, 2), candidate(ZED, 90, 1)], ONE_SIDED);
       expect(data(d).sightings).toEqual({ from: {}, to: {} });
