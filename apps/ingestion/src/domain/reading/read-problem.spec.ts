@@ -155,6 +155,31 @@ describe('judgeReading', () => {
     expect(judgeReading(reading('Evaluate V49 - 4', [], [frame, ...digits]))).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/encloses other glyphs/) });
   });
 
+  it('places a root from its ink when the recogniser read its sign unsure or as nothing (issue 25: "V" 0.19, "" with "<" 0.15)', () => {
+    // "Evaluate √49 - 4" with the sign read as nothing: a near miss ("" 0.66, "<" 0.15) in the gap before
+    // the "4", the word space (x 160–176) over the sign's tick. The radical spans x 160–240.
+    const digits: OcrBox[] = [{ x0: 180, y0: 10, x1: 196, y1: 50 }, { x0: 200, y0: 10, x1: 216, y1: 50 }];
+    const radical: OcrBox = { x0: 160, y0: 2, x1: 220, y1: 52 };
+    const read = reading('Evaluate 49 - 4', [], [radical, ...digits]);
+    const line = read.lines[0]!;
+    const nearMiss: OcrChar = { text: '', confidence: 0.66, alternatives: [{ text: '<', confidence: 0.15 }], unlisted: 0.05 };
+    const signReadAsNothing = { ...read, lines: [{ ...line, chars: [...line.chars.slice(0, 9), nearMiss, ...line.chars.slice(9)] }] };
+    expect(judgeReading(signReadAsNothing)).toMatchObject({ status: 'read', reading: { text: 'Evaluate √(49) - 4' } });
+    // The recogniser's "4" took the radical's whole blob for its box (its columns held the blob's centre):
+    // the glyph under the bar that no other character holds is its own, so it does not stand tall (the
+    // line 20 px lower, the radical 1.6 characters tall from its bar to its foot).
+    const lower = (b: OcrBox): OcrBox => ({ ...b, y0: b.y0 + 20, y1: b.y1 + 20 });
+    const tallRadical: OcrBox = { x0: 160, y0: 8, x1: 220, y1: 72 };
+    const tookBlob = { ...line, chars: line.chars.map((c, i) => ({ ...c, box: i === 9 ? tallRadical : lower(c.box!) })) };
+    expect(judgeReading({ ...read, lines: [tookBlob], ink: [tallRadical, ...digits.map(lower)] })).toMatchObject({ status: 'read', reading: { text: 'Evaluate √(49) - 4' } });
+  });
+
+  it('does not take a small index raised in the crook of the radical ("∛8") for part of the radicand', () => {
+    // "3" raised at x 180–190 over the tick, "8" under the bar: the sign read as nothing, so only the ink could place it.
+    const ink: OcrBox[] = [{ x0: 160, y0: 2, x1: 225, y1: 52 }, { x0: 180, y0: 12, x1: 190, y1: 30 }, { x0: 200, y0: 10, x1: 216, y1: 50 }];
+    expect(judgeReading(reading('Evaluate 38 - 4', [], ink))).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/encloses other glyphs/) });
+  });
+
   it('refuses maths the picture\'s edge cuts through ("8² + 3³" cropped through its "³"), not prose it cuts', () => {
     const cutExponent = { ...reading('Evaluate 8 + 3', [], [{ x0: 278, y0: 4, x1: 290, y1: 22 }]), width: 290 };
     expect(judgeReading(cutExponent)).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/the picture's right edge cuts through ink beside "3"/) });
