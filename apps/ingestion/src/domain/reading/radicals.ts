@@ -16,7 +16,7 @@ import { GLYPH_HEIGHT } from './line-geometry.js';
 export interface PlacedRoots {
   /** The lines with each placed root written "√(radicand)". */
   readonly lines: readonly OcrLine[];
-  /** The radical signs' blobs that were placed: ink the reading now accounts for. */
+  /** The radical signs' blobs (or their pieces) that were placed: ink the reading now accounts for. */
   readonly roots: readonly OcrBox[];
   /** The "√" characters written from the ink (their bars' reach is known). */
   readonly placed: ReadonlySet<OcrChar>;
@@ -49,7 +49,18 @@ interface Radical {
   readonly radicand: OcrBox;
   /** Those glyphs' blobs. */
   readonly glyphs: readonly OcrBox[];
+  /** The sign's blobs: the one stroke, or its tick and its bar where the rising stroke between them was lost. */
+  readonly pieces: readonly OcrBox[];
 }
+
+/** A root's bar is thinner than this many character heights (a stroke, not a glyph). */
+const BAR_HEIGHT = 0.2;
+/** ... and at least this wide: it spans a glyph. */
+const BAR_WIDTH = 0.5;
+/** A tick whose rising stroke was lost ends at most this many character heights left of its bar. */
+const LOST_STROKE = 1;
+/** A tick is at least this many character heights tall (it descends from the maths axis to the foot). */
+const TICK_HEIGHT = 0.5;
 
 /** The radical blobs of the page: tall blobs whose columns hold glyphs under a bar and standing on the blob's foot. */
 function radicals(ink: readonly OcrBox[], charHeight: number): Radical[] {
@@ -62,8 +73,33 @@ function radicals(ink: readonly OcrBox[], charHeight: number): Radical[] {
     const underBar = radicand.y0 > outer.y0 && radicand.y0 - outer.y0 <= BAR_GAP * charHeight;
     // Every glyph stands on the foot: a small index raised in the root's crook ("∛8") is no radicand.
     const onFoot = inner.every((g) => Math.abs(outer.y1 - g.y1) <= FOOT * charHeight);
-    return underBar && onFoot && radicand.x0 - outer.x0 >= SIGN_WIDTH * charHeight ? [{ sign: outer, radicand, glyphs: inner }] : [];
+    return underBar && onFoot && radicand.x0 - outer.x0 >= SIGN_WIDTH * charHeight ? [{ sign: outer, radicand, glyphs: inner, pieces: [outer] }] : [];
   });
+}
+
+/**
+ * Radicals in two pieces (issue 25, a 40 % copy of KaTeX's √225): the thin rising stroke between the tick
+ * and the bar is lost to the ink cut, leaving a tick and, a little to its right and above it, a bar over
+ * glyphs that stand on the tick's foot, with nothing stacked over the bar (a fraction's numerator). The
+ * ink alone does not make that a root: the recogniser must read the tick as one (`placeRoot`).
+ */
+function splitRadicals(ink: readonly OcrBox[], charHeight: number): Radical[] {
+  const glyphs = ink.filter((b) => height(b) >= GLYPH_HEIGHT * charHeight);
+  const bars = ink.filter((b) => height(b) < BAR_HEIGHT * charHeight && width(b) >= BAR_WIDTH * charHeight);
+  return glyphs.flatMap((tick) =>
+    bars.flatMap((bar) => {
+      const beside = bar.x0 >= tick.x1 - 1 && bar.x0 - tick.x1 <= LOST_STROKE * charHeight && bar.y1 <= tick.y0 + BAR_HEIGHT * charHeight;
+      if (height(tick) < TICK_HEIGHT * charHeight || !beside) return [];
+      // Under the bar's own columns (an index sits over the tick, left of them); a shrunk copy breaks glyphs, so their union stands on the foot.
+      const inner = glyphs.filter((g) => g.x0 >= bar.x0 - 1 && g.x1 <= bar.x1 + 1 && g.y0 > bar.y1 && g.y0 - bar.y0 <= BAR_GAP * charHeight);
+      const stackedOver = glyphs.some((g) => g.y1 <= bar.y0 + 1 && Math.min(g.x1, bar.x1) - Math.max(g.x0, bar.x0) > 0.5 * width(g));
+      if (inner.length === 0 || stackedOver) return [];
+      const radicand = { x0: Math.min(...inner.map((g) => g.x0)), y0: Math.min(...inner.map((g) => g.y0)), x1: Math.max(...inner.map((g) => g.x1)), y1: Math.max(...inner.map((g) => g.y1)) };
+      if (Math.abs(tick.y1 - radicand.y1) > FOOT * charHeight) return [];
+      const sign = { x0: tick.x0, y0: bar.y0, x1: bar.x1, y1: Math.max(tick.y1, radicand.y1) };
+      return radicand.x0 - sign.x0 >= SIGN_WIDTH * charHeight ? [{ sign, radicand, glyphs: inner, pieces: [tick, bar] }] : [];
+    }),
+  );
 }
 
 /** Whether the character was read as a root sign, or read as nothing with a root sign its likeliest other reading. */
@@ -74,7 +110,7 @@ export function placeRoots(lines: readonly OcrLine[], ink: readonly OcrBox[], ch
   const roots: OcrBox[] = [];
   const placed = new Set<OcrChar>();
   let out = [...lines];
-  for (const radical of radicals(ink, charHeight)) {
+  for (const radical of [...radicals(ink, charHeight), ...splitRadicals(ink, charHeight)]) {
     const { sign } = radical;
     const at = out.findIndex((l) => l.box.y0 < sign.y1 && l.box.y1 > sign.y0 && l.box.x0 < sign.x1 && l.box.x1 > sign.x0);
     const line = out[at];
@@ -82,13 +118,13 @@ export function placeRoots(lines: readonly OcrLine[], ink: readonly OcrBox[], ch
     const written = placeRoot(line, radical);
     if (written === undefined) continue;
     out = out.map((l, i) => (i === at ? written.line : l));
-    roots.push(sign);
+    roots.push(...radical.pieces);
     placed.add(written.root);
   }
   return { lines: out, roots, placed };
 }
 
-function placeRoot(line: OcrLine, { sign, radicand, glyphs }: Radical): { line: OcrLine; root: OcrChar } | undefined {
+function placeRoot(line: OcrLine, { sign, radicand, glyphs, pieces }: Radical): { line: OcrLine; root: OcrChar } | undefined {
   const inked = (c: OcrChar): c is OcrChar & { box: OcrBox } => c.box !== undefined;
   if (!line.chars.every((c) => inked(c) || c.text.trim() === '')) return undefined;
   // A character whose box is the radical's whole blob took the sign's ink for its own (the recogniser's
@@ -99,6 +135,8 @@ function placeRoot(line: OcrLine, { sign, radicand, glyphs }: Radical): { line: 
   const signChars = line.chars.filter((c) => inSign(c) && (c.text.trim() !== '' || c.text === ''));
   // The ink is a radical whatever the recogniser read there, unless it read something else sure enough to stand ("7" at 0.99).
   if (signChars.some((c) => c.text.trim() !== '' && !readAsRoot(c) && c.confidence >= OTHER_SIGN)) return undefined;
+  // A sign in pieces is a root only when the recogniser read one there too: a tick and a bar apart could be other marks.
+  if (pieces.length > 1 && !signChars.some((c) => ROOT_SIGN.test(c.text))) return undefined;
   const under = line.chars.filter(underBar);
   if (!under.some((c) => c.text.trim() !== '')) return undefined;
   // A character half under the bar and half past its end: where the radicand ends is not clear.
@@ -122,7 +160,9 @@ function placeRoot(line: OcrLine, { sign, radicand, glyphs }: Radical): { line: 
     if (c === under.at(-1)) chars.push(bracket(')', sign.x1));
   }
   // The sign's blob is the root now, not ink enclosing glyphs: the line keeps only its tick.
-  const inkBoxes = line.inkBoxes?.filter((b) => !(b.x0 >= sign.x0 - 1 && b.x1 <= sign.x1 + 1 && b.x0 < radicand.x0 && height(b) >= RADICAL_HEIGHT * height(radicand)));
+  const samePlace = (a: OcrBox, b: OcrBox): boolean => a.x0 === b.x0 && a.x1 === b.x1 && a.y0 === b.y0 && a.y1 === b.y1;
+  const ofSign = (b: OcrBox): boolean => pieces.some((p) => samePlace(p, b)) || (b.x0 >= sign.x0 - 1 && b.x1 <= sign.x1 + 1 && b.x0 < radicand.x0 && height(b) >= RADICAL_HEIGHT * height(radicand));
+  const inkBoxes = line.inkBoxes?.filter((b) => !ofSign(b));
   return { line: { ...line, text: chars.map((c) => c.text).join(''), chars, ...(inkBoxes === undefined ? {} : { inkBoxes: [...inkBoxes, root.box!] }) }, root };
 }
 

@@ -174,6 +174,19 @@ describe('judgeReading', () => {
     expect(judgeReading({ ...read, lines: [tookBlob], ink: [tallRadical, ...digits.map(lower)] })).toMatchObject({ status: 'read', reading: { text: 'Evaluate √(49) - 4' } });
   });
 
+  it('places a root whose rising stroke was lost (a shrunk copy): the tick read as a root sign, its bar apart above the radicand', () => {
+    // "Evaluate V49 - 4": the tick at x 180–196, the bar at x 200–238 over the "4" and "9", 2 px thin.
+    const tick: OcrBox = { x0: 180, y0: 20, x1: 196, y1: 52 };
+    const bar: OcrBox = { x0: 200, y0: 4, x1: 238, y1: 6 };
+    const digits: OcrBox[] = [{ x0: 200, y0: 10, x1: 216, y1: 50 }, { x0: 220, y0: 10, x1: 236, y1: 50 }];
+    expect(judgeReading(reading('Evaluate V49 - 4', [], [tick, bar, ...digits]))).toMatchObject({ status: 'read', reading: { text: 'Evaluate √(49) - 4' } });
+    // Glyphs stacked over the bar make it a fraction's, not a root's: the "V" stays a letter before a digit.
+    const numerator: OcrBox = { x0: 205, y0: -40, x1: 230, y1: 0 };
+    expect(judgeReading(reading('Evaluate V49 - 4', [], [tick, bar, ...digits, numerator]))).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/"V4": a digit right after a letter/) });
+    // A tick read as nothing but a near miss: two marks apart are a root only when the recogniser reads one there.
+    expect(judgeReading(reading('Evaluate 749 - 4', [{ at: 9, confidence: 0.3, alternatives: [{ text: 'V', confidence: 0.3 }] }], [tick, bar, ...digits]))).toMatchObject({ status: 'unreadable' });
+  });
+
   it('does not take a small index raised in the crook of the radical ("∛8") for part of the radicand', () => {
     // "3" raised at x 180–190 over the tick, "8" under the bar: the sign read as nothing, so only the ink could place it.
     const ink: OcrBox[] = [{ x0: 160, y0: 2, x1: 225, y1: 52 }, { x0: 180, y0: 12, x1: 190, y1: 30 }, { x0: 200, y0: 10, x1: 216, y1: 50 }];
