@@ -40,6 +40,8 @@ const STRADDLE = 0.3;
 const height = (b: OcrBox): number => b.y1 - b.y0;
 const width = (b: OcrBox): number => b.x1 - b.x0;
 const centre = (b: OcrBox): number => (b.x0 + b.x1) / 2;
+/** The box around the given boxes. */
+const around = (boxes: readonly OcrBox[]): OcrBox => ({ x0: Math.min(...boxes.map((g) => g.x0)), y0: Math.min(...boxes.map((g) => g.y0)), x1: Math.max(...boxes.map((g) => g.x1)), y1: Math.max(...boxes.map((g) => g.y1)) });
 const isSpace = (c: OcrChar): boolean => c.text !== '' && c.text.trim() === '';
 
 interface Radical {
@@ -69,7 +71,7 @@ function radicals(ink: readonly OcrBox[], charHeight: number): Radical[] {
     if (height(outer) < RADICAL_HEIGHT * charHeight) return [];
     const inner = glyphs.filter((g) => g !== outer && g.x0 >= outer.x0 && g.x1 <= outer.x1 && g.y0 < outer.y1 && g.y1 > outer.y0 && width(g) < width(outer));
     if (inner.length === 0) return [];
-    const radicand = { x0: Math.min(...inner.map((g) => g.x0)), y0: Math.min(...inner.map((g) => g.y0)), x1: Math.max(...inner.map((g) => g.x1)), y1: Math.max(...inner.map((g) => g.y1)) };
+    const radicand = around(inner);
     const underBar = radicand.y0 > outer.y0 && radicand.y0 - outer.y0 <= BAR_GAP * charHeight;
     // Every glyph stands on the foot: a small index raised in the root's crook ("∛8") is no radicand.
     const onFoot = inner.every((g) => Math.abs(outer.y1 - g.y1) <= FOOT * charHeight);
@@ -94,7 +96,7 @@ function splitRadicals(ink: readonly OcrBox[], charHeight: number): Radical[] {
       const inner = glyphs.filter((g) => g.x0 >= bar.x0 - 1 && g.x1 <= bar.x1 + 1 && g.y0 > bar.y1 && g.y0 - bar.y0 <= BAR_GAP * charHeight);
       const stackedOver = glyphs.some((g) => g.y1 <= bar.y0 + 1 && Math.min(g.x1, bar.x1) - Math.max(g.x0, bar.x0) > 0.5 * width(g));
       if (inner.length === 0 || stackedOver) return [];
-      const radicand = { x0: Math.min(...inner.map((g) => g.x0)), y0: Math.min(...inner.map((g) => g.y0)), x1: Math.max(...inner.map((g) => g.x1)), y1: Math.max(...inner.map((g) => g.y1)) };
+      const radicand = around(inner);
       if (Math.abs(tick.y1 - radicand.y1) > FOOT * charHeight) return [];
       const sign = { x0: tick.x0, y0: bar.y0, x1: bar.x1, y1: Math.max(tick.y1, radicand.y1) };
       return radicand.x0 - sign.x0 >= SIGN_WIDTH * charHeight ? [{ sign, radicand, glyphs: inner, pieces: [tick, bar] }] : [];
