@@ -193,11 +193,15 @@ describe('judgeReading', () => {
     expect(judgeReading(reading('Evaluate 38 - 4', [], ink))).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/encloses other glyphs/) });
   });
 
-  it('refuses maths the picture\'s edge cuts through ("8² + 3³" cropped through its "³"), not prose it cuts', () => {
+  it('refuses maths the picture\'s edge cuts through ("8² + 3³" cropped through its "³"), and a cut letter read as nothing, not prose it cuts', () => {
     const cutExponent = { ...reading('Evaluate 8 + 3', [], [{ x0: 278, y0: 4, x1: 290, y1: 22 }]), width: 290 };
     expect(judgeReading(cutExponent)).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/the picture's right edge cuts through ink beside "3"/) });
     const cutProse = judgeReading(reading('Solve 2x = 4', [], [{ x0: 0, y0: 10, x1: 12, y1: 50 }]));
     expect(cutProse).toMatchObject({ status: 'read', reading: { text: 'Solve 2x = 4' } });
+    // The picture's edge cut an "E" down to its arms, read as nothing: "valuate" is other words, and other maths for the signature.
+    const read = reading('valuate 12 - 4', [], [{ x0: 0, y0: 10, x1: 15, y1: 14 }, { x0: 0, y0: 46, x1: 15, y1: 50 }]);
+    const shifted = { ...read, lines: read.lines.map((l) => ({ ...l, chars: l.chars.map((c) => ({ ...c, box: { ...c.box!, x0: c.box!.x0 + 30, x1: c.box!.x1 + 30 } })) })) };
+    expect(judgeReading(shifted)).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/left edge cuts through a glyph no character was read for, beside "v"/) });
   });
 
   describe('a reader of lines without characters (Mathpix: LaTeX written as plain maths, one confidence a line)', () => {
