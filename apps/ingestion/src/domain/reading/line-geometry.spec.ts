@@ -46,6 +46,14 @@ describe('lineGeometry', () => {
     expect(read).toMatchObject({ text: 'ify: 9n^3', doubts: [] });
   });
 
+  it('doubts a character whose own ink stands tall, not one whose box the reader placed by its columns (a faint minus in a shrunk copy)', () => {
+    const start = [char('4', 0), char('x', 1, 20), char(' ', 2)];
+    const faintMinus = lineGeometry(line([...start, char('-', 3, 0, 70, false), char(' ', 4), char('7', 5)]));
+    expect(faintMinus).toMatchObject({ text: '4x - 7', doubts: [] });
+    const tallInk = lineGeometry(line([...start, char('-', 3, 0, 70), char(' ', 4), char('7', 5)]));
+    expect(tallInk.doubts).toEqual([expect.stringMatching(/"-" stands 1.8 characters tall/)]);
+  });
+
   it('reads an "x" set apart by spaces between two numbers as the times sign, its lift aside; an "x" touching a digit stays the ink\'s call', () => {
     // "42 x 14" with the x's ink on the baseline (KaTeX's × ends barely above it): a letter there would be an unknown followed by a number.
     const spaced = lineGeometry(line([char('4', 0), char('2', 1), char(' ', 2), char('x', 3, 20), char(' ', 4), char('1', 5), char('4', 6)]));

@@ -61,7 +61,9 @@ export function lineGeometry(line: OcrLine): LineGeometry {
   });
   // A baseline judged from raised neighbours is no baseline: each raised digit must follow a character on the line.
   for (const [i, c] of chars.entries()) {
-    if (c.box !== undefined && c.text.trim() !== '' && !inProseWord(chars, i) && height(c.box) > TALL_INK * charHeight) doubts.push(`"${c.text}" stands ${(height(c.box) / charHeight).toFixed(1)} characters tall (a stacked fraction or a root?)`);
+    // Only a box of the character's own ink stands tall: one placed by its columns alone is the line's
+    // height (a minus too faint for the ink cut in a shrunk copy, issue 25: "-" standing "1.6 characters").
+    if (inked(c) && c.text.trim() !== '' && !inProseWord(chars, i) && height(c.box) > TALL_INK * charHeight) doubts.push(`"${c.text}" stands ${(height(c.box) / charHeight).toFixed(1)} characters tall (a stacked fraction or a root?)`);
     if (raised[i] === true && (i === 0 || chars[i - 1]!.text.trim() === '')) doubts.push(`"${c.text}" is raised with nothing before it (an exponent of what?)`);
   }
   const decided = chars.map((c, i) => (raised[i] === true || raisedSuperscript(chars, i, charHeight) ? poolExponentSpellings(c) : letterOrTimes(chars, i, charHeight, raised)));

@@ -155,11 +155,53 @@ describe('judgeReading', () => {
     expect(judgeReading(reading('Evaluate V49 - 4', [], [frame, ...digits]))).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/encloses other glyphs/) });
   });
 
-  it('refuses maths the picture\'s edge cuts through ("8² + 3³" cropped through its "³"), not prose it cuts', () => {
+  it('places a root from its ink when the recogniser read its sign unsure or as nothing (issue 25: "V" 0.19, "" with "<" 0.15)', () => {
+    // "Evaluate √49 - 4" with the sign read as nothing: a near miss ("" 0.66, "<" 0.15) in the gap before
+    // the "4", the word space (x 160–176) over the sign's tick. The radical spans x 160–240.
+    const digits: OcrBox[] = [{ x0: 180, y0: 10, x1: 196, y1: 50 }, { x0: 200, y0: 10, x1: 216, y1: 50 }];
+    const radical: OcrBox = { x0: 160, y0: 2, x1: 220, y1: 52 };
+    const read = reading('Evaluate 49 - 4', [], [radical, ...digits]);
+    const line = read.lines[0]!;
+    const nearMiss: OcrChar = { text: '', confidence: 0.66, alternatives: [{ text: '<', confidence: 0.15 }], unlisted: 0.05 };
+    const signReadAsNothing = { ...read, lines: [{ ...line, chars: [...line.chars.slice(0, 9), nearMiss, ...line.chars.slice(9)] }] };
+    expect(judgeReading(signReadAsNothing)).toMatchObject({ status: 'read', reading: { text: 'Evaluate √(49) - 4' } });
+    // The recogniser's "4" took the radical's whole blob for its box (its columns held the blob's centre):
+    // the glyph under the bar that no other character holds is its own, so it does not stand tall (the
+    // line 20 px lower, the radical 1.6 characters tall from its bar to its foot).
+    const lower = (b: OcrBox): OcrBox => ({ ...b, y0: b.y0 + 20, y1: b.y1 + 20 });
+    const tallRadical: OcrBox = { x0: 160, y0: 8, x1: 220, y1: 72 };
+    const tookBlob = { ...line, chars: line.chars.map((c, i) => ({ ...c, box: i === 9 ? tallRadical : lower(c.box!) })) };
+    expect(judgeReading({ ...read, lines: [tookBlob], ink: [tallRadical, ...digits.map(lower)] })).toMatchObject({ status: 'read', reading: { text: 'Evaluate √(49) - 4' } });
+  });
+
+  it('places a root whose rising stroke was lost (a shrunk copy): the tick read as a root sign, its bar apart above the radicand', () => {
+    // "Evaluate V49 - 4": the tick at x 180–196, the bar at x 200–238 over the "4" and "9", 2 px thin.
+    const tick: OcrBox = { x0: 180, y0: 20, x1: 196, y1: 52 };
+    const bar: OcrBox = { x0: 200, y0: 4, x1: 238, y1: 6 };
+    const digits: OcrBox[] = [{ x0: 200, y0: 10, x1: 216, y1: 50 }, { x0: 220, y0: 10, x1: 236, y1: 50 }];
+    expect(judgeReading(reading('Evaluate V49 - 4', [], [tick, bar, ...digits]))).toMatchObject({ status: 'read', reading: { text: 'Evaluate √(49) - 4' } });
+    // Glyphs stacked over the bar make it a fraction's, not a root's: the "V" stays a letter before a digit.
+    const numerator: OcrBox = { x0: 205, y0: -40, x1: 230, y1: 0 };
+    expect(judgeReading(reading('Evaluate V49 - 4', [], [tick, bar, ...digits, numerator]))).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/"V4": a digit right after a letter/) });
+    // A tick read as nothing but a near miss: two marks apart are a root only when the recogniser reads one there.
+    expect(judgeReading(reading('Evaluate 749 - 4', [{ at: 9, confidence: 0.3, alternatives: [{ text: 'V', confidence: 0.3 }] }], [tick, bar, ...digits]))).toMatchObject({ status: 'unreadable' });
+  });
+
+  it('does not take a small index raised in the crook of the radical ("∛8") for part of the radicand', () => {
+    // "3" raised at x 180–190 over the tick, "8" under the bar: the sign read as nothing, so only the ink could place it.
+    const ink: OcrBox[] = [{ x0: 160, y0: 2, x1: 225, y1: 52 }, { x0: 180, y0: 12, x1: 190, y1: 30 }, { x0: 200, y0: 10, x1: 216, y1: 50 }];
+    expect(judgeReading(reading('Evaluate 38 - 4', [], ink))).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/encloses other glyphs/) });
+  });
+
+  it('refuses maths the picture\'s edge cuts through ("8² + 3³" cropped through its "³"), and a cut letter read as nothing, not prose it cuts', () => {
     const cutExponent = { ...reading('Evaluate 8 + 3', [], [{ x0: 278, y0: 4, x1: 290, y1: 22 }]), width: 290 };
     expect(judgeReading(cutExponent)).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/the picture's right edge cuts through ink beside "3"/) });
     const cutProse = judgeReading(reading('Solve 2x = 4', [], [{ x0: 0, y0: 10, x1: 12, y1: 50 }]));
     expect(cutProse).toMatchObject({ status: 'read', reading: { text: 'Solve 2x = 4' } });
+    // The picture's edge cut an "E" down to its arms, read as nothing: "valuate" is other words, and other maths for the signature.
+    const read = reading('valuate 12 - 4', [], [{ x0: 0, y0: 10, x1: 15, y1: 14 }, { x0: 0, y0: 46, x1: 15, y1: 50 }]);
+    const shifted = { ...read, lines: read.lines.map((l) => ({ ...l, chars: l.chars.map((c) => ({ ...c, box: { ...c.box!, x0: c.box!.x0 + 30, x1: c.box!.x1 + 30 } })) })) };
+    expect(judgeReading(shifted)).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/left edge cuts through a glyph no character was read for, beside "v"/) });
   });
 
   describe('a reader of lines without characters (Mathpix: LaTeX written as plain maths, one confidence a line)', () => {

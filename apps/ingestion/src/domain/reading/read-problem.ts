@@ -374,7 +374,9 @@ const STROKE = 0.2;
 /**
  * Ink cut by the picture's edge beside the maths (issue 25, a cropped photo): the maths may go on past
  * the edge ("8² + 3³" cropped through its "³" reads "8² + 3"), so what was read is not all of it. Ink cut
- * beside prose ("Solve" losing half its "S") says nothing of the maths and stands.
+ * beside prose stands where a character was read for it ("Solve" losing half its "S", still read "S"); a
+ * cut letter read as nothing changes the words, and the maths signature with them ("Evaluate" cropped
+ * through its "E" read "valuate", issue 25 seed 6007: a wrong reading).
  */
 function cutMaths(reading: OcrReading, lines: readonly OcrLine[], charHeight: number): string | undefined {
   const chars = lines.flatMap((l) => l.chars.filter((c): c is OcrChar & { box: OcrBox } => c.box !== undefined && c.text.trim() !== ''));
@@ -386,6 +388,8 @@ function cutMaths(reading: OcrReading, lines: readonly OcrLine[], charHeight: nu
     if (nearest === undefined || gap(nearest.box, blob) > charHeight || MATHS_CHAR.test(nearest.text)) {
       return `the picture's ${edge} edge cuts through ink${nearest === undefined ? '' : ` beside "${nearest.text}"`} (the maths may go on past it; please include the whole problem)`;
     }
+    const overlaps = (c: OcrBox): boolean => Math.min(c.x1, blob.x1) > Math.max(c.x0, blob.x0) && Math.min(c.y1, blob.y1) > Math.max(c.y0, blob.y0);
+    if (!chars.some((c) => overlaps(c.box))) return `the picture's ${edge} edge cuts through a glyph no character was read for, beside "${nearest.text}" (a letter lost? please include the whole problem)`;
   }
   return undefined;
 }
