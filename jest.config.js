@@ -59,8 +59,6 @@ export default {
       ...common,
       displayName: 'boot',
       testMatch: ['<rootDir>/{apps,libs,tools,deploy}/**/*.boot.spec.ts'],
-      // Warms V8's compile cache of the build once; the services each file starts read it (start-up CPU only).
-      globalSetup: '<rootDir>/libs/testing/jest/boot-global-setup.mjs',
     },
   ],
 };

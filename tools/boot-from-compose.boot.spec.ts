@@ -14,7 +14,7 @@ import {
 import pg from 'pg';
 import { GatewayClient } from '../apps/gateway/src/e2e/e2e-client.js';
 import { FakeQdrant } from '../apps/retrieval/src/testing/fake-qdrant.js';
-import { bootPathEnv, compileCacheAdded, describeSubstitutions, imageDefaultsOf, localPortsOf, localProcessOf, type SubstitutionMap } from '../deploy/src/testing/boot-plan.js';
+import { bootPathEnv, describeSubstitutions, imageDefaultsOf, localPortsOf, localProcessOf, type SubstitutionMap } from '../deploy/src/testing/boot-plan.js';
 import { BootedProcesses } from '../deploy/src/testing/boot-run.js';
 import { composeContainers } from '../deploy/src/testing/compose-containers.js';
 import { SEPARATE_LANES, SERVICES } from '../deploy/src/topology.js';
@@ -68,7 +68,7 @@ describe('docker-compose.yml booted without a Docker engine', () => {
       ports,
       workdir: { from: image.workdir, to: root },
       node: { from: 'node', to: process.execPath },
-      added: compileCacheAdded(),
+      added: {},
       replaced: Object.fromEntries(Object.entries(compose.others).map(([name, from]) => [`${name} (${from})`, standIns[name]?.what ?? ''])),
     };
     console.log(`${describeSubstitutions(map)}\n  user      ${image.user ?? 'root'} -> uid ${NODE_USER_UID}`);

@@ -29,7 +29,7 @@ import { databaseUrlKeyOf, MIGRATOR_DATABASE_URL_KEY, providerPurposesWithKeys, 
 import { renderPlatform } from '../deploy/src/render.js';
 import { DEFAULT_SETTINGS } from '../deploy/src/settings.js';
 import { SERVICES } from '../deploy/src/topology.js';
-import { bootPathEnv, compileCacheAdded, describeSubstitutions, imageDefaultsOf, localPortsOf, localProcessOf, type LocalProcess, type SubstitutionMap } from '../deploy/src/testing/boot-plan.js';
+import { bootPathEnv, describeSubstitutions, imageDefaultsOf, localPortsOf, localProcessOf, type LocalProcess, type SubstitutionMap } from '../deploy/src/testing/boot-plan.js';
 import { BootedProcesses } from '../deploy/src/testing/boot-run.js';
 import { podContainers, servicesOf, type SecretValues } from '../deploy/src/testing/pod-containers.js';
 import { type FakeGcsServer, startFakeGcsServer } from '../libs/providers/src/test-support/fake-gcs-server.js';
@@ -126,10 +126,7 @@ describe('the platform booted from its synthesized manifests', () => {
       ports,
       workdir: { from: imageDefaultsOf(readFileSync(join(root, 'Dockerfile'), 'utf8')).workdir, to: root },
       node: { from: 'node', to: process.execPath },
-      added: {
-        ...(settings.blobs.kind === 'gcs' ? { OPENPAW_GCS_API_ENDPOINT: { value: gcs.url, why: 'https://storage.googleapis.com, the SDK default, is a local GCS JSON API server' } } : {}),
-        ...compileCacheAdded(),
-      },
+      added: settings.blobs.kind === 'gcs' ? { OPENPAW_GCS_API_ENDPOINT: { value: gcs.url, why: 'https://storage.googleapis.com, the SDK default, is a local GCS JSON API server' } } : {},
       replaced: Object.fromEntries(containers.filter((c) => c.image !== settings.image).map((c) => [`${c.workload} (${c.image})`, `the OTLP receiver of libs/testing at ${otlp.endpoint}`])),
     };
     for (const other of containers.filter((c) => c.image !== settings.image)) {

@@ -170,7 +170,6 @@ describe('artifacts, research and paper search through nats-server node loss and
     anthropic = await startAnthropicWireServer(() => ({ text: 'The compressor works harder as the outdoor temperature drops.' }));
     openalex = await startOpenAlexServer();
     platform = await startPlatformProcesses({
-      concurrentStart: true,
       root,
       natsUrl: cluster.urls.join(','),
       databaseUrl,

@@ -109,7 +109,6 @@ describe('workflows through the loss of nats-server nodes (3 nodes, R3): the com
     });
     const llm = { OPENPAW_LLM_MODEL: 'openai/gpt-4o-mini', OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: 'sk-node-loss', OPENPAW_LLM_MAX_ATTEMPTS: '1' };
     platform = await startPlatformProcesses({
-      concurrentStart: true,
       root,
       // Every service knows every node, as the manifests' NATS URL (a Service over the StatefulSet) gives it.
       natsUrl: cluster.urls.join(','),

@@ -116,13 +116,3 @@ export async function localPortsOf(containers: readonly PodContainer[], freePort
 export function bootPathEnv(nodeBinary: string): string {
   return `${dirname(nodeBinary)}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin`;
 }
-
-/**
- * The compile cache the boot project warmed (`NODE_COMPILE_CACHE`, libs/testing `warmCompileCache`), as
- * an added variable: it changes only how fast Node compiles the build, not what a process does. None
- * when the cache is off (a boot file run outside its jest project).
- */
-export function compileCacheAdded(env: NodeJS.ProcessEnv = process.env): SubstitutionMap['added'] {
-  const dir = env['NODE_COMPILE_CACHE'];
-  return dir === undefined || dir === '' ? {} : { NODE_COMPILE_CACHE: { value: dir, why: "V8's compile cache of the build, warmed once by the boot project's setup: start-up CPU only" } };
-}

@@ -24,16 +24,7 @@ export interface PlatformOptions {
   readonly entries?: Partial<Record<ServiceName, string>>;
   /** Node options before each service's entry point (e.g. `--cpu-prof`, which NODE_OPTIONS refuses). */
   readonly nodeArgs?: readonly string[];
-  /**
-   * Start the services after the first all at once (its start provisions the streams and KV buckets;
-   * schemas migrate under one advisory lock), each within `READY_WITHIN_MS` per service started with
-   * it; default one after the other. For a spec that has the machine to itself (the boot project).
-   */
-  readonly concurrentStart?: boolean;
 }
-
-/** How long one service may take to answer its readiness probe when it starts alone. */
-const READY_WITHIN_MS = 60_000;
 
 export interface RunningPlatform {
   readonly gatewayUrl: string;
@@ -87,7 +78,7 @@ export async function startPlatformProcesses(options: PlatformOptions): Promise<
 
   /** Settings changed by `restartWith`, per service: over everything else. */
   const changed = new Map<ServiceName, Readonly<Record<string, string | undefined>>>();
-  const start = async (service: ServiceName, readyWithinMs = READY_WITHIN_MS): Promise<void> => {
+  const start = async (service: ServiceName): Promise<void> => {
     const nodeOptions = nodeOptionsOf(service);
     const env: Record<string, string | undefined> = {
       ...process.env,
@@ -112,7 +103,7 @@ export async function startPlatformProcesses(options: PlatformOptions): Promise<
     // A setting `restartWith` removed is absent, not the text "undefined".
     const proc = spawnManaged(process.execPath, [...(options.nodeArgs ?? []), ...(flags.get(service) ?? []), entryOf(service)], { cwd: options.root, env: setOnly(env) });
     processes.set(service, proc);
-    const deadline = Date.now() + readyWithinMs;
+    const deadline = Date.now() + 60_000;
     for (;;) {
       if (proc.child.exitCode !== null || proc.child.signalCode !== null) {
         throw new Error(`${service} exited during start:\n${proc.output()}`);
@@ -123,7 +114,7 @@ export async function startPlatformProcesses(options: PlatformOptions): Promise<
         (error: unknown) => ({ ready: false, answer: `no answer (${error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error)})` }),
       );
       if (probe.ready) return;
-      if (Date.now() > deadline) throw new Error(`${service} not ready after ${readyWithinMs / 1000} s; its /readyz: ${probe.answer}\n${proc.output()}`);
+      if (Date.now() > deadline) throw new Error(`${service} not ready after 60 s; its /readyz: ${probe.answer}\n${proc.output()}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   };
@@ -134,12 +125,8 @@ export async function startPlatformProcesses(options: PlatformOptions): Promise<
   };
 
   try {
-    // Each service provisions streams and migrates its schema at start: the first alone, then the rest
-    // one after the other, or together (their waits then share the machine, so the budget grows with them).
-    const [first, ...rest] = services;
-    if (first !== undefined) await start(first);
-    if (options.concurrentStart === true) await settleAll(rest.map((service) => start(service, READY_WITHIN_MS * Math.max(1, rest.length / 2))));
-    else for (const service of rest) await start(service);
+    // Sequential: each service provisions streams and migrates its schema at start.
+    for (const service of services) await start(service);
   } catch (error) {
     await stopAll();
     throw error;
@@ -167,12 +154,6 @@ export async function startPlatformProcesses(options: PlatformOptions): Promise<
     pidOf: (service) => processes.get(service)?.child.pid,
     stop: stopAll,
   };
-}
-
-/** Waits for every start, then throws the first failure (so none is left starting when the caller stops them). */
-async function settleAll(starts: readonly Promise<void>[]): Promise<void> {
-  const failed = (await Promise.allSettled(starts)).find((result) => result.status === 'rejected');
-  if (failed !== undefined) throw failed.reason instanceof Error ? failed.reason : new Error(String(failed.reason));
 }
 
 /** The environment without the settings that are not set. */
