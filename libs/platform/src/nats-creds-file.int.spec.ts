@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connectNats, provisionStreams } from '@openpaw/messaging';
-import { findFreePort, freshDatabase, type ManagedProcess, natsCredsFileText, newNatsUserKey, spawnManaged, waitFor, waitForPort } from '@openpaw/testing';
+import { findFreePort, freshDatabase, type ManagedProcess, natsCredsFileText, newNatsUserKey, spawnManaged, startConfiguredNatsServer, waitFor } from '@openpaw/testing';
 
 const root = join(import.meta.dirname, '../../..');
 const ADMIN = { user: 'provisioner', password: 'provisioner-secret' };
@@ -53,10 +53,12 @@ describe('a service on a NATS creds file (a Secret volume): recovery and rotatio
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'openpaw-nats-creds-'));
     conf = join(dir, 'nats.conf');
-    ports = { nats: await findFreePort(), monitor: await findFreePort() };
-    configure([known], ports.nats, ports.monitor);
-    nats = spawnManaged(process.env['NATS_SERVER_BIN'] ?? 'nats-server', ['-c', conf]);
-    await waitForPort('127.0.0.1', ports.nats, nats);
+    // Ready by the server's own line, on ports picked again if another process took one first.
+    ({ proc: nats } = await startConfiguredNatsServer(async (port) => {
+      ports = { nats: port, monitor: await findFreePort() };
+      configure([known], ports.nats, ports.monitor);
+      return conf;
+    }));
     natsUrl = `nats://127.0.0.1:${ports.nats}`;
     monitorUrl = `http://127.0.0.1:${ports.monitor}`;
     // The stream owner provisions first, as the migrations Job does; a service on its own user never touches the streams.

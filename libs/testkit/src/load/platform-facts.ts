@@ -1,4 +1,4 @@
-import { jetstream } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { whenJetStreamAnswers } from '@openpaw/messaging';
 import pg from 'pg';
@@ -8,7 +8,7 @@ export interface PlatformFacts {
   /** Time spent in each retrieve_or_generate state (ms), per run, from the step log. */
   readonly stateTimesMs: Readonly<Record<string, readonly number[]>>;
   /** Per command subject: messages stored in the stream and distinct commands (envelope ids). */
-  readonly commands: Readonly<Record<string, { readonly stored: number; readonly distinct: number }>>;
+  readonly commands: Readonly<CommandCounts>;
   /** Step-log counts of the flow-control decisions. */
   readonly flowControlLogs: Readonly<Record<string, number>>;
   /** The same solution (problem, type, content) registered more than once. */
@@ -102,8 +102,18 @@ async function slowestRunTimeline(client: pg.Client): Promise<string[]> {
   return [`run ${runId}`, ...steps.rows.map((r) => `+${r.at.getTime() - begun} ms ${r.type} ${r.state} ${r.step}`)];
 }
 
+/** One stored copy of a command: its `Nats-Msg-Id`, when the stream stored it (ms), and the stream's duplicate window then (ms). */
+export interface StoredCopy {
+  readonly msgId: string;
+  readonly storedAt: number;
+  readonly duplicateWindowMs: number;
+}
+
+/** Per command subject: messages stored, distinct envelope ids, and the copies of each envelope id stored more than once. */
+export type CommandCounts = Record<string, { stored: number; distinct: number; repeated: Record<string, StoredCopy[]> }>;
+
 /** Reads every stored command once (an ordered consumer): stored copies vs distinct envelope ids, per subject. */
-export async function commandCounts(natsUrl: string): Promise<Record<string, { stored: number; distinct: number }>> {
+export async function commandCounts(natsUrl: string): Promise<CommandCounts> {
   const nc = await connect({ servers: natsUrl });
   try {
     const js = jetstream(nc);
@@ -111,24 +121,34 @@ export async function commandCounts(natsUrl: string): Promise<Record<string, { s
     const answered = { signal: AbortSignal.timeout(60_000), onRetry: () => undefined };
     const consumer = await whenJetStreamAnswers('an ordered consumer of OPENPAW_COMMANDS', () => js.consumers.get('OPENPAW_COMMANDS'), answered);
     const info = await whenJetStreamAnswers('its info', () => consumer.info(true), answered);
+    const duplicateWindowMs = (await whenJetStreamAnswers('the stream info', async () => (await jetstreamManager(nc)).streams.info('OPENPAW_COMMANDS'), answered)).config.duplicate_window / 1e6;
     const total = info.num_pending;
-    const counts: Record<string, { stored: number; ids: Set<string> }> = {};
+    const counts: Record<string, { stored: number; copiesOf: Map<string, StoredCopy[]> }> = {};
     if (total > 0) {
       const messages = await consumer.fetch({ max_messages: total, expires: 10_000 });
       let seen = 0;
       for await (const msg of messages) {
-        const entry = (counts[msg.subject] ??= { stored: 0, ids: new Set() });
+        const entry = (counts[msg.subject] ??= { stored: 0, copiesOf: new Map() });
         entry.stored += 1;
+        let id: string;
         try {
-          entry.ids.add(String(msg.json<{ id?: unknown }>().id));
+          id = String(msg.json<{ id?: unknown }>().id);
         } catch {
-          entry.ids.add(`unparsable:${msg.seq}`);
+          id = `unparsable:${msg.seq}`;
         }
+        const copies = entry.copiesOf.get(id) ?? [];
+        copies.push({ msgId: msg.headers?.get('Nats-Msg-Id') ?? '', storedAt: msg.info.timestampNanos / 1e6, duplicateWindowMs });
+        entry.copiesOf.set(id, copies);
         seen += 1;
         if (seen >= total) break;
       }
     }
-    return Object.fromEntries(Object.entries(counts).map(([subject, c]) => [subject, { stored: c.stored, distinct: c.ids.size }]));
+    return Object.fromEntries(
+      Object.entries(counts).map(([subject, c]) => [
+        subject,
+        { stored: c.stored, distinct: c.copiesOf.size, repeated: Object.fromEntries([...c.copiesOf].filter(([, copies]) => copies.length > 1)) },
+      ]),
+    );
   } finally {
     await nc.close();
   }
