@@ -42,7 +42,11 @@ export function backlogDurableOf(subject: string): string | undefined {
 /**
  * The coordinator's view of a sent command when its step timer fires: the service's receipt (from
  * the receipts KV bucket) and the backlog of the lane consumer the command waits on. Failures to
- * look either up come back as nulls (the engine then waits rather than re-sends).
+ * look either up come back as nulls. An unknown backlog makes the engine wait. An unknown receipt
+ * reads as "not picked up": with an empty lane the engine re-sends the command as lost, first under
+ * its own id (JetStream drops that copy while the first is stored; libs/saga `applyResend`), and the
+ * service answers any copy that reaches it from its kept reply. Receipts are best-effort anyway: a
+ * command answered within a second gets none.
  */
 export class JetStreamCommandObserver {
   readonly #backlogs = new Map<string, { readonly at: number; readonly value: Promise<number | null> }>();
