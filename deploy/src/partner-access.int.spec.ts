@@ -5,7 +5,7 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import { STREAMS } from '@openpaw/contracts';
 import { connectNats, natsConnectionSettingsFromEnv, provisionStreams } from '@openpaw/messaging';
-import { findFreePort, type ManagedProcess, spawnManaged, waitForPort } from '@openpaw/testing';
+import { type ManagedProcess, startConfiguredNatsServer } from '@openpaw/testing';
 import { refusalOf } from './testing/refusal.js';
 import { natsAccountsConfig, PARTNER_API_PREFIX, PARTNER_EVENT_ALLOWLIST, partnerConsumerName, provisionPartnerConsumers } from './partner-access.js';
 
@@ -23,8 +23,6 @@ describe('partner access to events on nats-server 2.9 (accounts config from depl
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'openpaw-partner-'));
-    const port = await findFreePort();
-    url = `nats://127.0.0.1:${port}`;
     const accounts = natsAccountsConfig({
       platformUsers: [{ user: 'openpaw', password: 'platform-secret' }],
       partners: [
@@ -32,9 +30,13 @@ describe('partner access to events on nats-server 2.9 (accounts config from depl
         { name: 'globex', user: 'globex', password: 'globex-secret' },
       ],
     });
-    writeFileSync(join(dir, 'nats.conf'), `host: 127.0.0.1\nport: ${port}\njetstream { store_dir: ${JSON.stringify(join(dir, 'js'))} }\n${accounts}`);
-    server = spawnManaged(process.env['NATS_SERVER_BIN'] ?? 'nats-server', ['-c', join(dir, 'nats.conf')]);
-    await waitForPort('127.0.0.1', port, server);
+    // Ready on its own "Server is ready" line, on another port if one was taken meanwhile (libs/testing).
+    const started = await startConfiguredNatsServer((port) => {
+      writeFileSync(join(dir, 'nats.conf'), `host: 127.0.0.1\nport: ${port}\njetstream { store_dir: ${JSON.stringify(join(dir, 'js'))} }\n${accounts}`);
+      return join(dir, 'nats.conf');
+    });
+    server = started.proc;
+    url = `nats://127.0.0.1:${started.port}`;
     // The services' settings: user and password from env, as the Secret provides them.
     platform = await connectNats({ servers: url, name: 'platform', settings: natsConnectionSettingsFromEnv({ OPENPAW_NATS_USER: 'openpaw', OPENPAW_NATS_PASSWORD: 'platform-secret' }) });
     const jsm = await jetstreamManager(platform);

@@ -5,7 +5,7 @@ import { DiscardPolicy, jetstreamManager, RetentionPolicy, StorageType } from '@
 import { headers } from '@nats-io/nats-core';
 import { connectNats } from './connection.js';
 import { PubAcks, PublishRefusedError, PublishTimeoutError } from './pub-acks.js';
-import { findFreePort, type ManagedProcess, spawnManaged, waitForPort } from '@openpaw/testing';
+import { type ManagedProcess, startConfiguredNatsServer } from '@openpaw/testing';
 import { privateNatsServer, startBroker, type Broker } from './testing/int-test-kit.js';
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
@@ -100,11 +100,12 @@ describe("PubAcks on a connection whose user may not publish a subject (real nat
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'openpaw-pubacks-perms-'));
-    const port = await findFreePort();
     const conf = join(dir, 'nats.conf');
-    writeFileSync(
-      conf,
-      [
+    // Ready on its own "Server is ready" line, on another port if one was taken meanwhile (libs/testing).
+    const started = await startConfiguredNatsServer((port) => {
+      writeFileSync(
+        conf,
+        [
         `listen: 127.0.0.1:${port}`,
         `jetstream { store_dir: "${join(dir, 'js')}" }`,
         'authorization { users = [',
@@ -113,10 +114,11 @@ describe("PubAcks on a connection whose user may not publish a subject (real nat
         '] }',
         '',
       ].join('\n'),
-    );
-    server = spawnManaged(process.env['NATS_SERVER_BIN'] ?? 'nats-server', ['-c', conf]);
-    await waitForPort('127.0.0.1', port, server);
-    url = `nats://127.0.0.1:${port}`;
+      );
+      return conf;
+    });
+    server = started.proc;
+    url = `nats://127.0.0.1:${started.port}`;
     const owner = await connectNats({ servers: url, name: 'owner', connectOptions: { user: 'owner', pass: 'owner' } });
     await (await jetstreamManager(owner)).streams.add({ name: 'PERMS', subjects: ['allowed.>', 'forbidden.>'], storage: StorageType.Memory });
     await owner.close();

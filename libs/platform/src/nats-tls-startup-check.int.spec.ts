@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findFreePort, type ManagedProcess, spawnManaged, testCertificateAuthority, waitForPort } from '@openpaw/testing';
+import { type ManagedProcess, startConfiguredNatsServer, testCertificateAuthority } from '@openpaw/testing';
 import { natsStartupCheck } from './startup-checks.js';
 
 /**
@@ -31,12 +31,14 @@ describe('startup checks: TLS to NATS (a real nats-server requiring client certi
     platform = { cert: client.certFile, key: client.keyFile };
     const foreign = otherCa.issue('stranger');
     stranger = { cert: foreign.certFile, key: foreign.keyFile };
-    const port = await findFreePort();
     const conf = join(dir, 'nats.conf');
-    writeFileSync(conf, `host: 127.0.0.1\nport: ${port}\ntls { cert_file: ${JSON.stringify(server.cert)}, key_file: ${JSON.stringify(server.key)}, ca_file: ${JSON.stringify(caFile)}, verify: true, timeout: 2 }\n`);
-    nats = spawnManaged(process.env['NATS_SERVER_BIN'] ?? 'nats-server', ['-c', conf]);
-    await waitForPort('127.0.0.1', port, nats);
-    natsUrl = `nats://127.0.0.1:${port}`;
+    // Ready on its own "Server is ready" line, on another port if one was taken meanwhile (libs/testing).
+    const started = await startConfiguredNatsServer((port) => {
+      writeFileSync(conf, `host: 127.0.0.1\nport: ${port}\ntls { cert_file: ${JSON.stringify(server.cert)}, key_file: ${JSON.stringify(server.key)}, ca_file: ${JSON.stringify(caFile)}, verify: true, timeout: 2 }\n`);
+      return conf;
+    });
+    nats = started.proc;
+    natsUrl = `nats://127.0.0.1:${started.port}`;
   });
 
   afterAll(async () => {

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findFreePort, freshDatabase, type ManagedProcess, spawnManaged, waitFor, waitForPort } from '@openpaw/testing';
+import { findFreePort, freshDatabase, type ManagedProcess, spawnManaged, startConfiguredNatsServer, waitFor } from '@openpaw/testing';
 import { natsStartupCheck } from './startup-checks.js';
 
 const root = join(import.meta.dirname, '../../..');
@@ -21,11 +21,15 @@ describe('startup checks: a wrong NATS credential', () => {
   let store: string;
 
   beforeAll(async () => {
-    const port = await findFreePort();
     store = mkdtempSync(join(tmpdir(), 'openpaw-nats-auth-'));
-    nats = spawnManaged(process.env['NATS_SERVER_BIN'] ?? 'nats-server', ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store, '--user', USER, '--pass', PASSWORD]);
-    await waitForPort('127.0.0.1', port, nats);
-    natsUrl = `nats://127.0.0.1:${port}`;
+    const conf = join(store, 'nats.conf');
+    // Ready on its own "Server is ready" line, on another port if one was taken meanwhile (libs/testing).
+    const started = await startConfiguredNatsServer((port) => {
+      writeFileSync(conf, `listen: 127.0.0.1:${port}\njetstream { store_dir: ${JSON.stringify(join(store, 'js'))} }\nauthorization { user: ${JSON.stringify(USER)}, password: ${JSON.stringify(PASSWORD)} }\n`);
+      return conf;
+    });
+    nats = started.proc;
+    natsUrl = `nats://127.0.0.1:${started.port}`;
   });
 
   afterAll(async () => {
