@@ -174,6 +174,13 @@ export function meetingFirst(data: D, candidates: readonly Candidate[]): Candida
     .map((r) => r.candidate);
 }
 
+/** Where a refuted bridge saw the chains meet (`meetingInBridge`): the node to discover from and the search to read again. */
+export interface BridgeMeeting {
+  readonly side: Side;
+  readonly at: number;
+  readonly query: string;
+}
+
 /**
  * Where a refuted bridge (S5, X ↔ the other chain's end E) saw the two chains meet: its photos are of
  * X and of E, each with their own company, and one may show X (at the threshold) beside a node of the
@@ -185,28 +192,23 @@ export function meetingFirst(data: D, candidates: readonly Candidate[]): Candida
  * the chain. When several photos meet, the shortest chain wins. Undefined when none does, or one-sided
  * (no chain grows from B). Nothing but the bridge's own photos is read.
  */
-export interface BridgeMeeting {
-  readonly side: Side;
-  readonly at: number;
-  readonly query: string;
-}
-
 export function meetingInBridge(data: D, photos: MessageData<typeof EdgeRefuted>['partialEvidence'], threshold: number): BridgeMeeting | undefined {
   if (data.strategy === 'one_sided') return undefined;
-  const ends = [
-    // X (the bridge's `from`) beside the other chain; E (its `to`) beside X's own chain.
-    { seen: (photo: (typeof photos)[number]) => photo.confidenceFrom, side: otherSide(data.side) },
-    { seen: (photo: (typeof photos)[number]) => photo.confidenceTo, side: data.side },
-  ] as const;
+  // X (the bridge's `from`) beside the other chain; E (its `to`) beside X's own chain. Each chain's end is
+  // the bridge's other end, refuted: only the nodes before it.
+  const end = (seen: (photo: (typeof photos)[number]) => number | null | undefined, side: Side) => ({
+    seen,
+    side,
+    nodes: chainOf(data, side).path.slice(0, -1),
+    across: chainOf(data, otherSide(side)).edges.length,
+  });
+  const ends = [end((photo) => photo.confidenceFrom, otherSide(data.side)), end((photo) => photo.confidenceTo, data.side)];
   let best: (BridgeMeeting & { readonly hops: number }) | undefined;
   for (const photo of photos) {
     const shows = new Set(photo.shows ?? []);
-    for (const { seen, side } of ends) {
+    for (const { seen, side, nodes, across } of ends) {
       if ((seen(photo) ?? 0) < threshold) continue;
-      const nodes = chainOf(data, side).path;
-      const across = chainOf(data, otherSide(side)).edges.length;
-      // The chain's end is the bridge's other end, refuted: only the nodes before it.
-      nodes.slice(0, -1).forEach((node, at) => {
+      nodes.forEach((node, at) => {
         const hops = at + 1 + across;
         if (node.celebrityId !== undefined && shows.has(node.celebrityId) && (best === undefined || hops < best.hops)) best = { side, at, query: photo.query, hops };
       });
