@@ -89,7 +89,7 @@ async function run(seed: number): Promise<boolean> {
 
 const seeds = option('seed') !== undefined ? [Number(option('seed'))] : flag('held-out') ? [DEVELOPMENT_SEED, HELD_OUT_SEED] : [DEVELOPMENT_SEED];
 let clean = true;
-if (!flag('in-thread')) await boundedMathsEngine().warm(); // a service starts its engine thread at boot
+if (!flag('in-thread')) await boundedMathsEngine().warm(); // a service starts its engine worker at boot
 for (const seed of seeds) clean = (await run(seed)) && clean;
 await boundedMathsEngine().close();
 // `--fail-on-wrong` makes a wrong answer fail the run (the issue's target: 0 wrong on both seeds); the

@@ -1,6 +1,6 @@
 /**
  * Memory per service: the nine services, each as its own process from the build (as the end-to-end
- * tests start them), against local NATS and PostgreSQL; the resident set (RSS, from /proc) of each,
+ * tests start them), against local NATS and PostgreSQL; the resident set (RSS, from /proc) of each with its child processes,
  * idle after start and again after load (new problems solved with the instant local model, then the
  * same problems submitted again: the hit path).
  *
@@ -13,7 +13,7 @@
  * this bench. Services run with that checkout's image Node options (its Dockerfile's `ENV NODE_OPTIONS`)
  * and each container's own Node flags (its docker-compose.yml), as the launcher starts them everywhere.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ALL_SERVICES, createDatabase, imageNodeOptions, type RunningPlatform, serviceNodeFlags, startNatsServer, startPlatformProcesses, startPostgresServer } from '@openpaw/testing';
 import { SignJWT } from 'jose';
@@ -31,12 +31,42 @@ function rssOf(pid: number): number {
   return Number(line[1]) * 1024;
 }
 
+/** Each running process's parent, from /proc. */
+function parents(): Map<number, number> {
+  const parentOf = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // ended while we looked
+    }
+  }
+  return parentOf;
+}
+
+/** A service's resident set with its child processes' (the maths engine's workers are its own processes). */
+function rssWithChildren(pid: number, parentOf: ReadonlyMap<number, number>): number {
+  let rss = rssOf(pid);
+  for (const [child, parent] of parentOf) {
+    if (parent !== pid) continue;
+    try {
+      rss += rssWithChildren(child, parentOf);
+    } catch {
+      // ended while we looked
+    }
+  }
+  return rss;
+}
+
 function rssByService(platform: RunningPlatform): Map<string, number> {
   const rss = new Map<string, number>();
+  const parentOf = parents();
   for (const service of ALL_SERVICES) {
     const pid = platform.pidOf(service);
     if (pid === undefined) throw new Error(`${service} is not running`);
-    rss.set(service, rssOf(pid));
+    rss.set(service, rssWithChildren(pid, parentOf));
   }
   return rss;
 }

@@ -33,7 +33,7 @@ export class SolveModule implements OnModuleInit, OnModuleDestroy {
 
   static forRoot(settings: SolveSettings, adapters: SolveAdapters = {}): DynamicModule {
     // Before any provider takes the process's engine (the handler, the local model's maths).
-    configureBoundedMathsEngine({ threads: settings.mathsThreads });
+    configureBoundedMathsEngine({ workers: settings.mathsWorkers });
     const llm = adapterProvider(SOLVE_LLM, adapters.llm, (log, metrics) => observeLlmCalls(createLlmFromEnv(settings.providerEnv, { logger: log }), metrics.llmCalls));
     const blobs = adapterProvider(SOLVE_BLOBS, adapters.blobs, (log) => createBlobStoreFromEnv(settings.providerEnv, { logger: log }));
     // A translation model, where one is configured, over the same provider port (and its cost budget) as the solves.
@@ -48,7 +48,7 @@ export class SolveModule implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): void {
     this.readiness.register(databaseReadiness('database', this.dataSource));
-    // The maths engine's thread loads now, not on the first problem. A thread that cannot start fails
+    // The maths engine's worker loads now, not on the first problem. A worker that cannot start fails
     // that problem's solve instead (the command is redelivered), so a failed start is not lost.
     boundedMathsEngine()
       .warm()

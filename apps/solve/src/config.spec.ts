@@ -30,19 +30,19 @@ describe('solveSettingsFromEnv: the maths engine\'s budget per solve', () => {
   });
 });
 
-describe('solveSettingsFromEnv: the maths engine\'s threads', () => {
+describe('solveSettingsFromEnv: the maths engine\'s workers', () => {
   it('leaves the count to the engine by default and reads it from the environment', () => {
-    expect(solveSettingsFromEnv({}).mathsThreads).toBeUndefined();
-    expect(solveSettingsFromEnv({ OPENPAW_SOLVE_MATHS_THREADS: '3' }).mathsThreads).toBe(3);
+    expect(solveSettingsFromEnv({}).mathsWorkers).toBeUndefined();
+    expect(solveSettingsFromEnv({ OPENPAW_SOLVE_MATHS_WORKERS: '3' }).mathsWorkers).toBe(3);
   });
 
-  it.each(['0', '17', '2.5', 'two'])('refuses %j, naming the variable', (threads) => {
-    expect(() => solveSettingsFromEnv({ OPENPAW_SOLVE_MATHS_THREADS: threads })).toThrow(/OPENPAW_SOLVE_MATHS_THREADS/);
+  it.each(['0', '17', '2.5', 'two'])('refuses %j, naming the variable', (workers) => {
+    expect(() => solveSettingsFromEnv({ OPENPAW_SOLVE_MATHS_WORKERS: workers })).toThrow(/OPENPAW_SOLVE_MATHS_WORKERS/);
   });
 
   it('is the count of the process\'s engine once the service module is built', async () => {
-    SolveModule.forRoot({ ...solveSettingsFromEnv({}), mathsThreads: 3 });
-    expect(boundedMathsEngine().threadLimit).toBe(3);
+    SolveModule.forRoot({ ...solveSettingsFromEnv({}), mathsWorkers: 3 });
+    expect(boundedMathsEngine().workerLimit).toBe(3);
     await boundedMathsEngine().close();
     SolveModule.forRoot(solveSettingsFromEnv({}));
   });

@@ -1,5 +1,5 @@
 import { type ServiceMessagingSettings, serviceMessagingSettingsFromEnv } from '@openpaw/platform';
-import { DEFAULT_MATHS_BUDGET, MAX_ENGINE_THREADS, type MathsBudget } from '@openpaw/maths/bounded';
+import { DEFAULT_MATHS_BUDGET, MAX_ENGINE_WORKERS, type MathsBudget } from '@openpaw/maths/bounded';
 import { assertProviderSettings, providerKindsOf } from '@openpaw/providers';
 import { z } from 'zod';
 
@@ -42,14 +42,14 @@ export interface SolveSettings {
   readonly mathsEngine: 'first' | 'check';
   /**
    * The work one engine solve or check may do (`OPENPAW_SOLVE_MATHS_BUDGET_STEPS`, `OPENPAW_SOLVE_MATHS_BUDGET_MS`):
-   * the engine runs on the event loop, so a problem past it is refused as "too much work" (and goes to the models).
+   * a problem past it is refused as "too much work" (and goes to the models).
    */
   readonly mathsBudget: MathsBudget;
   /**
-   * Engine threads the process keeps warm (`OPENPAW_SOLVE_MATHS_THREADS`, 1 to 16): solves and checks
-   * past it wait for a free thread. Undefined: the engine's default (the cores less one, 1 to 4).
+   * Engine worker processes the service keeps warm (`OPENPAW_SOLVE_MATHS_WORKERS`, 1 to 16): solves and
+   * checks past it wait for a free worker. Undefined: the engine's default (the cores less one, 1 to 4).
    */
-  readonly mathsThreads: number | undefined;
+  readonly mathsWorkers: number | undefined;
   /**
    * The model that translates a problem's words into maths for the engine (`OPENPAW_SOLVE_MATHS_TRANSLATION_MODEL`,
    * `provider/model`; `local/deterministic` is the local default model): its translation must agree with the
@@ -73,7 +73,7 @@ const envSchema = z
     OPENPAW_SOLVE_MATHS_ENGINE: z.enum(['first', 'check']).default('first'),
     OPENPAW_SOLVE_MATHS_BUDGET_STEPS: z.coerce.number().int().positive().default(DEFAULT_MATHS_BUDGET.steps),
     OPENPAW_SOLVE_MATHS_BUDGET_MS: z.coerce.number().int().positive().default(DEFAULT_MATHS_BUDGET.millis),
-    OPENPAW_SOLVE_MATHS_THREADS: z.coerce.number().int().min(1).max(MAX_ENGINE_THREADS).optional(),
+    OPENPAW_SOLVE_MATHS_WORKERS: z.coerce.number().int().min(1).max(MAX_ENGINE_WORKERS).optional(),
     OPENPAW_SOLVE_MATHS_TRANSLATION_MODEL: z.string().regex(/^[a-z]+\/\S+$/, 'must be provider/model, e.g. local/deterministic or openai/gpt-4o-mini').optional(),
   })
   .refine((e) => e.OPENPAW_SOLVE_CLAIM_RENEW_MS * 2 <= e.OPENPAW_SOLVE_CLAIM_LEASE_MS, {
@@ -102,7 +102,7 @@ export function solveSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Solv
     claimRenewEveryMs: e.OPENPAW_SOLVE_CLAIM_RENEW_MS,
     mathsEngine: e.OPENPAW_SOLVE_MATHS_ENGINE,
     mathsBudget: { steps: e.OPENPAW_SOLVE_MATHS_BUDGET_STEPS, millis: e.OPENPAW_SOLVE_MATHS_BUDGET_MS },
-    mathsThreads: e.OPENPAW_SOLVE_MATHS_THREADS,
+    mathsWorkers: e.OPENPAW_SOLVE_MATHS_WORKERS,
     mathsTranslationModel: e.OPENPAW_SOLVE_MATHS_TRANSLATION_MODEL,
   };
 }

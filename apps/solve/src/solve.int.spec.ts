@@ -84,7 +84,7 @@ describe('solve service on real NATS and PostgreSQL', () => {
     llmCalls = llm.calls;
     blobCalls = store.calls;
 
-    const settings: SolveSettings = { providerEnv: env, messaging: serviceMessagingSettingsFromEnv({ OPENPAW_NATS_URL: nats.url }), databaseUrl, poolSize: 4, maxTokens: 1500, llmTimeoutMs: 10_000, deadlineMs: 30_000, claimLeaseMs: 15_000, claimRenewEveryMs: 5_000, mathsEngine: 'check', mathsBudget: DEFAULT_MATHS_BUDGET, mathsThreads: undefined, mathsTranslationModel: undefined };
+    const settings: SolveSettings = { providerEnv: env, messaging: serviceMessagingSettingsFromEnv({ OPENPAW_NATS_URL: nats.url }), databaseUrl, poolSize: 4, maxTokens: 1500, llmTimeoutMs: 10_000, deadlineMs: 30_000, claimLeaseMs: 15_000, claimRenewEveryMs: 5_000, mathsEngine: 'check', mathsBudget: DEFAULT_MATHS_BUDGET, mathsWorkers: undefined, mathsTranslationModel: undefined };
     // 'check': the models answer and the maths engine checks them (this suite is about the model path;
     // the engine-first path is covered by the handler's unit tests and the gateway e2e).
     service = await startService({ name: SERVICE_NAME, module: SolveModule.forRoot(settings, { llm: llm.adapter, blobs }), defaultPort: 0, port: 0 });

@@ -3,7 +3,7 @@ import type { MathsBudget } from '../core/budget.js';
 import { solveProblem } from '../engine.js';
 import type { EngineOutcome } from '../types.js';
 
-/** One call of the engine, as sent to a worker thread. */
+/** One call of the engine, as sent to a worker process. */
 export type EngineJob =
   | { readonly kind: 'solve'; readonly text: string; readonly budget: MathsBudget }
   | { readonly kind: 'check'; readonly problem: string; readonly finalAnswer: string; readonly budget: MathsBudget };

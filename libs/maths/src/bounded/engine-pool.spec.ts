@@ -1,11 +1,11 @@
 import { solveProblem } from '../engine.js';
 import { DEFAULT_MATHS_BUDGET } from '../core/budget.js';
 import { warmUpEngine } from './warm-up.js';
-import { BoundedMathsEngine, boundedMathsEngine, configureBoundedMathsEngine, DEADLINE_GRACE_MILLIS, defaultEngineThreads, MAX_ENGINE_THREADS } from './engine-pool.js';
+import { BoundedMathsEngine, boundedMathsEngine, configureBoundedMathsEngine, DEADLINE_GRACE_MILLIS, defaultEngineWorkers, MAX_ENGINE_WORKERS } from './engine-pool.js';
 
 /** `Integrate sin(sin(…x…))` nested 40 deep: one engine call that never charges its step budget ran for minutes. */
 const NESTED_40 = `Integrate ${'sin('.repeat(40)}x${')'.repeat(40)}`;
-/** How late past its deadline a refusal may come on a loaded 2-core machine (thread end and the reply's trip). */
+/** How late past its deadline a refusal may come on a loaded 2-core machine (the worker's kill and the reply's trip). */
 const SLACK_MILLIS = 1_500;
 const STARTUP_MILLIS = 60_000;
 
@@ -16,8 +16,8 @@ async function timed<T>(call: () => Promise<T>): Promise<{ readonly outcome: T; 
 }
 
 describe('the bounded maths engine (every solve ends by its deadline)', () => {
-  const engine = new BoundedMathsEngine({ threads: 1 });
-  // The in-thread engine the answers are compared with is warmed as the pool's threads are.
+  const engine = new BoundedMathsEngine({ workers: 1 });
+  // The in-thread engine the answers are compared with is warmed as the pool's workers are.
   beforeAll(() => {
     warmUpEngine();
     return engine.warm();
@@ -30,7 +30,7 @@ describe('the bounded maths engine (every solve ends by its deadline)', () => {
       const { outcome, ms } = await timed(() => engine.solve(NESTED_40));
       expect(outcome).toMatchObject({ solved: false, inScope: true, reason: expect.stringMatching(/^too much work for the maths engine: the solve ran past the 1000 ms/) as unknown });
       expect(ms).toBeLessThan(DEFAULT_MATHS_BUDGET.millis + DEADLINE_GRACE_MILLIS + SLACK_MILLIS);
-      // The ended thread's place is taken by a fresh one: the engine still answers.
+      // The killed worker's place is taken by a fresh one: the engine still answers.
       await expect(engine.solve('Solve 2x + 3 = 11')).resolves.toMatchObject({ solved: true, finalAnswer: 'x = 4' });
     },
     STARTUP_MILLIS,
@@ -39,7 +39,7 @@ describe('the bounded maths engine (every solve ends by its deadline)', () => {
   it(
     'given the same problem under a shorter budget, then the deadline follows the budget',
     async () => {
-      await engine.warm(); // the thread ended by the call before is replaced; its start is not the call's time
+      await engine.warm(); // the worker killed by the call before is replaced; its start is not the call's time
       const { outcome, ms } = await timed(() => engine.solve(NESTED_40, { steps: DEFAULT_MATHS_BUDGET.steps, millis: 200 }));
       expect(outcome).toMatchObject({ solved: false, reason: expect.stringMatching(/ran past the 200 ms/) as unknown });
       expect(ms).toBeLessThan(200 + DEADLINE_GRACE_MILLIS + SLACK_MILLIS);
@@ -71,7 +71,7 @@ describe('the bounded maths engine (every solve ends by its deadline)', () => {
   );
 
   it(
-    'given calls beyond its threads while one runs past its deadline, then each waits its turn and is answered',
+    'given calls beyond its workers while one runs past its deadline, then each waits its turn and is answered',
     async () => {
       const calls = [engine.solve(NESTED_40), engine.solve('Solve 3x = 12'), engine.solve('Evaluate 12 * 13')];
       const [hostile, first, second] = await Promise.all(calls);
@@ -83,27 +83,27 @@ describe('the bounded maths engine (every solve ends by its deadline)', () => {
   );
 });
 
-describe('the process\'s engine\'s thread count (a service\'s setting)', () => {
+describe('the process\'s engine\'s worker count (a service\'s setting)', () => {
   afterEach(() => boundedMathsEngine().close());
 
-  it('given a configured count before first use, then the process\'s engine runs that many threads at most', async () => {
+  it('given a configured count before first use, then the process\'s engine runs that many workers at most', async () => {
     await boundedMathsEngine().close();
-    configureBoundedMathsEngine({ threads: 3 });
-    expect(boundedMathsEngine().threadLimit).toBe(3);
+    configureBoundedMathsEngine({ workers: 3 });
+    expect(boundedMathsEngine().workerLimit).toBe(3);
     await boundedMathsEngine().close();
-    configureBoundedMathsEngine({ threads: undefined });
-    expect(boundedMathsEngine().threadLimit).toBe(defaultEngineThreads());
+    configureBoundedMathsEngine({ workers: undefined });
+    expect(boundedMathsEngine().workerLimit).toBe(defaultEngineWorkers());
   });
 
   it('given another count while the engine is in use, then configuring is refused naming both counts', () => {
-    configureBoundedMathsEngine({ threads: 2 });
+    configureBoundedMathsEngine({ workers: 2 });
     boundedMathsEngine();
-    expect(() => configureBoundedMathsEngine({ threads: 5 })).toThrow(/already runs with 2 threads; it cannot be configured to 5/);
-    expect(() => configureBoundedMathsEngine({ threads: 2 })).not.toThrow();
+    expect(() => configureBoundedMathsEngine({ workers: 5 })).toThrow(/already runs with 2 workers; it cannot be configured to 5/);
+    expect(() => configureBoundedMathsEngine({ workers: 2 })).not.toThrow();
   });
 
-  it.each([0, -1, 1.5, MAX_ENGINE_THREADS + 1])('given %p threads, then the count is refused as out of range', (threads) => {
-    expect(() => configureBoundedMathsEngine({ threads })).toThrow(/threads must be a whole number from 1 to 16/);
-    expect(() => new BoundedMathsEngine({ threads })).toThrow(RangeError);
+  it.each([0, -1, 1.5, MAX_ENGINE_WORKERS + 1])('given %p workers, then the count is refused as out of range', (workers) => {
+    expect(() => configureBoundedMathsEngine({ workers })).toThrow(/workers must be a whole number from 1 to 16/);
+    expect(() => new BoundedMathsEngine({ workers })).toThrow(RangeError);
   });
 });

@@ -1,12 +1,12 @@
 // `@openpaw/maths/bounded`: the engine behind a deadline, for a service's thread. Nothing here loads the
-// engine itself (mathjs, nerdamer: ~110 MB); only the engine's worker threads do.
+// engine itself (mathjs, nerdamer: ~110 MB); only the engine's worker processes do.
 export {
   BoundedMathsEngine,
   boundedMathsEngine,
   configureBoundedMathsEngine,
   DEADLINE_GRACE_MILLIS,
-  defaultEngineThreads,
-  MAX_ENGINE_THREADS,
+  defaultEngineWorkers,
+  MAX_ENGINE_WORKERS,
   type BoundedEngineOptions,
   type MathsEngine,
 } from './engine-pool.js';

@@ -11,6 +11,9 @@ export const WARM_UP_JOBS: readonly EngineJob[] = [
   { kind: 'solve', text: 'Solve 2x + 3 = 11', budget: { steps: 2_000_000, millis: 5_000 } },
   // Derivatives and integrals go through a CAS (nerdamer) that the algebra never loads.
   { kind: 'solve', text: 'Integrate 3x^2 + 2x dx', budget: { steps: 2_000_000, millis: 5_000 } },
+  // An answer check compiles its own paths (substitution, the answer's reader): a fresh worker's first
+  // check took 150–265 ms at load 10, past the 250 ms grace of a short budget, when only solves warmed it.
+  { kind: 'check', problem: 'Solve 2x + 3 = 11', finalAnswer: 'x = 4', budget: { steps: 2_000_000, millis: 5_000 } },
 ];
 
 /** Runs the warm-up solves on this thread. Their answers are not used: a warm-up past even the start budget leaves a slower first solve, not a failed one. */

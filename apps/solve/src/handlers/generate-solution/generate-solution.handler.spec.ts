@@ -21,7 +21,7 @@ import { GenerateSolutionHandler } from './generate-solution.handler.js';
 import { LlmMathsTranslator } from '../../solution/maths-translation.js';
 import { type FakeOpenAiServer, startFakeOpenAiServer } from '../../testing/fake-openai-server.js';
 
-const settings: SolveSettings = { providerEnv: {}, messaging: serviceMessagingSettingsFromEnv({}), databaseUrl: 'unused', poolSize: 1, maxTokens: 1500, llmTimeoutMs: undefined, deadlineMs: 5_000, claimLeaseMs: 60_000, claimRenewEveryMs: 20_000, mathsEngine: 'first', mathsBudget: DEFAULT_MATHS_BUDGET, mathsThreads: 1, mathsTranslationModel: undefined };
+const settings: SolveSettings = { providerEnv: {}, messaging: serviceMessagingSettingsFromEnv({}), databaseUrl: 'unused', poolSize: 1, maxTokens: 1500, llmTimeoutMs: undefined, deadlineMs: 5_000, claimLeaseMs: 60_000, claimRenewEveryMs: 20_000, mathsEngine: 'first', mathsBudget: DEFAULT_MATHS_BUDGET, mathsWorkers: 1, mathsTranslationModel: undefined };
 const RUN = '5b0b7e3c-8f0e-4a43-9a55-0c3c9d1f8a10';
 
 function command(problem: string, overrides: Partial<MessageData<typeof GenerateSolution>> = {}, commandId = 'cmd-1') {
