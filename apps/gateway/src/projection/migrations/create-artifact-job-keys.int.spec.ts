@@ -1,12 +1,11 @@
 import { freshDatabase } from '@openpaw/testing';
 import { CreateArtifactJobKeys1764700000000 } from './1764700000000-create-artifact-job-keys.js';
-import { openGatewayUpTo, tableExists } from '../../testing/migrated-gateway.js';
+import { openGatewayUpTo, tableAfterDownThenUp } from '../../testing/migrated-gateway.js';
 
 describe('CreateArtifactJobKeys1764700000000 (real PostgreSQL)', () => {
   it('creates artifact_job_keys with one job per (user, key); down drops it and up makes it again', async () => {
     const url = await freshDatabase('gateway_artifact_job_keys_migration');
     const database = await openGatewayUpTo(url, CreateArtifactJobKeys1764700000000);
-    const exists = (): Promise<boolean> => tableExists(database, 'gateway.artifact_job_keys');
     const insert = (userId: string, jobId: string): Promise<unknown> =>
       database.query(`insert into gateway.artifact_job_keys (user_id, idempotency_key, job_id, sequence, request_digest) values ($1, 'k1', $2, 1, 'd')`, [userId, jobId]);
     try {
@@ -18,10 +17,7 @@ describe('CreateArtifactJobKeys1764700000000 (real PostgreSQL)', () => {
         { user_id: 'u2', start_input: null },
       ]);
 
-      await database.undoLastMigration();
-      expect(await exists()).toBe(false);
-      await database.runMigrations();
-      expect(await exists()).toBe(true);
+      expect(await tableAfterDownThenUp(database, 'gateway.artifact_job_keys')).toEqual({ afterDown: false, afterUp: true });
     } finally {
       await database.destroy();
     }
