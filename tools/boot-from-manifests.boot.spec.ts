@@ -76,6 +76,8 @@ describe('the platform booted from its synthesized manifests', () => {
   let migratorUrl: string;
   /** The processes of the manifests with the database Secret pointing at `migratorUrl`. */
   let planFor: (migratorUrl: string) => LocalProcess[];
+  /** The restore drill's new server (stopped in afterAll also when the drill failed before using it). */
+  let replacement: Promise<PostgresServerHandle> | undefined;
 
   beforeAll(async () => {
     // Every NATS user of the manifests, with the permissions of deploy/src/nats-credentials.ts: the platform runs as it would in the cluster.
@@ -146,7 +148,8 @@ describe('the platform booted from its synthesized manifests', () => {
 
   afterAll(async () => {
     await boot?.stop();
-    await Promise.all([nats?.dispose(), postgres?.dispose(), otlp?.close(), gcs?.close()]);
+    const spare = await replacement?.catch(() => undefined);
+    await Promise.all([nats?.dispose(), postgres?.dispose(), spare === postgres ? undefined : spare?.dispose(), otlp?.close(), gcs?.close()]);
     if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
   });
 
@@ -227,6 +230,10 @@ describe('the platform booted from its synthesized manifests', () => {
   });
 
   it('restore drill (runbook): the pg_dump restored into a new PostgreSQL, then the migrations Job and the Deployments; runs read back, one in flight at the backup finishes, the index still answers', async () => {
+    // The server the dump is restored into, started (initdb and all) while the runs below are set up: it
+    // shares nothing with the one lost, and its start is off the drill's critical path (a few seconds of CI).
+    replacement = startPostgresServer({ fsync: false });
+    replacement.catch(() => undefined); // awaited below; a start that fails fails the drill there
     const carol = await GatewayClient.forUser(gatewayUrl, jwtSecret, 'boot-carol');
     const solved = await carol.submitText('5x - 2 = 13', 60);
     expect(solved.body.result).toMatchObject({ status: 'succeeded', outcome: 'new' });
@@ -245,7 +252,7 @@ describe('the platform booted from its synthesized manifests', () => {
     await postgres.dispose();
 
     // Step 2: every Deployment stopped; the dump restored into a new server with the runbook's command; the Secret points at it.
-    postgres = await startPostgresServer({ fsync: false });
+    postgres = await replacement;
     migratorUrl = await createDatabase(postgres.adminUrl, DATABASE_NAME);
     const restore = spawnSync(join(bin, 'pg_restore'), ['--no-owner', '--no-acl', '--exit-on-error', '-d', migratorUrl, dump], { encoding: 'utf8' });
     expect({ status: restore.status, stderr: restore.stderr }).toEqual({ status: 0, stderr: '' });

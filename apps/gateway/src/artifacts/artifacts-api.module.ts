@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { AnswerChatHandler } from './chat/answer-chat.handler.js';
 import { ChatController } from './chat/chat.controller.js';
 import { ARTIFACTS_API_CONFIG, type ArtifactsApiConfig } from './config.js';
+import { ArtifactJobKeys } from './jobs/artifact-job-keys.js';
 import { CreateArtifactJobHandler } from './jobs/create-artifact-job.handler.js';
 import { DatabaseClock } from './jobs/database-clock.js';
 import { SnapshotCapture } from './jobs/snapshot-capture.js';
@@ -26,6 +27,7 @@ export class ArtifactsApiModule {
         { provide: ARTIFACTS_API_CONFIG, useValue: config },
         ArtifactReplies,
         CreateArtifactJobHandler,
+        ArtifactJobKeys,
         DatabaseClock,
         SnapshotCapture,
         AnswerChatHandler,

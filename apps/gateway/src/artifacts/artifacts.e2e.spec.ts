@@ -182,6 +182,23 @@ describe('artifact jobs through the gateway (spec 02)', () => {
     expect(await ada.waitForJob(again.body['job_id'] as string, terminal)).toMatchObject({ status: 'completed' });
     expect(await ada.view(again.body['job_id'] as string)).toMatchObject({ fingerprint, sequence: 2 });
 
+    // A client's retry with its Idempotency-Key after the job ended (a 503 whose StartRun did land) is that
+    // job, not the next one (issue 27); the key sent with another request is refused, naming its job.
+    const keyed = await ada.chat(request, 'ada-quiz-1');
+    const keyedJob = keyed.body['job_id'] as string;
+    expect(keyed).toMatchObject({ status: 202, body: { status: 'pending', snapshot: 'captured' } });
+    await ada.waitForJob(keyedJob, terminal);
+    expect(await ada.chat(request, 'ada-quiz-1')).toEqual({
+      status: 202,
+      body: { type: 'artifact_job_created', job_id: keyedJob, status: 'completed', artifact_type: 'quiz', message: `Artifact generation job already ended (completed). Job ID: ${keyedJob}` },
+    });
+    const reused = await ada.chat({ ...request, options: { num_questions: 4 } }, 'ada-quiz-1');
+    expect(reused).toMatchObject({ status: 422, body: { error: 'idempotency_key_reused', message: expect.stringContaining(keyedJob) as unknown } });
+    expect((await ada.chat(request, ' ')).status).toBe(400);
+    expect(await ada.view(keyedJob)).toMatchObject({ fingerprint, sequence: 3 });
+    const { body: all } = await ada.call('GET', '/runs?type=artifact_job&limit=100&view=full');
+    expect((all['items'] as { view: Record<string, unknown> }[]).filter((r) => r.view['fingerprint'] === fingerprint)).toHaveLength(3);
+
     // Another user's job is not there for them.
     expect((await bob.call('GET', `/ai/artifact/${jobId}`)).status).toBe(404);
   });

@@ -35,6 +35,7 @@ import { z } from 'zod';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import type { AuthenticatedUser } from '../auth/tokens.js';
 import { ApiZodBody, ApiZodParams, ApiZodQuery, BEARER_SCHEME, openApiSchema } from '../http/openapi.js';
+import { idempotencyKeyOf } from '../http/idempotency-key-header.js';
 import { type ValidationErrorBody, ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { DEFAULT_SUBSCRIPTION_TIER } from '../problems/problems.controller.js';
 import type { RunProjection } from '../projection/run-projection.store.js';
@@ -59,7 +60,6 @@ import {
 import { StartPaperSearchHandler } from './start/start-paper-search.handler.js';
 
 const notFound = (): NotFoundException => new NotFoundException({ error: 'not_found', message: 'no such paper search' });
-const idempotencyKey = z.string().trim().min(1).max(200);
 
 /** The search as clients see it: the public view (no storage keys), parsed; undefined when the view is not a paper search's. */
 function toResource(run: RunProjection): PaperSearchResource | undefined {
@@ -116,16 +116,12 @@ export class PaperSearchesController {
     @Headers('idempotency-key') rawKey: string | undefined,
     @Res({ passthrough: true }) response: Response,
   ): Promise<PaperSearchResource | z.output<typeof paperSearchAccepted>> {
-    const key = rawKey === undefined ? undefined : idempotencyKey.safeParse(rawKey);
-    if (key !== undefined && !key.success) {
-      const refused: ValidationErrorBody = { error: 'validation_failed', location: 'input', issues: [{ path: 'Idempotency-Key', message: 'must be 1 to 200 characters' }] };
-      throw new BadRequestException(refused);
-    }
+    const key = idempotencyKeyOf(rawKey);
     const result = await this.start.execute({
       userId: user.userId,
       subscriptionTier: user.tier ?? DEFAULT_SUBSCRIPTION_TIER,
       start: body,
-      ...(key === undefined ? {} : { idempotencyKey: key.data }),
+      ...(key === undefined ? {} : { idempotencyKey: key }),
     });
     switch (result.kind) {
       case 'refused':

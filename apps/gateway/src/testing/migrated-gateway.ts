@@ -20,3 +20,11 @@ export async function tableExists(database: DataSource, table: string): Promise<
   const [row] = await database.query<{ found: string | null }[]>(`select to_regclass($1)::text as found`, [table]);
   return typeof row?.found === 'string';
 }
+
+/** Whether `table` exists after the last migration is undone, then after it runs again: a table-creating migration's down and up. */
+export async function tableAfterDownThenUp(database: DataSource, table: string): Promise<{ readonly afterDown: boolean; readonly afterUp: boolean }> {
+  await database.undoLastMigration();
+  const afterDown = await tableExists(database, table);
+  await database.runMigrations();
+  return { afterDown, afterUp: await tableExists(database, table) };
+}

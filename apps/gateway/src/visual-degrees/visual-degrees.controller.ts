@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BadRequestException, Body, ConflictException, Controller, Get, Headers, HttpCode, HttpException, HttpStatus, NotFoundException, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, ConflictException, Controller, Get, Headers, HttpCode, HttpException, HttpStatus, NotFoundException, Param, Post, Req, Res } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiBadRequestResponse,
@@ -22,14 +22,15 @@ import { tierOf } from '../admission/admission-limits.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import type { AuthenticatedUser } from '../auth/tokens.js';
 import { ApiZodBody, ApiZodParams, BEARER_SCHEME, openApiSchema } from '../http/openapi.js';
-import { type ValidationErrorBody, ZodValidationPipe } from '../http/zod-validation.pipe.js';
+import { idempotencyKeyOf } from '../http/idempotency-key-header.js';
+import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { type RunProjection, RunProjectionStore } from '../projection/run-projection.store.js';
 import { CancelRunHandler } from '../runs/cancel-run/cancel-run.handler.js';
 import { cancelAccepted, cancelRefused, errorBody, runIdParams, toRunResource, validationErrorBody } from '../runs/runs.schemas.js';
 import { RunSubmitter } from '../runs/submit/run-submitter.js';
 import { EvidenceThumbnailLinks, evidenceThumbnailLink, evidenceThumbnailParams } from './evidence-thumbnails.js';
 import { VisualDegreesEventsStream } from './visual-degrees-events.stream.js';
-import { idempotencyKeyHeader, linksOf, visualDegreesAccepted, visualDegreesBody, visualDegreesRun, visualDegreesStreamFrame } from './visual-degrees.schemas.js';
+import { linksOf, visualDegreesAccepted, visualDegreesBody, visualDegreesRun, visualDegreesStreamFrame } from './visual-degrees.schemas.js';
 
 /** The state a run is created in, reported until the coordinator reports the run itself. */
 const INITIAL_STATE = 'INITIALIZING';
@@ -84,12 +85,7 @@ export class VisualDegreesController {
     @Headers('idempotency-key') rawKey: string | undefined,
     @Res({ passthrough: true }) response: Response,
   ): Promise<z.output<typeof visualDegreesAccepted>> {
-    const header = idempotencyKeyHeader.safeParse(rawKey);
-    if (!header.success) {
-      const refusal: ValidationErrorBody = { error: 'validation_failed', location: 'input', issues: [{ path: 'Idempotency-Key', message: header.error.issues[0]?.message ?? 'invalid' }] };
-      throw new BadRequestException(refusal);
-    }
-    const key = header.data ?? randomUUID();
+    const key = idempotencyKeyOf(rawKey) ?? randomUUID();
     const { run, existing: known } = await this.submitter.lookup(VISUAL_DEGREES, user.userId, key);
     const { runId } = run;
     if (known === undefined) {

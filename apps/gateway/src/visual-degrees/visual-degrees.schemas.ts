@@ -5,9 +5,6 @@ import { runResource } from '../runs/runs.schemas.js';
 /** `POST /visual-degrees` body: two persons and optional limits (the workflow's own input schema). */
 export const visualDegreesBody = visualDegreesRequest;
 
-/** `Idempotency-Key`: the same key from the same user is the same run. */
-export const idempotencyKeyHeader = z.string().trim().min(1).max(200).optional();
-
 export const visualDegreesLinks = z.object({ self: z.string(), events: z.string(), cancel: z.string() });
 
 export const visualDegreesAccepted = z.object({

@@ -32,7 +32,7 @@ export interface paths {
         put?: never;
         /**
          * Chat about a notebook, or ask for a study artifact (quiz, flashcards, summary).
-         * @description An intent router (rules) decides. An artifact request creates a job (202 `artifact_job_created`), idempotently: while a job with the same fingerprint (user, notebook, type, sorted sources, options) is active, that job is returned; after it ended, a new one is created. Follow it with `GET /ai/artifact/{job_id}` (the 202's `Location`) or `GET /runs/{job_id}/events`. A new job's retrieval snapshot is taken with the request; when the artifacts service does not answer in time the job is accepted all the same and takes it as its first step, as of the request's time (`snapshot: deferred`; sources indexed later are left out). Any other message is answered by the artifacts service from the notebook’s sources (200 `chat_response`; 504 when no answer came in time).
+         * @description An intent router (rules) decides. An artifact request creates a job (202 `artifact_job_created`), idempotently: while a job with the same fingerprint (user, notebook, type, sorted sources, options) is active, that job is returned; after it ended, a new one is created. With an `Idempotency-Key`, the same key (per user) is the same job whatever its state: a retry after a 503 or a timeout is answered with the job it started, never a new one; the key sent with another request is refused (422 `idempotency_key_reused`). Follow it with `GET /ai/artifact/{job_id}` (the 202's `Location`) or `GET /runs/{job_id}/events`. A new job's retrieval snapshot is taken with the request; when the artifacts service does not answer in time the job is accepted all the same and takes it as its first step, as of the request's time (`snapshot: deferred`; sources indexed later are left out). Any other message is answered by the artifacts service from the notebook’s sources (200 `chat_response`; 504 when no answer came in time).
          */
         post: operations["ChatController_chat"];
         delete?: never;
@@ -1102,7 +1102,10 @@ export interface operations {
     ChatController_chat: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Artifact mode: the same key from the same user is the same job, also after it ended. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1204,6 +1207,18 @@ export interface operations {
             };
             /** @description Artifact mode: `unknown_sources`, a source id the notebook does not have; nothing was started. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Artifact mode: `idempotency_key_reused`, the Idempotency-Key was first sent with another request; nothing was started. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,9 +1,10 @@
-import { Body, Controller, GatewayTimeoutException, Get, type HttpException, HttpStatus, NotFoundException, Param, Post, Res, ServiceUnavailableException, UnprocessableEntityException } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBearerAuth, ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { Body, Controller, GatewayTimeoutException, Get, Headers, type HttpException, HttpStatus, NotFoundException, Param, Post, Res, ServiceUnavailableException, UnprocessableEntityException } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiBadRequestResponse, ApiHeader, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags, ApiUnauthorizedResponse, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { z } from 'zod';
 import { CurrentUser } from '../../auth/current-user.decorator.js';
 import type { AuthenticatedUser } from '../../auth/tokens.js';
+import { idempotencyKeyOf } from '../../http/idempotency-key-header.js';
 import { ApiZodBody, ApiZodParams, BEARER_SCHEME, openApiSchema } from '../../http/openapi.js';
 import { ZodValidationPipe } from '../../http/zod-validation.pipe.js';
 import { errorBody, validationErrorBody } from '../../runs/runs.schemas.js';
@@ -11,7 +12,7 @@ import { artifactIdParams, artifactJobCreated, type ChatBody, chatBody, chatResp
 import { RunProjectionStore } from '../../projection/run-projection.store.js';
 import { routeIntent } from '../intent/intent-router.js';
 import { artifactJobResponse, artifactJobResponseOf } from '../jobs/artifact-job-response.js';
-import { type CreatedArtifactJob, CreateArtifactJobHandler, type RefusedArtifactJob } from '../jobs/create-artifact-job.handler.js';
+import { type ArtifactJobOutcome, type CreatedArtifactJob, CreateArtifactJobHandler } from '../jobs/create-artifact-job.handler.js';
 import { resolveOptions } from '../jobs/fingerprint.js';
 import { AnswerChatHandler } from './answer-chat.handler.js';
 
@@ -20,18 +21,30 @@ const artifactJobPath = (jobId: string): string => `/ai/artifact/${jobId}`;
 
 const notFound = (): NotFoundException => new NotFoundException({ error: 'not_found', message: 'no such artifact job' });
 
-/** A new job whose snapshot was refused at creation: unknown sources are the client's 404; a failed capture is ours. */
-function snapshotRefused(outcome: RefusedArtifactJob['snapshot']): HttpException {
+/**
+ * A request that started no job: a snapshot refused at creation (unknown sources are the client's 404; a
+ * failed capture is ours), an Idempotency-Key first used with another request (422), or a key whose job
+ * is no longer kept (404).
+ */
+function jobRefused(outcome: Exclude<ArtifactJobOutcome, CreatedArtifactJob>): HttpException {
   switch (outcome.kind) {
-    case 'unknown_sources':
-      return new NotFoundException({ error: 'unknown_sources', message: outcome.error });
-    case 'failed':
-      return new ServiceUnavailableException({ error: 'snapshot_failed', message: outcome.error });
+    case 'refused':
+      return outcome.snapshot.kind === 'unknown_sources'
+        ? new NotFoundException({ error: 'unknown_sources', message: outcome.snapshot.error })
+        : new ServiceUnavailableException({ error: 'snapshot_failed', message: outcome.snapshot.error });
+    case 'key_reused':
+      return new UnprocessableEntityException({
+        error: 'idempotency_key_reused',
+        message: `this Idempotency-Key was first sent with another request (message, session_id, source_ids or options differ); it names job ${outcome.jobId}. Send a new key for a new request`,
+      });
+    case 'key_forgotten':
+      return new NotFoundException({ error: 'not_found', message: `the job this Idempotency-Key started (${outcome.jobId}) is no longer kept` });
   }
 }
 
 /** The 202's message: what happened to the request, in words. */
 function jobCreatedMessage(job: CreatedArtifactJob): string {
+  if (job.ended === true) return `Artifact generation job already ended (${job.status}). Job ID: ${job.jobId}`;
   if (job.existing) return `Artifact generation job already in progress. Job ID: ${job.jobId}`;
   if (job.snapshot === 'deferred') {
     return `Artifact generation job created; the artifacts service was slow, so the job captures its sources' snapshot as its first step. Job ID: ${job.jobId}`;
@@ -58,11 +71,14 @@ export class ChatController {
     description:
       'An intent router (rules) decides. An artifact request creates a job (202 `artifact_job_created`), idempotently: while a job with ' +
       'the same fingerprint (user, notebook, type, sorted sources, options) is active, that job is returned; after it ended, a new one is ' +
-      'created. Follow it with `GET /ai/artifact/{job_id}` (the 202\'s `Location`) or `GET /runs/{job_id}/events`. A new job\'s ' +
+      'created. With an `Idempotency-Key`, the same key (per user) is the same job whatever its state: a retry after a 503 or a timeout ' +
+      'is answered with the job it started, never a new one; the key sent with another request is refused (422 `idempotency_key_reused`). ' +
+      'Follow it with `GET /ai/artifact/{job_id}` (the 202\'s `Location`) or `GET /runs/{job_id}/events`. A new job\'s ' +
       'retrieval snapshot is taken with the request; when the artifacts service does not answer in time the job is accepted all the ' +
       'same and takes it as its first step, as of the request\'s time (`snapshot: deferred`; sources indexed later are left out). ' +
       'Any other message is answered by the artifacts service from the notebook’s sources (200 `chat_response`; 504 when no answer came in time).',
   })
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Artifact mode: the same key from the same user is the same job, also after it ended.' })
   @ApiZodBody(chatBody, {
     examples: {
       question: { message: 'Where does the Calvin cycle take place?', session_id: 'biology-notes' },
@@ -76,13 +92,16 @@ export class ChatController {
   })
   @ApiNotFoundResponse({ description: 'Artifact mode: `unknown_sources`, a source id the notebook does not have; nothing was started.', schema: openApiSchema(errorBody) })
   @ApiServiceUnavailableResponse({ description: 'Artifact mode: `snapshot_failed`, the artifacts service could not capture the sources; nothing was started.', schema: openApiSchema(errorBody) })
+  @ApiUnprocessableEntityResponse({ description: 'Artifact mode: `idempotency_key_reused`, the Idempotency-Key was first sent with another request; nothing was started.', schema: openApiSchema(errorBody) })
   @ApiOkResponse({ description: 'Chat mode: the answer.', schema: openApiSchema(chatResponse) })
   async chat(
     @CurrentUser() user: AuthenticatedUser,
     @Body(new ZodValidationPipe(chatBody)) body: ChatBody,
+    @Headers('idempotency-key') rawKey: string | undefined,
     @Res({ passthrough: true }) response: Response,
   ): Promise<z.output<typeof artifactJobCreated> | z.output<typeof chatResponse>> {
     const intent = routeIntent(body.message);
+    const idempotencyKey = idempotencyKeyOf(rawKey);
     if (intent.mode === 'artifact') {
       const job = await this.createJob.execute({
         userId: user.userId,
@@ -92,8 +111,9 @@ export class ChatController {
         sourceIds: body.source_ids ?? [],
         options: resolveOptions(intent.artifactType, intent.statedOptions, body.options),
         intentReason: intent.reason,
+        ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
       });
-      if (job.kind === 'refused') throw snapshotRefused(job.snapshot);
+      if (job.kind !== 'created') throw jobRefused(job);
       response.status(HttpStatus.ACCEPTED);
       response.setHeader('Location', artifactJobPath(job.jobId));
       return {

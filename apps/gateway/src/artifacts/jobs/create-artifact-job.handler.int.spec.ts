@@ -1,6 +1,9 @@
 import { freshDatabase } from '@openpaw/testing';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
+import { CreateArtifactJobKeys1764700000000 } from '../../projection/migrations/1764700000000-create-artifact-job-keys.js';
 import type { RunSubmission, RunSubmitter } from '../../runs/submit/run-submitter.js';
+import { openGatewayUpTo } from '../../testing/migrated-gateway.js';
+import { ArtifactJobKeys } from './artifact-job-keys.js';
 import { CreateArtifactJobHandler } from './create-artifact-job.handler.js';
 import { DatabaseClock } from './database-clock.js';
 import type { SnapshotCapture, SnapshotRequest } from './snapshot-capture.js';
@@ -15,8 +18,7 @@ describe('an artifact job deferred by a slow artifacts service (real PostgreSQL)
   let dataSource: DataSource;
 
   beforeAll(async () => {
-    dataSource = new DataSource({ type: 'postgres', url: await freshDatabase('gateway_db_clock') });
-    await dataSource.initialize();
+    dataSource = await openGatewayUpTo(await freshDatabase('gateway_db_clock'), CreateArtifactJobKeys1764700000000);
   });
 
   afterAll(async () => {
@@ -53,7 +55,7 @@ describe('an artifact job deferred by a slow artifacts service (real PostgreSQL)
       submit: (submission: RunSubmission) => Promise.resolve(void submitted.push(submission)),
     } as unknown as RunSubmitter;
     const slowArtifacts = { capture: (request: SnapshotRequest) => Promise.resolve((asked.push(request), { kind: 'timeout' as const })) } as unknown as SnapshotCapture;
-    const handler = new CreateArtifactJobHandler(submitter, slowArtifacts, new DatabaseClock(dataSource));
+    const handler = new CreateArtifactJobHandler(submitter, slowArtifacts, new DatabaseClock(dataSource), new ArtifactJobKeys(dataSource));
 
     const before = await databaseNow();
     // The gateway host's clock runs an hour fast.

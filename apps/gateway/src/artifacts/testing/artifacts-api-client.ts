@@ -14,14 +14,14 @@ export class ArtifactsApiClient {
     return new ArtifactsApiClient(platform.gatewayUrl, token);
   }
 
-  async call(method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-    const { status, body: answered } = await this.exchange(method, path, body);
+  async call(method: string, path: string, body?: unknown, extraHeaders: Readonly<Record<string, string>> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+    const { status, body: answered } = await this.exchange(method, path, body, extraHeaders);
     return { status, body: answered };
   }
 
   /** `call`, with the answer's `Location` header (null when it has none). */
-  async exchange(method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown>; location: string | null }> {
-    const headers: Record<string, string> = { authorization: `Bearer ${this.token}` };
+  async exchange(method: string, path: string, body?: unknown, extraHeaders: Readonly<Record<string, string>> = {}): Promise<{ status: number; body: Record<string, unknown>; location: string | null }> {
+    const headers: Record<string, string> = { ...extraHeaders, authorization: `Bearer ${this.token}` };
     let payload: string | FormData | undefined;
     if (body instanceof FormData) payload = body;
     else if (body !== undefined) {
@@ -33,8 +33,9 @@ export class ArtifactsApiClient {
     return { status: response.status, body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>), location: response.headers.get('location') };
   }
 
-  chat(body: Record<string, unknown>): Promise<{ status: number; body: Record<string, unknown> }> {
-    return this.call('POST', '/ai/chat', body);
+  /** `POST /ai/chat`, with `idempotencyKey` as its `Idempotency-Key` header when given. */
+  chat(body: Record<string, unknown>, idempotencyKey?: string): Promise<{ status: number; body: Record<string, unknown> }> {
+    return this.call('POST', '/ai/chat', body, idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey });
   }
 
   /** Adds a text source and returns its id and chunk ids (waits for indexing). */

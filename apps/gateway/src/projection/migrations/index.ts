@@ -9,6 +9,7 @@ import { KeepScheduledRetries1764520000000 } from './1764520000000-keep-schedule
 import { CreateRunAdmissions1764530000000 } from './1764530000000-create-run-admissions.js';
 import { CreateResearchWebhooks1764610000000 } from './1764610000000-create-research-webhooks.js';
 import { AddProviderKeyTests1764620000000 } from './1764620000000-add-provider-key-tests.js';
+import { CreateArtifactJobKeys1764700000000 } from './1764700000000-create-artifact-job-keys.js';
 import { registerSchemaMigrations } from '@openpaw/persistence';
 
 /** The gateway schema's migrations, oldest first. */
@@ -31,4 +32,6 @@ export const gatewayMigrations = registerSchemaMigrations('gateway', [
   CreateResearchWebhooks1764610000000,
   // Spec 05: a user's test of a stored provider key (issue 26).
   AddProviderKeyTests1764620000000,
+  // Issue 27: a retried POST /ai/chat (same Idempotency-Key) is the job it started.
+  CreateArtifactJobKeys1764700000000,
 ]);
