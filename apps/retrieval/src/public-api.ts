@@ -15,7 +15,7 @@ export {
   type SearchStage,
 } from './domain/hybrid-search.js';
 export { ensureProblemCatalogTables, PgProblemCatalog, phashHexToSigned } from './domain/pg-problem-catalog.js';
-export type { IndexedProblem } from './domain/problem-catalog.js';
+export type { DocumentMaths, IndexedProblem, WithdrawalOutcome } from './domain/problem-catalog.js';
 export { ensureEmbeddedVectorTables, PgVectorStore } from './domain/pg-vector-store.js';
 export { MultiIndexHashIndex, type PhashIndexEntry } from './domain/phash-index.js';
 export { indexProblem } from './domain/problem-indexer.js';
