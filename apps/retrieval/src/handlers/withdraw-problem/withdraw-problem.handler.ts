@@ -1,14 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type MessageData, ProblemWithdrawn, type WithdrawProblem } from '@openpaw/contracts';
+import { ProblemWithdrawn, type WithdrawProblem } from '@openpaw/contracts';
 import { answerOnceWith, type KeptReplyStore, type Reply, replyTo } from '@openpaw/messaging';
 import { RETRIEVAL_REPLIES } from '../../ports.js';
+import type { RetrievalCommand } from '../retrieval-command.js';
 import { RetrievalIndex } from '../../search/retrieval-index.js';
 
-export interface WithdrawProblemCommand {
-  /** The command's envelope id: the reply's id derives from it. */
-  readonly commandId: string;
-  readonly data: MessageData<typeof WithdrawProblem>;
-}
+export type WithdrawProblemCommand = RetrievalCommand<typeof WithdrawProblem>;
 
 /**
  * WithdrawProblem (issue 24): the asset version leaves every index while it still holds what the sweep
