@@ -3,28 +3,30 @@ import { computeProblemSignature, MATHS_SIGNATURE_VERSION, normaliseText, toCont
 import { DEFAULT_SEARCH_SETTINGS, ensureProblemCatalogTables, type IndexedProblem, mathsStage, PgProblemCatalog, queryFromSignature } from '../apps/retrieval/src/public-api.js';
 import { freshDatabase } from '@openpaw/testing';
 import pg from 'pg';
-import { type DerivedMathsKey, deriveFromIngestion, type MathsKeyCatalog, sweepMathsKeys } from './maths-key-sweep.js';
+import { type DerivedMathsKey, deriveFromIngestion, type MathsKeyCatalog, sweepMathsKeys, type WithdrawStoredAnswer } from './maths-key-sweep.js';
 
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /**
  * A key an older ingestion sent for a typed text (maths-sig/v3: names kept, no version stored): its hash
- * is not today's, and its canonical form may be another reading of the maths ("sqrt16+3" was v0 + 3).
+ * is not today's; its canonical form is today's reading unless another is given ("sqrt16+3" was v0 + 3).
  */
-function olderMaths(text: string, canonical: string, unknowns: readonly string[], confidence = 1): NonNullable<IndexedProblem['maths']> {
+function olderMaths(text: string, unknowns: readonly string[], confidence = 1, canonical?: string): NonNullable<IndexedProblem['maths']> {
   const today = deriveFromIngestion(text);
-  return { hash: sha(`maths-sig/v3 ${text}`), canonical, intent: today?.intent ?? 'solve', numbers: [...(today?.numbers ?? [])], confidence, unknowns: [...unknowns] };
+  return { hash: sha(`maths-sig/v3 ${text}`), canonical: canonical ?? today?.canonical ?? '', intent: today?.intent ?? 'solve', numbers: [...(today?.numbers ?? [])], confidence, unknowns: [...unknowns] };
 }
 
-/** Normalised texts indexed under an older version that today's signature keys: each must be re-keyed. */
+/** Normalised texts indexed under an older version that today's signature reads as it did: each must be re-keyed. */
 const OLDER_TEXTS = {
   system: 'solve x+y=10, x-y=2',
   target: 'if a=2b and a+b=9, find a',
   linear: 'solve 3k+7=22',
   arithmetic: 'evaluate 12*13',
-  // The old lexer read "sqrt16" as an unknown: keyed v0 + 3, the key of "evaluate y+3" asking nothing.
-  misread: 'evaluate sqrt16+3',
 } as const;
+// The old lexer read "sqrt16" as an unknown: keyed v0 + 3, the key of "evaluate y+3" asking nothing. Its answer is of another reading.
+const MISREAD = 'evaluate sqrt16+3';
+// Text the current reader refuses (a letter run in the maths): its stored answer is of the shortened equation.
+const REFUSED = 'solve fory: sy-4=2y+11';
 
 describe('maths key sweep to the current signature version (real PostgreSQL)', () => {
   let pool: pg.Pool;
@@ -50,14 +52,13 @@ describe('maths key sweep to the current signature version (real PostgreSQL)', (
         ...(maths === undefined ? {} : { maths }),
       });
     };
-    await add(OLDER_TEXTS.system, olderMaths(OLDER_TEXTS.system, 'v3 form', ['y', 'x']));
-    await add(OLDER_TEXTS.target, olderMaths(OLDER_TEXTS.target, 'v3 form', ['a', 'b']));
+    await add(OLDER_TEXTS.system, olderMaths(OLDER_TEXTS.system, deriveFromIngestion(OLDER_TEXTS.system)?.unknowns ?? []));
+    await add(OLDER_TEXTS.target, olderMaths(OLDER_TEXTS.target, deriveFromIngestion(OLDER_TEXTS.target)?.unknowns ?? []));
     // Read from an image: its reading confidence and pHash must survive the re-key.
-    await add(OLDER_TEXTS.linear, olderMaths(OLDER_TEXTS.linear, 'v3 form', ['k'], 0.93), { imageSha256: sha('image'), phash: 'a5c30f963c5ae187' });
-    await add(OLDER_TEXTS.arithmetic, olderMaths(OLDER_TEXTS.arithmetic, 'v3 form', []));
-    await add(OLDER_TEXTS.misread, olderMaths(OLDER_TEXTS.misread, '(+ 3 v0)', ['sqrt16']));
-    // Text the current reader refuses (a letter run in the maths): no key today, so its old key is cleared.
-    await add('solve fory: sy-4=2y+11', { hash: sha('maths-sig/v2 misread'), canonical: 'v2 misread', intent: 'solve', numbers: ['11', '2', '4'], confidence: 1 });
+    await add(OLDER_TEXTS.linear, olderMaths(OLDER_TEXTS.linear, ['k'], 0.93), { imageSha256: sha('image'), phash: 'a5c30f963c5ae187' });
+    await add(OLDER_TEXTS.arithmetic, olderMaths(OLDER_TEXTS.arithmetic, []));
+    await add(MISREAD, olderMaths(MISREAD, ['sqrt16'], 1, '(+ 3 v0)'));
+    await add(REFUSED, { hash: sha('maths-sig/v2 misread'), canonical: 'v2 misread', intent: 'solve', numbers: ['11', '2', '4'], confidence: 1 });
     // Indexed under the current version: not selected at all.
     const current = deriveFromIngestion('solve 4t-1=11');
     await add('solve 4t-1=11', { hash: current?.hash ?? '', canonical: current?.canonical ?? '', intent: 'solve', numbers: ['1', '11', '4'], confidence: 1, unknowns: current?.unknowns ?? [], version: MATHS_SIGNATURE_VERSION });
@@ -69,7 +70,11 @@ describe('maths key sweep to the current signature version (real PostgreSQL)', (
     await pool.end();
   });
 
-  /** Every column but the maths key and its timestamp, per row: what the sweep must never change. */
+  /** The catalogue's own withdrawal, as the retrieval service applies WithdrawProblem (the service path is maths-reading-sweep.int.spec.ts). */
+  const withdraw: WithdrawStoredAnswer = async (problem, reason) =>
+    (await catalog.withdraw(problem.assetVersionId, { textSha256: problem.textSha256, mathsHash: problem.maths.hash, ...(problem.maths.version === undefined ? {} : { mathsVersion: problem.maths.version }) }, reason)).outcome;
+
+  /** Every column but the maths key, the withdrawal and the timestamp, per row: what the sweep must never change. */
   async function keptColumns(): Promise<unknown[]> {
     const { rows } = await pool.query<Record<string, unknown>>(
       `select doc_id, asset_version_id, problem_id, normalised_text, text_sha256, image_sha256, phash, phash_version, quality, text_dominant,
@@ -100,7 +105,7 @@ describe('maths key sweep to the current signature version (real PostgreSQL)', (
     return mathsStage(query, { catalog }, DEFAULT_SEARCH_SETTINGS, () => undefined);
   }
 
-  it('re-keys every row under an older version from its text (or clears its key), survives a crash and a stop, resumes, and then finds nothing to do', async () => {
+  it('re-keys every row under an older version read as it was, withdraws the rest, survives a crash and a stop, resumes, and then finds nothing to do', async () => {
     const before = await keptColumns();
     const untouched = await wholeTable();
 
@@ -109,8 +114,8 @@ describe('maths key sweep to the current signature version (real PostgreSQL)', (
     expect((await mathsHit('solve 4t - 1 = 11'))?.problem.assetVersionId).toBe('av-7');
 
     // A dry run counts and writes nothing.
-    const dry = await sweepMathsKeys(catalog, deriveFromIngestion, MATHS_SIGNATURE_VERSION, { dryRun: true, pageSize: 2 });
-    expect(dry).toEqual({ examined: 6, rekeyed: 5, cleared: 1, raced: 0, stopped: false, version: MATHS_SIGNATURE_VERSION });
+    const dry = await sweepMathsKeys(catalog, deriveFromIngestion, MATHS_SIGNATURE_VERSION, withdraw, { dryRun: true, pageSize: 2 });
+    expect(dry).toEqual({ examined: 6, rekeyed: 4, cleared: 0, withdrawn: 2, raced: 0, stopped: false, version: MATHS_SIGNATURE_VERSION });
     expect(await wholeTable()).toEqual(untouched);
 
     // A crash in the middle of a page (the second row derived): the first row is re-keyed, the rest as they were.
@@ -120,7 +125,7 @@ describe('maths key sweep to the current signature version (real PostgreSQL)', (
       if (derived === 2) throw new Error('killed');
       return deriveFromIngestion(text);
     };
-    await expect(sweepMathsKeys(catalog, crashing, MATHS_SIGNATURE_VERSION, { pageSize: 2 })).rejects.toThrow('killed');
+    await expect(sweepMathsKeys(catalog, crashing, MATHS_SIGNATURE_VERSION, withdraw, { pageSize: 2 })).rejects.toThrow('killed');
     expect((await row(OLDER_TEXTS.system)).maths_version).toBe(MATHS_SIGNATURE_VERSION);
     expect((await row(OLDER_TEXTS.target)).maths_version).toBeNull();
     // Half-swept: the re-keyed row is found, the rest are not (never through the older key).
@@ -133,12 +138,12 @@ describe('maths key sweep to the current signature version (real PostgreSQL)', (
       stop.abort();
       return deriveFromIngestion(text);
     };
-    const stopped = await sweepMathsKeys(catalog, stopping, MATHS_SIGNATURE_VERSION, { pageSize: 2, signal: stop.signal });
+    const stopped = await sweepMathsKeys(catalog, stopping, MATHS_SIGNATURE_VERSION, withdraw, { pageSize: 2, signal: stop.signal });
     expect(stopped).toMatchObject({ examined: 1, rekeyed: 1, stopped: true });
 
-    // Resumed: the rest is re-keyed or cleared; what was done is not looked at again.
-    const resumed = await sweepMathsKeys(catalog, deriveFromIngestion, MATHS_SIGNATURE_VERSION, { pageSize: 2 });
-    expect(resumed).toEqual({ examined: 4, rekeyed: 3, cleared: 1, raced: 0, stopped: false, version: MATHS_SIGNATURE_VERSION });
+    // Resumed: the rest is re-keyed or withdrawn; what was done is not looked at again.
+    const resumed = await sweepMathsKeys(catalog, deriveFromIngestion, MATHS_SIGNATURE_VERSION, withdraw, { pageSize: 2 });
+    expect(resumed).toEqual({ examined: 4, rekeyed: 2, cleared: 0, withdrawn: 2, raced: 0, stopped: false, version: MATHS_SIGNATURE_VERSION });
 
     // Re-keyed rows carry today's key, names and version; the reading confidence is kept.
     for (const text of Object.values(OLDER_TEXTS)) {
@@ -146,11 +151,17 @@ describe('maths key sweep to the current signature version (real PostgreSQL)', (
       const today = deriveFromIngestion(text);
       expect(stored).toMatchObject({ maths_hash: today?.hash, maths_canonical: today?.canonical, maths_unknowns: today?.unknowns, maths_version: MATHS_SIGNATURE_VERSION });
     }
-    expect((await row(OLDER_TEXTS.misread)).maths_canonical).toBe('(+ (sqrt 16) 3)');
     expect((await row(OLDER_TEXTS.arithmetic)).maths_unknowns).toEqual([]);
     expect((await row(OLDER_TEXTS.linear)).maths_confidence).toBeCloseTo(0.93, 6);
-    // A text that gives no key today has none: the problem is solved again when asked.
-    expect(await row('solve fory: sy-4=2y+11')).toEqual({ maths_hash: null, maths_canonical: null, maths_unknowns: null, maths_confidence: null, maths_version: null });
+    // Read otherwise today, or not at all: withdrawn with why, served by no tier (not even to an exact copy of the text).
+    for (const text of [MISREAD, REFUSED]) {
+      const { rows } = await pool.query<{ withdrawn_reason: string | null; withdrawn_at: Date | null }>('select withdrawn_reason, withdrawn_at from retrieval.indexed_problems where normalised_text = $1', [text]);
+      expect(rows[0]?.withdrawn_at).toBeInstanceOf(Date);
+      expect(await catalog.findByTextSha256(sha(text))).toEqual([]);
+      expect(await mathsHit(text)).toBeUndefined();
+    }
+    const { rows: reasons } = await pool.query<{ withdrawn_reason: string }>('select withdrawn_reason from retrieval.indexed_problems where normalised_text = $1', [MISREAD]);
+    expect(reasons[0]?.withdrawn_reason).toBe(`${MATHS_SIGNATURE_VERSION} reads evaluate (+ (sqrt 16) 3) in no unknowns; an unversioned signature read evaluate (+ 3 v0) in sqrt16`);
     // Nothing but the maths key changed, on any row.
     expect(await keptColumns()).toEqual(before);
 
@@ -165,7 +176,7 @@ describe('maths key sweep to the current signature version (real PostgreSQL)', (
 
     // Run again: nothing to do, nothing written.
     const settled = await wholeTable();
-    expect(await sweepMathsKeys(catalog, deriveFromIngestion, MATHS_SIGNATURE_VERSION)).toEqual({ examined: 0, rekeyed: 0, cleared: 0, raced: 0, stopped: false, version: MATHS_SIGNATURE_VERSION });
+    expect(await sweepMathsKeys(catalog, deriveFromIngestion, MATHS_SIGNATURE_VERSION, withdraw)).toEqual({ examined: 0, rekeyed: 0, cleared: 0, withdrawn: 0, raced: 0, stopped: false, version: MATHS_SIGNATURE_VERSION });
     expect(await wholeTable()).toEqual(settled);
   });
 });
@@ -186,7 +197,7 @@ describe('maths key sweep beside a live re-index (real PostgreSQL)', () => {
 
   it('lets a concurrent re-index win over the sweep', async () => {
     const text = 'solve 7r-3=18';
-    await catalog.upsert({ assetVersionId: 'av-race', normalisedText: text, textSha256: sha(text), maths: olderMaths(text, 'v3 form', ['r']) });
+    await catalog.upsert({ assetVersionId: 'av-race', normalisedText: text, textSha256: sha(text), maths: olderMaths(text, ['r']) });
     const today = deriveFromIngestion(text);
     if (today?.unknowns === undefined) throw new Error('no current key');
     // The live service re-indexes the row (now with names and a new reading confidence) between the sweep's read and its write.
@@ -204,8 +215,8 @@ describe('maths key sweep beside a live re-index (real PostgreSQL)', () => {
         return catalog.replaceMathsKey(problem, next);
       },
     };
-    const result = await sweepMathsKeys(racing, deriveFromIngestion, MATHS_SIGNATURE_VERSION);
-    expect(result).toEqual({ examined: 1, rekeyed: 0, cleared: 0, raced: 1, stopped: false, version: MATHS_SIGNATURE_VERSION });
+    const result = await sweepMathsKeys(racing, deriveFromIngestion, MATHS_SIGNATURE_VERSION, () => Promise.reject(new Error('nothing to withdraw')));
+    expect(result).toEqual({ examined: 1, rekeyed: 0, cleared: 0, withdrawn: 0, raced: 1, stopped: false, version: MATHS_SIGNATURE_VERSION });
     const { rows } = await pool.query<{ maths_confidence: number }>(`select maths_confidence from retrieval.indexed_problems where asset_version_id = 'av-race'`);
     expect(rows[0]?.maths_confidence).toBe(0.5);
   });

@@ -1,19 +1,24 @@
 import { computeProblemSignature, toContractSignature } from '../apps/ingestion/src/public-api.js';
-import type { PgProblemCatalog } from '../apps/retrieval/src/public-api.js';
+import type { DocumentMaths, IndexedProblem, PgProblemCatalog, WithdrawalOutcome } from '../apps/retrieval/src/public-api.js';
 
 /*
- * The maths re-key sweep (issue 24, ADR 0030). A maths key is looked up only under the current signature
- * version: a key under an older one was computed by another reading of the maths (before maths-sig/v4,
- * the signature had a lexer of its own beside the engine's), so it may key another problem, and it is
- * never matched. The sweep re-derives each such row's key from its stored normalised text with today's
- * signature (the engine's reading) and re-keys the row; a row whose text gives no key today (refused,
- * no maths, names the contract cannot carry, text today's normalisation would not store) has its key
- * cleared, so the problem is solved again when asked, never served through a possibly wrong key.
+ * The maths reading sweep (issue 24, ADR 0030). A maths key is looked up only under the current signature
+ * version: a key under an older one was computed by another reading of the maths, so it may key another
+ * problem, and it is never matched. The sweep re-derives each such row's key from its stored normalised
+ * text with today's signature (the engine's reading) and judges the row:
+ * - today's reading is the stored one (same canonical form, intent and names): the stored answer is an
+ *   answer to it, so the row is re-keyed (or, when its names do not fit the contract, its key cleared:
+ *   found again by its exact text, never through a renaming);
+ * - today's reading differs, or the text gives none (refused, no maths, not what today's normalisation
+ *   stores): the stored answer was solved from another reading ("x|x| < 4" answered as x < 4), so the
+ *   problem is withdrawn from every index of every retrieval replica (WithdrawProblem), with why. The
+ *   next copy of its text misses, is solved by today's engine and is indexed as a new asset version.
+ *   Re-keying it, or clearing its key, would still serve the old answer to an exact copy of the text.
  *
- * Safe to kill and to re-run: each row is one compare-and-set statement (replaceMathsKey), so a row is
- * either as it was or fully re-keyed; re-keyed and cleared rows leave the selection (rows not at the
- * current version), so a re-run resumes with what is left and a finished sweep finds nothing to do.
- * Only the catalogue's maths columns change: the vectors' payloads hold no maths, the pHash is untouched.
+ * Safe to kill and to re-run: each row is one compare-and-set (replaceMathsKey, or WithdrawProblem
+ * applied only while the row holds what was judged), so a row is either as it was or fully done; done
+ * rows leave the selection (live rows not at the current version), so a re-run resumes with what is left
+ * and a finished sweep finds nothing to do.
  */
 
 /** A problem's maths key as today's signature derives it from the normalised text (the contract's `maths`). */
@@ -42,6 +47,9 @@ export function deriveFromIngestion(normalisedText: string): DerivedMathsKey | u
 
 export type MathsKeyCatalog = Pick<PgProblemCatalog, 'mathsKeysNotAt' | 'replaceMathsKey'>;
 
+/** Withdraws one row (WithdrawProblem through the retrieval service); resolves with retrieval's outcome. */
+export type WithdrawStoredAnswer = (problem: IndexedProblem & { readonly maths: DocumentMaths }, reason: string) => Promise<WithdrawalOutcome>;
+
 export interface MathsKeySweepOptions {
   /** Rows read per page (default 500). */
   readonly pageSize?: number;
@@ -52,12 +60,14 @@ export interface MathsKeySweepOptions {
 }
 
 export interface MathsKeySweepResult {
-  /** Rows keyed under another version than the current one that were looked at. */
+  /** Live rows keyed under another version than the current one that were looked at. */
   readonly examined: number;
-  /** Re-keyed to the current version (or, in a dry run, that would be). */
+  /** Re-keyed to the current version (or, in a dry run, that would be): today's reading is the stored one. */
   readonly rekeyed: number;
-  /** Key cleared: the text gives no current key (or none with names); the problem is solved again when asked. */
+  /** Key cleared: today's reading is the stored one, but its names do not fit the contract. */
   readonly cleared: number;
+  /** Withdrawn from every index: today's reading differs, or gives none. */
+  readonly withdrawn: number;
   /** Changed by someone else (a re-index) between the read and the write: theirs stands. */
   readonly raced: number;
   /** Stopped by the signal before the end. */
@@ -66,33 +76,73 @@ export interface MathsKeySweepResult {
   readonly version: string;
 }
 
-/** Re-key to `key`, or clear the key (the text gives none under the current version). */
-export type MathsKeyVerdict = { readonly kind: 'rekey'; readonly key: DerivedMathsKey & { readonly unknowns: readonly string[] } } | { readonly kind: 'clear' };
+type CurrentKey = DerivedMathsKey & { readonly unknowns: readonly string[] };
 
-/** What to do with one stored row not at the current version, given today's derivation of its text. */
-export function mathsKeyVerdict(derived: DerivedMathsKey | undefined): MathsKeyVerdict {
-  if (derived?.unknowns === undefined) return { kind: 'clear' };
-  return { kind: 'rekey', key: { ...derived, unknowns: derived.unknowns } };
+/** Re-key to `key`; clear the key; or withdraw the stored answer (it was solved from another reading). */
+export type MathsKeyVerdict =
+  | { readonly kind: 'rekey'; readonly key: CurrentKey }
+  | { readonly kind: 'clear' }
+  | { readonly kind: 'withdraw'; readonly reason: string };
+
+const REASON_LIMIT = 1000;
+
+/**
+ * What to do with one stored row not at the current version, given today's derivation of its text (a
+ * derivation under another version than the sweep's target counts as none). The reading is the same
+ * when the canonical form and intent are, and the names (where the row kept them) too: a stored answer
+ * is written in its problem's names.
+ */
+export function mathsKeyVerdict(stored: DocumentMaths, derived: DerivedMathsKey | undefined): MathsKeyVerdict {
+  const storedAs = `${stored.version ?? 'an unversioned signature'} read ${stored.intent} ${stored.canonical}${stored.unknowns === undefined ? '' : ` in ${stored.unknowns.join(', ') || 'no unknowns'}`}`;
+  const withdraw = (today: string): MathsKeyVerdict => ({ kind: 'withdraw', reason: `${today}; ${storedAs}`.slice(0, REASON_LIMIT) });
+  if (derived === undefined) return withdraw('today\'s reading gives no maths key (refused, no maths, or not stored so today)');
+  const names = derived.unknowns;
+  const sameNames = stored.unknowns === undefined || (names !== undefined && names.join('\u0000') === stored.unknowns.join('\u0000'));
+  if (derived.canonical !== stored.canonical || derived.intent !== stored.intent || !sameNames) {
+    return withdraw(`${derived.version} reads ${derived.intent} ${derived.canonical}${names === undefined ? '' : ` in ${names.join(', ') || 'no unknowns'}`}`);
+  }
+  return names === undefined ? { kind: 'clear' } : { kind: 'rekey', key: { ...derived, unknowns: names } };
 }
 
-/** Re-keys (or clears) every row not at `version`, page by page in doc id order; see the note at the top. */
-export async function sweepMathsKeys(catalog: MathsKeyCatalog, derive: DeriveMathsKey, version: string, options: MathsKeySweepOptions = {}): Promise<MathsKeySweepResult> {
+/** Judges every live row not at `version`, page by page in doc id order; see the note at the top. */
+export async function sweepMathsKeys(
+  catalog: MathsKeyCatalog,
+  derive: DeriveMathsKey,
+  version: string,
+  withdraw: WithdrawStoredAnswer,
+  options: MathsKeySweepOptions = {},
+): Promise<MathsKeySweepResult> {
   const pageSize = Math.max(1, Math.floor(options.pageSize ?? 500));
-  const counts = { examined: 0, rekeyed: 0, cleared: 0, raced: 0 };
+  const counts = { examined: 0, rekeyed: 0, cleared: 0, withdrawn: 0, raced: 0 };
   let after = 0;
   for (;;) {
     const page = await catalog.mathsKeysNotAt(version, after, pageSize);
     for (const problem of page) {
       if (options.signal?.aborted === true) return { ...counts, stopped: true, version };
       after = problem.docId;
+      const stored = problem.maths;
+      if (stored === undefined) continue;
       counts.examined += 1;
       const derived = derive(problem.normalisedText);
-      // A derivation under another version (a build older than the sweep's target) is no current key.
-      const verdict = mathsKeyVerdict(derived?.version === version ? derived : undefined);
-      const next = verdict.kind === 'rekey' ? verdict.key : undefined;
-      if (options.dryRun === true || (await catalog.replaceMathsKey(problem, next))) counts[verdict.kind === 'rekey' ? 'rekeyed' : 'cleared'] += 1;
-      else counts.raced += 1;
+      const verdict = mathsKeyVerdict(stored, derived?.version === version ? derived : undefined);
+      counts[await applyVerdict(verdict, { ...problem, maths: stored }, catalog, withdraw, options.dryRun === true)] += 1;
     }
     if (page.length < pageSize) return { ...counts, stopped: false, version };
   }
+}
+
+async function applyVerdict(
+  verdict: MathsKeyVerdict,
+  problem: IndexedProblem & { readonly maths: DocumentMaths },
+  catalog: MathsKeyCatalog,
+  withdraw: WithdrawStoredAnswer,
+  dryRun: boolean,
+): Promise<'rekeyed' | 'cleared' | 'withdrawn' | 'raced'> {
+  const done = verdict.kind === 'rekey' ? 'rekeyed' : verdict.kind === 'clear' ? 'cleared' : 'withdrawn';
+  if (dryRun) return done;
+  if (verdict.kind === 'withdraw') {
+    const outcome = await withdraw(problem, verdict.reason);
+    return outcome === 'withdrawn' || outcome === 'already_withdrawn' ? 'withdrawn' : 'raced';
+  }
+  return (await catalog.replaceMathsKey(problem, verdict.kind === 'rekey' ? verdict.key : undefined)) ? done : 'raced';
 }

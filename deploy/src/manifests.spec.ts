@@ -343,12 +343,12 @@ describe('synthesized manifests', () => {
     expect(spec.containers[0]?.command).toEqual(['node', 'dist/tools/migrate.js']);
   });
 
-  describe('the maths re-key sweep (on demand, issue 24)', () => {
+  describe('the maths reading sweep (on demand, issue 24)', () => {
     interface JobSpec {
       backoffLimit: number;
       activeDeadlineSeconds: number;
       ttlSecondsAfterFinished: number;
-      template: { spec: { restartPolicy: string; containers: { name: string; image: string; command: string[]; env: unknown[]; resources: { limits: Record<string, string> } }[] } };
+      template: { spec: { restartPolicy: string; serviceAccountName?: string; containers: { name: string; image: string; command: string[]; env: unknown[]; resources: { limits: Record<string, string> } }[] } };
     }
     const sweeps = [rendered.mathsReindexDryRun, rendered.mathsReindex];
     const jobOf = (list: readonly K8sObject[]): K8sObject => list.find((o) => o.kind === 'Job') as K8sObject;
@@ -376,20 +376,36 @@ describe('synthesized manifests', () => {
         });
         const container = spec.template.spec.containers[0]!;
         expect(container.image).toBe(DEFAULT_SETTINGS.image);
-        expect(container.env).toEqual([{ name: 'OPENPAW_DATABASE_URL', valueFrom: { secretKeyRef: { name: DEFAULT_SETTINGS.secrets.database, key: databaseUrlKeyOf('retrieval') } } }]);
+        expect(container.env[0]).toEqual({ name: 'OPENPAW_DATABASE_URL', valueFrom: { secretKeyRef: { name: DEFAULT_SETTINGS.secrets.database, key: databaseUrlKeyOf('retrieval') } } });
         expect(container.resources.limits).toEqual({ cpu: '1000m', memory: '384Mi' });
         expect(job.metadata.annotations?.['helm.sh/hook']).toBe('post-install,post-upgrade');
       }
       expect((dryRun?.['spec'] as JobSpec).template.spec.containers[0]?.command).toEqual(['node', 'dist/tools/maths-reindex.js', '--dry-run']);
       expect((sweep?.['spec'] as JobSpec).template.spec.containers[0]?.command).toEqual(['node', 'dist/tools/maths-reindex.js']);
+      // The preview needs only the database; the sweep sends its withdrawals as retrieval's NATS user, over TLS.
+      expect((dryRun?.['spec'] as JobSpec).template.spec.containers[0]?.env).toHaveLength(1);
+      const sweepSpec = (sweep?.['spec'] as JobSpec).template.spec;
+      expect(sweepSpec.serviceAccountName).toBe('openpaw-retrieval');
+      expect(sweepSpec.containers[0]?.env.map((e) => (e as { name: string }).name)).toEqual([
+        'OPENPAW_DATABASE_URL',
+        'OPENPAW_NATS_URL',
+        'OPENPAW_NATS_CREDS_FILE',
+        'OPENPAW_NATS_TLS_CA_FILE',
+        'OPENPAW_NATS_TLS_CERT_FILE',
+        'OPENPAW_NATS_TLS_KEY_FILE',
+      ]);
+      expect(JSON.stringify(sweepSpec)).toContain(natsCredentialsSecretOf(DEFAULT_SETTINGS.secrets.natsCredentialsPrefix, 'retrieval'));
     });
 
-    it('reaches PostgreSQL, not NATS or the internet', () => {
-      const np = rendered.mathsReindex.find((o) => o.kind === 'NetworkPolicy') as K8sObject;
-      const ports = (np['spec'] as { egress: { ports: { port: number }[] }[] }).egress.flatMap((rule) => rule.ports.map((p) => p.port));
-      expect(ports).toContain(5432);
-      expect(ports).not.toContain(4222);
-      expect(ports).not.toContain(443);
+    it('reaches PostgreSQL, the sweep NATS too, neither the internet', () => {
+      const portsOf = (list: readonly K8sObject[]): number[] => {
+        const np = list.find((o) => o.kind === 'NetworkPolicy') as K8sObject;
+        return (np['spec'] as { egress: { ports: { port: number }[] }[] }).egress.flatMap((rule) => rule.ports.map((p) => p.port));
+      };
+      expect(portsOf(rendered.mathsReindex)).toEqual(expect.arrayContaining([5432, 4222]));
+      expect(portsOf(rendered.mathsReindexDryRun)).toContain(5432);
+      expect(portsOf(rendered.mathsReindexDryRun)).not.toContain(4222);
+      for (const list of sweeps) expect(portsOf(list)).not.toContain(443);
     });
   });
 

@@ -2,14 +2,25 @@ import { Duration, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-34';
 import type { Construct } from 'constructs';
 import { workloadLabels } from './labels.js';
+import type { NatsCredentialsMount } from './nats-credentials-mount.js';
 import { RESTRICTED_CONTAINER, RESTRICTED_POD } from './security.js';
 
 export interface MathsReindexJobProps {
   readonly image: string;
   /** Retrieval's own database URL (`openpaw_retrieval`): the sweep reads and updates `retrieval.indexed_problems` only. */
   readonly databaseUrl: kplus.EnvValue;
-  /** A preview (`--dry-run`): counts what a sweep would re-key, writes nothing. */
+  /** A preview (`--dry-run`): counts what a sweep would re-key or withdraw, writes and sends nothing. */
   readonly dryRun: boolean;
+  /**
+   * The sweep's (not the preview's) way to the retrieval service: withdrawals are WithdrawProblem
+   * commands, sent as retrieval's own NATS user (its credentials, so its pods' ServiceAccount), over TLS.
+   */
+  readonly messaging?: {
+    readonly natsUrl: string;
+    readonly credentials: NatsCredentialsMount;
+    readonly tls: NatsCredentialsMount;
+    readonly serviceAccount: kplus.IServiceAccount;
+  };
 }
 
 /** The Job's name: the preview and the sweep are separate Jobs, so one never replaces the other's logs. */
@@ -24,7 +35,7 @@ export const HELM_POST_HOOK = {
 };
 
 /**
- * The maths re-key sweep (`tools/maths-reindex.js`, issue 24, ADR 0030), on demand: not part of the
+ * The maths reading sweep (`tools/maths-reindex.js`, issue 24, ADR 0030), on demand: not part of the
  * platform's manifests, because it must run only once every ingestion replica computes the current
  * signature version. One pod, one PostgreSQL connection (the tool's pool holds one), as retrieval's
  * own role. A failed pod is retried (`backoffLimit`): each row is one compare-and-set and re-keyed
@@ -44,13 +55,18 @@ export function mathsReindexJob(scope: Construct, props: MathsReindexJobProps): 
     terminationGracePeriod: Duration.seconds(30),
     securityContext: RESTRICTED_POD,
     automountServiceAccountToken: false,
+    ...(props.messaging === undefined ? {} : { serviceAccount: props.messaging.serviceAccount, volumes: [props.messaging.credentials.volume, props.messaging.tls.volume] }),
     containers: [
       {
         name: 'maths-reindex',
         image: props.image,
         imagePullPolicy: kplus.ImagePullPolicy.IF_NOT_PRESENT,
         command: ['node', 'dist/tools/maths-reindex.js', ...(props.dryRun ? ['--dry-run'] : [])],
-        envVariables: { OPENPAW_DATABASE_URL: props.databaseUrl },
+        envVariables: {
+          OPENPAW_DATABASE_URL: props.databaseUrl,
+          ...(props.messaging === undefined ? {} : { OPENPAW_NATS_URL: kplus.EnvValue.fromValue(props.messaging.natsUrl), ...props.messaging.credentials.env, ...props.messaging.tls.env }),
+        },
+        ...(props.messaging === undefined ? {} : { volumeMounts: [props.messaging.credentials, props.messaging.tls].map((mount) => ({ path: mount.path, volume: mount.volume, readOnly: true })) }),
         // One page of 500 rows in memory at a time, and the signature derivation: CPU-bound, light.
         resources: {
           cpu: { request: kplus.Cpu.millis(100), limit: kplus.Cpu.millis(1000) },

@@ -38,6 +38,7 @@ import {
   PaperSourcesSearched,
   PapersScored,
   ProblemRegistered,
+  ProblemWithdrawn,
   ResearchFailed,
   ResearchLegCompleted,
   ResearchLegFailed,
@@ -319,6 +320,8 @@ export const SUBJECTS_SUBSCRIBED_BY: Readonly<Record<string, readonly AnyMessage
     SourceIndexed, SourceRejected, ChatAnswered, ChatFailed, SnapshotCaptured, ArtifactStepFailed,
   ],
   research: [ResearchFailed],
+  // Every replica hears each withdrawal and drops the problem from its in-memory indexes (withdrawal-subscription.ts).
+  retrieval: [ProblemWithdrawn],
   // Its replicas hear each step command as it is sent, to stop the run's earlier steps (step-supersession.ts).
   'visual-search': [RunEnded, VerifyEdge, DiscoverCandidates, SelectNextExpansion],
 };

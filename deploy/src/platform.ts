@@ -363,9 +363,18 @@ class MathsReindexChart extends Chart {
     const name = mathsReindexJobName(dryRun);
     super(scope, name, { namespace: settings.namespace, disableResourceNameHashes: true });
     const databaseSecret = kplus.Secret.fromSecretName(this, 'database-secret', settings.secrets.database);
-    // Retrieval's own role: the sweep touches retrieval's catalogue and nothing else.
-    mathsReindexJob(this, { image: settings.image, databaseUrl: kplus.EnvValue.fromSecretValue({ secret: databaseSecret, key: databaseUrlKeyOf('retrieval') }), dryRun });
-    workloadPolicy(this, settings, { name, labels: selectorLabels(name), port: 0, public: false, database: true, externalEgress: false, messaging: false }, selectorLabels(COLLECTOR_NAME));
+    // Retrieval's own role: the sweep touches retrieval's catalogue and nothing else. Its withdrawals go to the
+    // retrieval service as retrieval's NATS user; the preview sends nothing.
+    const messaging = dryRun
+      ? undefined
+      : {
+          natsUrl: settings.natsUrl,
+          credentials: natsCredentialsMount(this, `${name}-nats-credentials`, natsCredentialsSecretOf(settings.secrets.natsCredentialsPrefix, 'retrieval')),
+          tls: natsTlsMount(this, `${name}-nats-tls`, settings.secrets.natsTls),
+          serviceAccount: kplus.ServiceAccount.fromServiceAccountName(this, `${name}-service-account`, serviceAccountNameOf('retrieval')),
+        };
+    mathsReindexJob(this, { image: settings.image, databaseUrl: kplus.EnvValue.fromSecretValue({ secret: databaseSecret, key: databaseUrlKeyOf('retrieval') }), dryRun, ...(messaging === undefined ? {} : { messaging }) });
+    workloadPolicy(this, settings, { name, labels: selectorLabels(name), port: 0, public: false, database: true, externalEgress: false, messaging: !dryRun }, selectorLabels(COLLECTOR_NAME));
   }
 }
 

@@ -5,7 +5,9 @@ import type { DataSource } from 'typeorm';
 import type { RetrievalSettings } from './config.js';
 import { IndexDocumentHandler } from './handlers/index-document/index-document.handler.js';
 import { SearchSolutionsHandler } from './handlers/search-solutions/search-solutions.handler.js';
+import { WithdrawProblemHandler } from './handlers/withdraw-problem/withdraw-problem.handler.js';
 import { RetrievalCommandsConsumer } from './messaging/retrieval-commands.consumer.js';
+import { WithdrawalSubscription } from './messaging/withdrawal.subscription.js';
 import { databaseProviders, pgPoolOf, RETRIEVAL_DATA_SOURCE } from './persistence/database.js';
 import { RETRIEVAL_EMBEDDER, RETRIEVAL_SETTINGS } from './ports.js';
 import { ProviderEmbedderAdapter } from './search/embedder-adapter.js';
@@ -19,8 +21,8 @@ export interface RetrievalAdapters {
 }
 
 /**
- * The retrieval service: answers `SearchSolutions` (RetrievalHit / RetrievalMiss) and `IndexDocument`
- * (DocumentIndexed), consumed from `openpaw.cmd.retrieval.>`. Its index lives in the `retrieval`
+ * The retrieval service: answers `SearchSolutions` (RetrievalHit / RetrievalMiss), `IndexDocument`
+ * (DocumentIndexed) and `WithdrawProblem` (ProblemWithdrawn, which every replica applies to its memory), consumed from `openpaw.cmd.retrieval.>`. Its index lives in the `retrieval`
  * schema (catalogue with full-text search, embedded vectors, answered commands); the pHash indexes and
  * the embedded vector index are rebuilt in memory from it at start. Vectors go to Qdrant when
  * `OPENPAW_QDRANT_URL` is set; the embedder comes from `OPENPAW_EMBEDDINGS_*` (local hashed n-grams by default).
@@ -54,7 +56,9 @@ export class RetrievalModule implements OnModuleInit {
         },
         SearchSolutionsHandler,
         IndexDocumentHandler,
+        WithdrawProblemHandler,
         RetrievalCommandsConsumer,
+        WithdrawalSubscription,
       ],
     };
   }

@@ -1,8 +1,13 @@
 /*
- * The retrieval service's public face for code outside the service (benches): the indexes, the
- * hybrid search and the stores they run on, plus the in-memory stand-ins its own specs use. Nothing
- * else of `src/` is imported from outside; lint holds benches to this file.
+ * The retrieval service's public face for code outside the service (benches, tools): the indexes, the
+ * hybrid search and the stores they run on, plus the in-memory stand-ins its own specs use, and the
+ * service itself for the maths reading sweep's spec. Nothing else of `src/` is imported from outside;
+ * lint holds benches to this file.
  */
+export { RetrievalModule, SERVICE_NAME as RETRIEVAL_SERVICE_NAME } from './app.module.js';
+export { retrievalSettingsFromEnv } from './config.js';
+export { RetrievalIndex } from './search/retrieval-index.js';
+export { TANK_ORIGINAL } from './testing/ingested-signatures.js';
 export { EmbeddedVectorIndex } from './domain/embedded-vector-index.js';
 export { DEFAULT_HNSW_SETTINGS, HnswVectorIndex } from './domain/hnsw-vector-index.js';
 export {
@@ -15,7 +20,7 @@ export {
   type SearchStage,
 } from './domain/hybrid-search.js';
 export { ensureProblemCatalogTables, PgProblemCatalog, phashHexToSigned } from './domain/pg-problem-catalog.js';
-export type { IndexedProblem } from './domain/problem-catalog.js';
+export type { DocumentMaths, IndexedProblem, WithdrawalOutcome } from './domain/problem-catalog.js';
 export { ensureEmbeddedVectorTables, PgVectorStore } from './domain/pg-vector-store.js';
 export { MultiIndexHashIndex, type PhashIndexEntry } from './domain/phash-index.js';
 export { indexProblem } from './domain/problem-indexer.js';

@@ -36,7 +36,7 @@ import {
 } from './messages/research-flow.js';
 import { ResearchProviderKeyTested, TestResearchProviderKey } from './messages/research-keys.js';
 import { ResearchWebhookAttempted, ResearchWebhookSet, SetResearchWebhook, TestResearchWebhook } from './messages/research-webhook.js';
-import { DocumentIndexed, IndexDocument, RetrievalHit, RetrievalHitV1, RetrievalMiss, RetrievalMissV1, SearchSolutions } from './messages/retrieval.js';
+import { DocumentIndexed, IndexDocument, ProblemWithdrawn, RetrievalHit, RetrievalHitV1, RetrievalMiss, RetrievalMissV1, SearchSolutions, WithdrawProblem } from './messages/retrieval.js';
 import { RunEnded } from './messages/run-ended.js';
 import { GenerateSolution, SolutionFailed, SolutionGenerated } from './messages/solve.js';
 import { CandidatesDiscovered, DiscoverCandidates, EdgeRefuted, EdgeVerified, ExpansionSelected, SelectNextExpansion, TakeDownVisualPerson, VerifyEdge, VisualPersonTakenDown, VisualStepFailed } from './messages/visual-search.js';
@@ -93,7 +93,8 @@ export const MESSAGES_SENT_BY = {
   ],
   ingestion: [MediaNormalized, MediaRejected],
   // A superseded version is still produced beside its successor (contracts/README.md).
-  retrieval: [RetrievalHit, RetrievalMiss, RetrievalHitV1, RetrievalMissV1, DocumentIndexed],
+  // WithdrawProblem: the maths reading sweep (tools/maths-reindex.ts) runs as the retrieval service's user.
+  retrieval: [RetrievalHit, RetrievalMiss, RetrievalHitV1, RetrievalMissV1, DocumentIndexed, ProblemWithdrawn, WithdrawProblem],
   solve: [SolutionGenerated, SolutionFailed],
   assets: [ProblemRegistered, AssetVersionCreated, VideoRendered, VideoRenderFailed],
   artifacts: [SourceIndexed, SourceRejected, SnapshotCaptured, ArtifactPlanned, ArtifactGenerated, ArtifactValidated, ArtifactJobProgress, ArtifactStepFailed, ChatAnswered, ChatFailed],

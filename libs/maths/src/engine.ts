@@ -30,7 +30,7 @@ import { strayToken } from './text/stray-tokens.js';
 import { WORDED_UNKNOWN, type WordedReading } from './text/worded.js';
 import type { EngineOutcome, EngineSolution, SolverResult } from './types.js';
 
-export { MATHS_ENGINE_ID, MATHS_ENGINE_VERSION } from './engine-id.js';
+export { MATHS_ENGINE_ID, MATHS_ENGINE_VERSION, MATHS_READING_VERSION } from './engine-id.js';
 
 /**
  * Solves a school maths problem offline with worked steps, or declines. It claims a problem only

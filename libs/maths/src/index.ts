@@ -1,4 +1,4 @@
-export { findMaths, MATHS_ENGINE_ID, MATHS_ENGINE_VERSION, solveProblem } from './engine.js';
+export { findMaths, MATHS_ENGINE_ID, MATHS_ENGINE_VERSION, MATHS_READING_VERSION, solveProblem } from './engine.js';
 export { BoundedMathsEngine, boundedMathsEngine, DEADLINE_GRACE_MILLIS, type BoundedEngineOptions, type MathsEngine } from './bounded/engine-pool.js';
 export { DEFAULT_MATHS_BUDGET, type MathsBudget } from './core/budget.js';
 export { warmUpEngine } from './bounded/warm-up.js';

@@ -23,7 +23,7 @@ export {
 export { MultiIndexHashIndex, type PhashIndexEntry, type PhashIndexOptions, type PhashMatch } from './phash-index.js';
 export { ensureProblemCatalogTables, keywordQueryText, PgProblemCatalog, PROBLEM_CATALOG_DDL } from './pg-problem-catalog.js';
 export { EMBEDDED_VECTORS_DDL, ensureEmbeddedVectorTables, PgVectorStore } from './pg-vector-store.js';
-export type { CatalogChange, IndexedProblem, KeywordHit, ProblemCatalog, ProblemDocument } from './problem-catalog.js';
+export type { CatalogChange, DocumentMaths, IndexedProblem, KeywordHit, ProblemCatalog, ProblemDocument, WithdrawalExpectation, WithdrawalOutcome } from './problem-catalog.js';
 export { indexProblem, type IndexingPorts, type IndexingResult, rebuildPhashIndex, unindexProblem } from './problem-indexer.js';
 export { OPENPAW_ID_KEY, pointIdFor, QdrantVectorIndex, type QdrantVectorIndexOptions } from './qdrant-vector-index.js';
 export { DEFAULT_TEXT_AGREEMENT, editSimilarity, levenshtein, numbersConsistent, textAgreement, type TextAgreement, type TextAgreementBounds } from './text-similarity.js';

@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import { statementNamer } from '@openpaw/persistence';
 import type { PhashIndexEntry } from './phash-index.js';
-import type { CatalogChange, DocumentMaths, IndexedProblem, KeywordHit, ProblemCatalog, ProblemDocument } from './problem-catalog.js';
+import type { CatalogChange, DocumentMaths, IndexedProblem, KeywordHit, ProblemCatalog, ProblemDocument, WithdrawalExpectation, WithdrawalOutcome } from './problem-catalog.js';
 import { sameDocument } from './problem-catalog.js';
 
 /**
@@ -33,6 +33,8 @@ CREATE TABLE IF NOT EXISTS retrieval.indexed_problems (
   maths_confidence  double precision,
   maths_unknowns    text[],
   maths_version     text,
+  withdrawn_at      timestamptz,
+  withdrawn_reason  text,
   search_vector     tsvector GENERATED ALWAYS AS (to_tsvector('english', normalised_text)) STORED,
   indexed_at        timestamptz NOT NULL DEFAULT now(),
   updated_at        timestamptz NOT NULL DEFAULT now()
@@ -68,11 +70,15 @@ interface ProblemRow {
   maths_confidence: number | null;
   maths_unknowns: string[] | null;
   maths_version: string | null;
+  withdrawn_reason: string | null;
 }
 
 const COLUMNS = `doc_id, asset_version_id, problem_id, normalised_text, text_sha256, image_sha256, phash, phash_version,
   quality, text_dominant, subject, keywords, maths_hash, maths_canonical, maths_intent, maths_numbers, maths_confidence,
-  maths_unknowns, maths_version`;
+  maths_unknowns, maths_version, withdrawn_reason`;
+
+/** What every search lookup adds: a withdrawn problem is served by no tier (it stays, with why, for the record). */
+const LIVE = 'withdrawn_at IS NULL';
 
 /** PostgreSQL has only signed bigint; the unsigned 64-bit hash is stored as its two's-complement twin. */
 export function phashHexToSigned(hex: string): string {
@@ -110,6 +116,7 @@ function toProblem(row: ProblemRow): IndexedProblem {
             ...(row.maths_version === null ? {} : { version: row.maths_version }),
           },
         }),
+    ...(row.withdrawn_reason === null ? {} : { withdrawnReason: row.withdrawn_reason }),
   };
 }
 
@@ -185,25 +192,25 @@ export class PgProblemCatalog implements ProblemCatalog {
   }
 
   async findByImageSha256(sha256: string): Promise<IndexedProblem[]> {
-    return this.select('image_sha256 = $1 ORDER BY doc_id DESC LIMIT 20', [sha256]);
+    return this.select(`${LIVE} AND image_sha256 = $1 ORDER BY doc_id DESC LIMIT 20`, [sha256]);
   }
 
   async findByTextSha256(sha256: string): Promise<IndexedProblem[]> {
-    return this.select('text_sha256 = $1 ORDER BY doc_id DESC LIMIT 20', [sha256]);
+    return this.select(`${LIVE} AND text_sha256 = $1 ORDER BY doc_id DESC LIMIT 20`, [sha256]);
   }
 
   async findByMathsHashes(hashes: readonly string[]): Promise<IndexedProblem[]> {
-    return this.select('maths_hash = ANY($1::text[]) ORDER BY doc_id DESC LIMIT 20', [[...hashes]]);
+    return this.select(`${LIVE} AND maths_hash = ANY($1::text[]) ORDER BY doc_id DESC LIMIT 20`, [[...hashes]]);
   }
 
   async getByDocIds(docIds: readonly number[]): Promise<IndexedProblem[]> {
     if (docIds.length === 0) return [];
-    return this.select('doc_id = ANY($1::bigint[])', [docIds.map(String)]);
+    return this.select(`${LIVE} AND doc_id = ANY($1::bigint[])`, [docIds.map(String)]);
   }
 
   async getByAssetVersionIds(assetVersionIds: readonly string[]): Promise<IndexedProblem[]> {
     if (assetVersionIds.length === 0) return [];
-    return this.select('asset_version_id = ANY($1::text[])', [[...assetVersionIds]]);
+    return this.select(`${LIVE} AND asset_version_id = ANY($1::text[])`, [[...assetVersionIds]]);
   }
 
   async keywordSearch(normalisedText: string, limit: number, candidates?: readonly string[]): Promise<KeywordHit[]> {
@@ -218,7 +225,7 @@ export class PgProblemCatalog implements ProblemCatalog {
       candidates === undefined
         ? `SELECT doc_id, asset_version_id, ts_rank_cd(search_vector, q) AS rank
              FROM retrieval.indexed_problems, websearch_to_tsquery('english', $1) AS q
-            WHERE search_vector @@ q
+            WHERE search_vector @@ q AND withdrawn_at IS NULL
             ORDER BY rank DESC, doc_id DESC
             LIMIT $2`
         : `WITH considered AS (
@@ -228,7 +235,7 @@ export class PgProblemCatalog implements ProblemCatalog {
            )
            SELECT p.doc_id, p.asset_version_id, ts_rank_cd(p.search_vector, q) AS rank
              FROM considered JOIN retrieval.indexed_problems p USING (doc_id), websearch_to_tsquery('english', $4) AS q
-            WHERE p.search_vector @@ q
+            WHERE p.search_vector @@ q AND p.withdrawn_at IS NULL
             ORDER BY rank DESC, p.doc_id DESC
             LIMIT $2`;
     const { rows } = await this.pool.query<{ doc_id: string; asset_version_id: string; rank: number }>({
@@ -244,7 +251,7 @@ export class PgProblemCatalog implements ProblemCatalog {
     for (;;) {
       const { rows } = await this.pool.query<{ doc_id: string; phash: string }>(
         `SELECT doc_id, phash FROM retrieval.indexed_problems
-          WHERE phash IS NOT NULL AND phash_version = $1 AND doc_id > $2
+          WHERE phash IS NOT NULL AND phash_version = $1 AND doc_id > $2 AND withdrawn_at IS NULL
           ORDER BY doc_id LIMIT $3`,
         [phashVersion, after, this.pageSize],
       );
@@ -260,7 +267,7 @@ export class PgProblemCatalog implements ProblemCatalog {
    * versions were kept), after `afterDocId` in doc id order: what the re-key sweep re-derives.
    */
   async mathsKeysNotAt(version: string, afterDocId: number, limit: number): Promise<IndexedProblem[]> {
-    return this.select('maths_hash IS NOT NULL AND maths_version IS DISTINCT FROM $1 AND doc_id > $2 ORDER BY doc_id LIMIT $3', [version, afterDocId, limit]);
+    return this.select(`${LIVE} AND maths_hash IS NOT NULL AND maths_version IS DISTINCT FROM $1 AND doc_id > $2 ORDER BY doc_id LIMIT $3`, [version, afterDocId, limit]);
   }
 
   /**
@@ -296,7 +303,25 @@ export class PgProblemCatalog implements ProblemCatalog {
     return rowCount === 1;
   }
 
-  private async byAssetVersionId(assetVersionId: string): Promise<IndexedProblem | undefined> {
+  /**
+   * Withdraws a problem (WithdrawProblem): no tier serves it from then on, in any replica (every lookup
+   * skips it; the change feed and ProblemWithdrawn take it out of each replica's memory). Only while the
+   * row still holds what the sweep judged, its text and maths key: one compare-and-set statement, so a
+   * re-index in between wins and a repeat finds it already withdrawn. The row stays, with when and why.
+   */
+  async withdraw(assetVersionId: string, expected: WithdrawalExpectation, reason: string): Promise<{ readonly outcome: WithdrawalOutcome; readonly problem?: IndexedProblem }> {
+    const text = `UPDATE retrieval.indexed_problems SET withdrawn_at = now(), withdrawn_reason = $2, updated_at = now()
+       WHERE asset_version_id = $1 AND ${LIVE} AND text_sha256 = $3 AND maths_hash = $4 AND maths_version IS NOT DISTINCT FROM $5
+       RETURNING ${COLUMNS}`;
+    const { rows } = await this.pool.query<ProblemRow>({ name: statementName(text), text, values: [assetVersionId, reason, expected.textSha256, expected.mathsHash, expected.mathsVersion ?? null] });
+    if (rows[0] !== undefined) return { outcome: 'withdrawn', problem: toProblem(rows[0]) };
+    const current = await this.byAssetVersionId(assetVersionId);
+    if (current === undefined) return { outcome: 'not_indexed' };
+    return { outcome: current.withdrawnReason === undefined ? 'changed' : 'already_withdrawn', problem: current };
+  }
+
+  /** A problem by its asset version, withdrawn or not (how a replica learns what to drop from memory). */
+  async byAssetVersionId(assetVersionId: string): Promise<IndexedProblem | undefined> {
     const [problem] = await this.select('asset_version_id = $1', [assetVersionId]);
     return problem;
   }

@@ -40,7 +40,19 @@ export interface DocumentMaths {
 export interface IndexedProblem extends ProblemDocument {
   /** Dense serial id assigned by the catalogue; the pHash index is keyed by it. */
   readonly docId: number;
+  /** Why it was withdrawn (WithdrawProblem), when it was: no tier serves it. Search lookups never return such a row. */
+  readonly withdrawnReason?: string;
 }
+
+/** What a withdrawal requires the row still to hold (what the sweep judged): its text and its maths key. */
+export interface WithdrawalExpectation {
+  readonly textSha256: string;
+  readonly mathsHash: string;
+  readonly mathsVersion?: string;
+}
+
+/** withdrawn now; already_withdrawn earlier; changed (re-indexed since it was judged: left as it is); not_indexed. */
+export type WithdrawalOutcome = 'withdrawn' | 'already_withdrawn' | 'changed' | 'not_indexed';
 
 export type CatalogChange = 'created' | 'updated' | 'unchanged';
 

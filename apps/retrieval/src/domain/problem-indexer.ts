@@ -23,10 +23,17 @@ export interface IndexingResult {
  * Indexes one asset version in every index (catalogue with its exact keys and tsvector, pHash, vector).
  * Idempotent per asset version: every step is an upsert keyed by it, and every step runs even when the
  * catalogue row is unchanged, so a redelivered command also repairs a previous attempt that died
- * between steps. The catalogue goes first because the in-memory pHash index is rebuilt from it.
+ * between steps. The catalogue goes first because the in-memory pHash index is rebuilt from it. A
+ * withdrawn asset version stays withdrawn: its catalogue row is updated, and it is kept out of the rest.
  */
 export async function indexProblem(document: ProblemDocument, ports: IndexingPorts): Promise<IndexingResult> {
   const { problem, change } = await ports.catalog.upsert(document);
+  if (problem.withdrawnReason !== undefined) {
+    // Withdrawn (its stored answer was solved from another reading): re-sending it never serves it again.
+    ports.phashIndex.remove(problem.docId);
+    await ports.vectors.delete(problem.assetVersionId);
+    return { problem, change, vectorIndexed: false, phashIndexed: false };
+  }
   const phashIndexed = problem.phash !== undefined && problem.phashVersion === ports.phashVersion;
   if (phashIndexed && problem.phash !== undefined) ports.phashIndex.insert(problem.docId, BigInt(`0x${problem.phash}`));
   else ports.phashIndex.remove(problem.docId);

@@ -2,6 +2,7 @@ import { createEnvelope, type Envelope, RetrievalHit, RetrievalHitV1, SearchSolu
 import { type MessagePublisher, replyTo } from '@openpaw/messaging';
 import type { IndexDocumentHandler } from '../handlers/index-document/index-document.handler.js';
 import type { SearchSolutionsHandler } from '../handlers/search-solutions/search-solutions.handler.js';
+import type { WithdrawProblemHandler } from '../handlers/withdraw-problem/withdraw-problem.handler.js';
 import { RetrievalCommandsConsumer } from './retrieval-commands.consumer.js';
 
 const RUN_ID = '7b0b4c1e-1f6a-4d53-9c8e-2a1d3f4b5c6d';
@@ -34,7 +35,7 @@ function consumerWith(publishRepliesV1: boolean, published: Envelope[]): Retriev
       return Promise.resolve();
     },
   };
-  return new RetrievalCommandsConsumer(searchSolutions, {} as IndexDocumentHandler, publisher, { publishRepliesV1 });
+  return new RetrievalCommandsConsumer(searchSolutions, {} as IndexDocumentHandler, {} as WithdrawProblemHandler, publisher, { publishRepliesV1 });
 }
 
 describe('RetrievalCommandsConsumer', () => {

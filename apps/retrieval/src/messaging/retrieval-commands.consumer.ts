@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Envelope, IndexDocument, type MessageData, SearchSolutions } from '@openpaw/contracts';
+import { type Envelope, IndexDocument, type MessageData, SearchSolutions, WithdrawProblem } from '@openpaw/contracts';
 import { type HandlerOutcome, MESSAGE_PUBLISHER, type MessagePublisher, OnMessage, publishReplies } from '@openpaw/messaging';
 import { IndexDocumentHandler } from '../handlers/index-document/index-document.handler.js';
 import { SearchSolutionsHandler } from '../handlers/search-solutions/search-solutions.handler.js';
+import { WithdrawProblemHandler } from '../handlers/withdraw-problem/withdraw-problem.handler.js';
 import type { RetrievalSettings } from '../config.js';
 import { RETRIEVAL_SETTINGS } from '../ports.js';
 import { withDeprecatedVersions } from './deprecated-versions.js';
@@ -22,6 +23,7 @@ export class RetrievalCommandsConsumer {
   constructor(
     private readonly searchSolutions: SearchSolutionsHandler,
     private readonly indexDocument: IndexDocumentHandler,
+    private readonly withdrawProblem: WithdrawProblemHandler,
     @Inject(MESSAGE_PUBLISHER) private readonly publisher: MessagePublisher,
     @Inject(RETRIEVAL_SETTINGS) private readonly settings: Pick<RetrievalSettings, 'publishRepliesV1'>,
   ) {}
@@ -37,6 +39,13 @@ export class RetrievalCommandsConsumer {
   @OnMessage(IndexDocument)
   async onIndexDocument(envelope: Envelope<MessageData<typeof IndexDocument>>): Promise<HandlerOutcome> {
     const reply = await this.indexDocument.execute({ commandId: envelope.id, data: envelope.data });
+    await publishReplies(this.publisher, envelope, [reply], { source: RETRIEVAL_SOURCE, subject: envelope.data.runId });
+    return { kind: 'ack' };
+  }
+
+  @OnMessage(WithdrawProblem)
+  async onWithdrawProblem(envelope: Envelope<MessageData<typeof WithdrawProblem>>): Promise<HandlerOutcome> {
+    const reply = await this.withdrawProblem.execute({ commandId: envelope.id, data: envelope.data });
     await publishReplies(this.publisher, envelope, [reply], { source: RETRIEVAL_SOURCE, subject: envelope.data.runId });
     return { kind: 'ack' };
   }

@@ -25,7 +25,10 @@ export async function changeFeedStart(pool: Pool): Promise<string> {
 
 export interface CatalogPhashChange {
   readonly docId: number;
-  /** Absent when the row has no pHash (or none of a known version): any indexed hash of it must go. */
+  readonly assetVersionId: string;
+  /** Withdrawn (WithdrawProblem): its vector must leave memory as well. */
+  readonly withdrawn: boolean;
+  /** Absent when the row has no pHash (or none of a known version) or is withdrawn: any indexed hash of it must go. */
   readonly phash?: bigint;
   readonly phashVersion?: string;
 }
@@ -34,8 +37,8 @@ export interface CatalogPhashChange {
 export async function* catalogChangesSince(pool: Pool, since: string, pageSize = 5_000): AsyncIterable<readonly CatalogPhashChange[]> {
   let cursor: Cursor = { at: since, key: '' };
   for (;;) {
-    const { rows } = await pool.query<{ doc_id: string; phash: string | null; phash_version: string | null; at: string; key: string }>(
-      `select doc_id, phash, phash_version, updated_at::text as at, asset_version_id as key
+    const { rows } = await pool.query<{ doc_id: string; phash: string | null; phash_version: string | null; withdrawn: boolean; at: string; key: string }>(
+      `select doc_id, phash, phash_version, withdrawn_at is not null as withdrawn, updated_at::text as at, asset_version_id as key
          from retrieval.indexed_problems
         where (updated_at, asset_version_id) > ($1::timestamptz, $2)
         order by updated_at, asset_version_id
@@ -45,7 +48,9 @@ export async function* catalogChangesSince(pool: Pool, since: string, pageSize =
     if (rows.length > 0) {
       yield rows.map((row) => ({
         docId: Number(row.doc_id),
-        ...(row.phash === null || row.phash_version === null ? {} : { phash: BigInt.asUintN(64, BigInt(row.phash)), phashVersion: row.phash_version }),
+        assetVersionId: row.key,
+        withdrawn: row.withdrawn,
+        ...(row.phash === null || row.phash_version === null || row.withdrawn ? {} : { phash: BigInt.asUintN(64, BigInt(row.phash)), phashVersion: row.phash_version }),
       }));
     }
     const last = rows[rows.length - 1];

@@ -42,6 +42,11 @@ export class PersistedVectorIndex implements VectorIndex {
     await this.memory.upsert(id, unit, payload);
   }
 
+  /** A vector another replica already deleted from the store (a withdrawal) out of memory. */
+  forget(id: string): Promise<void> {
+    return this.memory.delete(id);
+  }
+
   async delete(id: string): Promise<void> {
     await this.store.remove(id);
     await this.memory.delete(id);

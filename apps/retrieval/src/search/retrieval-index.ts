@@ -3,7 +3,7 @@ import type { VectorBackendSettings } from '../config.js';
 import { DEFAULT_SEARCH_SETTINGS, hybridSearch, type HybridSearchResult, type HybridSearchSettings, type MethodThresholds, type RetrievalQuery } from '../domain/hybrid-search.js';
 import { PgProblemCatalog } from '../domain/pg-problem-catalog.js';
 import { PgVectorStore } from '../domain/pg-vector-store.js';
-import type { ProblemDocument } from '../domain/problem-catalog.js';
+import type { IndexedProblem, ProblemDocument, WithdrawalExpectation, WithdrawalOutcome } from '../domain/problem-catalog.js';
 import { type IndexingResult, indexProblem } from '../domain/problem-indexer.js';
 import { QdrantVectorIndex } from '../domain/qdrant-vector-index.js';
 import type { VectorIndex } from '../domain/vector-index.js';
@@ -38,7 +38,8 @@ export interface RetrievalIndexStats {
  * PostgreSQL is the truth and memory a cache of it: `open` rebuilds the in-memory parts from it, indexing
  * writes to it first, and a search first catches up (at most every `refreshMs`) with rows changed since
  * the last look, so replicas see each other's indexing. Removals are not propagated that way (no command
- * removes an asset version yet); a restart drops them.
+ * removes an asset version yet); a restart drops them. Withdrawals are: a withdrawn row stays, changed,
+ * so the catch-up takes its pHash and vector out of memory (besides ProblemWithdrawn, heard at once).
  */
 export class RetrievalIndex {
   private since: string;
@@ -115,6 +116,33 @@ export class RetrievalIndex {
     });
   }
 
+  /**
+   * Withdraws an asset version (WithdrawProblem) while it still holds what was judged: from the
+   * catalogue (every lookup of every replica skips it at once), the vector store, and this replica's memory.
+   * Repeating it, or after a re-index, changes nothing more.
+   */
+  async withdraw(assetVersionId: string, expected: WithdrawalExpectation, reason: string): Promise<WithdrawalOutcome> {
+    const { outcome, problem } = await this.catalog.withdraw(assetVersionId, expected, reason);
+    // Also when already withdrawn: a repeat after a crash between the statement and the vector's deletion finishes it.
+    if (problem?.withdrawnReason !== undefined) await this.dropFromIndexes(problem, true);
+    return outcome;
+  }
+
+  /** ProblemWithdrawn heard from whichever replica applied it: the problem out of this replica's memory. */
+  async forgetWithdrawn(assetVersionId: string): Promise<boolean> {
+    const problem = await this.catalog.byAssetVersionId(assetVersionId);
+    if (problem?.withdrawnReason === undefined) return false;
+    await this.dropFromIndexes(problem, false);
+    return true;
+  }
+
+  private async dropFromIndexes(problem: IndexedProblem, fromStore: boolean): Promise<void> {
+    this.phash.forIndexing(undefined).remove(problem.docId);
+    if (this.vectors instanceof PersistedVectorIndex && !fromStore) await this.vectors.forget(problem.assetVersionId);
+    // Qdrant is one store for every replica; the embedded store's row goes with the vector in this replica's memory.
+    else if (fromStore) await this.vectors.delete(problem.assetVersionId);
+  }
+
   /** The problem of each indexed asset version (for candidates found by keyword alone, whose payload lacks it). */
   async problemIdsOf(assetVersionIds: readonly string[]): Promise<Map<string, string>> {
     const problems = await this.catalog.getByAssetVersionIds(assetVersionIds);
@@ -136,6 +164,7 @@ export class RetrievalIndex {
       for (const change of page) {
         if (change.phash === undefined) this.phash.forIndexing(undefined).remove(change.docId);
         else this.phash.forIndexing(change.phashVersion).insert(change.docId, change.phash);
+        if (change.withdrawn && this.vectors instanceof PersistedVectorIndex) await this.vectors.forget(change.assetVersionId);
       }
     }
     if (this.vectors instanceof PersistedVectorIndex) {

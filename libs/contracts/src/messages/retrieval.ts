@@ -97,3 +97,48 @@ export const DocumentIndexed = defineEvent(
   z.object({ runId: z.uuid(), commandId: z.string(), assetVersionId: z.uuid(), problemId: z.uuid() }),
   'An asset version is searchable.',
 );
+
+/**
+ * Withdraw an indexed problem's stored answer from being served (issue 24): its reading changed since
+ * it was solved, so the answer may be of another problem. Sent by the maths reading sweep
+ * (`tools/maths-reindex.ts`, as the retrieval service's own user). Applied only while the row still
+ * holds what the sweep judged (its text and maths key): a re-index in between wins. Idempotent per
+ * asset version.
+ */
+export const WithdrawProblem = defineCommand(
+  'retrieval',
+  'WithdrawProblem',
+  1,
+  z.object({
+    /** The sweep's run: the reply's correlation. */
+    runId: z.uuid(),
+    assetVersionId: z.uuid(),
+    /** What the row held when the sweep judged it: the withdrawal is skipped when it no longer does. */
+    expected: z.object({
+      textSha256: z.string().regex(/^[0-9a-f]{64}$/),
+      mathsHash: z.string().regex(/^[0-9a-f]{64}$/),
+      /** The signature version of that key (absent for rows indexed before versions were kept). */
+      mathsVersion: z.string().max(40).optional(),
+    }),
+    /** Why, recorded with the row (e.g. "maths-sig/v11 reads (< (* x (abs x)) 4), stored (< x 4)"). */
+    reason: z.string().min(1).max(1000),
+  }),
+  'Withdraw an indexed problem from every index of every replica (its stored reading is not today\'s); answers ProblemWithdrawn.',
+);
+
+export const ProblemWithdrawn = defineEvent(
+  'retrieval',
+  'ProblemWithdrawn',
+  1,
+  z.object({
+    runId: z.uuid(),
+    commandId: z.string(),
+    assetVersionId: z.uuid(),
+    /**
+     * withdrawn: by this command; already_withdrawn: by an earlier one; changed: re-indexed since the
+     * sweep read it (left as it is); not_indexed: no such row.
+     */
+    outcome: z.enum(['withdrawn', 'already_withdrawn', 'changed', 'not_indexed']),
+  }),
+  'An indexed problem is no longer served by any tier; every retrieval replica drops it from its in-memory indexes on hearing this.',
+);

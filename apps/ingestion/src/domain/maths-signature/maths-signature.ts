@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { LruMap } from '@openpaw/contracts';
-import { intentWording, KNOWN_FUNCTIONS, type MathStatement, readMaths } from '@openpaw/maths';
+import { intentWording, KNOWN_FUNCTIONS, MATHS_READING_VERSION, type MathStatement, readMaths } from '@openpaw/maths';
 import { type Canon, canonicalWithUnknowns, canonOfStatement, MathsParseError, numbersOf } from './canonical-form.js';
 import { questionIntent } from './intent.js';
 
@@ -31,8 +31,11 @@ import { questionIntent } from './intent.js';
  * v7 as the expression x + 2). Same rule: older keys are never matched.
  * v11: a letter written against an absolute-value bar is its own factor ("x|x| < 4" is x·|x| < 4): v10
  * read it "(x) < 4", the key of "x < 4", and the engine answered it x < 4. Same rule: older keys are never matched.
+ * From v11 the number is the engine's reading version (`MATHS_READING_VERSION`, bumped with every change
+ * of the reading): a row keyed under another version is re-keyed by the maths reading sweep when its
+ * text reads the same today, and withdrawn when it does not.
  */
-export const MATHS_SIGNATURE_VERSION = 'maths-sig/v11';
+export const MATHS_SIGNATURE_VERSION = `maths-sig/v${MATHS_READING_VERSION}`;
 
 export type MathsIntent = 'solve' | 'evaluate' | 'simplify' | 'expand' | 'factor' | 'differentiate' | 'integrate' | 'unspecified';
 

@@ -9,7 +9,8 @@ import type { HybridSearchPorts, HybridSearchSettings, RetrievalQuery } from './
  * problem, with why. An embedding or a keyword ranking cannot tell "3x + 7 = 22" from "5x + 7 = 22".
  * When both sides have a maths signature, the maths must be the same (a paraphrase keeps it); and the
  * numbers of the whole texts must be consistent (the same numbers, up to what OCR drops), which also
- * covers prose numbers outside the maths ("… then find 2x").
+ * covers prose numbers outside the maths ("… then find 2x"). A candidate the catalogue no longer
+ * serves (withdrawn, while a replica's memory still held its vector) is refused too.
  */
 export async function refusedCandidates(
   query: RetrievalQuery,
@@ -22,7 +23,10 @@ export async function refusedCandidates(
   const refused = new Map<string, string>();
   if (ids.length === 0) return refused;
   const queryNumbers = numbersIn(query.normalisedText);
-  for (const candidate of await ports.catalog.getByAssetVersionIds(ids)) {
+  const candidates = await ports.catalog.getByAssetVersionIds(ids);
+  const served = new Set(candidates.map((c) => c.assetVersionId));
+  for (const id of ids) if (!served.has(id)) refused.set(id, 'it is no longer indexed (withdrawn)');
+  for (const candidate of candidates) {
     const relation = query.maths === undefined || candidate.maths === undefined ? undefined : mathsRelation(query.maths, candidate.maths);
     if (relation?.kind === 'other') refused.set(candidate.assetVersionId, relation.why);
     // A renaming is served only by the maths tier, which re-renders it in the asker's names.

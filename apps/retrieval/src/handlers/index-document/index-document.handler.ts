@@ -1,15 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DocumentIndexed, type IndexDocument, type MessageData } from '@openpaw/contracts';
+import { DocumentIndexed, type IndexDocument } from '@openpaw/contracts';
 import { answerOnceWith, type KeptReplyStore, type Reply, replyTo } from '@openpaw/messaging';
 import { RETRIEVAL_REPLIES } from '../../ports.js';
+import type { RetrievalCommand } from '../retrieval-command.js';
 import { RetrievalIndex } from '../../search/retrieval-index.js';
 import { documentFromIndexCommand } from '../../search/signature-mapping.js';
 
-export interface IndexDocumentCommand {
-  /** The command's envelope id: the reply's id derives from it and the saga matches the reply by it. */
-  readonly commandId: string;
-  readonly data: MessageData<typeof IndexDocument>;
-}
+export type IndexDocumentCommand = RetrievalCommand<typeof IndexDocument>;
 
 /**
  * IndexDocument: the asset version's signature goes into every index (catalogue with its exact keys and

@@ -3,14 +3,11 @@ import { type MessageData, RetrievalHit, RetrievalMiss, type SearchSolutions } f
 import { answerOnceWith, type KeptReplyStore, type Reply, replyTo } from '@openpaw/messaging';
 import type { HybridSearchResult } from '../../domain/hybrid-search.js';
 import { RETRIEVAL_REPLIES } from '../../ports.js';
+import type { RetrievalCommand } from '../retrieval-command.js';
 import { RetrievalIndex } from '../../search/retrieval-index.js';
 import { methodOf, queryFromSignature, traceEntriesOf } from '../../search/signature-mapping.js';
 
-export interface SearchSolutionsCommand {
-  /** The command's envelope id: the reply's id derives from it and the saga matches the reply by it. */
-  readonly commandId: string;
-  readonly data: MessageData<typeof SearchSolutions>;
-}
+export type SearchSolutionsCommand = RetrievalCommand<typeof SearchSolutions>;
 
 type Candidate = MessageData<typeof RetrievalHit>['candidate'];
 
