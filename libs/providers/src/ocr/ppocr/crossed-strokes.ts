@@ -29,23 +29,19 @@ export function crossedStrokes(image: RgbRaster, blob: OcrBox): boolean {
     return out;
   };
   const arms = (lines: readonly number[], count: (i: number) => number): boolean => lines.filter((i) => count(i) >= 2).length > ARMS_SHARE * lines.length;
-  // Each side's band of lines starts where the shorter of that side's two arms ends (`armEnds`).
-  const ends = armEnds(at, w, h);
-  const sideBand = (size: number, end: number, side: 'start' | 'end'): number[] =>
-    side === 'start' ? band(size, Math.min(end, MAX_INSET * size) / size, Math.min(end, MAX_INSET * size) / size + EDGE_BAND) : band(size, Math.max(end, (1 - MAX_INSET) * size) / size - EDGE_BAND, Math.max(end, (1 - MAX_INSET) * size) / size);
   const crossing = band(h, 0.5 - MIDDLE_BAND, 0.5 + MIDDLE_BAND).some((y) => rowRuns(y) === 1);
   // The arms are strokes: a run across most of an edge band's line is a bar ("z", "s", "E").
   const bar = (lines: readonly number[], longest: (i: number) => number, side: number): boolean => lines.some((i) => longest(i) > BAR * side);
   const rowBar = (y: number): number => longestRun(w, (x) => at(x, y));
   const columnBar = (x: number): number => longestRun(h, (y) => at(x, y));
   return (
-    arms(sideBand(h, ends.top, 'start'), rowRuns) &&
-    arms(sideBand(h, ends.bottom, 'end'), rowRuns) &&
+    arms(band(h, 0, EDGE_BAND), rowRuns) &&
+    arms(band(h, 1 - EDGE_BAND, 1), rowRuns) &&
     crossing &&
     !bar([...band(h, 0, EDGE_BAND), ...band(h, 1 - EDGE_BAND, 1)], rowBar, w) &&
     !bar([...band(w, 0, EDGE_BAND), ...band(w, 1 - EDGE_BAND, 1)], columnBar, h) &&
-    arms(sideBand(w, ends.left, 'start'), columnRuns) &&
-    arms(sideBand(w, ends.right, 'end'), columnRuns) &&
+    arms(band(w, 0, EDGE_BAND), columnRuns) &&
+    arms(band(w, 1 - EDGE_BAND, 1), columnRuns) &&
     !enclosesHole(ink, w, h)
   );
 }
@@ -60,35 +56,6 @@ const EDGE_BAND = 0.15;
 const ARMS_SHARE = 0.5;
 /** The middle band reaches this share of the side either side of the middle (the crossing of a slanted x sits off centre). */
 const MIDDLE_BAND = 0.2;
-
-/**
- * A side's band moves inward at most this share of the glyph's side, to where its shorter arm ends
- * (`armEnds`): KaTeX's maths-italic x curls its upper right arm past its lower right one, so at 21 px
- * the box's own right band met the upper arm alone and the x, read "c" 0.38, was refused (issue 25,
- * seed 7919, "3x + 6 = 34"). A glyph with one stroke on a side ("c", "r", "+") shows one run there
- * however far in the band sits.
- */
-const MAX_INSET = 0.15;
-
-/**
- * Where each side's two arms both have ink: for the left and right sides, the inner of the top half's and
- * the bottom half's outermost ink columns; for the top and bottom, the inner of the left half's and the
- * right half's outermost ink rows (`start` sides: the first such line; `end` sides: one past the last).
- */
-function armEnds(at: (x: number, y: number) => boolean, w: number, h: number): { left: number; right: number; top: number; bottom: number } {
-  const extent = (xs: readonly [number, number], ys: readonly [number, number]): { x0: number; x1: number; y0: number; y1: number } => {
-    let [x0, x1, y0, y1] = [xs[1], xs[0], ys[1], ys[0]];
-    for (let y = ys[0]; y < ys[1]; y += 1) {
-      for (let x = xs[0]; x < xs[1]; x += 1) {
-        if (at(x, y)) [x0, x1, y0, y1] = [Math.min(x0, x), Math.max(x1, x + 1), Math.min(y0, y), Math.max(y1, y + 1)];
-      }
-    }
-    return { x0, x1, y0, y1 };
-  };
-  const [upper, lower] = [extent([0, w], [0, Math.floor(h / 2)]), extent([0, w], [Math.ceil(h / 2), h])];
-  const [leftHalf, rightHalf] = [extent([0, Math.floor(w / 2)], [0, h]), extent([Math.ceil(w / 2), w], [0, h])];
-  return { left: Math.max(upper.x0, lower.x0), right: Math.min(upper.x1, lower.x1), top: Math.max(leftHalf.y0, rightHalf.y0), bottom: Math.min(leftHalf.y1, rightHalf.y1) };
-}
 
 /** An edge band's run longer than this share of the side is a bar, not an arm. */
 const BAR = 0.5;
