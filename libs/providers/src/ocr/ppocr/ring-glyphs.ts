@@ -1,5 +1,5 @@
 import type { OcrAlternative, OcrBox, OcrChar } from '../port.js';
-import { connectedComponents, inkMask, type RgbRaster } from '../raster.js';
+import { backgroundRegions, connectedComponents, inkMask, type RgbRaster } from '../raster.js';
 
 /**
  * Whether a glyph's ink is one ring around one counter, with at most a dot inside it that touches
@@ -40,43 +40,6 @@ const RING_EDGE = 0.35;
 const DOT = 0.45;
 /** Ink pieces smaller than this many pixels (their box) are specks, not strokes. */
 const MIN_PIECE = 4;
-
-interface Region {
-  readonly x0: number;
-  readonly y0: number;
-  readonly x1: number;
-  readonly y1: number;
-  readonly area: number;
-  readonly touchesBorder: boolean;
-}
-
-/** The 4-connected regions of the paper (no ink) in a w × h mask. */
-function backgroundRegions(ink: Uint8Array, w: number, h: number): Region[] {
-  const seen = new Uint8Array(w * h);
-  const regions: Region[] = [];
-  const stack: number[] = [];
-  for (let start = 0; start < w * h; start += 1) {
-    if (ink[start] === 1 || seen[start] === 1) continue;
-    seen[start] = 1;
-    stack.push(start);
-    let [x0, y0, x1, y1, area, touchesBorder] = [w, h, -1, -1, 0, false];
-    while (stack.length > 0) {
-      const i = stack.pop()!;
-      const x = i % w;
-      const y = (i - x) / w;
-      [x0, y0, x1, y1, area] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y), area + 1];
-      if (x === 0 || y === 0 || x === w - 1 || y === h - 1) touchesBorder = true;
-      for (const j of [x > 0 ? i - 1 : -1, x < w - 1 ? i + 1 : -1, y > 0 ? i - w : -1, y < h - 1 ? i + w : -1]) {
-        if (j >= 0 && ink[j] === 0 && seen[j] === 0) {
-          seen[j] = 1;
-          stack.push(j);
-        }
-      }
-    }
-    regions.push({ x0, y0, x1, y1, area, touchesBorder });
-  }
-  return regions;
-}
 
 /**
  * Readings whose glyph is no ring with at most a dot inside (`dottedRing`): a second counter ("θ", "8",
