@@ -22,6 +22,7 @@ export function dottedRing(image: RgbRaster, blob: OcrBox): boolean {
   const spans = counter.y0 <= RING_EDGE * h && counter.y1 + 1 >= (1 - RING_EDGE) * h && counter.x0 <= RING_EDGE * w && counter.x1 + 1 >= (1 - RING_EDGE) * w;
   if (!spans) return false;
   const strokes = connectedComponents(w, h, (i) => ink[i] === 1).components.filter((c) => (c.x1 - c.x0 + 1) * (c.y1 - c.y0 + 1) >= MIN_PIECE);
+  if (strokes.length === 0) return false;
   const ring = strokes.reduce((a, b) => ((b.x1 - b.x0) * (b.y1 - b.y0) > (a.x1 - a.x0) * (a.y1 - a.y0) ? b : a));
   const islands = strokes.filter((c) => c !== ring);
   if (islands.length > 1) return false;
