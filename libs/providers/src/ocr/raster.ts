@@ -159,6 +159,44 @@ export function connectedComponents(width: number, height: number, on: (index: n
   return { label, components };
 }
 
+/** A region of paper in an ink mask (`backgroundRegions`), its bounds inclusive. */
+export interface PaperRegion {
+  readonly x0: number;
+  readonly y0: number;
+  readonly x1: number;
+  readonly y1: number;
+  readonly area: number;
+  readonly touchesBorder: boolean;
+}
+
+/** The 4-connected regions of the paper (no ink) in a w × h mask (`inkMask`): those not touching its border are enclosed by ink (a glyph's counters). */
+export function backgroundRegions(ink: Uint8Array, w: number, h: number): PaperRegion[] {
+  const seen = new Uint8Array(w * h);
+  const regions: PaperRegion[] = [];
+  const stack: number[] = [];
+  for (let start = 0; start < w * h; start += 1) {
+    if (ink[start] === 1 || seen[start] === 1) continue;
+    seen[start] = 1;
+    stack.push(start);
+    let [x0, y0, x1, y1, area, touchesBorder] = [w, h, -1, -1, 0, false];
+    while (stack.length > 0) {
+      const i = stack.pop()!;
+      const x = i % w;
+      const y = (i - x) / w;
+      [x0, y0, x1, y1, area] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y), area + 1];
+      if (x === 0 || y === 0 || x === w - 1 || y === h - 1) touchesBorder = true;
+      for (const j of [x > 0 ? i - 1 : -1, x < w - 1 ? i + 1 : -1, y > 0 ? i - w : -1, y < h - 1 ? i + w : -1]) {
+        if (j >= 0 && ink[j] === 0 && seen[j] === 0) {
+          seen[j] = 1;
+          stack.push(j);
+        }
+      }
+    }
+    regions.push({ x0, y0, x1, y1, area, touchesBorder });
+  }
+  return regions;
+}
+
 /**
  * The box's pixels darker than halfway between its darkest and lightest (1 = ink); undefined when it has
  * too little contrast to hold ink. `darkerThan` moves the cut: the share of the contrast below the

@@ -1,19 +1,8 @@
 import type { OcrBox, OcrChar } from '../port.js';
-import type { RgbRaster } from '../raster.js';
+import { glyphPage } from '../testing/glyph-page.js';
 import { CROSSED_STROKES_READING, crossedStrokes, readCrossedStrokes } from './crossed-strokes.js';
 
-/** A white page with each glyph's ink where `inked(u, v)` holds, u and v running 0..1 across its box. */
-function page(width: number, height: number, glyphs: readonly { readonly at: OcrBox; readonly inked: (u: number, v: number) => boolean }[]): RgbRaster {
-  const data = new Uint8Array(width * height * 3).fill(255);
-  for (const { at, inked } of glyphs) {
-    for (let y = at.y0; y < at.y1; y += 1) {
-      for (let x = at.x0; x < at.x1; x += 1) {
-        if (inked((x - at.x0 + 0.5) / (at.x1 - at.x0), (y - at.y0 + 0.5) / (at.y1 - at.y0))) data.fill(17, (y * width + x) * 3, (y * width + x) * 3 + 3);
-      }
-    }
-  }
-  return { width, height, data };
-}
+const page = glyphPage;
 
 const STROKE = 0.12;
 /** Two diagonals: an upright x or a times sign. */

@@ -1,5 +1,5 @@
 import type { OcrBox, OcrChar } from '../port.js';
-import { inkMask, type RgbRaster } from '../raster.js';
+import { backgroundRegions, inkMask, type RgbRaster } from '../raster.js';
 
 /**
  * Whether a blob of ink is two strokes crossing once, an "x" or a "×" (ADR 0037): four arms, one
@@ -88,34 +88,7 @@ const HOLE_SHARE = 0.01;
 
 /** Whether background the box's border cannot reach (4-way) is enclosed by the ink: a loop ("α", "∞", "o"). */
 function enclosesHole(ink: Uint8Array, w: number, h: number): boolean {
-  const reached = new Uint8Array(w * h);
-  const stack: number[] = [];
-  const visit = (x: number, y: number): void => {
-    const i = y * w + x;
-    if (ink[i] === 0 && reached[i] === 0) {
-      reached[i] = 1;
-      stack.push(i);
-    }
-  };
-  for (let x = 0; x < w; x += 1) {
-    visit(x, 0);
-    visit(x, h - 1);
-  }
-  for (let y = 0; y < h; y += 1) {
-    visit(0, y);
-    visit(w - 1, y);
-  }
-  while (stack.length > 0) {
-    const i = stack.pop()!;
-    const x = i % w;
-    const y = (i - x) / w;
-    if (x > 0) visit(x - 1, y);
-    if (x < w - 1) visit(x + 1, y);
-    if (y > 0) visit(x, y - 1);
-    if (y < h - 1) visit(x, y + 1);
-  }
-  let enclosed = 0;
-  for (let i = 0; i < w * h; i += 1) if (ink[i] === 0 && reached[i] === 0) enclosed += 1;
+  const enclosed = backgroundRegions(ink, w, h).reduce((sum, r) => sum + (r.touchesBorder ? 0 : r.area), 0);
   return enclosed > Math.max(1, HOLE_SHARE * w * h);
 }
 

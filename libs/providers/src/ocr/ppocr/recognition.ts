@@ -1,6 +1,7 @@
 import type { OcrAlternative, OcrBox, OcrChar } from '../port.js';
 import { inkBlobs, type Joined, type RgbRaster, resampleRegion } from '../raster.js';
 import { readCrossedStrokes } from './crossed-strokes.js';
+import { readRings } from './ring-glyphs.js';
 import type { TensorData } from './onnx-worker-pool.js';
 
 /** The recogniser reads lines scaled to this height. */
@@ -149,7 +150,11 @@ export function decodeLine(output: TensorData, dictionary: readonly string[], in
   }
   // Crossed strokes are sized against characters with ink of their own (a box of columns alone is as tall as the line).
   const inkHeight = lineCharHeight(chars.filter((c) => c.ownInk === true));
-  const spaced = withGapSpaces(inkHeight === undefined ? chars : readCrossedStrokes(chars, ink, image, inkHeight), ink, spaceWeighed);
+  const crossed = inkHeight === undefined ? chars : readCrossedStrokes(chars, ink, image, inkHeight);
+  const shaped = readRings(crossed, image);
+  // A character read again from its ink keeps the recogniser's weight for a space after it.
+  for (const [i, c] of shaped.entries()) if (c !== crossed[i]) spaceWeighed.set(c, spaceWeighed.get(crossed[i]!) ?? 0);
+  const spaced = withGapSpaces(shaped, ink, spaceWeighed);
   return { text: spaced.map((c) => c.text).join(''), chars: spaced, inkBoxes: ink };
 }
 
