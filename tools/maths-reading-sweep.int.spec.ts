@@ -7,7 +7,11 @@ import { type RunningService, startService } from '@openpaw/platform';
 import { freshDatabase, privateNatsServer, waitFor } from '@openpaw/testing';
 import pg from 'pg';
 import { computeProblemSignature, MATHS_SIGNATURE_VERSION, normaliseText, toContractSignature } from '../apps/ingestion/src/public-api.js';
-import { PgProblemCatalog, RetrievalIndex, RetrievalModule, retrievalSettingsFromEnv, RETRIEVAL_SERVICE_NAME, TANK_ORIGINAL } from '../apps/retrieval/src/public-api.js';
+import { RetrievalModule, SERVICE_NAME as RETRIEVAL_SERVICE_NAME } from '../apps/retrieval/src/app.module.js';
+import { retrievalSettingsFromEnv } from '../apps/retrieval/src/config.js';
+import { PgProblemCatalog } from '../apps/retrieval/src/public-api.js';
+import { RetrievalIndex } from '../apps/retrieval/src/search/retrieval-index.js';
+import { TANK_ORIGINAL } from '../apps/retrieval/src/testing/ingested-signatures.js';
 import { deriveFromIngestion, sweepMathsKeys, type MathsKeySweepResult } from './maths-key-sweep.js';
 import { MathsWithdrawals } from './maths-withdrawals.js';
 

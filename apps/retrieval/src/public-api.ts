@@ -1,13 +1,10 @@
 /*
  * The retrieval service's public face for code outside the service (benches, tools): the indexes, the
- * hybrid search and the stores they run on, plus the in-memory stand-ins its own specs use, and the
- * service itself for the maths reading sweep's spec. Nothing else of `src/` is imported from outside;
- * lint holds benches to this file.
+ * hybrid search and the stores they run on, plus the in-memory stand-ins its own specs use. Nothing
+ * else of `src/` is imported from outside; lint holds benches to this file. The maths reading sweep
+ * (tools/maths-reindex.ts) runs in the image through this file, so nothing here may load a `testing/`
+ * module (the image's build deletes them) or the service's Nest module (a Job need not load it).
  */
-export { RetrievalModule, SERVICE_NAME as RETRIEVAL_SERVICE_NAME } from './app.module.js';
-export { retrievalSettingsFromEnv } from './config.js';
-export { RetrievalIndex } from './search/retrieval-index.js';
-export { TANK_ORIGINAL } from './testing/ingested-signatures.js';
 export { EmbeddedVectorIndex } from './domain/embedded-vector-index.js';
 export { DEFAULT_HNSW_SETTINGS, HnswVectorIndex } from './domain/hnsw-vector-index.js';
 export {
