@@ -132,8 +132,7 @@ export class BoundedMathsEngine {
     }
     return new Promise((settle, fail) => {
       const running: Running = { id: this.nextId++, job, settle, fail };
-      worker.running = running;
-      holdOpen(worker, true);
+      worker.running = running; // held open since `acquire` (a waiter is handed a worker still held)
       running.timer = setTimeout(() => this.end(worker, `the solve ran past the ${job.budget.millis} ms a solve may take (its worker was killed)`), job.budget.millis + this.graceMillis);
       worker.process.child.send({ id: running.id, job });
     });
