@@ -41,6 +41,10 @@ const ballThree = (u: number, v: number): boolean =>
   disc(u, v, 0.22, 0.88, 0.09);
 /** An "m": three stems under two arches (three runs in most rows, never one). */
 const em = (u: number, v: number): boolean => (v > 0.2 && (u < 0.12 || Math.abs(u - 0.5) < 0.06 || u > 0.88)) || (v <= 0.3 && (ring(u, v, 0.3, 0.3, 0.22) || ring(u, v, 0.7, 0.3, 0.22)));
+/** A "w": four strokes meeting at two points at the bottom and one at the top between them. */
+const doubleVee = (u: number, v: number): boolean => [0.08, 0.46, 0.54, 0.92].some((top, k) => Math.abs(u - (top + (k % 2 === 0 ? 1 : -1) * 0.17 * v)) < 0.05);
+/** A "k": a stem, an arm up and a leg down from its middle. */
+const kay = (u: number, v: number): boolean => u < 0.12 || (Math.abs(u - (0.12 + 0.8 * Math.abs(v - 0.5) * 2)) < 0.06 && u >= 0.12);
 
 const GLYPH: OcrBox = { x0: 4, y0: 4, x1: 52, y1: 52 };
 
@@ -56,6 +60,8 @@ describe('crossedStrokes: two strokes crossing once, read from the ink (ADR 0037
   it.each([
     ['a "3" with ball terminals (a ball and a bowl above and below its cusp)', ballThree],
     ['an "m" (three runs in its rows, none alone in its middle)', em],
+    ['a "w" (three runs and more in its rows, none alone in its middle)', doubleVee],
+    ['a "k" (a stem and an arm above its middle, a stem and a leg below)', kay],
     ['an open arc ("c")', arc],
     ['two strokes meeting at the bottom ("v")', vee],
     ['a bar across a bar ("+")', plus],
