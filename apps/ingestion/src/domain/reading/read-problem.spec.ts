@@ -82,6 +82,29 @@ describe('judgeReading', () => {
     expect(outcome).toMatchObject({ status: 'read', reading: { text: 'Evaluate 64 - 20' } });
   });
 
+  describe('an instruction word read unsure (issue 25: "f" of "Simplify" at 0.95 beside "i", "S" of "Solve" beside "5")', () => {
+    it('reads a doubted letter of an instruction word as the word, when the reader listed the letter', () => {
+      const simplify = reading('Simplify: 7y + 6y', [
+        { at: 6, confidence: 0.954, alternatives: [{ text: 'i', confidence: 0.027 }], unlisted: 0.017, ownInk: true },
+        { at: 9, confidence: 0.97, alternatives: [{ text: '', confidence: 0.03 }] },
+      ]);
+      expect(judgeReading(simplify)).toMatchObject({ status: 'read', reading: { text: 'Simplify: 7y + 6y' } });
+      const simplity = reading('Simplity: 7y + 6y', [{ at: 6, confidence: 0.6, alternatives: [{ text: 'f', confidence: 0.38 }], ownInk: true }]);
+      expect(judgeReading(simplity)).toMatchObject({ status: 'read', reading: { text: 'Simplify: 7y + 6y' } });
+      const fiveOlve = reading('5olve for n: 2n - 39 ≥ 13', [{ at: 0, confidence: 0.6, alternatives: [{ text: 'S', confidence: 0.39 }], ownInk: true }]);
+      expect(judgeReading(fiveOlve)).toMatchObject({ status: 'read', reading: { text: 'Solve for n: 2n - 39 ≥ 13' } });
+    });
+
+    it('leaves a letter the reader did not list, and a run beside maths, as read', () => {
+      // "t" with no "f" listed: "simplity" asks for nothing the reader said.
+      const unlisted = reading('Simplity: 7y + 6y', [{ at: 6, confidence: 0.6, alternatives: [{ text: 'l', confidence: 0.38 }], ownInk: true }]);
+      expect(judgeReading(unlisted)).toMatchObject({ status: 'unreadable' });
+      // "+tind" is maths, not a word of prose: its doubted "t" is the maths' to weigh.
+      const besideMaths = reading('Evaluate 2+tind', [{ at: 11, confidence: 0.6, alternatives: [{ text: 'f', confidence: 0.38 }], ownInk: true }]);
+      expect(judgeReading(besideMaths)).toMatchObject({ status: 'unreadable' });
+    });
+  });
+
   describe('the maths overruling the reader (issue 25: "11x - 37 < 18" was read "11α - 37 < 18")', () => {
     /** The "x" of "11x" read "c" at 0.72; the reader listed "r", nothing and "x" at 0.027 (only "x" parses), and left out readings up to `unlisted`. */
     const leftover = (unlisted: number | undefined): OcrReading =>

@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import type { NormalisedImage } from '../image-normalisation.js';
 import { extractMathsSignature, type ReadToken } from '../maths-signature/index.js';
 import { normaliseText } from '../text-normalisation.js';
+import { instructionWordLetters, INSTRUCTIONS } from './instruction-words.js';
 import { enclosingInk, GLYPH_HEIGHT, lineGeometry, median } from './line-geometry.js';
 import { bracketFractions, findFractions, inlineFractions } from './fractions.js';
 import { placeRoots } from './radicals.js';
@@ -230,7 +231,7 @@ const MISREAD_SHAPES: readonly (readonly [RegExp, string])[] = [
 const GLUED_UNKNOWN = /\bfor(\p{L})(?!\p{L})/u;
 
 /** An instruction with nothing after it to act on: what is left when the maths line was not read. */
-const PROMPT_WITHOUT_MATHS = /(?:^|\s)(?:solve|simplify|evaluate|calculate|work out|compute|find|factorise|factorize|expand|add the fractions)(?:\s+for\s+[a-z])?\s*:?\s*$/;
+const PROMPT_WITHOUT_MATHS = new RegExp(`(?:^|\\s)(?:${INSTRUCTIONS.join('|')})(?:\\s+for\\s+[a-z])?\\s*:?\\s*$`);
 
 /**
  * A doubted character's readings must hold at least this much of its probability, or what it is cannot
@@ -253,8 +254,11 @@ const MAX_READINGS = 512;
  * and "2x +" against "2x+" thus never refuse a reading; "≥" behind a ">" read at 0.9, "12 34" against
  * "1234", or a minus that may be lost, do. Doubts whose readings do not cover the character's probability refuse.
  */
-function resolveDoubts(chars: readonly OcrChar[], settings: ReadingSettings): { chars?: OcrChar[]; doubt?: string } {
-  const doubted = chars.map((c, i) => (c.confidence < settings.minCharConfidence && mayChangeMaths(chars, i) ? i : -1)).filter((i) => i >= 0);
+function resolveDoubts(asRead: readonly OcrChar[], settings: ReadingSettings): { chars?: OcrChar[]; doubt?: string } {
+  // An instruction word's doubted letters read as the word (its intent is prose, not maths to weigh).
+  const words = instructionWordLetters(asRead, (c) => c.confidence < settings.minCharConfidence);
+  const chars = asRead.map((c, i) => (words.has(i) ? { ...c, text: words.get(i)! } : c));
+  const doubted = chars.map((c, i) => (c.confidence < settings.minCharConfidence && !words.has(i) && mayChangeMaths(chars, i) ? i : -1)).filter((i) => i >= 0);
   const sure = chars.map((c, i) => (doubted.includes(i) ? c : c.text === '' ? undefined : c));
   if (doubted.length === 0) return { chars: sure.filter((c): c is OcrChar => c !== undefined) };
   const nameOf = (c: OcrChar): string => (c.text === '' ? `"${c.alternatives?.[0]?.text ?? ''}" ${(c.alternatives?.[0]?.confidence ?? 0).toFixed(2)}` : `"${c.text}" ${c.confidence.toFixed(2)}`);

@@ -22,6 +22,30 @@ const barred = (u: number, v: number): boolean => cross(u, v) || (v < 0.06 && u 
 /** "><": four arms, but two strokes that never cross. */
 const apart = (u: number, v: number): boolean => Math.abs(u - (0.4 - 0.8 * Math.abs(v - 0.5))) < STROKE / 1.5 || Math.abs(u - (0.6 + 0.8 * Math.abs(v - 0.5))) < STROKE / 1.5;
 
+/** A ring's stroke: within `half` of radius `r` about (cu, cv). */
+const ring = (u: number, v: number, cu: number, cv: number, r: number, half = 0.035): boolean => Math.abs(Math.hypot(u - cu, v - cv) - r) < half;
+const disc = (u: number, v: number, cu: number, cv: number, r: number): boolean => Math.hypot(u - cu, v - cv) < r;
+/**
+ * KaTeX's maths-italic x (ADR 0037): a stroke with a hook each side at its top and at its bottom, the
+ * upper-right hook reaching past the lower-right one (its right columns meet one arm only).
+ */
+const curledX = (u: number, v: number): boolean =>
+  (Math.abs(u - (0.55 - 0.1 * v)) < 0.04 && v > 0.04 && v < 0.96) ||
+  (v < 0.25 && (ring(u, v, 0.27, 0.25, 0.2) || ring(u, v, 0.77, 0.25, 0.19))) ||
+  (v > 0.75 && (ring(u, v, 0.24, 0.75, 0.2) || ring(u, v, 0.62, 0.75, 0.19)));
+/** A "3" with ball terminals (Computer Modern's): two bowls meeting at a cusp, a ball at each free end. */
+const ballThree = (u: number, v: number): boolean =>
+  (ring(u, v, 0.45, 0.27, 0.22) && !(u < 0.45 && v > 0.27)) ||
+  (ring(u, v, 0.45, 0.73, 0.25) && !(u < 0.45 && v < 0.73)) ||
+  disc(u, v, 0.22, 0.12, 0.09) ||
+  disc(u, v, 0.22, 0.88, 0.09);
+/** An "m": three stems under two arches (three runs in most rows, never one). */
+const em = (u: number, v: number): boolean => (v > 0.2 && (u < 0.12 || Math.abs(u - 0.5) < 0.06 || u > 0.88)) || (v <= 0.3 && (ring(u, v, 0.3, 0.3, 0.22) || ring(u, v, 0.7, 0.3, 0.22)));
+/** A "w": four strokes meeting at two points at the bottom and one at the top between them. */
+const doubleVee = (u: number, v: number): boolean => [0.08, 0.46, 0.54, 0.92].some((top, k) => Math.abs(u - (top + (k % 2 === 0 ? 1 : -1) * 0.17 * v)) < 0.05);
+/** A "k": a stem, an arm up and a leg down from its middle. */
+const kay = (u: number, v: number): boolean => u < 0.12 || (Math.abs(u - (0.12 + 0.8 * Math.abs(v - 0.5) * 2)) < 0.06 && u >= 0.12);
+
 const GLYPH: OcrBox = { x0: 4, y0: 4, x1: 52, y1: 52 };
 
 describe('crossedStrokes: two strokes crossing once, read from the ink (ADR 0037)', () => {
@@ -29,7 +53,15 @@ describe('crossedStrokes: two strokes crossing once, read from the ink (ADR 0037
     expect(crossedStrokes(page(56, 56, [{ at: GLYPH, inked: cross }]), GLYPH)).toBe(true);
   });
 
+  it("finds them in a curled x whose upper hook reaches past its lower one (its rows show a hook each side of the stroke)", () => {
+    expect(crossedStrokes(page(56, 56, [{ at: GLYPH, inked: curledX }]), GLYPH)).toBe(true);
+  });
+
   it.each([
+    ['a "3" with ball terminals (a ball and a bowl above and below its cusp)', ballThree],
+    ['an "m" (three runs in its rows, none alone in its middle)', em],
+    ['a "w" (three runs and more in its rows, none alone in its middle)', doubleVee],
+    ['a "k" (a stem and an arm above its middle, a stem and a leg below)', kay],
     ['an open arc ("c")', arc],
     ['two strokes meeting at the bottom ("v")', vee],
     ['a bar across a bar ("+")', plus],

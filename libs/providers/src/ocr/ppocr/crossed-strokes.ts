@@ -8,7 +8,8 @@ import { backgroundRegions, inkMask, type RgbRaster } from '../raster.js';
  *   stroke's end make three), a row of the middle band only the crossing (one run), and no line of an
  *   edge band is a bar (a run across half the side or more);
  * - the left and right bands of columns meet two arms each (the middle columns may cut the slanted
- *   stroke and an arc both, so they say nothing).
+ *   stroke and an arc both, so they say nothing); or, where a curled x's upper hook reaches past its
+ *   lower one, most rows above and below the middle band cross a hook each side of the stroke (`hooked`).
  * "c", "r", "k", "v", "y", "z", "s", "+", "α" and "∞" fail at least one test: a "c" and an "r" show one
  * run in their left columns, a "v" and a "y" one at the bottom, a "+" one at the top, a serif "s" or
  * "z" a bar at the top or bottom, an "α" or an "∞" a hole. KaTeX's maths-italic x (Computer Modern's curled x), which PP-OCRv4 reads as "c", "α", "r" or
@@ -40,8 +41,7 @@ export function crossedStrokes(image: RgbRaster, blob: OcrBox): boolean {
     crossing &&
     !bar([...band(h, 0, EDGE_BAND), ...band(h, 1 - EDGE_BAND, 1)], rowBar, w) &&
     !bar([...band(w, 0, EDGE_BAND), ...band(w, 1 - EDGE_BAND, 1)], columnBar, h) &&
-    arms(band(w, 0, EDGE_BAND), columnRuns) &&
-    arms(band(w, 1 - EDGE_BAND, 1), columnRuns) &&
+    ((arms(band(w, 0, EDGE_BAND), columnRuns) && arms(band(w, 1 - EDGE_BAND, 1), columnRuns)) || hooked(band(h, 0, 0.5 - MIDDLE_BAND), band(h, 0.5 + MIDDLE_BAND, 1), rowRuns)) &&
     !enclosesHole(ink, w, h)
   );
 }
@@ -56,6 +56,18 @@ const EDGE_BAND = 0.15;
 const ARMS_SHARE = 0.5;
 /** The middle band reaches this share of the side either side of the middle (the crossing of a slanted x sits off centre). */
 const MIDDLE_BAND = 0.2;
+
+/**
+ * A curled x's side arms seen from its rows (ADR 0037): KaTeX's maths-italic x at 21 px is a stroke with a
+ * hook each side at its top and at its bottom, and one hook may reach past the other (its side columns then
+ * meet one arm). Most rows above the middle band and most below it cross three runs: the left hook, the
+ * stroke, the right hook. A "3" (its ball and a bowl), an "8", a "k", an "s" or a "z" cross two at most;
+ * an "m" or a "w" crosses three but never one in its middle (`crossing`).
+ */
+function hooked(above: readonly number[], below: readonly number[], rowRuns: (y: number) => number): boolean {
+  const threeRuns = (rows: readonly number[]): boolean => rows.filter((y) => rowRuns(y) >= 3).length > ARMS_SHARE * rows.length;
+  return threeRuns(above) && threeRuns(below);
+}
 
 /** An edge band's run longer than this share of the side is a bar, not an arm. */
 const BAR = 0.5;
