@@ -13,6 +13,7 @@ describe('retention rules', () => {
       'artifacts.command_replies',
       'research.command_replies',
       'research.background_calls',
+      'gateway.artifact_job_keys',
       'coordinator.timers',
     ]);
     expect(rules.find((r) => r.table === 'coordinator.timers')?.params).toEqual([['COMPLETED']]);

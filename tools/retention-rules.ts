@@ -10,7 +10,8 @@ export const REDELIVERY_BOUND_MS = 11 * 10 * 60_000;
 
 /**
  * The retention rules, horizons from the environment:
- * `OPENPAW_RETENTION_DEDUP` (coordinator inbox and services' command replies; default 14d) must
+ * `OPENPAW_RETENTION_DEDUP` (coordinator inbox, services' command replies, the gateway's artifact job
+ * keys; default 14d) must
  * exceed the commands/events streams' max age (a replay of what the streams hold is still
  * de-duplicated), the duplicate window and the redelivery bound;
  * `OPENPAW_RETENTION_TERMINAL_TIMERS` (timers of runs in a terminal state; default 1h).
@@ -26,6 +27,9 @@ export function retentionRules(env: NodeJS.ProcessEnv, terminalStates: readonly 
     ...REPLY_SCHEMAS.map((schema) => ({ table: `${schema}.command_replies`, column: 'created_at', horizonMs: dedup, minimumHorizonMs: minimumDedup })),
     // A leg's provider-side id lives as long as the leg's reply: a redelivery within the horizon resumes it.
     { table: 'research.background_calls', column: 'created_at', horizonMs: dedup, minimumHorizonMs: minimumDedup },
+    // A client's retry of `POST /ai/chat` with its Idempotency-Key comes within minutes; the key names
+    // its job as long as the platform de-duplicates anything, and is forgotten after (a reuse then starts a new job).
+    { table: 'gateway.artifact_job_keys', column: 'created_at', horizonMs: dedup, minimumHorizonMs: minimumDedup },
     {
       table: 'coordinator.timers',
       column: 'fire_at',
@@ -45,6 +49,7 @@ export const WATCHED_TABLES = [
   'coordinator.workflow_step_logs',
   ...REPLY_SCHEMAS.map((schema) => `${schema}.command_replies`),
   'research.background_calls',
+  'gateway.artifact_job_keys',
 ];
 
 /**
