@@ -17,8 +17,9 @@ export interface RetentionCronJobProps {
 /**
  * Hourly data lifecycle (`tools/retention.js`): archives the step logs of runs that ended more than
  * 30 days ago to the blob store (NDJSON per run) before deleting them; deletes dedup records, command
- * replies, the gateway's artifact job keys and timers of terminal runs past their horizons (refusing a horizon shorter than the
- * streams' age), under advisory locks, and logs every watched table's size. Never two at once.
+ * replies, the gateway's artifact job keys and timers of terminal runs past their horizons (refusing
+ * a horizon shorter than the streams' age), under advisory locks, and logs every watched table's
+ * size. Never two at once.
  */
 export function retentionCronJob(scope: Construct, props: RetentionCronJobProps): kplus.CronJob {
   const name = 'openpaw-retention';
