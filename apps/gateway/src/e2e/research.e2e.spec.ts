@@ -224,6 +224,9 @@ describe('research through the gateway (spec 05)', () => {
       const refused = await client.call('POST', '/research', body);
       expect({ status: refused.status, paths: (refused.body['issues'] as { path: string }[]).map((i) => i.path) }).toEqual({ status: 400, paths: [path] });
     }
+    // A key sent blank is the client's mistake, named, as on every starting route (not a fresh run).
+    const blankKey = await client.call('POST', '/research/draft', { prompt: PROMPT }, { 'idempotency-key': '   ' });
+    expect(blankKey).toMatchObject({ status: 400, body: { issues: [{ path: 'Idempotency-Key' }] } });
     expect(await client.call('POST', '/research', { prompt: PROMPT, selectedLlms: ['openai', 'gemini'], synthesisLlm: 'gemini' })).toMatchObject({
       status: 400,
       body: { error: 'missing_api_keys', providers: ['gemini'] },

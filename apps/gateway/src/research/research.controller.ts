@@ -47,6 +47,7 @@ import { AdmissionControl } from '../admission/admission-control.js';
 import { tierOf as admissionTierOf } from '../admission/admission-limits.js';
 import { CurrentUser } from '../auth/current-user.decorator.js';
 import type { AuthenticatedUser } from '../auth/tokens.js';
+import { idempotencyKeyOf } from '../http/idempotency-key-header.js';
 import { ApiZodBody, ApiZodParams, BEARER_SCHEME, openApiSchema } from '../http/openapi.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import type { RunProjection } from '../projection/run-projection.store.js';
@@ -300,10 +301,9 @@ export class ResearchController {
     return researchView.parse(run.view);
   }
 
+  /** The request's `Idempotency-Key` as every starting route reads it; without one, a key of its own (a new run). */
   private keyOf(header: string | undefined): string {
-    const key = header?.trim() ?? '';
-    if (key.length > 200) throw new BadRequestException({ error: 'validation_failed', location: 'input', issues: [{ path: 'Idempotency-Key', message: 'at most 200 characters' }] });
-    return key === '' ? randomUUID() : key;
+    return idempotencyKeyOf(header) ?? randomUUID();
   }
 
   /** Spec: "selectedLlms: default all available", "synthesisLlm: default google". */
