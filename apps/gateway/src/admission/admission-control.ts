@@ -172,7 +172,8 @@ export class AdmissionControl {
    * everyone's from the shared platform reading, plus what was admitted here since it.
    */
   private async inFlight(userId: string, nowMs: number): Promise<{ readonly user: number; readonly total: number; readonly readingMegapixels: number }> {
-    const mineHere = this.#admitted.ofUser(userId);
+    // Only the runs the projection was not yet seen to show: those it shows are in its counters.
+    const mineHere = this.#admitted.unprojectedOfUser(userId);
     const [platform, [row]] = await Promise.all([
       this.platformReading(nowMs),
       this.sql.query<{ user_count: string; admitted: Array<[string, boolean, string]> }>(
@@ -233,15 +234,21 @@ export class AdmissionControl {
     return this.forget(ids, new Map(rows.map((r) => [r.run_id, { terminal: r.terminal, state: r.state }])), nowMs);
   }
 
-  /** Of `runIds` admitted here: drops those the projection shows ended (or never showed within the grace); returns those it does not show yet. */
+  /**
+   * Of `runIds` admitted here: drops those the projection shows ended (or never showed within the
+   * grace, or no longer shows), marks those it shows running; returns those it does not show yet.
+   */
   private forget(runIds: readonly string[], projected: ReadonlyMap<string, Projected>, nowMs: number): Admitted[] {
     const unprojected: Admitted[] = [];
     for (const runId of runIds) {
       const admitted = this.#admitted.get(runId);
       if (admitted === undefined) continue;
       const terminal = projected.get(runId)?.terminal;
-      if (terminal === true || (terminal === undefined && nowMs - admitted.at > UNPROJECTED_GRACE_MS)) this.#admitted.delete(runId);
-      else if (terminal === undefined) unprojected.push(admitted);
+      if (terminal === true) this.#admitted.delete(runId);
+      else if (terminal === false) this.#admitted.markProjected(runId);
+      // Shown before and gone now: its row was removed (retention removes ended runs only).
+      else if (this.#admitted.isProjected(runId) || nowMs - admitted.at > UNPROJECTED_GRACE_MS) this.#admitted.delete(runId);
+      else unprojected.push(admitted);
     }
     return unprojected;
   }
