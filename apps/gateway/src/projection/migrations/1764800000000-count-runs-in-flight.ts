@@ -24,20 +24,8 @@ export class CountRunsInFlight1764800000000 implements MigrationInterface {
         runs integer not null,
         primary key (user_id, workflow_type)
       )`);
-    await queryRunner.query(`
-      create function "gateway"."apply_run_in_flight_deltas"(deltas jsonb) returns void language plpgsql as $$
-      begin
-        insert into "gateway"."run_in_flight_counts" as c (user_id, workflow_type, runs)
-        select user_id, workflow_type, sum(delta)::integer
-        from jsonb_to_recordset(deltas) as d(user_id text, workflow_type text, delta integer)
-        group by user_id, workflow_type having sum(delta) <> 0 order by user_id, workflow_type
-        on conflict (user_id, workflow_type) do update set runs = c.runs + excluded.runs;
-        -- A statement of its own: the insert's updates are not visible to a delete in the same statement.
-        delete from "gateway"."run_in_flight_counts" c
-        using (select distinct user_id, workflow_type from jsonb_to_recordset(deltas) as d(user_id text, workflow_type text)) d
-        where c.user_id = d.user_id and c.workflow_type = d.workflow_type and c.runs = 0;
-      end $$`);
     // One function per event: PostgreSQL allows transition tables on a trigger of one event only.
+    // Each reads its transition tables directly (a row moved within flight counts -1 and +1: no write).
     const triggers: ReadonlyArray<{ readonly event: 'insert' | 'update' | 'delete'; readonly deltas: string }> = [
       { event: 'insert', deltas: `select n.user_id, n.workflow_type, 1 as delta from new_rows n where ${IN_FLIGHT('n')}` },
       {
@@ -50,8 +38,23 @@ export class CountRunsInFlight1764800000000 implements MigrationInterface {
     for (const { event, deltas } of triggers) {
       await queryRunner.query(`
         create function "gateway"."count_runs_in_flight_on_${event}"() returns trigger language plpgsql as $$
+        declare
+          emptied_users text[];
+          emptied_types text[];
         begin
-          perform "gateway"."apply_run_in_flight_deltas"((select coalesce(jsonb_agg(d), '[]'::jsonb) from (${deltas}) d));
+          with applied as (
+            insert into "gateway"."run_in_flight_counts" as c (user_id, workflow_type, runs)
+            select user_id, workflow_type, sum(delta)::integer from (${deltas}) d
+            group by user_id, workflow_type having sum(delta) <> 0 order by user_id, workflow_type
+            on conflict (user_id, workflow_type) do update set runs = c.runs + excluded.runs
+            returning c.user_id, c.workflow_type, c.runs
+          )
+          select array_agg(user_id), array_agg(workflow_type) into emptied_users, emptied_types from applied where runs = 0;
+          -- A statement of its own (the insert's updates are not visible to a delete beside it), sent only when needed.
+          if emptied_users is not null then
+            delete from "gateway"."run_in_flight_counts" c using unnest(emptied_users, emptied_types) as z(user_id, workflow_type)
+            where c.user_id = z.user_id and c.workflow_type = z.workflow_type and c.runs = 0;
+          end if;
           return null;
         end $$`);
       const referencing = event === 'insert' ? 'new table as new_rows' : event === 'delete' ? 'old table as old_rows' : 'old table as old_rows new table as new_rows';
@@ -71,7 +74,6 @@ export class CountRunsInFlight1764800000000 implements MigrationInterface {
       await queryRunner.query(`drop trigger run_projection_in_flight_${event} on "gateway"."run_projection"`);
       await queryRunner.query(`drop function "gateway"."count_runs_in_flight_on_${event}"()`);
     }
-    await queryRunner.query(`drop function "gateway"."apply_run_in_flight_deltas"(jsonb)`);
     await queryRunner.query(`drop table "gateway"."run_in_flight_counts"`);
   }
 }
