@@ -66,6 +66,33 @@ describe('AdmissionControl in-flight counts (real PostgreSQL)', () => {
     expect(await admission.admit(userId, 'free')).toEqual({ admitted: true });
   });
 
+  it("counts a user's runs across gateway replicas once the projection shows them, and forgets one it no longer shows", async () => {
+    const [here, there] = [new AdmissionControl(limits(3, 10_000), dataSource, nc), new AdmissionControl(limits(3, 10_000), dataSource, nc)];
+    const userId = `user-${randomUUID()}`;
+    const runs = [randomUUID(), randomUUID()];
+    for (const runId of runs) {
+      expect(await here.admit(userId, 'free')).toEqual({ admitted: true });
+      here.started(runId, userId, 'free');
+    }
+    // Shown by the projection: from now on counted by its counters (here asks no more about them).
+    for (const runId of runs) await project(runId, userId, false);
+    expect(await here.admit(userId, 'free')).toEqual({ admitted: true });
+    const third = randomUUID();
+    there.started(third, userId, 'free');
+    await project(third, userId, false);
+    expect(await here.admit(userId, 'free')).toMatchObject({ admitted: false, detail: 'you have 3 runs in flight (the free tier allows 3)' });
+    expect(await there.admit(userId, 'free')).toMatchObject({ admitted: false, detail: 'you have 3 runs in flight (the free tier allows 3)' });
+    // One ends, one is removed from the projection: neither is counted by either replica.
+    await project(runs[0]!, userId, true);
+    await dataSource.query(`delete from ${RUN_PROJECTION_TABLE} where run_id = $1`, [runs[1]]);
+    expect(await here.admit(userId, 'free')).toEqual({ admitted: true });
+    expect(await there.admit(userId, 'free')).toEqual({ admitted: true });
+    // The next shared reading (at most every 100 ms) forgets both.
+    await delay(150);
+    await here.admit(userId, 'free');
+    expect(runs.map((runId) => here.admittedHere(runId, userId))).toEqual([false, false]);
+  });
+
   it('refuses at the platform-wide limit within one shared reading: the admissions made since it are counted', async () => {
     const [running] = await dataSource.query<Array<{ count: string }>>(`select count(*) from ${RUN_PROJECTION_TABLE} where not terminal`);
     const room = 40;

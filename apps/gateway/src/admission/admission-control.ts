@@ -6,7 +6,7 @@ import { consumerInfoIfExists, GroupRunner, NATS_CONNECTION } from '@openpaw/mes
 import type { DataSource } from 'typeorm';
 import { GATEWAY_DATA_SOURCE } from '../projection/database.js';
 import { type PreparedSql, preparedSql } from '@openpaw/persistence';
-import { RUN_ADMISSIONS_TABLE, RUN_PROJECTION_TABLE } from '../projection/run-projection.store.js';
+import { RUN_ADMISSIONS_TABLE, RUN_IN_FLIGHT_COUNTS_TABLE, RUN_PROJECTION_TABLE } from '../projection/run-projection.store.js';
 import { RETRIEVE_OR_GENERATE } from '../problems/workflow-result.js';
 import { ADMISSION_LIMITS, type AdmissionLimits, type Tier } from './admission-limits.js';
 import { type Admitted, AdmittedRuns } from './admitted-runs.js';
@@ -68,7 +68,9 @@ interface PlatformReading {
 /**
  * Admission control at the edge: per-user rate (token bucket) and in-flight limits by tier, a
  * global in-flight bound and a bound on the critical lanes' backlog. In-flight counts come from the
- * projection (shared by every gateway replica), plus runs admitted here that it does not show yet.
+ * projection (shared by every gateway replica): its per-user counters, kept by triggers in the
+ * transaction of each projection write (so a start reads one row, not every run of its user), plus
+ * runs admitted here that it does not show yet.
  */
 @Injectable()
 export class AdmissionControl {
@@ -166,18 +168,19 @@ export class AdmissionControl {
   /**
    * The user's and everyone's runs in flight: the projection's, plus those admitted here that it does
    * not show yet; and the megapixels of images admitted here not yet read. The user's come from one
-   * statement reading both their count and what the projection knows of their runs admitted here;
+   * statement reading both their counters and what the projection knows of their runs admitted here;
    * everyone's from the shared platform reading, plus what was admitted here since it.
    */
   private async inFlight(userId: string, nowMs: number): Promise<{ readonly user: number; readonly total: number; readonly readingMegapixels: number }> {
-    const mineHere = this.#admitted.ofUser(userId);
+    // Only the runs the projection was not yet seen to show: those it shows are in its counters.
+    const mineHere = this.#admitted.unprojectedOfUser(userId);
     const [platform, [row]] = await Promise.all([
       this.platformReading(nowMs),
       this.sql.query<{ user_count: string; admitted: Array<[string, boolean, string]> }>(
-        `select count(*) as user_count,
-                (select coalesce(json_agg(json_build_array(a.run_id, a.terminal, a.state)), '[]') from ${RUN_PROJECTION_TABLE} a where a.run_id = any($5::uuid[])) as admitted
-         from ${RUN_PROJECTION_TABLE} where not terminal and user_id = $1 and workflow_type = any($2::text[]) and not (workflow_type = $3 and state = $4)`,
-        [userId, USER_STARTED_WORKFLOWS, RESEARCH_WORKFLOW, RESEARCH_DRAFT_STATE, mineHere],
+        `select coalesce(sum(runs), 0) as user_count,
+                (select coalesce(json_agg(json_build_array(a.run_id, a.terminal, a.state)), '[]') from ${RUN_PROJECTION_TABLE} a where a.run_id = any($3::uuid[])) as admitted
+         from ${RUN_IN_FLIGHT_COUNTS_TABLE} where user_id = $1 and workflow_type = any($2::text[])`,
+        [userId, USER_STARTED_WORKFLOWS, mineHere],
       ),
     ]);
     const projected = new Map((row?.admitted ?? []).map(([runId, terminal, state]) => [runId, { terminal, state }] as const));
@@ -207,10 +210,10 @@ export class AdmissionControl {
     const megapixelsBefore = this.#admitted.megapixels;
     const ids = this.#admitted.runIds();
     const [row] = await this.sql.query<{ total_count: string; admitted: Array<[string, boolean, string]> }>(
-      `select count(*) as total_count,
-              (select coalesce(json_agg(json_build_array(a.run_id, a.terminal, a.state)), '[]') from ${RUN_PROJECTION_TABLE} a where a.run_id = any($4::uuid[])) as admitted
-       from ${RUN_PROJECTION_TABLE} where not terminal and workflow_type = any($1::text[]) and not (workflow_type = $2 and state = $3)`,
-      [USER_STARTED_WORKFLOWS, RESEARCH_WORKFLOW, RESEARCH_DRAFT_STATE, ids],
+      `select coalesce(sum(runs), 0) as total_count,
+              (select coalesce(json_agg(json_build_array(a.run_id, a.terminal, a.state)), '[]') from ${RUN_PROJECTION_TABLE} a where a.run_id = any($2::uuid[])) as admitted
+       from ${RUN_IN_FLIGHT_COUNTS_TABLE} where workflow_type = any($1::text[])`,
+      [USER_STARTED_WORKFLOWS, ids],
     );
     const projected = new Map((row?.admitted ?? []).map(([runId, terminal, state]) => [runId, { terminal, state }] as const));
     const unprojected = this.forget(ids, projected, nowMs);
@@ -231,15 +234,21 @@ export class AdmissionControl {
     return this.forget(ids, new Map(rows.map((r) => [r.run_id, { terminal: r.terminal, state: r.state }])), nowMs);
   }
 
-  /** Of `runIds` admitted here: drops those the projection shows ended (or never showed within the grace); returns those it does not show yet. */
+  /**
+   * Of `runIds` admitted here: drops those the projection shows ended (or never showed within the
+   * grace, or no longer shows), marks those it shows running; returns those it does not show yet.
+   */
   private forget(runIds: readonly string[], projected: ReadonlyMap<string, Projected>, nowMs: number): Admitted[] {
     const unprojected: Admitted[] = [];
     for (const runId of runIds) {
       const admitted = this.#admitted.get(runId);
       if (admitted === undefined) continue;
       const terminal = projected.get(runId)?.terminal;
-      if (terminal === true || (terminal === undefined && nowMs - admitted.at > UNPROJECTED_GRACE_MS)) this.#admitted.delete(runId);
-      else if (terminal === undefined) unprojected.push(admitted);
+      if (terminal === true) this.#admitted.delete(runId);
+      else if (terminal === false) this.#admitted.markProjected(runId);
+      // Shown before and gone now: its row was removed (retention removes ended runs only).
+      else if (this.#admitted.isProjected(runId) || nowMs - admitted.at > UNPROJECTED_GRACE_MS) this.#admitted.delete(runId);
+      else unprojected.push(admitted);
     }
     return unprojected;
   }

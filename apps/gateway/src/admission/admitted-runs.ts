@@ -16,6 +16,11 @@ export interface Admitted {
 export class AdmittedRuns {
   readonly #byRun = new Map<string, Admitted>();
   readonly #byUser = new Map<string, Set<string>>();
+  /**
+   * Runs the projection was seen to show (not ended): from then on its counters count them, so a
+   * start no longer asks about them (the shared platform reading still does, to forget ended ones).
+   */
+  readonly #projected = new Set<string>();
   /** Admissions ever recorded here: a reading notes it, so "admitted since that reading" is a subtraction. */
   #admissions = 0;
   /** The megapixels of every admission recorded here so far (a running sum, like `admissions`). */
@@ -38,6 +43,7 @@ export class AdmittedRuns {
   add(runId: string, admitted: Admitted): void {
     const previous = this.#byRun.get(runId);
     if (previous !== undefined) this.#byUser.get(previous.userId)?.delete(runId);
+    this.#projected.delete(runId);
     this.#byRun.set(runId, admitted);
     let runs = this.#byUser.get(admitted.userId);
     if (runs === undefined) this.#byUser.set(admitted.userId, (runs = new Set()));
@@ -54,6 +60,7 @@ export class AdmittedRuns {
     const admitted = this.#byRun.get(runId);
     if (admitted === undefined) return;
     this.#byRun.delete(runId);
+    this.#projected.delete(runId);
     const runs = this.#byUser.get(admitted.userId);
     runs?.delete(runId);
     if (runs?.size === 0) this.#byUser.delete(admitted.userId);
@@ -62,6 +69,21 @@ export class AdmittedRuns {
   /** The run ids admitted here for `userId`. */
   ofUser(userId: string): string[] {
     return [...(this.#byUser.get(userId) ?? [])];
+  }
+
+  /** The run ids admitted here for `userId` that the projection was not yet seen to show. */
+  unprojectedOfUser(userId: string): string[] {
+    return this.ofUser(userId).filter((runId) => !this.#projected.has(runId));
+  }
+
+  /** Notes that the projection shows `runId` (not ended). */
+  markProjected(runId: string): void {
+    if (this.#byRun.has(runId)) this.#projected.add(runId);
+  }
+
+  /** Whether the projection was seen to show `runId`. */
+  isProjected(runId: string): boolean {
+    return this.#projected.has(runId);
   }
 
   runIds(): string[] {

@@ -99,6 +99,8 @@ export function projectionOf(event: RunStateChangedData): RunProjection {
 export const RUN_PROJECTION_TABLE = `"${GATEWAY_SCHEMA}"."run_projection"`;
 /** The tier each run was admitted under (`AdmissionControl.started`). */
 export const RUN_ADMISSIONS_TABLE = `"${GATEWAY_SCHEMA}"."run_admissions"`;
+/** Each user's runs in flight per workflow type, kept by triggers on the projection (migration 1764800000000). */
+export const RUN_IN_FLIGHT_COUNTS_TABLE = `"${GATEWAY_SCHEMA}"."run_in_flight_counts"`;
 const TABLE = RUN_PROJECTION_TABLE;
 
 /** A `run_projection` row as PostgreSQL answers it (pg parses the timestamps and the jsonb). */

@@ -10,6 +10,7 @@ import { CreateRunAdmissions1764530000000 } from './1764530000000-create-run-adm
 import { CreateResearchWebhooks1764610000000 } from './1764610000000-create-research-webhooks.js';
 import { AddProviderKeyTests1764620000000 } from './1764620000000-add-provider-key-tests.js';
 import { CreateArtifactJobKeys1764700000000 } from './1764700000000-create-artifact-job-keys.js';
+import { CountRunsInFlight1764800000000 } from './1764800000000-count-runs-in-flight.js';
 import { registerSchemaMigrations } from '@openpaw/persistence';
 
 /** The gateway schema's migrations, oldest first. */
@@ -34,4 +35,6 @@ export const gatewayMigrations = registerSchemaMigrations('gateway', [
   AddProviderKeyTests1764620000000,
   // Issue 27: a retried POST /ai/chat (same Idempotency-Key) is the job it started.
   CreateArtifactJobKeys1764700000000,
+  // Issue 23: admission reads each user's runs in flight from counters, not a count of their rows.
+  CountRunsInFlight1764800000000,
 ]);
