@@ -73,11 +73,12 @@ const HEAVY: Resources = { cpuRequestMillis: 500, cpuLimitMillis: 2000, memoryRe
 export const SOLVE_MATHS_WORKERS = 2;
 
 /**
- * The solve service, sized from the memory bench (`bench/memory`, 2026-11-29, issue 23): the service's
- * own process 183 MB idle (it starts no engine worker before its first solve; ADR 0039), and 300 MB
- * with one warm worker after load, so a warm worker is ~117 MB. The request holds the service with
- * both workers warm (183 + 2 × 117 ≈ 420 MB). The limit holds one worker at its heap cap (ENGINE_HEAP_MB,
- * 512 MB, ~570 MB resident) beside the other warm one and the service (≈ 880 MB): V8 ends that worker
+ * The solve service, sized from the memory bench (`bench/memory`, 2026-11-29, issue 23): 138 MB idle
+ * (no engine worker and no mathjs before its first solve; ADR 0039); 287 MB after load with one warm
+ * worker; the service's own process was 183 MB after load with mathjs, so a warm worker is ~110 MB.
+ * The request holds the service with both workers warm (183 + 2 × 110 ≈ 400 MB). The limit holds one
+ * worker at its heap cap (ENGINE_HEAP_MB, 512 MB, ~570 MB resident) beside the other warm one and the
+ * service (≈ 860 MB): V8 ends that worker
  * at its own cap, and the solve is refused as "needed more than the 512 MB", before the kernel's OOM
  * killer picks a process of the pod.
  */
