@@ -99,7 +99,7 @@ describe('the Helm chart', () => {
     const deployments = helmRender(values, namespace).filter((o): o is Deployment => (o as { kind?: string }).kind === 'Deployment');
     const resourcesOf = (name: string) => deployments.find((d) => d.metadata.name === name)?.spec.template.spec.containers[0]?.resources;
     expect(resourcesOf('assets-video')).toEqual({ limits: { cpu: '4000m', memory: '6Gi' }, requests: { cpu: '2000m', memory: '3Gi' } });
-    expect(resourcesOf('solve')).toEqual({ limits: { cpu: '500m', memory: '384Mi' }, requests: { cpu: '100m', memory: '192Mi' } });
+    expect(resourcesOf('solve')).toEqual({ limits: { cpu: '500m', memory: '1024Mi' }, requests: { cpu: '100m', memory: '448Mi' } });
   });
 
   it('takes the HTTPS egress destination and the ranges cut out of it from values, for the workloads that call out only', () => {

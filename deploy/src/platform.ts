@@ -26,6 +26,7 @@ import {
   SHUTDOWN_GRACE_SECONDS,
   type LaneSpec,
   type ServiceSpec,
+  SOLVE_MATHS_WORKERS,
 } from './topology.js';
 import { typedObject } from './typed-object.js';
 import { Workload } from './workload.js';
@@ -310,6 +311,8 @@ class PlatformChart extends Chart {
         env[poolSizeEnvOf(service.name)] = kplus.EnvValue.fromValue(String(service.poolSize));
       }
       if (plan.lanes !== undefined) env['OPENPAW_LANES'] = kplus.EnvValue.fromValue(plan.lanes);
+      // The replica's memory limit is sized for this many engine workers (topology.ts).
+      if (service.name === 'solve') env['OPENPAW_SOLVE_MATHS_WORKERS'] = kplus.EnvValue.fromValue(String(SOLVE_MATHS_WORKERS));
       const envFrom: kplus.EnvFrom[] = [];
       if (service.name === 'gateway') envFrom.push(kplus.Env.fromSecret(gatewayAuth));
       for (const [key, purpose] of providerKeySources(service.name)) {

@@ -64,12 +64,38 @@ const SMALL: Resources = { cpuRequestMillis: 100, cpuLimitMillis: 500, memoryReq
 const MEDIUM: Resources = { cpuRequestMillis: 250, cpuLimitMillis: 1000, memoryRequestMiB: 384, memoryLimitMiB: 768 };
 const HEAVY: Resources = { cpuRequestMillis: 500, cpuLimitMillis: 2000, memoryRequestMiB: 768, memoryLimitMiB: 1536 };
 
+/**
+ * Maths engine workers per solve replica (`OPENPAW_SOLVE_MATHS_WORKERS`). Pinned, not the default (the
+ * node's cores less one, up to 4): the replica's memory limit below is sized for this many, and with half
+ * a core a third worker would add memory, not answers. Two let a runaway solve, held to its deadline,
+ * not stop the next problem.
+ */
+export const SOLVE_MATHS_WORKERS = 2;
+
+/**
+ * The solve service, sized from the memory bench (`bench/memory`, 2026-11-29, issue 23): 138 MB idle
+ * (no engine worker and no mathjs before its first solve; ADR 0039); 287 MB after load with one warm
+ * worker; the service's own process was 183 MB after load with mathjs, so a warm worker is ~110 MB.
+ * The request holds the service with both workers warm (183 + 2 × 110 ≈ 400 MB). The limit holds one
+ * worker at its heap cap (ENGINE_HEAP_MB, 512 MB, ~570 MB resident) beside the other warm one and the
+ * service (≈ 860 MB): V8 ends that worker
+ * at its own cap, and the solve is refused as "needed more than the 512 MB", before the kernel's OOM
+ * killer picks a process of the pod.
+ */
+const SOLVE: Resources = { cpuRequestMillis: 100, cpuLimitMillis: 500, memoryRequestMiB: 448, memoryLimitMiB: 1024 };
+
+
 export const SERVICES: readonly ServiceSpec[] = [
   { name: 'gateway', pipelinedConnections: 3, blobs: true, port: 3000, public: true, poolSize: 10, database: true, externalEgress: true, replicas: { min: 2, max: 10 }, resources: MEDIUM, drainSeconds: 30 },
   { name: 'coordinator', pipelinedConnections: 8, blobs: false, port: 3001, public: false, poolSize: 8, database: true, externalEgress: false, replicas: { min: 2, max: 6 }, resources: MEDIUM, drainSeconds: 10 },
+  // Ingestion stays HEAVY, from measured figures: 308 MB idle and 314 MB after text problems (the service
+  // and one PP-OCR worker; memory bench, 2026-11-29); reading images at c=2 its own process peaks at
+  // 505–517 MiB (reading bench, bench/README.md) beside the ~125 MB OCR worker: ~650 MB, inside the
+  // 768 MiB request. The limit leaves room for a second OCR worker (`OPENPAW_INGESTION_OCR_WORKERS`) and
+  // the decode buffers of the largest images allowed.
   { name: 'ingestion', pipelinedConnections: 0, blobs: true, port: 3101, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 8 }, resources: HEAVY, drainSeconds: 60 },
   { name: 'retrieval', pipelinedConnections: 0, blobs: false, port: 3102, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: HEAVY, drainSeconds: 30 },
-  { name: 'solve', pipelinedConnections: 0, blobs: true, port: 3103, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 10 }, resources: SMALL, drainSeconds: 120 },
+  { name: 'solve', pipelinedConnections: 0, blobs: true, port: 3103, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 10 }, resources: SOLVE, drainSeconds: 120 },
   { name: 'assets', pipelinedConnections: 0, blobs: true, port: 3104, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: SMALL, drainSeconds: 30 },
   { name: 'artifacts', pipelinedConnections: 0, blobs: true, port: 3105, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: SMALL, drainSeconds: 120 },
   { name: 'research', pipelinedConnections: 0, blobs: true, port: 3106, public: false, poolSize: 4, database: true, externalEgress: true, replicas: { min: 2, max: 6 }, resources: SMALL, drainSeconds: 120 },

@@ -48,11 +48,9 @@ export class SolveModule implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): void {
     this.readiness.register(databaseReadiness('database', this.dataSource));
-    // The maths engine's worker loads now, not on the first problem. A worker that cannot start fails
-    // that problem's solve instead (the command is redelivered), so a failed start is not lost.
-    boundedMathsEngine()
-      .warm()
-      .catch(() => undefined);
+    // The maths engine's worker starts with the first problem, not here (ADR 0039): a replica that solves
+    // nothing holds no engine (~110 MB). The first solve waits about a second for it; its budget's
+    // deadline starts once the worker is warm, so the wait never turns into a refusal.
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -5,6 +5,7 @@ export { type Clock, type RandomSource, systemClock } from './shared/clock.js';
 export type { Env } from './shared/env.js';
 export type { ProviderLogger } from './shared/logger.js';
 export { redactSecrets } from './shared/redact.js';
+export { loadSharp, type SharpFunction } from './shared/load-sharp.js';
 export { storableJsonReviver, toStorableText } from './shared/storable-text.js';
 export { defaultRetryPolicy, type RetryPolicy } from './shared/retry.js';
 

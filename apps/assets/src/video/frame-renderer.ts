@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { loadSharp } from '@openpaw/providers';
 import { type StepsDocument } from '@openpaw/contracts';
 
 export const FRAME_WIDTH = 1280;
@@ -50,6 +50,7 @@ export function frameSvg(frame: FrameContent): string {
 
 /** Draws the frame: SVG rendered by sharp (librsvg) to a 1280×720 PNG. */
 export async function renderFrame(frame: FrameContent): Promise<Buffer> {
+  const sharp = await loadSharp();
   return sharp(Buffer.from(frameSvg(frame)), { density: 72 })
     .resize(FRAME_WIDTH, FRAME_HEIGHT, { fit: 'fill' })
     .flatten({ background: '#111827' })

@@ -1,5 +1,8 @@
 import katex from 'katex';
-import { parse as parseMath } from 'mathjs';
+import type { parse } from 'mathjs';
+
+/** mathjs' parser, loaded by the caller (`renderSolutionHtml`) with the first solution, not at the service's start (ADR 0039). */
+export type MathParser = typeof parse;
 
 /**
  * Model text to inert HTML, with mathematics rendered server-side to MathML.
@@ -15,9 +18,9 @@ import { parse as parseMath } from 'mathjs';
  * parser puts `<math>` in the MathML namespace by itself), and in text the colon of a `scheme://` is
  * written as `&#58;`, so a URL in model text shows as text but is no reference to fetch or follow.
  */
-export function renderRichText(text: string): string {
+export function renderRichText(text: string, parseMath: MathParser): string {
   const source = text.replace(/\r\n?/g, '\n');
-  const formula = plainFormulaTex(source);
+  const formula = plainFormulaTex(source, parseMath);
   if (formula !== undefined) return renderTex(formula, false) ?? escapeHtml(source);
   let html = '';
   for (const segment of splitMath(source)) {
@@ -99,7 +102,7 @@ const FUNCTIONS = new Set(['sqrt', 'cbrt', 'abs', 'exp', 'log', 'ln', 'sin', 'co
  * The TeX of a field that is one plain-text formula (one `=` at most, only formula characters, no
  * words other than function names, at least one operator or `=`), else undefined.
  */
-function plainFormulaTex(text: string): string | undefined {
+function plainFormulaTex(text: string, parseMath: MathParser): string | undefined {
   const trimmed = text.trim();
   if (trimmed.length === 0 || trimmed.length > 300 || !FORMULA_CHARS.test(trimmed) || !/[=+\-*/^]/.test(trimmed)) return undefined;
   for (const word of trimmed.match(/[A-Za-z]{2,}/g) ?? []) {

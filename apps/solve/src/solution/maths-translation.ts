@@ -1,5 +1,5 @@
-import { MATHS_ENGINE_ID, MATHS_ENGINE_VERSION, type MathsBudget, type TranslationCheck, translationVerdict } from '@openpaw/maths';
-import type { MathsEngine } from '@openpaw/maths/bounded';
+import type { TranslationCheck } from '@openpaw/maths';
+import { MATHS_ENGINE_ID, MATHS_ENGINE_VERSION, type MathsBudget, type MathsEngine } from '@openpaw/maths/bounded';
 import type { ChatMessage, CostBudget, LlmClient } from '@openpaw/providers';
 import { z } from 'zod';
 import type { StoredAnswer } from '../ports.js';
@@ -59,6 +59,9 @@ export class LlmMathsTranslator implements MathsTranslator {
  */
 export async function answerWithTranslation(problem: string, translation: MathsTranslation, budget: MathsBudget, engine: MathsEngine, startedAt: number): Promise<StoredAnswer | undefined> {
   const [reader, translated] = await Promise.all([engine.solve(problem, budget), engine.solve(translation.maths, budget)]);
+  // The verdict reads the problem on this thread: the engine's reader (mathjs, ~50 MB) is loaded by the
+  // first translated problem, not at the start of a service that may never be configured to translate.
+  const { translationVerdict } = await import('@openpaw/maths');
   const check: TranslationCheck = translationVerdict(problem, translation.maths, reader, translated);
   const solution = reader.solved ? reader : check.verdict === 'unverified' ? check.translated : undefined;
   if (solution === undefined) return undefined;

@@ -1,4 +1,3 @@
-import sharp from 'sharp';
 
 /**
  * 64-bit DCT pHash of a photo, the way ingestion computes it (apps/ingestion/src/domain/phash.ts:
@@ -43,6 +42,8 @@ export function dctPhash(grey: Uint8Array | Float64Array): bigint {
 }
 
 export async function photoPhash(image: Uint8Array): Promise<string> {
+  // Loaded by the first photo, not at the service's start (libvips, ~25 MB; ADR 0039).
+  const { default: sharp } = await import('sharp');
   const grey = await sharp(image).rotate().greyscale().resize(N, N, { fit: 'fill', kernel: 'lanczos3' }).raw().toBuffer();
   return BigInt.asUintN(64, dctPhash(new Uint8Array(grey.buffer, grey.byteOffset, N * N))).toString(16).padStart(16, '0');
 }

@@ -1,6 +1,5 @@
 import { EVIDENCE_THUMBNAIL_MAX_SIDE, EVIDENCE_THUMBNAIL_PREFIX, evidenceThumbnailKey } from '@openpaw/contracts';
-import type { BlobInfo, BlobStore } from '@openpaw/providers';
-import sharp from 'sharp';
+import { type BlobInfo, type BlobStore, loadSharp } from '@openpaw/providers';
 
 /**
  * Evidence photos as the console shows them: a JPEG at most 512 px a side (upright, flattened on
@@ -16,6 +15,7 @@ export class EvidenceThumbnails {
    */
   async store(phash: string, imageBytes: Uint8Array, shows: PeopleShown): Promise<string> {
     const key = evidenceThumbnailKey(phash);
+    const sharp = await loadSharp();
     const jpeg = await sharp(imageBytes)
       .rotate()
       .resize({ width: EVIDENCE_THUMBNAIL_MAX_SIDE, height: EVIDENCE_THUMBNAIL_MAX_SIDE, fit: 'inside', withoutEnlargement: true })

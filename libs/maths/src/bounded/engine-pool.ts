@@ -16,6 +16,13 @@ export const DEADLINE_GRACE_MILLIS = 250;
 /** The most engine workers one service may keep (each a process holding ~110 MB of engine and up to `ENGINE_HEAP_MB` of heap). */
 export const MAX_ENGINE_WORKERS = 16;
 
+/**
+ * How long a worker may sit idle before it exits: its ~110 MB come back to a service that went quiet,
+ * and the next call pays the start again (about a second; see `warm`). Long enough that steady traffic,
+ * even a problem every few minutes, keeps its worker.
+ */
+export const WORKER_IDLE_MILLIS = 10 * 60_000;
+
 /** Engine workers when none are configured: the cores less one, 1 to 4. */
 export function defaultEngineWorkers(): number {
   return Math.max(1, Math.min(4, availableParallelism() - 1));
@@ -31,6 +38,8 @@ export interface BoundedEngineOptions {
   readonly workers?: number;
   /** Milliseconds past a call's budget before its worker is killed (default `DEADLINE_GRACE_MILLIS`). */
   readonly graceMillis?: number;
+  /** Milliseconds a worker may sit idle before it exits (default `WORKER_IDLE_MILLIS`). */
+  readonly idleMillis?: number;
 }
 
 /** The engine's two calls, as a service uses them (the bounded engine, or an in-thread stand-in in a spec). */
@@ -51,6 +60,8 @@ interface EngineWorker {
   /** Set once `ready` resolved: only a worker that once worked is replaced at once when it ends. */
   started: boolean;
   running?: Running;
+  /** While idle: ends the worker once it has sat idle for `idleMillis`. */
+  idleTimer?: NodeJS.Timeout;
   /** Resolves when the process has exited. */
   readonly exited: Promise<void>;
 }
@@ -62,10 +73,13 @@ interface EngineWorker {
  * budget's time has its process killed: the problem is refused as too much work, never answered from
  * the part that ran, and a fresh worker takes the killed one's place. Workers are kept warm between
  * calls (loading the engine takes about a second), so the normal path pays only a message's trip.
+ * Workers start on the first call that needs one, not before (a service that solves nothing holds no
+ * engine), and one idle for `idleMillis` exits (ADR 0039).
  */
 export class BoundedMathsEngine {
   private readonly size: number;
   private readonly graceMillis: number;
+  private readonly idleMillis: number;
   private readonly workers = new Set<EngineWorker>();
   private readonly idle: EngineWorker[] = [];
   private readonly waiting: ((worker: EngineWorker) => void)[] = [];
@@ -75,6 +89,12 @@ export class BoundedMathsEngine {
   constructor(options: BoundedEngineOptions = {}) {
     this.size = checkedWorkers(options.workers ?? defaultEngineWorkers());
     this.graceMillis = options.graceMillis ?? DEADLINE_GRACE_MILLIS;
+    this.idleMillis = options.idleMillis ?? WORKER_IDLE_MILLIS;
+  }
+
+  /** Worker processes running now (started, starting or busy). */
+  get workerCount(): number {
+    return this.workers.size;
   }
 
   /** The most workers this engine runs at once (calls past it wait for a free worker). */
@@ -92,7 +112,11 @@ export class BoundedMathsEngine {
     return this.run({ kind: 'check', problem, finalAnswer, budget }) as Promise<AnswerCheck>;
   }
 
-  /** Starts a worker ahead of the first call (a service at boot), so that call does not wait for the engine to load. */
+  /**
+   * Starts a worker ahead of the first call, so that call does not wait for the engine to load (about a
+   * second; the start is never charged to a call's budget, whose deadline starts when its worker is
+   * ready). Services do not call it at boot (ADR 0039): a spec does, to time a call apart from the start.
+   */
   async warm(): Promise<void> {
     const worker = await this.acquire();
     try {
@@ -114,6 +138,7 @@ export class BoundedMathsEngine {
     this.workers.clear();
     this.idle.length = 0;
     for (const worker of workers) {
+      clearTimeout(worker.idleTimer);
       this.settleRunning(worker, endedRefusal(worker.running?.job, 'the maths engine was shut down'));
       holdOpen(worker, true); // the wait for its exit keeps the caller's process alive
       worker.process.child.kill('SIGKILL');
@@ -141,6 +166,7 @@ export class BoundedMathsEngine {
   private acquire(): Promise<EngineWorker> {
     const worker = this.idle.pop();
     if (worker !== undefined) {
+      clearTimeout(worker.idleTimer);
       holdOpen(worker, true);
       return Promise.resolve(worker);
     }
@@ -155,6 +181,17 @@ export class BoundedMathsEngine {
     // An idle worker does not keep the service's process alive.
     holdOpen(worker, false);
     this.idle.push(worker);
+    worker.idleTimer = setTimeout(() => this.retire(worker), this.idleMillis);
+    worker.idleTimer.unref();
+  }
+
+  /** Ends a worker that sat idle for `idleMillis`; the next call starts a fresh one. */
+  private retire(worker: EngineWorker): void {
+    const at = this.idle.indexOf(worker);
+    if (at < 0) return;
+    this.idle.splice(at, 1);
+    this.workers.delete(worker);
+    worker.process.child.kill('SIGKILL');
   }
 
   private spawn(): EngineWorker {
@@ -207,6 +244,7 @@ export class BoundedMathsEngine {
 
   private discard(worker: EngineWorker): void {
     this.workers.delete(worker);
+    clearTimeout(worker.idleTimer);
     const at = this.idle.indexOf(worker);
     if (at >= 0) this.idle.splice(at, 1);
     worker.process.child.kill('SIGKILL');

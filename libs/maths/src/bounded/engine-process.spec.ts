@@ -102,6 +102,27 @@ describe('the engine\'s worker processes (their life follows the service\'s)', (
     STARTUP_MILLIS,
   );
 
+  it(
+    'given an engine, then no worker process runs before its first call; one runs after it, and exits once idle for the idle time; the next call starts a fresh one',
+    async () => {
+      const engine = new BoundedMathsEngine({ workers: 1, idleMillis: 1_000 });
+      try {
+        expect(engineWorkerPidsOf(process.pid)).toEqual([]);
+        await expect(engine.solve('Solve 2x + 3 = 11')).resolves.toMatchObject({ solved: true, finalAnswer: 'x = 4' });
+        const workers = engineWorkerPidsOf(process.pid);
+        expect(workers).toHaveLength(1);
+        started.push(...workers);
+        await expect(waitUntilEnded(workers, ORPHAN_MILLIS)).resolves.toEqual([]);
+        expect(engine.workerCount).toBe(0);
+        await expect(engine.check('Solve 3x = 12', 'x = 4')).resolves.toMatchObject({ verdict: 'agrees' });
+        expect(engineWorkerPidsOf(process.pid)).toHaveLength(1);
+      } finally {
+        await engine.close();
+      }
+    },
+    STARTUP_MILLIS,
+  );
+
   it('given what V8 writes when a process runs out of its heap, then the end is read as out of memory (and an ordinary crash is not)', async () => {
     const starved = spawn(process.execPath, ['--max-old-space-size=16', '-e', 'const kept = []; for (;;) kept.push(new Array(100_000).fill(1));'], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';

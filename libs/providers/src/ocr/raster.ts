@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { loadSharp } from '../shared/load-sharp.js';
 import { MAX_PROBLEM_IMAGE_PIXELS } from '@openpaw/contracts';
 import { type OcrBox, OcrInputError } from './port.js';
 
@@ -20,6 +20,7 @@ export const DEFAULT_DECODE_LIMITS: DecodeLimits = { maxPixels: MAX_PROBLEM_IMAG
 
 /** Decodes an encoded image to RGB (EXIF orientation applied, alpha flattened on white, first frame). */
 export async function decodeRgb(image: Uint8Array, limits: DecodeLimits = DEFAULT_DECODE_LIMITS): Promise<RgbRaster> {
+  const sharp = await loadSharp();
   try {
     const { data, info } = await sharp(image, { limitInputPixels: limits.maxPixels, failOn: 'error' })
       .rotate()
@@ -38,6 +39,7 @@ export async function decodeRgb(image: Uint8Array, limits: DecodeLimits = DEFAUL
 
 /** The raster enlarged `scale` times (Lanczos, as the page would be resized before encoding). */
 export async function enlargeRgb(raster: RgbRaster, scale: number): Promise<RgbRaster> {
+  const sharp = await loadSharp();
   const { data, info } = await sharp(raster.data, { raw: { width: raster.width, height: raster.height, channels: 3 } })
     .resize({ width: Math.round(raster.width * scale), kernel: 'lanczos3' })
     .raw()

@@ -1,5 +1,6 @@
 import { OpenPawError } from '@openpaw/contracts';
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
+import { loadSharp } from '../shared/load-sharp.js';
 
 /** Rekognition's limit for image bytes sent inline. */
 export const MAX_RECOGNITION_BYTES = 5 * 1024 * 1024;
@@ -24,6 +25,7 @@ export interface PreparedImage {
  * then size) until it fits.
  */
 export async function prepareImageForRecognition(input: Uint8Array, maxBytes = MAX_RECOGNITION_BYTES): Promise<PreparedImage> {
+  const sharp = await loadSharp();
   let metadata: Metadata;
   try {
     metadata = await sharp(input).metadata();

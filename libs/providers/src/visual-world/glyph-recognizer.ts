@@ -1,4 +1,5 @@
-import sharp, { type OutputInfo } from 'sharp';
+import type { OutputInfo } from 'sharp';
+import { loadSharp } from '../shared/load-sharp.js';
 import { ProviderError } from '../llm/errors.js';
 import { type CelebrityRecognizer, largestFirst, type RecognitionResult, type RecognizedCelebrity } from '../recognition/port.js';
 import { cellIsDark, FRAME_FRACTION, GLYPH_GRID, popcount } from './glyph-code.js';
@@ -45,6 +46,7 @@ export class LocalGlyphRecognizer implements CelebrityRecognizer {
 
   async recognize(image: Uint8Array, options: { readonly signal?: AbortSignal } = {}): Promise<RecognitionResult> {
     if (options.signal?.aborted === true) throw new ProviderError('aborted', 'local', 'request aborted by the caller');
+    const sharp = await loadSharp();
     let raw: { data: Buffer; info: OutputInfo };
     try {
       raw = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });

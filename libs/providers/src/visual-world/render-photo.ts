@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { loadSharp } from '../shared/load-sharp.js';
 import { cellIsDark, DARK_CELL, FRAME_FRACTION, FRAME_RGB, GLYPH_GRID, LIGHT_CELL } from './glyph-code.js';
 import { pick, seededRandom } from './prng.js';
 import type { WorldFace, WorldPhoto } from './world.js';
@@ -86,6 +86,7 @@ function degrade(canvas: Canvas, face: WorldFace, random: () => number): void {
  * face exists only in these pixels; the local recogniser has to read it back.
  */
 export async function renderWorldPhoto(photo: WorldPhoto): Promise<Buffer> {
+  const sharp = await loadSharp();
   const random = seededRandom(photo.backgroundSeed);
   const canvas: Canvas = { width: photo.width, height: photo.height, rgb: new Uint8ClampedArray(photo.width * photo.height * 3) };
   const top = mutedColour(random);

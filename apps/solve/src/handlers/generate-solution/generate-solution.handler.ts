@@ -147,7 +147,7 @@ export class GenerateSolutionHandler {
       model: provenance.model,
       promptVersion: provenance.promptVersion,
     };
-    const html = renderSolutionHtml({ ...stepsDocument, ...checkedByNote(provenance) });
+    const html = await renderSolutionHtml({ ...stepsDocument, ...checkedByNote(provenance) });
     const keys = solutionBlobKeys(data.runId, data.attempt);
     const metadata = { runId: data.runId, attempt: String(data.attempt), model: provenance.model, promptVersion: provenance.promptVersion };
     // Steps first: once the HTML exists, its sidecar does too. Not once the claim may be another

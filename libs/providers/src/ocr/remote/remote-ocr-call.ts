@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { loadSharp } from '../../shared/load-sharp.js';
 import { redactSecrets } from '../../shared/redact.js';
 import { parseRetryAfterMs } from '../../shared/retry.js';
 import { storableJsonReviver } from '../../shared/storable-text.js';
@@ -20,6 +20,7 @@ const MIME_OF_FORMAT: Readonly<Record<string, PreparedImage['mimeType']>> = { pn
  * Only the header is read (no decode), so this costs microseconds.
  */
 export async function prepareImage(image: Uint8Array, limits: DecodeLimits = DEFAULT_DECODE_LIMITS): Promise<PreparedImage> {
+  const sharp = await loadSharp();
   let metadata: { readonly format?: string; readonly width?: number; readonly height?: number };
   try {
     metadata = await sharp(image).metadata();
