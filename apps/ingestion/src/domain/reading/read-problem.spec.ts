@@ -374,7 +374,8 @@ describe('readProblem', () => {
       };
       // Refused whichever way: the inline read here is not bracketable (the fake reads the same line again).
       expect(await readProblem(image, 0, reader)).toMatchObject({ status: 'unreadable' });
-      expect(calls).toEqual(['read', 'inline read', 'second look']);
+      // (then the page is read so again at a second scale, `second-scale.spec.ts`.)
+      expect(calls.slice(0, 3)).toEqual(['read', 'inline read', 'second look']);
     });
 
     it('is taken when the reading would be refused, only at places that may change the maths, and its reading judged', async () => {
