@@ -1,37 +1,11 @@
-import type { OcrReader, OcrReading } from '@openpaw/providers/ocr';
 import sharp from 'sharp';
-import type { NormalisedImage } from '../image-normalisation.js';
+import { blankPage, scaledLineReader } from '../test-support/scaled-line-reader.js';
 import { readProblem } from './read-problem.js';
 import { rescaled, sameReading, secondScale } from './second-scale.js';
 
-async function page(width = 200, height = 60): Promise<NormalisedImage> {
-  const rgb = Buffer.alloc(width * height * 3, 255);
-  return { sourceType: 'png', width, height, rgb, png: await sharp(rgb, { raw: { width, height, channels: 3 } }).png().toBuffer() };
-}
-
-/** A reader that reads `texts.first` at `unsureWidth`, its character at `unsureAt` at 0.6 and nothing else listed (refused before any maths is weighed), and `texts.second` sure at any other width. */
-function scaleDependentReader(unsureWidth: number, texts: { readonly first: string; readonly second: string }, unsureAt: number): OcrReader & { readonly widths: number[] } {
-  const widths: number[] = [];
-  return {
-    reader: 'test',
-    local: true,
-    widths,
-    async read(image) {
-      const { width = 0 } = await sharp(image).metadata();
-      widths.push(width);
-      const unsure = width === unsureWidth;
-      const text = unsure ? texts.first : texts.second;
-      const scale = width / 200;
-      const chars = [...text].map((c, i) => ({
-        text: c,
-        confidence: unsure && i === unsureAt ? 0.6 : 0.999,
-        box: { x0: 12 * i * scale, y0: 10 * scale, x1: (12 * i + 10) * scale, y1: 50 * scale },
-      }));
-      const reading: OcrReading = { reader: 'test', local: true, width, height: 60 * scale, lines: [{ text, confidence: Math.min(...chars.map((c) => c.confidence)), box: { x0: 0, y0: 10 * scale, x1: 200 * scale, y1: 50 * scale }, chars }] };
-      return reading;
-    },
-    close: () => Promise.resolve(),
-  };
+/** Reads `texts.first` at `unsureWidth`, its character at `unsureAt` at 0.6 and nothing else listed (refused before any maths is weighed), and `texts.second` sure at any other width. */
+function scaleDependentReader(unsureWidth: number, texts: { readonly first: string; readonly second: string }, unsureAt: number): ReturnType<typeof scaledLineReader> {
+  return scaledLineReader(40, (width) => (width === unsureWidth ? { text: texts.first, char: (i) => ({ confidence: i === unsureAt ? 0.6 : 0.999 }) } : { text: texts.second }));
 }
 
 describe('secondScale', () => {
@@ -45,7 +19,7 @@ describe('secondScale', () => {
 
 describe('rescaled', () => {
   it('resamples the pixels and their PNG together', async () => {
-    const twice = await rescaled(await page(), 2);
+    const twice = await rescaled(await blankPage(), 2);
     expect([twice.width, twice.height, twice.rgb.length]).toEqual([400, 120, 400 * 120 * 3]);
     expect(await sharp(twice.png).metadata()).toMatchObject({ width: 400, height: 120 });
   });
@@ -67,19 +41,19 @@ describe('sameReading', () => {
 describe('readProblem at a second scale (issue 25)', () => {
   it('reads a page refused as read again at twice its size, and takes that reading where it reads the same', async () => {
     const reader = scaleDependentReader(200, { first: 'Solve 2x - 3 = 7', second: 'Solve 2x - 3 = 7' }, 9);
-    expect(await readProblem(await page(), 0, reader)).toMatchObject({ status: 'read', reading: { text: 'Solve 2x - 3 = 7' } });
+    expect(await readProblem(await blankPage(), 0, reader)).toMatchObject({ status: 'read', reading: { text: 'Solve 2x - 3 = 7' } });
     expect(reader.widths).toEqual([200, 400]);
   });
 
   it('keeps the first refusal where the second scale reads other maths, however sure', async () => {
     const reader = scaleDependentReader(200, { first: 'Solve 2x - 3 = 7', second: 'Solve 2 - 3 = 7' }, 9);
-    expect(await readProblem(await page(), 0, reader)).toMatchObject({ status: 'unreadable', reason: expect.stringContaining('read unsure: "-" 0.60') });
+    expect(await readProblem(await blankPage(), 0, reader)).toMatchObject({ status: 'unreadable', reason: expect.stringContaining('read unsure: "-" 0.60') });
     expect(reader.widths).toEqual([200, 400]);
   });
 
   it('reads a page accepted as read once', async () => {
     const reader = scaleDependentReader(400, { first: 'Solve 2x - 3 = 7', second: 'Solve 2x - 3 = 7' }, 9);
-    expect(await readProblem(await page(), 0, reader)).toMatchObject({ status: 'read' });
+    expect(await readProblem(await blankPage(), 0, reader)).toMatchObject({ status: 'read' });
     expect(reader.widths).toEqual([200]);
   });
 });
