@@ -9,6 +9,7 @@ import { enclosingInk, GLYPH_HEIGHT, lineGeometry, median } from './line-geometr
 import { bracketFractions, findFractions, inlineFractions } from './fractions.js';
 import { placeRoots } from './radicals.js';
 import { relationsFromInk } from './relations.js';
+import { rescaled, sameReading, secondScale } from './second-scale.js';
 
 export interface ReadingSettings {
   /** A character read below this probability (0..1) is doubted: the reader's other readings of it are weighed against the maths. */
@@ -81,6 +82,23 @@ function lineHeight(reading: OcrReading): number | undefined {
  * maths that does not parse refused. Each refusal names what could not be read.
  */
 export async function readProblem(image: NormalisedImage, skewDegrees: number, reader: OcrReader, settings: ReadingSettings = DEFAULT_READING): Promise<ProblemReadingOutcome> {
+  const deadline = Date.now() + settings.timeoutMs;
+  const first = await readAtScale(image, skewDegrees, reader, settings);
+  if (first.status === 'read' || first.reading === undefined) return first;
+  // Refused as read: once more at another scale (`secondScale`), within what is left of the bound; it
+  // stands only where it reads what the first read did (`sameReading`), its doubts settled.
+  const timeoutMs = deadline - Date.now();
+  if (timeoutMs <= 0) return first;
+  const again = await readAtScale(await rescaled(image, secondScale(image.width, image.height)), skewDegrees, reader, { ...settings, timeoutMs }).catch((error: unknown) => {
+    // Out of time on the second read: the first read's refusal, which names what it doubted, stands.
+    if (error instanceof OcrTimeoutError) return first;
+    throw error;
+  });
+  return again.status === 'read' && sameReading(first.reading.text, again.reading.text) ? again : first;
+}
+
+/** One read of the page as given: read, judged, and where refused read again with its fractions inline or its doubted glyphs looked at. */
+async function readAtScale(image: NormalisedImage, skewDegrees: number, reader: OcrReader, settings: ReadingSettings): Promise<ProblemReadingOutcome> {
   const deadline = Date.now() + settings.timeoutMs;
   const left = (): number => {
     const ms = deadline - Date.now();
