@@ -39,8 +39,12 @@ export interface MathsReading {
 
 export type MathsReadingResult =
   | { readonly read: MathsReading }
-  /** `dropped`: the maths the statements would leave out, when that is why. */
-  | { readonly refused: string; readonly inScope: boolean; readonly dropped?: DroppedMaths };
+  /**
+   * `dropped`: the maths the statements would leave out, when that is why. `exhausted`: the budget ran
+   * out before the text was read, so nothing is known of its maths (on a busy moment, a read with time
+   * to spare may read it).
+   */
+  | { readonly refused: string; readonly inScope: boolean; readonly dropped?: DroppedMaths; readonly exhausted?: true };
 
 /** Statements a solver reads: relations, and expressions that are more than a number or a letter. */
 function substantial(statements: readonly MathStatement[]): MathStatement[] {
@@ -65,7 +69,7 @@ export function readMaths(text: string, budget: MathsBudget = READING_BUDGET): M
   if (text.length > MAX_PROBLEM_TEXT) return { refused: 'the problem text is too long for the maths engine', inScope: false };
   // Within a solve, the reading is charged to the solve's budget (and a reading past it ends the solve).
   const { result, exhaustedBy } = withinRunningBudget(budget, () => readWithin(text));
-  return result ?? { refused: `too much work to read the maths: ${exhaustedBy ?? 'the budget was spent'}`, inScope: true };
+  return result ?? { refused: `too much work to read the maths: ${exhaustedBy ?? 'the budget was spent'}`, inScope: true, exhausted: true };
 }
 
 function readWithin(text: string): MathsReadingResult {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { LruMap } from '@openpaw/contracts';
-import { intentWording, KNOWN_FUNCTIONS, MATHS_READING_VERSION, type MathStatement, readMaths } from '@openpaw/maths';
+import { intentWording, KNOWN_FUNCTIONS, MATHS_READING_VERSION, type MathsBudget, type MathStatement, readMaths } from '@openpaw/maths';
 import { type Canon, canonicalWithUnknowns, canonOfStatement, MathsParseError, numbersOf } from './canonical-form.js';
 import { questionIntent } from './intent.js';
 
@@ -67,6 +67,8 @@ export interface MathsExtraction {
   readonly unparsed: readonly string[];
   /** Runs cut short by a word next to an operator ("by+2=17"): in a reading, a misread operand. */
   readonly dangling: readonly string[];
+  /** The engine's budget ran out before it read the text: whether it is maths, and which, is not known. */
+  readonly unchecked?: true;
 }
 
 function hasStatement(tree: Canon): boolean {
@@ -126,8 +128,8 @@ const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8
  * confidences travel with it; the signature's confidence is the reader's verdict when given, else the
  * lowest of them.
  */
-export function extractMathsSignature(normalisedText: string, reading?: readonly ReadToken[], readingConfidence?: number): MathsExtraction {
-  if (reading !== undefined || readingConfidence !== undefined) return extract(normalisedText, reading, readingConfidence);
+export function extractMathsSignature(normalisedText: string, reading?: readonly ReadToken[], readingConfidence?: number, budget?: MathsBudget): MathsExtraction {
+  if (reading !== undefined || readingConfidence !== undefined || budget !== undefined) return extract(normalisedText, reading, readingConfidence, budget);
   const known = typedSignatures.get(normalisedText);
   if (known !== undefined) return known;
   const extraction = extract(normalisedText);
@@ -158,8 +160,9 @@ function frozen(extraction: MathsExtraction): MathsExtraction {
   return Object.freeze({ ...extraction, unparsed: Object.freeze([...extraction.unparsed]), dangling: Object.freeze([...extraction.dangling]) });
 }
 
-function extract(normalisedText: string, reading?: readonly ReadToken[], readingConfidence?: number): MathsExtraction {
-  const read = readMaths(normalisedText);
+function extract(normalisedText: string, reading?: readonly ReadToken[], readingConfidence?: number, budget?: MathsBudget): MathsExtraction {
+  const read = readMaths(normalisedText, budget);
+  if ('refused' in read && read.exhausted === true) return { unparsed: [read.refused], dangling: [], unchecked: true };
   if ('refused' in read) return read.dropped === undefined ? { unparsed: [read.refused], dangling: [] } : { unparsed: [...read.dropped.unread], dangling: [...read.dropped.cut] };
   const { statements: asRead, exactStatements, asks: asked, rounding, worded } = read.read;
   // The exact maths of a rounded question ("22/7 to 2 d.p."): the instruction is keyed on its own line.

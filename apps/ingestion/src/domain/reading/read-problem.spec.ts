@@ -1,6 +1,7 @@
 import type { OcrAlternative, OcrBox, OcrChar, OcrReader, OcrReading, OcrReadOptions } from '@openpaw/providers/ocr';
 import sharp from 'sharp';
 import type { NormalisedImage } from '../image-normalisation.js';
+import { extractMathsSignature } from '../maths-signature/index.js';
 import { blankPage, scaledLineReader } from '../test-support/scaled-line-reader.js';
 import { DEFAULT_READING, judgeReading, readProblem } from './read-problem.js';
 
@@ -29,6 +30,21 @@ function reading(text: string, doubts: readonly Doubt[] = [], ink?: readonly Ocr
 }
 
 describe('judgeReading', () => {
+  // The maths engine's first read in a process loads and compiles its parser: on a loaded machine that
+  // alone can outlast a check's budget, and an unchecked reading is (rightly) refused.
+  beforeAll(() => extractMathsSignature('2x + 3 = 7'));
+
+  it('refuses a doubt whose readings the maths engine could not check within its budget, never letting a rival that parsed win', () => {
+    // "-" at 0.6 against "+" at 0.38: with each reading checked, two maths fit and the reading is refused;
+    // a check that ran out of time is no verdict that the "-" reading is not maths.
+    const doubt = reading('Solve 2x - 3 = 7', [{ at: 9, confidence: 0.6, alternatives: [{ text: '+', confidence: 0.38 }], ownInk: true }]);
+    expect(judgeReading(doubt, { ...DEFAULT_READING, mathsBudget: { steps: 1, millis: 2_000 } })).toMatchObject({
+      status: 'unreadable',
+      reason: expect.stringMatching(/"-" 0\.60 \(a reading of them could not be checked against the maths in time\)/),
+    });
+    expect(judgeReading(doubt)).toMatchObject({ status: 'unreadable', reason: expect.stringMatching(/2 different maths fit/) });
+  });
+
   it('accepts a sure reading, its maths tokens carrying their confidence (the spellings of one character pooled)', () => {
     const outcome = judgeReading(reading('Solve for y: 5y - 4 = 2y + 11', [{ at: 16, confidence: 0.95, alternatives: [{ text: '－', confidence: 0.04 }] }]));
     expect(outcome).toMatchObject({ status: 'read', reading: { text: 'Solve for y: 5y - 4 = 2y + 11' } });

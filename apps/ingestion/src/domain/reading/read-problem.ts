@@ -2,6 +2,7 @@ import type { UncertainReading } from '@openpaw/contracts';
 import { type OcrAlternative, type OcrBox, type OcrChar, type OcrLine, type OcrReader, type OcrReading, OcrTimeoutError } from '@openpaw/providers/ocr';
 import sharp from 'sharp';
 import type { NormalisedImage } from '../image-normalisation.js';
+import type { MathsBudget } from '@openpaw/maths';
 import { extractMathsSignature, type ReadToken } from '../maths-signature/index.js';
 import { normaliseText } from '../text-normalisation.js';
 import { instructionWordLetters, INSTRUCTIONS } from './instruction-words.js';
@@ -27,6 +28,8 @@ export interface ReadingSettings {
    * only quadruples the detector's work (issue 25: a fixed 800 px width cost 446 → 148 ms p50).
    */
   readonly minLineHeight: number;
+  /** The maths engine's budget for checking one candidate reading of doubted characters (default: its reading budget). */
+  readonly mathsBudget?: MathsBudget;
 }
 
 export const DEFAULT_READING: ReadingSettings = { minCharConfidence: 0.98, maxOtherMaths: 0.02, timeoutMs: 10_000, minLineHeight: 32 };
@@ -302,7 +305,10 @@ function resolveDoubts(asRead: readonly OcrChar[], settings: ReadingSettings): {
     });
     const picked = candidate.filter((c): c is OcrChar => c !== undefined && c.text !== '');
     const text = normaliseText(picked.map((c) => c.text).join(''));
-    const extraction = extractMathsSignature(text);
+    const extraction = extractMathsSignature(text, undefined, undefined, settings.mathsBudget);
+    // A reading the engine could not read in its budget (a busy moment) is not known to be no maths:
+    // skipping it would let a rival that parses win unweighed, so the doubt is not settled.
+    if (extraction.unchecked === true) return { doubt: `read unsure: ${doubted.map((i) => nameOf(chars[i]!)).join(', ')} (a reading of them could not be checked against the maths in time)` };
     // A word problem has no signature; its reading still stands or falls by its digits and operators.
     if (extraction.unparsed.length > 0 || extraction.dangling.length > 0 || digitAfterLetter(text) || MISREAD_SHAPES.some(([shape]) => shape.test(text))) continue;
     const key = `${extraction.signature?.hash ?? 'no maths'} ${text.replace(/[^0-9+\-*/=<>^×÷]/g, '')}`;
