@@ -46,6 +46,18 @@ describe('lineGeometry', () => {
     expect(read).toMatchObject({ text: 'ify: 9n^3', doubts: [] });
   });
 
+  it('judges the baseline only from boxes of one glyph: touching glyphs ("fy", one blob) each take the blob, descender and all', () => {
+    // DejaVu Serif's "fy" of "Simplify" is one blob: its "f" ends at the "y"'s descender (62), which as a
+    // baseline would put the coefficient "2" 12 px above the line.
+    const fy: OcrBox = { x0: 22 * 6, y0: 10, x1: 22 * 7 + 20, y1: 62 };
+    const prompt = [...'Simpli'].map((t, i) => char(t, i, /[Sl]/.test(t) ? 10 : 20)).concat([{ ...char('f', 6), box: fy }, { ...char('y', 7), box: fy }, char(':', 8, 20), char(' ', 9)]);
+    const read = lineGeometry(line([...prompt, char('2', 10), char('x', 11, 20), char('4', 12, 0, 28), char(' ', 13), char('+', 14, 20, 40), char(' ', 15), char('4', 16), char('x', 17, 20), char('4', 18, 0, 28)]));
+    expect(read).toMatchObject({ text: 'Simplify: 2x^4 + 4x^4', doubts: [] });
+    // A "2" whose ink does end above the line beside the same blob is still doubted.
+    const lifted = lineGeometry(line([...prompt, char('2', 10, 0, 38), char('x', 11, 20), char(' ', 12), char('+', 13, 20, 40), char(' ', 14), char('4', 15), char('x', 16, 20)]));
+    expect(lifted.doubts).toEqual([expect.stringMatching(/"2" is printed above the line/)]);
+  });
+
   it('doubts a character whose own ink stands tall, not one whose box the reader placed by its columns (a faint minus in a shrunk copy)', () => {
     const start = [char('4', 0), char('x', 1, 20), char(' ', 2)];
     const faintMinus = lineGeometry(line([...start, char('-', 3, 0, 70, false), char(' ', 4), char('7', 5)]));
