@@ -1,5 +1,5 @@
 import type { OcrBox, OcrChar, OcrLine } from '@openpaw/providers/ocr';
-import { lineGeometry } from './line-geometry.js';
+import { lineGeometry, stackedInk } from './line-geometry.js';
 
 /** A character 20 px wide at column `i`, its ink from `top` to `bottom` (the line's baseline is at 50, its characters 40 px tall). */
 function char(text: string, i: number, top = 10, bottom = 50, ownInk = true): OcrChar {
@@ -74,5 +74,26 @@ describe('lineGeometry', () => {
     expect(coefficient.text).toBe('42x + 1');
     const flattened = lineGeometry(line([char('4', 0), char(' ', 1), char('x', 2, 20), char('2', 3)]));
     expect(flattened.text).toBe('4 x2');
+  });
+});
+
+describe('stackedInk', () => {
+  const box = (x0: number, y0: number, x1: number, y1: number): OcrBox => ({ x0, y0, x1, y1 });
+
+  it('finds a stacked fraction: glyphs above and below a bar, set apart from it (KaTeX\'s 1/6 at 20 px)', () => {
+    expect(stackedInk([box(248, 39, 254, 51), box(247, 54, 255, 55), box(247, 57, 254, 69)], 15)).toEqual(box(247, 39, 254, 69));
+  });
+
+  it('reads an upright stroke broken where a bar crosses it as one glyph (a 21 px "+" whose 1 px upright fell under the ink cut)', () => {
+    expect(stackedInk([box(162, 28, 163, 34), box(154, 35, 171, 38), box(162, 39, 163, 44)], 15)).toBeUndefined();
+  });
+
+  it('still finds a stack whose pieces are wider than the bar is thick, or set apart from it, or with no bar across', () => {
+    // A narrow "1 over 1" touching a 1 px bar: glyphs 3 px wide, not strokes.
+    expect(stackedInk([box(100, 10, 103, 20), box(98, 21, 106, 22), box(100, 23, 103, 33)], 15)).toBeDefined();
+    // Strokes as thin as the bar, but 2 px of paper between them and it.
+    expect(stackedInk([box(162, 28, 163, 33), box(154, 35, 171, 38), box(162, 40, 163, 46)], 15)).toBeDefined();
+    // Nothing across between them.
+    expect(stackedInk([box(162, 28, 163, 34), box(162, 39, 163, 44)], 15)).toBeDefined();
   });
 });

@@ -220,17 +220,41 @@ function nextToDigit(chars: readonly OcrChar[], i: number): boolean {
 /** Ink this many character heights tall counts as a glyph for stacking (bars, dots and specks do not). */
 export const GLYPH_HEIGHT = 0.3;
 
-/** Two glyph-sized blobs sharing most of their columns, one wholly above the other: a stacked fraction (or a limit, an index). */
+/**
+ * Two glyph-sized blobs sharing most of their columns, one wholly above the other: a stacked fraction (or
+ * a limit, an index); unless they are one stroke broken where a bar crosses it (`brokenAtCrossing`).
+ */
 export function stackedInk(blobs: readonly OcrBox[], charHeight: number): OcrBox | undefined {
   const glyphs = blobs.filter((b) => height(b) >= GLYPH_HEIGHT * charHeight);
   for (const a of glyphs) {
     for (const b of glyphs) {
       if (a === b || b.y0 < a.y1) continue;
       const overlap = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
-      if (overlap >= 0.5 * Math.min(a.x1 - a.x0, b.x1 - b.x0)) return { x0: Math.min(a.x0, b.x0), y0: a.y0, x1: Math.max(a.x1, b.x1), y1: b.y1 };
+      if (overlap >= 0.5 * Math.min(a.x1 - a.x0, b.x1 - b.x0) && !brokenAtCrossing(a, b, blobs)) return { x0: Math.min(a.x0, b.x0), y0: a.y0, x1: Math.max(a.x1, b.x1), y1: b.y1 };
     }
   }
   return undefined;
+}
+
+/**
+ * Whether `above` and `below` are the ends of one upright stroke that a bar crosses, cut where the bar
+ * meets it: both no wider than the bar is thick (strokes, not glyphs), the bar spanning their columns,
+ * each ending within a pixel of it (issue 25: a 21 px Liberation Serif "+" whose 1 px upright falls
+ * under the ink cut beside its bar). A fraction's numerator and denominator are glyphs wider than its
+ * bar is thick, and TeX sets them apart from it (2 px and more at 20 px).
+ */
+function brokenAtCrossing(above: OcrBox, below: OcrBox, blobs: readonly OcrBox[]): boolean {
+  return blobs.some(
+    (bar) =>
+      2 * height(bar) <= bar.x1 - bar.x0 &&
+      bar.x0 <= Math.min(above.x0, below.x0) &&
+      bar.x1 >= Math.max(above.x1, below.x1) &&
+      bar.y0 >= above.y1 &&
+      bar.y0 - above.y1 <= 1 &&
+      below.y0 >= bar.y1 &&
+      below.y0 - bar.y1 <= 1 &&
+      Math.max(above.x1 - above.x0, below.x1 - below.x0) <= height(bar) + 1,
+  );
 }
 
 /**
