@@ -13,9 +13,18 @@ describe('findFractions', () => {
     expect(found).toEqual([{ bar: fraction[1], numerator: fraction[0], denominator: fraction[2] }]);
   });
 
+  it('gives a numerator broken into pieces at the ink cut all its pieces (a 20 px DejaVu "2": its ball and its foot apart from its stroke)', () => {
+    const two = [glyph(299, 29, 304, 38), glyph(297, 31, 299, 33), glyph(297, 38, 304, 41)];
+    const bar = glyph(296, 44, 305, 45);
+    const three = glyph(297, 47, 304, 59);
+    expect(findFractions([...two, bar, three], 15)).toEqual([{ bar, numerator: glyph(297, 29, 304, 41), denominator: three }]);
+  });
+
   it('does not take a bar for a fraction bar when other ink shares its columns (a stack it cannot write as one fraction)', () => {
     const fraction = [glyph(108, 18, 122, 40), glyph(100, 44, 130, 46), glyph(108, 50, 122, 72), glyph(108, 76, 122, 98)];
     expect(findFractions(fraction, 30)).toEqual([]);
+    // A mark above the numerator's rows is not the numerator's.
+    expect(findFractions([glyph(110, 8, 114, 12), ...fraction.slice(0, 3)], 30)).toEqual([]);
   });
 });
 

@@ -37,9 +37,16 @@ export function findFractions(ink: readonly OcrBox[], charHeight: number): Fract
   const fractions: Fraction[] = [];
   for (const bar of bars) {
     const inColumns = (g: OcrBox): boolean => g.x0 >= bar.x0 - 1 && g.x1 <= bar.x1 + 1;
-    const above = glyphs.filter((g) => inColumns(g) && g.y1 <= bar.y0 && bar.y0 - g.y1 <= BAR_GAP * charHeight);
-    const below = glyphs.filter((g) => inColumns(g) && g.y0 >= bar.y1 && g.y0 - bar.y1 <= BAR_GAP * charHeight);
-    if (above.length === 0 || below.length === 0) continue;
+    const nearAbove = glyphs.filter((g) => inColumns(g) && g.y1 <= bar.y0 && bar.y0 - g.y1 <= BAR_GAP * charHeight);
+    const nearBelow = glyphs.filter((g) => inColumns(g) && g.y0 >= bar.y1 && g.y0 - bar.y1 <= BAR_GAP * charHeight);
+    if (nearAbove.length === 0 || nearBelow.length === 0) continue;
+    // Ink in the bar's columns and the rows of the glyphs found is theirs: pieces of a glyph whose thin
+    // strokes fell under the ink cut (issue 25: a 20 px DejaVu "2" in three pieces, its ball and its
+    // foot "stray" ink, so "2 over 3" was no fraction and its page refused).
+    const top = Math.min(...nearAbove.map((g) => g.y0));
+    const bottom = Math.max(...nearBelow.map((g) => g.y1));
+    const above = ink.filter((b) => b !== bar && inColumns(b) && b.y0 >= top && b.y1 <= bar.y0);
+    const below = ink.filter((b) => b !== bar && inColumns(b) && b.y0 >= bar.y1 && b.y1 <= bottom);
     // Ink in the bar's columns that is neither the numerator's, the denominator's nor the bar: not a plain fraction.
     const numerator = union(above);
     const denominator = union(below);

@@ -1,5 +1,5 @@
 import type { OcrBox, OcrChar, OcrLine } from '@openpaw/providers/ocr';
-import { lineGeometry } from './line-geometry.js';
+import { lineGeometry, stackedInk } from './line-geometry.js';
 
 /** A character 20 px wide at column `i`, its ink from `top` to `bottom` (the line's baseline is at 50, its characters 40 px tall). */
 function char(text: string, i: number, top = 10, bottom = 50, ownInk = true): OcrChar {
@@ -46,6 +46,18 @@ describe('lineGeometry', () => {
     expect(read).toMatchObject({ text: 'ify: 9n^3', doubts: [] });
   });
 
+  it('judges the baseline only from boxes of one glyph: touching glyphs ("fy", one blob) each take the blob, descender and all', () => {
+    // DejaVu Serif's "fy" of "Simplify" is one blob: its "f" ends at the "y"'s descender (62), which as a
+    // baseline would put the coefficient "2" 12 px above the line.
+    const fy: OcrBox = { x0: 22 * 6, y0: 10, x1: 22 * 7 + 20, y1: 62 };
+    const prompt = [...'Simpli'].map((t, i) => char(t, i, /[Sl]/.test(t) ? 10 : 20)).concat([{ ...char('f', 6), box: fy }, { ...char('y', 7), box: fy }, char(':', 8, 20), char(' ', 9)]);
+    const read = lineGeometry(line([...prompt, char('2', 10), char('x', 11, 20), char('4', 12, 0, 28), char(' ', 13), char('+', 14, 20, 40), char(' ', 15), char('4', 16), char('x', 17, 20), char('4', 18, 0, 28)]));
+    expect(read).toMatchObject({ text: 'Simplify: 2x^4 + 4x^4', doubts: [] });
+    // A "2" whose ink does end above the line beside the same blob is still doubted.
+    const lifted = lineGeometry(line([...prompt, char('2', 10, 0, 38), char('x', 11, 20), char(' ', 12), char('+', 13, 20, 40), char(' ', 14), char('4', 15), char('x', 16, 20)]));
+    expect(lifted.doubts).toEqual([expect.stringMatching(/"2" is printed above the line/)]);
+  });
+
   it('doubts a character whose own ink stands tall, not one whose box the reader placed by its columns (a faint minus in a shrunk copy)', () => {
     const start = [char('4', 0), char('x', 1, 20), char(' ', 2)];
     const faintMinus = lineGeometry(line([...start, char('-', 3, 0, 70, false), char(' ', 4), char('7', 5)]));
@@ -62,5 +74,26 @@ describe('lineGeometry', () => {
     expect(coefficient.text).toBe('42x + 1');
     const flattened = lineGeometry(line([char('4', 0), char(' ', 1), char('x', 2, 20), char('2', 3)]));
     expect(flattened.text).toBe('4 x2');
+  });
+});
+
+describe('stackedInk', () => {
+  const box = (x0: number, y0: number, x1: number, y1: number): OcrBox => ({ x0, y0, x1, y1 });
+
+  it('finds a stacked fraction: glyphs above and below a bar, set apart from it (KaTeX\'s 1/6 at 20 px)', () => {
+    expect(stackedInk([box(248, 39, 254, 51), box(247, 54, 255, 55), box(247, 57, 254, 69)], 15)).toEqual(box(247, 39, 254, 69));
+  });
+
+  it('reads an upright stroke broken where a bar crosses it as one glyph (a 21 px "+" whose 1 px upright fell under the ink cut)', () => {
+    expect(stackedInk([box(162, 28, 163, 34), box(154, 35, 171, 38), box(162, 39, 163, 44)], 15)).toBeUndefined();
+  });
+
+  it('still finds a stack whose pieces are wider than the bar is thick, or set apart from it, or with no bar across', () => {
+    // A narrow "1 over 1" touching a 1 px bar: glyphs 3 px wide, not strokes.
+    expect(stackedInk([box(100, 10, 103, 20), box(98, 21, 106, 22), box(100, 23, 103, 33)], 15)).toBeDefined();
+    // Strokes as thin as the bar, but 2 px of paper between them and it.
+    expect(stackedInk([box(162, 28, 163, 33), box(154, 35, 171, 38), box(162, 40, 163, 46)], 15)).toBeDefined();
+    // Nothing across between them.
+    expect(stackedInk([box(162, 28, 163, 34), box(162, 39, 163, 44)], 15)).toBeDefined();
   });
 });

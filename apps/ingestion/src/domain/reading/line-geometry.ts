@@ -54,8 +54,7 @@ export function lineGeometry(line: OcrLine): LineGeometry {
   const doubts: string[] = [];
   const raised = chars.map((c, i) => {
     if (!/^[0-9]$/.test(c.text) || !inked(c)) return false;
-    const around = chars.slice(Math.max(0, i - NEIGHBOURS), i + NEIGHBOURS + 1).filter((n) => n !== c && inked(n) && SITS_ON_BASELINE.test(n.text));
-    const baseline = median(around.map((n) => n.box!.y1));
+    const baseline = baselineAround(chars, i);
     if (baseline === undefined) return false;
     return baseline - c.box.y1 > RAISED_BY * charHeight && height(c.box) <= RAISED_MAX_HEIGHT * charHeight;
   });
@@ -94,6 +93,27 @@ export function lineGeometry(line: OcrLine): LineGeometry {
 }
 
 /**
+ * The baseline around character `i`: the median bottom of its neighbours that sit on it, judged only from
+ * boxes that show their own glyph's ink (`inked`, `ownGlyph`); `skip` leaves out more of them.
+ */
+function baselineAround(chars: readonly OcrChar[], i: number, skip: (j: number) => boolean = () => false): number | undefined {
+  const from = Math.max(0, i - NEIGHBOURS);
+  const bottoms = chars.slice(from, i + NEIGHBOURS + 1).flatMap((n, k) => (from + k !== i && inked(n) && SITS_ON_BASELINE.test(n.text) && ownGlyph(chars, from + k) && !skip(from + k) ? [n.box.y1] : []));
+  return median(bottoms);
+}
+
+/**
+ * Whether character `j`'s box is its glyph's ink alone: no other character is centred in its columns. Glyphs
+ * that touch are one blob of ink, and each character on it takes the whole blob (issue 25: DejaVu Serif's
+ * "fy" of "Simplify" is one blob, so its "f" ends at the "y"'s descender and, taken as sitting on the
+ * baseline, made the coefficient after it look raised: "Simplify: 2x⁴" refused as "2" printed above the line).
+ */
+function ownGlyph(chars: readonly OcrChar[], j: number): boolean {
+  const box = chars[j]!.box!;
+  return !chars.some((o, k) => k !== j && o.text.trim() !== '' && o.box !== undefined && (o.box.x0 + o.box.x1) / 2 >= box.x0 && (o.box.x0 + o.box.x1) / 2 < box.x1);
+}
+
+/**
  * Whether a character the line reader put on the line was printed above or below it: its ink ends a
  * quarter character height above its neighbours' baseline (a raised exponent, letter or too large to
  * place as one), or a digit's ink ends that far below it (an index). The line reader reads both as
@@ -101,9 +121,7 @@ export function lineGeometry(line: OcrLine): LineGeometry {
  */
 function offBaseline(chars: readonly OcrChar[], i: number, raised: readonly boolean[], charHeight: number): 'above' | 'below' | undefined {
   const c = chars[i]!;
-  const from = Math.max(0, i - NEIGHBOURS);
-  const around = chars.slice(from, i + NEIGHBOURS + 1).filter((n, j) => n !== c && inked(n) && SITS_ON_BASELINE.test(n.text) && raised[from + j] !== true);
-  const baseline = median(around.map((n) => n.box!.y1));
+  const baseline = baselineAround(chars, i, (j) => raised[j] === true);
   if (baseline === undefined) return undefined;
   if (baseline - c.box!.y1 > RAISED_BY * charHeight) return 'above';
   if (/^[0-9]$/.test(c.text) && c.box!.y1 - baseline > RAISED_BY * charHeight) return 'below';
@@ -122,8 +140,7 @@ function digitOf(text: string): string | undefined {
 function raisedSuperscript(chars: readonly OcrChar[], i: number, charHeight: number): boolean {
   const c = chars[i]!;
   if (!inked(c) || digitOf(c.text) === undefined || /^[0-9]$/.test(c.text)) return false;
-  const around = chars.slice(Math.max(0, i - NEIGHBOURS), i + NEIGHBOURS + 1).filter((n) => n !== c && inked(n) && SITS_ON_BASELINE.test(n.text));
-  const baseline = median(around.map((n) => n.box!.y1));
+  const baseline = baselineAround(chars, i);
   return baseline !== undefined && baseline - c.box.y1 > RAISED_BY * charHeight && height(c.box) <= RAISED_MAX_HEIGHT * charHeight;
 }
 
@@ -155,10 +172,7 @@ const LETTER_OR_TIMES = new Set(['x', 'X', '×']);
 function letterOrTimes(chars: readonly OcrChar[], i: number, charHeight: number, raised: readonly boolean[]): OcrChar {
   const c = chars[i]!;
   if (!LETTER_OR_TIMES.has(c.text) || !inked(c)) return c;
-  const around = chars
-    .slice(Math.max(0, i - NEIGHBOURS), i + NEIGHBOURS + 1)
-    .filter((n, j) => n !== c && inked(n) && SITS_ON_BASELINE.test(n.text) && !LETTER_OR_TIMES.has(n.text) && raised[Math.max(0, i - NEIGHBOURS) + j] !== true);
-  const baseline = median(around.map((n) => n.box!.y1));
+  const baseline = baselineAround(chars, i, (j) => LETTER_OR_TIMES.has(chars[j]!.text) || raised[j] === true);
   if (baseline === undefined) return c;
   const text = baseline - c.box.y1 > TIMES_LIFT * charHeight || betweenSpacedNumbers(chars, i) ? '×' : 'x';
   const alternatives = c.alternatives ?? [];
@@ -206,17 +220,41 @@ function nextToDigit(chars: readonly OcrChar[], i: number): boolean {
 /** Ink this many character heights tall counts as a glyph for stacking (bars, dots and specks do not). */
 export const GLYPH_HEIGHT = 0.3;
 
-/** Two glyph-sized blobs sharing most of their columns, one wholly above the other: a stacked fraction (or a limit, an index). */
+/**
+ * Two glyph-sized blobs sharing most of their columns, one wholly above the other: a stacked fraction (or
+ * a limit, an index); unless they are one stroke broken where a bar crosses it (`brokenAtCrossing`).
+ */
 export function stackedInk(blobs: readonly OcrBox[], charHeight: number): OcrBox | undefined {
   const glyphs = blobs.filter((b) => height(b) >= GLYPH_HEIGHT * charHeight);
   for (const a of glyphs) {
     for (const b of glyphs) {
       if (a === b || b.y0 < a.y1) continue;
       const overlap = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
-      if (overlap >= 0.5 * Math.min(a.x1 - a.x0, b.x1 - b.x0)) return { x0: Math.min(a.x0, b.x0), y0: a.y0, x1: Math.max(a.x1, b.x1), y1: b.y1 };
+      if (overlap >= 0.5 * Math.min(a.x1 - a.x0, b.x1 - b.x0) && !brokenAtCrossing(a, b, blobs)) return { x0: Math.min(a.x0, b.x0), y0: a.y0, x1: Math.max(a.x1, b.x1), y1: b.y1 };
     }
   }
   return undefined;
+}
+
+/**
+ * Whether `above` and `below` are the ends of one upright stroke that a bar crosses, cut where the bar
+ * meets it: both no wider than the bar is thick (strokes, not glyphs), the bar spanning their columns,
+ * each ending within a pixel of it (issue 25: a 21 px Liberation Serif "+" whose 1 px upright falls
+ * under the ink cut beside its bar). A fraction's numerator and denominator are glyphs wider than its
+ * bar is thick, and TeX sets them apart from it (2 px and more at 20 px).
+ */
+function brokenAtCrossing(above: OcrBox, below: OcrBox, blobs: readonly OcrBox[]): boolean {
+  return blobs.some(
+    (bar) =>
+      2 * height(bar) <= bar.x1 - bar.x0 &&
+      bar.x0 <= Math.min(above.x0, below.x0) &&
+      bar.x1 >= Math.max(above.x1, below.x1) &&
+      bar.y0 >= above.y1 &&
+      bar.y0 - above.y1 <= 1 &&
+      below.y0 >= bar.y1 &&
+      below.y0 - bar.y1 <= 1 &&
+      Math.max(above.x1 - above.x0, below.x1 - below.x0) <= height(bar) + 1,
+  );
 }
 
 /**

@@ -100,6 +100,24 @@ describe('readCrossedStrokes: the maths-italic x PP-OCRv4 reads as "c" (ADR 0037
     expect(readCrossedStrokes([three, nearMiss], [DIGIT, LOWER], image, 36).map((ch) => ch.text)).toEqual(['3', 'x']);
   });
 
+  it('reads a near miss and a sure space the recogniser placed on crossed strokes as one "x" (KaTeX\'s x at 28 px)', () => {
+    const image = page(60, 44, [{ at: DIGIT, inked: digit }, { at: LOWER, inked: cross }]);
+    const nearMiss: OcrChar = { text: '', confidence: 0.4, alternatives: [{ text: 'c', confidence: 0.21 }], unlisted: 0.18 };
+    const space: OcrChar = { text: ' ', confidence: 0.997, box: LOWER, unlisted: 0.003, ownInk: true };
+    const read = readCrossedStrokes([three, nearMiss, space], [DIGIT, LOWER], image, 36);
+    expect(read.map((ch) => ch.text)).toEqual(['3', 'x']);
+    expect(read[1]).toMatchObject({ box: LOWER, ownInk: true });
+  });
+
+  it('leaves a space alone on crossed strokes, and a near miss and a space on an arc, as read', () => {
+    const space: OcrChar = { text: ' ', confidence: 0.997, box: LOWER, ownInk: true };
+    const crossed = page(60, 44, [{ at: DIGIT, inked: digit }, { at: LOWER, inked: cross }]);
+    expect(readCrossedStrokes([three, space], [DIGIT, LOWER], crossed, 36)).toEqual([three, space]);
+    const nearMiss: OcrChar = { text: '', confidence: 0.4, alternatives: [{ text: 'c', confidence: 0.21 }], unlisted: 0.18 };
+    const arched = page(60, 44, [{ at: DIGIT, inked: digit }, { at: LOWER, inked: arc }]);
+    expect(readCrossedStrokes([three, nearMiss, space], [DIGIT, LOWER], arched, 36)).toEqual([three, nearMiss, space]);
+  });
+
   it('leaves a sure reading, an arc and a capital-sized crossing as read', () => {
     const crossed = page(60, 44, [{ at: DIGIT, inked: digit }, { at: LOWER, inked: cross }]);
     const sureC: OcrChar = { text: 'c', confidence: 0.99, box: LOWER, ownInk: true };

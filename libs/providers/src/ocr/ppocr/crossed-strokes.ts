@@ -122,7 +122,8 @@ const LOWER_CASE_MIN = 0.4;
  * "r", "∞" or "2", or splits it between a character and a near miss ('' with a character as its
  * alternative), or reads nothing there. The characters the recogniser placed on the blob (their ink's or
  * columns' centre within it), all unsure, become one "x" with the blob as its ink; a blob with a sure
- * character on it, or with none and no near miss beside it, is left as read.
+ * character on it, or with none and no near miss beside it, is left as read. Spaces placed on it count
+ * as nothing either way (a space is not what ink is read as): they go into the "x".
  */
 export function readCrossedStrokes(chars: readonly OcrChar[], ink: readonly OcrBox[], image: RgbRaster, charHeight: number): OcrChar[] {
   let out = [...chars];
@@ -130,12 +131,17 @@ export function readCrossedStrokes(chars: readonly OcrChar[], ink: readonly OcrB
     const height = blob.y1 - blob.y0;
     if (height > LOWER_CASE_MAX * charHeight || height < LOWER_CASE_MIN * charHeight) continue;
     const on = onBlob(out, blob);
-    if (on.length === 0 || on.some((i) => out[i]!.confidence >= CROSSED_STROKES_READING && out[i]!.text !== '')) continue;
+    // A space is no reading of ink: a sure one on the blob claims nothing there (issue 25: KaTeX's x at 28 px
+    // read as a near miss, "c" at 0.21, then a space at 0.997 placed on the x's own ink).
+    const read = on.filter((i) => !isSpace(out[i]!));
+    if (read.length === 0 || read.some((i) => out[i]!.confidence >= CROSSED_STROKES_READING && out[i]!.text !== '')) continue;
     if (!crossedStrokes(image, blob)) continue;
     out = [...out.slice(0, on[0]), { text: 'x', confidence: CROSSED_STROKES_READING, box: blob, alternatives: [], unlisted: 0, ownInk: true }, ...out.slice(on.at(-1)! + 1)];
   }
   return out;
 }
+
+const isSpace = (c: OcrChar): boolean => c.text !== '' && c.text.trim() === '';
 
 /**
  * The indices of the characters the recogniser placed on the blob, in a row: those whose box centres in

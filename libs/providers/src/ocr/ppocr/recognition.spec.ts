@@ -64,6 +64,32 @@ describe('decodeLine: a glyph whose thin stroke fell under the ink cut (issue 25
   });
 });
 
+describe('decodeLine: the line\'s ink, each glyph whole (issue 25)', () => {
+  /** A 64 × 48 page: a "C" (an open ring) at x 4–28, rows 8–40, and a stroke at x 50–60, rows 10–30. */
+  function page(): { width: number; height: number; data: Uint8Array } {
+    const data = new Uint8Array(64 * 48 * 3).fill(255);
+    for (let y = 0; y < 48; y += 1) {
+      for (let x = 0; x < 64; x += 1) {
+        const ring = Math.abs(Math.hypot(x - 16, y - 24) - 13) < 2.5 && x < 24;
+        if (ring || (x >= 50 && x < 60 && y >= 10 && y <= 30)) data.fill(0, (y * 64 + x) * 3, (y * 64 + x) * 3 + 3);
+      }
+    }
+    return { width: 64, height: 48, data };
+  }
+  const read = output([{ 3: 0.99 }, { 0: 0.99 }, { 0: 0.99 }, { 0: 0.99 }, { 0: 0.99 }, { 0: 0.99 }, { 0: 0.99 }, { 0: 0.99 }]);
+
+  it('measures a glyph the line\'s box cuts as a whole (a "C" cut through its bowl is not two arcs one above the other)', () => {
+    const box: OcrBox = { x0: 8, y0: 0, x1: 52, y1: 48 };
+    const decoded = decodeLine(read, DICTIONARY, INPUT, page(), box);
+    expect(decoded.inkBoxes).toEqual([{ x0: 1, y0: 9, x1: 24, y1: 40 }]);
+  });
+
+  it('leaves out a glyph of the next box that reaches into this one', () => {
+    const box: OcrBox = { x0: 8, y0: 0, x1: 53, y1: 48 };
+    expect(decodeLine(read, DICTIONARY, INPUT, page(), box).inkBoxes.some((b) => b.x0 === 50)).toBe(false);
+  });
+});
+
 describe('withGapSpaces: word gaps on the ink (issue 25)', () => {
   /** Characters 12 px high at the given columns, each its own blob of ink. */
   const line = (glyphs: readonly (readonly [string, number, number])[]): { chars: OcrChar[]; ink: OcrBox[] } => {

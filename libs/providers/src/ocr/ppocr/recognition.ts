@@ -118,7 +118,7 @@ export function decodeLine(output: TensorData, dictionary: readonly string[], in
     previous = index;
   }
   const toImageX = (column: number): number => box.x0 + column / input.scale;
-  const { blobs: ink, joined } = inkBlobs(image, box);
+  const { blobs: ink, joined } = lineInk(image, box);
   const chars: OcrChar[] = [];
   /** Each character's likeliest space over its steps and the blank ones after it: the recogniser's own weight for a word gap there. */
   const spaceWeighed = new Map<OcrChar, number>();
@@ -156,6 +156,20 @@ export function decodeLine(output: TensorData, dictionary: readonly string[], in
   for (const [i, c] of shaped.entries()) if (c !== crossed[i]) spaceWeighed.set(c, spaceWeighed.get(crossed[i]!) ?? 0);
   const spaced = withGapSpaces(shaped, ink, spaceWeighed);
   return { text: spaced.map((c) => c.text).join(''), chars: spaced, inkBoxes: ink };
+}
+
+/**
+ * The line's ink, each glyph whole: blobs measured in the line's rows widened by its height each side,
+ * those with most of their columns in the line's box kept. The detector's box may cut a glyph at the
+ * line's ends (issue 25: the "C" of "Calculate" cut 4 px into its bowl, whose ink inside the box was two
+ * arcs one above the other, a "stacked fraction"); a glyph of the next box that reaches into this one is not this line's.
+ */
+function lineInk(image: RgbRaster, box: OcrBox): { blobs: OcrBox[]; joined: Joined } {
+  const reach = box.y1 - box.y0;
+  const widened = { x0: Math.max(0, box.x0 - reach), y0: box.y0, x1: Math.min(image.width, box.x1 + reach), y1: box.y1 };
+  const { blobs, joined } = inkBlobs(image, widened);
+  const inside = (b: OcrBox): number => Math.max(0, Math.min(b.x1, box.x1) - Math.max(b.x0, box.x0));
+  return { blobs: blobs.filter((b) => inside(b) >= 0.5 * (b.x1 - b.x0)), joined };
 }
 
 /** An ink gap wider than this many character heights is a word space, whether the recogniser emitted one or not. */
