@@ -157,7 +157,7 @@ describe('the reading has a budget of its own (parser work bounded, not only the
 
   it('given a budget smaller than the reading needs, then the text is refused as too much work to read, never read in part', () => {
     expect(readMaths(LONG_LIST)).toMatchObject({ read: { statements: expect.any(Array) as unknown } });
-    expect(readMaths(LONG_LIST, { steps: 100_000, millis: 10_000 })).toEqual({ refused: expect.stringMatching(/^too much work to read the maths: reading the maths needs more than the 100000 steps/) as unknown, inScope: true });
+    expect(readMaths(LONG_LIST, { steps: 100_000, millis: 10_000 })).toEqual({ refused: expect.stringMatching(/^too much work to read the maths: reading the maths needs more than the 100000 steps/) as unknown, inScope: true, exhausted: true });
     expect(readMaths('Solve 2x + 3 = 11', { steps: 100_000, millis: 10_000 })).toHaveProperty('read.normalised', 'Solve 2x + 3 = 11');
   });
 
