@@ -111,8 +111,9 @@ describe('GeminiChatModel against a Gemini generateContent wire-format server', 
     stub.script.push(() => ({ hang: true }));
     stub.script.push(() => generated('after timeout'));
     const { llm } = client();
-    // Long enough that the retry's instant answer is in time on a loaded machine (at 150 ms, load 15 timed it out too).
-    const result = await llm.chat([{ role: 'user', content: 'hi' }], { maxTokens: 16, timeoutMs: 1_000 });
+    // Long enough that the retry's instant answer is in time on a loaded machine (at 150 ms, load 15 timed
+    // it out too; at 1 s, CI69 at load 4–7 once did: a jest worker can stall for a second).
+    const result = await llm.chat([{ role: 'user', content: 'hi' }], { maxTokens: 16, timeoutMs: 3_000 });
     expect(result.attempts.map((a) => a.outcome)).toEqual(['timeout', 'ok']);
   });
 
